@@ -1,0 +1,34 @@
+// Grants: which commands the Principal may execute. Deny by default: a command
+// is granted when an allow pattern matches it and no deny pattern does.
+// A pattern is `<pack>.<verb>` (exact), `<pack>.<prefix>.*` / `<pack>.*`
+// (everything below), or `*` (everything).
+import { HcpxError } from "../util/errors";
+import type { Command, Grants, Pack } from "./model";
+
+export const GRANT_PATTERN_RE = /^(\*|[a-z][a-z0-9-]{0,31}(\.[a-z][a-z0-9_-]*)*(\.\*)?)$/;
+
+export function checkPattern(p: string, where?: { file?: string; path?: string }): void {
+  if (!GRANT_PATTERN_RE.test(p) || (!p.includes(".") && p !== "*")) {
+    throw new HcpxError({
+      code: "bad_pattern",
+      message: `'${p}' is not a grant pattern`,
+      ...where,
+      hint: "use <pack>.<verb> (ledger.balance), <pack>.* (ledger.*), <pack>.<prefix>.* (ledger.entry.*) or *",
+    });
+  }
+}
+
+export function matches(pattern: string, name: string): boolean {
+  if (pattern === "*") return true;
+  if (pattern.endsWith(".*")) return name.startsWith(pattern.slice(0, -1));
+  return pattern === name;
+}
+
+export function isGranted(grants: Grants, packId: string, verbKey: string): boolean {
+  const name = `${packId}.${verbKey}`;
+  return grants.allow.some((p) => matches(p, name)) && !grants.deny.some((p) => matches(p, name));
+}
+
+export function grantedCommands(grants: Grants, pack: Pack): Command[] {
+  return pack.commands.filter((c) => isGranted(grants, pack.id, c.verb_key));
+}

@@ -1,0 +1,238 @@
+// Reading packs and the project config from disk into the model. This module
+// is on the `hcpx exec` path: keep it to JSON5 + zod/mini + node builtins.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve, basename } from "node:path";
+import { HcpxError, type Problem } from "../util/errors";
+import { display, home, userConfigDir } from "../util/paths";
+import { readJson5 } from "./json5";
+import { ConfigSchema, PolicySchema, SurfaceSchema, type ConfigFile } from "./schema";
+import { validate } from "./validate";
+import type { Command, Pack, Project } from "./model";
+
+export const CONFIG_NAME = "hcp.config.json5";
+
+/** Load one pack directory: surface.json and policy.json (SKILL.md is read by `skill.ts`). */
+export function loadPack(dirArg: string): Pack {
+  const dir = resolve(dirArg);
+  const show = (f: string) => display(join(dir, f));
+  let st;
+  try {
+    st = statSync(dir);
+  } catch {
+    throw new HcpxError({ code: "not_a_pack", message: "pack directory not found", file: display(dir), hint: "check the path; a pack is a directory with surface.json, policy.json and SKILL.md" });
+  }
+  if (!st.isDirectory()) throw new HcpxError({ code: "not_a_pack", message: "not a directory", file: display(dir), hint: "a pack is a directory with surface.json, policy.json and SKILL.md" });
+  if (!existsSync(join(dir, "surface.json"))) {
+    throw new HcpxError({ code: "not_a_pack", message: "no surface.json here, so this is not a pack", file: display(dir), hint: "run `hcpx pack new <id>` to scaffold one" });
+  }
+  const problems: Problem[] = [];
+  const warnings: Problem[] = [];
+  const sdoc = readJson5(join(dir, "surface.json"), show("surface.json"));
+  let surface;
+  try {
+    const v = validate(SurfaceSchema, sdoc.value, sdoc.file, sdoc.text);
+    surface = v.data;
+    warnings.push(...v.warnings);
+  } catch (e) {
+    if (!(e instanceof HcpxError)) throw e;
+    problems.push(...e.problems);
+  }
+  let policy;
+  try {
+    const pdoc = readJson5(join(dir, "policy.json"), show("policy.json"));
+    const v = validate(PolicySchema, pdoc.value, pdoc.file, pdoc.text);
+    policy = v.data;
+    warnings.push(...v.warnings);
+  } catch (e) {
+    if (!(e instanceof HcpxError)) throw e;
+    problems.push(...e.problems.map((p) => (p.code === "missing_file" ? { ...p, hint: "every pack has a policy.json: { rows: { \"<verb>\": { operation: \"read\" } } }" } : p)));
+  }
+  if (problems.length || !surface || !policy) throw new HcpxError([...problems.filter((p) => p.severity !== "warning"), ...problems.filter((p) => p.severity === "warning")]);
+
+  const rows = policy.rows;
+  const passThrough = surface.pass_through ?? surface.wrap?.pass_through;
+  const specs = [...(surface.commands ?? [])];
+  const commands: Command[] = specs.map((c) => ({
+    verb_key: c.verb_key,
+    summary: c.summary,
+    description: c.description,
+    cli: c.cli,
+    args: c.args ?? {},
+    http: c.http ? { method: c.http.method.toUpperCase(), path: c.http.path } : undefined,
+    policy: policyFor(c.verb_key),
+  }));
+  if (passThrough) {
+    for (const sub of passThrough.allowedSubcommands) {
+      if (commands.some((c) => c.verb_key === sub)) continue;
+      commands.push({ verb_key: sub, summary: `Pass-through: \`${sub}\` with up to ${passThrough.maxArgv} literal arguments`, args: {}, passThrough: { maxArgv: passThrough.maxArgv }, policy: policyFor(sub) });
+    }
+  }
+  function policyFor(verb: string) {
+    const row = rows[verb];
+    return {
+      operation: row?.operation ?? "read",
+      land: row?.land,
+      confirm: row?.confirm === true,
+      inferred: row?.inferred === true || (row !== undefined && policy!.inferred === true),
+      missingRow: row === undefined,
+    } as const;
+  }
+  return {
+    id: surface.id,
+    dir,
+    surfaceFile: join(dir, "surface.json"),
+    policyFile: join(dir, "policy.json"),
+    skillFile: join(dir, "SKILL.md"),
+    surface,
+    policyRows: rows,
+    policyInferred: policy.inferred === true,
+    commands,
+    warnings,
+  };
+}
+
+export interface LoadProjectOptions {
+  /** Explicit config file (`--config`), else $HCP_CONFIG, else search upward from cwd. */
+  config?: string;
+  cwd?: string;
+  /** Read the user config (~/.config/hcp/config.json5). Default true. */
+  user?: boolean;
+  /** Do not fail when no config exists (returns an empty project at cwd). */
+  optional?: boolean;
+}
+
+export function findProjectConfig(cwd: string): string | undefined {
+  let dir = resolve(cwd);
+  for (;;) {
+    const f = join(dir, CONFIG_NAME);
+    if (existsSync(f)) return f;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+interface ReadConfig {
+  file: string;
+  dir: string;
+  data: ConfigFile;
+  warnings: Problem[];
+}
+
+function readConfig(file: string): ReadConfig {
+  const doc = readJson5(file, display(file));
+  const v = validate(ConfigSchema, doc.value, doc.file, doc.text);
+  return { file, dir: dirname(file), data: v.data, warnings: v.warnings };
+}
+
+export function loadProject(opts: LoadProjectOptions = {}): Project {
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  const explicit = opts.config ?? process.env.HCP_CONFIG;
+  let projectFile: string | undefined;
+  if (explicit) {
+    projectFile = resolve(cwd, explicit);
+    if (!existsSync(projectFile)) throw new HcpxError({ code: "no_config", message: "config file not found", file: display(projectFile), hint: "check --config / HCP_CONFIG, or run `hcpx init`" });
+  } else projectFile = findProjectConfig(cwd);
+  const userFile = join(userConfigDir(), "config.json5");
+  const layers: ReadConfig[] = [];
+  const problems: Problem[] = [];
+  const tryRead = (f: string) => {
+    try {
+      layers.push(readConfig(f));
+    } catch (e) {
+      if (!(e instanceof HcpxError)) throw e;
+      problems.push(...e.problems);
+    }
+  };
+  if (opts.user !== false && existsSync(userFile) && userFile !== projectFile) tryRead(userFile);
+  if (projectFile) tryRead(projectFile);
+  if (problems.length) throw new HcpxError(problems);
+  if (!projectFile && !opts.optional && layers.length === 0) {
+    throw new HcpxError({ code: "no_config", message: `no ${CONFIG_NAME} in ${display(cwd)} or any parent directory`, hint: "run `hcpx init` to create one" });
+  }
+  const root = projectFile ? dirname(projectFile) : cwd;
+  // Merge: user layer first, the project's over it. Lists are unions; scalars: project wins.
+  const packDirs: string[] = [];
+  const allow: string[] = [];
+  const deny: string[] = [];
+  const bins: Record<string, string> = {};
+  const roots: string[] = [];
+  let sandboxCwd = root;
+  let principal: Project["principal"] = { id: process.env.USER || "user", kind: "agent" };
+  const warnings: Problem[] = [];
+  for (const layer of layers) {
+    warnings.push(...layer.warnings);
+    const d = layer.data;
+    for (const p of d.packs ?? []) {
+      const abs = resolve(layer.dir, p.startsWith("~/") ? join(home(), p.slice(2)) : p);
+      if (!packDirs.includes(abs)) packDirs.push(abs);
+    }
+    for (const a of d.grants?.allow ?? []) if (!allow.includes(a)) allow.push(a);
+    for (const a of d.grants?.deny ?? []) if (!deny.includes(a)) deny.push(a);
+    for (const [name, path] of Object.entries(d.sandbox?.bins ?? {})) bins[name] = resolve(layer.dir, path);
+    for (const r of d.sandbox?.roots ?? []) {
+      const abs = resolve(layer.dir, r);
+      if (!roots.includes(abs)) roots.push(abs);
+    }
+    if (d.sandbox?.cwd) sandboxCwd = resolve(layer.dir, d.sandbox.cwd);
+    if (d.principal) principal = { id: d.principal.id, kind: d.principal.kind ?? "agent" };
+  }
+  if (roots.length === 0) roots.push(root);
+  return {
+    root,
+    configFile: projectFile,
+    userConfigFile: layers.some((l) => l.file === userFile) ? userFile : undefined,
+    packDirs,
+    principal,
+    grants: { allow, deny },
+    sandbox: { bins, roots, cwd: sandboxCwd },
+    warnings,
+  };
+}
+
+/** Load every activated pack; collects every problem before throwing. */
+export function loadPacks(project: Project): Pack[] {
+  const packs: Pack[] = [];
+  const problems: Problem[] = [];
+  const seen = new Map<string, string>();
+  for (const dir of project.packDirs) {
+    try {
+      const p = loadPack(dir);
+      const prev = seen.get(p.id);
+      if (prev) {
+        problems.push({ code: "duplicate_pack", message: `pack id '${p.id}' is activated twice (also ${display(prev)})`, file: display(p.surfaceFile), path: "id", hint: "deactivate one of them" });
+        continue;
+      }
+      seen.set(p.id, p.dir);
+      packs.push(p);
+    } catch (e) {
+      if (!(e instanceof HcpxError)) throw e;
+      problems.push(...e.problems);
+    }
+  }
+  if (problems.some((p) => p.severity !== "warning")) throw new HcpxError(problems);
+  return packs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * Find one activated pack by id, reading as few surfaces as it can (the exec
+ * hot path): directories named like the id first, then the rest.
+ */
+export function findPack(project: Project, id: string): Pack {
+  const ordered = [...project.packDirs.filter((d) => basename(d) === id), ...project.packDirs.filter((d) => basename(d) !== id)];
+  for (const dir of ordered) {
+    let p: Pack;
+    try {
+      p = loadPack(dir);
+    } catch (e) {
+      if (basename(dir) === id) throw e;
+      continue;
+    }
+    if (p.id === id) return p;
+  }
+  throw new HcpxError({ code: "unknown_pack", message: `no activated pack '${id}'`, hint: "run `hcpx status` to list active packs, or `hcpx activate <pack-dir>`" });
+}
+
+export function readText(file: string): string {
+  return readFileSync(file, "utf8");
+}

@@ -1,0 +1,77 @@
+// The loaded, normalised model every part of hcpx works on.
+import type { ArgSpec, Surface, PolicyRow } from "./schema";
+import type { Problem } from "../util/errors";
+
+export type Operation = "read" | "write";
+export type Land = "local" | "remote" | "external";
+
+export interface CommandPolicy {
+  operation: Operation;
+  land?: Land;
+  confirm: boolean;
+  /** true when the row came from an openapi draft not yet reviewed. */
+  inferred: boolean;
+  /** true when policy.json had no row (defaults to read). */
+  missingRow: boolean;
+}
+
+export interface Command {
+  verb_key: string;
+  summary: string;
+  description?: string;
+  /** The CLI face, first token the pack's CLI name. */
+  cli?: string[];
+  args: Record<string, ArgSpec>;
+  http?: { method: string; path: string };
+  /** Set for verbs synthesised from `pass_through.allowedSubcommands`. */
+  passThrough?: { maxArgv: number };
+  policy: CommandPolicy;
+}
+
+export interface Pack {
+  id: string;
+  /** Absolute pack directory. */
+  dir: string;
+  surfaceFile: string;
+  policyFile: string;
+  skillFile: string;
+  surface: Surface;
+  policyRows: Record<string, PolicyRow>;
+  policyInferred: boolean;
+  commands: Command[];
+  /** Warnings found while loading (unknown keys, missing rows). */
+  warnings: Problem[];
+}
+
+export interface Grants {
+  allow: string[];
+  deny: string[];
+}
+
+export interface Sandbox {
+  /** bare bin name -> absolute path */
+  bins: Record<string, string>;
+  /** absolute, resolved roots a relative wrap.bin must stay inside */
+  roots: string[];
+  /** absolute cwd for wrapped bins */
+  cwd: string;
+}
+
+export interface Project {
+  /** Directory of the project config (or cwd when only a user config exists). */
+  root: string;
+  /** Absolute path of the project's hcp.config.json5, when there is one. */
+  configFile?: string;
+  /** Absolute path of the user config, when there is one. */
+  userConfigFile?: string;
+  /** Absolute activated pack directories, in config order, de-duplicated. */
+  packDirs: string[];
+  principal: { id: string; kind: "person" | "agent" };
+  grants: Grants;
+  sandbox: Sandbox;
+  warnings: Problem[];
+}
+
+export function toolName(packId: string, verbKey: string): string {
+  return `${packId}__${verbKey.replace(/\./g, "_")}`;
+}

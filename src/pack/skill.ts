@@ -1,0 +1,83 @@
+// SKILL.md: YAML frontmatter (name, description, leads) + a body whose hot-path
+// table has one row per command: | `verb` | what it does | read/write |
+import { parse as parseYaml } from "yaml";
+import { readFileSync } from "node:fs";
+import { HcpxError } from "../util/errors";
+import { display } from "../util/paths";
+import { SkillFrontmatterSchema, VERB_KEY_RE, type SkillFrontmatter } from "./schema";
+import { validate } from "./validate";
+import type { Pack } from "./model";
+
+export interface HotPathRow {
+  verb: string;
+  /** 1-based line in SKILL.md */
+  line: number;
+  /** the raw line, as written */
+  raw: string;
+  cells: string[];
+}
+
+export interface Skill {
+  file: string;
+  text: string;
+  frontmatter: SkillFrontmatter;
+  /** raw frontmatter block text (between the --- lines) */
+  frontmatterText: string;
+  body: string;
+  /** line number (1-based) of the first body line */
+  bodyLine: number;
+  leads: string[];
+  rows: HotPathRow[];
+}
+
+export function parseSkill(text: string, file: string): Skill {
+  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const m = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(src);
+  if (!m) {
+    throw new HcpxError({ code: "skill_frontmatter", message: "SKILL.md has no YAML frontmatter", file, line: 1, hint: "start the file with ---, name: <pack id>, description: …, leads: […], then ---" });
+  }
+  let fm: unknown;
+  try {
+    fm = parseYaml(m[1]!);
+  } catch (e) {
+    const err = e as Error & { linePos?: { line: number; col: number }[] };
+    const pos = err.linePos?.[0];
+    throw new HcpxError({ code: "skill_frontmatter", message: `frontmatter is not valid YAML: ${err.message.split("\n")[0]}`, file, line: pos ? pos.line + 1 : 2, column: pos?.col });
+  }
+  if (fm === null || typeof fm !== "object" || Array.isArray(fm)) {
+    throw new HcpxError({ code: "skill_frontmatter", message: "frontmatter must be a YAML mapping (name, description, leads)", file, line: 2 });
+  }
+  const v = validate(SkillFrontmatterSchema, fm, file, undefined);
+  const body = src.slice(m[0].length);
+  const bodyLine = m[0].split("\n").length;
+  const leadsRaw = v.data.leads;
+  const leads = leadsRaw === undefined ? [] : Array.isArray(leadsRaw) ? leadsRaw : leadsRaw.split(/\r?\n/).filter((l) => l.trim());
+  const rows: HotPathRow[] = [];
+  body.split(/\r?\n/).forEach((raw, i) => {
+    const cells = splitRow(raw);
+    if (!cells || cells.length < 2) return;
+    const verb = cells[0]!.replace(/`/g, "").trim();
+    if (!VERB_KEY_RE.test(verb) || /^-+$/.test(cells[0]!)) return;
+    if (/^(verb|command|verb_key)$/i.test(verb)) return; // header
+    rows.push({ verb, line: bodyLine + i, raw, cells });
+  });
+  return { file, text, frontmatter: v.data, frontmatterText: m[1]!, body, bodyLine, leads, rows };
+}
+
+function splitRow(line: string): string[] | undefined {
+  const t = line.trim();
+  if (!t.startsWith("|")) return undefined;
+  const inner = t.replace(/^\|/, "").replace(/\|$/, "");
+  return inner.split("|").map((c) => c.trim());
+}
+
+export function loadSkill(pack: Pack): Skill {
+  let text: string;
+  try {
+    text = readFileSync(pack.skillFile, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new HcpxError({ code: "missing_file", message: code === "ENOENT" ? "SKILL.md not found" : `cannot read SKILL.md (${code})`, file: display(pack.skillFile), hint: "every pack has a SKILL.md with frontmatter and a hot-path table" });
+  }
+  return parseSkill(text, display(pack.skillFile));
+}

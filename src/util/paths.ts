@@ -1,0 +1,33 @@
+import { homedir } from "node:os";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+
+/** A path as shown to a user: relative to the cwd when below it, else absolute. */
+export function display(abs: string, cwd = process.cwd()): string {
+  const rel = relative(cwd, abs);
+  if (!rel) return ".";
+  return rel.startsWith("..") || isAbsolute(rel) ? abs : rel;
+}
+
+/** True when `p` is `dir` or below it (both absolute, already resolved). */
+export function isInside(p: string, dir: string): boolean {
+  const rel = relative(dir, p);
+  return rel === "" || (!rel.startsWith(".." + sep) && rel !== ".." && !isAbsolute(rel));
+}
+
+export function toPosix(p: string): string {
+  return p.split(sep).join("/");
+}
+
+export function home(): string {
+  return process.env.HOME || homedir();
+}
+
+/** `$XDG_CONFIG_HOME/hcp` or `~/.config/hcp`. */
+export function userConfigDir(): string {
+  const xdg = process.env.XDG_CONFIG_HOME;
+  return xdg && isAbsolute(xdg) ? join(xdg, "hcp") : join(home(), ".config", "hcp");
+}
+
+export function resolveFrom(baseDir: string, p: string): string {
+  return resolve(baseDir, p);
+}
