@@ -119,7 +119,7 @@ function emptyLedger() {
   return { version: 1, next_id: 1, accounts: {}, entries: [] };
 }
 function seededLedger() {
-  const at = nowIso();
+  const at = '2026-01-01T00:00:00.000Z'; // fixed, so seeded reads are deterministic
   return {
     version: 1,
     next_id: 3,
