@@ -33,6 +33,18 @@ function act<A extends unknown[]>(fn: (...a: A) => Promise<number | void>) {
 
 // ---- commands (one block each; the implementation lives in ./commands/<name>.ts) ----
 // [commands:begin]
+program
+  .command("lint")
+  .description("check packs: schemas, kinds, the four faces (§12.4), policy rows, Skill table, ids")
+  .argument("[pack-dir...]", "pack directories (default: every activated pack of the project)")
+  .option("--strict", "exit 2 when there are warnings (errors always exit 1)")
+  .option("--json", "print the result envelope { ok, data: { packs, errors, warnings } }")
+  .action(
+    act(async (dirs: string[], opts: { strict?: boolean; json?: boolean }) => {
+      const m = await import("./commands/lint");
+      return m.run(dirs, { ...opts, ...globals() });
+    }),
+  );
 // [commands:end]
 
 async function main(argv: string[]): Promise<void> {

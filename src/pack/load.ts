@@ -4,7 +4,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve, basename } from "node:path";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, home, userConfigDir } from "../util/paths";
-import { readJson5 } from "./json5";
+import { locate, readJson5 } from "./json5";
+import { checkPattern } from "./grants";
 import { ConfigSchema, PolicySchema, SurfaceSchema, type ConfigFile } from "./schema";
 import { validate } from "./validate";
 import type { Command, Pack, Project } from "./model";
@@ -122,6 +123,19 @@ interface ReadConfig {
 function readConfig(file: string): ReadConfig {
   const doc = readJson5(file, display(file));
   const v = validate(ConfigSchema, doc.value, doc.file, doc.text);
+  const bad: Problem[] = [];
+  for (const list of ["allow", "deny"] as const) {
+    (v.data.grants?.[list] ?? []).forEach((pattern, i) => {
+      try {
+        checkPattern(pattern, { file: doc.file, path: `grants.${list}[${i}]` });
+      } catch (e) {
+        if (!(e instanceof HcpxError)) throw e;
+        const pos = locate(doc.text, ["grants", list, i]);
+        bad.push(...e.problems.map((p) => ({ ...p, line: pos?.line, column: pos?.column })));
+      }
+    });
+  }
+  if (bad.length) throw new HcpxError(bad);
   return { file, dir: dirname(file), data: v.data, warnings: v.warnings };
 }
 

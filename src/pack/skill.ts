@@ -15,6 +15,10 @@ export interface HotPathRow {
   /** the raw line, as written */
   raw: string;
   cells: string[];
+  /** `read` / `write` from the last cell (`| read |`, `| write, confirm |`), when present. */
+  operation?: "read" | "write";
+  /** true when the last cell carries a confirm marker (`confirm`, `⚠ confirm`, `needs confirm`). */
+  confirm: boolean;
 }
 
 export interface Skill {
@@ -47,7 +51,19 @@ export function parseSkill(text: string, file: string): Skill {
   if (fm === null || typeof fm !== "object" || Array.isArray(fm)) {
     throw new HcpxError({ code: "skill_frontmatter", message: "frontmatter must be a YAML mapping (name, description, leads)", file, line: 2 });
   }
-  const v = validate(SkillFrontmatterSchema, fm, file, undefined);
+  let v;
+  try {
+    v = validate(SkillFrontmatterSchema, fm, file, undefined);
+  } catch (e) {
+    if (!(e instanceof HcpxError)) throw e;
+    // Point each problem at its frontmatter line (`key:` at the top level).
+    const fmLines = m[1]!.split(/\r?\n/);
+    throw new HcpxError(e.problems.map((p) => {
+      const key = p.path?.split(/[.[]/)[0];
+      const i = key ? fmLines.findIndex((l) => l.startsWith(`${key}:`)) : -1;
+      return { ...p, line: i >= 0 ? i + 2 : 2, hint: p.hint ?? "fix the SKILL.md frontmatter (between the --- lines)" };
+    }));
+  }
   const body = src.slice(m[0].length);
   const bodyLine = m[0].split("\n").length;
   const leadsRaw = v.data.leads;
@@ -59,7 +75,9 @@ export function parseSkill(text: string, file: string): Skill {
     const verb = cells[0]!.replace(/`/g, "").trim();
     if (!VERB_KEY_RE.test(verb) || /^-+$/.test(cells[0]!)) return;
     if (/^(verb|command|verb_key)$/i.test(verb)) return; // header
-    rows.push({ verb, line: bodyLine + i, raw, cells });
+    const last = cells.length >= 3 ? cells[cells.length - 1]! : "";
+    const op = /\b(read|write)\b/i.exec(last)?.[1]?.toLowerCase() as "read" | "write" | undefined;
+    rows.push({ verb, line: bodyLine + i, raw, cells, operation: op, confirm: /\bconfirm\b/i.test(last) });
   });
   return { file, text, frontmatter: v.data, frontmatterText: m[1]!, body, bodyLine, leads, rows };
 }

@@ -1,0 +1,101 @@
+// `hcpx lint [pack-dir…] [--strict] [--json]`: the rules of src/pack/lint.ts over
+// the given pack directories, or over every activated pack of the project.
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { HcpxError, formatProblem, type Problem } from "../../util/errors";
+import { display } from "../../util/paths";
+import { CONFIG_NAME, loadProject } from "../../pack/load";
+import { lintPackDir, type LintOptions } from "../../pack/lint";
+import type { Project } from "../../pack/model";
+import { c, makeOut, writeJson } from "../output";
+
+export interface LintCliOptions {
+  strict?: boolean;
+  json?: boolean;
+  config?: string;
+}
+
+export interface LintedPack {
+  id: string | null;
+  dir: string;
+  problems: Problem[];
+}
+
+export interface LintReport {
+  packs: LintedPack[];
+  errors: number;
+  warnings: number;
+}
+
+const isError = (p: Problem) => p.severity !== "warning";
+
+/** Lint dirs (or the project's activated packs); no printing. */
+export function lintDirs(dirs: string[], opts: { config?: string; cwd?: string } = {}): LintReport {
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  let targets = dirs.map((d) => resolve(cwd, d));
+  let lintOpts: LintOptions = {};
+  if (targets.length === 0) {
+    const project: Project = loadProject({ config: opts.config, cwd, optional: true });
+    if (project.packDirs.length === 0 && !project.configFile) {
+      if (existsSync(resolve(cwd, "surface.json"))) targets = [cwd];
+      else {
+        throw new HcpxError({
+          code: "no_config",
+          message: `no ${CONFIG_NAME} in ${display(cwd)} or any parent directory, and ${display(cwd)} is not a pack`,
+          hint: "pass pack directories (`hcpx lint ./packs/ledger`), or run `hcpx init` to create a config",
+        });
+      }
+    } else {
+      targets = project.packDirs;
+      lintOpts = { project };
+    }
+  }
+  const packs: LintedPack[] = [];
+  const seen = new Map<string, string>();
+  for (const dir of targets) {
+    const r = lintPackDir(dir, lintOpts);
+    const problems = r.problems;
+    if (r.pack) {
+      const prev = seen.get(r.pack.id);
+      if (prev !== undefined && prev !== r.pack.dir) {
+        problems.unshift({ code: "duplicate_pack", severity: "error", message: `pack id '${r.pack.id}' is also the id of ${display(prev)}`, file: display(r.pack.surfaceFile), path: "id", hint: "pack ids are unique: rename one, or lint/activate only one of them" });
+      }
+      seen.set(r.pack.id, r.pack.dir);
+    }
+    packs.push({ id: r.pack?.id ?? null, dir: display(dir), problems });
+  }
+  const all = packs.flatMap((p) => p.problems);
+  return { packs, errors: all.filter(isError).length, warnings: all.filter((p) => !isError(p)).length };
+}
+
+export async function run(dirs: string[], opts: LintCliOptions): Promise<number> {
+  const out = makeOut(opts);
+  const report = lintDirs(dirs, { config: opts.config });
+  const code = report.errors > 0 ? 1 : report.warnings > 0 && opts.strict ? 2 : 0;
+  if (out.json) {
+    writeJson({ ok: report.errors === 0, data: report });
+    return code;
+  }
+  const col = out.color;
+  const lines: string[] = [];
+  for (const p of report.packs) {
+    const e = p.problems.filter(isError).length;
+    const w = p.problems.length - e;
+    const state = e ? c.red(col, `${e} error${e === 1 ? "" : "s"}`) + (w ? `, ${w} warning${w === 1 ? "" : "s"}` : "") : w ? c.yellow(col, `${w} warning${w === 1 ? "" : "s"}`) : c.green(col, "ok");
+    lines.push(`${c.bold(col, p.id ?? "(not loaded)")} ${c.dim(col, p.dir)}: ${state}`);
+    for (const prob of p.problems) {
+      const text = formatProblem(prob);
+      const nl = text.indexOf("\n");
+      const head = nl < 0 ? text : text.slice(0, nl);
+      const sev = isError(prob) ? c.red(col, "error") : c.yellow(col, "warning");
+      lines.push(sev + head.replace(/^(error|warning)/, "") + (prob.code ? c.dim(col, ` [${prob.code}]`) : "") + (nl < 0 ? "" : text.slice(nl)));
+    }
+  }
+  const n = report.packs.length;
+  lines.push(
+    `lint: ${n} pack${n === 1 ? "" : "s"}, ${report.errors} error${report.errors === 1 ? "" : "s"}, ${report.warnings} warning${report.warnings === 1 ? "" : "s"}` +
+      (report.errors === 0 && report.warnings > 0 && !opts.strict ? " (use --strict to fail on warnings)" : ""),
+  );
+  process.stdout.write(lines.join("\n") + "\n");
+  return code;
+}

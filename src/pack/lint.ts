@@ -1,0 +1,413 @@
+// `hcpx lint` as a library: every rule of the seeds (adapter.md, §12.4) and of
+// DESIGN.md over one loaded pack, as Problems with a stable code, the file, the
+// JSON path and the line. Not on the exec path (it reaches skill.ts → yaml).
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { HcpxError, pathToString, type Problem } from "../util/errors";
+import { display, isInside } from "../util/paths";
+import { locate } from "./json5";
+import { loadPack } from "./load";
+import { toolName, type Pack, type Project } from "./model";
+import { loadSkill, parseSkill, type Skill } from "./skill";
+
+export const TOOL_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
+/** HOSTS.md: keep server + tool ≤ 50 characters; the reference MCP server is named `hcp`. */
+export const SERVER_NAME = "hcp";
+export const MAX_SERVER_TOOL = 50;
+export const MAX_LEAD = 120;
+const SKILL_NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const PLACEHOLDER_RE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+const WHOLE_PLACEHOLDER_RE = /^\{\{([A-Za-z_][A-Za-z0-9_-]*)\}\}$/;
+
+/** Every rule code lint can emit (stable: tests and users match on them). */
+export const LINT_CODES = [
+  "wrap_no_commands",
+  "mega_command",
+  "kind_missing_config",
+  "kind_config_mismatch",
+  "no_commands",
+  "sense_has_commands",
+  "sense_no_stimulus",
+  "sense_no_trigger",
+  "duplicate_verb",
+  "cli_name_mismatch",
+  "cli_missing",
+  "placeholder_unknown",
+  "placeholder_partial",
+  "required_arg_unused",
+  "arg_unreachable",
+  "argv_template_placeholder",
+  "http_missing",
+  "http_path_placeholder",
+  "tool_name_invalid",
+  "tool_name_collision",
+  "tool_name_long",
+  "skill_row_missing",
+  "skill_row_duplicate",
+  "skill_row_unknown",
+  "skill_row_operation",
+  "skill_confirm_missing",
+  "skill_confirm_extra",
+  "skill_name_mismatch",
+  "skill_no_leads",
+  "skill_lead_long",
+  "skill_leads_count",
+  "pack_id",
+  "policy_missing_row",
+  "policy_unknown_row",
+  "external_no_confirm",
+  "policy_read_gated",
+  "policy_inferred",
+  "enum_no_values",
+  "values_not_enum",
+  "flag_on_required",
+  "path_outside_pack",
+  "missing_file",
+  "bin_missing",
+  "bin_not_in_sandbox",
+  "duplicate_pack",
+] as const;
+export type LintCode = (typeof LINT_CODES)[number];
+
+export interface LintOptions {
+  /** When linting a project's packs: check bare bins against sandbox.bins. */
+  project?: Project;
+}
+
+export interface LintResult {
+  pack?: Pack;
+  problems: Problem[];
+}
+
+type Seg = string | number;
+
+function readTextSafe(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Lint a loaded pack. `skill`: a parsed Skill; undefined → load it here (its load errors become problems); null → skip Skill rules. */
+export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {}): Problem[] {
+  const out: Problem[] = [];
+  const s = pack.surface;
+  const surfaceFile = display(pack.surfaceFile);
+  const policyFile = display(pack.policyFile);
+  const skillFile = display(pack.skillFile);
+  const surfaceText = readTextSafe(pack.surfaceFile);
+  const policyText = readTextSafe(pack.policyFile);
+
+  const at = (file: "surface" | "policy", segs: Seg[], code: LintCode, severity: "error" | "warning", message: string, hint?: string) => {
+    const text = file === "surface" ? surfaceText : policyText;
+    const pos = text !== undefined ? locate(text, segs) : undefined;
+    out.push({ code, severity, message, hint, file: file === "surface" ? surfaceFile : policyFile, path: pathToString(segs) || undefined, line: pos?.line, column: pos?.column });
+  };
+  const sk = (line: number | undefined, code: LintCode, severity: "error" | "warning", message: string, hint?: string, path?: string) => {
+    out.push({ code, severity, message, hint, file: skillFile, line, path });
+  };
+
+  // Load-time warnings (unknown keys) first.
+  out.push(...pack.warnings.map((w) => ({ ...w, severity: w.severity ?? ("warning" as const) })));
+
+  const specs = s.commands ?? [];
+  const passThrough = s.pass_through ?? s.wrap?.pass_through;
+  const ptPath: Seg[] = s.pass_through ? ["pass_through"] : ["wrap", "pass_through"];
+
+  // ---- ids ----
+  if (!SKILL_NAME_RE.test(pack.id)) {
+    at("surface", ["id"], "pack_id", "error", `pack id '${pack.id}' cannot be a Skill name (no leading, trailing or double hyphen)`, "use lower-case words joined by single hyphens, like `my-pack`");
+  }
+
+  // ---- kind and its config ----
+  const kindKeys = { wrap: "wrap", composite: "composite", openapi: "openapi" } as const;
+  for (const [kind, key] of Object.entries(kindKeys)) {
+    if (s.kind !== kind && s[key] !== undefined) {
+      at("surface", [key], "kind_config_mismatch", "error", `'${key}' is set but kind is '${s.kind}'`, `remove '${key}', or set kind: "${kind}"`);
+    }
+  }
+  if (s.pass_through !== undefined && s.kind !== "wrap") {
+    at("surface", ["pass_through"], "kind_config_mismatch", "error", `pass_through is for wrap packs, but kind is '${s.kind}'`, "remove pass_through, or make the pack a wrap");
+  }
+  if (s.pass_through !== undefined && s.wrap?.pass_through !== undefined) {
+    at("surface", ["pass_through"], "kind_config_mismatch", "error", "pass_through is set twice (top level and in wrap)", "keep one, in wrap");
+  }
+
+  if (s.kind === "wrap") {
+    if (!s.wrap) at("surface", ["kind"], "kind_missing_config", "error", "kind is 'wrap' but there is no 'wrap' block", 'add wrap: { bin: "…" }');
+    if (specs.length === 0 && !passThrough) {
+      at("surface", specs.length === 0 && s.commands ? ["commands"] : ["kind"], "wrap_no_commands", "error", "a wrap declares neither named commands nor pass_through", "name the commands (5–12 is typical) with policy rows, or start with wrap.pass_through: { allowedSubcommands, maxArgv }");
+    }
+    const named = specs.map((c) => c.verb_key);
+    if (named.length === 1 && named[0] === "run") {
+      at("surface", ["commands", 0, "verb_key"], "mega_command", "error", "a lone mega-command `run` does not conform (adapter.md)", "name each operation as its own command, or use pass_through while bootstrapping");
+    }
+    if (passThrough && passThrough.allowedSubcommands.length === 1 && passThrough.allowedSubcommands[0] === "run" && named.length === 0) {
+      at("surface", [...ptPath, "allowedSubcommands", 0], "mega_command", "error", "a lone pass-through subcommand `run` is a mega-command", "allow the bin's real subcommands by name");
+    }
+  } else if (s.kind === "composite") {
+    if (!s.composite?.module) at("surface", ["kind"], "kind_missing_config", "error", "kind is 'composite' but there is no composite.module", 'add composite: { module: "./index.mjs" }');
+    if (specs.length === 0) at("surface", s.commands ? ["commands"] : ["kind"], "no_commands", "error", "a composite pack declares no commands", "add commands; the module exports one async function per verb_key");
+  } else if (s.kind === "openapi") {
+    if (!s.openapi?.document && !s.openapi?.url) at("surface", s.openapi ? ["openapi"] : ["kind"], "kind_missing_config", "error", "kind is 'openapi' but there is no openapi.document or openapi.url", 'add openapi: { document: "./openapi.json", base_url: "…" }');
+    if (specs.length === 0) at("surface", s.commands ? ["commands"] : ["kind"], "no_commands", "error", "an openapi pack declares no commands", "name the commands (`hcpx pack from-openapi` proposes them)");
+    specs.forEach((c, i) => {
+      if (!c.http) at("surface", ["commands", i], "http_missing", "error", `openapi command '${c.verb_key}' has no http: { method, path }`, 'add http: { method: "GET", path: "/…" }');
+      else {
+        for (const m of c.http.path.matchAll(/\{([^{}]*)\}/g)) {
+          if (!(m[1]! in (c.args ?? {}))) at("surface", ["commands", i, "http", "path"], "http_path_placeholder", "error", `{${m[1]}} in the HTTP path names no arg of '${c.verb_key}'`, `declare args.${m[1]} (in: "path")`);
+        }
+      }
+    });
+  } else if (s.kind === "sense_only") {
+    if (specs.length > 0 || passThrough) at("surface", specs.length > 0 ? ["commands"] : ptPath, "sense_has_commands", "error", "a sense_only pack declares no commands", "remove the commands, or make the pack a wrap/composite");
+    const stimuli = s.stimuli ?? [];
+    if (stimuli.length === 0) at("surface", s.stimuli ? ["stimuli"] : ["kind"], "sense_no_stimulus", "error", "a sense_only pack declares at least one stimulus", 'add stimuli: [{ id: "…", trigger: "webhook:/…" }]');
+    else if (!stimuli.some((st) => typeof st.trigger === "string" && st.trigger.trim() !== "")) {
+      at("surface", ["stimuli"], "sense_no_trigger", "error", "no stimulus has a trigger ref", 'give each stimulus a trigger, like trigger: "webhook:/hooks/<pack>/<event>"');
+    } else {
+      stimuli.forEach((st, i) => {
+        if (!(typeof st.trigger === "string" && st.trigger.trim() !== "")) at("surface", ["stimuli", i], "sense_no_trigger", "warning", `stimulus '${st.id}' has no trigger ref`, "add trigger");
+      });
+    }
+  }
+
+  // ---- files the surface names: inside the pack ----
+  const insidePack = (rel: string, segs: Seg[], what: string, mustExist: boolean) => {
+    if (isAbsolute(rel) || /^[A-Za-z]:[\\/]/.test(rel)) {
+      at("surface", segs, "path_outside_pack", "error", `${what} '${rel}' is absolute; it must be a relative path inside the pack`, `move the file into the pack and write it as ./<file>`);
+      return;
+    }
+    const abs = resolve(pack.dir, rel);
+    if (!isInside(abs, pack.dir) || abs === pack.dir) {
+      at("surface", segs, "path_outside_pack", "error", `${what} '${rel}' is outside the pack directory`, "a pack never loads code or documents from outside itself; move the file into the pack");
+      return;
+    }
+    if (!existsSync(abs)) {
+      if (mustExist) at("surface", segs, "missing_file", "error", `${what} '${rel}' does not exist`, "create it or fix the path (relative to the pack directory)");
+      return;
+    }
+    try {
+      if (!isInside(realpathSync(abs), realpathSync(pack.dir))) at("surface", segs, "path_outside_pack", "error", `${what} '${rel}' is a link leading outside the pack`, "copy the file into the pack instead of linking to it");
+    } catch {
+      /* unreadable: the runtime reports it */
+    }
+  };
+  if (s.composite?.module) insidePack(s.composite.module, ["composite", "module"], "composite.module", true);
+  if (s.openapi?.document) insidePack(s.openapi.document, ["openapi", "document"], "openapi.document", true);
+
+  // ---- wrap.bin ----
+  if (s.kind === "wrap" && s.wrap) {
+    const bin = s.wrap.bin;
+    const bare = !bin.includes("/") && !bin.includes("\\");
+    if (bare) {
+      if (opts.project && !(bin in opts.project.sandbox.bins)) {
+        at("surface", ["wrap", "bin"], "bin_not_in_sandbox", "warning", `bare bin '${bin}' is not in sandbox.bins of ${opts.project.configFile ? display(opts.project.configFile) : "the config"}`, `add sandbox: { bins: { ${JSON.stringify(bin)}: "/absolute/path" } }; a bare name is never looked up on PATH`);
+      }
+    } else if (!isAbsolute(bin)) {
+      if (!existsSync(resolve(pack.dir, bin))) at("surface", ["wrap", "bin"], "bin_missing", "warning", `wrap.bin '${bin}' does not exist (resolved against the pack directory)`, "fix the path, or build the bin before running the pack");
+    } else if (!existsSync(bin)) {
+      at("surface", ["wrap", "bin"], "bin_missing", "warning", `wrap.bin '${bin}' does not exist`, "fix the path");
+    }
+  }
+
+  // ---- commands: duplicates, args, cli[], tool names ----
+  const seenVerb = new Map<string, number>();
+  specs.forEach((c, i) => {
+    const prev = seenVerb.get(c.verb_key);
+    if (prev !== undefined) at("surface", ["commands", i, "verb_key"], "duplicate_verb", "error", `verb_key '${c.verb_key}' is declared twice (also commands[${prev}])`, "each command has its own verb_key");
+    else seenVerb.set(c.verb_key, i);
+  });
+  if (passThrough) {
+    const seenSub = new Set<string>();
+    passThrough.allowedSubcommands.forEach((sub, i) => {
+      if (seenSub.has(sub)) at("surface", [...ptPath, "allowedSubcommands", i], "duplicate_verb", "error", `pass-through subcommand '${sub}' is listed twice`, "list it once");
+      else if (seenVerb.has(sub)) at("surface", [...ptPath, "allowedSubcommands", i], "duplicate_verb", "error", `pass-through subcommand '${sub}' is also a named command`, "drop it from allowedSubcommands: the named command replaces it");
+      seenSub.add(sub);
+    });
+  }
+
+  let cliName: { name: string; index: number } | undefined;
+  const allArgNames = new Set<string>();
+  specs.forEach((c, i) => {
+    const args = c.args ?? {};
+    for (const [name, a] of Object.entries(args)) {
+      allArgNames.add(name);
+      const ap: Seg[] = ["commands", i, "args", name];
+      if (a.type === "enum" && !a.values) at("surface", [...ap, "type"], "enum_no_values", "error", `arg '${name}' of '${c.verb_key}' is an enum without values`, 'add values: ["a", "b"]');
+      if (a.type !== "enum" && a.values) at("surface", [...ap, "values"], "values_not_enum", "warning", `arg '${name}' of '${c.verb_key}' has values but type '${a.type}'`, 'set type: "enum", or drop values');
+      if (a.required && a.flag) at("surface", [...ap, "flag"], "flag_on_required", "warning", `required arg '${name}' of '${c.verb_key}' is passed by flag`, "a required arg is usually positional: put {{" + name + "}} in cli[] and drop flag");
+    }
+    const usedInCli = new Set<string>();
+    if (c.cli) {
+      const first = c.cli[0]!;
+      if (first.includes("{{")) at("surface", ["commands", i, "cli", 0], "placeholder_partial", "error", `cli[0] of '${c.verb_key}' must be the CLI name, not a placeholder`, "cli[0] is the pack's CLI name, e.g. the pack id");
+      else if (!cliName) cliName = { name: first, index: i };
+      else if (first !== cliName.name) at("surface", ["commands", i, "cli", 0], "cli_name_mismatch", "error", `cli[0] of '${c.verb_key}' is '${first}', but commands[${cliName.index}] (${specs[cliName.index]!.verb_key}) uses '${cliName.name}'`, "every command's cli[] starts with the same CLI name (the pack's)");
+      c.cli.forEach((tok, j) => {
+        if (j === 0) return;
+        const whole = WHOLE_PLACEHOLDER_RE.exec(tok);
+        if (whole) {
+          usedInCli.add(whole[1]!);
+          if (!(whole[1]! in args)) at("surface", ["commands", i, "cli", j], "placeholder_unknown", "error", `{{${whole[1]}}} in cli[] of '${c.verb_key}' names no declared arg`, `declare args.${whole[1]}, or fix the name (declared: ${Object.keys(args).join(", ") || "none"})`);
+          return;
+        }
+        const found = [...tok.matchAll(PLACEHOLDER_RE)];
+        if (found.length) {
+          for (const f of found) usedInCli.add(f[1]!);
+          at("surface", ["commands", i, "cli", j], "placeholder_partial", "error", `'${tok}' in cli[] of '${c.verb_key}': a placeholder must be a whole argv element`, "write the placeholder alone, like \"{{name}}\"; use flag for --name=value style options");
+        } else if (tok.includes("{{") || tok.includes("}}")) {
+          at("surface", ["commands", i, "cli", j], "placeholder_partial", "error", `'${tok}' in cli[] of '${c.verb_key}' has an unbalanced placeholder`, 'write placeholders as "{{name}}"');
+        }
+      });
+    }
+    // Reachability: how does each arg get into the argv?
+    if (s.kind === "wrap") {
+      const viaTemplate = !c.cli && s.wrap?.argv_template ? new Set(s.wrap.argv_template.flatMap((t) => [...t.matchAll(PLACEHOLDER_RE)].map((m) => m[1]!))) : undefined;
+      if (!c.cli && !s.wrap?.argv_template) at("surface", ["commands", i], "cli_missing", "warning", `command '${c.verb_key}' has no cli[] and the wrap has no argv_template`, `add cli: ["<cli-name>", "${c.verb_key.split(".").join('", "')}"]`);
+      for (const [name, a] of Object.entries(args)) {
+        const reached = usedInCli.has(name) || viaTemplate?.has(name) || a.flag !== undefined;
+        if (reached) continue;
+        if (a.required) at("surface", ["commands", i, "args", name], "required_arg_unused", "error", `required arg '${name}' of '${c.verb_key}' appears nowhere in cli[] and has no flag`, `put "{{${name}}}" in cli[], or give it flag: "--${name}"`);
+        else at("surface", ["commands", i, "args", name], "arg_unreachable", "warning", `arg '${name}' of '${c.verb_key}' appears nowhere in cli[] and has no flag, so it never reaches the bin`, `put "{{${name}}}" in cli[], or give it flag: "--${name}"`);
+      }
+    }
+  });
+
+  // argv_template: {{verb}} and declared arg names only.
+  (s.wrap?.argv_template ?? []).forEach((tok, j) => {
+    const whole = WHOLE_PLACEHOLDER_RE.exec(tok);
+    if (whole) {
+      if (whole[1] !== "verb" && !allArgNames.has(whole[1]!)) at("surface", ["wrap", "argv_template", j], "argv_template_placeholder", "error", `{{${whole[1]}}} in argv_template is neither {{verb}} nor a declared arg`, "use {{verb}} or the name of an arg");
+    } else if (tok.includes("{{") || tok.includes("}}")) {
+      at("surface", ["wrap", "argv_template", j], "argv_template_placeholder", "error", `'${tok}' in argv_template: a placeholder must be a whole argv element`, 'write "{{verb}}" or "{{arg}}" alone');
+    }
+  });
+
+  // Host tool names (§12.4 face 3).
+  const seenTool = new Map<string, string>();
+  pack.commands.forEach((c) => {
+    const i = specs.findIndex((sp) => sp.verb_key === c.verb_key);
+    const segs: Seg[] = i >= 0 ? ["commands", i, "verb_key"] : [...ptPath, "allowedSubcommands", passThrough?.allowedSubcommands.indexOf(c.verb_key) ?? 0];
+    const name = toolName(pack.id, c.verb_key);
+    if (!TOOL_NAME_RE.test(name)) {
+      at("surface", segs, "tool_name_invalid", "error", `host tool name '${name}' (${name.length} chars) does not match ^[a-zA-Z0-9_-]{1,64}$`, "shorten the pack id or the verb_key");
+    } else if (SERVER_NAME.length + name.length > MAX_SERVER_TOOL) {
+      at("surface", segs, "tool_name_long", "warning", `host tool name '${name}' is ${name.length} chars; with the server name '${SERVER_NAME}' that is ${SERVER_NAME.length + name.length} > ${MAX_SERVER_TOOL}, too long for some hosts`, "shorten the pack id or the verb_key (HOSTS.md: server + tool ≤ 50)");
+    }
+    const other = seenTool.get(name);
+    if (other !== undefined && other !== c.verb_key) at("surface", segs, "tool_name_collision", "error", `'${c.verb_key}' and '${other}' both become the host tool name '${name}'`, "rename one: dots become underscores in tool names");
+    else seenTool.set(name, c.verb_key);
+  });
+
+  // ---- policy rows ----
+  const verbs = new Set(pack.commands.map((c) => c.verb_key));
+  if (pack.policyInferred) at("policy", ["inferred"], "policy_inferred", "warning", "this policy was inferred (inferred: true) and is not yet reviewed", "review each row (operation, land, confirm), then remove `inferred`");
+  for (const c of pack.commands) {
+    if (c.policy.missingRow) {
+      at("policy", ["rows"], "policy_missing_row", "warning", `no policy row for '${c.verb_key}' (defaults to read)`, `add "${c.verb_key}": { operation: "read" } (or "write", with land)`);
+    }
+  }
+  for (const [verb, row] of Object.entries(pack.policyRows)) {
+    const rp: Seg[] = ["rows", verb];
+    if (!verbs.has(verb)) {
+      at("policy", rp, "policy_unknown_row", "error", `policy row '${verb}' names no command of the pack`, `remove the row, or fix its name (commands: ${[...verbs].join(", ") || "none"})`);
+      continue;
+    }
+    if (row.operation === "write" && row.land === "external" && row.confirm !== true) at("policy", rp, "external_no_confirm", "warning", `'${verb}' writes where others see it (land: external) without confirm`, "add confirm: true so that it runs only with an explicit confirm");
+    if (row.operation === "read" && (row.land !== undefined || row.confirm !== undefined)) at("policy", rp, "policy_read_gated", "warning", `'${verb}' is a read but has ${[row.land !== undefined ? "land" : "", row.confirm !== undefined ? "confirm" : ""].filter(Boolean).join(" and ")}`, "land and confirm apply to writes; drop them, or make it a write");
+    if (row.inferred === true && !pack.policyInferred) at("policy", [...rp, "inferred"], "policy_inferred", "warning", `the row for '${verb}' was inferred and is not yet reviewed`, "review it, then remove `inferred`");
+  }
+
+  // ---- SKILL.md ----
+  let sk2: Skill | undefined;
+  if (skill === undefined) {
+    try {
+      sk2 = loadSkill(pack);
+    } catch (e) {
+      if (!(e instanceof HcpxError)) throw e;
+      out.push(...e.problems);
+    }
+  } else sk2 = skill ?? undefined;
+  if (sk2) lintSkill(pack, sk2, sk);
+  return out;
+}
+
+function lintSkill(pack: Pack, skill: Skill, sk: (line: number | undefined, code: LintCode, severity: "error" | "warning", message: string, hint?: string, path?: string) => void) {
+  const fmLines = skill.frontmatterText.split(/\r?\n/);
+  const fmLine = (key: string) => {
+    const i = fmLines.findIndex((l) => l.startsWith(`${key}:`));
+    return i >= 0 ? i + 2 : 2;
+  };
+  if (skill.frontmatter.name !== pack.id) sk(fmLine("name"), "skill_name_mismatch", "error", `Skill name '${skill.frontmatter.name}' is not the pack id '${pack.id}'`, `set name: ${pack.id}`, "name");
+  const rawLeads = skill.frontmatter.leads;
+  if (skill.leads.length === 0) sk(fmLine("leads"), "skill_no_leads", "warning", "the Skill has no leads (1–3 short lines for the system prompt)", 'add leads: ["<pack>: what it is for, in one line"]', "leads");
+  else if (skill.leads.length > 3) sk(fmLine("leads"), "skill_leads_count", "error", `the Skill has ${skill.leads.length} leads; at most 3`, "keep the 1–3 lines that matter most", "leads");
+  skill.leads.forEach((l, i) => {
+    if (l.length > MAX_LEAD) sk(fmLine("leads"), "skill_lead_long", "warning", `lead ${i + 1} is ${l.length} chars (> ${MAX_LEAD})`, "keep each lead a short line: the system prompt carries every pack's leads", Array.isArray(rawLeads) ? `leads[${i}]` : "leads");
+  });
+
+  const byVerb = new Map<string, (typeof skill.rows)[number]>();
+  for (const row of skill.rows) {
+    const cmd = pack.commands.find((c) => c.verb_key === row.verb);
+    if (!cmd) {
+      sk(row.line, "skill_row_unknown", "error", `hot-path row '${row.verb}' names no command of the pack`, `remove the row or fix the verb (commands: ${pack.commands.map((c) => c.verb_key).join(", ") || "none"})`);
+      continue;
+    }
+    if (byVerb.has(row.verb)) {
+      sk(row.line, "skill_row_duplicate", "error", `hot-path row '${row.verb}' appears twice (also line ${byVerb.get(row.verb)!.line})`, "keep one row per command");
+      continue;
+    }
+    byVerb.set(row.verb, row);
+    const want = cmd.policy.operation;
+    if (!row.operation) sk(row.line, "skill_row_operation", "error", `hot-path row '${row.verb}' has no read/write cell`, `end the row with | ${want}${cmd.policy.confirm ? ", confirm" : ""} |`);
+    else if (row.operation !== want) sk(row.line, "skill_row_operation", "error", `hot-path row '${row.verb}' says ${row.operation}, policy.json says ${want}`, `make the Skill row say ${want} (policy.json is the source of truth)`);
+    if (want === "write" && cmd.policy.confirm && !row.confirm) sk(row.line, "skill_confirm_missing", "error", `'${row.verb}' needs confirm but its hot-path row has no confirm marker`, "write | write, confirm | in its read/write cell");
+    if (row.confirm && !cmd.policy.confirm) sk(row.line, "skill_confirm_extra", "warning", `hot-path row '${row.verb}' is marked confirm but policy.json does not require confirm`, "drop the marker, or add confirm: true to its policy row");
+  }
+  const lastLine = skill.bodyLine + skill.body.split(/\r?\n/).length - 1;
+  for (const c of pack.commands) {
+    if (!byVerb.has(c.verb_key) && !skill.rows.some((r) => r.verb === c.verb_key)) {
+      sk(skill.rows.length ? skill.rows[skill.rows.length - 1]!.line : lastLine, "skill_row_missing", "error", `the hot-path table has no row for '${c.verb_key}'`, `add | \`${c.verb_key}\` | ${c.summary} | ${c.policy.operation}${c.policy.confirm ? ", confirm" : ""} |`);
+    }
+  }
+}
+
+/** Load and lint one pack directory; load errors become problems. */
+export function lintPackDir(dir: string, opts: LintOptions = {}): LintResult {
+  let pack: Pack;
+  try {
+    pack = loadPack(dir);
+  } catch (e) {
+    if (!(e instanceof HcpxError)) throw e;
+    const problems = [...e.problems];
+    // SKILL.md problems are still worth reporting when surface/policy fail.
+    if (!problems.some((p) => p.code === "not_a_pack")) {
+      const file = resolve(dir, "SKILL.md");
+      try {
+        parseSkill(readFileSync(file, "utf8"), display(file));
+      } catch (e2) {
+        if (e2 instanceof HcpxError) problems.push(...e2.problems);
+        else if ((e2 as NodeJS.ErrnoException).code) problems.push({ code: "missing_file", message: (e2 as NodeJS.ErrnoException).code === "ENOENT" ? "SKILL.md not found" : `cannot read SKILL.md (${(e2 as NodeJS.ErrnoException).code})`, file: display(file), hint: "every pack has a SKILL.md with frontmatter and a hot-path table" });
+        else throw e2;
+      }
+    }
+    return { problems: sortProblems(problems) };
+  }
+  return { pack, problems: sortProblems(lintPack(pack, undefined, opts)) };
+}
+
+const FILE_ORDER = (f: string | undefined) => (f?.endsWith("surface.json") ? 0 : f?.endsWith("policy.json") ? 1 : f?.endsWith("SKILL.md") ? 2 : 3);
+
+/** Errors first, then by file (surface, policy, SKILL.md) and line. */
+export function sortProblems(ps: Problem[]): Problem[] {
+  return ps
+    .map((p, i) => ({ p: { ...p, severity: p.severity ?? ("error" as const) }, i }))
+    .sort((a, b) => {
+      const sa = a.p.severity === "warning" ? 1 : 0;
+      const sb = b.p.severity === "warning" ? 1 : 0;
+      return sa - sb || FILE_ORDER(a.p.file) - FILE_ORDER(b.p.file) || (a.p.line ?? 0) - (b.p.line ?? 0) || a.i - b.i;
+    })
+    .map((x) => x.p);
+}
