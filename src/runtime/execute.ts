@@ -2,16 +2,25 @@
 // tools) runs a command through `execute()`. Order: find pack → verb exists →
 // grant check → Policy confirm gate → argument validation → Binding → Adapter
 // → envelope. It never throws for a runtime failure: every failure is an
-// envelope with a stable code. This module is on the `hcpx exec` hot path:
-// node builtins, json5, zod/mini only.
-import type { Project } from "../pack/model";
+// envelope with a stable code. Binding values are redacted (`***`) from the
+// whole envelope before it is returned. This module is on the `hcpx exec` hot
+// path: node builtins, json5, zod/mini only.
+import type { Command, Pack, Project } from "../pack/model";
+import { findPack } from "../pack/load";
+import { isGranted } from "../pack/grants";
+import { HcpxError } from "../util/errors";
+import { ArgError, validateArgs, type ArgValues } from "./args";
+import { redactDeep, secretsFrom } from "./redact";
+import { runWrap } from "./wrap";
+import { runComposite } from "./composite";
+import { runOpenapi } from "./openapi";
 
 export interface ExecRequest {
   pack: string;
   verb: string;
-  /** Typed args (MCP / in-process callers). */
+  /** Typed args (MCP / in-process callers). For a pass_through verb, `args.argv` (string[]) is accepted as the literal argv. */
   args?: Record<string, unknown>;
-  /** `k=v` strings from the CLI, coerced by the arg's type. Merged over `args`. */
+  /** `k=v` strings from the CLI, coerced by the arg's type (merged over `args`). For a pass_through verb: the literal argv. */
   kv?: string[];
   /** pass_through verbs: the literal argv after the subcommand. */
   argv?: string[];
@@ -33,6 +42,7 @@ export type ErrorCode =
   | "http_error"
   | "composite_error"
   | "spawn_failed"
+  /** the pack itself is broken (surface/policy unreadable, adapter section missing, an argv slot naming no arg) */
   | "bad_pack";
 
 export type Envelope = { ok: true; data: unknown } | { ok: false; error: { code: string; message: string; [k: string]: unknown } };
@@ -40,11 +50,99 @@ export type Envelope = { ok: true; data: unknown } | { ok: false; error: { code:
 export interface ExecuteOptions {
   /** The runtime's environment: Binding values are read from here (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** An already loaded pack (skips reading surface/policy again); must be activated in `project`. */
+  pack?: Pack;
+}
+
+const failure = (code: ErrorCode, message: string, extra: Record<string, unknown> = {}): Envelope => ({ ok: false, error: { code, message, ...stripUndefined(extra) } });
+
+function stripUndefined(o: Record<string, unknown>): Record<string, unknown> {
+  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+/** Names whose runtime-env values are secrets for this pack (binding.env + openapi.auth.env). */
+export function bindingNames(pack: Pack): string[] {
+  const names = [...(pack.surface.binding?.env ?? [])];
+  const auth = pack.surface.openapi?.auth?.env;
+  if (auth && !names.includes(auth)) names.push(auth);
+  return names;
 }
 
 export async function execute(project: Project, req: ExecRequest, opts: ExecuteOptions = {}): Promise<Envelope> {
-  void project;
-  void req;
-  void opts;
-  return { ok: false, error: { code: "spawn_failed", message: "not implemented yet" } };
+  const env = opts.env ?? process.env;
+  // 1. find the pack
+  let pack: Pack;
+  if (opts.pack && opts.pack.id === req.pack) pack = opts.pack;
+  else {
+    try {
+      pack = findPack(project, req.pack);
+    } catch (e) {
+      if (!(e instanceof HcpxError)) return failure("bad_pack", `pack ${req.pack} could not be loaded: ${(e as Error)?.message ?? String(e)}`);
+      if (e.code === "unknown_pack") return failure("unknown_pack", e.problems[0]!.message, { hint: e.problems[0]!.hint });
+      const p = e.problems.find((x) => x.severity !== "warning") ?? e.problems[0]!;
+      return failure("bad_pack", `pack ${req.pack} is broken: ${p.message}`, { file: p.file, path: p.path, line: p.line, hint: "run `hcpx lint` on the pack", problems: e.problems });
+    }
+  }
+  const secrets = secretsFrom(env, bindingNames(pack));
+  const finish = (e: Envelope): Envelope => redactDeep(e, secrets);
+  try {
+    return finish(await run(project, pack, req, env));
+  } catch (e) {
+    // a bug, not a runtime failure: still an envelope, still redacted
+    return finish(failure("spawn_failed", `internal error running ${req.pack} ${req.verb}: ${(e as Error)?.message ?? String(e)}`));
+  }
+}
+
+async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.ProcessEnv): Promise<Envelope> {
+  // 2. the verb exists
+  const cmd: Command | undefined = pack.commands.find((c) => c.verb_key === req.verb);
+  if (!cmd) {
+    const granted = pack.commands.filter((c) => isGranted(project.grants, pack.id, c.verb_key)).map((c) => c.verb_key);
+    const sense = pack.surface.kind === "sense_only";
+    return failure("unknown_verb", sense ? `pack ${pack.id} is sense_only: it has no commands` : `pack ${pack.id} has no command '${req.verb}'`, {
+      hint: sense ? "sense_only packs emit stimuli and are never called" : granted.length ? `granted commands: ${granted.join(", ")}` : `no command of ${pack.id} is granted`,
+    });
+  }
+  // 3. grant check (deny by default)
+  if (!isGranted(project.grants, pack.id, cmd.verb_key)) {
+    return failure("not_granted", `${pack.id}.${cmd.verb_key} is not granted to ${project.principal.id}`, { hint: `a person can grant it: \`hcpx grant ${pack.id}.${cmd.verb_key}\` or grants.allow in hcp.config.json5` });
+  }
+  // 4. Policy: the confirm gate (nothing runs without the explicit confirm)
+  if (cmd.policy.operation === "write" && cmd.policy.confirm && req.confirm !== true) {
+    return failure("confirm_required", `${pack.id}.${cmd.verb_key} is a write that needs an explicit confirm; nothing was run`, {
+      operation: "write",
+      land: cmd.policy.land,
+      hint: "ask the user, then repeat the call with --confirm (CLI) or confirm: true (tool call)",
+    });
+  }
+  // 5. argument validation
+  let values: ArgValues = {};
+  let literal: unknown[] | undefined;
+  try {
+    if (cmd.passThrough) {
+      const fromArgs = req.args?.argv;
+      const others = Object.keys(req.args ?? {}).filter((k) => k !== "argv");
+      if (others.length) return failure("bad_args", `${cmd.verb_key} is a pass-through verb: it takes literal argv, not named arguments (${others.join(", ")})`, { hint: "pass the literal arguments after -- (CLI) or as args.argv: [\"…\"]" });
+      if (fromArgs !== undefined && !Array.isArray(fromArgs)) return failure("bad_args", "args.argv must be an array of strings");
+      literal = req.argv ?? (fromArgs as unknown[] | undefined) ?? req.kv ?? [];
+    } else {
+      if (req.argv?.length) return failure("bad_args", `${cmd.verb_key} takes named arguments, not literal argv`, { hint: "pass k=v pairs" });
+      values = validateArgs(cmd, req.args, req.kv);
+    }
+  } catch (e) {
+    if (e instanceof ArgError) return failure("bad_args", e.message, { arg: e.arg, hint: e.hint });
+    throw e;
+  }
+  // 6. Binding + 7. Adapter
+  switch (pack.surface.kind) {
+    case "wrap":
+      return runWrap(pack, project, cmd, values, literal, env);
+    case "composite":
+      return runComposite(pack, project, cmd, values, env);
+    case "openapi":
+      return runOpenapi(pack, cmd, values, env);
+    default:
+      return failure("unknown_verb", `pack ${pack.id} is ${pack.surface.kind}: it has no commands to run`);
+  }
 }

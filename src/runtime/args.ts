@@ -1,0 +1,99 @@
+// Argument validation: typed args (MCP, in-process) and `k=v` strings (CLI) are
+// checked against the command's `args` and coerced by type. Unknown or missing
+// args are errors; nothing runs with an argument the pack did not declare.
+import type { ArgSpec } from "../pack/schema";
+import type { Command } from "../pack/model";
+
+export type ArgValue = string | number | boolean;
+export type ArgValues = Record<string, ArgValue>;
+
+export class ArgError extends Error {
+  constructor(
+    message: string,
+    readonly arg?: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+const TRUE = new Set(["true", "1", "yes", "on"]);
+const FALSE = new Set(["false", "0", "no", "off"]);
+
+function describe(spec: ArgSpec): string {
+  return spec.type === "enum" ? `one of ${(spec.values ?? []).map(String).join(", ")}` : `a ${spec.type === "integer" ? "whole number" : spec.type}`;
+}
+
+/** Coerce one value (a CLI string or a typed JSON value) to the arg's type. */
+export function coerce(name: string, spec: ArgSpec, raw: unknown): ArgValue {
+  const bad = (why?: string) => new ArgError(`argument '${name}' must be ${describe(spec)}${why ? ` (${why})` : ""}, got ${JSON.stringify(raw)}`, name);
+  switch (spec.type) {
+    case "string":
+      if (typeof raw === "string") return raw;
+      if (typeof raw === "number" && Number.isFinite(raw)) return String(raw);
+      if (typeof raw === "boolean") return String(raw);
+      throw bad();
+    case "integer": {
+      if (typeof raw === "number") {
+        if (Number.isSafeInteger(raw)) return raw;
+        throw bad();
+      }
+      if (typeof raw === "string" && /^[+-]?\d+$/.test(raw.trim())) {
+        const n = Number(raw.trim());
+        if (Number.isSafeInteger(n)) return n;
+        throw bad("out of range");
+      }
+      throw bad();
+    }
+    case "number": {
+      if (typeof raw === "number" && Number.isFinite(raw)) return raw;
+      if (typeof raw === "string" && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw.trim())) return Number(raw.trim());
+      throw bad();
+    }
+    case "boolean":
+      if (typeof raw === "boolean") return raw;
+      if (typeof raw === "string" && TRUE.has(raw.trim().toLowerCase())) return true;
+      if (typeof raw === "string" && FALSE.has(raw.trim().toLowerCase())) return false;
+      throw bad("true or false");
+    case "enum": {
+      const hit = (spec.values ?? []).find((v) => String(v) === String(raw));
+      if (hit === undefined || (typeof raw !== "string" && typeof raw !== "number")) throw bad();
+      return hit;
+    }
+  }
+}
+
+/** Parse CLI `k=v` operands into raw strings (first `=` splits; duplicates refused). */
+export function parseKv(kv: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of kv) {
+    const eq = item.indexOf("=");
+    if (eq <= 0) throw new ArgError(`expected name=value, got ${JSON.stringify(item)}`, undefined, "pass arguments as k=v after --, e.g. `hcpx exec ledger balance -- account=checking`");
+    const k = item.slice(0, eq);
+    if (Object.hasOwn(out, k)) throw new ArgError(`argument '${k}' is given twice`, k);
+    out[k] = item.slice(eq + 1);
+  }
+  return out;
+}
+
+/** Validate and coerce the args of one call against the command's declaration. */
+export function validateArgs(cmd: Command, args: Record<string, unknown> | undefined, kv: readonly string[] | undefined): ArgValues {
+  const raw: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(args ?? {})) if (v !== undefined && v !== null) raw[k] = v;
+  if (kv?.length) {
+    for (const [k, v] of Object.entries(parseKv(kv))) raw[k] = v;
+  }
+  const known = Object.keys(cmd.args);
+  for (const k of Object.keys(raw)) {
+    if (!Object.hasOwn(cmd.args, k)) {
+      throw new ArgError(`unknown argument '${k}' for ${cmd.verb_key}`, k, known.length ? `known arguments: ${known.join(", ")}` : `${cmd.verb_key} takes no arguments`);
+    }
+  }
+  const out: ArgValues = {};
+  for (const [name, spec] of Object.entries(cmd.args)) {
+    if (Object.hasOwn(raw, name)) out[name] = coerce(name, spec, raw[name]);
+    else if (spec.default !== undefined) out[name] = coerce(name, spec, spec.default);
+    else if (spec.required) throw new ArgError(`missing required argument '${name}'${spec.description ? ` (${spec.description})` : ""}`, name, `add ${name}=<${spec.type === "enum" ? (spec.values ?? []).join("|") : spec.type}>`);
+  }
+  return out;
+}

@@ -1,0 +1,85 @@
+// The composite adapter: the pack's module (which must realpath inside the
+// pack directory) is imported in-process; its default export maps each
+// verb_key to `async (args, ctx) => data`. A throw becomes an envelope error.
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Command, Pack, Project } from "../pack/model";
+import { isInside } from "../util/paths";
+import type { ArgValues } from "./args";
+import type { Envelope } from "./execute";
+import { DEFAULT_TIMEOUT_MS } from "./wrap";
+
+export interface CompositeContext {
+  pack: string;
+  verb: string;
+  /** the Binding: values of the pack's binding.env names from the runtime env */
+  env: Record<string, string>;
+  /** sandbox.cwd */
+  cwd: string;
+  /** aborted when the call times out */
+  signal: AbortSignal;
+}
+
+type VerbFn = (args: ArgValues, ctx: CompositeContext) => unknown;
+
+const failure = (code: string, message: string, extra: Record<string, unknown> = {}): Envelope => ({ ok: false, error: { code, message, ...extra } });
+
+export async function runComposite(pack: Pack, project: Project, cmd: Command, values: ArgValues, runtimeEnv: NodeJS.ProcessEnv): Promise<Envelope> {
+  const spec = pack.surface.composite;
+  if (!spec) return failure("bad_pack", `pack ${pack.id} is kind composite but has no composite section`);
+  let file: string;
+  try {
+    file = realpathSync(resolve(pack.dir, spec.module));
+  } catch {
+    return failure("bad_pack", `composite.module ${spec.module} not found in ${pack.dir}`, { hint: "fix composite.module in surface.json (relative to the pack directory)" });
+  }
+  let packDir = pack.dir;
+  try {
+    packDir = realpathSync(pack.dir);
+  } catch {
+    /* keep */
+  }
+  if (!isInside(file, packDir)) return failure("bin_denied", `composite.module ${spec.module} resolves to ${file}, outside the pack directory`, { hint: "a composite module is loaded only from inside its pack" });
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (e) {
+    return failure("composite_error", `cannot load ${spec.module}: ${(e as Error)?.message ?? String(e)}`);
+  }
+  const table = mod.default as Record<string, unknown> | undefined;
+  const fn = (table && typeof table === "object" && Object.hasOwn(table, cmd.verb_key) ? table[cmd.verb_key] : undefined) as VerbFn | undefined;
+  if (typeof fn !== "function") return failure("bad_pack", `${spec.module} exports no function for '${cmd.verb_key}'`, { hint: "the default export maps each verb_key to async (args, ctx) => data" });
+  const env: Record<string, string> = {};
+  for (const n of pack.surface.binding?.env ?? []) {
+    const v = runtimeEnv[n];
+    if (v !== undefined) env[n] = v;
+  }
+  const ac = new AbortController();
+  const timeoutMs = DEFAULT_TIMEOUT_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<"timeout">((r) => {
+    timer = setTimeout(() => r("timeout"), timeoutMs);
+    timer.unref?.();
+  });
+  try {
+    const ctx: CompositeContext = { pack: pack.id, verb: cmd.verb_key, env, cwd: project.sandbox.cwd, signal: ac.signal };
+    const data = await Promise.race([Promise.resolve().then(() => fn({ ...values }, ctx)), timeout]);
+    if (data === "timeout") {
+      ac.abort();
+      return failure("timeout", `${pack.id} ${cmd.verb_key} did not finish within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
+    }
+    if (data === undefined) return { ok: true, data: null };
+    try {
+      return { ok: true, data: JSON.parse(JSON.stringify(data)) as unknown };
+    } catch (e) {
+      return failure("bad_output", `${pack.id} ${cmd.verb_key} returned data that is not JSON: ${(e as Error).message}`);
+    }
+  } catch (e) {
+    const err = e as { message?: unknown; code?: unknown } | undefined;
+    const message = typeof err?.message === "string" ? err.message : String(e);
+    return failure("composite_error", `${pack.id} ${cmd.verb_key} failed: ${message}`, typeof err?.code === "string" ? { reason: err.code } : {});
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,43 @@
+// Binding values never appear in an envelope, a message or a log (DESIGN.md):
+// every string of an envelope passes through here before it leaves the runtime.
+
+export const REDACTED = "***";
+
+/** The secret values to hide: the runtime env's values of the given names (non-empty). */
+export function secretsFrom(env: NodeJS.ProcessEnv, names: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const n of names) {
+    const v = env[n];
+    if (typeof v !== "string" || v === "") continue;
+    out.add(v);
+    // the forms a value commonly takes on its way out: URL-encoded, JSON-escaped
+    const enc = encodeURIComponent(v);
+    if (enc !== v) out.add(enc);
+    const js = JSON.stringify(v).slice(1, -1);
+    if (js !== v) out.add(js);
+  }
+  // longest first, so that a secret containing another is replaced whole
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+export function redactString(s: string, secrets: readonly string[]): string {
+  let r = s;
+  for (const v of secrets) if (r.includes(v)) r = r.split(v).join(REDACTED);
+  return r;
+}
+
+/** Deep copy of a JSON-like value with every string (keys too) redacted. */
+export function redactDeep<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return redactString(v, secrets);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === "object") {
+      const o: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) o[redactString(k, secrets)] = walk(x);
+      return o;
+    }
+    return v;
+  };
+  return walk(value) as T;
+}

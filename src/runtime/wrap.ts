@@ -1,0 +1,324 @@
+// The wrap adapter: render argv from cli[] / argv_template (one placeholder =
+// one argv element, never a shell), resolve the bin inside the sandbox, spawn
+// it in its own process group with a minimal environment, and turn what it
+// did into an envelope. node:child_process only (this is the exec hot path).
+import { spawn } from "node:child_process";
+import { realpathSync, statSync } from "node:fs";
+import { extname, isAbsolute, resolve } from "node:path";
+import type { Command, Pack, Project } from "../pack/model";
+import type { WrapSpec } from "../pack/schema";
+import { isInside } from "../util/paths";
+import type { ArgValues } from "./args";
+import type { Envelope } from "./execute";
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const STDOUT_CAP = 8 * 1024 * 1024;
+const STDERR_TAIL = 2048;
+
+/** A runtime failure decided before or after the spawn. */
+export type Failure = { ok: false; error: { code: string; message: string; [k: string]: unknown } };
+const failure = (code: string, message: string, extra: Record<string, unknown> = {}): Failure => ({ ok: false, error: { code, message, ...extra } });
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}/g;
+const WHOLE = /^\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}$/;
+
+/**
+ * argv (without the bin) for a named command. Positional slots come from
+ * cli[] (minus its first token, the pack's CLI name) or wrap.argv_template;
+ * then each given optional arg with a `flag`; then wrap.json_flag.
+ */
+export function renderArgv(wrap: WrapSpec, cmd: Command, values: ArgValues): string[] | Failure {
+  const template = cmd.cli ? cmd.cli.slice(1) : (wrap.argv_template ?? ["{{verb}}"]);
+  const used = new Set<string>();
+  const argv: string[] = [];
+  for (const el of template) {
+    const whole = WHOLE.exec(el);
+    if (whole) {
+      const name = whole[1]!;
+      if (name === "verb" && !Object.hasOwn(cmd.args, "verb")) {
+        argv.push(...cmd.verb_key.split("."));
+        continue;
+      }
+      if (!Object.hasOwn(cmd.args, name)) return failure("bad_pack", `${cmd.verb_key}: the argv slot {{${name}}} names no declared arg`, { hint: "declare the arg in the command's args, or fix the cli[] / argv_template" });
+      used.add(name);
+      const v = values[name];
+      if (v === undefined) continue; // optional positional not given: no element
+      const s = String(v);
+      if (s.startsWith("-") && !cmd.args[name]!.allow_dash) {
+        return failure("bad_args", `argument '${name}' starts with '-', which the bin would read as an option`, { arg: name, hint: `pass a value that does not start with '-' (the pack can allow it with allow_dash: true on '${name}')` });
+      }
+      argv.push(s);
+      continue;
+    }
+    // text with embedded placeholders: still exactly one argv element
+    let missing = false;
+    let unknown: string | undefined;
+    const s = el.replace(PLACEHOLDER, (_m, name: string) => {
+      if (name === "verb" && !Object.hasOwn(cmd.args, "verb")) return cmd.verb_key;
+      if (!Object.hasOwn(cmd.args, name)) {
+        unknown = name;
+        return "";
+      }
+      used.add(name);
+      const v = values[name];
+      if (v === undefined) missing = true;
+      return v === undefined ? "" : String(v);
+    });
+    if (unknown) return failure("bad_pack", `${cmd.verb_key}: the argv element ${JSON.stringify(el)} names no declared arg '${unknown}'`);
+    if (!missing) argv.push(s);
+  }
+  for (const [name, spec] of Object.entries(cmd.args)) {
+    if (used.has(name)) continue;
+    const v = values[name];
+    if (v === undefined) continue;
+    if (!spec.flag) return failure("bad_pack", `${cmd.verb_key}: argument '${name}' has neither an argv slot {{${name}}} nor a flag, so it cannot be passed to the bin`, { arg: name, hint: "add `flag: \"--name\"` to the arg or a {{name}} element to cli[]" });
+    if (spec.type === "boolean") {
+      if (v === true) argv.push(spec.flag);
+      continue;
+    }
+    const s = String(v);
+    if (s.startsWith("-") && !spec.allow_dash) {
+      return failure("bad_args", `argument '${name}' starts with '-', which the bin could read as an option`, { arg: name, hint: `pass a value that does not start with '-' (the pack can allow it with allow_dash: true on '${name}')` });
+    }
+    argv.push(spec.flag, s);
+  }
+  if (wrap.json_flag) argv.push(wrap.json_flag);
+  return argv;
+}
+
+/** argv for a pass_through verb: the subcommand, then the literal operands. */
+export function passThroughArgv(wrap: WrapSpec, cmd: Command, literal: readonly unknown[]): string[] | Failure {
+  const max = cmd.passThrough!.maxArgv;
+  if (literal.length > max) return failure("bad_args", `${cmd.verb_key} takes at most ${max} literal arguments, got ${literal.length}`, { hint: "pass fewer arguments (maxArgv in the pack's pass_through)" });
+  if (!literal.every((a) => typeof a === "string")) return failure("bad_args", "pass-through arguments must be strings");
+  const argv = [cmd.verb_key, ...(literal as string[])];
+  if (wrap.json_flag) argv.push(wrap.json_flag);
+  return argv;
+}
+
+export interface ResolvedBin {
+  /** what is spawned */
+  command: string;
+  /** argv prefix (the script, for a .mjs/.js/.cjs bin run with this Node) */
+  prefix: string[];
+  /** the resolved bin path */
+  path: string;
+}
+
+/**
+ * Resolve wrap.bin inside the sandbox. A path (relative to the pack dir, or
+ * absolute) must realpath inside one of sandbox.roots; a bare name resolves
+ * only through sandbox.bins, never PATH. A .mjs/.js/.cjs bin is run with the
+ * Node that runs hcpx (`process.execPath script …`), so it needs no shebang
+ * or exec bit and never picks another `node` from PATH.
+ */
+export function resolveBin(pack: Pack, project: Project, bin: string): ResolvedBin | Failure {
+  let path: string;
+  if (!bin.includes("/") && !bin.includes("\\")) {
+    const mapped = project.sandbox.bins[bin];
+    if (!mapped) {
+      return failure("bin_denied", `bin '${bin}' is not in sandbox.bins, and bare names are never looked up on PATH`, { bin, hint: `add it to sandbox.bins in ${project.configFile ? "hcp.config.json5" : "your config"}: bins: { ${JSON.stringify(bin)}: "/absolute/path/to/${bin}" }` });
+    }
+    if (!isAbsolute(mapped)) return failure("bin_denied", `sandbox.bins.${bin} must be an absolute path`, { bin });
+    try {
+      path = realpathSync(mapped);
+    } catch {
+      return failure("spawn_failed", `sandbox.bins.${bin} points to ${mapped}, which does not exist`, { bin, hint: "fix the path in sandbox.bins" });
+    }
+  } else {
+    const abs = resolve(pack.dir, bin);
+    try {
+      path = realpathSync(abs);
+    } catch {
+      return failure("spawn_failed", `wrap.bin ${bin} not found (resolved to ${abs})`, { bin, hint: "fix wrap.bin in surface.json: a relative path is resolved against the pack directory" });
+    }
+    const roots = project.sandbox.roots.map((r) => {
+      try {
+        return realpathSync(r);
+      } catch {
+        return r;
+      }
+    });
+    const allowedAbs = Object.values(project.sandbox.bins).includes(abs);
+    if (!allowedAbs && !roots.some((r) => isInside(path, r))) {
+      return failure("bin_denied", `wrap.bin ${bin} resolves to ${path}, outside the sandbox roots`, { bin, roots, hint: "keep the bin inside sandbox.roots (hcp.config.json5), or list it in sandbox.bins" });
+    }
+  }
+  try {
+    if (!statSync(path).isFile()) return failure("spawn_failed", `wrap.bin ${path} is not a file`, { bin });
+  } catch {
+    return failure("spawn_failed", `wrap.bin ${path} cannot be read`, { bin });
+  }
+  const ext = extname(path).toLowerCase();
+  if (ext === ".mjs" || ext === ".js" || ext === ".cjs") return { command: process.execPath, prefix: [path], path };
+  return { command: path, prefix: [], path };
+}
+
+/** Variables passed through from the runtime's env to every bin (no PATH: bins are absolute). */
+const PASS_ENV = ["HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TEMP", "TMP", "NO_COLOR", "SYSTEMROOT", "WINDIR"];
+
+/** The minimal env of a bin: a few locale/home basics + agent_env + the Binding names. */
+export function binEnv(wrap: WrapSpec, bindingNames: readonly string[], runtimeEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(runtimeEnv)) {
+    if (v === undefined) continue;
+    if (PASS_ENV.includes(k) || k.startsWith("LC_")) env[k] = v;
+  }
+  Object.assign(env, wrap.agent_env ?? {});
+  for (const n of bindingNames) {
+    const v = runtimeEnv[n];
+    if (v !== undefined) env[n] = v;
+  }
+  return env;
+}
+
+export interface SpawnSpec {
+  command: string;
+  argv: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  output: "json" | "text";
+  /** shown in messages */
+  label: string;
+}
+
+function killGroup(pid: number | undefined): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+/** Spawn (no shell, own process group), bounded in time and output. Never rejects. */
+export function runBin(spec: SpawnSpec): Promise<Envelope> {
+  return new Promise((done) => {
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let errTail = Buffer.alloc(0);
+    let state: "running" | "timeout" | "too_large" = "running";
+    let finished = false;
+    let child;
+    try {
+      child = spawn(spec.command, spec.argv, {
+        cwd: spec.cwd,
+        env: spec.env,
+        shell: false,
+        detached: process.platform !== "win32",
+        stdio: ["ignore", "pipe", "pipe"],
+        windowsHide: true,
+      });
+    } catch (e) {
+      done(failure("spawn_failed", `could not start ${spec.label}: ${(e as Error).message}`));
+      return;
+    }
+    const finish = (env: Envelope) => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      done(env);
+    };
+    const timer = setTimeout(() => {
+      state = "timeout";
+      killGroup(child.pid);
+    }, spec.timeoutMs);
+    child.stdout!.on("data", (d: Buffer) => {
+      if (state !== "running") return;
+      outBytes += d.length;
+      if (outBytes > STDOUT_CAP) {
+        state = "too_large";
+        killGroup(child.pid);
+        return;
+      }
+      out.push(d);
+    });
+    child.stderr!.on("data", (d: Buffer) => {
+      errTail = Buffer.concat([errTail, d]);
+      if (errTail.length > STDERR_TAIL * 2) errTail = errTail.subarray(errTail.length - STDERR_TAIL);
+    });
+    child.on("error", (e: NodeJS.ErrnoException) => {
+      finish(failure("spawn_failed", `could not start ${spec.label}: ${e.code ?? e.message}`, { hint: e.code === "EACCES" ? "the bin is not executable (chmod +x)" : undefined }));
+    });
+    let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let linger: NodeJS.Timeout | undefined;
+    const settle = () => {
+      if (!exited) return;
+      if (linger) clearTimeout(linger);
+      finish(result(spec, exited.code, exited.signal, state, Buffer.concat(out), errTail));
+    };
+    child.on("exit", (code, signal) => {
+      exited = { code, signal };
+      // A grandchild may still hold the pipes: give them a moment, then stop waiting.
+      linger = setTimeout(() => {
+        killGroup(child.pid);
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        settle();
+      }, state === "running" ? 250 : 50);
+    });
+    child.on("close", settle);
+  });
+}
+
+function tail(buf: Buffer): string {
+  const s = buf.toString("utf8");
+  const t = s.length > STDERR_TAIL ? s.slice(s.length - STDERR_TAIL) : s;
+  return t.trimEnd();
+}
+
+function lastLine(s: string): string {
+  const lines = s.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  return lines[lines.length - 1] ?? "";
+}
+
+function result(spec: SpawnSpec, code: number | null, signal: NodeJS.Signals | null, state: string, stdout: Buffer, stderr: Buffer): Envelope {
+  const stderrTail = tail(stderr);
+  if (state === "timeout") return failure("timeout", `${spec.label} did not finish within ${spec.timeoutMs} ms and was killed (with its process group)`, { timeout_ms: spec.timeoutMs, stderr_tail: stderrTail, hint: "raise wrap.timeout_ms in surface.json if this command is legitimately slow" });
+  if (state === "too_large") return failure("output_too_large", `${spec.label} wrote more than ${STDOUT_CAP} bytes to stdout and was stopped`, { limit_bytes: STDOUT_CAP, hint: "ask for less (a limit or filter argument)" });
+  const text = stdout.toString("utf8");
+  if (signal) return failure("exit_nonzero", `${spec.label} was killed by signal ${signal}`, { exit_code: null, signal, stderr_tail: stderrTail });
+  if (code !== 0) {
+    const detail = lastLine(stderrTail) || lastLine(text);
+    const extra: Record<string, unknown> = { exit_code: code, stderr_tail: stderrTail };
+    if (spec.output === "json" && text.trim()) {
+      try {
+        extra.output = JSON.parse(text);
+      } catch {
+        extra.stdout_tail = text.length > STDERR_TAIL ? text.slice(-STDERR_TAIL) : text;
+      }
+    }
+    return failure("exit_nonzero", `${spec.label} exited with code ${code}${detail ? `: ${detail}` : ""}`, extra);
+  }
+  if (spec.output === "text") return { ok: true, data: { text } };
+  if (!text.trim()) return failure("bad_output", `${spec.label} printed nothing, but its output is declared as json`, { stderr_tail: stderrTail });
+  try {
+    return { ok: true, data: JSON.parse(text) as unknown };
+  } catch (e) {
+    return failure("bad_output", `${spec.label} printed output that is not one JSON value: ${(e as Error).message}`, { excerpt: text.slice(0, 200), stderr_tail: stderrTail, hint: "check wrap.json_flag / wrap.output in surface.json" });
+  }
+}
+
+export async function runWrap(pack: Pack, project: Project, cmd: Command, values: ArgValues, literal: readonly unknown[] | undefined, runtimeEnv: NodeJS.ProcessEnv): Promise<Envelope> {
+  const wrap = pack.surface.wrap;
+  if (!wrap) return failure("bad_pack", `pack ${pack.id} is kind wrap but has no wrap section`);
+  const argv = cmd.passThrough ? passThroughArgv(wrap, cmd, literal ?? []) : renderArgv(wrap, cmd, values);
+  if (!Array.isArray(argv)) return argv;
+  if (argv.some((a) => a.includes("\0"))) return failure("bad_args", "an argument contains a NUL byte");
+  const bin = resolveBin(pack, project, wrap.bin);
+  if ("ok" in bin) return bin;
+  return runBin({
+    command: bin.command,
+    argv: [...bin.prefix, ...argv],
+    cwd: project.sandbox.cwd,
+    env: binEnv(wrap, pack.surface.binding?.env ?? [], runtimeEnv),
+    timeoutMs: wrap.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+    output: wrap.output ?? "json",
+    label: `${pack.id} ${cmd.verb_key}`,
+  });
+}
