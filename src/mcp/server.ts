@@ -1,0 +1,290 @@
+// `hcpx mcp`: the reference MCP export (§12.5) — a stdio server on the official
+// @modelcontextprotocol/sdk. Every tool call goes through the runtime's
+// execute() (grant check → Policy → args → Binding → Adapter → envelope); this
+// module never checks Policy or touches Binding itself (§12.5.3).
+//
+// Config: the tool list is built at start and rebuilt when the config or a
+// pack file changes (fs.watch → notifications/tools/list_changed) and on every
+// tools/list; each tools/call re-reads hcp.config.json5 (~1 ms) and hands that
+// fresh Project to the runtime, so a revoked grant stops working at once,
+// without restarting the host.
+//
+// This module is only reached through import() from `hcpx mcp`, so only that
+// command pays for loading the SDK. stdout carries nothing but protocol.
+import { watch, type FSWatcher } from "node:fs";
+import { basename, dirname } from "node:path";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { loadProject, type LoadProjectOptions } from "../pack/load";
+import type { Project } from "../pack/model";
+import { HcpxError } from "../util/errors";
+import { userConfigDir } from "../util/paths";
+import { execute, type Envelope, type ExecRequest } from "../runtime/execute";
+import { exportView, filteredSkill, type ExportView } from "./view";
+import { HCP_TOOL, READ_SKILL_TOOL, instructions, toolsFor, type McpToolDef, type Shape } from "./tools";
+
+declare const HCPX_VERSION: string;
+const VERSION = typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev";
+
+export interface ServeOptions {
+  shape: Shape;
+  config?: string;
+  cwd?: string;
+  /** Watch the config and pack files and announce tool-list changes (default true). */
+  watch?: boolean;
+}
+
+export const SKILL_URI = (pack: string) => `skill://${pack}/SKILL.md`;
+const SKILL_URI_RE = /^skill:\/\/([a-z][a-z0-9-]{0,31})\/SKILL\.md$/;
+
+const log = (msg: string) => process.stderr.write(`hcpx mcp: ${msg}\n`);
+const debug = (msg: string) => {
+  if (process.env.HCPX_DEBUG) log(msg);
+};
+
+function fail(code: string, message: string, extra: Record<string, unknown> = {}): Envelope {
+  return { ok: false, error: { code, message, ...extra } };
+}
+
+function problemEnvelope(e: unknown): Envelope {
+  if (e instanceof HcpxError) {
+    const p = e.problems.find((x) => x.severity !== "warning") ?? e.problems[0]!;
+    return fail(p.code, p.message, { ...(p.file ? { file: p.file } : {}), ...(p.path ? { path: p.path } : {}), ...(p.line ? { line: p.line } : {}), ...(p.hint ? { hint: p.hint } : {}) });
+  }
+  return fail("internal", `internal error: ${(e as Error)?.message ?? String(e)}`, { hint: "this is a bug in hcpx; rerun with HCPX_DEBUG=1 and report it" });
+}
+
+export function toResult(env: Envelope): CallToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(env) }], structuredContent: env as unknown as Record<string, unknown>, isError: !env.ok };
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isArgv = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+
+/** The `hcp` tool's input → a runtime request (or a bad_args envelope). */
+export function requestFromHcp(input: Record<string, unknown>): ExecRequest | Envelope {
+  const { pack, verb, args, confirm, ...rest } = input;
+  const extra = Object.keys(rest);
+  if (extra.length) return fail("bad_args", `unknown input ${extra.map((k) => `'${k}'`).join(", ")} for tool hcp`, { hint: "hcp takes {pack, verb, args, confirm}; put the verb's own args inside args" });
+  if (typeof pack !== "string" || !pack) return fail("bad_args", "'pack' must be a pack id (string)", { hint: "see the pack list in the hcp tool description" });
+  if (typeof verb !== "string" || !verb) return fail("bad_args", "'verb' must be a verb_key (string)", { hint: "see the pack list in the hcp tool description" });
+  if (args !== undefined && !isObj(args)) return fail("bad_args", "'args' must be an object of the verb's args", { hint: "e.g. {\"account\": \"checking\"}; pass-through verbs take {\"argv\": [\"…\"]}" });
+  if (confirm !== undefined && typeof confirm !== "boolean") return fail("bad_args", "'confirm' must be true or false");
+  return split(pack, verb, args ?? {}, confirm === true);
+}
+
+function split(pack: string, verb: string, args: Record<string, unknown>, confirm: boolean): ExecRequest {
+  // An array-valued `argv` can only be a pass-through argv: declared args are scalars.
+  if (isArgv(args.argv)) {
+    const { argv, ...named } = args;
+    return { pack, verb, args: named, argv: argv as string[], confirm };
+  }
+  return { pack, verb, args, confirm };
+}
+
+export async function serve(opts: ServeOptions): Promise<void> {
+  const loadOpts: LoadProjectOptions = { config: opts.config, cwd: opts.cwd ?? process.cwd() };
+  const shape = opts.shape;
+  const freshProject = (): Project => loadProject(loadOpts);
+
+  // At start a broken config is fatal (reported on stderr by the CLI, exit 1):
+  // a host shows "failed to connect" rather than a server with no tools.
+  let view: ExportView = exportView(freshProject());
+  let tools: McpToolDef[] = toolsFor(shape, view.packs);
+  let key = viewKey(view, tools);
+
+  const server = new Server(
+    { name: "hcpx", version: VERSION },
+    {
+      capabilities: { tools: { listChanged: true }, resources: { listChanged: true } },
+      instructions: instructions(view.packs, shape),
+    },
+  );
+
+  /** Rebuild the view from disk; keeps the last good one when the config cannot be read. */
+  const refresh = (): boolean => {
+    let next: ExportView;
+    try {
+      next = exportView(freshProject());
+    } catch (e) {
+      log(`config not reloaded: ${e instanceof HcpxError ? e.problems[0]!.message : (e as Error).message}`);
+      return false;
+    }
+    const nextTools = toolsFor(shape, next.packs);
+    const nextKey = viewKey(next, nextTools);
+    view = next;
+    tools = nextTools;
+    if (nextKey === key) return false;
+    key = nextKey;
+    return true;
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    if (refresh()) announce();
+    return { tools: tools as never };
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    if (refresh()) announce();
+    return {
+      resources: view.packs.map((p) => ({ uri: SKILL_URI(p.pack.id), name: p.pack.id, title: `${p.pack.id} Skill`, description: p.description, mimeType: "text/markdown" })),
+    };
+  });
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+    const m = SKILL_URI_RE.exec(req.params.uri);
+    if (refresh()) announce();
+    const p = m ? view.packs.find((x) => x.pack.id === m[1]) : undefined;
+    if (!p) throw new McpError(-32002, `resource not found: ${req.params.uri}`, { uri: req.params.uri });
+    return { contents: [{ uri: req.params.uri, mimeType: "text/markdown", text: filteredSkill(p, view.skills.get(p.pack.id)) }] };
+  });
+
+  const inflight = new Set<Promise<unknown>>();
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const task = callTool(req.params.name, req.params.arguments ?? {});
+    inflight.add(task);
+    try {
+      return await task;
+    } finally {
+      inflight.delete(task);
+    }
+  });
+
+  async function callTool(name: string, input: Record<string, unknown>): Promise<CallToolResult> {
+    const t0 = performance.now();
+    let env: Envelope | undefined;
+    try {
+      if (name === READ_SKILL_TOOL) return readSkill(input);
+      let req: ExecRequest | Envelope;
+      if (name === HCP_TOOL && shape === "single") req = requestFromHcp(input);
+      else if (shape === "per-command") req = requestFromTool(name, input);
+      else req = fail("unknown_verb", `no tool '${name}'`, { hint: `call ${HCP_TOOL} with {pack, verb, args}` });
+      if ("ok" in req) return toResult((env = req));
+      // Per call: the config as it is now, so grant changes apply without a restart.
+      let project: Project;
+      try {
+        project = freshProject();
+      } catch (e) {
+        return toResult((env = problemEnvelope(e)));
+      }
+      env = await execute(project, req);
+      return toResult(env);
+    } catch (e) {
+      if (e instanceof McpError) throw e;
+      if (process.env.HCPX_DEBUG) log(`${(e as Error)?.stack ?? String(e)}`);
+      return toResult((env = problemEnvelope(e)));
+    } finally {
+      debug(`${name} ${env ? (env.ok ? "ok" : env.error.code) : "-"} ${(performance.now() - t0).toFixed(1)} ms`);
+    }
+  }
+
+  function requestFromTool(name: string, input: Record<string, unknown>): ExecRequest | Envelope {
+    let hit = view.byTool.get(name);
+    if (!hit && refresh()) {
+      announce();
+      hit = view.byTool.get(name);
+    }
+    if (!hit) return fail("unknown_verb", `no tool '${name}' (not a granted command of an activated pack)`, { hint: "list the tools again; hcpx only serves granted commands" });
+    const { confirm, ...rest } = input;
+    // `confirm` is the tool-call confirm unless the command declares an arg of that name.
+    if ("confirm" in hit.command.args) return split(hit.pack, hit.verb, input, false);
+    if (confirm !== undefined && typeof confirm !== "boolean") return fail("bad_args", "'confirm' must be true or false");
+    return split(hit.pack, hit.verb, rest, confirm === true);
+  }
+
+  function readSkill(input: Record<string, unknown>): CallToolResult {
+    const id = input.pack;
+    if (typeof id !== "string" || !id) return toResult(fail("bad_args", "'pack' must be a pack id (string)"));
+    if (refresh()) announce();
+    const p = view.packs.find((x) => x.pack.id === id);
+    if (!p) {
+      const activated = view.project.packDirs.some((d) => basename(d) === id);
+      return toResult(activated ? fail("not_granted", `no command of pack '${id}' is granted`, { hint: "grant it with `hcpx grant`" }) : fail("unknown_pack", `no activated pack '${id}'`, { hint: `packs: ${view.packs.map((x) => x.pack.id).join(", ") || "(none)"}` }));
+    }
+    return { content: [{ type: "text", text: filteredSkill(p, view.skills.get(p.pack.id)) }] };
+  }
+
+  // ---- change notifications ----
+  let initialized = false;
+  server.oninitialized = () => {
+    initialized = true;
+  };
+  function announce(): void {
+    if (!initialized || closing) return;
+    server.sendToolListChanged().catch(() => {});
+    server.sendResourceListChanged().catch(() => {});
+  }
+  const watchers = new Map<string, FSWatcher>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const onFsEvent = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (refresh()) {
+        debug("config changed: tool list changed");
+        announce();
+      }
+      syncWatchers();
+    }, 100);
+    timer.unref();
+  };
+  function syncWatchers(): void {
+    if (opts.watch === false) return;
+    const want = new Map<string, Set<string> | undefined>();
+    const cfg = view.project.configFile;
+    if (cfg) want.set(dirname(cfg), new Set([basename(cfg)]));
+    want.set(userConfigDir(), new Set(["config.json5"]));
+    for (const d of view.project.packDirs) want.set(d, new Set(["surface.json", "policy.json", "SKILL.md"]));
+    for (const [dir, w] of watchers) {
+      if (!want.has(dir)) {
+        w.close();
+        watchers.delete(dir);
+      }
+    }
+    for (const [dir, names] of want) {
+      if (watchers.has(dir)) continue;
+      try {
+        const w = watch(dir, { persistent: false }, (_ev, file) => {
+          if (!file || !names || names.has(file.toString())) onFsEvent();
+        });
+        w.on("error", () => {
+          w.close();
+          watchers.delete(dir);
+        });
+        watchers.set(dir, w);
+      } catch {
+        // a missing directory (no user config): tools/list still re-reads it
+      }
+    }
+  }
+  syncWatchers();
+
+  // ---- lifetime: exit when stdin closes (clients leave timed-out servers running) ----
+  let closing = false;
+  const shutdown = async (why: string) => {
+    if (closing) return;
+    closing = true;
+    debug(`stopping (${why})`);
+    for (const w of watchers.values()) w.close();
+    if (timer) clearTimeout(timer);
+    // Let a running command finish (a write is not cut in half), but not forever.
+    if (inflight.size) await Promise.race([Promise.allSettled([...inflight]), new Promise((r) => setTimeout(r, 5000).unref())]);
+    await server.close().catch(() => {});
+    process.exit(0);
+  };
+  process.stdin.on("end", () => void shutdown("stdin closed"));
+  process.stdin.on("close", () => void shutdown("stdin closed"));
+  process.stdout.on("error", () => void shutdown("stdout closed"));
+  for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => void shutdown(sig));
+
+  const transport = new StdioServerTransport();
+  transport.onerror = (e) => log(`transport: ${e.message}`);
+  await server.connect(transport);
+  log(`serving ${view.packs.length} pack(s), ${tools.length} tool(s), shape ${shape}${view.project.configFile ? `, config ${view.project.configFile}` : ""}`);
+  // The process stays up on stdin; serve() returns and the CLI must not exit.
+}
+
+function viewKey(view: ExportView, tools: McpToolDef[]): string {
+  return JSON.stringify([tools, view.packs.map((p) => [p.pack.id, p.description])]);
+}
