@@ -34,6 +34,19 @@ function act<A extends unknown[]>(fn: (...a: A) => Promise<number | void>) {
 // ---- commands (one block each; the implementation lives in ./commands/<name>.ts) ----
 // [commands:begin]
 program
+  .command("generate")
+  .description("write every projection (prompt block, tool lists, Skill copies, host previews) for review")
+  .option("--out <dir>", "output directory (default: .hcp/generated under the project root)")
+  .option("--host <host...>", "host previews to render (default: claude cursor; `none` for none)")
+  .option("--check", "write nothing; exit 1 and list what differs when the output is out of date")
+  .option("--json", "print a JSON envelope")
+  .action(
+    act(async (opts) => {
+      const m = await import("./commands/generate");
+      return m.run(opts, globals());
+    }),
+  );
+program
   .command("lint")
   .description("check packs: schemas, kinds, the four faces (§12.4), policy rows, Skill table, ids")
   .argument("[pack-dir...]", "pack directories (default: every activated pack of the project)")
@@ -54,6 +67,37 @@ program
     act(async (opts: { shape?: string; watch?: boolean }) => {
       const m = await import("./commands/mcp");
       return m.run({ ...opts, ...globals() });
+    }),
+  );
+program
+  .command("exec")
+  .description("run one command of an activated pack through the runtime (grant, confirm, Binding) and print its result envelope")
+  .argument("<pack_id>", "pack id, e.g. ledger")
+  .argument("<verb_key>", "command, e.g. entry.add")
+  .argument("[args...]", "after --: k=v arguments (coerced by type); for a pass-through verb, its literal argv")
+  .option("--confirm", "confirm a write whose Policy row has confirm: true")
+  .option("--json", "print the result envelope { ok, data | error } as one JSON line")
+  .action(
+    act(async (pack: string, verb: string, args: string[], opts: { confirm?: boolean; json?: boolean }) => {
+      const m = await import("./commands/exec");
+      return m.run(pack, verb, args, { ...opts, ...globals() });
+    }),
+  );
+// `pack` is a command group: add subcommands with packGroup.command(...).
+const packGroup = program.command("pack").description("create packs: from an OpenAPI document, or a new scaffold");
+packGroup
+  .command("from-openapi")
+  .description("write a pack (surface.json, draft policy.json marked inferred, SKILL.md) from an OpenAPI 3 document")
+  .argument("<document>", "OpenAPI 3.x document (.json, .yaml or .yml)")
+  .requiredOption("--id <id>", "pack id, ^[a-z][a-z0-9-]{0,31}$")
+  .option("--out <dir>", "pack directory to write (default: packs/<id>)")
+  .option("--base-url <url>", "openapi.base_url (default: the document's first absolute server URL)")
+  .option("--force", "overwrite an existing pack directory")
+  .option("--json", "print the result envelope")
+  .action(
+    act(async (document: string, opts: { id: string; out?: string; baseUrl?: string; force?: boolean; json?: boolean }) => {
+      const m = await import("./commands/pack-from-openapi");
+      return m.run(document, { ...opts, ...globals() });
     }),
   );
 // [commands:end]
