@@ -36,3 +36,26 @@ export interface PlannedFile {
 export interface Plan {
   files: PlannedFile[];
 }
+
+/** One pack's Skill copy, as hosts receive it (frontmatter + filtered body). */
+export interface ProjectedSkill {
+  packId: string;
+  content: string;
+}
+
+/** Everything every surface renders from (see ./build.ts). */
+export interface Projection {
+  /** Sorted by pack id: packs with at least one granted command, and sense_only packs. */
+  packs: ProjectedPack[];
+  /** The stable system-prompt block: header line with the hash, then the body. */
+  promptBlock: string;
+  /** sha256 of the block's body, first 16 hex digits. */
+  hash: string;
+  /** The shell shape (§12.2.1): the single `hcpx` tool. */
+  shellTool: ToolDef;
+  /** The in-process shape (§12.2.2): one tool per granted command, then `hcp__read_skill`. */
+  tools: ToolDef[];
+  /** The `hcp__read_skill` tool (also the last entry of `tools`). */
+  readSkillTool: ToolDef;
+  skills: ProjectedSkill[];
+}

@@ -1,0 +1,184 @@
+// `hcpx generate [--out DIR] [--host H…] [--check] [--json]`: writes every
+// projection of §12 for review. Atomic writes; removes only files it wrote
+// itself (listed in DIR/.manifest.json) and the user has not changed since.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { loadPacks, loadProject } from "../../pack/load";
+import { DEFAULT_SKILLS_PATH } from "../../projection/build";
+import { DEFAULT_HOSTS, planGenerate } from "../../projection/plan";
+import type { PlannedFile } from "../../projection/types";
+import { HcpxError } from "../../util/errors";
+import { display, isInside, toPosix } from "../../util/paths";
+import { c, done, makeOut, printWarnings } from "../output";
+
+export interface GenerateOptions {
+  out?: string;
+  host?: string[];
+  check?: boolean;
+  json?: boolean;
+}
+
+export const MANIFEST = ".manifest.json";
+
+const hashOf = (s: string | Buffer) => createHash("sha256").update(s).digest("hex");
+
+interface Manifest {
+  generator: "hcpx";
+  files: Record<string, string>;
+}
+
+function readManifest(out: string): { manifest?: Manifest; problem?: string } {
+  let text: string;
+  try {
+    text = readFileSync(join(out, MANIFEST), "utf8");
+  } catch {
+    return {};
+  }
+  try {
+    const m = JSON.parse(text) as Manifest;
+    if (!m || typeof m.files !== "object" || m.files === null) return { problem: "has no files map" };
+    return { manifest: m };
+  } catch (e) {
+    return { problem: `is not valid JSON (${(e as Error).message})` };
+  }
+}
+
+function readOr(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function writeAtomic(file: string, content: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.hcpx-${process.pid}.tmp`;
+  writeFileSync(tmp, content);
+  renameSync(tmp, file);
+}
+
+function pruneEmptyDirs(from: string, root: string): void {
+  let d = dirname(from);
+  while (d !== root && isInside(d, root)) {
+    try {
+      if (readdirSync(d).length) return;
+      rmdirSync(d);
+    } catch {
+      return;
+    }
+    d = dirname(d);
+  }
+}
+
+export type FileState = "differs" | "missing" | "stale";
+
+export async function run(opts: GenerateOptions, globals: { config?: string }): Promise<number> {
+  const out = makeOut(opts);
+  const project = loadProject({ config: globals.config });
+  const packs = loadPacks(project);
+  printWarnings(project.warnings, out);
+
+  const outDir = resolve(opts.out ?? join(project.root, ".hcp", "generated"));
+  const relOut = toPosix(relative(project.root, outDir)) || ".";
+  const skillsPath = opts.out === undefined ? DEFAULT_SKILLS_PATH : `${relOut === "." ? "" : relOut + "/"}skills`;
+  const hostList = opts.host?.flatMap((h) => h.split(",")).map((h) => h.trim()).filter(Boolean);
+  const hosts = hostList === undefined ? undefined : hostList.includes("none") ? [] : hostList;
+  const plan = await planGenerate(project, packs, { hosts, skillsPath });
+
+  const { manifest, problem } = readManifest(outDir);
+  const planned = new Set(plan.files.map((f) => f.path));
+  const stale = Object.keys(manifest?.files ?? {})
+    .filter((p) => !planned.has(p) && !p.includes("..") && readOr(join(outDir, p)) !== undefined)
+    .sort();
+
+  const changes: { path: string; state: FileState }[] = [];
+  for (const f of plan.files) {
+    const disk = readOr(join(outDir, f.path));
+    if (disk === undefined) changes.push({ path: f.path, state: "missing" });
+    else if (!disk.equals(Buffer.from(f.content, "utf8"))) changes.push({ path: f.path, state: "differs" });
+  }
+  for (const p of stale) changes.push({ path: p, state: "stale" });
+  const shownOut = display(outDir);
+
+  if (opts.check) {
+    if (changes.length === 0) {
+      done(out, { out: shownOut, current: true, files: plan.files.length }, `${shownOut} is up to date (${plan.files.length} files)`);
+      return 0;
+    }
+    const lines = changes.map((ch) => `  ${ch.state.padEnd(7)} ${ch.path}`);
+    if (out.json) {
+      process.stdout.write(JSON.stringify({ ok: false, error: { code: "out_of_date", message: `${shownOut} is out of date: ${changes.length} file(s)`, hint: "run `hcpx generate` and commit the result", out: shownOut, files: changes } }, null, 2) + "\n");
+    } else {
+      process.stderr.write(`${shownOut} is out of date (${changes.length} file(s)):\n${lines.join("\n")}\n  hint: run \`hcpx generate\`${opts.out ? ` --out ${opts.out}` : ""} to update it\n`);
+    }
+    return 1;
+  }
+
+  if (problem) {
+    printWarnings([{ code: "bad_manifest", message: `${MANIFEST} ${problem}; files it listed are left in place`, file: display(join(outDir, MANIFEST)) }], out);
+  }
+  for (const f of plan.files) {
+    const target = join(outDir, f.path);
+    if (!isInside(target, outDir)) throw new HcpxError({ code: "bad_plan_path", message: `refusing to write outside ${shownOut}: ${f.path}` });
+  }
+  const changed = new Set(changes.filter((ch) => ch.state !== "stale").map((ch) => ch.path));
+  for (const f of plan.files) if (changed.has(f.path)) writeAtomic(join(outDir, f.path), f.content);
+  const removed: string[] = [];
+  const kept: string[] = [];
+  for (const p of stale) {
+    const file = join(outDir, p);
+    if (!isInside(file, outDir)) continue;
+    const disk = readOr(file);
+    if (disk && hashOf(disk) === manifest!.files[p]) {
+      unlinkSync(file);
+      pruneEmptyDirs(file, outDir);
+      removed.push(p);
+    } else kept.push(p);
+  }
+  if (kept.length) printWarnings(kept.map((p) => ({ code: "changed_by_user", message: `no longer generated, but changed since hcpx wrote it: left in place`, file: display(join(outDir, p)) })), out);
+  const newManifest: Manifest = { generator: "hcpx", files: Object.fromEntries(plan.files.map((f) => [f.path, hashOf(f.content)])) };
+  const mtext = JSON.stringify(newManifest, null, 2) + "\n";
+  if (readOr(join(outDir, MANIFEST))?.toString("utf8") !== mtext) writeAtomic(join(outDir, MANIFEST), mtext);
+
+  const summary = summarize(plan.files);
+  done(
+    out,
+    { out: shownOut, files: plan.files.map((f) => f.path), written: [...changed].sort(), removed, groups: summary.map((s) => ({ group: s.group, files: s.count, detail: s.detail })) },
+    (color) => {
+      const head = `${c.bold(color, "Generated")} ${shownOut}/ ${c.dim(color, `(${plan.files.length} files, ${changed.size} written, ${removed.length} removed)`)}`;
+      const w = Math.max(...summary.map((s) => s.group.length));
+      return [head, ...summary.map((s) => `  ${s.group.padEnd(w)}  ${s.detail}`)].join("\n");
+    },
+  );
+  return 0;
+}
+
+function summarize(files: PlannedFile[]): { group: string; count: number; detail: string }[] {
+  const groups = new Map<string, PlannedFile[]>();
+  for (const f of files) {
+    const g = f.path.includes("/") ? f.path.slice(0, f.path.indexOf("/") + 1) : f.path;
+    const key = g === "hosts/" ? `hosts/${f.path.split("/")[1]}/` : g;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  const rows: { group: string; count: number; detail: string }[] = [];
+  for (const [group, fs] of groups) {
+    let detail: string;
+    if (group === "system-prompt.md") {
+      const f = fs[0]!;
+      const hash = /sha256:([0-9a-f]{16})/.exec(f.content)?.[1];
+      detail = `stable prompt block, ${Buffer.byteLength(f.content)} bytes${hash ? `, sha256:${hash}` : ""}`;
+    } else if (group === "tools/") {
+      const count = (p: string) => (JSON.parse(fs.find((f) => f.path === p)?.content ?? "[]") as unknown[]).length;
+      detail = `shell shape (${count("tools/shell.json")} tools), in-process shape as MCP, Anthropic, OpenAI (${count("tools/mcp.json")} tools each)`;
+    } else if (group === "skills/") {
+      detail = `${fs.length} Skill copies: ${fs.map((f) => f.path.split("/")[1]).join(", ")}`;
+    } else detail = `${fs.length} file${fs.length === 1 ? "" : "s"}: ${fs.map((f) => f.path.split("/").slice(2).join("/")).join(", ")}`;
+    rows.push({ group, count: fs.length, detail });
+  }
+  const order = (g: string) => (g === "system-prompt.md" ? 0 : g === "tools/" ? 1 : g === "skills/" ? 2 : 3);
+  return rows.sort((a, b) => order(a.group) - order(b.group) || (a.group < b.group ? -1 : 1));
+}
+
+export { DEFAULT_HOSTS };

@@ -1,0 +1,112 @@
+// The projection of the activated packs for the Principal: one in-memory value
+// that generate, adopt and mcp render from. Deterministic: packs sorted by id,
+// commands in surface order, no timestamps, no absolute paths, LF endings.
+// Ungranted commands appear nowhere; every confirm-gated write carries its marker.
+import { createHash } from "node:crypto";
+import { grantedCommands } from "../pack/grants";
+import type { Command, Pack, Project } from "../pack/model";
+import { loadSkill } from "../pack/skill";
+import { HcpxError } from "../util/errors";
+import { display } from "../util/paths";
+import { filterLeads, namesWithheld, skillCopy } from "./skillcopy";
+import { CONFIRM_MARKER, READ_SKILL_TOOL, SHELL_TOOL, checkToolNames, commandTool, readSkillTool, shellTool } from "./tools";
+import type { ProjectedPack, ProjectedSkill, Projection, ToolDef } from "./types";
+
+export interface BuildOptions {
+  /**
+   * Where the Skill copies are, relative to the project root (posix), as the
+   * prompt block tells the agent. Default `.hcp/generated/skills`.
+   */
+  skillsPath?: string;
+}
+
+export const DEFAULT_SKILLS_PATH = ".hcp/generated/skills";
+const SKILL_NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+const byId = (a: { pack: Pack }, b: { pack: Pack }) => (a.pack.id < b.pack.id ? -1 : a.pack.id > b.pack.id ? 1 : 0);
+
+export function sha16(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex").slice(0, 16);
+}
+
+/** `r`, `w`, `w, confirm required`: the compact marker of the prompt block. */
+function marker(c: ProjectedPack["commands"][number]["command"]): string {
+  const op = c.policy.operation === "read" ? "r" : "w";
+  return c.policy.confirm ? `${op}, ${CONFIRM_MARKER}` : op;
+}
+
+export function buildProjection(project: Project, packs: Pack[], opts: BuildOptions = {}): Projection {
+  const skillsPath = (opts.skillsPath ?? DEFAULT_SKILLS_PATH).replace(/\\/g, "/").replace(/\/+$/, "");
+  const projected: (ProjectedPack & { skillText: string })[] = [];
+  const summaries = new Map<Command, string>();
+  for (const pack of packs) {
+    const granted = grantedCommands(project.grants, pack);
+    const senseOnly = pack.surface.kind === "sense_only";
+    if (granted.length === 0 && !senseOnly) continue;
+    if (!SKILL_NAME_RE.test(pack.id)) {
+      throw new HcpxError({ code: "skill_name", message: `pack id '${pack.id}' is not a valid Agent Skills name`, file: display(pack.surfaceFile), path: "id", hint: "use lower-case words joined by single hyphens (no leading, trailing or double hyphen)" });
+    }
+    const withheld = pack.commands.filter((c) => !granted.includes(c)).map((c) => c.verb_key);
+    const w = { packId: pack.id, verbs: withheld };
+    const skill = loadSkill(pack);
+    let leads = filterLeads(skill.leads, w);
+    if (leads.length === 0) {
+      // No lead survives the grants: the surface description, unless it too names a withheld command.
+      const d = pack.surface.description.trim();
+      leads = namesWithheld(d, w, { prose: true }) ? [] : [`${pack.id}: ${d}`];
+    }
+    // A pass_through verb has only a synthesised summary; its Skill row says what it does.
+    for (const c of granted) {
+      const row = c.passThrough ? skill.rows.find((r) => r.verb === c.verb_key) : undefined;
+      if (row && row.cells[1]) summaries.set(c, row.cells[1]);
+    }
+    const skillText = skillCopy(skill, { id: pack.id, version: pack.surface.version }, leads, granted, w);
+    projected.push({
+      pack,
+      commands: granted.map((command) => ({ command, toolName: "" })),
+      withheld,
+      leads,
+      description: String(skill.frontmatter.description).trim(),
+      skillText,
+    });
+  }
+  projected.sort(byId);
+
+  const names = checkToolNames(projected.flatMap((p) => p.commands.map((c) => ({ pack: p.pack, command: c.command }))));
+  for (const p of projected) for (const c of p.commands) c.toolName = names.get(c.command)!;
+
+  const ids = projected.map((p) => p.pack.id);
+  const tools: ToolDef[] = projected.flatMap((p) => p.commands.map((c) => commandTool(p.pack.id, c.command, c.toolName, summaries.get(c.command))));
+  const readSkill = readSkillTool(ids);
+  tools.push(readSkill);
+  const shell = shellTool(projected);
+
+  const body = promptBody(projected, skillsPath);
+  const hash = sha16(body);
+  const promptBlock = `<!-- hcp:prompt sha256:${hash} -->\n${body}`;
+  const skills: ProjectedSkill[] = projected.map((p) => ({ packId: p.pack.id, content: p.skillText }));
+  const packsOut: ProjectedPack[] = projected.map(({ skillText: _s, ...rest }) => rest);
+  return { packs: packsOut, promptBlock, hash, shellTool: shell, tools, readSkillTool: readSkill, skills };
+}
+
+function promptBody(packs: ProjectedPack[], skillsPath: string): string {
+  const L: string[] = [];
+  L.push("## Packs (Harness Context Protocol)", "");
+  if (packs.length === 0) {
+    L.push("No pack commands are granted to you.");
+    return L.join("\n") + "\n";
+  }
+  L.push(
+    `Run a pack's command with \`hcpx exec <pack> <verb> --json -- key=value …\` (shell), the \`${SHELL_TOOL}\` tool, or in a tool loop the tool \`<pack>__<verb>\` (dots in the verb become \`_\`). A pass_through verb takes literal words after \`--\` instead of key=value.`,
+    `A write marked "${CONFIRM_MARKER}" runs only with \`--confirm\` (\`confirm: true\` in a tool call): ask the user first.`,
+    `Before the first use of a pack, read its Skill: the \`${READ_SKILL_TOOL}\` tool with \`{"pack": "<pack>"}\`, or \`${skillsPath}/<pack>/SKILL.md\`.`,
+    "",
+    `Verbs are marked r (read), w (write), ${CONFIRM_MARKER}.`,
+  );
+  for (const p of packs) {
+    L.push("", `### ${p.pack.id}`, ...p.leads);
+    if (p.commands.length === 0) L.push("Observes only: no commands (never call it as a tool).");
+    else L.push(`Verbs: ${p.commands.map((c) => `${c.command.verb_key} (${marker(c.command)})`).join(", ")}`);
+  }
+  return L.join("\n") + "\n";
+}

@@ -1,0 +1,86 @@
+// The plan of `hcpx generate`: every output file, relative to the out dir, in
+// memory. Host previews (`hosts/<host>/…`) come from the host engine.
+import type { Pack, Project } from "../pack/model";
+import { HcpxError } from "../util/errors";
+import { buildProjection, type BuildOptions } from "./build";
+import { toAnthropic, toMcp, toOpenAI } from "./tools";
+import type { Plan, PlannedFile, Projection } from "./types";
+
+export const DEFAULT_HOSTS = ["claude", "cursor"];
+
+export interface PlanOptions extends BuildOptions {
+  /** Hosts to preview; undefined = DEFAULT_HOSTS when the host engine is present. */
+  hosts?: string[];
+}
+
+export type RenderHostPreviews = (projection: Projection, hosts: string[], project: Project) => PlannedFile[] | Promise<PlannedFile[]>;
+
+/** The host engine's `renderHostPreviews`, or undefined while src/host/preview.ts does not exist. */
+export async function loadHostPreviews(): Promise<RenderHostPreviews | undefined> {
+  const name = "preview";
+  try {
+    // A glob import: esbuild bundles src/host/*.ts when they exist and builds
+    // without them while the host engine is not written yet.
+    const m = (await import(`../host/${name}.ts`)) as { renderHostPreviews?: RenderHostPreviews };
+    return typeof m.renderHostPreviews === "function" ? m.renderHostPreviews : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** JSON with 2-space indent, arrays of scalars on one line (enums stay readable); LF; trailing newline. */
+export function json(v: unknown): string {
+  const fmt = (x: unknown, ind: string): string => {
+    if (Array.isArray(x)) {
+      if (x.length === 0) return "[]";
+      if (x.every((e) => e === null || typeof e !== "object")) return `[${x.map((e) => JSON.stringify(e)).join(", ")}]`;
+      const inner = ind + "  ";
+      return `[\n${x.map((e) => inner + fmt(e, inner)).join(",\n")}\n${ind}]`;
+    }
+    if (x !== null && typeof x === "object") {
+      const entries = Object.entries(x as Record<string, unknown>).filter(([, e]) => e !== undefined);
+      if (entries.length === 0) return "{}";
+      const inner = ind + "  ";
+      return `{\n${entries.map(([k, e]) => `${inner}${JSON.stringify(k)}: ${fmt(e, inner)}`).join(",\n")}\n${ind}}`;
+    }
+    return JSON.stringify(x);
+  };
+  return fmt(v, "") + "\n";
+}
+
+/** The files of the generate plan that do not depend on a host: prompt block, tool lists, Skill copies. */
+export function projectionFiles(p: Projection): PlannedFile[] {
+  const files: PlannedFile[] = [
+    { path: "system-prompt.md", content: p.promptBlock },
+    { path: "tools/shell.json", content: json([p.shellTool, p.readSkillTool].map(toMcp)) },
+    { path: "tools/mcp.json", content: json(p.tools.map(toMcp)) },
+    { path: "tools/anthropic.json", content: json(p.tools.map(toAnthropic)) },
+    { path: "tools/openai.json", content: json(p.tools.map(toOpenAI)) },
+    ...p.skills.map((s) => ({ path: `skills/${s.packId}/SKILL.md`, content: s.content })),
+  ];
+  return files;
+}
+
+const SAFE_PATH_RE = /^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\\\0:]+$/;
+
+export async function planGenerate(project: Project, packs: Pack[], opts: PlanOptions = {}): Promise<Plan> {
+  const projection = buildProjection(project, packs, opts);
+  const files = projectionFiles(projection);
+  const hosts = opts.hosts ?? DEFAULT_HOSTS;
+  if (hosts.length) {
+    const render = await loadHostPreviews();
+    if (render) files.push(...(await render(projection, hosts, project)));
+    else if (opts.hosts) {
+      throw new HcpxError({ code: "no_host_engine", message: `host previews (${hosts.join(", ")}) are not available in this build: src/host/preview.ts is missing`, hint: "run without --host, or with --host none" });
+    }
+  }
+  const seen = new Set<string>();
+  for (const f of files) {
+    if (!SAFE_PATH_RE.test(f.path)) throw new HcpxError({ code: "bad_plan_path", message: `planned file '${f.path}' is not a relative path inside the out dir`, hint: "this is a bug in a host descriptor or template" });
+    if (seen.has(f.path)) throw new HcpxError({ code: "bad_plan_path", message: `planned file '${f.path}' is produced twice`, hint: "this is a bug in a host descriptor or template" });
+    seen.add(f.path);
+    if (f.content.includes("\r")) f.content = f.content.replace(/\r\n?/g, "\n");
+  }
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files };
+}

@@ -1,0 +1,199 @@
+// Tool definitions of §12.2: the in-process shape (one tool per granted command,
+// JSON Schema input from `args`) and the shell shape (the single `hcpx` tool),
+// plus `hcp__read_skill`. Dialect renderers for MCP, Anthropic and OpenAI.
+import { readFileSync } from "node:fs";
+import { locate } from "../pack/json5";
+import { toolName, type Command, type Pack } from "../pack/model";
+import type { ArgSpec } from "../pack/schema";
+import { HcpxError, type Problem } from "../util/errors";
+import { display } from "../util/paths";
+import type { ProjectedPack, ToolDef } from "./types";
+
+/** Anthropic and OpenAI tool names (the stricter of the dialects we emit). */
+export const TOOL_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
+export const READ_SKILL_TOOL = "hcp__read_skill";
+export const SHELL_TOOL = "hcpx";
+/** The words every confirm-gated write carries on every surface. */
+export const CONFIRM_MARKER = "confirm required";
+
+/** `[write · remote · confirm required]`: operation, land and confirm of a command. */
+export function policyTag(c: Command): string {
+  const parts: string[] = [c.policy.operation];
+  if (c.policy.land) parts.push(c.policy.land);
+  if (c.policy.confirm) parts.push(CONFIRM_MARKER);
+  return `[${parts.join(" · ")}]`;
+}
+
+function argSchema(a: ArgSpec): Record<string, unknown> {
+  const s: Record<string, unknown> = {};
+  switch (a.type) {
+    case "enum": {
+      const values = a.values ?? [];
+      s.type = values.length > 0 && values.every((v) => typeof v === "number") ? "number" : "string";
+      s.enum = values;
+      break;
+    }
+    default:
+      s.type = a.type;
+  }
+  if (a.description) s.description = a.description;
+  if (a.default !== undefined) s.default = a.default;
+  return s;
+}
+
+/** JSON Schema of one command's input (an object; `additionalProperties: false`). */
+export function inputSchema(packId: string, c: Command): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  if (c.passThrough) {
+    properties.argv = {
+      type: "array",
+      items: { type: "string" },
+      maxItems: c.passThrough.maxArgv,
+      description: `Literal arguments after \`${c.verb_key}\`, passed as given (at most ${c.passThrough.maxArgv})`,
+    };
+  }
+  for (const [name, a] of Object.entries(c.args)) {
+    if (name === "confirm" && c.policy.confirm) {
+      throw new HcpxError({ code: "reserved_arg", message: `${packId}.${c.verb_key}: an arg named 'confirm' clashes with the confirm flag of a confirm-gated write`, hint: "rename the arg" });
+    }
+    properties[name] = argSchema(a);
+    if (a.required) required.push(name);
+  }
+  if (c.policy.confirm) {
+    properties.confirm = { type: "boolean", description: "Must be true for this write to run; set it only after the user has agreed" };
+  }
+  const schema: Record<string, unknown> = { type: "object", properties };
+  if (required.length) schema.required = required;
+  schema.additionalProperties = false;
+  return schema;
+}
+
+export function commandTool(packId: string, c: Command, name: string, summary = c.summary): ToolDef {
+  const s = summary.trim().replace(/[.;:,]$/, "");
+  let description = `${packId}: ${s}. ${policyTag(c)}`;
+  if (c.description) description += ` ${c.description.trim()}`;
+  if (c.policy.confirm) description += " Runs only with confirm: true; ask the user first.";
+  return {
+    name,
+    description,
+    inputSchema: inputSchema(packId, c),
+    annotations: c.policy.operation === "read" ? { readOnlyHint: true } : { readOnlyHint: false, destructiveHint: c.policy.confirm },
+  };
+}
+
+export function readSkillTool(packIds: string[]): ToolDef {
+  return {
+    name: READ_SKILL_TOOL,
+    description: "Return the full Skill (SKILL.md) of an HCP pack: what its commands do, their arguments and examples. Read it before the first use of a pack.",
+    inputSchema: {
+      type: "object",
+      properties: { pack: { type: "string", enum: packIds, description: "Pack id" } },
+      required: ["pack"],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true },
+  };
+}
+
+/** The shell shape: one tool forwarding to `hcpx exec <pack> <verb> [--confirm] -- k=v …`. */
+export function shellTool(packs: ProjectedPack[]): ToolDef {
+  const callable = packs.filter((p) => p.commands.length > 0);
+  const ids = callable.map((p) => p.pack.id);
+  const gated = callable.flatMap((p) => p.commands.filter((c) => c.command.policy.confirm).map((c) => `${p.pack.id}.${c.command.verb_key}`));
+  let description =
+    "Run a command of an HCP pack through the hcpx runtime, the same as `hcpx exec <pack> <verb> [--confirm] -- key=value …`. " +
+    `Packs: ${ids.length ? ids.join(", ") : "(none)"}. Read a pack's Skill (${READ_SKILL_TOOL}) before its first use.`;
+  if (gated.length) description += ` Writes with confirm required: ${gated.join(", ")} — they run only with confirm: true; ask the user first.`;
+  return {
+    name: SHELL_TOOL,
+    description,
+    inputSchema: {
+      type: "object",
+      properties: {
+        pack: { type: "string", enum: ids, description: "Pack id" },
+        verb: { type: "string", description: "The command's verb_key, e.g. entry.add" },
+        args: { type: "object", description: "Arguments by name (key=value)", additionalProperties: { type: ["string", "number", "boolean"] } },
+        argv: { type: "array", items: { type: "string" }, description: "pass_through verbs only: literal arguments" },
+        confirm: { type: "boolean", description: `true to run a write marked ${CONFIRM_MARKER}, only after the user has agreed` },
+      },
+      required: ["pack", "verb"],
+      additionalProperties: false,
+    },
+  };
+}
+
+function surfacePathOf(pack: Pack, c: Command): (string | number)[] {
+  const i = (pack.surface.commands ?? []).findIndex((s) => s.verb_key === c.verb_key);
+  if (i >= 0) return ["commands", i, "verb_key"];
+  const pt = pack.surface.pass_through ? ["pass_through"] : ["wrap", "pass_through"];
+  const list = (pack.surface.pass_through ?? pack.surface.wrap?.pass_through)?.allowedSubcommands ?? [];
+  return [...pt, "allowedSubcommands", Math.max(0, list.indexOf(c.verb_key))];
+}
+
+function where(pack: Pack, c: Command): Pick<Problem, "file" | "path" | "line" | "column"> {
+  const path = surfacePathOf(pack, c);
+  let pos: { line: number; column: number } | undefined;
+  try {
+    pos = locate(readFileSync(pack.surfaceFile, "utf8"), path);
+  } catch {
+    pos = undefined;
+  }
+  const shown = path.map((s) => (typeof s === "number" ? `[${s}]` : `.${s}`)).join("").slice(1);
+  return { file: display(pack.surfaceFile), path: shown, line: pos?.line, column: pos?.column };
+}
+
+/**
+ * Tool names of the granted commands, checked against `^[a-zA-Z0-9_-]{1,64}$`
+ * and for collisions (two commands, or a command and `hcp__read_skill`, mapping
+ * to one name). Throws one HcpxError listing every problem.
+ */
+export function checkToolNames(entries: { pack: Pack; command: Command }[]): Map<Command, string> {
+  const names = new Map<Command, string>();
+  const seen = new Map<string, string>([[READ_SKILL_TOOL, "the built-in hcp__read_skill tool"], [SHELL_TOOL, "the built-in hcpx tool"]]);
+  const problems: Problem[] = [];
+  for (const { pack, command } of entries) {
+    const name = toolName(pack.id, command.verb_key);
+    const label = `${pack.id}.${command.verb_key}`;
+    if (!TOOL_NAME_RE.test(name)) {
+      problems.push({
+        code: "tool_name",
+        message:
+          name.length > 64
+            ? `the tool name of ${label}, '${name}', is ${name.length} characters; tool names are at most 64 (^[a-zA-Z0-9_-]{1,64}$)`
+            : `the tool name of ${label}, '${name}', does not match ^[a-zA-Z0-9_-]{1,64}$`,
+        ...where(pack, command),
+        hint: "shorten the verb_key (or the pack id) so that <pack>__<verb_with_dots_as_underscores> fits in 64 characters",
+      });
+    }
+    const prev = seen.get(name);
+    if (prev) {
+      problems.push({
+        code: "tool_name_collision",
+        message: `${label} and ${prev} both map to the tool name '${name}'`,
+        ...where(pack, command),
+        hint: "rename one of the verbs: dots become underscores in tool names, so `a.b` and `a_b` collide",
+      });
+    } else seen.set(name, label);
+    names.set(command, name);
+  }
+  if (problems.length) throw new HcpxError(problems);
+  return names;
+}
+
+// ---- dialects ----
+
+export function toMcp(t: ToolDef): Record<string, unknown> {
+  const o: Record<string, unknown> = { name: t.name, description: t.description, inputSchema: t.inputSchema };
+  if (t.annotations) o.annotations = t.annotations;
+  return o;
+}
+
+export function toAnthropic(t: ToolDef): Record<string, unknown> {
+  return { name: t.name, description: t.description, input_schema: t.inputSchema };
+}
+
+/** OpenAI function tool (Chat Completions shape). `strict` is left unset: optional args stay optional. */
+export function toOpenAI(t: ToolDef): Record<string, unknown> {
+  return { type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } };
+}
