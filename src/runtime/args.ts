@@ -68,7 +68,10 @@ export function parseKv(kv: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const item of kv) {
     const eq = item.indexOf("=");
-    if (eq <= 0) throw new ArgError(`expected name=value, got ${JSON.stringify(item)}`, undefined, "pass arguments as k=v after --, e.g. `hcpx exec ledger balance -- account=checking`");
+    if (eq <= 0) {
+      const hint = item.startsWith("-") ? "options (--json, --confirm) go before --; after -- come only k=v pairs" : "pass arguments as k=v after --, e.g. `hcpx exec ledger balance -- account=checking`";
+      throw new ArgError(`expected name=value, got ${JSON.stringify(item)}`, undefined, hint);
+    }
     const k = item.slice(0, eq);
     if (Object.hasOwn(out, k)) throw new ArgError(`argument '${k}' is given twice`, k);
     out[k] = item.slice(eq + 1);
