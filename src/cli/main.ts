@@ -100,6 +100,122 @@ packGroup
       return m.run(document, { ...opts, ...globals() });
     }),
   );
+packGroup
+  .command("new")
+  .description("scaffold a pack that lints clean: surface.json, policy.json, SKILL.md (+ index.mjs for --composite)")
+  .argument("<id>", "pack id, ^[a-z][a-z0-9-]{0,31}$")
+  .option("--wrap <bin>", "wrap a program: a bare name (recorded in sandbox.bins) or a path")
+  .option("--composite", "an in-process pack: index.mjs exports one async function per verb")
+  .option("--sense", "a sense_only pack: stimuli, no commands")
+  .option("--dir <dir>", "where to write it (default: packs/<id> next to hcp.config.json5)")
+  .option("--force", "write into a non-empty directory")
+  .option("--json", "print the result envelope")
+  .addHelpText("after", "\nExamples:\n  $ hcpx pack new gitx --wrap git\n  $ hcpx pack new tools --composite --dir ./packs/tools\n")
+  .action(
+    act(async (id: string, opts: { wrap?: string; composite?: boolean; sense?: boolean; dir?: string; force?: boolean; json?: boolean }) => {
+      const m = await import("./commands/pack-new");
+      return m.run(id, { ...opts, ...globals() });
+    }),
+  );
+program
+  .command("init")
+  .description("write a commented hcp.config.json5 in the current directory")
+  .option("-y, --yes", "use the defaults, never ask (also without a TTY)")
+  .option("--force", "overwrite an existing hcp.config.json5")
+  .option("--principal <id>", "principal id (default: dev)")
+  .option("--json", "print the result envelope")
+  .addHelpText("after", "\nExample:\n  $ hcpx init --yes\n")
+  .action(
+    act(async (opts: { yes?: boolean; force?: boolean; principal?: string; json?: boolean }) => {
+      const m = await import("./commands/init");
+      return m.run({ ...opts, ...globals() });
+    }),
+  );
+program
+  .command("activate")
+  .description("add a pack to hcp.config.json5 and grant its read commands (writes need `hcpx grant`)")
+  .argument("<pack-dir>", "the pack directory")
+  .option("--json", "print the result envelope")
+  .addHelpText("after", "\nExample:\n  $ hcpx activate ./packs/ledger\n")
+  .action(
+    act(async (dir: string, opts: { json?: boolean }) => {
+      const m = await import("./commands/activate");
+      return m.run(dir, { ...opts, ...globals() });
+    }),
+  );
+program
+  .command("deactivate")
+  .description("remove a pack from hcp.config.json5, with its `<id>.…` allow patterns")
+  .argument("<id>", "pack id")
+  .option("--keep-grants", "keep the pack's allow patterns")
+  .option("--json", "print the result envelope")
+  .addHelpText("after", "\nExample:\n  $ hcpx deactivate ledger\n")
+  .action(
+    act(async (id: string, opts: { keepGrants?: boolean; json?: boolean }) => {
+      const m = await import("./commands/deactivate");
+      return m.run(id, { ...opts, ...globals() });
+    }),
+  );
+program
+  .command("grant")
+  .description("allow commands: add grant patterns to hcp.config.json5")
+  .argument("<pattern...>", "<pack>.<verb>, <pack>.<prefix>.*, <pack>.* or *")
+  .option("--json", "print the result envelope")
+  .addHelpText("after", "\nExamples:\n  $ hcpx grant ledger.entry.add\n  $ hcpx grant 'transit.*'\n")
+  .action(
+    act(async (patterns: string[], opts: { json?: boolean }) => {
+      const m = await import("./commands/grant");
+      return m.run(patterns, { ...opts, ...globals() });
+    }),
+  );
+program
+  .command("revoke")
+  .description("remove allow patterns from hcp.config.json5 (--deny: add them to grants.deny instead)")
+  .argument("<pattern...>", "exact patterns as written in grants.allow")
+  .option("--deny", "deny the pattern (wins over any allow, e.g. one verb of a granted `pack.*`)")
+  .option("--json", "print the result envelope")
+  .addHelpText("after", "\nExamples:\n  $ hcpx revoke ledger.entry.add\n  $ hcpx revoke --deny ledger.entry.delete\n")
+  .action(
+    act(async (patterns: string[], opts: { deny?: boolean; json?: boolean }) => {
+      const m = await import("./commands/revoke");
+      return m.run(patterns, { ...opts, ...globals() });
+    }),
+  );
+program
+  .command("doctor")
+  .description("check health: Node, config, packs lint, wrap bins, adopted hosts in sync, `hcpx mcp` answers (exit 0 ok, 2 warnings, 1 failure)")
+  .option("--mcp-timeout <ms>", "how long to wait for `hcpx mcp`", "15000")
+  .option("--json", "print the result envelope with every check")
+  .addHelpText("after", "\nExample:\n  $ hcpx doctor --json\n")
+  .action(
+    act(async (opts: { json?: boolean; mcpTimeout?: string }) => {
+      const m = await import("./commands/doctor");
+      return m.run({ ...opts, ...globals() });
+    }),
+  );
+program
+  .command("status")
+  .description("active packs, granted and withheld commands (read/write/confirm), adopted hosts")
+  .option("--json", "print the result envelope")
+  .addHelpText("after", "\nExample:\n  $ hcpx status --json\n")
+  .action(
+    act(async (opts: { json?: boolean }) => {
+      const m = await import("./commands/status");
+      return m.run({ ...opts, ...globals() });
+    }),
+  );
+program
+  .command("completion")
+  .description("print a shell completion script")
+  .argument("<shell>", "bash or zsh")
+  .option("--json", "print the result envelope")
+  .addHelpText("after", "\nExamples:\n  $ hcpx completion bash > ~/.local/share/bash-completion/completions/hcpx\n  $ source <(hcpx completion zsh)\n")
+  .action(
+    act(async (shell: string, opts: { json?: boolean }) => {
+      const m = await import("./commands/completion");
+      return m.run(shell, { ...opts, ...globals() }, program);
+    }),
+  );
 // [commands:end]
 
 async function main(argv: string[]): Promise<void> {

@@ -1,0 +1,73 @@
+// hcpx activate <pack-dir>: add the pack to hcp.config.json5 (path relative to
+// the config) and grant its read commands, one `pack.verb` each. Writes are
+// never granted here: the output says how (`hcpx grant <pack>.<verb>`).
+import { relative, resolve } from "node:path";
+import { HcpxError } from "../../util/errors";
+import { display, toPosix } from "../../util/paths";
+import { loadPack, loadProject } from "../../pack/load";
+import { isGranted } from "../../pack/grants";
+import { loadSkill } from "../../pack/skill";
+import { arrayAppend } from "../../config/edit";
+import { openConfig, writeConfig } from "../../config/file";
+import { configPackEntries, loadActive } from "../../config/active";
+import type { CommonOpts } from "../../config/common";
+import { lintErrors } from "../../config/lint-bridge";
+import { c, done, makeOut, printWarnings } from "../output";
+
+export async function run(dirArg: string, opts: CommonOpts): Promise<number> {
+  const out = makeOut(opts);
+  const cfg = openConfig(opts);
+  const dir = resolve(dirArg);
+  const pack = loadPack(dir); // not_a_pack / schema errors stop here
+  loadSkill(pack);
+  const lint = await lintErrors(dir);
+  if (lint.errors.length) {
+    throw new HcpxError([
+      { code: "lint_failed", message: `pack '${pack.id}' has ${lint.errors.length} lint error(s); not activated`, file: display(dir), hint: `fix them (see \`hcpx lint ${display(dir)}\`), then activate again` },
+      ...lint.errors,
+    ]);
+  }
+  const entries = configPackEntries(cfg);
+  const already = entries.find((e) => e.dir === dir);
+  if (!already) {
+    const others = loadActive({ packDirs: entries.map((e) => e.dir) }).packs;
+    const clash = others.find((p) => p.id === pack.id);
+    if (clash) throw new HcpxError({ code: "duplicate_pack", message: `a pack with id '${pack.id}' is already active (${display(clash.dir)})`, hint: `run \`hcpx deactivate ${pack.id}\` first` });
+  }
+  let text = cfg.text;
+  let entry = already?.entry;
+  if (!already) {
+    const rel = toPosix(relative(cfg.dir, dir)) || ".";
+    entry = rel.startsWith(".") ? rel : `./${rel}`;
+    text = arrayAppend(text, ["packs"], entry);
+  }
+  const grants = { allow: [...(cfg.data.grants?.allow ?? [])], deny: [...(cfg.data.grants?.deny ?? [])] };
+  const granted: string[] = [];
+  for (const cmd of pack.commands) {
+    if (cmd.policy.operation !== "read") continue;
+    if (grants.allow.some((p) => isGranted({ allow: [p], deny: [] }, pack.id, cmd.verb_key))) continue;
+    const pattern = `${pack.id}.${cmd.verb_key}`;
+    text = arrayAppend(text, ["grants", "allow"], pattern);
+    grants.allow.push(pattern);
+    granted.push(pattern);
+  }
+  if (text !== cfg.text) writeConfig(cfg.file, text);
+  // the merged view (user config included) decides what is effectively granted
+  const project = loadProject({ config: cfg.file });
+  const withheld = pack.commands
+    .filter((cmd) => !isGranted(project.grants, pack.id, cmd.verb_key))
+    .map((cmd) => ({ verb: cmd.verb_key, operation: cmd.policy.operation, ...(cmd.policy.land ? { land: cmd.policy.land } : {}), confirm: cmd.policy.confirm }));
+  printWarnings(lint.warnings, out);
+  done(out, { pack: pack.id, dir, entry, config: cfg.file, alreadyActive: !!already, granted, withheld, warnings: lint.warnings }, (col) => {
+    const lines = [
+      already ? `${c.green(col, "✓")} '${pack.id}' was already active (${entry})` : `${c.green(col, "✓")} activated '${pack.id}' (${entry}) in ${display(cfg.file)}`,
+      granted.length ? `${c.green(col, "✓")} granted ${granted.length} read command(s): ${granted.join(", ")}` : "  no new read grants needed",
+    ];
+    if (withheld.length) {
+      lines.push(`  not granted: ${withheld.map((w) => `${pack.id}.${w.verb} (${w.operation}${w.confirm ? ", confirm" : ""})`).join(", ")}`);
+      lines.push(`  to grant one: hcpx grant ${pack.id}.${withheld[0]!.verb}`);
+    }
+    return lines.join("\n");
+  });
+  return 0;
+}

@@ -1,0 +1,40 @@
+// hcpx deactivate <id>: remove the pack from hcp.config.json5 `packs` and the
+// allow patterns that name only it (`<id>.…`), unless --keep-grants.
+import { basename } from "node:path";
+import { HcpxError } from "../../util/errors";
+import { display } from "../../util/paths";
+import { loadPack } from "../../pack/load";
+import { arrayRemove } from "../../config/edit";
+import { openConfig, writeConfig } from "../../config/file";
+import { configPackEntries } from "../../config/active";
+import type { CommonOpts } from "../../config/common";
+import { c, done, makeOut } from "../output";
+
+export async function run(id: string, opts: CommonOpts & { keepGrants?: boolean }): Promise<number> {
+  const out = makeOut(opts);
+  const cfg = openConfig(opts);
+  const entries = configPackEntries(cfg);
+  const ids: string[] = [];
+  const hit = entries.filter((e) => {
+    let pid: string;
+    try {
+      pid = loadPack(e.dir).id;
+    } catch {
+      pid = basename(e.dir); // a broken or missing pack can still be deactivated by its dir name
+    }
+    ids.push(pid);
+    return pid === id;
+  });
+  if (hit.length === 0) {
+    throw new HcpxError({ code: "unknown_pack", message: `no active pack '${id}' in ${display(cfg.file)}`, hint: ids.length ? `active packs: ${[...new Set(ids)].sort().join(", ")}` : "no pack is active; `hcpx activate <pack-dir>` adds one" });
+  }
+  let text = cfg.text;
+  for (const e of hit) text = arrayRemove(text, ["packs"], e.entry);
+  const removedGrants = opts.keepGrants ? [] : (cfg.data.grants?.allow ?? []).filter((p) => p.startsWith(`${id}.`));
+  for (const p of removedGrants) text = arrayRemove(text, ["grants", "allow"], p);
+  writeConfig(cfg.file, text);
+  done(out, { pack: id, removed: hit.map((e) => e.entry), removedGrants, config: cfg.file }, (col) =>
+    [`${c.green(col, "✓")} deactivated '${id}' (${hit.map((e) => e.entry).join(", ")})`, ...(removedGrants.length ? [`  removed grants: ${removedGrants.join(", ")}`] : [])].join("\n"),
+  );
+  return 0;
+}

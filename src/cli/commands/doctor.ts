@@ -1,0 +1,153 @@
+// hcpx doctor (§12.1.3, §12.1.7): is this project healthy? Node version, the
+// config, each active pack's lint, each wrap bin, adopted hosts in sync with
+// the plan, and `hcpx mcp` answering initialize + tools/list.
+// Exit 0 healthy, 2 warnings, 1 failure.
+import { spawn } from "node:child_process";
+import { HcpxError, type Problem } from "../../util/errors";
+import { display } from "../../util/paths";
+import { loadPack, loadProject } from "../../pack/load";
+import type { Pack, Project } from "../../pack/model";
+import { lintPackDir } from "../../pack/lint";
+import { resolveBin } from "../../runtime/wrap";
+import type { CommonOpts } from "../../config/common";
+import { adoptedSync } from "../../config/adopted-check";
+import { c, makeOut, writeJson } from "../output";
+
+export type CheckStatus = "ok" | "warn" | "fail";
+export interface Check {
+  id: string;
+  status: CheckStatus;
+  message: string;
+  hint?: string;
+  problems?: Problem[];
+}
+
+export const MIN_NODE = [20, 19] as const;
+
+export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<number> {
+  const out = makeOut(opts);
+  const checks: Check[] = [];
+  const [maj, min] = process.versions.node.split(".").map(Number) as [number, number];
+  const nodeOk = maj > MIN_NODE[0] || (maj === MIN_NODE[0] && min >= MIN_NODE[1]);
+  checks.push({ id: "node", status: nodeOk ? "ok" : "fail", message: `Node ${process.versions.node}${nodeOk ? "" : ` (hcpx needs ≥ ${MIN_NODE.join(".")})`}`, ...(nodeOk ? {} : { hint: "install Node 20.19 or newer" }) });
+
+  let project: Project | undefined;
+  try {
+    project = loadProject({ config: opts.config });
+    const w = project.warnings;
+    checks.push({
+      id: "config",
+      status: w.length ? "warn" : "ok",
+      message: project.configFile ? `config ${display(project.configFile)} parses${w.length ? ` (${w.length} warning(s): ${w[0]!.message})` : ""}` : "no project config; using the user config",
+      ...(w.length ? { problems: w, hint: w[0]!.hint } : {}),
+    });
+  } catch (e) {
+    if (!(e instanceof HcpxError)) throw e;
+    const p = e.problems[0]!;
+    const where = p.file ? `${p.file}${p.line ? `:${p.line}${p.column ? `:${p.column}` : ""}` : ""}: ` : "";
+    checks.push({ id: "config", status: "fail", message: `${where}${p.message}`, hint: p.hint ?? "fix the config", problems: e.problems });
+  }
+
+  if (project) {
+    const packs: Pack[] = [];
+    if (project.packDirs.length === 0) checks.push({ id: "packs", status: "warn", message: "no active packs", hint: "hcpx activate <pack-dir>" });
+    for (const dir of project.packDirs) {
+      const r = lintPackDir(dir, { project });
+      const errors = r.problems.filter((p) => p.severity !== "warning");
+      const warnings = r.problems.filter((p) => p.severity === "warning");
+      const name = r.pack ? `pack ${r.pack.id}` : `pack ${display(dir)}`;
+      const first = (errors[0] ?? warnings[0])!;
+      checks.push({
+        id: `pack:${r.pack?.id ?? display(dir)}`,
+        status: errors.length ? "fail" : warnings.length ? "warn" : "ok",
+        message: errors.length ? `${name}: ${errors.length} lint error(s); first: ${first.message}` : warnings.length ? `${name}: ${warnings.length} lint warning(s); first: ${first.message}` : `${name} lints clean`,
+        ...(first ? { hint: first.hint ?? `hcpx lint ${display(dir)}`, problems: r.problems } : {}),
+      });
+      if (r.pack) packs.push(r.pack);
+      else {
+        try {
+          packs.push(loadPack(dir));
+        } catch {
+          /* reported above */
+        }
+      }
+    }
+    for (const pack of packs) {
+      const bin = pack.surface.wrap?.bin;
+      if (pack.surface.kind !== "wrap" || !bin) continue;
+      const r = resolveBin(pack, project, bin);
+      if ("ok" in r) checks.push({ id: `bin:${pack.id}`, status: "fail", message: `pack ${pack.id}: ${r.error.message}`, hint: typeof r.error.hint === "string" ? r.error.hint : "fix wrap.bin or sandbox.bins" });
+      else checks.push({ id: `bin:${pack.id}`, status: "ok", message: `pack ${pack.id}: bin ${bin} → ${r.path}` });
+    }
+    checks.push(...(await adoptedSync(project, packs)));
+    checks.push(await mcpCheck(project, Number(opts.mcpTimeout ?? 15000)));
+  }
+
+  const fails = checks.filter((x) => x.status === "fail").length;
+  const warns = checks.filter((x) => x.status === "warn").length;
+  const code = fails ? 1 : warns ? 2 : 0;
+  const summary = fails ? `${fails} check(s) failed${warns ? `, ${warns} warning(s)` : ""}` : warns ? `healthy, with ${warns} warning(s)` : "healthy";
+  if (out.json) {
+    if (fails) writeJson({ ok: false, error: { code: "unhealthy", message: summary, hint: checks.find((x) => x.status === "fail")!.hint, checks } });
+    else writeJson({ ok: true, data: { status: warns ? "warnings" : "healthy", checks } });
+  } else {
+    const col = out.color;
+    const mark = (s: CheckStatus) => (s === "ok" ? c.green(col, "✓") : s === "warn" ? c.yellow(col, "!") : c.red(col, "✗"));
+    const lines = checks.map((x) => `${mark(x.status)} ${x.message}${x.status !== "ok" && x.hint ? `\n    ${c.dim(col, `→ ${x.hint}`)}` : ""}`);
+    lines.push("", fails ? c.red(col, summary) : warns ? c.yellow(col, summary) : c.green(col, summary));
+    process.stdout.write(lines.join("\n") + "\n");
+  }
+  return code;
+}
+
+/** Start `hcpx mcp` as an MCP host would and ask for its tools over stdio. */
+async function mcpCheck(project: Project, timeoutMs: number): Promise<Check> {
+  const entry = process.argv[1];
+  if (!entry) return { id: "mcp", status: "warn", message: "cannot tell how hcpx was started; skipped the MCP check" };
+  const args = [entry, "mcp", ...(project.configFile ? ["--config", project.configFile] : [])];
+  return new Promise<Check>((resolveCheck) => {
+    const child = spawn(process.execPath, args, { cwd: project.root, stdio: ["pipe", "pipe", "pipe"], env: process.env });
+    let buf = "";
+    let stderr = "";
+    let settled = false;
+    const finish = (c: Check) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      child.stdin.end();
+      child.kill();
+      resolveCheck(c);
+    };
+    const timer = setTimeout(() => finish({ id: "mcp", status: "fail", message: `hcpx mcp did not answer within ${timeoutMs} ms`, hint: "run `hcpx mcp` by hand and look at its stderr" }), timeoutMs);
+    const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + "\n");
+    child.on("error", (e) => finish({ id: "mcp", status: "fail", message: `hcpx mcp did not start: ${e.message}` }));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("exit", (code) =>
+      finish({ id: "mcp", status: "fail", message: `hcpx mcp exited (${code}) before listing its tools${stderr.trim() ? `: ${stderr.trim().split("\n")[0]}` : ""}`, hint: "run `hcpx mcp` by hand to see why" }),
+    );
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      buf += d;
+      let nl: number;
+      while ((nl = buf.indexOf("\n")) >= 0) {
+        const line = buf.slice(0, nl).trim();
+        buf = buf.slice(nl + 1);
+        if (!line) continue;
+        let msg: { id?: number; result?: { tools?: { name: string }[] }; error?: { message: string } };
+        try {
+          msg = JSON.parse(line);
+        } catch {
+          return finish({ id: "mcp", status: "fail", message: "hcpx mcp wrote something that is not JSON-RPC on stdout", hint: "a pack or hook may be printing to stdout" });
+        }
+        if (msg.error) return finish({ id: "mcp", status: "fail", message: `hcpx mcp answered an error: ${msg.error.message}` });
+        if (msg.id === 1) {
+          send({ jsonrpc: "2.0", method: "notifications/initialized" });
+          send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+        } else if (msg.id === 2) {
+          const names = (msg.result?.tools ?? []).map((t) => t.name);
+          return finish({ id: "mcp", status: "ok", message: `hcpx mcp starts and lists ${names.length} tool(s)${names.length ? `: ${names.slice(0, 5).join(", ")}${names.length > 5 ? ", …" : ""}` : ""}` });
+        }
+      }
+    });
+    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "hcpx-doctor", version: "1" } } });
+  });
+}

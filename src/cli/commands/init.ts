@@ -1,0 +1,57 @@
+// hcpx init: write a commented hcp.config.json5 in the current directory.
+// Never prompts without a TTY or with --yes/--json (§12.1.6); refuses to
+// overwrite an existing config without --force.
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { HcpxError } from "../../util/errors";
+import { display } from "../../util/paths";
+import { CONFIG_NAME } from "../../pack/load";
+import { atomicWrite, checkConfigText } from "../../config/file";
+import { configTemplate, type InitAnswers } from "../../config/template";
+import { interactive, type CommonOpts } from "../../config/common";
+import { c, done, makeOut } from "../output";
+
+export interface InitOpts extends CommonOpts {
+  yes?: boolean;
+  force?: boolean;
+  principal?: string;
+}
+
+export async function run(opts: InitOpts): Promise<number> {
+  const out = makeOut(opts);
+  const file = resolve(opts.config ?? CONFIG_NAME);
+  const existed = existsSync(file);
+  if (existed && !opts.force) {
+    throw new HcpxError({ code: "config_exists", message: `${CONFIG_NAME} already exists; left unchanged`, file: display(file), hint: "edit it, use `hcpx activate` / `hcpx grant`, or pass --force to overwrite it" });
+  }
+  const answers: InitAnswers = { principal: opts.principal ?? "dev", kind: "agent" };
+  if (!opts.principal && interactive(opts)) Object.assign(answers, await ask(answers));
+  const text = configTemplate(answers);
+  checkConfigText(text, display(file));
+  atomicWrite(file, text);
+  done(out, { config: file, created: !existed, principal: { id: answers.principal, kind: answers.kind } }, (col) =>
+    [
+      `${c.green(col, "✓")} ${existed ? "overwrote" : "wrote"} ${display(file)} (principal ${answers.principal}, ${answers.kind})`,
+      "next:",
+      "  hcpx pack new <id> --wrap <bin>   scaffold a pack around a CLI you have",
+      "  hcpx activate <pack-dir>          activate it and grant its read commands",
+      "  hcpx status                       what is active and granted",
+    ].join("\n"),
+  );
+  return 0;
+}
+
+async function ask(def: InitAnswers): Promise<Partial<InitAnswers>> {
+  const { createInterface } = await import("node:readline/promises");
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const id = (await rl.question(`Principal id (who acts here) [${def.principal}]: `)).trim();
+    const kind = (await rl.question(`Is ${id || def.principal} a person or an agent? [${def.kind}]: `)).trim().toLowerCase();
+    return {
+      principal: id && /^\S+$/.test(id) ? id : def.principal,
+      kind: kind.startsWith("p") ? "person" : "agent",
+    };
+  } finally {
+    rl.close();
+  }
+}

@@ -1,0 +1,125 @@
+// hcpx pack new <id> --wrap <bin> | --composite | --sense [--dir packs/<id>]
+// Scaffolds a pack that lints clean. For a wrap of a bare bin name it records
+// the bin's absolute path in sandbox.bins of hcp.config.json5 (the runtime
+// never looks a bare name up on PATH).
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { HcpxError, type Problem } from "../../util/errors";
+import { display, isInside, toPosix } from "../../util/paths";
+import { PACK_ID_RE } from "../../pack/schema";
+import { CONFIG_NAME } from "../../pack/load";
+import { objectSet } from "../../config/edit";
+import { configPath, openConfig, writeConfig } from "../../config/file";
+import { usage, warning, type CommonOpts } from "../../config/common";
+import { scaffoldFiles, type ScaffoldKind } from "../../scaffold/pack";
+import { c, done, makeOut, printWarnings } from "../output";
+
+export interface PackNewOpts extends CommonOpts {
+  wrap?: string;
+  composite?: boolean;
+  sense?: boolean;
+  dir?: string;
+  force?: boolean;
+}
+
+export const ID_RULE = "a pack id is 1-32 characters: a lower-case letter, then lower-case letters, digits or '-' (^[a-z][a-z0-9-]{0,31}$)";
+
+/** Absolute path of an executable `name` on PATH, or undefined. */
+export function whichOnPath(name: string, path = process.env.PATH ?? ""): string | undefined {
+  for (const d of path.split(delimiter)) {
+    if (!d || !isAbsolute(d)) continue;
+    const f = join(d, name);
+    try {
+      if (statSync(f).isFile()) {
+        accessSync(f, constants.X_OK);
+        return f;
+      }
+    } catch {
+      /* next */
+    }
+  }
+  return undefined;
+}
+
+export async function run(id: string, opts: PackNewOpts): Promise<number> {
+  const out = makeOut(opts);
+  if (!PACK_ID_RE.test(id)) usage("bad_id", `'${id}' is not a valid pack id`, ID_RULE);
+  const kinds = [opts.wrap !== undefined, opts.composite === true, opts.sense === true].filter(Boolean).length;
+  if (kinds !== 1) usage("usage", kinds === 0 ? "say what kind of pack to scaffold" : "choose one of --wrap, --composite, --sense", `hcpx pack new ${id} --wrap <bin>   (or --composite, or --sense)`);
+  const kind: ScaffoldKind = opts.wrap !== undefined ? "wrap" : opts.composite ? "composite" : "sense_only";
+
+  const cfgFile = configPath(opts);
+  const haveConfig = cfgFile !== undefined && existsSync(cfgFile);
+  const base = haveConfig ? dirname(cfgFile) : process.cwd();
+  const dir = resolve(opts.dir ?? join(base, "packs", id));
+  if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0) && !opts.force) {
+    throw new HcpxError({ code: "dir_exists", message: "the target directory exists and is not empty; nothing written", file: display(dir), hint: `choose another --dir, or remove it first` });
+  }
+
+  const warnings: Problem[] = [];
+  let bin: string | undefined;
+  let binName: string | undefined;
+  let sandboxBin: { name: string; path: string } | undefined;
+  if (kind === "wrap") {
+    const b = opts.wrap!;
+    if (!b.trim()) usage("usage", "--wrap needs a program name or path", `hcpx pack new ${id} --wrap git`);
+    if (b.includes("/")) {
+      const abs = resolve(b);
+      if (!existsSync(abs)) throw new HcpxError({ code: "bin_not_found", message: `no program at ${display(abs)}`, hint: "check the path, or pass a bare name found on PATH, like --wrap git" }, 1);
+      binName = basename(abs);
+      if (isInside(abs, base)) bin = toPosix(relative(dir, abs));
+      else {
+        // outside the project: reference it by a bare name through sandbox.bins
+        bin = binName;
+        sandboxBin = { name: binName, path: abs };
+      }
+    } else {
+      if (!/^[A-Za-z0-9._+-]+$/.test(b)) usage("usage", `'${b}' is not a program name`, "pass a bare name like git, or a path like ./bin/tool");
+      bin = binName = b;
+      const found = whichOnPath(b);
+      if (found) sandboxBin = { name: b, path: found };
+      else warnings.push(warning("bin_not_found", `'${b}' is not on PATH, so sandbox.bins.${b} was not set`, `add it to hcp.config.json5: sandbox: { bins: { ${b}: "/absolute/path/to/${b}" } }`));
+    }
+  }
+
+  // sandbox.bins: recorded in the project config when there is one
+  let binRecorded: "added" | "present" | "conflict" | "no_config" | undefined;
+  if (sandboxBin) {
+    if (!haveConfig) {
+      binRecorded = "no_config";
+      warnings.push(warning("no_config", `no ${CONFIG_NAME} yet, so sandbox.bins.${sandboxBin.name} was not set`, `run \`hcpx init\`, then add sandbox: { bins: { ${sandboxBin.name}: ${JSON.stringify(sandboxBin.path)} } }`));
+    } else {
+      const cfg = openConfig(opts);
+      const existing = cfg.data.sandbox?.bins?.[sandboxBin.name];
+      if (existing === undefined) {
+        writeConfig(cfg.file, objectSet(cfg.text, ["sandbox", "bins"], sandboxBin.name, sandboxBin.path));
+        binRecorded = "added";
+      } else if (resolve(cfg.dir, existing) === sandboxBin.path) binRecorded = "present";
+      else {
+        binRecorded = "conflict";
+        warnings.push(warning("bin_mismatch", `sandbox.bins.${sandboxBin.name} is ${existing}, not ${sandboxBin.path}; left as it is`, "the pack will run the configured one"));
+      }
+    }
+  }
+
+  const files = scaffoldFiles({ id, kind, bin, binName });
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+
+  const rel = toPosix(relative(process.cwd(), dir)) || ".";
+  const shown = rel.startsWith("..") ? dir : rel.startsWith(".") ? rel : `./${rel}`;
+  printWarnings(warnings, out);
+  done(
+    out,
+    { id, kind, dir, files: Object.keys(files), ...(sandboxBin ? { sandboxBin: { ...sandboxBin, recorded: binRecorded } } : {}), warnings },
+    (col) =>
+      [
+        `${c.green(col, "✓")} scaffolded ${kind} pack '${id}' in ${shown}: ${Object.keys(files).join(", ")}`,
+        ...(binRecorded === "added" ? [`${c.green(col, "✓")} sandbox.bins.${sandboxBin!.name} = ${sandboxBin!.path} in ${CONFIG_NAME}`] : []),
+        "next:",
+        `  hcpx lint ${shown}`,
+        `  hcpx activate ${shown}`,
+      ].join("\n"),
+  );
+  return 0;
+}

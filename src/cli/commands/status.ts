@@ -1,0 +1,109 @@
+// hcpx status: active packs, granted and withheld commands (read/write/confirm),
+// hosts adopted and where. A table on a TTY, the envelope with --json.
+// Exit 0 when everything loads, 2 with warnings, 1 when a pack does not load (§12.1.7).
+import { display } from "../../util/paths";
+import { loadProject } from "../../pack/load";
+import { isGranted } from "../../pack/grants";
+import { loadActive } from "../../config/active";
+import { readAdopted } from "../../config/adopted";
+import type { CommonOpts } from "../../config/common";
+import type { Problem } from "../../util/errors";
+import { c, done, makeOut } from "../output";
+
+export interface StatusCommand {
+  verb: string;
+  name: string;
+  operation: "read" | "write";
+  land?: string;
+  confirm: boolean;
+  granted: boolean;
+}
+
+export async function run(opts: CommonOpts): Promise<number> {
+  const out = makeOut(opts);
+  const project = loadProject({ config: opts.config });
+  const { packs, broken } = loadActive(project);
+  const adopted = readAdopted(project.root);
+  const data = {
+    config: project.configFile ?? null,
+    userConfig: project.userConfigFile ?? null,
+    principal: project.principal,
+    grants: project.grants,
+    packs: packs.map((p) => ({
+      id: p.id,
+      kind: p.surface.kind,
+      version: p.surface.version,
+      dir: p.dir,
+      commands: p.commands.map(
+        (cmd): StatusCommand => ({
+          verb: cmd.verb_key,
+          name: `${p.id}.${cmd.verb_key}`,
+          operation: cmd.policy.operation,
+          ...(cmd.policy.land ? { land: cmd.policy.land } : {}),
+          confirm: cmd.policy.confirm,
+          granted: isGranted(project.grants, p.id, cmd.verb_key),
+        }),
+      ),
+      ...(p.surface.kind === "sense_only" ? { stimuli: (p.surface.stimuli ?? []).map((s) => s.id) } : {}),
+    })),
+    broken: broken.map((b) => ({ dir: b.dir, problems: b.problems })),
+    hosts: adopted.hosts,
+    ...(adopted.error ? { ledgerError: adopted.error } : {}),
+    warnings: project.warnings as Problem[],
+  };
+  const code = broken.length ? 1 : project.warnings.length || adopted.error ? 2 : 0;
+  done(out, data, (col) => render(data, col));
+  return code;
+}
+
+type Data = {
+  config: string | null;
+  principal: { id: string; kind: string };
+  packs: { id: string; kind: string; version: string; dir: string; commands: StatusCommand[]; stimuli?: string[] }[];
+  broken: { dir: string; problems: Problem[] }[];
+  hosts: { host: string; scope?: string; files: string[] }[];
+  ledgerError?: string;
+  warnings: Problem[];
+};
+
+function table(rows: string[][], col: boolean, header: boolean): string[] {
+  const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => strip(r[i] ?? "").length)));
+  return rows.map((r, ri) => {
+    const line = r.map((cell, i) => (i === r.length - 1 ? cell : cell + " ".repeat(w[i]! - strip(cell).length))).join("  ").trimEnd();
+    return header && ri === 0 ? c.bold(col, line) : line;
+  });
+}
+const strip = (s: string) => s.replace(/\u001b\[\d+m/g, "");
+
+function render(d: Data, col: boolean): string {
+  const lines: string[] = [];
+  lines.push(`config     ${d.config ? display(d.config) : "(none: run hcpx init)"}`);
+  lines.push(`principal  ${d.principal.id} (${d.principal.kind})`);
+  lines.push("");
+  if (d.packs.length === 0 && d.broken.length === 0) lines.push("no active packs — `hcpx activate <pack-dir>` adds one");
+  else {
+    const rows: string[][] = [["command", "op", "granted"]];
+    for (const p of d.packs) {
+      if (p.kind === "sense_only") {
+        rows.push([`${p.id} (sense)`, "-", `stimuli: ${(p.stimuli ?? []).join(", ")}`]);
+        continue;
+      }
+      for (const cmd of p.commands) {
+        const op = cmd.operation + (cmd.land ? `/${cmd.land}` : "") + (cmd.confirm ? ", confirm" : "");
+        rows.push([cmd.name, op, cmd.granted ? c.green(col, "yes") : c.dim(col, "withheld")]);
+      }
+    }
+    lines.push(...table(rows, col, true));
+    for (const b of d.broken) lines.push(c.red(col, `✗ ${display(b.dir)}: ${b.problems[0]?.message ?? "does not load"}`) + (b.problems.length > 1 ? ` (+${b.problems.length - 1} more)` : ""));
+  }
+  lines.push("");
+  if (d.hosts.length === 0) lines.push("no hosts adopted — `hcpx adopt <host> --write` places the packs where a host reads them");
+  else {
+    const rows: string[][] = [["host", "scope", "files"]];
+    for (const h of d.hosts) rows.push([h.host, h.scope ?? "-", h.files.join(", ")]);
+    lines.push(...table(rows, col, true));
+  }
+  if (d.ledgerError) lines.push(c.yellow(col, `! .hcp/adopted.json does not parse: ${d.ledgerError}`));
+  for (const w of d.warnings) lines.push(c.yellow(col, `! ${w.file ? `${w.file}${w.line ? `:${w.line}` : ""} ` : ""}${w.message}`));
+  return lines.join("\n");
+}

@@ -1,0 +1,70 @@
+// The project's hcp.config.json5 as a file to edit: find it, parse it (a syntax
+// error is reported with line and column, and the file is never rewritten),
+// apply text edits from ./edit, check the result still parses and validates,
+// and write it atomically (temp file + rename).
+import { existsSync, readFileSync, renameSync, writeFileSync, unlinkSync } from "node:fs";
+import { dirname, resolve, basename, join } from "node:path";
+import { HcpxError } from "../util/errors";
+import { display } from "../util/paths";
+import { parseJson5 } from "../pack/json5";
+import { ConfigSchema, type ConfigFile } from "../pack/schema";
+import { validate } from "../pack/validate";
+import { CONFIG_NAME, findProjectConfig } from "../pack/load";
+
+export interface ConfigDoc {
+  /** absolute path */
+  file: string;
+  dir: string;
+  text: string;
+  data: ConfigFile;
+}
+
+/** The project config path: --config, else $HCP_CONFIG, else found upward from cwd. */
+export function configPath(opts: { config?: string; cwd?: string } = {}): string | undefined {
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  const explicit = opts.config ?? process.env.HCP_CONFIG;
+  if (explicit) return resolve(cwd, explicit);
+  return findProjectConfig(cwd);
+}
+
+export function openConfig(opts: { config?: string; cwd?: string } = {}): ConfigDoc {
+  const file = configPath(opts);
+  if (!file || !existsSync(file)) {
+    throw new HcpxError({
+      code: "no_config",
+      message: file ? "config file not found" : `no ${CONFIG_NAME} in ${display(resolve(opts.cwd ?? process.cwd()))} or any parent directory`,
+      ...(file ? { file: display(file) } : {}),
+      hint: "run `hcpx init` to create one (or pass --config <file>)",
+    });
+  }
+  const text = readFileSync(file, "utf8");
+  return { file, dir: dirname(file), text, data: checkConfigText(text, display(file)) };
+}
+
+/** Parse + validate config text; throws HcpxError (with line/column) when it is not a valid config. */
+export function checkConfigText(text: string, shown: string): ConfigFile {
+  const doc = parseJson5(text, shown);
+  return validate(ConfigSchema, doc.value, shown, doc.text).data;
+}
+
+/** Write new config text after checking it; atomic. */
+export function writeConfig(file: string, text: string): ConfigFile {
+  const data = checkConfigText(text, display(file));
+  atomicWrite(file, text);
+  return data;
+}
+
+export function atomicWrite(file: string, text: string): void {
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* nothing to clean */
+    }
+    throw new HcpxError({ code: "write_failed", message: `cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, file: display(file), hint: "check the directory's permissions" });
+  }
+}
