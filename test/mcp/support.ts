@@ -1,0 +1,104 @@
+// Drive `node dist/hcpx.mjs mcp` with the SDK's real Client over stdio.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { PassThrough } from "node:stream";
+import { HCPX, REPO, scratchProject, tmp, type ScratchProject } from "../support/hcpx";
+
+export interface McpSession {
+  client: Client;
+  transport: StdioClientTransport;
+  /** everything the server wrote on stderr so far */
+  stderr: () => string;
+  close: () => Promise<void>;
+}
+
+export interface Ledgered extends ScratchProject {
+  home: string;
+  ledger: string;
+}
+
+/** A scratch project with a seeded ledger file (checking 1200.00, savings 5000.00). */
+export function ledgerProject(opts: Parameters<typeof scratchProject>[0] = {}): Ledgered {
+  const p = scratchProject(opts);
+  const home = tmp("hcpx-mcp-home-");
+  const ledger = join(p.dir, "ledger.json");
+  // a write, so the file exists (seeded with checking and savings) before any test write
+  const r = spawnSync(process.execPath, [join(p.dir, "bins", "ledger.mjs"), "account", "open", "cash", "--json"], { env: { LEDGER_FILE: ledger, LEDGER_SEED: "1", LEDGER_NOW: "2026-01-01T00:00:00Z", PATH: process.env.PATH ?? "" }, encoding: "utf8" });
+  if (r.status !== 0 || !existsSync(ledger)) throw new Error(`seeding the ledger failed: ${r.stderr}`);
+  return { ...p, home, ledger };
+}
+
+export async function startMcp(p: { dir: string; home?: string; ledger?: string }, opts: { shape?: "single" | "per-command"; env?: Record<string, string>; args?: string[] } = {}): Promise<McpSession> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    HOME: p.home ?? tmp("hcpx-mcp-home-"),
+    NO_COLOR: "1",
+    ...(p.ledger ? { LEDGER_FILE: p.ledger, LEDGER_NOW: "2026-01-01T00:00:00Z" } : {}),
+    ...opts.env,
+  };
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [HCPX, "mcp", ...(opts.shape ? ["--shape", opts.shape] : []), ...(opts.args ?? [])],
+    cwd: p.dir,
+    env,
+    stderr: "pipe",
+  });
+  let err = "";
+  (transport.stderr as PassThrough | null)?.setEncoding("utf8").on("data", (d: string) => (err += d));
+  const client = new Client({ name: "hcpx-test", version: "1.0.0" });
+  try {
+    await client.connect(transport);
+  } catch (e) {
+    await new Promise((r) => setTimeout(r, 100));
+    throw new Error(`hcpx mcp did not start: ${(e as Error).message}\nstderr:\n${err}`);
+  }
+  return { client, transport, stderr: () => err, close: () => client.close() };
+}
+
+/** Add a scratch pack `leaky` over test/fixtures/bins/leaky.mjs with the Binding LEAKY_TOKEN. */
+export function addLeakyPack(dir: string): void {
+  const pack = join(dir, "packs", "leaky");
+  mkdirSync(pack, { recursive: true });
+  cpSync(join(REPO, "test", "fixtures", "bins", "leaky.mjs"), join(dir, "bins", "leaky.mjs"));
+  writeFileSync(
+    join(pack, "surface.json"),
+    JSON.stringify({
+      hcp: "1.1",
+      id: "leaky",
+      version: "0.1.0",
+      description: "A bin that leaks its Binding",
+      kind: "wrap",
+      wrap: { bin: "../../bins/leaky.mjs", json_flag: null, output: "json", timeout_ms: 10000 },
+      binding: { env: ["LEAKY_TOKEN"] },
+      commands: [
+        { verb_key: "fail", summary: "Print the token and fail", cli: ["leaky", "fail"], args: {} },
+        { verb_key: "ok", summary: "Return the token inside JSON", cli: ["leaky", "ok"], args: {} },
+      ],
+    }),
+  );
+  writeFileSync(join(pack, "policy.json"), JSON.stringify({ rows: { fail: { operation: "read" }, ok: { operation: "read" } } }));
+  writeFileSync(
+    join(pack, "SKILL.md"),
+    "---\nname: leaky\ndescription: A bin that leaks its Binding.\nleads:\n  - \"leaky: test pack\"\n---\n\n# leaky\n\n| verb | what it does | read/write |\n|---|---|---|\n| `fail` | Print the token and fail | read |\n| `ok` | Return the token inside JSON | read |\n",
+  );
+}
+
+/** Write a project config (JSON) over the scratch one. */
+export function writeConfig(file: string, config: Record<string, unknown>): void {
+  writeFileSync(file, JSON.stringify(config, null, 2) + "\n");
+}
+
+export type ToolResult = { content?: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+
+export function envelope(r: unknown): { ok: boolean; data?: unknown; error?: { code: string; message: string } } {
+  const res = r as ToolResult;
+  const env = res.structuredContent as { ok: boolean; data?: unknown; error?: { code: string; message: string } };
+  if (!env) throw new Error(`no structuredContent in ${JSON.stringify(r)}`);
+  // the text content carries the same envelope as JSON
+  const text = res.content?.find((c) => c.type === "text")?.text;
+  if (text === undefined || JSON.stringify(JSON.parse(text)) !== JSON.stringify(env)) throw new Error(`text content differs from structuredContent: ${text}`);
+  return env;
+}
