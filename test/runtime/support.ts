@@ -1,0 +1,77 @@
+// Runtime test helpers: scratch projects with custom packs over the fixture bins.
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { spawn, type ChildProcess } from "node:child_process";
+import { REPO, scratchProject, type ScratchProject } from "../support/hcpx";
+
+export const FIXTURE_BINS = join(REPO, "test", "fixtures", "bins");
+
+export interface MiniPack {
+  id: string;
+  surface: Record<string, unknown>;
+  rows?: Record<string, Record<string, unknown>>;
+}
+
+/** A pack dir under `<project>/packs/<id>` written from plain objects. */
+export function writePack(projectDir: string, p: MiniPack): string {
+  const dir = join(projectDir, "packs", p.id);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "surface.json"), JSON.stringify({ hcp: "1.1", id: p.id, version: "0.0.1", description: `test pack ${p.id}`, ...p.surface }, null, 2));
+  writeFileSync(join(dir, "policy.json"), JSON.stringify({ rows: p.rows ?? {} }, null, 2));
+  writeFileSync(join(dir, "SKILL.md"), `---\nname: ${p.id}\ndescription: test pack\n---\n# ${p.id}\n`);
+  return dir;
+}
+
+/**
+ * A scratch project (copies of packs/ and bins/, fixture bins in `fx/`) that
+ * activates the example packs named in `examples` plus the given mini packs.
+ */
+export function project(opts: { examples?: string[]; packs?: MiniPack[]; allow?: string[]; deny?: string[]; sandbox?: Record<string, unknown> } = {}): ScratchProject {
+  const examples = opts.examples ?? [];
+  const mini = opts.packs ?? [];
+  const sp = scratchProject({ packs: examples });
+  cpSync(FIXTURE_BINS, join(sp.dir, "fx"), { recursive: true });
+  for (const p of mini) writePack(sp.dir, p);
+  const all = [...examples, ...mini.map((p) => p.id)];
+  const config = {
+    packs: all.map((p) => `./packs/${p}`),
+    principal: { id: "test", kind: "agent" },
+    grants: { allow: opts.allow ?? all.map((p) => `${p}.*`), deny: opts.deny ?? [] },
+    sandbox: { bins: { git: "/usr/bin/git" }, roots: ["."], cwd: ".", ...opts.sandbox },
+  };
+  writeFileSync(sp.config, JSON.stringify(config, null, 2) + "\n");
+  return sp;
+}
+
+/** A wrap pack over one fixture bin (`fx/<bin>`), commands given. */
+export function fxPack(id: string, bin: string, commands: unknown[], extra: Record<string, unknown> = {}, rows: MiniPack["rows"] = {}): MiniPack {
+  return { id, surface: { kind: "wrap", wrap: { bin: `../../fx/${bin}`, json_flag: null, output: "json", ...((extra.wrap as object) ?? {}) }, commands, ...Object.fromEntries(Object.entries(extra).filter(([k]) => k !== "wrap")) }, rows };
+}
+
+/** Start bins/todo-server.mjs on a free loopback port. */
+export async function startTodoServer(token?: string): Promise<{ url: string; port: number; child: ChildProcess; stop: () => void }> {
+  const child = spawn(process.execPath, [join(REPO, "bins", "todo-server.mjs"), "--port", "0"], {
+    env: { ...process.env, TODO_SERVER_TOKEN: token ?? "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let buf = "";
+    child.stdout!.setEncoding("utf8").on("data", (d: string) => {
+      buf += d;
+      const m = /^(\d+)\n/.exec(buf);
+      if (m) resolve(Number(m[1]));
+    });
+    child.on("exit", (c) => reject(new Error(`todo-server exited ${c}`)));
+    setTimeout(() => reject(new Error("todo-server did not start")), 10_000);
+  });
+  return { url: `http://127.0.0.1:${port}`, port, child, stop: () => child.kill("SIGTERM") };
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
