@@ -78,7 +78,7 @@ export function commandTool(packId: string, c: Command, name: string, summary = 
     name,
     description,
     inputSchema: inputSchema(packId, c),
-    annotations: c.policy.operation === "read" ? { readOnlyHint: true } : { readOnlyHint: false, destructiveHint: c.policy.confirm },
+    annotations: c.policy.operation === "read" ? { readOnlyHint: true } : { readOnlyHint: false, destructiveHint: c.policy.confirm || c.policy.land === "external" },
   };
 }
 
