@@ -101,7 +101,7 @@ function promptBody(packs: ProjectedPack[], skillsPath: string): string {
     `A write marked "${CONFIRM_MARKER}" runs only with \`--confirm\` (\`confirm: true\` in a tool call): ask the user first.`,
     `Before the first use of a pack, read its Skill: the \`${READ_SKILL_TOOL}\` tool with \`{"pack": "<pack>"}\`, or \`${skillsPath}/<pack>/SKILL.md\`.`,
     "",
-    `Verbs are marked r (read), w (write), ${CONFIRM_MARKER}.`,
+    `Each verb below is marked r (read) or w (write); "${CONFIRM_MARKER}" marks a gated write.`,
   );
   for (const p of packs) {
     L.push("", `### ${p.pack.id}`, ...p.leads);
