@@ -3,6 +3,7 @@
 // the plan, and `hcpx mcp` answering initialize + tools/list.
 // Exit 0 healthy, 2 warnings, 1 failure.
 import { spawn } from "node:child_process";
+import { accessSync, constants } from "node:fs";
 import { HcpxError, type Problem } from "../../util/errors";
 import { display } from "../../util/paths";
 import { loadPack, loadProject } from "../../pack/load";
@@ -77,6 +78,7 @@ export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<n
       if (pack.surface.kind !== "wrap" || !bin) continue;
       const r = resolveBin(pack, project, bin);
       if ("ok" in r) checks.push({ id: `bin:${pack.id}`, status: "fail", message: `pack ${pack.id}: ${r.error.message}`, hint: typeof r.error.hint === "string" ? r.error.hint : "fix wrap.bin or sandbox.bins" });
+      else if (r.command !== process.execPath && !executable(r.path)) checks.push({ id: `bin:${pack.id}`, status: "fail", message: `pack ${pack.id}: bin ${r.path} is not executable`, hint: `chmod +x ${r.path}` });
       else checks.push({ id: `bin:${pack.id}`, status: "ok", message: `pack ${pack.id}: bin ${bin} → ${r.path}` });
     }
     checks.push(...(await adoptedSync(project, packs)));
@@ -98,6 +100,15 @@ export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<n
     process.stdout.write(lines.join("\n") + "\n");
   }
   return code;
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Start `hcpx mcp` as an MCP host would and ask for its tools over stdio. */

@@ -1,0 +1,164 @@
+// activate / deactivate / grant / revoke edit hcp.config.json5 in place: every
+// byte outside the changed array stays as the person wrote it.
+import { describe, expect, it } from "vitest";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import JSON5 from "json5";
+import { HAND, envelope, hcpx, project, tmp } from "./helpers";
+
+const TRANSIT_READS = ["transit.plan", "transit.departures", "transit.stops", "transit.lines"];
+const withTransit = HAND.replace("'./packs/ledger',   // money\n", "'./packs/ledger',   // money\n    './packs/transit',\n").replace(
+  "      'ledger.balance',\n",
+  "      'ledger.balance',\n" + TRANSIT_READS.map((p) => `      '${p}',\n`).join(""),
+);
+
+describe("hcpx activate / deactivate", () => {
+  it("activates a pack keeping the hand-edited config byte for byte, granting reads only; deactivate restores it", async () => {
+    const p = project();
+    const r = await hcpx(["activate", "packs/transit"], p.dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(p.read()).toBe(withTransit);
+    expect(r.stdout).toContain("activated 'transit'");
+    const d = await hcpx(["deactivate", "transit"], p.dir);
+    expect(d.code, d.stderr).toBe(0);
+    expect(p.read()).toBe(HAND);
+  });
+
+  it("grants the reads of a pack with writes, and says how to grant a write", async () => {
+    const p = project(`{ packs: [], grants: { allow: [] } }\n`);
+    const r = await hcpx(["activate", "./packs/ledger", "--json"], p.dir);
+    expect(r.code, r.stderr).toBe(0);
+    const env = envelope<{ granted: string[]; withheld: { verb: string; operation: string; confirm: boolean }[] }>(r);
+    expect(env.ok).toBe(true);
+    expect(env.data.granted.sort()).toEqual(["ledger.accounts", "ledger.balance", "ledger.doctor", "ledger.entries"]);
+    expect(env.data.withheld.map((w) => w.verb).sort()).toEqual(["account.open", "entry.add", "entry.delete", "transfer"]);
+    expect(env.data.withheld.find((w) => w.verb === "transfer")).toMatchObject({ operation: "write", confirm: true });
+    expect(p.read()).toBe(`{ packs: ["./packs/ledger"], grants: { allow: ["ledger.accounts", "ledger.balance", "ledger.entries", "ledger.doctor"] } }\n`);
+    const human = await hcpx(["activate", "./packs/ledger"], p.dir);
+    expect(human.stdout).toMatch(/to grant one: hcpx grant ledger\.\S+/);
+    expect(human.stdout).toContain("already active");
+  });
+
+  it("refuses a directory that is not a pack, and a pack with lint errors, leaving the config alone", async () => {
+    const p = project();
+    mkdirSync(join(p.dir, "empty"));
+    const r = await hcpx(["activate", "empty"], p.dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("not a pack");
+    expect(r.stderr).toContain("hcpx pack new");
+    const j = envelope(await hcpx(["activate", "nowhere", "--json"], p.dir));
+    expect(j.error.code).toBe("not_a_pack");
+    // lint error: the Skill table lacks a row
+    writeFileSync(join(p.dir, "packs/transit/SKILL.md"), "---\nname: transit\ndescription: x\nleads: [\"transit: plans\"]\n---\n# transit\n");
+    const l = await hcpx(["activate", "packs/transit", "--json"], p.dir);
+    expect(l.code).toBe(1);
+    expect(envelope(l).error.code).toBe("lint_failed");
+    expect(p.read()).toBe(HAND);
+  });
+
+  it("deactivate of an unknown pack lists the active ones", async () => {
+    const p = project();
+    const r = await hcpx(["deactivate", "nosuch"], p.dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("no active pack 'nosuch'");
+    expect(r.stderr).toContain("active packs: ledger");
+    expect(p.read()).toBe(HAND);
+  });
+});
+
+describe("hcpx grant / revoke", () => {
+  it("grant appends to allow byte for byte; revoke takes it out again", async () => {
+    const p = project();
+    const g = await hcpx(["grant", "ledger.entry.add"], p.dir);
+    expect(g.code, g.stderr).toBe(0);
+    expect(p.read()).toBe(HAND.replace("      'ledger.balance',\n", "      'ledger.balance',\n      'ledger.entry.add',\n"));
+    const again = envelope<{ added: string[]; unchanged: string[] }>(await hcpx(["grant", "ledger.entry.add", "--json"], p.dir));
+    expect(again.data).toMatchObject({ added: [], unchanged: ["ledger.entry.add"] });
+    const r = await hcpx(["revoke", "ledger.entry.add"], p.dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(p.read()).toBe(HAND);
+  });
+
+  it("refuses a bad pattern with exit 64 and the pattern rule, writing nothing", async () => {
+    const p = project();
+    for (const bad of ["ledger", "Ledger.*", "../x.y", "ledger.*.add"]) {
+      const r = await hcpx(["grant", bad, "--json"], p.dir);
+      expect(r.code, bad).toBe(64);
+      const e = envelope(r).error;
+      expect(e.code).toBe("bad_pattern");
+      expect(e.hint).toContain("<pack>.<verb>");
+    }
+    const h = await hcpx(["revoke", "nope"], p.dir);
+    expect(h.code).toBe(64);
+    expect(h.stderr).toContain("'nope' is not a grant pattern");
+    expect(p.read()).toBe(HAND);
+  });
+
+  it("warns about an unknown verb (naming the pack's verbs) and an unknown pack", async () => {
+    const p = project();
+    const r = await hcpx(["grant", "ledger.balanse", "--json"], p.dir);
+    expect(r.code).toBe(0);
+    const env = envelope<{ warnings: { code: string; message: string; hint: string }[] }>(r);
+    expect(env.data.warnings[0]).toMatchObject({ code: "matches_nothing" });
+    expect(env.data.warnings[0]!.hint).toContain("balance");
+    const u = await hcpx(["grant", "weather.*"], p.dir);
+    expect(u.code).toBe(0);
+    expect(u.stderr).toContain("no active pack 'weather'");
+  });
+
+  it("a wildcard grant with deny: revoke of one verb says to deny it, --deny does", async () => {
+    const p = project(`{\n  packs: ["./packs/ledger"],\n  grants: {\n    allow: ["ledger.*"], // everything\n  },\n}\n`);
+    const r = await hcpx(["revoke", "ledger.transfer", "--json"], p.dir);
+    expect(r.code).toBe(1);
+    const e = envelope(r).error;
+    expect(e.code).toBe("granted_by_wildcard");
+    expect(e.hint).toBe("to withhold it, deny it: hcpx revoke --deny ledger.transfer");
+    const d = await hcpx(["revoke", "--deny", "ledger.transfer"], p.dir);
+    expect(d.code, d.stderr).toBe(0);
+    expect(p.read()).toBe(`{\n  packs: ["./packs/ledger"],\n  grants: {\n    allow: ["ledger.*"], // everything\n    deny: ["ledger.transfer"],\n  },\n}\n`);
+    const s = envelope<{ packs: { commands: { verb: string; granted: boolean }[] }[] }>(await hcpx(["status", "--json"], p.dir));
+    expect(s.data.packs[0]!.commands.find((c) => c.verb === "transfer")!.granted).toBe(false);
+    expect(s.data.packs[0]!.commands.find((c) => c.verb === "balance")!.granted).toBe(true);
+  });
+
+  it("every edited config still parses as JSON5 with the expected value", async () => {
+    const p = project();
+    await hcpx(["activate", "packs/git"], p.dir);
+    await hcpx(["grant", "transit.*"], p.dir);
+    const v = JSON5.parse(p.read());
+    expect(v.packs).toEqual(["./packs/ledger", "./packs/git"]);
+    expect(v.grants.allow).toEqual(["ledger.balance", "git.status", "git.log", "git.diff", "git.branch", "git.show", "transit.*"]);
+  });
+});
+
+describe("a config that is missing or does not parse", () => {
+  const commands = [["activate", "packs/transit"], ["deactivate", "ledger"], ["grant", "ledger.*"], ["revoke", "ledger.*"], ["status"], ["doctor"]];
+  it("missing: every config command says to run hcpx init", async () => {
+    const empty = tmp("hcpx-noconf-");
+    for (const args of commands) {
+      const r = await hcpx([...args, "--json"], empty);
+      expect(r.code, args.join(" ")).toBe(1);
+      const env = envelope(r);
+      if (args[0] === "doctor") expect(JSON.stringify(env.error)).toContain("hcpx init");
+      else {
+        expect(env.error.code, args.join(" ")).toBe("no_config");
+        expect(env.error.hint).toContain("hcpx init");
+      }
+    }
+  });
+
+  it("a syntax error: line and column in the message, and the file is not rewritten", async () => {
+    const broken = `{\n  packs: ["./packs/ledger"],\n  grants: { allow: ["ledger.*" "x.y"] },\n}\n`;
+    const p = project(broken);
+    for (const args of commands) {
+      const r = await hcpx(args, p.dir);
+      expect(r.code, args.join(" ")).toBe(1);
+      const text = r.stdout + r.stderr;
+      expect(text, args.join(" ")).toMatch(/hcp\.config\.json5:3:\d+/);
+    }
+    const j = envelope(await hcpx(["grant", "ledger.x", "--json"], p.dir));
+    expect(j.error.code).toBe("bad_json5");
+    expect(j.error.line).toBe(3);
+    expect(p.read()).toBe(broken);
+  });
+});
