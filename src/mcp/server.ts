@@ -21,8 +21,9 @@ import type { Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { userConfigDir } from "../util/paths";
 import { execute, type Envelope, type ExecRequest } from "../runtime/execute";
-import { exportView, filteredSkill, type ExportView } from "./view";
-import { HCP_TOOL, READ_SKILL_TOOL, instructions, toolsFor, type McpToolDef, type Shape } from "./tools";
+import { READ_SKILL_TOOL, toMcp } from "../projection/tools";
+import { exportView, type ExportView } from "./view";
+import { HCP_TOOL, instructions, toolsFor, type McpToolDef, type Shape } from "./tools";
 
 declare const HCPX_VERSION: string;
 const VERSION = typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev";
@@ -91,7 +92,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   // At start a broken config is fatal (reported on stderr by the CLI, exit 1):
   // a host shows "failed to connect" rather than a server with no tools.
   let view: ExportView = exportView(freshProject());
-  let tools: McpToolDef[] = toolsFor(shape, view.packs);
+  let tools: McpToolDef[] = toolsFor(shape, view);
   let key = viewKey(view, tools);
 
   const server = new Server(
@@ -111,7 +112,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
       log(`config not reloaded: ${e instanceof HcpxError ? e.problems[0]!.message : (e as Error).message}`);
       return false;
     }
-    const nextTools = toolsFor(shape, next.packs);
+    const nextTools = toolsFor(shape, next);
     const nextKey = viewKey(next, nextTools);
     view = next;
     tools = nextTools;
@@ -122,7 +123,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     if (refresh()) announce();
-    return { tools: tools as never };
+    return { tools: tools.map(toMcp) as never };
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => {
@@ -137,7 +138,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     if (refresh()) announce();
     const p = m ? view.packs.find((x) => x.pack.id === m[1]) : undefined;
     if (!p) throw new McpError(-32002, `resource not found: ${req.params.uri}`, { uri: req.params.uri });
-    return { contents: [{ uri: req.params.uri, mimeType: "text/markdown", text: filteredSkill(p, view.skills.get(p.pack.id)) }] };
+    return { contents: [{ uri: req.params.uri, mimeType: "text/markdown", text: view.skills.get(p.pack.id) ?? "" }] };
   });
 
   const inflight = new Set<Promise<unknown>>();
@@ -202,7 +203,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
       const activated = view.project.packDirs.some((d) => basename(d) === id);
       return toResult(activated ? fail("not_granted", `no command of pack '${id}' is granted`, { hint: "grant it with `hcpx grant`" }) : fail("unknown_pack", `no activated pack '${id}'`, { hint: `packs: ${view.packs.map((x) => x.pack.id).join(", ") || "(none)"}` }));
     }
-    return { content: [{ type: "text", text: filteredSkill(p, view.skills.get(p.pack.id)) }] };
+    return { content: [{ type: "text", text: view.skills.get(p.pack.id) ?? "" }] };
   }
 
   // ---- change notifications ----

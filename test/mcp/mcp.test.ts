@@ -29,7 +29,7 @@ describe("hcpx mcp, default shape (the single tool hcp)", () => {
     expect(tools.map((t) => t.name)).toEqual(["hcp", "hcp__read_skill"]);
     const hcp = tools[0]!;
     const d = hcp.description!;
-    expect(d).toContain("- ledger: accounts, balance, entries, account.open[w:remote], entry.add[w:remote], transfer[w:remote,confirm], doctor");
+    expect(d).toContain("- ledger: accounts, balance, entries, account.open[w:remote], entry.add[w:remote], transfer[w:remote, confirm required], doctor");
     expect(d).toMatch(/^- transit: plan$/m);
     expect(d).toMatch(/- notes \(argv\): list, show, search, add\[w:local\], tags/);
     expect(d).not.toContain("entry.delete"); // denied
@@ -125,6 +125,7 @@ describe("hcpx mcp, default shape (the single tool hcp)", () => {
     expect(r.isError).toBeFalsy();
     const text = r.content![0]!.text!;
     expect(text).toMatch(/^---\nname: ledger\n/);
+    expect(text).not.toContain("entry.delete"); // no mention of a withheld command anywhere
     expect(text).toContain("| `transfer` | Move money from one account to another | write, confirm |");
     expect(text).not.toContain("| `entry.delete` |");
     const t = (await s.client.callTool({ name: "hcp__read_skill", arguments: { pack: "transit" } })) as ToolResult;
@@ -181,7 +182,8 @@ describe("hcpx mcp --shape per-command", () => {
     expect(by.ledger__entries!.inputSchema.properties).toMatchObject({ limit: { type: "integer" } });
     expect(by.ledger__transfer!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(by.ledger__transfer!.inputSchema.properties).toMatchObject({ confirm: { type: "boolean" }, amount: { type: "number" } });
-    expect(by.ledger__transfer!.description).toMatch(/write, land: remote, confirm required/);
+    expect(by.ledger__transfer!.description).toMatch(/\[write · remote · confirm required\]/);
+    expect(by.hcp__read_skill!.inputSchema).toMatchObject({ properties: { pack: { enum: ["ledger", "notes", "transit"] } } });
     expect(by.ledger__entry_add!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(by.notes__add!.inputSchema.properties).toMatchObject({ argv: { type: "array", items: { type: "string" }, maxItems: 6 } });
     expect(names.some((n) => n.startsWith("inbox-watch"))).toBe(false);
