@@ -47,6 +47,24 @@ program
     }),
   );
 program
+  .command("adopt")
+  .description("place the projections where each host reads them (MCP entry, instructions block, Skill copies); prints the diff, --write applies")
+  .argument("<host...>", "claude, cursor, codex, gemini, vscode, windsurf, opencode, or all")
+  .option("--write", "apply the plan (default: print it as a unified diff and write nothing)")
+  .option("--check", "write nothing; exit 1 when anything differs from the plan (stale files and hand edits included)")
+  .option("--remove", "plan the removal of what hcpx wrote for these hosts (with --write: remove it)")
+  .option("--scope <scope>", "project (files in the project) or user (files under $HOME)", "project")
+  .option("--command <cmd>", 'the command line of the MCP entry (default: `hcpx mcp` when hcpx is on PATH, else absolute node + hcpx)')
+  .option("--force", "replace or remove entries and files changed by hand, or not written by hcpx")
+  .option("--json", "print the result envelope")
+  .addHelpText("after", "\nExamples:\n  $ hcpx adopt claude            # review the diff\n  $ hcpx adopt claude cursor --write\n  $ hcpx adopt all --check       # CI: exit 1 on drift\n  $ hcpx adopt codex --scope user --write\n  $ hcpx adopt claude --remove --write\n")
+  .action(
+    act(async (hosts: string[], opts: { write?: boolean; check?: boolean; remove?: boolean; force?: boolean; scope?: string; command?: string; json?: boolean }) => {
+      const m = await import("./commands/adopt");
+      return m.run(hosts, opts, globals());
+    }),
+  );
+program
   .command("lint")
   .description("check packs: schemas, kinds, the four faces (§12.4), policy rows, Skill table, ids")
   .argument("[pack-dir...]", "pack directories (default: every activated pack of the project)")

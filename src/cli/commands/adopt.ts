@@ -1,0 +1,78 @@
+// `hcpx adopt <host…|all> [--write | --check | --remove] [--scope project|user]
+// [--command "<cmd> <args…>"] [--force] [--json]`: places the projections where
+// each host reads them. Default: print the plan as a unified diff, write nothing.
+import { loadPacks, loadProject } from "../../pack/load";
+import { buildProjection } from "../../projection/build";
+import { HcpxError } from "../../util/errors";
+import { listHosts } from "../../host/descriptor";
+import { planAdopt, type Scope } from "../../host/engine";
+import { applyPlan } from "../../host/apply";
+import { planDiff } from "../../host/diff";
+import { c, done, makeOut, printWarnings, useColor } from "../output";
+
+export interface AdoptCliOptions {
+  write?: boolean;
+  check?: boolean;
+  remove?: boolean;
+  force?: boolean;
+  scope?: string;
+  command?: string;
+  json?: boolean;
+}
+
+export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { config?: string }): Promise<number> {
+  const out = makeOut(opts);
+  const scope = (opts.scope ?? "project") as Scope;
+  if (scope !== "project" && scope !== "user") throw new HcpxError({ code: "bad_args", message: `--scope must be project or user, not '${opts.scope}'` });
+  if (opts.check && opts.write) throw new HcpxError({ code: "bad_args", message: "--check and --write exclude each other", hint: "--check only compares; --write applies" });
+  if (hostArgs.length === 0) throw new HcpxError({ code: "bad_args", message: "name at least one host", hint: `hosts: ${listHosts().join(", ")}, or all` });
+  const known = listHosts();
+  const hosts = [...new Set(hostArgs.flatMap((h) => h.split(",")).map((h) => h.trim()).filter(Boolean).flatMap((h) => (h === "all" ? known : [h])))];
+  const project = loadProject({ config: globals.config, optional: scope === "user" || opts.remove === true });
+  const packs = opts.remove ? [] : loadPacks(project);
+  printWarnings(project.warnings, out);
+  const plan = await planAdopt(project, hosts, (skillsPath) => buildProjection(project, packs, { skillsPath }), {
+    scope,
+    command: opts.command,
+    remove: opts.remove,
+    force: opts.force,
+  });
+  const drift = plan.changes.length > 0 || plan.conflicts.length > 0;
+  const summary = plan.changes.map((ch) => ({ path: ch.path, kind: ch.kind, hosts: ch.hosts, notes: ch.notes }));
+  if (opts.check) {
+    if (out.json) {
+      done(out, { inSync: !drift, scope, hosts, changes: summary, conflicts: plan.conflicts, notes: plan.notes });
+    } else {
+      const color = useColor();
+      let s = planDiff(plan, color);
+      for (const p of plan.conflicts) s += c.yellow(color, `drift: ${p.file}: ${p.message}`) + "\n";
+      s += drift ? c.red(color, `adopt ${hosts.join(" ")} (${scope}): ${plan.changes.length} file(s) out of date${plan.conflicts.length ? `, ${plan.conflicts.length} changed by hand` : ""}; run \`hcpx adopt ${hostArgs.join(" ")}${scope === "user" ? " --scope user" : ""} --write\`\n`) : `adopt ${hosts.join(" ")} (${scope}): in sync\n`;
+      process.stdout.write(s);
+    }
+    return drift ? 1 : 0;
+  }
+  if (!opts.write) {
+    const color = useColor();
+    if (out.json) done(out, { wrote: false, scope, hosts, changes: summary, conflicts: plan.conflicts, notes: plan.notes, diff: planDiff(plan, false) });
+    else {
+      let s = planDiff(plan, color);
+      for (const n of plan.notes) s += c.yellow(color, `note: ${n}`) + "\n";
+      for (const p of plan.conflicts) s += c.yellow(color, `warning: ${p.file}: ${p.message} (${p.hint})`) + "\n";
+      s += plan.changes.length ? `${plan.changes.length} file(s) would change; nothing written. Apply with --write.\n` : "Nothing to change.\n";
+      process.stdout.write(s);
+    }
+    return 0;
+  }
+  const res = applyPlan(plan);
+  if (out.json) done(out, { wrote: true, scope, hosts, written: res.written, deleted: res.deleted, conflicts: plan.conflicts, notes: plan.notes });
+  else {
+    const color = useColor();
+    let s = "";
+    for (const ch of plan.changes) s += `${ch.kind === "create" ? c.green(color, "created") : ch.kind === "delete" ? c.red(color, "deleted") : c.cyan(color, "updated")} ${ch.path}${ch.notes.length ? c.dim(color, `  (${ch.notes.join("; ")})`) : ""}\n`;
+    for (const n of plan.notes) s += c.yellow(color, `note: ${n}`) + "\n";
+    for (const p of plan.conflicts) s += c.yellow(color, `warning: ${p.file}: ${p.message} (${p.hint})`) + "\n";
+    s += plan.changes.length ? `${opts.remove ? "removed" : "adopted"}: ${hosts.join(", ")} (${scope}), ${res.written.length} written, ${res.deleted.length} deleted\n` : `${hosts.join(", ")} (${scope}): up to date, nothing written\n`;
+    process.stdout.write(s);
+  }
+  return 0;
+}

@@ -1,0 +1,112 @@
+// Host descriptors: `hosts/<host>.json5` says, per scope, which files a host
+// reads and in which format. The engine knows formats, never hosts.
+import * as z from "zod/mini";
+import { existsSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { HcpxError } from "../util/errors";
+import { readJson5 } from "../pack/json5";
+import { validate } from "../pack/validate";
+
+export const FORMATS = ["json", "jsonc", "toml", "markdown-block", "file", "dir-of-skills"] as const;
+export type Format = (typeof FORMATS)[number];
+
+const TargetSchema = z.strictObject({
+  /** stable id within the host, e.g. "mcp", "instructions", "rule", "skills" */
+  id: z.string().check(z.regex(/^[a-z][a-z0-9-]*$/)),
+  /** relative to the project root, or `~/…` (user scope). Alternatives: the first that exists, else the first. */
+  path: z.union([z.string().check(z.minLength(1)), z.array(z.string().check(z.minLength(1))).check(z.minLength(1))]),
+  format: z.enum(FORMATS),
+  /** json/jsonc/toml: key path of the MCP entry, e.g. ["mcpServers", "hcp"] */
+  key: z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1))),
+  /** `templates/<host>/<template>` — renders the entry (json: a JSON value; toml: the tables), the block, or the file */
+  template: z.optional(z.string()),
+  /** jsonc: trailing commas accepted by the host (default true); json is always strict */
+  trailingCommas: z.optional(z.boolean()),
+  /** a size the host ignores text beyond (characters of the rendered file / block) */
+  maxChars: z.optional(z.number()),
+  /** a size cap on the whole resulting file, in bytes (e.g. Codex's 32 KiB for AGENTS.md) */
+  maxBytes: z.optional(z.number()),
+  /** informative: the host's env var syntax in this file */
+  envSyntax: z.optional(z.string()),
+  /** a note printed with the plan when this target is written */
+  note: z.optional(z.string()),
+});
+export type Target = z.infer<typeof TargetSchema>;
+
+const ScopeSchema = z.strictObject({
+  targets: z.array(TargetSchema),
+  /** printed with every plan for this scope (e.g. "MCP servers are read from the user file only") */
+  notes: z.optional(z.array(z.string())),
+});
+export type ScopeSpec = z.infer<typeof ScopeSchema>;
+
+export const DescriptorSchema = z.strictObject({
+  host: z.string().check(z.regex(/^[a-z][a-z0-9-]*$/)),
+  name: z.string(),
+  /** "host" (default) for `adopt`; "bundle" for `generate --as` */
+  kind: z.optional(z.enum(["host", "bundle"])),
+  docs: z.optional(z.array(z.string())),
+  /** the MCP server name the entry is written under */
+  server: z.optional(z.string()),
+  scopes: z.strictObject({
+    project: z.optional(ScopeSchema),
+    user: z.optional(ScopeSchema),
+  }),
+});
+export type Descriptor = z.infer<typeof DescriptorSchema>;
+
+let rootCache: string | undefined;
+/** The package root: the directory holding `hosts/` and `templates/` (works from src/ and from dist/chunks/). */
+export function packageRoot(): string {
+  if (rootCache) return rootCache;
+  let d = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(d, "hosts")) && existsSync(join(d, "templates"))) return (rootCache = d);
+    d = dirname(d);
+  }
+  throw new HcpxError({ code: "install_broken", message: "cannot find the hosts/ and templates/ directories of this hcpx install", hint: "reinstall hcpx" });
+}
+
+export function hostsDir(): string {
+  return join(packageRoot(), "hosts");
+}
+
+/** Names of the descriptors of a kind, sorted. */
+export function listHosts(kind: "host" | "bundle" = "host"): string[] {
+  return readdirSync(hostsDir())
+    .filter((f) => f.endsWith(".json5"))
+    .map((f) => f.slice(0, -".json5".length))
+    .filter((h) => (loadDescriptor(h).kind ?? "host") === kind)
+    .sort();
+}
+
+const cache = new Map<string, Descriptor>();
+export function loadDescriptor(host: string): Descriptor {
+  const hit = cache.get(host);
+  if (hit) return hit;
+  if (!/^[a-z][a-z0-9-]*$/.test(host) || !existsSync(join(hostsDir(), `${host}.json5`))) {
+    const known = readdirSync(hostsDir()).filter((f) => f.endsWith(".json5")).map((f) => f.slice(0, -6));
+    throw new HcpxError({ code: "unknown_host", message: `unknown host '${host}'`, hint: `known hosts: ${known.join(", ")} (or \`all\`)` });
+  }
+  const file = join(hostsDir(), `${host}.json5`);
+  const doc = readJson5(file, `hosts/${host}.json5`);
+  const d = validate(DescriptorSchema, doc.value, doc.file, doc.text).data;
+  if (d.host !== host) throw new HcpxError({ code: "bad_descriptor", message: `descriptor says host '${d.host}', file is named '${host}'`, file: doc.file, path: "host" });
+  for (const scope of ["project", "user"] as const) {
+    for (const [i, t] of (d.scopes[scope]?.targets ?? []).entries()) {
+      const needsKey = t.format === "json" || t.format === "jsonc" || t.format === "toml";
+      const needsTemplate = t.format !== "dir-of-skills";
+      if (needsKey && !t.key) throw new HcpxError({ code: "bad_descriptor", message: `a ${t.format} target needs \`key\``, file: doc.file, path: `scopes.${scope}.targets[${i}].key` });
+      if (needsTemplate && !t.template) throw new HcpxError({ code: "bad_descriptor", message: `a ${t.format} target needs \`template\``, file: doc.file, path: `scopes.${scope}.targets[${i}].template` });
+      const paths = Array.isArray(t.path) ? t.path : [t.path];
+      for (const p of paths) {
+        const userPath = p.startsWith("~/");
+        if (scope === "project" && (userPath || p.startsWith("/") || p.split("/").includes(".."))) throw new HcpxError({ code: "bad_descriptor", message: `project-scope path '${p}' must be relative and stay inside the project`, file: doc.file, path: `scopes.${scope}.targets[${i}].path` });
+        if (scope === "user" && (!userPath || p.split("/").includes(".."))) throw new HcpxError({ code: "bad_descriptor", message: `user-scope path '${p}' must start with ~/`, file: doc.file, path: `scopes.${scope}.targets[${i}].path` });
+      }
+    }
+  }
+  cache.set(host, d);
+  return d;
+}

@@ -1,0 +1,32 @@
+// The unified diff of an adopt plan, as a person reviews it. Colour only when
+// asked (a TTY without NO_COLOR: the caller decides).
+import { createTwoFilesPatch } from "diff";
+import type { AdoptPlan, FileChange } from "./engine";
+
+const paint = (on: boolean, n: number, s: string) => (on ? `\u001b[${n}m${s}\u001b[0m` : s);
+
+export function changeDiff(c: FileChange, color: boolean): string {
+  const a = c.kind === "create" ? "/dev/null" : `a/${c.path}`;
+  const b = c.kind === "delete" ? "/dev/null" : `b/${c.path}`;
+  const patch = createTwoFilesPatch(a, b, c.old ?? "", c.new ?? "", undefined, undefined, { context: 3 });
+  const lines = patch.split("\n").filter((l) => !/^={10,}$/.test(l) && !l.startsWith("Index: "));
+  return lines
+    .map((l) => {
+      if (l.startsWith("---") || l.startsWith("+++")) return paint(color, 1, l);
+      if (l.startsWith("@@")) return paint(color, 36, l);
+      if (l.startsWith("+")) return paint(color, 32, l);
+      if (l.startsWith("-")) return paint(color, 31, l);
+      return l;
+    })
+    .join("\n")
+    .replace(/\n+$/, "\n");
+}
+
+export function planDiff(plan: AdoptPlan, color: boolean): string {
+  let s = "";
+  for (const c of plan.changes) {
+    s += changeDiff(c, color);
+    for (const n of c.notes) s += paint(color, 33, `# note (${c.path}): ${n}`) + "\n";
+  }
+  return s;
+}

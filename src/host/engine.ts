@@ -1,0 +1,504 @@
+// The adopt engine: from host descriptors and a projection to a plan of file
+// changes, computed entirely in memory (nothing is written here). It knows file
+// formats, never hosts: everything host-specific is in hosts/*.json5 and
+// templates/. `apply.ts` writes a plan; `diff.ts` shows it.
+import { join, relative, dirname } from "node:path";
+import { parseTree, type Node, type ParseError } from "jsonc-parser/lib/esm/main.js"; // the ESM build: the UMD one require()s its parts at run time, which a bundle cannot resolve
+import type { Project } from "../pack/model";
+import type { Projection } from "../projection/types";
+import { HcpxError, type Problem } from "../util/errors";
+import { home, toPosix, userConfigDir } from "../util/paths";
+import { loadDescriptor, type Descriptor, type Target } from "./descriptor";
+import { resolveInside, readEntry, missingDirs, type Entry } from "./fsio";
+import { parseJsonFor, setJson, removeJson, nodeAt, valueAt } from "./jsonedit";
+import { parseTomlFor, setToml, removeToml, tomlValueAt } from "./tomledit";
+import { setBlock, removeBlock, findBlock, blockContent } from "./mdblock";
+import { render, type TemplateContext } from "./templates";
+import { resolveMcpCommand, type McpCommand } from "./command";
+import { sha256, lineCol } from "./text";
+import { emptyLedger, ledgerKey, parseLedger, serializeLedger, type Ledger, type LedgerEntry, type LedgerHost } from "./ledger";
+
+export type Scope = "project" | "user";
+
+export interface AdoptOptions {
+  scope: Scope;
+  /** `--command "<cmd> <args…>"` */
+  command?: string;
+  /** plan the removal of what hcpx wrote for these hosts */
+  remove?: boolean;
+  /** delete/replace files and entries changed since hcpx wrote them */
+  force?: boolean;
+  /** $HOME (default: home()) */
+  home?: string;
+  /** previews: pretend every file is absent and use the portable command */
+  preview?: boolean;
+}
+
+export interface FileChange {
+  /** display path: relative to the project root (posix), or `~/…` */
+  path: string;
+  /** absolute path as planned */
+  abs: string;
+  /** the file actually written (symlinks inside the base resolved) */
+  real: string;
+  kind: "create" | "update" | "delete";
+  old?: string;
+  new?: string;
+  hosts: string[];
+  notes: string[];
+}
+
+export interface AdoptPlan {
+  scope: Scope;
+  /** project root or $HOME */
+  base: string;
+  hosts: string[];
+  remove: boolean;
+  changes: FileChange[];
+  /** printed with the plan */
+  notes: string[];
+  /** things left alone on purpose (changed since we wrote them): drift for --check */
+  conflicts: Problem[];
+  ledgerFile: string;
+  /** serialized ledger before and after (undefined = no ledger file) */
+  ledgerOld?: string;
+  ledgerNew?: string;
+  /** directories to try to remove (when empty) after writing, deepest first */
+  rmdirs: string[];
+}
+
+/** A projection for one host: `skillsPath` is where that host's Skill copies are (for the prompt block). */
+export type ProjectionFor = (skillsPath: string) => Projection;
+
+interface VFile {
+  abs: string;
+  real: string;
+  show: string;
+  orig: Entry;
+  /** current planned text; null = absent */
+  cur: string | null;
+  hosts: Set<string>;
+  notes: string[];
+  /** owned-file content planned in this run (to detect two hosts disagreeing) */
+  plannedBy?: { host: string; text: string };
+  /** markdown: the prefix the first host of this run inserted */
+  mdPrefix?: string;
+}
+
+function first<T>(x: T | T[]): T {
+  return Array.isArray(x) ? x[0]! : x;
+}
+
+export function ledgerPath(scope: Scope, project: Project): string {
+  return scope === "project" ? join(project.root, ".hcp", "adopted.json") : join(userConfigDir(), "adopted.json");
+}
+
+export async function planAdopt(project: Project, hosts: string[], projectionFor: ProjectionFor, opts: AdoptOptions): Promise<AdoptPlan> {
+  const scope = opts.scope;
+  const homeDir = opts.home ?? home();
+  const base = opts.preview ? "/" : scope === "project" ? project.root : homeDir;
+  const problems: Problem[] = [];
+  const conflicts: Problem[] = [];
+  const notes: string[] = [];
+  const vfs = new Map<string, VFile>();
+
+  const absOf = (p: string) => (p.startsWith("~/") ? join(homeDir, p.slice(2)) : join(base, p));
+  const showOf = (abs: string) => (scope === "user" ? "~/" + toPosix(relative(homeDir, abs)) : toPosix(relative(base, abs)));
+
+  function file(abs: string): VFile {
+    const show = showOf(abs);
+    const hit = vfs.get(abs);
+    if (hit) return hit;
+    let real = abs;
+    let orig: Entry = { kind: "absent" };
+    if (!opts.preview) {
+      real = resolveInside(abs, base, show).real;
+      orig = readEntry(real);
+    }
+    const f: VFile = { abs, real, show, orig, cur: orig.kind === "file" ? orig.text : null, hosts: new Set(), notes: [] };
+    vfs.set(abs, f);
+    return f;
+  }
+  function requireFileOrAbsent(f: VFile): void {
+    if (f.orig.kind === "dir") throw new HcpxError({ code: "not_a_file", message: "is a directory, expected a file", file: f.show, hint: "move the directory away; hcpx writes a file here" });
+    if (f.orig.kind === "other") throw new HcpxError({ code: "not_a_file", message: "is not a regular file", file: f.show });
+  }
+
+  // ---- ledger ----
+  const ledgerFile = ledgerPath(scope, project);
+  let ledgerOld: string | undefined;
+  let ledger: Ledger = emptyLedger();
+  if (!opts.preview) {
+    const e = readEntry(ledgerFile);
+    if (e.kind === "file") {
+      ledgerOld = e.text;
+      ledger = parseLedger(e.text, showLedger());
+    } else if (e.kind !== "absent") problems.push({ code: "not_a_file", message: "is not a file", file: showLedger() });
+  }
+  function showLedger(): string {
+    return scope === "user" ? "~/" + toPosix(relative(homeDir, ledgerFile)) : toPosix(relative(project.root, ledgerFile));
+  }
+  const claimedByOthers = (host: string, e: LedgerEntry, removing: Set<string>) =>
+    Object.entries(ledger.hosts).some(([h, lh]) => h !== host && !removing.has(h) && lh.entries.some((x) => ledgerKey(x) === ledgerKey(e)));
+  const allLedgerEntries = (): LedgerEntry[] => Object.values(ledger.hosts).flatMap((h) => h.entries);
+  const newHosts: Record<string, LedgerHost> = {};
+  const rmdirCandidates = new Set<string>();
+
+  // ---- the MCP command ----
+  const mcp: McpCommand = opts.preview ? { argv: ["hcpx", "mcp"] } : resolveMcpCommand(opts.command);
+  if (mcp.machineSpecific && !opts.remove) notes.push(mcp.machineSpecific);
+
+  // ---- removal of one ledger entry (stale or --remove) ----
+  function removeEntry(host: string, e: LedgerEntry): "removed" | "kept" {
+    const abs = absOf(e.path);
+    let f: VFile;
+    try {
+      f = file(abs);
+    } catch (err) {
+      if (err instanceof HcpxError) problems.push(...err.problems);
+      else throw err;
+      return "kept";
+    }
+    if (f.cur === null) return "removed";
+    if (f.orig.kind !== "file" && f.orig.kind !== "absent") return "kept";
+    const text = f.cur;
+    /** true when the recorded hash differs and we must leave it (no --force) */
+    const changed = (h: string): boolean => {
+      if (h === e.sha256) return false;
+      if (opts.force) {
+        f.notes.push(`${describe(e)} was changed since hcpx wrote it; removed anyway (--force)`);
+        return false;
+      }
+      conflicts.push({ code: "changed_since_adopt", message: `${describe(e)} was changed since hcpx wrote it: left in place`, file: f.show, hint: "review it; rerun with --force to remove it anyway", severity: "warning" });
+      return true;
+    };
+    try {
+      switch (e.kind) {
+        case "file": {
+          const h = sha256(text);
+          if (changed(h)) return "kept";
+          f.cur = null;
+          break;
+        }
+        case "json": {
+          const tree = lenientJson(text, f.show);
+          const v = valueAt(tree, e.key!);
+          if (v === undefined) return "removed";
+          const h = sha256(JSON.stringify(v));
+          if (changed(h)) return "kept";
+          const at = e.insertedAt ?? e.key!;
+          let next: string;
+          if (at.length < e.key!.length && onlyChain(nodeAt(tree, at), e.key!.slice(at.length))) next = removeJson(text, tree, at, e.emptyInner);
+          else next = removeJson(text, tree, e.key!, at.length === e.key!.length ? e.emptyInner : undefined);
+          const after = lenientJson(next, f.show);
+          f.cur = e.created && after && after.type === "object" && (after.children ?? []).length === 0 && next.replace(/^\ufeff/, "").trim() === "{}" ? null : next;
+          break;
+        }
+        case "toml": {
+          const parsed = parseTomlFor(text, f.show);
+          const v = tomlValueAt(parsed, e.key!);
+          if (v === undefined) return "removed";
+          const h = sha256(JSON.stringify(v));
+          if (changed(h)) return "kept";
+          const next = removeToml(text, e.key!, e.prefix);
+          parseTomlFor(next, f.show);
+          f.cur = e.created && next.trim() === "" ? null : next;
+          break;
+        }
+        case "markdown-block": {
+          const span = findBlock(text, f.show);
+          if (!span) return "removed";
+          const h = sha256(blockContent(span.inner));
+          if (changed(h)) return "kept";
+          const next = removeBlock(text, f.show, e.prefix);
+          f.cur = e.created && next === "" ? null : next;
+          break;
+        }
+      }
+    } catch (err) {
+      if (err instanceof HcpxError) {
+        problems.push(...err.problems);
+        return "kept";
+      }
+      throw err;
+    }
+    f.hosts.add(host);
+    return "removed";
+  }
+
+  const removing = new Set(opts.remove ? hosts : []);
+  const descriptors: Descriptor[] = [];
+  for (const host of hosts) {
+    try {
+      descriptors.push(loadDescriptor(host));
+    } catch (err) {
+      if (err instanceof HcpxError) problems.push(...err.problems);
+      else throw err;
+    }
+  }
+  if (problems.length) throw new HcpxError(problems);
+
+  for (const desc of descriptors) {
+    const host = desc.host;
+    const old = ledger.hosts[host];
+    if (opts.remove) {
+      if (!old) {
+        notes.push(`${desc.name}: nothing recorded in ${showLedger()} for ${scope} scope, nothing to remove`);
+        continue;
+      }
+      const kept: LedgerEntry[] = [];
+      for (const e of old.entries) {
+        if (claimedByOthers(host, e, removing)) continue;
+        if (removeEntry(host, e) === "kept") kept.push(e);
+      }
+      for (const d of old.dirs) rmdirCandidates.add(absOf(d));
+      if (kept.length) newHosts[host] = { scope, entries: kept, dirs: old.dirs };
+      continue;
+    }
+    const spec = desc.scopes[scope];
+    if (!spec) {
+      problems.push({ code: "no_scope", message: `${desc.name} has no ${scope}-scope configuration in hcpx`, hint: `use --scope ${scope === "user" ? "project" : "user"}` });
+      continue;
+    }
+    for (const n of spec.notes ?? []) notes.push(`${desc.name}: ${n}`);
+    const skillsTarget = spec.targets.find((t) => t.format === "dir-of-skills");
+    let projection: Projection;
+    try {
+      projection = projectionFor(skillsTarget ? first(skillsTarget.path) : ".hcp/generated/skills");
+    } catch (err) {
+      if (err instanceof HcpxError) {
+        problems.push(...err.problems);
+        continue;
+      }
+      throw err;
+    }
+    const ctx: TemplateContext = {
+      command: mcp.argv[0]!,
+      args: mcp.argv.slice(1),
+      argv: mcp.argv,
+      envVars: [...new Set(projection.packs.flatMap((p) => p.pack.surface.binding?.env ?? []))].sort(),
+      promptBlock: projection.promptBlock,
+      hash: projection.hash,
+      packs: projection.packs.map((p) => p.pack.id),
+      host,
+      hostName: desc.name,
+    };
+    const entries: LedgerEntry[] = [];
+    const dirs = new Set<string>(old?.dirs ?? []);
+    const oldEntry = (e: Pick<LedgerEntry, "path" | "kind" | "key">) => old?.entries.find((x) => ledgerKey(x) === ledgerKey(e as LedgerEntry));
+    const ownedBefore = (e: Pick<LedgerEntry, "path" | "kind" | "key">) => allLedgerEntries().some((x) => ledgerKey(x) === ledgerKey(e as LedgerEntry));
+    const noteDirs = (f: VFile) => {
+      if (opts.preview) return;
+      for (const d of missingDirs(dirname(f.real), base)) dirs.add(showOf(d));
+    };
+
+    for (const t of spec.targets) {
+      try {
+        const paths = Array.isArray(t.path) ? t.path : [t.path];
+        let abs = absOf(paths[0]!);
+        if (!opts.preview) {
+          for (const p of paths) {
+            const f = file(absOf(p));
+            if (f.orig.kind !== "absent" || f.cur !== null) {
+              abs = absOf(p);
+              break;
+            }
+          }
+        }
+        if (t.format === "dir-of-skills") {
+          const dir = file(abs);
+          if (dir.orig.kind === "file" || dir.orig.kind === "other") throw new HcpxError({ code: "not_a_directory", message: "is a file, expected the skills directory", file: dir.show, hint: "move the file away; hcpx writes <pack>/SKILL.md below this directory" });
+          for (const s of projection.skills) {
+            const f = file(join(abs, s.packId, "SKILL.md"));
+            const e = ownedFile(host, f, s.content, t, oldEntry, ownedBefore);
+            entries.push(e);
+            noteDirs(f);
+          }
+          continue;
+        }
+        const f = file(abs);
+        requireFileOrAbsent(f);
+        if (t.note) f.notes.push(t.note);
+        const rendered = await render(host, t.template!, ctx);
+        let e: LedgerEntry;
+        if (t.format === "file") e = ownedFile(host, f, rendered, t, oldEntry, ownedBefore);
+        else if (t.format === "markdown-block") e = mdTarget(host, f, rendered, t, oldEntry);
+        else if (t.format === "toml") e = tomlTarget(host, f, rendered, t, desc, oldEntry, ownedBefore);
+        else e = jsonTarget(host, f, rendered, t, desc, oldEntry, ownedBefore);
+        if ((t.format === "json" || t.format === "jsonc" || t.format === "toml") && mcp.machineSpecific) f.notes.push("machine-specific MCP command (absolute paths)");
+        entries.push(e);
+        noteDirs(f);
+      } catch (err) {
+        if (err instanceof HcpxError) problems.push(...err.problems);
+        else throw err;
+      }
+    }
+    // Stale: recorded before, no longer projected.
+    const now = new Set(entries.map(ledgerKey));
+    const kept: LedgerEntry[] = [];
+    for (const e of old?.entries ?? []) {
+      if (now.has(ledgerKey(e))) continue;
+      if (claimedByOthers(host, e, removing)) continue;
+      if (removeEntry(host, e) === "kept") kept.push(e);
+      else for (const d of dirs) rmdirCandidates.add(absOf(d));
+    }
+    newHosts[host] = { scope, entries: [...entries, ...kept], dirs: [...dirs].sort() };
+  }
+  if (problems.length) throw new HcpxError(problems);
+
+  // ---- the new ledger ----
+  const next: Ledger = { ...ledger, hosts: { ...ledger.hosts } };
+  for (const h of hosts) delete next.hosts[h];
+  Object.assign(next.hosts, newHosts);
+  const ledgerNew = Object.keys(next.hosts).length ? serializeLedger(next) : undefined;
+
+  const changes: FileChange[] = [];
+  for (const f of vfs.values()) {
+    const origText = f.orig.kind === "file" ? f.orig.text : null;
+    if (f.cur === origText) continue;
+    changes.push({
+      path: f.show,
+      abs: f.abs,
+      real: f.real,
+      kind: origText === null ? "create" : f.cur === null ? "delete" : "update",
+      old: origText ?? undefined,
+      new: f.cur ?? undefined,
+      hosts: [...f.hosts].sort(),
+      notes: [...new Set(f.notes)],
+    });
+  }
+  changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const rmdirs = [...rmdirCandidates].sort((a, b) => b.length - a.length);
+  return { scope, base, hosts, remove: opts.remove === true, changes, notes, conflicts, ledgerFile, ledgerOld, ledgerNew: ledgerNew === ledgerOld ? ledgerOld : ledgerNew, rmdirs };
+
+  // ---- format handlers ----
+  function ownedFile(host: string, f: VFile, content: string, t: Target, oldEntry: (e: LedgerEntry) => LedgerEntry | undefined, ownedBefore: (e: LedgerEntry) => boolean): LedgerEntry {
+    requireFileOrAbsent(f);
+    if (t.maxChars !== undefined && content.length > t.maxChars) {
+      throw new HcpxError({ code: "too_large", message: `would be ${content.length} characters; the host ignores text beyond ${t.maxChars}`, file: f.show, hint: "activate fewer packs, or shorten their leads" });
+    }
+    const key: LedgerEntry = { path: showPath(f), kind: "file", sha256: sha256(content), created: true };
+    const prev = oldEntry(key);
+    if (f.plannedBy && f.plannedBy.text !== content) {
+      throw new HcpxError({ code: "host_conflict", message: `${f.plannedBy.host} and ${host} would write different content here`, file: f.show, hint: "adopt these hosts one at a time, or give them different paths" });
+    }
+    if (f.cur !== null && f.cur !== content && !f.plannedBy && !prev && !ownedBefore(key) && !opts.force) {
+      throw new HcpxError({ code: "not_ours", message: "exists and was not written by hcpx", file: f.show, hint: "move it away, or rerun with --force to replace it" });
+    }
+    const created = prev ? prev.created : f.plannedBy ? true : f.orig.kind === "absent";
+    if (f.cur !== null && f.cur !== content && prev && sha256(f.cur) !== prev.sha256) f.notes.push("was edited since hcpx wrote it; replaced by the projection");
+    f.cur = content;
+    f.plannedBy ??= { host, text: content };
+    f.hosts.add(host);
+    return { ...key, created };
+  }
+
+  function mdTarget(host: string, f: VFile, content: string, t: Target, oldEntry: (e: LedgerEntry) => LedgerEntry | undefined): LedgerEntry {
+    if (t.maxChars !== undefined && content.length > t.maxChars) {
+      throw new HcpxError({ code: "too_large", message: `the hcp block would be ${content.length} characters; the host ignores text beyond ${t.maxChars}`, file: f.show, hint: "activate fewer packs, or shorten their leads" });
+    }
+    const key: LedgerEntry = { path: showPath(f), kind: "markdown-block", sha256: sha256(blockContent(content)), created: false };
+    const prev = oldEntry(key);
+    const before = f.cur ?? undefined;
+    const existing = before !== undefined ? findBlock(before, f.show) : undefined;
+    if (f.plannedBy && existing && blockContent(existing.inner) !== blockContent(content)) {
+      throw new HcpxError({ code: "host_conflict", message: `${f.plannedBy.host} and ${host} would write different hcp blocks here`, file: f.show, hint: "adopt these hosts one at a time" });
+    }
+    const r = setBlock(before, content, f.show);
+    if (t.maxBytes !== undefined && Buffer.byteLength(r.text) > t.maxBytes) {
+      throw new HcpxError({ code: "too_large", message: `would be ${Buffer.byteLength(r.text)} bytes; the host reads at most ${t.maxBytes}`, file: f.show, hint: "shorten the file, or activate fewer packs" });
+    }
+    f.cur = r.text;
+    f.plannedBy ??= { host, text: r.text };
+    f.hosts.add(host);
+    const sameRun = f.plannedBy.host !== host;
+    if (prev && existing) return { ...key, created: prev.created, prefix: prev.prefix };
+    if (!sameRun) f.mdPrefix = r.prefix;
+    return { ...key, created: f.orig.kind === "absent", prefix: sameRun ? f.mdPrefix : r.prefix };
+  }
+
+  function tomlTarget(host: string, f: VFile, snippet: string, _t: Target, desc: Descriptor, oldEntry: (e: LedgerEntry) => LedgerEntry | undefined, ownedBefore: (e: LedgerEntry) => boolean): LedgerEntry {
+    const keyPath = _t.key!;
+    const text = f.cur ?? "";
+    const parsed = parseTomlFor(text, f.show);
+    const want = tomlValueAt(parseTomlFor(snippet, `templates/${host}/${_t.template}`), keyPath);
+    if (want === undefined) throw new HcpxError({ code: "bad_descriptor", message: `template does not define [${keyPath.join(".")}]`, file: `templates/${host}/${_t.template}` });
+    const key: LedgerEntry = { path: showPath(f), kind: "toml", key: keyPath, sha256: sha256(JSON.stringify(want)), created: false };
+    const prev = oldEntry(key);
+    const have = tomlValueAt(parsed, keyPath);
+    if (have !== undefined && !prev && !ownedBefore(key) && JSON.stringify(have) !== JSON.stringify(want) && !opts.force) {
+      throw new HcpxError({ code: "not_ours", message: `an MCP server [${keyPath.join(".")}] already exists and was not written by hcpx`, file: f.show, hint: `remove or rename it, or rerun with --force to replace it (${desc.name})` });
+    }
+    const r = setToml(text, parsed, keyPath, snippet, f.show);
+    const check = parseTomlFor(r.text, f.show);
+    if (JSON.stringify(tomlValueAt(check, keyPath)) !== JSON.stringify(want)) {
+      throw new HcpxError({ code: "toml_unsupported", message: `cannot place [${keyPath.join(".")}] in this file without changing other tables`, file: f.show, hint: "move the existing entry to its own table at the end of the file" });
+    }
+    if (have !== undefined && prev && sha256(JSON.stringify(have)) !== prev.sha256 && JSON.stringify(have) !== JSON.stringify(want)) f.notes.push("the hcp entry was edited since hcpx wrote it; replaced");
+    f.cur = r.text;
+    f.hosts.add(host);
+    if (prev && have !== undefined) return { ...key, created: prev.created, prefix: prev.prefix };
+    return { ...key, created: f.orig.kind === "absent", prefix: have === undefined ? r.prefix : undefined };
+  }
+
+  function jsonTarget(host: string, f: VFile, rendered: string, t: Target, desc: Descriptor, oldEntry: (e: LedgerEntry) => LedgerEntry | undefined, ownedBefore: (e: LedgerEntry) => boolean): LedgerEntry {
+    const keyPath = t.key!;
+    let value: unknown;
+    try {
+      value = JSON.parse(rendered);
+    } catch (err) {
+      throw new HcpxError({ code: "bad_template", message: `template did not render JSON: ${(err as Error).message}`, file: `templates/${host}/${t.template}`, hint: "this is a bug in the host's template" });
+    }
+    const rules = { comments: t.format === "jsonc", trailingCommas: t.format === "jsonc" && t.trailingCommas !== false };
+    const text = f.cur ?? "";
+    const tree = parseJsonFor(text, f.show, rules, desc.name);
+    const key: LedgerEntry = { path: showPath(f), kind: "json", key: keyPath, sha256: sha256(JSON.stringify(value)), created: false };
+    const prev = oldEntry(key);
+    const have = valueAt(tree, keyPath);
+    if (have !== undefined && !prev && !ownedBefore(key) && JSON.stringify(have) !== JSON.stringify(value) && !opts.force) {
+      const n = nodeAt(tree, keyPath)!;
+      throw new HcpxError({ code: "not_ours", message: `an MCP server \`${keyPath.join(".")}\` already exists and was not written by hcpx`, file: f.show, ...lineCol(text, n.offset), hint: "remove or rename it, or rerun with --force to replace it" });
+    }
+    if (have !== undefined && JSON.stringify(have) === JSON.stringify(value)) {
+      // already as projected: no edit (keeps its formatting)
+      f.hosts.add(host);
+      return prev ? { ...key, created: prev.created, insertedAt: prev.insertedAt, emptyInner: prev.emptyInner } : { ...key, insertedAt: keyPath };
+    }
+    const r = setJson(text, tree, keyPath, value, f.show);
+    // the host must be able to read what we write
+    parseJsonFor(r.text, f.show, rules, desc.name);
+    if (have !== undefined && prev && sha256(JSON.stringify(have)) !== prev.sha256) f.notes.push("the hcp entry was edited since hcpx wrote it; replaced");
+    f.cur = r.text;
+    f.hosts.add(host);
+    if (prev && have !== undefined) return { ...key, created: prev.created, insertedAt: prev.insertedAt, emptyInner: prev.emptyInner };
+    return { ...key, created: f.orig.kind === "absent" || text.trim() === "", insertedAt: r.insert?.insertedAt ?? keyPath, emptyInner: r.insert?.emptyInner };
+  }
+
+  function showPath(f: VFile): string {
+    return f.show;
+  }
+}
+
+function describe(e: LedgerEntry): string {
+  if (e.kind === "file") return "this file";
+  if (e.kind === "markdown-block") return "the hcp block";
+  return `the entry \`${e.key!.join(".")}\``;
+}
+
+function lenientJson(text: string, show: string): Node | undefined {
+  if (text.trim() === "") return undefined;
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, { allowTrailingComma: true, allowEmptyContent: true });
+  if (errors.length) throw new HcpxError({ code: "bad_json", message: "cannot parse JSON", file: show, ...lineCol(text, errors[0]!.offset), hint: "fix the syntax; hcpx leaves a file it cannot parse untouched" });
+  return tree;
+}
+
+/** True when the object `n` holds nothing but the chain `rest` (e.g. {hcp: …}). */
+function onlyChain(n: Node | undefined, rest: string[]): boolean {
+  if (!n || n.type !== "object") return false;
+  const kids = n.children ?? [];
+  if (kids.length !== 1 || kids[0]!.children![0]!.value !== rest[0]) return false;
+  return rest.length === 1 ? true : onlyChain(kids[0]!.children![1], rest.slice(1));
+}
+
+export { emptyLedger };

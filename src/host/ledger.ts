@@ -1,0 +1,67 @@
+// `.hcp/adopted.json` (user scope: `~/.config/hcp/adopted.json`): what adopt
+// wrote, per host, with the sha256 of what it wrote, so a re-run can clean up
+// what is no longer projected and never delete what a person changed since.
+import { HcpxError } from "../util/errors";
+
+export interface LedgerEntry {
+  /** display path: relative to the project root (posix), or `~/…` */
+  path: string;
+  /** file: a whole file we own; json/toml: one entry at `key`; markdown-block: the hcp block */
+  kind: "file" | "json" | "toml" | "markdown-block";
+  key?: string[];
+  /** sha256 of what we wrote: the file's bytes, JSON.stringify of the entry value, or the block's content */
+  sha256: string;
+  /** the file did not exist before adopt (a removal that leaves it empty deletes it) */
+  created: boolean;
+  /** json: the property we inserted (our key, or the highest ancestor we created) */
+  insertedAt?: string[];
+  /** json: inner text of the object we inserted into when it was empty */
+  emptyInner?: string;
+  /** toml / markdown: the separator we put before our text when appending it */
+  prefix?: string;
+}
+
+export interface LedgerHost {
+  scope: "project" | "user";
+  entries: LedgerEntry[];
+  /** directories adopt created (display paths) */
+  dirs: string[];
+}
+
+export interface Ledger {
+  version: 1;
+  hosts: Record<string, LedgerHost>;
+  /** directories adopt created for the ledger itself (e.g. `.hcp`) */
+  dirs?: string[];
+}
+
+export function emptyLedger(): Ledger {
+  return { version: 1, hosts: {} };
+}
+
+export function ledgerKey(e: Pick<LedgerEntry, "path" | "kind" | "key">): string {
+  return `${e.path}\u0000${e.kind}\u0000${(e.key ?? []).join("\u0001")}`;
+}
+
+export function parseLedger(text: string, file: string): Ledger {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new HcpxError({ code: "bad_ledger", message: `cannot parse the adopt ledger: ${(e as Error).message}`, file, hint: "restore it from version control, or delete it (hcpx then treats every hcp file as not written by it)" });
+  }
+  const l = v as Ledger;
+  if (!l || typeof l !== "object" || l.version !== 1 || typeof l.hosts !== "object" || l.hosts === null) {
+    throw new HcpxError({ code: "bad_ledger", message: "not an hcpx adopt ledger (version 1)", file, hint: "restore it, or delete it" });
+  }
+  for (const h of Object.values(l.hosts)) {
+    if (!Array.isArray(h.entries)) throw new HcpxError({ code: "bad_ledger", message: "ledger host without entries", file });
+    h.dirs ??= [];
+  }
+  return l;
+}
+
+export function serializeLedger(l: Ledger): string {
+  const hosts = Object.fromEntries(Object.keys(l.hosts).sort().map((h) => [h, l.hosts[h]!]));
+  return JSON.stringify({ version: 1, hosts, ...(l.dirs?.length ? { dirs: l.dirs } : {}) }, null, 2) + "\n";
+}

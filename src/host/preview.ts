@@ -1,0 +1,15 @@
+// Host previews for `hcpx generate`: each host's project-scope files as adopt
+// would create them in an empty project, under `hosts/<host>/<file>`. The MCP
+// entry uses the portable `hcpx mcp`, so previews are machine-independent.
+import type { Project } from "../pack/model";
+import type { PlannedFile, Projection } from "../projection/types";
+import { planAdopt } from "./engine";
+
+export async function renderHostPreviews(projection: Projection, hosts: string[], project: Project): Promise<PlannedFile[]> {
+  const files: PlannedFile[] = [];
+  for (const host of hosts) {
+    const plan = await planAdopt(project, [host], () => projection, { scope: "project", preview: true });
+    for (const c of plan.changes) if (c.new !== undefined) files.push({ path: `hosts/${host}/${c.path}`, content: c.new });
+  }
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}

@@ -1,0 +1,123 @@
+// Codex's config.toml: change only the `[mcp_servers.<name>]` table (and its
+// sub-tables such as `[mcp_servers.<name>.env]`) as text; every other byte of
+// the file stays as it was. The result is re-parsed with smol-toml.
+import { parse as parseToml, TomlError } from "smol-toml";
+import { HcpxError } from "../util/errors";
+import { eolOf, withEol } from "./text";
+
+export function parseTomlFor(text: string, file: string): Record<string, unknown> {
+  try {
+    return parseToml(text) as Record<string, unknown>;
+  } catch (e) {
+    if (e instanceof TomlError) {
+      const err = e as TomlError & { line?: number; column?: number };
+      throw new HcpxError({ code: "bad_toml", message: `cannot parse TOML: ${String(err.message).split("\n")[0]}`, file, line: err.line, column: err.column, hint: "fix the syntax at that position; hcpx leaves a file it cannot parse untouched" });
+    }
+    throw e;
+  }
+}
+
+function get(obj: unknown, path: string[]): unknown {
+  let v = obj;
+  for (const k of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return v;
+}
+export const tomlValueAt = get;
+
+const keySeg = String.raw`(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')`;
+function unquote(seg: string): string {
+  seg = seg.trim();
+  if (seg.startsWith('"')) return JSON.parse(seg) as string;
+  if (seg.startsWith("'")) return seg.slice(1, -1);
+  return seg;
+}
+
+interface Header {
+  start: number;
+  /** path of the table header */
+  path: string[];
+}
+
+function headers(text: string): Header[] {
+  const out: Header[] = [];
+  const re = new RegExp(String.raw`^[ \t]*\[\[?[ \t]*(${keySeg}(?:[ \t]*\.[ \t]*${keySeg})*)[ \t]*\]\]?[ \t]*(?:#.*)?$`, "gm");
+  let m: RegExpExecArray | null;
+  // Multi-line strings could contain a line that looks like a header; blank them out first.
+  const masked = text.replace(/("""[\s\S]*?"""|'''[\s\S]*?''')/g, (s) => s.replace(/[^\n]/g, " "));
+  while ((m = re.exec(masked))) {
+    const segs = m[1]!.match(new RegExp(keySeg, "g")) ?? [];
+    out.push({ start: m.index, path: segs.map(unquote) });
+  }
+  return out;
+}
+
+/** [start, end) spans of the tables at `path` and below, each ending after its last non-blank line. */
+function spans(text: string, path: string[]): [number, number][] {
+  const hs = headers(text);
+  const res: [number, number][] = [];
+  hs.forEach((h, i) => {
+    if (h.path.length < path.length || !path.every((p, j) => h.path[j] === p)) return;
+    const next = i + 1 < hs.length ? hs[i + 1]!.start : text.length;
+    const body = text.slice(h.start, next);
+    const m = /\S[^\n]*(\n|$)(?![\s\S]*\S)/.exec(body);
+    const end = m ? h.start + m.index + m[0].length : next;
+    res.push([h.start, end]);
+  });
+  return res;
+}
+
+export interface TomlSetResult {
+  text: string;
+  /** text we put before our table when appending it (so removal can take it back) */
+  prefix?: string;
+}
+
+/**
+ * Replace (or append) the tables at `path` with `snippet` (TOML text that
+ * declares exactly those tables). Throws when the entry exists in a form we
+ * cannot edit textually (inline table, dotted keys).
+ */
+export function setToml(text: string, parsed: Record<string, unknown>, path: string[], snippet: string, file: string): TomlSetResult {
+  const eol = eolOf(text || undefined);
+  let block = withEol(snippet, eol).replace(/(\r?\n)+$/, "") + eol;
+  const sp = spans(text, path);
+  if (sp.length === 0) {
+    if (get(parsed, path) !== undefined) {
+      throw new HcpxError({ code: "toml_unsupported", message: `\`${path.join(".")}\` is defined inline or with dotted keys, which hcpx does not edit`, file, hint: `move it to its own [${path.join(".")}] table, or remove it` });
+    }
+    if (text === "") return { text: block, prefix: "" };
+    const prefix = text.endsWith("\n") ? eol : eol + eol;
+    return { text: text + prefix + block, prefix };
+  }
+  // the first span is replaced, the others (sub-tables) removed
+  let out = "";
+  let pos = 0;
+  sp.forEach(([s, e], i) => {
+    out += text.slice(pos, s);
+    if (i === 0) {
+      // keep the original trailing line break state of the span
+      if (!text.slice(s, e).endsWith("\n")) block = block.replace(/\r?\n$/, "");
+      out += block;
+    }
+    pos = e;
+  });
+  out += text.slice(pos);
+  return { text: out };
+}
+
+export function removeToml(text: string, path: string[], prefix?: string): string {
+  const sp = spans(text, path);
+  if (sp.length === 0) return text;
+  let out = "";
+  let pos = 0;
+  for (const [s, e] of sp) {
+    out += text.slice(pos, s);
+    pos = e;
+  }
+  const rest = text.slice(pos);
+  if (prefix && rest === "" && out.endsWith(prefix)) out = out.slice(0, out.length - prefix.length);
+  return out + rest;
+}
