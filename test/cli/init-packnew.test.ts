@@ -1,0 +1,122 @@
+// hcpx init and hcpx pack new: what they write, and what they refuse.
+import { describe, expect, it } from "vitest";
+import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
+import { join } from "node:path";
+import JSON5 from "json5";
+import { HAND, envelope, hcpx, project, tmp } from "./helpers";
+
+describe("hcpx init", () => {
+  it("writes a commented, valid config without asking (no TTY, stdin closed)", async () => {
+    const dir = tmp("hcpx-init-");
+    const r = await hcpx(["init"], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(join(dir, "hcp.config.json5"), "utf8");
+    expect(text.match(/^\s*\/\/ /gm)!.length).toBeGreaterThan(8);
+    const v = JSON5.parse(text);
+    expect(v).toEqual({ packs: [], principal: { id: "dev", kind: "agent" }, grants: { allow: [], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } });
+    const s = envelope<{ packs: unknown[] }>(await hcpx(["status", "--json"], dir));
+    expect(s.ok).toBe(true);
+    expect(s.data.packs).toEqual([]);
+  });
+
+  it("refuses to overwrite a hand-edited config (byte for byte unchanged); --force overwrites", async () => {
+    const p = project();
+    const r = await hcpx(["init", "--yes", "--json"], p.dir);
+    expect(r.code).toBe(1);
+    const e = envelope(r).error;
+    expect(e.code).toBe("config_exists");
+    expect(e.hint).toContain("--force");
+    expect(p.read()).toBe(HAND);
+    const f = await hcpx(["init", "--yes", "--force", "--principal", "ci-bot", "--json"], p.dir);
+    expect(f.code, f.stderr).toBe(0);
+    expect(envelope<{ created: boolean }>(f).data.created).toBe(false);
+    expect(JSON5.parse(p.read()).principal).toEqual({ id: "ci-bot", kind: "agent" });
+  });
+});
+
+describe("hcpx pack new", () => {
+  async function lintClean(dir: string, packDir: string) {
+    const l = await hcpx(["lint", packDir, "--json"], dir);
+    expect(l.code, l.stdout + l.stderr).toBe(0);
+    const env = envelope<{ errors: number; warnings: number }>(l);
+    expect(env.data.errors).toBe(0);
+    expect(env.data.warnings).toBe(0);
+  }
+
+  it("--wrap git: lints with zero warnings, records sandbox.bins.git in the config (one member added), and runs", async () => {
+    const dir = tmp("hcpx-new-");
+    await hcpx(["init", "--yes"], dir);
+    const before = readFileSync(join(dir, "hcp.config.json5"), "utf8");
+    const r = await hcpx(["pack", "new", "gitx", "--wrap", "git", "--json"], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const env = envelope<{ dir: string; files: string[]; sandboxBin: { name: string; path: string; recorded: string } }>(r);
+    expect(env.data.files).toEqual(["surface.json", "policy.json", "SKILL.md"]);
+    expect(env.data.sandboxBin).toMatchObject({ name: "git", recorded: "added" });
+    const gitPath = env.data.sandboxBin.path;
+    expect(readFileSync(join(dir, "hcp.config.json5"), "utf8")).toBe(before.replace("bins: {},", `bins: { git: ${JSON.stringify(gitPath)} },`));
+    await lintClean(dir, "packs/gitx");
+    const skill = readFileSync(join(dir, "packs/gitx/SKILL.md"), "utf8");
+    expect(skill).toMatch(/^---\nname: gitx\ndescription: .+\nleads:\n  - .+\n---\n/);
+    expect(skill).toContain("| verb | what it does | read/write |\n|---|---|---|\n| `version` | Version of git | read |\n| `help` | Usage summary of git | read |");
+    await hcpx(["activate", "packs/gitx"], dir);
+    const x = await hcpx(["exec", "gitx", "version", "--json"], dir);
+    expect(x.code, x.stdout + x.stderr).toBe(0);
+    expect(JSON.parse(x.stdout).data.text).toMatch(/^git version /);
+  });
+
+  it("--composite and --sense lint clean; the composite runs in-process", async () => {
+    const dir = tmp("hcpx-new-");
+    await hcpx(["init", "--yes"], dir);
+    expect((await hcpx(["pack", "new", "tools", "--composite"], dir)).code).toBe(0);
+    expect(existsSync(join(dir, "packs/tools/index.mjs"))).toBe(true);
+    expect((await hcpx(["pack", "new", "hooks", "--sense", "--dir", "sense/hooks"], dir)).code).toBe(0);
+    await lintClean(dir, "packs/tools");
+    await lintClean(dir, "sense/hooks");
+    await hcpx(["activate", "packs/tools"], dir);
+    const a = await hcpx(["activate", "sense/hooks"], dir);
+    expect(a.code, a.stderr).toBe(0);
+    const x = await hcpx(["exec", "tools", "echo", "--json", "--", "message=hi"], dir);
+    expect(JSON.parse(x.stdout)).toEqual({ ok: true, data: { message: "hi" } });
+  });
+
+  it("--wrap of a script inside the project uses a relative wrap.bin", async () => {
+    const dir = tmp("hcpx-new-");
+    await hcpx(["init", "--yes"], dir);
+    mkdirSync(join(dir, "tools"));
+    writeFileSync(join(dir, "tools/hello.mjs"), "console.log(process.argv.slice(2).join(' ') === '--version' ? 'hello 1.0' : 'usage: hello');\n");
+    chmodSync(join(dir, "tools/hello.mjs"), 0o755);
+    const r = await hcpx(["pack", "new", "hello", "--wrap", "./tools/hello.mjs"], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON5.parse(readFileSync(join(dir, "packs/hello/surface.json"), "utf8")).wrap.bin).toBe("../../tools/hello.mjs");
+    await lintClean(dir, "packs/hello");
+    await hcpx(["activate", "packs/hello"], dir);
+    const x = await hcpx(["exec", "hello", "version", "--json"], dir);
+    expect(JSON.parse(x.stdout)).toEqual({ ok: true, data: { text: "hello 1.0\n" } });
+  });
+
+  it("refuses an invalid id (with the id rule), a missing kind, two kinds, and a non-empty directory", async () => {
+    const dir = tmp("hcpx-new-");
+    for (const bad of ["Git", "9lives", "a__b", "../x", "a".repeat(33)]) {
+      const r = await hcpx(["pack", "new", bad, "--wrap", "git", "--json"], dir);
+      expect(r.code, bad).toBe(64);
+      expect(envelope(r).error).toMatchObject({ code: "bad_id" });
+      expect(envelope(r).error.hint).toContain("^[a-z][a-z0-9-]{0,31}$");
+    }
+    expect((await hcpx(["pack", "new", "x"], dir)).code).toBe(64);
+    expect((await hcpx(["pack", "new", "x", "--composite", "--sense"], dir)).code).toBe(64);
+    mkdirSync(join(dir, "packs/taken"), { recursive: true });
+    writeFileSync(join(dir, "packs/taken/keep.txt"), "mine");
+    const t = await hcpx(["pack", "new", "taken", "--composite"], dir);
+    expect(t.code).toBe(1);
+    expect(t.stderr).toContain("not empty");
+    expect(readFileSync(join(dir, "packs/taken/keep.txt"), "utf8")).toBe("mine");
+  });
+
+  it("without a config, a bare bin is not recorded and the output says how", async () => {
+    const dir = tmp("hcpx-new-");
+    const r = await hcpx(["pack", "new", "gitx", "--wrap", "git"], dir);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("sandbox.bins.git was not set");
+    expect(r.stderr).toContain("hcpx init");
+  });
+});
