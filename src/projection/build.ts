@@ -97,7 +97,7 @@ function promptBody(packs: ProjectedPack[], skillsPath: string): string {
     return L.join("\n") + "\n";
   }
   L.push(
-    `Run a pack's command with \`hcpx exec <pack> <verb> --json -- key=value …\` (shell), the \`${SHELL_TOOL}\` tool, or in a tool loop the tool \`<pack>__<verb>\` (dots in the verb become \`_\`). A pass_through verb takes literal words after \`--\` instead of key=value.`,
+    `Run a pack's command with \`hcpx exec <pack> <verb> --json -- key=value …\` (shell), the \`${SHELL_TOOL}\` tool ({pack, verb, args, confirm}), or in a tool loop the tool \`<pack>__<verb>\` (dots in the verb become \`_\`). A pass_through verb takes literal words after \`--\` instead of key=value.`,
     `A write marked "${CONFIRM_MARKER}" runs only with \`--confirm\` (\`confirm: true\` in a tool call): ask the user first.`,
     `Before the first use of a pack, read its Skill: the \`${READ_SKILL_TOOL}\` tool with \`{"pack": "<pack>"}\`, or \`${skillsPath}/<pack>/SKILL.md\`.`,
     "",

@@ -13,7 +13,11 @@ export interface PlanOptions extends BuildOptions {
   hosts?: string[];
 }
 
-export type RenderHostPreviews = (projection: Projection, hosts: string[], project: Project) => PlannedFile[] | Promise<PlannedFile[]>;
+/**
+ * The host engine's preview renderer. `projectionFor(skillsPath)` rebuilds the
+ * projection with the prompt block pointing at a host's own Skill directory.
+ */
+export type RenderHostPreviews = (projection: Projection, hosts: string[], project: Project, projectionFor?: (skillsPath: string) => Projection) => PlannedFile[] | Promise<PlannedFile[]>;
 
 /** The host engine's `renderHostPreviews`, or undefined while src/host/preview.ts does not exist. */
 export async function loadHostPreviews(): Promise<RenderHostPreviews | undefined> {
@@ -23,8 +27,10 @@ export async function loadHostPreviews(): Promise<RenderHostPreviews | undefined
     // without them while the host engine is not written yet.
     const m = (await import(`../host/${name}.ts`)) as { renderHostPreviews?: RenderHostPreviews };
     return typeof m.renderHostPreviews === "function" ? m.renderHostPreviews : undefined;
-  } catch {
-    return undefined;
+  } catch (e) {
+    const msg = String((e as Error)?.message ?? e);
+    if (/not found in bundle|Cannot find module|ERR_MODULE_NOT_FOUND|Unknown variable dynamic import|Failed to load url/i.test(msg)) return undefined;
+    throw e;
   }
 }
 
@@ -69,7 +75,7 @@ export async function planGenerate(project: Project, packs: Pack[], opts: PlanOp
   const hosts = opts.hosts ?? DEFAULT_HOSTS;
   if (hosts.length) {
     const render = await loadHostPreviews();
-    if (render) files.push(...(await render(projection, hosts, project)));
+    if (render) files.push(...(await render(projection, hosts, project, (skillsPath) => buildProjection(project, packs, { ...opts, skillsPath }))));
     else if (opts.hosts) {
       throw new HcpxError({ code: "no_host_engine", message: `host previews (${hosts.join(", ")}) are not available in this build: src/host/preview.ts is missing`, hint: "run without --host, or with --host none" });
     }

@@ -12,7 +12,8 @@ import type { ProjectedPack, ToolDef } from "./types";
 /** Anthropic and OpenAI tool names (the stricter of the dialects we emit). */
 export const TOOL_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
 export const READ_SKILL_TOOL = "hcp__read_skill";
-export const SHELL_TOOL = "hcpx";
+/** The single tool of the shell shape; the same name as the MCP export's tool (§12.5.1). */
+export const SHELL_TOOL = "hcp";
 /** The words every confirm-gated write carries on every surface. */
 export const CONFIRM_MARKER = "confirm required";
 
@@ -96,7 +97,7 @@ export function readSkillTool(packIds: string[]): ToolDef {
   };
 }
 
-/** The shell shape: one tool forwarding to `hcpx exec <pack> <verb> [--confirm] -- k=v …`. */
+/** The shell shape: the single tool `hcp`, forwarding to `hcpx exec <pack> <verb> [--confirm] -- k=v …`. */
 export function shellTool(packs: ProjectedPack[]): ToolDef {
   const callable = packs.filter((p) => p.commands.length > 0);
   const ids = callable.map((p) => p.pack.id);
@@ -150,7 +151,7 @@ function where(pack: Pack, c: Command): Pick<Problem, "file" | "path" | "line" |
  */
 export function checkToolNames(entries: { pack: Pack; command: Command }[]): Map<Command, string> {
   const names = new Map<Command, string>();
-  const seen = new Map<string, string>([[READ_SKILL_TOOL, "the built-in hcp__read_skill tool"], [SHELL_TOOL, "the built-in hcpx tool"]]);
+  const seen = new Map<string, string>([[READ_SKILL_TOOL, "the built-in hcp__read_skill tool"], [SHELL_TOOL, "the built-in hcp tool"]]);
   const problems: Problem[] = [];
   for (const { pack, command } of entries) {
     const name = toolName(pack.id, command.verb_key);

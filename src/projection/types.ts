@@ -51,7 +51,7 @@ export interface Projection {
   promptBlock: string;
   /** sha256 of the block's body, first 16 hex digits. */
   hash: string;
-  /** The shell shape (§12.2.1): the single `hcpx` tool. */
+  /** The shell shape (§12.2.1): the single `hcp` tool (the name the MCP export uses). */
   shellTool: ToolDef;
   /** The in-process shape (§12.2.2): one tool per granted command, then `hcp__read_skill`. */
   tools: ToolDef[];

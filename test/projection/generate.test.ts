@@ -106,7 +106,7 @@ describe("hcpx generate: grants", () => {
       expect(names).toEqual(["ledger__balance", "transit__plan", "transit__departures", "transit__stops", "transit__lines", "hcp__read_skill"]);
     }
     const shell = JSON.parse(tree.get("tools/shell.json")!) as { name: string; inputSchema: { properties: { pack: { enum: string[] } } } }[];
-    expect(shell.map((t) => t.name)).toEqual(["hcpx", "hcp__read_skill"]);
+    expect(shell.map((t) => t.name)).toEqual(["hcp", "hcp__read_skill"]);
     expect(shell[0]!.inputSchema.properties.pack.enum).toEqual(["ledger", "transit"]);
     expect(tree.get("system-prompt.md")).toMatch(/### inbox-watch\n[^#]*no commands/);
   });

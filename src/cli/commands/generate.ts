@@ -174,7 +174,13 @@ function summarize(files: PlannedFile[]): { group: string; count: number; detail
       detail = `shell shape (${count("tools/shell.json")} tools), in-process shape as MCP, Anthropic, OpenAI (${count("tools/mcp.json")} tools each)`;
     } else if (group === "skills/") {
       detail = `${fs.length} Skill copies: ${fs.map((f) => f.path.split("/")[1]).join(", ")}`;
-    } else detail = `${fs.length} file${fs.length === 1 ? "" : "s"}: ${fs.map((f) => f.path.split("/").slice(2).join("/")).join(", ")}`;
+    } else {
+      const rel = fs.map((f) => f.path.split("/").slice(2).join("/"));
+      const skills = rel.filter((r) => /(^|\/)skills\/[^/]+\/SKILL\.md$/.test(r));
+      const other = rel.filter((r) => !skills.includes(r));
+      const skillDir = skills[0]?.replace(/[^/]+\/SKILL\.md$/, "");
+      detail = [...other, ...(skills.length ? [`${skillDir} (${skills.length} Skills)`] : [])].join(", ");
+    }
     rows.push({ group, count: fs.length, detail });
   }
   const order = (g: string) => (g === "system-prompt.md" ? 0 : g === "tools/" ? 1 : g === "skills/" ? 2 : 3);
