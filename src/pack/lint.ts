@@ -389,7 +389,7 @@ export function lintPackDir(dir: string, opts: LintOptions = {}): LintResult {
         parseSkill(readFileSync(file, "utf8"), display(file));
       } catch (e2) {
         if (e2 instanceof HcpxError) problems.push(...e2.problems);
-        else if ((e2 as NodeJS.ErrnoException).code) problems.push({ code: "missing_file", message: (e2 as NodeJS.ErrnoException).code === "ENOENT" ? "SKILL.md not found" : `cannot read SKILL.md (${(e2 as NodeJS.ErrnoException).code})`, file: display(file), hint: "every pack has a SKILL.md with frontmatter and a hot-path table" });
+        else if ((e2 as NodeJS.ErrnoException).code) problems.push({ code: "missing_file", message: (e2 as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : `cannot read (${(e2 as NodeJS.ErrnoException).code})`, file: display(file), hint: "every pack has a SKILL.md with frontmatter and a hot-path table" });
         else throw e2;
       }
     }

@@ -46,7 +46,7 @@ export function parseSkill(text: string, file: string): Skill {
   } catch (e) {
     const err = e as Error & { linePos?: { line: number; col: number }[] };
     const pos = err.linePos?.[0];
-    throw new HcpxError({ code: "skill_frontmatter", message: `frontmatter is not valid YAML: ${err.message.split("\n")[0]}`, file, line: pos ? pos.line + 1 : 2, column: pos?.col });
+    throw new HcpxError({ code: "skill_frontmatter", message: `frontmatter is not valid YAML: ${err.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")}`, file, line: pos ? pos.line + 1 : 2, column: pos?.col });
   }
   if (fm === null || typeof fm !== "object" || Array.isArray(fm)) {
     throw new HcpxError({ code: "skill_frontmatter", message: "frontmatter must be a YAML mapping (name, description, leads)", file, line: 2 });
@@ -95,7 +95,7 @@ export function loadSkill(pack: Pack): Skill {
     text = readFileSync(pack.skillFile, "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new HcpxError({ code: "missing_file", message: code === "ENOENT" ? "SKILL.md not found" : `cannot read SKILL.md (${code})`, file: display(pack.skillFile), hint: "every pack has a SKILL.md with frontmatter and a hot-path table" });
+    throw new HcpxError({ code: "missing_file", message: code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, expected a file" : `cannot read (${code})`, file: display(pack.skillFile), hint: "every pack has a SKILL.md with frontmatter and a hot-path table" });
   }
   return parseSkill(text, display(pack.skillFile));
 }

@@ -35,8 +35,10 @@ function describe(issue: Issue, value: unknown): { message: string; hint?: strin
     case "unrecognized_keys":
       return { message: `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${k}'`).join(", ")}`, hint: "check the spelling against DESIGN.md; unknown keys are ignored" };
     case "too_small":
+      if (issue.origin === "number" || issue.origin === "int" || issue.origin === "bigint") return { message: custom ?? `${JSON.stringify(got)} is too small: must be ${issue.inclusive === false ? "greater than" : "at least"} ${issue.minimum}` };
       return { message: custom ?? (issue.origin === "string" ? `must not be empty` : `must have at least ${issue.minimum} ${issue.origin === "array" ? "item(s)" : ""}`.trim()) };
     case "too_big":
+      if (issue.origin === "number" || issue.origin === "int" || issue.origin === "bigint") return { message: custom ?? `${JSON.stringify(got)} is too big: must be ${issue.inclusive === false ? "less than" : "at most"} ${issue.maximum}` };
       return { message: custom ?? `must be at most ${issue.maximum}${issue.origin === "string" ? " characters" : issue.origin === "array" ? " items" : ""}` };
     case "invalid_format":
       return { message: custom ? `${JSON.stringify(got)}: ${custom}` : `${JSON.stringify(got)} has the wrong format` };

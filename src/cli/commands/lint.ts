@@ -1,9 +1,10 @@
 // `hcpx lint [pack-dir…] [--strict] [--json]`: the rules of src/pack/lint.ts over
 // the given pack directories, or over every activated pack of the project.
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { HcpxError, formatProblem, type Problem } from "../../util/errors";
-import { display } from "../../util/paths";
+import { display, home } from "../../util/paths";
+import { locate, readJson5 } from "../../pack/json5";
 import { CONFIG_NAME, loadProject } from "../../pack/load";
 import { lintPackDir, type LintOptions } from "../../pack/lint";
 import type { Project } from "../../pack/model";
@@ -54,7 +55,7 @@ export function lintDirs(dirs: string[], opts: { config?: string; cwd?: string }
   const seen = new Map<string, string>();
   for (const dir of targets) {
     const r = lintPackDir(dir, lintOpts);
-    const problems = r.problems;
+    const problems = lintOpts.project ? r.problems.map((p) => (p.code === "not_a_pack" ? pointAtConfig(p, dir, lintOpts.project!) : p)) : r.problems;
     if (r.pack) {
       const prev = seen.get(r.pack.id);
       if (prev !== undefined && prev !== r.pack.dir) {
@@ -66,6 +67,25 @@ export function lintDirs(dirs: string[], opts: { config?: string; cwd?: string }
   }
   const all = packs.flatMap((p) => p.problems);
   return { packs, errors: all.filter(isError).length, warnings: all.filter((p) => !isError(p)).length };
+}
+
+/** A pack directory the config activates but that is not a pack: say where the config names it. */
+function pointAtConfig(p: Problem, dir: string, project: Project): Problem {
+  for (const file of [project.configFile, project.userConfigFile]) {
+    if (!file) continue;
+    try {
+      const doc = readJson5(file, display(file));
+      const list = (doc.value as { packs?: unknown }).packs;
+      if (!Array.isArray(list)) continue;
+      const i = list.findIndex((e) => typeof e === "string" && resolve(dirname(file), e.startsWith("~/") ? join(home(), e.slice(2)) : e) === dir);
+      if (i < 0) continue;
+      const pos = locate(doc.text, ["packs", i]);
+      return { ...p, message: `${p.message}: ${display(dir)}`, file: doc.file, path: `packs[${i}]`, line: pos?.line, column: pos?.column, hint: "fix the path (relative to this config file), or remove the entry" };
+    } catch {
+      /* the config was read once already; keep the original problem */
+    }
+  }
+  return p;
 }
 
 export async function run(dirs: string[], opts: LintCliOptions): Promise<number> {
@@ -82,7 +102,7 @@ export async function run(dirs: string[], opts: LintCliOptions): Promise<number>
     const e = p.problems.filter(isError).length;
     const w = p.problems.length - e;
     const state = e ? c.red(col, `${e} error${e === 1 ? "" : "s"}`) + (w ? `, ${w} warning${w === 1 ? "" : "s"}` : "") : w ? c.yellow(col, `${w} warning${w === 1 ? "" : "s"}`) : c.green(col, "ok");
-    lines.push(`${c.bold(col, p.id ?? "(not loaded)")} ${c.dim(col, p.dir)}: ${state}`);
+    lines.push(`${c.bold(col, p.id ?? `${basename(resolve(p.dir))} (not loaded)`)} ${c.dim(col, p.dir)}: ${state}`);
     for (const prob of p.problems) {
       const text = formatProblem(prob);
       const nl = text.indexOf("\n");
