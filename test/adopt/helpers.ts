@@ -1,0 +1,80 @@
+// Helpers for the adopt tests: a scratch project with its own HOME, whole-tree
+// snapshots (bytes, modes, mtimes, symlinks) and a check that a file changed
+// only by additions.
+import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { structuredPatch } from "diff";
+import { runHcpx, scratchProject, tmp, type RunResult } from "../support/hcpx";
+
+export interface Scratch {
+  dir: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  adopt: (...args: string[]) => Promise<RunResult>;
+  run: (args: string[], env?: NodeJS.ProcessEnv) => Promise<RunResult>;
+  write: (rel: string, text: string) => void;
+  read: (rel: string) => string;
+}
+
+/** A scratch project (ledger + transit) with its own HOME; PATH without any `hcpx`. */
+export function scratch(opts: { packs?: string[] } = {}): Scratch {
+  const p = scratchProject({ packs: opts.packs });
+  const home = tmp("hcpx-adopt-home-");
+  const env: NodeJS.ProcessEnv = { HOME: home, PATH: process.env.PATH!.split(":").filter((d) => !safeHasHcpx(d)).join(":") };
+  const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => runHcpx(args, { cwd: p.dir, env: { ...env, ...extra } });
+  return {
+    dir: p.dir,
+    home,
+    env,
+    run,
+    adopt: (...args: string[]) => run(["adopt", ...args]),
+    write: (rel, text) => {
+      const f = rel.startsWith("~/") ? join(home, rel.slice(2)) : join(p.dir, rel);
+      mkdirSync(dirname(f), { recursive: true });
+      writeFileSync(f, text);
+    },
+    read: (rel) => readFileSync(rel.startsWith("~/") ? join(home, rel.slice(2)) : join(p.dir, rel), "utf8"),
+  };
+}
+
+function safeHasHcpx(dir: string): boolean {
+  try {
+    lstatSync(join(dir, "hcpx"));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every entry below `root`: files with content and mode (and mtime when asked), dirs, symlinks. */
+export function snapshot(root: string, opts: { mtimes?: boolean } = {}): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const f = join(d, name);
+      const rel = relative(root, f);
+      const st = lstatSync(f);
+      if (st.isSymbolicLink()) out[rel] = `link:${readlinkSync(f)}`;
+      else if (st.isDirectory()) {
+        out[rel + "/"] = "dir";
+        walk(f);
+      } else out[rel] = `${(st.mode & 0o7777).toString(8)}:${readFileSync(f).toString("base64")}${opts.mtimes ? `@${st.mtimeMs}` : ""}`;
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/**
+ * `after` differs from `before` only by added lines (and a comma appended to
+ * the line our entry was inserted after): nothing of `before` is lost or changed.
+ */
+export function onlyAdded(before: string, after: string): { ok: boolean; removed: string[]; added: string[] } {
+  const patch = structuredPatch("a", "b", before, after, undefined, undefined, { context: 0 });
+  const removed: string[] = [];
+  const added: string[] = [];
+  for (const h of patch.hunks) for (const l of h.lines) (l.startsWith("-") ? removed : l.startsWith("+") ? added : []).push(l.slice(1));
+  // (a last line without a line break shows as removed and re-added with one)
+  const ok = removed.every((r) => added.includes(r) || added.includes(r.replace(/(\r?)$/, ",$1")) || added.includes(r + ","));
+  return { ok, removed, added };
+}
