@@ -1,27 +1,34 @@
-// doctor: are the files each adopted host got still what the plan would write?
-import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+// doctor: is what each adopted host got still what `hcpx adopt` would write
+// now? The same plan as `hcpx adopt <host> --check` (src/host/engine.ts).
+import { HcpxError } from "../util/errors";
 import type { Pack, Project } from "../pack/model";
 import { readAdopted } from "./adopted";
 import type { Check } from "../cli/commands/doctor";
 
-export async function adoptedSync(project: Project, _packs: Pack[]): Promise<Check[]> {
+export async function adoptedSync(project: Project, packs: Pack[]): Promise<Check[]> {
   const led = readAdopted(project.root);
-  if (led.error) return [{ id: "adopted", status: "warn", message: `.hcp/adopted.json does not parse: ${led.error}`, hint: "run `hcpx adopt <host> --write` again to rewrite it" }];
-  const checks: Check[] = [];
+  const checks: Check[] = led.errors.map((e) => ({ id: "adopted", status: "fail" as const, message: `${e.file}: ${e.message}`, hint: "restore it from version control, or delete it and run `hcpx adopt <host> --write`" }));
+  if (led.hosts.length === 0) return checks;
+  const { planAdopt } = await import("../host/engine");
+  const { buildProjection } = await import("../projection/build");
   for (const h of led.hosts) {
-    const missing = h.files.filter((f) => !existsSync(resolve(project.root, f)));
-    checks.push(
-      missing.length
-        ? { id: `host:${h.host}`, status: "warn", message: `host ${h.host}: ${missing.length} adopted file(s) missing: ${missing.join(", ")}`, hint: `hcpx adopt ${h.host} --write` }
-        : { id: `host:${h.host}`, status: "ok", message: `host ${h.host}: ${h.files.length} file(s) in place` },
-    );
+    const again = `hcpx adopt ${h.host}${h.scope === "user" ? " --scope user" : ""} --write`;
+    try {
+      const plan = await planAdopt(project, [h.host], (skillsPath) => buildProjection(project, packs, { skillsPath }), { scope: h.scope });
+      const n = plan.changes.length;
+      const hand = plan.conflicts.length;
+      if (n === 0 && hand === 0) checks.push({ id: `host:${h.host}`, status: "ok", message: `host ${h.host} (${h.scope}): ${h.files.length} file(s) in sync` });
+      else
+        checks.push({
+          id: `host:${h.host}`,
+          status: "warn",
+          message: `host ${h.host} (${h.scope}): ${n ? `${n} file(s) out of date (${plan.changes.map((c) => c.path).join(", ")})` : ""}${n && hand ? ", " : ""}${hand ? `${hand} changed by hand` : ""}`,
+          hint: hand && !n ? `review with \`hcpx adopt ${h.host} --check\`` : again,
+        });
+    } catch (e) {
+      if (!(e instanceof HcpxError)) throw e;
+      checks.push({ id: `host:${h.host}`, status: "fail", message: `host ${h.host} (${h.scope}): ${e.problems[0]!.message}`, hint: e.problems[0]!.hint ?? `hcpx adopt ${h.host} --check` });
+    }
   }
   return checks;
 }
-
-export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
-export const _read = (f: string) => readFileSync(f, "utf8");

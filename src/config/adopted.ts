@@ -1,52 +1,46 @@
-// What `hcpx adopt` recorded in .hcp/adopted.json: which hosts were adopted and
-// which files were written. Read tolerantly (status and doctor report, they
-// never rewrite the ledger).
+// What `hcpx adopt` recorded in its ledgers (.hcp/adopted.json for the
+// project, ~/.config/hcp/adopted.json for the user scope): which hosts were
+// adopted and which files hcpx wrote for them. Read only.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { HcpxError } from "../util/errors";
+import { display, userConfigDir } from "../util/paths";
+import { parseLedger } from "../host/ledger";
 
 export interface AdoptedHost {
   host: string;
-  scope?: string;
+  scope: "project" | "user";
+  /** display paths of the files hcpx wrote (relative to the project root, or ~/…) */
   files: string[];
 }
 
-export const LEDGER = join(".hcp", "adopted.json");
-
-export function readAdopted(root: string): { hosts: AdoptedHost[]; file?: string; error?: string } {
-  const file = join(root, LEDGER);
-  if (!existsSync(file)) return { hosts: [] };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
-  } catch (e) {
-    return { hosts: [], file, error: (e as Error).message };
-  }
-  return { hosts: hostsOf(raw), file };
+export interface AdoptedRead {
+  hosts: AdoptedHost[];
+  /** a ledger that exists but does not parse */
+  errors: { file: string; message: string }[];
 }
 
-function filesOf(v: unknown): string[] {
-  if (Array.isArray(v)) return v.map((f) => (typeof f === "string" ? f : f && typeof f === "object" ? String((f as Record<string, unknown>).path ?? (f as Record<string, unknown>).file ?? "") : "")).filter(Boolean);
-  if (v && typeof v === "object") return Object.keys(v);
-  return [];
+export function ledgerFiles(root: string): { scope: "project" | "user"; file: string }[] {
+  return [
+    { scope: "project", file: join(root, ".hcp", "adopted.json") },
+    { scope: "user", file: join(userConfigDir(), "adopted.json") },
+  ];
 }
 
-function hostsOf(raw: unknown): AdoptedHost[] {
-  if (!raw || typeof raw !== "object") return [];
-  const r = raw as Record<string, unknown>;
-  const hosts = r.hosts ?? r.adopted ?? r;
-  const out: AdoptedHost[] = [];
-  if (Array.isArray(hosts)) {
-    for (const h of hosts) {
-      if (!h || typeof h !== "object") continue;
-      const o = h as Record<string, unknown>;
-      out.push({ host: String(o.host ?? o.name ?? "?"), scope: typeof o.scope === "string" ? o.scope : undefined, files: filesOf(o.files) });
-    }
-  } else if (hosts && typeof hosts === "object") {
-    for (const [name, h] of Object.entries(hosts as Record<string, unknown>)) {
-      if (!h || typeof h !== "object" || name === "version") continue;
-      const o = h as Record<string, unknown>;
-      out.push({ host: name, scope: typeof o.scope === "string" ? o.scope : undefined, files: filesOf(o.files ?? o) });
+export function readAdopted(root: string): AdoptedRead {
+  const out: AdoptedRead = { hosts: [], errors: [] };
+  for (const { scope, file } of ledgerFiles(root)) {
+    if (!existsSync(file)) continue;
+    try {
+      const l = parseLedger(readFileSync(file, "utf8"), display(file));
+      for (const [host, h] of Object.entries(l.hosts)) {
+        out.hosts.push({ host, scope: h.scope ?? scope, files: [...new Set(h.entries.map((e) => e.path))].sort() });
+      }
+    } catch (e) {
+      if (!(e instanceof HcpxError) && !(e instanceof Error)) throw e;
+      out.errors.push({ file: display(file), message: e instanceof HcpxError ? e.problems[0]!.message : (e as Error).message });
     }
   }
-  return out.sort((a, b) => (a.host < b.host ? -1 : 1));
+  out.hosts.sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : a.scope < b.scope ? -1 : 1));
+  return out;
 }

@@ -48,10 +48,10 @@ export async function run(opts: CommonOpts): Promise<number> {
     })),
     broken: broken.map((b) => ({ dir: b.dir, problems: b.problems })),
     hosts: adopted.hosts,
-    ...(adopted.error ? { ledgerError: adopted.error } : {}),
+    ...(adopted.errors.length ? { ledgerErrors: adopted.errors } : {}),
     warnings: project.warnings as Problem[],
   };
-  const code = broken.length ? 1 : project.warnings.length || adopted.error ? 2 : 0;
+  const code = broken.length ? 1 : project.warnings.length || adopted.errors.length ? 2 : 0;
   done(out, data, (col) => render(data, col));
   return code;
 }
@@ -61,8 +61,8 @@ type Data = {
   principal: { id: string; kind: string };
   packs: { id: string; kind: string; version: string; dir: string; commands: StatusCommand[]; stimuli?: string[] }[];
   broken: { dir: string; problems: Problem[] }[];
-  hosts: { host: string; scope?: string; files: string[] }[];
-  ledgerError?: string;
+  hosts: { host: string; scope: string; files: string[] }[];
+  ledgerErrors?: { file: string; message: string }[];
   warnings: Problem[];
 };
 
@@ -100,10 +100,10 @@ function render(d: Data, col: boolean): string {
   if (d.hosts.length === 0) lines.push("no hosts adopted — `hcpx adopt <host> --write` places the packs where a host reads them");
   else {
     const rows: string[][] = [["host", "scope", "files"]];
-    for (const h of d.hosts) rows.push([h.host, h.scope ?? "-", h.files.join(", ")]);
+    for (const h of d.hosts) rows.push([h.host, h.scope, h.files.join(", ")]);
     lines.push(...table(rows, col, true));
   }
-  if (d.ledgerError) lines.push(c.yellow(col, `! .hcp/adopted.json does not parse: ${d.ledgerError}`));
+  for (const e of d.ledgerErrors ?? []) lines.push(c.yellow(col, `! ${e.file}: ${e.message}`));
   for (const w of d.warnings) lines.push(c.yellow(col, `! ${w.file ? `${w.file}${w.line ? `:${w.line}` : ""} ` : ""}${w.message}`));
   return lines.join("\n");
 }
