@@ -156,7 +156,7 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
       if (!c.http) at("surface", ["commands", i], "http_missing", "error", `openapi command '${c.verb_key}' has no http: { method, path }`, 'add http: { method: "GET", path: "/…" }');
       else {
         for (const m of c.http.path.matchAll(/\{([^{}]*)\}/g)) {
-          if (!(m[1]! in (c.args ?? {}))) at("surface", ["commands", i, "http", "path"], "http_path_placeholder", "error", `{${m[1]}} in the HTTP path names no arg of '${c.verb_key}'`, `declare args.${m[1]} (in: "path")`);
+          if (!Object.hasOwn(c.args ?? {}, m[1]!)) at("surface", ["commands", i, "http", "path"], "http_path_placeholder", "error", `{${m[1]}} in the HTTP path names no arg of '${c.verb_key}'`, `declare args.${m[1]} (in: "path")`);
         }
       }
     });
@@ -202,7 +202,7 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
     const bin = s.wrap.bin;
     const bare = !bin.includes("/") && !bin.includes("\\");
     if (bare) {
-      if (opts.project && !(bin in opts.project.sandbox.bins)) {
+      if (opts.project && !Object.hasOwn(opts.project.sandbox.bins, bin)) {
         at("surface", ["wrap", "bin"], "bin_not_in_sandbox", "warning", `bare bin '${bin}' is not in sandbox.bins of ${opts.project.configFile ? display(opts.project.configFile) : "the config"}`, `add sandbox: { bins: { ${JSON.stringify(bin)}: "/absolute/path" } }; a bare name is never looked up on PATH`);
       }
     } else if (!isAbsolute(bin)) {
@@ -250,7 +250,7 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
         const whole = WHOLE_PLACEHOLDER_RE.exec(tok);
         if (whole) {
           usedInCli.add(whole[1]!);
-          if (!(whole[1]! in args)) at("surface", ["commands", i, "cli", j], "placeholder_unknown", "error", `{{${whole[1]}}} in cli[] of '${c.verb_key}' names no declared arg`, `declare args.${whole[1]}, or fix the name (declared: ${Object.keys(args).join(", ") || "none"})`);
+          if (!Object.hasOwn(args, whole[1]!)) at("surface", ["commands", i, "cli", j], "placeholder_unknown", "error", `{{${whole[1]}}} in cli[] of '${c.verb_key}' names no declared arg`, `declare args.${whole[1]}, or fix the name (declared: ${Object.keys(args).join(", ") || "none"})`);
           return;
         }
         const found = [...tok.matchAll(PLACEHOLDER_RE)];

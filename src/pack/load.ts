@@ -69,7 +69,7 @@ export function loadPack(dirArg: string): Pack {
     }
   }
   function policyFor(verb: string) {
-    const row = rows[verb];
+    const row = Object.hasOwn(rows, verb) ? rows[verb] : undefined;
     return {
       operation: row?.operation ?? "read",
       land: row?.land,
