@@ -225,6 +225,14 @@ export function importOpenapi(docIn: unknown, id: string, opts: { baseUrl?: stri
         }
         args[name] = { ...a, ...(p.required === true || where === "path" ? { required: true } : {}), ...(oneLine(p.description) ? { description: oneLine(p.description) } : {}), in: where as ImportedArg["in"] };
       }
+      // every {name} of the path is an argument, declared or not
+      for (const m of path.matchAll(/\{([^}]+)\}/g)) {
+        const name = m[1]!;
+        if (args[name]) continue;
+        if (!ARG_NAME_RE.test(name)) throw new Error(`${source}: the path parameter {${name}} is not a usable argument name`);
+        args[name] = { type: "string", required: true, in: "path" };
+        notes.push(`${source}: path parameter '${name}' is not declared in the document; added as a required string`);
+      }
       const body = deref(doc, op.requestBody);
       if (isObj(body) && isObj(body.content)) {
         const jsonKey = Object.keys(body.content).find((k) => /^application\/(.+\+)?json/.test(k));

@@ -1,5 +1,5 @@
 // Runtime test helpers: scratch projects with custom packs over the fixture bins.
-import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawn, type ChildProcess } from "node:child_process";
 import { REPO, scratchProject, type ScratchProject } from "../support/hcpx";
@@ -67,11 +67,17 @@ export async function startTodoServer(token?: string): Promise<{ url: string; po
   return { url: `http://127.0.0.1:${port}`, port, child, stop: () => child.kill("SIGTERM") };
 }
 
+/** True when the process exists and is not a zombie (an exited child nobody reaped yet). */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return true;
   }
 }

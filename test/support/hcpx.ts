@@ -6,7 +6,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-export const HCPX = join(REPO, "dist", "hcpx.mjs");
+/** The built CLI; HCPX_DIST_BIN points tests at another build (e.g. a private copy while others rebuild dist/). */
+export const HCPX = process.env.HCPX_DIST_BIN ?? join(REPO, "dist", "hcpx.mjs");
 
 export interface RunResult {
   code: number | null;
