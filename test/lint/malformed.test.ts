@@ -73,6 +73,7 @@ const cases: Case[] = [
   surface("surface: arg required is a string", (s) => (s.commands[0].args.id.required = "yes"), /at commands\[0\]\.args\.id\.required: expected boolean, got string/),
   surface("surface: empty cli[]", (s) => (s.commands[0].cli = []), /at commands\[0\]\.cli: must have at least 1 item/),
   surface("surface: flag without dashes", (s) => (s.commands[1].args.note.flag = "note"), /at commands\[1\]\.args\.note\.flag: "note": a flag looks like --name/),
+  surface("surface: wrap without bin", (s) => delete s.wrap.bin, /surface\.json:7:3 at wrap\.bin: missing required key/),
   surface("surface: empty wrap.bin", (s) => (s.wrap.bin = ""), /at wrap\.bin: must not be empty/),
   surface("surface: negative timeout", (s) => (s.wrap.timeout_ms = -5), /at wrap\.timeout_ms: -5 is too small: must be greater than 0/),
   surface("surface: pass_through maxArgv too big", (s) => (s.wrap.pass_through = { allowedSubcommands: ["x"], maxArgv: 1000 }), /at wrap\.pass_through\.maxArgv: 1000 is too big: must be at most 256/),
