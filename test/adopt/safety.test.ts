@@ -1,0 +1,349 @@
+// adopt's safety: plan first (a file that does not parse stops everything),
+// --check catches every drift, idempotence, the ledger, symlinks, the lock,
+// user scope under $HOME, and the MCP command it writes.
+import { beforeAll, describe, expect, it } from "vitest";
+import { execFileSync, spawn } from "node:child_process";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { HCPX, REPO, tmp } from "../support/hcpx";
+import { scratch, snapshot } from "./helpers";
+
+beforeAll(() => {
+  if (!existsSync(HCPX)) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);
+});
+
+describe("a file that does not parse: clear error, non-zero exit, nothing written anywhere", () => {
+  const bad: [string, string, string, RegExp][] = [
+    ["bad JSON", ".mcp.json", '{\n  "mcpServers": {\n    "other": { "command": "x" \n  }\n', /\.mcp\.json:\d+:\d+: cannot parse JSON/],
+    ["trailing comma in strict JSON (Claude)", ".mcp.json", '{\n  "mcpServers": {\n    "other": { "command": "x" },\n  }\n}\n', /\.mcp\.json:4:\d+: trailing comma/],
+    ["a comment in strict JSON (Claude)", ".mcp.json", '{\n  // mine\n  "mcpServers": {}\n}\n', /\.mcp\.json:2:\d+: comments are not allowed/],
+    ["trailing comma in Gemini settings (fatal there)", ".gemini/settings.json", '{\n  "theme": "x",\n}\n', /\.gemini\/settings\.json:3:\d+: trailing comma/],
+    ["bad TOML", ".codex/config.toml", 'model = "o3"\n[mcp_servers.other\ncommand = "x"\n', /\.codex\/config\.toml:2:\d+: cannot parse TOML/],
+    ["mcpServers is not an object", ".cursor/mcp.json", '{ "mcpServers": [] }\n', /\.cursor\/mcp\.json:1:\d+: `mcpServers` is an array/],
+    ["unbalanced markers", "AGENTS.md", "# A\n<!-- hcp:begin -->\nhalf\n", /AGENTS\.md:2:1: unbalanced hcp markers/],
+  ];
+  for (const [name, path, text, re] of bad) {
+    it(name, async () => {
+      const s = scratch();
+      s.write(path, text);
+      const before = { p: snapshot(s.dir), h: snapshot(s.home) };
+      const r = await s.adopt("all", "--write");
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(re);
+      expect(r.stderr).toMatch(/hint: /);
+      expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+      expect(snapshot(s.dir)).toEqual(before.p);
+      expect(snapshot(s.home)).toEqual(before.h);
+    });
+  }
+
+  it("a directory where a file should be, and a file where the skills directory should be", async () => {
+    const s = scratch();
+    mkdirSync(join(s.dir, "CLAUDE.md"));
+    s.write(".cursor/skills", "not a dir\n");
+    const before = snapshot(s.dir);
+    const r = await s.adopt("claude", "cursor", "--write");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/CLAUDE\.md: is a directory, expected a file/);
+    expect(r.stderr).toMatch(/\.cursor\/skills: is a file, expected the skills directory/);
+    expect(snapshot(s.dir)).toEqual(before);
+  });
+
+  it("an `hcp` server hcpx did not write is not replaced without --force", async () => {
+    const s = scratch();
+    s.write(".mcp.json", '{ "mcpServers": { "hcp": { "command": "mine" } } }\n');
+    const before = snapshot(s.dir);
+    const r = await s.adopt("claude", "--write");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\.mcp\.json:1:\d+: an MCP server `mcpServers\.hcp` already exists and was not written by hcpx/);
+    expect(snapshot(s.dir)).toEqual(before);
+    const f = await s.adopt("claude", "--write", "--force");
+    expect(f.code).toBe(0);
+    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp.type).toBe("stdio");
+  });
+});
+
+describe("review first", () => {
+  it("the default prints a unified diff and writes nothing; no colour with NO_COLOR, colour with FORCE_COLOR", async () => {
+    const s = scratch();
+    s.write("CLAUDE.md", "# Mine\n");
+    const before = snapshot(s.dir);
+    const r = await s.adopt("claude");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("--- a/CLAUDE.md\n+++ b/CLAUDE.md\n@@ -1,1 +1,");
+    expect(r.stdout).toContain("--- /dev/null\n+++ b/.mcp.json\n");
+    expect(r.stdout).toContain("+<!-- hcp:begin -->");
+    expect(r.stdout).toMatch(/nothing written/);
+    expect(r.stdout).not.toContain("\u001b[");
+    expect(snapshot(s.dir)).toEqual(before);
+    const env = { ...s.env, FORCE_COLOR: "1" } as NodeJS.ProcessEnv;
+    delete env.NO_COLOR;
+    const colored = await new Promise<string>((res) => {
+      const ch = spawn(process.execPath, [HCPX, "adopt", "claude"], { cwd: s.dir, env: { ...process.env, ...env, NO_COLOR: undefined } as NodeJS.ProcessEnv });
+      let out = "";
+      ch.stdout.on("data", (d) => (out += d));
+      ch.on("close", () => res(out));
+    });
+    expect(colored).toContain("\u001b[32m+<!-- hcp:begin -->");
+  });
+
+  it("--json: the plan as an envelope", async () => {
+    const s = scratch();
+    const r = await s.adopt("codex", "--json");
+    const env = JSON.parse(r.stdout);
+    expect(env.ok).toBe(true);
+    expect(env.data.wrote).toBe(false);
+    expect(env.data.changes.map((c: { path: string }) => c.path)).toContain(".codex/config.toml");
+  });
+
+  it("unknown host: an error naming the known ones", async () => {
+    const s = scratch();
+    const r = await s.adopt("emacs");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/unknown host 'emacs'/);
+    expect(r.stderr).toMatch(/claude, codex, cursor/);
+  });
+});
+
+describe("--check catches drift", () => {
+  it("an edited entry, an edited Skill copy, a missing file; --write repairs them", async () => {
+    const s = scratch();
+    expect((await s.adopt("claude", "codex", "--write")).code).toBe(0);
+    expect((await s.adopt("claude", "codex", "--check")).code).toBe(0);
+
+    const mcp = JSON.parse(s.read(".mcp.json"));
+    mcp.mcpServers.hcp.args = ["--edited"];
+    s.write(".mcp.json", JSON.stringify(mcp, null, 2) + "\n");
+    let c = await s.adopt("claude", "--check");
+    expect(c.code).toBe(1);
+    expect(c.stdout).toContain("+++ b/.mcp.json");
+    expect(c.stdout).toMatch(/out of date/);
+    expect((await s.adopt("claude", "--write")).code).toBe(0);
+
+    s.write(".claude/skills/ledger/SKILL.md", s.read(".claude/skills/ledger/SKILL.md") + "\nmy note\n");
+    c = await s.adopt("claude", "--check");
+    expect(c.code).toBe(1);
+    expect(c.stdout).toContain("-my note");
+
+    unlinkSync(join(s.dir, ".claude/skills/transit/SKILL.md"));
+    c = await s.adopt("claude", "--check");
+    expect(c.code).toBe(1);
+    expect(c.stdout).toContain("+++ b/.claude/skills/transit/SKILL.md");
+
+    const toml = s.read(".codex/config.toml").replace('"mcp"', '"mcp", "--x"');
+    s.write(".codex/config.toml", toml);
+    c = await s.adopt("codex", "--check");
+    expect(c.code).toBe(1);
+
+    expect((await s.adopt("claude", "codex", "--write")).code).toBe(0);
+    expect((await s.adopt("claude", "codex", "--check")).code).toBe(0);
+  });
+
+  it("a stale Skill of a deactivated pack: --check exits 1, --write deletes it when unchanged, keeps it when edited (until --force)", async () => {
+    const s = scratch();
+    expect((await s.adopt("claude", "cursor", "--write")).code).toBe(0);
+    const cfg = join(s.dir, "hcp.config.json5");
+    writeFileSync(cfg, readFileSync(cfg, "utf8").replace('"./packs/transit"', "").replace(/,\s*\]/, "]"));
+    s.write(".cursor/skills/transit/SKILL.md", s.read(".cursor/skills/transit/SKILL.md") + "\nI changed this.\n");
+
+    const c = await s.adopt("claude", "cursor", "--check");
+    expect(c.code).toBe(1);
+    expect(c.stdout).toContain("+++ /dev/null"); // the Claude copy would be deleted
+    expect(c.stdout).toMatch(/drift: \.cursor\/skills\/transit\/SKILL\.md: this file was changed since hcpx wrote it/);
+
+    const w = await s.adopt("claude", "cursor", "--write");
+    expect(w.code).toBe(0);
+    expect(w.stdout).toMatch(/deleted \.claude\/skills\/transit\/SKILL\.md/);
+    expect(w.stdout).toMatch(/warning: \.cursor\/skills\/transit\/SKILL\.md: this file was changed since hcpx wrote it: left in place/);
+    expect(existsSync(join(s.dir, ".claude/skills/transit"))).toBe(false); // its empty directory too
+    expect(s.read(".cursor/skills/transit/SKILL.md")).toContain("I changed this.");
+    expect(s.read("CLAUDE.md")).not.toContain("### transit");
+    expect((await s.adopt("claude", "cursor", "--check")).code).toBe(1); // still drift: the edited stale copy
+
+    const f = await s.adopt("claude", "cursor", "--write", "--force");
+    expect(f.code).toBe(0);
+    expect(existsSync(join(s.dir, ".cursor/skills/transit"))).toBe(false);
+    expect((await s.adopt("claude", "cursor", "--check")).code).toBe(0);
+  });
+});
+
+describe("idempotence and the ledger", () => {
+  it("a second --write changes no byte and no mtime", async () => {
+    const s = scratch();
+    s.write("AGENTS.md", "# Mine\n");
+    expect((await s.adopt("all", "--write")).code).toBe(0);
+    const a = snapshot(s.dir, { mtimes: true });
+    await new Promise((r) => setTimeout(r, 20));
+    const r = await s.adopt("all", "--write");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/up to date, nothing written/);
+    expect(snapshot(s.dir, { mtimes: true })).toEqual(a);
+  });
+
+  it("the ledger records each entry with its hash; file modes are kept", async () => {
+    const s = scratch();
+    s.write(".mcp.json", "{}\n");
+    chmodSync(join(s.dir, ".mcp.json"), 0o600);
+    expect((await s.adopt("claude", "--write")).code).toBe(0);
+    expect(statSync(join(s.dir, ".mcp.json")).mode & 0o777).toBe(0o600);
+    const l = JSON.parse(s.read(".hcp/adopted.json"));
+    const e = l.hosts.claude.entries.find((x: { path: string }) => x.path === ".mcp.json");
+    expect(e).toMatchObject({ kind: "json", key: ["mcpServers", "hcp"], created: false });
+    expect(e.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(existsSync(join(s.dir, ".hcp/adopt.lock"))).toBe(false);
+  });
+
+  it("--remove of a fresh project leaves it byte-identical (created files and dirs, .hcp included)", async () => {
+    const s = scratch();
+    const before = snapshot(s.dir);
+    expect((await s.adopt("all", "--write")).code).toBe(0);
+    expect(existsSync(join(s.dir, ".hcp/adopted.json"))).toBe(true);
+    const r = await s.adopt("all", "--remove", "--write");
+    expect(r.code).toBe(0);
+    expect(snapshot(s.dir)).toEqual(before);
+  });
+
+  it("--remove keeps an entry changed by hand (reported), --force removes it; removing one host keeps a file another still uses", async () => {
+    const s = scratch();
+    expect((await s.adopt("codex", "opencode", "--write")).code).toBe(0);
+    const r1 = await s.adopt("codex", "--remove", "--write");
+    expect(r1.code).toBe(0);
+    expect(s.read("AGENTS.md")).toContain("<!-- hcp:begin -->"); // opencode still reads it
+    expect(existsSync(join(s.dir, ".agents/skills/ledger/SKILL.md"))).toBe(true);
+    s.write("opencode.json", s.read("opencode.json").replace('"enabled": true', '"enabled": false'));
+    const r2 = await s.adopt("opencode", "--remove", "--write");
+    expect(r2.stdout).toMatch(/warning: opencode\.json: the entry `mcp\.hcp` was changed since hcpx wrote it: left in place/);
+    expect(existsSync(join(s.dir, "opencode.json"))).toBe(true);
+    expect(existsSync(join(s.dir, "AGENTS.md"))).toBe(false);
+    const r3 = await s.adopt("opencode", "--remove", "--write", "--force");
+    expect(r3.code).toBe(0);
+    expect(existsSync(join(s.dir, "opencode.json"))).toBe(false);
+    expect(existsSync(join(s.dir, ".hcp"))).toBe(false);
+  });
+
+  it("a lock held by a live process stops adopt; a stale one (dead pid) is taken over", async () => {
+    const s = scratch();
+    mkdirSync(join(s.dir, ".hcp"));
+    writeFileSync(join(s.dir, ".hcp/adopt.lock"), `${process.pid}\n`);
+    const r = await s.adopt("claude", "--write");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/another hcpx adopt is running \(pid \d+\)/);
+    expect(existsSync(join(s.dir, ".mcp.json"))).toBe(false);
+    const dead = execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).toString();
+    writeFileSync(join(s.dir, ".hcp/adopt.lock"), `${dead}\n`);
+    const ok = await s.adopt("claude", "--write");
+    expect(ok.code).toBe(0);
+    expect(existsSync(join(s.dir, ".hcp/adopt.lock"))).toBe(false);
+  });
+});
+
+describe("symlinks", () => {
+  it("a target that is a symlink leading outside the project is refused, nothing written", async () => {
+    const s = scratch();
+    const outside = tmp("hcpx-outside-");
+    writeFileSync(join(outside, "mcp.json"), "{}\n");
+    symlinkSync(join(outside, "mcp.json"), join(s.dir, ".mcp.json"));
+    const before = snapshot(s.dir);
+    const r = await s.adopt("claude", "--write");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\.mcp\.json: is a symlink leading outside the project/);
+    expect(readFileSync(join(outside, "mcp.json"), "utf8")).toBe("{}\n");
+    expect(snapshot(s.dir)).toEqual(before);
+  });
+
+  it("a directory symlink leading outside is refused too", async () => {
+    const s = scratch();
+    const outside = tmp("hcpx-outside-");
+    symlinkSync(outside, join(s.dir, ".cursor"));
+    const r = await s.adopt("cursor", "--write");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/symlink leading outside the project/);
+    expect(snapshot(outside)).toEqual({});
+  });
+
+  it("a symlink inside the project is written through: the link stays, its target gets the block", async () => {
+    const s = scratch();
+    s.write("docs/agents.md", "# Shared rules\n");
+    symlinkSync("docs/agents.md", join(s.dir, "CLAUDE.md"));
+    expect((await s.adopt("claude", "--write")).code).toBe(0);
+    expect(lstatSync(join(s.dir, "CLAUDE.md")).isSymbolicLink()).toBe(true);
+    expect(s.read("docs/agents.md")).toMatch(/^# Shared rules\n\n<!-- hcp:begin -->/);
+    expect((await s.adopt("claude", "--remove", "--write")).code).toBe(0);
+    expect(s.read("docs/agents.md")).toBe("# Shared rules\n");
+  });
+});
+
+describe("user scope honours $HOME", () => {
+  it("writes ~/.claude.json, ~/.claude/CLAUDE.md and ~/.claude/skills, ledger under $XDG_CONFIG_HOME/hcp; the project is untouched; --remove restores HOME", async () => {
+    const s = scratch();
+    s.write("~/.claude.json", '{\n  "numStartups": 3,\n  "projects": {}\n}\n');
+    const xdg = join(s.home, "xdg");
+    const before = { p: snapshot(s.dir), h: snapshot(s.home) };
+    const r = await s.run(["adopt", "claude", "--scope", "user", "--write"], { XDG_CONFIG_HOME: xdg });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/created ~\/\.claude\/skills\/ledger\/SKILL\.md/);
+    const cj = JSON.parse(s.read("~/.claude.json"));
+    expect(cj.numStartups).toBe(3);
+    expect(cj.mcpServers.hcp.type).toBe("stdio");
+    expect(s.read("~/.claude/CLAUDE.md")).toContain("~/.claude/skills/<pack>/SKILL.md");
+    expect(existsSync(join(xdg, "hcp", "adopted.json"))).toBe(true);
+    expect(snapshot(s.dir)).toEqual(before.p);
+    expect((await s.run(["adopt", "claude", "--scope", "user", "--check"], { XDG_CONFIG_HOME: xdg })).code).toBe(0);
+    const rm = await s.run(["adopt", "claude", "--scope", "user", "--remove", "--write"], { XDG_CONFIG_HOME: xdg });
+    expect(rm.code).toBe(0);
+    expect(snapshot(s.home)).toEqual(before.h);
+  });
+
+  it("Windsurf: the MCP entry is user-scope only; project scope says how to get it", async () => {
+    const s = scratch();
+    const p = await s.adopt("windsurf", "--write");
+    expect(p.stdout).toMatch(/Windsurf reads MCP servers only from ~\/\.codeium\/windsurf\/mcp_config\.json/);
+    expect(existsSync(join(s.home, ".codeium"))).toBe(false);
+    const r = await s.adopt("windsurf", "--scope", "user", "--write");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(s.read("~/.codeium/windsurf/mcp_config.json")).mcpServers.hcp.args.at(-1)).toBe("mcp");
+    expect(s.read("~/.codeium/windsurf/memories/global_rules.md")).toMatch(/^<!-- hcp:begin -->/);
+  });
+});
+
+describe("the MCP command", () => {
+  it("`hcpx mcp` when hcpx on PATH is this install (portable, no note); --command overrides", async () => {
+    const s = scratch();
+    const bin = tmp("hcpx-bin-");
+    symlinkSync(HCPX, join(bin, "hcpx"));
+    const r = await s.run(["adopt", "claude", "--write"], { PATH: `${bin}:${s.env.PATH}` });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/machine-specific/);
+    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp"] });
+    const o = await s.adopt("claude", "--write", "--command", "npx -y hcpx mcp");
+    expect(o.code).toBe(0);
+    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "npx", args: ["-y", "hcpx", "mcp"] });
+  });
+
+  it("the command adopt writes starts a working MCP server (initialize + tools/list over stdio)", async () => {
+    const s = scratch();
+    expect((await s.adopt("claude", "--write")).code).toBe(0);
+    const e = JSON.parse(s.read(".mcp.json")).mcpServers.hcp as { command: string; args: string[] };
+    const reply = await new Promise<string>((res, rej) => {
+      const ch = spawn(e.command, e.args, { cwd: s.dir, env: { ...process.env, HOME: s.home } });
+      let out = "";
+      const timer = setTimeout(() => {
+        ch.kill("SIGKILL");
+        rej(new Error(`no tools/list reply: ${out}`));
+      }, 15000);
+      ch.stdout.on("data", (d) => {
+        out += d;
+        if (out.includes('"id":2')) {
+          clearTimeout(timer);
+          ch.stdin.end();
+          res(out);
+        }
+      });
+      const send = (m: unknown) => ch.stdin.write(JSON.stringify(m) + "\n");
+      send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } });
+      send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    });
+    expect(reply).toContain('"name":"hcp"');
+  });
+});
