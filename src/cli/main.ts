@@ -234,6 +234,27 @@ program
       return m.run(shell, { ...opts, ...globals() }, program);
     }),
   );
+// An example in every command's --help (for blocks that do not carry their own).
+{
+  const examples: Record<string, string[]> = {
+    generate: ["hcpx generate", "hcpx generate --check   # CI: exit 1 when .hcp/generated is stale"],
+    lint: ["hcpx lint packs/ledger", "hcpx lint --json        # every activated pack"],
+    mcp: ["hcpx mcp                # started by an MCP host; see `hcpx adopt`", "hcpx mcp --shape per-command"],
+    exec: ["hcpx exec ledger balance -- account=checking", "hcpx exec ledger transfer --confirm --json -- from=checking to=savings amount=100"],
+    pack: ["hcpx pack new gitx --wrap git", "hcpx pack from-openapi openapi.json --id todo"],
+    "from-openapi": ["hcpx pack from-openapi ./openapi.json --id todo --base-url http://127.0.0.1:8080"],
+  };
+  for (const cmd of [...program.commands, ...packGroup.commands]) {
+    const ex = examples[cmd.name()];
+    if (ex) cmd.addHelpText("after", `\nExample${ex.length > 1 ? "s" : ""}:\n${ex.map((e) => `  $ ${e}`).join("\n")}\n`);
+  }
+  program.addHelpText(
+    "after",
+    "\nExamples:\n  $ hcpx init --yes && hcpx pack new gitx --wrap git && hcpx activate packs/gitx\n  $ hcpx exec gitx version --json\n  $ hcpx adopt claude --write\n" +
+      "\nExit codes: 0 ok · 1 failure · 2 warnings (doctor, status, lint --strict) · 64 usage error · 70 internal error\n" +
+      "Every command takes --json and then prints one envelope: { ok: true, data } or { ok: false, error: { code, message, hint } }.\n",
+  );
+}
 // [commands:end]
 
 async function main(argv: string[]): Promise<void> {
@@ -243,6 +264,10 @@ async function main(argv: string[]): Promise<void> {
     if (e instanceof CommanderError) {
       // help and version exit 0; usage errors were already printed by commander.
       process.exitCode = e.exitCode === 0 ? 0 : 64;
+      if (e.exitCode !== 0 && argv.includes("--json")) {
+        const message = e.message.replace(/^error: /, "");
+        process.stdout.write(JSON.stringify({ ok: false, error: { code: "usage", message, hint: "see `hcpx <command> --help`" } }) + "\n");
+      }
       return;
     }
     const json = argv.includes("--json");

@@ -80,7 +80,7 @@ export function envelope<T = Record<string, unknown>>(r: RunResult): Env<T> {
 export function noStack(r: RunResult): void {
   const all = r.stdout + r.stderr;
   expect(all).not.toMatch(/\n\s+at .+[(:]\d+/);
-  expect(all).not.toMatch(/internal error/);
+  expect(all).not.toMatch(/^internal error:|"code":\s*"internal"/m);
 }
 
 export async function hcpx(args: string[], cwd: string, env?: NodeJS.ProcessEnv): Promise<RunResult> {

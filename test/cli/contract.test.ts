@@ -1,0 +1,108 @@
+// What every command owes a person and an agent: --help with an example, one
+// envelope shape with --json, no prompt without a TTY, no stack trace, colour
+// only when allowed, and a completion script that completes.
+import { describe, expect, it } from "vitest";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { envelope, hcpx, hcpxBin, project, tmp } from "./helpers";
+
+const CONFIG = `{ packs: ["./packs/ledger", "./packs/git"], grants: { allow: ["ledger.*", "git.*"] }, sandbox: { bins: { git: "/usr/bin/git" } } }\n`;
+
+const HELP = ["generate", "adopt", "lint", "mcp", "exec", "pack", "pack new", "pack from-openapi", "init", "activate", "deactivate", "grant", "revoke", "doctor", "status", "completion"];
+
+describe("the CLI contract", () => {
+  it("every command's --help shows an example", async () => {
+    const dir = tmp("hcpx-help-");
+    const root = await hcpx(["--help"], dir);
+    expect(root.code).toBe(0);
+    expect(root.stdout).toContain("Exit codes: 0 ok");
+    for (const c of HELP) {
+      const r = await hcpx([...c.split(" "), "--help"], dir);
+      expect(r.code, c).toBe(0);
+      expect(r.stdout, c).toMatch(/\nExamples?:\n  \$ hcpx /);
+    }
+  });
+
+  it("with no TTY and stdin closed, no command waits for input; --json always prints one envelope; no stack traces", async () => {
+    const p = project(CONFIG);
+    mkdirSync(join(p.dir, "fresh"));
+    const runs: [string[], string][] = [
+      [["init", "--json"], join(p.dir, "fresh")],
+      [["init", "--json"], p.dir], // exists: refused
+      [["pack", "new", "demo", "--composite", "--json"], p.dir],
+      [["pack", "new", "BAD", "--sense", "--json"], p.dir],
+      [["activate", "packs/transit", "--json"], p.dir],
+      [["activate", "packs/nosuch", "--json"], p.dir],
+      [["deactivate", "transit", "--json"], p.dir],
+      [["deactivate", "nosuch", "--json"], p.dir],
+      [["grant", "ledger.entry.*", "--json"], p.dir],
+      [["grant", "bad pattern", "--json"], p.dir],
+      [["revoke", "ledger.entry.*", "--json"], p.dir],
+      [["revoke", "ledger.balance", "--json"], p.dir],
+      [["status", "--json"], p.dir],
+      [["doctor", "--json"], p.dir],
+      [["completion", "bash", "--json"], p.dir],
+      [["completion", "fish", "--json"], p.dir],
+      [["lint", "--json"], p.dir],
+      [["generate", "--json"], p.dir],
+      [["adopt", "claude", "--json"], p.dir],
+      [["exec", "ledger", "accounts", "--json"], p.dir],
+      [["exec", "nosuch", "x", "--json"], p.dir],
+      [["exec", "ledger", "nosuch", "--json"], p.dir],
+      [["grant", "--json"], p.dir], // usage: missing argument
+      [["status", "--bogus", "--json"], p.dir], // usage: unknown option
+    ];
+    for (const [args, cwd] of runs) {
+      const r = await hcpx(args, cwd); // asserts: not killed by the timeout, no stack trace
+      const env = envelope(r);
+      expect(typeof env.ok, args.join(" ")).toBe("boolean");
+      if (env.ok) expect([0, 2], args.join(" ")).toContain(r.code);
+      else {
+        expect(r.code, args.join(" ")).not.toBe(0);
+        expect(env.error.code, args.join(" ")).toMatch(/^[a-z_]+$/);
+        expect(env.error.message.length, args.join(" ")).toBeGreaterThan(0);
+      }
+    }
+    const usage = await hcpx(["status", "--bogus", "--json"], p.dir);
+    expect(usage.code).toBe(64);
+    expect(envelope(usage).error.code).toBe("usage");
+    // mcp with stdin closed ends by itself
+    const m = await hcpx(["mcp"], p.dir);
+    expect(m.signal).toBeNull();
+  });
+
+  it("colour only when allowed: never without a TTY unless FORCE_COLOR, never with NO_COLOR", async () => {
+    const p = project(CONFIG);
+    const plain = await hcpx(["doctor"], p.dir);
+    expect(plain.stdout).not.toMatch(/\u001b\[/);
+    const forced = await hcpx(["doctor"], p.dir, { NO_COLOR: "", FORCE_COLOR: "1" });
+    expect(forced.stdout).toMatch(/\u001b\[32m✓/);
+    const both = await hcpx(["doctor"], p.dir, { NO_COLOR: "1", FORCE_COLOR: "1" });
+    expect(both.stdout).not.toMatch(/\u001b\[/);
+  });
+
+  it("completion bash completes commands, subcommands, options, and active pack names", async () => {
+    const p = project(CONFIG);
+    const r = await hcpx(["completion", "bash"], p.dir);
+    expect(r.code).toBe(0);
+    const bin = tmp("hcpx-bin-");
+    symlinkSync(hcpxBin(), join(bin, "hcpx"));
+    const script = join(bin, "complete.bash");
+    writeFileSync(script, r.stdout);
+    expect(spawnSync("bash", ["-n", script]).status).toBe(0);
+    const complete = (words: string[]) => {
+      const cmd = `source ${script}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _hcpx; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const out = spawnSync("bash", ["-c", cmd], { cwd: p.dir, encoding: "utf8", env: { ...process.env, PATH: `${bin}:/usr/bin:/bin:${process.env.PATH}` }, timeout: 20_000 });
+      return out.stdout.trim().split("\n").filter(Boolean).sort();
+    };
+    expect(complete(["hcpx", "gr"])).toEqual(["grant"]);
+    expect(complete(["hcpx", "pack", ""])).toEqual(expect.arrayContaining(["from-openapi", "new"]));
+    expect(complete(["hcpx", "pack", "new", "--c"])).toEqual(["--composite"]);
+    expect(complete(["hcpx", "doctor", "--j"])).toEqual(["--json"]);
+    expect(complete(["hcpx", "grant", "ledger.entry."])).toEqual(["ledger.entry.add", "ledger.entry.delete"]);
+    expect(complete(["hcpx", "exec", "l"])).toEqual(["ledger"]);
+    const z = await hcpx(["completion", "zsh"], p.dir);
+    expect(z.stdout.startsWith("#compdef hcpx\n")).toBe(true);
+  });
+});
