@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Install the hosts' own programs (pinned) for the host e2e suite, outside hcpx's
+# dependencies, into ${HCPX_HOSTS_DIR:-$HOME/.cache/hcpx-hosts}.
+#
+#   scripts/install-hosts.sh            install if missing or stale (idempotent)
+#   scripts/install-hosts.sh --force    reinstall from scratch
+#   scripts/install-hosts.sh --check    exit 0 if installed and up to date, 1 otherwise
+#   scripts/install-hosts.sh --print    print the bin paths (KEY=path lines) and exit
+#   scripts/install-hosts.sh --relock   re-resolve test/hosts/package-lock.json from
+#                                       test/hosts/package.json (maintainers; edits the repo)
+#
+# Versions live in test/hosts/package.json (+ package-lock.json). Notes in
+# test/hosts/HOST-PROBES.md. Last line printed on success: `HCPX_HOSTS_BIN=<dir>`.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+src="$(cd "$here/../test/hosts" && pwd)"
+dir="${HCPX_HOSTS_DIR:-$HOME/.cache/hcpx-hosts}"
+bin="$dir/node_modules/.bin"
+stamp="$dir/.hcpx-hosts-stamp"
+mode="${1:-install}"
+
+# npm flags: claude-code >=2.1.198 declares engines node>=22 but ships a native
+# binary (no Node needed), so the engine check must stay a warning.
+npm_flags=(--no-audit --no-fund --engine-strict=false --loglevel=error)
+
+# Stamp = lock + manifest + node major + platform: anything else needs a reinstall.
+want_stamp() {
+  {
+    cat "$src/package.json" "$src/package-lock.json"
+    echo "node $(node -p 'process.versions.node.split(".")[0]') $(node -p 'process.platform + "-" + process.arch')"
+  } | sha256sum | cut -d' ' -f1
+}
+
+print_bins() {
+  echo "CLAUDE=$bin/claude"
+  echo "GEMINI=$bin/gemini"
+  echo "CODEX=$bin/codex"
+  echo "OPENCODE=$bin/opencode"
+  echo "MCP_INSPECTOR=$bin/mcp-inspector"
+  echo "HCPX_HOSTS_BIN=$bin"
+}
+
+# Each program must start (no network, no login, scratch HOME) and print its version.
+smoke() {
+  local h rc=0 v
+  h="$(mktemp -d)"
+  for b in claude gemini codex opencode; do
+    if v="$(cd "$h" && HOME="$h" GEMINI_CLI_NO_RELAUNCH=true DISABLE_AUTOUPDATER=1 \
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 OPENCODE_DISABLE_AUTOUPDATE=1 \
+            timeout 60 "$bin/$b" --version 2>/dev/null </dev/null | tail -n1)"; then
+      printf '  %-14s %s\n' "$b" "$v"
+    else
+      echo "  $b: FAILED to run --version" >&2; rc=1
+    fi
+  done
+  if [ -x "$bin/mcp-inspector" ]; then
+    printf '  %-14s %s\n' mcp-inspector "$(node -p "require('$dir/node_modules/@modelcontextprotocol/inspector/package.json').version")"
+  else
+    echo "  mcp-inspector: missing" >&2; rc=1
+  fi
+  rm -rf "$h"
+  return $rc
+}
+
+up_to_date() {
+  [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(want_stamp)" ] \
+    && [ -x "$bin/claude" ] && [ -x "$bin/gemini" ] && [ -x "$bin/codex" ] \
+    && [ -x "$bin/opencode" ] && [ -x "$bin/mcp-inspector" ]
+}
+
+case "$mode" in
+  --print) print_bins; exit 0 ;;
+  --check) if up_to_date; then echo "hcpx hosts: up to date in $dir"; exit 0; else echo "hcpx hosts: missing or stale in $dir" >&2; exit 1; fi ;;
+  --relock)
+    tmp="$(mktemp -d)"; cp "$src/package.json" "$tmp/"
+    (cd "$tmp" && npm install --package-lock-only "${npm_flags[@]}")
+    cp "$tmp/package-lock.json" "$src/package-lock.json"; rm -rf "$tmp"
+    echo "rewrote $src/package-lock.json"; exit 0 ;;
+  --force) rm -rf "$dir/node_modules" "$stamp" ;;
+  install) ;;
+  *) echo "usage: $0 [--force|--check|--print|--relock]" >&2; exit 2 ;;
+esac
+
+if up_to_date; then
+  echo "hcpx hosts: up to date in $dir"
+  print_bins
+  exit 0
+fi
+
+mkdir -p "$dir"
+cp "$src/package.json" "$src/package-lock.json" "$dir/"
+start=$(date +%s)
+echo "hcpx hosts: installing into $dir (node $(node --version), npm $(npm --version)) ..."
+# `npm ci` would be the natural choice, but it rejects this lock when the registry
+# lacks some *other* platform's optional binary (e.g. opencode-darwin-* 404 on a
+# partial mirror). `npm install` with the lock present installs exactly the locked
+# versions and tolerates missing optionals; we then check the lock did not move.
+if ! (cd "$dir" && npm ci "${npm_flags[@]}") 2>"$dir/.npm-ci.err"; then
+  echo "  npm ci refused the lock ($(grep -m1 -E 'Missing|error' "$dir/.npm-ci.err" || true)); using npm install with the lock"
+  (cd "$dir" && npm install "${npm_flags[@]}")
+fi
+if ! cmp -s "$src/package-lock.json" "$dir/package-lock.json"; then
+  echo "WARNING: npm changed the lock file in $dir; versions may differ from test/hosts/package-lock.json" >&2
+fi
+end=$(date +%s)
+echo "hcpx hosts: installed in $((end - start)) s, $(du -sh "$dir/node_modules" | cut -f1) on disk"
+smoke
+want_stamp > "$stamp"
+print_bins
