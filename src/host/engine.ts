@@ -32,6 +32,8 @@ export interface AdoptOptions {
   home?: string;
   /** previews: pretend every file is absent and use the portable command */
   preview?: boolean;
+  /** `generate --as`: the bundle's identity (for its manifest template) */
+  bundle?: TemplateContext["bundle"];
 }
 
 export interface FileChange {
@@ -145,7 +147,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
   const rmdirCandidates = new Set<string>();
 
   // ---- the MCP command ----
-  const mcp: McpCommand = opts.preview ? { argv: ["hcpx", "mcp"] } : resolveMcpCommand(opts.command);
+  const mcp: McpCommand = opts.preview && opts.command === undefined ? { argv: ["hcpx", "mcp"] } : resolveMcpCommand(opts.command);
   if (mcp.machineSpecific && !opts.remove) notes.push(mcp.machineSpecific);
 
   // ---- removal of one ledger entry (stale or --remove) ----
@@ -282,6 +284,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
       packs: projection.packs.map((p) => p.pack.id),
       host,
       hostName: desc.name,
+      bundle: opts.bundle,
     };
     const entries: LedgerEntry[] = [];
     const dirs = new Set<string>(old?.dirs ?? []);

@@ -20,6 +20,8 @@ export interface TemplateContext {
   packs: string[];
   host: string;
   hostName: string;
+  /** `generate --as`: the bundle's identity */
+  bundle?: { name: string; version: string; description: string };
 }
 
 type Render = (ctx: TemplateContext) => string;

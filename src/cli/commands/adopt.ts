@@ -28,6 +28,9 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
   if (hostArgs.length === 0) throw new HcpxError({ code: "bad_args", message: "name at least one host", hint: `hosts: ${listHosts().join(", ")}, or all` });
   const known = listHosts();
   const hosts = [...new Set(hostArgs.flatMap((h) => h.split(",")).map((h) => h.trim()).filter(Boolean).flatMap((h) => (h === "all" ? known : [h])))];
+  for (const h of hosts) {
+    if (!known.includes(h) && listHosts("bundle").includes(h)) throw new HcpxError({ code: "bad_args", message: `'${h}' is a bundle, not a host to adopt`, hint: `use \`hcpx generate --as ${h} DIR\`` });
+  }
   const project = loadProject({ config: globals.config, optional: scope === "user" || opts.remove === true });
   const packs = opts.remove ? [] : loadPacks(project);
   printWarnings(project.warnings, out);

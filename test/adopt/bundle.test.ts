@@ -1,0 +1,90 @@
+// `hcpx generate --as claude-plugin|gemini-extension DIR` and the host previews
+// of `hcpx generate`. With the hosts' CLIs installed (scripts/install-hosts.sh),
+// the bundles are also checked by `claude plugin validate` / `gemini extensions validate`.
+import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { tmp } from "../support/hcpx";
+import { scratch, snapshot } from "./helpers";
+
+const HOSTS_BIN = join(process.env.HCPX_HOSTS_DIR || join(homedir(), ".cache", "hcpx-hosts"), "node_modules", ".bin");
+
+function skillsOk(dir: string): void {
+  for (const name of readdirSync(join(dir, "skills"))) {
+    const t = readFileSync(join(dir, "skills", name, "SKILL.md"), "utf8");
+    const fm = parseYaml(/^---\n([\s\S]*?)\n---\n/.exec(t)![1]!) as { name: string; description: string };
+    expect(fm.name).toBe(name); // Agent Skills: name equals the directory
+    expect(fm.description.length).toBeGreaterThan(0);
+    expect(fm.description.length).toBeLessThanOrEqual(1024);
+  }
+}
+
+describe("generate --as", () => {
+  it("claude-plugin: .claude-plugin/plugin.json (kebab name, version string, hcp MCP server), skills incl. the prompt block", async () => {
+    const s = scratch();
+    const dir = join(tmp("hcpx-bundle-"), "hcp-packs");
+    const r = await s.run(["generate", "--as", "claude-plugin", dir]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const m = JSON.parse(readFileSync(join(dir, ".claude-plugin", "plugin.json"), "utf8"));
+    expect(m.name).toBe("hcp-packs");
+    expect(typeof m.version).toBe("string");
+    expect(m.mcpServers.hcp).toEqual({ command: "hcpx", args: ["mcp"] });
+    expect(readdirSync(join(dir, "skills")).sort()).toEqual(["hcp", "ledger", "transit"]);
+    expect(readFileSync(join(dir, "skills", "hcp", "SKILL.md"), "utf8")).toContain("<!-- hcp:prompt sha256:");
+    skillsOk(dir);
+    const snap = snapshot(dir, { mtimes: true });
+    expect((await s.run(["generate", "--as", "claude-plugin", dir])).code).toBe(0);
+    expect(snapshot(dir, { mtimes: true })).toEqual(snap); // idempotent
+    expect((await s.run(["generate", "--as", "claude-plugin", dir, "--check"])).code).toBe(0);
+    if (existsSync(join(HOSTS_BIN, "claude"))) {
+      const v = spawnSync(join(HOSTS_BIN, "claude"), ["plugin", "validate", dir], { env: { ...process.env, HOME: s.home }, encoding: "utf8", timeout: 60_000 });
+      expect(v.stdout + v.stderr).toContain("Validation passed");
+      expect(v.status).toBe(0);
+    }
+  });
+
+  it("gemini-extension: gemini-extension.json named like its directory, contextFileName GEMINI.md, skills", async () => {
+    const s = scratch();
+    const dir = join(tmp("hcpx-bundle-"), "hcp-ext");
+    const r = await s.run(["generate", "--as", "gemini-extension", dir]);
+    expect(r.code).toBe(0);
+    const m = JSON.parse(readFileSync(join(dir, "gemini-extension.json"), "utf8"));
+    expect(m).toMatchObject({ name: "hcp-ext", version: "1.0.0", contextFileName: "GEMINI.md", mcpServers: { hcp: { command: "hcpx", args: ["mcp"] } } });
+    expect(readFileSync(join(dir, "GEMINI.md"), "utf8")).toMatch(/^<!-- hcp:prompt sha256:[0-9a-f]{16} -->/);
+    skillsOk(dir);
+    if (existsSync(join(HOSTS_BIN, "gemini"))) {
+      const v = spawnSync(join(HOSTS_BIN, "gemini"), ["extensions", "validate", dir], { env: { ...process.env, HOME: s.home }, encoding: "utf8", timeout: 60_000 });
+      expect(v.status).toBe(0);
+    }
+  });
+
+  it("refuses a directory name that is not kebab-case, and a non-empty directory that is not a bundle", async () => {
+    const s = scratch();
+    const bad = await s.run(["generate", "--as", "gemini-extension", join(tmp("hcpx-bundle-"), "Bad_Name")]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/not kebab-case/);
+    const full = join(tmp("hcpx-bundle-"), "full");
+    mkdirSync(full);
+    writeFileSync(join(full, "x.txt"), "mine\n");
+    const r = await s.run(["generate", "--as", "claude-plugin", full]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/is not empty and holds no \.claude-plugin\/plugin\.json/);
+  });
+});
+
+describe("host previews of generate", () => {
+  it("hosts/claude and hosts/cursor hold the files adopt would create, with the portable `hcpx mcp`", async () => {
+    const s = scratch();
+    const r = await s.run(["generate"]);
+    expect(r.code).toBe(0);
+    const gen = join(s.dir, ".hcp", "generated", "hosts");
+    expect(JSON.parse(readFileSync(join(gen, "claude", ".mcp.json"), "utf8"))).toEqual({ mcpServers: { hcp: { type: "stdio", command: "hcpx", args: ["mcp"] } } });
+    expect(readFileSync(join(gen, "claude", "CLAUDE.md"), "utf8")).toMatch(/^<!-- hcp:begin -->\n/);
+    expect(existsSync(join(gen, "cursor", ".cursor", "rules", "hcp.mdc"))).toBe(true);
+    expect(existsSync(join(gen, "cursor", ".cursor", "skills", "ledger", "SKILL.md"))).toBe(true);
+  });
+});
