@@ -40,8 +40,14 @@ program
   .option("--host <host...>", "host previews to render (default: claude cursor; `none` for none)")
   .option("--check", "write nothing; exit 1 and list what differs when the output is out of date")
   .option("--json", "print a JSON envelope")
+  .option("--as <kind>", "instead: write the packs as a claude-plugin or gemini-extension into DIR")
+  .argument("[dir]", "with --as: the plugin / extension directory (its name is the bundle's name)")
   .action(
-    act(async (opts) => {
+    act(async (dir: string | undefined, opts) => {
+      if (opts.as !== undefined) {
+        const b = await import("./commands/generate-bundle");
+        return b.run(opts.as, dir ?? opts.out, opts, globals());
+      }
       const m = await import("./commands/generate");
       return m.run(opts, globals());
     }),
