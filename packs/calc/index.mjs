@@ -2,7 +2,7 @@
 // Shape: the default export maps each verb_key (dots allowed) to
 //   async (args, ctx) => data
 // where args are already validated and typed from surface.json, and data is plain JSON.
-// A throw becomes { ok: false, error } in the envelope (err.code is kept when set).
+// A throw becomes { ok: false, error: { code: "composite_error", message, reason: err.code } }.
 import { ping, add, stats, convert } from './ops.mjs';
 
 export default {
