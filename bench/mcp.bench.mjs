@@ -1,0 +1,135 @@
+// `hcpx mcp` benchmark: one server, driven by the SDK's real Client over stdio.
+// - tools/call of a trivial wrap read (`calc-wrap ping`) through `hcp`, p50/p95
+//   over ≥ 200 calls, interleaved with a direct spawn of the same bin with the
+//   same argv from this process (goal: p50 ratio ≤ 1.1×);
+// - a call that spawns nothing (unknown verb): the per-call cost of the server
+//   itself (JSON-RPC, re-reading hcp.config.json5, loading the pack);
+// - server start to ready (spawn → initialize answered), next to a bare Node start.
+// Run: `npm run bench -- mcp` (or `node bench/run.mjs mcp` after `npm run build`).
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { fmt, median, percentile, table } from "./lib.mjs";
+
+const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
+const HCPX = join(REPO, "dist", "hcpx.mjs");
+const CALLS = Number(process.env.MCP_BENCH_CALLS ?? 300);
+const STARTS = Number(process.env.MCP_BENCH_STARTS ?? 15);
+
+function scratch() {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-mcp-")));
+  cpSync(join(REPO, "packs"), join(dir, "packs"), { recursive: true });
+  cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
+  const config = { packs: ["./packs/calc-wrap", "./packs/ledger", "./packs/transit"], principal: { id: "bench", kind: "agent" }, grants: { allow: ["calc-wrap.*", "ledger.*", "transit.*"] }, sandbox: { roots: ["."], cwd: "." } };
+  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify(config, null, 2));
+  const home = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-home-")));
+  return { dir, home };
+}
+
+async function connect(dir, home) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [HCPX, "mcp"], cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: home }, stderr: "ignore" });
+  const client = new Client({ name: "bench", version: "1" });
+  await client.connect(transport);
+  return client;
+}
+
+/** The floor: spawn the bin with the same argv from this process and parse its JSON. */
+function direct(dir) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(dir, "bins", "calc.mjs"), "ping", "--json"], { cwd: dir, env: { PATH: process.env.PATH ?? "", CALC_OUTPUT: "json" }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (d) => (out += d));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`calc exited ${code}`))));
+  });
+}
+
+function bareNode() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
+    child.on("error", reject);
+    child.on("close", resolve);
+  });
+}
+
+async function time(fn) {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+export default async function bench() {
+  const { dir, home } = scratch();
+
+  // ---- start to ready ----
+  const starts = [];
+  const nodes = [];
+  for (let i = 0; i < STARTS + 2; i++) {
+    let client;
+    const t = await time(async () => {
+      client = await connect(dir, home);
+    });
+    await client.close();
+    const n = await time(bareNode);
+    if (i >= 2) {
+      starts.push(t);
+      nodes.push(n);
+    }
+  }
+
+  // ---- tools/call vs direct spawn, interleaved ----
+  const client = await connect(dir, home);
+  const call = async () => {
+    const r = await client.callTool({ name: "hcp", arguments: { pack: "calc-wrap", verb: "ping" } });
+    if (r.isError || !r.structuredContent?.ok) throw new Error(`tools/call failed: ${JSON.stringify(r)}`);
+  };
+  const noSpawn = async () => {
+    const r = await client.callTool({ name: "hcp", arguments: { pack: "calc-wrap", verb: "nope" } });
+    if (r.structuredContent?.error?.code !== "unknown_verb") throw new Error(`expected unknown_verb: ${JSON.stringify(r)}`);
+  };
+  const listTools = async () => {
+    await client.listTools();
+  };
+  const s = { mcp: [], direct: [], noSpawn: [], listTools: [] };
+  for (let i = 0; i < 20; i++) {
+    await call();
+    await direct(dir);
+  }
+  for (let i = 0; i < CALLS; i++) {
+    // alternate the order so neither side always runs first
+    if (i % 2) {
+      s.mcp.push(await time(call));
+      s.direct.push(await time(() => direct(dir)));
+    } else {
+      s.direct.push(await time(() => direct(dir)));
+      s.mcp.push(await time(call));
+    }
+    if (i % 3 === 0) s.noSpawn.push(await time(noSpawn));
+    if (i % 10 === 0) s.listTools.push(await time(listTools));
+  }
+  await client.close();
+
+  const row = (name, xs) => [name, String(xs.length), fmt(median(xs)), fmt(percentile(xs, 95))];
+  process.stdout.write(
+    table([
+      ["", "n", "p50", "p95"],
+      row("tools/call hcp calc-wrap.ping (via hcpx mcp)", s.mcp),
+      row("direct spawn: node bins/calc.mjs ping --json", s.direct),
+      row("tools/call, nothing spawned (unknown verb)", s.noSpawn),
+      row("tools/list (re-reads config + packs + Skills)", s.listTools),
+      row("hcpx mcp start → initialize answered", starts),
+      row("bare node -e '' (reference)", nodes),
+    ]) + "\n",
+  );
+  const ratio = median(s.mcp) / median(s.direct);
+  process.stdout.write(`tools/call p50 / direct spawn p50 = ${ratio.toFixed(3)}× (goal ≤ 1.1×) ${ratio <= 1.1 ? "OK" : "MISSED"}\n`);
+  process.stdout.write(`server start over a bare node: +${fmt(median(starts) - median(nodes))}\n`);
+  return { ratio, p50: median(s.mcp), p95: percentile(s.mcp, 95), direct: median(s.direct), start: median(starts) };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await bench();
