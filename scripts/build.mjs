@@ -2,16 +2,21 @@
 // Builds dist/: one ESM bundle for the CLI entry (the `hcpx exec` hot path) and
 // separately loaded chunks for everything reached through `import()` (MCP SDK,
 // handlebars, diff, TOML, yaml), so a command pays only for what it uses.
+//
+// Outputs are written atomically (temp + rename), chunks before the entry, and
+// old chunks are kept: chunk names carry a content hash, so a process that
+// started on the previous build still finds every chunk it imports while a new
+// build lands (tests and builds run concurrently). `--clean` starts from empty.
 import { build } from "esbuild";
-import { rmSync, chmodSync, readFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const out = join(root, "dist");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-rmSync(out, { recursive: true, force: true });
-await build({
+if (process.argv.includes("--clean")) rmSync(out, { recursive: true, force: true });
+const result = await build({
   absWorkingDir: root,
   entryPoints: { hcpx: "src/cli/main.ts" },
   outdir: out,
@@ -25,8 +30,17 @@ await build({
   sourcemap: false,
   legalComments: "none",
   logLevel: "warning",
+  write: false,
   define: { HCPX_VERSION: JSON.stringify(pkg.version) },
   // CommonJS dependencies (handlebars) call require() for node builtins.
   banner: { js: "import { createRequire as __hcpxCreateRequire } from 'node:module'; const require = __hcpxCreateRequire(import.meta.url);" },
 });
-chmodSync(join(out, "hcpx.mjs"), 0o755);
+const entry = join(out, "hcpx.mjs");
+const files = [...result.outputFiles].sort((a, b) => (a.path === entry ? 1 : b.path === entry ? -1 : 0));
+for (const f of files) {
+  mkdirSync(dirname(f.path), { recursive: true });
+  const tmp = `${f.path}.${process.pid}.tmp`;
+  writeFileSync(tmp, f.contents);
+  if (f.path === entry) chmodSync(tmp, 0o755);
+  renameSync(tmp, f.path);
+}
