@@ -20,7 +20,7 @@ describe("the CLI contract", () => {
     for (const c of HELP) {
       const r = await hcpx([...c.split(" "), "--help"], dir);
       expect(r.code, c).toBe(0);
-      expect(r.stdout, c).toMatch(/\nExamples?:\n  \$ hcpx /);
+      expect(r.stdout, c).toMatch(/\nExamples?:\n {2}\$ hcpx /);
     }
   });
 

@@ -11,6 +11,10 @@ export { tmp, REPO };
  * under the repo so that hosts/ and templates/ are still found upward from it.
  */
 let copy: string | undefined;
+// registered at import time, so it belongs to the importing test file's root suite
+afterAll(() => {
+  if (copy) rmSync(join(copy, ".."), { recursive: true, force: true });
+});
 export function hcpxBin(): string {
   if (copy) return copy;
   const dir = join(REPO, ".hcp", "test-dist", String(process.pid));
@@ -27,7 +31,6 @@ export function hcpxBin(): string {
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
     }
   }
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   return (copy = join(dir, "hcpx.mjs"));
 }
 

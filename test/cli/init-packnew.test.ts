@@ -56,7 +56,7 @@ describe("hcpx pack new", () => {
     expect(readFileSync(join(dir, "hcp.config.json5"), "utf8")).toBe(before.replace("bins: {},", `bins: { git: ${JSON.stringify(gitPath)} },`));
     await lintClean(dir, "packs/gitx");
     const skill = readFileSync(join(dir, "packs/gitx/SKILL.md"), "utf8");
-    expect(skill).toMatch(/^---\nname: gitx\ndescription: .+\nleads:\n  - .+\n---\n/);
+    expect(skill).toMatch(/^---\nname: gitx\ndescription: .+\nleads:\n {2}- .+\n---\n/);
     expect(skill).toContain("| verb | what it does | read/write |\n|---|---|---|\n| `version` | Version of git | read |\n| `help` | Usage summary of git | read |");
     await hcpx(["activate", "packs/gitx"], dir);
     const x = await hcpx(["exec", "gitx", "version", "--json"], dir);

@@ -1,0 +1,57 @@
+// The README tutorial is a test: every command of its ```sh blocks runs, in
+// order, in one scratch directory with `hcpx` on PATH, and must exit 0.
+import { describe, expect, it } from "vitest";
+import { existsSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { REPO, run } from "../support/hcpx";
+import { hcpxBin, noStack, tmp } from "../cli/helpers";
+
+const HEADING = "## Tutorial: wrap a CLI you already have in five minutes";
+
+export function tutorialCommands(readme: string): string[] {
+  const start = readme.indexOf(`\n${HEADING}\n`);
+  if (start < 0) return [];
+  const rest = readme.slice(start + HEADING.length + 2);
+  const end = rest.search(/\n## /);
+  const section = end < 0 ? rest : rest.slice(0, end);
+  const cmds: string[] = [];
+  for (const m of section.matchAll(/```sh\n([\s\S]*?)```/g)) {
+    for (const line of m[1]!.split("\n")) {
+      const cmd = line.replace(/\s+#.*$/, "").trim();
+      if (cmd && !cmd.startsWith("#")) cmds.push(cmd);
+    }
+  }
+  return cmds;
+}
+
+describe("README tutorial", () => {
+  const readme = readFileSync(join(REPO, "README.md"), "utf8");
+  const cmds = tutorialCommands(readme);
+
+  it("has the tutorial, from hcpx init to hcpx adopt claude --write", () => {
+    expect(cmds[0]).toBe("hcpx init --yes");
+    expect(cmds).toContain("hcpx adopt claude --write");
+    expect(cmds.length).toBeGreaterThanOrEqual(8);
+    expect(readme).toContain("\n## Exit codes\n");
+  });
+
+  it("every command runs and exits 0, with the real git", async () => {
+    const bin = tmp("hcpx-docbin-");
+    symlinkSync(hcpxBin(), join(bin, "hcpx"));
+    const dir = tmp("hcpx-tutorial-");
+    const home = mkdtempSync(join(tmpdir(), "hcpx-dochome-"));
+    const env = { PATH: `${bin}:${process.env.PATH}`, HOME: home };
+    for (const cmd of cmds) {
+      const r = await run("bash", ["-c", cmd], { cwd: dir, env, timeoutMs: 30_000 });
+      expect(r.signal, cmd).toBeNull();
+      expect(r.code, `${cmd}\n${r.stdout}\n${r.stderr}`).toBe(0);
+      noStack(r);
+    }
+    // what the tutorial promises is there
+    expect(existsSync(join(dir, "packs/gitx/SKILL.md"))).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, ".mcp.json"), "utf8")).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp"] });
+    expect(readFileSync(join(dir, "CLAUDE.md"), "utf8")).toContain("gitx");
+    expect(readFileSync(join(dir, "hcp.config.json5"), "utf8")).toMatch(/bins: \{ git: "\/[^"]+\/git" \}/);
+  });
+});
