@@ -36,23 +36,11 @@ export async function loadHostPreviews(): Promise<RenderHostPreviews | undefined
 
 /** JSON with 2-space indent, arrays of scalars on one line (enums stay readable); LF; trailing newline. */
 export function json(v: unknown): string {
-  const fmt = (x: unknown, ind: string): string => {
-    if (Array.isArray(x)) {
-      if (x.length === 0) return "[]";
-      if (x.every((e) => e === null || typeof e !== "object")) return `[${x.map((e) => JSON.stringify(e)).join(", ")}]`;
-      const inner = ind + "  ";
-      return `[\n${x.map((e) => inner + fmt(e, inner)).join(",\n")}\n${ind}]`;
-    }
-    if (x !== null && typeof x === "object") {
-      const entries = Object.entries(x as Record<string, unknown>).filter(([, e]) => e !== undefined);
-      if (entries.length === 0) return "{}";
-      const inner = ind + "  ";
-      return `{\n${entries.map(([k, e]) => `${inner}${JSON.stringify(k)}: ${fmt(e, inner)}`).join(",\n")}\n${ind}}`;
-    }
-    return JSON.stringify(x);
-  };
-  return fmt(v, "") + "\n";
+  // Native stringify, then fold each array whose items are all scalars onto one line.
+  return JSON.stringify(v, null, 2).replace(SCALAR_ARRAY_RE, (_m, items: string) => `[${items.split(/,\n\s*/).join(", ")}]`) + "\n";
 }
+const SCALAR = String.raw`(?:"(?:[^"\\\n]|\\.)*"|-?\d[\d.eE+-]*|true|false|null)`;
+const SCALAR_ARRAY_RE = new RegExp(String.raw`\[\n\s*(${SCALAR}(?:,\n\s*${SCALAR})*)\n\s*\]`, "g");
 
 /** The files of the generate plan that do not depend on a host: prompt block, tool lists, Skill copies. */
 export function projectionFiles(p: Projection): PlannedFile[] {

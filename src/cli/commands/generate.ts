@@ -52,8 +52,13 @@ function readOr(file: string): Buffer | undefined {
   }
 }
 
+const made = new Set<string>();
 function writeAtomic(file: string, content: string): void {
-  mkdirSync(dirname(file), { recursive: true });
+  const dir = dirname(file);
+  if (!made.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    made.add(dir);
+  }
   const tmp = `${file}.hcpx-${process.pid}.tmp`;
   writeFileSync(tmp, content);
   renameSync(tmp, file);
@@ -173,7 +178,8 @@ function summarize(files: PlannedFile[]): { group: string; count: number; detail
       const count = (p: string) => (JSON.parse(fs.find((f) => f.path === p)?.content ?? "[]") as unknown[]).length;
       detail = `shell shape (${count("tools/shell.json")} tools), in-process shape as MCP, Anthropic, OpenAI (${count("tools/mcp.json")} tools each)`;
     } else if (group === "skills/") {
-      detail = `${fs.length} Skill copies: ${fs.map((f) => f.path.split("/")[1]).join(", ")}`;
+      const ids = fs.map((f) => f.path.split("/")[1]);
+      detail = `${fs.length} Skill copies: ${ids.slice(0, 8).join(", ")}${ids.length > 8 ? `, … (${ids.length - 8} more)` : ""}`;
     } else {
       const rel = fs.map((f) => f.path.split("/").slice(2).join("/"));
       const skills = rel.filter((r) => /(^|\/)skills\/[^/]+\/SKILL\.md$/.test(r));

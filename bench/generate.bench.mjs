@@ -1,0 +1,141 @@
+// `hcpx generate`: time and peak memory over synthetic projects of 10 / 100 /
+// 1,000 packs × 10 commands (goal: ≤ 2 s at 1,000, linear growth); context cost
+// of the shell shape against the per-command MCP listing for 50 × 10 (goal ≤ 1/10);
+// start-up of `hcpx --version` and `hcpx generate` against bare `node -e 0`.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { fmt, median, table, timeCommands } from "./lib.mjs";
+
+const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
+const HCPX = join(REPO, "dist", "hcpx.mjs");
+
+/** A project of `n` packs × `k` commands (reads, writes, one confirm-gated write each). */
+export function syntheticProject(n, k = 10) {
+  const dir = mkdtempSync(join(tmpdir(), `hcpx-bench-${n}-`));
+  const packs = [];
+  for (let i = 0; i < n; i++) {
+    const id = `pack-${String(i).padStart(4, "0")}`;
+    const pd = join(dir, "packs", id);
+    mkdirSync(pd, { recursive: true });
+    const commands = [];
+    const rows = {};
+    const table = [];
+    for (let j = 0; j < k; j++) {
+      const verb = j < 4 ? `item.get${j}` : j < 8 ? `item.put${j}` : j === 8 ? "item.remove" : "status";
+      const write = verb.includes("put") || verb === "item.remove";
+      commands.push({
+        verb_key: verb,
+        summary: `${write ? "Change" : "Read"} the items of ${id}, variant ${j}`,
+        cli: [id, ...verb.split("."), "{{name}}"],
+        args: {
+          name: { type: "string", required: true, description: "Item name" },
+          limit: { type: "integer", flag: "--limit", description: "At most this many" },
+          mode: { type: "enum", values: ["fast", "safe"], flag: "--mode", description: "How" },
+        },
+      });
+      rows[verb] = write ? { operation: "write", land: "remote", ...(verb === "item.remove" ? { confirm: true } : {}) } : { operation: "read" };
+      table.push(`| \`${verb}\` | ${commands[j].summary} | ${write ? (verb === "item.remove" ? "write, confirm" : "write") : "read"} |`);
+    }
+    writeFileSync(join(pd, "surface.json"), JSON.stringify({ hcp: "1.1", id, version: "1.0.0", description: `Synthetic pack ${id}`, kind: "wrap", wrap: { bin: "../../bins/x.mjs", json_flag: "--json", output: "json" }, commands }, null, 2));
+    writeFileSync(join(pd, "policy.json"), JSON.stringify({ rows }, null, 2));
+    writeFileSync(
+      join(pd, "SKILL.md"),
+      `---\nname: ${id}\ndescription: "Synthetic pack ${id}: reads and changes items. Use it in benchmarks."\nleads:\n  - "${id}: items, read and changed; item.remove needs confirm."\n---\n\n# ${id}\n\nA synthetic pack.\n\n\`\`\`sh\nhcpx exec ${id} item.get0 -- name=a\n\`\`\`\n\n## Hot path\n\n| verb | what it does | read/write |\n|---|---|---|\n${table.join("\n")}\n`,
+    );
+    packs.push(`./packs/${id}`);
+  }
+  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs, principal: { id: "bench", kind: "agent" }, grants: { allow: ["*"] } }, null, 2));
+  return dir;
+}
+
+/** Wall time (ms) and peak RSS (MB) of one `hcpx generate` from an empty out dir. */
+function runGenerate(dir, extra = []) {
+  rmSync(join(dir, ".hcp"), { recursive: true, force: true });
+  // The child runs the CLI in-process and reports its own maxRSS on exit.
+  const probe = `process.on("exit", () => { const u = process.resourceUsage(); process.stderr.write("\\nmaxrss=" + u.maxRSS + " cpu=" + (u.userCPUTime + u.systemCPUTime) + "\\n"); }); process.argv = [process.argv[0], ${JSON.stringify(HCPX)}, "generate", ...${JSON.stringify(extra)}]; await import(${JSON.stringify("file://" + HCPX)});`;
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", probe], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`generate failed in ${dir}: ${r.stderr}`);
+  const kb = Number(/maxrss=(\d+)/.exec(r.stderr)?.[1] ?? NaN);
+  const cpu = Number(/cpu=(\d+)/.exec(r.stderr)?.[1] ?? NaN) / 1000;
+  return { ms, mb: kb / 1024, cpu };
+}
+
+export default async function main() {
+  // 1. Scale: 10 / 100 / 1,000 packs × 10 commands.
+  const sizes = [10, 100, 1000];
+  const rows = [["packs", "host previews", "files", "median wall", "min wall", "median CPU (user+sys)", "CPU ms / pack", "peak RSS"]];
+  const perPack = [];
+  for (const n of sizes) {
+    const dir = syntheticProject(n);
+    for (const hosts of [["--host", "none"], []]) {
+      const runs = n >= 1000 ? 5 : 7;
+      const samples = [];
+      runGenerate(dir, hosts); // warm the file cache
+      for (let i = 0; i < runs; i++) samples.push(runGenerate(dir, hosts));
+      const files = JSON.parse(readFileSync(join(dir, ".hcp/generated/.manifest.json"), "utf8")).files;
+      const med = median(samples.map((s) => s.ms));
+      const cpu = median(samples.map((s) => s.cpu));
+      rows.push([String(n), hosts.length ? "none" : "claude+cursor", String(Object.keys(files).length), fmt(med), fmt(Math.min(...samples.map((s) => s.ms))), fmt(cpu), (cpu / n).toFixed(2), `${Math.max(...samples.map((s) => s.mb)).toFixed(0)} MB`]);
+      if (!hosts.length) perPack.push({ n, med, cpu });
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(table(rows));
+  const g = perPack.find((p) => p.n === 1000);
+  console.log(`goal ≤ 2000 ms at 1,000 packs (with host previews): wall ${fmt(g.med)} ${g.med <= 2000 ? "✓" : "✗"}, CPU ${fmt(g.cpu)} ${g.cpu <= 2000 ? "✓" : "✗"} (wall counts waiting on a busy machine; CPU does not)`);
+  const slope = (perPack[2].cpu - perPack[1].cpu) / (perPack[1].cpu - perPack[0].cpu);
+  console.log(`growth of CPU time: (t1000 - t100) / (t100 - t10) = ${slope.toFixed(1)} (linear ≈ 10)`);
+  console.log(`load average during the run: ${(await import("node:os")).loadavg().map((x) => x.toFixed(1)).join(" ")} on ${(await import("node:os")).cpus().length} CPUs`);
+
+  // 2. Context cost, 50 packs × 10 commands: what the model reads before its first call.
+  {
+    const dir = syntheticProject(50);
+    runGenerate(dir, ["--host", "none"]);
+    const out = join(dir, ".hcp/generated");
+    const compact = (f) => JSON.stringify(JSON.parse(readFileSync(join(out, f), "utf8")));
+    const prompt = readFileSync(join(out, "system-prompt.md"), "utf8");
+    const shell = compact("tools/shell.json");
+    const mcp = compact("tools/mcp.json");
+    const shellTotal = Buffer.byteLength(prompt) + Buffer.byteLength(shell);
+    const mcpBytes = Buffer.byteLength(mcp);
+    const crow = (name, b) => [name, `${b} B`, `~${Math.round(b / 4)} tokens`];
+    console.log("\ncontext cost, 50 packs × 10 commands (JSON compact, as sent):");
+    console.log(
+      table([
+        ["what", "bytes", "chars/4"],
+        crow("system-prompt block", Buffer.byteLength(prompt)),
+        crow("shell shape: hcp + hcp__read_skill", Buffer.byteLength(shell)),
+        crow("= prompt block + shell shape", shellTotal),
+        crow("per-command MCP listing (501 tools)", mcpBytes),
+      ]),
+    );
+    console.log(`ratio shell / per-command = ${(shellTotal / mcpBytes).toFixed(3)} (goal ≤ 0.100) ${shellTotal / mcpBytes <= 0.1 ? "✓" : "✗"}`);
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  // 3. Start-up against bare node, interleaved.
+  {
+    const env = { ...process.env, NO_COLOR: "1" };
+    const s = timeCommands(
+      {
+        "node -e 0": { cmd: process.execPath, args: ["-e", "0"], env },
+        "hcpx --version": { cmd: process.execPath, args: [HCPX, "--version"], env },
+        "hcpx generate (examples)": { cmd: process.execPath, args: [HCPX, "generate"], cwd: REPO, env },
+      },
+      { runs: 20, warmup: 3 },
+    );
+    const base = median(s["node -e 0"]);
+    console.log("\nstart-up (medians of 20, interleaved):");
+    console.log(table([["command", "median", "ratio to node -e 0"], ...Object.entries(s).map(([k, v]) => [k, fmt(median(v)), `${(median(v) / base).toFixed(2)}×`])]));
+    const v = median(s["hcpx --version"]) / base;
+    console.log(`goal ≤ 1.3× for --version: ${v.toFixed(2)}× ${v <= 1.3 ? "✓" : "✗"}`);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();
