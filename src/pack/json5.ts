@@ -12,6 +12,14 @@ export interface Json5Doc {
 
 export function parseJson5(text: string, file: string): Json5Doc {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  // Fast path: plain JSON (a subset of JSON5) parses natively, ~10x faster than json5's lexer.
+  if (!body.includes("__proto__")) {
+    try {
+      return { file, text: body, value: JSON.parse(body) };
+    } catch {
+      // not plain JSON: JSON5 below (and its error positions)
+    }
+  }
   try {
     return { file, text: body, value: JSON5.parse(body) };
   } catch (e) {
