@@ -72,12 +72,15 @@ export function hostsDir(): string {
   return join(packageRoot(), "hosts");
 }
 
-/** Names of the descriptors of a kind, sorted. */
+/**
+ * Names of the descriptors of a kind, sorted: hosts are `hosts/<host>.json5`,
+ * bundles (`generate --as`) `hosts/bundles/<kind>.json5` (listed without parsing them).
+ */
 export function listHosts(kind: "host" | "bundle" = "host"): string[] {
-  return readdirSync(hostsDir())
+  const dir = kind === "host" ? hostsDir() : join(hostsDir(), "bundles");
+  return readdirSync(dir)
     .filter((f) => f.endsWith(".json5"))
     .map((f) => f.slice(0, -".json5".length))
-    .filter((h) => (loadDescriptor(h).kind ?? "host") === kind)
     .sort();
 }
 
@@ -85,12 +88,11 @@ const cache = new Map<string, Descriptor>();
 export function loadDescriptor(host: string): Descriptor {
   const hit = cache.get(host);
   if (hit) return hit;
-  if (!/^[a-z][a-z0-9-]*$/.test(host) || !existsSync(join(hostsDir(), `${host}.json5`))) {
-    const known = readdirSync(hostsDir()).filter((f) => f.endsWith(".json5")).map((f) => f.slice(0, -6));
-    throw new HcpxError({ code: "unknown_host", message: `unknown host '${host}'`, hint: `known hosts: ${known.join(", ")} (or \`all\`)` });
-  }
-  const file = join(hostsDir(), `${host}.json5`);
-  const doc = readJson5(file, `hosts/${host}.json5`);
+  const valid = /^[a-z][a-z0-9-]*$/.test(host);
+  const rel = valid && existsSync(join(hostsDir(), `${host}.json5`)) ? `${host}.json5` : valid && existsSync(join(hostsDir(), "bundles", `${host}.json5`)) ? `bundles/${host}.json5` : undefined;
+  if (!rel) throw new HcpxError({ code: "unknown_host", message: `unknown host '${host}'`, hint: `known hosts: ${listHosts().join(", ")} (or \`all\`)` });
+  const file = join(hostsDir(), rel);
+  const doc = readJson5(file, `hosts/${rel}`);
   const d = validate(DescriptorSchema, doc.value, doc.file, doc.text).data;
   if (d.host !== host) throw new HcpxError({ code: "bad_descriptor", message: `descriptor says host '${d.host}', file is named '${host}'`, file: doc.file, path: "host" });
   for (const scope of ["project", "user"] as const) {

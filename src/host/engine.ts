@@ -11,7 +11,6 @@ import { home, toPosix, userConfigDir } from "../util/paths";
 import { loadDescriptor, type Descriptor, type Target } from "./descriptor";
 import { resolveInside, readEntry, missingDirs, type Entry } from "./fsio";
 import { parseJsonFor, setJson, removeJson, nodeAt, valueAt } from "./jsonedit";
-import { parseTomlFor, setToml, removeToml, tomlValueAt } from "./tomledit";
 import { setBlock, removeBlock, findBlock, blockContent } from "./mdblock";
 import { render, type TemplateContext } from "./templates";
 import { resolveMcpCommand, type McpCommand } from "./command";
@@ -239,6 +238,10 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     }
   }
   if (problems.length) throw new HcpxError(problems);
+  // smol-toml only when a TOML file is involved
+  const needToml = descriptors.some((d) => Object.values(d.scopes).some((sc) => sc?.targets.some((t) => t.format === "toml"))) || allLedgerEntries().some((e) => e.kind === "toml");
+  const tomlMod = needToml ? await import("./tomledit") : undefined;
+  const { parseTomlFor, setToml, removeToml, tomlValueAt } = tomlMod ?? ({} as typeof import("./tomledit"));
 
   for (const desc of descriptors) {
     const host = desc.host;

@@ -7,7 +7,6 @@ import { HcpxError } from "../../util/errors";
 import { listHosts } from "../../host/descriptor";
 import { planAdopt, type Scope } from "../../host/engine";
 import { applyPlan } from "../../host/apply";
-import { planDiff } from "../../host/diff";
 import { c, done, makeOut, printWarnings, useColor } from "../output";
 
 export interface AdoptCliOptions {
@@ -40,6 +39,8 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
     remove: opts.remove,
     force: opts.force,
   });
+  // the diff package only when a diff is shown
+  const planDiff = opts.write ? () => "" : (await import("../../host/diff")).planDiff;
   const drift = plan.changes.length > 0 || plan.conflicts.length > 0;
   const summary = plan.changes.map((ch) => ({ path: ch.path, kind: ch.kind, hosts: ch.hosts, notes: ch.notes }));
   if (opts.check) {

@@ -1,0 +1,94 @@
+// `hcpx adopt claude --write` against `ruler apply --agents claude`
+// (@intellectronica/ruler, a devDependency), equivalent input: one MCP server
+// (`hcpx mcp`), the same instruction text (the packs' prompt block), the same
+// two Skills (ledger, transit). Each run starts from the same clean project
+// (the previous run's output removed, untimed), interleaved hcpx/ruler; medians.
+// Also: hcpx's no-op re-run (idempotent --write) as a second figure. Goal ≤ 0.5×.
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import { fmt, median, table } from "./lib.mjs";
+
+const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
+const HCPX = join(REPO, "dist", "hcpx.mjs");
+const RULER = join(REPO, "node_modules", "@intellectronica", "ruler", "dist", "cli", "index.js");
+const RUNS = Number(process.env.BENCH_RUNS || 15);
+
+function project(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cpSync(join(REPO, "packs"), join(dir, "packs"), { recursive: true });
+  cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
+  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/ledger", "./packs/transit"], principal: { id: "bench", kind: "agent" }, grants: { allow: ["ledger.*", "transit.*"] }, sandbox: { roots: ["."] } }, null, 2) + "\n");
+  return dir;
+}
+
+function clean(dir) {
+  for (const f of readdirSync(dir)) {
+    if (["packs", "bins", "hcp.config.json5", ".ruler"].includes(f)) continue;
+    rmSync(join(dir, f), { recursive: true, force: true });
+  }
+}
+
+function time(cmd, args, cwd, env) {
+  const t0 = performance.now();
+  const r = spawnSync(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  const dt = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (${r.status}): ${r.stderr}`);
+  return dt;
+}
+
+export default async function bench() {
+  if (!existsSync(RULER)) {
+    console.log("skipped: @intellectronica/ruler is not installed (npm install)");
+    return;
+  }
+  const home = mkdtempSync(join(tmpdir(), "hcpx-bench-home-"));
+  const env = { ...process.env, HOME: home, NO_COLOR: "1" };
+  delete env.XDG_CONFIG_HOME;
+  const hp = project("hcpx-bench-adopt-");
+  const rp = project("hcpx-bench-ruler-");
+  const hcpxArgs = [HCPX, "adopt", "claude", "--write", "--command", "hcpx mcp"];
+
+  // Equivalent ruler input, taken from what hcpx writes.
+  time(process.execPath, hcpxArgs, hp, env);
+  const block = /<!-- hcp:begin -->\n([\s\S]*)\n<!-- hcp:end -->/.exec(readFileSync(join(hp, "CLAUDE.md"), "utf8"))[1];
+  mkdirSync(join(rp, ".ruler", "skills"), { recursive: true });
+  writeFileSync(join(rp, ".ruler", "AGENTS.md"), block + "\n");
+  writeFileSync(join(rp, ".ruler", "ruler.toml"), 'default_agents = ["claude"]\n\n[mcp_servers.hcp]\ncommand = "hcpx"\nargs = ["mcp"]\n\n[gitignore]\nenabled = false\n');
+  for (const id of ["ledger", "transit"]) cpSync(join(hp, ".claude", "skills", id), join(rp, ".ruler", "skills", id), { recursive: true });
+  const rulerArgs = [RULER, "apply", "--agents", "claude", "--project-root", rp];
+  time(process.execPath, rulerArgs, rp, env);
+  for (const f of ["CLAUDE.md", ".mcp.json", join(".claude", "skills", "ledger", "SKILL.md")]) {
+    if (!existsSync(join(rp, f))) throw new Error(`ruler did not write ${f}`);
+  }
+
+  const s = { hcpx: [], ruler: [], hcpxNoop: [] };
+  for (let i = 0; i < 2 + RUNS; i++) {
+    clean(hp);
+    const a = time(process.execPath, hcpxArgs, hp, env);
+    const n = time(process.execPath, hcpxArgs, hp, env); // second run: nothing to write
+    clean(rp);
+    const b = time(process.execPath, rulerArgs, rp, env);
+    if (i >= 2) {
+      s.hcpx.push(a);
+      s.hcpxNoop.push(n);
+      s.ruler.push(b);
+    }
+  }
+  const mh = median(s.hcpx);
+  const mr = median(s.ruler);
+  const mn = median(s.hcpxNoop);
+  console.log(
+    table([
+      ["command", `median of ${RUNS}`, "ratio to ruler"],
+      ["hcpx adopt claude --write (fresh project)", fmt(mh), (mh / mr).toFixed(2) + "×"],
+      ["hcpx adopt claude --write (no-op re-run)", fmt(mn), (mn / mr).toFixed(2) + "×"],
+      ["ruler apply --agents claude", fmt(mr), "1.00×"],
+    ]),
+  );
+  console.log(`goal ≤ 0.50×: ${mh / mr <= 0.5 ? "met" : "NOT met"} (${(mh / mr).toFixed(2)}×)`);
+  for (const d of [hp, rp, home]) rmSync(d, { recursive: true, force: true });
+}

@@ -1,0 +1,42 @@
+// Every shipped template renders the same with the small interpreter adopt uses
+// as with Handlebars itself (the templates stay real .hbs files).
+import { describe, expect, it } from "vitest";
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { REPO } from "../support/hcpx";
+import { renderSimple, renderWithHandlebars, type TemplateContext } from "../../src/host/templates";
+
+const base: TemplateContext = {
+  command: "/usr/bin/node",
+  args: ["/opt/hcpx/dist/hcpx.mjs", "mcp", 'with "quotes" and \\ back'],
+  argv: ["/usr/bin/node", "/opt/hcpx/dist/hcpx.mjs", "mcp"],
+  envVars: ["LEDGER_TOKEN", "TODO_TOKEN"],
+  promptBlock: "<!-- hcp:prompt sha256:0123456789abcdef -->\n## Packs\n\nUse `hcpx exec` & <friends>.\n",
+  hash: "0123456789abcdef",
+  packs: ["ledger"],
+  host: "x",
+  hostName: "X",
+  bundle: { name: "hcp-packs", version: "1.0.0", description: "Packs: a \"quoted\" one" },
+};
+
+const files = readdirSync(join(REPO, "templates"), { recursive: true, withFileTypes: true })
+  .filter((d) => d.isFile() && d.name.endsWith(".hbs"))
+  .map((d) => join(d.parentPath, d.name));
+
+describe("templates: small interpreter = Handlebars", () => {
+  it("finds the shipped templates", () => expect(files.length).toBeGreaterThanOrEqual(10));
+  for (const f of files) {
+    for (const ctx of [base, { ...base, envVars: [] }]) {
+      it(`${f.slice(REPO.length + 1)} (${ctx.envVars.length} env vars)`, async () => {
+        const src = readFileSync(f, "utf8");
+        const mine = renderSimple(src, ctx);
+        expect(mine, "the interpreter should handle every shipped template").toBeDefined();
+        expect(mine).toBe(await renderWithHandlebars(src, ctx));
+      });
+    }
+  }
+  it("falls back (undefined) on anything beyond the subset", () => {
+    expect(renderSimple("{{#each packs}}{{this}}{{/each}}", base)).toBeUndefined();
+    expect(renderSimple("{{command}}", base)).toBeUndefined();
+  });
+});
