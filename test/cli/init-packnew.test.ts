@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import JSON5 from "json5";
-import { HAND, envelope, hcpx, project, tmp } from "./helpers";
+import { spawnSync } from "node:child_process";
+import { run } from "../support/hcpx";
+import { HAND, envelope, hcpx, hcpxBin, project, tmp } from "./helpers";
 
 describe("hcpx init", () => {
   it("writes a commented, valid config without asking (no TTY, stdin closed)", async () => {
@@ -31,6 +33,23 @@ describe("hcpx init", () => {
     expect(f.code, f.stderr).toBe(0);
     expect(envelope<{ created: boolean }>(f).data.created).toBe(false);
     expect(JSON5.parse(p.read()).principal).toEqual({ id: "ci-bot", kind: "agent" });
+  });
+});
+
+describe("hcpx init on a terminal", () => {
+  const hasScript = spawnSync("script", ["--version"]).status === 0;
+  it.runIf(hasScript)("asks for the principal on a TTY (a pty from script(1)); --yes on the same TTY does not ask", async () => {
+    const dir = tmp("hcpx-tty-");
+    const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(hcpxBin())} init`;
+    const r = await run("script", ["-qec", cmd, "/dev/null"], { cwd: dir, input: "alice\nperson\n", env: { CI: "" }, timeoutMs: 20_000 });
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toContain("Principal id (who acts here) [dev]:");
+    expect(JSON5.parse(readFileSync(join(dir, "hcp.config.json5"), "utf8")).principal).toEqual({ id: "alice", kind: "person" });
+    const dir2 = tmp("hcpx-tty-");
+    const y = await run("script", ["-qec", `${cmd} --yes`, "/dev/null"], { cwd: dir2, env: { CI: "" }, timeoutMs: 20_000 });
+    expect(y.code, y.stdout).toBe(0);
+    expect(y.stdout).not.toContain("Principal id");
+    expect(JSON5.parse(readFileSync(join(dir2, "hcp.config.json5"), "utf8")).principal).toEqual({ id: "dev", kind: "agent" });
   });
 });
 

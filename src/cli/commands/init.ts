@@ -42,11 +42,18 @@ export async function run(opts: InitOpts): Promise<number> {
 }
 
 async function ask(def: InitAnswers): Promise<Partial<InitAnswers>> {
-  const { createInterface } = await import("node:readline/promises");
+  const { createInterface } = await import("node:readline");
   const rl = createInterface({ input: process.stdin, output: process.stdout });
+  // an async iterator buffers lines typed ahead; end of input means "use the defaults"
+  const lines = rl[Symbol.asyncIterator]();
+  const question = async (q: string): Promise<string> => {
+    process.stdout.write(q);
+    const r = await lines.next();
+    return r.done ? "" : String(r.value).trim();
+  };
   try {
-    const id = (await rl.question(`Principal id (who acts here) [${def.principal}]: `)).trim();
-    const kind = (await rl.question(`Is ${id || def.principal} a person or an agent? [${def.kind}]: `)).trim().toLowerCase();
+    const id = await question(`Principal id (who acts here) [${def.principal}]: `);
+    const kind = (await question(`Is ${id || def.principal} a person or an agent? [${def.kind}]: `)).toLowerCase();
     return {
       principal: id && /^\S+$/.test(id) ? id : def.principal,
       kind: kind.startsWith("p") ? "person" : "agent",
