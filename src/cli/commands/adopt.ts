@@ -73,7 +73,7 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
     const color = useColor();
     let s = "";
     for (const ch of plan.changes) s += `${ch.kind === "create" ? c.green(color, "created") : ch.kind === "delete" ? c.red(color, "deleted") : c.cyan(color, "updated")} ${ch.path}${ch.notes.length ? c.dim(color, `  (${ch.notes.join("; ")})`) : ""}\n`;
-    for (const n of plan.notes) s += c.yellow(color, `note: ${n}`) + "\n";
+    if (plan.changes.length) for (const n of plan.notes) s += c.yellow(color, `note: ${n}`) + "\n";
     for (const p of plan.conflicts) s += c.yellow(color, `warning: ${p.file}: ${p.message} (${p.hint})`) + "\n";
     s += plan.changes.length ? `${opts.remove ? "removed" : "adopted"}: ${hosts.join(", ")} (${scope}), ${res.written.length} written, ${res.deleted.length} deleted\n` : `${hosts.join(", ")} (${scope}): up to date, nothing written\n`;
     process.stdout.write(s);
