@@ -102,6 +102,8 @@ describe("the CLI contract", () => {
     expect(complete(["hcpx", "doctor", "--j"])).toEqual(["--json"]);
     expect(complete(["hcpx", "grant", "ledger.entry."])).toEqual(["ledger.entry.add", "ledger.entry.delete"]);
     expect(complete(["hcpx", "exec", "l"])).toEqual(["ledger"]);
+    expect(complete(["hcpx", "exec", "ledger", "entry."])).toEqual(["entry.add", "entry.delete"]);
+    expect(complete(["hcpx", "exec", "git", "s"])).toEqual(["show", "status"]);
     const z = await hcpx(["completion", "zsh"], p.dir);
     expect(z.stdout.startsWith("#compdef hcpx\n")).toBe(true);
   });

@@ -55,24 +55,27 @@ function bashScript(nodes: Node[]): string {
     .join("\n");
   return `# hcpx completion (bash). Install: hcpx completion bash > ~/.local/share/bash-completion/completions/hcpx
 _hcpx() {
-  local cur path_ i w words_ known
+  local cur path_ i w words_ known pos_=()
   cur="\${COMP_WORDS[COMP_CWORD]}"
   path_=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
     [[ "$w" == -* ]] && continue
     known=0
+    [[ \${#pos_[@]} -gt 0 ]] && { pos_+=("$w"); continue; }
     case "\${path_:+$path_ }$w" in
 ${nodes.filter((n) => n.path).map((n) => `      ${JSON.stringify(n.path)}) known=1 ;;`).join("\n")}
     esac
-    if [[ $known == 1 ]]; then path_="\${path_:+$path_ }$w"; else break; fi
+    if [[ $known == 1 ]]; then path_="\${path_:+$path_ }$w"; else pos_+=("$w"); fi
   done
   case "$path_" in
 ${cases}
     *) words_="" ;;
   esac
   case "$path_" in
-    ${PACK_ARG.map((p) => JSON.stringify(p)).join("|")}) [[ "$cur" != -* ]] && words_="$words_ $(hcpx completion names 2>/dev/null | grep -v '\\.')" ;;
+    "exec") if [[ "$cur" != -* && \${#pos_[@]} -eq 1 ]]; then words_="$words_ $(hcpx completion names 2>/dev/null | grep "^\${pos_[0]}\\.[a-z]" | sed "s/^\${pos_[0]}\\.//")";
+            elif [[ "$cur" != -* && \${#pos_[@]} -eq 0 ]]; then words_="$words_ $(hcpx completion names 2>/dev/null | grep -v '\\.')"; fi ;;
+    ${PACK_ARG.filter((p) => p !== "exec").map((p) => JSON.stringify(p)).join("|")}) [[ "$cur" != -* && \${#pos_[@]} -eq 0 ]] && words_="$words_ $(hcpx completion names 2>/dev/null | grep -v '\\.')" ;;
     ${NAME_ARG.map((p) => JSON.stringify(p)).join("|")}) [[ "$cur" != -* ]] && words_="$words_ $(hcpx completion names 2>/dev/null | grep '\\.')" ;;
   esac
   COMPREPLY=($(compgen -W "$words_" -- "$cur"))
