@@ -65,7 +65,16 @@ export function renderArgv(wrap: WrapSpec, cmd: Command, values: ArgValues): str
       return v === undefined ? "" : String(v);
     });
     if (unknown) return failure("bad_pack", `${cmd.verb_key}: the argv element ${JSON.stringify(el)} names no declared arg '${unknown}'`);
-    if (!missing) argv.push(s);
+    if (missing) continue;
+    if (s.startsWith("-") && !el.startsWith("-")) {
+      // The element's template does not start with '-', so a value put it there
+      // (`{{name}}.txt` with name=-rf): the same option injection as a whole slot.
+      const name = leadingArg(el, cmd, values);
+      if (name && !cmd.args[name]!.allow_dash) {
+        return failure("bad_args", `argument '${name}' makes the argv element ${JSON.stringify(s.length > 40 ? s.slice(0, 40) + "…" : s)} start with '-', which the bin would read as an option`, { arg: name, hint: `pass a value that does not start with '-' (the pack can allow it with allow_dash: true on '${name}')` });
+      }
+    }
+    argv.push(s);
   }
   for (const [name, spec] of Object.entries(cmd.args)) {
     if (used.has(name)) continue;
@@ -84,6 +93,21 @@ export function renderArgv(wrap: WrapSpec, cmd: Command, values: ArgValues): str
   }
   if (wrap.json_flag) argv.push(wrap.json_flag);
   return argv;
+}
+
+/** The arg whose value comes first in an element that starts with placeholders (the first one with a non-empty value, else the first). */
+function leadingArg(el: string, cmd: Command, values: ArgValues): string | undefined {
+  let first: string | undefined;
+  let at = 0;
+  for (const m of el.matchAll(PLACEHOLDER)) {
+    if (m.index !== at) break;
+    at += m[0].length;
+    const name = m[1]!;
+    if (!Object.hasOwn(cmd.args, name)) continue; // {{verb}}
+    first ??= name;
+    if (String(values[name] ?? "") !== "") return name;
+  }
+  return first;
 }
 
 /** argv for a pass_through verb: the subcommand, then the literal operands. */
