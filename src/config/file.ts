@@ -10,6 +10,7 @@ import { parseJson5 } from "../pack/json5";
 import { ConfigSchema, type ConfigFile } from "../pack/schema";
 import { validate } from "../pack/validate";
 import { CONFIG_NAME, findProjectConfig } from "../pack/load";
+import { acquireLock } from "../host/fsio";
 
 export interface ConfigDoc {
   /** absolute path */
@@ -37,8 +38,25 @@ export function openConfig(opts: { config?: string; cwd?: string } = {}): Config
       hint: "run `hcpx init` to create one (or pass --config <file>)",
     });
   }
+  lockConfig(file);
   const text = readFileSync(file, "utf8");
   return { file, dir: dirname(file), text, data: checkConfigText(text, display(file)) };
+}
+
+const held = new Set<string>();
+/**
+ * Every command that opens the config opens it to edit it (activate, grant,
+ * revoke, deactivate, pack new): the read-modify-write is serialised by a lock
+ * file next to the config (`.<name>.lock`), held until the process exits, so
+ * two edits racing never lose one. A lock of a killed process (dead pid) is
+ * taken over; a live one is waited for, then refused with a clear message.
+ */
+function lockConfig(file: string): void {
+  if (held.has(file)) return;
+  const lock = join(dirname(file), `.${basename(file)}.lock`);
+  const release = acquireLock(lock, display(lock), "hcpx command editing this config");
+  held.add(file);
+  process.once("exit", release);
 }
 
 /** Parse + validate config text; throws HcpxError (with line/column) when it is not a valid config. */
@@ -55,9 +73,9 @@ export function writeConfig(file: string, text: string): ConfigFile {
 }
 
 export function atomicWrite(file: string, text: string): void {
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  const tmp = join(dirname(file), `.${basename(file)}.hcpx-${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
   try {
-    writeFileSync(tmp, text);
+    writeFileSync(tmp, text, { flag: "wx" });
     renameSync(tmp, file);
   } catch (e) {
     try {

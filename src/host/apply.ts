@@ -1,62 +1,109 @@
-// Writing an adopt plan: under the lock, each changed file atomically (temp +
-// rename in its directory, mode kept), deletions, empty directories adopt
-// created, then the ledger. Nothing here decides anything: the plan did.
+// Writing an adopt plan: under the lock (taken before the plan was made, so the
+// plan saw the disk as it is), a write-ahead journal, then each changed file
+// atomically (temp + rename in its directory, mode kept), deletions, empty
+// directories adopt created, then the ledger, then the journal goes. A run
+// killed anywhere leaves every file as its old or its new bytes; the journal
+// lets the next run rebuild a ledger that agrees with the disk (engine.ts).
+// Nothing here decides anything: the plan did.
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { toPosix } from "../util/paths";
-import type { AdoptPlan } from "./engine";
-import { acquireLock, atomicWrite, missingDirs, removeFile, rmdirIfEmpty } from "./fsio";
-import { parseLedger, serializeLedger } from "./ledger";
+import type { AdoptPlan, Scope } from "./engine";
+import { acquireLock, atomicWrite, deleteTarget, missingDirs, removeFile, rmdirIfEmpty } from "./fsio";
+import { parseLedger, serializeJournal, serializeLedger } from "./ledger";
+import { sha256 } from "./text";
 
 export interface ApplyResult {
   written: string[];
   deleted: string[];
 }
 
-export function applyPlan(plan: AdoptPlan): ApplyResult {
-  const show = (abs: string) => (plan.scope === "user" ? "~/" : "") + toPosix(relative(plan.base, abs));
-  const fromShow = (s: string) => join(plan.base, s.replace(/^~\//, ""));
-  const ledgerDir = dirname(plan.ledgerFile);
-  const lockFile = join(ledgerDir, "adopt.lock");
-  // Directories made for the ledger and the lock (removed again when the ledger goes away).
-  const made = missingDirs(ledgerDir, plan.base).map(show);
+/** The adopt lock of one ledger (project: `.hcp/adopt.lock`; user: `~/.config/hcp/adopt.lock`). */
+export interface AdoptLock {
+  /** directories made for the ledger and the lock (display paths) */
+  made: string[];
+  /** directories to remove (when empty) once the lock is gone and no ledger is left */
+  rmdirsAfter: string[];
+  release(): void;
+}
+
+/**
+ * Take the adopt lock for the ledger `ledgerFile` (below `base`: the project
+ * root or $HOME). Take it before planning: a plan made before another writer
+ * finished would overwrite that writer's entries. `release()` also removes the
+ * directories made for it when no ledger ended up in them (a refused plan leaves nothing).
+ */
+export function lockAdopt(ledgerFile: string, base: string, scope: Scope): AdoptLock {
+  const show = (abs: string) => (scope === "user" ? "~/" : "") + toPosix(relative(base, abs));
+  const ledgerDir = dirname(ledgerFile);
+  const madeAbs = missingDirs(ledgerDir, base);
   mkdirSync(ledgerDir, { recursive: true });
-  const release = acquireLock(lockFile, show(lockFile));
+  let unlock: () => void;
+  try {
+    unlock = acquireLock(join(ledgerDir, "adopt.lock"), show(join(ledgerDir, "adopt.lock")));
+  } catch (e) {
+    for (const d of [...madeAbs].reverse()) rmdirIfEmpty(d);
+    throw e;
+  }
+  const lock: AdoptLock = {
+    made: madeAbs.map(show),
+    rmdirsAfter: [...madeAbs],
+    release() {
+      unlock();
+      if (!existsSync(ledgerFile)) for (const d of [...new Set(lock.rmdirsAfter)].sort((a, b) => b.length - a.length)) rmdirIfEmpty(d);
+    },
+  };
+  return lock;
+}
+
+export function applyPlan(plan: AdoptPlan, lock: AdoptLock): ApplyResult {
+  const fromShow = (s: string) => join(plan.base, s.replace(/^~\//, ""));
   const written: string[] = [];
   const deleted: string[] = [];
-  let ledgerDirs = made;
-  try {
-    for (const c of plan.changes) {
-      if (c.kind === "delete") {
-        removeFile(c.real);
-        deleted.push(c.path);
-      } else {
-        atomicWrite(c.real, c.new!);
-        written.push(c.path);
-      }
+  let ledgerDirs = lock.made;
+  if (plan.ledgerBase !== undefined) {
+    try {
+      ledgerDirs = [...new Set([...(parseLedger(plan.ledgerBase, plan.ledgerFile).dirs ?? []), ...lock.made])];
+    } catch {
+      /* the plan already refused a bad ledger */
     }
-    for (const d of plan.rmdirs) rmdirIfEmpty(d);
-    if (plan.ledgerOld !== undefined) {
-      try {
-        ledgerDirs = [...new Set([...(parseLedger(plan.ledgerOld, plan.ledgerFile).dirs ?? []), ...made])];
-      } catch {
-        /* the plan already refused a bad ledger */
-      }
+  }
+  const finalLedger = (existingDirsOnly: boolean): string | undefined => {
+    if (plan.ledgerNew === undefined) return undefined;
+    const l = parseLedger(plan.ledgerNew, plan.ledgerFile);
+    if (existingDirsOnly) for (const h of Object.values(l.hosts)) h.dirs = h.dirs.filter((d) => existsSync(fromShow(d)));
+    l.dirs = ledgerDirs.length ? [...ledgerDirs].sort() : undefined;
+    return serializeLedger(l);
+  };
+  const journal = plan.changes.length > 0;
+  if (journal) {
+    atomicWrite(
+      plan.journalFile,
+      serializeJournal({
+        version: 1,
+        ledgerOld: plan.ledgerBase,
+        ledgerNew: finalLedger(false),
+        files: plan.changes.map((c) => ({ path: c.path, real: c.real, before: c.old === undefined ? null : sha256(c.old), after: c.new === undefined ? null : sha256(c.new) })),
+      }),
+    );
+  }
+  for (const c of plan.changes) {
+    if (c.kind === "delete") {
+      deleteTarget(c.real);
+      deleted.push(c.path);
+    } else {
+      atomicWrite(c.real, c.new!);
+      written.push(c.path);
     }
-    let ledgerNew = plan.ledgerNew;
-    if (ledgerNew !== undefined) {
-      const l = parseLedger(ledgerNew, plan.ledgerFile);
-      for (const h of Object.values(l.hosts)) h.dirs = h.dirs.filter((d) => existsSync(fromShow(d)));
-      l.dirs = ledgerDirs.length ? [...ledgerDirs].sort() : undefined;
-      ledgerNew = serializeLedger(l);
-      if (ledgerNew !== plan.ledgerOld) atomicWrite(plan.ledgerFile, ledgerNew);
-    } else removeFile(plan.ledgerFile);
-  } finally {
-    release();
   }
-  if (plan.ledgerNew === undefined) {
-    // No ledger left: the directories adopt made for it go too, when empty.
-    for (const d of [...ledgerDirs].sort((a, b) => b.length - a.length)) rmdirIfEmpty(fromShow(d));
-  }
+  for (const t of plan.staleTemps) removeFile(t);
+  for (const d of plan.rmdirs) rmdirIfEmpty(d);
+  const ledgerNew = finalLedger(true);
+  if (ledgerNew !== undefined) {
+    if (ledgerNew !== plan.ledgerOld) atomicWrite(plan.ledgerFile, ledgerNew);
+  } else if (plan.ledgerOld !== undefined) deleteTarget(plan.ledgerFile);
+  if (journal || plan.journalPending) removeFile(plan.journalFile);
+  // No ledger left: the directories adopt made for it go too, when empty (after the lock).
+  if (ledgerNew === undefined) lock.rmdirsAfter.push(...ledgerDirs.map(fromShow));
   return { written, deleted };
 }

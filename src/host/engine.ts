@@ -9,13 +9,14 @@ import type { Projection } from "../projection/types";
 import { HcpxError, type Problem } from "../util/errors";
 import { home, toPosix, userConfigDir } from "../util/paths";
 import { loadDescriptor, type Descriptor, type Target } from "./descriptor";
-import { resolveInside, readEntry, missingDirs, type Entry } from "./fsio";
-import { parseJsonFor, setJson, removeJson, nodeAt, valueAt } from "./jsonedit";
+import { accessSync, constants as fsConstants } from "node:fs";
+import { resolveInside, readEntry, missingDirs, staleTemps, type Entry } from "./fsio";
+import { parseJsonFor, setJson, removeJson, nodeAt, valueAt, unBom } from "./jsonedit";
 import { setBlock, removeBlock, findBlock, blockContent } from "./mdblock";
 import { render, type TemplateContext } from "./templates";
 import { resolveMcpCommand, type McpCommand } from "./command";
 import { sha256, lineCol } from "./text";
-import { emptyLedger, ledgerKey, parseLedger, serializeLedger, type Ledger, type LedgerEntry, type LedgerHost } from "./ledger";
+import { emptyLedger, ledgerKey, parseJournal, parseLedger, reconcileLedger, serializeLedger, type Ledger, type LedgerEntry, type LedgerHost } from "./ledger";
 
 export type Scope = "project" | "user";
 
@@ -64,6 +65,14 @@ export interface AdoptPlan {
   /** serialized ledger before and after (undefined = no ledger file) */
   ledgerOld?: string;
   ledgerNew?: string;
+  /** the ledger this plan started from: ledgerOld, or the ledger rebuilt from an interrupted run's journal */
+  ledgerBase?: string;
+  /** the write-ahead journal of apply (`adopt.journal.json` next to the ledger) */
+  journalFile: string;
+  /** a journal left by an interrupted `adopt --write` was found (and folded into ledgerBase) */
+  journalPending: boolean;
+  /** temp files left by a killed writer, removed by the next apply */
+  staleTemps: string[];
   /** directories to try to remove (when empty) after writing, deepest first */
   rmdirs: string[];
 }
@@ -94,6 +103,10 @@ export function ledgerPath(scope: Scope, project: Project): string {
   return scope === "project" ? join(project.root, ".hcp", "adopted.json") : join(userConfigDir(), "adopted.json");
 }
 
+export function journalPath(ledgerFile: string): string {
+  return join(dirname(ledgerFile), "adopt.journal.json");
+}
+
 export async function planAdopt(project: Project, hosts: string[], projectionFor: ProjectionFor, opts: AdoptOptions): Promise<AdoptPlan> {
   const scope = opts.scope;
   const homeDir = opts.home ?? home();
@@ -115,6 +128,9 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     if (!opts.preview) {
       real = resolveInside(abs, base, show).real;
       orig = readEntry(real);
+      if (orig.kind === "binary") {
+        throw new HcpxError({ code: "not_utf8", message: `is not UTF-8 text (invalid byte at offset ${orig.offset}); left untouched`, file: show, hint: "hcpx edits UTF-8 text only: convert the file to UTF-8, or move it away" });
+      }
     }
     const f: VFile = { abs, real, show, orig, cur: orig.kind === "file" ? orig.text : null, hosts: new Set(), notes: [] };
     vfs.set(abs, f);
@@ -129,13 +145,36 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
   const ledgerFile = ledgerPath(scope, project);
   let ledgerOld: string | undefined;
   let ledger: Ledger = emptyLedger();
+  const journalFile = journalPath(ledgerFile);
+  let journalPending = false;
+  const temps = new Set<string>();
   if (!opts.preview) {
     const e = readEntry(ledgerFile);
     if (e.kind === "file") {
       ledgerOld = e.text;
       ledger = parseLedger(e.text, showLedger());
     } else if (e.kind !== "absent") problems.push({ code: "not_a_file", message: "is not a file", file: showLedger() });
+    // An `adopt --write` killed mid-way left its journal: rebuild the ledger from
+    // what is on disk now (each file changed is either its old or its new bytes).
+    const j = readEntry(journalFile);
+    if (j.kind === "file") {
+      const journal = parseJournal(j.text);
+      if (journal) {
+        journalPending = true;
+        const state = new Map<string, "old" | "new">();
+        for (const f of journal.files) {
+          const now = readEntry(f.real);
+          const h = now.kind === "file" ? sha256(now.text) : now.kind === "absent" ? null : "?";
+          state.set(f.path, h === f.after ? "new" : h === f.before ? "old" : "new");
+          for (const t of staleTemps(dirname(f.real))) temps.add(t);
+        }
+        const parse = (t: string | undefined) => (t === undefined ? emptyLedger() : parseLedger(t, showLedger()));
+        ledger = reconcileLedger(parse(journal.ledgerOld), parse(journal.ledgerNew), (p) => state.get(p));
+      }
+    }
+    for (const t of staleTemps(dirname(ledgerFile))) if (!t.endsWith(".lock.tmp")) temps.add(t);
   }
+  const ledgerBase = journalPending ? (Object.keys(ledger.hosts).length ? serializeLedger(ledger) : undefined) : ledgerOld;
   function showLedger(): string {
     return scope === "user" ? "~/" + toPosix(relative(homeDir, ledgerFile)) : toPosix(relative(project.root, ledgerFile));
   }
@@ -192,7 +231,8 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
           if (at.length < e.key!.length && onlyChain(nodeAt(tree, at), e.key!.slice(at.length))) next = removeJson(text, tree, at, e.emptyInner);
           else next = removeJson(text, tree, e.key!, at.length === e.key!.length ? e.emptyInner : undefined);
           const after = lenientJson(next, f.show);
-          f.cur = e.created && after && after.type === "object" && (after.children ?? []).length === 0 && next.replace(/^\ufeff/, "").trim() === "{}" ? null : next;
+          const emptied = after !== undefined && after.type === "object" && (after.children ?? []).length === 0 && next.replace(/^\ufeff/, "").trim() === "{}";
+          f.cur = emptied && e.created ? null : emptied && e.blank !== undefined ? e.blank : next;
           break;
         }
         case "toml": {
@@ -374,8 +414,27 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     });
   }
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // Refuse, before anything is written, what the write would fail on half-way
+  // (or should not do): a read-only file, a directory we cannot write in.
+  if (!opts.preview) {
+    for (const ch of changes) {
+      const f = vfs.get(ch.abs)!;
+      if (f.orig.kind === "file" && (f.orig.mode & 0o200) === 0) {
+        problems.push({ code: "read_only", message: `is read-only (mode ${f.orig.mode.toString(8)}); left untouched`, file: ch.path, hint: "make it writable (chmod u+w) if hcpx should edit it, or leave this host out" });
+        continue;
+      }
+      let d = dirname(ch.real);
+      while (!readEntry(d).kind.startsWith("dir") && dirname(d) !== d) d = dirname(d);
+      try {
+        accessSync(d, fsConstants.W_OK);
+      } catch {
+        problems.push({ code: "read_only", message: `cannot write in ${showOf(d) || "."}: permission denied; nothing written`, file: ch.path, hint: "make the directory writable, or leave this host out" });
+      }
+    }
+    if (problems.length) throw new HcpxError(problems);
+  }
   const rmdirs = [...rmdirCandidates].sort((a, b) => b.length - a.length);
-  return { scope, base, hosts, remove: opts.remove === true, changes, notes, conflicts, ledgerFile, ledgerOld, ledgerNew: ledgerNew === ledgerOld ? ledgerOld : ledgerNew, rmdirs };
+  return { scope, base, hosts, remove: opts.remove === true, changes, notes, conflicts, ledgerFile, ledgerOld, ledgerNew: ledgerNew === ledgerOld ? ledgerOld : ledgerNew, ledgerBase, journalFile, journalPending, staleTemps: [...temps].sort(), rmdirs };
 
   // ---- format handlers ----
   function ownedFile(host: string, f: VFile, content: string, t: Target, oldEntry: (e: LedgerEntry) => LedgerEntry | undefined, ownedBefore: (e: LedgerEntry) => boolean): LedgerEntry {
@@ -468,7 +527,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     if (have !== undefined && JSON.stringify(have) === JSON.stringify(value)) {
       // already as projected: no edit (keeps its formatting)
       f.hosts.add(host);
-      return prev ? { ...key, created: prev.created, insertedAt: prev.insertedAt, emptyInner: prev.emptyInner } : { ...key, insertedAt: keyPath };
+      return prev ? { ...key, created: prev.created, blank: prev.blank, insertedAt: prev.insertedAt, emptyInner: prev.emptyInner } : { ...key, insertedAt: keyPath };
     }
     const r = setJson(text, tree, keyPath, value, f.show);
     // the host must be able to read what we write
@@ -476,8 +535,9 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     if (have !== undefined && prev && sha256(JSON.stringify(have)) !== prev.sha256) f.notes.push("the hcp entry was edited since hcpx wrote it; replaced");
     f.cur = r.text;
     f.hosts.add(host);
-    if (prev && have !== undefined) return { ...key, created: prev.created, insertedAt: prev.insertedAt, emptyInner: prev.emptyInner };
-    return { ...key, created: f.orig.kind === "absent" || text.trim() === "", insertedAt: r.insert?.insertedAt ?? keyPath, emptyInner: r.insert?.emptyInner };
+    if (prev && have !== undefined) return { ...key, created: prev.created, blank: prev.blank, insertedAt: prev.insertedAt, emptyInner: prev.emptyInner };
+    const blank = f.orig.kind === "file" && !tree ? text : undefined;
+    return { ...key, created: f.orig.kind === "absent", ...(blank !== undefined ? { blank } : {}), insertedAt: r.insert?.insertedAt ?? keyPath, emptyInner: r.insert?.emptyInner };
   }
 
   function showPath(f: VFile): string {
@@ -494,7 +554,7 @@ function describe(e: LedgerEntry): string {
 function lenientJson(text: string, show: string): Node | undefined {
   if (text.trim() === "") return undefined;
   const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { allowTrailingComma: true, allowEmptyContent: true });
+  const tree = parseTree(unBom(text), errors, { allowTrailingComma: true, allowEmptyContent: true });
   if (errors.length) throw new HcpxError({ code: "bad_json", message: "cannot parse JSON", file: show, ...lineCol(text, errors[0]!.offset), hint: "fix the syntax; hcpx leaves a file it cannot parse untouched" });
   return tree;
 }

@@ -6,12 +6,12 @@
 // user scope) adopt refuses it. When it stays inside, adopt writes through it:
 // the link stays a link and the file it points to is updated (atomically, by a
 // rename next to that file).
-import { closeSync, constants, chmodSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { HcpxError } from "../util/errors";
 import { isInside } from "../util/paths";
 
-export type Entry = { kind: "absent" } | { kind: "file"; text: string; mode: number } | { kind: "dir" } | { kind: "other" };
+export type Entry = { kind: "absent" } | { kind: "file"; text: string; mode: number } | { kind: "dir" } | { kind: "other" } | { kind: "binary"; offset: number; mode: number };
 
 export interface Resolved {
   /** the path as planned (inside base) */
@@ -58,6 +58,8 @@ export function resolveInside(abs: string, base: string, show: string): Resolved
   return { logical: abs, real: cur };
 }
 
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
 export function readEntry(real: string): Entry {
   let st;
   try {
@@ -67,7 +69,20 @@ export function readEntry(real: string): Entry {
   }
   if (st.isDirectory()) return { kind: "dir" };
   if (!st.isFile()) return { kind: "other" };
-  return { kind: "file", text: readFileSync(real, "utf8"), mode: st.mode & 0o7777 };
+  const buf = readFileSync(real);
+  const mode = st.mode & 0o7777;
+  try {
+    return { kind: "file", text: utf8.decode(buf), mode };
+  } catch {
+    // not UTF-8: never decoded lossily (a write-back would replace the bytes)
+    const loose = buf.toString("utf8");
+    let offset = 0;
+    for (let i = loose.indexOf("\ufffd"); i >= 0; i = loose.indexOf("\ufffd", i + 1)) {
+      offset = Buffer.byteLength(loose.slice(0, i));
+      if (!(buf[offset] === 0xef && buf[offset + 1] === 0xbf && buf[offset + 2] === 0xbd)) break;
+    }
+    return { kind: "binary", offset, mode };
+  }
 }
 
 /** Directories from `dir` up to (not including) `base` that do not exist yet, deepest last. */
@@ -95,7 +110,9 @@ export function atomicWrite(file: string, text: string): void {
   try {
     writeFileSync(tmp, text, { flag: "wx" });
     if (mode !== undefined) chmodSync(tmp, mode);
+    writeStep();
     renameSync(tmp, file);
+    writeStep();
   } catch (e) {
     try {
       unlinkSync(tmp);
@@ -112,6 +129,12 @@ export function removeFile(file: string): void {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
   }
+}
+
+/** removeFile of a planned deletion (a write step for the test hook). */
+export function deleteTarget(file: string): void {
+  removeFile(file);
+  writeStep();
 }
 
 /** rmdir when empty; true when removed (or already gone). */
@@ -134,27 +157,125 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** An O_EXCL lock file holding our pid; a lock whose pid is dead is taken over. */
-export function acquireLock(file: string, show: string): () => void {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(file, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o644);
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      return () => removeFile(file);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-      let pid = NaN;
-      try {
-        pid = Number.parseInt(readFileSync(file, "utf8").trim(), 10);
-      } catch {
-        /* vanished meanwhile: retry */
-      }
-      if (Number.isInteger(pid) && pid > 0 && pidAlive(pid) && pid !== process.pid) {
-        throw new HcpxError({ code: "locked", message: `another hcpx adopt is running (pid ${pid})`, file: show, hint: "wait for it to finish; if no hcpx is running, delete the lock file" });
-      }
-      removeFile(file); // stale
-    }
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** The pid in a lock file's first line (NaN when unreadable or empty). */
+function lockPid(text: string | undefined): number {
+  return text === undefined ? NaN : Number.parseInt(text.split("\n")[0]!.trim(), 10);
+}
+function readOrUndefined(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
   }
-  throw new HcpxError({ code: "locked", message: "cannot take the adopt lock", file: show, hint: "delete the lock file if no hcpx is running" });
+}
+
+/** How long a lock is waited for before giving up (ms); `HCPX_LOCK_WAIT_MS` overrides. */
+export function lockWaitMs(): number {
+  const v = Number(process.env.HCPX_LOCK_WAIT_MS);
+  return Number.isFinite(v) && v >= 0 ? v : 5000;
+}
+
+/**
+ * Take the lock `file`: a file holding "<pid>\n<nonce>\n", created complete in
+ * one step (written to a temp file, then hard-linked to the lock path, which
+ * fails when a lock exists). A held lock is waited for (up to `lockWaitMs()`),
+ * then refused with a clear error. A lock whose pid is dead (a killed hcpx) is
+ * broken: under a short-lived guard (`<file>.break`) it is re-read and removed
+ * only if it is still the same stale lock, so two breakers never remove a fresh lock.
+ */
+export function acquireLock(file: string, show: string, what = "hcpx adopt"): () => void {
+  const nonce = `${process.pid}\n${Math.random().toString(36).slice(2)}${Date.now().toString(36)}\n`;
+  const deadline = Date.now() + lockWaitMs();
+  let holder = NaN;
+  for (let delay = 20; ; delay = Math.min(delay * 2, 200)) {
+    if (tryLink(file, nonce)) {
+      return () => {
+        // release only our own lock
+        if (readOrUndefined(file) === nonce) removeFile(file);
+      };
+    }
+    const text = readOrUndefined(file);
+    if (text === undefined) continue; // vanished meanwhile: retry at once
+    holder = lockPid(text);
+    const stale = !(Number.isInteger(holder) && holder > 0 && pidAlive(holder)) || (holder === process.pid && text !== nonce);
+    if (stale && breakStale(file, text)) continue;
+    if (Date.now() >= deadline) break;
+    sleepSync(delay);
+  }
+  throw new HcpxError({
+    code: "locked",
+    message: `another ${what} is running (pid ${holder}); waited ${Math.round(lockWaitMs() / 1000)}s for it`,
+    file: show,
+    hint: "wait for it to finish and run this again; if no hcpx is running, delete the lock file",
+  });
+}
+
+function tryLink(file: string, content: string): boolean {
+  const tmp = `${file}.${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`;
+  writeFileSync(tmp, content, { flag: "wx" });
+  try {
+    linkSync(tmp, file);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    return false;
+  } finally {
+    removeFile(tmp);
+  }
+}
+
+/** Remove the stale lock whose content is `seen`, under a guard; true when the lock may be retried. */
+function breakStale(file: string, seen: string): boolean {
+  const guard = `${file}.break`;
+  const mine = `${process.pid}\n`;
+  if (!tryLink(guard, mine)) {
+    // another process is breaking it; a guard left by a killed breaker is removed when old
+    try {
+      const g = readOrUndefined(guard);
+      if (g !== undefined && !pidAlive(lockPid(g)) && Date.now() - statSync(guard).mtimeMs > 2000) removeFile(guard);
+    } catch {
+      /* gone */
+    }
+    return false;
+  }
+  try {
+    if (readOrUndefined(file) === seen) removeFile(file);
+    return true;
+  } finally {
+    removeFile(guard);
+  }
+}
+
+// ---- test hook ----
+// HCPX_TEST_KILL_AFTER_WRITES=N: the process SIGKILLs itself after its Nth write
+// step (a temp file written, a rename, an unlink) — for the kill-mid-write tests
+// only. Unset, it costs one env read per process.
+let killAfter: number | undefined | null = null;
+let steps = 0;
+export function writeStep(): void {
+  if (killAfter === null) {
+    const v = Number(process.env.HCPX_TEST_KILL_AFTER_WRITES);
+    killAfter = process.env.HCPX_TEST_KILL_AFTER_WRITES && Number.isInteger(v) ? v : undefined;
+  }
+  if (killAfter !== undefined && ++steps >= killAfter) process.kill(process.pid, "SIGKILL");
+}
+
+/** Temp files of atomicWrite for `file` whose writer is dead (left by a killed hcpx). */
+export function staleTemps(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const n of names) {
+    const m = /^\..+\.hcpx-(\d+)-[a-z0-9]+\.tmp$/.exec(n);
+    if (m && !pidAlive(Number(m[1]))) out.push(join(dir, n));
+  }
+  return out;
 }

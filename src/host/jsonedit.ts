@@ -41,7 +41,8 @@ export function parseJsonFor(text: string, file: string, rules: JsonRules, hostN
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim() === "") return undefined;
   const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { allowTrailingComma: rules.trailingCommas, disallowComments: !rules.comments, allowEmptyContent: true });
+  // a UTF-8 BOM parses as a space (same offsets; the BOM itself is kept on write)
+  const tree = parseTree(unBom(text), errors, { allowTrailingComma: rules.trailingCommas, disallowComments: !rules.comments, allowEmptyContent: true });
   if (errors.length) {
     const e = errors[0]!;
     const { line, column } = lineCol(text, e.offset);
@@ -63,6 +64,11 @@ export function parseJsonFor(text: string, file: string, rules: JsonRules, hostN
     throw new HcpxError({ code: "bad_json", message: `the top level is ${tree.type === "array" ? "an array" : `a ${tree.type}`}, expected an object`, file, ...lineCol(text, tree.offset), hint: "this file must hold a JSON object" });
   }
   return tree;
+}
+
+/** `text` with a leading BOM replaced by a space: jsonc-parser rejects a BOM, offsets stay the same. */
+export function unBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? " " + text.slice(1) : text;
 }
 
 function lineStart(text: string, offset: number): number {

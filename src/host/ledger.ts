@@ -15,6 +15,8 @@ export interface LedgerEntry {
   created: boolean;
   /** json: the property we inserted (our key, or the highest ancestor we created) */
   insertedAt?: string[];
+  /** json: the whitespace-only text of a file that existed before adopt (a removal restores it) */
+  blank?: string;
   /** json: inner text of the object we inserted into when it was empty */
   emptyInner?: string;
   /** toml / markdown: the separator we put before our text when appending it */
@@ -64,4 +66,51 @@ export function parseLedger(text: string, file: string): Ledger {
 export function serializeLedger(l: Ledger): string {
   const hosts = Object.fromEntries(Object.keys(l.hosts).sort().map((h) => [h, l.hosts[h]!]));
   return JSON.stringify({ version: 1, hosts, ...(l.dirs?.length ? { dirs: l.dirs } : {}) }, null, 2) + "\n";
+}
+
+/**
+ * The write-ahead journal of `adopt --write` (`adopt.journal.json` next to the
+ * ledger), written before the first target file and removed after the ledger:
+ * the ledger before and after, and for each file changed its sha256 before and
+ * after (null = absent). A run killed in between leaves it; the next run reads
+ * which files hold their new bytes and rebuilds the ledger to match the disk.
+ */
+export interface Journal {
+  version: 1;
+  ledgerOld?: string;
+  ledgerNew?: string;
+  files: { path: string; real: string; before: string | null; after: string | null }[];
+}
+
+export function serializeJournal(j: Journal): string {
+  return JSON.stringify(j) + "\n";
+}
+
+/** undefined when the text is not a journal (a torn one cannot exist: it is written atomically). */
+export function parseJournal(text: string): Journal | undefined {
+  try {
+    const j = JSON.parse(text) as Journal;
+    return j && j.version === 1 && Array.isArray(j.files) ? j : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The ledger that agrees with the disk after an interrupted write: entries of a
+ * file still holding its old bytes come from `before`, all others from `after`;
+ * directories are the union (apply drops those that do not exist).
+ */
+export function reconcileLedger(before: Ledger, after: Ledger, state: (path: string) => "old" | "new" | undefined): Ledger {
+  const out: Ledger = { version: 1, hosts: {} };
+  for (const h of [...new Set([...Object.keys(before.hosts), ...Object.keys(after.hosts)])].sort()) {
+    const b = before.hosts[h];
+    const a = after.hosts[h];
+    const entries = [...(a?.entries ?? []).filter((e) => state(e.path) !== "old"), ...(b?.entries ?? []).filter((e) => state(e.path) === "old")];
+    const dirs = [...new Set([...(b?.dirs ?? []), ...(a?.dirs ?? [])])].sort();
+    if (entries.length) out.hosts[h] = { scope: (a ?? b)!.scope, entries, dirs };
+  }
+  const dirs = [...new Set([...(before.dirs ?? []), ...(after.dirs ?? [])])].sort();
+  if (dirs.length) out.dirs = dirs;
+  return out;
 }

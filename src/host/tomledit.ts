@@ -7,7 +7,8 @@ import { eolOf, withEol } from "./text";
 
 export function parseTomlFor(text: string, file: string): Record<string, unknown> {
   try {
-    return parseToml(text) as Record<string, unknown>;
+    // a UTF-8 BOM is not TOML; it is kept on write
+    return parseToml(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as Record<string, unknown>;
   } catch (e) {
     if (e instanceof TomlError) {
       const err = e as TomlError & { line?: number; column?: number };
@@ -46,7 +47,7 @@ function headers(text: string): Header[] {
   const re = new RegExp(String.raw`^[ \t]*\[\[?[ \t]*(${keySeg}(?:[ \t]*\.[ \t]*${keySeg})*)[ \t]*\]\]?[ \t]*(?:#.*)?$`, "gm");
   let m: RegExpExecArray | null;
   // Multi-line strings could contain a line that looks like a header; blank them out first.
-  const masked = text.replace(/("""[\s\S]*?"""|'''[\s\S]*?''')/g, (s) => s.replace(/[^\n]/g, " "));
+  const masked = text.replace(/^\ufeff/, " ").replace(/("""[\s\S]*?"""|'''[\s\S]*?''')/g, (s) => s.replace(/[^\n]/g, " "));
   while ((m = re.exec(masked))) {
     const segs = m[1]!.match(new RegExp(keySeg, "g")) ?? [];
     out.push({ start: m.index, path: segs.map(unquote) });

@@ -5,9 +5,11 @@ import { loadPacks, loadProject } from "../../pack/load";
 import { buildProjection } from "../../projection/build";
 import { HcpxError } from "../../util/errors";
 import { listHosts } from "../../host/descriptor";
-import { planAdopt, type Scope } from "../../host/engine";
-import { applyPlan } from "../../host/apply";
-import { c, done, makeOut, printWarnings, useColor } from "../output";
+import { ledgerPath, planAdopt, type Scope } from "../../host/engine";
+import { applyPlan, lockAdopt, type AdoptLock } from "../../host/apply";
+import { home } from "../../util/paths";
+import { c, done, makeOut, printWarnings, useColor, type Out } from "../output";
+import type { Pack, Project } from "../../pack/model";
 
 export interface AdoptCliOptions {
   write?: boolean;
@@ -33,6 +35,16 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
   const project = loadProject({ config: globals.config, optional: scope === "user" || opts.remove === true });
   const packs = opts.remove ? [] : loadPacks(project);
   printWarnings(project.warnings, out);
+  // --write: lock first, then plan (a plan made before another writer finished would lose its entries)
+  const lock = opts.write ? lockAdopt(ledgerPath(scope, project), scope === "project" ? project.root : home(), scope) : undefined;
+  try {
+    return await adopt(project, packs, hosts, hostArgs, scope, opts, out, lock);
+  } finally {
+    lock?.release();
+  }
+}
+
+async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs: string[], scope: Scope, opts: AdoptCliOptions, out: Out, lock: AdoptLock | undefined): Promise<number> {
   const plan = await planAdopt(project, hosts, (skillsPath) => buildProjection(project, packs, { skillsPath }), {
     scope,
     command: opts.command,
@@ -41,7 +53,8 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
   });
   // the diff package only when a diff is shown
   const planDiff = opts.write ? () => "" : (await import("../../host/diff")).planDiff;
-  const drift = plan.changes.length > 0 || plan.conflicts.length > 0;
+  const drift = plan.changes.length > 0 || plan.conflicts.length > 0 || plan.journalPending;
+  if (plan.journalPending) plan.notes.push("an earlier `adopt --write` was interrupted; --write finishes it (its ledger is rebuilt from the files on disk)");
   const summary = plan.changes.map((ch) => ({ path: ch.path, kind: ch.kind, hosts: ch.hosts, notes: ch.notes }));
   if (opts.check) {
     if (out.json) {
@@ -67,7 +80,7 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
     }
     return 0;
   }
-  const res = applyPlan(plan);
+  const res = applyPlan(plan, lock!);
   if (out.json) done(out, { wrote: true, scope, hosts, written: res.written, deleted: res.deleted, conflicts: plan.conflicts, notes: plan.notes });
   else {
     const color = useColor();
