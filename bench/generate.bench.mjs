@@ -15,7 +15,7 @@ const HCPX = join(REPO, "dist", "hcpx.mjs");
 
 /** A project of `n` packs × `k` commands (reads, writes, one confirm-gated write each). */
 export function syntheticProject(n, k = 10) {
-  const dir = mkdtempSync(join(tmpdir(), `hcpx-bench-${n}-`));
+  const dir = mkdtempSync(join(tmpdir(), `gbench-${n}-`));
   const packs = [];
   for (let i = 0; i < n; i++) {
     const id = `pack-${String(i).padStart(4, "0")}`;
