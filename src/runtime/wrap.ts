@@ -328,12 +328,37 @@ function result(spec: SpawnSpec, code: number | null, signal: NodeJS.Signals | n
   }
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Linux refuses one argv element longer than this (MAX_ARG_STRLEN, 32 pages); E2BIG otherwise. */
+export const MAX_ARG_BYTES = 128 * 1024 - 1;
+/** A conservative bound for the whole argv (ARG_MAX is commonly 2 MiB, shared with the environment). */
+export const MAX_ARGV_BYTES = 1024 * 1024;
+
+/**
+ * An argv the OS cannot deliver exactly is refused before the spawn: a lone
+ * UTF-16 surrogate would reach the bin as U+FFFD (not the value given), an
+ * over-long element or argv would fail the spawn with E2BIG.
+ */
+function argvProblem(argv: readonly string[]): Failure | undefined {
+  let total = 0;
+  for (const a of argv) {
+    if (LONE_SURROGATE.test(a)) return failure("bad_args", "an argument contains an unpaired UTF-16 surrogate, which cannot be passed to a program as UTF-8", { hint: "pass well-formed Unicode text" });
+    const n = Buffer.byteLength(a, "utf8");
+    if (n > MAX_ARG_BYTES) return failure("bad_args", `an argument is too long: ${n} bytes, the limit for one argument of a program is ${MAX_ARG_BYTES} bytes`, { limit_bytes: MAX_ARG_BYTES, hint: "pass less data per argument" });
+    total += n + 1;
+  }
+  if (total > MAX_ARGV_BYTES) return failure("bad_args", `the arguments are too long together: ${total} bytes, the limit is ${MAX_ARGV_BYTES} bytes`, { limit_bytes: MAX_ARGV_BYTES, hint: "pass less data" });
+  return undefined;
+}
+
 export async function runWrap(pack: Pack, project: Project, cmd: Command, values: ArgValues, literal: readonly unknown[] | undefined, runtimeEnv: NodeJS.ProcessEnv): Promise<Envelope> {
   const wrap = pack.surface.wrap;
   if (!wrap) return failure("bad_pack", `pack ${pack.id} is kind wrap but has no wrap section`);
   const argv = cmd.passThrough ? passThroughArgv(wrap, cmd, literal ?? []) : renderArgv(wrap, cmd, values);
   if (!Array.isArray(argv)) return argv;
   if (argv.some((a) => a.includes("\0"))) return failure("bad_args", "an argument contains a NUL byte");
+  const unusable = argvProblem(argv);
+  if (unusable) return unusable;
   const bin = resolveBin(pack, project, wrap.bin);
   if ("ok" in bin) return bin;
   return runBin({
