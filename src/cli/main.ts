@@ -131,12 +131,13 @@ packGroup
   .option("--wrap <bin>", "wrap a program: a bare name (recorded in sandbox.bins) or a path")
   .option("--composite", "an in-process pack: index.mjs exports one async function per verb")
   .option("--sense", "a sense_only pack: stimuli, no commands")
+  .option("--verb <spec>", "with --wrap: a read command, \"<verb_key>=<argv…>\" (repeatable); {{name}} in the argv becomes a required arg", (v: string, prev: string[] = []) => [...prev, v])
   .option("--dir <dir>", "where to write it (default: packs/<id> next to hcp.config.json5)")
   .option("--force", "write into a non-empty directory")
   .option("--json", "print the result envelope")
-  .addHelpText("after", "\nExamples:\n  $ hcpx pack new gitx --wrap git\n  $ hcpx pack new tools --composite --dir ./packs/tools\n")
+  .addHelpText("after", "\nExamples:\n  $ hcpx pack new gitx --wrap git --verb \"status=status --short\" --verb \"show=show --stat {{rev}}\"\n  $ hcpx pack new tools --composite --dir ./packs/tools\n")
   .action(
-    act(async (id: string, opts: { wrap?: string; composite?: boolean; sense?: boolean; dir?: string; force?: boolean; json?: boolean }) => {
+    act(async (id: string, opts: { wrap?: string; composite?: boolean; sense?: boolean; verb?: string[]; dir?: string; force?: boolean; json?: boolean }) => {
       const m = await import("./commands/pack-new");
       return m.run(id, { ...opts, ...globals() });
     }),

@@ -10,12 +10,22 @@ export interface ScaffoldInput {
   bin?: string;
   /** wrap: the name shown to people (the bin's base name) */
   binName?: string;
+  /** wrap: the read commands to declare (default: version and help) */
+  verbs?: ScaffoldVerb[];
+}
+
+export interface ScaffoldVerb {
+  verb: string;
+  /** argv after the CLI name; `{{name}}` elements become required string args */
+  tail: string[];
 }
 
 interface Cmd {
   verb: string;
   summary: string;
   cliTail?: string[];
+  /** names of required string args (the cli tail's placeholders) */
+  args?: string[];
   operation: "read";
 }
 
@@ -24,6 +34,15 @@ const j = (v: unknown) => JSON.stringify(v);
 function commandsFor(s: ScaffoldInput): Cmd[] {
   if (s.kind === "wrap") {
     const name = s.binName ?? s.bin ?? s.id;
+    if (s.verbs?.length) {
+      return s.verbs.map((v) => ({
+        verb: v.verb,
+        summary: `Runs \`${[name, ...v.tail].join(" ")}\``,
+        cliTail: v.tail,
+        args: v.tail.filter((t) => t.startsWith("{{")).map((t) => t.slice(2, -2)),
+        operation: "read" as const,
+      }));
+    }
     return [
       { verb: "version", summary: `Version of ${name}`, cliTail: ["--version"], operation: "read" },
       { verb: "help", summary: `Usage summary of ${name}`, cliTail: ["--help"], operation: "read" },
@@ -67,7 +86,7 @@ function surface(s: ScaffoldInput, cmds: Cmd[]): string {
   lines.push(`  id: ${j(s.id)},`);
   lines.push(`  version: "0.1.0",`);
   const desc =
-    s.kind === "wrap" ? `${name} command line, wrapped: version and usage (add your own commands)` : s.kind === "composite" ? `In-process commands of ${s.id}: ping and echo (add your own)` : `Watches for ${s.id} events and delivers them as stimuli`;
+    s.kind === "wrap" ? (s.verbs?.length ? `${name} command line, wrapped: ${cmds.map((c) => c.verb).join(", ")}` : `${name} command line, wrapped: version and usage (add your own commands)`) : s.kind === "composite" ? `In-process commands of ${s.id}: ping and echo (add your own)` : `Watches for ${s.id} events and delivers them as stimuli`;
   lines.push(`  description: ${j(desc)},`);
   lines.push(`  kind: ${j(s.kind)},`);
   if (s.kind === "wrap") {
@@ -91,7 +110,8 @@ function surface(s: ScaffoldInput, cmds: Cmd[]): string {
     lines.push(`  commands: [`);
     for (const c of cmds) {
       if (s.kind === "wrap") {
-        lines.push(`    { verb_key: ${j(c.verb)}, summary: ${j(c.summary)}, cli: ${j([s.id, ...c.cliTail!]).replace(/,/g, ", ")}, args: {} },`);
+        const args = (c.args ?? []).map((a) => `${a}: { type: "string", required: true }`).join(", ");
+        lines.push(`    { verb_key: ${j(c.verb)}, summary: ${j(c.summary)}, cli: ${j([s.id, ...c.cliTail!]).replace(/","/g, '", "')}, args: {${args ? ` ${args} ` : ""}} },`);
       } else if (c.verb === "echo") {
         lines.push(`    {`);
         lines.push(`      verb_key: "echo",`);
@@ -117,7 +137,9 @@ function skill(s: ScaffoldInput, cmds: Cmd[]): string {
   const name = s.binName ?? s.bin ?? s.id;
   const description =
     s.kind === "wrap"
-      ? `Runs ${name} for the agent through hcpx: its version and its usage summary. Use it to check which ${name} is installed and what it can do; add named commands for the tasks you need.`
+      ? s.verbs?.length
+        ? `Runs ${name} for the agent through hcpx: ${cmds.map((c) => c.verb).join(", ")}. Use it instead of calling ${name} directly; every command is a read.`
+        : `Runs ${name} for the agent through hcpx: its version and its usage summary. Use it to check which ${name} is installed and what it can do; add named commands for the tasks you need.`
       : s.kind === "composite"
         ? `In-process commands of ${s.id}: a health check and an echo. Use it to check that the pack is wired up; add named commands for the tasks you need.`
         : `Watches for ${s.id} events and tells the agent when one arrives. It has no commands: it only senses.`;
@@ -134,7 +156,7 @@ function skill(s: ScaffoldInput, cmds: Cmd[]): string {
   }
   if (cmds.length) {
     out.push("```sh");
-    for (const c of cmds) out.push(`hcpx exec ${s.id} ${c.verb}${c.verb === "echo" ? ' -- message="hello"' : ""}`);
+    for (const c of cmds) out.push(`hcpx exec ${s.id} ${c.verb}${c.verb === "echo" ? ' -- message="hello"' : c.args?.length ? ` -- ${c.args.map((a) => `${a}=…`).join(" ")}` : ""}`);
     out.push("```", "");
   }
   out.push("## Hot path", "");

@@ -131,6 +131,29 @@ describe("hcpx pack new", () => {
     expect(readFileSync(join(dir, "packs/taken/keep.txt"), "utf8")).toBe("mine");
   });
 
+  it("--verb declares named read commands; {{name}} becomes a required arg passed as one argv element; misuse is refused", async () => {
+    const dir = tmp("hcpx-new-");
+    await hcpx(["init", "--yes"], dir);
+    const r = await hcpx(["pack", "new", "echoer", "--wrap", process.execPath, "--verb", "say=-e process.stdout.write(process.argv[1]) {{what}}", "--verb", "ver=--version", "--json"], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const surface = JSON5.parse(readFileSync(join(dir, "packs/echoer/surface.json"), "utf8"));
+    expect(surface.commands.map((c: { verb_key: string }) => c.verb_key)).toEqual(["say", "ver"]);
+    expect(surface.commands[0].cli).toEqual(["echoer", "-e", "process.stdout.write(process.argv[1])", "{{what}}"]);
+    expect(surface.commands[0].args).toEqual({ what: { type: "string", required: true } });
+    await lintClean(dir, "packs/echoer");
+    await hcpx(["activate", "packs/echoer"], dir);
+    const x = await hcpx(["exec", "echoer", "say", "--json", "--", "what=a b; $(id)"], dir);
+    expect(JSON.parse(x.stdout), x.stderr).toEqual({ ok: true, data: { text: "a b; $(id)" } });
+    for (const bad of [["--verb", "Bad=x"], ["--verb", "x=a{{b}}"], ["--verb", "x=1", "--verb", "x=2"]]) {
+      const b = await hcpx(["pack", "new", "other", "--wrap", "git", ...bad, "--json"], dir);
+      expect(b.code, bad.join(" ")).toBe(64);
+      expect(envelope(b).error.hint).toBeTruthy();
+    }
+    const c = await hcpx(["pack", "new", "other", "--composite", "--verb", "x=y", "--json"], dir);
+    expect(c.code).toBe(64);
+    expect(existsSync(join(dir, "packs/other"))).toBe(false);
+  });
+
   it("without a config, a bare bin is not recorded and the output says how", async () => {
     const dir = tmp("hcpx-new-");
     const r = await hcpx(["pack", "new", "gitx", "--wrap", "git"], dir);

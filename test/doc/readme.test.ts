@@ -42,12 +42,20 @@ describe("README tutorial", () => {
     const dir = tmp("hcpx-tutorial-");
     const home = mkdtempSync(join(tmpdir(), "hcpx-dochome-"));
     const env = { PATH: `${bin}:${process.env.PATH}`, HOME: home };
+    // "your project's directory": a git repository with one commit
+    const init = await run("bash", ["-c", "git init -q && git -c user.email=dev@example.com -c user.name=dev commit -q --allow-empty -m first"], { cwd: dir, env });
+    expect(init.code, init.stderr).toBe(0);
+    const outputs: Record<string, string> = {};
     for (const cmd of cmds) {
       const r = await run("bash", ["-c", cmd], { cwd: dir, env, timeoutMs: 30_000 });
       expect(r.signal, cmd).toBeNull();
       expect(r.code, `${cmd}\n${r.stdout}\n${r.stderr}`).toBe(0);
       noStack(r);
+      outputs[cmd] = r.stdout;
     }
+    // the wrapped git really ran, with the {{rev}} argument as one argv element
+    expect(outputs["hcpx exec gitx status"]).toMatch(/^## /m);
+    expect(outputs["hcpx exec gitx show -- rev=HEAD"]).toContain("first");
     // what the tutorial promises is there
     expect(existsSync(join(dir, "packs/gitx/SKILL.md"))).toBe(true);
     expect(JSON.parse(readFileSync(join(dir, ".mcp.json"), "utf8")).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp"] });
