@@ -3,12 +3,13 @@
 // entry uses the portable `hcpx mcp`, so previews are machine-independent.
 import type { Project } from "../pack/model";
 import type { PlannedFile, Projection } from "../projection/types";
-import { planAdopt } from "./engine";
+import { planAdopt, type ProjectionFor } from "./engine";
 
-export async function renderHostPreviews(projection: Projection, hosts: string[], project: Project): Promise<PlannedFile[]> {
+/** `projectionFor(skillsPath)` rebuilds the projection so each host's prompt block names its own skills dir. */
+export async function renderHostPreviews(projection: Projection, hosts: string[], project: Project, projectionFor?: ProjectionFor): Promise<PlannedFile[]> {
   const files: PlannedFile[] = [];
   for (const host of hosts) {
-    const plan = await planAdopt(project, [host], () => projection, { scope: "project", preview: true });
+    const plan = await planAdopt(project, [host], projectionFor ?? (() => projection), { scope: "project", preview: true });
     for (const c of plan.changes) if (c.new !== undefined) files.push({ path: `hosts/${host}/${c.path}`, content: c.new });
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
