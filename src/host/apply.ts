@@ -7,7 +7,7 @@
 // Nothing here decides anything: the plan did.
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { toPosix } from "../util/paths";
+import { isInside, toPosix } from "../util/paths";
 import type { AdoptPlan, Scope } from "./engine";
 import { acquireLock, atomicWrite, deleteTarget, missingDirs, removeFile, rmdirIfEmpty } from "./fsio";
 import { parseLedger, serializeJournal, serializeLedger } from "./ledger";
@@ -40,7 +40,18 @@ export function lockAdopt(ledgerFile: string, base: string, scope: Scope): Adopt
   mkdirSync(ledgerDir, { recursive: true });
   let unlock: () => void;
   try {
-    unlock = acquireLock(join(ledgerDir, "adopt.lock"), show(join(ledgerDir, "adopt.lock")));
+    // the lock records the directories made for it: a run killed before its
+    // journal existed hands them on to the one that takes its stale lock over
+    unlock = acquireLock(join(ledgerDir, "adopt.lock"), show(join(ledgerDir, "adopt.lock")), "hcpx adopt", () => JSON.stringify(madeAbs) + "\n", (stale) => {
+      if (existsSync(ledgerFile)) return;
+      try {
+        const dirs = JSON.parse(stale.split("\n")[2] ?? "") as unknown;
+        if (Array.isArray(dirs)) for (const d of dirs) if (typeof d === "string" && !madeAbs.includes(d) && isInside(d, base)) madeAbs.push(d);
+      } catch {
+        /* an older or torn lock: nothing to hand on */
+      }
+      madeAbs.sort((a, b) => a.length - b.length);
+    });
   } catch (e) {
     for (const d of [...madeAbs].reverse()) rmdirIfEmpty(d);
     throw e;
@@ -84,6 +95,7 @@ export function applyPlan(plan: AdoptPlan, lock: AdoptLock): ApplyResult {
         ledgerOld: plan.ledgerBase,
         ledgerNew: finalLedger(false),
         files: plan.changes.map((c) => ({ path: c.path, real: c.real, before: c.old === undefined ? null : sha256(c.old), after: c.new === undefined ? null : sha256(c.new) })),
+        rmdirs: plan.rmdirs,
       }),
     );
   }

@@ -148,6 +148,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
   const journalFile = journalPath(ledgerFile);
   let journalPending = false;
   const temps = new Set<string>();
+  const journalRmdirs: string[] = [];
   if (!opts.preview) {
     const e = readEntry(ledgerFile);
     if (e.kind === "file") {
@@ -161,6 +162,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
       const journal = parseJournal(j.text);
       if (journal) {
         journalPending = true;
+        journalRmdirs.push(...(journal.rmdirs ?? []));
         const state = new Map<string, "old" | "new">();
         for (const f of journal.files) {
           const now = readEntry(f.real);
@@ -174,7 +176,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     }
     for (const t of staleTemps(dirname(ledgerFile))) if (!t.endsWith(".lock.tmp")) temps.add(t);
   }
-  const ledgerBase = journalPending ? (Object.keys(ledger.hosts).length ? serializeLedger(ledger) : undefined) : ledgerOld;
+  const ledgerBase = journalPending ? (Object.keys(ledger.hosts).length || ledger.dirs?.length ? serializeLedger(ledger) : undefined) : ledgerOld;
   function showLedger(): string {
     return scope === "user" ? "~/" + toPosix(relative(homeDir, ledgerFile)) : toPosix(relative(project.root, ledgerFile));
   }
@@ -182,7 +184,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     Object.entries(ledger.hosts).some(([h, lh]) => h !== host && !removing.has(h) && lh.entries.some((x) => ledgerKey(x) === ledgerKey(e)));
   const allLedgerEntries = (): LedgerEntry[] => Object.values(ledger.hosts).flatMap((h) => h.entries);
   const newHosts: Record<string, LedgerHost> = {};
-  const rmdirCandidates = new Set<string>();
+  const rmdirCandidates = new Set<string>(journalRmdirs);
 
   // ---- the MCP command ----
   const mcp: McpCommand = opts.preview && opts.command === undefined ? { argv: ["hcpx", "mcp"] } : resolveMcpCommand(opts.command);

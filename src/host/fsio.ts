@@ -187,8 +187,9 @@ export function lockWaitMs(): number {
  * broken: under a short-lived guard (`<file>.break`) it is re-read and removed
  * only if it is still the same stale lock, so two breakers never remove a fresh lock.
  */
-export function acquireLock(file: string, show: string, what = "hcpx adopt"): () => void {
-  const nonce = `${process.pid}\n${Math.random().toString(36).slice(2)}${Date.now().toString(36)}\n`;
+export function acquireLock(file: string, show: string, what = "hcpx adopt", extra?: () => string, onStale?: (text: string) => void): () => void {
+  const id = `${process.pid}\n${Math.random().toString(36).slice(2)}${Date.now().toString(36)}\n`;
+  let nonce = id + (extra?.() ?? "");
   const deadline = Date.now() + lockWaitMs();
   let holder = NaN;
   for (let delay = 20; ; delay = Math.min(delay * 2, 200)) {
@@ -202,7 +203,13 @@ export function acquireLock(file: string, show: string, what = "hcpx adopt"): ()
     if (text === undefined) continue; // vanished meanwhile: retry at once
     holder = lockPid(text);
     const stale = !(Number.isInteger(holder) && holder > 0 && pidAlive(holder)) || (holder === process.pid && text !== nonce);
-    if (stale && breakStale(file, text)) continue;
+    if (stale && breakStale(file, text)) {
+      if (onStale) {
+        onStale(text);
+        nonce = id + (extra?.() ?? "");
+      }
+      continue;
+    }
     if (Date.now() >= deadline) break;
     sleepSync(delay);
   }

@@ -80,6 +80,8 @@ export interface Journal {
   ledgerOld?: string;
   ledgerNew?: string;
   files: { path: string; real: string; before: string | null; after: string | null }[];
+  /** directories the run meant to remove when empty (absolute) */
+  rmdirs?: string[];
 }
 
 export function serializeJournal(j: Journal): string {
@@ -108,7 +110,7 @@ export function reconcileLedger(before: Ledger, after: Ledger, state: (path: str
     const a = after.hosts[h];
     const entries = [...(a?.entries ?? []).filter((e) => state(e.path) !== "old"), ...(b?.entries ?? []).filter((e) => state(e.path) === "old")];
     const dirs = [...new Set([...(b?.dirs ?? []), ...(a?.dirs ?? [])])].sort();
-    if (entries.length) out.hosts[h] = { scope: (a ?? b)!.scope, entries, dirs };
+    if (entries.length || dirs.length) out.hosts[h] = { scope: (a ?? b)!.scope, entries, dirs };
   }
   const dirs = [...new Set([...(before.dirs ?? []), ...(after.dirs ?? [])])].sort();
   if (dirs.length) out.dirs = dirs;
