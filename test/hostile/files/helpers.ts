@@ -1,0 +1,152 @@
+// Helpers for the hostile file tests: a large project (many synthetic packs),
+// pre-existing user config for every host, tree snapshots, and a way to run
+// the built CLI and SIGKILL it at a moment of our choosing.
+import { spawn } from "node:child_process";
+import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { createPatch } from "diff";
+import { baseEnv, HCPX, REPO, runHcpx, tmp, type RunResult } from "../../support/hcpx";
+
+/** PATH without any `hcpx` (so adopt picks the same command every time). */
+export function cleanPath(): string {
+  return process.env
+    .PATH!.split(":")
+    .filter((d) => {
+      try {
+        lstatSync(join(d, "hcpx"));
+        return false;
+      } catch {
+        return true;
+      }
+    })
+    .join(":");
+}
+
+/** Write `n` synthetic pass-through packs (copies of packs/notes with their own ids and longer Skills) below `dir/packs`. */
+export function syntheticPacks(dir: string, n: number): string[] {
+  const src = join(REPO, "packs", "notes");
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const id = `syn${String(i).padStart(3, "0")}`;
+    const d = join(dir, "packs", id);
+    mkdirSync(d, { recursive: true });
+    writeFileSync(join(d, "surface.json"), readFileSync(join(src, "surface.json"), "utf8").replace('id: "notes"', `id: "${id}"`));
+    writeFileSync(join(d, "policy.json"), readFileSync(join(src, "policy.json")));
+    const skill = readFileSync(join(src, "SKILL.md"), "utf8").replace("name: notes", `name: ${id}`).replace("# notes", `# ${id}`);
+    writeFileSync(join(d, "SKILL.md"), skill + `\n## More about ${id}\n\n` + `Line ${i} of filler text so the Skill copies are not tiny.\n`.repeat(40));
+    ids.push(id);
+  }
+  return ids;
+}
+
+export interface BigProject {
+  dir: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Pre-existing host files a person might have (other servers, comments, prose). */
+export const USER_FILES: Record<string, string> = {
+  ".mcp.json": '{\n  "mcpServers": {\n    "github": { "command": "gh-mcp", "args": ["--stdio"] }\n  },\n  "x-note": "mine"\n}\n',
+  ".cursor/mcp.json": '{\n    "mcpServers": {\n        "db": {\n            "command": "db-mcp"\n        }\n    }\n}\n',
+  ".vscode/mcp.json": '// my servers\n{\n\t"servers": {\n\t\t"fs": { "type": "stdio", "command": "fs-mcp" }, // keep\n\t},\n\t"inputs": []\n}\n',
+  ".gemini/settings.json": '{\n  // theme first\n  "theme": "Dracula",\n  "mcpServers": {}\n}\n',
+  "opencode.jsonc": '{\n  "$schema": "https://opencode.ai/config.json",\n  // models\n  "model": "anthropic/claude-sonnet-4",\n}\n',
+  ".codex/config.toml": '# my codex\nmodel = "o3"\n\n[mcp_servers.other]\ncommand = "other-mcp"\nargs = ["-v"]\n',
+  "CLAUDE.md": "# Project rules\r\n\r\nUse tabs.\r\n",
+  "AGENTS.md": "# Agents\n\nBe brief.\n",
+  "GEMINI.md": "Gemini, be careful.",
+  "~/.claude.json": JSON.stringify({ numStartups: 12, projects: { "/a": { allowedTools: [] }, "/b": { history: ["x"] } }, mcpServers: { mine: { command: "m" } }, userID: "abc" }, null, 2) + "\n",
+  "~/.gemini/settings.json": '{\n  "general": { "vimMode": true }\n}\n',
+  "~/.codex/config.toml": 'model = "gpt-5"\n',
+  "~/.claude/CLAUDE.md": "# Me\n\nI like short answers.\n",
+};
+
+/** A project with `n` synthetic packs activated, the user files above, and its own HOME. */
+export function bigProject(n: number, opts: { dir?: string; home?: string } = {}): BigProject {
+  const dir = opts.dir ?? tmp("hcpx-big-");
+  const home = opts.home ?? tmp("hcpx-big-home-");
+  mkdirSync(dir, { recursive: true });
+  mkdirSync(home, { recursive: true });
+  cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
+  const ids = syntheticPacks(dir, n);
+  const config = { packs: ids.map((id) => `./packs/${id}`), principal: { id: "test", kind: "agent" }, grants: { allow: ids.map((id) => `${id}.*`), deny: [] } };
+  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify(config, null, 2) + "\n");
+  for (const [rel, text] of Object.entries(USER_FILES)) {
+    const f = rel.startsWith("~/") ? join(home, rel.slice(2)) : join(dir, rel);
+    mkdirSync(dirname(f), { recursive: true });
+    writeFileSync(f, text);
+  }
+  return { dir, home, env: { HOME: home, PATH: cleanPath() } };
+}
+
+/** Every entry below `root`: files with mode and bytes, dirs, symlinks (mtimes when asked). */
+export function snapshot(root: string, opts: { mtimes?: boolean; skip?: (rel: string) => boolean } = {}): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const f = join(d, name);
+      const rel = relative(root, f);
+      if (opts.skip?.(rel)) continue;
+      const st = lstatSync(f);
+      if (st.isSymbolicLink()) out[rel] = `link:${readlinkSync(f)}`;
+      else if (st.isDirectory()) {
+        out[rel + "/"] = "dir";
+        walk(f);
+      } else out[rel] = `${(st.mode & 0o7777).toString(8)}:${readFileSync(f).toString("base64")}${opts.mtimes ? `@${st.mtimeMs}` : ""}`;
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** Replace `dst` by a copy of `src` (same absolute path each time, so planned bytes are comparable). */
+export function resetTree(src: string, dst: string): void {
+  rmSync(dst, { recursive: true, force: true });
+  cpSync(src, dst, { recursive: true, verbatimSymlinks: true });
+}
+
+export function hcpx(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<RunResult> {
+  return runHcpx(args, { cwd, env, timeoutMs: 60_000 });
+}
+
+/** Run the CLI and SIGKILL it after `ms` (if still running). Resolves with how it ended and its duration. */
+export function runAndKill(args: string[], cwd: string, env: NodeJS.ProcessEnv, ms: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; elapsed: number }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [HCPX, ...args], { cwd, env: { ...baseEnv(), ...env }, stdio: ["ignore", "ignore", "ignore"] });
+    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, elapsed: performance.now() - t0 });
+    });
+  });
+}
+
+/** A deterministic PRNG (mulberry32) so a failing moment can be replayed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Names of temp files left by an atomic write. */
+export const TEMP_RE = /\.hcpx-\d+-[a-z0-9]+\.tmp$/;
+
+/** Keys whose values differ between two snapshots, with a short decoded hint for small text files. */
+export function snapDiff(a: Record<string, string>, b: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+    if (a[k] === b[k]) continue;
+    const dec = (v: string | undefined) => (v === undefined ? "<absent>\n" : v === "dir" ? "<dir>\n" : Buffer.from(v.slice(v.indexOf(":") + 1), "base64").toString("utf8"));
+    const patch = createPatch(k, dec(b[k]), dec(a[k]), "expected", "got", { context: 1 });
+    out.push(patch.split("\n").slice(0, 60).join("\n"));
+  }
+  return out;
+}

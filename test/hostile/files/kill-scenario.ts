@@ -1,0 +1,148 @@
+// Kill mid-write, shared by kill.test.ts (a few moments, in `npm test`) and
+// kill.slow.ts (50+ random moments, `npm run test:hostile:slow`).
+//
+// A scenario is a project with many packs and pre-existing user files for six
+// hosts (project scope) and three (user scope, a scratch HOME). Each case
+// resets the tree to the same absolute path, runs `adopt … --write`, and
+// SIGKILLs it — after N write steps (the HCPX_TEST_KILL_AFTER_WRITES hook) or
+// after a random delay. Then:
+//   1. every file is its old bytes or its new bytes (or absent where it was /
+//      will be absent); nothing else appears but temp files and .hcp/ files;
+//   2. a re-run of the same --write gives exactly the tree of a clean run
+//      (ledger included; no journal, lock or temp file left);
+//   3. --check passes;
+//   4. --remove --write gives exactly the tree a clean write + remove gives.
+import { expect } from "vitest";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmp } from "../../support/hcpx";
+import { bigProject, hcpx, resetTree, runAndKill, snapDiff, snapshot, TEMP_RE } from "./helpers";
+
+export const PROJECT_HOSTS = ["claude", "cursor", "codex", "gemini", "vscode", "opencode"];
+export const USER_HOSTS = ["claude", "gemini", "codex"];
+
+export interface Run {
+  name: string;
+  args: string[];
+}
+
+export interface Scenario {
+  name: string;
+  /** the working tree (same path for every case) */
+  dir: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  run: Run;
+  /** reset the working tree and HOME to the state before the run */
+  reset(): void;
+  orig: Record<string, string>;
+  next: Record<string, string>;
+  removed: Record<string, string>;
+  /** write steps of a clean run (temp written, rename, unlink) */
+  steps: number;
+  /** wall time of a clean run, ms */
+  ms: number;
+}
+
+function both(dir: string, home: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(snapshot(dir))) out[`P:${k}`] = v;
+  for (const [k, v] of Object.entries(snapshot(home))) out[`H:${k}`] = v;
+  return out;
+}
+
+/**
+ * `fresh`: nothing adopted yet. `update`: an earlier adopt with other packs, so
+ * the killed run also deletes stale Skill copies and rewrites entries.
+ */
+export async function makeScenario(kind: "fresh" | "update", scope: "project" | "user", packs: number): Promise<Scenario> {
+  const base = tmp(`hcpx-kill-${kind}-${scope}-`);
+  const tpl = bigProject(packs, { dir: join(base, "tpl"), home: join(base, "tpl-home") });
+  const hosts = scope === "project" ? PROJECT_HOSTS : USER_HOSTS;
+  const run: Run = { name: `${kind}/${scope}`, args: ["adopt", ...hosts, "--command", "hcpx mcp", ...(scope === "user" ? ["--scope", "user"] : []), "--write"] };
+  if (kind === "update") {
+    // adopt the first half, then switch the config to the second half plus a few
+    const all = Array.from({ length: packs }, (_, i) => `syn${String(i).padStart(3, "0")}`);
+    const cfg = (ids: string[]) => JSON.stringify({ packs: ids.map((id) => `./packs/${id}`), principal: { id: "test", kind: "agent" }, grants: { allow: ids.map((id) => `${id}.*`), deny: [] } }, null, 2) + "\n";
+    writeFileSync(join(tpl.dir, "hcp.config.json5"), cfg(all.slice(0, Math.ceil(packs / 2))));
+    const r = await hcpx(run.args, tpl.dir, { ...tpl.env });
+    expect(r.code, r.stderr).toBe(0);
+    writeFileSync(join(tpl.dir, "hcp.config.json5"), cfg(all.slice(Math.floor(packs / 3))));
+  }
+  const dir = join(base, "w");
+  const home = join(base, "w-home");
+  const env = { HOME: home, PATH: tpl.env.PATH };
+  const reset = () => {
+    resetTree(tpl.dir, dir);
+    resetTree(tpl.home, home);
+    mkdirSync(home, { recursive: true });
+  };
+  reset();
+  const orig = both(dir, home);
+  const t0 = performance.now();
+  const r = await hcpx(run.args, dir, env);
+  const ms = performance.now() - t0;
+  expect(r.code, r.stderr).toBe(0);
+  const m = /(\d+) written, (\d+) deleted/.exec(r.stdout);
+  expect(m, r.stdout).not.toBeNull();
+  const steps = 2 + 2 * Number(m![1]) + Number(m![2]) + 2;
+  const next = both(dir, home);
+  expect((await hcpx(run.args.map((a) => (a === "--write" ? "--check" : a)), dir, env)).code).toBe(0);
+  const rem = await hcpx([...run.args, "--remove"], dir, env);
+  expect(rem.code, rem.stderr).toBe(0);
+  const removed = both(dir, home);
+  if (kind === "fresh") expect(snapDiff(removed, orig)).toEqual([]); // a clean write + remove restores every byte
+  return { name: run.name, dir, home, env, run, reset, orig, next, removed, steps, ms };
+}
+
+export interface KillOutcome {
+  /** files holding their new bytes right after the kill, of those that change */
+  newCount: number;
+  changing: number;
+  killed: boolean;
+}
+
+/** One case: reset, run, kill (after `killAfterSteps` write steps, or after `delayMs`), then check 1–4. */
+export async function killCase(s: Scenario, how: { killAfterSteps?: number; delayMs?: number }, opts: { remove?: boolean } = {}): Promise<KillOutcome> {
+  s.reset();
+  const label = `${s.name} ${how.killAfterSteps !== undefined ? `after ${how.killAfterSteps} write steps` : `after ${Math.round(how.delayMs!)} ms`}`;
+  const env = how.killAfterSteps !== undefined ? { ...s.env, HCPX_TEST_KILL_AFTER_WRITES: String(how.killAfterSteps) } : s.env;
+  const r = await runAndKill(s.run.args, s.dir, env, how.delayMs ?? 60_000);
+  const killed = r.signal === "SIGKILL";
+  if (how.killAfterSteps !== undefined) expect(killed, `${label}: the hook should kill it`).toBe(true);
+
+  // 1. old bytes or new bytes, nothing partial, nothing foreign
+  const now = both(s.dir, s.home);
+  let newCount = 0;
+  let changing = 0;
+  for (const k of new Set([...Object.keys(s.orig), ...Object.keys(s.next)])) {
+    if (k.endsWith("/") || k.includes(".hcp/")) continue;
+    if (s.orig[k] === s.next[k]) {
+      expect(now[k], `${label}: ${k} must not change`).toBe(s.orig[k]);
+      continue;
+    }
+    changing++;
+    const ok = now[k] === s.orig[k] || now[k] === s.next[k];
+    expect(ok, `${label}: ${k} is neither its old nor its new bytes`).toBe(true);
+    if (now[k] === s.next[k]) newCount++;
+  }
+  for (const k of Object.keys(now)) {
+    if (k in s.orig || k in s.next || k.endsWith("/")) continue;
+    expect(TEMP_RE.test(k) || k.startsWith("P:.hcp/") || k.startsWith("H:.config/hcp/"), `${label}: unexpected file ${k}`).toBe(true);
+  }
+
+  // 2. a re-run converges to the clean run's tree exactly (ledger included, no journal/lock/temp)
+  const again = await hcpx(s.run.args, s.dir, s.env);
+  expect(again.code, `${label}: re-run: ${again.stderr}`).toBe(0);
+  expect(snapDiff(both(s.dir, s.home), s.next), `${label}: re-run must converge to the clean result`).toEqual([]);
+  // 3. --check passes
+  const check = await hcpx(s.run.args.map((a) => (a === "--write" ? "--check" : a)), s.dir, s.env);
+  expect(check.code, `${label}: --check: ${check.stdout}`).toBe(0);
+  // 4. --remove gives what a clean write + remove gives (for `fresh`: the original tree)
+  if (opts.remove !== false) {
+    const rem = await hcpx([...s.run.args, "--remove"], s.dir, s.env);
+    expect(rem.code, `${label}: --remove: ${rem.stderr}`).toBe(0);
+    expect(snapDiff(both(s.dir, s.home), s.removed), `${label}: --remove after recovery`).toEqual([]);
+  }
+  return { newCount, changing, killed };
+}

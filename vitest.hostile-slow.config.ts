@@ -1,0 +1,12 @@
+// The slow part of the hostile suite (issue 6): `npm run test:hostile:slow`,
+// called by .ci/run. Files: test/hostile/**/*.slow.ts.
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/hostile/**/*.slow.ts"],
+    testTimeout: 1_200_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+  },
+});
