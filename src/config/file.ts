@@ -10,7 +10,7 @@ import { parseJson5 } from "../pack/json5";
 import { ConfigSchema, type ConfigFile } from "../pack/schema";
 import { validate } from "../pack/validate";
 import { CONFIG_NAME, findProjectConfig } from "../pack/load";
-import { acquireLock } from "../host/fsio";
+import { acquireLock, removeFile, staleTemps, writeStep } from "../host/fsio";
 
 export interface ConfigDoc {
   /** absolute path */
@@ -57,6 +57,8 @@ function lockConfig(file: string): void {
   const release = acquireLock(lock, display(lock), "hcpx command editing this config");
   held.add(file);
   process.once("exit", release);
+  // temp files of an edit that was killed (its writer is dead)
+  for (const t of staleTemps(dirname(file))) if (basename(t).startsWith(`.${basename(file)}.hcpx-`)) removeFile(t);
 }
 
 /** Parse + validate config text; throws HcpxError (with line/column) when it is not a valid config. */
@@ -76,6 +78,7 @@ export function atomicWrite(file: string, text: string): void {
   const tmp = join(dirname(file), `.${basename(file)}.hcpx-${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
   try {
     writeFileSync(tmp, text, { flag: "wx" });
+    writeStep();
     renameSync(tmp, file);
   } catch (e) {
     try {
