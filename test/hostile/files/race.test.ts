@@ -1,0 +1,141 @@
+// Two at once (issue 6 item 2): adopt --write racing adopt --write (same host,
+// different hosts) and activate; config edits racing config edits; stale locks
+// (a dead pid written by hand, a writer SIGKILLed while it holds the lock).
+import { describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { scratchProject, tmp } from "../../support/hcpx";
+import { cleanPath, hcpx, snapshot, TEMP_RE, USER_FILES } from "./helpers";
+
+function project(): { dir: string; env: NodeJS.ProcessEnv } {
+  const p = scratchProject({ packs: ["ledger", "transit"] });
+  for (const [rel, text] of Object.entries(USER_FILES)) {
+    if (rel.startsWith("~/")) continue;
+    mkdirSync(join(p.dir, rel, ".."), { recursive: true });
+    writeFileSync(join(p.dir, rel), text);
+  }
+  return { dir: p.dir, env: { HOME: tmp("hcpx-race-home-"), PATH: cleanPath() } };
+}
+
+const deadPid = (): string => execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).toString();
+const ledger = (dir: string) => JSON.parse(readFileSync(join(dir, ".hcp/adopted.json"), "utf8")) as { hosts: Record<string, { entries: unknown[] }> };
+const CMD = ["--command", "hcpx mcp"];
+
+describe("two adopt --write at once", () => {
+  it("same host twice, and different hosts, five rounds: each waits for the lock; no entry of either is lost", async () => {
+    for (let round = 0; round < 5; round++) {
+      const p = project();
+      const runs = await Promise.all([
+        hcpx(["adopt", "claude", ...CMD, "--write"], p.dir, p.env),
+        hcpx(["adopt", "claude", ...CMD, "--write"], p.dir, p.env),
+        hcpx(["adopt", "cursor", ...CMD, "--write"], p.dir, p.env),
+        hcpx(["adopt", "codex", "opencode", ...CMD, "--write"], p.dir, p.env),
+        hcpx(["adopt", "gemini", ...CMD, "--write"], p.dir, p.env),
+      ]);
+      for (const r of runs) expect(r.code, r.stderr).toBe(0);
+      expect(Object.keys(ledger(p.dir).hosts).sort()).toEqual(["claude", "codex", "cursor", "gemini", "opencode"]);
+      const check = await hcpx(["adopt", "claude", "cursor", "codex", "opencode", "gemini", ...CMD, "--check"], p.dir, p.env);
+      expect(check.code, check.stdout).toBe(0);
+      expect(readFileSync(join(p.dir, ".mcp.json"), "utf8")).toContain('"github"');
+      expect(readFileSync(join(p.dir, ".codex/config.toml"), "utf8")).toContain("[mcp_servers.other]");
+      expect(existsSync(join(p.dir, ".hcp/adopt.lock"))).toBe(false);
+      // and all of it comes out again, user bytes intact
+      const rem = await hcpx(["adopt", "claude", "cursor", "codex", "opencode", "gemini", "--remove", "--write"], p.dir, p.env);
+      expect(rem.code, rem.stderr).toBe(0);
+      for (const [rel, text] of Object.entries(USER_FILES)) if (!rel.startsWith("~/")) expect(readFileSync(join(p.dir, rel), "utf8"), rel).toBe(text);
+    }
+  }, 180_000);
+
+  it("a lock held by a live process: the second waits, then fails with the lock path and pid, writing nothing", async () => {
+    const p = project();
+    const before = snapshot(p.dir);
+    mkdirSync(join(p.dir, ".hcp"));
+    writeFileSync(join(p.dir, ".hcp/adopt.lock"), `${process.pid}\nx\n`);
+    const r = await hcpx(["adopt", "claude", "--write"], p.dir, { ...p.env, HCPX_LOCK_WAIT_MS: "300" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\.hcp\/adopt\.lock.*another hcpx adopt is running \(pid \d+\); waited/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    const after = snapshot(p.dir);
+    delete after[".hcp/"];
+    delete after[".hcp/adopt.lock"];
+    expect(after).toEqual(before);
+  });
+
+  it("a stale lock (dead pid, empty, or garbage) does not block; neither does one left by a writer SIGKILLed while holding it", async () => {
+    for (const content of [`${deadPid()}\n`, "", "not a pid\n"]) {
+      const p = project();
+      mkdirSync(join(p.dir, ".hcp"));
+      writeFileSync(join(p.dir, ".hcp/adopt.lock"), content);
+      const r = await hcpx(["adopt", "claude", ...CMD, "--write"], p.dir, p.env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(existsSync(join(p.dir, ".hcp/adopt.lock"))).toBe(false);
+    }
+    const p = project();
+    const killed = await hcpx(["adopt", "claude", "cursor", ...CMD, "--write"], p.dir, { ...p.env, HCPX_TEST_KILL_AFTER_WRITES: "5" });
+    expect(killed.signal).toBe("SIGKILL");
+    expect(existsSync(join(p.dir, ".hcp/adopt.lock"))).toBe(true);
+    const r = await hcpx(["adopt", "claude", "cursor", ...CMD, "--write"], p.dir, { ...p.env, HCPX_LOCK_WAIT_MS: "100" });
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(p.dir, ".hcp/adopt.lock"))).toBe(false);
+    expect((await hcpx(["adopt", "claude", "cursor", ...CMD, "--check"], p.dir, p.env)).code).toBe(0);
+    expect(Object.keys(snapshot(p.dir)).filter((k) => TEMP_RE.test(k))).toEqual([]);
+  });
+
+  it("activate racing two adopt --write: the pack is in the config, both hosts' entries in the ledger, a re-run converges", async () => {
+    for (let round = 0; round < 3; round++) {
+      const p = project();
+      const [a, b, act] = await Promise.all([
+        hcpx(["adopt", "claude", ...CMD, "--write"], p.dir, p.env),
+        hcpx(["adopt", "cursor", ...CMD, "--write"], p.dir, p.env),
+        hcpx(["activate", "packs/notes"], p.dir, p.env),
+      ]);
+      for (const r of [a, b, act]) expect(r.code, r.stderr).toBe(0);
+      expect(readFileSync(join(p.dir, "hcp.config.json5"), "utf8")).toContain("./packs/notes");
+      expect(Object.keys(ledger(p.dir).hosts).sort()).toEqual(["claude", "cursor"]);
+      expect((await hcpx(["adopt", "claude", "cursor", ...CMD, "--write"], p.dir, p.env)).code).toBe(0);
+      const check = await hcpx(["adopt", "claude", "cursor", ...CMD, "--check"], p.dir, p.env);
+      expect(check.code, check.stdout).toBe(0);
+      expect(readdirSync(join(p.dir, ".claude/skills")).sort()).toEqual(["ledger", "notes", "transit"]);
+    }
+  }, 120_000);
+});
+
+describe("config edits at once", () => {
+  it("eight grants and an activate racing on one config: every change is kept", async () => {
+    const p = project();
+    const pats = Array.from({ length: 8 }, (_, i) => `later${i}.read`);
+    const runs = await Promise.all([...pats.map((pat) => hcpx(["grant", pat], p.dir, p.env)), hcpx(["activate", "packs/notes"], p.dir, p.env)]);
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(join(p.dir, "hcp.config.json5"), "utf8");
+    for (const pat of pats) expect(text).toContain(`"${pat}"`);
+    expect(text).toContain("./packs/notes");
+    expect(text).toContain('"notes.list"');
+    expect(readdirSync(p.dir).filter((n) => n.includes(".lock") || TEMP_RE.test(n))).toEqual([]);
+  }, 60_000);
+
+  it("a config edit SIGKILLed mid-write leaves the old bytes; its stale lock and temp file do not block or linger", async () => {
+    const p = project();
+    const cfg = join(p.dir, "hcp.config.json5");
+    const before = readFileSync(cfg);
+    const killed = await hcpx(["grant", "x.y"], p.dir, { ...p.env, HCPX_TEST_KILL_AFTER_WRITES: "1" });
+    expect(killed.signal).toBe("SIGKILL");
+    expect(readFileSync(cfg)).toEqual(before);
+    expect(readdirSync(p.dir).filter((n) => n.endsWith(".lock") || TEMP_RE.test(n)).length).toBe(2);
+    const r = await hcpx(["grant", "x.z"], p.dir, { ...p.env, HCPX_LOCK_WAIT_MS: "100" });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(cfg, "utf8")).toContain('"x.z"');
+    expect(readdirSync(p.dir).filter((n) => n.endsWith(".lock") || TEMP_RE.test(n))).toEqual([]);
+  });
+
+  it("a config lock held by a live process: the edit waits, then fails clearly, config untouched", async () => {
+    const p = project();
+    const cfg = join(p.dir, "hcp.config.json5");
+    const before = readFileSync(cfg);
+    writeFileSync(join(p.dir, ".hcp.config.json5.lock"), `${process.pid}\nx\n`);
+    const r = await hcpx(["grant", "x.y"], p.dir, { ...p.env, HCPX_LOCK_WAIT_MS: "200" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\.hcp\.config\.json5\.lock.*another hcpx command editing this config is running/);
+    expect(readFileSync(cfg)).toEqual(before);
+  });
+});
