@@ -333,11 +333,16 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     };
     const entries: LedgerEntry[] = [];
     const dirs = new Set<string>(old?.dirs ?? []);
-    const oldEntry = (e: Pick<LedgerEntry, "path" | "kind" | "key">) => old?.entries.find((x) => ledgerKey(x) === ledgerKey(e as LedgerEntry));
+    // A file or block another host's adopt wrote (AGENTS.md and .agents/skills for Codex and
+    // opencode) is shared: this host takes over what that entry knows (created, prefix…), so
+    // that whichever host is removed last restores what was there before.
+    const oldEntry = (e: Pick<LedgerEntry, "path" | "kind" | "key">) => old?.entries.find((x) => ledgerKey(x) === ledgerKey(e as LedgerEntry)) ?? allLedgerEntries().find((x) => ledgerKey(x) === ledgerKey(e as LedgerEntry));
     const ownedBefore = (e: Pick<LedgerEntry, "path" | "kind" | "key">) => allLedgerEntries().some((x) => ledgerKey(x) === ledgerKey(e as LedgerEntry));
     const noteDirs = (f: VFile) => {
       if (opts.preview) return;
       for (const d of missingDirs(dirname(f.real), base)) dirs.add(showOf(d));
+      // directories another host's adopt created for this same file are shared too
+      for (const [h, lh] of Object.entries(ledger.hosts)) if (h !== host && lh.entries.some((x) => x.path === f.show)) for (const d of lh.dirs) if (f.show.startsWith(d + "/")) dirs.add(d);
     };
 
     for (const t of spec.targets) {
