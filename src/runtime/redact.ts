@@ -15,6 +15,14 @@ export function secretsFrom(env: NodeJS.ProcessEnv, names: readonly string[]): s
     if (enc !== v) out.add(enc);
     const js = JSON.stringify(v).slice(1, -1);
     if (js !== v) out.add(js);
+    // base64 / base64url of the value (a bin or a service that echoes an encoded credential);
+    // without the padding too, so a value followed by more encoded bytes is still caught
+    if (v.length >= 4) {
+      const b64 = Buffer.from(v, "utf8").toString("base64");
+      out.add(b64);
+      out.add(b64.replace(/=+$/, ""));
+      out.add(Buffer.from(v, "utf8").toString("base64url"));
+    }
   }
   // longest first, so that a secret containing another is replaced whole
   return [...out].sort((a, b) => b.length - a.length);
