@@ -28,9 +28,28 @@ export function secretsFrom(env: NodeJS.ProcessEnv, names: readonly string[]): s
   return [...out].sort((a, b) => b.length - a.length);
 }
 
+/** Marks where the runtime cut a text (a stderr tail, an excerpt): a value may be split there. */
+export const CUT = "…";
+/** The shortest piece of a split value that is still hidden. */
+const MIN_PIECE = 3;
+
 export function redactString(s: string, secrets: readonly string[]): string {
   let r = s;
   for (const v of secrets) if (r.includes(v)) r = r.split(v).join(REDACTED);
+  if (r.includes(CUT)) r = redactCuts(r, secrets);
+  return r;
+}
+
+/** A value cut in two by a tail ("…" + its end) or an excerpt (its start + "…"): hide the piece next to the mark. */
+function redactCuts(r: string, secrets: readonly string[]): string {
+  for (const v of secrets) {
+    for (let k = v.length - 1; k >= MIN_PIECE; k--) {
+      const end = CUT + v.slice(-k);
+      if (r.includes(end)) r = r.split(end).join(CUT + REDACTED);
+      const start = v.slice(0, k) + CUT;
+      if (r.includes(start)) r = r.split(start).join(REDACTED + CUT);
+    }
+  }
   return r;
 }
 

@@ -226,6 +226,7 @@ export function runBin(spec: SpawnSpec): Promise<Envelope> {
     const out: Buffer[] = [];
     let outBytes = 0;
     let errTail = Buffer.alloc(0);
+    let errCut = false;
     let state: "running" | "timeout" | "too_large" = "running";
     let finished = false;
     let child;
@@ -264,7 +265,10 @@ export function runBin(spec: SpawnSpec): Promise<Envelope> {
     });
     child.stderr!.on("data", (d: Buffer) => {
       errTail = Buffer.concat([errTail, d]);
-      if (errTail.length > STDERR_TAIL * 2) errTail = errTail.subarray(errTail.length - STDERR_TAIL);
+      if (errTail.length > STDERR_TAIL * 2) {
+        errTail = errTail.subarray(errTail.length - STDERR_TAIL);
+        errCut = true;
+      }
     });
     child.on("error", (e: NodeJS.ErrnoException) => {
       finish(failure("spawn_failed", `could not start ${spec.label}: ${e.code ?? e.message}`, { hint: e.code === "EACCES" ? "the bin is not executable (chmod +x)" : undefined }));
@@ -274,7 +278,7 @@ export function runBin(spec: SpawnSpec): Promise<Envelope> {
     const settle = () => {
       if (!exited) return;
       if (linger) clearTimeout(linger);
-      finish(result(spec, exited.code, exited.signal, state, Buffer.concat(out), errTail));
+      finish(result(spec, exited.code, exited.signal, state, Buffer.concat(out), errTail, errCut));
     };
     child.on("exit", (code, signal) => {
       exited = { code, signal };
@@ -290,10 +294,20 @@ export function runBin(spec: SpawnSpec): Promise<Envelope> {
   });
 }
 
-function tail(buf: Buffer): string {
+/**
+ * The last STDERR_TAIL characters. A cut is marked with a leading "…": the
+ * redaction (redact.ts) then also hides a Binding value the cut split in two,
+ * whose tail alone would not match the value.
+ */
+function tail(buf: Buffer, cut = false): string {
   const s = buf.toString("utf8");
-  const t = s.length > STDERR_TAIL ? s.slice(s.length - STDERR_TAIL) : s;
-  return t.trimEnd();
+  if (!cut && s.length <= STDERR_TAIL) return s.trimEnd();
+  return ("…" + s.slice(-STDERR_TAIL).replace(/^\uFFFD+/, "")).trimEnd();
+}
+
+/** The first `n` characters, a cut marked with a trailing "…" (see tail()). */
+function head(s: string, n: number): string {
+  return s.length > n ? s.slice(0, n) + "…" : s;
 }
 
 function lastLine(s: string): string {
@@ -301,8 +315,8 @@ function lastLine(s: string): string {
   return lines[lines.length - 1] ?? "";
 }
 
-function result(spec: SpawnSpec, code: number | null, signal: NodeJS.Signals | null, state: string, stdout: Buffer, stderr: Buffer): Envelope {
-  const stderrTail = tail(stderr);
+function result(spec: SpawnSpec, code: number | null, signal: NodeJS.Signals | null, state: string, stdout: Buffer, stderr: Buffer, stderrCut = false): Envelope {
+  const stderrTail = tail(stderr, stderrCut);
   if (state === "timeout") return failure("timeout", `${spec.label} did not finish within ${spec.timeoutMs} ms and was killed (with its process group)`, { timeout_ms: spec.timeoutMs, stderr_tail: stderrTail, hint: "raise wrap.timeout_ms in surface.json if this command is legitimately slow" });
   if (state === "too_large") return failure("output_too_large", `${spec.label} wrote more than ${STDOUT_CAP} bytes to stdout and was stopped`, { limit_bytes: STDOUT_CAP, hint: "ask for less (a limit or filter argument)" });
   const text = stdout.toString("utf8");
@@ -314,7 +328,7 @@ function result(spec: SpawnSpec, code: number | null, signal: NodeJS.Signals | n
       try {
         extra.output = JSON.parse(text);
       } catch {
-        extra.stdout_tail = text.length > STDERR_TAIL ? text.slice(-STDERR_TAIL) : text;
+        extra.stdout_tail = text.length > STDERR_TAIL ? "…" + text.slice(-STDERR_TAIL) : text;
       }
     }
     return failure("exit_nonzero", `${spec.label} exited with code ${code}${detail ? `: ${detail}` : ""}`, extra);
@@ -324,7 +338,9 @@ function result(spec: SpawnSpec, code: number | null, signal: NodeJS.Signals | n
   try {
     return { ok: true, data: JSON.parse(text) as unknown };
   } catch (e) {
-    return failure("bad_output", `${spec.label} printed output that is not one JSON value: ${(e as Error).message}`, { excerpt: text.slice(0, 200), stderr_tail: stderrTail, hint: "check wrap.json_flag / wrap.output in surface.json" });
+    // V8's message quotes the start of the text, cut mid-word ("abc"... is not valid JSON): the excerpt shows it instead
+    const why = (e as Error).message.replace(/,? *".*"(\.\.\.)? is not valid JSON$/s, " (not valid JSON)");
+    return failure("bad_output", `${spec.label} printed output that is not one JSON value: ${why}`, { excerpt: head(text, 200), stderr_tail: stderrTail, hint: "check wrap.json_flag / wrap.output in surface.json" });
   }
 }
 
