@@ -173,9 +173,19 @@ export function leakForms(v: string): string[] {
   return [...forms];
 }
 
-/** Every form of every secret found in `text`, with where. */
+/** Pieces of a value long enough to matter (8+ characters), raw and JSON-escaped: what a cut tail or excerpt leaves. */
+export function leakPieces(v: string, min = 8): string[] {
+  const out = new Set<string>();
+  for (const w of [v, JSON.stringify(v).slice(1, -1)]) for (let i = 0; i + min <= w.length; i++) out.add(w.slice(i, i + min));
+  return [...out];
+}
+
+/** Every form of every secret (or an 8-character piece of one) found in `text`, with where. */
 export function findLeaks(text: string, secrets: readonly string[], where: string): string[] {
   const hits: string[] = [];
-  for (const s of secrets) for (const f of leakForms(s)) if (text.includes(f)) hits.push(`${where}: ${JSON.stringify(f)}`);
+  for (const s of secrets) {
+    for (const f of leakForms(s)) if (text.includes(f)) hits.push(`${where}: ${JSON.stringify(f)}`);
+    for (const p of leakPieces(s)) if (text.includes(p)) hits.push(`${where}: piece ${JSON.stringify(p)}`);
+  }
   return hits;
 }
