@@ -3,7 +3,7 @@
 // it in its own process group with a minimal environment, and turn what it
 // did into an envelope. node:child_process only (this is the exec hot path).
 import { spawn } from "node:child_process";
-import { realpathSync, statSync } from "node:fs";
+import { readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { extname, isAbsolute, resolve } from "node:path";
 import type { Command, Pack, Project } from "../pack/model";
 import type { WrapSpec } from "../pack/schema";
@@ -207,8 +207,51 @@ export interface SpawnSpec {
   label: string;
 }
 
+/**
+ * Every descendant of `pid` (Linux /proc; empty elsewhere). A child that
+ * started its own session or group escapes a group kill, so it is killed by pid.
+ */
+function descendants(pid: number): number[] {
+  const out: number[] = [];
+  const queue = [pid];
+  while (queue.length && out.length < 4096) {
+    const p = queue.shift()!;
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${p}/task`);
+    } catch {
+      continue;
+    }
+    for (const t of tasks) {
+      let text = "";
+      try {
+        text = readFileSync(`/proc/${p}/task/${t}/children`, "utf8");
+      } catch {
+        continue;
+      }
+      for (const c of text.split(" ")) {
+        const n = Number(c);
+        if (n > 0 && !out.includes(n)) {
+          out.push(n);
+          queue.push(n);
+        }
+      }
+    }
+  }
+  return out;
+}
+
 function killGroup(pid: number | undefined): void {
   if (!pid) return;
+  // collected before the kill: once the bin is gone its children are reparented and untraceable
+  const rest = process.platform === "linux" ? descendants(pid) : [];
+  for (const d of rest) {
+    try {
+      process.kill(d, "SIGKILL");
+    } catch {
+      /* gone */
+    }
+  }
   try {
     process.kill(-pid, "SIGKILL");
   } catch {
