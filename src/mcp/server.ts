@@ -271,6 +271,8 @@ export async function serve(opts: ServeOptions): Promise<void> {
     if (timer) clearTimeout(timer);
     // Let a running command finish (a write is not cut in half), but not forever.
     if (inflight.size) await Promise.race([Promise.allSettled([...inflight]), new Promise((r) => setTimeout(r, 5000).unref())]);
+    // The SDK writes a handler's response a few microtasks after it settles: let it.
+    await new Promise((r) => setImmediate(r));
     await server.close().catch(() => {});
     process.exit(0);
   };
