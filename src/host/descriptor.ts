@@ -29,6 +29,12 @@ const TargetSchema = z.strictObject({
   maxBytes: z.optional(z.number()),
   /** informative: the host's env var syntax in this file */
   envSyntax: z.optional(z.string()),
+  /**
+   * json/jsonc: the file as hcpx creates it, before the entry goes in — the host's own
+   * skeleton (opencode adds `$schema` to any config that lacks it). A removal that leaves
+   * exactly this in a file hcpx created deletes the file.
+   */
+  initial: z.optional(z.record(z.string(), z.unknown())),
   /** a note printed with the plan when this target is written */
   note: z.optional(z.string()),
 });

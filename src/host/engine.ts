@@ -3,13 +3,14 @@
 // formats, never hosts: everything host-specific is in hosts/*.json5 and
 // templates/. `apply.ts` writes a plan; `diff.ts` shows it.
 import { join, relative, dirname } from "node:path";
-import { parseTree, type Node, type ParseError } from "jsonc-parser/lib/esm/main.js"; // the ESM build: the UMD one require()s its parts at run time, which a bundle cannot resolve
+import { getNodeValue, parseTree, type Node, type ParseError } from "jsonc-parser/lib/esm/main.js"; // the ESM build: the UMD one require()s its parts at run time, which a bundle cannot resolve
 import type { Project } from "../pack/model";
 import type { Projection } from "../projection/types";
 import { HcpxError, type Problem } from "../util/errors";
 import { home, toPosix, userConfigDir } from "../util/paths";
 import { loadDescriptor, type Descriptor, type Target } from "./descriptor";
 import { accessSync, constants as fsConstants } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
 import { resolveInside, readEntry, missingDirs, staleTemps, type Entry } from "./fsio";
 import { parseJsonFor, setJson, removeJson, nodeAt, valueAt, unBom } from "./jsonedit";
 import { setBlock, removeBlock, findBlock, blockContent } from "./mdblock";
@@ -234,7 +235,10 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
           else next = removeJson(text, tree, e.key!, at.length === e.key!.length ? e.emptyInner : undefined);
           const after = lenientJson(next, f.show);
           const emptied = after !== undefined && after.type === "object" && (after.children ?? []).length === 0 && next.replace(/^\ufeff/, "").trim() === "{}";
-          f.cur = emptied && e.created ? null : emptied && e.blank !== undefined ? e.blank : next;
+          // only the host's skeleton left (ours, or the host added it to the file we created); getNodeValue makes null-prototype objects
+          const initial = initialOf(host, e.path);
+          const skeleton = !emptied && e.created && initial !== undefined && after !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(getNodeValue(after))), initial);
+          f.cur = (emptied || skeleton) && e.created ? null : emptied && e.blank !== undefined ? e.blank : next;
           break;
         }
         case "toml": {
@@ -267,6 +271,15 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     }
     f.hosts.add(host);
     return "removed";
+  }
+
+  /** the `initial` skeleton of the json target of `host` at display path `path` */
+  function initialOf(host: string, path: string): Record<string, unknown> | undefined {
+    const d = descriptors.find((x) => x.host === host);
+    for (const t of d?.scopes[scope]?.targets ?? []) {
+      if (t.initial && (Array.isArray(t.path) ? t.path : [t.path]).some((p) => showOf(absOf(p)) === path)) return t.initial;
+    }
+    return undefined;
   }
 
   const removing = new Set(opts.remove ? hosts : []);
@@ -522,7 +535,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
       throw new HcpxError({ code: "bad_template", message: `template did not render JSON: ${(err as Error).message}`, file: `templates/${host}/${t.template}`, hint: "this is a bug in the host's template" });
     }
     const rules = { comments: t.format === "jsonc", trailingCommas: t.format === "jsonc" && t.trailingCommas !== false };
-    const text = f.cur ?? "";
+    const text = f.cur ?? (t.initial ? JSON.stringify(t.initial, null, 2) + "\n" : "");
     const tree = parseJsonFor(text, f.show, rules, desc.name);
     const key: LedgerEntry = { path: showPath(f), kind: "json", key: keyPath, sha256: sha256(JSON.stringify(value)), created: false };
     const prev = oldEntry(key);

@@ -26,3 +26,34 @@ describe("adopt: findings of the host e2e suite", () => {
     expect(snapshot(s.dir)).toEqual(before);
   });
 });
+
+describe("adopt opencode: the $schema opencode writes into its config", () => {
+  const SCHEMA = '"$schema": "https://opencode.ai/config.json"';
+  it("a new opencode.json starts with opencode's $schema (opencode 1.18 adds it to any config that lacks it, changing the project file); --remove deletes the file again", async () => {
+    const s = scratch({ packs: ["ledger"] });
+    const before = snapshot(s.dir);
+    expect((await s.adopt("opencode", "--write")).code).toBe(0);
+    expect(s.read("opencode.json").startsWith(`{\n  ${SCHEMA},\n  "mcp": {`)).toBe(true);
+    expect((await s.adopt("opencode", "--remove", "--write")).code).toBe(0);
+    expect(snapshot(s.dir)).toEqual(before);
+  });
+
+  it("an opencode.json hcpx created without $schema, to which opencode then added it: --remove still deletes it (user scope too)", async () => {
+    const s = scratch({ packs: ["ledger"] });
+    const before = snapshot(s.home);
+    expect((await s.adopt("opencode", "--scope", "user", "--write")).code).toBe(0);
+    const f = "~/.config/opencode/opencode.json";
+    // what opencode does to a config without $schema: insert it first
+    s.write(f, s.read(f).replace(`{\n  ${SCHEMA},\n`, "{\n").replace("{\n", `{\n  ${SCHEMA},\n`));
+    expect((await s.adopt("opencode", "--scope", "user", "--remove", "--write")).code).toBe(0);
+    expect(snapshot(s.home)).toEqual(before);
+  });
+
+  it("a user's key beside $schema keeps the file: only the hcp entry goes", async () => {
+    const s = scratch({ packs: ["ledger"] });
+    expect((await s.adopt("opencode", "--write")).code).toBe(0);
+    s.write("opencode.json", s.read("opencode.json").replace(`${SCHEMA},\n`, `${SCHEMA},\n  "model": "anthropic/claude",\n`));
+    expect((await s.adopt("opencode", "--remove", "--write")).code).toBe(0);
+    expect(JSON.parse(s.read("opencode.json"))).toEqual({ $schema: "https://opencode.ai/config.json", model: "anthropic/claude" });
+  });
+});

@@ -214,10 +214,10 @@ describe("documented shapes", () => {
     expect(s.read(".github/skills/transit/SKILL.md")).toMatch(/^---\nname: transit\n/);
   });
 
-  it("opencode: mcp.hcp is type local with one command array, enabled; a new opencode.json holds only it", async () => {
+  it("opencode: mcp.hcp is type local with one command array, enabled; a new opencode.json holds only it and opencode's own $schema", async () => {
     const s = scratch();
     expect((await s.adopt("opencode", "--write", "--command", "hcpx mcp")).code).toBe(0);
-    expect(JSON.parse(s.read("opencode.json"))).toEqual({ mcp: { hcp: { type: "local", command: ["hcpx", "mcp"], enabled: true } } });
+    expect(JSON.parse(s.read("opencode.json"))).toEqual({ $schema: "https://opencode.ai/config.json", mcp: { hcp: { type: "local", command: ["hcpx", "mcp"], enabled: true } } });
   });
 
   it("Claude and Gemini: the instruction block sits between the markers and names the host's skills dir", async () => {
