@@ -1,0 +1,20 @@
+// The host e2e suite (`npm run test:hosts`): the real host programs installed by
+// scripts/install-hosts.sh (HCPX_HOSTS_DIR, default ~/.cache/hcpx-hosts) against
+// what `hcpx adopt` / `hcpx generate --as` write. Kept out of `npm test`.
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/hosts/**/*.test.ts"],
+    exclude: ["node_modules/**", "test/hosts/node_modules/**"],
+    // the host programs spawn MCP servers and take seconds each (budget: HOST-PROBES.md)
+    testTimeout: 180_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+    // files run side by side: most of the time is spent waiting on host processes
+    maxWorkers: 3,
+    env: { HCPX_HOSTS_DIR: process.env.HCPX_HOSTS_DIR || join(homedir(), ".cache", "hcpx-hosts") },
+  },
+});
