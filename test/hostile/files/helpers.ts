@@ -2,7 +2,7 @@
 // pre-existing user config for every host, tree snapshots, and a way to run
 // the built CLI and SIGKILL it at a moment of our choosing.
 import { spawn } from "node:child_process";
-import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { createPatch } from "diff";
 import { baseEnv, HCPX, REPO, runHcpx, tmp, type RunResult } from "../../support/hcpx";
@@ -149,4 +149,25 @@ export function snapDiff(a: Record<string, string>, b: Record<string, string>): 
     out.push(patch.split("\n").slice(0, 60).join("\n"));
   }
   return out;
+}
+
+/** Run the CLI to the end, polling (every ~1 ms) when `watch` exists: the window in which it writes. */
+export function runWatching(args: string[], cwd: string, env: NodeJS.ProcessEnv, watch: string): Promise<{ code: number | null; elapsed: number; from?: number; to?: number }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    let from: number | undefined;
+    let to: number | undefined;
+    const child = spawn(process.execPath, [HCPX, ...args], { cwd, env: { ...baseEnv(), ...env }, stdio: ["ignore", "ignore", "ignore"] });
+    const poll = setInterval(() => {
+      if (existsSync(watch)) {
+        from ??= performance.now() - t0;
+        to = performance.now() - t0;
+      }
+    }, 1);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearInterval(poll);
+      resolve({ code, elapsed: performance.now() - t0, from, to });
+    });
+  });
 }

@@ -16,7 +16,7 @@ import { expect } from "vitest";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmp } from "../../support/hcpx";
-import { bigProject, hcpx, resetTree, runAndKill, snapDiff, snapshot, TEMP_RE } from "./helpers";
+import { bigProject, hcpx, resetTree, runAndKill, runWatching, snapDiff, snapshot, TEMP_RE } from "./helpers";
 
 export const PROJECT_HOSTS = ["claude", "cursor", "codex", "gemini", "vscode", "opencode"];
 export const USER_HOSTS = ["claude", "gemini", "codex"];
@@ -42,6 +42,8 @@ export interface Scenario {
   steps: number;
   /** wall time of a clean run, ms */
   ms: number;
+  /** when the clean run's journal existed (its write phase), ms after start */
+  window: [number, number];
 }
 
 function both(dir: string, home: string): Record<string, string> {
@@ -78,6 +80,12 @@ export async function makeScenario(kind: "fresh" | "update", scope: "project" | 
     mkdirSync(home, { recursive: true });
   };
   reset();
+  // a first clean run, watched: when is its journal on disk (= its write phase)?
+  const journal = scope === "user" ? join(home, ".config/hcp/adopt.journal.json") : join(dir, ".hcp/adopt.journal.json");
+  const watched = await runWatching(run.args, dir, env, journal);
+  expect(watched.code).toBe(0);
+  const window: [number, number] = [watched.from ?? 0, watched.to ?? watched.elapsed];
+  reset();
   const orig = both(dir, home);
   const t0 = performance.now();
   const r = await hcpx(run.args, dir, env);
@@ -92,7 +100,7 @@ export async function makeScenario(kind: "fresh" | "update", scope: "project" | 
   expect(rem.code, rem.stderr).toBe(0);
   const removed = both(dir, home);
   if (kind === "fresh") expect(snapDiff(removed, orig)).toEqual([]); // a clean write + remove restores every byte
-  return { name: run.name, dir, home, env, run, reset, orig, next, removed, steps, ms };
+  return { name: run.name, dir, home, env, run, reset, orig, next, removed, steps, ms, window };
 }
 
 export interface KillOutcome {

@@ -1,0 +1,48 @@
+// Host files in odd shapes (issue 6 item 3): every shape for .mcp.json,
+// .codex/config.toml and CLAUDE.md, five shapes for the other host files, and
+// ~/.claude.json with 500 projects. The full matrix (11 files x 14 shapes) is
+// in shapes.slow.ts. What a case checks: shapes-cases.ts.
+import { describe, expect, it } from "vitest";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { scratchProject, tmp } from "../../support/hcpx";
+import { HOST_FILES, runShape, SHAPES, type ShapeCase } from "./shapes-cases";
+import { cleanPath, hcpx } from "./helpers";
+
+const FULL = new Set([".mcp.json", ".codex/config.toml", "CLAUDE.md"]);
+const SOME = ["bom", "crlf", "empty", "non-utf8", "symlink-out"];
+
+async function inBatches(cases: ShapeCase[], n: number): Promise<void> {
+  for (let i = 0; i < cases.length; i += n) await Promise.all(cases.slice(i, i + n).map(runShape));
+}
+
+describe("host files in odd shapes: merged keeping every other byte, or refused and left untouched", () => {
+  for (const file of HOST_FILES) {
+    const shapes = FULL.has(file.path) ? SHAPES : SHAPES.filter((s) => SOME.includes(s));
+    it(`${file.path}: ${shapes.join(", ")}`, async () => {
+      await inBatches(shapes.map((shape) => ({ file, shape })), 3);
+    }, 180_000);
+  }
+
+  it("~/.claude.json with 500 projects and other top-level keys: all kept, byte for byte outside mcpServers.hcp", async () => {
+    const p = scratchProject({ packs: ["ledger"] });
+    const home = tmp("hcpx-claude-json-");
+    const env = { HOME: home, PATH: cleanPath() };
+    const projects = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`/home/u/src/p${i}`, { allowedTools: [`Bash(git:*)`], history: [{ display: `ünïcödé ${i}`, pastedContents: {} }], mcpServers: { [`local${i}`]: { command: "x" } }, hasTrustDialogAccepted: i % 2 === 0 }]));
+    const doc = { numStartups: 812, installMethod: "npm", autoUpdates: false, tipsHistory: { a: 1 }, userID: "f".repeat(64), projects, oauthAccount: { emailAddress: "me@example.com" }, mcpServers: { mine: { type: "stdio", command: "mine" } } };
+    const text = JSON.stringify(doc, null, 2) + "\n";
+    writeFileSync(join(home, ".claude.json"), text);
+    const w = await hcpx(["adopt", "claude", "--scope", "user", "--command", "hcpx mcp", "--write"], p.dir, env);
+    expect(w.code, w.stderr).toBe(0);
+    const after = readFileSync(join(home, ".claude.json"), "utf8");
+    const parsed = JSON.parse(after) as typeof doc & { mcpServers: Record<string, unknown> };
+    expect(Object.keys(parsed.projects)).toHaveLength(500);
+    expect(parsed.projects).toEqual(projects);
+    expect(parsed.mcpServers.mine).toEqual(doc.mcpServers.mine);
+    expect(parsed.mcpServers.hcp).toMatchObject({ command: "hcpx", args: ["mcp"] });
+    // only added lines: the original is the text with our entry taken out
+    const rem = await hcpx(["adopt", "claude", "--scope", "user", "--remove", "--write"], p.dir, env);
+    expect(rem.code, rem.stderr).toBe(0);
+    expect(readFileSync(join(home, ".claude.json"), "utf8")).toBe(text);
+  }, 60_000);
+});
