@@ -65,13 +65,20 @@ const isArgv = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) =>
 
 /** The `hcp` tool's input → a runtime request (or a bad_args envelope). */
 export function requestFromHcp(input: Record<string, unknown>): ExecRequest | Envelope {
-  const { pack, verb, args, confirm, ...rest } = input;
+  const { pack, verb, args, confirm, argv, ...rest } = input;
   const extra = Object.keys(rest);
   if (extra.length) return fail("bad_args", `unknown input ${extra.map((k) => `'${k}'`).join(", ")} for tool hcp`, { hint: "hcp takes {pack, verb, args, confirm}; put the verb's own args inside args" });
   if (typeof pack !== "string" || !pack) return fail("bad_args", "'pack' must be a pack id (string)", { hint: "see the pack list in the hcp tool description" });
   if (typeof verb !== "string" || !verb) return fail("bad_args", "'verb' must be a verb_key (string)", { hint: "see the pack list in the hcp tool description" });
   if (args !== undefined && !isObj(args)) return fail("bad_args", "'args' must be an object of the verb's args", { hint: "e.g. {\"account\": \"checking\"}; pass-through verbs take {\"argv\": [\"…\"]}" });
   if (confirm !== undefined && typeof confirm !== "boolean") return fail("bad_args", "'confirm' must be true or false");
+  // This tool's schema carries a pass-through argv in args.argv; the projection's `hcp`
+  // definition (src/projection/tools.ts shellTool) has it at the top level. Accept both.
+  if (argv !== undefined) {
+    if (!isArgv(argv)) return fail("bad_args", "'argv' must be an array of strings");
+    if (args && "argv" in args) return fail("bad_args", "give the pass-through argv once: args.argv or argv");
+    return split(pack, verb, { ...(args ?? {}), argv }, confirm === true);
+  }
   return split(pack, verb, args ?? {}, confirm === true);
 }
 

@@ -116,6 +116,11 @@ describe("hcpx mcp, default shape (the single tool hcp)", () => {
     expect(envelope(add).ok).toBe(true);
     const list = await s.client.callTool({ name: "hcp", arguments: { pack: "notes", verb: "list", args: { argv: [] } } });
     expect(JSON.stringify(envelope(list).data)).toContain("buy milk; echo pwned");
+    // the projection's `hcp` definition puts argv at the top level: accepted too
+    const top = await s.client.callTool({ name: "hcp", arguments: { pack: "notes", verb: "search", argv: ["milk"] } });
+    expect(JSON.stringify(envelope(top).data)).toContain("buy milk; echo pwned");
+    const twice = await s.client.callTool({ name: "hcp", arguments: { pack: "notes", verb: "search", argv: ["milk"], args: { argv: ["x"] } } });
+    expect(envelope(twice).error?.code).toBe("bad_args");
     const named = await s.client.callTool({ name: "hcp", arguments: { pack: "notes", verb: "list", args: { tag: "home" } } });
     expect(envelope(named).error?.code).toBe("bad_args");
   });
