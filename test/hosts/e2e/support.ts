@@ -56,6 +56,11 @@ export interface HostCli {
   geminiExtensionValidate(dir: string): Promise<HostResult & { errors: string[]; warnings: string[] }>;
   opencodeMcpList(o: ListOpts): Promise<HostResult>;
   codexMcpServerStatus(o: ListOpts & { thread?: boolean; call?: { server: string; tool: string; arguments?: Record<string, unknown> } }): Promise<HostResult & { threadId: string | null; callResult?: ToolResult; error?: string }>;
+  run(cmd: string, args: string[], o?: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number }): Promise<Raw>;
+  hostEnv(home: string, extra?: Record<string, string>): Record<string, string>;
+  hostBin(host: string): string;
+  parseClaudeMcpList(text: string): Server[];
+  parseGeminiMcpList(text: string): Server[];
   inspectorCall(o: { command?: string; args?: string[]; config?: string; server?: string; method?: string; toolName?: string; toolArgs?: Record<string, unknown>; serverEnv?: Record<string, string>; cwd?: string; timeoutMs?: number }): Promise<HostResult & { result: (ToolResult & { tools?: { name: string }[] }) | null; tools?: string[]; text?: string }>;
 }
 
