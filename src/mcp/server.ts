@@ -70,10 +70,10 @@ export function requestFromHcp(input: Record<string, unknown>): ExecRequest | En
   if (extra.length) return fail("bad_args", `unknown input ${extra.map((k) => `'${k}'`).join(", ")} for tool hcp`, { hint: "hcp takes {pack, verb, args, confirm}; put the verb's own args inside args" });
   if (typeof pack !== "string" || !pack) return fail("bad_args", "'pack' must be a pack id (string)", { hint: "see the pack list in the hcp tool description" });
   if (typeof verb !== "string" || !verb) return fail("bad_args", "'verb' must be a verb_key (string)", { hint: "see the pack list in the hcp tool description" });
-  if (args !== undefined && !isObj(args)) return fail("bad_args", "'args' must be an object of the verb's args", { hint: "e.g. {\"account\": \"checking\"}; pass-through verbs take {\"argv\": [\"…\"]}" });
+  if (args !== undefined && !isObj(args)) return fail("bad_args", "'args' must be an object of the verb's args", { hint: "e.g. {\"account\": \"checking\"}; pass-through verbs take argv: [\"…\"]" });
   if (confirm !== undefined && typeof confirm !== "boolean") return fail("bad_args", "'confirm' must be true or false");
-  // This tool's schema carries a pass-through argv in args.argv; the projection's `hcp`
-  // definition (src/projection/tools.ts shellTool) has it at the top level. Accept both.
+  // The schema (src/projection/tools.ts shellTool) has a pass-through argv at the top
+  // level; models also put it in args.argv. Accept either, not both.
   if (argv !== undefined) {
     if (!isArgv(argv)) return fail("bad_args", "'argv' must be an array of strings");
     if (args && "argv" in args) return fail("bad_args", "give the pass-through argv once: args.argv or argv");

@@ -2,8 +2,7 @@
 // (§12.2): the single tool `hcp` (default, defined here: its description is
 // the compact verb list) and one tool per granted command (`--shape
 // per-command`, the projection's in-process tools); both add hcp__read_skill.
-import type { Command } from "../pack/model";
-import { CONFIRM_MARKER } from "../projection/tools";
+import { shellTool } from "../projection/tools";
 import type { ProjectedPack, ToolDef } from "../projection/types";
 import type { ExportView } from "./view";
 
@@ -12,47 +11,11 @@ export const SHAPES: readonly Shape[] = ["single", "per-command"];
 
 export type McpToolDef = ToolDef;
 
-export const HCP_TOOL = "hcp";
+export { SHELL_TOOL as HCP_TOOL, verbMarker as marker, packLine } from "../projection/tools";
 
-/** `[w:remote, confirm required]`-style marker (operation, land, confirm); empty for a read. */
-export function marker(c: Command): string {
-  const p = c.policy;
-  if (p.operation === "read") return "";
-  return `[w${p.land ? `:${p.land}` : ""}${p.confirm ? `, ${CONFIRM_MARKER}` : ""}]`;
-}
-
-/** One line per pack: `- ledger: accounts, balance, entry.add[w:remote], transfer[w:remote, confirm required]`. */
-export function packLine(p: ProjectedPack): string {
-  const passThrough = p.commands.some((c) => c.command.passThrough);
-  const verbs = p.commands.map((c) => `${c.command.verb_key}${marker(c.command)}`).join(", ");
-  return `- ${p.pack.id}${passThrough ? " (argv)" : ""}: ${verbs}`;
-}
-
+/** The single tool `hcp`: the projection's shell-shape tool, its description listing every granted verb. */
 export function singleTool(packs: ProjectedPack[]): McpToolDef {
-  const lines = [
-    "Run a command of an HCP pack through the hcpx runtime (grants, Policy and credentials are applied there).",
-    "Call hcp__read_skill {pack} first to learn a pack's verbs and their args.",
-    `Markers: [w:<land>] write; "${CONFIRM_MARKER}" = runs only with confirm: true, after the user agreed; no marker = read.`,
-    "(argv) packs pass args.argv: [string] literally.",
-    "Packs:",
-    ...packs.map(packLine),
-  ];
-  if (packs.length === 0) lines.push("- (none granted)");
-  return {
-    name: HCP_TOOL,
-    description: lines.join("\n"),
-    inputSchema: {
-      type: "object",
-      properties: {
-        pack: { type: "string", description: "pack id" },
-        verb: { type: "string", description: "verb_key, e.g. entry.add" },
-        args: { type: "object", description: "the verb's args; (argv) packs: { argv: [string] }", additionalProperties: true },
-        confirm: { type: "boolean", description: `true only for a write marked ${CONFIRM_MARKER}, after the user approved it` },
-      },
-      required: ["pack", "verb"],
-      additionalProperties: false,
-    },
-  };
+  return shellTool(packs, { listVerbs: true });
 }
 
 export function toolsFor(shape: Shape, view: ExportView): McpToolDef[] {

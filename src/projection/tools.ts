@@ -98,14 +98,46 @@ export function readSkillTool(packIds: string[]): ToolDef {
 }
 
 /** The shell shape: the single tool `hcp`, forwarding to `hcpx exec <pack> <verb> [--confirm] -- k=v …`. */
-export function shellTool(packs: ProjectedPack[]): ToolDef {
+/** `[w:remote, confirm required]`-style marker (operation, land, confirm); empty for a read. */
+export function verbMarker(c: Command): string {
+  const p = c.policy;
+  if (p.operation === "read") return "";
+  return `[w${p.land ? `:${p.land}` : ""}${p.confirm ? `, ${CONFIRM_MARKER}` : ""}]`;
+}
+
+/** One line per pack: `- ledger: accounts, balance, entry.add[w:remote], transfer[w:remote, confirm required]`. */
+export function packLine(p: ProjectedPack): string {
+  const passThrough = p.commands.some((c) => c.command.passThrough);
+  const verbs = p.commands.map((c) => `${c.command.verb_key}${verbMarker(c.command)}`).join(", ");
+  return `- ${p.pack.id}${passThrough ? " (argv)" : ""}: ${verbs}`;
+}
+
+/**
+ * The single `hcp` tool of the shell shape and of the MCP export (one schema
+ * for both). `listVerbs`: the description lists every granted verb with its
+ * markers — for the MCP export, where no system-prompt block travels with the
+ * tool; `generate`'s shell shape leaves that to the prompt block (context cost).
+ */
+export function shellTool(packs: ProjectedPack[], opts: { listVerbs?: boolean } = {}): ToolDef {
   const callable = packs.filter((p) => p.commands.length > 0);
   const ids = callable.map((p) => p.pack.id);
   const gated = callable.flatMap((p) => p.commands.filter((c) => c.command.policy.confirm).map((c) => `${p.pack.id}.${c.command.verb_key}`));
-  let description =
-    "Run a command of an HCP pack through the hcpx runtime, the same as `hcpx exec <pack> <verb> [--confirm] -- key=value …`. " +
-    `Packs: ${ids.length ? ids.join(", ") : "(none)"}. Read a pack's Skill (${READ_SKILL_TOOL}) before its first use.`;
-  if (gated.length) description += ` Writes with confirm required: ${gated.join(", ")} — they run only with confirm: true; ask the user first.`;
+  let description: string;
+  if (opts.listVerbs) {
+    description = [
+      "Run a command of an HCP pack through the hcpx runtime (grants, Policy and credentials are applied there).",
+      `Call ${READ_SKILL_TOOL} {pack} first to learn a pack's verbs and their args.`,
+      `Markers: [w:<land>] write; "${CONFIRM_MARKER}" = runs only with confirm: true, after the user agreed; no marker = read.`,
+      "(argv) packs take argv: [string], passed literally.",
+      "Packs:",
+      ...(callable.length ? callable.map(packLine) : ["- (none granted)"]),
+    ].join("\n");
+  } else {
+    description =
+      "Run a command of an HCP pack through the hcpx runtime, the same as `hcpx exec <pack> <verb> [--confirm] -- key=value …`. " +
+      `Packs: ${ids.length ? ids.join(", ") : "(none)"}. Read a pack's Skill (${READ_SKILL_TOOL}) before its first use.`;
+    if (gated.length) description += ` Writes with confirm required: ${gated.join(", ")} — they run only with confirm: true; ask the user first.`;
+  }
   return {
     name: SHELL_TOOL,
     description,
