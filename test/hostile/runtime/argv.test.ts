@@ -115,7 +115,7 @@ describe("argv: in-process execute()", () => {
     // the generator must exercise both sides, or the property proves nothing
     expect(ran).toBeGreaterThan(20);
     expect(refused).toBeGreaterThan(20);
-  });
+  }, 120_000);
 
   it("NUL anywhere is refused before anything is spawned (positional, embedded, flag, pass-through)", async () => {
     for (const [k, v] of [["a", "x\0y"], ["c", "\0"], ["h", "a\0"], ["g", "\0-"], ["d", "x\0"], ["e", "-\0"]] as const) {
@@ -126,7 +126,7 @@ describe("argv: in-process execute()", () => {
     }
     const env = (await run({ pack: "ptecho", verb: "say", argv: ["ok", "a\0b"] })) as Env;
     expect(env.error).toMatchObject({ code: "bad_args" });
-  });
+  }, 120_000);
 
   it("numbers: a negative integer in a positional slot is refused, a negative number with allow_dash passes", async () => {
     await fc.assert(
@@ -138,7 +138,7 @@ describe("argv: in-process execute()", () => {
       }),
       { numRuns: 25 },
     );
-  });
+  }, 120_000);
 
   it("pass_through: any literal argv (≤ maxArgv) arrives literally after the subcommand; more is refused", async () => {
     await fc.assert(
@@ -151,7 +151,7 @@ describe("argv: in-process execute()", () => {
       }),
       { numRuns: 40 },
     );
-  });
+  }, 120_000);
 });
 
 describe("argv: through the real CLI", () => {
@@ -169,7 +169,7 @@ describe("argv: through the real CLI", () => {
       { numRuns: 25 },
     );
     expect(existsSync(join(dir, "pwned1"))).toBe(false);
-  });
+  }, 120_000);
 });
 
 describe("argv: through the real MCP server", () => {
@@ -194,5 +194,5 @@ describe("argv: through the real MCP server", () => {
     const pt = await hcpCall(s, "ptecho", "say", { argv: ["a b", "$(touch pwned9)", "*"] });
     expect(pt.data.argv).toEqual(["say", "a b", "$(touch pwned9)", "*"]);
     expect(shellMarks()).toEqual([]);
-  });
+  }, 120_000);
 });

@@ -167,5 +167,5 @@ describe("grants: real CLI and real MCP servers", () => {
       { numRuns: 24 },
     );
     expect(n).toBe(24);
-  });
+  }, 180_000);
 });
