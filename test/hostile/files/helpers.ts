@@ -110,15 +110,27 @@ export function hcpx(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promi
   return runHcpx(args, { cwd, env, timeoutMs: 60_000 });
 }
 
-/** Run the CLI and SIGKILL it after `ms` (if still running). Resolves with how it ended and its duration. */
-export function runAndKill(args: string[], cwd: string, env: NodeJS.ProcessEnv, ms: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; elapsed: number }> {
+/**
+ * Run the CLI and SIGKILL it `ms` after its start — or, with `after`, `ms` after
+ * the file `after` first appears (polled every ~1 ms). Resolves with how it ended.
+ */
+export function runAndKill(args: string[], cwd: string, env: NodeJS.ProcessEnv, ms: number, after?: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; elapsed: number }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, [HCPX, ...args], { cwd, env: { ...baseEnv(), ...env }, stdio: ["ignore", "ignore", "ignore"] });
-    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+    let timer: NodeJS.Timeout | undefined;
+    let poll: NodeJS.Timeout | undefined;
+    if (after === undefined) timer = setTimeout(() => child.kill("SIGKILL"), ms);
+    else
+      poll = setInterval(() => {
+        if (!existsSync(after)) return;
+        clearInterval(poll);
+        timer = setTimeout(() => child.kill("SIGKILL"), ms);
+      }, 1);
     child.on("error", reject);
     child.on("close", (code, signal) => {
       clearTimeout(timer);
+      clearInterval(poll);
       resolve({ code, signal, elapsed: performance.now() - t0 });
     });
   });

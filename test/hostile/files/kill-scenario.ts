@@ -44,6 +44,8 @@ export interface Scenario {
   ms: number;
   /** when the clean run's journal existed (its write phase), ms after start */
   window: [number, number];
+  /** the journal file (on disk during the write phase) */
+  journal: string;
 }
 
 function both(dir: string, home: string): Record<string, string> {
@@ -100,7 +102,7 @@ export async function makeScenario(kind: "fresh" | "update", scope: "project" | 
   expect(rem.code, rem.stderr).toBe(0);
   const removed = both(dir, home);
   if (kind === "fresh") expect(snapDiff(removed, orig)).toEqual([]); // a clean write + remove restores every byte
-  return { name: run.name, dir, home, env, run, reset, orig, next, removed, steps, ms, window };
+  return { name: run.name, dir, home, env, run, reset, orig, next, removed, steps, ms, window, journal };
 }
 
 export interface KillOutcome {
@@ -111,11 +113,11 @@ export interface KillOutcome {
 }
 
 /** One case: reset, run, kill (after `killAfterSteps` write steps, or after `delayMs`), then check 1–4. */
-export async function killCase(s: Scenario, how: { killAfterSteps?: number; delayMs?: number }, opts: { remove?: boolean } = {}): Promise<KillOutcome> {
+export async function killCase(s: Scenario, how: { killAfterSteps?: number; delayMs?: number; afterJournal?: boolean }, opts: { remove?: boolean } = {}): Promise<KillOutcome> {
   s.reset();
-  const label = `${s.name} ${how.killAfterSteps !== undefined ? `after ${how.killAfterSteps} write steps` : `after ${Math.round(how.delayMs!)} ms`}`;
+  const label = `${s.name} ${how.killAfterSteps !== undefined ? `after ${how.killAfterSteps} write steps` : `${Math.round(how.delayMs!)} ms after ${how.afterJournal ? "the journal appeared" : "start"}`}`;
   const env = how.killAfterSteps !== undefined ? { ...s.env, HCPX_TEST_KILL_AFTER_WRITES: String(how.killAfterSteps) } : s.env;
-  const r = await runAndKill(s.run.args, s.dir, env, how.delayMs ?? 60_000);
+  const r = await runAndKill(s.run.args, s.dir, env, how.delayMs ?? 60_000, how.afterJournal ? s.journal : undefined);
   const killed = r.signal === "SIGKILL";
   if (how.killAfterSteps !== undefined) expect(killed, `${label}: the hook should kill it`).toBe(true);
 

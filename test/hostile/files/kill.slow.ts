@@ -11,12 +11,11 @@ async function randomKills(s: Scenario, n: number, seed: number, removeEvery: nu
   const rnd = prng(seed);
   const tally = { mid: 0, before: 0, after: 0 };
   for (let i = 0; i < n; i++) {
-    // one in three uniform over the whole run, the others inside the write phase
-    // of a clean run (when its journal was on disk), widened by 20% each side
-    const [a, b] = s.window;
-    const w = b - a;
-    const delay = i % 3 === 0 ? s.ms * 1.1 * rnd() : a - 0.2 * w + 1.4 * w * rnd();
-    const o = await killCase(s, { delayMs: Math.max(1, delay) }, { remove: i % removeEvery === 0 });
+    // one in three at a delay uniform over a clean run's duration; the others
+    // at a delay uniform over 1.3x the write phase, counted from when the
+    // run's journal appears (its first write), since start-up time varies
+    const w = s.window[1] - s.window[0];
+    const o = i % 3 === 0 ? await killCase(s, { delayMs: Math.max(1, s.ms * 1.1 * rnd()) }, { remove: i % removeEvery === 0 }) : await killCase(s, { delayMs: 1.3 * w * rnd(), afterJournal: true }, { remove: i % removeEvery === 0 });
     if (o.newCount === 0) tally.before++;
     else if (o.newCount === o.changing) tally.after++;
     else tally.mid++;
