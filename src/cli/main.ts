@@ -1,282 +1,57 @@
 #!/usr/bin/env node
-// hcpx entry. Kept small: it is the start path of every `hcpx exec` an agent
-// runs. Each command's code is loaded with import() only when that command runs
-// (esbuild puts it in its own chunk).
-import { Command, CommanderError } from "commander";
+// hcpx entry: the start path of every `hcpx exec` an agent runs, so it is kept
+// to what exec needs. The plain exec form is parsed here, without commander
+// (callgrind: commander's import and the program's definition are ~45 M
+// instructions, ~9% of a bare Node start); everything else, including
+// `hcpx exec --help` and any exec form with other options, goes to the
+// commander program in program.ts, which gives the same result for the same
+// exec arguments.
 import { HcpxError } from "../util/errors";
 import { makeOut, reportError } from "./output";
 
-declare const HCPX_VERSION: string;
-const VERSION = typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev";
-
-export interface GlobalOpts {
-  config?: string;
+export interface FastExec {
+  pack: string;
+  verb: string;
+  operands: string[];
+  confirm: boolean;
+  json: boolean;
 }
 
-const program = new Command("hcpx")
-  .description("Harness Context Protocol reference tool: packs, projections, adopt, exec and MCP export")
-  .version(VERSION, "-V, --version")
-  .option("--config <file>", "project config to use (default: hcp.config.json5 found upward from the cwd, or $HCP_CONFIG)")
-  .showSuggestionAfterError(true)
-  .configureHelp({ sortSubcommands: false })
-  .exitOverride();
-
-export const globals = (): GlobalOpts => program.opts<GlobalOpts>();
-
-/** Wrap an action so that a command module is imported only when it runs. */
-function act<A extends unknown[]>(fn: (...a: A) => Promise<number | void>) {
-  return async (...a: A) => {
-    const code = await fn(...a);
-    if (typeof code === "number" && code !== 0) process.exitCode = code;
-  };
-}
-
-// ---- commands (one block each; the implementation lives in ./commands/<name>.ts) ----
-// [commands:begin]
-program
-  .command("generate")
-  .description("write every projection (prompt block, tool lists, Skill copies, host previews) for review")
-  .option("--out <dir>", "output directory (default: .hcp/generated under the project root)")
-  .option("--host <host...>", "host previews to render (default: claude cursor; `none` for none)")
-  .option("--check", "write nothing; exit 1 and list what differs when the output is out of date")
-  .option("--json", "print a JSON envelope")
-  .option("--as <kind>", "instead: write the packs as a claude-plugin or gemini-extension into DIR")
-  .argument("[dir]", "with --as: the plugin / extension directory (its name is the bundle's name)")
-  .action(
-    act(async (dir: string | undefined, opts) => {
-      if (opts.as !== undefined) {
-        const b = await import("./commands/generate-bundle");
-        return b.run(opts.as, dir ?? opts.out, opts, globals());
-      }
-      const m = await import("./commands/generate");
-      return m.run(opts, globals());
-    }),
-  );
-program
-  .command("adopt")
-  .description("place the projections where each host reads them (MCP entry, instructions block, Skill copies); prints the diff, --write applies")
-  .argument("<host...>", "claude, cursor, codex, gemini, vscode, windsurf, opencode, or all")
-  .option("--write", "apply the plan (default: print it as a unified diff and write nothing)")
-  .option("--check", "write nothing; exit 1 when anything differs from the plan (stale files and hand edits included)")
-  .option("--remove", "plan the removal of what hcpx wrote for these hosts (with --write: remove it)")
-  .option("--scope <scope>", "project (files in the project) or user (files under $HOME)", "project")
-  .option("--command <cmd>", 'the command line of the MCP entry (default: `hcpx mcp` when hcpx is on PATH, else absolute node + hcpx)')
-  .option("--force", "replace or remove entries and files changed by hand, or not written by hcpx")
-  .option("--json", "print the result envelope")
-  .addHelpText("after", "\nExamples:\n  $ hcpx adopt claude            # review the diff\n  $ hcpx adopt claude cursor --write\n  $ hcpx adopt all --check       # CI: exit 1 on drift\n  $ hcpx adopt codex --scope user --write\n  $ hcpx adopt claude --remove --write\n")
-  .action(
-    act(async (hosts: string[], opts: { write?: boolean; check?: boolean; remove?: boolean; force?: boolean; scope?: string; command?: string; json?: boolean }) => {
-      const m = await import("./commands/adopt");
-      return m.run(hosts, opts, globals());
-    }),
-  );
-program
-  .command("lint")
-  .description("check packs: schemas, kinds, the four faces (§12.4), policy rows, Skill table, ids")
-  .argument("[pack-dir...]", "pack directories (default: every activated pack of the project)")
-  .option("--strict", "exit 2 when there are warnings (errors always exit 1)")
-  .option("--json", "print the result envelope { ok, data: { packs, errors, warnings } }")
-  .action(
-    act(async (dirs: string[], opts: { strict?: boolean; json?: boolean }) => {
-      const m = await import("./commands/lint");
-      return m.run(dirs, { ...opts, ...globals() });
-    }),
-  );
-program
-  .command("mcp")
-  .description("serve the granted packs as a stdio MCP server (the reference export, §12.5): the tool `hcp`, hcp__read_skill, Skills as resources")
-  .option("--shape <shape>", "single (one tool `hcp`) or per-command (one tool per granted command)", "single")
-  .option("--no-watch", "do not watch the config and packs for changes (tools/list still re-reads them)")
-  .action(
-    act(async (opts: { shape?: string; watch?: boolean }) => {
-      const m = await import("./commands/mcp");
-      return m.run({ ...opts, ...globals() });
-    }),
-  );
-program
-  .command("exec")
-  .description("run one command of an activated pack through the runtime (grant, confirm, Binding) and print its result envelope")
-  .argument("<pack_id>", "pack id, e.g. ledger")
-  .argument("<verb_key>", "command, e.g. entry.add")
-  .argument("[args...]", "after --: k=v arguments (coerced by type); for a pass-through verb, its literal argv")
-  .option("--confirm", "confirm a write whose Policy row has confirm: true")
-  .option("--json", "print the result envelope { ok, data | error } as one JSON line")
-  .action(
-    act(async (pack: string, verb: string, args: string[], opts: { confirm?: boolean; json?: boolean }) => {
-      const m = await import("./commands/exec");
-      return m.run(pack, verb, args, { ...opts, ...globals() });
-    }),
-  );
-// `pack` is a command group: add subcommands with packGroup.command(...).
-const packGroup = program.command("pack").description("create packs: from an OpenAPI document, or a new scaffold");
-packGroup
-  .command("from-openapi")
-  .description("write a pack (surface.json, draft policy.json marked inferred, SKILL.md) from an OpenAPI 3 document")
-  .argument("<document>", "OpenAPI 3.x document (.json, .yaml or .yml)")
-  .requiredOption("--id <id>", "pack id, ^[a-z][a-z0-9-]{0,31}$")
-  .option("--out <dir>", "pack directory to write (default: packs/<id>)")
-  .option("--base-url <url>", "openapi.base_url (default: the document's first absolute server URL)")
-  .option("--force", "overwrite an existing pack directory")
-  .option("--json", "print the result envelope")
-  .action(
-    act(async (document: string, opts: { id: string; out?: string; baseUrl?: string; force?: boolean; json?: boolean }) => {
-      const m = await import("./commands/pack-from-openapi");
-      return m.run(document, { ...opts, ...globals() });
-    }),
-  );
-packGroup
-  .command("new")
-  .description("scaffold a pack that lints clean: surface.json, policy.json, SKILL.md (+ index.mjs for --composite)")
-  .argument("<id>", "pack id, ^[a-z][a-z0-9-]{0,31}$")
-  .option("--wrap <bin>", "wrap a program: a bare name (recorded in sandbox.bins) or a path")
-  .option("--composite", "an in-process pack: index.mjs exports one async function per verb")
-  .option("--sense", "a sense_only pack: stimuli, no commands")
-  .option("--verb <spec>", "with --wrap: a read command, \"<verb_key>=<argv…>\" (repeatable); {{name}} in the argv becomes a required arg", (v: string, prev: string[] = []) => [...prev, v])
-  .option("--dir <dir>", "where to write it (default: packs/<id> next to hcp.config.json5)")
-  .option("--force", "write into a non-empty directory")
-  .option("--json", "print the result envelope")
-  .addHelpText("after", "\nExamples:\n  $ hcpx pack new gitx --wrap git --verb \"status=status --short\" --verb \"show=show --stat {{rev}}\"\n  $ hcpx pack new tools --composite --dir ./packs/tools\n")
-  .action(
-    act(async (id: string, opts: { wrap?: string; composite?: boolean; sense?: boolean; verb?: string[]; dir?: string; force?: boolean; json?: boolean }) => {
-      const m = await import("./commands/pack-new");
-      return m.run(id, { ...opts, ...globals() });
-    }),
-  );
-program
-  .command("init")
-  .description("write a commented hcp.config.json5 in the current directory")
-  .option("-y, --yes", "use the defaults, never ask (also without a TTY)")
-  .option("--force", "overwrite an existing hcp.config.json5")
-  .option("--principal <id>", "principal id (default: dev)")
-  .option("--json", "print the result envelope")
-  .addHelpText("after", "\nExample:\n  $ hcpx init --yes\n")
-  .action(
-    act(async (opts: { yes?: boolean; force?: boolean; principal?: string; json?: boolean }) => {
-      const m = await import("./commands/init");
-      return m.run({ ...opts, ...globals() });
-    }),
-  );
-program
-  .command("activate")
-  .description("add a pack to hcp.config.json5 and grant its read commands (writes need `hcpx grant`)")
-  .argument("<pack-dir>", "the pack directory")
-  .option("--json", "print the result envelope")
-  .addHelpText("after", "\nExample:\n  $ hcpx activate ./packs/ledger\n")
-  .action(
-    act(async (dir: string, opts: { json?: boolean }) => {
-      const m = await import("./commands/activate");
-      return m.run(dir, { ...opts, ...globals() });
-    }),
-  );
-program
-  .command("deactivate")
-  .description("remove a pack from hcp.config.json5, with its `<id>.…` allow patterns")
-  .argument("<id>", "pack id")
-  .option("--keep-grants", "keep the pack's allow patterns")
-  .option("--json", "print the result envelope")
-  .addHelpText("after", "\nExample:\n  $ hcpx deactivate ledger\n")
-  .action(
-    act(async (id: string, opts: { keepGrants?: boolean; json?: boolean }) => {
-      const m = await import("./commands/deactivate");
-      return m.run(id, { ...opts, ...globals() });
-    }),
-  );
-program
-  .command("grant")
-  .description("allow commands: add grant patterns to hcp.config.json5")
-  .argument("<pattern...>", "<pack>.<verb>, <pack>.<prefix>.*, <pack>.* or *")
-  .option("--json", "print the result envelope")
-  .addHelpText("after", "\nExamples:\n  $ hcpx grant ledger.entry.add\n  $ hcpx grant 'transit.*'\n")
-  .action(
-    act(async (patterns: string[], opts: { json?: boolean }) => {
-      const m = await import("./commands/grant");
-      return m.run(patterns, { ...opts, ...globals() });
-    }),
-  );
-program
-  .command("revoke")
-  .description("remove allow patterns from hcp.config.json5 (--deny: add them to grants.deny instead)")
-  .argument("<pattern...>", "exact patterns as written in grants.allow")
-  .option("--deny", "deny the pattern (wins over any allow, e.g. one verb of a granted `pack.*`)")
-  .option("--json", "print the result envelope")
-  .addHelpText("after", "\nExamples:\n  $ hcpx revoke ledger.entry.add\n  $ hcpx revoke --deny ledger.entry.delete\n")
-  .action(
-    act(async (patterns: string[], opts: { deny?: boolean; json?: boolean }) => {
-      const m = await import("./commands/revoke");
-      return m.run(patterns, { ...opts, ...globals() });
-    }),
-  );
-program
-  .command("doctor")
-  .description("check health: Node, config, packs lint, wrap bins, adopted hosts in sync, `hcpx mcp` answers (exit 0 ok, 2 warnings, 1 failure)")
-  .option("--mcp-timeout <ms>", "how long to wait for `hcpx mcp`", "15000")
-  .option("--json", "print the result envelope with every check")
-  .addHelpText("after", "\nExample:\n  $ hcpx doctor --json\n")
-  .action(
-    act(async (opts: { json?: boolean; mcpTimeout?: string }) => {
-      const m = await import("./commands/doctor");
-      return m.run({ ...opts, ...globals() });
-    }),
-  );
-program
-  .command("status")
-  .description("active packs, granted and withheld commands (read/write/confirm), adopted hosts")
-  .option("--json", "print the result envelope")
-  .addHelpText("after", "\nExample:\n  $ hcpx status --json\n")
-  .action(
-    act(async (opts: { json?: boolean }) => {
-      const m = await import("./commands/status");
-      return m.run({ ...opts, ...globals() });
-    }),
-  );
-program
-  .command("completion")
-  .description("print a shell completion script")
-  .argument("<shell>", "bash or zsh")
-  .option("--json", "print the result envelope")
-  .addHelpText("after", "\nExamples:\n  $ hcpx completion bash > ~/.local/share/bash-completion/completions/hcpx\n  $ source <(hcpx completion zsh)\n")
-  .action(
-    act(async (shell: string, opts: { json?: boolean }) => {
-      const m = await import("./commands/completion");
-      return m.run(shell, { ...opts, ...globals() }, program);
-    }),
-  );
-// An example in every command's --help (for blocks that do not carry their own).
-{
-  const examples: Record<string, string[]> = {
-    generate: ["hcpx generate", "hcpx generate --check   # CI: exit 1 when .hcp/generated is stale"],
-    lint: ["hcpx lint packs/ledger", "hcpx lint --json        # every activated pack"],
-    mcp: ["hcpx mcp                # started by an MCP host; see `hcpx adopt`", "hcpx mcp --shape per-command"],
-    exec: ["hcpx exec ledger balance -- account=checking", "hcpx exec ledger transfer --confirm --json -- from=checking to=savings amount=100"],
-    pack: ["hcpx pack new gitx --wrap git", "hcpx pack from-openapi openapi.json --id todo"],
-    "from-openapi": ["hcpx pack from-openapi ./openapi.json --id todo --base-url http://127.0.0.1:8080"],
-  };
-  for (const cmd of [...program.commands, ...packGroup.commands]) {
-    const ex = examples[cmd.name()];
-    if (ex) cmd.addHelpText("after", `\nExample${ex.length > 1 ? "s" : ""}:\n${ex.map((e) => `  $ ${e}`).join("\n")}\n`);
+/**
+ * `exec <pack> <verb> [--confirm] [--json] [k=v …] [-- …]` as commander would
+ * read it; undefined for anything else (then commander parses it).
+ */
+export function parseFastExec(args: readonly string[]): FastExec | undefined {
+  if (args[0] !== "exec" || args.length < 3) return undefined;
+  const [, pack, verb] = args as [string, string, string];
+  if (pack.startsWith("-") || verb.startsWith("-")) return undefined;
+  const r: FastExec = { pack, verb, operands: [], confirm: false, json: false };
+  for (let i = 3; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--") {
+      r.operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (a === "--json") r.json = true;
+    else if (a === "--confirm") r.confirm = true;
+    else if (a.startsWith("-")) return undefined;
+    else r.operands.push(a);
   }
-  program.addHelpText(
-    "after",
-    "\nExamples:\n  $ hcpx init --yes && hcpx pack new gitx --wrap git && hcpx activate packs/gitx\n  $ hcpx exec gitx version --json\n  $ hcpx adopt claude --write\n" +
-      "\nExit codes: 0 ok · 1 failure · 2 warnings (doctor, status, lint --strict) · 64 usage error · 70 internal error\n" +
-      "Every command takes --json and then prints one envelope: { ok: true, data } or { ok: false, error: { code, message, hint } }.\n",
-  );
+  return r;
 }
-// [commands:end]
 
 async function main(argv: string[]): Promise<void> {
   try {
-    await program.parseAsync(argv);
-  } catch (e) {
-    if (e instanceof CommanderError) {
-      // help and version exit 0; usage errors were already printed by commander.
-      process.exitCode = e.exitCode === 0 ? 0 : 64;
-      if (e.exitCode !== 0 && argv.includes("--json")) {
-        const message = e.message.replace(/^error: /, "");
-        process.stdout.write(JSON.stringify({ ok: false, error: { code: "usage", message, hint: "see `hcpx <command> --help`" } }) + "\n");
-      }
+    const fast = parseFastExec(argv.slice(2));
+    if (fast) {
+      const m = await import("./commands/exec");
+      const code = await m.run(fast.pack, fast.verb, fast.operands, { confirm: fast.confirm, json: fast.json });
+      if (code !== 0) process.exitCode = code;
       return;
     }
+    const p = await import("./program");
+    await p.runProgram(argv);
+  } catch (e) {
     const json = argv.includes("--json");
     if (e instanceof HcpxError) {
       process.exitCode = reportError(e, makeOut({ json }));
@@ -284,8 +59,9 @@ async function main(argv: string[]): Promise<void> {
     }
     const err = e as Error;
     const message = `internal error: ${err?.message ?? String(e)}`;
-    if (json) process.stdout.write(JSON.stringify({ ok: false, error: { code: "internal", message, hint: "this is a bug in hcpx; rerun with HCPX_DEBUG=1 for details and report it" } }) + "\n");
-    else process.stderr.write(`${message}\n  hint: this is a bug in hcpx; rerun with HCPX_DEBUG=1 for details and report it\n`);
+    const hint = "this is a bug in hcpx; rerun with HCPX_DEBUG=1 for details and report it";
+    if (json) process.stdout.write(JSON.stringify({ ok: false, error: { code: "internal", message, hint } }) + "\n");
+    else process.stderr.write(`${message}\n  hint: ${hint}\n`);
     if (process.env.HCPX_DEBUG) process.stderr.write(`${err?.stack ?? ""}\n`);
     process.exitCode = 70;
   }

@@ -1,0 +1,58 @@
+// main.ts reads the plain `hcpx exec` form itself (no commander on the hot
+// path); anything else goes to commander. Both must mean the same thing.
+import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseFastExec } from "../../src/cli/main";
+import { runHcpx, scratchProject } from "../support/hcpx";
+
+describe("exec fast path: parsing", () => {
+  it("reads pack, verb, flags anywhere before --, k=v operands before and after --", () => {
+    expect(parseFastExec(["exec", "ledger", "balance", "--json", "--", "account=x"])).toEqual({ pack: "ledger", verb: "balance", operands: ["account=x"], confirm: false, json: true });
+    expect(parseFastExec(["exec", "ledger", "transfer", "from=a", "--confirm", "to=b", "--json"])).toEqual({ pack: "ledger", verb: "transfer", operands: ["from=a", "to=b"], confirm: true, json: true });
+    // after --, everything is an operand, dashes and option names included
+    expect(parseFastExec(["exec", "notes", "search", "--", "--json", "-x", "--"])).toEqual({ pack: "notes", verb: "search", operands: ["--json", "-x", "--"], confirm: false, json: false });
+  });
+  it("leaves everything else to commander", () => {
+    for (const args of [[], ["exec"], ["exec", "ledger"], ["exec", "--help"], ["exec", "ledger", "balance", "--help"], ["exec", "ledger", "balance", "-h"], ["exec", "ledger", "balance", "--jsn"], ["exec", "-x", "y"], ["--config", "c.json5", "exec", "a", "b"], ["lint"], ["generate", "exec", "a"]]) {
+      expect(parseFastExec(args), args.join(" ")).toBeUndefined();
+    }
+  });
+});
+
+describe("exec fast path: same results as the commander path", () => {
+  it("ok, refused, confirm-gated and bad-args calls print the same envelope and exit code either way", async () => {
+    const p = scratchProject({ packs: ["ledger"], allow: ["ledger.*"], deny: ["ledger.entry.delete"] });
+    const env = { LEDGER_SEED: "1" };
+    const cases = [
+      ["ledger", "accounts", "--json"],
+      ["ledger", "balance", "--json", "--", "account=checking"],
+      ["ledger", "balance", "account=checking", "--json"],
+      ["ledger", "transfer", "--json", "--", "from=checking", "to=savings", "amount=1"],
+      ["ledger", "entry.delete", "--json", "--", "id=1"],
+      ["ledger", "balance", "--json", "--", "nope=1"],
+      ["nope", "x", "--json"],
+      ["ledger", "balance", "--", "account=checking"],
+    ];
+    for (const c of cases) {
+      const fast = await runHcpx(["exec", ...c], { cwd: p.dir, env });
+      // `--config` before the command is not the plain form: commander parses it
+      const slow = await runHcpx(["--config", p.config, "exec", ...c], { cwd: p.dir, env });
+      expect(fast.stdout, c.join(" ")).toBe(slow.stdout);
+      expect(fast.stderr, c.join(" ")).toBe(slow.stderr);
+      expect(fast.code, c.join(" ")).toBe(slow.code);
+    }
+    // and the ledger file was never written by these (reads, refusals)
+    expect(() => readFileSync(join(p.dir, "ledger.json"))).toThrow();
+  });
+  it("a missing config is the same user error either way, with --json an envelope", async () => {
+    // no hcp.config.json5 in / (and the test HOME has no user config)
+    const a = await runHcpx(["exec", "ledger", "accounts", "--json"], { cwd: "/" });
+    expect(a.code).toBe(1);
+    expect(JSON.parse(a.stdout).error.code).toBe("no_config");
+    const b = await runHcpx(["exec", "ledger", "accounts"], { cwd: "/" });
+    expect(b.code).toBe(1);
+    expect(b.stderr).toContain("hcpx init");
+    expect(b.stderr).not.toMatch(/\n\s+at /);
+  });
+});
