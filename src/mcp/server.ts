@@ -91,8 +91,12 @@ function split(pack: string, verb: string, args: Record<string, unknown>, confir
   return { pack, verb, args, confirm };
 }
 
+const noConfig = (p: Project): boolean => p.configFile === undefined && p.userConfigFile === undefined;
+
 export async function serve(opts: ServeOptions): Promise<void> {
-  const loadOpts: LoadProjectOptions = { config: opts.config, cwd: opts.cwd ?? process.cwd() };
+  // No config at all (a user-scope entry started in a folder that is not a
+  // project) serves no packs and says why; a config that does not parse is fatal.
+  const loadOpts: LoadProjectOptions = { config: opts.config, cwd: opts.cwd ?? process.cwd(), optional: true };
   const shape = opts.shape;
   const freshProject = (): Project => loadProject(loadOpts);
 
@@ -106,7 +110,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     { name: "hcpx", version: VERSION },
     {
       capabilities: { tools: { listChanged: true }, resources: { listChanged: true } },
-      instructions: instructions(view.packs, shape),
+      instructions: (noConfig(freshProject()) ? `No hcp.config.json5 in ${loadOpts.cwd} or above, and no user config: no packs are served. Run \`hcpx init\` in the project, or start the host there.\n` : "") + instructions(view.packs, shape),
     },
   );
 

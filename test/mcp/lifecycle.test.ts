@@ -3,6 +3,8 @@
 // SIGTERM, and writes nothing but JSON-RPC on stdout.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { HCPX, runHcpx, tmp } from "../support/hcpx";
 import { ledgerProject } from "./support";
 
@@ -83,16 +85,36 @@ describe("hcpx mcp lifetime", () => {
     expect(s.err()).toContain("hcpx mcp: serving 1 pack(s)");
   });
 
-  it("a broken config or a bad --shape is reported on stderr with exit non-zero, never on stdout", async () => {
+  it("a bad --shape or a broken config is reported on stderr with exit non-zero, never on stdout", async () => {
     const p = ledgerProject({ packs: ["ledger"] });
     const bad = await runHcpx(["mcp", "--shape", "tools"], { cwd: p.dir });
     expect(bad.code).toBe(64);
     expect(bad.stdout).toBe("");
     expect(bad.stderr).toMatch(/unknown --shape 'tools'/);
+    writeFileSync(p.config, "{ packs: [\"./packs/ledger\"], grants: { allow: [ledger.*] } }\n");
+    const broken = await runHcpx(["mcp"], { cwd: p.dir });
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toBe("");
+    expect(broken.stderr).toMatch(/hcp\.config\.json5:1:\d+/);
+  });
+
+  it("with no config anywhere (a user-scope entry outside a project) it serves no packs and says why", async () => {
     const empty = tmp("hcpx-mcp-noconf-");
-    const none = await runHcpx(["mcp"], { cwd: empty });
-    expect(none.code).not.toBe(0);
-    expect(none.stdout).toBe("");
-    expect(none.stderr).toMatch(/no hcp\.config\.json5/);
+    const s = startRaw(empty, tmp("hcpx-mcp-home-"), join(empty, "ledger.json"));
+    send(s.child, INIT);
+    await waitFor(() => s.out().includes('"id":1'));
+    send(s.child, { jsonrpc: "2.0", method: "notifications/initialized" });
+    send(s.child, { jsonrpc: "2.0", id: 2, method: "tools/list" });
+    send(s.child, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "hcp", arguments: { pack: "ledger", verb: "accounts" } } });
+    await waitFor(() => s.out().includes('"id":3'));
+    s.child.stdin.end();
+    expect((await s.exited).code).toBe(0);
+    const msgs = s.out().trim().split("\n").map((l) => JSON.parse(l));
+    const byId = Object.fromEntries(msgs.map((m) => [m.id, m]));
+    expect(byId[1].result.instructions).toMatch(/No hcp\.config\.json5 in .* no packs are served\. Run `hcpx init`/);
+    expect(byId[2].result.tools.map((t: { name: string }) => t.name)).toEqual(["hcp", "hcp__read_skill"]);
+    expect(byId[2].result.tools[0].description).toContain("(none granted)");
+    expect(byId[3].result.isError).toBe(true);
+    expect(byId[3].result.structuredContent.error.code).toBe("unknown_pack");
   });
 });
