@@ -38,7 +38,7 @@ export async function renderBundle(kind: string, dirArg: string, project: Projec
     scope: "project",
     preview: true,
     command: opts.command,
-    bundle: { name, version: "1.0.0", description },
+    bundle: { name, version: "1.0.0", description, author: project.principal.id },
   });
   const files = plan.changes.filter((c) => c.new !== undefined).map((c) => ({ path: c.path, content: c.new! }));
   return { dir, files };

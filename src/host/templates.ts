@@ -21,7 +21,7 @@ export interface TemplateContext {
   host: string;
   hostName: string;
   /** `generate --as`: the bundle's identity */
-  bundle?: { name: string; version: string; description: string };
+  bundle?: { name: string; version: string; description: string; author: string };
 }
 
 type Render = (ctx: TemplateContext) => string;

@@ -16,7 +16,7 @@ const base: TemplateContext = {
   packs: ["ledger"],
   host: "x",
   hostName: "X",
-  bundle: { name: "hcp-packs", version: "1.0.0", description: "Packs: a \"quoted\" one" },
+  bundle: { name: "hcp-packs", version: "1.0.0", description: "Packs: a \"quoted\" one", author: "dev \"x\"" },
 };
 
 const files = readdirSync(join(REPO, "templates"), { recursive: true, withFileTypes: true })
