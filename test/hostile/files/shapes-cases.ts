@@ -54,6 +54,9 @@ export function expected(f: HostFile, shape: Shape): "merge" | RegExp {
       return f.fmt === "json" ? /the top level is a null, expected an object/ : f.fmt === "toml" ? /cannot parse TOML/ : "merge";
     case "array":
       return f.fmt === "json" ? /the top level is an array, expected an object/ : f.fmt === "toml" ? /cannot parse TOML/ : "merge";
+    case "big":
+      // Codex reads at most 32 KiB of AGENTS.md: a 5 MB one is refused (hosts/codex.json5 maxBytes)
+      return f.host === "codex" && f.fmt === "md" ? /would be \d+ bytes; the host reads at most 32768/ : "merge";
     default:
       return "merge";
   }
