@@ -73,6 +73,9 @@ export function fastJson5(src: string): unknown {
     throw declined;
   };
 
+  // Non-ASCII JSON5 whitespace (none of these can continue an identifier).
+  const isWideSpace = (c: number): boolean =>
+    c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f || c === 0x3000;
   // Skips whitespace and comments (JSON5 whitespace: ASCII, NBSP, BOM, line
   // and paragraph separators and the Unicode Space_Separator set).
   const skip = (): void => {
@@ -94,7 +97,7 @@ export function fastJson5(src: string): unknown {
           i = e + 2;
         } else fail();
       } else if (c < 0x80) return;
-      else if (c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f || c === 0x3000) i++;
+      else if (isWideSpace(c)) i++;
       else return;
     }
   };
@@ -232,7 +235,7 @@ export function fastJson5(src: string): unknown {
     for (;;) {
       const d = src.charCodeAt(i);
       if ((d >= 0x61 && d <= 0x7a) || (d >= 0x41 && d <= 0x5a) || (d >= 0x30 && d <= 0x39) || d === 0x24 || d === 0x5f) i++;
-      else if (d >= 0x80 || d === 0x5c) fail(); // unicode identifier chars and \u escapes: the library's
+      else if (d === 0x5c || (d >= 0x80 && !isWideSpace(d))) fail(); // unicode identifier chars and \u escapes: the library's
       else break;
     }
     return src.slice(start, i);
@@ -320,7 +323,7 @@ export function fastJson5(src: string): unknown {
     skip();
     return i < n ? DECLINE : v;
   } catch (e) {
-    if (e === declined) return DECLINE;
+    if (e === declined || e instanceof RangeError) return DECLINE; // RangeError: stack exhausted by a deep caller
     throw e;
   }
 }

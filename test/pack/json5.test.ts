@@ -1,0 +1,381 @@
+// The hand-written JSON5 parser (src/pack/json5.ts `fastJson5`) against the
+// json5 library: every input gives the library's value, or is declined and then
+// gives the library's value or error (message, line, column) via parseJson5.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import JSON5 from "json5";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { DECLINE, fastJson5, locate, parseJson5 } from "../../src/pack/json5";
+import { HcpxError } from "../../src/util/errors";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+type Outcome = { ok: true; value: unknown } | { ok: false; message: string; line: number | undefined; column: number | undefined };
+
+/** What parseJson5 gave before the fast parser: the library on the BOM-less text, its error mapped. */
+function reference(text: string): Outcome {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  try {
+    return { ok: true, value: JSON5.parse(body) };
+  } catch (e) {
+    const err = e as Error & { lineNumber?: number; columnNumber?: number };
+    const msg = String(err.message).replace(/^JSON5: /, "").replace(/ at \d+:\d+$/, "");
+    return { ok: false, message: `cannot parse: ${msg}`, line: err.lineNumber, column: err.columnNumber };
+  }
+}
+
+function actual(text: string): Outcome {
+  try {
+    return { ok: true, value: parseJson5(text, "f.json5").value };
+  } catch (e) {
+    if (!(e instanceof HcpxError)) throw e;
+    const p = e.problems[0]!;
+    expect(p.code).toBe("bad_json5");
+    expect(p.file).toBe("f.json5");
+    return { ok: false, message: p.message, line: p.line, column: p.column };
+  }
+}
+
+/** "" when a and b are the same JSON5 value: Object.is on leaves, own keys in the same order, plain data properties. */
+function diff(a: unknown, b: unknown, at = "$"): string {
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") {
+    return Object.is(a, b) ? "" : `${at}: ${String(a)} vs ${String(b)}`;
+  }
+  if (Array.isArray(a) !== Array.isArray(b)) return `${at}: array vs object`;
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return `${at}: prototypes differ`;
+  const ka = Reflect.ownKeys(a);
+  const kb = Reflect.ownKeys(b);
+  if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i])) return `${at}: keys ${JSON.stringify(ka.map(String))} vs ${JSON.stringify(kb.map(String))}`;
+  for (const k of ka) {
+    if (Array.isArray(a) && k === "length") continue;
+    const da = Object.getOwnPropertyDescriptor(a, k)!;
+    const db = Object.getOwnPropertyDescriptor(b, k)!;
+    if (da.enumerable !== db.enumerable || da.writable !== db.writable || da.configurable !== db.configurable || "get" in da) return `${at}.${String(k)}: descriptor differs`;
+    const d = diff(da.value, db.value, `${at}.${String(k)}`);
+    if (d) return d;
+  }
+  return "";
+}
+
+/** JSON.stringify with every non-printable-ASCII char as a \u escape (so failures show BOMs and separators). */
+const show = (s: string): string => JSON.stringify(s).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+/** The property: the fast parser agrees with the library whenever it answers; parseJson5 agrees always. */
+function check(text: string, opts: { mustHandle?: boolean } = {}): void {
+  const ref = reference(text);
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const fast = fastJson5(body);
+  if (fast !== DECLINE) {
+    expect(ref.ok, `fast parser accepted what json5 rejects: ${show(text)}`).toBe(true);
+    if (ref.ok) expect(diff(fast, ref.value), show(text)).toBe("");
+  } else if (opts.mustHandle && ref.ok) {
+    expect.fail(`fast parser declined valid input: ${show(text)}`);
+  }
+  const got = actual(text);
+  if (ref.ok) {
+    expect(got.ok, show(text)).toBe(true);
+    if (got.ok) expect(diff(got.value, ref.value), show(text)).toBe("");
+  } else {
+    expect(got, show(text)).toEqual(ref);
+  }
+}
+
+// ---- generators -------------------------------------------------------------
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const specialKeys = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "null", "true", "Infinity", "NaN", "a", "$", "_x1", "0", "1", "-1", "", "a b", "1e3"];
+const asciiKey = fc.oneof(fc.constantFrom(...specialKeys), fc.string({ maxLength: 8 }));
+const anyKey = fc.oneof(asciiKey, fc.string({ unit: "binary", maxLength: 6 }), fc.constantFrom("é", "ünï", "a\u200cb", "Ω$", "ℵ0"));
+
+function valueArb(key: fc.Arbitrary<string>, str: fc.Arbitrary<string>): fc.Arbitrary<unknown> {
+  return fc.letrec<{ v: unknown }>((tie) => ({
+    v: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      fc.constant(null),
+      fc.boolean(),
+      fc.double(),
+      fc.integer(),
+      fc.constantFrom(0, 1, 255, 0.5, 1e21, 1e-7, Number.MAX_SAFE_INTEGER),
+      str,
+      fc.array(tie("v"), { maxLength: 5 }),
+      fc.dictionary(key, tie("v"), { maxKeys: 5, noNullPrototype: true }),
+    ),
+  })).v;
+}
+const asciiValue = valueArb(asciiKey, fc.oneof(fc.string({ maxLength: 10 }), fc.string({ unit: "binary", maxLength: 10 })));
+const anyValue = valueArb(anyKey, fc.string({ unit: "binary", maxLength: 10 }));
+const stringifyOpts = fc.record({
+  space: fc.constantFrom(undefined, 0, 1, 2, 4, "\t", " "),
+  quote: fc.constantFrom(undefined, "'", '"'),
+});
+
+const TRIVIA = [" ", "\t", "\n", "\r\n", "\r", "\v", "\f", "\u00a0", "\ufeff", "\u2028", "\u2029", "\u1680", "\u2000", "\u200a", "\u202f", "\u205f", "\u3000",
+  "// line\n", "//\r", "// x\u2028", "//\u2029", "/* block */", "/**/", "/***/", "/* a * b / c \n */", "/*/ */"];
+
+type Tok = { kind: "ws" | "punct" | "string" | "atom"; text: string };
+
+/** Tokens of JSON5.stringify output (strings, punctuators, whitespace runs, atoms). */
+function tokenize(text: string): Tok[] {
+  const out: Tok[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    const start = i;
+    if (c === '"' || c === "'") {
+      i++;
+      while (text[i] !== c) i += text[i] === "\\" ? 2 : 1;
+      i++;
+      out.push({ kind: "string", text: text.slice(start, i) });
+    } else if ("{}[]:,".includes(c)) {
+      i++;
+      out.push({ kind: "punct", text: c });
+    } else if (c === " " || c === "\n" || c === "\t") {
+      while (i < text.length && " \n\t".includes(text[i]!)) i++;
+      out.push({ kind: "ws", text: text.slice(start, i) });
+    } else {
+      while (i < text.length && !"{}[]:, \n\t\"'".includes(text[i]!)) i++;
+      out.push({ kind: "atom", text: text.slice(start, i) });
+    }
+  }
+  return out;
+}
+
+const hex = (n: number, w: number, r: () => number) => {
+  const h = n.toString(16).padStart(w, "0");
+  return r() < 0.5 ? h : h.toUpperCase();
+};
+
+/** A string literal for s with quote q, with random (valid) escapes and line continuations. */
+function renderString(s: string, q: string, r: () => number): string {
+  let out = q;
+  for (let k = 0; k < s.length; k++) {
+    const ch = s[k]!;
+    const code = ch.charCodeAt(0);
+    if (r() < 0.05) out += ["\\\n", "\\\r\n", "\\\r", "\\\u2028", "\\\u2029"][Math.floor(r() * 5)];
+    const next = s.charCodeAt(k + 1);
+    if (ch === "\\") out += "\\\\";
+    else if (ch === q) out += `\\${q}`;
+    else if (ch === "\n") out += r() < 0.5 ? "\\n" : "\\x0a";
+    else if (ch === "\r") out += r() < 0.5 ? "\\r" : "\\u000D";
+    else if (code === 0x2028 || code === 0x2029) out += `\\u${hex(code, 4, r)}`;
+    else if (code === 0 && !(next >= 0x30 && next <= 0x39) && r() < 0.7) out += "\\0";
+    else if (code === 8 && r() < 0.7) out += "\\b";
+    else if (code === 9 && r() < 0.7) out += "\\t";
+    else if (code === 11 && r() < 0.7) out += "\\v";
+    else if (code === 12 && r() < 0.7) out += "\\f";
+    else if (r() < 0.15 && code < 0x100) out += `\\x${hex(code, 2, r)}`;
+    else if (r() < 0.15) out += `\\u${hex(code, 4, r)}`;
+    else if (r() < 0.1 && /[ac-eg-mo-qswyzA-Z'"/ ]/.test(ch)) out += `\\${ch}`; // identity escape
+    else out += ch;
+  }
+  return out + q;
+}
+
+function renderNumber(t: string, r: () => number): string {
+  if (!/^-?\d/.test(t)) return t;
+  const neg = t.startsWith("-");
+  const abs = neg ? t.slice(1) : t;
+  const v = Number(abs);
+  const sign = neg ? "-" : r() < 0.3 ? "+" : "";
+  const x = r();
+  if (x < 0.25 && Number.isSafeInteger(v)) return `${sign}0${r() < 0.5 ? "x" : "X"}${hex(v, 1, r)}`;
+  if (x < 0.5 && abs.startsWith("0.")) return sign + abs.slice(1);
+  if (x < 0.75 && /^\d+$/.test(abs)) return `${sign + abs}.`;
+  if (x < 0.85 && /^\d+$/.test(abs)) return `${sign + abs}e0`;
+  return sign + abs;
+}
+
+/** Inserts comments/whitespace and trailing commas at token boundaries, swaps quote styles, respells numbers and keys. */
+function mutate(text: string, seed: number): string {
+  const r = rng(seed);
+  const toks = tokenize(text);
+  let out = r() < 0.1 ? "\ufeff" : "";
+  let prevSig = ""; // last significant token text
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k]!;
+    if (r() < 0.3) out += TRIVIA[Math.floor(r() * TRIVIA.length)];
+    if (t.kind === "punct" && (t.text === "}" || t.text === "]") && prevSig !== "{" && prevSig !== "[" && prevSig !== "," && r() < 0.5) out += ",";
+    if (t.kind === "string" && r() < 0.7) {
+      out += renderString(JSON5.parse(t.text) as string, r() < 0.5 ? "'" : '"', r);
+    } else if (t.kind === "atom") {
+      const isKey = toks.slice(k + 1).find((u) => u.kind !== "ws")?.text === ":";
+      if (isKey && r() < 0.3) out += renderString(t.text, r() < 0.5 ? "'" : '"', r);
+      else out += isKey ? t.text : renderNumber(t.text, r);
+    } else out += t.text;
+    if (t.kind !== "ws") prevSig = t.text;
+  }
+  if (r() < 0.3) out += TRIVIA[Math.floor(r() * TRIVIA.length)];
+  return out;
+}
+
+const GARBAGE_CHARS = [..."{}[]:,'\"\\/*+-.0123456789eExXabcfnrtuvINaIfinity$_ \n\r\t\v\f", "\u00a0", "\ufeff", "\u2028", "\u2029", "\u3000", "\u200c", "é", "\u0000", "\ud83d", "\ude00"];
+const garbage = fc.string({ unit: fc.constantFrom(...GARBAGE_CHARS), maxLength: 40 });
+
+// ---- tests ------------------------------------------------------------------
+
+describe("json5 fast parser", () => {
+  // The library warns (console.warn) on raw U+2028/U+2029 in strings; the fast parser declines those.
+  beforeAll(() => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+  });
+  afterAll(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("parses JSON5.stringify output of ASCII-keyed values itself, equal to JSON5.parse", () => {
+    fc.assert(
+      fc.property(asciiValue, stringifyOpts, (v, o) => {
+        check(JSON5.stringify(v, o), { mustHandle: true });
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("agrees with JSON5.parse on values with any keys (non-ASCII identifiers go to the library)", () => {
+    fc.assert(
+      fc.property(anyValue, stringifyOpts, (v, o) => {
+        check(JSON5.stringify(v, o));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("agrees after comments, whitespace, trailing commas, quote swaps, escapes and number spellings are inserted", () => {
+    fc.assert(
+      fc.property(asciiValue, stringifyOpts, fc.integer(), (v, o, seed) => {
+        check(mutate(JSON5.stringify(v, o), seed), { mustHandle: true });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("gives the library's error (message, line, column) for truncated and edited texts", () => {
+    fc.assert(
+      fc.property(asciiValue, stringifyOpts, fc.integer(), fc.nat(), fc.constantFrom(...GARBAGE_CHARS), fc.boolean(), (v, o, seed, at, ch, cut) => {
+        const text = mutate(JSON5.stringify(v, o), seed);
+        const p = at % (text.length + 1);
+        check(cut ? text.slice(0, p) : text.slice(0, p) + ch + text.slice(p + 1));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("agrees with the library on random garbage", () => {
+    fc.assert(
+      fc.property(garbage, (s) => {
+        check(s);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("handles the edge cases itself, exactly as json5 does", () => {
+    const cases = [
+      "{}", "[]", "{a:{b:[{},[],[[]]]}}", "-0", "-0.0", "+0", "1e309", "-1e309", ".5", "-.5", "5.", "5.e2", "+1", "0x1F", "-0x1f", "+0XaB", "0e5", "0.",
+      "Infinity", "-Infinity", "+Infinity", "NaN", "-NaN", "+NaN", "'\\u00e9'", '"\\u00E9"', "'a\\\nb'", "'a\\\r\nb'", "'a\\\rb'", "'a\\\u2028b'", "'a\\\u2029b'",
+      "'\\x41\\x7a'", "'\\0'", "'\\b\\f\\n\\r\\t\\v'", "'\\a\\c\\/\\'\\\"\\\\'", "'\\\ud83d\\ude00'", "'\ud83d\ude00'", "'\ud800'", "'tab\there'", "'nul\u0000'",
+      "{__proto__: 1}", "{'__proto__': {a: 1}}", "{__proto__: 1, __proto__: 2}", "{a: 1, a: 2, b: 3, a: 4}", "{constructor: 1, toString: 2, hasOwnProperty: 3, valueOf: null}",
+      "{'2': 'a', '1': 'b', x: 'c'}", "{null: 1, true: 2, false: 3, Infinity: 4, NaN: 5}", "{$: 1, _: 2, a$_0: 3}", "{'': 1}",
+      "[1,]", "{a:1,}", "[1 , 2 ,\n]", "// c\n1", "/* c */ 1 /* d */", "1 // trailing", "\ufeff{a:1}", "{a:1}\ufeff", "\u00a0\u2028\u2029\u3000[\u1680]\u202f",
+      "null", "true", "false", "'str'", '"str"', "[null,true,false]", '{"a":1,"b":[1,2,{"c":"d"}]}',
+    ];
+    for (const c of cases) check(c, { mustHandle: true });
+    expect(Object.is(fastJson5("-0"), -0)).toBe(true);
+    const proto = fastJson5("{__proto__: {polluted: true}}") as Record<string, unknown>;
+    expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
+    expect(Object.keys(proto)).toEqual(["__proto__"]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("declines what it leaves to the library, which then parses or reports it", () => {
+    const declined = [
+      "{é: 1}", "{a\u200cb: 1}", "{\\u0061: 1}", "{a\\u0062: 1}", "'raw\u2028sep'", "\u2003", "",
+      "01", "00", "1x", "- 1", ".", ".e1", "1e", "1e+", "0x", "0xg", "[,]", "{,}", "[1,,]", "{a}", "{a:}", "{1: 2}", "{'a' 1}", "[1 2]",
+      ..."123456789".split("").map((d) => `'\\${d}'`), "'\\01'", "'\\x4'", "'\\u12'", "'a\nb'", "'unterminated", "/* open", "/ x", "nul", "tru", "Infinit", "Na", "-I", "{a:1}}", "[]]", "1 2",
+    ];
+    for (const c of declined) {
+      expect(fastJson5(c), JSON.stringify(c)).toBe(DECLINE);
+      check(c);
+    }
+    const err = actual("{\n  a: 1,\n  b: 01,\n}");
+    expect(err).toEqual({ ok: false, message: "cannot parse: invalid character '1'", line: 3, column: 7 });
+  });
+
+  it("survives deep nesting: 5,000 levels go to the library, 900 levels are parsed directly", () => {
+    for (const [open, close] of [["[", "]"], ["{a:", "}"]] as const) {
+      const deep = open.repeat(5000) + "1" + close.repeat(5000);
+      expect(fastJson5(deep)).toBe(DECLINE);
+      const got = actual(deep);
+      expect(got.ok).toBe(true);
+      // compared level by level: recursive comparisons overflow the stack here
+      let a = got.ok ? got.value : undefined;
+      let b: unknown = JSON5.parse(deep);
+      let depth = 0;
+      while (typeof a === "object" && a !== null && typeof b === "object" && b !== null) {
+        expect(Array.isArray(a)).toBe(Array.isArray(b));
+        expect(Reflect.ownKeys(a)).toEqual(Reflect.ownKeys(b));
+        a = Object.values(a)[0];
+        b = Object.values(b)[0];
+        depth++;
+      }
+      expect(depth).toBe(5000);
+      expect([a, b]).toEqual([1, 1]);
+      check(open.repeat(5000) + "1" + close.repeat(4999)); // an error: the library's message and position
+      check(open.repeat(900) + "1" + close.repeat(900), { mustHandle: true });
+    }
+    expect(() => fastJson5("[".repeat(200_000))).not.toThrow();
+  });
+
+  it("parses a 5 MB file equal to JSON5.parse", () => {
+    const r = rng(7);
+    const parts: string[] = [];
+    let size = 0;
+    for (let k = 0; size < 5_000_000; k++) {
+      const item = mutate(
+        JSON5.stringify({ id: k, name: `item ${k} – ünïcödé`, tags: ["a", "b'c", 'd"e'], ratio: r() * 1000, nested: { ok: k % 2 === 0, none: null, big: 1e300 * k } }, { space: k % 3 }),
+        k,
+      );
+      parts.push(item);
+      size += item.length + 2;
+    }
+    const text = `// big\n[\n${parts.join(",\n")},\n]\n`;
+    expect(text.length).toBeGreaterThan(5_000_000);
+    const fast = fastJson5(text);
+    expect(fast).not.toBe(DECLINE);
+    expect(diff(fast, JSON5.parse(text))).toBe("");
+  }, 180_000);
+
+  it("parses every JSON5 file the project ships (packs, hosts, config) without the library", () => {
+    const files = [join(ROOT, "hcp.config.json5")];
+    for (const p of readdirSync(join(ROOT, "packs"), { withFileTypes: true })) {
+      if (!p.isDirectory()) continue;
+      for (const f of readdirSync(join(ROOT, "packs", p.name))) if (/\.json5?$/.test(f)) files.push(join(ROOT, "packs", p.name, f));
+    }
+    for (const f of readdirSync(join(ROOT, "hosts"))) if (f.endsWith(".json5")) files.push(join(ROOT, "hosts", f));
+    expect(files.length).toBeGreaterThan(10);
+    for (const f of files) {
+      const text = readFileSync(f, "utf8");
+      expect(fastJson5(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text), f).not.toBe(DECLINE);
+      check(text, { mustHandle: true });
+    }
+  });
+
+  it("locate still maps JSON paths to lines", () => {
+    const text = "// c\n{\n  a: 1,\n  'b': [\n    10,\n    { c: \"x\" },\n  ],\n}\n";
+    expect(locate(text, ["a"])).toEqual({ line: 3, column: 3 });
+    expect(locate(text, ["b", 1])).toEqual({ line: 6, column: 5 });
+    expect(locate(text, ["b", 1, "c"])).toEqual({ line: 6, column: 7 });
+    expect(locate(text, ["zz"])).toEqual({ line: 2, column: 1 });
+  });
+});
