@@ -16,14 +16,11 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const out = join(root, "dist");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 if (process.argv.includes("--clean")) rmSync(out, { recursive: true, force: true });
-const result = await build({
+const common = {
   absWorkingDir: root,
-  entryPoints: { hcpx: "src/cli/main.ts" },
   outdir: out,
   outExtension: { ".js": ".mjs" },
-  chunkNames: "chunks/[name]-[hash]",
   bundle: true,
-  splitting: true,
   format: "esm",
   platform: "node",
   target: "node20",
@@ -34,9 +31,15 @@ const result = await build({
   define: { HCPX_VERSION: JSON.stringify(pkg.version) },
   // CommonJS dependencies (handlebars) call require() for node builtins.
   banner: { js: "import { createRequire as __hcpxCreateRequire } from 'node:module'; const require = __hcpxCreateRequire(import.meta.url);" },
-});
+};
+const [cli, exec] = await Promise.all([
+  // The CLI: a small entry, every command in chunks loaded by import().
+  build({ ...common, entryPoints: { hcpx: "src/cli/main.ts" }, chunkNames: "chunks/[name]-[hash]", splitting: true, external: ["./exec.mjs"] }),
+  // `hcpx exec`'s fast path (main.ts): one file, nothing else to resolve or load.
+  build({ ...common, entryPoints: { exec: "src/cli/commands/exec.ts" }, splitting: false }),
+]);
 const entry = join(out, "hcpx.mjs");
-const files = [...result.outputFiles].sort((a, b) => (a.path === entry ? 1 : b.path === entry ? -1 : 0));
+const files = [...exec.outputFiles, ...cli.outputFiles].sort((a, b) => (a.path === entry ? 1 : b.path === entry ? -1 : 0));
 for (const f of files) {
   mkdirSync(dirname(f.path), { recursive: true });
   const tmp = `${f.path}.${process.pid}.tmp`;

@@ -15,7 +15,17 @@ export interface Problem {
   severity?: "error" | "warning";
 }
 
+/**
+ * `instanceof HcpxError` holds across copies of this class: dist/exec.mjs is a
+ * separate bundle with its own copy, and its errors reach main.ts's handler.
+ */
+const BRAND = Symbol.for("hcpx.HcpxError");
+
 export class HcpxError extends Error {
+  readonly [BRAND] = true;
+  static override [Symbol.hasInstance](v: unknown): boolean {
+    return typeof v === "object" && v !== null && (v as { [BRAND]?: unknown })[BRAND] === true;
+  }
   readonly problems: Problem[];
   readonly exitCode: number;
   constructor(problems: Problem | Problem[], exitCode = 1) {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseFastExec } from "../../src/cli/main";
+import { parseFastExec } from "../../src/cli/fast-exec";
 import { runHcpx, scratchProject } from "../support/hcpx";
 
 describe("exec fast path: parsing", () => {

@@ -1,0 +1,17 @@
+// What the CLI does with an error that reached its entry: a user mistake
+// (HcpxError) is reported as one (--json: an envelope); anything else is a bug,
+// exit 70, and its stack only with HCPX_DEBUG. Loaded only on failure.
+import { HcpxError } from "../util/errors";
+import { makeOut, reportError } from "./output";
+
+export function reportFailure(e: unknown, argv: readonly string[]): number {
+  const json = argv.includes("--json");
+  if (e instanceof HcpxError) return reportError(e, makeOut({ json }));
+  const err = e as Error;
+  const message = `internal error: ${err?.message ?? String(e)}`;
+  const hint = "this is a bug in hcpx; rerun with HCPX_DEBUG=1 for details and report it";
+  if (json) process.stdout.write(JSON.stringify({ ok: false, error: { code: "internal", message, hint } }) + "\n");
+  else process.stderr.write(`${message}\n  hint: ${hint}\n`);
+  if (process.env.HCPX_DEBUG) process.stderr.write(`${err?.stack ?? ""}\n`);
+  return 70;
+}

@@ -1,0 +1,31 @@
+// The plain `hcpx exec` form, read without commander (main.ts's fast path).
+export interface FastExec {
+  pack: string;
+  verb: string;
+  operands: string[];
+  confirm: boolean;
+  json: boolean;
+}
+
+/**
+ * `exec <pack> <verb> [--confirm] [--json] [k=v …] [-- …]` as commander would
+ * read it; undefined for anything else (then commander parses it).
+ */
+export function parseFastExec(args: readonly string[]): FastExec | undefined {
+  if (args[0] !== "exec" || args.length < 3) return undefined;
+  const [, pack, verb] = args as [string, string, string];
+  if (pack.startsWith("-") || verb.startsWith("-")) return undefined;
+  const r: FastExec = { pack, verb, operands: [], confirm: false, json: false };
+  for (let i = 3; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--") {
+      r.operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (a === "--json") r.json = true;
+    else if (a === "--confirm") r.confirm = true;
+    else if (a.startsWith("-")) return undefined;
+    else r.operands.push(a);
+  }
+  return r;
+}
