@@ -33,6 +33,8 @@ export interface AdoptOptions {
   home?: string;
   /** previews: pretend every file is absent and use the portable command */
   preview?: boolean;
+  /** false: leave the Skill copies (dir-of-skills targets) out of the plan (generate's host previews) */
+  skills?: boolean;
   /** `generate --as`: the bundle's identity (for its manifest template) */
   bundle?: TemplateContext["bundle"];
 }
@@ -372,6 +374,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
           }
         }
         if (t.format === "dir-of-skills") {
+          if (opts.skills === false) continue;
           const dir = file(abs);
           if (dir.orig.kind === "file" || dir.orig.kind === "other") throw new HcpxError({ code: "not_a_directory", message: "is a file, expected the skills directory", file: dir.show, hint: "move the file away; hcpx writes <pack>/SKILL.md below this directory" });
           for (const s of projection.skills) {

@@ -81,12 +81,24 @@ export function buildProjection(project: Project, packs: Pack[], opts: BuildOpti
   tools.push(readSkill);
   const shell = shellTool(projected);
 
-  const body = promptBody(projected, skillsPath);
-  const hash = sha16(body);
-  const promptBlock = `<!-- hcp:prompt sha256:${hash} -->\n${body}`;
   const skills: ProjectedSkill[] = projected.map((p) => ({ packId: p.pack.id, content: p.skillText }));
   const packsOut: ProjectedPack[] = projected.map(({ skillText: _s, ...rest }) => rest);
-  return { packs: packsOut, promptBlock, hash, shellTool: shell, tools, readSkillTool: readSkill, skills };
+  return { packs: packsOut, ...promptBlock(packsOut, skillsPath), shellTool: shell, tools, readSkillTool: readSkill, skills };
+}
+
+function promptBlock(packs: ProjectedPack[], skillsPath: string): { promptBlock: string; hash: string } {
+  const body = promptBody(packs, skillsPath);
+  const hash = sha16(body);
+  return { promptBlock: `<!-- hcp:prompt sha256:${hash} -->\n${body}`, hash };
+}
+
+/**
+ * The same projection with a prompt block that names another skills dir (each
+ * host reads its Skill copies from its own dir). Only the block is rendered
+ * again; everything else is shared.
+ */
+export function withSkillsPath(projection: Projection, skillsPath: string): Projection {
+  return { ...projection, ...promptBlock(projection.packs, skillsPath.replace(/\\/g, "/").replace(/\/+$/, "")) };
 }
 
 function promptBody(packs: ProjectedPack[], skillsPath: string): string {

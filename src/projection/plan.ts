@@ -2,7 +2,7 @@
 // memory. Host previews (`hosts/<host>/…`) come from the host engine.
 import type { Pack, Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
-import { buildProjection, type BuildOptions } from "./build";
+import { buildProjection, withSkillsPath, type BuildOptions } from "./build";
 import { toAnthropic, toMcp, toOpenAI } from "./tools";
 import type { Plan, PlannedFile, Projection } from "./types";
 
@@ -63,7 +63,7 @@ export async function planGenerate(project: Project, packs: Pack[], opts: PlanOp
   const hosts = opts.hosts ?? DEFAULT_HOSTS;
   if (hosts.length) {
     const render = await loadHostPreviews();
-    if (render) files.push(...(await render(projection, hosts, project, (skillsPath) => buildProjection(project, packs, { ...opts, skillsPath }))));
+    if (render) files.push(...(await render(projection, hosts, project, (skillsPath) => withSkillsPath(projection, skillsPath))));
     else if (opts.hosts) {
       throw new HcpxError({ code: "no_host_engine", message: `host previews (${hosts.join(", ")}) are not available in this build: src/host/preview.ts is missing`, hint: "run without --host, or with --host none" });
     }

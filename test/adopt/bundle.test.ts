@@ -77,7 +77,7 @@ describe("generate --as", () => {
 });
 
 describe("host previews of generate", () => {
-  it("hosts/claude and hosts/cursor hold the files adopt would create, with the portable `hcpx mcp`", async () => {
+  it("hosts/claude and hosts/cursor hold the host files adopt would create, with the portable `hcpx mcp`; Skill copies only once, in skills/", async () => {
     const s = scratch();
     const r = await s.run(["generate"]);
     expect(r.code).toBe(0);
@@ -85,6 +85,14 @@ describe("host previews of generate", () => {
     expect(JSON.parse(readFileSync(join(gen, "claude", ".mcp.json"), "utf8"))).toEqual({ mcpServers: { hcp: { type: "stdio", command: "hcpx", args: ["mcp"] } } });
     expect(readFileSync(join(gen, "claude", "CLAUDE.md"), "utf8")).toMatch(/^<!-- hcp:begin -->\n/);
     expect(existsSync(join(gen, "cursor", ".cursor", "rules", "hcp.mdc"))).toBe(true);
-    expect(existsSync(join(gen, "cursor", ".cursor", "skills", "ledger", "SKILL.md"))).toBe(true);
+    // no per-host copy of the Skills: adopt writes exactly generate's skills/ bytes
+    expect(existsSync(join(gen, "cursor", ".cursor", "skills"))).toBe(false);
+    expect(existsSync(join(gen, "claude", ".claude", "skills"))).toBe(false);
+    expect(r.stdout).toContain("adopt places in the host's skills dir");
+    const a = await s.run(["adopt", "claude", "cursor", "--write"]);
+    expect(a.code, a.stderr).toBe(0);
+    const copy = readFileSync(join(s.dir, ".hcp", "generated", "skills", "ledger", "SKILL.md"), "utf8");
+    expect(readFileSync(join(s.dir, ".claude", "skills", "ledger", "SKILL.md"), "utf8")).toBe(copy);
+    expect(readFileSync(join(s.dir, ".cursor", "skills", "ledger", "SKILL.md"), "utf8")).toBe(copy);
   });
 });

@@ -2,7 +2,8 @@
 // [--command "<cmd> <args…>"] [--force] [--json]`: places the projections where
 // each host reads them. Default: print the plan as a unified diff, write nothing.
 import { loadPacks, loadProject } from "../../pack/load";
-import { buildProjection } from "../../projection/build";
+import { buildProjection, withSkillsPath } from "../../projection/build";
+import type { Projection } from "../../projection/types";
 import { HcpxError } from "../../util/errors";
 import { listHosts } from "../../host/descriptor";
 import { ledgerPath, planAdopt, type Scope } from "../../host/engine";
@@ -45,7 +46,9 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
 }
 
 async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs: string[], scope: Scope, opts: AdoptCliOptions, out: Out, lock: AdoptLock | undefined): Promise<number> {
-  const plan = await planAdopt(project, hosts, (skillsPath) => buildProjection(project, packs, { skillsPath }), {
+  // built once, when the plan first needs it; each host then only re-renders the prompt block
+  let projection: Projection | undefined;
+  const plan = await planAdopt(project, hosts, (skillsPath) => withSkillsPath((projection ??= buildProjection(project, packs)), skillsPath), {
     scope,
     command: opts.command,
     remove: opts.remove,

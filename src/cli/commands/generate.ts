@@ -181,11 +181,7 @@ function summarize(files: PlannedFile[]): { group: string; count: number; detail
       const ids = fs.map((f) => f.path.split("/")[1]);
       detail = `${fs.length} Skill copies: ${ids.slice(0, 8).join(", ")}${ids.length > 8 ? `, … (${ids.length - 8} more)` : ""}`;
     } else {
-      const rel = fs.map((f) => f.path.split("/").slice(2).join("/"));
-      const skills = rel.filter((r) => /(^|\/)skills\/[^/]+\/SKILL\.md$/.test(r));
-      const other = rel.filter((r) => !skills.includes(r));
-      const skillDir = skills[0]?.replace(/[^/]+\/SKILL\.md$/, "");
-      detail = [...other, ...(skills.length ? [`${skillDir} (${skills.length} Skills)`] : [])].join(", ");
+      detail = `${fs.map((f) => f.path.split("/").slice(2).join("/")).join(", ")} (+ the skills/ copies, which adopt places in the host's skills dir)`;
     }
     rows.push({ group, count: fs.length, detail });
   }
