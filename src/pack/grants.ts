@@ -2,7 +2,7 @@
 // is granted when an allow pattern matches it and no deny pattern does.
 // A pattern is `<pack>.<verb>` (exact), `<pack>.<prefix>.*` / `<pack>.*`
 // (everything below), or `*` (everything).
-import { HcpxError } from "../util/errors";
+import { HcpxError, type Problem } from "../util/errors";
 import type { Command, Grants, Pack } from "./model";
 
 export const GRANT_PATTERN_RE = /^(\*|[a-z][a-z0-9-]{0,31}(\.[a-z][a-z0-9_-]*)*(\.\*)?)$/;
@@ -16,6 +16,20 @@ export function checkPattern(p: string, where?: { file?: string; path?: string }
       hint: "use <pack>.<verb> (ledger.balance), <pack>.* (ledger.*), <pack>.<prefix>.* (ledger.entry.*) or *",
     });
   }
+}
+
+/** Check every pattern; throws one HcpxError listing all bad ones (exit 64: usage). */
+export function checkPatterns(patterns: readonly string[]): void {
+  const bad: Problem[] = [];
+  for (const p of patterns) {
+    try {
+      checkPattern(p);
+    } catch (e) {
+      if (!(e instanceof HcpxError)) throw e;
+      bad.push(...e.problems);
+    }
+  }
+  if (bad.length) throw new HcpxError(bad, 64);
 }
 
 export function matches(pattern: string, name: string): boolean {

@@ -1,8 +1,8 @@
 // Helpers for the adopt tests: a scratch project with its own HOME, whole-tree
 // snapshots (bytes, modes, mtimes, symlinks) and a check that a file changed
 // only by additions.
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { structuredPatch } from "diff";
 import { runHcpx, scratchProject, tmp, type RunResult } from "../support/hcpx";
 
@@ -47,23 +47,7 @@ function safeHasHcpx(dir: string): boolean {
 }
 
 /** Every entry below `root`: files with content and mode (and mtime when asked), dirs, symlinks. */
-export function snapshot(root: string, opts: { mtimes?: boolean } = {}): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const f = join(d, name);
-      const rel = relative(root, f);
-      const st = lstatSync(f);
-      if (st.isSymbolicLink()) out[rel] = `link:${readlinkSync(f)}`;
-      else if (st.isDirectory()) {
-        out[rel + "/"] = "dir";
-        walk(f);
-      } else out[rel] = `${(st.mode & 0o7777).toString(8)}:${readFileSync(f).toString("base64")}${opts.mtimes ? `@${st.mtimeMs}` : ""}`;
-    }
-  };
-  walk(root);
-  return out;
-}
+export { snapshot } from "../support/snapshot";
 
 /**
  * `after` differs from `before` only by added lines (and a comma appended to

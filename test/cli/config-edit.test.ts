@@ -3,25 +3,8 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import JSON5 from "json5";
 import { arrayAppend, arrayRemove, objectSet } from "../../src/config/edit";
+import { HAND } from "./helpers";
 
-const HAND = `// my project — hand-edited
-{
-  // packs we use
-  packs: [
-    './packs/ledger',   // money
-  ],
-  "principal": {id: 'me', kind: 'person'},
-  grants: {
-    allow: [
-      'ledger.balance',
-      // transit later
-    ],
-    /* nothing denied */
-    deny: [],
-  },
-  sandbox: { bins: { git: '/usr/bin/git' }, roots: ['.'], cwd: '.' },
-}
-`;
 
 describe("config editor (JSON5, comment-preserving)", () => {
   it("appends to a multi-line array with a trailing comma and a comment, in the document's quote style", () => {

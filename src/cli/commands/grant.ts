@@ -2,27 +2,18 @@
 // checked (checkPattern); one that matches no active command is kept with a
 // warning (it takes effect when such a pack is activated).
 import { display } from "../../util/paths";
-import { checkPattern, matches } from "../../pack/grants";
+import { checkPatterns, matches } from "../../pack/grants";
 import { loadProject } from "../../pack/load";
 import { arrayAppend } from "../../config/edit";
 import { openConfig, writeConfig } from "../../config/file";
 import { loadActive, matchedCommands } from "../../config/active";
 import { warning, type CommonOpts } from "../../config/common";
-import { HcpxError, type Problem } from "../../util/errors";
+import type { Problem } from "../../util/errors";
 import { c, done, makeOut, printWarnings } from "../output";
 
 export async function run(patterns: string[], opts: CommonOpts): Promise<number> {
   const out = makeOut(opts);
-  const bad: Problem[] = [];
-  for (const p of patterns) {
-    try {
-      checkPattern(p);
-    } catch (e) {
-      if (!(e instanceof HcpxError)) throw e;
-      bad.push(...e.problems);
-    }
-  }
-  if (bad.length) throw new HcpxError(bad, 64);
+  checkPatterns(patterns);
   const cfg = openConfig(opts);
   const project = loadProject({ config: cfg.file });
   const { packs } = loadActive(project);

@@ -3,7 +3,7 @@
 // says which pattern grants it and how to deny it instead (`--deny`, which adds
 // the pattern to grants.deny).
 import { display } from "../../util/paths";
-import { checkPattern, matches } from "../../pack/grants";
+import { checkPatterns, matches } from "../../pack/grants";
 import { arrayAppend, arrayRemove } from "../../config/edit";
 import { openConfig, writeConfig } from "../../config/file";
 import { warning, type CommonOpts } from "../../config/common";
@@ -12,16 +12,7 @@ import { c, done, makeOut, printWarnings } from "../output";
 
 export async function run(patterns: string[], opts: CommonOpts & { deny?: boolean }): Promise<number> {
   const out = makeOut(opts);
-  const bad: Problem[] = [];
-  for (const p of patterns) {
-    try {
-      checkPattern(p);
-    } catch (e) {
-      if (!(e instanceof HcpxError)) throw e;
-      bad.push(...e.problems);
-    }
-  }
-  if (bad.length) throw new HcpxError(bad, 64);
+  checkPatterns(patterns);
   const cfg = openConfig(opts);
   const allow = cfg.data.grants?.allow ?? [];
   const deny = [...(cfg.data.grants?.deny ?? [])];

@@ -2,8 +2,8 @@
 // pre-existing user config for every host, tree snapshots, and a way to run
 // the built CLI and SIGKILL it at a moment of our choosing.
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { createPatch } from "diff";
 import { baseEnv, HCPX, REPO, runHcpx, tmp, type RunResult } from "../../support/hcpx";
 
@@ -80,25 +80,7 @@ export function bigProject(n: number, opts: { dir?: string; home?: string } = {}
   return { dir, home, env: { HOME: home, PATH: cleanPath() } };
 }
 
-/** Every entry below `root`: files with mode and bytes, dirs, symlinks (mtimes when asked). */
-export function snapshot(root: string, opts: { mtimes?: boolean; skip?: (rel: string) => boolean } = {}): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const f = join(d, name);
-      const rel = relative(root, f);
-      if (opts.skip?.(rel)) continue;
-      const st = lstatSync(f);
-      if (st.isSymbolicLink()) out[rel] = `link:${readlinkSync(f)}`;
-      else if (st.isDirectory()) {
-        out[rel + "/"] = "dir";
-        walk(f);
-      } else out[rel] = `${(st.mode & 0o7777).toString(8)}:${readFileSync(f).toString("base64")}${opts.mtimes ? `@${st.mtimeMs}` : ""}`;
-    }
-  };
-  walk(root);
-  return out;
-}
+export { snapshot } from "../../support/snapshot";
 
 /** Replace `dst` by a copy of `src` (same absolute path each time, so planned bytes are comparable). */
 export function resetTree(src: string, dst: string): void {
