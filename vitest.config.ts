@@ -1,6 +1,8 @@
 import { defineConfig } from "vitest/config";
+import { lazyRequireAsImport } from "./test/support/lazy-require";
 
 export default defineConfig({
+  plugins: [lazyRequireAsImport()],
   test: {
     include: ["test/**/*.test.ts"],
     exclude: ["test/hosts/**", "node_modules/**"],

@@ -1,8 +1,10 @@
 // The slow part of the hostile suite (issue 6): `npm run test:hostile:slow`,
 // called by .ci/run. Files: test/hostile/**/*.slow.ts.
 import { defineConfig } from "vitest/config";
+import { lazyRequireAsImport } from "./test/support/lazy-require";
 
 export default defineConfig({
+  plugins: [lazyRequireAsImport()],
   test: {
     include: ["test/hostile/**/*.slow.ts"],
     testTimeout: 1_200_000,

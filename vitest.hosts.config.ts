@@ -4,8 +4,10 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
+import { lazyRequireAsImport } from "./test/support/lazy-require";
 
 export default defineConfig({
+  plugins: [lazyRequireAsImport()],
   test: {
     include: ["test/hosts/**/*.test.ts"],
     exclude: ["node_modules/**", "test/hosts/node_modules/**"],

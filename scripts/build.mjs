@@ -8,6 +8,7 @@
 // started on the previous build still finds every chunk it imports while a new
 // build lands (tests and builds run concurrently). `--clean` starts from empty.
 import { build } from "esbuild";
+import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
@@ -15,6 +16,15 @@ import { dirname, join } from "node:path";
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const out = join(root, "dist");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+// What decides whether a file validates: the schemas, the validator, zod. The
+// validation cache (src/pack/validcache.ts) keys on this, so a build that
+// changes any of them never trusts what an earlier build validated.
+const schemaHash = createHash("sha256")
+  .update(readFileSync(join(root, "src/pack/schema-defs.ts")))
+  .update(readFileSync(join(root, "src/pack/validate.ts")))
+  .update(readFileSync(join(root, "node_modules/zod/package.json")))
+  .digest("hex")
+  .slice(0, 16);
 if (process.argv.includes("--clean")) rmSync(out, { recursive: true, force: true });
 const common = {
   absWorkingDir: root,
@@ -28,7 +38,7 @@ const common = {
   legalComments: "none",
   logLevel: "warning",
   write: false,
-  define: { HCPX_VERSION: JSON.stringify(pkg.version) },
+  define: { HCPX_VERSION: JSON.stringify(pkg.version), HCPX_SCHEMA_HASH: JSON.stringify(schemaHash) },
   // CommonJS dependencies (handlebars) call require() for node builtins.
   banner: { js: "import { createRequire as __hcpxCreateRequire } from 'node:module'; const require = __hcpxCreateRequire(import.meta.url);" },
 };

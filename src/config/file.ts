@@ -7,7 +7,7 @@ import { dirname, resolve, basename, join } from "node:path";
 import { HcpxError } from "../util/errors";
 import { display } from "../util/paths";
 import { parseJson5 } from "../pack/json5";
-import { ConfigSchema, type ConfigFile } from "../pack/schema";
+import { schemas, type ConfigFile } from "../pack/schema";
 import { validate } from "../pack/validate";
 import { CONFIG_NAME, findProjectConfig } from "../pack/load";
 import { acquireLock, removeFile, staleTemps, writeStep } from "../host/fsio";
@@ -64,7 +64,7 @@ function lockConfig(file: string): void {
 /** Parse + validate config text; throws HcpxError (with line/column) when it is not a valid config. */
 export function checkConfigText(text: string, shown: string): ConfigFile {
   const doc = parseJson5(text, shown);
-  return validate(ConfigSchema, doc.value, shown, doc.text).data;
+  return validate(schemas().ConfigSchema, doc.value, shown, doc.text).data;
 }
 
 /** Write new config text after checking it; atomic. */

@@ -6,8 +6,8 @@ import { HcpxError, type Problem } from "../util/errors";
 import { display, home, userConfigDir } from "../util/paths";
 import { locate, readJson5 } from "./json5";
 import { checkPattern } from "./grants";
-import { ConfigSchema, PolicySchema, SurfaceSchema, type ConfigFile } from "./schema";
-import { validate } from "./validate";
+import type { ConfigFile } from "./schema";
+import { validateDoc } from "./validate";
 import type { Command, Pack, Project } from "./model";
 
 export const CONFIG_NAME = "hcp.config.json5";
@@ -31,7 +31,7 @@ export function loadPack(dirArg: string): Pack {
   const sdoc = readJson5(join(dir, "surface.json"), show("surface.json"));
   let surface;
   try {
-    const v = validate(SurfaceSchema, sdoc.value, sdoc.file, sdoc.text);
+    const v = validateDoc("SurfaceSchema", sdoc);
     surface = v.data;
     warnings.push(...v.warnings);
   } catch (e) {
@@ -41,7 +41,7 @@ export function loadPack(dirArg: string): Pack {
   let policy;
   try {
     const pdoc = readJson5(join(dir, "policy.json"), show("policy.json"));
-    const v = validate(PolicySchema, pdoc.value, pdoc.file, pdoc.text);
+    const v = validateDoc("PolicySchema", pdoc);
     policy = v.data;
     warnings.push(...v.warnings);
   } catch (e) {
@@ -122,7 +122,7 @@ interface ReadConfig {
 
 function readConfig(file: string): ReadConfig {
   const doc = readJson5(file, display(file));
-  const v = validate(ConfigSchema, doc.value, doc.file, doc.text);
+  const v = validateDoc("ConfigSchema", doc);
   const bad: Problem[] = [];
   for (const list of ["allow", "deny"] as const) {
     (v.data.grants?.[list] ?? []).forEach((pattern, i) => {

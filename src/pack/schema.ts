@@ -1,134 +1,34 @@
 // The file formats of DESIGN.md as zod/mini schemas (zod/mini: ~35 KB bundled,
 // ~3 ms of start-up, against ~40 ms for classic zod — this is on the exec path).
-import * as z from "zod/mini";
+//
+// The schemas themselves are in schema-defs.ts, loaded on first use with a
+// require() that esbuild bundles as a lazily run module (zod is still
+// tree-shaken: schema-defs imports it statically). Building them costs ~57 M
+// instructions (~11% of a bare Node start), and `hcpx exec` usually needs none
+// of it: a file whose exact text validated before is in the validation cache
+// (validcache.ts). Under vitest, test/support/lazy-require.ts turns the
+// require() into an import (Node cannot require a .ts file).
+import type * as Z from "zod/mini";
 
 export const PACK_ID_RE = /^[a-z][a-z0-9-]{0,31}$/;
 export const VERB_KEY_RE = /^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)*$/;
 export const ARG_NAME_RE = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 export const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-const str = () => z.string();
-const nonEmpty = () => z.string().check(z.minLength(1));
+export type Schemas = ReturnType<typeof import("./schema-defs").build>;
+let built: Schemas | undefined;
 
-export const ArgSchema = z.strictObject({
-  type: z.enum(["string", "integer", "number", "boolean", "enum"]),
-  required: z.optional(z.boolean()),
-  description: z.optional(str()),
-  flag: z.optional(z.string().check(z.regex(/^-{1,2}[A-Za-z0-9][A-Za-z0-9_-]*$/, "a flag looks like --name or -n"))),
-  values: z.optional(z.array(z.union([z.string(), z.number()])).check(z.minLength(1))),
-  allow_dash: z.optional(z.boolean()),
-  default: z.optional(z.union([z.string(), z.number(), z.boolean()])),
-  /** openapi: where the value goes in the HTTP request. */
-  in: z.optional(z.enum(["path", "query", "body", "header"])),
-});
+/** The schemas, built on first call. */
+export function schemas(): Schemas {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazily run bundled module (see above)
+  return (built ??= (require("./schema-defs") as typeof import("./schema-defs")).build());
+}
 
-export const CommandSchema = z.strictObject({
-  verb_key: z.string().check(z.regex(VERB_KEY_RE, "a verb_key is lower-case words joined by dots, like `plan` or `entry.add`")),
-  summary: nonEmpty(),
-  description: z.optional(str()),
-  cli: z.optional(z.array(str()).check(z.minLength(1))),
-  args: z.optional(z.record(z.string().check(z.regex(ARG_NAME_RE, "an arg name is letters, digits, _ or -")), ArgSchema)),
-  http: z.optional(
-    z.strictObject({
-      method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "get", "post", "put", "patch", "delete", "head"]),
-      path: z.string().check(z.regex(/^\//, "an HTTP path starts with /")),
-    }),
-  ),
-});
-
-export const PassThroughSchema = z.strictObject({
-  allowedSubcommands: z.array(z.string().check(z.regex(/^[a-z][a-z0-9_-]*$/, "a subcommand is one lower-case word"))).check(z.minLength(1)),
-  maxArgv: z.int().check(z.gte(0), z.lte(256)),
-});
-
-export const WrapSchema = z.strictObject({
-  bin: nonEmpty(),
-  argv_template: z.optional(z.array(str())),
-  agent_env: z.optional(z.record(z.string().check(z.regex(ENV_NAME_RE)), z.string())),
-  json_flag: z.optional(z.nullable(str())),
-  output: z.optional(z.enum(["json", "text"])),
-  timeout_ms: z.optional(z.int().check(z.gt(0), z.lte(3_600_000))),
-  pass_through: z.optional(PassThroughSchema),
-});
-
-export const SurfaceSchema = z.strictObject({
-  $schema: z.optional(str()),
-  hcp: z.string().check(z.regex(/^1(\.\d+)?$/, "hcp is the protocol version, like \"1.1\"")),
-  id: z.string().check(z.regex(PACK_ID_RE, "a pack id matches ^[a-z][a-z0-9-]{0,31}$ (no '..', '/', '__')")),
-  version: nonEmpty(),
-  description: nonEmpty(),
-  kind: z.enum(["wrap", "composite", "openapi", "sense_only"]),
-  wrap: z.optional(WrapSchema),
-  pass_through: z.optional(PassThroughSchema),
-  composite: z.optional(z.strictObject({ module: nonEmpty() })),
-  openapi: z.optional(
-    z.strictObject({
-      document: z.optional(nonEmpty()),
-      url: z.optional(nonEmpty()),
-      base_url: z.optional(nonEmpty()),
-      timeout_ms: z.optional(z.int().check(z.gt(0))),
-      auth: z.optional(
-        z.strictObject({
-          header: nonEmpty(),
-          env: z.string().check(z.regex(ENV_NAME_RE)),
-          scheme: z.optional(str()),
-        }),
-      ),
-    }),
-  ),
-  binding: z.optional(z.strictObject({ env: z.optional(z.array(z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _")))) })),
-  commands: z.optional(z.array(CommandSchema)),
-  stimuli: z.optional(
-    z.array(
-      z.looseObject({
-        id: nonEmpty(),
-        trigger: z.optional(str()),
-        summary: z.optional(str()),
-      }),
-    ),
-  ),
-});
-
-export const PolicyRowSchema = z.strictObject({
-  operation: z.enum(["read", "write"]),
-  land: z.optional(z.enum(["local", "remote", "external"])),
-  confirm: z.optional(z.boolean()),
-  inferred: z.optional(z.boolean()),
-  note: z.optional(str()),
-});
-
-export const PolicySchema = z.strictObject({
-  $schema: z.optional(str()),
-  inferred: z.optional(z.boolean()),
-  rows: z.record(z.string(), PolicyRowSchema),
-});
-
-export const SkillFrontmatterSchema = z.looseObject({
-  name: z.string().check(z.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "a Skill name is 1-64 of [a-z0-9-], no leading, trailing or double hyphen"), z.maxLength(64)),
-  description: z.string().check(z.minLength(1), z.maxLength(1024)),
-  leads: z.optional(z.union([z.string(), z.array(z.string()).check(z.minLength(1), z.maxLength(3))])),
-});
-
-const GrantPattern = z.string().check(z.minLength(1));
-export const ConfigSchema = z.strictObject({
-  $schema: z.optional(str()),
-  packs: z.optional(z.array(nonEmpty())),
-  principal: z.optional(z.strictObject({ id: nonEmpty(), kind: z.optional(z.enum(["person", "agent"])) })),
-  grants: z.optional(z.strictObject({ allow: z.optional(z.array(GrantPattern)), deny: z.optional(z.array(GrantPattern)) })),
-  sandbox: z.optional(
-    z.strictObject({
-      bins: z.optional(z.record(z.string(), nonEmpty())),
-      roots: z.optional(z.array(nonEmpty())),
-      cwd: z.optional(nonEmpty()),
-    }),
-  ),
-});
-
-export type ArgSpec = z.infer<typeof ArgSchema>;
-export type CommandSpec = z.infer<typeof CommandSchema>;
-export type WrapSpec = z.infer<typeof WrapSchema>;
-export type Surface = z.infer<typeof SurfaceSchema>;
-export type PolicyRow = z.infer<typeof PolicyRowSchema>;
-export type Policy = z.infer<typeof PolicySchema>;
-export type SkillFrontmatter = z.infer<typeof SkillFrontmatterSchema>;
-export type ConfigFile = z.infer<typeof ConfigSchema>;
+export type ArgSpec = Z.infer<Schemas["ArgSchema"]>;
+export type CommandSpec = Z.infer<Schemas["CommandSchema"]>;
+export type WrapSpec = Z.infer<Schemas["WrapSchema"]>;
+export type Surface = Z.infer<Schemas["SurfaceSchema"]>;
+export type PolicyRow = Z.infer<Schemas["PolicyRowSchema"]>;
+export type Policy = Z.infer<Schemas["PolicySchema"]>;
+export type SkillFrontmatter = Z.infer<Schemas["SkillFrontmatterSchema"]>;
+export type ConfigFile = Z.infer<Schemas["ConfigSchema"]>;

@@ -4,7 +4,7 @@ import { parse as parseYaml } from "yaml";
 import { readFileSync } from "node:fs";
 import { HcpxError } from "../util/errors";
 import { display } from "../util/paths";
-import { SkillFrontmatterSchema, VERB_KEY_RE, type SkillFrontmatter } from "./schema";
+import { schemas, VERB_KEY_RE, type SkillFrontmatter } from "./schema";
 import { validate } from "./validate";
 import type { Pack } from "./model";
 
@@ -53,7 +53,7 @@ export function parseSkill(text: string, file: string): Skill {
   }
   let v;
   try {
-    v = validate(SkillFrontmatterSchema, fm, file, undefined);
+    v = validate(schemas().SkillFrontmatterSchema, fm, file, undefined);
   } catch (e) {
     if (!(e instanceof HcpxError)) throw e;
     // Point each problem at its frontmatter line (`key:` at the top level).

@@ -3,7 +3,9 @@
 // written for a newer HCP still loads), everything else is an error.
 import type * as z from "zod/mini";
 import { HcpxError, pathToString, type Problem } from "../util/errors";
-import { locate } from "./json5";
+import { locate, type Json5Doc } from "./json5";
+import { schemas, type Schemas } from "./schema";
+import { isValidated, markValidated } from "./validcache";
 
 type Issue = z.core.$ZodIssue;
 
@@ -77,4 +79,17 @@ export function validate<T>(schema: z.ZodMiniType<T>, value: unknown, file: stri
   const second = schema.safeParse(copy);
   if (!second.success) throw new HcpxError(second.error.issues.map((i) => toProblem(i, "error")));
   return { data: second.data, warnings: unknown.map((i) => toProblem(i, "warning")) };
+}
+
+/**
+ * Validate a parsed file against one of the schemas. A text that validated
+ * clean before (validcache.ts) is taken as it is, without building the schemas:
+ * the schemas have no defaults or transforms, so the parsed value is what
+ * validation would return.
+ */
+export function validateDoc<K extends keyof Schemas>(kind: K, doc: Json5Doc): Validated<z.infer<Schemas[K]>> {
+  if (isValidated(kind, doc.text)) return { data: doc.value as z.infer<Schemas[K]>, warnings: [] };
+  const v = validate(schemas()[kind] as unknown as z.ZodMiniType<z.infer<Schemas[K]>>, doc.value, doc.file, doc.text);
+  if (v.warnings.length === 0) markValidated(kind, doc.text);
+  return v;
 }

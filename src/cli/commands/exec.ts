@@ -4,6 +4,7 @@
 // Exit 0 on ok, 1 on any failure. Never prompts. On the hot path: keep imports
 // to the runtime and output helpers.
 import { loadProject } from "../../pack/load";
+import { useValidationCache } from "../../pack/validcache";
 import { execute, type Envelope } from "../../runtime/execute";
 import { c, useColor } from "../output";
 
@@ -14,6 +15,7 @@ export interface ExecCliOptions {
 }
 
 export async function run(pack: string, verb: string, operands: string[], opts: ExecCliOptions): Promise<number> {
+  useValidationCache();
   const project = loadProject({ config: opts.config });
   const env = await execute(project, { pack, verb, kv: operands, confirm: opts.confirm === true });
   print(env, opts.json === true);

@@ -1,0 +1,65 @@
+// The validation cache (src/pack/validcache.ts) may only ever save work: an
+// edited file is validated again, a broken cache is ignored, and it can be
+// turned off. Through the built CLI, where the cache is on.
+import { describe, expect, it } from "vitest";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runHcpx, scratchProject, tmp } from "../support/hcpx";
+
+const cacheOf = (home: string) => join(home, ".cache", "hcpx", "validated.json");
+
+describe("validation cache", () => {
+  it("remembers clean files, and an edited file is validated again (the error shows, with its line)", async () => {
+    const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    const home = tmp("hcpx-vc-home-");
+    const env = { HOME: home };
+    const first = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
+    expect(JSON.parse(first.stdout)).toEqual({ ok: true, data: { pong: true } });
+    const keys = JSON.parse(readFileSync(cacheOf(home), "utf8")).keys;
+    expect(keys).toHaveLength(3); // config, surface, policy
+    const again = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
+    expect(again.stdout).toBe(first.stdout);
+    expect(JSON.parse(readFileSync(cacheOf(home), "utf8")).keys).toEqual(keys);
+    // now break the policy: a cached earlier text must not let the new one through
+    const policy = join(p.dir, "packs/calc-wrap/policy.json");
+    writeFileSync(policy, readFileSync(policy, "utf8").replace(/"read"/, '"reed"'));
+    const bad = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
+    expect(bad.code).toBe(1);
+    const err = JSON.parse(bad.stdout).error;
+    expect(err.code).toBe("bad_pack");
+    expect(JSON.stringify(err)).toMatch(/policy\.json/);
+    expect(JSON.stringify(err)).toContain("reed");
+    expect(JSON.stringify(err)).toMatch(/policy\.json:\d+:\d+|"line":\d+/);
+  });
+
+  it("a cache file that is garbage, or not JSON, or unwritable, changes nothing", async () => {
+    const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    for (const content of ["not json", '{"keys": 5}', "[]"]) {
+      const home = tmp("hcpx-vc-home-");
+      mkdirSync(join(home, ".cache", "hcpx"), { recursive: true });
+      writeFileSync(cacheOf(home), content);
+      const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
+      expect(JSON.parse(r.stdout), content).toEqual({ ok: true, data: { pong: true } });
+    }
+    const home = tmp("hcpx-vc-home-");
+    writeFileSync(join(home, ".cache"), "a file where the cache dir would go");
+    const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
+    expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
+  });
+
+  it("only exec uses it; HCPX_NO_CACHE=1 writes no cache; XDG_CACHE_HOME moves it", async () => {
+    const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    const home = tmp("hcpx-vc-home-");
+    for (const cmd of [["lint"], ["status"], ["generate"], ["adopt", "claude", "--write"]]) {
+      const r = await runHcpx(cmd, { cwd: p.dir, env: { HOME: home } });
+      expect(r.code, cmd.join(" ")).toBe(0);
+    }
+    expect(existsSync(join(home, ".cache"))).toBe(false);
+    await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home, HCPX_NO_CACHE: "1" } });
+    expect(existsSync(cacheOf(home))).toBe(false);
+    const xdg = tmp("hcpx-vc-xdg-");
+    await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home, XDG_CACHE_HOME: xdg } });
+    expect(existsSync(join(xdg, "hcpx", "validated.json"))).toBe(true);
+    expect(existsSync(cacheOf(home))).toBe(false);
+  });
+});
