@@ -1,15 +1,13 @@
 #!/usr/bin/env node
-// Builds dist/: one ESM bundle for the CLI entry (the `hcpx exec` hot path) and
-// separately loaded chunks for everything reached through `import()` (MCP SDK,
-// handlebars, diff, TOML, yaml), so a command pays only for what it uses.
+// Builds dist/: the CLI entry, the commander program, and one self-contained
+// ESM bundle per command (dist/commands/<name>.mjs), so a command loads only
+// its own code (the MCP SDK, handlebars, diff, TOML, yaml only where used).
 //
-// Outputs are written atomically (temp + rename), chunks before the entry, and
-// old chunks are kept: chunk names carry a content hash, so a process that
-// started on the previous build still finds every chunk it imports while a new
-// build lands (tests and builds run concurrently). `--clean` starts from empty.
+// Outputs are written atomically (temp + rename), the entry last, so tests that
+// run while a build lands see either build. `--clean` starts from empty.
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
@@ -26,6 +24,9 @@ const schemaHash = createHash("sha256")
   .digest("hex")
   .slice(0, 16);
 if (process.argv.includes("--clean")) rmSync(out, { recursive: true, force: true });
+// outputs of the earlier layout (shared chunks)
+rmSync(join(out, "chunks"), { recursive: true, force: true });
+rmSync(join(out, "exec.mjs"), { force: true });
 const common = {
   absWorkingDir: root,
   outdir: out,
@@ -42,14 +43,26 @@ const common = {
   // CommonJS dependencies (handlebars) call require() for node builtins.
   banner: { js: "import { createRequire as __hcpxCreateRequire } from 'node:module'; const require = __hcpxCreateRequire(import.meta.url);" },
 };
-const [cli, exec] = await Promise.all([
-  // The CLI: a small entry, every command in chunks loaded by import().
-  build({ ...common, entryPoints: { hcpx: "src/cli/main.ts" }, chunkNames: "chunks/[name]-[hash]", splitting: true, external: ["./exec.mjs"] }),
-  // `hcpx exec`'s fast path (main.ts): one file, nothing else to resolve or load.
-  build({ ...common, entryPoints: { exec: "src/cli/commands/exec.ts" }, splitting: false }),
+// No shared chunks: every path loads at most three modules, hcpx.mjs (the
+// entry) -> program.mjs (commander) -> commands/<name>.mjs, each bundled whole.
+// Resolving and compiling a module costs ~1 ms here; a command used to load ~24.
+// `hcpx exec`'s plain form skips program.mjs (src/cli/main.ts).
+const commandsDir = join(root, "src/cli/commands");
+const commands = readdirSync(commandsDir).filter((f) => f.endsWith(".ts")).map((f) => f.slice(0, -3));
+/** `./program` and `./commands/<name>` stay separate files: load them at run time. */
+const separate = {
+  name: "separate-modules",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(program|commands\/[\w-]+)$/ }, (args) => ({ path: `./${args.path.slice(2)}.mjs`, external: true }));
+  },
+};
+const builds = await Promise.all([
+  build({ ...common, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
+  build({ ...common, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
+  build({ ...common, entryPoints: Object.fromEntries(commands.map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])) }),
 ]);
 const entry = join(out, "hcpx.mjs");
-const files = [...exec.outputFiles, ...cli.outputFiles].sort((a, b) => (a.path === entry ? 1 : b.path === entry ? -1 : 0));
+const files = builds.flatMap((r) => r.outputFiles).sort((a, b) => (a.path === entry ? 1 : b.path === entry ? -1 : 0));
 for (const f of files) {
   mkdirSync(dirname(f.path), { recursive: true });
   const tmp = `${f.path}.${process.pid}.tmp`;

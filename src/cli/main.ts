@@ -5,20 +5,16 @@
 // instructions, ~9% of a bare Node start); everything else, including
 // `hcpx exec --help` and any exec form with other options, goes to the
 // commander program in program.ts, which gives the same result for the same
-// exec arguments (its exec runs the same source, from the shared chunks).
+// exec arguments. Each command is its own bundle, dist/commands/<name>.mjs
+// (scripts/build.mjs): the exec path loads hcpx.mjs and commands/exec.mjs only.
 import { parseFastExec } from "./fast-exec";
 
-/**
- * `exec` is also built as one single-file bundle, dist/exec.mjs (scripts/build.mjs):
- * one module to load instead of ~10 shared chunks, ~13 ms less per agent tool call.
- */
-const EXEC_BUNDLE = "./exec.mjs";
 
 async function main(argv: string[]): Promise<void> {
   try {
     const fast = parseFastExec(argv.slice(2));
     if (fast) {
-      const m = (await import(EXEC_BUNDLE)) as typeof import("./commands/exec");
+      const m = await import("./commands/exec");
       const code = await m.run(fast.pack, fast.verb, fast.operands, { confirm: fast.confirm, json: fast.json });
       if (code !== 0) process.exitCode = code;
       return;

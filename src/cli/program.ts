@@ -1,7 +1,7 @@
 // The commander program: every command, its options and help. Loaded by
 // main.ts for everything but the plain `hcpx exec` form, which main.ts parses
 // itself. Each command's code is loaded with import() only when that command
-// runs (esbuild puts it in its own chunk).
+// runs: dist/commands/<name>.mjs, a bundle of its own (scripts/build.mjs).
 import { Command, CommanderError } from "commander";
 
 declare const HCPX_VERSION: string;

@@ -63,7 +63,7 @@ export const DescriptorSchema = z.strictObject({
 export type Descriptor = z.infer<typeof DescriptorSchema>;
 
 let rootCache: string | undefined;
-/** The package root: the directory holding `hosts/` and `templates/` (works from src/ and from dist/chunks/). */
+/** The package root: the directory holding `hosts/` and `templates/` (works from src/ and from dist/commands/). */
 export function packageRoot(): string {
   if (rootCache) return rootCache;
   let d = dirname(fileURLToPath(import.meta.url));

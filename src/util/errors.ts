@@ -16,8 +16,9 @@ export interface Problem {
 }
 
 /**
- * `instanceof HcpxError` holds across copies of this class: dist/exec.mjs is a
- * separate bundle with its own copy, and its errors reach main.ts's handler.
+ * `instanceof HcpxError` holds across copies of this class: each command is a
+ * bundle of its own (dist/commands/*.mjs) with its own copy, and its errors
+ * reach the handler in main.ts (another copy).
  */
 const BRAND = Symbol.for("hcpx.HcpxError");
 
