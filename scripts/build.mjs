@@ -59,7 +59,10 @@ const separate = {
 const builds = await Promise.all([
   build({ ...common, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
   build({ ...common, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
-  build({ ...common, entryPoints: Object.fromEntries(commands.map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])) }),
+  // handlebars (~300 KB with source-map) renders only templates beyond the
+  // subset src/host/templates.ts renders itself: left in node_modules, imported
+  // on that rare path, instead of parsed on every adopt and generate.
+  build({ ...common, entryPoints: Object.fromEntries(commands.map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), external: ["handlebars"] }),
 ]);
 const entry = join(out, "hcpx.mjs");
 const files = builds.flatMap((r) => r.outputFiles).sort((a, b) => (a.path === entry ? 1 : b.path === entry ? -1 : 0));
