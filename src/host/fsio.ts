@@ -188,6 +188,7 @@ export function lockWaitMs(): number {
  * only if it is still the same stale lock, so two breakers never remove a fresh lock.
  */
 export function acquireLock(file: string, show: string, what = "hcpx adopt", extra?: () => string, onStale?: (text: string) => void): () => void {
+  removeDeadLockTemps(file);
   const id = `${process.pid}\n${Math.random().toString(36).slice(2)}${Date.now().toString(36)}\n`;
   let nonce = id + (extra?.() ?? "");
   const deadline = Date.now() + lockWaitMs();
@@ -219,6 +220,27 @@ export function acquireLock(file: string, show: string, what = "hcpx adopt", ext
     file: show,
     hint: "wait for it to finish and run this again; if no hcpx is running, delete the lock file",
   });
+}
+
+/**
+ * Temp files tryLink() leaves when killed between writing and removing them
+ * (`<lock>.<pid>-<rand>.tmp`, `<lock>.break.<pid>-<rand>.tmp`): removed when
+ * their pid is dead, so a killed run leaves nothing behind for good.
+ */
+function removeDeadLockTemps(file: string): void {
+  const dir = dirname(file);
+  const base = basename(file);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    if (!n.startsWith(base + ".")) continue;
+    const m = /^(?:break\.)?(\d+)-[a-z0-9]+\.tmp$/.exec(n.slice(base.length + 1));
+    if (m && !pidAlive(Number(m[1]))) removeFile(join(dir, n));
+  }
 }
 
 function tryLink(file: string, content: string): boolean {

@@ -82,6 +82,19 @@ describe("two adopt --write at once", () => {
     expect(Object.keys(snapshot(p.dir)).filter((k) => TEMP_RE.test(k))).toEqual([]);
   });
 
+  it("temp files of a lock left by a writer killed while taking the lock (or breaking a stale one) are removed; a live writer's are kept", async () => {
+    const p = project();
+    mkdirSync(join(p.dir, ".hcp"));
+    const dead = deadPid();
+    const leftovers = [`.hcp/adopt.lock.${dead}-k1ll3d.tmp`, `.hcp/adopt.lock.break.${dead}-k1ll3d.tmp`];
+    const live = `.hcp/adopt.lock.${process.pid}-l1ve00.tmp`;
+    for (const f of [...leftovers, live]) writeFileSync(join(p.dir, f), `${dead}\n`);
+    const r = await hcpx(["adopt", "claude", ...CMD, "--write"], p.dir, p.env);
+    expect(r.code, r.stderr).toBe(0);
+    for (const f of leftovers) expect(existsSync(join(p.dir, f)), f).toBe(false);
+    expect(existsSync(join(p.dir, live))).toBe(true);
+  });
+
   it("activate racing two adopt --write: the pack is in the config, both hosts' entries in the ledger, a re-run converges", async () => {
     for (let round = 0; round < 3; round++) {
       const p = project();
