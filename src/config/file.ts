@@ -2,7 +2,8 @@
 // error is reported with line and column, and the file is never rewritten),
 // apply text edits from ./edit, check the result still parses and validates,
 // and write it atomically (temp file + rename).
-import { existsSync, readFileSync, renameSync, writeFileSync, unlinkSync } from "node:fs";
+import { atomicWrite as writeAtomically } from "../util/atomic";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve, basename, join } from "node:path";
 import { HcpxError } from "../util/errors";
 import { display } from "../util/paths";
@@ -10,7 +11,7 @@ import { parseJson5 } from "../pack/json5";
 import { schemas, type ConfigFile } from "../pack/schema";
 import { validate } from "../pack/validate";
 import { CONFIG_NAME, findProjectConfig } from "../pack/load";
-import { acquireLock, removeFile, staleTemps, writeStep } from "../host/fsio";
+import { acquireLock, removeFile, staleTemps } from "../host/fsio";
 
 export interface ConfigDoc {
   /** absolute path */
@@ -74,18 +75,11 @@ export function writeConfig(file: string, text: string): ConfigFile {
   return data;
 }
 
+/** Write the config atomically (src/util/atomic.ts); a failure is a user-facing error. */
 export function atomicWrite(file: string, text: string): void {
-  const tmp = join(dirname(file), `.${basename(file)}.hcpx-${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
   try {
-    writeFileSync(tmp, text, { flag: "wx" });
-    writeStep();
-    renameSync(tmp, file);
+    writeAtomically(file, text);
   } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* nothing to clean */
-    }
     throw new HcpxError({ code: "write_failed", message: `cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, file: display(file), hint: "check the directory's permissions" });
   }
 }

@@ -6,10 +6,13 @@
 // user scope) adopt refuses it. When it stays inside, adopt writes through it:
 // the link stays a link and the file it points to is updated (atomically, by a
 // rename next to that file).
-import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, lstatSync, readdirSync, readFileSync, realpathSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { HcpxError } from "../util/errors";
 import { isInside } from "../util/paths";
+import { atomicWrite, writeStep } from "../util/atomic";
+
+export { atomicWrite, writeStep };
 
 export type Entry = { kind: "absent" } | { kind: "file"; text: string; mode: number } | { kind: "dir" } | { kind: "other" } | { kind: "binary"; offset: number; mode: number };
 
@@ -96,32 +99,6 @@ export function missingDirs(dir: string, base: string): string[] {
   return out;
 }
 
-/** Write `text` to `file` atomically (temp file in the same dir + rename), keeping an existing file's mode. */
-export function atomicWrite(file: string, text: string): void {
-  const dir = dirname(file);
-  mkdirSync(dir, { recursive: true });
-  let mode: number | undefined;
-  try {
-    mode = statSync(file).mode & 0o7777;
-  } catch {
-    mode = undefined;
-  }
-  const tmp = join(dir, `.${basename(file)}.hcpx-${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
-  try {
-    writeFileSync(tmp, text, { flag: "wx" });
-    if (mode !== undefined) chmodSync(tmp, mode);
-    writeStep();
-    renameSync(tmp, file);
-    writeStep();
-  } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* already gone */
-    }
-    throw e;
-  }
-}
 
 export function removeFile(file: string): void {
   try {
@@ -279,19 +256,6 @@ function breakStale(file: string, seen: string): boolean {
   }
 }
 
-// ---- test hook ----
-// HCPX_TEST_KILL_AFTER_WRITES=N: the process SIGKILLs itself after its Nth write
-// step (a temp file written, a rename, an unlink) — for the kill-mid-write tests
-// only. Unset, it costs one env read per process.
-let killAfter: number | undefined | null = null;
-let steps = 0;
-export function writeStep(): void {
-  if (killAfter === null) {
-    const v = Number(process.env.HCPX_TEST_KILL_AFTER_WRITES);
-    killAfter = process.env.HCPX_TEST_KILL_AFTER_WRITES && Number.isInteger(v) ? v : undefined;
-  }
-  if (killAfter !== undefined && ++steps >= killAfter) process.kill(process.pid, "SIGKILL");
-}
 
 /** Temp files of atomicWrite for `file` whose writer is dead (left by a killed hcpx). */
 export function staleTemps(dir: string): string[] {

@@ -2,12 +2,13 @@
 // projection of §12 for review. Atomic writes; removes only files it wrote
 // itself (listed in DIR/.manifest.json) and the user has not changed since.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { loadPacks, loadProject } from "../../pack/load";
 import { DEFAULT_SKILLS_PATH } from "../../projection/build";
 import { DEFAULT_HOSTS, planGenerate } from "../../projection/plan";
 import type { PlannedFile } from "../../projection/types";
+import { atomicWrite } from "../../util/atomic";
 import { HcpxError } from "../../util/errors";
 import { display, isInside, toPosix } from "../../util/paths";
 import { c, done, makeOut, printWarnings } from "../output";
@@ -52,17 +53,6 @@ function readOr(file: string): Buffer | undefined {
   }
 }
 
-const made = new Set<string>();
-function writeAtomic(file: string, content: string): void {
-  const dir = dirname(file);
-  if (!made.has(dir)) {
-    mkdirSync(dir, { recursive: true });
-    made.add(dir);
-  }
-  const tmp = `${file}.hcpx-${process.pid}.tmp`;
-  writeFileSync(tmp, content);
-  renameSync(tmp, file);
-}
 
 function pruneEmptyDirs(from: string, root: string): void {
   let d = dirname(from);
@@ -129,7 +119,7 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
     if (!isInside(target, outDir)) throw new HcpxError({ code: "bad_plan_path", message: `refusing to write outside ${shownOut}: ${f.path}` });
   }
   const changed = new Set(changes.filter((ch) => ch.state !== "stale").map((ch) => ch.path));
-  for (const f of plan.files) if (changed.has(f.path)) writeAtomic(join(outDir, f.path), f.content);
+  for (const f of plan.files) if (changed.has(f.path)) atomicWrite(join(outDir, f.path), f.content);
   const removed: string[] = [];
   const kept: string[] = [];
   for (const p of stale) {
@@ -145,7 +135,7 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
   if (kept.length) printWarnings(kept.map((p) => ({ code: "changed_by_user", message: `no longer generated, but changed since hcpx wrote it: left in place`, file: display(join(outDir, p)) })), out);
   const newManifest: Manifest = { generator: "hcpx", files: Object.fromEntries(plan.files.map((f) => [f.path, hashOf(f.content)])) };
   const mtext = JSON.stringify(newManifest, null, 2) + "\n";
-  if (readOr(join(outDir, MANIFEST))?.toString("utf8") !== mtext) writeAtomic(join(outDir, MANIFEST), mtext);
+  if (readOr(join(outDir, MANIFEST))?.toString("utf8") !== mtext) atomicWrite(join(outDir, MANIFEST), mtext);
 
   const summary = summarize(plan.files);
   done(

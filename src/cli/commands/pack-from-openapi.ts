@@ -2,8 +2,9 @@
 // Writes an openapi pack: surface.json, a draft policy.json (inferred), SKILL.md,
 // and a copy of the document. Refuses to write into an existing pack directory
 // without --force. Not on the exec hot path (yaml is imported lazily).
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { extname, join, resolve } from "node:path";
+import { atomicWrite } from "../../util/atomic";
 import { HcpxError } from "../../util/errors";
 import { display } from "../../util/paths";
 import { PACK_ID_RE } from "../../pack/schema";
@@ -18,12 +19,6 @@ export interface FromOpenapiOptions {
   force?: boolean;
   json?: boolean;
   config?: string;
-}
-
-function writeAtomic(file: string, text: string): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
 }
 
 export async function run(document: string, opts: FromOpenapiOptions): Promise<number> {
@@ -66,7 +61,7 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
     ["policy.json", renderPolicy(result)],
     ["SKILL.md", renderSkill(result)],
   ] as const;
-  for (const [name, body] of files) writeAtomic(join(dir, name), body);
+  for (const [name, body] of files) atomicWrite(join(dir, name), body);
   // what we wrote must load
   const pack = loadPack(dir);
   const notes = result.notes.map((m) => ({ code: "openapi_import", message: m, severity: "warning" as const }));

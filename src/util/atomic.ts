@@ -1,0 +1,55 @@
+// Writing a file so that a reader, or a process killed half-way, only ever
+// sees the old bytes or the new ones: a temp file in the same directory, then a
+// rename. The temp name (`.<name>.hcpx-<pid>-<rand>.tmp`) is what
+// src/host/fsio.ts staleTemps() recognises, so a killed writer's leftover is
+// cleaned up by the next adopt. Every command that writes a user-visible file
+// uses this.
+import { chmodSync, mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+
+/** Directories this process has made or found (one mkdir per directory, not per file). */
+const madeDirs = new Set<string>();
+
+/** Write `text` to `file` atomically (temp file in the same dir + rename), keeping an existing file's mode. */
+export function atomicWrite(file: string, text: string): void {
+  const dir = dirname(file);
+  if (!madeDirs.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    madeDirs.add(dir);
+  }
+  let mode: number | undefined;
+  try {
+    mode = statSync(file).mode & 0o7777;
+  } catch {
+    mode = undefined;
+  }
+  const tmp = join(dir, `.${basename(file)}.hcpx-${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
+  try {
+    writeFileSync(tmp, text, { flag: "wx" });
+    if (mode !== undefined) chmodSync(tmp, mode);
+    writeStep();
+    renameSync(tmp, file);
+    writeStep();
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
+    throw e;
+  }
+}
+
+// ---- test hook ----
+// HCPX_TEST_KILL_AFTER_WRITES=N: the process SIGKILLs itself after its Nth write
+// step (a temp file written, a rename, an unlink) — for the kill-mid-write tests
+// only. Unset, it costs one env read per process.
+let killAfter: number | undefined | null = null;
+let steps = 0;
+export function writeStep(): void {
+  if (killAfter === null) {
+    const v = Number(process.env.HCPX_TEST_KILL_AFTER_WRITES);
+    killAfter = process.env.HCPX_TEST_KILL_AFTER_WRITES && Number.isInteger(v) ? v : undefined;
+  }
+  if (killAfter !== undefined && ++steps >= killAfter) process.kill(process.pid, "SIGKILL");
+}
