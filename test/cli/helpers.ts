@@ -1,42 +1,18 @@
 // Support for the CLI tests: scratch dirs, hand-edited configs, envelope parsing.
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, expect } from "vitest";
-import { HCPX, REPO, run, tmp, type RunResult } from "../support/hcpx";
+import { expect } from "vitest";
+import { HCPX, REPO, runHcpx, tmp, type RunResult } from "../support/hcpx";
 
 export { tmp, REPO };
 
-/**
- * A private copy of dist/ (other suites rebuild dist/ while these run): placed
- * under the repo so that hosts/ and templates/ are still found upward from it.
- */
-let copy: string | undefined;
-// registered at import time, so it belongs to the importing test file's root suite
-afterAll(() => {
-  if (copy) rmSync(join(copy, ".."), { recursive: true, force: true });
-});
+/** The built CLI (dist/ is written atomically, entry last: safe while another suite rebuilds). */
 export function hcpxBin(): string {
-  if (copy) return copy;
-  const dir = join(REPO, ".hcp", "test-dist", String(process.pid));
-  for (let attempt = 0; ; attempt++) {
-    try {
-      if (!existsSync(HCPX)) throw new Error("dist/hcpx.mjs missing: run npm run build");
-      rmSync(dir, { recursive: true, force: true });
-      mkdirSync(dir, { recursive: true });
-      cpSync(join(REPO, "dist"), dir, { recursive: true });
-      if (!existsSync(join(dir, "hcpx.mjs"))) throw new Error("copy incomplete");
-      break;
-    } catch (e) {
-      if (attempt > 50) throw e;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
-    }
-  }
-  return (copy = join(dir, "hcpx.mjs"));
+  if (!existsSync(HCPX)) throw new Error("dist/hcpx.mjs missing: run npm run build");
+  return HCPX;
 }
 
-export function runHcpx(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<RunResult> {
-  return run(process.execPath, [hcpxBin(), ...args], opts);
-}
+export { runHcpx };
 
 /** A hand-edited config: comments everywhere, single quotes, a quoted key, odd spacing. */
 export const HAND = `// my project — hand-edited, keep my comments
