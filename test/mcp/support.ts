@@ -4,8 +4,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { PassThrough } from "node:stream";
 import { HCPX, REPO, scratchProject, tmp, type ScratchProject } from "../support/hcpx";
+import { connectMcp } from "../support/mcp";
 
 export interface McpSession {
   client: Client;
@@ -39,23 +39,8 @@ export async function startMcp(p: { dir: string; home?: string; ledger?: string 
     ...(p.ledger ? { LEDGER_FILE: p.ledger, LEDGER_NOW: "2026-01-01T00:00:00Z" } : {}),
     ...opts.env,
   };
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [HCPX, "mcp", ...(opts.shape ? ["--shape", opts.shape] : []), ...(opts.args ?? [])],
-    cwd: p.dir,
-    env,
-    stderr: "pipe",
-  });
-  let err = "";
-  (transport.stderr as PassThrough | null)?.setEncoding("utf8").on("data", (d: string) => (err += d));
-  const client = new Client({ name: "hcpx-test", version: "1.0.0" });
-  try {
-    await client.connect(transport);
-  } catch (e) {
-    await new Promise((r) => setTimeout(r, 100));
-    throw new Error(`hcpx mcp did not start: ${(e as Error).message}\nstderr:\n${err}`);
-  }
-  return { client, transport, stderr: () => err, close: () => client.close() };
+  const { client, transport, stderr } = await connectMcp([HCPX, "mcp", ...(opts.shape ? ["--shape", opts.shape] : []), ...(opts.args ?? [])], p.dir, env);
+  return { client, transport, stderr, close: () => client.close() };
 }
 
 /** Add a scratch pack `leaky` over test/fixtures/bins/leaky.mjs with the Binding LEAKY_TOKEN. */

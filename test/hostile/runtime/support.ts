@@ -6,8 +6,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { copyFileSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { PassThrough } from "node:stream";
 import { HCPX, tmp } from "../../support/hcpx";
+import { connectMcp } from "../../support/mcp";
 
 export const HERE = dirname(fileURLToPath(import.meta.url));
 export const OWN_FIXTURES = join(HERE, "fixtures");
@@ -113,21 +113,7 @@ export async function startServer(dir: string, opts: { env?: Record<string, stri
     teeDir = tmp("hcpx-tee-");
     env.TEE_DIR = teeDir;
   }
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: teeDir ? [join(OWN_FIXTURES, "tee-mcp.mjs"), ...mcpArgs] : mcpArgs,
-    cwd: dir,
-    env,
-    stderr: "pipe",
-  });
-  let err = "";
-  (transport.stderr as PassThrough | null)?.setEncoding("utf8").on("data", (d: string) => (err += d));
-  const client = new Client({ name: "hcpx-hostile", version: "1.0.0" });
-  try {
-    await client.connect(transport);
-  } catch (e) {
-    throw new Error(`hcpx mcp did not start: ${(e as Error).message}\nstderr:\n${err}`);
-  }
+  const { client, transport, stderr } = await connectMcp(teeDir ? [join(OWN_FIXTURES, "tee-mcp.mjs"), ...mcpArgs] : mcpArgs, dir, env, "hcpx-hostile");
   const serverPid = teeDir ? Number(readFileSync(join(teeDir, "pid"), "utf8")) : transport.pid!;
   const read = (f: string) => {
     try {
@@ -140,7 +126,7 @@ export async function startServer(dir: string, opts: { env?: Record<string, stri
     client,
     transport,
     serverPid,
-    stderr: () => err,
+    stderr,
     transcript: teeDir ? () => ({ stdin: read("stdin.log"), stdout: read("stdout.log"), stderr: read("stderr.log") }) : undefined,
     close: () => client.close(),
   };
