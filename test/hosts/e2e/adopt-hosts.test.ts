@@ -7,10 +7,10 @@
 // documented shapes. Then `adopt --remove` must give back the scratch project and
 // HOME byte for byte. Hosts run on copies of HOME (they rewrite their own files
 // there); the project is theirs to read, and must not change either.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parse as parseJsonc } from "jsonc-parser";
 import { BEGIN, END } from "../../../src/host/mdblock";
-import { availability, diffSnapshots, DIST, frontmatter, hc, hostHome, isFile, makeWorld, rm, snapshot, strictJson, TINY, type HostResult, type Snapshot, type World } from "./support";
+import { availability, diffSnapshots, DIST, frontmatter, hc, hostHome, isFile, makeWorld, expectConnected, removeAfterAll, snapshot, strictJson, TINY, type Snapshot, type World } from "./support";
 
 const HOSTS = ["claude", "codex", "cursor", "gemini", "opencode", "vscode", "windsurf"] as const;
 const avail = availability();
@@ -28,21 +28,12 @@ const USER_FILES: Record<string, string> = {
   "~/.gemini/settings.json": `{\n  // user-wide\n  "mcpServers": {\n    "tiny-user": ${TINY_JSON(false)}\n  }\n}\n`,
 };
 
-/** every named server listed and connected (with the host's output in the failure message) */
-function expectConnected(r: HostResult, names: string[], what: string): void {
-  const why = `${what}: ${JSON.stringify(r.servers)}\nexit ${r.raw.code}${r.raw.timedOut ? " (timed out)" : ""}\nstdout:\n${r.raw.stdout.slice(-3000)}\nstderr:\n${r.raw.stderr.slice(-3000)}`;
-  for (const n of names) expect(r.servers.find((s) => s.name === n)?.status, why).toBe("connected");
-}
-
 /** the hcp MCP entry adopt wrote runs this machine's node + dist (no hcpx on PATH here) */
 function expectAbsoluteCommand(entry: unknown): void {
   expect(entry).toMatchObject({ command: process.execPath, args: [DIST, "mcp"] });
 }
 
-const cleanup: string[] = [];
-afterAll(() => {
-  if (!process.env.HCPX_E2E_KEEP) for (const d of cleanup) rm(d);
-});
+const cleanup = removeAfterAll();
 
 describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () => {
   let w: World;
@@ -50,16 +41,14 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
   let homeBefore: Snapshot;
   /** a host's own view of HOME: a copy, plus what the host needs to trust/approve the scratch project */
   const home = (files: Record<string, string> = {}, append: Record<string, string> = {}) => {
-    const h = hostHome(w.home, files, append);
-    cleanup.push(h);
-    return h;
+    return cleanup(hostHome(w.home, files, append));
   };
   const claudeHome = () => home({ ".claude/settings.json": '{ "enableAllProjectMcpServers": true }\n' });
   const codexHome = () => home({}, { ".codex/config.toml": `\n[projects."${w.dir}"]\ntrust_level = "trusted"\n` });
 
   beforeAll(() => {
     w = makeWorld(USER_FILES);
-    cleanup.push(w.dir, w.home);
+    cleanup(w.dir, w.home);
     projBefore = snapshot(w.dir);
     homeBefore = snapshot(w.home);
   });

@@ -5,21 +5,13 @@
 // `gemini extensions link`) whose `mcp list` must show the bundled server connected.
 import { mkdirSync, symlinkSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { availability, diffSnapshots, DIST, hc, hostHome, makeWorld, pathWithoutHcpx, rm, snapshot, strictJson, tmp, type HostResult, type Snapshot, type World } from "./support";
+import { beforeAll, describe, expect, it } from "vitest";
+import { availability, diffSnapshots, DIST, hc, hostHome, makeWorld, expectConnected, pathWithoutHcpx, removeAfterAll, snapshot, strictJson, tmp, type Snapshot, type World } from "./support";
 
 const avail = availability();
 const LEDGER_BALANCE = { pack: "ledger", verb: "balance", args: { account: "checking" } };
 
-function expectConnected(r: HostResult, names: string[], what: string): void {
-  const why = `${what}: ${JSON.stringify(r.servers)}\nexit ${r.raw.code}${r.raw.timedOut ? " (timed out)" : ""}\nstdout:\n${r.raw.stdout.slice(-3000)}\nstderr:\n${r.raw.stderr.slice(-3000)}`;
-  for (const n of names) expect(r.servers.find((s) => s.name === n)?.status, why).toBe("connected");
-}
-
-const cleanup: string[] = [];
-afterAll(() => {
-  if (!process.env.HCPX_E2E_KEEP) for (const d of cleanup) rm(d);
-});
+const cleanup = removeAfterAll();
 
 describe.skipIf(!avail.all)("host e2e: the portable `hcpx mcp` entry and the plugin/extension bundles", () => {
   let w: World;
@@ -29,9 +21,7 @@ describe.skipIf(!avail.all)("host e2e: the portable `hcpx mcp` entry and the plu
   let projBefore: Snapshot;
   let homeBefore: Snapshot;
   const home = (files: Record<string, string> = {}, append: Record<string, string> = {}) => {
-    const h = hostHome(w.home, files, append);
-    cleanup.push(h);
-    return h;
+    return cleanup(hostHome(w.home, files, append));
   };
 
   beforeAll(() => {
@@ -39,7 +29,7 @@ describe.skipIf(!avail.all)("host e2e: the portable `hcpx mcp` entry and the plu
     symlinkSync(DIST, join(bin, "hcpx"));
     PATH = [bin, pathWithoutHcpx()].join(delimiter);
     w = makeWorld({}, { PATH });
-    cleanup.push(bin, w.dir, w.home);
+    cleanup(bin, w.dir, w.home);
     projBefore = snapshot(w.dir);
     homeBefore = snapshot(w.home);
   });
@@ -85,7 +75,7 @@ describe.skipIf(!avail.all)("host e2e: the portable `hcpx mcp` entry and the plu
   describe.concurrent("bundles: hcpx generate --as …", () => {
     it("claude-plugin: `claude plugin validate` passes (hcp server, the ledger + hcp skills); `claude --plugin-dir DIR mcp list` connects plugin:hcp-packs:hcp", async () => {
       const dir = join(tmp("hcpx-e2e-plugin-"), "hcp-packs");
-      cleanup.push(dir);
+      cleanup(dir);
       const g = await w.hcpx(["generate", "--as", "claude-plugin", dir]);
       expect(g.code, g.stderr).toBe(0);
       const v = await hc.claudePluginValidate(dir);
@@ -102,14 +92,14 @@ describe.skipIf(!avail.all)("host e2e: the portable `hcpx mcp` entry and the plu
 
     it("gemini-extension: `gemini extensions validate` passes without warnings; linked into a scratch HOME, `gemini mcp list` connects hcp (from hcp-packs)", async () => {
       const dir = join(tmp("hcpx-e2e-ext-"), "hcp-packs");
-      cleanup.push(dir);
+      cleanup(dir);
       const g = await w.hcpx(["generate", "--as", "gemini-extension", dir]);
       expect(g.code, g.stderr).toBe(0);
       const v = await hc.geminiExtensionValidate(dir);
       expect(v.ok, v.raw.stderr + v.raw.stdout).toBe(true);
       expect(v.warnings).toEqual([]);
       const h = tmp("hcpx-e2e-gemhome-");
-      cleanup.push(h);
+      cleanup(h);
       mkdirSync(join(h, ".gemini"), { recursive: true });
       const env = hc.hostEnv(h, { PATH, GEMINI_CLI_TRUST_WORKSPACE: "true" });
       const link = await hc.run(hc.hostBin("gemini"), ["extensions", "link", "--consent", dir], { cwd: h, env, timeoutMs: 90_000 });

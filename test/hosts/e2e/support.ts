@@ -1,6 +1,7 @@
 // Support for the host e2e suite: typed access to test/hosts/hostcli.mjs (the
 // helpers that run the hosts' own programs), scratch project + HOME, whole-tree
 // snapshots, and copies of HOME for the hosts to scribble in.
+import { afterAll, expect } from "vitest";
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
@@ -211,3 +212,25 @@ export function strictJson(text: string): Record<string, unknown> {
 }
 
 export { HCPX, REPO, tmp };
+
+/** every named server listed and connected (with the host's output in the failure message) */
+export function expectConnected(r: HostResult, names: string[], what: string): void {
+  const why = `${what}: ${JSON.stringify(r.servers)}\nexit ${r.raw.code}${r.raw.timedOut ? " (timed out)" : ""}\nstdout:\n${r.raw.stdout.slice(-3000)}\nstderr:\n${r.raw.stderr.slice(-3000)}`;
+  for (const n of names) expect(r.servers.find((s) => s.name === n)?.status, why).toBe("connected");
+}
+
+/**
+ * Scratch dirs of a test file, removed after it (kept with HCPX_E2E_KEEP=1).
+ * Call at the top level of the file; the returned function registers dirs and
+ * returns the first.
+ */
+export function removeAfterAll(): (...dirs: string[]) => string {
+  const dirs: string[] = [];
+  afterAll(() => {
+    if (!process.env.HCPX_E2E_KEEP) for (const d of dirs) rm(d);
+  });
+  return (...more) => {
+    dirs.push(...more);
+    return more[0]!;
+  };
+}
