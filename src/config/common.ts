@@ -19,7 +19,3 @@ export function warning(code: string, message: string, hint?: string): Problem {
 export function interactive(opts: { json?: boolean; yes?: boolean }): boolean {
   return !opts.json && !opts.yes && process.stdin.isTTY === true && process.stdout.isTTY === true && !process.env.CI;
 }
-
-export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
-}

@@ -1,6 +1,6 @@
 // Reading packs and the project config from disk into the model. This module
 // is on the `hcpx exec` path: keep it to JSON5 + zod/mini + node builtins.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve, basename } from "node:path";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, home, userConfigDir } from "../util/paths";
@@ -245,8 +245,4 @@ export function findPack(project: Project, id: string): Pack {
     if (p.id === id) return p;
   }
   throw new HcpxError({ code: "unknown_pack", message: `no activated pack '${id}'`, hint: "run `hcpx status` to list active packs, or `hcpx activate <pack-dir>`" });
-}
-
-export function readText(file: string): string {
-  return readFileSync(file, "utf8");
 }

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 
 /** A path as shown to a user: relative to the cwd when below it, else absolute. */
 export function display(abs: string, cwd = process.cwd()): string {
@@ -26,8 +26,4 @@ export function home(): string {
 export function userConfigDir(): string {
   const xdg = process.env.XDG_CONFIG_HOME;
   return xdg && isAbsolute(xdg) ? join(xdg, "hcp") : join(home(), ".config", "hcp");
-}
-
-export function resolveFrom(baseDir: string, p: string): string {
-  return resolve(baseDir, p);
 }
