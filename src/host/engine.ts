@@ -189,9 +189,14 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
   const newHosts: Record<string, LedgerHost> = {};
   const rmdirCandidates = new Set<string>(journalRmdirs);
 
-  // ---- the MCP command ----
-  const mcp: McpCommand = opts.preview && opts.command === undefined ? { argv: ["hcpx", "mcp"] } : resolveMcpCommand(opts.command);
-  if (mcp.machineSpecific && !opts.remove) notes.push(mcp.machineSpecific);
+  // ---- the MCP command: --command, else the one recorded for the host, else hcpx's own ----
+  function mcpFor(host: string): McpCommand {
+    if (opts.preview && opts.command === undefined) return { argv: ["hcpx", "mcp"] };
+    const recorded = opts.command === undefined ? ledger.hosts[host]?.command : undefined;
+    const mcp = recorded ? { argv: recorded } : resolveMcpCommand(opts.command);
+    if (mcp.machineSpecific && !notes.includes(mcp.machineSpecific)) notes.push(mcp.machineSpecific);
+    return mcp;
+  }
 
   // ---- removal of one ledger entry (stale or --remove) ----
   function removeEntry(host: string, e: LedgerEntry): "removed" | "kept" {
@@ -314,7 +319,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
         if (removeEntry(host, e) === "kept") kept.push(e);
       }
       for (const d of old.dirs) rmdirCandidates.add(absOf(d));
-      if (kept.length) newHosts[host] = { scope, entries: kept, dirs: old.dirs };
+      if (kept.length) newHosts[host] = { scope, entries: kept, dirs: old.dirs, ...(old.command ? { command: old.command } : {}) };
       continue;
     }
     const spec = desc.scopes[scope];
@@ -334,6 +339,8 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
       }
       throw err;
     }
+    const mcp = mcpFor(host);
+    const command = opts.command !== undefined ? mcp.argv : old?.command;
     const ctx: TemplateContext = {
       command: mcp.argv[0]!,
       args: mcp.argv.slice(1),
@@ -411,7 +418,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
       if (removeEntry(host, e) === "kept") kept.push(e);
       else for (const d of dirs) rmdirCandidates.add(absOf(d));
     }
-    newHosts[host] = { scope, entries: [...entries, ...kept], dirs: [...dirs].sort() };
+    newHosts[host] = { scope, entries: [...entries, ...kept], dirs: [...dirs].sort(), ...(command && !opts.preview ? { command } : {}) };
   }
   if (problems.length) throw new HcpxError(problems);
 

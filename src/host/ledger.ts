@@ -28,6 +28,8 @@ export interface LedgerHost {
   entries: LedgerEntry[];
   /** directories adopt created (display paths) */
   dirs: string[];
+  /** the MCP command line given with `--command`: later plans without it (a re-run, --check, doctor) keep it */
+  command?: string[];
 }
 
 export interface Ledger {
@@ -59,6 +61,7 @@ export function parseLedger(text: string, file: string): Ledger {
   for (const h of Object.values(l.hosts)) {
     if (!Array.isArray(h.entries)) throw new HcpxError({ code: "bad_ledger", message: "ledger host without entries", file });
     h.dirs ??= [];
+    if (h.command !== undefined && !(Array.isArray(h.command) && h.command.length > 0 && h.command.every((w) => typeof w === "string"))) delete h.command;
   }
   return l;
 }
@@ -110,7 +113,8 @@ export function reconcileLedger(before: Ledger, after: Ledger, state: (path: str
     const a = after.hosts[h];
     const entries = [...(a?.entries ?? []).filter((e) => state(e.path) !== "old"), ...(b?.entries ?? []).filter((e) => state(e.path) === "old")];
     const dirs = [...new Set([...(b?.dirs ?? []), ...(a?.dirs ?? [])])].sort();
-    if (entries.length || dirs.length) out.hosts[h] = { scope: (a ?? b)!.scope, entries, dirs };
+    const command = (b ?? a)!.command;
+    if (entries.length || dirs.length) out.hosts[h] = { scope: (a ?? b)!.scope, entries, dirs, ...(command ? { command } : {}) };
   }
   const dirs = [...new Set([...(before.dirs ?? []), ...(after.dirs ?? [])])].sort();
   if (dirs.length) out.dirs = dirs;

@@ -320,6 +320,26 @@ describe("the MCP command", () => {
     expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "npx", args: ["-y", "hcpx", "mcp"] });
   });
 
+  it("a --command is kept: --check, a re-run and doctor without it see no drift; a new --command replaces it; --remove still restores", async () => {
+    const s = scratch();
+    const before = snapshot(s.dir);
+    expect((await s.adopt("claude", "--write", "--command", "npx -y hcpx mcp")).code).toBe(0);
+    const written = s.read(".mcp.json");
+    expect(JSON.parse(written).mcpServers.hcp).toEqual({ type: "stdio", command: "npx", args: ["-y", "hcpx", "mcp"] });
+    expect((await s.adopt("claude", "--check")).code).toBe(0);
+    expect((await s.adopt("claude", "--write")).code).toBe(0);
+    expect(s.read(".mcp.json")).toBe(written);
+    const d = await s.run(["doctor", "--json"]);
+    const hostCheck = JSON.stringify(JSON.parse(d.stdout).data);
+    expect(hostCheck).not.toMatch(/out of date|drift/i);
+    expect(hostCheck).toMatch(/host claude \(project\): \d+ file\(s\) in sync/);
+    expect((await s.adopt("claude", "--write", "--command", "hcpx-other mcp")).code).toBe(0);
+    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx-other", args: ["mcp"] });
+    expect((await s.adopt("claude", "--check")).code).toBe(0);
+    expect((await s.adopt("claude", "--remove", "--write")).code).toBe(0);
+    expect(snapshot(s.dir)).toEqual(before);
+  });
+
   it("the command adopt writes starts a working MCP server (initialize + tools/list over stdio)", async () => {
     const s = scratch();
     expect((await s.adopt("claude", "--write")).code).toBe(0);
