@@ -56,13 +56,25 @@ const separate = {
     b.onResolve({ filter: /^\.\/(program|commands\/[\w-]+)$/ }, (args) => ({ path: `./${args.path.slice(2)}.mjs`, external: true }));
   },
 };
+/**
+ * The mcp adapter (and the MCP SDK client with it) is its own file,
+ * dist/lib/mcp-adapter.mjs, imported by the runtime only for an `mcp` pack:
+ * `hcpx exec` of every other kind never parses it.
+ */
+const lazyAdapter = {
+  name: "lazy-mcp-adapter",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/mcp-adapter$/ }, (args) => (args.importer.endsWith("execute.ts") ? { path: "../lib/mcp-adapter.mjs", external: true } : undefined));
+  },
+};
 const builds = await Promise.all([
   build({ ...common, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
   build({ ...common, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
   // handlebars (~300 KB with source-map) renders only templates beyond the
   // subset src/host/templates.ts renders itself: left in node_modules, imported
   // on that rare path, instead of parsed on every adopt and generate.
-  build({ ...common, entryPoints: Object.fromEntries(commands.map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), external: ["handlebars"] }),
+  build({ ...common, entryPoints: Object.fromEntries(commands.map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), external: ["handlebars"], plugins: [lazyAdapter] }),
+  build({ ...common, entryPoints: { "lib/mcp-adapter": "src/runtime/mcp-adapter.ts" } }),
 ]);
 const entry = join(out, "hcpx.mjs");
 const files = builds.flatMap((r) => r.outputFiles).sort((a, b) => (a.path === entry ? 1 : b.path === entry ? -1 : 0));

@@ -106,7 +106,7 @@ program
     }),
   );
 // `pack` is a command group: add subcommands with packGroup.command(...).
-const packGroup = program.command("pack").description("create packs: from an OpenAPI document, or a new scaffold");
+const packGroup = program.command("pack").description("create and vendor packs: from an OpenAPI document or an MCP server, a new scaffold; add, install, update, remove packs from npm, git or a path");
 packGroup
   .command("from-openapi")
   .description("write a pack (surface.json, draft policy.json marked inferred, SKILL.md) from an OpenAPI 3 document")
@@ -120,6 +120,22 @@ packGroup
     act(async (document: string, opts: { id: string; out?: string; baseUrl?: string; force?: boolean; json?: boolean }) => {
       const m = await import("./commands/pack-from-openapi");
       return m.run(document, { ...opts, ...globals() });
+    }),
+  );
+packGroup
+  .command("from-mcp")
+  .description("write an mcp pack from a stdio MCP server: one command per tool, a draft Policy from its annotations, a SKILL.md")
+  .argument("<command...>", "after --: the server's command line, e.g. -- npx @modelcontextprotocol/server-filesystem .")
+  .option("--id <id>", "pack id (default: from the server's name)")
+  .option("--out <dir>", "pack directory to write (default: packs/<id>)")
+  .option("--env <name...>", "environment names the server needs, passed from the runtime's env (never written)")
+  .option("--timeout <ms>", "how long to wait for the server to start and list its tools", "30000")
+  .option("--force", "overwrite an existing pack directory")
+  .option("--json", "print the result envelope")
+  .action(
+    act(async (command: string[], opts: { id?: string; out?: string; env?: string[]; timeout?: string; force?: boolean; json?: boolean }) => {
+      const m = await import("./commands/pack-from-mcp");
+      return m.run(command, { ...opts, ...globals() });
     }),
   );
 packGroup
@@ -247,6 +263,7 @@ program
     mcp: ["hcpx mcp                # started by an MCP host; see `hcpx adopt`", "hcpx mcp --shape per-command"],
     exec: ["hcpx exec ledger balance -- account=checking", "hcpx exec ledger transfer --confirm --json -- from=checking to=savings amount=100"],
     pack: ["hcpx pack new gitx --wrap git", "hcpx pack from-openapi openapi.json --id todo"],
+    "from-mcp": ["hcpx pack from-mcp --id fs -- npx -y @modelcontextprotocol/server-filesystem .", "hcpx pack from-mcp --env GITHUB_TOKEN -- ./node_modules/.bin/mcp-server-github"],
     "from-openapi": ["hcpx pack from-openapi ./openapi.json --id todo --base-url http://127.0.0.1:8080"],
   };
   for (const cmd of [...program.commands, ...packGroup.commands]) {

@@ -60,6 +60,7 @@ export function loadPack(dirArg: string): Pack {
     cli: c.cli,
     args: c.args ?? {},
     http: c.http ? { method: c.http.method.toUpperCase(), path: c.http.path } : undefined,
+    tool: c.tool,
     policy: policyFor(c.verb_key),
   }));
   if (passThrough) {

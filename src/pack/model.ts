@@ -23,6 +23,8 @@ export interface Command {
   cli?: string[];
   args: Record<string, ArgSpec>;
   http?: { method: string; path: string };
+  /** kind mcp: the server's tool name this command calls. */
+  tool?: string;
   /** Set for verbs synthesised from `pass_through.allowedSubcommands`. */
   passThrough?: { maxArgv: number };
   policy: CommandPolicy;

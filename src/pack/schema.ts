@@ -27,6 +27,7 @@ export function schemas(): Schemas {
 export type ArgSpec = Z.infer<Schemas["ArgSchema"]>;
 export type CommandSpec = Z.infer<Schemas["CommandSchema"]>;
 export type WrapSpec = Z.infer<Schemas["WrapSchema"]>;
+export type McpSpec = Z.infer<Schemas["McpSchema"]>;
 export type Surface = Z.infer<Schemas["SurfaceSchema"]>;
 export type PolicyRow = Z.infer<Schemas["PolicyRowSchema"]>;
 export type Policy = Z.infer<Schemas["PolicySchema"]>;

@@ -34,6 +34,9 @@ function argSchema(a: ArgSpec): Record<string, unknown> {
       s.enum = values;
       break;
     }
+    case "json":
+      // any JSON value (an MCP tool's array or object input): no type constraint
+      break;
     default:
       s.type = a.type;
   }

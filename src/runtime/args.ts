@@ -4,7 +4,8 @@
 import type { ArgSpec } from "../pack/schema";
 import type { Command } from "../pack/model";
 
-export type ArgValue = string | number | boolean;
+/** json args (mcp packs) carry any JSON value: an array or an object. */
+export type ArgValue = string | number | boolean | unknown[] | { [k: string]: unknown };
 export type ArgValues = Record<string, ArgValue>;
 
 export class ArgError extends Error {
@@ -21,7 +22,7 @@ const TRUE = new Set(["true", "1", "yes", "on"]);
 const FALSE = new Set(["false", "0", "no", "off"]);
 
 function describe(spec: ArgSpec): string {
-  return spec.type === "enum" ? `one of ${(spec.values ?? []).map(String).join(", ")}` : `a ${spec.type === "integer" ? "whole number" : spec.type}`;
+  return spec.type === "enum" ? `one of ${(spec.values ?? []).map(String).join(", ")}` : spec.type === "json" ? "a JSON value (an array or object)" : `a ${spec.type === "integer" ? "whole number" : spec.type}`;
 }
 
 /** Coerce one value (a CLI string or a typed JSON value) to the arg's type. */
@@ -55,6 +56,23 @@ export function coerce(name: string, spec: ArgSpec, raw: unknown): ArgValue {
       if (typeof raw === "string" && TRUE.has(raw.trim().toLowerCase())) return true;
       if (typeof raw === "string" && FALSE.has(raw.trim().toLowerCase())) return false;
       throw bad("true or false");
+    case "json": {
+      // a CLI string is parsed as JSON; a typed value must survive a JSON round trip
+      let v: unknown = raw;
+      if (typeof raw === "string") {
+        try {
+          v = JSON.parse(raw);
+        } catch (e) {
+          throw bad(`not JSON: ${(e as Error).message}`);
+        }
+      }
+      if (v === null || v === undefined) throw bad();
+      try {
+        return JSON.parse(JSON.stringify(v)) as ArgValue;
+      } catch {
+        throw bad("not JSON");
+      }
+    }
     case "enum": {
       const hit = (spec.values ?? []).find((v) => String(v) === String(raw));
       if (hit === undefined || (typeof raw !== "string" && typeof raw !== "number")) throw bad();

@@ -42,6 +42,9 @@ export type ErrorCode =
   | "http_error"
   | "composite_error"
   | "spawn_failed"
+  /** mcp packs: the server failed the call, or its tool answered with an error result */
+  | "mcp_error"
+  | "tool_error"
   /** the pack itself is broken (surface/policy unreadable, adapter section missing, an argv slot naming no arg) */
   | "bad_pack";
 
@@ -135,6 +138,9 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
     throw e;
   }
   // 6. Binding + 7. Adapter
+  if (pack.surface.kind !== "mcp" && Object.values(cmd.args).some((a) => a.type === "json")) {
+    return failure("bad_pack", `${pack.id}.${cmd.verb_key} has a json argument, which only mcp packs take`, { hint: "run `hcpx lint` on the pack" });
+  }
   switch (pack.surface.kind) {
     case "wrap":
       return runWrap(pack, project, cmd, values, literal, env);
@@ -142,6 +148,11 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
       return runComposite(pack, project, cmd, values, env);
     case "openapi":
       return runOpenapi(pack, cmd, values, env);
+    case "mcp": {
+      // lazily: the MCP SDK is loaded for mcp packs only (a file of its own in dist/, see scripts/build.mjs)
+      const m = await import("./mcp-adapter");
+      return m.runMcp(pack, project, cmd, values, env);
+    }
     default:
       return failure("unknown_verb", `pack ${pack.id} is ${pack.surface.kind}: it has no commands to run`);
   }
