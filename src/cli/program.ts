@@ -123,6 +123,54 @@ packGroup
     }),
   );
 packGroup
+  .command("add")
+  .description("vendor a pack from npm, git or a path into .hcp/packs/<id>, record it in hcp.lock, activate it (reads granted)")
+  .argument("<source>", "@scope/name@range, ./pack.tgz, git+https://host/repo.git#ref, ./repo#ref, or ./path/to/pack")
+  .option("-y, --yes", "you have seen what it runs, from where, and the env it reads: vendor it without asking")
+  .option("--force", "replace a pack of the same id")
+  .option("--json", "print the result envelope")
+  .action(
+    act(async (source: string, opts: { yes?: boolean; force?: boolean; json?: boolean }) => {
+      const m = await import("./commands/pack-vendor");
+      return m.runAdd(source, { ...opts, ...globals() });
+    }),
+  );
+packGroup
+  .command("install")
+  .description("restore exactly the packs hcp.lock records (CI): same version or commit, every file's hash checked")
+  .option("--check", "fetch nothing; exit 1 when a vendored pack differs from hcp.lock")
+  .option("--json", "print the result envelope")
+  .action(
+    act(async (opts: { check?: boolean; json?: boolean }) => {
+      const m = await import("./commands/pack-vendor");
+      return m.runInstall({ ...opts, ...globals() });
+    }),
+  );
+packGroup
+  .command("update")
+  .description("fetch the newest version the source allows and show the diff (new writes, confirm-less writes, programs, env); --yes applies it, never granting a write")
+  .argument("[id]", "one locked pack (default: all)")
+  .option("--to <spec>", "move to another npm spec or tarball, git ref, or path (with one id)")
+  .option("-y, --yes", "apply the update after the review")
+  .option("--json", "print the result envelope")
+  .action(
+    act(async (id: string | undefined, opts: { yes?: boolean; to?: string; json?: boolean }) => {
+      const m = await import("./commands/pack-vendor");
+      return m.runUpdate(id, { ...opts, ...globals() });
+    }),
+  );
+packGroup
+  .command("remove")
+  .description("deactivate a vendored pack, drop its grants, its folder and its hcp.lock entry")
+  .argument("<id>", "pack id")
+  .option("--json", "print the result envelope")
+  .action(
+    act(async (id: string, opts: { json?: boolean }) => {
+      const m = await import("./commands/pack-vendor");
+      return m.runRemove(id, { ...opts, ...globals() });
+    }),
+  );
+packGroup
   .command("from-mcp")
   .description("write an mcp pack from a stdio MCP server: one command per tool, a draft Policy from its annotations, a SKILL.md")
   .argument("<command...>", "after --: the server's command line, e.g. -- npx @modelcontextprotocol/server-filesystem .")
@@ -263,6 +311,10 @@ program
     mcp: ["hcpx mcp                # started by an MCP host; see `hcpx adopt`", "hcpx mcp --shape per-command"],
     exec: ["hcpx exec ledger balance -- account=checking", "hcpx exec ledger transfer --confirm --json -- from=checking to=savings amount=100"],
     pack: ["hcpx pack new gitx --wrap git", "hcpx pack from-openapi openapi.json --id todo"],
+    add: ["hcpx pack add @acme/hcp-pack-jira@^1 --yes", "hcpx pack add git+https://example.com/packs/notes.git#v1.2.0", "hcpx pack add ./vendor/notes-pack"],
+    install: ["hcpx pack install          # CI: restore what hcp.lock records", "hcpx pack install --check  # exit 1 when a vendored pack was changed"],
+    update: ["hcpx pack update notes      # review the diff", "hcpx pack update notes --yes"],
+    remove: ["hcpx pack remove notes"],
     "from-mcp": ["hcpx pack from-mcp --id fs -- npx -y @modelcontextprotocol/server-filesystem .", "hcpx pack from-mcp --env GITHUB_TOKEN -- ./node_modules/.bin/mcp-server-github"],
     "from-openapi": ["hcpx pack from-openapi ./openapi.json --id todo --base-url http://127.0.0.1:8080"],
   };
