@@ -205,6 +205,23 @@ packGroup
     }),
   );
 program
+  .command("import")
+  .description("list the MCP servers in a host's config; --server/--all writes an mcp pack of each (like `hcpx pack from-mcp`)")
+  .argument("<host>", "claude, cursor, codex, gemini, vscode, windsurf or opencode")
+  .option("--scope <scope>", "project (the host's files in the project) or user (under $HOME)", "project")
+  .option("--server <name...>", "the servers to import")
+  .option("--all", "import every stdio server")
+  .option("--timeout <ms>", "how long to wait for each server to start and list its tools", "30000")
+  .option("--force", "overwrite existing pack directories")
+  .option("--json", "print the result envelope")
+  .addHelpText("after", "\nExamples:\n  $ hcpx import claude                 # list the servers in .mcp.json\n  $ hcpx import claude --server filesystem\n  $ hcpx import codex --scope user --all\n")
+  .action(
+    act(async (host: string, opts: { scope?: string; server?: string[]; all?: boolean; timeout?: string; force?: boolean; json?: boolean }) => {
+      const m = await import("./commands/import");
+      return m.run(host, { ...opts, ...globals() });
+    }),
+  );
+program
   .command("init")
   .description("write a commented hcp.config.json5 in the current directory")
   .option("-y, --yes", "use the defaults, never ask (also without a TTY)")

@@ -48,7 +48,6 @@ function octal(b: Buffer, start: number, len: number, what: string): number {
 /** A relative path that stays where it is put: no absolute, `..`, `.`, backslash, NUL or control characters. */
 export function safeRelPath(p: string): string | undefined {
   if (p.length === 0 || p.length > 1024) return undefined;
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (/[\u0000-\u001f\u007f\\]/.test(p)) return undefined;
   if (p.startsWith("/") || /^[A-Za-z]:/.test(p)) return undefined;
   const parts = p.split("/").filter((x, i, a) => !(x === "" && i === a.length - 1));
