@@ -131,7 +131,8 @@ export function policyFrom(a: McpToolInfo["annotations"]): Pick<DraftCommand, "o
   const land = a?.openWorldHint === false ? ("local" as const) : ("external" as const);
   if (a?.readOnlyHint === true) return { operation: "read", confirm: false, inferred: false, why: "readOnlyHint" };
   if (a?.destructiveHint === true) return { operation: "write", land, confirm: true, inferred: false, why: "destructiveHint" };
-  if (a?.destructiveHint === false) return { operation: "write", land, confirm: false, inferred: true, why: "not readOnlyHint, destructiveHint: false" };
+  // a non-destructive write that reaches the outside world (openWorldHint) still waits for a confirm
+  if (a?.destructiveHint === false) return { operation: "write", land, confirm: land === "external", inferred: true, why: `not readOnlyHint, destructiveHint: false${land === "external" ? ", openWorldHint" : ""}` };
   // no hint: MCP's default for a non-read-only tool is destructive, so it waits for a confirm
   return { operation: "write", land, confirm: true, inferred: true, why: "no readOnlyHint or destructiveHint" };
 }
