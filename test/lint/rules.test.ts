@@ -45,6 +45,15 @@ const openapi = (s: Json) => {
     c.http = { method: "GET", path: "/items" };
   }
 };
+const mcp = (s: Json) => {
+  s.kind = "mcp";
+  delete s.wrap;
+  s.mcp = { bin: "node", args: ["./server.mjs"] };
+  for (const c of s.commands) {
+    delete c.cli;
+    c.tool = c.verb_key;
+  }
+};
 const withFile = (f: string, text = "export default {};\n") => ({ [f]: text });
 // Rows 1..3 of the base Skill table are at lines 14, 15, 16 (checked below).
 const ROW1 = 14;
@@ -89,6 +98,13 @@ const cases: RuleCase[] = [
   { name: "composite with no commands", code: "no_commands", severity: "error", file: "surface.json", path: "commands", pack: { surface: (s) => (composite(s), (s.commands = [])), policy: emptyPolicy, skill: noRows, raw: withFile("index.mjs") } },
   { name: "openapi command without http", code: "http_missing", severity: "error", file: "surface.json", path: "commands[1]", pack: { surface: (s) => (openapi(s), delete s.commands[1].http), raw: withFile("openapi.json", "{}") } },
   { name: "openapi path placeholder naming no arg", code: "http_path_placeholder", severity: "error", file: "surface.json", path: "commands[0].http.path", pack: { surface: (s) => (openapi(s), (s.commands[0].http.path = "/items/{item_id}")), raw: withFile("openapi.json", "{}") } },
+  // mcp
+  { name: "mcp kind without an mcp block", code: "kind_missing_config", severity: "error", file: "surface.json", path: "kind", pack: { surface: (s) => (mcp(s), delete s.mcp) } },
+  { name: "mcp config on a wrap", code: "kind_config_mismatch", severity: "error", file: "surface.json", path: "mcp", pack: { surface: (s) => (s.mcp = { bin: "node" }) } },
+  { name: "mcp command naming no server tool", code: "mcp_tool_missing", severity: "error", file: "surface.json", path: "commands[1]", pack: { surface: (s) => (mcp(s), delete s.commands[1].tool) } },
+  { name: "two mcp commands calling one tool", code: "mcp_tool_duplicate", severity: "warning", file: "surface.json", path: "commands[1].tool", pack: { surface: (s) => (mcp(s), (s.commands[1].tool = s.commands[0].tool)) } },
+  { name: "a server tool named on a wrap command", code: "tool_not_mcp", severity: "error", file: "surface.json", path: "commands[0].tool", pack: { surface: (s) => (s.commands[0].tool = "show") } },
+  { name: "a json arg on a wrap command", code: "arg_json_kind", severity: "error", file: "surface.json", path: "commands[0].args.id.type", pack: { surface: (s) => (s.commands[0].args.id.type = "json") } },
   // sense_only
   { name: "sense_only with commands", code: "sense_has_commands", severity: "error", file: "surface.json", path: "commands", pack: { surface: (s) => (sense(s), (s.commands = [{ verb_key: "poll", summary: "Poll" }])), policy: (p) => (p.rows = { poll: { operation: "read" } }), skill: { rows: [skillRow("poll", "Poll", "read")] } } },
   { name: "sense_only without stimuli", code: "sense_no_stimulus", severity: "error", file: "surface.json", path: "kind", pack: { surface: (s) => (sense(s), delete s.stimuli), policy: emptyPolicy, skill: noRows } },

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { HCPX, REPO, baseEnv, runHcpx, tmp } from "../support/hcpx";
 import { connectMcp, type Connected } from "../support/mcp";
 import { envelope } from "../cli/helpers";
@@ -155,4 +155,12 @@ describe("hcpx import <host>", () => {
   }, 120_000);
 });
 
-afterAll(() => undefined);
+describe("the exec start path", () => {
+  it("keeps the MCP SDK out of dist/commands/exec.mjs: the mcp adapter is its own file, imported only for mcp packs", () => {
+    const exec = readFileSync(join(REPO, "dist/commands/exec.mjs"), "utf8");
+    const adapter = readFileSync(join(REPO, "dist/lib/mcp-adapter.mjs"), "utf8");
+    expect(adapter).toContain("LATEST_PROTOCOL_VERSION");
+    expect(exec).not.toContain("LATEST_PROTOCOL_VERSION");
+    expect(exec).toContain('import("../lib/mcp-adapter.mjs")');
+  });
+});
