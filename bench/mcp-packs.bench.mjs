@@ -38,7 +38,7 @@ export default async function bench() {
   mkdirSync(root);
   writeFileSync(join(root, "a.txt"), "alpha\n");
   const env = { PATH: process.env.PATH ?? "", HOME: home };
-  const hcpx = (...a) => execFileSync(process.execPath, [HCPX, ...a], { cwd: dir, env, encoding: "utf8" });
+  const hcpx = (...a) => execFileSync(process.execPath, [HCPX, ...a], { cwd: dir, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   hcpx("init", "--yes");
   hcpx("pack", "from-mcp", "--id", "everything", "--", "node", EVERYTHING, "stdio");
   hcpx("pack", "from-mcp", "--id", "fs", "--", "node", FILESYSTEM, root);
@@ -78,7 +78,7 @@ export default async function bench() {
   const viaClient = [];
   for (let i = 0; i < CALLS + 1; i++) {
     let t0 = performance.now();
-    execFileSync(process.execPath, [HCPX, "exec", "fs", "list_directory", "--json", "--", `path=${root}`], { cwd: dir, env });
+    execFileSync(process.execPath, [HCPX, "exec", "fs", "list_directory", "--json", "--", `path=${root}`], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
     const a = performance.now() - t0;
     t0 = performance.now();
     const c = await client(process.execPath, [FILESYSTEM, root], dir, env);
