@@ -131,9 +131,20 @@ export async function runAdd(source: string, opts: VendorOpts): Promise<number> 
   const landed = diffHashes(files, hashTree(target));
   if (landed.length) throw new HcpxError({ code: "hash_mismatch", message: `what landed in ${display(target)} differs from what was fetched: ${landed.join(", ")}`, hint: "something changed the folder while hcpx wrote it; run `hcpx pack install`" });
   const pack = loadPack(target);
+  const prior = lock.packs[id];
   lock.packs[id] = { source: fetched.source, version: pack.surface.version, files };
   writeLock(root, lock);
-  const act = await activateDir(target, opts);
+  let act;
+  try {
+    act = await activateDir(target, opts);
+  } catch (e) {
+    // not activated (e.g. another active pack has this id): take the vendoring back
+    removeDir(target);
+    if (prior) lock.packs[id] = prior;
+    else delete lock.packs[id];
+    writeLock(root, lock);
+    throw e;
+  }
   printWarnings([...warnings], out);
   done(out, { id, dir: display(target), source: fetched.source, lock: display(lockFile(root)), files: Object.keys(files).length, reach, granted: act.granted, withheld: act.withheld }, (col) =>
     [
