@@ -73,6 +73,8 @@ function runFailed(what: string, r: { stderr?: string | Buffer; error?: Error; s
 }
 
 function npmFetch(spec: string, label: string, wantIntegrity?: string): { entries: TarEntry[]; name: string; version: string; integrity: string } {
+  // a spec from hcp.lock is untrusted: one that starts with '-' would be an npm option
+  if (spec.startsWith("-") || /[\0\n]/.test(spec)) throw new HcpxError({ code: "bad_source", message: `${label}: ${JSON.stringify(spec)} is not an npm spec`, hint: "an npm spec looks like @scope/name@^1 or ./pack.tgz" });
   const dir = tempDir();
   try {
     const r = spawnSync("npm", ["pack", spec, "--json", "--ignore-scripts", "--pack-destination", dir], { cwd: dir, encoding: "utf8", maxBuffer: 16 * 1024 * 1024, timeout: 300_000, env: { ...process.env, npm_config_loglevel: "error" } });

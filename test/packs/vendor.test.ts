@@ -187,6 +187,11 @@ describe("hcpx pack install", () => {
     expect(i.code).toBe(1);
     expect(envelope(i).error.code).toBe("bad_lock");
     expect(existsSync(join(dir, "x"))).toBe(false);
+    // a locked npm spec that would be an npm option is not passed to npm
+    writeFileSync(join(dir, "hcp.lock"), JSON.stringify({ lockfileVersion: 1, packs: { greet: { source: { type: "npm", spec: "greet", resolved: "--registry=http://127.0.0.1:9/", version: "1", integrity: "sha512-AAAA" }, version: "1", files: {} } } }));
+    const o = await runHcpx(["pack", "install", "--json"], { cwd: dir });
+    expect(o.code).toBe(1);
+    expect(envelope(o).error.code).toBe("bad_source");
   });
 
   it("refuses an npm tarball that changed since it was locked", async () => {
