@@ -67,6 +67,7 @@ function sourceLabel(s: Source): string {
 function stageChecked(f: Fetched, root: string, project: Project | undefined, label: string): { staging: string; id: string; reach: Reach; warnings: Problem[] } {
   const staging = stage(f.entries, join(root, ...PACKS_DIR.split("/")));
   try {
+    if (!existsSync(join(staging, "surface.json"))) throw new HcpxError({ code: "not_a_pack", message: `${label} has no surface.json at its root, so it is not a pack; nothing was vendored`, hint: "a pack is a folder (an npm package, a repository) with surface.json, policy.json and SKILL.md at its top" });
     const pack = loadPack(staging);
     const problems = lintPackDir(staging, project ? { project } : {}).problems;
     const errors = problems.filter((p) => p.severity !== "warning");
@@ -76,6 +77,8 @@ function stageChecked(f: Fetched, root: string, project: Project | undefined, la
     return { staging, id: pack.id, reach: reachOf(pack, project), warnings: problems.filter((p) => p.severity === "warning") };
   } catch (e) {
     removeDir(staging);
+    // problems point at the staging folder, which is gone: name the source instead
+    if (e instanceof HcpxError) throw new HcpxError(e.problems.map((p) => (p.file ? { ...p, file: p.file.split(display(staging)).join(`${label}:`).replace(/:\//, ":") } : p)), e.exitCode);
     throw e;
   }
 }
