@@ -14,8 +14,74 @@
 import type { Command, Pack, Project } from "../pack/model";
 import type { ArgValues } from "./args";
 import type { Envelope } from "./execute";
+import { createHash } from "node:crypto";
 import { binEnv, DEFAULT_TIMEOUT_MS, resolveBin } from "./wrap";
-import { connect, type Connection } from "./mcp-client";
+import { connect, type Connection, type ServerSpawn } from "./mcp-client";
+
+/**
+ * A long-lived process (`hcpx mcp`) sets this global to keep each server
+ * running between calls (the same program, argv, env and cwd reuse one
+ * connection; one that failed, timed out or sat idle for IDLE_MS is closed).
+ * `hcpx exec` runs once per call and never sets it. A global, not an export:
+ * the adapter is a file of its own (dist/lib/mcp-adapter.mjs), and the server
+ * command's bundle must not load it to flip a switch.
+ */
+export const KEEP_ALIVE = Symbol.for("hcpx.mcp.keepAlive");
+const IDLE_MS = 120_000;
+
+interface Pooled {
+  conn: Connection;
+  idle?: NodeJS.Timeout;
+}
+const pool = new Map<string, Pooled>();
+let exitHook = false;
+
+function keyOf(spec: ServerSpawn): string {
+  const env = Object.entries(spec.env).sort(([a], [b]) => (a < b ? -1 : 1));
+  return createHash("sha256").update(JSON.stringify([spec.command, spec.args, env, spec.cwd])).digest("hex");
+}
+
+async function open(spec: ServerSpawn, timeoutMs: number): Promise<{ conn: Connection; release: (healthy: boolean) => Promise<void> }> {
+  if ((globalThis as Record<symbol, unknown>)[KEEP_ALIVE] !== true) {
+    const conn = await connect(spec, timeoutMs);
+    return { conn, release: () => conn.close() };
+  }
+  if (!exitHook) {
+    exitHook = true;
+    // the servers are this process's children: they go when it goes
+    process.once("exit", () => {
+      for (const p of pool.values()) void p.conn.close();
+    });
+  }
+  const key = keyOf(spec);
+  let p = pool.get(key);
+  if (p && p.conn.transport.failure) {
+    pool.delete(key);
+    await p.conn.close();
+    p = undefined;
+  }
+  if (!p) {
+    p = { conn: await connect(spec, timeoutMs) };
+    pool.set(key, p);
+  }
+  const mine = p;
+  if (mine.idle) clearTimeout(mine.idle);
+  return {
+    conn: mine.conn,
+    release: async (healthy) => {
+      if (!healthy || mine.conn.transport.failure) {
+        if (pool.get(key) === mine) pool.delete(key);
+        await mine.conn.close();
+        return;
+      }
+      mine.idle = setTimeout(() => {
+        if (pool.get(key) === mine) pool.delete(key);
+        void mine.conn.close();
+      }, IDLE_MS);
+      mine.idle.unref?.();
+    },
+  };
+}
 
 const failure = (code: string, message: string, extra: Record<string, unknown> = {}): Envelope => ({ ok: false, error: { code, message, ...extra } });
 
@@ -53,9 +119,11 @@ export async function runMcp(pack: Pack, project: Project, cmd: Command, values:
   const label = `${pack.id} ${cmd.verb_key}`;
   const started = Date.now();
   let conn: Connection | undefined;
+  let release: ((healthy: boolean) => Promise<void>) | undefined;
+  let healthy = false;
   try {
     try {
-      conn = await connect({ command: bin.command, args: [...bin.prefix, ...(spec.args ?? [])], env: binEnv(spec, pack.surface.binding?.env ?? [], runtimeEnv), cwd: project.sandbox.cwd }, timeoutMs);
+      ({ conn, release } = await open({ command: bin.command, args: [...bin.prefix, ...(spec.args ?? [])], env: binEnv(spec, pack.surface.binding?.env ?? [], runtimeEnv), cwd: project.sandbox.cwd }, timeoutMs));
     } catch (e) {
       return failure("spawn_failed", `could not start and initialize the MCP server of ${label}: ${(e as Error)?.message ?? String(e)}`, { hint: "run the server's command by hand to see why; `hcpx lint` checks mcp.bin" });
     }
@@ -70,6 +138,7 @@ export async function runMcp(pack: Pack, project: Project, cmd: Command, values:
       if (/timed out|timeout/i.test(msg)) return failure("timeout", `${label} did not finish within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
       return failure("mcp_error", `${label}: the server's tools/call failed: ${msg}`, { tool: cmd.tool, stderr_tail: conn.transport.stderrTail() || undefined });
     }
+    healthy = true;
     if (result.isError === true) return failure("tool_error", `${label}: the tool '${cmd.tool}' returned an error: ${errorText(result) || "(no text)"}`, { tool: cmd.tool });
     const data = resultData(result);
     try {
@@ -78,6 +147,6 @@ export async function runMcp(pack: Pack, project: Project, cmd: Command, values:
       return failure("bad_output", `${label}: the server's result is not JSON: ${(e as Error).message}`);
     }
   } finally {
-    await conn?.close();
+    await release?.(healthy);
   }
 }

@@ -4,7 +4,7 @@
 // destructive tool waits for a confirm, an ungranted tool is refused, Binding
 // values are redacted, and `hcpx mcp` serves them as one `hcp` tool — whose
 // listing is measured against connecting the servers directly.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -15,6 +15,22 @@ import { envelope } from "../cli/helpers";
 
 const EVERYTHING = join(REPO, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const FILESYSTEM = join(REPO, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+
+/** Child pids of a process (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const t of readdirSync(`/proc/${pid}/task`)) {
+    for (const c of readFileSync(`/proc/${pid}/task/${t}/children`, "utf8").split(" ")) if (Number(c) > 0) out.push(Number(c));
+  }
+  return out;
+}
+const cmdline = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return "";
+  }
+};
 
 let dir: string;
 let root: string;
@@ -106,6 +122,16 @@ describe("hcpx pack from-mcp", () => {
       expect(names).toContain("hcp");
       const call = await conn.client.callTool({ name: "hcp", arguments: { pack: "fs", verb: "list_directory", args: { path: root } } });
       expect(JSON.stringify(call)).toContain("a.txt");
+      // `hcpx mcp` keeps the server running between calls: the same filesystem server (a live child of hcpx mcp) answers both
+      const live = async () => {
+        await new Promise((r) => setTimeout(r, 400));
+        return childrenOf(conn!.transport.pid!).filter((pid) => cmdline(pid).includes("server-filesystem"));
+      };
+      const first = await live();
+      expect(first).toHaveLength(1);
+      const again = await conn.client.callTool({ name: "hcp", arguments: { pack: "fs", verb: "list_directory", args: { path: root } } });
+      expect(JSON.stringify(again)).toContain("a.txt");
+      expect(await live()).toEqual(first);
       const refused = await conn.client.callTool({ name: "hcp", arguments: { pack: "fs", verb: "move_file", args: { source: join(root, "a.txt"), destination: join(root, "c.txt") } } });
       expect(JSON.stringify(refused)).toContain("not_granted");
       expect(existsSync(join(root, "c.txt"))).toBe(false);
@@ -121,6 +147,11 @@ describe("hcpx pack from-mcp", () => {
       }
       process.stdout.write(`context cost: tools/list via hcpx mcp ${viaHcpx} bytes; the two servers directly ${directBytes} bytes (${(directBytes / viaHcpx).toFixed(1)}x)\n`);
       expect(viaHcpx).toBeLessThan(directBytes / 2);
+      // when hcpx mcp goes (the host closes its stdin), the servers it kept go with it
+      await conn.client.close();
+      conn = undefined;
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(cmdline(first[0]!)).toBe("");
     } finally {
       await conn?.client.close();
       for (const d of direct) await d.client.close();
