@@ -90,10 +90,19 @@ export default async function bench() {
       viaClient.push(b);
     }
   }
+  const served = await client(process.execPath, [HCPX, "mcp", "--no-watch"], dir, env);
+  const viaServer = [];
+  for (let i = 0; i < CALLS + 1; i++) {
+    const t0 = performance.now();
+    await served.callTool({ name: "hcp", arguments: { pack: "fs", verb: "list_directory", args: { path: root } } });
+    if (i > 0) viaServer.push(performance.now() - t0);
+  }
+  await served.close();
   console.log(`\none read (fs list_directory), ${CALLS} runs, interleaved:`);
   console.log(table([
     ["", "p50"],
     ["start the server + initialize + tools/call (SDK client in this process)", fmt(median(viaClient))],
     ["hcpx exec fs list_directory (grant, Policy, args, server per call)", fmt(median(viaExec))],
+    ["tools/call `hcp` through hcpx mcp (the server kept between calls)", fmt(median(viaServer))],
   ]));
 }
