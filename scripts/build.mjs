@@ -56,13 +56,26 @@ const separate = {
     b.onResolve({ filter: /^\.\/(program|commands\/[\w-]+)$/ }, (args) => ({ path: `./${args.path.slice(2)}.mjs`, external: true }));
   },
 };
+/**
+ * handlebars is bundled too, into dist/vendor/handlebars.mjs, and imported from
+ * there only on the rare path that needs it: dist/ needs nothing from
+ * node_modules at run time, so the package has no production dependencies
+ * (every library is in devDependencies) and installs without fetching any.
+ */
+const vendorHandlebars = {
+  name: "vendor-handlebars",
+  setup(b) {
+    b.onResolve({ filter: /^handlebars$/ }, () => ({ path: "../vendor/handlebars.mjs", external: true }));
+  },
+};
 const builds = await Promise.all([
   build({ ...common, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
   build({ ...common, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
-  // handlebars (~300 KB with source-map) renders only templates beyond the
-  // subset src/host/templates.ts renders itself: left in node_modules, imported
-  // on that rare path, instead of parsed on every adopt and generate.
-  build({ ...common, entryPoints: Object.fromEntries(commands.map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), external: ["handlebars"] }),
+  // handlebars (~240 KB bundled) renders only templates beyond the subset
+  // src/host/templates.ts renders itself: a file of its own, imported on that
+  // rare path, instead of parsed on every adopt and generate.
+  build({ ...common, entryPoints: Object.fromEntries(commands.map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), plugins: [vendorHandlebars] }),
+  build({ ...common, entryPoints: { "vendor/handlebars": "handlebars" } }),
 ]);
 const entry = join(out, "hcpx.mjs");
 const files = builds.flatMap((r) => r.outputFiles).sort((a, b) => (a.path === entry ? 1 : b.path === entry ? -1 : 0));

@@ -9,9 +9,15 @@
 // (scripts/build.mjs): the exec path loads hcpx.mjs and commands/exec.mjs only.
 import { parseFastExec } from "./fast-exec";
 
+declare const HCPX_VERSION: string;
 
 async function main(argv: string[]): Promise<void> {
   try {
+    // `hcpx --version` alone: answered here, without loading commander.
+    if (argv.length === 3 && (argv[2] === "--version" || argv[2] === "-V")) {
+      process.stdout.write(`${typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev"}\n`);
+      return;
+    }
     const fast = parseFastExec(argv.slice(2));
     if (fast) {
       const m = await import("./commands/exec");
