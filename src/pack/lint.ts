@@ -18,6 +18,15 @@ export const MAX_LEAD = 120;
 const SKILL_NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const PLACEHOLDER_RE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const WHOLE_PLACEHOLDER_RE = /^\{\{([A-Za-z_][A-Za-z0-9_-]*)\}\}$/;
+/**
+ * A claim that the whole pack only reads (docs/pack-format.md#read-only-claims):
+ * "Read-only …" at the start, "(read-only)" at the end, "every command is a
+ * read", "only reads", "never writes". A claim about one verb
+ * ("`query` is read-only") is not one.
+ */
+export const READ_ONLY_CLAIM_RE = /^\s*(?:[a-z0-9-]+:\s*)?read[- ]only\b|\(read[- ]only\)\s*\.?\s*$|\bevery command is a read\b|\ball (?:commands|verbs) are reads\b|\b(?:it|this pack) (?:only reads|never writes)\b/i;
+const READ_ONLY_BODY_RE = /\bevery command is a read\b|\ball (?:commands|verbs) are reads\b/i;
+const READ_ONLY_HINT = "say what it does without calling the whole pack read-only; the hot-path table marks each command read or write (docs/pack-format.md#read-only-claims)";
 
 /** Every rule code lint can emit (stable: tests and users match on them). */
 export const LINT_CODES = [
@@ -58,6 +67,8 @@ export const LINT_CODES = [
   "external_no_confirm",
   "policy_read_gated",
   "policy_inferred",
+  "output_not_wrap",
+  "skill_claims_read_only",
   "enum_no_values",
   "values_not_enum",
   "flag_on_required",
@@ -232,6 +243,7 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
   const allArgNames = new Set<string>();
   specs.forEach((c, i) => {
     const args = c.args ?? {};
+    if (c.output !== undefined && s.kind !== "wrap") at("surface", ["commands", i, "output"], "output_not_wrap", "error", `'${c.verb_key}' sets output, but only a wrap pack reads a program's stdout (kind is '${s.kind}')`, "remove output (see docs/pack-format.md#commands)");
     for (const [name, a] of Object.entries(args)) {
       allArgNames.add(name);
       const ap: Seg[] = ["commands", i, "args", name];
@@ -320,6 +332,12 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
     if (row.inferred === true && !pack.policyInferred) at("policy", [...rp, "inferred"], "policy_inferred", "warning", `the row for '${verb}' was inferred and is not yet reviewed`, "review it, then remove `inferred`");
   }
 
+  // ---- a pack with writes does not call itself read-only ----
+  const writes = pack.commands.filter((c) => c.policy.operation === "write").map((c) => c.verb_key);
+  if (writes.length && READ_ONLY_CLAIM_RE.test(s.description)) {
+    at("surface", ["description"], "skill_claims_read_only", "error", `the description claims the pack is read-only, but it has writes: ${writes.join(", ")}`, READ_ONLY_HINT);
+  }
+
   // ---- SKILL.md ----
   let sk2: Skill | undefined;
   if (skill === undefined) {
@@ -347,6 +365,18 @@ function lintSkill(pack: Pack, skill: Skill, sk: (line: number | undefined, code
   skill.leads.forEach((l, i) => {
     if (l.length > MAX_LEAD) sk(fmLine("leads"), "skill_lead_long", "warning", `lead ${i + 1} is ${l.length} chars (> ${MAX_LEAD})`, "keep each lead a short line: the system prompt carries every pack's leads", Array.isArray(rawLeads) ? `leads[${i}]` : "leads");
   });
+
+  const writes = pack.commands.filter((c) => c.policy.operation === "write").map((c) => c.verb_key);
+  if (writes.length) {
+    if (READ_ONLY_CLAIM_RE.test(String(skill.frontmatter.description))) sk(fmLine("description"), "skill_claims_read_only", "error", `the Skill description claims the pack is read-only, but it has writes: ${writes.join(", ")}`, READ_ONLY_HINT, "description");
+    skill.leads.forEach((l, i) => {
+      if (READ_ONLY_CLAIM_RE.test(l)) sk(fmLine("leads"), "skill_claims_read_only", "error", `lead ${i + 1} claims the pack is read-only, but it has writes: ${writes.join(", ")}`, READ_ONLY_HINT, Array.isArray(rawLeads) ? `leads[${i}]` : "leads");
+    });
+    const lines = skill.body.split(/\r?\n/);
+    lines.forEach((l, i) => {
+      if (READ_ONLY_BODY_RE.test(l)) sk(skill.bodyLine + i, "skill_claims_read_only", "error", `the Skill says every command is a read, but the pack has writes: ${writes.join(", ")}`, READ_ONLY_HINT);
+    });
+  }
 
   const byVerb = new Map<string, (typeof skill.rows)[number]>();
   for (const row of skill.rows) {

@@ -58,6 +58,7 @@ export function loadPack(dirArg: string): Pack {
     summary: c.summary,
     description: c.description,
     cli: c.cli,
+    ...(c.output !== undefined ? { output: c.output } : {}),
     args: c.args ?? {},
     http: c.http ? { method: c.http.method.toUpperCase(), path: c.http.path } : undefined,
     policy: policyFor(c.verb_key),
