@@ -1,5 +1,6 @@
 // Reading packs and the project config from disk into the model. This module
 // is on the `hcpx exec` path: keep it to JSON5 + zod/mini + node builtins.
+import { didYouMean } from "../util/suggest";
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve, basename } from "node:path";
 import { HcpxError, type Problem } from "../util/errors";
@@ -235,15 +236,18 @@ export function loadPacks(project: Project): Pack[] {
  */
 export function findPack(project: Project, id: string): Pack {
   const ordered = [...project.packDirs.filter((d) => basename(d) === id), ...project.packDirs.filter((d) => basename(d) !== id)];
+  const ids: string[] = [];
   for (const dir of ordered) {
     let p: Pack;
     try {
       p = loadPack(dir);
     } catch (e) {
       if (basename(dir) === id) throw e;
+      ids.push(basename(dir));
       continue;
     }
     if (p.id === id) return p;
+    ids.push(p.id);
   }
-  throw new HcpxError({ code: "unknown_pack", message: `no activated pack '${id}'`, hint: "run `hcpx status` to list active packs, or `hcpx activate <pack-dir>`" });
+  throw new HcpxError({ code: "unknown_pack", message: `no activated pack '${id}'`, hint: `${didYouMean(id, ids)}run \`hcpx status\` to list active packs, or \`hcpx activate <pack-dir>\`` });
 }
