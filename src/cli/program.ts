@@ -70,7 +70,7 @@ program
   );
 program
   .command("lint")
-  .description("check packs: schemas, kinds, the four faces (§12.4), policy rows, Skill table, ids")
+  .description("check packs: schemas, kinds, that each command's four names agree (verb_key, cli[], tool name, Skill row), policy rows, Skill table, ids; the format: docs/pack-format.md")
   .argument("[pack-dir...]", "pack directories (default: every activated pack of the project)")
   .option("--strict", "exit 2 when there are warnings (errors always exit 1)")
   .option("--json", "print the result envelope { ok, data: { packs, errors, warnings } }")
@@ -82,7 +82,7 @@ program
   );
 program
   .command("mcp")
-  .description("serve the granted packs as a stdio MCP server (the reference export, §12.5): the tool `hcp`, hcp__read_skill, Skills as resources")
+  .description("serve the granted packs as a stdio MCP server: the tool `hcp` (or one tool per command), hcp__read_skill, Skills as resources")
   .option("--shape <shape>", "single (one tool `hcp`) or per-command (one tool per granted command)", "single")
   .option("--no-watch", "do not watch the config and packs for changes (tools/list still re-reads them)")
   .action(

@@ -11,7 +11,7 @@ import { toolName, type Pack, type Project } from "./model";
 import { loadSkill, parseSkill, type Skill } from "./skill";
 
 export const TOOL_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
-/** HOSTS.md: keep server + tool ≤ 50 characters; the reference MCP server is named `hcp`. */
+/** Keep server + tool ≤ 50 characters (the tightest host); the reference MCP server is named `hcp`. */
 export const SERVER_NAME = "hcp";
 export const MAX_SERVER_TOOL = 50;
 export const MAX_LEAD = 120;
@@ -256,7 +256,7 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
       const first = c.cli[0]!;
       if (first.includes("{{")) at("surface", ["commands", i, "cli", 0], "placeholder_partial", "error", `cli[0] of '${c.verb_key}' must be the CLI name, not a placeholder`, "cli[0] is the pack's CLI name, e.g. the pack id");
       else if (!cliName) cliName = { name: first, index: i };
-      else if (first !== cliName.name) at("surface", ["commands", i, "cli", 0], "cli_name_mismatch", "error", `cli[0] of '${c.verb_key}' is '${first}', but commands[${cliName.index}] (${specs[cliName.index]!.verb_key}) uses '${cliName.name}'`, "every command's cli[] starts with the same CLI name (the pack's)");
+      else if (first !== cliName.name) at("surface", ["commands", i, "cli", 0], "cli_name_mismatch", "error", `cli[0] of '${c.verb_key}' is '${first}', but commands[${cliName.index}] (${specs[cliName.index]!.verb_key}) uses '${cliName.name}'`, "every command's cli[] starts with the same CLI name, the pack's (the CLI face: docs/pack-format.md#the-four-faces)");
       c.cli.forEach((tok, j) => {
         if (j === 0) return;
         const whole = WHOLE_PLACEHOLDER_RE.exec(tok);
@@ -306,10 +306,10 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
     if (!TOOL_NAME_RE.test(name)) {
       at("surface", segs, "tool_name_invalid", "error", `host tool name '${name}' (${name.length} chars) does not match ^[a-zA-Z0-9_-]{1,64}$`, "shorten the pack id or the verb_key");
     } else if (SERVER_NAME.length + name.length > MAX_SERVER_TOOL) {
-      at("surface", segs, "tool_name_long", "warning", `host tool name '${name}' is ${name.length} chars; with the server name '${SERVER_NAME}' that is ${SERVER_NAME.length + name.length} > ${MAX_SERVER_TOOL}, too long for some hosts`, "shorten the pack id or the verb_key (HOSTS.md: server + tool ≤ 50)");
+      at("surface", segs, "tool_name_long", "warning", `host tool name '${name}' is ${name.length} chars; with the server name '${SERVER_NAME}' that is ${SERVER_NAME.length + name.length} > ${MAX_SERVER_TOOL}, too long for some hosts`, "shorten the pack id or the verb_key: keep server + tool ≤ 50 characters for every host (docs/pack-format.md#the-four-faces)");
     }
     const other = seenTool.get(name);
-    if (other !== undefined && other !== c.verb_key) at("surface", segs, "tool_name_collision", "error", `'${c.verb_key}' and '${other}' both become the host tool name '${name}'`, "rename one: dots become underscores in tool names");
+    if (other !== undefined && other !== c.verb_key) at("surface", segs, "tool_name_collision", "error", `'${c.verb_key}' and '${other}' both become the host tool name '${name}'`, "rename one: dots become underscores in tool names (docs/pack-format.md#the-four-faces)");
     else seenTool.set(name, c.verb_key);
   });
 
@@ -318,7 +318,7 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
   if (pack.policyInferred) at("policy", ["inferred"], "policy_inferred", "warning", "this policy was inferred (inferred: true) and is not yet reviewed", "review each row (operation, land, confirm), then remove `inferred`");
   for (const c of pack.commands) {
     if (c.policy.missingRow) {
-      at("policy", ["rows"], "policy_missing_row", "warning", `no policy row for '${c.verb_key}' (defaults to read)`, `add "${c.verb_key}": { operation: "read" } (or "write", with land)`);
+      at("policy", ["rows"], "policy_missing_row", "warning", `no policy row for '${c.verb_key}' (defaults to read)`, `add "${c.verb_key}": { operation: "read" } (or "write", with land: local, remote or external; docs/pack-format.md#land)`);
     }
   }
   for (const [verb, row] of Object.entries(pack.policyRows)) {
@@ -327,8 +327,8 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
       at("policy", rp, "policy_unknown_row", "error", `policy row '${verb}' names no command of the pack`, `remove the row, or fix its name (commands: ${[...verbs].join(", ") || "none"})`);
       continue;
     }
-    if (row.operation === "write" && row.land === "external" && row.confirm !== true) at("policy", rp, "external_no_confirm", "warning", `'${verb}' writes where others see it (land: external) without confirm`, "add confirm: true so that it runs only with an explicit confirm");
-    if (row.operation === "read" && (row.land !== undefined || row.confirm !== undefined)) at("policy", rp, "policy_read_gated", "warning", `'${verb}' is a read but has ${[row.land !== undefined ? "land" : "", row.confirm !== undefined ? "confirm" : ""].filter(Boolean).join(" and ")}`, "land and confirm apply to writes; drop them, or make it a write");
+    if (row.operation === "write" && row.land === "external" && row.confirm !== true) at("policy", rp, "external_no_confirm", "warning", `'${verb}' writes where others see it (land: external) without confirm`, "add confirm: true so that it runs only with an explicit confirm (docs/pack-format.md#confirm)");
+    if (row.operation === "read" && (row.land !== undefined || row.confirm !== undefined)) at("policy", rp, "policy_read_gated", "warning", `'${verb}' is a read but has ${[row.land !== undefined ? "land" : "", row.confirm !== undefined ? "confirm" : ""].filter(Boolean).join(" and ")}`, "land and confirm apply to writes; drop them, or make it a write (docs/pack-format.md#land)");
     if (row.inferred === true && !pack.policyInferred) at("policy", [...rp, "inferred"], "policy_inferred", "warning", `the row for '${verb}' was inferred and is not yet reviewed`, "review it, then remove `inferred`");
   }
 
@@ -399,7 +399,7 @@ function lintSkill(pack: Pack, skill: Skill, sk: (line: number | undefined, code
   const lastLine = skill.bodyLine + skill.body.split(/\r?\n/).length - 1;
   for (const c of pack.commands) {
     if (!byVerb.has(c.verb_key) && !skill.rows.some((r) => r.verb === c.verb_key)) {
-      sk(skill.rows.length ? skill.rows[skill.rows.length - 1]!.line : lastLine, "skill_row_missing", "error", `the hot-path table has no row for '${c.verb_key}'`, `add | \`${c.verb_key}\` | ${c.summary} | ${c.policy.operation}${c.policy.confirm ? ", confirm" : ""} |`);
+      sk(skill.rows.length ? skill.rows[skill.rows.length - 1]!.line : lastLine, "skill_row_missing", "error", `the hot-path table has no row for '${c.verb_key}'`, `add | \`${c.verb_key}\` | ${c.summary} | ${c.policy.operation}${c.policy.confirm ? ", confirm" : ""} | (each command has a Skill row: docs/pack-format.md#the-four-faces)`);
     }
   }
 }
