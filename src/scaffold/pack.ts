@@ -188,7 +188,7 @@ function skill(s: ScaffoldInput, cmds: Cmd[]): string {
     s.kind === "wrap"
       ? s.verbs?.length
         ? writes.length
-          ? `Runs ${name} for the agent through hcpx: ${reads.length ? `reads ${code(reads)}; ` : ""}writes ${code(writes)}. Use it instead of calling ${name} directly.`
+          ? `Runs ${name} for the agent through hcpx: ${code(cmds)}. Use it instead of calling ${name} directly; the table marks each command read or write.`
           : `Runs ${name} for the agent through hcpx: ${code(cmds)}. Use it instead of calling ${name} directly; every command is a read.`
         : `Runs ${name} for the agent through hcpx: its version and its usage summary. Use it to check which ${name} is installed and what it can do; add named commands for the tasks you need.`
       : s.kind === "composite"

@@ -94,6 +94,24 @@ describe("Skill copies after a revoke", () => {
   });
 });
 
+describe("a scaffolded pack with a write that is not granted", () => {
+  it("no trace of the write in the Skill copy, the prompt block or the host files", async () => {
+    const dir = tmp("hcpx-filter-write-");
+    await ok(["init", "--yes"], dir);
+    await ok(["pack", "new", "gitx", "--wrap", "git", "--verb", "status=status --short", "--verb", "log=log --oneline -n 5", "--write", "commit:local:confirm=commit -m {{message}}"], dir);
+    await ok(["activate", "packs/gitx"], dir); // grants the reads only
+    await ok(["generate"], dir);
+    await ok(["adopt", "codex", "--write"], dir);
+    const skill = readFileSync(join(dir, ".hcp/generated/skills/gitx/SKILL.md"), "utf8");
+    const prompt = readFileSync(join(dir, ".hcp/generated/system-prompt.md"), "utf8");
+    const agents = readFileSync(join(dir, "AGENTS.md"), "utf8");
+    for (const text of [skill, prompt, agents]) expect(text).not.toMatch(/\bcommit\b/);
+    expect(skill).toContain('description: "Runs git for the agent through hcpx: `status`, `log`. Use it instead of calling git directly; the table marks each command read or write."');
+    expect(skill).toContain("| `status` |");
+    expect(prompt).toContain("gitx: status, log (read).");
+  });
+});
+
 describe("the mention rule", () => {
   const w = { packId: "gitx", verbs: ["show"] };
   it("cuts a mention with its list separator, nothing else", () => {
