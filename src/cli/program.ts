@@ -101,8 +101,11 @@ program
   .option("--json", "print the result envelope { ok, data | error } as one JSON line")
   .action(
     act(async (pack: string, verb: string, args: string[], opts: { confirm?: boolean; json?: boolean }) => {
-      const m = await import("./commands/exec");
-      return m.run(pack, verb, args, { ...opts, ...globals() });
+      const { loadCommand } = await import("./load-command");
+      const m = loadCommand<typeof import("./commands/exec")>("exec");
+      const code = await m.exports.run(pack, verb, args, { ...opts, ...globals() });
+      m.save();
+      return code;
     }),
   );
 // `pack` is a command group: add subcommands with packGroup.command(...).
