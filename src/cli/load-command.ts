@@ -12,7 +12,7 @@
 // one's cache. The cache is the user's own (their home), written atomically;
 // a missing, rejected or unreadable cache just means compiling.
 // HCPX_NO_CACHE=1 turns it off. Only the exec path uses it.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, unlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -65,6 +65,9 @@ export function loadCommand<T>(name: string): Loaded<T> {
       if (!needed) return;
       try {
         atomicWrite(cache, script.createCachedData());
+        // caches of earlier builds are never read again
+        const dir = dirname(cache);
+        for (const f of readdirSync(dir)) if (f.startsWith("exec-") && f.endsWith(".bin") && join(dir, f) !== cache) unlinkSync(join(dir, f));
       } catch {
         /* a cache that cannot be written is compiled again next time */
       }

@@ -2,7 +2,7 @@
 // The cache may only ever save work: the same envelopes with and without it,
 // a garbage cache is rejected and rewritten, composite modules still import
 // from a script compiled from the cache, and HCPX_NO_CACHE=1 writes none.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runHcpx, scratchProject, tmp } from "../support/hcpx";
@@ -44,6 +44,18 @@ describe("exec's code cache", () => {
       expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
       expect(readFileSync(file).equals(junk)).toBe(false);
     }
+  });
+
+  it("the cache of an earlier build is removed when this build writes its own", async () => {
+    const p = scratchProject({ packs: ["calc-wrap"] });
+    const home = tmp("hcpx-cc-home-");
+    const old = join(v8Dir(home), "exec-0123456789abcdef-v20.0.0-x64.bin");
+    mkdirSync(v8Dir(home), { recursive: true });
+    writeFileSync(old, "an earlier build's cache");
+    const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
+    expect(r.code).toBe(0);
+    expect(existsSync(old)).toBe(false);
+    expect(readdirSync(v8Dir(home))).toHaveLength(1);
   });
 
   it("HCPX_NO_CACHE=1 writes no code cache", async () => {
