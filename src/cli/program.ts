@@ -84,7 +84,7 @@ program
   .command("mcp")
   .description("serve the granted packs as a stdio MCP server (the reference export, §12.5): the tool `hcp`, hcp__read_skill, Skills as resources")
   .option("--shape <shape>", "single (one tool `hcp`) or per-command (one tool per granted command)", "single")
-  .option("--no-watch", "do not watch the config and packs for changes (tools/list still re-reads them)")
+  .option("--no-watch", "do not watch the config and packs for changes (each request still checks them)")
   .action(
     act(async (opts: { shape?: string; watch?: boolean }) => {
       const m = await import("./commands/mcp");
