@@ -18,6 +18,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
 import { atomicWrite } from "../util/atomic";
+import { provideImporter } from "../util/dynamic-import";
 
 declare const HCPX_EXEC_HASH: string;
 
@@ -52,12 +53,9 @@ export function loadCommand<T>(name: string): Loaded<T> {
     filename: file,
     cachedData,
   });
+  provideImporter((url) => import(url));
   const module = { exports: {} as T };
   (script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: unknown, f: string, d: string) => void)(module.exports, createRequire(file), module, file, dirname(file));
-  // import() inside a script compiled from a code cache has no loader (Node 20):
-  // the command takes this ESM module's own.
-  const hook = (module.exports as { setModuleImporter?: (fn: (url: string) => Promise<unknown>) => void }).setModuleImporter;
-  if (typeof hook === "function") hook((url) => import(url));
   const needed = cache !== undefined && (cachedData === undefined || script.cachedDataRejected === true);
   return {
     exports: module.exports,

@@ -8,17 +8,8 @@ import type { Command, Pack, Project } from "../pack/model";
 import { isInside } from "../util/paths";
 import type { ArgValues } from "./args";
 import type { Envelope } from "./execute";
+import { dynamicImport } from "../util/dynamic-import";
 import { DEFAULT_TIMEOUT_MS } from "./wrap";
-
-/**
- * How a composite's module is imported. `hcpx exec` runs from a bundle compiled
- * with V8's code cache (src/cli/load-command.ts), where a dynamic import()
- * inside the bundle has no loader; the ESM entry hands its own import() in.
- */
-let importModule: (url: string) => Promise<unknown> = (url) => import(url);
-export function setModuleImporter(fn: (url: string) => Promise<unknown>): void {
-  importModule = fn;
-}
 
 export interface CompositeContext {
   pack: string;
@@ -53,7 +44,7 @@ export async function runComposite(pack: Pack, project: Project, cmd: Command, v
   if (!isInside(file, packDir)) return failure("bin_denied", `composite.module ${spec.module} resolves to ${file}, outside the pack directory`, { hint: "a composite module is loaded only from inside its pack" });
   let mod: Record<string, unknown>;
   try {
-    mod = (await importModule(pathToFileURL(file).href)) as Record<string, unknown>;
+    mod = (await dynamicImport(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (e) {
     return failure("composite_error", `cannot load ${spec.module}: ${(e as Error)?.message ?? String(e)}`);
   }

@@ -8,9 +8,6 @@ import { useValidationCache } from "../../pack/validcache";
 import { execute, type Envelope } from "../../runtime/execute";
 import { c, useColor } from "../output";
 
-/** For src/cli/load-command.ts: the ESM entry's import(), for composite modules. */
-export { setModuleImporter } from "../../runtime/composite";
-
 export interface ExecCliOptions {
   confirm?: boolean;
   json?: boolean;
