@@ -4,7 +4,7 @@
 // field tables, and every row names a field that exists. A field added to a
 // schema without a line in the doc fails here.
 import { describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "../../src/pack/schema-defs";
 import { LINT_CODES } from "../../src/pack/lint";
@@ -102,7 +102,6 @@ describe("docs/pack-format.md", () => {
   it("every anchor that src/ points users to exists in the doc", () => {
     const anchors = new Set([...DOC.matchAll(/^#{2,3} (.+)$/gm)].map((m) => m[1]!.toLowerCase().replace(/[^a-z0-9 -]/g, "").replace(/ /g, "-")));
     const srcText = (function walk(dir: string): string {
-      const { readdirSync, statSync } = require("node:fs") as typeof import("node:fs");
       return readdirSync(dir).map((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : f.endsWith(".ts") ? readFileSync(join(dir, f), "utf8") : "")).join("\n");
     })(join(REPO, "src"));
     const used = [...srcText.matchAll(/docs\/pack-format\.md#([a-z0-9-]+)/g)].map((m) => m[1]!);
@@ -116,7 +115,6 @@ describe("docs/pack-format.md", () => {
   });
 
   it("no user-facing text points to files users do not have (DESIGN.md, HOSTS.md, ../shared, §-numbers)", () => {
-    const { readdirSync, statSync } = require("node:fs") as typeof import("node:fs");
     const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
     const bad: string[] = [];
     const BAD = /DESIGN\.md|HOSTS\.md|\.\.\/shared|§\s*\d/;
