@@ -27,6 +27,7 @@ if (process.argv.includes("--clean")) rmSync(out, { recursive: true, force: true
 // outputs of the earlier layout (shared chunks)
 rmSync(join(out, "chunks"), { recursive: true, force: true });
 rmSync(join(out, "exec.mjs"), { force: true });
+rmSync(join(out, "commands", "exec.mjs"), { force: true });
 const common = {
   absWorkingDir: root,
   outdir: out,
@@ -57,9 +58,23 @@ const separate = {
   },
 };
 /**
+ * handlebars is bundled too, into dist/vendor/handlebars.mjs, and imported from
+ * there only on the rare path that needs it: dist/ needs nothing from
+ * node_modules at run time, so the package has no production dependencies
+ * (every library is in devDependencies) and installs without fetching any.
+ */
+const vendorHandlebars = {
+  name: "vendor-handlebars",
+  setup(b) {
+    b.onResolve({ filter: /^handlebars$/ }, () => ({ path: "../vendor/handlebars.mjs", external: true }));
+  },
+};
+/**
  * The mcp adapter (and the MCP SDK client with it) is its own file,
- * dist/lib/mcp-adapter.mjs, imported by the runtime only for an `mcp` pack:
- * `hcpx exec` of every other kind never parses it.
+ * dist/lib/mcp-adapter.mjs, which the runtime imports (through
+ * src/util/dynamic-import.ts, at the path HCPX_MCP_ADAPTER) only for an `mcp`
+ * pack: `hcpx exec` of every other kind never parses it. The source's
+ * `import("./mcp-adapter")` (the path vitest takes) stays out of the bundles.
  */
 const lazyAdapter = {
   name: "lazy-mcp-adapter",
@@ -67,15 +82,23 @@ const lazyAdapter = {
     b.onResolve({ filter: /^\.\/mcp-adapter$/ }, (args) => (args.importer.endsWith("execute.ts") ? { path: "../lib/mcp-adapter.mjs", external: true } : undefined));
   },
 };
-const builds = await Promise.all([
-  build({ ...common, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
-  build({ ...common, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
-  // handlebars (~300 KB with source-map) renders only templates beyond the
-  // subset src/host/templates.ts renders itself: left in node_modules, imported
-  // on that rare path, instead of parsed on every adopt and generate.
-  build({ ...common, entryPoints: Object.fromEntries(commands.map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), external: ["handlebars"], plugins: [lazyAdapter] }),
+common.define = { ...common.define, HCPX_MCP_ADAPTER: JSON.stringify("../lib/mcp-adapter.mjs") };
+// `hcpx exec`'s bundle is CommonJS, loaded through V8's code cache by
+// src/cli/load-command.ts; the entry and the program are built after it, with
+// a hash of its bytes (the cache's key: V8 itself only checks the length).
+const execBuild = await build({ ...common, banner: undefined, format: "cjs", outExtension: { ".js": ".cjs" }, entryPoints: { "commands/exec": "src/cli/commands/exec.ts" }, plugins: [vendorHandlebars, lazyAdapter], logOverride: { "empty-import-meta": "silent" } }); // execute.ts reads import.meta.url only where __dirname is undefined (ESM bundles)
+const execHash = createHash("sha256").update(execBuild.outputFiles[0].contents).digest("hex").slice(0, 16);
+const withHash = { ...common, define: { ...common.define, HCPX_EXEC_HASH: JSON.stringify(execHash) } };
+const builds = [execBuild, ...(await Promise.all([
+  build({ ...withHash, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
+  build({ ...withHash, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
+  // handlebars (~240 KB bundled) renders only templates beyond the subset
+  // src/host/templates.ts renders itself: a file of its own, imported on that
+  // rare path, instead of parsed on every adopt and generate.
+  build({ ...common, entryPoints: Object.fromEntries(commands.filter((c) => c !== "exec").map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), plugins: [vendorHandlebars, lazyAdapter] }),
+  build({ ...common, entryPoints: { "vendor/handlebars": "handlebars" } }),
   build({ ...common, entryPoints: { "lib/mcp-adapter": "src/runtime/mcp-adapter.ts" } }),
-]);
+]))];
 const entry = join(out, "hcpx.mjs");
 const files = builds.flatMap((r) => r.outputFiles).sort((a, b) => (a.path === entry ? 1 : b.path === entry ? -1 : 0));
 for (const f of files) {

@@ -5,6 +5,7 @@
 // envelope with a stable code. Binding values are redacted (`***`) from the
 // whole envelope before it is returned. This module is on the `hcpx exec` hot
 // path: node builtins, json5, zod/mini only.
+import { didYouMean } from "../util/suggest";
 import type { Command, Pack, Project } from "../pack/model";
 import { findPack } from "../pack/load";
 import { isGranted } from "../pack/grants";
@@ -14,6 +15,24 @@ import { redactDeep, secretsFrom } from "./redact";
 import { runWrap } from "./wrap";
 import { runComposite } from "./composite";
 import { runOpenapi } from "./openapi";
+import { pathToFileURL } from "node:url";
+import { dynamicImport } from "../util/dynamic-import";
+
+declare const HCPX_MCP_ADAPTER: string | undefined;
+
+/**
+ * The mcp adapter, loaded only for an mcp pack: in dist/ a file of its own
+ * (HCPX_MCP_ADAPTER, relative to the command bundle; see scripts/build.mjs),
+ * imported through dynamicImport() because the exec bundle runs from V8's
+ * code cache; from the sources (vitest) the module itself.
+ */
+async function mcpAdapter(): Promise<typeof import("./mcp-adapter")> {
+  if (typeof HCPX_MCP_ADAPTER === "string") {
+    const base = typeof __dirname === "string" ? pathToFileURL(`${__dirname}/`).href : import.meta.url;
+    return (await dynamicImport(new URL(HCPX_MCP_ADAPTER, base).href)) as typeof import("./mcp-adapter");
+  }
+  return import("./mcp-adapter");
+}
 
 export interface ExecRequest {
   pack: string;
@@ -104,7 +123,7 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
     const granted = pack.commands.filter((c) => isGranted(project.grants, pack.id, c.verb_key)).map((c) => c.verb_key);
     const sense = pack.surface.kind === "sense_only";
     return failure("unknown_verb", sense ? `pack ${pack.id} is sense_only: it has no commands` : `pack ${pack.id} has no command '${req.verb}'`, {
-      hint: sense ? "sense_only packs emit stimuli and are never called" : granted.length ? `granted commands: ${granted.join(", ")}` : `no command of ${pack.id} is granted`,
+      hint: sense ? "sense_only packs emit stimuli and are never called" : granted.length ? `${didYouMean(req.verb, granted)}granted commands: ${granted.join(", ")}` : `no command of ${pack.id} is granted`,
     });
   }
   // 3. grant check (deny by default)
@@ -149,8 +168,7 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
     case "openapi":
       return runOpenapi(pack, cmd, values, env);
     case "mcp": {
-      // lazily: the MCP SDK is loaded for mcp packs only (a file of its own in dist/, see scripts/build.mjs)
-      const m = await import("./mcp-adapter");
+      const m = await mcpAdapter();
       return m.runMcp(pack, project, cmd, values, env);
     }
     default:

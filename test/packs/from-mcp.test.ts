@@ -187,11 +187,11 @@ describe("hcpx import <host>", () => {
 });
 
 describe("the exec start path", () => {
-  it("keeps the MCP SDK out of dist/commands/exec.mjs: the mcp adapter is its own file, imported only for mcp packs", () => {
-    const exec = readFileSync(join(REPO, "dist/commands/exec.mjs"), "utf8");
+  it("keeps the MCP SDK out of dist/commands/exec.cjs: the mcp adapter is its own file, imported only for mcp packs", () => {
+    const exec = readFileSync(join(REPO, "dist/commands/exec.cjs"), "utf8");
     const adapter = readFileSync(join(REPO, "dist/lib/mcp-adapter.mjs"), "utf8");
     expect(adapter).toContain("LATEST_PROTOCOL_VERSION");
     expect(exec).not.toContain("LATEST_PROTOCOL_VERSION");
-    expect(exec).toContain('import("../lib/mcp-adapter.mjs")');
+    expect(exec).toContain("../lib/mcp-adapter.mjs");
   });
 });
