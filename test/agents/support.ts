@@ -33,6 +33,8 @@ export interface HostSpec {
   shell: boolean;
   /** properties the host adds to every tool's input schema (Gemini: wait_for_previous) */
   addsToolProperties?: string[];
+  /** programs the host's agent needs on PATH (opencode's skill tool runs ripgrep) */
+  needs?: string[];
   /** the single `hcp` tool and hcp__read_skill as the host names them to its model */
   hcpTool: { name: string; namespace?: string };
   readSkillTool: { name: string; namespace?: string };
@@ -111,6 +113,7 @@ export const HOSTS: Record<HostId, HostSpec> = {
     instructions: "AGENTS.md",
     keepsComments: true,
     shell: true,
+    needs: ["rg"],
     hcpTool: { name: "hcp_hcp" },
     readSkillTool: { name: "hcp_hcp__read_skill" },
     skillCall: { name: "skill", input: { name: "probe" } },
@@ -247,6 +250,9 @@ function side(req: ModelRequest): { text: string } | undefined {
  */
 export async function runAgent(host: HostId): Promise<AgentRun> {
   const spec = HOSTS[host];
+  for (const p of spec.needs ?? []) {
+    if (!(process.env.PATH ?? "").split(delimiter).some((d) => d && existsSync(join(d, p)))) throw new Error(`${host}'s agent needs \`${p}\` on PATH (install ripgrep: apt-get install -y ripgrep)`);
+  }
   const t0 = Date.now();
   const { dir, home, path } = await adopted(host, true);
   const token = `tok-${randomBytes(12).toString("hex")}`;
@@ -268,11 +274,9 @@ export async function runAgent(host: HostId): Promise<AgentRun> {
   const mcp = await connectMcp([DIST, "mcp"], dir, { HOME: home, PATH: path });
   const { tools } = await mcp.client.listTools();
   await mcp.client.close();
-  const h = join(home);
   for (const [rel, text] of Object.entries(spec.homeFiles(fake.url, dir))) {
-    mkdirSync(dirname(join(h, rel)), { recursive: true });
-    const old = existsSync(join(h, rel)) ? readFileSync(join(h, rel), "utf8") + "\n" : "";
-    writeFileSync(join(h, rel), old + text);
+    mkdirSync(dirname(join(home, rel)), { recursive: true });
+    writeFileSync(join(home, rel), text);
   }
   const env = hc.hostEnv(home, { ...spec.env(fake.url), PATH: path, PWD: dir, PROBE_TOKEN: token });
   const raw = await hc.run(hc.hostBin(host), spec.argv(PROMPT), { cwd: dir, env, timeoutMs: 120_000 });
