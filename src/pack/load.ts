@@ -59,7 +59,7 @@ export function loadPack(dirArg: string): Pack {
     description: c.description,
     cli: c.cli,
     args: c.args ?? {},
-    http: c.http ? { method: c.http.method.toUpperCase(), path: c.http.path } : undefined,
+    http: c.http ? { ...c.http, method: c.http.method.toUpperCase() } : undefined,
     policy: policyFor(c.verb_key),
   }));
   if (passThrough) {

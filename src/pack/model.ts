@@ -1,5 +1,5 @@
 // The loaded, normalised model every part of hcpx works on.
-import type { ArgSpec, Surface, PolicyRow } from "./schema";
+import type { ArgSpec, HttpSpec, Surface, PolicyRow } from "./schema";
 import type { Problem } from "../util/errors";
 
 export type Operation = "read" | "write";
@@ -22,7 +22,8 @@ export interface Command {
   /** The CLI face, first token the pack's CLI name. */
   cli?: string[];
   args: Record<string, ArgSpec>;
-  http?: { method: string; path: string };
+  /** openapi: the operation (method upper-cased). */
+  http?: Omit<HttpSpec, "method"> & { method: string };
   /** Set for verbs synthesised from `pass_through.allowedSubcommands`. */
   passThrough?: { maxArgv: number };
   policy: CommandPolicy;
