@@ -84,8 +84,10 @@ export function userinfoSecrets(url: string | undefined): string[] {
 
 /** Every server URL the pack may use (for redaction of their userinfo). */
 export function packUrls(pack: Pack, env: NodeJS.ProcessEnv): string[] {
-  const urls = [env[baseUrlEnvName(pack.id)], pack.surface.openapi?.base_url, ...pack.commands.map((c) => c.http?.base_url)];
-  return urls.filter((u): u is string => typeof u === "string" && u !== "");
+  const urls = new Set<string>();
+  for (const u of [env[baseUrlEnvName(pack.id)], pack.surface.openapi?.base_url]) if (u) urls.add(u);
+  for (const c of pack.commands) if (c.http?.base_url) urls.add(c.http.base_url);
+  return [...urls];
 }
 
 /** The Binding env names of the pack's security schemes. */
@@ -406,9 +408,10 @@ export async function runOpenapi(pack: Pack, cmd: Command, values: ArgValues, ru
     try {
       res = await fetch(url, { method, headers, body, signal, redirect: "manual" });
     } catch (e) {
+      // (the URL carries no userinfo: it went to the Authorization header, so no message can hold it)
       const err = e as Error & { cause?: { code?: string; message?: string } };
       if (err.name === "TimeoutError" || err.name === "AbortError") return failure("timeout", `${label} got no answer within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
-      return failure("http_error", `${label}: could not reach ${shownUrl(url.origin)}: ${err.cause?.code ?? "request failed"}`, { status: null, hint: `is the service running? (base URL from ${b.from})` });
+      return failure("http_error", `${label}: could not reach ${shownUrl(url.origin)}: ${err.cause?.code ?? err.cause?.message ?? err.message}`, { status: null, hint: `is the service running? (base URL from ${b.from})` });
     }
     if (![301, 302, 303, 307, 308].includes(res.status)) break;
     const loc = res.headers.get("location");
