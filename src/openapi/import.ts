@@ -117,21 +117,27 @@ export function fitVerb(verb: string, packId: string, key: string): string {
   if (verb.length <= budget) return verb;
   const h = `_${shortHash(key)}`;
   const room = budget - h.length;
-  const segs = verb.split(".");
-  // the first segment (usually the tag): whole words, at most 16 characters
-  const headWords = segs[0]!.split("_");
-  let head = headWords[0]!.slice(0, 16);
-  for (const w of headWords.slice(1)) if (head.length + 1 + w.length <= Math.min(16, room)) head += `_${w}`;
-  let out = head;
-  const words = segs.slice(1).join("_").split("_").filter(Boolean);
-  let sep = segs.length > 1 ? "." : "_";
-  if (segs.length === 1) words.unshift(...headWords.slice(head.split("_").length));
-  for (const w of words) {
-    if (out.length + 1 + w.length > room) break;
-    out += sep + w;
-    sep = "_";
+  // every word stays, shortened from the longest down (to 3 letters at least):
+  // governance.proposals.parameters.list → govern.propos.parame.list_b4e7
+  const segs = verb.split(".").map((seg) => seg.split("_"));
+  const len = () => segs.reduce((n, ws) => n + ws.reduce((m, w) => m + w.length, 0) + ws.length - 1, 0) + segs.length - 1;
+  while (len() > room) {
+    let best: [number, number] | undefined;
+    let bestLen = 3;
+    segs.forEach((ws, i) => ws.forEach((w, j) => {
+      if (w.length > bestLen) {
+        bestLen = w.length;
+        best = [i, j];
+      }
+    }));
+    if (!best) break;
+    const [i, j] = best;
+    segs[i]![j] = segs[i]![j]!.slice(0, -1);
   }
-  return out.slice(0, room) + h;
+  let out = segs.map((ws) => ws.join("_")).join(".");
+  // still too long (very many words): cut at a separator
+  if (out.length > room) out = out.slice(0, room).replace(/[._][^._]*$/, "") || out.slice(0, room);
+  return out.replace(/[._]+$/, "") + h;
 }
 
 /** A usable arg name for a parameter / property name (the original stays in `name`). */
@@ -432,9 +438,9 @@ const sameReq = (a: string[][] | undefined, b: string[][] | undefined) => JSON.s
 
 // ---- the import ----
 
-const BODY_MEDIA = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"] as const;
+type BodyMedia = "application/json" | "application/x-www-form-urlencoded" | "multipart/form-data";
 
-function pickMedia(content: Json): { key: string; media: (typeof BODY_MEDIA)[number] } | undefined {
+function pickMedia(content: Json): { key: string; media: BodyMedia } | undefined {
   const keys = Object.keys(content);
   const json = keys.find((k) => /^application\/(.+\+)?json\b/i.test(k));
   if (json) return { key: json, media: "application/json" };

@@ -136,7 +136,7 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
       dir: display(dir),
       files: written.map(([n]) => n),
       document_files: files.length,
-      commands: result.commands.map((cmd) => ({ verb_key: cmd.verb_key, http: { method: cmd.http.method, path: cmd.http.path }, operation: cmd.operation, confirm: cmd.confirm })),
+      commands: result.commands.map((cmd) => ({ verb_key: cmd.verb_key, ...(cmd.operationId ? { operationId: cmd.operationId } : {}), tag: cmd.tag, http: { method: cmd.http.method, path: cmd.http.path }, operation: cmd.operation, confirm: cmd.confirm })),
       filtered: result.filtered,
       notes: result.notes,
       base_url: result.baseUrl,
