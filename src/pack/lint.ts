@@ -312,7 +312,7 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
     if (!TOOL_NAME_RE.test(name)) {
       at("surface", segs, "tool_name_invalid", "error", `host tool name '${name}' (${name.length} chars) does not match ^[a-zA-Z0-9_-]{1,64}$`, "shorten the pack id or the verb_key");
     } else if (SERVER_NAME.length + name.length > MAX_SERVER_TOOL) {
-      at("surface", segs, "tool_name_long", "warning", `host tool name '${name}' is ${name.length} chars; with the server name '${SERVER_NAME}' that is ${SERVER_NAME.length + name.length} > ${MAX_SERVER_TOOL}, too long for some hosts`, "shorten the pack id or the verb_key (HOSTS.md: server + tool ≤ 50)");
+      at("surface", segs, "tool_name_long", "warning", `host tool name '${name}' is ${name.length} chars; with the server name '${SERVER_NAME}' that is ${SERVER_NAME.length + name.length} > ${MAX_SERVER_TOOL}, too long for some hosts`, "shorten the pack id or the verb_key (server + tool name ≤ 50 fits every host; see the README, OpenAPI packs)");
     }
     const other = seenTool.get(name);
     if (other !== undefined && other !== c.verb_key) at("surface", segs, "tool_name_collision", "error", `'${c.verb_key}' and '${other}' both become the host tool name '${name}'`, "rename one: dots become underscores in tool names");
