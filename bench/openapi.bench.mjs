@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -15,7 +15,8 @@ import { fmt, median, table } from "./lib.mjs";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const HCPX = join(REPO, "dist", "hcpx.mjs");
-const DOCS = process.env.HCPX_OPENAPI_DOCS_DIR || join(homedir(), ".cache", "hcpx-openapi-docs");
+// the real home (bench/run.mjs points HOME at a scratch dir): where scripts/install-openapi-docs.sh installs
+const DOCS = process.env.HCPX_OPENAPI_DOCS_DIR || join(userInfo().homedir, ".cache", "hcpx-openapi-docs");
 const GITHUB = join(DOCS, "node_modules/@octokit/openapi/generated/api.github.com.json");
 
 /** Run hcpx; wall time and the child's peak RSS (a preload reports it). */
@@ -45,14 +46,19 @@ export default async function () {
   const commands = JSON.parse(imports[0].stdout).data.commands.length;
   const lints = [];
   for (let i = 0; i < 3; i++) lints.push(timed(["lint", "packs/github", "--json"], dir));
-  const lintErrors = JSON.parse(lints[0].stdout).data.packs[0].problems.filter((p) => p.severity === "error").length;
+  // lint --json: the result is in data, or in error.details when lint fails
+  const lintPacks = (stdout) => {
+    const e = JSON.parse(stdout);
+    return (e.data ?? e.error?.details).packs;
+  };
+  const lintErrors = lintPacks(lints[0].stdout)[0].problems.filter((p) => p.severity === "error").length;
   // a problem on every command: a policy without rows (one missing-row problem per command)
   const many = mkdtempSync(join(tmpdir(), "oabench-many-"));
   spawnSync("cp", ["-r", join(dir, "packs"), many]);
   writeFileSync(join(many, "packs/github/policy.json"), "{ rows: {} }\n");
   const manyLints = [];
   for (let i = 0; i < 3; i++) manyLints.push(timed(["lint", "packs/github", "--json"], many));
-  const manyProblems = JSON.parse(manyLints[0].stdout).data.packs[0].problems.length;
+  const manyProblems = lintPacks(manyLints[0].stdout)[0].problems.length;
   // exec: one GitHub command against a local server, and the todo example pack
   const server = createServer((_q, s) => {
     s.writeHead(200, { "content-type": "application/json" });
