@@ -49,7 +49,7 @@ export default async function () {
   // lint --json: the result is in data, or in error.details when lint fails
   const lintPacks = (stdout) => {
     const e = JSON.parse(stdout);
-    return (e.data ?? e.error?.details).packs;
+    return (e.ok ? e.data : e.error.details).packs;
   };
   const lintErrors = lintPacks(lints[0].stdout)[0].problems.filter((p) => p.severity === "error").length;
   // a problem on every command: a policy without rows (one missing-row problem per command)
