@@ -61,7 +61,7 @@ export function loadPack(dirArg: string): Pack {
     cli: c.cli,
     ...(c.output !== undefined ? { output: c.output } : {}),
     args: c.args ?? {},
-    http: c.http ? { method: c.http.method.toUpperCase(), path: c.http.path } : undefined,
+    http: c.http ? { ...c.http, method: c.http.method.toUpperCase() } : undefined,
     policy: policyFor(c.verb_key),
   }));
   if (passThrough) {

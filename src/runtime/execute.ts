@@ -14,7 +14,7 @@ import { ArgError, validateArgs, type ArgValues } from "./args";
 import { redactDeep, secretsFrom } from "./redact";
 import { runWrap } from "./wrap";
 import { runComposite } from "./composite";
-import { runOpenapi } from "./openapi";
+import { packUrls, runOpenapi, schemeEnvNames, userinfoSecrets } from "./openapi";
 
 export interface ExecRequest {
   pack: string;
@@ -67,6 +67,7 @@ export function bindingNames(pack: Pack): string[] {
   const names = [...(pack.surface.binding?.env ?? [])];
   const auth = pack.surface.openapi?.auth?.env;
   if (auth && !names.includes(auth)) names.push(auth);
+  for (const n of schemeEnvNames(pack)) if (!names.includes(n)) names.push(n);
   return names;
 }
 
@@ -85,7 +86,8 @@ export async function execute(project: Project, req: ExecRequest, opts: ExecuteO
       return failure("bad_pack", `pack ${req.pack} is broken: ${p.message}`, { file: p.file, path: p.path, line: p.line, hint: "run `hcpx lint` on the pack", problems: e.problems });
     }
   }
-  const secrets = secretsFrom(env, bindingNames(pack));
+  // a base URL's userinfo (user:password) is a secret as much as a Binding value
+  const secrets = secretsFrom(env, bindingNames(pack), pack.surface.kind === "openapi" ? packUrls(pack, env).flatMap(userinfoSecrets) : []);
   const finish = (e: Envelope): Envelope => redactDeep(e, secrets);
   try {
     return finish(await run(project, pack, req, env));
