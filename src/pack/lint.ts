@@ -6,7 +6,7 @@ import { isAbsolute, resolve } from "node:path";
 import { HcpxError, pathToString, type Problem } from "../util/errors";
 import { display, isInside } from "../util/paths";
 import { locate } from "./json5";
-import { loadPack } from "./load";
+import { loadPackChecked } from "./load";
 import { toolName, type Pack, type Project } from "./model";
 import { loadSkill, parseSkill, type Skill } from "./skill";
 
@@ -66,6 +66,9 @@ export const LINT_CODES = [
   "bin_missing",
   "bin_not_in_sandbox",
   "duplicate_pack",
+  "env_forbidden",
+  "unknown_key",
+  "reserved_key",
 ] as const;
 export type LintCode = (typeof LINT_CODES)[number];
 
@@ -108,7 +111,7 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
     out.push({ code, severity, message, hint, file: skillFile, line, path });
   };
 
-  // Load-time warnings (unknown keys) first.
+  // Load-time warnings first (none today: load problems are errors).
   out.push(...pack.warnings.map((w) => ({ ...w, severity: w.severity ?? ("warning" as const) })));
 
   const specs = s.commands ?? [];
@@ -304,17 +307,9 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
   // ---- policy rows ----
   const verbs = new Set(pack.commands.map((c) => c.verb_key));
   if (pack.policyInferred) at("policy", ["inferred"], "policy_inferred", "warning", "this policy was inferred (inferred: true) and is not yet reviewed", "review each row (operation, land, confirm), then remove `inferred`");
-  for (const c of pack.commands) {
-    if (c.policy.missingRow) {
-      at("policy", ["rows"], "policy_missing_row", "warning", `no policy row for '${c.verb_key}' (defaults to read)`, `add "${c.verb_key}": { operation: "read" } (or "write", with land)`);
-    }
-  }
   for (const [verb, row] of Object.entries(pack.policyRows)) {
     const rp: Seg[] = ["rows", verb];
-    if (!verbs.has(verb)) {
-      at("policy", rp, "policy_unknown_row", "error", `policy row '${verb}' names no command of the pack`, `remove the row, or fix its name (commands: ${[...verbs].join(", ") || "none"})`);
-      continue;
-    }
+    if (!verbs.has(verb)) continue; // a load error (src/pack/load.ts): the pack did not load
     if (row.operation === "write" && row.land === "external" && row.confirm !== true) at("policy", rp, "external_no_confirm", "warning", `'${verb}' writes where others see it (land: external) without confirm`, "add confirm: true so that it runs only with an explicit confirm");
     if (row.operation === "read" && (row.land !== undefined || row.confirm !== undefined)) at("policy", rp, "policy_read_gated", "warning", `'${verb}' is a read but has ${[row.land !== undefined ? "land" : "", row.confirm !== undefined ? "confirm" : ""].filter(Boolean).join(" and ")}`, "land and confirm apply to writes; drop them, or make it a write");
     if (row.inferred === true && !pack.policyInferred) at("policy", [...rp, "inferred"], "policy_inferred", "warning", `the row for '${verb}' was inferred and is not yet reviewed`, "review it, then remove `inferred`");
@@ -377,8 +372,9 @@ function lintSkill(pack: Pack, skill: Skill, sk: (line: number | undefined, code
 /** Load and lint one pack directory; load errors become problems. */
 export function lintPackDir(dir: string, opts: LintOptions = {}): LintResult {
   let pack: Pack;
+  let ruleProblems: Problem[];
   try {
-    pack = loadPack(dir);
+    ({ pack, problems: ruleProblems } = loadPackChecked(dir));
   } catch (e) {
     if (!(e instanceof HcpxError)) throw e;
     const problems = [...e.problems];
@@ -395,7 +391,9 @@ export function lintPackDir(dir: string, opts: LintOptions = {}): LintResult {
     }
     return { problems: sortProblems(problems) };
   }
-  return { pack, problems: sortProblems(lintPack(pack, undefined, opts)) };
+  // A pack that breaks a load rule (policy rows, env names) gets every other rule checked
+  // too; the runtime refuses it (loadPack).
+  return { pack, problems: sortProblems([...ruleProblems, ...lintPack(pack, undefined, opts)]) };
 }
 
 const FILE_ORDER = (f: string | undefined) => (f?.endsWith("surface.json") ? 0 : f?.endsWith("policy.json") ? 1 : f?.endsWith("SKILL.md") ? 2 : 3);

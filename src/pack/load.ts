@@ -2,18 +2,31 @@
 // is on the `hcpx exec` path: keep it to JSON5 + zod/mini + node builtins.
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve, basename } from "node:path";
-import { HcpxError, type Problem } from "../util/errors";
+import { HcpxError, pathToString, type Problem } from "../util/errors";
 import { display, home, userConfigDir } from "../util/paths";
 import { locate, readJson5 } from "./json5";
+import { CAPS, readTextFile } from "../util/readfile";
 import { checkPattern } from "./grants";
-import type { ConfigFile } from "./schema";
+import type { ConfigFile, PolicyRow, Surface } from "./schema";
 import { validateDoc } from "./validate";
+import { forbiddenEnvOf } from "./envrules";
 import type { Command, Pack, Project } from "./model";
 
 export const CONFIG_NAME = "hcp.config.json5";
 
-/** Load one pack directory: surface.json and policy.json (SKILL.md is read by `skill.ts`). */
+/** Load one pack directory: surface.json and policy.json (SKILL.md is read by `skill.ts`). Throws on any problem. */
 export function loadPack(dirArg: string): Pack {
+  const { pack, problems } = loadPackChecked(dirArg);
+  if (problems.length) throw new HcpxError(problems);
+  return pack;
+}
+
+/**
+ * Load a pack whose files parse and validate, and report (not throw) the
+ * pack-level rules it breaks (packRuleProblems): `hcpx lint` then runs its
+ * other rules over it too. Everything else calls loadPack, which refuses it.
+ */
+export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem[] } {
   const dir = resolve(dirArg);
   const show = (f: string) => display(join(dir, f));
   let st;
@@ -71,14 +84,13 @@ export function loadPack(dirArg: string): Pack {
   function policyFor(verb: string) {
     const row = Object.hasOwn(rows, verb) ? rows[verb] : undefined;
     return {
-      operation: row?.operation ?? "read",
+      operation: row?.operation ?? "write",
       land: row?.land,
-      confirm: row?.confirm === true,
+      confirm: row ? row.confirm === true : true,
       inferred: row?.inferred === true || (row !== undefined && policy!.inferred === true),
-      missingRow: row === undefined,
     } as const;
   }
-  return {
+  const pack: Pack = {
     id: surface.id,
     dir,
     surfaceFile: join(dir, "surface.json"),
@@ -90,6 +102,49 @@ export function loadPack(dirArg: string): Pack {
     commands,
     warnings,
   };
+  return { pack, problems: packRuleProblems(dir, surface, rows, commands) };
+}
+
+/**
+ * The rules a pack must meet before anything of it runs (src/pack/lint.ts
+ * reports the same problems; the runtime refuses the pack, `bad_pack`):
+ * every command has exactly one policy row and every row names a command,
+ * and neither wrap.agent_env nor binding.env names a variable of the
+ * forbidden list (src/pack/envrules.ts).
+ */
+function packRuleProblems(dir: string, surface: Surface, rows: Record<string, PolicyRow>, commands: Command[]): Problem[] {
+  const out: Problem[] = [];
+  const surfaceFile = join(dir, "surface.json");
+  const policyFile = join(dir, "policy.json");
+  const at = (file: string, path: (string | number)[], code: string, message: string, hint: string): Problem => {
+    const pos = locateIn(file, path);
+    return { code, message, file: display(file), path: pathToString(path) || undefined, line: pos?.line, column: pos?.column, hint, severity: "error" };
+  };
+  const verbs = new Set(commands.map((c) => c.verb_key));
+  for (const c of commands) {
+    if (!Object.hasOwn(rows, c.verb_key)) {
+      out.push(at(policyFile, ["rows"], "policy_missing_row", `no policy row for '${c.verb_key}': a command without a row is refused`, `add "${c.verb_key}": { operation: "read" } (or operation: "write" with land and confirm) to rows`));
+    }
+  }
+  for (const verb of Object.keys(rows)) {
+    if (!verbs.has(verb)) {
+      out.push(at(policyFile, ["rows", verb], "policy_unknown_row", `policy row '${verb}' names no command of the pack`, `remove the row, or fix its name (commands: ${[...verbs].join(", ") || "none"})`));
+    }
+  }
+  for (const f of forbiddenEnvOf(surface)) {
+    const where = f.path[0] === "wrap" ? "wrap.agent_env" : "binding.env";
+    out.push(at(surfaceFile, f.path, "env_forbidden", `${where} names ${f.name}, a variable that makes a program load other code or find other programs`, "remove it: a pack may not set or pass loader, interpreter or search-path variables (README: Security model)"));
+  }
+  return out;
+}
+
+/** Where `path` is in `file` (read again: only on a problem). */
+function locateIn(file: string, path: (string | number)[]): { line: number; column: number } | undefined {
+  try {
+    return locate(readTextFile(file, file, CAPS.pack), path);
+  } catch {
+    return undefined;
+  }
 }
 
 export interface LoadProjectOptions {
@@ -121,7 +176,7 @@ interface ReadConfig {
 }
 
 function readConfig(file: string): ReadConfig {
-  const doc = readJson5(file, display(file));
+  const doc = readJson5(file, display(file), CAPS.config);
   const v = validateDoc("ConfigSchema", doc);
   const bad: Problem[] = [];
   for (const list of ["allow", "deny"] as const) {
@@ -204,45 +259,115 @@ export function loadProject(opts: LoadProjectOptions = {}): Project {
   };
 }
 
-/** Load every activated pack; collects every problem before throwing. */
-export function loadPacks(project: Project): Pack[] {
-  const packs: Pack[] = [];
-  const problems: Problem[] = [];
-  const seen = new Map<string, string>();
-  for (const dir of project.packDirs) {
-    try {
-      const p = loadPack(dir);
-      const prev = seen.get(p.id);
-      if (prev) {
-        problems.push({ code: "duplicate_pack", message: `pack id '${p.id}' is activated twice (also ${display(prev)})`, file: display(p.surfaceFile), path: "id", hint: "deactivate one of them" });
-        continue;
-      }
-      seen.set(p.id, p.dir);
-      packs.push(p);
-    } catch (e) {
-      if (!(e instanceof HcpxError)) throw e;
-      problems.push(...e.problems);
-    }
+export interface BrokenPack {
+  /** absolute pack directory */
+  dir: string;
+  /** the id its surface.json declares, when it could be read */
+  id?: string;
+  problems: Problem[];
+}
+
+export interface LoadedPacks {
+  /** the packs that loaded, sorted by id; never two with one id */
+  packs: Pack[];
+  /** the packs that did not load, and every pack whose id another activated pack also has */
+  broken: BrokenPack[];
+}
+
+/** The id a pack directory's surface.json declares, without validating it (undefined when unreadable). */
+export function declaredId(dir: string): string | undefined {
+  try {
+    const v = readJson5(join(dir, "surface.json")).value as { id?: unknown } | null;
+    return v && typeof v === "object" && typeof v.id === "string" ? v.id : undefined;
+  } catch {
+    return undefined;
   }
-  if (problems.some((p) => p.severity !== "warning")) throw new HcpxError(problems);
-  return packs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+function duplicateProblem(id: string, dir: string, others: string[]): Problem {
+  return { code: "duplicate_pack", message: `pack id '${id}' is activated more than once (also ${others.map((d) => display(d)).join(", ")}): no command of '${id}' runs`, file: display(join(dir, "surface.json")), path: "id", hint: "pack ids are unique: deactivate one (`hcpx deactivate <dir>`) or rename its id", severity: "error" };
 }
 
 /**
- * Find one activated pack by id, reading as few surfaces as it can (the exec
- * hot path): directories named like the id first, then the rest.
+ * Load every activated pack, tolerantly: a pack that does not load is in
+ * `broken` with its problems and takes nothing else down; two or more
+ * activated packs with one id are all refused (`duplicate_pack`).
+ */
+export function loadPacksTolerant(project: Pick<Project, "packDirs">): LoadedPacks {
+  const loaded: Pack[] = [];
+  const broken: BrokenPack[] = [];
+  for (const dir of project.packDirs) {
+    try {
+      loaded.push(loadPack(dir));
+    } catch (e) {
+      if (!(e instanceof HcpxError)) throw e;
+      broken.push({ dir, id: declaredId(dir), problems: e.problems });
+    }
+  }
+  const dirsOf = new Map<string, string[]>();
+  for (const x of [...loaded.map((p) => ({ id: p.id, dir: p.dir })), ...broken.filter((b) => b.id !== undefined).map((b) => ({ id: b.id!, dir: b.dir }))]) {
+    dirsOf.set(x.id, [...(dirsOf.get(x.id) ?? []), x.dir]);
+  }
+  const packs: Pack[] = [];
+  for (const p of loaded) {
+    const dirs = dirsOf.get(p.id)!;
+    if (dirs.length > 1) broken.push({ dir: p.dir, id: p.id, problems: [duplicateProblem(p.id, p.dir, dirs.filter((d) => d !== p.dir))] });
+    else packs.push(p);
+  }
+  for (const b of broken) {
+    const dirs = b.id !== undefined ? dirsOf.get(b.id) : undefined;
+    if (dirs && dirs.length > 1 && !b.problems.some((x) => x.code === "duplicate_pack")) b.problems.unshift(duplicateProblem(b.id!, b.dir, dirs.filter((d) => d !== b.dir)));
+  }
+  const order = new Map(project.packDirs.map((d, i) => [d, i]));
+  broken.sort((a, b) => (order.get(a.dir) ?? 0) - (order.get(b.dir) ?? 0));
+  return { packs: packs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), broken };
+}
+
+/** Load every activated pack; collects every problem before throwing (generate, adopt: all or nothing). */
+export function loadPacks(project: Project): Pack[] {
+  const { packs, broken } = loadPacksTolerant(project);
+  const problems = broken.flatMap((b) => b.problems);
+  if (problems.some((p) => p.severity !== "warning")) throw new HcpxError(problems);
+  return packs;
+}
+
+/**
+ * Find one activated pack by id (the exec hot path): it loads only that pack,
+ * and reads just the `id` of the others' surface.json, so that a second
+ * activated pack with the same id refuses the call (`duplicate_pack`) while a
+ * broken unrelated pack changes nothing.
  */
 export function findPack(project: Project, id: string): Pack {
   const ordered = [...project.packDirs.filter((d) => basename(d) === id), ...project.packDirs.filter((d) => basename(d) !== id)];
+  let found: Pack | undefined;
+  let firstError: unknown;
+  const withId: string[] = [];
   for (const dir of ordered) {
+    if (found) {
+      if (declaredId(dir) === id) withId.push(dir);
+      continue;
+    }
     let p: Pack;
     try {
       p = loadPack(dir);
     } catch (e) {
-      if (basename(dir) === id) throw e;
+      const did = declaredId(dir);
+      if (did === id || (did === undefined && basename(dir) === id)) {
+        firstError ??= e;
+        withId.push(dir);
+      }
       continue;
     }
-    if (p.id === id) return p;
+    if (p.id === id) {
+      found = p;
+      withId.push(dir);
+    }
   }
+  if (withId.length > 1) {
+    const [first, ...rest] = withId;
+    throw new HcpxError(duplicateProblem(id, first!, rest));
+  }
+  if (found) return found;
+  if (firstError) throw firstError;
   throw new HcpxError({ code: "unknown_pack", message: `no activated pack '${id}'`, hint: "run `hcpx status` to list active packs, or `hcpx activate <pack-dir>`" });
 }
