@@ -19,6 +19,7 @@ import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSche
 import { loadProject, type LoadProjectOptions } from "../pack/load";
 import type { Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
+import { asUserError } from "../util/ioerror";
 import { userConfigDir } from "../util/paths";
 import { execute, type Envelope, type ExecRequest } from "../runtime/execute";
 import { READ_SKILL_TOOL, toMcp } from "../projection/tools";
@@ -48,7 +49,8 @@ function fail(code: string, message: string, extra: Record<string, unknown> = {}
   return { ok: false, error: { code, message, ...extra } };
 }
 
-function problemEnvelope(e: unknown): Envelope {
+function problemEnvelope(e0: unknown): Envelope {
+  const e = asUserError(e0);
   if (e instanceof HcpxError) {
     const p = e.problems.find((x) => x.severity !== "warning") ?? e.problems[0]!;
     return fail(p.code, p.message, { ...(p.file ? { file: p.file } : {}), ...(p.path ? { path: p.path } : {}), ...(p.line ? { line: p.line } : {}), ...(p.hint ? { hint: p.hint } : {}) });

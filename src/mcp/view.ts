@@ -88,8 +88,10 @@ export function brokenLines(broken: BrokenPack[]): string[] {
   });
 }
 
+export const BROKEN_HEADER = "Not served, broken";
+
 /** The text the tools carry about broken packs; empty when none is. */
 export function brokenNote(broken: BrokenPack[]): string {
   if (broken.length === 0) return "";
-  return ["Not served, broken (run `hcpx lint` in the project to see every problem):", ...brokenLines(broken)].join("\n");
+  return [`${BROKEN_HEADER} (run \`hcpx lint\` in the project to see every problem):`, ...brokenLines(broken)].join("\n");
 }

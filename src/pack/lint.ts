@@ -1,14 +1,15 @@
 // `hcpx lint` as a library: every rule of the seeds (adapter.md, §12.4) and of
 // DESIGN.md over one loaded pack, as Problems with a stable code, the file, the
 // JSON path and the line. Not on the exec path (it reaches skill.ts → yaml).
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { HcpxError, pathToString, type Problem } from "../util/errors";
 import { display, isInside } from "../util/paths";
 import { locate } from "./json5";
 import { loadPackChecked } from "./load";
 import { toolName, type Pack, type Project } from "./model";
-import { loadSkill, parseSkill, type Skill } from "./skill";
+import { loadSkill, parseSkill, readSkillText, type Skill } from "./skill";
+import { CAPS, readTextFile } from "../util/readfile";
 
 export const TOOL_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
 /** HOSTS.md: keep server + tool ≤ 50 characters; the reference MCP server is named `hcp`. */
@@ -86,7 +87,7 @@ type Seg = string | number;
 
 function readTextSafe(file: string): string | undefined {
   try {
-    return readFileSync(file, "utf8");
+    return readTextFile(file, file, CAPS.pack);
   } catch {
     return undefined;
   }
@@ -382,10 +383,9 @@ export function lintPackDir(dir: string, opts: LintOptions = {}): LintResult {
     if (!problems.some((p) => p.code === "not_a_pack")) {
       const file = resolve(dir, "SKILL.md");
       try {
-        parseSkill(readFileSync(file, "utf8"), display(file));
+        parseSkill(readSkillText(file), display(file));
       } catch (e2) {
         if (e2 instanceof HcpxError) problems.push(...e2.problems);
-        else if ((e2 as NodeJS.ErrnoException).code) problems.push({ code: "missing_file", message: (e2 as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : `cannot read (${(e2 as NodeJS.ErrnoException).code})`, file: display(file), hint: "every pack has a SKILL.md with frontmatter and a hot-path table" });
         else throw e2;
       }
     }

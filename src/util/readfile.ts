@@ -17,6 +17,12 @@ export const CAPS = {
   config: 1024 * 1024,
   /** SKILL.md */
   skill: 1024 * 1024,
+  /** .hcp/adopted.json and the user's adopted.json (the adopt ledger) */
+  ledger: 4 * 1024 * 1024,
+  /** an OpenAPI document given to `pack from-openapi` */
+  openapi: 32 * 1024 * 1024,
+  /** hcpx's own validation cache (~/.cache/hcpx/validated.json) */
+  cache: 1024 * 1024,
 } as const;
 
 const O_NONBLOCK = constants.O_NONBLOCK ?? 0;

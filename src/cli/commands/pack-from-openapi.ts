@@ -2,7 +2,8 @@
 // Writes an openapi pack: surface.json, a draft policy.json (inferred), SKILL.md,
 // and a copy of the document. Refuses to write into an existing pack directory
 // without --force. Not on the exec hot path (yaml is imported lazily).
-import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { CAPS, readTextFile } from "../../util/readfile";
 import { extname, join, resolve } from "node:path";
 import { atomicWrite } from "../../util/atomic";
 import { HcpxError } from "../../util/errors";
@@ -28,9 +29,10 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
   const docFile = resolve(document);
   let text: string;
   try {
-    text = readFileSync(docFile, "utf8");
+    text = readTextFile(docFile, display(docFile), CAPS.openapi);
   } catch (e) {
-    throw new HcpxError({ code: "missing_file", message: `cannot read the document (${(e as NodeJS.ErrnoException).code ?? "error"})`, file: display(docFile), hint: "give the path of an OpenAPI 3 document (.json, .yaml or .yml)" });
+    if (!(e instanceof HcpxError)) throw e;
+    throw new HcpxError(e.problems.map((p) => ({ ...p, message: `cannot read the document: ${p.message}`, hint: p.hint ?? "give the path of an OpenAPI 3 document (.json, .yaml or .yml)" })));
   }
   const ext = extname(docFile).toLowerCase();
   let doc: unknown;
