@@ -84,7 +84,7 @@ export function brokenLines(broken: BrokenPack[]): string[] {
     const p = firstError(b.problems);
     const where = p?.file ? `${p.file}${p.line ? `:${p.line}` : ""}: ` : "";
     const more = b.problems.length > 1 ? ` (+${b.problems.length - 1} more)` : "";
-    return `- ${b.id ?? display(b.dir)} (${display(b.dir)}): ${where}${p?.message ?? "does not load"}${more}`;
+    return `- ${b.id !== undefined ? `${b.id} (${display(b.dir)})` : display(b.dir)}: ${where}${p?.message ?? "does not load"}${more}`;
   });
 }
 

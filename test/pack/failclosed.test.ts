@@ -77,7 +77,7 @@ describe("a misspelt key in a policy row is an error, never an ungated write", (
       const hcp = tools.tools.find((t) => t.name === "hcp")!;
       expect(hcp.description).not.toMatch(/^- p: /m);
       expect(hcp.description).toMatch(/broken[^\n]*\n- p \(.*\): \S*policy\.json:\d+: unknown key 'confrim'/);
-      const res = (await s.client.callTool({ name: "hcp", arguments: { pack: "p", verb: "send", args: { to: "bob" } } })) as { structuredContent: any };
+      const res = (await s.client.callTool({ name: "hcp", arguments: { pack: "p", verb: "send", args: { to: "bob" } } })) as unknown as { structuredContent: any };
       expect(res.structuredContent.ok).toBe(false);
       expect(res.structuredContent.error.code).toBe("bad_pack");
     } finally {
@@ -206,7 +206,7 @@ describe("one id, one pack", () => {
       expect(hcp.description).toMatch(/^- ok: show$/m);
       expect(hcp.description).not.toMatch(/^- a: /m);
       expect(hcp.description).toMatch(/^- a \(.*packs\/a\): .*activated more than once/m);
-      const res = (await s.client.callTool({ name: "hcp", arguments: { pack: "a", verb: "show" } })) as { structuredContent: any };
+      const res = (await s.client.callTool({ name: "hcp", arguments: { pack: "a", verb: "show" } })) as unknown as { structuredContent: any };
       expect(res.structuredContent.error.code).toBe("duplicate_pack");
       expect(s.stderr()).toMatch(/not serving 2 broken pack\(s\)/);
     } finally {
