@@ -114,7 +114,10 @@ describe("hcpx status", () => {
     const p = project(`{ packs: ["./packs/ledger", "./packs/gone"], grants: { allow: ["ledger.*"] } }\n`);
     const r = await hcpx(["status", "--json"], p.dir);
     expect(r.code).toBe(1);
-    const env = envelope<{ broken: { dir: string; problems: { code: string }[] }[] }>(r);
-    expect(env.data.broken[0]!.problems[0]!.code).toBe("not_a_pack");
+    // exit 1, so the envelope is ok:false; the status goes along in error.status
+    const env = JSON.parse(r.stdout) as { ok: boolean; error: { code: string; status: { broken: { dir: string; problems: { code: string }[] }[] } } };
+    expect(env.ok).toBe(false);
+    expect(env.error.code).toBe("bad_pack");
+    expect(env.error.status.broken[0]!.problems[0]!.code).toBe("not_a_pack");
   });
 });

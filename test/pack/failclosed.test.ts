@@ -214,3 +214,30 @@ describe("one id, one pack", () => {
     }
   });
 });
+
+describe("exec's duplicate-id pre-check (mayDeclareText) never misses a declared id", () => {
+  it("however the id is spelt in JSON5 (\\u, \\x, identity escapes, line continuations, quotes)", async () => {
+    const fc = (await import("fast-check")).default;
+    const JSON5 = (await import("json5")).default;
+    const { mayDeclareText } = await import("../../src/pack/load");
+    const idArb = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/);
+    const spell = (ch: string, how: number): string => {
+      const code = ch.charCodeAt(0);
+      if (how === 0) return ch;
+      if (how === 1) return `\\u${code.toString(16).padStart(4, "0")}`;
+      if (how === 2) return `\\x${code.toString(16).padStart(2, "0")}`;
+      if (how === 3 && /[a-z]/.test(ch) && !"bfnrtvux".includes(ch)) return `\\${ch}`;
+      if (how === 4) return `\\\n${ch}`;
+      return ch;
+    };
+    fc.assert(
+      fc.property(idArb, fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 12, maxLength: 12 }), fc.constantFrom('"', "'"), (id, hows, q) => {
+        const spelt = [...id].map((ch, i) => spell(ch, hows[i]!)).join("");
+        const text = `{ hcp: "1.1", id: ${q}${spelt}${q}, description: "a \\"quoted\\" word\\n" }`;
+        expect(JSON5.parse(text).id).toBe(id);
+        expect(mayDeclareText(text, id), text).toBe(true);
+      }),
+    );
+    expect(mayDeclareText('{ id: "other", description: "say \\"hi\\"\\n" }', "git")).toBe(false);
+  });
+});

@@ -8,7 +8,7 @@ import { loadActive } from "../../config/active";
 import { readAdopted } from "../../config/adopted";
 import type { CommonOpts } from "../../config/common";
 import type { Problem } from "../../util/errors";
-import { c, done, makeOut } from "../output";
+import { c, done, makeOut, writeJson } from "../output";
 
 export interface StatusCommand {
   verb: string;
@@ -52,7 +52,11 @@ export async function run(opts: CommonOpts): Promise<number> {
     warnings: project.warnings as Problem[],
   };
   const code = broken.length ? 1 : project.warnings.length || adopted.errors.length ? 2 : 0;
-  done(out, data, (col) => render(data, col));
+  if (out.json && broken.length) {
+    // exit 1: the envelope is ok:false (the status itself goes along)
+    const first = broken[0]!.problems.find((p) => p.severity !== "warning") ?? broken[0]!.problems[0];
+    writeJson({ ok: false, error: { code: "bad_pack", message: `${broken.length} activated pack(s) do not load; first: ${display(broken[0]!.dir)}: ${first?.message ?? "does not load"}`, hint: "run `hcpx lint` to see every problem", status: data } });
+  } else done(out, data, (col) => render(data, col));
   return code;
 }
 
