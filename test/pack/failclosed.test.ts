@@ -11,10 +11,13 @@ import { connectMcp } from "../support/mcp";
 import { HCPX } from "../support/hcpx";
 import { fxPack, project } from "../runtime/support";
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test data of any shape
+type Json = Record<string, any>;
+
 const cmd = (verb: string, cli: string[], args: Record<string, unknown> = {}) => ({ verb_key: verb, summary: verb, cli, args });
 
 /** A project with one pack `p` over argv-echo (commands `show` read, `send` write), the policy and surface then edited. */
-function packProject(edit: { policy?: (rows: Record<string, Record<string, unknown>>) => void; surface?: (s: Record<string, any>) => void } = {}) {
+function packProject(edit: { policy?: (rows: Record<string, Record<string, unknown>>) => void; surface?: (s: Json) => void } = {}) {
   const p = project({ packs: [fxPack("p", "argv-echo.mjs", [cmd("show", ["p", "show"]), cmd("send", ["p", "send", "{{to}}"], { to: { type: "string", required: true } })])] });
   const dir = join(p.dir, "packs", "p");
   const rows: Record<string, Record<string, unknown>> = { show: { operation: "read" }, send: { operation: "write", land: "remote", confirm: true } };
@@ -30,7 +33,7 @@ function packProject(edit: { policy?: (rows: Record<string, Record<string, unkno
 
 const execJson = async (dir: string, args: string[]) => {
   const r = await runHcpx(["exec", ...args.slice(0, 2), "--json", ...args.slice(2)], { cwd: dir });
-  return { code: r.code, env: JSON.parse(r.stdout) as { ok: boolean; data?: any; error?: any }, stderr: r.stderr };
+  return { code: r.code, env: JSON.parse(r.stdout) as Json, stderr: r.stderr };
 };
 
 describe("a misspelt key in a policy row is an error, never an ungated write", () => {
@@ -77,7 +80,7 @@ describe("a misspelt key in a policy row is an error, never an ungated write", (
       const hcp = tools.tools.find((t) => t.name === "hcp")!;
       expect(hcp.description).not.toMatch(/^- p: /m);
       expect(hcp.description).toMatch(/broken[^\n]*\n- p \(.*\): \S*policy\.json:\d+: unknown key 'confrim'/);
-      const res = (await s.client.callTool({ name: "hcp", arguments: { pack: "p", verb: "send", args: { to: "bob" } } })) as unknown as { structuredContent: any };
+      const res = (await s.client.callTool({ name: "hcp", arguments: { pack: "p", verb: "send", args: { to: "bob" } } })) as unknown as { structuredContent: Json };
       expect(res.structuredContent.ok).toBe(false);
       expect(res.structuredContent.error.code).toBe("bad_pack");
     } finally {
@@ -88,13 +91,13 @@ describe("a misspelt key in a policy row is an error, never an ungated write", (
   it.each([
     ["a row for a verb the surface does not declare", { policy: (r: Record<string, unknown>) => (r.sned = { operation: "write" }) }, "policy_unknown_row", /policy row 'sned' names no command/],
     ["a command without a policy row (refused, not read)", { policy: (r: Record<string, unknown>) => delete r.send }, "policy_missing_row", /no policy row for 'send'/],
-    ["a value of the wrong type (confirm: \"yes\")", { policy: (r: Record<string, any>) => (r.send.confirm = "yes") }, "schema", /expected boolean, got string/],
-    ["an unknown key in wrap (agent_envs)", { surface: (s: Record<string, any>) => (s.wrap.agent_envs = { X: "1" }) }, "unknown_key", /unknown key 'agent_envs' in wrap/],
-    ["an unknown key in binding (envs)", { surface: (s: Record<string, any>) => (s.binding = { envs: ["TOKEN"] }) }, "unknown_key", /unknown key 'envs' in binding/],
-    ["an unknown key in an arg (requird)", { surface: (s: Record<string, any>) => (s.commands[1].args.to.requird = true) }, "unknown_key", /unknown key 'requird' in commands\[1\]\.args\.to/],
-    ["an unknown key in pass_through (maxargv)", { surface: (s: Record<string, any>) => (s.wrap.pass_through = { allowedSubcommands: ["show"], maxargv: 2 }) }, "unknown_key", /unknown key 'maxargv'/],
-    ["an unknown key in openapi", { surface: (s: Record<string, any>) => (s.openapi = { base_url: "http://127.0.0.1:1", redirects: "follow" }) }, "unknown_key", /unknown key 'redirects' in openapi/],
-    ["an unknown top-level key of surface.json (comands)", { surface: (s: Record<string, any>) => (s.comands = []) }, "unknown_key", /unknown key 'comands'/],
+    ["a value of the wrong type (confirm: \"yes\")", { policy: (r: Json) => (r.send.confirm = "yes") }, "schema", /expected boolean, got string/],
+    ["an unknown key in wrap (agent_envs)", { surface: (s: Json) => (s.wrap.agent_envs = { X: "1" }) }, "unknown_key", /unknown key 'agent_envs' in wrap/],
+    ["an unknown key in binding (envs)", { surface: (s: Json) => (s.binding = { envs: ["TOKEN"] }) }, "unknown_key", /unknown key 'envs' in binding/],
+    ["an unknown key in an arg (requird)", { surface: (s: Json) => (s.commands[1].args.to.requird = true) }, "unknown_key", /unknown key 'requird' in commands\[1\]\.args\.to/],
+    ["an unknown key in pass_through (maxargv)", { surface: (s: Json) => (s.wrap.pass_through = { allowedSubcommands: ["show"], maxargv: 2 }) }, "unknown_key", /unknown key 'maxargv'/],
+    ["an unknown key in openapi", { surface: (s: Json) => (s.openapi = { base_url: "http://127.0.0.1:1", redirects: "follow" }) }, "unknown_key", /unknown key 'redirects' in openapi/],
+    ["an unknown top-level key of surface.json (comands)", { surface: (s: Json) => (s.comands = []) }, "unknown_key", /unknown key 'comands'/],
   ])("%s: lint error %s, exec refuses", async (_name, edit, code, message) => {
     const p = packProject(edit as never);
     const lint = JSON.parse((await runHcpx(["lint", "--json", p.pack], { cwd: p.dir })).stdout);
@@ -206,7 +209,7 @@ describe("one id, one pack", () => {
       expect(hcp.description).toMatch(/^- ok: show$/m);
       expect(hcp.description).not.toMatch(/^- a: /m);
       expect(hcp.description).toMatch(/^- a \(.*packs\/a\): .*activated more than once/m);
-      const res = (await s.client.callTool({ name: "hcp", arguments: { pack: "a", verb: "show" } })) as unknown as { structuredContent: any };
+      const res = (await s.client.callTool({ name: "hcp", arguments: { pack: "a", verb: "show" } })) as unknown as { structuredContent: Json };
       expect(res.structuredContent.error.code).toBe("duplicate_pack");
       expect(s.stderr()).toMatch(/not serving 2 broken pack\(s\)/);
     } finally {
