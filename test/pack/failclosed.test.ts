@@ -244,3 +244,29 @@ describe("exec's duplicate-id pre-check (mayDeclareText) never misses a declared
     expect(mayDeclareText('{ id: "other", description: "say \\"hi\\"\\n" }', "git")).toBe(false);
   });
 });
+
+describe("one broken pack breaks only itself", () => {
+  it("hcpx mcp with a pack whose policy.json does not parse: starts, serves the other, says which and why; doctor shows it", async () => {
+    const p = project({ packs: [fxPack("bad", "argv-echo.mjs", [cmd("show", ["bad", "show"])]), fxPack("good", "argv-echo.mjs", [cmd("show", ["good", "show"])])] });
+    writeFileSync(join(p.dir, "packs", "bad", "policy.json"), "{ rows: { show: { operation: 'read' } ");
+    const s = await connectMcp([HCPX, "mcp"], p.dir, { PATH: process.env.PATH ?? "", HOME: tmp("hcpx-fc-home-"), NO_COLOR: "1" });
+    try {
+      const hcp = (await s.client.listTools()).tools.find((t) => t.name === "hcp")!;
+      expect(hcp.description).toMatch(/^- good: show$/m);
+      expect(hcp.description).toMatch(/^- bad \(\S*packs\/bad\): \S*policy\.json:1: cannot parse: invalid end of input$/m);
+      const init = s.client.getInstructions() ?? "";
+      expect(init).toContain("Not served, broken");
+      const good = (await s.client.callTool({ name: "hcp", arguments: { pack: "good", verb: "show" } })) as unknown as { structuredContent: Json };
+      expect(good.structuredContent.ok).toBe(true);
+      const bad = (await s.client.callTool({ name: "hcp", arguments: { pack: "bad", verb: "show" } })) as unknown as { structuredContent: Json };
+      expect(bad.structuredContent.error.code).toBe("bad_pack");
+      expect(s.stderr()).toMatch(/not serving 1 broken pack\(s\):\n {2}- bad .*policy\.json:1: cannot parse/);
+    } finally {
+      await s.client.close();
+    }
+    const d = await runHcpx(["doctor", "--mcp-timeout", "8000"], { cwd: p.dir, timeoutMs: 20_000 });
+    expect(d.code).toBe(1);
+    expect(d.stdout).toMatch(/✗ pack \S*packs\/bad: 1 lint error\(s\); first: cannot parse/);
+    expect(d.stdout).toMatch(/✗ hcpx mcp starts and lists 2 tool\(s\): hcp, hcp__read_skill; it does not serve 1 broken pack\(s\): bad/);
+  });
+});
