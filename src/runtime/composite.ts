@@ -8,6 +8,7 @@ import type { Command, Pack, Project } from "../pack/model";
 import { isInside } from "../util/paths";
 import type { ArgValues } from "./args";
 import type { Envelope } from "./execute";
+import { dynamicImport } from "../util/dynamic-import";
 import { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_NESTING, parseOutput } from "./wrap";
 import { forbiddenEnvOf } from "../pack/envrules";
 
@@ -52,7 +53,7 @@ export async function runComposite(pack: Pack, project: Project, cmd: Command, v
   }
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    mod = (await dynamicImport(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (e) {
     return failure("composite_error", `cannot load ${spec.module}: ${(e as Error)?.message ?? String(e)}`);
   }

@@ -10,6 +10,13 @@ import { FORBIDDEN_ENV_EXCEPTIONS, FORBIDDEN_ENV_NAMES, FORBIDDEN_ENV_PREFIXES, 
 import { REPO, runHcpx } from "../support/hcpx";
 import { fxPack, project } from "../runtime/support";
 
+/** The packs of a `hcpx lint --json` envelope: data when clean, error.details when not (exit ≠ 0 ⇒ ok: false). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the report's shape is checked by the assertions
+function lintPacks(stdout: string): any[] {
+  const env = JSON.parse(stdout);
+  return (env.ok ? env.data : env.error.details).packs;
+}
+
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const nameChar = fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_".split(""));
 const suffix = fc.array(nameChar, { maxLength: 12 }).map((a) => a.join(""));
@@ -84,7 +91,7 @@ describe("lint and the runtime refuse a pack that sets one", () => {
     writeFileSync(join(p.dir, "evil.cjs"), `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "x");\n`);
     const lint = await runHcpx(["lint", "--json", join(p.dir, "packs", "p")], { cwd: p.dir });
     expect(lint.code).toBe(1);
-    const hit = JSON.parse(lint.stdout).data.packs[0].problems.find((x: { code: string }) => x.code === "env_forbidden");
+    const hit = lintPacks(lint.stdout)[0].problems.find((x: { code: string }) => x.code === "env_forbidden");
     expect(hit).toMatchObject({ severity: "error", path: "wrap.agent_env.NODE_OPTIONS" });
     expect(hit.line).toBeGreaterThan(0);
     const r = await runHcpx(["exec", "p", "show", "--json"], { cwd: p.dir });

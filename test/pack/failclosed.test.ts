@@ -11,6 +11,13 @@ import { connectMcp } from "../support/mcp";
 import { HCPX } from "../support/hcpx";
 import { fxPack, project } from "../runtime/support";
 
+/** The packs of a `hcpx lint --json` envelope: data when clean, error.details when not (exit ≠ 0 ⇒ ok: false). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the report's shape is checked by the assertions
+function lintPacks(stdout: string): any[] {
+  const env = JSON.parse(stdout);
+  return (env.ok ? env.data : env.error.details).packs;
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test data of any shape
 type Json = Record<string, any>;
 
@@ -41,7 +48,7 @@ describe("a misspelt key in a policy row is an error, never an ungated write", (
     const p = packProject({ policy: (r) => (r.send = { operation: "write", land: "remote", confrim: true }) });
     const lint = await runHcpx(["lint", "--json", p.pack], { cwd: p.dir });
     expect(lint.code).toBe(1);
-    const problems = JSON.parse(lint.stdout).data.packs[0].problems as { code: string; severity: string; path: string; hint: string; line: number; column: number; file: string }[];
+    const problems = lintPacks(lint.stdout)[0].problems as { code: string; severity: string; path: string; hint: string; line: number; column: number; file: string }[];
     const typo = problems.find((x) => x.code === "unknown_key")!;
     expect(typo).toMatchObject({ severity: "error", path: "rows.send.confrim" });
     expect(typo.file).toMatch(/policy\.json$/);
@@ -100,9 +107,9 @@ describe("a misspelt key in a policy row is an error, never an ungated write", (
     ["an unknown top-level key of surface.json (comands)", { surface: (s: Json) => (s.comands = []) }, "unknown_key", /unknown key 'comands'/],
   ])("%s: lint error %s, exec refuses", async (_name, edit, code, message) => {
     const p = packProject(edit as never);
-    const lint = JSON.parse((await runHcpx(["lint", "--json", p.pack], { cwd: p.dir })).stdout);
-    const hit = (lint.data.packs[0].problems as { code: string; severity: string; message: string; line?: number }[]).find((x) => x.code === code);
-    expect(hit, JSON.stringify(lint.data.packs[0].problems)).toBeDefined();
+    const lint = lintPacks((await runHcpx(["lint", "--json", p.pack], { cwd: p.dir })).stdout);
+    const hit = (lint[0].problems as { code: string; severity: string; message: string; line?: number }[]).find((x) => x.code === code);
+    expect(hit, JSON.stringify(lint[0].problems)).toBeDefined();
     expect(hit!.severity).toBe("error");
     expect(hit!.message).toMatch(message);
     expect(hit!.line).toBeGreaterThan(0);
@@ -138,14 +145,14 @@ describe("JavaScript's own names (__proto__, constructor, prototype)", () => {
       expect(env.error.code).toBe("bad_pack");
       expect(JSON.stringify(env.error.problems)).toContain("reserved_key");
     }
-    const lint = JSON.parse((await runHcpx(["lint", "--json", p.pack], { cwd: p.dir })).stdout);
-    expect(lint.data.packs[0].problems.map((x: { code: string }) => x.code)).toContain("reserved_key");
+    const lint = lintPacks((await runHcpx(["lint", "--json", p.pack], { cwd: p.dir })).stdout);
+    expect(lint[0].problems.map((x: { code: string }) => x.code)).toContain("reserved_key");
   });
 
   it.each(["constructor", "prototype"])("%s as a policy row name or an agent_env name is refused by name, not a confusing type error", async (name) => {
     const p = packProject({ surface: (s) => (s.wrap.agent_env = { [name]: "x" }) });
-    const lint = JSON.parse((await runHcpx(["lint", "--json", p.pack], { cwd: p.dir })).stdout);
-    const hit = lint.data.packs[0].problems.find((x: { code: string }) => x.code === "reserved_key");
+    const lint = lintPacks((await runHcpx(["lint", "--json", p.pack], { cwd: p.dir })).stdout);
+    const hit = lint[0].problems.find((x: { code: string }) => x.code === "reserved_key");
     expect(hit.path).toBe(`wrap.agent_env.${name}`);
   });
 

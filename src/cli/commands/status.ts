@@ -8,7 +8,7 @@ import { loadActive } from "../../config/active";
 import { readAdopted } from "../../config/adopted";
 import type { CommonOpts } from "../../config/common";
 import type { Problem } from "../../util/errors";
-import { c, done, makeOut, writeJson } from "../output";
+import { c, finish, makeOut } from "../output";
 
 export interface StatusCommand {
   verb: string;
@@ -52,12 +52,10 @@ export async function run(opts: CommonOpts): Promise<number> {
     warnings: project.warnings as Problem[],
   };
   const code = broken.length ? 1 : project.warnings.length || adopted.errors.length ? 2 : 0;
-  if (out.json && broken.length) {
-    // exit 1: the envelope is ok:false (the status itself goes along)
-    const first = broken[0]!.problems.find((p) => p.severity !== "warning") ?? broken[0]!.problems[0];
-    writeJson({ ok: false, error: { code: "bad_pack", message: `${broken.length} activated pack(s) do not load; first: ${display(broken[0]!.dir)}: ${first?.message ?? "does not load"}`, hint: "run `hcpx lint` to see every problem", status: data } });
-  } else done(out, data, (col) => render(data, col));
-  return code;
+  const why = broken.length
+    ? { code: "broken_packs", message: `${broken.length} activated pack(s) cannot be loaded`, hint: "run `hcpx lint` for each, or `hcpx deactivate <dir>`" }
+    : { code: "warnings", message: `${project.warnings.length + adopted.errors.length} warning(s) in the config or the adopt ledger`, hint: "see details.warnings and details.ledgerErrors" };
+  return finish(out, code, data, code ? why : undefined, (col) => render(data, col));
 }
 
 type Data = {
