@@ -117,7 +117,7 @@ describe("hcpx pack add", () => {
     expect(envelope(r).error.code).toBe("unsafe_archive");
     const bad = join(dir, "broken");
     cpSync(join(FIX, "v1"), bad, { recursive: true });
-    writeFileSync(join(bad, "policy.json"), '{ rows: { hello: { operation: "read" }, nope: { operation: "write" } } }');
+    writeFileSync(join(bad, "SKILL.md"), readFileSync(join(bad, "SKILL.md"), "utf8").replace("name: greet", "name: other")); // loads, fails lint
     const b = await runHcpx(["pack", "add", "./broken", "--yes", "--json"], { cwd: dir });
     expect(b.code).toBe(1);
     expect(envelope(b).error.code).toBe("lint_failed");
