@@ -60,7 +60,10 @@ function tooDeep(file: string): HcpxError {
 export function parseJson5(text: string, file: string): Json5Doc {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const strict = body.length >= STRICT_JSON_MIN ? strictJson(body) : DECLINE;
-  if (strict !== DECLINE) return { file, text: body, value: strict };
+  if (strict !== DECLINE) {
+    if (nestingDepth(strict, MAX_NESTING) > MAX_NESTING) throw tooDeep(file);
+    return { file, text: body, value: strict };
+  }
   const fast = fastJson5(body);
   if (fast !== DECLINE) {
     if (nestingDepth(fast, MAX_NESTING) > MAX_NESTING) throw tooDeep(file);
