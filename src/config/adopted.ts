@@ -4,8 +4,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HcpxError } from "../util/errors";
-import { display, userConfigDir } from "../util/paths";
-import { parseLedger } from "../host/ledger";
+import { display, home, userConfigDir } from "../util/paths";
+import { parseLedger, sanitizeLedger } from "../host/ledger";
 
 export interface AdoptedHost {
   host: string;
@@ -16,7 +16,7 @@ export interface AdoptedHost {
 
 export interface AdoptedRead {
   hosts: AdoptedHost[];
-  /** a ledger that exists but does not parse */
+  /** a ledger that exists but does not parse, or names what hcpx will not touch (an entry outside its base…) */
   errors: { file: string; message: string }[];
 }
 
@@ -32,9 +32,12 @@ export function readAdopted(root: string): AdoptedRead {
   for (const { scope, file } of ledgerFiles(root)) {
     if (!existsSync(file)) continue;
     try {
-      const l = parseLedger(readFileSync(file, "utf8"), display(file));
-      for (const [host, h] of Object.entries(l.hosts)) {
-        out.hosts.push({ host, scope: h.scope ?? scope, files: [...new Set(h.entries.map((e) => e.path))].sort() });
+      // the same trust rules as adopt: only what passes guardPath is listed (and checked by doctor)
+      const base = scope === "project" ? root : home();
+      const { ledger, warnings } = sanitizeLedger(parseLedger(readFileSync(file, "utf8"), display(file)), scope, { dir: base, prefix: scope === "user" ? "~/" : "" }, display(file));
+      for (const w of warnings) out.errors.push({ file: display(file), message: `${w.path}: ${w.message}` });
+      for (const [host, h] of Object.entries(ledger.hosts)) {
+        out.hosts.push({ host, scope, files: [...new Set(h.entries.map((e) => e.path))].sort() });
       }
     } catch (e) {
       if (!(e instanceof HcpxError) && !(e instanceof Error)) throw e;

@@ -19,6 +19,7 @@ export interface AdoptCliOptions {
   force?: boolean;
   scope?: string;
   command?: string;
+  useRecordedCommand?: boolean;
   json?: boolean;
 }
 
@@ -27,6 +28,7 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
   const scope = (opts.scope ?? "project") as Scope;
   if (scope !== "project" && scope !== "user") throw new HcpxError({ code: "bad_args", message: `--scope must be project or user, not '${opts.scope}'` });
   if (opts.check && opts.write) throw new HcpxError({ code: "bad_args", message: "--check and --write exclude each other", hint: "--check only compares; --write applies" });
+  if (opts.command !== undefined && opts.useRecordedCommand) throw new HcpxError({ code: "bad_args", message: "--command and --use-recorded-command exclude each other", hint: "--command gives the MCP command line; --use-recorded-command keeps the one the ledger records" });
   if (hostArgs.length === 0) throw new HcpxError({ code: "bad_args", message: "name at least one host", hint: `hosts: ${listHosts().join(", ")}, or all` });
   const known = listHosts();
   const hosts = [...new Set(hostArgs.flatMap((h) => h.split(",")).map((h) => h.trim()).filter(Boolean).flatMap((h) => (h === "all" ? known : [h])))];
@@ -51,29 +53,32 @@ async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs:
   const plan = await planAdopt(project, hosts, (skillsPath) => withSkillsPath((projection ??= buildProjection(project, packs)), skillsPath), {
     scope,
     command: opts.command,
+    useRecordedCommand: opts.useRecordedCommand,
     remove: opts.remove,
     force: opts.force,
   });
   // the diff package only when a diff is shown
   const planDiff = opts.write ? () => "" : (await import("../../host/diff")).planDiff;
-  const drift = plan.changes.length > 0 || plan.conflicts.length > 0 || plan.journalPending;
+  // what the plan ignored in the ledger or journal, or a recorded command it did not use, is drift too
+  const drift = plan.changes.length > 0 || plan.conflicts.length > 0 || plan.warnings.length > 0 || plan.journalPending;
+  printWarnings(plan.warnings, out);
   if (plan.journalPending) plan.notes.push("an earlier `adopt --write` was interrupted; --write finishes it (its ledger is rebuilt from the files on disk)");
   const summary = plan.changes.map((ch) => ({ path: ch.path, kind: ch.kind, hosts: ch.hosts, notes: ch.notes }));
   if (opts.check) {
     if (out.json) {
-      done(out, { inSync: !drift, scope, hosts, changes: summary, conflicts: plan.conflicts, notes: plan.notes });
+      done(out, { inSync: !drift, scope, hosts, changes: summary, conflicts: plan.conflicts, warnings: plan.warnings, notes: plan.notes });
     } else {
       const color = useColor();
       let s = planDiff(plan, color);
       for (const p of plan.conflicts) s += c.yellow(color, `drift: ${p.file}: ${p.message}`) + "\n";
-      s += drift ? c.red(color, `adopt ${hosts.join(" ")} (${scope}): ${plan.changes.length} file(s) out of date${plan.conflicts.length ? `, ${plan.conflicts.length} changed by hand` : ""}; run \`hcpx adopt ${hostArgs.join(" ")}${scope === "user" ? " --scope user" : ""} --write\`\n`) : `adopt ${hosts.join(" ")} (${scope}): in sync\n`;
+      s += drift ? c.red(color, `adopt ${hosts.join(" ")} (${scope}): ${plan.changes.length} file(s) out of date${plan.conflicts.length ? `, ${plan.conflicts.length} changed by hand` : ""}${plan.warnings.length ? `, ${plan.warnings.length} warning(s) (above)` : ""}; run \`hcpx adopt ${hostArgs.join(" ")}${scope === "user" ? " --scope user" : ""} --write\`\n`) : `adopt ${hosts.join(" ")} (${scope}): in sync\n`;
       process.stdout.write(s);
     }
     return drift ? 1 : 0;
   }
   if (!opts.write) {
     const color = useColor();
-    if (out.json) done(out, { wrote: false, scope, hosts, changes: summary, conflicts: plan.conflicts, notes: plan.notes, diff: planDiff(plan, false) });
+    if (out.json) done(out, { wrote: false, scope, hosts, changes: summary, conflicts: plan.conflicts, warnings: plan.warnings, notes: plan.notes, diff: planDiff(plan, false) });
     else {
       let s = planDiff(plan, color);
       for (const n of plan.notes) s += c.yellow(color, `note: ${n}`) + "\n";
@@ -84,7 +89,7 @@ async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs:
     return 0;
   }
   const res = applyPlan(plan, lock!);
-  if (out.json) done(out, { wrote: true, scope, hosts, written: res.written, deleted: res.deleted, conflicts: plan.conflicts, notes: plan.notes });
+  if (out.json) done(out, { wrote: true, scope, hosts, written: res.written, deleted: res.deleted, conflicts: plan.conflicts, warnings: plan.warnings, notes: plan.notes });
   else {
     const color = useColor();
     let s = "";
