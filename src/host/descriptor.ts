@@ -27,8 +27,13 @@ const TargetSchema = z.strictObject({
   maxChars: z.optional(z.number()),
   /** a size cap on the whole resulting file, in bytes (e.g. Codex's 32 KiB for AGENTS.md) */
   maxBytes: z.optional(z.number()),
-  /** informative: the host's env var syntax in this file */
-  envSyntax: z.optional(z.string()),
+  /**
+   * The host's variable syntax in this file: what it expands in the strings we
+   * write (`syntax`, for people), and a regular expression (`pattern`) matching
+   * anything it would expand. None of the hosts we ship has an escape for it, so
+   * an MCP command word that matches is refused (the engine, not per host).
+   */
+  vars: z.optional(z.strictObject({ syntax: z.string().check(z.minLength(1)), pattern: z.string().check(z.minLength(1)) })),
   /**
    * json/jsonc: the file as hcpx creates it, before the entry goes in — the host's own
    * skeleton (opencode adds `$schema` to any config that lacks it). A removal that leaves
@@ -107,6 +112,13 @@ export function loadDescriptor(host: string): Descriptor {
       const needsTemplate = t.format !== "dir-of-skills";
       if (needsKey && !t.key) throw new HcpxError({ code: "bad_descriptor", message: `a ${t.format} target needs \`key\``, file: doc.file, path: `scopes.${scope}.targets[${i}].key` });
       if (needsTemplate && !t.template) throw new HcpxError({ code: "bad_descriptor", message: `a ${t.format} target needs \`template\``, file: doc.file, path: `scopes.${scope}.targets[${i}].template` });
+      if (t.vars) {
+        try {
+          new RegExp(t.vars.pattern, "u");
+        } catch (e) {
+          throw new HcpxError({ code: "bad_descriptor", message: `vars.pattern is not a regular expression: ${(e as Error).message}`, file: doc.file, path: `scopes.${scope}.targets[${i}].vars.pattern` });
+        }
+      }
       const paths = Array.isArray(t.path) ? t.path : [t.path];
       for (const p of paths) {
         const userPath = p.startsWith("~/");

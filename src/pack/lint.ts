@@ -9,6 +9,7 @@ import { locate } from "./json5";
 import { loadPack } from "./load";
 import { toolName, type Pack, type Project } from "./model";
 import { loadSkill, parseSkill, type Skill } from "./skill";
+import { hostTextProblems } from "./hosttext";
 
 export const TOOL_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
 /** HOSTS.md: keep server + tool ≤ 50 characters; the reference MCP server is named `hcp`. */
@@ -66,6 +67,7 @@ export const LINT_CODES = [
   "bin_missing",
   "bin_not_in_sandbox",
   "duplicate_pack",
+  "host_text_unsafe",
 ] as const;
 export type LintCode = (typeof LINT_CODES)[number];
 
@@ -331,7 +333,13 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
     }
   } else sk2 = skill ?? undefined;
   if (sk2) lintSkill(pack, sk2, sk);
+  out.push(...lintHostText(pack, sk2));
   return out;
+}
+
+/** host_text_unsafe: pack text that would break the host files it is copied into (./hosttext.ts). */
+function lintHostText(pack: Pack, skill: Skill | undefined): Problem[] {
+  return hostTextProblems(pack, skill?.text);
 }
 
 function lintSkill(pack: Pack, skill: Skill, sk: (line: number | undefined, code: LintCode, severity: "error" | "warning", message: string, hint?: string, path?: string) => void) {
