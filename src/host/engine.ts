@@ -417,12 +417,15 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
       throw err;
     }
     // pack text that would break the files it lands in (a marker, a control character): refused, naming the pack file
+    let unsafe = false;
     for (const p of projection.packs) {
       if (textChecked.has(p.pack.dir)) continue;
       textChecked.add(p.pack.dir);
-      problems.push(...hostTextProblems(p.pack).map((x) => ({ ...x, hint: `${x.hint}; hcpx adopts nothing while a pack holds it` })));
+      const bad = hostTextProblems(p.pack, undefined, { leads: p.leads, description: p.description });
+      if (bad.length) unsafe = true;
+      problems.push(...bad.map((x) => ({ ...x, hint: `${x.hint}; hcpx adopts nothing while a pack holds it` })));
     }
-    if (problems.length) continue;
+    if (unsafe) continue;
     const mcp = mcpFor(host);
     const command = opts.command !== undefined ? mcp.argv : opts.useRecordedCommand ? old?.command : undefined;
     const ctx: TemplateContext = {

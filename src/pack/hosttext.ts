@@ -48,7 +48,7 @@ const HINT = "remove it: this text is copied into host files (CLAUDE.md, AGENTS.
  * files. `skillText`: SKILL.md as read (read here when not given; an unreadable
  * one is left to the Skill's own checks).
  */
-export function hostTextProblems(pack: Pack, skillText?: string): Problem[] {
+export function hostTextProblems(pack: Pack, skillText?: string, parsed?: { leads: string[]; description: string }): Problem[] {
   const out: Problem[] = [];
   let skill = skillText;
   if (skill === undefined) {
@@ -61,6 +61,18 @@ export function hostTextProblems(pack: Pack, skillText?: string): Problem[] {
   if (skill !== undefined) {
     const bad = unsafeHostText(skill);
     if (bad) out.push({ code: "host_text_unsafe", severity: "error", message: `SKILL.md holds ${bad.what}`, file: display(pack.skillFile), ...lineColOf(skill, bad.index), hint: HINT });
+  }
+  // the frontmatter's values as YAML decodes them (an escape such as "\u001b" is the character itself)
+  if (parsed && !out.length) {
+    const fmLine = (key: string) => {
+      const i = (skill ?? "").split(/\r?\n/).findIndex((l) => l.startsWith(`${key}:`));
+      return i >= 0 ? i + 1 : undefined;
+    };
+    const vals: [string, string, string][] = [["description", "description", parsed.description], ...parsed.leads.map((l, i): [string, string, string] => ["leads", `leads[${i}]`, l])];
+    for (const [key, path, v] of vals) {
+      const bad = unsafeHostText(v);
+      if (bad) out.push({ code: "host_text_unsafe", severity: "error", message: `the Skill's ${path} holds ${bad.what}`, file: display(pack.skillFile), line: fmLine(key), path, hint: HINT });
+    }
   }
   const texts: { segs: (string | number)[]; text: string | undefined }[] = [{ segs: ["description"], text: pack.surface.description }];
   (pack.surface.commands ?? []).forEach((c, i) => {

@@ -339,7 +339,7 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
 
 /** host_text_unsafe: pack text that would break the host files it is copied into (./hosttext.ts). */
 function lintHostText(pack: Pack, skill: Skill | undefined): Problem[] {
-  return hostTextProblems(pack, skill?.text);
+  return hostTextProblems(pack, skill?.text, skill ? { leads: skill.leads, description: String(skill.frontmatter.description) } : undefined);
 }
 
 function lintSkill(pack: Pack, skill: Skill, sk: (line: number | undefined, code: LintCode, severity: "error" | "warning", message: string, hint?: string, path?: string) => void) {
