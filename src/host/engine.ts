@@ -7,14 +7,14 @@ import { getNodeValue, parseTree, type Node, type ParseError } from "jsonc-parse
 import type { Project } from "../pack/model";
 import type { Projection } from "../projection/types";
 import { HcpxError, type Problem } from "../util/errors";
-import { home, toPosix, userConfigDir } from "../util/paths";
+import { display, home, toPosix, userConfigDir } from "../util/paths";
 import { loadDescriptor, type Descriptor, type Target } from "./descriptor";
 import { accessSync, constants as fsConstants } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { resolveInside, readEntry, missingDirs, staleTemps, guardPath, type Entry, type TrustBase } from "./fsio";
 import { parseJsonFor, setJson, removeJson, nodeAt, valueAt, unBom } from "./jsonedit";
 import { setBlock, removeBlock, findBlock, blockContent } from "./mdblock";
-import { hostTextProblems } from "../pack/hosttext";
+import { hostTextProblems, unsafeHostText } from "../pack/hosttext";
 import { render, type TemplateContext } from "./templates";
 import { resolveMcpCommand, type McpCommand } from "./command";
 import { sha256, lineCol } from "./text";
@@ -421,7 +421,12 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     for (const p of projection.packs) {
       if (textChecked.has(p.pack.dir)) continue;
       textChecked.add(p.pack.dir);
-      const bad = hostTextProblems(p.pack, undefined, { leads: p.leads, description: p.description });
+      // what lands is the Skill copy, the leads and the surface's texts: checked in memory; the pack's files are read for positions only when something is found
+      const copy = projection.skills.find((k) => k.packId === p.pack.id)?.content ?? "";
+      const texts = [copy, p.description, ...p.leads, p.pack.surface.description, ...(p.pack.surface.commands ?? []).flatMap((c) => [c.summary, c.description ?? ""])];
+      if (!texts.some((t) => typeof t === "string" && unsafeHostText(t))) continue;
+      const found = hostTextProblems(p.pack, undefined, { leads: p.leads, description: p.description });
+      const bad = found.length ? found : [{ code: "host_text_unsafe", severity: "error" as const, message: "the Skill copy holds a block marker or a control character", file: display(p.pack.skillFile), hint: "run hcpx lint on the pack" }];
       if (bad.length) unsafe = true;
       problems.push(...bad.map((x) => ({ ...x, hint: `${x.hint}; hcpx adopts nothing while a pack holds it` })));
     }

@@ -142,6 +142,26 @@ describe("the ledger names only files inside its base", () => {
     expect(rm.stderr).toMatch(/is not a plain relative path.*ignored/);
   });
 
+  it("user scope: a ledger naming ~/../…, an absolute path or a link out of $HOME deletes nothing outside $HOME", async () => {
+    const s = scratch();
+    const xdg = join(s.home, "xdg");
+    const outside = tmp("hcpx-trust-out-");
+    writeFileSync(join(outside, "victim.txt"), VICTIM);
+    mkdirSync(join(outside, "x"));
+    writeFileSync(join(outside, "x", "SKILL.md"), VICTIM);
+    expect((await s.run(["adopt", "claude", "--scope", "user", "--write"], { XDG_CONFIG_HOME: xdg })).code).toBe(0);
+    symlinkSync(join(outside, "x"), join(s.home, ".claude", "skills", "x"));
+    const lf = join(xdg, "hcp", "adopted.json");
+    const l = JSON.parse(readFileSync(lf, "utf8"));
+    for (const p of ["~/" + relative(s.home, join(outside, "victim.txt")), join(outside, "victim.txt"), "~/.claude/skills/x/SKILL.md", ".claude/skills/x/SKILL.md"]) l.hosts.claude.entries.push({ path: p, kind: "file", sha256: sha(VICTIM), created: true });
+    writeFileSync(lf, JSON.stringify(l, null, 2));
+    const before = snapshot(outside);
+    const r = await s.run(["adopt", "claude", "--scope", "user", "--remove", "--write", "--force"], { XDG_CONFIG_HOME: xdg });
+    expect(snapshot(outside)).toEqual(before);
+    expect(r.code).toBe(0);
+    expect(r.stderr.match(/ignored: hcpx never reads, writes or deletes what it names/g)?.length).toBe(4);
+  });
+
   it("an entry hcpx never writes for the host (README.md with its hash) is not deleted", async () => {
     const s = scratch();
     s.write("README.md", "# mine\n");
