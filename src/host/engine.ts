@@ -202,7 +202,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
           state.set(f.path, h === f.after ? "new" : h === f.before ? "old" : "new");
           for (const t of staleTemps(dirname(g.real))) temps.add(t);
         }
-        const parse = (t: string | undefined) => (t === undefined ? emptyLedger() : parseLedger(t, showLedger()));
+        const parse = (t: string | undefined) => (t === undefined ? emptyLedger() : parseLedger(t, (scope === "user" ? "~/" : "") + showJournal));
         ledger = reconcileLedger(parse(journal.ledgerOld), parse(journal.ledgerNew), (p) => state.get(p));
       }
     }
