@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { toPosix } from "../util/paths";
-import type { AdoptPlan, Scope } from "./engine";
+import { ledgerInside, type AdoptPlan, type Scope } from "./engine";
 import { acquireLock, atomicWrite, deleteTarget, guardPath, missingDirs, removeFile, rmdirIfEmpty } from "./fsio";
 import { parseLedger, serializeJournal, serializeLedger } from "./ledger";
 import { sha256 } from "./text";
@@ -36,6 +36,7 @@ export interface AdoptLock {
 export function lockAdopt(ledgerFile: string, base: string, scope: Scope): AdoptLock {
   const show = (abs: string) => (scope === "user" ? "~/" : "") + toPosix(relative(base, abs));
   const ledgerDir = dirname(ledgerFile);
+  if (scope === "project") ledgerInside(ledgerFile, base);
   const madeAbs = missingDirs(ledgerDir, base);
   mkdirSync(ledgerDir, { recursive: true });
   let unlock: () => void;

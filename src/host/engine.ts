@@ -165,6 +165,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
   const temps = new Set<string>();
   const journalRmdirs: string[] = [];
   if (!opts.preview) {
+    if (scope === "project") ledgerInside(ledgerFile, base);
     const e = readEntry(ledgerFile);
     if (e.kind === "file") {
       ledgerOld = e.text;
@@ -673,6 +674,12 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
   function showPath(f: VFile): string {
     return f.show;
   }
+}
+
+/** The project's ledger, journal and lock live in `.hcp/`: refused when a symlink leads that directory out of the project. */
+export function ledgerInside(ledgerFile: string, root: string): void {
+  const g = guardPath(toPosix(relative(root, ledgerFile)), { dir: root, prefix: "" });
+  if (!g.ok) throw new HcpxError({ code: "symlink_refused", message: `the adopt ledger ${g.reason}`, file: toPosix(relative(root, ledgerFile)), hint: "replace the .hcp symlink with a directory of the project's own" });
 }
 
 function describe(e: LedgerEntry): string {

@@ -191,6 +191,16 @@ describe("the ledger names only files inside its base", () => {
 });
 
 describe("journal and lock", () => {
+  it("a .hcp that is a symlink out of the project: adopt refuses before reading or writing the ledger there", async () => {
+    const s = scratch();
+    const outside = tmp("hcpx-trust-out-");
+    symlinkSync(outside, join(s.dir, ".hcp"));
+    const r = await s.adopt("claude", "--write");
+    expect(snapshot(outside)).toEqual({});
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\.hcp\/adopted\.json: the adopt ledger is a symlink leading outside the project/);
+  });
+
   it("recovery from a journal naming files and directories outside the project removes nothing there", async () => {
     const s = scratch();
     const outside = tmp("hcpx-trust-out-");
