@@ -331,7 +331,7 @@ describe("the MCP command", () => {
     expect(c.code).toBe(1);
     expect(c.stderr).toMatch(/records the MCP command `npx -y hcpx mcp` for claude \(an earlier --command\)/);
     const d = await s.run(["doctor", "--json"]);
-    expect(JSON.stringify(JSON.parse(d.stdout).data)).toMatch(/host claude \(project\): .*records the MCP command `npx -y hcpx mcp`/);
+    expect(JSON.stringify(JSON.parse(d.stdout))).toMatch(/host claude \(project\): .*records the MCP command `npx -y hcpx mcp`/);
     // asked for: in sync, and a re-run keeps it byte for byte
     expect((await s.adopt("claude", "--check", "--use-recorded-command")).code).toBe(0);
     expect((await s.adopt("claude", "--check", "--command", "npx -y hcpx mcp")).code).toBe(0);
