@@ -9,7 +9,7 @@
 // isolate controls (they make a reviewed diff show other text than the file
 // holds). Used by `hcpx lint` (rule `host_text_unsafe`, an error) and by the
 // host engine, which refuses such a pack before planning anything.
-import { readFileSync } from "node:fs";
+import { CAPS, readTextFile } from "../util/readfile";
 import type { Problem } from "../util/errors";
 import { pathToString } from "../util/errors";
 import { display } from "../util/paths";
@@ -53,7 +53,7 @@ export function hostTextProblems(pack: Pack, skillText?: string, parsed?: { lead
   let skill = skillText;
   if (skill === undefined) {
     try {
-      skill = readFileSync(pack.skillFile, "utf8");
+      skill = readTextFile(pack.skillFile, display(pack.skillFile), CAPS.skill);
     } catch {
       skill = undefined;
     }
@@ -85,7 +85,7 @@ export function hostTextProblems(pack: Pack, skillText?: string, parsed?: { lead
     const bad = unsafeHostText(t.text);
     if (!bad) continue;
     try {
-      surfaceText ??= readFileSync(pack.surfaceFile, "utf8");
+      surfaceText ??= readTextFile(pack.surfaceFile, display(pack.surfaceFile), CAPS.pack);
     } catch {
       /* position unknown */
     }
