@@ -59,11 +59,12 @@ program
   .option("--remove", "plan the removal of what hcpx wrote for these hosts (with --write: remove it)")
   .option("--scope <scope>", "project (files in the project) or user (files under $HOME)", "project")
   .option("--command <cmd>", 'the command line of the MCP entry (default: `hcpx mcp` when hcpx is on PATH, else absolute node + hcpx)')
+  .option("--use-recorded-command", "write the MCP command recorded in the ledger by an earlier --command (without it, a recorded command that differs is shown and not used)")
   .option("--force", "replace or remove entries and files changed by hand, or not written by hcpx")
   .option("--json", "print the result envelope")
   .addHelpText("after", "\nExamples:\n  $ hcpx adopt claude            # review the diff\n  $ hcpx adopt claude cursor --write\n  $ hcpx adopt all --check       # CI: exit 1 on drift\n  $ hcpx adopt codex --scope user --write\n  $ hcpx adopt claude --remove --write\n")
   .action(
-    act(async (hosts: string[], opts: { write?: boolean; check?: boolean; remove?: boolean; force?: boolean; scope?: string; command?: string; json?: boolean }) => {
+    act(async (hosts: string[], opts: { write?: boolean; check?: boolean; remove?: boolean; force?: boolean; scope?: string; command?: string; useRecordedCommand?: boolean; json?: boolean }) => {
       const m = await import("./commands/adopt");
       return m.run(hosts, opts, globals());
     }),

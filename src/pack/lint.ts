@@ -10,6 +10,7 @@ import { loadPackChecked } from "./load";
 import { toolName, type Pack, type Project } from "./model";
 import { loadSkill, parseSkill, readSkillText, type Skill } from "./skill";
 import { CAPS, readTextFile } from "../util/readfile";
+import { hostTextProblems } from "./hosttext";
 
 export const TOOL_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Keep server + tool ≤ 50 characters (the tightest host); the reference MCP server is named `hcp`. */
@@ -88,6 +89,7 @@ export const LINT_CODES = [
   "mcp_tool_duplicate",
   "tool_not_mcp",
   "arg_json_kind",
+  "host_text_unsafe",
 ] as const;
 export type LintCode = (typeof LINT_CODES)[number];
 
@@ -391,7 +393,13 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
     }
   } else sk2 = skill ?? undefined;
   if (sk2) lintSkill(pack, sk2, sk);
+  out.push(...lintHostText(pack, sk2));
   return out;
+}
+
+/** host_text_unsafe: pack text that would break the host files it is copied into (./hosttext.ts). */
+function lintHostText(pack: Pack, skill: Skill | undefined): Problem[] {
+  return hostTextProblems(pack, skill?.text, skill ? { leads: skill.leads, description: String(skill.frontmatter.description) } : undefined);
 }
 
 function lintSkill(pack: Pack, skill: Skill, sk: (line: number | undefined, code: LintCode, severity: "error" | "warning", message: string, hint?: string, path?: string) => void) {

@@ -194,6 +194,9 @@ const cases: RuleCase[] = [
   { name: "Skill name differs from the pack id", code: "skill_name_mismatch", severity: "error", file: "SKILL.md", line: 2, pack: { skill: { name: "maxi" } } },
   { name: "pack id with a double hyphen (no valid Skill name)", code: "pack_id", severity: "error", file: "surface.json", path: "id", pack: { surface: (s) => (s.id = "mi--ni"), skill: { name: "mini" } } },
   { name: "Skill without leads", code: "skill_no_leads", severity: "warning", file: "SKILL.md", pack: { skill: { leads: null } } },
+  { name: "a lead holding the hcp end marker", code: "host_text_unsafe", severity: "error", file: "SKILL.md", line: 5, pack: { skill: { leads: ["mini: <!-- hcp:end --> items"] } } },
+  { name: "a lead holding an escape character (YAML \\u001b)", code: "host_text_unsafe", severity: "error", file: "SKILL.md", path: "leads[0]", pack: { skill: { leads: ["mini: \u001b[2J items"] } } },
+  { name: "a surface description holding DEL", code: "host_text_unsafe", severity: "error", file: "surface.json", path: "description", pack: { surface: (s) => (s.description += "\u007f") } },
   { name: "a lead over 120 characters", code: "skill_lead_long", severity: "warning", file: "SKILL.md", path: "leads[0]", pack: { skill: { leads: ["x".repeat(121)] } } },
   { name: "more than 3 leads as one string", code: "skill_leads_count", severity: "error", file: "SKILL.md", pack: { skill: { leads: "one\ntwo\nthree\nfour" } } },
   // policy
