@@ -152,18 +152,27 @@ export async function serve(opts: ServeOptions): Promise<void> {
     return { contents: [{ uri: req.params.uri, mimeType: "text/markdown", text: view.skills.get(p.pack.id) ?? "" }] };
   });
 
-  const inflight = new Set<Promise<unknown>>();
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    const task = callTool(req.params.name, req.params.arguments ?? {});
-    inflight.add(task);
+  // Each call runs under its own AbortController: aborted by the client's
+  // notifications/cancelled (the SDK's extra.signal) and by shutdown(), which
+  // then waits for the calls, so no bin outlives the server.
+  const inflight = new Map<Promise<unknown>, AbortController>();
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const ac = new AbortController();
+    const onCancel = () => ac.abort("the client cancelled the request");
+    if (extra.signal.aborted) onCancel();
+    else extra.signal.addEventListener("abort", onCancel, { once: true });
+    if (closing) ac.abort("hcpx mcp is shutting down");
+    const task = callTool(req.params.name, req.params.arguments ?? {}, ac.signal);
+    inflight.set(task, ac);
     try {
       return await task;
     } finally {
       inflight.delete(task);
+      extra.signal.removeEventListener("abort", onCancel);
     }
   });
 
-  async function callTool(name: string, input: Record<string, unknown>): Promise<CallToolResult> {
+  async function callTool(name: string, input: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     const t0 = performance.now();
     let env: Envelope | undefined;
     try {
@@ -180,7 +189,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
       } catch (e) {
         return toResult((env = problemEnvelope(e)));
       }
-      env = await execute(project, req);
+      env = await execute(project, req, { signal });
       return toResult(env);
     } catch (e) {
       if (e instanceof McpError) throw e;
@@ -280,8 +289,11 @@ export async function serve(opts: ServeOptions): Promise<void> {
     debug(`stopping (${why})`);
     for (const w of watchers.values()) w.close();
     if (timer) clearTimeout(timer);
-    // Let a running command finish (a write is not cut in half), but not forever.
-    if (inflight.size) await Promise.race([Promise.allSettled([...inflight]), new Promise((r) => setTimeout(r, 5000).unref())]);
+    // The client is gone: every running call is cancelled, and the server waits
+    // until each bin's tree is stopped (wrap.ts terminateTree: SIGTERM, a grace,
+    // SIGKILL, bounded) before it exits.
+    for (const ac of inflight.values()) ac.abort(`hcpx mcp is shutting down (${why})`);
+    if (inflight.size) await Promise.race([Promise.allSettled([...inflight.keys()]), new Promise((r) => setTimeout(r, 5000).unref())]);
     // The SDK writes a handler's response a few microtasks after it settles: let it.
     await new Promise((r) => setImmediate(r));
     await server.close().catch(() => {});

@@ -11,7 +11,7 @@ import { isGranted } from "../pack/grants";
 import { HcpxError } from "../util/errors";
 import { ArgError, validateArgs, type ArgValues } from "./args";
 import { redactDeep, secretsFrom } from "./redact";
-import { runWrap } from "./wrap";
+import { cancelled, runWrap } from "./wrap";
 import { runComposite } from "./composite";
 import { runOpenapi } from "./openapi";
 
@@ -42,6 +42,8 @@ export type ErrorCode =
   | "http_error"
   | "composite_error"
   | "spawn_failed"
+  /** the caller cancelled the call; a running bin was stopped with its descendants */
+  | "cancelled"
   /** the pack itself is broken (surface/policy unreadable, adapter section missing, an argv slot naming no arg) */
   | "bad_pack";
 
@@ -52,6 +54,13 @@ export interface ExecuteOptions {
   env?: NodeJS.ProcessEnv;
   /** An already loaded pack (skips reading surface/policy again); must be activated in `project`. */
   pack?: Pack;
+  /**
+   * The caller is gone when this aborts (a signal to `hcpx exec`, an MCP
+   * `notifications/cancelled`, `hcpx mcp` shutting down): nothing starts
+   * after it, and a running bin is stopped with its process group and
+   * descendants before the `cancelled` envelope comes back.
+   */
+  signal?: AbortSignal;
 }
 
 const failure = (code: ErrorCode, message: string, extra: Record<string, unknown> = {}): Envelope => ({ ok: false, error: { code, message, ...stripUndefined(extra) } });
@@ -87,14 +96,14 @@ export async function execute(project: Project, req: ExecRequest, opts: ExecuteO
   const secrets = secretsFrom(env, bindingNames(pack));
   const finish = (e: Envelope): Envelope => redactDeep(e, secrets);
   try {
-    return finish(await run(project, pack, req, env));
+    return finish(await run(project, pack, req, env, opts.signal));
   } catch (e) {
     // a bug, not a runtime failure: still an envelope, still redacted
     return finish(failure("spawn_failed", `internal error running ${req.pack} ${req.verb}: ${(e as Error)?.message ?? String(e)}`));
   }
 }
 
-async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.ProcessEnv): Promise<Envelope> {
+async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.ProcessEnv, signal: AbortSignal | undefined): Promise<Envelope> {
   // 2. the verb exists
   const cmd: Command | undefined = pack.commands.find((c) => c.verb_key === req.verb);
   if (!cmd) {
@@ -134,14 +143,15 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
     if (e instanceof ArgError) return failure("bad_args", e.message, { arg: e.arg, hint: e.hint });
     throw e;
   }
-  // 6. Binding + 7. Adapter
+  // 6. Binding + 7. Adapter (never started for a call already cancelled)
+  if (signal?.aborted) return cancelled(`${pack.id} ${cmd.verb_key}`, signal, false);
   switch (pack.surface.kind) {
     case "wrap":
-      return runWrap(pack, project, cmd, values, literal, env);
+      return runWrap(pack, project, cmd, values, literal, env, signal);
     case "composite":
-      return runComposite(pack, project, cmd, values, env);
+      return runComposite(pack, project, cmd, values, env, signal);
     case "openapi":
-      return runOpenapi(pack, cmd, values, env);
+      return runOpenapi(pack, cmd, values, env, signal);
     default:
       return failure("unknown_verb", `pack ${pack.id} is ${pack.surface.kind}: it has no commands to run`);
   }

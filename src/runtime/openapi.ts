@@ -6,7 +6,7 @@
 import type { Command, Pack } from "../pack/model";
 import type { ArgValues } from "./args";
 import type { Envelope } from "./execute";
-import { DEFAULT_TIMEOUT_MS, STDOUT_CAP } from "./wrap";
+import { DEFAULT_TIMEOUT_MS, STDOUT_CAP, cancelled } from "./wrap";
 
 const failure = (code: string, message: string, extra: Record<string, unknown> = {}): Envelope => ({ ok: false, error: { code, message, ...extra } });
 
@@ -39,7 +39,7 @@ async function readCapped(res: Response): Promise<{ text: string; truncated: boo
   return { text: Buffer.concat(chunks).toString("utf8"), truncated: false };
 }
 
-export async function runOpenapi(pack: Pack, cmd: Command, values: ArgValues, runtimeEnv: NodeJS.ProcessEnv): Promise<Envelope> {
+export async function runOpenapi(pack: Pack, cmd: Command, values: ArgValues, runtimeEnv: NodeJS.ProcessEnv, cancel?: AbortSignal): Promise<Envelope> {
   const spec = pack.surface.openapi;
   if (!spec) return failure("bad_pack", `pack ${pack.id} is kind openapi but has no openapi section`);
   if (!cmd.http) return failure("bad_pack", `${cmd.verb_key} has no http { method, path }`, { hint: "each openapi command names its operation in http" });
@@ -82,10 +82,14 @@ export async function runOpenapi(pack: Pack, cmd: Command, values: ArgValues, ru
   const timeoutMs = spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
   const label = `${method} ${cmd.http.path}`;
   let res: Response;
+  const signal = cancel ? AbortSignal.any([AbortSignal.timeout(timeoutMs), cancel]) : AbortSignal.timeout(timeoutMs);
+  const wasCancelled = () => (cancel?.aborted ? cancelled(label, cancel, true) : undefined);
   try {
-    res = await fetch(url, { method, headers, body: hasBody ? JSON.stringify(body) : undefined, signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
+    res = await fetch(url, { method, headers, body: hasBody ? JSON.stringify(body) : undefined, signal, redirect: "follow" });
   } catch (e) {
     const err = e as Error & { cause?: { code?: string; message?: string } };
+    const c = wasCancelled();
+    if (c) return c;
     if (err.name === "TimeoutError" || err.name === "AbortError") return failure("timeout", `${label} got no answer within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
     return failure("http_error", `${label}: could not reach ${base}: ${err.cause?.code ?? err.cause?.message ?? err.message}`, { status: null, hint: `is the service running? (base URL from ${runtimeEnv[envName] ? envName : "openapi.base_url"})` });
   }
@@ -94,6 +98,8 @@ export async function runOpenapi(pack: Pack, cmd: Command, values: ArgValues, ru
     read = await readCapped(res);
   } catch (e) {
     const err = e as Error;
+    const c = wasCancelled();
+    if (c) return c;
     if (err.name === "TimeoutError" || err.name === "AbortError") return failure("timeout", `${label}: the answer did not complete within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
     return failure("http_error", `${label}: reading the answer failed: ${err.message}`, { status: res.status });
   }

@@ -14,10 +14,18 @@ export interface ExecCliOptions {
   config?: string;
 }
 
+/** The signals that end the caller: each stops the bin's tree, then hcpx prints `cancelled` and exits 1. */
+const STOP_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
+
 export async function run(pack: string, verb: string, operands: string[], opts: ExecCliOptions): Promise<number> {
+  // The bin runs in its own process group (a terminal's Ctrl-C never reaches it):
+  // a signal to hcpx is passed on by aborting the call (wrap.ts terminateTree).
+  const ac = new AbortController();
+  const onSignal = (sig: NodeJS.Signals) => ac.abort(sig);
+  for (const s of STOP_SIGNALS) process.on(s, onSignal);
   useValidationCache();
   const project = loadProject({ config: opts.config });
-  const env = await execute(project, { pack, verb, kv: operands, confirm: opts.confirm === true });
+  const env = await execute(project, { pack, verb, kv: operands, confirm: opts.confirm === true }, { signal: ac.signal });
   print(env, opts.json === true);
   return env.ok ? 0 : 1;
 }
