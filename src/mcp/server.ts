@@ -15,12 +15,12 @@ import { watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { loadProject, type LoadProjectOptions } from "../pack/load";
 import type { Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { userConfigDir } from "../util/paths";
-import { execute, type Envelope, type ExecRequest } from "../runtime/execute";
+import { execute, type ConfirmQuestion, type Envelope, type ExecRequest, type PersonAnswer } from "../runtime/execute";
 import { READ_SKILL_TOOL, toMcp } from "../projection/tools";
 import { exportView, type ExportView } from "./view";
 import { HCP_TOOL, instructions, toolsFor, type McpToolDef, type Shape } from "./tools";
@@ -189,7 +189,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
       } catch (e) {
         return toResult((env = problemEnvelope(e)));
       }
-      env = await execute(project, req, { signal });
+      env = await execute(project, req, { signal, askPerson: canElicit() ? askPerson : undefined });
       return toResult(env);
     } catch (e) {
       if (e instanceof McpError) throw e;
@@ -197,6 +197,27 @@ export async function serve(opts: ServeOptions): Promise<void> {
       return toResult((env = problemEnvelope(e)));
     } finally {
       debug(`${name} ${env ? (env.ok ? "ok" : env.error.code) : "-"} ${(performance.now() - t0).toFixed(1)} ms`);
+    }
+  }
+
+  /** The client declared form elicitation (the SDK reads a bare `elicitation: {}` as form). */
+  function canElicit(): boolean {
+    return server.getClientCapabilities()?.elicitation?.form !== undefined;
+  }
+
+  /**
+   * Ask the person through the client (elicitation/create) whether a gated write
+   * may run. Only "accept" runs it; a decline, a cancel, no answer within the
+   * configured time, or an error all run nothing.
+   */
+  async function askPerson(q: ConfirmQuestion, signal: AbortSignal | undefined): Promise<PersonAnswer> {
+    try {
+      const r = await server.elicitInput({ mode: "form", message: q.message, requestedSchema: { type: "object", properties: {} } }, { timeout: q.timeoutMs, signal });
+      return r.action === "accept" ? "accept" : r.action === "decline" ? "decline" : "cancel";
+    } catch (e) {
+      const timedOut = e instanceof McpError && e.code === ErrorCode.RequestTimeout;
+      log(`confirm for ${q.pack}.${q.verb}: ${timedOut ? "no answer in time" : `the question failed: ${(e as Error)?.message ?? String(e)}`}; nothing was run`);
+      return timedOut ? "timeout" : "error";
     }
   }
 

@@ -25,7 +25,7 @@ export async function run(pack: string, verb: string, operands: string[], opts: 
   for (const s of STOP_SIGNALS) process.on(s, onSignal);
   useValidationCache();
   const project = loadProject({ config: opts.config });
-  const env = await execute(project, { pack, verb, kv: operands, confirm: opts.confirm === true }, { signal: ac.signal });
+  const env = await execute(project, { pack, verb, kv: operands, confirm: opts.confirm === true }, { signal: ac.signal, terminal: process.stdin.isTTY === true && process.stderr.isTTY === true });
   print(env, opts.json === true);
   return env.ok ? 0 : 1;
 }
