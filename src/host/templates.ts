@@ -22,6 +22,8 @@ export interface TemplateContext {
   hostName: string;
   /** `generate --as`: the bundle's identity */
   bundle?: { name: string; version: string; description: string; author: string };
+  /** descriptor `toolApprovals`: { <tool>: { <field>: value } } (Codex per-tool approval_mode) */
+  toolApprovals?: Record<string, Record<string, string>>;
 }
 
 type Render = (ctx: TemplateContext) => string;
@@ -34,9 +36,22 @@ async function handlebars(): Promise<typeof import("handlebars")> {
   const h = (mod.default ?? mod).create();
   h.registerHelper("json", (v: unknown) => JSON.stringify(v));
   // TOML basic strings and arrays of them share JSON's syntax for what we write.
-  h.registerHelper("toml", (v: unknown) => JSON.stringify(v));
+  h.registerHelper("toml", (v: unknown) => tomlValue(v));
   hbs = h as typeof import("handlebars");
   return hbs;
+}
+
+/**
+ * A value as TOML: strings and arrays of them share JSON's syntax for what we
+ * write; an object is an inline table (`{ key = value, … }`, a key quoted
+ * unless it is a bare key).
+ */
+function tomlValue(v: unknown): string {
+  if (v !== null && typeof v === "object" && !Array.isArray(v)) {
+    const kv = Object.entries(v as Record<string, unknown>).map(([k, x]) => `${/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k)} = ${tomlValue(x)}`);
+    return kv.length ? `{ ${kv.join(", ")} }` : "{}";
+  }
+  return JSON.stringify(v);
 }
 
 export function templatePath(host: string, name: string): string {
@@ -107,7 +122,7 @@ function simple(src: string): Render | undefined {
       else if ("text" in p) out += p.text;
       else {
         const v = lookup(ctx, p.value);
-        out += p.helper ? JSON.stringify(v) : v === undefined || v === null ? "" : String(v);
+        out += p.helper === "toml" ? tomlValue(v) : p.helper ? JSON.stringify(v) : v === undefined || v === null ? "" : String(v);
       }
     }
     return out;
