@@ -40,8 +40,8 @@ const TargetSchema = z.strictObject({
   maxChars: z.optional(z.number()),
   /** a size cap on the whole resulting file, in bytes (e.g. Codex's 32 KiB for AGENTS.md) */
   maxBytes: z.optional(z.number()),
-  /** informative: the host's env var syntax in this file */
-  envSyntax: z.optional(z.string()),
+  /** the host's env var reference syntax in this file, `VAR` standing for the name (templates get `envRefs` from it) */
+  envSyntax: z.optional(z.string().check(z.regex(/VAR/))),
   /**
    * json/jsonc: the file as hcpx creates it, before the entry goes in — the host's own
    * skeleton (opencode adds `$schema` to any config that lacks it). A removal that leaves
@@ -100,6 +100,12 @@ export const DescriptorSchema = z.strictObject({
    * e.g. Codex's [mcp_servers.hcp.tools.<tool>] approval_mode. Needs tools: "per-command".
    */
   toolApprovals: z.optional(z.strictObject({ field: z.string().check(z.minLength(1)), read: z.string(), write: z.string(), confirm: z.string() })),
+  /**
+   * false: the host's shell tool cannot run `hcpx exec …` (Codex: a login shell that
+   * resets PATH, and a sandbox in which a Node program's stdout to a pipe is lost), so
+   * its prompt block does not advertise the shell route; the MCP tools are the route
+   */
+  shellRoute: z.optional(z.boolean()),
   scopes: z.strictObject({
     project: z.optional(ScopeSchema),
     user: z.optional(ScopeSchema),

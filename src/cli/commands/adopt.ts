@@ -48,7 +48,7 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
 async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs: string[], scope: Scope, opts: AdoptCliOptions, out: Out, lock: AdoptLock | undefined): Promise<number> {
   // built once, when the plan first needs it; each host then only re-renders the prompt block
   let projection: Projection | undefined;
-  const plan = await planAdopt(project, hosts, (skillsPath) => withSkillsPath((projection ??= buildProjection(project, packs)), skillsPath), {
+  const plan = await planAdopt(project, hosts, (skillsPath, o) => withSkillsPath((projection ??= buildProjection(project, packs)), skillsPath, o), {
     scope,
     command: opts.command,
     remove: opts.remove,
