@@ -286,7 +286,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
           const emptied = after !== undefined && after.type === "object" && (after.children ?? []).length === 0 && next.replace(/^\ufeff/, "").trim() === "{}";
           const initial = initialOf(host, e.path);
           const skeleton = !emptied && e.created && initial !== undefined && after !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(getNodeValue(after))), initial);
-          f.cur = (emptied || skeleton) && e.created ? null : next;
+          f.cur = (emptied || skeleton) && e.created ? null : emptied && e.blank !== undefined ? e.blank : next;
           break;
         }
         case "toml": {
@@ -668,6 +668,9 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
       ours = Object.keys(want).filter((k) => !theirs.has(k) || opts.force);
     }
     const entry: LedgerEntry = { ...base, sha256: sha256(JSON.stringify(ours)), items: ours, created: prev ? prev.created : f.orig.kind === "absent" };
+    // a whitespace-only file before hcpx: a removal that empties it gives that text back
+    const blank = prev ? prev.blank : f.orig.kind === "file" && f.orig.text.replace(/^\ufeff/, "").trim() === "" ? f.orig.text : undefined;
+    if (blank !== undefined) entry.blank = blank;
     // the person's list as they wrote it, so that --remove gives it back byte for byte
     const n = nodeAt(tree, keyPath);
     const original = prev ? prev.original : n ? text.slice(n.offset, n.offset + n.length) : undefined;
