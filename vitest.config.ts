@@ -5,7 +5,7 @@ export default defineConfig({
   plugins: [lazyRequireAsImport()],
   test: {
     include: ["test/**/*.test.ts"],
-    exclude: ["test/hosts/**", "test/agents/**", "node_modules/**"],
+    exclude: ["test/hosts/**", "test/agents/**", "test/openapi/**", "node_modules/**"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

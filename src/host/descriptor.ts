@@ -1,5 +1,6 @@
 // Host descriptors: `hosts/<host>.json5` says, per scope, which files a host
 // reads and in which format. The engine knows formats, never hosts.
+import { didYouMean } from "../util/suggest";
 import * as z from "zod/mini";
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -147,7 +148,7 @@ export function loadDescriptor(host: string): Descriptor {
   if (hit) return hit;
   const valid = /^[a-z][a-z0-9-]*$/.test(host);
   const rel = valid && existsSync(join(hostsDir(), `${host}.json5`)) ? `${host}.json5` : valid && existsSync(join(hostsDir(), "bundles", `${host}.json5`)) ? `bundles/${host}.json5` : undefined;
-  if (!rel) throw new HcpxError({ code: "unknown_host", message: `unknown host '${host}'`, hint: `known hosts: ${listHosts().join(", ")} (or \`all\`)` });
+  if (!rel) throw new HcpxError({ code: "unknown_host", message: `unknown host '${host}'`, hint: `${didYouMean(host, [...listHosts(), "all"])}known hosts: ${listHosts().join(", ")} (or \`all\`)` }, 64);
   const file = join(hostsDir(), rel);
   const doc = readJson5(file, `hosts/${rel}`);
   const d = validate(DescriptorSchema, doc.value, doc.file, doc.text).data;

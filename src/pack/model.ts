@@ -1,5 +1,5 @@
 // The loaded, normalised model every part of hcpx works on.
-import type { ArgSpec, Surface, PolicyRow } from "./schema";
+import type { ArgSpec, HttpSpec, Surface, PolicyRow } from "./schema";
 import type { Problem } from "../util/errors";
 
 export type Operation = "read" | "write";
@@ -21,8 +21,11 @@ export interface Command {
   description?: string;
   /** The CLI face, first token the pack's CLI name. */
   cli?: string[];
+  /** wrap: how stdout is read, when the command overrides wrap.output. */
+  output?: "json" | "text";
   args: Record<string, ArgSpec>;
-  http?: { method: string; path: string };
+  /** openapi: the operation (method upper-cased). */
+  http?: Omit<HttpSpec, "method"> & { method: string };
   /** Set for verbs synthesised from `pass_through.allowedSubcommands`. */
   passThrough?: { maxArgv: number };
   policy: CommandPolicy;

@@ -8,8 +8,8 @@ import type { Command, Pack, Project } from "../pack/model";
 import { loadSkill } from "../pack/skill";
 import { HcpxError } from "../util/errors";
 import { display } from "../util/paths";
-import { filterLeads, namesWithheld, skillCopy } from "./skillcopy";
-import { CONFIRM_MARKER, READ_SKILL_TOOL, SHELL_TOOL, checkToolNames, commandTool, readSkillTool, shellTool } from "./tools";
+import { filterDescription, filterLeads, namesWithheld, skillCopy } from "./skillcopy";
+import { CONFIRM_MARKER, READ_SKILL_TOOL, SHELL_TOOL, boundedList, checkToolNames, commandTool, readSkillTool, shellTool } from "./tools";
 import type { ProjectedPack, ProjectedSkill, Projection, ToolDef } from "./types";
 
 export interface BuildOptions {
@@ -57,9 +57,9 @@ export function buildProjection(project: Project, packs: Pack[], opts: BuildOpti
     const skill = loadSkill(pack);
     let leads = filterLeads(skill.leads, w);
     if (leads.length === 0) {
-      // No lead survives the grants: the surface description, unless it too names a withheld command.
-      const d = pack.surface.description.trim();
-      leads = namesWithheld(d, w, { prose: true }) ? [] : [`${pack.id}: ${d}`];
+      // No lead survives the grants: the surface description, as a lead (mentions of withheld commands cut out).
+      const d = filterLeads([pack.surface.description], w)[0] ?? "";
+      leads = /[A-Za-z0-9]/.test(d) ? [`${pack.id}: ${d}`] : [];
     }
     // A pass_through verb has only a synthesised summary; its Skill row says what it does.
     for (const c of granted) {
@@ -72,7 +72,7 @@ export function buildProjection(project: Project, packs: Pack[], opts: BuildOpti
       commands: granted.map((command) => ({ command, toolName: "" })),
       withheld,
       leads,
-      description: String(skill.frontmatter.description).trim(),
+      description: filterDescription(String(skill.frontmatter.description), w),
       skillText,
     });
   }
@@ -128,7 +128,7 @@ function promptBody(packs: ProjectedPack[], skillsPath: string, shell: boolean):
   for (const p of packs) {
     L.push("", `### ${p.pack.id}`, ...p.leads);
     if (p.commands.length === 0) L.push("Observes only: no commands (never call it as a tool).");
-    else L.push(`Verbs: ${p.commands.map((c) => `${c.command.verb_key} (${marker(c.command)})`).join(", ")}`);
+    else L.push(`Verbs: ${boundedList(p.commands.map((c) => `${c.command.verb_key} (${marker(c.command)})`), `the Skill lists every verb with its marker`)}`);
   }
   return L.join("\n") + "\n";
 }

@@ -5,6 +5,7 @@
 // envelope with a stable code. Binding values are redacted (`***`) from the
 // whole envelope before it is returned. This module is on the `hcpx exec` hot
 // path: node builtins, json5, zod/mini only.
+import { didYouMean } from "../util/suggest";
 import type { Command, Pack, Project } from "../pack/model";
 import { findPack } from "../pack/load";
 import { isGranted } from "../pack/grants";
@@ -13,7 +14,7 @@ import { ArgError, validateArgs, type ArgValues } from "./args";
 import { redactDeep, secretsFrom } from "./redact";
 import { cancelled, runWrap } from "./wrap";
 import { runComposite } from "./composite";
-import { runOpenapi } from "./openapi";
+import { packUrls, runOpenapi, schemeEnvNames, userinfoSecrets } from "./openapi";
 
 export interface ExecRequest {
   pack: string;
@@ -99,6 +100,7 @@ export function bindingNames(pack: Pack): string[] {
   const names = [...(pack.surface.binding?.env ?? [])];
   const auth = pack.surface.openapi?.auth?.env;
   if (auth && !names.includes(auth)) names.push(auth);
+  for (const n of schemeEnvNames(pack)) if (!names.includes(n)) names.push(n);
   return names;
 }
 
@@ -117,7 +119,8 @@ export async function execute(project: Project, req: ExecRequest, opts: ExecuteO
       return failure("bad_pack", `pack ${req.pack} is broken: ${p.message}`, { file: p.file, path: p.path, line: p.line, hint: "run `hcpx lint` on the pack", problems: e.problems });
     }
   }
-  const secrets = secretsFrom(env, bindingNames(pack));
+  // a base URL's userinfo (user:password) is a secret as much as a Binding value
+  const secrets = secretsFrom(env, bindingNames(pack), pack.surface.kind === "openapi" ? packUrls(pack, env).flatMap(userinfoSecrets) : []);
   const finish = (e: Envelope): Envelope => redactDeep(e, secrets);
   try {
     return finish(await run(project, pack, req, env, opts, secrets));
@@ -148,7 +151,7 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
     const granted = pack.commands.filter((c) => isGranted(project.grants, pack.id, c.verb_key)).map((c) => c.verb_key);
     const sense = pack.surface.kind === "sense_only";
     return failure("unknown_verb", sense ? `pack ${pack.id} is sense_only: it has no commands` : `pack ${pack.id} has no command '${req.verb}'`, {
-      hint: sense ? "sense_only packs emit stimuli and are never called" : granted.length ? `granted commands: ${granted.join(", ")}` : `no command of ${pack.id} is granted`,
+      hint: sense ? "sense_only packs emit stimuli and are never called" : granted.length ? `${didYouMean(req.verb, granted)}granted commands: ${granted.join(", ")}` : `no command of ${pack.id} is granted`,
     });
   }
   // 3. grant check (deny by default)

@@ -3,11 +3,10 @@
 
 export const REDACTED = "***";
 
-/** The secret values to hide: the runtime env's values of the given names (non-empty). */
-export function secretsFrom(env: NodeJS.ProcessEnv, names: readonly string[]): string[] {
+/** The secret values to hide: the runtime env's values of the given names, and other secret `values` (non-empty), with their encoded forms. */
+export function secretsFrom(env: NodeJS.ProcessEnv, names: readonly string[], values: readonly string[] = []): string[] {
   const out = new Set<string>();
-  for (const n of names) {
-    const v = env[n];
+  for (const v of [...names.map((n) => env[n]), ...values]) {
     if (typeof v !== "string" || v === "") continue;
     out.add(v);
     // the forms a value commonly takes on its way out: URL-encoded, JSON-escaped

@@ -8,7 +8,7 @@ import { extname, isAbsolute, resolve } from "node:path";
 import type { Command, Pack, Project } from "../pack/model";
 import type { WrapSpec } from "../pack/schema";
 import { isInside } from "../util/paths";
-import type { ArgValues } from "./args";
+import { argText, type ArgValues } from "./args";
 import type { Envelope } from "./execute";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -43,7 +43,7 @@ export function renderArgv(wrap: WrapSpec, cmd: Command, values: ArgValues): str
       used.add(name);
       const v = values[name];
       if (v === undefined) continue; // optional positional not given: no element
-      const s = String(v);
+      const s = argText(v);
       if (s.startsWith("-") && !cmd.args[name]!.allow_dash) {
         return failure("bad_args", `argument '${name}' starts with '-', which the bin would read as an option`, { arg: name, hint: `pass a value that does not start with '-' (the pack can allow it with allow_dash: true on '${name}')` });
       }
@@ -62,7 +62,7 @@ export function renderArgv(wrap: WrapSpec, cmd: Command, values: ArgValues): str
       used.add(name);
       const v = values[name];
       if (v === undefined) missing = true;
-      return v === undefined ? "" : String(v);
+      return v === undefined ? "" : argText(v);
     });
     if (unknown) return failure("bad_pack", `${cmd.verb_key}: the argv element ${JSON.stringify(el)} names no declared arg '${unknown}'`);
     if (missing) continue;
@@ -85,7 +85,7 @@ export function renderArgv(wrap: WrapSpec, cmd: Command, values: ArgValues): str
       if (v === true) argv.push(spec.flag);
       continue;
     }
-    const s = String(v);
+    const s = argText(v);
     if (s.startsWith("-") && !spec.allow_dash) {
       return failure("bad_args", `argument '${name}' starts with '-', which the bin could read as an option`, { arg: name, hint: `pass a value that does not start with '-' (the pack can allow it with allow_dash: true on '${name}')` });
     }
@@ -554,7 +554,7 @@ export async function runWrap(pack: Pack, project: Project, cmd: Command, values
     cwd: project.sandbox.cwd,
     env: binEnv(wrap, pack.surface.binding?.env ?? [], runtimeEnv),
     timeoutMs: wrap.timeout_ms ?? DEFAULT_TIMEOUT_MS,
-    output: wrap.output ?? "json",
+    output: cmd.output ?? wrap.output ?? "json",
     label: `${pack.id} ${cmd.verb_key}`,
     signal,
   });

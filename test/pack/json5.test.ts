@@ -379,3 +379,41 @@ describe("json5 fast parser", () => {
     expect(locate(text, ["zz"])).toEqual({ line: 2, column: 1 });
   });
 });
+
+describe("large files: JSON.parse fast path and cached positions", () => {
+  const big = (extra = "") => {
+    const cmds = Array.from({ length: 3000 }, (_, i) => `    {"verb_key":"v${i}","summary":"command number ${i}","args":{"a":{"type":"string"}}}`);
+    return `// a generated surface\n// two comment lines\n{\n  "id": "big",${extra}\n  "commands": [\n${cmds.join(",\n")}\n  ]\n}\n`;
+  };
+
+  it("a large JSON file after leading comments gives the same value as the JSON5 parsers", () => {
+    const text = big();
+    expect(text.length).toBeGreaterThan(64 * 1024);
+    const v = parseJson5(text, "big.json").value;
+    expect(v).toEqual(fastJson5(text));
+    expect(v).toEqual(JSON5.parse(text));
+    // __proto__ stays an own property, as the library has it
+    const proto = parseJson5(big(`\n  "__proto__": {"polluted": true},`), "p.json").value as Record<string, unknown>;
+    expect(Object.hasOwn(proto, "__proto__")).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
+    // JSON5 syntax in a large file still parses (the fast path declines)
+    const json5 = big().replace('"id": "big",', "id: 'big', // unquoted");
+    expect(parseJson5(json5, "j.json5").value).toEqual(JSON5.parse(json5));
+  });
+
+  it("locate gives each command's line, in any order, repeatedly (positions cached per text)", () => {
+    const text = big();
+    const order = [2999, 0, 1500, 17, 2998, 1500, 1];
+    for (const i of order) {
+      expect(locate(text, ["commands", i, "verb_key"])).toEqual({ line: 6 + i, column: 6 });
+      expect(locate(text, ["commands", i, "args", "a", "type"])?.line).toBe(6 + i);
+    }
+    // a missing member: the nearest existing parent, as before
+    expect(locate(text, ["commands", 5, "nope"])).toEqual(locate(text, ["commands", 5]));
+    expect(locate(text, ["commands", 5000])).toEqual(locate(text, ["commands"]));
+    const t0 = performance.now();
+    for (let i = 0; i < 3000; i++) locate(text, ["commands", i, "summary"]);
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+});

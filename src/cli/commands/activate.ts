@@ -61,10 +61,11 @@ export async function run(dirArg: string, opts: CommonOpts): Promise<number> {
   done(out, { pack: pack.id, dir, entry, config: cfg.file, alreadyActive: !!already, granted, withheld, warnings: lint.warnings }, (col) => {
     const lines = [
       already ? `${c.green(col, "✓")} '${pack.id}' was already active (${entry})` : `${c.green(col, "✓")} activated '${pack.id}' (${entry}) in ${display(cfg.file)}`,
-      granted.length ? `${c.green(col, "✓")} granted ${granted.length} read command(s): ${granted.join(", ")}` : "  no new read grants needed",
+      granted.length ? `${c.green(col, "✓")} granted ${granted.length} read command(s): ${granted.slice(0, 12).join(", ")}${granted.length > 12 ? `, … and ${granted.length - 12} more (--json lists them all)` : ""}` : "  no new read grants needed",
     ];
     if (withheld.length) {
-      lines.push(`  not granted: ${withheld.map((w) => `${pack.id}.${w.verb} (${w.operation}${w.confirm ? ", confirm" : ""})`).join(", ")}`);
+      const shown = withheld.slice(0, 12).map((w) => `${pack.id}.${w.verb} (${w.operation}${w.confirm ? ", confirm" : ""})`);
+      lines.push(`  not granted: ${shown.join(", ")}${withheld.length > shown.length ? `, … and ${withheld.length - shown.length} more (--json lists them all)` : ""}`);
       lines.push(`  to grant one: hcpx grant ${pack.id}.${withheld[0]!.verb}`);
     }
     return lines.join("\n");
