@@ -9,8 +9,8 @@
 // all) costs start-up even when never called; `hcpx exec` reads a config and a
 // surface on every agent tool call. A bare `require()` keeps it synchronous:
 // esbuild bundles it as a lazily evaluated module, vitest provides `require`.
-import { readFileSync } from "node:fs";
 import { HcpxError } from "../util/errors";
+import { CAPS, readTextFile } from "../util/readfile";
 
 export interface Json5Doc {
   file: string;
@@ -29,14 +29,49 @@ function json5Lib(): Json5Lib {
   return lib;
 }
 
+/**
+ * Nesting deeper than this in a file hcpx reads (a pack, a config, a host
+ * descriptor) is refused: none needs more than ~8 levels, and a value nested
+ * thousands deep would overflow the stack of whatever walks it next
+ * (validation, `locate`, JSON.stringify).
+ */
+export const MAX_NESTING = 64;
+
+/** The depth of a JSON-like value (a scalar is 0), counted without recursion; stops counting past `limit`. */
+export function nestingDepth(value: unknown, limit = Infinity): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (d + 1 > max) {
+      max = d + 1;
+      if (max > limit) return max;
+    }
+    for (const x of Array.isArray(v) ? v : Object.values(v)) if (x !== null && typeof x === "object") stack.push([x, d + 1]);
+  }
+  return max;
+}
+
+function tooDeep(file: string): HcpxError {
+  return new HcpxError({ code: "too_deep", message: `nested deeper than ${MAX_NESTING} levels`, file, hint: "this is not a file hcpx expects: packs and configs nest a few levels" });
+}
+
 export function parseJson5(text: string, file: string): Json5Doc {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const strict = body.length >= STRICT_JSON_MIN ? strictJson(body) : DECLINE;
-  if (strict !== DECLINE) return { file, text: body, value: strict };
+  if (strict !== DECLINE) {
+    if (nestingDepth(strict, MAX_NESTING) > MAX_NESTING) throw tooDeep(file);
+    return { file, text: body, value: strict };
+  }
   const fast = fastJson5(body);
-  if (fast !== DECLINE) return { file, text: body, value: fast };
+  if (fast !== DECLINE) {
+    if (nestingDepth(fast, MAX_NESTING) > MAX_NESTING) throw tooDeep(file);
+    return { file, text: body, value: fast };
+  }
+  let value: unknown;
   try {
-    return { file, text: body, value: json5Lib().parse(body) };
+    value = json5Lib().parse(body);
   } catch (e) {
     const err = e as Error & { lineNumber?: number; columnNumber?: number };
     const msg = String(err.message).replace(/^JSON5: /, "").replace(/ at \d+:\d+$/, "");
@@ -49,6 +84,8 @@ export function parseJson5(text: string, file: string): Json5Doc {
       hint: "fix the syntax at that position (JSON5: comments, trailing commas and unquoted keys are allowed)",
     });
   }
+  if (nestingDepth(value, MAX_NESTING) > MAX_NESTING) throw tooDeep(file);
+  return { file, text: body, value };
 }
 
 /**
@@ -355,19 +392,9 @@ export function fastJson5(src: string): unknown {
   }
 }
 
-export function readJson5(file: string, display = file): Json5Doc {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new HcpxError({
-      code: code === "ENOENT" ? "missing_file" : "unreadable_file",
-      message: code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, expected a file" : `cannot read (${code})`,
-      file: display,
-    });
-  }
-  return parseJson5(text, display);
+/** Read and parse a JSON5 file: a regular file of at most `maxBytes` (src/util/readfile.ts), nested at most MAX_NESTING deep. */
+export function readJson5(file: string, display = file, maxBytes: number = CAPS.pack): Json5Doc {
+  return parseJson5(readTextFile(file, display, maxBytes), display);
 }
 
 /**

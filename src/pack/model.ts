@@ -11,8 +11,6 @@ export interface CommandPolicy {
   confirm: boolean;
   /** true when the row came from an openapi draft not yet reviewed. */
   inferred: boolean;
-  /** true when policy.json had no row (defaults to read). */
-  missingRow: boolean;
 }
 
 export interface Command {
@@ -42,7 +40,7 @@ export interface Pack {
   policyRows: Record<string, PolicyRow>;
   policyInferred: boolean;
   commands: Command[];
-  /** Warnings found while loading (unknown keys, missing rows). */
+  /** Warnings found while loading (none today: every load problem is an error). */
   warnings: Problem[];
 }
 

@@ -1,4 +1,8 @@
-// The zod/mini schemas of the file formats (DESIGN.md), built by build().
+// The zod/mini schemas of the file formats, built by build(). Every object is
+// strict: a key that is not declared here is an error (validate.ts), so a new
+// field (an adapter kind, a per-command option) is added here, optional, and
+// nowhere else is needed for packs using it to load. The unknown-key hint
+// ("did you mean …") reads the known keys from these schemas.
 // A module of its own so that schema.ts loads it, and zod with it, only when
 // something is validated (see schema.ts).
 import * as z from "zod/mini";

@@ -8,7 +8,7 @@ import type { Command, Pack, Project } from "../pack/model";
 import { loadSkill } from "../pack/skill";
 import { HcpxError } from "../util/errors";
 import { display } from "../util/paths";
-import { filterDescription, filterLeads, namesWithheld, skillCopy } from "./skillcopy";
+import { filterDescription, filterLeads, skillCopy } from "./skillcopy";
 import { CONFIRM_MARKER, READ_SKILL_TOOL, SHELL_TOOL, boundedList, checkToolNames, commandTool, readSkillTool, shellTool } from "./tools";
 import type { ProjectedPack, ProjectedSkill, Projection, ToolDef } from "./types";
 

@@ -1,7 +1,7 @@
 // Tool definitions of §12.2: the in-process shape (one tool per granted command,
 // JSON Schema input from `args`) and the shell shape (the single `hcpx` tool),
 // plus `hcp__read_skill`. Dialect renderers for MCP, Anthropic and OpenAI.
-import { readFileSync } from "node:fs";
+import { CAPS, readTextFile } from "../util/readfile";
 import { locate } from "../pack/json5";
 import { toolName, type Command, type Pack } from "../pack/model";
 import type { ArgSpec } from "../pack/schema";
@@ -199,7 +199,7 @@ function where(pack: Pack, c: Command): Pick<Problem, "file" | "path" | "line" |
   const path = surfacePathOf(pack, c);
   let pos: { line: number; column: number } | undefined;
   try {
-    pos = locate(readFileSync(pack.surfaceFile, "utf8"), path);
+    pos = locate(readTextFile(pack.surfaceFile, pack.surfaceFile, CAPS.pack), path);
   } catch {
     pos = undefined;
   }

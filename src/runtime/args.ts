@@ -118,7 +118,8 @@ export function coerce(name: string, spec: ArgSpec, raw: unknown): ArgValue {
 
 /** Parse CLI `k=v` operands into raw strings (first `=` splits; duplicates refused). */
 export function parseKv(kv: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
+  // no prototype: `__proto__=x` is a key like any other (then refused as unknown), not a prototype assignment
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const item of kv) {
     const eq = item.indexOf("=");
     if (eq <= 0) {
@@ -134,7 +135,7 @@ export function parseKv(kv: readonly string[]): Record<string, string> {
 
 /** Validate and coerce the args of one call against the command's declaration. */
 export function validateArgs(cmd: Command, args: Record<string, unknown> | undefined, kv: readonly string[] | undefined): ArgValues {
-  const raw: Record<string, unknown> = {};
+  const raw: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [k, v] of Object.entries(args ?? {})) if (v !== undefined && v !== null) raw[k] = v;
   if (kv?.length) {
     for (const [k, v] of Object.entries(parseKv(kv))) raw[k] = v;
@@ -145,7 +146,7 @@ export function validateArgs(cmd: Command, args: Record<string, unknown> | undef
       throw new ArgError(`unknown argument '${k}' for ${cmd.verb_key}`, k, known.length ? `known arguments: ${known.join(", ")}` : `${cmd.verb_key} takes no arguments`);
     }
   }
-  const out: ArgValues = {};
+  const out: ArgValues = Object.create(null) as ArgValues;
   for (const [name, spec] of Object.entries(cmd.args)) {
     if (Object.hasOwn(raw, name)) out[name] = coerce(name, spec, raw[name]);
     else if (spec.default !== undefined) out[name] = coerce(name, spec, spec.default);

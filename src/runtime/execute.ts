@@ -47,8 +47,10 @@ export type ErrorCode =
   | "spawn_failed"
   /** the caller cancelled the call; a running bin was stopped with its descendants */
   | "cancelled"
-  /** the pack itself is broken (surface/policy unreadable, adapter section missing, an argv slot naming no arg) */
-  | "bad_pack";
+  /** the pack itself is broken (surface/policy unreadable or invalid, a command without a policy row, a forbidden env name, adapter section missing, an argv slot naming no arg) */
+  | "bad_pack"
+  /** two activated packs declare this id: neither runs */
+  | "duplicate_pack";
 
 export type Envelope = { ok: true; data: unknown } | { ok: false; error: { code: string; message: string; [k: string]: unknown } };
 
@@ -115,6 +117,7 @@ export async function execute(project: Project, req: ExecRequest, opts: ExecuteO
     } catch (e) {
       if (!(e instanceof HcpxError)) return failure("bad_pack", `pack ${req.pack} could not be loaded: ${(e as Error)?.message ?? String(e)}`);
       if (e.code === "unknown_pack") return failure("unknown_pack", e.problems[0]!.message, { hint: e.problems[0]!.hint });
+      if (e.code === "duplicate_pack") return failure("duplicate_pack", e.problems[0]!.message, { file: e.problems[0]!.file, hint: e.problems[0]!.hint });
       const p = e.problems.find((x) => x.severity !== "warning") ?? e.problems[0]!;
       return failure("bad_pack", `pack ${req.pack} is broken: ${p.message}`, { file: p.file, path: p.path, line: p.line, hint: "run `hcpx lint` on the pack", problems: e.problems });
     }

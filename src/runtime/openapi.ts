@@ -24,7 +24,7 @@ import type { SchemeSpec } from "../pack/schema";
 import type { Command, Pack } from "../pack/model";
 import { argText, type ArgValue, type ArgValues } from "./args";
 import type { Envelope } from "./execute";
-import { DEFAULT_TIMEOUT_MS, STDOUT_CAP, cancelled } from "./wrap";
+import { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_NESTING, STDOUT_CAP, cancelled, parseOutput } from "./wrap";
 
 const failure = (code: string, message: string, extra: Record<string, unknown> = {}): Envelope => ({ ok: false, error: { code, message, ...extra } });
 const MAX_REDIRECTS = 5;
@@ -459,12 +459,11 @@ export async function runOpenapi(pack: Pack, cmd: Command, values: ArgValues, ru
   let parsed: unknown;
   let isJson = false;
   if (textual && text.trim() && (!type || /json/.test(type))) {
-    try {
-      parsed = JSON.parse(text);
+    const r = parseOutput(text);
+    if (r.ok) {
+      parsed = r.value;
       isJson = true;
-    } catch {
-      /* not JSON */
-    }
+    } else if (r.deep) return failure("bad_output", `${label}: the answer is JSON ${r.why}, more than hcpx passes on`, { limit_depth: MAX_OUTPUT_NESTING, status: res.status });
   }
   if (!res.ok) {
     const p = parsed as { message?: unknown; error?: unknown } | undefined;

@@ -52,7 +52,11 @@ function redactCuts(r: string, secrets: readonly string[]): string {
   return r;
 }
 
-/** Deep copy of a JSON-like value with every string (keys too) redacted. */
+/**
+ * Deep copy of a JSON-like value with every string (keys too) redacted. Keys
+ * are defined, not assigned: a bin's `__proto__` key stays an ordinary key of
+ * the copy (an assignment would set the copy's prototype and drop the key).
+ */
 export function redactDeep<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0) return value;
   const walk = (v: unknown): unknown => {
@@ -60,7 +64,7 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === "object") {
       const o: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) o[redactString(k, secrets)] = walk(x);
+      for (const [k, x] of Object.entries(v)) Object.defineProperty(o, redactString(k, secrets), { value: walk(x), enumerable: true, writable: true, configurable: true });
       return o;
     }
     return v;

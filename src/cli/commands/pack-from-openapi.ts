@@ -8,7 +8,8 @@
 // The document is read with @apidevtools/swagger-parser (its $ref resolver:
 // local files, YAML or JSON; no network). That library is bundled into this
 // command only: nothing on the exec path loads it.
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { CAPS, readTextFile } from "../../util/readfile";
 import { join, resolve } from "node:path";
 import { atomicWrite } from "../../util/atomic";
 import { HcpxError } from "../../util/errors";
@@ -29,9 +30,6 @@ export interface FromOpenapiOptions {
   json?: boolean;
   config?: string;
 }
-
-/** Documents larger than this are refused (GitHub's, the largest we know, is 13 MB). */
-const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
 function checkUrl(flag: string, u: string | undefined): void {
   if (u === undefined) return;
@@ -56,12 +54,10 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
   const docFile = resolve(document);
   let text: string;
   try {
-    const st = statSync(docFile);
-    if (!st.isFile()) throw Object.assign(new Error("not a regular file"), { code: "not a regular file" });
-    if (st.size > MAX_DOCUMENT_BYTES) throw Object.assign(new Error("too large"), { code: `larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB` });
-    text = readFileSync(docFile, "utf8");
+    text = readTextFile(docFile, display(docFile), CAPS.openapi);
   } catch (e) {
-    throw new HcpxError({ code: "missing_file", message: `cannot read the document (${(e as NodeJS.ErrnoException).code ?? "error"})`, file: display(docFile), hint: "give the path of an OpenAPI 3 document (JSON or YAML)" });
+    if (!(e instanceof HcpxError)) throw e;
+    throw new HcpxError(e.problems.map((p) => ({ ...p, message: `cannot read the document: ${p.message}`, hint: p.hint ?? "give the path of an OpenAPI 3 document (.json, .yaml or .yml)" })));
   }
   // JSON or YAML by content, not by the file name
   const isJson = /^\s*[{[]/.test(text);
