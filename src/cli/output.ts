@@ -33,6 +33,24 @@ export const c = {
   bold: code(1, 22),
 };
 
+/**
+ * Text from a bin (or a server) made safe for a terminal: every control
+ * character that a terminal acts on — C0 (ESC, BEL, backspace, CR, …; tab and
+ * newline excepted), DEL, the C1 range (U+0080–U+009F, e.g. the one-byte CSI
+ * U+009B) — and the bidi overrides that reorder what is shown (U+202A–U+202E,
+ * U+2066–U+2069) become a visible `\x1b` / `\u202e` escape. So an ESC, CSI or
+ * OSC sequence prints as text instead of moving the cursor, clearing the
+ * screen, setting the title or writing the clipboard. A lone CR before a
+ * newline (CRLF output) stays.
+ */
+export function neutralise(s: string): string {
+  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch, at: number) => {
+    if (ch === "\r" && s[at + 1] === "\n") return ch;
+    const n = ch.charCodeAt(0);
+    return n <= 0xff ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u${n.toString(16).padStart(4, "0")}`;
+  });
+}
+
 export function writeJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + "\n");
 }

@@ -12,6 +12,19 @@ import { validate } from "../pack/validate";
 export const FORMATS = ["json", "jsonc", "toml", "markdown-block", "file", "dir-of-skills"] as const;
 export type Format = (typeof FORMATS)[number];
 
+/** Rule patterns per command class; `{tool}`, `{pack}`, `{verb}` and `{server}` are filled in per granted command. */
+const RuleClasses = z.strictObject({
+  /** granted reads */
+  read: z.optional(z.array(z.string().check(z.minLength(1)))),
+  /** granted writes without confirm */
+  write: z.optional(z.array(z.string().check(z.minLength(1)))),
+  /** granted writes with confirm: true (the host's approval prompt) */
+  confirm: z.optional(z.array(z.string().check(z.minLength(1)))),
+  /** fixed items, once (e.g. the read-only hcp__read_skill tool) */
+  always: z.optional(z.array(z.string().check(z.minLength(1)))),
+});
+export type RuleClasses = z.infer<typeof RuleClasses>;
+
 const TargetSchema = z.strictObject({
   /** stable id within the host, e.g. "mcp", "instructions", "rule", "skills" */
   id: z.string().check(z.regex(/^[a-z][a-z0-9-]*$/)),
@@ -62,6 +75,26 @@ const TargetSchema = z.strictObject({
       remote: z.optional(z.array(z.string().check(z.minLength(1)))),
     }),
   ),
+  /**
+   * json/jsonc: `key` names a list (the host's permission rules, e.g. Claude Code's
+   * permissions.allow); hcpx adds these items to it and removes only the items it
+   * added, never a rule the person wrote. No template.
+   */
+  items: z.optional(RuleClasses),
+  /**
+   * json/jsonc: `key` names an object of rule → decision (opencode's `permission`);
+   * hcpx sets one member per item: `{ pattern, read?, write?, confirm?, always? }`.
+   */
+  members: z.optional(
+    z.strictObject({
+      pattern: z.string().check(z.minLength(1)),
+      read: z.optional(z.string()),
+      write: z.optional(z.string()),
+      confirm: z.optional(z.string()),
+      /** fixed member names with the read decision (e.g. the hcp__read_skill tool) */
+      always: z.optional(z.array(z.string().check(z.minLength(1)))),
+    }),
+  ),
 });
 export type Target = z.infer<typeof TargetSchema>;
 
@@ -80,6 +113,18 @@ export const DescriptorSchema = z.strictObject({
   docs: z.optional(z.array(z.string())),
   /** the MCP server name the entry is written under */
   server: z.optional(z.string()),
+  /**
+   * The MCP tool shape this host is given (`hcpx mcp --shape …`): "single" (the one
+   * `hcp` tool, default) or "per-command" (one tool per granted command, reads with
+   * readOnlyHint) — for hosts whose approval is per tool, so reads and gated writes
+   * can be told apart.
+   */
+  tools: z.optional(z.enum(["single", "per-command"])),
+  /**
+   * A value per MCP tool for the template, `toolApprovals` ({ <tool>: { <field>: value } }),
+   * e.g. Codex's [mcp_servers.hcp.tools.<tool>] approval_mode. Needs tools: "per-command".
+   */
+  toolApprovals: z.optional(z.strictObject({ field: z.string().check(z.minLength(1)), read: z.string(), write: z.string(), confirm: z.string() })),
   /**
    * false: the host's shell tool cannot run `hcpx exec …` (Codex: a login shell that
    * resets PATH, and a sandbox in which a Node program's stdout to a pipe is lost), so
@@ -135,7 +180,10 @@ export function loadDescriptor(host: string): Descriptor {
   for (const scope of ["project", "user"] as const) {
     for (const [i, t] of (d.scopes[scope]?.targets ?? []).entries()) {
       const needsKey = t.format === "json" || t.format === "jsonc" || t.format === "toml";
-      const needsTemplate = t.format !== "dir-of-skills";
+      const rules = t.items !== undefined || t.members !== undefined;
+      if (rules && t.format !== "json" && t.format !== "jsonc") throw new HcpxError({ code: "bad_descriptor", message: "`items` and `members` apply to a json or jsonc target", file: doc.file, path: `scopes.${scope}.targets[${i}]` });
+      if (rules && t.template) throw new HcpxError({ code: "bad_descriptor", message: "a rules target (`items`/`members`) has no template", file: doc.file, path: `scopes.${scope}.targets[${i}].template` });
+      const needsTemplate = t.format !== "dir-of-skills" && !rules;
       if (needsKey && !t.key) throw new HcpxError({ code: "bad_descriptor", message: `a ${t.format} target needs \`key\``, file: doc.file, path: `scopes.${scope}.targets[${i}].key` });
       if (needsTemplate && !t.template) throw new HcpxError({ code: "bad_descriptor", message: `a ${t.format} target needs \`template\``, file: doc.file, path: `scopes.${scope}.targets[${i}].template` });
       if (t.servers && (t.servers.command === undefined) === (t.servers.argv === undefined)) throw new HcpxError({ code: "bad_descriptor", message: "`servers` names either `command` (with `args`) or `argv`, not both or neither", file: doc.file, path: `scopes.${scope}.targets[${i}].servers` });
@@ -155,6 +203,7 @@ export function loadDescriptor(host: string): Descriptor {
       }
     }
   }
+  if (d.toolApprovals && d.tools !== "per-command") throw new HcpxError({ code: "bad_descriptor", message: "`toolApprovals` needs `tools: \"per-command\"` (one tool per command to approve)", file: doc.file, path: "toolApprovals" });
   cache.set(host, d);
   return d;
 }

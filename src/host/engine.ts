@@ -8,7 +8,7 @@ import type { Project } from "../pack/model";
 import type { Projection } from "../projection/types";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, home, toPosix, userConfigDir } from "../util/paths";
-import { loadDescriptor, type Descriptor, type Target } from "./descriptor";
+import { loadDescriptor, type Descriptor, type RuleClasses, type Target } from "./descriptor";
 import { accessSync, constants as fsConstants } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { resolveInside, readEntry, missingDirs, staleTemps, guardPath, type Entry, type TrustBase } from "./fsio";
@@ -332,6 +332,18 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
           f.cur = (emptied || skeleton) && e.created ? null : emptied && e.blank !== undefined ? e.blank : next;
           break;
         }
+        case "json-items": {
+          const tree = lenientJson(text, f.show);
+          const ours = new Set(e.items ?? []);
+          const next = withoutItems(text, tree, e, ours, f.show);
+          if (next === undefined) return "removed"; // none of hcpx's items is there (any more)
+          const after = lenientJson(next, f.show);
+          const emptied = after !== undefined && after.type === "object" && (after.children ?? []).length === 0 && next.replace(/^\ufeff/, "").trim() === "{}";
+          const initial = initialOf(host, e.path);
+          const skeleton = !emptied && e.created && initial !== undefined && after !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(getNodeValue(after))), initial);
+          f.cur = (emptied || skeleton) && e.created ? null : emptied && e.blank !== undefined ? e.blank : next;
+          break;
+        }
         case "toml": {
           const parsed = parseTomlFor(text, f.show);
           const v = tomlValueAt(parsed, e.key!);
@@ -462,10 +474,13 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     }
     if (unsafe) continue;
     const command = opts.command !== undefined ? mcp.argv : opts.useRecordedCommand ? old?.command : undefined;
+    // the host's tool shape (descriptor `tools`): per-command lets its approval tell reads from gated writes
+    const served = desc.tools === "per-command" ? [...mcp.argv, "--shape", "per-command"] : mcp.argv;
+    const classes = commandClasses(projection, desc);
     const ctx: TemplateContext = {
-      command: mcp.argv[0]!,
-      args: mcp.argv.slice(1),
-      argv: mcp.argv,
+      command: served[0]!,
+      args: served.slice(1),
+      argv: served,
       envVars: [...new Set(projection.packs.flatMap((p) => p.pack.surface.binding?.env ?? []))].sort(),
       promptBlock: projection.promptBlock,
       hash: projection.hash,
@@ -473,6 +488,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
       host,
       hostName: desc.name,
       bundle: opts.bundle,
+      ...(desc.toolApprovals ? { toolApprovals: toolApprovals(desc.toolApprovals, classes) } : {}),
     };
     const entries: LedgerEntry[] = [];
     const dirs = new Set<string>(old?.dirs ?? []);
@@ -524,6 +540,11 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
           }
         }
         if (t.note) f.notes.push(t.note);
+        if (t.items || t.members) {
+          entries.push(itemsTarget(host, f, t, desc, classes, oldEntry));
+          noteDirs(f);
+          continue;
+        }
         const envRefs = t.envSyntax ? Object.fromEntries(ctx.envVars.map((n) => [n, t.envSyntax!.replaceAll("VAR", n)])) : undefined;
         const rendered = await render(host, t.template!, envRefs ? { ...ctx, envRefs } : ctx);
         let e: LedgerEntry;
@@ -700,6 +721,80 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     return { ...key, created: f.orig.kind === "absent", ...(blank !== undefined ? { blank } : {}), insertedAt: r.insert?.insertedAt ?? keyPath, emptyInner: r.insert?.emptyInner };
   }
 
+  /**
+   * A rules target: hcpx's items in the host's list (`items`: Claude Code's
+   * permissions.allow) or object (`members`: opencode's permission map) at `key`.
+   * What the person wrote there stays: an item already present before hcpx
+   * added it is theirs and is never recorded, so `--remove` keeps it.
+   */
+  function itemsTarget(host: string, f: VFile, t: Target, desc: Descriptor, classes: CommandClass[], oldEntry: (e: LedgerEntry) => LedgerEntry | undefined): LedgerEntry {
+    const keyPath = t.key!;
+    const rules = { comments: t.format === "jsonc", trailingCommas: t.format === "jsonc" && t.trailingCommas !== false };
+    const text = f.cur ?? (t.initial ? JSON.stringify(t.initial, null, 2) + "\n" : "");
+    const tree = parseJsonFor(text, f.show, rules, desc.name);
+    const base: LedgerEntry = { path: showPath(f), kind: "json-items", key: keyPath, sha256: "", created: false };
+    const prev = oldEntry(base);
+    const before = new Set(prev?.items ?? []);
+    const have = valueAt(tree, keyPath);
+    const where = () => {
+      const n = nodeAt(tree, keyPath);
+      return n ? lineCol(text, n.offset) : {};
+    };
+    let next: unknown;
+    let ours: string[];
+    if (t.items) {
+      if (have !== undefined && !Array.isArray(have)) throw new HcpxError({ code: "not_a_list", message: `\`${keyPath.join(".")}\` is not a list; hcpx adds its permission rules to that list`, file: f.show, ...where(), hint: `make it a list (${desc.name}'s format), or leave this host out` });
+      const want = expandItems(t.items, classes);
+      const current = (have as unknown[] | undefined) ?? [];
+      const theirs = new Set(current.filter((x): x is string => typeof x === "string" && !before.has(x)));
+      const kept = current.filter((x) => !(typeof x === "string" && before.has(x) && !want.includes(x)));
+      for (const w of want) if (!kept.includes(w)) kept.push(w);
+      next = kept;
+      ours = want.filter((w) => !theirs.has(w));
+    } else {
+      const m = t.members!;
+      if (have !== undefined && (have === null || typeof have !== "object" || Array.isArray(have))) throw new HcpxError({ code: "not_an_object", message: `\`${keyPath.join(".")}\` is not an object of rules; hcpx adds its permission rules there`, file: f.show, ...where(), hint: `make it an object (${desc.name}'s format), or leave this host out` });
+      const want = expandMembers(m, classes);
+      const current = { ...((have as Record<string, unknown> | undefined) ?? {}) };
+      const theirs = new Set(Object.keys(current).filter((k) => !before.has(k)));
+      for (const k of before) if (!(k in want) && !theirs.has(k)) delete current[k];
+      for (const [k, v] of Object.entries(want)) {
+        if (theirs.has(k) && current[k] !== v && !opts.force) {
+          throw new HcpxError({ code: "not_ours", message: `a rule \`${keyPath.join(".")}.${k}\` already exists (${JSON.stringify(current[k])}) and was not written by hcpx`, file: f.show, ...where(), hint: `hcpx would set it to ${JSON.stringify(v)}: remove your rule, or rerun with --force to replace it` });
+        }
+        current[k] = v;
+      }
+      next = current;
+      ours = Object.keys(want).filter((k) => !theirs.has(k) || opts.force);
+    }
+    const entry: LedgerEntry = { ...base, sha256: sha256(JSON.stringify(ours)), items: ours, created: prev ? prev.created : f.orig.kind === "absent" };
+    // a whitespace-only file before hcpx: a removal that empties it gives that text back
+    const blank = prev ? prev.blank : f.orig.kind === "file" && f.orig.text.replace(/^\ufeff/, "").trim() === "" ? f.orig.text : undefined;
+    if (blank !== undefined) entry.blank = blank;
+    // the person's list as they wrote it, so that --remove gives it back byte for byte
+    const n = nodeAt(tree, keyPath);
+    const original = prev ? prev.original : n ? text.slice(n.offset, n.offset + n.length) : undefined;
+    if (original !== undefined) entry.original = original;
+    // no rule to add and no list there: nothing is written (no empty `ask: []`)
+    const nothing = have === undefined && (Array.isArray(next) ? next.length === 0 : Object.keys(next as object).length === 0);
+    if (!nothing && JSON.stringify(next) !== JSON.stringify(have)) {
+      const r = setJson(text, tree, keyPath, next, f.show);
+      parseJsonFor(r.text, f.show, rules, desc.name);
+      f.cur = r.text;
+      const insertedAt = prev?.insertedAt ?? (have === undefined ? highestMissing(f, keyPath) : undefined);
+      if (insertedAt) entry.insertedAt = insertedAt;
+    } else if (prev?.insertedAt) entry.insertedAt = prev.insertedAt;
+    f.hosts.add(host);
+    return entry;
+  }
+
+  /** The highest ancestor of `keyPath` that the file did not have before this run (what a removal may take out again). */
+  function highestMissing(f: VFile, keyPath: string[]): string[] {
+    const orig = f.orig.kind === "file" ? lenientJson(f.orig.text, f.show) : undefined;
+    for (let i = 1; i <= keyPath.length; i++) if (valueAt(orig, keyPath.slice(0, i)) === undefined) return keyPath.slice(0, i);
+    return keyPath;
+  }
+
   function showPath(f: VFile): string {
     return f.show;
   }
@@ -709,6 +804,91 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
 export function ledgerInside(ledgerFile: string, root: string): void {
   const g = guardPath(toPosix(relative(root, ledgerFile)), { dir: root, prefix: "" });
   if (!g.ok) throw new HcpxError({ code: "symlink_refused", message: `the adopt ledger ${g.reason}`, file: toPosix(relative(root, ledgerFile)), hint: "replace the .hcp symlink with a directory of the project's own" });
+}
+
+/** A granted command as a host's rules see it. */
+interface CommandClass {
+  cls: "read" | "write" | "confirm";
+  vars: Record<string, string>;
+}
+
+function commandClasses(projection: Projection, desc: Descriptor): CommandClass[] {
+  const server = desc.server ?? "hcp";
+  return projection.packs.flatMap((p) =>
+    p.commands.map((c) => ({
+      cls: c.command.policy.operation === "read" ? ("read" as const) : c.command.policy.confirm ? ("confirm" as const) : ("write" as const),
+      vars: { tool: c.toolName, pack: p.pack.id, verb: c.command.verb_key, server },
+    })),
+  );
+}
+
+const fill = (pattern: string, vars: Record<string, string>) => pattern.replace(/\{(tool|pack|verb|server)\}/g, (_m, k: string) => vars[k]!);
+
+function expandItems(spec: RuleClasses, classes: CommandClass[]): string[] {
+  const out: string[] = [];
+  const add = (s: string) => {
+    if (!out.includes(s)) out.push(s);
+  };
+  for (const a of spec.always ?? []) add(a);
+  for (const c of classes) for (const p of spec[c.cls] ?? []) add(fill(p, c.vars));
+  return out;
+}
+
+function expandMembers(spec: NonNullable<Target["members"]>, classes: CommandClass[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (spec.read !== undefined) for (const a of spec.always ?? []) out[a] = spec.read;
+  for (const c of classes) {
+    const v = spec[c.cls];
+    if (v !== undefined) out[fill(spec.pattern, c.vars)] = v;
+  }
+  return out;
+}
+
+/** Descriptor `toolApprovals` → { <tool>: { <field>: value } } for every served tool (hcp__read_skill is a read). */
+function toolApprovals(spec: NonNullable<Descriptor["toolApprovals"]>, classes: CommandClass[]): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const c of classes) out[c.vars.tool!] = { [spec.field]: spec[c.cls] };
+  out[READ_SKILL] = { [spec.field]: spec.read };
+  return out;
+}
+const READ_SKILL = "hcp__read_skill";
+
+/**
+ * The text without hcpx's items at e.key (undefined: none of them is there).
+ * A list or object hcpx created that is left empty goes, with the ancestors it
+ * created (e.insertedAt) that are left empty too.
+ */
+function withoutItems(text: string, tree: Node | undefined, e: LedgerEntry, ours: Set<string>, show: string): string | undefined {
+  const key = e.key!;
+  const v = valueAt(tree, key);
+  let rest: unknown;
+  let empty: boolean;
+  if (Array.isArray(v)) {
+    const r = v.filter((x) => !(typeof x === "string" && ours.has(x)));
+    if (r.length === v.length) return undefined;
+    rest = r;
+    empty = r.length === 0;
+  } else if (v !== null && typeof v === "object") {
+    const r = Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([k]) => !ours.has(k)));
+    if (Object.keys(r).length === Object.keys(v).length) return undefined;
+    rest = r;
+    empty = Object.keys(r).length === 0;
+  } else return undefined;
+  if (e.original !== undefined) {
+    // what is left is exactly what the person had: their text, byte for byte
+    const n = nodeAt(tree, key)!;
+    const was = lenientJson(e.original, show);
+    if (was !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(getNodeValue(was))), JSON.parse(JSON.stringify(rest)))) return text.slice(0, n.offset) + e.original + text.slice(n.offset + n.length);
+  }
+  if (!empty || !e.insertedAt) return setJson(text, tree, key, rest, show).text;
+  let next = removeJson(text, tree, key);
+  for (let i = key.length - 1; i >= e.insertedAt.length; i--) {
+    const t2 = lenientJson(next, show);
+    const n = nodeAt(t2, key.slice(0, i));
+    if (!n || n.type !== "object" || (n.children ?? []).length > 0) break;
+    next = removeJson(next, t2, key.slice(0, i));
+  }
+  return next;
 }
 
 function describe(e: LedgerEntry): string {

@@ -8,8 +8,8 @@ import { guardPath, type Guarded, type TrustBase } from "./fsio";
 export interface LedgerEntry {
   /** display path: relative to the project root (posix), or `~/…` */
   path: string;
-  /** file: a whole file we own; json/toml: one entry at `key`; markdown-block: the hcp block */
-  kind: "file" | "json" | "toml" | "markdown-block";
+  /** file: a whole file we own; json/toml: one entry at `key`; json-items: our items in the list or object at `key`; markdown-block: the hcp block */
+  kind: "file" | "json" | "toml" | "markdown-block" | "json-items";
   key?: string[];
   /** sha256 of what we wrote: the file's bytes, JSON.stringify of the entry value, or the block's content */
   sha256: string;
@@ -23,6 +23,10 @@ export interface LedgerEntry {
   emptyInner?: string;
   /** toml / markdown: the separator we put before our text when appending it */
   prefix?: string;
+  /** json-items: the list items (or object member names) hcpx added; a rule the person wrote is never one */
+  items?: string[];
+  /** json-items: the list or object as it was written before hcpx added to it (its exact text): a removal that leaves that value puts this text back */
+  original?: string;
 }
 
 export interface LedgerHost {

@@ -29,6 +29,8 @@ export interface TemplateContext {
   hostName: string;
   /** `generate --as`: the bundle's identity */
   bundle?: { name: string; version: string; description: string; author: string };
+  /** descriptor `toolApprovals`: { <tool>: { <field>: value } } (Codex per-tool approval_mode) */
+  toolApprovals?: Record<string, Record<string, string>>;
 }
 
 type Render = (ctx: TemplateContext) => string;

@@ -43,9 +43,13 @@ export function tomlString(s: string): string {
   return '"' + s.replace(/[\u0000-\u001f\u007f"\\]/g, (c) => short[c] ?? `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`) + '"';
 }
 
-/** A TOML value for a template's `{{{toml x}}}`: a string, a number, a boolean, or an array of them. */
+/** A TOML value for a template's `{{{toml x}}}`: a string, a number, a boolean, an array of them, or an inline table (`{ key = value, … }`, a key quoted unless it is a bare key). */
 export function tomlValue(v: unknown): string {
   if (typeof v === "string") return tomlString(v);
+  if (v !== null && typeof v === "object" && !Array.isArray(v)) {
+    const kv = Object.entries(v as Record<string, unknown>).map(([k, x]) => `${/^[A-Za-z0-9_-]+$/.test(k) ? k : tomlString(k)} = ${tomlValue(x)}`);
+    return kv.length ? `{ ${kv.join(", ")} }` : "{}";
+  }
   if (typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v))) return String(v);
   if (Array.isArray(v)) return "[" + v.map(tomlValue).join(",") + "]";
   throw new HcpxError({ code: "bad_template", message: `cannot write ${JSON.stringify(v)} as a TOML value`, hint: "a host template's {{{toml x}}} takes a string, a number, a boolean or a list of them" });

@@ -16,13 +16,13 @@ import { statSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { findProjectConfig, loadProject, type LoadProjectOptions } from "../pack/load";
 import type { Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { asUserError } from "../util/ioerror";
 import { userConfigDir } from "../util/paths";
-import { execute, type Envelope, type ExecRequest } from "../runtime/execute";
+import { execute, type ConfirmQuestion, type Envelope, type ExecRequest, type PersonAnswer } from "../runtime/execute";
 import { READ_SKILL_TOOL, toMcp } from "../projection/tools";
 import { brokenLines, exportView, type ExportView } from "./view";
 import { HCP_TOOL, instructions, toolsFor, type McpToolDef, type Shape } from "./tools";
@@ -201,18 +201,27 @@ export async function serve(opts: ServeOptions): Promise<void> {
     return { contents: [{ uri: req.params.uri, mimeType: "text/markdown", text: view.skills.get(p.pack.id) ?? "" }] };
   });
 
-  const inflight = new Set<Promise<unknown>>();
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    const task = callTool(req.params.name, req.params.arguments ?? {});
-    inflight.add(task);
+  // Each call runs under its own AbortController: aborted by the client's
+  // notifications/cancelled (the SDK's extra.signal) and by shutdown(), which
+  // then waits for the calls, so no bin outlives the server.
+  const inflight = new Map<Promise<unknown>, AbortController>();
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const ac = new AbortController();
+    const onCancel = () => ac.abort("the client cancelled the request");
+    if (extra.signal.aborted) onCancel();
+    else extra.signal.addEventListener("abort", onCancel, { once: true });
+    if (closing) ac.abort("hcpx mcp is shutting down");
+    const task = callTool(req.params.name, req.params.arguments ?? {}, ac.signal);
+    inflight.set(task, ac);
     try {
       return await task;
     } finally {
       inflight.delete(task);
+      extra.signal.removeEventListener("abort", onCancel);
     }
   });
 
-  async function callTool(name: string, input: Record<string, unknown>): Promise<CallToolResult> {
+  async function callTool(name: string, input: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     const t0 = performance.now();
     let env: Envelope | undefined;
     try {
@@ -229,7 +238,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
       } catch (e) {
         return toResult((env = problemEnvelope(e)));
       }
-      env = await execute(project, req);
+      env = await execute(project, req, { signal, askPerson: canElicit() ? askPerson : undefined });
       return toResult(env);
     } catch (e) {
       if (e instanceof McpError) throw e;
@@ -237,6 +246,27 @@ export async function serve(opts: ServeOptions): Promise<void> {
       return toResult((env = problemEnvelope(e)));
     } finally {
       debug(`${name} ${env ? (env.ok ? "ok" : env.error.code) : "-"} ${(performance.now() - t0).toFixed(1)} ms`);
+    }
+  }
+
+  /** The client declared form elicitation (the SDK reads a bare `elicitation: {}` as form). */
+  function canElicit(): boolean {
+    return server.getClientCapabilities()?.elicitation?.form !== undefined;
+  }
+
+  /**
+   * Ask the person through the client (elicitation/create) whether a gated write
+   * may run. Only "accept" runs it; a decline, a cancel, no answer within the
+   * configured time, or an error all run nothing.
+   */
+  async function askPerson(q: ConfirmQuestion, signal: AbortSignal | undefined): Promise<PersonAnswer> {
+    try {
+      const r = await server.elicitInput({ mode: "form", message: q.message, requestedSchema: { type: "object", properties: {} } }, { timeout: q.timeoutMs, signal });
+      return r.action === "accept" ? "accept" : r.action === "decline" ? "decline" : "cancel";
+    } catch (e) {
+      const timedOut = e instanceof McpError && e.code === ErrorCode.RequestTimeout;
+      log(`confirm for ${q.pack}.${q.verb}: ${timedOut ? "no answer in time" : `the question failed: ${(e as Error)?.message ?? String(e)}`}; nothing was run`);
+      return timedOut ? "timeout" : "error";
     }
   }
 
@@ -334,8 +364,11 @@ export async function serve(opts: ServeOptions): Promise<void> {
     debug(`stopping (${why})`);
     for (const w of watchers.values()) w.close();
     if (timer) clearTimeout(timer);
-    // Let a running command finish (a write is not cut in half), but not forever.
-    if (inflight.size) await Promise.race([Promise.allSettled([...inflight]), new Promise((r) => setTimeout(r, 5000).unref())]);
+    // The client is gone: every running call is cancelled, and the server waits
+    // until each bin's tree is stopped (wrap.ts terminateTree: SIGTERM, a grace,
+    // SIGKILL, bounded) before it exits.
+    for (const ac of inflight.values()) ac.abort(`hcpx mcp is shutting down (${why})`);
+    if (inflight.size) await Promise.race([Promise.allSettled([...inflight.keys()]), new Promise((r) => setTimeout(r, 5000).unref())]);
     // The SDK writes a handler's response a few microtasks after it settles: let it.
     await new Promise((r) => setImmediate(r));
     await server.close().catch(() => {});

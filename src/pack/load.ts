@@ -11,7 +11,7 @@ import { checkPattern } from "./grants";
 import type { ConfigFile, PolicyRow, Surface } from "./schema";
 import { validateDoc } from "./validate";
 import { forbiddenEnvOf } from "./envrules";
-import type { Command, Pack, Project } from "./model";
+import { CONFIRM_STRICTNESS, DEFAULT_CONFIRM_TIMEOUT_MS, type Command, type ConfirmMode, type Pack, type Project } from "./model";
 
 export const CONFIG_NAME = "hcp.config.json5";
 
@@ -233,6 +233,8 @@ export function loadProject(opts: LoadProjectOptions = {}): Project {
   const roots = new Set<string>();
   let sandboxCwd = root;
   let principal: Project["principal"] = { id: process.env.USER || "user", kind: "agent" };
+  let confirmBy: ConfirmMode | undefined;
+  let confirmTimeout = DEFAULT_CONFIRM_TIMEOUT_MS;
   const warnings: Problem[] = [];
   for (const layer of layers) {
     warnings.push(...layer.warnings);
@@ -249,6 +251,12 @@ export function loadProject(opts: LoadProjectOptions = {}): Project {
     }
     if (d.sandbox?.cwd) sandboxCwd = resolve(layer.dir, d.sandbox.cwd);
     if (d.principal) principal = { id: d.principal.id, kind: d.principal.kind ?? "agent" };
+    if (d.confirm !== undefined) {
+      const c = typeof d.confirm === "string" ? { by: d.confirm, timeout_ms: undefined } : d.confirm;
+      // the stricter setting wins: a project config never lowers a user's "person" to "agent", nor the reverse
+      if (confirmBy === undefined || CONFIRM_STRICTNESS[c.by] > CONFIRM_STRICTNESS[confirmBy]) confirmBy = c.by;
+      if (c.timeout_ms !== undefined) confirmTimeout = c.timeout_ms;
+    }
   }
   if (roots.size === 0) roots.add(root);
   return {
@@ -259,6 +267,7 @@ export function loadProject(opts: LoadProjectOptions = {}): Project {
     principal,
     grants: { allow: [...allow], deny: [...deny] },
     sandbox: { bins, roots: [...roots], cwd: sandboxCwd },
+    confirm: { by: confirmBy ?? "host", timeoutMs: confirmTimeout },
     warnings,
   };
 }

@@ -60,6 +60,16 @@ export interface Sandbox {
   cwd: string;
 }
 
+/**
+ * Who says yes to a `confirm: true` write. "person": only a person (MCP
+ * elicitation, or `hcpx exec --confirm` typed at a terminal); "host": a person
+ * through elicitation when the client can ask, else the model's confirm with
+ * the host's own approval prompt; "agent": the model's confirm is enough.
+ */
+export type ConfirmMode = "person" | "host" | "agent";
+export const CONFIRM_STRICTNESS: Record<ConfirmMode, number> = { agent: 0, host: 1, person: 2 };
+export const DEFAULT_CONFIRM_TIMEOUT_MS = 120_000;
+
 export interface Project {
   /** Directory of the project config (or cwd when only a user config exists). */
   root: string;
@@ -72,6 +82,8 @@ export interface Project {
   principal: { id: string; kind: "person" | "agent" };
   grants: Grants;
   sandbox: Sandbox;
+  /** the confirm setting: of the user and project configs, the stricter `by` wins */
+  confirm: { by: ConfirmMode; timeoutMs: number };
   warnings: Problem[];
 }
 

@@ -165,6 +165,7 @@ export function build() {
     leads: z.optional(z.union([z.string(), z.array(z.string()).check(z.minLength(1), z.maxLength(3))])),
   });
 
+  const CONFIRM_MODES = ["person", "host", "agent"] as const;
   const GrantPattern = z.string().check(z.minLength(1));
   const ConfigSchema = z.strictObject({
     $schema: z.optional(str()),
@@ -177,6 +178,17 @@ export function build() {
         roots: z.optional(z.array(nonEmpty())),
         cwd: z.optional(nonEmpty()),
       }),
+    ),
+    /**
+     * Who says yes to a `confirm: true` write (README "Who confirms a write"):
+     * "person" | "host" (default) | "agent", or { by, timeout_ms } (how long
+     * an MCP elicitation waits for the person, 1 s to 10 min, default 120 s).
+     */
+    confirm: z.optional(
+      z.union([
+        z.enum(CONFIRM_MODES),
+        z.strictObject({ by: z.enum(CONFIRM_MODES), timeout_ms: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))) }),
+      ]),
     ),
   });
   return { ArgSchema, SchemeSchema, CommandSchema, PassThroughSchema, WrapSchema, McpSchema, SurfaceSchema, PolicyRowSchema, PolicySchema, SkillFrontmatterSchema, ConfigSchema };

@@ -9,7 +9,7 @@ import { isInside } from "../util/paths";
 import type { ArgValues } from "./args";
 import type { Envelope } from "./execute";
 import { dynamicImport } from "../util/dynamic-import";
-import { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_NESTING, parseOutput } from "./wrap";
+import { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_NESTING, cancelled, parseOutput } from "./wrap";
 import { forbiddenEnvOf } from "../pack/envrules";
 
 export interface CompositeContext {
@@ -19,7 +19,7 @@ export interface CompositeContext {
   env: Record<string, string>;
   /** sandbox.cwd */
   cwd: string;
-  /** aborted when the call times out */
+  /** aborted when the call times out or its caller cancels it (then stop what you started) */
   signal: AbortSignal;
 }
 
@@ -27,7 +27,7 @@ type VerbFn = (args: ArgValues, ctx: CompositeContext) => unknown;
 
 const failure = (code: string, message: string, extra: Record<string, unknown> = {}): Envelope => ({ ok: false, error: { code, message, ...extra } });
 
-export async function runComposite(pack: Pack, project: Project, cmd: Command, values: ArgValues, runtimeEnv: NodeJS.ProcessEnv): Promise<Envelope> {
+export async function runComposite(pack: Pack, project: Project, cmd: Command, values: ArgValues, runtimeEnv: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Envelope> {
   const spec = pack.surface.composite;
   if (!spec) return failure("bad_pack", `pack ${pack.id} is kind composite but has no composite section`);
   let file: string;
@@ -68,16 +68,25 @@ export async function runComposite(pack: Pack, project: Project, cmd: Command, v
   const ac = new AbortController();
   const timeoutMs = DEFAULT_TIMEOUT_MS;
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<"timeout">((r) => {
+  let onCancel: (() => void) | undefined;
+  const timeout = new Promise<"timeout" | "cancelled">((r) => {
     timer = setTimeout(() => r("timeout"), timeoutMs);
     timer.unref?.();
+    onCancel = () => r("cancelled");
+    signal?.addEventListener("abort", onCancel, { once: true });
   });
   try {
+    if (signal?.aborted) return cancelled(`${pack.id} ${cmd.verb_key}`, signal, false);
     const ctx: CompositeContext = { pack: pack.id, verb: cmd.verb_key, env, cwd: project.sandbox.cwd, signal: ac.signal };
     const data = await Promise.race([Promise.resolve().then(() => fn({ ...values }, ctx)), timeout]);
     if (data === "timeout") {
       ac.abort();
       return failure("timeout", `${pack.id} ${cmd.verb_key} did not finish within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
+    }
+    if (data === "cancelled") {
+      // in-process code cannot be killed: ctx.signal tells it to stop what it started
+      ac.abort(signal?.reason);
+      return cancelled(`${pack.id} ${cmd.verb_key}`, signal, true);
     }
     if (data === undefined) return { ok: true, data: null };
     let text: string;
@@ -97,5 +106,6 @@ export async function runComposite(pack: Pack, project: Project, cmd: Command, v
     return failure("composite_error", `${pack.id} ${cmd.verb_key} failed: ${message}`, typeof err?.code === "string" ? { reason: err.code } : {});
   } finally {
     clearTimeout(timer);
+    if (onCancel) signal?.removeEventListener("abort", onCancel);
   }
 }

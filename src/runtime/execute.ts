@@ -12,7 +12,7 @@ import { isGranted } from "../pack/grants";
 import { HcpxError } from "../util/errors";
 import { ArgError, validateArgs, type ArgValues } from "./args";
 import { redactDeep, secretsFrom } from "./redact";
-import { runWrap } from "./wrap";
+import { cancelled, runWrap } from "./wrap";
 import { runComposite } from "./composite";
 import { packUrls, runOpenapi, schemeEnvNames, userinfoSecrets } from "./openapi";
 import { pathToFileURL } from "node:url";
@@ -52,6 +52,8 @@ export type ErrorCode =
   | "unknown_verb"
   | "not_granted"
   | "confirm_required"
+  /** a person was asked and did not say yes (decline, cancel, no answer in time); nothing was run */
+  | "confirm_declined"
   | "bad_args"
   | "bin_denied"
   | "timeout"
@@ -64,6 +66,8 @@ export type ErrorCode =
   /** mcp packs: the server failed the call, or its tool answered with an error result */
   | "mcp_error"
   | "tool_error"
+  /** the caller cancelled the call; a running bin was stopped with its descendants */
+  | "cancelled"
   /** the pack itself is broken (surface/policy unreadable or invalid, a command without a policy row, a forbidden env name, adapter section missing, an argv slot naming no arg) */
   | "bad_pack"
   /** two activated packs declare this id: neither runs */
@@ -76,7 +80,36 @@ export interface ExecuteOptions {
   env?: NodeJS.ProcessEnv;
   /** An already loaded pack (skips reading surface/policy again); must be activated in `project`. */
   pack?: Pack;
+  /**
+   * The caller is gone when this aborts (a signal to `hcpx exec`, an MCP
+   * `notifications/cancelled`, `hcpx mcp` shutting down): nothing starts
+   * after it, and a running bin is stopped with its process group and
+   * descendants before the `cancelled` envelope comes back.
+   */
+  signal?: AbortSignal;
+  /**
+   * A person the runtime can ask (MCP elicitation when the client declares
+   * it). For a confirm-gated write under `confirm: "person"` or `"host"`, the
+   * runtime asks with what exactly will run and runs only on "accept".
+   */
+  askPerson?: (q: ConfirmQuestion, signal: AbortSignal | undefined) => Promise<PersonAnswer>;
+  /** The call was typed by a person at a terminal (`hcpx exec` with stdin and stderr a TTY). */
+  terminal?: boolean;
 }
+
+/** What a person is asked before a confirm-gated write runs. */
+export interface ConfirmQuestion {
+  pack: string;
+  verb: string;
+  /** the validated args, Binding values redacted */
+  args: Record<string, unknown> | string[];
+  land: string | undefined;
+  timeoutMs: number;
+  /** the text shown to the person */
+  message: string;
+}
+
+export type PersonAnswer = "accept" | "decline" | "cancel" | "timeout" | "error";
 
 const failure = (code: ErrorCode, message: string, extra: Record<string, unknown> = {}): Envelope => ({ ok: false, error: { code, message, ...stripUndefined(extra) } });
 
@@ -114,14 +147,28 @@ export async function execute(project: Project, req: ExecRequest, opts: ExecuteO
   const secrets = secretsFrom(env, bindingNames(pack), pack.surface.kind === "openapi" ? packUrls(pack, env).flatMap(userinfoSecrets) : []);
   const finish = (e: Envelope): Envelope => redactDeep(e, secrets);
   try {
-    return finish(await run(project, pack, req, env));
+    return finish(await run(project, pack, req, env, opts, secrets));
   } catch (e) {
     // a bug, not a runtime failure: still an envelope, still redacted
     return finish(failure("spawn_failed", `internal error running ${req.pack} ${req.verb}: ${(e as Error)?.message ?? String(e)}`));
   }
 }
 
-async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.ProcessEnv): Promise<Envelope> {
+/** The question a person sees: exactly what will run, and where it lands. */
+export function confirmMessage(pack: string, verb: string, args: Record<string, unknown> | string[], land: string | undefined): string {
+  const a = Array.isArray(args) ? args.map((x) => JSON.stringify(x)).join(" ") : JSON.stringify(args);
+  return [
+    `An agent asks to run a write that needs your yes:`,
+    `  pack: ${pack}`,
+    `  verb: ${verb}`,
+    `  args: ${a.length > 2000 ? a.slice(0, 2000) + "…" : a}`,
+    `  lands: ${land ?? "(not declared)"}${land === "local" ? " (this machine)" : land === "remote" ? " (a service of yours)" : land === "external" ? " (the outside world: others see it)" : ""}`,
+    `Accept runs it once. Decline or cancel runs nothing.`,
+  ].join("\n");
+}
+
+async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.ProcessEnv, opts: ExecuteOptions, secrets: ReturnType<typeof secretsFrom>): Promise<Envelope> {
+  const signal = opts.signal;
   // 2. the verb exists
   const cmd: Command | undefined = pack.commands.find((c) => c.verb_key === req.verb);
   if (!cmd) {
@@ -135,13 +182,28 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
   if (!isGranted(project.grants, pack.id, cmd.verb_key)) {
     return failure("not_granted", `${pack.id}.${cmd.verb_key} is not granted to ${project.principal.id}`, { hint: `a person can grant it: \`hcpx grant ${pack.id}.${cmd.verb_key}\` or grants.allow in hcp.config.json5` });
   }
-  // 4. Policy: the confirm gate (nothing runs without the explicit confirm)
-  if (cmd.policy.operation === "write" && cmd.policy.confirm && req.confirm !== true) {
-    return failure("confirm_required", `${pack.id}.${cmd.verb_key} is a write that needs an explicit confirm; nothing was run`, {
-      operation: "write",
-      land: cmd.policy.land,
-      hint: "ask the user, then repeat the call with --confirm (CLI) or confirm: true (tool call)",
-    });
+  // 4. Policy: the confirm gate (nothing runs without a yes). Who may say it is
+  // the project's `confirm` setting (README "Who confirms a write"):
+  //   person: a person only — asked through askPerson (elicitation), or the call
+  //           was typed at a terminal with --confirm; the model's word is not enough
+  //   host:   a person through askPerson when the client can ask; otherwise the
+  //           model's confirm, with the host's own approval prompt in front of it
+  //   agent:  the model's confirm is enough (never asks)
+  const gated = cmd.policy.operation === "write" && cmd.policy.confirm;
+  const mode = project.confirm.by;
+  const ask = gated && mode !== "agent" && opts.askPerson ? opts.askPerson : undefined;
+  if (gated && !ask) {
+    const byPerson = mode === "person";
+    if (req.confirm !== true || (byPerson && opts.terminal !== true)) {
+      return failure("confirm_required", byPerson && req.confirm === true ? `${pack.id}.${cmd.verb_key} is a write that needs a person's yes (confirm: "person" in the config), and this caller cannot ask one; nothing was run` : `${pack.id}.${cmd.verb_key} is a write that needs an explicit confirm; nothing was run`, {
+        operation: "write",
+        land: cmd.policy.land,
+        confirm_by: mode,
+        hint: byPerson
+          ? "a person runs it: `hcpx exec " + `${pack.id} ${cmd.verb_key}` + " --confirm` in a terminal, or through an MCP client that supports elicitation"
+          : "ask the user, then repeat the call with --confirm (CLI) or confirm: true (tool call)",
+      });
+    }
   }
   // 5. argument validation
   let values: ArgValues = {};
@@ -161,17 +223,35 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
     if (e instanceof ArgError) return failure("bad_args", e.message, { arg: e.arg, hint: e.hint });
     throw e;
   }
-  // 6. Binding + 7. Adapter
+  // a json arg only where the adapter takes one (before anything is asked)
   if (pack.surface.kind !== "mcp" && pack.surface.kind !== "openapi" && Object.values(cmd.args).some((a) => a.type === "json")) {
     return failure("bad_pack", `${pack.id}.${cmd.verb_key} has a json argument, which only mcp and openapi packs take`, { hint: "run `hcpx lint` on the pack" });
   }
+  // 4b. the person's yes, asked with the validated args (so the question says exactly what runs)
+  if (ask) {
+    const shown = redactDeep(literal ?? values, secrets) as Record<string, unknown> | string[];
+    const q: ConfirmQuestion = { pack: pack.id, verb: cmd.verb_key, args: shown, land: cmd.policy.land, timeoutMs: project.confirm.timeoutMs, message: confirmMessage(pack.id, cmd.verb_key, shown, cmd.policy.land) };
+    const answer = await ask(q, signal);
+    if (answer !== "accept") {
+      if (signal?.aborted) return cancelled(`${pack.id} ${cmd.verb_key}`, signal, false);
+      const why = { decline: "declined", cancel: "cancelled the question", timeout: `gave no answer within ${project.confirm.timeoutMs} ms`, error: "could not be asked (the client's answer was an error)" }[answer];
+      return failure("confirm_declined", `the person ${why}: ${pack.id}.${cmd.verb_key} was not run`, {
+        action: answer,
+        operation: "write",
+        land: cmd.policy.land,
+        hint: "nothing ran; call it again only if the person asks for it",
+      });
+    }
+  }
+  // 6. Binding + 7. Adapter (never started for a call already cancelled)
+  if (signal?.aborted) return cancelled(`${pack.id} ${cmd.verb_key}`, signal, false);
   switch (pack.surface.kind) {
     case "wrap":
-      return runWrap(pack, project, cmd, values, literal, env);
+      return runWrap(pack, project, cmd, values, literal, env, signal);
     case "composite":
-      return runComposite(pack, project, cmd, values, env);
+      return runComposite(pack, project, cmd, values, env, signal);
     case "openapi":
-      return runOpenapi(pack, cmd, values, env);
+      return runOpenapi(pack, cmd, values, env, signal);
     case "mcp": {
       const m = await mcpAdapter();
       return m.runMcp(pack, project, cmd, values, env);

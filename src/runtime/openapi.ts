@@ -24,7 +24,7 @@ import type { SchemeSpec } from "../pack/schema";
 import type { Command, Pack } from "../pack/model";
 import { argText, type ArgValue, type ArgValues } from "./args";
 import type { Envelope } from "./execute";
-import { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_NESTING, STDOUT_CAP, parseOutput } from "./wrap";
+import { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_NESTING, STDOUT_CAP, cancelled, parseOutput } from "./wrap";
 
 const failure = (code: string, message: string, extra: Record<string, unknown> = {}): Envelope => ({ ok: false, error: { code, message, ...extra } });
 const MAX_REDIRECTS = 5;
@@ -382,7 +382,7 @@ function neededEnv(pack: Pack, cmd: Command, env: NodeJS.ProcessEnv): string[] {
 
 const TEXTUAL = /^(text\/|application\/(.+\+)?(json|xml|yaml|x-yaml|javascript|x-www-form-urlencoded|graphql|problem\+json|csv|x-ndjson|ld\+json)\b)/i;
 
-export async function runOpenapi(pack: Pack, cmd: Command, values: ArgValues, runtimeEnv: NodeJS.ProcessEnv): Promise<Envelope> {
+export async function runOpenapi(pack: Pack, cmd: Command, values: ArgValues, runtimeEnv: NodeJS.ProcessEnv, cancel?: AbortSignal): Promise<Envelope> {
   const spec = pack.surface.openapi;
   if (!spec) return failure("bad_pack", `pack ${pack.id} is kind openapi but has no openapi section`);
   if (!cmd.http) return failure("bad_pack", `${cmd.verb_key} has no http { method, path }`, { hint: "each openapi command names its operation in http" });
@@ -399,7 +399,9 @@ export async function runOpenapi(pack: Pack, cmd: Command, values: ArgValues, ru
   let method = cmd.http.method;
   const label = `${method} ${cmd.http.path}`;
   const timeoutMs = spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
-  const signal = AbortSignal.timeout(timeoutMs);
+  // aborted by the timeout, or when the caller cancels the call (execute()'s signal)
+  const signal = cancel ? AbortSignal.any([AbortSignal.timeout(timeoutMs), cancel]) : AbortSignal.timeout(timeoutMs);
+  const wasCancelled = () => (cancel?.aborted ? cancelled(label, cancel, true) : undefined);
   let url = built.url;
   let body = built.body;
   const headers = { ...built.headers };
@@ -410,6 +412,8 @@ export async function runOpenapi(pack: Pack, cmd: Command, values: ArgValues, ru
     } catch (e) {
       // (the URL carries no userinfo: it went to the Authorization header, so no message can hold it)
       const err = e as Error & { cause?: { code?: string; message?: string } };
+      const c = wasCancelled();
+      if (c) return c;
       if (err.name === "TimeoutError" || err.name === "AbortError") return failure("timeout", `${label} got no answer within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
       return failure("http_error", `${label}: could not reach ${shownUrl(url.origin)}: ${err.cause?.code ?? err.cause?.message ?? err.message}`, { status: null, hint: `is the service running? (base URL from ${b.from})` });
     }
@@ -443,6 +447,8 @@ export async function runOpenapi(pack: Pack, cmd: Command, values: ArgValues, ru
     read = await readCapped(res);
   } catch (e) {
     const err = e as Error;
+    const c = wasCancelled();
+    if (c) return c;
     if (err.name === "TimeoutError" || err.name === "AbortError") return failure("timeout", `${label}: the answer did not complete within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
     return failure("http_error", `${label}: reading the answer failed: ${err.message}`, { status: res.status });
   }

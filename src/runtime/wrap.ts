@@ -2,8 +2,8 @@
 // one argv element, never a shell), resolve the bin inside the sandbox, spawn
 // it in its own process group with a minimal environment, and turn what it
 // did into an envelope. node:child_process only (this is the exec hot path).
-import { spawn } from "node:child_process";
-import { readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { extname, isAbsolute, resolve } from "node:path";
 import type { Command, Pack, Project } from "../pack/model";
 import type { WrapSpec } from "../pack/schema";
@@ -225,73 +225,192 @@ export interface SpawnSpec {
   output: "json" | "text";
   /** shown in messages */
   label: string;
+  /** aborted when the caller is gone (a signal to `hcpx exec`, an MCP cancel, `hcpx mcp` shutting down) */
+  signal?: AbortSignal;
 }
 
+/** How long a cancelled bin's tree gets between SIGTERM and SIGKILL. */
+export const CANCEL_GRACE_MS = 1000;
+/** After the SIGKILL: how long to wait for the tree to be gone before giving up on it. */
+const KILL_WAIT_MS = 1000;
+
 /**
- * Every descendant of `pid` (Linux /proc; empty elsewhere). A child that
- * started its own session or group escapes a group kill, so it is killed by pid.
+ * Every descendant of `pid`. Linux: /proc/<pid>/task/<tid>/children. Where
+ * /proc is absent (macOS, the BSDs) the process table from `ps` (an absolute
+ * /bin/ps or /usr/bin/ps, never PATH), read only when a bin is being stopped;
+ * empty when neither is there (then only the process-group kill remains). A
+ * child that started its own session or group escapes a group kill, so it is
+ * killed by pid.
  */
-function descendants(pid: number): number[] {
+export function descendants(pid: number, source: "auto" | "proc" | "ps" = "auto"): number[] {
+  const useProc = source === "proc" || (source === "auto" && existsSync("/proc/self/task"));
+  const children = useProc ? procChildren : psChildren();
   const out: number[] = [];
   const queue = [pid];
   while (queue.length && out.length < 4096) {
     const p = queue.shift()!;
-    let tasks: string[];
-    try {
-      tasks = readdirSync(`/proc/${p}/task`);
-    } catch {
-      continue;
-    }
-    for (const t of tasks) {
-      let text = "";
-      try {
-        text = readFileSync(`/proc/${p}/task/${t}/children`, "utf8");
-      } catch {
-        continue;
-      }
-      for (const c of text.split(" ")) {
-        const n = Number(c);
-        if (n > 0 && !out.includes(n)) {
-          out.push(n);
-          queue.push(n);
-        }
+    for (const n of children(p)) {
+      if (n > 0 && n !== pid && !out.includes(n)) {
+        out.push(n);
+        queue.push(n);
       }
     }
   }
   return out;
 }
 
-export function killGroup(pid: number | undefined): void {
-  if (!pid) return;
-  // collected before the kill: once the bin is gone its children are reparented and untraceable
-  const rest = process.platform === "linux" ? descendants(pid) : [];
-  for (const d of rest) {
+function procChildren(p: number): number[] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${p}/task`);
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const t of tasks) {
     try {
-      process.kill(d, "SIGKILL");
+      for (const c of readFileSync(`/proc/${p}/task/${t}/children`, "utf8").split(" ")) if (c.trim()) out.push(Number(c));
+    } catch {
+      /* the task ended */
+    }
+  }
+  return out;
+}
+
+/** A parent → children map from `ps -A -o pid= -o ppid=` (POSIX options). */
+function psChildren(): (p: number) => number[] {
+  const byParent = new Map<number, number[]>();
+  const ps = ["/bin/ps", "/usr/bin/ps"].find((f) => existsSync(f));
+  if (ps) {
+    const r = spawnSync(ps, ["-A", "-o", "pid=", "-o", "ppid="], { encoding: "utf8", timeout: 2000, stdio: ["ignore", "pipe", "ignore"] });
+    for (const line of (r.stdout ?? "").split("\n")) {
+      const [a, b] = line.trim().split(/\s+/).map(Number);
+      if (!a || b === undefined || Number.isNaN(b)) continue;
+      const list = byParent.get(b) ?? [];
+      list.push(a);
+      byParent.set(b, list);
+    }
+  }
+  return (p) => byParent.get(p) ?? [];
+}
+
+function signalAll(pid: number, pids: readonly number[], sig: NodeJS.Signals): void {
+  for (const d of pids) {
+    try {
+      process.kill(d, sig);
     } catch {
       /* gone */
     }
   }
   try {
-    process.kill(-pid, "SIGKILL");
+    process.kill(-pid, sig);
   } catch {
     try {
-      process.kill(pid, "SIGKILL");
+      process.kill(pid, sig);
     } catch {
       /* already gone */
     }
   }
 }
 
-/** Spawn (no shell, own process group), bounded in time and output. Never rejects. */
+export function killGroup(pid: number | undefined): void {
+  if (!pid) return;
+  // collected before the kill: once the bin is gone its children are reparented and untraceable
+  signalAll(pid, descendants(pid), "SIGKILL");
+}
+
+/** A process that still runs (a zombie, exited but not reaped, does not count; /proc tells them apart). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return !existsSync("/proc/self");
+  }
+}
+
+function groupRunning(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  // members may all be zombies (reparented to a pid 1 that does not reap): check what /proc knows
+  if (!existsSync("/proc/self")) return true;
+  try {
+    for (const e of readdirSync("/proc")) {
+      if (!/^\d+$/.test(e)) continue;
+      try {
+        const stat = readFileSync(`/proc/${e}/stat`, "utf8");
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        if (Number(f[2]) === pgid && f[0] !== "Z") return true;
+      } catch {
+        /* gone */
+      }
+    }
+  } catch {
+    return true;
+  }
+  return false;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Stop a bin and everything it started: SIGTERM to its process group and to
+ * every descendant (a child in its own session included), CANCEL_GRACE_MS for
+ * them to exit, then SIGKILL to what is left. Resolves when none of them runs,
+ * or KILL_WAIT_MS after the SIGKILL at the latest (a process in
+ * uninterruptible sleep cannot be hurried).
+ */
+export async function terminateTree(pid: number, graceMs = CANCEL_GRACE_MS): Promise<void> {
+  const known = new Set(descendants(pid));
+  const gone = () => !groupRunning(pid) && ![...known].some(running);
+  signalAll(pid, [...known], "SIGTERM");
+  for (const deadline = Date.now() + graceMs; Date.now() < deadline; ) {
+    if (gone()) return;
+    await sleep(20);
+    // children started after the first look (before the bin saw its SIGTERM) are tracked too
+    for (const d of descendants(pid)) known.add(d);
+  }
+  for (const d of descendants(pid)) known.add(d);
+  signalAll(pid, [...known], "SIGKILL");
+  for (const deadline = Date.now() + KILL_WAIT_MS; Date.now() < deadline && !gone(); ) await sleep(20);
+}
+
+/** Why a call was cancelled, for the message: the signal's name when the CLI aborted on one. */
+export function cancelReason(signal: AbortSignal | undefined): string {
+  const r: unknown = signal?.reason;
+  return typeof r === "string" ? r : "the caller cancelled the call";
+}
+
+export function cancelled(label: string, signal: AbortSignal | undefined, ran: boolean, extra: Record<string, unknown> = {}): Failure {
+  return failure("cancelled", ran ? `${label} was cancelled (${cancelReason(signal)}): it was stopped with its process group and descendants` : `${label} was cancelled (${cancelReason(signal)}) before it started; nothing was run`, extra);
+}
+
+/**
+ * Spawn (no shell, own process group), bounded in time and output. Never
+ * rejects. When `spec.signal` aborts, the bin's tree is stopped
+ * (terminateTree) and the envelope, `cancelled`, comes only once it is gone.
+ */
 export function runBin(spec: SpawnSpec): Promise<Envelope> {
   return new Promise((done) => {
+    if (spec.signal?.aborted) {
+      done(cancelled(spec.label, spec.signal, false));
+      return;
+    }
     const out: Buffer[] = [];
     let outBytes = 0;
     let errTail = Buffer.alloc(0);
     let errCut = false;
-    let state: "running" | "timeout" | "too_large" = "running";
+    let state: "running" | "timeout" | "too_large" | "cancelled" = "running";
     let finished = false;
+    let stopping: Promise<void> | undefined;
     let child;
     try {
       child = spawn(spec.command, spec.argv, {
@@ -306,12 +425,20 @@ export function runBin(spec: SpawnSpec): Promise<Envelope> {
       done(failure("spawn_failed", `could not start ${spec.label}: ${(e as Error).message}`));
       return;
     }
+    const onAbort = () => {
+      if (state !== "running" || finished) return;
+      state = "cancelled";
+      stopping = child.pid ? terminateTree(child.pid) : Promise.resolve();
+    };
     const finish = (env: Envelope) => {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
-      done(env);
+      spec.signal?.removeEventListener("abort", onAbort);
+      if (stopping) void stopping.then(() => done(env));
+      else done(env);
     };
+    spec.signal?.addEventListener("abort", onAbort, { once: true });
     const timer = setTimeout(() => {
       state = "timeout";
       killGroup(child.pid);
@@ -347,7 +474,7 @@ export function runBin(spec: SpawnSpec): Promise<Envelope> {
       exited = { code, signal };
       // A grandchild may still hold the pipes: give them a moment, then stop waiting.
       linger = setTimeout(() => {
-        killGroup(child.pid);
+        if (!stopping) killGroup(child.pid);
         child.stdout?.destroy();
         child.stderr?.destroy();
         settle();
@@ -380,6 +507,7 @@ function lastLine(s: string): string {
 
 function result(spec: SpawnSpec, code: number | null, signal: NodeJS.Signals | null, state: string, stdout: Buffer, stderr: Buffer, stderrCut = false): Envelope {
   const stderrTail = tail(stderr, stderrCut);
+  if (state === "cancelled") return cancelled(spec.label, spec.signal, true, { stderr_tail: stderrTail });
   if (state === "timeout") return failure("timeout", `${spec.label} did not finish within ${spec.timeoutMs} ms and was killed (with its process group)`, { timeout_ms: spec.timeoutMs, stderr_tail: stderrTail, hint: "raise wrap.timeout_ms in surface.json if this command is legitimately slow" });
   if (state === "too_large") return failure("output_too_large", `${spec.label} wrote more than ${STDOUT_CAP} bytes to stdout and was stopped`, { limit_bytes: STDOUT_CAP, hint: "ask for less (a limit or filter argument)" });
   const text = stdout.toString("utf8");
@@ -427,7 +555,7 @@ function argvProblem(argv: readonly string[]): Failure | undefined {
   return undefined;
 }
 
-export async function runWrap(pack: Pack, project: Project, cmd: Command, values: ArgValues, literal: readonly unknown[] | undefined, runtimeEnv: NodeJS.ProcessEnv): Promise<Envelope> {
+export async function runWrap(pack: Pack, project: Project, cmd: Command, values: ArgValues, literal: readonly unknown[] | undefined, runtimeEnv: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Envelope> {
   const wrap = pack.surface.wrap;
   if (!wrap) return failure("bad_pack", `pack ${pack.id} is kind wrap but has no wrap section`);
   // loadPack refuses such a pack already; checked again here, next to the spawn, for a Pack built any other way
@@ -448,5 +576,6 @@ export async function runWrap(pack: Pack, project: Project, cmd: Command, values
     timeoutMs: wrap.timeout_ms ?? DEFAULT_TIMEOUT_MS,
     output: cmd.output ?? wrap.output ?? "json",
     label: `${pack.id} ${cmd.verb_key}`,
+    signal,
   });
 }

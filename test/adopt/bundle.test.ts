@@ -95,7 +95,7 @@ describe("host previews of generate", () => {
     const r = await s.run(["generate"]);
     expect(r.code).toBe(0);
     const gen = join(s.dir, ".hcp", "generated", "hosts");
-    expect(JSON.parse(readFileSync(join(gen, "claude", ".mcp.json"), "utf8"))).toEqual({ mcpServers: { hcp: { type: "stdio", command: "hcpx", args: ["mcp"] } } });
+    expect(JSON.parse(readFileSync(join(gen, "claude", ".mcp.json"), "utf8"))).toEqual({ mcpServers: { hcp: { type: "stdio", command: "hcpx", args: ["mcp", "--shape", "per-command"] } } });
     expect(readFileSync(join(gen, "claude", "CLAUDE.md"), "utf8")).toMatch(/^<!-- hcp:begin -->\n/);
     expect(existsSync(join(gen, "cursor", ".cursor", "rules", "hcp.mdc"))).toBe(true);
     // no per-host copy of the Skills: adopt writes exactly generate's skills/ bytes

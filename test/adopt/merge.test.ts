@@ -217,7 +217,9 @@ describe("documented shapes", () => {
   it("opencode: mcp.hcp is type local with one command array, enabled; a new opencode.json holds only it and opencode's own $schema", async () => {
     const s = scratch();
     expect((await s.adopt("opencode", "--write", "--command", "hcpx mcp")).code).toBe(0);
-    expect(JSON.parse(s.read("opencode.json"))).toEqual({ $schema: "https://opencode.ai/config.json", mcp: { hcp: { type: "local", command: ["hcpx", "mcp"], enabled: true } } });
+    const oc = JSON.parse(s.read("opencode.json")) as Record<string, unknown>;
+    expect(Object.keys(oc)).toEqual(["$schema", "mcp", "permission"]);
+    expect(oc).toMatchObject({ $schema: "https://opencode.ai/config.json", mcp: { hcp: { type: "local", command: ["hcpx", "mcp", "--shape", "per-command"], enabled: true } } });
   });
 
   it("Claude and Gemini: the instruction block sits between the markers and names the host's skills dir", async () => {
@@ -225,6 +227,6 @@ describe("documented shapes", () => {
     expect((await s.adopt("claude", "gemini", "--write")).code).toBe(0);
     expect(s.read("CLAUDE.md")).toMatch(/^<!-- hcp:begin -->\n<!-- hcp:prompt sha256:[0-9a-f]{16} -->\n[\s\S]*\.claude\/skills\/<pack>\/SKILL\.md[\s\S]*\n<!-- hcp:end -->\n$/);
     expect(s.read("GEMINI.md")).toContain(".gemini/skills/<pack>/SKILL.md");
-    expect(JSON.parse(s.read(".gemini/settings.json")).mcpServers.hcp.args.at(-1)).toBe("mcp");
+    expect(JSON.parse(s.read(".gemini/settings.json")).mcpServers.hcp.args.slice(-3)).toEqual(["mcp", "--shape", "per-command"]);
   });
 });

@@ -314,10 +314,10 @@ describe("the MCP command", () => {
     const r = await s.run(["adopt", "claude", "--write"], { PATH: `${bin}:${s.env.PATH}` });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(/machine-specific/);
-    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp"] });
+    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp", "--shape", "per-command"] });
     const o = await s.adopt("claude", "--write", "--command", "npx -y hcpx mcp");
     expect(o.code).toBe(0);
-    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "npx", args: ["-y", "hcpx", "mcp"] });
+    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "npx", args: ["-y", "hcpx", "mcp", "--shape", "per-command"] });
   });
 
   it("a --command is recorded but not trusted: without it (or --use-recorded-command) --check and doctor report the difference; --use-recorded-command keeps it; --remove still restores", async () => {
@@ -325,7 +325,7 @@ describe("the MCP command", () => {
     const before = snapshot(s.dir);
     expect((await s.adopt("claude", "--write", "--command", "npx -y hcpx mcp")).code).toBe(0);
     const written = s.read(".mcp.json");
-    expect(JSON.parse(written).mcpServers.hcp).toEqual({ type: "stdio", command: "npx", args: ["-y", "hcpx", "mcp"] });
+    expect(JSON.parse(written).mcpServers.hcp).toEqual({ type: "stdio", command: "npx", args: ["-y", "hcpx", "mcp", "--shape", "per-command"] });
     // the ledger is a shared file: its command is a value to show, not to bless
     const c = await s.adopt("claude", "--check");
     expect(c.code).toBe(1);
@@ -338,7 +338,7 @@ describe("the MCP command", () => {
     expect((await s.adopt("claude", "--write", "--use-recorded-command")).code).toBe(0);
     expect(s.read(".mcp.json")).toBe(written);
     expect((await s.adopt("claude", "--write", "--command", "hcpx-other mcp")).code).toBe(0);
-    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx-other", args: ["mcp"] });
+    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx-other", args: ["mcp", "--shape", "per-command"] });
     expect((await s.adopt("claude", "--check", "--use-recorded-command")).code).toBe(0);
     expect((await s.adopt("claude", "--remove", "--write")).code).toBe(0);
     expect(snapshot(s.dir)).toEqual(before);
@@ -368,6 +368,7 @@ describe("the MCP command", () => {
       send({ jsonrpc: "2.0", method: "notifications/initialized" });
       send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
     });
-    expect(reply).toContain('"name":"hcp"');
+    // Claude Code is given one tool per command (hosts/claude.json5 tools: per-command)
+    expect(reply).toContain('"name":"ledger__balance"');
   });
 });

@@ -54,7 +54,8 @@ export function agentLoop(host: HostId): void {
       expect(run.raw.code, why(run)).toBe(0);
       expect(run.fake.unexpected.map((u) => u.path), why(run)).toEqual([]);
       expect(first, why(run)).toBeDefined();
-      expect(last.toolResults.length, why(run)).toBe(run.plan.length);
+      // a host whose approval stops a headless run ends at the gated write (HostSpec.gatedWrite)
+      expect(last.toolResults.length, why(run)).toBe(spec.gatedWrite === "stops" ? run.plan.findIndex((p) => p.what === "unconfirmed") : run.plan.length);
     });
 
     it("the prompt block reached the model intact", () => {
@@ -69,14 +70,16 @@ export function agentLoop(host: HostId): void {
     });
 
     it("the tools offered are the projection's (names as the host prefixes them, descriptions, schemas); confirm markers there; no ungranted command anywhere", () => {
-      for (const [mine, ref] of [[spec.hcpTool, "hcp"], [spec.readSkillTool, "hcp__read_skill"]] as const) {
+      for (const ref of ["probe__echo", "probe__stamp", "hcp__read_skill"]) {
+        const mine = spec.tool(ref);
         const o = offered(mine);
         expect(o, `${mine.namespace ?? ""} ${mine.name} not offered; offered: ${first.tools.map((t) => `${t.namespace ?? ""}/${t.name}`).join(", ")}`).toBeDefined();
         const want = run.mcpTools.find((t) => t.name === ref)!;
         expect(o!.description).toBe(want.description);
         expect(isDeepStrictEqual(normSchema(o!.schema, spec.addsToolProperties), normSchema(want.inputSchema)), `${JSON.stringify(o!.schema)}\n  vs hcpx mcp's\n${JSON.stringify(want.inputSchema)}`).toBe(true);
       }
-      expect(offered(spec.hcpTool)!.description).toContain("- probe: echo, stamp[w:local, confirm required]");
+      expect(offered(spec.tool("probe__stamp"))!.description).toContain("confirm required");
+      expect(offered(spec.tool("probe__echo"))!.description).not.toContain("confirm");
       expect(run.block).toContain("Verbs: echo (r), stamp (w, confirm required)");
       // everything the host sent before the script called anything
       const seen = first.raw.toLowerCase();
@@ -98,14 +101,31 @@ export function agentLoop(host: HostId): void {
       expect(run.calls().filter((c) => c.verb === "echo" && c.argv[0] === ECHO_TEXT)).toHaveLength(1);
     });
 
-    it("the ungranted call is not_granted; the gated write without confirm is confirm_required and ran nothing; with confirm it ran once", () => {
-      expect(envelopeIn(result("ungranted").output)?.error?.code, result("ungranted").output).toBe("not_granted");
-      expect(envelopeIn(result("unconfirmed").output)?.error?.code, result("unconfirmed").output).toBe("confirm_required");
-      expect(envelopeIn(result("confirmed").output), result("confirmed").output).toMatchObject({ ok: true, data: { stamped: "confirmed-1" } });
-      const calls = run.calls();
-      expect(calls.filter((c) => c.verb === "vault")).toEqual([]);
-      expect(calls.filter((c) => c.verb === "stamp").map((c) => c.argv[0])).toEqual(["confirmed-1"]);
+    it("the ungranted command is no tool of the host's (hcpx serves granted commands only) and never ran", () => {
+      expect(first.tools.some((t) => t.name.includes("vault"))).toBe(false);
+      expect(envelopeIn(result("ungranted").output)?.ok, result("ungranted").output).not.toBe(true);
+      expect(run.calls().filter((c) => c.verb === "vault")).toEqual([]);
     });
+
+    if (spec.gatedWrite === "stops") {
+      it("the gated write does not run without a person's approval: the headless run stops at the host's approval prompt", () => {
+        expect(last.toolResults.length, why(run)).toBe(run.plan.findIndex((p) => p.what === "unconfirmed"));
+        expect(run.calls().filter((c) => c.verb === "stamp"), why(run)).toEqual([]);
+      });
+    } else if (spec.gatedWrite === "refused") {
+      // issue 10: confirm: true is the model's word; the host's approval (rules adopt wrote) asks the
+      // person, and in a headless run nobody answers — the gated write does not run at all
+      it("the gated write does not run without a person's approval, even when the model passes confirm: true", () => {
+        for (const step of ["unconfirmed", "confirmed"]) expect(envelopeIn(result(step).output)?.ok, `${step}: ${result(step).output}`).not.toBe(true);
+        expect(run.calls().filter((c) => c.verb === "stamp"), why(run)).toEqual([]);
+      });
+    } else {
+      it("the gated write reaches hcpx: without confirm confirm_required and nothing ran; with confirm it ran once", () => {
+        expect(envelopeIn(result("unconfirmed").output)?.error?.code, result("unconfirmed").output).toBe("confirm_required");
+        expect(envelopeIn(result("confirmed").output), result("confirmed").output).toMatchObject({ ok: true, data: { stamped: "confirmed-1" } });
+        expect(run.calls().filter((c) => c.verb === "stamp").map((c) => c.argv[0])).toEqual(["confirmed-1"]);
+      });
+    }
 
     it("the Binding value reaches the bin, and is in no request the host sent", () => {
       const calls = run.calls();

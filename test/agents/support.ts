@@ -35,9 +35,21 @@ export interface HostSpec {
   addsToolProperties?: string[];
   /** programs the host's agent needs on PATH (opencode's skill tool runs ripgrep) */
   needs?: string[];
-  /** the single `hcp` tool and hcp__read_skill as the host names them to its model */
-  hcpTool: { name: string; namespace?: string };
-  readSkillTool: { name: string; namespace?: string };
+  /**
+   * An MCP tool of the hcp server as the host names it to its model. Every host here
+   * is given one tool per granted command (hosts/*.json5 `tools: "per-command"`), so
+   * that its own approval can tell reads from gated writes.
+   */
+  tool: (mcpName: string) => { name: string; namespace?: string };
+  /**
+   * What the host's own approval (the rules `adopt` wrote from the Policy) does with
+   * the gated write `probe.stamp` in a headless run: "refused" — it never reaches hcpx,
+   * with or without the model's confirm: true; "stops" — the headless run ends at the
+   * approval prompt (opencode run), so the gated write is the last step the model gets;
+   * "hcpx" — it reaches hcpx, which gates it (confirm_required without confirm; with
+   * confirm it runs). Seen with the pinned hosts (HOST-PROBES.md, "Agent loop").
+   */
+  gatedWrite: "refused" | "stops" | "hcpx";
   /** the host's own skill mechanism: a call that loads the probe Skill */
   skillCall: ToolCallSpec;
   /** the host's shell tool running `cmd` */
@@ -54,23 +66,24 @@ export const HOSTS: Record<HostId, HostSpec> = {
     instructions: "CLAUDE.md",
     keepsComments: false,
     shell: true,
-    hcpTool: { name: "mcp__hcp__hcp" },
-    readSkillTool: { name: "mcp__hcp__hcp__read_skill" },
+    tool: (n) => ({ name: `mcp__hcp__${n}` }),
+    gatedWrite: "refused",
     skillCall: { name: "Skill", input: { skill: "probe" } },
     shellCall: (cmd) => ({ name: "Bash", input: { command: cmd, description: "run the probe through hcpx" } }),
     homeFiles: () => ({ ".claude/settings.json": JSON.stringify({ enableAllProjectMcpServers: true }) }),
     // ENABLE_TOOL_SEARCH=false: MCP tools are offered in full, not deferred behind ToolSearch
     env: (url) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "sk-fake", ENABLE_TOOL_SEARCH: "false" }),
-    // --allowedTools stands in for the person approving these tools
-    argv: (prompt) => ["-p", prompt, "--output-format", "json", "--allowedTools", "mcp__hcp__hcp mcp__hcp__hcp__read_skill Skill Bash(hcpx exec:*)"],
+    // --allowedTools stands in for a person who allowed every hcp tool, the gated write included:
+    // the project's permissions.ask rule (adopt) still sends that one to the approval prompt
+    argv: (prompt) => ["-p", prompt, "--output-format", "json", "--allowedTools", "mcp__hcp__probe__echo mcp__hcp__probe__stamp mcp__hcp__hcp__read_skill Skill Bash(hcpx exec:*)"],
   },
   codex: {
     id: "codex",
     instructions: "AGENTS.md",
     keepsComments: true,
     shell: false,
-    hcpTool: { name: "hcp", namespace: "mcp__hcp" },
-    readSkillTool: { name: "hcp__read_skill", namespace: "mcp__hcp" },
+    tool: (n) => ({ name: n, namespace: "mcp__hcp" }),
+    gatedWrite: "refused",
     // Codex has no skill tool: it lists the Skills (name, description, path) and the model reads the file
     skillCall: { name: "exec_command", input: { cmd: "cat .agents/skills/probe/SKILL.md" } },
     shellCall: (cmd) => ({ name: "exec_command", input: { cmd } }),
@@ -89,9 +102,8 @@ export const HOSTS: Record<HostId, HostSpec> = {
       ].join("\n"),
     }),
     env: () => ({ FAKE_MODEL_KEY: "sk-fake" }),
-    // the -c override stands in for the person approving the hcp server's tools (headless
-    // `codex exec` refuses an MCP call that needs approval; the single `hcp` tool has no readOnlyHint)
-    argv: (prompt) => ["exec", "--skip-git-repo-check", "-c", 'mcp_servers.hcp.default_tools_approval_mode="approve"', prompt],
+    // no approval override: the per-tool approval_mode adopt wrote lets the reads run headless
+    argv: (prompt) => ["exec", "--skip-git-repo-check", prompt],
   },
   gemini: {
     id: "gemini",
@@ -99,8 +111,8 @@ export const HOSTS: Record<HostId, HostSpec> = {
     keepsComments: true,
     shell: true,
     addsToolProperties: ["wait_for_previous"],
-    hcpTool: { name: "mcp_hcp_hcp" },
-    readSkillTool: { name: "mcp_hcp_hcp__read_skill" },
+    tool: (n) => ({ name: `mcp_hcp_${n}` }),
+    gatedWrite: "refused",
     skillCall: { name: "activate_skill", input: { name: "probe" } },
     shellCall: (cmd) => ({ name: "run_shell_command", input: { command: cmd, description: "run the probe through hcpx" } }),
     homeFiles: () => ({ ".gemini/settings.json": JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }) }),
@@ -114,8 +126,8 @@ export const HOSTS: Record<HostId, HostSpec> = {
     keepsComments: true,
     shell: true,
     needs: ["rg"],
-    hcpTool: { name: "hcp_hcp" },
-    readSkillTool: { name: "hcp_hcp__read_skill" },
+    tool: (n) => ({ name: `hcp_${n}` }),
+    gatedWrite: "stops",
     skillCall: { name: "skill", input: { name: "probe" } },
     shellCall: (cmd) => ({ name: "bash", input: { command: cmd, description: "run the probe through hcpx" } }),
     homeFiles: (url) => ({
@@ -256,14 +268,16 @@ export async function runAgent(host: HostId): Promise<AgentRun> {
   const t0 = Date.now();
   const { dir, home, path } = await adopted(host, true);
   const token = `tok-${randomBytes(12).toString("hex")}`;
-  const hcp = (input: Record<string, unknown>): ToolCallSpec => ({ ...spec.hcpTool, input });
+  const hcp = (name: string, input: Record<string, unknown>): ToolCallSpec => ({ ...spec.tool(name), input });
   const plan = [
     { what: "skill", call: spec.skillCall },
-    { what: "echo", call: hcp({ pack: "probe", verb: "echo", args: { text: ECHO_TEXT } }) },
-    { what: "ungranted", call: hcp({ pack: "probe", verb: "vault.purge", args: {} }) },
-    { what: "unconfirmed", call: hcp({ pack: "probe", verb: "stamp", args: { note: "unconfirmed-1" } }) },
-    { what: "confirmed", call: hcp({ pack: "probe", verb: "stamp", args: { note: "confirmed-1" }, confirm: true }) },
+    { what: "echo", call: hcp("probe__echo", { text: ECHO_TEXT }) },
+    // not served (deny by default): the host has no such tool
+    { what: "ungranted", call: hcp("vault__purge", {}) },
     ...(spec.shell ? [{ what: "shell", call: spec.shellCall(`hcpx exec probe echo --json -- text=${SHELL_TEXT}`) }] : []),
+    // the gated write last: a host whose approval stops a headless run ends the script here
+    { what: "unconfirmed", call: hcp("probe__stamp", { note: "unconfirmed-1" }) },
+    { what: "confirmed", call: hcp("probe__stamp", { note: "confirmed-1", confirm: true }) },
   ];
   const turn: Turn = (req) => {
     const step = plan[req.toolResults.length];
@@ -271,7 +285,7 @@ export async function runAgent(host: HostId): Promise<AgentRun> {
   };
   const fake = await startFakeModel({ script: Array.from({ length: plan.length * 2 + 4 }, () => turn), side });
   // what `hcpx mcp` itself lists in this project: the reference for what the host offered
-  const mcp = await connectMcp([DIST, "mcp"], dir, { HOME: home, PATH: path });
+  const mcp = await connectMcp([DIST, "mcp", "--shape", "per-command"], dir, { HOME: home, PATH: path });
   const { tools } = await mcp.client.listTools();
   await mcp.client.close();
   for (const [rel, text] of Object.entries(spec.homeFiles(fake.url, dir))) {

@@ -28,7 +28,7 @@ describe("hcpx doctor", () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/✓ Node \d+/);
     expect(r.stdout).toContain("✓ pack git: bin git → /usr/bin/git");
-    expect(r.stdout).toContain("✓ host claude (project): 4 file(s) in sync");
+    expect(r.stdout).toContain("✓ host claude (project): 5 file(s) in sync");
     expect(r.stdout).toMatch(/✓ hcpx mcp starts and lists \d+ tool\(s\): hcp/);
     expect(r.stdout.trim().endsWith("healthy")).toBe(true);
     const j = await hcpx(["doctor", "--json"], p.dir);
@@ -108,9 +108,9 @@ describe("hcpx status", () => {
     const ledger = env.data.packs[1]!;
     expect(ledger.commands.find((c) => c.verb === "transfer")).toMatchObject({ operation: "write", confirm: true, granted: false });
     expect(ledger.commands.find((c) => c.verb === "entry.add")).toMatchObject({ operation: "write", confirm: false, granted: true });
-    expect(env.data.hosts).toEqual([{ host: "claude", scope: "project", files: [".claude/skills/inbox-watch/SKILL.md", ".claude/skills/ledger/SKILL.md", ".mcp.json", "CLAUDE.md"] }]);
+    expect(env.data.hosts).toEqual([{ host: "claude", scope: "project", files: [".claude/settings.json", ".claude/skills/inbox-watch/SKILL.md", ".claude/skills/ledger/SKILL.md", ".mcp.json", "CLAUDE.md"] }]);
     const t2 = await hcpx(["status"], p.dir);
-    expect(t2.stdout).toMatch(/^claude\s+project\s+\.claude\/skills\/inbox-watch\/SKILL\.md, \.claude\/skills\/ledger\/SKILL\.md, \.mcp\.json, CLAUDE\.md$/m);
+    expect(t2.stdout).toMatch(/^claude\s+project\s+\.claude\/settings\.json, \.claude\/skills\/inbox-watch\/SKILL\.md, \.claude\/skills\/ledger\/SKILL\.md, \.mcp\.json, CLAUDE\.md$/m);
   });
 
   it("exit 1 and the reason when an active pack does not load", async () => {

@@ -20,7 +20,7 @@ const cmd = (over: Partial<Command>): Command => ({
 });
 
 function project(allow: string[], deny: string[] = []): Project {
-  return { root: REPO, packDirs: [], principal: { id: "t", kind: "agent" }, grants: { allow, deny }, sandbox: { bins: {}, roots: [REPO], cwd: REPO }, warnings: [] };
+  return { root: REPO, packDirs: [], principal: { id: "t", kind: "agent" }, grants: { allow, deny }, sandbox: { bins: {}, roots: [REPO], cwd: REPO }, confirm: { by: "host", timeoutMs: 120_000 }, warnings: [] };
 }
 const examples = (...ids: string[]): Pack[] => ids.map((id) => loadPack(join(REPO, "packs", id)));
 

@@ -157,7 +157,11 @@ describe("hcpx generate: confirm markers", () => {
       // host previews, when the host engine renders them: wherever the command is named, the marker is there
       for (const [path, content] of tree) {
         if (!path.startsWith("hosts/")) continue;
-        if (content.includes(name) || content.includes(`${pack}.${verb}`) || token(`${pack} ${verb}`).test(content)) expect(content, path).toMatch(/confirm/);
+        if (!(content.includes(name) || content.includes(`${pack}.${verb}`) || token(`${pack} ${verb}`).test(content))) continue;
+        // a host's own permission rules name the command to send it to the host's approval prompt: that is its marker
+        const approval = hostApproval(path, content, name);
+        if (approval !== undefined) expect(approval, `${path}: ${name} must need the host's approval`).toBe(true);
+        else expect(content, path).toMatch(/confirm/);
       }
     }
     // reads carry no marker and are read-only for MCP clients
@@ -166,6 +170,24 @@ describe("hcpx generate: confirm markers", () => {
     expect(balance.annotations).toEqual({ readOnlyHint: true });
   });
 });
+
+/**
+ * For a host's permission-rule file: whether it sends the tool `name` to the
+ * host's approval prompt (and never allows it); undefined for any other file.
+ */
+function hostApproval(path: string, content: string, name: string): boolean | undefined {
+  if (path.endsWith(".claude/settings.json")) {
+    const p = (JSON.parse(content) as { permissions: { allow?: string[]; ask?: string[] } }).permissions;
+    return (p.ask ?? []).includes(`mcp__hcp__${name}`) && !(p.allow ?? []).some((r) => r.includes(name));
+  }
+  if (path.endsWith(".gemini/settings.json")) {
+    const t = (JSON.parse(content) as { tools?: { allowed?: string[]; confirmationRequired?: string[] } }).tools ?? {};
+    return (t.confirmationRequired ?? []).includes(`mcp_hcp_${name}`) && !(t.allowed ?? []).includes(`mcp_hcp_${name}`);
+  }
+  if (path.endsWith("opencode.json")) return (JSON.parse(content) as { permission?: Record<string, string> }).permission?.[`hcp_${name}`] === "ask";
+  if (path.endsWith(".codex/config.toml")) return new RegExp(`\\b${name} = \\{ approval_mode = "prompt" \\}`).test(content);
+  return undefined;
+}
 
 describe("hcpx generate: tool names", () => {
   function customPack(dir: string, verbs: string[]) {

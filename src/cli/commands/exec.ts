@@ -7,7 +7,7 @@
 import { loadProject } from "../../pack/load";
 import { useValidationCache } from "../../pack/validcache";
 import { execute, type Envelope } from "../../runtime/execute";
-import { c, useColor } from "../output";
+import { c, neutralise, useColor } from "../output";
 
 export interface ExecCliOptions {
   confirm?: boolean;
@@ -15,32 +15,45 @@ export interface ExecCliOptions {
   config?: string;
 }
 
+/** The signals that end the caller: each stops the bin's tree, then hcpx prints `cancelled` and exits 1. */
+const STOP_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
+
 export async function run(pack: string, verb: string, operands: string[], opts: ExecCliOptions): Promise<number> {
+  // The bin runs in its own process group (a terminal's Ctrl-C never reaches it):
+  // a signal to hcpx is passed on by aborting the call (wrap.ts terminateTree).
+  const ac = new AbortController();
+  const onSignal = (sig: NodeJS.Signals) => ac.abort(sig);
+  for (const s of STOP_SIGNALS) process.on(s, onSignal);
   useValidationCache();
   const project = loadProject({ config: opts.config });
-  const env = await execute(project, { pack, verb, kv: operands, confirm: opts.confirm === true });
+  const env = await execute(project, { pack, verb, kv: operands, confirm: opts.confirm === true }, { signal: ac.signal, terminal: process.stdin.isTTY === true && process.stderr.isTTY === true });
   print(env, opts.json === true);
   return env.ok ? 0 : env.error.code === "unknown_pack" || env.error.code === "unknown_verb" ? 64 : 1;
 }
 
 export function print(env: Envelope, json: boolean): void {
   if (json) {
-    process.stdout.write(JSON.stringify(env) + "\n");
+    // JSON.stringify escapes C0 controls; C1, DEL and bidi controls are escaped here too, so the line is plain ASCII-safe text
+    process.stdout.write(JSON.stringify(env).replace(UNSAFE_IN_JSON, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`) + "\n");
     return;
   }
+  // Readable form: whatever the bin wrote is neutralised (ESC/CSI/OSC, C1, BEL, backspace … shown, never acted on)
   if (env.ok) {
     const d = env.data as { text?: unknown } | null;
     if (d && typeof d === "object" && !Array.isArray(d) && Object.keys(d).length === 1 && typeof d.text === "string") {
-      process.stdout.write(d.text.endsWith("\n") || d.text === "" ? d.text : d.text + "\n");
-    } else process.stdout.write(JSON.stringify(env.data, null, 2) + "\n");
+      const t = neutralise(d.text);
+      process.stdout.write(t.endsWith("\n") || t === "" ? t : t + "\n");
+    } else process.stdout.write(neutralise(JSON.stringify(env.data, null, 2)) + "\n");
     return;
   }
   const color = useColor(process.stderr);
   const { code, message, hint, stderr_tail, ...rest } = env.error;
-  let s = c.red(color, `error [${code}]: ${message}`) + "\n";
-  if (typeof hint === "string") s += `  hint: ${hint}\n`;
-  for (const k of ["exit_code", "signal", "status", "arg", "land"]) if (rest[k] !== undefined && rest[k] !== null) s += c.dim(color, `  ${k}: ${String(rest[k])}`) + "\n";
-  if (typeof rest.body === "string" && rest.body) s += c.dim(color, `  body: ${rest.body}`) + "\n";
-  if (typeof stderr_tail === "string" && stderr_tail) s += c.dim(color, "  stderr (last lines):") + "\n" + stderr_tail.split("\n").slice(-10).map((l) => `    ${l}`).join("\n") + "\n";
+  let s = c.red(color, neutralise(`error [${code}]: ${message}`)) + "\n";
+  if (typeof hint === "string") s += neutralise(`  hint: ${hint}`) + "\n";
+  for (const k of ["exit_code", "signal", "status", "arg", "land"]) if (rest[k] !== undefined && rest[k] !== null) s += c.dim(color, neutralise(`  ${k}: ${String(rest[k])}`)) + "\n";
+  if (typeof rest.body === "string" && rest.body) s += c.dim(color, neutralise(`  body: ${rest.body}`)) + "\n";
+  if (typeof stderr_tail === "string" && stderr_tail) s += c.dim(color, "  stderr (last lines):") + "\n" + neutralise(stderr_tail).split("\n").slice(-10).map((l) => `    ${l}`).join("\n") + "\n";
   process.stderr.write(s);
 }
+
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;

@@ -39,7 +39,7 @@ describe("host files in odd shapes: merged keeping every other byte, or refused 
     expect(Object.keys(parsed.projects)).toHaveLength(500);
     expect(parsed.projects).toEqual(projects);
     expect(parsed.mcpServers.mine).toEqual(doc.mcpServers.mine);
-    expect(parsed.mcpServers.hcp).toMatchObject({ command: "hcpx", args: ["mcp"] });
+    expect(parsed.mcpServers.hcp).toMatchObject({ command: "hcpx", args: ["mcp", "--shape", "per-command"] });
     // only added lines: the original is the text with our entry taken out
     const rem = await hcpx(["adopt", "claude", "--scope", "user", "--remove", "--write"], p.dir, env);
     expect(rem.code, rem.stderr).toBe(0);

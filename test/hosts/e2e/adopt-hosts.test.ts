@@ -14,7 +14,6 @@ import { availability, diffSnapshots, DIST, frontmatter, hc, hostHome, isFile, m
 
 const HOSTS = ["claude", "codex", "cursor", "gemini", "opencode", "vscode", "windsurf"] as const;
 const avail = availability();
-const LEDGER_BALANCE = { pack: "ledger", verb: "balance", args: { account: "checking" } };
 
 // Pre-existing user config: each host must still see (and connect to) the user's own server.
 const TINY_JSON = (stdio = true) => `{ ${stdio ? '"type": "stdio", ' : ""}"command": "$NODE", "args": ["$TINY"] }`;
@@ -28,10 +27,12 @@ const USER_FILES: Record<string, string> = {
   "~/.gemini/settings.json": `{\n  // user-wide\n  "mcpServers": {\n    "tiny-user": ${TINY_JSON(false)}\n  }\n}\n`,
 };
 
-/** the hcp MCP entry adopt wrote runs this machine's node + dist (no hcpx on PATH here) */
-function expectAbsoluteCommand(entry: unknown): void {
-  expect(entry).toMatchObject({ command: process.execPath, args: [DIST, "mcp"] });
+/** the hcp MCP entry adopt wrote runs this machine's node + dist (no hcpx on PATH here); per-command for hosts whose approval is per tool */
+function expectAbsoluteCommand(entry: unknown, perCommand = false): void {
+  expect(entry).toMatchObject({ command: process.execPath, args: [DIST, "mcp", ...(perCommand ? ["--shape", "per-command"] : [])] });
 }
+const BALANCE_TOOL = { tool: "ledger__balance", arguments: { account: "checking" } };
+const PER_COMMAND_TOOLS = ["hcp__read_skill", "ledger__accounts", "ledger__balance", "ledger__entries"];
 
 const cleanup = removeAfterAll();
 
@@ -60,7 +61,7 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
         expect(r.code, `${host}: ${r.stderr}${r.stdout}`).toBe(0);
       }
       const mcp = strictJson(w.read(".mcp.json")) as { mcpServers: Record<string, unknown> };
-      expectAbsoluteCommand(mcp.mcpServers.hcp);
+      expectAbsoluteCommand(mcp.mcpServers.hcp, true);
       expect(Object.keys(mcp.mcpServers)).toEqual(["tiny-proj", "hcp"]);
       const check = await w.adopt(...HOSTS, "--check");
       expect(check.code, check.stdout + check.stderr).toBe(0);
@@ -92,18 +93,18 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
       });
 
       it("Codex: app-server thread/start + mcpServerStatus/list shows hcp's tools; mcpServer/tool/call reads the ledger", async () => {
-        const r = await hc.codexMcpServerStatus({ home: codexHome(), cwd: w.dir, thread: true, call: { server: "hcp", tool: "hcp", arguments: LEDGER_BALANCE } });
+        const r = await hc.codexMcpServerStatus({ home: codexHome(), cwd: w.dir, thread: true, call: { server: "hcp", ...BALANCE_TOOL } });
         expect(r.error, r.raw.stderr.slice(-2000)).toBeUndefined();
         expectConnected(r, ["hcp", "tiny-user"], "codex mcpServerStatus/list");
-        expect(r.servers.find((s) => s.name === "hcp")!.tools!.sort()).toEqual(["hcp", "hcp__read_skill"]);
+        expect(r.servers.find((s) => s.name === "hcp")!.tools!.sort()).toEqual(PER_COMMAND_TOOLS);
         expect(r.callResult).toMatchObject({ isError: false, structuredContent: { ok: true, data: { account: "checking", balance: 1200 } } });
       });
 
       it("MCP Inspector: tools/call hcp ledger.balance through the command line in .mcp.json (--config .mcp.json --server hcp)", async () => {
-        const r = await hc.inspectorCall({ config: w.abs(".mcp.json"), server: "hcp", method: "tools/call", toolName: "hcp", toolArgs: LEDGER_BALANCE, cwd: w.dir });
+        const r = await hc.inspectorCall({ config: w.abs(".mcp.json"), server: "hcp", method: "tools/call", toolName: "ledger__balance", toolArgs: { account: "checking" }, cwd: w.dir });
         expect(r.raw.code, r.raw.stderr).toBe(0);
         expect(r.result).toMatchObject({ isError: false, structuredContent: { ok: true, data: { account: "checking", balance: 1200 } } });
-        const accounts = await hc.inspectorCall({ config: w.abs(".mcp.json"), server: "hcp", method: "tools/call", toolName: "hcp", toolArgs: { pack: "ledger", verb: "accounts" }, cwd: w.dir });
+        const accounts = await hc.inspectorCall({ config: w.abs(".mcp.json"), server: "hcp", method: "tools/call", toolName: "ledger__accounts", toolArgs: {}, cwd: w.dir });
         const data = accounts.result?.structuredContent?.data as { accounts: { id: string; balance: number }[] } | undefined;
         expect(data?.accounts.map((a) => [a.id, a.balance]), accounts.raw.stderr + accounts.raw.stdout).toEqual([["cash", 0], ["checking", 1200], ["savings", 5000]]);
       });
@@ -177,7 +178,7 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
       }
       const claude = strictJson(w.read("~/.claude.json")) as { numStartups: number; mcpServers: Record<string, unknown> };
       expect(claude.numStartups).toBe(1);
-      expectAbsoluteCommand(claude.mcpServers.hcp);
+      expectAbsoluteCommand(claude.mcpServers.hcp, true);
       expect(w.read("~/.codex/config.toml").startsWith(USER_FILES["~/.codex/config.toml"]!.replaceAll("$NODE", process.execPath).replaceAll("$TINY", TINY))).toBe(true);
       const check = await w.adopt(...HOSTS, "--scope", "user", "--check");
       expect(check.code, check.stdout + check.stderr).toBe(0);
@@ -197,10 +198,10 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
       // A thread, as in a real session: without one, app-server starts user-scope servers in
       // ~/.codex (seen with codex 0.171), where `hcpx mcp` finds no hcp.config.json5 and exits.
       it("Codex: app-server mcpServerStatus/list on a thread in the project lists the user-scope hcp with its tools; a tool call reads the ledger", async () => {
-        const r = await hc.codexMcpServerStatus({ home: home(), cwd: w.dir, thread: true, call: { server: "hcp", tool: "hcp", arguments: LEDGER_BALANCE } });
+        const r = await hc.codexMcpServerStatus({ home: home(), cwd: w.dir, thread: true, call: { server: "hcp", ...BALANCE_TOOL } });
         expect(r.error, r.raw.stderr.slice(-2000)).toBeUndefined();
         expectConnected(r, ["hcp", "tiny-user"], "codex mcpServerStatus/list");
-        expect(r.servers.find((s) => s.name === "hcp")!.tools!.sort()).toEqual(["hcp", "hcp__read_skill"]);
+        expect(r.servers.find((s) => s.name === "hcp")!.tools!.sort()).toEqual(PER_COMMAND_TOOLS);
         expect(r.callResult).toMatchObject({ isError: false, structuredContent: { ok: true, data: { account: "checking", balance: 1200 } } });
       });
 

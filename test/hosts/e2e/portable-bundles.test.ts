@@ -9,7 +9,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { availability, diffSnapshots, DIST, hc, hostHome, makeWorld, expectConnected, pathWithoutHcpx, removeAfterAll, snapshot, strictJson, tmp, type Snapshot, type World } from "./support";
 
 const avail = availability();
-const LEDGER_BALANCE = { pack: "ledger", verb: "balance", args: { account: "checking" } };
 
 const cleanup = removeAfterAll();
 
@@ -39,24 +38,24 @@ describe.skipIf(!avail.all)("host e2e: the portable `hcpx mcp` entry and the plu
       const a = await w.adopt("claude", "--write");
       expect(a.code, a.stderr).toBe(0);
       expect(a.stdout).not.toMatch(/machine-specific/);
-      expect((strictJson(w.read(".mcp.json")) as { mcpServers: Record<string, unknown> }).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp"] });
+      expect((strictJson(w.read(".mcp.json")) as { mcpServers: Record<string, unknown> }).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp", "--shape", "per-command"] });
       const b = await w.adopt("codex", "--scope", "user", "--write");
       expect(b.code, b.stderr).toBe(0);
-      expect(w.read("~/.codex/config.toml")).toMatch(/^\[mcp_servers\.hcp\]\ncommand = "hcpx"\nargs = \["mcp"\]\n/);
+      expect(w.read("~/.codex/config.toml")).toMatch(/^\[mcp_servers\.hcp\]\ncommand = "hcpx"\nargs = \["mcp","--shape","per-command"\]\n/);
     });
 
     describe.concurrent("the hosts start it through PATH", () => {
       it("Claude Code: `hcp: hcpx mcp - ✔ Connected` (project .mcp.json)", async () => {
         const r = await hc.claudeMcpList({ home: home({ ".claude/settings.json": '{ "enableAllProjectMcpServers": true }\n' }), cwd: w.dir, env: { PATH } });
         expectConnected(r, ["hcp"], "claude mcp list");
-        expect(r.servers.find((s) => s.name === "hcp")!.command).toBe("hcpx mcp");
+        expect(r.servers.find((s) => s.name === "hcp")!.command).toBe("hcpx mcp --shape per-command");
       });
 
       it("Codex: app-server on a thread lists the user-scope `hcpx mcp` server's tools and calls a ledger read", async () => {
-        const r = await hc.codexMcpServerStatus({ home: home(), cwd: w.dir, thread: true, env: { PATH }, call: { server: "hcp", tool: "hcp", arguments: LEDGER_BALANCE } });
+        const r = await hc.codexMcpServerStatus({ home: home(), cwd: w.dir, thread: true, env: { PATH }, call: { server: "hcp", tool: "ledger__balance", arguments: { account: "checking" } } });
         expect(r.error, r.raw.stderr.slice(-2000)).toBeUndefined();
         expectConnected(r, ["hcp"], "codex mcpServerStatus/list");
-        expect(r.servers.find((s) => s.name === "hcp")!.tools!.sort()).toEqual(["hcp", "hcp__read_skill"]);
+        expect(r.servers.find((s) => s.name === "hcp")!.tools!.sort()).toEqual(["hcp__read_skill", "ledger__accounts", "ledger__balance", "ledger__entries"]);
         expect(r.callResult).toMatchObject({ isError: false, structuredContent: { ok: true, data: { account: "checking", balance: 1200 } } });
       });
     });
