@@ -413,7 +413,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
       targets.some((t) => {
         const paths = (Array.isArray(t.path) ? t.path : [t.path]).map((p) => showOf(absOf(p)));
         if (t.format === "dir-of-skills") return e.kind === "file" && paths.some((d) => e.path.startsWith(d + "/") && /^[a-z0-9]+(-[a-z0-9]+)*\/SKILL\.md$/.test(e.path.slice(d.length + 1)));
-        const kind = t.format === "jsonc" ? "json" : t.format;
+        const kind = t.items || t.members ? "json-items" : t.format === "jsonc" ? "json" : t.format;
         return kind === e.kind && paths.includes(e.path) && isDeepStrictEqual(e.key, t.key);
       });
     lh.entries = lh.entries.filter((e, i) => {

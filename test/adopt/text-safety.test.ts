@@ -112,14 +112,15 @@ describe("a host's variable syntax in the MCP command", () => {
     const s = scratch();
     const r = await s.adopt("codex", "--write", "--command", `hcpx mcp '--x=\${HOME}$HOME{env:X}'`);
     expect(r.code).toBe(0);
-    expect((parseToml(s.read(".codex/config.toml")) as { mcp_servers: { hcp: { args: string[] } } }).mcp_servers.hcp.args).toEqual(["mcp", "--x=${HOME}$HOME{env:X}"]);
+    expect((parseToml(s.read(".codex/config.toml")) as { mcp_servers: { hcp: { args: string[] } } }).mcp_servers.hcp.args).toEqual(["mcp", "--x=${HOME}$HOME{env:X}", "--shape", "per-command"]);
   });
 
   it("the syntax is data: every host MCP target that a host expands variables in declares `vars`", () => {
     for (const h of ["claude", "cursor", "vscode", "gemini", "opencode", "windsurf"]) {
       const d = JSON5.parse(readFileSync(join(REPO, "hosts", `${h}.json5`), "utf8"));
-      for (const sc of Object.values(d.scopes) as { targets: { format: string; vars?: { pattern: string } }[] }[]) {
-        for (const t of sc.targets.filter((x) => x.format === "json" || x.format === "jsonc")) expect(t.vars?.pattern, `${h}`).toBeTruthy();
+      for (const sc of Object.values(d.scopes) as { targets: { format: string; template?: string; vars?: { pattern: string } }[] }[]) {
+        // the MCP entries (templated); permission-rule targets carry no command
+        for (const t of sc.targets.filter((x) => (x.format === "json" || x.format === "jsonc") && x.template)) expect(t.vars?.pattern, `${h}`).toBeTruthy();
       }
     }
   });
@@ -147,6 +148,6 @@ describe("TOML strings follow the TOML spec's escaping", () => {
     const r = await s.adopt("codex", "--write", "--command", "hcpx mcp a\u007fb");
     expect(r.code).toBe(0);
     expect(s.read(".codex/config.toml")).toContain('"a\\u007Fb"');
-    expect((parseToml(s.read(".codex/config.toml")) as { mcp_servers: { hcp: { args: string[] } } }).mcp_servers.hcp.args).toEqual(["mcp", "a\u007fb"]);
+    expect((parseToml(s.read(".codex/config.toml")) as { mcp_servers: { hcp: { args: string[] } } }).mcp_servers.hcp.args).toEqual(["mcp", "a\u007fb", "--shape", "per-command"]);
   });
 });
