@@ -7,7 +7,8 @@
 // run while a build lands see either build. `--clean` starts from empty.
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
@@ -56,7 +57,20 @@ const separate = {
     b.onResolve({ filter: /^\.\/(program|commands\/[\w-]+)$/ }, (args) => ({ path: `./${args.path.slice(2)}.mjs`, external: true }));
   },
 };
+// The library (package.json "exports"): dist/lib/<entry>.mjs, one bundle per
+// entry point. The adapters import "hcpx" (the core) and their SDK, both left
+// external: one copy of the core at run time, and the SDKs stay optional peer
+// dependencies. The CLI bundles above do not include any of it.
+const libEntries = readdirSync(join(root, "src/lib")).filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")).map((f) => f.slice(0, -3));
+const LIB_PEERS = ["ai", "@anthropic-ai/sdk", "@openai/agents"];
+const selfImport = {
+  name: "hcpx-self",
+  setup(b) {
+    b.onResolve({ filter: /^hcpx$/ }, () => ({ path: "./index.mjs", external: true }));
+  },
+};
 const builds = await Promise.all([
+  build({ ...common, entryPoints: Object.fromEntries(libEntries.map((e) => [`lib/${e}`, `src/lib/${e}.ts`])), plugins: [selfImport], external: LIB_PEERS }),
   build({ ...common, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
   build({ ...common, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
   // handlebars (~300 KB with source-map) renders only templates beyond the
@@ -72,4 +86,39 @@ for (const f of files) {
   writeFileSync(tmp, f.contents);
   if (f.path === entry) chmodSync(tmp, 0o755);
   renameSync(tmp, f.path);
+}
+
+// Declarations of the library (dist/lib/<entry>.d.ts), emitted by tsc from
+// src/lib/*.ts (tsconfig.lib.json). tsc takes seconds, so it runs only when
+// its inputs changed: the public types are declared in src/lib/ itself, and
+// a declaration that imports anything else from src/ fails the build (it
+// would point at a file the package does not ship).
+const dtsInputs = [...libEntries.map((e) => `src/lib/${e}.ts`), "tsconfig.json", "tsconfig.lib.json", "node_modules/typescript/package.json"];
+const dtsHash = createHash("sha256");
+for (const f of dtsInputs) dtsHash.update(f).update("\0").update(readFileSync(join(root, f)));
+const dtsKey = dtsHash.digest("hex");
+const dtsStamp = join(out, "lib", ".dts-hash");
+const haveDts = libEntries.every((e) => existsSync(join(out, "lib", `${e}.d.ts`)));
+if (!haveDts || !existsSync(dtsStamp) || readFileSync(dtsStamp, "utf8") !== dtsKey) {
+  const scratch = join(out, `.types-${process.pid}`);
+  rmSync(scratch, { recursive: true, force: true });
+  const r = spawnSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.lib.json"), "--outDir", scratch], { cwd: root, encoding: "utf8" });
+  if (r.status !== 0) {
+    rmSync(scratch, { recursive: true, force: true });
+    process.stderr.write(r.stdout + r.stderr);
+    throw new Error("build: tsc could not emit the library's declarations (tsconfig.lib.json)");
+  }
+  for (const e of libEntries) {
+    const text = readFileSync(join(scratch, "lib", `${e}.d.ts`), "utf8");
+    const bad = [...text.matchAll(/from\s+["'](\.[^"']*)["']/g)].map((m) => m[1]);
+    if (bad.length) {
+      rmSync(scratch, { recursive: true, force: true });
+      throw new Error(`build: dist/lib/${e}.d.ts would import ${bad.join(", ")}: declare the public types in src/lib/ (import "hcpx" in adapters)`);
+    }
+    const file = join(out, "lib", `${e}.d.ts`);
+    writeFileSync(`${file}.${process.pid}.tmp`, text);
+    renameSync(`${file}.${process.pid}.tmp`, file);
+  }
+  rmSync(scratch, { recursive: true, force: true });
+  writeFileSync(dtsStamp, dtsKey);
 }
