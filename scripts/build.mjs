@@ -70,7 +70,10 @@ const selfImport = {
   },
 };
 const builds = await Promise.all([
-  build({ ...common, entryPoints: Object.fromEntries(libEntries.map((e) => [`lib/${e}`, `src/lib/${e}.ts`])), plugins: [selfImport], external: LIB_PEERS }),
+  // the core, split: openProject() loads the projection builder (and yaml) as a chunk
+  build({ ...common, entryPoints: { "lib/index": "src/lib/index.ts" }, splitting: true, chunkNames: "lib/chunks/[name]-[hash]" }),
+  // the adapters: each one small file, the SDK and the core (types only) external
+  build({ ...common, entryPoints: Object.fromEntries(libEntries.filter((e) => e !== "index").map((e) => [`lib/${e}`, `src/lib/${e}.ts`])), plugins: [selfImport], external: LIB_PEERS }),
   build({ ...common, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
   build({ ...common, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
   // handlebars (~300 KB with source-map) renders only templates beyond the
@@ -79,6 +82,7 @@ const builds = await Promise.all([
   build({ ...common, entryPoints: Object.fromEntries(commands.map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), external: ["handlebars"] }),
 ]);
 const entry = join(out, "hcpx.mjs");
+const libChunks = join(out, "lib", "chunks");
 const files = builds.flatMap((r) => r.outputFiles).sort((a, b) => (a.path === entry ? 1 : b.path === entry ? -1 : 0));
 for (const f of files) {
   mkdirSync(dirname(f.path), { recursive: true });
@@ -87,6 +91,9 @@ for (const f of files) {
   if (f.path === entry) chmodSync(tmp, 0o755);
   renameSync(tmp, f.path);
 }
+// chunks of earlier library builds
+const keep = new Set(files.map((f) => f.path));
+if (existsSync(libChunks)) for (const f of readdirSync(libChunks)) if (!keep.has(join(libChunks, f))) rmSync(join(libChunks, f), { force: true });
 
 // Declarations of the library (dist/lib/<entry>.d.ts), emitted by tsc from
 // src/lib/*.ts (tsconfig.lib.json). tsc takes seconds, so it runs only when

@@ -16,7 +16,7 @@ import { findPack, loadPacks, loadProject } from "../pack/load";
 import { isGranted } from "../pack/grants";
 import { toolName as toolNameOf, type Command, type Pack, type Project } from "../pack/model";
 import { useValidationCache } from "../pack/validcache";
-import { buildProjection, DEFAULT_SKILLS_PATH } from "../projection/build";
+import type { buildProjection } from "../projection/build";
 import { READ_SKILL_TOOL, toolList } from "../projection/tools";
 import { ArgError, validateArgs } from "../runtime/args";
 import { execute, type ExecRequest } from "../runtime/execute";
@@ -181,11 +181,14 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Hcp
   const loadOpts = { cwd: options.cwd ?? process.cwd(), config: options.config };
   const env = options.env ?? process.env;
   useValidationCache();
+  // The projection builder (and the YAML parser the Skills need, ~250 KB) is
+  // its own chunk, loaded here: `import("hcpx")` itself stays cheap.
+  const { buildProjection: build, DEFAULT_SKILLS_PATH } = await import("../projection/build");
   let project: Project;
   let projection: ReturnType<typeof buildProjection>;
   try {
     project = loadProject(loadOpts);
-    projection = buildProjection(project, loadPacks(project), { skillsPath: options.skillsPath ?? DEFAULT_SKILLS_PATH });
+    projection = build(project, loadPacks(project), { skillsPath: options.skillsPath ?? DEFAULT_SKILLS_PATH });
   } catch (e) {
     if (e instanceof HcpxError) throw new ProjectError(problemsOf(e).length ? problemsOf(e) : e.problems);
     throw e;
