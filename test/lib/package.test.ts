@@ -1,7 +1,8 @@
 // The library as a user installs it: package.json "exports", dist/lib/*.mjs
 // and their .d.ts. A scratch consumer with node_modules/hcpx (a link to this
 // package) is type-checked by tsc against the shipped declarations (module
-// node16, the strictest resolution), compiled, and run by plain Node.
+// node16, the strictest resolution), compiled, and run by plain Node. The
+// README's "Use packs in your own agent" examples are type-checked with it.
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -34,6 +35,16 @@ try {
 console.log(JSON.stringify({ env, next, firstName, claude: forClaude.length, ai: Object.keys(set), agent: agent.tools.map((t) => t.name), readSkill: READ_SKILL, broken, prompt: p.promptBlock.slice(0, 15) }));
 `;
 
+/** The ```ts blocks of the README's library section. */
+function readmeExamples(): string[] {
+  const readme = readFileSync(join(REPO, "README.md"), "utf8");
+  const start = readme.indexOf("\n## Use packs in your own agent\n");
+  expect(start).toBeGreaterThan(0);
+  const rest = readme.slice(start + 1);
+  const section = rest.slice(0, rest.indexOf("\n## ", 3));
+  return [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+}
+
 describe("the package: exports, declarations, plain Node", () => {
   it("a consumer type-checks against dist/lib/*.d.ts (node16) and runs", async () => {
     const pp = probeProject({ examples: ["calc"] });
@@ -45,9 +56,12 @@ describe("the package: exports, declarations, plain Node", () => {
     symlinkSync(REPO, join(dir, "node_modules", "hcpx"));
     for (const m of ["ai", "@anthropic-ai/sdk", "@openai/agents", "@types/node"]) symlinkSync(join(REPO, "node_modules", m), join(dir, "node_modules", m));
     writeFileSync(join(dir, "consumer.ts"), CONSUMER);
+    const examples = readmeExamples();
+    expect(examples.length).toBeGreaterThanOrEqual(4);
+    examples.forEach((code, i) => writeFileSync(join(dir, `readme-${i}.ts`), code.includes("export ") ? code : `${code}\nexport {};\n`));
     writeFileSync(
       join(dir, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { target: "ES2022", module: "node16", moduleResolution: "node16", strict: true, skipLibCheck: true, types: ["node"], outDir: "out" }, files: ["consumer.ts"] }),
+      JSON.stringify({ compilerOptions: { target: "ES2022", module: "node16", moduleResolution: "node16", strict: true, skipLibCheck: true, types: ["node"], outDir: "out" }, files: ["consumer.ts", ...examples.map((_, i) => `readme-${i}.ts`)] }),
     );
     const tsc = await run(process.execPath, [join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", dir], { cwd: dir, timeoutMs: 120_000 });
     expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
