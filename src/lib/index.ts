@@ -19,7 +19,8 @@ import { useValidationCache } from "../pack/validcache";
 import type { buildProjection } from "../projection/build";
 import { READ_SKILL_TOOL, toolList } from "../projection/tools";
 import { ArgError, validateArgs } from "../runtime/args";
-import { execute, type ExecRequest } from "../runtime/execute";
+import { bindingNames, execute, type ExecRequest } from "../runtime/execute";
+import { redactDeep, secretsFrom } from "../runtime/redact";
 import { HcpxError } from "../util/errors";
 
 // ---- public types ----
@@ -253,8 +254,12 @@ async function callTool(loadOpts: { cwd: string; config?: string }, env: Record<
       : fail("bad_pack", `tool '${tool}' names ${matches.map((c) => `${pack.id}.${c.verb_key}`).join(" and ")}`, { hint: "rename one of the verbs: dots become underscores in tool names" });
   }
   const cmd = matches[0]!;
+  // What this module answers itself is redacted like the runtime's envelopes
+  // (a confirm callback's error text, an argument echoed in a message).
+  const secrets = secretsFrom(env as NodeJS.ProcessEnv, bindingNames(pack));
+  const own = (e: Envelope): Envelope => redactDeep(e, secrets);
   const req = requestFor(pack, cmd, input);
-  if ("ok" in req) return req;
+  if ("ok" in req) return own(req);
 
   const gated = cmd.policy.operation === "write" && cmd.policy.confirm;
   // Ask the person only about a call that would run: granted, args valid.
@@ -265,7 +270,7 @@ async function callTool(loadOpts: { cwd: string; config?: string }, env: Record<
       try {
         args = validateArgs(cmd, req.args, undefined);
       } catch (e) {
-        if (e instanceof ArgError) return fail("bad_args", e.message, { ...(e.arg ? { arg: e.arg } : {}), ...(e.hint ? { hint: e.hint } : {}) });
+        if (e instanceof ArgError) return own(fail("bad_args", e.message, { ...(e.arg ? { arg: e.arg } : {}), ...(e.hint ? { hint: e.hint } : {}) }));
         throw e;
       }
     }
@@ -277,6 +282,7 @@ async function callTool(loadOpts: { cwd: string; config?: string }, env: Record<
       return env0;
     }
     const shown = cmd.passThrough ? (args as { argv: string[] }).argv.join(" ") : Object.entries(args).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
+    args = redactDeep(args, secrets);
     const request: ConfirmRequest = {
       tool,
       pack: pack.id,
@@ -291,7 +297,7 @@ async function callTool(loadOpts: { cwd: string; config?: string }, env: Record<
     try {
       yes = await opts.confirm(request);
     } catch (e) {
-      return fail("confirm_declined", `${pack.id}.${cmd.verb_key} was not confirmed (the confirm callback failed: ${(e as Error)?.message ?? String(e)}); nothing was run`, { operation: "write", land: cmd.policy.land });
+      return own(fail("confirm_declined", `${pack.id}.${cmd.verb_key} was not confirmed (the confirm callback failed: ${(e as Error)?.message ?? String(e)}); nothing was run`, { operation: "write", land: cmd.policy.land }));
     }
     if (yes !== true) return fail("confirm_declined", `the person declined ${pack.id}.${cmd.verb_key}; nothing was run`, { operation: "write", land: cmd.policy.land, hint: "do not repeat the call unless the person asks for it" });
     return execute(project, { ...req, confirm: true }, { env: env as NodeJS.ProcessEnv, pack });

@@ -83,6 +83,10 @@ describe("call(): the runtime's gates, in-process", () => {
       throw new Error("window closed");
     };
     expect(await p.call("probe__save", { note: "c" }, { confirm: thrower })).toMatchObject({ ok: false, error: { code: "confirm_declined", message: expect.stringContaining("window closed") } });
+    // what call() answers itself is redacted too: a callback whose error quotes the Binding
+    const leaky = await p.call("probe__save", { note: "c2" }, { confirm: async () => Promise.reject(new Error(`auth ${SECRET} expired`)) });
+    expect(leaky).toMatchObject({ ok: false, error: { code: "confirm_declined", message: expect.stringContaining("auth *** expired") } });
+    expect(JSON.stringify(leaky)).not.toContain(SECRET);
     // a truthy non-true answer is not a yes
     expect(await p.call("probe__save", { note: "d" }, { confirm: async () => "yes" as never })).toMatchObject({ ok: false, error: { code: "confirm_declined" } });
     expect(pp.calls()).toEqual([]);
