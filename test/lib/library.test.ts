@@ -106,6 +106,21 @@ describe("call(): the runtime's gates, in-process", () => {
     expect(pp.calls()).toEqual(["save g"]);
   });
 
+  it("the same envelope as hcpx exec --json for the same call, refusals included", async () => {
+    const pp = probeProject({ examples: ["calc"] });
+    const p = await openProject({ cwd: pp.dir, env: ENV });
+    const cases: [string, string[], string, Record<string, unknown>][] = [
+      ["calc add", ["calc", "add", "--json", "--", "a=2", "b=5"], "calc__add", { a: 2, b: 5 }],
+      ["probe status", ["probe", "status", "--json"], "probe__status", {}],
+      ["probe wipe", ["probe", "wipe", "--json"], "probe__wipe", {}],
+      ["calc add, bad arg", ["calc", "add", "--json", "--", "a=x", "b=5"], "calc__add", { a: "x", b: 5 }],
+    ];
+    for (const [label, argv, tool, input] of cases) {
+      const r = await runHcpx(["exec", ...argv], { cwd: pp.dir, env: { PROBE_TOKEN: SECRET } });
+      expect(await p.call(tool, input), label).toEqual(JSON.parse(r.stdout));
+    }
+  });
+
   it("hcp__read_skill returns the projected Skill; a composite call runs in-process", async () => {
     const pp = probeProject({ examples: ["calc"] });
     const p = await openProject({ cwd: pp.dir, env: ENV });
