@@ -3,18 +3,21 @@
 // (`hcpx mcp`), the same instruction text (the packs' prompt block), the same
 // two Skills (ledger, transit). Each run starts from the same clean project
 // (the previous run's output removed, untimed), interleaved hcpx/ruler; medians.
-// Also: hcpx's no-op re-run (idempotent --write) as a second figure. Goal ≤ 0.5×.
+// Also: hcpx's no-op re-run (idempotent --write) as a second figure, and
+// add-mcp (a devDependency) writing only the MCP entry. Goals: ≤ 0.4× ruler,
+// ≤ 1.0× add-mcp.
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { fmt, median, table } from "./lib.mjs";
+import { fmt, goal, median, table } from "./lib.mjs";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const HCPX = join(REPO, "dist", "hcpx.mjs");
 const RULER = join(REPO, "node_modules", "@intellectronica", "ruler", "dist", "cli", "index.js");
+const ADD_MCP = join(REPO, "node_modules", "add-mcp", "dist", "index.js");
 const RUNS = Number(process.env.BENCH_RUNS || 15);
 
 function project(prefix) {
@@ -65,17 +68,27 @@ export default async function bench() {
     if (!existsSync(join(rp, f))) throw new Error(`ruler did not write ${f}`);
   }
 
-  const s = { hcpx: [], ruler: [], hcpxNoop: [] };
+  // add-mcp writes one file, the MCP entry, in a git repository (it finds the project root by it)
+  const ap = mkdtempSync(join(tmpdir(), "hcpx-bench-addmcp-"));
+  spawnSync("git", ["init", "-q"], { cwd: ap });
+  const addArgs = [ADD_MCP, "hcpx mcp", "-a", "claude-code", "-n", "hcp", "-y"];
+  time(process.execPath, addArgs, ap, env);
+  if (!existsSync(join(ap, ".mcp.json"))) throw new Error("add-mcp did not write .mcp.json");
+
+  const s = { hcpx: [], ruler: [], hcpxNoop: [], addMcp: [] };
   for (let i = 0; i < 2 + RUNS; i++) {
     clean(hp);
     const a = time(process.execPath, hcpxArgs, hp, env);
     const n = time(process.execPath, hcpxArgs, hp, env); // second run: nothing to write
     clean(rp);
     const b = time(process.execPath, rulerArgs, rp, env);
+    rmSync(join(ap, ".mcp.json"), { force: true });
+    const c = time(process.execPath, addArgs, ap, env);
     if (i >= 2) {
       s.hcpx.push(a);
       s.hcpxNoop.push(n);
       s.ruler.push(b);
+      s.addMcp.push(c);
     }
   }
   const mh = median(s.hcpx);
@@ -87,8 +100,10 @@ export default async function bench() {
       ["hcpx adopt claude --write (fresh project)", fmt(mh), (mh / mr).toFixed(2) + "×"],
       ["hcpx adopt claude --write (no-op re-run)", fmt(mn), (mn / mr).toFixed(2) + "×"],
       ["ruler apply --agents claude", fmt(mr), "1.00×"],
+      ["add-mcp (the MCP entry only)", fmt(median(s.addMcp)), (median(s.addMcp) / mr).toFixed(2) + "×"],
     ]),
   );
-  console.log(`goal ≤ 0.50×: ${mh / mr <= 0.5 ? "met" : "NOT met"} (${(mh / mr).toFixed(2)}×)`);
-  for (const d of [hp, rp, home]) rmSync(d, { recursive: true, force: true });
+  goal("adopt claude --write ≤ 0.4× ruler apply", ["hcpx adopt", mh], ["ruler", mr], { max: 0.4 });
+  goal("adopt claude --write ≤ 1.0× add-mcp writing its one file", ["hcpx adopt", mh], ["add-mcp", median(s.addMcp)], { max: 1.0 });
+  for (const d of [hp, rp, ap, home]) rmSync(d, { recursive: true, force: true });
 }

@@ -1,6 +1,7 @@
 // Timing helpers for benchmarks: interleaved runs, medians, ratios.
 import { spawnSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
+import { cpus, loadavg } from "node:os";
 
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -35,4 +36,72 @@ export function fmt(ms) {
 export function table(rows) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
   return rows.map((r) => r.map((c, i) => String(c).padEnd(widths[i])).join("  ")).join("\n");
+}
+
+// ---- goals: every goal is a ratio of two medians measured side by side ----
+const goals = [];
+
+/** The machine's load while a figure was taken: 1-minute load average over CPUs. */
+export function load() {
+  return `load ${loadavg()[0].toFixed(1)} on ${cpus().length} CPUs`;
+}
+
+/**
+ * Print and record one goal: `a` / `b` (each `[label, median ms]`) against a
+ * bound, `max` (ratio ≤ max) or `min` (ratio ≥ min). `unit` for non-ms figures.
+ */
+export function goal(name, a, b, { max, min, unit = "ms" }) {
+  const ratio = a[1] / b[1];
+  const met = max !== undefined ? ratio <= max : ratio >= min;
+  const bound = max !== undefined ? `≤ ${max}×` : `≥ ${min}×`;
+  const show = (x) => (unit === "ms" ? fmt(x) : `${Math.round(x).toLocaleString("en")} ${unit}`);
+  const line = { name, a: `${a[0]} ${show(a[1])}`, b: `${b[0]} ${show(b[1])}`, ratio: `${ratio.toFixed(3)}×`, bound, met, load: load() };
+  goals.push(line);
+  process.stdout.write(`goal ${name}: ${line.a} / ${line.b} = ${line.ratio} (${bound}) ${met ? "MET" : "NOT MET"} · ${line.load}\n`);
+  return met;
+}
+
+/** Print and record an absolute goal (a median against a bound in ms). */
+export function goalAbs(name, label, ms, maxMs) {
+  const met = ms <= maxMs;
+  const line = { name, a: `${label} ${fmt(ms)}`, b: `bound ${fmt(maxMs)}`, ratio: `${(ms / maxMs).toFixed(3)}×`, bound: `≤ ${fmt(maxMs)}`, met, load: load() };
+  goals.push(line);
+  process.stdout.write(`goal ${name}: ${line.a} (${line.bound}) ${met ? "MET" : "NOT MET"} · ${line.load}\n`);
+  return met;
+}
+
+export function goalSummary() {
+  if (!goals.length) return "";
+  return table([["goal", "measured", "against", "ratio", "bound", "", "machine"], ...goals.map((g) => [g.name, g.a, g.b, g.ratio, g.bound, g.met ? "MET" : "NOT MET", g.load])]);
+}
+
+/** Environment without NODE_EXTRA_CA_CERTS (Node 20 loads that bundle at every start). */
+export function withoutCa(env = process.env) {
+  const e = { ...env };
+  delete e.NODE_EXTRA_CA_CERTS;
+  return e;
+}
+
+/** The CA modes to measure in: always unset (the honest figure); also set when this machine sets it. */
+export function caModes(env = process.env) {
+  const modes = [["NODE_EXTRA_CA_CERTS unset", withoutCa(env)]];
+  if (env.NODE_EXTRA_CA_CERTS) modes.push(["NODE_EXTRA_CA_CERTS set", { ...env }]);
+  return modes;
+}
+
+/**
+ * Instructions executed by one process (not its children) under callgrind,
+ * median of `runs`; undefined when valgrind is not installed or BENCH_VALGRIND=0.
+ */
+export function instructions(cmd, args, { cwd, env, runs = 3 } = {}) {
+  if (process.env.BENCH_VALGRIND === "0") return undefined;
+  const counts = [];
+  for (let i = 0; i < runs; i++) {
+    const r = spawnSync("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", cmd, ...args], { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    if (r.error) return undefined;
+    const m = /Collected\s*:\s*(\d+)/.exec(r.stderr ?? "");
+    if (!m) throw new Error(`callgrind gave no count for ${cmd} ${args.join(" ")}: ${r.stderr?.slice(-500)}`);
+    counts.push(Number(m[1]));
+  }
+  return median(counts);
 }

@@ -1,10 +1,17 @@
 #!/usr/bin/env node
 // `npm run bench`: runs every bench/*.bench.mjs in order (or those named on the
-// command line) and prints their figures. Benchmarks measure ratios side by
-// side in one run; these machines are shared and noisy.
-import { readdirSync } from "node:fs";
+// command line) and prints their figures, then one table of every goal: the
+// two medians measured side by side, their ratio, the bound and the machine's
+// load at the time. These machines are shared and noisy: ratios taken in one
+// run, interleaved, are what the goals are stated in.
+//
+// The benchmarks write nothing into the real home directory: HOME and the XDG
+// dirs point to a scratch directory for this process and every child.
+import { mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { goalSummary } from "./lib.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
@@ -12,8 +19,20 @@ const files = readdirSync(here)
   .filter((f) => f.endsWith(".bench.mjs"))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
-for (const f of files) {
-  process.stdout.write(`\n## ${f}\n`);
-  const mod = await import(pathToFileURL(join(here, f)).href);
-  if (typeof mod.default === "function") await mod.default();
+const home = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-home-")));
+process.env.HOME = home;
+process.env.XDG_CONFIG_HOME = join(home, ".config");
+process.env.XDG_CACHE_HOME = join(home, ".cache");
+process.env.XDG_DATA_HOME = join(home, ".local", "share");
+process.stdout.write(`bench: HOME=${home} (scratch), node ${process.version}, NODE_EXTRA_CA_CERTS ${process.env.NODE_EXTRA_CA_CERTS ? "set on this machine" : "unset"}\n`);
+try {
+  for (const f of files) {
+    process.stdout.write(`\n## ${f}\n`);
+    const mod = await import(pathToFileURL(join(here, f)).href);
+    if (typeof mod.default === "function") await mod.default();
+  }
+  const s = goalSummary();
+  if (s) process.stdout.write(`\n## goals\n${s}\n`);
+} finally {
+  rmSync(home, { recursive: true, force: true });
 }

@@ -28,6 +28,7 @@ if (process.argv.includes("--clean")) rmSync(out, { recursive: true, force: true
 // outputs of the earlier layout (shared chunks)
 rmSync(join(out, "chunks"), { recursive: true, force: true });
 rmSync(join(out, "exec.mjs"), { force: true });
+rmSync(join(out, "commands", "exec.mjs"), { force: true });
 const common = {
   absWorkingDir: root,
   outdir: out,
@@ -69,18 +70,24 @@ const selfImport = {
     b.onResolve({ filter: /^hcpx$/ }, () => ({ path: "./index.mjs", external: true }));
   },
 };
-const builds = await Promise.all([
+// `hcpx exec`'s bundle is CommonJS, loaded through V8's code cache by
+// src/cli/load-command.ts; the entry and the program are built after it, with
+// a hash of its bytes (the cache's key: V8 itself only checks the length).
+const execBuild = await build({ ...common, banner: undefined, format: "cjs", outExtension: { ".js": ".cjs" }, entryPoints: { "commands/exec": "src/cli/commands/exec.ts" }, external: ["handlebars"] });
+const execHash = createHash("sha256").update(execBuild.outputFiles[0].contents).digest("hex").slice(0, 16);
+const withHash = { ...common, define: { ...common.define, HCPX_EXEC_HASH: JSON.stringify(execHash) } };
+const builds = [execBuild, ...(await Promise.all([
   // the core, split: openProject() loads the projection builder (and yaml) as a chunk
   build({ ...common, entryPoints: { "lib/index": "src/lib/index.ts" }, splitting: true, chunkNames: "lib/chunks/[name]-[hash]" }),
   // the adapters: each one small file, the SDK and the core (types only) external
   build({ ...common, entryPoints: Object.fromEntries(libEntries.filter((e) => e !== "index").map((e) => [`lib/${e}`, `src/lib/${e}.ts`])), plugins: [selfImport], external: LIB_PEERS }),
-  build({ ...common, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
-  build({ ...common, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
+  build({ ...withHash, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
+  build({ ...withHash, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
   // handlebars (~300 KB with source-map) renders only templates beyond the
   // subset src/host/templates.ts renders itself: left in node_modules, imported
   // on that rare path, instead of parsed on every adopt and generate.
-  build({ ...common, entryPoints: Object.fromEntries(commands.map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), external: ["handlebars"] }),
-]);
+  build({ ...common, entryPoints: Object.fromEntries(commands.filter((c) => c !== "exec").map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), external: ["handlebars"] }),
+]))];
 const entry = join(out, "hcpx.mjs");
 const libChunks = join(out, "lib", "chunks");
 const files = builds.flatMap((r) => r.outputFiles).sort((a, b) => (a.path === entry ? 1 : b.path === entry ? -1 : 0));

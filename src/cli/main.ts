@@ -6,16 +6,19 @@
 // `hcpx exec --help` and any exec form with other options, goes to the
 // commander program in program.ts, which gives the same result for the same
 // exec arguments. Each command is its own bundle, dist/commands/<name>.mjs
-// (scripts/build.mjs): the exec path loads hcpx.mjs and commands/exec.mjs only.
+// (scripts/build.mjs): the exec path loads hcpx.mjs and commands/exec.cjs only,
+// the latter through V8's code cache (load-command.ts).
 import { parseFastExec } from "./fast-exec";
+import { loadCommand } from "./load-command";
 
 
 async function main(argv: string[]): Promise<void> {
   try {
     const fast = parseFastExec(argv.slice(2));
     if (fast) {
-      const m = await import("./commands/exec");
-      const code = await m.run(fast.pack, fast.verb, fast.operands, { confirm: fast.confirm, json: fast.json });
+      const m = loadCommand<typeof import("./commands/exec")>("exec");
+      const code = await m.exports.run(fast.pack, fast.verb, fast.operands, { confirm: fast.confirm, json: fast.json });
+      m.save();
       if (code !== 0) process.exitCode = code;
       return;
     }

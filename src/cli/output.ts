@@ -37,6 +37,19 @@ export function writeJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + "\n");
 }
 
+/**
+ * The end of a command that may finish with a non-zero exit code (a check that
+ * found drift, doctor or lint with warnings): with --json, one envelope whose
+ * `ok` is false exactly when `exitCode` is not 0 — then `error` says why and
+ * `error.details` carries what `data` would have; else the human text.
+ * Returns `exitCode`.
+ */
+export function finish<T>(out: Out, exitCode: number, data: T, why: { code: string; message: string; hint?: string } | undefined, human?: string | ((color: boolean) => string)): number {
+  if (exitCode === 0 || !out.json) done(out, data, human);
+  else writeJson({ ok: false, error: { code: why?.code ?? "failed", message: why?.message ?? "the command did not succeed", ...(why?.hint ? { hint: why.hint } : {}), details: data } });
+  return exitCode;
+}
+
 /** Success: envelope on stdout with --json, else the human text (if any). */
 export function done<T>(out: Out, data: T, human?: string | ((color: boolean) => string)): void {
   if (out.json) writeJson({ ok: true, data });

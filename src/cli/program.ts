@@ -84,7 +84,7 @@ program
   .command("mcp")
   .description("serve the granted packs as a stdio MCP server (the reference export, §12.5): the tool `hcp`, hcp__read_skill, Skills as resources")
   .option("--shape <shape>", "single (one tool `hcp`) or per-command (one tool per granted command)", "single")
-  .option("--no-watch", "do not watch the config and packs for changes (tools/list still re-reads them)")
+  .option("--no-watch", "do not watch the config and packs for changes (each request still checks them)")
   .action(
     act(async (opts: { shape?: string; watch?: boolean }) => {
       const m = await import("./commands/mcp");
@@ -101,8 +101,11 @@ program
   .option("--json", "print the result envelope { ok, data | error } as one JSON line")
   .action(
     act(async (pack: string, verb: string, args: string[], opts: { confirm?: boolean; json?: boolean }) => {
-      const m = await import("./commands/exec");
-      return m.run(pack, verb, args, { ...opts, ...globals() });
+      const { loadCommand } = await import("./load-command");
+      const m = loadCommand<typeof import("./commands/exec")>("exec");
+      const code = await m.exports.run(pack, verb, args, { ...opts, ...globals() });
+      m.save();
+      return code;
     }),
   );
 // `pack` is a command group: add subcommands with packGroup.command(...).

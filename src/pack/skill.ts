@@ -6,6 +6,7 @@ import { HcpxError } from "../util/errors";
 import { display } from "../util/paths";
 import { schemas, VERB_KEY_RE, type SkillFrontmatter } from "./schema";
 import { validate } from "./validate";
+import { simpleFrontmatter } from "./frontmatter";
 import type { Pack } from "./model";
 
 export interface HotPathRow {
@@ -42,7 +43,7 @@ export function parseSkill(text: string, file: string): Skill {
   }
   let fm: unknown;
   try {
-    fm = parseYaml(m[1]!);
+    fm = simpleFrontmatter(m[1]!) ?? parseYaml(m[1]!);
   } catch (e) {
     const err = e as Error & { linePos?: { line: number; col: number }[] };
     const pos = err.linePos?.[0];

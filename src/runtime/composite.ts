@@ -8,6 +8,7 @@ import type { Command, Pack, Project } from "../pack/model";
 import { isInside } from "../util/paths";
 import type { ArgValues } from "./args";
 import type { Envelope } from "./execute";
+import { dynamicImport } from "../util/dynamic-import";
 import { DEFAULT_TIMEOUT_MS } from "./wrap";
 
 export interface CompositeContext {
@@ -43,7 +44,7 @@ export async function runComposite(pack: Pack, project: Project, cmd: Command, v
   if (!isInside(file, packDir)) return failure("bin_denied", `composite.module ${spec.module} resolves to ${file}, outside the pack directory`, { hint: "a composite module is loaded only from inside its pack" });
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    mod = (await dynamicImport(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (e) {
     return failure("composite_error", `cannot load ${spec.module}: ${(e as Error)?.message ?? String(e)}`);
   }

@@ -11,7 +11,7 @@ import { basename, dirname, join } from "node:path";
 const madeDirs = new Set<string>();
 
 /** Write `text` to `file` atomically (temp file in the same dir + rename), keeping an existing file's mode. */
-export function atomicWrite(file: string, text: string): void {
+export function atomicWrite(file: string, text: string | Uint8Array): void {
   const dir = dirname(file);
   if (!madeDirs.has(dir)) {
     mkdirSync(dir, { recursive: true });

@@ -1,4 +1,3 @@
-import { homedir } from "node:os";
 import { isAbsolute, join, relative, sep } from "node:path";
 
 /** A path as shown to a user: relative to the cwd when below it, else absolute. */
@@ -18,8 +17,9 @@ export function toPosix(p: string): string {
   return p.split(sep).join("/");
 }
 
+/** $HOME, else the OS's answer (node:os is loaded only then: it is ~4 M instructions on exec's start path). */
 export function home(): string {
-  return process.env.HOME || homedir();
+  return process.env.HOME || process.getBuiltinModule("node:os").homedir();
 }
 
 /** `$XDG_CONFIG_HOME/hcp` or `~/.config/hcp`. */

@@ -24,7 +24,7 @@ describe("the CLI contract", () => {
     }
   });
 
-  it("with no TTY and stdin closed, no command waits for input; --json always prints one envelope; no stack traces", async () => {
+  it("with no TTY and stdin closed, no command waits for input; --json always prints one envelope, ok exactly when exit 0; no stack traces", async () => {
     const p = project(CONFIG);
     mkdirSync(join(p.dir, "fresh"));
     const runs: [string[], string][] = [
@@ -45,8 +45,12 @@ describe("the CLI contract", () => {
       [["completion", "bash", "--json"], p.dir],
       [["completion", "fish", "--json"], p.dir],
       [["lint", "--json"], p.dir],
+      [["generate", "--check", "--json"], p.dir], // out of date: exit 1
       [["generate", "--json"], p.dir],
+      [["generate", "--check", "--json"], p.dir], // current: exit 0
+      [["adopt", "claude", "--check", "--json"], p.dir], // not adopted: drift, exit 1
       [["adopt", "claude", "--json"], p.dir],
+      [["lint", "--strict", "--json"], p.dir],
       [["exec", "ledger", "accounts", "--json"], p.dir],
       [["exec", "nosuch", "x", "--json"], p.dir],
       [["exec", "ledger", "nosuch", "--json"], p.dir],
@@ -57,8 +61,9 @@ describe("the CLI contract", () => {
       const r = await hcpx(args, cwd); // asserts: not killed by the timeout, no stack trace
       const env = envelope(r);
       expect(typeof env.ok, args.join(" ")).toBe("boolean");
-      if (env.ok) expect([0, 2], args.join(" ")).toContain(r.code);
-      else {
+      // ok exactly when the exit code is 0 (a doctor or lint --strict with warnings exits 2: ok false)
+      expect(env.ok, `${args.join(" ")}: exit ${r.code}`).toBe(r.code === 0);
+      if (!env.ok) {
         expect(r.code, args.join(" ")).not.toBe(0);
         expect(env.error.code, args.join(" ")).toMatch(/^[a-z_]+$/);
         expect(env.error.message.length, args.join(" ")).toBeGreaterThan(0);

@@ -46,10 +46,13 @@ describe("hcpx doctor", () => {
     await hcpx(["activate", "packs/ledger"], p.dir);
     const r = await hcpx(["doctor", "--json"], p.dir);
     expect(r.code, r.stdout).toBe(2);
-    const env = envelope<{ status: string; checks: Check[] }>(r);
-    expect(env.ok).toBe(true);
-    expect(env.data.status).toBe("warnings");
-    const host = env.data.checks.find((c) => c.id === "host:claude")!;
+    // exit 2: the envelope says ok: false (ok is true exactly when the exit code is 0), the checks in error.details
+    const env = envelope<never>(r);
+    expect(env.ok).toBe(false);
+    expect(env.error.code).toBe("warnings");
+    const details = env.error.details as { status: string; checks: Check[] };
+    expect(details.status).toBe("warnings");
+    const host = details.checks.find((c) => c.id === "host:claude")!;
     expect(host.status).toBe("warn");
     expect(host.message).toContain("out of date");
     expect(host.hint).toBe("hcpx adopt claude --write");
@@ -72,7 +75,7 @@ describe("hcpx doctor", () => {
     const j = envelope<never>(await hcpx(["doctor", "--json"], p.dir));
     expect(j.ok).toBe(false);
     expect(j.error.code).toBe("unhealthy");
-    expect((j.error.checks as Check[]).find((c) => c.id === "bin:git")!.status).toBe("fail");
+    expect((j.error.details as { checks: Check[] }).checks.find((c) => c.id === "bin:git")!.status).toBe("fail");
 
     const q = project(CONFIG);
     writeFileSync(join(q.dir, "packs/git/SKILL.md"), "no frontmatter\n");
@@ -114,7 +117,9 @@ describe("hcpx status", () => {
     const p = project(`{ packs: ["./packs/ledger", "./packs/gone"], grants: { allow: ["ledger.*"] } }\n`);
     const r = await hcpx(["status", "--json"], p.dir);
     expect(r.code).toBe(1);
-    const env = envelope<{ broken: { dir: string; problems: { code: string }[] }[] }>(r);
-    expect(env.data.broken[0]!.problems[0]!.code).toBe("not_a_pack");
+    const env = envelope<never>(r);
+    expect(env.ok).toBe(false);
+    expect(env.error.code).toBe("broken_packs");
+    expect((env.error.details as { broken: { dir: string; problems: { code: string }[] }[] }).broken[0]!.problems[0]!.code).toBe("not_a_pack");
   });
 });

@@ -89,7 +89,7 @@ describe("the package: exports, declarations, plain Node", () => {
       expect(text.length).toBeLessThan(4000);
     }
     // the CLI bundles carry none of the library
-    for (const f of ["hcpx.mjs", "commands/exec.mjs", "commands/mcp.mjs"]) expect(readFileSync(join(REPO, "dist", f), "utf8")).not.toContain("confirm_declined");
+    for (const f of ["hcpx.mjs", "commands/exec.cjs", "commands/mcp.mjs"]) expect(readFileSync(join(REPO, "dist", f), "utf8")).not.toContain("confirm_declined");
     const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { dependencies: Record<string, string>; peerDependenciesMeta: Record<string, { optional: boolean }> };
     for (const sdk of ["ai", "@anthropic-ai/sdk", "@openai/agents"]) {
       expect(pkg.dependencies[sdk]).toBeUndefined();

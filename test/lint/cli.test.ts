@@ -8,10 +8,14 @@ import { miniPack } from "./minipack";
 
 const examples = readdirSync(join(REPO, "packs")).filter((d) => existsSync(join(REPO, "packs", d, "surface.json")));
 
+type LintReport = { packs: { id: string | null; dir: string; problems: { code: string; severity: string; file?: string; path?: string; line?: number }[] }[]; errors: number; warnings: number };
 interface LintJson {
   ok: boolean;
-  data: { packs: { id: string | null; dir: string; problems: { code: string; severity: string; file?: string; path?: string; line?: number }[] }[]; errors: number; warnings: number };
+  data: LintReport;
+  error?: { code: string; message: string; details: LintReport };
 }
+/** The report: `data` when ok, `error.details` when not (ok is true exactly when the exit code is 0). */
+const report = (j: LintJson): LintReport => (j.ok ? j.data : j.error!.details);
 
 beforeAll(() => {
   expect(existsSync(join(REPO, "dist", "hcpx.mjs")), "run `npm run build` first").toBe(true);
@@ -74,16 +78,17 @@ describe("hcpx lint (CLI)", () => {
     expect(s.code).toBe(2);
   });
 
-  it("--json: { ok, data: { packs: [{ id, dir, problems }], errors, warnings } }, ok false on errors", async () => {
+  it("--json: { ok, data: { packs: [{ id, dir, problems }], errors, warnings } }; on errors ok false and the report in error.details", async () => {
     const dir = miniPack({ policy: (p) => (p.rows.nope = { operation: "read" }), skill: { leads: null } });
     const r = await runHcpx(["lint", "--json", dir]);
     expect(r.code).toBe(1);
     const j = JSON.parse(r.stdout) as LintJson;
     expect(j.ok).toBe(false);
-    expect(j.data.errors).toBe(1);
-    expect(j.data.warnings).toBe(1);
-    expect(j.data.packs[0]!.id).toBe("mini");
-    const codes = j.data.packs[0]!.problems.map((p) => [p.code, p.severity]);
+    expect(j.error!.code).toBe("lint_errors");
+    expect(report(j).errors).toBe(1);
+    expect(report(j).warnings).toBe(1);
+    expect(report(j).packs[0]!.id).toBe("mini");
+    const codes = report(j).packs[0]!.problems.map((p) => [p.code, p.severity]);
     expect(codes).toEqual([
       ["policy_unknown_row", "error"],
       ["skill_no_leads", "warning"],
@@ -99,7 +104,8 @@ describe("hcpx lint (CLI)", () => {
     const r = await runHcpx(["lint", "--json", a, b]);
     expect(r.code).toBe(1);
     const j = JSON.parse(r.stdout) as LintJson;
-    expect(j.data.packs[1]!.problems[0]).toMatchObject({ code: "duplicate_pack", path: "id" });
+    expect(j.ok).toBe(false);
+    expect(report(j).packs[1]!.problems[0]).toMatchObject({ code: "duplicate_pack", path: "id" });
   });
 
   it("in project mode, a bare wrap.bin missing from sandbox.bins is a warning (bin_not_in_sandbox)", async () => {

@@ -9,7 +9,7 @@ import { listHosts } from "../../host/descriptor";
 import { ledgerPath, planAdopt, type Scope } from "../../host/engine";
 import { applyPlan, lockAdopt, type AdoptLock } from "../../host/apply";
 import { home } from "../../util/paths";
-import { c, done, makeOut, printWarnings, useColor, type Out } from "../output";
+import { c, done, finish, makeOut, printWarnings, useColor, type Out } from "../output";
 import type { Pack, Project } from "../../pack/model";
 
 export interface AdoptCliOptions {
@@ -61,7 +61,7 @@ async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs:
   const summary = plan.changes.map((ch) => ({ path: ch.path, kind: ch.kind, hosts: ch.hosts, notes: ch.notes }));
   if (opts.check) {
     if (out.json) {
-      done(out, { inSync: !drift, scope, hosts, changes: summary, conflicts: plan.conflicts, notes: plan.notes });
+      return finish(out, drift ? 1 : 0, { inSync: !drift, scope, hosts, changes: summary, conflicts: plan.conflicts, notes: plan.notes }, { code: "drift", message: `adopt ${hosts.join(" ")} (${scope}): ${plan.changes.length} file(s) out of date${plan.conflicts.length ? `, ${plan.conflicts.length} changed by hand` : ""}`, hint: `run \`hcpx adopt ${hostArgs.join(" ")}${scope === "user" ? " --scope user" : ""} --write\`` });
     } else {
       const color = useColor();
       let s = planDiff(plan, color);

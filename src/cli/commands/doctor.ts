@@ -12,7 +12,7 @@ import { lintPackDir } from "../../pack/lint";
 import { resolveBin } from "../../runtime/wrap";
 import type { CommonOpts } from "../../config/common";
 import { adoptedSync } from "../../config/adopted-check";
-import { c, makeOut, writeJson } from "../output";
+import { c, finish, makeOut } from "../output";
 
 export type CheckStatus = "ok" | "warn" | "fail";
 export interface Check {
@@ -90,8 +90,7 @@ export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<n
   const code = fails ? 1 : warns ? 2 : 0;
   const summary = fails ? `${fails} check(s) failed${warns ? `, ${warns} warning(s)` : ""}` : warns ? `healthy, with ${warns} warning(s)` : "healthy";
   if (out.json) {
-    if (fails) writeJson({ ok: false, error: { code: "unhealthy", message: summary, hint: checks.find((x) => x.status === "fail")!.hint, checks } });
-    else writeJson({ ok: true, data: { status: warns ? "warnings" : "healthy", checks } });
+    finish(out, code, { status: fails ? "unhealthy" : warns ? "warnings" : "healthy", checks }, { code: fails ? "unhealthy" : "warnings", message: summary, hint: checks.find((x) => x.status === (fails ? "fail" : "warn"))?.hint });
   } else {
     const col = out.color;
     const mark = (s: CheckStatus) => (s === "ok" ? c.green(col, "✓") : s === "warn" ? c.yellow(col, "!") : c.red(col, "✗"));

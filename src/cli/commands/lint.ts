@@ -8,7 +8,7 @@ import { locate, readJson5 } from "../../pack/json5";
 import { CONFIG_NAME, loadProject } from "../../pack/load";
 import { lintPackDir, type LintOptions } from "../../pack/lint";
 import type { Project } from "../../pack/model";
-import { c, makeOut, writeJson } from "../output";
+import { c, finish, makeOut } from "../output";
 
 export interface LintCliOptions {
   strict?: boolean;
@@ -92,10 +92,7 @@ export async function run(dirs: string[], opts: LintCliOptions): Promise<number>
   const out = makeOut(opts);
   const report = lintDirs(dirs, { config: opts.config });
   const code = report.errors > 0 ? 1 : report.warnings > 0 && opts.strict ? 2 : 0;
-  if (out.json) {
-    writeJson({ ok: report.errors === 0, data: report });
-    return code;
-  }
+  if (out.json) return finish(out, code, report, { code: report.errors ? "lint_errors" : "lint_warnings", message: `lint: ${report.errors} error(s), ${report.warnings} warning(s)`, hint: report.errors ? "fix the errors in details.packs[].problems" : "--strict fails on warnings: fix them, or run without --strict" });
   const col = out.color;
   const lines: string[] = [];
   for (const p of report.packs) {

@@ -8,7 +8,7 @@ import { loadActive } from "../../config/active";
 import { readAdopted } from "../../config/adopted";
 import type { CommonOpts } from "../../config/common";
 import type { Problem } from "../../util/errors";
-import { c, done, makeOut } from "../output";
+import { c, finish, makeOut } from "../output";
 
 export interface StatusCommand {
   verb: string;
@@ -52,8 +52,10 @@ export async function run(opts: CommonOpts): Promise<number> {
     warnings: project.warnings as Problem[],
   };
   const code = broken.length ? 1 : project.warnings.length || adopted.errors.length ? 2 : 0;
-  done(out, data, (col) => render(data, col));
-  return code;
+  const why = broken.length
+    ? { code: "broken_packs", message: `${broken.length} activated pack(s) cannot be loaded`, hint: "run `hcpx lint` for each, or `hcpx deactivate <dir>`" }
+    : { code: "warnings", message: `${project.warnings.length + adopted.errors.length} warning(s) in the config or the adopt ledger`, hint: "see details.warnings and details.ledgerErrors" };
+  return finish(out, code, data, code ? why : undefined, (col) => render(data, col));
 }
 
 type Data = {

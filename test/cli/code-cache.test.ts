@@ -1,0 +1,68 @@
+// `hcpx exec` loads its bundle through V8's code cache (src/cli/load-command.ts).
+// The cache may only ever save work: the same envelopes with and without it,
+// a garbage cache is rejected and rewritten, composite modules still import
+// from a script compiled from the cache, and HCPX_NO_CACHE=1 writes none.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runHcpx, scratchProject, tmp } from "../support/hcpx";
+
+const v8Dir = (home: string) => join(home, ".cache", "hcpx", "v8");
+
+describe("exec's code cache", () => {
+  it("is written by the first exec and gives the same envelopes after, for wrap and composite", async () => {
+    const p = scratchProject({ packs: ["calc", "calc-wrap"] });
+    const home = tmp("hcpx-cc-home-");
+    const env = { HOME: home };
+    const first = await runHcpx(["exec", "calc", "add", "--json", "--", "a=1", "b=2"], { cwd: p.dir, env });
+    expect(JSON.parse(first.stdout)).toEqual({ ok: true, data: { sum: 3 } });
+    const files = readdirSync(v8Dir(home));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^exec-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.bin$/);
+    // from the cache now: a composite's import() must still work
+    for (const [args, data] of [
+      [["exec", "calc", "add", "--json", "--", "a=2", "b=2"], { sum: 4 }],
+      [["exec", "calc-wrap", "ping", "--json"], { pong: true }],
+    ] as const) {
+      const r = await runHcpx([...args], { cwd: p.dir, env });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ ok: true, data });
+    }
+  });
+
+  it("a garbage cache file is rejected by V8 and rewritten; exec works meanwhile", async () => {
+    const p = scratchProject({ packs: ["calc-wrap"] });
+    const home = tmp("hcpx-cc-home-");
+    const env = { HOME: home };
+    await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
+    const file = join(v8Dir(home), readdirSync(v8Dir(home))[0]!);
+    const good = readFileSync(file);
+    for (const junk of [Buffer.alloc(0), Buffer.from("not a code cache"), Buffer.alloc(good.length, 0x5a)]) {
+      writeFileSync(file, junk);
+      const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
+      expect(readFileSync(file).equals(junk)).toBe(false);
+    }
+  });
+
+  it("the cache of an earlier build is removed when this build writes its own", async () => {
+    const p = scratchProject({ packs: ["calc-wrap"] });
+    const home = tmp("hcpx-cc-home-");
+    const old = join(v8Dir(home), "exec-0123456789abcdef-v20.0.0-x64.bin");
+    mkdirSync(v8Dir(home), { recursive: true });
+    writeFileSync(old, "an earlier build's cache");
+    const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
+    expect(r.code).toBe(0);
+    expect(existsSync(old)).toBe(false);
+    expect(readdirSync(v8Dir(home))).toHaveLength(1);
+  });
+
+  it("HCPX_NO_CACHE=1 writes no code cache", async () => {
+    const p = scratchProject({ packs: ["calc-wrap"] });
+    const home = tmp("hcpx-cc-home-");
+    const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home, HCPX_NO_CACHE: "1" } });
+    expect(r.code).toBe(0);
+    expect(existsSync(v8Dir(home))).toBe(false);
+  });
+});
