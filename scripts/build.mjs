@@ -70,10 +70,22 @@ const selfImport = {
     b.onResolve({ filter: /^hcpx$/ }, () => ({ path: "./index.mjs", external: true }));
   },
 };
+/**
+ * handlebars is bundled too, into dist/vendor/handlebars.mjs, and imported from
+ * there only on the rare path that needs it: dist/ needs nothing from
+ * node_modules at run time, so the package has no production dependencies
+ * (every library is in devDependencies) and installs without fetching any.
+ */
+const vendorHandlebars = {
+  name: "vendor-handlebars",
+  setup(b) {
+    b.onResolve({ filter: /^handlebars$/ }, () => ({ path: "../vendor/handlebars.mjs", external: true }));
+  },
+};
 // `hcpx exec`'s bundle is CommonJS, loaded through V8's code cache by
 // src/cli/load-command.ts; the entry and the program are built after it, with
 // a hash of its bytes (the cache's key: V8 itself only checks the length).
-const execBuild = await build({ ...common, banner: undefined, format: "cjs", outExtension: { ".js": ".cjs" }, entryPoints: { "commands/exec": "src/cli/commands/exec.ts" }, external: ["handlebars"] });
+const execBuild = await build({ ...common, banner: undefined, format: "cjs", outExtension: { ".js": ".cjs" }, entryPoints: { "commands/exec": "src/cli/commands/exec.ts" }, plugins: [vendorHandlebars] });
 const execHash = createHash("sha256").update(execBuild.outputFiles[0].contents).digest("hex").slice(0, 16);
 const withHash = { ...common, define: { ...common.define, HCPX_EXEC_HASH: JSON.stringify(execHash) } };
 const builds = [execBuild, ...(await Promise.all([
@@ -83,10 +95,11 @@ const builds = [execBuild, ...(await Promise.all([
   build({ ...common, entryPoints: Object.fromEntries(libEntries.filter((e) => e !== "index").map((e) => [`lib/${e}`, `src/lib/${e}.ts`])), plugins: [selfImport], external: LIB_PEERS }),
   build({ ...withHash, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
   build({ ...withHash, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
-  // handlebars (~300 KB with source-map) renders only templates beyond the
-  // subset src/host/templates.ts renders itself: left in node_modules, imported
-  // on that rare path, instead of parsed on every adopt and generate.
-  build({ ...common, entryPoints: Object.fromEntries(commands.filter((c) => c !== "exec").map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), external: ["handlebars"] }),
+  // handlebars (~240 KB bundled) renders only templates beyond the subset
+  // src/host/templates.ts renders itself: a file of its own, imported on that
+  // rare path, instead of parsed on every adopt and generate.
+  build({ ...common, entryPoints: Object.fromEntries(commands.filter((c) => c !== "exec").map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), plugins: [vendorHandlebars] }),
+  build({ ...common, entryPoints: { "vendor/handlebars": "handlebars" } }),
 ]))];
 const entry = join(out, "hcpx.mjs");
 const libChunks = join(out, "lib", "chunks");

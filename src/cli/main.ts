@@ -11,9 +11,15 @@
 import { parseFastExec } from "./fast-exec";
 import { loadCommand } from "./load-command";
 
+declare const HCPX_VERSION: string;
 
 async function main(argv: string[]): Promise<void> {
   try {
+    // `hcpx --version` alone: answered here, without loading commander.
+    if (argv.length === 3 && (argv[2] === "--version" || argv[2] === "-V")) {
+      process.stdout.write(`${typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev"}\n`);
+      return;
+    }
     const fast = parseFastExec(argv.slice(2));
     if (fast) {
       const m = loadCommand<typeof import("./commands/exec")>("exec");

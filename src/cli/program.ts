@@ -70,7 +70,7 @@ program
   );
 program
   .command("lint")
-  .description("check packs: schemas, kinds, the four faces (§12.4), policy rows, Skill table, ids")
+  .description("check packs: schemas, kinds, that each command's four names agree (verb_key, cli[], tool name, Skill row), policy rows, Skill table, ids; the format: docs/pack-format.md")
   .argument("[pack-dir...]", "pack directories (default: every activated pack of the project)")
   .option("--strict", "exit 2 when there are warnings (errors always exit 1)")
   .option("--json", "print the result envelope { ok, data: { packs, errors, warnings } }")
@@ -82,7 +82,7 @@ program
   );
 program
   .command("mcp")
-  .description("serve the granted packs as a stdio MCP server (the reference export, §12.5): the tool `hcp`, hcp__read_skill, Skills as resources")
+  .description("serve the granted packs as a stdio MCP server: the tool `hcp` (or one tool per command), hcp__read_skill, Skills as resources")
   .option("--shape <shape>", "single (one tool `hcp`) or per-command (one tool per granted command)", "single")
   .option("--no-watch", "do not watch the config and packs for changes (each request still checks them)")
   .action(
@@ -109,7 +109,7 @@ program
     }),
   );
 // `pack` is a command group: add subcommands with packGroup.command(...).
-const packGroup = program.command("pack").description("create packs: from an OpenAPI document, or a new scaffold");
+const packGroup = program.command("pack").description("create packs: from an OpenAPI document, or a new scaffold; add commands to one");
 packGroup
   .command("from-openapi")
   .description("write a pack (surface.json, draft policy.json marked inferred, SKILL.md) from an OpenAPI 3 document")
@@ -132,15 +132,34 @@ packGroup
   .option("--wrap <bin>", "wrap a program: a bare name (recorded in sandbox.bins) or a path")
   .option("--composite", "an in-process pack: index.mjs exports one async function per verb")
   .option("--sense", "a sense_only pack: stimuli, no commands")
-  .option("--verb <spec>", "with --wrap: a read command, \"<verb_key>=<argv…>\" (repeatable); {{name}} in the argv becomes a required arg", (v: string, prev: string[] = []) => [...prev, v])
+  .option("--verb <spec>", "with --wrap: a read command, \"<verb_key>[:json]=<argv…>\" (repeatable); {{name}} in the argv becomes a required arg, '…' or \"…\" quote an argument with spaces", (v: string, prev: string[] = []) => [...prev, v])
+  .option("--write <spec>", "with --wrap: a write command, \"<verb_key>:<local|remote|external>[:confirm][:json]=<argv…>\" (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
+  .option("--land <land>", "where every --write that does not say lands: local, remote or external")
+  .option("--confirm", "every --write runs only with an explicit confirm")
   .option("--dir <dir>", "where to write it (default: packs/<id> next to hcp.config.json5)")
   .option("--force", "write into a non-empty directory")
   .option("--json", "print the result envelope")
-  .addHelpText("after", "\nExamples:\n  $ hcpx pack new gitx --wrap git --verb \"status=status --short\" --verb \"show=show --stat {{rev}}\"\n  $ hcpx pack new tools --composite --dir ./packs/tools\n")
+  .addHelpText("after", "\nExamples:\n  $ hcpx pack new gitx --wrap git --verb \"status=status --short\" --verb \"show=show --stat {{rev}}\"\n  $ hcpx pack new gitx --wrap git --verb \"log=log --oneline\" --write \"commit:local:confirm=commit -m {{message}}\"\n  $ hcpx pack new tools --composite --dir ./packs/tools\n\nSpecs, land and confirm: docs/pack-format.md#command-specs\n")
   .action(
-    act(async (id: string, opts: { wrap?: string; composite?: boolean; sense?: boolean; verb?: string[]; dir?: string; force?: boolean; json?: boolean }) => {
+    act(async (id: string, opts: { wrap?: string; composite?: boolean; sense?: boolean; verb?: string[]; write?: string[]; land?: string; confirm?: boolean; dir?: string; force?: boolean; json?: boolean }) => {
       const m = await import("./commands/pack-new");
       return m.run(id, { ...opts, ...globals() });
+    }),
+  );
+packGroup
+  .command("add-verb")
+  .description("add commands to a wrap pack: surface.json, policy.json and SKILL.md together (comments kept)")
+  .argument("<pack-dir>", "the pack directory")
+  .option("--verb <spec>", "a read command, \"<verb_key>[:json]=<argv…>\" (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
+  .option("--write <spec>", "a write command, \"<verb_key>:<local|remote|external>[:confirm][:json]=<argv…>\" (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
+  .option("--land <land>", "where every --write that does not say lands: local, remote or external")
+  .option("--confirm", "every --write runs only with an explicit confirm")
+  .option("--json", "print the result envelope")
+  .addHelpText("after", "\nExamples:\n  $ hcpx pack add-verb packs/gitx --write \"commit:local:confirm=commit -m {{message}}\"\n  $ hcpx pack add-verb packs/gitx --write \"push=push\" --land remote --confirm\n  $ hcpx pack add-verb packs/gitx --verb \"tags=tag --list\"\n\nSpecs, land and confirm: docs/pack-format.md#command-specs\n")
+  .action(
+    act(async (dir: string, opts: { verb?: string[]; write?: string[]; land?: string; confirm?: boolean; json?: boolean }) => {
+      const m = await import("./commands/pack-add-verb");
+      return m.run(dir, { ...opts, ...globals() });
     }),
   );
 program

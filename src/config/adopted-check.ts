@@ -14,7 +14,7 @@ export async function adoptedSync(project: Project, packs: Pack[]): Promise<Chec
   for (const h of led.hosts) {
     const again = `hcpx adopt ${h.host}${h.scope === "user" ? " --scope user" : ""} --write`;
     try {
-      const plan = await planAdopt(project, [h.host], (skillsPath) => buildProjection(project, packs, { skillsPath }), { scope: h.scope });
+      const plan = await planAdopt(project, [h.host], (skillsPath, o) => buildProjection(project, packs, { skillsPath, ...o }), { scope: h.scope });
       const n = plan.changes.length;
       const hand = plan.conflicts.length;
       if (n === 0 && hand === 0) checks.push({ id: `host:${h.host}`, status: "ok", message: `host ${h.host} (${h.scope}): ${h.files.length} file(s) in sync` });

@@ -1,5 +1,6 @@
 // Host descriptors: `hosts/<host>.json5` says, per scope, which files a host
 // reads and in which format. The engine knows formats, never hosts.
+import { didYouMean } from "../util/suggest";
 import * as z from "zod/mini";
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -27,8 +28,8 @@ const TargetSchema = z.strictObject({
   maxChars: z.optional(z.number()),
   /** a size cap on the whole resulting file, in bytes (e.g. Codex's 32 KiB for AGENTS.md) */
   maxBytes: z.optional(z.number()),
-  /** informative: the host's env var syntax in this file */
-  envSyntax: z.optional(z.string()),
+  /** the host's env var reference syntax in this file, `VAR` standing for the name (templates get `envRefs` from it) */
+  envSyntax: z.optional(z.string().check(z.regex(/VAR/))),
   /**
    * json/jsonc: the file as hcpx creates it, before the entry goes in — the host's own
    * skeleton (opencode adds `$schema` to any config that lacks it). A removal that leaves
@@ -55,6 +56,12 @@ export const DescriptorSchema = z.strictObject({
   docs: z.optional(z.array(z.string())),
   /** the MCP server name the entry is written under */
   server: z.optional(z.string()),
+  /**
+   * false: the host's shell tool cannot run `hcpx exec …` (Codex: a login shell that
+   * resets PATH, and a sandbox in which a Node program's stdout to a pipe is lost), so
+   * its prompt block does not advertise the shell route; the MCP tools are the route
+   */
+  shellRoute: z.optional(z.boolean()),
   scopes: z.strictObject({
     project: z.optional(ScopeSchema),
     user: z.optional(ScopeSchema),
@@ -96,7 +103,7 @@ export function loadDescriptor(host: string): Descriptor {
   if (hit) return hit;
   const valid = /^[a-z][a-z0-9-]*$/.test(host);
   const rel = valid && existsSync(join(hostsDir(), `${host}.json5`)) ? `${host}.json5` : valid && existsSync(join(hostsDir(), "bundles", `${host}.json5`)) ? `bundles/${host}.json5` : undefined;
-  if (!rel) throw new HcpxError({ code: "unknown_host", message: `unknown host '${host}'`, hint: `known hosts: ${listHosts().join(", ")} (or \`all\`)` });
+  if (!rel) throw new HcpxError({ code: "unknown_host", message: `unknown host '${host}'`, hint: `${didYouMean(host, [...listHosts(), "all"])}known hosts: ${listHosts().join(", ")} (or \`all\`)` }, 64);
   const file = join(hostsDir(), rel);
   const doc = readJson5(file, `hosts/${rel}`);
   const d = validate(DescriptorSchema, doc.value, doc.file, doc.text).data;

@@ -80,8 +80,11 @@ export interface AdoptPlan {
   rmdirs: string[];
 }
 
-/** A projection for one host: `skillsPath` is where that host's Skill copies are (for the prompt block). */
-export type ProjectionFor = (skillsPath: string) => Projection;
+/**
+ * A projection for one host: `skillsPath` is where that host's Skill copies are (for the
+ * prompt block); `shell`: whether the block may advertise `hcpx exec` (hcpx on the host's PATH).
+ */
+export type ProjectionFor = (skillsPath: string, opts?: { shell?: boolean }) => Projection;
 
 interface VFile {
   abs: string;
@@ -190,12 +193,38 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
   const rmdirCandidates = new Set<string>(journalRmdirs);
 
   // ---- the MCP command: --command, else the one recorded for the host, else hcpx's own ----
-  function mcpFor(host: string): McpCommand {
+  function mcpOf(host: string): McpCommand {
     if (opts.preview && opts.command === undefined) return { argv: ["hcpx", "mcp"] };
     const recorded = opts.command === undefined ? ledger.hosts[host]?.command : undefined;
-    const mcp = recorded ? { argv: recorded } : resolveMcpCommand(opts.command);
+    return recorded ? { argv: recorded } : resolveMcpCommand(opts.command);
+  }
+  function mcpFor(host: string): McpCommand {
+    const mcp = mcpOf(host);
     if (mcp.machineSpecific && !notes.includes(mcp.machineSpecific)) notes.push(mcp.machineSpecific);
     return mcp;
+  }
+
+  // ---- the shell route: may a host's prompt block advertise `hcpx exec …`? ----
+  // Where the host's shell can run it: the MCP entry runs a bare `hcpx` (found on PATH),
+  // and the descriptor does not say its shell tool cannot (`shellRoute: false`). A file
+  // two hosts read (AGENTS.md: Codex and opencode) holds one block, so it advertises the
+  // route only if every host that reads it (adopted in this run, or recorded) can run it.
+  function shellFor(desc: Descriptor, inRun: Descriptor[]): boolean {
+    const can = (d: Descriptor) => d.shellRoute !== false && mcpOf(d.host).argv[0] === "hcpx";
+    const blocks = (d: Descriptor) => new Set((d.scopes[scope]?.targets ?? []).filter((t) => t.format === "markdown-block").map((t) => absOf(first(t.path))));
+    if (!can(desc)) return false;
+    const mine = blocks(desc);
+    const others = new Map(inRun.map((d) => [d.host, d]));
+    for (const h of Object.keys(ledger.hosts)) {
+      if (others.has(h) || ledger.hosts[h]!.scope !== scope) continue;
+      try {
+        others.set(h, loadDescriptor(h));
+      } catch {
+        // a host hcpx no longer knows: its own plan reports it
+      }
+    }
+    for (const d of others.values()) if (d.host !== desc.host && [...blocks(d)].some((p) => mine.has(p)) && !can(d)) return false;
+    return true;
   }
 
   // ---- removal of one ledger entry (stale or --remove) ----
@@ -329,9 +358,10 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     }
     for (const n of spec.notes ?? []) notes.push(`${desc.name}: ${n}`);
     const skillsTarget = spec.targets.find((t) => t.format === "dir-of-skills");
+    const mcp = mcpFor(host);
     let projection: Projection;
     try {
-      projection = projectionFor(skillsTarget ? first(skillsTarget.path) : ".hcp/generated/skills");
+      projection = projectionFor(skillsTarget ? first(skillsTarget.path) : ".hcp/generated/skills", { shell: shellFor(desc, descriptors) });
     } catch (err) {
       if (err instanceof HcpxError) {
         problems.push(...err.problems);
@@ -339,7 +369,6 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
       }
       throw err;
     }
-    const mcp = mcpFor(host);
     const command = opts.command !== undefined ? mcp.argv : old?.command;
     const ctx: TemplateContext = {
       command: mcp.argv[0]!,
@@ -395,7 +424,8 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
         const f = file(abs);
         requireFileOrAbsent(f);
         if (t.note) f.notes.push(t.note);
-        const rendered = await render(host, t.template!, ctx);
+        const envRefs = t.envSyntax ? Object.fromEntries(ctx.envVars.map((n) => [n, t.envSyntax!.replaceAll("VAR", n)])) : undefined;
+        const rendered = await render(host, t.template!, envRefs ? { ...ctx, envRefs } : ctx);
         let e: LedgerEntry;
         if (t.format === "file") e = ownedFile(host, f, rendered, t, oldEntry, ownedBefore);
         else if (t.format === "markdown-block") e = mdTarget(host, f, rendered, t, oldEntry);

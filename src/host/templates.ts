@@ -14,6 +14,12 @@ export interface TemplateContext {
   argv: string[];
   /** binding env var names to forward (Codex `env_vars`) */
   envVars: string[];
+  /**
+   * the same names as an `env` object in the target's `envSyntax` (`VAR` replaced by
+   * the name): `{"LEDGER_TOKEN": "$LEDGER_TOKEN"}` for Gemini, which strips variables
+   * named like secrets from an MCP server's environment unless its `env` names them
+   */
+  envRefs?: Record<string, string>;
   /** the stable system-prompt block */
   promptBlock: string;
   hash: string;

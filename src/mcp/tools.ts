@@ -26,6 +26,6 @@ export function toolsFor(shape: Shape, view: ExportView): McpToolDef[] {
 export function instructions(packs: ProjectedPack[], shape: Shape): string {
   // the projection's leads are already filtered: none names a withheld command
   const how = shape === "single" ? "Use the `hcp` tool with {pack, verb, args}; read a pack's Skill with hcp__read_skill before its first use." : "Each tool is one pack command (`<pack>__<verb>`); read a pack's Skill with hcp__read_skill before its first use.";
-  const leads = packs.flatMap((p) => (p.leads.length ? p.leads : [`${p.pack.id}: ${p.pack.surface.description}`]));
+  const leads = packs.flatMap((p) => (p.leads.length ? p.leads : [`${p.pack.id}: ${p.description}`]));
   return [`HCP packs served by hcpx. ${how} Writes marked confirm run only with confirm: true after the user agreed.`, ...leads.map((l) => `- ${l}`)].join("\n");
 }

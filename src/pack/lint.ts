@@ -11,13 +11,22 @@ import { toolName, type Pack, type Project } from "./model";
 import { loadSkill, parseSkill, type Skill } from "./skill";
 
 export const TOOL_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
-/** HOSTS.md: keep server + tool ≤ 50 characters; the reference MCP server is named `hcp`. */
+/** Keep server + tool ≤ 50 characters (the tightest host); the reference MCP server is named `hcp`. */
 export const SERVER_NAME = "hcp";
 export const MAX_SERVER_TOOL = 50;
 export const MAX_LEAD = 120;
 const SKILL_NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const PLACEHOLDER_RE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const WHOLE_PLACEHOLDER_RE = /^\{\{([A-Za-z_][A-Za-z0-9_-]*)\}\}$/;
+/**
+ * A claim that the whole pack only reads (docs/pack-format.md#read-only-claims):
+ * "Read-only …" at the start, "(read-only)" at the end, "every command is a
+ * read", "only reads", "never writes". A claim about one verb
+ * ("`query` is read-only") is not one.
+ */
+export const READ_ONLY_CLAIM_RE = /^\s*(?:[a-z0-9-]+:\s*)?read[- ]only\b|\(read[- ]only\)\s*\.?\s*$|\bevery command is a read\b|\ball (?:commands|verbs) are reads\b|\b(?:it|this pack) (?:only reads|never writes)\b/i;
+const READ_ONLY_BODY_RE = /\bevery command is a read\b|\ball (?:commands|verbs) are reads\b/i;
+const READ_ONLY_HINT = "say what it does without calling the whole pack read-only; the hot-path table marks each command read or write (docs/pack-format.md#read-only-claims)";
 
 /** Every rule code lint can emit (stable: tests and users match on them). */
 export const LINT_CODES = [
@@ -58,6 +67,8 @@ export const LINT_CODES = [
   "external_no_confirm",
   "policy_read_gated",
   "policy_inferred",
+  "output_not_wrap",
+  "skill_claims_read_only",
   "enum_no_values",
   "values_not_enum",
   "flag_on_required",
@@ -232,6 +243,7 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
   const allArgNames = new Set<string>();
   specs.forEach((c, i) => {
     const args = c.args ?? {};
+    if (c.output !== undefined && s.kind !== "wrap") at("surface", ["commands", i, "output"], "output_not_wrap", "error", `'${c.verb_key}' sets output, but only a wrap pack reads a program's stdout (kind is '${s.kind}')`, "remove output (see docs/pack-format.md#commands)");
     for (const [name, a] of Object.entries(args)) {
       allArgNames.add(name);
       const ap: Seg[] = ["commands", i, "args", name];
@@ -244,7 +256,7 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
       const first = c.cli[0]!;
       if (first.includes("{{")) at("surface", ["commands", i, "cli", 0], "placeholder_partial", "error", `cli[0] of '${c.verb_key}' must be the CLI name, not a placeholder`, "cli[0] is the pack's CLI name, e.g. the pack id");
       else if (!cliName) cliName = { name: first, index: i };
-      else if (first !== cliName.name) at("surface", ["commands", i, "cli", 0], "cli_name_mismatch", "error", `cli[0] of '${c.verb_key}' is '${first}', but commands[${cliName.index}] (${specs[cliName.index]!.verb_key}) uses '${cliName.name}'`, "every command's cli[] starts with the same CLI name (the pack's)");
+      else if (first !== cliName.name) at("surface", ["commands", i, "cli", 0], "cli_name_mismatch", "error", `cli[0] of '${c.verb_key}' is '${first}', but commands[${cliName.index}] (${specs[cliName.index]!.verb_key}) uses '${cliName.name}'`, "every command's cli[] starts with the same CLI name, the pack's (the CLI face: docs/pack-format.md#the-four-faces)");
       c.cli.forEach((tok, j) => {
         if (j === 0) return;
         const whole = WHOLE_PLACEHOLDER_RE.exec(tok);
@@ -294,10 +306,10 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
     if (!TOOL_NAME_RE.test(name)) {
       at("surface", segs, "tool_name_invalid", "error", `host tool name '${name}' (${name.length} chars) does not match ^[a-zA-Z0-9_-]{1,64}$`, "shorten the pack id or the verb_key");
     } else if (SERVER_NAME.length + name.length > MAX_SERVER_TOOL) {
-      at("surface", segs, "tool_name_long", "warning", `host tool name '${name}' is ${name.length} chars; with the server name '${SERVER_NAME}' that is ${SERVER_NAME.length + name.length} > ${MAX_SERVER_TOOL}, too long for some hosts`, "shorten the pack id or the verb_key (HOSTS.md: server + tool ≤ 50)");
+      at("surface", segs, "tool_name_long", "warning", `host tool name '${name}' is ${name.length} chars; with the server name '${SERVER_NAME}' that is ${SERVER_NAME.length + name.length} > ${MAX_SERVER_TOOL}, too long for some hosts`, "shorten the pack id or the verb_key: keep server + tool ≤ 50 characters for every host (docs/pack-format.md#the-four-faces)");
     }
     const other = seenTool.get(name);
-    if (other !== undefined && other !== c.verb_key) at("surface", segs, "tool_name_collision", "error", `'${c.verb_key}' and '${other}' both become the host tool name '${name}'`, "rename one: dots become underscores in tool names");
+    if (other !== undefined && other !== c.verb_key) at("surface", segs, "tool_name_collision", "error", `'${c.verb_key}' and '${other}' both become the host tool name '${name}'`, "rename one: dots become underscores in tool names (docs/pack-format.md#the-four-faces)");
     else seenTool.set(name, c.verb_key);
   });
 
@@ -306,7 +318,7 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
   if (pack.policyInferred) at("policy", ["inferred"], "policy_inferred", "warning", "this policy was inferred (inferred: true) and is not yet reviewed", "review each row (operation, land, confirm), then remove `inferred`");
   for (const c of pack.commands) {
     if (c.policy.missingRow) {
-      at("policy", ["rows"], "policy_missing_row", "warning", `no policy row for '${c.verb_key}' (defaults to read)`, `add "${c.verb_key}": { operation: "read" } (or "write", with land)`);
+      at("policy", ["rows"], "policy_missing_row", "warning", `no policy row for '${c.verb_key}' (defaults to read)`, `add "${c.verb_key}": { operation: "read" } (or "write", with land: local, remote or external; docs/pack-format.md#land)`);
     }
   }
   for (const [verb, row] of Object.entries(pack.policyRows)) {
@@ -315,9 +327,15 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
       at("policy", rp, "policy_unknown_row", "error", `policy row '${verb}' names no command of the pack`, `remove the row, or fix its name (commands: ${[...verbs].join(", ") || "none"})`);
       continue;
     }
-    if (row.operation === "write" && row.land === "external" && row.confirm !== true) at("policy", rp, "external_no_confirm", "warning", `'${verb}' writes where others see it (land: external) without confirm`, "add confirm: true so that it runs only with an explicit confirm");
-    if (row.operation === "read" && (row.land !== undefined || row.confirm !== undefined)) at("policy", rp, "policy_read_gated", "warning", `'${verb}' is a read but has ${[row.land !== undefined ? "land" : "", row.confirm !== undefined ? "confirm" : ""].filter(Boolean).join(" and ")}`, "land and confirm apply to writes; drop them, or make it a write");
+    if (row.operation === "write" && row.land === "external" && row.confirm !== true) at("policy", rp, "external_no_confirm", "warning", `'${verb}' writes where others see it (land: external) without confirm`, "add confirm: true so that it runs only with an explicit confirm (docs/pack-format.md#confirm)");
+    if (row.operation === "read" && (row.land !== undefined || row.confirm !== undefined)) at("policy", rp, "policy_read_gated", "warning", `'${verb}' is a read but has ${[row.land !== undefined ? "land" : "", row.confirm !== undefined ? "confirm" : ""].filter(Boolean).join(" and ")}`, "land and confirm apply to writes; drop them, or make it a write (docs/pack-format.md#land)");
     if (row.inferred === true && !pack.policyInferred) at("policy", [...rp, "inferred"], "policy_inferred", "warning", `the row for '${verb}' was inferred and is not yet reviewed`, "review it, then remove `inferred`");
+  }
+
+  // ---- a pack with writes does not call itself read-only ----
+  const writes = pack.commands.filter((c) => c.policy.operation === "write").map((c) => c.verb_key);
+  if (writes.length && READ_ONLY_CLAIM_RE.test(s.description)) {
+    at("surface", ["description"], "skill_claims_read_only", "error", `the description claims the pack is read-only, but it has writes: ${writes.join(", ")}`, READ_ONLY_HINT);
   }
 
   // ---- SKILL.md ----
@@ -348,6 +366,18 @@ function lintSkill(pack: Pack, skill: Skill, sk: (line: number | undefined, code
     if (l.length > MAX_LEAD) sk(fmLine("leads"), "skill_lead_long", "warning", `lead ${i + 1} is ${l.length} chars (> ${MAX_LEAD})`, "keep each lead a short line: the system prompt carries every pack's leads", Array.isArray(rawLeads) ? `leads[${i}]` : "leads");
   });
 
+  const writes = pack.commands.filter((c) => c.policy.operation === "write").map((c) => c.verb_key);
+  if (writes.length) {
+    if (READ_ONLY_CLAIM_RE.test(String(skill.frontmatter.description))) sk(fmLine("description"), "skill_claims_read_only", "error", `the Skill description claims the pack is read-only, but it has writes: ${writes.join(", ")}`, READ_ONLY_HINT, "description");
+    skill.leads.forEach((l, i) => {
+      if (READ_ONLY_CLAIM_RE.test(l)) sk(fmLine("leads"), "skill_claims_read_only", "error", `lead ${i + 1} claims the pack is read-only, but it has writes: ${writes.join(", ")}`, READ_ONLY_HINT, Array.isArray(rawLeads) ? `leads[${i}]` : "leads");
+    });
+    const lines = skill.body.split(/\r?\n/);
+    lines.forEach((l, i) => {
+      if (READ_ONLY_BODY_RE.test(l)) sk(skill.bodyLine + i, "skill_claims_read_only", "error", `the Skill says every command is a read, but the pack has writes: ${writes.join(", ")}`, READ_ONLY_HINT);
+    });
+  }
+
   const byVerb = new Map<string, (typeof skill.rows)[number]>();
   for (const row of skill.rows) {
     const cmd = pack.commands.find((c) => c.verb_key === row.verb);
@@ -369,7 +399,7 @@ function lintSkill(pack: Pack, skill: Skill, sk: (line: number | undefined, code
   const lastLine = skill.bodyLine + skill.body.split(/\r?\n/).length - 1;
   for (const c of pack.commands) {
     if (!byVerb.has(c.verb_key) && !skill.rows.some((r) => r.verb === c.verb_key)) {
-      sk(skill.rows.length ? skill.rows[skill.rows.length - 1]!.line : lastLine, "skill_row_missing", "error", `the hot-path table has no row for '${c.verb_key}'`, `add | \`${c.verb_key}\` | ${c.summary} | ${c.policy.operation}${c.policy.confirm ? ", confirm" : ""} |`);
+      sk(skill.rows.length ? skill.rows[skill.rows.length - 1]!.line : lastLine, "skill_row_missing", "error", `the hot-path table has no row for '${c.verb_key}'`, `add | \`${c.verb_key}\` | ${c.summary} | ${c.policy.operation}${c.policy.confirm ? ", confirm" : ""} | (each command has a Skill row: docs/pack-format.md#the-four-faces)`);
     }
   }
 }

@@ -1,6 +1,7 @@
 // Reading packs and the project config from disk into the model. This module
 // is on the `hcpx exec` path: keep it to JSON5 + zod/mini + node builtins.
 import { existsSync, readFileSync, statSync } from "node:fs";
+import { didYouMean } from "../util/suggest";
 import { dirname, join, resolve, basename } from "node:path";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, home, userConfigDir } from "../util/paths";
@@ -58,6 +59,7 @@ export function loadPack(dirArg: string): Pack {
     summary: c.summary,
     description: c.description,
     cli: c.cli,
+    ...(c.output !== undefined ? { output: c.output } : {}),
     args: c.args ?? {},
     http: c.http ? { method: c.http.method.toUpperCase(), path: c.http.path } : undefined,
     policy: policyFor(c.verb_key),
@@ -276,5 +278,13 @@ export function findPack(project: Project, id: string): Pack {
   }
   if (found[0]) return found[0];
   if (namedError) throw namedError;
-  throw new HcpxError({ code: "unknown_pack", message: `no activated pack '${id}'`, hint: "run `hcpx status` to list active packs, or `hcpx activate <pack-dir>`" });
+  // not found: the ids there are, for "did you mean" (the failure path only)
+  const ids = project.packDirs.map((d) => {
+    try {
+      return loadPack(d).id;
+    } catch {
+      return basename(d);
+    }
+  });
+  throw new HcpxError({ code: "unknown_pack", message: `no activated pack '${id}'`, hint: `${didYouMean(id, ids)}run \`hcpx status\` to list active packs, or \`hcpx activate <pack-dir>\`` });
 }

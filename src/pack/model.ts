@@ -21,6 +21,8 @@ export interface Command {
   description?: string;
   /** The CLI face, first token the pack's CLI name. */
   cli?: string[];
+  /** wrap: how stdout is read, when the command overrides wrap.output. */
+  output?: "json" | "text";
   args: Record<string, ArgSpec>;
   http?: { method: string; path: string };
   /** Set for verbs synthesised from `pass_through.allowedSubcommands`. */

@@ -25,6 +25,8 @@ export function build() {
     summary: nonEmpty(),
     description: z.optional(str()),
     cli: z.optional(z.array(str()).check(z.minLength(1))),
+    /** wrap: how this command's stdout is read, when it differs from wrap.output. */
+    output: z.optional(z.enum(["json", "text"])),
     args: z.optional(z.record(z.string().check(z.regex(ARG_NAME_RE, "an arg name is letters, digits, _ or -")), ArgSchema)),
     http: z.optional(
       z.strictObject({

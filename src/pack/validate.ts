@@ -35,7 +35,7 @@ function describe(issue: Issue, value: unknown): { message: string; hint?: strin
     case "invalid_value":
       return { message: `${JSON.stringify(got)} is not one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}` };
     case "unrecognized_keys":
-      return { message: `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${k}'`).join(", ")}`, hint: "check the spelling against DESIGN.md; unknown keys are ignored" };
+      return { message: `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${k}'`).join(", ")}`, hint: "check the spelling: every field is listed in docs/pack-format.md; unknown keys are ignored" };
     case "too_small":
       if (issue.origin === "number" || issue.origin === "int" || issue.origin === "bigint") return { message: custom ?? `${JSON.stringify(got)} is too small: must be ${issue.inclusive === false ? "greater than" : "at least"} ${issue.minimum}` };
       return { message: custom ?? (issue.origin === "string" ? `must not be empty` : `must have at least ${issue.minimum} ${issue.origin === "array" ? "item(s)" : ""}`.trim()) };

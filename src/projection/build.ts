@@ -8,7 +8,7 @@ import type { Command, Pack, Project } from "../pack/model";
 import { loadSkill } from "../pack/skill";
 import { HcpxError } from "../util/errors";
 import { display } from "../util/paths";
-import { filterLeads, namesWithheld, skillCopy } from "./skillcopy";
+import { filterDescription, filterLeads, skillCopy } from "./skillcopy";
 import { CONFIRM_MARKER, READ_SKILL_TOOL, SHELL_TOOL, checkToolNames, commandTool, readSkillTool, shellTool } from "./tools";
 import type { ProjectedPack, ProjectedSkill, Projection, ToolDef } from "./types";
 
@@ -18,6 +18,12 @@ export interface BuildOptions {
    * prompt block tells the agent. Default `.hcp/generated/skills`.
    */
   skillsPath?: string;
+  /**
+   * The block advertises the shell route (`hcpx exec …`) only when the host's
+   * shell can run it: `hcpx` on PATH (adopt knows from the MCP command it
+   * writes). Default true.
+   */
+  shell?: boolean;
 }
 
 export const DEFAULT_SKILLS_PATH = ".hcp/generated/skills";
@@ -51,9 +57,9 @@ export function buildProjection(project: Project, packs: Pack[], opts: BuildOpti
     const skill = loadSkill(pack);
     let leads = filterLeads(skill.leads, w);
     if (leads.length === 0) {
-      // No lead survives the grants: the surface description, unless it too names a withheld command.
-      const d = pack.surface.description.trim();
-      leads = namesWithheld(d, w, { prose: true }) ? [] : [`${pack.id}: ${d}`];
+      // No lead survives the grants: the surface description, as a lead (mentions of withheld commands cut out).
+      const d = filterLeads([pack.surface.description], w)[0] ?? "";
+      leads = /[A-Za-z0-9]/.test(d) ? [`${pack.id}: ${d}`] : [];
     }
     // A pass_through verb has only a synthesised summary; its Skill row says what it does.
     for (const c of granted) {
@@ -66,7 +72,7 @@ export function buildProjection(project: Project, packs: Pack[], opts: BuildOpti
       commands: granted.map((command) => ({ command, toolName: "" })),
       withheld,
       leads,
-      description: String(skill.frontmatter.description).trim(),
+      description: filterDescription(String(skill.frontmatter.description), w),
       skillText,
     });
   }
@@ -83,11 +89,11 @@ export function buildProjection(project: Project, packs: Pack[], opts: BuildOpti
 
   const skills: ProjectedSkill[] = projected.map((p) => ({ packId: p.pack.id, content: p.skillText }));
   const packsOut: ProjectedPack[] = projected.map(({ skillText: _s, ...rest }) => rest);
-  return { packs: packsOut, ...promptBlock(packsOut, skillsPath), shellTool: shell, tools, readSkillTool: readSkill, skills };
+  return { packs: packsOut, ...promptBlock(packsOut, skillsPath, opts.shell ?? true), shellTool: shell, tools, readSkillTool: readSkill, skills };
 }
 
-function promptBlock(packs: ProjectedPack[], skillsPath: string): { promptBlock: string; hash: string } {
-  const body = promptBody(packs, skillsPath);
+function promptBlock(packs: ProjectedPack[], skillsPath: string, shell: boolean): { promptBlock: string; hash: string } {
+  const body = promptBody(packs, skillsPath, shell);
   const hash = sha16(body);
   return { promptBlock: `<!-- hcp:prompt sha256:${hash} -->\n${body}`, hash };
 }
@@ -97,11 +103,11 @@ function promptBlock(packs: ProjectedPack[], skillsPath: string): { promptBlock:
  * host reads its Skill copies from its own dir). Only the block is rendered
  * again; everything else is shared.
  */
-export function withSkillsPath(projection: Projection, skillsPath: string): Projection {
-  return { ...projection, ...promptBlock(projection.packs, skillsPath.replace(/\\/g, "/").replace(/\/+$/, "")) };
+export function withSkillsPath(projection: Projection, skillsPath: string, opts: { shell?: boolean } = {}): Projection {
+  return { ...projection, ...promptBlock(projection.packs, skillsPath.replace(/\\/g, "/").replace(/\/+$/, ""), opts.shell ?? true) };
 }
 
-function promptBody(packs: ProjectedPack[], skillsPath: string): string {
+function promptBody(packs: ProjectedPack[], skillsPath: string, shell: boolean): string {
   const L: string[] = [];
   L.push("## Packs (Harness Context Protocol)", "");
   if (packs.length === 0) {
@@ -109,8 +115,12 @@ function promptBody(packs: ProjectedPack[], skillsPath: string): string {
     return L.join("\n") + "\n";
   }
   L.push(
-    `Run a pack's command with \`hcpx exec <pack> <verb> --json -- key=value …\` (shell), the \`${SHELL_TOOL}\` tool ({pack, verb, args, confirm}), or in a tool loop the tool \`<pack>__<verb>\` (dots in the verb become \`_\`). A pass_through verb takes literal words after \`--\` instead of key=value.`,
-    `A write marked "${CONFIRM_MARKER}" runs only with \`--confirm\` (\`confirm: true\` in a tool call): ask the user first.`,
+    shell
+      ? `Run a pack's command with \`hcpx exec <pack> <verb> --json -- key=value …\` (shell), the \`${SHELL_TOOL}\` tool ({pack, verb, args, confirm}), or in a tool loop the tool \`<pack>__<verb>\` (dots in the verb become \`_\`). A pass_through verb takes literal words after \`--\` instead of key=value.`
+      : `Run a pack's command with the \`${SHELL_TOOL}\` tool ({pack, verb, args, confirm}), or in a tool loop the tool \`<pack>__<verb>\` (dots in the verb become \`_\`). A pass_through verb takes literal words (\`argv\`) instead of args.`,
+    shell
+      ? `A write marked "${CONFIRM_MARKER}" runs only with \`--confirm\` (\`confirm: true\` in a tool call): ask the user first.`
+      : `A write marked "${CONFIRM_MARKER}" runs only with \`confirm: true\` in the tool call: ask the user first.`,
     `Before the first use of a pack, read its Skill: the \`${READ_SKILL_TOOL}\` tool with \`{"pack": "<pack>"}\`, or \`${skillsPath}/<pack>/SKILL.md\`.`,
     "",
     `Each verb below is marked r (read) or w (write); "${CONFIRM_MARKER}" marks a gated write.`,

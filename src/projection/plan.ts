@@ -17,7 +17,7 @@ export interface PlanOptions extends BuildOptions {
  * The host engine's preview renderer. `projectionFor(skillsPath)` rebuilds the
  * projection with the prompt block pointing at a host's own Skill directory.
  */
-export type RenderHostPreviews = (projection: Projection, hosts: string[], project: Project, projectionFor?: (skillsPath: string) => Projection) => PlannedFile[] | Promise<PlannedFile[]>;
+export type RenderHostPreviews = (projection: Projection, hosts: string[], project: Project, projectionFor?: (skillsPath: string, opts?: { shell?: boolean }) => Projection) => PlannedFile[] | Promise<PlannedFile[]>;
 
 /** The host engine's `renderHostPreviews`, or undefined while src/host/preview.ts does not exist. */
 export async function loadHostPreviews(): Promise<RenderHostPreviews | undefined> {
@@ -63,7 +63,7 @@ export async function planGenerate(project: Project, packs: Pack[], opts: PlanOp
   const hosts = opts.hosts ?? DEFAULT_HOSTS;
   if (hosts.length) {
     const render = await loadHostPreviews();
-    if (render) files.push(...(await render(projection, hosts, project, (skillsPath) => withSkillsPath(projection, skillsPath))));
+    if (render) files.push(...(await render(projection, hosts, project, (skillsPath, o) => withSkillsPath(projection, skillsPath, o))));
     else if (opts.hosts) {
       throw new HcpxError({ code: "no_host_engine", message: `host previews (${hosts.join(", ")}) are not available in this build: src/host/preview.ts is missing`, hint: "run without --host, or with --host none" });
     }

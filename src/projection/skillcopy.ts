@@ -2,15 +2,35 @@
 // metadata), the body with every mention of a withheld command taken out, and
 // the hot-path table filtered to granted commands with the policy cell (and so
 // the confirm marker) made to agree with policy.json.
+//
+// The rule (docs/pack-format.md#what-a-projection-leaves-out), exact so that
+// nothing but a withheld command's own mentions goes:
+// - its hot-path row is removed; a granted row keeps its place, with a mention
+//   of a withheld command in its cells cut out;
+// - in code blocks, a line naming it as `<pack> <verb>` (as in
+//   `hcpx exec <pack> <verb>`), `<pack>.<verb>`, its tool name
+//   `<pack>__<verb>`, or a dotted verb_key is removed — a bare word is not a
+//   mention there (`hcpx exec db query` stays when `db.exec` is withheld);
+// - in the leads (short lists that reach the system prompt) each mention, a
+//   bare word included, is cut out with its list separator (`status, log,
+//   show` → `status, log`); a lead left with nothing but its `<pack>:` prefix
+//   is dropped;
+// - in the description (prose), each mention written as code (`show`),
+//   qualified (`gitx show`, `gitx.show`), as a tool name or a dotted verb_key
+//   is cut out the same way; a plain word is prose and stays ("show one note");
+// - in body prose, a paragraph or list item that names it (in code, qualified,
+//   dotted, or its tool name) is dropped, the rest stays.
 import type { Command } from "../pack/model";
 import type { Skill } from "../pack/skill";
 import { toolName } from "../pack/model";
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const BEFORE = "(?<![\\w-]|\\w\\.)";
+const AFTER = "(?![\\w-]|\\.\\w)";
 
 /** A regex finding `verb` as a whole token (`entry.add` does not contain the token `add`). */
-export function tokenRe(verb: string): RegExp {
-  return new RegExp(`(?<![\\w-]|\\w\\.)${esc(verb)}(?![\\w-]|\\.\\w)`);
+export function tokenRe(verb: string, flags = ""): RegExp {
+  return new RegExp(`${BEFORE}${esc(verb)}${AFTER}`, flags);
 }
 
 export interface Withheld {
@@ -18,27 +38,103 @@ export interface Withheld {
   verbs: string[];
 }
 
+/** A code line or inline code span naming `v`: `<pack> <verb>`, `<pack>.<verb>`, the tool name, a dotted verb; never a bare one-word verb. */
+function codeNames(code: string, packId: string, v: string): boolean {
+  if (code.includes(toolName(packId, v))) return true;
+  if (tokenRe(`${packId} ${v}`).test(code) || tokenRe(`${packId}.${v}`).test(code)) return true;
+  if (v.includes(".") && tokenRe(v).test(code)) return true;
+  return new RegExp(`"verb"\\s*:\\s*"${esc(v)}"`).test(code);
+}
+
+/** An inline code span naming `v`: as code does, or the span is the verb itself (`show`, `show -- rev=…`). */
+function spanNames(span: string, packId: string, v: string): boolean {
+  return codeNames(span, packId, v) || span.trim().split(/\s+/)[0] === v;
+}
+
+/** Plain text naming `v`: qualified or dotted; with `bare`, a one-word verb as a word too. */
+function plainRe(packId: string, v: string, bare: boolean): RegExp {
+  const forms = [esc(toolName(packId, v)), `${esc(packId)}[ .]${esc(v)}`];
+  if (bare || v.includes(".")) forms.push(esc(v));
+  return new RegExp(`${BEFORE}(?:${forms.join("|")})${AFTER}`, "g");
+}
+
 /**
  * True when `text` names a withheld command: its tool name, `<pack> <verb>` as
- * in `hcpx exec`, a dotted verb anywhere, or a one-word verb inside code.
+ * in `hcpx exec`, `<pack>.<verb>`, a dotted verb anywhere, a one-word verb as
+ * an inline code span (`show`) — and with `prose`, a one-word verb as a bare
+ * word. `code`: `text` is a line of a code block (see codeNames).
  */
-export function namesWithheld(text: string, w: Withheld, opts: { code?: boolean; prose?: boolean } = {}): boolean {
+export function namesWithheld(text: string, w: Withheld, opts: { prose?: boolean; code?: boolean } = {}): boolean {
   for (const v of w.verbs) {
-    if (text.includes(toolName(w.packId, v))) return true;
-    if (tokenRe(`${w.packId} ${v}`).test(text)) return true;
-    if ((v.includes(".") || opts.prose) && tokenRe(v).test(text)) return true;
     if (opts.code) {
-      if (tokenRe(v).test(text)) return true;
-    } else {
-      for (const m of text.matchAll(/`([^`\n]+)`/g)) if (tokenRe(v).test(m[1]!)) return true;
+      if (codeNames(text, w.packId, v)) return true;
+      continue;
+    }
+    const parts = text.split(/(`[^`\n]*`)/);
+    for (let i = 0; i < parts.length; i++) {
+      if (i % 2 === 1 ? spanNames(parts[i]!.slice(1, -1), w.packId, v) : plainRe(w.packId, v, opts.prose === true).test(parts[i]!)) return true;
     }
   }
   return false;
 }
 
-/** Leads without the lines naming a withheld command (a lead is short: any mention counts). */
+const MARK = "\u0000";
+
+/**
+ * `text` with every mention of a withheld command cut out, with one adjacent
+ * list separator: `a, b and c` loses `, b` (or `a, `, or ` and c`); an inline
+ * code span naming one goes whole. `bare`: a one-word verb as a plain word
+ * counts (leads, descriptions).
+ */
+export function removeMentions(text: string, w: Withheld, bare: boolean): string {
+  if (!namesWithheld(text, w, { prose: bare })) return text;
+  const parts = text.split(/(`[^`\n]*`)/);
+  for (let i = 0; i < parts.length; i++) {
+    for (const v of w.verbs) {
+      if (i % 2 === 1) {
+        if (spanNames(parts[i]!.slice(1, -1), w.packId, v)) parts[i] = MARK;
+      } else parts[i] = parts[i]!.replace(plainRe(w.packId, v, bare), MARK);
+    }
+  }
+  let t = parts.join("");
+  const SEP = "(?:\\s*[,;/]\\s*|\\s+(?:and|or)\\s+)";
+  for (let guard = 0; t.includes(MARK) && guard < 1000; guard++) {
+    const before = t;
+    t = t.replace(new RegExp(`${SEP}${MARK}`), "");
+    if (t === before) t = t.replace(new RegExp(`${MARK}${SEP}`), "");
+    if (t === before) t = t.replace(MARK, "");
+  }
+  // what cutting leaves behind: empty parentheses, doubled spaces, a space before punctuation
+  return t
+    .replace(/\(\s*\)/g, "")
+    .replace(/[ \t]{2,}/g, " ")
+    .replace(/\s+([,.;:)])/g, "$1")
+    .replace(/:\s*\./g, ".")
+    .trim();
+}
+
+/** True when a rewritten lead has nothing left but its `<pack>:` prefix and punctuation. */
+function emptyLead(lead: string, packId: string): boolean {
+  const rest = lead.replace(new RegExp(`^\\s*${esc(packId)}\\s*:`), "").replace(/\([^)]*\)/g, "");
+  return !/[A-Za-z0-9]/.test(rest);
+}
+
+/** Leads with each mention of a withheld command cut out (a bare word counts: a lead is a short list). */
 export function filterLeads(leads: string[], w: Withheld): string[] {
-  return leads.map((l) => l.trim()).filter((l) => l && !namesWithheld(l, w, { prose: true }));
+  const out: string[] = [];
+  for (const raw of leads) {
+    const l = raw.trim();
+    if (!l) continue;
+    const r = removeMentions(l, w, true);
+    if (r !== l && emptyLead(r, w.packId)) continue;
+    out.push(r);
+  }
+  return out;
+}
+
+/** The description as a projection shows it: mentions of withheld commands (as code, qualified, dotted) cut out; plain words stay. */
+export function filterDescription(description: string, w: Withheld): string {
+  return removeMentions(description.trim(), w, false);
 }
 
 export function policyCell(c: Command): string {
@@ -106,11 +202,16 @@ export function filterSkillBody(skill: Skill, granted: Command[], w: Withheld): 
   let lastRowIndex = -1;
   for (const u of units(body)) {
     if (u.kind === "row") {
-      const line = u.lines[0]!;
+      let line = u.lines[0]!;
       const cells = splitRow(line);
       const verb = (cells[0] ?? "").replace(/`/g, "").trim();
-      if (withheld.has(verb) || namesWithheld(line, w)) continue;
+      if (withheld.has(verb)) continue;
       const c = byVerb.get(verb);
+      // a granted row that mentions a withheld command keeps its place, without the mention
+      if (namesWithheld(line, w)) {
+        for (let i = 1; i < cells.length; i++) cells[i] = removeMentions(cells[i]!, w, false);
+        line = `| ${cells.join(" | ")} |`;
+      }
       if (c && cells.length >= 3) {
         const cell = cells[cells.length - 1]!;
         const ok = cell.toLowerCase().includes(c.policy.operation) && /confirm/i.test(cell) === c.policy.confirm;
@@ -144,7 +245,7 @@ const q = (s: string) => JSON.stringify(s);
 
 export function skillCopy(skill: Skill, pack: { id: string; version: string }, leads: string[], granted: Command[], w: Withheld): string {
   const fm = skill.frontmatter as Record<string, unknown>;
-  const lines = ["---", `name: ${pack.id}`, `description: ${q(String(fm.description).trim())}`];
+  const lines = ["---", `name: ${pack.id}`, `description: ${q(filterDescription(String(fm.description), w))}`];
   for (const key of ["license", "compatibility"]) {
     if (typeof fm[key] === "string" && fm[key]) lines.push(`${key}: ${q(fm[key] as string)}`);
   }

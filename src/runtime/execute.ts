@@ -5,6 +5,7 @@
 // envelope with a stable code. Binding values are redacted (`***`) from the
 // whole envelope before it is returned. This module is on the `hcpx exec` hot
 // path: node builtins, json5, zod/mini only.
+import { didYouMean } from "../util/suggest";
 import type { Command, Pack, Project } from "../pack/model";
 import { findPack } from "../pack/load";
 import { isGranted } from "../pack/grants";
@@ -101,7 +102,7 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
     const granted = pack.commands.filter((c) => isGranted(project.grants, pack.id, c.verb_key)).map((c) => c.verb_key);
     const sense = pack.surface.kind === "sense_only";
     return failure("unknown_verb", sense ? `pack ${pack.id} is sense_only: it has no commands` : `pack ${pack.id} has no command '${req.verb}'`, {
-      hint: sense ? "sense_only packs emit stimuli and are never called" : granted.length ? `granted commands: ${granted.join(", ")}` : `no command of ${pack.id} is granted`,
+      hint: sense ? "sense_only packs emit stimuli and are never called" : granted.length ? `${didYouMean(req.verb, granted)}granted commands: ${granted.join(", ")}` : `no command of ${pack.id} is granted`,
     });
   }
   // 3. grant check (deny by default)

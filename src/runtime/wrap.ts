@@ -426,7 +426,7 @@ export async function runWrap(pack: Pack, project: Project, cmd: Command, values
     cwd: project.sandbox.cwd,
     env: binEnv(wrap, pack.surface.binding?.env ?? [], runtimeEnv),
     timeoutMs: wrap.timeout_ms ?? DEFAULT_TIMEOUT_MS,
-    output: wrap.output ?? "json",
+    output: cmd.output ?? wrap.output ?? "json",
     label: `${pack.id} ${cmd.verb_key}`,
   });
 }

@@ -1,6 +1,8 @@
 // Pack templates for `hcpx pack new`: each scaffold passes `hcpx lint` with
 // no warnings — named commands (never a mega-command `run`), a Policy row per
-// command, a SKILL.md whose hot-path table matches the surface.
+// command, a SKILL.md whose hot-path table matches the surface. Reads and
+// writes (src/scaffold/spec.ts); nothing calls the pack read-only when it writes.
+import type { VerbSpec } from "./spec";
 export type ScaffoldKind = "wrap" | "composite" | "sense_only";
 
 export interface ScaffoldInput {
@@ -10,23 +12,75 @@ export interface ScaffoldInput {
   bin?: string;
   /** wrap: the name shown to people (the bin's base name) */
   binName?: string;
-  /** wrap: the read commands to declare (default: version and help) */
-  verbs?: ScaffoldVerb[];
+  /** wrap: the commands to declare (default: version and help) */
+  verbs?: VerbSpec[];
 }
 
-export interface ScaffoldVerb {
-  verb: string;
-  /** argv after the CLI name; `{{name}}` elements become required string args */
-  tail: string[];
-}
-
-interface Cmd {
+export interface Cmd {
   verb: string;
   summary: string;
   cliTail?: string[];
   /** names of required string args (the cli tail's placeholders) */
   args?: string[];
-  operation: "read";
+  operation: "read" | "write";
+  land?: string;
+  confirm?: boolean;
+  output?: "json" | "text";
+}
+
+/** A word as a shell would need it written: quoted when it has spaces or quotes. */
+function shellWord(w: string): string {
+  return w !== "" && /^[\w@%+=:,./{}-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`;
+}
+
+/** A wrap command from a spec: its summary, args (the placeholders), policy. */
+export function wrapCommand(name: string, v: VerbSpec): Cmd {
+  return {
+    verb: v.verb,
+    summary: `Runs \`${[name, ...v.tail].map(shellWord).join(" ").replace(/\|/g, "\\|")}\``,
+    cliTail: v.tail,
+    args: [...new Set(v.tail.filter((t) => t.startsWith("{{")).map((t) => t.slice(2, -2)))],
+    operation: v.operation,
+    land: v.land,
+    confirm: v.confirm,
+    output: v.output,
+  };
+}
+
+/** The read/write cell of a hot-path row. */
+export const opCell = (c: Cmd): string => (c.operation === "write" && c.confirm ? "write, confirm" : c.operation);
+
+/** The policy row of a command. */
+export function policyRow(c: Cmd): Record<string, unknown> {
+  if (c.operation === "read") return { operation: "read" };
+  return { operation: "write", land: c.land, ...(c.confirm ? { confirm: true } : {}) };
+}
+
+/** The surface.json command object of a wrap command. */
+export function wrapCommandObject(id: string, c: Cmd): Record<string, unknown> {
+  return {
+    verb_key: c.verb,
+    summary: c.summary,
+    cli: [id, ...c.cliTail!],
+    ...(c.output ? { output: c.output } : {}),
+    args: Object.fromEntries((c.args ?? []).map((a) => [a, { type: "string", required: true }])),
+  };
+}
+
+/** The example line of a command (`hcpx exec <pack> <verb> [--confirm] -- a=…`). */
+export function exampleLine(id: string, c: Cmd): string {
+  const args = c.verb === "echo" && !c.cliTail ? ' -- message="hello"' : c.args?.length ? ` -- ${c.args.map((a) => `${a}=…`).join(" ")}` : "";
+  return `hcpx exec ${id} ${c.verb}${c.confirm ? " --confirm" : ""}${args}`;
+}
+
+/** The Notes bullet of a write: where it lands, and the confirm it needs. */
+export function writeNote(id: string, c: Cmd): string {
+  return `- \`${c.verb}\` writes (land: ${c.land ?? "local"})${c.confirm ? " and runs only with `--confirm`: ask the user first" : ""}; it needs its own grant, \`hcpx grant ${id}.${c.verb}\`.`;
+}
+
+/** The hot-path row of a command. */
+export function hotPathRow(c: Cmd): string {
+  return `| \`${c.verb}\` | ${c.summary} | ${opCell(c)} |`;
 }
 
 const j = (v: unknown) => JSON.stringify(v);
@@ -34,15 +88,7 @@ const j = (v: unknown) => JSON.stringify(v);
 function commandsFor(s: ScaffoldInput): Cmd[] {
   if (s.kind === "wrap") {
     const name = s.binName ?? s.bin ?? s.id;
-    if (s.verbs?.length) {
-      return s.verbs.map((v) => ({
-        verb: v.verb,
-        summary: `Runs \`${[name, ...v.tail].join(" ")}\``,
-        cliTail: v.tail,
-        args: v.tail.filter((t) => t.startsWith("{{")).map((t) => t.slice(2, -2)),
-        operation: "read" as const,
-      }));
-    }
+    if (s.verbs?.length) return s.verbs.map((v) => wrapCommand(name, v));
     return [
       { verb: "version", summary: `Version of ${name}`, cliTail: ["--version"], operation: "read" },
       { verb: "help", summary: `Usage summary of ${name}`, cliTail: ["--help"], operation: "read" },
@@ -86,7 +132,7 @@ function surface(s: ScaffoldInput, cmds: Cmd[]): string {
   lines.push(`  id: ${j(s.id)},`);
   lines.push(`  version: "0.1.0",`);
   const desc =
-    s.kind === "wrap" ? (s.verbs?.length ? `${name} command line, wrapped: ${cmds.map((c) => c.verb).join(", ")}` : `${name} command line, wrapped: version and usage (add your own commands)`) : s.kind === "composite" ? `In-process commands of ${s.id}: ping and echo (add your own)` : `Watches for ${s.id} events and delivers them as stimuli`;
+    s.kind === "wrap" ? (s.verbs?.length ? `${name} command line, wrapped: ${cmds.map((c) => `\`${c.verb}\``).join(", ")}` : `${name} command line, wrapped: version and usage (add your own commands)`) : s.kind === "composite" ? `In-process commands of ${s.id}: ping and echo (add your own)` : `Watches for ${s.id} events and delivers them as stimuli`;
   lines.push(`  description: ${j(desc)},`);
   lines.push(`  kind: ${j(s.kind)},`);
   if (s.kind === "wrap") {
@@ -111,7 +157,7 @@ function surface(s: ScaffoldInput, cmds: Cmd[]): string {
     for (const c of cmds) {
       if (s.kind === "wrap") {
         const args = (c.args ?? []).map((a) => `${a}: { type: "string", required: true }`).join(", ");
-        lines.push(`    { verb_key: ${j(c.verb)}, summary: ${j(c.summary)}, cli: ${j([s.id, ...c.cliTail!]).replace(/","/g, '", "')}, args: {${args ? ` ${args} ` : ""}} },`);
+        lines.push(`    { verb_key: ${j(c.verb)}, summary: ${j(c.summary)}, cli: ${j([s.id, ...c.cliTail!]).replace(/","/g, '", "')},${c.output ? ` output: ${j(c.output)},` : ""} args: {${args ? ` ${args} ` : ""}} },`);
       } else if (c.verb === "echo") {
         lines.push(`    {`);
         lines.push(`      verb_key: "echo",`);
@@ -129,25 +175,38 @@ function surface(s: ScaffoldInput, cmds: Cmd[]): string {
 function policy(s: ScaffoldInput, cmds: Cmd[]): string {
   if (cmds.length === 0) return `// sense_only: no commands, so no rows.\n{ rows: {} }\n`;
   const w = Math.max(...cmds.map((c) => c.verb.length + 3));
-  const rows = cmds.map((c) => `    ${(j(c.verb) + ":").padEnd(w)} { operation: ${j(c.operation)} },`);
+  const rows = cmds.map((c) => `    ${(j(c.verb) + ":").padEnd(w)} { ${Object.entries(policyRow(c)).map(([k, v]) => `${k}: ${j(v)}`).join(", ")} },`);
   return `// One row per command. A write says where it lands (local | remote | external)\n// and whether it needs an explicit confirm: { operation: "write", land: "local", confirm: true }\n{\n  rows: {\n${rows.join("\n")}\n  },\n}\n`;
 }
 
 function skill(s: ScaffoldInput, cmds: Cmd[]): string {
   const name = s.binName ?? s.bin ?? s.id;
+  const reads = cmds.filter((c) => c.operation === "read");
+  const writes = cmds.filter((c) => c.operation === "write");
+  const code = (cs: Cmd[]) => cs.map((c) => `\`${c.verb}\``).join(", ");
   const description =
     s.kind === "wrap"
       ? s.verbs?.length
-        ? `Runs ${name} for the agent through hcpx: ${cmds.map((c) => c.verb).join(", ")}. Use it instead of calling ${name} directly; every command is a read.`
+        ? writes.length
+          ? `Runs ${name} for the agent through hcpx: ${code(cmds)}. Use it instead of calling ${name} directly; the table marks each command read or write.`
+          : `Runs ${name} for the agent through hcpx: ${code(cmds)}. Use it instead of calling ${name} directly; every command is a read.`
         : `Runs ${name} for the agent through hcpx: its version and its usage summary. Use it to check which ${name} is installed and what it can do; add named commands for the tasks you need.`
       : s.kind === "composite"
         ? `In-process commands of ${s.id}: a health check and an echo. Use it to check that the pack is wired up; add named commands for the tasks you need.`
         : `Watches for ${s.id} events and tells the agent when one arrives. It has no commands: it only senses.`;
-  const lead =
-    s.kind === "sense_only" ? `${s.id}: you may receive event.received stimuli; it has no commands.` : `${s.id}: ${cmds.map((c) => c.verb).join(", ")} (read-only).`;
-  const out: string[] = ["---", `name: ${s.id}`, `description: ${j(description)}`, "leads:", `  - ${j(lead)}`, "---", "", `# ${s.id}`, ""];
+  // One lead for the reads, one for the writes: a projection that withholds
+  // every write drops the writes' lead whole (src/projection/skillcopy.ts).
+  const leads =
+    s.kind === "sense_only"
+      ? [`${s.id}: you may receive event.received stimuli; it has no commands.`]
+      : writes.length
+        ? [...(reads.length ? [`${s.id}: ${reads.map((c) => c.verb).join(", ")} (read).`] : []), `${s.id}: ${writes.map((c) => c.verb).join(", ")} (write).`]
+        : [`${s.id}: ${cmds.map((c) => c.verb).join(", ")} (read-only).`];
+  const out: string[] = ["---", `name: ${s.id}`, `description: ${j(description)}`, "leads:", ...leads.map((l) => `  - ${j(l)}`), "---", "", `# ${s.id}`, ""];
   if (s.kind === "wrap") {
-    out.push(`Wraps \`${name}\`. Every command is a read; output is ${name}'s own text, returned as \`{ text }\`.`, "");
+    const json = cmds.filter((c) => c.output === "json");
+    if (writes.length) out.push(`Wraps \`${name}\`. Output is ${name}'s own text, returned as \`{ text }\`${json.length ? ", unless a command says otherwise" : ""}.`, "");
+    else out.push(`Wraps \`${name}\`. Every command is a read; output is ${name}'s own text, returned as \`{ text }\`${json.length ? ", unless a command says otherwise" : ""}.`, "");
   } else if (s.kind === "composite") {
     out.push("A composite pack: the runtime calls `index.mjs` in-process, no process is spawned.", "");
   } else {
@@ -156,17 +215,22 @@ function skill(s: ScaffoldInput, cmds: Cmd[]): string {
   }
   if (cmds.length) {
     out.push("```sh");
-    for (const c of cmds) out.push(`hcpx exec ${s.id} ${c.verb}${c.verb === "echo" ? ' -- message="hello"' : c.args?.length ? ` -- ${c.args.map((a) => `${a}=…`).join(" ")}` : ""}`);
+    for (const c of cmds) out.push(exampleLine(s.id, c));
     out.push("```", "");
   }
   out.push("## Hot path", "");
   if (cmds.length) {
     out.push("| verb | what it does | read/write |", "|---|---|---|");
-    for (const c of cmds) out.push(`| \`${c.verb}\` | ${c.summary} | ${c.operation} |`);
+    for (const c of cmds) out.push(hotPathRow(c));
   } else out.push("This pack has no commands, so its hot-path table has no rows.");
   out.push("", "## Notes", "");
   if (s.kind === "sense_only") out.push("- Do not act on a stimulus alone when the action writes: ask the user first.");
-  else out.push("- Add a command for each task, with a row in policy.json and one here.", "- A write needs an explicit grant: `hcpx grant " + s.id + ".<verb>`.");
+  else {
+    for (const c of cmds) if (c.output === "json") out.push(`- \`${c.verb}\` prints JSON: its result is the parsed value.`);
+    for (const c of writes) out.push(writeNote(s.id, c));
+    out.push("- Add a command for each task, with a row in policy.json and one here (`hcpx pack add-verb`).");
+    if (!writes.length) out.push("- A write needs an explicit grant: `hcpx grant " + s.id + ".<verb>`.");
+  }
   return out.join("\n") + "\n";
 }
 

@@ -96,10 +96,10 @@ describe("review first", () => {
     expect(env.data.changes.map((c: { path: string }) => c.path)).toContain(".codex/config.toml");
   });
 
-  it("unknown host: an error naming the known ones", async () => {
+  it("unknown host: a usage error naming the known ones", async () => {
     const s = scratch();
     const r = await s.adopt("emacs");
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(64);
     expect(r.stderr).toMatch(/unknown host 'emacs'/);
     expect(r.stderr).toMatch(/claude, codex, cursor/);
   });

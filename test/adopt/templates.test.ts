@@ -11,6 +11,7 @@ const base: TemplateContext = {
   args: ["/opt/hcpx/dist/hcpx.mjs", "mcp", 'with "quotes" and \\ back'],
   argv: ["/usr/bin/node", "/opt/hcpx/dist/hcpx.mjs", "mcp"],
   envVars: ["LEDGER_TOKEN", "TODO_TOKEN"],
+  envRefs: { LEDGER_TOKEN: "$LEDGER_TOKEN", TODO_TOKEN: "$TODO_TOKEN" },
   promptBlock: "<!-- hcp:prompt sha256:0123456789abcdef -->\n## Packs\n\nUse `hcpx exec` & <friends>.\n",
   hash: "0123456789abcdef",
   packs: ["ledger"],
@@ -26,7 +27,7 @@ const files = readdirSync(join(REPO, "templates"), { recursive: true, withFileTy
 describe("templates: small interpreter = Handlebars", () => {
   it("finds the shipped templates", () => expect(files.length).toBeGreaterThanOrEqual(10));
   for (const f of files) {
-    for (const ctx of [base, { ...base, envVars: [] }]) {
+    for (const ctx of [base, { ...base, envVars: [], envRefs: {} }]) {
       it(`${f.slice(REPO.length + 1)} (${ctx.envVars.length} env vars)`, async () => {
         const src = readFileSync(f, "utf8");
         const mine = renderSimple(src, ctx);

@@ -59,7 +59,7 @@ describe("hcpx activate / deactivate", () => {
   it("deactivate of an unknown pack lists the active ones", async () => {
     const p = project();
     const r = await hcpx(["deactivate", "nosuch"], p.dir);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(64);
     expect(r.stderr).toContain("no active pack 'nosuch'");
     expect(r.stderr).toContain("active packs: ledger");
     expect(p.read()).toBe(HAND);
@@ -94,13 +94,14 @@ describe("hcpx grant / revoke", () => {
     expect(p.read()).toBe(HAND);
   });
 
-  it("warns about an unknown verb (naming the pack's verbs) and an unknown pack", async () => {
+  it("refuses an unknown verb of an active pack (did you mean, exit 64, nothing written); warns about a pack not active", async () => {
     const p = project();
     const r = await hcpx(["grant", "ledger.balanse", "--json"], p.dir);
-    expect(r.code).toBe(0);
-    const env = envelope<{ warnings: { code: string; message: string; hint: string }[] }>(r);
-    expect(env.data.warnings[0]).toMatchObject({ code: "matches_nothing" });
-    expect(env.data.warnings[0]!.hint).toContain("balance");
+    expect(r.code).toBe(64);
+    const env = envelope(r);
+    expect(env.error).toMatchObject({ code: "matches_nothing" });
+    expect(env.error.hint).toContain("did you mean 'ledger.balance'?");
+    expect(p.read()).toBe(HAND);
     const u = await hcpx(["grant", "weather.*"], p.dir);
     expect(u.code).toBe(0);
     expect(u.stderr).toContain("no active pack 'weather'");

@@ -103,7 +103,7 @@ describe("the CLI contract", () => {
     };
     expect(complete(["hcpx", "gr"])).toEqual(["grant"]);
     expect(complete(["hcpx", "pack", ""])).toEqual(expect.arrayContaining(["from-openapi", "new"]));
-    expect(complete(["hcpx", "pack", "new", "--c"])).toEqual(["--composite"]);
+    expect(complete(["hcpx", "pack", "new", "--c"])).toEqual(["--composite", "--confirm"]);
     expect(complete(["hcpx", "doctor", "--j"])).toEqual(["--json"]);
     expect(complete(["hcpx", "grant", "ledger.entry."])).toEqual(["ledger.entry.add", "ledger.entry.delete"]);
     expect(complete(["hcpx", "exec", "l"])).toEqual(["ledger"]);

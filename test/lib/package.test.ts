@@ -90,9 +90,9 @@ describe("the package: exports, declarations, plain Node", () => {
     }
     // the CLI bundles carry none of the library
     for (const f of ["hcpx.mjs", "commands/exec.cjs", "commands/mcp.mjs"]) expect(readFileSync(join(REPO, "dist", f), "utf8")).not.toContain("confirm_declined");
-    const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { dependencies: Record<string, string>; peerDependenciesMeta: Record<string, { optional: boolean }> };
+    const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { dependencies?: Record<string, string>; peerDependenciesMeta: Record<string, { optional: boolean }> };
     for (const sdk of ["ai", "@anthropic-ai/sdk", "@openai/agents"]) {
-      expect(pkg.dependencies[sdk]).toBeUndefined();
+      expect(pkg.dependencies?.[sdk]).toBeUndefined();
       expect(pkg.peerDependenciesMeta[sdk]).toEqual({ optional: true });
     }
   });

@@ -208,6 +208,12 @@ const cases: RuleCase[] = [
     },
   },
   { name: "composite.module missing", code: "missing_file", severity: "error", file: "surface.json", path: "composite.module", pack: { surface: composite } },
+  // output per command: only a wrap reads a program's stdout
+  { name: "output on a command of a composite pack", code: "output_not_wrap", severity: "error", file: "surface.json", path: "commands[0].output", pack: { surface: (s) => (composite(s), (s.commands[0].output = "json")), raw: withFile("index.mjs") } },
+  // a pack with writes does not call itself read-only (the base pack has two writes)
+  { name: "a Skill description claiming read-only when the pack writes", code: "skill_claims_read_only", severity: "error", file: "SKILL.md", path: "description", pack: { skill: { description: "Mini: show, add and delete items; every command is a read." } } },
+  { name: "a lead ending (read-only) when the pack writes", code: "skill_claims_read_only", severity: "error", file: "SKILL.md", path: "leads[0]", pack: { skill: { leads: ["mini: show, item.add (read-only)."] } } },
+  { name: "a surface description starting Read-only when the pack writes", code: "skill_claims_read_only", severity: "error", file: "surface.json", path: "description", pack: { surface: (s) => (s.description = "Read-only mini: items") } },
   { name: "relative wrap.bin missing", code: "bin_missing", severity: "warning", file: "surface.json", path: "wrap.bin", pack: { raw: { "bin.mjs": null } } },
 ];
 
@@ -235,6 +241,12 @@ describe("lint rules", () => {
     expect(hit!.line, "every problem has a line").toBeGreaterThan(0);
     expect(hit!.message.length).toBeGreaterThan(10);
     expect(hit!.hint, "every lint problem has a hint").toBeTruthy();
+  });
+
+  it("a claim about one verb, or a read-only pack calling itself read-only, is fine", () => {
+    expect(lint({ skill: { description: "Mini: `show` is read-only; `item.add` and `item.delete` write." } })).toEqual([]);
+    const readsOnly = (s: Json) => (s.commands = [s.commands[0]]);
+    expect(lint({ surface: readsOnly, policy: (p) => (p.rows = { show: { operation: "read" } }), skill: { rows: [baseRows()[0]!], leads: ["mini: show (read-only)."], description: "Read-only mini; every command is a read." } })).toEqual([]);
   });
 
   it("the base Skill's first hot-path row is at line ROW1", () => {

@@ -92,7 +92,7 @@ describe("hcpx exec: pack, verb and grant errors", () => {
     expect((await json(["nopack", "x"])).env.error.code).toBe("unknown_pack");
     const v = await json(["ledger", "nope"]);
     expect(v.env.error.code).toBe("unknown_verb");
-    expect(v.code).toBe(1);
+    expect(v.code).toBe(64);
     const g = await json(["git", "show", "--", "rev=HEAD"]);
     expect(g.env.error.code).toBe("not_granted");
   });

@@ -6,6 +6,9 @@
 //   POST /v1/messages/count_tokens  Anthropic token count (side call)
 //   POST /v1/responses              OpenAI Responses
 //   POST /v1/chat/completions       OpenAI Chat Completions
+//   POST /v1beta/models/<m>:generateContent, :streamGenerateContent (SSE)
+//                                   Gemini (the model is in the path)
+//   POST /v1beta/models/<m>:countTokens  Gemini token count (side call)
 //   GET  /v1/models                 a one-model list (side call)
 // Paths are matched on their end, so a base URL with a prefix (`/v1`, `/api/v1`)
 // works. Anything else is logged and answered 404.
@@ -19,17 +22,24 @@
 // A request beyond the script is answered 400 (not 5xx: SDKs retry those) with
 // "fake model: script exhausted", and counted in `unexpected`.
 //
-// Adding a dialect (e.g. Gemini generateContent) is one entry in DIALECTS.
+// Side calls a host makes besides the conversation (a title, a routing
+// classifier) would take turns meant for the conversation: `side` answers a
+// request without taking a turn when it returns one (`jsonForSchema` fills a
+// JSON answer for a request that asks for structured output).
+//
+// Adding a dialect is one entry in DIALECTS.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type Api = "anthropic" | "responses" | "chat";
+export type Api = "anthropic" | "responses" | "chat" | "gemini";
 
 export interface ToolCallSpec {
   name: string;
   input: Record<string, unknown>;
   /** default `call_<n>` (`toolu_<n>` for Anthropic), unique per server */
   id?: string;
+  /** Responses: the namespace of a tool offered inside a `namespace` tool (Codex's `mcp__<server>`) */
+  namespace?: string;
 }
 
 export interface TurnData {
@@ -44,6 +54,8 @@ export interface OfferedTool {
   description?: string;
   /** the JSON Schema of the input, as the dialect carries it */
   schema?: unknown;
+  /** Responses: the `namespace` tool this one was offered in */
+  namespace?: string;
 }
 
 export interface ToolResult {
@@ -75,12 +87,16 @@ export interface ModelRequest extends LoggedRequest {
   system: string;
   /** every tool result in the conversation so far, in order */
   toolResults: ToolResult[];
+  /** answered by `side` (took no turn) */
+  side?: boolean;
 }
 
 export interface FakeModelOptions {
   script?: Turn[];
   /** the `model` echoed back when the request names none */
   model?: string;
+  /** answers side calls: a turn here is sent without taking one of the script's */
+  side?: (req: ModelRequest) => TurnData | undefined;
 }
 
 export interface FakeModel {
@@ -90,6 +106,8 @@ export interface FakeModel {
   requests: LoggedRequest[];
   /** the model requests only (those that took a turn, or tried to) */
   modelRequests: ModelRequest[];
+  /** model requests answered by `side` */
+  sideRequests: ModelRequest[];
   /** requests that found no turn or no route */
   unexpected: LoggedRequest[];
   /** append turns to the script */
@@ -121,6 +139,10 @@ function textOf(v: unknown): string {
 interface Dialect {
   api: Api;
   match: RegExp;
+  /** streaming asked for (default: `stream: true` in the body) */
+  streams?(path: string, body: Json): boolean;
+  /** the model named (default: the body's `model`) */
+  modelOf?(path: string, body: Json): string;
   parse(body: Json): Pick<ModelRequest, "tools" | "system" | "toolResults">;
   render(turn: TurnData, ctx: RenderCtx): Json;
   stream(turn: TurnData, ctx: RenderCtx): { event?: string; data: Json | string }[];
@@ -232,7 +254,7 @@ const chat: Dialect = {
 function responsesOutput(turn: TurnData, ctx: RenderCtx): Json[] {
   const output: Json[] = [];
   if (turn.text !== undefined) output.push({ type: "message", id: `msg_${ctx.id}`, status: "completed", role: "assistant", content: [{ type: "output_text", text: turn.text, annotations: [], logprobs: [] }] });
-  (turn.toolCalls ?? []).forEach((c, i) => output.push({ type: "function_call", id: `fc_${ctx.callIds[i]}`, call_id: ctx.callIds[i], name: c.name, arguments: JSON.stringify(c.input), status: "completed" }));
+  (turn.toolCalls ?? []).forEach((c, i) => output.push({ type: "function_call", id: `fc_${ctx.callIds[i]}`, call_id: ctx.callIds[i], name: c.name, ...(c.namespace ? { namespace: c.namespace } : {}), arguments: JSON.stringify(c.input), status: "completed" }));
   return output;
 }
 
@@ -260,9 +282,12 @@ const responses: Dialect = {
   api: "responses",
   match: /\/responses$/,
   parse(b) {
-    const tools = arr(b.tools)
-      .filter(isObj)
-      .map((t) => ({ name: str(t.name), description: typeof t.description === "string" ? t.description : undefined, schema: t.parameters }));
+    const tools: OfferedTool[] = [];
+    for (const t of arr(b.tools).filter(isObj)) {
+      if (t.type === "namespace") {
+        for (const u of arr(t.tools).filter(isObj)) tools.push({ name: str(u.name), description: typeof u.description === "string" ? u.description : undefined, schema: u.parameters, namespace: str(t.name) });
+      } else tools.push({ name: str(t.name), description: typeof t.description === "string" ? t.description : undefined, schema: t.parameters });
+    }
     const input = typeof b.input === "string" ? [] : arr(b.input).filter(isObj);
     const system = [str(b.instructions), ...input.filter((m) => m.role === "system" || m.role === "developer").map((m) => textOf(m.content))].filter(Boolean).join("\n");
     const toolResults = input.filter((m) => m.type === "function_call_output").map((m) => ({ id: str(m.call_id), output: textOf(m.output) }));
@@ -298,7 +323,80 @@ const responses: Dialect = {
   },
 };
 
-const DIALECTS: Dialect[] = [anthropic, chat, responses];
+// Gemini generateContent: tools are `functionDeclarations`, calls and results are
+// `functionCall` / `functionResponse` parts; streaming is `:streamGenerateContent?alt=sse`,
+// each event a whole GenerateContentResponse.
+function geminiResponse(turn: TurnData, ctx: RenderCtx, parts?: Json[]): Json {
+  const all: Json[] = parts ?? [...(turn.text !== undefined ? [{ text: turn.text }] : []), ...(turn.toolCalls ?? []).map((c) => ({ functionCall: { name: c.name, args: c.input } }))];
+  return {
+    candidates: [{ content: { role: "model", parts: all }, finishReason: "STOP", index: 0 }],
+    usageMetadata: { promptTokenCount: ctx.inputTokens, candidatesTokenCount: 10, totalTokenCount: ctx.inputTokens + 10 },
+    modelVersion: ctx.model,
+    responseId: ctx.id,
+  };
+}
+
+const gemini: Dialect = {
+  api: "gemini",
+  match: /\/models\/[^/:]+:(?:stream)?[gG]enerateContent$/,
+  streams: (path) => /:stream[gG]enerateContent$/.test(path),
+  modelOf: (path) => /\/models\/([^/:]+):/.exec(path)?.[1] ?? "",
+  parse(b) {
+    const tools: OfferedTool[] = [];
+    for (const t of arr(b.tools).filter(isObj)) {
+      for (const f of arr(t.functionDeclarations).filter(isObj)) tools.push({ name: str(f.name), description: typeof f.description === "string" ? f.description : undefined, schema: f.parametersJsonSchema ?? f.parameters });
+    }
+    const toolResults: ToolResult[] = [];
+    for (const c of arr(b.contents).filter(isObj)) {
+      for (const part of arr(c.parts).filter(isObj)) {
+        const fr = part.functionResponse;
+        if (!isObj(fr)) continue;
+        const resp = fr.response;
+        const output = isObj(resp) && typeof resp.output === "string" ? resp.output : isObj(resp) && typeof resp.error === "string" ? resp.error : JSON.stringify(resp ?? null);
+        toolResults.push({ id: str(fr.id) || str(fr.name), output, isError: isObj(resp) && resp.error !== undefined ? true : undefined });
+      }
+    }
+    return { tools, system: textOf(isObj(b.systemInstruction) ? b.systemInstruction.parts : b.systemInstruction), toolResults };
+  },
+  render: (turn, ctx) => geminiResponse(turn, ctx),
+  stream(turn, ctx) {
+    // the text in pieces, then each call, the last event carrying finishReason
+    const out: { data: Json }[] = [];
+    const pieces = turn.text !== undefined ? chunks(turn.text) : [];
+    const calls = (turn.toolCalls ?? []).map((c) => ({ functionCall: { name: c.name, args: c.input } }));
+    pieces.forEach((t) => out.push({ data: geminiResponse(turn, ctx, [{ text: t }]) }));
+    if (calls.length) out.push({ data: geminiResponse(turn, ctx, calls) });
+    if (out.length === 0) out.push({ data: geminiResponse(turn, ctx, [{ text: "" }]) });
+    for (const e of out.slice(0, -1)) delete (e.data.candidates as Json[])[0]!.finishReason;
+    return out;
+  },
+};
+
+const DIALECTS: Dialect[] = [anthropic, chat, responses, gemini];
+
+/**
+ * A value that satisfies a JSON Schema (Gemini's OBJECT/STRING spelling too):
+ * the first enum value, 1, true, "x", one-item arrays, every property. For a
+ * side call that asks for structured output (`responseJsonSchema`).
+ */
+export function jsonForSchema(schema: unknown): unknown {
+  if (!isObj(schema)) return "x";
+  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
+  const type = String(Array.isArray(schema.type) ? schema.type[0] : (schema.type ?? (isObj(schema.properties) ? "object" : "string"))).toLowerCase();
+  switch (type) {
+    case "object":
+      return Object.fromEntries(Object.entries(isObj(schema.properties) ? schema.properties : {}).map(([k, v]) => [k, jsonForSchema(v)]));
+    case "array":
+      return [jsonForSchema(schema.items)];
+    case "integer":
+    case "number":
+      return typeof schema.minimum === "number" ? schema.minimum : 1;
+    case "boolean":
+      return true;
+    default:
+      return "x";
+  }
+}
 
 /** Split a string into a few pieces, so that clients really reassemble deltas. */
 function chunks(s: string): string[] {
@@ -333,6 +431,7 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
   const script: Turn[] = [...(opts.script ?? [])];
   const requests: LoggedRequest[] = [];
   const modelRequests: ModelRequest[] = [];
+  const sideRequests: ModelRequest[] = [];
   const unexpected: LoggedRequest[] = [];
   let ids = 0;
 
@@ -357,6 +456,10 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
       sendJson(res, 200, { input_tokens: Math.max(1, Math.ceil(raw.length / 4)) });
       return;
     }
+    if (req.method === "POST" && /\/models\/[^/:]+:countTokens$/.test(path)) {
+      sendJson(res, 200, { totalTokens: Math.max(1, Math.ceil(raw.length / 4)) });
+      return;
+    }
     const dialect = req.method === "POST" ? DIALECTS.find((d) => d.match.test(path)) : undefined;
     if (!dialect || !isObj(body)) {
       unexpected.push(logged);
@@ -367,12 +470,16 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
       ...logged,
       api: dialect.api,
       n: modelRequests.length,
-      stream: body.stream === true,
-      model: str(body.model) || opts.model || "fake-model",
+      stream: dialect.streams ? dialect.streams(path, body) : body.stream === true,
+      model: (dialect.modelOf ? dialect.modelOf(path, body) : str(body.model)) || opts.model || "fake-model",
       ...dialect.parse(body),
     };
-    modelRequests.push(mreq);
-    const next = script.shift();
+    const sideTurn = opts.side?.(mreq);
+    if (sideTurn) {
+      mreq.side = true;
+      sideRequests.push(mreq);
+    } else modelRequests.push(mreq);
+    const next = sideTurn ?? script.shift();
     if (next === undefined) {
       unexpected.push(logged);
       sendJson(res, 400, errorBody(dialect.api, `fake model: script exhausted (request ${mreq.n + 1})`));
@@ -419,6 +526,7 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
     url: `http://127.0.0.1:${port}`,
     requests,
     modelRequests,
+    sideRequests,
     unexpected,
     push: (...turns) => void script.push(...turns),
     remaining: () => script.length,

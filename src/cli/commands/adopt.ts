@@ -6,6 +6,7 @@ import { buildProjection, withSkillsPath } from "../../projection/build";
 import type { Projection } from "../../projection/types";
 import { HcpxError } from "../../util/errors";
 import { listHosts } from "../../host/descriptor";
+import { didYouMean } from "../../util/suggest";
 import { ledgerPath, planAdopt, type Scope } from "../../host/engine";
 import { applyPlan, lockAdopt, type AdoptLock } from "../../host/apply";
 import { home } from "../../util/paths";
@@ -25,13 +26,14 @@ export interface AdoptCliOptions {
 export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { config?: string }): Promise<number> {
   const out = makeOut(opts);
   const scope = (opts.scope ?? "project") as Scope;
-  if (scope !== "project" && scope !== "user") throw new HcpxError({ code: "bad_args", message: `--scope must be project or user, not '${opts.scope}'` });
-  if (opts.check && opts.write) throw new HcpxError({ code: "bad_args", message: "--check and --write exclude each other", hint: "--check only compares; --write applies" });
-  if (hostArgs.length === 0) throw new HcpxError({ code: "bad_args", message: "name at least one host", hint: `hosts: ${listHosts().join(", ")}, or all` });
+  if (scope !== "project" && scope !== "user") throw new HcpxError({ code: "bad_args", message: `--scope must be project or user, not '${opts.scope}'`, hint: `${didYouMean(String(opts.scope), ["project", "user"])}--scope project (the default) or --scope user` }, 64);
+  if (opts.check && opts.write) throw new HcpxError({ code: "bad_args", message: "--check and --write exclude each other", hint: "--check only compares; --write applies" }, 64);
+  if (hostArgs.length === 0) throw new HcpxError({ code: "bad_args", message: "name at least one host", hint: `hosts: ${listHosts().join(", ")}, or all` }, 64);
   const known = listHosts();
   const hosts = [...new Set(hostArgs.flatMap((h) => h.split(",")).map((h) => h.trim()).filter(Boolean).flatMap((h) => (h === "all" ? known : [h])))];
   for (const h of hosts) {
-    if (!known.includes(h) && listHosts("bundle").includes(h)) throw new HcpxError({ code: "bad_args", message: `'${h}' is a bundle, not a host to adopt`, hint: `use \`hcpx generate --as ${h} DIR\`` });
+    if (!known.includes(h) && listHosts("bundle").includes(h)) throw new HcpxError({ code: "bad_args", message: `'${h}' is a bundle, not a host to adopt`, hint: `use \`hcpx generate --as ${h} DIR\`` }, 64);
+    if (!known.includes(h)) throw new HcpxError({ code: "unknown_host", message: `unknown host '${h}'`, hint: `${didYouMean(h, [...known, "all"])}known hosts: ${known.join(", ")} (or \`all\`)` }, 64);
   }
   const project = loadProject({ config: globals.config, optional: scope === "user" || opts.remove === true });
   const packs = opts.remove ? [] : loadPacks(project);
@@ -48,7 +50,7 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
 async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs: string[], scope: Scope, opts: AdoptCliOptions, out: Out, lock: AdoptLock | undefined): Promise<number> {
   // built once, when the plan first needs it; each host then only re-renders the prompt block
   let projection: Projection | undefined;
-  const plan = await planAdopt(project, hosts, (skillsPath) => withSkillsPath((projection ??= buildProjection(project, packs)), skillsPath), {
+  const plan = await planAdopt(project, hosts, (skillsPath, o) => withSkillsPath((projection ??= buildProjection(project, packs)), skillsPath, o), {
     scope,
     command: opts.command,
     remove: opts.remove,

@@ -1,5 +1,6 @@
 // hcpx deactivate <id>: remove the pack from hcp.config.json5 `packs` and the
 // allow patterns that name only it (`<id>.…`), unless --keep-grants.
+import { didYouMean } from "../../util/suggest";
 import { basename } from "node:path";
 import { HcpxError } from "../../util/errors";
 import { display } from "../../util/paths";
@@ -26,7 +27,7 @@ export async function run(id: string, opts: CommonOpts & { keepGrants?: boolean 
     return pid === id;
   });
   if (hit.length === 0) {
-    throw new HcpxError({ code: "unknown_pack", message: `no active pack '${id}' in ${display(cfg.file)}`, hint: ids.length ? `active packs: ${[...new Set(ids)].sort().join(", ")}` : "no pack is active; `hcpx activate <pack-dir>` adds one" });
+    throw new HcpxError({ code: "unknown_pack", message: `no active pack '${id}' in ${display(cfg.file)}`, hint: ids.length ? `${didYouMean(id, ids)}active packs: ${[...new Set(ids)].sort().join(", ")}` : "no pack is active; `hcpx activate <pack-dir>` adds one" }, 64);
   }
   let text = cfg.text;
   for (const e of hit) text = arrayRemove(text, ["packs"], e.entry);

@@ -1,7 +1,8 @@
 // hcpx exec <pack_id> <verb_key> [--confirm] [--json] -- k=v …
 // Runs one command through the runtime and prints its envelope: one JSON line
 // with --json, a readable form otherwise (data on stdout, errors on stderr).
-// Exit 0 on ok, 1 on any failure. Never prompts. On the hot path: keep imports
+// Exit 0 on ok, 64 when the pack or verb does not exist (a usage error: the
+// hint says which one was meant), 1 on any other failure. Never prompts. On the hot path: keep imports
 // to the runtime and output helpers.
 import { loadProject } from "../../pack/load";
 import { useValidationCache } from "../../pack/validcache";
@@ -19,7 +20,7 @@ export async function run(pack: string, verb: string, operands: string[], opts: 
   const project = loadProject({ config: opts.config });
   const env = await execute(project, { pack, verb, kv: operands, confirm: opts.confirm === true });
   print(env, opts.json === true);
-  return env.ok ? 0 : 1;
+  return env.ok ? 0 : env.error.code === "unknown_pack" || env.error.code === "unknown_verb" ? 64 : 1;
 }
 
 export function print(env: Envelope, json: boolean): void {

@@ -10,6 +10,8 @@ import { DEFAULT_HOSTS, planGenerate } from "../../projection/plan";
 import type { PlannedFile } from "../../projection/types";
 import { atomicWrite } from "../../util/atomic";
 import { HcpxError } from "../../util/errors";
+import { didYouMean } from "../../util/suggest";
+import { listHosts } from "../../host/descriptor";
 import { display, isInside, toPosix } from "../../util/paths";
 import { c, done, makeOut, printWarnings } from "../output";
 
@@ -80,6 +82,10 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
   const skillsPath = opts.out === undefined ? DEFAULT_SKILLS_PATH : `${relOut === "." ? "" : relOut + "/"}skills`;
   const hostList = opts.host?.flatMap((h) => h.split(",")).map((h) => h.trim()).filter(Boolean);
   const hosts = hostList === undefined ? undefined : hostList.includes("none") ? [] : hostList;
+  const known = listHosts();
+  for (const h of hosts ?? []) {
+    if (!known.includes(h)) throw new HcpxError({ code: "unknown_host", message: `unknown host '${h}'`, hint: `${didYouMean(h, [...known, "none"])}known hosts: ${known.join(", ")} (or \`none\`)` }, 64);
+  }
   const plan = await planGenerate(project, packs, { hosts, skillsPath });
 
   const { manifest, problem } = readManifest(outDir);

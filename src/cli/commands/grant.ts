@@ -1,6 +1,8 @@
 // hcpx grant <pattern…>: add allow patterns to hcp.config.json5. Each pattern is
-// checked (checkPattern); one that matches no active command is kept with a
-// warning (it takes effect when such a pack is activated).
+// checked (checkPattern). A pattern naming an active pack but none of its
+// commands is a typo: refused (exit 64, nothing written, "did you mean").
+// One naming a pack that is not active is kept with a warning (it takes
+// effect when such a pack is activated).
 import { display } from "../../util/paths";
 import { checkPatterns, matches } from "../../pack/grants";
 import { loadProject } from "../../pack/load";
@@ -8,7 +10,8 @@ import { arrayAppend } from "../../config/edit";
 import { openConfig, writeConfig } from "../../config/file";
 import { loadActive, matchedCommands } from "../../config/active";
 import { warning, type CommonOpts } from "../../config/common";
-import type { Problem } from "../../util/errors";
+import { HcpxError, type Problem } from "../../util/errors";
+import { didYouMean } from "../../util/suggest";
 import { c, done, makeOut, printWarnings } from "../output";
 
 export async function run(patterns: string[], opts: CommonOpts): Promise<number> {
@@ -24,6 +27,15 @@ export async function run(patterns: string[], opts: CommonOpts): Promise<number>
   const unchanged: string[] = [];
   const warnings: Problem[] = [];
   const result: { pattern: string; matches: string[] }[] = [];
+  const typos: Problem[] = [];
+  for (const p of patterns) {
+    const pack = packs.find((x) => x.id === p.split(".")[0]);
+    if (pack && matchedCommands(packs, p).length === 0) {
+      const verbs = pack.commands.map((x) => x.verb_key);
+      typos.push({ code: "matches_nothing", message: `'${p}' matches no command of the active pack '${pack.id}'; nothing granted`, hint: `${didYouMean(p.slice(pack.id.length + 1), verbs).replace(/'([^']+)'/g, `'${pack.id}.$1'`)}its verbs: ${verbs.join(", ") || "none"}` });
+    }
+  }
+  if (typos.length) throw new HcpxError(typos, 64);
   for (const p of patterns) {
     const hits = matchedCommands(packs, p);
     result.push({ pattern: p, matches: hits });
@@ -40,7 +52,7 @@ export async function run(patterns: string[], opts: CommonOpts): Promise<number>
         warning(
           "matches_nothing",
           pack ? `'${p}' matches no command of the active pack '${packId}'` : p === "*" ? "'*' matches nothing yet: no pack is active" : `'${p}' matches no active command: no active pack '${packId}'`,
-          pack ? `its verbs: ${pack.commands.map((x) => x.verb_key).join(", ")}` : "it takes effect once such a pack is activated; `hcpx status` lists the active ones",
+          pack ? `its verbs: ${pack.commands.map((x) => x.verb_key).join(", ")}` : `${didYouMean(packId, packs.map((x) => x.id))}it takes effect once such a pack is activated; \`hcpx status\` lists the active ones`,
         ),
       );
     } else {

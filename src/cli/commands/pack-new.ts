@@ -1,4 +1,4 @@
-// hcpx pack new <id> --wrap <bin> | --composite | --sense [--dir packs/<id>]
+// hcpx pack new <id> --wrap <bin> [--verb spec…] [--write spec…] | --composite | --sense [--dir packs/<id>]
 // Scaffolds a pack that lints clean. For a wrap of a bare bin name it records
 // the bin's absolute path in sandbox.bins of hcp.config.json5 (the runtime
 // never looks a bare name up on PATH).
@@ -6,20 +6,27 @@ import { accessSync, constants, existsSync, mkdirSync, readdirSync, statSync, wr
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { HcpxError, type Problem } from "../../util/errors";
 import { display, isInside, toPosix } from "../../util/paths";
-import { PACK_ID_RE, VERB_KEY_RE } from "../../pack/schema";
+import { PACK_ID_RE } from "../../pack/schema";
 import { CONFIG_NAME } from "../../pack/load";
 import { objectSet } from "../../config/edit";
 import { configPath, openConfig, writeConfig } from "../../config/file";
 import { usage, warning, type CommonOpts } from "../../config/common";
-import { scaffoldFiles, type ScaffoldKind, type ScaffoldVerb } from "../../scaffold/pack";
+import { scaffoldFiles, type ScaffoldKind } from "../../scaffold/pack";
+import { parseVerbSpecs, type VerbSpec } from "../../scaffold/spec";
 import { c, done, makeOut, printWarnings } from "../output";
 
 export interface PackNewOpts extends CommonOpts {
   wrap?: string;
   composite?: boolean;
   sense?: boolean;
-  /** --verb "<verb_key>=<argv…>" (wrap only) */
+  /** --verb "<verb_key>[:json|:text]=<argv…>": a read (wrap only) */
   verb?: string[];
+  /** --write "<verb_key>:<land>[:confirm][:json|:text]=<argv…>": a write (wrap only) */
+  write?: string[];
+  /** --land: the land of every --write that does not name one */
+  land?: string;
+  /** --confirm: every --write needs confirm */
+  confirm?: boolean;
   dir?: string;
   force?: boolean;
 }
@@ -43,23 +50,16 @@ export function whichOnPath(name: string, path = process.env.PATH ?? ""): string
   return undefined;
 }
 
-/** `--verb "status=status --short"` → { verb: "status", tail: ["status", "--short"] }. */
-export function parseVerbs(specs: string[], kind: ScaffoldKind, id: string): ScaffoldVerb[] | undefined {
-  if (specs.length === 0) return undefined;
-  if (kind !== "wrap") usage("usage", "--verb goes with --wrap", `hcpx pack new ${id} --wrap <bin> --verb "status=status --short"`);
-  const seen = new Set<string>();
-  return specs.map((spec) => {
-    const eq = spec.indexOf("=");
-    const verb = eq < 0 ? spec.trim() : spec.slice(0, eq).trim();
-    const tail = (eq < 0 ? verb.split(".") : spec.slice(eq + 1).trim().split(/\s+/)).filter(Boolean);
-    if (!VERB_KEY_RE.test(verb)) usage("usage", `--verb '${spec}': '${verb}' is not a verb_key`, "a verb_key is lower-case words joined by dots, like status or entry.add: --verb \"status=status --short\"");
-    if (seen.has(verb)) usage("usage", `--verb '${verb}' is given twice`, "give each verb once");
-    seen.add(verb);
-    for (const t of tail) {
-      if (t.includes("{{") && !/^\{\{[A-Za-z_][A-Za-z0-9_-]*\}\}$/.test(t)) usage("usage", `--verb '${spec}': '${t}' mixes a placeholder with text`, "a {{name}} placeholder is one whole argv element: write it apart, like \"show=show {{rev}}\"");
-    }
-    return { verb, tail };
-  });
+/** The --verb / --write specs (src/scaffold/spec.ts); wrap only. */
+export function parseVerbs(opts: PackNewOpts, kind: ScaffoldKind, id: string): VerbSpec[] | undefined {
+  const reads = opts.verb ?? [];
+  const writes = opts.write ?? [];
+  if (reads.length === 0 && writes.length === 0) {
+    if (opts.land !== undefined || opts.confirm) usage("usage", "--land and --confirm go with --write", `hcpx pack new ${id} --wrap <bin> --write "commit:local:confirm=commit -m {{message}}"`);
+    return undefined;
+  }
+  if (kind !== "wrap") usage("usage", `${reads.length ? "--verb" : "--write"} goes with --wrap`, `hcpx pack new ${id} --wrap <bin> --verb "status=status --short"`);
+  return parseVerbSpecs(reads, writes, { land: opts.land, confirm: opts.confirm });
 }
 
 export async function run(id: string, opts: PackNewOpts): Promise<number> {
@@ -68,7 +68,7 @@ export async function run(id: string, opts: PackNewOpts): Promise<number> {
   const kinds = [opts.wrap !== undefined, opts.composite === true, opts.sense === true].filter(Boolean).length;
   if (kinds !== 1) usage("usage", kinds === 0 ? "say what kind of pack to scaffold" : "choose one of --wrap, --composite, --sense", `hcpx pack new ${id} --wrap <bin>   (or --composite, or --sense)`);
   const kind: ScaffoldKind = opts.wrap !== undefined ? "wrap" : opts.composite ? "composite" : "sense_only";
-  const verbs = parseVerbs(opts.verb ?? [], kind, id);
+  const verbs = parseVerbs(opts, kind, id);
 
   const cfgFile = configPath(opts);
   const haveConfig = cfgFile !== undefined && existsSync(cfgFile);

@@ -1,0 +1,117 @@
+// hcpx pack add-verb <pack-dir> [--verb spec…] [--write spec…] [--land l] [--confirm]
+// Adds commands to an existing wrap pack: surface.json (the command), policy.json
+// (its row) and SKILL.md (hot-path row, example line, a note for a write) in one
+// step, editing the JSON5 files in place (comments and layout kept). The specs
+// are those of `pack new` (src/scaffold/spec.ts). The pack is linted after.
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { HcpxError, type Problem } from "../../util/errors";
+import { display } from "../../util/paths";
+import { atomicWrite } from "../../util/atomic";
+import { arrayAppend, objectSet } from "../../config/edit";
+import { usage, type CommonOpts } from "../../config/common";
+import { loadPack } from "../../pack/load";
+import { lintPackDir } from "../../pack/lint";
+import { parseSkill } from "../../pack/skill";
+import { exampleLine, hotPathRow, policyRow, wrapCommand, wrapCommandObject, writeNote, type Cmd } from "../../scaffold/pack";
+import { parseVerbSpecs } from "../../scaffold/spec";
+import { c, done, makeOut, printWarnings } from "../output";
+
+export interface AddVerbOpts extends CommonOpts {
+  verb?: string[];
+  write?: string[];
+  land?: string;
+  confirm?: boolean;
+}
+
+/** SKILL.md with the commands' rows, example lines and notes added (line-based; every other line kept). */
+export function addToSkill(text: string, file: string, id: string, cmds: Cmd[]): string {
+  const skill = parseSkill(text, file);
+  const nl = text.includes("\r\n") ? "\r\n" : "\n";
+  const lines = text.split(/\r?\n/);
+  const fmEnd = lines.findIndex((l, i) => i > 0 && /^---\s*$/.test(l));
+  const writes = cmds.filter((x) => x.operation === "write");
+  // The scaffold's own words for a pack without writes, corrected when a write arrives.
+  if (writes.length) {
+    for (let i = 0; i < lines.length; i++) {
+      let l = lines[i]!;
+      if (i <= fmEnd) {
+        l = l.replace(/; every command is a read\.(?=")/, ".").replace(/ \(read-only\)\.(?=")/, " (read).");
+      } else l = l.replace(/Every command is a read; output is/, "Output is");
+      lines[i] = l;
+    }
+  }
+  // 1. hot-path rows after the last row, or a new table at the end
+  const rows = cmds.map(hotPathRow);
+  const notes = [...cmds.filter((x) => x.output === "json").map((x) => `- \`${x.verb}\` prints JSON: its result is the parsed value.`), ...writes.map((x) => writeNote(id, x))];
+  const inserts: { at: number; lines: string[] }[] = [];
+  if (skill.rows.length) inserts.push({ at: skill.rows[skill.rows.length - 1]!.line, lines: rows });
+  // 2. example lines after the last `hcpx exec <id> …` line of a code block
+  let fence: string | undefined;
+  let lastExample = -1;
+  for (let i = fmEnd + 1; i < lines.length; i++) {
+    const m = /^\s*(```+|~~~+)/.exec(lines[i]!);
+    if (fence) {
+      if (m && m[1]!.startsWith(fence)) fence = undefined;
+      else if (new RegExp(`^\\s*(?:\\$\\s*)?hcpx exec ${id} `).test(lines[i]!)) lastExample = i;
+    } else if (m) fence = m[1]!;
+  }
+  if (lastExample >= 0) inserts.push({ at: lastExample + 1, lines: cmds.map((x) => exampleLine(id, x)) });
+  // 3. notes at the end of the `## Notes` section
+  const notesAt = lines.findIndex((l, i) => i > fmEnd && /^##\s+Notes\s*$/i.test(l));
+  if (notes.length && notesAt >= 0) {
+    let end = notesAt + 1;
+    for (let i = notesAt + 1; i < lines.length && !/^#{1,2}\s/.test(lines[i]!); i++) if (lines[i]!.trim()) end = i + 1;
+    inserts.push({ at: end, lines: notes });
+  }
+  inserts.sort((a, b) => b.at - a.at);
+  for (const ins of inserts) lines.splice(ins.at, 0, ...ins.lines);
+  while (lines.length && lines[lines.length - 1] === "") lines.pop();
+  if (!skill.rows.length) lines.push("", "## Hot path", "", "| verb | what it does | read/write |", "|---|---|---|", ...rows);
+  if (notes.length && notesAt < 0) lines.push("", "## Notes", "", ...notes);
+  return lines.join(nl) + nl;
+}
+
+export async function run(dirArg: string, opts: AddVerbOpts): Promise<number> {
+  const out = makeOut(opts);
+  const reads = opts.verb ?? [];
+  const writes = opts.write ?? [];
+  if (reads.length === 0 && writes.length === 0) usage("usage", "say which command to add: --verb for a read, --write for a write", `hcpx pack add-verb ${dirArg} --write "commit:local:confirm=commit -m {{message}}"`);
+  const specs = parseVerbSpecs(reads, writes, { land: opts.land, confirm: opts.confirm });
+  const pack = loadPack(dirArg);
+  if (pack.surface.kind !== "wrap" || !pack.surface.wrap) {
+    usage("usage", `pack '${pack.id}' is kind '${pack.surface.kind}'; add-verb adds argv commands to a wrap pack`, "edit surface.json, policy.json and SKILL.md together (docs/pack-format.md)");
+  }
+  const have = new Set(pack.commands.map((x) => x.verb_key));
+  for (const s of specs) {
+    if (have.has(s.verb)) throw new HcpxError({ code: "verb_exists", message: `pack '${pack.id}' already has a command '${s.verb}'; nothing written`, file: display(pack.surfaceFile), hint: "choose another verb_key, or edit the command in surface.json" }, 1);
+  }
+  const name = basename(pack.surface.wrap.bin);
+  const cliName = pack.surface.commands?.find((x) => x.cli?.[0] && !x.cli[0].includes("{{"))?.cli?.[0] ?? pack.id;
+  const cmds = specs.map((s) => wrapCommand(name, s));
+
+  let surfaceText = readFileSync(pack.surfaceFile, "utf8");
+  let policyText = readFileSync(pack.policyFile, "utf8");
+  const skillText = readFileSync(pack.skillFile, "utf8");
+  for (const x of cmds) {
+    surfaceText = arrayAppend(surfaceText, ["commands"], wrapCommandObject(cliName, x));
+    policyText = objectSet(policyText, ["rows"], x.verb, policyRow(x));
+  }
+  const newSkill = addToSkill(skillText, display(pack.skillFile), pack.id, cmds);
+  atomicWrite(pack.surfaceFile, surfaceText);
+  atomicWrite(pack.policyFile, policyText);
+  atomicWrite(pack.skillFile, newSkill);
+
+  const { problems } = lintPackDir(pack.dir);
+  const errors = problems.filter((p: Problem) => p.severity !== "warning");
+  if (errors.length) throw new HcpxError(errors.map((p) => ({ ...p, hint: p.hint ?? "fix it, then run `hcpx lint`" })), 1);
+  printWarnings(problems, out);
+  const files = [pack.surfaceFile, pack.policyFile, pack.skillFile].map((f) => display(f));
+  done(out, { id: pack.id, dir: pack.dir, added: cmds.map((x) => ({ verb: x.verb, ...policyRow(x) })), files, warnings: problems }, (col) =>
+    [
+      ...cmds.map((x) => `${c.green(col, "✓")} added ${x.operation} '${pack.id}.${x.verb}'${x.operation === "write" ? ` (land: ${x.land}${x.confirm ? ", confirm" : ""})` : ""} to ${files.join(", ")}`),
+      ...(cmds.some((x) => x.operation === "write") ? ["next: a write is never granted by activate:", ...cmds.filter((x) => x.operation === "write").map((x) => `  hcpx grant ${pack.id}.${x.verb}`)] : [`next: hcpx grant ${pack.id}.${cmds[0]!.verb}   (if the pack's reads are not granted by a pattern)`]),
+    ].join("\n"),
+  );
+  return 0;
+}

@@ -1,0 +1,68 @@
+// The prompt block advertises the shell route (`hcpx exec …`) only where the
+// host's shell can run it: `hcpx` on PATH (the MCP entry runs a bare `hcpx`),
+// and not for a host whose descriptor says `shellRoute: false` (Codex). A block
+// two hosts share (AGENTS.md: Codex and opencode) advertises it only if both
+// can. And Gemini's MCP entry names the Binding env names (else Gemini strips
+// them). The agent-loop suite (test/agents/) proves each with the hosts' agents.
+import { chmodSync, mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseJsonc } from "jsonc-parser";
+import { describe, expect, it } from "vitest";
+import { HCPX, tmp } from "../support/hcpx";
+import { scratch } from "./helpers";
+
+const SHELL = "hcpx exec <pack> <verb>";
+const block = (text: string) => /<!-- hcp:begin -->\n([\s\S]*?)<!-- hcp:end -->/.exec(text)![1]!;
+
+function withHcpxOnPath() {
+  const s = scratch();
+  const bin = tmp("hcpx-shell-bin-");
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(HCPX, join(bin, "hcpx"));
+  chmodSync(HCPX, 0o755);
+  const path = `${bin}:${s.env.PATH}`;
+  return { s, adopt: (...a: string[]) => s.run(["adopt", ...a], { PATH: path }) };
+}
+
+describe("shell route in the prompt block", () => {
+  it("hcpx on PATH: advertised to Claude Code and opencode, not to Codex; Codex + opencode share one AGENTS.md block without it, and --check is in sync", async () => {
+    const { s, adopt } = withHcpxOnPath();
+    expect((await adopt("claude", "--write")).code).toBe(0);
+    expect(block(s.read("CLAUDE.md"))).toContain(SHELL);
+    const oc = await adopt("opencode", "--write");
+    expect(oc.code, oc.stderr).toBe(0);
+    expect(block(s.read("AGENTS.md"))).toContain(SHELL);
+    // adding Codex (recorded opencode + this run): the shared block loses the route for both
+    const both = await adopt("codex", "opencode", "--write");
+    expect(both.code, both.stderr + both.stdout).toBe(0);
+    const agents = block(s.read("AGENTS.md"));
+    expect(agents).not.toContain("hcpx exec");
+    expect(agents).toContain("the `hcp` tool");
+    const check = await adopt("claude", "codex", "opencode", "--check");
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+    for (const host of ["codex", "opencode"]) {
+      const one = await adopt(host, "--check");
+      expect(one.code, `${host}: ${one.stdout}${one.stderr}`).toBe(0);
+    }
+  });
+
+  it("no hcpx on PATH (the entry runs node + dist): not advertised, and the confirm wording needs no --confirm", async () => {
+    const s = scratch();
+    expect((await s.adopt("claude", "--write")).code).toBe(0);
+    const b = block(s.read("CLAUDE.md"));
+    expect(b).not.toContain("hcpx exec");
+    expect(b).not.toContain("--confirm");
+    expect(b).toContain("runs only with `confirm: true` in the tool call");
+  });
+});
+
+describe("Gemini CLI's MCP entry names the Binding env names", () => {
+  it("env: {LEDGER_TOKEN: \"$LEDGER_TOKEN\", …} from the active packs' binding.env; --remove takes it out", async () => {
+    const s = scratch();
+    expect((await s.adopt("gemini", "--write")).code).toBe(0);
+    const doc = parseJsonc(s.read(".gemini/settings.json")) as { mcpServers: { hcp: { env?: Record<string, string> } } };
+    expect(doc.mcpServers.hcp.env).toEqual({ LEDGER_TOKEN: "$LEDGER_TOKEN" });
+    expect((await s.adopt("gemini", "--check")).code).toBe(0);
+    expect((await s.adopt("gemini", "--remove", "--write")).code).toBe(0);
+  });
+});

@@ -1,0 +1,298 @@
+// The agent-loop suite (`npm run test:agents`): each host's own headless agent,
+// pointed at the scripted fake model (test/support/fake-model.ts) on 127.0.0.1,
+// in a scratch HOME and project where `hcpx adopt <host> --write` ran. Run by
+// scripts/test-agents.sh inside a network namespace with only loopback up.
+//
+// The scratch project activates the probe pack (test/agents/fixtures/probe):
+// `probe.echo` (read) and `probe.stamp` (write, confirm required) granted,
+// `probe.vault.purge` not. Its bin records every call it gets in
+// ./probe-calls.jsonl (verb, arguments, the Binding PROBE_TOKEN's value).
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { delimiter, dirname, join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { jsonForSchema, startFakeModel, type FakeModel, type ModelRequest, type ToolCallSpec, type Turn } from "../support/fake-model";
+import { connectMcp } from "../support/mcp";
+import { DIST, hc, pathWithoutHcpx, REPO, tmp, type Raw } from "../hosts/e2e/support";
+import { runHcpx } from "../support/hcpx";
+
+export type HostId = "claude" | "codex" | "gemini" | "opencode";
+export const FIXTURES = join(REPO, "test", "agents", "fixtures");
+export const GRANTED = ["probe.echo", "probe.stamp"];
+/** every spelling of the ungranted command a model could be shown */
+export const UNGRANTED_WORDS = ["vault.purge", "vault_purge", "vault__purge", "purge"];
+
+/** How a host's agent is set up and driven (facts: test/hosts/HOST-PROBES.md, "Agent loop"). */
+export interface HostSpec {
+  id: HostId;
+  /** the file adopt writes the prompt block into */
+  instructions: string;
+  /** the host hands the block to its model with its HTML comments (the hash line) */
+  keepsComments: boolean;
+  /** its shell tool runs `hcpx exec` (Codex's does not: hosts/codex.json5, shellRoute) */
+  shell: boolean;
+  /** properties the host adds to every tool's input schema (Gemini: wait_for_previous) */
+  addsToolProperties?: string[];
+  /** programs the host's agent needs on PATH (opencode's skill tool runs ripgrep) */
+  needs?: string[];
+  /** the single `hcp` tool and hcp__read_skill as the host names them to its model */
+  hcpTool: { name: string; namespace?: string };
+  readSkillTool: { name: string; namespace?: string };
+  /** the host's own skill mechanism: a call that loads the probe Skill */
+  skillCall: ToolCallSpec;
+  /** the host's shell tool running `cmd` */
+  shellCall: (cmd: string) => ToolCallSpec;
+  /** files in the scratch HOME that point the host at the fake model (and trust the project) */
+  homeFiles: (fakeUrl: string, project: string) => Record<string, string>;
+  env: (fakeUrl: string) => Record<string, string>;
+  argv: (prompt: string) => string[];
+}
+
+export const HOSTS: Record<HostId, HostSpec> = {
+  claude: {
+    id: "claude",
+    instructions: "CLAUDE.md",
+    keepsComments: false,
+    shell: true,
+    hcpTool: { name: "mcp__hcp__hcp" },
+    readSkillTool: { name: "mcp__hcp__hcp__read_skill" },
+    skillCall: { name: "Skill", input: { skill: "probe" } },
+    shellCall: (cmd) => ({ name: "Bash", input: { command: cmd, description: "run the probe through hcpx" } }),
+    homeFiles: () => ({ ".claude/settings.json": JSON.stringify({ enableAllProjectMcpServers: true }) }),
+    // ENABLE_TOOL_SEARCH=false: MCP tools are offered in full, not deferred behind ToolSearch
+    env: (url) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "sk-fake", ENABLE_TOOL_SEARCH: "false" }),
+    // --allowedTools stands in for the person approving these tools
+    argv: (prompt) => ["-p", prompt, "--output-format", "json", "--allowedTools", "mcp__hcp__hcp mcp__hcp__hcp__read_skill Skill Bash(hcpx exec:*)"],
+  },
+  codex: {
+    id: "codex",
+    instructions: "AGENTS.md",
+    keepsComments: true,
+    shell: false,
+    hcpTool: { name: "hcp", namespace: "mcp__hcp" },
+    readSkillTool: { name: "hcp__read_skill", namespace: "mcp__hcp" },
+    // Codex has no skill tool: it lists the Skills (name, description, path) and the model reads the file
+    skillCall: { name: "exec_command", input: { cmd: "cat .agents/skills/probe/SKILL.md" } },
+    shellCall: (cmd) => ({ name: "exec_command", input: { cmd } }),
+    homeFiles: (url, project) => ({
+      ".codex/config.toml": [
+        'model = "fake-model"',
+        'model_provider = "fake"',
+        "[model_providers.fake]",
+        'name = "fake"',
+        `base_url = "${url}/v1"`,
+        'wire_api = "responses"',
+        'env_key = "FAKE_MODEL_KEY"',
+        `[projects."${project}"]`,
+        'trust_level = "trusted"',
+        "",
+      ].join("\n"),
+    }),
+    env: () => ({ FAKE_MODEL_KEY: "sk-fake" }),
+    // the -c override stands in for the person approving the hcp server's tools (headless
+    // `codex exec` refuses an MCP call that needs approval; the single `hcp` tool has no readOnlyHint)
+    argv: (prompt) => ["exec", "--skip-git-repo-check", "-c", 'mcp_servers.hcp.default_tools_approval_mode="approve"', prompt],
+  },
+  gemini: {
+    id: "gemini",
+    instructions: "GEMINI.md",
+    keepsComments: true,
+    shell: true,
+    addsToolProperties: ["wait_for_previous"],
+    hcpTool: { name: "mcp_hcp_hcp" },
+    readSkillTool: { name: "mcp_hcp_hcp__read_skill" },
+    skillCall: { name: "activate_skill", input: { name: "probe" } },
+    shellCall: (cmd) => ({ name: "run_shell_command", input: { command: cmd, description: "run the probe through hcpx" } }),
+    homeFiles: () => ({ ".gemini/settings.json": JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }) }),
+    env: (url) => ({ GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: "fake-key", GEMINI_CLI_TRUST_WORKSPACE: "true" }),
+    // without yolo, -p offers no MCP tools; yolo stands in for the person approving
+    argv: (prompt) => ["-p", prompt, "--approval-mode", "yolo", "-o", "json"],
+  },
+  opencode: {
+    id: "opencode",
+    instructions: "AGENTS.md",
+    keepsComments: true,
+    shell: true,
+    needs: ["rg"],
+    hcpTool: { name: "hcp_hcp" },
+    readSkillTool: { name: "hcp_hcp__read_skill" },
+    skillCall: { name: "skill", input: { name: "probe" } },
+    shellCall: (cmd) => ({ name: "bash", input: { command: cmd, description: "run the probe through hcpx" } }),
+    homeFiles: (url) => ({
+      ".config/opencode/opencode.json": JSON.stringify({
+        $schema: "https://opencode.ai/config.json",
+        provider: { fake: { npm: "@ai-sdk/openai-compatible", name: "Fake", options: { baseURL: `${url}/v1`, apiKey: "sk-fake" }, models: { "fake-model": { name: "Fake model" } } } },
+        model: "fake/fake-model",
+      }),
+    }),
+    env: () => ({}),
+    argv: (prompt) => ["run", "--format", "json", prompt],
+  },
+};
+
+export const PROMPT = "Use the probe pack: read its Skill, echo, then stamp a note.";
+export const ECHO_TEXT = "agent-echo-1";
+export const SHELL_TEXT = "via-shell-1";
+
+export interface Call {
+  verb: string;
+  argv: string[];
+  token: string | null;
+}
+
+export interface AgentRun {
+  spec: HostSpec;
+  dir: string;
+  home: string;
+  fake: FakeModel;
+  token: string;
+  raw: Raw;
+  /** the steps the script played, in order */
+  plan: { what: string; call: ToolCallSpec }[];
+  /** the prompt block as adopt wrote it (between the hcp:begin/end markers) */
+  block: string;
+  /** the hcp tool and hcp__read_skill as `hcpx mcp` lists them in the project */
+  mcpTools: { name: string; description?: string; inputSchema: unknown }[];
+  calls: () => Call[];
+  ms: number;
+}
+
+/** Every string inside a JSON value, joined with newlines (what a model is shown, unescaped). */
+export function allText(v: unknown): string {
+  const out: string[] = [];
+  const walk = (x: unknown) => {
+    if (typeof x === "string") out.push(x);
+    else if (Array.isArray(x)) x.forEach(walk);
+    else if (x && typeof x === "object") Object.values(x).forEach(walk);
+  };
+  walk(v);
+  return out.join("\n");
+}
+
+/** The first hcpx envelope (`{"ok":…}`) in a text, parsed; undefined when there is none. */
+export function envelopeIn(text: string): { ok: boolean; data?: Record<string, unknown>; error?: { code: string; message: string } } | undefined {
+  for (let i = text.indexOf('{"ok":'); i >= 0; i = text.indexOf('{"ok":', i + 1)) {
+    let depth = 0;
+    let inStr = false;
+    for (let j = i; j < text.length; j++) {
+      const c = text[j];
+      if (inStr) {
+        if (c === "\\") j++;
+        else if (c === '"') inStr = false;
+      } else if (c === '"') inStr = true;
+      else if (c === "{") depth++;
+      else if (c === "}" && --depth === 0) {
+        try {
+          return JSON.parse(text.slice(i, j + 1));
+        } catch {
+          break;
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+export const sha12 = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 12);
+
+/** A dir holding `hcpx` (a link to this build's entry): put it on PATH and adopt writes the portable `hcpx mcp`. */
+export function hcpxBinDir(): string {
+  const d = tmp("hcpx-agents-bin-");
+  symlinkSync(DIST, join(d, "hcpx"));
+  chmodSync(DIST, 0o755);
+  return d;
+}
+
+/** The scratch project: a git repo with the probe pack, its bin, and the grants above. */
+export function probeProject(): string {
+  const dir = tmp("hcpx-agents-proj-");
+  cpSync(join(FIXTURES, "probe"), join(dir, "packs", "probe"), { recursive: true });
+  mkdirSync(join(dir, "bins"));
+  cpSync(join(FIXTURES, "probe.mjs"), join(dir, "bins", "probe.mjs"));
+  const config = { packs: ["./packs/probe"], principal: { id: "agent", kind: "agent" }, grants: { allow: GRANTED, deny: [] }, sandbox: { roots: ["."], cwd: "." } };
+  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify(config, null, 2) + "\n");
+  const git = spawnSync("git", ["init", "-q"], { cwd: dir, encoding: "utf8" });
+  if (git.status !== 0) throw new Error(`git init failed: ${git.stderr}`);
+  return dir;
+}
+
+export function readBlock(file: string): string {
+  const text = readFileSync(file, "utf8");
+  const m = /<!-- hcp:begin -->\n([\s\S]*?)<!-- hcp:end -->/.exec(text);
+  if (!m) throw new Error(`no hcp block in ${file}:\n${text.slice(0, 500)}`);
+  return m[1]!;
+}
+
+/** `hcpx adopt <host> --write` in a scratch project; `onPath`: with `hcpx` on PATH. */
+export async function adopted(host: HostId, onPath: boolean): Promise<{ dir: string; home: string; path: string }> {
+  const dir = probeProject();
+  const home = tmp("hcpx-agents-home-");
+  const path = onPath ? [hcpxBinDir(), pathWithoutHcpx()].join(delimiter) : pathWithoutHcpx();
+  const r = await runHcpx(["adopt", host, "--write"], { cwd: dir, env: { HOME: home, PATH: path }, timeoutMs: 60_000 });
+  if (r.code !== 0) throw new Error(`adopt ${host} --write failed (${r.code}):\n${r.stderr}${r.stdout}`);
+  return { dir, home, path };
+}
+
+/** Side calls (no tools offered: titles, routing classifiers) get an answer without taking a turn. */
+function side(req: ModelRequest): { text: string } | undefined {
+  if (req.tools.length > 0) return undefined;
+  const b = req.body as { generationConfig?: { responseJsonSchema?: unknown; responseSchema?: unknown } } | undefined;
+  const schema = b?.generationConfig?.responseJsonSchema ?? b?.generationConfig?.responseSchema;
+  return { text: schema ? JSON.stringify(jsonForSchema(schema)) : "probe session" };
+}
+
+/**
+ * adopt, then the host's own agent against the fake model, playing: read the
+ * Skill (the host's own mechanism), call a granted read, the ungranted command,
+ * the gated write without and with confirm, the shell route (when `shell`),
+ * then finish. Each request's turn is chosen by how many tool results it
+ * carries, so a retried request replays its step instead of skipping one.
+ */
+export async function runAgent(host: HostId): Promise<AgentRun> {
+  const spec = HOSTS[host];
+  for (const p of spec.needs ?? []) {
+    if (!(process.env.PATH ?? "").split(delimiter).some((d) => d && existsSync(join(d, p)))) throw new Error(`${host}'s agent needs \`${p}\` on PATH (install ripgrep: apt-get install -y ripgrep)`);
+  }
+  const t0 = Date.now();
+  const { dir, home, path } = await adopted(host, true);
+  const token = `tok-${randomBytes(12).toString("hex")}`;
+  const hcp = (input: Record<string, unknown>): ToolCallSpec => ({ ...spec.hcpTool, input });
+  const plan = [
+    { what: "skill", call: spec.skillCall },
+    { what: "echo", call: hcp({ pack: "probe", verb: "echo", args: { text: ECHO_TEXT } }) },
+    { what: "ungranted", call: hcp({ pack: "probe", verb: "vault.purge", args: {} }) },
+    { what: "unconfirmed", call: hcp({ pack: "probe", verb: "stamp", args: { note: "unconfirmed-1" } }) },
+    { what: "confirmed", call: hcp({ pack: "probe", verb: "stamp", args: { note: "confirmed-1" }, confirm: true }) },
+    ...(spec.shell ? [{ what: "shell", call: spec.shellCall(`hcpx exec probe echo --json -- text=${SHELL_TEXT}`) }] : []),
+  ];
+  const turn: Turn = (req) => {
+    const step = plan[req.toolResults.length];
+    return step ? { text: `step: ${step.what}`, toolCalls: [step.call] } : { text: "PROBE-FINISHED" };
+  };
+  const fake = await startFakeModel({ script: Array.from({ length: plan.length * 2 + 4 }, () => turn), side });
+  // what `hcpx mcp` itself lists in this project: the reference for what the host offered
+  const mcp = await connectMcp([DIST, "mcp"], dir, { HOME: home, PATH: path });
+  const { tools } = await mcp.client.listTools();
+  await mcp.client.close();
+  for (const [rel, text] of Object.entries(spec.homeFiles(fake.url, dir))) {
+    mkdirSync(dirname(join(home, rel)), { recursive: true });
+    writeFileSync(join(home, rel), text);
+  }
+  const env = hc.hostEnv(home, { ...spec.env(fake.url), PATH: path, PWD: dir, PROBE_TOKEN: token });
+  const raw = await hc.run(hc.hostBin(host), spec.argv(PROMPT), { cwd: dir, env, timeoutMs: 120_000 });
+  const calls = () => {
+    const f = join(dir, "probe-calls.jsonl");
+    return existsSync(f) ? readFileSync(f, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Call) : [];
+  };
+  return { spec, dir, home, fake, token, raw, plan, block: readBlock(join(dir, spec.instructions)), mcpTools: tools, calls, ms: Date.now() - t0 };
+}
+
+/** The host's output, for failure messages. */
+export function why(run: AgentRun): string {
+  const reqs = run.fake.modelRequests.map((r) => `#${r.n} ${r.path} tools=${r.tools.length} results=${JSON.stringify(r.toolResults).slice(0, 1500)}`).join("\n");
+  return `exit ${run.raw.code}${run.raw.timedOut ? " (timed out)" : ""} in ${run.raw.ms} ms\nrequests:\n${reqs}\nunexpected: ${run.fake.unexpected.map((u) => u.path).join(", ")}\nstdout:\n${run.raw.stdout.slice(-3000)}\nstderr:\n${run.raw.stderr.slice(-3000)}`;
+}
+
+/** The probe Skill's frontmatter description (what a host lists when it discovers the Skill). */
+export const SKILL_DESCRIPTION = /description: "([^"]+)"/.exec(readFileSync(join(FIXTURES, "probe", "SKILL.md"), "utf8"))![1]!;
+export const SKILL_MARKER = "PROBE-SKILL-BODY-MARKER";

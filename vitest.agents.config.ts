@@ -1,0 +1,19 @@
+// The agent-loop suite (`npm run test:agents`, scripts/test-agents.sh): the hosts'
+// own headless agents against the scripted fake model. Kept out of `npm test`.
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { defineConfig } from "vitest/config";
+import { lazyRequireAsImport } from "./test/support/lazy-require";
+
+export default defineConfig({
+  plugins: [lazyRequireAsImport()],
+  test: {
+    include: ["test/agents/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+    pool: "forks",
+    // one file per host; two side by side (2 cores: most of a run is the host's own start)
+    maxWorkers: 2,
+    env: { HCPX_HOSTS_DIR: process.env.HCPX_HOSTS_DIR || join(homedir(), ".cache", "hcpx-hosts") },
+  },
+});
