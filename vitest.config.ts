@@ -8,7 +8,7 @@ export default defineConfig({
   resolve: { alias: [{ find: /^hcpx$/, replacement: fileURLToPath(new URL("./src/lib/index.ts", import.meta.url)) }, { find: /^hcpx\/(ai-sdk|anthropic|openai-agents)$/, replacement: fileURLToPath(new URL("./src/lib/$1.ts", import.meta.url)) }] },
   test: {
     include: ["test/**/*.test.ts"],
-    exclude: ["test/hosts/**", "test/agents/**", "node_modules/**"],
+    exclude: ["test/hosts/**", "test/agents/**", "test/openapi/**", "node_modules/**"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -112,15 +112,18 @@ program
 const packGroup = program.command("pack").description("create packs: from an OpenAPI document, or a new scaffold; add commands to one");
 packGroup
   .command("from-openapi")
-  .description("write a pack (surface.json, draft policy.json marked inferred, SKILL.md) from an OpenAPI 3 document")
-  .argument("<document>", "OpenAPI 3.x document (.json, .yaml or .yml)")
+  .description("write a pack (surface.json, draft policy.json marked inferred, SKILL.md) from an OpenAPI 3.0/3.1 document")
+  .argument("<document>", "OpenAPI 3.0 / 3.1 document, JSON or YAML (external $refs are followed)")
   .requiredOption("--id <id>", "pack id, ^[a-z][a-z0-9-]{0,31}$")
   .option("--out <dir>", "pack directory to write (default: packs/<id>)")
-  .option("--base-url <url>", "openapi.base_url (default: the document's first absolute server URL)")
+  .option("--base-url <url>", "openapi.base_url (default: the document's first server URL, variables at their defaults)")
+  .option("--origin <url>", "where the document is served from: relative server URLs resolve against it")
+  .option("--include <pattern>", "import only matching operations: tag:<tag>, path:<glob>, op:<operationId>, a /path glob or a bare tag/operationId (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
+  .option("--exclude <pattern>", "leave matching operations out (same patterns; repeatable)", (v: string, prev: string[] = []) => [...prev, v])
   .option("--force", "overwrite an existing pack directory")
   .option("--json", "print the result envelope")
   .action(
-    act(async (document: string, opts: { id: string; out?: string; baseUrl?: string; force?: boolean; json?: boolean }) => {
+    act(async (document: string, opts: { id: string; out?: string; baseUrl?: string; origin?: string; include?: string[]; exclude?: string[]; force?: boolean; json?: boolean }) => {
       const m = await import("./commands/pack-from-openapi");
       return m.run(document, { ...opts, ...globals() });
     }),

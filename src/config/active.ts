@@ -1,8 +1,8 @@
 // The activated packs of a project, read tolerantly: a pack that does not load
 // is reported, not fatal (status, doctor and grant still have work to do).
 import { resolve } from "node:path";
-import { HcpxError, type Problem } from "../util/errors";
-import { loadPack } from "../pack/load";
+import type { Problem } from "../util/errors";
+import { loadPacksTolerant } from "../pack/load";
 import { matches } from "../pack/grants";
 import type { Pack, Project } from "../pack/model";
 import type { ConfigDoc } from "./file";
@@ -13,18 +13,8 @@ export interface Active {
 }
 
 export function loadActive(project: Pick<Project, "packDirs">): Active {
-  const packs: Pack[] = [];
-  const broken: Active["broken"] = [];
-  for (const dir of project.packDirs) {
-    try {
-      packs.push(loadPack(dir));
-    } catch (e) {
-      if (!(e instanceof HcpxError)) throw e;
-      broken.push({ dir, problems: e.problems });
-    }
-  }
-  packs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { packs, broken };
+  const { packs, broken } = loadPacksTolerant(project);
+  return { packs, broken: broken.map((b) => ({ dir: b.dir, problems: b.problems })) };
 }
 
 /** Pack dirs listed in this one config file (absolute), with the raw entry. */

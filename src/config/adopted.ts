@@ -1,7 +1,8 @@
 // What `hcpx adopt` recorded in its ledgers (.hcp/adopted.json for the
 // project, ~/.config/hcp/adopted.json for the user scope): which hosts were
 // adopted and which files hcpx wrote for them. Read only.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { CAPS, readTextFile } from "../util/readfile";
 import { join } from "node:path";
 import { HcpxError } from "../util/errors";
 import { display, userConfigDir } from "../util/paths";
@@ -32,7 +33,7 @@ export function readAdopted(root: string): AdoptedRead {
   for (const { scope, file } of ledgerFiles(root)) {
     if (!existsSync(file)) continue;
     try {
-      const l = parseLedger(readFileSync(file, "utf8"), display(file));
+      const l = parseLedger(readTextFile(file, display(file), CAPS.ledger), display(file));
       for (const [host, h] of Object.entries(l.hosts)) {
         out.hosts.push({ host, scope: h.scope ?? scope, files: [...new Set(h.entries.map((e) => e.path))].sort() });
       }

@@ -3,7 +3,8 @@
 // apply text edits from ./edit, check the result still parses and validates,
 // and write it atomically (temp file + rename).
 import { atomicWrite as writeAtomically } from "../util/atomic";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { CAPS, readTextFile } from "../util/readfile";
 import { dirname, resolve, basename, join } from "node:path";
 import { HcpxError } from "../util/errors";
 import { display } from "../util/paths";
@@ -40,7 +41,7 @@ export function openConfig(opts: { config?: string; cwd?: string } = {}): Config
     });
   }
   lockConfig(file);
-  const text = readFileSync(file, "utf8");
+  const text = readTextFile(file, display(file), CAPS.config);
   return { file, dir: dirname(file), text, data: checkConfigText(text, display(file)) };
 }
 

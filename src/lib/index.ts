@@ -68,8 +68,8 @@ export interface ConfirmRequest {
   tool: string;
   pack: string;
   verb: string;
-  /** the arguments as they will run (validated and typed) */
-  args: Record<string, string | number | boolean> | { argv: string[] };
+  /** the arguments as they will run (validated and typed; an openapi pack's JSON Schema args can be arrays or objects) */
+  args: { [arg: string]: unknown } | { argv: string[] };
   operation: "write";
   /** where the write lands (the pack's Policy): local, remote or external */
   land?: "local" | "remote" | "external";

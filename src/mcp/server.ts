@@ -20,10 +20,11 @@ import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSche
 import { findProjectConfig, loadProject, type LoadProjectOptions } from "../pack/load";
 import type { Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
+import { asUserError } from "../util/ioerror";
 import { userConfigDir } from "../util/paths";
 import { execute, type Envelope, type ExecRequest } from "../runtime/execute";
 import { READ_SKILL_TOOL, toMcp } from "../projection/tools";
-import { exportView, type ExportView } from "./view";
+import { brokenLines, exportView, type ExportView } from "./view";
 import { HCP_TOOL, instructions, toolsFor, type McpToolDef, type Shape } from "./tools";
 
 declare const HCPX_VERSION: string;
@@ -49,7 +50,8 @@ function fail(code: string, message: string, extra: Record<string, unknown> = {}
   return { ok: false, error: { code, message, ...extra } };
 }
 
-function problemEnvelope(e: unknown): Envelope {
+function problemEnvelope(e0: unknown): Envelope {
+  const e = asUserError(e0);
   if (e instanceof HcpxError) {
     const p = e.problems.find((x) => x.severity !== "warning") ?? e.problems[0]!;
     return fail(p.code, p.message, { ...(p.file ? { file: p.file } : {}), ...(p.path ? { path: p.path } : {}), ...(p.line ? { line: p.line } : {}), ...(p.hint ? { hint: p.hint } : {}) });
@@ -124,12 +126,23 @@ export async function serve(opts: ServeOptions): Promise<void> {
   let tools: McpToolDef[] = toolsFor(shape, view);
   let listed = tools.map(toMcp);
   let key = viewKey(view, tools);
+  let brokenSaid = "";
+  /** Say on stderr which packs are not served and why (again only when that changes). */
+  const sayBroken = (v: ExportView) => {
+    const lines = brokenLines(v.broken);
+    const said = lines.join("\n");
+    if (said === brokenSaid) return;
+    brokenSaid = said;
+    if (lines.length) log(`not serving ${lines.length} broken pack(s):\n${lines.map((l) => `  ${l}`).join("\n")}`);
+    else log("every activated pack loads again");
+  };
+  if (view.broken.length) sayBroken(view);
 
   const server = new Server(
     { name: "hcpx", version: VERSION },
     {
       capabilities: { tools: { listChanged: true }, resources: { listChanged: true } },
-      instructions: (noConfig(view.project) ? `No hcp.config.json5 in ${loadOpts.cwd} or above, and no user config: no packs are served. Run \`hcpx init\` in the project, or start the host there.\n` : "") + instructions(view.packs, shape),
+      instructions: (noConfig(view.project) ? `No hcp.config.json5 in ${loadOpts.cwd} or above, and no user config: no packs are served. Run \`hcpx init\` in the project, or start the host there.\n` : "") + instructions(view.packs, shape, view.broken),
     },
   );
 
@@ -157,6 +170,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     built = { config, packs };
     const nextTools = toolsFor(shape, next);
     const nextKey = viewKey(next, nextTools);
+    sayBroken(next);
     view = next;
     tools = nextTools;
     listed = tools.map(toMcp);
@@ -244,6 +258,11 @@ export async function serve(opts: ServeOptions): Promise<void> {
     if (refresh()) announce();
     const p = view.packs.find((x) => x.pack.id === id);
     if (!p) {
+      const b = view.broken.find((x) => x.id === id);
+      if (b) {
+        const why = b.problems.find((x) => x.severity !== "warning") ?? b.problems[0];
+        return toResult(fail("bad_pack", `pack ${id} is broken: ${why?.message ?? "it does not load"}`, { ...(why?.file ? { file: why.file } : {}), ...(why?.line ? { line: why.line } : {}), hint: "run `hcpx lint` on the pack" }));
+      }
       const activated = view.project.packDirs.some((d) => basename(d) === id);
       return toResult(activated ? fail("not_granted", `no command of pack '${id}' is granted`, { hint: "grant it with `hcpx grant`" }) : fail("unknown_pack", `no activated pack '${id}'`, { hint: `packs: ${view.packs.map((x) => x.pack.id).join(", ") || "(none)"}` }));
     }

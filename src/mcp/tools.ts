@@ -4,7 +4,7 @@
 // per-command`, the projection's in-process tools); both add hcp__read_skill.
 import { shellTool } from "../projection/tools";
 import type { ProjectedPack, ToolDef } from "../projection/types";
-import type { ExportView } from "./view";
+import { brokenNote, type ExportView } from "./view";
 
 export type Shape = "single" | "per-command";
 export const SHAPES: readonly Shape[] = ["single", "per-command"];
@@ -19,13 +19,17 @@ export function singleTool(packs: ProjectedPack[]): McpToolDef {
 }
 
 export function toolsFor(shape: Shape, view: ExportView): McpToolDef[] {
-  return shape === "single" ? [singleTool(view.packs), view.readSkillTool] : [...view.commandTools, view.readSkillTool];
+  if (shape !== "single") return [...view.commandTools, view.readSkillTool];
+  const hcp = singleTool(view.packs);
+  const note = brokenNote(view.broken);
+  return [note ? { ...hcp, description: `${hcp.description}\n${note}` } : hcp, view.readSkillTool];
 }
 
 /** Server instructions (initialize): the leads of each exported pack, one group per pack. */
-export function instructions(packs: ProjectedPack[], shape: Shape): string {
+export function instructions(packs: ProjectedPack[], shape: Shape, broken: ExportView["broken"] = []): string {
   // the projection's leads are already filtered: none names a withheld command
   const how = shape === "single" ? "Use the `hcp` tool with {pack, verb, args}; read a pack's Skill with hcp__read_skill before its first use." : "Each tool is one pack command (`<pack>__<verb>`); read a pack's Skill with hcp__read_skill before its first use.";
   const leads = packs.flatMap((p) => (p.leads.length ? p.leads : [`${p.pack.id}: ${p.description}`]));
-  return [`HCP packs served by hcpx. ${how} Writes marked confirm run only with confirm: true after the user agreed.`, ...leads.map((l) => `- ${l}`)].join("\n");
+  const note = brokenNote(broken);
+  return [`HCP packs served by hcpx. ${how} Writes marked confirm run only with confirm: true after the user agreed.`, ...leads.map((l) => `- ${l}`), ...(note ? [note] : [])].join("\n");
 }

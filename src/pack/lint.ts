@@ -1,14 +1,15 @@
 // `hcpx lint` as a library: every rule of the seeds (adapter.md, §12.4) and of
 // DESIGN.md over one loaded pack, as Problems with a stable code, the file, the
 // JSON path and the line. Not on the exec path (it reaches skill.ts → yaml).
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { HcpxError, pathToString, type Problem } from "../util/errors";
 import { display, isInside } from "../util/paths";
 import { locate } from "./json5";
-import { loadPack } from "./load";
+import { loadPackChecked } from "./load";
 import { toolName, type Pack, type Project } from "./model";
-import { loadSkill, parseSkill, type Skill } from "./skill";
+import { loadSkill, parseSkill, readSkillText, type Skill } from "./skill";
+import { CAPS, readTextFile } from "../util/readfile";
 
 export const TOOL_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Keep server + tool ≤ 50 characters (the tightest host); the reference MCP server is named `hcp`. */
@@ -48,6 +49,9 @@ export const LINT_CODES = [
   "argv_template_placeholder",
   "http_missing",
   "http_path_placeholder",
+  "openapi_userinfo",
+  "openapi_security_unknown",
+  "openapi_body_whole",
   "tool_name_invalid",
   "tool_name_collision",
   "tool_name_long",
@@ -77,6 +81,9 @@ export const LINT_CODES = [
   "bin_missing",
   "bin_not_in_sandbox",
   "duplicate_pack",
+  "env_forbidden",
+  "unknown_key",
+  "reserved_key",
 ] as const;
 export type LintCode = (typeof LINT_CODES)[number];
 
@@ -94,7 +101,7 @@ type Seg = string | number;
 
 function readTextSafe(file: string): string | undefined {
   try {
-    return readFileSync(file, "utf8");
+    return readTextFile(file, file, CAPS.pack);
   } catch {
     return undefined;
   }
@@ -119,7 +126,7 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
     out.push({ code, severity, message, hint, file: skillFile, line, path });
   };
 
-  // Load-time warnings (unknown keys) first.
+  // Load-time warnings first (none today: load problems are errors).
   out.push(...pack.warnings.map((w) => ({ ...w, severity: w.severity ?? ("warning" as const) })));
 
   const specs = s.commands ?? [];
@@ -163,9 +170,24 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
   } else if (s.kind === "openapi") {
     if (!s.openapi?.document && !s.openapi?.url) at("surface", s.openapi ? ["openapi"] : ["kind"], "kind_missing_config", "error", "kind is 'openapi' but there is no openapi.document or openapi.url", 'add openapi: { document: "./openapi.json", base_url: "…" }');
     if (specs.length === 0) at("surface", s.commands ? ["commands"] : ["kind"], "no_commands", "error", "an openapi pack declares no commands", "name the commands (`hcpx pack from-openapi` proposes them)");
+    // a user:password in a server URL is a secret committed to the pack: never print it
+    const userinfo = (u: string | undefined) => !!u && /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(u);
+    const userinfoHint = "remove it from the URL; give credentials through the Binding (an HTTP Basic scheme with username_env/password_env) or put the URL with its userinfo in the env override HCP_<PACK>_BASE_URL";
+    if (userinfo(s.openapi?.base_url)) at("surface", ["openapi", "base_url"], "openapi_userinfo", "error", "openapi.base_url carries a user name and password (user:password@…)", userinfoHint);
+    const schemeNames = new Set(Object.keys(s.openapi?.schemes ?? {}));
+    const checkSecurity = (req: string[][] | undefined, segs: Seg[]) => {
+      for (const name of new Set((req ?? []).flat())) {
+        if (!schemeNames.has(name)) at("surface", segs, "openapi_security_unknown", "error", `the security requirement names '${name}', which openapi.schemes does not declare`, `declare openapi.schemes.${name} (apiKey, bearer or basic with its Binding env names), or remove it`);
+      }
+    };
+    checkSecurity(s.openapi?.security, ["openapi", "security"]);
     specs.forEach((c, i) => {
       if (!c.http) at("surface", ["commands", i], "http_missing", "error", `openapi command '${c.verb_key}' has no http: { method, path }`, 'add http: { method: "GET", path: "/…" }');
       else {
+        if (userinfo(c.http.base_url)) at("surface", ["commands", i, "http", "base_url"], "openapi_userinfo", "error", `the server URL of '${c.verb_key}' carries a user name and password (user:password@…)`, userinfoHint);
+        checkSecurity(c.http.security, ["commands", i, "http", "security"]);
+        const whole = c.http.body?.whole;
+        if (whole !== undefined && (c.args?.[whole] === undefined || (c.args[whole]!.in ?? "body") !== "body")) at("surface", ["commands", i, "http", "body", "whole"], "openapi_body_whole", "error", `http.body.whole names '${whole}', which is not a body arg of '${c.verb_key}'`, `declare args.${whole} with in: "body"`);
         for (const m of c.http.path.matchAll(/\{([^{}]*)\}/g)) {
           if (!Object.hasOwn(c.args ?? {}, m[1]!)) at("surface", ["commands", i, "http", "path"], "http_path_placeholder", "error", `{${m[1]}} in the HTTP path names no arg of '${c.verb_key}'`, `declare args.${m[1]} (in: "path")`);
         }
@@ -316,17 +338,9 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
   // ---- policy rows ----
   const verbs = new Set(pack.commands.map((c) => c.verb_key));
   if (pack.policyInferred) at("policy", ["inferred"], "policy_inferred", "warning", "this policy was inferred (inferred: true) and is not yet reviewed", "review each row (operation, land, confirm), then remove `inferred`");
-  for (const c of pack.commands) {
-    if (c.policy.missingRow) {
-      at("policy", ["rows"], "policy_missing_row", "warning", `no policy row for '${c.verb_key}' (defaults to read)`, `add "${c.verb_key}": { operation: "read" } (or "write", with land: local, remote or external; docs/pack-format.md#land)`);
-    }
-  }
   for (const [verb, row] of Object.entries(pack.policyRows)) {
     const rp: Seg[] = ["rows", verb];
-    if (!verbs.has(verb)) {
-      at("policy", rp, "policy_unknown_row", "error", `policy row '${verb}' names no command of the pack`, `remove the row, or fix its name (commands: ${[...verbs].join(", ") || "none"})`);
-      continue;
-    }
+    if (!verbs.has(verb)) continue; // a load error (src/pack/load.ts): the pack did not load
     if (row.operation === "write" && row.land === "external" && row.confirm !== true) at("policy", rp, "external_no_confirm", "warning", `'${verb}' writes where others see it (land: external) without confirm`, "add confirm: true so that it runs only with an explicit confirm (docs/pack-format.md#confirm)");
     if (row.operation === "read" && (row.land !== undefined || row.confirm !== undefined)) at("policy", rp, "policy_read_gated", "warning", `'${verb}' is a read but has ${[row.land !== undefined ? "land" : "", row.confirm !== undefined ? "confirm" : ""].filter(Boolean).join(" and ")}`, "land and confirm apply to writes; drop them, or make it a write (docs/pack-format.md#land)");
     if (row.inferred === true && !pack.policyInferred) at("policy", [...rp, "inferred"], "policy_inferred", "warning", `the row for '${verb}' was inferred and is not yet reviewed`, "review it, then remove `inferred`");
@@ -407,8 +421,9 @@ function lintSkill(pack: Pack, skill: Skill, sk: (line: number | undefined, code
 /** Load and lint one pack directory; load errors become problems. */
 export function lintPackDir(dir: string, opts: LintOptions = {}): LintResult {
   let pack: Pack;
+  let ruleProblems: Problem[];
   try {
-    pack = loadPack(dir);
+    ({ pack, problems: ruleProblems } = loadPackChecked(dir));
   } catch (e) {
     if (!(e instanceof HcpxError)) throw e;
     const problems = [...e.problems];
@@ -416,16 +431,17 @@ export function lintPackDir(dir: string, opts: LintOptions = {}): LintResult {
     if (!problems.some((p) => p.code === "not_a_pack")) {
       const file = resolve(dir, "SKILL.md");
       try {
-        parseSkill(readFileSync(file, "utf8"), display(file));
+        parseSkill(readSkillText(file), display(file));
       } catch (e2) {
         if (e2 instanceof HcpxError) problems.push(...e2.problems);
-        else if ((e2 as NodeJS.ErrnoException).code) problems.push({ code: "missing_file", message: (e2 as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : `cannot read (${(e2 as NodeJS.ErrnoException).code})`, file: display(file), hint: "every pack has a SKILL.md with frontmatter and a hot-path table" });
         else throw e2;
       }
     }
     return { problems: sortProblems(problems) };
   }
-  return { pack, problems: sortProblems(lintPack(pack, undefined, opts)) };
+  // A pack that breaks a load rule (policy rows, env names) gets every other rule checked
+  // too; the runtime refuses it (loadPack).
+  return { pack, problems: sortProblems([...ruleProblems, ...lintPack(pack, undefined, opts)]) };
 }
 
 const FILE_ORDER = (f: string | undefined) => (f?.endsWith("surface.json") ? 0 : f?.endsWith("policy.json") ? 1 : f?.endsWith("SKILL.md") ? 2 : 3);

@@ -1,20 +1,33 @@
 // Reading packs and the project config from disk into the model. This module
 // is on the `hcpx exec` path: keep it to JSON5 + zod/mini + node builtins.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { didYouMean } from "../util/suggest";
 import { dirname, join, resolve, basename } from "node:path";
-import { HcpxError, type Problem } from "../util/errors";
+import { HcpxError, pathToString, type Problem } from "../util/errors";
 import { display, home, userConfigDir } from "../util/paths";
 import { locate, readJson5 } from "./json5";
+import { CAPS, readTextFile } from "../util/readfile";
 import { checkPattern } from "./grants";
-import type { ConfigFile } from "./schema";
+import type { ConfigFile, PolicyRow, Surface } from "./schema";
 import { validateDoc } from "./validate";
+import { forbiddenEnvOf } from "./envrules";
 import type { Command, Pack, Project } from "./model";
 
 export const CONFIG_NAME = "hcp.config.json5";
 
-/** Load one pack directory: surface.json and policy.json (SKILL.md is read by `skill.ts`). */
+/** Load one pack directory: surface.json and policy.json (SKILL.md is read by `skill.ts`). Throws on any problem. */
 export function loadPack(dirArg: string): Pack {
+  const { pack, problems } = loadPackChecked(dirArg);
+  if (problems.length) throw new HcpxError(problems);
+  return pack;
+}
+
+/**
+ * Load a pack whose files parse and validate, and report (not throw) the
+ * pack-level rules it breaks (packRuleProblems): `hcpx lint` then runs its
+ * other rules over it too. Everything else calls loadPack, which refuses it.
+ */
+export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem[] } {
   const dir = resolve(dirArg);
   const show = (f: string) => display(join(dir, f));
   let st;
@@ -61,7 +74,7 @@ export function loadPack(dirArg: string): Pack {
     cli: c.cli,
     ...(c.output !== undefined ? { output: c.output } : {}),
     args: c.args ?? {},
-    http: c.http ? { method: c.http.method.toUpperCase(), path: c.http.path } : undefined,
+    http: c.http ? { ...c.http, method: c.http.method.toUpperCase() } : undefined,
     policy: policyFor(c.verb_key),
   }));
   if (passThrough) {
@@ -73,14 +86,13 @@ export function loadPack(dirArg: string): Pack {
   function policyFor(verb: string) {
     const row = Object.hasOwn(rows, verb) ? rows[verb] : undefined;
     return {
-      operation: row?.operation ?? "read",
+      operation: row?.operation ?? "write",
       land: row?.land,
-      confirm: row?.confirm === true,
+      confirm: row ? row.confirm === true : true,
       inferred: row?.inferred === true || (row !== undefined && policy!.inferred === true),
-      missingRow: row === undefined,
     } as const;
   }
-  return {
+  const pack: Pack = {
     id: surface.id,
     dir,
     surfaceFile: join(dir, "surface.json"),
@@ -92,6 +104,49 @@ export function loadPack(dirArg: string): Pack {
     commands,
     warnings,
   };
+  return { pack, problems: packRuleProblems(dir, surface, rows, commands) };
+}
+
+/**
+ * The rules a pack must meet before anything of it runs (src/pack/lint.ts
+ * reports the same problems; the runtime refuses the pack, `bad_pack`):
+ * every command has exactly one policy row and every row names a command,
+ * and neither wrap.agent_env nor binding.env names a variable of the
+ * forbidden list (src/pack/envrules.ts).
+ */
+function packRuleProblems(dir: string, surface: Surface, rows: Record<string, PolicyRow>, commands: Command[]): Problem[] {
+  const out: Problem[] = [];
+  const surfaceFile = join(dir, "surface.json");
+  const policyFile = join(dir, "policy.json");
+  const at = (file: string, path: (string | number)[], code: string, message: string, hint: string): Problem => {
+    const pos = locateIn(file, path);
+    return { code, message, file: display(file), path: pathToString(path) || undefined, line: pos?.line, column: pos?.column, hint, severity: "error" };
+  };
+  const verbs = new Set(commands.map((c) => c.verb_key));
+  for (const c of commands) {
+    if (!Object.hasOwn(rows, c.verb_key)) {
+      out.push(at(policyFile, ["rows"], "policy_missing_row", `no policy row for '${c.verb_key}': a command without a row is refused`, `add "${c.verb_key}": { operation: "read" } (or operation: "write" with land and confirm) to rows`));
+    }
+  }
+  for (const verb of Object.keys(rows)) {
+    if (!verbs.has(verb)) {
+      out.push(at(policyFile, ["rows", verb], "policy_unknown_row", `policy row '${verb}' names no command of the pack`, `remove the row, or fix its name (commands: ${[...verbs].join(", ") || "none"})`));
+    }
+  }
+  for (const f of forbiddenEnvOf(surface)) {
+    const where = f.path[0] === "wrap" ? "wrap.agent_env" : "binding.env";
+    out.push(at(surfaceFile, f.path, "env_forbidden", `${where} names ${f.name}, a variable that makes a program load other code or find other programs`, "remove it: a pack may not set or pass loader, interpreter or search-path variables (README: Security model)"));
+  }
+  return out;
+}
+
+/** Where `path` is in `file` (read again: only on a problem). */
+function locateIn(file: string, path: (string | number)[]): { line: number; column: number } | undefined {
+  try {
+    return locate(readTextFile(file, file, CAPS.pack), path);
+  } catch {
+    return undefined;
+  }
 }
 
 export interface LoadProjectOptions {
@@ -123,7 +178,7 @@ interface ReadConfig {
 }
 
 function readConfig(file: string): ReadConfig {
-  const doc = readJson5(file, display(file));
+  const doc = readJson5(file, display(file), CAPS.config);
   const v = validateDoc("ConfigSchema", doc);
   const bad: Problem[] = [];
   for (const list of ["allow", "deny"] as const) {
@@ -207,75 +262,135 @@ export function loadProject(opts: LoadProjectOptions = {}): Project {
   };
 }
 
-/** Load every activated pack; collects every problem before throwing. */
-export function loadPacks(project: Project): Pack[] {
-  const packs: Pack[] = [];
-  const problems: Problem[] = [];
-  const seen = new Map<string, string>();
-  for (const dir of project.packDirs) {
-    try {
-      const p = loadPack(dir);
-      const prev = seen.get(p.id);
-      if (prev) {
-        problems.push({ code: "duplicate_pack", message: `pack id '${p.id}' is activated twice (also ${display(prev)})`, file: display(p.surfaceFile), path: "id", hint: "deactivate one of them" });
-        continue;
-      }
-      seen.set(p.id, p.dir);
-      packs.push(p);
-    } catch (e) {
-      if (!(e instanceof HcpxError)) throw e;
-      problems.push(...e.problems);
-    }
-  }
-  if (problems.some((p) => p.severity !== "warning")) throw new HcpxError(problems);
-  return packs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+export interface BrokenPack {
+  /** absolute pack directory */
+  dir: string;
+  /** the id its surface.json declares, when it could be read */
+  id?: string;
+  problems: Problem[];
 }
 
-/** Pre-read cap for findPack's scan; loadPack reports a larger file properly. */
-const SCAN_MAX = 4 << 20;
+export interface LoadedPacks {
+  /** the packs that loaded, sorted by id; never two with one id */
+  packs: Pack[];
+  /** the packs that did not load, and every pack whose id another activated pack also has */
+  broken: BrokenPack[];
+}
 
-/** The text of `<dir>/surface.json` when it is a regular file of sane size, else undefined. */
-function surfaceText(dir: string): string | undefined {
-  const file = join(dir, "surface.json");
+/** The id a pack directory's surface.json declares, without validating it (undefined when unreadable). */
+export function declaredId(dir: string): string | undefined {
   try {
-    const st = statSync(file);
-    return st.isFile() && st.size <= SCAN_MAX ? readFileSync(file, "utf8") : undefined;
+    const v = readJson5(join(dir, "surface.json")).value as { id?: unknown } | null;
+    return v && typeof v === "object" && typeof v.id === "string" ? v.id : undefined;
   } catch {
     return undefined;
   }
 }
 
 /**
+ * False only when a surface.json text certainly does not declare `id`: it has
+ * neither `id` literally nor a backslash escape that could spell one of its
+ * characters (the only way a JSON5 string spells a character otherwise:
+ * \u, \x, an identity escape like \g, a line continuation; \n, \", \\ cannot).
+ * Spares exec parsing every other surface (~5-10 M instructions each, cold).
+ */
+export function mayDeclareText(text: string, id: string): boolean {
+  return text.includes(id) || SPELLING_ESCAPE.test(text);
+}
+const SPELLING_ESCAPE = /\\[^bfnrtv'"\\]/;
+
+/** The text of `<dir>/surface.json` when it is a regular file within the cap (never a blocking read), else undefined. */
+function surfaceText(dir: string): string | undefined {
+  try {
+    return readTextFile(join(dir, "surface.json"), "surface.json", CAPS.pack);
+  } catch {
+    return undefined;
+  }
+}
+
+function duplicateProblem(id: string, dir: string, others: string[]): Problem {
+  return { code: "duplicate_pack", message: `pack id '${id}' is activated more than once (also ${others.map((d) => display(d)).join(", ")}): no command of '${id}' runs`, file: display(join(dir, "surface.json")), path: "id", hint: "pack ids are unique: deactivate one (`hcpx deactivate <dir>`) or rename its id", severity: "error" };
+}
+
+/**
+ * Load every activated pack, tolerantly: a pack that does not load is in
+ * `broken` with its problems and takes nothing else down; two or more
+ * activated packs with one id are all refused (`duplicate_pack`).
+ */
+export function loadPacksTolerant(project: Pick<Project, "packDirs">): LoadedPacks {
+  const loaded: Pack[] = [];
+  const broken: BrokenPack[] = [];
+  for (const dir of project.packDirs) {
+    try {
+      loaded.push(loadPack(dir));
+    } catch (e) {
+      if (!(e instanceof HcpxError)) throw e;
+      broken.push({ dir, id: declaredId(dir), problems: e.problems });
+    }
+  }
+  const dirsOf = new Map<string, string[]>();
+  for (const x of [...loaded.map((p) => ({ id: p.id, dir: p.dir })), ...broken.filter((b) => b.id !== undefined).map((b) => ({ id: b.id!, dir: b.dir }))]) {
+    dirsOf.set(x.id, [...(dirsOf.get(x.id) ?? []), x.dir]);
+  }
+  const packs: Pack[] = [];
+  for (const p of loaded) {
+    const dirs = dirsOf.get(p.id)!;
+    if (dirs.length > 1) broken.push({ dir: p.dir, id: p.id, problems: [duplicateProblem(p.id, p.dir, dirs.filter((d) => d !== p.dir))] });
+    else packs.push(p);
+  }
+  for (const b of broken) {
+    const dirs = b.id !== undefined ? dirsOf.get(b.id) : undefined;
+    if (dirs && dirs.length > 1 && !b.problems.some((x) => x.code === "duplicate_pack")) b.problems.unshift(duplicateProblem(b.id!, b.dir, dirs.filter((d) => d !== b.dir)));
+  }
+  const order = new Map(project.packDirs.map((d, i) => [d, i]));
+  broken.sort((a, b) => (order.get(a.dir) ?? 0) - (order.get(b.dir) ?? 0));
+  return { packs: packs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), broken };
+}
+
+/** Load every activated pack; collects every problem before throwing (generate, adopt: all or nothing). */
+export function loadPacks(project: Project): Pack[] {
+  const { packs, broken } = loadPacksTolerant(project);
+  const problems = broken.flatMap((b) => b.problems);
+  if (problems.some((p) => p.severity !== "warning")) throw new HcpxError(problems);
+  return packs;
+}
+
+/**
  * Find one activated pack by id, parsing as few surfaces as it can (the exec
- * hot path). A surface.json whose text does not contain the id cannot declare
- * it (ids are `[a-z0-9-]`; only a JSON5 escape could spell one otherwise, so a
- * text with a backslash is parsed too), so only candidates are parsed and
- * validated, wherever the pack's directory is and whatever it is named. Every
- * candidate that declares the id is loaded, so two activated packs with one id
- * are refused here as in loadPacks. A broken pack is reported when its
- * directory is named like the id; other broken packs do not stop this one.
+ * hot path): only a surface whose text may declare the id (mayDeclareText) is
+ * parsed, wherever the pack's directory is and whatever it is named. Every
+ * pack that declares the id counts, a broken one too, so two activated packs
+ * with one id are refused here as in loadPacks. A broken pack is reported when
+ * it declares the id (or, unreadable, its directory is named like it); other
+ * broken packs do not stop this one.
  */
 export function findPack(project: Project, id: string): Pack {
   const found: Pack[] = [];
+  const withId: string[] = [];
   let namedError: unknown;
   for (const dir of project.packDirs) {
     const named = basename(dir) === id;
     if (!named) {
       const text = surfaceText(dir);
-      if (text === undefined || (!text.includes(id) && !text.includes("\\"))) continue;
+      if (text === undefined || !mayDeclareText(text, id)) continue;
     }
     let p: Pack;
     try {
       p = loadPack(dir);
     } catch (e) {
-      if (named) namedError ??= e;
+      const did = declaredId(dir);
+      if (did === id || (did === undefined && named)) {
+        namedError ??= e;
+        withId.push(dir);
+      }
       continue;
     }
-    if (p.id === id) found.push(p);
+    if (p.id === id) {
+      found.push(p);
+      withId.push(dir);
+    }
   }
-  if (found.length > 1) {
-    throw new HcpxError({ code: "duplicate_pack", message: `pack id '${id}' is activated twice (${found.map((p) => display(p.dir)).join(", ")})`, file: display(found[1]!.surfaceFile), path: "id", hint: "deactivate one of them" });
-  }
+  if (withId.length > 1) throw new HcpxError(duplicateProblem(id, withId[0]!, withId.slice(1)));
   if (found[0]) return found[0];
   if (namedError) throw namedError;
   // not found: the ids there are, for "did you mean" (the failure path only)

@@ -1,5 +1,5 @@
 // The loaded, normalised model every part of hcpx works on.
-import type { ArgSpec, Surface, PolicyRow } from "./schema";
+import type { ArgSpec, HttpSpec, Surface, PolicyRow } from "./schema";
 import type { Problem } from "../util/errors";
 
 export type Operation = "read" | "write";
@@ -11,8 +11,6 @@ export interface CommandPolicy {
   confirm: boolean;
   /** true when the row came from an openapi draft not yet reviewed. */
   inferred: boolean;
-  /** true when policy.json had no row (defaults to read). */
-  missingRow: boolean;
 }
 
 export interface Command {
@@ -24,7 +22,8 @@ export interface Command {
   /** wrap: how stdout is read, when the command overrides wrap.output. */
   output?: "json" | "text";
   args: Record<string, ArgSpec>;
-  http?: { method: string; path: string };
+  /** openapi: the operation (method upper-cased). */
+  http?: Omit<HttpSpec, "method"> & { method: string };
   /** Set for verbs synthesised from `pass_through.allowedSubcommands`. */
   passThrough?: { maxArgv: number };
   policy: CommandPolicy;
@@ -41,7 +40,7 @@ export interface Pack {
   policyRows: Record<string, PolicyRow>;
   policyInferred: boolean;
   commands: Command[];
-  /** Warnings found while loading (unknown keys, missing rows). */
+  /** Warnings found while loading (none today: every load problem is an error). */
   warnings: Problem[];
 }
 

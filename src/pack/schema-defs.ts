@@ -1,4 +1,8 @@
-// The zod/mini schemas of the file formats (DESIGN.md), built by build().
+// The zod/mini schemas of the file formats, built by build(). Every object is
+// strict: a key that is not declared here is an error (validate.ts), so a new
+// field (an adapter kind, a per-command option) is added here, optional, and
+// nowhere else is needed for packs using it to load. The unknown-key hint
+// ("did you mean …") reads the known keys from these schemas.
 // A module of its own so that schema.ts loads it, and zod with it, only when
 // something is validated (see schema.ts).
 import * as z from "zod/mini";
@@ -9,7 +13,8 @@ export function build() {
   const nonEmpty = () => z.string().check(z.minLength(1));
 
   const ArgSchema = z.strictObject({
-    type: z.enum(["string", "integer", "number", "boolean", "enum"]),
+    /** array / object / json (any JSON value): openapi only; `schema` is their JSON Schema. */
+    type: z.enum(["string", "integer", "number", "boolean", "enum", "array", "object", "json"]),
     required: z.optional(z.boolean()),
     description: z.optional(str()),
     flag: z.optional(z.string().check(z.regex(/^-{1,2}[A-Za-z0-9][A-Za-z0-9_-]*$/, "a flag looks like --name or -n"))),
@@ -17,8 +22,24 @@ export function build() {
     allow_dash: z.optional(z.boolean()),
     default: z.optional(z.union([z.string(), z.number(), z.boolean()])),
     /** openapi: where the value goes in the HTTP request. */
-    in: z.optional(z.enum(["path", "query", "body", "header"])),
+    in: z.optional(z.enum(["path", "query", "body", "header", "cookie"])),
+    /** openapi: the parameter's or body property's name in the request, when it is not the arg name. */
+    name: z.optional(nonEmpty()),
+    /** openapi: how the value is serialized (OpenAPI 3 parameter styles). */
+    style: z.optional(z.enum(["simple", "label", "matrix", "form", "spaceDelimited", "pipeDelimited", "deepObject"])),
+    explode: z.optional(z.boolean()),
+    /** openapi: the JSON Schema of an array / object / json arg, passed to the tool's input schema. */
+    schema: z.optional(z.record(z.string(), z.unknown())),
   });
+
+  /** openapi security: OR of alternatives, each an AND of scheme names ([] = no credentials needed). */
+  const SecurityReq = z.array(z.array(z.string().check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/, "a scheme name is letters, digits, _ . -"))));
+  const EnvName = () => z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _"));
+  const SchemeSchema = z.discriminatedUnion("type", [
+    z.strictObject({ type: z.literal("apiKey"), in: z.enum(["header", "query", "cookie"]), name: nonEmpty(), env: EnvName() }),
+    z.strictObject({ type: z.literal("bearer"), env: EnvName() }),
+    z.strictObject({ type: z.literal("basic"), username_env: EnvName(), password_env: EnvName() }),
+  ]);
 
   const CommandSchema = z.strictObject({
     verb_key: z.string().check(z.regex(VERB_KEY_RE, "a verb_key is lower-case words joined by dots, like `plan` or `entry.add`")),
@@ -32,6 +53,20 @@ export function build() {
       z.strictObject({
         method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "get", "post", "put", "patch", "delete", "head"]),
         path: z.string().check(z.regex(/^\//, "an HTTP path starts with /")),
+        /** the operation's own server (absolute, or relative to openapi.base_url) */
+        base_url: z.optional(nonEmpty()),
+        /** the request body: its media type; `whole` names the one arg that is the entire body */
+        body: z.optional(
+          z.strictObject({
+            media: z.enum(["application/json", "application/x-www-form-urlencoded", "multipart/form-data"]),
+            required: z.optional(z.boolean()),
+            whole: z.optional(z.string().check(z.regex(ARG_NAME_RE))),
+          }),
+        ),
+        /** the Accept header (from the operation's response media types) */
+        accept: z.optional(nonEmpty()),
+        /** the operation's own security requirements (overrides openapi.security) */
+        security: z.optional(SecurityReq),
       }),
     ),
   });
@@ -74,6 +109,10 @@ export function build() {
             scheme: z.optional(str()),
           }),
         ),
+        /** security schemes by name, each value from a Binding env name */
+        schemes: z.optional(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/)), SchemeSchema)),
+        /** the document's default security requirements */
+        security: z.optional(SecurityReq),
       }),
     ),
     binding: z.optional(z.strictObject({ env: z.optional(z.array(z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _")))) })),
@@ -123,5 +162,5 @@ export function build() {
       }),
     ),
   });
-  return { ArgSchema, CommandSchema, PassThroughSchema, WrapSchema, SurfaceSchema, PolicyRowSchema, PolicySchema, SkillFrontmatterSchema, ConfigSchema };
+  return { ArgSchema, SchemeSchema, CommandSchema, PassThroughSchema, WrapSchema, SurfaceSchema, PolicyRowSchema, PolicySchema, SkillFrontmatterSchema, ConfigSchema };
 }

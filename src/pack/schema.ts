@@ -26,6 +26,8 @@ export function schemas(): Schemas {
 
 export type ArgSpec = Z.infer<Schemas["ArgSchema"]>;
 export type CommandSpec = Z.infer<Schemas["CommandSchema"]>;
+export type SchemeSpec = Z.infer<Schemas["SchemeSchema"]>;
+export type HttpSpec = NonNullable<CommandSpec["http"]>;
 export type WrapSpec = Z.infer<Schemas["WrapSchema"]>;
 export type Surface = Z.infer<Schemas["SurfaceSchema"]>;
 export type PolicyRow = Z.infer<Schemas["PolicyRowSchema"]>;

@@ -1,8 +1,8 @@
 // SKILL.md: YAML frontmatter (name, description, leads) + a body whose hot-path
 // table has one row per command: | `verb` | what it does | read/write |
 import { parse as parseYaml } from "yaml";
-import { readFileSync } from "node:fs";
 import { HcpxError } from "../util/errors";
+import { CAPS, readTextFile } from "../util/readfile";
 import { display } from "../util/paths";
 import { schemas, VERB_KEY_RE, type SkillFrontmatter } from "./schema";
 import { validate } from "./validate";
@@ -91,12 +91,15 @@ function splitRow(line: string): string[] | undefined {
 }
 
 export function loadSkill(pack: Pack): Skill {
-  let text: string;
+  return parseSkill(readSkillText(pack.skillFile), display(pack.skillFile));
+}
+
+/** SKILL.md's text: a regular file of at most CAPS.skill bytes (src/util/readfile.ts). */
+export function readSkillText(file: string): string {
   try {
-    text = readFileSync(pack.skillFile, "utf8");
+    return readTextFile(file, display(file), CAPS.skill);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new HcpxError({ code: "missing_file", message: code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, expected a file" : `cannot read (${code})`, file: display(pack.skillFile), hint: "every pack has a SKILL.md with frontmatter and a hot-path table" });
+    if (!(e instanceof HcpxError)) throw e;
+    throw new HcpxError(e.problems.map((p) => ({ ...p, hint: p.hint ?? "every pack has a SKILL.md with frontmatter and a hot-path table" })));
   }
-  return parseSkill(text, display(pack.skillFile));
 }

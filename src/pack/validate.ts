@@ -1,6 +1,11 @@
 // Schema validation that speaks to a person: one Problem per issue, with the
-// file, the JSON path, the line, and a hint. Unknown keys are warnings (a pack
-// written for a newer HCP still loads), everything else is an error.
+// file, the JSON path, the line, and a hint. Everything is an error, unknown
+// keys included: these files decide what may run, so a misspelt key
+// (`confrim: true`) must stop the pack, never be dropped and run as if absent.
+// An unknown key's hint names the key it most likely meant. Keys that are
+// JavaScript's own (`__proto__`, `constructor`, `prototype`) are refused
+// anywhere in a file: they would make the validated value and the parsed one
+// differ (validcache.ts hands back the parsed one).
 import type * as z from "zod/mini";
 import { HcpxError, pathToString, type Problem } from "../util/errors";
 import { locate, type Json5Doc } from "./json5";
@@ -34,8 +39,6 @@ function describe(issue: Issue, value: unknown): { message: string; hint?: strin
       return { message: `expected ${issue.expected}, got ${typeName(got)}` };
     case "invalid_value":
       return { message: `${JSON.stringify(got)} is not one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}` };
-    case "unrecognized_keys":
-      return { message: `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${k}'`).join(", ")}`, hint: "check the spelling: every field is listed in docs/pack-format.md; unknown keys are ignored" };
     case "too_small":
       if (issue.origin === "number" || issue.origin === "int" || issue.origin === "bigint") return { message: custom ?? `${JSON.stringify(got)} is too small: must be ${issue.inclusive === false ? "greater than" : "at least"} ${issue.minimum}` };
       return { message: custom ?? (issue.origin === "string" ? `must not be empty` : `must have at least ${issue.minimum} ${issue.origin === "array" ? "item(s)" : ""}`.trim()) };
@@ -56,29 +59,128 @@ export interface Validated<T> {
   warnings: Problem[];
 }
 
+/** JavaScript's own keys: never a name in a pack or a config. */
+export const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
+/** Levenshtein distance, bounded: returns max + 1 as soon as it is certain to exceed max. */
+function distance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur.push(v);
+      if (v < best) best = v;
+    }
+    if (best > max) return max + 1;
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** The known key nearest to `key` (case-insensitive, at most 2 edits, or a transposition), if any. */
+export function nearestKey(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = Infinity;
+  const k = key.toLowerCase();
+  for (const cand of known) {
+    const c = cand.toLowerCase();
+    const max = Math.min(2, Math.max(1, Math.floor(c.length / 3)));
+    const d = c === k ? 0 : distance(k, c, max);
+    if (d <= max && d < bestD) {
+      best = cand;
+      bestD = d;
+    }
+  }
+  return best;
+}
+
+type Def = { type: string; shape?: Record<string, unknown>; innerType?: unknown; element?: unknown; valueType?: unknown; options?: unknown[] };
+const defOf = (s: unknown): Def | undefined => (s as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+
+/** The keys an object schema at `path` knows (walks optional, nullable, array, record and union). */
+export function knownKeysAt(schema: unknown, path: readonly PropertyKey[]): string[] {
+  let cur: unknown[] = [schema];
+  const unwrap = (list: unknown[]): unknown[] => {
+    const out: unknown[] = [];
+    const todo = [...list];
+    while (todo.length) {
+      const s = todo.pop();
+      const d = defOf(s);
+      if (!d) continue;
+      if ((d.type === "optional" || d.type === "nullable" || d.type === "default" || d.type === "readonly") && d.innerType) todo.push(d.innerType);
+      else if (d.type === "union" && d.options) todo.push(...d.options);
+      else out.push(s);
+    }
+    return out;
+  };
+  for (const seg of path) {
+    const next: unknown[] = [];
+    for (const s of unwrap(cur)) {
+      const d = defOf(s)!;
+      if (d.type === "object" && typeof seg === "string" && d.shape && Object.hasOwn(d.shape, seg)) next.push(d.shape[seg]);
+      else if (d.type === "array" && typeof seg === "number") next.push(d.element);
+      else if (d.type === "record" && typeof seg === "string") next.push(d.valueType);
+    }
+    cur = next;
+  }
+  const keys = new Set<string>();
+  for (const s of unwrap(cur)) {
+    const d = defOf(s)!;
+    if (d.type === "object" && d.shape) for (const k of Object.keys(d.shape)) keys.add(k);
+  }
+  return [...keys];
+}
+
+/** Every own key of `value` that is one of RESERVED_KEYS, with its path (iterative: no recursion). */
+function reservedKeyPaths(value: unknown): (string | number)[][] {
+  const out: (string | number)[][] = [];
+  const stack: [unknown, (string | number)[]][] = [[value, []]];
+  while (stack.length && out.length < 20) {
+    const [v, path] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => stack.push([x, [...path, i]]));
+      continue;
+    }
+    for (const k of Object.keys(v)) {
+      if (RESERVED_KEYS.has(k)) out.push([...path, k]);
+      else stack.push([(v as Record<string, unknown>)[k], [...path, k]]);
+    }
+  }
+  return out;
+}
+
 /** Validate `value` (parsed from `text` of `file`); throws HcpxError with every error. */
 export function validate<T>(schema: z.ZodMiniType<T>, value: unknown, file: string, text: string | undefined): Validated<T> {
-  const toProblem = (issue: Issue, severity: "error" | "warning"): Problem => {
-    const { message, hint } = describe(issue, value);
-    const path = issue.path.filter((s): s is string | number => typeof s !== "symbol");
+  const problemAt = (path: (string | number)[], code: string, message: string, hint?: string): Problem => {
     const pos = text !== undefined ? locate(text, path) : undefined;
-    return { code: severity === "warning" ? "unknown_key" : "schema", message, file, path: pathToString(path) || undefined, line: pos?.line, column: pos?.column, hint, severity };
+    return { code, message, file, path: pathToString(path) || undefined, line: pos?.line, column: pos?.column, hint, severity: "error" };
   };
-  const first = schema.safeParse(value);
-  if (first.success) return { data: first.data, warnings: [] };
-  const unknown = first.error.issues.filter((i) => i.code === "unrecognized_keys");
-  const errors = first.error.issues.filter((i) => i.code !== "unrecognized_keys");
-  if (errors.length) throw new HcpxError([...errors.map((i) => toProblem(i, "error")), ...unknown.map((i) => toProblem(i, "warning"))]);
-  // Only unknown keys: drop them and parse again.
-  const copy = structuredClone(value);
-  for (const issue of unknown) {
-    if (issue.code !== "unrecognized_keys") continue;
-    const holder = at(copy, issue.path) as Record<string, unknown>;
-    for (const k of issue.keys) delete holder[k];
+  const reserved = reservedKeyPaths(value);
+  if (reserved.length) {
+    throw new HcpxError(reserved.map((p) => problemAt(p, "reserved_key", `'${String(p[p.length - 1])}' is a reserved name (JavaScript's own) and cannot be a key here`, "rename it: __proto__, constructor and prototype are never names of a command, an argument, a bin or a variable")));
   }
-  const second = schema.safeParse(copy);
-  if (!second.success) throw new HcpxError(second.error.issues.map((i) => toProblem(i, "error")));
-  return { data: second.data, warnings: unknown.map((i) => toProblem(i, "warning")) };
+  const result = schema.safeParse(value);
+  if (result.success) return { data: result.data, warnings: [] };
+  const problems: Problem[] = [];
+  for (const issue of result.error.issues) {
+    const path = issue.path.filter((s): s is string | number => typeof s !== "symbol");
+    if (issue.code === "unrecognized_keys") {
+      const known = knownKeysAt(schema, path);
+      for (const k of issue.keys) {
+        const near = nearestKey(k, known);
+        const hint = near ? `did you mean '${near}'?` : known.length ? `the keys allowed here are ${known.map((x) => `'${x}'`).join(", ")}; remove it or fix its name` : "remove it";
+        problems.push(problemAt([...path, k], "unknown_key", `unknown key '${k}'${path.length ? ` in ${pathToString(path)}` : ""}`, hint));
+      }
+      continue;
+    }
+    const { message, hint } = describe(issue, value);
+    problems.push(problemAt(path, "schema", message, hint));
+  }
+  throw new HcpxError(problems);
 }
 
 /**
@@ -90,6 +192,6 @@ export function validate<T>(schema: z.ZodMiniType<T>, value: unknown, file: stri
 export function validateDoc<K extends keyof Schemas>(kind: K, doc: Json5Doc): Validated<z.infer<Schemas[K]>> {
   if (isValidated(kind, doc.text)) return { data: doc.value as z.infer<Schemas[K]>, warnings: [] };
   const v = validate(schemas()[kind] as unknown as z.ZodMiniType<z.infer<Schemas[K]>>, doc.value, doc.file, doc.text);
-  if (v.warnings.length === 0) markValidated(kind, doc.text);
+  markValidated(kind, doc.text);
   return v;
 }

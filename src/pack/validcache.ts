@@ -6,7 +6,8 @@
 // exec` only (useValidationCache()), the command that runs once per agent tool
 // call; off when running from source (no build hash) and with HCPX_NO_CACHE=1.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { CAPS, readTextFile } from "../util/readfile";
 import { dirname, isAbsolute, join } from "node:path";
 import { home } from "../util/paths";
 
@@ -37,7 +38,7 @@ function keyOf(kind: string, text: string): string {
 function load(file: string): Set<string> {
   if (known) return known;
   try {
-    const v = JSON.parse(readFileSync(file, "utf8")) as { keys?: unknown };
+    const v = JSON.parse(readTextFile(file, file, CAPS.cache)) as { keys?: unknown };
     keys = Array.isArray(v.keys) ? v.keys.filter((k): k is string => typeof k === "string") : [];
   } catch {
     keys = [];
@@ -59,12 +60,17 @@ export function markValidated(kind: string, text: string): void {
   set.add(key);
   keys!.push(key);
   if (keys!.length > MAX_KEYS) keys = keys!.slice(-MAX_KEYS);
+  const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify({ keys }) + "\n");
     renameSync(tmp, file);
   } catch {
-    /* a cache that cannot be written is a cache miss next time */
+    // a cache that cannot be written (read-only, full disk) is a cache miss next time; no temp file stays
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* never made */
+    }
   }
 }

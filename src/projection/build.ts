@@ -9,7 +9,7 @@ import { loadSkill } from "../pack/skill";
 import { HcpxError } from "../util/errors";
 import { display } from "../util/paths";
 import { filterDescription, filterLeads, skillCopy } from "./skillcopy";
-import { CONFIRM_MARKER, READ_SKILL_TOOL, SHELL_TOOL, checkToolNames, commandTool, readSkillTool, shellTool } from "./tools";
+import { CONFIRM_MARKER, READ_SKILL_TOOL, SHELL_TOOL, boundedList, checkToolNames, commandTool, readSkillTool, shellTool } from "./tools";
 import type { ProjectedPack, ProjectedSkill, Projection, ToolDef } from "./types";
 
 export interface BuildOptions {
@@ -128,7 +128,7 @@ function promptBody(packs: ProjectedPack[], skillsPath: string, shell: boolean):
   for (const p of packs) {
     L.push("", `### ${p.pack.id}`, ...p.leads);
     if (p.commands.length === 0) L.push("Observes only: no commands (never call it as a tool).");
-    else L.push(`Verbs: ${p.commands.map((c) => `${c.command.verb_key} (${marker(c.command)})`).join(", ")}`);
+    else L.push(`Verbs: ${boundedList(p.commands.map((c) => `${c.command.verb_key} (${marker(c.command)})`), `the Skill lists every verb with its marker`)}`);
   }
   return L.join("\n") + "\n";
 }

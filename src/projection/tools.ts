@@ -1,7 +1,7 @@
 // Tool definitions of §12.2: the in-process shape (one tool per granted command,
 // JSON Schema input from `args`) and the shell shape (the single `hcpx` tool),
 // plus `hcp__read_skill`. Dialect renderers for MCP, Anthropic and OpenAI.
-import { readFileSync } from "node:fs";
+import { CAPS, readTextFile } from "../util/readfile";
 import { locate } from "../pack/json5";
 import { toolName, type Command, type Pack } from "../pack/model";
 import type { ArgSpec } from "../pack/schema";
@@ -34,6 +34,13 @@ function argSchema(a: ArgSpec): Record<string, unknown> {
       s.enum = values;
       break;
     }
+    case "array":
+    case "object":
+    case "json":
+      // the JSON Schema from the pack (openapi: the document's), passed through
+      Object.assign(s, a.schema ?? {});
+      if (a.type !== "json") s.type = a.type;
+      break;
     default:
       s.type = a.type;
   }
@@ -105,10 +112,34 @@ export function verbMarker(c: Command): string {
   return `[w${p.land ? `:${p.land}` : ""}${p.confirm ? `, ${CONFIRM_MARKER}` : ""}]`;
 }
 
+/**
+ * How many characters of verbs one pack may put into the prompt block or the
+ * `hcp` tool description. A pack with more (an OpenAPI import of 1,000
+ * operations) lists what fits and points to its Skill for the rest: the
+ * context every agent turn carries stays bounded, whatever the pack's size.
+ */
+export const VERB_LIST_BUDGET = 600;
+
+/** `a, b, c, … and 12 more (<rest>)` within `budget` characters (the tail not counted). */
+export function boundedList(items: string[], rest: string, budget = VERB_LIST_BUDGET): string {
+  let used = 0;
+  let k = 0;
+  for (; k < items.length; k++) {
+    const add = items[k]!.length + (k ? 2 : 0);
+    if (used + add > budget && k > 0) break;
+    used += add;
+  }
+  const shown = items.slice(0, k).join(", ");
+  return k < items.length ? `${shown}, … and ${items.length - k} more (${rest})` : shown;
+}
+
 /** One line per pack: `- ledger: accounts, balance, entry.add[w:remote], transfer[w:remote, confirm required]`. */
 export function packLine(p: ProjectedPack): string {
   const passThrough = p.commands.some((c) => c.command.passThrough);
-  const verbs = p.commands.map((c) => `${c.command.verb_key}${verbMarker(c.command)}`).join(", ");
+  const verbs = boundedList(
+    p.commands.map((c) => `${c.command.verb_key}${verbMarker(c.command)}`),
+    `${READ_SKILL_TOOL} {pack: "${p.pack.id}"} lists them with their markers`,
+  );
   return `- ${p.pack.id}${passThrough ? " (argv)" : ""}: ${verbs}`;
 }
 
@@ -136,7 +167,7 @@ export function shellTool(packs: ProjectedPack[], opts: { listVerbs?: boolean } 
     description =
       "Run a command of an HCP pack through the hcpx runtime, the same as `hcpx exec <pack> <verb> [--confirm] -- key=value …`. " +
       `Packs: ${ids.length ? ids.join(", ") : "(none)"}. Read a pack's Skill (${READ_SKILL_TOOL}) before its first use.`;
-    if (gated.length) description += ` Writes with confirm required: ${gated.join(", ")} — they run only with confirm: true; ask the user first.`;
+    if (gated.length) description += ` Writes with confirm required: ${boundedList(gated, "each pack's Skill marks them; the runtime refuses them without confirm")} — they run only with confirm: true; ask the user first.`;
   }
   return {
     name: SHELL_TOOL,
@@ -146,7 +177,7 @@ export function shellTool(packs: ProjectedPack[], opts: { listVerbs?: boolean } 
       properties: {
         pack: { type: "string", enum: ids, description: "Pack id" },
         verb: { type: "string", description: "The command's verb_key, e.g. entry.add" },
-        args: { type: "object", description: "Arguments by name (key=value)", additionalProperties: { type: ["string", "number", "boolean"] } },
+        args: { type: "object", description: "Arguments by name (key=value)", additionalProperties: { type: ["string", "number", "boolean", "array", "object"] } },
         argv: { type: "array", items: { type: "string" }, description: "pass_through verbs only: literal arguments" },
         confirm: { type: "boolean", description: `true to run a write marked ${CONFIRM_MARKER}, only after the user has agreed` },
       },
@@ -168,7 +199,7 @@ function where(pack: Pack, c: Command): Pick<Problem, "file" | "path" | "line" |
   const path = surfacePathOf(pack, c);
   let pos: { line: number; column: number } | undefined;
   try {
-    pos = locate(readFileSync(pack.surfaceFile, "utf8"), path);
+    pos = locate(readTextFile(pack.surfaceFile, pack.surfaceFile, CAPS.pack), path);
   } catch {
     pos = undefined;
   }

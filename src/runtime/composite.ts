@@ -1,7 +1,7 @@
 // The composite adapter: the pack's module (which must realpath inside the
 // pack directory) is imported in-process; its default export maps each
 // verb_key to `async (args, ctx) => data`. A throw becomes an envelope error.
-import { realpathSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Command, Pack, Project } from "../pack/model";
@@ -9,7 +9,8 @@ import { isInside } from "../util/paths";
 import type { ArgValues } from "./args";
 import type { Envelope } from "./execute";
 import { dynamicImport } from "../util/dynamic-import";
-import { DEFAULT_TIMEOUT_MS } from "./wrap";
+import { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_NESTING, parseOutput } from "./wrap";
+import { forbiddenEnvOf } from "../pack/envrules";
 
 export interface CompositeContext {
   pack: string;
@@ -42,6 +43,14 @@ export async function runComposite(pack: Pack, project: Project, cmd: Command, v
     /* keep */
   }
   if (!isInside(file, packDir)) return failure("bin_denied", `composite.module ${spec.module} resolves to ${file}, outside the pack directory`, { hint: "a composite module is loaded only from inside its pack" });
+  const bad = forbiddenEnvOf(pack.surface);
+  if (bad.length) return failure("bad_pack", `pack ${pack.id}: binding.env names ${bad[0]!.name}, a variable that makes a program load other code or find other programs`, { hint: "remove it from surface.json (README: Security model)" });
+  // import() of a FIFO or a device would block, or read without end
+  try {
+    if (!statSync(file).isFile()) return failure("bad_pack", `composite.module ${spec.module} is not a regular file`, { hint: "composite.module names the pack's .mjs file" });
+  } catch {
+    return failure("bad_pack", `composite.module ${spec.module} cannot be read`);
+  }
   let mod: Record<string, unknown>;
   try {
     mod = (await dynamicImport(pathToFileURL(file).href)) as Record<string, unknown>;
@@ -71,11 +80,17 @@ export async function runComposite(pack: Pack, project: Project, cmd: Command, v
       return failure("timeout", `${pack.id} ${cmd.verb_key} did not finish within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
     }
     if (data === undefined) return { ok: true, data: null };
+    let text: string;
     try {
-      return { ok: true, data: JSON.parse(JSON.stringify(data)) as unknown };
+      text = JSON.stringify(data);
     } catch (e) {
+      // a cycle, a BigInt, or nesting deep enough to exhaust the stack
       return failure("bad_output", `${pack.id} ${cmd.verb_key} returned data that is not JSON: ${(e as Error).message}`);
     }
+    if (text === undefined) return { ok: true, data: null };
+    const parsed = parseOutput(text);
+    if (!parsed.ok) return failure("bad_output", `${pack.id} ${cmd.verb_key} returned data that is not usable JSON: ${parsed.why}`, parsed.deep ? { limit_depth: MAX_OUTPUT_NESTING } : {});
+    return { ok: true, data: parsed.value };
   } catch (e) {
     const err = e as { message?: unknown; code?: unknown } | undefined;
     const message = typeof err?.message === "string" ? err.message : String(e);

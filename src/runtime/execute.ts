@@ -14,7 +14,7 @@ import { ArgError, validateArgs, type ArgValues } from "./args";
 import { redactDeep, secretsFrom } from "./redact";
 import { runWrap } from "./wrap";
 import { runComposite } from "./composite";
-import { runOpenapi } from "./openapi";
+import { packUrls, runOpenapi, schemeEnvNames, userinfoSecrets } from "./openapi";
 
 export interface ExecRequest {
   pack: string;
@@ -43,8 +43,10 @@ export type ErrorCode =
   | "http_error"
   | "composite_error"
   | "spawn_failed"
-  /** the pack itself is broken (surface/policy unreadable, adapter section missing, an argv slot naming no arg) */
-  | "bad_pack";
+  /** the pack itself is broken (surface/policy unreadable or invalid, a command without a policy row, a forbidden env name, adapter section missing, an argv slot naming no arg) */
+  | "bad_pack"
+  /** two activated packs declare this id: neither runs */
+  | "duplicate_pack";
 
 export type Envelope = { ok: true; data: unknown } | { ok: false; error: { code: string; message: string; [k: string]: unknown } };
 
@@ -67,6 +69,7 @@ export function bindingNames(pack: Pack): string[] {
   const names = [...(pack.surface.binding?.env ?? [])];
   const auth = pack.surface.openapi?.auth?.env;
   if (auth && !names.includes(auth)) names.push(auth);
+  for (const n of schemeEnvNames(pack)) if (!names.includes(n)) names.push(n);
   return names;
 }
 
@@ -81,11 +84,13 @@ export async function execute(project: Project, req: ExecRequest, opts: ExecuteO
     } catch (e) {
       if (!(e instanceof HcpxError)) return failure("bad_pack", `pack ${req.pack} could not be loaded: ${(e as Error)?.message ?? String(e)}`);
       if (e.code === "unknown_pack") return failure("unknown_pack", e.problems[0]!.message, { hint: e.problems[0]!.hint });
+      if (e.code === "duplicate_pack") return failure("duplicate_pack", e.problems[0]!.message, { file: e.problems[0]!.file, hint: e.problems[0]!.hint });
       const p = e.problems.find((x) => x.severity !== "warning") ?? e.problems[0]!;
       return failure("bad_pack", `pack ${req.pack} is broken: ${p.message}`, { file: p.file, path: p.path, line: p.line, hint: "run `hcpx lint` on the pack", problems: e.problems });
     }
   }
-  const secrets = secretsFrom(env, bindingNames(pack));
+  // a base URL's userinfo (user:password) is a secret as much as a Binding value
+  const secrets = secretsFrom(env, bindingNames(pack), pack.surface.kind === "openapi" ? packUrls(pack, env).flatMap(userinfoSecrets) : []);
   const finish = (e: Envelope): Envelope => redactDeep(e, secrets);
   try {
     return finish(await run(project, pack, req, env));

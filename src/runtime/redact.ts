@@ -3,11 +3,10 @@
 
 export const REDACTED = "***";
 
-/** The secret values to hide: the runtime env's values of the given names (non-empty). */
-export function secretsFrom(env: NodeJS.ProcessEnv, names: readonly string[]): string[] {
+/** The secret values to hide: the runtime env's values of the given names, and other secret `values` (non-empty), with their encoded forms. */
+export function secretsFrom(env: NodeJS.ProcessEnv, names: readonly string[], values: readonly string[] = []): string[] {
   const out = new Set<string>();
-  for (const n of names) {
-    const v = env[n];
+  for (const v of [...names.map((n) => env[n]), ...values]) {
     if (typeof v !== "string" || v === "") continue;
     out.add(v);
     // the forms a value commonly takes on its way out: URL-encoded, JSON-escaped
@@ -53,7 +52,11 @@ function redactCuts(r: string, secrets: readonly string[]): string {
   return r;
 }
 
-/** Deep copy of a JSON-like value with every string (keys too) redacted. */
+/**
+ * Deep copy of a JSON-like value with every string (keys too) redacted. Keys
+ * are defined, not assigned: a bin's `__proto__` key stays an ordinary key of
+ * the copy (an assignment would set the copy's prototype and drop the key).
+ */
 export function redactDeep<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0) return value;
   const walk = (v: unknown): unknown => {
@@ -61,7 +64,7 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === "object") {
       const o: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) o[redactString(k, secrets)] = walk(x);
+      for (const [k, x] of Object.entries(v)) Object.defineProperty(o, redactString(k, secrets), { value: walk(x), enumerable: true, writable: true, configurable: true });
       return o;
     }
     return v;

@@ -8,11 +8,31 @@ import { extname, isAbsolute, resolve } from "node:path";
 import type { Command, Pack, Project } from "../pack/model";
 import type { WrapSpec } from "../pack/schema";
 import { isInside } from "../util/paths";
-import type { ArgValues } from "./args";
+import { argText, type ArgValues } from "./args";
 import type { Envelope } from "./execute";
+import { forbiddenEnvOf } from "../pack/envrules";
+import { nestingDepth } from "../pack/json5";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const STDOUT_CAP = 8 * 1024 * 1024;
+/**
+ * A bin's (or a service's, or a composite's) JSON nested deeper than this is
+ * refused (bad_output): printing, redacting or sending it walks it
+ * recursively, and 8 MiB of `[` would overflow the stack.
+ */
+export const MAX_OUTPUT_NESTING = 512;
+
+/** JSON.parse of output, or a reason it is not usable: not JSON, or nested deeper than MAX_OUTPUT_NESTING. */
+export function parseOutput(text: string): { ok: true; value: unknown } | { ok: false; why: string; deep: boolean } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, why: (e as Error).message, deep: false };
+  }
+  if (nestingDepth(value, MAX_OUTPUT_NESTING) > MAX_OUTPUT_NESTING) return { ok: false, why: `nested deeper than ${MAX_OUTPUT_NESTING} levels`, deep: true };
+  return { ok: true, value };
+}
 const STDERR_TAIL = 2048;
 
 /** A runtime failure decided before or after the spawn. */
@@ -43,7 +63,7 @@ export function renderArgv(wrap: WrapSpec, cmd: Command, values: ArgValues): str
       used.add(name);
       const v = values[name];
       if (v === undefined) continue; // optional positional not given: no element
-      const s = String(v);
+      const s = argText(v);
       if (s.startsWith("-") && !cmd.args[name]!.allow_dash) {
         return failure("bad_args", `argument '${name}' starts with '-', which the bin would read as an option`, { arg: name, hint: `pass a value that does not start with '-' (the pack can allow it with allow_dash: true on '${name}')` });
       }
@@ -62,7 +82,7 @@ export function renderArgv(wrap: WrapSpec, cmd: Command, values: ArgValues): str
       used.add(name);
       const v = values[name];
       if (v === undefined) missing = true;
-      return v === undefined ? "" : String(v);
+      return v === undefined ? "" : argText(v);
     });
     if (unknown) return failure("bad_pack", `${cmd.verb_key}: the argv element ${JSON.stringify(el)} names no declared arg '${unknown}'`);
     if (missing) continue;
@@ -85,7 +105,7 @@ export function renderArgv(wrap: WrapSpec, cmd: Command, values: ArgValues): str
       if (v === true) argv.push(spec.flag);
       continue;
     }
-    const s = String(v);
+    const s = argText(v);
     if (s.startsWith("-") && !spec.allow_dash) {
       return failure("bad_args", `argument '${name}' starts with '-', which the bin could read as an option`, { arg: name, hint: `pass a value that does not start with '-' (the pack can allow it with allow_dash: true on '${name}')` });
     }
@@ -139,7 +159,7 @@ export interface ResolvedBin {
 export function resolveBin(pack: Pack, project: Project, bin: string): ResolvedBin | Failure {
   let path: string;
   if (!bin.includes("/") && !bin.includes("\\")) {
-    const mapped = project.sandbox.bins[bin];
+    const mapped = Object.hasOwn(project.sandbox.bins, bin) ? project.sandbox.bins[bin] : undefined;
     if (!mapped) {
       return failure("bin_denied", `bin '${bin}' is not in sandbox.bins, and bare names are never looked up on PATH`, { bin, hint: `add it to sandbox.bins in ${project.configFile ? "hcp.config.json5" : "your config"}: bins: { ${JSON.stringify(bin)}: "/absolute/path/to/${bin}" }` });
     }
@@ -368,23 +388,20 @@ function result(spec: SpawnSpec, code: number | null, signal: NodeJS.Signals | n
     const detail = lastLine(stderrTail) || lastLine(text);
     const extra: Record<string, unknown> = { exit_code: code, stderr_tail: stderrTail };
     if (spec.output === "json" && text.trim()) {
-      try {
-        extra.output = JSON.parse(text);
-      } catch {
-        extra.stdout_tail = text.length > STDERR_TAIL ? "…" + text.slice(-STDERR_TAIL) : text;
-      }
+      const parsed = parseOutput(text);
+      if (parsed.ok) extra.output = parsed.value;
+      else extra.stdout_tail = text.length > STDERR_TAIL ? "…" + text.slice(-STDERR_TAIL) : text;
     }
     return failure("exit_nonzero", `${spec.label} exited with code ${code}${detail ? `: ${detail}` : ""}`, extra);
   }
   if (spec.output === "text") return { ok: true, data: { text } };
   if (!text.trim()) return failure("bad_output", `${spec.label} printed nothing, but its output is declared as json`, { stderr_tail: stderrTail });
-  try {
-    return { ok: true, data: JSON.parse(text) as unknown };
-  } catch (e) {
-    // V8's message quotes the start of the text, cut mid-word ("abc"... is not valid JSON): the excerpt shows it instead
-    const why = (e as Error).message.replace(/,? *".*"(\.\.\.)? is not valid JSON$/s, " (not valid JSON)");
-    return failure("bad_output", `${spec.label} printed output that is not one JSON value: ${why}`, { excerpt: head(text, 200), stderr_tail: stderrTail, hint: "check wrap.json_flag / wrap.output in surface.json" });
-  }
+  const parsed = parseOutput(text);
+  if (parsed.ok) return { ok: true, data: parsed.value };
+  if (parsed.deep) return failure("bad_output", `${spec.label} printed JSON ${parsed.why}, more than hcpx passes on`, { limit_depth: MAX_OUTPUT_NESTING, excerpt: head(text, 200), stderr_tail: stderrTail, hint: "ask the bin for a flatter or smaller result" });
+  // V8's message quotes the start of the text, cut mid-word ("abc"... is not valid JSON): the excerpt shows it instead
+  const why = parsed.why.replace(/,? *".*"(\.\.\.)? is not valid JSON$/s, " (not valid JSON)");
+  return failure("bad_output", `${spec.label} printed output that is not one JSON value: ${why}`, { excerpt: head(text, 200), stderr_tail: stderrTail, hint: "check wrap.json_flag / wrap.output in surface.json" });
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -413,6 +430,9 @@ function argvProblem(argv: readonly string[]): Failure | undefined {
 export async function runWrap(pack: Pack, project: Project, cmd: Command, values: ArgValues, literal: readonly unknown[] | undefined, runtimeEnv: NodeJS.ProcessEnv): Promise<Envelope> {
   const wrap = pack.surface.wrap;
   if (!wrap) return failure("bad_pack", `pack ${pack.id} is kind wrap but has no wrap section`);
+  // loadPack refuses such a pack already; checked again here, next to the spawn, for a Pack built any other way
+  const bad = forbiddenEnvOf(pack.surface);
+  if (bad.length) return failure("bad_pack", `pack ${pack.id}: ${bad[0]!.path[0] === "wrap" ? "wrap.agent_env" : "binding.env"} names ${bad[0]!.name}, a variable that makes a program load other code or find other programs`, { path: bad[0]!.path.join("."), hint: "remove it from surface.json (README: Security model)" });
   const argv = cmd.passThrough ? passThroughArgv(wrap, cmd, literal ?? []) : renderArgv(wrap, cmd, values);
   if (!Array.isArray(argv)) return argv;
   if (argv.some((a) => a.includes("\0"))) return failure("bad_args", "an argument contains a NUL byte");

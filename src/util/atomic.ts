@@ -36,6 +36,8 @@ export function atomicWrite(file: string, text: string | Uint8Array): void {
     } catch {
       /* already gone */
     }
+    // name the file being written, not the temp file (a write's ENOSPC names none): src/util/ioerror.ts reports it
+    if (e && typeof e === "object" && typeof (e as NodeJS.ErrnoException).code === "string") (e as NodeJS.ErrnoException).path = file;
     throw e;
   }
 }

@@ -40,7 +40,7 @@ describe("hcpx doctor", () => {
     expect(env.data.checks.every((c) => c.status === "ok")).toBe(true);
   });
 
-  it("exit 2 on warnings: a pack activated after adopt leaves the host out of date; a policy row missing", async () => {
+  it("exit 2 on warnings: a pack activated after adopt leaves the host out of date; a lint warning", async () => {
     const p = project(CONFIG);
     await hcpx(["adopt", "claude", "--write"], p.dir);
     await hcpx(["activate", "packs/ledger"], p.dir);
@@ -56,10 +56,10 @@ describe("hcpx doctor", () => {
     expect(host.status).toBe("warn");
     expect(host.message).toContain("out of date");
     expect(host.hint).toBe("hcpx adopt claude --write");
-    // a lint warning alone (no adopt): a command without a policy row
+    // a lint warning alone (no adopt): land on a read
     const q = project(CONFIG);
     const pol = join(q.dir, "packs/transit/policy.json");
-    writeFileSync(pol, readFileSync(pol, "utf8").replace(/\s*"lines":.*\n/, "\n"));
+    writeFileSync(pol, readFileSync(pol, "utf8").replace('"lines":      { operation: "read" }', '"lines":      { operation: "read", land: "local" }'));
     const t = await hcpx(["doctor"], q.dir);
     expect(t.code, t.stdout).toBe(2);
     expect(t.stdout).toMatch(/! pack transit: 1 lint warning\(s\)/);

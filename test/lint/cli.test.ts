@@ -69,10 +69,10 @@ describe("hcpx lint (CLI)", () => {
   });
 
   it("warnings alone exit 0, or 2 with --strict", async () => {
-    const dir = miniPack({ policy: (p) => delete p.rows.show });
+    const dir = miniPack({ policy: (p) => (p.rows["item.add"].land = "external") });
     const r = await runHcpx(["lint", dir]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^warning \S*policy\.json:\d+:\d+ at rows: no policy row for 'show' \(defaults to read\)/m);
+    expect(r.stdout).toMatch(/^warning \S*policy\.json:\d+:\d+ at rows\["item\.add"\]: 'item\.add' writes where others see it/m);
     expect(r.stdout).toContain("use --strict");
     const s = await runHcpx(["lint", "--strict", dir]);
     expect(s.code).toBe(2);

@@ -89,7 +89,7 @@ const cases: Case[] = [
   {
     name: "surface: surface.json is a directory",
     file: "surface.json",
-    where: /surface\.json: is a directory, expected a file/,
+    where: /surface\.json: is a directory, expected a regular file/,
     make: () => {
       const dir = miniPack({ raw: { "surface.json": null } });
       mkdirSync(join(dir, "surface.json"));

@@ -15,7 +15,7 @@ const cmd = (over: Partial<Command>): Command => ({
   verb_key: "x",
   summary: "X",
   args: {},
-  policy: { operation: "read", confirm: false, inferred: false, missingRow: false },
+  policy: { operation: "read", confirm: false, inferred: false },
   ...over,
 });
 
@@ -54,11 +54,11 @@ describe("input schemas", () => {
     });
   });
   it("confirm-gated writes take a confirm boolean; pass_through verbs take a bounded argv", () => {
-    const gated = inputSchema("p", cmd({ policy: { operation: "write", land: "remote", confirm: true, inferred: false, missingRow: false } }));
+    const gated = inputSchema("p", cmd({ policy: { operation: "write", land: "remote", confirm: true, inferred: false } }));
     expect((gated.properties as Record<string, unknown>).confirm).toEqual(expect.objectContaining({ type: "boolean" }));
     const pt = inputSchema("p", cmd({ passThrough: { maxArgv: 4 } }));
     expect(pt.properties).toEqual({ argv: expect.objectContaining({ type: "array", items: { type: "string" }, maxItems: 4 }) });
-    expect(() => inputSchema("p", cmd({ args: { confirm: { type: "string" } }, policy: { operation: "write", confirm: true, inferred: false, missingRow: false } }))).toThrow(/reserved|clashes/);
+    expect(() => inputSchema("p", cmd({ args: { confirm: { type: "string" } }, policy: { operation: "write", confirm: true, inferred: false } }))).toThrow(/reserved|clashes/);
   });
   it("renders the three dialects", () => {
     const t = { name: "a__b", description: "d", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } };
@@ -124,7 +124,7 @@ describe("Skill copies", () => {
   ].join("\n");
   const skill = parseSkill(text, "SKILL.md");
   const keep = cmd({ verb_key: "keep" });
-  const gate = cmd({ verb_key: "gate", summary: "Gate", policy: { operation: "write", confirm: true, inferred: false, missingRow: false } });
+  const gate = cmd({ verb_key: "gate", summary: "Gate", policy: { operation: "write", confirm: true, inferred: false } });
   const extra = cmd({ verb_key: "extra.one", summary: "Extra one" });
   const body = filterSkillBody(skill, [keep, gate, extra], { packId: "p", verbs: ["zap"] });
   it("drops whole units naming a withheld command, keeps the rest", () => {

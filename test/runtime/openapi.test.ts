@@ -115,7 +115,7 @@ describe("hcpx pack from-openapi", () => {
     expect(byVerb.create!.args.title).toMatchObject({ type: "string", required: true, in: "body" });
     expect(byVerb.list!.operation).toBe("read");
     expect(byVerb.delete).toMatchObject({ operation: "write", confirm: true });
-    expect(r.auth).toEqual({ header: "Authorization", env: "TODO2_TOKEN", scheme: "Bearer" });
+    expect(r.schemes).toEqual({ bearerAuth: { type: "bearer", env: "TODO2_TOKEN" } });
   });
 
   it("writes a pack that loads, lints (the inferred warning only) and runs against the server; refuses to overwrite", async () => {

@@ -47,11 +47,12 @@ beforeAll(() => {
   if (process.env.DEBUG_RT) console.log("RTDIR", dir);
   // escape: a ../ bin outside the roots; link: a symlink inside the project pointing outside
   writeFileSync(join(dir, "packs", "escape", "surface.json"), JSON.stringify({ hcp: "1.1", id: "escape", version: "1", description: "d", kind: "wrap", wrap: { bin: join("..", "..", "..", outside.split("/").pop()!, "evil.mjs") }, commands: [{ verb_key: "run1", summary: "s", cli: ["e"], args: {} }] }));
+  writeFileSync(join(dir, "packs", "escape", "policy.json"), "{ rows: { run1: { operation: \"read\" } } }");
   mkdirSync(join(dir, "links"));
   symlinkSync(join(outside, "evil.mjs"), join(dir, "links", "evil.mjs"));
   mkdirSync(join(dir, "packs", "link"));
   writeFileSync(join(dir, "packs", "link", "surface.json"), JSON.stringify({ hcp: "1.1", id: "link", version: "1", description: "d", kind: "wrap", wrap: { bin: "../../links/evil.mjs" }, commands: [{ verb_key: "run1", summary: "s", cli: ["e"], args: {} }] }));
-  writeFileSync(join(dir, "packs", "link", "policy.json"), "{ rows: {} }");
+  writeFileSync(join(dir, "packs", "link", "policy.json"), "{ rows: { run1: { operation: \"read\" } } }");
   const cfgFile = join(dir, "hcp.config.json5");
   const cfg = JSON.parse(readFileSync(cfgFile, "utf8"));
   cfg.packs.push("./packs/link");

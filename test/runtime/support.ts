@@ -12,12 +12,19 @@ export interface MiniPack {
   rows?: Record<string, Record<string, unknown>>;
 }
 
-/** A pack dir under `<project>/packs/<id>` written from plain objects. */
+/** A read row for every command and pass-through subcommand of a surface (a row per command is required). */
+export function readRows(surface: Record<string, unknown>): Record<string, Record<string, unknown>> {
+  const s = surface as { commands?: { verb_key: string }[]; pass_through?: { allowedSubcommands?: string[] }; wrap?: { pass_through?: { allowedSubcommands?: string[] } } };
+  const verbs = [...(s.commands ?? []).map((c) => c.verb_key), ...(s.pass_through?.allowedSubcommands ?? s.wrap?.pass_through?.allowedSubcommands ?? [])];
+  return Object.fromEntries(verbs.map((v) => [v, { operation: "read" }]));
+}
+
+/** A pack dir under `<project>/packs/<id>` written from plain objects; commands without a row in `rows` get a read row. */
 export function writePack(projectDir: string, p: MiniPack): string {
   const dir = join(projectDir, "packs", p.id);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "surface.json"), JSON.stringify({ hcp: "1.1", id: p.id, version: "0.0.1", description: `test pack ${p.id}`, ...p.surface }, null, 2));
-  writeFileSync(join(dir, "policy.json"), JSON.stringify({ rows: p.rows ?? {} }, null, 2));
+  writeFileSync(join(dir, "policy.json"), JSON.stringify({ rows: { ...readRows(p.surface), ...p.rows } }, null, 2));
   writeFileSync(join(dir, "SKILL.md"), `---\nname: ${p.id}\ndescription: test pack\n---\n# ${p.id}\n`);
   return dir;
 }

@@ -4,12 +4,12 @@
 import { relative, resolve } from "node:path";
 import { HcpxError } from "../../util/errors";
 import { display, toPosix } from "../../util/paths";
-import { loadPack, loadProject } from "../../pack/load";
+import { declaredId, loadPack, loadProject } from "../../pack/load";
 import { isGranted } from "../../pack/grants";
 import { loadSkill } from "../../pack/skill";
 import { arrayAppend } from "../../config/edit";
 import { openConfig, writeConfig } from "../../config/file";
-import { configPackEntries, loadActive } from "../../config/active";
+import { configPackEntries } from "../../config/active";
 import type { CommonOpts } from "../../config/common";
 import { lintErrors } from "../../config/lint-bridge";
 import { c, done, makeOut, printWarnings } from "../output";
@@ -30,8 +30,8 @@ export async function run(dirArg: string, opts: CommonOpts): Promise<number> {
   const entries = configPackEntries(cfg);
   const already = entries.find((e) => e.dir === dir);
   if (!already) {
-    const others = loadActive({ packDirs: entries.map((e) => e.dir) }).packs;
-    const clash = others.find((p) => p.id === pack.id);
+    // by the declared id: a broken pack (or two already clashing) still holds its id
+    const clash = entries.map((e) => ({ dir: e.dir, id: declaredId(e.dir) })).find((p) => p.id === pack.id);
     if (clash) throw new HcpxError({ code: "duplicate_pack", message: `a pack with id '${pack.id}' is already active (${display(clash.dir)})`, hint: `run \`hcpx deactivate ${pack.id}\` first` });
   }
   let text = cfg.text;
@@ -61,10 +61,11 @@ export async function run(dirArg: string, opts: CommonOpts): Promise<number> {
   done(out, { pack: pack.id, dir, entry, config: cfg.file, alreadyActive: !!already, granted, withheld, warnings: lint.warnings }, (col) => {
     const lines = [
       already ? `${c.green(col, "✓")} '${pack.id}' was already active (${entry})` : `${c.green(col, "✓")} activated '${pack.id}' (${entry}) in ${display(cfg.file)}`,
-      granted.length ? `${c.green(col, "✓")} granted ${granted.length} read command(s): ${granted.join(", ")}` : "  no new read grants needed",
+      granted.length ? `${c.green(col, "✓")} granted ${granted.length} read command(s): ${granted.slice(0, 12).join(", ")}${granted.length > 12 ? `, … and ${granted.length - 12} more (--json lists them all)` : ""}` : "  no new read grants needed",
     ];
     if (withheld.length) {
-      lines.push(`  not granted: ${withheld.map((w) => `${pack.id}.${w.verb} (${w.operation}${w.confirm ? ", confirm" : ""})`).join(", ")}`);
+      const shown = withheld.slice(0, 12).map((w) => `${pack.id}.${w.verb} (${w.operation}${w.confirm ? ", confirm" : ""})`);
+      lines.push(`  not granted: ${shown.join(", ")}${withheld.length > shown.length ? `, … and ${withheld.length - shown.length} more (--json lists them all)` : ""}`);
       lines.push(`  to grant one: hcpx grant ${pack.id}.${withheld[0]!.verb}`);
     }
     return lines.join("\n");

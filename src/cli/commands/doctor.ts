@@ -6,13 +6,14 @@ import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { HcpxError, type Problem } from "../../util/errors";
 import { display } from "../../util/paths";
-import { loadPack, loadProject } from "../../pack/load";
+import { loadPack, loadPacksTolerant, loadProject } from "../../pack/load";
 import type { Pack, Project } from "../../pack/model";
 import { lintPackDir } from "../../pack/lint";
 import { resolveBin } from "../../runtime/wrap";
 import type { CommonOpts } from "../../config/common";
 import { adoptedSync } from "../../config/adopted-check";
 import { c, finish, makeOut } from "../output";
+import { BROKEN_HEADER } from "../../mcp/view";
 
 export type CheckStatus = "ok" | "warn" | "fail";
 export interface Check {
@@ -72,6 +73,11 @@ export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<n
           /* reported above */
         }
       }
+    }
+    // one id, one pack: lint checks each directory alone, so the clash is checked here
+    for (const b of loadPacksTolerant(project).broken) {
+      const dup = b.problems.find((x) => x.code === "duplicate_pack");
+      if (dup) checks.push({ id: `pack:${b.id}:duplicate`, status: "fail", message: `${display(b.dir)}: ${dup.message}`, hint: dup.hint, problems: [dup] });
     }
     for (const pack of packs) {
       const bin = pack.surface.wrap?.bin;
@@ -142,7 +148,7 @@ async function mcpCheck(project: Project, timeoutMs: number): Promise<Check> {
         const line = buf.slice(0, nl).trim();
         buf = buf.slice(nl + 1);
         if (!line) continue;
-        let msg: { id?: number; result?: { tools?: { name: string }[] }; error?: { message: string } };
+        let msg: { id?: number; result?: { tools?: { name: string; description?: string }[] }; error?: { message: string } };
         try {
           msg = JSON.parse(line);
         } catch {
@@ -154,7 +160,12 @@ async function mcpCheck(project: Project, timeoutMs: number): Promise<Check> {
           send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
         } else if (msg.id === 2) {
           const names = (msg.result?.tools ?? []).map((t) => t.name);
-          return finish({ id: "mcp", status: "ok", message: `hcpx mcp starts and lists ${names.length} tool(s)${names.length ? `: ${names.slice(0, 5).join(", ")}${names.length > 5 ? ", …" : ""}` : ""}` });
+          const listed = `hcpx mcp starts and lists ${names.length} tool(s)${names.length ? `: ${names.slice(0, 5).join(", ")}${names.length > 5 ? ", …" : ""}` : ""}`;
+          // the server names the packs it does not serve in its tools' descriptions (src/mcp/view.ts)
+          const note = (msg.result?.tools ?? []).map((t) => t.description ?? "").find((d) => d.includes(BROKEN_HEADER));
+          const broken = note ? note.slice(note.indexOf(BROKEN_HEADER)).split("\n").filter((l) => l.startsWith("- ")) : [];
+          if (broken.length) return finish({ id: "mcp", status: "fail", message: `${listed}; it does not serve ${broken.length} broken pack(s): ${broken.map((l) => l.slice(2)).join("; ")}`, hint: "fix the pack (hcpx lint), or deactivate it" });
+          return finish({ id: "mcp", status: "ok", message: listed });
         }
       }
     });

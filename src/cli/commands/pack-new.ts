@@ -126,7 +126,15 @@ export async function run(id: string, opts: PackNewOpts): Promise<number> {
 
   const files = scaffoldFiles({ id, kind, bin, binName, verbs });
   mkdirSync(dir, { recursive: true });
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    try {
+      writeFileSync(join(dir, name), text);
+    } catch (e) {
+      // a full disk's write error names no file: name it (src/util/ioerror.ts reports it)
+      if (e && typeof e === "object" && typeof (e as NodeJS.ErrnoException).code === "string") (e as NodeJS.ErrnoException).path = join(dir, name);
+      throw e;
+    }
+  }
 
   const rel = toPosix(relative(process.cwd(), dir)) || ".";
   const shown = rel.startsWith("..") ? dir : rel.startsWith(".") ? rel : `./${rel}`;

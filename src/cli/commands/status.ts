@@ -96,7 +96,11 @@ function render(d: Data, col: boolean): string {
       }
     }
     lines.push(...table(rows, col, true));
-    for (const b of d.broken) lines.push(c.red(col, `✗ ${display(b.dir)}: ${b.problems[0]?.message ?? "does not load"}`) + (b.problems.length > 1 ? ` (+${b.problems.length - 1} more)` : ""));
+    for (const b of d.broken) {
+      const p = b.problems.find((x) => x.severity !== "warning") ?? b.problems[0];
+      const where = p?.file ? `${p.file}${p.line ? `:${p.line}` : ""}: ` : "";
+      lines.push(c.red(col, `✗ ${display(b.dir)}: ${where}${p?.message ?? "does not load"}`) + (b.problems.length > 1 ? ` (+${b.problems.length - 1} more)` : ""));
+    }
   }
   lines.push("");
   if (d.hosts.length === 0) lines.push("no hosts adopted — `hcpx adopt <host> --write` places the packs where a host reads them");

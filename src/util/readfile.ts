@@ -1,0 +1,99 @@
+// Reading a file hcpx was told to read (a pack's surface.json, policy.json or
+// SKILL.md, a config): only a regular file, only up to a size cap, and never a
+// blocking open. A FIFO, a device, a socket or a directory where such a file
+// should be is a clear error naming it, not a hang (`readFileSync` on a FIFO
+// blocks the whole process, `hcpx mcp` included) or a multi-GB read
+// (/dev/zero). The open is O_NONBLOCK, so opening a FIFO returns at once; the
+// fstat of the open descriptor then decides (no race between a stat and the
+// open). On the exec path: node:fs only.
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { HcpxError } from "./errors";
+
+/** Size caps (bytes) of what hcpx reads; the README's "Security model" lists them. */
+export const CAPS = {
+  /** surface.json, policy.json */
+  pack: 4 * 1024 * 1024,
+  /** hcp.config.json5 (project and user) */
+  config: 1024 * 1024,
+  /** SKILL.md */
+  skill: 1024 * 1024,
+  /** .hcp/adopted.json and the user's adopted.json (the adopt ledger) */
+  ledger: 4 * 1024 * 1024,
+  /** an OpenAPI document given to `pack from-openapi` */
+  openapi: 32 * 1024 * 1024,
+  /** hcpx's own validation cache (~/.cache/hcpx/validated.json) */
+  cache: 1024 * 1024,
+} as const;
+
+const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+function kindOf(st: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+  if (st.isDirectory()) return "a directory";
+  if (st.isFIFO()) return "a FIFO (named pipe)";
+  if (st.isSocket()) return "a socket";
+  if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+/** What an errno means for a file we meant to read, in words. */
+export function errnoWords(code: string | undefined): string {
+  switch (code) {
+    case "ENOENT":
+      return "file not found";
+    case "EISDIR":
+      return "is a directory, expected a file";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "ENXIO":
+      return "is a socket or a device without a reader, expected a file";
+    case "ELOOP":
+      return "is a symbolic link loop";
+    case "ENOTDIR":
+      return "a parent of this path is not a directory";
+    case "EIO":
+      return "input/output error";
+    default:
+      return `cannot read (${code ?? "unknown error"})`;
+  }
+}
+
+/**
+ * The text of `file` (UTF-8), or an HcpxError naming `shown`: code
+ * `missing_file` (ENOENT), `not_a_file` (FIFO, device, socket, directory),
+ * `file_too_large` (over `maxBytes`) or `unreadable_file`.
+ */
+export function readTextFile(file: string, shown: string, maxBytes: number): string {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | O_NONBLOCK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new HcpxError({ code: code === "ENOENT" ? "missing_file" : code === "ENXIO" ? "not_a_file" : "unreadable_file", message: errnoWords(code), file: shown });
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new HcpxError({ code: "not_a_file", message: `is ${kindOf(st)}, expected a regular file`, file: shown, hint: "replace it with the file itself" });
+    if (st.size > maxBytes) throw new HcpxError({ code: "file_too_large", message: `is ${st.size} bytes, more than the ${maxBytes} bytes hcpx reads from such a file`, file: shown, hint: "this is not a file hcpx wrote or expects; check what is at this path" });
+    // Read until EOF, but never more than the cap + 1 (a file that grows while being read is still bounded).
+    const chunks: Buffer[] = [];
+    let n = 0;
+    for (;;) {
+      const buf = Buffer.allocUnsafe(Math.min(Math.max(st.size - n, 0) + 1, maxBytes + 1 - n, 1024 * 1024) || 1);
+      let got: number;
+      try {
+        got = readSync(fd, buf, 0, buf.length, null);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        throw new HcpxError({ code: "unreadable_file", message: errnoWords(code), file: shown });
+      }
+      if (got === 0) break;
+      chunks.push(got === buf.length ? buf : buf.subarray(0, got));
+      n += got;
+      if (n > maxBytes) throw new HcpxError({ code: "file_too_large", message: `is more than the ${maxBytes} bytes hcpx reads from such a file`, file: shown, hint: "this is not a file hcpx wrote or expects; check what is at this path" });
+    }
+    return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, n)).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
