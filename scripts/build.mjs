@@ -82,10 +82,24 @@ const vendorHandlebars = {
     b.onResolve({ filter: /^handlebars$/ }, () => ({ path: "../vendor/handlebars.mjs", external: true }));
   },
 };
+/**
+ * The mcp adapter (and the MCP SDK client with it) is its own file,
+ * dist/lib/mcp-adapter.mjs, which the runtime imports (through
+ * src/util/dynamic-import.ts, at the path HCPX_MCP_ADAPTER) only for an `mcp`
+ * pack: `hcpx exec` of every other kind never parses it. The source's
+ * `import("./mcp-adapter")` (the path vitest takes) stays out of the bundles.
+ */
+const lazyAdapter = {
+  name: "lazy-mcp-adapter",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/mcp-adapter$/ }, (args) => (args.importer.endsWith("execute.ts") ? { path: "../lib/mcp-adapter.mjs", external: true } : undefined));
+  },
+};
+common.define = { ...common.define, HCPX_MCP_ADAPTER: JSON.stringify("../lib/mcp-adapter.mjs") };
 // `hcpx exec`'s bundle is CommonJS, loaded through V8's code cache by
 // src/cli/load-command.ts; the entry and the program are built after it, with
 // a hash of its bytes (the cache's key: V8 itself only checks the length).
-const execBuild = await build({ ...common, banner: undefined, format: "cjs", outExtension: { ".js": ".cjs" }, entryPoints: { "commands/exec": "src/cli/commands/exec.ts" }, plugins: [vendorHandlebars] });
+const execBuild = await build({ ...common, banner: undefined, format: "cjs", outExtension: { ".js": ".cjs" }, entryPoints: { "commands/exec": "src/cli/commands/exec.ts" }, plugins: [vendorHandlebars, lazyAdapter], logOverride: { "empty-import-meta": "silent" } }); // execute.ts reads import.meta.url only where __dirname is undefined (ESM bundles)
 const execHash = createHash("sha256").update(execBuild.outputFiles[0].contents).digest("hex").slice(0, 16);
 const withHash = { ...common, define: { ...common.define, HCPX_EXEC_HASH: JSON.stringify(execHash) } };
 const builds = [execBuild, ...(await Promise.all([
@@ -98,8 +112,9 @@ const builds = [execBuild, ...(await Promise.all([
   // handlebars (~240 KB bundled) renders only templates beyond the subset
   // src/host/templates.ts renders itself: a file of its own, imported on that
   // rare path, instead of parsed on every adopt and generate.
-  build({ ...common, entryPoints: Object.fromEntries(commands.filter((c) => c !== "exec").map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), plugins: [vendorHandlebars] }),
+  build({ ...common, entryPoints: Object.fromEntries(commands.filter((c) => c !== "exec").map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), plugins: [vendorHandlebars, lazyAdapter] }),
   build({ ...common, entryPoints: { "vendor/handlebars": "handlebars" } }),
+  build({ ...common, entryPoints: { "lib/mcp-adapter": "src/runtime/mcp-adapter.ts" } }),
 ]))];
 const entry = join(out, "hcpx.mjs");
 const libChunks = join(out, "lib", "chunks");

@@ -59,11 +59,12 @@ program
   .option("--remove", "plan the removal of what hcpx wrote for these hosts (with --write: remove it)")
   .option("--scope <scope>", "project (files in the project) or user (files under $HOME)", "project")
   .option("--command <cmd>", 'the command line of the MCP entry (default: `hcpx mcp` when hcpx is on PATH, else absolute node + hcpx)')
+  .option("--use-recorded-command", "write the MCP command recorded in the ledger by an earlier --command (without it, a recorded command that differs is shown and not used)")
   .option("--force", "replace or remove entries and files changed by hand, or not written by hcpx")
   .option("--json", "print the result envelope")
   .addHelpText("after", "\nExamples:\n  $ hcpx adopt claude            # review the diff\n  $ hcpx adopt claude cursor --write\n  $ hcpx adopt all --check       # CI: exit 1 on drift\n  $ hcpx adopt codex --scope user --write\n  $ hcpx adopt claude --remove --write\n")
   .action(
-    act(async (hosts: string[], opts: { write?: boolean; check?: boolean; remove?: boolean; force?: boolean; scope?: string; command?: string; json?: boolean }) => {
+    act(async (hosts: string[], opts: { write?: boolean; check?: boolean; remove?: boolean; force?: boolean; scope?: string; command?: string; useRecordedCommand?: boolean; json?: boolean }) => {
       const m = await import("./commands/adopt");
       return m.run(hosts, opts, globals());
     }),
@@ -109,7 +110,7 @@ program
     }),
   );
 // `pack` is a command group: add subcommands with packGroup.command(...).
-const packGroup = program.command("pack").description("create packs: from an OpenAPI document, or a new scaffold; add commands to one");
+const packGroup = program.command("pack").description("create and vendor packs: from an OpenAPI document or an MCP server, a new scaffold, add commands to one; add, install, update, remove packs from npm, git or a path");
 packGroup
   .command("from-openapi")
   .description("write a pack (surface.json, draft policy.json marked inferred, SKILL.md) from an OpenAPI 3.0/3.1 document")
@@ -126,6 +127,70 @@ packGroup
     act(async (document: string, opts: { id: string; out?: string; baseUrl?: string; origin?: string; include?: string[]; exclude?: string[]; force?: boolean; json?: boolean }) => {
       const m = await import("./commands/pack-from-openapi");
       return m.run(document, { ...opts, ...globals() });
+    }),
+  );
+packGroup
+  .command("add")
+  .description("vendor a pack from npm, git or a path into .hcp/packs/<id>, record it in hcp.lock, activate it (reads granted)")
+  .argument("<source>", "@scope/name@range, ./pack.tgz, git+https://host/repo.git#ref, ./repo#ref, or ./path/to/pack")
+  .option("-y, --yes", "you have seen what it runs, from where, and the env it reads: vendor it without asking")
+  .option("--force", "replace a pack of the same id")
+  .option("--json", "print the result envelope")
+  .action(
+    act(async (source: string, opts: { yes?: boolean; force?: boolean; json?: boolean }) => {
+      const m = await import("./commands/pack-vendor");
+      return m.runAdd(source, { ...opts, ...globals() });
+    }),
+  );
+packGroup
+  .command("install")
+  .description("restore exactly the packs hcp.lock records (CI): same version or commit, every file's hash checked")
+  .option("--check", "fetch nothing; exit 1 when a vendored pack differs from hcp.lock")
+  .option("--json", "print the result envelope")
+  .action(
+    act(async (opts: { check?: boolean; json?: boolean }) => {
+      const m = await import("./commands/pack-vendor");
+      return m.runInstall({ ...opts, ...globals() });
+    }),
+  );
+packGroup
+  .command("update")
+  .description("fetch the newest version the source allows and show the diff (new writes, confirm-less writes, programs, env); --yes applies it, never granting a write")
+  .argument("[id]", "one locked pack (default: all)")
+  .option("--to <spec>", "move to another npm spec or tarball, git ref, or path (with one id)")
+  .option("-y, --yes", "apply the update after the review")
+  .option("--json", "print the result envelope")
+  .action(
+    act(async (id: string | undefined, opts: { yes?: boolean; to?: string; json?: boolean }) => {
+      const m = await import("./commands/pack-vendor");
+      return m.runUpdate(id, { ...opts, ...globals() });
+    }),
+  );
+packGroup
+  .command("remove")
+  .description("deactivate a vendored pack, drop its grants, its folder and its hcp.lock entry")
+  .argument("<id>", "pack id")
+  .option("--json", "print the result envelope")
+  .action(
+    act(async (id: string, opts: { json?: boolean }) => {
+      const m = await import("./commands/pack-vendor");
+      return m.runRemove(id, { ...opts, ...globals() });
+    }),
+  );
+packGroup
+  .command("from-mcp")
+  .description("write an mcp pack from a stdio MCP server: one command per tool, a draft Policy from its annotations, a SKILL.md")
+  .argument("<command...>", "after --: the server's command line, e.g. -- npx @modelcontextprotocol/server-filesystem .")
+  .option("--id <id>", "pack id (default: from the server's name)")
+  .option("--out <dir>", "pack directory to write (default: packs/<id>)")
+  .option("--env <name...>", "environment names the server needs, passed from the runtime's env (never written)")
+  .option("--timeout <ms>", "how long to wait for the server to start and list its tools", "30000")
+  .option("--force", "overwrite an existing pack directory")
+  .option("--json", "print the result envelope")
+  .action(
+    act(async (command: string[], opts: { id?: string; out?: string; env?: string[]; timeout?: string; force?: boolean; json?: boolean }) => {
+      const m = await import("./commands/pack-from-mcp");
+      return m.run(command, { ...opts, ...globals() });
     }),
   );
 packGroup
@@ -163,6 +228,23 @@ packGroup
     act(async (dir: string, opts: { verb?: string[]; write?: string[]; land?: string; confirm?: boolean; json?: boolean }) => {
       const m = await import("./commands/pack-add-verb");
       return m.run(dir, { ...opts, ...globals() });
+    }),
+  );
+program
+  .command("import")
+  .description("list the MCP servers in a host's config; --server/--all writes an mcp pack of each (like `hcpx pack from-mcp`)")
+  .argument("<host>", "claude, cursor, codex, gemini, vscode, windsurf or opencode")
+  .option("--scope <scope>", "project (the host's files in the project) or user (under $HOME)", "project")
+  .option("--server <name...>", "the servers to import")
+  .option("--all", "import every stdio server")
+  .option("--timeout <ms>", "how long to wait for each server to start and list its tools", "30000")
+  .option("--force", "overwrite existing pack directories")
+  .option("--json", "print the result envelope")
+  .addHelpText("after", "\nExamples:\n  $ hcpx import claude                 # list the servers in .mcp.json\n  $ hcpx import claude --server filesystem\n  $ hcpx import codex --scope user --all\n")
+  .action(
+    act(async (host: string, opts: { scope?: string; server?: string[]; all?: boolean; timeout?: string; force?: boolean; json?: boolean }) => {
+      const m = await import("./commands/import");
+      return m.run(host, { ...opts, ...globals() });
     }),
   );
 program
@@ -272,6 +354,11 @@ program
     mcp: ["hcpx mcp                # started by an MCP host; see `hcpx adopt`", "hcpx mcp --shape per-command"],
     exec: ["hcpx exec ledger balance -- account=checking", "hcpx exec ledger transfer --confirm --json -- from=checking to=savings amount=100"],
     pack: ["hcpx pack new gitx --wrap git", "hcpx pack from-openapi openapi.json --id todo"],
+    add: ["hcpx pack add @acme/hcp-pack-jira@^1 --yes", "hcpx pack add git+https://example.com/packs/notes.git#v1.2.0", "hcpx pack add ./vendor/notes-pack"],
+    install: ["hcpx pack install          # CI: restore what hcp.lock records", "hcpx pack install --check  # exit 1 when a vendored pack was changed"],
+    update: ["hcpx pack update notes      # review the diff", "hcpx pack update notes --yes"],
+    remove: ["hcpx pack remove notes"],
+    "from-mcp": ["hcpx pack from-mcp --id fs -- npx -y @modelcontextprotocol/server-filesystem .", "hcpx pack from-mcp --env GITHUB_TOKEN -- ./node_modules/.bin/mcp-server-github"],
     "from-openapi": ["hcpx pack from-openapi ./openapi.json --id todo --base-url http://127.0.0.1:8080"],
   };
   for (const cmd of [...program.commands, ...packGroup.commands]) {

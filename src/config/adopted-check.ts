@@ -17,13 +17,15 @@ export async function adoptedSync(project: Project, packs: Pack[]): Promise<Chec
       const plan = await planAdopt(project, [h.host], (skillsPath, o) => buildProjection(project, packs, { skillsPath, ...o }), { scope: h.scope });
       const n = plan.changes.length;
       const hand = plan.conflicts.length;
-      if (n === 0 && hand === 0) checks.push({ id: `host:${h.host}`, status: "ok", message: `host ${h.host} (${h.scope}): ${h.files.length} file(s) in sync` });
+      // a recorded MCP command this hcpx would not write, an ignored ledger entry: named, never blessed
+      const warned = plan.warnings.map((w) => w.message);
+      if (n === 0 && hand === 0 && warned.length === 0) checks.push({ id: `host:${h.host}`, status: "ok", message: `host ${h.host} (${h.scope}): ${h.files.length} file(s) in sync` });
       else
         checks.push({
           id: `host:${h.host}`,
           status: "warn",
-          message: `host ${h.host} (${h.scope}): ${n ? `${n} file(s) out of date (${plan.changes.map((c) => c.path).join(", ")})` : ""}${n && hand ? ", " : ""}${hand ? `${hand} changed by hand` : ""}`,
-          hint: hand && !n ? `review with \`hcpx adopt ${h.host} --check\`` : again,
+          message: `host ${h.host} (${h.scope}): ${[n ? `${n} file(s) out of date (${plan.changes.map((c) => c.path).join(", ")})` : "", hand ? `${hand} changed by hand` : "", ...warned].filter(Boolean).join("; ")}`,
+          hint: plan.warnings.some((w) => w.code === "recorded_command") ? `review with \`hcpx adopt ${h.host}${h.scope === "user" ? " --scope user" : ""}\`; keep the recorded command with --use-recorded-command` : hand && !n ? `review with \`hcpx adopt ${h.host} --check\`` : again,
         });
     } catch (e) {
       if (!(e instanceof HcpxError)) throw e;

@@ -5,8 +5,8 @@ import { existsSync } from "node:fs";
 import { CAPS, readTextFile } from "../util/readfile";
 import { join } from "node:path";
 import { HcpxError } from "../util/errors";
-import { display, userConfigDir } from "../util/paths";
-import { parseLedger } from "../host/ledger";
+import { display, home, userConfigDir } from "../util/paths";
+import { parseLedger, sanitizeLedger } from "../host/ledger";
 
 export interface AdoptedHost {
   host: string;
@@ -17,7 +17,7 @@ export interface AdoptedHost {
 
 export interface AdoptedRead {
   hosts: AdoptedHost[];
-  /** a ledger that exists but does not parse */
+  /** a ledger that exists but does not parse, or names what hcpx will not touch (an entry outside its base…) */
   errors: { file: string; message: string }[];
 }
 
@@ -33,9 +33,12 @@ export function readAdopted(root: string): AdoptedRead {
   for (const { scope, file } of ledgerFiles(root)) {
     if (!existsSync(file)) continue;
     try {
-      const l = parseLedger(readTextFile(file, display(file), CAPS.ledger), display(file));
-      for (const [host, h] of Object.entries(l.hosts)) {
-        out.hosts.push({ host, scope: h.scope ?? scope, files: [...new Set(h.entries.map((e) => e.path))].sort() });
+      // the same trust rules as adopt: only what passes guardPath is listed (and checked by doctor)
+      const base = scope === "project" ? root : home();
+      const { ledger, warnings } = sanitizeLedger(parseLedger(readTextFile(file, display(file), CAPS.ledger), display(file)), scope, { dir: base, prefix: scope === "user" ? "~/" : "" }, display(file));
+      for (const w of warnings) out.errors.push({ file: display(file), message: `${w.path}: ${w.message}` });
+      for (const [host, h] of Object.entries(ledger.hosts)) {
+        out.hosts.push({ host, scope, files: [...new Set(h.entries.map((e) => e.path))].sort() });
       }
     } catch (e) {
       if (!(e instanceof HcpxError) && !(e instanceof Error)) throw e;

@@ -7,9 +7,9 @@
 // Nothing here decides anything: the plan did.
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { isInside, toPosix } from "../util/paths";
-import type { AdoptPlan, Scope } from "./engine";
-import { acquireLock, atomicWrite, deleteTarget, missingDirs, removeFile, rmdirIfEmpty } from "./fsio";
+import { toPosix } from "../util/paths";
+import { ledgerInside, type AdoptPlan, type Scope } from "./engine";
+import { acquireLock, atomicWrite, deleteTarget, guardPath, missingDirs, removeFile, rmdirIfEmpty } from "./fsio";
 import { parseLedger, serializeJournal, serializeLedger } from "./ledger";
 import { sha256 } from "./text";
 
@@ -36,6 +36,7 @@ export interface AdoptLock {
 export function lockAdopt(ledgerFile: string, base: string, scope: Scope): AdoptLock {
   const show = (abs: string) => (scope === "user" ? "~/" : "") + toPosix(relative(base, abs));
   const ledgerDir = dirname(ledgerFile);
+  if (scope === "project") ledgerInside(ledgerFile, base);
   const madeAbs = missingDirs(ledgerDir, base);
   mkdirSync(ledgerDir, { recursive: true });
   let unlock: () => void;
@@ -46,7 +47,8 @@ export function lockAdopt(ledgerFile: string, base: string, scope: Scope): Adopt
       if (existsSync(ledgerFile)) return;
       try {
         const dirs = JSON.parse(stale.split("\n")[2] ?? "") as unknown;
-        if (Array.isArray(dirs)) for (const d of dirs) if (typeof d === "string" && !madeAbs.includes(d) && isInside(d, base)) madeAbs.push(d);
+        // a lock is a file on disk like the ledger: what it names passes the same guard
+        if (Array.isArray(dirs)) for (const d of dirs) if (typeof d === "string" && !madeAbs.includes(d) && guardPath(d, { dir: base, prefix: scope === "user" ? "~/" : "" }, "absolute").ok) madeAbs.push(d);
       } catch {
         /* an older or torn lock: nothing to hand on */
       }

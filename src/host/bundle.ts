@@ -11,7 +11,7 @@ import { HcpxError } from "../util/errors";
 import { display } from "../util/paths";
 import { listHosts, loadDescriptor } from "./descriptor";
 import { planAdopt } from "./engine";
-import { atomicWrite, readEntry } from "./fsio";
+import { atomicWrite, guardPath, readEntry } from "./fsio";
 
 const NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
@@ -53,13 +53,18 @@ export function writeBundle(kind: string, dir: string, files: PlannedFile[]): st
       throw new HcpxError({ code: "not_ours", message: `is not empty and holds no ${manifest}`, file: display(dir), hint: `choose an empty directory for the ${kind}` });
     }
   }
+  // nothing is written through a symlink out of DIR (the same guard as generate's out dir)
+  const real = files.map((f) => {
+    const g = guardPath(f.path, { dir, prefix: "", label: "the bundle directory" });
+    if (!g.ok) throw new HcpxError({ code: "symlink_refused", message: `${f.path} ${g.reason}`, file: display(join(dir, f.path)), hint: "replace the symlink with a directory or a file of its own; hcpx writes nothing outside DIR" });
+    return g.real;
+  });
   const written: string[] = [];
-  for (const f of files) {
-    const abs = join(dir, f.path);
-    const e = readEntry(abs);
-    if (e.kind === "file" && e.text === f.content) continue;
-    atomicWrite(abs, f.content);
+  files.forEach((f, i) => {
+    const e = readEntry(real[i]!);
+    if (e.kind === "file" && e.text === f.content) return;
+    atomicWrite(real[i]!, f.content);
     written.push(f.path);
-  }
+  });
   return written;
 }

@@ -31,6 +31,13 @@ const TargetSchema = z.strictObject({
   /** the host's env var reference syntax in this file, `VAR` standing for the name (templates get `envRefs` from it) */
   envSyntax: z.optional(z.string().check(z.regex(/VAR/))),
   /**
+   * The host's variable syntax in this file: what it expands in the strings we
+   * write (`syntax`, for people), and a regular expression (`pattern`) matching
+   * anything it would expand. None of the hosts we ship has an escape for it, so
+   * an MCP command word that matches is refused (the engine, not per host).
+   */
+  vars: z.optional(z.strictObject({ syntax: z.string().check(z.minLength(1)), pattern: z.string().check(z.minLength(1)) })),
+  /**
    * json/jsonc: the file as hcpx creates it, before the entry goes in — the host's own
    * skeleton (opencode adds `$schema` to any config that lacks it). A removal that leaves
    * exactly this in a file hcpx created deletes the file.
@@ -38,6 +45,23 @@ const TargetSchema = z.strictObject({
   initial: z.optional(z.record(z.string(), z.unknown())),
   /** a note printed with the plan when this target is written */
   note: z.optional(z.string()),
+  /**
+   * mcp targets: the field names of the host's stdio server entries (siblings of
+   * `key`'s last segment), for `hcpx import <host>`. `command` + `args`, or `argv`
+   * (one array: program and arguments); `env` an object of NAME: value; `remote`
+   * the fields that mark a server reached by URL (not importable as stdio).
+   */
+  servers: z.optional(
+    z.strictObject({
+      command: z.optional(z.string().check(z.minLength(1))),
+      args: z.optional(z.string().check(z.minLength(1))),
+      argv: z.optional(z.string().check(z.minLength(1))),
+      env: z.optional(z.string().check(z.minLength(1))),
+      /** a list of env names the host forwards from its own environment (Codex `env_vars`) */
+      envNames: z.optional(z.string().check(z.minLength(1))),
+      remote: z.optional(z.array(z.string().check(z.minLength(1)))),
+    }),
+  ),
 });
 export type Target = z.infer<typeof TargetSchema>;
 
@@ -114,6 +138,15 @@ export function loadDescriptor(host: string): Descriptor {
       const needsTemplate = t.format !== "dir-of-skills";
       if (needsKey && !t.key) throw new HcpxError({ code: "bad_descriptor", message: `a ${t.format} target needs \`key\``, file: doc.file, path: `scopes.${scope}.targets[${i}].key` });
       if (needsTemplate && !t.template) throw new HcpxError({ code: "bad_descriptor", message: `a ${t.format} target needs \`template\``, file: doc.file, path: `scopes.${scope}.targets[${i}].template` });
+      if (t.servers && (t.servers.command === undefined) === (t.servers.argv === undefined)) throw new HcpxError({ code: "bad_descriptor", message: "`servers` names either `command` (with `args`) or `argv`, not both or neither", file: doc.file, path: `scopes.${scope}.targets[${i}].servers` });
+      if (t.servers && !needsKey) throw new HcpxError({ code: "bad_descriptor", message: `\`servers\` goes with a json, jsonc or toml target, not ${t.format}`, file: doc.file, path: `scopes.${scope}.targets[${i}].servers` });
+      if (t.vars) {
+        try {
+          new RegExp(t.vars.pattern, "u");
+        } catch (e) {
+          throw new HcpxError({ code: "bad_descriptor", message: `vars.pattern is not a regular expression: ${(e as Error).message}`, file: doc.file, path: `scopes.${scope}.targets[${i}].vars.pattern` });
+        }
+      }
       const paths = Array.isArray(t.path) ? t.path : [t.path];
       for (const p of paths) {
         const userPath = p.startsWith("~/");

@@ -7,17 +7,18 @@ import { getNodeValue, parseTree, type Node, type ParseError } from "jsonc-parse
 import type { Project } from "../pack/model";
 import type { Projection } from "../projection/types";
 import { HcpxError, type Problem } from "../util/errors";
-import { home, toPosix, userConfigDir } from "../util/paths";
+import { display, home, toPosix, userConfigDir } from "../util/paths";
 import { loadDescriptor, type Descriptor, type Target } from "./descriptor";
 import { accessSync, constants as fsConstants } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
-import { resolveInside, readEntry, missingDirs, staleTemps, type Entry } from "./fsio";
+import { resolveInside, readEntry, missingDirs, staleTemps, guardPath, type Entry, type TrustBase } from "./fsio";
 import { parseJsonFor, setJson, removeJson, nodeAt, valueAt, unBom } from "./jsonedit";
 import { setBlock, removeBlock, findBlock, blockContent } from "./mdblock";
+import { hostTextProblems, unsafeHostText } from "../pack/hosttext";
 import { render, type TemplateContext } from "./templates";
 import { resolveMcpCommand, type McpCommand } from "./command";
 import { sha256, lineCol } from "./text";
-import { emptyLedger, ledgerKey, parseJournal, parseLedger, reconcileLedger, serializeLedger, type Ledger, type LedgerEntry, type LedgerHost } from "./ledger";
+import { emptyLedger, ledgerKey, parseJournal, parseLedger, reconcileLedger, sanitizeLedger, serializeLedger, type Ledger, type LedgerEntry, type LedgerHost } from "./ledger";
 
 export type Scope = "project" | "user";
 
@@ -25,6 +26,8 @@ export interface AdoptOptions {
   scope: Scope;
   /** `--command "<cmd> <args…>"` */
   command?: string;
+  /** `--use-recorded-command`: write the MCP command the ledger records for a host (an earlier --command) */
+  useRecordedCommand?: boolean;
   /** plan the removal of what hcpx wrote for these hosts */
   remove?: boolean;
   /** delete/replace files and entries changed since hcpx wrote them */
@@ -64,6 +67,12 @@ export interface AdoptPlan {
   notes: string[];
   /** things left alone on purpose (changed since we wrote them): drift for --check */
   conflicts: Problem[];
+  /**
+   * what the plan did not take from the files it read back: ledger or journal
+   * entries ignored (a path outside the base, a malformed entry), a recorded
+   * MCP command not used. Printed with every plan; drift for --check.
+   */
+  warnings: Problem[];
   ledgerFile: string;
   /** serialized ledger before and after (undefined = no ledger file) */
   ledgerOld?: string;
@@ -119,7 +128,10 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
   const base = opts.preview ? "/" : scope === "project" ? project.root : homeDir;
   const problems: Problem[] = [];
   const conflicts: Problem[] = [];
+  const warnings: Problem[] = [];
   const notes: string[] = [];
+  // every path the ledger, the journal or a lock names must stay inside this base
+  const trust: TrustBase = { dir: base, prefix: scope === "user" ? "~/" : "" };
   const vfs = new Map<string, VFile>();
 
   const absOf = (p: string) => (p.startsWith("~/") ? join(homeDir, p.slice(2)) : join(base, p));
@@ -156,6 +168,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
   const temps = new Set<string>();
   const journalRmdirs: string[] = [];
   if (!opts.preview) {
+    if (scope === "project") ledgerInside(ledgerFile, base);
     const e = readEntry(ledgerFile);
     if (e.kind === "file") {
       ledgerOld = e.text;
@@ -168,21 +181,42 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
       const journal = parseJournal(j.text);
       if (journal) {
         journalPending = true;
-        journalRmdirs.push(...(journal.rmdirs ?? []));
+        const showJournal = toPosix(relative(base, journalFile));
+        const ignored = (path: string, what: string) =>
+          warnings.push({ code: "journal_entry_ignored", severity: "warning", file: (scope === "user" ? "~/" : "") + showJournal, path, message: `${what}; ignored: hcpx never reads, writes or deletes what it names`, hint: "the journal is written by an interrupted hcpx adopt --write; delete it if someone else wrote it" });
+        for (const [i, d] of (Array.isArray(journal.rmdirs) ? journal.rmdirs : []).entries()) {
+          const g = guardPath(d, trust, "absolute");
+          if (g.ok) journalRmdirs.push(g.abs);
+          else ignored(`rmdirs[${i}]`, `directory ${JSON.stringify(d)} ${g.reason}`);
+        }
         const state = new Map<string, "old" | "new">();
-        for (const f of journal.files) {
-          const now = readEntry(f.real);
+        const hash = (v: unknown) => v === null || (typeof v === "string" && /^[0-9a-f]{64}$/.test(v));
+        for (const [i, f] of journal.files.entries()) {
+          const g = guardPath(f?.path, trust);
+          if (!g.ok) {
+            ignored(`files[${i}].path`, `file ${JSON.stringify(f?.path)} ${g.reason}`);
+            continue;
+          }
+          if (g.real !== f.real || !hash(f.before) || !hash(f.after)) {
+            ignored(`files[${i}]`, `file ${JSON.stringify(f.path)} does not match what hcpx records (its real path or hashes)`);
+            continue;
+          }
+          const now = readEntry(g.real);
           const h = now.kind === "file" ? sha256(now.text) : now.kind === "absent" ? null : "?";
           state.set(f.path, h === f.after ? "new" : h === f.before ? "old" : "new");
-          for (const t of staleTemps(dirname(f.real))) temps.add(t);
+          for (const t of staleTemps(dirname(g.real))) temps.add(t);
         }
-        const parse = (t: string | undefined) => (t === undefined ? emptyLedger() : parseLedger(t, showLedger()));
+        const parse = (t: string | undefined) => (t === undefined ? emptyLedger() : parseLedger(t, (scope === "user" ? "~/" : "") + showJournal));
         ledger = reconcileLedger(parse(journal.ledgerOld), parse(journal.ledgerNew), (p) => state.get(p));
       }
     }
     for (const t of staleTemps(dirname(ledgerFile))) if (!t.endsWith(".lock.tmp")) temps.add(t);
   }
-  const ledgerBase = journalPending ? (Object.keys(ledger.hosts).length || ledger.dirs?.length ? serializeLedger(ledger) : undefined) : ledgerOld;
+  // What the ledger names is trusted only as far as guardPath lets it (ledger.ts).
+  const sane = sanitizeLedger(ledger, scope, trust, showLedger());
+  ledger = sane.ledger;
+  warnings.push(...sane.warnings);
+  const ledgerBase = journalPending || sane.warnings.length ? (Object.keys(ledger.hosts).length || ledger.dirs?.length ? serializeLedger(ledger) : undefined) : ledgerOld;
   function showLedger(): string {
     return scope === "user" ? "~/" + toPosix(relative(homeDir, ledgerFile)) : toPosix(relative(project.root, ledgerFile));
   }
@@ -192,14 +226,30 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
   const newHosts: Record<string, LedgerHost> = {};
   const rmdirCandidates = new Set<string>(journalRmdirs);
 
-  // ---- the MCP command: --command, else the one recorded for the host, else hcpx's own ----
+  // ---- the MCP command: --command, else hcpx's own (derived from this invocation) ----
+  // A command the ledger records (an earlier --command) is a value from a shared
+  // file: it is written only with --use-recorded-command, and shown either way.
+  const shown = (argv: string[]) => "`" + argv.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : JSON.stringify(w))).join(" ") + "`";
   function mcpOf(host: string): McpCommand {
     if (opts.preview && opts.command === undefined) return { argv: ["hcpx", "mcp"] };
-    const recorded = opts.command === undefined ? ledger.hosts[host]?.command : undefined;
-    return recorded ? { argv: recorded } : resolveMcpCommand(opts.command);
+    const recorded = ledger.hosts[host]?.command;
+    if (opts.command === undefined && opts.useRecordedCommand && recorded) return { argv: recorded };
+    return resolveMcpCommand(opts.command);
   }
   function mcpFor(host: string): McpCommand {
     const mcp = mcpOf(host);
+    const recorded = opts.preview ? undefined : ledger.hosts[host]?.command;
+    if (opts.command === undefined && recorded && opts.useRecordedCommand) notes.push(`${host}: the MCP command recorded in ${showLedger()}, ${shown(recorded)}, is used (--use-recorded-command)`);
+    else if (opts.command === undefined && recorded && !isDeepStrictEqual(recorded, mcp.argv)) {
+      warnings.push({
+        code: "recorded_command",
+        severity: "warning",
+        file: showLedger(),
+        path: `hosts.${host}.command`,
+        message: `records the MCP command ${shown(recorded)} for ${host} (an earlier --command); this plan writes ${shown(mcp.argv)} instead`,
+        hint: `review the recorded command; to keep it, rerun with --use-recorded-command (or --command "…")`,
+      });
+    }
     if (mcp.machineSpecific && !notes.includes(mcp.machineSpecific)) notes.push(mcp.machineSpecific);
     return mcp;
   }
@@ -265,6 +315,11 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
           if (v === undefined) return "removed";
           const h = sha256(JSON.stringify(v));
           if (changed(h)) return "kept";
+          // comments the ledger says were in the object before: restored only when they are in the file now
+          if (e.emptyInner?.trim() && !text.includes(e.emptyInner.trim())) {
+            conflicts.push({ code: "changed_since_adopt", message: `${describe(e)}: the comments hcpx recorded around it are not in the file; left in place`, file: f.show, hint: "remove the entry by hand", severity: "warning" });
+            return "kept";
+          }
           const at = e.insertedAt ?? e.key!;
           let next: string;
           if (at.length < e.key!.length && onlyChain(nodeAt(tree, at), e.key!.slice(at.length))) next = removeJson(text, tree, at, e.emptyInner);
@@ -319,6 +374,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
   }
 
   const removing = new Set(opts.remove ? hosts : []);
+  const textChecked = new Set<string>();
   const descriptors: Descriptor[] = [];
   for (const host of hosts) {
     try {
@@ -333,6 +389,27 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
   const needToml = descriptors.some((d) => Object.values(d.scopes).some((sc) => sc?.targets.some((t) => t.format === "toml"))) || allLedgerEntries().some((e) => e.kind === "toml");
   const tomlMod = needToml ? await import("./tomledit") : undefined;
   const { parseTomlFor, setToml, removeToml, tomlValueAt } = tomlMod ?? ({} as typeof import("./tomledit"));
+
+  // A ledger entry is acted on only when it is one this host's descriptor can
+  // produce: a target path with its kind (and key), or `<skills dir>/<name>/SKILL.md`.
+  // Anything else (a hand-made entry naming README.md, say) is ignored with a warning.
+  for (const desc of descriptors) {
+    const lh = ledger.hosts[desc.host];
+    if (!lh) continue;
+    const targets = desc.scopes[scope]?.targets ?? [];
+    const fits = (e: LedgerEntry) =>
+      targets.some((t) => {
+        const paths = (Array.isArray(t.path) ? t.path : [t.path]).map((p) => showOf(absOf(p)));
+        if (t.format === "dir-of-skills") return e.kind === "file" && paths.some((d) => e.path.startsWith(d + "/") && /^[a-z0-9]+(-[a-z0-9]+)*\/SKILL\.md$/.test(e.path.slice(d.length + 1)));
+        const kind = t.format === "jsonc" ? "json" : t.format;
+        return kind === e.kind && paths.includes(e.path) && isDeepStrictEqual(e.key, t.key);
+      });
+    lh.entries = lh.entries.filter((e, i) => {
+      if (fits(e)) return true;
+      warnings.push({ code: "ledger_entry_ignored", severity: "warning", file: showLedger(), path: `hosts.${desc.host}.entries[${i}]`, message: `entry ${JSON.stringify(e.path)} (${e.kind}) is not a file hcpx writes for ${desc.name}; ignored: hcpx never reads, writes or deletes what it names`, hint: "the ledger is written by hcpx adopt; restore it from version control if someone changed it" });
+      return false;
+    });
+  }
 
   for (const desc of descriptors) {
     const host = desc.host;
@@ -369,7 +446,22 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
       }
       throw err;
     }
-    const command = opts.command !== undefined ? mcp.argv : old?.command;
+    // pack text that would break the files it lands in (a marker, a control character): refused, naming the pack file
+    let unsafe = false;
+    for (const p of projection.packs) {
+      if (textChecked.has(p.pack.dir)) continue;
+      textChecked.add(p.pack.dir);
+      // what lands is the Skill copy, the leads and the surface's texts: checked in memory; the pack's files are read for positions only when something is found
+      const copy = projection.skills.find((k) => k.packId === p.pack.id)?.content ?? "";
+      const texts = [copy, p.description, ...p.leads, p.pack.surface.description, ...(p.pack.surface.commands ?? []).flatMap((c) => [c.summary, c.description ?? ""])];
+      if (!texts.some((t) => typeof t === "string" && unsafeHostText(t))) continue;
+      const found = hostTextProblems(p.pack, undefined, { leads: p.leads, description: p.description });
+      const bad = found.length ? found : [{ code: "host_text_unsafe", severity: "error" as const, message: "the Skill copy holds a block marker or a control character", file: display(p.pack.skillFile), hint: "run hcpx lint on the pack" }];
+      if (bad.length) unsafe = true;
+      problems.push(...bad.map((x) => ({ ...x, hint: `${x.hint}; hcpx adopts nothing while a pack holds it` })));
+    }
+    if (unsafe) continue;
+    const command = opts.command !== undefined ? mcp.argv : opts.useRecordedCommand ? old?.command : undefined;
     const ctx: TemplateContext = {
       command: mcp.argv[0]!,
       args: mcp.argv.slice(1),
@@ -423,6 +515,14 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
         }
         const f = file(abs);
         requireFileOrAbsent(f);
+        // the host expands its variable syntax (hosts/<host>.json5 `vars`) in what we write: no host has an escape, so refuse
+        if (t.vars) {
+          const re = new RegExp(t.vars.pattern, "u");
+          const w = mcp.argv.find((x) => re.test(x));
+          if (w !== undefined) {
+            throw new HcpxError({ code: "host_variable", message: `the MCP command word ${JSON.stringify(w)} holds ${JSON.stringify(re.exec(w)![0])}, which ${desc.name} expands as a variable here (${t.vars.syntax}); it has no escape for it, so hcpx writes nothing`, file: f.show, hint: "install or run hcpx from a path without that text, or pass --command with a command line without it" });
+          }
+        }
         if (t.note) f.notes.push(t.note);
         const envRefs = t.envSyntax ? Object.fromEntries(ctx.envVars.map((n) => [n, t.envSyntax!.replaceAll("VAR", n)])) : undefined;
         const rendered = await render(host, t.template!, envRefs ? { ...ctx, envRefs } : ctx);
@@ -494,7 +594,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     if (problems.length) throw new HcpxError(problems);
   }
   const rmdirs = [...rmdirCandidates].sort((a, b) => b.length - a.length);
-  return { scope, base, hosts, remove: opts.remove === true, changes, notes, conflicts, ledgerFile, ledgerOld, ledgerNew: ledgerNew === ledgerOld ? ledgerOld : ledgerNew, ledgerBase, journalFile, journalPending, staleTemps: [...temps].sort(), rmdirs };
+  return { scope, base, hosts, remove: opts.remove === true, changes, notes, conflicts, warnings, ledgerFile, ledgerOld, ledgerNew: ledgerNew === ledgerOld ? ledgerOld : ledgerNew, ledgerBase, journalFile, journalPending, staleTemps: [...temps].sort(), rmdirs };
 
   // ---- format handlers ----
   function ownedFile(host: string, f: VFile, content: string, t: Target, oldEntry: (e: LedgerEntry) => LedgerEntry | undefined, ownedBefore: (e: LedgerEntry) => boolean): LedgerEntry {
@@ -603,6 +703,12 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
   function showPath(f: VFile): string {
     return f.show;
   }
+}
+
+/** The project's ledger, journal and lock live in `.hcp/`: refused when a symlink leads that directory out of the project. */
+export function ledgerInside(ledgerFile: string, root: string): void {
+  const g = guardPath(toPosix(relative(root, ledgerFile)), { dir: root, prefix: "" });
+  if (!g.ok) throw new HcpxError({ code: "symlink_refused", message: `the adopt ledger ${g.reason}`, file: toPosix(relative(root, ledgerFile)), hint: "replace the .hcp symlink with a directory of the project's own" });
 }
 
 function describe(e: LedgerEntry): string {

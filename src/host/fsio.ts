@@ -7,9 +7,9 @@
 // the link stays a link and the file it points to is updated (atomically, by a
 // rename next to that file).
 import { existsSync, linkSync, lstatSync, readdirSync, readFileSync, realpathSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, relative, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
 import { HcpxError } from "../util/errors";
-import { isInside } from "../util/paths";
+import { isInside, toPosix } from "../util/paths";
 import { atomicWrite, writeStep } from "../util/atomic";
 
 export { atomicWrite, writeStep };
@@ -28,37 +28,120 @@ export interface Resolved {
  * leads outside `base`, or when a path component is not a directory.
  */
 export function resolveInside(abs: string, base: string, show: string): Resolved {
-  const realBase = realpathSync(base);
+  const w = walkInside(abs, base);
+  if ("real" in w) return { logical: abs, real: w.real };
+  throw new HcpxError({ ...w.problem, file: show });
+}
+
+type Walk = { real: string } | { problem: { code: string; message: string; hint: string } };
+
+/** The realpath walk behind resolveInside and guardPath: every existing component, symlinks followed, must stay inside realpath(base). */
+function walkInside(abs: string, base: string, label?: string): Walk {
+  const where = label ?? (base === process.env.HOME ? "$HOME" : "the project");
+  let realBase: string;
+  try {
+    realBase = realpathSync(base);
+  } catch {
+    // no base directory yet (generate's first run): nothing below it exists to follow
+    const rel = relative(base, abs);
+    return rel === ".." || rel.startsWith(".." + sep) || isAbsolute(rel) ? { problem: { code: "outside_base", message: `is outside ${where}`, hint: "hcpx only touches files inside its base directory" } } : { real: abs };
+  }
   const rel = relative(base, abs);
+  if (rel === ".." || rel.startsWith(".." + sep) || isAbsolute(rel)) return { problem: { code: "outside_base", message: `is outside ${where}`, hint: "hcpx only touches files inside its base directory" } };
   const parts = rel.split(sep).filter(Boolean);
   let cur = realBase;
   for (let i = 0; i < parts.length; i++) {
     const next = join(cur, parts[i]!);
+    if (!isInside(next, realBase)) return { problem: { code: "outside_base", message: `leads outside ${where}`, hint: "hcpx only touches files inside its base directory" } };
     let st;
     try {
       st = lstatSync(next);
     } catch {
       // the rest does not exist yet
-      return { logical: abs, real: join(next, ...parts.slice(i + 1)) };
+      return { real: join(next, ...parts.slice(i + 1)) };
     }
     if (st.isSymbolicLink()) {
       let target: string;
       try {
         target = realpathSync(next);
       } catch {
-        throw new HcpxError({ code: "symlink_refused", message: "is a dangling symlink", file: show, hint: "remove the link or point it at a file inside the project" });
+        return { problem: { code: "symlink_refused", message: "is a dangling symlink", hint: "remove the link or point it at a file inside the project" } };
       }
       if (!isInside(target, realBase)) {
-        throw new HcpxError({ code: "symlink_refused", message: `is a symlink leading outside ${base === process.env.HOME ? "$HOME" : "the project"} (to ${target})`, file: show, hint: "hcpx does not write through links that leave its base directory; replace the link with a file, or adopt by hand" });
+        return { problem: { code: "symlink_refused", message: `is a symlink leading outside ${where} (to ${target})`, hint: "hcpx does not write through links that leave its base directory; replace the link with a file, or adopt by hand" } };
       }
       cur = target;
       st = statSync(next);
     } else cur = next;
     if (i < parts.length - 1 && !st.isDirectory()) {
-      throw new HcpxError({ code: "not_a_directory", message: `${join(...parts.slice(0, i + 1))} is a file, expected a directory on the way to this path`, file: show, hint: "move that file away; hcpx does not replace files it does not own" });
+      return { problem: { code: "not_a_directory", message: `${join(...parts.slice(0, i + 1))} is a file, expected a directory on the way to this path`, hint: "move that file away; hcpx does not replace files it does not own" } };
     }
   }
-  return { logical: abs, real: cur };
+  return { real: cur };
+}
+
+/**
+ * The base a file hcpx reads back belongs to: the project root (project
+ * scope, generate's out dir) or $HOME (user scope, display paths `~/…`).
+ */
+export interface TrustBase {
+  /** absolute directory every named path must stay inside, symlinks followed */
+  dir: string;
+  /** "~/": display paths are written `~/<path below dir>` (user scope); "": relative to dir */
+  prefix: "" | "~/";
+  /** how the base is named in a reason ("the out dir"); default "the project", or "$HOME" */
+  label?: string;
+}
+
+export type Guarded = { ok: true; abs: string; real: string; show: string } | { ok: false; reason: string };
+
+/**
+ * The one gate for every path named by a file hcpx reads back and did not
+ * just compute itself — the adopt ledger's entries and directories, the
+ * journal's files and directories, the directories recorded in a stale lock,
+ * generate's manifest: such a file is committed and shared, so anyone who can
+ * push can write it. `named` is a display path (`form: "display"`: relative
+ * posix, `~/…` for user scope) or an absolute one. It passes only when it is a
+ * plain path below `base.dir` (no `..`, `.`, empty segment, backslash or NUL;
+ * never `~/` in a project base, never the base itself) and its realpath — every
+ * symlink on the way followed, the last one included — stays inside
+ * realpath(base.dir). A refused path is never read, written or deleted: the
+ * caller drops the entry and warns.
+ */
+export function guardPath(named: unknown, base: TrustBase, form: "display" | "absolute" = "display"): Guarded {
+  const no = (reason: string): Guarded => ({ ok: false, reason });
+  if (typeof named !== "string" || named === "") return no("is not a path");
+  if (named.includes("\0") || named.includes("\\")) return no("contains a NUL or a backslash");
+  let abs: string;
+  if (form === "display") {
+    let rel: string;
+    if (base.prefix === "~/") {
+      if (!named.startsWith("~/")) return no("is not a user-scope path (~/…)");
+      rel = named.slice(2);
+    } else {
+      if (named.startsWith("~")) return no("names a file in the user's home, not in this directory");
+      if (named.startsWith("/")) return no("is an absolute path");
+      rel = named;
+    }
+    if (rel.split("/").some((s) => s === "" || s === "." || s === "..")) return no("is not a plain relative path (it has an empty, . or .. segment)");
+    abs = join(base.dir, rel);
+  } else {
+    if (!isAbsolute(named) || normalize(named) !== named || named.endsWith(sep)) return no("is not a normalised absolute path");
+    if (!isInside(named, base.dir) || named === base.dir) return no(`is not below ${base.dir}`);
+    abs = named;
+  }
+  const w = walkInside(abs, base.dir, base.label);
+  if (!("real" in w)) return no(w.problem.message);
+  if (w.real === realpathOr(base.dir)) return no("resolves to the base directory itself");
+  return { ok: true, abs, real: w.real, show: base.prefix + toPosix(relative(base.dir, abs)) };
+}
+
+function realpathOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

@@ -1,7 +1,9 @@
 // `.hcp/adopted.json` (user scope: `~/.config/hcp/adopted.json`): what adopt
 // wrote, per host, with the sha256 of what it wrote, so a re-run can clean up
 // what is no longer projected and never delete what a person changed since.
-import { HcpxError } from "../util/errors";
+import { createScanner } from "jsonc-parser/lib/esm/main.js"; // the ESM build (see engine.ts)
+import { HcpxError, type Problem } from "../util/errors";
+import { guardPath, type Guarded, type TrustBase } from "./fsio";
 
 export interface LedgerEntry {
   /** display path: relative to the project root (posix), or `~/…` */
@@ -58,12 +60,97 @@ export function parseLedger(text: string, file: string): Ledger {
   if (!l || typeof l !== "object" || l.version !== 1 || typeof l.hosts !== "object" || l.hosts === null) {
     throw new HcpxError({ code: "bad_ledger", message: "not an hcpx adopt ledger (version 1)", file, hint: "restore it, or delete it" });
   }
-  for (const h of Object.values(l.hosts)) {
-    if (!Array.isArray(h.entries)) throw new HcpxError({ code: "bad_ledger", message: "ledger host without entries", file });
+  for (const [name, h] of Object.entries(l.hosts)) {
+    if (!h || typeof h !== "object" || !Array.isArray(h.entries)) throw new HcpxError({ code: "bad_ledger", message: "ledger host without entries", file, path: `hosts.${name}`, hint: "restore it, or delete it" });
     h.dirs ??= [];
-    if (h.command !== undefined && !(Array.isArray(h.command) && h.command.length > 0 && h.command.every((w) => typeof w === "string"))) delete h.command;
   }
+  if (l.dirs !== undefined && !Array.isArray(l.dirs)) throw new HcpxError({ code: "bad_ledger", message: "`dirs` is not a list", file, path: "dirs", hint: "restore it, or delete it" });
   return l;
+}
+
+const ENTRY_KEYS = new Set(["path", "kind", "key", "sha256", "created", "insertedAt", "blank", "emptyInner", "prefix"]);
+const HOST_KEYS = new Set(["scope", "entries", "dirs", "command"]);
+/** the separators setBlock / setToml put before appended text */
+const PREFIXES = new Set(["", "\n", "\r\n", "\n\n", "\r\n\r\n"]);
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const strings = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((w) => typeof w === "string" && w !== "" && !w.includes("\0"));
+
+/** JSONC text that holds nothing but whitespace and comments. */
+function onlyTrivia(text: string): boolean {
+  // jsonc-parser's SyntaxKind (a const enum): 12 line comment, 13 block comment, 14 line break, 15 whitespace, 17 EOF
+  const sc = createScanner(text, false);
+  for (let k: number = sc.scan(); k !== 17; k = sc.scan()) if (k < 12 || k > 15) return false;
+  return true;
+}
+
+/** Why a ledger entry is unusable (its path aside), or undefined. */
+function entryShape(e: unknown): string | undefined {
+  if (!isObj(e)) return "is not an object";
+  const extra = Object.keys(e).filter((k) => !ENTRY_KEYS.has(k));
+  if (extra.length) return `has unknown key(s) ${extra.join(", ")}`;
+  if (!["file", "json", "toml", "markdown-block"].includes(e.kind as string)) return `has an unknown kind ${JSON.stringify(e.kind)}`;
+  if (typeof e.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(e.sha256)) return "has no sha256 of 64 hex digits";
+  if (typeof e.created !== "boolean") return "has no boolean `created`";
+  const keyed = e.kind === "json" || e.kind === "toml";
+  if (keyed ? !strings(e.key) : e.key !== undefined) return keyed ? "has no key path" : "has a key path, which its kind does not take";
+  if (e.insertedAt !== undefined && !(e.kind === "json" && strings(e.insertedAt) && e.insertedAt.every((k, i) => (e.key as string[])[i] === k))) return "has an `insertedAt` that is not a prefix of its key";
+  if (e.blank !== undefined && !(e.kind === "json" && typeof e.blank === "string" && /^[\s\ufeff]*$/.test(e.blank))) return "has a `blank` that is not whitespace";
+  if (e.emptyInner !== undefined && !(e.kind === "json" && typeof e.emptyInner === "string" && onlyTrivia(e.emptyInner))) return "has an `emptyInner` that is not whitespace and comments";
+  if (e.prefix !== undefined && !((e.kind === "toml" || e.kind === "markdown-block") && typeof e.prefix === "string" && PREFIXES.has(e.prefix))) return "has a `prefix` that is not a line break";
+  return undefined;
+}
+
+/**
+ * The ledger as far as it can be trusted. A ledger is committed and shared:
+ * anyone who can push can write it. Each entry, directory and host is checked
+ * (its shape; its path through guardPath: inside the project for a project
+ * ledger, inside $HOME for the user one; a host recorded under the other scope);
+ * what fails is left out — so it is never read, written or deleted — with a
+ * warning naming the ledger file and the entry.
+ */
+export function sanitizeLedger(l: Ledger, scope: "project" | "user", base: TrustBase, file: string): { ledger: Ledger; warnings: Problem[] } {
+  const warnings: Problem[] = [];
+  const where = scope === "project" ? "the project" : "$HOME";
+  const warn = (path: string, what: string) =>
+    warnings.push({ code: "ledger_entry_ignored", severity: "warning", file, path, message: `${what}; ignored: hcpx never reads, writes or deletes what it names`, hint: "the ledger is written by hcpx adopt; restore it from version control if someone changed it" });
+  const guard = (p: unknown, path: string, what: string): Guarded => {
+    const g = guardPath(p, base);
+    if (!g.ok) warn(path, `${what} ${JSON.stringify(p)} ${g.reason} (it must stay inside ${where})`);
+    return g;
+  };
+  const out: Ledger = { version: 1, hosts: {} };
+  for (const [name, h] of Object.entries(l.hosts)) {
+    const at = `hosts.${name}`;
+    if (!/^[a-z][a-z0-9-]*$/.test(name) || !isObj(h)) {
+      warn(at, "is not a host record");
+      continue;
+    }
+    const extra = Object.keys(h).filter((k) => !HOST_KEYS.has(k));
+    if (extra.length) {
+      warn(at, `host ${name} has unknown key(s) ${extra.join(", ")}`);
+      continue;
+    }
+    if (h.scope !== scope) {
+      warn(`${at}.scope`, `host ${name} is recorded with scope ${JSON.stringify(h.scope)} in the ${scope}-scope ledger`);
+      continue;
+    }
+    const entries: LedgerEntry[] = [];
+    (h.entries as unknown[]).forEach((e, i) => {
+      const why = entryShape(e);
+      if (why) return warn(`${at}.entries[${i}]`, `entry ${why}`);
+      if (guard((e as LedgerEntry).path, `${at}.entries[${i}].path`, "entry").ok) entries.push(e as LedgerEntry);
+    });
+    const dirs = (Array.isArray(h.dirs) ? (h.dirs as unknown[]) : []).filter((d, i) => guard(d, `${at}.dirs[${i}]`, "directory").ok) as string[];
+    let command: string[] | undefined;
+    if (h.command !== undefined) {
+      if (strings(h.command)) command = h.command;
+      else warn(`${at}.command`, "the recorded MCP command is not a list of words");
+    }
+    out.hosts[name] = { scope, entries, dirs, ...(command ? { command } : {}) };
+  }
+  const dirs = (Array.isArray(l.dirs) ? (l.dirs as unknown[]) : []).filter((d, i) => guard(d, `dirs[${i}]`, "directory").ok) as string[];
+  if (dirs.length) out.dirs = dirs;
+  return { ledger: out, warnings };
 }
 
 export function serializeLedger(l: Ledger): string {

@@ -1,6 +1,7 @@
 // Markdown files shared with the user (CLAUDE.md, AGENTS.md, GEMINI.md, …): we
-// own only the text between `<!-- hcp:begin -->` and `<!-- hcp:end -->`; every
-// byte outside it stays, CRLF included.
+// own only the text between `<!-- hcp:begin -->` and `<!-- hcp:end -->`, each
+// on a line of its own; every byte outside it stays, CRLF included. A user's
+// line that mentions the marker text is the user's text.
 import { HcpxError } from "../util/errors";
 import { eolOf, lineCol, withEol } from "./text";
 
@@ -15,16 +16,39 @@ export interface BlockSpan {
   inner: string;
 }
 
-export function findBlock(text: string, file: string): BlockSpan | undefined {
-  const b = text.indexOf(BEGIN);
-  const e = text.indexOf(END);
-  if (b < 0 && e < 0) return undefined;
-  if (b < 0 || e < 0 || e < b) {
-    const at = b < 0 ? e : b;
-    throw new HcpxError({ code: "bad_markers", message: `unbalanced hcp markers: found ${b < 0 ? END : BEGIN} without its ${b < 0 ? BEGIN : END}`, file, ...lineCol(text, at), hint: `restore the pair ${BEGIN} … ${END}, or delete the one left` });
+/**
+ * Offsets of the lines that are exactly `marker` (a line break, `\r\n` or
+ * `\n`, or the file's start/end around it). A marker mentioned inside a line
+ * of the user's — `see <!-- hcp:begin --> below` — is not one: it is text.
+ */
+export function markerLines(text: string, marker: string): number[] {
+  const out: number[] = [];
+  for (let i = text.indexOf(marker); i >= 0; i = text.indexOf(marker, i + 1)) {
+    const before = i === 0 || text[i - 1] === "\n";
+    const j = i + marker.length;
+    const after = j === text.length || text[j] === "\n" || (text[j] === "\r" && text[j + 1] === "\n");
+    if (before && after) out.push(i);
   }
-  if (text.indexOf(BEGIN, b + 1) >= 0 || text.indexOf(END, e + 1) >= 0) {
-    throw new HcpxError({ code: "bad_markers", message: "more than one hcp block in this file", file, ...lineCol(text, text.indexOf(BEGIN, b + 1) >= 0 ? text.indexOf(BEGIN, b + 1) : text.indexOf(END, e + 1)), hint: "keep one <!-- hcp:begin --> … <!-- hcp:end --> block" });
+  return out;
+}
+
+/** True when `content` has a line that is a marker (a block holding it could not be found again). */
+export function hasMarkerLine(content: string): boolean {
+  return markerLines(content, BEGIN).length > 0 || markerLines(content, END).length > 0;
+}
+
+export function findBlock(text: string, file: string): BlockSpan | undefined {
+  const bs = markerLines(text, BEGIN);
+  const es = markerLines(text, END);
+  if (bs.length === 0 && es.length === 0) return undefined;
+  const b = bs[0] ?? -1;
+  const e = es[0] ?? -1;
+  if (b < 0 || e < 0 || e < b) {
+    const endFirst = b < 0 || (e >= 0 && e < b);
+    throw new HcpxError({ code: "bad_markers", message: `unbalanced hcp markers: found ${endFirst ? END : BEGIN} without its ${endFirst ? BEGIN : END}`, file, ...lineCol(text, endFirst ? e : b), hint: `restore the pair ${BEGIN} … ${END} (each on a line of its own), or delete the one left` });
+  }
+  if (bs.length > 1 || es.length > 1) {
+    throw new HcpxError({ code: "bad_markers", message: "more than one hcp block in this file", file, ...lineCol(text, bs.length > 1 ? bs[1]! : es[1]!), hint: "keep one <!-- hcp:begin --> … <!-- hcp:end --> block" });
   }
   const inner = text.slice(b + BEGIN.length, e).replace(/^\r?\n/, "").replace(/\r?\n$/, "");
   return { start: b, end: e + END.length, inner };
@@ -41,6 +65,8 @@ export function blockContent(content: string): string {
 }
 
 export function setBlock(text: string | undefined, content: string, file: string): { text: string; prefix?: string } {
+  // the block's own text must not hold a marker line: the block could not be found (or removed) again
+  if (hasMarkerLine(withEol(content, "\n"))) throw new HcpxError({ code: "bad_markers", message: `the hcp block to write holds a line ${BEGIN} or ${END}; nothing written`, file, hint: "a pack's lead, description or Skill text carries the marker: remove it there (hcpx lint names it)" });
   const eol = eolOf(text);
   const block = renderBlock(content, eol);
   if (text === undefined || text === "") return { text: block + eol, prefix: "" };

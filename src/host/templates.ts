@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HcpxError } from "../util/errors";
 import { packageRoot } from "./descriptor";
+import { tomlValue } from "./text";
 
 export interface TemplateContext {
   /** MCP server command (first word) */
@@ -39,8 +40,8 @@ async function handlebars(): Promise<typeof import("handlebars")> {
   const mod = (await import("handlebars")) as unknown as { default?: typeof import("handlebars") } & typeof import("handlebars");
   const h = (mod.default ?? mod).create();
   h.registerHelper("json", (v: unknown) => JSON.stringify(v));
-  // TOML basic strings and arrays of them share JSON's syntax for what we write.
-  h.registerHelper("toml", (v: unknown) => JSON.stringify(v));
+  // TOML's own escaping (control characters incl. DEL): src/host/text.ts
+  h.registerHelper("toml", (v: unknown) => tomlValue(v));
   hbs = h as typeof import("handlebars");
   return hbs;
 }
@@ -113,7 +114,7 @@ function simple(src: string): Render | undefined {
       else if ("text" in p) out += p.text;
       else {
         const v = lookup(ctx, p.value);
-        out += p.helper ? JSON.stringify(v) : v === undefined || v === null ? "" : String(v);
+        out += p.helper === "toml" ? tomlValue(v) : p.helper ? JSON.stringify(v) : v === undefined || v === null ? "" : String(v);
       }
     }
     return out;

@@ -1,5 +1,6 @@
 // Small text helpers shared by the file-format handlers.
 import { createHash } from "node:crypto";
+import { HcpxError } from "../util/errors";
 
 /** 1-based line and column of a character offset. */
 export function lineCol(text: string, offset: number): { line: number; column: number } {
@@ -26,4 +27,26 @@ export function eolOf(text: string | undefined): string {
 export function withEol(s: string, eol: string): string {
   const n = s.replace(/\r\n/g, "\n");
   return eol === "\n" ? n : n.replace(/\n/g, eol);
+}
+
+/**
+ * A TOML basic string (TOML 1.0 §String): `"` and `\` escaped, and every
+ * control character the spec forbids unescaped — U+0000–U+001F and U+007F (DEL)
+ * — as `\b \t \n \f \r` or `\uXXXX`. A lone surrogate has no UTF-8 form (TOML
+ * is UTF-8) and is refused. For plain text the result is JSON.stringify's.
+ */
+export function tomlString(s: string): string {
+  if (/\p{Cs}/u.test(s.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ""))) {
+    throw new HcpxError({ code: "bad_toml_value", message: `cannot write ${JSON.stringify(s)} as TOML: it holds a lone UTF-16 surrogate, which has no UTF-8 form`, hint: "pass --command with a command line in valid Unicode" });
+  }
+  const short: Record<string, string> = { "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\" };
+  return '"' + s.replace(/[\u0000-\u001f\u007f"\\]/g, (c) => short[c] ?? `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`) + '"';
+}
+
+/** A TOML value for a template's `{{{toml x}}}`: a string, a number, a boolean, or an array of them. */
+export function tomlValue(v: unknown): string {
+  if (typeof v === "string") return tomlString(v);
+  if (typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v))) return String(v);
+  if (Array.isArray(v)) return "[" + v.map(tomlValue).join(",") + "]";
+  throw new HcpxError({ code: "bad_template", message: `cannot write ${JSON.stringify(v)} as a TOML value`, hint: "a host template's {{{toml x}}} takes a string, a number, a boolean or a list of them" });
 }

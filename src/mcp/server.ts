@@ -101,6 +101,8 @@ export async function serve(opts: ServeOptions): Promise<void> {
   // project) serves no packs and says why; a config that does not parse is fatal.
   const loadOpts: LoadProjectOptions = { config: opts.config, cwd: opts.cwd ?? process.cwd(), optional: true };
   const shape = opts.shape;
+  // a long-lived process: the mcp adapter keeps each mcp pack's server running between calls (src/runtime/mcp-adapter.ts)
+  (globalThis as Record<symbol, unknown>)[Symbol.for("hcpx.mcp.keepAlive")] = true;
   const freshProject = (): Project => loadProject(loadOpts);
 
   // What a view was built from, as file identities (stat: device, inode, size,

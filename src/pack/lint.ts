@@ -10,6 +10,7 @@ import { loadPackChecked } from "./load";
 import { toolName, type Pack, type Project } from "./model";
 import { loadSkill, parseSkill, readSkillText, type Skill } from "./skill";
 import { CAPS, readTextFile } from "../util/readfile";
+import { hostTextProblems } from "./hosttext";
 
 export const TOOL_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Keep server + tool ≤ 50 characters (the tightest host); the reference MCP server is named `hcp`. */
@@ -84,6 +85,11 @@ export const LINT_CODES = [
   "env_forbidden",
   "unknown_key",
   "reserved_key",
+  "mcp_tool_missing",
+  "mcp_tool_duplicate",
+  "tool_not_mcp",
+  "arg_json_kind",
+  "host_text_unsafe",
 ] as const;
 export type LintCode = (typeof LINT_CODES)[number];
 
@@ -139,7 +145,7 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
   }
 
   // ---- kind and its config ----
-  const kindKeys = { wrap: "wrap", composite: "composite", openapi: "openapi" } as const;
+  const kindKeys = { wrap: "wrap", composite: "composite", openapi: "openapi", mcp: "mcp" } as const;
   for (const [kind, key] of Object.entries(kindKeys)) {
     if (s.kind !== kind && s[key] !== undefined) {
       at("surface", [key], "kind_config_mismatch", "error", `'${key}' is set but kind is '${s.kind}'`, `remove '${key}', or set kind: "${kind}"`);
@@ -193,6 +199,19 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
         }
       }
     });
+  } else if (s.kind === "mcp") {
+    if (!s.mcp) at("surface", ["kind"], "kind_missing_config", "error", "kind is 'mcp' but there is no 'mcp' block", 'add mcp: { bin: "…", args: [ … ] } (`hcpx pack from-mcp -- <command …>` writes it)');
+    if (specs.length === 0) at("surface", s.commands ? ["commands"] : ["kind"], "no_commands", "error", "an mcp pack declares no commands", "name one command per server tool (`hcpx pack from-mcp` proposes them)");
+    const seenTool = new Map<string, number>();
+    specs.forEach((c, i) => {
+      if (!c.tool) {
+        at("surface", ["commands", i], "mcp_tool_missing", "error", `command '${c.verb_key}' of an mcp pack names no server tool`, `add tool: "<the server's tool name>"`);
+        return;
+      }
+      const prev = seenTool.get(c.tool);
+      if (prev !== undefined) at("surface", ["commands", i, "tool"], "mcp_tool_duplicate", "warning", `commands '${specs[prev]!.verb_key}' and '${c.verb_key}' call the same tool '${c.tool}'`, "one command per tool keeps the Policy readable");
+      else seenTool.set(c.tool, i);
+    });
   } else if (s.kind === "sense_only") {
     if (specs.length > 0 || passThrough) at("surface", specs.length > 0 ? ["commands"] : ptPath, "sense_has_commands", "error", "a sense_only pack declares no commands", "remove the commands, or make the pack a wrap/composite");
     const stimuli = s.stimuli ?? [];
@@ -204,6 +223,15 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
         if (!(typeof st.trigger === "string" && st.trigger.trim() !== "")) at("surface", ["stimuli", i], "sense_no_trigger", "warning", `stimulus '${st.id}' has no trigger ref`, "add trigger");
       });
     }
+  }
+
+  if (s.kind !== "mcp") {
+    specs.forEach((c, i) => {
+      if (c.tool !== undefined) at("surface", ["commands", i, "tool"], "tool_not_mcp", "error", `'tool' names a server tool, but this pack is kind '${s.kind}'`, "remove 'tool', or make the pack kind mcp");
+      for (const [name, a] of Object.entries(c.args ?? {})) {
+        if (a.type === "json" && s.kind !== "openapi") at("surface", ["commands", i, "args", name, "type"], "arg_json_kind", "error", `arg '${name}' of '${c.verb_key}' has type json, which only mcp and openapi packs take`, "use string, integer, number, boolean or enum");
+      }
+    });
   }
 
   // ---- files the surface names: inside the pack ----
@@ -230,18 +258,20 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
   if (s.composite?.module) insidePack(s.composite.module, ["composite", "module"], "composite.module", true);
   if (s.openapi?.document) insidePack(s.openapi.document, ["openapi", "document"], "openapi.document", true);
 
-  // ---- wrap.bin ----
-  if (s.kind === "wrap" && s.wrap) {
-    const bin = s.wrap.bin;
+  // ---- wrap.bin / mcp.bin ----
+  const binSpec = s.kind === "wrap" ? s.wrap : s.kind === "mcp" ? s.mcp : undefined;
+  const binKey = s.kind === "mcp" ? "mcp" : "wrap";
+  if (binSpec) {
+    const bin = binSpec.bin;
     const bare = !bin.includes("/") && !bin.includes("\\");
     if (bare) {
       if (opts.project && !Object.hasOwn(opts.project.sandbox.bins, bin)) {
-        at("surface", ["wrap", "bin"], "bin_not_in_sandbox", "warning", `bare bin '${bin}' is not in sandbox.bins of ${opts.project.configFile ? display(opts.project.configFile) : "the config"}`, `add sandbox: { bins: { ${JSON.stringify(bin)}: "/absolute/path" } }; a bare name is never looked up on PATH`);
+        at("surface", [binKey, "bin"], "bin_not_in_sandbox", "warning", `bare bin '${bin}' is not in sandbox.bins of ${opts.project.configFile ? display(opts.project.configFile) : "the config"}`, `add sandbox: { bins: { ${JSON.stringify(bin)}: "/absolute/path" } }; a bare name is never looked up on PATH`);
       }
     } else if (!isAbsolute(bin)) {
-      if (!existsSync(resolve(pack.dir, bin))) at("surface", ["wrap", "bin"], "bin_missing", "warning", `wrap.bin '${bin}' does not exist (resolved against the pack directory)`, "fix the path, or build the bin before running the pack");
+      if (!existsSync(resolve(pack.dir, bin))) at("surface", [binKey, "bin"], "bin_missing", "warning", `${binKey}.bin '${bin}' does not exist (resolved against the pack directory)`, "fix the path, or build the bin before running the pack");
     } else if (!existsSync(bin)) {
-      at("surface", ["wrap", "bin"], "bin_missing", "warning", `wrap.bin '${bin}' does not exist`, "fix the path");
+      at("surface", [binKey, "bin"], "bin_missing", "warning", `${binKey}.bin '${bin}' does not exist`, "fix the path");
     }
   }
 
@@ -363,7 +393,13 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
     }
   } else sk2 = skill ?? undefined;
   if (sk2) lintSkill(pack, sk2, sk);
+  out.push(...lintHostText(pack, sk2));
   return out;
+}
+
+/** host_text_unsafe: pack text that would break the host files it is copied into (./hosttext.ts). */
+function lintHostText(pack: Pack, skill: Skill | undefined): Problem[] {
+  return hostTextProblems(pack, skill?.text, skill ? { leads: skill.leads, description: String(skill.frontmatter.description) } : undefined);
 }
 
 function lintSkill(pack: Pack, skill: Skill, sk: (line: number | undefined, code: LintCode, severity: "error" | "warning", message: string, hint?: string, path?: string) => void) {

@@ -75,6 +75,7 @@ export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem
     ...(c.output !== undefined ? { output: c.output } : {}),
     args: c.args ?? {},
     http: c.http ? { ...c.http, method: c.http.method.toUpperCase() } : undefined,
+    tool: c.tool,
     policy: policyFor(c.verb_key),
   }));
   if (passThrough) {

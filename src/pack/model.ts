@@ -24,6 +24,8 @@ export interface Command {
   args: Record<string, ArgSpec>;
   /** openapi: the operation (method upper-cased). */
   http?: Omit<HttpSpec, "method"> & { method: string };
+  /** kind mcp: the server's tool name this command calls. */
+  tool?: string;
   /** Set for verbs synthesised from `pass_through.allowedSubcommands`. */
   passThrough?: { maxArgv: number };
   policy: CommandPolicy;

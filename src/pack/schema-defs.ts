@@ -13,7 +13,7 @@ export function build() {
   const nonEmpty = () => z.string().check(z.minLength(1));
 
   const ArgSchema = z.strictObject({
-    /** array / object / json (any JSON value): openapi only; `schema` is their JSON Schema. */
+    /** array / object: openapi only; json (any JSON value): openapi and mcp packs; `schema` is their JSON Schema. */
     type: z.enum(["string", "integer", "number", "boolean", "enum", "array", "object", "json"]),
     required: z.optional(z.boolean()),
     description: z.optional(str()),
@@ -49,6 +49,8 @@ export function build() {
     /** wrap: how this command's stdout is read, when it differs from wrap.output. */
     output: z.optional(z.enum(["json", "text"])),
     args: z.optional(z.record(z.string().check(z.regex(ARG_NAME_RE, "an arg name is letters, digits, _ or -")), ArgSchema)),
+    /** mcp: the name of the server's tool this command calls (verb_key is the hcpx name). */
+    tool: z.optional(nonEmpty()),
     http: z.optional(
       z.strictObject({
         method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "get", "post", "put", "patch", "delete", "head"]),
@@ -86,16 +88,31 @@ export function build() {
     pass_through: z.optional(PassThroughSchema),
   });
 
+  /** kind mcp: a stdio MCP server, started per call and called through the SDK client. */
+  const McpSchema = z.strictObject({
+    /** what is started: a bare name (through sandbox.bins, never PATH) or a path (inside sandbox.roots), as wrap.bin */
+    bin: nonEmpty(),
+    /** the server's argv after the bin, literal (no placeholders) */
+    args: z.optional(z.array(str())),
+    /** literal environment values for the server (Binding names come from binding.env) */
+    agent_env: z.optional(z.record(z.string().check(z.regex(ENV_NAME_RE)), z.string())),
+    /** per call: start, initialize and tools/call (default 30000) */
+    timeout_ms: z.optional(z.int().check(z.gt(0), z.lte(3_600_000))),
+    /** what `hcpx pack from-mcp` saw, for `hcpx pack update`-style review; informative */
+    server: z.optional(z.strictObject({ name: z.optional(str()), version: z.optional(str()) })),
+  });
+
   const SurfaceSchema = z.strictObject({
     $schema: z.optional(str()),
     hcp: z.string().check(z.regex(/^1(\.\d+)?$/, "hcp is the protocol version, like \"1.1\"")),
     id: z.string().check(z.regex(PACK_ID_RE, "a pack id matches ^[a-z][a-z0-9-]{0,31}$ (no '..', '/', '__')")),
     version: nonEmpty(),
     description: nonEmpty(),
-    kind: z.enum(["wrap", "composite", "openapi", "sense_only"]),
+    kind: z.enum(["wrap", "composite", "openapi", "sense_only", "mcp"]),
     wrap: z.optional(WrapSchema),
     pass_through: z.optional(PassThroughSchema),
     composite: z.optional(z.strictObject({ module: nonEmpty() })),
+    mcp: z.optional(McpSchema),
     openapi: z.optional(
       z.strictObject({
         document: z.optional(nonEmpty()),
@@ -162,5 +179,5 @@ export function build() {
       }),
     ),
   });
-  return { ArgSchema, SchemeSchema, CommandSchema, PassThroughSchema, WrapSchema, SurfaceSchema, PolicyRowSchema, PolicySchema, SkillFrontmatterSchema, ConfigSchema };
+  return { ArgSchema, SchemeSchema, CommandSchema, PassThroughSchema, WrapSchema, McpSchema, SurfaceSchema, PolicyRowSchema, PolicySchema, SkillFrontmatterSchema, ConfigSchema };
 }

@@ -29,6 +29,7 @@ export type CommandSpec = Z.infer<Schemas["CommandSchema"]>;
 export type SchemeSpec = Z.infer<Schemas["SchemeSchema"]>;
 export type HttpSpec = NonNullable<CommandSpec["http"]>;
 export type WrapSpec = Z.infer<Schemas["WrapSchema"]>;
+export type McpSpec = Z.infer<Schemas["McpSchema"]>;
 export type Surface = Z.infer<Schemas["SurfaceSchema"]>;
 export type PolicyRow = Z.infer<Schemas["PolicyRowSchema"]>;
 export type Policy = Z.infer<Schemas["PolicySchema"]>;

@@ -15,6 +15,24 @@ import { redactDeep, secretsFrom } from "./redact";
 import { runWrap } from "./wrap";
 import { runComposite } from "./composite";
 import { packUrls, runOpenapi, schemeEnvNames, userinfoSecrets } from "./openapi";
+import { pathToFileURL } from "node:url";
+import { dynamicImport } from "../util/dynamic-import";
+
+declare const HCPX_MCP_ADAPTER: string | undefined;
+
+/**
+ * The mcp adapter, loaded only for an mcp pack: in dist/ a file of its own
+ * (HCPX_MCP_ADAPTER, relative to the command bundle; see scripts/build.mjs),
+ * imported through dynamicImport() because the exec bundle runs from V8's
+ * code cache; from the sources (vitest) the module itself.
+ */
+async function mcpAdapter(): Promise<typeof import("./mcp-adapter")> {
+  if (typeof HCPX_MCP_ADAPTER === "string") {
+    const base = typeof __dirname === "string" ? pathToFileURL(`${__dirname}/`).href : import.meta.url;
+    return (await dynamicImport(new URL(HCPX_MCP_ADAPTER, base).href)) as typeof import("./mcp-adapter");
+  }
+  return import("./mcp-adapter");
+}
 
 export interface ExecRequest {
   pack: string;
@@ -43,6 +61,9 @@ export type ErrorCode =
   | "http_error"
   | "composite_error"
   | "spawn_failed"
+  /** mcp packs: the server failed the call, or its tool answered with an error result */
+  | "mcp_error"
+  | "tool_error"
   /** the pack itself is broken (surface/policy unreadable or invalid, a command without a policy row, a forbidden env name, adapter section missing, an argv slot naming no arg) */
   | "bad_pack"
   /** two activated packs declare this id: neither runs */
@@ -141,6 +162,9 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
     throw e;
   }
   // 6. Binding + 7. Adapter
+  if (pack.surface.kind !== "mcp" && pack.surface.kind !== "openapi" && Object.values(cmd.args).some((a) => a.type === "json")) {
+    return failure("bad_pack", `${pack.id}.${cmd.verb_key} has a json argument, which only mcp and openapi packs take`, { hint: "run `hcpx lint` on the pack" });
+  }
   switch (pack.surface.kind) {
     case "wrap":
       return runWrap(pack, project, cmd, values, literal, env);
@@ -148,6 +172,10 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
       return runComposite(pack, project, cmd, values, env);
     case "openapi":
       return runOpenapi(pack, cmd, values, env);
+    case "mcp": {
+      const m = await mcpAdapter();
+      return m.runMcp(pack, project, cmd, values, env);
+    }
     default:
       return failure("unknown_verb", `pack ${pack.id} is ${pack.surface.kind}: it has no commands to run`);
   }

@@ -156,7 +156,7 @@ export interface ResolvedBin {
  * Node that runs hcpx (`process.execPath script …`), so it needs no shebang
  * or exec bit and never picks another `node` from PATH.
  */
-export function resolveBin(pack: Pack, project: Project, bin: string): ResolvedBin | Failure {
+export function resolveBin(pack: Pack, project: Project, bin: string, field = "wrap.bin"): ResolvedBin | Failure {
   let path: string;
   if (!bin.includes("/") && !bin.includes("\\")) {
     const mapped = Object.hasOwn(project.sandbox.bins, bin) ? project.sandbox.bins[bin] : undefined;
@@ -174,7 +174,7 @@ export function resolveBin(pack: Pack, project: Project, bin: string): ResolvedB
     try {
       path = realpathSync(abs);
     } catch {
-      return failure("spawn_failed", `wrap.bin ${bin} not found (resolved to ${abs})`, { bin, hint: "fix wrap.bin in surface.json: a relative path is resolved against the pack directory" });
+      return failure("spawn_failed", `${field} ${bin} not found (resolved to ${abs})`, { bin, hint: `fix ${field} in surface.json: a relative path is resolved against the pack directory` });
     }
     const roots = project.sandbox.roots.map((r) => {
       try {
@@ -185,13 +185,13 @@ export function resolveBin(pack: Pack, project: Project, bin: string): ResolvedB
     });
     const allowedAbs = Object.values(project.sandbox.bins).includes(abs);
     if (!allowedAbs && !roots.some((r) => isInside(path, r))) {
-      return failure("bin_denied", `wrap.bin ${bin} resolves to ${path}, outside the sandbox roots`, { bin, roots, hint: "keep the bin inside sandbox.roots (hcp.config.json5), or list it in sandbox.bins" });
+      return failure("bin_denied", `${field} ${bin} resolves to ${path}, outside the sandbox roots`, { bin, roots, hint: "keep the bin inside sandbox.roots (hcp.config.json5), or list it in sandbox.bins" });
     }
   }
   try {
-    if (!statSync(path).isFile()) return failure("spawn_failed", `wrap.bin ${path} is not a file`, { bin });
+    if (!statSync(path).isFile()) return failure("spawn_failed", `${field} ${path} is not a file`, { bin });
   } catch {
-    return failure("spawn_failed", `wrap.bin ${path} cannot be read`, { bin });
+    return failure("spawn_failed", `${field} ${path} cannot be read`, { bin });
   }
   const ext = extname(path).toLowerCase();
   if (ext === ".mjs" || ext === ".js" || ext === ".cjs") return { command: process.execPath, prefix: [path], path };
@@ -202,7 +202,7 @@ export function resolveBin(pack: Pack, project: Project, bin: string): ResolvedB
 const PASS_ENV = ["HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TEMP", "TMP", "NO_COLOR", "SYSTEMROOT", "WINDIR"];
 
 /** The minimal env of a bin: a few locale/home basics + agent_env + the Binding names. */
-export function binEnv(wrap: WrapSpec, bindingNames: readonly string[], runtimeEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+export function binEnv(wrap: Pick<WrapSpec, "agent_env">, bindingNames: readonly string[], runtimeEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(runtimeEnv)) {
     if (v === undefined) continue;
@@ -261,7 +261,7 @@ function descendants(pid: number): number[] {
   return out;
 }
 
-function killGroup(pid: number | undefined): void {
+export function killGroup(pid: number | undefined): void {
   if (!pid) return;
   // collected before the kill: once the bin is gone its children are reparented and untraceable
   const rest = process.platform === "linux" ? descendants(pid) : [];

@@ -3,7 +3,7 @@
 // the bundles are also checked by `claude plugin validate` / `gemini extensions validate`.
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
@@ -73,6 +73,19 @@ describe("generate --as", () => {
     const r = await s.run(["generate", "--as", "claude-plugin", full]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/is not empty and holds no \.claude-plugin\/plugin\.json/);
+  });
+
+  it("writes nothing through a symlink out of DIR (a bundle's skills/ linked elsewhere)", async () => {
+    const s = scratch();
+    const dir = join(tmp("hcpx-bundle-"), "hcp-packs");
+    expect((await s.run(["generate", "--as", "claude-plugin", dir])).code).toBe(0);
+    const outside = tmp("hcpx-outside-");
+    rmSync(join(dir, "skills"), { recursive: true });
+    symlinkSync(outside, join(dir, "skills"));
+    const r = await s.run(["generate", "--as", "claude-plugin", dir]);
+    expect(snapshot(outside)).toEqual({});
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/skills\/\S+\/SKILL\.md is a symlink leading outside the bundle directory/);
   });
 });
 

@@ -320,22 +320,26 @@ describe("the MCP command", () => {
     expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "npx", args: ["-y", "hcpx", "mcp"] });
   });
 
-  it("a --command is kept: --check, a re-run and doctor without it see no drift; a new --command replaces it; --remove still restores", async () => {
+  it("a --command is recorded but not trusted: without it (or --use-recorded-command) --check and doctor report the difference; --use-recorded-command keeps it; --remove still restores", async () => {
     const s = scratch();
     const before = snapshot(s.dir);
     expect((await s.adopt("claude", "--write", "--command", "npx -y hcpx mcp")).code).toBe(0);
     const written = s.read(".mcp.json");
     expect(JSON.parse(written).mcpServers.hcp).toEqual({ type: "stdio", command: "npx", args: ["-y", "hcpx", "mcp"] });
-    expect((await s.adopt("claude", "--check")).code).toBe(0);
-    expect((await s.adopt("claude", "--write")).code).toBe(0);
-    expect(s.read(".mcp.json")).toBe(written);
+    // the ledger is a shared file: its command is a value to show, not to bless
+    const c = await s.adopt("claude", "--check");
+    expect(c.code).toBe(1);
+    expect(c.stderr).toMatch(/records the MCP command `npx -y hcpx mcp` for claude \(an earlier --command\)/);
     const d = await s.run(["doctor", "--json"]);
-    const hostCheck = JSON.stringify(JSON.parse(d.stdout).data);
-    expect(hostCheck).not.toMatch(/out of date|drift/i);
-    expect(hostCheck).toMatch(/host claude \(project\): \d+ file\(s\) in sync/);
+    expect(JSON.stringify(JSON.parse(d.stdout))).toMatch(/host claude \(project\): .*records the MCP command `npx -y hcpx mcp`/);
+    // asked for: in sync, and a re-run keeps it byte for byte
+    expect((await s.adopt("claude", "--check", "--use-recorded-command")).code).toBe(0);
+    expect((await s.adopt("claude", "--check", "--command", "npx -y hcpx mcp")).code).toBe(0);
+    expect((await s.adopt("claude", "--write", "--use-recorded-command")).code).toBe(0);
+    expect(s.read(".mcp.json")).toBe(written);
     expect((await s.adopt("claude", "--write", "--command", "hcpx-other mcp")).code).toBe(0);
     expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx-other", args: ["mcp"] });
-    expect((await s.adopt("claude", "--check")).code).toBe(0);
+    expect((await s.adopt("claude", "--check", "--use-recorded-command")).code).toBe(0);
     expect((await s.adopt("claude", "--remove", "--write")).code).toBe(0);
     expect(snapshot(s.dir)).toEqual(before);
   });

@@ -45,6 +45,15 @@ const openapi = (s: Json) => {
     c.http = { method: "GET", path: "/items" };
   }
 };
+const mcp = (s: Json) => {
+  s.kind = "mcp";
+  delete s.wrap;
+  s.mcp = { bin: "node", args: ["./server.mjs"] };
+  for (const c of s.commands) {
+    delete c.cli;
+    c.tool = c.verb_key;
+  }
+};
 const withFile = (f: string, text = "export default {};\n") => ({ [f]: text });
 // Rows 1..3 of the base Skill table are at lines 14, 15, 16 (checked below).
 const ROW1 = 14;
@@ -92,6 +101,13 @@ const cases: RuleCase[] = [
   { name: "openapi security naming no scheme", code: "openapi_security_unknown", severity: "error", file: "surface.json", path: "commands[0].http.security", pack: { surface: (s) => (openapi(s), (s.commands[0].http.security = [["nope"]])), raw: withFile("openapi.json", "{}") } },
   { name: "openapi body.whole naming no body arg", code: "openapi_body_whole", severity: "error", file: "surface.json", path: "commands[0].http.body.whole", pack: { surface: (s) => (openapi(s), (s.commands[0].http.body = { media: "application/json", whole: "nope" })), raw: withFile("openapi.json", "{}") } },
   { name: "openapi path placeholder naming no arg", code: "http_path_placeholder", severity: "error", file: "surface.json", path: "commands[0].http.path", pack: { surface: (s) => (openapi(s), (s.commands[0].http.path = "/items/{item_id}")), raw: withFile("openapi.json", "{}") } },
+  // mcp
+  { name: "mcp kind without an mcp block", code: "kind_missing_config", severity: "error", file: "surface.json", path: "kind", pack: { surface: (s) => (mcp(s), delete s.mcp) } },
+  { name: "mcp config on a wrap", code: "kind_config_mismatch", severity: "error", file: "surface.json", path: "mcp", pack: { surface: (s) => (s.mcp = { bin: "node" }) } },
+  { name: "mcp command naming no server tool", code: "mcp_tool_missing", severity: "error", file: "surface.json", path: "commands[1]", pack: { surface: (s) => (mcp(s), delete s.commands[1].tool) } },
+  { name: "two mcp commands calling one tool", code: "mcp_tool_duplicate", severity: "warning", file: "surface.json", path: "commands[1].tool", pack: { surface: (s) => (mcp(s), (s.commands[1].tool = s.commands[0].tool)) } },
+  { name: "a server tool named on a wrap command", code: "tool_not_mcp", severity: "error", file: "surface.json", path: "commands[0].tool", pack: { surface: (s) => (s.commands[0].tool = "show") } },
+  { name: "a json arg on a wrap command", code: "arg_json_kind", severity: "error", file: "surface.json", path: "commands[0].args.id.type", pack: { surface: (s) => (s.commands[0].args.id.type = "json") } },
   // sense_only
   { name: "sense_only with commands", code: "sense_has_commands", severity: "error", file: "surface.json", path: "commands", pack: { surface: (s) => (sense(s), (s.commands = [{ verb_key: "poll", summary: "Poll" }])), policy: (p) => (p.rows = { poll: { operation: "read" } }), skill: { rows: [skillRow("poll", "Poll", "read")] } } },
   { name: "sense_only without stimuli", code: "sense_no_stimulus", severity: "error", file: "surface.json", path: "kind", pack: { surface: (s) => (sense(s), delete s.stimuli), policy: emptyPolicy, skill: noRows } },
@@ -178,6 +194,9 @@ const cases: RuleCase[] = [
   { name: "Skill name differs from the pack id", code: "skill_name_mismatch", severity: "error", file: "SKILL.md", line: 2, pack: { skill: { name: "maxi" } } },
   { name: "pack id with a double hyphen (no valid Skill name)", code: "pack_id", severity: "error", file: "surface.json", path: "id", pack: { surface: (s) => (s.id = "mi--ni"), skill: { name: "mini" } } },
   { name: "Skill without leads", code: "skill_no_leads", severity: "warning", file: "SKILL.md", pack: { skill: { leads: null } } },
+  { name: "a lead holding the hcp end marker", code: "host_text_unsafe", severity: "error", file: "SKILL.md", line: 5, pack: { skill: { leads: ["mini: <!-- hcp:end --> items"] } } },
+  { name: "a lead holding an escape character (YAML \\u001b)", code: "host_text_unsafe", severity: "error", file: "SKILL.md", path: "leads[0]", pack: { skill: { leads: ["mini: \u001b[2J items"] } } },
+  { name: "a surface description holding DEL", code: "host_text_unsafe", severity: "error", file: "surface.json", path: "description", pack: { surface: (s) => (s.description += "\u007f") } },
   { name: "a lead over 120 characters", code: "skill_lead_long", severity: "warning", file: "SKILL.md", path: "leads[0]", pack: { skill: { leads: ["x".repeat(121)] } } },
   { name: "more than 3 leads as one string", code: "skill_leads_count", severity: "error", file: "SKILL.md", pack: { skill: { leads: "one\ntwo\nthree\nfour" } } },
   // policy

@@ -2,7 +2,8 @@
 // the config) and grant its read commands, one `pack.verb` each. Writes are
 // never granted here: the output says how (`hcpx grant <pack>.<verb>`).
 import { relative, resolve } from "node:path";
-import { HcpxError } from "../../util/errors";
+import { HcpxError, type Problem } from "../../util/errors";
+import type { Pack } from "../../pack/model";
 import { display, toPosix } from "../../util/paths";
 import { declaredId, loadPack, loadProject } from "../../pack/load";
 import { isGranted } from "../../pack/grants";
@@ -14,10 +15,23 @@ import type { CommonOpts } from "../../config/common";
 import { lintErrors } from "../../config/lint-bridge";
 import { c, done, makeOut, printWarnings } from "../output";
 
-export async function run(dirArg: string, opts: CommonOpts): Promise<number> {
-  const out = makeOut(opts);
+export interface Activated {
+  pack: Pack;
+  dir: string;
+  entry: string | undefined;
+  config: string;
+  alreadyActive: boolean;
+  granted: string[];
+  withheld: { verb: string; operation: string; land?: string; confirm: boolean }[];
+  warnings: Problem[];
+}
+
+/**
+ * Lint the pack (errors refuse it), add it to `packs` and grant its read
+ * commands, one `pack.verb` each; never a write. Also used by `hcpx pack add`.
+ */
+export async function activateDir(dir: string, opts: CommonOpts): Promise<Activated> {
   const cfg = openConfig(opts);
-  const dir = resolve(dirArg);
   const pack = loadPack(dir); // not_a_pack / schema errors stop here
   loadSkill(pack);
   const lint = await lintErrors(dir);
@@ -57,6 +71,17 @@ export async function run(dirArg: string, opts: CommonOpts): Promise<number> {
   const withheld = pack.commands
     .filter((cmd) => !isGranted(project.grants, pack.id, cmd.verb_key))
     .map((cmd) => ({ verb: cmd.verb_key, operation: cmd.policy.operation, ...(cmd.policy.land ? { land: cmd.policy.land } : {}), confirm: cmd.policy.confirm }));
+  return { pack, dir, entry, config: cfg.file, alreadyActive: !!already, granted, withheld, warnings: lint.warnings };
+}
+
+export async function run(dirArg: string, opts: CommonOpts): Promise<number> {
+  const out = makeOut(opts);
+  const dir = resolve(dirArg);
+  const r = await activateDir(dir, opts);
+  const { pack, entry, granted, withheld } = r;
+  const already = r.alreadyActive;
+  const cfg = { file: r.config };
+  const lint = { warnings: r.warnings };
   printWarnings(lint.warnings, out);
   done(out, { pack: pack.id, dir, entry, config: cfg.file, alreadyActive: !!already, granted, withheld, warnings: lint.warnings }, (col) => {
     const lines = [

@@ -20,6 +20,7 @@ export interface AdoptCliOptions {
   force?: boolean;
   scope?: string;
   command?: string;
+  useRecordedCommand?: boolean;
   json?: boolean;
 }
 
@@ -28,6 +29,7 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
   const scope = (opts.scope ?? "project") as Scope;
   if (scope !== "project" && scope !== "user") throw new HcpxError({ code: "bad_args", message: `--scope must be project or user, not '${opts.scope}'`, hint: `${didYouMean(String(opts.scope), ["project", "user"])}--scope project (the default) or --scope user` }, 64);
   if (opts.check && opts.write) throw new HcpxError({ code: "bad_args", message: "--check and --write exclude each other", hint: "--check only compares; --write applies" }, 64);
+  if (opts.command !== undefined && opts.useRecordedCommand) throw new HcpxError({ code: "bad_args", message: "--command and --use-recorded-command exclude each other", hint: "--command gives the MCP command line; --use-recorded-command keeps the one the ledger records" }, 64);
   if (hostArgs.length === 0) throw new HcpxError({ code: "bad_args", message: "name at least one host", hint: `hosts: ${listHosts().join(", ")}, or all` }, 64);
   const known = listHosts();
   const hosts = [...new Set(hostArgs.flatMap((h) => h.split(",")).map((h) => h.trim()).filter(Boolean).flatMap((h) => (h === "all" ? known : [h])))];
@@ -53,29 +55,32 @@ async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs:
   const plan = await planAdopt(project, hosts, (skillsPath, o) => withSkillsPath((projection ??= buildProjection(project, packs)), skillsPath, o), {
     scope,
     command: opts.command,
+    useRecordedCommand: opts.useRecordedCommand,
     remove: opts.remove,
     force: opts.force,
   });
   // the diff package only when a diff is shown
   const planDiff = opts.write ? () => "" : (await import("../../host/diff")).planDiff;
-  const drift = plan.changes.length > 0 || plan.conflicts.length > 0 || plan.journalPending;
+  // what the plan ignored in the ledger or journal, or a recorded command it did not use, is drift too
+  const drift = plan.changes.length > 0 || plan.conflicts.length > 0 || plan.warnings.length > 0 || plan.journalPending;
+  printWarnings(plan.warnings, out);
   if (plan.journalPending) plan.notes.push("an earlier `adopt --write` was interrupted; --write finishes it (its ledger is rebuilt from the files on disk)");
   const summary = plan.changes.map((ch) => ({ path: ch.path, kind: ch.kind, hosts: ch.hosts, notes: ch.notes }));
   if (opts.check) {
     if (out.json) {
-      return finish(out, drift ? 1 : 0, { inSync: !drift, scope, hosts, changes: summary, conflicts: plan.conflicts, notes: plan.notes }, { code: "drift", message: `adopt ${hosts.join(" ")} (${scope}): ${plan.changes.length} file(s) out of date${plan.conflicts.length ? `, ${plan.conflicts.length} changed by hand` : ""}`, hint: `run \`hcpx adopt ${hostArgs.join(" ")}${scope === "user" ? " --scope user" : ""} --write\`` });
+      return finish(out, drift ? 1 : 0, { inSync: !drift, scope, hosts, changes: summary, conflicts: plan.conflicts, warnings: plan.warnings, notes: plan.notes }, { code: "drift", message: `adopt ${hosts.join(" ")} (${scope}): ${plan.changes.length} file(s) out of date${plan.conflicts.length ? `, ${plan.conflicts.length} changed by hand` : ""}${plan.warnings.length ? `, ${plan.warnings.length} warning(s)` : ""}`, hint: `run \`hcpx adopt ${hostArgs.join(" ")}${scope === "user" ? " --scope user" : ""} --write\`` });
     } else {
       const color = useColor();
       let s = planDiff(plan, color);
       for (const p of plan.conflicts) s += c.yellow(color, `drift: ${p.file}: ${p.message}`) + "\n";
-      s += drift ? c.red(color, `adopt ${hosts.join(" ")} (${scope}): ${plan.changes.length} file(s) out of date${plan.conflicts.length ? `, ${plan.conflicts.length} changed by hand` : ""}; run \`hcpx adopt ${hostArgs.join(" ")}${scope === "user" ? " --scope user" : ""} --write\`\n`) : `adopt ${hosts.join(" ")} (${scope}): in sync\n`;
+      s += drift ? c.red(color, `adopt ${hosts.join(" ")} (${scope}): ${plan.changes.length} file(s) out of date${plan.conflicts.length ? `, ${plan.conflicts.length} changed by hand` : ""}${plan.warnings.length ? `, ${plan.warnings.length} warning(s) (above)` : ""}; run \`hcpx adopt ${hostArgs.join(" ")}${scope === "user" ? " --scope user" : ""} --write\`\n`) : `adopt ${hosts.join(" ")} (${scope}): in sync\n`;
       process.stdout.write(s);
     }
     return drift ? 1 : 0;
   }
   if (!opts.write) {
     const color = useColor();
-    if (out.json) done(out, { wrote: false, scope, hosts, changes: summary, conflicts: plan.conflicts, notes: plan.notes, diff: planDiff(plan, false) });
+    if (out.json) done(out, { wrote: false, scope, hosts, changes: summary, conflicts: plan.conflicts, warnings: plan.warnings, notes: plan.notes, diff: planDiff(plan, false) });
     else {
       let s = planDiff(plan, color);
       for (const n of plan.notes) s += c.yellow(color, `note: ${n}`) + "\n";
@@ -86,7 +91,7 @@ async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs:
     return 0;
   }
   const res = applyPlan(plan, lock!);
-  if (out.json) done(out, { wrote: true, scope, hosts, written: res.written, deleted: res.deleted, conflicts: plan.conflicts, notes: plan.notes });
+  if (out.json) done(out, { wrote: true, scope, hosts, written: res.written, deleted: res.deleted, conflicts: plan.conflicts, warnings: plan.warnings, notes: plan.notes });
   else {
     const color = useColor();
     let s = "";

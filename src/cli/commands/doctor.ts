@@ -80,10 +80,11 @@ export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<n
       if (dup) checks.push({ id: `pack:${b.id}:duplicate`, status: "fail", message: `${display(b.dir)}: ${dup.message}`, hint: dup.hint, problems: [dup] });
     }
     for (const pack of packs) {
-      const bin = pack.surface.wrap?.bin;
-      if (pack.surface.kind !== "wrap" || !bin) continue;
-      const r = resolveBin(pack, project, bin);
-      if ("ok" in r) checks.push({ id: `bin:${pack.id}`, status: "fail", message: `pack ${pack.id}: ${r.error.message}`, hint: typeof r.error.hint === "string" ? r.error.hint : "fix wrap.bin or sandbox.bins" });
+      const field = pack.surface.kind === "mcp" ? "mcp.bin" : "wrap.bin";
+      const bin = pack.surface.kind === "mcp" ? pack.surface.mcp?.bin : pack.surface.kind === "wrap" ? pack.surface.wrap?.bin : undefined;
+      if (!bin) continue;
+      const r = resolveBin(pack, project, bin, field);
+      if ("ok" in r) checks.push({ id: `bin:${pack.id}`, status: "fail", message: `pack ${pack.id}: ${r.error.message}`, hint: typeof r.error.hint === "string" ? r.error.hint : `fix ${field} or sandbox.bins` });
       else if (r.command !== process.execPath && !executable(r.path)) checks.push({ id: `bin:${pack.id}`, status: "fail", message: `pack ${pack.id}: bin ${r.path} is not executable`, hint: `chmod +x ${r.path}` });
       else checks.push({ id: `bin:${pack.id}`, status: "ok", message: `pack ${pack.id}: bin ${bin} → ${r.path}` });
     }

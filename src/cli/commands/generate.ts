@@ -1,15 +1,19 @@
 // `hcpx generate [--out DIR] [--host H…] [--check] [--json]`: writes every
 // projection of §12 for review. Atomic writes; removes only files it wrote
 // itself (listed in DIR/.manifest.json) and the user has not changed since.
+// The manifest is committed with the out dir, so what it names passes guardPath
+// (src/host/fsio.ts): a path outside the out dir, or through a symlink that
+// leaves it, is ignored with a warning and never read or deleted.
 import { createHash } from "node:crypto";
-import { readFileSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
+import { readFileSync, readdirSync, realpathSync, rmdirSync, unlinkSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { loadPacks, loadProject } from "../../pack/load";
 import { DEFAULT_SKILLS_PATH } from "../../projection/build";
 import { DEFAULT_HOSTS, planGenerate } from "../../projection/plan";
 import type { PlannedFile } from "../../projection/types";
 import { atomicWrite } from "../../util/atomic";
-import { HcpxError } from "../../util/errors";
+import { HcpxError, type Problem } from "../../util/errors";
+import { guardPath, type TrustBase } from "../../host/fsio";
 import { didYouMean } from "../../util/suggest";
 import { listHosts } from "../../host/descriptor";
 import { display, isInside, toPosix } from "../../util/paths";
@@ -31,16 +35,18 @@ interface Manifest {
   files: Record<string, string>;
 }
 
-function readManifest(out: string): { manifest?: Manifest; problem?: string } {
+function readManifest(out: TrustBase): { manifest?: Manifest; problem?: string } {
+  const g = guardPath(MANIFEST, out);
+  if (!g.ok) return { problem: `${g.reason} ` };
   let text: string;
   try {
-    text = readFileSync(join(out, MANIFEST), "utf8");
+    text = readFileSync(g.real, "utf8");
   } catch {
     return {};
   }
   try {
     const m = JSON.parse(text) as Manifest;
-    if (!m || typeof m.files !== "object" || m.files === null) return { problem: "has no files map" };
+    if (!m || typeof m.files !== "object" || m.files === null || Array.isArray(m.files)) return { problem: "has no files map" };
     return { manifest: m };
   } catch (e) {
     return { problem: `is not valid JSON (${(e as Error).message})` };
@@ -88,15 +94,40 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
   }
   const plan = await planGenerate(project, packs, { hosts, skillsPath });
 
-  const { manifest, problem } = readManifest(outDir);
+  // The default out dir is inside the project: a symlink on the way must not lead out of it.
+  const root = project.root;
+  if (isInside(outDir, root) && outDir !== root) {
+    const g = guardPath(outDir, { dir: root, prefix: "" }, "absolute");
+    if (!g.ok) throw new HcpxError({ code: "symlink_refused", message: `the out dir ${g.reason}`, file: display(outDir), hint: "replace the symlink with a directory, or pass --out with a directory of its own" });
+  }
+  const outBase: TrustBase = { dir: outDir, prefix: "", label: "the out dir" };
+  const { manifest, problem } = readManifest(outBase);
+  const warnings: Problem[] = [];
+  // every planned file, and every stale file the manifest names, through the one guard
+  const realOf = new Map<string, string>();
+  for (const f of plan.files) {
+    const g = guardPath(f.path, outBase);
+    if (!g.ok) throw new HcpxError({ code: "symlink_refused", message: `${f.path} ${g.reason}`, file: display(join(outDir, f.path)), hint: "replace the symlink with a directory or a file of its own; hcpx writes nothing outside its out dir" });
+    realOf.set(f.path, g.real);
+  }
   const planned = new Set(plan.files.map((f) => f.path));
   const stale = Object.keys(manifest?.files ?? {})
-    .filter((p) => !planned.has(p) && !p.includes("..") && readOr(join(outDir, p)) !== undefined)
+    .filter((p) => {
+      if (planned.has(p)) return false;
+      const g = guardPath(p, outBase);
+      if (!g.ok) {
+        warnings.push({ code: "manifest_entry_ignored", severity: "warning", file: display(join(outDir, MANIFEST)), path: `files[${JSON.stringify(p)}]`, message: `entry ${JSON.stringify(p)} ${g.reason} (it must stay inside the out dir); ignored: never read or deleted`, hint: "the manifest is written by hcpx generate; restore it from version control if someone changed it" });
+        return false;
+      }
+      realOf.set(p, g.real);
+      return readOr(g.real) !== undefined;
+    })
     .sort();
+  printWarnings(warnings, out);
 
   const changes: { path: string; state: FileState }[] = [];
   for (const f of plan.files) {
-    const disk = readOr(join(outDir, f.path));
+    const disk = readOr(realOf.get(f.path)!);
     if (disk === undefined) changes.push({ path: f.path, state: "missing" });
     else if (!disk.equals(Buffer.from(f.content, "utf8"))) changes.push({ path: f.path, state: "differs" });
   }
@@ -120,28 +151,25 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
   if (problem) {
     printWarnings([{ code: "bad_manifest", message: `${MANIFEST} ${problem}; files it listed are left in place`, file: display(join(outDir, MANIFEST)) }], out);
   }
-  for (const f of plan.files) {
-    const target = join(outDir, f.path);
-    if (!isInside(target, outDir)) throw new HcpxError({ code: "bad_plan_path", message: `refusing to write outside ${shownOut}: ${f.path}` });
-  }
   const changed = new Set(changes.filter((ch) => ch.state !== "stale").map((ch) => ch.path));
-  for (const f of plan.files) if (changed.has(f.path)) atomicWrite(join(outDir, f.path), f.content);
+  for (const f of plan.files) if (changed.has(f.path)) atomicWrite(realOf.get(f.path)!, f.content);
   const removed: string[] = [];
   const kept: string[] = [];
+  const realOut = realpathSync(outDir); // it exists now: every planned file is below it
   for (const p of stale) {
-    const file = join(outDir, p);
-    if (!isInside(file, outDir)) continue;
+    const file = realOf.get(p)!;
     const disk = readOr(file);
     if (disk && hashOf(disk) === manifest!.files[p]) {
       unlinkSync(file);
-      pruneEmptyDirs(file, outDir);
+      pruneEmptyDirs(file, realOut);
       removed.push(p);
     } else kept.push(p);
   }
   if (kept.length) printWarnings(kept.map((p) => ({ code: "changed_by_user", message: `no longer generated, but changed since hcpx wrote it: left in place`, file: display(join(outDir, p)) })), out);
   const newManifest: Manifest = { generator: "hcpx", files: Object.fromEntries(plan.files.map((f) => [f.path, hashOf(f.content)])) };
   const mtext = JSON.stringify(newManifest, null, 2) + "\n";
-  if (readOr(join(outDir, MANIFEST))?.toString("utf8") !== mtext) atomicWrite(join(outDir, MANIFEST), mtext);
+  // the manifest itself: replaced (a rename, never written through a link)
+  if (problem !== undefined || readOr(join(outDir, MANIFEST))?.toString("utf8") !== mtext) atomicWrite(join(outDir, MANIFEST), mtext);
 
   const summary = summarize(plan.files);
   done(

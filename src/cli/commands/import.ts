@@ -1,0 +1,143 @@
+// hcpx import <host> [--scope project|user] [--server <name…> | --all] [--json]
+// Lists the MCP servers already in a host's config and, for those named,
+// writes an `mcp` pack each (`hcpx pack from-mcp`), so that they run behind
+// the one `hcp` tool with grants, the confirm gate and redaction. Which file
+// and which entry fields is data: the host descriptor's mcp target (`path`,
+// `key`, `servers` in hosts/<host>.json5). Env values in the host file are
+// never copied into a pack: their names become the pack's Binding, read from
+// hcpx's environment at run time. Nothing is activated, nothing is removed
+// from the host's config.
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser/lib/esm/main.js"; // the ESM build (see src/host/engine.ts)
+import { HcpxError, type Problem } from "../../util/errors";
+import { display, home } from "../../util/paths";
+import { loadDescriptor, type Target } from "../../host/descriptor";
+import { findProjectConfig } from "../../pack/load";
+import type { CommonOpts } from "../../config/common";
+import { idFromName, packFromMcp } from "../../mcpimport/write";
+import { c, done, makeOut, printWarnings } from "../output";
+
+export interface ImportOpts extends CommonOpts {
+  scope?: string;
+  server?: string[];
+  all?: boolean;
+  force?: boolean;
+  timeout?: string;
+}
+
+export interface HostServer {
+  name: string;
+  /** argv to start it (stdio), when it is a stdio server */
+  argv?: string[];
+  env: string[];
+  /** why it cannot be imported, when it cannot */
+  skip?: string;
+}
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
+const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+
+/** The servers of one host config file, read as the descriptor's `servers` says. */
+export async function readHostServers(file: string, t: Target): Promise<HostServer[]> {
+  const text = readFileSync(file, "utf8").replace(/^\ufeff/, "");
+  let doc: unknown;
+  if (t.format === "toml") {
+    const toml = await import("smol-toml");
+    try {
+      doc = toml.parse(text);
+    } catch (e) {
+      throw new HcpxError({ code: "bad_toml", message: `does not parse as TOML: ${(e as Error).message.split("\n")[0]}`, file: display(file), hint: "fix the file, then import again" });
+    }
+  } else {
+    const errors: ParseError[] = [];
+    doc = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: t.format === "json" });
+    if (errors.length) throw new HcpxError({ code: "bad_json", message: `does not parse: ${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}`, file: display(file), hint: "fix the file, then import again" });
+  }
+  const spec = t.servers!;
+  const parentKey = t.key!.slice(0, -1);
+  const own = t.key![t.key!.length - 1]!;
+  let node: unknown = doc;
+  for (const k of parentKey) node = isObj(node) ? node[k] : undefined;
+  if (node === undefined) return [];
+  if (!isObj(node)) throw new HcpxError({ code: "bad_json_shape", message: `\`${parentKey.join(".")}\` is not an object`, file: display(file), hint: "fix the file by hand" });
+  const out: HostServer[] = [];
+  for (const [name, entry] of Object.entries(node)) {
+    if (name === own) continue; // hcpx's own entry
+    if (!isObj(entry)) {
+      out.push({ name, env: [], skip: "the entry is not an object" });
+      continue;
+    }
+    const remote = (spec.remote ?? []).find((k) => entry[k] !== undefined);
+    if (remote) {
+      out.push({ name, env: [], skip: `a remote server (${remote}); only stdio servers become packs` });
+      continue;
+    }
+    let argv: string[] | undefined;
+    if (spec.argv) {
+      const a = entry[spec.argv];
+      if (strings(a) && a.length > 0) argv = a;
+    } else {
+      const cmd = entry[spec.command!];
+      const args = spec.args ? (entry[spec.args] ?? []) : [];
+      if (typeof cmd === "string" && cmd.trim() && strings(args)) argv = [cmd, ...args];
+    }
+    const envObj = spec.env ? entry[spec.env] : undefined;
+    const env = [...(isObj(envObj) ? Object.keys(envObj) : [])];
+    const names = spec.envNames ? entry[spec.envNames] : undefined;
+    if (strings(names)) for (const n of names) if (!env.includes(n)) env.push(n);
+    if (!argv) out.push({ name, env, skip: `no command line (${spec.argv ? `\`${spec.argv}\` as an array` : `\`${spec.command}\`${spec.args ? ` and \`${spec.args}\`` : ""}`})` });
+    else out.push({ name, argv, env });
+  }
+  return out;
+}
+
+function hostFile(t: Target, scope: "project" | "user", base: string): string {
+  const paths = Array.isArray(t.path) ? t.path : [t.path];
+  const abs = paths.map((p) => (p.startsWith("~/") ? join(home(), p.slice(2)) : join(base, p)));
+  return abs.find((p) => existsSync(p)) ?? abs[0]!;
+}
+
+export async function run(host: string, opts: ImportOpts): Promise<number> {
+  const out = makeOut(opts);
+  const scope = opts.scope ?? "project";
+  if (scope !== "project" && scope !== "user") throw new HcpxError({ code: "usage", message: `--scope must be project or user, not '${scope}'`, hint: "hcpx import claude --scope user" }, 64);
+  const desc = loadDescriptor(host);
+  const t = desc.scopes[scope]?.targets.find((x) => x.servers !== undefined);
+  if (!t) throw new HcpxError({ code: "no_servers_target", message: `hosts/${host}.json5 says of no ${scope}-scope file where ${desc.name} keeps its MCP servers`, hint: scope === "project" ? `try --scope user` : "this host cannot be imported from" });
+  const cfg = opts.config ? resolve(opts.config) : findProjectConfig(process.cwd());
+  const base = cfg ? resolve(cfg, "..") : process.cwd();
+  const file = hostFile(t, scope, base);
+  if (!existsSync(file)) throw new HcpxError({ code: "missing_file", message: `${desc.name} has no ${scope}-scope MCP config here`, file: display(file), hint: scope === "project" ? "try --scope user" : "nothing to import" });
+  const servers = await readHostServers(file, t);
+  const wanted = opts.all ? servers.filter((s) => !s.skip).map((s) => s.name) : (opts.server ?? []);
+  for (const w of wanted) {
+    if (!servers.some((s) => s.name === w)) throw new HcpxError({ code: "unknown_server", message: `no server '${w}' in ${display(file)}`, file: display(file), hint: servers.length ? `servers: ${servers.map((s) => s.name).join(", ")}` : "the file has no MCP servers" }, 1);
+  }
+  const made: { server: string; id: string; dir: string; commands: number; env: string[]; lintErrors: number }[] = [];
+  const warnings: Problem[] = [];
+  for (const name of wanted) {
+    const s = servers.find((x) => x.name === name)!;
+    if (s.skip) throw new HcpxError({ code: "not_importable", message: `server '${name}' cannot be imported: ${s.skip}`, file: display(file) });
+    const id = idFromName(name) ?? idFromName(s.argv![s.argv!.length - 1] ?? "");
+    if (!id) throw new HcpxError({ code: "bad_id", message: `no pack id can be made from the server name '${name}'`, hint: `use \`hcpx pack from-mcp --id <id> -- ${s.argv!.join(" ")}\`` });
+    const timeoutMs = opts.timeout !== undefined ? Number(opts.timeout) : undefined;
+    const r = await packFromMcp(s.argv!, { id, env: s.env, force: opts.force, config: opts.config, timeoutMs: Number.isFinite(timeoutMs) && timeoutMs! > 0 ? timeoutMs : undefined });
+    warnings.push(...r.warnings);
+    made.push({ server: name, id: r.id, dir: display(r.dir), commands: r.draft.commands.length, env: r.draft.env, lintErrors: r.lint.filter((p) => p.severity !== "warning").length });
+  }
+  printWarnings(warnings, out);
+  done(out, { host, scope, file: display(file), servers, imported: made }, (col) => {
+    const lines = [`${desc.name} (${display(file)}): ${servers.length} MCP server(s)`];
+    for (const s of servers) lines.push(`  ${s.name.padEnd(20)} ${s.skip ? c.dim(col, `skipped: ${s.skip}`) : s.argv!.join(" ")}${s.env.length ? `  env: ${s.env.join(", ")}` : ""}`);
+    if (made.length === 0) {
+      if (servers.some((s) => !s.skip)) lines.push("", `to make packs of them: hcpx import ${host}${scope === "user" ? " --scope user" : ""} --server <name…> (or --all)`);
+      return lines.join("\n");
+    }
+    for (const m of made) lines.push(`${c.green(col, "wrote")} ${m.dir} (${m.commands} commands) from '${m.server}'${m.env.length ? `; set ${m.env.join(", ")} in hcpx's environment (values are not copied)` : ""}`);
+    lines.push("next: review each policy.json, then `hcpx activate <dir>`; once the packs work, remove the servers from the host's config yourself");
+    return lines.join("\n");
+  });
+  return made.some((m) => m.lintErrors) ? 1 : 0;
+}

@@ -1,0 +1,52 @@
+// hcpx pack from-mcp [--id <id>] [--out packs/<id>] [--env NAME …] [--force] -- <command …>
+// Starts a stdio MCP server, lists its tools with the SDK's Client and writes
+// an `mcp` pack: one command per tool, a draft Policy from the annotations,
+// a SKILL.md. Nothing is activated or granted: review, lint, then activate.
+import { display } from "../../util/paths";
+import type { CommonOpts } from "../../config/common";
+import { packFromMcp } from "../../mcpimport/write";
+import { c, done, makeOut, printWarnings } from "../output";
+
+export interface FromMcpCliOptions extends CommonOpts {
+  id?: string;
+  out?: string;
+  env?: string[];
+  force?: boolean;
+  timeout?: string;
+}
+
+export async function run(command: string[], opts: FromMcpCliOptions): Promise<number> {
+  const out = makeOut(opts);
+  const timeoutMs = opts.timeout !== undefined ? Number(opts.timeout) : undefined;
+  const r = await packFromMcp(command, { id: opts.id, out: opts.out, env: opts.env, force: opts.force, timeoutMs: Number.isFinite(timeoutMs) && timeoutMs! > 0 ? timeoutMs : undefined, config: opts.config });
+  const errors = r.lint.filter((p) => p.severity !== "warning");
+  printWarnings(r.warnings, out);
+  const cmds = r.draft.commands;
+  done(
+    out,
+    {
+      id: r.id,
+      dir: display(r.dir),
+      server: r.draft.server,
+      runs: r.runs,
+      sandboxBin: r.sandboxBin,
+      env: r.draft.env,
+      commands: cmds.map((x) => ({ verb_key: x.verb_key, tool: x.tool, operation: x.operation, land: x.land, confirm: x.confirm, inferred: x.inferred, why: x.why })),
+      notes: r.draft.notes,
+      lint: { errors: errors.length, warnings: r.lint.length - errors.length, problems: r.lint },
+    },
+    (col) =>
+      [
+        `${c.green(col, "wrote")} ${display(r.dir)}: surface.json, policy.json, SKILL.md (${cmds.length} commands from ${r.draft.server.name ?? "the server"}${r.draft.server.version ? ` ${r.draft.server.version}` : ""})`,
+        `  runs: ${r.runs.path} ${r.runs.args.join(" ")}`.trimEnd(),
+        ...(r.sandboxBin?.recorded === "added" ? [`${c.green(col, "✓")} sandbox.bins.${r.sandboxBin.name} = ${r.sandboxBin.path}`] : []),
+        ...(r.draft.env.length ? [`  env from the runtime: ${r.draft.env.join(", ")}`] : []),
+        ...cmds.map((x) => `  ${x.verb_key.padEnd(28)} ${x.operation}${x.confirm ? ", confirm" : ""}${x.inferred ? "  (inferred)" : ""}  ← ${x.why}`),
+        `lint: ${errors.length} error(s), ${r.lint.length - errors.length} warning(s)`,
+        "next:",
+        `  review ${display(r.dir)}/policy.json (the annotations are the server's claims) and remove the inferred marks`,
+        `  hcpx lint ${display(r.dir)}; hcpx activate ${display(r.dir)}`,
+      ].join("\n"),
+  );
+  return errors.length ? 1 : 0;
+}

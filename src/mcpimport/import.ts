@@ -1,0 +1,264 @@
+// An MCP server's tool list → an `mcp` pack: one named command per tool
+// (arguments from the tool's input schema), a draft Policy from the tool
+// annotations, and a SKILL.md with the hot-path table. Pure functions: the
+// CLI command (src/cli/commands/pack-from-mcp.ts) talks to the server and
+// writes the files. The annotations are the server's hints (untrusted): the
+// rows are a draft the person reviews, and lint warns until they have.
+import { ARG_NAME_RE, VERB_KEY_RE } from "../pack/schema";
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
+
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: unknown;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean; idempotentHint?: boolean; title?: string };
+}
+
+export interface DraftArg {
+  type: "string" | "integer" | "number" | "boolean" | "enum" | "json";
+  required?: boolean;
+  description?: string;
+  values?: (string | number)[];
+  default?: string | number | boolean;
+}
+
+export interface DraftCommand {
+  verb_key: string;
+  tool: string;
+  summary: string;
+  description?: string;
+  args: Record<string, DraftArg>;
+  operation: "read" | "write";
+  land?: "local" | "external";
+  confirm: boolean;
+  /** the row is a guess (no annotation said read-only or destructive) */
+  inferred: boolean;
+  /** which annotation decided the row, for the person reviewing it */
+  why: string;
+}
+
+export interface McpDraft {
+  id: string;
+  description: string;
+  version: string;
+  server: { name?: string; version?: string };
+  bin: string;
+  args: string[];
+  env: string[];
+  commands: DraftCommand[];
+  /** tools left out, and why */
+  notes: string[];
+}
+
+/** A tool name → a verb_key: lower-case words, `-` and `_` kept, other characters → `_`. */
+export function verbFromTool(name: string): string | undefined {
+  const v = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]+/g, "_")
+    .replace(/\.+/g, ".")
+    .split(".")
+    .map((seg) => seg.replace(/^[_-]+|[_-]+$/g, ""))
+    .filter(Boolean)
+    .map((seg) => (/^[a-z]/.test(seg) ? seg : `t${seg}`))
+    .join(".");
+  return v && VERB_KEY_RE.test(v) ? v : undefined;
+}
+
+function oneLine(s: unknown, max = 200): string | undefined {
+  if (typeof s !== "string") return undefined;
+  const t = s.replace(/\s+/g, " ").trim();
+  if (!t) return undefined;
+  return t.length > max ? t.slice(0, max - 1).trimEnd() + "…" : t;
+}
+
+function firstSentence(s: unknown): string | undefined {
+  const t = oneLine(s, 2000);
+  if (!t) return undefined;
+  const m = /^(.+?[.!?])(\s|$)/.exec(t);
+  return oneLine(m ? m[1] : t, 120);
+}
+
+function argFrom(schema: unknown): DraftArg {
+  if (!isObj(schema)) return { type: "json" };
+  let s: Json = schema;
+  for (const k of ["anyOf", "oneOf"]) {
+    const alts = s[k];
+    if (Array.isArray(alts) && s.type === undefined) {
+      const nonNull = alts.filter((a) => isObj(a) && a.type !== "null");
+      if (nonNull.length === 1 && isObj(nonNull[0])) s = { ...nonNull[0], description: s.description ?? nonNull[0].description };
+      else return { type: "json", ...(oneLine(s.description) ? { description: oneLine(s.description) } : {}) };
+    }
+  }
+  const description = oneLine(s.description);
+  let type = s.type;
+  if (Array.isArray(type)) {
+    const t = type.filter((x) => x !== "null");
+    type = t.length === 1 ? t[0] : undefined;
+  }
+  const withDesc = (a: DraftArg): DraftArg => (description ? { ...a, description } : a);
+  const dflt = (a: DraftArg): DraftArg => {
+    const d = s.default;
+    if ((typeof d === "string" || typeof d === "number" || typeof d === "boolean") && a.type !== "json") {
+      if (a.type === "enum" && !(a.values ?? []).includes(d as string | number)) return a;
+      if ((a.type === "integer" || a.type === "number") && typeof d !== "number") return a;
+      if (a.type === "boolean" && typeof d !== "boolean") return a;
+      if (a.type === "string" && typeof d !== "string") return a;
+      return { ...a, default: d };
+    }
+    return a;
+  };
+  if (Array.isArray(s.enum) && s.enum.length > 0 && s.enum.every((x) => typeof x === "string" || typeof x === "number")) return dflt(withDesc({ type: "enum", values: s.enum as (string | number)[] }));
+  switch (type) {
+    case "string":
+      return dflt(withDesc({ type: "string" }));
+    case "integer":
+      return dflt(withDesc({ type: "integer" }));
+    case "number":
+      return dflt(withDesc({ type: "number" }));
+    case "boolean":
+      return dflt(withDesc({ type: "boolean" }));
+    default:
+      return withDesc({ type: "json" });
+  }
+}
+
+/** The draft Policy row from a tool's annotations (MCP: destructiveHint and openWorldHint default to true). */
+export function policyFrom(a: McpToolInfo["annotations"]): Pick<DraftCommand, "operation" | "land" | "confirm" | "inferred" | "why"> {
+  const land = a?.openWorldHint === false ? ("local" as const) : ("external" as const);
+  if (a?.readOnlyHint === true) return { operation: "read", confirm: false, inferred: false, why: "readOnlyHint" };
+  if (a?.destructiveHint === true) return { operation: "write", land, confirm: true, inferred: false, why: "destructiveHint" };
+  // a non-destructive write that reaches the outside world (openWorldHint) still waits for a confirm
+  if (a?.destructiveHint === false) return { operation: "write", land, confirm: land === "external", inferred: true, why: `not readOnlyHint, destructiveHint: false${land === "external" ? ", openWorldHint" : ""}` };
+  // no hint: MCP's default for a non-read-only tool is destructive, so it waits for a confirm
+  return { operation: "write", land, confirm: true, inferred: true, why: "no readOnlyHint or destructiveHint" };
+}
+
+export function draftFromTools(tools: readonly McpToolInfo[], opts: { id: string; bin: string; args: string[]; env: string[]; server: { name?: string; version?: string; title?: string } }): McpDraft {
+  const notes: string[] = [];
+  const commands: DraftCommand[] = [];
+  const used = new Set<string>();
+  for (const t of tools) {
+    if (typeof t?.name !== "string" || t.name === "") {
+      notes.push("a tool without a name was left out");
+      continue;
+    }
+    let verb = verbFromTool(t.name);
+    if (!verb) {
+      notes.push(`tool '${t.name}': its name gives no verb_key; left out`);
+      continue;
+    }
+    if (used.has(verb)) {
+      let n = 2;
+      while (used.has(`${verb}-${n}`)) n++;
+      notes.push(`tool '${t.name}': verb_key '${verb}' was taken, named '${verb}-${n}'`);
+      verb = `${verb}-${n}`;
+    }
+    const schema = isObj(t.inputSchema) ? t.inputSchema : {};
+    const props = isObj(schema.properties) ? schema.properties : {};
+    const required = new Set(Array.isArray(schema.required) ? schema.required.filter((x): x is string => typeof x === "string") : []);
+    const args: Record<string, DraftArg> = {};
+    let bad: string | undefined;
+    for (const [name, p] of Object.entries(props)) {
+      if (!ARG_NAME_RE.test(name)) {
+        bad = name;
+        break;
+      }
+      if (name === "confirm") {
+        bad = name;
+        break;
+      }
+      const a = argFrom(p);
+      args[name] = required.has(name) ? { ...a, required: true } : a;
+    }
+    if (bad !== undefined) {
+      notes.push(`tool '${t.name}': its argument '${bad}' cannot be an hcpx argument name; left out`);
+      continue;
+    }
+    used.add(verb);
+    const summary = firstSentence(t.description) ?? oneLine(t.title ?? t.annotations?.title) ?? `Call the server's tool ${t.name}`;
+    const description = oneLine(t.description, 1000);
+    commands.push({ verb_key: verb, tool: t.name, summary, ...(description && description !== summary ? { description } : {}), args, ...policyFrom(t.annotations) });
+  }
+  const title = oneLine(opts.server.title) ?? oneLine(opts.server.name) ?? opts.id;
+  return {
+    id: opts.id,
+    description: `${title}: an MCP server's tools as hcpx commands (drafted by hcpx pack from-mcp)`,
+    version: opts.server.version && opts.server.version.trim() ? opts.server.version.trim() : "0.0.0",
+    server: { ...(opts.server.name ? { name: opts.server.name } : {}), ...(opts.server.version ? { version: opts.server.version } : {}) },
+    bin: opts.bin,
+    args: opts.args,
+    env: opts.env,
+    commands,
+    notes,
+  };
+}
+
+const q = (s: string) => JSON.stringify(s);
+
+export function renderSurface(d: McpDraft): string {
+  const surface: Json = {
+    hcp: "1.1",
+    id: d.id,
+    version: d.version,
+    description: d.description,
+    kind: "mcp",
+    mcp: { bin: d.bin, args: d.args, ...(Object.keys(d.server).length ? { server: d.server } : {}) },
+    ...(d.env.length ? { binding: { env: d.env } } : {}),
+    commands: d.commands.map((c) => ({ verb_key: c.verb_key, tool: c.tool, summary: c.summary, ...(c.description ? { description: c.description } : {}), args: c.args })),
+  };
+  return `// ${d.id} — drafted by \`hcpx pack from-mcp\`. Each command calls one tool of the MCP server\n// started by mcp.bin + mcp.args (a bare bin resolves through sandbox.bins). Review the\n// verb_keys and args.\n${JSON.stringify(surface, null, 2)}\n`;
+}
+
+export function renderPolicy(d: McpDraft): string {
+  const rows = d.commands.map((c) => {
+    const parts = [`operation: ${q(c.operation)}`];
+    if (c.operation === "write") {
+      if (c.land) parts.push(`land: ${q(c.land)}`);
+      if (c.confirm) parts.push("confirm: true");
+    }
+    if (c.inferred) parts.push("inferred: true");
+    return `    ${q(c.verb_key)}: { ${parts.join(", ")} }, // ${c.why}`;
+  });
+  return `// Draft Policy from the server's tool annotations (\`hcpx pack from-mcp\`): readOnlyHint ->\n// read; destructiveHint -> write with confirm; otherwise write, marked inferred. The\n// annotations are the server's own claims: review every row (operation, land, confirm),\n// then remove the \`inferred\` marks.\n{\n  rows: {\n${rows.join("\n")}\n  },\n}\n`;
+}
+
+function cell(s: string): string {
+  return s.replace(/\|/g, "\\|").replace(/\s+/g, " ");
+}
+
+export function renderSkill(d: McpDraft): string {
+  const reads = d.commands.filter((c) => c.operation === "read").map((c) => c.verb_key);
+  const confirms = d.commands.filter((c) => c.confirm).map((c) => c.verb_key);
+  const lead = `${d.id}: ${d.server.name ?? "MCP server"} tools${reads.length ? `; reads: ${reads.slice(0, 3).join(", ")}${reads.length > 3 ? ", …" : ""}` : ""}${confirms.length ? `; confirm: ${confirms.slice(0, 2).join(", ")}${confirms.length > 2 ? ", …" : ""}` : ""}`;
+  const desc = `${d.description}. Commands: ${d.commands.map((c) => c.verb_key).join(", ")}.`.slice(0, 1000);
+  const example = d.commands.find((c) => c.operation === "read") ?? d.commands[0];
+  const exArgs = example ? Object.entries(example.args).filter(([, a]) => a.required).map(([n, a]) => `${n}=<${a.type === "enum" ? (a.values ?? []).join("|") : a.type}>`) : [];
+  const lines = [
+    "---",
+    `name: ${d.id}`,
+    `description: ${q(desc)}`,
+    "leads:",
+    `  - ${q(lead.length > 118 ? lead.slice(0, 117) + "…" : lead)}`,
+    "---",
+    "",
+    `# ${d.id}`,
+    "",
+    `The tools of the MCP server \`${d.server.name ?? d.bin}\`${d.server.version ? ` ${d.server.version}` : ""}, as hcpx commands: each call`,
+    "starts the server, calls one tool and stops it. Arguments of type json take a JSON value",
+    "(an array or an object) — on the command line, write it as JSON after `name=`.",
+    "Drafted by `hcpx pack from-mcp`: the Policy comes from the server's annotations — review it.",
+    "",
+    ...(example ? ["```sh", `hcpx exec ${d.id} ${example.verb_key}${exArgs.length ? ` -- ${exArgs.join(" ")}` : ""}`, "```", ""] : []),
+    "## Hot path",
+    "",
+    "| verb | what it does | read/write |",
+    "|---|---|---|",
+    ...d.commands.map((c) => `| \`${c.verb_key}\` | ${cell(c.summary)} | ${c.operation}${c.confirm ? ", confirm" : ""} |`),
+    "",
+  ];
+  return lines.join("\n");
+}

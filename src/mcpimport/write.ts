@@ -1,0 +1,160 @@
+// `hcpx pack from-mcp` and `hcpx import <host>`: start a stdio MCP server the
+// person named, list its tools with the SDK's Client, and write an `mcp` pack
+// (surface.json, draft policy.json, SKILL.md). The command line is the
+// person's: a bare program name is looked up on PATH once, here, and its
+// absolute path recorded in sandbox.bins (the runtime never looks on PATH).
+// The server runs with the same minimal env as at run time, so what it shows
+// here is what it shows to the runtime.
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { basename, dirname, extname, join, relative, resolve } from "node:path";
+import { atomicWrite } from "../util/atomic";
+import { HcpxError, type Problem } from "../util/errors";
+import { display, isInside, toPosix } from "../util/paths";
+import { ENV_NAME_RE, PACK_ID_RE } from "../pack/schema";
+import { CONFIG_NAME, loadPack } from "../pack/load";
+import { lintPackDir } from "../pack/lint";
+import { objectSet } from "../config/edit";
+import { configPath, openConfig, writeConfig } from "../config/file";
+import { warning } from "../config/common";
+import { whichOnPath } from "../cli/commands/pack-new";
+import { binEnv, DEFAULT_TIMEOUT_MS } from "../runtime/wrap";
+import { draftFromTools, renderPolicy, renderSkill, renderSurface, type McpDraft, type McpToolInfo } from "./import";
+
+export interface FromMcpOptions {
+  /** pack id; default: from the server's name */
+  id?: string;
+  /** pack directory; default packs/<id> next to the config */
+  out?: string;
+  /** Binding names the server needs from the environment (passed at run time, never written) */
+  env?: string[];
+  force?: boolean;
+  timeoutMs?: number;
+  config?: string;
+}
+
+export interface FromMcpResult {
+  id: string;
+  dir: string;
+  draft: McpDraft;
+  /** what runs: the resolved program and its argv */
+  runs: { bin: string; path: string; args: string[] };
+  sandboxBin?: { name: string; path: string; recorded: "added" | "present" | "conflict" | "no_config" };
+  lint: Problem[];
+  warnings: Problem[];
+}
+
+/** A pack id from a server name: lower-case words joined by '-', at most 32 characters. */
+export function idFromName(name: string): string | undefined {
+  const id = name
+    .toLowerCase()
+    .replace(/^@[^/]+\//, "")
+    .replace(/(^|[^a-z0-9])(mcp-server|server|mcp)(?=[^a-z0-9]|$)/g, "$1")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .replace(/^[^a-z]+/, "")
+    .slice(0, 32)
+    .replace(/-+$/, "");
+  return id && PACK_ID_RE.test(id) ? id : undefined;
+}
+
+export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise<FromMcpResult> {
+  if (argv.length === 0 || !argv[0]!.trim()) throw new HcpxError({ code: "usage", message: "no server command given", hint: "hcpx pack from-mcp --id fs -- npx @modelcontextprotocol/server-filesystem ." }, 64);
+  for (const n of opts.env ?? []) if (!ENV_NAME_RE.test(n)) throw new HcpxError({ code: "usage", message: `--env '${n}' is not an environment variable name`, hint: "pass names only, like --env GITHUB_TOKEN; the value is read from the environment at run time" }, 64);
+  if (opts.id !== undefined && !PACK_ID_RE.test(opts.id)) throw new HcpxError({ code: "bad_id", message: `'${opts.id}' is not a valid pack id`, hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$, e.g. fs or github" }, 64);
+  const cfgFile = configPath(opts);
+  const haveConfig = cfgFile !== undefined && existsSync(cfgFile);
+  const base = haveConfig ? dirname(cfgFile) : process.cwd();
+  const warnings: Problem[] = [];
+
+  // what runs: the program (resolved now) and its argv
+  const [first, ...args] = argv as [string, ...string[]];
+  let path: string;
+  let sandboxBin: { name: string; path: string } | undefined;
+  let binInPack: (dir: string) => string;
+  if (first.includes("/")) {
+    path = resolve(first);
+    if (!existsSync(path) || !statSync(path).isFile()) throw new HcpxError({ code: "bin_not_found", message: `no program at ${display(path)}`, hint: "check the path, or give a program on PATH, like node or npx" });
+    if (isInside(path, base)) binInPack = (dir) => toPosix(relative(dir, path));
+    else {
+      sandboxBin = { name: basename(path), path };
+      binInPack = () => basename(path);
+    }
+  } else {
+    if (!/^[A-Za-z0-9._+-]+$/.test(first)) throw new HcpxError({ code: "usage", message: `'${first}' is not a program name`, hint: "give a bare name like node, or a path like ./server.mjs" }, 64);
+    const found = whichOnPath(first);
+    if (!found) throw new HcpxError({ code: "bin_not_found", message: `'${first}' is not on PATH`, hint: "give the program's path, or install it" });
+    path = found;
+    sandboxBin = { name: first, path: found };
+    binInPack = () => first;
+  }
+  const ext = extname(path).toLowerCase();
+  const command = ext === ".mjs" || ext === ".js" || ext === ".cjs" ? process.execPath : path;
+  const prefix = command === path ? [] : [path];
+
+  // list the tools, with the SDK's Client (loaded only here)
+  const { connect } = await import("../runtime/mcp-client");
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  let tools: McpToolInfo[] = [];
+  let server: { name?: string; version?: string; title?: string } = {};
+  let conn;
+  try {
+    conn = await connect({ command, args: [...prefix, ...args], env: binEnv({}, opts.env ?? [], process.env), cwd: base }, timeoutMs);
+  } catch (e) {
+    throw new HcpxError({ code: "mcp_connect_failed", message: `could not start and initialize the server \`${argv.join(" ")}\`: ${(e as Error)?.message ?? String(e)}`, hint: "run the command by hand; it must speak MCP on stdio. It runs with a minimal environment (no PATH): pass the names it needs with --env" });
+  }
+  try {
+    const info = conn.client.getServerVersion();
+    server = { name: info?.name, version: info?.version, title: (info as { title?: string } | undefined)?.title };
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const r = await conn.client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+      tools.push(...(r.tools as McpToolInfo[]));
+      cursor = r.nextCursor;
+      if (!cursor) break;
+    }
+  } catch (e) {
+    throw new HcpxError({ code: "mcp_list_failed", message: `the server did not list its tools: ${(e as Error)?.message ?? String(e)}`, hint: "does the server offer tools (capability `tools`)?" });
+  } finally {
+    await conn.close();
+  }
+  tools = tools.slice(0, 500);
+  const id = opts.id ?? idFromName(server.name ?? "") ?? idFromName(basename(first));
+  if (!id) throw new HcpxError({ code: "bad_id", message: `no pack id could be made from the server's name '${server.name ?? ""}'`, hint: "pass --id <id>" }, 64);
+  if (tools.length === 0) throw new HcpxError({ code: "no_tools", message: `the server '${server.name ?? first}' lists no tools`, hint: "a pack from an MCP server needs at least one tool" });
+
+  const dir = resolve(opts.out ?? join(base, "packs", id));
+  if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0) && !opts.force) {
+    throw new HcpxError({ code: "dir_exists", message: "the pack directory exists and is not empty; nothing was written", file: display(dir), hint: "choose another --out, or pass --force to overwrite its pack files" });
+  }
+  const draft = draftFromTools(tools, { id, bin: binInPack(dir), args, env: opts.env ?? [], server });
+  if (draft.commands.length === 0) throw new HcpxError({ code: "no_tools", message: `none of the server's ${tools.length} tools could become a command`, hint: draft.notes.join("; ") });
+
+  // sandbox.bins: recorded in the project config when there is one
+  let recorded: "added" | "present" | "conflict" | "no_config" | undefined;
+  if (sandboxBin) {
+    if (!haveConfig) {
+      recorded = "no_config";
+      warnings.push(warning("no_config", `no ${CONFIG_NAME} yet, so sandbox.bins.${sandboxBin.name} was not set`, `run \`hcpx init\`, then add sandbox: { bins: { ${sandboxBin.name}: ${JSON.stringify(sandboxBin.path)} } }`));
+    } else {
+      const cfg = openConfig(opts);
+      const existing = cfg.data.sandbox?.bins?.[sandboxBin.name];
+      if (existing === undefined) {
+        writeConfig(cfg.file, objectSet(cfg.text, ["sandbox", "bins"], sandboxBin.name, sandboxBin.path));
+        recorded = "added";
+      } else if (resolve(cfg.dir, existing) === sandboxBin.path) recorded = "present";
+      else {
+        recorded = "conflict";
+        warnings.push(warning("bin_mismatch", `sandbox.bins.${sandboxBin.name} is ${existing}, not ${sandboxBin.path}; left as it is`, "the pack will run the configured one"));
+      }
+    }
+  }
+
+  mkdirSync(dir, { recursive: true });
+  atomicWrite(join(dir, "surface.json"), renderSurface(draft));
+  atomicWrite(join(dir, "policy.json"), renderPolicy(draft));
+  atomicWrite(join(dir, "SKILL.md"), renderSkill(draft));
+  loadPack(dir); // what we wrote must load
+  const lint = lintPackDir(dir).problems;
+  for (const n of draft.notes) warnings.push(warning("mcp_import", n));
+  return { id, dir, draft, runs: { bin: draft.bin, path, args }, sandboxBin: sandboxBin && recorded ? { ...sandboxBin, recorded } : undefined, lint, warnings };
+}

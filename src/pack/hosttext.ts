@@ -1,0 +1,96 @@
+// Pack text that lands in host files — the Skill (frontmatter leads and
+// description, body: copied to every host's skills dir, leads in the prompt
+// block of CLAUDE.md / AGENTS.md / rule files), the surface's description and
+// command summaries — must not break those files. Refused: the hcp block
+// markers (anywhere: a block holding one could not be found or removed again),
+// control characters other than tab and line breaks (NUL, ESC, DEL, C1: they
+// corrupt a file or a terminal showing it), a lone CR, U+2028/U+2029 (line
+// breaks to some readers, not to others), and the bidi embedding, override and
+// isolate controls (they make a reviewed diff show other text than the file
+// holds). Used by `hcpx lint` (rule `host_text_unsafe`, an error) and by the
+// host engine, which refuses such a pack before planning anything.
+import { CAPS, readTextFile } from "../util/readfile";
+import type { Problem } from "../util/errors";
+import { pathToString } from "../util/errors";
+import { display } from "../util/paths";
+import { locate } from "./json5";
+import type { Pack } from "./model";
+
+const MARKERS = ["<!-- hcp:begin -->", "<!-- hcp:end -->"];
+const BAD_CHAR = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|\r(?!\n)/;
+
+/** The first thing in `text` that would break a host file, or undefined. */
+export function unsafeHostText(text: string): { index: number; what: string } | undefined {
+  let best: { index: number; what: string } | undefined;
+  for (const m of MARKERS) {
+    const i = text.indexOf(m);
+    if (i >= 0 && (!best || i < best.index)) best = { index: i, what: `the hcp block marker ${m}` };
+  }
+  const c = BAD_CHAR.exec(text);
+  if (c && (!best || c.index < best.index)) {
+    const ch = c[0].charCodeAt(0);
+    const name = ch === 0x0d ? "a carriage return not followed by a line feed" : `the control character U+${ch.toString(16).toUpperCase().padStart(4, "0")}`;
+    best = { index: c.index, what: name };
+  }
+  return best;
+}
+
+function lineColOf(text: string, index: number): { line: number; column: number } {
+  const before = text.slice(0, index);
+  const line = before.split("\n").length;
+  return { line, column: index - before.lastIndexOf("\n") };
+}
+
+const HINT = "remove it: this text is copied into host files (CLAUDE.md, AGENTS.md, rule files, Skill copies), where a marker or a control character breaks them";
+
+/**
+ * Problems (code `host_text_unsafe`, errors) for the pack texts that reach host
+ * files. `skillText`: SKILL.md as read (read here when not given; an unreadable
+ * one is left to the Skill's own checks).
+ */
+export function hostTextProblems(pack: Pack, skillText?: string, parsed?: { leads: string[]; description: string }): Problem[] {
+  const out: Problem[] = [];
+  let skill = skillText;
+  if (skill === undefined) {
+    try {
+      skill = readTextFile(pack.skillFile, display(pack.skillFile), CAPS.skill);
+    } catch {
+      skill = undefined;
+    }
+  }
+  if (skill !== undefined) {
+    const bad = unsafeHostText(skill);
+    if (bad) out.push({ code: "host_text_unsafe", severity: "error", message: `SKILL.md holds ${bad.what}`, file: display(pack.skillFile), ...lineColOf(skill, bad.index), hint: HINT });
+  }
+  // the frontmatter's values as YAML decodes them (an escape such as "\u001b" is the character itself)
+  if (parsed && !out.length) {
+    const fmLine = (key: string) => {
+      const i = (skill ?? "").split(/\r?\n/).findIndex((l) => l.startsWith(`${key}:`));
+      return i >= 0 ? i + 1 : undefined;
+    };
+    const vals: [string, string, string][] = [["description", "description", parsed.description], ...parsed.leads.map((l, i): [string, string, string] => ["leads", `leads[${i}]`, l])];
+    for (const [key, path, v] of vals) {
+      const bad = unsafeHostText(v);
+      if (bad) out.push({ code: "host_text_unsafe", severity: "error", message: `the Skill's ${path} holds ${bad.what}`, file: display(pack.skillFile), line: fmLine(key), path, hint: HINT });
+    }
+  }
+  const texts: { segs: (string | number)[]; text: string | undefined }[] = [{ segs: ["description"], text: pack.surface.description }];
+  (pack.surface.commands ?? []).forEach((c, i) => {
+    const cmd = c as { summary?: unknown; description?: unknown };
+    for (const k of ["summary", "description"] as const) if (typeof cmd[k] === "string") texts.push({ segs: ["commands", i, k], text: cmd[k] });
+  });
+  let surfaceText: string | undefined;
+  for (const t of texts) {
+    if (typeof t.text !== "string") continue;
+    const bad = unsafeHostText(t.text);
+    if (!bad) continue;
+    try {
+      surfaceText ??= readTextFile(pack.surfaceFile, display(pack.surfaceFile), CAPS.pack);
+    } catch {
+      /* position unknown */
+    }
+    const pos = surfaceText !== undefined ? locate(surfaceText, t.segs) : undefined;
+    out.push({ code: "host_text_unsafe", severity: "error", message: `${pathToString(t.segs)} holds ${bad.what}`, file: display(pack.surfaceFile), path: pathToString(t.segs), line: pos?.line, column: pos?.column, hint: HINT });
+  }
+  return out;
+}

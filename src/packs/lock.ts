@@ -1,0 +1,132 @@
+// hcp.lock: what `hcpx pack add` vendored, so that `hcpx pack install`
+// restores exactly that. One entry per pack id: the source (npm spec and the
+// version and tarball integrity it resolved to, git URL and the commit, or a
+// path), and the sha256 of every file of the vendored pack. The lock is read
+// back as untrusted input: a strict schema (an unknown key is an error), ids
+// that are pack ids, file paths that stay inside the pack's folder under the
+// packs dir.
+import { createHash } from "node:crypto";
+import { existsSync, lstatSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import * as z from "zod/mini";
+import { atomicWrite } from "../util/atomic";
+import { HcpxError } from "../util/errors";
+import { display } from "../util/paths";
+import { PACK_ID_RE } from "../pack/schema";
+import { validate } from "../pack/validate";
+import { readJson5 } from "../pack/json5";
+import { safeRelPath } from "./tar";
+
+export const LOCK_NAME = "hcp.lock";
+/** Where vendored packs live, relative to the project root: `.hcp/packs/<id>`. */
+export const PACKS_DIR = ".hcp/packs";
+
+const Hash = z.string().check(z.regex(/^sha256-[A-Za-z0-9+/]{43}=$/, "a file hash is sha256-<base64>"));
+const SourceSchema = z.union([
+  z.strictObject({
+    type: z.literal("npm"),
+    /** what was asked for: a registry spec (`@scope/name@^1`) or a tarball path relative to the project */
+    spec: z.string().check(z.minLength(1)),
+    /** registry: `name@version`, what install fetches; tarball: the same path as spec */
+    resolved: z.string().check(z.minLength(1)),
+    version: z.string().check(z.minLength(1)),
+    /** the tarball's integrity as npm computes it (sha512-…) */
+    integrity: z.string().check(z.regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, "an npm integrity is sha512-<base64>")),
+  }),
+  z.strictObject({
+    type: z.literal("git"),
+    url: z.string().check(z.minLength(1)),
+    ref: z.optional(z.string().check(z.minLength(1))),
+    commit: z.string().check(z.regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, "a commit is 40 (or 64) hex digits")),
+  }),
+  z.strictObject({
+    type: z.literal("path"),
+    /** relative to the project root (or absolute) */
+    path: z.string().check(z.minLength(1)),
+  }),
+]);
+export type Source = z.infer<typeof SourceSchema>;
+
+const EntrySchema = z.strictObject({
+  source: SourceSchema,
+  /** the pack's own version (surface.json) */
+  version: z.string(),
+  files: z.record(z.string(), Hash),
+});
+export type LockEntry = z.infer<typeof EntrySchema>;
+
+const LockSchema = z.strictObject({
+  lockfileVersion: z.literal(1),
+  packs: z.record(z.string(), EntrySchema),
+});
+export type Lock = z.infer<typeof LockSchema>;
+
+export function lockFile(root: string): string {
+  return join(root, LOCK_NAME);
+}
+
+export function packDir(root: string, id: string): string {
+  if (!PACK_ID_RE.test(id)) throw new HcpxError({ code: "bad_lock", message: `'${id}' is not a pack id`, file: LOCK_NAME, hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$" });
+  return join(root, ...PACKS_DIR.split("/"), id);
+}
+
+/** Read and check hcp.lock (an empty lock when there is none). */
+export function readLock(root: string): Lock {
+  const file = lockFile(root);
+  if (!existsSync(file)) return { lockfileVersion: 1, packs: {} };
+  const doc = readJson5(file, display(file));
+  const v = validate(LockSchema, doc.value, doc.file, doc.text);
+  // zod/mini strictObject: unknown keys are already errors here (validate reports them as such for the lock)
+  const bad = v.warnings;
+  if (bad.length) throw new HcpxError(bad.map((p) => ({ ...p, severity: "error" as const, hint: "hcp.lock is written by hcpx; an unknown key means it was edited or is from a newer hcpx" })));
+  for (const [id, e] of Object.entries(v.data.packs)) {
+    if (!PACK_ID_RE.test(id)) throw new HcpxError({ code: "bad_lock", message: `'${id}' is not a pack id`, file: doc.file, path: `packs.${id}`, hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$; hcp.lock is written by hcpx" });
+    for (const f of Object.keys(e.files)) {
+      if (safeRelPath(f) !== f) throw new HcpxError({ code: "bad_lock", message: `file path ${JSON.stringify(f)} of pack '${id}' would leave the pack's folder`, file: doc.file, path: `packs.${id}.files`, hint: "hcp.lock lists paths inside .hcp/packs/<id> only; restore it from version control" });
+    }
+  }
+  return v.data;
+}
+
+export function writeLock(root: string, lock: Lock): void {
+  const packs: Record<string, LockEntry> = {};
+  for (const id of Object.keys(lock.packs).sort()) {
+    const e = lock.packs[id]!;
+    const files: Record<string, string> = {};
+    for (const f of Object.keys(e.files).sort()) files[f] = e.files[f]!;
+    packs[id] = { source: e.source, version: e.version, files };
+  }
+  atomicWrite(lockFile(root), JSON.stringify({ lockfileVersion: 1, packs }, null, 2) + "\n");
+}
+
+export function hashBytes(b: Buffer): string {
+  return `sha256-${createHash("sha256").update(b).digest("base64")}`;
+}
+
+/** sha256 of every regular file under `dir`; a link or special file is an error (vendored packs hold files only). */
+export function hashTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (abs: string, rel: string) => {
+    for (const name of readdirSync(abs).sort()) {
+      const a = join(abs, name);
+      const r = rel ? `${rel}/${name}` : name;
+      const st = lstatSync(a);
+      if (st.isDirectory()) walk(a, r);
+      else if (st.isFile()) out[r] = hashBytes(readFileSync(a));
+      else throw new HcpxError({ code: "unsafe_file", message: `'${r}' is not a regular file (a link or a special file)`, file: display(a), hint: "a vendored pack holds regular files only; run `hcpx pack install` to restore it" });
+    }
+  };
+  walk(dir, "");
+  return out;
+}
+
+/** The files whose hashes differ, are missing or are extra, as `path (why)`. */
+export function diffHashes(want: Record<string, string>, got: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const [f, h] of Object.entries(want)) {
+    if (!Object.hasOwn(got, f)) out.push(`${f} (missing)`);
+    else if (got[f] !== h) out.push(`${f} (changed)`);
+  }
+  for (const f of Object.keys(got)) if (!Object.hasOwn(want, f)) out.push(`${f} (not in the lock)`);
+  return out;
+}

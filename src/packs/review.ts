@@ -1,0 +1,123 @@
+// What a person must see before a pack from elsewhere is trusted, and what
+// changed between two versions of one. A pack's reach is: the programs it
+// starts (wrap.bin, mcp.bin + mcp.args) and from where they resolve, code it
+// loads in-process (composite.module), where it sends HTTP (openapi), the
+// environment names it reads (binding.env, openapi.auth.env) or sets
+// (agent_env), and its Policy (which commands write, which need a confirm).
+import { isAbsolute, resolve } from "node:path";
+import type { Pack, Project } from "../pack/model";
+import { display } from "../util/paths";
+
+export interface Reach {
+  kind: string;
+  /** programs it starts: the bin as written, and what it resolves to here */
+  bins: { bin: string; field: string; args?: string[]; resolves: string }[];
+  /** code loaded into the hcpx process */
+  modules: string[];
+  /** where HTTP requests go */
+  http: string[];
+  /** environment names read from the runtime (secrets: redacted from output) */
+  env: string[];
+  /** environment names it sets for its bin */
+  setsEnv: string[];
+  commands: { verb: string; operation: "read" | "write"; confirm: boolean; land?: string; inferred: boolean }[];
+}
+
+function resolvesTo(pack: Pack, project: Project | undefined, bin: string): string {
+  if (!bin.includes("/") && !bin.includes("\\")) {
+    const mapped = project?.sandbox.bins[bin];
+    return mapped ? `sandbox.bins.${bin} → ${mapped}` : `not in sandbox.bins: refused until you add sandbox.bins.${bin} (never looked up on PATH)`;
+  }
+  const abs = isAbsolute(bin) ? bin : resolve(pack.dir, bin);
+  return `${display(abs)}${abs.startsWith(pack.dir) ? " (inside the pack)" : ""}`;
+}
+
+export function reachOf(pack: Pack, project?: Project): Reach {
+  const s = pack.surface;
+  const bins: Reach["bins"] = [];
+  if (s.wrap) bins.push({ bin: s.wrap.bin, field: "wrap.bin", resolves: resolvesTo(pack, project, s.wrap.bin) });
+  if (s.mcp) bins.push({ bin: s.mcp.bin, field: "mcp.bin", args: s.mcp.args ?? [], resolves: resolvesTo(pack, project, s.mcp.bin) });
+  const env = [...(s.binding?.env ?? [])];
+  if (s.openapi?.auth?.env && !env.includes(s.openapi.auth.env)) env.push(s.openapi.auth.env);
+  const setsEnv = [...Object.keys(s.wrap?.agent_env ?? {}), ...Object.keys(s.mcp?.agent_env ?? {})];
+  return {
+    kind: s.kind,
+    bins,
+    modules: s.composite?.module ? [s.composite.module] : [],
+    http: [s.openapi?.base_url, s.openapi?.url].filter((x): x is string => typeof x === "string"),
+    env: env.sort(),
+    setsEnv: setsEnv.sort(),
+    commands: pack.commands.map((c) => ({ verb: c.verb_key, operation: c.policy.operation, confirm: c.policy.confirm, ...(c.policy.land ? { land: c.policy.land } : {}), inferred: c.policy.inferred })),
+  };
+}
+
+export function reachLines(r: Reach): string[] {
+  const lines = [`  kind: ${r.kind}`];
+  for (const b of r.bins) lines.push(`  runs: ${b.bin}${b.args?.length ? ` ${b.args.join(" ")}` : ""}  (${b.field}: ${b.resolves})`);
+  for (const m of r.modules) lines.push(`  loads code into hcpx: ${m} (composite.module, runs in-process with hcpx's rights)`);
+  for (const h of r.http) lines.push(`  sends HTTP to: ${h}`);
+  lines.push(`  reads env: ${r.env.length ? r.env.join(", ") : "none"}`);
+  if (r.setsEnv.length) lines.push(`  sets env for its program: ${r.setsEnv.join(", ")}`);
+  const writes = r.commands.filter((c) => c.operation === "write");
+  lines.push(`  commands: ${r.commands.length} (${r.commands.length - writes.length} read, ${writes.length} write${writes.filter((c) => !c.confirm).length ? `, ${writes.filter((c) => !c.confirm).length} without confirm` : ""})`);
+  for (const c of writes) lines.push(`    write ${c.verb}${c.land ? ` (${c.land})` : ""}${c.confirm ? ", confirm" : ", NO confirm"}${c.inferred ? ", inferred" : ""}`);
+  return lines;
+}
+
+export interface ReachDiff {
+  /** commands that are writes now and were not (new, or were reads) */
+  newWrites: string[];
+  /** writes without confirm now that were not (new, were reads, or lost their confirm) */
+  newConfirmless: string[];
+  newReads: string[];
+  removed: string[];
+  newBins: string[];
+  newEnv: string[];
+  newSetsEnv: string[];
+  newModules: string[];
+  newHttp: string[];
+  kindChanged?: { from: string; to: string };
+}
+
+const binKey = (b: Reach["bins"][number]) => `${b.bin}${b.args?.length ? ` ${b.args.join(" ")}` : ""}`;
+
+export function diffReach(before: Reach, after: Reach): ReachDiff {
+  const old = new Map(before.commands.map((c) => [c.verb, c]));
+  const now = new Map(after.commands.map((c) => [c.verb, c]));
+  const d: ReachDiff = { newWrites: [], newConfirmless: [], newReads: [], removed: [], newBins: [], newEnv: [], newSetsEnv: [], newModules: [], newHttp: [] };
+  for (const c of after.commands) {
+    const o = old.get(c.verb);
+    if (c.operation === "write") {
+      if (!o || o.operation === "read") d.newWrites.push(c.verb);
+      if (!c.confirm && (!o || o.operation === "read" || o.confirm)) d.newConfirmless.push(c.verb);
+    } else if (!o) d.newReads.push(c.verb);
+  }
+  for (const c of before.commands) if (!now.has(c.verb)) d.removed.push(c.verb);
+  const oldBins = new Set(before.bins.map(binKey));
+  d.newBins = after.bins.map(binKey).filter((b) => !oldBins.has(b));
+  d.newEnv = after.env.filter((e) => !before.env.includes(e));
+  d.newSetsEnv = after.setsEnv.filter((e) => !before.setsEnv.includes(e));
+  d.newModules = after.modules.filter((m) => !before.modules.includes(m));
+  d.newHttp = after.http.filter((h) => !before.http.includes(h));
+  if (before.kind !== after.kind) d.kindChanged = { from: before.kind, to: after.kind };
+  return d;
+}
+
+export function diffEmpty(d: ReachDiff): boolean {
+  return !d.kindChanged && [d.newWrites, d.newConfirmless, d.newReads, d.removed, d.newBins, d.newEnv, d.newSetsEnv, d.newModules, d.newHttp].every((x) => x.length === 0);
+}
+
+export function diffLines(d: ReachDiff): string[] {
+  const l: string[] = [];
+  if (d.kindChanged) l.push(`  kind: ${d.kindChanged.from} → ${d.kindChanged.to}`);
+  for (const v of d.newWrites) l.push(`  + new write: ${v}${d.newConfirmless.includes(v) ? " (without confirm)" : ""}`);
+  for (const v of d.newConfirmless.filter((v) => !d.newWrites.includes(v))) l.push(`  + write without confirm now: ${v}`);
+  for (const v of d.newReads) l.push(`  + new read: ${v}`);
+  for (const v of d.removed) l.push(`  - removed: ${v}`);
+  for (const b of d.newBins) l.push(`  + new program: ${b}`);
+  for (const e of d.newEnv) l.push(`  + reads env: ${e}`);
+  for (const e of d.newSetsEnv) l.push(`  + sets env: ${e}`);
+  for (const m of d.newModules) l.push(`  + loads code: ${m}`);
+  for (const h of d.newHttp) l.push(`  + sends HTTP to: ${h}`);
+  return l;
+}

@@ -1,0 +1,152 @@
+// The mcp adapter: a command of an `mcp` pack is one `tools/call` on the pack's
+// stdio MCP server. The server is started per call (resolved like wrap.bin:
+// a bare name only through sandbox.bins, a path inside sandbox.roots), with
+// the same minimal env as a wrapped bin (a few locale/home basics,
+// mcp.agent_env, the Binding names), initialized with the SDK's Client, asked
+// for the one tool, and stopped (its whole process group). The runtime has
+// already checked the grant, the confirm gate and the arguments; what the
+// server answers is untrusted data: an error result is an error envelope,
+// the output is capped and redacted by execute().
+//
+// Loaded only for `mcp` packs: execute.ts imports it with import(), and the
+// build makes it its own file (dist/lib/mcp-adapter.mjs), so the MCP SDK is
+// never parsed on the `hcpx exec` path of other kinds.
+import type { Command, Pack, Project } from "../pack/model";
+import type { ArgValues } from "./args";
+import type { Envelope } from "./execute";
+import { createHash } from "node:crypto";
+import { binEnv, DEFAULT_TIMEOUT_MS, resolveBin } from "./wrap";
+import { connect, type Connection, type ServerSpawn } from "./mcp-client";
+
+/**
+ * A long-lived process (`hcpx mcp`) sets this global to keep each server
+ * running between calls (the same program, argv, env and cwd reuse one
+ * connection; one that failed, timed out or sat idle for IDLE_MS is closed).
+ * `hcpx exec` runs once per call and never sets it. A global, not an export:
+ * the adapter is a file of its own (dist/lib/mcp-adapter.mjs), and the server
+ * command's bundle must not load it to flip a switch.
+ */
+export const KEEP_ALIVE = Symbol.for("hcpx.mcp.keepAlive");
+const IDLE_MS = 120_000;
+
+interface Pooled {
+  conn: Connection;
+  idle?: NodeJS.Timeout;
+}
+const pool = new Map<string, Pooled>();
+let exitHook = false;
+
+function keyOf(spec: ServerSpawn): string {
+  const env = Object.entries(spec.env).sort(([a], [b]) => (a < b ? -1 : 1));
+  return createHash("sha256").update(JSON.stringify([spec.command, spec.args, env, spec.cwd])).digest("hex");
+}
+
+async function open(spec: ServerSpawn, timeoutMs: number): Promise<{ conn: Connection; release: (healthy: boolean) => Promise<void> }> {
+  if ((globalThis as Record<symbol, unknown>)[KEEP_ALIVE] !== true) {
+    const conn = await connect(spec, timeoutMs);
+    return { conn, release: () => conn.close() };
+  }
+  if (!exitHook) {
+    exitHook = true;
+    // the servers are this process's children: they go when it goes
+    process.once("exit", () => {
+      for (const p of pool.values()) void p.conn.close();
+    });
+  }
+  const key = keyOf(spec);
+  let p = pool.get(key);
+  if (p && p.conn.transport.failure) {
+    pool.delete(key);
+    await p.conn.close();
+    p = undefined;
+  }
+  if (!p) {
+    p = { conn: await connect(spec, timeoutMs) };
+    pool.set(key, p);
+  }
+  const mine = p;
+  if (mine.idle) clearTimeout(mine.idle);
+  return {
+    conn: mine.conn,
+    release: async (healthy) => {
+      if (!healthy || mine.conn.transport.failure) {
+        if (pool.get(key) === mine) pool.delete(key);
+        await mine.conn.close();
+        return;
+      }
+      mine.idle = setTimeout(() => {
+        if (pool.get(key) === mine) pool.delete(key);
+        void mine.conn.close();
+      }, IDLE_MS);
+      mine.idle.unref?.();
+    },
+  };
+}
+
+const failure = (code: string, message: string, extra: Record<string, unknown> = {}): Envelope => ({ ok: false, error: { code, message, ...extra } });
+
+interface ContentItem {
+  type?: unknown;
+  text?: unknown;
+  [k: string]: unknown;
+}
+
+/** The data of a successful tools/call result: structuredContent, else the text, else the content list. */
+export function resultData(result: { content?: unknown; structuredContent?: unknown }): unknown {
+  if (result.structuredContent !== undefined && result.structuredContent !== null) return result.structuredContent;
+  const content = Array.isArray(result.content) ? (result.content as ContentItem[]) : [];
+  if (content.length > 0 && content.every((c) => c && c.type === "text" && typeof c.text === "string")) return { text: content.map((c) => c.text as string).join("\n") };
+  return { content };
+}
+
+function errorText(result: { content?: unknown }): string {
+  const content = Array.isArray(result.content) ? (result.content as ContentItem[]) : [];
+  const text = content
+    .filter((c) => c && c.type === "text" && typeof c.text === "string")
+    .map((c) => c.text as string)
+    .join("\n")
+    .trim();
+  return text.length > 2000 ? text.slice(0, 1999) + "…" : text;
+}
+
+export async function runMcp(pack: Pack, project: Project, cmd: Command, values: ArgValues, runtimeEnv: NodeJS.ProcessEnv): Promise<Envelope> {
+  const spec = pack.surface.mcp;
+  if (!spec) return failure("bad_pack", `pack ${pack.id} is kind mcp but has no mcp section`, { hint: 'add mcp: { bin: "…", args: [ … ] } to surface.json' });
+  if (!cmd.tool) return failure("bad_pack", `command '${cmd.verb_key}' of the mcp pack ${pack.id} names no server tool`, { hint: "add tool: \"<the server's tool name>\" to the command in surface.json" });
+  const bin = resolveBin(pack, project, spec.bin, "mcp.bin");
+  if ("ok" in bin) return bin;
+  const timeoutMs = spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+  const label = `${pack.id} ${cmd.verb_key}`;
+  const started = Date.now();
+  let conn: Connection | undefined;
+  let release: ((healthy: boolean) => Promise<void>) | undefined;
+  let healthy = false;
+  try {
+    try {
+      ({ conn, release } = await open({ command: bin.command, args: [...bin.prefix, ...(spec.args ?? [])], env: binEnv(spec, pack.surface.binding?.env ?? [], runtimeEnv), cwd: project.sandbox.cwd }, timeoutMs));
+    } catch (e) {
+      return failure("spawn_failed", `could not start and initialize the MCP server of ${label}: ${(e as Error)?.message ?? String(e)}`, { hint: "run the server's command by hand to see why; `hcpx lint` checks mcp.bin" });
+    }
+    const left = Math.max(1, timeoutMs - (Date.now() - started));
+    let result: { content?: unknown; structuredContent?: unknown; isError?: unknown };
+    try {
+      result = (await conn.client.callTool({ name: cmd.tool, arguments: values }, undefined, { timeout: left })) as typeof result;
+    } catch (e) {
+      const f = conn.transport.failure;
+      if (f?.code === "output_too_large") return failure("output_too_large", `${label}: ${f.message}`);
+      const msg = (e as Error)?.message ?? String(e);
+      if (/timed out|timeout/i.test(msg)) return failure("timeout", `${label} did not finish within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
+      return failure("mcp_error", `${label}: the server's tools/call failed: ${msg}`, { tool: cmd.tool, stderr_tail: conn.transport.stderrTail() || undefined });
+    }
+    healthy = true;
+    if (result.isError === true) return failure("tool_error", `${label}: the tool '${cmd.tool}' returned an error: ${errorText(result) || "(no text)"}`, { tool: cmd.tool });
+    const data = resultData(result);
+    try {
+      return { ok: true, data: JSON.parse(JSON.stringify(data)) as unknown };
+    } catch (e) {
+      return failure("bad_output", `${label}: the server's result is not JSON: ${(e as Error).message}`);
+    }
+  } finally {
+    await release?.(healthy);
+  }
+}

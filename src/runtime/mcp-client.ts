@@ -1,0 +1,161 @@
+// A stdio MCP client connection for the `mcp` adapter and `hcpx pack from-mcp`:
+// the SDK's real Client over a transport of our own, because the SDK's
+// StdioClientTransport always adds PATH, SHELL, TERM… to the server's env and
+// cannot kill a process group. Ours spawns with exactly the env it is given,
+// no shell, in its own process group; stdout (the protocol) is capped, stderr
+// is kept as a short tail for error messages. Never on the start path of other
+// kinds: execute.ts imports the adapter lazily, and the build keeps it in a
+// file of its own (dist/lib/mcp-adapter.mjs).
+import { spawn, type ChildProcess } from "node:child_process";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { killGroup } from "./wrap";
+
+/** The most a server may write on stdout over one connection (its answers). */
+export const MCP_STDOUT_CAP = 8 * 1024 * 1024;
+const STDERR_TAIL = 2048;
+
+export interface ServerSpawn {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export class ProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private child?: ChildProcess;
+  private readonly buffer = new ReadBuffer();
+  private outBytes = 0;
+  private errTail = "";
+  private closed = false;
+  /** why the connection ended early, when it did (too much output, the process exited) */
+  failure?: { code: "output_too_large" | "exit" | "spawn_failed"; message: string };
+
+  constructor(private readonly spec: ServerSpawn) {}
+
+  start(): Promise<void> {
+    return new Promise((resolveStart, rejectStart) => {
+      let child: ChildProcess;
+      try {
+        child = spawn(this.spec.command, this.spec.args, {
+          cwd: this.spec.cwd,
+          env: this.spec.env,
+          shell: false,
+          detached: process.platform !== "win32",
+          stdio: ["pipe", "pipe", "pipe"],
+          windowsHide: true,
+        });
+      } catch (e) {
+        this.failure = { code: "spawn_failed", message: (e as Error).message };
+        rejectStart(e as Error);
+        return;
+      }
+      this.child = child;
+      let started = false;
+      child.on("error", (e: NodeJS.ErrnoException) => {
+        this.failure ??= { code: "spawn_failed", message: e.code ?? e.message };
+        if (!started) rejectStart(e);
+        else this.onerror?.(e);
+      });
+      child.on("spawn", () => {
+        started = true;
+        resolveStart();
+      });
+      child.on("exit", (code, signal) => {
+        this.failure ??= { code: "exit", message: `the server exited (${signal ?? `code ${code}`}) before it answered` };
+        this.finish();
+      });
+      child.stdin!.on("error", (e) => this.onerror?.(e));
+      child.stdout!.on("data", (d: Buffer) => {
+        this.outBytes += d.length;
+        if (this.outBytes > MCP_STDOUT_CAP) {
+          this.failure = { code: "output_too_large", message: `the server wrote more than ${MCP_STDOUT_CAP} bytes` };
+          this.kill();
+          return;
+        }
+        this.buffer.append(d);
+        for (;;) {
+          let msg: JSONRPCMessage | null;
+          try {
+            msg = this.buffer.readMessage();
+          } catch (e) {
+            this.onerror?.(e as Error);
+            continue;
+          }
+          if (msg === null) break;
+          this.onmessage?.(msg);
+        }
+      });
+      child.stderr!.on("data", (d: Buffer) => {
+        this.errTail = (this.errTail + d.toString("utf8")).slice(-STDERR_TAIL);
+      });
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((ok) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || stdin.destroyed) return ok();
+      if (stdin.write(serializeMessage(message))) ok();
+      else stdin.once("drain", () => ok());
+    });
+  }
+
+  /** The last lines the server wrote on stderr. */
+  stderrTail(): string {
+    return this.errTail;
+  }
+
+  private kill(): void {
+    const child = this.child;
+    if (!child) return;
+    try {
+      child.stdin?.end();
+    } catch {
+      /* gone */
+    }
+    killGroup(child.pid);
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.buffer.clear();
+    this.onclose?.();
+  }
+
+  async close(): Promise<void> {
+    this.kill();
+    this.finish();
+  }
+}
+
+export interface Connection {
+  client: Client;
+  transport: ProcessTransport;
+  close(): Promise<void>;
+}
+
+/** Start the server and initialize an SDK Client with it, within `timeoutMs`. */
+export async function connect(spec: ServerSpawn, timeoutMs: number): Promise<Connection> {
+  const transport = new ProcessTransport(spec);
+  const client = new Client({ name: "hcpx", version: typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev" }, { capabilities: {} });
+  const close = async () => {
+    await client.close().catch(() => undefined);
+    await transport.close();
+  };
+  try {
+    await client.connect(transport, { timeout: timeoutMs });
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return { client, transport, close };
+}
+
+declare const HCPX_VERSION: string;

@@ -1,0 +1,291 @@
+// hcpx pack add / install / update / remove, with real sources: an npm
+// tarball made by `npm pack` of a fixture pack, a local git repository made
+// with git, a plain directory. Every run is the built CLI as a real process.
+import { execFileSync } from "node:child_process";
+import { gzipSync } from "node:zlib";
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { REPO, runHcpx, tmp } from "../support/hcpx";
+import { envelope } from "../cli/helpers";
+import { readTar } from "../../src/packs/tar";
+
+const FIX = join(REPO, "test/fixtures/remote-pack");
+const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "init.defaultBranch=main", ...args], { cwd, encoding: "utf8" });
+
+/** Every file under dir, path → bytes. */
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else out[relative(dir, p)] = readFileSync(p).toString("base64");
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+async function newProject(): Promise<string> {
+  const dir = tmp("hcpx-vendor-");
+  const r = await runHcpx(["init", "--yes"], { cwd: dir });
+  expect(r.code, r.stderr).toBe(0);
+  return dir;
+}
+
+function gitRepo(from: string): string {
+  const dir = tmp("hcpx-vendor-repo-");
+  cpSync(from, dir, { recursive: true });
+  git(dir, "init", "-q");
+  git(dir, "add", "-A");
+  git(dir, "commit", "-qm", "v1");
+  git(dir, "tag", "v1");
+  return dir;
+}
+
+let tarball: string;
+beforeAll(() => {
+  const out = tmp("hcpx-vendor-npm-");
+  const json = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", out], { cwd: join(FIX, "v1"), encoding: "utf8" });
+  tarball = join(out, (JSON.parse(json) as { filename: string }[])[0]!.filename);
+});
+
+describe("hcpx pack add", () => {
+  it("from an npm tarball (npm pack of a fixture pack): refused until reviewed, then vendored byte for byte, locked, activated with its reads", async () => {
+    const dir = await newProject();
+    const first = await runHcpx(["pack", "add", tarball, "--json"], { cwd: dir });
+    expect(first.code).toBe(1);
+    const e1 = envelope(first);
+    expect(e1.ok).toBe(false);
+    expect(e1.error.code).toBe("review_required");
+    // the review says what runs and from where
+    expect(e1.error.problems!.map((p) => p.message).join("\n")).toMatch(/runs: \.\/bin\/greet\.mjs .*\.hcp\/packs\/greet\/bin\/greet\.mjs/);
+    expect(existsSync(join(dir, ".hcp/packs/greet"))).toBe(false);
+    expect(existsSync(join(dir, "hcp.lock"))).toBe(false);
+
+    const r = await runHcpx(["pack", "add", tarball, "--yes", "--json"], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const e = envelope<{ id: string; granted: string[]; withheld: unknown[] }>(r);
+    expect(e.data.id).toBe("greet");
+    expect(e.data.granted).toEqual(["greet.hello"]);
+    const lock = JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8"));
+    expect(lock.packs.greet.source).toMatchObject({ type: "npm", version: "1.0.0" });
+    expect(lock.packs.greet.source.integrity).toMatch(/^sha512-/);
+    expect(Object.keys(lock.packs.greet.files).sort()).toEqual(["SKILL.md", "bin/greet.mjs", "package.json", "policy.json", "surface.json"]);
+    // byte-identical to the fixture
+    expect(tree(join(dir, ".hcp/packs/greet"))).toEqual(tree(join(FIX, "v1")));
+    const run = await runHcpx(["exec", "greet", "hello", "--json", "--", "name=Ada"], { cwd: dir });
+    expect(JSON.parse(run.stdout)).toEqual({ ok: true, data: { greeting: "hello, Ada" } });
+    // a second add of the same id is refused
+    const again = await runHcpx(["pack", "add", tarball, "--yes", "--json"], { cwd: dir });
+    expect(again.code).toBe(1);
+    expect(envelope(again).error.code).toBe("exists");
+  });
+
+  it("from a local git repository at a #ref: the commit is locked; from a path: its files are copied", async () => {
+    const repo = gitRepo(join(FIX, "v1"));
+    const commit = git(repo, "rev-parse", "v1").trim();
+    const dir = await newProject();
+    const r = await runHcpx(["pack", "add", `${repo}#v1`, "--yes", "--json"], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const lock = JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8"));
+    expect(lock.packs.greet.source).toEqual({ type: "git", url: repo, ref: "v1", commit });
+    expect(tree(join(dir, ".hcp/packs/greet"))).toEqual(tree(join(FIX, "v1")));
+
+    const dir2 = await newProject();
+    cpSync(join(FIX, "v1"), join(dir2, "vendor-src"), { recursive: true });
+    const p = await runHcpx(["pack", "add", "./vendor-src", "--yes", "--json"], { cwd: dir2 });
+    expect(p.code, p.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir2, "hcp.lock"), "utf8")).packs.greet.source).toEqual({ type: "path", path: "./vendor-src" });
+    expect(tree(join(dir2, ".hcp/packs/greet"))).toEqual(tree(join(FIX, "v1")));
+    // remove: config entry, grants, folder and lock entry go
+    const rm = await runHcpx(["pack", "remove", "greet", "--json"], { cwd: dir2 });
+    expect(rm.code, rm.stderr).toBe(0);
+    expect(existsSync(join(dir2, ".hcp/packs/greet"))).toBe(false);
+    expect(JSON.parse(readFileSync(join(dir2, "hcp.lock"), "utf8")).packs).toEqual({});
+    expect(readFileSync(join(dir2, "hcp.config.json5"), "utf8")).not.toContain("greet");
+  });
+
+  it("refuses a pack with a symlink, and one that does not lint, writing nothing", async () => {
+    const dir = await newProject();
+    const src = join(dir, "linked");
+    cpSync(join(FIX, "v1"), src, { recursive: true });
+    symlinkSync("/etc/passwd", join(src, "passwd"));
+    const r = await runHcpx(["pack", "add", "./linked", "--yes", "--json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(envelope(r).error.code).toBe("unsafe_archive");
+    const bad = join(dir, "broken");
+    cpSync(join(FIX, "v1"), bad, { recursive: true });
+    writeFileSync(join(bad, "SKILL.md"), readFileSync(join(bad, "SKILL.md"), "utf8").replace("name: greet", "name: other")); // loads, fails lint
+    const b = await runHcpx(["pack", "add", "./broken", "--yes", "--json"], { cwd: dir });
+    expect(b.code).toBe(1);
+    expect(envelope(b).error.code).toBe("lint_failed");
+    expect(existsSync(join(dir, ".hcp/packs/greet"))).toBe(false);
+    expect(readdirSync(join(dir, ".hcp/packs"))).toEqual([]); // no staging left behind
+  });
+});
+
+describe("hcpx pack install", () => {
+  it("restores byte-identical packs in a fresh clone; a tampered vendored file is found and restored; a tampered lock is refused", async () => {
+    const repo = gitRepo(join(FIX, "v1"));
+    const dir = await newProject();
+    expect((await runHcpx(["pack", "add", `${repo}#v1`, "--yes"], { cwd: dir })).code).toBe(0);
+    expect((await runHcpx(["pack", "add", tarball, "--yes"], { cwd: dir })).code).toBe(1); // same id: refused
+    writeFileSync(join(dir, ".gitignore"), ".hcp/\n");
+    git(dir, "init", "-q");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "project");
+    const clone = tmp("hcpx-vendor-clone-");
+    git(clone, "clone", "-q", dir, "c");
+    const c = join(clone, "c");
+    expect(existsSync(join(c, ".hcp"))).toBe(false);
+    const check0 = await runHcpx(["pack", "install", "--check", "--json"], { cwd: c });
+    expect(check0.code).toBe(1);
+    const r = await runHcpx(["pack", "install", "--json"], { cwd: c });
+    expect(r.code, r.stderr).toBe(0);
+    expect(envelope<{ packs: { id: string; status: string }[] }>(r).data.packs).toEqual([{ id: "greet", status: "restored" }]);
+    expect(tree(join(c, ".hcp/packs/greet"))).toEqual(tree(join(dir, ".hcp/packs/greet")));
+    const run = await runHcpx(["exec", "greet", "hello", "--json", "--", "name=CI"], { cwd: c });
+    expect(JSON.parse(run.stdout)).toEqual({ ok: true, data: { greeting: "hello, CI" } });
+
+    // a vendored file changed by hand: --check fails, install restores the locked bytes
+    writeFileSync(join(c, ".hcp/packs/greet/bin/greet.mjs"), "process.stdout.write('{\"owned\":true}')\n");
+    const check = await runHcpx(["pack", "install", "--check", "--json"], { cwd: c });
+    expect(check.code).toBe(1);
+    expect(envelope(check).error.message).toMatch(/bin\/greet\.mjs \(changed\)/);
+    expect((await runHcpx(["pack", "install"], { cwd: c })).code).toBe(0);
+    expect(tree(join(c, ".hcp/packs/greet"))).toEqual(tree(join(dir, ".hcp/packs/greet")));
+
+    // the lock says other bytes than the source has: refused, nothing written
+    const lockFile = join(c, "hcp.lock");
+    const lock = JSON.parse(readFileSync(lockFile, "utf8"));
+    lock.packs.greet.files["surface.json"] = "sha256-" + Buffer.alloc(32, 7).toString("base64");
+    writeFileSync(lockFile, JSON.stringify(lock, null, 2));
+    rmSync(join(c, ".hcp"), { recursive: true });
+    const t = await runHcpx(["pack", "install", "--json"], { cwd: c });
+    expect(t.code).toBe(1);
+    const te = envelope(t);
+    expect(te.error.code).toBe("hash_mismatch");
+    expect(te.error.message).toMatch(/surface\.json \(changed\)/);
+    expect(existsSync(join(c, ".hcp/packs/greet"))).toBe(false);
+  });
+
+  it("refuses a lock whose paths leave the packs dir, and a lock with an unknown key", async () => {
+    const dir = await newProject();
+    const h = "sha256-" + Buffer.alloc(32).toString("base64");
+    writeFileSync(join(dir, "hcp.lock"), JSON.stringify({ lockfileVersion: 1, packs: { greet: { source: { type: "path", path: "./x" }, version: "1", files: { "../../escape.txt": h } } } }));
+    const r = await runHcpx(["pack", "install", "--json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(envelope(r).error.code).toBe("bad_lock");
+    writeFileSync(join(dir, "hcp.lock"), JSON.stringify({ lockfileVersion: 1, packs: { greet: { source: { type: "path", path: "./x" }, version: "1", files: {}, trusted: true } } }));
+    const u = await runHcpx(["pack", "install", "--json"], { cwd: dir });
+    expect(u.code).toBe(1);
+    expect(envelope(u).ok).toBe(false);
+    writeFileSync(join(dir, "hcp.lock"), JSON.stringify({ lockfileVersion: 1, packs: { "../x": { source: { type: "path", path: "./x" }, version: "1", files: {} } } }));
+    const i = await runHcpx(["pack", "install", "--json"], { cwd: dir });
+    expect(i.code).toBe(1);
+    expect(envelope(i).error.code).toBe("bad_lock");
+    expect(existsSync(join(dir, "x"))).toBe(false);
+    // a locked npm spec that would be an npm option is not passed to npm
+    writeFileSync(join(dir, "hcp.lock"), JSON.stringify({ lockfileVersion: 1, packs: { greet: { source: { type: "npm", spec: "greet", resolved: "--registry=http://127.0.0.1:9/", version: "1", integrity: "sha512-AAAA" }, version: "1", files: {} } } }));
+    const o = await runHcpx(["pack", "install", "--json"], { cwd: dir });
+    expect(o.code).toBe(1);
+    expect(envelope(o).error.code).toBe("bad_source");
+  });
+
+  it("refuses an npm tarball that changed since it was locked", async () => {
+    const dir = await newProject();
+    const tgz = join(dir, "greet.tgz");
+    cpSync(tarball, tgz);
+    expect((await runHcpx(["pack", "add", "./greet.tgz", "--yes"], { cwd: dir })).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")).packs.greet.source.spec).toBe("./greet.tgz");
+    const out = tmp("hcpx-vendor-npm2-");
+    const json = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", out], { cwd: join(FIX, "v2"), encoding: "utf8" });
+    cpSync(join(out, (JSON.parse(json) as { filename: string }[])[0]!.filename), tgz);
+    rmSync(join(dir, ".hcp"), { recursive: true });
+    const r = await runHcpx(["pack", "install", "--json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(envelope(r).error.code).toBe("integrity_mismatch");
+    expect(existsSync(join(dir, ".hcp/packs/greet"))).toBe(false);
+  });
+});
+
+describe("hcpx pack update", () => {
+  it("shows a new write and a new env name, changes nothing without --yes, and never grants the write", async () => {
+    const repo = gitRepo(join(FIX, "v1"));
+    const dir = await newProject();
+    expect((await runHcpx(["pack", "add", `${repo}#main`, "--yes"], { cwd: dir })).code).toBe(0);
+    // v2 on the same branch: a new write `save`, a new Binding GREET_TOKEN
+    cpSync(join(FIX, "v2"), repo, { recursive: true });
+    git(repo, "commit", "-qam", "v2");
+    const before = tree(join(dir, ".hcp/packs/greet"));
+    const lockBefore = readFileSync(join(dir, "hcp.lock"), "utf8");
+    const r = await runHcpx(["pack", "update", "greet", "--json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    const e = envelope<unknown>(r);
+    expect(e.error.code).toBe("review_required");
+    const diff = (e.error.packs as { diff: { newWrites: string[]; newConfirmless: string[]; newEnv: string[] } }[])[0]!.diff;
+    expect(diff.newWrites).toEqual(["save"]);
+    expect(diff.newConfirmless).toEqual(["save"]);
+    expect(diff.newEnv).toEqual(["GREET_TOKEN"]);
+    expect(tree(join(dir, ".hcp/packs/greet"))).toEqual(before);
+    expect(readFileSync(join(dir, "hcp.lock"), "utf8")).toBe(lockBefore);
+
+    // a person had granted the whole pack: the new write is withheld by name
+    expect((await runHcpx(["grant", "greet.*"], { cwd: dir })).code).toBe(0);
+    const u = await runHcpx(["pack", "update", "greet", "--yes", "--json"], { cwd: dir });
+    expect(u.code, u.stderr).toBe(0);
+    const ue = envelope<{ packs: { status: string; to: string; denied: string[] }[] }>(u);
+    expect(ue.data.packs[0]).toMatchObject({ status: "updated", to: "2.0.0", denied: ["greet.save"] });
+    expect(tree(join(dir, ".hcp/packs/greet"))).toEqual(tree(join(FIX, "v2")));
+    const save = await runHcpx(["exec", "greet", "save", "--json", "--", "name=x"], { cwd: dir });
+    expect(JSON.parse(save.stdout).error.code).toBe("not_granted");
+    const hello = await runHcpx(["exec", "greet", "hello", "--json", "--", "name=x"], { cwd: dir });
+    expect(JSON.parse(hello.stdout).ok).toBe(true);
+    const again = await runHcpx(["pack", "update", "--json"], { cwd: dir });
+    expect(envelope<{ packs: { status: string }[] }>(again).data.packs[0]!.status).toBe("up_to_date");
+  });
+});
+
+describe("the tar reader", () => {
+  const header = (name: string, type: string, size: number, link = "") => {
+    const h = Buffer.alloc(512);
+    h.write(name, 0, "utf8");
+    h.write("0000644\0", 100);
+    h.write("0000000\0", 108);
+    h.write("0000000\0", 116);
+    h.write(size.toString(8).padStart(11, "0") + "\0", 124);
+    h.write("00000000000\0", 136);
+    h.write(type, 156);
+    h.write(link, 157);
+    h.write("ustar\0", 257);
+    h.write("00", 263);
+    h.fill(0x20, 148, 156);
+    let sum = 0;
+    for (const b of h) sum += b;
+    h.write(sum.toString(8).padStart(6, "0") + "\0 ", 148);
+    return h;
+  };
+  const tar = (...entries: [string, string, string?][]) => {
+    const parts: Buffer[] = [];
+    for (const [name, type, body = ""] of entries) {
+      const data = Buffer.from(body);
+      parts.push(header(name, type, type === "0" ? data.length : 0, type === "2" ? body : ""));
+      if (type === "0") parts.push(Buffer.concat([data, Buffer.alloc((512 - (data.length % 512)) % 512)]));
+    }
+    parts.push(Buffer.alloc(1024));
+    return Buffer.concat(parts);
+  };
+  it("reads regular files and refuses traversal, absolute paths, links and duplicates", () => {
+    expect(readTar(tar(["package/a.txt", "0", "hi"]), { gzip: false, label: "t" }).map((e) => [e.path, e.data.toString()])).toEqual([["package/a.txt", "hi"]]);
+    for (const bad of [tar(["package/../../evil", "0", "x"]), tar(["/etc/evil", "0", "x"]), tar(["package/l", "2", "/etc/passwd"]), tar(["package/h", "1"]), tar(["package/a", "0", "1"], ["package/a", "0", "2"])]) {
+      expect(() => readTar(bad, { gzip: false, label: "t" })).toThrow(/unsafe|link|twice/);
+    }
+  });
+  it("caps what a gzip bomb can unpack to", () => {
+    const bomb = gzipSync(Buffer.alloc(80 * 1024 * 1024));
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    expect(() => readTar(bomb, { gzip: true, label: "bomb" })).toThrow(/larger than|gunzip/);
+  });
+});
