@@ -104,7 +104,8 @@ const execHash = createHash("sha256").update(execBuild.outputFiles[0].contents).
 const withHash = { ...common, define: { ...common.define, HCPX_EXEC_HASH: JSON.stringify(execHash) } };
 const builds = [execBuild, ...(await Promise.all([
   // the core, split: openProject() loads the projection builder (and yaml) as a chunk
-  build({ ...common, entryPoints: { "lib/index": "src/lib/index.ts" }, splitting: true, chunkNames: "lib/chunks/[name]-[hash]" }),
+  // (chunks beside it in dist/lib/, so the mcp adapter's relative path holds from every file)
+  build({ ...common, entryPoints: { "lib/index": "src/lib/index.ts" }, splitting: true, chunkNames: "lib/[name]-[hash]", plugins: [lazyAdapter], logOverride: { "empty-import-meta": "silent" } }),
   // the adapters: each one small file, the SDK and the core (types only) external
   build({ ...common, entryPoints: Object.fromEntries(libEntries.filter((e) => e !== "index").map((e) => [`lib/${e}`, `src/lib/${e}.ts`])), plugins: [selfImport], external: LIB_PEERS }),
   build({ ...withHash, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
@@ -128,7 +129,8 @@ for (const f of files) {
 }
 // chunks of earlier library builds
 const keep = new Set(files.map((f) => f.path));
-if (existsSync(libChunks)) for (const f of readdirSync(libChunks)) if (!keep.has(join(libChunks, f))) rmSync(join(libChunks, f), { force: true });
+rmSync(libChunks, { recursive: true, force: true });
+for (const f of readdirSync(join(out, "lib"))) if (/^[\w-]+-[A-Z0-9]{8}\.mjs$/.test(f) && !keep.has(join(out, "lib", f))) rmSync(join(out, "lib", f), { force: true });
 
 // Declarations of the library (dist/lib/<entry>.d.ts), emitted by tsc from
 // src/lib/*.ts (tsconfig.lib.json). tsc takes seconds, so it runs only when
