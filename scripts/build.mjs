@@ -7,7 +7,8 @@
 // run while a build lands see either build. `--clean` starts from empty.
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
@@ -57,6 +58,18 @@ const separate = {
     b.onResolve({ filter: /^\.\/(program|commands\/[\w-]+)$/ }, (args) => ({ path: `./${args.path.slice(2)}.mjs`, external: true }));
   },
 };
+// The library (package.json "exports"): dist/lib/<entry>.mjs, one bundle per
+// entry point. The adapters import "hcpx" (the core) and their SDK, both left
+// external: one copy of the core at run time, and the SDKs stay optional peer
+// dependencies. The CLI bundles above do not include any of it.
+const libEntries = readdirSync(join(root, "src/lib")).filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")).map((f) => f.slice(0, -3));
+const LIB_PEERS = ["ai", "@anthropic-ai/sdk", "@openai/agents"];
+const selfImport = {
+  name: "hcpx-self",
+  setup(b) {
+    b.onResolve({ filter: /^hcpx$/ }, () => ({ path: "./index.mjs", external: true }));
+  },
+};
 /**
  * handlebars is bundled too, into dist/vendor/handlebars.mjs, and imported from
  * there only on the rare path that needs it: dist/ needs nothing from
@@ -90,6 +103,11 @@ const execBuild = await build({ ...common, banner: undefined, format: "cjs", out
 const execHash = createHash("sha256").update(execBuild.outputFiles[0].contents).digest("hex").slice(0, 16);
 const withHash = { ...common, define: { ...common.define, HCPX_EXEC_HASH: JSON.stringify(execHash) } };
 const builds = [execBuild, ...(await Promise.all([
+  // the core, split: openProject() loads the projection builder (and yaml) as a chunk
+  // (chunks beside it in dist/lib/, so the mcp adapter's relative path holds from every file)
+  build({ ...common, entryPoints: { "lib/index": "src/lib/index.ts" }, splitting: true, chunkNames: "lib/[name]-[hash]", plugins: [lazyAdapter], logOverride: { "empty-import-meta": "silent" } }),
+  // the adapters: each one small file, the SDK and the core (types only) external
+  build({ ...common, entryPoints: Object.fromEntries(libEntries.filter((e) => e !== "index").map((e) => [`lib/${e}`, `src/lib/${e}.ts`])), plugins: [selfImport], external: LIB_PEERS }),
   build({ ...withHash, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
   build({ ...withHash, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
   // handlebars (~240 KB bundled) renders only templates beyond the subset
@@ -100,6 +118,7 @@ const builds = [execBuild, ...(await Promise.all([
   build({ ...common, entryPoints: { "lib/mcp-adapter": "src/runtime/mcp-adapter.ts" } }),
 ]))];
 const entry = join(out, "hcpx.mjs");
+const libChunks = join(out, "lib", "chunks");
 const files = builds.flatMap((r) => r.outputFiles).sort((a, b) => (a.path === entry ? 1 : b.path === entry ? -1 : 0));
 for (const f of files) {
   mkdirSync(dirname(f.path), { recursive: true });
@@ -107,4 +126,43 @@ for (const f of files) {
   writeFileSync(tmp, f.contents);
   if (f.path === entry) chmodSync(tmp, 0o755);
   renameSync(tmp, f.path);
+}
+// chunks of earlier library builds
+const keep = new Set(files.map((f) => f.path));
+rmSync(libChunks, { recursive: true, force: true });
+for (const f of readdirSync(join(out, "lib"))) if (/^[\w-]+-[A-Z0-9]{8}\.mjs$/.test(f) && !keep.has(join(out, "lib", f))) rmSync(join(out, "lib", f), { force: true });
+
+// Declarations of the library (dist/lib/<entry>.d.ts), emitted by tsc from
+// src/lib/*.ts (tsconfig.lib.json). tsc takes seconds, so it runs only when
+// its inputs changed: the public types are declared in src/lib/ itself, and
+// a declaration that imports anything else from src/ fails the build (it
+// would point at a file the package does not ship).
+const dtsInputs = [...libEntries.map((e) => `src/lib/${e}.ts`), "tsconfig.json", "tsconfig.lib.json", "node_modules/typescript/package.json"];
+const dtsHash = createHash("sha256");
+for (const f of dtsInputs) dtsHash.update(f).update("\0").update(readFileSync(join(root, f)));
+const dtsKey = dtsHash.digest("hex");
+const dtsStamp = join(out, "lib", ".dts-hash");
+const haveDts = libEntries.every((e) => existsSync(join(out, "lib", `${e}.d.ts`)));
+if (!haveDts || !existsSync(dtsStamp) || readFileSync(dtsStamp, "utf8") !== dtsKey) {
+  const scratch = join(out, `.types-${process.pid}`);
+  rmSync(scratch, { recursive: true, force: true });
+  const r = spawnSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.lib.json"), "--outDir", scratch], { cwd: root, encoding: "utf8" });
+  if (r.status !== 0) {
+    rmSync(scratch, { recursive: true, force: true });
+    process.stderr.write(r.stdout + r.stderr);
+    throw new Error("build: tsc could not emit the library's declarations (tsconfig.lib.json)");
+  }
+  for (const e of libEntries) {
+    const text = readFileSync(join(scratch, "lib", `${e}.d.ts`), "utf8");
+    const bad = [...text.matchAll(/from\s+["'](\.[^"']*)["']/g)].map((m) => m[1]);
+    if (bad.length) {
+      rmSync(scratch, { recursive: true, force: true });
+      throw new Error(`build: dist/lib/${e}.d.ts would import ${bad.join(", ")}: declare the public types in src/lib/ (import "hcpx" in adapters)`);
+    }
+    const file = join(out, "lib", `${e}.d.ts`);
+    writeFileSync(`${file}.${process.pid}.tmp`, text);
+    renameSync(`${file}.${process.pid}.tmp`, file);
+  }
+  rmSync(scratch, { recursive: true, force: true });
+  writeFileSync(dtsStamp, dtsKey);
 }

@@ -3,7 +3,7 @@
 import type { Pack, Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { buildProjection, withSkillsPath, type BuildOptions } from "./build";
-import { toAnthropic, toMcp, toOpenAI } from "./tools";
+import { toMcp, toolList } from "./tools";
 import type { Plan, PlannedFile, Projection } from "./types";
 
 export const DEFAULT_HOSTS = ["claude", "cursor"];
@@ -47,9 +47,9 @@ export function projectionFiles(p: Projection): PlannedFile[] {
   const files: PlannedFile[] = [
     { path: "system-prompt.md", content: p.promptBlock },
     { path: "tools/shell.json", content: json([p.shellTool, p.readSkillTool].map(toMcp)) },
-    { path: "tools/mcp.json", content: json(p.tools.map(toMcp)) },
-    { path: "tools/anthropic.json", content: json(p.tools.map(toAnthropic)) },
-    { path: "tools/openai.json", content: json(p.tools.map(toOpenAI)) },
+    { path: "tools/mcp.json", content: json(toolList(p.tools, "mcp")) },
+    { path: "tools/anthropic.json", content: json(toolList(p.tools, "anthropic")) },
+    { path: "tools/openai.json", content: json(toolList(p.tools, "openai")) },
     ...p.skills.map((s) => ({ path: `skills/${s.packId}/SKILL.md`, content: s.content })),
   ];
   return files;

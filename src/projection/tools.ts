@@ -261,3 +261,13 @@ export function toAnthropic(t: ToolDef): Record<string, unknown> {
 export function toOpenAI(t: ToolDef): Record<string, unknown> {
   return { type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } };
 }
+
+export type ToolDialect = "mcp" | "anthropic" | "openai";
+
+/**
+ * The tool list in one dialect: what `generate` writes to tools/<dialect>.json
+ * and what the library's `tools(shape)` returns (one source, src/lib/).
+ */
+export function toolList(tools: ToolDef[], dialect: ToolDialect): Record<string, unknown>[] {
+  return tools.map(dialect === "anthropic" ? toAnthropic : dialect === "openai" ? toOpenAI : toMcp);
+}

@@ -59,6 +59,11 @@ describe("install from the packed tarball", () => {
     const ex = await run(hcpx, ["exec", "ledger", "accounts", "--json"], { env, cwd: proj.dir });
     expect(JSON.parse(ex.stdout), ex.stdout).toMatchObject({ ok: true });
 
+    // the library (package.json "exports"): openProject + call from the installed package, no SDK installed
+    const lib = await run(process.execPath, ["--input-type=module", "-e", `const { openProject } = await import(${JSON.stringify(join(installed, "dist/lib/index.mjs"))}); const p = await openProject({ cwd: ${JSON.stringify(proj.dir)} }); process.stdout.write(JSON.stringify({ tools: p.tools("anthropic").length, env: await p.call("ledger__accounts", {}) }));`], { env, cwd: work });
+    expect(JSON.parse(lib.stdout || "{}"), lib.stderr).toMatchObject({ tools: expect.any(Number), env: { ok: true } });
+    for (const d of ["index", "ai-sdk", "anthropic", "openai-agents"]) expect(existsSync(join(installed, "dist", "lib", `${d}.d.ts`)), d).toBe(true);
+
     // the Handlebars path (a template beyond the built-in subset) works from dist/vendor
     const hb = await run(process.execPath, ["--input-type=module", "-e", `const m = await import(${JSON.stringify(join(installed, "dist/vendor/handlebars.mjs"))}); const h = (m.default ?? m).create(); process.stdout.write(h.compile("{{#each a}}<{{this}}>{{/each}}")({ a: [1, 2] }));`], { env, cwd: work });
     expect(hb.stdout, hb.stderr).toBe("<1><2>");

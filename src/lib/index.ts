@@ -1,0 +1,342 @@
+// hcpx as a library (`import { openProject } from "hcpx"`): the projection of
+// a project's activated packs for an agent you build yourself, and `call()`,
+// which runs a tool call through the runtime's execute() — the same grants,
+// confirm gate, argument checks, Binding and redaction as `hcpx exec` and
+// `hcpx mcp` (§12.2.5: every call goes through the runtime).
+//
+// The confirm gate in-process: a confirm-gated write runs only when the host
+// app's `confirm` callback (its way to ask its person, the twin of MCP
+// elicitation) answers true. The model's own `confirm: true` is never enough
+// here: without a callback a gated write is `confirm_required`, a "no" is
+// `confirm_declined`, and nothing runs.
+//
+// The public types are declared in this file, not imported from the rest of
+// src/, so the emitted index.d.ts stands alone (scripts/build.mjs checks it).
+import { findPack, loadPacks, loadProject } from "../pack/load";
+import { isGranted } from "../pack/grants";
+import { toolName as toolNameOf, type Command, type Pack, type Project } from "../pack/model";
+import { useValidationCache } from "../pack/validcache";
+import type { buildProjection } from "../projection/build";
+import { READ_SKILL_TOOL, toolList } from "../projection/tools";
+import { ArgError, validateArgs } from "../runtime/args";
+import { bindingNames, execute, type ExecRequest } from "../runtime/execute";
+import { redactDeep, secretsFrom } from "../runtime/redact";
+import { HcpxError } from "../util/errors";
+
+// ---- public types ----
+
+/** The JSON Schema of a tool's input: an object, `additionalProperties: false`. */
+export interface JsonSchema {
+  type: "object";
+  properties: { [arg: string]: unknown };
+  required?: string[];
+  additionalProperties?: boolean;
+  [key: string]: unknown;
+}
+
+/** The runtime's answer to every call: `ok: false` exactly when the command did not do what was asked. */
+export type Envelope =
+  | { ok: true; data: unknown }
+  | { ok: false; error: { code: string; message: string; hint?: string; [key: string]: unknown } };
+
+export interface McpTool {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; title?: string };
+}
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+}
+export interface OpenAITool {
+  type: "function";
+  function: { name: string; description: string; parameters: JsonSchema };
+}
+/** The tool shapes `tools()` renders, the same as `hcpx generate`'s tools/<shape>.json. */
+export type ToolShape = "mcp" | "anthropic" | "openai";
+export interface ToolsOf {
+  mcp: McpTool;
+  anthropic: AnthropicTool;
+  openai: OpenAITool;
+}
+
+/** What the host app shows its person before a confirm-gated write runs. */
+export interface ConfirmRequest {
+  /** the tool name the model called, `<pack>__<verb>` */
+  tool: string;
+  pack: string;
+  verb: string;
+  /** the arguments as they will run (validated and typed; an openapi pack's JSON Schema args can be arrays or objects) */
+  args: { [arg: string]: unknown } | { argv: string[] };
+  operation: "write";
+  /** where the write lands (the pack's Policy): local, remote or external */
+  land?: "local" | "remote" | "external";
+  /** the command's summary from the pack */
+  summary: string;
+  /** one line saying what will run, for a prompt */
+  message: string;
+}
+
+/** Ask the person; resolve true to run the write. Anything else (false, a throw) runs nothing. */
+export type ConfirmCallback = (request: ConfirmRequest) => boolean | Promise<boolean>;
+
+export interface CallOptions {
+  /** The host app's way to ask its person. Without it a confirm-gated write is `confirm_required`. */
+  confirm?: ConfirmCallback;
+}
+
+export interface PackSkill {
+  pack: string;
+  /** the Skill's frontmatter description */
+  description: string;
+  /** SKILL.md as this Principal may read it (withheld commands taken out) */
+  content: string;
+}
+
+export interface OpenProjectOptions {
+  /** Where to look for hcp.config.json5 (this directory and up); default process.cwd(). */
+  cwd?: string;
+  /** An explicit config file instead of the search from `cwd`. */
+  config?: string;
+  /** The runtime's environment, where Binding values are read from; default process.env. */
+  env?: Record<string, string | undefined>;
+  /** Where the prompt block says the Skill copies are (relative to the project root); default `.hcp/generated/skills`. */
+  skillsPath?: string;
+}
+
+export interface HcpxProject {
+  /** the project root (the config's directory) */
+  readonly root: string;
+  readonly configFile: string | undefined;
+  /** the stable system-prompt block, header line with its hash first (`hcpx generate`'s system-prompt.md) */
+  readonly promptBlock: string;
+  /** sha256 of the block's body, first 16 hex digits */
+  readonly promptHash: string;
+  /** one Skill per projected pack, sorted by pack id */
+  readonly skills: readonly PackSkill[];
+  /** the tool names, in list order: one per granted command, then `hcp__read_skill` */
+  readonly toolNames: readonly string[];
+  /** The tool definitions in one shape (default "mcp"), as `hcpx generate` writes tools/<shape>.json. */
+  tools<S extends ToolShape = "mcp">(shape?: S): ToolsOf[S][];
+  /**
+   * Run one tool call through the runtime and return its envelope. Never
+   * throws for a runtime condition: an unknown tool, an ungranted command, a
+   * gated write without a yes, bad arguments or a failing bin are envelopes.
+   * The config is read again on every call, so a revoked grant stops working
+   * at once.
+   */
+  call(tool: string, input?: unknown, options?: CallOptions): Promise<Envelope>;
+}
+
+/** A config or pack that cannot be read, from openProject(). */
+export interface ProjectProblem {
+  code: string;
+  message: string;
+  file?: string;
+  path?: string;
+  line?: number;
+  column?: number;
+  hint?: string;
+}
+export class ProjectError extends Error {
+  readonly code: string;
+  readonly problems: ProjectProblem[];
+  constructor(problems: ProjectProblem[]) {
+    super(problems.map((p) => `${p.file ? `${p.file}${p.line ? `:${p.line}` : ""}: ` : ""}${p.message}${p.hint ? ` (hint: ${p.hint})` : ""}`).join("\n"));
+    this.name = "ProjectError";
+    this.code = problems[0]?.code ?? "error";
+    this.problems = problems;
+  }
+}
+
+export const READ_SKILL: string = READ_SKILL_TOOL;
+const SHAPES: readonly ToolShape[] = ["mcp", "anthropic", "openai"];
+
+// ---- implementation ----
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isArgv = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+const fail = (code: string, message: string, extra: Record<string, unknown> = {}): Envelope => ({ ok: false, error: { code, message, ...extra } });
+
+function problemsOf(e: HcpxError): ProjectProblem[] {
+  return e.problems.filter((p) => p.severity !== "warning").map(({ severity: _s, ...p }) => p);
+}
+
+function problemEnvelope(e: unknown): Envelope {
+  if (e instanceof HcpxError) {
+    const p = problemsOf(e)[0] ?? e.problems[0]!;
+    const { code, message, ...rest } = p;
+    return fail(code, message, Object.fromEntries(Object.entries(rest).filter(([k, v]) => v !== undefined && k !== "severity")));
+  }
+  return fail("internal", `internal error: ${(e as Error)?.message ?? String(e)}`, { hint: "this is a bug in hcpx; report it" });
+}
+
+/**
+ * Open a project: read hcp.config.json5 (from `cwd` up, or `config`), load the
+ * activated packs and build their projection for the configured Principal.
+ * Throws a ProjectError when the config or a pack cannot be read.
+ */
+export async function openProject(options: OpenProjectOptions = {}): Promise<HcpxProject> {
+  const loadOpts = { cwd: options.cwd ?? process.cwd(), config: options.config };
+  const env = options.env ?? process.env;
+  useValidationCache();
+  // The projection builder (and the YAML parser the Skills need, ~250 KB) is
+  // its own chunk, loaded here: `import("hcpx")` itself stays cheap.
+  const { buildProjection: build, DEFAULT_SKILLS_PATH } = await import("../projection/build");
+  let project: Project;
+  let projection: ReturnType<typeof buildProjection>;
+  try {
+    project = loadProject(loadOpts);
+    projection = build(project, loadPacks(project), { skillsPath: options.skillsPath ?? DEFAULT_SKILLS_PATH });
+  } catch (e) {
+    if (e instanceof HcpxError) throw new ProjectError(problemsOf(e).length ? problemsOf(e) : e.problems);
+    throw e;
+  }
+  const skills: PackSkill[] = projection.packs.map((p) => ({ pack: p.pack.id, description: p.description, content: projection.skills.find((s) => s.packId === p.pack.id)?.content ?? "" }));
+  const toolNames = projection.tools.map((t) => t.name);
+  // The lists are rendered once; each call of tools() hands out a fresh copy.
+  const rendered = new Map<ToolShape, string>();
+
+  return {
+    root: project.root,
+    configFile: project.configFile,
+    promptBlock: projection.promptBlock,
+    promptHash: projection.hash,
+    skills,
+    toolNames,
+    tools<S extends ToolShape = "mcp">(shape?: S): ToolsOf[S][] {
+      const s = (shape ?? "mcp") as ToolShape;
+      if (!SHAPES.includes(s)) throw new ProjectError([{ code: "bad_shape", message: `unknown tool shape '${String(s)}'`, hint: `use one of ${SHAPES.join(", ")}` }]);
+      let text = rendered.get(s);
+      if (text === undefined) rendered.set(s, (text = JSON.stringify(toolList(projection.tools, s))));
+      return JSON.parse(text) as ToolsOf[S][];
+    },
+    async call(tool: string, input: unknown = {}, callOptions: CallOptions = {}): Promise<Envelope> {
+      try {
+        return await callTool(loadOpts, env, skills, tool, input, callOptions);
+      } catch (e) {
+        return problemEnvelope(e);
+      }
+    },
+  };
+}
+
+async function callTool(loadOpts: { cwd: string; config?: string }, env: Record<string, string | undefined>, skills: PackSkill[], tool: string, input: unknown, opts: CallOptions): Promise<Envelope> {
+  if (typeof tool !== "string" || !tool) return fail("bad_args", "the tool name must be a non-empty string");
+  if (input === undefined || input === null) input = {};
+  if (!isObj(input)) return fail("bad_args", `the input of ${tool} must be an object`, { hint: "pass the tool call's input object as the model sent it" });
+  // Per call: the config as it is now (a revoked grant stops working at once).
+  let project: Project;
+  try {
+    project = loadProject(loadOpts);
+  } catch (e) {
+    return problemEnvelope(e);
+  }
+  if (tool === READ_SKILL_TOOL) return readSkill(project, skills, input);
+
+  // `<pack>__<verb_with_dots_as_underscores>`: pack ids have no underscore.
+  const cut = tool.indexOf("__");
+  const packId = cut > 0 ? tool.slice(0, cut) : "";
+  if (!packId) return fail("unknown_verb", `no tool '${tool}'`, { hint: "tool names are <pack>__<verb>; list them with tools()" });
+  let pack: Pack;
+  try {
+    pack = findPack(project, packId);
+  } catch {
+    // execute() gives unknown_pack / bad_pack the runtime's own words
+    return execute(project, { pack: packId, verb: "" }, { env: env as NodeJS.ProcessEnv });
+  }
+  const matches = pack.commands.filter((c) => toolNameOf(pack.id, c.verb_key) === tool);
+  if (matches.length !== 1) {
+    return matches.length === 0
+      ? fail("unknown_verb", `no tool '${tool}': pack ${pack.id} has no such command`, { hint: "list the tools again with tools(); hcpx only offers granted commands" })
+      : fail("bad_pack", `tool '${tool}' names ${matches.map((c) => `${pack.id}.${c.verb_key}`).join(" and ")}`, { hint: "rename one of the verbs: dots become underscores in tool names" });
+  }
+  const cmd = matches[0]!;
+  // What this module answers itself is redacted like the runtime's envelopes
+  // (a confirm callback's error text, an argument echoed in a message).
+  const secrets = secretsFrom(env as NodeJS.ProcessEnv, bindingNames(pack));
+  const own = (e: Envelope): Envelope => redactDeep(e, secrets);
+  const req = requestFor(pack, cmd, input);
+  if ("ok" in req) return own(req);
+
+  const gated = cmd.policy.operation === "write" && cmd.policy.confirm;
+  // Ask the person only about a call that would run: granted, args valid.
+  if (gated && isGranted(project.grants, pack.id, cmd.verb_key)) {
+    let args: ConfirmRequest["args"];
+    if (cmd.passThrough) args = { argv: req.argv ?? [] };
+    else {
+      try {
+        args = validateArgs(cmd, req.args, undefined);
+      } catch (e) {
+        if (e instanceof ArgError) return own(fail("bad_args", e.message, { ...(e.arg ? { arg: e.arg } : {}), ...(e.hint ? { hint: e.hint } : {}) }));
+        throw e;
+      }
+    }
+    if (!opts.confirm) {
+      const env0 = await execute(project, { ...req, confirm: false }, { env: env as NodeJS.ProcessEnv, pack });
+      if (!env0.ok && env0.error.code === "confirm_required") {
+        env0.error.hint = "this write runs only when a person says yes: the host app passes a confirm callback to call(); the model's confirm: true is not enough here";
+      }
+      return env0;
+    }
+    const shown = cmd.passThrough ? (args as { argv: string[] }).argv.join(" ") : Object.entries(args).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
+    args = redactDeep(args, secrets);
+    const request: ConfirmRequest = {
+      tool,
+      pack: pack.id,
+      verb: cmd.verb_key,
+      args,
+      operation: "write",
+      land: cmd.policy.land,
+      summary: cmd.summary,
+      message: `Run ${pack.id} ${cmd.verb_key}${shown ? ` ${shown}` : ""}? It writes${cmd.policy.land ? ` (${cmd.policy.land})` : ""}: ${cmd.summary}`,
+    };
+    let yes: unknown;
+    try {
+      yes = await opts.confirm(request);
+    } catch (e) {
+      return own(fail("confirm_declined", `${pack.id}.${cmd.verb_key} was not confirmed (the confirm callback failed: ${(e as Error)?.message ?? String(e)}); nothing was run`, { operation: "write", land: cmd.policy.land }));
+    }
+    if (yes !== true) return fail("confirm_declined", `the person declined ${pack.id}.${cmd.verb_key}; nothing was run`, { operation: "write", land: cmd.policy.land, hint: "do not repeat the call unless the person asks for it" });
+    // the person said yes through the host app's callback: that is the runtime's askPerson answer too,
+    // so a project with confirm: "person" runs it as well
+    return execute(project, { ...req, confirm: true }, { env: env as NodeJS.ProcessEnv, pack, askPerson: async () => "accept" });
+  }
+  return execute(project, { ...req, confirm: false }, { env: env as NodeJS.ProcessEnv, pack });
+}
+
+/** A tool call's input → the runtime's request. `confirm` is taken out (it is the person's to give, through the callback). */
+function requestFor(pack: Pack, cmd: Command, input: Record<string, unknown>): ExecRequest | Envelope {
+  let args: Record<string, unknown> = input;
+  if (!Object.hasOwn(cmd.args, "confirm")) {
+    const { confirm, ...rest } = input;
+    if (confirm !== undefined && typeof confirm !== "boolean") return fail("bad_args", "'confirm' must be true or false");
+    args = rest;
+  }
+  if (cmd.passThrough && "argv" in args) {
+    const { argv, ...named } = args;
+    if (!isArgv(argv)) return fail("bad_args", "'argv' must be an array of strings");
+    return { pack: pack.id, verb: cmd.verb_key, args: named, argv };
+  }
+  return { pack: pack.id, verb: cmd.verb_key, args };
+}
+
+function readSkill(project: Project, skills: PackSkill[], input: Record<string, unknown>): Envelope {
+  const id = input.pack;
+  const extra = Object.keys(input).filter((k) => k !== "pack");
+  if (extra.length) return fail("bad_args", `unknown input ${extra.map((k) => `'${k}'`).join(", ")} for ${READ_SKILL_TOOL}`, { hint: "it takes {pack}" });
+  if (typeof id !== "string" || !id) return fail("bad_args", "'pack' must be a pack id (string)");
+  const s = skills.find((x) => x.pack === id);
+  // the Skill as projected at open, still only while some command of the pack is granted
+  let pack: Pack | undefined;
+  try {
+    pack = s ? findPack(project, id) : undefined;
+  } catch {
+    pack = undefined;
+  }
+  const granted = pack ? pack.surface.kind === "sense_only" || pack.commands.some((c) => isGranted(project.grants, pack.id, c.verb_key)) : false;
+  if (!s || !granted) return fail("unknown_pack", `no projected pack '${id}'`, { hint: `packs: ${skills.map((x) => x.pack).join(", ") || "(none)"}` });
+  return { ok: true, data: { pack: id, text: s.content } };
+}
