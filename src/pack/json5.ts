@@ -10,12 +10,15 @@
 // surface on every agent tool call. A bare `require()` keeps it synchronous:
 // esbuild bundles it as a lazily evaluated module, vitest provides `require`.
 import { HcpxError } from "../util/errors";
+import { resolve } from "node:path";
 import { CAPS, readTextFile } from "../util/readfile";
 
 export interface Json5Doc {
   file: string;
   text: string;
   value: unknown;
+  /** read from disk: the absolute path and the file's identity when it was read (readTextFile) */
+  id?: string;
 }
 
 interface Json5Lib {
@@ -394,7 +397,9 @@ export function fastJson5(src: string): unknown {
 
 /** Read and parse a JSON5 file: a regular file of at most `maxBytes` (src/util/readfile.ts), nested at most MAX_NESTING deep. */
 export function readJson5(file: string, display = file, maxBytes: number = CAPS.pack): Json5Doc {
-  return parseJson5(readTextFile(file, display, maxBytes), display);
+  const identity: { id?: string } = {};
+  const doc = parseJson5(readTextFile(file, display, maxBytes, identity), display);
+  return { ...doc, id: `${resolve(file)}\0${identity.id}` };
 }
 
 /**

@@ -190,8 +190,8 @@ export function validate<T>(schema: z.ZodMiniType<T>, value: unknown, file: stri
  * validation would return.
  */
 export function validateDoc<K extends keyof Schemas>(kind: K, doc: Json5Doc): Validated<z.infer<Schemas[K]>> {
-  if (isValidated(kind, doc.text)) return { data: doc.value as z.infer<Schemas[K]>, warnings: [] };
+  if (isValidated(kind, doc.id)) return { data: doc.value as z.infer<Schemas[K]>, warnings: [] };
   const v = validate(schemas()[kind] as unknown as z.ZodMiniType<z.infer<Schemas[K]>>, doc.value, doc.file, doc.text);
-  markValidated(kind, doc.text);
+  markValidated(kind, doc.id);
   return v;
 }

@@ -61,9 +61,12 @@ export function errnoWords(code: string | undefined): string {
 /**
  * The text of `file` (UTF-8), or an HcpxError naming `shown`: code
  * `missing_file` (ENOENT), `not_a_file` (FIFO, device, socket, directory),
- * `file_too_large` (over `maxBytes`) or `unreadable_file`.
+ * `file_too_large` (over `maxBytes`) or `unreadable_file`. With `identity`, also
+ * the open file's identity (device, inode, size, mtime and ctime in ns), which
+ * changes whenever its content does: the kernel sets ctime on every write, and
+ * nobody can set it back (src/pack/validcache.ts keys on it).
  */
-export function readTextFile(file: string, shown: string, maxBytes: number): string {
+export function readTextFile(file: string, shown: string, maxBytes: number, identity?: { id?: string }): string {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | O_NONBLOCK);
@@ -75,6 +78,12 @@ export function readTextFile(file: string, shown: string, maxBytes: number): str
     const st = fstatSync(fd);
     if (!st.isFile()) throw new HcpxError({ code: "not_a_file", message: `is ${kindOf(st)}, expected a regular file`, file: shown, hint: "replace it with the file itself" });
     if (st.size > maxBytes) throw new HcpxError({ code: "file_too_large", message: `is ${st.size} bytes, more than the ${maxBytes} bytes hcpx reads from such a file`, file: shown, hint: "this is not a file hcpx wrote or expects; check what is at this path" });
+    if (identity) {
+      // taken before the read: a write during the read changes the file's ctime, so the text
+      // read is never filed under an identity the file has after it
+      const b = fstatSync(fd, { bigint: true });
+      identity.id = `${b.dev}:${b.ino}:${b.size}:${b.mtimeNs}:${b.ctimeNs}`;
+    }
     // Read until EOF, but never more than the cap + 1 (a file that grows while being read is still bounded).
     const chunks: Buffer[] = [];
     let n = 0;

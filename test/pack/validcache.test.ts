@@ -2,7 +2,7 @@
 // edited file is validated again, a broken cache is ignored, and it can be
 // turned off. Through the built CLI, where the cache is on.
 import { describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHcpx, scratchProject, tmp } from "../support/hcpx";
 
@@ -21,8 +21,13 @@ describe("validation cache", () => {
     expect(again.stdout).toBe(first.stdout);
     expect(JSON.parse(readFileSync(cacheOf(home), "utf8")).keys).toEqual(keys);
     // now break the policy: a cached earlier text must not let the new one through
+    // (same size, and the mtime set back as someone hiding the edit would: the cache keys on the
+    // file's identity, whose ctime the kernel sets on every write and no one can set back)
     const policy = join(p.dir, "packs/calc-wrap/policy.json");
+    const was = statSync(policy);
     writeFileSync(policy, readFileSync(policy, "utf8").replace(/"read"/, '"reed"'));
+    utimesSync(policy, was.atime, was.mtime);
+    expect(statSync(policy).size).toBe(was.size);
     const bad = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
     expect(bad.code).toBe(1);
     const err = JSON.parse(bad.stdout).error;
