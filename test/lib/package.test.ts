@@ -89,7 +89,8 @@ describe("the package: exports, declarations, plain Node", () => {
       expect(text.length).toBeLessThan(4000);
     }
     // the CLI bundles carry none of the library
-    for (const f of ["hcpx.mjs", "commands/exec.cjs", "commands/mcp.mjs"]) expect(readFileSync(join(REPO, "dist", f), "utf8")).not.toContain("confirm_declined");
+    // (openProject is the library's own; confirm_declined is the runtime's too since the elicitation gate)
+    for (const f of ["hcpx.mjs", "commands/exec.cjs", "commands/mcp.mjs"]) expect(readFileSync(join(REPO, "dist", f), "utf8")).not.toContain("openProject");
     const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { dependencies?: Record<string, string>; peerDependenciesMeta: Record<string, { optional: boolean }> };
     for (const sdk of ["ai", "@anthropic-ai/sdk", "@openai/agents"]) {
       expect(pkg.dependencies?.[sdk]).toBeUndefined();
