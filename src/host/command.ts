@@ -1,8 +1,8 @@
 // The command line an MCP entry starts: the portable `hcpx mcp` when `hcpx` on
 // PATH is this same install, else absolute node + absolute dist/hcpx.mjs (and a
 // note that the entry is machine-specific); `--command` overrides.
-import { existsSync, realpathSync, statSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { whichOnPath } from "../util/which";
+import { realpathSync } from "node:fs";
 import { HcpxError } from "../util/errors";
 
 export interface McpCommand {
@@ -30,20 +30,9 @@ function real(p: string): string | undefined {
 
 export function whichSelf(selfEntry: string, path = process.env.PATH ?? ""): boolean {
   const self = real(selfEntry);
-  if (!self) return false;
-  for (const dir of path.split(delimiter)) {
-    if (!dir) continue;
-    const cand = join(dir, "hcpx");
-    if (!existsSync(cand)) continue;
-    try {
-      if (!statSync(cand).isFile()) continue;
-    } catch {
-      continue;
-    }
-    // first hcpx on PATH wins, as the host's shell would pick it
-    return real(cand) === self;
-  }
-  return false;
+  // first hcpx on PATH wins, as the host's shell would pick it
+  const found = self ? whichOnPath("hcpx", path) : undefined;
+  return found !== undefined && real(found) === self;
 }
 
 export function resolveMcpCommand(override?: string, selfEntry = process.argv[1] ?? ""): McpCommand {

@@ -4,6 +4,7 @@
 // CLI command (src/cli/commands/pack-from-mcp.ts) talks to the server and
 // writes the files. The annotations are the server's hints (untrusted): the
 // rows are a draft the person reviews, and lint warns until they have.
+import { firstSentence, oneLine } from "../util/prose";
 import { ARG_NAME_RE, VERB_KEY_RE } from "../pack/schema";
 
 type Json = Record<string, unknown>;
@@ -66,20 +67,6 @@ export function verbFromTool(name: string): string | undefined {
     .map((seg) => (/^[a-z]/.test(seg) ? seg : `t${seg}`))
     .join(".");
   return v && VERB_KEY_RE.test(v) ? v : undefined;
-}
-
-function oneLine(s: unknown, max = 200): string | undefined {
-  if (typeof s !== "string") return undefined;
-  const t = s.replace(/\s+/g, " ").trim();
-  if (!t) return undefined;
-  return t.length > max ? t.slice(0, max - 1).trimEnd() + "…" : t;
-}
-
-function firstSentence(s: unknown): string | undefined {
-  const t = oneLine(s, 2000);
-  if (!t) return undefined;
-  const m = /^(.+?[.!?])(\s|$)/.exec(t);
-  return oneLine(m ? m[1] : t, 120);
 }
 
 function argFrom(schema: unknown): DraftArg {
@@ -179,7 +166,7 @@ export function draftFromTools(tools: readonly McpToolInfo[], opts: { id: string
       continue;
     }
     used.add(verb);
-    const summary = firstSentence(t.description) ?? oneLine(t.title ?? t.annotations?.title) ?? `Call the server's tool ${t.name}`;
+    const summary = firstSentence(t.description, 2000) ?? oneLine(t.title ?? t.annotations?.title) ?? `Call the server's tool ${t.name}`;
     const description = oneLine(t.description, 1000);
     commands.push({ verb_key: verb, tool: t.name, summary, ...(description && description !== summary ? { description } : {}), args, ...policyFrom(t.annotations) });
   }

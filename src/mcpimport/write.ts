@@ -11,12 +11,12 @@ import { atomicWrite } from "../util/atomic";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, isInside, toPosix } from "../util/paths";
 import { ENV_NAME_RE, PACK_ID_RE } from "../pack/schema";
-import { CONFIG_NAME, loadPack } from "../pack/load";
+import { loadPack } from "../pack/load";
 import { lintPackDir } from "../pack/lint";
-import { objectSet } from "../config/edit";
-import { configPath, openConfig, writeConfig } from "../config/file";
+import { configPath } from "../config/file";
 import { warning } from "../config/common";
-import { whichOnPath } from "../cli/commands/pack-new";
+import { whichOnPath } from "../util/which";
+import { recordSandboxBin, type BinRecorded } from "../config/sandbox";
 import { binEnv, DEFAULT_TIMEOUT_MS } from "../runtime/wrap";
 import { draftFromTools, renderPolicy, renderSkill, renderSurface, type McpDraft, type McpToolInfo } from "./import";
 
@@ -130,24 +130,7 @@ export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise
   if (draft.commands.length === 0) throw new HcpxError({ code: "no_tools", message: `none of the server's ${tools.length} tools could become a command`, hint: draft.notes.join("; ") });
 
   // sandbox.bins: recorded in the project config when there is one
-  let recorded: "added" | "present" | "conflict" | "no_config" | undefined;
-  if (sandboxBin) {
-    if (!haveConfig) {
-      recorded = "no_config";
-      warnings.push(warning("no_config", `no ${CONFIG_NAME} yet, so sandbox.bins.${sandboxBin.name} was not set`, `run \`hcpx init\`, then add sandbox: { bins: { ${sandboxBin.name}: ${JSON.stringify(sandboxBin.path)} } }`));
-    } else {
-      const cfg = openConfig(opts);
-      const existing = cfg.data.sandbox?.bins?.[sandboxBin.name];
-      if (existing === undefined) {
-        writeConfig(cfg.file, objectSet(cfg.text, ["sandbox", "bins"], sandboxBin.name, sandboxBin.path));
-        recorded = "added";
-      } else if (resolve(cfg.dir, existing) === sandboxBin.path) recorded = "present";
-      else {
-        recorded = "conflict";
-        warnings.push(warning("bin_mismatch", `sandbox.bins.${sandboxBin.name} is ${existing}, not ${sandboxBin.path}; left as it is`, "the pack will run the configured one"));
-      }
-    }
-  }
+  const recorded: BinRecorded | undefined = sandboxBin ? recordSandboxBin(opts, haveConfig, sandboxBin, warnings) : undefined;
 
   mkdirSync(dir, { recursive: true });
   atomicWrite(join(dir, "surface.json"), renderSurface(draft));

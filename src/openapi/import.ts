@@ -10,6 +10,7 @@
 // pass a raw document. Pure functions: the CLI command does the file I/O.
 import { createHash } from "node:crypto";
 import { ARG_NAME_RE, VERB_KEY_RE } from "../pack/schema";
+import { firstSentence, oneLine } from "../util/prose";
 import type { ArgSpec, SchemeSpec } from "../pack/schema";
 
 type Json = Record<string, unknown>;
@@ -160,20 +161,6 @@ function derefInternal(doc: Json, v: unknown, seen = new Set<string>()): unknown
     cur = isObj(cur) ? cur[k] : Array.isArray(cur) ? cur[Number(k)] : undefined;
   }
   return derefInternal(doc, cur, seen);
-}
-
-function oneLine(s: unknown, max = 200): string | undefined {
-  if (typeof s !== "string") return undefined;
-  const t = s.replace(/\s+/g, " ").trim();
-  if (!t) return undefined;
-  return t.length > max ? t.slice(0, max - 1).trimEnd() + "…" : t;
-}
-
-function firstSentence(s: unknown): string | undefined {
-  const t = oneLine(s, 1000);
-  if (!t) return undefined;
-  const m = /^(.+?[.!?])(\s|$)/.exec(t);
-  return oneLine(m ? m[1] : t, 120);
 }
 
 function envPrefix(id: string): string {

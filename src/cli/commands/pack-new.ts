@@ -2,16 +2,17 @@
 // Scaffolds a pack that lints clean. For a wrap of a bare bin name it records
 // the bin's absolute path in sandbox.bins of hcp.config.json5 (the runtime
 // never looks a bare name up on PATH).
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { HcpxError, type Problem } from "../../util/errors";
 import { display, isInside, toPosix } from "../../util/paths";
 import { PACK_ID_RE } from "../../pack/schema";
 import { CONFIG_NAME } from "../../pack/load";
-import { objectSet } from "../../config/edit";
-import { configPath, openConfig, writeConfig } from "../../config/file";
+import { configPath } from "../../config/file";
 import { usage, warning, type CommonOpts } from "../../config/common";
 import { scaffoldFiles, type ScaffoldKind } from "../../scaffold/pack";
+import { recordSandboxBin, type BinRecorded } from "../../config/sandbox";
+import { whichOnPath } from "../../util/which";
 import { parseVerbSpecs, type VerbSpec } from "../../scaffold/spec";
 import { c, done, makeOut, printWarnings } from "../output";
 
@@ -32,23 +33,6 @@ export interface PackNewOpts extends CommonOpts {
 }
 
 export const ID_RULE = "a pack id is 1-32 characters: a lower-case letter, then lower-case letters, digits or '-' (^[a-z][a-z0-9-]{0,31}$)";
-
-/** Absolute path of an executable `name` on PATH, or undefined. */
-export function whichOnPath(name: string, path = process.env.PATH ?? ""): string | undefined {
-  for (const d of path.split(delimiter)) {
-    if (!d || !isAbsolute(d)) continue;
-    const f = join(d, name);
-    try {
-      if (statSync(f).isFile()) {
-        accessSync(f, constants.X_OK);
-        return f;
-      }
-    } catch {
-      /* next */
-    }
-  }
-  return undefined;
-}
 
 /** The --verb / --write specs (src/scaffold/spec.ts); wrap only. */
 export function parseVerbs(opts: PackNewOpts, kind: ScaffoldKind, id: string): VerbSpec[] | undefined {
@@ -105,24 +89,7 @@ export async function run(id: string, opts: PackNewOpts): Promise<number> {
   }
 
   // sandbox.bins: recorded in the project config when there is one
-  let binRecorded: "added" | "present" | "conflict" | "no_config" | undefined;
-  if (sandboxBin) {
-    if (!haveConfig) {
-      binRecorded = "no_config";
-      warnings.push(warning("no_config", `no ${CONFIG_NAME} yet, so sandbox.bins.${sandboxBin.name} was not set`, `run \`hcpx init\`, then add sandbox: { bins: { ${sandboxBin.name}: ${JSON.stringify(sandboxBin.path)} } }`));
-    } else {
-      const cfg = openConfig(opts);
-      const existing = cfg.data.sandbox?.bins?.[sandboxBin.name];
-      if (existing === undefined) {
-        writeConfig(cfg.file, objectSet(cfg.text, ["sandbox", "bins"], sandboxBin.name, sandboxBin.path));
-        binRecorded = "added";
-      } else if (resolve(cfg.dir, existing) === sandboxBin.path) binRecorded = "present";
-      else {
-        binRecorded = "conflict";
-        warnings.push(warning("bin_mismatch", `sandbox.bins.${sandboxBin.name} is ${existing}, not ${sandboxBin.path}; left as it is`, "the pack will run the configured one"));
-      }
-    }
-  }
+  const binRecorded: BinRecorded | undefined = sandboxBin ? recordSandboxBin(opts, haveConfig, sandboxBin, warnings) : undefined;
 
   const files = scaffoldFiles({ id, kind, bin, binName, verbs });
   mkdirSync(dir, { recursive: true });

@@ -1,0 +1,22 @@
+// The one PATH lookup: the first executable regular file named `name` in an
+// absolute PATH directory, as a shell would find it (relative PATH entries are
+// skipped: what they mean depends on the caller's working directory).
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, isAbsolute, join } from "node:path";
+
+/** Absolute path of an executable `name` on PATH, or undefined. */
+export function whichOnPath(name: string, path = process.env.PATH ?? ""): string | undefined {
+  for (const d of path.split(delimiter)) {
+    if (!d || !isAbsolute(d)) continue;
+    const f = join(d, name);
+    try {
+      if (statSync(f).isFile()) {
+        accessSync(f, constants.X_OK);
+        return f;
+      }
+    } catch {
+      /* next */
+    }
+  }
+  return undefined;
+}
