@@ -257,6 +257,8 @@ describe("generate's manifest and out dir", () => {
     const entry = fc.tuple(fc.constantFrom("", "/", "./", outside + "/", "link/", "tools/../", "link/sub/../"), fc.array(fc.constantFrom("..", rel, "sub", "link", "."), { maxLength: 4 }), fc.constantFrom("victim.txt", "sub/victim.txt")).map(([a, b, c]) => a + [...b, c].join("/"));
     await fc.assert(
       fc.asyncProperty(fc.uniqueArray(entry, { minLength: 1, maxLength: 15 }), async (names) => {
+        // a plain path below the out dir ("victim.txt", "sub/victim.txt") is a file it may hold: no warning for that one
+        const plainInside = (n: string) => !n.startsWith("/") && n.split("/").every((seg) => seg !== "" && seg !== "." && seg !== ".." && seg !== "link");
         const m = JSON.parse(readFileSync(join(out, ".manifest.json"), "utf8"));
         for (const n of names) m.files[n] = sha(VICTIM);
         writeFileSync(join(out, ".manifest.json"), JSON.stringify(m, null, 2));
@@ -264,7 +266,7 @@ describe("generate's manifest and out dir", () => {
         const r = await s.run(["generate"]);
         expect(snapshot(outside)).toEqual(before);
         expect(r.code).toBe(0);
-        expect(r.stderr).toMatch(/warning \.hcp\/generated\/\.manifest\.json at files\[.*ignored: never read or deleted/);
+        if (names.some((n) => !plainInside(n))) expect(r.stderr).toMatch(/warning \.hcp\/generated\/\.manifest\.json at files\[.*ignored: never read or deleted/);
       }),
       { numRuns: 4 },
     );
