@@ -302,6 +302,15 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
       return true;
     };
     try {
+      /** What a json file is after hcpx's part is taken out: gone (only `{}` or the host's skeleton left in a file hcpx created), the whitespace it had before, or the text. */
+      const jsonLeft = (next: string, e: LedgerEntry): string | null => {
+        const after = lenientJson(next, f.show);
+        const emptied = after !== undefined && after.type === "object" && (after.children ?? []).length === 0 && next.replace(/^\ufeff/, "").trim() === "{}";
+        // only the host's skeleton left (ours, or the host added it to the file we created); getNodeValue makes null-prototype objects
+        const initial = initialOf(host, e.path);
+        const skeleton = !emptied && e.created && initial !== undefined && after !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(getNodeValue(after))), initial);
+        return (emptied || skeleton) && e.created ? null : emptied && e.blank !== undefined ? e.blank : next;
+      };
       switch (e.kind) {
         case "file": {
           const h = sha256(text);
@@ -324,12 +333,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
           let next: string;
           if (at.length < e.key!.length && onlyChain(nodeAt(tree, at), e.key!.slice(at.length))) next = removeJson(text, tree, at, e.emptyInner);
           else next = removeJson(text, tree, e.key!, at.length === e.key!.length ? e.emptyInner : undefined);
-          const after = lenientJson(next, f.show);
-          const emptied = after !== undefined && after.type === "object" && (after.children ?? []).length === 0 && next.replace(/^\ufeff/, "").trim() === "{}";
-          // only the host's skeleton left (ours, or the host added it to the file we created); getNodeValue makes null-prototype objects
-          const initial = initialOf(host, e.path);
-          const skeleton = !emptied && e.created && initial !== undefined && after !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(getNodeValue(after))), initial);
-          f.cur = (emptied || skeleton) && e.created ? null : emptied && e.blank !== undefined ? e.blank : next;
+          f.cur = jsonLeft(next, e);
           break;
         }
         case "json-items": {
@@ -337,11 +341,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
           const ours = new Set(e.items ?? []);
           const next = withoutItems(text, tree, e, ours, f.show);
           if (next === undefined) return "removed"; // none of hcpx's items is there (any more)
-          const after = lenientJson(next, f.show);
-          const emptied = after !== undefined && after.type === "object" && (after.children ?? []).length === 0 && next.replace(/^\ufeff/, "").trim() === "{}";
-          const initial = initialOf(host, e.path);
-          const skeleton = !emptied && e.created && initial !== undefined && after !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(getNodeValue(after))), initial);
-          f.cur = (emptied || skeleton) && e.created ? null : emptied && e.blank !== undefined ? e.blank : next;
+          f.cur = jsonLeft(next, e);
           break;
         }
         case "toml": {
