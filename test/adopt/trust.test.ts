@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { HCPX, REPO, tmp } from "../support/hcpx";
 import { scratch, snapshot } from "./helpers";
@@ -271,6 +271,17 @@ describe("generate's manifest and out dir", () => {
       { numRuns: 4 },
     );
   });
+
+  it("a manifest that is a FIFO is not opened for a blocking read: generate warns and finishes", async () => {
+    const s = scratch();
+    expect((await s.run(["generate"])).code).toBe(0);
+    const manifest = join(s.dir, ".hcp", "generated", ".manifest.json");
+    rmSync(manifest);
+    execFileSync("mkfifo", [manifest]);
+    const r = await s.run(["generate"]);
+    expect(r.signal).toBeNull(); // not killed by the runner's timeout
+    expect(r.stderr).toMatch(/\.manifest\.json .*FIFO.*files it listed are left in place/);
+  }, 30_000);
 
   it("a planned file whose directory is a symlink out of the out dir is refused; nothing is written there", async () => {
     const s = scratch();

@@ -6,6 +6,7 @@
 // leaves it, is ignored with a warning and never read or deleted.
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, realpathSync, rmdirSync, unlinkSync } from "node:fs";
+import { CAPS, readTextFile } from "../../util/readfile";
 import { dirname, join, relative, resolve } from "node:path";
 import { loadPacks, loadProject } from "../../pack/load";
 import { DEFAULT_SKILLS_PATH } from "../../projection/build";
@@ -40,8 +41,11 @@ function readManifest(out: TrustBase): { manifest?: Manifest; problem?: string }
   if (!g.ok) return { problem: `${g.reason} ` };
   let text: string;
   try {
-    text = readFileSync(g.real, "utf8");
-  } catch {
+    // what the out dir holds is read back, not trusted: a regular file of bounded size, never a blocking open
+    text = readTextFile(g.real, MANIFEST, CAPS.ledger);
+  } catch (e) {
+    if (e instanceof HcpxError && e.problems[0]?.code === "missing_file") return {};
+    if (e instanceof HcpxError) return { problem: `${e.problems[0]!.message} ` };
     return {};
   }
   try {
