@@ -24,6 +24,12 @@ mode="${1:-install}"
 # binary (no Node needed), so the engine check must stay a warning.
 npm_flags=(--no-audit --no-fund --engine-strict=false --loglevel=error)
 
+# Some postinstall scripts edit the installing user's dotfiles (qodercli appends to
+# ~/.bashrc and ~/.profile): npm runs with a scratch HOME, keeping the real npm cache.
+export npm_config_cache="${npm_config_cache:-$HOME/.npm}"
+npm_home="$(mktemp -d)"
+trap 'rm -rf "$npm_home"' EXIT
+
 # Stamp = lock + manifest + node major + platform: anything else needs a reinstall.
 want_stamp() {
   {
@@ -74,7 +80,7 @@ case "$mode" in
   --check) if up_to_date; then echo "hcpx hosts: up to date in $dir"; exit 0; else echo "hcpx hosts: missing or stale in $dir" >&2; exit 1; fi ;;
   --relock)
     tmp="$(mktemp -d)"; cp "$src/package.json" "$tmp/"
-    (cd "$tmp" && npm install --package-lock-only "${npm_flags[@]}")
+    (cd "$tmp" && HOME="$npm_home" npm install --package-lock-only "${npm_flags[@]}")
     cp "$tmp/package-lock.json" "$src/package-lock.json"; rm -rf "$tmp"
     echo "rewrote $src/package-lock.json"; exit 0 ;;
   --force) rm -rf "$dir/node_modules" "$stamp" ;;
@@ -96,9 +102,9 @@ echo "hcpx hosts: installing into $dir (node $(node --version), npm $(npm --vers
 # lacks some *other* platform's optional binary (e.g. opencode-darwin-* 404 on a
 # partial mirror). `npm install` with the lock present installs exactly the locked
 # versions and tolerates missing optionals; we then check the lock did not move.
-if ! (cd "$dir" && npm ci "${npm_flags[@]}") 2>"$dir/.npm-ci.err"; then
+if ! (cd "$dir" && HOME="$npm_home" npm ci "${npm_flags[@]}") 2>"$dir/.npm-ci.err"; then
   echo "  npm ci refused the lock ($(grep -m1 -E 'Missing|error' "$dir/.npm-ci.err" || true)); using npm install with the lock"
-  (cd "$dir" && npm install "${npm_flags[@]}")
+  (cd "$dir" && HOME="$npm_home" npm install "${npm_flags[@]}")
 fi
 if ! cmp -s "$src/package-lock.json" "$dir/package-lock.json"; then
   echo "WARNING: npm changed the lock file in $dir; versions may differ from test/hosts/package-lock.json" >&2
