@@ -15,6 +15,8 @@ export default defineConfig({
     // forks, not threads: suites chdir and set process.env (the in-process
     // malformed-input suite, the library tests), which worker threads forbid.
     pool: "forks",
+    // HCPX_TEST_CPU_LOG=<file>: the CPU each file used, children included
+    setupFiles: ["test/support/cpu-log.ts"],
     // vitest's default is one worker fewer than the cores: on the 2 cores of
     // CI that is one file at a time. Most of a test's time is a child process
     // (the CLI, a bin, a server) or a wait on one, so one worker per core.
