@@ -3,7 +3,7 @@
 // writes an `mcp` pack each (`hcpx pack from-mcp`), so that they run behind
 // the one `hcp` tool with grants, the confirm gate and redaction. Which file
 // and which entry fields is data: the host descriptor's mcp target (`path`,
-// `key`, `servers` in hosts/<host>.json5). Env values in the host file are
+// `key`, `entry` in hosts/<host>.json5: the fields hcpx writes its own entry with). Env values in the host file are
 // never copied into a pack: their names become the pack's Binding, read from
 // hcpx's environment at run time. Nothing is activated, nothing is removed
 // from the host's config.
@@ -12,7 +12,7 @@ import { join, resolve } from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser/lib/esm/main.js"; // the ESM build (see src/host/engine.ts)
 import { HcpxError, type Problem } from "../../util/errors";
 import { display, home } from "../../util/paths";
-import { loadDescriptor, type Target } from "../../host/descriptor";
+import { loadDescriptor, slotField, type Target } from "../../host/descriptor";
 import { findProjectConfig } from "../../pack/load";
 import type { CommonOpts } from "../../config/common";
 import { idFromName, packFromMcp } from "../../mcpimport/write";
@@ -39,7 +39,7 @@ type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
-/** The servers of one host config file, read as the descriptor's `servers` says. */
+/** The servers of one host config file, read as the descriptor's `entry` says. */
 export async function readHostServers(file: string, t: Target): Promise<HostServer[]> {
   const text = readFileSync(file, "utf8").replace(/^\ufeff/, "");
   let doc: unknown;
@@ -55,7 +55,8 @@ export async function readHostServers(file: string, t: Target): Promise<HostServ
     doc = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: t.format === "json" });
     if (errors.length) throw new HcpxError({ code: "bad_json", message: `does not parse: ${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}`, file: display(file), hint: "fix the file, then import again" });
   }
-  const spec = t.servers!;
+  const e = t.entry!;
+  const spec = { command: slotField(e, "command"), args: slotField(e, "args"), argv: slotField(e, "argv"), env: slotField(e, "env"), envNames: slotField(e, "envNames"), remote: e.remote };
   const parentKey = t.key!.slice(0, -1);
   const own = t.key![t.key!.length - 1]!;
   let node: unknown = doc;
@@ -104,7 +105,7 @@ export async function run(host: string, opts: ImportOpts): Promise<number> {
   const scope = opts.scope ?? "project";
   if (scope !== "project" && scope !== "user") throw new HcpxError({ code: "usage", message: `--scope must be project or user, not '${scope}'`, hint: "hcpx import claude --scope user" }, 64);
   const desc = loadDescriptor(host);
-  const t = desc.scopes[scope]?.targets.find((x) => x.servers !== undefined);
+  const t = desc.scopes[scope]?.targets.find((x) => x.entry !== undefined);
   if (!t) throw new HcpxError({ code: "no_servers_target", message: `hosts/${host}.json5 says of no ${scope}-scope file where ${desc.name} keeps its MCP servers`, hint: scope === "project" ? `try --scope user` : "this host cannot be imported from" });
   const cfg = opts.config ? resolve(opts.config) : findProjectConfig(process.cwd());
   const base = cfg ? resolve(cfg, "..") : process.cwd();
