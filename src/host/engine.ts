@@ -110,65 +110,43 @@ export function journalPath(ledgerFile: string): string {
 }
 
 export async function planAdopt(project: Project, hosts: string[], projectionFor: ProjectionFor, opts: AdoptOptions): Promise<AdoptPlan> {
-  const scope = opts.scope;
-  const homeDir = opts.home ?? home();
-  const base = opts.preview ? "/" : scope === "project" ? project.root : homeDir;
-  const problems: Problem[] = [];
-  const conflicts: Problem[] = [];
-  const warnings: Problem[] = [];
-  const notes: string[] = [];
-  // every path the ledger, the journal or a lock names must stay inside this base
-  const trust: TrustBase = { dir: base, prefix: scope === "user" ? "~/" : "" };
-  const vfs = new Map<string, VFile>();
-
-  const absOf = (p: string) => (p.startsWith("~/") ? join(homeDir, p.slice(2)) : join(base, p));
-  const showOf = (abs: string) => (scope === "user" ? "~/" + toPosix(relative(homeDir, abs)) : toPosix(relative(base, abs)));
-
-  function file(abs: string): VFile {
-    const show = showOf(abs);
-    const hit = vfs.get(abs);
-    if (hit) return hit;
-    let real = abs;
-    let orig: Entry = { kind: "absent" };
-    if (!opts.preview) {
-      real = resolveInside(abs, base, show).real;
-      orig = readEntry(real);
-      if (orig.kind === "binary") {
-        throw new HcpxError({ code: "not_utf8", message: `is not UTF-8 text (invalid byte at offset ${orig.offset}); left untouched`, file: show, hint: "hcpx edits UTF-8 text only: convert the file to UTF-8, or move it away" });
-      }
-    }
-    const f: VFile = { abs, real, show, orig, cur: orig.kind === "file" ? orig.text : null, hosts: new Set(), notes: [] };
-    vfs.set(abs, f);
-    return f;
+  const run = new AdoptRun(project, hosts, opts);
+  for (const desc of run.descriptors) {
+    if (opts.remove) run.removeHost(desc);
+    else await run.adoptHost(desc, projectionFor);
   }
+  return run.plan();
+}
 
-  /** the path of a target: the first of its alternatives that exists (or is planned), else the first */
-  function targetPath(t: Target): string {
-    const paths = Array.isArray(t.path) ? t.path : [t.path];
-    if (!opts.preview) {
-      for (const p of paths) {
-        const f = file(absOf(p));
-        if (f.orig.kind !== "absent" || f.cur !== null) return absOf(p);
-      }
-    }
-    return absOf(paths[0]!);
-  }
+/** What one ledger file says, and what an interrupted run's journal left (the ledger rebuilt from it). */
+interface LedgerState {
+  ledgerFile: string;
+  show: string;
+  ledger: Ledger;
+  ledgerOld?: string;
+  ledgerBase?: string;
+  journalFile: string;
+  journalPending: boolean;
+  temps: Set<string>;
+  journalRmdirs: string[];
+}
 
-  // ---- ledger ----
+function readLedgerState(scope: Scope, project: Project, base: string, homeDir: string, trust: TrustBase, preview: boolean, problems: Problem[], warnings: Problem[]): LedgerState {
   const ledgerFile = ledgerPath(scope, project);
+  const showLedger = scope === "user" ? "~/" + toPosix(relative(homeDir, ledgerFile)) : toPosix(relative(project.root, ledgerFile));
   let ledgerOld: string | undefined;
   let ledger: Ledger = emptyLedger();
   const journalFile = journalPath(ledgerFile);
   let journalPending = false;
   const temps = new Set<string>();
   const journalRmdirs: string[] = [];
-  if (!opts.preview) {
+  if (!preview) {
     if (scope === "project") ledgerInside(ledgerFile, base);
     const e = readEntry(ledgerFile);
     if (e.kind === "file") {
       ledgerOld = e.text;
-      ledger = parseLedger(e.text, showLedger());
-    } else if (e.kind !== "absent") problems.push({ code: "not_a_file", message: "is not a file", file: showLedger() });
+      ledger = parseLedger(e.text, showLedger);
+    } else if (e.kind !== "absent") problems.push({ code: "not_a_file", message: "is not a file", file: showLedger });
     // An `adopt --write` killed mid-way left its journal: rebuild the ledger from
     // what is on disk now (each file changed is either its old or its new bytes).
     const j = readEntry(journalFile);
@@ -208,44 +186,169 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     for (const t of staleTemps(dirname(ledgerFile))) if (!t.endsWith(".lock.tmp")) temps.add(t);
   }
   // What the ledger names is trusted only as far as guardPath lets it (ledger.ts).
-  const sane = sanitizeLedger(ledger, scope, trust, showLedger());
-  ledger = sane.ledger;
+  const sane = sanitizeLedger(ledger, scope, trust, showLedger);
   warnings.push(...sane.warnings);
+  ledger = sane.ledger;
   const ledgerBase = journalPending || sane.warnings.length ? (Object.keys(ledger.hosts).length || ledger.dirs?.length ? serializeLedger(ledger) : undefined) : ledgerOld;
-  function showLedger(): string {
-    return scope === "user" ? "~/" + toPosix(relative(homeDir, ledgerFile)) : toPosix(relative(project.root, ledgerFile));
+  return { ledgerFile, show: showLedger, ledger, ledgerOld, ledgerBase, journalFile, journalPending, temps, journalRmdirs };
+}
+
+/** Pack text that would break the files it lands in (a marker, a control character): refused, naming the pack file. */
+function packTextProblems(projection: Projection, checked: Set<string>): Problem[] {
+  const problems: Problem[] = [];
+  for (const p of projection.packs) {
+    if (checked.has(p.pack.dir)) continue;
+    checked.add(p.pack.dir);
+    // what lands is the Skill copy, the leads and the surface's texts: checked in memory; the pack's files are read for positions only when something is found
+    const copy = projection.skills.find((k) => k.packId === p.pack.id)?.content ?? "";
+    const texts = [copy, p.description, ...p.leads, p.pack.surface.description, ...(p.pack.surface.commands ?? []).flatMap((c) => [c.summary, c.description ?? ""])];
+    if (!texts.some((t) => typeof t === "string" && unsafeHostText(t))) continue;
+    const found = hostTextProblems(p.pack, undefined, { leads: p.leads, description: p.description });
+    const bad = found.length ? found : [{ code: "host_text_unsafe", severity: "error" as const, message: "the Skill copy holds a block marker or a control character", file: display(p.pack.skillFile), hint: "run hcpx lint on the pack" }];
+    problems.push(...bad.map((x) => ({ ...x, hint: `${x.hint}; hcpx adopts nothing while a pack holds it` })));
   }
-  const claimedByOthers = (host: string, e: LedgerEntry, removing: Set<string>) =>
-    Object.entries(ledger.hosts).some(([h, lh]) => h !== host && !removing.has(h) && lh.entries.some((x) => ledgerKey(x) === ledgerKey(e)));
-  const allLedgerEntries = (): LedgerEntry[] => Object.values(ledger.hosts).flatMap((h) => h.entries);
-  const newHosts: Record<string, LedgerHost> = {};
-  const rmdirCandidates = new Set<string>(journalRmdirs);
+  return problems;
+}
+
+const shown = (argv: string[]) => "`" + argv.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : JSON.stringify(w))).join(" ") + "`";
+
+/**
+ * One adopt plan in the making: the files as read and as planned (`vfs`), the ledger,
+ * what is reported. `adoptHost` asks each target's format handler; nothing is written.
+ */
+class AdoptRun {
+  readonly scope: Scope;
+  readonly homeDir: string;
+  readonly base: string;
+  readonly problems: Problem[] = [];
+  readonly conflicts: Problem[] = [];
+  readonly warnings: Problem[] = [];
+  readonly notes: string[] = [];
+  readonly vfs = new Map<string, VFile>();
+  readonly state: LedgerState;
+  readonly ledger: Ledger;
+  readonly descriptors: Descriptor[] = [];
+  readonly newHosts: Record<string, LedgerHost> = {};
+  readonly rmdirCandidates: Set<string>;
+  readonly removing: Set<string>;
+  readonly textChecked = new Set<string>();
+
+  constructor(
+    readonly project: Project,
+    readonly hosts: string[],
+    readonly opts: AdoptOptions,
+  ) {
+    this.scope = opts.scope;
+    this.homeDir = opts.home ?? home();
+    this.base = opts.preview ? "/" : this.scope === "project" ? project.root : this.homeDir;
+    // every path the ledger, the journal or a lock names must stay inside this base
+    const trust: TrustBase = { dir: this.base, prefix: this.scope === "user" ? "~/" : "" };
+    this.state = readLedgerState(this.scope, project, this.base, this.homeDir, trust, opts.preview === true, this.problems, this.warnings);
+    this.ledger = this.state.ledger;
+    this.rmdirCandidates = new Set(this.state.journalRmdirs);
+    this.removing = new Set(opts.remove ? hosts : []);
+    for (const host of hosts) {
+      try {
+        this.descriptors.push(loadDescriptor(host));
+      } catch (err) {
+        if (err instanceof HcpxError) this.problems.push(...err.problems);
+        else throw err;
+      }
+    }
+    if (this.problems.length) throw new HcpxError(this.problems);
+    this.dropForeignEntries();
+  }
+
+  absOf(p: string): string {
+    return p.startsWith("~/") ? join(this.homeDir, p.slice(2)) : join(this.base, p);
+  }
+  showOf(abs: string): string {
+    return this.scope === "user" ? "~/" + toPosix(relative(this.homeDir, abs)) : toPosix(relative(this.base, abs));
+  }
+  allLedgerEntries(): LedgerEntry[] {
+    return Object.values(this.ledger.hosts).flatMap((h) => h.entries);
+  }
+  claimedByOthers(host: string, e: LedgerEntry): boolean {
+    return Object.entries(this.ledger.hosts).some(([h, lh]) => h !== host && !this.removing.has(h) && lh.entries.some((x) => ledgerKey(x) === ledgerKey(e)));
+  }
+
+  /** The file at `abs` as the plan sees it (read once; resolved inside the base). */
+  file(abs: string): VFile {
+    const show = this.showOf(abs);
+    const hit = this.vfs.get(abs);
+    if (hit) return hit;
+    let real = abs;
+    let orig: Entry = { kind: "absent" };
+    if (!this.opts.preview) {
+      real = resolveInside(abs, this.base, show).real;
+      orig = readEntry(real);
+      if (orig.kind === "binary") {
+        throw new HcpxError({ code: "not_utf8", message: `is not UTF-8 text (invalid byte at offset ${orig.offset}); left untouched`, file: show, hint: "hcpx edits UTF-8 text only: convert the file to UTF-8, or move it away" });
+      }
+    }
+    const f: VFile = { abs, real, show, orig, cur: orig.kind === "file" ? orig.text : null, hosts: new Set(), notes: [] };
+    this.vfs.set(abs, f);
+    return f;
+  }
+
+  /** The path of a target: the first of its alternatives that exists (or is planned), else the first. */
+  targetPath(t: Target): string {
+    const paths = Array.isArray(t.path) ? t.path : [t.path];
+    if (!this.opts.preview) {
+      for (const p of paths) {
+        const f = this.file(this.absOf(p));
+        if (f.orig.kind !== "absent" || f.cur !== null) return this.absOf(p);
+      }
+    }
+    return this.absOf(paths[0]!);
+  }
+
+  /**
+   * A ledger entry is acted on only when it is one this host's descriptor can
+   * produce (its format's handler says: a target path with its kind and key, or
+   * `<skills dir>/<name>/SKILL.md`). Anything else (a hand-made entry naming
+   * README.md, say) is ignored with a warning.
+   */
+  private dropForeignEntries(): void {
+    for (const desc of this.descriptors) {
+      const lh = this.ledger.hosts[desc.host];
+      if (!lh) continue;
+      const targets = desc.scopes[this.scope]?.targets ?? [];
+      const fits = (e: LedgerEntry) => targets.some((t) => HANDLERS[t.format].fits(e, t, (Array.isArray(t.path) ? t.path : [t.path]).map((p) => this.showOf(this.absOf(p)))));
+      lh.entries = lh.entries.filter((e, i) => {
+        if (fits(e)) return true;
+        this.warnings.push({ code: "ledger_entry_ignored", severity: "warning", file: this.state.show, path: `hosts.${desc.host}.entries[${i}]`, message: `entry ${JSON.stringify(e.path)} (${e.kind}) is not a file hcpx writes for ${desc.name}; ignored: hcpx never reads, writes or deletes what it names`, hint: "the ledger is written by hcpx adopt; restore it from version control if someone changed it" });
+        return false;
+      });
+    }
+  }
 
   // ---- the MCP command: --command, else hcpx's own (derived from this invocation) ----
   // A command the ledger records (an earlier --command) is a value from a shared
   // file: it is written only with --use-recorded-command, and shown either way.
-  const shown = (argv: string[]) => "`" + argv.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : JSON.stringify(w))).join(" ") + "`";
-  function mcpOf(host: string): McpCommand {
+  mcpOf(host: string): McpCommand {
+    const opts = this.opts;
     if (opts.preview && opts.command === undefined) return { argv: ["hcpx", "mcp"] };
-    const recorded = ledger.hosts[host]?.command;
+    const recorded = this.ledger.hosts[host]?.command;
     if (opts.command === undefined && opts.useRecordedCommand && recorded) return { argv: recorded };
     return resolveMcpCommand(opts.command);
   }
-  function mcpFor(host: string): McpCommand {
-    const mcp = mcpOf(host);
-    const recorded = opts.preview ? undefined : ledger.hosts[host]?.command;
-    if (opts.command === undefined && recorded && opts.useRecordedCommand) notes.push(`${host}: the MCP command recorded in ${showLedger()}, ${shown(recorded)}, is used (--use-recorded-command)`);
+  mcpFor(host: string): McpCommand {
+    const opts = this.opts;
+    const mcp = this.mcpOf(host);
+    const recorded = opts.preview ? undefined : this.ledger.hosts[host]?.command;
+    if (opts.command === undefined && recorded && opts.useRecordedCommand) this.notes.push(`${host}: the MCP command recorded in ${this.state.show}, ${shown(recorded)}, is used (--use-recorded-command)`);
     else if (opts.command === undefined && recorded && !isDeepStrictEqual(recorded, mcp.argv)) {
-      warnings.push({
+      this.warnings.push({
         code: "recorded_command",
         severity: "warning",
-        file: showLedger(),
+        file: this.state.show,
         path: `hosts.${host}.command`,
         message: `records the MCP command ${shown(recorded)} for ${host} (an earlier --command); this plan writes ${shown(mcp.argv)} instead`,
         hint: `review the recorded command; to keep it, rerun with --use-recorded-command (or --command "…")`,
       });
     }
-    if (mcp.machineSpecific && !notes.includes(mcp.machineSpecific)) notes.push(mcp.machineSpecific);
+    if (mcp.machineSpecific && !this.notes.includes(mcp.machineSpecific)) this.notes.push(mcp.machineSpecific);
     return mcp;
   }
 
@@ -254,14 +357,14 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
   // and the descriptor does not say its shell tool cannot (`shellRoute: false`). A file
   // two hosts read (AGENTS.md: Codex and opencode) holds one block, so it advertises the
   // route only if every host that reads it (adopted in this run, or recorded) can run it.
-  function shellFor(desc: Descriptor, inRun: Descriptor[]): boolean {
-    const can = (d: Descriptor) => d.shellRoute !== false && mcpOf(d.host).argv[0] === "hcpx";
-    const blocks = (d: Descriptor) => new Set((d.scopes[scope]?.targets ?? []).filter((t) => t.format === "markdown-block").map((t) => absOf(first(t.path))));
+  shellFor(desc: Descriptor): boolean {
+    const can = (d: Descriptor) => d.shellRoute !== false && this.mcpOf(d.host).argv[0] === "hcpx";
+    const blocks = (d: Descriptor) => new Set((d.scopes[this.scope]?.targets ?? []).filter((t) => t.format === "markdown-block").map((t) => this.absOf(first(t.path))));
     if (!can(desc)) return false;
     const mine = blocks(desc);
-    const others = new Map(inRun.map((d) => [d.host, d]));
-    for (const h of Object.keys(ledger.hosts)) {
-      if (others.has(h) || ledger.hosts[h]!.scope !== scope) continue;
+    const others = new Map(this.descriptors.map((d) => [d.host, d]));
+    for (const h of Object.keys(this.ledger.hosts)) {
+      if (others.has(h) || this.ledger.hosts[h]!.scope !== this.scope) continue;
       try {
         others.set(h, loadDescriptor(h));
       } catch {
@@ -272,14 +375,13 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     return true;
   }
 
-
-  // ---- removal of one ledger entry (stale or --remove): its format's handler ----
-  function removeEntry(host: string, e: LedgerEntry): "removed" | "kept" {
+  /** The removal of one ledger entry (stale, or --remove): its format's handler. */
+  removeEntry(host: string, e: LedgerEntry): "removed" | "kept" {
     let f: VFile;
     try {
-      f = file(absOf(e.path));
+      f = this.file(this.absOf(e.path));
     } catch (err) {
-      if (err instanceof HcpxError) problems.push(...err.problems);
+      if (err instanceof HcpxError) this.problems.push(...err.problems);
       else throw err;
       return "kept";
     }
@@ -287,10 +389,10 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     if (f.orig.kind !== "file" && f.orig.kind !== "absent") return "kept";
     let r: "removed" | "kept" | "gone";
     try {
-      r = handlerForKind(e.kind).remove(e, f, f.cur, { host, force: opts.force === true, conflicts, initialOf: (path) => initialOf(host, path) });
+      r = handlerForKind(e.kind).remove(e, f, f.cur, { host, force: this.opts.force === true, conflicts: this.conflicts, initialOf: (path) => this.initialOf(host, path) });
     } catch (err) {
       if (err instanceof HcpxError) {
-        problems.push(...err.problems);
+        this.problems.push(...err.problems);
         return "kept";
       }
       throw err;
@@ -301,93 +403,79 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
   }
 
   /** the `initial` skeleton of the json target of `host` at display path `path` */
-  function initialOf(host: string, path: string): Record<string, unknown> | undefined {
-    const d = descriptors.find((x) => x.host === host);
-    for (const t of d?.scopes[scope]?.targets ?? []) {
-      if (t.initial && (Array.isArray(t.path) ? t.path : [t.path]).some((p) => showOf(absOf(p)) === path)) return t.initial;
+  initialOf(host: string, path: string): Record<string, unknown> | undefined {
+    const d = this.descriptors.find((x) => x.host === host);
+    for (const t of d?.scopes[this.scope]?.targets ?? []) {
+      if (t.initial && (Array.isArray(t.path) ? t.path : [t.path]).some((p) => this.showOf(this.absOf(p)) === path)) return t.initial;
     }
     return undefined;
   }
 
-  const removing = new Set(opts.remove ? hosts : []);
-  const textChecked = new Set<string>();
-  const descriptors: Descriptor[] = [];
-  for (const host of hosts) {
-    try {
-      descriptors.push(loadDescriptor(host));
-    } catch (err) {
-      if (err instanceof HcpxError) problems.push(...err.problems);
-      else throw err;
+  /** --remove: take out what the ledger records for this host (what another host still claims stays). */
+  removeHost(desc: Descriptor): void {
+    const host = desc.host;
+    const old = this.ledger.hosts[host];
+    if (!old) {
+      this.notes.push(`${desc.name}: nothing recorded in ${this.state.show} for ${this.scope} scope, nothing to remove`);
+      return;
     }
-  }
-  if (problems.length) throw new HcpxError(problems);
-  // A ledger entry is acted on only when it is one this host's descriptor can
-  // produce (its format's handler says: a target path with its kind and key, or
-  // `<skills dir>/<name>/SKILL.md`). Anything else (a hand-made entry naming
-  // README.md, say) is ignored with a warning.
-  for (const desc of descriptors) {
-    const lh = ledger.hosts[desc.host];
-    if (!lh) continue;
-    const targets = desc.scopes[scope]?.targets ?? [];
-    const fits = (e: LedgerEntry) => targets.some((t) => HANDLERS[t.format].fits(e, t, (Array.isArray(t.path) ? t.path : [t.path]).map((p) => showOf(absOf(p)))));
-    lh.entries = lh.entries.filter((e, i) => {
-      if (fits(e)) return true;
-      warnings.push({ code: "ledger_entry_ignored", severity: "warning", file: showLedger(), path: `hosts.${desc.host}.entries[${i}]`, message: `entry ${JSON.stringify(e.path)} (${e.kind}) is not a file hcpx writes for ${desc.name}; ignored: hcpx never reads, writes or deletes what it names`, hint: "the ledger is written by hcpx adopt; restore it from version control if someone changed it" });
-      return false;
-    });
+    const kept = old.entries.filter((e) => !this.claimedByOthers(host, e) && this.removeEntry(host, e) === "kept");
+    for (const d of old.dirs) this.rmdirCandidates.add(this.absOf(d));
+    if (kept.length) this.newHosts[host] = { scope: this.scope, entries: kept, dirs: old.dirs, ...(old.command ? { command: old.command } : {}) };
   }
 
-  for (const desc of descriptors) {
+  /** Plan one host: each target of its descriptor, asked of the target format's handler; then what is no longer projected goes. */
+  async adoptHost(desc: Descriptor, projectionFor: ProjectionFor): Promise<void> {
+    const { opts, scope } = this;
     const host = desc.host;
-    const old = ledger.hosts[host];
-    if (opts.remove) {
-      if (!old) {
-        notes.push(`${desc.name}: nothing recorded in ${showLedger()} for ${scope} scope, nothing to remove`);
-        continue;
-      }
-      const kept: LedgerEntry[] = [];
-      for (const e of old.entries) {
-        if (claimedByOthers(host, e, removing)) continue;
-        if (removeEntry(host, e) === "kept") kept.push(e);
-      }
-      for (const d of old.dirs) rmdirCandidates.add(absOf(d));
-      if (kept.length) newHosts[host] = { scope, entries: kept, dirs: old.dirs, ...(old.command ? { command: old.command } : {}) };
-      continue;
-    }
+    const old = this.ledger.hosts[host];
     const spec = desc.scopes[scope];
     if (!spec) {
-      problems.push({ code: "no_scope", message: `${desc.name} has no ${scope}-scope configuration in hcpx`, hint: `use --scope ${scope === "user" ? "project" : "user"}` });
-      continue;
+      this.problems.push({ code: "no_scope", message: `${desc.name} has no ${scope}-scope configuration in hcpx`, hint: `use --scope ${scope === "user" ? "project" : "user"}` });
+      return;
     }
-    for (const n of spec.notes ?? []) notes.push(`${desc.name}: ${n}`);
+    for (const n of spec.notes ?? []) this.notes.push(`${desc.name}: ${n}`);
     const skillsTarget = spec.targets.find((t) => t.format === "dir-of-skills");
-    const mcp = mcpFor(host);
+    const mcp = this.mcpFor(host);
     let projection: Projection;
     try {
-      projection = projectionFor(skillsTarget ? first(skillsTarget.path) : ".hcp/generated/skills", { shell: shellFor(desc, descriptors) });
+      projection = projectionFor(skillsTarget ? first(skillsTarget.path) : ".hcp/generated/skills", { shell: this.shellFor(desc) });
     } catch (err) {
-      if (err instanceof HcpxError) {
-        problems.push(...err.problems);
-        continue;
-      }
+      if (err instanceof HcpxError) return void this.problems.push(...err.problems);
       throw err;
     }
-    // pack text that would break the files it lands in (a marker, a control character): refused, naming the pack file
-    let unsafe = false;
-    for (const p of projection.packs) {
-      if (textChecked.has(p.pack.dir)) continue;
-      textChecked.add(p.pack.dir);
-      // what lands is the Skill copy, the leads and the surface's texts: checked in memory; the pack's files are read for positions only when something is found
-      const copy = projection.skills.find((k) => k.packId === p.pack.id)?.content ?? "";
-      const texts = [copy, p.description, ...p.leads, p.pack.surface.description, ...(p.pack.surface.commands ?? []).flatMap((c) => [c.summary, c.description ?? ""])];
-      if (!texts.some((t) => typeof t === "string" && unsafeHostText(t))) continue;
-      const found = hostTextProblems(p.pack, undefined, { leads: p.leads, description: p.description });
-      const bad = found.length ? found : [{ code: "host_text_unsafe", severity: "error" as const, message: "the Skill copy holds a block marker or a control character", file: display(p.pack.skillFile), hint: "run hcpx lint on the pack" }];
-      if (bad.length) unsafe = true;
-      problems.push(...bad.map((x) => ({ ...x, hint: `${x.hint}; hcpx adopts nothing while a pack holds it` })));
+    const unsafe = packTextProblems(projection, this.textChecked);
+    if (unsafe.length) return void this.problems.push(...unsafe);
+    const entries: LedgerEntry[] = [];
+    const dirs = new Set<string>(old?.dirs ?? []);
+    const ctx = this.targetContext(desc, projection, mcp, dirs);
+    for (const t of spec.targets) {
+      try {
+        const abs = this.targetPath(t);
+        const caps = FORMAT_CAPS[t.format];
+        if (caps.keyed || caps.prose) this.targetFile(this.file(abs), t, desc, mcp);
+        entries.push(...(await HANDLERS[t.format].plan(t, abs, ctx)));
+      } catch (err) {
+        if (err instanceof HcpxError) this.problems.push(...err.problems);
+        else throw err;
+      }
     }
-    if (unsafe) continue;
+    // Stale: recorded before, no longer projected.
+    const now = new Set(entries.map(ledgerKey));
+    const kept: LedgerEntry[] = [];
+    for (const e of old?.entries ?? []) {
+      if (now.has(ledgerKey(e)) || this.claimedByOthers(host, e)) continue;
+      if (this.removeEntry(host, e) === "kept") kept.push(e);
+      else for (const d of dirs) this.rmdirCandidates.add(this.absOf(d));
+    }
     const command = opts.command !== undefined ? mcp.argv : opts.useRecordedCommand ? old?.command : undefined;
+    this.newHosts[host] = { scope, entries: [...entries, ...kept], dirs: [...dirs].sort(), ...(command && !opts.preview ? { command } : {}) };
+  }
+
+  /** What a format handler gets for one host: the files, the ledger, the rendered prose and the MCP entry. */
+  private targetContext(desc: Descriptor, projection: Projection, mcp: McpCommand, dirs: Set<string>): TargetContext {
+    const host = desc.host;
+    const old = this.ledger.hosts[host];
     // the host's tool shape (descriptor `tools`): per-command lets its approval tell reads from gated writes
     const served = desc.tools === "per-command" ? [...mcp.argv, "--shape", "per-command"] : mcp.argv;
     const classes = commandClasses(projection, desc);
@@ -402,112 +490,95 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
       packs: projection.packs.map((p) => p.pack.id),
       host,
       hostName: desc.name,
-      bundle: opts.bundle,
+      bundle: this.opts.bundle,
     };
-    const entries: LedgerEntry[] = [];
-    const dirs = new Set<string>(old?.dirs ?? []);
     // A file or block another host's adopt wrote (AGENTS.md and .agents/skills for Codex and
     // opencode) is shared: this host takes over what that entry knows (created, prefix…), so
     // that whichever host is removed last restores what was there before.
     const same = (e: Pick<LedgerEntry, "path" | "kind" | "key">) => (x: LedgerEntry) => ledgerKey(x) === ledgerKey(e as LedgerEntry);
-    const ctx: TargetContext = {
+    return {
       host,
       desc,
-      force: opts.force === true,
+      force: this.opts.force === true,
       classes,
-      skills: opts.skills === false ? false : projection.skills,
+      skills: this.opts.skills === false ? false : projection.skills,
       machineSpecific: mcp.machineSpecific,
-      oldEntry: (e) => old?.entries.find(same(e)) ?? allLedgerEntries().find(same(e)),
-      ownedBefore: (e) => allLedgerEntries().some(same(e)),
+      oldEntry: (e) => old?.entries.find(same(e)) ?? this.allLedgerEntries().find(same(e)),
+      ownedBefore: (e) => this.allLedgerEntries().some(same(e)),
       render: (t) => render(host, t.template!, tctx),
       entryValue: (t) => entryValue(t, served, envVars, desc, classes),
-      file,
-      touched(f) {
-        if (opts.preview) return;
-        for (const d of missingDirs(dirname(f.real), base)) dirs.add(showOf(d));
+      file: (abs) => this.file(abs),
+      touched: (f) => {
+        if (this.opts.preview) return;
+        for (const d of missingDirs(dirname(f.real), this.base)) dirs.add(this.showOf(d));
         // directories another host's adopt created for this same file are shared too
-        for (const [h, lh] of Object.entries(ledger.hosts)) if (h !== host && lh.entries.some((x) => x.path === f.show)) for (const d of lh.dirs) if (f.show.startsWith(d + "/")) dirs.add(d);
+        for (const [h, lh] of Object.entries(this.ledger.hosts)) if (h !== host && lh.entries.some((x) => x.path === f.show)) for (const d of lh.dirs) if (f.show.startsWith(d + "/")) dirs.add(d);
       },
     };
-    /** the checks on a target's own file: a file (or absent), no host variable in the command, the target's note */
-    const targetFile = (f: VFile, t: Target) => {
-      requireFileOrAbsent(f);
-      // the host expands its variable syntax (hosts/<host>.json5 `vars`) in what we write: no host has an escape, so refuse
-      if (t.vars) {
-        const re = new RegExp(t.vars.pattern, "u");
-        const w = mcp.argv.find((x) => re.test(x));
-        if (w !== undefined) {
-          throw new HcpxError({ code: "host_variable", message: `the MCP command word ${JSON.stringify(w)} holds ${JSON.stringify(re.exec(w)![0])}, which ${desc.name} expands as a variable here (${t.vars.syntax}); it has no escape for it, so hcpx writes nothing`, file: f.show, hint: "install or run hcpx from a path without that text, or pass --command with a command line without it" });
+  }
+
+  /** The checks on a target's own file: a file (or absent), no host variable in the command, the target's note. */
+  private targetFile(f: VFile, t: Target, desc: Descriptor, mcp: McpCommand): void {
+    requireFileOrAbsent(f);
+    // the host expands its variable syntax (hosts/<host>.json5 `vars`) in what we write: no host has an escape, so refuse
+    if (t.vars) {
+      const re = new RegExp(t.vars.pattern, "u");
+      const w = mcp.argv.find((x) => re.test(x));
+      if (w !== undefined) {
+        throw new HcpxError({ code: "host_variable", message: `the MCP command word ${JSON.stringify(w)} holds ${JSON.stringify(re.exec(w)![0])}, which ${desc.name} expands as a variable here (${t.vars.syntax}); it has no escape for it, so hcpx writes nothing`, file: f.show, hint: "install or run hcpx from a path without that text, or pass --command with a command line without it" });
+      }
+    }
+    if (t.note) f.notes.push(t.note);
+  }
+
+  /** The plan: every file that changes, the new ledger; refused before anything is written when a write would fail half-way. */
+  plan(): AdoptPlan {
+    const { problems, opts, state } = this;
+    if (problems.length) throw new HcpxError(problems);
+    const next: Ledger = { ...this.ledger, hosts: { ...this.ledger.hosts } };
+    for (const h of this.hosts) delete next.hosts[h];
+    Object.assign(next.hosts, this.newHosts);
+    const ledgerNew = Object.keys(next.hosts).length ? serializeLedger(next) : undefined;
+    const vfs = this.vfs;
+    const showOf = (abs: string) => this.showOf(abs);
+    const changes: FileChange[] = [];
+    for (const f of vfs.values()) {
+      const origText = f.orig.kind === "file" ? f.orig.text : null;
+      if (f.cur === origText) continue;
+      changes.push({
+        path: f.show,
+        abs: f.abs,
+        real: f.real,
+        kind: origText === null ? "create" : f.cur === null ? "delete" : "update",
+        old: origText ?? undefined,
+        new: f.cur ?? undefined,
+        hosts: [...f.hosts].sort(),
+        notes: [...new Set(f.notes)],
+      });
+    }
+    changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    // Refuse, before anything is written, what the write would fail on half-way
+    // (or should not do): a read-only file, a directory we cannot write in.
+    if (!opts.preview) {
+      for (const ch of changes) {
+        const f = vfs.get(ch.abs)!;
+        if (f.orig.kind === "file" && (f.orig.mode & 0o200) === 0) {
+          problems.push({ code: "read_only", message: `is read-only (mode ${f.orig.mode.toString(8)}); left untouched`, file: ch.path, hint: "make it writable (chmod u+w) if hcpx should edit it, or leave this host out" });
+          continue;
+        }
+        let d = dirname(ch.real);
+        while (!readEntry(d).kind.startsWith("dir") && dirname(d) !== d) d = dirname(d);
+        try {
+          accessSync(d, fsConstants.W_OK);
+        } catch {
+          problems.push({ code: "read_only", message: `cannot write in ${showOf(d) || "."}: permission denied; nothing written`, file: ch.path, hint: "make the directory writable, or leave this host out" });
         }
       }
-      if (t.note) f.notes.push(t.note);
-    };
-    for (const t of spec.targets) {
-      try {
-        const abs = targetPath(t);
-        const caps = FORMAT_CAPS[t.format];
-        if (caps.keyed || caps.prose) targetFile(file(abs), t);
-        entries.push(...(await HANDLERS[t.format].plan(t, abs, ctx)));
-      } catch (err) {
-        if (err instanceof HcpxError) problems.push(...err.problems);
-        else throw err;
-      }
+      if (problems.length) throw new HcpxError(problems);
     }
-    // Stale: recorded before, no longer projected.
-    const now = new Set(entries.map(ledgerKey));
-    const kept: LedgerEntry[] = [];
-    for (const e of old?.entries ?? []) {
-      if (now.has(ledgerKey(e))) continue;
-      if (claimedByOthers(host, e, removing)) continue;
-      if (removeEntry(host, e) === "kept") kept.push(e);
-      else for (const d of dirs) rmdirCandidates.add(absOf(d));
-    }
-    newHosts[host] = { scope, entries: [...entries, ...kept], dirs: [...dirs].sort(), ...(command && !opts.preview ? { command } : {}) };
+    const rmdirs = [...this.rmdirCandidates].sort((a, b) => b.length - a.length);
+    return { scope: this.scope, base: this.base, hosts: this.hosts, remove: opts.remove === true, changes, notes: this.notes, conflicts: this.conflicts, warnings: this.warnings, ledgerFile: state.ledgerFile, ledgerOld: state.ledgerOld, ledgerNew: ledgerNew === state.ledgerOld ? state.ledgerOld : ledgerNew, ledgerBase: state.ledgerBase, journalFile: state.journalFile, journalPending: state.journalPending, staleTemps: [...state.temps].sort(), rmdirs };
   }
-  if (problems.length) throw new HcpxError(problems);
-  // ---- the new ledger ----
-  const next: Ledger = { ...ledger, hosts: { ...ledger.hosts } };
-  for (const h of hosts) delete next.hosts[h];
-  Object.assign(next.hosts, newHosts);
-  const ledgerNew = Object.keys(next.hosts).length ? serializeLedger(next) : undefined;
-
-  const changes: FileChange[] = [];
-  for (const f of vfs.values()) {
-    const origText = f.orig.kind === "file" ? f.orig.text : null;
-    if (f.cur === origText) continue;
-    changes.push({
-      path: f.show,
-      abs: f.abs,
-      real: f.real,
-      kind: origText === null ? "create" : f.cur === null ? "delete" : "update",
-      old: origText ?? undefined,
-      new: f.cur ?? undefined,
-      hosts: [...f.hosts].sort(),
-      notes: [...new Set(f.notes)],
-    });
-  }
-  changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  // Refuse, before anything is written, what the write would fail on half-way
-  // (or should not do): a read-only file, a directory we cannot write in.
-  if (!opts.preview) {
-    for (const ch of changes) {
-      const f = vfs.get(ch.abs)!;
-      if (f.orig.kind === "file" && (f.orig.mode & 0o200) === 0) {
-        problems.push({ code: "read_only", message: `is read-only (mode ${f.orig.mode.toString(8)}); left untouched`, file: ch.path, hint: "make it writable (chmod u+w) if hcpx should edit it, or leave this host out" });
-        continue;
-      }
-      let d = dirname(ch.real);
-      while (!readEntry(d).kind.startsWith("dir") && dirname(d) !== d) d = dirname(d);
-      try {
-        accessSync(d, fsConstants.W_OK);
-      } catch {
-        problems.push({ code: "read_only", message: `cannot write in ${showOf(d) || "."}: permission denied; nothing written`, file: ch.path, hint: "make the directory writable, or leave this host out" });
-      }
-    }
-    if (problems.length) throw new HcpxError(problems);
-  }
-  const rmdirs = [...rmdirCandidates].sort((a, b) => b.length - a.length);
-  return { scope, base, hosts, remove: opts.remove === true, changes, notes, conflicts, warnings, ledgerFile, ledgerOld, ledgerNew: ledgerNew === ledgerOld ? ledgerOld : ledgerNew, ledgerBase, journalFile, journalPending, staleTemps: [...temps].sort(), rmdirs };
 }
 
 /** The project's ledger, journal and lock live in `.hcp/`: refused when a symlink leads that directory out of the project. */
