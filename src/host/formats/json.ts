@@ -213,6 +213,7 @@ function withoutItems(text: string, tree: Doc, e: LedgerEntry, ours: Set<string>
 }
 
 export const jsonFormat: FormatHandler = {
+  doc: jsonDoc,
   kinds: ["json", "json-items"],
   fits: (e, t, paths) => e.kind === (t.items || t.members ? "json-items" : "json") && paths.includes(e.path) && isDeepStrictEqual(e.key, t.key),
   async plan(t, abs, ctx) {

@@ -42,6 +42,7 @@ export const tomlDoc: KeyedFormat<Doc> = {
 };
 
 export const tomlFormat: FormatHandler = {
+  doc: tomlDoc,
   kinds: ["toml"],
   fits: (e, t, paths) => e.kind === "toml" && paths.includes(e.path) && isDeepStrictEqual(e.key, t.key),
   async plan(t, abs, ctx) {
