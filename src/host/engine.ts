@@ -389,7 +389,7 @@ class AdoptRun {
     if (f.orig.kind !== "file" && f.orig.kind !== "absent") return "kept";
     let r: "removed" | "kept" | "gone";
     try {
-      r = handlerForKind(e.kind).remove(e, f, f.cur, { host, force: this.opts.force === true, conflicts: this.conflicts, initialOf: (path) => this.initialOf(host, path) });
+      r = handlerForKind(e.kind).remove(e, f, f.cur, { host, force: this.opts.force === true, conflicts: this.conflicts, initialOf: (path) => this.initialOf(host, path), targetOf: (x) => this.targetOf(host, x) });
     } catch (err) {
       if (err instanceof HcpxError) {
         this.problems.push(...err.problems);
@@ -400,6 +400,12 @@ class AdoptRun {
     if (r === "kept") return "kept";
     if (r === "removed") f.hosts.add(host);
     return "removed";
+  }
+
+  /** the target of `host`'s descriptor that recorded the ledger entry `e` */
+  targetOf(host: string, e: LedgerEntry): Target | undefined {
+    const d = this.descriptors.find((x) => x.host === host);
+    return d?.scopes[this.scope]?.targets.find((t) => HANDLERS[t.format].fits(e, t, (Array.isArray(t.path) ? t.path : [t.path]).map((p) => this.showOf(this.absOf(p)))));
   }
 
   /** the `initial` skeleton of the json target of `host` at display path `path` */

@@ -11,7 +11,7 @@ import type { LedgerEntry } from "../../src/host/ledger";
 import { scratch } from "./helpers";
 
 const vfile = (text: string): VFile => ({ abs: "/x", real: "/x", show: "settings.json", orig: { kind: "file", text, mode: 0o644 }, cur: text, hosts: new Set(), notes: [] });
-const noConflicts = { host: "x", force: false, conflicts: [], initialOf: () => undefined };
+const noConflicts = { host: "x", force: false, conflicts: [], initialOf: () => undefined, targetOf: () => undefined };
 
 describe("a flat dotted key is one key segment", () => {
   const key = ["amp.mcpServers", "hcp"];

@@ -29,7 +29,7 @@ export function planKeyedEntry<D>(fmt: KeyedFormat<D>, t: Target, abs: string, c
   const doc = fmt.read(text, f.show, t, ctx.desc.name);
   const base: LedgerEntry = { path: f.show, kind: fmt.kind, key, sha256: fmt.hash(want), created: false };
   const prev = ctx.oldEntry(base);
-  const have = fmt.get(doc, key);
+  const have = fmt.get(doc, key, t);
   if (have !== undefined && !prev && !ctx.ownedBefore(base) && !same(have, want) && !ctx.force) {
     throw new HcpxError({ code: "not_ours", message: `an MCP server ${fmt.showKey(key)} already exists and was not written by hcpx`, file: f.show, ...fmt.where(doc, key, text), hint: `remove or rename it, or rerun with --force to replace it (${ctx.desc.name})` });
   }
@@ -56,11 +56,12 @@ export function planKeyedEntry<D>(fmt: KeyedFormat<D>, t: Target, abs: string, c
 }
 
 export function removeKeyedEntry<D>(fmt: KeyedFormat<D>, e: LedgerEntry, f: VFile, text: string, ctx: RemoveContext): "removed" | "kept" | "gone" {
-  const doc = fmt.readBack(text, f.show);
-  const v = fmt.get(doc, e.key!);
+  const t = ctx.targetOf(e);
+  const doc = fmt.readBack(text, f.show, t);
+  const v = fmt.get(doc, e.key!, t);
   if (v === undefined) return "gone";
   if (changedSince(e, f, fmt.hash(v), ctx)) return "kept";
-  const next = fmt.remove(text, doc, e, f, ctx);
+  const next = fmt.remove(text, doc, e, f, ctx, t);
   if (next === "kept") return "kept";
   f.cur = next;
   return "removed";

@@ -67,6 +67,8 @@ export interface RemoveContext {
   conflicts: Problem[];
   /** the `initial` skeleton of the host's target at this display path */
   initialOf(path: string): Record<string, unknown> | undefined;
+  /** the host's target that recorded `e` (every ledger entry acted on fits one) */
+  targetOf(e: LedgerEntry): Target | undefined;
 }
 
 export interface FormatHandler {
@@ -98,7 +100,8 @@ export interface KeyedFormat<Doc> {
   initialText(t: Target): string;
   /** parse as strictly as the host reads it; a parse error is an HcpxError with file and line */
   read(text: string, file: string, t: Target, hostName: string): Doc;
-  get(doc: Doc, key: string[]): unknown;
+  /** the value at `key` (the target says more where the format needs it: a YAML list item's name field) */
+  get(doc: Doc, key: string[], t?: Target): unknown;
   /** line and column of the value at `key`, for messages */
   where(doc: Doc, key: string[], text: string): { line?: number; column?: number };
   /** the text with `value` at `key`; `undo`: what the ledger records so that a removal restores the file exactly */
@@ -106,9 +109,9 @@ export interface KeyedFormat<Doc> {
   /** the ledger fields carried over when hcpx's entry is already there (so a removal still restores the file as it was) */
   carry(prev: LedgerEntry | undefined, key: string[]): Partial<LedgerEntry>;
   /** parse what is on disk for a removal (as leniently as the format allows) */
-  readBack(text: string, file: string): Doc;
+  readBack(text: string, file: string, t?: Target): Doc;
   /** the text without the entry `e` recorded (null: the file goes, it was created and holds nothing else), or "kept" (a conflict is recorded) */
-  remove(text: string, doc: Doc, e: LedgerEntry, f: VFile, ctx: RemoveContext): string | null | "kept";
+  remove(text: string, doc: Doc, e: LedgerEntry, f: VFile, ctx: RemoveContext, t?: Target): string | null | "kept";
   /** the value as the ledger hashes it (drift = a different hash) */
   hash(value: unknown): string;
 }
