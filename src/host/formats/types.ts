@@ -73,8 +73,7 @@ export interface RemoveContext {
 
 export interface FormatHandler {
   /** keyed formats: the document format (read / get / set / remove / hash), e.g. for `hcpx import` */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  doc?: KeyedFormat<any>;
+  doc?: KeyedFormat<unknown>;
   /** the ledger kinds this handler records (and so takes out again) */
   kinds: readonly LedgerKind[];
   /** the ledger entry `e` is one a target of this format writes (at one of its display `paths`); anything else in a ledger is ignored */
