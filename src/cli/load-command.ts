@@ -13,9 +13,7 @@
 // a missing, rejected or unreadable cache just means compiling.
 // HCPX_NO_CACHE=1 turns it off. Only the exec path uses it.
 import { readdirSync, readFileSync, unlinkSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, isAbsolute, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
 import { atomicWrite } from "../util/atomic";
 import { provideImporter } from "../util/dynamic-import";
@@ -35,10 +33,20 @@ export interface Loaded<T> {
   save(): void;
 }
 
-/** Load `commands/<name>.cjs` beside this bundle. */
-export function loadCommand<T>(name: string): Loaded<T> {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const file = join(here, "commands", `${name}.cjs`);
+/**
+ * What a command bundle may require(): node's builtins only (every library is
+ * bundled into it). `process.getBuiltinModule` (Node ≥ 20.16) spares loading
+ * node:module for createRequire.
+ */
+function requireBuiltin(id: string): unknown {
+  const m = process.getBuiltinModule(id);
+  if (m === undefined) throw new Error(`a command bundle may require only node's builtins, not ${id}`);
+  return m;
+}
+
+/** Load `commands/<name>.cjs` from `distDir` (the entry's own directory). */
+export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
+  const file = join(distDir, "commands", `${name}.cjs`);
   const source = readFileSync(file, "utf8");
   const cache = cacheFile();
   let cachedData: Buffer | undefined;
@@ -55,7 +63,7 @@ export function loadCommand<T>(name: string): Loaded<T> {
   });
   provideImporter((url) => import(url));
   const module = { exports: {} as T };
-  (script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: unknown, f: string, d: string) => void)(module.exports, createRequire(file), module, file, dirname(file));
+  (script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: unknown, f: string, d: string) => void)(module.exports, requireBuiltin as NodeJS.Require, module, file, dirname(file));
   const needed = cache !== undefined && (cachedData === undefined || script.cachedDataRejected === true);
   return {
     exports: module.exports,

@@ -58,16 +58,16 @@ describe("exec fast path: same results as the commander path", () => {
 });
 
 describe("hcpx --version skips commander", () => {
-  it("answers from dist/hcpx.mjs alone (program.mjs, the commander bundle, is never loaded)", async () => {
+  it("answers from dist/hcpx.cjs alone, the bin (program.mjs, the commander bundle, is never loaded)", async () => {
     const { cpSync, mkdtempSync, rmSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const { REPO, run } = await import("../support/hcpx");
     const d = mkdtempSync(join(tmpdir(), "hcpx-ver-"));
-    cpSync(join(REPO, "dist", "hcpx.mjs"), join(d, "hcpx.mjs"));
+    cpSync(join(REPO, "dist", "hcpx.cjs"), join(d, "hcpx.cjs"));
     try {
       const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string };
       for (const flag of ["--version", "-V"]) {
-        const r = await run(process.execPath, [join(d, "hcpx.mjs"), flag]);
+        const r = await run(process.execPath, [join(d, "hcpx.cjs"), flag]);
         expect(r.code, r.stderr).toBe(0);
         expect(r.stdout).toBe(`${pkg.version}\n`);
       }
