@@ -104,6 +104,13 @@ common.define = { ...common.define, HCPX_MCP_ADAPTER: JSON.stringify("../lib/mcp
 // instructions (callgrind: ~2.5 M of exec's ~150 M); nothing in it depends on
 // function or class names.
 const execBuild = await build({ ...common, banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" }, entryPoints: { "commands/exec": "src/cli/commands/exec.ts" }, plugins: [vendorHandlebars, lazyAdapter], logOverride: { "empty-import-meta": "silent" } }); // execute.ts reads import.meta.url only where __dirname is undefined (ESM bundles)
+// Written as the function expression load-command.ts compiles, CommonJS's
+// wrapper included, so the loader hands V8 the file's text as it is (no copy
+// of ~130 KB into a wrapped string on every call).
+{
+  const f = execBuild.outputFiles[0];
+  execBuild.outputFiles[0] = { path: f.path, contents: Buffer.concat([Buffer.from("(function (exports, require, module, __filename, __dirname) {"), f.contents, Buffer.from("\n})")]) };
+}
 const execHash = createHash("sha256").update(execBuild.outputFiles[0].contents).digest("hex").slice(0, 16);
 const withHash = { ...common, define: { ...common.define, HCPX_EXEC_HASH: JSON.stringify(execHash) } };
 const builds = [execBuild, ...(await Promise.all([
@@ -113,7 +120,7 @@ const builds = [execBuild, ...(await Promise.all([
   // the adapters: each one small file, the SDK and the core (types only) external
   build({ ...common, entryPoints: Object.fromEntries(libEntries.filter((e) => e !== "index").map((e) => [`lib/${e}`, `src/lib/${e}.ts`])), plugins: [selfImport], external: LIB_PEERS }),
   // the bin: CommonJS (no ESM loader on exec's start path, src/cli/main.ts)
-  build({ ...withHash, banner: undefined, format: "cjs", outExtension: { ".js": ".cjs" }, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
+  build({ ...withHash, banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" }, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
   build({ ...withHash, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
   // handlebars (~240 KB bundled) renders only templates beyond the subset
   // src/host/templates.ts renders itself: a file of its own, imported on that

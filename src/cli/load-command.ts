@@ -57,7 +57,8 @@ export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
       cachedData = undefined;
     }
   }
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  // the file is the wrapped function expression already (scripts/build.mjs)
+  const script = new Script(source, {
     filename: file,
     cachedData,
   });
