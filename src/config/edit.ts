@@ -4,13 +4,12 @@
 // locates and gives the positions edited here): find the container at a key
 // path and splice one element or member in or out, leaving every other byte as
 // it was (comments, key quoting, indentation, trailing-comma style).
-import { parseJson5, readTree, type Json5Item, type Json5Node } from "../pack/json5";
+import { parseJson5, readTree, type Json5Node } from "../pack/json5";
 
 export type Seg = string | number;
 
 /** A value in the document, with its items and positions (src/pack/json5.ts). */
 export type Node = Json5Node;
-type Item = Json5Item;
 
 export interface Style {
   quote: '"' | "'";
