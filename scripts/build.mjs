@@ -83,6 +83,18 @@ const vendorHandlebars = {
   },
 };
 /**
+ * The json5 library (~27 KB minified) is the JSON5 reader's fallback for
+ * syntax errors and exotic input only (src/pack/json5.ts): a file of its own,
+ * dist/vendor/json5.cjs, require()d on that path, instead of read and
+ * deserialized on every `hcpx exec`.
+ */
+const vendorJson5 = {
+  name: "vendor-json5",
+  setup(b) {
+    b.onResolve({ filter: /^json5$/ }, () => ({ path: "../vendor/json5.cjs", external: true }));
+  },
+};
+/**
  * The mcp adapter (and the MCP SDK client with it) is its own file,
  * dist/lib/mcp-adapter.mjs, which the runtime imports (through
  * src/util/dynamic-import.ts, at the path HCPX_MCP_ADAPTER) only for an `mcp`
@@ -103,7 +115,7 @@ common.define = { ...common.define, HCPX_MCP_ADAPTER: JSON.stringify("../lib/mcp
 // (its code cache is about as large as the source), so fewer bytes are fewer
 // instructions (callgrind: ~2.5 M of exec's ~150 M); nothing in it depends on
 // function or class names.
-const execBuild = await build({ ...common, banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" }, entryPoints: { "commands/exec": "src/cli/commands/exec.ts" }, plugins: [vendorHandlebars, lazyAdapter], logOverride: { "empty-import-meta": "silent" } }); // execute.ts reads import.meta.url only where __dirname is undefined (ESM bundles)
+const execBuild = await build({ ...common, banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" }, entryPoints: { "commands/exec": "src/cli/commands/exec.ts" }, plugins: [vendorHandlebars, vendorJson5, lazyAdapter], logOverride: { "empty-import-meta": "silent" } }); // execute.ts reads import.meta.url only where __dirname is undefined (ESM bundles)
 // Written as the function expression load-command.ts compiles, CommonJS's
 // wrapper included, so the loader hands V8 the file's text as it is (no copy
 // of ~130 KB into a wrapped string on every call).
@@ -125,7 +137,8 @@ const builds = [execBuild, ...(await Promise.all([
   // handlebars (~240 KB bundled) renders only templates beyond the subset
   // src/host/templates.ts renders itself: a file of its own, imported on that
   // rare path, instead of parsed on every adopt and generate.
-  build({ ...common, entryPoints: Object.fromEntries(commands.filter((c) => c !== "exec").map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), plugins: [vendorHandlebars, lazyAdapter] }),
+  build({ ...common, entryPoints: Object.fromEntries(commands.filter((c) => c !== "exec").map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), plugins: [vendorHandlebars, vendorJson5, lazyAdapter] }),
+  build({ ...common, banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" }, entryPoints: { "vendor/json5": "json5" } }),
   build({ ...common, entryPoints: { "vendor/handlebars": "handlebars" } }),
   build({ ...common, entryPoints: { "lib/mcp-adapter": "src/runtime/mcp-adapter.ts" } }),
 ]))];

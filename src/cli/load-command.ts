@@ -34,14 +34,18 @@ export interface Loaded<T> {
 }
 
 /**
- * What a command bundle may require(): node's builtins only (every library is
- * bundled into it). `process.getBuiltinModule` (Node ≥ 20.16) spares loading
- * node:module for createRequire.
+ * What a command bundle require()s: node's builtins, and on rare paths a
+ * vendored file beside it (`../vendor/json5.cjs`, scripts/build.mjs).
+ * `process.getBuiltinModule` (Node ≥ 20.16) spares loading node:module for
+ * createRequire on the usual path.
  */
-function requireBuiltin(id: string): unknown {
-  const m = process.getBuiltinModule(id);
-  if (m === undefined) throw new Error(`a command bundle may require only node's builtins, not ${id}`);
-  return m;
+function requireFor(file: string): (id: string) => unknown {
+  return (id) => {
+    if (id.startsWith(".")) return (process.getBuiltinModule("node:module") as typeof import("node:module")).createRequire(file)(id);
+    const m = process.getBuiltinModule(id);
+    if (m === undefined) throw new Error(`a command bundle requires only node's builtins and dist/vendor/, not ${id}`);
+    return m;
+  };
 }
 
 /** Load `commands/<name>.cjs` from `distDir` (the entry's own directory). */
@@ -64,7 +68,7 @@ export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
   });
   provideImporter((url) => import(url));
   const module = { exports: {} as T };
-  (script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: unknown, f: string, d: string) => void)(module.exports, requireBuiltin as NodeJS.Require, module, file, dirname(file));
+  (script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: unknown, f: string, d: string) => void)(module.exports, requireFor(file) as NodeJS.Require, module, file, dirname(file));
   const needed = cache !== undefined && (cachedData === undefined || script.cachedDataRejected === true);
   return {
     exports: module.exports,
