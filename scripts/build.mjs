@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds dist/: the CLI entry, the commander program, and one self-contained
 // ESM bundle per command (dist/commands/<name>.mjs), so a command loads only
-// its own code (the MCP SDK, handlebars, diff, TOML, yaml only where used).
+// its own code (the MCP SDK, diff, TOML, yaml only where used).
 //
 // Outputs are written atomically (temp + rename), the entry last, so tests that
 // run while a build lands see either build. `--clean` starts from empty.
@@ -28,6 +28,9 @@ if (process.argv.includes("--clean")) rmSync(out, { recursive: true, force: true
 // outputs of the earlier layout (shared chunks)
 rmSync(join(out, "chunks"), { recursive: true, force: true });
 rmSync(join(out, "exec.mjs"), { force: true });
+// hcpx renders its templates itself (src/host/templates.ts): no vendored Handlebars
+// (dist/vendor/json5.cjs is written again below)
+rmSync(join(out, "vendor"), { recursive: true, force: true });
 rmSync(join(out, "commands", "exec.mjs"), { force: true });
 const common = {
   absWorkingDir: root,
@@ -42,7 +45,7 @@ const common = {
   logLevel: "warning",
   write: false,
   define: { HCPX_VERSION: JSON.stringify(pkg.version), HCPX_SCHEMA_HASH: JSON.stringify(schemaHash) },
-  // CommonJS dependencies (handlebars) call require() for node builtins.
+  // CommonJS dependencies call require() for node builtins.
   banner: { js: "import { createRequire as __hcpxCreateRequire } from 'node:module'; const require = __hcpxCreateRequire(import.meta.url);" },
 };
 // No shared chunks: every path loads at most three modules, hcpx.mjs (the
@@ -68,18 +71,6 @@ const selfImport = {
   name: "hcpx-self",
   setup(b) {
     b.onResolve({ filter: /^hcpx$/ }, () => ({ path: "./index.mjs", external: true }));
-  },
-};
-/**
- * handlebars is bundled too, into dist/vendor/handlebars.mjs, and imported from
- * there only on the rare path that needs it: dist/ needs nothing from
- * node_modules at run time, so the package has no production dependencies
- * (every library is in devDependencies) and installs without fetching any.
- */
-const vendorHandlebars = {
-  name: "vendor-handlebars",
-  setup(b) {
-    b.onResolve({ filter: /^handlebars$/ }, () => ({ path: "../vendor/handlebars.mjs", external: true }));
   },
 };
 /**
@@ -115,7 +106,7 @@ common.define = { ...common.define, HCPX_MCP_ADAPTER: JSON.stringify("../lib/mcp
 // (its code cache is about as large as the source), so fewer bytes are fewer
 // instructions (callgrind: ~2.5 M of exec's ~150 M); nothing in it depends on
 // function or class names.
-const execBuild = await build({ ...common, banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" }, entryPoints: { "commands/exec": "src/cli/commands/exec.ts" }, plugins: [vendorHandlebars, vendorJson5, lazyAdapter], logOverride: { "empty-import-meta": "silent" } }); // execute.ts reads import.meta.url only where __dirname is undefined (ESM bundles)
+const execBuild = await build({ ...common, banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" }, entryPoints: { "commands/exec": "src/cli/commands/exec.ts" }, plugins: [vendorJson5, lazyAdapter], logOverride: { "empty-import-meta": "silent" } }); // execute.ts reads import.meta.url only where __dirname is undefined (ESM bundles)
 // Written as the function expression load-command.ts compiles, CommonJS's
 // wrapper included, so the loader hands V8 the file's text as it is (no copy
 // of ~130 KB into a wrapped string on every call).
@@ -134,12 +125,8 @@ const builds = [execBuild, ...(await Promise.all([
   // the bin: CommonJS (no ESM loader on exec's start path, src/cli/main.ts)
   build({ ...withHash, banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" }, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
   build({ ...withHash, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
-  // handlebars (~240 KB bundled) renders only templates beyond the subset
-  // src/host/templates.ts renders itself: a file of its own, imported on that
-  // rare path, instead of parsed on every adopt and generate.
-  build({ ...common, entryPoints: Object.fromEntries(commands.filter((c) => c !== "exec").map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), plugins: [vendorHandlebars, vendorJson5, lazyAdapter] }),
+  build({ ...common, entryPoints: Object.fromEntries(commands.filter((c) => c !== "exec").map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), plugins: [vendorJson5, lazyAdapter] }),
   build({ ...common, banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" }, entryPoints: { "vendor/json5": "json5" } }),
-  build({ ...common, entryPoints: { "vendor/handlebars": "handlebars" } }),
   build({ ...common, entryPoints: { "lib/mcp-adapter": "src/runtime/mcp-adapter.ts" } }),
 ]))];
 const entry = join(out, "hcpx.cjs");
