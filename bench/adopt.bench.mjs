@@ -15,7 +15,7 @@ import { performance } from "node:perf_hooks";
 import { fmt, goal, median, table } from "./lib.mjs";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
-const HCPX = join(REPO, "dist", "hcpx.mjs");
+const HCPX = join(REPO, "dist", "hcpx.cjs"); // the bin (package.json)
 const RULER = join(REPO, "node_modules", "@intellectronica", "ruler", "dist", "cli", "index.js");
 const ADD_MCP = join(REPO, "node_modules", "add-mcp", "dist", "index.js");
 const RUNS = Number(process.env.BENCH_RUNS || 15);

@@ -48,7 +48,7 @@ c.stdout.setEncoding("utf8").on("data", (d) => (out += d));
 c.on("close", (code) => { const data = JSON.parse(out); process.stdout.write(JSON.stringify({ ok: code === 0, data }) + "\\n"); process.exitCode = code ? 1 : 0; });
 `,
   );
-  const hcpx = process.env.HCPX_DIST_BIN ?? join(REPO, "dist", "hcpx.mjs");
+  const hcpx = process.env.HCPX_DIST_BIN ?? join(REPO, "dist", "hcpx.cjs"); // the bin (package.json)
   // 30 more active packs, and the one called lives in a directory not named like
   // its id: exec must not parse the other 30 to find it.
   const many = join(dir, "many");

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { fmt, goal, goalAbs, median, table, timeCommands } from "./lib.mjs";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
-const HCPX = join(REPO, "dist", "hcpx.mjs");
+const HCPX = join(REPO, "dist", "hcpx.cjs"); // the bin (package.json)
 
 /** A project of `n` packs × `k` commands (reads, writes, one confirm-gated write each). */
 export function syntheticProject(n, k = 10) {

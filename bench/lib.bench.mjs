@@ -26,7 +26,7 @@ const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const RUNS = Number(process.env.BENCH_RUNS || 20);
 const N = Number(process.env.BENCH_INPROC_RUNS || 40);
 const LIB = join(REPO, "dist", "lib", "index.mjs");
-const HCPX = process.env.HCPX_DIST_BIN ?? join(REPO, "dist", "hcpx.mjs");
+const HCPX = process.env.HCPX_DIST_BIN ?? join(REPO, "dist", "hcpx.cjs"); // the bin (package.json)
 
 function callgrind(cmd, args, cwd) {
   const r = spawnSync("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", cmd, ...args], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });

@@ -19,7 +19,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { fmt, median, table } from "./lib.mjs";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
-const HCPX = join(REPO, "dist", "hcpx.mjs");
+const HCPX = join(REPO, "dist", "hcpx.cjs"); // the bin (package.json)
 const EVERYTHING = join(REPO, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const FILESYSTEM = join(REPO, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
 const CALLS = Number(process.env.MCP_PACKS_BENCH_CALLS ?? 15);

@@ -19,7 +19,7 @@ import { fmt, goal, goalAbs, median, percentile, table } from "./lib.mjs";
 import { syntheticProject } from "./generate.bench.mjs";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
-const HCPX = join(REPO, "dist", "hcpx.mjs");
+const HCPX = join(REPO, "dist", "hcpx.cjs"); // the bin (package.json)
 const CALLS = Number(process.env.MCP_BENCH_CALLS ?? 300);
 const STARTS = Number(process.env.MCP_BENCH_STARTS ?? 15);
 

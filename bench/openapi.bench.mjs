@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { fmt, median, table } from "./lib.mjs";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
-const HCPX = join(REPO, "dist", "hcpx.mjs");
+const HCPX = join(REPO, "dist", "hcpx.cjs"); // the bin (package.json)
 // the real home (bench/run.mjs points HOME at a scratch dir): where scripts/install-openapi-docs.sh installs
 const DOCS = process.env.HCPX_OPENAPI_DOCS_DIR || join(userInfo().homedir, ".cache", "hcpx-openapi-docs");
 const GITHUB = join(DOCS, "node_modules/@octokit/openapi/generated/api.github.com.json");

@@ -29,6 +29,7 @@ if (process.argv.includes("--clean")) rmSync(out, { recursive: true, force: true
 rmSync(join(out, "chunks"), { recursive: true, force: true });
 rmSync(join(out, "exec.mjs"), { force: true });
 // hcpx renders its templates itself (src/host/templates.ts): no vendored Handlebars
+// (dist/vendor/json5.cjs is written again below)
 rmSync(join(out, "vendor"), { recursive: true, force: true });
 rmSync(join(out, "commands", "exec.mjs"), { force: true });
 const common = {
@@ -73,6 +74,18 @@ const selfImport = {
   },
 };
 /**
+ * The json5 library (~27 KB minified) is the JSON5 reader's fallback for
+ * syntax errors and exotic input only (src/pack/json5.ts): a file of its own,
+ * dist/vendor/json5.cjs, require()d on that path, instead of read and
+ * deserialized on every `hcpx exec`.
+ */
+const vendorJson5 = {
+  name: "vendor-json5",
+  setup(b) {
+    b.onResolve({ filter: /^json5$/ }, () => ({ path: "../vendor/json5.cjs", external: true }));
+  },
+};
+/**
  * The mcp adapter (and the MCP SDK client with it) is its own file,
  * dist/lib/mcp-adapter.mjs, which the runtime imports (through
  * src/util/dynamic-import.ts, at the path HCPX_MCP_ADAPTER) only for an `mcp`
@@ -89,7 +102,18 @@ common.define = { ...common.define, HCPX_MCP_ADAPTER: JSON.stringify("../lib/mcp
 // `hcpx exec`'s bundle is CommonJS, loaded through V8's code cache by
 // src/cli/load-command.ts; the entry and the program are built after it, with
 // a hash of its bytes (the cache's key: V8 itself only checks the length).
-const execBuild = await build({ ...common, banner: undefined, format: "cjs", outExtension: { ".js": ".cjs" }, entryPoints: { "commands/exec": "src/cli/commands/exec.ts" }, plugins: [lazyAdapter], logOverride: { "empty-import-meta": "silent" } }); // execute.ts reads import.meta.url only where __dirname is undefined (ESM bundles)
+// Minified: V8 reads, decodes and deserializes the whole bundle on every call
+// (its code cache is about as large as the source), so fewer bytes are fewer
+// instructions (callgrind: ~2.5 M of exec's ~150 M); nothing in it depends on
+// function or class names.
+const execBuild = await build({ ...common, banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" }, entryPoints: { "commands/exec": "src/cli/commands/exec.ts" }, plugins: [vendorJson5, lazyAdapter], logOverride: { "empty-import-meta": "silent" } }); // execute.ts reads import.meta.url only where __dirname is undefined (ESM bundles)
+// Written as the function expression load-command.ts compiles, CommonJS's
+// wrapper included, so the loader hands V8 the file's text as it is (no copy
+// of ~130 KB into a wrapped string on every call).
+{
+  const f = execBuild.outputFiles[0];
+  execBuild.outputFiles[0] = { path: f.path, contents: Buffer.concat([Buffer.from("(function (exports, require, module, __filename, __dirname) {"), f.contents, Buffer.from("\n})")]) };
+}
 const execHash = createHash("sha256").update(execBuild.outputFiles[0].contents).digest("hex").slice(0, 16);
 const withHash = { ...common, define: { ...common.define, HCPX_EXEC_HASH: JSON.stringify(execHash) } };
 const builds = [execBuild, ...(await Promise.all([
@@ -98,19 +122,25 @@ const builds = [execBuild, ...(await Promise.all([
   build({ ...common, entryPoints: { "lib/index": "src/lib/index.ts" }, splitting: true, chunkNames: "lib/[name]-[hash]", plugins: [lazyAdapter], logOverride: { "empty-import-meta": "silent" } }),
   // the adapters: each one small file, the SDK and the core (types only) external
   build({ ...common, entryPoints: Object.fromEntries(libEntries.filter((e) => e !== "index").map((e) => [`lib/${e}`, `src/lib/${e}.ts`])), plugins: [selfImport], external: LIB_PEERS }),
-  build({ ...withHash, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
+  // the bin: CommonJS (no ESM loader on exec's start path, src/cli/main.ts)
+  build({ ...withHash, banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" }, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
   build({ ...withHash, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
-  build({ ...common, entryPoints: Object.fromEntries(commands.filter((c) => c !== "exec").map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), plugins: [lazyAdapter] }),
+  build({ ...common, entryPoints: Object.fromEntries(commands.filter((c) => c !== "exec").map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), plugins: [vendorJson5, lazyAdapter] }),
+  build({ ...common, banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" }, entryPoints: { "vendor/json5": "json5" } }),
   build({ ...common, entryPoints: { "lib/mcp-adapter": "src/runtime/mcp-adapter.ts" } }),
 ]))];
-const entry = join(out, "hcpx.mjs");
+const entry = join(out, "hcpx.cjs");
+// dist/hcpx.mjs: the entry's former name, still written in host configs and
+// scripts (`node …/dist/hcpx.mjs mcp`): an ES module that runs the entry.
+const shim = join(out, "hcpx.mjs");
+builds.push({ outputFiles: [{ path: shim, contents: Buffer.from('#!/usr/bin/env node\n// The entry is dist/hcpx.cjs (the bin); this name is kept for configs written with it.\nimport "./hcpx.cjs";\n') }] });
 const libChunks = join(out, "lib", "chunks");
 const files = builds.flatMap((r) => r.outputFiles).sort((a, b) => (a.path === entry ? 1 : b.path === entry ? -1 : 0));
 for (const f of files) {
   mkdirSync(dirname(f.path), { recursive: true });
   const tmp = `${f.path}.${process.pid}.tmp`;
   writeFileSync(tmp, f.contents);
-  if (f.path === entry) chmodSync(tmp, 0o755);
+  if (f.path === entry || f.path === shim) chmodSync(tmp, 0o755);
   renameSync(tmp, f.path);
 }
 // chunks of earlier library builds

@@ -13,9 +13,7 @@
 // a missing, rejected or unreadable cache just means compiling.
 // HCPX_NO_CACHE=1 turns it off. Only the exec path uses it.
 import { readdirSync, readFileSync, unlinkSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, isAbsolute, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
 import { atomicWrite } from "../util/atomic";
 import { provideImporter } from "../util/dynamic-import";
@@ -35,10 +33,24 @@ export interface Loaded<T> {
   save(): void;
 }
 
-/** Load `commands/<name>.cjs` beside this bundle. */
-export function loadCommand<T>(name: string): Loaded<T> {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const file = join(here, "commands", `${name}.cjs`);
+/**
+ * What a command bundle require()s: node's builtins, and on rare paths a
+ * vendored file beside it (`../vendor/json5.cjs`, scripts/build.mjs).
+ * `process.getBuiltinModule` (Node ≥ 20.16) spares loading node:module for
+ * createRequire on the usual path.
+ */
+function requireFor(file: string): (id: string) => unknown {
+  return (id) => {
+    if (id.startsWith(".")) return (process.getBuiltinModule("node:module") as typeof import("node:module")).createRequire(file)(id);
+    const m = process.getBuiltinModule(id);
+    if (m === undefined) throw new Error(`a command bundle requires only node's builtins and dist/vendor/, not ${id}`);
+    return m;
+  };
+}
+
+/** Load `commands/<name>.cjs` from `distDir` (the entry's own directory). */
+export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
+  const file = join(distDir, "commands", `${name}.cjs`);
   const source = readFileSync(file, "utf8");
   const cache = cacheFile();
   let cachedData: Buffer | undefined;
@@ -49,13 +61,14 @@ export function loadCommand<T>(name: string): Loaded<T> {
       cachedData = undefined;
     }
   }
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  // the file is the wrapped function expression already (scripts/build.mjs)
+  const script = new Script(source, {
     filename: file,
     cachedData,
   });
   provideImporter((url) => import(url));
   const module = { exports: {} as T };
-  (script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: unknown, f: string, d: string) => void)(module.exports, createRequire(file), module, file, dirname(file));
+  (script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: unknown, f: string, d: string) => void)(module.exports, requireFor(file) as NodeJS.Require, module, file, dirname(file));
   const needed = cache !== undefined && (cachedData === undefined || script.cachedDataRejected === true);
   return {
     exports: module.exports,

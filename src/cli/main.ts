@@ -8,10 +8,18 @@
 // exec arguments. Each command is its own bundle, dist/commands/<name>.mjs
 // (scripts/build.mjs): the exec path loads hcpx.mjs and commands/exec.cjs only,
 // the latter through V8's code cache (load-command.ts).
+//
+// The entry, dist/hcpx.cjs (the package's bin), is CommonJS: a CommonJS main
+// module starts without Node's ESM loader, ~16 M instructions (callgrind) of a
+// ~100 M bare start. The commands and the program stay ES modules, imported
+// (which starts the ESM loader) on every path but the plain exec form.
+// dist/hcpx.mjs is kept as a one-line ES module that imports the entry, for
+// host configs and scripts written with that path.
 import { parseFastExec } from "./fast-exec";
 import { loadCommand } from "./load-command";
 
 declare const HCPX_VERSION: string;
+
 
 async function main(argv: string[]): Promise<void> {
   try {
@@ -22,7 +30,7 @@ async function main(argv: string[]): Promise<void> {
     }
     const fast = parseFastExec(argv.slice(2));
     if (fast) {
-      const m = loadCommand<typeof import("./commands/exec")>("exec");
+      const m = loadCommand<typeof import("./commands/exec")>("exec", __dirname); // built as CommonJS only (dist/hcpx.cjs)
       const code = await m.exports.run(fast.pack, fast.verb, fast.operands, { confirm: fast.confirm, json: fast.json });
       m.save();
       if (code !== 0) process.exitCode = code;

@@ -103,7 +103,9 @@ program
   .action(
     act(async (pack: string, verb: string, args: string[], opts: { confirm?: boolean; json?: boolean }) => {
       const { loadCommand } = await import("./load-command");
-      const m = loadCommand<typeof import("./commands/exec")>("exec");
+      const { fileURLToPath } = await import("node:url");
+      const { dirname } = await import("node:path");
+      const m = loadCommand<typeof import("./commands/exec")>("exec", dirname(fileURLToPath(import.meta.url))); // dist/, where program.mjs is
       const code = await m.exports.run(pack, verb, args, { ...opts, ...globals() });
       m.save();
       return code;

@@ -1,120 +1,15 @@
 // Comment-preserving edits of a JSON5 document (hcp.config.json5). jsonc-parser
-// cannot read JSON5 (unquoted keys, single quotes), so this is a small
-// concrete-syntax scanner: it finds the container at a key path and splices one
-// element or member in or out, leaving every other byte as it was (comments,
-// key quoting, indentation, trailing-comma style).
-import JSON5 from "json5";
+// cannot read JSON5 (unquoted keys, single quotes), so the edits are made on
+// the tree of src/pack/json5.ts's reader (the one JSON5 reader: it parses,
+// locates and gives the positions edited here): find the container at a key
+// path and splice one element or member in or out, leaving every other byte as
+// it was (comments, key quoting, indentation, trailing-comma style).
+import { parseJson5, readTree, type Json5Node } from "../pack/json5";
 
 export type Seg = string | number;
 
-interface Item {
-  /** start of the item (key for a member, value for an element) */
-  start: number;
-  /** end (exclusive) of the value */
-  end: number;
-  key?: string;
-  keyQuoted?: boolean;
-  value: Node;
-  /** index of the comma after this item, if any */
-  comma?: number;
-}
-
-export interface Node {
-  kind: "object" | "array" | "atom";
-  start: number;
-  /** exclusive */
-  end: number;
-  items: Item[];
-}
-
-class Scanner {
-  i = 0;
-  readonly n: number;
-  /** quote characters of every string seen, and whether keys were unquoted */
-  doubleQuotes = 0;
-  singleQuotes = 0;
-  unquotedKeys = 0;
-  quotedKeys = 0;
-  constructor(readonly text: string) {
-    this.n = text.length;
-  }
-  ws(): void {
-    const t = this.text;
-    for (;;) {
-      while (this.i < this.n && /[\s\u2028\u2029\ufeff]/.test(t[this.i]!)) this.i++;
-      if (t.startsWith("//", this.i)) {
-        while (this.i < this.n && t[this.i] !== "\n") this.i++;
-      } else if (t.startsWith("/*", this.i)) {
-        const e = t.indexOf("*/", this.i + 2);
-        this.i = e < 0 ? this.n : e + 2;
-      } else return;
-    }
-  }
-  string(): string {
-    const t = this.text;
-    const q = t[this.i++];
-    if (q === '"') this.doubleQuotes++;
-    else this.singleQuotes++;
-    const from = this.i - 1;
-    while (this.i < this.n && t[this.i] !== q) this.i += t[this.i] === "\\" ? 2 : 1;
-    this.i++;
-    return JSON5.parse(t.slice(from, this.i)) as string;
-  }
-  atomEnd(): void {
-    while (this.i < this.n && !/[\s,:\]}[{/'"]/.test(this.text[this.i]!)) this.i++;
-  }
-  value(): Node {
-    this.ws();
-    const t = this.text;
-    const start = this.i;
-    const c = t[this.i];
-    if (c === "{" || c === "[") {
-      const close = c === "{" ? "}" : "]";
-      this.i++;
-      const items: Item[] = [];
-      for (;;) {
-        this.ws();
-        if (this.i >= this.n) throw new Error("unterminated container");
-        if (t[this.i] === close) {
-          this.i++;
-          break;
-        }
-        const itemStart = this.i;
-        let key: string | undefined;
-        let keyQuoted: boolean | undefined;
-        if (c === "{") {
-          if (t[this.i] === '"' || t[this.i] === "'") {
-            key = this.string();
-            keyQuoted = true;
-            this.quotedKeys++;
-          } else {
-            const k0 = this.i;
-            this.atomEnd();
-            key = t.slice(k0, this.i);
-            keyQuoted = false;
-            this.unquotedKeys++;
-          }
-          this.ws();
-          if (t[this.i] !== ":") throw new Error(`expected ':' at ${this.i}`);
-          this.i++;
-        }
-        const value = this.value();
-        const item: Item = { start: itemStart, end: value.end, key, keyQuoted, value };
-        this.ws();
-        if (t[this.i] === ",") {
-          item.comma = this.i;
-          this.i++;
-        }
-        items.push(item);
-      }
-      return { kind: c === "{" ? "object" : "array", start, end: this.i, items };
-    }
-    if (c === '"' || c === "'") this.string();
-    else this.atomEnd();
-    if (this.i === start) throw new Error(`unexpected character at ${start}`);
-    return { kind: "atom", start, end: this.i, items: [] };
-  }
-}
+/** A value in the document, with its items and positions (src/pack/json5.ts). */
+export type Node = Json5Node;
 
 export interface Style {
   quote: '"' | "'";
@@ -130,15 +25,18 @@ export interface Cst {
 }
 
 export function parseCst(text: string): Cst {
-  const s = new Scanner(text);
-  const root = s.value();
+  const t = readTree(text);
+  if (!t) {
+    parseJson5(text, "the document"); // throws what is wrong, with line and column
+    throw new Error("the document nests too deeply to be edited");
+  }
   const m = /\n([ \t]+)\S/.exec(text);
   return {
     text,
-    root,
+    root: t.root,
     style: {
-      quote: s.singleQuotes > s.doubleQuotes ? "'" : '"',
-      unquotedKeys: s.unquotedKeys >= s.quotedKeys,
+      quote: t.singleQuotes > t.doubleQuotes ? "'" : '"',
+      unquotedKeys: t.unquotedKeys >= t.quotedKeys,
       indentUnit: m ? m[1]! : "  ",
     },
   };
@@ -312,7 +210,8 @@ export function arrayRemove(text: string, path: readonly string[], value: unknow
     const cst = parseCst(text);
     const f = find(cst.root, path);
     if (!f.node || f.node.kind !== "array") return text;
-    const idx = f.node.items.findIndex((it) => sameValue(text.slice(it.value.start, it.value.end), value));
+    const want = JSON.stringify(value);
+    const idx = f.node.items.findIndex((it) => JSON.stringify(it.value.value) === want);
     if (idx < 0) return text;
     text = removeItem(text, f.node, idx);
   }
@@ -332,12 +231,4 @@ export function objectSet(text: string, path: readonly string[], key: string, va
   if (parent.kind !== "object") throw new Error(`${path.slice(0, f.depth).join(".")} is not an object`);
   const [k, ...rest] = f.missing as string[];
   return insertItem(text, parent, `${renderKey(k!, cst.style)}: ${renderValue(nested([...rest, key], value), cst.style)}`, cst.style);
-}
-
-function sameValue(src: string, value: unknown): boolean {
-  try {
-    return JSON.stringify(JSON5.parse(src)) === JSON.stringify(value);
-  } catch {
-    return false;
-  }
 }

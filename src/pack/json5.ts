@@ -1,9 +1,11 @@
-// JSON5 reading with positions. A hand-written parser (`fastJson5`) reads the
-// JSON5 that packs and configs are written in; the `json5` library is loaded
-// only when it declines (any syntax error, or a rare construct such as a
-// non-ASCII identifier), so that error messages, lines and columns are the
-// library's. `locate` maps a JSON path back to a line and column so that schema
-// errors can point at the text.
+// The one JSON5 document reader. A hand-written recursive-descent reader
+// (`scan`) reads the JSON5 that packs and configs are written in, as a value
+// (`parseJson5`, `fastJson5`) or as a tree of positioned nodes (`readTree`):
+// `locate` maps a JSON path back to a line and column on that tree so that
+// schema errors can point at the text, and src/config/edit.ts edits a
+// document in place on it. The `json5` library is loaded only when the value
+// reader declines (any syntax error, or a rare construct such as a non-ASCII
+// identifier), so that error messages, lines and columns are the library's.
 //
 // Why not `import JSON5 from "json5"`: the library (its unicode tables above
 // all) costs start-up even when never called; `hcpx exec` reads a config and a
@@ -133,8 +135,54 @@ const declined = new Decline();
  * nesting deeper than MAX_DEPTH.
  */
 export function fastJson5(src: string): unknown {
+  return scan(src, undefined);
+}
+
+/** One member of an object (key … value) or element of an array, with its positions in the text. */
+export interface Json5Item {
+  /** where the item starts: its key for a member, its value for an element */
+  start: number;
+  /** end (exclusive) of its value */
+  end: number;
+  key?: string;
+  keyQuoted?: boolean;
+  value: Json5Node;
+  /** index of the comma after it, if any */
+  comma?: number;
+}
+
+/** A value in the text: where it starts and ends (exclusive), its items (containers), and its parsed value. */
+export interface Json5Node {
+  kind: "object" | "array" | "atom";
+  start: number;
+  end: number;
+  items: Json5Item[];
+  value: unknown;
+}
+
+/** How a document is written: counted while reading its tree (src/config/edit.ts writes in the same style). */
+export interface Json5Counts {
+  doubleQuotes: number;
+  singleQuotes: number;
+  quotedKeys: number;
+  unquotedKeys: number;
+}
+
+// Identifier characters beyond ASCII, and \u escapes, in a key: the tree reader
+// takes them (the value reader leaves them to the library).
+const WIDE_KEY = /(?:[\p{ID_Continue}$\u200c\u200d]|\\u[0-9a-fA-F]{4})+/uy;
+
+/**
+ * The one JSON5 reader: the value (tree undefined), or also every value's
+ * positions (tree given; then the reader is lenient where the value reader
+ * declines for the library's sake: non-ASCII identifiers, \u escapes in keys,
+ * raw U+2028/U+2029 in strings). `parseJson5` and `fastJson5` read values,
+ * `locate` and `readTree` (hence src/config/edit.ts) read trees.
+ */
+function scan(src: string, tree: (Json5Counts & { root?: Json5Node }) | undefined): unknown {
   const n = src.length;
   let i = 0;
+  let node: Json5Node | undefined; // the node of the value just read (tree mode)
 
   const fail = (): never => {
     throw declined;
@@ -174,6 +222,10 @@ export function fastJson5(src: string): unknown {
     c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : fail();
 
   const string = (q: number): string => {
+    if (tree) {
+      if (q === 0x22) tree.doubleQuotes++;
+      else tree.singleQuotes++;
+    }
     i++; // opening quote
     let out = "";
     let run = i;
@@ -227,7 +279,7 @@ export function fastJson5(src: string): unknown {
         run = i;
         continue;
       }
-      if (c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029) fail();
+      if (c === 0x0a || c === 0x0d || ((c === 0x2028 || c === 0x2029) && !tree)) fail();
       i++;
     }
   };
@@ -295,17 +347,34 @@ export function fastJson5(src: string): unknown {
 
   const key = (): string => {
     const c = src.charCodeAt(i);
-    if (c === 0x22 || c === 0x27) return string(c);
+    if (c === 0x22 || c === 0x27) {
+      if (tree) tree.quotedKeys++;
+      return string(c);
+    }
+    if (tree) tree.unquotedKeys++;
     const start = i;
-    if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x24 || c === 0x5f)) fail();
+    if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x24 || c === 0x5f)) {
+      if (tree && (c === 0x5c || (c >= 0x80 && !isWideSpace(c)))) return wideKey(start);
+      fail();
+    }
     i++;
     for (;;) {
       const d = src.charCodeAt(i);
       if ((d >= 0x61 && d <= 0x7a) || (d >= 0x41 && d <= 0x5a) || (d >= 0x30 && d <= 0x39) || d === 0x24 || d === 0x5f) i++;
-      else if (d === 0x5c || (d >= 0x80 && !isWideSpace(d))) fail(); // unicode identifier chars and \u escapes: the library's
-      else break;
+      else if (d === 0x5c || (d >= 0x80 && !isWideSpace(d))) {
+        // unicode identifier chars and \u escapes: the library's, but the tree reader takes them
+        if (tree) return wideKey(start);
+        fail();
+      } else break;
     }
     return src.slice(start, i);
+  };
+  const wideKey = (start: number): string => {
+    WIDE_KEY.lastIndex = start;
+    const m = WIDE_KEY.exec(src);
+    if (!m) return fail();
+    i = start + m[0].length;
+    return m[0].replace(/\\u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
   };
 
   const value = (depth: number): unknown => {
@@ -314,54 +383,75 @@ export function fastJson5(src: string): unknown {
       case 0x7b: {
         // {
         if (depth >= MAX_DEPTH) fail();
+        const start = i;
         i++;
         const obj: Record<string, unknown> = {};
+        const items: Json5Item[] | undefined = tree ? [] : undefined;
+        const done = () => {
+          if (items) node = { kind: "object", start, end: i, items, value: obj };
+          return obj;
+        };
         skip();
         if (src.charCodeAt(i) === 0x7d) {
           i++;
-          return obj;
+          return done();
         }
         for (;;) {
+          const keyAt = i;
+          const quoted = src.charCodeAt(i) === 0x22 || src.charCodeAt(i) === 0x27;
           const k = key();
           skip();
           if (src.charCodeAt(i) !== 0x3a) fail();
           i++;
           skip();
-          const v = value(depth + 1);
+          const v = tree ? atom(depth + 1) : value(depth + 1);
           // json5 defines properties (no __proto__ setter): own property, last one wins.
           if (k === "__proto__") Object.defineProperty(obj, k, { value: v, writable: true, enumerable: true, configurable: true });
           else obj[k] = v;
           skip();
+          let item: Json5Item | undefined;
+          if (items) items.push((item = { start: keyAt, end: node!.end, key: k, keyQuoted: quoted, value: node! }));
           const d = src.charCodeAt(i++);
-          if (d === 0x7d) return obj;
+          if (d === 0x7d) return done();
           if (d !== 0x2c) fail();
+          if (item) item.comma = i - 1;
           skip();
           if (src.charCodeAt(i) === 0x7d) {
             i++;
-            return obj;
+            return done();
           }
         }
       }
       case 0x5b: {
         // [
         if (depth >= MAX_DEPTH) fail();
+        const start = i;
         i++;
         const arr: unknown[] = [];
+        const items: Json5Item[] | undefined = tree ? [] : undefined;
+        const done = () => {
+          if (items) node = { kind: "array", start, end: i, items, value: arr };
+          return arr;
+        };
         skip();
         if (src.charCodeAt(i) === 0x5d) {
           i++;
-          return arr;
+          return done();
         }
         for (;;) {
-          arr.push(value(depth + 1));
+          const at = i;
+          arr.push(tree ? atom(depth + 1) : value(depth + 1));
           skip();
+          let item: Json5Item | undefined;
+          if (items) items.push((item = { start: at, end: node!.end, value: node! }));
           const d = src.charCodeAt(i++);
-          if (d === 0x5d) return arr;
+          if (d === 0x5d) return done();
           if (d !== 0x2c) fail();
+          if (item) item.comma = i - 1;
           skip();
           if (src.charCodeAt(i) === 0x5d) {
             i++;
-            return arr;
+            return done();
           }
         }
       }
@@ -383,12 +473,24 @@ export function fastJson5(src: string): unknown {
     }
   };
 
+  // an atom's node (tree mode): containers make their own
+  const atom = (depth: number): unknown => {
+    const c = src.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b || !tree) return value(depth);
+    const start = i;
+    const v = value(depth);
+    node = { kind: "atom", start, end: i, items: [], value: v };
+    return v;
+  };
+
   try {
     skip();
     if (i >= n) return DECLINE;
-    const v = value(0);
+    const v = atom(0);
     skip();
-    return i < n ? DECLINE : v;
+    if (i < n) return DECLINE;
+    if (tree) tree.root = node;
+    return v;
   } catch (e) {
     if (e === declined || e instanceof RangeError) return DECLINE; // RangeError: stack exhausted by a deep caller
     throw e;
@@ -402,159 +504,79 @@ export function readJson5(file: string, display = file, maxBytes: number = CAPS.
   return { ...doc, id: `${resolve(file)}\0${identity.id}` };
 }
 
-/**
- * Line/column (1-based) of the value at `path` in JSON5 text, or of the
- * deepest ancestor found. Lenient: the text is assumed to have parsed already.
- */
-export function locate(text: string, path: readonly (string | number)[]): { line: number; column: number } | undefined {
-  let i = 0;
-  const n = text.length;
-  const skipWs = () => {
-    for (;;) {
-      while (i < n && /[\s\u2028\u2029\ufeff]/.test(text[i]!)) i++;
-      if (text.startsWith("//", i)) {
-        while (i < n && text[i] !== "\n") i++;
-      } else if (text.startsWith("/*", i)) {
-        const e = text.indexOf("*/", i + 2);
-        i = e < 0 ? n : e + 2;
-      } else return;
-    }
-  };
-  const readString = (): string => {
-    const q = text[i++];
-    let s = "";
-    while (i < n && text[i] !== q) {
-      if (text[i] === "\\") {
-        const c = text[i + 1];
-        s += c === "n" ? "\n" : c === "t" ? "\t" : (c ?? "");
-        i += 2;
-      } else s += text[i++];
-    }
-    i++;
-    return s;
-  };
-  const readKey = (): string => {
-    if (text[i] === '"' || text[i] === "'") return readString();
-    const m = /^[^\s:]+/.exec(text.slice(i, i + 256));
-    i += m ? m[0].length : 1;
-    return m ? m[0] : "";
-  };
-  const skipValue = (): void => {
-    skipWs();
-    const c = text[i];
-    if (c === "{" || c === "[") {
-      const close = c === "{" ? "}" : "]";
-      i++;
-      for (;;) {
-        skipWs();
-        if (i >= n || text[i] === close) {
-          i++;
-          return;
-        }
-        if (c === "{") {
-          readKey();
-          skipWs();
-          i++; // ':'
-        }
-        skipValue();
-        skipWs();
-        if (text[i] === ",") i++;
-      }
-    } else if (c === '"' || c === "'") readString();
-    else while (i < n && !/[,\]}\s/]/.test(text[i]!)) i++;
-  };
-  // positions of every member seen on the way, kept per text: lint locates one
-  // problem per command of a 1,000-command surface, each in O(log n) after the first
-  const memo = memoFor(text);
-  const pos = (at: number) => {
-    const ls = memo.lineStarts;
-    let lo = 0;
-    let hi = ls.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (ls[mid]! <= at) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: at - ls[lo]! + 1 };
-  };
-  skipWs();
-  let found = pos(i);
-  let prefix = "";
-  for (const seg of path) {
-    const key = `${prefix}\u0000${typeof seg === "number" ? `#${seg}` : seg}`;
-    const known = memo.members.get(key);
-    if (known) {
-      found = pos(known.at);
-      i = known.value;
-      prefix = key;
-      continue;
-    }
-    if (memo.scanned.has(prefix)) return found; // the container was read whole: no such member
-    skipWs();
-    const c = text[i];
-    let hit = false;
-    if (c === "{" && typeof seg === "string") {
-      i++;
-      for (;;) {
-        skipWs();
-        if (i >= n || text[i] === "}") break;
-        const keyAt = i;
-        const k = readKey();
-        skipWs();
-        i++; // ':'
-        skipWs();
-        const valueAt = i;
-        const mk = `${prefix}\u0000${k}`;
-        if (!memo.members.has(mk)) memo.members.set(mk, { at: keyAt, value: valueAt });
-        if (k === seg) {
-          found = pos(keyAt);
-          hit = true;
-          break;
-        }
-        skipValue();
-        skipWs();
-        if (text[i] === ",") i++;
-      }
-    } else if (c === "[" && typeof seg === "number") {
-      i++;
-      for (let k = 0; ; k++) {
-        skipWs();
-        if (i >= n || text[i] === "]") break;
-        memo.members.set(`${prefix}\u0000#${k}`, { at: i, value: i });
-        if (k === seg) {
-          found = pos(i);
-          hit = true;
-          break;
-        }
-        skipValue();
-        skipWs();
-        if (text[i] === ",") i++;
-      }
-    }
-    if (!hit) {
-      if (c === "{" || c === "[") memo.scanned.add(prefix);
-      return found;
-    }
-    prefix = key;
-  }
-  return found;
+/** A document read as a tree: its root node, and how it is written. */
+export interface Json5Tree extends Json5Counts {
+  text: string;
+  root: Json5Node;
 }
 
-interface LocateMemo {
-  lineStarts: number[];
-  /** path key → where the member's key (or element) starts, and where its value starts */
-  members: Map<string, { at: number; value: number }>;
-  /** containers read to their end */
-  scanned: Set<string>;
+/**
+ * Read `text` as a tree of positioned nodes (the one reader, in tree mode).
+ * Undefined when it is not JSON5 this reader takes (a syntax error, or nesting
+ * deeper than 1,000): parseJson5 then says what is wrong.
+ */
+export function readTree(text: string): Json5Tree | undefined {
+  const t: Json5Counts & { root?: Json5Node } = { doubleQuotes: 0, singleQuotes: 0, quotedKeys: 0, unquotedKeys: 0 };
+  if (scan(text, t) === DECLINE || !t.root) return undefined;
+  return { text, root: t.root, doubleQuotes: t.doubleQuotes, singleQuotes: t.singleQuotes, quotedKeys: t.quotedKeys, unquotedKeys: t.unquotedKeys };
 }
-const memos = new Map<string, LocateMemo>();
-function memoFor(text: string): LocateMemo {
-  let m = memos.get(text);
-  if (m) return m;
-  const lineStarts = [0];
-  for (let k = text.indexOf("\n"); k >= 0; k = text.indexOf("\n", k + 1)) lineStarts.push(k + 1);
-  m = { lineStarts, members: new Map(), scanned: new Set() };
+
+/**
+ * Line/column (1-based) of the value at `path` in JSON5 text — of a member's
+ * key, of an element's value — or of the deepest ancestor found (the first
+ * member of a key written twice). Undefined when the text does not read.
+ */
+export function locate(text: string, path: readonly (string | number)[]): { line: number; column: number } | undefined {
+  const memo = memoFor(text);
+  if (!memo) return undefined;
+  let node = memo.tree.root;
+  let at = node.start;
+  for (const seg of path) {
+    let item: Json5Item | undefined;
+    if (node.kind === "object" && typeof seg === "string") {
+      let index = memo.keys.get(node);
+      if (!index) {
+        index = new Map();
+        for (const it of node.items) if (!index.has(it.key!)) index.set(it.key!, it);
+        memo.keys.set(node, index);
+      }
+      item = index.get(seg);
+    } else if (node.kind === "array" && typeof seg === "number") item = node.items[seg];
+    if (!item) break;
+    at = item.start;
+    node = item.value;
+  }
+  const ls = memo.lineStarts;
+  let lo = 0;
+  let hi = ls.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ls[mid]! <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: at - ls[lo]! + 1 };
+}
+
+// Trees kept per text (the last few): lint locates one problem per command of
+// a 1,000-command surface, each a walk down the tree after the first.
+interface LocateMemo {
+  tree: Json5Tree;
+  lineStarts: number[];
+  /** per object node, its members by key (the first of a key written twice) */
+  keys: WeakMap<Json5Node, Map<string, Json5Item>>;
+}
+const memos = new Map<string, LocateMemo | null>();
+function memoFor(text: string): LocateMemo | undefined {
+  const m = memos.get(text);
+  if (m !== undefined) return m ?? undefined;
+  const tree = readTree(text);
+  let made: LocateMemo | null = null;
+  if (tree) {
+    const lineStarts = [0];
+    for (let k = text.indexOf("\n"); k >= 0; k = text.indexOf("\n", k + 1)) lineStarts.push(k + 1);
+    made = { tree, lineStarts, keys: new WeakMap() };
+  }
   if (memos.size >= 4) memos.delete(memos.keys().next().value!);
-  memos.set(text, m);
-  return m;
+  memos.set(text, made);
+  return made ?? undefined;
 }

@@ -9,7 +9,8 @@ import { locate, readJson5 } from "./json5";
 import { CAPS, readTextFile } from "../util/readfile";
 import { checkPattern } from "./grants";
 import type { ConfigFile, PolicyRow, Surface } from "./schema";
-import { validateDoc } from "./validate";
+import { readValidated } from "./validate";
+import { cachedValue } from "./validcache";
 import { forbiddenEnvOf } from "./envrules";
 import { CONFIRM_STRICTNESS, DEFAULT_CONFIRM_TIMEOUT_MS, type Command, type ConfirmMode, type Pack, type Project } from "./model";
 
@@ -42,10 +43,9 @@ export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem
   }
   const problems: Problem[] = [];
   const warnings: Problem[] = [];
-  const sdoc = readJson5(join(dir, "surface.json"), show("surface.json"));
   let surface;
   try {
-    const v = validateDoc("SurfaceSchema", sdoc);
+    const v = readValidated("SurfaceSchema", join(dir, "surface.json"), show("surface.json"), CAPS.pack);
     surface = v.data;
     warnings.push(...v.warnings);
   } catch (e) {
@@ -54,8 +54,7 @@ export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem
   }
   let policy;
   try {
-    const pdoc = readJson5(join(dir, "policy.json"), show("policy.json"));
-    const v = validateDoc("PolicySchema", pdoc);
+    const v = readValidated("PolicySchema", join(dir, "policy.json"), show("policy.json"), CAPS.pack);
     policy = v.data;
     warnings.push(...v.warnings);
   } catch (e) {
@@ -179,16 +178,15 @@ interface ReadConfig {
 }
 
 function readConfig(file: string): ReadConfig {
-  const doc = readJson5(file, display(file), CAPS.config);
-  const v = validateDoc("ConfigSchema", doc);
+  const v = readValidated("ConfigSchema", file, display(file), CAPS.config);
   const bad: Problem[] = [];
   for (const list of ["allow", "deny"] as const) {
     (v.data.grants?.[list] ?? []).forEach((pattern, i) => {
       try {
-        checkPattern(pattern, { file: doc.file, path: `grants.${list}[${i}]` });
+        checkPattern(pattern, { file: v.file, path: `grants.${list}[${i}]` });
       } catch (e) {
         if (!(e instanceof HcpxError)) throw e;
-        const pos = locate(doc.text, ["grants", list, i]);
+        const pos = locate(v.text(), ["grants", list, i]);
         bad.push(...e.problems.map((p) => ({ ...p, line: pos?.line, column: pos?.column })));
       }
     });
@@ -290,7 +288,8 @@ export interface LoadedPacks {
 /** The id a pack directory's surface.json declares, without validating it (undefined when unreadable). */
 export function declaredId(dir: string): string | undefined {
   try {
-    const v = readJson5(join(dir, "surface.json")).value as { id?: unknown } | null;
+    const file = join(dir, "surface.json");
+    const v = (cachedValue("SurfaceSchema", file, CAPS.pack)?.value ?? readJson5(file).value) as { id?: unknown } | null;
     return v && typeof v === "object" && typeof v.id === "string" ? v.id : undefined;
   } catch {
     return undefined;

@@ -8,9 +8,9 @@
 // differ (validcache.ts hands back the parsed one).
 import type * as z from "zod/mini";
 import { HcpxError, pathToString, type Problem } from "../util/errors";
-import { locate, type Json5Doc } from "./json5";
+import { locate, readJson5, type Json5Doc } from "./json5";
 import { schemas, type Schemas } from "./schema";
-import { isValidated, markValidated } from "./validcache";
+import { cachedValue, markValidated } from "./validcache";
 
 type Issue = z.core.$ZodIssue;
 
@@ -184,14 +184,34 @@ export function validate<T>(schema: z.ZodMiniType<T>, value: unknown, file: stri
 }
 
 /**
- * Validate a parsed file against one of the schemas. A text that validated
- * clean before (validcache.ts) is taken as it is, without building the schemas:
- * the schemas have no defaults or transforms, so the parsed value is what
- * validation would return.
+ * Validate a parsed file against one of the schemas, and remember a clean one
+ * with its value (validcache.ts) when the cache is on. The schemas have no
+ * defaults or transforms, so the parsed value is what validation returns.
  */
 export function validateDoc<K extends keyof Schemas>(kind: K, doc: Json5Doc): Validated<z.infer<Schemas[K]>> {
-  if (isValidated(kind, doc.id)) return { data: doc.value as z.infer<Schemas[K]>, warnings: [] };
   const v = validate(schemas()[kind] as unknown as z.ZodMiniType<z.infer<Schemas[K]>>, doc.value, doc.file, doc.text);
-  markValidated(kind, doc.id);
+  if (v.warnings.length === 0) markValidated(kind, doc.id, doc.value);
   return v;
+}
+
+export interface ReadValidated<T> extends Validated<T> {
+  /** the file as shown in messages */
+  file: string;
+  /** the file's text, read only when asked for (a cache hit reads none): for locating a later problem */
+  text(): string;
+}
+
+/**
+ * Read, parse and validate a JSON5 file of `kind` — or, when the file as it is
+ * now validated clean before (validcache.ts, `hcpx exec` only), take the value
+ * remembered then: no read of the file, no parser, no schemas.
+ */
+export function readValidated<K extends keyof Schemas>(kind: K, file: string, shown: string, maxBytes: number): ReadValidated<z.infer<Schemas[K]>> {
+  const hit = cachedValue(kind, file, maxBytes);
+  if (hit) {
+    let text: string | undefined;
+    return { data: hit.value as z.infer<Schemas[K]>, warnings: [], file: shown, text: () => (text ??= readJson5(file, shown, maxBytes).text) };
+  }
+  const doc = readJson5(file, shown, maxBytes);
+  return { ...validateDoc(kind, doc), file: doc.file, text: () => doc.text };
 }

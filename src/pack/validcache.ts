@@ -1,80 +1,162 @@
-// A cache of the files that validated clean (no error, no warning): `hcpx
-// exec` then uses the parsed value as it is and never builds the schemas. A
-// key is the schema sources' hash (fixed at build time), the kind of file, its
-// absolute path and its identity when it was read (device, inode, size, mtime
-// and ctime in ns: src/util/readfile.ts). Any write to the file changes its
-// ctime, which no one can set back, so an edited file, or another hcpx build,
-// is validated again. No content hash is needed, and node:crypto (~17 M
-// instructions to load) stays off exec's start path. Best effort: any I/O
-// problem just means validating. Used by `hcpx exec` only
-// (useValidationCache()), the command that runs once per agent tool call; off
-// when running from source (no build hash) and with HCPX_NO_CACHE=1.
-import { mkdirSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
-import { CAPS, readTextFile } from "../util/readfile";
-import { dirname, isAbsolute, join } from "node:path";
+// A cache of the parsed, validated values of the files that validated clean
+// (no error, no warning): `hcpx exec` then takes the value as it is and runs
+// neither the JSON5 parser nor the schemas. A file's key is the schema
+// sources' hash (fixed at build time), the kind of file, its absolute path and
+// its identity (device, inode, size, mtime and ctime in ns: src/util/readfile.ts),
+// taken with one stat: any write to the file changes its ctime, which no one
+// can set back, so an edited file, or another hcpx build, is read and
+// validated again. No content hash is needed, and node:crypto (~17 M
+// instructions to load) stays off exec's start path.
+//
+// One small file per source file, `validated/<slot>.json` under
+// `$XDG_CACHE_HOME/hcpx/` (default `~/.cache/hcpx/`): `{ key, value }`, the
+// slot a hash of (schemas, kind, path), so an edit replaces its file's entry
+// and the directory holds one entry per file hcpx exec has read (pruned to
+// MAX_ENTRIES, oldest first). A hit reads that one file with JSON.parse; the
+// key in it must equal the key looked for (a hash collision or a stale entry
+// is a miss). Only values that JSON keeps exactly are stored (no NaN,
+// Infinity or -0). Best effort: any I/O problem just means reading and
+// validating. The cache is the user's own, trusted as their V8 code cache is
+// (src/cli/load-command.ts). Used by `hcpx exec` only (useValidationCache()),
+// the command that runs once per agent tool call; off when running from
+// source (no build hash) and with HCPX_NO_CACHE=1.
+import { mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { readTextFile } from "../util/readfile";
+import { isAbsolute, join, resolve } from "node:path";
 import { home } from "../util/paths";
 
 declare const HCPX_SCHEMA_HASH: string;
 const SCHEMA_HASH = typeof HCPX_SCHEMA_HASH === "string" ? HCPX_SCHEMA_HASH : undefined;
-/** keys kept, newest last (~100 characters each) */
-const MAX_KEYS = 1024;
+/** entries kept (one per source file read by exec) */
+export const MAX_ENTRIES = 1024;
 
 let enabled = false;
-let keys: string[] | undefined;
-let known: Set<string> | undefined;
 
 /** Turn the cache on for this process (hcpx exec). */
 export function useValidationCache(): void {
   enabled = true;
 }
 
-export function cacheFile(): string | undefined {
+/** The cache directory, or undefined when the cache is off. */
+export function cacheDir(): string | undefined {
   if (!enabled || !SCHEMA_HASH || process.env.HCPX_NO_CACHE) return undefined;
   const xdg = process.env.XDG_CACHE_HOME;
-  return join(xdg && isAbsolute(xdg) ? xdg : join(home(), ".cache"), "hcpx", "validated.json");
+  return join(xdg && isAbsolute(xdg) ? xdg : join(home(), ".cache"), "hcpx", "validated");
 }
 
-function keyOf(kind: string, id: string): string {
-  return `${SCHEMA_HASH}\0${kind}\0${id}`;
-}
-
-function load(file: string): Set<string> {
-  if (known) return known;
-  try {
-    const v = JSON.parse(readTextFile(file, file, CAPS.cache)) as { keys?: unknown };
-    keys = Array.isArray(v.keys) ? v.keys.filter((k): k is string => typeof k === "string") : [];
-  } catch {
-    keys = [];
+/** 64-bit FNV-1a (two 32-bit lanes) of a string, as 16 hex digits: a slot name, not a check (the key is compared). */
+function slotOf(s: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
   }
-  return (known = new Set(keys));
+  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
 }
 
-/** `id`: the file's path and identity as read (Json5Doc.id); undefined (a text not read from a file) is never cached. */
-export function isValidated(kind: string, id: string | undefined): boolean {
-  const file = id === undefined ? undefined : cacheFile();
-  return file !== undefined && load(file).has(keyOf(kind, id!));
+/** The identity of the file at `file` as readTextFile gives it, when it is a regular file of at most maxBytes. */
+function identityOf(file: string, maxBytes: number): string | undefined {
+  try {
+    const b = statSync(file, { bigint: true });
+    if (!b.isFile() || b.size > BigInt(maxBytes)) return undefined;
+    return `${b.dev}:${b.ino}:${b.size}:${b.mtimeNs}:${b.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
 }
 
-export function markValidated(kind: string, id: string | undefined): void {
-  const file = id === undefined ? undefined : cacheFile();
-  if (!file) return;
-  const set = load(file);
-  const key = keyOf(kind, id!);
-  if (set.has(key)) return;
-  set.add(key);
-  keys!.push(key);
-  if (keys!.length > MAX_KEYS) keys = keys!.slice(-MAX_KEYS);
+export interface CacheKey {
+  /** the entry's file name (from schemas, kind and path) */
+  slot: string;
+  /** what must match: schemas, kind, path and identity */
+  key: string;
+}
+
+/** The key of `id` (Json5Doc.id: absolute path \0 identity) for `kind`; undefined when the cache is off or id unknown. */
+export function keyOf(kind: string, id: string | undefined): CacheKey | undefined {
+  if (id === undefined || cacheDir() === undefined) return undefined;
+  const path = id.slice(0, id.indexOf("\0"));
+  return { slot: slotOf(`${SCHEMA_HASH}\0${kind}\0${path}`), key: `${SCHEMA_HASH}\0${kind}\0${id}` };
+}
+
+/**
+ * The cached value of `file` for `kind`, when the file as it is now (one stat)
+ * validated clean before; undefined on any miss. `id` is the file's
+ * Json5Doc.id (for markValidated after a miss).
+ */
+export function cachedValue(kind: string, file: string, maxBytes: number): { value: unknown } | undefined {
+  const dir = cacheDir();
+  if (dir === undefined) return undefined;
+  const identity = identityOf(file, maxBytes);
+  if (identity === undefined) return undefined;
+  const k = keyOf(kind, `${resolve(file)}\0${identity}`)!;
+  try {
+    const e = JSON.parse(readTextFile(join(dir, `${k.slot}.json`), k.slot, maxBytes * 2 + 4096)) as { key?: unknown; value?: unknown };
+    return e !== null && typeof e === "object" && e.key === k.key && "value" in e ? { value: e.value } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** JSON gives this value back exactly (no NaN, ±Infinity, -0, undefined, or non-plain object). */
+function jsonExact(v: unknown): boolean {
+  const stack = [v];
+  while (stack.length) {
+    const x = stack.pop();
+    if (x === null || typeof x === "string" || typeof x === "boolean") continue;
+    if (typeof x === "number") {
+      if (!Number.isFinite(x) || Object.is(x, -0)) return false;
+      continue;
+    }
+    if (typeof x !== "object") return false;
+    if (Array.isArray(x)) stack.push(...(x as unknown[]));
+    else if (Object.getPrototypeOf(x) === Object.prototype) stack.push(...Object.values(x as object));
+    else return false;
+  }
+  return true;
+}
+
+/** Remember that the file `id` validated clean for `kind`, with its value. */
+export function markValidated(kind: string, id: string | undefined, value: unknown): void {
+  const dir = cacheDir();
+  const k = keyOf(kind, id);
+  if (!dir || !k || !jsonExact(value)) return;
+  const file = join(dir, `${k.slot}.json`);
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(tmp, JSON.stringify({ keys }) + "\n");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(tmp, JSON.stringify({ key: k.key, value }));
     renameSync(tmp, file);
+    prune(dir);
   } catch {
     // a cache that cannot be written (read-only, full disk) is a cache miss next time; no temp file stays
     try {
       unlinkSync(tmp);
     } catch {
       /* never made */
+    }
+  }
+}
+
+/** Keep at most MAX_ENTRIES entries: the least recently written go (only after a miss, so rarely). */
+function prune(dir: string): void {
+  const names = readdirSync(dir).filter((f) => f.endsWith(".json"));
+  if (names.length <= MAX_ENTRIES) return;
+  const aged = names.map((f) => {
+    try {
+      return { f, t: statSync(join(dir, f)).mtimeMs };
+    } catch {
+      return { f, t: 0 };
+    }
+  });
+  aged.sort((x, y) => x.t - y.t);
+  for (const { f } of aged.slice(0, names.length - MAX_ENTRIES)) {
+    try {
+      unlinkSync(join(dir, f));
+    } catch {
+      /* gone already */
     }
   }
 }

@@ -21,8 +21,6 @@ export const CAPS = {
   ledger: 4 * 1024 * 1024,
   /** an OpenAPI document given to `pack from-openapi` */
   openapi: 32 * 1024 * 1024,
-  /** hcpx's own validation cache (~/.cache/hcpx/validated.json) */
-  cache: 1024 * 1024,
 } as const;
 
 const O_NONBLOCK = constants.O_NONBLOCK ?? 0;

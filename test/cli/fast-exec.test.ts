@@ -58,21 +58,42 @@ describe("exec fast path: same results as the commander path", () => {
 });
 
 describe("hcpx --version skips commander", () => {
-  it("answers from dist/hcpx.mjs alone (program.mjs, the commander bundle, is never loaded)", async () => {
+  it("answers from dist/hcpx.cjs alone, the bin (program.mjs, the commander bundle, is never loaded)", async () => {
     const { cpSync, rmSync } = await import("node:fs");
     const { REPO, run } = await import("../support/cli");
     const { tmp } = await import("../support/project");
     const d = tmp("hcpx-ver-");
-    cpSync(join(REPO, "dist", "hcpx.mjs"), join(d, "hcpx.mjs"));
+    cpSync(join(REPO, "dist", "hcpx.cjs"), join(d, "hcpx.cjs"));
     try {
       const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string };
       for (const flag of ["--version", "-V"]) {
-        const r = await run(process.execPath, [join(d, "hcpx.mjs"), flag]);
+        const r = await run(process.execPath, [join(d, "hcpx.cjs"), flag]);
         expect(r.code, r.stderr).toBe(0);
         expect(r.stdout).toBe(`${pkg.version}\n`);
       }
     } finally {
       rmSync(d, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the bin's start path", () => {
+  it("is dist/hcpx.cjs, and the plain exec form starts neither Node's ESM loader nor a stream for stdin", async () => {
+    const { writeFileSync } = await import("node:fs");
+    const { REPO, run, tmp } = await import("../support/hcpx");
+    const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { bin: Record<string, string> };
+    expect(pkg.bin).toEqual({ hcpx: "dist/hcpx.cjs" });
+    const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    const d = tmp("hcpx-mods-");
+    const probe = join(d, "probe.cjs");
+    writeFileSync(probe, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(join(d, "mods.txt"))}, process.moduleLoadList.join("\\n")));\n`);
+    const r = await run(process.execPath, ["--require", probe, join(REPO, pkg.bin.hcpx), "exec", "calc-wrap", "ping", "--json"], { cwd: p.dir });
+    expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
+    const mods = readFileSync(join(d, "mods.txt"), "utf8").split("\n");
+    expect(mods).toContain("NativeModule child_process"); // the probe saw the run
+    expect(mods.filter((m) => /esm\/loader|fs\/streams|NativeModule module$/.test(m))).toEqual([]);
+    // the old entry name still works
+    const old = await run(process.execPath, [join(REPO, "dist", "hcpx.mjs"), "exec", "calc-wrap", "ping", "--json"], { cwd: p.dir });
+    expect(old.stdout).toBe(r.stdout);
   });
 });

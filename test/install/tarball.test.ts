@@ -64,8 +64,13 @@ describe("install from the packed tarball", () => {
     expect(JSON.parse(lib.stdout || "{}"), lib.stderr).toMatchObject({ tools: expect.any(Number), env: { ok: true } });
     for (const d of ["index", "ai-sdk", "anthropic", "openai-agents"]) expect(existsSync(join(installed, "dist", "lib", `${d}.d.ts`)), d).toBe(true);
 
-    // one template engine: hcpx renders its templates itself, no Handlebars is shipped
-    expect(existsSync(join(installed, "dist", "vendor"))).toBe(false);
+    // one template engine: hcpx renders its templates itself, no Handlebars is shipped;
+    // dist/vendor holds only the json5 library, the JSON5 reader's fallback for errors
+    expect(readdirSync(join(installed, "dist", "vendor"))).toEqual(["json5.cjs"]);
+    writeFileSync(proj.config, '{\n  packs: ["./packs/ledger"]\n  grants: {},\n}\n');
+    const bad = await run(hcpx, ["exec", "ledger", "accounts", "--json"], { env, cwd: proj.dir });
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout).error).toMatchObject({ code: "bad_json5", message: "cannot parse: invalid character 'g'", line: 3 });
     // the pack format reference ships with the package (hints point to it)
     expect(existsSync(join(installed, "docs", "pack-format.md"))).toBe(true);
   }, 240_000);

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import JSON5 from "json5";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { DECLINE, MAX_NESTING, fastJson5, locate, nestingDepth, parseJson5 } from "../../src/pack/json5";
+import { DECLINE, MAX_NESTING, fastJson5, locate, nestingDepth, parseJson5, readTree, type Json5Node } from "../../src/pack/json5";
 import { HcpxError } from "../../src/util/errors";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -383,6 +383,63 @@ describe("json5 fast parser", () => {
     expect(locate(text, ["b", 1])).toEqual({ line: 6, column: 5 });
     expect(locate(text, ["b", 1, "c"])).toEqual({ line: 6, column: 7 });
     expect(locate(text, ["zz"])).toEqual({ line: 2, column: 1 });
+  });
+});
+
+/** "" when every node's text (start..end) reads back as the node's value, and an item's key is where it starts. */
+function treeDiff(text: string, n: Json5Node, at = "$"): string {
+  const own = JSON5.parse(text.slice(n.start, n.end));
+  const d = diff(n.value, own, at);
+  if (d) return `${at} [${n.start}, ${n.end}): ${d}`;
+  for (const [k, it] of n.items.entries()) {
+    if (it.key !== undefined && !text.slice(it.start).startsWith(it.keyQuoted ? text[it.start]! : it.key)) return `${at}.${it.key}: key not at ${it.start}`;
+    if (it.comma !== undefined && text[it.comma] !== ",") return `${at}[${k}]: no comma at ${it.comma}`;
+    const sub = treeDiff(text, it.value, `${at}.${it.key ?? k}`);
+    if (sub) return sub;
+  }
+  return "";
+}
+
+describe("the one reader's tree (locate and the config editor read it)", () => {
+  beforeAll(() => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+  });
+  afterAll(() => {
+    vi.restoreAllMocks();
+  });
+  it("has the library's value at every node, its positions exact, for texts the value reader parses", () => {
+    fc.assert(
+      fc.property(asciiValue, stringifyOpts, fc.integer(), (v, o, seed) => {
+        const text = mutate(JSON5.stringify(v, o), seed);
+        const t = readTree(text);
+        if (fastJson5(text) === DECLINE) return;
+        expect(t, show(text)).toBeDefined();
+        expect(treeDiff(text, t!.root), show(text)).toBe("");
+      }),
+      { numRuns: 300 },
+    );
+  });
+  it("reads what the value reader leaves to the library (non-ASCII and escaped identifiers, raw U+2028): locate works there too", () => {
+    fc.assert(
+      fc.property(anyValue, stringifyOpts, (v, o) => {
+        const text = JSON5.stringify(v, o);
+        const t = readTree(text);
+        expect(t, show(text)).toBeDefined();
+        expect(treeDiff(text, t!.root), show(text)).toBe("");
+      }),
+      { numRuns: 200 },
+    );
+    const text = "{\n  caf\u00e9: 1,\n  \\u0061b: 'x\u2028y',\n  z: [true],\n}";
+    expect(fastJson5(text)).toBe(DECLINE);
+    expect(readTree(text)!.root.value).toEqual(JSON5.parse(text));
+    expect(locate(text, ["ab"])).toEqual({ line: 3, column: 3 });
+    expect(locate(text, ["z", 0])).toEqual({ line: 4, column: 7 });
+  });
+  it("is undefined for a text that does not read; locate then gives no position", () => {
+    for (const bad of ["", "{", "{a:1}}", "[1 2]", "'open"]) {
+      expect(readTree(bad), bad).toBeUndefined();
+      expect(locate(bad, ["a"]), bad).toBeUndefined();
+    }
   });
 });
 

@@ -2,11 +2,13 @@
 // edited file is validated again, a broken cache is ignored, and it can be
 // turned off. Through the built CLI, where the cache is on.
 import { describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHcpx, scratchProject, tmp } from "../support/hcpx";
 
-const cacheOf = (home: string) => join(home, ".cache", "hcpx", "validated.json");
+const cacheOf = (home: string) => join(home, ".cache", "hcpx", "validated");
+/** The cache's entries: file name → { key, value } */
+const entries = (home: string) => Object.fromEntries(readdirSync(cacheOf(home)).map((f) => [f, JSON.parse(readFileSync(join(cacheOf(home), f), "utf8")) as { key: string; value: unknown }]));
 
 describe("validation cache", () => {
   it("remembers clean files, and an edited file is validated again (the error shows, with its line)", async () => {
@@ -15,11 +17,11 @@ describe("validation cache", () => {
     const env = { HOME: home };
     const first = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
     expect(JSON.parse(first.stdout)).toEqual({ ok: true, data: { pong: true } });
-    const keys = JSON.parse(readFileSync(cacheOf(home), "utf8")).keys;
-    expect(keys).toHaveLength(3); // config, surface, policy
+    const kept = entries(home);
+    expect(Object.keys(kept)).toHaveLength(3); // config, surface, policy
     const again = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
     expect(again.stdout).toBe(first.stdout);
-    expect(JSON.parse(readFileSync(cacheOf(home), "utf8")).keys).toEqual(keys);
+    expect(entries(home)).toEqual(kept);
     // now break the policy: a cached earlier text must not let the new one through
     // (same size, and the mtime set back as someone hiding the edit would: the cache keys on the
     // file's identity, whose ctime the kernel sets on every write and no one can set back)
@@ -39,12 +41,19 @@ describe("validation cache", () => {
 
   it("a cache file that is garbage, or not JSON, or unwritable, changes nothing", async () => {
     const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
-    for (const content of ["not json", '{"keys": 5}', "[]"]) {
+    for (const content of ["not json", '{"keys": 5}', "[]", "null", '{"value": {}}']) {
       const home = tmp("hcpx-vc-home-");
-      mkdirSync(join(home, ".cache", "hcpx"), { recursive: true });
-      writeFileSync(cacheOf(home), content);
+      await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
+      for (const f of readdirSync(cacheOf(home))) writeFileSync(join(cacheOf(home), f), content);
       const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
       expect(JSON.parse(r.stdout), content).toEqual({ ok: true, data: { pong: true } });
+    }
+    {
+      const home = tmp("hcpx-vc-home-");
+      mkdirSync(join(home, ".cache", "hcpx"), { recursive: true });
+      writeFileSync(cacheOf(home), "a file where the cache dir would go");
+      const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
+      expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
     }
     const home = tmp("hcpx-vc-home-");
     writeFileSync(join(home, ".cache"), "a file where the cache dir would go");
@@ -64,7 +73,25 @@ describe("validation cache", () => {
     expect(existsSync(cacheOf(home))).toBe(false);
     const xdg = tmp("hcpx-vc-xdg-");
     await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home, XDG_CACHE_HOME: xdg } });
-    expect(existsSync(join(xdg, "hcpx", "validated.json"))).toBe(true);
+    expect(readdirSync(join(xdg, "hcpx", "validated"))).toHaveLength(3);
     expect(existsSync(cacheOf(home))).toBe(false);
+  });
+
+  it("a hit takes the value remembered for the file as it is (no read, no parser), and only for that file", async () => {
+    const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    const home = tmp("hcpx-vc-home-");
+    const env = { HOME: home };
+    expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout).ok).toBe(true);
+    // the config's entry holds its parsed, validated value under a key naming the config's path
+    const [name, entry] = Object.entries(entries(home)).find(([, e]) => e.key.includes(p.config))!;
+    expect((entry.value as { grants: { allow: string[] } }).grants.allow).toEqual(["calc-wrap.*"]);
+    // changed in the cache only: exec now goes by the remembered value, so it never read the file
+    writeFileSync(join(cacheOf(home), name), JSON.stringify({ key: entry.key, value: { ...(entry.value as object), grants: { allow: [] } } }));
+    const denied = JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout);
+    expect(denied.ok).toBe(false);
+    expect(denied.error.code).toBe("not_granted");
+    // the same entry under another key (another identity of the file) is a miss: the file is read again
+    writeFileSync(join(cacheOf(home), name), JSON.stringify({ key: entry.key.replace(/:(\d+)$/, (_m, ns: string) => `:${BigInt(ns) + 1n}`), value: { ...(entry.value as object), grants: { allow: [] } } }));
+    expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout)).toEqual({ ok: true, data: { pong: true } });
   });
 });
