@@ -1,7 +1,7 @@
 // The adopt engine: from host descriptors and a projection to a plan of file
 // changes, computed entirely in memory (nothing is written here). It knows file
 // formats, never hosts: everything host-specific is in hosts/*.json5 and
-// templates/. `apply.ts` writes a plan; `diff.ts` shows it.
+// templates/. src/plan/apply.ts writes a plan; src/plan/diff.ts shows it.
 import { join, relative, dirname } from "node:path";
 import { getNodeValue, parseTree, type Node, type ParseError } from "jsonc-parser/lib/esm/main.js"; // the ESM build: the UMD one require()s its parts at run time, which a bundle cannot resolve
 import type { Project } from "../pack/model";
@@ -18,6 +18,7 @@ import { hostTextProblems, unsafeHostText } from "../pack/hosttext";
 import { render, type TemplateContext } from "./templates";
 import { resolveMcpCommand, type McpCommand } from "./command";
 import { sha256, lineCol } from "./text";
+import type { FileChange, FilePlan, LedgerRecord } from "../plan/types";
 import { emptyLedger, ledgerKey, parseJournal, parseLedger, reconcileLedger, sanitizeLedger, serializeLedger, type Ledger, type LedgerEntry, type LedgerHost } from "./ledger";
 
 export type Scope = "project" | "user";
@@ -42,51 +43,24 @@ export interface AdoptOptions {
   bundle?: TemplateContext["bundle"];
 }
 
-export interface FileChange {
-  /** display path: relative to the project root (posix), or `~/…` */
-  path: string;
-  /** absolute path as planned */
-  abs: string;
-  /** the file actually written (symlinks inside the base resolved) */
-  real: string;
-  kind: "create" | "update" | "delete";
-  old?: string;
-  new?: string;
-  hosts: string[];
-  notes: string[];
-}
+export type { FileChange };
 
-export interface AdoptPlan {
+/** An adopt plan: the FilePlan (src/plan/types.ts) of the host files, with its ledger and journal as the record. */
+export interface AdoptPlan extends FilePlan {
   scope: Scope;
   /** project root or $HOME */
   base: string;
   hosts: string[];
   remove: boolean;
-  changes: FileChange[];
   /** printed with the plan */
   notes: string[];
-  /** things left alone on purpose (changed since we wrote them): drift for --check */
-  conflicts: Problem[];
   /**
    * what the plan did not take from the files it read back: ledger or journal
    * entries ignored (a path outside the base, a malformed entry), a recorded
    * MCP command not used. Printed with every plan; drift for --check.
    */
   warnings: Problem[];
-  ledgerFile: string;
-  /** serialized ledger before and after (undefined = no ledger file) */
-  ledgerOld?: string;
-  ledgerNew?: string;
-  /** the ledger this plan started from: ledgerOld, or the ledger rebuilt from an interrupted run's journal */
-  ledgerBase?: string;
-  /** the write-ahead journal of apply (`adopt.journal.json` next to the ledger) */
-  journalFile: string;
-  /** a journal left by an interrupted `adopt --write` was found (and folded into ledgerBase) */
-  journalPending: boolean;
-  /** temp files left by a killed writer, removed by the next apply */
-  staleTemps: string[];
-  /** directories to try to remove (when empty) after writing, deepest first */
-  rmdirs: string[];
+  record: LedgerRecord;
 }
 
 /**
@@ -615,7 +589,8 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     if (problems.length) throw new HcpxError(problems);
   }
   const rmdirs = [...rmdirCandidates].sort((a, b) => b.length - a.length);
-  return { scope, base, hosts, remove: opts.remove === true, changes, notes, conflicts, warnings, ledgerFile, ledgerOld, ledgerNew: ledgerNew === ledgerOld ? ledgerOld : ledgerNew, ledgerBase, journalFile, journalPending, staleTemps: [...temps].sort(), rmdirs };
+  const record: LedgerRecord = { kind: "ledger", file: ledgerFile, old: ledgerOld, new: ledgerNew === ledgerOld ? ledgerOld : ledgerNew, base: ledgerBase, journal: journalFile, journalPending };
+  return { scope, base, hosts, remove: opts.remove === true, changes, notes, conflicts, warnings, staleTemps: [...temps].sort(), rmdirs, record };
 
   // ---- format handlers ----
   function ownedFile(host: string, f: VFile, content: string, t: Target, oldEntry: (e: LedgerEntry) => LedgerEntry | undefined, ownedBefore: (e: LedgerEntry) => boolean): LedgerEntry {

@@ -1,17 +1,23 @@
-// Writing an adopt plan: under the lock (taken before the plan was made, so the
-// plan saw the disk as it is), a write-ahead journal, then each changed file
-// atomically (temp + rename in its directory, mode kept), deletions, empty
-// directories adopt created, then the ledger, then the journal goes. A run
-// killed anywhere leaves every file as its old or its new bytes; the journal
-// lets the next run rebuild a ledger that agrees with the disk (engine.ts).
-// Nothing here decides anything: the plan did.
+// The one applier: writes a FilePlan (./types.ts) of generate, a bundle or
+// adopt. Nothing here decides anything: the plan did.
+//
+// Adopt's plan is written under the lock (taken before the plan was made, so
+// the plan saw the disk as it is), behind a write-ahead journal: the journal,
+// then each changed file atomically (temp + rename in its directory, mode
+// kept), deletions, empty directories adopt created, then the ledger, then the
+// journal goes. A run killed anywhere leaves every file as its old or its new
+// bytes; the journal lets the next run rebuild a ledger that agrees with the
+// disk (src/host/engine.ts). Generate's and a bundle's plan: each changed file
+// atomically, stale files deleted, their directories when left empty, then the
+// manifest (a rename, never written through a link).
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { toPosix } from "../util/paths";
-import { ledgerInside, type AdoptPlan, type Scope } from "./engine";
-import { acquireLock, atomicWrite, deleteTarget, guardPath, missingDirs, removeFile, rmdirIfEmpty } from "./fsio";
-import { parseLedger, serializeJournal, serializeLedger } from "./ledger";
-import { sha256 } from "./text";
+import { ledgerInside, type Scope } from "../host/engine";
+import { acquireLock, atomicWrite, deleteTarget, guardPath, missingDirs, removeFile, rmdirIfEmpty } from "../host/fsio";
+import { parseLedger, serializeJournal, serializeLedger } from "../host/ledger";
+import { sha256 } from "../host/text";
+import type { FilePlan, LedgerRecord } from "./types";
 
 export interface ApplyResult {
   written: string[];
@@ -69,38 +75,22 @@ export function lockAdopt(ledgerFile: string, base: string, scope: Scope): Adopt
   return lock;
 }
 
-export function applyPlan(plan: AdoptPlan, lock: AdoptLock): ApplyResult {
-  const fromShow = (s: string) => join(plan.base, s.replace(/^~\//, ""));
+/** Write `plan`. An adopt plan (a ledger record) needs the lock it was planned under. */
+export function applyPlan(plan: FilePlan, lock?: AdoptLock): ApplyResult {
+  if (plan.record.kind === "ledger") {
+    if (!lock) throw new Error("applyPlan: an adopt plan is written under its lock");
+    return applyLedgerPlan(plan, plan.record, lock);
+  }
+  const res = writeChanges(plan);
+  const m = plan.record;
+  if (m.force || m.old !== m.new) atomicWrite(m.file, m.new);
+  return res;
+}
+
+/** The changes, the stale temp files and the emptied directories: the part every plan shares. */
+function writeChanges(plan: FilePlan): ApplyResult {
   const written: string[] = [];
   const deleted: string[] = [];
-  let ledgerDirs = lock.made;
-  if (plan.ledgerBase !== undefined) {
-    try {
-      ledgerDirs = [...new Set([...(parseLedger(plan.ledgerBase, plan.ledgerFile).dirs ?? []), ...lock.made])];
-    } catch {
-      /* the plan already refused a bad ledger */
-    }
-  }
-  const finalLedger = (existingDirsOnly: boolean): string | undefined => {
-    if (plan.ledgerNew === undefined) return undefined;
-    const l = parseLedger(plan.ledgerNew, plan.ledgerFile);
-    if (existingDirsOnly) for (const h of Object.values(l.hosts)) h.dirs = h.dirs.filter((d) => existsSync(fromShow(d)));
-    l.dirs = ledgerDirs.length ? [...ledgerDirs].sort() : undefined;
-    return serializeLedger(l);
-  };
-  const journal = plan.changes.length > 0;
-  if (journal) {
-    atomicWrite(
-      plan.journalFile,
-      serializeJournal({
-        version: 1,
-        ledgerOld: plan.ledgerBase,
-        ledgerNew: finalLedger(false),
-        files: plan.changes.map((c) => ({ path: c.path, real: c.real, before: c.old === undefined ? null : sha256(c.old), after: c.new === undefined ? null : sha256(c.new) })),
-        rmdirs: plan.rmdirs,
-      }),
-    );
-  }
   for (const c of plan.changes) {
     if (c.kind === "delete") {
       deleteTarget(c.real);
@@ -112,12 +102,46 @@ export function applyPlan(plan: AdoptPlan, lock: AdoptLock): ApplyResult {
   }
   for (const t of plan.staleTemps) removeFile(t);
   for (const d of plan.rmdirs) rmdirIfEmpty(d);
+  return { written, deleted };
+}
+
+function applyLedgerPlan(plan: FilePlan, rec: LedgerRecord, lock: AdoptLock): ApplyResult {
+  const fromShow = (s: string) => join(plan.base, s.replace(/^~\//, ""));
+  let ledgerDirs = lock.made;
+  if (rec.base !== undefined) {
+    try {
+      ledgerDirs = [...new Set([...(parseLedger(rec.base, rec.file).dirs ?? []), ...lock.made])];
+    } catch {
+      /* the plan already refused a bad ledger */
+    }
+  }
+  const finalLedger = (existingDirsOnly: boolean): string | undefined => {
+    if (rec.new === undefined) return undefined;
+    const l = parseLedger(rec.new, rec.file);
+    if (existingDirsOnly) for (const h of Object.values(l.hosts)) h.dirs = h.dirs.filter((d) => existsSync(fromShow(d)));
+    l.dirs = ledgerDirs.length ? [...ledgerDirs].sort() : undefined;
+    return serializeLedger(l);
+  };
+  const journal = plan.changes.length > 0;
+  if (journal) {
+    atomicWrite(
+      rec.journal,
+      serializeJournal({
+        version: 1,
+        ledgerOld: rec.base,
+        ledgerNew: finalLedger(false),
+        files: plan.changes.map((c) => ({ path: c.path, real: c.real, before: c.old === undefined ? null : sha256(c.old), after: c.new === undefined ? null : sha256(c.new) })),
+        rmdirs: plan.rmdirs,
+      }),
+    );
+  }
+  const res = writeChanges(plan);
   const ledgerNew = finalLedger(true);
   if (ledgerNew !== undefined) {
-    if (ledgerNew !== plan.ledgerOld) atomicWrite(plan.ledgerFile, ledgerNew);
-  } else if (plan.ledgerOld !== undefined) deleteTarget(plan.ledgerFile);
-  if (journal || plan.journalPending) removeFile(plan.journalFile);
+    if (ledgerNew !== rec.old) atomicWrite(rec.file, ledgerNew);
+  } else if (rec.old !== undefined) deleteTarget(rec.file);
+  if (journal || rec.journalPending) removeFile(rec.journal);
   // No ledger left: the directories adopt made for it go too, when empty (after the lock).
   if (ledgerNew === undefined) lock.rmdirsAfter.push(...ledgerDirs.map(fromShow));
-  return { written, deleted };
+  return res;
 }
