@@ -12,9 +12,10 @@
 // manifest (a rename, never written through a link).
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { toPosix } from "../util/paths";
+import { display, toPosix } from "../util/paths";
 import { ledgerInside, type Scope } from "../host/engine";
-import { acquireLock, atomicWrite, deleteTarget, guardPath, missingDirs, removeFile, rmdirIfEmpty } from "../host/fsio";
+import { acquireLock, atomicWrite, deleteTarget, guardPath, missingDirs, readEntry, removeFile, rmdirIfEmpty } from "../host/fsio";
+import { HcpxError, type Problem } from "../util/errors";
 import { parseLedger, serializeJournal, serializeLedger } from "../host/ledger";
 import { sha256 } from "../host/text";
 import type { FilePlan, LedgerRecord } from "./types";
@@ -81,10 +82,26 @@ export function applyPlan(plan: FilePlan, lock?: AdoptLock): ApplyResult {
     if (!lock) throw new Error("applyPlan: an adopt plan is written under its lock");
     return applyLedgerPlan(plan, plan.record, lock);
   }
+  unchangedSincePlan(plan);
   const res = writeChanges(plan);
   const m = plan.record;
   if (m.force || m.old !== m.new) atomicWrite(m.file, m.new);
   return res;
+}
+
+/**
+ * Every file apply is about to replace or delete still holds what the plan
+ * read (and parsed): a file someone changed meanwhile is never overwritten
+ * with a plan made from its old text. Checked before anything is written.
+ */
+function unchangedSincePlan(plan: FilePlan): void {
+  const moved: Problem[] = [];
+  for (const c of plan.changes) {
+    const now = readEntry(c.real);
+    const same = c.old === undefined ? now.kind !== "file" : now.kind === "file" && now.text === c.old;
+    if (!same) moved.push({ code: "changed_during_plan", message: "changed while hcpx was planning its change; nothing written", file: plan.record.kind === "ledger" ? c.path : display(c.abs), hint: "run the command again (it plans from the file as it is now)" });
+  }
+  if (moved.length) throw new HcpxError(moved);
 }
 
 /** The changes, the stale temp files and the emptied directories: the part every plan shares. */
@@ -122,6 +139,7 @@ function applyLedgerPlan(plan: FilePlan, rec: LedgerRecord, lock: AdoptLock): Ap
     l.dirs = ledgerDirs.length ? [...ledgerDirs].sort() : undefined;
     return serializeLedger(l);
   };
+  unchangedSincePlan(plan);
   const journal = plan.changes.length > 0;
   if (journal) {
     atomicWrite(
