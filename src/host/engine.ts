@@ -9,9 +9,9 @@ import type { Projection } from "../projection/types";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, home, toPosix, userConfigDir } from "../util/paths";
 import { loadDescriptor, type Descriptor, type RuleClasses, type Target } from "./descriptor";
-import { accessSync, constants as fsConstants } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
-import { resolveInside, readEntry, missingDirs, staleTemps, guardPath, type Entry, type TrustBase } from "./fsio";
+import { guardPath, type Entry, type Guarded, type TrustBase } from "./fsio";
+import { diskFs, type ReadFs } from "../plan/fs";
 import { parseJsonFor, setJson, removeJson, nodeAt, valueAt, unBom } from "./jsonedit";
 import { setBlock, removeBlock, findBlock, blockContent } from "./mdblock";
 import { hostTextProblems, unsafeHostText } from "../pack/hosttext";
@@ -41,6 +41,8 @@ export interface AdoptOptions {
   skills?: boolean;
   /** `generate --as`: the bundle's identity (for its manifest template) */
   bundle?: TemplateContext["bundle"];
+  /** the disk as the plan reads it (src/plan/fs.ts); default: the real one. Planning never writes. */
+  fs?: ReadFs;
 }
 
 export type { FileChange };
@@ -98,6 +100,7 @@ export function journalPath(ledgerFile: string): string {
 
 export async function planAdopt(project: Project, hosts: string[], projectionFor: ProjectionFor, opts: AdoptOptions): Promise<AdoptPlan> {
   const scope = opts.scope;
+  const fs = opts.fs ?? diskFs;
   const homeDir = opts.home ?? home();
   const base = opts.preview ? "/" : scope === "project" ? project.root : homeDir;
   const problems: Problem[] = [];
@@ -118,8 +121,8 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     let real = abs;
     let orig: Entry = { kind: "absent" };
     if (!opts.preview) {
-      real = resolveInside(abs, base, show).real;
-      orig = readEntry(real);
+      real = fs.resolve(abs, base, show);
+      orig = fs.entry(real);
       if (orig.kind === "binary") {
         throw new HcpxError({ code: "not_utf8", message: `is not UTF-8 text (invalid byte at offset ${orig.offset}); left untouched`, file: show, hint: "hcpx edits UTF-8 text only: convert the file to UTF-8, or move it away" });
       }
@@ -142,15 +145,15 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
   const temps = new Set<string>();
   const journalRmdirs: string[] = [];
   if (!opts.preview) {
-    if (scope === "project") ledgerInside(ledgerFile, base);
-    const e = readEntry(ledgerFile);
+    if (scope === "project") ledgerInside(ledgerFile, base, fs.guard);
+    const e = fs.entry(ledgerFile);
     if (e.kind === "file") {
       ledgerOld = e.text;
       ledger = parseLedger(e.text, showLedger());
     } else if (e.kind !== "absent") problems.push({ code: "not_a_file", message: "is not a file", file: showLedger() });
     // An `adopt --write` killed mid-way left its journal: rebuild the ledger from
     // what is on disk now (each file changed is either its old or its new bytes).
-    const j = readEntry(journalFile);
+    const j = fs.entry(journalFile);
     if (j.kind === "file") {
       const journal = parseJournal(j.text);
       if (journal) {
@@ -159,14 +162,14 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
         const ignored = (path: string, what: string) =>
           warnings.push({ code: "journal_entry_ignored", severity: "warning", file: (scope === "user" ? "~/" : "") + showJournal, path, message: `${what}; ignored: hcpx never reads, writes or deletes what it names`, hint: "the journal is written by an interrupted hcpx adopt --write; delete it if someone else wrote it" });
         for (const [i, d] of (Array.isArray(journal.rmdirs) ? journal.rmdirs : []).entries()) {
-          const g = guardPath(d, trust, "absolute");
+          const g = fs.guard(d, trust, "absolute");
           if (g.ok) journalRmdirs.push(g.abs);
           else ignored(`rmdirs[${i}]`, `directory ${JSON.stringify(d)} ${g.reason}`);
         }
         const state = new Map<string, "old" | "new">();
         const hash = (v: unknown) => v === null || (typeof v === "string" && /^[0-9a-f]{64}$/.test(v));
         for (const [i, f] of journal.files.entries()) {
-          const g = guardPath(f?.path, trust);
+          const g = fs.guard(f?.path, trust);
           if (!g.ok) {
             ignored(`files[${i}].path`, `file ${JSON.stringify(f?.path)} ${g.reason}`);
             continue;
@@ -175,19 +178,19 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
             ignored(`files[${i}]`, `file ${JSON.stringify(f.path)} does not match what hcpx records (its real path or hashes)`);
             continue;
           }
-          const now = readEntry(g.real);
+          const now = fs.entry(g.real);
           const h = now.kind === "file" ? sha256(now.text) : now.kind === "absent" ? null : "?";
           state.set(f.path, h === f.after ? "new" : h === f.before ? "old" : "new");
-          for (const t of staleTemps(dirname(g.real))) temps.add(t);
+          for (const t of fs.staleTemps(dirname(g.real))) temps.add(t);
         }
         const parse = (t: string | undefined) => (t === undefined ? emptyLedger() : parseLedger(t, (scope === "user" ? "~/" : "") + showJournal));
         ledger = reconcileLedger(parse(journal.ledgerOld), parse(journal.ledgerNew), (p) => state.get(p));
       }
     }
-    for (const t of staleTemps(dirname(ledgerFile))) if (!t.endsWith(".lock.tmp")) temps.add(t);
+    for (const t of fs.staleTemps(dirname(ledgerFile))) if (!t.endsWith(".lock.tmp")) temps.add(t);
   }
   // What the ledger names is trusted only as far as guardPath lets it (ledger.ts).
-  const sane = sanitizeLedger(ledger, scope, trust, showLedger());
+  const sane = sanitizeLedger(ledger, scope, trust, showLedger(), fs.guard);
   ledger = sane.ledger;
   warnings.push(...sane.warnings);
   const ledgerBase = journalPending || sane.warnings.length ? (Object.keys(ledger.hosts).length || ledger.dirs?.length ? serializeLedger(ledger) : undefined) : ledgerOld;
@@ -473,7 +476,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     const ownedBefore = (e: Pick<LedgerEntry, "path" | "kind" | "key">) => allLedgerEntries().some((x) => ledgerKey(x) === ledgerKey(e as LedgerEntry));
     const noteDirs = (f: VFile) => {
       if (opts.preview) return;
-      for (const d of missingDirs(dirname(f.real), base)) dirs.add(showOf(d));
+      for (const d of fs.missingDirs(dirname(f.real), base)) dirs.add(showOf(d));
       // directories another host's adopt created for this same file are shared too
       for (const [h, lh] of Object.entries(ledger.hosts)) if (h !== host && lh.entries.some((x) => x.path === f.show)) for (const d of lh.dirs) if (f.show.startsWith(d + "/")) dirs.add(d);
     };
@@ -579,10 +582,8 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
         continue;
       }
       let d = dirname(ch.real);
-      while (!readEntry(d).kind.startsWith("dir") && dirname(d) !== d) d = dirname(d);
-      try {
-        accessSync(d, fsConstants.W_OK);
-      } catch {
+      while (fs.entry(d).kind !== "dir" && dirname(d) !== d) d = dirname(d);
+      if (!fs.writable(d)) {
         problems.push({ code: "read_only", message: `cannot write in ${showOf(d) || "."}: permission denied; nothing written`, file: ch.path, hint: "make the directory writable, or leave this host out" });
       }
     }
@@ -776,8 +777,8 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
 }
 
 /** The project's ledger, journal and lock live in `.hcp/`: refused when a symlink leads that directory out of the project. */
-export function ledgerInside(ledgerFile: string, root: string): void {
-  const g = guardPath(toPosix(relative(root, ledgerFile)), { dir: root, prefix: "" });
+export function ledgerInside(ledgerFile: string, root: string, guard: (named: unknown, base: TrustBase) => Guarded = guardPath): void {
+  const g = guard(toPosix(relative(root, ledgerFile)), { dir: root, prefix: "" });
   if (!g.ok) throw new HcpxError({ code: "symlink_refused", message: `the adopt ledger ${g.reason}`, file: toPosix(relative(root, ledgerFile)), hint: "replace the .hcp symlink with a directory of the project's own" });
 }
 

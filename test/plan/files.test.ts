@@ -8,39 +8,10 @@ import { join } from "node:path";
 import { planBundle, BUNDLE_MANIFEST } from "../../src/host/bundle";
 import { driftOf } from "../../src/plan/drift";
 import { planFiles } from "../../src/plan/files";
-import type { ReadFs } from "../../src/plan/fs";
-import type { Entry, Guarded, TrustBase } from "../../src/host/fsio";
 import { sha256 } from "../../src/host/text";
-import { HcpxError } from "../../src/util/errors";
+import { memFs } from "../support/memfs";
 
 const DIR = "/virtual/out";
-
-/** A read-only disk of text files (absolute path → text); `outside`: paths below which a symlink leads out of the base. */
-function memFs(files: Record<string, string>, outside: string[] = []): ReadFs & { reads: string[] } {
-  const reads: string[] = [];
-  const isDir = (p: string) => Object.keys(files).some((f) => f.startsWith(p + "/"));
-  return {
-    reads,
-    entry(real): Entry {
-      reads.push(real);
-      if (real in files) return { kind: "file", text: files[real]!, mode: 0o644 };
-      return isDir(real) ? { kind: "dir" } : { kind: "absent" };
-    },
-    readRecord(real, show) {
-      reads.push(real);
-      if (!(real in files)) throw new HcpxError({ code: "missing_file", message: "file not found", file: show });
-      return files[real]!;
-    },
-    list: (dir) => [...new Set(Object.keys(files).filter((f) => f.startsWith(dir + "/")).map((f) => f.slice(dir.length + 1).split("/")[0]!))],
-    realpath: (p) => p,
-    guard(named: unknown, base: TrustBase): Guarded {
-      if (typeof named !== "string" || named === "" || named.startsWith("/") || named.split("/").some((s) => s === "" || s === "." || s === "..")) return { ok: false, reason: "is not a plain relative path" };
-      const abs = join(base.dir, named);
-      if (outside.some((o) => abs === o || abs.startsWith(o + "/"))) return { ok: false, reason: `is a symlink leading outside ${base.label}` };
-      return { ok: true, abs, real: abs, show: named };
-    },
-  };
-}
 
 const input = (files: { path: string; content: string }[]) => ({ files, dir: DIR, label: "the out dir", manifest: ".manifest.json", symlinkHint: "h" });
 const manifest = (files: Record<string, string>) => JSON.stringify({ generator: "hcpx", files });
@@ -74,7 +45,7 @@ describe("planFiles", () => {
   });
 
   it("a manifest entry outside the directory, or without a sha256, is ignored with a warning: never read, never deleted; drift for --check", () => {
-    const fs = memFs({ [at(".manifest.json")]: manifest({ "../victim.txt": sha256("v"), "link/victim.txt": sha256("v"), "x.md": "not-a-hash" }), [at("x.md")]: "x" }, [at("link")]);
+    const fs = memFs({ [at(".manifest.json")]: manifest({ "../victim.txt": sha256("v"), "link/victim.txt": sha256("v"), "x.md": "not-a-hash" }), [at("x.md")]: "x" }, { outside: [at("link")] });
     const plan = planFiles(input([]), fs);
     expect(plan.changes).toEqual([]);
     expect(plan.warnings.map((w) => [w.code, w.path])).toEqual([
@@ -96,7 +67,7 @@ describe("planFiles", () => {
   });
 
   it("a planned file through a symlink out of the directory is refused before anything is planned", () => {
-    expect(() => planFiles(input([{ path: "skills/a/SKILL.md", content: "a" }]), memFs({}, [at("skills")]))).toThrow(/skills\/a\/SKILL\.md is a symlink leading outside the out dir/);
+    expect(() => planFiles(input([{ path: "skills/a/SKILL.md", content: "a" }]), memFs({}, { outside: [at("skills")] }))).toThrow(/skills\/a\/SKILL\.md is a symlink leading outside the out dir/);
   });
 });
 
