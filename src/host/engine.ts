@@ -557,10 +557,12 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
   const ledgerNew = Object.keys(next.hosts).length ? serializeLedger(next) : undefined;
 
   const changes: FileChange[] = [];
+  const partsOf = (show: string) => Object.values(newHosts).flatMap((h) => h.entries.filter((e) => e.path === show).map((e) => ({ kind: e.kind, ...(e.key ? { key: e.key } : {}) })));
   for (const f of vfs.values()) {
     const origText = f.orig.kind === "file" ? f.orig.text : null;
     if (f.cur === origText) continue;
     changes.push({
+      parts: f.cur === null ? [] : [...new Map(partsOf(f.show).map((x) => [JSON.stringify(x), x])).values()],
       path: f.show,
       abs: f.abs,
       real: f.real,

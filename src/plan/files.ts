@@ -76,7 +76,7 @@ export function planFiles(input: FilesPlanInput, fs: ReadFs = diskFs): FilePlan 
     if (!g.ok) throw new HcpxError({ code: "symlink_refused", message: `${f.path} ${g.reason}`, file: display(join(dir, f.path)), hint: input.symlinkHint });
     const e = fs.entry(g.real);
     if (e.kind === "file" && e.text === f.content) continue;
-    changes.push({ path: f.path, abs: g.abs, real: g.real, kind: e.kind === "absent" ? "create" : "update", old: e.kind === "file" ? e.text : undefined, new: f.content, hosts: [], notes: [] });
+    changes.push({ path: f.path, abs: g.abs, real: g.real, kind: e.kind === "absent" ? "create" : "update", old: e.kind === "file" ? e.text : undefined, new: f.content, parts: [{ kind: "file" }], hosts: [], notes: [] });
   }
 
   // ---- stale: named by the manifest, no longer planned, still there ----
@@ -98,7 +98,7 @@ export function planFiles(input: FilesPlanInput, fs: ReadFs = diskFs): FilePlan 
     const e = fs.entry(g.real);
     if (e.kind === "absent" || e.kind === "dir") continue;
     if (e.kind === "file" && sha256(e.text) === recorded[p]) {
-      changes.push({ path: p, abs: g.abs, real: g.real, kind: "delete", old: e.text, hosts: [], notes: [] });
+      changes.push({ path: p, abs: g.abs, real: g.real, kind: "delete", old: e.text, parts: [], hosts: [], notes: [] });
       // its directories go too when that leaves them empty
       for (let d = dirname(g.real); d !== realDir && isInside(d, realDir); d = dirname(d)) rmdirs.add(d);
     } else conflicts.push({ code: "changed_by_user", severity: "warning", message: "no longer generated, but changed since hcpx wrote it: left in place", file: display(join(dir, p)), hint: `delete it if it is not needed; hcpx no longer writes it` });

@@ -7,6 +7,12 @@
 // plan (./drift.ts).
 import type { Problem } from "../util/errors";
 
+/** A part of a file that is hcpx's: the whole file, the hcp markdown block, the value at a key of a JSON or TOML file, or hcpx's items in a list or object there. */
+export interface FilePart {
+  kind: "file" | "markdown-block" | "json" | "toml" | "json-items";
+  key?: string[];
+}
+
 /** One file the plan changes: whole-file content (a Skill copy, a generated file) or a host file with hcpx's block, keys or items set in it. */
 export interface FileChange {
   /** display path: relative to the base (posix), or `~/…` for user scope */
@@ -20,6 +26,8 @@ export interface FileChange {
   old?: string;
   /** the text apply writes (undefined: deleted) */
   new?: string;
+  /** what is hcpx's in the file once the change is written (none for a deletion) */
+  parts: FilePart[];
   /** the hosts whose files these are (adopt; empty elsewhere) */
   hosts: string[];
   notes: string[];

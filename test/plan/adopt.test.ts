@@ -27,6 +27,11 @@ describe("planAdopt on an injected disk", () => {
     expect(p.record).toMatchObject({ kind: "ledger", file: join(ROOT, ".hcp", "adopted.json"), old: undefined, journalPending: false });
     expect(Object.keys(JSON.parse(p.record.new!).hosts)).toEqual(["claude"]);
     expect(driftOf(p).every((d) => d.kind === "missing")).toBe(true);
+    // what of each file is hcpx's: the block, the key, the whole Skill copy
+    const parts = Object.fromEntries(p.changes.map((c) => [c.path, c.parts]));
+    expect(parts["CLAUDE.md"]).toEqual([{ kind: "markdown-block" }]);
+    expect(parts[".mcp.json"]).toEqual([{ kind: "json", key: ["mcpServers", "hcp"] }]);
+    expect(parts[".claude/skills/ledger/SKILL.md"]).toEqual([{ kind: "file" }]);
   });
 
   it("a host file it cannot parse is refused, naming file and line: nothing is planned over it", async () => {

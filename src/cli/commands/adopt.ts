@@ -67,7 +67,7 @@ async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs:
   const drift = drifts.length > 0;
   printWarnings(plan.warnings, out);
   if (plan.record.journalPending) plan.notes.push("an earlier `adopt --write` was interrupted; --write finishes it (its ledger is rebuilt from the files on disk)");
-  const summary = plan.changes.map((ch) => ({ path: ch.path, kind: ch.kind, hosts: ch.hosts, notes: ch.notes }));
+  const summary = plan.changes.map((ch) => ({ path: ch.path, kind: ch.kind, parts: ch.parts, hosts: ch.hosts, notes: ch.notes }));
   if (opts.check) {
     if (out.json) {
       return finish(out, drift ? 1 : 0, { inSync: !drift, scope, hosts, drift: drifts, changes: summary, conflicts: plan.conflicts, warnings: plan.warnings, notes: plan.notes }, { code: "drift", message: `adopt ${hosts.join(" ")} (${scope}): ${plan.changes.length} file(s) out of date${plan.conflicts.length ? `, ${plan.conflicts.length} changed by hand` : ""}${plan.warnings.length ? `, ${plan.warnings.length} warning(s)` : ""}`, hint: `run \`hcpx adopt ${hostArgs.join(" ")}${scope === "user" ? " --scope user" : ""} --write\`` });
