@@ -3,6 +3,7 @@
 // the bundles are also checked by `claude plugin validate` / `gemini extensions validate`.
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -105,6 +106,22 @@ describe("generate --as", () => {
     expect(kept.stderr).toMatch(/skills\/ledger\/SKILL\.md.*left in place/);
     expect(readFileSync(join(dir, "skills", "ledger", "SKILL.md"), "utf8")).toBe("edited\n");
     expect((await s.run(["generate", "--as", "claude-plugin", dir, "--check"])).code).toBe(0);
+  });
+
+  it("its manifest is read back untrusted: an entry naming a file outside DIR (with that file's hash) deletes nothing and warns", async () => {
+    const s = scratch();
+    const parent = tmp("hcpx-bundle-");
+    const dir = join(parent, "hcp-packs");
+    expect((await s.run(["generate", "--as", "claude-plugin", dir])).code).toBe(0);
+    writeFileSync(join(parent, "victim.txt"), "victim\n");
+    const m = JSON.parse(readFileSync(join(dir, ".hcpx-manifest.json"), "utf8"));
+    m.files["../victim.txt"] = createHash("sha256").update("victim\n").digest("hex");
+    writeFileSync(join(dir, ".hcpx-manifest.json"), JSON.stringify(m));
+    expect((await s.run(["generate", "--as", "claude-plugin", dir, "--check"])).code).toBe(1);
+    const r = await s.run(["generate", "--as", "claude-plugin", dir]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/\.hcpx-manifest\.json at files\["\.\.\/victim\.txt"\].*ignored: never read or deleted/);
+    expect(readFileSync(join(parent, "victim.txt"), "utf8")).toBe("victim\n");
   });
 
   it("writes nothing through a symlink out of DIR (a bundle's skills/ linked elsewhere)", async () => {
