@@ -2,7 +2,9 @@
 // projection packed as a Claude Code plugin or a Gemini CLI extension (MCP entry
 // `hcpx mcp`, Skill copies, the prompt block as context). Bundles are host
 // descriptors of kind "bundle" rendered by the same engine, paths relative to DIR.
-import { existsSync, readdirSync, statSync } from "node:fs";
+// DIR is a FilePlan like generate's out dir (src/plan/files.ts): its manifest,
+// DIR/.hcpx-manifest.json, lets a later run delete what it no longer bundles
+// (a withheld pack's Skill) and `--check` report it.
 import { basename, join, resolve } from "node:path";
 import type { Pack, Project } from "../pack/model";
 import { buildProjection } from "../projection/build";
@@ -11,15 +13,14 @@ import { HcpxError } from "../util/errors";
 import { display } from "../util/paths";
 import { listHosts, loadDescriptor } from "./descriptor";
 import { planAdopt } from "./engine";
-import { atomicWrite, guardPath, readEntry } from "./fsio";
+import { diskFs, type ReadFs } from "../plan/fs";
+import { planFiles } from "../plan/files";
+import type { FilePlan } from "../plan/types";
 
 const NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
-export interface BundleResult {
-  dir: string;
-  files: PlannedFile[];
-  written: string[];
-}
+/** What a bundle records of the files it wrote (src/plan/files.ts). */
+export const BUNDLE_MANIFEST = ".hcpx-manifest.json";
 
 export async function renderBundle(kind: string, dirArg: string, project: Project, packs: Pack[], opts: { command?: string } = {}): Promise<{ dir: string; files: PlannedFile[] }> {
   const bundles = listHosts("bundle");
@@ -44,27 +45,14 @@ export async function renderBundle(kind: string, dirArg: string, project: Projec
   return { dir, files };
 }
 
-/** Write a bundle into DIR: refuses a non-empty DIR that is not already a bundle of this kind. */
-export function writeBundle(kind: string, dir: string, files: PlannedFile[]): string[] {
+/** The plan of a bundle in DIR: refuses a DIR that is a file, or a non-empty DIR that is not already a bundle of this kind. */
+export function planBundle(kind: string, dir: string, files: PlannedFile[], fs: ReadFs = diskFs): FilePlan {
   const manifest = files[0] && files.find((f) => f.path.endsWith(".json"))!.path;
-  if (existsSync(dir)) {
-    if (!statSync(dir).isDirectory()) throw new HcpxError({ code: "not_a_directory", message: "is a file, expected a directory", file: display(dir) });
-    if (readdirSync(dir).length && manifest && !existsSync(join(dir, manifest))) {
-      throw new HcpxError({ code: "not_ours", message: `is not empty and holds no ${manifest}`, file: display(dir), hint: `choose an empty directory for the ${kind}` });
-    }
+  const e = fs.entry(dir);
+  if (e.kind !== "absent" && e.kind !== "dir") throw new HcpxError({ code: "not_a_directory", message: "is a file, expected a directory", file: display(dir) });
+  if (e.kind === "dir" && fs.list(dir).length && manifest && fs.entry(join(dir, manifest)).kind === "absent") {
+    throw new HcpxError({ code: "not_ours", message: `is not empty and holds no ${manifest}`, file: display(dir), hint: `choose an empty directory for the ${kind}` });
   }
   // nothing is written through a symlink out of DIR (the same guard as generate's out dir)
-  const real = files.map((f) => {
-    const g = guardPath(f.path, { dir, prefix: "", label: "the bundle directory" });
-    if (!g.ok) throw new HcpxError({ code: "symlink_refused", message: `${f.path} ${g.reason}`, file: display(join(dir, f.path)), hint: "replace the symlink with a directory or a file of its own; hcpx writes nothing outside DIR" });
-    return g.real;
-  });
-  const written: string[] = [];
-  files.forEach((f, i) => {
-    const e = readEntry(real[i]!);
-    if (e.kind === "file" && e.text === f.content) return;
-    atomicWrite(real[i]!, f.content);
-    written.push(f.path);
-  });
-  return written;
+  return planFiles({ files, dir, label: "the bundle directory", manifest: BUNDLE_MANIFEST, symlinkHint: "replace the symlink with a directory or a file of its own; hcpx writes nothing outside DIR" }, fs);
 }

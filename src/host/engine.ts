@@ -2,17 +2,18 @@
 // changes, computed entirely in memory (nothing is written here). It knows
 // neither hosts nor formats: everything host-specific is in hosts/*.json5 and
 // templates/, every format's reading and editing in src/host/formats/ (one
-// handler per format, looked up by the target's `format`). `apply.ts` writes a
-// plan; `diff.ts` shows it.
+// handler per format, looked up by the target's `format`). src/plan/apply.ts writes
+// a plan; src/plan/diff.ts shows it.
 import { join, relative, dirname } from "node:path";
 import type { Project } from "../pack/model";
 import type { Projection } from "../projection/types";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, home, toPosix, userConfigDir } from "../util/paths";
 import { FORMAT_CAPS, loadDescriptor, type Descriptor, type Slot, type Target } from "./descriptor";
-import { accessSync, constants as fsConstants } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
-import { resolveInside, readEntry, missingDirs, staleTemps, guardPath, type Entry, type TrustBase } from "./fsio";
+import { guardPath, type Entry, type Guarded, type TrustBase } from "./fsio";
+import { diskFs, type ReadFs } from "../plan/fs";
+import type { FileChange, FilePlan, LedgerRecord } from "../plan/types";
 import { hostTextProblems, unsafeHostText } from "../pack/hosttext";
 import { render, type TemplateContext } from "./templates";
 import { resolveMcpCommand, type McpCommand } from "./command";
@@ -41,53 +42,28 @@ export interface AdoptOptions {
   skills?: boolean;
   /** `generate --as`: the bundle's identity (for its manifest template) */
   bundle?: TemplateContext["bundle"];
+  /** the disk as the plan reads it (src/plan/fs.ts); default: the real one. Planning never writes. */
+  fs?: ReadFs;
 }
 
-export interface FileChange {
-  /** display path: relative to the project root (posix), or `~/…` */
-  path: string;
-  /** absolute path as planned */
-  abs: string;
-  /** the file actually written (symlinks inside the base resolved) */
-  real: string;
-  kind: "create" | "update" | "delete";
-  old?: string;
-  new?: string;
-  hosts: string[];
-  notes: string[];
-}
+export type { FileChange };
 
-export interface AdoptPlan {
+/** An adopt plan: the FilePlan (src/plan/types.ts) of the host files, with its ledger and journal as the record. */
+export interface AdoptPlan extends FilePlan {
   scope: Scope;
   /** project root or $HOME */
   base: string;
   hosts: string[];
   remove: boolean;
-  changes: FileChange[];
   /** printed with the plan */
   notes: string[];
-  /** things left alone on purpose (changed since we wrote them): drift for --check */
-  conflicts: Problem[];
   /**
    * what the plan did not take from the files it read back: ledger or journal
    * entries ignored (a path outside the base, a malformed entry), a recorded
    * MCP command not used. Printed with every plan; drift for --check.
    */
   warnings: Problem[];
-  ledgerFile: string;
-  /** serialized ledger before and after (undefined = no ledger file) */
-  ledgerOld?: string;
-  ledgerNew?: string;
-  /** the ledger this plan started from: ledgerOld, or the ledger rebuilt from an interrupted run's journal */
-  ledgerBase?: string;
-  /** the write-ahead journal of apply (`adopt.journal.json` next to the ledger) */
-  journalFile: string;
-  /** a journal left by an interrupted `adopt --write` was found (and folded into ledgerBase) */
-  journalPending: boolean;
-  /** temp files left by a killed writer, removed by the next apply */
-  staleTemps: string[];
-  /** directories to try to remove (when empty) after writing, deepest first */
-  rmdirs: string[];
+  record: LedgerRecord;
 }
 
 /**
@@ -131,7 +107,7 @@ interface LedgerState {
   journalRmdirs: string[];
 }
 
-function readLedgerState(scope: Scope, project: Project, base: string, homeDir: string, trust: TrustBase, preview: boolean, problems: Problem[], warnings: Problem[]): LedgerState {
+function readLedgerState(fs: ReadFs, scope: Scope, project: Project, base: string, homeDir: string, trust: TrustBase, preview: boolean, problems: Problem[], warnings: Problem[]): LedgerState {
   const ledgerFile = ledgerPath(scope, project);
   const showLedger = scope === "user" ? "~/" + toPosix(relative(homeDir, ledgerFile)) : toPosix(relative(project.root, ledgerFile));
   let ledgerOld: string | undefined;
@@ -141,15 +117,15 @@ function readLedgerState(scope: Scope, project: Project, base: string, homeDir: 
   const temps = new Set<string>();
   const journalRmdirs: string[] = [];
   if (!preview) {
-    if (scope === "project") ledgerInside(ledgerFile, base);
-    const e = readEntry(ledgerFile);
+    if (scope === "project") ledgerInside(ledgerFile, base, fs.guard);
+    const e = fs.entry(ledgerFile);
     if (e.kind === "file") {
       ledgerOld = e.text;
       ledger = parseLedger(e.text, showLedger);
     } else if (e.kind !== "absent") problems.push({ code: "not_a_file", message: "is not a file", file: showLedger });
     // An `adopt --write` killed mid-way left its journal: rebuild the ledger from
     // what is on disk now (each file changed is either its old or its new bytes).
-    const j = readEntry(journalFile);
+    const j = fs.entry(journalFile);
     if (j.kind === "file") {
       const journal = parseJournal(j.text);
       if (journal) {
@@ -158,14 +134,14 @@ function readLedgerState(scope: Scope, project: Project, base: string, homeDir: 
         const ignored = (path: string, what: string) =>
           warnings.push({ code: "journal_entry_ignored", severity: "warning", file: (scope === "user" ? "~/" : "") + showJournal, path, message: `${what}; ignored: hcpx never reads, writes or deletes what it names`, hint: "the journal is written by an interrupted hcpx adopt --write; delete it if someone else wrote it" });
         for (const [i, d] of (Array.isArray(journal.rmdirs) ? journal.rmdirs : []).entries()) {
-          const g = guardPath(d, trust, "absolute");
+          const g = fs.guard(d, trust, "absolute");
           if (g.ok) journalRmdirs.push(g.abs);
           else ignored(`rmdirs[${i}]`, `directory ${JSON.stringify(d)} ${g.reason}`);
         }
         const state = new Map<string, "old" | "new">();
         const hash = (v: unknown) => v === null || (typeof v === "string" && /^[0-9a-f]{64}$/.test(v));
         for (const [i, f] of journal.files.entries()) {
-          const g = guardPath(f?.path, trust);
+          const g = fs.guard(f?.path, trust);
           if (!g.ok) {
             ignored(`files[${i}].path`, `file ${JSON.stringify(f?.path)} ${g.reason}`);
             continue;
@@ -174,19 +150,19 @@ function readLedgerState(scope: Scope, project: Project, base: string, homeDir: 
             ignored(`files[${i}]`, `file ${JSON.stringify(f.path)} does not match what hcpx records (its real path or hashes)`);
             continue;
           }
-          const now = readEntry(g.real);
+          const now = fs.entry(g.real);
           const h = now.kind === "file" ? sha256(now.text) : now.kind === "absent" ? null : "?";
           state.set(f.path, h === f.after ? "new" : h === f.before ? "old" : "new");
-          for (const t of staleTemps(dirname(g.real))) temps.add(t);
+          for (const t of fs.staleTemps(dirname(g.real))) temps.add(t);
         }
         const parse = (t: string | undefined) => (t === undefined ? emptyLedger() : parseLedger(t, (scope === "user" ? "~/" : "") + showJournal));
         ledger = reconcileLedger(parse(journal.ledgerOld), parse(journal.ledgerNew), (p) => state.get(p));
       }
     }
-    for (const t of staleTemps(dirname(ledgerFile))) if (!t.endsWith(".lock.tmp")) temps.add(t);
+    for (const t of fs.staleTemps(dirname(ledgerFile))) if (!t.endsWith(".lock.tmp")) temps.add(t);
   }
   // What the ledger names is trusted only as far as guardPath lets it (ledger.ts).
-  const sane = sanitizeLedger(ledger, scope, trust, showLedger);
+  const sane = sanitizeLedger(ledger, scope, trust, showLedger, fs.guard);
   warnings.push(...sane.warnings);
   ledger = sane.ledger;
   const ledgerBase = journalPending || sane.warnings.length ? (Object.keys(ledger.hosts).length || ledger.dirs?.length ? serializeLedger(ledger) : undefined) : ledgerOld;
@@ -232,6 +208,7 @@ class AdoptRun {
   readonly rmdirCandidates: Set<string>;
   readonly removing: Set<string>;
   readonly textChecked = new Set<string>();
+  readonly fs: ReadFs;
 
   constructor(
     readonly project: Project,
@@ -239,11 +216,12 @@ class AdoptRun {
     readonly opts: AdoptOptions,
   ) {
     this.scope = opts.scope;
+    this.fs = opts.fs ?? diskFs;
     this.homeDir = opts.home ?? home();
     this.base = opts.preview ? "/" : this.scope === "project" ? project.root : this.homeDir;
     // every path the ledger, the journal or a lock names must stay inside this base
     const trust: TrustBase = { dir: this.base, prefix: this.scope === "user" ? "~/" : "" };
-    this.state = readLedgerState(this.scope, project, this.base, this.homeDir, trust, opts.preview === true, this.problems, this.warnings);
+    this.state = readLedgerState(this.fs, this.scope, project, this.base, this.homeDir, trust, opts.preview === true, this.problems, this.warnings);
     this.ledger = this.state.ledger;
     this.rmdirCandidates = new Set(this.state.journalRmdirs);
     this.removing = new Set(opts.remove ? hosts : []);
@@ -280,8 +258,8 @@ class AdoptRun {
     let real = abs;
     let orig: Entry = { kind: "absent" };
     if (!this.opts.preview) {
-      real = resolveInside(abs, this.base, show).real;
-      orig = readEntry(real);
+      real = this.fs.resolve(abs, this.base, show);
+      orig = this.fs.entry(real);
       if (orig.kind === "binary") {
         throw new HcpxError({ code: "not_utf8", message: `is not UTF-8 text (invalid byte at offset ${orig.offset}); left untouched`, file: show, hint: "hcpx edits UTF-8 text only: convert the file to UTF-8, or move it away" });
       }
@@ -516,7 +494,7 @@ class AdoptRun {
       file: (abs) => this.file(abs),
       touched: (f) => {
         if (this.opts.preview) return;
-        for (const d of missingDirs(dirname(f.real), this.base)) dirs.add(this.showOf(d));
+        for (const d of this.fs.missingDirs(dirname(f.real), this.base)) dirs.add(this.showOf(d));
         // directories another host's adopt created for this same file are shared too
         for (const [h, lh] of Object.entries(this.ledger.hosts)) if (h !== host && lh.entries.some((x) => x.path === f.show)) for (const d of lh.dirs) if (f.show.startsWith(d + "/")) dirs.add(d);
       },
@@ -548,10 +526,12 @@ class AdoptRun {
     const vfs = this.vfs;
     const showOf = (abs: string) => this.showOf(abs);
     const changes: FileChange[] = [];
+    const partsOf = (show: string) => Object.values(this.newHosts).flatMap((h) => h.entries.filter((e) => e.path === show).map((e) => ({ kind: e.kind, ...(e.key ? { key: e.key } : {}) })));
     for (const f of vfs.values()) {
       const origText = f.orig.kind === "file" ? f.orig.text : null;
       if (f.cur === origText) continue;
       changes.push({
+        parts: f.cur === null ? [] : [...new Map(partsOf(f.show).map((x) => [JSON.stringify(x), x])).values()],
         path: f.show,
         abs: f.abs,
         real: f.real,
@@ -573,23 +553,22 @@ class AdoptRun {
           continue;
         }
         let d = dirname(ch.real);
-        while (!readEntry(d).kind.startsWith("dir") && dirname(d) !== d) d = dirname(d);
-        try {
-          accessSync(d, fsConstants.W_OK);
-        } catch {
+        while (this.fs.entry(d).kind !== "dir" && dirname(d) !== d) d = dirname(d);
+        if (!this.fs.writable(d)) {
           problems.push({ code: "read_only", message: `cannot write in ${showOf(d) || "."}: permission denied; nothing written`, file: ch.path, hint: "make the directory writable, or leave this host out" });
         }
       }
       if (problems.length) throw new HcpxError(problems);
     }
     const rmdirs = [...this.rmdirCandidates].sort((a, b) => b.length - a.length);
-    return { scope: this.scope, base: this.base, hosts: this.hosts, remove: opts.remove === true, changes, notes: this.notes, conflicts: this.conflicts, warnings: this.warnings, ledgerFile: state.ledgerFile, ledgerOld: state.ledgerOld, ledgerNew: ledgerNew === state.ledgerOld ? state.ledgerOld : ledgerNew, ledgerBase: state.ledgerBase, journalFile: state.journalFile, journalPending: state.journalPending, staleTemps: [...state.temps].sort(), rmdirs };
+    const record: LedgerRecord = { kind: "ledger", file: state.ledgerFile, old: state.ledgerOld, new: ledgerNew === state.ledgerOld ? state.ledgerOld : ledgerNew, base: state.ledgerBase, journal: state.journalFile, journalPending: state.journalPending };
+    return { scope: this.scope, base: this.base, hosts: this.hosts, remove: opts.remove === true, changes, notes: this.notes, conflicts: this.conflicts, warnings: this.warnings, staleTemps: [...state.temps].sort(), rmdirs, record };
   }
 }
 
 /** The project's ledger, journal and lock live in `.hcp/`: refused when a symlink leads that directory out of the project. */
-export function ledgerInside(ledgerFile: string, root: string): void {
-  const g = guardPath(toPosix(relative(root, ledgerFile)), { dir: root, prefix: "" });
+export function ledgerInside(ledgerFile: string, root: string, guard: (named: unknown, base: TrustBase) => Guarded = guardPath): void {
+  const g = guard(toPosix(relative(root, ledgerFile)), { dir: root, prefix: "" });
   if (!g.ok) throw new HcpxError({ code: "symlink_refused", message: `the adopt ledger ${g.reason}`, file: toPosix(relative(root, ledgerFile)), hint: "replace the .hcp symlink with a directory of the project's own" });
 }
 

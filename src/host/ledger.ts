@@ -121,13 +121,13 @@ function entryShape(e: unknown): string | undefined {
  * what fails is left out — so it is never read, written or deleted — with a
  * warning naming the ledger file and the entry.
  */
-export function sanitizeLedger(l: Ledger, scope: "project" | "user", base: TrustBase, file: string): { ledger: Ledger; warnings: Problem[] } {
+export function sanitizeLedger(l: Ledger, scope: "project" | "user", base: TrustBase, file: string, guardOf: (named: unknown, base: TrustBase) => Guarded = guardPath): { ledger: Ledger; warnings: Problem[] } {
   const warnings: Problem[] = [];
   const where = scope === "project" ? "the project" : "$HOME";
   const warn = (path: string, what: string) =>
     warnings.push({ code: "ledger_entry_ignored", severity: "warning", file, path, message: `${what}; ignored: hcpx never reads, writes or deletes what it names`, hint: "the ledger is written by hcpx adopt; restore it from version control if someone changed it" });
   const guard = (p: unknown, path: string, what: string): Guarded => {
-    const g = guardPath(p, base);
+    const g = guardOf(p, base);
     if (!g.ok) warn(path, `${what} ${JSON.stringify(p)} ${g.reason} (it must stay inside ${where})`);
     return g;
   };

@@ -1,5 +1,8 @@
 // The plan of `hcpx generate`: every output file, relative to the out dir, in
-// memory. Host previews (`hosts/<host>/…`) come from the host engine.
+// memory. Host previews (`hosts/<host>/…`) come from the host engine, which
+// the caller passes in (src/host/preview.ts): the projection layer imports
+// nothing from the host layer above it. src/plan/files.ts turns the files
+// into the FilePlan that is written.
 import type { Pack, Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { buildProjection, withSkillsPath, type BuildOptions } from "./build";
@@ -8,30 +11,17 @@ import type { Plan, PlannedFile, Projection } from "./types";
 
 export const DEFAULT_HOSTS = ["claude", "cursor"];
 
-export interface PlanOptions extends BuildOptions {
-  /** Hosts to preview; undefined = DEFAULT_HOSTS when the host engine is present. */
-  hosts?: string[];
-}
-
 /**
  * The host engine's preview renderer. `projectionFor(skillsPath)` rebuilds the
  * projection with the prompt block pointing at a host's own Skill directory.
  */
 export type RenderHostPreviews = (projection: Projection, hosts: string[], project: Project, projectionFor?: (skillsPath: string, opts?: { shell?: boolean }) => Projection) => PlannedFile[] | Promise<PlannedFile[]>;
 
-/** The host engine's `renderHostPreviews`, or undefined while src/host/preview.ts does not exist. */
-export async function loadHostPreviews(): Promise<RenderHostPreviews | undefined> {
-  const name = "preview";
-  try {
-    // A glob import: esbuild bundles src/host/*.ts when they exist and builds
-    // without them while the host engine is not written yet.
-    const m = (await import(`../host/${name}.ts`)) as { renderHostPreviews?: RenderHostPreviews };
-    return typeof m.renderHostPreviews === "function" ? m.renderHostPreviews : undefined;
-  } catch (e) {
-    const msg = String((e as Error)?.message ?? e);
-    if (/not found in bundle|Cannot find module|ERR_MODULE_NOT_FOUND|Unknown variable dynamic import|Failed to load url/i.test(msg)) return undefined;
-    throw e;
-  }
+export interface PlanOptions extends BuildOptions {
+  /** Hosts to preview; undefined = DEFAULT_HOSTS when `previews` is given. */
+  hosts?: string[];
+  /** The host engine's preview renderer (src/host/preview.ts renderHostPreviews); without it, no host previews. */
+  previews?: RenderHostPreviews;
 }
 
 /** JSON with 2-space indent, arrays of scalars on one line (enums stay readable); LF; trailing newline. */
@@ -60,13 +50,10 @@ const SAFE_PATH_RE = /^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\\\0:]+$/;
 export async function planGenerate(project: Project, packs: Pack[], opts: PlanOptions = {}): Promise<Plan> {
   const projection = buildProjection(project, packs, opts);
   const files = projectionFiles(projection);
-  const hosts = opts.hosts ?? DEFAULT_HOSTS;
+  const hosts = opts.hosts ?? (opts.previews ? DEFAULT_HOSTS : []);
   if (hosts.length) {
-    const render = await loadHostPreviews();
-    if (render) files.push(...(await render(projection, hosts, project, (skillsPath, o) => withSkillsPath(projection, skillsPath, o))));
-    else if (opts.hosts) {
-      throw new HcpxError({ code: "no_host_engine", message: `host previews (${hosts.join(", ")}) are not available in this build: src/host/preview.ts is missing`, hint: "run without --host, or with --host none" });
-    }
+    if (!opts.previews) throw new HcpxError({ code: "no_host_engine", message: `host previews (${hosts.join(", ")}) are not available here`, hint: "run without --host, or with --host none" });
+    files.push(...(await opts.previews(projection, hosts, project, (skillsPath, o) => withSkillsPath(projection, skillsPath, o))));
   }
   const seen = new Set<string>();
   for (const f of files) {

@@ -3,6 +3,7 @@
 // the bundles are also checked by `claude plugin validate` / `gemini extensions validate`.
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -73,6 +74,54 @@ describe("generate --as", () => {
     const r = await s.run(["generate", "--as", "claude-plugin", full]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/is not empty and holds no \.claude-plugin\/plugin\.json/);
+  });
+
+  it("a withheld pack's Skill is removed on the next run; --check reports it until then; a Skill someone changed is left in place (theirs from then on)", async () => {
+    const s = scratch();
+    const dir = join(tmp("hcpx-bundle-"), "hcp-packs");
+    expect((await s.run(["generate", "--as", "claude-plugin", dir])).code).toBe(0);
+    expect(readdirSync(join(dir, "skills")).sort()).toEqual(["hcp", "ledger", "transit"]);
+    // withhold transit: no grant for it any more
+    const cfgFile = join(s.dir, "hcp.config.json5");
+    const cfg = JSON.parse(readFileSync(cfgFile, "utf8"));
+    cfg.grants.allow = cfg.grants.allow.filter((g: string) => g !== "transit.*");
+    writeFileSync(cfgFile, JSON.stringify(cfg));
+    const check = await s.run(["generate", "--as", "claude-plugin", dir, "--check", "--json"]);
+    expect(check.code).toBe(1);
+    expect(JSON.parse(check.stdout).data.differ).toContain("skills/transit/SKILL.md");
+    const r = await s.run(["generate", "--as", "claude-plugin", dir, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).data.removed).toEqual(["skills/transit/SKILL.md"]);
+    expect(readdirSync(join(dir, "skills")).sort()).toEqual(["hcp", "ledger"]);
+    expect((await s.run(["generate", "--as", "claude-plugin", dir, "--check"])).code).toBe(0);
+    // withhold ledger too, after someone edited its Skill: --check names it; the write leaves it in place, with a warning
+    writeFileSync(join(dir, "skills", "ledger", "SKILL.md"), "edited\n");
+    cfg.grants.allow = [];
+    writeFileSync(cfgFile, JSON.stringify(cfg));
+    const c2 = await s.run(["generate", "--as", "claude-plugin", dir, "--check", "--json"]);
+    expect(c2.code).toBe(1);
+    expect(JSON.parse(c2.stdout).data.drift).toContainEqual(expect.objectContaining({ kind: "foreign" }));
+    const kept = await s.run(["generate", "--as", "claude-plugin", dir]);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stderr).toMatch(/skills\/ledger\/SKILL\.md.*left in place/);
+    expect(readFileSync(join(dir, "skills", "ledger", "SKILL.md"), "utf8")).toBe("edited\n");
+    expect((await s.run(["generate", "--as", "claude-plugin", dir, "--check"])).code).toBe(0);
+  });
+
+  it("its manifest is read back untrusted: an entry naming a file outside DIR (with that file's hash) deletes nothing and warns", async () => {
+    const s = scratch();
+    const parent = tmp("hcpx-bundle-");
+    const dir = join(parent, "hcp-packs");
+    expect((await s.run(["generate", "--as", "claude-plugin", dir])).code).toBe(0);
+    writeFileSync(join(parent, "victim.txt"), "victim\n");
+    const m = JSON.parse(readFileSync(join(dir, ".hcpx-manifest.json"), "utf8"));
+    m.files["../victim.txt"] = createHash("sha256").update("victim\n").digest("hex");
+    writeFileSync(join(dir, ".hcpx-manifest.json"), JSON.stringify(m));
+    expect((await s.run(["generate", "--as", "claude-plugin", dir, "--check"])).code).toBe(1);
+    const r = await s.run(["generate", "--as", "claude-plugin", dir]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/\.hcpx-manifest\.json at files\["\.\.\/victim\.txt"\].*ignored: never read or deleted/);
+    expect(readFileSync(join(parent, "victim.txt"), "utf8")).toBe("victim\n");
   });
 
   it("writes nothing through a symlink out of DIR (a bundle's skills/ linked elsewhere)", async () => {

@@ -13,7 +13,7 @@ import { basename, join, relative } from "node:path";
 import { HCPX, REPO, tmp } from "../support/hcpx";
 import { scratch, snapshot } from "./helpers";
 import { planAdopt } from "../../src/host/engine";
-import { applyPlan, lockAdopt } from "../../src/host/apply";
+import { applyPlan, lockAdopt } from "../../src/plan/apply";
 import { guardPath } from "../../src/host/fsio";
 import { buildProjection } from "../../src/projection/build";
 import { loadProject } from "../../src/pack/load";

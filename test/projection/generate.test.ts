@@ -289,6 +289,21 @@ describe("hcpx generate --check", () => {
     expect(readFileSync(join(out, "skills/old/SKILL.md"), "utf8")).toBe("edited\n");
   });
 
+  it("a manifest entry that is ignored (a path outside the out dir) is drift for --check, as an ignored ledger entry is for adopt --check", async () => {
+    const p = scratchProject({ packs: ["ledger"] });
+    const out = join(p.dir, GEN);
+    expect((await generate(p.dir)).code).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(out, ".manifest.json"), "utf8"));
+    manifest.files["../../hcp.config.json5"] = "0".repeat(64);
+    writeFileSync(join(out, ".manifest.json"), JSON.stringify(manifest));
+    const r = await generate(p.dir, ["--check", "--json"]);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error.drift).toEqual([expect.objectContaining({ kind: "ignored", at: 'files["../../hcp.config.json5"]' })]);
+    expect((await generate(p.dir)).code).toBe(0); // the rewritten manifest no longer names it
+    expect((await generate(p.dir, ["--check"])).code).toBe(0);
+    expect(existsSync(p.config)).toBe(true);
+  });
+
   it("--out writes elsewhere and the prompt block points at that Skill path", async () => {
     const p = scratchProject({ packs: ["ledger"] });
     const r = await generate(p.dir, ["--out", "gen"]);

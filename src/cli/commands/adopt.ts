@@ -8,7 +8,8 @@ import { HcpxError } from "../../util/errors";
 import { listHosts } from "../../host/descriptor";
 import { didYouMean } from "../../util/suggest";
 import { ledgerPath, planAdopt, type Scope } from "../../host/engine";
-import { applyPlan, lockAdopt, type AdoptLock } from "../../host/apply";
+import { applyPlan, lockAdopt, type AdoptLock } from "../../plan/apply";
+import { driftOf } from "../../plan/drift";
 import { home } from "../../util/paths";
 import { c, done, finish, makeOut, printWarnings, useColor, type Out } from "../output";
 import type { Pack, Project } from "../../pack/model";
@@ -60,15 +61,16 @@ async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs:
     force: opts.force,
   });
   // the diff package only when a diff is shown
-  const planDiff = opts.write ? () => "" : (await import("../../host/diff")).planDiff;
+  const planDiff = opts.write ? () => "" : (await import("../../plan/diff")).planDiff;
   // what the plan ignored in the ledger or journal, or a recorded command it did not use, is drift too
-  const drift = plan.changes.length > 0 || plan.conflicts.length > 0 || plan.warnings.length > 0 || plan.journalPending;
+  const drifts = driftOf(plan);
+  const drift = drifts.length > 0;
   printWarnings(plan.warnings, out);
-  if (plan.journalPending) plan.notes.push("an earlier `adopt --write` was interrupted; --write finishes it (its ledger is rebuilt from the files on disk)");
-  const summary = plan.changes.map((ch) => ({ path: ch.path, kind: ch.kind, hosts: ch.hosts, notes: ch.notes }));
+  if (plan.record.journalPending) plan.notes.push("an earlier `adopt --write` was interrupted; --write finishes it (its ledger is rebuilt from the files on disk)");
+  const summary = plan.changes.map((ch) => ({ path: ch.path, kind: ch.kind, parts: ch.parts, hosts: ch.hosts, notes: ch.notes }));
   if (opts.check) {
     if (out.json) {
-      return finish(out, drift ? 1 : 0, { inSync: !drift, scope, hosts, changes: summary, conflicts: plan.conflicts, warnings: plan.warnings, notes: plan.notes }, { code: "drift", message: `adopt ${hosts.join(" ")} (${scope}): ${plan.changes.length} file(s) out of date${plan.conflicts.length ? `, ${plan.conflicts.length} changed by hand` : ""}${plan.warnings.length ? `, ${plan.warnings.length} warning(s)` : ""}`, hint: `run \`hcpx adopt ${hostArgs.join(" ")}${scope === "user" ? " --scope user" : ""} --write\`` });
+      return finish(out, drift ? 1 : 0, { inSync: !drift, scope, hosts, drift: drifts, changes: summary, conflicts: plan.conflicts, warnings: plan.warnings, notes: plan.notes }, { code: "drift", message: `adopt ${hosts.join(" ")} (${scope}): ${plan.changes.length} file(s) out of date${plan.conflicts.length ? `, ${plan.conflicts.length} changed by hand` : ""}${plan.warnings.length ? `, ${plan.warnings.length} warning(s)` : ""}`, hint: `run \`hcpx adopt ${hostArgs.join(" ")}${scope === "user" ? " --scope user" : ""} --write\`` });
     } else {
       const color = useColor();
       let s = planDiff(plan, color);

@@ -1,12 +1,13 @@
 // `hcpx generate --as claude-plugin|gemini-extension DIR [--check] [--json]`:
-// the packs as a Claude Code plugin or a Gemini CLI extension (src/host/bundle.ts).
+// the packs as a Claude Code plugin or a Gemini CLI extension (src/host/bundle.ts),
+// planned and written like generate's out dir (src/plan/).
 import { loadPacks, loadProject } from "../../pack/load";
 import { HcpxError } from "../../util/errors";
 import { display } from "../../util/paths";
-import { renderBundle, writeBundle } from "../../host/bundle";
-import { readEntry } from "../../host/fsio";
-import { join } from "node:path";
-import { done, makeOut } from "../output";
+import { planBundle, renderBundle } from "../../host/bundle";
+import { applyPlan } from "../../plan/apply";
+import { driftOf } from "../../plan/drift";
+import { done, makeOut, printWarnings } from "../output";
 
 export async function run(kind: string, dir: string | undefined, opts: { check?: boolean; json?: boolean }, globals: { config?: string }): Promise<number> {
   const out = makeOut(opts);
@@ -14,15 +15,16 @@ export async function run(kind: string, dir: string | undefined, opts: { check?:
   const project = loadProject({ config: globals.config });
   const packs = loadPacks(project);
   const b = await renderBundle(kind, dir, project, packs);
+  const plan = planBundle(kind, b.dir, b.files);
+  printWarnings(plan.warnings, out);
   if (opts.check) {
-    const differ = b.files.filter((f) => {
-      const e = readEntry(join(b.dir, f.path));
-      return e.kind !== "file" || e.text !== f.content;
-    });
-    done(out, { kind, dir: display(b.dir), inSync: differ.length === 0, differ: differ.map((f) => f.path) }, differ.length ? `${kind} ${display(b.dir)}: out of date: ${differ.map((f) => f.path).join(", ")}` : `${kind} ${display(b.dir)}: in sync`);
-    return differ.length ? 1 : 0;
+    const drift = driftOf(plan);
+    const differ = [...new Set(drift.map((d) => d.path))];
+    done(out, { kind, dir: display(b.dir), inSync: drift.length === 0, differ, drift }, drift.length ? `${kind} ${display(b.dir)}: out of date: ${drift.map((d) => `${d.path} (${d.kind})`).join(", ")}` : `${kind} ${display(b.dir)}: in sync`);
+    return drift.length ? 1 : 0;
   }
-  const written = writeBundle(kind, b.dir, b.files);
-  done(out, { kind, dir: display(b.dir), files: b.files.map((f) => f.path), written }, `${kind} written to ${display(b.dir)}: ${written.length} file(s) written, ${b.files.length - written.length} unchanged`);
+  printWarnings(plan.conflicts, out);
+  const res = applyPlan(plan);
+  done(out, { kind, dir: display(b.dir), files: b.files.map((f) => f.path), written: res.written, removed: res.deleted }, `${kind} written to ${display(b.dir)}: ${res.written.length} file(s) written, ${b.files.length - res.written.length} unchanged${res.deleted.length ? `, ${res.deleted.length} removed (no longer bundled): ${res.deleted.join(", ")}` : ""}`);
   return 0;
 }

@@ -4,17 +4,17 @@
 // The manifest is committed with the out dir, so what it names passes guardPath
 // (src/host/fsio.ts): a path outside the out dir, or through a symlink that
 // leaves it, is ignored with a warning and never read or deleted.
-import { createHash } from "node:crypto";
-import { readFileSync, readdirSync, realpathSync, rmdirSync, unlinkSync } from "node:fs";
-import { CAPS, readTextFile } from "../../util/readfile";
-import { dirname, join, relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { loadPacks, loadProject } from "../../pack/load";
 import { DEFAULT_SKILLS_PATH } from "../../projection/build";
 import { DEFAULT_HOSTS, planGenerate } from "../../projection/plan";
 import type { PlannedFile } from "../../projection/types";
-import { atomicWrite } from "../../util/atomic";
-import { HcpxError, type Problem } from "../../util/errors";
-import { guardPath, type TrustBase } from "../../host/fsio";
+import { HcpxError } from "../../util/errors";
+import { guardPath } from "../../host/fsio";
+import { renderHostPreviews } from "../../host/preview";
+import { applyPlan } from "../../plan/apply";
+import { driftOf, type Drift, type DriftKind } from "../../plan/drift";
+import { planFiles } from "../../plan/files";
 import { didYouMean } from "../../util/suggest";
 import { listHosts } from "../../host/descriptor";
 import { display, isInside, toPosix } from "../../util/paths";
@@ -29,57 +29,9 @@ export interface GenerateOptions {
 
 export const MANIFEST = ".manifest.json";
 
-const hashOf = (s: string | Buffer) => createHash("sha256").update(s).digest("hex");
-
-interface Manifest {
-  generator: "hcpx";
-  files: Record<string, string>;
-}
-
-function readManifest(out: TrustBase): { manifest?: Manifest; problem?: string } {
-  const g = guardPath(MANIFEST, out);
-  if (!g.ok) return { problem: `${g.reason} ` };
-  let text: string;
-  try {
-    // what the out dir holds is read back, not trusted: a regular file of bounded size, never a blocking open
-    text = readTextFile(g.real, MANIFEST, CAPS.ledger);
-  } catch (e) {
-    if (e instanceof HcpxError && e.problems[0]?.code === "missing_file") return {};
-    if (e instanceof HcpxError) return { problem: `${e.problems[0]!.message} ` };
-    return {};
-  }
-  try {
-    const m = JSON.parse(text) as Manifest;
-    if (!m || typeof m.files !== "object" || m.files === null || Array.isArray(m.files)) return { problem: "has no files map" };
-    return { manifest: m };
-  } catch (e) {
-    return { problem: `is not valid JSON (${(e as Error).message})` };
-  }
-}
-
-function readOr(file: string): Buffer | undefined {
-  try {
-    return readFileSync(file);
-  } catch {
-    return undefined;
-  }
-}
-
-
-function pruneEmptyDirs(from: string, root: string): void {
-  let d = dirname(from);
-  while (d !== root && isInside(d, root)) {
-    try {
-      if (readdirSync(d).length) return;
-      rmdirSync(d);
-    } catch {
-      return;
-    }
-    d = dirname(d);
-  }
-}
-
 export type FileState = "differs" | "missing" | "stale";
+/** how `generate --check` has always named the drift of a file (a stale file someone changed is still stale) */
+const STATE: Partial<Record<DriftKind, FileState>> = { missing: "missing", changed: "differs", stale: "stale", foreign: "stale" };
 
 export async function run(opts: GenerateOptions, globals: { config?: string }): Promise<number> {
   const out = makeOut(opts);
@@ -96,7 +48,7 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
   for (const h of hosts ?? []) {
     if (!known.includes(h)) throw new HcpxError({ code: "unknown_host", message: `unknown host '${h}'`, hint: `${didYouMean(h, [...known, "none"])}known hosts: ${known.join(", ")} (or \`none\`)` }, 64);
   }
-  const plan = await planGenerate(project, packs, { hosts, skillsPath });
+  const plan = await planGenerate(project, packs, { hosts, skillsPath, previews: renderHostPreviews });
 
   // The default out dir is inside the project: a symlink on the way must not lead out of it.
   const root = project.root;
@@ -104,76 +56,33 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
     const g = guardPath(outDir, { dir: root, prefix: "" }, "absolute");
     if (!g.ok) throw new HcpxError({ code: "symlink_refused", message: `the out dir ${g.reason}`, file: display(outDir), hint: "replace the symlink with a directory, or pass --out with a directory of its own" });
   }
-  const outBase: TrustBase = { dir: outDir, prefix: "", label: "the out dir" };
-  const { manifest, problem } = readManifest(outBase);
-  const warnings: Problem[] = [];
-  // every planned file, and every stale file the manifest names, through the one guard
-  const realOf = new Map<string, string>();
-  for (const f of plan.files) {
-    const g = guardPath(f.path, outBase);
-    if (!g.ok) throw new HcpxError({ code: "symlink_refused", message: `${f.path} ${g.reason}`, file: display(join(outDir, f.path)), hint: "replace the symlink with a directory or a file of its own; hcpx writes nothing outside its out dir" });
-    realOf.set(f.path, g.real);
-  }
-  const planned = new Set(plan.files.map((f) => f.path));
-  const stale = Object.keys(manifest?.files ?? {})
-    .filter((p) => {
-      if (planned.has(p)) return false;
-      const g = guardPath(p, outBase);
-      if (!g.ok) {
-        warnings.push({ code: "manifest_entry_ignored", severity: "warning", file: display(join(outDir, MANIFEST)), path: `files[${JSON.stringify(p)}]`, message: `entry ${JSON.stringify(p)} ${g.reason} (it must stay inside the out dir); ignored: never read or deleted`, hint: "the manifest is written by hcpx generate; restore it from version control if someone changed it" });
-        return false;
-      }
-      realOf.set(p, g.real);
-      return readOr(g.real) !== undefined;
-    })
-    .sort();
-  printWarnings(warnings, out);
-
-  const changes: { path: string; state: FileState }[] = [];
-  for (const f of plan.files) {
-    const disk = readOr(realOf.get(f.path)!);
-    if (disk === undefined) changes.push({ path: f.path, state: "missing" });
-    else if (!disk.equals(Buffer.from(f.content, "utf8"))) changes.push({ path: f.path, state: "differs" });
-  }
-  for (const p of stale) changes.push({ path: p, state: "stale" });
+  // every planned file, and every stale file the manifest names, passes the one guard (src/plan/files.ts)
+  const fp = planFiles({ files: plan.files, dir: outDir, label: "the out dir", manifest: MANIFEST, symlinkHint: "replace the symlink with a directory or a file of its own; hcpx writes nothing outside its out dir" });
+  printWarnings(fp.warnings, out);
   const shownOut = display(outDir);
 
   if (opts.check) {
-    if (changes.length === 0) {
+    const drift = driftOf(fp);
+    // paths relative to the out dir (a file left in place is named by its display path)
+    const rel = (d: Drift) => (d.kind === "foreign" ? toPosix(relative(outDir, resolve(d.path))) : d.path);
+    const changes = drift.filter((d) => STATE[d.kind]).map((d) => ({ path: rel(d), state: STATE[d.kind]! }));
+    if (drift.length === 0) {
       done(out, { out: shownOut, current: true, files: plan.files.length }, `${shownOut} is up to date (${plan.files.length} files)`);
       return 0;
     }
-    const lines = changes.map((ch) => `  ${ch.state.padEnd(7)} ${ch.path}`);
+    const lines = [...changes.map((ch) => `  ${ch.state.padEnd(7)} ${ch.path}`), ...drift.filter((d) => !STATE[d.kind]).map((d) => `  ${d.kind.padEnd(7)} ${d.path}${d.at ? ` at ${d.at}` : ""}`)];
     if (out.json) {
-      process.stdout.write(JSON.stringify({ ok: false, error: { code: "out_of_date", message: `${shownOut} is out of date: ${changes.length} file(s)`, hint: "run `hcpx generate` and commit the result", out: shownOut, files: changes } }, null, 2) + "\n");
+      process.stdout.write(JSON.stringify({ ok: false, error: { code: "out_of_date", message: `${shownOut} is out of date: ${drift.length} file(s)`, hint: "run `hcpx generate` and commit the result", out: shownOut, files: changes, drift } }, null, 2) + "\n");
     } else {
-      process.stderr.write(`${shownOut} is out of date (${changes.length} file(s)):\n${lines.join("\n")}\n  hint: run \`hcpx generate\`${opts.out ? ` --out ${opts.out}` : ""} to update it\n`);
+      process.stderr.write(`${shownOut} is out of date (${drift.length} file(s)):\n${lines.join("\n")}\n  hint: run \`hcpx generate\`${opts.out ? ` --out ${opts.out}` : ""} to update it\n`);
     }
     return 1;
   }
 
-  if (problem) {
-    printWarnings([{ code: "bad_manifest", message: `${MANIFEST} ${problem}; files it listed are left in place`, file: display(join(outDir, MANIFEST)) }], out);
-  }
-  const changed = new Set(changes.filter((ch) => ch.state !== "stale").map((ch) => ch.path));
-  for (const f of plan.files) if (changed.has(f.path)) atomicWrite(realOf.get(f.path)!, f.content);
-  const removed: string[] = [];
-  const kept: string[] = [];
-  const realOut = realpathSync(outDir); // it exists now: every planned file is below it
-  for (const p of stale) {
-    const file = realOf.get(p)!;
-    const disk = readOr(file);
-    if (disk && hashOf(disk) === manifest!.files[p]) {
-      unlinkSync(file);
-      pruneEmptyDirs(file, realOut);
-      removed.push(p);
-    } else kept.push(p);
-  }
-  if (kept.length) printWarnings(kept.map((p) => ({ code: "changed_by_user", message: `no longer generated, but changed since hcpx wrote it: left in place`, file: display(join(outDir, p)) })), out);
-  const newManifest: Manifest = { generator: "hcpx", files: Object.fromEntries(plan.files.map((f) => [f.path, hashOf(f.content)])) };
-  const mtext = JSON.stringify(newManifest, null, 2) + "\n";
-  // the manifest itself: replaced (a rename, never written through a link)
-  if (problem !== undefined || readOr(join(outDir, MANIFEST))?.toString("utf8") !== mtext) atomicWrite(join(outDir, MANIFEST), mtext);
+  printWarnings(fp.conflicts, out);
+  const res = applyPlan(fp);
+  const changed = new Set(res.written);
+  const removed = res.deleted;
 
   const summary = summarize(plan.files);
   done(

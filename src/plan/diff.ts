@@ -1,7 +1,7 @@
-// The unified diff of an adopt plan, as a person reviews it. Colour only when
+// The unified diff of a plan, as a person reviews it. Colour only when
 // asked (a TTY without NO_COLOR: the caller decides).
 import { createTwoFilesPatch } from "diff";
-import type { AdoptPlan, FileChange } from "./engine";
+import type { FileChange, FilePlan } from "./types";
 
 const paint = (on: boolean, n: number, s: string) => (on ? `\u001b[${n}m${s}\u001b[0m` : s);
 
@@ -22,7 +22,7 @@ export function changeDiff(c: FileChange, color: boolean): string {
     .replace(/\n+$/, "\n");
 }
 
-export function planDiff(plan: AdoptPlan, color: boolean): string {
+export function planDiff(plan: FilePlan, color: boolean): string {
   let s = "";
   for (const c of plan.changes) {
     s += changeDiff(c, color);

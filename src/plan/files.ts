@@ -1,0 +1,117 @@
+// The plan of a directory hcpx owns file by file: generate's out dir and a
+// `generate --as` bundle. Every planned file is written when the disk differs;
+// a file the manifest of the last run names and this run no longer plans is
+// stale: deleted when it still holds the bytes hcpx wrote, left in place (with
+// a warning, and drift for --check) when someone changed it. The manifest is
+// read back, untrusted: each name passes guardPath, each hash is 64 hex
+// digits, or the entry is ignored with a warning naming it. Pure: the disk is
+// read through `fs`.
+import { dirname, join } from "node:path";
+import { sha256 } from "../host/text";
+import type { PlannedFile } from "../projection/types";
+import { HcpxError, type Problem } from "../util/errors";
+import { display, isInside } from "../util/paths";
+import { diskFs, type ReadFs } from "./fs";
+import type { FileChange, FilePlan } from "./types";
+
+export interface FilesPlanInput {
+  /** the files, relative to `dir` (posix) */
+  files: PlannedFile[];
+  /** the directory (absolute) */
+  dir: string;
+  /** how the directory is named in messages: "the out dir", "the bundle directory" */
+  label: string;
+  /** the manifest's name in `dir` */
+  manifest: string;
+  /** the hint of a planned file refused by the guard */
+  symlinkHint: string;
+}
+
+interface Manifest {
+  generator: "hcpx";
+  files: Record<string, string>;
+}
+
+const HASH_RE = /^[0-9a-f]{64}$/;
+
+export function planFiles(input: FilesPlanInput, fs: ReadFs = diskFs): FilePlan {
+  const { dir, manifest: name } = input;
+  const base = { dir, prefix: "" as const, label: input.label };
+  const shownManifest = display(join(dir, name));
+  const warnings: Problem[] = [];
+  const conflicts: Problem[] = [];
+
+  // ---- the manifest of the last run ----
+  let recorded: Record<string, string> = {};
+  let old: string | undefined;
+  let problem: string | undefined;
+  const g = fs.guard(name, base);
+  if (!g.ok) problem = `${g.reason} `;
+  else {
+    try {
+      old = fs.readRecord(g.real, name);
+    } catch (e) {
+      if (!(e instanceof HcpxError)) throw e;
+      if (e.problems[0]?.code !== "missing_file") problem = `${e.problems[0]!.message} `;
+    }
+  }
+  if (old !== undefined) {
+    try {
+      const m = JSON.parse(old) as Manifest;
+      if (!m || typeof m !== "object" || typeof m.files !== "object" || m.files === null || Array.isArray(m.files)) problem = "has no files map";
+      else recorded = m.files;
+    } catch (e) {
+      problem = `is not valid JSON (${(e as Error).message})`;
+    }
+    if (problem !== undefined) old = undefined;
+  }
+  if (problem !== undefined) warnings.push({ code: "bad_manifest", severity: "warning", message: `${name} ${problem}; files it listed are left in place`, file: shownManifest });
+
+  // ---- every planned file, through the one guard ----
+  const changes: FileChange[] = [];
+  const planned = new Set<string>();
+  for (const f of input.files) {
+    planned.add(f.path);
+    const g = fs.guard(f.path, base);
+    if (!g.ok) throw new HcpxError({ code: "symlink_refused", message: `${f.path} ${g.reason}`, file: display(join(dir, f.path)), hint: input.symlinkHint });
+    const e = fs.entry(g.real);
+    if (e.kind === "file" && e.text === f.content) continue;
+    changes.push({ path: f.path, abs: g.abs, real: g.real, kind: e.kind === "absent" ? "create" : "update", old: e.kind === "file" ? e.text : undefined, new: f.content, parts: [{ kind: "file" }], hosts: [], notes: [] });
+  }
+
+  // ---- stale: named by the manifest, no longer planned, still there ----
+  const rmdirs = new Set<string>();
+  const realDir = fs.realpath(dir);
+  for (const p of Object.keys(recorded).sort()) {
+    if (planned.has(p)) continue;
+    const ignore = (why: string) =>
+      warnings.push({ code: "manifest_entry_ignored", severity: "warning", file: shownManifest, path: `files[${JSON.stringify(p)}]`, message: `entry ${JSON.stringify(p)} ${why}; ignored: never read or deleted`, hint: "the manifest is written by hcpx generate; restore it from version control if someone changed it" });
+    const g = fs.guard(p, base);
+    if (!g.ok) {
+      ignore(`${g.reason} (it must stay inside ${input.label})`);
+      continue;
+    }
+    if (typeof recorded[p] !== "string" || !HASH_RE.test(recorded[p])) {
+      ignore("has no sha256 of 64 hex digits");
+      continue;
+    }
+    const e = fs.entry(g.real);
+    if (e.kind === "absent" || e.kind === "dir") continue;
+    if (e.kind === "file" && sha256(e.text) === recorded[p]) {
+      changes.push({ path: p, abs: g.abs, real: g.real, kind: "delete", old: e.text, parts: [], hosts: [], notes: [] });
+      // its directories go too when that leaves them empty
+      for (let d = dirname(g.real); d !== realDir && isInside(d, realDir); d = dirname(d)) rmdirs.add(d);
+    } else conflicts.push({ code: "changed_by_user", severity: "warning", message: "no longer generated, but changed since hcpx wrote it: left in place", file: display(join(dir, p)), hint: `delete it if it is not needed; hcpx no longer writes it` });
+  }
+
+  const next: Manifest = { generator: "hcpx", files: Object.fromEntries(input.files.map((f) => [f.path, sha256(f.content)])) };
+  return {
+    base: dir,
+    changes,
+    conflicts,
+    warnings,
+    staleTemps: [],
+    rmdirs: [...rmdirs].sort((a, b) => b.length - a.length),
+    record: { kind: "manifest", file: join(dir, name), old, new: JSON.stringify(next, null, 2) + "\n", force: problem !== undefined },
+  };
+}

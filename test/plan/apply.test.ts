@@ -1,0 +1,45 @@
+// The applier (src/plan/apply.ts) on a real directory: a plan made by
+// planFiles is written (changes, stale deletions, emptied directories, the
+// manifest), and nothing is written when a file changed after it was planned.
+import { describe, expect, it } from "vitest";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { applyPlan } from "../../src/plan/apply";
+import { planFiles } from "../../src/plan/files";
+import { HcpxError } from "../../src/util/errors";
+import { tmp } from "../support/hcpx";
+import { snapshot } from "../adopt/helpers";
+
+const input = (dir: string, files: { path: string; content: string }[]) => ({ files, dir, label: "the out dir", manifest: ".manifest.json", symlinkHint: "h" });
+
+describe("applyPlan of a FilePlan", () => {
+  it("writes, deletes what went stale (and its emptied directories), records the manifest; a second plan of the same files is empty", () => {
+    const dir = join(tmp("hcpx-apply-"), "out");
+    const res = applyPlan(planFiles(input(dir, [{ path: "a.md", content: "a\n" }, { path: "s/old/SKILL.md", content: "old\n" }])));
+    expect(res).toEqual({ written: ["a.md", "s/old/SKILL.md"], deleted: [] });
+    const again = planFiles(input(dir, [{ path: "a.md", content: "a\n" }]));
+    expect(again.changes.map((c) => [c.kind, c.path])).toEqual([["delete", "s/old/SKILL.md"]]);
+    expect(applyPlan(again)).toEqual({ written: [], deleted: ["s/old/SKILL.md"] });
+    expect(existsSync(join(dir, "s"))).toBe(false);
+    expect(JSON.parse(readFileSync(join(dir, ".manifest.json"), "utf8")).files).toEqual({ "a.md": expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(planFiles(input(dir, [{ path: "a.md", content: "a\n" }])).changes).toEqual([]);
+  });
+
+  it("a file changed after the plan read it is not overwritten: nothing is written, the error names it", () => {
+    const dir = join(tmp("hcpx-apply-"), "out");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "a.md"), "before\n");
+    const plan = planFiles(input(dir, [{ path: "a.md", content: "hcpx\n" }, { path: "b.md", content: "b\n" }]));
+    writeFileSync(join(dir, "a.md"), "someone else\n");
+    const before = snapshot(dir);
+    let err: unknown;
+    try {
+      applyPlan(plan);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(HcpxError);
+    expect((err as HcpxError).problems).toEqual([expect.objectContaining({ code: "changed_during_plan", file: expect.stringMatching(/out\/a\.md$/) })]);
+    expect(snapshot(dir)).toEqual(before);
+  });
+});
