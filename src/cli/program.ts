@@ -384,7 +384,8 @@ export async function runProgram(argv: string[]): Promise<void> {
     process.exitCode = e.exitCode === 0 ? 0 : 64;
     if (e.exitCode !== 0 && argv.includes("--json")) {
       const message = e.message.replace(/^error: /, "");
-      process.stdout.write(JSON.stringify({ ok: false, error: { code: "usage", message, hint: "see `hcpx <command> --help`" } }) + "\n");
+      const { failure } = await import("../runtime/envelope");
+      process.stdout.write(JSON.stringify(failure("usage", message)) + "\n");
     }
   }
 }

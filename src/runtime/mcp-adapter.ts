@@ -13,7 +13,7 @@
 // never parsed on the `hcpx exec` path of other kinds.
 import type { Command, Pack, Project } from "../pack/model";
 import type { ArgValues } from "./args";
-import type { Envelope } from "./execute";
+import { failure, type Envelope } from "./envelope";
 import { createHash } from "node:crypto";
 import { binEnv, DEFAULT_TIMEOUT_MS, resolveBin } from "./wrap";
 import { connect, type Connection, type ServerSpawn } from "./mcp-client";
@@ -83,7 +83,6 @@ async function open(spec: ServerSpawn, timeoutMs: number): Promise<{ conn: Conne
   };
 }
 
-const failure = (code: string, message: string, extra: Record<string, unknown> = {}): Envelope => ({ ok: false, error: { code, message, ...extra } });
 
 interface ContentItem {
   type?: unknown;

@@ -13,6 +13,7 @@ import { resolveBin } from "../../runtime/wrap";
 import type { CommonOpts } from "../../config/common";
 import { adoptedSync } from "../../config/adopted-check";
 import { c, finish, makeOut } from "../output";
+import { msOption } from "../options";
 import { BROKEN_HEADER } from "../../mcp/view";
 
 export type CheckStatus = "ok" | "warn" | "fail";
@@ -28,6 +29,7 @@ export const MIN_NODE = [20, 19] as const;
 
 export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<number> {
   const out = makeOut(opts);
+  const mcpTimeout = msOption("--mcp-timeout", opts.mcpTimeout, 15000);
   const checks: Check[] = [];
   const [maj, min] = process.versions.node.split(".").map(Number) as [number, number];
   const nodeOk = maj > MIN_NODE[0] || (maj === MIN_NODE[0] && min >= MIN_NODE[1]);
@@ -89,7 +91,7 @@ export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<n
       else checks.push({ id: `bin:${pack.id}`, status: "ok", message: `pack ${pack.id}: bin ${bin} → ${r.path}` });
     }
     checks.push(...(await adoptedSync(project, packs)));
-    checks.push(await mcpCheck(project, Number(opts.mcpTimeout ?? 15000)));
+    checks.push(await mcpCheck(project, mcpTimeout));
   }
 
   const fails = checks.filter((x) => x.status === "fail").length;

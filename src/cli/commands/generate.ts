@@ -18,7 +18,7 @@ import { guardPath, type TrustBase } from "../../host/fsio";
 import { didYouMean } from "../../util/suggest";
 import { listHosts } from "../../host/descriptor";
 import { display, isInside, toPosix } from "../../util/paths";
-import { c, done, makeOut, printWarnings } from "../output";
+import { c, done, failure, makeOut, printWarnings, writeJson } from "../output";
 
 export interface GenerateOptions {
   out?: string;
@@ -145,7 +145,7 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
     }
     const lines = changes.map((ch) => `  ${ch.state.padEnd(7)} ${ch.path}`);
     if (out.json) {
-      process.stdout.write(JSON.stringify({ ok: false, error: { code: "out_of_date", message: `${shownOut} is out of date: ${changes.length} file(s)`, hint: "run `hcpx generate` and commit the result", out: shownOut, files: changes } }, null, 2) + "\n");
+      writeJson(failure("out_of_date", `${shownOut} is out of date: ${changes.length} file(s)`, { hint: "run `hcpx generate` and commit the result", out: shownOut, files: changes }));
     } else {
       process.stderr.write(`${shownOut} is out of date (${changes.length} file(s)):\n${lines.join("\n")}\n  hint: run \`hcpx generate\`${opts.out ? ` --out ${opts.out}` : ""} to update it\n`);
     }

@@ -10,9 +10,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser/lib/esm/main.js"; // the ESM build (see src/host/engine.ts)
-import { HcpxError, type Problem } from "../../util/errors";
+import { HcpxError, fail, type Problem } from "../../util/errors";
+import { didYouMean } from "../../util/suggest";
+import { msOption } from "../options";
 import { display, home } from "../../util/paths";
-import { loadDescriptor, type Target } from "../../host/descriptor";
+import { listHosts, loadDescriptor, type Target } from "../../host/descriptor";
 import { findProjectConfig } from "../../pack/load";
 import type { CommonOpts } from "../../config/common";
 import { idFromName, packFromMcp } from "../../mcpimport/write";
@@ -102,7 +104,10 @@ function hostFile(t: Target, scope: "project" | "user", base: string): string {
 export async function run(host: string, opts: ImportOpts): Promise<number> {
   const out = makeOut(opts);
   const scope = opts.scope ?? "project";
-  if (scope !== "project" && scope !== "user") throw new HcpxError({ code: "usage", message: `--scope must be project or user, not '${scope}'`, hint: "hcpx import claude --scope user" }, 64);
+  if (scope !== "project" && scope !== "user") fail("usage", `--scope must be project or user, not '${scope}'`, { hint: "hcpx import claude --scope user" });
+  const timeoutMs = msOption("--timeout", opts.timeout);
+  const hosts = listHosts();
+  if (!hosts.includes(host)) fail("unknown_host", `unknown host '${host}'`, { hint: `${didYouMean(host, hosts)}known hosts: ${hosts.join(", ")}`, exit: 64 });
   const desc = loadDescriptor(host);
   const t = desc.scopes[scope]?.targets.find((x) => x.servers !== undefined);
   if (!t) throw new HcpxError({ code: "no_servers_target", message: `hosts/${host}.json5 says of no ${scope}-scope file where ${desc.name} keeps its MCP servers`, hint: scope === "project" ? `try --scope user` : "this host cannot be imported from" });
@@ -122,8 +127,7 @@ export async function run(host: string, opts: ImportOpts): Promise<number> {
     if (s.skip) throw new HcpxError({ code: "not_importable", message: `server '${name}' cannot be imported: ${s.skip}`, file: display(file) });
     const id = idFromName(name) ?? idFromName(s.argv![s.argv!.length - 1] ?? "");
     if (!id) throw new HcpxError({ code: "bad_id", message: `no pack id can be made from the server name '${name}'`, hint: `use \`hcpx pack from-mcp --id <id> -- ${s.argv!.join(" ")}\`` });
-    const timeoutMs = opts.timeout !== undefined ? Number(opts.timeout) : undefined;
-    const r = await packFromMcp(s.argv!, { id, env: s.env, force: opts.force, config: opts.config, timeoutMs: Number.isFinite(timeoutMs) && timeoutMs! > 0 ? timeoutMs : undefined });
+    const r = await packFromMcp(s.argv!, { id, env: s.env, force: opts.force, config: opts.config, timeoutMs });
     warnings.push(...r.warnings);
     made.push({ server: name, id: r.id, dir: display(r.dir), commands: r.draft.commands.length, env: r.draft.env, lintErrors: r.lint.filter((p) => p.severity !== "warning").length });
   }

@@ -14,7 +14,7 @@ const SHAPES = ["single", "per-command"];
 export async function run(opts: McpOptions): Promise<number | void> {
   const shape = opts.shape ?? "single";
   if (!SHAPES.includes(shape)) {
-    throw new HcpxError({ code: "bad_usage", message: `unknown --shape '${shape}'`, hint: "use --shape single (the one tool `hcp`, default) or --shape per-command (one tool per granted command)" }, 64);
+    throw new HcpxError({ code: "usage", message: `unknown --shape '${shape}'`, hint: "use --shape single (the one tool `hcp`, default) or --shape per-command (one tool per granted command)" }, 64);
   }
   if (process.stdin.isTTY) process.stderr.write("hcpx mcp: speaking MCP on stdin/stdout; start it from an MCP host (see `hcpx adopt`). Ctrl-D to stop.\n");
   const { serve } = await import("../../mcp/server");

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { CAPS, readTextFile } from "../../util/readfile";
 import { join, resolve } from "node:path";
 import { atomicWrite } from "../../util/atomic";
-import { HcpxError } from "../../util/errors";
+import { HcpxError, fail } from "../../util/errors";
 import { display } from "../../util/paths";
 import { PACK_ID_RE } from "../../pack/schema";
 import { loadPack } from "../../pack/load";
@@ -37,18 +37,18 @@ function checkUrl(flag: string, u: string | undefined): void {
   try {
     x = new URL(u);
   } catch {
-    throw new HcpxError({ code: "bad_args", message: `${flag} is not an absolute URL`, hint: `give an http(s) URL, e.g. ${flag} https://api.example.com/v1` });
+    fail("bad_args", `${flag} is not an absolute URL`, { hint: `give an http(s) URL, e.g. ${flag} https://api.example.com/v1`, exit: 64 });
   }
-  if (x.protocol !== "http:" && x.protocol !== "https:") throw new HcpxError({ code: "bad_args", message: `${flag} is not http(s)`, hint: `give an http(s) URL` });
+  if (x.protocol !== "http:" && x.protocol !== "https:") fail("bad_args", `${flag} is not http(s)`, { hint: `give an http(s) URL`, exit: 64 });
   if (x.username || x.password) {
-    throw new HcpxError({ code: "bad_args", message: `${flag} carries a user name and password; they would be written into the pack`, hint: "leave them out: the runtime sends credentials from the Binding (or put the URL with its userinfo in HCP_<PACK>_BASE_URL)" });
+    fail("bad_args", `${flag} carries a user name and password; they would be written into the pack`, { hint: "leave them out: the runtime sends credentials from the Binding (or put the URL with its userinfo in HCP_<PACK>_BASE_URL)", exit: 64 });
   }
 }
 
 export async function run(document: string, opts: FromOpenapiOptions): Promise<number> {
   const out = makeOut(opts);
   const id = opts.id;
-  if (!PACK_ID_RE.test(id)) throw new HcpxError({ code: "bad_args", message: `'${id}' is not a pack id`, hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$, e.g. todo or my-api" });
+  if (!PACK_ID_RE.test(id)) fail("bad_id", `'${id}' is not a pack id`, { hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$, e.g. todo or my-api", exit: 64 });
   checkUrl("--base-url", opts.baseUrl);
   checkUrl("--origin", opts.origin);
   const docFile = resolve(document);
@@ -121,8 +121,8 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
   for (const [name, body] of written) atomicWrite(join(dir, name), body);
   // what we wrote must load
   const pack = loadPack(dir);
-  const notes = result.notes.map((m) => ({ code: "openapi_import", message: m, severity: "warning" as const }));
-  const shownNotes = notes.length > 20 ? [...notes.slice(0, 20), { code: "openapi_import", message: `… and ${notes.length - 20} more notes (--json lists them all)`, severity: "warning" as const }] : notes;
+  const notes = result.notes.map((m) => ({ code: "openapi_import" as const, message: m, severity: "warning" as const }));
+  const shownNotes = notes.length > 20 ? [...notes.slice(0, 20), { code: "openapi_import" as const, message: `… and ${notes.length - 20} more notes (--json lists them all)`, severity: "warning" as const }] : notes;
   if (!opts.json) printWarnings(shownNotes, out);
   const env = bindingEnv(result);
   done(

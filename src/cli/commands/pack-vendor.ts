@@ -23,7 +23,7 @@ import { diffHashes, hashBytes, hashTree, lockFile, packDir, PACKS_DIR, readLock
 import { fetchLatest, fetchLocked, fetchNew, parseSource, removeDir, stage, type Fetched } from "../../packs/source";
 import { diffEmpty, diffLines, diffReach, reachLines, reachOf, type Reach, type ReachDiff } from "../../packs/review";
 import { activateDir } from "./activate";
-import { c, done, makeOut, printWarnings } from "../output";
+import { c, done, failure, makeOut, printWarnings, writeJson } from "../output";
 
 export interface VendorOpts extends CommonOpts {
   yes?: boolean;
@@ -96,7 +96,7 @@ async function confirmed(opts: VendorOpts, question: string): Promise<boolean> {
 
 /** The review was shown (on stdout) but not accepted; with --json its lines travel in the envelope's problems. */
 function reviewRequired(what: string, lines: string[], hint: string, json: boolean): HcpxError {
-  return new HcpxError([{ code: "review_required", message: what, hint }, ...(json ? lines.map((l) => ({ code: "review", message: l.trim(), severity: "warning" as const })) : [])]);
+  return new HcpxError([{ code: "review_required", message: what, hint }, ...(json ? lines.map((l) => ({ code: "review" as const, message: l.trim(), severity: "warning" as const })) : [])]);
 }
 
 /** Show the paths a reviewed pack will have once vendored, not its staging folder's. */
@@ -316,7 +316,7 @@ export async function runUpdate(idArg: string | undefined, opts: VendorOpts): Pr
   if (pending.length) {
     const r = reviewRequired(`${results.filter((x) => x.status === "review_required").length} pack(s) have updates; nothing was changed`, pending, "read the diff (new writes are never granted by an update), then re-run with --yes", false);
     if (out.json) {
-      process.stdout.write(JSON.stringify({ ok: false, error: { code: "review_required", message: r.problems[0]!.message, hint: r.problems[0]!.hint, packs: results } }, null, 2) + "\n");
+      writeJson(failure("review_required", r.problems[0]!.message, { hint: r.problems[0]!.hint, packs: results }));
       return 1;
     }
     throw r;
