@@ -11,10 +11,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser/lib/esm/main.js"; // the ESM build (see src/host/engine.ts)
 import { HcpxError, fail, type Problem } from "../../util/errors";
-import { didYouMean } from "../../util/suggest";
 import { msOption } from "../options";
 import { display, home } from "../../util/paths";
-import { listHosts, loadDescriptor, type Target } from "../../host/descriptor";
+import { loadDescriptor, type Target } from "../../host/descriptor";
 import { findProjectConfig } from "../../pack/load";
 import type { CommonOpts } from "../../config/common";
 import { idFromName, packFromMcp } from "../../mcpimport/write";
@@ -106,8 +105,6 @@ export async function run(host: string, opts: ImportOpts): Promise<number> {
   const scope = opts.scope ?? "project";
   if (scope !== "project" && scope !== "user") fail("usage", `--scope must be project or user, not '${scope}'`, { hint: "hcpx import claude --scope user" });
   const timeoutMs = msOption("--timeout", opts.timeout);
-  const hosts = listHosts();
-  if (!hosts.includes(host)) fail("unknown_host", `unknown host '${host}'`, { hint: `${didYouMean(host, hosts)}known hosts: ${hosts.join(", ")}`, exit: 64 });
   const desc = loadDescriptor(host);
   const t = desc.scopes[scope]?.targets.find((x) => x.servers !== undefined);
   if (!t) throw new HcpxError({ code: "no_servers_target", message: `hosts/${host}.json5 says of no ${scope}-scope file where ${desc.name} keeps its MCP servers`, hint: scope === "project" ? `try --scope user` : "this host cannot be imported from" });
