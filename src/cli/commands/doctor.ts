@@ -11,19 +11,12 @@ import type { Pack, Project } from "../../pack/model";
 import { lintPackDir } from "../../pack/lint";
 import { resolveBin } from "../../runtime/wrap";
 import type { CommonOpts } from "../../config/common";
-import { adoptedSync } from "../../config/adopted-check";
+import { adoptedSync, type Check, type CheckStatus } from "../../config/adopted-check";
 import { c, finish, makeOut } from "../output";
 import { msOption } from "../options";
 import { BROKEN_HEADER } from "../../mcp/view";
 
-export type CheckStatus = "ok" | "warn" | "fail";
-export interface Check {
-  id: string;
-  status: CheckStatus;
-  message: string;
-  hint?: string;
-  problems?: Problem[];
-}
+export type { Check, CheckStatus } from "../../config/adopted-check";
 
 export const MIN_NODE = [20, 19] as const;
 
