@@ -18,6 +18,12 @@ import { createHash } from "node:crypto";
 import { binEnv, DEFAULT_TIMEOUT_MS, resolveBin } from "./wrap";
 import { connect, type Connection, type ServerSpawn } from "./mcp-client";
 
+// The SDK's stdio client for `hcpx doctor`'s MCP check: from this file, so that
+// dist/ holds one copy of the SDK client (dist/lib/mcp-adapter.mjs), not two.
+export { Client } from "@modelcontextprotocol/sdk/client/index.js";
+export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+export { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+
 /**
  * A long-lived process (`hcpx mcp`) sets this global to keep each server
  * running between calls (the same program, argv, env and cwd reuse one
