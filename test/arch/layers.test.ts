@@ -123,4 +123,12 @@ describe("layers", () => {
   it("no modules import each other in a ring (the runtime's envelope is a module of its own)", () => {
     expect(cycles(g)).toEqual([]);
   });
+
+  it("PATH is searched in one place (util/which.ts): no other module splits it or asks a shell", () => {
+    const by = [...g.keys()].filter((m) => m !== "util/which.ts").filter((m) => {
+      const text = readFileSync(join(SRC, m), "utf8");
+      return /\bdelimiter\b|PATH[^\n]*\.split\(|(?:spawn|exec)(?:Sync|File|FileSync)?\(\s*["'](?:which|where)["']|command -v/.test(text);
+    });
+    expect(by).toEqual([]);
+  });
 });
