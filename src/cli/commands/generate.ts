@@ -13,7 +13,7 @@ import { DEFAULT_SKILLS_PATH } from "../../projection/build";
 import { DEFAULT_HOSTS, planGenerate } from "../../projection/plan";
 import type { PlannedFile } from "../../projection/types";
 import { atomicWrite } from "../../util/atomic";
-import { HcpxError, type Problem } from "../../util/errors";
+import { HcpxError, type Problem, fail } from "../../util/errors";
 import { guardPath, type TrustBase } from "../../host/fsio";
 import { didYouMean } from "../../util/suggest";
 import { listHosts } from "../../host/descriptor";
@@ -94,7 +94,7 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
   const hosts = hostList === undefined ? undefined : hostList.includes("none") ? [] : hostList;
   const known = listHosts();
   for (const h of hosts ?? []) {
-    if (!known.includes(h)) throw new HcpxError({ code: "unknown_host", message: `unknown host '${h}'`, hint: `${didYouMean(h, [...known, "none"])}known hosts: ${known.join(", ")} (or \`none\`)` }, 64);
+    if (!known.includes(h)) fail("unknown_host", `unknown host '${h}'`, { hint: `${didYouMean(h, [...known, "none"])}known hosts: ${known.join(", ")} (or \`none\`)`, exit: 64 });
   }
   const plan = await planGenerate(project, packs, { hosts, skillsPath });
 
@@ -102,7 +102,7 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
   const root = project.root;
   if (isInside(outDir, root) && outDir !== root) {
     const g = guardPath(outDir, { dir: root, prefix: "" }, "absolute");
-    if (!g.ok) throw new HcpxError({ code: "symlink_refused", message: `the out dir ${g.reason}`, file: display(outDir), hint: "replace the symlink with a directory, or pass --out with a directory of its own" });
+    if (!g.ok) fail("symlink_refused", `the out dir ${g.reason}`, { file: display(outDir), hint: "replace the symlink with a directory, or pass --out with a directory of its own" });
   }
   const outBase: TrustBase = { dir: outDir, prefix: "", label: "the out dir" };
   const { manifest, problem } = readManifest(outBase);
@@ -111,7 +111,7 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
   const realOf = new Map<string, string>();
   for (const f of plan.files) {
     const g = guardPath(f.path, outBase);
-    if (!g.ok) throw new HcpxError({ code: "symlink_refused", message: `${f.path} ${g.reason}`, file: display(join(outDir, f.path)), hint: "replace the symlink with a directory or a file of its own; hcpx writes nothing outside its out dir" });
+    if (!g.ok) fail("symlink_refused", `${f.path} ${g.reason}`, { file: display(join(outDir, f.path)), hint: "replace the symlink with a directory or a file of its own; hcpx writes nothing outside its out dir" });
     realOf.set(f.path, g.real);
   }
   const planned = new Set(plan.files.map((f) => f.path));

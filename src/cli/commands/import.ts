@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser/lib/esm/main.js"; // the ESM build (see src/host/engine.ts)
-import { HcpxError, fail, type Problem } from "../../util/errors";
+import { fail, type Problem } from "../../util/errors";
 import { msOption } from "../options";
 import { display, home } from "../../util/paths";
 import { loadDescriptor, type Target } from "../../host/descriptor";
@@ -49,12 +49,12 @@ export async function readHostServers(file: string, t: Target): Promise<HostServ
     try {
       doc = toml.parse(text);
     } catch (e) {
-      throw new HcpxError({ code: "bad_toml", message: `does not parse as TOML: ${(e as Error).message.split("\n")[0]}`, file: display(file), hint: "fix the file, then import again" });
+      fail("bad_toml", `does not parse as TOML: ${(e as Error).message.split("\n")[0]}`, { file: display(file), hint: "fix the file, then import again" });
     }
   } else {
     const errors: ParseError[] = [];
     doc = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: t.format === "json" });
-    if (errors.length) throw new HcpxError({ code: "bad_json", message: `does not parse: ${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}`, file: display(file), hint: "fix the file, then import again" });
+    if (errors.length) fail("bad_json", `does not parse: ${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}`, { file: display(file), hint: "fix the file, then import again" });
   }
   const spec = t.servers!;
   const parentKey = t.key!.slice(0, -1);
@@ -62,7 +62,7 @@ export async function readHostServers(file: string, t: Target): Promise<HostServ
   let node: unknown = doc;
   for (const k of parentKey) node = isObj(node) ? node[k] : undefined;
   if (node === undefined) return [];
-  if (!isObj(node)) throw new HcpxError({ code: "bad_json_shape", message: `\`${parentKey.join(".")}\` is not an object`, file: display(file), hint: "fix the file by hand" });
+  if (!isObj(node)) fail("bad_json_shape", `\`${parentKey.join(".")}\` is not an object`, { file: display(file), hint: "fix the file by hand" });
   const out: HostServer[] = [];
   for (const [name, entry] of Object.entries(node)) {
     if (name === own) continue; // hcpx's own entry
@@ -107,23 +107,23 @@ export async function run(host: string, opts: ImportOpts): Promise<number> {
   const timeoutMs = msOption("--timeout", opts.timeout);
   const desc = loadDescriptor(host);
   const t = desc.scopes[scope]?.targets.find((x) => x.servers !== undefined);
-  if (!t) throw new HcpxError({ code: "no_servers_target", message: `hosts/${host}.json5 says of no ${scope}-scope file where ${desc.name} keeps its MCP servers`, hint: scope === "project" ? `try --scope user` : "this host cannot be imported from" });
+  if (!t) fail("no_servers_target", `hosts/${host}.json5 says of no ${scope}-scope file where ${desc.name} keeps its MCP servers`, { hint: scope === "project" ? `try --scope user` : "this host cannot be imported from" });
   const cfg = opts.config ? resolve(opts.config) : findProjectConfig(process.cwd());
   const base = cfg ? resolve(cfg, "..") : process.cwd();
   const file = hostFile(t, scope, base);
-  if (!existsSync(file)) throw new HcpxError({ code: "missing_file", message: `${desc.name} has no ${scope}-scope MCP config here`, file: display(file), hint: scope === "project" ? "try --scope user" : "nothing to import" });
+  if (!existsSync(file)) fail("missing_file", `${desc.name} has no ${scope}-scope MCP config here`, { file: display(file), hint: scope === "project" ? "try --scope user" : "nothing to import" });
   const servers = await readHostServers(file, t);
   const wanted = opts.all ? servers.filter((s) => !s.skip).map((s) => s.name) : (opts.server ?? []);
   for (const w of wanted) {
-    if (!servers.some((s) => s.name === w)) throw new HcpxError({ code: "unknown_server", message: `no server '${w}' in ${display(file)}`, file: display(file), hint: servers.length ? `servers: ${servers.map((s) => s.name).join(", ")}` : "the file has no MCP servers" }, 1);
+    if (!servers.some((s) => s.name === w)) fail("unknown_server", `no server '${w}' in ${display(file)}`, { file: display(file), hint: servers.length ? `servers: ${servers.map((s) => s.name).join(", ")}` : "the file has no MCP servers" });
   }
   const made: { server: string; id: string; dir: string; commands: number; env: string[]; lintErrors: number }[] = [];
   const warnings: Problem[] = [];
   for (const name of wanted) {
     const s = servers.find((x) => x.name === name)!;
-    if (s.skip) throw new HcpxError({ code: "not_importable", message: `server '${name}' cannot be imported: ${s.skip}`, file: display(file) });
+    if (s.skip) fail("not_importable", `server '${name}' cannot be imported: ${s.skip}`, { file: display(file) });
     const id = idFromName(name) ?? idFromName(s.argv![s.argv!.length - 1] ?? "");
-    if (!id) throw new HcpxError({ code: "bad_id", message: `no pack id can be made from the server name '${name}'`, hint: `use \`hcpx pack from-mcp --id <id> -- ${s.argv!.join(" ")}\`` });
+    if (!id) fail("bad_id", `no pack id can be made from the server name '${name}'`, { hint: `use \`hcpx pack from-mcp --id <id> -- ${s.argv!.join(" ")}\`` });
     const r = await packFromMcp(s.argv!, { id, env: s.env, force: opts.force, config: opts.config, timeoutMs });
     warnings.push(...r.warnings);
     made.push({ server: name, id: r.id, dir: display(r.dir), commands: r.draft.commands.length, env: r.draft.env, lintErrors: r.lint.filter((p) => p.severity !== "warning").length });

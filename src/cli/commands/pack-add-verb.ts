@@ -84,7 +84,7 @@ export async function run(dirArg: string, opts: AddVerbOpts): Promise<number> {
   }
   const have = new Set(pack.commands.map((x) => x.verb_key));
   for (const s of specs) {
-    if (have.has(s.verb)) throw new HcpxError({ code: "verb_exists", message: `pack '${pack.id}' already has a command '${s.verb}'; nothing written`, file: display(pack.surfaceFile), hint: "choose another verb_key, or edit the command in surface.json" }, 1);
+    if (have.has(s.verb)) fail("verb_exists", `pack '${pack.id}' already has a command '${s.verb}'; nothing written`, { file: display(pack.surfaceFile), hint: "choose another verb_key, or edit the command in surface.json" });
   }
   const name = basename(pack.surface.wrap.bin);
   const cliName = pack.surface.commands?.find((x) => x.cli?.[0] && !x.cli[0].includes("{{"))?.cli?.[0] ?? pack.id;

@@ -66,13 +66,13 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
     if (isJson) root = JSON.parse(text);
     else root = (await import("yaml")).parse(text, { maxAliasCount: 10_000 });
   } catch (e) {
-    throw new HcpxError({ code: "bad_document", message: `the document does not parse as ${isJson ? "JSON" : "YAML"}: ${(e as Error).message.split("\n")[0]}`, file: display(docFile), hint: "give a valid OpenAPI 3 document in JSON or YAML" });
+    fail("bad_document", `the document does not parse as ${isJson ? "JSON" : "YAML"}: ${(e as Error).message.split("\n")[0]}`, { file: display(docFile), hint: "give a valid OpenAPI 3 document in JSON or YAML" });
   }
   const r0 = root as { openapi?: unknown; swagger?: unknown } | null;
-  if (!r0 || typeof r0 !== "object" || Array.isArray(r0)) throw new HcpxError({ code: "bad_document", message: "the document is not an object", file: display(docFile) });
+  if (!r0 || typeof r0 !== "object" || Array.isArray(r0)) fail("bad_document", "the document is not an object", { file: display(docFile) });
   // the version first: a clear word before the parser's
   const bad = versionProblem(r0 as Record<string, unknown>);
-  if (bad) throw new HcpxError({ code: "bad_document", message: bad, file: display(docFile), hint: "give an OpenAPI 3.0 or 3.1 document" });
+  if (bad) fail("bad_document", bad, { file: display(docFile), hint: "give an OpenAPI 3.0 or 3.1 document" });
   const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
   const parser = new SwaggerParser();
   const parserOpts = { resolve: { http: false as const }, dereference: { circular: true as const }, validate: { schema: false, spec: false } };
@@ -82,26 +82,21 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
     doc = await parser.dereference(docFile, root as never, parserOpts as never);
   } catch (e) {
     const msg = (e as Error).message.split("\n")[0]!.replace(docFile, display(docFile));
-    throw new HcpxError({ code: "bad_document", message: `the document's $refs do not resolve: ${msg}`, file: display(docFile), hint: "every $ref must name a local file (JSON or YAML) or a place in one; remote (http) refs are not fetched" });
+    fail("bad_document", `the document's $refs do not resolve: ${msg}`, { file: display(docFile), hint: "every $ref must name a local file (JSON or YAML) or a place in one; remote (http) refs are not fetched" });
   }
   const files = parser.$refs.paths();
   let result;
   try {
     result = importOpenapi(doc, id, { baseUrl: opts.baseUrl, origin: opts.origin, include: opts.include, exclude: opts.exclude });
   } catch (e) {
-    throw new HcpxError({ code: "bad_document", message: (e as Error).message, file: display(docFile) });
+    fail("bad_document", (e as Error).message, { file: display(docFile) });
   }
   if (result.commands.length === 0) {
-    throw new HcpxError({
-      code: "bad_document",
-      message: result.filtered ? `no operation is left after --include/--exclude (${result.filtered} filtered out)` : "the document has no operations under paths that hcpx can send",
-      file: display(docFile),
-      hint: result.filtered ? "check the patterns: tag:<tag>, path:/repos/**, op:<operationId>" : "an openapi pack needs at least one operation",
-    });
+    fail("bad_document", result.filtered ? `no operation is left after --include/--exclude (${result.filtered} filtered out)` : "the document has no operations under paths that hcpx can send", { file: display(docFile), hint: result.filtered ? "check the patterns: tag:<tag>, path:/repos/**, op:<operationId>" : "an openapi pack needs at least one operation" });
   }
   const dir = resolve(opts.out ?? join("packs", id));
   if (existsSync(dir) && readdirSync(dir).length > 0 && !opts.force) {
-    throw new HcpxError({ code: "exists", message: "the pack directory exists and is not empty; nothing was written", file: display(dir), hint: "choose another --out, or pass --force to overwrite its pack files" });
+    fail("exists", "the pack directory exists and is not empty; nothing was written", { file: display(dir), hint: "choose another --out, or pass --force to overwrite its pack files" });
   }
   mkdirSync(dir, { recursive: true });
   // the pack's copy of the document: one file (external refs bundled in)

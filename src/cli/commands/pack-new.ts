@@ -4,7 +4,7 @@
 // never looks a bare name up on PATH).
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { HcpxError, fail, type Problem } from "../../util/errors";
+import { fail, type Problem } from "../../util/errors";
 import { display, isInside, toPosix } from "../../util/paths";
 import { PACK_ID_RE } from "../../pack/schema";
 import { CONFIG_NAME } from "../../pack/load";
@@ -59,7 +59,7 @@ export async function run(id: string, opts: PackNewOpts): Promise<number> {
   const base = haveConfig ? dirname(cfgFile) : process.cwd();
   const dir = resolve(opts.dir ?? join(base, "packs", id));
   if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0) && !opts.force) {
-    throw new HcpxError({ code: "dir_exists", message: "the target directory exists and is not empty; nothing written", file: display(dir), hint: `choose another --dir, or remove it first` });
+    fail("dir_exists", "the target directory exists and is not empty; nothing written", { file: display(dir), hint: `choose another --dir, or remove it first` });
   }
 
   const warnings: Problem[] = [];
@@ -71,7 +71,7 @@ export async function run(id: string, opts: PackNewOpts): Promise<number> {
     if (!b.trim()) fail("usage", "--wrap needs a program name or path", { hint: `hcpx pack new ${id} --wrap git` });
     if (b.includes("/")) {
       const abs = resolve(b);
-      if (!existsSync(abs)) throw new HcpxError({ code: "bin_not_found", message: `no program at ${display(abs)}`, hint: "check the path, or pass a bare name found on PATH, like --wrap git" }, 1);
+      if (!existsSync(abs)) fail("bin_not_found", `no program at ${display(abs)}`, { hint: "check the path, or pass a bare name found on PATH, like --wrap git" });
       binName = basename(abs);
       if (isInside(abs, base)) bin = toPosix(relative(dir, abs));
       else {
