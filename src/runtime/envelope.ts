@@ -9,7 +9,7 @@ import { hintOf, type ErrorCode, type Problem } from "../util/errors";
 export interface ErrorBody {
   code: ErrorCode;
   message: string;
-  /** what to do: the failing place's own words, else the code's (src/util/errors.ts) */
+  /** what to do: the failing place's own words, else the code's (src/util/codes.ts) */
   hint?: string;
   /** the context: file, path, line, exit_code, stderr_tail, problems, details … */
   [k: string]: unknown;

@@ -1,163 +1,32 @@
 // Errors a user sees: what is wrong, where (file, JSON path, line), what to do.
 // A HcpxError is never printed with a stack trace; anything else is a bug.
 //
-// ERRORS is the one list of error codes: every `error.code` of a `--json`
-// envelope, of a `problems[]` entry, of the runtime's and the MCP server's
-// answers is a key of it (the type checker holds every `code:` to it), or a
-// lint rule (LINT_CODES, docs/pack-format.md). Each code carries the hint a
-// user gets when the place that failed gives none, and `usage: true` when it
-// means the command line itself is wrong (exit 64). docs/errors.md lists them
-// for users; test/cli/errors-doc.test.ts keeps that list equal to this one.
-// Cheap to load: it is on the `hcpx exec` path (a table of strings, no code).
+// ERRORS (src/util/codes.ts) is the one list of error codes: every
+// `error.code` of a `--json` envelope, of a `problems[]` entry, of the
+// runtime's and the MCP server's answers is a key of it (the type checker
+// holds every `code:` to it), or a lint rule (LINT_CODES, docs/pack-format.md).
+// Each code carries the hint a user gets when the place that failed gives
+// none, and `usage: true` when it means the command line itself is wrong (exit
+// 64). docs/errors.md lists them for users; test/doc/errors.test.ts keeps that
+// list equal to this one. The table is loaded with a require() that esbuild
+// bundles as a lazily run module, on the first error only (`hcpx exec`'s
+// successful path never evaluates it; under vitest test/support/lazy-require.ts
+// turns it into an import).
 import { LINT_CODES, type LintCode } from "./lint-codes";
+import type { CodeInfo } from "./codes";
 
 export { LINT_CODES, type LintCode };
 
-interface CodeInfo {
-  /** what to do, when the failing place says nothing more precise */
-  readonly hint: string;
-  /** the command line itself is wrong: exit 64 */
-  readonly usage?: true;
-}
-
-const FIX_FILE = "fix the file at the place named, then run the command again";
-const SEE_ADOPT = "review with `hcpx adopt <host>` (the diff), then `--write`; `--force` replaces what was changed by hand";
-
-export const ERRORS = {
-  // ---- the command line (exit 64) ----
-  usage: { hint: "see `hcpx <command> --help`", usage: true },
-  unknown_host: { hint: "`hcpx adopt --help` lists the hosts" },
-  bad_shell: { hint: "hcpx completion bash (or zsh)", usage: true },
-  bad_pattern: { hint: "a grant pattern is <pack>.<verb>, <pack>.<prefix>.*, <pack>.* or *" },
-  bad_id: { hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$, e.g. todo or my-api" },
-  matches_nothing: { hint: "`hcpx status` lists the active packs and their commands" },
-  // ---- the runtime (exec, mcp, the library): one envelope each ----
-  unknown_pack: { hint: "`hcpx status` lists the active packs; `hcpx activate <pack-dir>` adds one" },
-  unknown_verb: { hint: "the pack's SKILL.md (or `hcpx status`) lists its commands" },
-  not_granted: { hint: "`hcpx grant <pack>.<verb>` allows it (a write is never granted by activate)" },
-  confirm_required: { hint: "run it again with --confirm (`confirm: true` in the tool call) once the user agreed" },
-  confirm_declined: { hint: "nothing was run; ask the user again if they want it" },
-  bad_args: { hint: "the command's args are in its pack's SKILL.md and surface.json" },
-  bin_denied: { hint: "the program must be the one sandbox.bins names, inside the pack or on PATH as the pack says" },
-  bin_not_found: { hint: "install the program, or set sandbox.bins.<name> in hcp.config.json5 to its path" },
-  bin_mismatch: { hint: "sandbox.bins.<name> and the pack must name the same program" },
-  timeout: { hint: "the program did not answer in time; raise the command's timeout_ms in surface.json if it is slow by nature" },
-  exit_nonzero: { hint: "the program failed: its stderr (stderr_tail) says why" },
-  bad_output: { hint: "the command's output is not what surface.json declares (output: json needs one JSON value)" },
-  output_too_large: { hint: "ask for less (a filter, a limit), or make the program print less" },
-  http_error: { hint: "the service refused or could not be reached: status and body say why" },
-  composite_error: { hint: "the pack's index.mjs threw: its message says why" },
-  spawn_failed: { hint: "the program could not be started: check that it exists and is executable" },
-  mcp_error: { hint: "the MCP server failed the call: its stderr (stderr_tail) says why" },
-  tool_error: { hint: "the MCP tool answered with an error: its message says why" },
-  cancelled: { hint: "the caller stopped the call; nothing more runs" },
-  bad_pack: { hint: "`hcpx lint <pack-dir>` names what is wrong, with file and line" },
-  duplicate_pack: { hint: "two activated packs declare one id: `hcpx deactivate` one of them" },
-  // ---- files hcpx reads ----
-  no_config: { hint: "`hcpx init` writes one; or pass --config <file> (or set $HCP_CONFIG)" },
-  config_exists: { hint: "--force overwrites it" },
-  not_a_pack: { hint: "a pack directory holds surface.json, policy.json and SKILL.md (docs/pack-format.md)" },
-  missing_file: { hint: "check the path" },
-  not_a_file: { hint: "give the path of a regular file" },
-  not_utf8: { hint: "hcpx edits UTF-8 text only: convert the file to UTF-8, or move it away" },
-  not_a_directory: { hint: "give the path of a directory" },
-  unreadable_file: { hint: "check the file's permissions" },
-  file_too_large: { hint: "hcpx reads files of a bounded size; check that this is the file you meant" },
-  io_error: { hint: "the machine refused the read or write (permission, read-only or full disk): fix that and run again" },
-  read_only: { hint: "the file system is read-only: run where hcpx may write" },
-  write_failed: { hint: "check the directory's permissions and free space" },
-  bad_json: { hint: FIX_FILE },
-  bad_json5: { hint: FIX_FILE },
-  bad_json_shape: { hint: FIX_FILE },
-  bad_toml: { hint: FIX_FILE },
-  bad_toml_value: { hint: "the value cannot be written as TOML here; edit the file by hand" },
-  toml_unsupported: { hint: "hcpx edits plain TOML tables; move the entry into a [table] of its own" },
-  not_an_object: { hint: FIX_FILE },
-  not_a_list: { hint: FIX_FILE },
-  too_deep: { hint: "nest less deeply" },
-  too_large: { hint: "make it smaller" },
-  schema: { hint: "docs/pack-format.md says what each key takes" },
-  unknown_key: { hint: "remove the key or fix its name (docs/pack-format.md lists the keys)" },
-  reserved_key: { hint: "rename it: __proto__, constructor and prototype are never names here" },
-  skill_frontmatter: { hint: "SKILL.md starts with `---`, `name:` and `description:` lines, then `---`" },
-  skill_name: { hint: "the Skill's name is the pack id" },
-  tool_name: { hint: "shorten the verb_key (or the pack id) so that the tool name fits in 64 characters" },
-  tool_name_collision: { hint: "rename one of the two commands" },
-  reserved_arg: { hint: "rename the arg: that name is the tool call's own" },
-  host_text_unsafe: { hint: "remove the control characters and the markers from the pack's text" },
-  // ---- adopt, generate and what they read back ----
-  drift: { hint: "run `hcpx adopt <host> --write`" },
-  out_of_date: { hint: "run `hcpx generate` and commit the result" },
-  bad_ledger: { hint: "the adopt ledger (.hcp/adopted.json) is damaged: restore it from version control, or delete it and adopt again with --force" },
-  ledger_entry_ignored: { hint: "the ledger names something hcpx would not have written; it is left alone" },
-  journal_entry_ignored: { hint: "the journal names something hcpx would not have written; it is left alone" },
-  manifest_entry_ignored: { hint: "the manifest names something generate would not have written; it is left alone" },
-  bad_manifest: { hint: "generate's manifest is damaged: delete the out dir and generate again" },
-  bad_markers: { hint: "the `hcp` markers in the file are broken: fix or remove them by hand, then adopt again" },
-  bad_plan_path: { hint: "a planned path leaves the project or names a special file: check the host's file paths" },
-  bad_descriptor: { hint: "hosts/<host>.json5 is wrong: the README's Design section says what a descriptor holds" },
-  bad_template: { hint: "a template under templates/ is wrong: fix it" },
-  no_host_engine: { hint: "use a host hcpx knows (`hcpx adopt --help`)" },
-  no_scope: { hint: "this host has no files in that scope: try the other --scope" },
-  no_servers_target: { hint: "this host takes no MCP entry; adopt another host" },
-  host_conflict: { hint: SEE_ADOPT },
-  host_variable: { hint: "the host expands ${…} in its command line: leave such text out of --command" },
-  changed_by_user: { hint: SEE_ADOPT },
-  changed_since_adopt: { hint: SEE_ADOPT },
-  not_ours: { hint: "hcpx did not write it: move it away, or --force replaces it" },
-  recorded_command: { hint: "--use-recorded-command keeps the ledger's MCP command, --command gives a new one" },
-  symlink_refused: { hint: "hcpx does not write through a symbolic link: replace the link with a directory or file" },
-  outside_base: { hint: "a path must stay inside the project (or $HOME for --scope user)" },
-  unsafe_file: { hint: "hcpx writes only regular files it may own: move that file away" },
-  locked: { hint: "another `hcpx adopt --write` runs: wait for it, or remove a stale lock it names" },
-  // ---- packs from elsewhere (pack add/install/update, import, from-mcp, from-openapi) ----
-  bad_source: { hint: "a source is @scope/name@range, ./pack.tgz, git+https://host/repo.git#ref, ./repo#ref or ./path" },
-  ambiguous_source: { hint: "write ./name for a path, or name@range for npm" },
-  fetch_failed: { hint: "check the source and the network (npm registry, git server)" },
-  integrity_mismatch: { hint: "the archive is not what its registry says: do not use it" },
-  hash_mismatch: { hint: "a vendored file differs from hcp.lock: `hcpx pack install` restores it" },
-  unsafe_archive: { hint: "the archive holds links, odd paths or too much: hcpx does not unpack it" },
-  bad_lock: { hint: "hcp.lock is damaged: restore it from version control, or `hcpx pack add` the packs again" },
-  pack_differs: { hint: "`hcpx pack install` restores the locked version" },
-  install_broken: { hint: "`hcpx pack install` restores the packs hcp.lock records" },
-  exists: { hint: "--force replaces it" },
-  dir_exists: { hint: "--force writes into it, or choose another --out" },
-  id_changed: { hint: "a pack's id is its name in hcp.config.json5 and hcp.lock: add it as a new pack instead" },
-  review_required: { hint: "review what it runs, then run again with --yes" },
-  lint_failed: { hint: "`hcpx lint <pack-dir>` lists the errors with file and line" },
-  verb_exists: { hint: "choose another verb_key, or edit the command in surface.json" },
-  bad_document: { hint: "give an OpenAPI 3.0 or 3.1 document in JSON or YAML" },
-  openapi_import: { hint: "review the operation in the document; the pack leaves it out" },
-  unknown_server: { hint: "`hcpx import <host>` lists the servers of that host" },
-  not_importable: { hint: "only stdio servers become packs; connect to a remote server from the host itself" },
-  mcp_connect_failed: { hint: "check the server's command line: run it by hand and see that it speaks MCP on stdio" },
-  mcp_list_failed: { hint: "the server started but did not list its tools: check its stderr" },
-  mcp_import: { hint: "review the tool in the server; the pack leaves it out" },
-  no_tools: { hint: "the server lists no tools: there is nothing to wrap" },
-  exit: { hint: "the server ended: its stderr says why" },
-  // ---- config edits ----
-  still_granted: { hint: "a wider pattern still grants it: revoke that one, or --deny this one" },
-  still_denied: { hint: "grants.deny names it: remove it there" },
-  granted_by_wildcard: { hint: "revoke the wildcard, or --deny the one command" },
-  not_found: { hint: "check the name" },
-  // ---- checks that found something (doctor, status, lint, import, generate) ----
-  unhealthy: { hint: "the failing checks above say what to fix" },
-  warnings: { hint: "the warnings above say what to look at" },
-  lint_errors: { hint: "fix the errors at the files and lines named" },
-  lint_warnings: { hint: "fix the warnings, or run without --strict" },
-  broken_packs: { hint: "`hcpx lint` names what is wrong in each" },
-  review: { hint: "read what changed before you use it" },
-  failed: { hint: "the messages above say what went wrong" },
-  // ---- hcpx itself ----
-  internal: { hint: "this is a bug in hcpx; rerun with HCPX_DEBUG=1 for details and report it" },
-} as const satisfies Record<string, CodeInfo>;
-
 /** An error code of ERRORS, or a lint rule's. */
-export type ErrorCode = keyof typeof ERRORS | LintCode;
+export type ErrorCode = keyof typeof import("./codes").ERRORS | LintCode;
+
+let table: Record<string, CodeInfo> | undefined;
 
 /** The hint and exit code a code carries (lint rules: none of their own). */
 export function codeInfo(code: string): CodeInfo | undefined {
-  return Object.prototype.hasOwnProperty.call(ERRORS, code) ? (ERRORS as Record<string, CodeInfo>)[code] : undefined;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazily run bundled module (see above)
+  table ??= (require("./codes") as typeof import("./codes")).ERRORS;
+  return Object.prototype.hasOwnProperty.call(table, code) ? table[code] : undefined;
 }
 
 export interface Problem {

@@ -2,7 +2,7 @@
 // every command (a new one included: it fails here until it has a row in
 // CASES) takes --json; its success prints one envelope with ok: true and
 // exits 0; its failure prints one envelope with ok: false, a code of the one
-// code list (src/util/errors.ts), and a non-zero exit; a usage error (an
+// code list (src/util/codes.ts), and a non-zero exit; a usage error (an
 // unknown option, a missing argument, a wrong option value) exits 64 with a
 // `usage`-class envelope. `hcpx mcp` is the one command without --json: its
 // stdout is the MCP stream; its errors before it serves are text on stderr.
@@ -11,7 +11,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { program } from "../../src/cli/program";
-import { ERRORS, LINT_CODES } from "../../src/util/errors";
+import { ERRORS } from "../../src/util/codes";
+import { LINT_CODES } from "../../src/util/errors";
 import { HCPX, REPO, runHcpx, scratchProject, type RunResult } from "../support/hcpx";
 
 interface Mode {

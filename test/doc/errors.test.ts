@@ -1,14 +1,14 @@
-// docs/errors.md lists the one code list (src/util/errors.ts ERRORS) for
+// docs/errors.md lists the one code list (src/util/codes.ts ERRORS) for
 // users: every code, its exit class and its default hint, nothing else. Run
 // with HCPX_WRITE_DOCS=1 to rewrite the generated block after a change.
 import { describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ERRORS } from "../../src/util/errors";
+import { ERRORS } from "../../src/util/codes";
 import { REPO } from "../support/hcpx";
 
 const FILE = join(REPO, "docs/errors.md");
-const START = "<!-- codes:start (generated from src/util/errors.ts; HCPX_WRITE_DOCS=1 npx vitest run test/doc/errors.test.ts) -->\n";
+const START = "<!-- codes:start (generated from src/util/codes.ts; HCPX_WRITE_DOCS=1 npx vitest run test/doc/errors.test.ts) -->\n";
 const END = "<!-- codes:end -->";
 
 function block(): string {
