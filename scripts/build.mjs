@@ -91,11 +91,12 @@ const vendorJson5 = {
  * src/util/dynamic-import.ts, at the path HCPX_MCP_ADAPTER) only for an `mcp`
  * pack: `hcpx exec` of every other kind never parses it. The source's
  * `import("./mcp-adapter")` (the path vitest takes) stays out of the bundles.
+ * doctor takes the SDK's stdio client from that file too (one copy in dist/).
  */
 const lazyAdapter = {
   name: "lazy-mcp-adapter",
   setup(b) {
-    b.onResolve({ filter: /^\.\/mcp-adapter$/ }, (args) => (args.importer.endsWith("execute.ts") ? { path: "../lib/mcp-adapter.mjs", external: true } : undefined));
+    b.onResolve({ filter: /^(\.\/|\.\.\/\.\.\/runtime\/)mcp-adapter$/ }, (args) => (/[/\\](runtime[/\\]execute|cli[/\\]commands[/\\]doctor)\.ts$/.test(args.importer) ? { path: "../lib/mcp-adapter.mjs", external: true } : undefined));
   },
 };
 common.define = { ...common.define, HCPX_MCP_ADAPTER: JSON.stringify("../lib/mcp-adapter.mjs") };

@@ -1,12 +1,9 @@
 // How every command talks to a person or an agent: one envelope shape with
 // --json, readable text otherwise; colour only on a TTY and never with NO_COLOR.
-import { HcpxError, formatProblem, type Problem } from "../util/errors";
+import { HcpxError, formatProblem, type ErrorCode, type Problem } from "../util/errors";
+import { failure, problemFailure, success, type Envelope } from "../runtime/envelope";
 
-export interface Envelope<T = unknown> {
-  ok: boolean;
-  data?: T;
-  error?: { code: string; message: string; hint?: string; problems?: Problem[]; [k: string]: unknown };
-}
+export { failure, type Envelope };
 
 export interface Out {
   json: boolean;
@@ -62,15 +59,18 @@ export function writeJson(value: unknown): void {
  * `error.details` carries what `data` would have; else the human text.
  * Returns `exitCode`.
  */
-export function finish<T>(out: Out, exitCode: number, data: T, why: { code: string; message: string; hint?: string } | undefined, human?: string | ((color: boolean) => string)): number {
+export function finish<T>(out: Out, exitCode: number, data: T, why: { code: ErrorCode; message: string; hint?: string; [k: string]: unknown } | undefined, human?: string | ((color: boolean) => string)): number {
   if (exitCode === 0 || !out.json) done(out, data, human);
-  else writeJson({ ok: false, error: { code: why?.code ?? "failed", message: why?.message ?? "the command did not succeed", ...(why?.hint ? { hint: why.hint } : {}), details: data } });
+  else {
+    const { code = "failed", message = "the command did not succeed", ...context } = why ?? {};
+    writeJson(failure(code, message, { ...context, details: data }));
+  }
   return exitCode;
 }
 
 /** Success: envelope on stdout with --json, else the human text (if any). */
 export function done<T>(out: Out, data: T, human?: string | ((color: boolean) => string)): void {
-  if (out.json) writeJson({ ok: true, data });
+  if (out.json) writeJson(success(data));
   else if (human !== undefined) {
     const text = typeof human === "function" ? human(out.color) : human;
     if (text) process.stdout.write(text.endsWith("\n") ? text : text + "\n");
@@ -78,19 +78,7 @@ export function done<T>(out: Out, data: T, human?: string | ((color: boolean) =>
 }
 
 export function errorEnvelope(e: HcpxError): Envelope {
-  const first = e.problems[0]!;
-  return {
-    ok: false,
-    error: {
-      code: first.code,
-      message: e.problems.length > 1 ? `${e.problems.filter((p) => p.severity !== "warning").length} problem(s); first: ${first.message}` : first.message,
-      hint: first.hint,
-      ...(first.file ? { file: first.file } : {}),
-      ...(first.path ? { path: first.path } : {}),
-      ...(first.line ? { line: first.line } : {}),
-      problems: e.problems,
-    },
-  };
+  return problemFailure(e.problems, { list: true });
 }
 
 /** Report a user-facing error; returns the exit code. */

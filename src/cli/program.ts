@@ -11,7 +11,7 @@ export interface GlobalOpts {
   config?: string;
 }
 
-const program = new Command("hcpx")
+export const program = new Command("hcpx")
   .description("Harness Context Protocol reference tool: packs, projections, adopt, exec and MCP export")
   .version(VERSION, "-V, --version")
   .option("--config <file>", "project config to use (default: hcp.config.json5 found upward from the cwd, or $HCP_CONFIG)")
@@ -371,7 +371,7 @@ program
     "after",
     "\nExamples:\n  $ hcpx init --yes && hcpx pack new gitx --wrap git && hcpx activate packs/gitx\n  $ hcpx exec gitx version --json\n  $ hcpx adopt claude --write\n" +
       "\nExit codes: 0 ok · 1 failure · 2 warnings (doctor, status, lint --strict) · 64 usage error · 70 internal error\n" +
-      "Every command takes --json and then prints one envelope: { ok: true, data } or { ok: false, error: { code, message, hint } }.\n",
+      "Every command but mcp takes --json and then prints one envelope: { ok: true, data } or { ok: false, error: { code, message, hint } }; the codes: docs/errors.md.\n",
   );
 }
 // [commands:end]
@@ -386,7 +386,8 @@ export async function runProgram(argv: string[]): Promise<void> {
     process.exitCode = e.exitCode === 0 ? 0 : 64;
     if (e.exitCode !== 0 && argv.includes("--json")) {
       const message = e.message.replace(/^error: /, "");
-      process.stdout.write(JSON.stringify({ ok: false, error: { code: "usage", message, hint: "see `hcpx <command> --help`" } }) + "\n");
+      const { failure } = await import("../runtime/envelope");
+      process.stdout.write(JSON.stringify(failure("usage", message)) + "\n");
     }
   }
 }

@@ -1,9 +1,19 @@
 // doctor: is what each adopted host got still what `hcpx adopt` would write
 // now? The same plan as `hcpx adopt <host> --check` (src/host/engine.ts).
-import { HcpxError } from "../util/errors";
+import { HcpxError, type Problem } from "../util/errors";
 import type { Pack, Project } from "../pack/model";
 import { readAdopted } from "./adopted";
-import type { Check } from "../cli/commands/doctor";
+
+export type CheckStatus = "ok" | "warn" | "fail";
+
+/** One of doctor's checks (this module makes the adopted hosts' ones). */
+export interface Check {
+  id: string;
+  status: CheckStatus;
+  message: string;
+  hint?: string;
+  problems?: Problem[];
+}
 
 export async function adoptedSync(project: Project, packs: Pack[]): Promise<Check[]> {
   const led = readAdopted(project.root);

@@ -1,17 +1,12 @@
 // Small helpers shared by the config-editing commands (init, activate, grant …).
-import { HcpxError, type Problem } from "../util/errors";
+import type { ErrorCode, Problem } from "../util/errors";
 
 export interface CommonOpts {
   json?: boolean;
   config?: string;
 }
 
-/** A usage error (exit 64): the command line itself is wrong. */
-export function usage(code: string, message: string, hint: string): never {
-  throw new HcpxError({ code, message, hint }, 64);
-}
-
-export function warning(code: string, message: string, hint?: string): Problem {
+export function warning(code: ErrorCode, message: string, hint?: string): Problem {
   return { code, message, hint, severity: "warning" };
 }
 

@@ -6,7 +6,7 @@ import { atomicWrite as writeAtomically } from "../util/atomic";
 import { existsSync } from "node:fs";
 import { CAPS, readTextFile } from "../util/readfile";
 import { dirname, resolve, basename, join } from "node:path";
-import { HcpxError } from "../util/errors";
+import { HcpxError, fail } from "../util/errors";
 import { display } from "../util/paths";
 import { parseJson5 } from "../pack/json5";
 import { schemas, type ConfigFile } from "../pack/schema";
@@ -81,6 +81,6 @@ export function atomicWrite(file: string, text: string): void {
   try {
     writeAtomically(file, text);
   } catch (e) {
-    throw new HcpxError({ code: "write_failed", message: `cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, file: display(file), hint: "check the directory's permissions" });
+    fail("write_failed", `cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: display(file), hint: "check the directory's permissions" });
   }
 }

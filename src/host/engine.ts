@@ -180,7 +180,7 @@ function packTextProblems(projection: Projection, checked: Set<string>): Problem
     const texts = [copy, p.description, ...p.leads, p.pack.surface.description, ...(p.pack.surface.commands ?? []).flatMap((c) => [c.summary, c.description ?? ""])];
     if (!texts.some((t) => typeof t === "string" && unsafeHostText(t))) continue;
     const found = hostTextProblems(p.pack, undefined, { leads: p.leads, description: p.description });
-    const bad = found.length ? found : [{ code: "host_text_unsafe", severity: "error" as const, message: "the Skill copy holds a block marker or a control character", file: display(p.pack.skillFile), hint: "run hcpx lint on the pack" }];
+    const bad = found.length ? found : [{ code: "host_text_unsafe" as const, severity: "error" as const, message: "the Skill copy holds a block marker or a control character", file: display(p.pack.skillFile), hint: "run hcpx lint on the pack" }];
     problems.push(...bad.map((x) => ({ ...x, hint: `${x.hint}; hcpx adopts nothing while a pack holds it` })));
   }
   return problems;

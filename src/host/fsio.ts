@@ -8,7 +8,7 @@
 // rename next to that file).
 import { existsSync, linkSync, lstatSync, readdirSync, readFileSync, realpathSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
-import { HcpxError } from "../util/errors";
+import { HcpxError, type ErrorCode } from "../util/errors";
 import { isInside, toPosix } from "../util/paths";
 import { atomicWrite, writeStep } from "../util/atomic";
 
@@ -33,7 +33,7 @@ export function resolveInside(abs: string, base: string, show: string): Resolved
   throw new HcpxError({ ...w.problem, file: show });
 }
 
-type Walk = { real: string } | { problem: { code: string; message: string; hint: string } };
+type Walk = { real: string } | { problem: { code: ErrorCode; message: string; hint: string } };
 
 /** The realpath walk behind resolveInside and guardPath: every existing component, symlinks followed, must stay inside realpath(base). */
 function walkInside(abs: string, base: string, label?: string): Walk {

@@ -22,6 +22,7 @@ import { ArgError, validateArgs } from "../runtime/args";
 import { bindingNames, execute, type ExecRequest } from "../runtime/execute";
 import { redactDeep, secretsFrom } from "../runtime/redact";
 import { HcpxError } from "../util/errors";
+import { failure, problemFailure, type Envelope as RuntimeEnvelope } from "../runtime/envelope";
 
 // ---- public types ----
 
@@ -34,7 +35,12 @@ export interface JsonSchema {
   [key: string]: unknown;
 }
 
-/** The runtime's answer to every call: `ok: false` exactly when the command did not do what was asked. */
+/**
+ * The runtime's answer to every call: `ok: false` exactly when the command did
+ * not do what was asked. The public spelling of src/runtime/envelope.ts's one
+ * Envelope (declared here: the package ships src/lib's declarations only;
+ * `error.code` is one of the codes in docs/errors.md).
+ */
 export type Envelope =
   | { ok: true; data: unknown }
   | { ok: false; error: { code: string; message: string; hint?: string; [key: string]: unknown } };
@@ -158,19 +164,17 @@ const SHAPES: readonly ToolShape[] = ["mcp", "anthropic", "openai"];
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isArgv = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
-const fail = (code: string, message: string, extra: Record<string, unknown> = {}): Envelope => ({ ok: false, error: { code, message, ...extra } });
+// the runtime's envelope is this one: a change to either that breaks it fails the type check
+const sameEnvelope = (e: RuntimeEnvelope): Envelope => e;
+void sameEnvelope;
 
 function problemsOf(e: HcpxError): ProjectProblem[] {
   return e.problems.filter((p) => p.severity !== "warning").map(({ severity: _s, ...p }) => p);
 }
 
 function problemEnvelope(e: unknown): Envelope {
-  if (e instanceof HcpxError) {
-    const p = problemsOf(e)[0] ?? e.problems[0]!;
-    const { code, message, ...rest } = p;
-    return fail(code, message, Object.fromEntries(Object.entries(rest).filter(([k, v]) => v !== undefined && k !== "severity")));
-  }
-  return fail("internal", `internal error: ${(e as Error)?.message ?? String(e)}`, { hint: "this is a bug in hcpx; report it" });
+  if (e instanceof HcpxError) return problemFailure(e.problems);
+  return failure("internal", `internal error: ${(e as Error)?.message ?? String(e)}`, { hint: "this is a bug in hcpx; report it" });
 }
 
 /**
@@ -224,9 +228,9 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Hcp
 }
 
 async function callTool(loadOpts: { cwd: string; config?: string }, env: Record<string, string | undefined>, skills: PackSkill[], tool: string, input: unknown, opts: CallOptions): Promise<Envelope> {
-  if (typeof tool !== "string" || !tool) return fail("bad_args", "the tool name must be a non-empty string");
+  if (typeof tool !== "string" || !tool) return failure("bad_args", "the tool name must be a non-empty string");
   if (input === undefined || input === null) input = {};
-  if (!isObj(input)) return fail("bad_args", `the input of ${tool} must be an object`, { hint: "pass the tool call's input object as the model sent it" });
+  if (!isObj(input)) return failure("bad_args", `the input of ${tool} must be an object`, { hint: "pass the tool call's input object as the model sent it" });
   // Per call: the config as it is now (a revoked grant stops working at once).
   let project: Project;
   try {
@@ -239,7 +243,7 @@ async function callTool(loadOpts: { cwd: string; config?: string }, env: Record<
   // `<pack>__<verb_with_dots_as_underscores>`: pack ids have no underscore.
   const cut = tool.indexOf("__");
   const packId = cut > 0 ? tool.slice(0, cut) : "";
-  if (!packId) return fail("unknown_verb", `no tool '${tool}'`, { hint: "tool names are <pack>__<verb>; list them with tools()" });
+  if (!packId) return failure("unknown_verb", `no tool '${tool}'`, { hint: "tool names are <pack>__<verb>; list them with tools()" });
   let pack: Pack;
   try {
     pack = findPack(project, packId);
@@ -250,8 +254,8 @@ async function callTool(loadOpts: { cwd: string; config?: string }, env: Record<
   const matches = pack.commands.filter((c) => toolNameOf(pack.id, c.verb_key) === tool);
   if (matches.length !== 1) {
     return matches.length === 0
-      ? fail("unknown_verb", `no tool '${tool}': pack ${pack.id} has no such command`, { hint: "list the tools again with tools(); hcpx only offers granted commands" })
-      : fail("bad_pack", `tool '${tool}' names ${matches.map((c) => `${pack.id}.${c.verb_key}`).join(" and ")}`, { hint: "rename one of the verbs: dots become underscores in tool names" });
+      ? failure("unknown_verb", `no tool '${tool}': pack ${pack.id} has no such command`, { hint: "list the tools again with tools(); hcpx only offers granted commands" })
+      : failure("bad_pack", `tool '${tool}' names ${matches.map((c) => `${pack.id}.${c.verb_key}`).join(" and ")}`, { hint: "rename one of the verbs: dots become underscores in tool names" });
   }
   const cmd = matches[0]!;
   // What this module answers itself is redacted like the runtime's envelopes
@@ -270,7 +274,7 @@ async function callTool(loadOpts: { cwd: string; config?: string }, env: Record<
       try {
         args = validateArgs(cmd, req.args, undefined);
       } catch (e) {
-        if (e instanceof ArgError) return own(fail("bad_args", e.message, { ...(e.arg ? { arg: e.arg } : {}), ...(e.hint ? { hint: e.hint } : {}) }));
+        if (e instanceof ArgError) return own(failure("bad_args", e.message, { ...(e.arg ? { arg: e.arg } : {}), ...(e.hint ? { hint: e.hint } : {}) }));
         throw e;
       }
     }
@@ -297,9 +301,9 @@ async function callTool(loadOpts: { cwd: string; config?: string }, env: Record<
     try {
       yes = await opts.confirm(request);
     } catch (e) {
-      return own(fail("confirm_declined", `${pack.id}.${cmd.verb_key} was not confirmed (the confirm callback failed: ${(e as Error)?.message ?? String(e)}); nothing was run`, { operation: "write", land: cmd.policy.land }));
+      return own(failure("confirm_declined", `${pack.id}.${cmd.verb_key} was not confirmed (the confirm callback failed: ${(e as Error)?.message ?? String(e)}); nothing was run`, { operation: "write", land: cmd.policy.land }));
     }
-    if (yes !== true) return fail("confirm_declined", `the person declined ${pack.id}.${cmd.verb_key}; nothing was run`, { operation: "write", land: cmd.policy.land, hint: "do not repeat the call unless the person asks for it" });
+    if (yes !== true) return failure("confirm_declined", `the person declined ${pack.id}.${cmd.verb_key}; nothing was run`, { operation: "write", land: cmd.policy.land, hint: "do not repeat the call unless the person asks for it" });
     // the person said yes through the host app's callback: that is the runtime's askPerson answer too,
     // so a project with confirm: "person" runs it as well
     return execute(project, { ...req, confirm: true }, { env: env as NodeJS.ProcessEnv, pack, askPerson: async () => "accept" });
@@ -312,12 +316,12 @@ function requestFor(pack: Pack, cmd: Command, input: Record<string, unknown>): E
   let args: Record<string, unknown> = input;
   if (!Object.hasOwn(cmd.args, "confirm")) {
     const { confirm, ...rest } = input;
-    if (confirm !== undefined && typeof confirm !== "boolean") return fail("bad_args", "'confirm' must be true or false");
+    if (confirm !== undefined && typeof confirm !== "boolean") return failure("bad_args", "'confirm' must be true or false");
     args = rest;
   }
   if (cmd.passThrough && "argv" in args) {
     const { argv, ...named } = args;
-    if (!isArgv(argv)) return fail("bad_args", "'argv' must be an array of strings");
+    if (!isArgv(argv)) return failure("bad_args", "'argv' must be an array of strings");
     return { pack: pack.id, verb: cmd.verb_key, args: named, argv };
   }
   return { pack: pack.id, verb: cmd.verb_key, args };
@@ -326,8 +330,8 @@ function requestFor(pack: Pack, cmd: Command, input: Record<string, unknown>): E
 function readSkill(project: Project, skills: PackSkill[], input: Record<string, unknown>): Envelope {
   const id = input.pack;
   const extra = Object.keys(input).filter((k) => k !== "pack");
-  if (extra.length) return fail("bad_args", `unknown input ${extra.map((k) => `'${k}'`).join(", ")} for ${READ_SKILL_TOOL}`, { hint: "it takes {pack}" });
-  if (typeof id !== "string" || !id) return fail("bad_args", "'pack' must be a pack id (string)");
+  if (extra.length) return failure("bad_args", `unknown input ${extra.map((k) => `'${k}'`).join(", ")} for ${READ_SKILL_TOOL}`, { hint: "it takes {pack}" });
+  if (typeof id !== "string" || !id) return failure("bad_args", "'pack' must be a pack id (string)");
   const s = skills.find((x) => x.pack === id);
   // the Skill as projected at open, still only while some command of the pack is granted
   let pack: Pack | undefined;
@@ -337,6 +341,6 @@ function readSkill(project: Project, skills: PackSkill[], input: Record<string, 
     pack = undefined;
   }
   const granted = pack ? pack.surface.kind === "sense_only" || pack.commands.some((c) => isGranted(project.grants, pack.id, c.verb_key)) : false;
-  if (!s || !granted) return fail("unknown_pack", `no projected pack '${id}'`, { hint: `packs: ${skills.map((x) => x.pack).join(", ") || "(none)"}` });
+  if (!s || !granted) return failure("unknown_pack", `no projected pack '${id}'`, { hint: `packs: ${skills.map((x) => x.pack).join(", ") || "(none)"}` });
   return { ok: true, data: { pack: id, text: s.content } };
 }

@@ -22,7 +22,8 @@ import type { Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { asUserError } from "../util/ioerror";
 import { userConfigDir } from "../util/paths";
-import { execute, type ConfirmQuestion, type Envelope, type ExecRequest, type PersonAnswer } from "../runtime/execute";
+import { execute, type ConfirmQuestion, type ExecRequest, type PersonAnswer } from "../runtime/execute";
+import { failure, problemFailure, type Envelope } from "../runtime/envelope";
 import { READ_SKILL_TOOL, toMcp } from "../projection/tools";
 import { brokenLines, exportView, type ExportView } from "./view";
 import { HCP_TOOL, instructions, toolsFor, type McpToolDef, type Shape } from "./tools";
@@ -46,17 +47,10 @@ const debug = (msg: string) => {
   if (process.env.HCPX_DEBUG) log(msg);
 };
 
-function fail(code: string, message: string, extra: Record<string, unknown> = {}): Envelope {
-  return { ok: false, error: { code, message, ...extra } };
-}
-
 function problemEnvelope(e0: unknown): Envelope {
   const e = asUserError(e0);
-  if (e instanceof HcpxError) {
-    const p = e.problems.find((x) => x.severity !== "warning") ?? e.problems[0]!;
-    return fail(p.code, p.message, { ...(p.file ? { file: p.file } : {}), ...(p.path ? { path: p.path } : {}), ...(p.line ? { line: p.line } : {}), ...(p.hint ? { hint: p.hint } : {}) });
-  }
-  return fail("internal", `internal error: ${(e as Error)?.message ?? String(e)}`, { hint: "this is a bug in hcpx; rerun with HCPX_DEBUG=1 and report it" });
+  if (e instanceof HcpxError) return problemFailure(e.problems);
+  return failure("internal", `internal error: ${(e as Error)?.message ?? String(e)}`, { hint: "this is a bug in hcpx; rerun with HCPX_DEBUG=1 and report it" });
 }
 
 export function toResult(env: Envelope): CallToolResult {
@@ -70,16 +64,16 @@ const isArgv = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) =>
 export function requestFromHcp(input: Record<string, unknown>): ExecRequest | Envelope {
   const { pack, verb, args, confirm, argv, ...rest } = input;
   const extra = Object.keys(rest);
-  if (extra.length) return fail("bad_args", `unknown input ${extra.map((k) => `'${k}'`).join(", ")} for tool hcp`, { hint: "hcp takes {pack, verb, args, confirm}; put the verb's own args inside args" });
-  if (typeof pack !== "string" || !pack) return fail("bad_args", "'pack' must be a pack id (string)", { hint: "see the pack list in the hcp tool description" });
-  if (typeof verb !== "string" || !verb) return fail("bad_args", "'verb' must be a verb_key (string)", { hint: "see the pack list in the hcp tool description" });
-  if (args !== undefined && !isObj(args)) return fail("bad_args", "'args' must be an object of the verb's args", { hint: "e.g. {\"account\": \"checking\"}; pass-through verbs take argv: [\"…\"]" });
-  if (confirm !== undefined && typeof confirm !== "boolean") return fail("bad_args", "'confirm' must be true or false");
+  if (extra.length) return failure("bad_args", `unknown input ${extra.map((k) => `'${k}'`).join(", ")} for tool hcp`, { hint: "hcp takes {pack, verb, args, confirm}; put the verb's own args inside args" });
+  if (typeof pack !== "string" || !pack) return failure("bad_args", "'pack' must be a pack id (string)", { hint: "see the pack list in the hcp tool description" });
+  if (typeof verb !== "string" || !verb) return failure("bad_args", "'verb' must be a verb_key (string)", { hint: "see the pack list in the hcp tool description" });
+  if (args !== undefined && !isObj(args)) return failure("bad_args", "'args' must be an object of the verb's args", { hint: "e.g. {\"account\": \"checking\"}; pass-through verbs take argv: [\"…\"]" });
+  if (confirm !== undefined && typeof confirm !== "boolean") return failure("bad_args", "'confirm' must be true or false");
   // The schema (src/projection/tools.ts shellTool) has a pass-through argv at the top
   // level; models also put it in args.argv. Accept either, not both.
   if (argv !== undefined) {
-    if (!isArgv(argv)) return fail("bad_args", "'argv' must be an array of strings");
-    if (args && "argv" in args) return fail("bad_args", "give the pass-through argv once: args.argv or argv");
+    if (!isArgv(argv)) return failure("bad_args", "'argv' must be an array of strings");
+    if (args && "argv" in args) return failure("bad_args", "give the pass-through argv once: args.argv or argv");
     return split(pack, verb, { ...(args ?? {}), argv }, confirm === true);
   }
   return split(pack, verb, args ?? {}, confirm === true);
@@ -229,7 +223,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
       let req: ExecRequest | Envelope;
       if (name === HCP_TOOL && shape === "single") req = requestFromHcp(input);
       else if (shape === "per-command") req = requestFromTool(name, input);
-      else req = fail("unknown_verb", `no tool '${name}'`, { hint: `call ${HCP_TOOL} with {pack, verb, args}` });
+      else req = failure("unknown_verb", `no tool '${name}'`, { hint: `call ${HCP_TOOL} with {pack, verb, args}` });
       if ("ok" in req) return toResult((env = req));
       // Per call: the config as it is now, so grant changes apply without a restart.
       let project: Project;
@@ -276,27 +270,27 @@ export async function serve(opts: ServeOptions): Promise<void> {
       announce();
       hit = view.byTool.get(name);
     }
-    if (!hit) return fail("unknown_verb", `no tool '${name}' (not a granted command of an activated pack)`, { hint: "list the tools again; hcpx only serves granted commands" });
+    if (!hit) return failure("unknown_verb", `no tool '${name}' (not a granted command of an activated pack)`, { hint: "list the tools again; hcpx only serves granted commands" });
     const { confirm, ...rest } = input;
     // `confirm` is the tool-call confirm unless the command declares an arg of that name.
     if ("confirm" in hit.command.args) return split(hit.pack, hit.verb, input, false);
-    if (confirm !== undefined && typeof confirm !== "boolean") return fail("bad_args", "'confirm' must be true or false");
+    if (confirm !== undefined && typeof confirm !== "boolean") return failure("bad_args", "'confirm' must be true or false");
     return split(hit.pack, hit.verb, rest, confirm === true);
   }
 
   function readSkill(input: Record<string, unknown>): CallToolResult {
     const id = input.pack;
-    if (typeof id !== "string" || !id) return toResult(fail("bad_args", "'pack' must be a pack id (string)"));
+    if (typeof id !== "string" || !id) return toResult(failure("bad_args", "'pack' must be a pack id (string)"));
     if (refresh()) announce();
     const p = view.packs.find((x) => x.pack.id === id);
     if (!p) {
       const b = view.broken.find((x) => x.id === id);
       if (b) {
         const why = b.problems.find((x) => x.severity !== "warning") ?? b.problems[0];
-        return toResult(fail("bad_pack", `pack ${id} is broken: ${why?.message ?? "it does not load"}`, { ...(why?.file ? { file: why.file } : {}), ...(why?.line ? { line: why.line } : {}), hint: "run `hcpx lint` on the pack" }));
+        return toResult(failure("bad_pack", `pack ${id} is broken: ${why?.message ?? "it does not load"}`, { ...(why?.file ? { file: why.file } : {}), ...(why?.line ? { line: why.line } : {}), hint: "run `hcpx lint` on the pack" }));
       }
       const activated = view.project.packDirs.some((d) => basename(d) === id);
-      return toResult(activated ? fail("not_granted", `no command of pack '${id}' is granted`, { hint: "grant it with `hcpx grant`" }) : fail("unknown_pack", `no activated pack '${id}'`, { hint: `packs: ${view.packs.map((x) => x.pack.id).join(", ") || "(none)"}` }));
+      return toResult(activated ? failure("not_granted", `no command of pack '${id}' is granted`, { hint: "grant it with `hcpx grant`" }) : failure("unknown_pack", `no activated pack '${id}'`, { hint: `packs: ${view.packs.map((x) => x.pack.id).join(", ") || "(none)"}` }));
     }
     return { content: [{ type: "text", text: view.skills.get(p.pack.id) ?? "" }] };
   }

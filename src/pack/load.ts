@@ -3,7 +3,7 @@
 import { existsSync, statSync } from "node:fs";
 import { didYouMean } from "../util/suggest";
 import { dirname, join, resolve, basename } from "node:path";
-import { HcpxError, pathToString, type Problem } from "../util/errors";
+import { HcpxError, pathToString, type ErrorCode, type Problem } from "../util/errors";
 import { display, home, userConfigDir } from "../util/paths";
 import { locate, readJson5 } from "./json5";
 import { CAPS, readTextFile } from "../util/readfile";
@@ -118,7 +118,7 @@ function packRuleProblems(dir: string, surface: Surface, rows: Record<string, Po
   const out: Problem[] = [];
   const surfaceFile = join(dir, "surface.json");
   const policyFile = join(dir, "policy.json");
-  const at = (file: string, path: (string | number)[], code: string, message: string, hint: string): Problem => {
+  const at = (file: string, path: (string | number)[], code: ErrorCode, message: string, hint: string): Problem => {
     const pos = locateIn(file, path);
     return { code, message, file: display(file), path: pathToString(path) || undefined, line: pos?.line, column: pos?.column, hint, severity: "error" };
   };

@@ -6,7 +6,7 @@
 // A module of its own so that schema.ts loads it, and zod with it, only when
 // something is validated (see schema.ts).
 import * as z from "zod/mini";
-import { ARG_NAME_RE, ENV_NAME_RE, PACK_ID_RE, VERB_KEY_RE } from "./schema";
+import { ARG_NAME_RE, ENV_NAME_RE, PACK_ID_RE, VERB_KEY_RE } from "./names";
 
 export function build() {
   const str = () => z.string();

@@ -10,10 +10,7 @@
 // require() into an import (Node cannot require a .ts file).
 import type * as Z from "zod/mini";
 
-export const PACK_ID_RE = /^[a-z][a-z0-9-]{0,31}$/;
-export const VERB_KEY_RE = /^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)*$/;
-export const ARG_NAME_RE = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-export const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export { ARG_NAME_RE, ENV_NAME_RE, PACK_ID_RE, VERB_KEY_RE } from "./names";
 
 export type Schemas = ReturnType<typeof import("./schema-defs").build>;
 let built: Schemas | undefined;

@@ -7,7 +7,7 @@
 // anywhere in a file: they would make the validated value and the parsed one
 // differ (validcache.ts hands back the parsed one).
 import type * as z from "zod/mini";
-import { HcpxError, pathToString, type Problem } from "../util/errors";
+import { HcpxError, pathToString, type ErrorCode, type Problem } from "../util/errors";
 import { locate, readJson5, type Json5Doc } from "./json5";
 import { schemas, type Schemas } from "./schema";
 import { cachedValue, markValidated } from "./validcache";
@@ -155,7 +155,7 @@ function reservedKeyPaths(value: unknown): (string | number)[][] {
 
 /** Validate `value` (parsed from `text` of `file`); throws HcpxError with every error. */
 export function validate<T>(schema: z.ZodMiniType<T>, value: unknown, file: string, text: string | undefined): Validated<T> {
-  const problemAt = (path: (string | number)[], code: string, message: string, hint?: string): Problem => {
+  const problemAt = (path: (string | number)[], code: ErrorCode, message: string, hint?: string): Problem => {
     const pos = text !== undefined ? locate(text, path) : undefined;
     return { code, message, file, path: pathToString(path) || undefined, line: pos?.line, column: pos?.column, hint, severity: "error" };
   };

@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 import type { Command, Pack, Project } from "../pack/model";
 import { isInside } from "../util/paths";
 import type { ArgValues } from "./args";
-import type { Envelope } from "./execute";
+import { failure, type Envelope } from "./envelope";
 import { dynamicImport } from "../util/dynamic-import";
 import { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_NESTING, cancelled, parseOutput } from "./wrap";
 import { forbiddenEnvOf } from "../pack/envrules";
@@ -25,7 +25,6 @@ export interface CompositeContext {
 
 type VerbFn = (args: ArgValues, ctx: CompositeContext) => unknown;
 
-const failure = (code: string, message: string, extra: Record<string, unknown> = {}): Envelope => ({ ok: false, error: { code, message, ...extra } });
 
 export async function runComposite(pack: Pack, project: Project, cmd: Command, values: ArgValues, runtimeEnv: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Envelope> {
   const spec = pack.surface.composite;

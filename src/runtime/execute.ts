@@ -10,6 +10,7 @@ import type { Command, Pack, Project } from "../pack/model";
 import { findPack } from "../pack/load";
 import { isGranted } from "../pack/grants";
 import { HcpxError } from "../util/errors";
+import { failure, type Envelope } from "./envelope";
 import { ArgError, validateArgs, type ArgValues } from "./args";
 import { redactDeep, secretsFrom } from "./redact";
 import { cancelled, runWrap } from "./wrap";
@@ -17,6 +18,8 @@ import { runComposite } from "./composite";
 import { packUrls, runOpenapi, schemeEnvNames, userinfoSecrets } from "./openapi";
 import { pathToFileURL } from "node:url";
 import { dynamicImport } from "../util/dynamic-import";
+
+export type { Envelope } from "./envelope";
 
 declare const HCPX_MCP_ADAPTER: string | undefined;
 
@@ -47,33 +50,6 @@ export interface ExecRequest {
   confirm?: boolean;
 }
 
-export type ErrorCode =
-  | "unknown_pack"
-  | "unknown_verb"
-  | "not_granted"
-  | "confirm_required"
-  /** a person was asked and did not say yes (decline, cancel, no answer in time); nothing was run */
-  | "confirm_declined"
-  | "bad_args"
-  | "bin_denied"
-  | "timeout"
-  | "exit_nonzero"
-  | "bad_output"
-  | "output_too_large"
-  | "http_error"
-  | "composite_error"
-  | "spawn_failed"
-  /** mcp packs: the server failed the call, or its tool answered with an error result */
-  | "mcp_error"
-  | "tool_error"
-  /** the caller cancelled the call; a running bin was stopped with its descendants */
-  | "cancelled"
-  /** the pack itself is broken (surface/policy unreadable or invalid, a command without a policy row, a forbidden env name, adapter section missing, an argv slot naming no arg) */
-  | "bad_pack"
-  /** two activated packs declare this id: neither runs */
-  | "duplicate_pack";
-
-export type Envelope = { ok: true; data: unknown } | { ok: false; error: { code: string; message: string; [k: string]: unknown } };
 
 export interface ExecuteOptions {
   /** The runtime's environment: Binding values are read from here (default process.env). */
@@ -111,12 +87,6 @@ export interface ConfirmQuestion {
 
 export type PersonAnswer = "accept" | "decline" | "cancel" | "timeout" | "error";
 
-const failure = (code: ErrorCode, message: string, extra: Record<string, unknown> = {}): Envelope => ({ ok: false, error: { code, message, ...stripUndefined(extra) } });
-
-function stripUndefined(o: Record<string, unknown>): Record<string, unknown> {
-  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
-  return o;
-}
 
 /** Names whose runtime-env values are secrets for this pack (binding.env + openapi.auth.env). */
 export function bindingNames(pack: Pack): string[] {

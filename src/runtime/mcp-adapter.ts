@@ -13,10 +13,16 @@
 // never parsed on the `hcpx exec` path of other kinds.
 import type { Command, Pack, Project } from "../pack/model";
 import type { ArgValues } from "./args";
-import type { Envelope } from "./execute";
+import { failure, type Envelope } from "./envelope";
 import { createHash } from "node:crypto";
 import { binEnv, DEFAULT_TIMEOUT_MS, resolveBin } from "./wrap";
 import { connect, type Connection, type ServerSpawn } from "./mcp-client";
+
+// The SDK's stdio client for `hcpx doctor`'s MCP check: from this file, so that
+// dist/ holds one copy of the SDK client (dist/lib/mcp-adapter.mjs), not two.
+export { Client } from "@modelcontextprotocol/sdk/client/index.js";
+export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+export { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 
 /**
  * A long-lived process (`hcpx mcp`) sets this global to keep each server
@@ -83,7 +89,6 @@ async function open(spec: ServerSpawn, timeoutMs: number): Promise<{ conn: Conne
   };
 }
 
-const failure = (code: string, message: string, extra: Record<string, unknown> = {}): Envelope => ({ ok: false, error: { code, message, ...extra } });
 
 interface ContentItem {
   type?: unknown;

@@ -23,10 +23,10 @@
 import type { SchemeSpec } from "../pack/schema";
 import type { Command, Pack } from "../pack/model";
 import { argText, type ArgValue, type ArgValues } from "./args";
-import type { Envelope } from "./execute";
+import { failure, type Envelope } from "./envelope";
+import type { ErrorCode } from "../util/errors";
 import { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_NESTING, STDOUT_CAP, cancelled, parseOutput } from "./wrap";
 
-const failure = (code: string, message: string, extra: Record<string, unknown> = {}): Envelope => ({ ok: false, error: { code, message, ...extra } });
 const MAX_REDIRECTS = 5;
 
 export function baseUrlEnvName(packId: string): string {
@@ -122,7 +122,7 @@ class RequestError extends Error {
   constructor(
     message: string,
     readonly arg?: string,
-    readonly code = "bad_args",
+    readonly code: ErrorCode = "bad_args",
   ) {
     super(message);
   }

@@ -9,7 +9,7 @@ import type { Command, Pack, Project } from "../pack/model";
 import type { WrapSpec } from "../pack/schema";
 import { isInside } from "../util/paths";
 import { argText, type ArgValues } from "./args";
-import type { Envelope } from "./execute";
+import { failure, type Envelope, type Failure } from "./envelope";
 import { forbiddenEnvOf } from "../pack/envrules";
 import { nestingDepth } from "../pack/json5";
 
@@ -36,8 +36,6 @@ export function parseOutput(text: string): { ok: true; value: unknown } | { ok: 
 const STDERR_TAIL = 2048;
 
 /** A runtime failure decided before or after the spawn. */
-export type Failure = { ok: false; error: { code: string; message: string; [k: string]: unknown } };
-const failure = (code: string, message: string, extra: Record<string, unknown> = {}): Failure => ({ ok: false, error: { code, message, ...extra } });
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}/g;
 const WHOLE = /^\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}$/;

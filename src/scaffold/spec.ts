@@ -11,7 +11,7 @@
 // a whole word becomes a required string arg.
 import { VERB_KEY_RE } from "../pack/schema";
 import type { Land } from "../pack/model";
-import { HcpxError } from "../util/errors";
+import { fail } from "../util/errors";
 
 export interface VerbSpec {
   verb: string;
@@ -35,7 +35,7 @@ const LANDS = ["local", "remote", "external"] as const;
 const SPEC_HELP = 'a read: --verb "status=status --short"; a write: --write "commit:local:confirm=commit -m {{message}}" (docs/pack-format.md#command-specs)';
 
 function usage(message: string, hint = SPEC_HELP): never {
-  throw new HcpxError({ code: "usage", message, hint }, 64);
+  fail("usage", message, { hint });
 }
 
 /** Split `s` into words like a POSIX shell (quotes, backslash), without any expansion. */

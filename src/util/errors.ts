@@ -1,18 +1,51 @@
 // Errors a user sees: what is wrong, where (file, JSON path, line), what to do.
 // A HcpxError is never printed with a stack trace; anything else is a bug.
+//
+// ERRORS (src/util/codes.ts) is the one list of error codes: every
+// `error.code` of a `--json` envelope, of a `problems[]` entry, of the
+// runtime's and the MCP server's answers is a key of it (the type checker
+// holds every `code:` to it), or a lint rule (LINT_CODES, docs/pack-format.md).
+// Each code carries the hint a user gets when the place that failed gives
+// none, and `usage: true` when it means the command line itself is wrong (exit
+// 64). docs/errors.md lists them for users; test/doc/errors.test.ts keeps that
+// list equal to this one. The table is loaded with a require() that esbuild
+// bundles as a lazily run module, on the first error only (`hcpx exec`'s
+// successful path never evaluates it; under vitest test/support/lazy-require.ts
+// turns it into an import).
+import { LINT_CODES, type LintCode } from "./lint-codes";
+import type { CodeInfo } from "./codes";
+
+export { LINT_CODES, type LintCode };
+
+/** An error code of ERRORS, or a lint rule's. */
+export type ErrorCode = keyof typeof import("./codes").ERRORS | LintCode;
+
+let table: Record<string, CodeInfo> | undefined;
+
+/** The hint and exit code a code carries (lint rules: none of their own). */
+export function codeInfo(code: string): CodeInfo | undefined {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazily run bundled module (see above)
+  table ??= (require("./codes") as typeof import("./codes")).ERRORS;
+  return Object.prototype.hasOwnProperty.call(table, code) ? table[code] : undefined;
+}
 
 export interface Problem {
-  /** Stable machine code, e.g. `bad_json5`, `schema`, `not_granted`. */
-  code: string;
+  /** Stable machine code: a key of ERRORS or a lint rule. */
+  code: ErrorCode;
   message: string;
   file?: string;
   /** JSON path like `commands[2].verb_key`. */
   path?: string;
   line?: number;
   column?: number;
-  /** What to do about it. */
+  /** What to do about it (default: the code's own hint). */
   hint?: string;
   severity?: "error" | "warning";
+}
+
+/** The hint shown for a problem: its own, else its code's. */
+export function hintOf(p: Pick<Problem, "code" | "hint">): string | undefined {
+  return p.hint ?? codeInfo(p.code)?.hint;
 }
 
 /**
@@ -29,20 +62,27 @@ export class HcpxError extends Error {
   }
   readonly problems: Problem[];
   readonly exitCode: number;
-  constructor(problems: Problem | Problem[], exitCode = 1) {
+  /** `exitCode` defaults to 64 when the first error's code is a usage error (ERRORS[code].usage), else 1. */
+  constructor(problems: Problem | Problem[], exitCode?: number) {
     const list = Array.isArray(problems) ? problems : [problems];
     super(list.map(formatProblem).join("\n"));
     this.name = "HcpxError";
     this.problems = list;
-    this.exitCode = exitCode;
+    const first = list.find((p) => p.severity !== "warning") ?? list[0];
+    this.exitCode = exitCode ?? (first && codeInfo(first.code)?.usage ? 64 : 1);
   }
-  get code(): string {
+  get code(): ErrorCode | "error" {
     return this.problems[0]?.code ?? "error";
   }
 }
 
-export function fail(code: string, message: string, extra: Omit<Problem, "code" | "message"> = {}): never {
-  throw new HcpxError({ code, message, ...extra });
+/**
+ * The one way to stop with a user's error: throws a HcpxError of one problem.
+ * `exit` overrides the exit code (default: 64 for a usage code, else 1).
+ */
+export function fail(code: ErrorCode, message: string, extra: Omit<Problem, "code" | "message"> & { exit?: number } = {}): never {
+  const { exit, ...rest } = extra;
+  throw new HcpxError({ code, message, ...rest }, exit);
 }
 
 export function where(p: Problem): string {
@@ -55,7 +95,8 @@ export function where(p: Problem): string {
 export function formatProblem(p: Problem): string {
   const loc = where(p);
   const sev = p.severity === "warning" ? "warning" : "error";
-  return `${sev}${loc ? ` ${loc}` : ""}: ${p.message}${p.hint ? `\n  hint: ${p.hint}` : ""}`;
+  const hint = hintOf(p);
+  return `${sev}${loc ? ` ${loc}` : ""}: ${p.message}${hint ? `\n  hint: ${hint}` : ""}`;
 }
 
 /** JSON path segments to the display form `a.b[2].c` (keys that are not identifiers are quoted). */

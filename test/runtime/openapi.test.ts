@@ -150,7 +150,7 @@ describe("hcpx pack from-openapi", () => {
     const lint = await runHcpx(["lint", join(work, "packs", "pets")], { cwd: work });
     expect(lint.code).toBe(0);
     const badId = await runHcpx(["pack", "from-openapi", "pets.json", "--id", "Bad_Id"], { cwd: work });
-    expect(badId.code).toBe(1);
+    expect(badId.code).toBe(64); // a usage error: the command line is wrong
     writeFileSync(join(work, "nope.json"), "{ not json");
     const bad = await runHcpx(["pack", "from-openapi", "nope.json", "--id", "nope"], { cwd: work });
     expect(bad.code).toBe(1);

@@ -2,7 +2,7 @@
 // the config) and grant its read commands, one `pack.verb` each. Writes are
 // never granted here: the output says how (`hcpx grant <pack>.<verb>`).
 import { relative, resolve } from "node:path";
-import { HcpxError, type Problem } from "../../util/errors";
+import { HcpxError, type Problem, fail } from "../../util/errors";
 import type { Pack } from "../../pack/model";
 import { display, toPosix } from "../../util/paths";
 import { declaredId, loadPack, loadProject } from "../../pack/load";
@@ -46,7 +46,7 @@ export async function activateDir(dir: string, opts: CommonOpts): Promise<Activa
   if (!already) {
     // by the declared id: a broken pack (or two already clashing) still holds its id
     const clash = entries.map((e) => ({ dir: e.dir, id: declaredId(e.dir) })).find((p) => p.id === pack.id);
-    if (clash) throw new HcpxError({ code: "duplicate_pack", message: `a pack with id '${pack.id}' is already active (${display(clash.dir)})`, hint: `run \`hcpx deactivate ${pack.id}\` first` });
+    if (clash) fail("duplicate_pack", `a pack with id '${pack.id}' is already active (${display(clash.dir)})`, { hint: `run \`hcpx deactivate ${pack.id}\` first` });
   }
   let text = cfg.text;
   let entry = already?.entry;

@@ -4,7 +4,7 @@
 import { loadPacks, loadProject } from "../../pack/load";
 import { buildProjection, withSkillsPath } from "../../projection/build";
 import type { Projection } from "../../projection/types";
-import { HcpxError } from "../../util/errors";
+import { fail } from "../../util/errors";
 import { listHosts } from "../../host/descriptor";
 import { didYouMean } from "../../util/suggest";
 import { ledgerPath, planAdopt, type Scope } from "../../host/engine";
@@ -28,15 +28,15 @@ export interface AdoptCliOptions {
 export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { config?: string }): Promise<number> {
   const out = makeOut(opts);
   const scope = (opts.scope ?? "project") as Scope;
-  if (scope !== "project" && scope !== "user") throw new HcpxError({ code: "bad_args", message: `--scope must be project or user, not '${opts.scope}'`, hint: `${didYouMean(String(opts.scope), ["project", "user"])}--scope project (the default) or --scope user` }, 64);
-  if (opts.check && opts.write) throw new HcpxError({ code: "bad_args", message: "--check and --write exclude each other", hint: "--check only compares; --write applies" }, 64);
-  if (opts.command !== undefined && opts.useRecordedCommand) throw new HcpxError({ code: "bad_args", message: "--command and --use-recorded-command exclude each other", hint: "--command gives the MCP command line; --use-recorded-command keeps the one the ledger records" }, 64);
-  if (hostArgs.length === 0) throw new HcpxError({ code: "bad_args", message: "name at least one host", hint: `hosts: ${listHosts().join(", ")}, or all` }, 64);
+  if (scope !== "project" && scope !== "user") fail("bad_args", `--scope must be project or user, not '${opts.scope}'`, { hint: `${didYouMean(String(opts.scope), ["project", "user"])}--scope project (the default) or --scope user`, exit: 64 });
+  if (opts.check && opts.write) fail("bad_args", "--check and --write exclude each other", { hint: "--check only compares; --write applies", exit: 64 });
+  if (opts.command !== undefined && opts.useRecordedCommand) fail("bad_args", "--command and --use-recorded-command exclude each other", { hint: "--command gives the MCP command line; --use-recorded-command keeps the one the ledger records", exit: 64 });
+  if (hostArgs.length === 0) fail("bad_args", "name at least one host", { hint: `hosts: ${listHosts().join(", ")}, or all`, exit: 64 });
   const known = listHosts();
   const hosts = [...new Set(hostArgs.flatMap((h) => h.split(",")).map((h) => h.trim()).filter(Boolean).flatMap((h) => (h === "all" ? known : [h])))];
   for (const h of hosts) {
-    if (!known.includes(h) && listHosts("bundle").includes(h)) throw new HcpxError({ code: "bad_args", message: `'${h}' is a bundle, not a host to adopt`, hint: `use \`hcpx generate --as ${h} DIR\`` }, 64);
-    if (!known.includes(h)) throw new HcpxError({ code: "unknown_host", message: `unknown host '${h}'`, hint: `${didYouMean(h, [...known, "all"])}known hosts: ${known.join(", ")} (or \`all\`)` }, 64);
+    if (!known.includes(h) && listHosts("bundle").includes(h)) fail("bad_args", `'${h}' is a bundle, not a host to adopt`, { hint: `use \`hcpx generate --as ${h} DIR\``, exit: 64 });
+    if (!known.includes(h)) fail("unknown_host", `unknown host '${h}'`, { hint: `${didYouMean(h, [...known, "all"])}known hosts: ${known.join(", ")} (or \`all\`)`, exit: 64 });
   }
   const project = loadProject({ config: globals.config, optional: scope === "user" || opts.remove === true });
   const packs = opts.remove ? [] : loadPacks(project);

@@ -4,7 +4,8 @@
 import type { Command } from "commander";
 import { loadProject } from "../../pack/load";
 import { loadActive } from "../../config/active";
-import { usage, type CommonOpts } from "../../config/common";
+import type { CommonOpts } from "../../config/common";
+import { fail } from "../../util/errors";
 import { done, makeOut } from "../output";
 
 interface Node {
@@ -40,7 +41,7 @@ export async function run(shell: string, opts: CommonOpts, program: Command): Pr
     done(out, names, names.join("\n"));
     return 0;
   }
-  if (shell !== "bash" && shell !== "zsh") usage("bad_shell", `unknown shell '${shell}'`, "hcpx completion bash  (or zsh); e.g. `hcpx completion bash > ~/.local/share/bash-completion/completions/hcpx`");
+  if (shell !== "bash" && shell !== "zsh") fail("bad_shell", `unknown shell '${shell}'`, { hint: "hcpx completion bash  (or zsh); e.g. `hcpx completion bash > ~/.local/share/bash-completion/completions/hcpx`" });
   const nodes: Node[] = [];
   walk(program, "", nodes);
   const script = bashScript(nodes);

@@ -2,7 +2,7 @@
 // allow patterns that name only it (`<id>.…`), unless --keep-grants.
 import { didYouMean } from "../../util/suggest";
 import { basename } from "node:path";
-import { HcpxError } from "../../util/errors";
+import { fail } from "../../util/errors";
 import { display } from "../../util/paths";
 import { loadPack } from "../../pack/load";
 import { arrayRemove } from "../../config/edit";
@@ -27,7 +27,7 @@ export async function run(id: string, opts: CommonOpts & { keepGrants?: boolean 
     return pid === id;
   });
   if (hit.length === 0) {
-    throw new HcpxError({ code: "unknown_pack", message: `no active pack '${id}' in ${display(cfg.file)}`, hint: ids.length ? `${didYouMean(id, ids)}active packs: ${[...new Set(ids)].sort().join(", ")}` : "no pack is active; `hcpx activate <pack-dir>` adds one" }, 64);
+    fail("unknown_pack", `no active pack '${id}' in ${display(cfg.file)}`, { hint: ids.length ? `${didYouMean(id, ids)}active packs: ${[...new Set(ids)].sort().join(", ")}` : "no pack is active; `hcpx activate <pack-dir>` adds one", exit: 64 });
   }
   let text = cfg.text;
   for (const e of hit) text = arrayRemove(text, ["packs"], e.entry);

@@ -2,32 +2,26 @@
 // config, each active pack's lint, each wrap bin, adopted hosts in sync with
 // the plan, and `hcpx mcp` answering initialize + tools/list.
 // Exit 0 healthy, 2 warnings, 1 failure.
-import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
-import { HcpxError, type Problem } from "../../util/errors";
+import { HcpxError } from "../../util/errors";
 import { display } from "../../util/paths";
 import { loadPack, loadPacksTolerant, loadProject } from "../../pack/load";
 import type { Pack, Project } from "../../pack/model";
 import { lintPackDir } from "../../pack/lint";
 import { resolveBin } from "../../runtime/wrap";
 import type { CommonOpts } from "../../config/common";
-import { adoptedSync } from "../../config/adopted-check";
+import { adoptedSync, type Check, type CheckStatus } from "../../config/adopted-check";
 import { c, finish, makeOut } from "../output";
+import { msOption } from "../options";
 import { BROKEN_HEADER } from "../../mcp/view";
 
-export type CheckStatus = "ok" | "warn" | "fail";
-export interface Check {
-  id: string;
-  status: CheckStatus;
-  message: string;
-  hint?: string;
-  problems?: Problem[];
-}
+export type { Check, CheckStatus } from "../../config/adopted-check";
 
 export const MIN_NODE = [20, 19] as const;
 
 export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<number> {
   const out = makeOut(opts);
+  const mcpTimeout = msOption("--mcp-timeout", opts.mcpTimeout, 15000);
   const checks: Check[] = [];
   const [maj, min] = process.versions.node.split(".").map(Number) as [number, number];
   const nodeOk = maj > MIN_NODE[0] || (maj === MIN_NODE[0] && min >= MIN_NODE[1]);
@@ -89,7 +83,7 @@ export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<n
       else checks.push({ id: `bin:${pack.id}`, status: "ok", message: `pack ${pack.id}: bin ${bin} → ${r.path}` });
     }
     checks.push(...(await adoptedSync(project, packs)));
-    checks.push(await mcpCheck(project, Number(opts.mcpTimeout ?? 15000)));
+    checks.push(await mcpCheck(project, mcpTimeout));
   }
 
   const fails = checks.filter((x) => x.status === "fail").length;
@@ -117,59 +111,67 @@ function executable(path: string): boolean {
   }
 }
 
-/** Start `hcpx mcp` as an MCP host would and ask for its tools over stdio. */
+/**
+ * Start `hcpx mcp` as an MCP host would and ask for its tools over stdio, with
+ * the MCP SDK's own Client and StdioClientTransport (loaded only here). The
+ * whole check is bounded by `timeoutMs`: a server that does not answer is
+ * killed, not waited for.
+ */
 async function mcpCheck(project: Project, timeoutMs: number): Promise<Check> {
   const entry = process.argv[1];
   if (!entry) return { id: "mcp", status: "warn", message: "cannot tell how hcpx was started; skipped the MCP check" };
   const args = [entry, "mcp", ...(project.configFile ? ["--config", project.configFile] : [])];
+  // dist/lib/mcp-adapter.mjs at run time (scripts/build.mjs): the SDK client bundled once
+  const { Client, StdioClientTransport, ErrorCode, McpError } = await import("../../runtime/mcp-adapter");
+  const transport = new StdioClientTransport({ command: process.execPath, args, cwd: project.root, env: process.env as Record<string, string>, stderr: "pipe" });
+  let stderr = "";
+  (transport.stderr as NodeJS.ReadableStream | null)?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  const client = new Client({ name: "hcpx-doctor", version: "1" });
+  const exited = (): Check => ({ id: "mcp", status: "fail", message: `hcpx mcp exited before listing its tools${stderr.trim() ? `: ${stderr.trim().split("\n")[0]}` : ""}`, hint: "run `hcpx mcp` by hand to see why" });
   return new Promise<Check>((resolveCheck) => {
-    const child = spawn(process.execPath, args, { cwd: project.root, stdio: ["pipe", "pipe", "pipe"], env: process.env });
-    let buf = "";
-    let stderr = "";
     let settled = false;
     const finish = (c: Check) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      child.stdin.end();
-      child.kill();
+      // no grace period for a server that misbehaved: stop it now (close() would wait up to 4 s)
+      if (c.status !== "ok" && transport.pid) {
+        try {
+          process.kill(transport.pid, "SIGKILL");
+        } catch {
+          /* already gone */
+        }
+      }
+      void client.close().catch(() => undefined);
       resolveCheck(c);
     };
     const timer = setTimeout(() => finish({ id: "mcp", status: "fail", message: `hcpx mcp did not answer within ${timeoutMs} ms`, hint: "run `hcpx mcp` by hand and look at its stderr" }), timeoutMs);
-    const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + "\n");
-    child.on("error", (e) => finish({ id: "mcp", status: "fail", message: `hcpx mcp did not start: ${e.message}` }));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("exit", (code) =>
-      finish({ id: "mcp", status: "fail", message: `hcpx mcp exited (${code}) before listing its tools${stderr.trim() ? `: ${stderr.trim().split("\n")[0]}` : ""}`, hint: "run `hcpx mcp` by hand to see why" }),
-    );
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      buf += d;
-      let nl: number;
-      while ((nl = buf.indexOf("\n")) >= 0) {
-        const line = buf.slice(0, nl).trim();
-        buf = buf.slice(nl + 1);
-        if (!line) continue;
-        let msg: { id?: number; result?: { tools?: { name: string; description?: string }[] }; error?: { message: string } };
-        try {
-          msg = JSON.parse(line);
-        } catch {
-          return finish({ id: "mcp", status: "fail", message: "hcpx mcp wrote something that is not JSON-RPC on stdout", hint: "a pack or hook may be printing to stdout" });
-        }
-        if (msg.error) return finish({ id: "mcp", status: "fail", message: `hcpx mcp answered an error: ${msg.error.message}` });
-        if (msg.id === 1) {
-          send({ jsonrpc: "2.0", method: "notifications/initialized" });
-          send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
-        } else if (msg.id === 2) {
-          const names = (msg.result?.tools ?? []).map((t) => t.name);
-          const listed = `hcpx mcp starts and lists ${names.length} tool(s)${names.length ? `: ${names.slice(0, 5).join(", ")}${names.length > 5 ? ", …" : ""}` : ""}`;
-          // the server names the packs it does not serve in its tools' descriptions (src/mcp/view.ts)
-          const note = (msg.result?.tools ?? []).map((t) => t.description ?? "").find((d) => d.includes(BROKEN_HEADER));
-          const broken = note ? note.slice(note.indexOf(BROKEN_HEADER)).split("\n").filter((l) => l.startsWith("- ")) : [];
-          if (broken.length) return finish({ id: "mcp", status: "fail", message: `${listed}; it does not serve ${broken.length} broken pack(s): ${broken.map((l) => l.slice(2)).join("; ")}`, hint: "fix the pack (hcpx lint), or deactivate it" });
-          return finish({ id: "mcp", status: "ok", message: listed });
-        }
+    client.onerror = (e: Error) => {
+      // the transport reports a line it cannot read as JSON-RPC (JSON.parse, or the message schema)
+      if (e instanceof SyntaxError || e.name === "ZodError" || /JSON|Unexpected token/i.test(e.message)) finish({ id: "mcp", status: "fail", message: "hcpx mcp wrote something that is not JSON-RPC on stdout", hint: "a pack or hook may be printing to stdout" });
+    };
+    client.onclose = () => finish(exited());
+    void (async () => {
+      try {
+        await client.connect(transport, { timeout: timeoutMs });
+      } catch (e) {
+        if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) return finish(exited());
+        if (e instanceof McpError) return finish({ id: "mcp", status: "fail", message: `hcpx mcp answered an error: ${e.message}` });
+        return finish({ id: "mcp", status: "fail", message: `hcpx mcp did not start: ${(e as Error).message}` });
       }
-    });
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "hcpx-doctor", version: "1" } } });
+      try {
+        const { tools } = await client.listTools(undefined, { timeout: timeoutMs });
+        const names = tools.map((t) => t.name);
+        const listed = `hcpx mcp starts and lists ${names.length} tool(s)${names.length ? `: ${names.slice(0, 5).join(", ")}${names.length > 5 ? ", …" : ""}` : ""}`;
+        // the server names the packs it does not serve in its tools' descriptions (src/mcp/view.ts)
+        const note = tools.map((t) => t.description ?? "").find((d) => d.includes(BROKEN_HEADER));
+        const broken = note ? note.slice(note.indexOf(BROKEN_HEADER)).split("\n").filter((l) => l.startsWith("- ")) : [];
+        if (broken.length) return finish({ id: "mcp", status: "fail", message: `${listed}; it does not serve ${broken.length} broken pack(s): ${broken.map((l) => l.slice(2)).join("; ")}`, hint: "fix the pack (hcpx lint), or deactivate it" });
+        return finish({ id: "mcp", status: "ok", message: listed });
+      } catch (e) {
+        if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) return finish(exited());
+        return finish({ id: "mcp", status: "fail", message: `hcpx mcp answered an error: ${(e as Error).message}` });
+      }
+    })();
   });
 }

@@ -2,7 +2,9 @@
 // the packs as a Claude Code plugin or a Gemini CLI extension (src/host/bundle.ts),
 // planned and written like generate's out dir (src/plan/).
 import { loadPacks, loadProject } from "../../pack/load";
-import { HcpxError } from "../../util/errors";
+import { fail } from "../../util/errors";
+import { didYouMean } from "../../util/suggest";
+import { listHosts } from "../../host/descriptor";
 import { display } from "../../util/paths";
 import { planBundle, renderBundle } from "../../host/bundle";
 import { applyPlan } from "../../plan/apply";
@@ -11,7 +13,9 @@ import { done, makeOut, printWarnings } from "../output";
 
 export async function run(kind: string, dir: string | undefined, opts: { check?: boolean; json?: boolean }, globals: { config?: string }): Promise<number> {
   const out = makeOut(opts);
-  if (!dir) throw new HcpxError({ code: "bad_args", message: `--as ${kind} needs a directory`, hint: `hcpx generate --as ${kind} ./hcp-packs` });
+  const bundles = listHosts("bundle");
+  if (!bundles.includes(kind)) fail("usage", `unknown bundle kind '${kind}'`, { hint: `${didYouMean(kind, bundles)}--as ${bundles.join(" | ")}` });
+  if (!dir) fail("usage", `--as ${kind} needs a directory`, { hint: `hcpx generate --as ${kind} ./hcp-packs` });
   const project = loadProject({ config: globals.config });
   const packs = loadPacks(project);
   const b = await renderBundle(kind, dir, project, packs);

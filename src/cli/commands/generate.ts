@@ -9,7 +9,7 @@ import { loadPacks, loadProject } from "../../pack/load";
 import { DEFAULT_SKILLS_PATH } from "../../projection/build";
 import { DEFAULT_HOSTS, planGenerate } from "../../projection/plan";
 import type { PlannedFile } from "../../projection/types";
-import { HcpxError } from "../../util/errors";
+import { HcpxError, fail } from "../../util/errors";
 import { guardPath } from "../../host/fsio";
 import { renderHostPreviews } from "../../host/preview";
 import { applyPlan } from "../../plan/apply";
@@ -18,7 +18,7 @@ import { planFiles } from "../../plan/files";
 import { didYouMean } from "../../util/suggest";
 import { listHosts } from "../../host/descriptor";
 import { display, isInside, toPosix } from "../../util/paths";
-import { c, done, makeOut, printWarnings } from "../output";
+import { c, done, failure, makeOut, printWarnings, writeJson } from "../output";
 
 export interface GenerateOptions {
   out?: string;
@@ -46,7 +46,7 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
   const hosts = hostList === undefined ? undefined : hostList.includes("none") ? [] : hostList;
   const known = listHosts();
   for (const h of hosts ?? []) {
-    if (!known.includes(h)) throw new HcpxError({ code: "unknown_host", message: `unknown host '${h}'`, hint: `${didYouMean(h, [...known, "none"])}known hosts: ${known.join(", ")} (or \`none\`)` }, 64);
+    if (!known.includes(h)) fail("unknown_host", `unknown host '${h}'`, { hint: `${didYouMean(h, [...known, "none"])}known hosts: ${known.join(", ")} (or \`none\`)`, exit: 64 });
   }
   const plan = await planGenerate(project, packs, { hosts, skillsPath, previews: renderHostPreviews });
 
@@ -54,7 +54,7 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
   const root = project.root;
   if (isInside(outDir, root) && outDir !== root) {
     const g = guardPath(outDir, { dir: root, prefix: "" }, "absolute");
-    if (!g.ok) throw new HcpxError({ code: "symlink_refused", message: `the out dir ${g.reason}`, file: display(outDir), hint: "replace the symlink with a directory, or pass --out with a directory of its own" });
+    if (!g.ok) fail("symlink_refused", `the out dir ${g.reason}`, { file: display(outDir), hint: "replace the symlink with a directory, or pass --out with a directory of its own" });
   }
   // every planned file, and every stale file the manifest names, passes the one guard (src/plan/files.ts)
   const fp = planFiles({ files: plan.files, dir: outDir, label: "the out dir", manifest: MANIFEST, symlinkHint: "replace the symlink with a directory or a file of its own; hcpx writes nothing outside its out dir" });
@@ -72,7 +72,7 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
     }
     const lines = [...changes.map((ch) => `  ${ch.state.padEnd(7)} ${ch.path}`), ...drift.filter((d) => !STATE[d.kind]).map((d) => `  ${d.kind.padEnd(7)} ${d.path}${d.at ? ` at ${d.at}` : ""}`)];
     if (out.json) {
-      process.stdout.write(JSON.stringify({ ok: false, error: { code: "out_of_date", message: `${shownOut} is out of date: ${drift.length} file(s)`, hint: "run `hcpx generate` and commit the result", out: shownOut, files: changes, drift } }, null, 2) + "\n");
+      writeJson(failure("out_of_date", `${shownOut} is out of date: ${drift.length} file(s)`, { hint: "run `hcpx generate` and commit the result", out: shownOut, files: changes, drift }));
     } else {
       process.stderr.write(`${shownOut} is out of date (${drift.length} file(s)):\n${lines.join("\n")}\n  hint: run \`hcpx generate\`${opts.out ? ` --out ${opts.out}` : ""} to update it\n`);
     }

@@ -9,7 +9,8 @@
 // from the host's config.
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { HcpxError, type Problem } from "../../util/errors";
+import { HcpxError, fail, type Problem } from "../../util/errors";
+import { msOption } from "../options";
 import { display, home } from "../../util/paths";
 import { loadDescriptor, slotField, type Target } from "../../host/descriptor";
 import { HANDLERS } from "../../host/formats";
@@ -51,7 +52,7 @@ export async function readHostServers(file: string, t: Target, hostName: string)
   const own = t.key![t.key!.length - 1]!;
   const node: unknown = fmt.get(doc, parentKey);
   if (node === undefined) return [];
-  if (!isObj(node)) throw new HcpxError({ code: "bad_json_shape", message: `\`${parentKey.join(".")}\` is not an object`, file: display(file), hint: "fix the file by hand" });
+  if (!isObj(node)) fail("bad_json_shape", `\`${parentKey.join(".")}\` is not an object`, { file: display(file), hint: "fix the file by hand" });
   const out: HostServer[] = [];
   for (const [name, entry] of Object.entries(node)) {
     if (name === own) continue; // hcpx's own entry
@@ -92,7 +93,8 @@ function hostFile(t: Target, scope: "project" | "user", base: string): string {
 export async function run(host: string, opts: ImportOpts): Promise<number> {
   const out = makeOut(opts);
   const scope = opts.scope ?? "project";
-  if (scope !== "project" && scope !== "user") throw new HcpxError({ code: "usage", message: `--scope must be project or user, not '${scope}'`, hint: "hcpx import claude --scope user" }, 64);
+  if (scope !== "project" && scope !== "user") fail("usage", `--scope must be project or user, not '${scope}'`, { hint: "hcpx import claude --scope user" });
+  const timeoutMs = msOption("--timeout", opts.timeout);
   const desc = loadDescriptor(host);
   const t = desc.scopes[scope]?.targets.find((x) => x.entry !== undefined);
   if (!t) throw new HcpxError({ code: "no_servers_target", message: `hosts/${host}.json5 says of no ${scope}-scope file where ${desc.name} keeps its MCP servers`, hint: scope === "project" ? `try --scope user` : "this host cannot be imported from" });
@@ -103,17 +105,16 @@ export async function run(host: string, opts: ImportOpts): Promise<number> {
   const servers = await readHostServers(file, t, desc.name);
   const wanted = opts.all ? servers.filter((s) => !s.skip).map((s) => s.name) : (opts.server ?? []);
   for (const w of wanted) {
-    if (!servers.some((s) => s.name === w)) throw new HcpxError({ code: "unknown_server", message: `no server '${w}' in ${display(file)}`, file: display(file), hint: servers.length ? `servers: ${servers.map((s) => s.name).join(", ")}` : "the file has no MCP servers" }, 1);
+    if (!servers.some((s) => s.name === w)) fail("unknown_server", `no server '${w}' in ${display(file)}`, { file: display(file), hint: servers.length ? `servers: ${servers.map((s) => s.name).join(", ")}` : "the file has no MCP servers" });
   }
   const made: { server: string; id: string; dir: string; commands: number; env: string[]; lintErrors: number }[] = [];
   const warnings: Problem[] = [];
   for (const name of wanted) {
     const s = servers.find((x) => x.name === name)!;
-    if (s.skip) throw new HcpxError({ code: "not_importable", message: `server '${name}' cannot be imported: ${s.skip}`, file: display(file) });
+    if (s.skip) fail("not_importable", `server '${name}' cannot be imported: ${s.skip}`, { file: display(file) });
     const id = idFromName(name) ?? idFromName(s.argv![s.argv!.length - 1] ?? "");
-    if (!id) throw new HcpxError({ code: "bad_id", message: `no pack id can be made from the server name '${name}'`, hint: `use \`hcpx pack from-mcp --id <id> -- ${s.argv!.join(" ")}\`` });
-    const timeoutMs = opts.timeout !== undefined ? Number(opts.timeout) : undefined;
-    const r = await packFromMcp(s.argv!, { id, env: s.env, force: opts.force, config: opts.config, timeoutMs: Number.isFinite(timeoutMs) && timeoutMs! > 0 ? timeoutMs : undefined });
+    if (!id) fail("bad_id", `no pack id can be made from the server name '${name}'`, { hint: `use \`hcpx pack from-mcp --id <id> -- ${s.argv!.join(" ")}\`` });
+    const r = await packFromMcp(s.argv!, { id, env: s.env, force: opts.force, config: opts.config, timeoutMs });
     warnings.push(...r.warnings);
     made.push({ server: name, id: r.id, dir: display(r.dir), commands: r.draft.commands.length, env: r.draft.env, lintErrors: r.lint.filter((p) => p.severity !== "warning").length });
   }

@@ -3,7 +3,7 @@
 // overwrite an existing config without --force.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { HcpxError } from "../../util/errors";
+import { fail } from "../../util/errors";
 import { display } from "../../util/paths";
 import { CONFIG_NAME } from "../../pack/load";
 import { atomicWrite, checkConfigText } from "../../config/file";
@@ -22,7 +22,7 @@ export async function run(opts: InitOpts): Promise<number> {
   const file = resolve(opts.config ?? CONFIG_NAME);
   const existed = existsSync(file);
   if (existed && !opts.force) {
-    throw new HcpxError({ code: "config_exists", message: `${CONFIG_NAME} already exists; left unchanged`, file: display(file), hint: "edit it, use `hcpx activate` / `hcpx grant`, or pass --force to overwrite it" });
+    fail("config_exists", `${CONFIG_NAME} already exists; left unchanged`, { file: display(file), hint: "edit it, use `hcpx activate` / `hcpx grant`, or pass --force to overwrite it" });
   }
   const answers: InitAnswers = { principal: opts.principal ?? "dev", kind: "agent" };
   if (!opts.principal && interactive(opts)) Object.assign(answers, await ask(answers));

@@ -2,7 +2,7 @@
 // the given pack directories, or over every activated pack of the project.
 import { existsSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { HcpxError, formatProblem, type Problem } from "../../util/errors";
+import { formatProblem, type Problem, fail } from "../../util/errors";
 import { display, home } from "../../util/paths";
 import { locate, readJson5 } from "../../pack/json5";
 import { CONFIG_NAME, loadProject } from "../../pack/load";
@@ -40,11 +40,7 @@ export function lintDirs(dirs: string[], opts: { config?: string; cwd?: string }
     if (project.packDirs.length === 0 && !project.configFile) {
       if (existsSync(resolve(cwd, "surface.json"))) targets = [cwd];
       else {
-        throw new HcpxError({
-          code: "no_config",
-          message: `no ${CONFIG_NAME} in ${display(cwd)} or any parent directory, and ${display(cwd)} is not a pack`,
-          hint: "pass pack directories (`hcpx lint ./packs/ledger`), or run `hcpx init` to create a config",
-        });
+        fail("no_config", `no ${CONFIG_NAME} in ${display(cwd)} or any parent directory, and ${display(cwd)} is not a pack`, { hint: "pass pack directories (`hcpx lint ./packs/ledger`), or run `hcpx init` to create a config" });
       }
     } else {
       targets = project.packDirs;

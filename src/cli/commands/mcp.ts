@@ -1,6 +1,6 @@
 // `hcpx mcp [--shape single|per-command]`: serve the granted packs over stdio
 // MCP. The SDK is loaded here, through import(), so no other command pays for it.
-import { HcpxError } from "../../util/errors";
+import { fail } from "../../util/errors";
 import type { Shape } from "../../mcp/tools";
 
 export interface McpOptions {
@@ -14,7 +14,7 @@ const SHAPES = ["single", "per-command"];
 export async function run(opts: McpOptions): Promise<number | void> {
   const shape = opts.shape ?? "single";
   if (!SHAPES.includes(shape)) {
-    throw new HcpxError({ code: "bad_usage", message: `unknown --shape '${shape}'`, hint: "use --shape single (the one tool `hcp`, default) or --shape per-command (one tool per granted command)" }, 64);
+    fail("usage", `unknown --shape '${shape}'`, { hint: "use --shape single (the one tool `hcp`, default) or --shape per-command (one tool per granted command)", exit: 64 });
   }
   if (process.stdin.isTTY) process.stderr.write("hcpx mcp: speaking MCP on stdin/stdout; start it from an MCP host (see `hcpx adopt`). Ctrl-D to stop.\n");
   const { serve } = await import("../../mcp/server");

@@ -5,11 +5,11 @@
 // are those of `pack new` (src/scaffold/spec.ts). The pack is linted after.
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { HcpxError, type Problem } from "../../util/errors";
+import { HcpxError, fail, type Problem } from "../../util/errors";
 import { display } from "../../util/paths";
 import { atomicWrite } from "../../util/atomic";
 import { arrayAppend, objectSet } from "../../config/edit";
-import { usage, type CommonOpts } from "../../config/common";
+import type { CommonOpts } from "../../config/common";
 import { loadPack } from "../../pack/load";
 import { lintPackDir } from "../../pack/lint";
 import { parseSkill } from "../../pack/skill";
@@ -76,15 +76,15 @@ export async function run(dirArg: string, opts: AddVerbOpts): Promise<number> {
   const out = makeOut(opts);
   const reads = opts.verb ?? [];
   const writes = opts.write ?? [];
-  if (reads.length === 0 && writes.length === 0) usage("usage", "say which command to add: --verb for a read, --write for a write", `hcpx pack add-verb ${dirArg} --write "commit:local:confirm=commit -m {{message}}"`);
+  if (reads.length === 0 && writes.length === 0) fail("usage", "say which command to add: --verb for a read, --write for a write", { hint: `hcpx pack add-verb ${dirArg} --write "commit:local:confirm=commit -m {{message}}"` });
   const specs = parseVerbSpecs(reads, writes, { land: opts.land, confirm: opts.confirm });
   const pack = loadPack(dirArg);
   if (pack.surface.kind !== "wrap" || !pack.surface.wrap) {
-    usage("usage", `pack '${pack.id}' is kind '${pack.surface.kind}'; add-verb adds argv commands to a wrap pack`, "edit surface.json, policy.json and SKILL.md together (docs/pack-format.md)");
+    fail("usage", `pack '${pack.id}' is kind '${pack.surface.kind}'; add-verb adds argv commands to a wrap pack`, { hint: "edit surface.json, policy.json and SKILL.md together (docs/pack-format.md)" });
   }
   const have = new Set(pack.commands.map((x) => x.verb_key));
   for (const s of specs) {
-    if (have.has(s.verb)) throw new HcpxError({ code: "verb_exists", message: `pack '${pack.id}' already has a command '${s.verb}'; nothing written`, file: display(pack.surfaceFile), hint: "choose another verb_key, or edit the command in surface.json" }, 1);
+    if (have.has(s.verb)) fail("verb_exists", `pack '${pack.id}' already has a command '${s.verb}'; nothing written`, { file: display(pack.surfaceFile), hint: "choose another verb_key, or edit the command in surface.json" });
   }
   const name = basename(pack.surface.wrap.bin);
   const cliName = pack.surface.commands?.find((x) => x.cli?.[0] && !x.cli[0].includes("{{"))?.cli?.[0] ?? pack.id;

@@ -6,6 +6,7 @@ import { display } from "../../util/paths";
 import type { CommonOpts } from "../../config/common";
 import { packFromMcp } from "../../mcpimport/write";
 import { c, done, makeOut, printWarnings } from "../output";
+import { msOption } from "../options";
 
 export interface FromMcpCliOptions extends CommonOpts {
   id?: string;
@@ -17,8 +18,8 @@ export interface FromMcpCliOptions extends CommonOpts {
 
 export async function run(command: string[], opts: FromMcpCliOptions): Promise<number> {
   const out = makeOut(opts);
-  const timeoutMs = opts.timeout !== undefined ? Number(opts.timeout) : undefined;
-  const r = await packFromMcp(command, { id: opts.id, out: opts.out, env: opts.env, force: opts.force, timeoutMs: Number.isFinite(timeoutMs) && timeoutMs! > 0 ? timeoutMs : undefined, config: opts.config });
+  const timeoutMs = msOption("--timeout", opts.timeout);
+  const r = await packFromMcp(command, { id: opts.id, out: opts.out, env: opts.env, force: opts.force, timeoutMs, config: opts.config });
   const errors = r.lint.filter((p) => p.severity !== "warning");
   printWarnings(r.warnings, out);
   const cmds = r.draft.commands;

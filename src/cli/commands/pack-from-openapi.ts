@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { CAPS, readTextFile } from "../../util/readfile";
 import { join, resolve } from "node:path";
 import { atomicWrite } from "../../util/atomic";
-import { HcpxError } from "../../util/errors";
+import { HcpxError, fail } from "../../util/errors";
 import { display } from "../../util/paths";
 import { PACK_ID_RE } from "../../pack/schema";
 import { loadPack } from "../../pack/load";
@@ -37,18 +37,18 @@ function checkUrl(flag: string, u: string | undefined): void {
   try {
     x = new URL(u);
   } catch {
-    throw new HcpxError({ code: "bad_args", message: `${flag} is not an absolute URL`, hint: `give an http(s) URL, e.g. ${flag} https://api.example.com/v1` });
+    fail("bad_args", `${flag} is not an absolute URL`, { hint: `give an http(s) URL, e.g. ${flag} https://api.example.com/v1`, exit: 64 });
   }
-  if (x.protocol !== "http:" && x.protocol !== "https:") throw new HcpxError({ code: "bad_args", message: `${flag} is not http(s)`, hint: `give an http(s) URL` });
+  if (x.protocol !== "http:" && x.protocol !== "https:") fail("bad_args", `${flag} is not http(s)`, { hint: `give an http(s) URL`, exit: 64 });
   if (x.username || x.password) {
-    throw new HcpxError({ code: "bad_args", message: `${flag} carries a user name and password; they would be written into the pack`, hint: "leave them out: the runtime sends credentials from the Binding (or put the URL with its userinfo in HCP_<PACK>_BASE_URL)" });
+    fail("bad_args", `${flag} carries a user name and password; they would be written into the pack`, { hint: "leave them out: the runtime sends credentials from the Binding (or put the URL with its userinfo in HCP_<PACK>_BASE_URL)", exit: 64 });
   }
 }
 
 export async function run(document: string, opts: FromOpenapiOptions): Promise<number> {
   const out = makeOut(opts);
   const id = opts.id;
-  if (!PACK_ID_RE.test(id)) throw new HcpxError({ code: "bad_args", message: `'${id}' is not a pack id`, hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$, e.g. todo or my-api" });
+  if (!PACK_ID_RE.test(id)) fail("bad_id", `'${id}' is not a pack id`, { hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$, e.g. todo or my-api", exit: 64 });
   checkUrl("--base-url", opts.baseUrl);
   checkUrl("--origin", opts.origin);
   const docFile = resolve(document);
@@ -66,13 +66,13 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
     if (isJson) root = JSON.parse(text);
     else root = (await import("yaml")).parse(text, { maxAliasCount: 10_000 });
   } catch (e) {
-    throw new HcpxError({ code: "bad_document", message: `the document does not parse as ${isJson ? "JSON" : "YAML"}: ${(e as Error).message.split("\n")[0]}`, file: display(docFile), hint: "give a valid OpenAPI 3 document in JSON or YAML" });
+    fail("bad_document", `the document does not parse as ${isJson ? "JSON" : "YAML"}: ${(e as Error).message.split("\n")[0]}`, { file: display(docFile), hint: "give a valid OpenAPI 3 document in JSON or YAML" });
   }
   const r0 = root as { openapi?: unknown; swagger?: unknown } | null;
-  if (!r0 || typeof r0 !== "object" || Array.isArray(r0)) throw new HcpxError({ code: "bad_document", message: "the document is not an object", file: display(docFile) });
+  if (!r0 || typeof r0 !== "object" || Array.isArray(r0)) fail("bad_document", "the document is not an object", { file: display(docFile) });
   // the version first: a clear word before the parser's
   const bad = versionProblem(r0 as Record<string, unknown>);
-  if (bad) throw new HcpxError({ code: "bad_document", message: bad, file: display(docFile), hint: "give an OpenAPI 3.0 or 3.1 document" });
+  if (bad) fail("bad_document", bad, { file: display(docFile), hint: "give an OpenAPI 3.0 or 3.1 document" });
   const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
   const parser = new SwaggerParser();
   const parserOpts = { resolve: { http: false as const }, dereference: { circular: true as const }, validate: { schema: false, spec: false } };
@@ -82,26 +82,21 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
     doc = await parser.dereference(docFile, root as never, parserOpts as never);
   } catch (e) {
     const msg = (e as Error).message.split("\n")[0]!.replace(docFile, display(docFile));
-    throw new HcpxError({ code: "bad_document", message: `the document's $refs do not resolve: ${msg}`, file: display(docFile), hint: "every $ref must name a local file (JSON or YAML) or a place in one; remote (http) refs are not fetched" });
+    fail("bad_document", `the document's $refs do not resolve: ${msg}`, { file: display(docFile), hint: "every $ref must name a local file (JSON or YAML) or a place in one; remote (http) refs are not fetched" });
   }
   const files = parser.$refs.paths();
   let result;
   try {
     result = importOpenapi(doc, id, { baseUrl: opts.baseUrl, origin: opts.origin, include: opts.include, exclude: opts.exclude });
   } catch (e) {
-    throw new HcpxError({ code: "bad_document", message: (e as Error).message, file: display(docFile) });
+    fail("bad_document", (e as Error).message, { file: display(docFile) });
   }
   if (result.commands.length === 0) {
-    throw new HcpxError({
-      code: "bad_document",
-      message: result.filtered ? `no operation is left after --include/--exclude (${result.filtered} filtered out)` : "the document has no operations under paths that hcpx can send",
-      file: display(docFile),
-      hint: result.filtered ? "check the patterns: tag:<tag>, path:/repos/**, op:<operationId>" : "an openapi pack needs at least one operation",
-    });
+    fail("bad_document", result.filtered ? `no operation is left after --include/--exclude (${result.filtered} filtered out)` : "the document has no operations under paths that hcpx can send", { file: display(docFile), hint: result.filtered ? "check the patterns: tag:<tag>, path:/repos/**, op:<operationId>" : "an openapi pack needs at least one operation" });
   }
   const dir = resolve(opts.out ?? join("packs", id));
   if (existsSync(dir) && readdirSync(dir).length > 0 && !opts.force) {
-    throw new HcpxError({ code: "exists", message: "the pack directory exists and is not empty; nothing was written", file: display(dir), hint: "choose another --out, or pass --force to overwrite its pack files" });
+    fail("exists", "the pack directory exists and is not empty; nothing was written", { file: display(dir), hint: "choose another --out, or pass --force to overwrite its pack files" });
   }
   mkdirSync(dir, { recursive: true });
   // the pack's copy of the document: one file (external refs bundled in)
@@ -121,8 +116,8 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
   for (const [name, body] of written) atomicWrite(join(dir, name), body);
   // what we wrote must load
   const pack = loadPack(dir);
-  const notes = result.notes.map((m) => ({ code: "openapi_import", message: m, severity: "warning" as const }));
-  const shownNotes = notes.length > 20 ? [...notes.slice(0, 20), { code: "openapi_import", message: `… and ${notes.length - 20} more notes (--json lists them all)`, severity: "warning" as const }] : notes;
+  const notes = result.notes.map((m) => ({ code: "openapi_import" as const, message: m, severity: "warning" as const }));
+  const shownNotes = notes.length > 20 ? [...notes.slice(0, 20), { code: "openapi_import" as const, message: `… and ${notes.length - 20} more notes (--json lists them all)`, severity: "warning" as const }] : notes;
   if (!opts.json) printWarnings(shownNotes, out);
   const env = bindingEnv(result);
   done(

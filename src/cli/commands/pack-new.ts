@@ -4,12 +4,12 @@
 // never looks a bare name up on PATH).
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { HcpxError, type Problem } from "../../util/errors";
+import { fail, type Problem } from "../../util/errors";
 import { display, isInside, toPosix } from "../../util/paths";
 import { PACK_ID_RE } from "../../pack/schema";
 import { CONFIG_NAME } from "../../pack/load";
 import { configPath } from "../../config/file";
-import { usage, warning, type CommonOpts } from "../../config/common";
+import { warning, type CommonOpts } from "../../config/common";
 import { scaffoldFiles, type ScaffoldKind } from "../../scaffold/pack";
 import { recordSandboxBin, type BinRecorded } from "../../config/sandbox";
 import { whichOnPath } from "../../util/which";
@@ -39,18 +39,18 @@ export function parseVerbs(opts: PackNewOpts, kind: ScaffoldKind, id: string): V
   const reads = opts.verb ?? [];
   const writes = opts.write ?? [];
   if (reads.length === 0 && writes.length === 0) {
-    if (opts.land !== undefined || opts.confirm) usage("usage", "--land and --confirm go with --write", `hcpx pack new ${id} --wrap <bin> --write "commit:local:confirm=commit -m {{message}}"`);
+    if (opts.land !== undefined || opts.confirm) fail("usage", "--land and --confirm go with --write", { hint: `hcpx pack new ${id} --wrap <bin> --write "commit:local:confirm=commit -m {{message}}"` });
     return undefined;
   }
-  if (kind !== "wrap") usage("usage", `${reads.length ? "--verb" : "--write"} goes with --wrap`, `hcpx pack new ${id} --wrap <bin> --verb "status=status --short"`);
+  if (kind !== "wrap") fail("usage", `${reads.length ? "--verb" : "--write"} goes with --wrap`, { hint: `hcpx pack new ${id} --wrap <bin> --verb "status=status --short"` });
   return parseVerbSpecs(reads, writes, { land: opts.land, confirm: opts.confirm });
 }
 
 export async function run(id: string, opts: PackNewOpts): Promise<number> {
   const out = makeOut(opts);
-  if (!PACK_ID_RE.test(id)) usage("bad_id", `'${id}' is not a valid pack id`, ID_RULE);
+  if (!PACK_ID_RE.test(id)) fail("bad_id", `'${id}' is not a valid pack id`, { hint: ID_RULE, exit: 64 });
   const kinds = [opts.wrap !== undefined, opts.composite === true, opts.sense === true].filter(Boolean).length;
-  if (kinds !== 1) usage("usage", kinds === 0 ? "say what kind of pack to scaffold" : "choose one of --wrap, --composite, --sense", `hcpx pack new ${id} --wrap <bin>   (or --composite, or --sense)`);
+  if (kinds !== 1) fail("usage", kinds === 0 ? "say what kind of pack to scaffold" : "choose one of --wrap, --composite, --sense", { hint: `hcpx pack new ${id} --wrap <bin>   (or --composite, or --sense)` });
   const kind: ScaffoldKind = opts.wrap !== undefined ? "wrap" : opts.composite ? "composite" : "sense_only";
   const verbs = parseVerbs(opts, kind, id);
 
@@ -59,7 +59,7 @@ export async function run(id: string, opts: PackNewOpts): Promise<number> {
   const base = haveConfig ? dirname(cfgFile) : process.cwd();
   const dir = resolve(opts.dir ?? join(base, "packs", id));
   if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0) && !opts.force) {
-    throw new HcpxError({ code: "dir_exists", message: "the target directory exists and is not empty; nothing written", file: display(dir), hint: `choose another --dir, or remove it first` });
+    fail("dir_exists", "the target directory exists and is not empty; nothing written", { file: display(dir), hint: `choose another --dir, or remove it first` });
   }
 
   const warnings: Problem[] = [];
@@ -68,10 +68,10 @@ export async function run(id: string, opts: PackNewOpts): Promise<number> {
   let sandboxBin: { name: string; path: string } | undefined;
   if (kind === "wrap") {
     const b = opts.wrap!;
-    if (!b.trim()) usage("usage", "--wrap needs a program name or path", `hcpx pack new ${id} --wrap git`);
+    if (!b.trim()) fail("usage", "--wrap needs a program name or path", { hint: `hcpx pack new ${id} --wrap git` });
     if (b.includes("/")) {
       const abs = resolve(b);
-      if (!existsSync(abs)) throw new HcpxError({ code: "bin_not_found", message: `no program at ${display(abs)}`, hint: "check the path, or pass a bare name found on PATH, like --wrap git" }, 1);
+      if (!existsSync(abs)) fail("bin_not_found", `no program at ${display(abs)}`, { hint: "check the path, or pass a bare name found on PATH, like --wrap git" });
       binName = basename(abs);
       if (isInside(abs, base)) bin = toPosix(relative(dir, abs));
       else {
@@ -80,7 +80,7 @@ export async function run(id: string, opts: PackNewOpts): Promise<number> {
         sandboxBin = { name: binName, path: abs };
       }
     } else {
-      if (!/^[A-Za-z0-9._+-]+$/.test(b)) usage("usage", `'${b}' is not a program name`, "pass a bare name like git, or a path like ./bin/tool");
+      if (!/^[A-Za-z0-9._+-]+$/.test(b)) fail("usage", `'${b}' is not a program name`, { hint: "pass a bare name like git, or a path like ./bin/tool" });
       bin = binName = b;
       const found = whichOnPath(b);
       if (found) sandboxBin = { name: b, path: found };

@@ -9,7 +9,7 @@
 import { createInterface } from "node:readline/promises";
 import { existsSync, renameSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { HcpxError, type Problem } from "../../util/errors";
+import { HcpxError, type Problem, fail } from "../../util/errors";
 import { display } from "../../util/paths";
 import { findProjectConfig, loadPack, loadProject } from "../../pack/load";
 import { isGranted } from "../../pack/grants";
@@ -23,7 +23,7 @@ import { diffHashes, hashBytes, hashTree, lockFile, packDir, PACKS_DIR, readLock
 import { fetchLatest, fetchLocked, fetchNew, parseSource, removeDir, stage, type Fetched } from "../../packs/source";
 import { diffEmpty, diffLines, diffReach, reachLines, reachOf, type Reach, type ReachDiff } from "../../packs/review";
 import { activateDir } from "./activate";
-import { c, done, makeOut, printWarnings } from "../output";
+import { c, done, failure, makeOut, printWarnings, writeJson } from "../output";
 
 export interface VendorOpts extends CommonOpts {
   yes?: boolean;
@@ -36,7 +36,7 @@ export interface VendorOpts extends CommonOpts {
 function projectRoot(opts: CommonOpts): string {
   const explicit = opts.config ?? process.env.HCP_CONFIG;
   const file = explicit ? resolve(explicit) : findProjectConfig(process.cwd());
-  if (!file) throw new HcpxError({ code: "no_config", message: `no hcp.config.json5 in ${display(process.cwd())} or any parent directory`, hint: "run `hcpx init` first; packs are vendored next to the config" });
+  if (!file) fail("no_config", `no hcp.config.json5 in ${display(process.cwd())} or any parent directory`, { hint: "run `hcpx init` first; packs are vendored next to the config" });
   return dirname(file);
 }
 
@@ -67,7 +67,7 @@ function sourceLabel(s: Source): string {
 function stageChecked(f: Fetched, root: string, project: Project | undefined, label: string): { staging: string; id: string; reach: Reach; warnings: Problem[] } {
   const staging = stage(f.entries, join(root, ...PACKS_DIR.split("/")));
   try {
-    if (!existsSync(join(staging, "surface.json"))) throw new HcpxError({ code: "not_a_pack", message: `${label} has no surface.json at its root, so it is not a pack; nothing was vendored`, hint: "a pack is a folder (an npm package, a repository) with surface.json, policy.json and SKILL.md at its top" });
+    if (!existsSync(join(staging, "surface.json"))) fail("not_a_pack", `${label} has no surface.json at its root, so it is not a pack; nothing was vendored`, { hint: "a pack is a folder (an npm package, a repository) with surface.json, policy.json and SKILL.md at its top" });
     const pack = loadPack(staging);
     const problems = lintPackDir(staging, project ? { project } : {}).problems;
     const errors = problems.filter((p) => p.severity !== "warning");
@@ -96,7 +96,7 @@ async function confirmed(opts: VendorOpts, question: string): Promise<boolean> {
 
 /** The review was shown (on stdout) but not accepted; with --json its lines travel in the envelope's problems. */
 function reviewRequired(what: string, lines: string[], hint: string, json: boolean): HcpxError {
-  return new HcpxError([{ code: "review_required", message: what, hint }, ...(json ? lines.map((l) => ({ code: "review", message: l.trim(), severity: "warning" as const })) : [])]);
+  return new HcpxError([{ code: "review_required", message: what, hint }, ...(json ? lines.map((l) => ({ code: "review" as const, message: l.trim(), severity: "warning" as const })) : [])]);
 }
 
 /** Show the paths a reviewed pack will have once vendored, not its staging folder's. */
@@ -118,8 +118,8 @@ export async function runAdd(source: string, opts: VendorOpts): Promise<number> 
   const target = packDir(root, id);
   const reach = relocate(staged.reach, staging, target);
   try {
-    if (lock.packs[id] && !opts.force) throw new HcpxError({ code: "exists", message: `pack '${id}' is already in ${display(lockFile(root))} (${sourceLabel(lock.packs[id].source)})`, hint: `run \`hcpx pack update ${id}\` to move it to a new version, or \`hcpx pack remove ${id}\` first` });
-    if (!lock.packs[id] && existsSync(target) && !opts.force) throw new HcpxError({ code: "exists", message: `${display(target)} exists but is not in hcp.lock`, file: display(target), hint: "remove it, or pass --force to replace it" });
+    if (lock.packs[id] && !opts.force) fail("exists", `pack '${id}' is already in ${display(lockFile(root))} (${sourceLabel(lock.packs[id].source)})`, { hint: `run \`hcpx pack update ${id}\` to move it to a new version, or \`hcpx pack remove ${id}\` first` });
+    if (!lock.packs[id] && existsSync(target) && !opts.force) fail("exists", `${display(target)} exists but is not in hcp.lock`, { file: display(target), hint: "remove it, or pass --force to replace it" });
     const lines = [`pack '${id}' from ${sourceLabel(fetched.source)}:`, ...reachLines(reach)];
     if (!out.json) process.stdout.write(lines.join("\n") + "\n");
     if (!(await confirmed(opts, `vendor '${id}' into ${display(target)} and activate it (its reads granted)?`))) {
@@ -132,7 +132,7 @@ export async function runAdd(source: string, opts: VendorOpts): Promise<number> 
   }
   const files = hashesOf(fetched);
   const landed = diffHashes(files, hashTree(target));
-  if (landed.length) throw new HcpxError({ code: "hash_mismatch", message: `what landed in ${display(target)} differs from what was fetched: ${landed.join(", ")}`, hint: "something changed the folder while hcpx wrote it; run `hcpx pack install`" });
+  if (landed.length) fail("hash_mismatch", `what landed in ${display(target)} differs from what was fetched: ${landed.join(", ")}`, { hint: "something changed the folder while hcpx wrote it; run `hcpx pack install`" });
   const pack = loadPack(target);
   const prior = lock.packs[id];
   lock.packs[id] = { source: fetched.source, version: pack.surface.version, files };
@@ -189,12 +189,12 @@ export async function runInstall(opts: VendorOpts): Promise<number> {
       const fetched = fetchLocked(entry.source, root, `${id} (${sourceLabel(entry.source)})`);
       const mismatch = diffHashes(entry.files, hashesOf(fetched));
       if (mismatch.length) {
-        throw new HcpxError({ code: "hash_mismatch", message: `pack '${id}' from ${sourceLabel(entry.source)} does not match hcp.lock: ${mismatch.slice(0, 8).join(", ")}${mismatch.length > 8 ? ", …" : ""}; nothing was written`, file: display(lockFile(root)), path: `packs.${id}`, hint: "the source changed since it was locked (or the lock was edited): review the change with `hcpx pack update " + id + "`" });
+        fail("hash_mismatch", `pack '${id}' from ${sourceLabel(entry.source)} does not match hcp.lock: ${mismatch.slice(0, 8).join(", ")}${mismatch.length > 8 ? ", …" : ""}; nothing was written`, { file: display(lockFile(root)), path: `packs.${id}`, hint: "the source changed since it was locked (or the lock was edited): review the change with `hcpx pack update " + id + "`" });
       }
       const staging = stage(fetched.entries, join(root, ...PACKS_DIR.split("/")));
       try {
         const again = diffHashes(entry.files, hashTree(staging));
-        if (again.length) throw new HcpxError({ code: "hash_mismatch", message: `pack '${id}': the staged files differ from hcp.lock: ${again.join(", ")}`, hint: "retry" });
+        if (again.length) fail("hash_mismatch", `pack '${id}': the staged files differ from hcp.lock: ${again.join(", ")}`, { hint: "retry" });
         swapIn(staging, target);
       } catch (e) {
         removeDir(staging);
@@ -256,7 +256,7 @@ function grantReads(cfgOpts: CommonOpts, project: Project, id: string, verbs: st
 
 /** `pack update <id> --to X`: the same kind of source, with a new npm spec, git ref or path. */
 function retarget(src: Source, to: string): Source {
-  if (!to.trim()) throw new HcpxError({ code: "usage", message: "--to needs a value", hint: "an npm spec or tarball path, a git ref, or a path" }, 64);
+  if (!to.trim()) fail("usage", "--to needs a value", { hint: "an npm spec or tarball path, a git ref, or a path", exit: 64 });
   if (src.type === "npm") return { ...src, spec: to.startsWith(".") || to.startsWith("/") ? resolve(to) : to };
   if (src.type === "git") return { ...src, ref: to };
   return { type: "path", path: resolve(to) };
@@ -267,8 +267,8 @@ export async function runUpdate(idArg: string | undefined, opts: VendorOpts): Pr
   const root = projectRoot(opts);
   const lock: Lock = readLock(root);
   const ids = idArg ? [idArg] : Object.keys(lock.packs).sort();
-  if (opts.to !== undefined && !idArg) throw new HcpxError({ code: "usage", message: "--to goes with one pack id", hint: "hcpx pack update <id> --to <spec | ref | path>" }, 64);
-  if (idArg && !lock.packs[idArg]) throw new HcpxError({ code: "unknown_pack", message: `no pack '${idArg}' in ${display(lockFile(root))}`, hint: Object.keys(lock.packs).length ? `locked packs: ${Object.keys(lock.packs).sort().join(", ")}` : "`hcpx pack add <source>` adds one" });
+  if (opts.to !== undefined && !idArg) fail("usage", "--to goes with one pack id", { hint: "hcpx pack update <id> --to <spec | ref | path>", exit: 64 });
+  if (idArg && !lock.packs[idArg]) fail("unknown_pack", `no pack '${idArg}' in ${display(lockFile(root))}`, { hint: Object.keys(lock.packs).length ? `locked packs: ${Object.keys(lock.packs).sort().join(", ")}` : "`hcpx pack add <source>` adds one" });
   const project = loadProject({ config: opts.config });
   const results: { id: string; status: "up_to_date" | "updated" | "review_required"; from?: string; to?: string; diff?: ReachDiff; granted?: string[]; withdrawn?: string[]; denied?: string[] }[] = [];
   const pending: string[] = [];
@@ -276,7 +276,7 @@ export async function runUpdate(idArg: string | undefined, opts: VendorOpts): Pr
     const entry = lock.packs[id]!;
     const target = packDir(root, id);
     const intact = existsSync(target) ? diffHashes(entry.files, hashTree(target)) : ["not installed"];
-    if (intact.length) throw new HcpxError({ code: "pack_differs", message: `${display(target)} does not match hcp.lock (${intact.slice(0, 5).join(", ")}), so there is nothing sound to compare the update with`, hint: "run `hcpx pack install` first" });
+    if (intact.length) fail("pack_differs", `${display(target)} does not match hcp.lock (${intact.slice(0, 5).join(", ")}), so there is nothing sound to compare the update with`, { hint: "run `hcpx pack install` first" });
     const fetched = fetchLatest(opts.to !== undefined ? retarget(entry.source, opts.to) : entry.source, root, `${id} (${sourceLabel(entry.source)})`);
     const files = hashesOf(fetched);
     if (diffHashes(entry.files, files).length === 0) {
@@ -288,7 +288,7 @@ export async function runUpdate(idArg: string | undefined, opts: VendorOpts): Pr
     const { staging, id: newId } = staged;
     const after = relocate(staged.reach, staging, target);
     try {
-      if (newId !== id) throw new HcpxError({ code: "id_changed", message: `the new version of '${id}' says its id is '${newId}'`, hint: `add it as a new pack (\`hcpx pack add\`) and remove '${id}'` });
+      if (newId !== id) fail("id_changed", `the new version of '${id}' says its id is '${newId}'`, { hint: `add it as a new pack (\`hcpx pack add\`) and remove '${id}'` });
       const diff = diffReach(before, after);
       const newVersion = loadPack(staging).surface.version;
       const head = `pack '${id}' ${entry.version} → ${newVersion} (${sourceLabel(fetched.source)}):`;
@@ -316,7 +316,7 @@ export async function runUpdate(idArg: string | undefined, opts: VendorOpts): Pr
   if (pending.length) {
     const r = reviewRequired(`${results.filter((x) => x.status === "review_required").length} pack(s) have updates; nothing was changed`, pending, "read the diff (new writes are never granted by an update), then re-run with --yes", false);
     if (out.json) {
-      process.stdout.write(JSON.stringify({ ok: false, error: { code: "review_required", message: r.problems[0]!.message, hint: r.problems[0]!.hint, packs: results } }, null, 2) + "\n");
+      writeJson(failure("review_required", r.problems[0]!.message, { hint: r.problems[0]!.hint, packs: results }));
       return 1;
     }
     throw r;
@@ -345,7 +345,7 @@ export async function runRemove(id: string, opts: VendorOpts): Promise<number> {
   const out = makeOut(opts);
   const root = projectRoot(opts);
   const lock = readLock(root);
-  if (!lock.packs[id]) throw new HcpxError({ code: "unknown_pack", message: `no pack '${id}' in ${display(lockFile(root))}`, hint: Object.keys(lock.packs).length ? `locked packs: ${Object.keys(lock.packs).sort().join(", ")}` : "nothing was added with `hcpx pack add`" });
+  if (!lock.packs[id]) fail("unknown_pack", `no pack '${id}' in ${display(lockFile(root))}`, { hint: Object.keys(lock.packs).length ? `locked packs: ${Object.keys(lock.packs).sort().join(", ")}` : "nothing was added with `hcpx pack add`" });
   const target = packDir(root, id);
   const cfg = openConfig(opts);
   let text = cfg.text;

@@ -53,8 +53,8 @@ export async function run(opts: CommonOpts): Promise<number> {
   };
   const code = broken.length ? 1 : project.warnings.length || adopted.errors.length ? 2 : 0;
   const why = broken.length
-    ? { code: "broken_packs", message: `${broken.length} activated pack(s) cannot be loaded`, hint: "run `hcpx lint` for each, or `hcpx deactivate <dir>`" }
-    : { code: "warnings", message: `${project.warnings.length + adopted.errors.length} warning(s) in the config or the adopt ledger`, hint: "see details.warnings and details.ledgerErrors" };
+    ? { code: "broken_packs" as const, message: `${broken.length} activated pack(s) cannot be loaded`, hint: "run `hcpx lint` for each, or `hcpx deactivate <dir>`" }
+    : { code: "warnings" as const, message: `${project.warnings.length + adopted.errors.length} warning(s) in the config or the adopt ledger`, hint: "see details.warnings and details.ledgerErrors" };
   return finish(out, code, data, code ? why : undefined, (col) => render(data, col));
 }
 

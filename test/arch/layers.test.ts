@@ -1,0 +1,134 @@
+// Layers that point one way: a module imports only from its own directory or
+// from a lower layer (util → pack → runtime/projection/… → host/mcp → config →
+// mcpimport → cli/lib), and no modules import each other in a ring. Every
+// import counts: static, `export … from`, type-only, import(), require() and
+// `typeof import()`. A new directory of src/ fails here until it has a layer.
+// HCPX_ARCH_SRC=<dir> checks another tree (e.g. an old checkout's src/).
+import { describe, expect, it } from "vitest";
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { REPO } from "../support/hcpx";
+
+const SRC = process.env.HCPX_ARCH_SRC ?? join(REPO, "src");
+
+/** The layer of each directory of src/: an import must go to a lower number (or stay in its directory). */
+const LAYER: Record<string, number> = {
+  util: 0,
+  pack: 1,
+  runtime: 2,
+  projection: 2,
+  openapi: 2,
+  scaffold: 2,
+  packs: 2,
+  host: 3,
+  mcp: 3,
+  config: 4,
+  mcpimport: 5,
+  cli: 6,
+  lib: 6,
+};
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith(".ts") ? [p] : [];
+  });
+}
+
+const IMPORT_RE = /\b(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?["'](\.{1,2}\/[^"']+)["']|\b(?:import|require)\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
+
+/** Module → the modules it imports (paths relative to src/, with .ts). */
+export function importGraph(src: string): Map<string, Set<string>> {
+  const g = new Map<string, Set<string>>();
+  for (const f of files(src)) {
+    const text = readFileSync(f, "utf8").replace(/^\s*\/\/.*$/gm, "");
+    const out = new Set<string>();
+    for (const m of text.matchAll(IMPORT_RE)) {
+      let t = resolve(dirname(f), m[1] ?? m[2]!);
+      if (!t.endsWith(".ts")) t += ".ts";
+      out.add(relative(src, t));
+    }
+    g.set(relative(src, f), out);
+  }
+  return g;
+}
+
+const dirOf = (m: string) => (m.includes("/") ? m.slice(0, m.indexOf("/")) : ".");
+
+export function wrongWay(g: Map<string, Set<string>>): string[] {
+  const bad: string[] = [];
+  for (const [from, tos] of g) {
+    for (const to of tos) {
+      const a = dirOf(from);
+      const b = dirOf(to);
+      if (a === b) continue;
+      const la = LAYER[a];
+      const lb = LAYER[b];
+      if (la === undefined || lb === undefined || lb >= la) bad.push(`${from} → ${to} (${a}: ${la ?? "no layer"}, ${b}: ${lb ?? "no layer"})`);
+    }
+  }
+  return bad.sort();
+}
+
+/** Rings of modules (strongly connected components of more than one module, or a module importing itself). */
+export function cycles(g: Map<string, Set<string>>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    on.add(v);
+    for (const w of g.get(v) ?? []) {
+      if (!g.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const c: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        c.push(w);
+      } while (w !== v);
+      if (c.length > 1 || g.get(v)?.has(v)) out.push(c.sort());
+    }
+  };
+  for (const v of g.keys()) if (!index.has(v)) visit(v);
+  return out;
+}
+
+describe("layers", () => {
+  const g = importGraph(SRC);
+
+  it("reads the imports (the graph is not empty, and it sees import(), require() and type imports)", () => {
+    expect(g.size).toBeGreaterThan(50);
+    expect(g.get("cli/program.ts")?.has("cli/commands/generate.ts")).toBe(true); // import()
+    expect(g.get("pack/schema.ts")?.has("pack/schema-defs.ts")).toBe(true); // require() and typeof import()
+  });
+
+  it("every directory of src/ has a layer, and every import points down (or stays in its directory)", () => {
+    const dirs = [...new Set([...g.keys()].map(dirOf))].filter((d) => d !== ".");
+    expect(dirs.filter((d) => LAYER[d] === undefined)).toEqual([]);
+    expect(wrongWay(g)).toEqual([]);
+  });
+
+  it("no modules import each other in a ring (the runtime's envelope is a module of its own)", () => {
+    expect(cycles(g)).toEqual([]);
+  });
+
+  it("PATH is searched in one place (util/which.ts): no other module splits it or asks a shell", () => {
+    const by = [...g.keys()].filter((m) => m !== "util/which.ts").filter((m) => {
+      const text = readFileSync(join(SRC, m), "utf8");
+      return /\bdelimiter\b|PATH[^\n]*\.split\(|(?:spawn|exec)(?:Sync|File|FileSync)?\(\s*["'](?:which|where)["']|command -v/.test(text);
+    });
+    expect(by).toEqual([]);
+  });
+});

@@ -1,0 +1,63 @@
+// doctor's MCP check (the SDK's Client over stdio to a real `hcpx mcp`): what
+// it says when the server answers, talks garbage, says nothing, or dies, and
+// that a silent server costs --mcp-timeout, not more. The server is made to
+// misbehave by a --require preload that acts only in the `hcpx mcp` process.
+import { describe, expect, it } from "vitest";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runHcpx, scratchProject, tmp } from "../support/hcpx";
+
+interface Check {
+  id: string;
+  status: "ok" | "warn" | "fail";
+  message: string;
+  hint?: string;
+}
+
+function preload(body: string): string {
+  const f = join(tmp("hcpx-doctor-pre-"), "pre.cjs");
+  writeFileSync(f, `if (process.argv.includes("mcp")) {\n${body}\n}\n`);
+  return f;
+}
+
+async function mcpCheck(env: NodeJS.ProcessEnv, timeoutMs = 3000): Promise<{ check: Check; ms: number; code: number | null }> {
+  const p = scratchProject({ packs: ["ledger"] });
+  const t0 = Date.now();
+  const r = await runHcpx(["doctor", "--json", "--mcp-timeout", String(timeoutMs)], { cwd: p.dir, env, timeoutMs: 30_000 });
+  const ms = Date.now() - t0;
+  const out = JSON.parse(r.stdout) as { ok: boolean; data?: { checks: Check[] }; error?: { details: { checks: Check[] } } };
+  const checks = out.data?.checks ?? out.error!.details.checks;
+  return { check: checks.find((c) => c.id === "mcp")!, ms, code: r.code };
+}
+
+describe("hcpx doctor: the MCP check", () => {
+  it("a healthy server: ok, with its tools", async () => {
+    const { check, code } = await mcpCheck({});
+    expect(code).toBe(0);
+    expect(check).toMatchObject({ status: "ok" });
+    expect(check.message).toMatch(/^hcpx mcp starts and lists 2 tool\(s\): hcp, hcp__read_skill$/);
+  });
+
+  it("a server that writes something else on stdout: not JSON-RPC", async () => {
+    const pre = preload(`process.stdout.write("hello from a hook\\n");`);
+    const { check, code } = await mcpCheck({ NODE_OPTIONS: `--require ${pre}` });
+    expect(code).toBe(1);
+    expect(check).toMatchObject({ status: "fail", message: "hcpx mcp wrote something that is not JSON-RPC on stdout" });
+  });
+
+  it("a server that never answers: fails after --mcp-timeout, and is not waited for", async () => {
+    const pre = preload(`process.stdout.write = () => true;`);
+    const { check, ms, code } = await mcpCheck({ NODE_OPTIONS: `--require ${pre}` }, 1500);
+    expect(code).toBe(1);
+    expect(check).toMatchObject({ status: "fail", message: "hcpx mcp did not answer within 1500 ms" });
+    // doctor's own start and checks plus 1.5 s; a close() that waited for the server would add seconds
+    expect(ms).toBeLessThan(1500 + 6000);
+  });
+
+  it("a server that dies before it answers: exited, with its stderr's first line", async () => {
+    const pre = preload(`process.stderr.write("boom: cannot serve\\n"); process.exit(3);`);
+    const { check, code } = await mcpCheck({ NODE_OPTIONS: `--require ${pre}` });
+    expect(code).toBe(1);
+    expect(check).toMatchObject({ status: "fail", message: "hcpx mcp exited before listing its tools: boom: cannot serve" });
+  });
+});
