@@ -108,6 +108,8 @@ interface VFile {
   plannedBy?: { host: string; text: string };
   /** markdown: the prefix the first host of this run inserted */
   mdPrefix?: string;
+  /** json: the MCP entries placed in this run, by key path (one file several hosts read: Claude Code's .mcp.json) */
+  jsonPlanned?: Map<string, { host: string; entry: LedgerEntry; value: string }>;
 }
 
 function first<T>(x: T | T[]): T {
@@ -701,14 +703,34 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     const key: LedgerEntry = { path: showPath(f), kind: "json", key: keyPath, sha256: sha256(JSON.stringify(value)), created: false };
     const prev = oldEntry(key);
     const have = valueAt(tree, keyPath);
-    if (have !== undefined && !prev && !ownedBefore(key) && JSON.stringify(have) !== JSON.stringify(value) && !opts.force) {
+    // One entry several hosts read (Claude Code, Copilot CLI and Qoder all read .mcp.json's mcpServers.hcp):
+    // a host never replaces the entry another host placed, in this run or recorded in the ledger, with a
+    // different one (the other host would be out of sync, and re-adopting it would flip it back). The hosts
+    // that share an entry record the same key; the first to place it decides what a removal restores.
+    const slot = JSON.stringify(keyPath);
+    const placed = f.jsonPlanned?.get(slot);
+    const mine = JSON.stringify(value);
+    if (placed && placed.host !== host && placed.value !== mine) {
+      throw new HcpxError({ code: "host_conflict", message: `${placed.host} and ${host} would write different MCP entries at \`${keyPath.join(".")}\`, which both read`, file: f.show, hint: "adopt them with the same --command (one entry serves both), or one of them at a time" });
+    }
+    if (!placed && have !== undefined && JSON.stringify(have) !== mine) {
+      const owner = Object.entries(ledger.hosts).find(([h, lh]) => h !== host && !hosts.includes(h) && lh.scope === scope && lh.entries.some((x) => ledgerKey(x) === ledgerKey(key) && x.sha256 === sha256(JSON.stringify(have))));
+      if (owner) {
+        throw new HcpxError({ code: "host_conflict", message: `the hcp entry \`${keyPath.join(".")}\` here is ${owner[0]}'s (hcpx adopt ${owner[0]}) and ${host} would write a different one; both hosts read it`, file: f.show, ...lineCol(text, nodeAt(tree, keyPath)!.offset), hint: `adopt them together (hcpx adopt ${owner[0]} ${host} --write), with the same --command` });
+      }
+    }
+    if (have !== undefined && !prev && !placed && !ownedBefore(key) && JSON.stringify(have) !== JSON.stringify(value) && !opts.force) {
       const n = nodeAt(tree, keyPath)!;
       throw new HcpxError({ code: "not_ours", message: `an MCP server \`${keyPath.join(".")}\` already exists and was not written by hcpx`, file: f.show, ...lineCol(text, n.offset), hint: "remove or rename it, or rerun with --force to replace it" });
     }
     if (have !== undefined && JSON.stringify(have) === JSON.stringify(value)) {
       // already as projected: no edit (keeps its formatting)
       f.hosts.add(host);
-      return prev ? { ...key, created: prev.created, blank: prev.blank, insertedAt: prev.insertedAt, emptyInner: prev.emptyInner } : { ...key, insertedAt: keyPath };
+      // placed by another host earlier in this run: what its entry knows (created, insertedAt…) is shared
+      const from = prev ?? placed?.entry;
+      const entry: LedgerEntry = from ? { ...key, created: from.created, blank: from.blank, insertedAt: from.insertedAt, emptyInner: from.emptyInner } : { ...key, insertedAt: keyPath };
+      if (!placed) (f.jsonPlanned ??= new Map()).set(slot, { host, entry, value: mine });
+      return entry;
     }
     const r = setJson(text, tree, keyPath, value, f.show);
     // the host must be able to read what we write
@@ -716,9 +738,10 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     if (have !== undefined && prev && sha256(JSON.stringify(have)) !== prev.sha256) f.notes.push("the hcp entry was edited since hcpx wrote it; replaced");
     f.cur = r.text;
     f.hosts.add(host);
-    if (prev && have !== undefined) return { ...key, created: prev.created, blank: prev.blank, insertedAt: prev.insertedAt, emptyInner: prev.emptyInner };
     const blank = f.orig.kind === "file" && !tree ? text : undefined;
-    return { ...key, created: f.orig.kind === "absent", ...(blank !== undefined ? { blank } : {}), insertedAt: r.insert?.insertedAt ?? keyPath, emptyInner: r.insert?.emptyInner };
+    const entry: LedgerEntry = prev && have !== undefined ? { ...key, created: prev.created, blank: prev.blank, insertedAt: prev.insertedAt, emptyInner: prev.emptyInner } : { ...key, created: f.orig.kind === "absent", ...(blank !== undefined ? { blank } : {}), insertedAt: r.insert?.insertedAt ?? keyPath, emptyInner: r.insert?.emptyInner };
+    (f.jsonPlanned ??= new Map()).set(slot, { host, entry, value: mine });
+    return entry;
   }
 
   /**
