@@ -389,6 +389,16 @@ describe("documented shapes", () => {
     expect(oc).toMatchObject({ $schema: "https://opencode.ai/config.json", mcp: { hcp: { type: "local", command: ["hcpx", "mcp", "--shape", "per-command"], enabled: true } } });
   });
 
+  it("Qwen Code and Kilo: a new settings file starts with the key each host adds to a file without it ($version, $schema), so the host leaves it alone; --remove deletes it again", async () => {
+    const s = scratch();
+    const before = snapshot(s.dir);
+    expect((await s.adopt("qwen", "kilo", "--write")).code).toBe(0);
+    expect(s.read(".qwen/settings.json").startsWith('{\n  "$version": 4,\n  "mcpServers": {')).toBe(true);
+    expect(s.read("kilo.jsonc").startsWith('{\n  "$schema": "https://app.kilo.ai/config.json",\n  "mcp": {')).toBe(true);
+    expect((await s.adopt("qwen", "kilo", "--remove", "--write")).code).toBe(0);
+    expect(snapshot(s.dir)).toEqual(before);
+  });
+
   it("Claude and Gemini: the instruction block sits between the markers and names the host's skills dir", async () => {
     const s = scratch();
     expect((await s.adopt("claude", "gemini", "--write")).code).toBe(0);
