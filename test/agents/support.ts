@@ -16,7 +16,7 @@ import { connectMcp } from "../support/mcp";
 import { DIST, hc, pathWithoutHcpx, REPO, tmp, type Raw } from "../hosts/e2e/support";
 import { runHcpx } from "../support/hcpx";
 
-export type HostId = "claude" | "codex" | "gemini" | "opencode";
+export type HostId = "claude" | "codex" | "gemini" | "opencode" | "copilot";
 export const FIXTURES = join(REPO, "test", "agents", "fixtures");
 export const GRANTED = ["probe.echo", "probe.stamp"];
 /** every spelling of the ungranted command a model could be shown */
@@ -139,6 +139,25 @@ export const HOSTS: Record<HostId, HostSpec> = {
     }),
     env: () => ({}),
     argv: (prompt) => ["run", "--format", "json", prompt],
+  },
+  copilot: {
+    id: "copilot",
+    instructions: ".github/copilot-instructions.md",
+    keepsComments: true,
+    shell: true,
+    // Copilot CLI names MCP tools <server>-<tool>
+    tool: (n) => ({ name: `hcp-${n}` }),
+    // --allow-all-tools (the person allowing every tool) lets the gated write reach hcpx, which asks the
+    // person through MCP elicitation: Copilot CLI declares it, and headless answers `decline` (seen):
+    // confirm_declined with or without the model's confirm: true, and the write never runs
+    gatedWrite: "refused",
+    skillCall: { name: "skill", input: { skill: "probe" } },
+    shellCall: (cmd) => ({ name: "bash", input: { command: cmd, description: "run the probe through hcpx" } }),
+    // workspace MCP servers load only in a trusted folder
+    homeFiles: (_url, project) => ({ ".copilot/config.json": JSON.stringify({ trusted_folders: [project] }) }),
+    // an OpenAI-compatible provider (chat completions); COPILOT_OFFLINE: no GitHub login or calls
+    env: (url) => ({ COPILOT_OFFLINE: "true", COPILOT_PROVIDER_BASE_URL: `${url}/v1`, COPILOT_PROVIDER_API_KEY: "sk-fake", COPILOT_MODEL: "fake-model" }),
+    argv: (prompt) => ["-p", prompt, "--allow-all-tools", "-s"],
   },
 };
 
