@@ -16,7 +16,7 @@ import { connectMcp } from "../support/mcp";
 import { DIST, hc, pathWithoutHcpx, REPO, tmp, type Raw } from "../hosts/e2e/support";
 import { runHcpx } from "../support/hcpx";
 
-export type HostId = "claude" | "codex" | "gemini" | "opencode" | "copilot";
+export type HostId = "claude" | "codex" | "gemini" | "opencode" | "copilot" | "qwen";
 export const FIXTURES = join(REPO, "test", "agents", "fixtures");
 export const GRANTED = ["probe.echo", "probe.stamp"];
 /** every spelling of the ungranted command a model could be shown */
@@ -33,6 +33,8 @@ export interface HostSpec {
   shell: boolean;
   /** properties the host adds to every tool's input schema (Gemini: wait_for_previous) */
   addsToolProperties?: string[];
+  /** schema keys the host may leave out of the tool schemas it shows its model (compared without them; Qwen Code: additionalProperties) */
+  dropsSchemaKeys?: string[];
   /** programs the host's agent needs on PATH (opencode's skill tool runs ripgrep) */
   needs?: string[];
   /**
@@ -58,6 +60,8 @@ export interface HostSpec {
   homeFiles: (fakeUrl: string, project: string) => Record<string, string>;
   env: (fakeUrl: string) => Record<string, string>;
   argv: (prompt: string) => string[];
+  /** the host's own commands run in the project before the agent (an approval step: `qwen mcp approve hcp`) */
+  prepare?: string[][];
 }
 
 export const HOSTS: Record<HostId, HostSpec> = {
@@ -158,6 +162,26 @@ export const HOSTS: Record<HostId, HostSpec> = {
     // an OpenAI-compatible provider (chat completions); COPILOT_OFFLINE: no GitHub login or calls
     env: (url) => ({ COPILOT_OFFLINE: "true", COPILOT_PROVIDER_BASE_URL: `${url}/v1`, COPILOT_PROVIDER_API_KEY: "sk-fake", COPILOT_MODEL: "fake-model" }),
     argv: (prompt) => ["-p", prompt, "--allow-all-tools", "-s"],
+  },
+  qwen: {
+    id: "qwen",
+    instructions: "QWEN.md",
+    keepsComments: true,
+    shell: true,
+    tool: (n) => ({ name: `mcp__hcp__${n}` }),
+    // seen: Qwen Code sends probe__stamp's input schema without `additionalProperties` (probe__echo's with it)
+    dropsSchemaKeys: ["additionalProperties"],
+    // --approval-mode yolo stands in for the person approving every tool: the gated write reaches hcpx
+    gatedWrite: "hcpx",
+    skillCall: { name: "skill", input: { skill: "probe" } },
+    shellCall: (cmd) => ({ name: "run_shell_command", input: { command: cmd, description: "run the probe through hcpx" } }),
+    // tools.toolSearch.enabled false: MCP tools are offered in full, not behind tool_search/tool_call;
+    // "$version": Qwen Code's own settings version (it adds it to a file without one)
+    homeFiles: () => ({ ".qwen/settings.json": JSON.stringify({ $version: 4, tools: { toolSearch: { enabled: false } } }) }),
+    env: (url) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: "sk-fake", OPENAI_MODEL: "fake-model", QWEN_CODE_SUPPRESS_YOLO_WARNING: "1" }),
+    argv: (prompt) => ["-p", prompt, "--auth-type", "openai", "--approval-mode", "yolo"],
+    // a project MCP server connects only once approved (bound to the entry's hash, in ~/.qwen/mcpApprovals.json)
+    prepare: [["mcp", "approve", "hcp"]],
   },
 };
 
@@ -312,6 +336,10 @@ export async function runAgent(host: HostId): Promise<AgentRun> {
     writeFileSync(join(home, rel), text);
   }
   const env = hc.hostEnv(home, { ...spec.env(fake.url), PATH: path, PWD: dir, PROBE_TOKEN: token });
+  for (const args of spec.prepare ?? []) {
+    const r = await hc.run(hc.hostBin(host), args, { cwd: dir, env, timeoutMs: 60_000 });
+    if (r.code !== 0) throw new Error(`${host} ${args.join(" ")} failed (${r.code}):\n${r.stderr}${r.stdout}`);
+  }
   const raw = await hc.run(hc.hostBin(host), spec.argv(PROMPT), { cwd: dir, env, timeoutMs: 120_000 });
   const calls = () => {
     const f = join(dir, "probe-calls.jsonl");
