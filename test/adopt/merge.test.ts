@@ -270,11 +270,12 @@ const cases: HostCase[] = [
   {
     host: "kilo",
     scope: "user",
-    files: { "~/.config/kilo/kilo.jsonc": '{\n  "$schema": "https://app.kilo.ai/config.json",\n  "permission": { "bash": "allow" },\n}\n' },
+    files: { "~/.config/kilo/kilo.jsonc": '{\n  "$schema": "https://app.kilo.ai/config.json",\n  "permission": {\n    "bash": "allow"\n  },\n}\n' },
     mcp: { path: "~/.config/kilo/kilo.jsonc", get: (t) => json(t).mcp?.hcp },
     keep: (s) => {
       const t = s.read("~/.config/kilo/kilo.jsonc");
-      expect(json(t).permission).toEqual({ bash: "allow" });
+      // the person's rule stays; hcpx's (opencode's shape): granted reads allow, a gated write asks
+      expect(json(t).permission).toMatchObject({ bash: "allow", hcp_ledger__balance: "allow", hcp_ledger__transfer: "ask", hcp_hcp__read_skill: "allow" });
       expect(s.read("~/.config/kilo/AGENTS.md")).toContain("<!-- hcp:begin -->");
       expect(s.read("~/.config/kilo/skills/ledger/SKILL.md")).toMatch(/^---\nname: ledger\n/);
     },

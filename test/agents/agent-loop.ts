@@ -58,7 +58,7 @@ export function agentLoop(host: HostId): void {
     });
 
     it("the agent ran the whole script and exited 0; every request had a route and a turn", () => {
-      expect(run.raw.code, why(run)).toBe(0);
+      expect(run.raw.code, why(run)).toBe(spec.exitCode ?? 0);
       expect(run.fake.unexpected.map((u) => u.path), why(run)).toEqual([]);
       expect(first, why(run)).toBeDefined();
       // a host whose approval stops a headless run ends at the gated write (HostSpec.gatedWrite)

@@ -16,7 +16,7 @@ import { connectMcp } from "../support/mcp";
 import { DIST, hc, pathWithoutHcpx, REPO, tmp, type Raw } from "../hosts/e2e/support";
 import { runHcpx } from "../support/hcpx";
 
-export type HostId = "claude" | "codex" | "gemini" | "opencode" | "copilot" | "qwen";
+export type HostId = "claude" | "codex" | "gemini" | "opencode" | "copilot" | "qwen" | "kilo";
 export const FIXTURES = join(REPO, "test", "agents", "fixtures");
 export const GRANTED = ["probe.echo", "probe.stamp"];
 /** every spelling of the ungranted command a model could be shown */
@@ -35,6 +35,8 @@ export interface HostSpec {
   addsToolProperties?: string[];
   /** schema keys the host may leave out of the tool schemas it shows its model (compared without them; Qwen Code: additionalProperties) */
   dropsSchemaKeys?: string[];
+  /** the agent's exit code for the whole script (default 0; Kilo exits 1 when its run ends at an auto-rejected permission) */
+  exitCode?: number;
   /** programs the host's agent needs on PATH (opencode's skill tool runs ripgrep) */
   needs?: string[];
   /**
@@ -182,6 +184,29 @@ export const HOSTS: Record<HostId, HostSpec> = {
     argv: (prompt) => ["-p", prompt, "--auth-type", "openai", "--approval-mode", "yolo"],
     // a project MCP server connects only once approved (bound to the entry's hash, in ~/.qwen/mcpApprovals.json)
     prepare: [["mcp", "approve", "hcp"]],
+  },
+  kilo: {
+    id: "kilo",
+    instructions: "AGENTS.md",
+    keepsComments: true,
+    shell: true,
+    needs: ["rg"],
+    tool: (n) => ({ name: `hcp_${n}` }),
+    // the `permission` rules adopt wrote (opencode's): the gated write asks, and `kilo run` ends there,
+    // exit 1: "run ended with an auto-rejected permission; pass --auto for autonomous use" (seen)
+    gatedWrite: "stops",
+    exitCode: 1,
+    skillCall: { name: "skill", input: { name: "probe" } },
+    shellCall: (cmd) => ({ name: "bash", input: { command: cmd, description: "run the probe through hcpx" } }),
+    homeFiles: (url) => ({
+      ".config/kilo/kilo.json": JSON.stringify({
+        $schema: "https://app.kilo.ai/config.json",
+        provider: { fake: { npm: "@ai-sdk/openai-compatible", name: "Fake", options: { baseURL: `${url}/v1`, apiKey: "sk-fake" }, models: { "fake-model": { name: "Fake model" } } } },
+        model: "fake/fake-model",
+      }),
+    }),
+    env: () => ({ KILO_DISABLE_MODELS_FETCH: "1", KILO_DISABLE_AUTOUPDATE: "1", KILO_DISABLE_LSP_DOWNLOAD: "1", KILO_DISABLE_SHARE: "1" }),
+    argv: (prompt) => ["run", "--format", "json", prompt],
   },
 };
 
