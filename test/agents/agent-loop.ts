@@ -82,7 +82,7 @@ export function agentLoop(host: HostId): void {
         const o = offered(mine);
         expect(o, `${mine.namespace ?? ""} ${mine.name} not offered; offered: ${first.tools.map((t) => `${t.namespace ?? ""}/${t.name}`).join(", ")}`).toBeDefined();
         const want = run.mcpTools.find((t) => t.name === ref)!;
-        expect(o!.description).toBe(want.description);
+        expect(o!.description).toBe(spec.toolDescription ? spec.toolDescription(want.description ?? "") : want.description);
         expect(isDeepStrictEqual(normSchema(dropKeys(o!.schema, spec.dropsSchemaKeys), spec.addsToolProperties), normSchema(dropKeys(want.inputSchema, spec.dropsSchemaKeys))), `${JSON.stringify(o!.schema)}\n  vs hcpx mcp's\n${JSON.stringify(want.inputSchema)}`).toBe(true);
       }
       expect(offered(spec.tool("probe__stamp"))!.description).toContain("confirm required");

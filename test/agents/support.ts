@@ -16,7 +16,7 @@ import { connectMcp } from "../support/mcp";
 import { DIST, hc, pathWithoutHcpx, REPO, tmp, type Raw } from "../hosts/e2e/support";
 import { runHcpx } from "../support/hcpx";
 
-export type HostId = "claude" | "codex" | "gemini" | "opencode" | "copilot" | "qwen" | "kilo";
+export type HostId = "claude" | "codex" | "gemini" | "opencode" | "copilot" | "qwen" | "kilo" | "auggie";
 export const FIXTURES = join(REPO, "test", "agents", "fixtures");
 export const GRANTED = ["probe.echo", "probe.stamp"];
 /** every spelling of the ungranted command a model could be shown */
@@ -35,6 +35,8 @@ export interface HostSpec {
   addsToolProperties?: string[];
   /** schema keys the host may leave out of the tool schemas it shows its model (compared without them; Qwen Code: additionalProperties) */
   dropsSchemaKeys?: string[];
+  /** a tool's description as the host shows it to its model (Auggie prefixes `[MCP Server: hcp] `) */
+  toolDescription?: (description: string) => string;
   /** the agent's exit code for the whole script (default 0; Kilo exits 1 when its run ends at an auto-rejected permission) */
   exitCode?: number;
   /** programs the host's agent needs on PATH (opencode's skill tool runs ripgrep) */
@@ -207,6 +209,24 @@ export const HOSTS: Record<HostId, HostSpec> = {
     }),
     env: () => ({ KILO_DISABLE_MODELS_FETCH: "1", KILO_DISABLE_AUTOUPDATE: "1", KILO_DISABLE_LSP_DOWNLOAD: "1", KILO_DISABLE_SHARE: "1" }),
     argv: (prompt) => ["run", "--format", "json", prompt],
+  },
+  auggie: {
+    id: "auggie",
+    instructions: "AGENTS.md",
+    keepsComments: true,
+    shell: false,
+    // Auggie names MCP tools <tool>_<server> and prefixes their descriptions
+    tool: (n) => ({ name: `${n}_hcp` }),
+    toolDescription: (d) => `[MCP Server: hcp] ${d}`,
+    // its launch-process shell does not find hcpx on PATH: hosts/auggie.json5 shellRoute: false
+    gatedWrite: "hcpx",
+    // no skill tool: the request lists the Skills (name, description, path) and the model views the file
+    skillCall: { name: "view", input: { type: "file", path: ".agents/skills/probe/SKILL.md" } },
+    shellCall: (cmd) => ({ name: "launch-process", input: { command: cmd, wait: true, max_wait_seconds: 60, cwd: "." } }),
+    homeFiles: () => ({}),
+    // a fake Augment tenant: the session needs accessToken, tenantURL and a scopes array
+    env: (url) => ({ AUGMENT_SESSION_AUTH: JSON.stringify({ accessToken: "fake", tenantURL: `${url}/`, scopes: ["email"] }) }),
+    argv: (prompt) => ["--print", prompt],
   },
 };
 
