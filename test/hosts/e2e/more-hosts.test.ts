@@ -41,7 +41,6 @@ describe.skipIf(!avail.all)("host e2e: adopt, then Copilot CLI, Qwen Code, Droid
   let w: World;
   let projBefore: Snapshot;
   let homeBefore: Snapshot;
-  let fake: FakeModel;
   const home = (files: Record<string, string> = {}) => cleanup(hostHome(w.home, files));
   /** Copilot loads workspace servers only in a trusted folder */
   const copilotHome = () => home({ ".copilot/config.json": JSON.stringify({ trusted_folders: [w.dir] }) + "\n" });
@@ -51,22 +50,33 @@ describe.skipIf(!avail.all)("host e2e: adopt, then Copilot CLI, Qwen Code, Droid
     cleanup(w.dir, w.home);
     projBefore = snapshot(w.dir);
     homeBefore = snapshot(w.home);
-    // answers every model request with a text naming the tools it was offered
-    fake = await startFakeModel({ script: Array.from({ length: 40 }, () => (req) => ({ text: `TOOLS: ${req.tools.map((t) => t.name).join(",")}` })) });
-  });
-  afterAll(async () => {
-    await fake?.close();
   });
 
+  /** a fake model of its own per run (the tests of a describe.concurrent run side by side) */
+  const models: FakeModel[] = [];
+  const model = async () => {
+    const m = await startFakeModel({ script: Array.from({ length: 40 }, () => (req) => ({ text: `TOOLS: ${req.tools.map((t) => t.name).join(",")}` })) });
+    models.push(m);
+    return m;
+  };
+  afterAll(async () => {
+    for (const m of models) await m.close();
+  });
   /** a headless `copilot -p` run against the fake model: the tools its model request offered */
   async function copilotTools(h: string): Promise<{ tools: string[]; out: string }> {
-    const n = fake.modelRequests.length;
-    const raw = await runHost("copilot", ["-p", "List your tools.", "--allow-all-tools", "-s"], { home: h, cwd: w.dir, env: copilotModel(fake.url), offline: false });
-    const reqs = fake.modelRequests.slice(n).filter((r) => r.tools.length > 0);
+    const m = await model();
+    const raw = await runHost("copilot", ["-p", "List your tools.", "--allow-all-tools", "-s"], { home: h, cwd: w.dir, env: copilotModel(m.url), offline: false });
+    const reqs = m.modelRequests.filter((r) => r.tools.length > 0);
     return { tools: reqs[0]?.tools.map((t) => t.name) ?? [], out: `exit ${raw.code}\n${raw.stdout.slice(-2000)}\n${raw.stderr.slice(-2000)}` };
   }
+  /**
+   * `auggie --print` against a fake Augment tenant. Auggie passes the server only the variables its
+   * entry names, and refuses to start it when a credential-like one (LEDGER_TOKEN) is unset or empty
+   * (seen): the person's token is set here, as it would be in their shell.
+   */
   async function auggie(h: string): Promise<Listing> {
-    const raw = await runHost("auggie", ["--print", "List your tools."], { home: h, cwd: w.dir, env: auggieAuth(fake.url), offline: false });
+    const m = await model();
+    const raw = await runHost("auggie", ["--print", "List your tools."], { home: h, cwd: w.dir, env: { ...auggieAuth(m.url), LEDGER_TOKEN: "ledger-token-1" }, offline: false });
     return { servers: parseAuggieStart(raw.stdout + "\n" + raw.stderr), raw };
   }
 
