@@ -1,10 +1,9 @@
 // Helpers for the adopt tests: a scratch project with its own HOME, whole-tree
 // snapshots (bytes, modes, mtimes, symlinks) and a check that a file changed
 // only by additions.
-import { lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { structuredPatch } from "diff";
-import { runHcpx, scratchProject, tmp, type RunResult } from "../support/hcpx";
+import { type RunResult } from "../support/cli";
+import { scratchProject } from "../support/project";
 
 export interface Scratch {
   dir: string;
@@ -16,34 +15,11 @@ export interface Scratch {
   read: (rel: string) => string;
 }
 
-/** A scratch project (ledger + transit) with its own HOME; PATH without any `hcpx`. */
+/** A scratch project (ledger + transit) with its own HOME; PATH without any `hcpx` (the shared builder, ownHome). */
 export function scratch(opts: { packs?: string[] } = {}): Scratch {
-  const p = scratchProject({ packs: opts.packs });
-  const home = tmp("hcpx-adopt-home-");
-  const env: NodeJS.ProcessEnv = { HOME: home, PATH: process.env.PATH!.split(":").filter((d) => !safeHasHcpx(d)).join(":") };
-  const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => runHcpx(args, { cwd: p.dir, env: { ...env, ...extra } });
-  return {
-    dir: p.dir,
-    home,
-    env,
-    run,
-    adopt: (...args: string[]) => run(["adopt", ...args]),
-    write: (rel, text) => {
-      const f = rel.startsWith("~/") ? join(home, rel.slice(2)) : join(p.dir, rel);
-      mkdirSync(dirname(f), { recursive: true });
-      writeFileSync(f, text);
-    },
-    read: (rel) => readFileSync(rel.startsWith("~/") ? join(home, rel.slice(2)) : join(p.dir, rel), "utf8"),
-  };
-}
-
-function safeHasHcpx(dir: string): boolean {
-  try {
-    lstatSync(join(dir, "hcpx"));
-    return true;
-  } catch {
-    return false;
-  }
+  const p = scratchProject({ packs: opts.packs, ownHome: true });
+  const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => p.run(args, extra);
+  return { dir: p.dir, home: p.home!, env: p.env, run, adopt: (...args: string[]) => run(["adopt", ...args]), write: p.write, read: p.read };
 }
 
 /** Every entry below `root`: files with content and mode (and mtime when asked), dirs, symlinks. */
