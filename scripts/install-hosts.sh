@@ -44,6 +44,12 @@ print_bins() {
   echo "CODEX=$bin/codex"
   echo "OPENCODE=$bin/opencode"
   echo "MCP_INSPECTOR=$bin/mcp-inspector"
+  echo "COPILOT=$bin/copilot"
+  echo "QWEN=$bin/qwen"
+  echo "DROID=$bin/droid"
+  echo "QODERCLI=$bin/qodercli"
+  echo "KILO=$bin/kilo"
+  echo "AUGGIE=$bin/auggie"
   echo "HCPX_HOSTS_BIN=$bin"
 }
 
@@ -51,10 +57,12 @@ print_bins() {
 smoke() {
   local h rc=0 v
   h="$(mktemp -d)"
-  for b in claude gemini codex opencode; do
+  for b in claude gemini codex opencode \
+           copilot qwen droid qodercli kilo auggie; do
     if v="$(cd "$h" && HOME="$h" GEMINI_CLI_NO_RELAUNCH=true DISABLE_AUTOUPDATER=1 \
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 OPENCODE_DISABLE_AUTOUPDATE=1 \
-            timeout 60 "$bin/$b" --version 2>/dev/null </dev/null | tail -n1)"; then
+            COPILOT_OFFLINE=true KILO_DISABLE_AUTOUPDATE=1 \
+            timeout 60 "$bin/$b" --version 2>/dev/null </dev/null | grep -v "copilot update" | tail -n1)"; then
       printf '  %-14s %s\n' "$b" "$v"
     else
       echo "  $b: FAILED to run --version" >&2; rc=1
@@ -72,7 +80,9 @@ smoke() {
 up_to_date() {
   [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(want_stamp)" ] \
     && [ -x "$bin/claude" ] && [ -x "$bin/gemini" ] && [ -x "$bin/codex" ] \
-    && [ -x "$bin/opencode" ] && [ -x "$bin/mcp-inspector" ]
+    && [ -x "$bin/opencode" ] && [ -x "$bin/mcp-inspector" ] \
+    && [ -x "$bin/copilot" ] && [ -x "$bin/qwen" ] && [ -x "$bin/droid" ] \
+    && [ -x "$bin/qodercli" ] && [ -x "$bin/kilo" ] && [ -x "$bin/auggie" ]
 }
 
 case "$mode" in

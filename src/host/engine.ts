@@ -489,6 +489,7 @@ class AdoptRun {
       machineSpecific: mcp.machineSpecific,
       oldEntry: (e) => old?.entries.find(same(e)) ?? this.allLedgerEntries().find(same(e)),
       ownedBefore: (e) => this.allLedgerEntries().some(same(e)),
+      ownerOf: (e, sha) => Object.entries(this.ledger.hosts).find(([h, lh]) => h !== host && !this.hosts.includes(h) && lh.scope === this.scope && lh.entries.some((x) => same(e)(x) && x.sha256 === sha))?.[0],
       render: (t) => render(host, t.template!, tctx),
       entryValue: (t) => entryValue(t, served, envVars, desc, classes),
       file: (abs) => this.file(abs),

@@ -138,6 +138,174 @@ const cases: HostCase[] = [
       expect(existsSync(join(s.dir, "opencode.json"))).toBe(false); // the existing .jsonc is the target
     },
   },
+  // GitHub Copilot CLI: with no .mcp.json, its own .github/mcp.json (Copilot reads .mcp.json first when there is one)
+  {
+    host: "copilot",
+    files: {
+      ".github/mcp.json": '{\n  "mcpServers": {\n    "other": { "type": "local", "command": "o", "args": [], "tools": ["*"] }\n  }\n}\n',
+      ".github/copilot-instructions.md": "Prefer small PRs.\n",
+    },
+    mcp: { path: ".github/mcp.json", get: (t) => json(t).mcpServers?.hcp },
+    keep: (s) => {
+      expect(existsSync(join(s.dir, ".mcp.json")), "the existing .github/mcp.json is the target").toBe(false);
+      const v = JSON.parse(s.read(".github/mcp.json"));
+      expect(v.mcpServers.other).toEqual({ type: "local", command: "o", args: [], tools: ["*"] });
+      expect(v.mcpServers.hcp.type).toBe("stdio");
+      expect(s.read(".github/copilot-instructions.md").startsWith("Prefer small PRs.\n")).toBe(true);
+    },
+  },
+  {
+    host: "copilot",
+    scope: "user",
+    files: {
+      "~/.copilot/mcp-config.json": '{\n  // mine\n  "mcpServers": {\n    "other": { "type": "http", "url": "https://example.test/mcp" }\n  }\n}\n',
+      "~/.copilot/config.json": '{ "trusted_folders": ["/somewhere"] }\n',
+    },
+    mcp: { path: "~/.copilot/mcp-config.json", get: (t) => json(t).mcpServers?.hcp },
+    keep: (s) => {
+      const t = s.read("~/.copilot/mcp-config.json");
+      expect(t).toContain("// mine");
+      expect(t).not.toMatch(/,\s*[}\]]/);
+      expect(json(t).mcpServers!.other).toEqual({ type: "http", url: "https://example.test/mcp" });
+      expect(s.read("~/.copilot/config.json")).toBe('{ "trusted_folders": ["/somewhere"] }\n');
+      expect(s.read("~/.copilot/copilot-instructions.md")).toContain("<!-- hcp:begin -->");
+      expect(s.read("~/.copilot/skills/ledger/SKILL.md")).toMatch(/^---\nname: ledger\n/);
+    },
+  },
+  {
+    host: "qwen",
+    files: {
+      ".qwen/settings.json": '{\n  // my model\n  "model": { "name": "qwen3-coder" },\n  "mcpServers": {\n    "other": { "command": "o", "trust": true }\n  }\n}\n',
+      "QWEN.md": "# Qwen notes\n",
+    },
+    mcp: { path: ".qwen/settings.json", get: (t) => json(t).mcpServers?.hcp },
+    keep: (s) => {
+      const t = s.read(".qwen/settings.json");
+      expect(t).toContain("// my model");
+      expect(t).not.toMatch(/,\s*[}\]]/); // a trailing comma is fatal (a Gemini CLI fork)
+      expect(json(t).mcpServers!.other).toEqual({ command: "o", trust: true });
+      expect(json(t).mcpServers!.hcp!.env).toEqual({ LEDGER_TOKEN: "$LEDGER_TOKEN" }); // names the Binding env, as Gemini's
+      expect(s.read("QWEN.md").startsWith("# Qwen notes\n")).toBe(true);
+      expect(s.read(".qwen/skills/ledger/SKILL.md")).toMatch(/^---\nname: ledger\n/);
+    },
+  },
+  {
+    host: "qwen",
+    scope: "user",
+    files: { "~/.qwen/settings.json": '{\n  "mcpServers": {\n    "other": { "httpUrl": "https://example.test/mcp" }\n  }\n}\n', "~/.qwen/QWEN.md": "Always be brief.\n" },
+    mcp: { path: "~/.qwen/settings.json", get: (t) => json(t).mcpServers?.hcp },
+    keep: (s) => {
+      expect(JSON.parse(s.read("~/.qwen/settings.json")).mcpServers.other).toEqual({ httpUrl: "https://example.test/mcp" });
+      expect(s.read("~/.qwen/QWEN.md").startsWith("Always be brief.\n")).toBe(true);
+    },
+  },
+  {
+    host: "droid",
+    files: {
+      ".factory/mcp.json": '{\n  // team servers\n  "mcpServers": {\n    "other": { "type": "stdio", "command": "o", "disabled": true }\n  }\n}\n',
+      "AGENTS.md": "# Agents\n",
+    },
+    mcp: { path: ".factory/mcp.json", get: (t) => json(t).mcpServers?.hcp },
+    keep: (s) => {
+      const t = s.read(".factory/mcp.json");
+      expect(t).toContain("// team servers");
+      expect(t).not.toMatch(/,\s*[}\]]/); // a trailing comma: droid silently reads no servers
+      expect(json(t).mcpServers!.other).toEqual({ type: "stdio", command: "o", disabled: true });
+      expect(json(t).mcpServers!.hcp!.type).toBe("stdio");
+      expect(s.read(".agents/skills/ledger/SKILL.md")).toMatch(/^---\nname: ledger\n/);
+    },
+  },
+  {
+    host: "droid",
+    scope: "user",
+    files: { "~/.factory/mcp.json": '{\n  "mcpServers": {\n    "other": { "type": "http", "url": "https://example.test/mcp" }\n  }\n}\n', "~/.factory/AGENTS.md": "Mine.\n" },
+    mcp: { path: "~/.factory/mcp.json", get: (t) => json(t).mcpServers?.hcp },
+    keep: (s) => {
+      expect(JSON.parse(s.read("~/.factory/mcp.json")).mcpServers.other).toEqual({ type: "http", url: "https://example.test/mcp" });
+      expect(s.read("~/.factory/AGENTS.md").startsWith("Mine.\n\n<!-- hcp:begin -->")).toBe(true);
+    },
+  },
+  // Qoder: the project .mcp.json (Claude Code's file, strict JSON)
+  {
+    host: "qoder",
+    files: {
+      ".mcp.json": '{\n  "mcpServers": {\n    "other": { "command": "o" }\n  }\n}\n',
+      "AGENTS.md": "# Agents\n\nBe brief.\n",
+    },
+    mcp: { path: ".mcp.json", get: (t) => json(t).mcpServers?.hcp },
+    keep: (s) => {
+      const v = JSON.parse(s.read(".mcp.json"));
+      expect(v.mcpServers.other).toEqual({ command: "o" });
+      expect(v.mcpServers.hcp.type).toBe("stdio");
+      expect(s.read(".agents/skills/ledger/SKILL.md")).toMatch(/^---\nname: ledger\n/);
+    },
+  },
+  {
+    host: "qoder",
+    scope: "user",
+    files: { "~/.qoder/settings.json": '{\n  "theme": "dark",\n  "mcpServers": {\n    "other": { "command": "o" }\n  }\n}\n' },
+    mcp: { path: "~/.qoder/settings.json", get: (t) => json(t).mcpServers?.hcp },
+    keep: (s) => {
+      const v = JSON.parse(s.read("~/.qoder/settings.json"));
+      expect(v.theme).toBe("dark");
+      expect(v.mcpServers.other).toEqual({ command: "o" });
+      expect(s.read("~/.qoder/AGENTS.md")).toContain("<!-- hcp:begin -->");
+    },
+  },
+  {
+    host: "kilo",
+    files: {
+      "kilo.json": '{\n  "$schema": "https://app.kilo.ai/config.json",\n  // mine\n  "mcp": {\n    "other": { "type": "local", "command": ["o"], "enabled": false },\n  },\n}\n',
+      "AGENTS.md": "# Rules\n",
+    },
+    mcp: { path: "kilo.json", get: (t) => json(t).mcp?.hcp },
+    keep: (s) => {
+      const t = s.read("kilo.json");
+      expect(t).toContain("// mine");
+      expect(json(t).mcp!.other).toEqual({ type: "local", command: ["o"], enabled: false });
+      expect(json(t).mcp!.hcp).toMatchObject({ type: "local", enabled: true });
+      expect(existsSync(join(s.dir, "kilo.jsonc")), "the existing kilo.json is the target").toBe(false);
+    },
+  },
+  {
+    host: "kilo",
+    scope: "user",
+    files: { "~/.config/kilo/kilo.jsonc": '{\n  "$schema": "https://app.kilo.ai/config.json",\n  "permission": {\n    "bash": "allow"\n  },\n}\n' },
+    mcp: { path: "~/.config/kilo/kilo.jsonc", get: (t) => json(t).mcp?.hcp },
+    keep: (s) => {
+      const t = s.read("~/.config/kilo/kilo.jsonc");
+      // the person's rule stays; hcpx's (opencode's shape): granted reads allow, a gated write asks
+      expect(json(t).permission).toMatchObject({ bash: "allow", hcp_ledger__balance: "allow", hcp_ledger__transfer: "ask", hcp_hcp__read_skill: "allow" });
+      expect(s.read("~/.config/kilo/AGENTS.md")).toContain("<!-- hcp:begin -->");
+      expect(s.read("~/.config/kilo/skills/ledger/SKILL.md")).toMatch(/^---\nname: ledger\n/);
+    },
+  },
+  {
+    host: "auggie",
+    files: {
+      ".augment/settings.json": '{\n  // mine\n  "toolPermissions": [{ "toolName": "view", "permission": { "type": "allow" } }],\n  "mcpServers": {\n    "other": { "command": "o", "args": ["a"] },\n  },\n}\n',
+      "AGENTS.md": "# Agents\n",
+    },
+    mcp: { path: ".augment/settings.json", get: (t) => json(t).mcpServers?.hcp },
+    keep: (s) => {
+      const t = s.read(".augment/settings.json");
+      expect(t).toContain("// mine");
+      expect(json(t).toolPermissions).toEqual([{ toolName: "view", permission: { type: "allow" } }]);
+      expect(json(t).mcpServers!.other).toEqual({ command: "o", args: ["a"] });
+      expect(s.read(".agents/skills/ledger/SKILL.md")).toMatch(/^---\nname: ledger\n/);
+    },
+  },
+  {
+    host: "auggie",
+    scope: "user",
+    files: { "~/.augment/settings.json": '{\n  "model": "sonnet",\n  "mcpServers": {\n    "other": { "url": "https://example.test/mcp", "type": "http" }\n  }\n}\n', "~/.augment/rules/mine.md": "Mine.\n" },
+    mcp: { path: "~/.augment/settings.json", get: (t) => json(t).mcpServers?.hcp },
+    keep: (s) => {
+      expect(JSON.parse(s.read("~/.augment/settings.json")).model).toBe("sonnet");
+      expect(s.read("~/.augment/rules/mine.md")).toBe("Mine.\n");
+      expect(s.read("~/.augment/rules/hcp.md")).toContain("<!-- hcp:prompt sha256:");
+    },
+  },
 ];
 
 describe("adopt keeps what is not ours, per host", () => {
@@ -220,6 +388,16 @@ describe("documented shapes", () => {
     const oc = JSON.parse(s.read("opencode.json")) as Record<string, unknown>;
     expect(Object.keys(oc)).toEqual(["$schema", "mcp", "permission"]);
     expect(oc).toMatchObject({ $schema: "https://opencode.ai/config.json", mcp: { hcp: { type: "local", command: ["hcpx", "mcp", "--shape", "per-command"], enabled: true } } });
+  });
+
+  it("Qwen Code and Kilo: a new settings file starts with the key each host adds to a file without it ($version, $schema), so the host leaves it alone; --remove deletes it again", async () => {
+    const s = scratch();
+    const before = snapshot(s.dir);
+    expect((await s.adopt("qwen", "kilo", "--write")).code).toBe(0);
+    expect(s.read(".qwen/settings.json").startsWith('{\n  "$version": 4,\n  "mcpServers": {')).toBe(true);
+    expect(s.read("kilo.jsonc").startsWith('{\n  "$schema": "https://app.kilo.ai/config.json",\n  "mcp": {')).toBe(true);
+    expect((await s.adopt("qwen", "kilo", "--remove", "--write")).code).toBe(0);
+    expect(snapshot(s.dir)).toEqual(before);
   });
 
   it("Claude and Gemini: the instruction block sits between the markers and names the host's skills dir", async () => {

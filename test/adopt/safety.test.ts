@@ -102,7 +102,9 @@ describe("review first", () => {
     const r = await s.adopt("emacs");
     expect(r.code).toBe(64);
     expect(r.stderr).toMatch(/unknown host 'emacs'/);
-    expect(r.stderr).toMatch(/claude, codex, cursor/);
+    const known = /known hosts: ([a-z, -]+)/.exec(r.stderr)?.[1]?.split(", ") ?? [];
+    for (const h of ["claude", "codex", "cursor", "copilot", "qwen", "droid", "qoder", "kilo", "auggie"]) expect(known, r.stderr).toContain(h);
+    expect(known).toEqual([...known].sort());
   });
 });
 

@@ -16,7 +16,7 @@ import { connectMcp } from "../support/mcp";
 import { DIST, hc, pathWithoutHcpx, REPO, tmp, type Raw } from "../hosts/e2e/support";
 import { runHcpx } from "../support/hcpx";
 
-export type HostId = "claude" | "codex" | "gemini" | "opencode";
+export type HostId = "claude" | "codex" | "gemini" | "opencode" | "copilot" | "qwen" | "kilo" | "auggie";
 export const FIXTURES = join(REPO, "test", "agents", "fixtures");
 export const GRANTED = ["probe.echo", "probe.stamp"];
 /** every spelling of the ungranted command a model could be shown */
@@ -33,6 +33,12 @@ export interface HostSpec {
   shell: boolean;
   /** properties the host adds to every tool's input schema (Gemini: wait_for_previous) */
   addsToolProperties?: string[];
+  /** schema keys the host may leave out of the tool schemas it shows its model (compared without them; Qwen Code: additionalProperties) */
+  dropsSchemaKeys?: string[];
+  /** a tool's description as the host shows it to its model (Auggie prefixes `[MCP Server: hcp] `) */
+  toolDescription?: (description: string) => string;
+  /** the agent's exit code for the whole script (default 0; Kilo exits 1 when its run ends at an auto-rejected permission) */
+  exitCode?: number;
   /** programs the host's agent needs on PATH (opencode's skill tool runs ripgrep) */
   needs?: string[];
   /**
@@ -58,6 +64,8 @@ export interface HostSpec {
   homeFiles: (fakeUrl: string, project: string) => Record<string, string>;
   env: (fakeUrl: string) => Record<string, string>;
   argv: (prompt: string) => string[];
+  /** the host's own commands run in the project before the agent (an approval step: `qwen mcp approve hcp`) */
+  prepare?: string[][];
 }
 
 export const HOSTS: Record<HostId, HostSpec> = {
@@ -139,6 +147,86 @@ export const HOSTS: Record<HostId, HostSpec> = {
     }),
     env: () => ({}),
     argv: (prompt) => ["run", "--format", "json", prompt],
+  },
+  copilot: {
+    id: "copilot",
+    instructions: ".github/copilot-instructions.md",
+    keepsComments: true,
+    shell: true,
+    // Copilot CLI names MCP tools <server>-<tool>
+    tool: (n) => ({ name: `hcp-${n}` }),
+    // --allow-all-tools (the person allowing every tool) lets the gated write reach hcpx, which asks the
+    // person through MCP elicitation: Copilot CLI declares it, and headless answers `decline` (seen):
+    // confirm_declined with or without the model's confirm: true, and the write never runs
+    gatedWrite: "refused",
+    skillCall: { name: "skill", input: { skill: "probe" } },
+    shellCall: (cmd) => ({ name: "bash", input: { command: cmd, description: "run the probe through hcpx" } }),
+    // workspace MCP servers load only in a trusted folder
+    homeFiles: (_url, project) => ({ ".copilot/config.json": JSON.stringify({ trusted_folders: [project] }) }),
+    // an OpenAI-compatible provider (chat completions); COPILOT_OFFLINE: no GitHub login or calls
+    env: (url) => ({ COPILOT_OFFLINE: "true", COPILOT_PROVIDER_BASE_URL: `${url}/v1`, COPILOT_PROVIDER_API_KEY: "sk-fake", COPILOT_MODEL: "fake-model" }),
+    argv: (prompt) => ["-p", prompt, "--allow-all-tools", "-s"],
+  },
+  qwen: {
+    id: "qwen",
+    instructions: "QWEN.md",
+    keepsComments: true,
+    shell: true,
+    tool: (n) => ({ name: `mcp__hcp__${n}` }),
+    // seen: Qwen Code sends probe__stamp's input schema without `additionalProperties` (probe__echo's with it)
+    dropsSchemaKeys: ["additionalProperties"],
+    // --approval-mode yolo stands in for the person approving every tool: the gated write reaches hcpx
+    gatedWrite: "hcpx",
+    skillCall: { name: "skill", input: { skill: "probe" } },
+    shellCall: (cmd) => ({ name: "run_shell_command", input: { command: cmd, description: "run the probe through hcpx" } }),
+    // tools.toolSearch.enabled false: MCP tools are offered in full, not behind tool_search/tool_call;
+    // "$version": Qwen Code's own settings version (it adds it to a file without one)
+    homeFiles: () => ({ ".qwen/settings.json": JSON.stringify({ $version: 4, tools: { toolSearch: { enabled: false } } }) }),
+    env: (url) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: "sk-fake", OPENAI_MODEL: "fake-model", QWEN_CODE_SUPPRESS_YOLO_WARNING: "1" }),
+    argv: (prompt) => ["-p", prompt, "--auth-type", "openai", "--approval-mode", "yolo"],
+    // a project MCP server connects only once approved (bound to the entry's hash, in ~/.qwen/mcpApprovals.json)
+    prepare: [["mcp", "approve", "hcp"]],
+  },
+  kilo: {
+    id: "kilo",
+    instructions: "AGENTS.md",
+    keepsComments: true,
+    shell: true,
+    needs: ["rg"],
+    tool: (n) => ({ name: `hcp_${n}` }),
+    // the `permission` rules adopt wrote (opencode's): the gated write asks, and `kilo run` ends there,
+    // exit 1: "run ended with an auto-rejected permission; pass --auto for autonomous use" (seen)
+    gatedWrite: "stops",
+    exitCode: 1,
+    skillCall: { name: "skill", input: { name: "probe" } },
+    shellCall: (cmd) => ({ name: "bash", input: { command: cmd, description: "run the probe through hcpx" } }),
+    homeFiles: (url) => ({
+      ".config/kilo/kilo.json": JSON.stringify({
+        $schema: "https://app.kilo.ai/config.json",
+        provider: { fake: { npm: "@ai-sdk/openai-compatible", name: "Fake", options: { baseURL: `${url}/v1`, apiKey: "sk-fake" }, models: { "fake-model": { name: "Fake model" } } } },
+        model: "fake/fake-model",
+      }),
+    }),
+    env: () => ({ KILO_DISABLE_MODELS_FETCH: "1", KILO_DISABLE_AUTOUPDATE: "1", KILO_DISABLE_LSP_DOWNLOAD: "1", KILO_DISABLE_SHARE: "1" }),
+    argv: (prompt) => ["run", "--format", "json", prompt],
+  },
+  auggie: {
+    id: "auggie",
+    instructions: "AGENTS.md",
+    keepsComments: true,
+    shell: false,
+    // Auggie names MCP tools <tool>_<server> and prefixes their descriptions
+    tool: (n) => ({ name: `${n}_hcp` }),
+    toolDescription: (d) => `[MCP Server: hcp] ${d}`,
+    // its launch-process shell does not find hcpx on PATH: hosts/auggie.json5 shellRoute: false
+    gatedWrite: "hcpx",
+    // no skill tool: the request lists the Skills (name, description, path) and the model views the file
+    skillCall: { name: "view", input: { type: "file", path: ".agents/skills/probe/SKILL.md" } },
+    shellCall: (cmd) => ({ name: "launch-process", input: { command: cmd, wait: true, max_wait_seconds: 60, cwd: "." } }),
+    homeFiles: () => ({}),
+    // a fake Augment tenant: the session needs accessToken, tenantURL and a scopes array
+    env: (url) => ({ AUGMENT_SESSION_AUTH: JSON.stringify({ accessToken: "fake", tenantURL: `${url}/`, scopes: ["email"] }) }),
+    argv: (prompt) => ["--print", prompt],
   },
 };
 
@@ -293,6 +381,10 @@ export async function runAgent(host: HostId): Promise<AgentRun> {
     writeFileSync(join(home, rel), text);
   }
   const env = hc.hostEnv(home, { ...spec.env(fake.url), PATH: path, PWD: dir, PROBE_TOKEN: token });
+  for (const args of spec.prepare ?? []) {
+    const r = await hc.run(hc.hostBin(host), args, { cwd: dir, env, timeoutMs: 60_000 });
+    if (r.code !== 0) throw new Error(`${host} ${args.join(" ")} failed (${r.code}):\n${r.stderr}${r.stdout}`);
+  }
   const raw = await hc.run(hc.hostBin(host), spec.argv(PROMPT), { cwd: dir, env, timeoutMs: 120_000 });
   const calls = () => {
     const f = join(dir, "probe-calls.jsonl");

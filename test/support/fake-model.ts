@@ -10,6 +10,9 @@
 //                                   Gemini (the model is in the path)
 //   POST /v1beta/models/<m>:countTokens  Gemini token count (side call)
 //   GET  /v1/models                 a one-model list (side call)
+//   POST /chat-stream               Augment's (Auggie): one JSON line back, `nodes` with
+//                                   `tool_use`; its other API calls (models, MCP configs,
+//                                   remote tools, events) answered `{}`
 // Paths are matched on their end, so a base URL with a prefix (`/v1`, `/api/v1`)
 // works. Anything else is logged and answered 404.
 //
@@ -31,7 +34,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type Api = "anthropic" | "responses" | "chat" | "gemini";
+export type Api = "anthropic" | "responses" | "chat" | "gemini" | "augment";
 
 export interface ToolCallSpec {
   name: string;
@@ -146,6 +149,8 @@ interface Dialect {
   parse(body: Json): Pick<ModelRequest, "tools" | "system" | "toolResults">;
   render(turn: TurnData, ctx: RenderCtx): Json;
   stream(turn: TurnData, ctx: RenderCtx): { event?: string; data: Json | string }[];
+  /** the stream is newline-delimited JSON, not SSE (Augment's) */
+  ndjson?: boolean;
 }
 
 interface RenderCtx {
@@ -372,7 +377,39 @@ const gemini: Dialect = {
   },
 };
 
-const DIALECTS: Dialect[] = [anthropic, chat, responses, gemini];
+/** Augment's chat API (Auggie): tools in `tool_definitions` (schema as a JSON string), results as `tool_result_node`s. */
+const augment: Dialect = {
+  api: "augment",
+  match: /\/chat-stream$/,
+  streams: () => true,
+  ndjson: true,
+  parse(b) {
+    const tools = arr(b.tool_definitions)
+      .filter(isObj)
+      .map((t) => {
+        let schema: unknown;
+        try {
+          schema = JSON.parse(str(t.input_schema_json));
+        } catch {
+          schema = undefined;
+        }
+        return { name: str(t.name), description: str(t.description), schema };
+      });
+    const nodes = [...arr(b.chat_history).flatMap((h) => (isObj(h) ? arr(h.request_nodes) : [])), ...arr(b.nodes)];
+    const toolResults = nodes.flatMap((n) => (isObj(n) && isObj(n.tool_result_node) ? [n.tool_result_node] : [])).map((r) => ({ id: str(r.tool_use_id), output: textOf(r.content), isError: r.is_error === true }));
+    const system = [str(b.user_guidelines), str(b.workspace_guidelines), ...arr(b.rules).map((r) => (isObj(r) ? str(r.content) : ""))].filter(Boolean).join("\n");
+    return { tools, system, toolResults };
+  },
+  render(turn, ctx) {
+    const calls = (turn.toolCalls ?? []).map((c, i) => ({ id: i + 1, type: 5, content: "", tool_use: { tool_use_id: ctx.callIds[i], tool_name: c.name, input_json: JSON.stringify(c.input) } }));
+    return { text: turn.text ?? "", nodes: calls, stop_reason: calls.length ? 3 : 1 };
+  },
+  stream(turn, ctx) {
+    return [{ data: augment.render(turn, ctx) }];
+  },
+};
+
+const DIALECTS: Dialect[] = [anthropic, chat, responses, gemini, augment];
 
 /**
  * A value that satisfies a JSON Schema (Gemini's OBJECT/STRING spelling too):
@@ -460,6 +497,11 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
       sendJson(res, 200, { totalTokens: Math.max(1, Math.ceil(raw.length / 4)) });
       return;
     }
+    // Augment's side calls around a conversation: nothing configured there
+    if (req.method === "POST" && /\/(get-models|settings\/get-mcp-(?:tenant|user)-configs|agents\/list-remote-tools|record-[a-z-]+|report-[a-z-]+)$/.test(path)) {
+      sendJson(res, 200, {});
+      return;
+    }
     const dialect = req.method === "POST" ? DIALECTS.find((d) => d.match.test(path)) : undefined;
     if (!dialect || !isObj(body)) {
       unexpected.push(logged);
@@ -497,11 +539,17 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
     const ctx: RenderCtx = {
       model: mreq.model,
       id: dialect.api === "anthropic" ? `msg_fake${n}` : dialect.api === "responses" ? `resp_fake${n}` : `chatcmpl-fake${n}`,
-      callIds: (turn.toolCalls ?? []).map((c, i) => c.id ?? `${dialect.api === "anthropic" ? "toolu" : "call"}_${n}_${i}`),
+      callIds: (turn.toolCalls ?? []).map((c, i) => c.id ?? `${dialect.api === "anthropic" || dialect.api === "augment" ? "toolu" : "call"}_${n}_${i}`),
       inputTokens: Math.max(1, Math.ceil(raw.length / 4)),
     };
     if (!mreq.stream) {
       sendJson(res, 200, dialect.render(turn, ctx));
+      return;
+    }
+    if (dialect.ndjson) {
+      res.writeHead(200, { "content-type": "application/json", "request-id": "req_fake", "x-request-id": "req_fake" });
+      for (const e of dialect.stream(turn, ctx)) res.write(`${typeof e.data === "string" ? e.data : JSON.stringify(e.data)}\n`);
+      res.end();
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", "request-id": "req_fake", "x-request-id": "req_fake" });

@@ -30,7 +30,27 @@ export function planKeyedEntry<D>(fmt: KeyedFormat<D>, t: Target, abs: string, c
   const base: LedgerEntry = { path: f.show, kind: fmt.kind, key, sha256: fmt.hash(want), created: false };
   const prev = ctx.oldEntry(base);
   const have = fmt.get(doc, key, t);
-  if (have !== undefined && !prev && !ctx.ownedBefore(base) && !same(have, want) && !ctx.force) {
+  // One entry several hosts read (Claude Code, Copilot CLI and Qoder all read .mcp.json's mcpServers.hcp):
+  // a host never replaces the entry another host placed, in this run or recorded in the ledger, with a
+  // different one (the other host would be out of sync, and re-adopting it would flip it back). The hosts
+  // that share an entry record the same key; the first to place it decides what a removal restores.
+  const slot = JSON.stringify(key);
+  const placed = f.keyedPlanned?.get(slot);
+  const mine = JSON.stringify(want);
+  if (placed && placed.host !== ctx.host && placed.value !== mine) {
+    throw new HcpxError({ code: "host_conflict", message: `${placed.host} and ${ctx.host} would write different MCP entries at ${fmt.showKey(key)}, which both read`, file: f.show, hint: "adopt them with the same --command (one entry serves both), or one of them at a time" });
+  }
+  if (!placed && have !== undefined && !same(have, want)) {
+    const owner = ctx.ownerOf(base, fmt.hash(have));
+    if (owner) {
+      throw new HcpxError({ code: "host_conflict", message: `the hcp entry ${fmt.showKey(key)} here is ${owner}'s (hcpx adopt ${owner}) and ${ctx.host} would write a different one; both hosts read it`, file: f.show, ...fmt.where(doc, key, text), hint: `adopt them together (hcpx adopt ${owner} ${ctx.host} --write), with the same --command` });
+    }
+  }
+  const record = (entry: LedgerEntry): LedgerEntry => {
+    if (!placed) (f.keyedPlanned ??= new Map()).set(slot, { host: ctx.host, entry, value: mine });
+    return entry;
+  };
+  if (have !== undefined && !prev && !placed && !ctx.ownedBefore(base) && !same(have, want) && !ctx.force) {
     throw new HcpxError({ code: "not_ours", message: `an MCP server ${fmt.showKey(key)} already exists and was not written by hcpx`, file: f.show, ...fmt.where(doc, key, text), hint: `remove or rename it, or rerun with --force to replace it (${ctx.desc.name})` });
   }
   ctx.touched(f);
@@ -41,9 +61,10 @@ export function planKeyedEntry<D>(fmt: KeyedFormat<D>, t: Target, abs: string, c
   const kept = Object.keys(theirs);
   const next = kept.length ? { ...want, ...theirs } : want;
   if (have !== undefined && same(have, next)) {
-    // already as projected: no edit (keeps its formatting)
+    // already as projected: no edit (keeps its formatting); placed by another host earlier in this
+    // run: what its entry knows (created, insertedAt…) is shared
     f.hosts.add(ctx.host);
-    return { ...base, ...fmt.carry(prev, key) };
+    return record({ ...base, ...(prev || !placed ? fmt.carry(prev, key) : fmt.carry(placed.entry, key)) });
   }
   const r = fmt.set(text, doc, key, next, f, t, ctx.desc.name);
   if (have !== undefined && prev && fmt.hash(have) !== prev.sha256) {
@@ -51,8 +72,8 @@ export function planKeyedEntry<D>(fmt: KeyedFormat<D>, t: Target, abs: string, c
   }
   f.cur = r.text;
   f.hosts.add(ctx.host);
-  if (prev && have !== undefined) return { ...base, ...fmt.carry(prev, key) };
-  return { ...base, created: f.orig.kind === "absent", ...r.undo };
+  if (prev && have !== undefined) return record({ ...base, ...fmt.carry(prev, key) });
+  return record({ ...base, created: f.orig.kind === "absent", ...r.undo });
 }
 
 export function removeKeyedEntry<D>(fmt: KeyedFormat<D>, e: LedgerEntry, f: VFile, text: string, ctx: RemoveContext): "removed" | "kept" | "gone" {

@@ -23,6 +23,8 @@ export interface VFile {
   plannedBy?: { host: string; text: string };
   /** markdown: the prefix the first host of this run inserted */
   mdPrefix?: string;
+  /** keyed: the MCP entries placed in this run, by key path (one file several hosts read: Claude Code's .mcp.json) */
+  keyedPlanned?: Map<string, { host: string; entry: LedgerEntry; value: string }>;
 }
 
 export type LedgerKind = LedgerEntry["kind"];
@@ -46,6 +48,8 @@ export interface TargetContext {
   oldEntry(e: EntryKey): LedgerEntry | undefined;
   /** some host's ledger entry names this place */
   ownedBefore(e: EntryKey): boolean;
+  /** another host, not in this run, whose ledger entry at this place records exactly `sha256` (the file holds what it wrote) */
+  ownerOf(e: EntryKey, sha256: string): string | undefined;
   /** the target's prose template, rendered */
   render(t: Target): Promise<string>;
   /** the MCP entry the target's `entry` describes, as a value (fields in order) */

@@ -67,7 +67,7 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
       expect(check.code, check.stdout + check.stderr).toBe(0);
       // a second --write changes no byte
       const mid = snapshot(w.dir);
-      const again = await w.adopt("all", "--write");
+      const again = await w.adopt(...HOSTS, "--write");
       expect(again.code, again.stderr).toBe(0);
       expect(diffSnapshots(mid, snapshot(w.dir))).toEqual([]);
     });

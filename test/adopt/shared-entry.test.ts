@@ -1,0 +1,69 @@
+// One MCP entry several hosts read: Claude Code, GitHub Copilot CLI and Qoder all read the
+// project's .mcp.json `mcpServers.hcp` (hosts/claude.json5, copilot.json5, qoder.json5; seen
+// with each program, test/hosts/HOST-PROBES.md). adopt writes the entry once, every host
+// records it, a removal in any order restores the file byte for byte, and a host never
+// replaces the entry another host placed with a different one.
+import { describe, expect, it } from "vitest";
+import { scratch, snapshot } from "./helpers";
+
+const USERS = '{\n  "mcpServers": {\n    "mine": { "command": "mine-server", "args": ["--x"] }\n  },\n  "other": true\n}\n';
+const HOSTS = ["claude", "copilot", "qoder"];
+const rotations = HOSTS.map((_, i) => [...HOSTS.slice(i), ...HOSTS.slice(0, i)]);
+
+describe("adopt: one .mcp.json entry for Claude Code, Copilot CLI and Qoder", () => {
+  for (const pre of [undefined, USERS]) {
+    it(`adopted in one run, removed one host at a time in every rotation: the project is as before (${pre ? "the user's .mcp.json" : "no .mcp.json"})`, async () => {
+      for (const order of rotations) {
+        const s = scratch({ packs: ["ledger"] });
+        if (pre) s.write(".mcp.json", pre);
+        const before = snapshot(s.dir);
+        const w = await s.adopt(...HOSTS, "--write");
+        expect(w.code, w.stderr).toBe(0);
+        const mcp = JSON.parse(s.read(".mcp.json")) as { mcpServers: Record<string, unknown> };
+        expect(Object.keys(mcp.mcpServers)).toEqual(pre ? ["mine", "hcp"] : ["hcp"]);
+        const ledger = JSON.parse(s.read(".hcp/adopted.json")) as { hosts: Record<string, { entries: { path: string; key?: string[]; created: boolean }[] }> };
+        for (const h of HOSTS) {
+          const e = ledger.hosts[h]!.entries.find((x) => x.path === ".mcp.json");
+          // every host that reads the entry records it, with what the first host knew about the file
+          expect(e, h).toMatchObject({ key: ["mcpServers", "hcp"], created: !pre });
+        }
+        for (const h of HOSTS) expect((await s.adopt(h, "--check")).code, h).toBe(0);
+        for (const h of order) {
+          const r = await s.adopt(h, "--remove", "--write");
+          expect(r.code, r.stderr).toBe(0);
+          expect(r.stdout + r.stderr).not.toMatch(/warning/);
+        }
+        expect(snapshot(s.dir), order.join(" then ")).toEqual(before);
+      }
+    });
+  }
+
+  it("adopted in separate runs (claude, then copilot, then qoder) and removed in the same order: as before", async () => {
+    const s = scratch({ packs: ["ledger"] });
+    s.write(".mcp.json", USERS);
+    const before = snapshot(s.dir);
+    for (const h of HOSTS) expect((await s.adopt(h, "--write")).code, h).toBe(0);
+    const once = s.read(".mcp.json");
+    for (const h of HOSTS) expect((await s.adopt(h, "--write")).code, h).toBe(0);
+    expect(s.read(".mcp.json")).toBe(once);
+    for (const h of HOSTS) expect((await s.adopt(h, "--remove", "--write")).code, h).toBe(0);
+    expect(snapshot(s.dir)).toEqual(before);
+  });
+
+  it("copilot would write a different entry than the one claude placed (another --command): refused, naming the file, the line and both hosts; nothing written", async () => {
+    const s = scratch({ packs: ["ledger"] });
+    expect((await s.adopt("claude", "--write", "--command", "hcpx mcp")).code).toBe(0);
+    const mid = snapshot(s.dir);
+    const r = await s.adopt("copilot", "--write", "--json");
+    expect(r.code).not.toBe(0);
+    const env = JSON.parse(r.stdout) as { ok: boolean; error: { code: string; message: string; hint: string; details?: unknown } };
+    expect(env.ok).toBe(false);
+    expect(r.stdout).toContain("host_conflict");
+    expect(r.stdout).toMatch(/\.mcp\.json/);
+    expect(r.stdout).toMatch(/claude/);
+    expect(snapshot(s.dir)).toEqual(mid);
+    // the same command for both: one entry, both in sync
+    expect((await s.adopt("copilot", "--write", "--command", "hcpx mcp")).code).toBe(0);
+    expect((await s.adopt("claude", "copilot", "--check", "--use-recorded-command")).code).toBe(0);
+  });
+});
