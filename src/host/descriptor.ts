@@ -9,7 +9,7 @@ import { HcpxError } from "../util/errors";
 import { readJson5 } from "../pack/json5";
 import { validate } from "../pack/validate";
 
-export const FORMATS = ["json", "jsonc", "toml", "markdown-block", "file", "dir-of-skills"] as const;
+export const FORMATS = ["json", "jsonc", "toml", "yaml", "markdown-block", "file", "dir-of-skills"] as const;
 export type Format = (typeof FORMATS)[number];
 
 /** Rule patterns per command class; `{tool}`, `{pack}`, `{verb}` and `{server}` are filled in per granted command. */
@@ -31,8 +31,15 @@ const TargetSchema = z.strictObject({
   /** relative to the project root, or `~/…` (user scope). Alternatives: the first that exists, else the first. */
   path: z.union([z.string().check(z.minLength(1)), z.array(z.string().check(z.minLength(1))).check(z.minLength(1))]),
   format: z.enum(FORMATS),
-  /** json/jsonc/toml: key path of the MCP entry, e.g. ["mcpServers", "hcp"] */
+  /** json/jsonc/toml/yaml: key path of the MCP entry, e.g. ["mcpServers", "hcp"] (a segment may hold a dot: Amp's flat key "amp.mcpServers") */
   key: z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1))),
+  /**
+   * yaml: the entry is an item of the list at `key` without its last segment, the item
+   * whose field `named` equals that last segment (Continue: `mcpServers` is a list of
+   * `{name, command, args, env}`, hcpx owns the item with `name: hcp`); its template
+   * renders the whole item, that field included.
+   */
+  named: z.optional(z.string().check(z.minLength(1))),
   /** `templates/<host>/<template>` — renders the entry (json: a JSON value; toml: the tables), the block, or the file */
   template: z.optional(z.string()),
   /** jsonc: trailing commas accepted by the host (default true); json is always strict */
@@ -179,7 +186,7 @@ export function loadDescriptor(host: string): Descriptor {
   if (d.host !== host) throw new HcpxError({ code: "bad_descriptor", message: `descriptor says host '${d.host}', file is named '${host}'`, file: doc.file, path: "host" });
   for (const scope of ["project", "user"] as const) {
     for (const [i, t] of (d.scopes[scope]?.targets ?? []).entries()) {
-      const needsKey = t.format === "json" || t.format === "jsonc" || t.format === "toml";
+      const needsKey = t.format === "json" || t.format === "jsonc" || t.format === "toml" || t.format === "yaml";
       const rules = t.items !== undefined || t.members !== undefined;
       if (rules && t.format !== "json" && t.format !== "jsonc") throw new HcpxError({ code: "bad_descriptor", message: "`items` and `members` apply to a json or jsonc target", file: doc.file, path: `scopes.${scope}.targets[${i}]` });
       if (rules && t.template) throw new HcpxError({ code: "bad_descriptor", message: "a rules target (`items`/`members`) has no template", file: doc.file, path: `scopes.${scope}.targets[${i}].template` });
@@ -187,7 +194,8 @@ export function loadDescriptor(host: string): Descriptor {
       if (needsKey && !t.key) throw new HcpxError({ code: "bad_descriptor", message: `a ${t.format} target needs \`key\``, file: doc.file, path: `scopes.${scope}.targets[${i}].key` });
       if (needsTemplate && !t.template) throw new HcpxError({ code: "bad_descriptor", message: `a ${t.format} target needs \`template\``, file: doc.file, path: `scopes.${scope}.targets[${i}].template` });
       if (t.servers && (t.servers.command === undefined) === (t.servers.argv === undefined)) throw new HcpxError({ code: "bad_descriptor", message: "`servers` names either `command` (with `args`) or `argv`, not both or neither", file: doc.file, path: `scopes.${scope}.targets[${i}].servers` });
-      if (t.servers && !needsKey) throw new HcpxError({ code: "bad_descriptor", message: `\`servers\` goes with a json, jsonc or toml target, not ${t.format}`, file: doc.file, path: `scopes.${scope}.targets[${i}].servers` });
+      if (t.named !== undefined && (t.format !== "yaml" || (t.key?.length ?? 0) < 2)) throw new HcpxError({ code: "bad_descriptor", message: "`named` goes with a yaml target whose `key` names the list and the item (e.g. [\"mcpServers\", \"hcp\"])", file: doc.file, path: `scopes.${scope}.targets[${i}].named` });
+      if (t.servers && (!needsKey || t.format === "yaml")) throw new HcpxError({ code: "bad_descriptor", message: `\`servers\` goes with a json, jsonc or toml target, not ${t.format}`, file: doc.file, path: `scopes.${scope}.targets[${i}].servers` });
       if (t.vars) {
         try {
           new RegExp(t.vars.pattern, "u");

@@ -355,6 +355,17 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
           f.cur = e.created && next.trim() === "" ? null : next;
           break;
         }
+        case "yaml": {
+          const yk = { path: e.key!, named: namedOf(host, e.path, e.key!) };
+          const v = yamlValueAt(parseYamlFor(text, f.show), yk, text, f.show);
+          if (v === undefined) return "removed";
+          if (changed(sha256(JSON.stringify(v)))) return "kept";
+          const next = removeYaml(text, yk, f.show, { insertedAt: e.insertedAt, prefix: e.prefix });
+          // a file hcpx created goes when nothing but the host's skeleton is left in it
+          const initial = initialOf(host, e.path);
+          f.cur = e.created && (next.trim() === "" || (initial !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(yamlDocValue(next, f.show))), JSON.parse(JSON.stringify(initial))))) ? null : next;
+          break;
+        }
         case "markdown-block": {
           const span = findBlock(text, f.show);
           if (!span) return "removed";
@@ -385,6 +396,15 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     return undefined;
   }
 
+  /** the `named` field of the yaml target of `host` at display path `path` with key `key` */
+  function namedOf(host: string, path: string, key: string[]): string | undefined {
+    const d = descriptors.find((x) => x.host === host);
+    for (const t of d?.scopes[scope]?.targets ?? []) {
+      if (t.format === "yaml" && isDeepStrictEqual(t.key, key) && (Array.isArray(t.path) ? t.path : [t.path]).some((p) => showOf(absOf(p)) === path)) return t.named;
+    }
+    return undefined;
+  }
+
   const removing = new Set(opts.remove ? hosts : []);
   const textChecked = new Set<string>();
   const descriptors: Descriptor[] = [];
@@ -401,6 +421,10 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
   const needToml = descriptors.some((d) => Object.values(d.scopes).some((sc) => sc?.targets.some((t) => t.format === "toml"))) || allLedgerEntries().some((e) => e.kind === "toml");
   const tomlMod = needToml ? await import("./tomledit") : undefined;
   const { parseTomlFor, setToml, removeToml, tomlValueAt } = tomlMod ?? ({} as typeof import("./tomledit"));
+  // the yaml package's Document API likewise, only when a YAML file is involved
+  const needYaml = descriptors.some((d) => Object.values(d.scopes).some((sc) => sc?.targets.some((t) => t.format === "yaml"))) || allLedgerEntries().some((e) => e.kind === "yaml");
+  const yamlMod = needYaml ? await import("./yamledit") : undefined;
+  const { parseYamlFor, setYaml, removeYaml, yamlValueAt, initialYaml, yamlDocValue } = yamlMod ?? ({} as typeof import("./yamledit"));
 
   // A ledger entry is acted on only when it is one this host's descriptor can
   // produce: a target path with its kind (and key), or `<skills dir>/<name>/SKILL.md`.
@@ -551,8 +575,9 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
         if (t.format === "file") e = ownedFile(host, f, rendered, t, oldEntry, ownedBefore);
         else if (t.format === "markdown-block") e = mdTarget(host, f, rendered, t, oldEntry);
         else if (t.format === "toml") e = tomlTarget(host, f, rendered, t, desc, oldEntry, ownedBefore);
+        else if (t.format === "yaml") e = yamlTarget(host, f, rendered, t, desc, oldEntry, ownedBefore);
         else e = jsonTarget(host, f, rendered, t, desc, oldEntry, ownedBefore);
-        if ((t.format === "json" || t.format === "jsonc" || t.format === "toml") && mcp.machineSpecific) f.notes.push("machine-specific MCP command (absolute paths)");
+        if ((t.format === "json" || t.format === "jsonc" || t.format === "toml" || t.format === "yaml") && mcp.machineSpecific) f.notes.push("machine-specific MCP command (absolute paths)");
         entries.push(e);
         noteDirs(f);
       } catch (err) {
@@ -685,6 +710,41 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     f.hosts.add(host);
     if (prev && have !== undefined) return { ...key, created: prev.created, prefix: prev.prefix };
     return { ...key, created: f.orig.kind === "absent", prefix: have === undefined ? r.prefix : undefined };
+  }
+
+  /**
+   * A YAML file (src/host/yamledit.ts): the entry at `key` (a map key path, or with
+   * `named` the list item of that name). The template renders the entry as JSON.
+   */
+  function yamlTarget(host: string, f: VFile, rendered: string, t: Target, desc: Descriptor, oldEntry: (e: LedgerEntry) => LedgerEntry | undefined, ownedBefore: (e: LedgerEntry) => boolean): LedgerEntry {
+    const yk = { path: t.key!, named: t.named };
+    let want: unknown;
+    try {
+      want = JSON.parse(rendered);
+    } catch (err) {
+      throw new HcpxError({ code: "bad_template", message: `template did not render JSON: ${(err as Error).message}`, file: `templates/${host}/${t.template}`, hint: "this is a bug in the host's template" });
+    }
+    if (t.named !== undefined && (want === null || typeof want !== "object" || (want as Record<string, unknown>)[t.named] !== t.key!.at(-1))) {
+      throw new HcpxError({ code: "bad_template", message: `the list item must have ${t.named}: ${JSON.stringify(t.key!.at(-1))}`, file: `templates/${host}/${t.template}`, hint: "this is a bug in the host's template" });
+    }
+    const text = f.cur ?? initialYaml(t.initial);
+    const shown = t.named ? `${t.key!.slice(0, -1).join(".")}[${t.named}=${t.key!.at(-1)}]` : t.key!.join(".");
+    const have = yamlValueAt(parseYamlFor(text, f.show), yk, text, f.show);
+    const key: LedgerEntry = { path: showPath(f), kind: "yaml", key: t.key!, sha256: sha256(JSON.stringify(want)), created: false };
+    const prev = oldEntry(key);
+    if (have !== undefined && !prev && !ownedBefore(key) && !isDeepStrictEqual(have, want) && !opts.force) {
+      throw new HcpxError({ code: "not_ours", message: `an MCP server \`${shown}\` already exists and was not written by hcpx`, file: f.show, hint: `remove or rename it, or rerun with --force to replace it (${desc.name})` });
+    }
+    f.hosts.add(host);
+    if (have !== undefined && isDeepStrictEqual(have, want)) {
+      // already as projected: no edit (keeps its formatting)
+      return prev ? { ...key, created: prev.created, prefix: prev.prefix, insertedAt: prev.insertedAt } : { ...key, insertedAt: t.key! };
+    }
+    const r = setYaml(text, yk, want, f.show);
+    if (have !== undefined && prev && sha256(JSON.stringify(have)) !== prev.sha256) f.notes.push("the hcp entry was edited since hcpx wrote it; replaced");
+    f.cur = r.text;
+    if (prev && have !== undefined) return { ...key, created: prev.created, prefix: prev.prefix, insertedAt: prev.insertedAt };
+    return { ...key, created: f.orig.kind === "absent", ...(r.prefix ? { prefix: r.prefix } : {}), insertedAt: have === undefined ? r.insertedAt : t.key! };
   }
 
   function jsonTarget(host: string, f: VFile, rendered: string, t: Target, desc: Descriptor, oldEntry: (e: LedgerEntry) => LedgerEntry | undefined, ownedBefore: (e: LedgerEntry) => boolean): LedgerEntry {
