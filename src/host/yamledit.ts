@@ -166,11 +166,18 @@ function column(text: string, at: number): number {
   return at - s;
 }
 
-/** Block YAML for `value` under the keys `rest`, indented by `col`. */
-function render(rest: string[], value: unknown, col: number, eol: string): string {
+/** The file's indentation step: the smallest indentation of a key line (2 when none is indented). */
+function indentOf(text: string): number {
+  let min = 0;
+  for (const m of text.matchAll(/^( +)[^\s#-]/gm)) if (min === 0 || m[1]!.length < min) min = m[1]!.length;
+  return min >= 2 && min <= 8 ? min : 2;
+}
+
+/** Block YAML for `value` under the keys `rest`, indented by `col`, nested by `indent`. */
+function render(rest: string[], value: unknown, col: number, eol: string, indent: number): string {
   let v: unknown = value;
   for (let i = rest.length - 1; i >= 0; i--) v = { [rest[i]!]: v };
-  const body = stringify(v, { lineWidth: 0, minContentWidth: 0, indent: 2, indentSeq: true, aliasDuplicateObjects: false });
+  const body = stringify(v, { lineWidth: 0, minContentWidth: 0, indent, indentSeq: true, aliasDuplicateObjects: false });
   const pad = " ".repeat(col);
   return withEol(
     body
@@ -191,10 +198,11 @@ export function setYaml(text: string, key: YamlKey, value: unknown, file: string
   const doc = parseYamlFor(text, file);
   const f = locate(doc, key, text, file);
   const named = key.named !== undefined;
+  const ind = indentOf(text);
   let out: YamlSetResult;
   if (f.item || f.pair) {
     const [s, e] = span(text, f, file, key);
-    const block = f.item ? render([], [value], itemDashCol(text, s), eol) : render([key.path.at(-1)!], value, column(text, (f.pair!.key as YNode).range![0]), eol);
+    const block = f.item ? render([], [value], itemDashCol(text, s), eol, ind) : render([key.path.at(-1)!], value, column(text, (f.pair!.key as YNode).range![0]), eol, ind);
     // keep the original line break state of the span's end
     const b = text.slice(s, e).endsWith("\n") ? block : block.replace(/\r?\n$/, "");
     out = { text: text.slice(0, s) + b + text.slice(e) };
@@ -221,7 +229,7 @@ export function setYaml(text: string, key: YamlKey, value: unknown, file: string
       if (isSeq(coll)) col = itemDashCol(text, lineStartOf(text, (coll.items[0] as YNode).range![0], true, file, `the list \`${key.path.slice(0, -1).join(".")}\``));
       else col = column(text, (coll.items[0]!.key as YNode).range![0]);
     }
-    const block = render(rest, inner, col, eol);
+    const block = render(rest, inner, col, eol, ind);
     const prefix = pos > 0 && text[pos - 1] !== "\n" ? eol : undefined;
     out = { text: text.slice(0, pos) + (prefix ?? "") + block + text.slice(pos), ...(prefix ? { prefix } : {}), insertedAt: key.path.slice(0, Math.min(f.depth + 1, key.path.length)) };
   }
@@ -263,14 +271,16 @@ export function removeYaml(text: string, key: YamlKey, file: string, opts: { ins
 /** The edit changed our entry only, and the host can read the result. */
 function verify(before: string, after: string, key: YamlKey, want: unknown, file: string): void {
   const a = parseYamlFor(before, file);
-  let b: Document.Parsed;
+  let got: unknown;
+  let afterJs: unknown;
   try {
-    b = parseYamlFor(after, file);
+    const b = parseYamlFor(after, file);
+    got = yamlValueAt(b, key, after, file);
+    afterJs = docJs(b, file);
   } catch {
-    throw new HcpxError({ code: "yaml_unsupported", message: "hcpx's edit would leave YAML the host cannot parse; nothing written", file, hint: "write the map or list hcpx edits in plain block style" });
+    throw new HcpxError({ code: "yaml_unsupported", message: "hcpx's edit would leave YAML the host cannot read (an anchor or alias on the entry, say); nothing written", file, hint: "write the map or list hcpx edits in plain block style, without anchors or aliases" });
   }
-  const got = yamlValueAt(b, key, after, file);
-  const same = isDeepStrictEqual(strip(docJs(a, file), key), strip(docJs(b, file), key));
+  const same = isDeepStrictEqual(strip(docJs(a, file), key), strip(afterJs, key));
   if (!same || (want === undefined ? got !== undefined : !isDeepStrictEqual(JSON.parse(JSON.stringify(got ?? null)), JSON.parse(JSON.stringify(want))))) {
     throw new HcpxError({ code: "yaml_unsupported", message: `cannot place \`${key.path.join(".")}\` in this file without changing other entries; nothing written`, file, hint: "write the map or list hcpx edits in plain block style, without anchors or aliases" });
   }
