@@ -166,11 +166,22 @@ function column(text: string, at: number): number {
   return at - s;
 }
 
-/** The file's indentation step: the smallest indentation of a key line (2 when none is indented). */
-function indentOf(text: string): number {
-  let min = 0;
-  for (const m of text.matchAll(/^( +)[^\s#-]/gm)) if (min === 0 || m[1]!.length < min) min = m[1]!.length;
-  return min >= 2 && min <= 8 ? min : 2;
+/** The file's indentation step: how far the first nested block map is indented under its key (2 when there is none). */
+function indentOf(text: string, doc: Document.Parsed): number {
+  const walk = (m: unknown): number | undefined => {
+    if (!isMap(m) || m.flow) return undefined;
+    for (const p of m.items) {
+      const v = p.value;
+      if (isMap(v) && !v.flow && v.items[0]?.key && (p.key as YNode | null)?.range) {
+        const step = column(text, (v.items[0].key as YNode).range![0]) - column(text, (p.key as YNode).range![0]);
+        if (step >= 2 && step <= 8) return step;
+      }
+      const deeper = walk(v);
+      if (deeper !== undefined) return deeper;
+    }
+    return undefined;
+  };
+  return walk(doc.contents) ?? 2;
 }
 
 /** Block YAML for `value` under the keys `rest`, indented by `col`, nested by `indent`. */
@@ -198,7 +209,7 @@ export function setYaml(text: string, key: YamlKey, value: unknown, file: string
   const doc = parseYamlFor(text, file);
   const f = locate(doc, key, text, file);
   const named = key.named !== undefined;
-  const ind = indentOf(text);
+  const ind = indentOf(text, doc);
   let out: YamlSetResult;
   if (f.item || f.pair) {
     const [s, e] = span(text, f, file, key);

@@ -113,14 +113,18 @@ describe.skipIf(!has.cline)("Cline: a headless run against the fake model offers
     await fake?.close();
     if (project) endClineDaemons(project);
   });
-  it("user scope (the only one Cline has for MCP): cline_mcp_settings.json keeps the user's server; --remove gives HOME back", async () => {
+  it("user scope (the only one Cline has for MCP) + the project's rule and Skills: cline_mcp_settings.json keeps the user's server; the rules and Skills reach the model; --remove gives both trees back", async () => {
     const own = `{\n  "mcpServers": {\n    "tiny": {\n      "command": "$NODE",\n      "args": ["$TINY"],\n      "disabled": true\n    }\n  }\n}\n`;
     const w = makeWorld({ "~/.cline/data/settings/cline_mcp_settings.json": own });
     project = w.dir;
     cleanup(w.dir, w.home);
     const before = snapshot(w.home);
+    const projBefore = snapshot(w.dir);
     const a = await w.adopt("cline", "--scope", "user", "--write");
     expect(a.code, a.stderr + a.stdout).toBe(0);
+    // and the project's rule file and Skills (Cline has no project MCP file)
+    const p = await w.adopt("cline", "--write");
+    expect(p.code, p.stderr + p.stdout).toBe(0);
     const entry = JSON.parse(w.read("~/.cline/data/settings/cline_mcp_settings.json")).mcpServers;
     expect(Object.keys(entry)).toEqual(["tiny", "hcp"]);
     expect(entry.hcp).toEqual({ command: NODE, args: [DIST, "mcp"] });
@@ -141,10 +145,19 @@ describe.skipIf(!has.cline)("Cline: a headless run against the fake model offers
     expect(offered.filter((n) => n === "tiny" || n.startsWith("tiny__")), why).toEqual([]); // the user's disabled server stays off
     const results = fake.modelRequests.at(-1)!.toolResults;
     expect(results.map((r) => r.output).join("\n"), why).toMatch(/balance\W+1200/);
+    // the instructions reach the model: the user's ~/.agents/AGENTS.md block (it names ~/.cline/skills)
+    // and the project's .clinerules/hcp.md (it names .cline/skills); the Skills are offered by Cline's skills tool
+    const first = fake.modelRequests[0]!;
+    expect(first.system, why).toContain("`~/.cline/skills/<pack>/SKILL.md`");
+    expect(first.system, why).toContain("`.cline/skills/<pack>/SKILL.md`");
+    expect(first.tools.find((t) => t.name === "skills")?.description, why).toMatch(/Available skills: ledger\b/);
 
     const r = await w.adopt("cline", "--scope", "user", "--remove", "--write");
     expect(r.code, r.stderr).toBe(0);
+    expect((await w.adopt("cline", "--remove", "--write")).code).toBe(0);
     expect(diffSnapshots(before, snapshot(w.home))).toEqual([]);
+    // (Cline itself runs git in the project: it writes .git/index, which is not hcpx's)
+    expect(diffSnapshots(projBefore, snapshot(w.dir)).filter((d) => !/^\w+: \.git\//.test(d)), "project").toEqual([]);
   });
 });
 
@@ -153,14 +166,17 @@ describe.skipIf(!has.cn)("Continue: `cn -p` with the user's config.yaml offers t
   afterAll(async () => {
     await fake?.close();
   });
-  it("user scope: the YAML keeps the user's model and comments; the hcp item is appended to a new mcpServers list; --remove gives the bytes back", async () => {
+  it("user scope + the project's rule and Skills: the YAML keeps the user's model and comments, the hcp item is appended to a new mcpServers list; the rules and Skills reach the model; --remove gives the bytes back", async () => {
     fake = await startFakeModel({ script: callThenFinish("hcp"), side });
     const own = `# my continue config\nname: Mine\nversion: 1.0.0\nschema: v1\nmodels:\n  - name: fake   # the fake model\n    provider: openai\n    model: m\n    apiBase: ${fake.url}/v1\n    apiKey: x\n    roles: [chat]\n`;
     const w = makeWorld({ "~/.continue/config.yaml": own });
     cleanup(w.dir, w.home);
     const before = snapshot(w.home);
+    const projBefore = snapshot(w.dir);
     const a = await w.adopt("continue", "--scope", "user", "--write");
     expect(a.code, a.stderr + a.stdout).toBe(0);
+    const p = await w.adopt("continue", "--write");
+    expect(p.code, p.stderr + p.stdout).toBe(0);
     const text = w.read("~/.continue/config.yaml");
     expect(text.startsWith(own)).toBe(true);
     expect(text.slice(own.length)).toBe(`mcpServers:\n  - name: hcp\n    command: ${NODE}\n    args:\n      - ${DIST}\n      - mcp\n`);
@@ -174,9 +190,17 @@ describe.skipIf(!has.cn)("Continue: `cn -p` with the user's config.yaml offers t
     expect(offered, why).toContain("hcp"); // Continue shows MCP tools by their bare names
     expect(offered, why).toContain("hcp__read_skill");
     expect(fake.modelRequests.at(-1)!.toolResults.map((r) => r.output).join("\n"), why).toMatch(/balance\W+1200/);
+    // the rules reach the model: ~/.continue/rules/hcp.md (names ~/.continue/skills) and the project's
+    // .continue/rules/hcp.md (names .continue/skills); Continue's Skills tool lists the ledger Skill
+    const first = fake.modelRequests[0]!;
+    expect(first.system, why).toContain("`~/.continue/skills/<pack>/SKILL.md`");
+    expect(first.system, why).toContain("`.continue/skills/<pack>/SKILL.md`");
+    expect(first.tools.find((t) => t.name === "Skills")?.description, why).toMatch(/name: ledger\n/);
 
     const r = await w.adopt("continue", "--scope", "user", "--remove", "--write");
     expect(r.code, r.stderr).toBe(0);
+    expect((await w.adopt("continue", "--remove", "--write")).code).toBe(0);
     expect(diffSnapshots(before, snapshot(w.home))).toEqual([]);
+    expect(diffSnapshots(projBefore, snapshot(w.dir)), "project").toEqual([]);
   });
 });
