@@ -307,6 +307,13 @@ describe("documented shapes (no program here): the entry as the host's documenta
     expect(parseYaml(/^---\n([\s\S]*?)\n---\n/.exec(s.read(".continue/rules/hcp.md"))![1]!)).toMatchObject({ alwaysApply: true });
   });
 
+  it("the nine hosts are known to adopt by their ids (an unknown host's error lists them)", async () => {
+    const r = await scratch().adopt("emacs");
+    expect(r.code).toBe(64);
+    const known = /known hosts: ([a-z, -]+)/.exec(r.stderr)?.[1]?.trim().split(", ") ?? [];
+    for (const h of ["amp", "cline", "continue", "goose", "devin", "kiro", "zed", "antigravity", "junie", "windsurf"]) expect(known, r.stderr).toContain(h);
+  });
+
   it("Windsurf stays the older Cascade agent's own host; Devin Desktop reads its own files", () => {
     const paths = (h: string) => Object.values(descriptor(h).scopes).flatMap((sc) => sc.targets.flatMap((t) => (Array.isArray(t.path) ? t.path : [t.path])));
     expect(paths("windsurf")).toContain("~/.codeium/windsurf/mcp_config.json");

@@ -101,7 +101,9 @@ describe("review first", () => {
     const r = await s.adopt("emacs");
     expect(r.code).toBe(64);
     expect(r.stderr).toMatch(/unknown host 'emacs'/);
-    expect(r.stderr).toMatch(/claude, codex, cursor/);
+    const known = /known hosts: ([a-z, -]+)/.exec(r.stderr)?.[1]?.trim().split(", ") ?? [];
+    for (const h of ["claude", "codex", "cursor", "amp", "cline", "continue", "goose", "devin", "kiro", "zed", "antigravity", "junie"]) expect(known, r.stderr).toContain(h);
+    expect(known).toEqual([...known].sort());
   });
 });
 
