@@ -283,8 +283,8 @@ describe("documented shapes (no program here): the entry as the host's documenta
     { host: "antigravity", scope: "user", path: "~/.gemini/config/mcp_config.json", key: ["mcpServers", "hcp"], source: /antigravity\.google\/docs\/mcp/, check: (e) => expect(e.serverUrl).toBeUndefined() },
     // JetBrains Junie: .junie/mcp/mcp.json mcpServers (Claude Desktop shape)
     { host: "junie", scope: "project", path: ".junie/mcp/mcp.json", key: ["mcpServers", "hcp"], source: /jetbrains\.com\/help\/junie\/model-context-protocol-mcp/, check: (e) => expect(Object.keys(e).sort()).toEqual(["args", "command"]) },
-    // Goose config files: extensions.<key>{name, type: stdio, cmd, args, enabled, timeout (s)}
-    { host: "goose", scope: "user", path: "~/.config/goose/config.yaml", key: ["extensions", "hcp"], source: /goose\/docs\/guides\/config-files/, check: (e) => expect(e).toMatchObject({ name: "hcp", type: "stdio", enabled: true, timeout: 300, cmd: expect.any(String), args: expect.any(Array) }) },
+    // Goose config files: extensions.<key>{name, type: stdio, cmd, args, enabled, timeout (s), description}
+    { host: "goose", scope: "user", path: "~/.config/goose/config.yaml", key: ["extensions", "hcp"], source: /goose\/docs\/guides\/config-files/, check: (e) => expect(e).toMatchObject({ name: "hcp", type: "stdio", enabled: true, timeout: 300, cmd: expect.any(String), args: expect.any(Array), description: expect.any(String) }) },
   ];
   for (const c of shapes) {
     it(`${c.host} (${c.scope}): ${c.path} ${c.key.join(".")}; the descriptor names its source`, async () => {
