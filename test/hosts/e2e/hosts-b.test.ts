@@ -12,9 +12,10 @@
 // of HOME (they write their own state there), offline when the suite runs in
 // `unshare -rn` (scripts/test-agents.sh style) and with loopback only otherwise.
 import { afterAll, describe, expect, it } from "vitest";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeModel, type FakeModel, type Turn } from "../../support/fake-model";
+import { endClineDaemons } from "../../agents/user-mcp-loop";
 import { diffSnapshots, DIST, hc, hostHome, makeWorld, removeAfterAll, snapshot, TINY } from "./support";
 
 const BINS = ["amp", "cline", "cn"] as const;
@@ -36,29 +37,6 @@ function callThenFinish(name: string): Turn[] {
   return [call, call, call, call];
 }
 const side = (req: { tools: unknown[] }) => (req.tools.length === 0 ? { text: "probe session" } : undefined);
-
-/** Cline starts a hub daemon that outlives the run (`--cline-hub-daemon --cwd <project>`): end the one of this project, by pid. */
-function endClineDaemons(project: string): number[] {
-  const ended: number[] = [];
-  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    let cmd: string[];
-    try {
-      cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-    } catch {
-      continue;
-    }
-    const i = cmd.indexOf("--cwd");
-    if (cmd.includes("--cline-hub-daemon") && i >= 0 && cmd[i + 1] === project) {
-      try {
-        process.kill(Number(pid), "SIGTERM");
-        ended.push(Number(pid));
-      } catch {
-        // already gone
-      }
-    }
-  }
-  return ended;
-}
 
 describe.skipIf(!has.amp)("Amp: `amp mcp doctor` connects to the hcp entry adopt wrote (flat key amp.mcpServers)", () => {
   it("project scope: the user's JSONC settings keep their comment and server; unapproved it awaits approval, approved it is connected; --remove gives the bytes back", async () => {
@@ -111,7 +89,7 @@ describe.skipIf(!has.cline)("Cline: a headless run against the fake model offers
   let project = "";
   afterAll(async () => {
     await fake?.close();
-    if (project) endClineDaemons(project);
+    if (project) await endClineDaemons(project);
   });
   it("user scope (the only one Cline has for MCP) + the project's rule and Skills: cline_mcp_settings.json keeps the user's server; the rules and Skills reach the model; --remove gives both trees back", async () => {
     const own = `{\n  "mcpServers": {\n    "tiny": {\n      "command": "$NODE",\n      "args": ["$TINY"],\n      "disabled": true\n    }\n  }\n}\n`;
@@ -136,7 +114,7 @@ describe.skipIf(!has.cline)("Cline: a headless run against the fake model offers
     const auth = await hc.run(hc.hostBin("cline"), ["auth", "-p", "openai", "-k", "x", "-m", "m", "-b", `${fake.url}/v1`], { cwd: w.dir, env, timeoutMs: 60_000 });
     expect(auth.code, auth.stdout + auth.stderr).toBe(0);
     const run = await hc.run(hc.hostBin("cline"), ["--json", "-t", "60", "What is the balance of the checking account?"], { cwd: w.dir, env, timeoutMs: 120_000 });
-    endClineDaemons(w.dir);
+    await endClineDaemons(w.dir);
     const why = `exit ${run.code} in ${run.ms} ms\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`;
     expect(run.code, why).toBe(0);
     const offered = fake.modelRequests.flatMap((r) => r.tools.map((t) => t.name));
