@@ -13,6 +13,7 @@ userMcpLoop({
   skillInput: { skill_name: "probe" },
   skillListed: new RegExp(`name: probe\\ndescription: ${SKILL_DESCRIPTION.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
   // the model, added to the config.yaml adopt created (its `mcpServers` list stays as written)
+  // no shellCall: its Bash tool is a login shell (PATH reset), hosts/continue.json5 shellRoute: false
   setup: async (url, home) => {
     const f = join(home, ".continue", "config.yaml");
     writeFileSync(f, readFileSync(f, "utf8") + `models:\n  - name: fake\n    provider: openai\n    model: m\n    apiBase: ${url}/v1\n    apiKey: x\n    roles: [chat]\n`);

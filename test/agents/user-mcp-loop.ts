@@ -4,9 +4,8 @@
 // project with hcpx on PATH, then the host's own headless agent against the
 // scripted fake model: the Skill through the host's own skill tool, a granted read
 // through the single `hcp` tool, an ungranted command, the confirm-gated write
-// without and with confirm. Asserted from the logged requests and the probe bin's
-// side effects. The shell route is not scripted here (their shell tools' input
-// shapes are not pinned).
+// without and with confirm, and the shell route. Asserted from the logged requests and the probe bin's
+// side effects; then `hcpx exec` through the host's own shell tool.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -14,7 +13,7 @@ import { delimiter, dirname, join } from "node:path";
 import { runHcpx, tmp } from "../support/hcpx";
 import { startFakeModel, type FakeModel, type ModelRequest, type Turn } from "../support/fake-model";
 import { hc, pathWithoutHcpx, rm, type Raw } from "../hosts/e2e/support";
-import { allText, ECHO_TEXT, envelopeIn, hcpxBinDir, probeProject, sha12, SKILL_MARKER, UNGRANTED_WORDS, type Call } from "./support";
+import { allText, ECHO_TEXT, SHELL_TEXT, envelopeIn, hcpxBinDir, probeProject, sha12, SKILL_MARKER, UNGRANTED_WORDS, type Call } from "./support";
 
 export interface UserMcpHost {
   id: "cline" | "continue";
@@ -27,6 +26,8 @@ export interface UserMcpHost {
   skillInput: Record<string, unknown>;
   /** what the host shows its model of the probe Skill before it is called (Cline lists names only) */
   skillListed: RegExp;
+  /** the host's shell tool running `cmd`; none: its shell cannot run `hcpx exec` (descriptor `shellRoute: false`) */
+  shellCall?: (cmd: string) => { name: string; input: Record<string, unknown> };
   /** files in HOME pointing the host at the fake model (besides what adopt wrote) */
   setup: (fakeUrl: string, home: string, dir: string, env: Record<string, string>) => Promise<void>;
   argv: (prompt: string) => string[];
@@ -51,14 +52,17 @@ export function userMcpLoop(spec: UserMcpHost): void {
       { what: "skill", call: { name: spec.skillTool, input: spec.skillInput } },
       { what: "echo", call: hcp({ pack: "probe", verb: "echo", args: { text: ECHO_TEXT } }) },
       { what: "ungranted", call: hcp({ pack: "vault", verb: "purge" }) },
+      // the route the block advertises (hcpx is on PATH): the host's own shell tool
+      ...(spec.shellCall ? [{ what: "shell", call: spec.shellCall(`hcpx exec probe echo --json -- text=${SHELL_TEXT}`) }] : []),
       { what: "unconfirmed", call: hcp({ pack: "probe", verb: "stamp", args: { note: "unconfirmed-1" } }) },
       { what: "confirmed", call: hcp({ pack: "probe", verb: "stamp", args: { note: "confirmed-1" }, confirm: true }) },
     ];
-    // Continue sends a tool result back as the MCP content blocks' JSON: their text is what hcpx answered
+    // Continue sends a tool result back as the MCP content blocks' JSON, Cline a shell result as
+    // [{query, result, success}]: their text is what hcpx answered
     const unwrap = (out: string) => {
       try {
         const v = JSON.parse(out) as unknown;
-        if (Array.isArray(v)) return v.map((b: { text?: string }) => b.text ?? "").join("\n");
+        if (Array.isArray(v)) return v.map((b: { text?: string; result?: string }) => b.text ?? b.result ?? "").join("\n");
       } catch {
         // plain text
       }
@@ -125,6 +129,19 @@ export function userMcpLoop(spec: UserMcpHost): void {
       const leaked = fake.requests.filter((r) => r.raw.includes(token) || JSON.stringify(r.headers).includes(token));
       expect(leaked.map((r) => r.path)).toEqual([]);
     });
+
+    if (spec.shellCall) {
+      it("the shell route the block advertises works through the host's shell tool", () => {
+        expect(allText(first.body)).toContain("hcpx exec <pack> <verb>");
+        expect(envelopeIn(result("shell")), result("shell")).toMatchObject({ ok: true, data: { echo: SHELL_TEXT, tokenSha: sha12(token) } });
+        expect(calls().filter((c) => c.verb === "echo" && c.argv[0] === SHELL_TEXT)).toHaveLength(1);
+      });
+    } else {
+      it("the blocks do not advertise the shell route, which cannot work in this host's shell", () => {
+        expect(allText(first.body)).toContain("Verbs: echo (r), stamp (w, confirm required)");
+        expect(allText(first.body)).not.toContain("hcpx exec");
+      });
+    }
 
     it("the ungranted command never ran", () => {
       expect(envelopeIn(result("ungranted"))?.ok, result("ungranted")).not.toBe(true);
