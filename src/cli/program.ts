@@ -53,7 +53,7 @@ program
 program
   .command("adopt")
   .description("place the projections where each host reads them (MCP entry, instructions block, Skill copies); prints the diff, --write applies")
-  .argument("<host...>", "claude, cursor, codex, gemini, vscode, windsurf, opencode, or all")
+  .argument("<host...>", "host ids (claude, codex, amp, cline, continue, goose, zed, …: the README's Hosts table; an unknown one lists them), or all")
   .option("--write", "apply the plan (default: print it as a unified diff and write nothing)")
   .option("--check", "write nothing; exit 1 when anything differs from the plan (stale files and hand edits included)")
   .option("--remove", "plan the removal of what hcpx wrote for these hosts (with --write: remove it)")
@@ -233,7 +233,7 @@ packGroup
 program
   .command("import")
   .description("list the MCP servers in a host's config; --server/--all writes an mcp pack of each (like `hcpx pack from-mcp`)")
-  .argument("<host>", "claude, cursor, codex, gemini, vscode, windsurf or opencode")
+  .argument("<host>", "a host id (claude, codex, gemini, goose, continue, …: the README's Hosts table)")
   .option("--scope <scope>", "project (the host's files in the project) or user (under $HOME)", "project")
   .option("--server <name...>", "the servers to import")
   .option("--all", "import every stdio server")

@@ -195,7 +195,7 @@ export function loadDescriptor(host: string): Descriptor {
       if (needsTemplate && !t.template) throw new HcpxError({ code: "bad_descriptor", message: `a ${t.format} target needs \`template\``, file: doc.file, path: `scopes.${scope}.targets[${i}].template` });
       if (t.servers && (t.servers.command === undefined) === (t.servers.argv === undefined)) throw new HcpxError({ code: "bad_descriptor", message: "`servers` names either `command` (with `args`) or `argv`, not both or neither", file: doc.file, path: `scopes.${scope}.targets[${i}].servers` });
       if (t.named !== undefined && (t.format !== "yaml" || (t.key?.length ?? 0) < 2)) throw new HcpxError({ code: "bad_descriptor", message: "`named` goes with a yaml target whose `key` names the list and the item (e.g. [\"mcpServers\", \"hcp\"])", file: doc.file, path: `scopes.${scope}.targets[${i}].named` });
-      if (t.servers && (!needsKey || t.format === "yaml")) throw new HcpxError({ code: "bad_descriptor", message: `\`servers\` goes with a json, jsonc or toml target, not ${t.format}`, file: doc.file, path: `scopes.${scope}.targets[${i}].servers` });
+      if (t.servers && !needsKey) throw new HcpxError({ code: "bad_descriptor", message: `\`servers\` goes with a json, jsonc, toml or yaml target, not ${t.format}`, file: doc.file, path: `scopes.${scope}.targets[${i}].servers` });
       if (t.vars) {
         try {
           new RegExp(t.vars.pattern, "u");

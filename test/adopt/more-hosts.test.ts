@@ -240,6 +240,28 @@ describe("the YAML handler (Goose's extensions map, Continue's mcpServers list)"
     expect(at(parseYaml(s.read("~/.config/goose/config.yaml")), "extensions", "hcp", "timeout")).toBe(600);
   });
 
+  it("hcpx import lists the user's own servers of both YAML shapes (not hcpx's entry, a remote or builtin one skipped), and refuses a file that does not parse", async () => {
+    const s = scratch();
+    s.write("~/.continue/config.yaml", "name: x\nversion: 1.0.0\nschema: v1\nmcpServers:\n  - name: fs\n    command: npx\n    args: [-y, srv, .]\n    env: {A: '1'}\n  - name: web\n    url: https://example.invalid/mcp\n  - name: hcp\n    command: hcpx\n");
+    s.write("~/.config/goose/config.yaml", GOOSE.replace("extensions:\n", "extensions:\n    gh:\n        name: gh\n        type: stdio\n        cmd: gh-mcp\n        args: [serve]\n        envs: {GH_TOKEN: x}\n"));
+    const c = await s.run(["import", "continue", "--scope", "user", "--json"]);
+    expect(c.code, c.stderr).toBe(0);
+    expect(JSON.parse(c.stdout).data.servers).toEqual([
+      { name: "fs", argv: ["npx", "-y", "srv", "."], env: ["A"] },
+      { name: "web", env: [], skip: "a remote server (url); only stdio servers become packs" },
+    ]);
+    const g = await s.run(["import", "goose", "--scope", "user", "--json"]);
+    expect(g.code, g.stderr).toBe(0);
+    expect(JSON.parse(g.stdout).data.servers).toEqual([
+      { name: "gh", argv: ["gh-mcp", "serve"], env: ["GH_TOKEN"] },
+      { name: "developer", env: [], skip: "no command line (`cmd` and `args`)" },
+    ]);
+    s.write("~/.config/goose/config.yaml", "extensions: [\n");
+    const bad = await s.run(["import", "goose", "--scope", "user", "--json"]);
+    expect(bad.code).not.toBe(0);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ ok: false, error: { code: "bad_yaml" } });
+  });
+
   it("CRLF and a last line without a line break are kept; --remove gives the bytes back", async () => {
     const s = scratch();
     const own = "# crlf\r\nGOOSE_PROVIDER: openai\r\nextensions:\r\n  developer:\r\n    enabled: true";

@@ -50,6 +50,9 @@ export async function readHostServers(file: string, t: Target): Promise<HostServ
     } catch (e) {
       throw new HcpxError({ code: "bad_toml", message: `does not parse as TOML: ${(e as Error).message.split("\n")[0]}`, file: display(file), hint: "fix the file, then import again" });
     }
+  } else if (t.format === "yaml") {
+    // Goose's extensions map, Continue's mcpServers list (src/host/yamledit.ts: errors with line and column)
+    doc = (await import("../../host/yamledit")).yamlDocValue(text, display(file));
   } else {
     const errors: ParseError[] = [];
     doc = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: t.format === "json" });
@@ -61,6 +64,12 @@ export async function readHostServers(file: string, t: Target): Promise<HostServ
   let node: unknown = doc;
   for (const k of parentKey) node = isObj(node) ? node[k] : undefined;
   if (node === undefined) return [];
+  // a list of named items (Continue's mcpServers): by name, the first of a name
+  if (t.named && Array.isArray(node)) {
+    const byName: Json = {};
+    for (const x of node) if (isObj(x) && typeof x[t.named] === "string" && !((x[t.named] as string) in byName)) byName[x[t.named] as string] = x;
+    node = byName;
+  }
   if (!isObj(node)) throw new HcpxError({ code: "bad_json_shape", message: `\`${parentKey.join(".")}\` is not an object`, file: display(file), hint: "fix the file by hand" });
   const out: HostServer[] = [];
   for (const [name, entry] of Object.entries(node)) {
