@@ -22,6 +22,9 @@ const texts: [string, YamlKey, unknown, string][] = [
   ["compact list", LIST, item, "mcpServers:\n- name: a   # c\n  command: x\n  # between\nmodels: []\n"],
   ["indented list", LIST, item, "name: x\nmcpServers:\n    - name: a\n      command: x\n"],
   ["no list yet", LIST, item, "name: x\nversion: 1.0.0\nschema: v1\n"],
+  ["a BOM, and the list created at the top", LIST, item, "\ufeffname: x\n"],
+  ["only a BOM, no line break: the list goes on a line of its own; the BOM stays", LIST, item, "\ufeff"],
+  ["a BOM before the key holding the entry", GOOSE, ext, "\ufeffextensions:\n  developer:\n    enabled: true\n"],
   ["quoted scalars and anchors elsewhere", LIST, item, "base: &b {k: 'v'}\nuse: *b\nmcpServers:\n  - name: \"a\"\n    command: 'x y'\n"],
 ];
 
