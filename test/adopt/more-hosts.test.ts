@@ -217,7 +217,7 @@ describe("the YAML handler (Goose's extensions map, Continue's mcpServers list)"
     s.write("~/.continue/config.yaml", own);
     const r = await s.adopt("continue", "--scope", "user", "--write");
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/mcpServers\[name=hcp\]` already exists and was not written by hcpx/);
+    expect(r.stderr).toMatch(/an MCP server mcpServers\.hcp already exists and was not written by hcpx/);
     expect(s.read("~/.continue/config.yaml")).toBe(own);
     const f = await s.adopt("continue", "--scope", "user", "--write", "--force");
     expect(f.code, f.stderr).toBe(0);
