@@ -43,6 +43,7 @@ print_bins() {
   echo "GEMINI=$bin/gemini"
   echo "CODEX=$bin/codex"
   echo "OPENCODE=$bin/opencode"
+  echo "AMP=$bin/amp"; echo "CLINE=$bin/cline"; echo "CN=$bin/cn"
   echo "MCP_INSPECTOR=$bin/mcp-inspector"
   echo "COPILOT=$bin/copilot"
   echo "QWEN=$bin/qwen"
@@ -73,12 +74,17 @@ smoke() {
   else
     echo "  mcp-inspector: missing" >&2; rc=1
   fi
+  # amp, cline and cn (Continue) print their version offline, without a login (HOST-PROBES.md, "More hosts")
+  for b in amp cline cn; do
+    if v="$(cd "$h" && HOME="$h" timeout 60 "$bin/$b" --version 2>/dev/null </dev/null | tail -n1)" && [ -n "$v" ]; then printf '  %-14s %s\n' "$b" "$v"; else echo "  $b: FAILED to run --version" >&2; rc=1; fi
+  done
   rm -rf "$h"
   return $rc
 }
 
 up_to_date() {
   [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(want_stamp)" ] \
+    && [ -x "$bin/amp" ] && [ -x "$bin/cline" ] && [ -x "$bin/cn" ] \
     && [ -x "$bin/claude" ] && [ -x "$bin/gemini" ] && [ -x "$bin/codex" ] \
     && [ -x "$bin/opencode" ] && [ -x "$bin/mcp-inspector" ] \
     && [ -x "$bin/copilot" ] && [ -x "$bin/qwen" ] && [ -x "$bin/droid" ] \

@@ -19,6 +19,7 @@ export const FORMAT_CAPS = {
   json: { keyed: true, prose: false, rules: true },
   jsonc: { keyed: true, prose: false, rules: true },
   toml: { keyed: true, prose: false, rules: false },
+  yaml: { keyed: true, prose: false, rules: false },
   "markdown-block": { keyed: false, prose: true, rules: false },
   file: { keyed: false, prose: true, rules: false },
   "dir-of-skills": { keyed: false, prose: false, rules: false },
@@ -77,6 +78,13 @@ const TargetSchema = z.strictObject({
   format: z.enum(FORMATS),
   /** json/jsonc/toml: key path of the MCP entry, e.g. ["mcpServers", "hcp"] */
   key: z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1))),
+  /**
+   * yaml: the entry is an item of the list at `key` without its last segment, the item
+   * whose field `named` equals that last segment (Continue: `mcpServers` is a list of
+   * `{name, command, args, env}`, hcpx owns the item with `name: hcp`); the entry's
+   * fields include that one (`name: { value: "hcp" }`).
+   */
+  named: z.optional(z.string().check(z.minLength(1))),
   /** `templates/<host>/<template>` — renders the prose: the markdown block or the owned file (never an MCP entry: that is `entry`) */
   template: z.optional(z.string()),
   /** jsonc: trailing commas accepted by the host (default true); json is always strict */
@@ -226,6 +234,8 @@ export function loadDescriptor(host: string): Descriptor {
       if (!caps.keyed && (t.key || t.entry)) throw bad(`a ${t.format} target has no \`key\` or \`entry\``, t.key ? ".key" : ".entry");
       if (caps.prose && !t.template) throw bad(`a ${t.format} target needs \`template\``, ".template");
       if (!caps.prose && !caps.keyed && t.template) throw bad(`a ${t.format} target has no template`, ".template");
+      if (t.named !== undefined && (t.format !== "yaml" || (t.key?.length ?? 0) < 2)) throw bad("`named` goes with a yaml target whose `key` names the list and the item (e.g. [\"mcpServers\", \"hcp\"])", ".named");
+      if (t.named !== undefined && t.entry && !(t.entry.fields[t.named] && typeof t.entry.fields[t.named] === "object" && (t.entry.fields[t.named] as { value?: unknown }).value === t.key!.at(-1))) throw bad(`the list item's \`${t.named}\` is { value: ${JSON.stringify(t.key!.at(-1))} } in \`entry.fields\``, ".entry.fields");
       if (t.entry) checkEntry(t.entry, t, d, bad);
       if (t.vars) {
         try {

@@ -9,7 +9,7 @@ export interface LedgerEntry {
   /** display path: relative to the project root (posix), or `~/…` */
   path: string;
   /** file: a whole file we own; json/toml: one entry at `key`; json-items: our items in the list or object at `key`; markdown-block: the hcp block */
-  kind: "file" | "json" | "toml" | "markdown-block" | "json-items";
+  kind: "file" | "json" | "toml" | "yaml" | "markdown-block" | "json-items";
   key?: string[];
   /** sha256 of what we wrote: the file's bytes, JSON.stringify of the entry value, or the block's content */
   sha256: string;
@@ -99,15 +99,15 @@ function entryShape(e: unknown): string | undefined {
   if (!isObj(e)) return "is not an object";
   const extra = Object.keys(e).filter((k) => !ENTRY_KEYS.has(k));
   if (extra.length) return `has unknown key(s) ${extra.join(", ")}`;
-  if (!["file", "json", "toml", "markdown-block", "json-items"].includes(e.kind as string)) return `has an unknown kind ${JSON.stringify(e.kind)}`;
+  if (!["file", "json", "toml", "yaml", "markdown-block", "json-items"].includes(e.kind as string)) return `has an unknown kind ${JSON.stringify(e.kind)}`;
   if (typeof e.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(e.sha256)) return "has no sha256 of 64 hex digits";
   if (typeof e.created !== "boolean") return "has no boolean `created`";
-  const keyed = e.kind === "json" || e.kind === "toml" || e.kind === "json-items";
+  const keyed = e.kind === "json" || e.kind === "toml" || e.kind === "yaml" || e.kind === "json-items";
   if (keyed ? !strings(e.key) : e.key !== undefined) return keyed ? "has no key path" : "has a key path, which its kind does not take";
-  if (e.insertedAt !== undefined && !((e.kind === "json" || e.kind === "json-items") && strings(e.insertedAt) && e.insertedAt.every((k, i) => (e.key as string[])[i] === k))) return "has an `insertedAt` that is not a prefix of its key";
+  if (e.insertedAt !== undefined && !((e.kind === "json" || e.kind === "json-items" || e.kind === "yaml") && strings(e.insertedAt) && e.insertedAt.every((k, i) => (e.key as string[])[i] === k))) return "has an `insertedAt` that is not a prefix of its key";
   if (e.blank !== undefined && !((e.kind === "json" || e.kind === "json-items") && typeof e.blank === "string" && /^[\s\ufeff]*$/.test(e.blank))) return "has a `blank` that is not whitespace";
   if (e.emptyInner !== undefined && !((e.kind === "json" || e.kind === "json-items") && typeof e.emptyInner === "string" && onlyTrivia(e.emptyInner))) return "has an `emptyInner` that is not whitespace and comments";
-  if (e.prefix !== undefined && !((e.kind === "toml" || e.kind === "markdown-block") && typeof e.prefix === "string" && PREFIXES.has(e.prefix))) return "has a `prefix` that is not a line break";
+  if (e.prefix !== undefined && !((e.kind === "toml" || e.kind === "yaml" || e.kind === "markdown-block") && typeof e.prefix === "string" && PREFIXES.has(e.prefix))) return "has a `prefix` that is not a line break";
   if (e.kind === "json-items" ? !(Array.isArray(e.items) && e.items.every((w) => typeof w === "string" && w !== "" && !w.includes("\0"))) : e.items !== undefined) return e.kind === "json-items" ? "has no list of `items` (strings)" : "has `items`, which its kind does not take";
   if (e.original !== undefined && !(e.kind === "json-items" && typeof e.original === "string" && e.original.length <= 1 << 20 && noComments(e.original))) return "has an `original` that is not plain JSON without comments";
   return undefined;

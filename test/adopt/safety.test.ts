@@ -102,8 +102,8 @@ describe("review first", () => {
     const r = await s.adopt("emacs");
     expect(r.code).toBe(64);
     expect(r.stderr).toMatch(/unknown host 'emacs'/);
-    const known = /known hosts: ([a-z, -]+)/.exec(r.stderr)?.[1]?.split(", ") ?? [];
-    for (const h of ["claude", "codex", "cursor", "copilot", "qwen", "droid", "qoder", "kilo", "auggie"]) expect(known, r.stderr).toContain(h);
+    const known = /known hosts: ([a-z, -]+)/.exec(r.stderr)?.[1]?.trim().split(", ") ?? [];
+    for (const h of ["claude", "codex", "cursor", "copilot", "qwen", "droid", "qoder", "kilo", "auggie", "amp", "cline", "continue", "goose", "devin", "kiro", "zed", "antigravity", "junie"]) expect(known, r.stderr).toContain(h);
     expect(known).toEqual([...known].sort());
   });
 });

@@ -50,8 +50,14 @@ export async function readHostServers(file: string, t: Target, hostName: string)
   const spec = { command: slotField(e, "command"), args: slotField(e, "args"), argv: slotField(e, "argv"), env: slotField(e, "env"), envNames: slotField(e, "envNames"), remote: e.remote };
   const parentKey = t.key!.slice(0, -1);
   const own = t.key![t.key!.length - 1]!;
-  const node: unknown = fmt.get(doc, parentKey);
+  let node: unknown = fmt.get(doc, parentKey);
   if (node === undefined) return [];
+  // a list of named items (Continue's mcpServers, descriptor `named`): by name, the first of a name
+  if (t.named && Array.isArray(node)) {
+    const byName: Record<string, unknown> = {};
+    for (const x of node) if (isObj(x) && typeof x[t.named] === "string" && !((x[t.named] as string) in byName)) byName[x[t.named] as string] = x;
+    node = byName;
+  }
   if (!isObj(node)) fail("bad_json_shape", `\`${parentKey.join(".")}\` is not an object`, { file: display(file), hint: "fix the file by hand" });
   const out: HostServer[] = [];
   for (const [name, entry] of Object.entries(node)) {

@@ -7,12 +7,14 @@ import { fileFormat } from "./file";
 import { jsonFormat } from "./json";
 import { markdownBlockFormat } from "./markdown-block";
 import { tomlFormat } from "./toml";
+import { yamlFormat } from "./yaml";
 import type { FormatHandler, LedgerKind } from "./types";
 
 export const HANDLERS: Record<Format, FormatHandler> = {
   json: jsonFormat,
   jsonc: jsonFormat,
   toml: tomlFormat,
+  yaml: yamlFormat,
   "markdown-block": markdownBlockFormat,
   file: fileFormat,
   "dir-of-skills": dirOfSkillsFormat,

@@ -1,0 +1,53 @@
+// format "yaml": the MCP entry in a YAML config (Goose's `extensions.hcp`, Continue's
+// `mcpServers` list item named `hcp`, descriptor `named`). The text edits are
+// src/host/yamledit.ts's (in the adopt/generate/doctor bundles only: never on the exec path).
+import { isDeepStrictEqual } from "node:util";
+import type { Target } from "../descriptor";
+import { sha256 } from "../text";
+import type { Document } from "yaml";
+import { planKeyedEntry, removeKeyedEntry } from "./keyed";
+import type { FormatHandler, KeyedFormat } from "./types";
+
+import * as yamledit from "../yamledit";
+const y = () => yamledit;
+
+/** the parsed document and its text (yamledit locates entries by the text's offsets) */
+interface Doc {
+  doc: Document.Parsed;
+  text: string;
+  file: string;
+}
+const keyOf = (key: string[], t?: Target) => ({ path: key, named: t?.named });
+
+export const yamlDoc: KeyedFormat<Doc> = {
+  kind: "yaml",
+  showKey: (key) => key.join("."),
+  initialText: (t) => y().initialYaml(t.initial),
+  read: (text, file) => ({ doc: y().parseYamlFor(text, file), text, file }),
+  get: (d, key, t) => y().yamlValueAt(d.doc, keyOf(key, t), d.text, d.file),
+  where: () => ({}),
+  set(text, _d, key, value, f, t) {
+    const r = y().setYaml(text, keyOf(key, t), value, f.show);
+    return { text: r.text, undo: { ...(r.prefix ? { prefix: r.prefix } : {}), ...(r.insertedAt ? { insertedAt: r.insertedAt } : {}) } };
+  },
+  carry: (prev) => (prev ? { created: prev.created, ...(prev.prefix ? { prefix: prev.prefix } : {}), ...(prev.insertedAt ? { insertedAt: prev.insertedAt } : {}) } : {}),
+  readBack: (text, file) => ({ doc: y().parseYamlFor(text, file), text, file }),
+  remove(text, _d, e, f, ctx, t) {
+    const next = y().removeYaml(text, keyOf(e.key!, t), f.show, { insertedAt: e.insertedAt, prefix: e.prefix });
+    // a file hcpx created goes when nothing but the host's skeleton (descriptor `initial`) is left
+    const initial = ctx.initialOf(e.path);
+    const left = next.trim() === "" || (initial !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(y().yamlDocValue(next, f.show) ?? null)), JSON.parse(JSON.stringify(initial))));
+    return e.created && left ? null : next;
+  },
+  hash: (v) => sha256(JSON.stringify(v)),
+};
+
+export const yamlFormat: FormatHandler = {
+  doc: yamlDoc,
+  kinds: ["yaml"],
+  fits: (e, t, paths) => e.kind === "yaml" && paths.includes(e.path) && isDeepStrictEqual(e.key, t.key),
+  async plan(t, abs, ctx) {
+    return [planKeyedEntry(yamlDoc, t, abs, ctx)];
+  },
+  remove: (e, f, text, ctx) => removeKeyedEntry(yamlDoc, e, f, text, ctx),
+};
