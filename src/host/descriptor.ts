@@ -95,13 +95,75 @@ const TargetSchema = z.strictObject({
       always: z.optional(z.array(z.string().check(z.minLength(1)))),
     }),
   ),
+  /**
+   * With `items`: add them only to a list that is already there (a host allow-list such
+   * as Gemini's `mcp.allowed` or Claude Code's `enabledMcpjsonServers`: creating the list
+   * would block every other server, or approve what the host would ask about).
+   */
+  ifPresent: z.optional(z.boolean()),
+  /**
+   * Project scope: whether the file belongs in git ("commit": the team shares it, the
+   * default) or not ("ignore": one person's, e.g. a settings.local file). Said after
+   * `adopt --write`; "ignore" files go into the `.gitignore` block (src/host/gitignore.ts).
+   */
+  git: z.optional(z.enum(["commit", "ignore"])),
 });
 export type Target = z.infer<typeof TargetSchema>;
+
+/**
+ * Traces of a host being in use, for `adopt --detected` (src/host/detect.ts): `paths`
+ * (files or directories, relative to the project root at project scope, `~/…` at user
+ * scope) and `programs` (names looked up on PATH). Any one of them is enough.
+ */
+const DetectSchema = z.strictObject({
+  paths: z.optional(z.array(z.string().check(z.minLength(1)))),
+  programs: z.optional(z.array(z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._+-]*$/)))),
+});
+export type Detect = z.infer<typeof DetectSchema>;
+
+/**
+ * How the host starts an MCP server of this scope (src/host/health.ts checks the
+ * command against it): `cwd` its working directory (`~/…`; default: the project root
+ * at project scope, $HOME at user scope), `env` the only variables it passes (default:
+ * its whole environment; Codex passes a short list).
+ */
+const LaunchSchema = z.strictObject({
+  cwd: z.optional(z.string().check(z.minLength(1))),
+  env: z.optional(z.array(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/)))),
+});
+
+/**
+ * A fact outside the files adopt writes that decides whether the host will use the
+ * server (src/host/health.ts): the value at `key` in `path` must include / exclude /
+ * equal `value`. `{root}` (the project root) and `{server}` (the MCP server name) are
+ * filled in, in `key`, `value`, `message` and `hint`. `absent`: what a missing file or
+ * key means ("ok": the host's default lets it through; "fail").
+ */
+const HealthSchema = z.strictObject({
+  id: z.string().check(z.regex(/^[a-z][a-z0-9-]*$/)),
+  path: z.union([z.string().check(z.minLength(1)), z.array(z.string().check(z.minLength(1))).check(z.minLength(1))]),
+  format: z.enum(["json", "jsonc", "toml"]),
+  key: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+  expect: z.enum(["includes", "excludes", "equals"]),
+  value: z.string(),
+  absent: z.enum(["ok", "fail"]),
+  /** what it means when the check fails, e.g. "Gemini CLI blocks a server not on mcp.allowed (⛔ Blocked)" */
+  message: z.string().check(z.minLength(1)),
+  /** what to do */
+  hint: z.string().check(z.minLength(1)),
+});
+export type HealthCheck = z.infer<typeof HealthSchema>;
 
 const ScopeSchema = z.strictObject({
   targets: z.array(TargetSchema),
   /** printed with every plan for this scope (e.g. "MCP servers are read from the user file only") */
   notes: z.optional(z.array(z.string())),
+  /** traces of this host in use at this scope (`adopt --detected`) */
+  detect: z.optional(DetectSchema),
+  /** how the host starts this scope's MCP server (working directory, environment) */
+  launch: z.optional(LaunchSchema),
+  /** allow-lists, deny-lists and trust the host keeps outside the files adopt writes */
+  health: z.optional(z.array(HealthSchema)),
 });
 export type ScopeSpec = z.infer<typeof ScopeSchema>;
 
@@ -182,6 +244,8 @@ export function loadDescriptor(host: string): Descriptor {
       const needsKey = t.format === "json" || t.format === "jsonc" || t.format === "toml";
       const rules = t.items !== undefined || t.members !== undefined;
       if (rules && t.format !== "json" && t.format !== "jsonc") throw new HcpxError({ code: "bad_descriptor", message: "`items` and `members` apply to a json or jsonc target", file: doc.file, path: `scopes.${scope}.targets[${i}]` });
+      if (t.ifPresent && !t.items) throw new HcpxError({ code: "bad_descriptor", message: "`ifPresent` goes with `items` (a list hcpx adds to only when it is there)", file: doc.file, path: `scopes.${scope}.targets[${i}].ifPresent` });
+      if (t.git && scope !== "project") throw new HcpxError({ code: "bad_descriptor", message: "`git` applies to project-scope files", file: doc.file, path: `scopes.${scope}.targets[${i}].git` });
       if (rules && t.template) throw new HcpxError({ code: "bad_descriptor", message: "a rules target (`items`/`members`) has no template", file: doc.file, path: `scopes.${scope}.targets[${i}].template` });
       const needsTemplate = t.format !== "dir-of-skills" && !rules;
       if (needsKey && !t.key) throw new HcpxError({ code: "bad_descriptor", message: `a ${t.format} target needs \`key\``, file: doc.file, path: `scopes.${scope}.targets[${i}].key` });
@@ -202,6 +266,17 @@ export function loadDescriptor(host: string): Descriptor {
         if (scope === "user" && (!userPath || p.split("/").includes(".."))) throw new HcpxError({ code: "bad_descriptor", message: `user-scope path '${p}' must start with ~/`, file: doc.file, path: `scopes.${scope}.targets[${i}].path` });
       }
     }
+  }
+  for (const scope of ["project", "user"] as const) {
+    const sc = d.scopes[scope];
+    const where = (p: string, at: string) => {
+      const userPath = p.startsWith("~/");
+      const bad = p.split("/").includes("..") || p.startsWith("/") || (scope === "user" ? !userPath : userPath && at.startsWith("detect"));
+      if (bad) throw new HcpxError({ code: "bad_descriptor", message: scope === "user" ? `user-scope path '${p}' must start with ~/` : `project-scope path '${p}' must be relative and stay inside the project`, file: doc.file, path: `scopes.${scope}.${at}` });
+    };
+    for (const [i, p] of (sc?.detect?.paths ?? []).entries()) where(p, `detect.paths[${i}]`);
+    for (const [i, h] of (sc?.health ?? []).entries()) for (const p of Array.isArray(h.path) ? h.path : [h.path]) if (p.startsWith("/") || p.split("/").includes("..")) throw new HcpxError({ code: "bad_descriptor", message: `health path '${p}' must be relative to the project or start with ~/`, file: doc.file, path: `scopes.${scope}.health[${i}].path` });
+    if (sc?.launch?.cwd !== undefined && !sc.launch.cwd.startsWith("~/") && sc.launch.cwd !== "~") throw new HcpxError({ code: "bad_descriptor", message: "`launch.cwd` must start with ~/", file: doc.file, path: `scopes.${scope}.launch.cwd` });
   }
   if (d.toolApprovals && d.tools !== "per-command") throw new HcpxError({ code: "bad_descriptor", message: "`toolApprovals` needs `tools: \"per-command\"` (one tool per command to approve)", file: doc.file, path: "toolApprovals" });
   cache.set(host, d);

@@ -40,6 +40,11 @@ export interface AdoptOptions {
   skills?: boolean;
   /** `generate --as`: the bundle's identity (for its manifest template) */
   bundle?: TemplateContext["bundle"];
+  /**
+   * user scope: the user config the MCP entry serves (`--config <file>` is appended to
+   * its command), so that it serves the same packs from any directory and environment
+   */
+  userConfig?: string;
 }
 
 export interface FileChange {
@@ -87,13 +92,15 @@ export interface AdoptPlan {
   staleTemps: string[];
   /** directories to try to remove (when empty) after writing, deepest first */
   rmdirs: string[];
+  /** the MCP command line each host's entry runs (as planned; absent with --remove) */
+  commands: Record<string, string[]>;
 }
 
 /**
  * A projection for one host: `skillsPath` is where that host's Skill copies are (for the
  * prompt block); `shell`: whether the block may advertise `hcpx exec` (hcpx on the host's PATH).
  */
-export type ProjectionFor = (skillsPath: string, opts?: { shell?: boolean }) => Projection;
+export type ProjectionFor = (skillsPath: string, opts?: { shell?: boolean; shellCommand?: string }) => Projection;
 
 interface VFile {
   abs: string;
@@ -224,6 +231,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     Object.entries(ledger.hosts).some(([h, lh]) => h !== host && !removing.has(h) && lh.entries.some((x) => ledgerKey(x) === ledgerKey(e)));
   const allLedgerEntries = (): LedgerEntry[] => Object.values(ledger.hosts).flatMap((h) => h.entries);
   const newHosts: Record<string, LedgerHost> = {};
+  const commandsOut: Record<string, string[]> = {};
   const rmdirCandidates = new Set<string>(journalRmdirs);
 
   // ---- the MCP command: --command, else hcpx's own (derived from this invocation) ----
@@ -259,8 +267,15 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
   // and the descriptor does not say its shell tool cannot (`shellRoute: false`). A file
   // two hosts read (AGENTS.md: Codex and opencode) holds one block, so it advertises the
   // route only if every host that reads it (adopted in this run, or recorded) can run it.
+  // The route is the MCP command without its last word `mcp`: `hcpx` when hcpx is on PATH,
+  // else what the entry runs (absolute node + hcpx), named so that the block says how to run it.
+  function shellCommandOf(d: Descriptor): string | undefined {
+    const argv = mcpOf(d.host).argv;
+    if (d.shellRoute === false || argv.length < 2 || argv[argv.length - 1] !== "mcp") return undefined;
+    return argv.slice(0, -1).map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : "'" + w.replaceAll("'", "'\\''") + "'")).join(" ");
+  }
   function shellFor(desc: Descriptor, inRun: Descriptor[]): boolean {
-    const can = (d: Descriptor) => d.shellRoute !== false && mcpOf(d.host).argv[0] === "hcpx";
+    const can = (d: Descriptor) => shellCommandOf(d) !== undefined;
     const blocks = (d: Descriptor) => new Set((d.scopes[scope]?.targets ?? []).filter((t) => t.format === "markdown-block").map((t) => absOf(first(t.path))));
     if (!can(desc)) return false;
     const mine = blocks(desc);
@@ -450,7 +465,8 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     const mcp = mcpFor(host);
     let projection: Projection;
     try {
-      projection = projectionFor(skillsTarget ? first(skillsTarget.path) : ".hcp/generated/skills", { shell: shellFor(desc, descriptors) });
+      const shell = shellFor(desc, descriptors);
+      projection = projectionFor(skillsTarget ? first(skillsTarget.path) : ".hcp/generated/skills", { shell, ...(shell ? { shellCommand: shellCommandOf(desc) } : {}) });
     } catch (err) {
       if (err instanceof HcpxError) {
         problems.push(...err.problems);
@@ -475,7 +491,10 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     if (unsafe) continue;
     const command = opts.command !== undefined ? mcp.argv : opts.useRecordedCommand ? old?.command : undefined;
     // the host's tool shape (descriptor `tools`): per-command lets its approval tell reads from gated writes
-    const served = desc.tools === "per-command" ? [...mcp.argv, "--shape", "per-command"] : mcp.argv;
+    const shaped = desc.tools === "per-command" ? [...mcp.argv, "--shape", "per-command"] : mcp.argv;
+    // user scope: the entry serves the user config, whatever directory and environment the host starts it in
+    const served = scope === "user" && opts.userConfig && !opts.preview ? [...shaped, "--config", opts.userConfig] : shaped;
+    commandsOut[host] = served;
     const classes = commandClasses(projection, desc);
     const ctx: TemplateContext = {
       command: served[0]!,
@@ -541,7 +560,9 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
         }
         if (t.note) f.notes.push(t.note);
         if (t.items || t.members) {
-          entries.push(itemsTarget(host, f, t, desc, classes, oldEntry));
+          const e = itemsTarget(host, f, t, desc, classes, oldEntry);
+          if (!e) continue; // an allow-list that is not there (ifPresent): nothing to add to
+          entries.push(e);
           noteDirs(f);
           continue;
         }
@@ -615,7 +636,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     if (problems.length) throw new HcpxError(problems);
   }
   const rmdirs = [...rmdirCandidates].sort((a, b) => b.length - a.length);
-  return { scope, base, hosts, remove: opts.remove === true, changes, notes, conflicts, warnings, ledgerFile, ledgerOld, ledgerNew: ledgerNew === ledgerOld ? ledgerOld : ledgerNew, ledgerBase, journalFile, journalPending, staleTemps: [...temps].sort(), rmdirs };
+  return { scope, base, hosts, remove: opts.remove === true, changes, notes, conflicts, warnings, ledgerFile, ledgerOld, ledgerNew: ledgerNew === ledgerOld ? ledgerOld : ledgerNew, ledgerBase, journalFile, journalPending, staleTemps: [...temps].sort(), rmdirs, commands: commandsOut };
 
   // ---- format handlers ----
   function ownedFile(host: string, f: VFile, content: string, t: Target, oldEntry: (e: LedgerEntry) => LedgerEntry | undefined, ownedBefore: (e: LedgerEntry) => boolean): LedgerEntry {
@@ -727,7 +748,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
    * What the person wrote there stays: an item already present before hcpx
    * added it is theirs and is never recorded, so `--remove` keeps it.
    */
-  function itemsTarget(host: string, f: VFile, t: Target, desc: Descriptor, classes: CommandClass[], oldEntry: (e: LedgerEntry) => LedgerEntry | undefined): LedgerEntry {
+  function itemsTarget(host: string, f: VFile, t: Target, desc: Descriptor, classes: CommandClass[], oldEntry: (e: LedgerEntry) => LedgerEntry | undefined): LedgerEntry | undefined {
     const keyPath = t.key!;
     const rules = { comments: t.format === "jsonc", trailingCommas: t.format === "jsonc" && t.trailingCommas !== false };
     const text = f.cur ?? (t.initial ? JSON.stringify(t.initial, null, 2) + "\n" : "");
@@ -736,6 +757,7 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     const prev = oldEntry(base);
     const before = new Set(prev?.items ?? []);
     const have = valueAt(tree, keyPath);
+    if (t.ifPresent && have === undefined) return undefined;
     const where = () => {
       const n = nodeAt(tree, keyPath);
       return n ? lineCol(text, n.offset) : {};
