@@ -136,8 +136,10 @@ const LaunchSchema = z.strictObject({
  * A fact outside the files adopt writes that decides whether the host will use the
  * server (src/host/health.ts): the value at `key` in `path` must include / exclude /
  * equal `value`. `{root}` (the project root) and `{server}` (the MCP server name) are
- * filled in, in `key`, `value`, `message` and `hint`. `absent`: what a missing file or
- * key means ("ok": the host's default lets it through; "fail").
+ * filled in, in `key`, `value`, `message` and `hint`. `absent`: what a missing key in a
+ * file that is there means ("ok": the host's default lets it through; "fail"). When none
+ * of the files is there, the host keeps no such state on this machine (a CI runner):
+ * the check passes.
  */
 const HealthSchema = z.strictObject({
   id: z.string().check(z.regex(/^[a-z][a-z0-9-]*$/)),

@@ -5,6 +5,7 @@ import { lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { structuredPatch } from "diff";
 import { runHcpx, scratchProject, tmp, type RunResult } from "../support/hcpx";
+import { userConfigOf } from "../support/userconfig";
 
 export interface Scratch {
   dir: string;
@@ -61,4 +62,9 @@ export function onlyAdded(before: string, after: string): { ok: boolean; removed
   // (a last line without a line break shows as removed and re-added with one)
   const ok = removed.every((r) => added.includes(r) || added.includes(r.replace(/(\r?)$/, ",$1")) || added.includes(r + ","));
   return { ok, removed, added };
+}
+
+/** The user's own config (what user scope serves): the scratch project's, with absolute paths. */
+export function userConfigFromProject(s: Scratch, xdg?: string): string {
+  return userConfigOf(s.dir, s.home, xdg);
 }
