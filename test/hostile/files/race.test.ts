@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scratchProject, tmp } from "../../support/hcpx";
-import { cleanPath, hcpx, snapshot, TEMP_RE, USER_FILES } from "./helpers";
+import { hcpx, pathWithHcpx, snapshot, TEMP_RE, USER_FILES } from "./helpers";
 
 function project(): { dir: string; env: NodeJS.ProcessEnv } {
   const p = scratchProject({ packs: ["ledger", "transit"] });
@@ -15,7 +15,7 @@ function project(): { dir: string; env: NodeJS.ProcessEnv } {
     mkdirSync(join(p.dir, rel, ".."), { recursive: true });
     writeFileSync(join(p.dir, rel), text);
   }
-  return { dir: p.dir, env: { HOME: tmp("hcpx-race-home-"), PATH: cleanPath() } };
+  return { dir: p.dir, env: { HOME: tmp("hcpx-race-home-"), PATH: pathWithHcpx() } };
 }
 
 const deadPid = (): string => execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).toString();
