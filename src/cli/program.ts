@@ -315,7 +315,7 @@ program
   );
 program
   .command("doctor")
-  .description("check health: Node, config, packs lint, wrap bins, adopted hosts in sync, `hcpx mcp` answers (exit 0 ok, 2 warnings, 1 failure)")
+  .description("check health: Node, config, packs lint, wrap bins, adopted hosts in sync and able to use the server (command on PATH, trust, allow-lists), `hcpx mcp` answers (exit 0 ok, 2 warnings, 1 failure)")
   .option("--mcp-timeout <ms>", "how long to wait for `hcpx mcp`", "15000")
   .option("--json", "print the result envelope with every check")
   .addHelpText("after", "\nExample:\n  $ hcpx doctor --json\n")

@@ -68,10 +68,14 @@ export async function checkHealth(hosts: string[], o: HealthOptions): Promise<Pr
       const at = argv.indexOf("--config");
       const pinned = at >= 0 ? argv[at + 1] : undefined;
       const isHcpx = argv.includes("mcp") && (basename(cmd) === "hcpx" || argv.some((w) => /hcpx(\.m?js)?$/.test(w)));
-      if (isHcpx && pinned === undefined && o.config) {
-        const found = findProjectConfig(cwd);
-        if (found !== o.config) problem("mcp_config_not_found", `starts the server in ${shownCwd}, where \`hcpx mcp\` ${found ? `finds ${found}` : "finds no hcp.config.json5"}, not ${o.config}: it would not serve these packs`, `re-adopt: hcpx writes \`--config\` into an entry whose host starts it elsewhere`);
-        if (env.HCP_CONFIG && passed && !passed.includes("HCP_CONFIG")) problem("mcp_config_not_found", `does not pass HCP_CONFIG (set here) to MCP servers: \`hcpx mcp\` would not read ${env.HCP_CONFIG}`, "unset HCP_CONFIG and keep hcp.config.json5 in the project root, or re-adopt with --command \"hcpx mcp --config <file>\"");
+      if (isHcpx && o.config) {
+        // what `hcpx mcp` reads there: --config, else $HCP_CONFIG when the host passes it, else hcp.config.json5 found upward
+        const viaEnv = env.HCP_CONFIG && (!passed || passed.includes("HCP_CONFIG")) ? resolve(cwd, env.HCP_CONFIG) : undefined;
+        const found = pinned !== undefined ? resolve(cwd, pinned) : (viaEnv ?? findProjectConfig(cwd));
+        if (found !== o.config) {
+          const how = pinned !== undefined ? `is given --config ${pinned}` : env.HCP_CONFIG && !viaEnv ? `does not get HCP_CONFIG (set here), and ${found ? `finds ${found}` : "finds no hcp.config.json5"}` : found ? `finds ${found}` : "finds no hcp.config.json5";
+          problem("mcp_config_not_found", `starts the server in ${shownCwd}, where \`hcpx mcp\` ${how}, not ${o.config}: it would not serve the packs adopt planned with`, "keep hcp.config.json5 in the project root (where the host starts the server), or re-adopt with --command \"hcpx mcp --config <file>\"");
+        }
       }
     }
     // ---- trust, allow- and deny-lists the host keeps elsewhere ----

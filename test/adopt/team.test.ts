@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HCPX, tmp } from "../support/hcpx";
 import { scratch, type Scratch } from "./helpers";
+import { listHosts, loadDescriptor } from "../../src/host/descriptor";
 
 const HOSTS = ["claude", "codex", "cursor", "gemini", "opencode", "vscode", "windsurf"];
 /** one trace per host, as a person's project would have it */
@@ -199,6 +200,17 @@ describe("healthy: the host will use the server", () => {
     expect(host.message).toContain("will not use the server");
   });
 
+  it("a config the host's server would not find (adopted with --config elsewhere) is not healthy; $HCP_CONFIG, which the host passes on, is", async () => {
+    const s = scratch({ packs: ["ledger"] });
+    s.write("conf/other.json5", s.read("hcp.config.json5").replaceAll("./packs/", "../packs/").replace('"roots": [\n      "."\n    ]', '"roots": ["..", "."]'));
+    const other = join(s.dir, "conf", "other.json5");
+    expect((await s.run(["--config", "hcp.config.json5", "adopt", "cursor", "--write"])).code).toBe(0);
+    expect((await s.run(["--config", "hcp.config.json5", "adopt", "cursor", "--check"])).code).toBe(0);
+    const r = await s.run(["--config", other, "adopt", "cursor", "--check"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`where \`hcpx mcp\` finds ${realpathSync(s.dir)}/hcp.config.json5, not ${other}`);
+  });
+
   it("an MCP command that is not on the host's PATH is not healthy", async () => {
     const s = scratch({ packs: ["ledger"] });
     expect((await s.adopt("cursor", "--write", "--command", "hcpx-nowhere mcp")).code).toBe(0);
@@ -214,5 +226,19 @@ describe("the prompt block when hcpx is not on PATH", () => {
     expect((await s.adopt("claude", "--write")).code).toBe(0);
     const block = readFileSync(join(s.dir, "CLAUDE.md"), "utf8");
     expect(block).toContain(`\`${process.execPath} ${realpathSync(HCPX)} exec <pack> <verb> --json -- key=value …\` (shell; \`hcpx\` is not on PATH here: this is the command the hcp MCP entry runs)`);
+  });
+});
+
+describe("descriptor data", () => {
+  it("every host says, per scope, what a trace of it is (`detect`); user scope names its programs where it has one", () => {
+    for (const host of listHosts()) {
+      const d = loadDescriptor(host);
+      for (const scope of ["project", "user"] as const) {
+        const sc = d.scopes[scope];
+        if (!sc) continue;
+        expect(sc.detect, `${host} ${scope}: detect`).toBeDefined();
+        expect([...(sc.detect!.paths ?? []), ...(sc.detect!.programs ?? [])].length, `${host} ${scope}: detect is empty`).toBeGreaterThan(0);
+      }
+    }
   });
 });
