@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds dist/: the CLI entry, the commander program, and one self-contained
 // ESM bundle per command (dist/commands/<name>.mjs), so a command loads only
-// its own code (the MCP SDK, handlebars, diff, TOML, yaml only where used).
+// its own code (the MCP SDK, diff, TOML, yaml only where used).
 //
 // Outputs are written atomically (temp + rename), the entry last, so tests that
 // run while a build lands see either build. `--clean` starts from empty.
@@ -28,6 +28,8 @@ if (process.argv.includes("--clean")) rmSync(out, { recursive: true, force: true
 // outputs of the earlier layout (shared chunks)
 rmSync(join(out, "chunks"), { recursive: true, force: true });
 rmSync(join(out, "exec.mjs"), { force: true });
+// hcpx renders its templates itself (src/host/templates.ts): no vendored Handlebars
+rmSync(join(out, "vendor"), { recursive: true, force: true });
 rmSync(join(out, "commands", "exec.mjs"), { force: true });
 const common = {
   absWorkingDir: root,
@@ -42,7 +44,7 @@ const common = {
   logLevel: "warning",
   write: false,
   define: { HCPX_VERSION: JSON.stringify(pkg.version), HCPX_SCHEMA_HASH: JSON.stringify(schemaHash) },
-  // CommonJS dependencies (handlebars) call require() for node builtins.
+  // CommonJS dependencies call require() for node builtins.
   banner: { js: "import { createRequire as __hcpxCreateRequire } from 'node:module'; const require = __hcpxCreateRequire(import.meta.url);" },
 };
 // No shared chunks: every path loads at most three modules, hcpx.mjs (the
@@ -71,18 +73,6 @@ const selfImport = {
   },
 };
 /**
- * handlebars is bundled too, into dist/vendor/handlebars.mjs, and imported from
- * there only on the rare path that needs it: dist/ needs nothing from
- * node_modules at run time, so the package has no production dependencies
- * (every library is in devDependencies) and installs without fetching any.
- */
-const vendorHandlebars = {
-  name: "vendor-handlebars",
-  setup(b) {
-    b.onResolve({ filter: /^handlebars$/ }, () => ({ path: "../vendor/handlebars.mjs", external: true }));
-  },
-};
-/**
  * The mcp adapter (and the MCP SDK client with it) is its own file,
  * dist/lib/mcp-adapter.mjs, which the runtime imports (through
  * src/util/dynamic-import.ts, at the path HCPX_MCP_ADAPTER) only for an `mcp`
@@ -99,7 +89,7 @@ common.define = { ...common.define, HCPX_MCP_ADAPTER: JSON.stringify("../lib/mcp
 // `hcpx exec`'s bundle is CommonJS, loaded through V8's code cache by
 // src/cli/load-command.ts; the entry and the program are built after it, with
 // a hash of its bytes (the cache's key: V8 itself only checks the length).
-const execBuild = await build({ ...common, banner: undefined, format: "cjs", outExtension: { ".js": ".cjs" }, entryPoints: { "commands/exec": "src/cli/commands/exec.ts" }, plugins: [vendorHandlebars, lazyAdapter], logOverride: { "empty-import-meta": "silent" } }); // execute.ts reads import.meta.url only where __dirname is undefined (ESM bundles)
+const execBuild = await build({ ...common, banner: undefined, format: "cjs", outExtension: { ".js": ".cjs" }, entryPoints: { "commands/exec": "src/cli/commands/exec.ts" }, plugins: [lazyAdapter], logOverride: { "empty-import-meta": "silent" } }); // execute.ts reads import.meta.url only where __dirname is undefined (ESM bundles)
 const execHash = createHash("sha256").update(execBuild.outputFiles[0].contents).digest("hex").slice(0, 16);
 const withHash = { ...common, define: { ...common.define, HCPX_EXEC_HASH: JSON.stringify(execHash) } };
 const builds = [execBuild, ...(await Promise.all([
@@ -110,11 +100,7 @@ const builds = [execBuild, ...(await Promise.all([
   build({ ...common, entryPoints: Object.fromEntries(libEntries.filter((e) => e !== "index").map((e) => [`lib/${e}`, `src/lib/${e}.ts`])), plugins: [selfImport], external: LIB_PEERS }),
   build({ ...withHash, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
   build({ ...withHash, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
-  // handlebars (~240 KB bundled) renders only templates beyond the subset
-  // src/host/templates.ts renders itself: a file of its own, imported on that
-  // rare path, instead of parsed on every adopt and generate.
-  build({ ...common, entryPoints: Object.fromEntries(commands.filter((c) => c !== "exec").map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), plugins: [vendorHandlebars, lazyAdapter] }),
-  build({ ...common, entryPoints: { "vendor/handlebars": "handlebars" } }),
+  build({ ...common, entryPoints: Object.fromEntries(commands.filter((c) => c !== "exec").map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), plugins: [lazyAdapter] }),
   build({ ...common, entryPoints: { "lib/mcp-adapter": "src/runtime/mcp-adapter.ts" } }),
 ]))];
 const entry = join(out, "hcpx.mjs");

@@ -9,8 +9,22 @@ import { HcpxError } from "../util/errors";
 import { readJson5 } from "../pack/json5";
 import { validate } from "../pack/validate";
 
-export const FORMATS = ["json", "jsonc", "toml", "markdown-block", "file", "dir-of-skills"] as const;
-export type Format = (typeof FORMATS)[number];
+/**
+ * The file formats, each with what a target of it takes: `keyed` formats hold the
+ * MCP `entry` (or permission rules) at a `key` path; `prose` formats render a
+ * `template`; `rules`: `items`/`members` (a list or object of permission rules).
+ * Each has one handler in src/host/formats/ (the table there is typed by this one).
+ */
+export const FORMAT_CAPS = {
+  json: { keyed: true, prose: false, rules: true },
+  jsonc: { keyed: true, prose: false, rules: true },
+  toml: { keyed: true, prose: false, rules: false },
+  "markdown-block": { keyed: false, prose: true, rules: false },
+  file: { keyed: false, prose: true, rules: false },
+  "dir-of-skills": { keyed: false, prose: false, rules: false },
+} as const satisfies Record<string, { keyed: boolean; prose: boolean; rules: boolean }>;
+export type Format = keyof typeof FORMAT_CAPS;
+export const FORMATS = Object.keys(FORMAT_CAPS) as [Format, ...Format[]];
 
 /** Rule patterns per command class; `{tool}`, `{pack}`, `{verb}` and `{server}` are filled in per granted command. */
 const RuleClasses = z.strictObject({
@@ -25,6 +39,36 @@ const RuleClasses = z.strictObject({
 });
 export type RuleClasses = z.infer<typeof RuleClasses>;
 
+/**
+ * What fills a field of the MCP entry: `command` (the program), `args` (its
+ * arguments), `argv` (program and arguments, one array), `env` (the packs'
+ * Binding env names as an object NAME: the host's reference to it, per the
+ * target's `envSyntax`; left out when there are none), `envNames` (the same
+ * names as a list: Codex's `env_vars`; left out when empty), `toolApprovals`
+ * (the descriptor's `toolApprovals` per served tool).
+ */
+export const SLOTS = ["command", "args", "argv", "env", "envNames", "toolApprovals"] as const;
+export type Slot = (typeof SLOTS)[number];
+const Field = z.union([z.enum(SLOTS), z.strictObject({ value: z.unknown() })]);
+const EntrySchema = z.strictObject({
+  /** field name → a slot, or `{ value: … }` written as it is (`type: { value: "stdio" }`); in the order written */
+  fields: z.record(z.string().check(z.minLength(1)), Field),
+  /**
+   * slots hcpx does not write but `hcpx import` reads from the person's other
+   * servers (Claude Code's `env`: hcpx's own entry inherits the host's environment)
+   */
+  read: z.optional(z.strictObject({ env: z.optional(z.string().check(z.minLength(1))), envNames: z.optional(z.string().check(z.minLength(1))) })),
+  /** fields that mark a server reached by URL (not importable as stdio) */
+  remote: z.optional(z.array(z.string().check(z.minLength(1)))),
+});
+export type EntrySpec = z.infer<typeof EntrySchema>;
+
+/** The field of an entry that holds a slot (written or only read), if any. */
+export function slotField(e: EntrySpec, slot: Slot): string | undefined {
+  for (const [k, v] of Object.entries(e.fields)) if (v === slot) return k;
+  return slot === "env" || slot === "envNames" ? e.read?.[slot] : undefined;
+}
+
 const TargetSchema = z.strictObject({
   /** stable id within the host, e.g. "mcp", "instructions", "rule", "skills" */
   id: z.string().check(z.regex(/^[a-z][a-z0-9-]*$/)),
@@ -33,7 +77,7 @@ const TargetSchema = z.strictObject({
   format: z.enum(FORMATS),
   /** json/jsonc/toml: key path of the MCP entry, e.g. ["mcpServers", "hcp"] */
   key: z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1))),
-  /** `templates/<host>/<template>` — renders the entry (json: a JSON value; toml: the tables), the block, or the file */
+  /** `templates/<host>/<template>` — renders the prose: the markdown block or the owned file (never an MCP entry: that is `entry`) */
   template: z.optional(z.string()),
   /** jsonc: trailing commas accepted by the host (default true); json is always strict */
   trailingCommas: z.optional(z.boolean()),
@@ -41,7 +85,7 @@ const TargetSchema = z.strictObject({
   maxChars: z.optional(z.number()),
   /** a size cap on the whole resulting file, in bytes (e.g. Codex's 32 KiB for AGENTS.md) */
   maxBytes: z.optional(z.number()),
-  /** the host's env var reference syntax in this file, `VAR` standing for the name (templates get `envRefs` from it) */
+  /** the host's env var reference syntax in this file, `VAR` standing for the name (the entry's `env` slot is written with it) */
   envSyntax: z.optional(z.string().check(z.regex(/VAR/))),
   /**
    * The host's variable syntax in this file: what it expands in the strings we
@@ -59,22 +103,12 @@ const TargetSchema = z.strictObject({
   /** a note printed with the plan when this target is written */
   note: z.optional(z.string()),
   /**
-   * mcp targets: the field names of the host's stdio server entries (siblings of
-   * `key`'s last segment), for `hcpx import <host>`. `command` + `args`, or `argv`
-   * (one array: program and arguments); `env` an object of NAME: value; `remote`
-   * the fields that mark a server reached by URL (not importable as stdio).
+   * json/jsonc/toml: the MCP server entry hcpx writes at `key`, as data (no template):
+   * its fields in the order written, each a slot hcpx fills or a fixed `{ value }`.
+   * The same description tells `hcpx import <host>` where the host's other stdio
+   * servers keep their command line and env (siblings of `key`'s last segment).
    */
-  servers: z.optional(
-    z.strictObject({
-      command: z.optional(z.string().check(z.minLength(1))),
-      args: z.optional(z.string().check(z.minLength(1))),
-      argv: z.optional(z.string().check(z.minLength(1))),
-      env: z.optional(z.string().check(z.minLength(1))),
-      /** a list of env names the host forwards from its own environment (Codex `env_vars`) */
-      envNames: z.optional(z.string().check(z.minLength(1))),
-      remote: z.optional(z.array(z.string().check(z.minLength(1)))),
-    }),
-  ),
+  entry: z.optional(EntrySchema),
   /**
    * json/jsonc: `key` names a list (the host's permission rules, e.g. Claude Code's
    * permissions.allow); hcpx adds these items to it and removes only the items it
@@ -243,17 +277,22 @@ export function loadDescriptor(host: string): Descriptor {
   if (d.host !== host) throw new HcpxError({ code: "bad_descriptor", message: `descriptor says host '${d.host}', file is named '${host}'`, file: doc.file, path: "host" });
   for (const scope of ["project", "user"] as const) {
     for (const [i, t] of (d.scopes[scope]?.targets ?? []).entries()) {
-      const needsKey = t.format === "json" || t.format === "jsonc" || t.format === "toml";
+      const at = `scopes.${scope}.targets[${i}]`;
+      const bad = (message: string, path = "") => new HcpxError({ code: "bad_descriptor", message, file: doc.file, path: at + path });
+      const caps = FORMAT_CAPS[t.format];
       const rules = t.items !== undefined || t.members !== undefined;
-      if (rules && t.format !== "json" && t.format !== "jsonc") throw new HcpxError({ code: "bad_descriptor", message: "`items` and `members` apply to a json or jsonc target", file: doc.file, path: `scopes.${scope}.targets[${i}]` });
-      if (t.ifPresent && !t.items) throw new HcpxError({ code: "bad_descriptor", message: "`ifPresent` goes with `items` (a list hcpx adds to only when it is there)", file: doc.file, path: `scopes.${scope}.targets[${i}].ifPresent` });
-      if (t.git && scope !== "project") throw new HcpxError({ code: "bad_descriptor", message: "`git` applies to project-scope files", file: doc.file, path: `scopes.${scope}.targets[${i}].git` });
-      if (rules && t.template) throw new HcpxError({ code: "bad_descriptor", message: "a rules target (`items`/`members`) has no template", file: doc.file, path: `scopes.${scope}.targets[${i}].template` });
-      const needsTemplate = t.format !== "dir-of-skills" && !rules;
-      if (needsKey && !t.key) throw new HcpxError({ code: "bad_descriptor", message: `a ${t.format} target needs \`key\``, file: doc.file, path: `scopes.${scope}.targets[${i}].key` });
-      if (needsTemplate && !t.template) throw new HcpxError({ code: "bad_descriptor", message: `a ${t.format} target needs \`template\``, file: doc.file, path: `scopes.${scope}.targets[${i}].template` });
-      if (t.servers && (t.servers.command === undefined) === (t.servers.argv === undefined)) throw new HcpxError({ code: "bad_descriptor", message: "`servers` names either `command` (with `args`) or `argv`, not both or neither", file: doc.file, path: `scopes.${scope}.targets[${i}].servers` });
-      if (t.servers && !needsKey) throw new HcpxError({ code: "bad_descriptor", message: `\`servers\` goes with a json, jsonc or toml target, not ${t.format}`, file: doc.file, path: `scopes.${scope}.targets[${i}].servers` });
+      if (rules && !caps.rules) throw bad("`items` and `members` apply to a json or jsonc target");
+      if (rules && t.template) throw bad("a rules target (`items`/`members`) has no template", ".template");
+      if (rules && t.entry) throw bad("a target holds either the MCP `entry` or permission rules (`items`/`members`), not both", ".entry");
+      if (caps.keyed && !t.key) throw bad(`a ${t.format} target needs \`key\``, ".key");
+      if (caps.keyed && !rules && !t.entry) throw bad(`a ${t.format} target needs \`entry\` (the MCP server entry) or \`items\`/\`members\``, ".entry");
+      if (caps.keyed && t.template) throw bad(`a ${t.format} target has no template: the MCP entry is the descriptor's \`entry\``, ".template");
+      if (!caps.keyed && (t.key || t.entry)) throw bad(`a ${t.format} target has no \`key\` or \`entry\``, t.key ? ".key" : ".entry");
+      if (caps.prose && !t.template) throw bad(`a ${t.format} target needs \`template\``, ".template");
+      if (!caps.prose && !caps.keyed && t.template) throw bad(`a ${t.format} target has no template`, ".template");
+      if (t.entry) checkEntry(t.entry, t, d, bad);
+      if (t.ifPresent && !t.items) throw bad("`ifPresent` goes with `items` (a list hcpx adds to only when it is there)", ".ifPresent");
+      if (t.git && scope !== "project") throw bad("`git` applies to project-scope files", ".git");
       if (t.vars) {
         try {
           new RegExp(t.vars.pattern, "u");
@@ -283,4 +322,23 @@ export function loadDescriptor(host: string): Descriptor {
   if (d.toolApprovals && d.tools !== "per-command") throw new HcpxError({ code: "bad_descriptor", message: "`toolApprovals` needs `tools: \"per-command\"` (one tool per command to approve)", file: doc.file, path: "toolApprovals" });
   cache.set(host, d);
   return d;
+}
+
+/** An `entry` fills each slot at most once; the command line is `command` (with `args`) or `argv`. */
+function checkEntry(e: EntrySpec, t: Target, d: Descriptor, bad: (message: string, path?: string) => HcpxError): void {
+  const seen = new Map<Slot, string>();
+  for (const [k, v] of Object.entries(e.fields)) {
+    if (typeof v !== "string") {
+      if (!("value" in v) || v.value === undefined) throw bad(`a fixed field is \`{ value: … }\` with a JSON value`, `.entry.fields.${k}`);
+      continue;
+    }
+    if (seen.has(v)) throw bad(`the slot \`${v}\` fills both \`${seen.get(v)}\` and \`${k}\``, `.entry.fields.${k}`);
+    seen.set(v, k);
+  }
+  if (seen.has("command") === seen.has("argv")) throw bad("`entry.fields` takes the command line as `command` (with `args`) or as `argv`, not both or neither", ".entry.fields");
+  if (seen.has("args") && !seen.has("command")) throw bad("the slot `args` goes with `command`", ".entry.fields");
+  if (seen.has("env") && !t.envSyntax) throw bad("the slot `env` needs the target's `envSyntax` (how the host refers to an env var)", ".envSyntax");
+  if (seen.has("toolApprovals") && !d.toolApprovals) throw bad("the slot `toolApprovals` needs the descriptor's `toolApprovals`", ".entry.fields");
+  for (const s of ["env", "envNames"] as const) if (e.read?.[s] !== undefined && seen.has(s)) throw bad(`\`${s}\` is written (entry.fields) and so read back from there: drop it from \`entry.read\``, `.entry.read.${s}`);
+  for (const k of e.remote ?? []) if (k in e.fields) throw bad(`\`${k}\` is a field hcpx writes, so it cannot mark a remote server`, ".entry.remote");
 }

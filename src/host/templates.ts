@@ -1,5 +1,9 @@
-// Template rendering (handlebars, loaded with import() only by commands that
-// render host files). `templates/<host>/<name>` wins over `templates/common/<name>`.
+// Template rendering for the prose hosts read (instructions blocks, rule files,
+// bundle manifests). One engine: the small interpreter below, which renders the
+// subset of Handlebars the shipped templates use, with Handlebars' meaning (the
+// .hbs files stay valid Handlebars; test/adopt/templates.test.ts compares the two).
+// Anything beyond the subset is an error, not a second engine: hcpx ships no
+// Handlebars. `templates/<host>/<name>` wins over `templates/common/<name>`.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HcpxError } from "../util/errors";
@@ -35,18 +39,6 @@ export interface TemplateContext {
 
 type Render = (ctx: TemplateContext) => string;
 const compiled = new Map<string, Render>();
-let hbs: typeof import("handlebars") | undefined;
-
-async function handlebars(): Promise<typeof import("handlebars")> {
-  if (hbs) return hbs;
-  const mod = (await import("handlebars")) as unknown as { default?: typeof import("handlebars") } & typeof import("handlebars");
-  const h = (mod.default ?? mod).create();
-  h.registerHelper("json", (v: unknown) => JSON.stringify(v));
-  // TOML's own escaping (control characters incl. DEL): src/host/text.ts
-  h.registerHelper("toml", (v: unknown) => tomlValue(v));
-  hbs = h as typeof import("handlebars");
-  return hbs;
-}
 
 export function templatePath(host: string, name: string): string {
   const root = join(packageRoot(), "templates");
@@ -58,10 +50,9 @@ export function templatePath(host: string, name: string): string {
 }
 
 /**
- * Templates that use only `{{{name}}}`, `{{{json name}}}` / `{{{toml name}}}` and
- * `{{#if name}}…{{/if}}` (every template we ship) are rendered by this small
- * interpreter, with the same meaning as in Handlebars; anything else goes to
- * Handlebars (loaded on demand, ~50 ms) — adopt runs without it.
+ * The template language: `{{{name}}}` (a value, `a.b` for a member), `{{{json name}}}`
+ * / `{{{toml name}}}` (as a JSON / TOML value) and `{{#if name}}…{{/if}}` (an empty
+ * list is false), with Handlebars' standalone-line rule. Nothing is HTML-escaped.
  */
 const SIMPLE_TAG = /\{\{\{\s*(?:(json|toml)\s+)?([A-Za-z_][\w.]*)\s*\}\}\}|\{\{#if\s+([A-Za-z_][\w.]*)\s*\}\}|\{\{\/if\}\}/g;
 
@@ -127,23 +118,14 @@ export async function render(host: string, name: string, ctx: TemplateContext): 
   const file = templatePath(host, name);
   let fn = compiled.get(file);
   if (!fn) {
-    const src = readFileSync(file, "utf8");
-    fn = simple(src);
-    if (!fn) {
-      const h = await handlebars();
-      fn = h.compile(src, { noEscape: true, strict: false }) as Render;
-    }
+    fn = simple(readFileSync(file, "utf8"));
+    if (!fn) throw new HcpxError({ code: "bad_template", message: "uses template syntax beyond what hcpx renders ({{{name}}}, {{{json name}}}, {{{toml name}}}, {{#if name}}…{{/if}})", file: `templates/${host}/${name}`, hint: "reinstall hcpx; a changed template must keep to that subset (README: host descriptors)" });
     compiled.set(file, fn);
   }
   return fn(ctx);
 }
 
-/** Render with Handlebars itself (tests compare it with the small interpreter). */
-export async function renderWithHandlebars(src: string, ctx: TemplateContext): Promise<string> {
-  const h = await handlebars();
-  return (h.compile(src, { noEscape: true, strict: false }) as Render)(ctx);
-}
-
+/** The interpreter on a template's text (undefined: beyond the subset). */
 export function renderSimple(src: string, ctx: TemplateContext): string | undefined {
   return simple(src)?.(ctx);
 }

@@ -43,7 +43,7 @@ export function tomlString(s: string): string {
   return '"' + s.replace(/[\u0000-\u001f\u007f"\\]/g, (c) => short[c] ?? `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`) + '"';
 }
 
-/** A TOML value for a template's `{{{toml x}}}`: a string, a number, a boolean, an array of them, or an inline table (`{ key = value, … }`, a key quoted unless it is a bare key). */
+/** A TOML value (a template's `{{{toml x}}}`, a field of the MCP entry): a string, a number, a boolean, an array of them, or an inline table (`{ key = value, … }`, a key quoted unless it is a bare key). */
 export function tomlValue(v: unknown): string {
   if (typeof v === "string") return tomlString(v);
   if (v !== null && typeof v === "object" && !Array.isArray(v)) {
@@ -52,5 +52,5 @@ export function tomlValue(v: unknown): string {
   }
   if (typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v))) return String(v);
   if (Array.isArray(v)) return "[" + v.map(tomlValue).join(",") + "]";
-  throw new HcpxError({ code: "bad_template", message: `cannot write ${JSON.stringify(v)} as a TOML value`, hint: "a host template's {{{toml x}}} takes a string, a number, a boolean or a list of them" });
+  throw new HcpxError({ code: "bad_template", message: `cannot write ${JSON.stringify(v)} as a TOML value`, hint: "a TOML value (a template's {{{toml x}}}, a field of a host's MCP entry) is a string, a number, a boolean, or a list or table of them" });
 }

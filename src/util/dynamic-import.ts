@@ -1,4 +1,4 @@
-// import() for lazily loaded modules (a composite's module, handlebars, …).
+// import() for lazily loaded modules (a composite's module, …).
 // Command bundles run from a script compiled with V8's code cache
 // (src/cli/load-command.ts), where an import() inside the script has no loader
 // in Node 20; the ESM entry puts its own import() here first, under a

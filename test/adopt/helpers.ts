@@ -1,10 +1,10 @@
 // Helpers for the adopt tests: a scratch project with its own HOME, whole-tree
 // snapshots (bytes, modes, mtimes, symlinks) and a check that a file changed
 // only by additions.
-import { lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { structuredPatch } from "diff";
-import { runHcpx, scratchProject, tmp, type RunResult } from "../support/hcpx";
+import { HCPX, runHcpx, scratchProject, tmp, type RunResult } from "../support/hcpx";
 import { userConfigOf } from "../support/userconfig";
 
 export interface Scratch {
@@ -17,11 +17,20 @@ export interface Scratch {
   read: (rel: string) => string;
 }
 
-/** A scratch project (ledger + transit) with its own HOME; PATH without any `hcpx`. */
-export function scratch(opts: { packs?: string[] } = {}): Scratch {
+/**
+ * A scratch project (ledger + transit) with its own HOME; PATH without any `hcpx`, or with
+ * this install's (`hcpxOnPath`: for `--command "hcpx mcp"`, which --check wants to resolve).
+ */
+export function scratch(opts: { packs?: string[]; hcpxOnPath?: boolean } = {}): Scratch {
   const p = scratchProject({ packs: opts.packs });
   const home = tmp("hcpx-adopt-home-");
-  const env: NodeJS.ProcessEnv = { HOME: home, PATH: process.env.PATH!.split(":").filter((d) => !safeHasHcpx(d)).join(":") };
+  let path = process.env.PATH!.split(":").filter((d) => !safeHasHcpx(d)).join(":");
+  if (opts.hcpxOnPath) {
+    const bin = tmp("hcpx-adopt-bin-");
+    symlinkSync(HCPX, join(bin, "hcpx"));
+    path = `${bin}:${path}`;
+  }
+  const env: NodeJS.ProcessEnv = { HOME: home, PATH: path };
   const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => runHcpx(args, { cwd: p.dir, env: { ...env, ...extra } });
   return {
     dir: p.dir,

@@ -1,10 +1,11 @@
 // Every shipped template renders the same with the small interpreter adopt uses
 // as with Handlebars itself (the templates stay real .hbs files).
 import { describe, expect, it } from "vitest";
-import { readFileSync, readdirSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO } from "../support/hcpx";
-import { renderSimple, renderWithHandlebars, type TemplateContext } from "../../src/host/templates";
+import { render, renderSimple, type TemplateContext } from "../../src/host/templates";
+import { renderWithHandlebars } from "../support/handlebars";
 
 const base: TemplateContext = {
   command: "/usr/bin/node",
@@ -25,17 +26,27 @@ const files = readdirSync(join(REPO, "templates"), { recursive: true, withFileTy
   .map((d) => join(d.parentPath, d.name));
 
 describe("templates: small interpreter = Handlebars", () => {
-  it("finds the shipped templates", () => expect(files.length).toBeGreaterThanOrEqual(10));
+  it("finds the shipped templates", () => expect(files.length).toBeGreaterThanOrEqual(7));
   for (const f of files) {
     for (const ctx of [base, { ...base, envVars: [], envRefs: {} }]) {
       it(`${f.slice(REPO.length + 1)} (${ctx.envVars.length} env vars)`, async () => {
         const src = readFileSync(f, "utf8");
         const mine = renderSimple(src, ctx);
         expect(mine, "the interpreter should handle every shipped template").toBeDefined();
-        expect(mine).toBe(await renderWithHandlebars(src, ctx));
+        expect(mine).toBe(renderWithHandlebars(src, ctx));
       });
     }
   }
+  it("a template beyond the subset is an error naming the template (there is no second engine)", async () => {
+    const dir = join(REPO, "templates", "zz-test-host");
+    mkdirSync(dir, { recursive: true });
+    try {
+      writeFileSync(join(dir, "each.md.hbs"), "{{#each packs}}{{this}}{{/each}}\n");
+      await expect(render("zz-test-host", "each.md.hbs", base)).rejects.toMatchObject({ problems: [{ code: "bad_template", file: "templates/zz-test-host/each.md.hbs" }] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
   it("falls back (undefined) on anything beyond the subset", () => {
     expect(renderSimple("{{#each packs}}{{this}}{{/each}}", base)).toBeUndefined();
     expect(renderSimple("{{command}}", base)).toBeUndefined();

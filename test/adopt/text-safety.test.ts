@@ -12,7 +12,8 @@ import JSON5 from "json5";
 import { HCPX, REPO } from "../support/hcpx";
 import { scratch, snapshot } from "./helpers";
 import { BEGIN, END, removeBlock, setBlock } from "../../src/host/mdblock";
-import { renderSimple, renderWithHandlebars, type TemplateContext } from "../../src/host/templates";
+import { renderSimple, type TemplateContext } from "../../src/host/templates";
+import { renderWithHandlebars } from "../support/handlebars";
 
 beforeAll(() => {
   if (!existsSync(HCPX)) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);
@@ -134,7 +135,7 @@ describe("TOML strings follow the TOML spec's escaping", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(word, { minLength: 1, maxLength: 4 }), fc.string({ unit: "grapheme", maxLength: 8 }), async (argv, extra) => {
         const words = [...argv, extra];
-        for (const text of [renderSimple(tpl, ctx(words))!, await renderWithHandlebars(tpl, ctx(words))]) {
+        for (const text of [renderSimple(tpl, ctx(words))!, renderWithHandlebars(tpl, ctx(words))]) {
           const v = parseToml(text) as { mcp_servers: { hcp: { command: string; args: string[] } } };
           expect([v.mcp_servers.hcp.command, ...v.mcp_servers.hcp.args]).toEqual(words);
         }

@@ -3,16 +3,16 @@
 // writes an `mcp` pack each (`hcpx pack from-mcp`), so that they run behind
 // the one `hcp` tool with grants, the confirm gate and redaction. Which file
 // and which entry fields is data: the host descriptor's mcp target (`path`,
-// `key`, `servers` in hosts/<host>.json5). Env values in the host file are
+// `key`, `entry` in hosts/<host>.json5: the fields hcpx writes its own entry with). Env values in the host file are
 // never copied into a pack: their names become the pack's Binding, read from
 // hcpx's environment at run time. Nothing is activated, nothing is removed
 // from the host's config.
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser/lib/esm/main.js"; // the ESM build (see src/host/engine.ts)
 import { HcpxError, type Problem } from "../../util/errors";
 import { display, home } from "../../util/paths";
-import { loadDescriptor, type Target } from "../../host/descriptor";
+import { loadDescriptor, slotField, type Target } from "../../host/descriptor";
+import { HANDLERS } from "../../host/formats";
 import { findProjectConfig } from "../../pack/load";
 import type { CommonOpts } from "../../config/common";
 import { idFromName, packFromMcp } from "../../mcpimport/write";
@@ -39,27 +39,17 @@ type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
-/** The servers of one host config file, read as the descriptor's `servers` says. */
-export async function readHostServers(file: string, t: Target): Promise<HostServer[]> {
-  const text = readFileSync(file, "utf8").replace(/^\ufeff/, "");
-  let doc: unknown;
-  if (t.format === "toml") {
-    const toml = await import("smol-toml");
-    try {
-      doc = toml.parse(text);
-    } catch (e) {
-      throw new HcpxError({ code: "bad_toml", message: `does not parse as TOML: ${(e as Error).message.split("\n")[0]}`, file: display(file), hint: "fix the file, then import again" });
-    }
-  } else {
-    const errors: ParseError[] = [];
-    doc = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: t.format === "json" });
-    if (errors.length) throw new HcpxError({ code: "bad_json", message: `does not parse: ${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}`, file: display(file), hint: "fix the file, then import again" });
-  }
-  const spec = t.servers!;
+/** The servers of one host config file, read as the descriptor's `entry` says. */
+export async function readHostServers(file: string, t: Target, hostName: string): Promise<HostServer[]> {
+  const text = readFileSync(file, "utf8");
+  // the host file is read by its format's handler, as strictly as the host reads it
+  const fmt = HANDLERS[t.format].doc!;
+  const doc: unknown = fmt.read(text, display(file), t, hostName);
+  const e = t.entry!;
+  const spec = { command: slotField(e, "command"), args: slotField(e, "args"), argv: slotField(e, "argv"), env: slotField(e, "env"), envNames: slotField(e, "envNames"), remote: e.remote };
   const parentKey = t.key!.slice(0, -1);
   const own = t.key![t.key!.length - 1]!;
-  let node: unknown = doc;
-  for (const k of parentKey) node = isObj(node) ? node[k] : undefined;
+  const node: unknown = fmt.get(doc, parentKey);
   if (node === undefined) return [];
   if (!isObj(node)) throw new HcpxError({ code: "bad_json_shape", message: `\`${parentKey.join(".")}\` is not an object`, file: display(file), hint: "fix the file by hand" });
   const out: HostServer[] = [];
@@ -104,13 +94,13 @@ export async function run(host: string, opts: ImportOpts): Promise<number> {
   const scope = opts.scope ?? "project";
   if (scope !== "project" && scope !== "user") throw new HcpxError({ code: "usage", message: `--scope must be project or user, not '${scope}'`, hint: "hcpx import claude --scope user" }, 64);
   const desc = loadDescriptor(host);
-  const t = desc.scopes[scope]?.targets.find((x) => x.servers !== undefined);
+  const t = desc.scopes[scope]?.targets.find((x) => x.entry !== undefined);
   if (!t) throw new HcpxError({ code: "no_servers_target", message: `hosts/${host}.json5 says of no ${scope}-scope file where ${desc.name} keeps its MCP servers`, hint: scope === "project" ? `try --scope user` : "this host cannot be imported from" });
   const cfg = opts.config ? resolve(opts.config) : findProjectConfig(process.cwd());
   const base = cfg ? resolve(cfg, "..") : process.cwd();
   const file = hostFile(t, scope, base);
   if (!existsSync(file)) throw new HcpxError({ code: "missing_file", message: `${desc.name} has no ${scope}-scope MCP config here`, file: display(file), hint: scope === "project" ? "try --scope user" : "nothing to import" });
-  const servers = await readHostServers(file, t);
+  const servers = await readHostServers(file, t, desc.name);
   const wanted = opts.all ? servers.filter((s) => !s.skip).map((s) => s.name) : (opts.server ?? []);
   for (const w of wanted) {
     if (!servers.some((s) => s.name === w)) throw new HcpxError({ code: "unknown_server", message: `no server '${w}' in ${display(file)}`, file: display(file), hint: servers.length ? `servers: ${servers.map((s) => s.name).join(", ")}` : "the file has no MCP servers" }, 1);

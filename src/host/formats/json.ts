@@ -1,0 +1,233 @@
+// formats "json" and "jsonc": the MCP entry at `key` (./keyed.ts), or hcpx's permission
+// rules in a list (`items`) or object (`members`) at `key`. The text edits are
+// src/host/jsonedit.ts's: every byte outside hcpx's part stays.
+import { getNodeValue, parseTree, type Node, type ParseError } from "jsonc-parser/lib/esm/main.js"; // the ESM build: the UMD one require()s its parts at run time, which a bundle cannot resolve
+import { isDeepStrictEqual } from "node:util";
+import { HcpxError } from "../../util/errors";
+import type { RuleClasses, Target } from "../descriptor";
+import { nodeAt, parseJsonFor, removeJson, setJson, unBom, valueAt, type JsonRules } from "../jsonedit";
+import type { LedgerEntry } from "../ledger";
+import { lineCol, sha256 } from "../text";
+import { planKeyedEntry, removeKeyedEntry } from "./keyed";
+import type { CommandClass, FormatHandler, KeyedFormat, RemoveContext, TargetContext, VFile } from "./types";
+
+type Doc = Node | undefined;
+
+const rulesOf = (t: Target): JsonRules => ({ comments: t.format === "jsonc", trailingCommas: t.format === "jsonc" && t.trailingCommas !== false });
+const initialText = (t: Target) => (t.initial ? JSON.stringify(t.initial, null, 2) + "\n" : "");
+
+/** Parse what is on disk for a removal: comments and trailing commas accepted (hcpx only takes its part out). */
+export function lenientJson(text: string, show: string): Doc {
+  if (text.trim() === "") return undefined;
+  const errors: ParseError[] = [];
+  const tree = parseTree(unBom(text), errors, { allowTrailingComma: true, allowEmptyContent: true });
+  if (errors.length) throw new HcpxError({ code: "bad_json", message: "cannot parse JSON", file: show, ...lineCol(text, errors[0]!.offset), hint: "fix the syntax; hcpx leaves a file it cannot parse untouched" });
+  return tree;
+}
+
+/** True when the object `n` holds nothing but the chain `rest` (e.g. {hcp: …}). */
+function onlyChain(n: Node | undefined, rest: string[]): boolean {
+  if (!n || n.type !== "object") return false;
+  const kids = n.children ?? [];
+  if (kids.length !== 1 || kids[0]!.children![0]!.value !== rest[0]) return false;
+  return rest.length === 1 ? true : onlyChain(kids[0]!.children![1], rest.slice(1));
+}
+
+/** What a json file is after hcpx's part is taken out: gone (only `{}` or the host's skeleton left in a file hcpx created), the whitespace it had before, or the text. */
+function jsonLeft(next: string, e: LedgerEntry, f: VFile, ctx: RemoveContext): string | null {
+  const after = lenientJson(next, f.show);
+  const emptied = after !== undefined && after.type === "object" && (after.children ?? []).length === 0 && next.replace(/^\ufeff/, "").trim() === "{}";
+  // only the host's skeleton left (ours, or the host added it to the file we created); getNodeValue makes null-prototype objects
+  const initial = ctx.initialOf(e.path);
+  const skeleton = !emptied && e.created && initial !== undefined && after !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(getNodeValue(after))), initial);
+  return (emptied || skeleton) && e.created ? null : emptied && e.blank !== undefined ? e.blank : next;
+}
+
+export const jsonDoc: KeyedFormat<Doc> = {
+  kind: "json",
+  showKey: (key) => `\`${key.join(".")}\``,
+  initialText,
+  read: (text, file, t, hostName) => parseJsonFor(text, file, rulesOf(t), hostName),
+  get: valueAt,
+  where(doc, key, text) {
+    const n = nodeAt(doc, key);
+    return n ? lineCol(text, n.offset) : {};
+  },
+  set(text, doc, key, value, f, t, hostName) {
+    const r = setJson(text, doc, key, value, f.show);
+    // the host must be able to read what we write
+    parseJsonFor(r.text, f.show, rulesOf(t), hostName);
+    const blank = f.orig.kind === "file" && !doc ? text : undefined;
+    return { text: r.text, undo: { ...(blank !== undefined ? { blank } : {}), insertedAt: r.insert?.insertedAt ?? key, emptyInner: r.insert?.emptyInner } };
+  },
+  carry: (prev, key) => (prev ? { created: prev.created, blank: prev.blank, insertedAt: prev.insertedAt, emptyInner: prev.emptyInner } : { insertedAt: key }),
+  readBack: lenientJson,
+  remove(text, tree, e, f, ctx) {
+    // comments the ledger says were in the object before: restored only when they are in the file now
+    if (e.emptyInner?.trim() && !text.includes(e.emptyInner.trim())) {
+      ctx.conflicts.push({ code: "changed_since_adopt", message: `the entry \`${e.key!.join(".")}\`: the comments hcpx recorded around it are not in the file; left in place`, file: f.show, hint: "remove the entry by hand", severity: "warning" });
+      return "kept";
+    }
+    const at = e.insertedAt ?? e.key!;
+    let next: string;
+    if (at.length < e.key!.length && onlyChain(nodeAt(tree, at), e.key!.slice(at.length))) next = removeJson(text, tree, at, e.emptyInner);
+    else next = removeJson(text, tree, e.key!, at.length === e.key!.length ? e.emptyInner : undefined);
+    return jsonLeft(next, e, f, ctx);
+  },
+  hash: (v) => sha256(JSON.stringify(v)),
+};
+
+// ---- permission rules (`items`, `members`) ----
+
+const fill = (pattern: string, vars: Record<string, string>) => pattern.replace(/\{(tool|pack|verb|server)\}/g, (_m, k: string) => vars[k]!);
+
+function expandItems(spec: RuleClasses, classes: CommandClass[]): string[] {
+  const out: string[] = [];
+  const add = (s: string) => {
+    if (!out.includes(s)) out.push(s);
+  };
+  for (const a of spec.always ?? []) add(a);
+  for (const c of classes) for (const p of spec[c.cls] ?? []) add(fill(p, c.vars));
+  return out;
+}
+
+function expandMembers(spec: NonNullable<Target["members"]>, classes: CommandClass[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (spec.read !== undefined) for (const a of spec.always ?? []) out[a] = spec.read;
+  for (const c of classes) {
+    const v = spec[c.cls];
+    if (v !== undefined) out[fill(spec.pattern, c.vars)] = v;
+  }
+  return out;
+}
+
+/** The highest ancestor of `keyPath` that the file did not have before this run (what a removal may take out again). */
+function highestMissing(f: VFile, keyPath: string[]): string[] {
+  const orig = f.orig.kind === "file" ? lenientJson(f.orig.text, f.show) : undefined;
+  for (let i = 1; i <= keyPath.length; i++) if (valueAt(orig, keyPath.slice(0, i)) === undefined) return keyPath.slice(0, i);
+  return keyPath;
+}
+
+/**
+ * A rules target: hcpx's items in the host's list (`items`: Claude Code's
+ * permissions.allow) or object (`members`: opencode's permission map) at `key`.
+ * What the person wrote there stays: an item already present before hcpx
+ * added it is theirs and is never recorded, so `--remove` keeps it.
+ */
+function planRules(t: Target, abs: string, ctx: TargetContext): LedgerEntry | undefined {
+  const f = ctx.file(abs);
+  const keyPath = t.key!;
+  const rules = rulesOf(t);
+  const text = f.cur ?? initialText(t);
+  const tree = parseJsonFor(text, f.show, rules, ctx.desc.name);
+  const base: LedgerEntry = { path: f.show, kind: "json-items", key: keyPath, sha256: "", created: false };
+  const prev = ctx.oldEntry(base);
+  const before = new Set(prev?.items ?? []);
+  const have = valueAt(tree, keyPath);
+  // an allow-list that is not there (ifPresent): nothing to add to, none created (it would block every other server)
+  if (t.ifPresent && have === undefined) return undefined;
+  const where = () => jsonDoc.where(tree, keyPath, text);
+  let next: unknown;
+  let ours: string[];
+  if (t.items) {
+    if (have !== undefined && !Array.isArray(have)) throw new HcpxError({ code: "not_a_list", message: `\`${keyPath.join(".")}\` is not a list; hcpx adds its permission rules to that list`, file: f.show, ...where(), hint: `make it a list (${ctx.desc.name}'s format), or leave this host out` });
+    const want = expandItems(t.items, ctx.classes);
+    const current = (have as unknown[] | undefined) ?? [];
+    const theirs = new Set(current.filter((x): x is string => typeof x === "string" && !before.has(x)));
+    const kept = current.filter((x) => !(typeof x === "string" && before.has(x) && !want.includes(x)));
+    for (const w of want) if (!kept.includes(w)) kept.push(w);
+    next = kept;
+    ours = want.filter((w) => !theirs.has(w));
+  } else {
+    const m = t.members!;
+    if (have !== undefined && (have === null || typeof have !== "object" || Array.isArray(have))) throw new HcpxError({ code: "not_an_object", message: `\`${keyPath.join(".")}\` is not an object of rules; hcpx adds its permission rules there`, file: f.show, ...where(), hint: `make it an object (${ctx.desc.name}'s format), or leave this host out` });
+    const want = expandMembers(m, ctx.classes);
+    const current = { ...((have as Record<string, unknown> | undefined) ?? {}) };
+    const theirs = new Set(Object.keys(current).filter((k) => !before.has(k)));
+    for (const k of before) if (!(k in want) && !theirs.has(k)) delete current[k];
+    for (const [k, v] of Object.entries(want)) {
+      if (theirs.has(k) && current[k] !== v && !ctx.force) {
+        throw new HcpxError({ code: "not_ours", message: `a rule \`${keyPath.join(".")}.${k}\` already exists (${JSON.stringify(current[k])}) and was not written by hcpx`, file: f.show, ...where(), hint: `hcpx would set it to ${JSON.stringify(v)}: remove your rule, or rerun with --force to replace it` });
+      }
+      current[k] = v;
+    }
+    next = current;
+    ours = Object.keys(want).filter((k) => !theirs.has(k) || ctx.force);
+  }
+  const entry: LedgerEntry = { ...base, sha256: sha256(JSON.stringify(ours)), items: ours, created: prev ? prev.created : f.orig.kind === "absent" };
+  // a whitespace-only file before hcpx: a removal that empties it gives that text back
+  const blank = prev ? prev.blank : f.orig.kind === "file" && f.orig.text.replace(/^\ufeff/, "").trim() === "" ? f.orig.text : undefined;
+  if (blank !== undefined) entry.blank = blank;
+  // the person's list as they wrote it, so that --remove gives it back byte for byte
+  const n = nodeAt(tree, keyPath);
+  const original = prev ? prev.original : n ? text.slice(n.offset, n.offset + n.length) : undefined;
+  if (original !== undefined) entry.original = original;
+  // no rule to add and no list there: nothing is written (no empty `ask: []`)
+  const nothing = have === undefined && (Array.isArray(next) ? next.length === 0 : Object.keys(next as object).length === 0);
+  if (!nothing && JSON.stringify(next) !== JSON.stringify(have)) {
+    const r = setJson(text, tree, keyPath, next, f.show);
+    parseJsonFor(r.text, f.show, rules, ctx.desc.name);
+    f.cur = r.text;
+    const insertedAt = prev?.insertedAt ?? (have === undefined ? highestMissing(f, keyPath) : undefined);
+    if (insertedAt) entry.insertedAt = insertedAt;
+  } else if (prev?.insertedAt) entry.insertedAt = prev.insertedAt;
+  f.hosts.add(ctx.host);
+  ctx.touched(f);
+  return entry;
+}
+
+/**
+ * The text without hcpx's items at e.key (undefined: none of them is there).
+ * A list or object hcpx created that is left empty goes, with the ancestors it
+ * created (e.insertedAt) that are left empty too.
+ */
+function withoutItems(text: string, tree: Doc, e: LedgerEntry, ours: Set<string>, show: string): string | undefined {
+  const key = e.key!;
+  const v = valueAt(tree, key);
+  let rest: unknown;
+  let empty: boolean;
+  if (Array.isArray(v)) {
+    const r = v.filter((x) => !(typeof x === "string" && ours.has(x)));
+    if (r.length === v.length) return undefined;
+    rest = r;
+    empty = r.length === 0;
+  } else if (v !== null && typeof v === "object") {
+    const r = Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([k]) => !ours.has(k)));
+    if (Object.keys(r).length === Object.keys(v).length) return undefined;
+    rest = r;
+    empty = Object.keys(r).length === 0;
+  } else return undefined;
+  if (e.original !== undefined) {
+    // what is left is exactly what the person had: their text, byte for byte
+    const n = nodeAt(tree, key)!;
+    const was = lenientJson(e.original, show);
+    if (was !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(getNodeValue(was))), JSON.parse(JSON.stringify(rest)))) return text.slice(0, n.offset) + e.original + text.slice(n.offset + n.length);
+  }
+  if (!empty || !e.insertedAt) return setJson(text, tree, key, rest, show).text;
+  let next = removeJson(text, tree, key);
+  for (let i = key.length - 1; i >= e.insertedAt.length; i--) {
+    const t2 = lenientJson(next, show);
+    const n = nodeAt(t2, key.slice(0, i));
+    if (!n || n.type !== "object" || (n.children ?? []).length > 0) break;
+    next = removeJson(next, t2, key.slice(0, i));
+  }
+  return next;
+}
+
+export const jsonFormat: FormatHandler = {
+  doc: jsonDoc,
+  kinds: ["json", "json-items"],
+  fits: (e, t, paths) => e.kind === (t.items || t.members ? "json-items" : "json") && paths.includes(e.path) && isDeepStrictEqual(e.key, t.key),
+  async plan(t, abs, ctx) {
+    if (!(t.items || t.members)) return [planKeyedEntry(jsonDoc, t, abs, ctx)];
+    const e = planRules(t, abs, ctx);
+    return e ? [e] : [];
+  },
+  remove(e, f, text, ctx) {
+    if (e.kind === "json") return removeKeyedEntry(jsonDoc, e, f, text, ctx);
+    const next = withoutItems(text, lenientJson(text, f.show), e, new Set(e.items ?? []), f.show);
+    if (next === undefined) return "gone"; // none of hcpx's items is there (any more)
+    f.cur = jsonLeft(next, e, f, ctx);
+    return "removed";
+  },
+};

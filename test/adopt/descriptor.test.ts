@@ -1,0 +1,59 @@
+// Host descriptors are checked strictly when loaded: an unknown key, a keyed target
+// without its `entry`, a template where the format takes none, a slot filled twice
+// are errors naming the file and the JSON path. Every shipped descriptor loads.
+import { afterAll, describe, expect, it } from "vitest";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { REPO } from "../support/hcpx";
+import { listHosts, loadDescriptor } from "../../src/host/descriptor";
+
+const written: string[] = [];
+afterAll(() => {
+  for (const f of written) rmSync(f, { force: true });
+});
+
+let n = 0;
+/** A descriptor with one project-scope target, loaded from hosts/ (where descriptors live). */
+function load(target: Record<string, unknown>, top: Record<string, unknown> = {}) {
+  const host = `zz-desc-${process.pid}-${n++}`;
+  const file = join(REPO, "hosts", `${host}.json5`);
+  written.push(file);
+  writeFileSync(file, JSON.stringify({ host, name: "Z", ...top, scopes: { project: { targets: [{ id: "mcp", path: "z.json", ...target }] } } }));
+  return () => loadDescriptor(host);
+}
+const mcp = { format: "json", key: ["mcpServers", "hcp"], entry: { fields: { command: "command", args: "args" } } };
+
+describe("host descriptors", () => {
+  it("every shipped descriptor loads", () => {
+    for (const h of [...listHosts(), ...listHosts("bundle")]) expect(() => loadDescriptor(h), h).not.toThrow();
+  });
+  it("a good entry loads", () => expect(load(mcp)().scopes.project!.targets[0]!.entry!.fields).toEqual({ command: "command", args: "args" }));
+  const bad: [string, Record<string, unknown>, RegExp, string, Record<string, unknown>?][] = [
+    ["an unknown key in the entry", { ...mcp, entry: { ...mcp.entry, typo: 1 } }, /typo/, "scopes.project.targets[0].entry.typo"],
+    ["an unknown slot", { ...mcp, entry: { fields: { command: "commandd" } } }, /./, "scopes.project.targets[0].entry.fields.command"],
+    ["a keyed target without entry", { format: "json", key: ["a"] }, /needs `entry`/, "scopes.project.targets[0].entry"],
+    ["a keyed target with a template", { ...mcp, template: "x.hbs" }, /has no template/, "scopes.project.targets[0].template"],
+    ["both command and argv", { ...mcp, entry: { fields: { command: "command", x: "argv" } } }, /not both or neither/, "scopes.project.targets[0].entry.fields"],
+    ["a slot filled twice", { ...mcp, entry: { fields: { command: "command", args: "args", more: "args" } } }, /fills both/, "scopes.project.targets[0].entry.fields.more"],
+    ["env without envSyntax", { ...mcp, entry: { fields: { command: "command", env: "env" } } }, /envSyntax/, "scopes.project.targets[0].envSyntax"],
+    ["a fixed field without a value", { ...mcp, entry: { fields: { command: "command", type: {} } } }, /value/, "scopes.project.targets[0].entry.fields.type"],
+    ["toolApprovals without the descriptor's", { ...mcp, entry: { fields: { command: "command", tools: "toolApprovals" } } }, /toolApprovals/, "scopes.project.targets[0].entry.fields"],
+    ["an entry on a prose target", { format: "file", template: "rule.md.hbs", entry: mcp.entry }, /no `key` or `entry`/, "scopes.project.targets[0].entry"],
+    ["a written field marked remote", { ...mcp, entry: { ...mcp.entry, remote: ["command"] } }, /remote/, "scopes.project.targets[0].entry.remote"],
+  ];
+  for (const [what, target, message, path, top] of bad) {
+    it(`refuses ${what}`, () => {
+      let err: unknown;
+      try {
+        load(target, top)();
+      } catch (e) {
+        err = e;
+      }
+      const p = (err as { problems?: { code: string; message: string; path?: string; file?: string }[] }).problems?.[0];
+      expect(p, what).toBeDefined();
+      expect(p!.message).toMatch(message);
+      expect(p!.file).toMatch(/^hosts\/zz-desc-/);
+      expect(p!.path).toBe(path);
+    });
+  }
+});
