@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { lazyRequireAsImport } from "./test/support/lazy-require";
@@ -11,6 +12,14 @@ export default defineConfig({
     exclude: ["test/hosts/**", "test/agents/**", "test/openapi/**", "node_modules/**"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // forks, not threads: suites chdir and set process.env (the in-process
+    // malformed-input suite, the library tests), which worker threads forbid.
     pool: "forks",
+    // HCPX_TEST_CPU_LOG=<file>: the CPU each file used, children included
+    setupFiles: ["test/support/cpu-log.ts"],
+    // vitest's default is one worker fewer than the cores: on the 2 cores of
+    // CI that is one file at a time. Most of a test's time is a child process
+    // (the CLI, a bin, a server) or a wait on one, so one worker per core.
+    maxWorkers: Math.max(2, availableParallelism()),
   },
 });

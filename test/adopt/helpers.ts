@@ -1,10 +1,11 @@
 // Helpers for the adopt tests: a scratch project with its own HOME, whole-tree
 // snapshots (bytes, modes, mtimes, symlinks) and a check that a file changed
 // only by additions.
-import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { structuredPatch } from "diff";
-import { HCPX, runHcpx, scratchProject, tmp, type RunResult } from "../support/hcpx";
+import { HCPX, type RunResult } from "../support/cli";
+import { scratchProject, tmp } from "../support/project";
 import { userConfigOf } from "../support/userconfig";
 
 export interface Scratch {
@@ -18,42 +19,25 @@ export interface Scratch {
 }
 
 /**
- * A scratch project (ledger + transit) with its own HOME; PATH without any `hcpx`, or with
- * this install's (`hcpxOnPath`: for `--command "hcpx mcp"`, which --check wants to resolve).
+ * A scratch project (ledger + transit) with its own HOME; PATH without any `hcpx` (the shared
+ * builder, ownHome), or with this install's (`hcpxOnPath`: for `--command "hcpx mcp"`, which
+ * --check wants to resolve on the host's PATH).
  */
 export function scratch(opts: { packs?: string[]; hcpxOnPath?: boolean } = {}): Scratch {
-  const p = scratchProject({ packs: opts.packs });
-  const home = tmp("hcpx-adopt-home-");
-  let path = process.env.PATH!.split(":").filter((d) => !safeHasHcpx(d)).join(":");
+  const p = scratchProject({ packs: opts.packs, ownHome: true });
+  const env: NodeJS.ProcessEnv = { ...p.env };
   if (opts.hcpxOnPath) {
     const bin = tmp("hcpx-adopt-bin-");
     symlinkSync(HCPX, join(bin, "hcpx"));
-    path = `${bin}:${path}`;
+    env.PATH = `${bin}:${env.PATH}`;
   }
-  const env: NodeJS.ProcessEnv = { HOME: home, PATH: path };
-  const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => runHcpx(args, { cwd: p.dir, env: { ...env, ...extra } });
-  return {
-    dir: p.dir,
-    home,
-    env,
-    run,
-    adopt: (...args: string[]) => run(["adopt", ...args]),
-    write: (rel, text) => {
-      const f = rel.startsWith("~/") ? join(home, rel.slice(2)) : join(p.dir, rel);
-      mkdirSync(dirname(f), { recursive: true });
-      writeFileSync(f, text);
-    },
-    read: (rel) => readFileSync(rel.startsWith("~/") ? join(home, rel.slice(2)) : join(p.dir, rel), "utf8"),
-  };
+  const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => p.run(args, { ...env, ...extra });
+  return { dir: p.dir, home: p.home!, env, run, adopt: (...args: string[]) => run(["adopt", ...args]), write: p.write, read: p.read };
 }
 
-function safeHasHcpx(dir: string): boolean {
-  try {
-    lstatSync(join(dir, "hcpx"));
-    return true;
-  } catch {
-    return false;
-  }
+/** The user's own config (what user scope serves): the scratch project's, with absolute paths. */
+export function userConfigFromProject(s: Scratch, xdg?: string): string {
+  return userConfigOf(s.dir, s.home, xdg);
 }
 
 /** Every entry below `root`: files with content and mode (and mtime when asked), dirs, symlinks. */
@@ -71,9 +55,4 @@ export function onlyAdded(before: string, after: string): { ok: boolean; removed
   // (a last line without a line break shows as removed and re-added with one)
   const ok = removed.every((r) => added.includes(r) || added.includes(r.replace(/(\r?)$/, ",$1")) || added.includes(r + ","));
   return { ok, removed, added };
-}
-
-/** The user's own config (what user scope serves): the scratch project's, with absolute paths. */
-export function userConfigFromProject(s: Scratch, xdg?: string): string {
-  return userConfigOf(s.dir, s.home, xdg);
 }

@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { HCPX, REPO, tmp } from "../support/hcpx";
+import { HCPX, REPO, spawnHcpx } from "../support/cli";
+import { tmp } from "../support/project";
 import { scratch, snapshot, userConfigFromProject } from "./helpers";
 
 beforeAll(() => {
@@ -79,7 +80,7 @@ describe("review first", () => {
     const env = { ...s.env, FORCE_COLOR: "1" } as NodeJS.ProcessEnv;
     delete env.NO_COLOR;
     const colored = await new Promise<string>((res) => {
-      const ch = spawn(process.execPath, [HCPX, "adopt", "claude"], { cwd: s.dir, env: { ...process.env, ...env, NO_COLOR: undefined } as NodeJS.ProcessEnv });
+      const ch = spawnHcpx(["adopt", "claude"], { cwd: s.dir, pureEnv: true, env: { ...process.env, ...env, NO_COLOR: undefined } });
       let out = "";
       ch.stdout.on("data", (d) => (out += d));
       ch.on("close", () => res(out));

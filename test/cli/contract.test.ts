@@ -75,7 +75,7 @@ describe("the CLI contract", () => {
     // mcp with stdin closed ends by itself
     const m = await hcpx(["mcp"], p.dir);
     expect(m.signal).toBeNull();
-  });
+  }, 120_000); // ~30 runs one after the other: the default 30 s is too short on a busy 2-core machine
 
   it("colour only when allowed: never without a TTY unless FORCE_COLOR, never with NO_COLOR", async () => {
     const p = project(CONFIG);

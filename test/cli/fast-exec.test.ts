@@ -59,10 +59,10 @@ describe("exec fast path: same results as the commander path", () => {
 
 describe("hcpx --version skips commander", () => {
   it("answers from dist/hcpx.mjs alone (program.mjs, the commander bundle, is never loaded)", async () => {
-    const { cpSync, mkdtempSync, rmSync } = await import("node:fs");
-    const { tmpdir } = await import("node:os");
-    const { REPO, run } = await import("../support/hcpx");
-    const d = mkdtempSync(join(tmpdir(), "hcpx-ver-"));
+    const { cpSync, rmSync } = await import("node:fs");
+    const { REPO, run } = await import("../support/cli");
+    const { tmp } = await import("../support/project");
+    const d = tmp("hcpx-ver-");
     cpSync(join(REPO, "dist", "hcpx.mjs"), join(d, "hcpx.mjs"));
     try {
       const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string };

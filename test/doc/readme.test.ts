@@ -1,8 +1,7 @@
 // The README tutorial is a test: every command of its ```sh blocks runs, in
 // order, in one scratch directory with `hcpx` on PATH, and must exit 0.
 import { describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { REPO, run } from "../support/hcpx";
 import { hcpxBin, noStack, tmp } from "../cli/helpers";
@@ -40,7 +39,7 @@ describe("README tutorial", () => {
     const bin = tmp("hcpx-docbin-");
     symlinkSync(hcpxBin(), join(bin, "hcpx"));
     const dir = tmp("hcpx-tutorial-");
-    const home = mkdtempSync(join(tmpdir(), "hcpx-dochome-"));
+    const home = tmp("hcpx-dochome-");
     const env = { PATH: `${bin}:${process.env.PATH}`, HOME: home };
     // "your project's directory": a git repository with one commit
     const init = await run("bash", ["-c", "git init -q && git -c user.email=dev@example.com -c user.name=dev commit -q --allow-empty -m first"], { cwd: dir, env });

@@ -1,11 +1,17 @@
-// Malformed packs and configs, each run through the real CLI: exit 1, the file,
-// the JSON path or line, a hint where one helps, and never a stack trace.
-// (Issue 2: ≥ 25 malformed inputs; issue 6 item 4: ≥ 40 across surface, policy,
-// SKILL.md and hcp.config.json5.)
-import { beforeAll, describe, expect, it } from "vitest";
+// Malformed packs and configs (issue 2: ≥ 25 malformed inputs; issue 6 item 4:
+// ≥ 40 across surface, policy, SKILL.md and hcp.config.json5). Each one goes
+// through the parser and validator `hcpx lint` calls (lintDirs: the project
+// loader, lintPackDir), in-process: an error (exit 1), the file, the JSON path
+// or line, and nothing thrown but a user-facing HcpxError. A handful go through
+// the real CLI for the contract: exit 1, the human message with file and line,
+// the --json envelope (ok false, the file/line in it), no stack trace.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { REPO, runHcpx, tmp } from "../support/hcpx";
+import { lintDirs } from "../../src/cli/commands/lint";
+import { formatProblem, HcpxError, type Problem } from "../../src/util/errors";
+import { envelope, noStack, REPO, runHcpx } from "../support/cli";
+import { tmp } from "../support/project";
 import { miniPack, skillText, type MiniOptions } from "./minipack";
 
 interface Case {
@@ -14,9 +20,18 @@ interface Case {
   file: string;
   /** what the output must say about where (JSON path, line:col, …) */
   where: RegExp;
-  /** build the input; returns cwd + argv */
-  make: () => { cwd: string; args: string[] };
+  /** the Problem's code, where the case names one */
+  code?: string;
+  /** build the input: the cwd, the pack dirs `lint` is given, and --config */
+  make: () => Input;
 }
+
+interface Input {
+  cwd: string;
+  dirs: string[];
+  config?: string;
+}
+const argv = (i: Input) => [...(i.config ? ["--config", i.config] : []), "lint", ...i.dirs];
 
 const packCase = (name: string, file: string, where: RegExp, o: MiniOptions): Case => ({
   name,
@@ -24,7 +39,7 @@ const packCase = (name: string, file: string, where: RegExp, o: MiniOptions): Ca
   where,
   make: () => {
     const dir = miniPack(o);
-    return { cwd: dirname(dir), args: ["lint", "mini"] };
+    return { cwd: dirname(dir), dirs: ["mini"] };
   },
 });
 const surfaceText = (name: string, text: string | Buffer, where: RegExp) => packCase(name, "surface.json", where, { raw: { "surface.json": text } });
@@ -34,7 +49,7 @@ const policy = (name: string, mut: MiniOptions["policy"], where: RegExp) => pack
 const skill = (name: string, text: string, where: RegExp) => packCase(name, "SKILL.md", where, { raw: { "SKILL.md": text } });
 
 /** A project dir holding one clean pack and the given config text; runs `lint` with no dirs. */
-const config = (name: string, text: string, where: RegExp, args: string[] = ["lint"]): Case => ({
+const config = (name: string, text: string, where: RegExp, config?: string): Case => ({
   name,
   file: "hcp.config.json5",
   where,
@@ -42,7 +57,7 @@ const config = (name: string, text: string, where: RegExp, args: string[] = ["li
     const dir = tmp("hcpx-proj-");
     miniPack({ parent: join(dir, "packs") });
     writeFileSync(join(dir, "hcp.config.json5"), text);
-    return { cwd: dir, args };
+    return { cwd: dir, dirs: [], config };
   },
 });
 const goodConfig = (body: string) => `{\n  packs: ["./packs/mini"],\n  grants: { allow: ["mini.*"] },\n${body}\n}\n`;
@@ -93,7 +108,7 @@ const cases: Case[] = [
     make: () => {
       const dir = miniPack({ raw: { "surface.json": null } });
       mkdirSync(join(dir, "surface.json"));
-      return { cwd: dir, args: ["lint", dir] };
+      return { cwd: dir, dirs: [dir] };
     },
   },
   {
@@ -102,7 +117,7 @@ const cases: Case[] = [
     where: /nope: pack directory not found/,
     make: () => {
       const dir = tmp();
-      return { cwd: dir, args: ["lint", join(dir, "nope")] };
+      return { cwd: dir, dirs: [join(dir, "nope")] };
     },
   },
   // ---- policy.json ----
@@ -119,7 +134,7 @@ const cases: Case[] = [
   packCase("skill: missing SKILL.md", "SKILL.md", /^error mini\/SKILL\.md: file not found/m, { raw: { "SKILL.md": null } }),
   skill("skill: no frontmatter", "# mini\n\nNo frontmatter here.\n", /SKILL\.md:1: SKILL\.md has no YAML frontmatter/),
   skill("skill: frontmatter never closed", "---\nname: mini\ndescription: x\n\n# mini\n", /SKILL\.md:1: SKILL\.md has no YAML frontmatter/),
-  skill("skill: bad YAML", "---\nname: mini\ndescription: [unclosed\n---\n", /SKILL\.md:3:23: frontmatter is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a \] \[/),
+  { ...skill("skill: bad YAML", "---\nname: mini\ndescription: [unclosed\n---\n", /SKILL\.md:3:23: frontmatter is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a \]$/m), code: "skill_frontmatter" },
   skill("skill: frontmatter is a list", "---\n- name\n- mini\n---\n", /SKILL\.md:2: frontmatter must be a YAML mapping/),
   skill("skill: name mismatch", skillText({ name: "other" }), /SKILL\.md:2 at name: Skill name 'other' is not the pack id 'mini'/),
   skill("skill: name invalid", skillText({ name: "Mini_Pack" }), /SKILL\.md:2 at name: "Mini_Pack": a Skill name is 1-64 of \[a-z0-9-\]/),
@@ -139,35 +154,110 @@ const cases: Case[] = [
   config("config: sandbox.bins value a number", goodConfig("  sandbox: { bins: { git: 1 } },"), /hcp\.config\.json5:4:22 at sandbox\.bins\.git: expected string, got integer/),
   config("config: top level is an array", "[]\n", /hcp\.config\.json5:1:1: expected object, got array/),
   config("config: empty file", "", /hcp\.config\.json5:1:1: cannot parse: invalid end of input/),
-  config("config: activates a missing pack dir", '{ packs: ["./packs/nope"] }\n', /^error hcp\.config\.json5:1:11 at packs\[0\]: pack directory not found: packs\/nope \[not_a_pack\]$/m),
-  { ...config("config: --config to a missing file", goodConfig(""), /^error missing\.json5: config file not found$/m, ["--config", "missing.json5", "lint"]), file: "missing.json5" },
+  { ...config("config: activates a missing pack dir", '{ packs: ["./packs/nope"] }\n', /^error hcp\.config\.json5:1:11 at packs\[0\]: pack directory not found: packs\/nope$/m), code: "not_a_pack" },
+  { ...config("config: --config to a missing file", goodConfig(""), /^error missing\.json5: config file not found$/m, "missing.json5"), file: "missing.json5" },
 ];
 
+/**
+ * What `hcpx lint` would report, from the functions it calls, in-process (cwd
+ * and HOME as the CLI run would have them: paths are shown relative to the
+ * cwd; no user config leaks in). A load error is thrown (the CLI prints its
+ * problems and exits with its exitCode); lint problems are returned (exit 1
+ * when one is an error). Anything else thrown fails the test.
+ */
+function lintInProcess(i: Input): { problems: Problem[]; exit: number; text: string } {
+  const cwd = process.cwd();
+  process.chdir(i.cwd);
+  try {
+    const report = lintDirs(i.dirs, { cwd: i.cwd, config: i.config });
+    const problems = report.packs.flatMap((p) => p.problems);
+    return { problems, exit: report.errors > 0 ? 1 : 0, text: problems.map(formatProblem).join("\n") };
+  } catch (e) {
+    if (!(e instanceof HcpxError)) throw e;
+    return { problems: e.problems, exit: e.exitCode, text: e.problems.map(formatProblem).join("\n") };
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME, HCP_CONFIG: process.env.HCP_CONFIG };
 beforeAll(() => {
   expect(existsSync(join(REPO, "dist", "hcpx.mjs")), "run `npm run build` first").toBe(true);
+  process.env.HOME = tmp("hcpx-malformed-home-");
+  delete process.env.XDG_CONFIG_HOME;
+  delete process.env.HCP_CONFIG;
+});
+afterAll(() => {
+  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+  else process.env[k] = v;
 });
 
-describe("malformed inputs give exit 1, the file, the JSON path or line, and no stack trace", () => {
+const byName = new Map(cases.map((c) => [c.name, c]));
+
+describe("malformed inputs: an error naming the file and the JSON path or line, and only a user-facing error thrown", () => {
   it("there are at least 40 cases, across surface, policy, SKILL.md and the config", () => {
     expect(cases.length).toBeGreaterThanOrEqual(40);
     for (const f of ["surface.json", "policy.json", "SKILL.md", "hcp.config.json5"]) expect(cases.filter((c) => c.file === f).length, f).toBeGreaterThanOrEqual(f === "surface.json" ? 20 : 8);
     expect(new Set(cases.map((c) => c.name)).size).toBe(cases.length);
   });
 
-  it.concurrent.each(cases.map((c) => [c.name, c] as const))("%s", async (_n, c) => {
-    const { cwd, args } = c.make();
-    const r = await runHcpx(args, { cwd });
-    const all = r.stdout + r.stderr;
+  it.each(cases.map((c) => [c.name, c] as const))("%s", (_n, c) => {
+    const input = c.make();
     try {
+      const r = lintInProcess(input);
+      if (process.env.SHOW_LINT_OUTPUT) console.log(`--- ${c.name} (exit ${r.exit})\n${r.text}`);
+      expect(r.exit, "exit code").toBe(1);
+      expect(r.problems.some((p) => p.severity !== "warning"), "an error, not only warnings").toBe(true);
+      expect(r.text).toContain(c.file);
+      expect(r.text).toMatch(c.where);
+      // the problem that says so names the file itself (not only its message)
+      const hit = r.problems.find((p) => c.where.test(formatProblem(p)));
+      expect(hit, "one problem matches").toBeDefined();
+      expect(hit!.file, "the problem's file").toContain(c.file);
+      if (c.code) expect(hit!.code).toBe(c.code);
+      for (const p of r.problems) expect(p.message.length, JSON.stringify(p)).toBeGreaterThan(0);
+    } finally {
+      rmSync(input.cwd, { recursive: true, force: true });
+    }
+  });
+});
+
+// The contract, through the real CLI: one case per kind of failure (a pack
+// file that does not parse, a schema error, bad YAML, a file of the wrong kind,
+// a config that does not parse, a config naming a missing pack, a missing
+// --config file).
+const CONTRACT = ["surface: missing comma", "surface: unknown kind", "skill: bad YAML", "surface: surface.json is a directory", "config: syntax error", "config: activates a missing pack dir", "config: --config to a missing file"];
+
+describe("malformed inputs through the CLI: exit 1, the file and line in the message and in the --json envelope, no stack trace", () => {
+  it.concurrent.each(CONTRACT.map((n) => [n, byName.get(n)!] as const))("%s", async (_n, c) => {
+    expect(c, "a case of the list above").toBeDefined();
+    const input = c.make();
+    const want = lintInProcess(input).problems.find((p) => c.where.test(formatProblem(p)))!;
+    try {
+      const r = await runHcpx(argv(input), { cwd: input.cwd });
+      const all = r.stdout + r.stderr;
       expect(r.code, "exit code").toBe(1);
       expect(all).toContain(c.file);
-      expect(all).toMatch(c.where);
+      // the human line is the problem's (lint adds the rule code after it)
+      expect(all.replace(/ \[[a-z_]+\]$/gm, "")).toMatch(c.where);
+      if (c.code) expect(all).toMatch(new RegExp(` \\[${c.code}\\]$`, "m"));
       expect(all).not.toMatch(/^\s+at \S/m); // no stack frames
       expect(all).not.toMatch(/internal error|TypeError|ReferenceError|SyntaxError:|\bError:/);
       expect(all).toMatch(/^(error|warning) /m);
+      noStack(r);
+
+      const j = await runHcpx([...argv(input), "--json"], { cwd: input.cwd });
+      expect(j.code, "exit code with --json").toBe(1);
+      expect(j.stderr).toBe("");
+      const env = envelope<never>(j);
+      expect(env.ok).toBe(false);
+      expect(env.error.code).toMatch(/^[a-z0-9_]+$/);
+      // the problem, with its file and line, is in the envelope: error.problems (a load error) or the lint report
+      const details = env.error.details as { packs: { problems: Problem[] }[] } | undefined;
+      const problems: Problem[] = details ? details.packs.flatMap((p) => p.problems) : (env.error.problems as Problem[]);
+      expect(problems).toContainEqual(expect.objectContaining({ code: want.code, file: want.file, message: want.message, ...(want.line !== undefined ? { line: want.line } : {}), ...(want.path ? { path: want.path } : {}) }));
     } finally {
-      if (process.env.SHOW_LINT_OUTPUT) console.log(`--- ${c.name} (exit ${r.code})\n${all}`);
-      rmSync(cwd, { recursive: true, force: true });
+      rmSync(input.cwd, { recursive: true, force: true });
     }
   });
 });

@@ -7,7 +7,7 @@ import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sd
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { HCPX } from "../support/hcpx";
+import { HCPX, runHcpx } from "../support/cli";
 import { envelope, ledgerProject, writeConfig, type Ledgered } from "./support";
 
 type Answer = ElicitResult | "never";
@@ -189,8 +189,8 @@ describe('hcpx exec under confirm: "person"', () => {
     const env = { ...process.env, HOME: p.home, NO_COLOR: "1", LEDGER_FILE: p.ledger, LEDGER_NOW: "2026-01-01T00:00:00Z" };
     const before = readFileSync(p.ledger);
     const args = ["exec", "ledger", "transfer", "--confirm", "--json", "--", "from=checking", "to=savings", "amount=3"];
-    const piped = spawnSync(process.execPath, [HCPX, ...args], { cwd: p.dir, env, encoding: "utf8", input: "", timeout: 20_000 });
-    expect(piped.status).toBe(1);
+    const piped = await runHcpx(args, { cwd: p.dir, env, pureEnv: true });
+    expect(piped.code).toBe(1);
     expect(JSON.parse(piped.stdout).error.code).toBe("confirm_required");
     expect(readFileSync(p.ledger).equals(before)).toBe(true);
     // the same command typed at a terminal (util-linux `script` gives it a pseudo-terminal)

@@ -1,15 +1,16 @@
 // The server's lifetime and its stdout, seen from a raw child process: it exits
 // when stdin closes (clients leave timed-out servers running, HOSTS.md), stops on
 // SIGTERM, and writes nothing but JSON-RPC on stdout.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { type ChildProcessWithoutNullStreams } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { HCPX, runHcpx, tmp } from "../support/hcpx";
+import { runHcpx, spawnHcpx } from "../support/cli";
+import { tmp } from "../support/project";
 import { ledgerProject } from "./support";
 
 function startRaw(dir: string, home: string, ledger: string): { child: ChildProcessWithoutNullStreams; out: () => string; err: () => string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
-  const child = spawn(process.execPath, [HCPX, "mcp"], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: home, LEDGER_FILE: ledger, NO_COLOR: "1" }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawnHcpx(["mcp"], { cwd: dir, pureEnv: true, env: { PATH: process.env.PATH ?? "", HOME: home, LEDGER_FILE: ledger, NO_COLOR: "1" } });
   let out = "";
   let err = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));

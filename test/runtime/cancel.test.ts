@@ -8,8 +8,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { HCPX, tmp } from "../support/hcpx";
-import { baseEnv } from "../support/hcpx";
+import { spawnHcpx } from "../support/cli";
+import { tmp } from "../support/project";
 import { startMcp } from "../mcp/support";
 import { descendants, terminateTree } from "../../src/runtime/wrap";
 import { alive, fxPack, project } from "./support";
@@ -64,7 +64,7 @@ function files(): { pid: string; effect: string } {
 }
 
 function execTree(pack: string, f: { pid: string; effect: string }, json = true): { child: ChildProcessWithoutNullStreams; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, [HCPX, "exec", pack, "run", ...(json ? ["--json"] : []), "--", `pid=${f.pid}`, `effect=${f.effect}`], { cwd: dir, env: baseEnv(), stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawnHcpx(["exec", pack, "run", ...(json ? ["--json"] : []), "--", `pid=${f.pid}`, `effect=${f.effect}`], { cwd: dir });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -154,7 +154,7 @@ describe("hcpx mcp: a cancelled call and a lost client leave no bin running", ()
 
   it("stdin closed mid-call: the server stops the tree and only then exits 0", async () => {
     const f = files();
-    const child = spawn(process.execPath, [HCPX, "mcp"], { cwd: dir, env: baseEnv(), stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawnHcpx(["mcp"], { cwd: dir });
     const guard = setTimeout(() => child.kill("SIGKILL"), 15_000);
     const exited = new Promise<{ code: number | null; t: Tree | undefined }>((r) => child.on("exit", (code) => r({ code, t: undefined })));
     const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + "\n");

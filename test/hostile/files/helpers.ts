@@ -1,26 +1,14 @@
 // Helpers for the hostile file tests: a large project (many synthetic packs),
 // pre-existing user config for every host, tree snapshots, and a way to run
 // the built CLI and SIGKILL it at a moment of our choosing.
-import { spawn } from "node:child_process";
-import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createPatch } from "diff";
-import { baseEnv, HCPX, REPO, runHcpx, tmp, type RunResult } from "../../support/hcpx";
+import { cleanPath, HCPX, REPO, runHcpx, spawnHcpx, type RunResult } from "../../support/cli";
+import { tmp } from "../../support/project";
 
 /** PATH without any `hcpx` (so adopt picks the same command every time). */
-export function cleanPath(): string {
-  return process.env
-    .PATH!.split(":")
-    .filter((d) => {
-      try {
-        lstatSync(join(d, "hcpx"));
-        return false;
-      } catch {
-        return true;
-      }
-    })
-    .join(":");
-}
+export { cleanPath };
 
 let hcpxBin: string | undefined;
 /**
@@ -112,7 +100,7 @@ export function hcpx(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promi
 export function runAndKill(args: string[], cwd: string, env: NodeJS.ProcessEnv, ms: number, after?: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; elapsed: number }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [HCPX, ...args], { cwd, env: { ...baseEnv(), ...env }, stdio: ["ignore", "ignore", "ignore"] });
+    const child = spawnHcpx(args, { cwd, env, stdio: ["ignore", "ignore", "ignore"] });
     let timer: NodeJS.Timeout | undefined;
     let poll: NodeJS.Timeout | undefined;
     if (after === undefined) timer = setTimeout(() => child.kill("SIGKILL"), ms);
@@ -164,7 +152,7 @@ export function runWatching(args: string[], cwd: string, env: NodeJS.ProcessEnv,
     const t0 = performance.now();
     let from: number | undefined;
     let to: number | undefined;
-    const child = spawn(process.execPath, [HCPX, ...args], { cwd, env: { ...baseEnv(), ...env }, stdio: ["ignore", "ignore", "ignore"] });
+    const child = spawnHcpx(args, { cwd, env, stdio: ["ignore", "ignore", "ignore"] });
     const poll = setInterval(() => {
       if (existsSync(watch)) {
         from ??= performance.now() - t0;

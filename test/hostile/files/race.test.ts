@@ -2,49 +2,14 @@
 // different hosts) and activate; config edits racing config edits; stale locks
 // (a dead pid written by hand, a writer SIGKILLed while it holds the lock).
 import { describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { scratchProject, tmp } from "../../support/hcpx";
-import { hcpx, pathWithHcpx, snapshot, TEMP_RE, USER_FILES } from "./helpers";
-
-function project(): { dir: string; env: NodeJS.ProcessEnv } {
-  const p = scratchProject({ packs: ["ledger", "transit"] });
-  for (const [rel, text] of Object.entries(USER_FILES)) {
-    if (rel.startsWith("~/")) continue;
-    mkdirSync(join(p.dir, rel, ".."), { recursive: true });
-    writeFileSync(join(p.dir, rel), text);
-  }
-  return { dir: p.dir, env: { HOME: tmp("hcpx-race-home-"), PATH: pathWithHcpx() } };
-}
-
-const deadPid = (): string => execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).toString();
-const ledger = (dir: string) => JSON.parse(readFileSync(join(dir, ".hcp/adopted.json"), "utf8")) as { hosts: Record<string, { entries: unknown[] }> };
-const CMD = ["--command", "hcpx mcp"];
+import { hcpx, snapshot, TEMP_RE } from "./helpers";
+import { adoptRace, CMD, deadPid, ledger, project } from "./race-cases";
 
 describe("two adopt --write at once", () => {
-  it("same host twice, and different hosts, five rounds: each waits for the lock; no entry of either is lost", async () => {
-    for (let round = 0; round < 5; round++) {
-      const p = project();
-      const runs = await Promise.all([
-        hcpx(["adopt", "claude", ...CMD, "--write"], p.dir, p.env),
-        hcpx(["adopt", "claude", ...CMD, "--write"], p.dir, p.env),
-        hcpx(["adopt", "cursor", ...CMD, "--write"], p.dir, p.env),
-        hcpx(["adopt", "codex", "opencode", ...CMD, "--write"], p.dir, p.env),
-        hcpx(["adopt", "gemini", ...CMD, "--write"], p.dir, p.env),
-      ]);
-      for (const r of runs) expect(r.code, r.stderr).toBe(0);
-      expect(Object.keys(ledger(p.dir).hosts).sort()).toEqual(["claude", "codex", "cursor", "gemini", "opencode"]);
-      const check = await hcpx(["adopt", "claude", "cursor", "codex", "opencode", "gemini", ...CMD, "--check"], p.dir, p.env);
-      expect(check.code, check.stdout).toBe(0);
-      expect(readFileSync(join(p.dir, ".mcp.json"), "utf8")).toContain('"github"');
-      expect(readFileSync(join(p.dir, ".codex/config.toml"), "utf8")).toContain("[mcp_servers.other]");
-      expect(existsSync(join(p.dir, ".hcp/adopt.lock"))).toBe(false);
-      // and all of it comes out again, user bytes intact
-      const rem = await hcpx(["adopt", "claude", "cursor", "codex", "opencode", "gemini", "--remove", "--write"], p.dir, p.env);
-      expect(rem.code, rem.stderr).toBe(0);
-      for (const [rel, text] of Object.entries(USER_FILES)) if (!rel.startsWith("~/")) expect(readFileSync(join(p.dir, rel), "utf8"), rel).toBe(text);
-    }
+  it("same host twice, and different hosts, two rounds (five in race.slow.ts): each waits for the lock; no entry of either is lost", async () => {
+    await adoptRace(2);
   }, 180_000);
 
   it("a lock held by a live process: the second waits, then fails with the lock path and pid, writing nothing", async () => {

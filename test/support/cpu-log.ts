@@ -1,0 +1,22 @@
+// Opt-in (HCPX_TEST_CPU_LOG=<file>): after each test file, append the CPU its
+// worker used, its own and its waited-for children's (the CLI runs, bins,
+// servers), from /proc/self/stat: the figure that says where `npm test`'s time
+// goes on a busy machine, where wall times do not.
+import { appendFileSync, readFileSync } from "node:fs";
+import { afterAll, expect } from "vitest";
+
+const log = process.env.HCPX_TEST_CPU_LOG;
+if (log) {
+  const ticks = () => {
+    const s = readFileSync("/proc/self/stat", "utf8");
+    const f = s.slice(s.lastIndexOf(")") + 2).split(" ").map(Number);
+    // fields 14-17 of stat (utime, stime, cutime, cstime), 0-based 11-14 after the name
+    return { self: f[11]! + f[12]!, children: f[13]! + f[14]! };
+  };
+  const t0 = ticks();
+  afterAll(() => {
+    const t = ticks();
+    const file = expect.getState().testPath ?? "?";
+    appendFileSync(log, `${((t.self - t0.self) / 100).toFixed(2)}\t${((t.children - t0.children) / 100).toFixed(2)}\t${file}\n`);
+  });
+}
