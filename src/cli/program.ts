@@ -53,7 +53,7 @@ program
 program
   .command("adopt")
   .description("place the projections where each host reads them (MCP entry, instructions block, Skill copies); prints the diff, --write applies")
-  .argument("<host...>", "a host id (the README's Hosts table; an unknown one lists them), or all")
+  .argument("[host...]", "a host id (the README's Hosts table; an unknown one lists them), or all (with --check: the hosts adopted or in use)")
   .option("--write", "apply the plan (default: print it as a unified diff and write nothing)")
   .option("--check", "write nothing; exit 1 when anything differs from the plan (stale files and hand edits included)")
   .option("--remove", "plan the removal of what hcpx wrote for these hosts (with --write: remove it)")
@@ -61,10 +61,12 @@ program
   .option("--command <cmd>", 'the command line of the MCP entry (default: `hcpx mcp` when hcpx is on PATH, else absolute node + hcpx)')
   .option("--use-recorded-command", "write the MCP command recorded in the ledger by an earlier --command (without it, a recorded command that differs is shown and not used)")
   .option("--force", "replace or remove entries and files changed by hand, or not written by hcpx")
+  .option("--detected", "the hosts this project (--scope user: you) uses: adopted before, or with their config files or (user scope) programs on PATH; says what was found")
+  .option("--gitignore", "keep a marked block in .gitignore listing the files that stay out of git (kept up to date once it is there)")
   .option("--json", "print the result envelope")
-  .addHelpText("after", "\nHand edits are kept unless --force: a re-adopt sets hcpx's own fields of the hcp entry again and keeps\nthe fields you added to it (an `env`, say); --remove leaves an entry or file you changed in place.\n\nExamples:\n  $ hcpx adopt claude            # review the diff\n  $ hcpx adopt claude cursor --write\n  $ hcpx adopt all --check       # CI: exit 1 on drift\n  $ hcpx adopt codex --scope user --write\n  $ hcpx adopt claude --remove --write\n")
+  .addHelpText("after", "\nHand edits are kept unless --force: a re-adopt sets hcpx's own fields of the hcp entry again and keeps\nthe fields you added to it (an `env`, say); --remove leaves an entry or file you changed in place.\n\nExamples:\n  $ hcpx adopt --detected        # the hosts in use, and why\n  $ hcpx adopt --detected --write --gitignore\n  $ hcpx adopt claude            # review the diff\n  $ hcpx adopt claude cursor --write\n  $ hcpx adopt all --check       # CI: exit 1 on drift\n  $ hcpx adopt codex --scope user --write\n  $ hcpx adopt claude --remove --write\n")
   .action(
-    act(async (hosts: string[], opts: { write?: boolean; check?: boolean; remove?: boolean; force?: boolean; scope?: string; command?: string; useRecordedCommand?: boolean; json?: boolean }) => {
+    act(async (hosts: string[], opts: { write?: boolean; check?: boolean; remove?: boolean; force?: boolean; scope?: string; command?: string; useRecordedCommand?: boolean; detected?: boolean; gitignore?: boolean; json?: boolean }) => {
       const m = await import("./commands/adopt");
       return m.run(hosts, opts, globals());
     }),
@@ -315,7 +317,7 @@ program
   );
 program
   .command("doctor")
-  .description("check health: Node, config, packs lint, wrap bins, adopted hosts in sync, `hcpx mcp` answers (exit 0 ok, 2 warnings, 1 failure)")
+  .description("check health: Node, config, packs lint, wrap bins, adopted hosts in sync and able to use the server (command on PATH, trust, allow-lists), `hcpx mcp` answers (exit 0 ok, 2 warnings, 1 failure)")
   .option("--mcp-timeout <ms>", "how long to wait for `hcpx mcp`", "15000")
   .option("--json", "print the result envelope with every check")
   .addHelpText("after", "\nExample:\n  $ hcpx doctor --json\n")

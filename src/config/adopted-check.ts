@@ -21,10 +21,24 @@ export async function adoptedSync(project: Project, packs: Pack[]): Promise<Chec
   if (led.hosts.length === 0) return checks;
   const { planAdopt } = await import("../host/engine");
   const { buildProjection } = await import("../projection/build");
+  const { checkHealth } = await import("../host/health");
+  const { loadUserScope } = await import("../host/userscope");
+  const { loadPacks } = await import("../pack/load");
+  const { home } = await import("../util/paths");
   for (const h of led.hosts) {
     const again = `hcpx adopt ${h.host}${h.scope === "user" ? " --scope user" : ""} --write`;
     try {
-      const plan = await planAdopt(project, [h.host], (skillsPath, o) => buildProjection(project, packs, { skillsPath, ...o }), { scope: h.scope });
+      // user scope serves the user config, not this project's: the same plan as `adopt --scope user`
+      const user = h.scope === "user" ? loadUserScope({ remove: false }) : undefined;
+      const proj = user?.project ?? project;
+      const ps = user ? loadPacks(user.project) : packs;
+      const plan = await planAdopt(proj, [h.host], (skillsPath, o) => buildProjection(proj, ps, { skillsPath, ...o }), { scope: h.scope, userConfig: user?.configFile });
+      // "in sync" is not "healthy": will the host use the server (command, cwd, trust, allow-lists)?
+      const health = await checkHealth([h.host], { scope: h.scope, root: proj.root, home: home(), commands: plan.commands, config: user ? user.configFile : proj.configFile });
+      if (health.length) {
+        checks.push({ id: `host:${h.host}`, status: "fail", message: `host ${h.host} (${h.scope}) will not use the server: ${health.map((p) => (p.file ? `${p.file}: ` : "") + p.message).join("; ")}`, hint: health[0]!.hint, problems: health });
+        continue;
+      }
       const n = plan.changes.length;
       const hand = plan.conflicts.length;
       // a recorded MCP command this hcpx would not write, an ignored ledger entry: named, never blessed

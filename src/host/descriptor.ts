@@ -137,13 +137,77 @@ const TargetSchema = z.strictObject({
       always: z.optional(z.array(z.string().check(z.minLength(1)))),
     }),
   ),
+  /**
+   * With `items`: add them only to a list that is already there (a host allow-list such
+   * as Gemini's `mcp.allowed` or Claude Code's `enabledMcpjsonServers`: creating the list
+   * would block every other server, or approve what the host would ask about).
+   */
+  ifPresent: z.optional(z.boolean()),
+  /**
+   * Project scope: whether the file belongs in git ("commit": the team shares it, the
+   * default) or not ("ignore": one person's, e.g. a settings.local file). Said after
+   * `adopt --write`; "ignore" files go into the `.gitignore` block (src/host/gitignore.ts).
+   */
+  git: z.optional(z.enum(["commit", "ignore"])),
 });
 export type Target = z.infer<typeof TargetSchema>;
+
+/**
+ * Traces of a host being in use, for `adopt --detected` (src/host/detect.ts): `paths`
+ * (files or directories, relative to the project root at project scope, `~/…` at user
+ * scope) and `programs` (names looked up on PATH). Any one of them is enough.
+ */
+const DetectSchema = z.strictObject({
+  paths: z.optional(z.array(z.string().check(z.minLength(1)))),
+  programs: z.optional(z.array(z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._+-]*$/)))),
+});
+export type Detect = z.infer<typeof DetectSchema>;
+
+/**
+ * How the host starts an MCP server of this scope (src/host/health.ts checks the
+ * command against it): `cwd` its working directory (`~/…`; default: the project root
+ * at project scope, $HOME at user scope), `env` the only variables it passes (default:
+ * its whole environment; Codex passes a short list).
+ */
+const LaunchSchema = z.strictObject({
+  cwd: z.optional(z.string().check(z.minLength(1))),
+  env: z.optional(z.array(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/)))),
+});
+
+/**
+ * A fact outside the files adopt writes that decides whether the host will use the
+ * server (src/host/health.ts): the value at `key` in `path` must include / exclude /
+ * equal `value`. `{root}` (the project root) and `{server}` (the MCP server name) are
+ * filled in, in `key`, `value`, `message` and `hint`. `absent`: what a missing key in a
+ * file that is there means ("ok": the host's default lets it through; "fail"). When none
+ * of the files is there, the host keeps no such state on this machine (a CI runner):
+ * the check passes.
+ */
+const HealthSchema = z.strictObject({
+  id: z.string().check(z.regex(/^[a-z][a-z0-9-]*$/)),
+  path: z.union([z.string().check(z.minLength(1)), z.array(z.string().check(z.minLength(1))).check(z.minLength(1))]),
+  format: z.enum(["json", "jsonc", "toml"]),
+  key: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+  expect: z.enum(["includes", "excludes", "equals"]),
+  value: z.string(),
+  absent: z.enum(["ok", "fail"]),
+  /** what it means when the check fails, e.g. "Gemini CLI blocks a server not on mcp.allowed (⛔ Blocked)" */
+  message: z.string().check(z.minLength(1)),
+  /** what to do */
+  hint: z.string().check(z.minLength(1)),
+});
+export type HealthCheck = z.infer<typeof HealthSchema>;
 
 const ScopeSchema = z.strictObject({
   targets: z.array(TargetSchema),
   /** printed with every plan for this scope (e.g. "MCP servers are read from the user file only") */
   notes: z.optional(z.array(z.string())),
+  /** traces of this host in use at this scope (`adopt --detected`) */
+  detect: z.optional(DetectSchema),
+  /** how the host starts this scope's MCP server (working directory, environment) */
+  launch: z.optional(LaunchSchema),
+  /** allow-lists, deny-lists and trust the host keeps outside the files adopt writes */
+  health: z.optional(z.array(HealthSchema)),
 });
 export type ScopeSpec = z.infer<typeof ScopeSchema>;
 
@@ -237,6 +301,8 @@ export function loadDescriptor(host: string): Descriptor {
       if (t.named !== undefined && (t.format !== "yaml" || (t.key?.length ?? 0) < 2)) throw bad("`named` goes with a yaml target whose `key` names the list and the item (e.g. [\"mcpServers\", \"hcp\"])", ".named");
       if (t.named !== undefined && t.entry && !(t.entry.fields[t.named] && typeof t.entry.fields[t.named] === "object" && (t.entry.fields[t.named] as { value?: unknown }).value === t.key!.at(-1))) throw bad(`the list item's \`${t.named}\` is { value: ${JSON.stringify(t.key!.at(-1))} } in \`entry.fields\``, ".entry.fields");
       if (t.entry) checkEntry(t.entry, t, d, bad);
+      if (t.ifPresent && !t.items) throw bad("`ifPresent` goes with `items` (a list hcpx adds to only when it is there)", ".ifPresent");
+      if (t.git && scope !== "project") throw bad("`git` applies to project-scope files", ".git");
       if (t.vars) {
         try {
           new RegExp(t.vars.pattern, "u");
@@ -251,6 +317,17 @@ export function loadDescriptor(host: string): Descriptor {
         if (scope === "user" && (!userPath || p.split("/").includes(".."))) throw new HcpxError({ code: "bad_descriptor", message: `user-scope path '${p}' must start with ~/`, file: doc.file, path: `scopes.${scope}.targets[${i}].path` });
       }
     }
+  }
+  for (const scope of ["project", "user"] as const) {
+    const sc = d.scopes[scope];
+    const where = (p: string, at: string) => {
+      const userPath = p.startsWith("~/");
+      const bad = p.split("/").includes("..") || p.startsWith("/") || (scope === "user" ? !userPath : userPath && at.startsWith("detect"));
+      if (bad) throw new HcpxError({ code: "bad_descriptor", message: scope === "user" ? `user-scope path '${p}' must start with ~/` : `project-scope path '${p}' must be relative and stay inside the project`, file: doc.file, path: `scopes.${scope}.${at}` });
+    };
+    for (const [i, p] of (sc?.detect?.paths ?? []).entries()) where(p, `detect.paths[${i}]`);
+    for (const [i, h] of (sc?.health ?? []).entries()) for (const p of Array.isArray(h.path) ? h.path : [h.path]) if (p.startsWith("/") || p.split("/").includes("..")) throw new HcpxError({ code: "bad_descriptor", message: `health path '${p}' must be relative to the project or start with ~/`, file: doc.file, path: `scopes.${scope}.health[${i}].path` });
+    if (sc?.launch?.cwd !== undefined && !sc.launch.cwd.startsWith("~/") && sc.launch.cwd !== "~") throw new HcpxError({ code: "bad_descriptor", message: "`launch.cwd` must start with ~/", file: doc.file, path: `scopes.${scope}.launch.cwd` });
   }
   if (d.toolApprovals && d.tools !== "per-command") throw new HcpxError({ code: "bad_descriptor", message: "`toolApprovals` needs `tools: \"per-command\"` (one tool per command to approve)", file: doc.file, path: "toolApprovals" });
   cache.set(host, d);

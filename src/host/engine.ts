@@ -44,6 +44,11 @@ export interface AdoptOptions {
   bundle?: TemplateContext["bundle"];
   /** the disk as the plan reads it (src/plan/fs.ts); default: the real one. Planning never writes. */
   fs?: ReadFs;
+  /**
+   * user scope: the user config the MCP entry serves (`--config <file>` is appended to
+   * its command), so that it serves the same packs from any directory and environment
+   */
+  userConfig?: string;
 }
 
 export type { FileChange };
@@ -64,13 +69,15 @@ export interface AdoptPlan extends FilePlan {
    */
   warnings: Problem[];
   record: LedgerRecord;
+  /** the MCP command line each host's entry runs (as planned; absent with --remove) */
+  commands: Record<string, string[]>;
 }
 
 /**
  * A projection for one host: `skillsPath` is where that host's Skill copies are (for the
  * prompt block); `shell`: whether the block may advertise `hcpx exec` (hcpx on the host's PATH).
  */
-export type ProjectionFor = (skillsPath: string, opts?: { shell?: boolean }) => Projection;
+export type ProjectionFor = (skillsPath: string, opts?: { shell?: boolean; shellCommand?: string }) => Projection;
 
 
 function first<T>(x: T | T[]): T {
@@ -205,6 +212,8 @@ class AdoptRun {
   readonly ledger: Ledger;
   readonly descriptors: Descriptor[] = [];
   readonly newHosts: Record<string, LedgerHost> = {};
+  /** the MCP command line each host's entry runs (AdoptPlan.commands) */
+  readonly commands: Record<string, string[]> = {};
   readonly rmdirCandidates: Set<string>;
   readonly removing: Set<string>;
   readonly textChecked = new Set<string>();
@@ -335,8 +344,15 @@ class AdoptRun {
   // and the descriptor does not say its shell tool cannot (`shellRoute: false`). A file
   // two hosts read (AGENTS.md: Codex and opencode) holds one block, so it advertises the
   // route only if every host that reads it (adopted in this run, or recorded) can run it.
+  // The route is the MCP command without its last word `mcp`: `hcpx` when hcpx is on PATH,
+  // else what the entry runs (absolute node + hcpx), named so that the block says how to run it.
+  shellCommandOf(d: Descriptor): string | undefined {
+    const argv = this.mcpOf(d.host).argv;
+    if (d.shellRoute === false || argv.length < 2 || argv[argv.length - 1] !== "mcp") return undefined;
+    return argv.slice(0, -1).map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : "'" + w.replaceAll("'", "'\\''") + "'")).join(" ");
+  }
   shellFor(desc: Descriptor): boolean {
-    const can = (d: Descriptor) => d.shellRoute !== false && this.mcpOf(d.host).argv[0] === "hcpx";
+    const can = (d: Descriptor) => this.shellCommandOf(d) !== undefined;
     const blocks = (d: Descriptor) => new Set((d.scopes[this.scope]?.targets ?? []).filter((t) => t.format === "markdown-block").map((t) => this.absOf(first(t.path))));
     if (!can(desc)) return false;
     const mine = blocks(desc);
@@ -423,7 +439,8 @@ class AdoptRun {
     const mcp = this.mcpFor(host);
     let projection: Projection;
     try {
-      projection = projectionFor(skillsTarget ? first(skillsTarget.path) : ".hcp/generated/skills", { shell: this.shellFor(desc) });
+      const shell = this.shellFor(desc);
+      projection = projectionFor(skillsTarget ? first(skillsTarget.path) : ".hcp/generated/skills", { shell, ...(shell ? { shellCommand: this.shellCommandOf(desc) } : {}) });
     } catch (err) {
       if (err instanceof HcpxError) return void this.problems.push(...err.problems);
       throw err;
@@ -461,7 +478,10 @@ class AdoptRun {
     const host = desc.host;
     const old = this.ledger.hosts[host];
     // the host's tool shape (descriptor `tools`): per-command lets its approval tell reads from gated writes
-    const served = desc.tools === "per-command" ? [...mcp.argv, "--shape", "per-command"] : mcp.argv;
+    const shaped = desc.tools === "per-command" ? [...mcp.argv, "--shape", "per-command"] : mcp.argv;
+    // user scope: the entry serves the user config, whatever directory and environment the host starts it in
+    const served = this.scope === "user" && this.opts.userConfig && !this.opts.preview ? [...shaped, "--config", this.opts.userConfig] : shaped;
+    this.commands[desc.host] = served;
     const classes = commandClasses(projection, desc);
     const envVars = [...new Set(projection.packs.flatMap((p) => p.pack.surface.binding?.env ?? []))].sort();
     const tctx: TemplateContext = {
@@ -563,7 +583,7 @@ class AdoptRun {
     }
     const rmdirs = [...this.rmdirCandidates].sort((a, b) => b.length - a.length);
     const record: LedgerRecord = { kind: "ledger", file: state.ledgerFile, old: state.ledgerOld, new: ledgerNew === state.ledgerOld ? state.ledgerOld : ledgerNew, base: state.ledgerBase, journal: state.journalFile, journalPending: state.journalPending };
-    return { scope: this.scope, base: this.base, hosts: this.hosts, remove: opts.remove === true, changes, notes: this.notes, conflicts: this.conflicts, warnings: this.warnings, staleTemps: [...state.temps].sort(), rmdirs, record };
+    return { scope: this.scope, base: this.base, hosts: this.hosts, remove: opts.remove === true, changes, notes: this.notes, conflicts: this.conflicts, warnings: this.warnings, staleTemps: [...state.temps].sort(), rmdirs, record, commands: this.commands };
   }
 }
 

@@ -9,7 +9,7 @@ import type { Problem } from "../util/errors";
 
 /** A part of a file that is hcpx's: the whole file, the hcp markdown block, the value at a key of a JSON or TOML file, or hcpx's items in a list or object there. */
 export interface FilePart {
-  kind: "file" | "markdown-block" | "json" | "toml" | "json-items";
+  kind: "file" | "markdown-block" | "json" | "toml" | "yaml" | "json-items";
   key?: string[];
 }
 

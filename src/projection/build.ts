@@ -24,6 +24,12 @@ export interface BuildOptions {
    * writes). Default true.
    */
   shell?: boolean;
+  /**
+   * The command the shell route runs, `<shellCommand> exec …` (default `hcpx`): where
+   * hcpx is not on PATH, what the MCP entry runs (absolute node + hcpx), so that the
+   * block says how to run it.
+   */
+  shellCommand?: string;
 }
 
 export const DEFAULT_SKILLS_PATH = ".hcp/generated/skills";
@@ -89,11 +95,11 @@ export function buildProjection(project: Project, packs: Pack[], opts: BuildOpti
 
   const skills: ProjectedSkill[] = projected.map((p) => ({ packId: p.pack.id, content: p.skillText }));
   const packsOut: ProjectedPack[] = projected.map(({ skillText: _s, ...rest }) => rest);
-  return { packs: packsOut, ...promptBlock(packsOut, skillsPath, opts.shell ?? true), shellTool: shell, tools, readSkillTool: readSkill, skills };
+  return { packs: packsOut, ...promptBlock(packsOut, skillsPath, opts.shell ?? true, opts.shellCommand), shellTool: shell, tools, readSkillTool: readSkill, skills };
 }
 
-function promptBlock(packs: ProjectedPack[], skillsPath: string, shell: boolean): { promptBlock: string; hash: string } {
-  const body = promptBody(packs, skillsPath, shell);
+function promptBlock(packs: ProjectedPack[], skillsPath: string, shell: boolean, shellCommand = "hcpx"): { promptBlock: string; hash: string } {
+  const body = promptBody(packs, skillsPath, shell, shellCommand);
   const hash = sha16(body);
   return { promptBlock: `<!-- hcp:prompt sha256:${hash} -->\n${body}`, hash };
 }
@@ -103,11 +109,11 @@ function promptBlock(packs: ProjectedPack[], skillsPath: string, shell: boolean)
  * host reads its Skill copies from its own dir). Only the block is rendered
  * again; everything else is shared.
  */
-export function withSkillsPath(projection: Projection, skillsPath: string, opts: { shell?: boolean } = {}): Projection {
-  return { ...projection, ...promptBlock(projection.packs, skillsPath.replace(/\\/g, "/").replace(/\/+$/, ""), opts.shell ?? true) };
+export function withSkillsPath(projection: Projection, skillsPath: string, opts: { shell?: boolean; shellCommand?: string } = {}): Projection {
+  return { ...projection, ...promptBlock(projection.packs, skillsPath.replace(/\\/g, "/").replace(/\/+$/, ""), opts.shell ?? true, opts.shellCommand) };
 }
 
-function promptBody(packs: ProjectedPack[], skillsPath: string, shell: boolean): string {
+function promptBody(packs: ProjectedPack[], skillsPath: string, shell: boolean, shellCommand: string): string {
   const L: string[] = [];
   L.push("## Packs (Harness Context Protocol)", "");
   if (packs.length === 0) {
@@ -116,7 +122,7 @@ function promptBody(packs: ProjectedPack[], skillsPath: string, shell: boolean):
   }
   L.push(
     shell
-      ? `Run a pack's command with \`hcpx exec <pack> <verb> --json -- key=value …\` (shell), the \`${SHELL_TOOL}\` tool ({pack, verb, args, confirm}), or in a tool loop the tool \`<pack>__<verb>\` (dots in the verb become \`_\`). A pass_through verb takes literal words after \`--\` instead of key=value.`
+      ? `Run a pack's command with \`${shellCommand} exec <pack> <verb> --json -- key=value …\` (shell${shellCommand === "hcpx" ? "" : "; `hcpx` is not on PATH here: this is the command the hcp MCP entry runs"}), the \`${SHELL_TOOL}\` tool ({pack, verb, args, confirm}), or in a tool loop the tool \`<pack>__<verb>\` (dots in the verb become \`_\`). A pass_through verb takes literal words after \`--\` instead of key=value.`
       : `Run a pack's command with the \`${SHELL_TOOL}\` tool ({pack, verb, args, confirm}), or in a tool loop the tool \`<pack>__<verb>\` (dots in the verb become \`_\`). A pass_through verb takes literal words (\`argv\`) instead of args.`,
     shell
       ? `A write marked "${CONFIRM_MARKER}" runs only with \`--confirm\` (\`confirm: true\` in a tool call): ask the user first.`

@@ -46,8 +46,8 @@ describe("a flat dotted key is one key segment", () => {
 describe("re-adopt keeps the person's additions to the hcp entry unless --force", () => {
   const hcpOf = (text: string) => (JSON.parse(text) as { mcpServers: Record<string, Record<string, unknown>> }).mcpServers.hcp!;
   it("json (claude): an `env` added to the entry stays through a re-adopt and --check; --remove leaves it; --force replaces it", async () => {
-    const s = scratch();
-    expect((await s.adopt("claude", "--write")).code).toBe(0);
+    const s = scratch({ hcpxOnPath: true }); // --command "hcpx mcp" below: --check asks that it resolves
+    expect((await s.adopt("claude", "--write", "--command", "npx -y hcpx mcp")).code).toBe(0); // then a changed command line below
     const written = hcpOf(s.read(".mcp.json"));
     const mine = { ...written, env: { LOG_LEVEL: "debug" } };
     s.write(".mcp.json", JSON.stringify({ mcpServers: { hcp: mine } }, null, 2) + "\n");
@@ -72,7 +72,7 @@ describe("re-adopt keeps the person's additions to the hcp entry unless --force"
     expect(hcpOf(s.read(".mcp.json")).env).toBeUndefined();
   });
   it("toml (codex): a field added to [mcp_servers.hcp] stays through a re-adopt", async () => {
-    const s = scratch();
+    const s = scratch({ hcpxOnPath: true });
     expect((await s.adopt("codex", "--write")).code).toBe(0);
     s.write(".codex/config.toml", s.read(".codex/config.toml").replace("[mcp_servers.hcp]\n", "[mcp_servers.hcp]\nstartup_timeout_sec = 30\n"));
     const r = await s.adopt("codex", "--write", "--command", "hcpx mcp");

@@ -1,9 +1,12 @@
 // Helpers for the adopt tests: a scratch project with its own HOME, whole-tree
 // snapshots (bytes, modes, mtimes, symlinks) and a check that a file changed
 // only by additions.
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { structuredPatch } from "diff";
-import { type RunResult } from "../support/cli";
-import { scratchProject } from "../support/project";
+import { HCPX, type RunResult } from "../support/cli";
+import { scratchProject, tmp } from "../support/project";
+import { userConfigOf } from "../support/userconfig";
 
 export interface Scratch {
   dir: string;
@@ -15,11 +18,26 @@ export interface Scratch {
   read: (rel: string) => string;
 }
 
-/** A scratch project (ledger + transit) with its own HOME; PATH without any `hcpx` (the shared builder, ownHome). */
-export function scratch(opts: { packs?: string[] } = {}): Scratch {
+/**
+ * A scratch project (ledger + transit) with its own HOME; PATH without any `hcpx` (the shared
+ * builder, ownHome), or with this install's (`hcpxOnPath`: for `--command "hcpx mcp"`, which
+ * --check wants to resolve on the host's PATH).
+ */
+export function scratch(opts: { packs?: string[]; hcpxOnPath?: boolean } = {}): Scratch {
   const p = scratchProject({ packs: opts.packs, ownHome: true });
-  const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => p.run(args, extra);
-  return { dir: p.dir, home: p.home!, env: p.env, run, adopt: (...args: string[]) => run(["adopt", ...args]), write: p.write, read: p.read };
+  const env: NodeJS.ProcessEnv = { ...p.env };
+  if (opts.hcpxOnPath) {
+    const bin = tmp("hcpx-adopt-bin-");
+    symlinkSync(HCPX, join(bin, "hcpx"));
+    env.PATH = `${bin}:${env.PATH}`;
+  }
+  const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => p.run(args, { ...env, ...extra });
+  return { dir: p.dir, home: p.home!, env, run, adopt: (...args: string[]) => run(["adopt", ...args]), write: p.write, read: p.read };
+}
+
+/** The user's own config (what user scope serves): the scratch project's, with absolute paths. */
+export function userConfigFromProject(s: Scratch, xdg?: string): string {
+  return userConfigOf(s.dir, s.home, xdg);
 }
 
 /** Every entry below `root`: files with content and mode (and mtime when asked), dirs, symlinks. */

@@ -1,7 +1,7 @@
 // Regressions for what the real hosts showed in the host e2e suite
 // (test/hosts/e2e, `npm run test:hosts`): each case here failed there first.
 import { describe, expect, it } from "vitest";
-import { scratch, snapshot } from "./helpers";
+import { scratch, snapshot, userConfigFromProject } from "./helpers";
 
 describe("adopt: findings of the host e2e suite", () => {
   it("Codex and opencode share AGENTS.md and .agents/skills: adopted in separate calls and removed one by one, the tree is as before (no empty AGENTS.md, no empty dirs)", async () => {
@@ -40,6 +40,7 @@ describe("adopt opencode: the $schema opencode writes into its config", () => {
 
   it("an opencode.json hcpx created without $schema, to which opencode then added it: --remove still deletes it (user scope too)", async () => {
     const s = scratch({ packs: ["ledger"] });
+    userConfigFromProject(s);
     const before = snapshot(s.home);
     expect((await s.adopt("opencode", "--scope", "user", "--write")).code).toBe(0);
     const f = "~/.config/opencode/opencode.json";

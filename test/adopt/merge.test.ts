@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { REPO } from "../support/hcpx";
-import { onlyAdded, scratch, snapshot, type Scratch } from "./helpers";
+import { onlyAdded, scratch, snapshot, userConfigFromProject, type Scratch } from "./helpers";
 
 beforeAll(() => {
   if (!existsSync(join(REPO, "dist", "hcpx.mjs"))) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);
@@ -313,6 +313,7 @@ describe("adopt keeps what is not ours, per host", () => {
     it(`${c.host}${c.scope ? ` (${c.scope} scope)` : ""}: other servers, keys and comments survive; --remove restores every byte`, async () => {
       const s = scratch();
       for (const [p, t] of Object.entries(c.files)) s.write(p, t);
+      if (c.scope) userConfigFromProject(s);
       const before = { proj: snapshot(s.dir), home: snapshot(s.home) };
       const scope = c.scope ? ["--scope", c.scope] : [];
 

@@ -7,7 +7,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, sy
 import { join } from "node:path";
 import { HCPX, REPO, spawnHcpx } from "../support/cli";
 import { tmp } from "../support/project";
-import { scratch, snapshot } from "./helpers";
+import { scratch, snapshot, userConfigFromProject } from "./helpers";
 
 beforeAll(() => {
   if (!existsSync(HCPX)) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);
@@ -281,6 +281,7 @@ describe("user scope honours $HOME", () => {
     const s = scratch();
     s.write("~/.claude.json", '{\n  "numStartups": 3,\n  "projects": {}\n}\n');
     const xdg = join(s.home, "xdg");
+    userConfigFromProject(s, xdg);
     const before = { p: snapshot(s.dir), h: snapshot(s.home) };
     const r = await s.run(["adopt", "claude", "--scope", "user", "--write"], { XDG_CONFIG_HOME: xdg });
     expect(r.code).toBe(0);
@@ -302,9 +303,10 @@ describe("user scope honours $HOME", () => {
     const p = await s.adopt("windsurf", "--write");
     expect(p.stdout).toMatch(/Windsurf reads MCP servers only from ~\/\.codeium\/windsurf\/mcp_config\.json/);
     expect(existsSync(join(s.home, ".codeium"))).toBe(false);
+    const file = userConfigFromProject(s);
     const r = await s.adopt("windsurf", "--scope", "user", "--write");
     expect(r.code).toBe(0);
-    expect(JSON.parse(s.read("~/.codeium/windsurf/mcp_config.json")).mcpServers.hcp.args.at(-1)).toBe("mcp");
+    expect(JSON.parse(s.read("~/.codeium/windsurf/mcp_config.json")).mcpServers.hcp.args.slice(-3)).toEqual(["mcp", "--config", file]);
     expect(s.read("~/.codeium/windsurf/memories/global_rules.md")).toMatch(/^<!-- hcp:begin -->/);
   });
 });
@@ -340,8 +342,9 @@ describe("the MCP command", () => {
     expect((await s.adopt("claude", "--check", "--command", "npx -y hcpx mcp")).code).toBe(0);
     expect((await s.adopt("claude", "--write", "--use-recorded-command")).code).toBe(0);
     expect(s.read(".mcp.json")).toBe(written);
-    expect((await s.adopt("claude", "--write", "--command", "hcpx-other mcp")).code).toBe(0);
-    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx-other", args: ["mcp", "--shape", "per-command"] });
+    // (a command that is on PATH: one that is not makes --check fail, test/adopt/team.test.ts)
+    expect((await s.adopt("claude", "--write", "--command", "npx hcpx mcp")).code).toBe(0);
+    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "npx", args: ["hcpx", "mcp", "--shape", "per-command"] });
     expect((await s.adopt("claude", "--check", "--use-recorded-command")).code).toBe(0);
     expect((await s.adopt("claude", "--remove", "--write")).code).toBe(0);
     expect(snapshot(s.dir)).toEqual(before);

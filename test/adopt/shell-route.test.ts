@@ -4,7 +4,7 @@
 // two hosts share (AGENTS.md: Codex and opencode) advertises it only if both
 // can. And Gemini's MCP entry names the Binding env names (else Gemini strips
 // them). The agent-loop suite (test/agents/) proves each with the hosts' agents.
-import { chmodSync, mkdirSync, symlinkSync } from "node:fs";
+import { chmodSync, mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
@@ -46,13 +46,19 @@ describe("shell route in the prompt block", () => {
     }
   });
 
-  it("no hcpx on PATH (the entry runs node + dist): not advertised, and the confirm wording needs no --confirm", async () => {
+  it("no hcpx on PATH (the entry runs node + dist): the block names that command for the shell route, never a bare `hcpx exec`", async () => {
     const s = scratch();
     expect((await s.adopt("claude", "--write")).code).toBe(0);
     const b = block(s.read("CLAUDE.md"));
-    expect(b).not.toContain("hcpx exec");
-    expect(b).not.toContain("--confirm");
-    expect(b).toContain("runs only with `confirm: true` in the tool call");
+    expect(b).not.toMatch(/`hcpx exec/);
+    expect(b).toContain(`\`${process.execPath} ${realpathSync(HCPX)} exec <pack> <verb> --json -- key=value …\``);
+    expect(b).toContain("`hcpx` is not on PATH here");
+    // a --command that is not `… mcp` has no shell form: the block offers the MCP tools only, without --confirm
+    expect((await s.adopt("claude", "--write", "--command", "my-wrapper")).code).toBe(0);
+    const w = block(s.read("CLAUDE.md"));
+    expect(w).not.toContain(" exec <pack>");
+    expect(w).not.toContain("--confirm");
+    expect(w).toContain("runs only with `confirm: true` in the tool call");
   });
 });
 

@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { HCPX, REPO, tmp } from "../support/hcpx";
-import { scratch, snapshot } from "./helpers";
+import { scratch, snapshot, userConfigFromProject } from "./helpers";
 import { planAdopt } from "../../src/host/engine";
 import { applyPlan, lockAdopt } from "../../src/plan/apply";
 import { guardPath } from "../../src/host/fsio";
@@ -149,6 +149,7 @@ describe("the ledger names only files inside its base", () => {
     writeFileSync(join(outside, "victim.txt"), VICTIM);
     mkdirSync(join(outside, "x"));
     writeFileSync(join(outside, "x", "SKILL.md"), VICTIM);
+    userConfigFromProject(s, xdg);
     expect((await s.run(["adopt", "claude", "--scope", "user", "--write"], { XDG_CONFIG_HOME: xdg })).code).toBe(0);
     symlinkSync(join(outside, "x"), join(s.home, ".claude", "skills", "x"));
     const lf = join(xdg, "hcp", "adopted.json");

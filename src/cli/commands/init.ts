@@ -2,9 +2,9 @@
 // Never prompts without a TTY or with --yes/--json (§12.1.6); refuses to
 // overwrite an existing config without --force.
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
-import { fail } from "../../util/errors";
-import { display } from "../../util/paths";
+import { dirname, join, resolve } from "node:path";
+import { HcpxError, fail } from "../../util/errors";
+import { display, home } from "../../util/paths";
 import { CONFIG_NAME } from "../../pack/load";
 import { atomicWrite, checkConfigText } from "../../config/file";
 import { configTemplate, type InitAnswers } from "../../config/template";
@@ -29,13 +29,19 @@ export async function run(opts: InitOpts): Promise<number> {
   const text = configTemplate(answers);
   checkConfigText(text, display(file));
   atomicWrite(file, text);
-  done(out, { config: file, created: !existed, principal: { id: answers.principal, kind: answers.kind } }, (col) =>
+  // the hosts this project already uses (their config files): proposed for `hcpx adopt --detected`
+  const { detectHosts, describeDetected } = await import("../../host/detect");
+  const detected = detectHosts({ scope: "project", root: dirname(file), home: home(), ledgerFile: join(dirname(file), ".hcp", "adopted.json") });
+  done(out, { config: file, created: !existed, principal: { id: answers.principal, kind: answers.kind }, detected }, (col) =>
     [
       `${c.green(col, "✓")} ${existed ? "overwrote" : "wrote"} ${display(file)} (principal ${answers.principal}, ${answers.kind})`,
       "next:",
       "  hcpx pack new <id> --wrap <bin>   scaffold a pack around a CLI you have",
       "  hcpx activate <pack-dir>          activate it and grant its read commands",
       "  hcpx status                       what is active and granted",
+      ...(detected.length
+        ? ["", `hosts this project uses (${detected.map((d) => d.host).join(", ")}):`, ...describeDetected(detected).map((l) => `  ${l}`), "  hcpx adopt --detected --write     show them the packs (review first: without --write it prints the diff)"]
+        : ["  hcpx adopt <host> --write         show the packs to your agent (claude, codex, gemini, …)"]),
     ].join("\n"),
   );
   return 0;

@@ -114,7 +114,7 @@ function highestMissing(f: VFile, keyPath: string[]): string[] {
  * What the person wrote there stays: an item already present before hcpx
  * added it is theirs and is never recorded, so `--remove` keeps it.
  */
-function planRules(t: Target, abs: string, ctx: TargetContext): LedgerEntry {
+function planRules(t: Target, abs: string, ctx: TargetContext): LedgerEntry | undefined {
   const f = ctx.file(abs);
   const keyPath = t.key!;
   const rules = rulesOf(t);
@@ -124,6 +124,8 @@ function planRules(t: Target, abs: string, ctx: TargetContext): LedgerEntry {
   const prev = ctx.oldEntry(base);
   const before = new Set(prev?.items ?? []);
   const have = valueAt(tree, keyPath);
+  // an allow-list that is not there (ifPresent): nothing to add to, none created (it would block every other server)
+  if (t.ifPresent && have === undefined) return undefined;
   const where = () => jsonDoc.where(tree, keyPath, text);
   let next: unknown;
   let ours: string[];
@@ -217,7 +219,9 @@ export const jsonFormat: FormatHandler = {
   kinds: ["json", "json-items"],
   fits: (e, t, paths) => e.kind === (t.items || t.members ? "json-items" : "json") && paths.includes(e.path) && isDeepStrictEqual(e.key, t.key),
   async plan(t, abs, ctx) {
-    return [t.items || t.members ? planRules(t, abs, ctx) : planKeyedEntry(jsonDoc, t, abs, ctx)];
+    if (!(t.items || t.members)) return [planKeyedEntry(jsonDoc, t, abs, ctx)];
+    const e = planRules(t, abs, ctx);
+    return e ? [e] : [];
   },
   remove(e, f, text, ctx) {
     if (e.kind === "json") return removeKeyedEntry(jsonDoc, e, f, text, ctx);

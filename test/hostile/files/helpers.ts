@@ -1,14 +1,27 @@
 // Helpers for the hostile file tests: a large project (many synthetic packs),
 // pre-existing user config for every host, tree snapshots, and a way to run
 // the built CLI and SIGKILL it at a moment of our choosing.
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createPatch } from "diff";
-import { cleanPath, REPO, runHcpx, spawnHcpx, type RunResult } from "../../support/cli";
+import { cleanPath, HCPX, REPO, runHcpx, spawnHcpx, type RunResult } from "../../support/cli";
 import { tmp } from "../../support/project";
 
 /** PATH without any `hcpx` (so adopt picks the same command every time). */
 export { cleanPath };
+
+let hcpxBin: string | undefined;
+/**
+ * cleanPath() with this install's `hcpx` in front: for runs that write `--command "hcpx mcp"`,
+ * whose --check also asks that the command resolves on the host's PATH (src/host/health.ts).
+ */
+export function pathWithHcpx(): string {
+  if (!hcpxBin) {
+    hcpxBin = tmp("hcpx-bin-");
+    symlinkSync(HCPX, join(hcpxBin, "hcpx"));
+  }
+  return `${hcpxBin}:${cleanPath()}`;
+}
 
 /** Write `n` synthetic pass-through packs (copies of packs/notes with their own ids and longer Skills) below `dir/packs`. */
 export function syntheticPacks(dir: string, n: number): string[] {
@@ -65,7 +78,7 @@ export function bigProject(n: number, opts: { dir?: string; home?: string } = {}
     mkdirSync(dirname(f), { recursive: true });
     writeFileSync(f, text);
   }
-  return { dir, home, env: { HOME: home, PATH: cleanPath() } };
+  return { dir, home, env: { HOME: home, PATH: pathWithHcpx() } };
 }
 
 export { snapshot } from "../../support/snapshot";

@@ -13,9 +13,10 @@
 //   3. --check passes;
 //   4. --remove --write gives exactly the tree a clean write + remove gives.
 import { expect } from "vitest";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmp } from "../../support/hcpx";
+import { writeUserConfig } from "../../support/userconfig";
 import { bigProject, hcpx, resetTree, runAndKill, runWatching, snapDiff, snapshot, TEMP_RE } from "./helpers";
 
 export const PROJECT_HOSTS = ["claude", "cursor", "codex", "gemini", "vscode", "opencode"];
@@ -64,14 +65,22 @@ export async function makeScenario(kind: "fresh" | "update", scope: "project" | 
   const tpl = bigProject(packs, { dir: join(base, "tpl"), home: join(base, "tpl-home") });
   const hosts = scope === "project" ? PROJECT_HOSTS : USER_HOSTS;
   const run: Run = { name: `${kind}/${scope}`, args: ["adopt", ...hosts, "--command", "hcpx mcp", ...(scope === "user" ? ["--scope", "user"] : []), "--write"] };
+  const all = Array.from({ length: packs }, (_, i) => `syn${String(i).padStart(3, "0")}`);
+  // user scope serves the user's own config: the template's packs (~/../tpl from either HOME)
+  const userCfg = (ids: string[]) => writeUserConfig(tpl.home, { packs: ids.map((id) => `~/../tpl/packs/${id}`), principal: { id: "test", kind: "agent" }, grants: { allow: ids.map((id) => `${id}.*`), deny: [] } });
+  if (scope === "user") userCfg(all);
+  // Codex uses a project's .codex/config.toml only when the project is trusted (adopt --check says so otherwise)
+  const codexUser = join(tpl.home, ".codex", "config.toml");
+  if (scope === "project" && existsSync(codexUser)) appendFileSync(codexUser, `\n[projects."${join(base, "w")}"]\ntrust_level = "trusted"\n`);
   if (kind === "update") {
     // adopt the first half, then switch the config to the second half plus a few
-    const all = Array.from({ length: packs }, (_, i) => `syn${String(i).padStart(3, "0")}`);
     const cfg = (ids: string[]) => JSON.stringify({ packs: ids.map((id) => `./packs/${id}`), principal: { id: "test", kind: "agent" }, grants: { allow: ids.map((id) => `${id}.*`), deny: [] } }, null, 2) + "\n";
     writeFileSync(join(tpl.dir, "hcp.config.json5"), cfg(all.slice(0, Math.ceil(packs / 2))));
+    if (scope === "user") userCfg(all.slice(0, Math.ceil(packs / 2)));
     const r = await hcpx(run.args, tpl.dir, { ...tpl.env });
     expect(r.code, r.stderr).toBe(0);
     writeFileSync(join(tpl.dir, "hcp.config.json5"), cfg(all.slice(Math.floor(packs / 3))));
+    if (scope === "user") userCfg(all.slice(Math.floor(packs / 3)));
   }
   const dir = join(base, "w");
   const home = join(base, "w-home");
@@ -97,7 +106,8 @@ export async function makeScenario(kind: "fresh" | "update", scope: "project" | 
   expect(m, r.stdout).not.toBeNull();
   const steps = 2 + 2 * Number(m![1]) + Number(m![2]) + 2;
   const next = both(dir, home);
-  expect((await hcpx(run.args.map((a) => (a === "--write" ? "--check" : a)), dir, env)).code).toBe(0);
+  const recheck = await hcpx(run.args.map((a) => (a === "--write" ? "--check" : a)), dir, env);
+  expect(recheck.code, recheck.stdout + recheck.stderr).toBe(0);
   const rem = await hcpx([...run.args, "--remove"], dir, env);
   expect(rem.code, rem.stderr).toBe(0);
   const removed = both(dir, home);

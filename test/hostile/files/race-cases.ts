@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scratchProject, tmp } from "../../support/project";
-import { cleanPath, hcpx, USER_FILES } from "./helpers";
+import { hcpx, pathWithHcpx, USER_FILES } from "./helpers";
 
 export function project(): { dir: string; env: NodeJS.ProcessEnv } {
   const p = scratchProject({ packs: ["ledger", "transit"] });
@@ -16,7 +16,7 @@ export function project(): { dir: string; env: NodeJS.ProcessEnv } {
     mkdirSync(join(p.dir, rel, ".."), { recursive: true });
     writeFileSync(join(p.dir, rel), text);
   }
-  return { dir: p.dir, env: { HOME: tmp("hcpx-race-home-"), PATH: cleanPath() } };
+  return { dir: p.dir, env: { HOME: tmp("hcpx-race-home-"), PATH: pathWithHcpx() } };
 }
 
 export const deadPid = (): string => execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).toString();

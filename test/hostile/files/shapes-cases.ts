@@ -8,7 +8,8 @@ import { expect } from "vitest";
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { scratchProject, tmp } from "../../support/hcpx";
-import { cleanPath, hcpx, snapDiff, snapshot } from "./helpers";
+import { userConfigOf } from "../../support/userconfig";
+import { hcpx, pathWithHcpx, snapDiff, snapshot } from "./helpers";
 
 export type Fmt = "json" | "toml" | "md";
 export interface HostFile {
@@ -114,8 +115,9 @@ export interface ShapeCase {
 export async function runShape({ file: f, shape }: ShapeCase): Promise<void> {
   const p = scratchProject({ packs: ["ledger", "notes"] });
   const home = tmp("hcpx-shape-home-");
-  const env = { HOME: home, PATH: cleanPath() };
+  const env = { HOME: home, PATH: pathWithHcpx() };
   const root = f.scope === "user" ? home : p.dir;
+  if (f.scope === "user") userConfigOf(p.dir, home);
   const rel = f.path.replace(/^~\//, "");
   const abs = join(root, rel);
   mkdirSync(dirname(abs), { recursive: true });

@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scratchProject, tmp } from "../../support/project";
 import { HOST_FILES, runShape, SHAPES, type Shape, type ShapeCase } from "./shapes-cases";
+import { userConfigOf } from "../../support/userconfig";
 import { cleanPath, hcpx } from "./helpers";
 
 const FULL = new Set([".mcp.json"]);
@@ -43,6 +44,7 @@ describe("host files in odd shapes: merged keeping every other byte, or refused 
     const doc = { numStartups: 812, installMethod: "npm", autoUpdates: false, tipsHistory: { a: 1 }, userID: "f".repeat(64), projects, oauthAccount: { emailAddress: "me@example.com" }, mcpServers: { mine: { type: "stdio", command: "mine" } } };
     const text = JSON.stringify(doc, null, 2) + "\n";
     writeFileSync(join(home, ".claude.json"), text);
+    const userFile = userConfigOf(p.dir, home);
     const w = await hcpx(["adopt", "claude", "--scope", "user", "--command", "hcpx mcp", "--write"], p.dir, env);
     expect(w.code, w.stderr).toBe(0);
     const after = readFileSync(join(home, ".claude.json"), "utf8");
@@ -50,7 +52,7 @@ describe("host files in odd shapes: merged keeping every other byte, or refused 
     expect(Object.keys(parsed.projects)).toHaveLength(500);
     expect(parsed.projects).toEqual(projects);
     expect(parsed.mcpServers.mine).toEqual(doc.mcpServers.mine);
-    expect(parsed.mcpServers.hcp).toMatchObject({ command: "hcpx", args: ["mcp", "--shape", "per-command"] });
+    expect(parsed.mcpServers.hcp).toMatchObject({ command: "hcpx", args: ["mcp", "--shape", "per-command", "--config", userFile] });
     // only added lines: the original is the text with our entry taken out
     const rem = await hcpx(["adopt", "claude", "--scope", "user", "--remove", "--write"], p.dir, env);
     expect(rem.code, rem.stderr).toBe(0);

@@ -13,6 +13,7 @@ import type { AddressInfo } from "node:net";
 import { loadProject } from "../../../src/pack/load";
 import { execute } from "../../../src/runtime/execute";
 import { runHcpx, tmp } from "../../support/hcpx";
+import { userConfigOf } from "../../support/userconfig";
 import { fxPack, project } from "../../runtime/support";
 import { copyOwnFixtures, findLeaks, startServer, type Env } from "./support";
 
@@ -104,6 +105,7 @@ beforeAll(async () => {
   copyOwnFixtures(dir);
   copyFileSync(join(dir, "hfx", "env-composite.mjs"), join(dir, "packs", "comp", "index.mjs"));
   home = tmp("hcpx-secrets-home-");
+  userConfigOf(dir, home);
 });
 
 afterAll(() => {

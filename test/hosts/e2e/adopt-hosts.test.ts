@@ -23,13 +23,16 @@ const USER_FILES: Record<string, string> = {
   ".gemini/settings.json": `// the user's project settings\n{\n  "mcpServers": {\n    "tiny-proj": ${TINY_JSON(false)}\n  }\n}\n`,
   ".vscode/mcp.json": `{\n  // the user's inputs\n  "inputs": [],\n  "servers": {}\n}\n`,
   "~/.claude.json": `{\n  "numStartups": 1,\n  "mcpServers": {\n    "tiny-user": ${TINY_JSON()}\n  }\n}\n`,
-  "~/.codex/config.toml": `# the user's codex settings\n[mcp_servers.tiny-user]\ncommand = "$NODE"\nargs = ["$TINY"]\n`,
+  // the project trusted (Codex reads its .codex/config.toml only then; adopt --check says so otherwise)
+  "~/.codex/config.toml": `# the user's codex settings\n[mcp_servers.tiny-user]\ncommand = "$NODE"\nargs = ["$TINY"]\n\n[projects."$P"]\ntrust_level = "trusted"\n`,
   "~/.gemini/settings.json": `{\n  // user-wide\n  "mcpServers": {\n    "tiny-user": ${TINY_JSON(false)}\n  }\n}\n`,
+  // the user's own config: what user scope serves, from any directory (README "User scope")
+  "~/.config/hcp/config.json5": `{ packs: ["$P/packs/ledger"], grants: { allow: ["ledger.accounts", "ledger.balance", "ledger.entries"] }, sandbox: { roots: ["$P"], cwd: "$P" } }\n`,
 };
 
 /** the hcp MCP entry adopt wrote runs this machine's node + dist (no hcpx on PATH here); per-command for hosts whose approval is per tool */
-function expectAbsoluteCommand(entry: unknown, perCommand = false): void {
-  expect(entry).toMatchObject({ command: process.execPath, args: [DIST, "mcp", ...(perCommand ? ["--shape", "per-command"] : [])] });
+function expectAbsoluteCommand(entry: unknown, perCommand = false, config?: string): void {
+  expect(entry).toMatchObject({ command: process.execPath, args: [DIST, "mcp", ...(perCommand ? ["--shape", "per-command"] : []), ...(config ? ["--config", config] : [])] });
 }
 const BALANCE_TOOL = { tool: "ledger__balance", arguments: { account: "checking" } };
 const PER_COMMAND_TOOLS = ["hcp__read_skill", "ledger__accounts", "ledger__balance", "ledger__entries"];
@@ -45,7 +48,7 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
     return cleanup(hostHome(w.home, files, append));
   };
   const claudeHome = () => home({ ".claude/settings.json": '{ "enableAllProjectMcpServers": true }\n' });
-  const codexHome = () => home({}, { ".codex/config.toml": `\n[projects."${w.dir}"]\ntrust_level = "trusted"\n` });
+  const codexHome = () => home();
 
   beforeAll(() => {
     w = makeWorld(USER_FILES);
@@ -178,8 +181,9 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
       }
       const claude = strictJson(w.read("~/.claude.json")) as { numStartups: number; mcpServers: Record<string, unknown> };
       expect(claude.numStartups).toBe(1);
-      expectAbsoluteCommand(claude.mcpServers.hcp, true);
-      expect(w.read("~/.codex/config.toml").startsWith(USER_FILES["~/.codex/config.toml"]!.replaceAll("$NODE", process.execPath).replaceAll("$TINY", TINY))).toBe(true);
+      expectAbsoluteCommand(claude.mcpServers.hcp, true, w.abs("~/.config/hcp/config.json5"));
+      const codexUser = USER_FILES["~/.codex/config.toml"]!.replaceAll("$NODE", process.execPath).replaceAll("$TINY", TINY).replaceAll("$P", w.dir);
+      for (const part of codexUser.split("\n\n")) expect(w.read("~/.codex/config.toml")).toContain(part.trim());
       const check = await w.adopt(...HOSTS, "--scope", "user", "--check");
       expect(check.code, check.stdout + check.stderr).toBe(0);
       expect(diffSnapshots(projBefore, snapshot(w.dir))).toEqual([]);
@@ -195,8 +199,8 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
         expect(get.server.scope, get.raw.stdout).toMatch(/^User config/);
       });
 
-      // A thread, as in a real session: without one, app-server starts user-scope servers in
-      // ~/.codex (seen with codex 0.171), where `hcpx mcp` finds no hcp.config.json5 and exits.
+      // A thread, as in a real session (without one, app-server starts user-scope servers in
+      // ~/.codex: test/hosts/e2e/adopt-team.test.ts); the entry serves the user config either way.
       it("Codex: app-server mcpServerStatus/list on a thread in the project lists the user-scope hcp with its tools; a tool call reads the ledger", async () => {
         const r = await hc.codexMcpServerStatus({ home: home(), cwd: w.dir, thread: true, call: { server: "hcp", ...BALANCE_TOOL } });
         expect(r.error, r.raw.stderr.slice(-2000)).toBeUndefined();
@@ -221,7 +225,7 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
         const cur = (strictJson(w.read("~/.cursor/mcp.json")) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers.hcp!;
         const vs = (parseJsonc(w.read("~/.config/Code/User/mcp.json")) as { servers: Record<string, { type: string; command: string; args: string[] }> }).servers.hcp!;
         expect(vs.type).toBe("stdio");
-        for (const e of [ws, cur, vs]) expectAbsoluteCommand(e);
+        for (const e of [ws, cur, vs]) expectAbsoluteCommand(e, false, w.abs("~/.config/hcp/config.json5"));
         const rules = w.read("~/.codeium/windsurf/memories/global_rules.md");
         expect(rules.length, "Windsurf's global rules file is capped at 6,000 characters").toBeLessThan(6000);
         expect(rules).toContain(BEGIN);

@@ -27,7 +27,8 @@ describe.skipIf(!avail.all)("host e2e: the portable `hcpx mcp` entry and the plu
     bin = tmp("hcpx-e2e-bin-");
     symlinkSync(DIST, join(bin, "hcpx"));
     PATH = [bin, pathWithoutHcpx()].join(delimiter);
-    w = makeWorld({}, { PATH });
+    // the user's own config, which user scope serves (the world's ledger pack, read grants)
+    w = makeWorld({ "~/.config/hcp/config.json5": `{ packs: ["$P/packs/ledger"], grants: { allow: ["ledger.accounts", "ledger.balance", "ledger.entries"] }, sandbox: { roots: ["$P"], cwd: "$P" } }\n` }, { PATH });
     cleanup(bin, w.dir, w.home);
     projBefore = snapshot(w.dir);
     homeBefore = snapshot(w.home);
@@ -41,7 +42,7 @@ describe.skipIf(!avail.all)("host e2e: the portable `hcpx mcp` entry and the plu
       expect((strictJson(w.read(".mcp.json")) as { mcpServers: Record<string, unknown> }).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp", "--shape", "per-command"] });
       const b = await w.adopt("codex", "--scope", "user", "--write");
       expect(b.code, b.stderr).toBe(0);
-      expect(w.read("~/.codex/config.toml")).toMatch(/^\[mcp_servers\.hcp\]\ncommand = "hcpx"\nargs = \["mcp","--shape","per-command"\]\n/);
+      expect(w.read("~/.codex/config.toml")).toMatch(/^\[mcp_servers\.hcp\]\ncommand = "hcpx"\nargs = \["mcp","--shape","per-command","--config",".*\/\.config\/hcp\/config\.json5"\]\n/);
     });
 
     describe.concurrent("the hosts start it through PATH", () => {

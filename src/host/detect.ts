@@ -1,0 +1,109 @@
+// `hcpx adopt --detected`: which hosts a project (or, at user scope, the user)
+// actually uses. Each descriptor says what a trace of its host is (`detect` on a
+// scope: paths and program names, hosts/<host>.json5); this module only looks.
+// A file or directory hcpx itself created for some host (the adopt ledger says so)
+// is not a trace: adopting opencode must not make Codex look "in use".
+import { existsSync, lstatSync } from "node:fs";
+import { join } from "node:path";
+import { listHosts, loadDescriptor } from "./descriptor";
+import { whichOnPath } from "../util/which";
+import { CAPS, readTextFile } from "../util/readfile";
+import { display } from "../util/paths";
+import { parseLedger, sanitizeLedger, type Ledger } from "./ledger";
+import { HcpxError } from "../util/errors";
+
+export type Scope = "project" | "user";
+
+export interface Detected {
+  host: string;
+  name: string;
+  /** why, one line each: "found .claude/", "`codex` on PATH (/usr/bin/codex)", "adopted (.hcp/adopted.json)" */
+  reasons: string[];
+  /** recorded in the adopt ledger for this scope */
+  adopted: boolean;
+}
+
+export interface DetectOptions {
+  scope: Scope;
+  /** the project root (project scope) */
+  root: string;
+  home: string;
+  /** the ledger of this scope, its file (for the reason) */
+  ledgerFile: string;
+  path?: string;
+}
+
+/** The ledger of a scope, trusted as far as adopt trusts it (an unreadable one counts as empty here: adopt itself reports it). */
+export function readLedgerQuiet(file: string, scope: Scope, base: string): Ledger | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    return sanitizeLedger(parseLedger(readTextFile(file, display(file), CAPS.ledger), display(file)), scope, { dir: base, prefix: scope === "user" ? "~/" : "" }, display(file)).ledger;
+  } catch (e) {
+    if (e instanceof HcpxError || e instanceof Error) return undefined;
+    throw e;
+  }
+}
+
+export function detectHosts(o: DetectOptions): Detected[] {
+  const base = o.scope === "project" ? o.root : o.home;
+  const ledger = readLedgerQuiet(o.ledgerFile, o.scope, base);
+  const ledgerShown = o.scope === "user" ? "~/" + o.ledgerFile.slice(o.home.length + 1) : display(o.ledgerFile, o.root);
+  // what hcpx created: not a trace of anyone
+  const ours = new Set<string>();
+  for (const h of Object.values(ledger?.hosts ?? {})) {
+    if (h.scope !== o.scope) continue;
+    for (const e of h.entries) if (e.created) ours.add(e.path);
+    for (const d of h.dirs) ours.add(d);
+  }
+  const abs = (p: string) => (p.startsWith("~/") ? join(o.home, p.slice(2)) : join(o.root, p));
+  const out: Detected[] = [];
+  for (const host of listHosts()) {
+    let d;
+    try {
+      d = loadDescriptor(host);
+    } catch {
+      continue; // a broken descriptor is reported where it is used
+    }
+    const spec = d.scopes[o.scope]?.detect;
+    const reasons: string[] = [];
+    for (const p of spec?.paths ?? []) {
+      const clean = p.replace(/\/+$/, "");
+      if (ours.has(clean)) continue;
+      let st;
+      try {
+        st = lstatSync(abs(clean));
+      } catch {
+        continue;
+      }
+      reasons.push(`found ${clean}${st.isDirectory() ? "/" : ""}`);
+    }
+    for (const prog of spec?.programs ?? []) {
+      const at = whichOnPath(prog, o.path ?? process.env.PATH ?? "");
+      if (at) reasons.push(`\`${prog}\` on PATH (${at})`);
+    }
+    const adopted = ledger?.hosts[host]?.scope === o.scope;
+    if (adopted) reasons.push(`adopted (${ledgerShown})`);
+    if (reasons.length) out.push({ host, name: d.name, reasons, adopted });
+  }
+  return out;
+}
+
+/** One line per host: "claude (Claude Code): found CLAUDE.md; found .claude/". */
+export function describeDetected(found: Detected[]): string[] {
+  return found.map((f) => `${f.host} (${f.name}): ${f.reasons.join("; ")}`);
+}
+
+/** What `--detected` looks for at a scope, for the hint when nothing was found. */
+export function detectSummary(scope: Scope): string {
+  const parts: string[] = [];
+  for (const host of listHosts()) {
+    try {
+      const s = loadDescriptor(host).scopes[scope]?.detect;
+      const what = [...(s?.paths ?? []), ...(s?.programs ?? []).map((p) => `\`${p}\` on PATH`)];
+      if (what.length) parts.push(`${host}: ${what.join(", ")}`);
+    } catch {
+      /* skipped */
+    }
+  }
+  return parts.join("; ");
+}

@@ -1,0 +1,144 @@
+// "In sync" is not enough: will the host actually use the server? Checked for
+// each adopted host, from its descriptor (hosts/<host>.json5) and the command line
+// the plan writes, never from code per host:
+//  - the MCP command resolves with the host's environment (PATH; `launch.env` when
+//    the host passes only a few variables) and working directory (`launch.cwd`), and
+//    from there `hcpx mcp` finds the config it is meant to serve;
+//  - the `health` facts the host keeps outside the files adopt writes: trust (Codex
+//    trusted projects), allow- and deny-lists (Gemini's mcp.allowed / mcp.excluded,
+//    Claude Code's disabledMcpjsonServers), each `includes` / `excludes` / `equals`.
+// What adopt can fix in its own scope is a target of the descriptor (an `ifPresent`
+// items target adds `hcp` to an allow-list); what is left here is reported with the
+// exact file, key and what to do.
+import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { basename, delimiter, isAbsolute, join, resolve } from "node:path";
+import { parse as parseJsonc, type ParseError } from "jsonc-parser/lib/esm/main.js";
+import type { ErrorCode, Problem } from "../util/errors";
+import { loadDescriptor, type HealthCheck } from "./descriptor";
+import { whichOnPath } from "../util/which";
+import { findProjectConfig } from "../pack/load";
+import { readEntry } from "./fsio";
+import type { Scope } from "./engine";
+
+export interface HealthOptions {
+  scope: Scope;
+  /** the project root (project scope) */
+  root: string;
+  home: string;
+  /** the MCP command line each host's entry runs (AdoptPlan.commands) */
+  commands: Record<string, string[]>;
+  /** the config the server must find: the project's, or the user config at user scope */
+  config?: string;
+  /** the environment the host was started with (default: this process's) */
+  env?: NodeJS.ProcessEnv;
+  /** the MCP server name (default hcp) */
+  server?: string;
+}
+
+export async function checkHealth(hosts: string[], o: HealthOptions): Promise<Problem[]> {
+  const out: Problem[] = [];
+  const env = o.env ?? process.env;
+  const server = o.server ?? "hcp";
+  const abs = (p: string) => (p === "~" ? o.home : p.startsWith("~/") ? join(o.home, p.slice(2)) : join(o.root, p));
+  const fill = (s: string) => s.replaceAll("{root}", o.root).replaceAll("{server}", server);
+  for (const host of hosts) {
+    const d = loadDescriptor(host);
+    const spec = d.scopes[o.scope];
+    if (!spec) continue;
+    const argv = o.commands[host];
+    const problem = (code: ErrorCode, message: string, hint: string, file?: string, named = false): void => {
+      out.push({ code, severity: "error", message: named ? message : `${d.name}: ${message}`, hint, ...(file ? { file } : {}) });
+    };
+    // ---- the command, as the host starts it ----
+    if (argv && argv.length) {
+      const cwd = spec.launch?.cwd ? abs(spec.launch.cwd) : o.scope === "project" ? o.root : o.home;
+      const shownCwd = spec.launch?.cwd ?? (o.scope === "project" ? "the project root" : "~");
+      const passed = spec.launch?.env;
+      const hostPath = passed && !passed.includes("PATH") ? "" : (env.PATH ?? "");
+      const cmd = argv[0]!;
+      if (cmd.includes("/")) {
+        const p = isAbsolute(cmd) ? cmd : resolve(cwd, cmd);
+        if (!executable(p)) problem("mcp_command_missing", `the MCP command ${cmd} is not an executable file${isAbsolute(cmd) ? "" : ` (from ${shownCwd}, where ${d.name} starts it)`}`, "install hcpx there, or re-adopt with --command naming a program that exists");
+      } else if (!whichOnPath(cmd, hostPath)) {
+        problem("mcp_command_not_on_path", passed && !passed.includes("PATH") ? `starts MCP servers without PATH, so the MCP command \`${cmd}\` is not found` : `the MCP command \`${cmd}\` is not on the PATH ${d.name} inherits (${(env.PATH ?? "").split(delimiter).slice(0, 4).join(delimiter)}${(env.PATH ?? "").split(delimiter).length > 4 ? ":…" : ""})`, `put ${cmd} on PATH (see the README, Install), or re-adopt without --command: hcpx then writes the absolute node + hcpx it runs from`);
+      }
+      // the script node runs, the --config it is given: files that must be there
+      for (const w of argv.slice(1)) if (isAbsolute(w) && !existsSync(w)) problem("mcp_command_missing", `the MCP command names ${w}, which does not exist`, "re-adopt (hcpx writes the paths of the install it runs from), or fix --command");
+      // the config `hcpx mcp` will serve, found from where the host starts it
+      const at = argv.indexOf("--config");
+      const pinned = at >= 0 ? argv[at + 1] : undefined;
+      const isHcpx = argv.includes("mcp") && (basename(cmd) === "hcpx" || argv.some((w) => /hcpx(\.m?js)?$/.test(w)));
+      if (isHcpx && o.config) {
+        // what `hcpx mcp` reads there: --config, else $HCP_CONFIG when the host passes it, else hcp.config.json5 found upward
+        const viaEnv = env.HCP_CONFIG && (!passed || passed.includes("HCP_CONFIG")) ? resolve(cwd, env.HCP_CONFIG) : undefined;
+        const found = pinned !== undefined ? resolve(cwd, pinned) : (viaEnv ?? findProjectConfig(cwd));
+        if (found !== o.config) {
+          const how = pinned !== undefined ? `is given --config ${pinned}` : env.HCP_CONFIG && !viaEnv ? `does not get HCP_CONFIG (set here), and ${found ? `finds ${found}` : "finds no hcp.config.json5"}` : found ? `finds ${found}` : "finds no hcp.config.json5";
+          problem("mcp_config_not_found", `starts the server in ${shownCwd}, where \`hcpx mcp\` ${how}, not ${o.config}: it would not serve the packs adopt planned with`, "keep hcp.config.json5 in the project root (where the host starts the server), or re-adopt with --command \"hcpx mcp --config <file>\"");
+        }
+      }
+    }
+    // ---- trust, allow- and deny-lists the host keeps elsewhere ----
+    for (const h of spec.health ?? []) {
+      const r = await evaluate(h, abs, fill, server);
+      if (r.ok) continue;
+      problem("host_will_not_use", `${fill(h.message)} (${r.why})`, fill(h.hint), r.file, true);
+    }
+  }
+  return out;
+}
+
+function executable(p: string): boolean {
+  try {
+    if (!statSync(p).isFile()) return false;
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function evaluate(h: HealthCheck, abs: (p: string) => string, fill: (s: string) => string, server: string): Promise<{ ok: boolean; why?: string; file?: string }> {
+  const paths = Array.isArray(h.path) ? h.path : [h.path];
+  const key = h.key.map(fill);
+  const want = fill(h.value);
+  const keyShown = key.map((k) => (/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k))).join(".");
+  let value: unknown;
+  let file: string | undefined;
+  let any = false;
+  for (const p of paths) {
+    const e = readEntry(abs(p));
+    if (e.kind !== "file") continue;
+    any = true;
+    let doc: unknown;
+    try {
+      if (h.format === "toml") {
+        const { parseTomlFor } = await import("./tomledit");
+        doc = parseTomlFor(e.text, p);
+      } else {
+        const errors: ParseError[] = [];
+        doc = parseJsonc(e.text.replace(/^\ufeff/, ""), errors, { allowTrailingComma: true });
+        if (errors.length) return { ok: false, why: `${p} does not parse`, file: p };
+      }
+    } catch {
+      return { ok: false, why: `${p} does not parse`, file: p };
+    }
+    let v: unknown = doc;
+    for (const k of key) v = v !== null && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, k) ? (v as Record<string, unknown>)[k] : undefined;
+    if (v !== undefined) {
+      value = v;
+      file = p;
+      break;
+    }
+  }
+  // none of the files is there: the host keeps no such state on this machine (it is not used
+  // here, e.g. a CI runner, or it will ask on first start): nothing to hold against it
+  if (!any) return { ok: true };
+  if (value === undefined) return h.absent === "ok" ? { ok: true } : { ok: false, why: `no ${keyShown} in ${paths.join(" or ")}`, file: paths[0] };
+  const list = Array.isArray(value) ? value : undefined;
+  if (h.expect === "equals") return value === want ? { ok: true } : { ok: false, why: `${file}: ${keyShown} is ${JSON.stringify(value)}`, file };
+  if (!list) return { ok: false, why: `${file}: ${keyShown} is not a list`, file };
+  const has = list.includes(want);
+  if (h.expect === "includes") return has ? { ok: true } : { ok: false, why: `${file}: ${keyShown} is ${JSON.stringify(list)}, without ${JSON.stringify(server === want ? server : want)}`, file };
+  return has ? { ok: false, why: `${file}: ${keyShown} lists ${JSON.stringify(want)}`, file } : { ok: true };
+}
