@@ -9,7 +9,7 @@ import { loadPacks, loadProject } from "../../pack/load";
 import { DEFAULT_SKILLS_PATH } from "../../projection/build";
 import { DEFAULT_HOSTS, planGenerate } from "../../projection/plan";
 import type { PlannedFile } from "../../projection/types";
-import { HcpxError, fail } from "../../util/errors";
+import { fail } from "../../util/errors";
 import { guardPath } from "../../host/fsio";
 import { renderHostPreviews } from "../../host/preview";
 import { applyPlan } from "../../plan/apply";

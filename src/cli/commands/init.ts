@@ -3,7 +3,7 @@
 // overwrite an existing config without --force.
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { HcpxError, fail } from "../../util/errors";
+import { fail } from "../../util/errors";
 import { display, home } from "../../util/paths";
 import { CONFIG_NAME } from "../../pack/load";
 import { atomicWrite, checkConfigText } from "../../config/file";
