@@ -10,7 +10,6 @@ import { HCPX, tmp } from "../support/hcpx";
 import { scratch, type Scratch } from "./helpers";
 import { listHosts, loadDescriptor } from "../../src/host/descriptor";
 
-const HOSTS = ["claude", "codex", "cursor", "gemini", "opencode", "vscode", "windsurf"];
 /** one trace per host, as a person's project would have it */
 const TRACE: Record<string, [string, string | null]> = {
   claude: ["CLAUDE.md", "# notes\n"],
@@ -20,7 +19,24 @@ const TRACE: Record<string, [string, string | null]> = {
   opencode: ["opencode.json", "{}\n"],
   vscode: [".vscode/mcp.json", '{ "servers": {} }\n'],
   windsurf: [".windsurfrules", "be nice\n"],
+  copilot: [".github/mcp.json", '{ "mcpServers": {} }\n'],
+  qwen: ["QWEN.md", "# mine\n"],
+  droid: [".factory", null],
+  qoder: [".qoder/settings.json", "{}\n"],
+  kilo: ["kilo.jsonc", "// mine\n{}\n"],
+  auggie: [".augment", null],
+  amp: [".amp/settings.json", "{}\n"],
+  cline: [".clinerules", null],
+  continue: [".continue/rules/style.md", "tabs\n"],
+  goose: [".goosehints", "be brief\n"],
+  devin: [".devin", null],
+  kiro: [".kiro/steering/product.md", "# product\n"],
+  zed: [".zed/settings.json", "{}\n"],
+  antigravity: [".agent/rules/style.md", "tabs\n"],
+  junie: [".junie", null],
 };
+/** every host with a project scope: the old seven and the new ones */
+const ALL = Object.keys(TRACE);
 const json = (r: { stdout: string }) => JSON.parse(r.stdout) as { ok: boolean; data: Record<string, unknown>; error?: { code: string; message: string; hint?: string; details?: Record<string, unknown> } };
 
 function trace(s: Scratch, host: string): void {
@@ -38,7 +54,11 @@ function userConfig(s: Scratch): string {
 }
 
 describe("adopt --detected", () => {
-  it.each(HOSTS)("%s: detected from its trace alone, with the reason; nothing else", async (host) => {
+  it("every host with a project scope has a trace here", () => {
+    expect(listHosts().filter((h) => loadDescriptor(h).scopes.project).sort()).toEqual([...ALL].sort());
+  });
+
+  it.each(ALL)("%s: detected from its trace alone, with the reason; nothing else", async (host) => {
     const s = scratch({ packs: ["ledger"] });
     trace(s, host);
     const r = await s.adopt("--detected", "--json");
@@ -78,6 +98,19 @@ describe("adopt --detected", () => {
     const r = await s.run(["adopt", "--detected", "--scope", "user", "--json"], { PATH: `${bin}:${s.env.PATH}` });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(json(r).data.detected).toEqual([{ host: "gemini", name: "Gemini CLI", reasons: [`\`gemini\` on PATH (${join(bin, "gemini")})`], adopted: false }]);
+  });
+
+  it.each(listHosts().filter((h) => loadDescriptor(h).scopes.user?.detect?.programs?.length))("user scope: %s's program on PATH is a trace of it alone", async (host) => {
+    const s = scratch({ packs: ["ledger"] });
+    userConfig(s);
+    const prog = loadDescriptor(host).scopes.user!.detect!.programs![0]!;
+    const bin = tmp("hcpx-detect-bin-");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, prog), "#!/bin/sh\nexit 0\n");
+    chmodSync(join(bin, prog), 0o755);
+    const r = await s.run(["adopt", "--detected", "--scope", "user", "--json"], { PATH: `${bin}:${s.env.PATH}` });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(json(r).data.detected).toEqual([{ host, name: loadDescriptor(host).name, reasons: [`\`${prog}\` on PATH (${join(bin, prog)})`], adopted: false }]);
   });
 
   it("`hcpx init` proposes it, naming what it found", async () => {
@@ -184,6 +217,46 @@ describe("healthy: the host will use the server", () => {
     const ok = await s.adopt("codex", "--check");
     expect(ok.code, ok.stdout).toBe(0);
     expect(ok.stdout).toContain("each host will use the server");
+  });
+
+  it("Copilot CLI (project): with a ~/.copilot/config.json (Copilot used here), --check and doctor fail until the project is in trusted_folders", async () => {
+    const s = scratch({ packs: ["ledger"] });
+    expect((await s.adopt("copilot", "--write")).code).toBe(0);
+    // no ~/.copilot/config.json (Copilot not used on this machine): nothing to hold against it
+    expect((await s.adopt("copilot", "--check")).code).toBe(0);
+    const root = realpathSync(s.dir);
+    s.write("~/.copilot/config.json", '{ "banner": "never" }\n');
+    const r = await s.adopt("copilot", "--check");
+    expect(r.code, r.stdout).toBe(1);
+    expect(r.stdout).toContain(`GitHub Copilot CLI loads a project's MCP servers (.mcp.json, .github/mcp.json) only in a trusted folder, and ${root} is not one (no trusted_folders in ~/.copilot/config.json)`);
+    expect(r.stdout).toContain(`add "${root}" to trusted_folders in ~/.copilot/config.json`);
+    s.write("~/.copilot/config.json", JSON.stringify({ trusted_folders: ["/elsewhere"] }) + "\n");
+    const other = await s.adopt("copilot", "--check", "--json");
+    expect(other.code).toBe(1);
+    expect(JSON.stringify(json(other).error)).toContain('trusted_folders is [\\"/elsewhere\\"], without');
+    const d = await s.run(["doctor", "--json"]);
+    expect(d.code).toBe(1);
+    const host = (json(d).error!.details!.checks as { id: string; status: string; message: string }[]).find((c) => c.id === "host:copilot")!;
+    expect(host.status).toBe("fail");
+    s.write("~/.copilot/config.json", JSON.stringify({ trusted_folders: ["/elsewhere", root] }) + "\n");
+    const ok = await s.adopt("copilot", "--check");
+    expect(ok.code, ok.stdout).toBe(0);
+    expect(ok.stdout).toContain("each host will use the server");
+  });
+
+  it("Qwen Code (project): with a ~/.qwen/mcpApprovals.json, --check fails until hcp is approved for the project", async () => {
+    const s = scratch({ packs: ["ledger"] });
+    expect((await s.adopt("qwen", "--write")).code).toBe(0);
+    expect((await s.adopt("qwen", "--check")).code).toBe(0);
+    const root = realpathSync(s.dir);
+    s.write("~/.qwen/mcpApprovals.json", JSON.stringify({ [root]: { other: { hash: "x", status: "approved" } } }) + "\n");
+    const r = await s.adopt("qwen", "--check");
+    expect(r.code, r.stdout).toBe(1);
+    expect(r.stdout).toContain(`Qwen Code does not start a project MCP server until it is approved ("Pending approval"), and hcp is not approved for ${root}`);
+    expect(r.stdout).toContain(`run \`qwen mcp approve hcp\` in ${root}`);
+    s.write("~/.qwen/mcpApprovals.json", JSON.stringify({ [root]: { hcp: { hash: "x", status: "approved" } } }) + "\n");
+    const ok = await s.adopt("qwen", "--check");
+    expect(ok.code, ok.stdout).toBe(0);
   });
 
   it("Claude Code: hcp on disabledMcpjsonServers fails --check and doctor, with the file and what to do", async () => {
