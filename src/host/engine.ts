@@ -543,6 +543,15 @@ class AdoptRun {
     const next: Ledger = { ...this.ledger, hosts: { ...this.ledger.hosts } };
     for (const h of this.hosts) delete next.hosts[h];
     Object.assign(next.hosts, this.newHosts);
+    // A shared file holds one hcp block (AGENTS.md: Droid, Kilo, Qoder, Auggie…): when this run
+    // rewrites it (another host joined whose shell cannot run `hcpx exec`), the block the other
+    // hosts recorded is now this one. Their entries record its new hash, else their own
+    // --check/--remove would take the block for a hand edit and leave it in place.
+    const blocks = new Map(Object.values(this.newHosts).flatMap((h) => h.entries.filter((e) => e.kind === "markdown-block").map((e) => [ledgerKey(e), e.sha256] as const)));
+    for (const [h, lh] of Object.entries(next.hosts)) {
+      if (this.hosts.includes(h) || lh.scope !== this.scope || !lh.entries.some((e) => blocks.has(ledgerKey(e)) && blocks.get(ledgerKey(e)) !== e.sha256)) continue;
+      next.hosts[h] = { ...lh, entries: lh.entries.map((e) => (blocks.has(ledgerKey(e)) ? { ...e, sha256: blocks.get(ledgerKey(e))! } : e)) };
+    }
     const ledgerNew = Object.keys(next.hosts).length ? serializeLedger(next) : undefined;
     const vfs = this.vfs;
     const showOf = (abs: string) => this.showOf(abs);

@@ -3,7 +3,10 @@
 // with each program, test/hosts/HOST-PROBES.md). adopt writes the entry once, every host
 // records it, a removal in any order restores the file byte for byte, and a host never
 // replaces the entry another host placed with a different one.
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { HCPX, tmp } from "../support/hcpx";
 import { scratch, snapshot } from "./helpers";
 
 const USERS = '{\n  "mcpServers": {\n    "mine": { "command": "mine-server", "args": ["--x"] }\n  },\n  "other": true\n}\n';
@@ -64,6 +67,36 @@ describe("adopt: one .mcp.json entry for Claude Code, Copilot CLI and Qoder", ()
     expect(snapshot(s.dir)).toEqual(mid);
     // the same command for both: one entry, both in sync
     expect((await s.adopt("copilot", "--write", "--command", "hcpx mcp")).code).toBe(0);
-    expect((await s.adopt("claude", "copilot", "--check", "--use-recorded-command")).code).toBe(0);
+    // (in sync, and healthy where the hosts find that `hcpx` on their PATH)
+    const bin = tmp("hcpx-shared-bin-");
+    symlinkSync(HCPX, join(bin, "hcpx"));
+    const c = await s.run(["adopt", "claude", "copilot", "--check", "--use-recorded-command"], { PATH: `${bin}:${s.env.PATH}` });
+    expect(c.code, c.stdout).toBe(0);
+  });
+});
+
+describe("adopt: one AGENTS.md block for hosts whose shells differ (Droid and Kilo run `hcpx exec`, Auggie's shell cannot)", () => {
+  it("adopted one at a time: the block Auggie's adopt rewrites is recorded for every host; a group --write changes no byte; a removal in any order gives AGENTS.md back without a 'changed since' warning", async () => {
+    const order = ["auggie", "droid", "kilo"];
+    const s = scratch({ packs: ["ledger"] });
+    s.write("AGENTS.md", "# Agents\n\nThe user's notes.\n");
+    const before = snapshot(s.dir);
+    for (const h of ["droid", "kilo"]) expect((await s.adopt(h, "--write")).code).toBe(0);
+    expect(s.read("AGENTS.md")).toContain("hcpx.mjs exec");
+    expect((await s.adopt("auggie", "--write")).code).toBe(0);
+    // Auggie reads AGENTS.md too and its shell cannot run the route: the one block no longer offers it
+    expect(s.read("AGENTS.md")).not.toContain("hcpx.mjs exec");
+    const ledger = JSON.parse(s.read(".hcp/adopted.json")) as { hosts: Record<string, { entries: { path: string; kind: string; sha256: string }[] }> };
+    const shas = ["droid", "kilo", "auggie"].map((h) => ledger.hosts[h]!.entries.find((e) => e.path === "AGENTS.md")!.sha256);
+    expect(new Set(shas).size, JSON.stringify(shas)).toBe(1);
+    const mid = snapshot(s.dir);
+    expect((await s.adopt("droid", "kilo", "auggie", "--write")).code).toBe(0);
+    expect(snapshot(s.dir)).toEqual(mid);
+    for (const h of order) {
+      const r = await s.adopt(h, "--remove", "--write");
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout + r.stderr, h).not.toMatch(/warning/);
+    }
+    expect(snapshot(s.dir)).toEqual(before);
   });
 });
