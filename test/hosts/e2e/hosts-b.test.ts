@@ -16,7 +16,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeModel, type FakeModel, type Turn } from "../../support/fake-model";
 import { endClineDaemons } from "../../agents/user-mcp-loop";
-import { diffSnapshots, DIST, hc, hostHome, makeWorld, removeAfterAll, snapshot, TINY } from "./support";
+import { diffSnapshots, DIST, hc, hostHome, makeWorld, removeAfterAll, snapshot, TINY, USER_CONFIG, USER_CONFIG_FILE } from "./support";
 
 const BINS = ["amp", "cline", "cn"] as const;
 const has = Object.fromEntries(BINS.map((b) => [b, existsSync(join(hc.HOSTS_DIR, "node_modules", ".bin", b))])) as Record<(typeof BINS)[number], boolean>;
@@ -69,7 +69,7 @@ describe.skipIf(!has.amp)("Amp: `amp mcp doctor` connects to the hcp entry adopt
   });
 
   it("user scope: ~/.config/amp/settings.json; connected without an approval step", async () => {
-    const w = makeWorld({ "~/.config/amp/settings.json": `{\n  "amp.notifications.enabled": false, // mine\n}\n` });
+    const w = makeWorld({ "~/.config/amp/settings.json": `{\n  "amp.notifications.enabled": false, // mine\n}\n`, [USER_CONFIG_FILE]: USER_CONFIG });
     cleanup(w.dir, w.home);
     const before = snapshot(w.home);
     const a = await w.adopt("amp", "--scope", "user", "--write");
@@ -93,7 +93,7 @@ describe.skipIf(!has.cline)("Cline: a headless run against the fake model offers
   });
   it("user scope (the only one Cline has for MCP) + the project's rule and Skills: cline_mcp_settings.json keeps the user's server; the rules and Skills reach the model; --remove gives both trees back", async () => {
     const own = `{\n  "mcpServers": {\n    "tiny": {\n      "command": "$NODE",\n      "args": ["$TINY"],\n      "disabled": true\n    }\n  }\n}\n`;
-    const w = makeWorld({ "~/.cline/data/settings/cline_mcp_settings.json": own });
+    const w = makeWorld({ "~/.cline/data/settings/cline_mcp_settings.json": own, [USER_CONFIG_FILE]: USER_CONFIG });
     project = w.dir;
     cleanup(w.dir, w.home);
     const before = snapshot(w.home);
@@ -105,7 +105,7 @@ describe.skipIf(!has.cline)("Cline: a headless run against the fake model offers
     expect(p.code, p.stderr + p.stdout).toBe(0);
     const entry = JSON.parse(w.read("~/.cline/data/settings/cline_mcp_settings.json")).mcpServers;
     expect(Object.keys(entry)).toEqual(["tiny", "hcp"]);
-    expect(entry.hcp).toEqual({ command: NODE, args: [DIST, "mcp"] });
+    expect(entry.hcp).toEqual({ command: NODE, args: [DIST, "mcp", "--config", w.abs(USER_CONFIG_FILE)] });
     expect(entry.tiny).toEqual({ command: NODE, args: [TINY], disabled: true });
 
     fake = await startFakeModel({ script: callThenFinish("hcp__hcp"), side });
@@ -147,7 +147,7 @@ describe.skipIf(!has.cn)("Continue: `cn -p` with the user's config.yaml offers t
   it("user scope + the project's rule and Skills: the YAML keeps the user's model and comments, the hcp item is appended to a new mcpServers list; the rules and Skills reach the model; --remove gives the bytes back", async () => {
     fake = await startFakeModel({ script: callThenFinish("hcp"), side });
     const own = `# my continue config\nname: Mine\nversion: 1.0.0\nschema: v1\nmodels:\n  - name: fake   # the fake model\n    provider: openai\n    model: m\n    apiBase: ${fake.url}/v1\n    apiKey: x\n    roles: [chat]\n`;
-    const w = makeWorld({ "~/.continue/config.yaml": own });
+    const w = makeWorld({ "~/.continue/config.yaml": own, [USER_CONFIG_FILE]: USER_CONFIG });
     cleanup(w.dir, w.home);
     const before = snapshot(w.home);
     const projBefore = snapshot(w.dir);
@@ -157,7 +157,7 @@ describe.skipIf(!has.cn)("Continue: `cn -p` with the user's config.yaml offers t
     expect(p.code, p.stderr + p.stdout).toBe(0);
     const text = w.read("~/.continue/config.yaml");
     expect(text.startsWith(own)).toBe(true);
-    expect(text.slice(own.length)).toBe(`mcpServers:\n  - name: hcp\n    command: ${NODE}\n    args:\n      - ${DIST}\n      - mcp\n`);
+    expect(text.slice(own.length)).toBe(`mcpServers:\n  - name: hcp\n    command: ${NODE}\n    args:\n      - ${DIST}\n      - mcp\n      - --config\n      - ${w.abs(USER_CONFIG_FILE)}\n`);
     expect((await w.adopt("continue", "--scope", "user", "--check")).code).toBe(0);
 
     const h = cleanup(hostHome(w.home));

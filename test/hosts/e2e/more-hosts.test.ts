@@ -6,10 +6,12 @@
 // connected; `qodercli mcp list` Connected; `kilo mcp list` connected; `auggie --print`
 // against a fake Augment API: `✅ hcp`. Then `adopt --remove --write` gives back the project
 // and HOME byte for byte. Hosts run on copies of HOME (they write their own files there).
+import { readFileSync, realpathSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseJsonc } from "jsonc-parser";
 import { startFakeModel, type FakeModel } from "../../support/fake-model";
-import { diffSnapshots, DIST, hostHome, makeWorld, removeAfterAll, snapshot, type Snapshot, type World } from "./support";
+import { diffSnapshots, DIST, hostHome, makeWorld, removeAfterAll, snapshot, USER_CONFIG, USER_CONFIG_FILE, type Snapshot, type World } from "./support";
 import { auggieAuth, copilotModel, listing, MORE, moreAvailable, parseAuggieStart, runHost, why, type Listing } from "./more-hosts";
 
 const avail = moreAvailable();
@@ -28,7 +30,8 @@ const USER_FILES: Record<string, string> = {
   "~/.factory/mcp.json": `{\n  "mcpServers": {\n    "tiny-user": ${TINY_JSON()}\n  }\n}\n`,
   "~/.qoder/settings.json": `{\n  "mcpServers": {\n    "tiny-user": ${TINY_JSON()}\n  }\n}\n`,
   "~/.config/kilo/kilo.jsonc": `{\n  "$schema": "https://app.kilo.ai/config.json",\n  "mcp": {\n    "tiny-user": { "type": "local", "command": ["$NODE", "$TINY"], "enabled": true }\n  }\n}\n`,
-  "~/.augment/settings.json": `{\n  "mcpServers": {\n    "tiny-user": ${TINY_JSON(false)}\n  }\n}\n`,
+  "~/.augment/settings.json": `{\n  "mcpServers": {\n    "tiny-user": ${TINY_JSON(false)}\n  }\n}\n`,  // the user's own config: what user scope serves
+  [USER_CONFIG_FILE]: USER_CONFIG,
 };
 const LEDGER_TOOLS = ["hcp__read_skill", "ledger__accounts", "ledger__balance", "ledger__entries"];
 const cleanup = removeAfterAll();
@@ -104,8 +107,17 @@ describe.skipIf(!avail.all)("host e2e: adopt, then Copilot CLI, Qwen Code, Droid
         const l = await listing("copilot", { home: copilotHome(), cwd: w.dir });
         expectConnected(l, ["hcp", "tiny-proj", "tiny-user"], "copilot mcp list", "configured");
         expect(l.servers.find((s) => s.name === "hcp")!.detail).toBe("workspace local");
-        const untrusted = await listing("copilot", { home: home(), cwd: w.dir });
+        const untrustedHome = home({ ".copilot/config.json": JSON.stringify({ trusted_folders: [] }) + "\n" });
+        const untrusted = await listing("copilot", { home: untrustedHome, cwd: w.dir });
         expect(untrusted.servers.map((s) => s.name), why(untrusted, "untrusted")).toEqual(["tiny-user"]);
+        // adopt's health check agrees with the program, on the config.json each copilot run left behind
+        const notHealthy = await w.hcpx(["adopt", "copilot", "--check"], { HOME: untrustedHome });
+        expect(notHealthy.code, notHealthy.stdout).toBe(1);
+        expect(notHealthy.stdout).toContain("only in a trusted folder");
+        const trustedHome = copilotHome();
+        expect((await listing("copilot", { home: trustedHome, cwd: w.dir })).servers.map((s) => s.name)).toContain("hcp");
+        const healthy = await w.hcpx(["adopt", "copilot", "--check"], { HOME: trustedHome });
+        expect(healthy.code, healthy.stdout).toBe(0);
         const run = await copilotTools(copilotHome());
         for (const t of LEDGER_TOOLS) expect(run.tools, run.out).toContain(`hcp-${t}`);
         expect(run.tools).toContain("tiny-proj-ping");
@@ -120,6 +132,10 @@ describe.skipIf(!avail.all)("host e2e: adopt, then Copilot CLI, Qwen Code, Droid
         expect(ok.code, ok.stderr + ok.stdout).toBe(0);
         const after = await listing("qwen", { home: h, cwd: w.dir });
         expectConnected(after, ["hcp", "tiny-user"], "qwen mcp list after approve");
+        // the approval Qwen recorded (~/.qwen/mcpApprovals.json, keyed by the project) is the one adopt's health check reads
+        const healthy = await w.hcpx(["adopt", "qwen", "--check"], { HOME: h });
+        expect(healthy.code, healthy.stdout).toBe(0);
+        expect(Object.keys(JSON.parse(readFileSync(join(h, ".qwen", "mcpApprovals.json"), "utf8")) as object)).toEqual([realpathSync(w.dir)]);
       });
 
       it("Factory Droid: `droid mcp list` → hcp stdio connected [project]", async () => {
@@ -162,7 +178,7 @@ describe.skipIf(!avail.all)("host e2e: adopt, then Copilot CLI, Qwen Code, Droid
         expect(r.code, `${host}: ${r.stderr}${r.stdout}`).toBe(0);
       }
       expect(w.read("~/.qwen/settings.json")).toContain("// user-wide");
-      expect((parseJsonc(w.read("~/.config/kilo/kilo.jsonc")) as { mcp: Record<string, unknown> }).mcp.hcp).toEqual({ type: "local", command: [process.execPath, DIST, "mcp", "--shape", "per-command"], enabled: true });
+      expect((parseJsonc(w.read("~/.config/kilo/kilo.jsonc")) as { mcp: Record<string, unknown> }).mcp.hcp).toEqual({ type: "local", command: [process.execPath, DIST, "mcp", "--shape", "per-command", "--config", w.abs(USER_CONFIG_FILE)], enabled: true });
       const check = await w.adopt(...MORE, "--scope", "user", "--check");
       expect(check.code, check.stdout + check.stderr).toBe(0);
       expect(diffSnapshots(projBefore, snapshot(w.dir))).toEqual([]);

@@ -90,6 +90,12 @@ export function pathWithoutHcpx(path = process.env.PATH ?? ""): string {
 export const DIST = realpathSync(HCPX);
 export const TINY = join(REPO, "test", "hosts", "fixtures", "tiny-mcp.mjs");
 export const LEDGER_READS = ["ledger.accounts", "ledger.balance", "ledger.entries"];
+/**
+ * The user's own config (`~/.config/hcp/config.json5`): what user scope serves, from any
+ * directory (README "User scope"); `$P` is the scratch project (makeWorld fills it in).
+ */
+export const USER_CONFIG_FILE = "~/.config/hcp/config.json5";
+export const USER_CONFIG = `{ packs: ["$P/packs/ledger"], grants: { allow: ${JSON.stringify(LEDGER_READS)} }, sandbox: { roots: ["$P"], cwd: "$P" } }\n`;
 
 export interface World {
   /** scratch project root (a git repo) */
