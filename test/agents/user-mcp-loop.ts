@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { runHcpx, tmp } from "../support/hcpx";
+import { userConfigOf } from "../support/userconfig";
 import { startFakeModel, type FakeModel, type ModelRequest, type Turn } from "../support/fake-model";
 import { hc, pathWithoutHcpx, rm, type Raw } from "../hosts/e2e/support";
 import { allText, ECHO_TEXT, SHELL_TEXT, envelopeIn, hcpxBinDir, probeProject, sha12, SKILL_MARKER, UNGRANTED_WORDS, type Call } from "./support";
@@ -79,6 +80,8 @@ export function userMcpLoop(spec: UserMcpHost): void {
       dir = probeProject();
       home = tmp("hcpx-agents-home-");
       const path = [hcpxBinDir(), pathWithoutHcpx()].join(delimiter);
+      // the user's own config (~/.config/hcp/config.json5) is what user scope serves: the probe project's, with absolute paths
+      userConfigOf(dir, home);
       for (const scope of ["user", "project"]) {
         const r = await runHcpx(["adopt", spec.id, "--scope", scope, "--write"], { cwd: dir, env: { HOME: home, PATH: path }, timeoutMs: 60_000 });
         if (r.code !== 0) throw new Error(`adopt ${spec.id} --scope ${scope} failed: ${r.stderr}${r.stdout}`);
