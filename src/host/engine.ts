@@ -353,7 +353,8 @@ class AdoptRun {
   }
   shellFor(desc: Descriptor): boolean {
     const can = (d: Descriptor) => this.shellCommandOf(d) !== undefined;
-    const blocks = (d: Descriptor) => new Set((d.scopes[this.scope]?.targets ?? []).filter((t) => t.format === "markdown-block").map((t) => this.absOf(first(t.path))));
+    // the file each block target resolves to (Zed's first existing of .rules … AGENTS.md), not its first alternative
+    const blocks = (d: Descriptor) => new Set((d.scopes[this.scope]?.targets ?? []).filter((t) => t.format === "markdown-block").map((t) => this.targetPath(t)));
     if (!can(desc)) return false;
     const mine = blocks(desc);
     const others = new Map(this.descriptors.map((d) => [d.host, d]));
