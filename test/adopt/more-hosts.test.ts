@@ -12,7 +12,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import JSON5 from "json5";
 import { REPO } from "../support/hcpx";
-import { onlyAdded, scratch, snapshot, type Scratch } from "./helpers";
+import { onlyAdded, scratch as scratchProject, snapshot, userConfigFromProject, type Scratch } from "./helpers";
+
+/** a scratch project whose HOME holds the user's own config (~/.config/hcp/config.json5): what user scope serves */
+function scratch(): Scratch {
+  const s = scratchProject();
+  userConfigFromProject(s);
+  return s;
+}
 
 beforeAll(() => {
   if (!existsSync(join(REPO, "dist", "hcpx.mjs"))) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);
