@@ -2,7 +2,7 @@
 // changes, computed entirely in memory (nothing is written here). It knows
 // neither hosts nor formats: everything host-specific is in hosts/*.json5 and
 // templates/, every format's reading and editing in src/host/formats/ (one
-// handler per format, looked up by the target's `format`). src/plan/apply.ts writes
+// handler per format, looked up by the target's `format`). src/host/apply.ts writes
 // a plan; src/plan/diff.ts shows it.
 import { join, relative, dirname } from "node:path";
 import type { Project } from "../pack/model";
@@ -11,13 +11,13 @@ import { HcpxError, type Problem } from "../util/errors";
 import { display, home, toPosix, userConfigDir } from "../util/paths";
 import { FORMAT_CAPS, loadDescriptor, type Descriptor, type Slot, type Target } from "./descriptor";
 import { isDeepStrictEqual } from "node:util";
-import { guardPath, type Entry, type Guarded, type TrustBase } from "./fsio";
+import { guardPath, type Entry, type Guarded, type TrustBase } from "../util/fsio";
 import { diskFs, type ReadFs } from "../plan/fs";
 import type { FileChange, FilePlan, LedgerRecord } from "../plan/types";
 import { hostTextProblems, unsafeHostText } from "../pack/hosttext";
 import { render, type TemplateContext } from "./templates";
 import { resolveMcpCommand, type McpCommand } from "./command";
-import { sha256 } from "./text";
+import { sha256 } from "../util/text";
 import { HANDLERS, handlerForKind, type CommandClass, type TargetContext, type VFile } from "./formats";
 import { requireFileOrAbsent } from "./formats/common";
 import { emptyLedger, ledgerKey, parseJournal, parseLedger, reconcileLedger, sanitizeLedger, serializeLedger, type Ledger, type LedgerEntry, type LedgerHost } from "./ledger";
