@@ -343,7 +343,8 @@ class AdoptRun {
   // Where the host's shell can run it: the MCP entry runs a bare `hcpx` (found on PATH),
   // and the descriptor does not say its shell tool cannot (`shellRoute: false`). A file
   // two hosts read (AGENTS.md: Codex and opencode) holds one block, so it advertises the
-  // route only if every host that reads it (adopted in this run, or recorded) can run it.
+  // route only if every host that reads it (adopted in this run, or recorded) can run it;
+  // a target with alternatives counts as reading each of them.
   // The route is the MCP command without its last word `mcp`: `hcpx` when hcpx is on PATH,
   // else what the entry runs (absolute node + hcpx), named so that the block says how to run it.
   shellCommandOf(d: Descriptor): string | undefined {
@@ -353,7 +354,8 @@ class AdoptRun {
   }
   shellFor(desc: Descriptor): boolean {
     const can = (d: Descriptor) => this.shellCommandOf(d) !== undefined;
-    const blocks = (d: Descriptor) => new Set((d.scopes[this.scope]?.targets ?? []).filter((t) => t.format === "markdown-block").map((t) => this.absOf(first(t.path))));
+    // every file a block may land in: a target with alternatives (Zed's first existing rules file) counts with all of them
+    const blocks = (d: Descriptor) => new Set((d.scopes[this.scope]?.targets ?? []).filter((t) => t.format === "markdown-block").flatMap((t) => (Array.isArray(t.path) ? t.path : [t.path]).map((p) => this.absOf(p))));
     if (!can(desc)) return false;
     const mine = blocks(desc);
     const others = new Map(this.descriptors.map((d) => [d.host, d]));
