@@ -3,10 +3,7 @@
 // with each program, test/hosts/HOST-PROBES.md). adopt writes the entry once, every host
 // records it, a removal in any order restores the file byte for byte, and a host never
 // replaces the entry another host placed with a different one.
-import { symlinkSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HCPX, tmp } from "../support/hcpx";
 import { scratch, snapshot } from "./helpers";
 
 const USERS = '{\n  "mcpServers": {\n    "mine": { "command": "mine-server", "args": ["--x"] }\n  },\n  "other": true\n}\n';
@@ -54,10 +51,10 @@ describe("adopt: one .mcp.json entry for Claude Code, Copilot CLI and Qoder", ()
   });
 
   it("copilot would write a different entry than the one claude placed (another --command): refused, naming the file, the line and both hosts; nothing written", async () => {
-    const s = scratch({ packs: ["ledger"] });
+    const s = scratch({ packs: ["ledger"], hcpxOnPath: true });
     expect((await s.adopt("claude", "--write", "--command", "hcpx mcp")).code).toBe(0);
     const mid = snapshot(s.dir);
-    const r = await s.adopt("copilot", "--write", "--json");
+    const r = await s.adopt("copilot", "--write", "--json", "--command", "env HCPX_DEBUG=1 hcpx mcp");
     expect(r.code).not.toBe(0);
     const env = JSON.parse(r.stdout) as { ok: boolean; error: { code: string; message: string; hint: string; details?: unknown } };
     expect(env.ok).toBe(false);
@@ -67,10 +64,7 @@ describe("adopt: one .mcp.json entry for Claude Code, Copilot CLI and Qoder", ()
     expect(snapshot(s.dir)).toEqual(mid);
     // the same command for both: one entry, both in sync
     expect((await s.adopt("copilot", "--write", "--command", "hcpx mcp")).code).toBe(0);
-    // (in sync, and healthy where the hosts find that `hcpx` on their PATH)
-    const bin = tmp("hcpx-shared-bin-");
-    symlinkSync(HCPX, join(bin, "hcpx"));
-    const c = await s.run(["adopt", "claude", "copilot", "--check", "--use-recorded-command"], { PATH: `${bin}:${s.env.PATH}` });
+    const c = await s.adopt("claude", "copilot", "--check", "--use-recorded-command");
     expect(c.code, c.stdout).toBe(0);
   });
 });
