@@ -36,6 +36,16 @@ async function main(argv: string[]): Promise<void> {
       if (code !== 0) process.exitCode = code;
       return;
     }
+    // `hcpx mcp` alone, as hosts start it (adopt writes that command): its
+    // bundle through the code cache too, without commander; the same options
+    // commander gives it (shape single, watching).
+    if (argv.length === 3 && argv[2] === "mcp") {
+      const m = loadCommand<typeof import("./commands/mcp")>("mcp", __dirname);
+      const code = await m.exports.run({ shape: "single", watch: true });
+      m.save(); // serve() returns once connected: the start path is compiled by now
+      if (typeof code === "number" && code !== 0) process.exitCode = code;
+      return;
+    }
     const p = await import("./program");
     await p.runProgram(argv);
   } catch (e) {

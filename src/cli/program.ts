@@ -90,8 +90,13 @@ program
   .option("--no-watch", "do not watch the config and packs for changes (each request still checks them)")
   .action(
     act(async (opts: { shape?: string; watch?: boolean }) => {
-      const m = await import("./commands/mcp");
-      return m.run({ ...opts, ...globals() });
+      const { loadCommand } = await import("./load-command");
+      const { fileURLToPath } = await import("node:url");
+      const { dirname } = await import("node:path");
+      const m = loadCommand<typeof import("./commands/mcp")>("mcp", dirname(fileURLToPath(import.meta.url))); // dist/commands/mcp.cjs (scripts/build.mjs)
+      const code = await m.exports.run({ ...opts, ...globals() });
+      m.save();
+      return code;
     }),
   );
 program
