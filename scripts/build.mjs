@@ -107,10 +107,14 @@ common.define = { ...common.define, HCPX_MCP_ADAPTER: JSON.stringify("../lib/mcp
 // instructions (callgrind: ~2.5 M of exec's ~150 M); nothing in it depends on
 // function or class names.
 // The same for `hcpx mcp` (started by a host for every session: its start to
-// the first tools/list is measured against a bare SDK server). Its bundle
+// the first tools/list is measured against a bare SDK server) and `hcpx adopt`. Its bundle
 // holds the MCP SDK and zod, so it is minified without renaming identifiers
-// (no name-dependent code can break); exec's is minified whole.
-const CJS_COMMANDS = { exec: { minify: true }, mcp: { minifyWhitespace: true, minifySyntax: true } };
+// (no name-dependent code can break); adopt's likewise; exec's is minified whole.
+// adopt gets no code cache (no hash below): it writes nothing in $HOME but what a
+// --scope user adopt plans (the adopt tests hold it to that); it still starts
+// without commander and the ESM loader (src/cli/main.ts).
+const CJS_COMMANDS = { exec: { minify: true }, mcp: { minifyWhitespace: true, minifySyntax: true }, adopt: { minifyWhitespace: true, minifySyntax: true } };
+const CODE_CACHED = ["exec", "mcp"];
 const cjsBuilds = await Promise.all(
   Object.entries(CJS_COMMANDS).map(([name, min]) =>
     build({ ...common, banner: undefined, format: "cjs", ...min, outExtension: { ".js": ".cjs" }, entryPoints: { [`commands/${name}`]: `src/cli/commands/${name}.ts` }, plugins: [vendorJson5, lazyAdapter], logOverride: { "empty-import-meta": "silent" } }), // execute.ts and descriptor.ts read import.meta.url only where __dirname is undefined (ESM bundles)
@@ -124,7 +128,7 @@ for (const [i, name] of Object.keys(CJS_COMMANDS).entries()) {
   const r = cjsBuilds[i];
   const f = r.outputFiles[0];
   r.outputFiles[0] = { path: f.path, contents: Buffer.concat([Buffer.from("(function (exports, require, module, __filename, __dirname) {"), f.contents, Buffer.from("\n})")]) };
-  bundleHashes[name] = createHash("sha256").update(r.outputFiles[0].contents).digest("hex").slice(0, 16);
+  if (CODE_CACHED.includes(name)) bundleHashes[name] = createHash("sha256").update(r.outputFiles[0].contents).digest("hex").slice(0, 16);
   rmSync(join(out, "commands", `${name}.mjs`), { force: true }); // the ES module of an earlier build
 }
 const withHash = { ...common, define: { ...common.define, HCPX_BUNDLE_HASHES: JSON.stringify(bundleHashes) } };

@@ -12,7 +12,8 @@
 // one's cache. The cache is the user's own (their home), written atomically;
 // a missing, rejected or unreadable cache just means compiling.
 // HCPX_NO_CACHE=1 turns it off. Only exec and mcp use it (the commands a host
-// starts over and over; the others load their ES module).
+// starts over and over); adopt's bundle is loaded here without one (no hash:
+// adopt writes nothing in $HOME it did not plan), the others are ES modules.
 import { readdirSync, readFileSync, unlinkSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { Script } from "node:vm";

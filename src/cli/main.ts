@@ -15,7 +15,7 @@
 // (which starts the ESM loader) on every path but the plain exec form.
 // dist/hcpx.mjs is kept as a one-line ES module that imports the entry, for
 // host configs and scripts written with that path.
-import { parseFastExec } from "./fast-exec";
+import { parseFastAdopt, parseFastExec } from "./fast-exec";
 import { loadCommand } from "./load-command";
 
 declare const HCPX_VERSION: string;
@@ -44,6 +44,15 @@ async function main(argv: string[]): Promise<void> {
       const code = await m.exports.run({ shape: "single", watch: true });
       m.save(); // serve() returns once connected: the start path is compiled by now
       if (typeof code === "number" && code !== 0) process.exitCode = code;
+      return;
+    }
+    // `hcpx adopt <host>… [--write] [--json] [--command <cmd>]`: the same, for the bench's and a user's usual form
+    const adopt = parseFastAdopt(argv.slice(2));
+    if (adopt) {
+      const m = loadCommand<typeof import("./commands/adopt")>("adopt", __dirname);
+      const code = await m.exports.run(adopt.hosts, adopt.opts, {});
+      m.save();
+      if (code !== 0) process.exitCode = code;
       return;
     }
     const p = await import("./program");
