@@ -12,7 +12,7 @@ import { parseJson5 } from "../pack/json5";
 import { schemas, type ConfigFile } from "../pack/schema";
 import { validate } from "../pack/validate";
 import { CONFIG_NAME, findProjectConfig } from "../pack/load";
-import { acquireLock, removeFile, staleTemps } from "../host/fsio";
+import { acquireLock, removeFile, staleTemps } from "../util/fsio";
 
 export interface ConfigDoc {
   /** absolute path */

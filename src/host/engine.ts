@@ -2,7 +2,7 @@
 // changes, computed entirely in memory (nothing is written here). It knows
 // neither hosts nor formats: everything host-specific is in hosts/*.json5 and
 // templates/, every format's reading and editing in src/host/formats/ (one
-// handler per format, looked up by the target's `format`). src/plan/apply.ts writes
+// handler per format, looked up by the target's `format`). src/host/apply.ts writes
 // a plan; src/plan/diff.ts shows it.
 import { join, relative, dirname } from "node:path";
 import type { Project } from "../pack/model";
@@ -11,13 +11,13 @@ import { HcpxError, type Problem } from "../util/errors";
 import { display, home, toPosix, userConfigDir } from "../util/paths";
 import { FORMAT_CAPS, loadDescriptor, type Descriptor, type Slot, type Target } from "./descriptor";
 import { isDeepStrictEqual } from "node:util";
-import { guardPath, type Entry, type Guarded, type TrustBase } from "./fsio";
+import { guardPath, type Entry, type Guarded, type TrustBase } from "../util/fsio";
 import { diskFs, type ReadFs } from "../plan/fs";
 import type { FileChange, FilePlan, LedgerRecord } from "../plan/types";
 import { hostTextProblems, unsafeHostText } from "../pack/hosttext";
 import { render, type TemplateContext } from "./templates";
 import { resolveMcpCommand, type McpCommand } from "./command";
-import { sha256 } from "./text";
+import { sha256 } from "../util/text";
 import { HANDLERS, handlerForKind, type CommandClass, type TargetContext, type VFile } from "./formats";
 import { requireFileOrAbsent } from "./formats/common";
 import { emptyLedger, ledgerKey, parseJournal, parseLedger, reconcileLedger, sanitizeLedger, serializeLedger, type Ledger, type LedgerEntry, type LedgerHost } from "./ledger";
@@ -346,7 +346,8 @@ class AdoptRun {
   // Where the host's shell can run it: the MCP entry runs a bare `hcpx` (found on PATH),
   // and the descriptor does not say its shell tool cannot (`shellRoute: false`). A file
   // two hosts read (AGENTS.md: Codex and opencode) holds one block, so it advertises the
-  // route only if every host that reads it (adopted in this run, or recorded) can run it.
+  // route only if every host that reads it (adopted in this run, or recorded) can run it;
+  // a target with alternatives counts as reading each of them.
   // The route is the MCP command without its last word `mcp`: `hcpx` when hcpx is on PATH,
   // else what the entry runs (absolute node + hcpx), named so that the block says how to run it.
   shellCommandOf(d: Descriptor): string | undefined {
@@ -356,7 +357,8 @@ class AdoptRun {
   }
   shellFor(desc: Descriptor): boolean {
     const can = (d: Descriptor) => this.shellCommandOf(d) !== undefined;
-    const blocks = (d: Descriptor) => new Set((d.scopes[this.scope]?.targets ?? []).filter((t) => t.format === "markdown-block").map((t) => this.absOf(first(t.path))));
+    // every file a block may land in: a target with alternatives (Zed's first existing rules file) counts with all of them
+    const blocks = (d: Descriptor) => new Set((d.scopes[this.scope]?.targets ?? []).filter((t) => t.format === "markdown-block").flatMap((t) => (Array.isArray(t.path) ? t.path : [t.path]).map((p) => this.absOf(p))));
     if (!can(desc)) return false;
     const mine = blocks(desc);
     const others = new Map(this.descriptors.map((d) => [d.host, d]));

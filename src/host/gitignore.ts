@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { HcpxError } from "../util/errors";
 import { loadDescriptor, type Target } from "./descriptor";
-import { readEntry, resolveInside } from "./fsio";
+import { readEntry, resolveInside } from "../util/fsio";
 import { parseLedger } from "./ledger";
 import type { AdoptPlan, FileChange } from "./engine";
 

@@ -11,13 +11,13 @@
 // items target adds `hcp` to an allow-list); what is left here is reported with the
 // exact file, key and what to do.
 import { accessSync, constants, existsSync, statSync } from "node:fs";
-import { basename, delimiter, isAbsolute, join, resolve } from "node:path";
+import { basename, isAbsolute, join, resolve } from "node:path";
 import { parse as parseJsonc, type ParseError } from "jsonc-parser/lib/esm/main.js";
 import type { ErrorCode, Problem } from "../util/errors";
 import { loadDescriptor, type HealthCheck } from "./descriptor";
-import { whichOnPath } from "../util/which";
+import { pathHead, whichOnPath } from "../util/which";
 import { findProjectConfig } from "../pack/load";
-import { readEntry } from "./fsio";
+import { readEntry } from "../util/fsio";
 import type { Scope } from "./engine";
 
 export interface HealthOptions {
@@ -60,7 +60,7 @@ export async function checkHealth(hosts: string[], o: HealthOptions): Promise<Pr
         const p = isAbsolute(cmd) ? cmd : resolve(cwd, cmd);
         if (!executable(p)) problem("mcp_command_missing", `the MCP command ${cmd} is not an executable file${isAbsolute(cmd) ? "" : ` (from ${shownCwd}, where ${d.name} starts it)`}`, "install hcpx there, or re-adopt with --command naming a program that exists");
       } else if (!whichOnPath(cmd, hostPath)) {
-        problem("mcp_command_not_on_path", passed && !passed.includes("PATH") ? `starts MCP servers without PATH, so the MCP command \`${cmd}\` is not found` : `the MCP command \`${cmd}\` is not on the PATH ${d.name} inherits (${(env.PATH ?? "").split(delimiter).slice(0, 4).join(delimiter)}${(env.PATH ?? "").split(delimiter).length > 4 ? ":…" : ""})`, `put ${cmd} on PATH (see the README, Install), or re-adopt without --command: hcpx then writes the absolute node + hcpx it runs from`);
+        problem("mcp_command_not_on_path", passed && !passed.includes("PATH") ? `starts MCP servers without PATH, so the MCP command \`${cmd}\` is not found` : `the MCP command \`${cmd}\` is not on the PATH ${d.name} inherits (${pathHead(env.PATH ?? "")})`, `put ${cmd} on PATH (see the README, Install), or re-adopt without --command: hcpx then writes the absolute node + hcpx it runs from`);
       }
       // the script node runs, the --config it is given: files that must be there
       for (const w of argv.slice(1)) if (isAbsolute(w) && !existsSync(w)) problem("mcp_command_missing", `the MCP command names ${w}, which does not exist`, "re-adopt (hcpx writes the paths of the install it runs from), or fix --command");

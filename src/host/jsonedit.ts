@@ -5,7 +5,7 @@
 // restores the file as it was before `adopt --write`.
 import { parseTree, findNodeAtLocation, printParseErrorCode, type Node, type ParseError } from "jsonc-parser/lib/esm/main.js"; // the ESM build: the UMD one require()s its parts at run time, which a bundle cannot resolve
 import { HcpxError } from "../util/errors";
-import { lineCol } from "./text";
+import { lineCol } from "../util/text";
 
 export interface JsonStyle {
   /** one indentation unit, e.g. "  " or "\t" */

@@ -3,7 +3,7 @@
 // what is no longer projected and never delete what a person changed since.
 import { createScanner } from "jsonc-parser/lib/esm/main.js"; // the ESM build (see engine.ts)
 import { HcpxError, type Problem } from "../util/errors";
-import { guardPath, type Guarded, type TrustBase } from "./fsio";
+import { guardPath, type Guarded, type TrustBase } from "../util/fsio";
 
 export interface LedgerEntry {
   /** display path: relative to the project root (posix), or `~/…` */

@@ -3,7 +3,7 @@
 // on a line of its own; every byte outside it stays, CRLF included. A user's
 // line that mentions the marker text is the user's text.
 import { HcpxError } from "../util/errors";
-import { eolOf, lineCol, withEol } from "./text";
+import { eolOf, lineCol, withEol } from "../util/text";
 
 export const BEGIN = "<!-- hcp:begin -->";
 export const END = "<!-- hcp:end -->";

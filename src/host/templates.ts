@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HcpxError } from "../util/errors";
 import { packageRoot } from "./descriptor";
-import { tomlValue } from "./text";
+import { tomlValue } from "../util/text";
 
 export interface TemplateContext {
   /** MCP server command (first word) */

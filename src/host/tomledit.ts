@@ -3,7 +3,7 @@
 // the file stays as it was. The result is re-parsed with smol-toml.
 import { parse as parseToml, TomlError } from "smol-toml";
 import { HcpxError } from "../util/errors";
-import { eolOf, withEol } from "./text";
+import { eolOf, withEol } from "../util/text";
 
 export function parseTomlFor(text: string, file: string): Record<string, unknown> {
   try {

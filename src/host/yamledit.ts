@@ -12,7 +12,7 @@
 import { parseDocument, stringify, isMap, isSeq, isScalar, type Document, type Node as YNode, type Pair, type YAMLMap, type YAMLSeq } from "yaml";
 import { isDeepStrictEqual } from "node:util";
 import { HcpxError } from "../util/errors";
-import { eolOf, lineCol, withEol } from "./text";
+import { eolOf, lineCol, withEol } from "../util/text";
 
 export interface YamlKey {
   /** map keys down to the entry; with `named`, the last segment is the item's name */

@@ -7,7 +7,7 @@
 // digits, or the entry is ignored with a warning naming it. Pure: the disk is
 // read through `fs`.
 import { dirname, join } from "node:path";
-import { sha256 } from "../host/text";
+import { sha256 } from "../util/text";
 import type { PlannedFile } from "../projection/types";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, isInside } from "../util/paths";

@@ -2,7 +2,7 @@
 // can be made (and tested) without touching a real file system. `diskFs` is
 // the real one: the same guard, reads and caps as everywhere else in hcpx.
 import { accessSync, constants, readdirSync, realpathSync } from "node:fs";
-import { guardPath, missingDirs, readEntry, resolveInside, staleTemps, type Entry, type Guarded, type TrustBase } from "../host/fsio";
+import { guardPath, missingDirs, readEntry, resolveInside, staleTemps, type Entry, type Guarded, type TrustBase } from "../util/fsio";
 import { CAPS, readTextFile } from "../util/readfile";
 
 export interface ReadFs {
@@ -14,9 +14,9 @@ export interface ReadFs {
   list(dir: string): string[];
   /** realpath, or the path itself when it does not exist */
   realpath(p: string): string;
-  /** src/host/fsio.ts guardPath: may a path named by a file read back be touched? */
+  /** src/util/fsio.ts guardPath: may a path named by a file read back be touched? */
   guard(named: unknown, base: TrustBase, form?: "display" | "absolute"): Guarded;
-  /** src/host/fsio.ts resolveInside: the path written for `abs` (symlinks inside `base` resolved); an HcpxError naming `show` when a link leads out */
+  /** src/util/fsio.ts resolveInside: the path written for `abs` (symlinks inside `base` resolved); an HcpxError naming `show` when a link leads out */
   resolve(abs: string, base: string, show: string): string;
   /** directories from `dir` up to (not including) `base` that do not exist yet, deepest last */
   missingDirs(dir: string, base: string): string[];

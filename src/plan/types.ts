@@ -37,7 +37,7 @@ export interface FileChange {
  * How the plan records what hcpx wrote, so that the next plan can tell its own
  * files (and what a person changed) from anyone else's: generate's and a
  * bundle's manifest (path → sha256 of the bytes), or adopt's ledger with its
- * write-ahead journal. Both are read back from disk, untrusted (src/host/fsio.ts guardPath).
+ * write-ahead journal. Both are read back from disk, untrusted (src/util/fsio.ts guardPath).
  */
 export type PlanRecord = ManifestRecord | LedgerRecord;
 

@@ -1,7 +1,7 @@
 // Writing a file so that a reader, or a process killed half-way, only ever
 // sees the old bytes or the new ones: a temp file in the same directory, then a
 // rename. The temp name (`.<name>.hcpx-<pid>-<rand>.tmp`) is what
-// src/host/fsio.ts staleTemps() recognises, so a killed writer's leftover is
+// src/util/fsio.ts staleTemps() recognises, so a killed writer's leftover is
 // cleaned up by the next adopt. Every command that writes a user-visible file
 // uses this.
 import { chmodSync, mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";

@@ -20,3 +20,9 @@ export function whichOnPath(name: string, path = process.env.PATH ?? ""): string
   }
   return undefined;
 }
+
+/** The first `n` directories of a PATH, for a message (`a:b:c:d:…`). */
+export function pathHead(path: string, n = 4): string {
+  const dirs = path.split(delimiter);
+  return dirs.slice(0, n).join(delimiter) + (dirs.length > n ? `${delimiter}…` : "");
+}

@@ -51,10 +51,10 @@ describe("adopt: one .mcp.json entry for Claude Code, Copilot CLI and Qoder", ()
   });
 
   it("copilot would write a different entry than the one claude placed (another --command): refused, naming the file, the line and both hosts; nothing written", async () => {
-    const s = scratch({ packs: ["ledger"] });
+    const s = scratch({ packs: ["ledger"], hcpxOnPath: true });
     expect((await s.adopt("claude", "--write", "--command", "hcpx mcp")).code).toBe(0);
     const mid = snapshot(s.dir);
-    const r = await s.adopt("copilot", "--write", "--json");
+    const r = await s.adopt("copilot", "--write", "--json", "--command", "env HCPX_DEBUG=1 hcpx mcp");
     expect(r.code).not.toBe(0);
     const env = JSON.parse(r.stdout) as { ok: boolean; error: { code: string; message: string; hint: string; details?: unknown } };
     expect(env.ok).toBe(false);

@@ -20,6 +20,7 @@ const LAYER: Record<string, number> = {
   openapi: 2,
   scaffold: 2,
   packs: 2,
+  plan: 2.5,
   host: 3,
   mcp: 3,
   config: 4,

@@ -1,10 +1,10 @@
-// The applier (src/plan/apply.ts) on a real directory: a plan made by
+// The applier (src/host/apply.ts) on a real directory: a plan made by
 // planFiles is written (changes, stale deletions, emptied directories, the
 // manifest), and nothing is written when a file changed after it was planned.
 import { describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { applyPlan } from "../../src/plan/apply";
+import { applyPlan } from "../../src/host/apply";
 import { planFiles } from "../../src/plan/files";
 import { HcpxError } from "../../src/util/errors";
 import { tmp } from "../support/hcpx";

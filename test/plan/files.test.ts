@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { planBundle, BUNDLE_MANIFEST } from "../../src/host/bundle";
 import { driftOf } from "../../src/plan/drift";
 import { planFiles } from "../../src/plan/files";
-import { sha256 } from "../../src/host/text";
+import { sha256 } from "../../src/util/text";
 import { memFs } from "../support/memfs";
 
 const DIR = "/virtual/out";

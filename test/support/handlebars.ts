@@ -2,7 +2,7 @@
 // hcpx's template interpreter (src/host/templates.ts) with.
 import Handlebars from "handlebars";
 import type { TemplateContext } from "../../src/host/templates";
-import { tomlValue } from "../../src/host/text";
+import { tomlValue } from "../../src/util/text";
 
 const h = Handlebars.create();
 h.registerHelper("json", (v: unknown) => JSON.stringify(v));

@@ -3,7 +3,7 @@
 // below which a symlink leads out of the base, directories that cannot be
 // written. Records every path read, so a test can say what was never touched.
 import { dirname, join, relative, sep } from "node:path";
-import type { Entry, Guarded, TrustBase } from "../../src/host/fsio";
+import type { Entry, Guarded, TrustBase } from "../../src/util/fsio";
 import type { ReadFs } from "../../src/plan/fs";
 import { HcpxError } from "../../src/util/errors";
 

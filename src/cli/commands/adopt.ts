@@ -8,7 +8,7 @@ import { HcpxError, fail } from "../../util/errors";
 import { listHosts } from "../../host/descriptor";
 import { didYouMean } from "../../util/suggest";
 import { ledgerPath, planAdopt, type Scope } from "../../host/engine";
-import { applyPlan, lockAdopt, type AdoptLock } from "../../plan/apply";
+import { applyPlan, lockAdopt, type AdoptLock } from "../../host/apply";
 import { driftOf } from "../../plan/drift";
 import { home } from "../../util/paths";
 import { c, done, finish, makeOut, printWarnings, useColor, type Out } from "../output";

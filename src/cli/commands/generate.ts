@@ -2,7 +2,7 @@
 // projection of §12 for review. Atomic writes; removes only files it wrote
 // itself (listed in DIR/.manifest.json) and the user has not changed since.
 // The manifest is committed with the out dir, so what it names passes guardPath
-// (src/host/fsio.ts): a path outside the out dir, or through a symlink that
+// (src/util/fsio.ts): a path outside the out dir, or through a symlink that
 // leaves it, is ignored with a warning and never read or deleted.
 import { join, relative, resolve } from "node:path";
 import { loadPacks, loadProject } from "../../pack/load";
@@ -10,9 +10,9 @@ import { DEFAULT_SKILLS_PATH } from "../../projection/build";
 import { DEFAULT_HOSTS, planGenerate } from "../../projection/plan";
 import type { PlannedFile } from "../../projection/types";
 import { fail } from "../../util/errors";
-import { guardPath } from "../../host/fsio";
+import { guardPath } from "../../util/fsio";
 import { renderHostPreviews } from "../../host/preview";
-import { applyPlan } from "../../plan/apply";
+import { applyPlan } from "../../host/apply";
 import { driftOf, type Drift, type DriftKind } from "../../plan/drift";
 import { planFiles } from "../../plan/files";
 import { didYouMean } from "../../util/suggest";

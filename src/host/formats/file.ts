@@ -4,7 +4,7 @@
 import { HcpxError } from "../../util/errors";
 import type { Target } from "../descriptor";
 import type { LedgerEntry } from "../ledger";
-import { sha256 } from "../text";
+import { sha256 } from "../../util/text";
 import { changedSince, requireFileOrAbsent } from "./common";
 import type { FormatHandler, TargetContext, VFile } from "./types";
 

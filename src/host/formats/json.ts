@@ -7,7 +7,7 @@ import { HcpxError } from "../../util/errors";
 import type { RuleClasses, Target } from "../descriptor";
 import { nodeAt, parseJsonFor, removeJson, setJson, unBom, valueAt, type JsonRules } from "../jsonedit";
 import type { LedgerEntry } from "../ledger";
-import { lineCol, sha256 } from "../text";
+import { lineCol, sha256 } from "../../util/text";
 import { planKeyedEntry, removeKeyedEntry } from "./keyed";
 import type { CommandClass, FormatHandler, KeyedFormat, RemoveContext, TargetContext, VFile } from "./types";
 

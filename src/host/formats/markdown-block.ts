@@ -4,7 +4,7 @@
 import { HcpxError } from "../../util/errors";
 import type { LedgerEntry } from "../ledger";
 import { blockContent, findBlock, removeBlock, setBlock } from "../mdblock";
-import { sha256 } from "../text";
+import { sha256 } from "../../util/text";
 import { changedSince } from "./common";
 import type { FormatHandler } from "./types";
 

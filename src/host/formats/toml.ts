@@ -2,7 +2,7 @@
 // its sub-tables. The entry is serialized here from the descriptor's `entry`; the
 // text edits are src/host/tomledit.ts's (every other table stays byte for byte).
 import { HcpxError } from "../../util/errors";
-import { sha256, tomlString, tomlValue } from "../text";
+import { sha256, tomlString, tomlValue } from "../../util/text";
 import { parseTomlFor, removeToml, setToml, tomlValueAt } from "../tomledit";
 import { planKeyedEntry, removeKeyedEntry } from "./keyed";
 import type { FormatHandler, KeyedFormat } from "./types";

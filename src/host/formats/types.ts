@@ -5,7 +5,7 @@
 // the target's `format`, or by the `kind` of a ledger entry when it takes one out.
 import type { Problem } from "../../util/errors";
 import type { Descriptor, Target } from "../descriptor";
-import type { Entry } from "../fsio";
+import type { Entry } from "../../util/fsio";
 import type { LedgerEntry } from "../ledger";
 
 /** One file as the plan sees it: what is on disk (`orig`) and what the plan makes of it (`cur`). */

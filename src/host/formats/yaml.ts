@@ -3,7 +3,7 @@
 // src/host/yamledit.ts's (in the adopt/generate/doctor bundles only: never on the exec path).
 import { isDeepStrictEqual } from "node:util";
 import type { Target } from "../descriptor";
-import { sha256 } from "../text";
+import { sha256 } from "../../util/text";
 import type { Document } from "yaml";
 import { planKeyedEntry, removeKeyedEntry } from "./keyed";
 import type { FormatHandler, KeyedFormat } from "./types";

@@ -1,6 +1,6 @@
 // Small text helpers shared by the file-format handlers.
 import { createHash } from "node:crypto";
-import { HcpxError } from "../util/errors";
+import { HcpxError } from "./errors";
 
 /** 1-based line and column of a character offset. */
 export function lineCol(text: string, offset: number): { line: number; column: number } {

@@ -8,9 +8,9 @@
 // rename next to that file).
 import { existsSync, linkSync, lstatSync, readdirSync, readFileSync, realpathSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
-import { HcpxError, type ErrorCode } from "../util/errors";
-import { isInside, toPosix } from "../util/paths";
-import { atomicWrite, writeStep } from "../util/atomic";
+import { HcpxError, type ErrorCode } from "./errors";
+import { isInside, toPosix } from "./paths";
+import { atomicWrite, writeStep } from "./atomic";
 
 export { atomicWrite, writeStep };
 

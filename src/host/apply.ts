@@ -13,12 +13,12 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { display, toPosix } from "../util/paths";
-import { ledgerInside, type Scope } from "../host/engine";
-import { acquireLock, atomicWrite, deleteTarget, guardPath, missingDirs, readEntry, removeFile, rmdirIfEmpty } from "../host/fsio";
+import { ledgerInside, type Scope } from "./engine";
+import { acquireLock, atomicWrite, deleteTarget, guardPath, missingDirs, readEntry, removeFile, rmdirIfEmpty } from "../util/fsio";
 import { HcpxError, type Problem } from "../util/errors";
-import { parseLedger, serializeJournal, serializeLedger } from "../host/ledger";
-import { sha256 } from "../host/text";
-import type { FilePlan, LedgerRecord } from "./types";
+import { parseLedger, serializeJournal, serializeLedger } from "./ledger";
+import { sha256 } from "../util/text";
+import type { FilePlan, LedgerRecord } from "../plan/types";
 
 export interface ApplyResult {
   written: string[];
