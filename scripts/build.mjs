@@ -31,7 +31,6 @@ rmSync(join(out, "exec.mjs"), { force: true });
 // hcpx renders its templates itself (src/host/templates.ts): no vendored Handlebars
 // (dist/vendor/json5.cjs is written again below)
 rmSync(join(out, "vendor"), { recursive: true, force: true });
-rmSync(join(out, "commands", "exec.mjs"), { force: true });
 const common = {
   absWorkingDir: root,
   outdir: out,
@@ -107,17 +106,33 @@ common.define = { ...common.define, HCPX_MCP_ADAPTER: JSON.stringify("../lib/mcp
 // (its code cache is about as large as the source), so fewer bytes are fewer
 // instructions (callgrind: ~2.5 M of exec's ~150 M); nothing in it depends on
 // function or class names.
-const execBuild = await build({ ...common, banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" }, entryPoints: { "commands/exec": "src/cli/commands/exec.ts" }, plugins: [vendorJson5, lazyAdapter], logOverride: { "empty-import-meta": "silent" } }); // execute.ts reads import.meta.url only where __dirname is undefined (ESM bundles)
+// The same for `hcpx mcp` (started by a host for every session: its start to
+// the first tools/list is measured against a bare SDK server) and `hcpx adopt`. Its bundle
+// holds the MCP SDK and zod, so it is minified without renaming identifiers
+// (no name-dependent code can break); adopt's likewise; exec's is minified whole.
+// adopt gets no code cache (no hash below): it writes nothing in $HOME but what a
+// --scope user adopt plans (the adopt tests hold it to that); it still starts
+// without commander and the ESM loader (src/cli/main.ts).
+const CJS_COMMANDS = { exec: { minify: true }, mcp: { minifyWhitespace: true, minifySyntax: true }, adopt: { minifyWhitespace: true, minifySyntax: true } };
+const CODE_CACHED = ["exec", "mcp"];
+const cjsBuilds = await Promise.all(
+  Object.entries(CJS_COMMANDS).map(([name, min]) =>
+    build({ ...common, banner: undefined, format: "cjs", ...min, outExtension: { ".js": ".cjs" }, entryPoints: { [`commands/${name}`]: `src/cli/commands/${name}.ts` }, plugins: [vendorJson5, lazyAdapter], logOverride: { "empty-import-meta": "silent" } }), // execute.ts and descriptor.ts read import.meta.url only where __dirname is undefined (ESM bundles)
+  ),
+);
 // Written as the function expression load-command.ts compiles, CommonJS's
 // wrapper included, so the loader hands V8 the file's text as it is (no copy
 // of ~130 KB into a wrapped string on every call).
-{
-  const f = execBuild.outputFiles[0];
-  execBuild.outputFiles[0] = { path: f.path, contents: Buffer.concat([Buffer.from("(function (exports, require, module, __filename, __dirname) {"), f.contents, Buffer.from("\n})")]) };
+const bundleHashes = {};
+for (const [i, name] of Object.keys(CJS_COMMANDS).entries()) {
+  const r = cjsBuilds[i];
+  const f = r.outputFiles[0];
+  r.outputFiles[0] = { path: f.path, contents: Buffer.concat([Buffer.from("(function (exports, require, module, __filename, __dirname) {"), f.contents, Buffer.from("\n})")]) };
+  if (CODE_CACHED.includes(name)) bundleHashes[name] = createHash("sha256").update(r.outputFiles[0].contents).digest("hex").slice(0, 16);
+  rmSync(join(out, "commands", `${name}.mjs`), { force: true }); // the ES module of an earlier build
 }
-const execHash = createHash("sha256").update(execBuild.outputFiles[0].contents).digest("hex").slice(0, 16);
-const withHash = { ...common, define: { ...common.define, HCPX_EXEC_HASH: JSON.stringify(execHash) } };
-const builds = [execBuild, ...(await Promise.all([
+const withHash = { ...common, define: { ...common.define, HCPX_BUNDLE_HASHES: JSON.stringify(bundleHashes) } };
+const builds = [...cjsBuilds, ...(await Promise.all([
   // the core, split: openProject() loads the projection builder (and yaml) as a chunk
   // (chunks beside it in dist/lib/, so the mcp adapter's relative path holds from every file)
   build({ ...common, entryPoints: { "lib/index": "src/lib/index.ts" }, splitting: true, chunkNames: "lib/[name]-[hash]", plugins: [lazyAdapter], logOverride: { "empty-import-meta": "silent" } }),
@@ -126,7 +141,7 @@ const builds = [execBuild, ...(await Promise.all([
   // the bin: CommonJS (no ESM loader on exec's start path, src/cli/main.ts)
   build({ ...withHash, banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" }, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
   build({ ...withHash, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
-  build({ ...common, entryPoints: Object.fromEntries(commands.filter((c) => c !== "exec").map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), plugins: [vendorJson5, lazyAdapter] }),
+  build({ ...common, entryPoints: Object.fromEntries(commands.filter((c) => !(c in CJS_COMMANDS)).map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), plugins: [vendorJson5, lazyAdapter] }),
   build({ ...common, banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" }, entryPoints: { "vendor/json5": "json5" } }),
   build({ ...common, entryPoints: { "lib/mcp-adapter": "src/runtime/mcp-adapter.ts" } }),
 ]))];

@@ -29,3 +29,29 @@ export function parseFastExec(args: readonly string[]): FastExec | undefined {
   }
   return r;
 }
+
+// The plain `hcpx adopt` form, read without commander too.
+export interface FastAdopt {
+  hosts: string[];
+  opts: { scope: "project"; write?: true; json?: true; command?: string };
+}
+
+/**
+ * `adopt <host>… [--write] [--json] [--command <cmd>]` as commander reads it
+ * (its options object: scope defaults to project, only given flags set);
+ * undefined for anything else, `--command=<cmd>` and a value starting with
+ * `-` included (then commander parses it).
+ */
+export function parseFastAdopt(args: readonly string[]): FastAdopt | undefined {
+  if (args[0] !== "adopt") return undefined;
+  const r: FastAdopt = { hosts: [], opts: { scope: "project" } };
+  for (let i = 1; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--write") r.opts.write = true;
+    else if (a === "--json") r.opts.json = true;
+    else if (a === "--command" && r.opts.command === undefined && i + 1 < args.length && !args[i + 1]!.startsWith("-")) r.opts.command = args[++i]!;
+    else if (a.startsWith("-")) return undefined;
+    else r.hosts.push(a);
+  }
+  return r.hosts.length ? r : undefined;
+}

@@ -1,5 +1,5 @@
-// Loads the `hcpx exec` command bundle (dist/commands/exec.cjs) through V8's
-// code cache. Node 20 has no module compile cache, and compiling the ~180 KB
+// Loads the `hcpx exec` and `hcpx mcp` command bundles (dist/commands/<name>.cjs)
+// through V8's code cache. Node 20 has no module compile cache, and compiling the ~180 KB
 // bundle was most of what `hcpx exec` costs over a bare spawn script
 // (callgrind: ~35 M of ~70 M instructions). So the bundle is built as
 // CommonJS, compiled here with `vm.Script`, and after the first run the
@@ -8,23 +8,26 @@
 //
 // V8 checks a cache against the source's length and its own version and
 // flags, not the source's content, so the file name carries a hash of the
-// bundle fixed at build time (HCPX_EXEC_HASH): another build never reads this
+// bundle fixed at build time (HCPX_BUNDLE_HASHES): another build never reads this
 // one's cache. The cache is the user's own (their home), written atomically;
 // a missing, rejected or unreadable cache just means compiling.
-// HCPX_NO_CACHE=1 turns it off. Only the exec path uses it.
+// HCPX_NO_CACHE=1 turns it off. Only exec and mcp use it (the commands a host
+// starts over and over); adopt's bundle is loaded here without one (no hash:
+// adopt writes nothing in $HOME it did not plan), the others are ES modules.
 import { readdirSync, readFileSync, unlinkSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { Script } from "node:vm";
 import { atomicWrite } from "../util/atomic";
 import { provideImporter } from "../util/dynamic-import";
 
-declare const HCPX_EXEC_HASH: string;
+declare const HCPX_BUNDLE_HASHES: Record<string, string>;
 
-function cacheFile(): string | undefined {
-  if (process.env.HCPX_NO_CACHE || typeof HCPX_EXEC_HASH !== "string") return undefined;
+function cacheFile(name: string): string | undefined {
+  const hash = typeof HCPX_BUNDLE_HASHES === "object" ? HCPX_BUNDLE_HASHES[name] : undefined;
+  if (process.env.HCPX_NO_CACHE || typeof hash !== "string") return undefined;
   const xdg = process.env.XDG_CACHE_HOME;
   const base = xdg && isAbsolute(xdg) ? xdg : process.env.HOME ? join(process.env.HOME, ".cache") : undefined;
-  return base && join(base, "hcpx", "v8", `exec-${HCPX_EXEC_HASH}-${process.version}-${process.arch}.bin`);
+  return base && join(base, "hcpx", "v8", `${name}-${hash}-${process.version}-${process.arch}.bin`);
 }
 
 export interface Loaded<T> {
@@ -52,7 +55,7 @@ function requireFor(file: string): (id: string) => unknown {
 export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
   const file = join(distDir, "commands", `${name}.cjs`);
   const source = readFileSync(file, "utf8");
-  const cache = cacheFile();
+  const cache = cacheFile(name);
   let cachedData: Buffer | undefined;
   if (cache) {
     try {
@@ -78,7 +81,7 @@ export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
         atomicWrite(cache, script.createCachedData());
         // caches of earlier builds are never read again
         const dir = dirname(cache);
-        for (const f of readdirSync(dir)) if (f.startsWith("exec-") && f.endsWith(".bin") && join(dir, f) !== cache) unlinkSync(join(dir, f));
+        for (const f of readdirSync(dir)) if (f.startsWith(`${name}-`) && f.endsWith(".bin") && join(dir, f) !== cache) unlinkSync(join(dir, f));
       } catch {
         /* a cache that cannot be written is compiled again next time */
       }

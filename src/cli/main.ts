@@ -15,7 +15,7 @@
 // (which starts the ESM loader) on every path but the plain exec form.
 // dist/hcpx.mjs is kept as a one-line ES module that imports the entry, for
 // host configs and scripts written with that path.
-import { parseFastExec } from "./fast-exec";
+import { parseFastAdopt, parseFastExec } from "./fast-exec";
 import { loadCommand } from "./load-command";
 
 declare const HCPX_VERSION: string;
@@ -32,6 +32,25 @@ async function main(argv: string[]): Promise<void> {
     if (fast) {
       const m = loadCommand<typeof import("./commands/exec")>("exec", __dirname); // built as CommonJS only (dist/hcpx.cjs)
       const code = await m.exports.run(fast.pack, fast.verb, fast.operands, { confirm: fast.confirm, json: fast.json });
+      m.save();
+      if (code !== 0) process.exitCode = code;
+      return;
+    }
+    // `hcpx mcp` alone, as hosts start it (adopt writes that command): its
+    // bundle through the code cache too, without commander; the same options
+    // commander gives it (shape single, watching).
+    if (argv.length === 3 && argv[2] === "mcp") {
+      const m = loadCommand<typeof import("./commands/mcp")>("mcp", __dirname);
+      const code = await m.exports.run({ shape: "single", watch: true });
+      m.save(); // serve() returns once connected: the start path is compiled by now
+      if (typeof code === "number" && code !== 0) process.exitCode = code;
+      return;
+    }
+    // `hcpx adopt <host>… [--write] [--json] [--command <cmd>]`: the same, for the bench's and a user's usual form
+    const adopt = parseFastAdopt(argv.slice(2));
+    if (adopt) {
+      const m = loadCommand<typeof import("./commands/adopt")>("adopt", __dirname);
+      const code = await m.exports.run(adopt.hosts, adopt.opts, {});
       m.save();
       if (code !== 0) process.exitCode = code;
       return;

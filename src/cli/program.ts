@@ -67,8 +67,13 @@ program
   .addHelpText("after", "\nHand edits are kept unless --force: a re-adopt sets hcpx's own fields of the hcp entry again and keeps\nthe fields you added to it (an `env`, say); --remove leaves an entry or file you changed in place.\n\nExamples:\n  $ hcpx adopt --detected        # the hosts in use, and why\n  $ hcpx adopt --detected --write --gitignore\n  $ hcpx adopt claude            # review the diff\n  $ hcpx adopt claude cursor --write\n  $ hcpx adopt all --check       # CI: exit 1 on drift\n  $ hcpx adopt codex --scope user --write\n  $ hcpx adopt claude --remove --write\n")
   .action(
     act(async (hosts: string[], opts: { write?: boolean; check?: boolean; remove?: boolean; force?: boolean; scope?: string; command?: string; useRecordedCommand?: boolean; detected?: boolean; gitignore?: boolean; json?: boolean }) => {
-      const m = await import("./commands/adopt");
-      return m.run(hosts, opts, globals());
+      const { loadCommand } = await import("./load-command");
+      const { fileURLToPath } = await import("node:url");
+      const { dirname } = await import("node:path");
+      const m = loadCommand<typeof import("./commands/adopt")>("adopt", dirname(fileURLToPath(import.meta.url))); // dist/commands/adopt.cjs (scripts/build.mjs)
+      const code = await m.exports.run(hosts, opts, globals());
+      m.save();
+      return code;
     }),
   );
 program
@@ -90,8 +95,13 @@ program
   .option("--no-watch", "do not watch the config and packs for changes (each request still checks them)")
   .action(
     act(async (opts: { shape?: string; watch?: boolean }) => {
-      const m = await import("./commands/mcp");
-      return m.run({ ...opts, ...globals() });
+      const { loadCommand } = await import("./load-command");
+      const { fileURLToPath } = await import("node:url");
+      const { dirname } = await import("node:path");
+      const m = loadCommand<typeof import("./commands/mcp")>("mcp", dirname(fileURLToPath(import.meta.url))); // dist/commands/mcp.cjs (scripts/build.mjs)
+      const code = await m.exports.run({ ...opts, ...globals() });
+      m.save();
+      return code;
     }),
   );
 program

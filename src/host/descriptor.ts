@@ -248,7 +248,8 @@ let rootCache: string | undefined;
 /** The package root: the directory holding `hosts/` and `templates/` (works from src/ and from dist/commands/). */
 export function packageRoot(): string {
   if (rootCache) return rootCache;
-  let d = dirname(fileURLToPath(import.meta.url));
+  // __dirname in the CommonJS bundle (dist/commands/adopt.cjs, src/cli/load-command.ts), import.meta.url in the ES modules
+  let d = typeof __dirname === "string" ? __dirname : dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
     if (existsSync(join(d, "hosts")) && existsSync(join(d, "templates"))) return (rootCache = d);
     d = dirname(d);

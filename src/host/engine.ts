@@ -179,11 +179,14 @@ function readLedgerState(fs: ReadFs, scope: Scope, project: Project, base: strin
 /** Pack text that would break the files it lands in (a marker, a control character): refused, naming the pack file. */
 function packTextProblems(projection: Projection, checked: Set<string>): Problem[] {
   const problems: Problem[] = [];
+  // each pack's Skill copy by id, the first one as find() took it (a find() per pack was quadratic in the packs)
+  const copies = new Map<string, string>();
+  for (const k of projection.skills) if (!copies.has(k.packId)) copies.set(k.packId, k.content);
   for (const p of projection.packs) {
     if (checked.has(p.pack.dir)) continue;
     checked.add(p.pack.dir);
     // what lands is the Skill copy, the leads and the surface's texts: checked in memory; the pack's files are read for positions only when something is found
-    const copy = projection.skills.find((k) => k.packId === p.pack.id)?.content ?? "";
+    const copy = copies.get(p.pack.id) ?? "";
     const texts = [copy, p.description, ...p.leads, p.pack.surface.description, ...(p.pack.surface.commands ?? []).flatMap((c) => [c.summary, c.description ?? ""])];
     if (!texts.some((t) => typeof t === "string" && unsafeHostText(t))) continue;
     const found = hostTextProblems(p.pack, undefined, { leads: p.leads, description: p.description });

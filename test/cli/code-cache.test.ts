@@ -66,3 +66,29 @@ describe("exec's code cache", () => {
     expect(existsSync(v8Dir(home))).toBe(false);
   });
 });
+
+describe("mcp's code cache", () => {
+  it("plain `hcpx mcp` writes its own cache beside exec's and serves the same tools, calls and --shape form from it", async () => {
+    const { startMcp } = await import("../mcp/support");
+    const p = scratchProject({ packs: ["calc-wrap"] });
+    const home = tmp("hcpx-cc-home-");
+    const listed: unknown[] = [];
+    for (let i = 0; i < 2; i++) {
+      const s = await startMcp({ dir: p.dir, home });
+      listed.push((await s.client.listTools()).tools);
+      const r = await s.client.callTool({ name: "hcp", arguments: { pack: "calc-wrap", verb: "ping", args: {} } });
+      expect(r.isError).not.toBe(true);
+      await s.close();
+      const files = readdirSync(v8Dir(home));
+      expect(files).toHaveLength(1);
+      expect(files[0]).toMatch(/^mcp-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.bin$/);
+    }
+    expect(listed[1]).toEqual(listed[0]);
+    // the commander form loads the same bundle through the same cache
+    const s = await startMcp({ dir: p.dir, home }, { shape: "per-command" });
+    expect((await s.client.listTools()).tools.map((t) => t.name)).toContain("calc-wrap__ping");
+    await s.close();
+    await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
+    expect(readdirSync(v8Dir(home)).sort().map((f) => f.split("-")[0])).toEqual(["exec", "mcp"]);
+  });
+});

@@ -1,9 +1,9 @@
 // main.ts reads the plain `hcpx exec` form itself (no commander on the hot
 // path); anything else goes to commander. Both must mean the same thing.
 import { describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseFastExec } from "../../src/cli/fast-exec";
+import { parseFastAdopt, parseFastExec } from "../../src/cli/fast-exec";
 import { runHcpx, scratchProject } from "../support/hcpx";
 
 describe("exec fast path: parsing", () => {
@@ -95,5 +95,34 @@ describe("the bin's start path", () => {
     // the old entry name still works
     const old = await run(process.execPath, [join(REPO, "dist", "hcpx.mjs"), "exec", "calc-wrap", "ping", "--json"], { cwd: p.dir });
     expect(old.stdout).toBe(r.stdout);
+  });
+});
+
+describe("adopt fast path", () => {
+  it("reads hosts, --write, --json and --command <cmd> as commander does; leaves everything else to commander", () => {
+    expect(parseFastAdopt(["adopt", "claude", "--write", "--command", "hcpx mcp"])).toEqual({ hosts: ["claude"], opts: { scope: "project", write: true, command: "hcpx mcp" } });
+    expect(parseFastAdopt(["adopt", "--json", "claude", "cursor"])).toEqual({ hosts: ["claude", "cursor"], opts: { scope: "project", json: true } });
+    for (const args of [["adopt"], ["adopt", "--write"], ["adopt", "claude", "--help"], ["adopt", "claude", "--check"], ["adopt", "claude", "--scope", "user"], ["adopt", "claude", "--command"], ["adopt", "claude", "--command", "-x"], ["adopt", "claude", "--command=hcpx mcp"], ["adopt", "claude", "--command", "a", "--command", "b"], ["adopt", "claude", "--"], ["--config", "c.json5", "adopt", "claude"], ["exec", "adopt"]]) {
+      expect(parseFastAdopt(args), args.join(" ")).toBeUndefined();
+    }
+  });
+
+  it("writes the same files and prints the same output and exit code as the commander path", async () => {
+    const cases = [
+      ["claude", "--command", "hcpx mcp"],
+      ["claude", "cursor", "--write", "--command", "hcpx mcp"],
+      ["claude", "--write", "--json", "--command", "hcpx mcp"],
+      ["nosuchhost", "--json"],
+    ];
+    for (const c of cases) {
+      const runs = [];
+      for (const slow of [false, true]) {
+        const p = scratchProject({ packs: ["ledger"], allow: ["ledger.*"] });
+        const r = await runHcpx([...(slow ? ["--config", p.config] : []), "adopt", ...c], { cwd: p.dir });
+        const files = readdirSync(p.dir, { recursive: true, encoding: "utf8" }).filter((f) => /^(\.claude|\.cursor|\.mcp\.json|CLAUDE\.md|AGENTS\.md)/.test(f)).sort();
+        runs.push({ code: r.code, stdout: r.stdout.replaceAll(p.dir, "<dir>"), stderr: r.stderr.replaceAll(p.dir, "<dir>"), files });
+      }
+      expect(runs[0], c.join(" ")).toEqual(runs[1]);
+    }
   });
 });

@@ -90,7 +90,7 @@ describe("the package: exports, declarations, plain Node", () => {
     }
     // the CLI bundles carry none of the library
     // (openProject is the library's own; confirm_declined is the runtime's too since the elicitation gate)
-    for (const f of ["hcpx.cjs", "commands/exec.cjs", "commands/mcp.mjs"]) expect(readFileSync(join(REPO, "dist", f), "utf8")).not.toContain("openProject");
+    for (const f of ["hcpx.cjs", "commands/exec.cjs", "commands/mcp.cjs"]) expect(readFileSync(join(REPO, "dist", f), "utf8")).not.toContain("openProject");
     const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { dependencies?: Record<string, string>; peerDependenciesMeta: Record<string, { optional: boolean }> };
     for (const sdk of ["ai", "@anthropic-ai/sdk", "@openai/agents"]) {
       expect(pkg.dependencies?.[sdk]).toBeUndefined();

@@ -102,7 +102,9 @@ function summarize(files: PlannedFile[]): { group: string; count: number; detail
   for (const f of files) {
     const g = f.path.includes("/") ? f.path.slice(0, f.path.indexOf("/") + 1) : f.path;
     const key = g === "hosts/" ? `hosts/${f.path.split("/")[1]}/` : g;
-    groups.set(key, [...(groups.get(key) ?? []), f]);
+    const g2 = groups.get(key);
+    if (g2) g2.push(f);
+    else groups.set(key, [f]);
   }
   const rows: { group: string; count: number; detail: string }[] = [];
   for (const [group, fs] of groups) {

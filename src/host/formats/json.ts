@@ -82,9 +82,14 @@ export const jsonDoc: KeyedFormat<Doc> = {
 const fill = (pattern: string, vars: Record<string, string>) => pattern.replace(/\{(tool|pack|verb|server)\}/g, (_m, k: string) => vars[k]!);
 
 function expandItems(spec: RuleClasses, classes: CommandClass[]): string[] {
+  // a Set for the membership test: thousands of packs make thousands of rules (an array's includes() made this quadratic)
+  const seen = new Set<string>();
   const out: string[] = [];
   const add = (s: string) => {
-    if (!out.includes(s)) out.push(s);
+    if (!seen.has(s)) {
+      seen.add(s);
+      out.push(s);
+    }
   };
   for (const a of spec.always ?? []) add(a);
   for (const c of classes) for (const p of spec[c.cls] ?? []) add(fill(p, c.vars));
@@ -134,8 +139,15 @@ function planRules(t: Target, abs: string, ctx: TargetContext): LedgerEntry | un
     const want = expandItems(t.items, ctx.classes);
     const current = (have as unknown[] | undefined) ?? [];
     const theirs = new Set(current.filter((x): x is string => typeof x === "string" && !before.has(x)));
-    const kept = current.filter((x) => !(typeof x === "string" && before.has(x) && !want.includes(x)));
-    for (const w of want) if (!kept.includes(w)) kept.push(w);
+    const wanted = new Set(want);
+    const kept = current.filter((x) => !(typeof x === "string" && before.has(x) && !wanted.has(x)));
+    // Set and includes() compare alike (SameValueZero)
+    const inKept = new Set(kept);
+    for (const w of want) {
+      if (inKept.has(w)) continue;
+      inKept.add(w);
+      kept.push(w);
+    }
     next = kept;
     ours = want.filter((w) => !theirs.has(w));
   } else {
