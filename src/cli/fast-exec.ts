@@ -42,6 +42,9 @@ export interface FastAdopt {
  * undefined for anything else, `--command=<cmd>` and a value starting with
  * `-` included (then commander parses it).
  */
+/** `hcpx mcp`'s option defaults: commander's (program.ts) and the plain form's in main.ts, from one place. */
+export const MCP_DEFAULTS = { shape: "single", watch: true } as const;
+
 export function parseFastAdopt(args: readonly string[]): FastAdopt | undefined {
   if (args[0] !== "adopt") return undefined;
   const r: FastAdopt = { hosts: [], opts: { scope: "project" } };

@@ -15,7 +15,7 @@
 // (which starts the ESM loader) on every path but the plain exec form.
 // dist/hcpx.mjs is kept as a one-line ES module that imports the entry, for
 // host configs and scripts written with that path.
-import { parseFastAdopt, parseFastExec } from "./fast-exec";
+import { MCP_DEFAULTS, parseFastAdopt, parseFastExec } from "./fast-exec";
 import { loadCommand } from "./load-command";
 
 declare const HCPX_VERSION: string;
@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<void> {
     // commander gives it (shape single, watching).
     if (argv.length === 3 && argv[2] === "mcp") {
       const m = loadCommand<typeof import("./commands/mcp")>("mcp", __dirname);
-      const code = await m.exports.run({ shape: "single", watch: true });
+      const code = await m.exports.run({ ...MCP_DEFAULTS });
       m.save(); // serve() returns once connected: the start path is compiled by now
       if (typeof code === "number" && code !== 0) process.exitCode = code;
       return;

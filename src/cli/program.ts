@@ -3,6 +3,7 @@
 // itself. Each command's code is loaded with import() only when that command
 // runs: dist/commands/<name>.mjs, a bundle of its own (scripts/build.mjs).
 import { Command, CommanderError } from "commander";
+import { MCP_DEFAULTS } from "./fast-exec";
 
 declare const HCPX_VERSION: string;
 const VERSION = typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev";
@@ -91,7 +92,7 @@ program
 program
   .command("mcp")
   .description("serve the granted packs as a stdio MCP server: the tool `hcp` (or one tool per command), hcp__read_skill, Skills as resources")
-  .option("--shape <shape>", "single (one tool `hcp`) or per-command (one tool per granted command)", "single")
+  .option("--shape <shape>", "single (one tool `hcp`) or per-command (one tool per granted command)", MCP_DEFAULTS.shape)
   .option("--no-watch", "do not watch the config and packs for changes (each request still checks them)")
   .action(
     act(async (opts: { shape?: string; watch?: boolean }) => {
