@@ -10,7 +10,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse as parseJsonc } from "jsonc-parser";
 import { BEGIN, END } from "../../../src/host/mdblock";
-import { availability, diffSnapshots, DIST, frontmatter, hc, hostHome, isFile, makeWorld, expectConnected, removeAfterAll, snapshot, strictJson, TINY, type Snapshot, type World } from "./support";
+import { availability, diffSnapshots, DIST, frontmatter, hc, hostHome, isFile, makeWorld, expectConnected, removeAfterAll, snapshot, strictJson, TINY, type Snapshot, type World, expectRemoveRestores } from "./support";
 
 const HOSTS = ["claude", "codex", "cursor", "gemini", "opencode", "vscode", "windsurf"] as const;
 const avail = availability();
@@ -163,13 +163,7 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
     });
 
     it("adopt <host> --remove --write for each: the scratch project and HOME are byte-identical to before", async () => {
-      for (const host of HOSTS) {
-        const r = await w.adopt(host, "--remove", "--write");
-        expect(r.code, `${host}: ${r.stderr}${r.stdout}`).toBe(0);
-        expect(r.stdout, host).not.toMatch(/warning:/);
-      }
-      expect(diffSnapshots(projBefore, snapshot(w.dir))).toEqual([]);
-      expect(diffSnapshots(homeBefore, snapshot(w.home))).toEqual([]);
+      await expectRemoveRestores(w, HOSTS, { proj: projBefore, home: homeBefore });
     });
   });
 
@@ -235,13 +229,7 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
     });
 
     it("adopt <host> --scope user --remove --write for each: HOME and the project are byte-identical to before", async () => {
-      for (const host of HOSTS) {
-        const r = await w.adopt(host, "--scope", "user", "--remove", "--write");
-        expect(r.code, `${host}: ${r.stderr}${r.stdout}`).toBe(0);
-        expect(r.stdout, host).not.toMatch(/warning:/);
-      }
-      expect(diffSnapshots(homeBefore, snapshot(w.home))).toEqual([]);
-      expect(diffSnapshots(projBefore, snapshot(w.dir))).toEqual([]);
+      await expectRemoveRestores(w, HOSTS, { proj: projBefore, home: homeBefore }, ["--scope", "user"]);
     });
   });
 });

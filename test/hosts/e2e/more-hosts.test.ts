@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseJsonc } from "jsonc-parser";
 import { startFakeModel, type FakeModel } from "../../support/fake-model";
-import { diffSnapshots, DIST, hostHome, makeWorld, removeAfterAll, snapshot, USER_CONFIG, USER_CONFIG_FILE, type Snapshot, type World } from "./support";
+import { diffSnapshots, DIST, hostHome, makeWorld, removeAfterAll, snapshot, USER_CONFIG, USER_CONFIG_FILE, type Snapshot, type World, expectRemoveRestores } from "./support";
 import { auggieAuth, copilotModel, listing, MORE, moreAvailable, parseAuggieStart, runHost, why, type Listing } from "./more-hosts";
 
 const avail = moreAvailable();
@@ -161,13 +161,7 @@ describe.skipIf(!avail.all)("host e2e: adopt, then Copilot CLI, Qwen Code, Droid
     });
 
     it("adopt <host> --remove --write for each: the scratch project and HOME are byte-identical to before", async () => {
-      for (const host of MORE) {
-        const r = await w.adopt(host, "--remove", "--write");
-        expect(r.code, `${host}: ${r.stderr}${r.stdout}`).toBe(0);
-        expect(r.stdout, host).not.toMatch(/warning:/);
-      }
-      expect(diffSnapshots(projBefore, snapshot(w.dir))).toEqual([]);
-      expect(diffSnapshots(homeBefore, snapshot(w.home))).toEqual([]);
+      await expectRemoveRestores(w, MORE, { proj: projBefore, home: homeBefore });
     });
   });
 
@@ -221,13 +215,7 @@ describe.skipIf(!avail.all)("host e2e: adopt, then Copilot CLI, Qwen Code, Droid
     });
 
     it("adopt <host> --scope user --remove --write for each: HOME and the project are byte-identical to before", async () => {
-      for (const host of MORE) {
-        const r = await w.adopt(host, "--scope", "user", "--remove", "--write");
-        expect(r.code, `${host}: ${r.stderr}${r.stdout}`).toBe(0);
-        expect(r.stdout, host).not.toMatch(/warning:/);
-      }
-      expect(diffSnapshots(homeBefore, snapshot(w.home))).toEqual([]);
-      expect(diffSnapshots(projBefore, snapshot(w.dir))).toEqual([]);
+      await expectRemoveRestores(w, MORE, { proj: projBefore, home: homeBefore }, ["--scope", "user"]);
     });
   });
 });

@@ -220,6 +220,17 @@ export function strictJson(text: string): Record<string, unknown> {
 export { HCPX, REPO, tmp };
 
 /** every named server listed and connected (with the host's output in the failure message) */
+/** `adopt <host> [scope…] --remove --write` for each host (each exit 0, no warning), then the project and HOME are byte-identical to their snapshots. */
+export async function expectRemoveRestores(w: World, hosts: readonly string[], before: { proj: Snapshot; home: Snapshot }, scope: readonly string[] = []): Promise<void> {
+  for (const host of hosts) {
+    const r = await w.adopt(host, ...scope, "--remove", "--write");
+    expect(r.code, `${host}: ${r.stderr}${r.stdout}`).toBe(0);
+    expect(r.stdout, host).not.toMatch(/warning:/);
+  }
+  expect(diffSnapshots(before.proj, snapshot(w.dir))).toEqual([]);
+  expect(diffSnapshots(before.home, snapshot(w.home))).toEqual([]);
+}
+
 export function expectConnected(r: HostResult, names: string[], what: string): void {
   const why = `${what}: ${JSON.stringify(r.servers)}\nexit ${r.raw.code}${r.raw.timedOut ? " (timed out)" : ""}\nstdout:\n${r.raw.stdout.slice(-3000)}\nstderr:\n${r.raw.stderr.slice(-3000)}`;
   for (const n of names) expect(r.servers.find((s) => s.name === n)?.status, why).toBe("connected");
