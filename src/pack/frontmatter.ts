@@ -54,7 +54,7 @@ export function simpleFrontmatter(text: string): Record<string, string | string[
     list = undefined;
     const m = KEY.exec(line);
     if (!m || Object.hasOwn(out, m[1]!) || m[1] === "__proto__") return undefined;
-    if (m[2] === undefined || m[2].trim() === "") {
+    if (m[2] === undefined || /^ *$/.test(m[2])) {
       list = [];
       listIndent = -1;
       out[m[1]!] = list;
