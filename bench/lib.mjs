@@ -14,11 +14,12 @@ export function percentile(xs, p) {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 }
 
-/** Time commands interleaved (a b c a b c …) so drift hits all alike. Returns ms samples per name. */
+/** Time commands interleaved (a b c a b c …) so drift hits all alike; a command's `before()` runs untimed before each of its runs. Returns ms samples per name. */
 export function timeCommands(cmds, { runs = 20, warmup = 3 } = {}) {
   const samples = Object.fromEntries(Object.keys(cmds).map((k) => [k, []]));
   for (let i = 0; i < warmup + runs; i++) {
     for (const [name, c] of Object.entries(cmds)) {
+      c.before?.(); // e.g. empty a cache: not timed
       const t0 = performance.now();
       const r = spawnSync(c.cmd, c.args, { cwd: c.cwd, env: c.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
       const dt = performance.now() - t0;
@@ -93,10 +94,11 @@ export function caModes(env = process.env) {
  * Instructions executed by one process (not its children) under callgrind,
  * median of `runs`; undefined when valgrind is not installed or BENCH_VALGRIND=0.
  */
-export function instructions(cmd, args, { cwd, env, runs = 3 } = {}) {
+export function instructions(cmd, args, { cwd, env, runs = 3, before } = {}) {
   if (process.env.BENCH_VALGRIND === "0") return undefined;
   const counts = [];
   for (let i = 0; i < runs; i++) {
+    before?.();
     const r = spawnSync("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", cmd, ...args], { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
     if (r.error) return undefined;
     const m = /Collected\s*:\s*(\d+)/.exec(r.stderr ?? "");
