@@ -11,7 +11,8 @@
 //                bound again, read-only
 //   writable     sandbox.roots for a write, bound read-write
 //   masks        HOME's secrets: a directory becomes an empty one mode 000,
-//                a file an empty one; a declared path inside one is bound back
+//                a file the null device on a nodev mount (opening it: EACCES);
+//                a declared path inside one is bound back
 //   namespaces   pid, ipc, uts (and cgroup where it can) always; the network
 //                unless the call may use it; all capabilities dropped (root
 //                included), a new session (no terminal injection), killed
@@ -22,7 +23,7 @@ export interface BwrapPlan {
   rebind: string[];
   /** paths the call may write (a write's sandbox.roots), bound read-write */
   writable: string[];
-  /** secrets to hide: `dir` for a directory, else a file */
+  /** secrets to hide: `dir` for a directory (an empty tmpfs, mode 000), else a file (/dev/null bound nodev: unopenable) */
   masks: { path: string; dir: boolean }[];
   /** declared paths (reach.paths) inside a masked directory: bound back read-only */
   unmask: string[];

@@ -182,11 +182,21 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
 const EROFS = /read-only file system|\bEROFS\b/i;
 const EACCES = /permission denied|\bEACCES\b|\bEPERM\b|operation not permitted/i;
 const NET = /network is unreachable|\bENETUNREACH\b|connection refused|\bECONNREFUSED\b|\bEAI_AGAIN\b|\bENOTFOUND\b|temporary failure in name resolution|name or service not known|could not resolve host/i;
+const ENOENT = /no such file or directory|\bENOENT\b/i;
 const QUOTED_PATH = /['"‘`](\/[^'"’`\n]*)['"’`]/;
 
+/** A path of the host's /tmp the call does not see (its /tmp is its own): the host has it, the sandbox does not show it. */
+function hiddenTmp(path: string, plan: Pick<BwrapPlan, "rebind" | "writable">): boolean {
+  if (!isInside(path, "/tmp") || path === "/tmp") return false;
+  if ([...plan.rebind, ...plan.writable].some((p) => isInside(path, p))) return false;
+  // the first component under /tmp exists on the host: the program reached for something outside its private /tmp
+  const top = join("/tmp", path.slice("/tmp/".length).split("/")[0]!);
+  return existsSync(top);
+}
+
 export interface Denial {
-  /** what the call tried that its Policy row does not allow */
-  what: "write" | "read" | "network";
+  /** what the call tried that its Policy row does not allow ("tmp": a path of the host's /tmp, which the call's private /tmp does not show) */
+  what: "write" | "read" | "network" | "tmp";
   /** the path, when the program's message names one */
   path?: string;
   /** the program's own line that says so */
@@ -194,7 +204,7 @@ export interface Denial {
 }
 
 /** The denials a failed program's output shows, as far as its messages tell (bubblewrap keeps no log). */
-export function denialsIn(text: string, plan: Pick<BwrapPlan, "masks" | "network">): Denial[] {
+export function denialsIn(text: string, plan: Pick<BwrapPlan, "masks" | "network" | "rebind" | "writable">): Denial[] {
   const out: Denial[] = [];
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
@@ -203,6 +213,7 @@ export function denialsIn(text: string, plan: Pick<BwrapPlan, "masks" | "network
     if (EROFS.test(line)) out.push({ what: "write", ...(path ? { path } : {}), line });
     else if (!plan.network && NET.test(line)) out.push({ what: "network", line });
     else if (EACCES.test(line) && plan.masks.some((m) => line.includes(m.path))) out.push({ what: "read", path: path ?? plan.masks.find((m) => line.includes(m.path))!.path, line });
+    else if (path && ENOENT.test(line) && hiddenTmp(path, plan)) out.push({ what: "tmp", path, line });
   }
   // one per kind and path (a stack trace repeats its message); a line without a path only when its kind has none
   const seen = new Set<string>();
@@ -233,7 +244,7 @@ function explainDenial(e: Envelope, plan: BwrapPlan, ctx: ConfineContext): Envel
   const text = [stderr, typeof err.stdout_tail === "string" ? err.stdout_tail : "", typeof err.output === "object" && err.output !== null ? JSON.stringify(err.output) : ""].join("\n");
   const denied = denialsIn(text, plan);
   if (!denied.length) return e;
-  const what = [...new Set(denied.map((d) => (d.what === "write" ? `writing ${d.path ?? "a file"}` : d.what === "read" ? `reading ${d.path}` : "the network")))].join(", ");
+  const what = [...new Set(denied.map((d) => (d.what === "write" ? `writing ${d.path ?? "a file"}` : d.what === "read" ? `reading ${d.path}` : d.what === "tmp" ? `${d.path} (the host's /tmp: the call's /tmp is its own)` : "the network")))].join(", ");
   const net = plan.network ? "the network is shared (declared)" : "no network (none declared for this kind of call)";
   return failure("sandbox_denied", `${ctx.label}: the sandbox denied ${what}; this call is ${ALLOWED[ctx.cls]}, ${net}`, {
     denied,
