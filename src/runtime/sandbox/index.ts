@@ -8,6 +8,7 @@
 // returns the spawn unchanged and touches nothing. Where "os" is asked and
 // this machine cannot do it, the call is refused (sandbox_unavailable): never
 // run unconfined. No dependency: node builtins only (it is on exec's path).
+import { spawnSync } from "node:child_process";
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
@@ -16,7 +17,7 @@ import { isGranted } from "../../pack/grants";
 import { isInside } from "../../util/paths";
 import { failure, type Envelope, type Failure } from "../envelope";
 import { bwrapArgs, type BwrapPlan } from "./bwrap";
-import { SECRET_DIRS, SECRET_FILES } from "./secrets";
+import { SECRET_DIRS, SECRET_FILES } from "../../pack/secret-paths";
 
 /** What a call may do, from its Policy row: a read, or a write by where it lands. */
 export type CallClass = "read" | "local" | "remote" | "external";
@@ -253,4 +254,21 @@ function explainDenial(e: Envelope, plan: BwrapPlan, ctx: ConfineContext): Envel
     stderr_tail: err.stderr_tail,
     hint: "nothing outside what the Policy row allows was changed; if the program needs it, fix the pack: its Policy row, or reach.network / reach.paths in surface.json (docs/sandbox.md)",
   });
+}
+
+/**
+ * Whether this machine can confine a call (for `hcpx doctor`): the backend is
+ * there and starts a sandbox as confine() asks for one (namespaces, no
+ * capabilities). Runs bubblewrap once; never on exec's path.
+ */
+export function probeBackend(project: Pick<Project, "sandbox">): { ok: boolean; message: string; hint?: string } {
+  if (process.platform !== "linux") return { ok: false, message: process.platform === "darwin" ? "macOS: no sandbox backend in hcpx yet (docs/sandbox.md has the sandbox-exec profile, untested)" : `${process.platform}: no OS sandbox backend`, hint: installHint() };
+  const bw = findBwrap(project);
+  if (!bw.path) return { ok: false, message: bw.why!, hint: installHint() };
+  const probe = existsSync("/bin/true") ? ["/bin/true"] : [process.execPath, "-e", "0"];
+  const plan: BwrapPlan = { rebind: [], writable: [], masks: [], unmask: [], network: false, cwd: "/" };
+  const r = spawnSync(bw.path, bwrapArgs(plan, probe[0]!, probe.slice(1)), { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "ignore", "pipe"] });
+  if (r.status === 0) return { ok: true, message: `bubblewrap ${bw.path} confines a call here (mount, pid and network namespaces)` };
+  const why = (r.stderr ?? "").trim().split("\n")[0] || (r.error ? r.error.message : `exit ${r.status ?? r.signal}`);
+  return { ok: false, message: `bubblewrap ${bw.path} cannot set a sandbox up here: ${why}`, hint: "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; Ubuntu 24.04+: an AppArmor profile for bwrap, or kernel.apparmor_restrict_unprivileged_userns=0), or run where they are allowed (docs/sandbox.md)" };
 }
