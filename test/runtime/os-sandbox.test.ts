@@ -17,6 +17,7 @@ import { randomBytes } from "node:crypto";
 import { runHcpx, spawnHcpx, tmp, REPO } from "../support/hcpx";
 import { fxPack, project, writePack } from "./support";
 import { startMcp } from "../mcp/support";
+import { writeUserConfig } from "../support/userconfig";
 
 const tryCmd = { verb_key: "try", summary: "try one thing", cli: ["reach", "{{act}}", "{{arg}}"], args: { act: { type: "string", required: true }, arg: { type: "string", allow_dash: false } } };
 const treeCmd = { verb_key: "run", summary: "start a tree and wait", cli: ["tree", "{{pid}}", "{{effect}}"], args: { pid: { type: "string", required: true }, effect: { type: "string", required: true } } };
@@ -287,5 +288,54 @@ describe("enforce \"os\" where it cannot be done: nothing runs", () => {
     writeFileSync(p.config, JSON.stringify(cfg));
     const ok = await runHcpx(["exec", "calc", "ping", "--json"], { cwd: p.dir });
     expect(JSON.parse(ok.stdout).ok).toBe(true);
+  });
+});
+
+describe("sandbox.enforce in the config", () => {
+  const lwPack = () => fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } });
+
+  it("the stricter of user and project wins: the user's \"os\" holds under a project's \"off\"", async () => {
+    const p = project({ packs: [lwPack()], sandbox: { enforce: "off" } });
+    const h = tmp("hcpx-sbx-userhome-");
+    writeUserConfig(h, { sandbox: { enforce: "os", bins: { bwrap: "/nonexistent/bwrap" } } });
+    const target = join(p.dir, "ran.txt");
+    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], { cwd: p.dir, env: { HOME: h } });
+    const e = JSON.parse(r.stdout).error;
+    expect(e.code).toBe("sandbox_unavailable");
+    expect(e.message).toContain(join(h, ".config", "hcp", "config.json5"));
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it("an unknown value fails the config (never read as \"off\"): nothing runs", async () => {
+    const p = project({ packs: [lwPack()], sandbox: { enforce: "strict" } });
+    const target = join(p.dir, "ran.txt");
+    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], { cwd: p.dir });
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toMatch(/sandbox\.enforce|enforce/);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it("doctor: \"os\" that cannot be done fails its sandbox check with what to install; where it can, the check passes", async () => {
+    const bad = project({ packs: [lwPack()], sandbox: { enforce: "os", bins: { bwrap: "/nonexistent/bwrap" } } });
+    const r = await runHcpx(["doctor", "--json", "--mcp-timeout", "5000"], { cwd: bad.dir });
+    const checks = JSON.parse(r.stdout).data?.checks ?? JSON.parse(r.stdout).error?.details?.checks;
+    const c = (checks as { id: string; status: string; hint?: string; message: string }[]).find((x) => x.id === "sandbox")!;
+    expect(c.status).toBe("fail");
+    expect(c.hint).toMatch(/bubblewrap/);
+    const good = await runHcpx(["doctor", "--json", "--mcp-timeout", "5000"], { cwd: dir });
+    const gc = ((JSON.parse(good.stdout).data?.checks ?? JSON.parse(good.stdout).error?.details?.checks) as { id: string; status: string; message: string }[]).find((x) => x.id === "sandbox")!;
+    expect(gc).toMatchObject({ status: "ok" });
+    expect(gc.message).toMatch(/sandbox\.enforce "os": bubblewrap/);
+  });
+});
+
+describe("lint and review of reach", () => {
+  it("lint: a remote write without a declared network warns (reach_no_network); network_for without network is an error", async () => {
+    const p = project({ packs: [fxPack("rwx", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "remote" } }), fxPack("nfx", "reach.mjs", [tryCmd], { reach: { network_for: ["read"] } })] });
+    const a = await runHcpx(["lint", join(p.dir, "packs", "rwx"), "--json"], { cwd: p.dir });
+    expect(a.stdout).toContain("reach_no_network");
+    const b = await runHcpx(["lint", join(p.dir, "packs", "nfx"), "--json"], { cwd: p.dir });
+    expect(b.code).not.toBe(0);
+    expect(b.stdout).toContain("reach_network_unused");
   });
 });

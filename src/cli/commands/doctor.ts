@@ -83,7 +83,7 @@ export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<n
       else if (r.command !== process.execPath && !executable(r.path)) checks.push({ id: `bin:${pack.id}`, status: "fail", message: `pack ${pack.id}: bin ${r.path} is not executable`, hint: `chmod +x ${r.path}` });
       else checks.push({ id: `bin:${pack.id}`, status: "ok", message: `pack ${pack.id}: bin ${bin} → ${r.path}` });
     }
-    checks.push(sandboxCheck(project));
+    if (project.sandbox.enforce === "os") checks.push(sandboxCheck(project));
     checks.push(...(await adoptedSync(project, packs)));
     checks.push(await mcpCheck(project, mcpTimeout));
   }
@@ -104,13 +104,10 @@ export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<n
   return code;
 }
 
-/** sandbox.enforce: "os" must be possible here (else every call is refused); "off" says whether it would be. */
+/** sandbox.enforce "os" must be possible here, else every wrap and mcp call is refused: say what to install. */
 function sandboxCheck(project: Project): Check {
   const p = probeBackend(project);
-  if (project.sandbox.enforce === "os") {
-    return p.ok ? { id: "sandbox", status: "ok", message: `sandbox.enforce "os": ${p.message}` } : { id: "sandbox", status: "fail", message: `sandbox.enforce is "os" but every wrap and mcp call is refused: ${p.message}`, hint: p.hint };
-  }
-  return { id: "sandbox", status: "ok", message: `sandbox.enforce "off": bins and MCP servers run with your rights; ${p.ok ? `"os" would work here (${p.message})` : `"os" would not work here: ${p.message}`}` };
+  return p.ok ? { id: "sandbox", status: "ok", message: `sandbox.enforce "os": ${p.message}` } : { id: "sandbox", status: "fail", message: `sandbox.enforce is "os" but every wrap and mcp call is refused: ${p.message}`, hint: p.hint };
 }
 
 function executable(path: string): boolean {
