@@ -24,8 +24,19 @@ export const SECRET_DIRS = [
   ".config/doctl",
   ".config/op",
   ".vault-token.d",
-  // hosts: their configs carry other MCP servers' env values and their own tokens
+  // hosts (every user-scope path of hosts/*.json5: test/runtime/sandbox-bwrap.test.ts):
+  // their configs carry other MCP servers' env values and their own tokens
   ".claude",
+  ".cline",
+  ".config/amp",
+  ".config/devin",
+  ".config/goose",
+  ".config/kilo",
+  ".config/zed",
+  ".factory",
+  ".junie",
+  ".kiro",
+  ".qoder",
   ".codex",
   ".gemini",
   ".qwen",
@@ -42,4 +53,4 @@ export const SECRET_DIRS = [
 ] as const;
 
 /** Single files under HOME, hidden behind an empty file. */
-export const SECRET_FILES = [".netrc", ".git-credentials", ".npmrc", ".yarnrc.yml", ".pypirc", ".pgpass", ".my.cnf", ".boto", ".s3cfg", ".vault-token", ".claude.json", ".env"] as const;
+export const SECRET_FILES = [".netrc", ".git-credentials", ".npmrc", ".yarnrc.yml", ".pypirc", ".pgpass", ".my.cnf", ".boto", ".s3cfg", ".vault-token", ".claude.json", ".env", ".config/Code/User/mcp.json"] as const;

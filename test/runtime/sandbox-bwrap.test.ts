@@ -108,3 +108,19 @@ describe("pack add's review", () => {
     expect(lines).toMatch(/widest land among the verbs you grant/);
   });
 });
+
+describe("HOME's secrets", () => {
+  it("cover every user-scope config path of every host descriptor (hosts/*.json5): a host's config holds other servers' Binding values", async () => {
+    const { readdirSync, readFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { SECRET_DIRS, SECRET_FILES } = await import("../../src/pack/secret-paths");
+    const { REPO } = await import("../support/hcpx");
+    const dir = join(REPO, "hosts");
+    const paths = new Set<string>();
+    for (const f of readdirSync(dir).filter((x) => x.endsWith(".json5"))) for (const m of readFileSync(join(dir, f), "utf8").matchAll(/"~\/([^"]+)"/g)) paths.add(m[1]!.replace(/\/+$/, ""));
+    expect(paths.size).toBeGreaterThan(10);
+    // instructions (.md) and Skill folders hold no env values
+    const uncovered = [...paths].filter((p) => !p.endsWith(".md") && !p.split("/").includes("skills")).filter((p) => !(SECRET_FILES as readonly string[]).includes(p) && !SECRET_DIRS.some((d) => p === d || p.startsWith(d + "/")));
+    expect(uncovered).toEqual([]);
+  });
+});
