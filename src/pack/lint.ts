@@ -320,7 +320,8 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
   // ---- reach: what the OS sandbox gives beyond the Policy (docs/sandbox.md) ----
   const reach = pack.surface.reach;
   if (!reach?.network?.length && reach?.network_for !== undefined) at("surface", ["reach", "network_for"], "reach_network_unused", "error", "reach.network_for names calls that get the network, but reach.network declares no endpoint", "list the endpoints the program talks to in reach.network (host:port), or drop network_for (docs/sandbox.md)");
-  if (pack.surface.kind === "wrap" || pack.surface.kind === "mcp") {
+  // only where it matters: linting in a project whose config asks for "os"
+  if (opts.project?.sandbox.enforce === "os" && (pack.surface.kind === "wrap" || pack.surface.kind === "mcp")) {
     for (const c of pack.commands) {
       const land = c.policy.operation === "write" ? c.policy.land : undefined;
       if ((land === "remote" || land === "external") && !reach?.network?.length) at("policy", ["rows", c.verb_key], "reach_no_network", "warning", `'${c.verb_key}' lands ${land}, but the pack declares no network (reach.network): under sandbox.enforce "os" it runs without one`, "declare the endpoints its program talks to: reach: { network: [\"host:port\"] } in surface.json (docs/sandbox.md)");

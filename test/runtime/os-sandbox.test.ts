@@ -330,11 +330,15 @@ describe("sandbox.enforce in the config", () => {
 });
 
 describe("lint and review of reach", () => {
-  it("lint: a remote write without a declared network warns (reach_no_network); network_for without network is an error", async () => {
-    const p = project({ packs: [fxPack("rwx", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "remote" } }), fxPack("nfx", "reach.mjs", [tryCmd], { reach: { network_for: ["read"] } })] });
-    const a = await runHcpx(["lint", join(p.dir, "packs", "rwx"), "--json"], { cwd: p.dir });
-    expect(a.stdout).toContain("reach_no_network");
-    const b = await runHcpx(["lint", join(p.dir, "packs", "nfx"), "--json"], { cwd: p.dir });
+  it("lint: under enforce \"os\" a remote write without a declared network warns (reach_no_network), not otherwise; network_for without network is an error", async () => {
+    // the project's own packs (lint with no directory): the config's enforce applies
+    const packs = [fxPack("rwx", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "remote" } })];
+    const p = project({ packs, sandbox: { enforce: "os" } });
+    expect((await runHcpx(["lint", "--json"], { cwd: p.dir })).stdout).toContain("reach_no_network");
+    const off = project({ packs });
+    expect((await runHcpx(["lint", "--json"], { cwd: off.dir })).stdout).not.toContain("reach_no_network");
+    const q = project({ packs: [fxPack("nfx", "reach.mjs", [tryCmd], { reach: { network_for: ["read"] } })] });
+    const b = await runHcpx(["lint", join(q.dir, "packs", "nfx"), "--json"], { cwd: q.dir });
     expect(b.code).not.toBe(0);
     expect(b.stdout).toContain("reach_network_unused");
   });
