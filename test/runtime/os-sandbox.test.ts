@@ -59,12 +59,14 @@ beforeAll(async () => {
   mkdirSync(join(home, ".ssh"));
   writeFileSync(join(home, ".ssh", "id_rsa"), "-----BEGIN FAKE KEY-----\n");
   writeFileSync(join(home, ".netrc"), "machine example.com password hunter2\n");
+  writeFileSync(join(home, ".ssh", "known_hosts"), "example.com ssh-ed25519 AAAA\n");
   const p = project({
     packs: [
       fxPack("rd", "reach.mjs", [tryCmd]),
       fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } }),
       fxPack("rw", "reach.mjs", [tryCmd], { reach: { network: [`127.0.0.1:${declared.port}`] } }, { try: { operation: "write", land: "remote" } }),
       fxPack("rdnet", "reach.mjs", [tryCmd], { reach: { network: [`127.0.0.1:${declared.port}`], network_for: ["read"] } }),
+      fxPack("rdkh", "reach.mjs", [tryCmd], { reach: { paths: ["~/.ssh/known_hosts"] } }),
       fxPack("tree", "tree.mjs", [treeCmd], { wrap: { output: "text", timeout_ms: 20_000, agent_env: { TREE_MARK: MARK } } }, { run: { operation: "write", land: "local" } }),
     ],
     sandbox: { enforce: "os", bins: { node: process.execPath } },
@@ -138,6 +140,14 @@ describe("a read verb under enforce \"os\"", () => {
     // the rest of HOME stays readable
     writeFileSync(join(home, ".gitconfig"), "[user]\n");
     expect((await exec("rd", "try", ["act=read", `arg=${join(home, ".gitconfig")}`])).env).toEqual({ ok: true, data: { text: "[user]\n" } });
+  });
+
+  it("a declared path inside a hidden directory reads (reach.paths: ~/.ssh/known_hosts); the rest of it stays hidden", async () => {
+    expect((await exec("rdkh", "try", ["act=read", `arg=${join(home, ".ssh", "known_hosts")}`])).env).toEqual({ ok: true, data: { text: "example.com ssh-ed25519 AAAA\n" } });
+    const r = await exec("rdkh", "try", ["act=read", `arg=${join(home, ".ssh", "id_rsa")}`]);
+    expect(r.env.error.code).toBe("sandbox_denied");
+    expect(r.env.error.denied[0]).toMatchObject({ what: "read", path: join(home, ".ssh", "id_rsa") });
+    expect(r.stdout).not.toContain("FAKE KEY");
   });
 
   it("a TCP connection to a loopback listener: sandbox_denied (network), the listener never hit", async () => {

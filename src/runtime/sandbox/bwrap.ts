@@ -24,7 +24,7 @@ export interface BwrapPlan {
   /** paths the call may write (a write's sandbox.roots), bound read-write */
   writable: string[];
   /** secrets to hide: `dir` for a directory (an empty tmpfs, mode 000), else a file (/dev/null bound nodev: unopenable) */
-  masks: { path: string; dir: boolean }[];
+  masks: { path: string; dir: boolean; traverse?: boolean }[];
   /** declared paths (reach.paths) inside a masked directory: bound back read-only */
   unmask: string[];
   /** share the host's network (else a network namespace with only loopback) */
@@ -41,7 +41,8 @@ export function bwrapArgs(plan: BwrapPlan, command: string, argv: readonly strin
   for (const p of byDepth(plan.rebind)) a.push("--ro-bind", p, p);
   for (const p of byDepth(plan.writable)) a.push("--bind", p, p);
   for (const m of plan.masks) {
-    if (m.dir) a.push("--perms", "0000", "--tmpfs", m.path);
+    // a directory with a declared path inside is traversable (0111: the path opens, nothing lists or reads the rest)
+    if (m.dir) a.push("--perms", m.traverse ? "0111" : "0000", "--tmpfs", m.path);
     else a.push("--ro-bind", "/dev/null", m.path);
   }
   for (const p of byDepth(plan.unmask)) a.push("--ro-bind", p, p);

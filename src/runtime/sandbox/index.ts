@@ -173,8 +173,9 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
       }
       // a declared path equal to the secret, or around it, shows it whole
       if (declared.some((d) => isInside(path, d))) continue;
-      masks.push({ path, dir: st.isDirectory() && dir });
-      for (const d of declared) if (isInside(d, path) && d !== path && existsSync(d)) unmask.push(d);
+      const inside = declared.filter((d) => isInside(d, path) && d !== path && existsSync(d));
+      masks.push({ path, dir: st.isDirectory() && dir, ...(inside.length ? { traverse: true } : {}) });
+      unmask.push(...inside);
     }
   }
   return { rebind, writable, masks, unmask, network: networkFor(pack, cls), cwd: line.cwd };
@@ -214,6 +215,7 @@ export function denialsIn(text: string, plan: Pick<BwrapPlan, "masks" | "network
     if (EROFS.test(line)) out.push({ what: "write", ...(path ? { path } : {}), line });
     else if (!plan.network && NET.test(line)) out.push({ what: "network", line });
     else if (EACCES.test(line) && plan.masks.some((m) => line.includes(m.path))) out.push({ what: "read", path: path ?? plan.masks.find((m) => line.includes(m.path))!.path, line });
+    else if (path && ENOENT.test(line) && plan.masks.some((m) => isInside(path, m.path))) out.push({ what: "read", path, line });
     else if (path && ENOENT.test(line) && hiddenTmp(path, plan)) out.push({ what: "tmp", path, line });
   }
   // one per kind and path (a stack trace repeats its message); a line without a path only when its kind has none
