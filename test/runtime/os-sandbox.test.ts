@@ -48,6 +48,7 @@ let other: Listener;
 
 const exec = async (pack: string, verb: string, kv: string[], extra: string[] = []) => {
   const r = await runHcpx(["exec", pack, verb, "--json", ...extra, "--", ...kv], { cwd: dir, env: { HOME: home } });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- envelopes of several shapes, read field by field
   return { ...r, env: JSON.parse(r.stdout) as { ok: boolean; data?: any; error?: any } };
 };
 
