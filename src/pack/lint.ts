@@ -11,6 +11,7 @@ import { toolName, type Pack, type Project } from "./model";
 import { loadSkill, parseSkill, readSkillText, type Skill } from "./skill";
 import { CAPS, readTextFile } from "../util/readfile";
 import { hostTextProblems } from "./hosttext";
+import { SECRET_DIRS, SECRET_FILES } from "./secret-paths";
 
 export const TOOL_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Keep server + tool ≤ 50 characters (the tightest host); the reference MCP server is named `hcp`. */
@@ -315,6 +316,21 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
     if (row.operation === "read" && (row.land !== undefined || row.confirm !== undefined)) at("policy", rp, "policy_read_gated", "warning", `'${verb}' is a read but has ${[row.land !== undefined ? "land" : "", row.confirm !== undefined ? "confirm" : ""].filter(Boolean).join(" and ")}`, "land and confirm apply to writes; drop them, or make it a write (docs/pack-format.md#land)");
     if (row.inferred === true && !pack.policyInferred) at("policy", [...rp, "inferred"], "policy_inferred", "warning", `the row for '${verb}' was inferred and is not yet reviewed`, "review it, then remove `inferred`");
   }
+
+  // ---- reach: what the OS sandbox gives beyond the Policy (docs/sandbox.md) ----
+  const reach = pack.surface.reach;
+  if (!reach?.network?.length && reach?.network_for !== undefined) at("surface", ["reach", "network_for"], "reach_network_unused", "error", "reach.network_for names calls that get the network, but reach.network declares no endpoint", "list the endpoints the program talks to in reach.network (host:port), or drop network_for (docs/sandbox.md)");
+  // only where it matters: linting in a project whose config asks for "os"
+  if (opts.project?.sandbox.enforce === "os" && (pack.surface.kind === "wrap" || pack.surface.kind === "mcp")) {
+    for (const c of pack.commands) {
+      const land = c.policy.operation === "write" ? c.policy.land : undefined;
+      if ((land === "remote" || land === "external") && !reach?.network?.length) at("policy", ["rows", c.verb_key], "reach_no_network", "warning", `'${c.verb_key}' lands ${land}, but the pack declares no network (reach.network): under sandbox.enforce "os" it runs without one`, "declare the endpoints its program talks to: reach: { network: [\"host:port\"] } in surface.json (docs/sandbox.md)");
+    }
+  }
+  (reach?.paths ?? []).forEach((p, i) => {
+    const rel = p.startsWith("~/") ? p.slice(2).replace(/\/+$/, "") : undefined;
+    if (rel === undefined || ![...SECRET_DIRS, ...SECRET_FILES].some((s) => rel === s || rel.startsWith(s + "/"))) at("surface", ["reach", "paths", i], "reach_path_unhidden", "warning", `reach.paths names ${p}, which hcpx does not hide: a confined call reads it without the declaration`, "declare only the hidden paths the program needs (~/.ssh/known_hosts, ~/.config/gh …: docs/sandbox.md lists them)");
+  });
 
   // ---- a pack with writes does not call itself read-only ----
   const writes = pack.commands.filter((c) => c.policy.operation === "write").map((c) => c.verb_key);

@@ -232,6 +232,10 @@ export function loadProject(opts: LoadProjectOptions = {}): Project {
   let sandboxCwd = root;
   let principal: Project["principal"] = { id: process.env.USER || "user", kind: "agent" };
   let confirmBy: ConfirmMode | undefined;
+  // sandbox.enforce: "os" from any layer holds (the stricter wins); a composite
+  // is trusted only when every layer that asks "os" lists it
+  const enforcedBy: string[] = [];
+  let trusted: Set<string> | undefined;
   let confirmTimeout = DEFAULT_CONFIRM_TIMEOUT_MS;
   const warnings: Problem[] = [];
   for (const layer of layers) {
@@ -248,6 +252,11 @@ export function loadProject(opts: LoadProjectOptions = {}): Project {
       roots.add(resolve(layer.dir, r));
     }
     if (d.sandbox?.cwd) sandboxCwd = resolve(layer.dir, d.sandbox.cwd);
+    if (d.sandbox?.enforce === "os") {
+      enforcedBy.push(layer.file);
+      const mine = new Set(d.sandbox.trusted_composites ?? []);
+      trusted = trusted ? new Set([...trusted].filter((t) => mine.has(t))) : mine;
+    }
     if (d.principal) principal = { id: d.principal.id, kind: d.principal.kind ?? "agent" };
     if (d.confirm !== undefined) {
       const c = typeof d.confirm === "string" ? { by: d.confirm, timeout_ms: undefined } : d.confirm;
@@ -264,7 +273,7 @@ export function loadProject(opts: LoadProjectOptions = {}): Project {
     packDirs: [...packDirs],
     principal,
     grants: { allow: [...allow], deny: [...deny] },
-    sandbox: { bins, roots: [...roots], cwd: sandboxCwd },
+    sandbox: { bins, roots: [...roots], cwd: sandboxCwd, enforce: enforcedBy.length ? "os" : "off", enforcedBy, trustedComposites: [...(trusted ?? [])] },
     confirm: { by: confirmBy ?? "host", timeoutMs: confirmTimeout },
     warnings,
   };

@@ -58,6 +58,15 @@ export interface Sandbox {
   roots: string[];
   /** absolute cwd for wrapped bins */
   cwd: string;
+  /**
+   * "os": wrap bins and mcp servers run confined per their Policy row
+   * (src/runtime/sandbox); of the user and project configs the stricter wins.
+   */
+  enforce?: "os" | "off";
+  /** where enforce "os" came from (config files), for messages */
+  enforcedBy?: string[];
+  /** composite pack ids every layer asking "os" trusts to run in-process */
+  trustedComposites?: string[];
 }
 
 /**

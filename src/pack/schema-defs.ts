@@ -132,6 +132,19 @@ export function build() {
         security: z.optional(SecurityReq),
       }),
     ),
+    /**
+     * What the program needs beyond its Policy when hcpx confines it
+     * (sandbox.enforce "os", docs/sandbox.md): the network endpoints it talks
+     * to and which calls get the network, and the paths hcpx hides (HOME's
+     * secrets) that it must read. Reviewed like any other reach.
+     */
+    reach: z.optional(
+      z.strictObject({
+        network: z.optional(z.array(z.string().check(z.regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.*-]+):(\d{1,5}|\*)$/, "a network endpoint is host:port, like \"api.example.com:443\" or \"127.0.0.1:8080\"")))),
+        network_for: z.optional(z.array(z.enum(["read", "local", "remote", "external"]))),
+        paths: z.optional(z.array(z.string().check(z.regex(/^(~\/|\/)[^\0]*$/, "a path starts with ~/ or /")))),
+      }),
+    ),
     binding: z.optional(z.strictObject({ env: z.optional(z.array(z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _")))) })),
     commands: z.optional(z.array(CommandSchema)),
     stimuli: z.optional(
@@ -177,6 +190,15 @@ export function build() {
         bins: z.optional(z.record(z.string(), nonEmpty())),
         roots: z.optional(z.array(nonEmpty())),
         cwd: z.optional(nonEmpty()),
+        /**
+         * "os": every wrap bin and mcp server runs confined by the operating
+         * system per its Policy row (docs/sandbox.md); "off" (default): not.
+         * Of the user and project configs the stricter wins; any other value
+         * fails the config (never read as "off").
+         */
+        enforce: z.optional(z.enum(["os", "off"])),
+        /** composite packs allowed to run in hcpx's own process under enforce "os" (every layer that asks "os" must list it) */
+        trusted_composites: z.optional(z.array(nonEmpty())),
       }),
     ),
     /**

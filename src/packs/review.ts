@@ -21,6 +21,11 @@ export interface Reach {
   /** environment names it sets for its bin */
   setsEnv: string[];
   commands: { verb: string; operation: "read" | "write"; confirm: boolean; land?: string; inferred: boolean }[];
+  /** reach.network: endpoints its program talks to, and which calls get the network under sandbox.enforce "os" */
+  network: string[];
+  networkFor: string[];
+  /** reach.paths: hidden paths (HOME's secrets) its program reads */
+  paths: string[];
 }
 
 function resolvesTo(pack: Pack, project: Project | undefined, bin: string): string {
@@ -48,6 +53,9 @@ export function reachOf(pack: Pack, project?: Project): Reach {
     env: env.sort(),
     setsEnv: setsEnv.sort(),
     commands: pack.commands.map((c) => ({ verb: c.verb_key, operation: c.policy.operation, confirm: c.policy.confirm, ...(c.policy.land ? { land: c.policy.land } : {}), inferred: c.policy.inferred })),
+    network: [...(s.reach?.network ?? [])],
+    networkFor: s.reach?.network?.length ? [...(s.reach.network_for ?? ["remote", "external"])] : [],
+    paths: [...(s.reach?.paths ?? [])],
   };
 }
 
@@ -58,6 +66,9 @@ export function reachLines(r: Reach): string[] {
   for (const h of r.http) lines.push(`  sends HTTP to: ${h}`);
   lines.push(`  reads env: ${r.env.length ? r.env.join(", ") : "none"}`);
   if (r.setsEnv.length) lines.push(`  sets env for its program: ${r.setsEnv.join(", ")}`);
+  if (r.network.length) lines.push(`  network: ${r.network.join(", ")} for its ${r.networkFor.join(", ")} calls (under sandbox.enforce "os" a declared network is the host's whole network: not filtered by host)`);
+  if (r.paths.length) lines.push(`  reads paths hcpx hides (HOME's secrets): ${r.paths.join(", ")}`);
+  if (r.kind === "mcp") lines.push(`  its MCP server is one process serving every verb: under sandbox.enforce "os" it runs with the widest land among the verbs you grant`);
   const writes = r.commands.filter((c) => c.operation === "write");
   lines.push(`  commands: ${r.commands.length} (${r.commands.length - writes.length} read, ${writes.length} write${writes.filter((c) => !c.confirm).length ? `, ${writes.filter((c) => !c.confirm).length} without confirm` : ""})`);
   for (const c of writes) lines.push(`    write ${c.verb}${c.land ? ` (${c.land})` : ""}${c.confirm ? ", confirm" : ", NO confirm"}${c.inferred ? ", inferred" : ""}`);
@@ -76,6 +87,9 @@ export interface ReachDiff {
   newSetsEnv: string[];
   newModules: string[];
   newHttp: string[];
+  /** reach.network endpoints, or calls given the network, new in this version */
+  newNetwork: string[];
+  newPaths: string[];
   kindChanged?: { from: string; to: string };
 }
 
@@ -84,7 +98,7 @@ const binKey = (b: Reach["bins"][number]) => `${b.bin}${b.args?.length ? ` ${b.a
 export function diffReach(before: Reach, after: Reach): ReachDiff {
   const old = new Map(before.commands.map((c) => [c.verb, c]));
   const now = new Map(after.commands.map((c) => [c.verb, c]));
-  const d: ReachDiff = { newWrites: [], newConfirmless: [], newReads: [], removed: [], newBins: [], newEnv: [], newSetsEnv: [], newModules: [], newHttp: [] };
+  const d: ReachDiff = { newWrites: [], newConfirmless: [], newReads: [], removed: [], newBins: [], newEnv: [], newSetsEnv: [], newModules: [], newHttp: [], newNetwork: [], newPaths: [] };
   for (const c of after.commands) {
     const o = old.get(c.verb);
     if (c.operation === "write") {
@@ -99,12 +113,15 @@ export function diffReach(before: Reach, after: Reach): ReachDiff {
   d.newSetsEnv = after.setsEnv.filter((e) => !before.setsEnv.includes(e));
   d.newModules = after.modules.filter((m) => !before.modules.includes(m));
   d.newHttp = after.http.filter((h) => !before.http.includes(h));
+  // a Reach from an older hcp.lock may lack the sandbox fields: nothing declared then
+  d.newNetwork = [...(after.network ?? []).filter((n) => !(before.network ?? []).includes(n)), ...(after.networkFor ?? []).filter((n) => !(before.networkFor ?? []).includes(n)).map((k) => `${k} calls`)];
+  d.newPaths = (after.paths ?? []).filter((p) => !(before.paths ?? []).includes(p));
   if (before.kind !== after.kind) d.kindChanged = { from: before.kind, to: after.kind };
   return d;
 }
 
 export function diffEmpty(d: ReachDiff): boolean {
-  return !d.kindChanged && [d.newWrites, d.newConfirmless, d.newReads, d.removed, d.newBins, d.newEnv, d.newSetsEnv, d.newModules, d.newHttp].every((x) => x.length === 0);
+  return !d.kindChanged && [d.newWrites, d.newConfirmless, d.newReads, d.removed, d.newBins, d.newEnv, d.newSetsEnv, d.newModules, d.newHttp, d.newNetwork, d.newPaths].every((x) => x.length === 0);
 }
 
 export function diffLines(d: ReachDiff): string[] {
@@ -119,5 +136,7 @@ export function diffLines(d: ReachDiff): string[] {
   for (const e of d.newSetsEnv) l.push(`  + sets env: ${e}`);
   for (const m of d.newModules) l.push(`  + loads code: ${m}`);
   for (const h of d.newHttp) l.push(`  + sends HTTP to: ${h}`);
+  for (const n of d.newNetwork) l.push(`  + network: ${n}`);
+  for (const p of d.newPaths) l.push(`  + reads hidden path: ${p}`);
   return l;
 }

@@ -17,6 +17,7 @@ import { failure, type Envelope } from "./envelope";
 import { createHash } from "node:crypto";
 import { binEnv, DEFAULT_TIMEOUT_MS, resolveBin } from "./wrap";
 import { connect, type Connection, type ServerSpawn } from "./mcp-client";
+import { confine, widestGranted } from "./sandbox/index";
 
 // The SDK's stdio client for `hcpx doctor`'s MCP check: from this file, so that
 // dist/ holds one copy of the SDK client (dist/lib/mcp-adapter.mjs), not two.
@@ -122,13 +123,16 @@ export async function runMcp(pack: Pack, project: Project, cmd: Command, values:
   if ("ok" in bin) return bin;
   const timeoutMs = spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
   const label = `${pack.id} ${cmd.verb_key}`;
+  // sandbox.enforce "os": one server serves every granted verb, so it is confined for the widest of them
+  const line = confine({ command: bin.command, argv: [...bin.prefix, ...(spec.args ?? [])], env: binEnv(spec, pack.surface.binding?.env ?? [], runtimeEnv), cwd: project.sandbox.cwd }, { pack, project, cls: widestGranted(pack, project), binPath: bin.path, label: `the MCP server of ${pack.id}` });
+  if ("ok" in line) return line;
   const started = Date.now();
   let conn: Connection | undefined;
   let release: ((healthy: boolean) => Promise<void>) | undefined;
   let healthy = false;
   try {
     try {
-      ({ conn, release } = await open({ command: bin.command, args: [...bin.prefix, ...(spec.args ?? [])], env: binEnv(spec, pack.surface.binding?.env ?? [], runtimeEnv), cwd: project.sandbox.cwd }, timeoutMs));
+      ({ conn, release } = await open({ command: line.command, args: line.argv, env: line.env, cwd: line.cwd }, timeoutMs));
     } catch (e) {
       return failure("spawn_failed", `could not start and initialize the MCP server of ${label}: ${(e as Error)?.message ?? String(e)}`, { hint: "run the server's command by hand to see why; `hcpx lint` checks mcp.bin" });
     }

@@ -12,6 +12,7 @@ import { argText, type ArgValues } from "./args";
 import { failure, type Envelope, type Failure } from "./envelope";
 import { forbiddenEnvOf } from "../pack/envrules";
 import { nestingDepth } from "../pack/json5";
+import { classOf, confine } from "./sandbox/index";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const STDOUT_CAP = 8 * 1024 * 1024;
@@ -566,14 +567,20 @@ export async function runWrap(pack: Pack, project: Project, cmd: Command, values
   if (unusable) return unusable;
   const bin = resolveBin(pack, project, wrap.bin);
   if ("ok" in bin) return bin;
-  return runBin({
-    command: bin.command,
-    argv: [...bin.prefix, ...argv],
-    cwd: project.sandbox.cwd,
-    env: binEnv(wrap, pack.surface.binding?.env ?? [], runtimeEnv),
-    timeoutMs: wrap.timeout_ms ?? DEFAULT_TIMEOUT_MS,
-    output: cmd.output ?? wrap.output ?? "json",
-    label: `${pack.id} ${cmd.verb_key}`,
-    signal,
-  });
+  const label = `${pack.id} ${cmd.verb_key}`;
+  // sandbox.enforce "os": the same spawn, confined per the Policy row (src/runtime/sandbox)
+  const line = confine({ command: bin.command, argv: [...bin.prefix, ...argv], cwd: project.sandbox.cwd, env: binEnv(wrap, pack.surface.binding?.env ?? [], runtimeEnv) }, { pack, project, cls: classOf(cmd.policy), binPath: bin.path, label });
+  if ("ok" in line) return line;
+  return line.explain(
+    await runBin({
+      command: line.command,
+      argv: line.argv,
+      cwd: line.cwd,
+      env: line.env,
+      timeoutMs: wrap.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+      output: cmd.output ?? wrap.output ?? "json",
+      label,
+      signal,
+    }),
+  );
 }

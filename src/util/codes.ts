@@ -41,6 +41,8 @@ export const ERRORS = {
   cancelled: { hint: "the caller stopped the call; nothing more runs" },
   bad_pack: { hint: "`hcpx lint <pack-dir>` names what is wrong, with file and line" },
   duplicate_pack: { hint: "two activated packs declare one id: `hcpx deactivate` one of them" },
+  sandbox_denied: { hint: "the OS sandbox (sandbox.enforce \"os\") stopped what the call's Policy row does not allow (denied says what); if the program needs it, its pack must declare it (reach in surface.json, docs/sandbox.md)" },
+  sandbox_unavailable: { hint: "sandbox.enforce is \"os\" but this machine cannot confine the call, so nothing ran: `hcpx doctor` says what to install (docs/sandbox.md)" },
   // ---- files hcpx reads ----
   no_config: { hint: "`hcpx init` writes one; or pass --config <file> (or set $HCP_CONFIG)" },
   config_exists: { hint: "--force overwrites it" },

@@ -60,5 +60,8 @@ export const LINT_CODES = [
   "tool_not_mcp",
   "arg_json_kind",
   "host_text_unsafe",
+  "reach_no_network",
+  "reach_network_unused",
+  "reach_path_unhidden",
 ] as const;
 export type LintCode = (typeof LINT_CODES)[number];

@@ -62,7 +62,8 @@ export interface HostSpec {
   shellCall: (cmd: string) => ToolCallSpec;
   /** files in the scratch HOME that point the host at the fake model (and trust the project) */
   homeFiles: (fakeUrl: string, project: string) => Record<string, string>;
-  env: (fakeUrl: string) => Record<string, string>;
+  /** the host's env; a TMPDIR it names is created (inside the scratch HOME) */
+  env: (fakeUrl: string, home: string) => Record<string, string>;
   argv: (prompt: string) => string[];
   /** the host's own commands run in the project before the agent (an approval step: `qwen mcp approve hcp`) */
   prepare?: string[][];
@@ -109,7 +110,10 @@ export const HOSTS: Record<HostId, HostSpec> = {
         "",
       ].join("\n"),
     }),
-    env: () => ({ FAKE_MODEL_KEY: "sk-fake" }),
+    // TMPDIR of its own: a release Codex refuses to create its helper links (codex-linux-sandbox,
+    // apply_patch) when CODEX_HOME is under the temp dir ($TMPDIR, else /tmp: codex-rs/arg0), and
+    // where bubblewrap is installed its shell tool then fails (`bwrap: execvp codex-linux-sandbox`)
+    env: (_url, home) => ({ FAKE_MODEL_KEY: "sk-fake", TMPDIR: join(home, "tmp") }),
     // no approval override: the per-tool approval_mode adopt wrote lets the reads run headless
     argv: (prompt) => ["exec", "--skip-git-repo-check", prompt],
   },
@@ -380,7 +384,8 @@ export async function runAgent(host: HostId): Promise<AgentRun> {
     mkdirSync(dirname(join(home, rel)), { recursive: true });
     writeFileSync(join(home, rel), text);
   }
-  const env = hc.hostEnv(home, { ...spec.env(fake.url), PATH: path, PWD: dir, PROBE_TOKEN: token });
+  const env = hc.hostEnv(home, { ...spec.env(fake.url, home), PATH: path, PWD: dir, PROBE_TOKEN: token });
+  if (env.TMPDIR) mkdirSync(env.TMPDIR, { recursive: true });
   for (const args of spec.prepare ?? []) {
     const r = await hc.run(hc.hostBin(host), args, { cwd: dir, env, timeoutMs: 60_000 });
     if (r.code !== 0) throw new Error(`${host} ${args.join(" ")} failed (${r.code}):\n${r.stderr}${r.stdout}`);

@@ -208,6 +208,8 @@ const cases: RuleCase[] = [
   { name: "binding.env passes ld_preload (any case)", code: "env_forbidden", severity: "error", file: "surface.json", path: "binding.env[1]", pack: { surface: (s) => (s.binding = { env: ["MINI_TOKEN", "ld_preload"] }) } },
   { name: "policy row for an unknown verb", code: "policy_unknown_row", severity: "error", file: "policy.json", path: "rows.nope", pack: { policy: (p) => (p.rows.nope = { operation: "read" }) } },
   { name: "external write without confirm", code: "external_no_confirm", severity: "warning", file: "policy.json", path: 'rows["item.add"]', pack: { policy: (p) => (p.rows["item.add"].land = "external") } },
+  { name: "reach.network_for without reach.network", code: "reach_network_unused", severity: "error", file: "surface.json", path: "reach.network_for", pack: { surface: (s) => (s.reach = { network_for: ["read"] }) } },
+  { name: "reach.paths names a path hcpx does not hide", code: "reach_path_unhidden", severity: "warning", file: "surface.json", path: "reach.paths[1]", pack: { surface: (s) => (s.reach = { paths: ["~/.ssh/known_hosts", "~/projects"] }) } },
   { name: "land on a read", code: "policy_read_gated", severity: "warning", file: "policy.json", path: "rows.show", pack: { policy: (p) => (p.rows.show.land = "local") } },
   { name: "confirm on a read", code: "policy_read_gated", severity: "warning", file: "policy.json", path: "rows.show", pack: { policy: (p) => (p.rows.show.confirm = true) } },
   { name: "inferred policy not reviewed (file level)", code: "policy_inferred", severity: "warning", file: "policy.json", path: "inferred", pack: { policy: (p) => (p.inferred = true) } },
@@ -282,7 +284,7 @@ describe("lint rules", () => {
 
   it("every rule code is exercised by a case above, except the project-level ones tested via the CLI", () => {
     const covered = new Set(cases.map((c) => c.code));
-    const viaCli = new Set(["bin_not_in_sandbox", "duplicate_pack"]);
+    const viaCli = new Set(["bin_not_in_sandbox", "duplicate_pack", "reach_no_network"]);
     expect(LINT_CODES.filter((c) => !covered.has(c) && !viaCli.has(c))).toEqual([]);
   });
 

@@ -9,6 +9,7 @@ import { loadPack, loadPacksTolerant, loadProject } from "../../pack/load";
 import type { Pack, Project } from "../../pack/model";
 import { lintPackDir } from "../../pack/lint";
 import { resolveBin } from "../../runtime/wrap";
+import { probeBackend } from "../../runtime/sandbox/index";
 import type { CommonOpts } from "../../config/common";
 import { adoptedSync, type Check, type CheckStatus } from "../../config/adopted-check";
 import { c, finish, makeOut } from "../output";
@@ -82,6 +83,7 @@ export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<n
       else if (r.command !== process.execPath && !executable(r.path)) checks.push({ id: `bin:${pack.id}`, status: "fail", message: `pack ${pack.id}: bin ${r.path} is not executable`, hint: `chmod +x ${r.path}` });
       else checks.push({ id: `bin:${pack.id}`, status: "ok", message: `pack ${pack.id}: bin ${bin} → ${r.path}` });
     }
+    if (project.sandbox.enforce === "os") checks.push(sandboxCheck(project));
     checks.push(...(await adoptedSync(project, packs)));
     checks.push(await mcpCheck(project, mcpTimeout));
   }
@@ -100,6 +102,12 @@ export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<n
     process.stdout.write(lines.join("\n") + "\n");
   }
   return code;
+}
+
+/** sandbox.enforce "os" must be possible here, else every wrap and mcp call is refused: say what to install. */
+function sandboxCheck(project: Project): Check {
+  const p = probeBackend(project);
+  return p.ok ? { id: "sandbox", status: "ok", message: `sandbox.enforce "os": ${p.message}` } : { id: "sandbox", status: "fail", message: `sandbox.enforce is "os" but every wrap and mcp call is refused: ${p.message}`, hint: p.hint };
 }
 
 function executable(path: string): boolean {

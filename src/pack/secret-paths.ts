@@ -1,0 +1,56 @@
+// The files in a home directory that hold secrets: hidden from every confined
+// call (sandbox.enforce "os") unless its pack declares the path in
+// reach.paths. Credentials of tools and clouds, and the hosts' own config
+// files, which hold the env (API keys) of every other MCP server the user set
+// up: another Binding's values. A list, not a whole-home hide: a bin may read
+// the rest of HOME (~/.gitconfig, caches), it may write none of it unless
+// HOME is inside sandbox.roots.
+
+/** Directories under HOME, hidden as an empty directory nobody may open. */
+export const SECRET_DIRS = [
+  ".ssh",
+  ".gnupg",
+  ".aws",
+  ".azure",
+  ".config/gcloud",
+  ".kube",
+  ".docker",
+  ".config/gh",
+  ".config/hub",
+  ".password-store",
+  ".local/share/keyrings",
+  ".terraform.d",
+  ".oci",
+  ".config/doctl",
+  ".config/op",
+  ".vault-token.d",
+  // hosts (every user-scope path of hosts/*.json5: test/runtime/sandbox-bwrap.test.ts):
+  // their configs carry other MCP servers' env values and their own tokens
+  ".claude",
+  ".cline",
+  ".config/amp",
+  ".config/devin",
+  ".config/goose",
+  ".config/kilo",
+  ".config/zed",
+  ".factory",
+  ".junie",
+  ".kiro",
+  ".qoder",
+  ".codex",
+  ".gemini",
+  ".qwen",
+  ".cursor",
+  ".copilot",
+  ".config/github-copilot",
+  ".config/opencode",
+  ".local/share/opencode",
+  ".kilocode",
+  ".augment",
+  ".continue",
+  ".codeium",
+  ".aws-sso",
+] as const;
+
+/** Single files under HOME, hidden behind an empty file. */
+export const SECRET_FILES = [".netrc", ".git-credentials", ".npmrc", ".yarnrc.yml", ".pypirc", ".pgpass", ".my.cnf", ".boto", ".s3cfg", ".vault-token", ".claude.json", ".env", ".config/Code/User/mcp.json"] as const;

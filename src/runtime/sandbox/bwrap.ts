@@ -1,0 +1,54 @@
+// The bubblewrap argument builder: a confinement plan (what is writable, what
+// is hidden, whether the network is shared) → bwrap's argv. Pure: no file
+// system access, so it is tested by itself (test/runtime/sandbox-bwrap.test.ts)
+// and by running it (test/runtime/sandbox.test.ts).
+//
+// The layout, in bwrap's order (later mounts cover earlier ones):
+//   /            read-only (the host's own tree)
+//   /dev /proc   fresh (no host devices, this pid namespace's processes)
+//   /tmp         a private, empty, writable tmpfs (the call's temp dir), over
+//                which the paths the call needs that live under /tmp are
+//                bound again, read-only
+//   writable     sandbox.roots for a write, bound read-write
+//   masks        HOME's secrets: a directory becomes an empty one mode 000,
+//                a file the null device on a nodev mount (opening it: EACCES);
+//                a declared path inside one is bound back
+//   namespaces   pid, ipc, uts (and cgroup where it can) always; the network
+//                unless the call may use it; all capabilities dropped (root
+//                included), a new session (no terminal injection), killed
+//                when hcpx dies
+
+export interface BwrapPlan {
+  /** paths under /tmp the call must still see, read-only (the project, the bin, HOME…) */
+  rebind: string[];
+  /** paths the call may write (a write's sandbox.roots), bound read-write */
+  writable: string[];
+  /** secrets to hide: `dir` for a directory (an empty tmpfs, mode 000), else a file (/dev/null bound nodev: unopenable) */
+  masks: { path: string; dir: boolean; traverse?: boolean }[];
+  /** declared paths (reach.paths) inside a masked directory: bound back read-only */
+  unmask: string[];
+  /** share the host's network (else a network namespace with only loopback) */
+  network: boolean;
+  /** the working directory inside */
+  cwd: string;
+}
+
+const byDepth = (xs: readonly string[]) => [...new Set(xs)].sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+
+/** bwrap's arguments for `plan`, ending with `--` and the command to run. */
+export function bwrapArgs(plan: BwrapPlan, command: string, argv: readonly string[]): string[] {
+  const a = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  for (const p of byDepth(plan.rebind)) a.push("--ro-bind", p, p);
+  for (const p of byDepth(plan.writable)) a.push("--bind", p, p);
+  for (const m of plan.masks) {
+    // a directory with a declared path inside is traversable (0111: the path opens, nothing lists or reads the rest)
+    if (m.dir) a.push("--perms", m.traverse ? "0111" : "0000", "--tmpfs", m.path);
+    else a.push("--ro-bind", "/dev/null", m.path);
+  }
+  for (const p of byDepth(plan.unmask)) a.push("--ro-bind", p, p);
+  for (const m of plan.masks) if (m.dir) a.push("--remount-ro", m.path);
+  a.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
+  if (!plan.network) a.push("--unshare-net");
+  a.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", plan.cwd, "--", command, ...argv);
+  return a;
+}

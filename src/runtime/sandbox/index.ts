@@ -1,0 +1,276 @@
+// The kernel sandbox (sandbox.enforce "os", docs/sandbox.md): one call to
+// confine() at each spawn site (wrap.ts's runWrap, mcp-adapter.ts's runMcp)
+// turns the program's command line into bubblewrap's, from the verb's Policy
+// row: a read sees the file system read-only, a write may change only
+// sandbox.roots, both get a private /tmp, HOME's secrets are hidden, and the
+// network is a namespace of its own unless the pack declares it for this kind
+// of call (reach.network + reach.network_for). With enforcement "off" it
+// returns the spawn unchanged and touches nothing. Where "os" is asked and
+// this machine cannot do it, the call is refused (sandbox_unavailable): never
+// run unconfined. No dependency: node builtins only (it is on exec's path).
+import { spawnSync } from "node:child_process";
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import type { CommandPolicy, Pack, Project } from "../../pack/model";
+import { isGranted } from "../../pack/grants";
+import { isInside } from "../../util/paths";
+import { failure, type Envelope, type Failure } from "../envelope";
+import { bwrapArgs, type BwrapPlan } from "./bwrap";
+import { SECRET_DIRS, SECRET_FILES } from "../../pack/secret-paths";
+
+/** What a call may do, from its Policy row: a read, or a write by where it lands. */
+export type CallClass = "read" | "local" | "remote" | "external";
+const WIDTH: Record<CallClass, number> = { read: 0, local: 1, remote: 2, external: 3 };
+const NETWORK_FOR_DEFAULT: readonly CallClass[] = ["remote", "external"];
+
+export function classOf(policy: Pick<CommandPolicy, "operation" | "land">): CallClass {
+  if (policy.operation === "read") return "read";
+  return policy.land ?? "local";
+}
+
+/**
+ * The mcp adapter's server is one process serving several verbs: it runs with
+ * the widest class among the pack's granted verbs (a read-only grant keeps it
+ * read-only; one granted remote write gives it what that write gets).
+ */
+export function widestGranted(pack: Pack, project: Project): CallClass {
+  let w: CallClass = "read";
+  for (const c of pack.commands) {
+    if (!isGranted(project.grants, pack.id, c.verb_key)) continue;
+    const k = classOf(c.policy);
+    if (WIDTH[k] > WIDTH[w]) w = k;
+  }
+  return w;
+}
+
+/** Whether a call of this class gets the network under "os": only when the pack declares it. */
+export function networkFor(pack: Pack, cls: CallClass): boolean {
+  const r = pack.surface.reach;
+  if (!r?.network?.length) return false;
+  return (r.network_for ?? NETWORK_FOR_DEFAULT).includes(cls);
+}
+
+export interface SpawnLine {
+  command: string;
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export interface Confined extends SpawnLine {
+  /** the envelope of the run, told as a sandbox denial where the backend can tell one */
+  explain(e: Envelope): Envelope;
+  /** set when confined: how */
+  plan?: BwrapPlan & { cls: CallClass; backend: "bwrap"; bwrap: string };
+}
+
+const BWRAP_PATHS = ["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"];
+
+/** The bubblewrap program: sandbox.bins.bwrap when set, else its usual places (never PATH). */
+export function findBwrap(project: Pick<Project, "sandbox">): { path?: string; why?: string } {
+  const mapped = Object.hasOwn(project.sandbox.bins, "bwrap") ? project.sandbox.bins.bwrap : undefined;
+  if (mapped !== undefined) return isFile(mapped) ? { path: mapped } : { why: `sandbox.bins.bwrap is ${mapped}, which is not a file` };
+  const found = BWRAP_PATHS.find(isFile);
+  return found ? { path: found } : { why: `bubblewrap (bwrap) is not installed (looked in ${BWRAP_PATHS.join(", ")})` };
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/** What to install, per platform, for `doctor` and the refusal's hint. */
+export function installHint(): string {
+  if (process.platform === "linux") return "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap) and allow unprivileged user namespaces (docs/sandbox.md), or set sandbox.enforce to \"off\"";
+  if (process.platform === "darwin") return "macOS has no backend in hcpx yet: docs/sandbox.md has the sandbox-exec profile (untested); set sandbox.enforce to \"off\" to run unconfined";
+  return `there is no OS sandbox backend for ${process.platform}: set sandbox.enforce to "off" to run unconfined`;
+}
+
+function unavailable(label: string, project: Project, why: string): Failure {
+  const from = project.sandbox.enforcedBy?.length ? ` (asked in ${project.sandbox.enforcedBy.join(", ")})` : "";
+  return failure("sandbox_unavailable", `${label} was not run: sandbox.enforce is "os"${from}, but ${why}`, { hint: `${installHint()}; \`hcpx doctor\` checks it` });
+}
+
+export interface ConfineContext {
+  pack: Pack;
+  project: Project;
+  /** the class of the call (classOf(cmd.policy), or widestGranted for an mcp server) */
+  cls: CallClass;
+  /** the resolved program (its directory stays readable) */
+  binPath: string;
+  label: string;
+}
+
+const identity = (e: Envelope) => e;
+
+/**
+ * The spawn of `line`, confined per `ctx` when sandbox.enforce is "os"; the
+ * same spawn when it is "off"; a sandbox_unavailable failure when "os" is
+ * asked and this machine cannot.
+ */
+export function confine(line: SpawnLine, ctx: ConfineContext): Confined | Failure {
+  const { project } = ctx;
+  if (project.sandbox.enforce !== "os") return { ...line, explain: identity };
+  if (process.platform === "darwin") return unavailable(ctx.label, project, "macOS has no sandbox backend in hcpx yet (the sandbox-exec profile in docs/sandbox.md is untested)");
+  if (process.platform !== "linux") return unavailable(ctx.label, project, `${process.platform} has no OS sandbox backend`);
+  const bw = findBwrap(project);
+  if (!bw.path) return unavailable(ctx.label, project, bw.why!);
+  const plan = planFor(line, ctx);
+  const env: NodeJS.ProcessEnv = { ...line.env, TMPDIR: "/tmp", TMP: "/tmp", TEMP: "/tmp" };
+  const confined: Confined = {
+    command: bw.path,
+    argv: bwrapArgs(plan, line.command, line.argv),
+    env,
+    cwd: line.cwd,
+    plan: { ...plan, cls: ctx.cls, backend: "bwrap", bwrap: bw.path },
+    explain: (e) => explainDenial(e, plan, ctx),
+  };
+  return confined;
+}
+
+/** The homes whose secrets are hidden: the one the program is given, and the user's. */
+function homes(env: NodeJS.ProcessEnv): string[] {
+  const out = new Set<string>();
+  for (const h of [env.HOME, homedir()]) if (h && h !== "/") out.add(real(h));
+  return [...out];
+}
+
+function expand(p: string, home: string): string {
+  return p.startsWith("~/") ? join(home, p.slice(2)) : p;
+}
+
+function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
+  const { pack, project, cls } = ctx;
+  const hs = homes(line.env);
+  const roots = project.sandbox.roots.map(real);
+  const writable = cls === "read" ? [] : roots.filter((r) => existsSync(r));
+  // what must stay visible under the private /tmp: the project, the program, the pack, Node, HOME
+  const needed = [...roots, real(line.cwd), real(dirname(ctx.binPath)), real(pack.dir), real(dirname(dirname(process.execPath))), ...hs];
+  const declared = (pack.surface.reach?.paths ?? []).flatMap((p) => (p.startsWith("~/") ? hs.map((h) => expand(p, h)) : [p])).map(real);
+  const rebind = [...needed, ...declared].filter((p) => isInside(p, "/tmp") && p !== "/tmp" && existsSync(p) && !writable.some((w) => isInside(p, w)));
+  const masks: BwrapPlan["masks"] = [];
+  const unmask: string[] = [];
+  for (const h of hs) {
+    for (const [rel, dir] of [...SECRET_DIRS.map((d) => [d, true] as const), ...SECRET_FILES.map((f) => [f, false] as const)]) {
+      const path = join(h, rel);
+      let st;
+      try {
+        st = statSync(path);
+      } catch {
+        continue; // absent: nothing to hide (a program that creates it creates it in a read-only or hidden place)
+      }
+      // a declared path equal to the secret, or around it, shows it whole
+      if (declared.some((d) => isInside(path, d))) continue;
+      const inside = declared.filter((d) => isInside(d, path) && d !== path && existsSync(d));
+      masks.push({ path, dir: st.isDirectory() && dir, ...(inside.length ? { traverse: true } : {}) });
+      unmask.push(...inside);
+    }
+  }
+  return { rebind, writable, masks, unmask, network: networkFor(pack, cls), cwd: line.cwd };
+}
+
+const EROFS = /read-only file system|\bEROFS\b/i;
+const EACCES = /permission denied|\bEACCES\b|\bEPERM\b|operation not permitted/i;
+const NET = /network is unreachable|\bENETUNREACH\b|connection refused|\bECONNREFUSED\b|\bEAI_AGAIN\b|\bENOTFOUND\b|temporary failure in name resolution|name or service not known|could not resolve host/i;
+const ENOENT = /no such file or directory|\bENOENT\b/i;
+const QUOTED_PATH = /['"‘`](\/[^'"’`\n]*)['"’`]/;
+
+/** A path of the host's /tmp the call does not see (its /tmp is its own): the host has it, the sandbox does not show it. */
+function hiddenTmp(path: string, plan: Pick<BwrapPlan, "rebind" | "writable">): boolean {
+  if (!isInside(path, "/tmp") || path === "/tmp") return false;
+  if ([...plan.rebind, ...plan.writable].some((p) => isInside(path, p))) return false;
+  // the first component under /tmp exists on the host: the program reached for something outside its private /tmp
+  const top = join("/tmp", path.slice("/tmp/".length).split("/")[0]!);
+  return existsSync(top);
+}
+
+export interface Denial {
+  /** what the call tried that its Policy row does not allow ("tmp": a path of the host's /tmp, which the call's private /tmp does not show) */
+  what: "write" | "read" | "network" | "tmp";
+  /** the path, when the program's message names one */
+  path?: string;
+  /** the program's own line that says so */
+  line: string;
+}
+
+/** The denials a failed program's output shows, as far as its messages tell (bubblewrap keeps no log). */
+export function denialsIn(text: string, plan: Pick<BwrapPlan, "masks" | "network" | "rebind" | "writable">): Denial[] {
+  const out: Denial[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line) continue;
+    const path = QUOTED_PATH.exec(line)?.[1];
+    if (EROFS.test(line)) out.push({ what: "write", ...(path ? { path } : {}), line });
+    else if (!plan.network && NET.test(line)) out.push({ what: "network", line });
+    else if (EACCES.test(line) && plan.masks.some((m) => line.includes(m.path))) out.push({ what: "read", path: path ?? plan.masks.find((m) => line.includes(m.path))!.path, line });
+    else if (path && ENOENT.test(line) && plan.masks.some((m) => isInside(path, m.path))) out.push({ what: "read", path, line });
+    else if (path && ENOENT.test(line) && hiddenTmp(path, plan)) out.push({ what: "tmp", path, line });
+  }
+  // one per kind and path (a stack trace repeats its message); a line without a path only when its kind has none
+  const seen = new Set<string>();
+  return out.filter((d) => {
+    if (!d.path && out.some((o) => o.what === d.what && o.path)) return false;
+    const k = `${d.what}\0${d.path ?? ""}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+const ALLOWED: Record<CallClass, string> = {
+  read: "a read: the file system is read-only (a private /tmp aside)",
+  local: "a local write: only sandbox.roots (and a private /tmp) are writable",
+  remote: "a remote write: only sandbox.roots (and a private /tmp) are writable",
+  external: "an external write: only sandbox.roots (and a private /tmp) are writable",
+};
+
+function explainDenial(e: Envelope, plan: BwrapPlan, ctx: ConfineContext): Envelope {
+  if (e.ok || e.error.code !== "exit_nonzero") return e;
+  const err = e.error;
+  const stderr = typeof err.stderr_tail === "string" ? err.stderr_tail : "";
+  // bubblewrap's own refusal (no user namespaces, a mount it cannot make): it ran nothing
+  if (err.exit_code === 1 && /^bwrap: /.test(stderr.trimStart()) && stderr.trim().split("\n").length <= 2) {
+    return unavailable(ctx.label, ctx.project, `bubblewrap could not set the sandbox up: ${stderr.trim().replace(/^bwrap: /, "")}`);
+  }
+  const text = [stderr, typeof err.stdout_tail === "string" ? err.stdout_tail : "", typeof err.output === "object" && err.output !== null ? JSON.stringify(err.output) : ""].join("\n");
+  const denied = denialsIn(text, plan);
+  if (!denied.length) return e;
+  const what = [...new Set(denied.map((d) => (d.what === "write" ? `writing ${d.path ?? "a file"}` : d.what === "read" ? `reading ${d.path}` : d.what === "tmp" ? `${d.path} (the host's /tmp: the call's /tmp is its own)` : "the network")))].join(", ");
+  const net = plan.network ? "the network is shared (declared)" : "no network (none declared for this kind of call)";
+  return failure("sandbox_denied", `${ctx.label}: the sandbox denied ${what}; this call is ${ALLOWED[ctx.cls]}, ${net}`, {
+    denied,
+    policy: { operation: ctx.cls === "read" ? "read" : "write", ...(ctx.cls === "read" ? {} : { land: ctx.cls }) },
+    exit_code: err.exit_code,
+    stderr_tail: err.stderr_tail,
+    hint: "nothing outside what the Policy row allows was changed; if the program needs it, fix the pack: its Policy row, or reach.network / reach.paths in surface.json (docs/sandbox.md)",
+  });
+}
+
+/**
+ * Whether this machine can confine a call (for `hcpx doctor`): the backend is
+ * there and starts a sandbox as confine() asks for one (namespaces, no
+ * capabilities). Runs bubblewrap once; never on exec's path.
+ */
+export function probeBackend(project: Pick<Project, "sandbox">): { ok: boolean; message: string; hint?: string } {
+  if (process.platform !== "linux") return { ok: false, message: process.platform === "darwin" ? "macOS: no sandbox backend in hcpx yet (docs/sandbox.md has the sandbox-exec profile, untested)" : `${process.platform}: no OS sandbox backend`, hint: installHint() };
+  const bw = findBwrap(project);
+  if (!bw.path) return { ok: false, message: bw.why!, hint: installHint() };
+  const probe = existsSync("/bin/true") ? ["/bin/true"] : [process.execPath, "-e", "0"];
+  const plan: BwrapPlan = { rebind: [], writable: [], masks: [], unmask: [], network: false, cwd: "/" };
+  const r = spawnSync(bw.path, bwrapArgs(plan, probe[0]!, probe.slice(1)), { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "ignore", "pipe"] });
+  if (r.status === 0) return { ok: true, message: `bubblewrap ${bw.path} confines a call here (mount, pid and network namespaces)` };
+  const why = (r.stderr ?? "").trim().split("\n")[0] || (r.error ? r.error.message : `exit ${r.status ?? r.signal}`);
+  return { ok: false, message: `bubblewrap ${bw.path} cannot set a sandbox up here: ${why}`, hint: "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; Ubuntu 24.04+: an AppArmor profile for bwrap, or kernel.apparmor_restrict_unprivileged_userns=0), or run where they are allowed (docs/sandbox.md)" };
+}

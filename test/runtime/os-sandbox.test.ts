@@ -1,0 +1,356 @@
+// sandbox.enforce "os" (issue 25, docs/sandbox.md) with real processes and the
+// real kernel: bubblewrap confines each call per its Policy row. A read whose
+// bin tries to write in the project, in HOME and in the host's /tmp, to read
+// ~/.ssh/id_rsa and to reach a loopback listener is stopped each time, nothing
+// changes, and the envelope is sandbox_denied saying what; a local write writes
+// in sandbox.roots and nowhere else; a remote write reaches its declared
+// endpoint (and, a documented limit, any other: the network is shared or not);
+// SIGTERM still ends the whole confined tree; the mcp adapter's server is
+// confined for its widest granted verb; where the backend is missing or
+// refuses, nothing runs (sandbox_unavailable). Needs bubblewrap (.ci/run
+// installs it).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { runHcpx, spawnHcpx, tmp, REPO } from "../support/hcpx";
+import { fxPack, project, writePack } from "./support";
+import { startMcp } from "../mcp/support";
+import { writeUserConfig } from "../support/userconfig";
+
+const tryCmd = { verb_key: "try", summary: "try one thing", cli: ["reach", "{{act}}", "{{arg}}"], args: { act: { type: "string", required: true }, arg: { type: "string", allow_dash: false } } };
+const treeCmd = { verb_key: "run", summary: "start a tree and wait", cli: ["tree", "{{pid}}", "{{effect}}"], args: { pid: { type: "string", required: true }, effect: { type: "string", required: true } } };
+const FILESYSTEM = join(REPO, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+const MARK = `mark-${randomBytes(6).toString("hex")}`;
+
+interface Listener {
+  port: number;
+  hits: number;
+  server: Server;
+}
+async function listen(reply: string): Promise<Listener> {
+  const l: Listener = { port: 0, hits: 0, server: createServer() };
+  l.server.on("connection", (s) => {
+    l.hits++;
+    s.end(reply + "\n");
+  });
+  await new Promise<void>((r) => l.server.listen(0, "127.0.0.1", r));
+  l.port = (l.server.address() as { port: number }).port;
+  return l;
+}
+
+let dir: string;
+let home: string;
+let outside: string;
+let declared: Listener;
+let other: Listener;
+
+const exec = async (pack: string, verb: string, kv: string[], extra: string[] = []) => {
+  const r = await runHcpx(["exec", pack, verb, "--json", ...extra, "--", ...kv], { cwd: dir, env: { HOME: home } });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- envelopes of several shapes, read field by field
+  return { ...r, env: JSON.parse(r.stdout) as { ok: boolean; data?: any; error?: any } };
+};
+
+beforeAll(async () => {
+  declared = await listen("declared-endpoint");
+  other = await listen("other-endpoint");
+  outside = tmp("hcpx-sbx-outside-");
+  home = tmp("hcpx-sbx-home-");
+  mkdirSync(join(home, ".ssh"));
+  writeFileSync(join(home, ".ssh", "id_rsa"), "-----BEGIN FAKE KEY-----\n");
+  writeFileSync(join(home, ".netrc"), "machine example.com password hunter2\n");
+  writeFileSync(join(home, ".ssh", "known_hosts"), "example.com ssh-ed25519 AAAA\n");
+  const p = project({
+    packs: [
+      fxPack("rd", "reach.mjs", [tryCmd]),
+      fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } }),
+      fxPack("rw", "reach.mjs", [tryCmd], { reach: { network: [`127.0.0.1:${declared.port}`] } }, { try: { operation: "write", land: "remote" } }),
+      fxPack("rdnet", "reach.mjs", [tryCmd], { reach: { network: [`127.0.0.1:${declared.port}`], network_for: ["read"] } }),
+      fxPack("rdkh", "reach.mjs", [tryCmd], { reach: { paths: ["~/.ssh/known_hosts"] } }),
+      fxPack("tree", "tree.mjs", [treeCmd], { wrap: { output: "text", timeout_ms: 20_000, agent_env: { TREE_MARK: MARK } } }, { run: { operation: "write", land: "local" } }),
+    ],
+    sandbox: { enforce: "os", bins: { node: process.execPath } },
+  });
+  dir = p.dir;
+  // the mcp adapter: one server (server-filesystem over the project), two packs: one granted only a read, one a local write
+  for (const [id, row] of [
+    ["fsread", { operation: "read" }],
+    ["fswrite", { operation: "write", land: "local" }],
+  ] as const) {
+    writePack(dir, {
+      id,
+      surface: { kind: "mcp", mcp: { bin: "node", args: [FILESYSTEM, dir] }, commands: [{ verb_key: "put", summary: "write a file", tool: "write_file", args: { path: { type: "string", required: true }, content: { type: "string", required: true } } }] },
+      rows: { put: row },
+    });
+  }
+  const cfg = JSON.parse(readFileSync(p.config, "utf8")) as { packs: string[]; grants: { allow: string[] } };
+  cfg.packs.push("./packs/fsread", "./packs/fswrite");
+  cfg.grants.allow.push("fsread.*", "fswrite.*");
+  writeFileSync(p.config, JSON.stringify(cfg, null, 2));
+});
+
+afterAll(() => {
+  declared?.server.close();
+  other?.server.close();
+});
+
+describe("a read verb under enforce \"os\"", () => {
+  it("writing in the project: sandbox_denied (write, the path), nothing written", async () => {
+    const target = join(dir, "written-by-read.txt");
+    const r = await exec("rd", "try", ["act=write", `arg=${target}`]);
+    expect(r.code).toBe(1);
+    expect(r.env.error.code).toBe("sandbox_denied");
+    expect(r.env.error.denied).toEqual([expect.objectContaining({ what: "write", path: target })]);
+    expect(r.env.error.policy).toEqual({ operation: "read" });
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it("writing in HOME: sandbox_denied, nothing written", async () => {
+    const target = join(home, "written-by-read.txt");
+    const r = await exec("rd", "try", ["act=write", `arg=${target}`]);
+    expect(r.env.error.code).toBe("sandbox_denied");
+    expect(r.env.error.denied[0]).toMatchObject({ what: "write", path: target });
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it("writing in the host's /tmp outside its private temp dir: sandbox_denied (the host's /tmp is not its /tmp), nothing written", async () => {
+    const target = join(outside, "written-by-read.txt");
+    const r = await exec("rd", "try", ["act=write", `arg=${target}`]);
+    expect(r.env.error.code).toBe("sandbox_denied");
+    expect(r.env.error.denied[0]).toMatchObject({ what: "tmp", path: target });
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it("its private temp dir is writable, and gone after the call", async () => {
+    const r = await exec("rd", "try", ["act=tmp"]);
+    expect(r.env).toMatchObject({ ok: true, data: { tmpdir: "/tmp", text: "private" } });
+    expect(readdirSync("/tmp").filter((f) => f.startsWith("reach-"))).toEqual([]);
+  });
+
+  it("reading ~/.ssh/id_rsa or ~/.netrc: sandbox_denied (read, the path); the rest of HOME reads", async () => {
+    const key = join(home, ".ssh", "id_rsa");
+    const r = await exec("rd", "try", ["act=read", `arg=${key}`]);
+    expect(r.env.error.code).toBe("sandbox_denied");
+    expect(r.env.error.denied[0]).toMatchObject({ what: "read", path: key });
+    expect(r.stdout).not.toContain("FAKE KEY");
+    const n = await exec("rd", "try", ["act=read", `arg=${join(home, ".netrc")}`]);
+    expect(n.env.error.code).toBe("sandbox_denied");
+    expect(n.env.error.denied[0]).toMatchObject({ what: "read", path: join(home, ".netrc") });
+    expect(n.stdout).not.toContain("hunter2");
+    // the rest of HOME stays readable
+    writeFileSync(join(home, ".gitconfig"), "[user]\n");
+    expect((await exec("rd", "try", ["act=read", `arg=${join(home, ".gitconfig")}`])).env).toEqual({ ok: true, data: { text: "[user]\n" } });
+  });
+
+  it("a declared path inside a hidden directory reads (reach.paths: ~/.ssh/known_hosts); the rest of it stays hidden", async () => {
+    expect((await exec("rdkh", "try", ["act=read", `arg=${join(home, ".ssh", "known_hosts")}`])).env).toEqual({ ok: true, data: { text: "example.com ssh-ed25519 AAAA\n" } });
+    const r = await exec("rdkh", "try", ["act=read", `arg=${join(home, ".ssh", "id_rsa")}`]);
+    expect(r.env.error.code).toBe("sandbox_denied");
+    expect(r.env.error.denied[0]).toMatchObject({ what: "read", path: join(home, ".ssh", "id_rsa") });
+    expect(r.stdout).not.toContain("FAKE KEY");
+  });
+
+  it("a TCP connection to a loopback listener: sandbox_denied (network), the listener never hit", async () => {
+    const before = declared.hits;
+    const r = await exec("rd", "try", ["act=connect", `arg=${declared.port}`]);
+    expect(r.env.error.code).toBe("sandbox_denied");
+    expect(r.env.error.denied[0]).toMatchObject({ what: "network" });
+    expect(declared.hits).toBe(before);
+  });
+
+  it("a read whose pack declares the network for reads reaches it", async () => {
+    const r = await exec("rdnet", "try", ["act=connect", `arg=${declared.port}`]);
+    expect(r.env).toEqual({ ok: true, data: { connected: true, got: "declared-endpoint" } });
+  });
+});
+
+describe("a write under enforce \"os\"", () => {
+  it("local: writes inside sandbox.roots", async () => {
+    const target = join(dir, "notes", "by-local-write.txt");
+    mkdirSync(join(dir, "notes"), { recursive: true });
+    const r = await exec("lw", "try", ["act=write", `arg=${target}`]);
+    expect(r.env).toEqual({ ok: true, data: { wrote: target } });
+    expect(readFileSync(target, "utf8")).toBe("reached\n");
+  });
+
+  it("local: nowhere else (HOME, the host's /tmp), and no network", async () => {
+    for (const target of [join(home, "by-local-write.txt"), join(outside, "by-local-write.txt")]) {
+      const r = await exec("lw", "try", ["act=write", `arg=${target}`]);
+      expect(r.env.error.code, target).toBe("sandbox_denied");
+      expect(existsSync(target)).toBe(false);
+    }
+    const n = await exec("lw", "try", ["act=connect", `arg=${declared.port}`]);
+    expect(n.env.error.code).toBe("sandbox_denied");
+    expect(n.env.error.denied[0].what).toBe("network");
+  });
+
+  it("remote: reaches its declared loopback endpoint; files as for local", async () => {
+    const before = declared.hits;
+    const r = await exec("rw", "try", ["act=connect", `arg=${declared.port}`]);
+    expect(r.env).toEqual({ ok: true, data: { connected: true, got: "declared-endpoint" } });
+    expect(declared.hits).toBe(before + 1);
+    const w = await exec("rw", "try", ["act=write", `arg=${join(home, "by-remote.txt")}`]);
+    expect(w.env.error.code).toBe("sandbox_denied");
+  });
+
+  it("remote: the documented limit, bubblewrap cannot tell endpoints apart: a declared network is the host's network, another endpoint is reached too", async () => {
+    const r = await exec("rw", "try", ["act=connect", `arg=${other.port}`]);
+    expect(r.env).toEqual({ ok: true, data: { connected: true, got: "other-endpoint" } });
+  });
+});
+
+function marked(): number[] {
+  const out: number[] = [];
+  for (const e of readdirSync("/proc")) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      if (readFileSync(`/proc/${e}/environ`, "utf8").split("\0").includes(`TREE_MARK=${MARK}`)) out.push(Number(e));
+    } catch {
+      /* gone, or not ours */
+    }
+  }
+  return out;
+}
+
+describe("SIGTERM under enforce \"os\"", () => {
+  it("ends the whole confined tree (bwrap, the bin, its child, its grandchild in its own session); the effect never lands", async () => {
+    const pid = join(dir, "tree-pid.json");
+    const effect = join(dir, "tree-effect.txt");
+    const child = spawnHcpx(["exec", "tree", "run", "--json", "--", `pid=${pid}`, `effect=${effect}`], { cwd: dir, env: { HOME: home } });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    const done = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
+    for (let i = 0; i < 500 && !existsSync(pid); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(existsSync(pid), "the tree came up").toBe(true);
+    // bwrap, its pid-1, the bin, the child, the grandchild: all carry the marker
+    expect(marked().length).toBeGreaterThanOrEqual(3);
+    child.kill("SIGTERM");
+    expect(await done).toBe(1);
+    expect(JSON.parse(stdout).error.code).toBe("cancelled");
+    expect(marked(), "a process of the confined tree is still running").toEqual([]);
+    await new Promise((r) => setTimeout(r, 1700));
+    expect(existsSync(effect)).toBe(false);
+  });
+});
+
+describe("the mcp adapter's server under enforce \"os\"", () => {
+  it("granted only a read, its server cannot write in the project; granted a local write, it can (widest granted verb)", async () => {
+    const ro = join(dir, "by-mcp-read.txt");
+    const r = await exec("fsread", "put", [`path=${ro}`, "content=x"]);
+    expect(r.env.ok).toBe(false);
+    expect(JSON.stringify(r.env.error)).toMatch(/read-only file system|EROFS/i);
+    expect(existsSync(ro)).toBe(false);
+    const rw = join(dir, "by-mcp-write.txt");
+    const w = await exec("fswrite", "put", [`path=${rw}`, "content=y"]);
+    expect(w.env.ok, JSON.stringify(w.env)).toBe(true);
+    expect(readFileSync(rw, "utf8")).toBe("y");
+  });
+
+  it("hcpx mcp keeps the server confined between calls", async () => {
+    const s = await startMcp({ dir, home });
+    try {
+      const ro = join(dir, "by-mcp-server-read.txt");
+      const res = (await s.client.callTool({ name: "hcp", arguments: { pack: "fsread", verb: "put", args: { path: ro, content: "x" } } })) as { isError?: boolean; content: { text: string }[] };
+      expect(res.isError).toBe(true);
+      expect(res.content.map((c) => c.text).join("\n")).toMatch(/read-only file system|EROFS/i);
+      expect(existsSync(ro)).toBe(false);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("enforce \"os\" where it cannot be done: nothing runs", () => {
+  it("no bubblewrap (sandbox.bins.bwrap names no file): sandbox_unavailable, the bin never ran", async () => {
+    const p = project({ packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })], sandbox: { enforce: "os", bins: { bwrap: "/nonexistent/bwrap" } } });
+    const target = join(p.dir, "ran.txt");
+    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], { cwd: p.dir });
+    expect(r.code).toBe(1);
+    const e = JSON.parse(r.stdout).error;
+    expect(e.code).toBe("sandbox_unavailable");
+    expect(e.message).toContain("/nonexistent/bwrap");
+    expect(e.hint).toMatch(/bubblewrap/);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it("bubblewrap refuses (no user namespaces): sandbox_unavailable with its reason", async () => {
+    const p = project({ packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })] });
+    const fake = join(p.dir, "fake-bwrap");
+    writeFileSync(fake, "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces.' >&2\nexit 1\n");
+    chmodSync(fake, 0o755);
+    const cfg = JSON.parse(readFileSync(p.config, "utf8")) as { sandbox: Record<string, unknown> };
+    cfg.sandbox = { ...cfg.sandbox, enforce: "os", bins: { bwrap: fake } };
+    writeFileSync(p.config, JSON.stringify(cfg));
+    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${join(p.dir, "ran.txt")}`], { cwd: p.dir });
+    const e = JSON.parse(r.stdout).error;
+    expect(e.code).toBe("sandbox_unavailable");
+    expect(e.message).toMatch(/user namespaces/);
+    expect(existsSync(join(p.dir, "ran.txt"))).toBe(false);
+  });
+
+  it("a composite is refused unless every config asking \"os\" trusts it; trusted, it runs", async () => {
+    const p = project({ examples: ["calc"], sandbox: { enforce: "os" } });
+    const r = await runHcpx(["exec", "calc", "ping", "--json"], { cwd: p.dir });
+    expect(JSON.parse(r.stdout).error.code).toBe("sandbox_unavailable");
+    expect(JSON.parse(r.stdout).error.hint).toContain("trusted_composites");
+    const cfg = JSON.parse(readFileSync(p.config, "utf8")) as { sandbox: Record<string, unknown> };
+    cfg.sandbox = { ...cfg.sandbox, trusted_composites: ["calc"] };
+    writeFileSync(p.config, JSON.stringify(cfg));
+    const ok = await runHcpx(["exec", "calc", "ping", "--json"], { cwd: p.dir });
+    expect(JSON.parse(ok.stdout).ok).toBe(true);
+  });
+});
+
+describe("sandbox.enforce in the config", () => {
+  const lwPack = () => fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } });
+
+  it("the stricter of user and project wins: the user's \"os\" holds under a project's \"off\"", async () => {
+    const p = project({ packs: [lwPack()], sandbox: { enforce: "off" } });
+    const h = tmp("hcpx-sbx-userhome-");
+    writeUserConfig(h, { sandbox: { enforce: "os", bins: { bwrap: "/nonexistent/bwrap" } } });
+    const target = join(p.dir, "ran.txt");
+    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], { cwd: p.dir, env: { HOME: h } });
+    const e = JSON.parse(r.stdout).error;
+    expect(e.code).toBe("sandbox_unavailable");
+    expect(e.message).toContain(join(h, ".config", "hcp", "config.json5"));
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it("an unknown value fails the config (never read as \"off\"): nothing runs", async () => {
+    const p = project({ packs: [lwPack()], sandbox: { enforce: "strict" } });
+    const target = join(p.dir, "ran.txt");
+    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], { cwd: p.dir });
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toMatch(/sandbox\.enforce|enforce/);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it("doctor: \"os\" that cannot be done fails its sandbox check with what to install; where it can, the check passes", async () => {
+    const bad = project({ packs: [lwPack()], sandbox: { enforce: "os", bins: { bwrap: "/nonexistent/bwrap" } } });
+    const r = await runHcpx(["doctor", "--json", "--mcp-timeout", "5000"], { cwd: bad.dir });
+    const checks = JSON.parse(r.stdout).data?.checks ?? JSON.parse(r.stdout).error?.details?.checks;
+    const c = (checks as { id: string; status: string; hint?: string; message: string }[]).find((x) => x.id === "sandbox")!;
+    expect(c.status).toBe("fail");
+    expect(c.hint).toMatch(/bubblewrap/);
+    const good = await runHcpx(["doctor", "--json", "--mcp-timeout", "5000"], { cwd: dir });
+    const gc = ((JSON.parse(good.stdout).data?.checks ?? JSON.parse(good.stdout).error?.details?.checks) as { id: string; status: string; message: string }[]).find((x) => x.id === "sandbox")!;
+    expect(gc).toMatchObject({ status: "ok" });
+    expect(gc.message).toMatch(/sandbox\.enforce "os": bubblewrap/);
+  });
+});
+
+describe("lint and review of reach", () => {
+  it("lint: under enforce \"os\" a remote write without a declared network warns (reach_no_network), not otherwise; network_for without network is an error", async () => {
+    // the project's own packs (lint with no directory): the config's enforce applies
+    const packs = [fxPack("rwx", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "remote" } })];
+    const p = project({ packs, sandbox: { enforce: "os" } });
+    expect((await runHcpx(["lint", "--json"], { cwd: p.dir })).stdout).toContain("reach_no_network");
+    const off = project({ packs });
+    expect((await runHcpx(["lint", "--json"], { cwd: off.dir })).stdout).not.toContain("reach_no_network");
+    const q = project({ packs: [fxPack("nfx", "reach.mjs", [tryCmd], { reach: { network_for: ["read"] } })] });
+    const b = await runHcpx(["lint", join(q.dir, "packs", "nfx"), "--json"], { cwd: q.dir });
+    expect(b.code).not.toBe(0);
+    expect(b.stdout).toContain("reach_network_unused");
+  });
+});
