@@ -1,0 +1,58 @@
+// The runtime's half of the adapter table (src/pack/adapters.ts is the other):
+// how a call of each callable kind runs, behind the one Adapter interface. Each
+// kind's code is loaded on its first call only (the mcp adapter, with the MCP
+// SDK, is even a file of its own in dist/), so `hcpx exec` of one kind never
+// initializes another's. runAdapter() is the only way execute() reaches an
+// adapter: it refuses to start an already cancelled call, and reports a call
+// cancelled while it ran as `cancelled`, whatever the adapter answered.
+import { pathToFileURL } from "node:url";
+import type { CallableKind } from "../../pack/adapters";
+import { dynamicImport } from "../../util/dynamic-import";
+import { failure, type Envelope } from "../envelope";
+import { cancelReason, cancelled } from "../wrap";
+import type { Adapter, AdapterCall } from "./types";
+
+export type { Adapter, AdapterCall } from "./types";
+
+declare const HCPX_MCP_ADAPTER: string | undefined;
+
+/**
+ * The mcp adapter, loaded only for an mcp pack: in dist/ a file of its own
+ * (HCPX_MCP_ADAPTER, relative to the command bundle; see scripts/build.mjs),
+ * imported through dynamicImport() because the exec bundle runs from V8's
+ * code cache; from the sources (vitest) the module itself.
+ */
+async function mcpAdapter(): Promise<typeof import("../mcp-adapter")> {
+  if (typeof HCPX_MCP_ADAPTER === "string") {
+    const base = typeof __dirname === "string" ? pathToFileURL(`${__dirname}/`).href : import.meta.url;
+    return (await dynamicImport(new URL(HCPX_MCP_ADAPTER, base).href)) as typeof import("../mcp-adapter");
+  }
+  return import("../mcp-adapter");
+}
+
+/** Each callable kind's adapter, loaded on first use. */
+export const RUNNERS: { readonly [K in CallableKind]: () => Promise<Adapter> } = {
+  wrap: async () => ({ run: (await import("../wrap")).runWrap }),
+  composite: async () => ({ run: (await import("../composite")).runComposite }),
+  openapi: async () => ({ run: (await import("../openapi")).runOpenapi }),
+  mcp: async () => ({ run: (await mcpAdapter()).runMcp }),
+};
+
+/** Run a checked call through its kind's adapter. */
+export async function runAdapter(call: AdapterCall): Promise<Envelope> {
+  const { pack, cmd, signal } = call;
+  const label = `${pack.id} ${cmd.verb_key}`;
+  const kind = pack.surface.kind;
+  const load = Object.hasOwn(RUNNERS, kind) ? RUNNERS[kind as CallableKind] : undefined;
+  if (!load) return failure("unknown_verb", `pack ${pack.id} is ${kind}: it has no commands to run`);
+  // never started for a call already cancelled
+  if (signal.aborted) return cancelled(label, signal, false);
+  const adapter = await load();
+  if (signal.aborted) return cancelled(label, signal, false);
+  const env = await adapter.run(call);
+  // the caller went away while it ran: never `ok` (what it did is not confirmed to anyone)
+  if (signal.aborted && (env.ok || env.error.code !== "cancelled")) {
+    return failure("cancelled", `${label} was cancelled (${cancelReason(signal)}) while it ran, and finished before it could be stopped: its effect may have landed`, { finished: true });
+  }
+  return env;
+}
