@@ -16,7 +16,7 @@ import { redactDeep, secretsFrom } from "./redact";
 import { cancelled } from "./wrap";
 import { packUrls, schemeEnvNames, userinfoSecrets } from "./openapi";
 import { runAdapter } from "./adapters/index";
-import { ADAPTERS, adapterOf } from "../pack/adapters";
+import { adapterOf, kindsWith } from "../pack/adapters/index";
 
 export type { Envelope } from "./envelope";
 
@@ -178,7 +178,7 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
   }
   // a json arg only where the adapter takes one (before anything is asked)
   if (adapterOf(pack.surface.kind)?.capabilities.jsonArgs !== true && Object.values(cmd.args).some((a) => a.type === "json")) {
-    return failure("bad_pack", `${pack.id}.${cmd.verb_key} has a json argument, which only ${jsonArgKinds()} packs take`, { hint: "run `hcpx lint` on the pack" });
+    return failure("bad_pack", `${pack.id}.${cmd.verb_key} has a json argument, which only ${kindsWith("jsonArgs")} packs take`, { hint: "run `hcpx lint` on the pack" });
   }
   // 4b. the person's yes, asked with the validated args (so the question says exactly what runs)
   if (ask) {
@@ -198,10 +198,6 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
   }
   // 6. Binding + 7. Adapter, through the adapter table (never started for a call already cancelled)
   return runAdapter({ pack, project, cmd, values, literal, env, signal: signal ?? NEVER });
-}
-
-function jsonArgKinds(): string {
-  return ADAPTERS.filter((a) => a.capabilities.jsonArgs).map((a) => a.kind).join(" and ");
 }
 
 /** The signal of a caller that cannot cancel. */

@@ -18,7 +18,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { spawnHcpx } from "../support/cli";
 import { REPO, tmp } from "../support/hcpx";
 import { startMcp } from "../mcp/support";
-import { ADAPTERS } from "../../src/pack/adapters";
+import { ADAPTERS } from "../../src/pack/adapters/index";
 import { alive, fxPack, project, type MiniPack } from "./support";
 
 interface Tree {

@@ -6,7 +6,7 @@
 // adapter: it refuses to start an already cancelled call, and reports a call
 // cancelled while it ran as `cancelled`, whatever the adapter answered.
 import { pathToFileURL } from "node:url";
-import type { CallableKind } from "../../pack/adapters";
+import type { CallableKind } from "../../pack/adapters/index";
 import { dynamicImport } from "../../util/dynamic-import";
 import { failure, type Envelope } from "../envelope";
 import { cancelReason, cancelled } from "../wrap";
