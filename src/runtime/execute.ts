@@ -14,8 +14,7 @@ import { failure, type Envelope } from "./envelope";
 import { ArgError, validateArgs, type ArgValues } from "./args";
 import { redactDeep, secretsFrom } from "./redact";
 import { cancelled } from "./wrap";
-import { packUrls, schemeEnvNames, userinfoSecrets } from "./openapi";
-import { runAdapter } from "./adapters/index";
+import { runAdapter, runtimeEntry } from "./adapters/index";
 import { adapterOf, kindsWith } from "../pack/adapters/index";
 
 export type { Envelope } from "./envelope";
@@ -71,12 +70,10 @@ export interface ConfirmQuestion {
 export type PersonAnswer = "accept" | "decline" | "cancel" | "timeout" | "error";
 
 
-/** Names whose runtime-env values are secrets for this pack (binding.env + openapi.auth.env). */
+/** Names whose runtime-env values are secrets for this pack (binding.env + what its kind reads as credentials, e.g. openapi.auth.env). */
 export function bindingNames(pack: Pack): string[] {
   const names = [...(pack.surface.binding?.env ?? [])];
-  const auth = pack.surface.openapi?.auth?.env;
-  if (auth && !names.includes(auth)) names.push(auth);
-  for (const n of schemeEnvNames(pack)) if (!names.includes(n)) names.push(n);
+  for (const n of runtimeEntry(pack.surface.kind)?.secretEnv?.(pack) ?? []) if (!names.includes(n)) names.push(n);
   return names;
 }
 
@@ -96,8 +93,7 @@ export async function execute(project: Project, req: ExecRequest, opts: ExecuteO
       return failure("bad_pack", `pack ${req.pack} is broken: ${p.message}`, { file: p.file, path: p.path, line: p.line, hint: "run `hcpx lint` on the pack", problems: e.problems });
     }
   }
-  // a base URL's userinfo (user:password) is a secret as much as a Binding value
-  const secrets = secretsFrom(env, bindingNames(pack), pack.surface.kind === "openapi" ? packUrls(pack, env).flatMap(userinfoSecrets) : []);
+  const secrets = secretsFrom(env, bindingNames(pack), runtimeEntry(pack.surface.kind)?.secretValues?.(pack, env) ?? []);
   const finish = (e: Envelope): Envelope => redactDeep(e, secrets);
   try {
     return finish(await run(project, pack, req, env, opts, secrets));

@@ -31,3 +31,8 @@ export function kindsWith(cap: "jsonArgs" | "passThrough" | "readsStdout" | "ser
   const ks = ADAPTERS.filter((a) => a.capabilities[cap]).map((a) => a.kind);
   return ks.length > 1 ? `${ks.slice(0, -1).join(", ")} and ${ks[ks.length - 1]}` : (ks[0] ?? "no");
 }
+
+/** Whether a pack of this kind has commands an agent can call (a sense_only pack only emits stimuli). */
+export function callable(kind: string): boolean {
+  return adapterOf(kind)?.capabilities.callable === true;
+}

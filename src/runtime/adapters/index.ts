@@ -1,6 +1,6 @@
 // The runtime's half of the adapter table (src/pack/adapters.ts is the other):
 // how a call of each callable kind runs, behind the one Adapter interface. Each
-// kind's code is loaded on its first call only (the mcp adapter, with the MCP
+// kind's adapter is loaded on its first call only (the mcp adapter, with the MCP
 // SDK, is even a file of its own in dist/), so `hcpx exec` of one kind never
 // initializes another's. runAdapter() is the only way execute() reaches an
 // adapter: it refuses to start an already cancelled call, and reports a call
@@ -11,6 +11,8 @@ import { dynamicImport } from "../../util/dynamic-import";
 import { failure, type Envelope } from "../envelope";
 import { cancelReason, cancelled } from "../wrap";
 import type { Adapter, AdapterCall } from "./types";
+import type { Pack } from "../../pack/model";
+import { packUrls, schemeEnvNames, userinfoSecrets } from "../openapi";
 
 export type { Adapter, AdapterCall } from "./types";
 
@@ -30,24 +32,46 @@ async function mcpAdapter(): Promise<typeof import("../mcp-adapter")> {
   return import("../mcp-adapter");
 }
 
-/** Each callable kind's adapter, loaded on first use. */
-export const RUNNERS: { readonly [K in CallableKind]: () => Promise<Adapter> } = {
-  wrap: async () => ({ run: (await import("../wrap")).runWrap }),
-  composite: async () => ({ run: (await import("../composite")).runComposite }),
-  openapi: async () => ({ run: (await import("../openapi")).runOpenapi }),
-  mcp: async () => ({ run: (await mcpAdapter()).runMcp }),
+/**
+ * The runtime's entry of each callable kind: its adapter, loaded on first use,
+ * and what of a pack of this kind is secret besides binding.env (execute()
+ * redacts it from every envelope, before the adapter is even loaded).
+ */
+export interface RuntimeEntry {
+  load(): Promise<Adapter>;
+  /** env names whose values are secrets (credentials the kind reads from the Binding) */
+  secretEnv?(pack: Pack): string[];
+  /** other secret values (a base URL's user:password) */
+  secretValues?(pack: Pack, env: NodeJS.ProcessEnv): string[];
+}
+
+export const RUNNERS: { readonly [K in CallableKind]: RuntimeEntry } = {
+  wrap: { load: async () => ({ run: (await import("../wrap")).runWrap }) },
+  composite: { load: async () => ({ run: (await import("../composite")).runComposite }) },
+  openapi: {
+    load: async () => ({ run: (await import("../openapi")).runOpenapi }),
+    secretEnv: (pack) => [...(pack.surface.openapi?.auth?.env ? [pack.surface.openapi.auth.env] : []), ...schemeEnvNames(pack)],
+    // a base URL's userinfo (user:password) is a secret as much as a Binding value
+    secretValues: (pack, env) => packUrls(pack, env).flatMap(userinfoSecrets),
+  },
+  mcp: { load: async () => ({ run: (await mcpAdapter()).runMcp }) },
 };
+
+/** The runtime's entry of a kind (undefined: not callable). */
+export function runtimeEntry(kind: string): RuntimeEntry | undefined {
+  return Object.hasOwn(RUNNERS, kind) ? RUNNERS[kind as CallableKind] : undefined;
+}
 
 /** Run a checked call through its kind's adapter. */
 export async function runAdapter(call: AdapterCall): Promise<Envelope> {
   const { pack, cmd, signal } = call;
   const label = `${pack.id} ${cmd.verb_key}`;
   const kind = pack.surface.kind;
-  const load = Object.hasOwn(RUNNERS, kind) ? RUNNERS[kind as CallableKind] : undefined;
-  if (!load) return failure("unknown_verb", `pack ${pack.id} is ${kind}: it has no commands to run`);
+  const entry = runtimeEntry(kind);
+  if (!entry) return failure("unknown_verb", `pack ${pack.id} is ${kind}: it has no commands to run`);
   // never started for a call already cancelled
   if (signal.aborted) return cancelled(label, signal, false);
-  const adapter = await load();
+  const adapter = await entry.load();
   if (signal.aborted) return cancelled(label, signal, false);
   const env = await adapter.run(call);
   // the caller went away while it ran: never `ok` (what it did is not confirmed to anyone)
