@@ -203,7 +203,7 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
       });
     }
     // Reachability: how does each arg get into the argv?
-    if (entry?.capabilities.binIn === "wrap") {
+    if (entry?.capabilities.cliArgv) {
       const viaTemplate = !c.cli && s.wrap?.argv_template ? new Set(s.wrap.argv_template.flatMap((t) => [...t.matchAll(PLACEHOLDER_RE)].map((m) => m[1]!))) : undefined;
       if (!c.cli && !s.wrap?.argv_template) at("surface", ["commands", i], "cli_missing", "warning", `command '${c.verb_key}' has no cli[] and the wrap has no argv_template`, `add cli: ["<cli-name>", "${c.verb_key.split(".").join('", "')}"]`);
       for (const [name, a] of Object.entries(args)) {

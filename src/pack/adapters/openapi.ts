@@ -4,7 +4,7 @@ import type { AdapterEntry, Seg } from "./types";
 export const openapi = {
   kind: "openapi",
   section: "openapi",
-  capabilities: { callable: true, jsonArgs: true, passThrough: false, readsStdout: false, serverTools: false },
+  capabilities: { callable: true, jsonArgs: true, passThrough: false, readsStdout: false, cliArgv: false, serverTools: false },
   lint({ surface: s, specs, at }) {
     if (!s.openapi?.document && !s.openapi?.url) at(s.openapi ? ["openapi"] : ["kind"], "kind_missing_config", "error", "kind is 'openapi' but there is no openapi.document or openapi.url", 'add openapi: { document: "./openapi.json", base_url: "…" }');
     if (specs.length === 0) at(s.commands ? ["commands"] : ["kind"], "no_commands", "error", "an openapi pack declares no commands", "name the commands (`hcpx pack from-openapi` proposes them)");

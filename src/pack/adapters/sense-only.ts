@@ -3,7 +3,7 @@ import type { AdapterEntry } from "./types";
 
 export const senseOnly = {
   kind: "sense_only",
-  capabilities: { callable: false, jsonArgs: false, passThrough: false, readsStdout: false, serverTools: false },
+  capabilities: { callable: false, jsonArgs: false, passThrough: false, readsStdout: false, cliArgv: false, serverTools: false },
   lint({ surface: s, specs, passThrough, ptPath, at }) {
     if (specs.length > 0 || passThrough) at(specs.length > 0 ? ["commands"] : ptPath, "sense_has_commands", "error", "a sense_only pack declares no commands", "remove the commands, or make the pack a wrap/composite");
     const stimuli = s.stimuli ?? [];

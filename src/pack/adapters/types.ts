@@ -16,6 +16,8 @@ export interface AdapterCapabilities {
   passThrough: boolean;
   /** reads a program's stdout (a command may set `output`) */
   readsStdout: boolean;
+  /** its commands are argv for a program (cli[] / argv_template, `hcpx pack add-verb`) */
+  cliArgv: boolean;
   /** its commands name a server tool (`tool`) */
   serverTools: boolean;
   /** the surface key of the program it starts (`<key>.bin`), if it starts one */

@@ -4,7 +4,7 @@ import type { AdapterEntry } from "./types";
 export const wrap = {
   kind: "wrap",
   section: "wrap",
-  capabilities: { callable: true, jsonArgs: false, passThrough: true, readsStdout: true, serverTools: false, binIn: "wrap" },
+  capabilities: { callable: true, jsonArgs: false, passThrough: true, readsStdout: true, cliArgv: true, serverTools: false, binIn: "wrap" },
   lint({ surface: s, specs, passThrough, ptPath, at }) {
     if (!s.wrap) at(["kind"], "kind_missing_config", "error", "kind is 'wrap' but there is no 'wrap' block", 'add wrap: { bin: "…" }');
     if (specs.length === 0 && !passThrough) {
