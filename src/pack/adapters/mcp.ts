@@ -19,4 +19,5 @@ export const mcp = {
       else seenTool.set(c.tool, i);
     });
   },
+  review: (s) => (s.mcp ? { bins: [{ bin: s.mcp.bin, field: "mcp.bin", args: s.mcp.args ?? [] }], setsEnv: Object.keys(s.mcp.agent_env ?? {}) } : {}),
 } as const satisfies AdapterEntry<"mcp">;

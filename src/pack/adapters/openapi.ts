@@ -32,4 +32,8 @@ export const openapi = {
       }
     });
   },
+  review: (s) => ({
+    http: [s.openapi?.base_url, s.openapi?.url].filter((x): x is string => typeof x === "string"),
+    env: s.openapi?.auth?.env ? [s.openapi.auth.env] : [],
+  }),
 } as const satisfies AdapterEntry<"openapi">;

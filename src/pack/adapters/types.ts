@@ -34,6 +34,20 @@ export interface KindLintContext {
   at(segs: Seg[], code: LintCode, severity: "error" | "warning", message: string, hint?: string): void;
 }
 
+/** What a kind's own section adds to a pack's reach (src/packs/review.ts shows it before a pack is trusted). */
+export interface ReachPart {
+  /** programs it starts, as written (review.ts says what each resolves to) */
+  bins?: { bin: string; field: string; args?: string[] }[];
+  /** code loaded into the hcpx process */
+  modules?: string[];
+  /** where HTTP requests go */
+  http?: string[];
+  /** environment names read from the runtime besides binding.env */
+  env?: string[];
+  /** environment names it sets for its program */
+  setsEnv?: string[];
+}
+
 export interface AdapterEntry<K extends string = string> {
   kind: K;
   /** the surface key holding this kind's settings (kind_config_mismatch when another kind sets it) */
@@ -41,4 +55,9 @@ export interface AdapterEntry<K extends string = string> {
   capabilities: AdapterCapabilities;
   /** this kind's own rules (the rules every kind shares are in lint.ts) */
   lint(ctx: KindLintContext): void;
+  /**
+   * What this kind's section of a surface reaches. Review asks every entry,
+   * whatever the pack's kind (a section another kind set is shown, never hidden).
+   */
+  review?(surface: Surface): ReachPart;
 }

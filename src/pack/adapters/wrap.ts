@@ -18,4 +18,5 @@ export const wrap = {
       at([...ptPath, "allowedSubcommands", 0], "mega_command", "error", "a lone pass-through subcommand `run` is a mega-command", "allow the bin's real subcommands by name");
     }
   },
+  review: (s) => (s.wrap ? { bins: [{ bin: s.wrap.bin, field: "wrap.bin" }], setsEnv: Object.keys(s.wrap.agent_env ?? {}) } : {}),
 } as const satisfies AdapterEntry<"wrap">;
