@@ -3,8 +3,9 @@
 // kind's adapter is loaded on its first call only (the mcp adapter, with the MCP
 // SDK, is even a file of its own in dist/), so `hcpx exec` of one kind never
 // initializes another's. runAdapter() is the only way execute() reaches an
-// adapter: it refuses to start an already cancelled call, and reports a call
-// cancelled while it ran as `cancelled`, whatever the adapter answered.
+// adapter: it refuses to start an already cancelled call, and a call cancelled
+// while it ran never answers `ok` (its effect may have landed; nobody is told
+// it did), whatever the adapter answered.
 import { pathToFileURL } from "node:url";
 import type { CallableKind } from "../../pack/adapters/index";
 import { dynamicImport } from "../../util/dynamic-import";
@@ -62,12 +63,12 @@ export function runtimeEntry(kind: string): RuntimeEntry | undefined {
   return Object.hasOwn(RUNNERS, kind) ? RUNNERS[kind as CallableKind] : undefined;
 }
 
-/** Run a checked call through its kind's adapter. */
-export async function runAdapter(call: AdapterCall): Promise<Envelope> {
+/** Run a checked call through its kind's adapter (`runners`: the table; another only in tests). */
+export async function runAdapter(call: AdapterCall, runners: Partial<Record<string, RuntimeEntry>> = RUNNERS): Promise<Envelope> {
   const { pack, cmd, signal } = call;
   const label = `${pack.id} ${cmd.verb_key}`;
   const kind = pack.surface.kind;
-  const entry = runtimeEntry(kind);
+  const entry = Object.hasOwn(runners, kind) ? runners[kind] : undefined;
   if (!entry) return failure("unknown_verb", `pack ${pack.id} is ${kind}: it has no commands to run`);
   // never started for a call already cancelled
   if (signal.aborted) return cancelled(label, signal, false);
@@ -75,7 +76,7 @@ export async function runAdapter(call: AdapterCall): Promise<Envelope> {
   if (signal.aborted) return cancelled(label, signal, false);
   const env = await adapter.run(call);
   // the caller went away while it ran: never `ok` (what it did is not confirmed to anyone)
-  if (signal.aborted && (env.ok || env.error.code !== "cancelled")) {
+  if (signal.aborted && env.ok) {
     return failure("cancelled", `${label} was cancelled (${cancelReason(signal)}) while it ran, and finished before it could be stopped: its effect may have landed`, { finished: true });
   }
   return env;
