@@ -6,8 +6,9 @@
 // a child of hcpx and ignores ctx.signal; openapi: a loopback service that
 // records the write 1.5 s after the request unless the request was dropped;
 // mcp: a stdio server that starts tree.mjs and ignores notifications/cancelled).
-// SIGTERM, SIGINT and SIGHUP to `hcpx exec`, and an MCP notifications/cancelled
-// to `hcpx mcp`, must each answer `cancelled` (exit 1 for exec, never ok),
+// SIGTERM, SIGINT and SIGHUP to `hcpx exec`, an MCP notifications/cancelled
+// to `hcpx mcp`, and `hcpx mcp` losing its stdin mid-call must each stop the
+// call: `cancelled` (exit 1 for exec, never ok),
 // within the README's bound, with no process of the tree left and the write
 // never landed.
 import { type ChildProcessWithoutNullStreams } from "node:child_process";
@@ -218,6 +219,26 @@ describe("cancellation over every adapter kind", () => {
       } finally {
         await s.close();
       }
+    });
+    it(`${a.kind}: hcpx mcp losing its stdin mid-call stops the call before it exits; the tree is gone, the write never lands`, async () => {
+      const f = files();
+      const child = spawnHcpx(["mcp"], { cwd: dir });
+      child.stdout.resume();
+      child.stderr.resume();
+      const guard = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+      const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + "\n");
+      send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+      send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "hcp", arguments: { pack: packOf(a.kind), verb: c.mcpVerb ?? "run", args: { pid: f.pid, effect: f.effect } } } });
+      const t = await waitFile(f.pid);
+      child.stdin.end();
+      const code = await exited;
+      clearTimeout(guard);
+      if (c.tree) expect(running(t), `still running when hcpx mcp exited: ${JSON.stringify(t)}`).toEqual([]);
+      expect(code).toBe(0);
+      await new Promise((res) => setTimeout(res, 1800));
+      expect(existsSync(f.effect), "the write landed").toBe(false);
     });
   }
 });
