@@ -87,7 +87,7 @@ const vendorJson5 = {
 /**
  * The mcp adapter (and the MCP SDK client with it) is its own file,
  * dist/lib/mcp-adapter.mjs, which the runtime imports (through
- * src/util/dynamic-import.ts, at the path HCPX_MCP_ADAPTER) only for an `mcp`
+ * src/util/dynamic-import.ts, at the path HCPX_MCP_ADAPTER; src/runtime/adapters/index.ts) only for an `mcp`
  * pack: `hcpx exec` of every other kind never parses it. The source's
  * `import("./mcp-adapter")` (the path vitest takes) stays out of the bundles.
  * doctor takes the SDK's stdio client from that file too (one copy in dist/).
@@ -95,7 +95,7 @@ const vendorJson5 = {
 const lazyAdapter = {
   name: "lazy-mcp-adapter",
   setup(b) {
-    b.onResolve({ filter: /^(\.\/|\.\.\/\.\.\/runtime\/)mcp-adapter$/ }, (args) => (/[/\\](runtime[/\\]execute|cli[/\\]commands[/\\]doctor)\.ts$/.test(args.importer) ? { path: "../lib/mcp-adapter.mjs", external: true } : undefined));
+    b.onResolve({ filter: /^(\.\/|\.\.\/|\.\.\/\.\.\/runtime\/)mcp-adapter$/ }, (args) => (/[/\\](runtime[/\\]adapters[/\\]index|cli[/\\]commands[/\\]doctor)\.ts$/.test(args.importer) ? { path: "../lib/mcp-adapter.mjs", external: true } : undefined));
   },
 };
 common.define = { ...common.define, HCPX_MCP_ADAPTER: JSON.stringify("../lib/mcp-adapter.mjs") };
@@ -117,7 +117,7 @@ const CJS_COMMANDS = { exec: { minify: true }, mcp: { minifyWhitespace: true, mi
 const CODE_CACHED = ["exec", "mcp"];
 const cjsBuilds = await Promise.all(
   Object.entries(CJS_COMMANDS).map(([name, min]) =>
-    build({ ...common, banner: undefined, format: "cjs", ...min, outExtension: { ".js": ".cjs" }, entryPoints: { [`commands/${name}`]: `src/cli/commands/${name}.ts` }, plugins: [vendorJson5, lazyAdapter], logOverride: { "empty-import-meta": "silent" } }), // execute.ts and descriptor.ts read import.meta.url only where __dirname is undefined (ESM bundles)
+    build({ ...common, banner: undefined, format: "cjs", ...min, outExtension: { ".js": ".cjs" }, entryPoints: { [`commands/${name}`]: `src/cli/commands/${name}.ts` }, plugins: [vendorJson5, lazyAdapter], logOverride: { "empty-import-meta": "silent" } }), // adapters/index.ts and descriptor.ts read import.meta.url only where __dirname is undefined (ESM bundles)
   ),
 );
 // Written as the function expression load-command.ts compiles, CommonJS's

@@ -23,6 +23,7 @@ import { bindingNames, execute, type ExecRequest } from "../runtime/execute";
 import { redactDeep, secretsFrom } from "../runtime/redact";
 import { HcpxError } from "../util/errors";
 import { failure, problemFailure, type Envelope as RuntimeEnvelope } from "../runtime/envelope";
+import { callable } from "../pack/adapters/index";
 
 // ---- public types ----
 
@@ -340,7 +341,7 @@ function readSkill(project: Project, skills: PackSkill[], input: Record<string, 
   } catch {
     pack = undefined;
   }
-  const granted = pack ? pack.surface.kind === "sense_only" || pack.commands.some((c) => isGranted(project.grants, pack.id, c.verb_key)) : false;
+  const granted = pack ? !callable(pack.surface.kind) || pack.commands.some((c) => isGranted(project.grants, pack.id, c.verb_key)) : false;
   if (!s || !granted) return failure("unknown_pack", `no projected pack '${id}'`, { hint: `packs: ${skills.map((x) => x.pack).join(", ") || "(none)"}` });
   return { ok: true, data: { pack: id, text: s.content } };
 }

@@ -15,6 +15,7 @@ import type { Command, Pack, Project } from "../pack/model";
 import { buildProjection } from "../projection/build";
 import { READ_SKILL_TOOL, readSkillTool } from "../projection/tools";
 import type { ProjectedPack, Projection, ToolDef } from "../projection/types";
+import { callable } from "../pack/adapters/index";
 
 export interface ExportView {
   project: Project;
@@ -57,7 +58,7 @@ export function exportView(project: Project): ExportView {
   const loaded = loadPacksTolerant(project);
   const broken = [...loaded.broken];
   const projection = projectTolerant(project, loaded.packs, broken);
-  const packs = projection.packs.filter((p) => p.commands.length > 0 && p.pack.surface.kind !== "sense_only");
+  const packs = projection.packs.filter((p) => p.commands.length > 0 && callable(p.pack.surface.kind));
   const ids = new Set(packs.map((p) => p.pack.id));
   const byTool = new Map<string, { pack: string; verb: string; command: Command }>();
   for (const p of packs) for (const c of p.commands) byTool.set(c.toolName, { pack: p.pack.id, verb: c.command.verb_key, command: c.command });

@@ -12,6 +12,7 @@ import { loadSkill, parseSkill, readSkillText, type Skill } from "./skill";
 import { CAPS, readTextFile } from "../util/readfile";
 import { hostTextProblems } from "./hosttext";
 import { SECRET_DIRS, SECRET_FILES } from "./secret-paths";
+import { ADAPTERS, adapterOf, kindsWith, type AdapterEntry } from "./adapters/index";
 
 export const TOOL_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Keep server + tool ≤ 50 characters (the tightest host); the reference MCP server is named `hcp`. */
@@ -85,92 +86,27 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
     at("surface", ["id"], "pack_id", "error", `pack id '${pack.id}' cannot be a Skill name (no leading, trailing or double hyphen)`, "use lower-case words joined by single hyphens, like `my-pack`");
   }
 
-  // ---- kind and its config ----
-  const kindKeys = { wrap: "wrap", composite: "composite", openapi: "openapi", mcp: "mcp" } as const;
-  for (const [kind, key] of Object.entries(kindKeys)) {
-    if (s.kind !== kind && s[key] !== undefined) {
-      at("surface", [key], "kind_config_mismatch", "error", `'${key}' is set but kind is '${s.kind}'`, `remove '${key}', or set kind: "${kind}"`);
+  // ---- kind and its config: the adapter table (./adapters) ----
+  const entry = adapterOf(s.kind);
+  for (const other of ADAPTERS as readonly AdapterEntry[]) {
+    const key = other.section;
+    if (key && s.kind !== other.kind && s[key] !== undefined) {
+      at("surface", [key], "kind_config_mismatch", "error", `'${key}' is set but kind is '${s.kind}'`, `remove '${key}', or set kind: "${other.kind}"`);
     }
   }
-  if (s.pass_through !== undefined && s.kind !== "wrap") {
-    at("surface", ["pass_through"], "kind_config_mismatch", "error", `pass_through is for wrap packs, but kind is '${s.kind}'`, "remove pass_through, or make the pack a wrap");
+  if (s.pass_through !== undefined && !entry?.capabilities.passThrough) {
+    at("surface", ["pass_through"], "kind_config_mismatch", "error", `pass_through is for ${kindsWith("passThrough")} packs, but kind is '${s.kind}'`, `remove pass_through, or make the pack a ${kindsWith("passThrough")}`);
   }
   if (s.pass_through !== undefined && s.wrap?.pass_through !== undefined) {
     at("surface", ["pass_through"], "kind_config_mismatch", "error", "pass_through is set twice (top level and in wrap)", "keep one, in wrap");
   }
+  entry?.lint({ surface: s, specs, passThrough, ptPath, at: (segs, code, severity, message, hint) => at("surface", segs, code, severity, message, hint) });
 
-  if (s.kind === "wrap") {
-    if (!s.wrap) at("surface", ["kind"], "kind_missing_config", "error", "kind is 'wrap' but there is no 'wrap' block", 'add wrap: { bin: "…" }');
-    if (specs.length === 0 && !passThrough) {
-      at("surface", specs.length === 0 && s.commands ? ["commands"] : ["kind"], "wrap_no_commands", "error", "a wrap declares neither named commands nor pass_through", "name the commands (5–12 is typical) with policy rows, or start with wrap.pass_through: { allowedSubcommands, maxArgv }");
-    }
-    const named = specs.map((c) => c.verb_key);
-    if (named.length === 1 && named[0] === "run") {
-      at("surface", ["commands", 0, "verb_key"], "mega_command", "error", "a lone mega-command `run` does not conform (adapter.md)", "name each operation as its own command, or use pass_through while bootstrapping");
-    }
-    if (passThrough && passThrough.allowedSubcommands.length === 1 && passThrough.allowedSubcommands[0] === "run" && named.length === 0) {
-      at("surface", [...ptPath, "allowedSubcommands", 0], "mega_command", "error", "a lone pass-through subcommand `run` is a mega-command", "allow the bin's real subcommands by name");
-    }
-  } else if (s.kind === "composite") {
-    if (!s.composite?.module) at("surface", ["kind"], "kind_missing_config", "error", "kind is 'composite' but there is no composite.module", 'add composite: { module: "./index.mjs" }');
-    if (specs.length === 0) at("surface", s.commands ? ["commands"] : ["kind"], "no_commands", "error", "a composite pack declares no commands", "add commands; the module exports one async function per verb_key");
-  } else if (s.kind === "openapi") {
-    if (!s.openapi?.document && !s.openapi?.url) at("surface", s.openapi ? ["openapi"] : ["kind"], "kind_missing_config", "error", "kind is 'openapi' but there is no openapi.document or openapi.url", 'add openapi: { document: "./openapi.json", base_url: "…" }');
-    if (specs.length === 0) at("surface", s.commands ? ["commands"] : ["kind"], "no_commands", "error", "an openapi pack declares no commands", "name the commands (`hcpx pack from-openapi` proposes them)");
-    // a user:password in a server URL is a secret committed to the pack: never print it
-    const userinfo = (u: string | undefined) => !!u && /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(u);
-    const userinfoHint = "remove it from the URL; give credentials through the Binding (an HTTP Basic scheme with username_env/password_env) or put the URL with its userinfo in the env override HCP_<PACK>_BASE_URL";
-    if (userinfo(s.openapi?.base_url)) at("surface", ["openapi", "base_url"], "openapi_userinfo", "error", "openapi.base_url carries a user name and password (user:password@…)", userinfoHint);
-    const schemeNames = new Set(Object.keys(s.openapi?.schemes ?? {}));
-    const checkSecurity = (req: string[][] | undefined, segs: Seg[]) => {
-      for (const name of new Set((req ?? []).flat())) {
-        if (!schemeNames.has(name)) at("surface", segs, "openapi_security_unknown", "error", `the security requirement names '${name}', which openapi.schemes does not declare`, `declare openapi.schemes.${name} (apiKey, bearer or basic with its Binding env names), or remove it`);
-      }
-    };
-    checkSecurity(s.openapi?.security, ["openapi", "security"]);
+  if (!entry?.capabilities.serverTools) {
     specs.forEach((c, i) => {
-      if (!c.http) at("surface", ["commands", i], "http_missing", "error", `openapi command '${c.verb_key}' has no http: { method, path }`, 'add http: { method: "GET", path: "/…" }');
-      else {
-        if (userinfo(c.http.base_url)) at("surface", ["commands", i, "http", "base_url"], "openapi_userinfo", "error", `the server URL of '${c.verb_key}' carries a user name and password (user:password@…)`, userinfoHint);
-        checkSecurity(c.http.security, ["commands", i, "http", "security"]);
-        const whole = c.http.body?.whole;
-        if (whole !== undefined && (c.args?.[whole] === undefined || (c.args[whole]!.in ?? "body") !== "body")) at("surface", ["commands", i, "http", "body", "whole"], "openapi_body_whole", "error", `http.body.whole names '${whole}', which is not a body arg of '${c.verb_key}'`, `declare args.${whole} with in: "body"`);
-        for (const m of c.http.path.matchAll(/\{([^{}]*)\}/g)) {
-          if (!Object.hasOwn(c.args ?? {}, m[1]!)) at("surface", ["commands", i, "http", "path"], "http_path_placeholder", "error", `{${m[1]}} in the HTTP path names no arg of '${c.verb_key}'`, `declare args.${m[1]} (in: "path")`);
-        }
-      }
-    });
-  } else if (s.kind === "mcp") {
-    if (!s.mcp) at("surface", ["kind"], "kind_missing_config", "error", "kind is 'mcp' but there is no 'mcp' block", 'add mcp: { bin: "…", args: [ … ] } (`hcpx pack from-mcp -- <command …>` writes it)');
-    if (specs.length === 0) at("surface", s.commands ? ["commands"] : ["kind"], "no_commands", "error", "an mcp pack declares no commands", "name one command per server tool (`hcpx pack from-mcp` proposes them)");
-    const seenTool = new Map<string, number>();
-    specs.forEach((c, i) => {
-      if (!c.tool) {
-        at("surface", ["commands", i], "mcp_tool_missing", "error", `command '${c.verb_key}' of an mcp pack names no server tool`, `add tool: "<the server's tool name>"`);
-        return;
-      }
-      const prev = seenTool.get(c.tool);
-      if (prev !== undefined) at("surface", ["commands", i, "tool"], "mcp_tool_duplicate", "warning", `commands '${specs[prev]!.verb_key}' and '${c.verb_key}' call the same tool '${c.tool}'`, "one command per tool keeps the Policy readable");
-      else seenTool.set(c.tool, i);
-    });
-  } else if (s.kind === "sense_only") {
-    if (specs.length > 0 || passThrough) at("surface", specs.length > 0 ? ["commands"] : ptPath, "sense_has_commands", "error", "a sense_only pack declares no commands", "remove the commands, or make the pack a wrap/composite");
-    const stimuli = s.stimuli ?? [];
-    if (stimuli.length === 0) at("surface", s.stimuli ? ["stimuli"] : ["kind"], "sense_no_stimulus", "error", "a sense_only pack declares at least one stimulus", 'add stimuli: [{ id: "…", trigger: "webhook:/…" }]');
-    else if (!stimuli.some((st) => typeof st.trigger === "string" && st.trigger.trim() !== "")) {
-      at("surface", ["stimuli"], "sense_no_trigger", "error", "no stimulus has a trigger ref", 'give each stimulus a trigger, like trigger: "webhook:/hooks/<pack>/<event>"');
-    } else {
-      stimuli.forEach((st, i) => {
-        if (!(typeof st.trigger === "string" && st.trigger.trim() !== "")) at("surface", ["stimuli", i], "sense_no_trigger", "warning", `stimulus '${st.id}' has no trigger ref`, "add trigger");
-      });
-    }
-  }
-
-  if (s.kind !== "mcp") {
-    specs.forEach((c, i) => {
-      if (c.tool !== undefined) at("surface", ["commands", i, "tool"], "tool_not_mcp", "error", `'tool' names a server tool, but this pack is kind '${s.kind}'`, "remove 'tool', or make the pack kind mcp");
+      if (c.tool !== undefined) at("surface", ["commands", i, "tool"], "tool_not_mcp", "error", `'tool' names a server tool, but this pack is kind '${s.kind}'`, `remove 'tool', or make the pack kind ${kindsWith("serverTools")}`);
       for (const [name, a] of Object.entries(c.args ?? {})) {
-        if (a.type === "json" && s.kind !== "openapi") at("surface", ["commands", i, "args", name, "type"], "arg_json_kind", "error", `arg '${name}' of '${c.verb_key}' has type json, which only mcp and openapi packs take`, "use string, integer, number, boolean or enum");
+        if (a.type === "json" && !entry?.capabilities.jsonArgs) at("surface", ["commands", i, "args", name, "type"], "arg_json_kind", "error", `arg '${name}' of '${c.verb_key}' has type json, which only ${kindsWith("jsonArgs")} packs take`, "use string, integer, number, boolean or enum");
       }
     });
   }
@@ -200,9 +136,9 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
   if (s.openapi?.document) insidePack(s.openapi.document, ["openapi", "document"], "openapi.document", true);
 
   // ---- wrap.bin / mcp.bin ----
-  const binSpec = s.kind === "wrap" ? s.wrap : s.kind === "mcp" ? s.mcp : undefined;
-  const binKey = s.kind === "mcp" ? "mcp" : "wrap";
-  if (binSpec) {
+  const binKey = entry?.capabilities.binIn;
+  const binSpec = binKey ? s[binKey] : undefined;
+  if (binKey && binSpec) {
     const bin = binSpec.bin;
     const bare = !bin.includes("/") && !bin.includes("\\");
     if (bare) {
@@ -236,7 +172,7 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
   const allArgNames = new Set<string>();
   specs.forEach((c, i) => {
     const args = c.args ?? {};
-    if (c.output !== undefined && s.kind !== "wrap") at("surface", ["commands", i, "output"], "output_not_wrap", "error", `'${c.verb_key}' sets output, but only a wrap pack reads a program's stdout (kind is '${s.kind}')`, "remove output (see docs/pack-format.md#commands)");
+    if (c.output !== undefined && !entry?.capabilities.readsStdout) at("surface", ["commands", i, "output"], "output_not_wrap", "error", `'${c.verb_key}' sets output, but only a ${kindsWith("readsStdout")} pack reads a program's stdout (kind is '${s.kind}')`, "remove output (see docs/pack-format.md#commands)");
     for (const [name, a] of Object.entries(args)) {
       allArgNames.add(name);
       const ap: Seg[] = ["commands", i, "args", name];
@@ -268,7 +204,7 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
       });
     }
     // Reachability: how does each arg get into the argv?
-    if (s.kind === "wrap") {
+    if (entry?.capabilities.cliArgv) {
       const viaTemplate = !c.cli && s.wrap?.argv_template ? new Set(s.wrap.argv_template.flatMap((t) => [...t.matchAll(PLACEHOLDER_RE)].map((m) => m[1]!))) : undefined;
       if (!c.cli && !s.wrap?.argv_template) at("surface", ["commands", i], "cli_missing", "warning", `command '${c.verb_key}' has no cli[] and the wrap has no argv_template`, `add cli: ["<cli-name>", "${c.verb_key.split(".").join('", "')}"]`);
       for (const [name, a] of Object.entries(args)) {
@@ -321,7 +257,7 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
   const reach = pack.surface.reach;
   if (!reach?.network?.length && reach?.network_for !== undefined) at("surface", ["reach", "network_for"], "reach_network_unused", "error", "reach.network_for names calls that get the network, but reach.network declares no endpoint", "list the endpoints the program talks to in reach.network (host:port), or drop network_for (docs/sandbox.md)");
   // only where it matters: linting in a project whose config asks for "os"
-  if (opts.project?.sandbox.enforce === "os" && (pack.surface.kind === "wrap" || pack.surface.kind === "mcp")) {
+  if (opts.project?.sandbox.enforce === "os" && adapterOf(pack.surface.kind)?.capabilities.binIn !== undefined) {
     for (const c of pack.commands) {
       const land = c.policy.operation === "write" ? c.policy.land : undefined;
       if ((land === "remote" || land === "external") && !reach?.network?.length) at("policy", ["rows", c.verb_key], "reach_no_network", "warning", `'${c.verb_key}' lands ${land}, but the pack declares no network (reach.network): under sandbox.enforce "os" it runs without one`, "declare the endpoints its program talks to: reach: { network: [\"host:port\"] } in surface.json (docs/sandbox.md)");

@@ -7,6 +7,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { Pack, Project } from "../pack/model";
 import { display } from "../util/paths";
+import { ADAPTERS, adapterOf, type AdapterEntry } from "../pack/adapters/index";
 
 export interface Reach {
   kind: string;
@@ -40,16 +41,24 @@ function resolvesTo(pack: Pack, project: Project | undefined, bin: string): stri
 export function reachOf(pack: Pack, project?: Project): Reach {
   const s = pack.surface;
   const bins: Reach["bins"] = [];
-  if (s.wrap) bins.push({ bin: s.wrap.bin, field: "wrap.bin", resolves: resolvesTo(pack, project, s.wrap.bin) });
-  if (s.mcp) bins.push({ bin: s.mcp.bin, field: "mcp.bin", args: s.mcp.args ?? [], resolves: resolvesTo(pack, project, s.mcp.bin) });
   const env = [...(s.binding?.env ?? [])];
-  if (s.openapi?.auth?.env && !env.includes(s.openapi.auth.env)) env.push(s.openapi.auth.env);
-  const setsEnv = [...Object.keys(s.wrap?.agent_env ?? {}), ...Object.keys(s.mcp?.agent_env ?? {})];
+  const modules: string[] = [];
+  const http: string[] = [];
+  const setsEnv: string[] = [];
+  // every entry of the adapter table says what its own section reaches
+  for (const a of ADAPTERS as readonly AdapterEntry[]) {
+    const r = a.review?.(s) ?? {};
+    for (const b of r.bins ?? []) bins.push({ ...b, resolves: resolvesTo(pack, project, b.bin) });
+    for (const n of r.env ?? []) if (!env.includes(n)) env.push(n);
+    modules.push(...(r.modules ?? []));
+    http.push(...(r.http ?? []));
+    setsEnv.push(...(r.setsEnv ?? []));
+  }
   return {
     kind: s.kind,
     bins,
-    modules: s.composite?.module ? [s.composite.module] : [],
-    http: [s.openapi?.base_url, s.openapi?.url].filter((x): x is string => typeof x === "string"),
+    modules,
+    http,
     env: env.sort(),
     setsEnv: setsEnv.sort(),
     commands: pack.commands.map((c) => ({ verb: c.verb_key, operation: c.policy.operation, confirm: c.policy.confirm, ...(c.policy.land ? { land: c.policy.land } : {}), inferred: c.policy.inferred })),
@@ -68,7 +77,7 @@ export function reachLines(r: Reach): string[] {
   if (r.setsEnv.length) lines.push(`  sets env for its program: ${r.setsEnv.join(", ")}`);
   if (r.network.length) lines.push(`  network: ${r.network.join(", ")} for its ${r.networkFor.join(", ")} calls (under sandbox.enforce "os" a declared network is the host's whole network: not filtered by host)`);
   if (r.paths.length) lines.push(`  reads paths hcpx hides (HOME's secrets): ${r.paths.join(", ")}`);
-  if (r.kind === "mcp") lines.push(`  its MCP server is one process serving every verb: under sandbox.enforce "os" it runs with the widest land among the verbs you grant`);
+  if (adapterOf(r.kind)?.capabilities.serverTools) lines.push(`  its MCP server is one process serving every verb: under sandbox.enforce "os" it runs with the widest land among the verbs you grant`);
   const writes = r.commands.filter((c) => c.operation === "write");
   lines.push(`  commands: ${r.commands.length} (${r.commands.length - writes.length} read, ${writes.length} write${writes.filter((c) => !c.confirm).length ? `, ${writes.filter((c) => !c.confirm).length} without confirm` : ""})`);
   for (const c of writes) lines.push(`    write ${c.verb}${c.land ? ` (${c.land})` : ""}${c.confirm ? ", confirm" : ", NO confirm"}${c.inferred ? ", inferred" : ""}`);

@@ -11,6 +11,7 @@ import { display } from "../util/paths";
 import { filterDescription, filterLeads, skillCopy } from "./skillcopy";
 import { CONFIRM_MARKER, READ_SKILL_TOOL, SHELL_TOOL, boundedList, checkToolNames, commandTool, readSkillTool, shellTool } from "./tools";
 import type { ProjectedPack, ProjectedSkill, Projection, ToolDef } from "./types";
+import { callable } from "../pack/adapters/index";
 
 export interface BuildOptions {
   /**
@@ -53,7 +54,7 @@ export function buildProjection(project: Project, packs: Pack[], opts: BuildOpti
   const summaries = new Map<Command, string>();
   for (const pack of packs) {
     const granted = grantedCommands(project.grants, pack);
-    const senseOnly = pack.surface.kind === "sense_only";
+    const senseOnly = !callable(pack.surface.kind);
     if (granted.length === 0 && !senseOnly) continue;
     if (!SKILL_NAME_RE.test(pack.id)) {
       throw new HcpxError({ code: "skill_name", message: `pack id '${pack.id}' is not a valid Agent Skills name`, file: display(pack.surfaceFile), path: "id", hint: "use lower-case words joined by single hyphens (no leading, trailing or double hyphen)" });

@@ -4,7 +4,7 @@
 import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Command, Pack, Project } from "../pack/model";
+import type { AdapterCall } from "./adapters/types";
 import { isInside } from "../util/paths";
 import type { ArgValues } from "./args";
 import { failure, type Envelope } from "./envelope";
@@ -26,7 +26,8 @@ export interface CompositeContext {
 type VerbFn = (args: ArgValues, ctx: CompositeContext) => unknown;
 
 
-export async function runComposite(pack: Pack, project: Project, cmd: Command, values: ArgValues, runtimeEnv: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Envelope> {
+/** The composite adapter (the table: ./adapters/index.ts). */
+export async function runComposite({ pack, project, cmd, values, env: runtimeEnv, signal }: AdapterCall): Promise<Envelope> {
   const spec = pack.surface.composite;
   if (!spec) return failure("bad_pack", `pack ${pack.id} is kind composite but has no composite section`);
   // in-process code cannot be confined per call: under sandbox.enforce "os" only a trusted composite runs (docs/sandbox.md)

@@ -13,29 +13,11 @@ import { HcpxError } from "../util/errors";
 import { failure, type Envelope } from "./envelope";
 import { ArgError, validateArgs, type ArgValues } from "./args";
 import { redactDeep, secretsFrom } from "./redact";
-import { cancelled, runWrap } from "./wrap";
-import { runComposite } from "./composite";
-import { packUrls, runOpenapi, schemeEnvNames, userinfoSecrets } from "./openapi";
-import { pathToFileURL } from "node:url";
-import { dynamicImport } from "../util/dynamic-import";
+import { cancelled } from "./wrap";
+import { runAdapter, runtimeEntry } from "./adapters/index";
+import { adapterOf, kindsWith } from "../pack/adapters/index";
 
 export type { Envelope } from "./envelope";
-
-declare const HCPX_MCP_ADAPTER: string | undefined;
-
-/**
- * The mcp adapter, loaded only for an mcp pack: in dist/ a file of its own
- * (HCPX_MCP_ADAPTER, relative to the command bundle; see scripts/build.mjs),
- * imported through dynamicImport() because the exec bundle runs from V8's
- * code cache; from the sources (vitest) the module itself.
- */
-async function mcpAdapter(): Promise<typeof import("./mcp-adapter")> {
-  if (typeof HCPX_MCP_ADAPTER === "string") {
-    const base = typeof __dirname === "string" ? pathToFileURL(`${__dirname}/`).href : import.meta.url;
-    return (await dynamicImport(new URL(HCPX_MCP_ADAPTER, base).href)) as typeof import("./mcp-adapter");
-  }
-  return import("./mcp-adapter");
-}
 
 export interface ExecRequest {
   pack: string;
@@ -88,12 +70,10 @@ export interface ConfirmQuestion {
 export type PersonAnswer = "accept" | "decline" | "cancel" | "timeout" | "error";
 
 
-/** Names whose runtime-env values are secrets for this pack (binding.env + openapi.auth.env). */
+/** Names whose runtime-env values are secrets for this pack (binding.env + what its kind reads as credentials, e.g. openapi.auth.env). */
 export function bindingNames(pack: Pack): string[] {
   const names = [...(pack.surface.binding?.env ?? [])];
-  const auth = pack.surface.openapi?.auth?.env;
-  if (auth && !names.includes(auth)) names.push(auth);
-  for (const n of schemeEnvNames(pack)) if (!names.includes(n)) names.push(n);
+  for (const n of runtimeEntry(pack.surface.kind)?.secretEnv?.(pack) ?? []) if (!names.includes(n)) names.push(n);
   return names;
 }
 
@@ -113,8 +93,7 @@ export async function execute(project: Project, req: ExecRequest, opts: ExecuteO
       return failure("bad_pack", `pack ${req.pack} is broken: ${p.message}`, { file: p.file, path: p.path, line: p.line, hint: "run `hcpx lint` on the pack", problems: e.problems });
     }
   }
-  // a base URL's userinfo (user:password) is a secret as much as a Binding value
-  const secrets = secretsFrom(env, bindingNames(pack), pack.surface.kind === "openapi" ? packUrls(pack, env).flatMap(userinfoSecrets) : []);
+  const secrets = secretsFrom(env, bindingNames(pack), runtimeEntry(pack.surface.kind)?.secretValues?.(pack, env) ?? []);
   const finish = (e: Envelope): Envelope => redactDeep(e, secrets);
   try {
     return finish(await run(project, pack, req, env, opts, secrets));
@@ -143,7 +122,7 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
   const cmd: Command | undefined = pack.commands.find((c) => c.verb_key === req.verb);
   if (!cmd) {
     const granted = pack.commands.filter((c) => isGranted(project.grants, pack.id, c.verb_key)).map((c) => c.verb_key);
-    const sense = pack.surface.kind === "sense_only";
+    const sense = adapterOf(pack.surface.kind)?.capabilities.callable === false;
     return failure("unknown_verb", sense ? `pack ${pack.id} is sense_only: it has no commands` : `pack ${pack.id} has no command '${req.verb}'`, {
       hint: sense ? "sense_only packs emit stimuli and are never called" : granted.length ? `${didYouMean(req.verb, granted)}granted commands: ${granted.join(", ")}` : `no command of ${pack.id} is granted`,
     });
@@ -194,8 +173,8 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
     throw e;
   }
   // a json arg only where the adapter takes one (before anything is asked)
-  if (pack.surface.kind !== "mcp" && pack.surface.kind !== "openapi" && Object.values(cmd.args).some((a) => a.type === "json")) {
-    return failure("bad_pack", `${pack.id}.${cmd.verb_key} has a json argument, which only mcp and openapi packs take`, { hint: "run `hcpx lint` on the pack" });
+  if (adapterOf(pack.surface.kind)?.capabilities.jsonArgs !== true && Object.values(cmd.args).some((a) => a.type === "json")) {
+    return failure("bad_pack", `${pack.id}.${cmd.verb_key} has a json argument, which only ${kindsWith("jsonArgs")} packs take`, { hint: "run `hcpx lint` on the pack" });
   }
   // 4b. the person's yes, asked with the validated args (so the question says exactly what runs)
   if (ask) {
@@ -213,20 +192,9 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
       });
     }
   }
-  // 6. Binding + 7. Adapter (never started for a call already cancelled)
-  if (signal?.aborted) return cancelled(`${pack.id} ${cmd.verb_key}`, signal, false);
-  switch (pack.surface.kind) {
-    case "wrap":
-      return runWrap(pack, project, cmd, values, literal, env, signal);
-    case "composite":
-      return runComposite(pack, project, cmd, values, env, signal);
-    case "openapi":
-      return runOpenapi(pack, cmd, values, env, signal);
-    case "mcp": {
-      const m = await mcpAdapter();
-      return m.runMcp(pack, project, cmd, values, env);
-    }
-    default:
-      return failure("unknown_verb", `pack ${pack.id} is ${pack.surface.kind}: it has no commands to run`);
-  }
+  // 6. Binding + 7. Adapter, through the adapter table (never started for a call already cancelled)
+  return runAdapter({ pack, project, cmd, values, literal, env, signal: signal ?? NEVER });
 }
+
+/** The signal of a caller that cannot cancel. */
+const NEVER = new AbortController().signal;

@@ -11,11 +11,10 @@
 // Loaded only for `mcp` packs: execute.ts imports it with import(), and the
 // build makes it its own file (dist/lib/mcp-adapter.mjs), so the MCP SDK is
 // never parsed on the `hcpx exec` path of other kinds.
-import type { Command, Pack, Project } from "../pack/model";
-import type { ArgValues } from "./args";
+import type { AdapterCall } from "./adapters/types";
 import { failure, type Envelope } from "./envelope";
 import { createHash } from "node:crypto";
-import { binEnv, DEFAULT_TIMEOUT_MS, resolveBin } from "./wrap";
+import { binEnv, cancelled, DEFAULT_TIMEOUT_MS, resolveBin } from "./wrap";
 import { connect, type Connection, type ServerSpawn } from "./mcp-client";
 import { confine, widestGranted } from "./sandbox/index";
 
@@ -48,9 +47,9 @@ function keyOf(spec: ServerSpawn): string {
   return createHash("sha256").update(JSON.stringify([spec.command, spec.args, env, spec.cwd])).digest("hex");
 }
 
-async function open(spec: ServerSpawn, timeoutMs: number): Promise<{ conn: Connection; release: (healthy: boolean) => Promise<void> }> {
+async function open(spec: ServerSpawn, timeoutMs: number, signal: AbortSignal): Promise<{ conn: Connection; release: (healthy: boolean) => Promise<void> }> {
   if ((globalThis as Record<symbol, unknown>)[KEEP_ALIVE] !== true) {
-    const conn = await connect(spec, timeoutMs);
+    const conn = await connect(spec, timeoutMs, signal);
     return { conn, release: () => conn.close() };
   }
   if (!exitHook) {
@@ -68,7 +67,7 @@ async function open(spec: ServerSpawn, timeoutMs: number): Promise<{ conn: Conne
     p = undefined;
   }
   if (!p) {
-    p = { conn: await connect(spec, timeoutMs) };
+    p = { conn: await connect(spec, timeoutMs, signal) };
     pool.set(key, p);
   }
   const mine = p;
@@ -115,7 +114,8 @@ function errorText(result: { content?: unknown }): string {
   return text.length > 2000 ? text.slice(0, 1999) + "…" : text;
 }
 
-export async function runMcp(pack: Pack, project: Project, cmd: Command, values: ArgValues, runtimeEnv: NodeJS.ProcessEnv): Promise<Envelope> {
+/** The mcp adapter (the table: ./adapters/index.ts). A cancel stops the server's whole process tree (the SDK's notifications/cancelled only asks it to stop) and answers `cancelled` once it is gone. */
+export async function runMcp({ pack, project, cmd, values, env: runtimeEnv, signal }: AdapterCall): Promise<Envelope> {
   const spec = pack.surface.mcp;
   if (!spec) return failure("bad_pack", `pack ${pack.id} is kind mcp but has no mcp section`, { hint: 'add mcp: { bin: "…", args: [ … ] } to surface.json' });
   if (!cmd.tool) return failure("bad_pack", `command '${cmd.verb_key}' of the mcp pack ${pack.id} names no server tool`, { hint: "add tool: \"<the server's tool name>\" to the command in surface.json" });
@@ -130,23 +130,37 @@ export async function runMcp(pack: Pack, project: Project, cmd: Command, values:
   let conn: Connection | undefined;
   let release: ((healthy: boolean) => Promise<void>) | undefined;
   let healthy = false;
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= conn ? conn.transport.terminate() : Promise.resolve());
+  const onAbort = () => {
+    if (conn) void stop();
+  };
+  signal.addEventListener("abort", onAbort, { once: true });
+  const wasCancelled = async () => {
+    await stop();
+    return cancelled(label, signal, true);
+  };
   try {
     try {
-      ({ conn, release } = await open({ command: line.command, args: line.argv, env: line.env, cwd: line.cwd }, timeoutMs));
+      ({ conn, release } = await open({ command: line.command, args: line.argv, env: line.env, cwd: line.cwd }, timeoutMs, signal));
     } catch (e) {
+      if (signal.aborted) return cancelled(label, signal, true);
       return failure("spawn_failed", `could not start and initialize the MCP server of ${label}: ${(e as Error)?.message ?? String(e)}`, { hint: "run the server's command by hand to see why; `hcpx lint` checks mcp.bin" });
     }
+    if (signal.aborted) return await wasCancelled();
     const left = Math.max(1, timeoutMs - (Date.now() - started));
     let result: { content?: unknown; structuredContent?: unknown; isError?: unknown };
     try {
-      result = (await conn.client.callTool({ name: cmd.tool, arguments: values }, undefined, { timeout: left })) as typeof result;
+      result = (await conn.client.callTool({ name: cmd.tool, arguments: values }, undefined, { timeout: left, signal })) as typeof result;
     } catch (e) {
+      if (signal.aborted) return await wasCancelled();
       const f = conn.transport.failure;
       if (f?.code === "output_too_large") return failure("output_too_large", `${label}: ${f.message}`);
       const msg = (e as Error)?.message ?? String(e);
       if (/timed out|timeout/i.test(msg)) return failure("timeout", `${label} did not finish within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
       return failure("mcp_error", `${label}: the server's tools/call failed: ${msg}`, { tool: cmd.tool, stderr_tail: conn.transport.stderrTail() || undefined });
     }
+    if (signal.aborted) return await wasCancelled();
     healthy = true;
     if (result.isError === true) return failure("tool_error", `${label}: the tool '${cmd.tool}' returned an error: ${errorText(result) || "(no text)"}`, { tool: cmd.tool });
     const data = resultData(result);
@@ -156,6 +170,7 @@ export async function runMcp(pack: Pack, project: Project, cmd: Command, values:
       return failure("bad_output", `${label}: the server's result is not JSON: ${(e as Error).message}`);
     }
   } finally {
+    signal.removeEventListener("abort", onAbort);
     await release?.(healthy);
   }
 }

@@ -6,12 +6,13 @@
 // is kept as a short tail for error messages. Never on the start path of other
 // kinds: execute.ts imports the adapter lazily, and the build keeps it in a
 // file of its own (dist/lib/mcp-adapter.mjs).
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { killGroup } from "./wrap";
+import { killGroup, terminateTree } from "./wrap";
+import { spawnChild } from "./spawn";
 
 /** The most a server may write on stdout over one connection (its answers). */
 export const MCP_STDOUT_CAP = 8 * 1024 * 1024;
@@ -42,14 +43,7 @@ export class ProcessTransport implements Transport {
     return new Promise((resolveStart, rejectStart) => {
       let child: ChildProcess;
       try {
-        child = spawn(this.spec.command, this.spec.args, {
-          cwd: this.spec.cwd,
-          env: this.spec.env,
-          shell: false,
-          detached: process.platform !== "win32",
-          stdio: ["pipe", "pipe", "pipe"],
-          windowsHide: true,
-        });
+        child = spawnChild({ command: this.spec.command, argv: this.spec.args, cwd: this.spec.cwd, env: this.spec.env, stdio: ["pipe", "pipe", "pipe"] });
       } catch (e) {
         this.failure = { code: "spawn_failed", message: (e as Error).message };
         rejectStart(e as Error);
@@ -129,6 +123,13 @@ export class ProcessTransport implements Transport {
     this.onclose?.();
   }
 
+  /** A cancel: SIGTERM to the server's group and descendants, a grace, then SIGKILL (wrap.ts terminateTree); resolves when they are gone. */
+  async terminate(): Promise<void> {
+    const pid = this.child?.pid;
+    if (pid) await terminateTree(pid);
+    this.finish();
+  }
+
   async close(): Promise<void> {
     this.kill();
     this.finish();
@@ -142,7 +143,7 @@ export interface Connection {
 }
 
 /** Start the server and initialize an SDK Client with it, within `timeoutMs`. */
-export async function connect(spec: ServerSpawn, timeoutMs: number): Promise<Connection> {
+export async function connect(spec: ServerSpawn, timeoutMs: number, signal?: AbortSignal): Promise<Connection> {
   const transport = new ProcessTransport(spec);
   const client = new Client({ name: "hcpx", version: typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev" }, { capabilities: {} });
   const close = async () => {
@@ -150,7 +151,7 @@ export async function connect(spec: ServerSpawn, timeoutMs: number): Promise<Con
     await transport.close();
   };
   try {
-    await client.connect(transport, { timeout: timeoutMs });
+    await client.connect(transport, { timeout: timeoutMs, signal });
   } catch (e) {
     await close();
     throw e;

@@ -22,6 +22,7 @@
 // relative openapi.base_url ("/api/v3") is resolved against it.
 import type { SchemeSpec } from "../pack/schema";
 import type { Command, Pack } from "../pack/model";
+import type { AdapterCall } from "./adapters/types";
 import { argText, type ArgValue, type ArgValues } from "./args";
 import { failure, type Envelope } from "./envelope";
 import type { ErrorCode } from "../util/errors";
@@ -382,7 +383,8 @@ function neededEnv(pack: Pack, cmd: Command, env: NodeJS.ProcessEnv): string[] {
 
 const TEXTUAL = /^(text\/|application\/(.+\+)?(json|xml|yaml|x-yaml|javascript|x-www-form-urlencoded|graphql|problem\+json|csv|x-ndjson|ld\+json)\b)/i;
 
-export async function runOpenapi(pack: Pack, cmd: Command, values: ArgValues, runtimeEnv: NodeJS.ProcessEnv, cancel?: AbortSignal): Promise<Envelope> {
+/** The openapi adapter (the table: ./adapters/index.ts). */
+export async function runOpenapi({ pack, cmd, values, env: runtimeEnv, signal: cancel }: AdapterCall): Promise<Envelope> {
   const spec = pack.surface.openapi;
   if (!spec) return failure("bad_pack", `pack ${pack.id} is kind openapi but has no openapi section`);
   if (!cmd.http) return failure("bad_pack", `${cmd.verb_key} has no http { method, path }`, { hint: "each openapi command names its operation in http" });

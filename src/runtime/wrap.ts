@@ -2,7 +2,7 @@
 // one argv element, never a shell), resolve the bin inside the sandbox, spawn
 // it in its own process group with a minimal environment, and turn what it
 // did into an envelope. node:child_process only (this is the exec hot path).
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { extname, isAbsolute, resolve } from "node:path";
 import type { Command, Pack, Project } from "../pack/model";
@@ -13,6 +13,8 @@ import { failure, type Envelope, type Failure } from "./envelope";
 import { forbiddenEnvOf } from "../pack/envrules";
 import { nestingDepth } from "../pack/json5";
 import { classOf, confine } from "./sandbox/index";
+import { spawnChild } from "./spawn";
+import type { AdapterCall } from "./adapters/types";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const STDOUT_CAP = 8 * 1024 * 1024;
@@ -368,9 +370,26 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * uninterruptible sleep cannot be hurried).
  */
 export async function terminateTree(pid: number, graceMs = CANCEL_GRACE_MS): Promise<void> {
+  await stopTree(pid, graceMs, true);
+}
+
+/**
+ * terminateTree() for the descendants of `pid` only, never `pid` or its group:
+ * `hcpx exec` stops what a cancelled call left running under it (an
+ * in-process composite module's children) before it exits.
+ */
+export async function terminateDescendants(pid: number, graceMs = CANCEL_GRACE_MS): Promise<void> {
+  if (descendants(pid).length) await stopTree(pid, graceMs, false);
+}
+
+async function stopTree(pid: number, graceMs: number, root: boolean): Promise<void> {
   const known = new Set(descendants(pid));
-  const gone = () => !groupRunning(pid) && ![...known].some(running);
-  signalAll(pid, [...known], "SIGTERM");
+  const gone = () => (!root || !groupRunning(pid)) && ![...known].some(running);
+  const signal = (sig: NodeJS.Signals) => {
+    if (root) signalAll(pid, [...known], sig);
+    else for (const d of known) killPid(d, sig);
+  };
+  signal("SIGTERM");
   for (const deadline = Date.now() + graceMs; Date.now() < deadline; ) {
     if (gone()) return;
     await sleep(20);
@@ -378,8 +397,16 @@ export async function terminateTree(pid: number, graceMs = CANCEL_GRACE_MS): Pro
     for (const d of descendants(pid)) known.add(d);
   }
   for (const d of descendants(pid)) known.add(d);
-  signalAll(pid, [...known], "SIGKILL");
+  signal("SIGKILL");
   for (const deadline = Date.now() + KILL_WAIT_MS; Date.now() < deadline && !gone(); ) await sleep(20);
+}
+
+function killPid(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    /* gone */
+  }
 }
 
 /** Why a call was cancelled, for the message: the signal's name when the CLI aborted on one. */
@@ -412,14 +439,7 @@ export function runBin(spec: SpawnSpec): Promise<Envelope> {
     let stopping: Promise<void> | undefined;
     let child;
     try {
-      child = spawn(spec.command, spec.argv, {
-        cwd: spec.cwd,
-        env: spec.env,
-        shell: false,
-        detached: process.platform !== "win32",
-        stdio: ["ignore", "pipe", "pipe"],
-        windowsHide: true,
-      });
+      child = spawnChild({ command: spec.command, argv: spec.argv, cwd: spec.cwd, env: spec.env, stdio: ["ignore", "pipe", "pipe"] });
     } catch (e) {
       done(failure("spawn_failed", `could not start ${spec.label}: ${(e as Error).message}`));
       return;
@@ -554,7 +574,8 @@ function argvProblem(argv: readonly string[]): Failure | undefined {
   return undefined;
 }
 
-export async function runWrap(pack: Pack, project: Project, cmd: Command, values: ArgValues, literal: readonly unknown[] | undefined, runtimeEnv: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Envelope> {
+/** The wrap adapter (the table: ./adapters/index.ts). */
+export async function runWrap({ pack, project, cmd, values, literal, env: runtimeEnv, signal }: AdapterCall): Promise<Envelope> {
   const wrap = pack.surface.wrap;
   if (!wrap) return failure("bad_pack", `pack ${pack.id} is kind wrap but has no wrap section`);
   // loadPack refuses such a pack already; checked again here, next to the spawn, for a Pack built any other way

@@ -3,7 +3,9 @@
 // command, a SKILL.md whose hot-path table matches the surface. Reads and
 // writes (src/scaffold/spec.ts); nothing calls the pack read-only when it writes.
 import type { VerbSpec } from "./spec";
-export type ScaffoldKind = "wrap" | "composite" | "sense_only";
+import type { AdapterKind } from "../pack/adapters/index";
+/** The kinds `hcpx pack new` scaffolds (the keys of SCAFFOLDS below). */
+export type ScaffoldKind = Extract<AdapterKind, "wrap" | "composite" | "sense_only">;
 
 export interface ScaffoldInput {
   id: string;
@@ -85,89 +87,114 @@ export function hotPathRow(c: Cmd): string {
 
 const j = (v: unknown) => JSON.stringify(v);
 
-function commandsFor(s: ScaffoldInput): Cmd[] {
-  if (s.kind === "wrap") {
-    const name = s.binName ?? s.bin ?? s.id;
-    if (s.verbs?.length) return s.verbs.map((v) => wrapCommand(name, v));
-    return [
-      { verb: "version", summary: `Version of ${name}`, cliTail: ["--version"], operation: "read" },
-      { verb: "help", summary: `Usage summary of ${name}`, cliTail: ["--help"], operation: "read" },
-    ];
-  }
-  if (s.kind === "composite") {
-    return [
-      { verb: "ping", summary: "Health check: answers pong", operation: "read" },
-      { verb: "echo", summary: "Echo a message back", operation: "read" },
-    ];
-  }
-  return [];
+/**
+ * What `hcpx pack new` writes for each kind it scaffolds, as a table (one
+ * entry per kind, like the adapter table of src/pack/adapters/): the shared
+ * shape of surface.json, policy.json and SKILL.md is below, each kind's own
+ * parts here. openapi and mcp packs are written by `pack from-openapi` and
+ * `pack from-mcp` instead.
+ */
+interface KindScaffold {
+  commands(s: ScaffoldInput, name: string): Cmd[];
+  /** the comment lines at the top of surface.json */
+  header(s: ScaffoldInput, name: string): string[];
+  /** surface.json's description */
+  description(s: ScaffoldInput, name: string, cmds: Cmd[]): string;
+  /** surface.json lines after `kind` (the kind's own block; a kind without commands writes its stimuli here) */
+  section(s: ScaffoldInput): string[];
+  /** a command's lines in surface.json's commands[] (absent: the kind has no commands[]) */
+  commandLines?(s: ScaffoldInput, c: Cmd): string[];
+  /** SKILL.md's description */
+  skillDescription(s: ScaffoldInput, name: string, cmds: Cmd[], writes: Cmd[]): string;
+  /** SKILL.md's leads, when not the read/write lines of its commands */
+  leads?(s: ScaffoldInput): string[];
+  /** SKILL.md's paragraphs after the title */
+  intro(s: ScaffoldInput, name: string, cmds: Cmd[], writes: Cmd[]): string[];
+  /** SKILL.md's notes, when not the notes of its commands */
+  notes?(s: ScaffoldInput): string[];
+  /** files besides the three */
+  files?(s: ScaffoldInput): Record<string, string>;
 }
 
+const SCAFFOLDS = {
+  wrap: {
+    commands: (s, name) =>
+      s.verbs?.length
+        ? s.verbs.map((v) => wrapCommand(name, v))
+        : [
+            { verb: "version", summary: `Version of ${name}`, cliTail: ["--version"], operation: "read" },
+            { verb: "help", summary: `Usage summary of ${name}`, cliTail: ["--help"], operation: "read" },
+          ],
+    header: (s, name) => [
+      `// ${s.id} — wraps \`${name}\`. Add one named command per thing an agent should do;`,
+      `// \`{{arg}}\` in cli[] is one whole argv element, never passed through a shell.`,
+      ...(!s.bin!.includes("/") ? [`// A bare bin name resolves only through sandbox.bins in hcp.config.json5, never PATH.`] : []),
+    ],
+    description: (s, name, cmds) => (s.verbs?.length ? `${name} command line, wrapped: ${cmds.map((c) => `\`${c.verb}\``).join(", ")}` : `${name} command line, wrapped: version and usage (add your own commands)`),
+    section: (s) => [`  wrap: {`, `    bin: ${j(s.bin)},`, `    json_flag: null,   // set to "--json" when the program prints JSON with it`, `    output: "text",    // "json" when stdout is one JSON value`, `    timeout_ms: 15000,`, `  },`],
+    commandLines: (s, c) => {
+      const args = (c.args ?? []).map((a) => `${a}: { type: "string", required: true }`).join(", ");
+      return [`    { verb_key: ${j(c.verb)}, summary: ${j(c.summary)}, cli: ${j([s.id, ...c.cliTail!]).replace(/","/g, '", "')},${c.output ? ` output: ${j(c.output)},` : ""} args: {${args ? ` ${args} ` : ""}} },`];
+    },
+    skillDescription: (s, name, cmds, writes) =>
+      s.verbs?.length
+        ? writes.length
+          ? `Runs ${name} for the agent through hcpx: ${code(cmds)}. Use it instead of calling ${name} directly; the table marks each command read or write.`
+          : `Runs ${name} for the agent through hcpx: ${code(cmds)}. Use it instead of calling ${name} directly; every command is a read.`
+        : `Runs ${name} for the agent through hcpx: its version and its usage summary. Use it to check which ${name} is installed and what it can do; add named commands for the tasks you need.`,
+    intro: (_s, name, cmds, writes) => {
+      const json = cmds.filter((c) => c.output === "json");
+      if (writes.length) return [`Wraps \`${name}\`. Output is ${name}'s own text, returned as \`{ text }\`${json.length ? ", unless a command says otherwise" : ""}.`, ""];
+      return [`Wraps \`${name}\`. Every command is a read; output is ${name}'s own text, returned as \`{ text }\`${json.length ? ", unless a command says otherwise" : ""}.`, ""];
+    },
+  },
+  composite: {
+    commands: () => [
+      { verb: "ping", summary: "Health check: answers pong", operation: "read" },
+      { verb: "echo", summary: "Echo a message back", operation: "read" },
+    ],
+    header: (s) => [`// ${s.id} — composite: ./index.mjs is imported in-process; its default export maps`, `// each verb_key to async (args, ctx) => data.`],
+    description: (s) => `In-process commands of ${s.id}: ping and echo (add your own)`,
+    section: () => [`  composite: { module: "./index.mjs" },`],
+    commandLines: (_s, c) =>
+      c.verb === "echo"
+        ? [`    {`, `      verb_key: "echo",`, `      summary: ${j(c.summary)},`, `      args: { message: { type: "string", required: true, description: "What to echo" } },`, `    },`]
+        : [`    { verb_key: ${j(c.verb)}, summary: ${j(c.summary)}, args: {} },`],
+    skillDescription: (s) => `In-process commands of ${s.id}: a health check and an echo. Use it to check that the pack is wired up; add named commands for the tasks you need.`,
+    intro: () => ["A composite pack: the runtime calls `index.mjs` in-process, no process is spawned.", ""],
+    files: () => ({ "index.mjs": compositeModule() }),
+  },
+  sense_only: {
+    commands: () => [],
+    header: (s) => [`// ${s.id} — sense_only: no commands, only stimuli. A runtime that supports Sense`, `// turns each trigger's events into stimuli for the agent; it is never a tool.`],
+    description: (s) => `Watches for ${s.id} events and delivers them as stimuli`,
+    section: (s) => [`  stimuli: [`, `    {`, `      id: "event.received",`, `      trigger: ${j(`webhook:/hooks/${s.id}/received`)},`, `      summary: "An event arrived",`, `    },`, `  ],`],
+    skillDescription: (s) => `Watches for ${s.id} events and tells the agent when one arrives. It has no commands: it only senses.`,
+    leads: (s) => [`${s.id}: you may receive event.received stimuli; it has no commands.`],
+    intro: () => ["A sense-only pack. It declares no commands and is never a tool: you cannot call it or poll it.", "When the runtime delivers one of its stimuli, treat it as information.", "", "Stimuli:", "", "- `event.received` — an event arrived.", ""],
+    notes: () => ["- Do not act on a stimulus alone when the action writes: ask the user first."],
+  },
+} as const satisfies { readonly [K in ScaffoldKind]: KindScaffold };
+
+const code = (cs: Cmd[]) => cs.map((c) => `\`${c.verb}\``).join(", ");
+const nameOf = (s: ScaffoldInput) => s.binName ?? s.bin ?? s.id;
+const kindOf = (s: ScaffoldInput): KindScaffold => SCAFFOLDS[s.kind];
+
 export function scaffoldFiles(s: ScaffoldInput): Record<string, string> {
-  const cmds = commandsFor(s);
+  const cmds = kindOf(s).commands(s, nameOf(s));
   const files: Record<string, string> = {};
   files["surface.json"] = surface(s, cmds);
   files["policy.json"] = policy(s, cmds);
   files["SKILL.md"] = skill(s, cmds);
-  if (s.kind === "composite") files["index.mjs"] = compositeModule();
+  Object.assign(files, kindOf(s).files?.(s));
   return files;
 }
 
 function surface(s: ScaffoldInput, cmds: Cmd[]): string {
-  const name = s.binName ?? s.bin ?? s.id;
-  const lines: string[] = [];
-  if (s.kind === "wrap") {
-    lines.push(`// ${s.id} — wraps \`${name}\`. Add one named command per thing an agent should do;`);
-    lines.push(`// \`{{arg}}\` in cli[] is one whole argv element, never passed through a shell.`);
-    if (!s.bin!.includes("/")) lines.push(`// A bare bin name resolves only through sandbox.bins in hcp.config.json5, never PATH.`);
-  } else if (s.kind === "composite") {
-    lines.push(`// ${s.id} — composite: ./index.mjs is imported in-process; its default export maps`);
-    lines.push(`// each verb_key to async (args, ctx) => data.`);
-  } else {
-    lines.push(`// ${s.id} — sense_only: no commands, only stimuli. A runtime that supports Sense`);
-    lines.push(`// turns each trigger's events into stimuli for the agent; it is never a tool.`);
-  }
-  lines.push("{");
-  lines.push(`  hcp: "1.1",`);
-  lines.push(`  id: ${j(s.id)},`);
-  lines.push(`  version: "0.1.0",`);
-  const desc =
-    s.kind === "wrap" ? (s.verbs?.length ? `${name} command line, wrapped: ${cmds.map((c) => `\`${c.verb}\``).join(", ")}` : `${name} command line, wrapped: version and usage (add your own commands)`) : s.kind === "composite" ? `In-process commands of ${s.id}: ping and echo (add your own)` : `Watches for ${s.id} events and delivers them as stimuli`;
-  lines.push(`  description: ${j(desc)},`);
-  lines.push(`  kind: ${j(s.kind)},`);
-  if (s.kind === "wrap") {
-    lines.push(`  wrap: {`);
-    lines.push(`    bin: ${j(s.bin)},`);
-    lines.push(`    json_flag: null,   // set to "--json" when the program prints JSON with it`);
-    lines.push(`    output: "text",    // "json" when stdout is one JSON value`);
-    lines.push(`    timeout_ms: 15000,`);
-    lines.push(`  },`);
-  }
-  if (s.kind === "composite") lines.push(`  composite: { module: "./index.mjs" },`);
-  if (s.kind === "sense_only") {
-    lines.push(`  stimuli: [`);
-    lines.push(`    {`);
-    lines.push(`      id: "event.received",`);
-    lines.push(`      trigger: ${j(`webhook:/hooks/${s.id}/received`)},`);
-    lines.push(`      summary: "An event arrived",`);
-    lines.push(`    },`);
-    lines.push(`  ],`);
-  } else {
-    lines.push(`  commands: [`);
-    for (const c of cmds) {
-      if (s.kind === "wrap") {
-        const args = (c.args ?? []).map((a) => `${a}: { type: "string", required: true }`).join(", ");
-        lines.push(`    { verb_key: ${j(c.verb)}, summary: ${j(c.summary)}, cli: ${j([s.id, ...c.cliTail!]).replace(/","/g, '", "')},${c.output ? ` output: ${j(c.output)},` : ""} args: {${args ? ` ${args} ` : ""}} },`);
-      } else if (c.verb === "echo") {
-        lines.push(`    {`);
-        lines.push(`      verb_key: "echo",`);
-        lines.push(`      summary: ${j(c.summary)},`);
-        lines.push(`      args: { message: { type: "string", required: true, description: "What to echo" } },`);
-        lines.push(`    },`);
-      } else lines.push(`    { verb_key: ${j(c.verb)}, summary: ${j(c.summary)}, args: {} },`);
-    }
-    lines.push(`  ],`);
-  }
+  const k = kindOf(s);
+  const name = nameOf(s);
+  const lines: string[] = [...k.header(s, name), "{", `  hcp: "1.1",`, `  id: ${j(s.id)},`, `  version: "0.1.0",`, `  description: ${j(k.description(s, name, cmds))},`, `  kind: ${j(s.kind)},`, ...k.section(s)];
+  if (k.commandLines) lines.push(`  commands: [`, ...cmds.flatMap((c) => k.commandLines!(s, c)), `  ],`);
   lines.push("}");
   return lines.join("\n") + "\n";
 }
@@ -180,39 +207,20 @@ function policy(s: ScaffoldInput, cmds: Cmd[]): string {
 }
 
 function skill(s: ScaffoldInput, cmds: Cmd[]): string {
-  const name = s.binName ?? s.bin ?? s.id;
+  const k = kindOf(s);
+  const name = nameOf(s);
   const reads = cmds.filter((c) => c.operation === "read");
   const writes = cmds.filter((c) => c.operation === "write");
-  const code = (cs: Cmd[]) => cs.map((c) => `\`${c.verb}\``).join(", ");
-  const description =
-    s.kind === "wrap"
-      ? s.verbs?.length
-        ? writes.length
-          ? `Runs ${name} for the agent through hcpx: ${code(cmds)}. Use it instead of calling ${name} directly; the table marks each command read or write.`
-          : `Runs ${name} for the agent through hcpx: ${code(cmds)}. Use it instead of calling ${name} directly; every command is a read.`
-        : `Runs ${name} for the agent through hcpx: its version and its usage summary. Use it to check which ${name} is installed and what it can do; add named commands for the tasks you need.`
-      : s.kind === "composite"
-        ? `In-process commands of ${s.id}: a health check and an echo. Use it to check that the pack is wired up; add named commands for the tasks you need.`
-        : `Watches for ${s.id} events and tells the agent when one arrives. It has no commands: it only senses.`;
+  const description = k.skillDescription(s, name, cmds, writes);
   // One lead for the reads, one for the writes: a projection that withholds
   // every write drops the writes' lead whole (src/projection/skillcopy.ts).
-  const leads =
-    s.kind === "sense_only"
-      ? [`${s.id}: you may receive event.received stimuli; it has no commands.`]
-      : writes.length
-        ? [...(reads.length ? [`${s.id}: ${reads.map((c) => c.verb).join(", ")} (read).`] : []), `${s.id}: ${writes.map((c) => c.verb).join(", ")} (write).`]
-        : [`${s.id}: ${cmds.map((c) => c.verb).join(", ")} (read-only).`];
+  const leads = k.leads
+    ? k.leads(s)
+    : writes.length
+      ? [...(reads.length ? [`${s.id}: ${reads.map((c) => c.verb).join(", ")} (read).`] : []), `${s.id}: ${writes.map((c) => c.verb).join(", ")} (write).`]
+      : [`${s.id}: ${cmds.map((c) => c.verb).join(", ")} (read-only).`];
   const out: string[] = ["---", `name: ${s.id}`, `description: ${j(description)}`, "leads:", ...leads.map((l) => `  - ${j(l)}`), "---", "", `# ${s.id}`, ""];
-  if (s.kind === "wrap") {
-    const json = cmds.filter((c) => c.output === "json");
-    if (writes.length) out.push(`Wraps \`${name}\`. Output is ${name}'s own text, returned as \`{ text }\`${json.length ? ", unless a command says otherwise" : ""}.`, "");
-    else out.push(`Wraps \`${name}\`. Every command is a read; output is ${name}'s own text, returned as \`{ text }\`${json.length ? ", unless a command says otherwise" : ""}.`, "");
-  } else if (s.kind === "composite") {
-    out.push("A composite pack: the runtime calls `index.mjs` in-process, no process is spawned.", "");
-  } else {
-    out.push("A sense-only pack. It declares no commands and is never a tool: you cannot call it or poll it.", "When the runtime delivers one of its stimuli, treat it as information.", "");
-    out.push("Stimuli:", "", "- `event.received` — an event arrived.", "");
-  }
+  out.push(...k.intro(s, name, cmds, writes));
   if (cmds.length) {
     out.push("```sh");
     for (const c of cmds) out.push(exampleLine(s.id, c));
@@ -224,7 +232,7 @@ function skill(s: ScaffoldInput, cmds: Cmd[]): string {
     for (const c of cmds) out.push(hotPathRow(c));
   } else out.push("This pack has no commands, so its hot-path table has no rows.");
   out.push("", "## Notes", "");
-  if (s.kind === "sense_only") out.push("- Do not act on a stimulus alone when the action writes: ask the user first.");
+  if (k.notes) out.push(...k.notes(s));
   else {
     for (const c of cmds) if (c.output === "json") out.push(`- \`${c.verb}\` prints JSON: its result is the parsed value.`);
     for (const c of writes) out.push(writeNote(s.id, c));

@@ -15,6 +15,7 @@ import { adoptedSync, type Check, type CheckStatus } from "../../config/adopted-
 import { c, finish, makeOut } from "../output";
 import { msOption } from "../options";
 import { BROKEN_HEADER } from "../../mcp/view";
+import { adapterOf } from "../../pack/adapters/index";
 
 export type { Check, CheckStatus } from "../../config/adopted-check";
 
@@ -75,9 +76,10 @@ export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<n
       if (dup) checks.push({ id: `pack:${b.id}:duplicate`, status: "fail", message: `${display(b.dir)}: ${dup.message}`, hint: dup.hint, problems: [dup] });
     }
     for (const pack of packs) {
-      const field = pack.surface.kind === "mcp" ? "mcp.bin" : "wrap.bin";
-      const bin = pack.surface.kind === "mcp" ? pack.surface.mcp?.bin : pack.surface.kind === "wrap" ? pack.surface.wrap?.bin : undefined;
-      if (!bin) continue;
+      const binIn = adapterOf(pack.surface.kind)?.capabilities.binIn;
+      const bin = binIn ? pack.surface[binIn]?.bin : undefined;
+      if (!binIn || !bin) continue;
+      const field = `${binIn}.bin`;
       const r = resolveBin(pack, project, bin, field);
       if ("ok" in r) checks.push({ id: `bin:${pack.id}`, status: "fail", message: `pack ${pack.id}: ${r.error.message}`, hint: typeof r.error.hint === "string" ? r.error.hint : `fix ${field} or sandbox.bins` });
       else if (r.command !== process.execPath && !executable(r.path)) checks.push({ id: `bin:${pack.id}`, status: "fail", message: `pack ${pack.id}: bin ${r.path} is not executable`, hint: `chmod +x ${r.path}` });

@@ -8,6 +8,7 @@ import { fstatSync, statSync } from "node:fs";
 import { loadProject } from "../../pack/load";
 import { useValidationCache } from "../../pack/validcache";
 import { execute, type Envelope } from "../../runtime/execute";
+import { terminateDescendants } from "../../runtime/wrap";
 import { c, neutralise, useColor } from "../output";
 
 export interface ExecCliOptions {
@@ -45,8 +46,17 @@ export async function run(pack: string, verb: string, operands: string[], opts: 
   useValidationCache();
   const project = loadProject({ config: opts.config });
   const env = await execute(project, { pack, verb, kv: operands, confirm: opts.confirm === true }, { signal: ac.signal, terminal: isTerminal(0) && isTerminal(2) });
+  const code = env.ok ? 0 : env.error.code === "unknown_pack" || env.error.code === "unknown_verb" ? 64 : 1;
+  if (!ac.signal.aborted) {
+    print(env, opts.json === true);
+    return code;
+  }
+  // The caller is gone: what the call left running under this process (an
+  // in-process composite module's children) is stopped too, and hcpx exits
+  // now, so no timer of that module can still land its write.
+  await terminateDescendants(process.pid);
   print(env, opts.json === true);
-  return env.ok ? 0 : env.error.code === "unknown_pack" || env.error.code === "unknown_verb" ? 64 : 1;
+  process.exit(code);
 }
 
 export function print(env: Envelope, json: boolean): void {

@@ -13,6 +13,7 @@ import type { CommonOpts } from "../../config/common";
 import { loadPack } from "../../pack/load";
 import { lintPackDir } from "../../pack/lint";
 import { parseSkill } from "../../pack/skill";
+import { adapterOf } from "../../pack/adapters/index";
 import { exampleLine, hotPathRow, policyRow, wrapCommand, wrapCommandObject, writeNote, type Cmd } from "../../scaffold/pack";
 import { parseVerbSpecs } from "../../scaffold/spec";
 import { c, done, makeOut, printWarnings } from "../output";
@@ -79,7 +80,7 @@ export async function run(dirArg: string, opts: AddVerbOpts): Promise<number> {
   if (reads.length === 0 && writes.length === 0) fail("usage", "say which command to add: --verb for a read, --write for a write", { hint: `hcpx pack add-verb ${dirArg} --write "commit:local:confirm=commit -m {{message}}"` });
   const specs = parseVerbSpecs(reads, writes, { land: opts.land, confirm: opts.confirm });
   const pack = loadPack(dirArg);
-  if (pack.surface.kind !== "wrap" || !pack.surface.wrap) {
+  if (!adapterOf(pack.surface.kind)?.capabilities.cliArgv || !pack.surface.wrap) {
     fail("usage", `pack '${pack.id}' is kind '${pack.surface.kind}'; add-verb adds argv commands to a wrap pack`, { hint: "edit surface.json, policy.json and SKILL.md together (docs/pack-format.md)" });
   }
   const have = new Set(pack.commands.map((x) => x.verb_key));

@@ -9,6 +9,7 @@ import { readAdopted } from "../../config/adopted";
 import type { CommonOpts } from "../../config/common";
 import type { Problem } from "../../util/errors";
 import { c, finish, makeOut } from "../output";
+import { callable } from "../../pack/adapters/index";
 
 export interface StatusCommand {
   verb: string;
@@ -44,7 +45,7 @@ export async function run(opts: CommonOpts): Promise<number> {
           granted: isGranted(project.grants, p.id, cmd.verb_key),
         }),
       ),
-      ...(p.surface.kind === "sense_only" ? { stimuli: (p.surface.stimuli ?? []).map((s) => s.id) } : {}),
+      ...(!callable(p.surface.kind) ? { stimuli: (p.surface.stimuli ?? []).map((s) => s.id) } : {}),
     })),
     broken: broken.map((b) => ({ dir: b.dir, problems: b.problems })),
     hosts: adopted.hosts,
@@ -86,7 +87,7 @@ function render(d: Data, col: boolean): string {
   else {
     const rows: string[][] = [["command", "op", "granted"]];
     for (const p of d.packs) {
-      if (p.kind === "sense_only") {
+      if (p.stimuli) {
         rows.push([`${p.id} (sense)`, "-", `stimuli: ${(p.stimuli ?? []).join(", ")}`]);
         continue;
       }

@@ -1,0 +1,63 @@
+// What an entry of the adapter table (./index.ts) is: one adapter kind, what it
+// can do (capabilities, read by the runtime, lint, doctor and the projections
+// instead of naming kinds), and its own lint rules. The runtime's half of an
+// entry (how a call runs) is src/runtime/adapters/index.ts.
+import type { LintCode } from "../../util/lint-codes";
+import type { CommandSpec, Surface } from "../schema";
+
+export type Seg = string | number;
+
+export interface AdapterCapabilities {
+  /** has commands an agent can call (sense_only only emits stimuli) */
+  callable: boolean;
+  /** takes `type: "json"` arguments (passed on as JSON values, not argv text) */
+  jsonArgs: boolean;
+  /** may declare pass_through (literal argv after an allowed subcommand) */
+  passThrough: boolean;
+  /** reads a program's stdout (a command may set `output`) */
+  readsStdout: boolean;
+  /** its commands are argv for a program (cli[] / argv_template, `hcpx pack add-verb`) */
+  cliArgv: boolean;
+  /** its commands name a server tool (`tool`) */
+  serverTools: boolean;
+  /** the surface key of the program it starts (`<key>.bin`), if it starts one */
+  binIn?: "wrap" | "mcp";
+}
+
+/** What a kind's lint rules see: the surface, its commands, and where to report (always surface.json). */
+export interface KindLintContext {
+  surface: Surface;
+  specs: CommandSpec[];
+  passThrough: NonNullable<Surface["pass_through"]> | undefined;
+  /** the JSON path of the pass_through block in use */
+  ptPath: Seg[];
+  at(segs: Seg[], code: LintCode, severity: "error" | "warning", message: string, hint?: string): void;
+}
+
+/** What a kind's own section adds to a pack's reach (src/packs/review.ts shows it before a pack is trusted). */
+export interface ReachPart {
+  /** programs it starts, as written (review.ts says what each resolves to) */
+  bins?: { bin: string; field: string; args?: string[] }[];
+  /** code loaded into the hcpx process */
+  modules?: string[];
+  /** where HTTP requests go */
+  http?: string[];
+  /** environment names read from the runtime besides binding.env */
+  env?: string[];
+  /** environment names it sets for its program */
+  setsEnv?: string[];
+}
+
+export interface AdapterEntry<K extends string = string> {
+  kind: K;
+  /** the surface key holding this kind's settings (kind_config_mismatch when another kind sets it) */
+  section?: "wrap" | "composite" | "openapi" | "mcp";
+  capabilities: AdapterCapabilities;
+  /** this kind's own rules (the rules every kind shares are in lint.ts) */
+  lint(ctx: KindLintContext): void;
+  /**
+   * What this kind's section of a surface reaches. Review asks every entry,
+   * whatever the pack's kind (a section another kind set is shown, never hidden).
+   */
+  review?(surface: Surface): ReachPart;
+}

@@ -1,0 +1,83 @@
+// The runtime's half of the adapter table (src/pack/adapters.ts is the other):
+// how a call of each callable kind runs, behind the one Adapter interface. Each
+// kind's adapter is loaded on its first call only (the mcp adapter, with the MCP
+// SDK, is even a file of its own in dist/), so `hcpx exec` of one kind never
+// initializes another's. runAdapter() is the only way execute() reaches an
+// adapter: it refuses to start an already cancelled call, and a call cancelled
+// while it ran never answers `ok` (its effect may have landed; nobody is told
+// it did), whatever the adapter answered.
+import { pathToFileURL } from "node:url";
+import type { CallableKind } from "../../pack/adapters/index";
+import { dynamicImport } from "../../util/dynamic-import";
+import { failure, type Envelope } from "../envelope";
+import { cancelReason, cancelled } from "../wrap";
+import type { Adapter, AdapterCall } from "./types";
+import type { Pack } from "../../pack/model";
+import { packUrls, schemeEnvNames, userinfoSecrets } from "../openapi";
+
+export type { Adapter, AdapterCall } from "./types";
+
+declare const HCPX_MCP_ADAPTER: string | undefined;
+
+/**
+ * The mcp adapter, loaded only for an mcp pack: in dist/ a file of its own
+ * (HCPX_MCP_ADAPTER, relative to the command bundle; see scripts/build.mjs),
+ * imported through dynamicImport() because the exec bundle runs from V8's
+ * code cache; from the sources (vitest) the module itself.
+ */
+async function mcpAdapter(): Promise<typeof import("../mcp-adapter")> {
+  if (typeof HCPX_MCP_ADAPTER === "string") {
+    const base = typeof __dirname === "string" ? pathToFileURL(`${__dirname}/`).href : import.meta.url;
+    return (await dynamicImport(new URL(HCPX_MCP_ADAPTER, base).href)) as typeof import("../mcp-adapter");
+  }
+  return import("../mcp-adapter");
+}
+
+/**
+ * The runtime's entry of each callable kind: its adapter, loaded on first use,
+ * and what of a pack of this kind is secret besides binding.env (execute()
+ * redacts it from every envelope, before the adapter is even loaded).
+ */
+export interface RuntimeEntry {
+  load(): Promise<Adapter>;
+  /** env names whose values are secrets (credentials the kind reads from the Binding) */
+  secretEnv?(pack: Pack): string[];
+  /** other secret values (a base URL's user:password) */
+  secretValues?(pack: Pack, env: NodeJS.ProcessEnv): string[];
+}
+
+export const RUNNERS: { readonly [K in CallableKind]: RuntimeEntry } = {
+  wrap: { load: async () => ({ run: (await import("../wrap")).runWrap }) },
+  composite: { load: async () => ({ run: (await import("../composite")).runComposite }) },
+  openapi: {
+    load: async () => ({ run: (await import("../openapi")).runOpenapi }),
+    secretEnv: (pack) => [...(pack.surface.openapi?.auth?.env ? [pack.surface.openapi.auth.env] : []), ...schemeEnvNames(pack)],
+    // a base URL's userinfo (user:password) is a secret as much as a Binding value
+    secretValues: (pack, env) => packUrls(pack, env).flatMap(userinfoSecrets),
+  },
+  mcp: { load: async () => ({ run: (await mcpAdapter()).runMcp }) },
+};
+
+/** The runtime's entry of a kind (undefined: not callable). */
+export function runtimeEntry(kind: string): RuntimeEntry | undefined {
+  return Object.hasOwn(RUNNERS, kind) ? RUNNERS[kind as CallableKind] : undefined;
+}
+
+/** Run a checked call through its kind's adapter (`runners`: the table; another only in tests). */
+export async function runAdapter(call: AdapterCall, runners: Partial<Record<string, RuntimeEntry>> = RUNNERS): Promise<Envelope> {
+  const { pack, cmd, signal } = call;
+  const label = `${pack.id} ${cmd.verb_key}`;
+  const kind = pack.surface.kind;
+  const entry = Object.hasOwn(runners, kind) ? runners[kind] : undefined;
+  if (!entry) return failure("unknown_verb", `pack ${pack.id} is ${kind}: it has no commands to run`);
+  // never started for a call already cancelled
+  if (signal.aborted) return cancelled(label, signal, false);
+  const adapter = await entry.load();
+  if (signal.aborted) return cancelled(label, signal, false);
+  const env = await adapter.run(call);
+  // the caller went away while it ran: never `ok` (what it did is not confirmed to anyone)
+  if (signal.aborted && env.ok) {
+    return failure("cancelled", `${label} was cancelled (${cancelReason(signal)}) while it ran, and finished before it could be stopped: its effect may have landed`, { finished: true });
+  }
+  return env;
+}

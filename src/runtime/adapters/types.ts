@@ -1,0 +1,29 @@
+// The one interface every adapter kind implements (issue 22 §7): a call the
+// runtime has already checked (grant, confirm gate, arguments), the caller's
+// AbortSignal with it. An adapter answers with an envelope and never throws
+// for a runtime failure. When `signal` aborts, it stops what it started (a
+// bin's or a server's whole process tree, an HTTP request, a composite's
+// ctx.signal) and answers `cancelled` only once that is done; the runner
+// (./index.ts) turns any other answer to an aborted call into `cancelled`, so
+// a cancelled write never reports ok.
+import type { Command, Pack, Project } from "../../pack/model";
+import type { ArgValues } from "../args";
+import type { Envelope } from "../envelope";
+
+export interface AdapterCall {
+  pack: Pack;
+  project: Project;
+  cmd: Command;
+  /** validated named args ({} for a pass-through verb) */
+  values: ArgValues;
+  /** a pass-through verb's literal argv (undefined otherwise) */
+  literal: readonly unknown[] | undefined;
+  /** the runtime's environment (Binding values are read from it) */
+  env: NodeJS.ProcessEnv;
+  /** aborts when the caller is gone: a signal to `hcpx exec`, an MCP notifications/cancelled, `hcpx mcp` shutting down */
+  signal: AbortSignal;
+}
+
+export interface Adapter {
+  run(call: AdapterCall): Promise<Envelope>;
+}

@@ -1,0 +1,244 @@
+// Every adapter kind is cancellable (issue 22 §7), with real processes, one
+// table of cases over the adapter table (src/pack/adapters.ts): a kind added
+// there without a case here fails the first test. Each callable kind has a
+// `run` verb, a write, that starts work whose side effect lands 1.5 s later
+// (wrap: the fixture bin tree.mjs; composite: a module that starts tree.mjs as
+// a child of hcpx and ignores ctx.signal; openapi: a loopback service that
+// records the write 1.5 s after the request unless the request was dropped;
+// mcp: a stdio server that starts tree.mjs and ignores notifications/cancelled).
+// SIGTERM, SIGINT and SIGHUP to `hcpx exec`, an MCP notifications/cancelled
+// to `hcpx mcp`, and `hcpx mcp` losing its stdin mid-call must each stop the
+// call: `cancelled` (exit 1 for exec, never ok),
+// within the README's bound, with no process of the tree left and the write
+// never landed.
+import { type ChildProcessWithoutNullStreams } from "node:child_process";
+import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { spawnHcpx } from "../support/cli";
+import { REPO, tmp } from "../support/hcpx";
+import { startMcp } from "../mcp/support";
+import { ADAPTERS } from "../../src/pack/adapters/index";
+import { alive, fxPack, project, type MiniPack } from "./support";
+
+interface Tree {
+  pid: number;
+  child: number;
+  grandchild: number;
+}
+
+const write = { run: { operation: "write", land: "local", confirm: false } };
+const runArgs = { pid: { type: "string", required: true }, effect: { type: "string", required: true } };
+
+interface KindCase {
+  /** the pack of this kind (undefined: the kind has no commands, nothing can be called) */
+  pack?: (port: number) => MiniPack;
+  /** the verb an MCP cancel uses (an in-process composite can only be asked to stop) */
+  mcpVerb?: string;
+  /** whether the call starts a process tree that must be gone */
+  tree: boolean;
+}
+
+const CASES: Record<string, KindCase> = {
+  wrap: { tree: true, pack: () => fxPack("k-wrap", "tree.mjs", [{ verb_key: "run", summary: "start a tree", cli: ["tree", "{{pid}}", "{{effect}}"], args: runArgs }], { wrap: { output: "text", timeout_ms: 20_000 } }, write) },
+  composite: {
+    tree: true,
+    mcpVerb: "polite",
+    pack: () => ({
+      id: "k-composite",
+      surface: { kind: "composite", composite: { module: "./tree.mjs" }, commands: ["run", "polite"].map((v) => ({ verb_key: v, summary: "start a tree", args: runArgs })) },
+      rows: { ...write, polite: write.run },
+    }),
+  },
+  openapi: {
+    tree: false,
+    pack: (port) => ({
+      id: "k-openapi",
+      surface: { kind: "openapi", openapi: { base_url: `http://127.0.0.1:${port}`, timeout_ms: 20_000 }, commands: [{ verb_key: "run", summary: "a slow write", http: { method: "POST", path: "/run" }, args: { pid: { ...runArgs.pid, in: "body" }, effect: { ...runArgs.effect, in: "body" } } }] },
+      rows: write,
+    }),
+  },
+  mcp: {
+    tree: true,
+    pack: () => ({
+      id: "k-mcp",
+      surface: { kind: "mcp", mcp: { bin: "../../fx/mcp-tree.mjs", timeout_ms: 20_000, agent_env: { MCP_TREE_IGNORE_TERM: "1" } }, commands: [{ verb_key: "run", summary: "start a tree", tool: "run", args: runArgs }] },
+      rows: write,
+    }),
+  },
+  sense_only: { tree: false },
+};
+
+let dir: string;
+let server: Server;
+const started: number[] = [];
+
+beforeAll(async () => {
+  // the openapi kind's service: a write lands 1.5 s after the request, only if the request is still there
+  server = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8").on("data", (d: string) => (body += d));
+    req.on("end", () => {
+      const { pid, effect } = JSON.parse(body) as { pid: string; effect: string };
+      writeFileSync(pid, JSON.stringify({ pid: 0, child: 0, grandchild: 0 }));
+      let gone = false;
+      res.on("close", () => (gone = true));
+      setTimeout(() => {
+        if (gone) return;
+        appendFileSync(effect, "ran\n");
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify({ landed: true }));
+      }, 1500);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as { port: number }).port;
+  const packs = Object.values(CASES).flatMap((c) => (c.pack ? [c.pack(port)] : []));
+  packs.push({ id: "k-sense", surface: { kind: "sense_only", stimuli: [{ id: "tick", summary: "a tick" }] } });
+  const p = project({ packs });
+  dir = p.dir;
+  cpSync(join(REPO, "test", "fixtures", "composite", "tree.mjs"), join(dir, "packs", "k-composite", "tree.mjs"));
+});
+
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+afterEach(() => {
+  for (const p of started.splice(0)) {
+    try {
+      if (p > 0) process.kill(p, "SIGKILL");
+    } catch {
+      /* gone */
+    }
+  }
+});
+
+async function waitFile(file: string, ended?: Promise<Done>, ms = 10_000): Promise<Tree> {
+  let over: Done | undefined;
+  void ended?.then((d) => (over = d));
+  for (const end = Date.now() + ms; Date.now() < end; ) {
+    if (over) throw new Error(`hcpx exited before the call started: ${over.stdout}`);
+    if (existsSync(file)) {
+      try {
+        const t = JSON.parse(readFileSync(file, "utf8")) as Tree;
+        started.push(t.pid, t.child, t.grandchild);
+        return t;
+      } catch {
+        /* half written */
+      }
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`${file} never appeared`);
+}
+
+const running = (t: Tree) => [t.pid, t.child, t.grandchild].filter((p) => p > 0 && alive(p));
+
+function files(): { pid: string; effect: string } {
+  const d = tmp("hcpx-cancel-kind-");
+  return { pid: join(d, "started.json"), effect: join(d, "effect.txt") };
+}
+
+type Done = { code: number | null; signal: NodeJS.Signals | null; stdout: string };
+
+function exec(pack: string, verb: string, f: { pid: string; effect: string }): { child: ChildProcessWithoutNullStreams; done: Promise<Done> } {
+  const child = spawnHcpx(["exec", pack, verb, "--json", "--", `pid=${f.pid}`, `effect=${f.effect}`], { cwd: dir });
+  let stdout = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+  child.stderr.resume();
+  const guard = setTimeout(() => child.kill("SIGKILL"), 15_000);
+  const done = new Promise<Done>((r) =>
+    child.on("close", (code, signal) => {
+      clearTimeout(guard);
+      r({ code, signal, stdout });
+    }),
+  );
+  return { child, done };
+}
+
+const packOf = (kind: string) => `k-${kind === "sense_only" ? "sense" : kind}`;
+
+describe("cancellation over every adapter kind", () => {
+  it("the cases cover the adapter table: one case per kind", () => {
+    expect(Object.keys(CASES).sort()).toEqual(ADAPTERS.map((a) => a.kind).sort());
+    for (const a of ADAPTERS) expect(CASES[a.kind]!.pack !== undefined, a.kind).toBe(a.capabilities.callable);
+  });
+
+  for (const a of ADAPTERS) {
+    const c = CASES[a.kind];
+    if (!c?.pack) {
+      it(`${a.kind}: no command can be called, so there is nothing to cancel (exec refuses at once)`, async () => {
+        const f = files();
+        const r = await exec(packOf(a.kind), "run", f).done;
+        expect(r.code).toBe(64);
+        const env = JSON.parse(r.stdout) as { ok: boolean; error: { code: string } };
+        expect(env.error.code).toBe("unknown_verb");
+      });
+      continue;
+    }
+    for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+      it(`${a.kind}: ${sig} to hcpx exec answers cancelled (exit 1) within the bound; the tree is gone and the write never lands`, async () => {
+        const f = files();
+        const run = exec(packOf(a.kind), "run", f);
+        const t = await waitFile(f.pid, run.done);
+        if (c.tree) expect(running(t)).toHaveLength(3);
+        const t0 = Date.now();
+        run.child.kill(sig);
+        const r = await run.done;
+        const took = Date.now() - t0;
+        if (c.tree) expect(running(t), `still running after hcpx exited: ${JSON.stringify(t)}`).toEqual([]);
+        expect(r.signal).toBeNull();
+        const env = JSON.parse(r.stdout) as { ok: boolean; error?: { code: string; message: string } };
+        expect(env.ok).toBe(false);
+        expect(env.error?.code).toBe("cancelled");
+        expect(env.error?.message).toContain(sig);
+        expect(r.code).toBe(1);
+        expect(took).toBeLessThan(4000);
+        await new Promise((res) => setTimeout(res, 1800));
+        expect(existsSync(f.effect), "the write landed").toBe(false);
+      });
+    }
+    it(`${a.kind}: notifications/cancelled to hcpx mcp stops the call; the tree is gone, the write never lands, the server goes on`, async () => {
+      const s = await startMcp({ dir });
+      try {
+        const f = files();
+        const ac = new AbortController();
+        const call = s.client.callTool({ name: "hcp", arguments: { pack: packOf(a.kind), verb: c.mcpVerb ?? "run", args: { pid: f.pid, effect: f.effect } } }, undefined, { signal: ac.signal, timeout: 30_000 });
+        const caught = call.then(
+          (v) => ({ answered: v }),
+          (e: unknown) => ({ error: e }),
+        );
+        const t = await waitFile(f.pid);
+        ac.abort("test cancels");
+        expect("error" in (await caught)).toBe(true);
+        for (let i = 0; i < 150 && running(t).length; i++) await new Promise((r) => setTimeout(r, 20));
+        if (c.tree) expect(running(t), `still running: ${JSON.stringify(t)}`).toEqual([]);
+        await new Promise((res) => setTimeout(res, 1800));
+        expect(existsSync(f.effect), "the write landed").toBe(false);
+        await s.client.ping();
+      } finally {
+        await s.close();
+      }
+    });
+    it(`${a.kind}: hcpx mcp losing its stdin mid-call stops the call before it exits; the tree is gone, the write never lands`, async () => {
+      const f = files();
+      const child = spawnHcpx(["mcp"], { cwd: dir });
+      child.stdout.resume();
+      child.stderr.resume();
+      const guard = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+      const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + "\n");
+      send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+      send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "hcp", arguments: { pack: packOf(a.kind), verb: c.mcpVerb ?? "run", args: { pid: f.pid, effect: f.effect } } } });
+      const t = await waitFile(f.pid);
+      child.stdin.end();
+      const code = await exited;
+      clearTimeout(guard);
+      if (c.tree) expect(running(t), `still running when hcpx mcp exited: ${JSON.stringify(t)}`).toEqual([]);
+      expect(code).toBe(0);
+      await new Promise((res) => setTimeout(res, 1800));
+      expect(existsSync(f.effect), "the write landed").toBe(false);
+    });
+  }
+});
