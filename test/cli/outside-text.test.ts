@@ -43,7 +43,7 @@ describe("pack add: the review a person reads before --yes", () => {
     const dir = await newProject();
     const r = await runHcpx(["pack", "add", pack], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain("runs: ./srv.mjs --x\\x1b[1A\\x1b[2K\\x0d\\u202eevil\\x9b2J\\x07\\x08\\x7f\\n    write rm, confirm");
+    expect(r.stdout).toContain("runs: ./srv.mjs --x\\x1b[1A\\x1b[2K\\x0d\\u202eevil\\x9b2J\\x07\\x08\\x7f\\x0a    write rm, confirm");
     expect(r.stdout).not.toMatch(CONTROL);
     expect(r.stdout).not.toMatch(FORGED);
     expect(r.stderr).not.toMatch(CONTROL);
@@ -56,7 +56,7 @@ describe("pack add: the review a person reads before --yes", () => {
     expect(r.stdout).not.toMatch(CONTROL);
     const e = JSON.parse(r.stdout) as { ok: boolean; error: { problems: { message: string }[] } };
     expect(e.ok).toBe(false);
-    expect(e.error.problems.map((p) => p.message).join("\n")).toContain("--x" + N);
+    expect(e.error.problems.map((p) => p.message).join("\n")).toContain("--x\\x1b[1A\\x1b[2K\\x0d\\u202eevil");
   });
 
   it("after --yes: the summary names the version as text", async () => {

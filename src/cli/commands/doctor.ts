@@ -11,7 +11,7 @@ import { lintPackDir } from "../../pack/lint";
 import { resolveBin } from "../../runtime/wrap";
 import type { CommonOpts } from "../../config/common";
 import { adoptedSync, type Check, type CheckStatus } from "../../config/adopted-check";
-import { c, finish, makeOut } from "../output";
+import { c, finish, makeOut, sayRaw } from "../output";
 import { msOption } from "../options";
 import { BROKEN_HEADER } from "../../mcp/view";
 
@@ -97,7 +97,7 @@ export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<n
     const mark = (s: CheckStatus) => (s === "ok" ? c.green(col, "✓") : s === "warn" ? c.yellow(col, "!") : c.red(col, "✗"));
     const lines = checks.map((x) => `${mark(x.status)} ${x.message}${x.status !== "ok" && x.hint ? `\n    ${c.dim(col, `→ ${x.hint}`)}` : ""}`);
     lines.push("", fails ? c.red(col, summary) : warns ? c.yellow(col, summary) : c.green(col, summary));
-    process.stdout.write(lines.join("\n") + "\n");
+    sayRaw(lines.join("\n") + "\n");
   }
   return code;
 }

@@ -43,8 +43,8 @@ beforeAll(() => {
       wrap: { bin: "../../fx/tail.mjs", json_flag: null, output: "json" },
       binding: { env: ["ODD_TOKEN"] },
       commands: [
-        { verb_key: "leak", summary: "Leak", cli: ["{{cut}}"], args: cutArg },
-        { verb_key: "save", summary: "Save a note", cli: ["save", "{{note}}"], args: { note: { type: "string", required: true, description: "The note" } } },
+        { verb_key: "leak", summary: "Leak", cli: ["tail", "{{cut}}"], args: cutArg },
+        { verb_key: "save", summary: "Save a note", cli: ["tail", "save", "{{note}}"], args: { note: { type: "string", required: true, description: "The note" } } },
       ],
     },
     rows: { save: { operation: "write", land: "local", confirm: true } },
@@ -108,12 +108,16 @@ describe("a Binding value cut by a stderr tail, at every cut point", () => {
       }
     }, 60_000);
 
-    it("the elicitation message of a write whose argument holds the value", async () => {
-      const r = await client.callTool({ name: "hcp", arguments: { pack: "wt", verb: "save", args: { note: `note ${SECRET} end` } } });
-      expect(JSON.stringify(r)).toContain("confirm_declined");
-      expect(asked.length).toBe(1);
+    it("the elicitation message of a write whose argument holds the value (whole, and where the message's 2000-character cut splits it)", async () => {
+      // the message shows the args as JSON ({"note":"…"}, 9 characters before the note), cut after 2000 characters
+      const notes = [`note ${SECRET} end`, ...CUTS.map((k) => "a".repeat(1991 - k) + SECRET)];
+      for (const note of notes) {
+        const r = await client.callTool({ name: "hcp", arguments: { pack: "wt", verb: "save", args: { note } } });
+        expect(JSON.stringify(r)).toContain("confirm_declined");
+      }
+      expect(asked.length).toBe(notes.length);
       expect(asked[0]).toContain("note *** end");
-      expect(asked[0]).not.toMatch(ANY_PIECE);
+      for (const m of asked) expect(m).not.toMatch(ANY_PIECE);
     });
   });
 
@@ -132,11 +136,12 @@ describe("a Binding value cut by a stderr tail, at every cut point", () => {
     it("the confirm request (message, args) never holds the value, whole or cut", async () => {
       const proj = await openProject({ cwd: dir, env: ENV });
       const seen: ConfirmRequest[] = [];
-      for (const note of [`note ${SECRET} end`, ...CUTS.map((k) => SECRET.slice(k))]) {
-        const env = await proj.call("wt__save", { note: note === `note ${SECRET} end` ? note : `${SECRET}${note}` }, { confirm: (req) => (seen.push(req), false) });
+      const notes = [`note ${SECRET} end`, SECRET, ...CUTS.map((k) => "a".repeat(1991 - k) + SECRET)];
+      for (const note of notes) {
+        const env = await proj.call("wt__save", { note }, { confirm: (req) => (seen.push(req), false) });
         expect(env.ok).toBe(false);
       }
-      expect(seen.length).toBe(CUTS.length + 1);
+      expect(seen.length).toBe(notes.length);
       expect(seen[0]!.message).toContain("note *** end");
       for (const req of seen) expect(JSON.stringify(req)).not.toMatch(ANY_PIECE);
     });
