@@ -10,12 +10,12 @@
 // the text with a per-process token that no outside text can hold, and the
 // exit turns the marks into SGR sequences after neutralising.
 import { HcpxError, formatProblem, type ErrorCode, type Problem } from "../util/errors";
-import { neutralise, neutralJson } from "../util/neutral";
+import { colours, neutralise, neutralJson, paint } from "../util/neutral";
 import { redactOut } from "../util/redact";
 import { failure, problemFailure, success, type Envelope } from "../runtime/envelope";
 
 export { failure, neutralise, type Envelope };
-export { oneLine } from "../util/neutral";
+export { neutralLine, unpainted } from "../util/neutral";
 
 export interface Out {
   json: boolean;
@@ -32,10 +32,8 @@ export function makeOut(opts: { json?: boolean }): Out {
   return { json: opts.json === true, color: useColor() };
 }
 
-/** The mark of a colour: private-use characters around a token drawn per process (outside text cannot know it), then the SGR number. */
-const TOKEN = `\ue000${Math.random().toString(36).slice(2, 10)}${Date.now().toString(36)}`;
-const MARK = new RegExp(`${TOKEN}(\\d{1,2})\ue001`, "g");
-const code = (n: number, m: number) => (on: boolean, s: string) => (on ? `${TOKEN}${n}\ue001${s}${TOKEN}${m}\ue001` : s);
+/** Colour (src/util/neutral.ts paint): marks that the exit makes SGR sequences after neutralising. */
+const code = (n: number, m: number) => (on: boolean, s: string) => paint(on, n, m, s);
 export const c = {
   red: code(31, 39),
   green: code(32, 39),
@@ -47,8 +45,7 @@ export const c = {
 
 /** Readable text as it reaches a terminal: redacted, neutralised, then the colour marks of c.* made SGR sequences. */
 export function shown(text: string): string {
-  const t = neutralise(redactOut(text));
-  return t.includes(TOKEN) ? t.replace(MARK, "\u001b[$1m") : t;
+  return colours(neutralise(redactOut(text)));
 }
 
 /** The one place readable text is written (stdout or stderr). */

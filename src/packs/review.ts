@@ -7,7 +7,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { Pack, Project } from "../pack/model";
 import { display } from "../util/paths";
-import { oneLine as o } from "../util/neutral";
+import { neutralLine as o } from "../util/neutral";
 
 export interface Reach {
   kind: string;
@@ -52,7 +52,7 @@ export function reachOf(pack: Pack, project?: Project): Reach {
   };
 }
 
-/** The review's lines; every field from the pack is kept on its line (src/util/neutral.ts oneLine), so a newline in it cannot forge one. */
+/** The review's lines; every field from the pack is kept on its line (src/util/neutral.ts neutralLine), so a newline in it cannot forge one. */
 export function reachLines(r: Reach): string[] {
   const lines = [`  kind: ${o(r.kind)}`];
   for (const b of r.bins) lines.push(`  runs: ${o(b.bin)}${b.args?.length ? ` ${b.args.map(o).join(" ")}` : ""}  (${b.field}: ${o(b.resolves)})`);

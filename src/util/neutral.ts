@@ -3,7 +3,7 @@
 // output) made safe for a terminal. The CLI's exit (src/cli/output.ts) passes
 // every byte of readable output through neutralise(), so no feature can print
 // outside text raw; a one-line field (a name, an argv element, a version) is
-// neutralised with oneLine() where it is put into a line, so that a newline
+// neutralised with neutralLine() where it is put into a line, so that a newline
 // in it cannot forge a line of what a person reads before saying yes.
 
 /**
@@ -39,7 +39,7 @@ export function neutralise(s: string): string {
 }
 
 /** A one-line field (a name, a version, an argv element) made safe and kept on one line: newline, tab and CR become escapes too. */
-export function oneLine(s: string): string {
+export function neutralLine(s: string): string {
   LINE.lastIndex = 0;
   if (!LINE.test(s)) return s;
   return s.replace(LINE, shown);
@@ -50,4 +50,29 @@ export function neutralJson(json: string): string {
   BLOCK.lastIndex = 0;
   if (!BLOCK.test(json)) return json;
   return json.replace(BLOCK, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+// ---- colour ----
+// The only terminal control that reaches a terminal is colour, and only from
+// paint(): it marks the text with private-use characters around a token drawn
+// per process, which no outside text can hold (it is never printed). The exit
+// (src/cli/output.ts) neutralises first, then turns the marks into SGR
+// sequences with colours().
+
+const TOKEN = `\ue000${Math.random().toString(36).slice(2, 10)}${Date.now().toString(36)}`;
+const MARK = new RegExp(`${TOKEN}(\\d{1,2})\ue001`, "g");
+
+/** `s` in SGR colour `open` (reset by `close`) when `on`; marks, made SGR at the exit. */
+export function paint(on: boolean, open: number, close: number, s: string): string {
+  return on ? `${TOKEN}${open}\ue001${s}${TOKEN}${close}\ue001` : s;
+}
+
+/** The marks of paint() as SGR sequences: only for text that neutralise() has passed. */
+export function colours(neutralised: string): string {
+  return neutralised.includes(TOKEN) ? neutralised.replace(MARK, "\u001b[$1m") : neutralised;
+}
+
+/** Text without the marks of paint() (its width as shown). */
+export function unpainted(s: string): string {
+  return s.includes(TOKEN) ? s.replace(MARK, "") : s;
 }

@@ -17,7 +17,7 @@ import { HANDLERS } from "../../host/formats";
 import { findProjectConfig } from "../../pack/load";
 import type { CommonOpts } from "../../config/common";
 import { idFromName, packFromMcp } from "../../mcpimport/write";
-import { c, done, makeOut, oneLine as o, printWarnings } from "../output";
+import { c, done, makeOut, neutralLine as o, printWarnings } from "../output";
 
 export interface ImportOpts extends CommonOpts {
   scope?: string;
@@ -127,7 +127,7 @@ export async function run(host: string, opts: ImportOpts): Promise<number> {
   printWarnings(warnings, out);
   done(out, { host, scope, file: display(file), servers, imported: made }, (col) => {
     const lines = [`${desc.name} (${display(file)}): ${servers.length} MCP server(s)`];
-    // each server on its line: its name, command and env names are the host file's text (src/util/neutral.ts oneLine)
+    // each server on its line: its name, command and env names are the host file's text (src/util/neutral.ts neutralLine)
     for (const s of servers) lines.push(`  ${o(s.name).padEnd(20)} ${s.skip ? c.dim(col, `skipped: ${o(s.skip)}`) : s.argv!.map(o).join(" ")}${s.env.length ? `  env: ${s.env.map(o).join(", ")}` : ""}`);
     if (made.length === 0) {
       if (servers.some((s) => !s.skip)) lines.push("", `to make packs of them: hcpx import ${host}${scope === "user" ? " --scope user" : ""} --server <name…> (or --all)`);

@@ -5,7 +5,7 @@
 import { display } from "../../util/paths";
 import type { CommonOpts } from "../../config/common";
 import { packFromMcp } from "../../mcpimport/write";
-import { c, done, makeOut, oneLine as o, printWarnings } from "../output";
+import { c, done, makeOut, neutralLine as o, printWarnings } from "../output";
 import { msOption } from "../options";
 
 export interface FromMcpCliOptions extends CommonOpts {
@@ -38,7 +38,7 @@ export async function run(command: string[], opts: FromMcpCliOptions): Promise<n
     },
     (col) =>
       [
-        // what the server said (its name, version, tools) stays on its line (src/util/neutral.ts oneLine)
+        // what the server said (its name, version, tools) stays on its line (src/util/neutral.ts neutralLine)
         `${c.green(col, "wrote")} ${display(r.dir)}: surface.json, policy.json, SKILL.md (${cmds.length} commands from ${o(r.draft.server.name ?? "the server")}${r.draft.server.version ? ` ${o(r.draft.server.version)}` : ""})`,
         `  runs: ${o(r.runs.path)} ${r.runs.args.map(o).join(" ")}`.trimEnd(),
         ...(r.sandboxBin?.recorded === "added" ? [`${c.green(col, "✓")} sandbox.bins.${o(r.sandboxBin.name)} = ${o(r.sandboxBin.path)}`] : []),

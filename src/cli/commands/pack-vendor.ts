@@ -23,7 +23,7 @@ import { diffHashes, hashBytes, hashTree, lockFile, packDir, PACKS_DIR, readLock
 import { fetchLatest, fetchLocked, fetchNew, parseSource, removeDir, stage, type Fetched } from "../../packs/source";
 import { diffEmpty, diffLines, diffReach, reachLines, reachOf, type Reach, type ReachDiff } from "../../packs/review";
 import { activateDir } from "./activate";
-import { c, done, failure, makeOut, oneLine as o, printWarnings, sayRaw, writeJson } from "../output";
+import { c, done, failure, makeOut, neutralLine as o, printWarnings, sayRaw, writeJson } from "../output";
 
 export interface VendorOpts extends CommonOpts {
   yes?: boolean;
