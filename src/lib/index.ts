@@ -149,7 +149,9 @@ export interface ProjectProblem {
 export class ProjectError extends Error {
   readonly code: string;
   readonly problems: ProjectProblem[];
-  constructor(problems: ProjectProblem[]) {
+  constructor(problems0: ProjectProblem[]) {
+    // an error the library throws is an exit too: through the one redaction
+    const problems = redactOut(problems0);
     super(problems.map((p) => `${p.file ? `${p.file}${p.line ? `:${p.line}` : ""}: ` : ""}${p.message}${p.hint ? ` (hint: ${p.hint})` : ""}`).join("\n"));
     this.name = "ProjectError";
     this.code = problems[0]?.code ?? "error";

@@ -120,3 +120,25 @@ describe("pack from-mcp: the summary of what the server says", () => {
     expect(r.stderr).not.toMatch(CONTROL);
   });
 });
+
+describe("the neutraliser and the exit's colour (in-process)", () => {
+  it("neutralise: idempotent, CRLF kept, every control and bidi character an escape; neutralLine also folds newline and tab and shows zero-width characters", async () => {
+    const { neutralise, neutralLine } = await import("../../src/util/neutral");
+    const once = neutralise(N + "\r\nend\u200b\u2028");
+    expect(once).not.toMatch(CONTROL);
+    expect(neutralise(once)).toBe(once);
+    expect(once).toContain("\r\nend");
+    expect(once).toContain("\\u2028");
+    const line = neutralLine("a\nb\tc\r\nd\u200be\u{e0041}");
+    expect(line).toBe("a\\x0ab\\x09c\\x0d\\x0ad\\u200be\\u{e0041}");
+  });
+
+  it("colour reaches the terminal only from c.*: the same marks written by outside text stay text", async () => {
+    const { c, shown } = await import("../../src/cli/output");
+    const painted = c.red(true, "x");
+    expect(shown(painted)).toBe("\x1b[31mx\x1b[39m");
+    // outside text that imitates a mark without the process's token, and raw SGR, print as text
+    expect(shown("\ue00031\ue001y\x1b[8mhidden")).toBe("\ue00031\ue001y\\x1b[8mhidden");
+    expect(shown(painted + N)).not.toMatch(/\x1b(?!\[3[19]m)/);
+  });
+});
