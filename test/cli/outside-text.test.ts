@@ -4,7 +4,7 @@
 // or a host file cannot be rewritten by what those files hold: ESC/CSI/OSC
 // sequences, C1 controls, CR, backspace, BEL, DEL, bidi overrides, and a
 // newline in a one-line field that would forge a line of the review.
-import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPO, runHcpx, tmp } from "../support/hcpx";
@@ -64,6 +64,21 @@ describe("pack add: the review a person reads before --yes", () => {
     const r = await runHcpx(["pack", "add", pack, "--yes"], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("1.0.0\\x1b[1A");
+    expect(r.stdout).not.toMatch(CONTROL);
+    expect(r.stdout).not.toMatch(FORGED);
+  });
+
+  it("pack update: the diff of a new version shows the new program's escapes as text", async () => {
+    const src = tmp("hcpx-outside-upd-");
+    cpSync(pack, src, { recursive: true });
+    const plain = JSON.parse(readFileSync(join(src, "surface.json"), "utf8")) as { version: string; mcp: { args: string[] } };
+    writeFileSync(join(src, "surface.json"), JSON.stringify({ ...plain, version: "1.0.0", mcp: { ...plain.mcp, args: ["--plain"] } }));
+    const dir = await newProject();
+    expect((await runHcpx(["pack", "add", src, "--yes"], { cwd: dir })).code).toBe(0);
+    writeFileSync(join(src, "surface.json"), JSON.stringify({ ...plain, version: "2.0.0" + N }));
+    const r = await runHcpx(["pack", "update", "odd"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("+ new program: ./srv.mjs --x\\x1b[1A");
     expect(r.stdout).not.toMatch(CONTROL);
     expect(r.stdout).not.toMatch(FORGED);
   });
