@@ -50,6 +50,11 @@ describe("one exit", () => {
     expect(writers).toEqual(Object.keys(EXITS).sort());
   });
 
+  it("a prompt is written through the exit: readline is never handed one to print itself", () => {
+    const asking = modules.filter((m) => /\.question\(\s*(?!""\s*\))/.test(code(m)) || /\.setPrompt\(|\.prompt\(/.test(code(m)));
+    expect(asking).toEqual([]);
+  });
+
   it("the CLI's exit: its two writes are in emit() and writeJson(), and both redact (and emit neutralises)", () => {
     const text = code("cli/output.ts");
     expect(text.match(/\.write\(/g)?.length).toBe(2);
