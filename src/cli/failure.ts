@@ -5,7 +5,7 @@
 // is the user's error to act on, exit 1. Loaded only on failure.
 import { HcpxError } from "../util/errors";
 import { ioProblem } from "../util/ioerror";
-import { failure, makeOut, reportError, writeJson } from "./output";
+import { failure, makeOut, reportError, sayErr, writeJson } from "./output";
 
 export function reportFailure(e: unknown, argv: readonly string[]): number {
   const json = argv.includes("--json");
@@ -17,7 +17,7 @@ export function reportFailure(e: unknown, argv: readonly string[]): number {
   const message = `internal error: ${err?.message ?? String(e)}`;
   const hint = "this is a bug in hcpx; rerun with HCPX_DEBUG=1 for details and report it";
   if (json) writeJson(failure("internal", message, { hint }));
-  else process.stderr.write(`${message}\n  hint: ${hint}\n`);
-  if (process.env.HCPX_DEBUG) process.stderr.write(`${err?.stack ?? ""}\n`);
+  else sayErr(`${message}\n  hint: ${hint}`);
+  if (process.env.HCPX_DEBUG) sayErr(`${err?.stack ?? ""}`);
   return 70;
 }

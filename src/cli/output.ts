@@ -1,9 +1,21 @@
 // How every command talks to a person or an agent: one envelope shape with
 // --json, readable text otherwise; colour only on a TTY and never with NO_COLOR.
+//
+// This module is the CLI's one exit (test/arch/exits.test.ts): every byte hcpx
+// writes to stdout or stderr passes through emit() or writeJson(), which
+// redact every secret in play (src/util/redact.ts redactOut) and neutralise
+// the text (src/util/neutral.ts): whatever a pack, a host file, a server or a
+// bin put into it prints as text, never as a terminal control. Colour is the
+// only control that reaches the terminal, and only from c.* below: they mark
+// the text with a per-process token that no outside text can hold, and the
+// exit turns the marks into SGR sequences after neutralising.
 import { HcpxError, formatProblem, type ErrorCode, type Problem } from "../util/errors";
+import { colours, neutralise, neutralJson, paint } from "../util/neutral";
+import { redactOut } from "../util/redact";
 import { failure, problemFailure, success, type Envelope } from "../runtime/envelope";
 
-export { failure, type Envelope };
+export { failure, neutralise, type Envelope };
+export { neutralLine, unpainted } from "../util/neutral";
 
 export interface Out {
   json: boolean;
@@ -20,7 +32,8 @@ export function makeOut(opts: { json?: boolean }): Out {
   return { json: opts.json === true, color: useColor() };
 }
 
-const code = (n: number, m: number) => (on: boolean, s: string) => (on ? `\u001b[${n}m${s}\u001b[${m}m` : s);
+/** Colour (src/util/neutral.ts paint): marks that the exit makes SGR sequences after neutralising. */
+const code = (n: number, m: number) => (on: boolean, s: string) => paint(on, n, m, s);
 export const c = {
   red: code(31, 39),
   green: code(32, 39),
@@ -30,26 +43,39 @@ export const c = {
   bold: code(1, 22),
 };
 
-/**
- * Text from a bin (or a server) made safe for a terminal: every control
- * character that a terminal acts on — C0 (ESC, BEL, backspace, CR, …; tab and
- * newline excepted), DEL, the C1 range (U+0080–U+009F, e.g. the one-byte CSI
- * U+009B) — and the bidi overrides that reorder what is shown (U+202A–U+202E,
- * U+2066–U+2069) become a visible `\x1b` / `\u202e` escape. So an ESC, CSI or
- * OSC sequence prints as text instead of moving the cursor, clearing the
- * screen, setting the title or writing the clipboard. A lone CR before a
- * newline (CRLF output) stays.
- */
-export function neutralise(s: string): string {
-  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch, at: number) => {
-    if (ch === "\r" && s[at + 1] === "\n") return ch;
-    const n = ch.charCodeAt(0);
-    return n <= 0xff ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u${n.toString(16).padStart(4, "0")}`;
-  });
+/** Readable text as it reaches a terminal: redacted, neutralised, then the colour marks of c.* made SGR sequences. */
+export function shown(text: string): string {
+  return colours(neutralise(redactOut(text)));
 }
 
-export function writeJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(value, null, 2) + "\n");
+/** The one place readable text is written (stdout or stderr). */
+function emit(stream: NodeJS.WriteStream, text: string): void {
+  stream.write(shown(text));
+}
+
+/** Readable text on stdout, with a newline at its end. */
+export function say(text: string): void {
+  emit(process.stdout, text.endsWith("\n") ? text : text + "\n");
+}
+
+/** Readable text on stderr, with a newline at its end. */
+export function sayErr(text: string): void {
+  emit(process.stderr, text.endsWith("\n") ? text : text + "\n");
+}
+
+/** Readable text on stdout as it is (no newline added: a prompt, or a bin's text that has its own). */
+export function sayRaw(text: string): void {
+  emit(process.stdout, text);
+}
+
+/** Readable text on stderr as it is (no newline added). */
+export function sayErrRaw(text: string): void {
+  emit(process.stderr, text);
+}
+
+/** An envelope (or any JSON value) on stdout: redacted, and with no raw control character (C1, DEL, bidi are \\u escapes). */
+export function writeJson(value: unknown, opts: { line?: boolean } = {}): void {
+  process.stdout.write(neutralJson(JSON.stringify(redactOut(value), null, opts.line ? undefined : 2)) + "\n");
 }
 
 /**
@@ -73,7 +99,7 @@ export function done<T>(out: Out, data: T, human?: string | ((color: boolean) =>
   if (out.json) writeJson(success(data));
   else if (human !== undefined) {
     const text = typeof human === "function" ? human(out.color) : human;
-    if (text) process.stdout.write(text.endsWith("\n") ? text : text + "\n");
+    if (text) say(text);
   }
 }
 
@@ -88,7 +114,7 @@ export function reportError(e: HcpxError, out: Out): number {
     const color = useColor(process.stderr);
     for (const p of e.problems) {
       const text = formatProblem(p);
-      process.stderr.write((p.severity === "warning" ? c.yellow(color, text) : c.red(color, text.split("\n")[0]!) + text.slice(text.split("\n")[0]!.length)) + "\n");
+      sayErr(p.severity === "warning" ? c.yellow(color, text) : c.red(color, text.split("\n")[0]!) + text.slice(text.split("\n")[0]!.length));
     }
   }
   return e.exitCode;
@@ -97,5 +123,5 @@ export function reportError(e: HcpxError, out: Out): number {
 export function printWarnings(problems: Problem[], out: Out): void {
   if (out.json || problems.length === 0) return;
   const color = useColor(process.stderr);
-  for (const p of problems) process.stderr.write(c.yellow(color, formatProblem({ ...p, severity: "warning" })) + "\n");
+  for (const p of problems) sayErr(c.yellow(color, formatProblem({ ...p, severity: "warning" })));
 }

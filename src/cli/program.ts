@@ -4,6 +4,7 @@
 // runs: dist/commands/<name>.mjs, a bundle of its own (scripts/build.mjs).
 import { Command, CommanderError } from "commander";
 import { MCP_DEFAULTS } from "./fast-exec";
+import { sayErrRaw, sayRaw } from "./output";
 
 declare const HCPX_VERSION: string;
 const VERSION = typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev";
@@ -18,6 +19,8 @@ export const program = new Command("hcpx")
   .option("--config <file>", "project config to use (default: hcp.config.json5 found upward from the cwd, or $HCP_CONFIG)")
   .showSuggestionAfterError(true)
   .configureHelp({ sortSubcommands: false })
+  // help and usage errors leave through the one exit too (they can quote an argument)
+  .configureOutput({ writeOut: sayRaw, writeErr: sayErrRaw })
   .exitOverride();
 
 export const globals = (): GlobalOpts => program.opts<GlobalOpts>();
@@ -399,8 +402,8 @@ export async function runProgram(argv: string[]): Promise<void> {
     process.exitCode = e.exitCode === 0 ? 0 : 64;
     if (e.exitCode !== 0 && argv.includes("--json")) {
       const message = e.message.replace(/^error: /, "");
-      const { failure } = await import("../runtime/envelope");
-      process.stdout.write(JSON.stringify(failure("usage", message)) + "\n");
+      const { failure, writeJson } = await import("./output");
+      writeJson(failure("usage", message), { line: true });
     }
   }
 }

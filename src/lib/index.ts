@@ -20,7 +20,7 @@ import type { buildProjection } from "../projection/build";
 import { READ_SKILL_TOOL, toolList } from "../projection/tools";
 import { ArgError, validateArgs } from "../runtime/args";
 import { bindingNames, execute, type ExecRequest } from "../runtime/execute";
-import { redactDeep, secretsFrom } from "../runtime/redact";
+import { redactDeep, redactOut, secretsFrom } from "../util/redact";
 import { HcpxError } from "../util/errors";
 import { failure, problemFailure, type Envelope as RuntimeEnvelope } from "../runtime/envelope";
 import { callable } from "../pack/adapters/index";
@@ -150,7 +150,9 @@ export interface ProjectProblem {
 export class ProjectError extends Error {
   readonly code: string;
   readonly problems: ProjectProblem[];
-  constructor(problems: ProjectProblem[]) {
+  constructor(problems0: ProjectProblem[]) {
+    // an error the library throws is an exit too: through the one redaction
+    const problems = redactOut(problems0);
     super(problems.map((p) => `${p.file ? `${p.file}${p.line ? `:${p.line}` : ""}: ` : ""}${p.message}${p.hint ? ` (hint: ${p.hint})` : ""}`).join("\n"));
     this.name = "ProjectError";
     this.code = problems[0]?.code ?? "error";
@@ -219,10 +221,11 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Hcp
       return JSON.parse(text) as ToolsOf[S][];
     },
     async call(tool: string, input: unknown = {}, callOptions: CallOptions = {}): Promise<Envelope> {
+      // the library's exit: every envelope it hands back passes the one redaction (src/util/redact.ts)
       try {
-        return await callTool(loadOpts, env, skills, tool, input, callOptions);
+        return redactOut(await callTool(loadOpts, env, skills, tool, input, callOptions));
       } catch (e) {
-        return problemEnvelope(e);
+        return redactOut(problemEnvelope(e));
       }
     },
   };
@@ -286,9 +289,10 @@ async function callTool(loadOpts: { cwd: string; config?: string }, env: Record<
       }
       return env0;
     }
-    const shown = cmd.passThrough ? (args as { argv: string[] }).argv.join(" ") : Object.entries(args).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
+    // what the person reads is built from the redacted args, and the whole request passes the one redaction
     args = redactDeep(args, secrets);
-    const request: ConfirmRequest = {
+    const shown = cmd.passThrough ? (args as { argv: string[] }).argv.join(" ") : Object.entries(args).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
+    const request: ConfirmRequest = redactOut({
       tool,
       pack: pack.id,
       verb: cmd.verb_key,
@@ -297,7 +301,7 @@ async function callTool(loadOpts: { cwd: string; config?: string }, env: Record<
       land: cmd.policy.land,
       summary: cmd.summary,
       message: `Run ${pack.id} ${cmd.verb_key}${shown ? ` ${shown}` : ""}? It writes${cmd.policy.land ? ` (${cmd.policy.land})` : ""}: ${cmd.summary}`,
-    };
+    });
     let yes: unknown;
     try {
       yes = await opts.confirm(request);

@@ -22,6 +22,8 @@ import type { Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { asUserError } from "../util/ioerror";
 import { userConfigDir } from "../util/paths";
+import { neutralise } from "../util/neutral";
+import { redactOut } from "../util/redact";
 import { execute, type ConfirmQuestion, type ExecRequest, type PersonAnswer } from "../runtime/execute";
 import { failure, problemFailure, type Envelope } from "../runtime/envelope";
 import { READ_SKILL_TOOL, toMcp } from "../projection/tools";
@@ -42,7 +44,10 @@ export interface ServeOptions {
 export const SKILL_URI = (pack: string) => `skill://${pack}/SKILL.md`;
 const SKILL_URI_RE = /^skill:\/\/([a-z][a-z0-9-]{0,31})\/SKILL\.md$/;
 
-const log = (msg: string) => process.stderr.write(`hcpx mcp: ${msg}\n`);
+// hcpx mcp's exits: its log on stderr (stdout is the protocol), its answers and
+// its questions to the person — each through the one redaction (and the log,
+// which a person reads in a terminal, through the one neutraliser).
+const log = (msg: string) => process.stderr.write(`hcpx mcp: ${neutralise(redactOut(msg))}\n`);
 const debug = (msg: string) => {
   if (process.env.HCPX_DEBUG) log(msg);
 };
@@ -53,7 +58,8 @@ function problemEnvelope(e0: unknown): Envelope {
   return failure("internal", `internal error: ${(e as Error)?.message ?? String(e)}`, { hint: "this is a bug in hcpx; rerun with HCPX_DEBUG=1 and report it" });
 }
 
-export function toResult(env: Envelope): CallToolResult {
+export function toResult(env0: Envelope): CallToolResult {
+  const env = redactOut(env0);
   return { content: [{ type: "text", text: JSON.stringify(env) }], structuredContent: env as unknown as Record<string, unknown>, isError: !env.ok };
 }
 
@@ -255,7 +261,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
    */
   async function askPerson(q: ConfirmQuestion, signal: AbortSignal | undefined): Promise<PersonAnswer> {
     try {
-      const r = await server.elicitInput({ mode: "form", message: q.message, requestedSchema: { type: "object", properties: {} } }, { timeout: q.timeoutMs, signal });
+      const r = await server.elicitInput({ mode: "form", message: redactOut(q.message), requestedSchema: { type: "object", properties: {} } }, { timeout: q.timeoutMs, signal });
       return r.action === "accept" ? "accept" : r.action === "decline" ? "decline" : "cancel";
     } catch (e) {
       const timedOut = e instanceof McpError && e.code === ErrorCode.RequestTimeout;

@@ -12,6 +12,7 @@ import type { ConfigFile, PolicyRow, Surface } from "./schema";
 import { readValidated } from "./validate";
 import { cachedValue } from "./validcache";
 import { forbiddenEnvOf } from "./envrules";
+import { holdSecretNames } from "../util/redact";
 import { CONFIRM_STRICTNESS, DEFAULT_CONFIRM_TIMEOUT_MS, type Command, type ConfirmMode, type Pack, type Project } from "./model";
 
 export const CONFIG_NAME = "hcp.config.json5";
@@ -104,6 +105,8 @@ export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem
     commands,
     warnings,
   };
+  // its Binding values are secrets from now on, at every exit (src/util/redact.ts)
+  holdSecretNames([...(surface.binding?.env ?? []), ...(surface.openapi?.auth?.env ? [surface.openapi.auth.env] : [])]);
   return { pack, problems: packRuleProblems(dir, surface, rows, commands) };
 }
 

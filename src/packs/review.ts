@@ -8,6 +8,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { Pack, Project } from "../pack/model";
 import { display } from "../util/paths";
 import { ADAPTERS, adapterOf, type AdapterEntry } from "../pack/adapters/index";
+import { neutralLine as o } from "../util/neutral";
 
 export interface Reach {
   kind: string;
@@ -68,19 +69,20 @@ export function reachOf(pack: Pack, project?: Project): Reach {
   };
 }
 
+/** The review's lines; every field from the pack is kept on its line (src/util/neutral.ts neutralLine), so a newline in it cannot forge one. */
 export function reachLines(r: Reach): string[] {
-  const lines = [`  kind: ${r.kind}`];
-  for (const b of r.bins) lines.push(`  runs: ${b.bin}${b.args?.length ? ` ${b.args.join(" ")}` : ""}  (${b.field}: ${b.resolves})`);
-  for (const m of r.modules) lines.push(`  loads code into hcpx: ${m} (composite.module, runs in-process with hcpx's rights)`);
-  for (const h of r.http) lines.push(`  sends HTTP to: ${h}`);
-  lines.push(`  reads env: ${r.env.length ? r.env.join(", ") : "none"}`);
-  if (r.setsEnv.length) lines.push(`  sets env for its program: ${r.setsEnv.join(", ")}`);
-  if (r.network.length) lines.push(`  network: ${r.network.join(", ")} for its ${r.networkFor.join(", ")} calls (under sandbox.enforce "os" a declared network is the host's whole network: not filtered by host)`);
-  if (r.paths.length) lines.push(`  reads paths hcpx hides (HOME's secrets): ${r.paths.join(", ")}`);
+  const lines = [`  kind: ${o(r.kind)}`];
+  for (const b of r.bins) lines.push(`  runs: ${o(b.bin)}${b.args?.length ? ` ${b.args.map(o).join(" ")}` : ""}  (${b.field}: ${o(b.resolves)})`);
+  for (const m of r.modules) lines.push(`  loads code into hcpx: ${o(m)} (composite.module, runs in-process with hcpx's rights)`);
+  for (const h of r.http) lines.push(`  sends HTTP to: ${o(h)}`);
+  lines.push(`  reads env: ${r.env.length ? r.env.map(o).join(", ") : "none"}`);
+  if (r.setsEnv.length) lines.push(`  sets env for its program: ${r.setsEnv.map(o).join(", ")}`);
+  if (r.network.length) lines.push(`  network: ${r.network.map(o).join(", ")} for its ${r.networkFor.join(", ")} calls (under sandbox.enforce "os" a declared network is the host's whole network: not filtered by host)`);
+  if (r.paths.length) lines.push(`  reads paths hcpx hides (HOME's secrets): ${r.paths.map(o).join(", ")}`);
   if (adapterOf(r.kind)?.capabilities.serverTools) lines.push(`  its MCP server is one process serving every verb: under sandbox.enforce "os" it runs with the widest land among the verbs you grant`);
   const writes = r.commands.filter((c) => c.operation === "write");
   lines.push(`  commands: ${r.commands.length} (${r.commands.length - writes.length} read, ${writes.length} write${writes.filter((c) => !c.confirm).length ? `, ${writes.filter((c) => !c.confirm).length} without confirm` : ""})`);
-  for (const c of writes) lines.push(`    write ${c.verb}${c.land ? ` (${c.land})` : ""}${c.confirm ? ", confirm" : ", NO confirm"}${c.inferred ? ", inferred" : ""}`);
+  for (const c of writes) lines.push(`    write ${o(c.verb)}${c.land ? ` (${o(c.land)})` : ""}${c.confirm ? ", confirm" : ", NO confirm"}${c.inferred ? ", inferred" : ""}`);
   return lines;
 }
 
@@ -133,7 +135,9 @@ export function diffEmpty(d: ReachDiff): boolean {
   return !d.kindChanged && [d.newWrites, d.newConfirmless, d.newReads, d.removed, d.newBins, d.newEnv, d.newSetsEnv, d.newModules, d.newHttp, d.newNetwork, d.newPaths].every((x) => x.length === 0);
 }
 
-export function diffLines(d: ReachDiff): string[] {
+export function diffLines(d0: ReachDiff): string[] {
+  // every field from the pack kept on its line, as in reachLines
+  const d: ReachDiff = { ...d0, newWrites: d0.newWrites.map(o), newConfirmless: d0.newConfirmless.map(o), newReads: d0.newReads.map(o), removed: d0.removed.map(o), newBins: d0.newBins.map(o), newEnv: d0.newEnv.map(o), newSetsEnv: d0.newSetsEnv.map(o), newModules: d0.newModules.map(o), newHttp: d0.newHttp.map(o), ...(d0.kindChanged ? { kindChanged: { from: o(d0.kindChanged.from), to: o(d0.kindChanged.to) } } : {}) };
   const l: string[] = [];
   if (d.kindChanged) l.push(`  kind: ${d.kindChanged.from} → ${d.kindChanged.to}`);
   for (const v of d.newWrites) l.push(`  + new write: ${v}${d.newConfirmless.includes(v) ? " (without confirm)" : ""}`);

@@ -2,8 +2,10 @@
 // asked (a TTY without NO_COLOR: the caller decides).
 import { createTwoFilesPatch } from "diff";
 import type { FileChange, FilePlan } from "./types";
+import { paint as mark } from "../util/neutral";
 
-const paint = (on: boolean, n: number, s: string) => (on ? `\u001b[${n}m${s}\u001b[0m` : s);
+// colour marks, made SGR sequences by the CLI's exit (src/util/neutral.ts paint)
+const paint = (on: boolean, n: number, s: string) => mark(on, n, 0, s);
 
 export function changeDiff(c: FileChange, color: boolean): string {
   const a = c.kind === "create" ? "/dev/null" : `a/${c.path}`;

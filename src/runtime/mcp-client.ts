@@ -13,6 +13,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { killGroup, terminateTree } from "./wrap";
 import { spawnChild } from "./spawn";
+import { CUT } from "./redact";
 
 /** The most a server may write on stdout over one connection (its answers). */
 export const MCP_STDOUT_CAP = 8 * 1024 * 1024;
@@ -33,6 +34,7 @@ export class ProcessTransport implements Transport {
   private readonly buffer = new ReadBuffer();
   private outBytes = 0;
   private errTail = "";
+  private errCut = false;
   private closed = false;
   /** why the connection ended early, when it did (too much output, the process exited) */
   failure?: { code: "output_too_large" | "exit" | "spawn_failed"; message: string };
@@ -85,8 +87,10 @@ export class ProcessTransport implements Transport {
           this.onmessage?.(msg);
         }
       });
-      child.stderr!.on("data", (d: Buffer) => {
-        this.errTail = (this.errTail + d.toString("utf8")).slice(-STDERR_TAIL);
+      child.stderr!.setEncoding("utf8").on("data", (d: string) => {
+        const all = this.errTail + d;
+        if (all.length > STDERR_TAIL) this.errCut = true;
+        this.errTail = all.slice(-STDERR_TAIL);
       });
     });
   }
@@ -100,9 +104,13 @@ export class ProcessTransport implements Transport {
     });
   }
 
-  /** The last lines the server wrote on stderr. */
+  /**
+   * The last lines the server wrote on stderr. A cut is marked with a leading
+   * "…" (redact.ts CUT), so that the redaction also hides the end of a Binding
+   * value the cut split in two.
+   */
   stderrTail(): string {
-    return this.errTail;
+    return this.errCut ? CUT + this.errTail : this.errTail;
   }
 
   private kill(): void {

@@ -11,7 +11,7 @@ import { ledgerPath, planAdopt, type Scope } from "../../host/engine";
 import { applyPlan, lockAdopt, type AdoptLock } from "../../host/apply";
 import { driftOf } from "../../plan/drift";
 import { home } from "../../util/paths";
-import { c, done, finish, makeOut, printWarnings, useColor, type Out } from "../output";
+import { c, done, finish, makeOut, printWarnings, sayRaw, useColor, type Out } from "../output";
 import type { Pack, Project } from "../../pack/model";
 import { detectHosts, describeDetected, detectSummary, type Detected } from "../../host/detect";
 import { gitClasses, gitignoreChange } from "../../host/gitignore";
@@ -65,12 +65,12 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
   printWarnings(project.warnings, out);
   if (detected && !out.json) {
     const lines = describeDetected(detected);
-    process.stdout.write(lines.length ? `in use (${scope}):\n${lines.map((l) => `  ${l}`).join("\n")}\n` : `no host adopted or in use at ${scope} scope\n`);
+    sayRaw(lines.length ? `in use (${scope}):\n${lines.map((l) => `  ${l}`).join("\n")}\n` : `no host adopted or in use at ${scope} scope\n`);
   }
   if (hosts.length === 0) {
     // `all --check` with nothing adopted or in use: nothing can be out of date
     if (out.json) done(out, { inSync: true, scope, hosts, detected: detected ?? [], changes: [], conflicts: [], warnings: [], notes: [], health: [] });
-    else process.stdout.write(`adopt (${scope}): nothing adopted or in use; in sync\n`);
+    else sayRaw(`adopt (${scope}): nothing adopted or in use; in sync\n`);
     return 0;
   }
   // --write: lock first, then plan (a plan made before another writer finished would lose its entries)
@@ -129,7 +129,7 @@ async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs:
       for (const p of plan.conflicts) s += c.yellow(color, `drift: ${p.file}: ${p.message}`) + "\n";
       s += healthLines(color);
       s += drift ? c.red(color, `adopt ${hosts.join(" ")} (${scope}): ${problemsText}${plan.changes.length || plan.conflicts.length || plan.warnings.length ? `; run \`${again}\`` : ""}\n`) : `adopt ${hosts.join(" ")} (${scope}): in sync, and each host will use the server\n`;
-      process.stdout.write(s);
+      sayRaw(s);
     }
     return drift ? 1 : 0;
   }
@@ -142,7 +142,7 @@ async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs:
       for (const p of plan.conflicts) s += c.yellow(color, `warning: ${p.file}: ${p.message} (${p.hint})`) + "\n";
       s += healthLines(color);
       s += plan.changes.length ? `${plan.changes.length} file(s) would change; nothing written. Apply with --write.\n` : "Nothing to change.\n";
-      process.stdout.write(s);
+      sayRaw(s);
     }
     return 0;
   }
@@ -158,7 +158,7 @@ async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs:
     s += healthLines(color);
     s += gitSummary(git, plan.notes.some((n) => n.includes("machine-specific")));
     s += plan.changes.length ? `${opts.remove ? "removed" : "adopted"}: ${hosts.join(", ")} (${scope}), ${res.written.length} written, ${res.deleted.length} deleted\n` : `${hosts.join(", ")} (${scope}): up to date, nothing written\n`;
-    process.stdout.write(s);
+    sayRaw(s);
   }
   return 0;
 }

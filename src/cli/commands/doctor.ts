@@ -12,7 +12,7 @@ import { resolveBin } from "../../runtime/wrap";
 import { probeBackend } from "../../runtime/sandbox/index";
 import type { CommonOpts } from "../../config/common";
 import { adoptedSync, type Check, type CheckStatus } from "../../config/adopted-check";
-import { c, finish, makeOut } from "../output";
+import { c, finish, makeOut, sayRaw } from "../output";
 import { msOption } from "../options";
 import { BROKEN_HEADER } from "../../mcp/view";
 import { adapterOf } from "../../pack/adapters/index";
@@ -101,7 +101,7 @@ export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<n
     const mark = (s: CheckStatus) => (s === "ok" ? c.green(col, "✓") : s === "warn" ? c.yellow(col, "!") : c.red(col, "✗"));
     const lines = checks.map((x) => `${mark(x.status)} ${x.message}${x.status !== "ok" && x.hint ? `\n    ${c.dim(col, `→ ${x.hint}`)}` : ""}`);
     lines.push("", fails ? c.red(col, summary) : warns ? c.yellow(col, summary) : c.green(col, summary));
-    process.stdout.write(lines.join("\n") + "\n");
+    sayRaw(lines.join("\n") + "\n");
   }
   return code;
 }

@@ -9,7 +9,7 @@ import { loadProject } from "../../pack/load";
 import { useValidationCache } from "../../pack/validcache";
 import { execute, type Envelope } from "../../runtime/execute";
 import { terminateDescendants } from "../../runtime/wrap";
-import { c, neutralise, useColor } from "../output";
+import { c, neutralise, say, sayErr, sayRaw, useColor, writeJson } from "../output";
 
 export interface ExecCliOptions {
   confirm?: boolean;
@@ -61,8 +61,8 @@ export async function run(pack: string, verb: string, operands: string[], opts: 
 
 export function print(env: Envelope, json: boolean): void {
   if (json) {
-    // JSON.stringify escapes C0 controls; C1, DEL and bidi controls are escaped here too, so the line is plain ASCII-safe text
-    process.stdout.write(JSON.stringify(env).replace(UNSAFE_IN_JSON, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`) + "\n");
+    // JSON.stringify escapes C0 controls; writeJson escapes C1, DEL and bidi controls too, so the line is plain text
+    writeJson(env, { line: true });
     return;
   }
   // Readable form: whatever the bin wrote is neutralised (ESC/CSI/OSC, C1, BEL, backspace … shown, never acted on)
@@ -70,8 +70,8 @@ export function print(env: Envelope, json: boolean): void {
     const d = env.data as { text?: unknown } | null;
     if (d && typeof d === "object" && !Array.isArray(d) && Object.keys(d).length === 1 && typeof d.text === "string") {
       const t = neutralise(d.text);
-      process.stdout.write(t.endsWith("\n") || t === "" ? t : t + "\n");
-    } else process.stdout.write(neutralise(JSON.stringify(env.data, null, 2)) + "\n");
+      sayRaw(t.endsWith("\n") || t === "" ? t : t + "\n");
+    } else say(neutralise(JSON.stringify(env.data, null, 2)));
     return;
   }
   const color = useColor(process.stderr);
@@ -81,7 +81,5 @@ export function print(env: Envelope, json: boolean): void {
   for (const k of ["exit_code", "signal", "status", "arg", "land"]) if (rest[k] !== undefined && rest[k] !== null) s += c.dim(color, neutralise(`  ${k}: ${String(rest[k])}`)) + "\n";
   if (typeof rest.body === "string" && rest.body) s += c.dim(color, neutralise(`  body: ${rest.body}`)) + "\n";
   if (typeof stderr_tail === "string" && stderr_tail) s += c.dim(color, "  stderr (last lines):") + "\n" + neutralise(stderr_tail).split("\n").slice(-10).map((l) => `    ${l}`).join("\n") + "\n";
-  process.stderr.write(s);
+  sayErr(s);
 }
-
-const UNSAFE_IN_JSON = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;

@@ -18,7 +18,7 @@ import { planFiles } from "../../plan/files";
 import { didYouMean } from "../../util/suggest";
 import { listHosts } from "../../host/descriptor";
 import { display, isInside, toPosix } from "../../util/paths";
-import { c, done, failure, makeOut, printWarnings, writeJson } from "../output";
+import { c, done, failure, makeOut, printWarnings, sayErrRaw, writeJson } from "../output";
 
 export interface GenerateOptions {
   out?: string;
@@ -74,7 +74,7 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
     if (out.json) {
       writeJson(failure("out_of_date", `${shownOut} is out of date: ${drift.length} file(s)`, { hint: "run `hcpx generate` and commit the result", out: shownOut, files: changes, drift }));
     } else {
-      process.stderr.write(`${shownOut} is out of date (${drift.length} file(s)):\n${lines.join("\n")}\n  hint: run \`hcpx generate\`${opts.out ? ` --out ${opts.out}` : ""} to update it\n`);
+      sayErrRaw(`${shownOut} is out of date (${drift.length} file(s)):\n${lines.join("\n")}\n  hint: run \`hcpx generate\`${opts.out ? ` --out ${opts.out}` : ""} to update it\n`);
     }
     return 1;
   }

@@ -17,7 +17,7 @@ import { HANDLERS } from "../../host/formats";
 import { findProjectConfig } from "../../pack/load";
 import type { CommonOpts } from "../../config/common";
 import { idFromName, packFromMcp } from "../../mcpimport/write";
-import { c, done, makeOut, printWarnings } from "../output";
+import { c, done, makeOut, neutralLine as o, printWarnings } from "../output";
 
 export interface ImportOpts extends CommonOpts {
   scope?: string;
@@ -111,15 +111,15 @@ export async function run(host: string, opts: ImportOpts): Promise<number> {
   const servers = await readHostServers(file, t, desc.name);
   const wanted = opts.all ? servers.filter((s) => !s.skip).map((s) => s.name) : (opts.server ?? []);
   for (const w of wanted) {
-    if (!servers.some((s) => s.name === w)) fail("unknown_server", `no server '${w}' in ${display(file)}`, { file: display(file), hint: servers.length ? `servers: ${servers.map((s) => s.name).join(", ")}` : "the file has no MCP servers" });
+    if (!servers.some((s) => s.name === w)) fail("unknown_server", `no server '${o(w)}' in ${display(file)}`, { file: display(file), hint: servers.length ? `servers: ${servers.map((s) => o(s.name)).join(", ")}` : "the file has no MCP servers" });
   }
   const made: { server: string; id: string; dir: string; commands: number; env: string[]; lintErrors: number }[] = [];
   const warnings: Problem[] = [];
   for (const name of wanted) {
     const s = servers.find((x) => x.name === name)!;
-    if (s.skip) fail("not_importable", `server '${name}' cannot be imported: ${s.skip}`, { file: display(file) });
+    if (s.skip) fail("not_importable", `server '${o(name)}' cannot be imported: ${o(s.skip)}`, { file: display(file) });
     const id = idFromName(name) ?? idFromName(s.argv![s.argv!.length - 1] ?? "");
-    if (!id) fail("bad_id", `no pack id can be made from the server name '${name}'`, { hint: `use \`hcpx pack from-mcp --id <id> -- ${s.argv!.join(" ")}\`` });
+    if (!id) fail("bad_id", `no pack id can be made from the server name '${o(name)}'`, { hint: `use \`hcpx pack from-mcp --id <id> -- ${s.argv!.map(o).join(" ")}\`` });
     const r = await packFromMcp(s.argv!, { id, env: s.env, force: opts.force, config: opts.config, timeoutMs });
     warnings.push(...r.warnings);
     made.push({ server: name, id: r.id, dir: display(r.dir), commands: r.draft.commands.length, env: r.draft.env, lintErrors: r.lint.filter((p) => p.severity !== "warning").length });
@@ -127,12 +127,13 @@ export async function run(host: string, opts: ImportOpts): Promise<number> {
   printWarnings(warnings, out);
   done(out, { host, scope, file: display(file), servers, imported: made }, (col) => {
     const lines = [`${desc.name} (${display(file)}): ${servers.length} MCP server(s)`];
-    for (const s of servers) lines.push(`  ${s.name.padEnd(20)} ${s.skip ? c.dim(col, `skipped: ${s.skip}`) : s.argv!.join(" ")}${s.env.length ? `  env: ${s.env.join(", ")}` : ""}`);
+    // each server on its line: its name, command and env names are the host file's text (src/util/neutral.ts neutralLine)
+    for (const s of servers) lines.push(`  ${o(s.name).padEnd(20)} ${s.skip ? c.dim(col, `skipped: ${o(s.skip)}`) : s.argv!.map(o).join(" ")}${s.env.length ? `  env: ${s.env.map(o).join(", ")}` : ""}`);
     if (made.length === 0) {
       if (servers.some((s) => !s.skip)) lines.push("", `to make packs of them: hcpx import ${host}${scope === "user" ? " --scope user" : ""} --server <name…> (or --all)`);
       return lines.join("\n");
     }
-    for (const m of made) lines.push(`${c.green(col, "wrote")} ${m.dir} (${m.commands} commands) from '${m.server}'${m.env.length ? `; set ${m.env.join(", ")} in hcpx's environment (values are not copied)` : ""}`);
+    for (const m of made) lines.push(`${c.green(col, "wrote")} ${o(m.dir)} (${m.commands} commands) from '${o(m.server)}'${m.env.length ? `; set ${m.env.map(o).join(", ")} in hcpx's environment (values are not copied)` : ""}`);
     lines.push("next: review each policy.json, then `hcpx activate <dir>`; once the packs work, remove the servers from the host's config yourself");
     return lines.join("\n");
   });

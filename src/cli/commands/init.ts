@@ -9,7 +9,7 @@ import { CONFIG_NAME } from "../../pack/load";
 import { atomicWrite, checkConfigText } from "../../config/file";
 import { configTemplate, type InitAnswers } from "../../config/template";
 import { interactive, type CommonOpts } from "../../config/common";
-import { c, done, makeOut } from "../output";
+import { c, done, makeOut, sayRaw } from "../output";
 
 export interface InitOpts extends CommonOpts {
   yes?: boolean;
@@ -53,7 +53,7 @@ async function ask(def: InitAnswers): Promise<Partial<InitAnswers>> {
   // an async iterator buffers lines typed ahead; end of input means "use the defaults"
   const lines = rl[Symbol.asyncIterator]();
   const question = async (q: string): Promise<string> => {
-    process.stdout.write(q);
+    sayRaw(q);
     const r = await lines.next();
     return r.done ? "" : String(r.value).trim();
   };

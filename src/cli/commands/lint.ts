@@ -8,7 +8,7 @@ import { locate, readJson5 } from "../../pack/json5";
 import { CONFIG_NAME, loadProject } from "../../pack/load";
 import { lintPackDir, type LintOptions } from "../../pack/lint";
 import type { Project } from "../../pack/model";
-import { c, finish, makeOut } from "../output";
+import { c, finish, makeOut, sayRaw } from "../output";
 
 export interface LintCliOptions {
   strict?: boolean;
@@ -109,6 +109,6 @@ export async function run(dirs: string[], opts: LintCliOptions): Promise<number>
     `lint: ${n} pack${n === 1 ? "" : "s"}, ${report.errors} error${report.errors === 1 ? "" : "s"}, ${report.warnings} warning${report.warnings === 1 ? "" : "s"}` +
       (report.errors === 0 && report.warnings > 0 && !opts.strict ? " (use --strict to fail on warnings)" : ""),
   );
-  process.stdout.write(lines.join("\n") + "\n");
+  sayRaw(lines.join("\n") + "\n");
   return code;
 }

@@ -2,6 +2,7 @@
 // MCP. The SDK is loaded here, through import(), so no other command pays for it.
 import { fail } from "../../util/errors";
 import type { Shape } from "../../mcp/tools";
+import { sayErrRaw } from "../output";
 
 export interface McpOptions {
   config?: string;
@@ -16,7 +17,7 @@ export async function run(opts: McpOptions): Promise<number | void> {
   if (!SHAPES.includes(shape)) {
     fail("usage", `unknown --shape '${shape}'`, { hint: "use --shape single (the one tool `hcp`, default) or --shape per-command (one tool per granted command)", exit: 64 });
   }
-  if (process.stdin.isTTY) process.stderr.write("hcpx mcp: speaking MCP on stdin/stdout; start it from an MCP host (see `hcpx adopt`). Ctrl-D to stop.\n");
+  if (process.stdin.isTTY) sayErrRaw("hcpx mcp: speaking MCP on stdin/stdout; start it from an MCP host (see `hcpx adopt`). Ctrl-D to stop.\n");
   const { serve } = await import("../../mcp/server");
   await serve({ shape: shape as Shape, config: opts.config, watch: opts.watch });
 }

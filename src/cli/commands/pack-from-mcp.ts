@@ -5,7 +5,7 @@
 import { display } from "../../util/paths";
 import type { CommonOpts } from "../../config/common";
 import { packFromMcp } from "../../mcpimport/write";
-import { c, done, makeOut, printWarnings } from "../output";
+import { c, done, makeOut, neutralLine as o, printWarnings } from "../output";
 import { msOption } from "../options";
 
 export interface FromMcpCliOptions extends CommonOpts {
@@ -38,11 +38,12 @@ export async function run(command: string[], opts: FromMcpCliOptions): Promise<n
     },
     (col) =>
       [
-        `${c.green(col, "wrote")} ${display(r.dir)}: surface.json, policy.json, SKILL.md (${cmds.length} commands from ${r.draft.server.name ?? "the server"}${r.draft.server.version ? ` ${r.draft.server.version}` : ""})`,
-        `  runs: ${r.runs.path} ${r.runs.args.join(" ")}`.trimEnd(),
-        ...(r.sandboxBin?.recorded === "added" ? [`${c.green(col, "✓")} sandbox.bins.${r.sandboxBin.name} = ${r.sandboxBin.path}`] : []),
-        ...(r.draft.env.length ? [`  env from the runtime: ${r.draft.env.join(", ")}`] : []),
-        ...cmds.map((x) => `  ${x.verb_key.padEnd(28)} ${x.operation}${x.confirm ? ", confirm" : ""}${x.inferred ? "  (inferred)" : ""}  ← ${x.why}`),
+        // what the server said (its name, version, tools) stays on its line (src/util/neutral.ts neutralLine)
+        `${c.green(col, "wrote")} ${display(r.dir)}: surface.json, policy.json, SKILL.md (${cmds.length} commands from ${o(r.draft.server.name ?? "the server")}${r.draft.server.version ? ` ${o(r.draft.server.version)}` : ""})`,
+        `  runs: ${o(r.runs.path)} ${r.runs.args.map(o).join(" ")}`.trimEnd(),
+        ...(r.sandboxBin?.recorded === "added" ? [`${c.green(col, "✓")} sandbox.bins.${o(r.sandboxBin.name)} = ${o(r.sandboxBin.path)}`] : []),
+        ...(r.draft.env.length ? [`  env from the runtime: ${r.draft.env.map(o).join(", ")}`] : []),
+        ...cmds.map((x) => `  ${o(x.verb_key).padEnd(28)} ${x.operation}${x.confirm ? ", confirm" : ""}${x.inferred ? "  (inferred)" : ""}  ← ${o(x.why)}`),
         `lint: ${errors.length} error(s), ${r.lint.length - errors.length} warning(s)`,
         "next:",
         `  review ${display(r.dir)}/policy.json (the annotations are the server's claims) and remove the inferred marks`,

@@ -23,7 +23,7 @@ import { diffHashes, hashBytes, hashTree, lockFile, packDir, PACKS_DIR, readLock
 import { fetchLatest, fetchLocked, fetchNew, parseSource, removeDir, stage, type Fetched } from "../../packs/source";
 import { diffEmpty, diffLines, diffReach, reachLines, reachOf, type Reach, type ReachDiff } from "../../packs/review";
 import { activateDir } from "./activate";
-import { c, done, failure, makeOut, printWarnings, writeJson } from "../output";
+import { c, done, failure, makeOut, neutralLine as o, printWarnings, sayRaw, writeJson } from "../output";
 
 export interface VendorOpts extends CommonOpts {
   yes?: boolean;
@@ -57,10 +57,11 @@ function swapIn(staging: string, target: string): void {
   if (old) removeDir(old);
 }
 
+/** Where a pack comes from, on one line (the lock and a package's metadata are outside text). */
 function sourceLabel(s: Source): string {
-  if (s.type === "npm") return s.spec.startsWith("./") || s.spec.startsWith("/") ? `npm tarball ${s.spec} (${s.version})` : `npm ${s.resolved}`;
-  if (s.type === "git") return `git ${s.url}${s.ref ? `#${s.ref}` : ""} @ ${s.commit.slice(0, 12)}`;
-  return `path ${s.path}`;
+  if (s.type === "npm") return s.spec.startsWith("./") || s.spec.startsWith("/") ? `npm tarball ${o(s.spec)} (${o(s.version)})` : `npm ${o(s.resolved)}`;
+  if (s.type === "git") return `git ${o(s.url)}${s.ref ? `#${o(s.ref)}` : ""} @ ${o(s.commit.slice(0, 12))}`;
+  return `path ${o(s.path)}`;
 }
 
 /** Stage, load and lint a fetched pack; the staging folder is removed on any refusal. */
@@ -88,7 +89,8 @@ async function confirmed(opts: VendorOpts, question: string): Promise<boolean> {
   if (!interactive(opts)) return false;
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
-    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+    sayRaw(`${question} [y/N] `);
+    return /^y(es)?$/i.test((await rl.question("")).trim());
   } finally {
     rl.close();
   }
@@ -121,7 +123,7 @@ export async function runAdd(source: string, opts: VendorOpts): Promise<number> 
     if (lock.packs[id] && !opts.force) fail("exists", `pack '${id}' is already in ${display(lockFile(root))} (${sourceLabel(lock.packs[id].source)})`, { hint: `run \`hcpx pack update ${id}\` to move it to a new version, or \`hcpx pack remove ${id}\` first` });
     if (!lock.packs[id] && existsSync(target) && !opts.force) fail("exists", `${display(target)} exists but is not in hcp.lock`, { file: display(target), hint: "remove it, or pass --force to replace it" });
     const lines = [`pack '${id}' from ${sourceLabel(fetched.source)}:`, ...reachLines(reach)];
-    if (!out.json) process.stdout.write(lines.join("\n") + "\n");
+    if (!out.json) sayRaw(lines.join("\n") + "\n");
     if (!(await confirmed(opts, `vendor '${id}' into ${display(target)} and activate it (its reads granted)?`))) {
       throw reviewRequired(`pack '${id}' is from elsewhere and untrusted until you have seen what it runs and reads; nothing was vendored`, lines.slice(1), "read the review (what runs, from where, the env it reads, its writes), then re-run with --yes", out.json);
     }
@@ -151,7 +153,7 @@ export async function runAdd(source: string, opts: VendorOpts): Promise<number> 
   printWarnings([...warnings], out);
   done(out, { id, dir: display(target), source: fetched.source, lock: display(lockFile(root)), files: Object.keys(files).length, reach, granted: act.granted, withheld: act.withheld }, (col) =>
     [
-      `${c.green(col, "✓")} vendored '${id}' ${pack.surface.version} into ${display(target)} (${Object.keys(files).length} files, hashes in ${display(lockFile(root))})`,
+      `${c.green(col, "✓")} vendored '${id}' ${o(pack.surface.version)} into ${display(target)} (${Object.keys(files).length} files, hashes in ${display(lockFile(root))})`,
       act.granted.length ? `${c.green(col, "✓")} activated; granted ${act.granted.length} read command(s): ${act.granted.join(", ")}` : `${c.green(col, "✓")} activated; no read grants needed`,
       ...(act.withheld.length ? [`  not granted: ${act.withheld.map((w) => `${id}.${w.verb} (${w.operation}${w.confirm ? ", confirm" : ""})`).join(", ")}`, `  to grant one: hcpx grant ${id}.${act.withheld[0]!.verb}`] : []),
     ].join("\n"),
@@ -291,9 +293,9 @@ export async function runUpdate(idArg: string | undefined, opts: VendorOpts): Pr
       if (newId !== id) fail("id_changed", `the new version of '${id}' says its id is '${newId}'`, { hint: `add it as a new pack (\`hcpx pack add\`) and remove '${id}'` });
       const diff = diffReach(before, after);
       const newVersion = loadPack(staging).surface.version;
-      const head = `pack '${id}' ${entry.version} → ${newVersion} (${sourceLabel(fetched.source)}):`;
+      const head = `pack '${id}' ${o(entry.version)} → ${o(newVersion)} (${sourceLabel(fetched.source)}):`;
       const lines = diffEmpty(diff) ? ["  no change to what it runs, reads or writes (file contents changed)"] : diffLines(diff);
-      if (!out.json) process.stdout.write([head, ...lines].join("\n") + "\n");
+      if (!out.json) sayRaw([head, ...lines].join("\n") + "\n");
       if (!(await confirmed(opts, `update '${id}'?`))) {
         removeDir(staging);
         results.push({ id, status: "review_required", from: entry.version, to: newVersion, diff });
@@ -327,7 +329,7 @@ export async function runUpdate(idArg: string | undefined, opts: VendorOpts): Pr
         if (r.status === "up_to_date") return `${c.green(col, "✓")} ${r.id}: up to date`;
         const writes = [...new Set([...(r.diff?.newWrites ?? []), ...(r.diff?.newConfirmless ?? [])])];
         return [
-          `${c.green(col, "✓")} ${r.id}: ${r.from} → ${r.to}`,
+          `${c.green(col, "✓")} ${r.id}: ${o(r.from ?? "")} → ${o(r.to ?? "")}`,
           ...(r.granted?.length ? [`  granted new read(s): ${r.granted.join(", ")}`] : []),
           ...(r.withdrawn?.length ? [`  withdrew grant(s) of command(s) that now write: ${r.withdrawn.join(", ")}`] : []),
           ...(r.denied?.length ? [`  denied by name (a wider pattern granted them): ${r.denied.join(", ")}`] : []),

@@ -8,7 +8,7 @@ import { loadActive } from "../../config/active";
 import { readAdopted } from "../../config/adopted";
 import type { CommonOpts } from "../../config/common";
 import type { Problem } from "../../util/errors";
-import { c, finish, makeOut } from "../output";
+import { c, finish, makeOut, unpainted } from "../output";
 import { callable } from "../../pack/adapters/index";
 
 export interface StatusCommand {
@@ -76,7 +76,7 @@ function table(rows: string[][], col: boolean, header: boolean): string[] {
     return header && ri === 0 ? c.bold(col, line) : line;
   });
 }
-const strip = (s: string) => s.replace(/\u001b\[\d+m/g, "");
+const strip = unpainted;
 
 function render(d: Data, col: boolean): string {
   const lines: string[] = [];

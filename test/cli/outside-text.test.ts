@@ -1,0 +1,159 @@
+// Issue 22 §3: outside text reaches a terminal only neutralised. What a person
+// reads before saying yes — the `pack add` review, the `hcpx import` listing,
+// `pack from-mcp`'s summary — and every error or warning that quotes a pack
+// or a host file cannot be rewritten by what those files hold: ESC/CSI/OSC
+// sequences, C1 controls, CR, backspace, BEL, DEL, bidi overrides, and a
+// newline in a one-line field that would forge a line of the review.
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { REPO, runHcpx, tmp } from "../support/hcpx";
+
+/** Cursor up + erase line + CR, a bidi override, a one-byte CSI, BEL, and a newline that forges a review line. */
+const N = "\x1b[1A\x1b[2K\r\u202eevil\u009b2J\x07\b\x7f\n    write rm, confirm";
+const FORGED = /^\s*write rm, confirm/m;
+/** Every character a terminal acts on or that reorders text (tab and newline are text; CR only before LF). */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|\r(?!\n)/;
+const ODD_MCP = join(REPO, "test/fixtures/bins/odd-mcp.mjs");
+
+async function newProject(): Promise<string> {
+  const dir = tmp("hcpx-outside-");
+  const r = await runHcpx(["init", "--yes"], { cwd: dir });
+  expect(r.code, r.stderr).toBe(0);
+  return dir;
+}
+
+/** A pack (kind mcp) whose version and server args carry terminal escapes: it lints clean. */
+function oddPack(): string {
+  const dir = tmp("hcpx-outside-pack-");
+  writeFileSync(join(dir, "surface.json"), JSON.stringify({ hcp: "1.1", id: "odd", version: "1.0.0" + N, description: "odd", kind: "mcp", mcp: { bin: "./srv.mjs", args: ["--x" + N] }, commands: [{ verb_key: "hello", summary: "hi", tool: "hello", args: {} }] }));
+  writeFileSync(join(dir, "policy.json"), JSON.stringify({ rows: { hello: { operation: "write", land: "local", confirm: true } } }));
+  writeFileSync(join(dir, "SKILL.md"), "---\nname: odd\ndescription: odd pack\n---\n# odd\n\n| verb | what | policy |\n|---|---|---|\n| `hello` | hi | write, confirm |\n");
+  writeFileSync(join(dir, "srv.mjs"), "");
+  return dir;
+}
+
+describe("pack add: the review a person reads before --yes", () => {
+  let pack: string;
+  beforeAll(() => {
+    pack = oddPack();
+  });
+
+  it("shows the escapes as text: nothing moves the cursor, erases, reorders or forges a line", async () => {
+    const dir = await newProject();
+    const r = await runHcpx(["pack", "add", pack], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("runs: ./srv.mjs --x\\x1b[1A\\x1b[2K\\x0d\\u202eevil\\x9b2J\\x07\\x08\\x7f\\x0a    write rm, confirm");
+    expect(r.stdout).not.toMatch(CONTROL);
+    expect(r.stdout).not.toMatch(FORGED);
+    expect(r.stderr).not.toMatch(CONTROL);
+  });
+
+  it("--json: the review in the envelope, with no raw C1 or bidi character on the line", async () => {
+    const dir = await newProject();
+    const r = await runHcpx(["pack", "add", pack, "--json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toMatch(CONTROL);
+    const e = JSON.parse(r.stdout) as { ok: boolean; error: { problems: { message: string }[] } };
+    expect(e.ok).toBe(false);
+    expect(e.error.problems.map((p) => p.message).join("\n")).toContain("--x\\x1b[1A\\x1b[2K\\x0d\\u202eevil");
+  });
+
+  it("after --yes: the summary names the version as text", async () => {
+    const dir = await newProject();
+    const r = await runHcpx(["pack", "add", pack, "--yes"], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("1.0.0\\x1b[1A");
+    expect(r.stdout).not.toMatch(CONTROL);
+    expect(r.stdout).not.toMatch(FORGED);
+  });
+
+  it("pack update: the diff of a new version shows the new program's escapes as text", async () => {
+    const src = tmp("hcpx-outside-upd-");
+    cpSync(pack, src, { recursive: true });
+    const plain = JSON.parse(readFileSync(join(src, "surface.json"), "utf8")) as { version: string; mcp: { args: string[] } };
+    writeFileSync(join(src, "surface.json"), JSON.stringify({ ...plain, version: "1.0.0", mcp: { ...plain.mcp, args: ["--plain"] } }));
+    const dir = await newProject();
+    expect((await runHcpx(["pack", "add", src, "--yes"], { cwd: dir })).code).toBe(0);
+    writeFileSync(join(src, "surface.json"), JSON.stringify({ ...plain, version: "2.0.0" + N }));
+    const r = await runHcpx(["pack", "update", "odd"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("+ new program: ./srv.mjs --x\\x1b[1A");
+    expect(r.stdout).not.toMatch(CONTROL);
+    expect(r.stdout).not.toMatch(FORGED);
+  });
+
+  it("a lint error that quotes the pack (an error's hint on stderr) is neutralised too", async () => {
+    const bad = tmp("hcpx-outside-bad-");
+    cpSync(pack, bad, { recursive: true });
+    writeFileSync(join(bad, "SKILL.md"), "---\nname: odd\ndescription: odd pack\n---\n# odd\n");
+    writeFileSync(join(bad, "surface.json"), JSON.stringify({ hcp: "1.1", id: "odd", version: "1", description: "odd", kind: "mcp", mcp: { bin: "./srv.mjs" }, commands: [{ verb_key: "hello", summary: "hi" + N, tool: "hello", args: {} }] }));
+    const dir = await newProject();
+    const r = await runHcpx(["pack", "add", bad], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("lint error");
+    expect(r.stderr).not.toMatch(CONTROL);
+  });
+});
+
+describe("hcpx import: the listing of a host file's servers", () => {
+  it("server names, commands and env names from .mcp.json are shown as text", async () => {
+    const dir = await newProject();
+    writeFileSync(
+      join(dir, ".mcp.json"),
+      JSON.stringify({ mcpServers: { ["srv" + N]: { command: "node" + N, args: ["a" + N], env: { ["TOKEN" + N]: "x" } }, ["remote" + N]: { url: "http://127.0.0.1:1/" + N } } }),
+    );
+    const r = await runHcpx(["import", "claude"], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("srv\\x1b[1A");
+    expect(r.stdout).not.toMatch(CONTROL);
+    expect(r.stdout).not.toMatch(FORGED);
+    const j = await runHcpx(["import", "claude", "--json"], { cwd: dir });
+    expect(j.stdout).not.toMatch(CONTROL);
+  });
+
+  it("an unknown --server's error lists the file's servers as text", async () => {
+    const dir = await newProject();
+    writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { ["srv" + N]: { command: "node" } } }));
+    const r = await runHcpx(["import", "claude", "--server", "nope"], { cwd: dir });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("srv\\x1b[1A");
+    expect(r.stderr).not.toMatch(CONTROL);
+  });
+});
+
+describe("pack from-mcp: the summary of what the server says", () => {
+  it("the server's name, version, tool names and descriptions are shown as text", async () => {
+    const dir = await newProject();
+    mkdirSync(join(dir, "fx"));
+    cpSync(ODD_MCP, join(dir, "fx", "odd-mcp.mjs"));
+    const opt = JSON.stringify({ name: "odd" + N, version: "9" + N, tool: "t" + N, desc: "d" + N });
+    const r = await runHcpx(["pack", "from-mcp", "--id", "odd", "--", process.execPath, join(dir, "fx", "odd-mcp.mjs"), opt], { cwd: dir, timeoutMs: 30_000 });
+    expect(r.stdout + r.stderr).toContain("odd\\x1b[1A");
+    expect(r.stdout).not.toMatch(CONTROL);
+    expect(r.stdout).not.toMatch(FORGED);
+    expect(r.stderr).not.toMatch(CONTROL);
+  });
+});
+
+describe("the neutraliser and the exit's colour (in-process)", () => {
+  it("neutralise: idempotent, CRLF kept, every control and bidi character an escape; neutralLine also folds newline and tab and shows zero-width characters", async () => {
+    const { neutralise, neutralLine } = await import("../../src/util/neutral");
+    const once = neutralise(N + "\r\nend\u200b\u2028");
+    expect(once).not.toMatch(CONTROL);
+    expect(neutralise(once)).toBe(once);
+    expect(once).toContain("\r\nend");
+    expect(once).toContain("\\u2028");
+    const line = neutralLine("a\nb\tc\r\nd\u200be\u{e0041}");
+    expect(line).toBe("a\\x0ab\\x09c\\x0d\\x0ad\\u200be\\u{e0041}");
+  });
+
+  it("colour reaches the terminal only from c.*: the same marks written by outside text stay text", async () => {
+    const { c, shown } = await import("../../src/cli/output");
+    const painted = c.red(true, "x");
+    expect(shown(painted)).toBe("\x1b[31mx\x1b[39m");
+    // outside text that imitates a mark without the process's token, and raw SGR, print as text
+    expect(shown("\ue00031\ue001y\x1b[8mhidden")).toBe("\ue00031\ue001y\\x1b[8mhidden");
+    expect(shown(painted + N)).not.toMatch(/\x1b(?!\[3[19]m)/);
+  });
+});
