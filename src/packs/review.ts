@@ -64,7 +64,25 @@ export function reachLines(r: Reach): string[] {
   return lines;
 }
 
+/** One command's Policy as it decides what runs: a read has no land and no confirm. */
+export interface PolicyView {
+  operation: "read" | "write";
+  land?: string;
+  confirm?: boolean;
+}
+
+/** A command present before and after whose operation, land or confirm changed. */
+export interface PolicyChange {
+  verb: string;
+  from: PolicyView;
+  to: PolicyView;
+  /** how the change widens what runs without a person's say (empty: a narrowing) */
+  widened: string[];
+}
+
 export interface ReachDiff {
+  /** every change of operation, land or confirm of a command kept across versions */
+  changed: PolicyChange[];
   /** commands that are writes now and were not (new, or were reads) */
   newWrites: string[];
   /** writes without confirm now that were not (new, were reads, or lost their confirm) */
@@ -79,14 +97,43 @@ export interface ReachDiff {
   kindChanged?: { from: string; to: string };
 }
 
+/** Where a write lands, narrowest first; a write without a land could land anywhere. */
+const LAND_RANK: Record<string, number> = { local: 0, remote: 1, external: 2 };
+const landRank = (land: string | undefined): number => (land !== undefined && Object.hasOwn(LAND_RANK, land) ? LAND_RANK[land]! : 3);
+
+function policyView(c: Reach["commands"][number]): PolicyView {
+  return c.operation === "read" ? { operation: "read" } : { operation: "write", ...(c.land ? { land: c.land } : {}), confirm: c.confirm };
+}
+
+const sameView = (a: PolicyView, b: PolicyView) => a.operation === b.operation && a.land === b.land && a.confirm === b.confirm;
+
+/** How `to` widens `from`: what a grant given for `from` would now let run unasked. */
+export function widening(from: PolicyView, to: PolicyView): string[] {
+  const w: string[] = [];
+  if (from.operation === "write" && to.operation === "read") w.push("write → read");
+  if (from.operation === "read" && to.operation === "write") w.push("read → write");
+  if (from.operation === "write" && from.confirm && !(to.operation === "write" && to.confirm)) w.push("confirm dropped");
+  if (from.operation === "write" && to.operation === "write" && landRank(to.land) > landRank(from.land)) w.push(`land ${from.land ?? "not declared"} → ${to.land ?? "not declared"}`);
+  return w;
+}
+
+export function viewText(v: PolicyView): string {
+  return v.operation === "read" ? "read" : `write (${v.land ?? "land not declared"}, ${v.confirm ? "confirm" : "no confirm"})`;
+}
+
 const binKey = (b: Reach["bins"][number]) => `${b.bin}${b.args?.length ? ` ${b.args.join(" ")}` : ""}`;
 
 export function diffReach(before: Reach, after: Reach): ReachDiff {
   const old = new Map(before.commands.map((c) => [c.verb, c]));
   const now = new Map(after.commands.map((c) => [c.verb, c]));
-  const d: ReachDiff = { newWrites: [], newConfirmless: [], newReads: [], removed: [], newBins: [], newEnv: [], newSetsEnv: [], newModules: [], newHttp: [] };
+  const d: ReachDiff = { changed: [], newWrites: [], newConfirmless: [], newReads: [], removed: [], newBins: [], newEnv: [], newSetsEnv: [], newModules: [], newHttp: [] };
   for (const c of after.commands) {
     const o = old.get(c.verb);
+    if (o) {
+      const from = policyView(o);
+      const to = policyView(c);
+      if (!sameView(from, to)) d.changed.push({ verb: c.verb, from, to, widened: widening(from, to) });
+    }
     if (c.operation === "write") {
       if (!o || o.operation === "read") d.newWrites.push(c.verb);
       if (!c.confirm && (!o || o.operation === "read" || o.confirm)) d.newConfirmless.push(c.verb);
@@ -104,14 +151,20 @@ export function diffReach(before: Reach, after: Reach): ReachDiff {
 }
 
 export function diffEmpty(d: ReachDiff): boolean {
-  return !d.kindChanged && [d.newWrites, d.newConfirmless, d.newReads, d.removed, d.newBins, d.newEnv, d.newSetsEnv, d.newModules, d.newHttp].every((x) => x.length === 0);
+  return !d.kindChanged && [d.changed, d.newWrites, d.newConfirmless, d.newReads, d.removed, d.newBins, d.newEnv, d.newSetsEnv, d.newModules, d.newHttp].every((x) => x.length === 0);
+}
+
+/** The commands whose grants an update must withdraw: new writes, lost confirms, any widening. */
+export function widenedVerbs(d: ReachDiff): string[] {
+  return [...new Set([...d.newWrites, ...d.newConfirmless, ...d.changed.filter((ch) => ch.widened.length).map((ch) => ch.verb)])];
 }
 
 export function diffLines(d: ReachDiff): string[] {
   const l: string[] = [];
   if (d.kindChanged) l.push(`  kind: ${d.kindChanged.from} → ${d.kindChanged.to}`);
-  for (const v of d.newWrites) l.push(`  + new write: ${v}${d.newConfirmless.includes(v) ? " (without confirm)" : ""}`);
-  for (const v of d.newConfirmless.filter((v) => !d.newWrites.includes(v))) l.push(`  + write without confirm now: ${v}`);
+  for (const ch of d.changed) l.push(`  ~ ${ch.verb}: ${viewText(ch.from)} → ${viewText(ch.to)}${ch.widened.length ? `  (widens: ${ch.widened.join(", ")}; any grant of it is withdrawn)` : ""}`);
+  for (const v of d.newWrites.filter((v) => !d.changed.some((ch) => ch.verb === v))) l.push(`  + new write: ${v}${d.newConfirmless.includes(v) ? " (without confirm)" : ""}`);
+  for (const v of d.newConfirmless.filter((v) => !d.newWrites.includes(v) && !d.changed.some((ch) => ch.verb === v))) l.push(`  + write without confirm now: ${v}`);
   for (const v of d.newReads) l.push(`  + new read: ${v}`);
   for (const v of d.removed) l.push(`  - removed: ${v}`);
   for (const b of d.newBins) l.push(`  + new program: ${b}`);
