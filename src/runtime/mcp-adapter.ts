@@ -106,6 +106,10 @@ async function pinFailure(pack: Pack, conn: Connection, tool: string, label: str
     if (!tools) {
       tools = toolsByName(await listAllTools((cursor) => conn.client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs })));
       listed.set(conn, tools);
+      // a kept-alive server that says its tools changed is listed (and checked) again at the next call
+      conn.client.fallbackNotificationHandler ??= async (n) => {
+        if (n.method === "notifications/tools/list_changed") listed.delete(conn);
+      };
     }
     const why = checkPin(pins, tools, tool);
     return why ? failure("tool_changed", `${label}: ${why}; it was not called`, { tool, hint }) : undefined;

@@ -10,6 +10,8 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPO, runHcpx, tmp } from "../support/hcpx";
 import { envelope } from "../cli/helpers";
+import { connectMcp } from "../support/mcp";
+import { HCPX, baseEnv } from "../support/hcpx";
 
 const SERVER = join(REPO, "test/fixtures/bins/mcp-pinned.mjs");
 
@@ -77,6 +79,25 @@ describe("a pinned MCP server", () => {
     const gone = await runHcpx(["exec", "pinned", "remove", "--json", "--confirm", "--", "q=y"], { cwd: dir });
     expect(JSON.parse(gone.stdout).error).toMatchObject({ code: "tool_changed", message: expect.stringMatching(/no longer lists the tool 'remove'/) });
   }, 120_000);
+
+  it("`hcpx mcp` keeps the server running: a server that says its tools changed is checked again before the next call", async () => {
+    setTools([LOOKUP, REMOVE]);
+    expect((await runHcpx(["pack", "from-mcp", "--update", "packs/pinned", "--yes"], { cwd: dir, timeoutMs: 30_000 })).code).toBe(0);
+    const conn = await connectMcp([HCPX, "mcp", "--no-watch"], dir, baseEnv() as Record<string, string>);
+    try {
+      const call = async () => JSON.stringify(await conn.client.callTool({ name: "hcp", arguments: { pack: "pinned", verb: "lookup", args: { q: "x" } } }));
+      expect(await call()).toContain('"called":"lookup"');
+      setTools([{ ...LOOKUP, inputSchema: { type: "object", properties: { q: { type: "string" }, path: { type: "string" } } } }, REMOVE]);
+      expect(await call()).toContain('"called":"lookup"'); // answered before the server noticed; it then says list_changed
+      await new Promise((r) => setTimeout(r, 300));
+      const refused = await call();
+      expect(refused).toContain("tool_changed");
+      expect(refused).toContain("input_schema");
+    } finally {
+      await conn.client.close();
+    }
+    setTools([LOOKUP, REMOVE]);
+  }, 60_000);
 
   it("a tool list far past the cap is a clear error (too_many_tools), in from-mcp and at run time, never a stack overflow", async () => {
     const big = join(dir, "big.json");
