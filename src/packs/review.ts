@@ -21,6 +21,8 @@ export interface Reach {
   /** environment names it sets for its bin */
   setsEnv: string[];
   commands: { verb: string; operation: "read" | "write"; confirm: boolean; land?: string; inferred: boolean }[];
+  /** kind mcp: the pins of the server's tools (what was reviewed of each: src/runtime/mcp-pins.ts) */
+  pins?: Record<string, Record<string, string>>;
 }
 
 function resolvesTo(pack: Pack, project: Project | undefined, bin: string): string {
@@ -48,6 +50,7 @@ export function reachOf(pack: Pack, project?: Project): Reach {
     env: env.sort(),
     setsEnv: setsEnv.sort(),
     commands: pack.commands.map((c) => ({ verb: c.verb_key, operation: c.policy.operation, confirm: c.policy.confirm, ...(c.policy.land ? { land: c.policy.land } : {}), inferred: c.policy.inferred })),
+    ...(s.mcp?.pins ? { pins: s.mcp.pins } : {}),
   };
 }
 
@@ -95,6 +98,8 @@ export interface ReachDiff {
   newModules: string[];
   newHttp: string[];
   kindChanged?: { from: string; to: string };
+  /** kind mcp: tools pinned anew (the server's tool changed and the new version accepted it), with the fields that changed */
+  repinned?: { tool: string; fields: string[] }[];
 }
 
 /** Where a write lands, narrowest first; a write without a land could land anywhere. */
@@ -147,11 +152,18 @@ export function diffReach(before: Reach, after: Reach): ReachDiff {
   d.newModules = after.modules.filter((m) => !before.modules.includes(m));
   d.newHttp = after.http.filter((h) => !before.http.includes(h));
   if (before.kind !== after.kind) d.kindChanged = { from: before.kind, to: after.kind };
+  const repinned: { tool: string; fields: string[] }[] = [];
+  for (const [tool, pin] of Object.entries(after.pins ?? {})) {
+    const was = before.pins && Object.hasOwn(before.pins, tool) ? before.pins[tool]! : undefined;
+    const fields = was ? Object.keys(pin).filter((f) => pin[f] !== was[f]) : ["not pinned before"];
+    if (fields.length) repinned.push({ tool, fields });
+  }
+  if (repinned.length) d.repinned = repinned;
   return d;
 }
 
 export function diffEmpty(d: ReachDiff): boolean {
-  return !d.kindChanged && [d.changed, d.newWrites, d.newConfirmless, d.newReads, d.removed, d.newBins, d.newEnv, d.newSetsEnv, d.newModules, d.newHttp].every((x) => x.length === 0);
+  return !d.kindChanged && !d.repinned?.length && [d.changed, d.newWrites, d.newConfirmless, d.newReads, d.removed, d.newBins, d.newEnv, d.newSetsEnv, d.newModules, d.newHttp].every((x) => x.length === 0);
 }
 
 /** The commands whose grants an update must withdraw: new writes, lost confirms, any widening. */
@@ -172,5 +184,6 @@ export function diffLines(d: ReachDiff): string[] {
   for (const e of d.newSetsEnv) l.push(`  + sets env: ${e}`);
   for (const m of d.newModules) l.push(`  + loads code: ${m}`);
   for (const h of d.newHttp) l.push(`  + sends HTTP to: ${h}`);
+  for (const p of d.repinned ?? []) l.push(`  ~ the server's tool ${JSON.stringify(p.tool)} is pinned anew: ${p.fields.join(", ")} (the new version accepted a changed tool; review what it does)`);
   return l;
 }
