@@ -88,7 +88,7 @@ describe("a duplicate key on the path adopt reads or edits is refused with file:
     const before = snapshot(s.dir);
     const r = await s.adopt("codex", "--write", "--force");
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/\.codex\/config\.toml:4:\d+: /);
+    expect(r.stderr).toMatch(/\.codex\/config\.toml:4:\d+: a table or key is defined twice/);
     expect(snapshot(s.dir)).toEqual(before);
   });
 
@@ -99,6 +99,7 @@ describe("a duplicate key on the path adopt reads or edits is refused with file:
     userConfigFromProject(s);
     const r = await s.run(["adopt", "goose", "--scope", "user", "--write", "--force"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/config\.yaml:4:\d+: /);
+    expect(r.stderr).toMatch(/config\.yaml:4:\d+: a key appears twice in one map/);
+    expect(r.stderr).toMatch(/hint: keep the copy you mean/);
   });
 });
