@@ -198,7 +198,9 @@ packGroup
 packGroup
   .command("from-mcp")
   .description("write an mcp pack from a stdio MCP server: one command per tool, a draft Policy from its annotations, a SKILL.md")
-  .argument("<command...>", "after --: the server's command line, e.g. -- npx @modelcontextprotocol/server-filesystem .")
+  .argument("[command...]", "after --: the server's command line, e.g. -- npx @modelcontextprotocol/server-filesystem .")
+  .option("--update <pack-dir>", "review the pack's server again: its tools against the pins in surface.json (mcp.pins)")
+  .option("--yes", "with --update: pin the tools as the server lists them now")
   .option("--id <id>", "pack id (default: from the server's name)")
   .option("--out <dir>", "pack directory to write (default: packs/<id>)")
   .option("--env <name...>", "environment names the server needs, passed from the runtime's env (never written)")
@@ -206,7 +208,7 @@ packGroup
   .option("--force", "overwrite an existing pack directory")
   .option("--json", "print the result envelope")
   .action(
-    act(async (command: string[], opts: { id?: string; out?: string; env?: string[]; timeout?: string; force?: boolean; json?: boolean }) => {
+    act(async (command: string[], opts: { id?: string; out?: string; env?: string[]; timeout?: string; force?: boolean; json?: boolean; update?: string; yes?: boolean }) => {
       const m = await import("./commands/pack-from-mcp");
       return m.run(command, { ...opts, ...globals() });
     }),

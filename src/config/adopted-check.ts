@@ -53,7 +53,9 @@ export async function adoptedSync(project: Project, packs: Pack[]): Promise<Chec
         });
     } catch (e) {
       if (!(e instanceof HcpxError)) throw e;
-      checks.push({ id: `host:${h.host}`, status: "fail", message: `host ${h.host} (${h.scope}): ${e.problems[0]!.message}`, hint: e.problems[0]!.hint ?? `hcpx adopt ${h.host} --check` });
+      const p = e.problems[0]!;
+      const where = p.file ? `${p.file}${p.line ? `:${p.line}${p.column ? `:${p.column}` : ""}` : ""}: ` : "";
+      checks.push({ id: `host:${h.host}`, status: "fail", message: `host ${h.host} (${h.scope}): ${where}${p.message}`, hint: p.hint ?? `hcpx adopt ${h.host} --check`, problems: e.problems });
     }
   }
   return checks;

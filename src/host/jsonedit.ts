@@ -3,7 +3,7 @@
 // servers, other keys, comments, key order, indentation, EOL — stays byte for
 // byte. An insertion is the exact inverse of a removal, so `adopt --remove`
 // restores the file as it was before `adopt --write`.
-import { parseTree, findNodeAtLocation, printParseErrorCode, type Node, type ParseError } from "jsonc-parser/lib/esm/main.js"; // the ESM build: the UMD one require()s its parts at run time, which a bundle cannot resolve
+import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser/lib/esm/main.js"; // the ESM build: the UMD one require()s its parts at run time, which a bundle cannot resolve
 import { HcpxError } from "../util/errors";
 import { lineCol } from "../util/text";
 
@@ -60,6 +60,7 @@ export function parseJsonFor(text: string, file: string, rules: JsonRules, hostN
     }
     throw new HcpxError({ code: "bad_json", message, file, line, column, hint });
   }
+  registerTree(tree, text, file);
   if (tree && tree.type !== "object") {
     throw new HcpxError({ code: "bad_json", message: `the top level is ${tree.type === "array" ? "an array" : `a ${tree.type}`}, expected an object`, file, ...lineCol(text, tree.offset), hint: "this file must hold a JSON object" });
   }
@@ -87,9 +88,80 @@ function serialize(value: unknown, style: JsonStyle, baseIndent: string): string
     .join(style.eol);
 }
 
-/** Value node at `path`, if present. */
+// ---- one value per key: what the host reads ----
+// A host reads JSON with JSON.parse (or a reader like it): of a key written
+// twice in one object, the LAST copy wins, while a tree walk finds the first.
+// So on every path hcpx reads or edits (the entry's key path and everything
+// inside the entry or list), a key twice is refused with the file and line:
+// hcpx never judges, compares or edits one copy while the host runs the other.
+
+/** The text and file of each parsed tree (for a duplicate's file:line). */
+const sources = new WeakMap<Node, { text: string; file: string }>();
+
+/** Record where `tree` was parsed from (parseJsonFor does; other readers of host JSON must). */
+export function registerTree(tree: Node | undefined, text: string, file: string): void {
+  if (tree) sources.set(tree, { text, file });
+}
+
+function rootOf(n: Node): Node {
+  while (n.parent) n = n.parent;
+  return n;
+}
+
+function duplicateKey(first: Node, second: Node, path: string[]): HcpxError {
+  const src = sources.get(rootOf(second));
+  const at: { line?: number; column?: number } = src ? lineCol(src.text, second.offset) : {};
+  const firstLine = src ? lineCol(src.text, first.offset).line : undefined;
+  return new HcpxError({
+    code: "duplicate_key",
+    message: `\`${path.join(".")}\` appears twice${firstLine !== undefined ? ` (lines ${firstLine} and ${at.line})` : ""}: the host reads the last copy, so hcpx neither judges nor edits either`,
+    ...(src ? { file: src.file } : {}),
+    ...at,
+    hint: "keep the copy you mean and delete the other, then run the command again",
+  });
+}
+
+/** The member `key` of object `obj` (undefined when absent); a key twice throws duplicate_key. */
+function member(obj: Node, key: string, path: string[]): Node | undefined {
+  let found: Node | undefined;
+  for (const p of obj.children ?? []) {
+    if (p.children?.[0]?.value !== key) continue;
+    if (found) throw duplicateKey(found, p, path);
+    found = p;
+  }
+  return found;
+}
+
+/** Every object inside `n` has each key once (iterative: a deep value cannot overflow the stack). */
+function assertUnique(n: Node, path: string[]): void {
+  const stack: [Node, string[]][] = [[n, path]];
+  while (stack.length) {
+    const [x, at] = stack.pop()!;
+    if (x.type === "object") {
+      const seen = new Map<string, Node>();
+      for (const p of x.children ?? []) {
+        const k = String(p.children?.[0]?.value);
+        const prev = seen.get(k);
+        if (prev) throw duplicateKey(prev, p, [...at, k]);
+        seen.set(k, p);
+        if (p.children?.[1]) stack.push([p.children[1], [...at, k]]);
+      }
+    } else if (x.type === "array") (x.children ?? []).forEach((c, i) => stack.push([c, [...at, String(i)]]));
+  }
+}
+
+/** Value node at `path`, if present: each key on the path, and inside the value, once (else duplicate_key). */
 export function nodeAt(tree: Node | undefined, path: string[]): Node | undefined {
-  return tree ? findNodeAtLocation(tree, path) : undefined;
+  if (!tree) return undefined;
+  let n: Node = tree;
+  for (let i = 0; i < path.length; i++) {
+    if (n.type !== "object") return undefined;
+    const p = member(n, path[i]!, path.slice(0, i + 1));
+    if (!p?.children?.[1]) return undefined;
+    n = p.children[1];
+  }
+  assertUnique(n, path);
+  return n;
 }
 
 export function valueAt(tree: Node | undefined, path: string[]): unknown {
@@ -138,7 +210,7 @@ export function setJson(text: string, tree: Node | undefined, path: string[], va
   let obj = tree;
   let depth = 0;
   for (; depth < path.length; depth++) {
-    const prop = (obj.children ?? []).find((p) => p.children![0]!.value === path[depth]);
+    const prop = member(obj, path[depth]!, path.slice(0, depth + 1));
     if (!prop) break;
     const child = prop.children![1]!;
     if (depth === path.length - 1) {
@@ -208,9 +280,9 @@ export function removeJson(text: string, tree: Node | undefined, path: string[],
   const parent = parentPath.length ? nodeAt(tree, parentPath) : tree;
   if (!parent || parent.type !== "object") return text;
   const members = parent.children ?? [];
-  const idx = members.findIndex((p) => p.children![0]!.value === path[path.length - 1]);
-  if (idx < 0) return text;
-  const prop = members[idx]!;
+  const prop = member(parent, path[path.length - 1]!, path);
+  if (!prop) return text;
+  const idx = members.indexOf(prop);
   const propEnd = prop.offset + prop.length;
   const open = parent.offset + 1;
   const close = parent.offset + parent.length - 1;

@@ -12,7 +12,10 @@ export function parseTomlFor(text: string, file: string): Record<string, unknown
   } catch (e) {
     if (e instanceof TomlError) {
       const err = e as TomlError & { line?: number; column?: number };
-      throw new HcpxError({ code: "bad_toml", message: `cannot parse TOML: ${String(err.message).split("\n")[0]}`, file, line: err.line, column: err.column, hint: "fix the syntax at that position; hcpx leaves a file it cannot parse untouched" });
+      const first = String(err.message).split("\n")[0]!;
+      // a table or key defined twice (TOML forbids it; a reader might keep either copy)
+      if (/redefine an already defined/.test(first)) throw new HcpxError({ code: "duplicate_key", message: `a table or key is defined twice (${first.replace(/^Invalid TOML document: /, "")})`, file, line: err.line, column: err.column, hint: "keep the copy you mean and delete the other, then run the command again" });
+      throw new HcpxError({ code: "bad_toml", message: `cannot parse TOML: ${first}`, file, line: err.line, column: err.column, hint: "fix the syntax at that position; hcpx leaves a file it cannot parse untouched" });
     }
     throw e;
   }

@@ -47,6 +47,8 @@ export function parseYamlFor(text: string, file: string): Document.Parsed {
   const err = doc.errors[0];
   if (err) {
     const at = lineCol(text, err.pos[0]);
+    // a key twice: the host reads one copy, a reader of the text may see the other (issue 22 §6)
+    if (err.code === "DUPLICATE_KEY") throw new HcpxError({ code: "duplicate_key", message: `a key appears twice in one map (${err.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "")}): which copy the host reads is not hcpx's to guess`, file, ...at, hint: "keep the copy you mean and delete the other, then run the command again" });
     throw new HcpxError({ code: "bad_yaml", message: `cannot parse YAML: ${err.message.split("\n")[0]}`, file, ...at, hint: "fix the syntax at that position; hcpx leaves a file it cannot parse untouched" });
   }
   if (doc.contents !== null && !isMap(doc.contents) && !(isScalar(doc.contents) && doc.contents.value === null)) {

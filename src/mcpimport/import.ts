@@ -52,6 +52,8 @@ export interface McpDraft {
   commands: DraftCommand[];
   /** tools left out, and why */
   notes: string[];
+  /** per tool name of a command: hashes of what the person reviews (src/runtime/mcp-pins.ts) */
+  pins?: Record<string, Record<string, string>>;
 }
 
 /** A tool name → a verb_key: lower-case words, `-` and `_` kept, other characters → `_`. */
@@ -193,7 +195,7 @@ export function renderSurface(d: McpDraft): string {
     version: d.version,
     description: d.description,
     kind: "mcp",
-    mcp: { bin: d.bin, args: d.args, ...(Object.keys(d.server).length ? { server: d.server } : {}) },
+    mcp: { bin: d.bin, args: d.args, ...(Object.keys(d.server).length ? { server: d.server } : {}), ...(d.pins ? { pins: d.pins } : {}) },
     ...(d.env.length ? { binding: { env: d.env } } : {}),
     commands: d.commands.map((c) => ({ verb_key: c.verb_key, tool: c.tool, summary: c.summary, ...(c.description ? { description: c.description } : {}), args: c.args })),
   };

@@ -19,6 +19,10 @@ import { whichOnPath } from "../util/which";
 import { recordSandboxBin, type BinRecorded } from "../config/sandbox";
 import { binEnv, DEFAULT_TIMEOUT_MS } from "../runtime/wrap";
 import { draftFromTools, renderPolicy, renderSkill, renderSurface, type McpDraft, type McpToolInfo } from "./import";
+import { listAllTools, pinOf, PinError, toolsByName } from "../runtime/mcp-pins";
+
+/** Commands one pack gets from a server at most (a longer list: the first ones, with a note). */
+const MAX_COMMANDS = 500;
 
 export interface FromMcpOptions {
   /** pack id; default: from the server's name */
@@ -105,19 +109,23 @@ export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise
   try {
     const info = conn.client.getServerVersion();
     server = { name: info?.name, version: info?.version, title: (info as { title?: string } | undefined)?.title };
-    let cursor: string | undefined;
-    for (let page = 0; page < 100; page++) {
-      const r = await conn.client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
-      tools.push(...(r.tools as McpToolInfo[]));
-      cursor = r.nextCursor;
-      if (!cursor) break;
-    }
+    // page by page, never spread into arguments (a 200,000-tool page overflowed the stack), capped
+    tools = (await listAllTools((cursor) => conn.client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs }))) as McpToolInfo[];
   } catch (e) {
+    if (e instanceof PinError) throw new HcpxError({ code: e.code, message: `the server \`${argv.join(" ")}\`: ${e.message}; nothing was written`, hint: e.code === "too_many_tools" ? "wrap a server with fewer tools (or one that lets you choose which it offers)" : "fix the server's tool list" });
     throw new HcpxError({ code: "mcp_list_failed", message: `the server did not list its tools: ${(e as Error)?.message ?? String(e)}`, hint: "does the server offer tools (capability `tools`)?" });
   } finally {
     await conn.close();
   }
-  tools = tools.slice(0, 500);
+  let byName: Map<string, Record<string, unknown>>;
+  try {
+    byName = toolsByName(tools);
+  } catch (e) {
+    if (e instanceof PinError) throw new HcpxError({ code: e.code, message: `${e.message}; nothing was written`, hint: "a server must list each tool once" });
+    throw e;
+  }
+  if (tools.length > MAX_COMMANDS) warnings.push(warning("mcp_import", `the server lists ${tools.length} tools; the first ${MAX_COMMANDS} became commands`));
+  tools = tools.slice(0, MAX_COMMANDS);
   const id = opts.id ?? idFromName(server.name ?? "") ?? idFromName(basename(first));
   if (!id) throw new HcpxError({ code: "bad_id", message: `no pack id could be made from the server's name '${server.name ?? ""}'`, hint: "pass --id <id>" }, 64);
   if (tools.length === 0) throw new HcpxError({ code: "no_tools", message: `the server '${server.name ?? first}' lists no tools`, hint: "a pack from an MCP server needs at least one tool" });
@@ -128,6 +136,8 @@ export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise
   }
   const draft = draftFromTools(tools, { id, bin: binInPack(dir), args, env: opts.env ?? [], server });
   if (draft.commands.length === 0) throw new HcpxError({ code: "no_tools", message: `none of the server's ${tools.length} tools could become a command`, hint: draft.notes.join("; ") });
+  // what the person reviews now is what the runtime holds the server to (mcp.pins)
+  draft.pins = Object.fromEntries(draft.commands.map((c) => [c.tool, pinOf(byName.get(c.tool)!)]));
 
   // sandbox.bins: recorded in the project config when there is one
   const recorded: BinRecorded | undefined = sandboxBin ? recordSandboxBin(opts, haveConfig, sandboxBin, warnings) : undefined;

@@ -62,12 +62,81 @@ function tooDeep(file: string): HcpxError {
   return new HcpxError({ code: "too_deep", message: `nested deeper than ${MAX_NESTING} levels`, file, hint: "this is not a file hcpx expects: packs and configs nest a few levels" });
 }
 
+/**
+ * A key written twice in one object: the last copy is the value, while a
+ * reader of the text (a person, a reviewer, an editor that walks to the first)
+ * sees the first. What decides what may run must not be ambiguous: refused.
+ */
+class DuplicateKey {
+  constructor(
+    readonly key: string,
+    readonly at: number,
+  ) {}
+}
+
+function duplicateKey(text: string, file: string, d: DuplicateKey): HcpxError {
+  const before = text.slice(0, d.at);
+  const line = before.split("\n").length;
+  const column = d.at - before.lastIndexOf("\n");
+  return new HcpxError({ code: "duplicate_key", message: `the key '${d.key}' appears twice in one object; its last copy would be the value, so it is refused`, file, line, column, hint: "keep the copy you mean and delete the other" });
+}
+
+/** Keys in a parsed JSON value, counted without recursion. */
+function keyCount(value: unknown): number {
+  let n = 0;
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (v === null || typeof v !== "object") continue;
+    if (Array.isArray(v)) for (const x of v) stack.push(x);
+    else {
+      const ks = Object.keys(v);
+      n += ks.length;
+      for (const k of ks) stack.push((v as Record<string, unknown>)[k]);
+    }
+  }
+  return n;
+}
+
+/** Member keys written in JSON text: strings followed by `:` (no JSON.parse duplicate is silent past this). */
+function keysInText(src: string): number {
+  let n = 0;
+  let i = 0;
+  for (;;) {
+    const q = src.indexOf('"', i);
+    if (q < 0) return n;
+    let j = q + 1;
+    for (;;) {
+      const e = src.indexOf('"', j);
+      if (e < 0) return n;
+      let b = e - 1;
+      while (src.charCodeAt(b) === 0x5c) b--;
+      j = e + 1;
+      if ((e - 1 - b) % 2 === 0) break;
+    }
+    i = j;
+    while (i < src.length && (src[i] === " " || src[i] === "\n" || src[i] === "\r" || src[i] === "\t")) i++;
+    if (src.charCodeAt(i) === 0x3a) n++;
+  }
+}
+
 export function parseJson5(text: string, file: string): Json5Doc {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  try {
+    return parseJson5Unique(body, file);
+  } catch (e) {
+    if (e instanceof DuplicateKey) throw duplicateKey(body, file, e);
+    throw e;
+  }
+}
+
+function parseJson5Unique(body: string, file: string): Json5Doc {
   const strict = body.length >= STRICT_JSON_MIN ? strictJson(body) : DECLINE;
   if (strict !== DECLINE) {
     if (nestingDepth(strict, MAX_NESTING) > MAX_NESTING) throw tooDeep(file);
-    return { file, text: body, value: strict };
+    // JSON.parse keeps the last of two copies silently: more keys written than read is a duplicate,
+    // which the scanning reader (below) then locates
+    if (keysInText(body) === keyCount(strict)) return { file, text: body, value: strict };
   }
   const fast = fastJson5(body);
   if (fast !== DECLINE) {
@@ -90,6 +159,8 @@ export function parseJson5(text: string, file: string): Json5Doc {
     });
   }
   if (nestingDepth(value, MAX_NESTING) > MAX_NESTING) throw tooDeep(file);
+  // what the library took (a rare construct): the lenient tree reader finds a key written twice
+  scan(body, { doubleQuotes: 0, singleQuotes: 0, quotedKeys: 0, unquotedKeys: 0 });
   return { file, text: body, value };
 }
 
@@ -405,7 +476,9 @@ function scan(src: string, tree: (Json5Counts & { root?: Json5Node }) | undefine
           i++;
           skip();
           const v = tree ? atom(depth + 1) : value(depth + 1);
-          // json5 defines properties (no __proto__ setter): own property, last one wins.
+          // json5 defines properties (no __proto__ setter): own property, last one wins —
+          // which hcpx refuses: a key twice is ambiguous to whoever reads the text
+          if (Object.hasOwn(obj, k)) throw new DuplicateKey(k, keyAt);
           if (k === "__proto__") Object.defineProperty(obj, k, { value: v, writable: true, enumerable: true, configurable: true });
           else obj[k] = v;
           skip();
@@ -517,7 +590,12 @@ export interface Json5Tree extends Json5Counts {
  */
 export function readTree(text: string): Json5Tree | undefined {
   const t: Json5Counts & { root?: Json5Node } = { doubleQuotes: 0, singleQuotes: 0, quotedKeys: 0, unquotedKeys: 0 };
-  if (scan(text, t) === DECLINE || !t.root) return undefined;
+  try {
+    if (scan(text, t) === DECLINE || !t.root) return undefined;
+  } catch (e) {
+    if (e instanceof DuplicateKey) return undefined; // parseJson5 says where
+    throw e;
+  }
   return { text, root: t.root, doubleQuotes: t.doubleQuotes, singleQuotes: t.singleQuotes, quotedKeys: t.quotedKeys, unquotedKeys: t.unquotedKeys };
 }
 

@@ -88,6 +88,7 @@ export function build() {
     pass_through: z.optional(PassThroughSchema),
   });
 
+  const pinHash = () => z.string().check(z.regex(/^sha256:[0-9a-f]{64}$/, "a pin is sha256: and 64 hex digits, written by `hcpx pack from-mcp`"));
   /** kind mcp: a stdio MCP server, started per call and called through the SDK client. */
   const McpSchema = z.strictObject({
     /** what is started: a bare name (through sandbox.bins, never PATH) or a path (inside sandbox.roots), as wrap.bin */
@@ -100,6 +101,8 @@ export function build() {
     timeout_ms: z.optional(z.int().check(z.gt(0), z.lte(3_600_000))),
     /** what `hcpx pack from-mcp` saw, for `hcpx pack update`-style review; informative */
     server: z.optional(z.strictObject({ name: z.optional(str()), version: z.optional(str()) })),
+    /** per tool name: hashes of what the person reviewed (src/runtime/mcp-pins.ts); a tool that no longer matches is refused */
+    pins: z.optional(z.record(z.string(), z.strictObject({ title: pinHash(), description: pinHash(), input_schema: pinHash(), annotations: pinHash() }))),
   });
 
   const SurfaceSchema = z.strictObject({

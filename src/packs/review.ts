@@ -28,6 +28,8 @@ export interface Reach {
   networkFor: string[];
   /** reach.paths: hidden paths (HOME's secrets) its program reads */
   paths: string[];
+  /** kind mcp: the pins of the server's tools (what was reviewed of each: src/runtime/mcp-pins.ts) */
+  pins?: Record<string, Record<string, string>>;
 }
 
 function resolvesTo(pack: Pack, project: Project | undefined, bin: string): string {
@@ -66,6 +68,7 @@ export function reachOf(pack: Pack, project?: Project): Reach {
     network: [...(s.reach?.network ?? [])],
     networkFor: s.reach?.network?.length ? [...(s.reach.network_for ?? ["remote", "external"])] : [],
     paths: [...(s.reach?.paths ?? [])],
+    ...(s.mcp?.pins ? { pins: s.mcp.pins } : {}),
   };
 }
 
@@ -86,7 +89,25 @@ export function reachLines(r: Reach): string[] {
   return lines;
 }
 
+/** One command's Policy as it decides what runs: a read has no land and no confirm. */
+export interface PolicyView {
+  operation: "read" | "write";
+  land?: string;
+  confirm?: boolean;
+}
+
+/** A command present before and after whose operation, land or confirm changed. */
+export interface PolicyChange {
+  verb: string;
+  from: PolicyView;
+  to: PolicyView;
+  /** how the change widens what runs without a person's say (empty: a narrowing) */
+  widened: string[];
+}
+
 export interface ReachDiff {
+  /** every change of operation, land or confirm of a command kept across versions */
+  changed: PolicyChange[];
   /** commands that are writes now and were not (new, or were reads) */
   newWrites: string[];
   /** writes without confirm now that were not (new, were reads, or lost their confirm) */
@@ -102,6 +123,32 @@ export interface ReachDiff {
   newNetwork: string[];
   newPaths: string[];
   kindChanged?: { from: string; to: string };
+  /** kind mcp: tools pinned anew (the server's tool changed and the new version accepted it), with the fields that changed */
+  repinned?: { tool: string; fields: string[] }[];
+}
+
+/** Where a write lands, narrowest first; a write without a land could land anywhere. */
+const LAND_RANK: Record<string, number> = { local: 0, remote: 1, external: 2 };
+const landRank = (land: string | undefined): number => (land !== undefined && Object.hasOwn(LAND_RANK, land) ? LAND_RANK[land]! : 3);
+
+function policyView(c: Reach["commands"][number]): PolicyView {
+  return c.operation === "read" ? { operation: "read" } : { operation: "write", ...(c.land ? { land: c.land } : {}), confirm: c.confirm };
+}
+
+const sameView = (a: PolicyView, b: PolicyView) => a.operation === b.operation && a.land === b.land && a.confirm === b.confirm;
+
+/** How `to` widens `from`: what a grant given for `from` would now let run unasked. */
+export function widening(from: PolicyView, to: PolicyView): string[] {
+  const w: string[] = [];
+  if (from.operation === "write" && to.operation === "read") w.push("write → read");
+  if (from.operation === "read" && to.operation === "write") w.push("read → write");
+  if (from.operation === "write" && from.confirm && !(to.operation === "write" && to.confirm)) w.push("confirm dropped");
+  if (from.operation === "write" && to.operation === "write" && landRank(to.land) > landRank(from.land)) w.push(`land ${from.land ?? "not declared"} → ${to.land ?? "not declared"}`);
+  return w;
+}
+
+export function viewText(v: PolicyView): string {
+  return v.operation === "read" ? "read" : `write (${v.land ?? "land not declared"}, ${v.confirm ? "confirm" : "no confirm"})`;
 }
 
 const binKey = (b: Reach["bins"][number]) => `${b.bin}${b.args?.length ? ` ${b.args.join(" ")}` : ""}`;
@@ -109,9 +156,14 @@ const binKey = (b: Reach["bins"][number]) => `${b.bin}${b.args?.length ? ` ${b.a
 export function diffReach(before: Reach, after: Reach): ReachDiff {
   const old = new Map(before.commands.map((c) => [c.verb, c]));
   const now = new Map(after.commands.map((c) => [c.verb, c]));
-  const d: ReachDiff = { newWrites: [], newConfirmless: [], newReads: [], removed: [], newBins: [], newEnv: [], newSetsEnv: [], newModules: [], newHttp: [], newNetwork: [], newPaths: [] };
+  const d: ReachDiff = { changed: [], newWrites: [], newConfirmless: [], newReads: [], removed: [], newBins: [], newEnv: [], newSetsEnv: [], newModules: [], newHttp: [], newNetwork: [], newPaths: [] };
   for (const c of after.commands) {
     const o = old.get(c.verb);
+    if (o) {
+      const from = policyView(o);
+      const to = policyView(c);
+      if (!sameView(from, to)) d.changed.push({ verb: c.verb, from, to, widened: widening(from, to) });
+    }
     if (c.operation === "write") {
       if (!o || o.operation === "read") d.newWrites.push(c.verb);
       if (!c.confirm && (!o || o.operation === "read" || o.confirm)) d.newConfirmless.push(c.verb);
@@ -128,20 +180,33 @@ export function diffReach(before: Reach, after: Reach): ReachDiff {
   d.newNetwork = [...(after.network ?? []).filter((n) => !(before.network ?? []).includes(n)), ...(after.networkFor ?? []).filter((n) => !(before.networkFor ?? []).includes(n)).map((k) => `${k} calls`)];
   d.newPaths = (after.paths ?? []).filter((p) => !(before.paths ?? []).includes(p));
   if (before.kind !== after.kind) d.kindChanged = { from: before.kind, to: after.kind };
+  const repinned: { tool: string; fields: string[] }[] = [];
+  for (const [tool, pin] of Object.entries(after.pins ?? {})) {
+    const was = before.pins && Object.hasOwn(before.pins, tool) ? before.pins[tool]! : undefined;
+    const fields = was ? Object.keys(pin).filter((f) => pin[f] !== was[f]) : ["not pinned before"];
+    if (fields.length) repinned.push({ tool, fields });
+  }
+  if (repinned.length) d.repinned = repinned;
   return d;
 }
 
 export function diffEmpty(d: ReachDiff): boolean {
-  return !d.kindChanged && [d.newWrites, d.newConfirmless, d.newReads, d.removed, d.newBins, d.newEnv, d.newSetsEnv, d.newModules, d.newHttp, d.newNetwork, d.newPaths].every((x) => x.length === 0);
+  return !d.kindChanged && !d.repinned?.length && [d.changed, d.newWrites, d.newConfirmless, d.newReads, d.removed, d.newBins, d.newEnv, d.newSetsEnv, d.newModules, d.newHttp, d.newNetwork, d.newPaths].every((x) => x.length === 0);
+}
+
+/** The commands whose grants an update must withdraw: new writes, lost confirms, any widening. */
+export function widenedVerbs(d: ReachDiff): string[] {
+  return [...new Set([...d.newWrites, ...d.newConfirmless, ...d.changed.filter((ch) => ch.widened.length).map((ch) => ch.verb)])];
 }
 
 export function diffLines(d0: ReachDiff): string[] {
   // every field from the pack kept on its line, as in reachLines
-  const d: ReachDiff = { ...d0, newWrites: d0.newWrites.map(o), newConfirmless: d0.newConfirmless.map(o), newReads: d0.newReads.map(o), removed: d0.removed.map(o), newBins: d0.newBins.map(o), newEnv: d0.newEnv.map(o), newSetsEnv: d0.newSetsEnv.map(o), newModules: d0.newModules.map(o), newHttp: d0.newHttp.map(o), ...(d0.kindChanged ? { kindChanged: { from: o(d0.kindChanged.from), to: o(d0.kindChanged.to) } } : {}) };
+  const d: ReachDiff = { ...d0, newWrites: d0.newWrites.map(o), newConfirmless: d0.newConfirmless.map(o), newReads: d0.newReads.map(o), removed: d0.removed.map(o), newBins: d0.newBins.map(o), newEnv: d0.newEnv.map(o), newSetsEnv: d0.newSetsEnv.map(o), newModules: d0.newModules.map(o), newHttp: d0.newHttp.map(o), newNetwork: d0.newNetwork.map(o), newPaths: d0.newPaths.map(o), changed: d0.changed.map((ch) => ({ ...ch, verb: o(ch.verb) })), ...(d0.kindChanged ? { kindChanged: { from: o(d0.kindChanged.from), to: o(d0.kindChanged.to) } } : {}) };
   const l: string[] = [];
   if (d.kindChanged) l.push(`  kind: ${d.kindChanged.from} → ${d.kindChanged.to}`);
-  for (const v of d.newWrites) l.push(`  + new write: ${v}${d.newConfirmless.includes(v) ? " (without confirm)" : ""}`);
-  for (const v of d.newConfirmless.filter((v) => !d.newWrites.includes(v))) l.push(`  + write without confirm now: ${v}`);
+  for (const ch of d.changed) l.push(`  ~ ${ch.verb}: ${viewText(ch.from)} → ${viewText(ch.to)}${ch.widened.length ? `  (widens: ${ch.widened.join(", ")}; any grant of it is withdrawn)` : ""}`);
+  for (const v of d.newWrites.filter((v) => !d.changed.some((ch) => ch.verb === v))) l.push(`  + new write: ${v}${d.newConfirmless.includes(v) ? " (without confirm)" : ""}`);
+  for (const v of d.newConfirmless.filter((v) => !d.newWrites.includes(v) && !d.changed.some((ch) => ch.verb === v))) l.push(`  + write without confirm now: ${v}`);
   for (const v of d.newReads) l.push(`  + new read: ${v}`);
   for (const v of d.removed) l.push(`  - removed: ${v}`);
   for (const b of d.newBins) l.push(`  + new program: ${b}`);
@@ -151,5 +216,6 @@ export function diffLines(d0: ReachDiff): string[] {
   for (const h of d.newHttp) l.push(`  + sends HTTP to: ${h}`);
   for (const n of d.newNetwork) l.push(`  + network: ${n}`);
   for (const p of d.newPaths) l.push(`  + reads hidden path: ${p}`);
+  for (const p of d.repinned ?? []) l.push(`  ~ the server's tool ${o(JSON.stringify(p.tool))} is pinned anew: ${p.fields.map(o).join(", ")} (the new version accepted a changed tool; review what it does)`);
   return l;
 }

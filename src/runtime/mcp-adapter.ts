@@ -12,11 +12,13 @@
 // build makes it its own file (dist/lib/mcp-adapter.mjs), so the MCP SDK is
 // never parsed on the `hcpx exec` path of other kinds.
 import type { AdapterCall } from "./adapters/types";
+import type { Pack } from "../pack/model";
 import { failure, type Envelope } from "./envelope";
 import { createHash } from "node:crypto";
 import { binEnv, cancelled, DEFAULT_TIMEOUT_MS, resolveBin } from "./wrap";
 import { connect, type Connection, type ServerSpawn } from "./mcp-client";
 import { confine, widestGranted } from "./sandbox/index";
+import { checkPin, listAllTools, PinError, toolsByName } from "./mcp-pins";
 
 // The SDK's stdio client for `hcpx doctor`'s MCP check: from this file, so that
 // dist/ holds one copy of the SDK client (dist/lib/mcp-adapter.mjs), not two.
@@ -89,6 +91,34 @@ async function open(spec: ServerSpawn, timeoutMs: number, signal: AbortSignal): 
   };
 }
 
+/** The server's tools as listed once per connection (a pooled server is listed when it starts). */
+const listed = new WeakMap<Connection, Map<string, Record<string, unknown>>>();
+
+/**
+ * The pin check (src/runtime/mcp-pins.ts): undefined when `tool` matches what
+ * the person reviewed; else the failure to answer with, the tool not called.
+ */
+async function pinFailure(pack: Pack, conn: Connection, tool: string, label: string, timeoutMs: number): Promise<Envelope | undefined> {
+  const pins = pack.surface.mcp?.pins;
+  if (!pins) return undefined; // a pack written before pins (or by hand): nothing reviewed to hold the server to
+  const hint = `review what changed: hcpx pack from-mcp --update ${pack.dir}`;
+  try {
+    let tools = listed.get(conn);
+    if (!tools) {
+      tools = toolsByName(await listAllTools((cursor) => conn.client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs })));
+      listed.set(conn, tools);
+      // a kept-alive server that says its tools changed is listed (and checked) again at the next call
+      conn.client.fallbackNotificationHandler ??= async (n) => {
+        if (n.method === "notifications/tools/list_changed") listed.delete(conn);
+      };
+    }
+    const why = checkPin(pins, tools, tool);
+    return why ? failure("tool_changed", `${label}: ${why}; it was not called`, { tool, hint }) : undefined;
+  } catch (e) {
+    if (e instanceof PinError) return failure(e.code, `${label}: ${e.message}; nothing was called`, { tool, hint: e.code === "tool_changed" ? hint : "wrap a server with fewer tools" });
+    return failure("mcp_error", `${label}: the server's tools/list failed: ${(e as Error)?.message ?? String(e)}`, { tool, stderr_tail: conn.transport.stderrTail() || undefined });
+  }
+}
 
 interface ContentItem {
   type?: unknown;
@@ -148,6 +178,8 @@ export async function runMcp({ pack, project, cmd, values, env: runtimeEnv, sign
       return failure("spawn_failed", `could not start and initialize the MCP server of ${label}: ${(e as Error)?.message ?? String(e)}`, { hint: "run the server's command by hand to see why; `hcpx lint` checks mcp.bin" });
     }
     if (signal.aborted) return await wasCancelled();
+    const refused = await pinFailure(pack, conn, cmd.tool, label, Math.max(1, timeoutMs - (Date.now() - started)));
+    if (refused) return refused;
     const left = Math.max(1, timeoutMs - (Date.now() - started));
     let result: { content?: unknown; structuredContent?: unknown; isError?: unknown };
     try {

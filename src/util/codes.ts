@@ -67,6 +67,7 @@ export const ERRORS = {
   toml_unsupported: { hint: "hcpx edits plain TOML tables; move the entry into a [table] of its own" },
   not_an_object: { hint: FIX_FILE },
   not_a_list: { hint: FIX_FILE },
+  duplicate_key: { hint: "a key written twice: the host (or hcpx) reads the last copy; keep the one you mean, delete the other" },
   too_deep: { hint: "nest less deeply" },
   too_large: { hint: "make it smaller" },
   schema: { hint: "docs/pack-format.md says what each key takes" },
@@ -136,6 +137,8 @@ export const ERRORS = {
   mcp_import: { hint: "review the tool in the server; the pack leaves it out" },
   no_tools: { hint: "the server lists no tools: there is nothing to wrap" },
   exit: { hint: "the server ended: its stderr says why" },
+  tool_changed: { hint: "the server's tool is not the one reviewed: review the change with `hcpx pack from-mcp --update PACK_DIR`" },
+  too_many_tools: { hint: "the server lists more tools than hcpx reads: wrap a server with fewer tools" },
   // ---- config edits ----
   still_granted: { hint: "a wider pattern still grants it: revoke that one, or --deny this one" },
   still_denied: { hint: "grants.deny names it: remove it there" },

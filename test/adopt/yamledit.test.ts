@@ -92,6 +92,6 @@ describe("setYaml / removeYaml", () => {
 
   it("a parse error names the line and column", () => {
     expect(() => parseYamlFor("a: 1\nb: [\n", "c.yaml")).toThrow(/c\.yaml:\d+:\d+: cannot parse YAML/);
-    expect(() => parseYamlFor("a: 1\na: 2\n", "c.yaml")).toThrow(/c\.yaml:2:1: cannot parse YAML: Map keys must be unique/);
+    expect(() => parseYamlFor("a: 1\na: 2\n", "c.yaml")).toThrow(/c\.yaml:2:1: a key appears twice in one map \(Map keys must be unique\)/);
   });
 });

@@ -285,7 +285,7 @@ describe("json5 fast parser", () => {
       "{}", "[]", "{a:{b:[{},[],[[]]]}}", "-0", "-0.0", "+0", "1e309", "-1e309", ".5", "-.5", "5.", "5.e2", "+1", "0x1F", "-0x1f", "+0XaB", "0e5", "0.",
       "Infinity", "-Infinity", "+Infinity", "NaN", "-NaN", "+NaN", "'\\u00e9'", '"\\u00E9"', "'a\\\nb'", "'a\\\r\nb'", "'a\\\rb'", "'a\\\u2028b'", "'a\\\u2029b'",
       "'\\x41\\x7a'", "'\\0'", "'\\b\\f\\n\\r\\t\\v'", "'\\a\\c\\/\\'\\\"\\\\'", "'\\\ud83d\\ude00'", "'\ud83d\ude00'", "'\ud800'", "'tab\there'", "'nul\u0000'",
-      "{__proto__: 1}", "{'__proto__': {a: 1}}", "{__proto__: 1, __proto__: 2}", "{a: 1, a: 2, b: 3, a: 4}", "{constructor: 1, toString: 2, hasOwnProperty: 3, valueOf: null}",
+      "{__proto__: 1}", "{'__proto__': {a: 1}}", "{constructor: 1, toString: 2, hasOwnProperty: 3, valueOf: null}",
       "{'2': 'a', '1': 'b', x: 'c'}", "{null: 1, true: 2, false: 3, Infinity: 4, NaN: 5}", "{$: 1, _: 2, a$_0: 3}", "{'': 1}",
       "[1,]", "{a:1,}", "[1 , 2 ,\n]", "// c\n1", "/* c */ 1 /* d */", "1 // trailing", "\ufeff{a:1}", "{a:1}\ufeff", "\u00a0\u2028\u2029\u3000[\u1680]\u202f",
       "null", "true", "false", "'str'", '"str"', "[null,true,false]", '{"a":1,"b":[1,2,{"c":"d"}]}',
@@ -296,6 +296,30 @@ describe("json5 fast parser", () => {
     expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
     expect(Object.keys(proto)).toEqual(["__proto__"]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("refuses a key written twice in one object, by every path (fast reader, library, JSON.parse fast path), with its line", () => {
+    const err = (text: string) => {
+      try {
+        parseJson5(text, "policy.json");
+      } catch (e) {
+        return (e as HcpxError).problems[0];
+      }
+      return undefined;
+    };
+    // the fast reader; the library (an escaped identifier); a nested object; __proto__ twice
+    expect(err("{\n  rows: {\n    save: { operation: 'write', confirm: true },\n    save: { operation: 'read' },\n  },\n}")).toMatchObject({ code: "duplicate_key", file: "policy.json", line: 4 });
+    expect(err("{ \\u0073ave: 1,\n  save: 2 }")).toMatchObject({ code: "duplicate_key", line: 2 });
+    expect(err("{__proto__: 1, __proto__: 2}")).toMatchObject({ code: "duplicate_key" });
+    expect(err("{a: 1, b: {a: 2}}")).toBeUndefined();
+    // a large plain-JSON file (JSON.parse keeps the last copy silently): still refused, at the second copy
+    const big = { commands: Array.from({ length: 3000 }, (_, i) => ({ verb_key: `v${i}`, summary: "s ".repeat(10) })) };
+    const text = JSON.stringify(big, null, 2).replace('"verb_key": "v2999"', '"verb_key": "v2999",\n      "verb_key": "other"');
+    expect(text.length).toBeGreaterThan(64 * 1024);
+    const p = err(text)!;
+    expect(p).toMatchObject({ code: "duplicate_key" });
+    expect(text.split("\n")[p.line! - 1]).toContain('"verb_key": "other"');
+    expect(err(JSON.stringify(big))).toBeUndefined();
   });
 
   it("declines what it leaves to the library, which then parses or reports it", () => {

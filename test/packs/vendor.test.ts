@@ -248,6 +248,112 @@ describe("hcpx pack update", () => {
   });
 });
 
+describe("a Policy change is a consent change (pack update, pack install)", () => {
+  type Row = { operation: "read" | "write"; land?: string; confirm?: boolean };
+  /** Write the pack's policy with `save` as `row`, and its SKILL.md hot-path cell to match. */
+  function setSave(src: string, row: Row): void {
+    writeFileSync(join(src, "policy.json"), JSON.stringify({ rows: { hello: { operation: "read" }, save: row } }));
+    const skill = join(src, "SKILL.md");
+    const cell = row.operation === "write" && row.confirm ? "write, confirm" : row.operation;
+    writeFileSync(skill, readFileSync(skill, "utf8").replace(/(\| `save` \| Save a greeting \| )[^|]*\|/, `$1${cell} |`));
+  }
+  /** A path-source copy of fixture v2 whose `save` row is `row`. */
+  function source(dir: string, row: Row): string {
+    const src = join(dir, "src-greet");
+    cpSync(join(FIX, "v2"), src, { recursive: true });
+    setSave(src, row);
+    return src;
+  }
+  const gatedLocal: Row = { operation: "write", land: "local", confirm: true };
+
+  it("an update that turns a confirm-gated write into a read is shown per verb, its grant is withdrawn, and it never runs without a confirm", async () => {
+    const dir = await newProject();
+    const src = source(dir, gatedLocal);
+    expect((await runHcpx(["pack", "add", "./src-greet", "--yes"], { cwd: dir })).code).toBe(0);
+    expect((await runHcpx(["grant", "greet.save"], { cwd: dir })).code).toBe(0);
+    const gated = await runHcpx(["exec", "greet", "save", "--json", "--", "name=x"], { cwd: dir });
+    expect(JSON.parse(gated.stdout).error.code).toBe("confirm_required");
+
+    // the source now says `save` is a read
+    setSave(src, { operation: "read" });
+    const text = await runHcpx(["pack", "update", "greet"], { cwd: dir });
+    expect(text.code).toBe(1);
+    expect(text.stdout).not.toMatch(/no change to what it runs, reads or writes/);
+    expect(text.stdout).toMatch(/~ save: write \(local, confirm\) → read {2}\(widens: write → read, confirm dropped; any grant of it is withdrawn\)/);
+    const r = await runHcpx(["pack", "update", "greet", "--json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    const diff = (envelope(r).error.packs as { diff: { changed: { verb: string; from: unknown; to: unknown; widened: string[] }[] } }[])[0]!.diff;
+    expect(diff.changed).toEqual([{ verb: "save", from: { operation: "write", land: "local", confirm: true }, to: { operation: "read" }, widened: ["write → read", "confirm dropped"] }]);
+
+    const u = await runHcpx(["pack", "update", "greet", "--yes", "--json"], { cwd: dir });
+    expect(u.code, u.stderr).toBe(0);
+    expect(envelope<{ packs: { withdrawn: string[] }[] }>(u).data.packs[0]!.withdrawn).toEqual(["greet.save"]);
+    const after = await runHcpx(["exec", "greet", "save", "--json", "--", "name=x"], { cwd: dir });
+    expect(JSON.parse(after.stdout).error.code).toBe("not_granted");
+  });
+
+  it("a dropped confirm and a widened land withdraw the grant (a wider pattern is denied by name); a narrowing keeps it", async () => {
+    const dir = await newProject();
+    const src = source(dir, gatedLocal);
+    expect((await runHcpx(["pack", "add", "./src-greet", "--yes"], { cwd: dir })).code).toBe(0);
+    expect((await runHcpx(["grant", "greet.*"], { cwd: dir })).code).toBe(0);
+    // land local → external, confirm kept: still a widening
+    setSave(src, { operation: "write", land: "external", confirm: true });
+    const u = await runHcpx(["pack", "update", "greet", "--yes"], { cwd: dir });
+    expect(u.code, u.stderr).toBe(0);
+    expect(u.stdout).toMatch(/~ save: write \(local, confirm\) → write \(external, confirm\) {2}\(widens: land local → external;/);
+    expect(u.stdout).toMatch(/denied by name.*greet\.save/);
+    const denied = await runHcpx(["exec", "greet", "save", "--json", "--confirm", "--", "name=x"], { cwd: dir });
+    expect(JSON.parse(denied.stdout).error.code).toBe("not_granted");
+    // another project granted `save` while it landed external; narrowed to local: the grant stays
+    const dir2 = await newProject();
+    const src2 = source(dir2, { operation: "write", land: "external", confirm: true });
+    expect((await runHcpx(["pack", "add", "./src-greet", "--yes"], { cwd: dir2 })).code).toBe(0);
+    expect((await runHcpx(["grant", "greet.save"], { cwd: dir2 })).code).toBe(0);
+    setSave(src2, gatedLocal);
+    const n = await runHcpx(["pack", "update", "greet", "--yes", "--json"], { cwd: dir2 });
+    expect(n.code, n.stderr).toBe(0);
+    const np = envelope<{ packs: { withdrawn: string[]; denied: string[]; diff: { changed: { widened: string[] }[] } }[] }>(n).data.packs[0]!;
+    expect(np).toMatchObject({ withdrawn: [], denied: [] });
+    expect(np.diff.changed).toMatchObject([{ verb: "save", widened: [] }]);
+    const ok = await runHcpx(["exec", "greet", "save", "--json", "--confirm", "--", "name=x"], { cwd: dir2 });
+    expect(JSON.parse(ok.stdout)).toEqual({ ok: true, data: { saved: "x" } });
+  });
+
+  it("pack add --force over a vendored version: a write that became a read is shown and not granted", async () => {
+    const dir = await newProject();
+    const src = source(dir, gatedLocal);
+    expect((await runHcpx(["pack", "add", "./src-greet", "--yes"], { cwd: dir })).code).toBe(0);
+    expect((await runHcpx(["grant", "greet.save"], { cwd: dir })).code).toBe(0);
+    setSave(src, { operation: "read" });
+    const r = await runHcpx(["pack", "add", "./src-greet", "--force", "--yes"], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/~ save: write \(local, confirm\) → read {2}\(widens: write → read/);
+    const after = await runHcpx(["exec", "greet", "save", "--json", "--", "name=x"], { cwd: dir });
+    expect(JSON.parse(after.stdout).error.code).toBe("not_granted");
+  });
+
+  it("pack install of a lock whose content changed shows the Policy change against the vendored folder and withdraws the widened grant", async () => {
+    const dir = await newProject();
+    const src = source(dir, gatedLocal);
+    expect((await runHcpx(["pack", "add", "./src-greet", "--yes"], { cwd: dir })).code).toBe(0);
+    expect((await runHcpx(["grant", "greet.save"], { cwd: dir })).code).toBe(0);
+    // a teammate updated the pack elsewhere: the lock (as pulled) now names other bytes
+    const other = await newProject();
+    cpSync(src, join(other, "src-greet"), { recursive: true });
+    setSave(join(other, "src-greet"), { operation: "write", land: "local" });
+    expect((await runHcpx(["pack", "add", "./src-greet", "--yes"], { cwd: other })).code).toBe(0);
+    cpSync(join(other, "src-greet"), src, { recursive: true });
+    cpSync(join(other, "hcp.lock"), join(dir, "hcp.lock"));
+    const r = await runHcpx(["pack", "install"], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/~ save: write \(local, confirm\) → write \(local, no confirm\) {2}\(widens: confirm dropped;/);
+    expect(r.stdout).toMatch(/withdrew.*greet\.save/);
+    const after = await runHcpx(["exec", "greet", "save", "--json", "--", "name=x"], { cwd: dir });
+    expect(JSON.parse(after.stdout).error.code).toBe("not_granted");
+  });
+});
+
 describe("the tar reader", () => {
   const header = (name: string, type: string, size: number, link = "") => {
     const h = Buffer.alloc(512);

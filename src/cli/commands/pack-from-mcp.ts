@@ -5,10 +5,15 @@
 import { display } from "../../util/paths";
 import type { CommonOpts } from "../../config/common";
 import { packFromMcp } from "../../mcpimport/write";
-import { c, done, makeOut, neutralLine as o, printWarnings } from "../output";
+import { c, done, makeOut, neutralLine as o, neutralise, printWarnings, sayRaw } from "../output";
+import { HcpxError } from "../../util/errors";
+import { reviewProblems, updateLines, updateMcpPack } from "../../mcpimport/update";
 import { msOption } from "../options";
 
 export interface FromMcpCliOptions extends CommonOpts {
+  /** review a pack's server again: its tools against the pins (mcp.pins) */
+  update?: string;
+  yes?: boolean;
   id?: string;
   out?: string;
   env?: string[];
@@ -19,6 +24,10 @@ export interface FromMcpCliOptions extends CommonOpts {
 export async function run(command: string[], opts: FromMcpCliOptions): Promise<number> {
   const out = makeOut(opts);
   const timeoutMs = msOption("--timeout", opts.timeout);
+  if (opts.update !== undefined) {
+    if (command.length) throw new HcpxError({ code: "usage", message: "--update takes the pack directory, not a server command: the pack's mcp.bin and mcp.args say what runs", hint: "hcpx pack from-mcp --update packs/<id> [--yes]" }, 64);
+    return runUpdate(opts.update, opts, timeoutMs);
+  }
   const r = await packFromMcp(command, { id: opts.id, out: opts.out, env: opts.env, force: opts.force, timeoutMs, config: opts.config });
   const errors = r.lint.filter((p) => p.severity !== "warning");
   printWarnings(r.warnings, out);
@@ -51,4 +60,25 @@ export async function run(command: string[], opts: FromMcpCliOptions): Promise<n
       ].join("\n"),
   );
   return errors.length ? 1 : 0;
+}
+
+/** `--update <pack-dir>`: the server's tools against the pins; --yes pins them as they are now. */
+async function runUpdate(dir: string, opts: FromMcpCliOptions, timeoutMs: number | undefined): Promise<number> {
+  const out = makeOut(opts);
+  const r = await updateMcpPack(dir, { yes: opts.yes, timeoutMs, config: opts.config });
+  // tool names, descriptions and schemas are the server's text: neutralised before a person reads them
+  const lines = updateLines(r).map((l) => o(l)); // one line each: a newline in a description cannot forge another
+  const pending = r.changes.some((x) => x.status !== "unchanged");
+  if (pending && !r.written) {
+    if (!out.json) sayRaw([`pack '${r.id}' (${display(r.dir)}): the server's tools differ from what was reviewed:`, ...lines].join("\n") + "\n");
+    throw new HcpxError(reviewProblems(r, lines, out.json));
+  }
+  done(out, { id: r.id, dir: display(r.dir), changes: r.changes, unwrapped: r.unwrapped, written: r.written }, (col) =>
+    [
+      r.written ? `${c.green(col, "✓")} ${r.id}: pinned the tools as the server lists them now (mcp.pins in ${display(r.dir)}/surface.json)` : `${c.green(col, "✓")} ${r.id}: every tool matches its pin`,
+      ...(r.written ? lines : []),
+      ...(r.unwrapped.length ? [`  tools no command calls: ${neutralise(r.unwrapped.slice(0, 20).join(", "))}${r.unwrapped.length > 20 ? ", …" : ""}`] : []),
+    ].join("\n"),
+  );
+  return 0;
 }

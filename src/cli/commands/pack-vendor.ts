@@ -21,7 +21,7 @@ import { configPackEntries } from "../../config/active";
 import { interactive, type CommonOpts } from "../../config/common";
 import { diffHashes, hashBytes, hashTree, lockFile, packDir, PACKS_DIR, readLock, writeLock, type Lock, type Source } from "../../packs/lock";
 import { fetchLatest, fetchLocked, fetchNew, parseSource, removeDir, stage, type Fetched } from "../../packs/source";
-import { diffEmpty, diffLines, diffReach, reachLines, reachOf, type Reach, type ReachDiff } from "../../packs/review";
+import { diffEmpty, diffLines, diffReach, reachLines, reachOf, widenedVerbs, type Reach, type ReachDiff } from "../../packs/review";
 import { activateDir } from "./activate";
 import { c, done, failure, makeOut, neutralLine as o, printWarnings, sayRaw, writeJson } from "../output";
 
@@ -119,10 +119,15 @@ export async function runAdd(source: string, opts: VendorOpts): Promise<number> 
   const { staging, id, warnings } = staged;
   const target = packDir(root, id);
   const reach = relocate(staged.reach, staging, target);
+  let change: ReachDiff | undefined;
   try {
     if (lock.packs[id] && !opts.force) fail("exists", `pack '${id}' is already in ${display(lockFile(root))} (${sourceLabel(lock.packs[id].source)})`, { hint: `run \`hcpx pack update ${id}\` to move it to a new version, or \`hcpx pack remove ${id}\` first` });
     if (!lock.packs[id] && existsSync(target) && !opts.force) fail("exists", `${display(target)} exists but is not in hcp.lock`, { file: display(target), hint: "remove it, or pass --force to replace it" });
     const lines = [`pack '${id}' from ${sourceLabel(fetched.source)}:`, ...reachLines(reach)];
+    // --force over a vendored version: its Policy change is a consent change too
+    const beforeReach = existsSync(target) ? reachIfLoads(target) : undefined;
+    change = beforeReach ? diffReach(beforeReach, reach) : undefined;
+    if (change && change.changed.length) lines.push(`  Policy changes from the version vendored here:`, ...diffLines({ ...change, newWrites: [], newConfirmless: [], newReads: [], removed: [], newBins: [], newEnv: [], newSetsEnv: [], newModules: [], newHttp: [], kindChanged: undefined }));
     if (!out.json) sayRaw(lines.join("\n") + "\n");
     if (!(await confirmed(opts, `vendor '${id}' into ${display(target)} and activate it (its reads granted)?`))) {
       throw reviewRequired(`pack '${id}' is from elsewhere and untrusted until you have seen what it runs and reads; nothing was vendored`, lines.slice(1), "read the review (what runs, from where, the env it reads, its writes), then re-run with --yes", out.json);
@@ -150,11 +155,17 @@ export async function runAdd(source: string, opts: VendorOpts): Promise<number> 
     writeLock(root, lock);
     throw e;
   }
+  // a command the forced version widened (write → read included) is not granted by this add
+  const widened = change ? widenedVerbs(change) : [];
+  const w = widened.length ? withdrawGrants(loadProject({ config: opts.config }), opts, id, widened) : { removed: [], denied: [] };
+  if (widened.length) act.granted = act.granted.filter((g) => !w.removed.includes(g) && !w.denied.includes(g));
   printWarnings([...warnings], out);
-  done(out, { id, dir: display(target), source: fetched.source, lock: display(lockFile(root)), files: Object.keys(files).length, reach, granted: act.granted, withheld: act.withheld }, (col) =>
+  done(out, { id, dir: display(target), source: fetched.source, lock: display(lockFile(root)), files: Object.keys(files).length, reach, granted: act.granted, withheld: act.withheld, ...(change?.changed.length ? { changed: change.changed, withdrawn: w.removed, denied: w.denied } : {}) }, (col) =>
     [
       `${c.green(col, "✓")} vendored '${id}' ${o(pack.surface.version)} into ${display(target)} (${Object.keys(files).length} files, hashes in ${display(lockFile(root))})`,
       act.granted.length ? `${c.green(col, "✓")} activated; granted ${act.granted.length} read command(s): ${act.granted.join(", ")}` : `${c.green(col, "✓")} activated; no read grants needed`,
+      ...(w.removed.length ? [`  withdrew grant(s) of command(s) whose Policy widened: ${w.removed.join(", ")}`] : []),
+      ...(w.denied.length ? [`  denied by name (a wider pattern granted them): ${w.denied.join(", ")}`] : []),
       ...(act.withheld.length ? [`  not granted: ${act.withheld.map((w) => `${id}.${w.verb} (${w.operation}${w.confirm ? ", confirm" : ""})`).join(", ")}`, `  to grant one: hcpx grant ${id}.${act.withheld[0]!.verb}`] : []),
     ].join("\n"),
   );
@@ -163,12 +174,23 @@ export async function runAdd(source: string, opts: VendorOpts): Promise<number> 
 
 // ---------------------------------------------------------------- install
 
+/** The reach of a vendored pack, or undefined when it does not load (nothing sound to compare). */
+function reachIfLoads(dir: string): Reach | undefined {
+  try {
+    return reachOf(loadPack(dir));
+  } catch (e) {
+    if (e instanceof HcpxError) return undefined;
+    throw e;
+  }
+}
+
 export async function runInstall(opts: VendorOpts): Promise<number> {
   const out = makeOut(opts);
   const root = projectRoot(opts);
   const lock = readLock(root);
-  const results: { id: string; status: "unchanged" | "restored" | "refused" | "differs"; detail?: string[] }[] = [];
+  const results: { id: string; status: "unchanged" | "restored" | "refused" | "differs"; detail?: string[]; diff?: ReachDiff; withdrawn?: string[]; denied?: string[] }[] = [];
   const problems: Problem[] = [];
+  const changes: { id: string; diff: ReachDiff; result: (typeof results)[number] }[] = [];
   for (const [id, entry] of Object.entries(lock.packs)) {
     const target = packDir(root, id);
     let current: string[] | undefined;
@@ -193,6 +215,8 @@ export async function runInstall(opts: VendorOpts): Promise<number> {
       if (mismatch.length) {
         fail("hash_mismatch", `pack '${id}' from ${sourceLabel(entry.source)} does not match hcp.lock: ${mismatch.slice(0, 8).join(", ")}${mismatch.length > 8 ? ", …" : ""}; nothing was written`, { file: display(lockFile(root)), path: `packs.${id}`, hint: "the source changed since it was locked (or the lock was edited): review the change with `hcpx pack update " + id + "`" });
       }
+      // what the person consented to: the vendored folder this install replaces (none in a fresh clone)
+      const before = existsSync(target) ? reachIfLoads(target) : undefined;
       const staging = stage(fetched.entries, join(root, ...PACKS_DIR.split("/")));
       try {
         const again = diffHashes(entry.files, hashTree(staging));
@@ -202,18 +226,46 @@ export async function runInstall(opts: VendorOpts): Promise<number> {
         removeDir(staging);
         throw e;
       }
-      results.push({ id, status: "restored" });
+      const result: (typeof results)[number] = { id, status: "restored" };
+      results.push(result);
+      const after = before ? reachIfLoads(target) : undefined;
+      if (before && after) {
+        const diff = diffReach(before, after);
+        if (!diffEmpty(diff)) {
+          result.diff = diff;
+          changes.push({ id, diff, result });
+        }
+      }
     } catch (e) {
       if (!(e instanceof HcpxError)) throw e;
       results.push({ id, status: "refused", detail: e.problems.map((p) => p.message) });
       problems.push(...e.problems);
     }
   }
+  // the lock's content changed under a vendored pack: a Policy change is a consent change,
+  // so a grant the change would widen is withdrawn, as `pack update` does
+  if (changes.length) {
+    const project = loadProject({ config: opts.config });
+    for (const ch of changes) {
+      const w = withdrawGrants(project, opts, ch.id, widenedVerbs(ch.diff));
+      ch.result.withdrawn = w.removed;
+      ch.result.denied = w.denied;
+    }
+  }
   if (problems.length) throw new HcpxError(problems);
   done(out, { lock: display(lockFile(root)), packs: results }, (col) =>
     results.length === 0
       ? `no packs in ${display(lockFile(root))}`
-      : results.map((r) => `${c.green(col, "✓")} ${r.id}: ${r.status === "unchanged" ? "matches hcp.lock" : "restored from hcp.lock"}`).join("\n"),
+      : results
+          .map((r) =>
+            [
+              `${c.green(col, "✓")} ${r.id}: ${r.status === "unchanged" ? "matches hcp.lock" : r.diff ? "restored from hcp.lock, which differs from the version that was vendored here:" : "restored from hcp.lock"}`,
+              ...(r.diff ? diffLines(r.diff) : []),
+              ...(r.withdrawn?.length ? [`  withdrew grant(s) of command(s) whose Policy widened: ${r.withdrawn.join(", ")}`] : []),
+              ...(r.denied?.length ? [`  denied by name (a wider pattern granted them): ${r.denied.join(", ")}`] : []),
+            ].join("\n"),
+          )
+          .join("\n"),
   );
   return 0;
 }
@@ -305,8 +357,9 @@ export async function runUpdate(idArg: string | undefined, opts: VendorOpts): Pr
       swapIn(staging, target);
       lock.packs[id] = { source: fetched.source, version: newVersion, files };
       writeLock(root, lock);
-      // never grant a write: withdraw grants of commands that became writes or lost their confirm
-      const w = withdrawGrants(project, opts, id, [...new Set([...diff.newWrites, ...diff.newConfirmless])]);
+      // never grant a write or a widening: withdraw grants of commands that became writes,
+      // became reads (a read runs without a confirm), lost their confirm or land wider
+      const w = withdrawGrants(project, opts, id, widenedVerbs(diff));
       const p2 = loadProject({ config: opts.config });
       const granted = grantReads(opts, p2, id, diff.newReads);
       results.push({ id, status: "updated", from: entry.version, to: newVersion, diff, granted, withdrawn: w.removed, denied: w.denied });
@@ -327,11 +380,11 @@ export async function runUpdate(idArg: string | undefined, opts: VendorOpts): Pr
     results
       .map((r) => {
         if (r.status === "up_to_date") return `${c.green(col, "✓")} ${r.id}: up to date`;
-        const writes = [...new Set([...(r.diff?.newWrites ?? []), ...(r.diff?.newConfirmless ?? [])])];
+        const writes = r.diff ? widenedVerbs(r.diff) : [];
         return [
           `${c.green(col, "✓")} ${r.id}: ${o(r.from ?? "")} → ${o(r.to ?? "")}`,
           ...(r.granted?.length ? [`  granted new read(s): ${r.granted.join(", ")}`] : []),
-          ...(r.withdrawn?.length ? [`  withdrew grant(s) of command(s) that now write: ${r.withdrawn.join(", ")}`] : []),
+          ...(r.withdrawn?.length ? [`  withdrew grant(s) of command(s) whose Policy widened: ${r.withdrawn.join(", ")}`] : []),
           ...(r.denied?.length ? [`  denied by name (a wider pattern granted them): ${r.denied.join(", ")}`] : []),
           ...(writes.length ? [`  not granted: ${writes.map((v) => `${r.id}.${v}`).join(", ")}; to grant one: hcpx grant ${r.id}.${writes[0]}`] : []),
         ].join("\n");

@@ -5,7 +5,7 @@ import { getNodeValue, parseTree, type Node, type ParseError } from "jsonc-parse
 import { isDeepStrictEqual } from "node:util";
 import { HcpxError } from "../../util/errors";
 import type { RuleClasses, Target } from "../descriptor";
-import { nodeAt, parseJsonFor, removeJson, setJson, unBom, valueAt, type JsonRules } from "../jsonedit";
+import { nodeAt, parseJsonFor, registerTree, removeJson, setJson, unBom, valueAt, type JsonRules } from "../jsonedit";
 import type { LedgerEntry } from "../ledger";
 import { lineCol, sha256 } from "../../util/text";
 import { planKeyedEntry, removeKeyedEntry } from "./keyed";
@@ -22,6 +22,7 @@ export function lenientJson(text: string, show: string): Doc {
   const errors: ParseError[] = [];
   const tree = parseTree(unBom(text), errors, { allowTrailingComma: true, allowEmptyContent: true });
   if (errors.length) throw new HcpxError({ code: "bad_json", message: "cannot parse JSON", file: show, ...lineCol(text, errors[0]!.offset), hint: "fix the syntax; hcpx leaves a file it cannot parse untouched" });
+  registerTree(tree, text, show);
   return tree;
 }
 

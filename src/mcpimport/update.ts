@@ -1,0 +1,137 @@
+// `hcpx pack from-mcp --update <pack-dir> [--yes]`: review a wrapped MCP
+// server's tools again. The server is started as the runtime starts it (mcp.bin
+// through sandbox.bins or sandbox.roots, the minimal env), its tools listed and
+// compared with the pins in surface.json (`mcp.pins`, src/runtime/mcp-pins.ts):
+// per command, which of title, description, input schema and annotations
+// changed, the tool's text as it is now, and the Policy row its annotations
+// would draft next to the row policy.json has. Nothing changes without --yes;
+// with it, only the pins are rewritten (the person's verbs, args and Policy
+// stay theirs: a row to change is named, never changed here).
+import { adapterOf } from "../pack/adapters/index";
+import { HcpxError, type Problem } from "../util/errors";
+import { display } from "../util/paths";
+import { atomicWrite } from "../util/atomic";
+import { CAPS, readTextFile } from "../util/readfile";
+import { loadPack, loadProject } from "../pack/load";
+import { objectSet } from "../config/edit";
+import { binEnv, DEFAULT_TIMEOUT_MS, resolveBin } from "../runtime/wrap";
+import { listAllTools, pinDiff, pinOf, PinError, toolsByName, type PinField, type ToolPin } from "../runtime/mcp-pins";
+import { policyFrom, type McpToolInfo } from "./import";
+
+export interface McpToolChange {
+  verb: string;
+  tool: string;
+  status: "unchanged" | "changed" | "gone" | "unpinned";
+  changed?: PinField[];
+  /** the tool as the server lists it now (for the person to read) */
+  now?: { title?: string; description?: string; inputSchema?: unknown; annotations?: unknown };
+  /** the Policy row the tool's annotations draft now, and the row policy.json has */
+  draft?: string;
+  policy?: string;
+}
+
+export interface McpUpdateResult {
+  dir: string;
+  id: string;
+  changes: McpToolChange[];
+  /** tools the server lists that no command calls */
+  unwrapped: string[];
+  written: boolean;
+}
+
+const rowText = (r: { operation: string; land?: string; confirm?: boolean }) => (r.operation === "read" ? "read" : `write (${r.land ?? "land not declared"}${r.confirm ? ", confirm" : ""})`);
+
+export async function updateMcpPack(dirArg: string, opts: { yes?: boolean; timeoutMs?: number; config?: string }): Promise<McpUpdateResult> {
+  const pack = loadPack(dirArg);
+  const spec = pack.surface.mcp;
+  if (!adapterOf(pack.surface.kind)?.capabilities.serverTools || !spec) throw new HcpxError({ code: "usage", message: `${display(pack.dir)} is a ${pack.surface.kind} pack, not an mcp pack`, hint: "--update reviews a pack written by `hcpx pack from-mcp`" }, 64);
+  const project = loadProject({ config: opts.config });
+  const bin = resolveBin(pack, project, spec.bin, "mcp.bin");
+  if ("ok" in bin) throw new HcpxError({ code: bin.error.code, message: bin.error.message, hint: typeof bin.error.hint === "string" ? bin.error.hint : undefined });
+  const timeoutMs = opts.timeoutMs ?? spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+  const { connect } = await import("../runtime/mcp-client");
+  let conn;
+  try {
+    conn = await connect({ command: bin.command, args: [...bin.prefix, ...(spec.args ?? [])], env: binEnv(spec, pack.surface.binding?.env ?? [], process.env), cwd: project.sandbox.cwd }, timeoutMs);
+  } catch (e) {
+    throw new HcpxError({ code: "mcp_connect_failed", message: `could not start and initialize the server of ${pack.id}: ${(e as Error)?.message ?? String(e)}`, hint: "run its command by hand; it must speak MCP on stdio" });
+  }
+  let listed: Map<string, Record<string, unknown>>;
+  try {
+    listed = toolsByName(await listAllTools((cursor) => conn.client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs })));
+  } catch (e) {
+    if (e instanceof PinError) throw new HcpxError({ code: e.code, message: `${pack.id}: ${e.message}; nothing was changed`, hint: e.code === "too_many_tools" ? "wrap a server with fewer tools" : "a server must list each tool once" });
+    throw new HcpxError({ code: "mcp_list_failed", message: `the server of ${pack.id} did not list its tools: ${(e as Error)?.message ?? String(e)}`, hint: "does the server offer tools (capability `tools`)?" });
+  } finally {
+    await conn.close();
+  }
+  const pins: Record<string, ToolPin> = { ...(spec.pins ?? {}) };
+  const changes: McpToolChange[] = [];
+  const next: Record<string, ToolPin> = {};
+  for (const cmd of pack.commands) {
+    const tool = cmd.tool;
+    if (!tool) continue;
+    const t = listed.get(tool);
+    const pin = Object.hasOwn(pins, tool) ? pins[tool] : undefined;
+    if (!t) {
+      changes.push({ verb: cmd.verb_key, tool, status: "gone" });
+      if (pin) next[tool] = pin;
+      continue;
+    }
+    next[tool] = pinOf(t);
+    const changed = pin ? pinDiff(pin, t) : undefined;
+    if (changed && changed.length === 0) {
+      changes.push({ verb: cmd.verb_key, tool, status: "unchanged" });
+      continue;
+    }
+    const info = t as unknown as McpToolInfo;
+    changes.push({
+      verb: cmd.verb_key,
+      tool,
+      status: pin ? "changed" : "unpinned",
+      ...(changed ? { changed } : {}),
+      now: { title: info.title, description: info.description, inputSchema: info.inputSchema, annotations: info.annotations },
+      draft: rowText(policyFrom(info.annotations)),
+      policy: rowText(cmd.policy),
+    });
+  }
+  const wrapped = new Set(pack.commands.map((c) => c.tool));
+  const unwrapped = [...listed.keys()].filter((n) => !wrapped.has(n));
+  const pending = changes.some((c) => c.status !== "unchanged");
+  let written = false;
+  if (pending && opts.yes) {
+    const text = readTextFile(pack.surfaceFile, display(pack.surfaceFile), CAPS.pack);
+    atomicWrite(pack.surfaceFile, objectSet(text, ["mcp"], "pins", next));
+    loadPack(pack.dir); // what we wrote must load
+    written = true;
+  }
+  return { dir: pack.dir, id: pack.id, changes, unwrapped, written };
+}
+
+/** The review lines (outside text in them is the caller's to neutralise). */
+export function updateLines(r: McpUpdateResult): string[] {
+  const lines: string[] = [];
+  const clip = (s: string, n = 400) => (s.length > n ? s.slice(0, n - 1) + "…" : s);
+  for (const c of r.changes) {
+    if (c.status === "unchanged") continue;
+    if (c.status === "gone") {
+      lines.push(`  - ${c.verb}: the server no longer lists the tool '${c.tool}' (its calls are refused; remove the command from surface.json)`);
+      continue;
+    }
+    lines.push(`  ~ ${c.verb} (tool '${c.tool}'): ${c.status === "unpinned" ? "not reviewed before (no pin)" : `${c.changed!.join(", ")} changed`}`);
+    const show = c.status === "unpinned" ? (["title", "description", "input_schema", "annotations"] as PinField[]) : c.changed!;
+    for (const f of show) {
+      const v = f === "input_schema" ? c.now?.inputSchema : f === "title" ? c.now?.title : f === "description" ? c.now?.description : c.now?.annotations;
+      lines.push(`      ${f} now: ${v === undefined ? "(none)" : clip(typeof v === "string" ? v : JSON.stringify(v))}`);
+    }
+    if (c.draft !== c.policy) lines.push(`      its annotations now draft: ${c.draft}; policy.json says: ${c.policy} — review that row`);
+  }
+  return lines;
+}
+
+export function reviewProblems(r: McpUpdateResult, lines: string[], json: boolean): Problem[] {
+  return [
+    { code: "review_required", message: `${r.changes.filter((c) => c.status !== "unchanged").length} tool(s) of ${r.id} differ from what was reviewed; nothing was changed`, hint: `read what changed, then run \`hcpx pack from-mcp --update ${display(r.dir)} --yes\` to pin the tools as they are now` },
+    ...(json ? lines.map((l) => ({ code: "review" as const, message: l.trim(), severity: "warning" as const })) : []),
+  ];
+}
