@@ -5,6 +5,7 @@
 // envelope with a stable code. Binding values are redacted (`***`) from the
 // whole envelope before it is returned. This module is on the `hcpx exec` hot
 // path: node builtins, json5, zod/mini only.
+import { argsHash } from "../util/argshash";
 import { didYouMean } from "../util/suggest";
 import type { Command, Pack, Project } from "../pack/model";
 import { findPack } from "../pack/load";
@@ -83,6 +84,8 @@ export interface ConfirmQuestion {
   timeoutMs: number;
   /** the text shown to the person */
   message: string;
+  /** sha256 of the validated args (before redaction): what a confirm answer is bound to */
+  argsHash: string;
 }
 
 export type PersonAnswer = "accept" | "decline" | "cancel" | "timeout" | "error";
@@ -200,7 +203,7 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
   // 4b. the person's yes, asked with the validated args (so the question says exactly what runs)
   if (ask) {
     const shown = redactDeep(literal ?? values, secrets) as Record<string, unknown> | string[];
-    const q: ConfirmQuestion = { pack: pack.id, verb: cmd.verb_key, args: shown, land: cmd.policy.land, timeoutMs: project.confirm.timeoutMs, message: confirmMessage(pack.id, cmd.verb_key, shown, cmd.policy.land) };
+    const q: ConfirmQuestion = { pack: pack.id, verb: cmd.verb_key, args: shown, land: cmd.policy.land, timeoutMs: project.confirm.timeoutMs, message: confirmMessage(pack.id, cmd.verb_key, shown, cmd.policy.land), argsHash: argsHash(literal ?? values) };
     const answer = await ask(q, signal);
     if (answer !== "accept") {
       if (signal?.aborted) return cancelled(`${pack.id} ${cmd.verb_key}`, signal, false);
