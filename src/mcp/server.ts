@@ -17,10 +17,11 @@
 // command pays for loading the SDK. stdout carries nothing but protocol.
 import { watch, type FSWatcher } from "node:fs";
 import type { Server } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { McpFront } from "./front";
 import { buildServer, type InstanceHooks } from "./sdk-server";
 import type { Shape } from "./tools";
+import { VersionGate } from "./version-gate";
 
 export { requestFromHcp, toResult } from "./front";
 export { SKILL_URI } from "./sdk-server";
@@ -145,7 +146,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   }
   syncWatchers();
 
-  const handle = serveStdio(({ era }) => live.add(buildServer(front, era, hooks)), { onerror: (e) => debug(`transport: ${e.message}`) });
+  const handle = serveStdio(({ era }) => live.add(buildServer(front, era, hooks)), { transport: new VersionGate(new StdioServerTransport()), onerror: (e) => debug(`transport: ${e.message}`) });
 
   // ---- lifetime: exit when stdin closes (clients leave timed-out servers running) ----
   let closing = false;
