@@ -135,7 +135,7 @@ export async function runMcp(pack: Pack, project: Project, cmd: Command, values:
     const left = Math.max(1, timeoutMs - (Date.now() - started));
     let result: { content?: unknown; structuredContent?: unknown; isError?: unknown };
     try {
-      result = (await conn.client.callTool({ name: cmd.tool, arguments: values }, undefined, { timeout: left })) as typeof result;
+      result = (await conn.client.callTool({ name: cmd.tool, arguments: values }, { timeout: left })) as typeof result;
     } catch (e) {
       const f = conn.transport.failure;
       if (f?.code === "output_too_large") return failure("output_too_large", `${label}: ${f.message}`);
