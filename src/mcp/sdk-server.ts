@@ -63,6 +63,11 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks): Se
           return (await front.callTool(req.params.name, input, { era, signal, elicit }, hooks.announce)) as never;
         }
         const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
+        // InputResponses that are not an object of response objects: a protocol error, nothing runs
+        const responses = ctx.mcpReq.inputResponses as unknown;
+        if (responses !== undefined && (responses === null || typeof responses !== "object" || Array.isArray(responses))) throw new ProtocolError(-32602, "inputResponses must be an object of responses keyed by the server's inputRequests ids; nothing was run");
+        const dropped = ctx.mcpReq.droppedInputResponseKeys ?? [];
+        if (dropped.length) throw new ProtocolError(-32602, `inputResponses ${dropped.map((k) => `'${k}'`).join(", ")} ${dropped.length > 1 ? "are not responses" : "is not a response"} (an object such as {"action": "accept"}); nothing was run`);
         const state = ctx.mcpReq.requestState<unknown>();
         return (await front.callTool(
           req.params.name,

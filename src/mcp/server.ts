@@ -96,6 +96,28 @@ export class Instances {
   }
 }
 
+/**
+ * `hcpx mcp --http <port>` (experimental): the same front over loopback
+ * Streamable HTTP (src/mcp/http.ts); prints the URL on stderr; stops on a signal.
+ */
+export async function serveHttp(opts: ServeOptions, port: number): Promise<void> {
+  (globalThis as Record<symbol, unknown>)[Symbol.for("hcpx.mcp.keepAlive")] = true;
+  const front = new McpFront({ shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log });
+  const live = new Instances();
+  const { listenHttp } = await import("./http");
+  const l = await listenHttp({ front, hooks: live.hooks(), port });
+  log(`serving ${front.view.packs.length} pack(s), ${front.tools.length} tool(s) at ${l.url}`);
+  let closing = false;
+  const stop = async (why: string) => {
+    if (closing) return;
+    closing = true;
+    await live.drain(why);
+    await l.close();
+    process.exit(0);
+  };
+  for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => void stop(sig));
+}
+
 export async function serve(opts: ServeOptions): Promise<void> {
   // a long-lived process: the mcp adapter keeps each mcp pack's server running between calls (src/runtime/mcp-adapter.ts)
   (globalThis as Record<symbol, unknown>)[Symbol.for("hcpx.mcp.keepAlive")] = true;

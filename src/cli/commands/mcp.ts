@@ -7,6 +7,8 @@ export interface McpOptions {
   config?: string;
   shape?: string;
   watch?: boolean;
+  /** experimental: Streamable HTTP on 127.0.0.1:<port> (src/mcp/http.ts) */
+  http?: string;
 }
 
 const SHAPES = ["single", "per-command"];
@@ -15,6 +17,13 @@ export async function run(opts: McpOptions): Promise<number | void> {
   const shape = opts.shape ?? "single";
   if (!SHAPES.includes(shape)) {
     fail("usage", `unknown --shape '${shape}'`, { hint: "use --shape single (the one tool `hcp`, default) or --shape per-command (one tool per granted command)", exit: 64 });
+  }
+  if (opts.http !== undefined) {
+    const port = Number(opts.http);
+    if (!/^\d{1,5}$/.test(opts.http) || port > 65535) fail("usage", `--http takes a port number (0-65535), not '${opts.http}'`, { exit: 64 });
+    const { serveHttp } = await import("../../mcp/server");
+    await serveHttp({ shape: shape as Shape, config: opts.config, watch: opts.watch }, port);
+    return;
   }
   if (process.stdin.isTTY) process.stderr.write("hcpx mcp: speaking MCP on stdin/stdout; start it from an MCP host (see `hcpx adopt`). Ctrl-D to stop.\n");
   const { serve } = await import("../../mcp/server");
