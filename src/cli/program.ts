@@ -95,8 +95,9 @@ program
   .option("--shape <shape>", "single (one tool `hcp`) or per-command (one tool per granted command)", MCP_DEFAULTS.shape)
   .option("--no-watch", "do not watch the config and packs for changes (each request still checks them)")
   .addOption(new Option("--http <port>", "experimental: serve Streamable HTTP on 127.0.0.1:<port> instead of stdio").hideHelp())
+  .option("--host <id>", "the host that starts this server (adopt's entry): its approval rules, while in force, are the one question under confirm \"host\"")
   .action(
-    act(async (opts: { shape?: string; watch?: boolean; http?: string }) => {
+    act(async (opts: { shape?: string; watch?: boolean; http?: string; host?: string }) => {
       const { loadCommand } = await import("./load-command");
       const { fileURLToPath } = await import("node:url");
       const { dirname } = await import("node:path");

@@ -27,6 +27,7 @@ import type { ToolDef } from "../projection/types";
 import { brokenLines, exportView, type ExportView } from "./view";
 import { HCP_TOOL, instructions, toolsFor, type McpToolDef, type Shape } from "./tools";
 import { ConfirmStateError, ConfirmStates } from "./confirm-state";
+import type { HostApproval } from "./host-approval";
 
 export type Era = "legacy" | "modern";
 
@@ -65,6 +66,8 @@ export interface FrontOptions {
   cwd?: string;
   /** The signer of modern confirm states (a per-process key by default). */
   states?: ConfirmStates;
+  /** Whether the host's own approval guards a call (`hcpx mcp --host`, src/mcp/host-approval.ts). */
+  hostApproval?: HostApproval;
   log?: (msg: string) => void;
 }
 
@@ -141,6 +144,7 @@ export class McpFront {
   private readonly loadOpts: LoadProjectOptions;
   private readonly states: ConfirmStates;
   private readonly log: (msg: string) => void;
+  private readonly hostApproval?: HostApproval;
   private built = { config: "", packs: "" };
   view!: ExportView;
   tools: McpToolDef[] = [];
@@ -153,6 +157,7 @@ export class McpFront {
     this.loadOpts = { config: opts.config, cwd: opts.cwd ?? process.cwd(), optional: true };
     this.states = opts.states ?? new ConfirmStates();
     this.log = opts.log ?? (() => {});
+    this.hostApproval = opts.hostApproval;
     // At start a broken config is fatal (the CLI reports it, exit 1).
     this.built.config = this.configStamp();
     const project = this.freshProject();
@@ -264,11 +269,12 @@ export class McpFront {
     } catch (e) {
       return toResult(problemEnvelope(e));
     }
-    if (ctx.era === "legacy") return toResult(await execute(project, req, { signal: ctx.signal, askPerson: ctx.elicit }));
-    return this.callModern(project, req, ctx);
+    const hostApproved = this.hostApproval?.(project, req.pack, req.verb) === true;
+    if (ctx.era === "legacy") return toResult(await execute(project, req, { signal: ctx.signal, askPerson: ctx.elicit, hostApproved }));
+    return this.callModern(project, req, ctx, hostApproved);
   }
 
-  private async callModern(project: Project, req: ExecRequest, ctx: CallContext): Promise<ToolResult | InputRequired> {
+  private async callModern(project: Project, req: ExecRequest, ctx: CallContext, hostApproved: boolean): Promise<ToolResult | InputRequired> {
     const principal = project.principal.id;
     const call = { principal, pack: req.pack, verb: req.verb };
     if (ctx.requestState !== undefined) {
@@ -276,11 +282,12 @@ export class McpFront {
       const bound = this.states.redeem(ctx.requestState, call);
       const given = ctx.inputResponses?.[CONFIRM_KEY];
       // no answer to hcpx's question in the retry: ask again (the spent state is not reissued)
-      if (given === undefined) return this.callModern(project, req, { ...ctx, requestState: undefined, inputResponses: undefined });
+      if (given === undefined) return this.callModern(project, req, { ...ctx, requestState: undefined, inputResponses: undefined }, hostApproved);
       const answer = personAnswer(given);
       let mismatch: string | undefined;
       const env = await execute(project, req, {
         signal: ctx.signal,
+        hostApproved,
         askPerson: async (q) => {
           if (q.argsHash !== bound.argsHash) {
             mismatch = `the answer is for ${bound.pack}.${bound.verb} with other args than this call's; nothing was run; call the tool again to be asked about these args`;
@@ -296,6 +303,7 @@ export class McpFront {
     let question: ConfirmQuestion | undefined;
     const env = await execute(project, req, {
       signal: ctx.signal,
+      hostApproved,
       askPerson: ctx.canAskModern
         ? async (q) => {
             question = q;

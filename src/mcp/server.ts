@@ -22,6 +22,7 @@ import { McpFront } from "./front";
 import { buildServer, type InstanceHooks } from "./sdk-server";
 import type { Shape } from "./tools";
 import { VersionGate } from "./version-gate";
+import { hostApproval } from "./host-approval";
 
 export { requestFromHcp, toResult } from "./front";
 export { SKILL_URI } from "./sdk-server";
@@ -32,6 +33,8 @@ export interface ServeOptions {
   cwd?: string;
   /** Watch the config and pack files and announce tool-list changes (default true). */
   watch?: boolean;
+  /** The host that started this server (adopt's entry): its approval rules may count under confirm "host". */
+  host?: string;
 }
 
 const log = (msg: string) => process.stderr.write(`hcpx mcp: ${msg}\n`);
@@ -122,7 +125,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   // a long-lived process: the mcp adapter keeps each mcp pack's server running between calls (src/runtime/mcp-adapter.ts)
   (globalThis as Record<symbol, unknown>)[Symbol.for("hcpx.mcp.keepAlive")] = true;
   // No config at all serves no packs and says why; a config that does not parse is fatal.
-  const front = new McpFront({ shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log });
+  const front = new McpFront({ shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, hostApproval: hostApproval(opts.host) });
   const live = new Instances();
   const hooks = live.hooks();
 

@@ -72,6 +72,12 @@ export interface ExecuteOptions {
   askPerson?: (q: ConfirmQuestion, signal: AbortSignal | undefined) => Promise<PersonAnswer>;
   /** The call was typed by a person at a terminal (`hcpx exec` with stdin and stderr a TTY). */
   terminal?: boolean;
+  /**
+   * The host's own approval (a rule `hcpx adopt` wrote, still in force) put
+   * this call before the person: under `confirm: "host"` that is the one
+   * question, and hcpx does not ask again (src/mcp/host-approval.ts).
+   */
+  hostApproved?: boolean;
 }
 
 /** What a person is asked before a confirm-gated write runs. */
@@ -164,7 +170,9 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
   //   agent:  the model's confirm is enough (never asks)
   const gated = cmd.policy.operation === "write" && cmd.policy.confirm;
   const mode = project.confirm.by;
-  const ask = gated && mode !== "agent" && opts.askPerson ? opts.askPerson : undefined;
+  // One question per gated write: under "host", a host approval in force is that question.
+  const hostAsked = mode === "host" && opts.hostApproved === true;
+  const ask = gated && mode !== "agent" && !hostAsked && opts.askPerson ? opts.askPerson : undefined;
   if (gated && !ask) {
     const byPerson = mode === "person";
     if (req.confirm !== true || (byPerson && opts.terminal !== true)) {

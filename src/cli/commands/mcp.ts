@@ -9,6 +9,8 @@ export interface McpOptions {
   watch?: boolean;
   /** experimental: Streamable HTTP on 127.0.0.1:<port> (src/mcp/http.ts) */
   http?: string;
+  /** the host that started this server (its approval rules may count under confirm "host") */
+  host?: string;
 }
 
 const SHAPES = ["single", "per-command"];
@@ -27,5 +29,6 @@ export async function run(opts: McpOptions): Promise<number | void> {
   }
   if (process.stdin.isTTY) process.stderr.write("hcpx mcp: speaking MCP on stdin/stdout; start it from an MCP host (see `hcpx adopt`). Ctrl-D to stop.\n");
   const { serve } = await import("../../mcp/server");
-  await serve({ shape: shape as Shape, config: opts.config, watch: opts.watch });
+  if (opts.host !== undefined && !/^[a-z][a-z0-9-]{0,31}$/.test(opts.host)) fail("usage", `--host takes a host id (e.g. claude), not '${opts.host}'`, { exit: 64 });
+  await serve({ shape: shape as Shape, config: opts.config, watch: opts.watch, host: opts.host });
 }
