@@ -27,7 +27,6 @@ import type { ToolDef } from "../projection/types";
 import { brokenLines, exportView, type ExportView } from "./view";
 import { HCP_TOOL, instructions, toolsFor, type McpToolDef, type Shape } from "./tools";
 import { ConfirmStateError, ConfirmStates } from "./confirm-state";
-import type { HostApproval } from "./host-approval";
 
 export type Era = "legacy" | "modern";
 
@@ -44,6 +43,9 @@ export interface InputRequired {
   inputRequests: Record<string, { method: "elicitation/create"; params: { mode: "form"; message: string; requestedSchema: { type: "object"; properties: Record<string, unknown>; required?: string[] } } }>;
   requestState: string;
 }
+
+/** Whether the host's own approval guards a call (built by the CLI from src/host/approval.ts). */
+export type HostApproval = (project: Project, pack: string, verb: string) => boolean;
 
 /** The key of hcpx's one question in inputRequests / inputResponses. */
 export const CONFIRM_KEY = "confirm";
@@ -66,7 +68,7 @@ export interface FrontOptions {
   cwd?: string;
   /** The signer of modern confirm states (a per-process key by default). */
   states?: ConfirmStates;
-  /** Whether the host's own approval guards a call (`hcpx mcp --host`, src/mcp/host-approval.ts). */
+  /** Whether the host's own approval guards a call (`hcpx mcp --host`, src/host/approval.ts). */
   hostApproval?: HostApproval;
   log?: (msg: string) => void;
 }

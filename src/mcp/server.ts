@@ -18,11 +18,10 @@
 import { watch, type FSWatcher } from "node:fs";
 import type { Server } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import { McpFront } from "./front";
+import { McpFront, type HostApproval } from "./front";
 import { buildServer, type InstanceHooks } from "./sdk-server";
 import type { Shape } from "./tools";
 import { VersionGate } from "./version-gate";
-import { hostApproval } from "./host-approval";
 
 export { requestFromHcp, toResult } from "./front";
 export { SKILL_URI } from "./sdk-server";
@@ -33,8 +32,8 @@ export interface ServeOptions {
   cwd?: string;
   /** Watch the config and pack files and announce tool-list changes (default true). */
   watch?: boolean;
-  /** The host that started this server (adopt's entry): its approval rules may count under confirm "host". */
-  host?: string;
+  /** The host's approval check (`--host`, src/host/approval.ts): under confirm "host" an approval in force is the one question. */
+  hostApproval?: HostApproval;
 }
 
 const log = (msg: string) => process.stderr.write(`hcpx mcp: ${msg}\n`);
@@ -125,7 +124,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   // a long-lived process: the mcp adapter keeps each mcp pack's server running between calls (src/runtime/mcp-adapter.ts)
   (globalThis as Record<symbol, unknown>)[Symbol.for("hcpx.mcp.keepAlive")] = true;
   // No config at all serves no packs and says why; a config that does not parse is fatal.
-  const front = new McpFront({ shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, hostApproval: hostApproval(opts.host) });
+  const front = new McpFront({ shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, hostApproval: opts.hostApproval });
   const live = new Instances();
   const hooks = live.hooks();
 

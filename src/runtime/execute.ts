@@ -75,7 +75,7 @@ export interface ExecuteOptions {
   /**
    * The host's own approval (a rule `hcpx adopt` wrote, still in force) put
    * this call before the person: under `confirm: "host"` that is the one
-   * question, and hcpx does not ask again (src/mcp/host-approval.ts).
+   * question, and hcpx does not ask again (src/host/approval.ts).
    */
   hostApproved?: boolean;
 }

@@ -30,5 +30,7 @@ export async function run(opts: McpOptions): Promise<number | void> {
   if (process.stdin.isTTY) process.stderr.write("hcpx mcp: speaking MCP on stdin/stdout; start it from an MCP host (see `hcpx adopt`). Ctrl-D to stop.\n");
   const { serve } = await import("../../mcp/server");
   if (opts.host !== undefined && !/^[a-z][a-z0-9-]{0,31}$/.test(opts.host)) fail("usage", `--host takes a host id (e.g. claude), not '${opts.host}'`, { exit: 64 });
-  await serve({ shape: shape as Shape, config: opts.config, watch: opts.watch, host: opts.host });
+  // the host's approval check, only when a host is named (the plain `hcpx mcp` start path stays without it)
+  const approval = opts.host !== undefined ? (await import("../../host/approval")).hostApproval(opts.host) : undefined;
+  await serve({ shape: shape as Shape, config: opts.config, watch: opts.watch, hostApproval: approval });
 }

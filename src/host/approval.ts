@@ -14,14 +14,15 @@
 // force", and hcpx asks the person itself (or refuses, if it cannot).
 import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { readLedgerQuiet } from "../host/detect";
-import type { LedgerEntry } from "../host/ledger";
+import { readLedgerQuiet } from "./detect";
+import type { LedgerEntry } from "./ledger";
 import { parseJson5 } from "../pack/json5";
 import type { Project } from "../pack/model";
 import { CAPS, readTextFile } from "../util/readfile";
 import { userConfigDir } from "../util/paths";
 import { homedir } from "node:os";
 
+/** Same shape as src/mcp/front.ts HostApproval (the CLI hands one to the other). */
 export type HostApproval = (project: Project, pack: string, verb: string) => boolean;
 
 export function toolOf(pack: string, verb: string): string {
