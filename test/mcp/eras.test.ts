@@ -155,6 +155,29 @@ describe("hcpx mcp: the 2026-07-28 era on stdio", () => {
   });
 });
 
+describe("tools/list_changed, each era's way", () => {
+  it("modern: on the client's subscriptions/listen stream, tagged with its subscription id, when a grant changes", async () => {
+    const p = project();
+    const s = new Raw(p);
+    try {
+      const listen = s.modern("subscriptions/listen", { notifications: { toolsListChanged: true } });
+      void listen.catch(() => {});
+      // wait for the acknowledgement, then revoke a grant
+      for (let i = 0; i < 50 && !s.lines.some((m) => m.method === "notifications/subscriptions/acknowledged"); i++) await new Promise((r) => setTimeout(r, 100));
+      writeConfig(p.config, { packs: ["./packs/ledger"], principal: { id: "test", kind: "agent" }, grants: { allow: ["ledger.balance"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } });
+      let changed: Record<string, unknown> | undefined;
+      for (let i = 0; i < 80 && !changed; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        changed = s.lines.find((m) => m.method === "notifications/tools/list_changed");
+      }
+      expect(changed).toBeDefined();
+      expect((changed!.params as { _meta: Record<string, unknown> })._meta["io.modelcontextprotocol/subscriptionId"]).toBeDefined();
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe("a confirm is one question: modern clients get an InputRequiredResult", () => {
   it("the v2 SDK client answers the question: accept runs the write once, decline runs nothing", async () => {
     for (const action of ["accept", "decline"] as const) {
