@@ -137,7 +137,7 @@ export default async function bench() {
 
 /**
  * Start to first tools/list answered, against a bare server bundled from the
- * same SDK with one tool (the floor any MCP server in Node pays), at 1 and 100
+ * same SDK (v2, serveStdio) with one tool (the floor any MCP server in Node pays), at 1 and 100
  * packs, interleaved; and tools/list itself at 100 packs × 10 commands.
  */
 async function scale(home) {
@@ -145,13 +145,15 @@ async function scale(home) {
   const src = join(bareDir, "bare.mjs");
   writeFileSync(
     src,
-    `import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-const server = new Server({ name: "bare", version: "1" }, { capabilities: { tools: {} } });
-server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "t", description: "a tool", inputSchema: { type: "object" } }] }));
+    `import { Server } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+// the SDK hcpx mcp is built on (v2), served the same way (both eras)
+serveStdio(() => {
+  const server = new Server({ name: "bare", version: "1" }, { capabilities: { tools: {} } });
+  server.setRequestHandler("tools/list", async () => ({ tools: [{ name: "t", description: "a tool", inputSchema: { type: "object" } }] }));
+  return server;
+});
 process.stdin.on("end", () => process.exit(0));
-await server.connect(new StdioServerTransport());
 `,
   );
   const bare = join(bareDir, "bare.bundle.mjs");

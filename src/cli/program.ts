@@ -2,7 +2,7 @@
 // main.ts for everything but the plain `hcpx exec` form, which main.ts parses
 // itself. Each command's code is loaded with import() only when that command
 // runs: dist/commands/<name>.mjs, a bundle of its own (scripts/build.mjs).
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { MCP_DEFAULTS } from "./fast-exec";
 import { sayErrRaw, sayRaw } from "./output";
 
@@ -97,8 +97,10 @@ program
   .description("serve the granted packs as a stdio MCP server: the tool `hcp` (or one tool per command), hcp__read_skill, Skills as resources")
   .option("--shape <shape>", "single (one tool `hcp`) or per-command (one tool per granted command)", MCP_DEFAULTS.shape)
   .option("--no-watch", "do not watch the config and packs for changes (each request still checks them)")
+  .addOption(new Option("--http <port>", "experimental: serve Streamable HTTP on 127.0.0.1:<port> instead of stdio").hideHelp())
+  .option("--host <id>", "the host that starts this server (adopt's entry): its approval rules, while in force, are the one question under confirm \"host\"")
   .action(
-    act(async (opts: { shape?: string; watch?: boolean }) => {
+    act(async (opts: { shape?: string; watch?: boolean; http?: string; host?: string }) => {
       const { loadCommand } = await import("./load-command");
       const { fileURLToPath } = await import("node:url");
       const { dirname } = await import("node:path");

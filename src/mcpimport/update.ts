@@ -49,7 +49,7 @@ export async function updateMcpPack(dirArg: string, opts: { yes?: boolean; timeo
   const bin = resolveBin(pack, project, spec.bin, "mcp.bin");
   if ("ok" in bin) throw new HcpxError({ code: bin.error.code, message: bin.error.message, hint: typeof bin.error.hint === "string" ? bin.error.hint : undefined });
   const timeoutMs = opts.timeoutMs ?? spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
-  const { connect } = await import("../runtime/mcp-client");
+  const { connect, listToolsPage } = await import("../runtime/mcp-client");
   let conn;
   try {
     conn = await connect({ command: bin.command, args: [...bin.prefix, ...(spec.args ?? [])], env: binEnv(spec, pack.surface.binding?.env ?? [], process.env), cwd: project.sandbox.cwd }, timeoutMs);
@@ -58,7 +58,7 @@ export async function updateMcpPack(dirArg: string, opts: { yes?: boolean; timeo
   }
   let listed: Map<string, Record<string, unknown>>;
   try {
-    listed = toolsByName(await listAllTools((cursor) => conn.client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs })));
+    listed = toolsByName(await listAllTools((cursor) => listToolsPage(conn.client, cursor, timeoutMs)));
   } catch (e) {
     if (e instanceof PinError) throw new HcpxError({ code: e.code, message: `${pack.id}: ${e.message}; nothing was changed`, hint: e.code === "too_many_tools" ? "wrap a server with fewer tools" : "a server must list each tool once" });
     throw new HcpxError({ code: "mcp_list_failed", message: `the server of ${pack.id} did not list its tools: ${(e as Error)?.message ?? String(e)}`, hint: "does the server offer tools (capability `tools`)?" });

@@ -96,7 +96,7 @@ export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise
   const prefix = command === path ? [] : [path];
 
   // list the tools, with the SDK's Client (loaded only here)
-  const { connect } = await import("../runtime/mcp-client");
+  const { connect, listToolsPage } = await import("../runtime/mcp-client");
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let tools: McpToolInfo[] = [];
   let server: { name?: string; version?: string; title?: string } = {};
@@ -110,7 +110,7 @@ export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise
     const info = conn.client.getServerVersion();
     server = { name: info?.name, version: info?.version, title: (info as { title?: string } | undefined)?.title };
     // page by page, never spread into arguments (a 200,000-tool page overflowed the stack), capped
-    tools = (await listAllTools((cursor) => conn.client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs }))) as McpToolInfo[];
+    tools = (await listAllTools((cursor) => listToolsPage(conn.client, cursor, timeoutMs))) as McpToolInfo[];
   } catch (e) {
     if (e instanceof PinError) throw new HcpxError({ code: e.code, message: `the server \`${argv.join(" ")}\`: ${e.message}; nothing was written`, hint: e.code === "too_many_tools" ? "wrap a server with fewer tools (or one that lets you choose which it offers)" : "fix the server's tool list" });
     throw new HcpxError({ code: "mcp_list_failed", message: `the server did not list its tools: ${(e as Error)?.message ?? String(e)}`, hint: "does the server offer tools (capability `tools`)?" });

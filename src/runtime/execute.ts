@@ -5,6 +5,7 @@
 // envelope with a stable code. Binding values are redacted (`***`) from the
 // whole envelope before it is returned. This module is on the `hcpx exec` hot
 // path: node builtins, json5, zod/mini only.
+import { argsHash } from "../util/argshash";
 import { didYouMean } from "../util/suggest";
 import type { Command, Pack, Project } from "../pack/model";
 import { findPack } from "../pack/load";
@@ -53,6 +54,12 @@ export interface ExecuteOptions {
   askPerson?: (q: ConfirmQuestion, signal: AbortSignal | undefined) => Promise<PersonAnswer>;
   /** The call was typed by a person at a terminal (`hcpx exec` with stdin and stderr a TTY). */
   terminal?: boolean;
+  /**
+   * The host's own approval (a rule `hcpx adopt` wrote, still in force) put
+   * this call before the person: under `confirm: "host"` that is the one
+   * question, and hcpx does not ask again (src/host/approval.ts).
+   */
+  hostApproved?: boolean;
 }
 
 /** What a person is asked before a confirm-gated write runs. */
@@ -65,6 +72,8 @@ export interface ConfirmQuestion {
   timeoutMs: number;
   /** the text shown to the person */
   message: string;
+  /** sha256 of the validated args (before redaction): what a confirm answer is bound to */
+  argsHash: string;
 }
 
 export type PersonAnswer = "accept" | "decline" | "cancel" | "timeout" | "error";
@@ -140,7 +149,9 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
   //   agent:  the model's confirm is enough (never asks)
   const gated = cmd.policy.operation === "write" && cmd.policy.confirm;
   const mode = project.confirm.by;
-  const ask = gated && mode !== "agent" && opts.askPerson ? opts.askPerson : undefined;
+  // One question per gated write: under "host", a host approval in force is that question.
+  const hostAsked = mode === "host" && opts.hostApproved === true;
+  const ask = gated && mode !== "agent" && !hostAsked && opts.askPerson ? opts.askPerson : undefined;
   if (gated && !ask) {
     const byPerson = mode === "person";
     if (req.confirm !== true || (byPerson && opts.terminal !== true)) {
@@ -179,7 +190,7 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
   // 4b. the person's yes, asked with the validated args (so the question says exactly what runs)
   if (ask) {
     const shown = redactDeep(literal ?? values, secrets) as Record<string, unknown> | string[];
-    const q: ConfirmQuestion = { pack: pack.id, verb: cmd.verb_key, args: shown, land: cmd.policy.land, timeoutMs: project.confirm.timeoutMs, message: confirmMessage(pack.id, cmd.verb_key, shown, cmd.policy.land) };
+    const q: ConfirmQuestion = { pack: pack.id, verb: cmd.verb_key, args: shown, land: cmd.policy.land, timeoutMs: project.confirm.timeoutMs, message: confirmMessage(pack.id, cmd.verb_key, shown, cmd.policy.land), argsHash: argsHash(literal ?? values) };
     const answer = await ask(q, signal);
     if (answer !== "accept") {
       if (signal?.aborted) return cancelled(`${pack.id} ${cmd.verb_key}`, signal, false);

@@ -16,7 +16,7 @@ import type { Pack } from "../pack/model";
 import { failure, type Envelope } from "./envelope";
 import { createHash } from "node:crypto";
 import { binEnv, cancelled, DEFAULT_TIMEOUT_MS, resolveBin } from "./wrap";
-import { connect, type Connection, type ServerSpawn } from "./mcp-client";
+import { connect, listToolsPage, type Connection, type ServerSpawn } from "./mcp-client";
 import { confine, widestGranted } from "./sandbox/index";
 import { checkPin, listAllTools, PinError, toolsByName } from "./mcp-pins";
 
@@ -105,7 +105,7 @@ async function pinFailure(pack: Pack, conn: Connection, tool: string, label: str
   try {
     let tools = listed.get(conn);
     if (!tools) {
-      tools = toolsByName(await listAllTools((cursor) => conn.client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs })));
+      tools = toolsByName(await listAllTools((cursor) => listToolsPage(conn.client, cursor, timeoutMs)));
       listed.set(conn, tools);
       // a kept-alive server that says its tools changed is listed (and checked) again at the next call
       conn.client.fallbackNotificationHandler ??= async (n) => {
@@ -183,7 +183,7 @@ export async function runMcp({ pack, project, cmd, values, env: runtimeEnv, sign
     const left = Math.max(1, timeoutMs - (Date.now() - started));
     let result: { content?: unknown; structuredContent?: unknown; isError?: unknown };
     try {
-      result = (await conn.client.callTool({ name: cmd.tool, arguments: values }, undefined, { timeout: left, signal })) as typeof result;
+      result = (await conn.client.callTool({ name: cmd.tool, arguments: values }, { timeout: left, signal })) as typeof result;
     } catch (e) {
       if (signal.aborted) return await wasCancelled();
       const f = conn.transport.failure;

@@ -6,11 +6,14 @@
 // is kept as a short tail for error messages. Never on the start path of other
 // kinds: execute.ts imports the adapter lazily, and the build keeps it in a
 // file of its own (dist/lib/mcp-adapter.mjs).
+//
+// Both protocol eras (the MCP TypeScript SDK v2 client): connect() probes with
+// `server/discover` (the 2026-07-28 stdio rule) and falls back to `initialize`
+// on any non-modern answer or silence; a server that exits on the probe (some
+// legacy servers do) is started again and spoken to with `initialize`. A
+// modern-only server works as a pack.
 import type { ChildProcess } from "node:child_process";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { Client, ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { killGroup, terminateTree } from "./wrap";
 import { spawnChild } from "./spawn";
 import { CUT } from "./redact";
@@ -150,21 +153,54 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-/** Start the server and initialize an SDK Client with it, within `timeoutMs`. */
+/** How long the `server/discover` probe waits before taking a silent server for a legacy one. */
+export const PROBE_MS = 5000;
+
+/**
+ * Start the server and connect an SDK Client to it, within `timeoutMs`:
+ * modern (2026-07-28) when it answers `server/discover`, else legacy
+ * (`initialize`).
+ */
 export async function connect(spec: ServerSpawn, timeoutMs: number, signal?: AbortSignal): Promise<Connection> {
+  const t0 = Date.now();
+  try {
+    return await attempt(spec, timeoutMs, "auto", signal);
+  } catch (e) {
+    // a legacy server that exits on a request before `initialize` ends the probe's process: start it again, legacy
+    if (!(e instanceof ProbeExit) || signal?.aborted) throw e;
+    return attempt(spec, Math.max(1, timeoutMs - (Date.now() - t0)), "legacy", signal);
+  }
+}
+
+class ProbeExit extends Error {}
+
+async function attempt(spec: ServerSpawn, timeoutMs: number, mode: "auto" | "legacy", signal?: AbortSignal): Promise<Connection> {
   const transport = new ProcessTransport(spec);
-  const client = new Client({ name: "hcpx", version: typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev" }, { capabilities: {} });
+  const info = { name: "hcpx", version: typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev" };
+  const client = new Client(info, { capabilities: {}, ...(mode === "auto" ? { versionNegotiation: { mode: "auto" as const, probe: { timeoutMs: Math.min(PROBE_MS, timeoutMs) } } } : {}) });
   const close = async () => {
     await client.close().catch(() => undefined);
     await transport.close();
   };
   try {
-    await client.connect(transport, { timeout: timeoutMs, signal });
+    await client.connect(transport, { timeout: timeoutMs, signal, ...(mode === "legacy" ? { prior: { kind: "legacy" as const } } : {}) });
   } catch (e) {
+    const exited = transport.failure?.code === "exit";
     await close();
+    if (mode === "auto" && exited) throw new ProbeExit((e as Error).message);
     throw e;
   }
   return { client, transport, close };
 }
 
 declare const HCPX_VERSION: string;
+
+/**
+ * One page of the server's tools/list. The v2 client's `listTools()` without a
+ * cursor gathers every page (up to 64) before it answers, so a server listing
+ * 200,000 tools in pages would be read whole; hcpx reads page by page and
+ * stops at its cap (mcp-pins.ts listAllTools).
+ */
+export async function listToolsPage(client: Client, cursor: string | undefined, timeoutMs: number): Promise<{ tools?: unknown; nextCursor?: unknown }> {
+  return (await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, { timeout: timeoutMs })) as { tools?: unknown; nextCursor?: unknown };
+}

@@ -76,12 +76,17 @@ describe("one exit", () => {
   });
 
   it("hcpx mcp: its log redacts and neutralises, every tool result is made by toResult, which redacts, and the person's question is redacted", () => {
-    const text = code("mcp/server.ts");
-    expect(text.match(/process\.(?:stdout|stderr)\.write\([^\n]*/g)).toEqual(["process.stderr.write(`hcpx mcp: ${neutralise(redactOut(msg))}\\n`);"]);
-    expect(body(text, "toResult")).toMatch(/=\s*redactOut\(env0\)/);
-    expect(text.match(/structuredContent:/g)?.length).toBe(1);
-    for (const call of text.match(/elicitInput\([^\n]*/g) ?? []) expect(call).toMatch(/message:\s*redactOut\(/);
-    expect(text).toMatch(/elicitInput\(/);
+    const server = code("mcp/server.ts");
+    expect(server.match(/process\.(?:stdout|stderr)\.write\([^\n]*/g)).toEqual(["process.stderr.write(`hcpx mcp: ${neutralise(redactOut(msg))}\\n`);"]);
+    // the one tool-call front (stdio and HTTP): every result through toResult, which redacts
+    const front = code("mcp/front.ts");
+    expect(body(front, "toResult")).toMatch(/=\s*redactOut\(env0\)/);
+    const mcp = ["mcp/front.ts", "mcp/sdk-server.ts", "mcp/http.ts", "mcp/server.ts"].map(code).join("\n");
+    expect(mcp.match(/structuredContent:/g)?.length).toBe(1);
+    // the person's question: legacy elicitation/create (sdk-server) and the 2026-07-28 InputRequiredResult (front)
+    const asks = [...mcp.matchAll(/(?:elicitInput\(|method: "elicitation\/create", params: )[^\n]*/g)].map((m) => m[0]);
+    expect(asks.length).toBe(2);
+    for (const a of asks) expect(a).toMatch(/message:\s*redactOut\(/);
   });
 
   it("the library: call() answers through redactOut, and the confirm request it shows is built inside redactOut", () => {

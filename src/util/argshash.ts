@@ -1,0 +1,21 @@
+// A call's validated args as one hash: canonical JSON (object keys sorted,
+// undefined left out) → sha256 hex. What a confirm's requestState binds
+// (src/mcp/confirm-state.ts), computed where the args are validated.
+import { createHash } from "node:crypto";
+
+export function argsHash(args: unknown): string {
+  return createHash("sha256").update(canonical(args)).digest("hex");
+}
+
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (v && typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .filter((k) => o[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(v) ?? "null";
+}
