@@ -19,6 +19,7 @@ import { render, type TemplateContext } from "./templates";
 import { resolveMcpCommand, type McpCommand } from "./command";
 import { sha256 } from "../util/text";
 import { HANDLERS, handlerForKind, type CommandClass, type TargetContext, type VFile } from "./formats";
+import { expandItems } from "./formats/rules";
 import { requireFileOrAbsent } from "./formats/common";
 import { emptyLedger, ledgerKey, parseJournal, parseLedger, reconcileLedger, sanitizeLedger, serializeLedger, type Ledger, type LedgerEntry, type LedgerHost } from "./ledger";
 
@@ -461,6 +462,9 @@ class AdoptRun {
         const caps = FORMAT_CAPS[t.format];
         if (caps.keyed || caps.prose) this.targetFile(this.file(abs), t, desc, mcp);
         entries.push(...(await HANDLERS[t.format].plan(t, abs, ctx)));
+        // a rule the person wrote next to hcpx's that lets a gated write run without asking: said, never changed
+        const audit = HANDLERS[t.format].audit;
+        if (t.widens && audit && !opts.remove) this.warnings.push(...audit(t, this.file(abs), ctx));
       } catch (err) {
         if (err instanceof HcpxError) this.problems.push(...err.problems);
         else throw err;
@@ -631,7 +635,7 @@ function entryValue(t: Target, served: string[], envVars: string[], desc: Descri
   };
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(t.entry!.fields)) {
-    const value = typeof v === "string" ? slots[v]() : v.value;
+    const value = typeof v === "string" ? slots[v]() : "items" in v ? expandItems(v.items, classes) : v.value;
     if (value !== undefined) out[k] = value;
   }
   return out;

@@ -122,7 +122,7 @@ async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs:
   const summary = plan.changes.map((ch) => ({ path: ch.path, kind: ch.kind, parts: ch.parts, hosts: ch.hosts, notes: ch.notes }));
   if (opts.check) {
     if (out.json) {
-      return finish(out, drift ? 1 : 0, { inSync: !drift, scope, hosts, ...(detected ? { detected } : {}), drift: drifts, changes: summary, conflicts: plan.conflicts, warnings: plan.warnings, notes: plan.notes, health }, { code: "drift", message: `adopt ${hosts.join(" ")} (${scope}): ${problemsText}`, hint: health.length && !plan.changes.length ? health[0]!.hint : `run \`${again}\`` });
+      return finish(out, drift ? 1 : 0, { inSync: !drift, scope, hosts, ...(detected ? { detected } : {}), drift: drifts, changes: summary, conflicts: plan.conflicts, warnings: plan.warnings, notes: plan.notes, health }, { code: "drift", message: `adopt ${hosts.join(" ")} (${scope}): ${problemsText}`, hint: health.length && !plan.changes.length ? health[0]!.hint : widenedOnly(plan) ? plan.warnings[0]!.hint : `run \`${again}\`` });
     } else {
       const color = useColor();
       let s = planDiff(plan, color);
@@ -172,4 +172,9 @@ function gitSummary(git: { path: string; git: "commit" | "ignore" }[], machineSp
   if (commit.length) s += `git: commit ${commit.join(", ")}${machineSpecific ? " (the MCP entries name this machine's paths: put hcpx on PATH and re-adopt before you commit them)" : ""}\n`;
   if (ignore.length) s += `git: keep out of git (one person's files) ${ignore.join(", ")}; \`hcpx adopt … --gitignore\` lists them in .gitignore\n`;
   return s;
+}
+
+/** Every finding is a rule of the person's that widens the Policy: a --write would not change it, so its own hint is the one. */
+function widenedOnly(plan: { changes: unknown[]; conflicts: unknown[]; warnings: Problem[] }): boolean {
+  return plan.changes.length === 0 && plan.conflicts.length === 0 && plan.warnings.length > 0 && plan.warnings.every((w) => w.code === "policy_widened");
 }
