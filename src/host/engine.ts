@@ -9,7 +9,7 @@ import type { Project } from "../pack/model";
 import type { Projection } from "../projection/types";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, home, toPosix, userConfigDir } from "../util/paths";
-import { FORMAT_CAPS, loadDescriptor, type Descriptor, type Slot, type Target } from "./descriptor";
+import { canonicalHost, FORMAT_CAPS, loadDescriptor, type Descriptor, type Slot, type Target } from "./descriptor";
 import { isDeepStrictEqual } from "node:util";
 import { guardPath, type Entry, type Guarded, type TrustBase } from "../util/fsio";
 import { diskFs, type ReadFs } from "../plan/fs";
@@ -94,7 +94,8 @@ export function journalPath(ledgerFile: string): string {
 }
 
 export async function planAdopt(project: Project, hosts: string[], projectionFor: ProjectionFor, opts: AdoptOptions): Promise<AdoptPlan> {
-  const run = new AdoptRun(project, hosts, opts);
+  // a host's old id (descriptor `aliases`: windsurf → devin) is the host itself
+  const run = new AdoptRun(project, [...new Set(hosts.map(canonicalHost))], opts);
   for (const desc of run.descriptors) {
     if (opts.remove) run.removeHost(desc);
     else await run.adoptHost(desc, projectionFor);
@@ -236,6 +237,15 @@ class AdoptRun {
     const trust: TrustBase = { dir: this.base, prefix: this.scope === "user" ? "~/" : "" };
     this.state = readLedgerState(this.fs, this.scope, project, this.base, this.homeDir, trust, opts.preview === true, this.problems, this.warnings);
     this.ledger = this.state.ledger;
+    // a ledger that recorded a host under an id it has left (descriptor `aliases`) is read as the host's
+    for (const k of Object.keys(this.ledger.hosts)) {
+      const id = canonicalHost(k);
+      if (id === k) continue;
+      const old = this.ledger.hosts[k]!;
+      const now = this.ledger.hosts[id];
+      this.ledger.hosts[id] = now && now.scope === old.scope ? { ...now, entries: [...now.entries, ...old.entries.filter((e) => !now.entries.some((x) => ledgerKey(x) === ledgerKey(e)))], dirs: [...new Set([...now.dirs, ...old.dirs])].sort() } : (now ?? old);
+      delete this.ledger.hosts[k];
+    }
     this.rmdirCandidates = new Set(this.state.journalRmdirs);
     this.removing = new Set(opts.remove ? hosts : []);
     for (const host of hosts) {
@@ -441,6 +451,7 @@ class AdoptRun {
       return;
     }
     for (const n of spec.notes ?? []) this.notes.push(`${desc.name}: ${n}`);
+    if (desc.endOfLife) this.notes.push(`${desc.name}: end of life since ${desc.endOfLife.since}: ${desc.endOfLife.note}; adopt keeps working for people who still run it`);
     const skillsTarget = spec.targets.find((t) => t.format === "dir-of-skills");
     const mcp = this.mcpFor(host);
     let projection: Projection;
