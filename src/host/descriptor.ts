@@ -223,8 +223,11 @@ const HealthSchema = z.strictObject({
   path: z.union([z.string().check(z.minLength(1)), z.array(z.string().check(z.minLength(1))).check(z.minLength(1))]),
   format: z.enum(["json", "jsonc", "toml"]),
   key: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
-  expect: z.enum(["includes", "excludes", "equals"]),
+  /** "differs": the value there is anything but `value` (Gemini's trustedFolders.json: not DO_NOT_TRUST) */
+  expect: z.enum(["includes", "excludes", "equals", "differs"]),
   value: z.string(),
+  /** includes/excludes on a list of objects: the member compared with `value` (Amp's amp.mcpTrustedServers: serverName) */
+  field: z.optional(z.string().check(z.minLength(1))),
   absent: z.enum(["ok", "fail"]),
   /** what it means when the check fails, e.g. "Gemini CLI blocks a server not on mcp.allowed (⛔ Blocked)" */
   message: z.string().check(z.minLength(1)),

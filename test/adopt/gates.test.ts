@@ -46,14 +46,13 @@ describe("approval gates written from the Policy, per host", () => {
     expect(hcp.autoApprove.some((x) => x.includes("transfer") || x.includes("delete"))).toBe(false);
   });
 
-  it("Cline (user scope): the MCP entry's autoApprove lists the reads", async () => {
+  it("Cline (user scope): the MCP entry's autoApprove holds the read-only hcp__read_skill (its CLI gets the single hcp tool)", async () => {
     const s = scratch();
     userConfigFromProject(s);
     const r = await s.run(["adopt", "cline", "--scope", "user", "--write"]);
     expect(r.code, r.stderr).toBe(0);
     const hcp = (jsonc(readFileSync(join(s.home, ".cline/data/settings/cline_mcp_settings.json"), "utf8")) as { mcpServers: { hcp: { autoApprove: string[] } } }).mcpServers.hcp;
-    expect(hcp.autoApprove).toEqual(expect.arrayContaining(["hcp__read_skill", "ledger__balance"]));
-    expect(hcp.autoApprove.some((x) => x.includes("transfer"))).toBe(false);
+    expect(hcp.autoApprove).toEqual(["hcp__read_skill"]);
   });
 
   it("Augment: toolPermissions, a list of objects — reads allow, gated writes ask-user; the person's rules stay; --remove takes out only hcpx's", async () => {
@@ -79,6 +78,16 @@ describe("approval gates written from the Policy, per host", () => {
     expect(rules).toContainEqual({ tool: "mcp__hcp__ledger__balance", action: "allow" });
     expect(rules).toContainEqual({ tool: "mcp__hcp__ledger__transfer", action: "ask" });
     expect(rules).toContainEqual({ tool: "mcp__hcp__ledger__entry_delete", action: "ask" });
+  });
+
+  it("Amp: the MCP entry and the rules in one JSONC file after the person's `// comment`: --remove gives it back byte for byte", async () => {
+    const s = scratch();
+    const mine = `{\n  "amp.notifications.enabled": false, // mine\n}\n`;
+    s.write(".amp/settings.json", mine);
+    expect((await s.adopt("amp", "--write")).code).toBe(0);
+    const r = await s.adopt("amp", "--remove", "--write");
+    expect(r.code, r.stderr).toBe(0);
+    expect(s.read(".amp/settings.json")).toBe(mine);
   });
 
   it("Qwen Code and Devin: permissions.allow the reads, permissions.ask the gated writes (ask wins over allow there)", async () => {

@@ -43,3 +43,27 @@ describe("Continue is end of life", () => {
     expect(d.stdout).toMatch(/host continue \(project\): .*Continue is end of life since 2026-06-18/);
   });
 });
+
+describe("health checks the hosts keep outside adopt's files (issue 27 §3)", () => {
+  it("Gemini CLI: a project marked DO_NOT_TRUST in ~/.gemini/trustedFolders.json is named; a trusted one passes", async () => {
+    const s = scratch();
+    expect((await s.adopt("gemini", "--write")).code).toBe(0);
+    s.write("~/.gemini/trustedFolders.json", JSON.stringify({ [s.dir]: "DO_NOT_TRUST" }) + "\n");
+    const bad = await s.adopt("gemini", "--check");
+    expect(bad.code).toBe(1);
+    expect(bad.stdout + bad.stderr).toMatch(/ignores a project's \.gemini\/settings\.json .* marked untrusted/);
+    s.write("~/.gemini/trustedFolders.json", JSON.stringify({ [s.dir]: "TRUST_FOLDER" }) + "\n");
+    expect((await s.adopt("gemini", "--check")).code).toBe(0);
+  });
+
+  it("Amp: a workspace server not on amp.mcpTrustedServers is named, with what cannot be checked (the specHash); approved, it passes", async () => {
+    const s = scratch();
+    expect((await s.adopt("amp", "--write")).code).toBe(0);
+    s.write("~/.config/amp/settings.json", `{ "amp.mcpTrustedServers": [{ "serverName": "other", "specHash": "x", "allow": true }] }\n`);
+    const bad = await s.adopt("amp", "--check");
+    expect(bad.code).toBe(1);
+    expect(bad.stdout + bad.stderr).toMatch(/hcp is not on amp\.mcpTrustedServers .*cannot check an approval's specHash/);
+    s.write("~/.config/amp/settings.json", `{ "amp.mcpTrustedServers": [{ "serverName": "hcp", "specHash": "x", "allow": true }] }\n`);
+    expect((await s.adopt("amp", "--check")).code).toBe(0);
+  });
+});

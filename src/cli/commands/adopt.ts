@@ -5,7 +5,7 @@ import { loadPacks, loadProject } from "../../pack/load";
 import { buildProjection, withSkillsPath } from "../../projection/build";
 import type { Projection } from "../../projection/types";
 import { HcpxError, fail } from "../../util/errors";
-import { canonicalHost, listHosts } from "../../host/descriptor";
+import { canonicalHost, listHosts, loadDescriptor } from "../../host/descriptor";
 import { didYouMean } from "../../util/suggest";
 import { ledgerPath, planAdopt, type Scope } from "../../host/engine";
 import { applyPlan, lockAdopt, type AdoptLock } from "../../host/apply";
@@ -46,7 +46,9 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
   // `all --check` and `--detected` take the hosts in use: adopted (the ledger) or with traces (hosts/<host>.json5 `detect`)
   const byUse = opts.detected === true || (opts.check === true && named.includes("all"));
   // a host's old id is the host (descriptor `aliases`: `adopt windsurf` adopts devin)
-  const hosts = [...new Set(named.flatMap((h) => (h === "all" ? (byUse ? [] : known) : [known.includes(h) ? h : canonicalHost(h)])))];
+  // `all`: every host with this scope (Claude Desktop has only a user scope)
+  const withScope = () => known.filter((h) => loadDescriptor(h).scopes[scope] !== undefined);
+  const hosts = [...new Set(named.flatMap((h) => (h === "all" ? (byUse ? [] : withScope()) : [known.includes(h) ? h : canonicalHost(h)])))];
   for (const h of hosts) {
     if (!known.includes(h) && listHosts("bundle").includes(h)) fail("bad_args", `'${h}' is a bundle, not a host to adopt`, { hint: `use \`hcpx generate --as ${h} DIR\``, exit: 64 });
     if (!known.includes(h)) fail("unknown_host", `unknown host '${h}'`, { hint: `${didYouMean(h, [...known, "all"])}known hosts: ${known.join(", ")} (or \`all\`)`, exit: 64 });

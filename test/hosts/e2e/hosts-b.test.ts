@@ -5,8 +5,7 @@
 //     → `hcp (…): connected (4 tools: …)`, one per granted command (the per-command shape
 //     its amp.permissions rules need), both scopes;
 //   - Cline: `cline auth` against the fake model, then a headless `cline --json` run
-//     offers the model `hcp__ledger__balance` (one tool per command, for its `autoApprove`), and
-//     the model's call of it reads the ledger;
+//     offers the model `hcp__hcp`, and the model's call of it reads the ledger;
 //   - Continue: `cn -p` with the user's own config.yaml (model, comments) into which
 //     adopt put its `mcpServers` item: the model is offered `hcp` (bare names) and its
 //     call reads the ledger.
@@ -86,7 +85,7 @@ describe.skipIf(!has.amp)("Amp: `amp mcp doctor` connects to the hcp entry adopt
   });
 });
 
-describe.skipIf(!has.cline)("Cline: a headless run against the fake model offers hcp__ledger__balance, and its call reads the ledger", () => {
+describe.skipIf(!has.cline)("Cline: a headless run against the fake model offers hcp__hcp, and its call reads the ledger", () => {
   let fake: FakeModel | undefined;
   let project = "";
   afterAll(async () => {
@@ -107,11 +106,11 @@ describe.skipIf(!has.cline)("Cline: a headless run against the fake model offers
     expect(p.code, p.stderr + p.stdout).toBe(0);
     const entry = JSON.parse(w.read("~/.cline/data/settings/cline_mcp_settings.json")).mcpServers;
     expect(Object.keys(entry)).toEqual(["tiny", "hcp"]);
-    // one tool per command, the reads on autoApprove (the Cline extension reads it; the CLI ignores it and starts the server)
-    expect(entry.hcp).toEqual({ command: NODE, args: [DIST, "mcp", "--shape", "per-command", "--config", w.abs(USER_CONFIG_FILE)], autoApprove: ["hcp__read_skill", "ledger__accounts", "ledger__balance", "ledger__entries"] });
+    // autoApprove holds the read-only hcp__read_skill (the Cline extension reads it; the CLI ignores it and starts the server)
+    expect(entry.hcp).toEqual({ command: NODE, args: [DIST, "mcp", "--config", w.abs(USER_CONFIG_FILE)], autoApprove: ["hcp__read_skill"] });
     expect(entry.tiny).toEqual({ command: NODE, args: [TINY], disabled: true });
 
-    fake = await startFakeModel({ script: callThenFinish("hcp__ledger__balance", BALANCE.args), side });
+    fake = await startFakeModel({ script: callThenFinish("hcp__hcp"), side });
     const h = cleanup(hostHome(w.home));
     const env = hc.hostEnv(h, { PATH: w.env.PATH! });
     const auth = await hc.run(hc.hostBin("cline"), ["auth", "-p", "openai", "-k", "x", "-m", "m", "-b", `${fake.url}/v1`], { cwd: w.dir, env, timeoutMs: 60_000 });
@@ -121,7 +120,7 @@ describe.skipIf(!has.cline)("Cline: a headless run against the fake model offers
     const why = `exit ${run.code} in ${run.ms} ms\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`;
     expect(run.code, why).toBe(0);
     const offered = fake.modelRequests.flatMap((r) => r.tools.map((t) => t.name));
-    expect(offered, why).toContain("hcp__ledger__balance");
+    expect(offered, why).toContain("hcp__hcp");
     expect(offered, why).toContain("hcp__hcp__read_skill");
     expect(offered.filter((n) => n === "tiny" || n.startsWith("tiny__")), why).toEqual([]); // the user's disabled server stays off
     const results = fake.modelRequests.at(-1)!.toolResults;
