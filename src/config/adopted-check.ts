@@ -39,16 +39,20 @@ export async function adoptedSync(project: Project, packs: Pack[]): Promise<Chec
         checks.push({ id: `host:${h.host}`, status: "fail", message: `host ${h.host} (${h.scope}) will not use the server: ${health.map((p) => (p.file ? `${p.file}: ` : "") + p.message).join("; ")}`, hint: health[0]!.hint, problems: health });
         continue;
       }
+      // the vendor ended the product (descriptor `endOfLife`): said with every result for the host
+      const { loadDescriptor } = await import("../host/descriptor");
+      const eol = loadDescriptor(h.host).endOfLife;
+      const ended = eol ? `; ${loadDescriptor(h.host).name} is end of life since ${eol.since} (${eol.note}): adopt keeps working` : "";
       const n = plan.changes.length;
       const hand = plan.conflicts.length;
       // a recorded MCP command this hcpx would not write, an ignored ledger entry: named, never blessed
       const warned = plan.warnings.map((w) => w.message);
-      if (n === 0 && hand === 0 && warned.length === 0) checks.push({ id: `host:${h.host}`, status: "ok", message: `host ${h.host} (${h.scope}): ${h.files.length} file(s) in sync` });
+      if (n === 0 && hand === 0 && warned.length === 0) checks.push({ id: `host:${h.host}`, status: "ok", message: `host ${h.host} (${h.scope}): ${h.files.length} file(s) in sync${ended}` });
       else
         checks.push({
           id: `host:${h.host}`,
           status: "warn",
-          message: `host ${h.host} (${h.scope}): ${[n ? `${n} file(s) out of date (${plan.changes.map((c) => c.path).join(", ")})` : "", hand ? `${hand} changed by hand` : "", ...warned].filter(Boolean).join("; ")}`,
+          message: `host ${h.host} (${h.scope}): ${[n ? `${n} file(s) out of date (${plan.changes.map((c) => c.path).join(", ")})` : "", hand ? `${hand} changed by hand` : "", ...warned].filter(Boolean).join("; ")}${ended}`,
           hint: plan.warnings.some((w) => w.code === "recorded_command") ? `review with \`hcpx adopt ${h.host}${h.scope === "user" ? " --scope user" : ""}\`; keep the recorded command with --use-recorded-command` : hand && !n ? `review with \`hcpx adopt ${h.host} --check\`` : again,
         });
     } catch (e) {

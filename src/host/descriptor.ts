@@ -27,18 +27,50 @@ export const FORMAT_CAPS = {
 export type Format = keyof typeof FORMAT_CAPS;
 export const FORMATS = Object.keys(FORMAT_CAPS) as [Format, ...Format[]];
 
+/**
+ * One rule as the host's list holds it: a string (`mcp__hcp__{tool}`), or an object whose
+ * strings are filled in the same way (Augment's `{ toolName, permission: { type } }`, Amp's
+ * `{ tool, action }`): a list of objects is one more shape of data, not code per host.
+ */
+const RuleItem = z.union([z.string().check(z.minLength(1)), z.record(z.string().check(z.minLength(1)), z.unknown())]);
+export type RuleItem = z.infer<typeof RuleItem>;
 /** Rule patterns per command class; `{tool}`, `{pack}`, `{verb}` and `{server}` are filled in per granted command. */
 const RuleClasses = z.strictObject({
   /** granted reads */
-  read: z.optional(z.array(z.string().check(z.minLength(1)))),
+  read: z.optional(z.array(RuleItem)),
   /** granted writes without confirm */
-  write: z.optional(z.array(z.string().check(z.minLength(1)))),
+  write: z.optional(z.array(RuleItem)),
   /** granted writes with confirm: true (the host's approval prompt) */
-  confirm: z.optional(z.array(z.string().check(z.minLength(1)))),
+  confirm: z.optional(z.array(RuleItem)),
   /** fixed items, once (e.g. the read-only hcp__read_skill tool) */
-  always: z.optional(z.array(z.string().check(z.minLength(1)))),
+  always: z.optional(z.array(RuleItem)),
 });
 export type RuleClasses = z.infer<typeof RuleClasses>;
+
+/**
+ * How the host reads its rules, so that `adopt --check` and `doctor` can tell when a
+ * rule the person wrote lets a confirm-gated write run without the host asking (a
+ * rule hcpx wrote never does). `name`: the host's name for a served tool as its rules
+ * match it (`{tool}`, `{server}` filled in); `match`: "exact", or "glob" (`*` for any
+ * characters); `at`: where the rules are inside the value at `key` (an MCP entry's
+ * `autoApprove` list); `field`/`decision`: for rules that are objects, the field holding
+ * the tool pattern and the path to the decision (members: the name and the value);
+ * `allow`: the decisions that run a tool without asking (without it, every rule there
+ * allows: an allow-list); `order`: "any" (any allowing rule lets the tool run: an
+ * allow-list) or "first" (the first rule that matches decides: hcpx's rules come after
+ * the person's). A host whose ask rule wins over any allow (Claude Code, Gemini CLI,
+ * Qwen Code, Devin) needs none.
+ */
+const WidensSchema = z.strictObject({
+  name: z.string().check(z.minLength(1)),
+  match: z.enum(["exact", "glob"]),
+  at: z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1))),
+  field: z.optional(z.string().check(z.minLength(1))),
+  decision: z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1))),
+  allow: z.optional(z.array(z.string()).check(z.minLength(1))),
+  order: z.enum(["any", "first"]),
+});
+export type Widens = z.infer<typeof WidensSchema>;
 
 /**
  * What fills a field of the MCP entry: `command` (the program), `args` (its
@@ -50,7 +82,8 @@ export type RuleClasses = z.infer<typeof RuleClasses>;
  */
 export const SLOTS = ["command", "args", "argv", "env", "envNames", "toolApprovals"] as const;
 export type Slot = (typeof SLOTS)[number];
-const Field = z.union([z.enum(SLOTS), z.strictObject({ value: z.unknown() })]);
+/** a slot, a fixed `{ value }`, or `{ items }`: a list of rules expanded per granted command (Kiro's and Cline's `autoApprove`) */
+const Field = z.union([z.enum(SLOTS), z.strictObject({ value: z.optional(z.unknown()) }), z.strictObject({ items: RuleClasses })]);
 const EntrySchema = z.strictObject({
   /** field name → a slot, or `{ value: … }` written as it is (`type: { value: "stdio" }`); in the order written */
   fields: z.record(z.string().check(z.minLength(1)), Field),
@@ -137,6 +170,8 @@ const TargetSchema = z.strictObject({
       always: z.optional(z.array(z.string().check(z.minLength(1)))),
     }),
   ),
+  /** rules the person may have written here that let a gated write run without asking (see WidensSchema) */
+  widens: z.optional(WidensSchema),
   /**
    * With `items`: add them only to a list that is already there (a host allow-list such
    * as Gemini's `mcp.allowed` or Claude Code's `enabledMcpjsonServers`: creating the list
@@ -188,8 +223,11 @@ const HealthSchema = z.strictObject({
   path: z.union([z.string().check(z.minLength(1)), z.array(z.string().check(z.minLength(1))).check(z.minLength(1))]),
   format: z.enum(["json", "jsonc", "toml"]),
   key: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
-  expect: z.enum(["includes", "excludes", "equals"]),
+  /** "differs": the value there is anything but `value` (Gemini's trustedFolders.json: not DO_NOT_TRUST) */
+  expect: z.enum(["includes", "excludes", "equals", "differs"]),
   value: z.string(),
+  /** includes/excludes on a list of objects: the member compared with `value` (Amp's amp.mcpTrustedServers: serverName) */
+  field: z.optional(z.string().check(z.minLength(1))),
   absent: z.enum(["ok", "fail"]),
   /** what it means when the check fails, e.g. "Gemini CLI blocks a server not on mcp.allowed (⛔ Blocked)" */
   message: z.string().check(z.minLength(1)),
@@ -219,6 +257,17 @@ export const DescriptorSchema = z.strictObject({
   docs: z.optional(z.array(z.string())),
   /** the MCP server name the entry is written under */
   server: z.optional(z.string()),
+  /**
+   * Other ids the same product is known by (Windsurf became Devin Desktop: `devin` with
+   * `aliases: ["windsurf"]`): `adopt windsurf` adopts this host, and a ledger that recorded
+   * the old id is read as this one. One descriptor, never two writing the same files.
+   */
+  aliases: z.optional(z.array(z.string().check(z.regex(/^[a-z][a-z0-9-]*$/)))),
+  /**
+   * The vendor ended the product (Continue joined Cursor): adopt keeps working for people
+   * who still run it; `adopt --detected` and `doctor` say it is end of life.
+   */
+  endOfLife: z.optional(z.strictObject({ since: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)), note: z.string().check(z.minLength(1)) })),
   /**
    * The MCP tool shape this host is given (`hcpx mcp --shape …`): "single" (the one
    * `hcp` tool, default) or "per-command" (one tool per granted command, reads with
@@ -273,10 +322,42 @@ export function listHosts(kind: "host" | "bundle" = "host"): string[] {
     .sort();
 }
 
+let aliasCache: Map<string, string> | undefined;
+/** Old id → the host's id, from every descriptor's `aliases` (a clash between two descriptors is an error). */
+function aliasMap(): Map<string, string> {
+  if (aliasCache) return aliasCache;
+  const m = new Map<string, string>();
+  const known = new Set(listHosts());
+  for (const h of known) {
+    for (const a of loadDescriptor(h).aliases ?? []) {
+      if (known.has(a) || (m.has(a) && m.get(a) !== h)) throw new HcpxError({ code: "bad_descriptor", message: `the alias '${a}' of ${h} is ${known.has(a) ? "a host of its own" : `also ${m.get(a)}'s`}`, file: `hosts/${h}.json5`, path: "aliases" });
+      m.set(a, h);
+    }
+  }
+  return (aliasCache = m);
+}
+
+/** The host's id for a name: itself, or the host whose `aliases` list it (`windsurf` → `devin`). */
+export function canonicalHost(name: string): string {
+  if (!/^[a-z][a-z0-9-]*$/.test(name) || existsSync(join(hostsDir(), `${name}.json5`))) return name;
+  return aliasMap().get(name) ?? name;
+}
+
+/** Every alias with the host it names, for messages and completion. */
+export function hostAliases(): Record<string, string> {
+  return Object.fromEntries(aliasMap());
+}
+
 const cache = new Map<string, Descriptor>();
-export function loadDescriptor(host: string): Descriptor {
-  const hit = cache.get(host);
+export function loadDescriptor(name: string): Descriptor {
+  const hit = cache.get(name);
   if (hit) return hit;
+  const host = canonicalHost(name);
+  if (host !== name) {
+    const d = loadDescriptor(host);
+    cache.set(name, d);
+    return d;
+  }
   const valid = /^[a-z][a-z0-9-]*$/.test(host);
   const rel = valid && existsSync(join(hostsDir(), `${host}.json5`)) ? `${host}.json5` : valid && existsSync(join(hostsDir(), "bundles", `${host}.json5`)) ? `bundles/${host}.json5` : undefined;
   if (!rel) throw new HcpxError({ code: "unknown_host", message: `unknown host '${host}'`, hint: `${didYouMean(host, [...listHosts(), "all"])}known hosts: ${listHosts().join(", ")} (or \`all\`)` }, 64);
@@ -302,6 +383,7 @@ export function loadDescriptor(host: string): Descriptor {
       if (t.named !== undefined && (t.format !== "yaml" || (t.key?.length ?? 0) < 2)) throw bad("`named` goes with a yaml target whose `key` names the list and the item (e.g. [\"mcpServers\", \"hcp\"])", ".named");
       if (t.named !== undefined && t.entry && !(t.entry.fields[t.named] && typeof t.entry.fields[t.named] === "object" && (t.entry.fields[t.named] as { value?: unknown }).value === t.key!.at(-1))) throw bad(`the list item's \`${t.named}\` is { value: ${JSON.stringify(t.key!.at(-1))} } in \`entry.fields\``, ".entry.fields");
       if (t.entry) checkEntry(t.entry, t, d, bad);
+      if (t.widens) checkWidens(t, bad);
       if (t.ifPresent && !t.items) throw bad("`ifPresent` goes with `items` (a list hcpx adds to only when it is there)", ".ifPresent");
       if (t.git && scope !== "project") throw bad("`git` applies to project-scope files", ".git");
       if (t.vars) {
@@ -340,6 +422,7 @@ function checkEntry(e: EntrySpec, t: Target, d: Descriptor, bad: (message: strin
   const seen = new Map<Slot, string>();
   for (const [k, v] of Object.entries(e.fields)) {
     if (typeof v !== "string") {
+      if ("items" in v) continue;
       if (!("value" in v) || v.value === undefined) throw bad(`a fixed field is \`{ value: … }\` with a JSON value`, `.entry.fields.${k}`);
       continue;
     }
@@ -352,4 +435,18 @@ function checkEntry(e: EntrySpec, t: Target, d: Descriptor, bad: (message: strin
   if (seen.has("toolApprovals") && !d.toolApprovals) throw bad("the slot `toolApprovals` needs the descriptor's `toolApprovals`", ".entry.fields");
   for (const s of ["env", "envNames"] as const) if (e.read?.[s] !== undefined && seen.has(s)) throw bad(`\`${s}\` is written (entry.fields) and so read back from there: drop it from \`entry.read\``, `.entry.read.${s}`);
   for (const k of e.remote ?? []) if (k in e.fields) throw bad(`\`${k}\` is a field hcpx writes, so it cannot mark a remote server`, ".entry.remote");
+}
+
+/** `widens` reads the rules hcpx writes at this target: an `items`/`members` list, or an `{ items }` field of the entry (`at`). */
+function checkWidens(t: Target, bad: (message: string, path?: string) => HcpxError): void {
+  const w = t.widens!;
+  const rules = t.items !== undefined || t.members !== undefined;
+  if (!rules && !t.entry) throw bad("`widens` goes with a rules target (`items`/`members`) or an MCP entry with an `{ items }` field", ".widens");
+  if (t.entry) {
+    const f = w.at ? t.entry.fields[w.at[0]!] : undefined;
+    if (!w.at || w.at.length !== 1 || !f || typeof f !== "object" || !("items" in f)) throw bad("`widens.at` names the entry field that holds hcpx's `{ items }` (e.g. [\"autoApprove\"])", ".widens.at");
+  } else if (w.at) throw bad("`widens.at` goes with an MCP entry target", ".widens.at");
+  if ((w.field === undefined) !== (w.decision === undefined) && t.members === undefined) throw bad("object rules name both `field` (the tool pattern) and `decision`", ".widens");
+  if (t.members !== undefined && (w.field !== undefined || w.decision !== undefined)) throw bad("member rules are name → decision: no `field` or `decision`", ".widens");
+  if (t.members !== undefined && !w.allow) throw bad("member rules need `allow` (the decisions that run a tool without asking)", ".widens.allow");
 }

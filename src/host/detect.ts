@@ -5,7 +5,7 @@
 // is not a trace: adopting opencode must not make Codex look "in use".
 import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
-import { listHosts, loadDescriptor } from "./descriptor";
+import { listHosts, loadDescriptor, type Descriptor } from "./descriptor";
 import { whichOnPath } from "../util/which";
 import { CAPS, readTextFile } from "../util/readfile";
 import { display } from "../util/paths";
@@ -21,6 +21,8 @@ export interface Detected {
   reasons: string[];
   /** recorded in the adopt ledger for this scope */
   adopted: boolean;
+  /** the vendor ended the product (descriptor `endOfLife`), said with the host */
+  endOfLife?: string;
 }
 
 export interface DetectOptions {
@@ -81,16 +83,22 @@ export function detectHosts(o: DetectOptions): Detected[] {
       const at = whichOnPath(prog, o.path ?? process.env.PATH ?? "");
       if (at) reasons.push(`\`${prog}\` on PATH (${at})`);
     }
-    const adopted = ledger?.hosts[host]?.scope === o.scope;
+    // a ledger may still name the host by an id it has left (descriptor `aliases`: windsurf)
+    const adopted = [host, ...(d.aliases ?? [])].some((id) => ledger?.hosts[id]?.scope === o.scope);
     if (adopted) reasons.push(`adopted (${ledgerShown})`);
-    if (reasons.length) out.push({ host, name: d.name, reasons, adopted });
+    if (reasons.length) out.push({ host, name: d.name, reasons, adopted, ...(d.endOfLife ? { endOfLife: endOfLife(d) } : {}) });
   }
   return out;
 }
 
 /** One line per host: "claude (Claude Code): found CLAUDE.md; found .claude/". */
 export function describeDetected(found: Detected[]): string[] {
-  return found.map((f) => `${f.host} (${f.name}): ${f.reasons.join("; ")}`);
+  return found.map((f) => `${f.host} (${f.name}): ${f.reasons.join("; ")}${f.endOfLife ? ` — ${f.endOfLife}` : ""}`);
+}
+
+/** "end of life since 2026-06-18: <note>; adopt keeps working" (descriptor `endOfLife`). */
+export function endOfLife(d: Descriptor): string {
+  return `end of life since ${d.endOfLife!.since}: ${d.endOfLife!.note}; adopt keeps working for people who still run it`;
 }
 
 /** What `--detected` looks for at a scope, for the hint when nothing was found. */

@@ -9,7 +9,7 @@ import type { Project } from "../pack/model";
 import type { Projection } from "../projection/types";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, home, toPosix, userConfigDir } from "../util/paths";
-import { FORMAT_CAPS, loadDescriptor, type Descriptor, type Slot, type Target } from "./descriptor";
+import { canonicalHost, FORMAT_CAPS, loadDescriptor, type Descriptor, type Slot, type Target } from "./descriptor";
 import { isDeepStrictEqual } from "node:util";
 import { guardPath, type Entry, type Guarded, type TrustBase } from "../util/fsio";
 import { diskFs, type ReadFs } from "../plan/fs";
@@ -19,6 +19,7 @@ import { render, type TemplateContext } from "./templates";
 import { resolveMcpCommand, type McpCommand } from "./command";
 import { sha256 } from "../util/text";
 import { HANDLERS, handlerForKind, type CommandClass, type TargetContext, type VFile } from "./formats";
+import { expandItems } from "./formats/rules";
 import { requireFileOrAbsent } from "./formats/common";
 import { emptyLedger, ledgerKey, parseJournal, parseLedger, reconcileLedger, sanitizeLedger, serializeLedger, type Ledger, type LedgerEntry, type LedgerHost } from "./ledger";
 
@@ -93,7 +94,8 @@ export function journalPath(ledgerFile: string): string {
 }
 
 export async function planAdopt(project: Project, hosts: string[], projectionFor: ProjectionFor, opts: AdoptOptions): Promise<AdoptPlan> {
-  const run = new AdoptRun(project, hosts, opts);
+  // a host's old id (descriptor `aliases`: windsurf → devin) is the host itself
+  const run = new AdoptRun(project, [...new Set(hosts.map(canonicalHost))], opts);
   for (const desc of run.descriptors) {
     if (opts.remove) run.removeHost(desc);
     else await run.adoptHost(desc, projectionFor);
@@ -235,6 +237,15 @@ class AdoptRun {
     const trust: TrustBase = { dir: this.base, prefix: this.scope === "user" ? "~/" : "" };
     this.state = readLedgerState(this.fs, this.scope, project, this.base, this.homeDir, trust, opts.preview === true, this.problems, this.warnings);
     this.ledger = this.state.ledger;
+    // a ledger that recorded a host under an id it has left (descriptor `aliases`) is read as the host's
+    for (const k of Object.keys(this.ledger.hosts)) {
+      const id = canonicalHost(k);
+      if (id === k) continue;
+      const old = this.ledger.hosts[k]!;
+      const now = this.ledger.hosts[id];
+      this.ledger.hosts[id] = now && now.scope === old.scope ? { ...now, entries: [...now.entries, ...old.entries.filter((e) => !now.entries.some((x) => ledgerKey(x) === ledgerKey(e)))], dirs: [...new Set([...now.dirs, ...old.dirs])].sort() } : (now ?? old);
+      delete this.ledger.hosts[k];
+    }
     this.rmdirCandidates = new Set(this.state.journalRmdirs);
     this.removing = new Set(opts.remove ? hosts : []);
     for (const host of hosts) {
@@ -440,6 +451,7 @@ class AdoptRun {
       return;
     }
     for (const n of spec.notes ?? []) this.notes.push(`${desc.name}: ${n}`);
+    if (desc.endOfLife) this.notes.push(`${desc.name}: end of life since ${desc.endOfLife.since}: ${desc.endOfLife.note}; adopt keeps working for people who still run it`);
     const skillsTarget = spec.targets.find((t) => t.format === "dir-of-skills");
     const mcp = this.mcpFor(host);
     let projection: Projection;
@@ -461,6 +473,9 @@ class AdoptRun {
         const caps = FORMAT_CAPS[t.format];
         if (caps.keyed || caps.prose) this.targetFile(this.file(abs), t, desc, mcp);
         entries.push(...(await HANDLERS[t.format].plan(t, abs, ctx)));
+        // a rule the person wrote next to hcpx's that lets a gated write run without asking: said, never changed
+        const audit = HANDLERS[t.format].audit;
+        if (t.widens && audit && !opts.remove) this.warnings.push(...audit(t, this.file(abs), ctx));
       } catch (err) {
         if (err instanceof HcpxError) this.problems.push(...err.problems);
         else throw err;
@@ -631,7 +646,7 @@ function entryValue(t: Target, served: string[], envVars: string[], desc: Descri
   };
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(t.entry!.fields)) {
-    const value = typeof v === "string" ? slots[v]() : v.value;
+    const value = typeof v === "string" ? slots[v]() : "items" in v ? expandItems(v.items, classes) : v.value;
     if (value !== undefined) out[k] = value;
   }
   return out;

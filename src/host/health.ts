@@ -137,8 +137,9 @@ async function evaluate(h: HealthCheck, abs: (p: string) => string, fill: (s: st
   if (value === undefined) return h.absent === "ok" ? { ok: true } : { ok: false, why: `no ${keyShown} in ${paths.join(" or ")}`, file: paths[0] };
   const list = Array.isArray(value) ? value : undefined;
   if (h.expect === "equals") return value === want ? { ok: true } : { ok: false, why: `${file}: ${keyShown} is ${JSON.stringify(value)}`, file };
+  if (h.expect === "differs") return value !== want ? { ok: true } : { ok: false, why: `${file}: ${keyShown} is ${JSON.stringify(value)}`, file };
   if (!list) return { ok: false, why: `${file}: ${keyShown} is not a list`, file };
-  const has = list.includes(want);
+  const has = h.field ? list.some((x) => x !== null && typeof x === "object" && (x as Record<string, unknown>)[h.field!] === want) : list.includes(want);
   if (h.expect === "includes") return has ? { ok: true } : { ok: false, why: `${file}: ${keyShown} is ${JSON.stringify(list)}, without ${JSON.stringify(server === want ? server : want)}`, file };
   return has ? { ok: false, why: `${file}: ${keyShown} lists ${JSON.stringify(want)}`, file } : { ok: true };
 }

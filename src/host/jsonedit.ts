@@ -302,6 +302,18 @@ export function removeJson(text: string, tree: Node | undefined, path: string[],
       const keepComma = ownComma ? "," : "";
       return text.slice(0, prevEnd) + keepComma + text.slice(end);
     }
+    // multi-line, a member after ours: our own lines go with our own comma (the previous
+    // member's comma may sit before a `// comment` of the person's, which would then swallow ours)
+    const own = lineStart(text, prop.offset);
+    if (idx < members.length - 1 && text.slice(own, prop.offset).trim() === "") {
+      const c = skipTrivia(text, propEnd);
+      if (text[c] === "," && !text.slice(propEnd, c).includes("//") && !text.slice(propEnd, c).includes("/*")) {
+        let end = c + 1;
+        const nl = text.indexOf("\n", end);
+        if (nl >= 0 && text.slice(end, nl).trim() === "") end = nl + 1;
+        return text.slice(0, own) + text.slice(end);
+      }
+    }
     // multi-line: remove the comma right after the previous member (if there is one
     // there) and everything from the line break before our property to its end.
     const commaIdx = prevEnd + between.indexOf(",");

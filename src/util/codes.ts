@@ -112,6 +112,8 @@ export const ERRORS = {
   outside_base: { hint: "a path must stay inside the project (or $HOME for --scope user)" },
   unsafe_file: { hint: "hcpx writes only regular files it may own: move that file away" },
   locked: { hint: "another `hcpx adopt --write` runs: wait for it, or remove a stale lock it names" },
+  policy_widened: { hint: "a rule you wrote in the host's settings lets a confirm-gated write run without asking: narrow or remove it" },
+  end_of_life: { hint: "the vendor no longer maintains this host: its adopt keeps working; plan a move to another host" },
   // ---- packs from elsewhere (pack add/install/update, import, from-mcp, from-openapi) ----
   bad_source: { hint: "a source is @scope/name@range, ./pack.tgz, git+https://host/repo.git#ref, ./repo#ref or ./path" },
   ambiguous_source: { hint: "write ./name for a path, or name@range for npm" },

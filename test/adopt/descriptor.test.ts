@@ -38,6 +38,11 @@ describe("host descriptors", () => {
     ["env without envSyntax", { ...mcp, entry: { fields: { command: "command", env: "env" } } }, /envSyntax/, "scopes.project.targets[0].envSyntax"],
     ["a fixed field without a value", { ...mcp, entry: { fields: { command: "command", type: {} } } }, /value/, "scopes.project.targets[0].entry.fields.type"],
     ["toolApprovals without the descriptor's", { ...mcp, entry: { fields: { command: "command", tools: "toolApprovals" } } }, /toolApprovals/, "scopes.project.targets[0].entry.fields"],
+    // issue 27: how the host reads its rules is data too, checked like the rest
+    ["widens on a target without rules", { ...mcp, widens: { name: "x", match: "exact", order: "any" } }, /widens\.at/, "scopes.project.targets[0].widens.at"],
+    ["widens with an unknown order", { format: "json", key: ["a"], items: { read: ["{tool}"] }, widens: { name: "x", match: "exact", order: "last" } }, /./, "scopes.project.targets[0].widens.order"],
+    ["widens on members without allow", { format: "json", key: ["a"], members: { pattern: "{tool}", read: "allow" }, widens: { name: "x", match: "glob", order: "any" } }, /allow/, "scopes.project.targets[0].widens.allow"],
+    ["an object rule's field without its decision", { format: "json", key: ["a"], items: { read: [{ tool: "{tool}" }] }, widens: { name: "x", match: "glob", field: "tool", order: "first" } }, /field.*decision/, "scopes.project.targets[0].widens"],
     ["an entry on a prose target", { format: "file", template: "rule.md.hbs", entry: mcp.entry }, /no `key` or `entry`/, "scopes.project.targets[0].entry"],
     ["a written field marked remote", { ...mcp, entry: { ...mcp.entry, remote: ["command"] } }, /remote/, "scopes.project.targets[0].entry.remote"],
   ];

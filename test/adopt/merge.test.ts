@@ -283,14 +283,15 @@ const cases: HostCase[] = [
   {
     host: "auggie",
     files: {
-      ".augment/settings.json": '{\n  // mine\n  "toolPermissions": [{ "toolName": "view", "permission": { "type": "allow" } }],\n  "mcpServers": {\n    "other": { "command": "o", "args": ["a"] },\n  },\n}\n',
+      // (a toolPermissions list of the person's gets hcpx's rules added: test/adopt/gates.test.ts)
+      ".augment/settings.json": '{\n  // mine\n  "vimMode": true,\n  "mcpServers": {\n    "other": { "command": "o", "args": ["a"] },\n  },\n}\n',
       "AGENTS.md": "# Agents\n",
     },
     mcp: { path: ".augment/settings.json", get: (t) => json(t).mcpServers?.hcp },
     keep: (s) => {
       const t = s.read(".augment/settings.json");
       expect(t).toContain("// mine");
-      expect(json(t).toolPermissions).toEqual([{ toolName: "view", permission: { type: "allow" } }]);
+      expect(json(t).vimMode).toBe(true);
       expect(json(t).mcpServers!.other).toEqual({ command: "o", args: ["a"] });
       expect(s.read(".agents/skills/ledger/SKILL.md")).toMatch(/^---\nname: ledger\n/);
     },

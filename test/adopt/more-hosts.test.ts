@@ -13,6 +13,7 @@ import { join } from "node:path";
 import JSON5 from "json5";
 import { REPO } from "../support/hcpx";
 import { onlyAdded, scratch as scratchProject, snapshot, userConfigFromProject, type Scratch } from "./helpers";
+import { loadDescriptor } from "../../src/host/descriptor";
 
 /** a scratch project whose HOME holds the user's own config (~/.config/hcp/config.json5): what user scope serves */
 function scratch(): Scratch {
@@ -340,13 +341,20 @@ describe("documented shapes (no program here): the entry as the host's documenta
     const r = await scratch().adopt("emacs");
     expect(r.code).toBe(64);
     const known = /known hosts: ([a-z, -]+)/.exec(r.stderr)?.[1]?.trim().split(", ") ?? [];
-    for (const h of ["amp", "cline", "continue", "goose", "devin", "kiro", "zed", "antigravity", "junie", "windsurf"]) expect(known, r.stderr).toContain(h);
+    for (const h of ["amp", "cline", "continue", "goose", "devin", "kiro", "zed", "antigravity", "junie"]) expect(known, r.stderr).toContain(h);
   });
 
-  it("Windsurf stays the older Cascade agent's own host; Devin Desktop reads its own files", () => {
-    const paths = (h: string) => Object.values(descriptor(h).scopes).flatMap((sc) => sc.targets.flatMap((t) => (Array.isArray(t.path) ? t.path : [t.path])));
-    expect(paths("windsurf")).toContain("~/.codeium/windsurf/mcp_config.json");
-    expect(paths("devin")).toEqual(expect.arrayContaining([".devin/mcp_config.json", "~/.config/devin/mcp_config.json"]));
-    expect(paths("devin").some((p) => p.includes("codeium") || p.includes("windsurf"))).toBe(false);
+  it("Windsurf is Devin Desktop (issue 27): one descriptor, `windsurf` its alias, holding both agents' files (Devin Local's and Cascade's)", async () => {
+    const paths = (h: string) => Object.values(loadDescriptor(h).scopes).flatMap((sc) => sc.targets.flatMap((t) => (Array.isArray(t.path) ? t.path : [t.path])));
+    expect(loadDescriptor("windsurf")).toBe(loadDescriptor("devin"));
+    expect(paths("devin")).toEqual(expect.arrayContaining([".devin/mcp_config.json", "~/.config/devin/mcp_config.json", "~/.codeium/windsurf/mcp_config.json", ".windsurf/rules/hcp.md"]));
+    // no two targets write the same file's same part
+    const parts = Object.values(loadDescriptor("devin").scopes).flatMap((sc) => sc.targets.map((t) => JSON.stringify([t.path, t.key ?? null])));
+    expect(new Set(parts).size).toBe(parts.length);
+    // `adopt windsurf` adopts devin, once, also named twice
+    const s = scratch();
+    const r = await s.adopt("windsurf", "devin", "--json");
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { data: { hosts: string[] } }).data.hosts).toEqual(["devin"]);
   });
 });

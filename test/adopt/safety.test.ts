@@ -301,12 +301,12 @@ describe("user scope honours $HOME", () => {
   it("Windsurf: the MCP entry is user-scope only; project scope says how to get it", async () => {
     const s = scratch();
     const p = await s.adopt("windsurf", "--write");
-    expect(p.stdout).toMatch(/Windsurf reads MCP servers only from ~\/\.codeium\/windsurf\/mcp_config\.json/);
+    expect(p.stdout).toMatch(/The Cascade agent \(Windsurf's\) reads MCP servers only from ~\/\.codeium\/windsurf\/mcp_config\.json/);
     expect(existsSync(join(s.home, ".codeium"))).toBe(false);
     const file = userConfigFromProject(s);
     const r = await s.adopt("windsurf", "--scope", "user", "--write");
     expect(r.code).toBe(0);
-    expect(JSON.parse(s.read("~/.codeium/windsurf/mcp_config.json")).mcpServers.hcp.args.slice(-3)).toEqual(["mcp", "--config", file]);
+    expect(JSON.parse(s.read("~/.codeium/windsurf/mcp_config.json")).mcpServers.hcp.args.slice(-5)).toEqual(["mcp", "--shape", "per-command", "--config", file]);
     expect(s.read("~/.codeium/windsurf/memories/global_rules.md")).toMatch(/^<!-- hcp:begin -->/);
   });
 });

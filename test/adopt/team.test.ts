@@ -18,7 +18,6 @@ const TRACE: Record<string, [string, string | null]> = {
   gemini: [".gemini", null],
   opencode: ["opencode.json", "{}\n"],
   vscode: [".vscode/mcp.json", '{ "servers": {} }\n'],
-  windsurf: [".windsurfrules", "be nice\n"],
   copilot: [".github/mcp.json", '{ "mcpServers": {} }\n'],
   qwen: ["QWEN.md", "# mine\n"],
   droid: [".factory", null],
@@ -110,7 +109,8 @@ describe("adopt --detected", () => {
     chmodSync(join(bin, prog), 0o755);
     const r = await s.run(["adopt", "--detected", "--scope", "user", "--json"], { PATH: `${bin}:${s.env.PATH}` });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(json(r).data.detected).toEqual([{ host, name: loadDescriptor(host).name, reasons: [`\`${prog}\` on PATH (${join(bin, prog)})`], adopted: false }]);
+    const eol = loadDescriptor(host).endOfLife;
+    expect(json(r).data.detected).toEqual([{ host, name: loadDescriptor(host).name, reasons: [`\`${prog}\` on PATH (${join(bin, prog)})`], adopted: false, ...(eol ? { endOfLife: expect.stringContaining(`end of life since ${eol.since}`) } : {}) }]);
   });
 
   it("`hcpx init` proposes it, naming what it found", async () => {

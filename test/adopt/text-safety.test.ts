@@ -117,7 +117,7 @@ describe("a host's variable syntax in the MCP command", () => {
   });
 
   it("the syntax is data: every host MCP target that a host expands variables in declares `vars`", () => {
-    for (const h of ["claude", "cursor", "vscode", "gemini", "opencode", "windsurf"]) {
+    for (const h of ["claude", "cursor", "vscode", "gemini", "opencode", "devin"]) {
       const d = JSON5.parse(readFileSync(join(REPO, "hosts", `${h}.json5`), "utf8"));
       for (const sc of Object.values(d.scopes) as { targets: { format: string; template?: string; vars?: { pattern: string } }[] }[]) {
         // the MCP entries (templated); permission-rule targets carry no command

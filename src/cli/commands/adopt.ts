@@ -5,7 +5,7 @@ import { loadPacks, loadProject } from "../../pack/load";
 import { buildProjection, withSkillsPath } from "../../projection/build";
 import type { Projection } from "../../projection/types";
 import { HcpxError, fail } from "../../util/errors";
-import { listHosts } from "../../host/descriptor";
+import { canonicalHost, listHosts, loadDescriptor } from "../../host/descriptor";
 import { didYouMean } from "../../util/suggest";
 import { ledgerPath, planAdopt, type Scope } from "../../host/engine";
 import { applyPlan, lockAdopt, type AdoptLock } from "../../host/apply";
@@ -45,7 +45,10 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
   const named = hostArgs.flatMap((h) => h.split(",")).map((h) => h.trim()).filter(Boolean);
   // `all --check` and `--detected` take the hosts in use: adopted (the ledger) or with traces (hosts/<host>.json5 `detect`)
   const byUse = opts.detected === true || (opts.check === true && named.includes("all"));
-  const hosts = [...new Set(named.flatMap((h) => (h === "all" ? (byUse ? [] : known) : [h])))];
+  // a host's old id is the host (descriptor `aliases`: `adopt windsurf` adopts devin)
+  // `all`: every host with this scope (Claude Desktop has only a user scope)
+  const withScope = () => known.filter((h) => loadDescriptor(h).scopes[scope] !== undefined);
+  const hosts = [...new Set(named.flatMap((h) => (h === "all" ? (byUse ? [] : withScope()) : [known.includes(h) ? h : canonicalHost(h)])))];
   for (const h of hosts) {
     if (!known.includes(h) && listHosts("bundle").includes(h)) fail("bad_args", `'${h}' is a bundle, not a host to adopt`, { hint: `use \`hcpx generate --as ${h} DIR\``, exit: 64 });
     if (!known.includes(h)) fail("unknown_host", `unknown host '${h}'`, { hint: `${didYouMean(h, [...known, "all"])}known hosts: ${known.join(", ")} (or \`all\`)`, exit: 64 });
@@ -122,7 +125,7 @@ async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs:
   const summary = plan.changes.map((ch) => ({ path: ch.path, kind: ch.kind, parts: ch.parts, hosts: ch.hosts, notes: ch.notes }));
   if (opts.check) {
     if (out.json) {
-      return finish(out, drift ? 1 : 0, { inSync: !drift, scope, hosts, ...(detected ? { detected } : {}), drift: drifts, changes: summary, conflicts: plan.conflicts, warnings: plan.warnings, notes: plan.notes, health }, { code: "drift", message: `adopt ${hosts.join(" ")} (${scope}): ${problemsText}`, hint: health.length && !plan.changes.length ? health[0]!.hint : `run \`${again}\`` });
+      return finish(out, drift ? 1 : 0, { inSync: !drift, scope, hosts, ...(detected ? { detected } : {}), drift: drifts, changes: summary, conflicts: plan.conflicts, warnings: plan.warnings, notes: plan.notes, health }, { code: "drift", message: `adopt ${hosts.join(" ")} (${scope}): ${problemsText}`, hint: health.length && !plan.changes.length ? health[0]!.hint : widenedOnly(plan) ? plan.warnings[0]!.hint : `run \`${again}\`` });
     } else {
       const color = useColor();
       let s = planDiff(plan, color);
@@ -172,4 +175,9 @@ function gitSummary(git: { path: string; git: "commit" | "ignore" }[], machineSp
   if (commit.length) s += `git: commit ${commit.join(", ")}${machineSpecific ? " (the MCP entries name this machine's paths: put hcpx on PATH and re-adopt before you commit them)" : ""}\n`;
   if (ignore.length) s += `git: keep out of git (one person's files) ${ignore.join(", ")}; \`hcpx adopt … --gitignore\` lists them in .gitignore\n`;
   return s;
+}
+
+/** Every finding is a rule of the person's that widens the Policy: a --write would not change it, so its own hint is the one. */
+function widenedOnly(plan: { changes: unknown[]; conflicts: unknown[]; warnings: Problem[] }): boolean {
+  return plan.changes.length === 0 && plan.conflicts.length === 0 && plan.warnings.length > 0 && plan.warnings.every((w) => w.code === "policy_widened");
 }

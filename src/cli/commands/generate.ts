@@ -16,7 +16,7 @@ import { applyPlan } from "../../host/apply";
 import { driftOf, type Drift, type DriftKind } from "../../plan/drift";
 import { planFiles } from "../../plan/files";
 import { didYouMean } from "../../util/suggest";
-import { listHosts } from "../../host/descriptor";
+import { canonicalHost, listHosts } from "../../host/descriptor";
 import { display, isInside, toPosix } from "../../util/paths";
 import { c, done, failure, makeOut, printWarnings, sayErrRaw, writeJson } from "../output";
 
@@ -43,8 +43,9 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
   const relOut = toPosix(relative(project.root, outDir)) || ".";
   const skillsPath = opts.out === undefined ? DEFAULT_SKILLS_PATH : `${relOut === "." ? "" : relOut + "/"}skills`;
   const hostList = opts.host?.flatMap((h) => h.split(",")).map((h) => h.trim()).filter(Boolean);
-  const hosts = hostList === undefined ? undefined : hostList.includes("none") ? [] : hostList;
   const known = listHosts();
+  // a host's old id is the host (descriptor `aliases`: windsurf → devin)
+  const hosts = hostList === undefined ? undefined : hostList.includes("none") ? [] : [...new Set(hostList.map((h) => (known.includes(h) ? h : canonicalHost(h))))];
   for (const h of hosts ?? []) {
     if (!known.includes(h)) fail("unknown_host", `unknown host '${h}'`, { hint: `${didYouMean(h, [...known, "none"])}known hosts: ${known.join(", ")} (or \`none\`)`, exit: 64 });
   }

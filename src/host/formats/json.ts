@@ -4,11 +4,12 @@
 import { getNodeValue, parseTree, type Node, type ParseError } from "jsonc-parser/lib/esm/main.js"; // the ESM build: the UMD one require()s its parts at run time, which a bundle cannot resolve
 import { isDeepStrictEqual } from "node:util";
 import { HcpxError } from "../../util/errors";
-import type { RuleClasses, Target } from "../descriptor";
+import type { Target } from "../descriptor";
 import { nodeAt, parseJsonFor, registerTree, removeJson, setJson, unBom, valueAt, type JsonRules } from "../jsonedit";
 import type { LedgerEntry } from "../ledger";
 import { lineCol, sha256 } from "../../util/text";
 import { planKeyedEntry, removeKeyedEntry } from "./keyed";
+import { expandItems, fill, isOurs, itemKey, widening } from "./rules";
 import type { CommandClass, FormatHandler, KeyedFormat, RemoveContext, TargetContext, VFile } from "./types";
 
 type Doc = Node | undefined;
@@ -79,23 +80,7 @@ export const jsonDoc: KeyedFormat<Doc> = {
 };
 
 // ---- permission rules (`items`, `members`) ----
-
-const fill = (pattern: string, vars: Record<string, string>) => pattern.replace(/\{(tool|pack|verb|server)\}/g, (_m, k: string) => vars[k]!);
-
-function expandItems(spec: RuleClasses, classes: CommandClass[]): string[] {
-  // a Set for the membership test: thousands of packs make thousands of rules (an array's includes() made this quadratic)
-  const seen = new Set<string>();
-  const out: string[] = [];
-  const add = (s: string) => {
-    if (!seen.has(s)) {
-      seen.add(s);
-      out.push(s);
-    }
-  };
-  for (const a of spec.always ?? []) add(a);
-  for (const c of classes) for (const p of spec[c.cls] ?? []) add(fill(p, c.vars));
-  return out;
-}
+// (the rules themselves, strings or objects, and the reading back of the person's: ./rules.ts)
 
 function expandMembers(spec: NonNullable<Target["members"]>, classes: CommandClass[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -137,20 +122,21 @@ function planRules(t: Target, abs: string, ctx: TargetContext): LedgerEntry | un
   let ours: string[];
   if (t.items) {
     if (have !== undefined && !Array.isArray(have)) throw new HcpxError({ code: "not_a_list", message: `\`${keyPath.join(".")}\` is not a list; hcpx adds its permission rules to that list`, file: f.show, ...where(), hint: `make it a list (${ctx.desc.name}'s format), or leave this host out` });
+    // rules are strings or objects: compared by itemKey (an object rule by its canonical JSON)
     const want = expandItems(t.items, ctx.classes);
     const current = (have as unknown[] | undefined) ?? [];
-    const theirs = new Set(current.filter((x): x is string => typeof x === "string" && !before.has(x)));
-    const wanted = new Set(want);
-    const kept = current.filter((x) => !(typeof x === "string" && before.has(x) && !wanted.has(x)));
-    // Set and includes() compare alike (SameValueZero)
-    const inKept = new Set(kept);
+    const theirs = new Set(current.filter((x) => !isOurs(x, before)).map(itemKey).filter((k): k is string => k !== undefined));
+    const wanted = new Set(want.map((w) => itemKey(w)!));
+    const kept = current.filter((x) => !(isOurs(x, before) && !isOurs(x, wanted)));
+    const inKept = new Set(kept.map(itemKey).filter((k): k is string => k !== undefined));
     for (const w of want) {
-      if (inKept.has(w)) continue;
-      inKept.add(w);
+      const k = itemKey(w)!;
+      if (inKept.has(k)) continue;
+      inKept.add(k);
       kept.push(w);
     }
     next = kept;
-    ours = want.filter((w) => !theirs.has(w));
+    ours = want.map((w) => itemKey(w)!).filter((k) => !theirs.has(k));
   } else {
     const m = t.members!;
     if (have !== undefined && (have === null || typeof have !== "object" || Array.isArray(have))) throw new HcpxError({ code: "not_an_object", message: `\`${keyPath.join(".")}\` is not an object of rules; hcpx adds its permission rules there`, file: f.show, ...where(), hint: `make it an object (${ctx.desc.name}'s format), or leave this host out` });
@@ -200,7 +186,7 @@ function withoutItems(text: string, tree: Doc, e: LedgerEntry, ours: Set<string>
   let rest: unknown;
   let empty: boolean;
   if (Array.isArray(v)) {
-    const r = v.filter((x) => !(typeof x === "string" && ours.has(x)));
+    const r = v.filter((x) => !isOurs(x, ours));
     if (r.length === v.length) return undefined;
     rest = r;
     empty = r.length === 0;
@@ -235,6 +221,14 @@ export const jsonFormat: FormatHandler = {
     if (!(t.items || t.members)) return [planKeyedEntry(jsonDoc, t, abs, ctx)];
     const e = planRules(t, abs, ctx);
     return e ? [e] : [];
+  },
+  audit(t, f, ctx) {
+    if (!t.widens) return [];
+    // the file as it is (doctor: what the host reads now) and as the plan leaves it (a re-adopt
+    // sets an entry's own list again, and keeps every rule of the person's in a rules list)
+    const texts = [f.orig.kind === "file" ? f.orig.text : null, f.cur].filter((x): x is string => x !== null);
+    const seen = new Set<string>();
+    return texts.flatMap((text) => widening(t, valueAt(lenientJson(text, f.show), t.key!), ctx.classes, { file: f.show, hostName: ctx.desc.name })).filter((p) => !seen.has(p.message) && !!seen.add(p.message));
   },
   remove(e, f, text, ctx) {
     if (e.kind === "json") return removeKeyedEntry(jsonDoc, e, f, text, ctx);

@@ -84,6 +84,8 @@ export interface FormatHandler {
   fits(e: LedgerEntry, t: Target, paths: string[]): boolean;
   /** plan one target at `abs`: edit the virtual files, return what the ledger records */
   plan(t: Target, abs: string, ctx: TargetContext): Promise<LedgerEntry[]>;
+  /** after the plan: the person's rules at a target with `widens` that let a gated write run without asking (warnings) */
+  audit?(t: Target, f: VFile, ctx: TargetContext): Problem[];
   /** plan the removal of what `e` recorded from `f` (its text: `text`); "gone": it is not there (any more), nothing to do */
   remove(e: LedgerEntry, f: VFile, text: string, ctx: RemoveContext): "removed" | "kept" | "gone";
 }

@@ -114,7 +114,9 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
 
       it("Cursor (no CLI): .cursor/mcp.json strict JSON mcpServers.hcp; .cursor/rules/hcp.mdc frontmatter types; the entry's command answers tools/list", async () => {
         const entry = (strictJson(w.read(".cursor/mcp.json")) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers.hcp!;
-        expectAbsoluteCommand(entry);
+        // one tool per command, for permissions.json's mcpAllowlist (issue 27)
+        expectAbsoluteCommand(entry, true);
+        expect((parseJsonc(w.read(".cursor/permissions.json")) as { mcpAllowlist: string[] }).mcpAllowlist).toEqual(PER_COMMAND_TOOLS.map((t) => `hcp:${t}`));
         const { data, body } = await frontmatter(w.read(".cursor/rules/hcp.mdc"));
         expect(typeof data.alwaysApply, "alwaysApply must be a boolean (the string \"true\" silently fails)").toBe("boolean");
         expect(data.alwaysApply).toBe(true);
@@ -124,7 +126,7 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
         expect(Object.keys(data).sort()).toEqual(["alwaysApply", "description", "globs"]);
         expect(body).toContain("ledger");
         const tools = await hc.inspectorCall({ command: entry.command, args: entry.args, method: "tools/list", cwd: w.dir });
-        expect(tools.tools, tools.raw.stderr).toEqual(["hcp", "hcp__read_skill"]);
+        expect([...(tools.tools ?? [])].sort(), tools.raw.stderr).toEqual(PER_COMMAND_TOOLS);
       });
 
       it("VS Code (no CLI): .vscode/mcp.json has servers.hcp with type stdio (the user's keys and comment kept); instructions block; the command answers tools/list", async () => {
@@ -141,7 +143,7 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
         expect(tools.tools, tools.raw.stderr).toEqual(["hcp", "hcp__read_skill"]);
       });
 
-      it("Windsurf (no CLI): .windsurf/rules/hcp.md has trigger: always_on and stays under 6,000 characters", async () => {
+      it("Devin Desktop, alias windsurf (no CLI): the Cascade agent's .windsurf/rules/hcp.md has trigger: always_on and stays under 6,000 characters", async () => {
         const text = w.read(".windsurf/rules/hcp.md");
         expect(text.length).toBeLessThan(6000);
         const { data, body } = await frontmatter(text);
@@ -151,7 +153,7 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
       });
 
       it("Skill copies: <skills dir>/ledger/SKILL.md for every host, with a spec-valid name and description", async () => {
-        for (const dir of [".claude/skills", ".agents/skills", ".cursor/skills", ".gemini/skills", ".github/skills", ".windsurf/skills"]) {
+        for (const dir of [".claude/skills", ".agents/skills", ".cursor/skills", ".gemini/skills", ".github/skills"]) {
           const { data } = await frontmatter(w.read(`${dir}/ledger/SKILL.md`));
           expect(data.name, dir).toBe("ledger");
           expect(typeof data.description === "string" && data.description.length > 0 && data.description.length <= 1024, dir).toBe(true);
@@ -219,12 +221,14 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
         const cur = (strictJson(w.read("~/.cursor/mcp.json")) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers.hcp!;
         const vs = (parseJsonc(w.read("~/.config/Code/User/mcp.json")) as { servers: Record<string, { type: string; command: string; args: string[] }> }).servers.hcp!;
         expect(vs.type).toBe("stdio");
-        for (const e of [ws, cur, vs]) expectAbsoluteCommand(e, false, w.abs("~/.config/hcp/config.json5"));
+        for (const e of [vs]) expectAbsoluteCommand(e, false, w.abs("~/.config/hcp/config.json5"));
+        // Devin Desktop (alias windsurf) and Cursor get one tool per command, for their approval rules (issue 27)
+        for (const e of [ws, cur]) expectAbsoluteCommand(e, true, w.abs("~/.config/hcp/config.json5"));
         const rules = w.read("~/.codeium/windsurf/memories/global_rules.md");
         expect(rules.length, "Windsurf's global rules file is capped at 6,000 characters").toBeLessThan(6000);
         expect(rules).toContain(BEGIN);
         const r = await hc.inspectorCall({ command: ws.command, args: ws.args, method: "tools/list", cwd: w.dir });
-        expect(r.tools, r.raw.stderr).toEqual(["hcp", "hcp__read_skill"]);
+        expect([...(r.tools ?? [])].sort(), r.raw.stderr).toEqual(PER_COMMAND_TOOLS);
       });
     });
 

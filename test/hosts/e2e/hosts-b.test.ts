@@ -2,7 +2,8 @@
 // project and HOME, then the host's own program proves it reads what hcpx wrote
 // (facts: test/hosts/HOST-PROBES.md, "More hosts"):
 //   - Amp: `amp mcp approve hcp` (a workspace server needs it), then `amp mcp doctor`
-//     → `hcp (…): connected (2 tools: hcp, hcp__read_skill)`, both scopes;
+//     → `hcp (…): connected (4 tools: …)`, one per granted command (the per-command shape
+//     its amp.permissions rules need), both scopes;
 //   - Cline: `cline auth` against the fake model, then a headless `cline --json` run
 //     offers the model `hcp__hcp`, and the model's call of it reads the ledger;
 //   - Continue: `cn -p` with the user's own config.yaml (model, comments) into which
@@ -32,8 +33,8 @@ function doctorLine(out: string, name: string): string | undefined {
 }
 
 /** Model turns: call the tool `name` (as the host named it) with a ledger read, then finish. */
-function callThenFinish(name: string): Turn[] {
-  const call: Turn = (req) => (req.toolResults.length === 0 && req.tools.some((t) => t.name === name) ? { text: "reading the balance", toolCalls: [{ name, input: BALANCE }] } : { text: "FINISHED" });
+function callThenFinish(name: string, input: Record<string, unknown> = BALANCE): Turn[] {
+  const call: Turn = (req) => (req.toolResults.length === 0 && req.tools.some((t) => t.name === name) ? { text: "reading the balance", toolCalls: [{ name, input }] } : { text: "FINISHED" });
   return [call, call, call, call];
 }
 const side = (req: { tools: unknown[] }) => (req.tools.length === 0 ? { text: "probe session" } : undefined);
@@ -60,7 +61,7 @@ describe.skipIf(!has.amp)("Amp: `amp mcp doctor` connects to the hcp entry adopt
     expect(ap.code, ap.stdout + ap.stderr).toBe(0);
     expect(readFileSync(join(h, ".config/amp/settings.json"), "utf8")).toContain('"amp.mcpTrustedServers"');
     const d = await hc.run(hc.hostBin("amp"), ["mcp", "doctor"], { cwd: w.dir, env: env(h), timeoutMs: 90_000 });
-    expect(doctorLine(d.stdout, "hcp"), d.stdout + d.stderr).toMatch(/: connected \(2 tools: hcp, hcp__read_skill\)/);
+    expect(doctorLine(d.stdout, "hcp"), d.stdout + d.stderr).toMatch(/: connected \(4 tools: .*ledger__balance/);
     expect((await w.adopt("amp", "--check")).code).toBe(0);
     const r = await w.adopt("amp", "--remove", "--write");
     expect(r.code, r.stderr).toBe(0);
@@ -77,7 +78,7 @@ describe.skipIf(!has.amp)("Amp: `amp mcp doctor` connects to the hcp entry adopt
     expect(w.read("~/.config/amp/settings.json")).toMatch(/^\{\n {2}"amp\.notifications\.enabled": false, \/\/ mine\n/);
     const h = cleanup(hostHome(w.home));
     const d = await hc.run(hc.hostBin("amp"), ["mcp", "doctor"], { cwd: w.dir, env: hc.hostEnv(h, { AMP_API_KEY: "x" }), timeoutMs: 90_000 });
-    expect(doctorLine(d.stdout, "hcp"), d.stdout + d.stderr).toMatch(/^hcp \(user settings\): connected \(2 tools: hcp, hcp__read_skill\)/);
+    expect(doctorLine(d.stdout, "hcp"), d.stdout + d.stderr).toMatch(/^hcp \(user settings\): connected \(4 tools: .*ledger__balance/);
     const r = await w.adopt("amp", "--scope", "user", "--remove", "--write");
     expect(r.code, r.stderr).toBe(0);
     expect(diffSnapshots(before, snapshot(w.home))).toEqual([]);
@@ -105,7 +106,8 @@ describe.skipIf(!has.cline)("Cline: a headless run against the fake model offers
     expect(p.code, p.stderr + p.stdout).toBe(0);
     const entry = JSON.parse(w.read("~/.cline/data/settings/cline_mcp_settings.json")).mcpServers;
     expect(Object.keys(entry)).toEqual(["tiny", "hcp"]);
-    expect(entry.hcp).toEqual({ command: NODE, args: [DIST, "mcp", "--config", w.abs(USER_CONFIG_FILE)] });
+    // autoApprove holds the read-only hcp__read_skill (the Cline extension reads it; the CLI ignores it and starts the server)
+    expect(entry.hcp).toEqual({ command: NODE, args: [DIST, "mcp", "--config", w.abs(USER_CONFIG_FILE)], autoApprove: ["hcp__read_skill"] });
     expect(entry.tiny).toEqual({ command: NODE, args: [TINY], disabled: true });
 
     fake = await startFakeModel({ script: callThenFinish("hcp__hcp"), side });

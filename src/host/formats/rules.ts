@@ -1,0 +1,133 @@
+// A host's approval rules, as data: the items hcpx writes per granted command
+// (descriptor `items`, or an MCP entry's `{ items }` field), and the reading back
+// of the rules the person wrote there (descriptor `widens`): a rule of theirs that
+// lets a confirm-gated write run without the host asking is reported, never changed.
+// Rules are strings (`mcp__hcp__{tool}`) or objects (`{ tool, action }`); nothing
+// here knows a host.
+import type { Problem } from "../../util/errors";
+import type { RuleClasses, RuleItem, Target, Widens } from "../descriptor";
+import type { CommandClass } from "./types";
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** `{tool}`, `{pack}`, `{verb}` and `{server}` filled in a pattern. */
+export const fill = (pattern: string, vars: Record<string, string>) => pattern.replace(/\{(tool|pack|verb|server)\}/g, (_m, k: string) => vars[k]!);
+
+/** A rule with its strings filled in (an object rule: every string in it, at any depth). */
+function fillItem(item: unknown, vars: Record<string, string>): unknown {
+  if (typeof item === "string") return fill(item, vars);
+  if (Array.isArray(item)) return item.map((x) => fillItem(x, vars));
+  if (isObj(item)) return Object.fromEntries(Object.entries(item).map(([k, v]) => [k, fillItem(v, vars)]));
+  return item;
+}
+
+/** JSON with sorted keys: two objects with the same members are one rule. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (isObj(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
+  return JSON.stringify(v);
+}
+
+/**
+ * How a rule is recorded in the ledger and recognised in the file: a string rule is
+ * itself; an object rule its canonical JSON (which starts with `{`: no string rule hcpx
+ * writes does, and a string in a list is never taken for an object rule).
+ */
+export function itemKey(x: unknown): string | undefined {
+  if (typeof x === "string") return x.startsWith("{") ? undefined : x;
+  if (isObj(x)) return canonical(x);
+  return undefined;
+}
+
+/** A list element is one of the recorded rules `ours` (by itemKey). */
+export function isOurs(x: unknown, ours: Set<string>): boolean {
+  const k = itemKey(x);
+  return k !== undefined && ours.has(k);
+}
+
+/** The rules for the granted commands: `always` once, then each command's class, each rule once. */
+export function expandItems(spec: RuleClasses, classes: CommandClass[]): RuleItem[] {
+  // a Set for the membership test: thousands of packs make thousands of rules (an array's includes() made this quadratic)
+  const seen = new Set<string>();
+  const out: RuleItem[] = [];
+  const add = (s: unknown) => {
+    const k = itemKey(s);
+    if (k !== undefined && !seen.has(k)) {
+      seen.add(k);
+      out.push(s as RuleItem);
+    }
+  };
+  for (const a of spec.always ?? []) add(a);
+  for (const c of classes) for (const p of spec[c.cls] ?? []) add(fillItem(p, c.vars));
+  return out;
+}
+
+const at = (v: unknown, path: string[]): unknown => path.reduce<unknown>((x, k) => (isObj(x) && Object.hasOwn(x, k) ? x[k] : undefined), v);
+
+/** A rule pattern matches a tool name: exactly, or with `*` standing for any characters. */
+function matches(pattern: string, name: string, how: Widens["match"]): boolean {
+  if (how === "exact") return pattern === name;
+  const re = new RegExp(`^${pattern.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "su");
+  return re.test(name);
+}
+
+/** The rules hcpx writes at this target (the ones it owns: every other rule there is the person's). */
+function ownRules(t: Target, classes: CommandClass[]): Set<string> {
+  const w = t.widens!;
+  if (t.items) return new Set(expandItems(t.items, classes).map((x) => itemKey(x)!));
+  if (t.members) {
+    const out = new Set<string>();
+    for (const a of t.members.always ?? []) out.add(a);
+    for (const c of classes) if (t.members[c.cls] !== undefined) out.add(fill(t.members.pattern, c.vars));
+    return out;
+  }
+  const f = t.entry!.fields[w.at![0]!] as { items: RuleClasses };
+  return new Set(expandItems(f.items, classes).map((x) => itemKey(x)!));
+}
+
+/**
+ * The person's rules in `value` (what is at the target's `key`, as the file holds it after
+ * the plan) that let a confirm-gated tool run without the host asking: one warning each,
+ * naming the rule and the tool.
+ */
+export function widening(t: Target, value: unknown, classes: CommandClass[], o: { file: string; hostName: string }): Problem[] {
+  const w = t.widens;
+  if (!w) return [];
+  const rulesAt = w.at ? at(value, w.at) : value;
+  const own = ownRules(t, classes);
+  // each rule: its tool pattern, whether it runs the tool without asking, whether hcpx wrote it
+  type Rule = { pattern: string; allows: boolean; ours: boolean; shown: string };
+  const rules: Rule[] = [];
+  const allows = (d: unknown) => (w.allow ? typeof d === "string" && w.allow.includes(d) : true);
+  if (Array.isArray(rulesAt)) {
+    for (const x of rulesAt) {
+      const pattern = w.field ? (isObj(x) ? x[w.field] : undefined) : x;
+      if (typeof pattern !== "string") continue;
+      rules.push({ pattern, allows: allows(w.decision ? at(x, w.decision) : undefined), ours: isOurs(x, own), shown: JSON.stringify(x) });
+    }
+  } else if (isObj(rulesAt) && t.members) {
+    for (const [k, d] of Object.entries(rulesAt)) rules.push({ pattern: k, allows: allows(d), ours: own.has(k), shown: `${JSON.stringify(k)}: ${JSON.stringify(d)}` });
+  } else return [];
+  const where = [...(t.key ?? []), ...(w.at ?? [])].join(".");
+  const out: Problem[] = [];
+  const said = new Set<string>();
+  for (const c of classes) {
+    if (c.cls !== "confirm") continue;
+    const name = fill(w.name, c.vars);
+    const hits = rules.filter((r) => matches(r.pattern, name, w.match));
+    const culprit = w.order === "first" ? (hits[0] && !hits[0].ours && hits[0].allows ? hits[0] : undefined) : hits.find((r) => !r.ours && r.allows);
+    if (!culprit) continue;
+    const k = `${culprit.shown}\0${name}`;
+    if (said.has(k)) continue;
+    said.add(k);
+    out.push({
+      code: "policy_widened",
+      severity: "warning",
+      file: o.file,
+      path: where,
+      message: `${o.hostName}: your rule ${culprit.shown} in \`${where}\` lets ${name} run without asking, a write the Policy gates with confirm${w.order === "first" ? " (it comes before hcpx's rule, and the first rule that matches decides)" : ""}`,
+      hint: `narrow or remove that rule so that ${name} is asked about (hcpx never changes a rule you wrote), or revoke the grant`,
+    });
+  }
+  return out;
+}
