@@ -5,9 +5,9 @@
 // absolute path recorded in sandbox.bins (the runtime never looks on PATH).
 // The server runs with the same minimal env as at run time, so what it shows
 // here is what it shows to the runtime.
-import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { baseForDir, guard, writeFiles } from "../util/door";
 import { basename, dirname, extname, join, relative, resolve } from "node:path";
-import { atomicWrite } from "../util/atomic";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, isInside, toPosix } from "../util/paths";
 import { ENV_NAME_RE, PACK_ID_RE } from "../pack/schema";
@@ -129,13 +129,18 @@ export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise
   const draft = draftFromTools(tools, { id, bin: binInPack(dir), args, env: opts.env ?? [], server });
   if (draft.commands.length === 0) throw new HcpxError({ code: "no_tools", message: `none of the server's ${tools.length} tools could become a command`, hint: draft.notes.join("; ") });
 
+  // the one write door: refused before anything (the config's sandbox.bins included) is written
+  const door = baseForDir(dir);
+  guard(door, dir);
   // sandbox.bins: recorded in the project config when there is one
   const recorded: BinRecorded | undefined = sandboxBin ? recordSandboxBin(opts, haveConfig, sandboxBin, warnings) : undefined;
 
-  mkdirSync(dir, { recursive: true });
-  atomicWrite(join(dir, "surface.json"), renderSurface(draft));
-  atomicWrite(join(dir, "policy.json"), renderPolicy(draft));
-  atomicWrite(join(dir, "SKILL.md"), renderSkill(draft));
+  // surface, policy and Skill land together or not at all
+  writeFiles(door, [
+    { abs: join(dir, "surface.json"), data: renderSurface(draft) },
+    { abs: join(dir, "policy.json"), data: renderPolicy(draft) },
+    { abs: join(dir, "SKILL.md"), data: renderSkill(draft) },
+  ]);
   loadPack(dir); // what we wrote must load
   const lint = lintPackDir(dir).problems;
   for (const n of draft.notes) warnings.push(warning("mcp_import", n));

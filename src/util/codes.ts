@@ -109,6 +109,7 @@ export const ERRORS = {
   outside_base: { hint: "a path must stay inside the project (or $HOME for --scope user)" },
   unsafe_file: { hint: "hcpx writes only regular files it may own: move that file away" },
   locked: { hint: "another `hcpx adopt --write` runs: wait for it, or remove a stale lock it names" },
+  foreign_file: { hint: "a cache file hcpx did not write (another owner, or writable by others): it is ignored; delete it" },
   bad_lock_file: { hint: "a lock file hcpx did not write is in the way (a link, a pipe, a device): delete it and run again" },
   // ---- packs from elsewhere (pack add/install/update, import, from-mcp, from-openapi) ----
   bad_source: { hint: "a source is @scope/name@range, ./pack.tgz, git+https://host/repo.git#ref, ./repo#ref or ./path" },

@@ -18,7 +18,7 @@
 //   guard, and a symlink is never followed by a delete.
 // node:fs and node:path only: exec's start path loads it (caches).
 import { linkSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { HcpxError } from "./errors";
 import { display } from "./paths";
 import { atomicWrite, writeStep } from "./atomic";
@@ -88,13 +88,15 @@ export interface WriteOpts {
    * replaced by the file (caches: a planted link is rewritten, not written through).
    */
   replaceLink?: boolean;
+  /** the file's mode, also when it exists (caches: 0o600) */
+  mode?: number;
 }
 
 /** Write one file atomically below `base` (its directories made as needed). */
 export function writeFile(base: Base | string, abs: string, data: string | Uint8Array, opts: WriteOpts = {}): void {
   const real = opts.replaceLink ? guardParent(base, abs, opts.show) : guard(base, abs, opts.show);
   mkdirs(base, dirname(real), opts.show);
-  atomicWrite(real, data);
+  atomicWrite(real, data, opts.mode);
 }
 
 export interface PlannedWrite {
@@ -176,9 +178,13 @@ export function writeNewFile(base: Base | string, abs: string, data: Uint8Array 
   }
 }
 
-/** Remove one file below `base` (gone already is fine). A symlink inside the base is removed itself, never what it points at. */
-export function removeFile(base: Base | string, abs: string, show?: string): void {
-  guard(base, abs, show); // a link leading out is refused, even to remove it
+/**
+ * Remove one file below `base` (gone already is fine); a symlink is removed
+ * itself, never what it points at. A link leading out of the base is refused
+ * unless `linkItself` (caches: a planted link is simply removed).
+ */
+export function removeFile(base: Base | string, abs: string, show?: string, linkItself = false): void {
+  if (!linkItself) guard(base, abs, show);
   unlinkQuiet(guardParent(base, abs, show), true);
 }
 
@@ -273,4 +279,15 @@ function unlinkQuiet(file: string, rethrow = false): void {
 function named(e: unknown, file: string | undefined): unknown {
   if (file && e && typeof e === "object" && typeof (e as NodeJS.ErrnoException).code === "string") (e as NodeJS.ErrnoException).path = file;
   return e;
+}
+
+/**
+ * The base for a folder the person named (`pack new --dir`, `--out`, a pack to
+ * edit): the working directory when the folder is below it (so a link on the
+ * way out of it is refused), else the folder itself (nothing in it may lead out).
+ */
+export function baseForDir(dir: string, cwd = process.cwd()): Base {
+  const rel = relative(cwd, dir);
+  const below = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+  return below ? { dir: cwd, label: "the working directory" } : { dir, label: "the pack directory" };
 }

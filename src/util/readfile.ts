@@ -77,6 +77,8 @@ export interface ReadOpts {
   baseLabel?: string;
   /** the last component may not be a symlink at all (O_NOFOLLOW): caches */
   noFollow?: boolean;
+  /** the file must be this user's own and writable by no one else (caches): `foreign_file` otherwise */
+  ownerOnly?: boolean;
 }
 
 /**
@@ -119,6 +121,9 @@ export function readBytes(file: string, shown: string, maxBytes: number, opts?: 
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new HcpxError({ code: "not_a_file", message: `is ${kindOf(st)}, expected a regular file`, file: shown, hint: "replace it with the file itself" });
+    if (opts?.ownerOnly && ((typeof process.getuid === "function" && st.uid !== process.getuid()) || (st.mode & 0o022) !== 0)) {
+      throw new HcpxError({ code: "foreign_file", message: "is not this user's own file (another owner, or writable by others)", file: shown, hint: "hcpx trusts a cache only when it wrote it: delete the file" });
+    }
     if (st.size > maxBytes) throw new HcpxError({ code: "file_too_large", message: `is ${st.size} bytes, more than the ${maxBytes} bytes hcpx reads from such a file`, file: shown, hint: "this is not a file hcpx wrote or expects; check what is at this path" });
     if (identity) {
       // taken before the read: a write during the read changes the file's ctime, so the text
