@@ -92,3 +92,79 @@ describe("pack commands write only inside the project", () => {
     expect(existsSync(join(outside, "greet", "precious.txt"))).toBe(true);
   });
 });
+
+describe("pack new / add-verb write only inside their base", () => {
+  it("pack new into a packs/ symlink leading outside the project: refused before anything is written (config included)", async () => {
+    const parent = tmp("hcpx-door-new-");
+    const dir = join(parent, "p");
+    mkdirSync(dir);
+    mkdirSync(join(parent, "outside"));
+    expect((await runHcpx(["init", "--yes"], { cwd: dir })).code).toBe(0);
+    const config = readFileSync(join(dir, "hcp.config.json5"), "utf8");
+    symlinkSync("../outside", join(dir, "packs"));
+    const r = await runHcpx(["pack", "new", "t", "--wrap", "/bin/echo", "--verb", "hi", "--json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(envelope(r).error.code).toBe("symlink_refused");
+    expect(readdirSync(join(parent, "outside"))).toEqual([]);
+    expect(readFileSync(join(dir, "hcp.config.json5"), "utf8")).toBe(config);
+  });
+
+  it("pack add-verb on a pack whose SKILL.md is a link leading out of it: refused, none of its three files changed", async () => {
+    const parent = tmp("hcpx-door-verb-");
+    const dir = join(parent, "p");
+    mkdirSync(dir);
+    expect((await runHcpx(["init", "--yes"], { cwd: dir })).code).toBe(0);
+    expect((await runHcpx(["pack", "new", "t", "--wrap", "/bin/echo", "--verb", "hi"], { cwd: dir })).code).toBe(0);
+    const pack = join(dir, "packs", "t");
+    const outside = join(parent, "SKILL.md");
+    writeFileSync(outside, readFileSync(join(pack, "SKILL.md")));
+    const skill = readFileSync(outside, "utf8");
+    rmSync(join(pack, "SKILL.md"));
+    symlinkSync(outside, join(pack, "SKILL.md"));
+    const before = ["surface.json", "policy.json"].map((f) => readFileSync(join(pack, f), "utf8"));
+    const r = await runHcpx(["pack", "add-verb", pack, "--verb", "bye", "--json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(envelope(r).error.code).toBe("symlink_refused");
+    expect(["surface.json", "policy.json"].map((f) => readFileSync(join(pack, f), "utf8"))).toEqual(before);
+    expect(readFileSync(outside, "utf8")).toBe(skill);
+  });
+});
+
+describe("src/util/door.ts writeFiles: a multi-file change lands whole or not at all", () => {
+  it("when the last file cannot land, the files already renamed in get their old bytes back, a new one goes, and no temp file stays", async () => {
+    const { writeFiles } = await import("../../src/util/door");
+    const dir = tmp("hcpx-door-tx-");
+    writeFileSync(join(dir, "surface.json"), "old surface");
+    writeFileSync(join(dir, "policy.json"), "old policy");
+    mkdirSync(join(dir, "SKILL.md")); // a directory where the third file goes: its rename fails
+    writeFileSync(join(dir, "SKILL.md", "keep"), "x");
+    expect(() =>
+      writeFiles({ dir }, [
+        { abs: join(dir, "surface.json"), data: "new surface" },
+        { abs: join(dir, "policy.json"), data: "new policy" },
+        { abs: join(dir, "new.md"), data: "new file" },
+        { abs: join(dir, "SKILL.md"), data: "new skill" },
+      ]),
+    ).toThrow();
+    expect(readFileSync(join(dir, "surface.json"), "utf8")).toBe("old surface");
+    expect(readFileSync(join(dir, "policy.json"), "utf8")).toBe("old policy");
+    expect(existsSync(join(dir, "new.md"))).toBe(false);
+    expect(readdirSync(dir).sort()).toEqual(["SKILL.md", "policy.json", "surface.json"]);
+  });
+
+  it("a path with a link leading out of the base is refused before any file is written", async () => {
+    const { writeFiles } = await import("../../src/util/door");
+    const dir = tmp("hcpx-door-tx-");
+    const out = tmp("hcpx-door-out-");
+    writeFileSync(join(out, "target"), "outside");
+    symlinkSync(join(out, "target"), join(dir, "SKILL.md"));
+    expect(() =>
+      writeFiles({ dir }, [
+        { abs: join(dir, "surface.json"), data: "new surface" },
+        { abs: join(dir, "SKILL.md"), data: "new skill" },
+      ]),
+    ).toThrow(/symbolic link|symlink/);
+    expect(existsSync(join(dir, "surface.json"))).toBe(false);
+    expect(readFileSync(join(out, "target"), "utf8")).toBe("outside");
+  });
+});
