@@ -3,8 +3,8 @@
 // validation cache (src/pack/validcache.ts). A cache may only ever save work,
 // never change a result, so every entry is:
 // - read through the one bounded reader (src/util/readfile.ts): a regular
-//   file, not a link (O_NOFOLLOW), no component of its path leading out of
-//   the cache root, this user's own and writable by no one else, size-capped;
+//   file, not a link (O_NOFOLLOW), this user's own and writable by no one
+//   else, size-capped;
 // - framed: an 8-byte magic, the payload's length and its CRC-32, verified
 //   before the bytes go anywhere (V8 checks a code cache's length and flags,
 //   not its content: a corrupted one crashes the process);
@@ -40,7 +40,9 @@ function crc32(b: Uint8Array): number | undefined {
 export function readCache(file: string, maxBytes: number = CAPS.cache): Buffer | undefined {
   let buf: Buffer;
   try {
-    buf = readBytes(file, file, maxBytes + HEAD, { base: cacheRoot(), baseLabel: "the cache", noFollow: true, ownerOnly: true });
+    // no walk of the path's directories: a file this user owns, writable by no one else, cannot be
+    // planted through a linked directory by anyone but this user
+    buf = readBytes(file, file, maxBytes + HEAD, { noFollow: true, ownerOnly: true });
   } catch {
     return undefined;
   }
