@@ -22,6 +22,7 @@ import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { HcpxError } from "./errors";
 import { display } from "./paths";
 import { atomicWrite, writeStep } from "./atomic";
+import { readBytes } from "./readfile";
 import { walkInside } from "./walk";
 
 /** Where a write may land: an absolute directory, and how it is named in a refusal. */
@@ -116,7 +117,7 @@ export function writeFiles(base: Base | string, files: readonly PlannedWrite[]):
   const plan = files.map((f) => ({ ...f, real: guard(base, f.abs) }));
   for (const f of plan) mkdirs(base, dirname(f.real));
   const tag = () => `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const temps: { real: string; tmp: string; backup?: string }[] = [];
+  const temps: { real: string; tmp: string; backup?: string; old?: Buffer; created?: boolean }[] = [];
   try {
     for (const f of plan) {
       const tmp = join(dirname(f.real), `.${basename(f.real)}.hcpx-${tag()}.tmp`);
@@ -143,7 +144,11 @@ export function writeFiles(base: Base | string, files: readonly PlannedWrite[]):
         linkSync(t.real, backup);
         t.backup = backup;
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === "ENOENT") t.created = true;
+        // a file system without hard links: the old bytes are kept in memory instead
+        else if (code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP" || code === "EMLINK") t.old = readBytes(t.real, display(t.real), 1024 * 1024 * 1024);
+        else throw e;
       }
       renameSync(t.tmp, t.real);
       landed.push(t);
@@ -153,7 +158,8 @@ export function writeFiles(base: Base | string, files: readonly PlannedWrite[]):
     for (const t of landed.reverse()) {
       try {
         if (t.backup) renameSync(t.backup, t.real);
-        else unlinkSync(t.real);
+        else if (t.old) atomicWrite(t.real, t.old);
+        else if (t.created) unlinkSync(t.real);
       } catch {
         /* best effort: the error below names the file */
       }
