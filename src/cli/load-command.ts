@@ -9,15 +9,21 @@
 // V8 checks a cache against the source's length and its own version and
 // flags, not the source's content, so the file name carries a hash of the
 // bundle fixed at build time (HCPX_BUNDLE_HASHES): another build never reads this
-// one's cache. The cache is the user's own (their home), written atomically;
-// a missing, rejected or unreadable cache just means compiling.
+// one's cache. V8 does not check the cache's content either: a corrupted one
+// crashes the process (SIGSEGV, or a V8 fatal error) before it could be
+// rewritten. So the cache is framed and checksummed (src/util/cache.ts:
+// magic, length, CRC-32, verified before V8 sees a byte), read only when it is
+// a regular file of this user's (not a link, not writable by others) and
+// written through the one write door. A missing, corrupt, foreign, rejected or
+// unreadable cache just means compiling, and the next save writes a good one.
 // HCPX_NO_CACHE=1 turns it off. Only exec and mcp use it (the commands a host
 // starts over and over); adopt's bundle is loaded here without one (no hash:
 // adopt writes nothing in $HOME it did not plan), the others are ES modules.
-import { readdirSync, readFileSync, unlinkSync } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
+import { readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { Script } from "node:vm";
-import { atomicWrite } from "../util/atomic";
+import { cacheRoot, readCache, removeCache, writeCache } from "../util/cache";
+import { CAPS, readTextFile } from "../util/readfile";
 import { provideImporter } from "../util/dynamic-import";
 
 declare const HCPX_BUNDLE_HASHES: Record<string, string>;
@@ -25,9 +31,8 @@ declare const HCPX_BUNDLE_HASHES: Record<string, string>;
 function cacheFile(name: string): string | undefined {
   const hash = typeof HCPX_BUNDLE_HASHES === "object" ? HCPX_BUNDLE_HASHES[name] : undefined;
   if (process.env.HCPX_NO_CACHE || typeof hash !== "string") return undefined;
-  const xdg = process.env.XDG_CACHE_HOME;
-  const base = xdg && isAbsolute(xdg) ? xdg : process.env.HOME ? join(process.env.HOME, ".cache") : undefined;
-  return base && join(base, "hcpx", "v8", `${name}-${hash}-${process.version}-${process.arch}.bin`);
+  if (!process.env.HOME && !process.env.XDG_CACHE_HOME) return undefined;
+  return join(cacheRoot(), "v8", `${name}-${hash}-${process.version}-${process.arch}.bin`);
 }
 
 export interface Loaded<T> {
@@ -54,16 +59,11 @@ function requireFor(file: string): (id: string) => unknown {
 /** Load `commands/<name>.cjs` from `distDir` (the entry's own directory). */
 export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
   const file = join(distDir, "commands", `${name}.cjs`);
-  const source = readFileSync(file, "utf8");
+  // hcpx's own bundle, beside the entry: read like any file, bounded
+  const source = readTextFile(file, file, CAPS.cache);
   const cache = cacheFile(name);
-  let cachedData: Buffer | undefined;
-  if (cache) {
-    try {
-      cachedData = readFileSync(cache);
-    } catch {
-      cachedData = undefined;
-    }
-  }
+  // verified (magic, length, CRC-32, owner, no link) before V8 sees a byte; undefined on any doubt
+  const cachedData = cache ? readCache(cache) : undefined;
   // the file is the wrapped function expression already (scripts/build.mjs)
   const script = new Script(source, {
     filename: file,
@@ -78,10 +78,10 @@ export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
     save() {
       if (!needed) return;
       try {
-        atomicWrite(cache, script.createCachedData());
+        writeCache(cache, script.createCachedData());
         // caches of earlier builds are never read again
         const dir = dirname(cache);
-        for (const f of readdirSync(dir)) if (f.startsWith(`${name}-`) && f.endsWith(".bin") && join(dir, f) !== cache) unlinkSync(join(dir, f));
+        for (const f of readdirSync(dir)) if (f.startsWith(`${name}-`) && f.endsWith(".bin") && join(dir, f) !== cache) removeCache(join(dir, f));
       } catch {
         /* a cache that cannot be written is compiled again next time */
       }

@@ -2,12 +2,12 @@
 // error is reported with line and column, and the file is never rewritten),
 // apply text edits from ./edit, check the result still parses and validates,
 // and write it atomically (temp file + rename).
-import { atomicWrite as writeAtomically } from "../util/atomic";
+import { writeFile, type Base } from "../util/door";
 import { existsSync } from "node:fs";
 import { CAPS, readTextFile } from "../util/readfile";
 import { dirname, resolve, basename, join } from "node:path";
 import { HcpxError, fail } from "../util/errors";
-import { display } from "../util/paths";
+import { display, home, isInside, userConfigDir } from "../util/paths";
 import { parseJson5 } from "../pack/json5";
 import { schemas, type ConfigFile } from "../pack/schema";
 import { validate } from "../pack/validate";
@@ -76,11 +76,22 @@ export function writeConfig(file: string, text: string): ConfigFile {
   return data;
 }
 
-/** Write the config atomically (src/util/atomic.ts); a failure is a user-facing error. */
+/**
+ * The base a config edit may write in (src/util/door.ts): the user's config
+ * lives in $HOME (a dotfiles link inside $HOME is followed), a project's in its
+ * own directory — a committed hcp.config.json5 that is a link leading out of
+ * the project is refused, never written through.
+ */
+export function configBase(file: string): Base {
+  return isInside(file, userConfigDir()) ? { dir: home(), label: "$HOME" } : { dir: dirname(file), label: "the project" };
+}
+
+/** Write the config atomically through the one write door; a failure is a user-facing error. */
 export function atomicWrite(file: string, text: string): void {
   try {
-    writeAtomically(file, text);
+    writeFile(configBase(file), file, text, { show: display(file) });
   } catch (e) {
+    if (e instanceof HcpxError) throw e;
     fail("write_failed", `cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: display(file), hint: "check the directory's permissions" });
   }
 }

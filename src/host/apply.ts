@@ -10,11 +10,12 @@
 // disk (src/host/engine.ts). Generate's and a bundle's plan: each changed file
 // atomically, stale files deleted, their directories when left empty, then the
 // manifest (a rename, never written through a link).
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { display, toPosix } from "../util/paths";
 import { ledgerInside, type Scope } from "./engine";
-import { acquireLock, atomicWrite, deleteTarget, guardPath, missingDirs, readEntry, removeFile, rmdirIfEmpty } from "../util/fsio";
+import { acquireLock, guardPath, missingDirs, readEntry, writeStep } from "../util/fsio";
+import { mkdirs, removeEmptyDir, removeFile, writeFile, type Base } from "../util/door";
 import { HcpxError, type Problem } from "../util/errors";
 import { parseLedger, serializeJournal, serializeLedger } from "./ledger";
 import { sha256 } from "../util/text";
@@ -45,7 +46,9 @@ export function lockAdopt(ledgerFile: string, base: string, scope: Scope): Adopt
   const ledgerDir = dirname(ledgerFile);
   if (scope === "project") ledgerInside(ledgerFile, base);
   const madeAbs = missingDirs(ledgerDir, base);
-  mkdirSync(ledgerDir, { recursive: true });
+  const door: Base = { dir: base, label: scope === "user" ? "$HOME" : "the project" };
+  mkdirs(door, ledgerDir, show(ledgerDir));
+  const rmdirIfEmpty = (d: string) => removeEmptyDir(door, d);
   let unlock: () => void;
   try {
     // the lock records the directories made for it: a run killed before its
@@ -76,6 +79,17 @@ export function lockAdopt(ledgerFile: string, base: string, scope: Scope): Adopt
   return lock;
 }
 
+/** The base of a plan's writes: every path it names is written through the one write door, below it. */
+function baseOfPlan(plan: FilePlan): Base {
+  return { dir: plan.base };
+}
+
+/** A planned deletion (a write step for the test hook). */
+function deleteTarget(base: Base, file: string): void {
+  removeFile(base, file);
+  writeStep();
+}
+
 /** Write `plan`. An adopt plan (a ledger record) needs the lock it was planned under. */
 export function applyPlan(plan: FilePlan, lock?: AdoptLock): ApplyResult {
   if (plan.record.kind === "ledger") {
@@ -85,7 +99,7 @@ export function applyPlan(plan: FilePlan, lock?: AdoptLock): ApplyResult {
   unchangedSincePlan(plan);
   const res = writeChanges(plan);
   const m = plan.record;
-  if (m.force || m.old !== m.new) atomicWrite(m.file, m.new);
+  if (m.force || m.old !== m.new) writeFile(baseOfPlan(plan), m.file, m.new, { replaceLink: true });
   return res;
 }
 
@@ -108,17 +122,18 @@ function unchangedSincePlan(plan: FilePlan): void {
 function writeChanges(plan: FilePlan): ApplyResult {
   const written: string[] = [];
   const deleted: string[] = [];
+  const base = baseOfPlan(plan);
   for (const c of plan.changes) {
     if (c.kind === "delete") {
-      deleteTarget(c.real);
+      deleteTarget(base, c.real);
       deleted.push(c.path);
     } else {
-      atomicWrite(c.real, c.new!);
+      writeFile(base, c.real, c.new!);
       written.push(c.path);
     }
   }
-  for (const t of plan.staleTemps) removeFile(t);
-  for (const d of plan.rmdirs) rmdirIfEmpty(d);
+  for (const t of plan.staleTemps) removeFile(base, t);
+  for (const d of plan.rmdirs) removeEmptyDir(base, d);
   return { written, deleted };
 }
 
@@ -142,7 +157,8 @@ function applyLedgerPlan(plan: FilePlan, rec: LedgerRecord, lock: AdoptLock): Ap
   unchangedSincePlan(plan);
   const journal = plan.changes.length > 0;
   if (journal) {
-    atomicWrite(
+    writeFile(
+      baseOfPlan(plan),
       rec.journal,
       serializeJournal({
         version: 1,
@@ -156,9 +172,9 @@ function applyLedgerPlan(plan: FilePlan, rec: LedgerRecord, lock: AdoptLock): Ap
   const res = writeChanges(plan);
   const ledgerNew = finalLedger(true);
   if (ledgerNew !== undefined) {
-    if (ledgerNew !== rec.old) atomicWrite(rec.file, ledgerNew);
-  } else if (rec.old !== undefined) deleteTarget(rec.file);
-  if (journal || rec.journalPending) removeFile(rec.journal);
+    if (ledgerNew !== rec.old) writeFile(baseOfPlan(plan), rec.file, ledgerNew);
+  } else if (rec.old !== undefined) deleteTarget(baseOfPlan(plan), rec.file);
+  if (journal || rec.journalPending) removeFile(baseOfPlan(plan), rec.journal);
   // No ledger left: the directories adopt made for it go too, when empty (after the lock).
   if (ledgerNew === undefined) lock.rmdirsAfter.push(...ledgerDirs.map(fromShow));
   return res;

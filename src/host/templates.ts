@@ -4,7 +4,8 @@
 // .hbs files stay valid Handlebars; test/adopt/templates.test.ts compares the two).
 // Anything beyond the subset is an error, not a second engine: hcpx ships no
 // Handlebars. `templates/<host>/<name>` wins over `templates/common/<name>`.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { CAPS, readTextFile } from "../util/readfile";
 import { join } from "node:path";
 import { HcpxError } from "../util/errors";
 import { packageRoot } from "./descriptor";
@@ -118,7 +119,7 @@ export async function render(host: string, name: string, ctx: TemplateContext): 
   const file = templatePath(host, name);
   let fn = compiled.get(file);
   if (!fn) {
-    fn = simple(readFileSync(file, "utf8"));
+    fn = simple(readTextFile(file, `templates/${host}/${name}`, CAPS.skill));
     if (!fn) throw new HcpxError({ code: "bad_template", message: "uses template syntax beyond what hcpx renders ({{{name}}}, {{{json name}}}, {{{toml name}}}, {{#if name}}…{{/if}})", file: `templates/${host}/${name}`, hint: "reinstall hcpx; a changed template must keep to that subset (README: host descriptors)" });
     compiled.set(file, fn);
   }

@@ -5,9 +5,9 @@
 // absolute path recorded in sandbox.bins (the runtime never looks on PATH).
 // The server runs with the same minimal env as at run time, so what it shows
 // here is what it shows to the runtime.
-import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { baseForDir, guard, writeFiles } from "../util/door";
 import { basename, dirname, extname, join, relative, resolve } from "node:path";
-import { atomicWrite } from "../util/atomic";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, isInside, toPosix } from "../util/paths";
 import { ENV_NAME_RE, PACK_ID_RE } from "../pack/schema";
@@ -139,13 +139,18 @@ export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise
   // what the person reviews now is what the runtime holds the server to (mcp.pins)
   draft.pins = Object.fromEntries(draft.commands.map((c) => [c.tool, pinOf(byName.get(c.tool)!)]));
 
+  // the one write door: refused before anything (the config's sandbox.bins included) is written
+  const door = baseForDir(dir);
+  guard(door, dir);
   // sandbox.bins: recorded in the project config when there is one
   const recorded: BinRecorded | undefined = sandboxBin ? recordSandboxBin(opts, haveConfig, sandboxBin, warnings) : undefined;
 
-  mkdirSync(dir, { recursive: true });
-  atomicWrite(join(dir, "surface.json"), renderSurface(draft));
-  atomicWrite(join(dir, "policy.json"), renderPolicy(draft));
-  atomicWrite(join(dir, "SKILL.md"), renderSkill(draft));
+  // surface, policy and Skill land together or not at all
+  writeFiles(door, [
+    { abs: join(dir, "surface.json"), data: renderSurface(draft) },
+    { abs: join(dir, "policy.json"), data: renderPolicy(draft) },
+    { abs: join(dir, "SKILL.md"), data: renderSkill(draft) },
+  ]);
   loadPack(dir); // what we wrote must load
   const lint = lintPackDir(dir).problems;
   for (const n of draft.notes) warnings.push(warning("mcp_import", n));

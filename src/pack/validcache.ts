@@ -16,14 +16,15 @@
 // key in it must equal the key looked for (a hash collision or a stale entry
 // is a miss). Only values that JSON keeps exactly are stored (no NaN,
 // Infinity or -0). Best effort: any I/O problem just means reading and
-// validating. The cache is the user's own, trusted as their V8 code cache is
-// (src/cli/load-command.ts). Used by `hcpx exec` only (useValidationCache()),
+// validating. An entry is read and written as the V8 code cache is
+// (src/util/cache.ts): framed with its length and CRC-32, this user's own
+// regular file, never a link: a corrupt, foreign or linked entry is a miss
+// and is written over, so it can never change a result. Used by `hcpx exec` only (useValidationCache()),
 // the command that runs once per agent tool call; off when running from
 // source (no build hash) and with HCPX_NO_CACHE=1.
-import { mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
-import { readTextFile } from "../util/readfile";
-import { isAbsolute, join, resolve } from "node:path";
-import { home } from "../util/paths";
+import { readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { cacheRoot, readCache, removeCache, writeCache } from "../util/cache";
 
 declare const HCPX_SCHEMA_HASH: string;
 const SCHEMA_HASH = typeof HCPX_SCHEMA_HASH === "string" ? HCPX_SCHEMA_HASH : undefined;
@@ -40,8 +41,7 @@ export function useValidationCache(): void {
 /** The cache directory, or undefined when the cache is off. */
 export function cacheDir(): string | undefined {
   if (!enabled || !SCHEMA_HASH || process.env.HCPX_NO_CACHE) return undefined;
-  const xdg = process.env.XDG_CACHE_HOME;
-  return join(xdg && isAbsolute(xdg) ? xdg : join(home(), ".cache"), "hcpx", "validated");
+  return join(cacheRoot(), "validated");
 }
 
 /** 64-bit FNV-1a (two 32-bit lanes) of a string, as 16 hex digits: a slot name, not a check (the key is compared). */
@@ -93,7 +93,9 @@ export function cachedValue(kind: string, file: string, maxBytes: number): { val
   if (identity === undefined) return undefined;
   const k = keyOf(kind, `${resolve(file)}\0${identity}`)!;
   try {
-    const e = JSON.parse(readTextFile(join(dir, `${k.slot}.json`), k.slot, maxBytes * 2 + 4096)) as { key?: unknown; value?: unknown };
+    const bytes = readCache(join(dir, `${k.slot}.json`), maxBytes * 2 + 4096);
+    if (bytes === undefined) return undefined;
+    const e = JSON.parse(bytes.toString("utf8")) as { key?: unknown; value?: unknown };
     return e !== null && typeof e === "object" && e.key === k.key && "value" in e ? { value: e.value } : undefined;
   } catch {
     return undefined;
@@ -124,19 +126,11 @@ export function markValidated(kind: string, id: string | undefined, value: unkno
   const k = keyOf(kind, id);
   if (!dir || !k || !jsonExact(value)) return;
   const file = join(dir, `${k.slot}.json`);
-  const tmp = `${file}.${process.pid}.tmp`;
   try {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(tmp, JSON.stringify({ key: k.key, value }));
-    renameSync(tmp, file);
+    writeCache(file, Buffer.from(JSON.stringify({ key: k.key, value })));
     prune(dir);
   } catch {
-    // a cache that cannot be written (read-only, full disk) is a cache miss next time; no temp file stays
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* never made */
-    }
+    // a cache that cannot be written (read-only, full disk) is a cache miss next time; the door leaves no temp file
   }
 }
 
@@ -154,7 +148,7 @@ function prune(dir: string): void {
   aged.sort((x, y) => x.t - y.t);
   for (const { f } of aged.slice(0, names.length - MAX_ENTRIES)) {
     try {
-      unlinkSync(join(dir, f));
+      removeCache(join(dir, f));
     } catch {
       /* gone already */
     }

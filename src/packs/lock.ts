@@ -6,16 +6,17 @@
 // that are pack ids, file paths that stay inside the pack's folder under the
 // packs dir.
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
-import { atomicWrite } from "../util/atomic";
+import { guard, writeFile } from "../util/door";
+import { readBytes } from "../util/readfile";
 import { HcpxError } from "../util/errors";
 import { display } from "../util/paths";
 import { PACK_ID_RE } from "../pack/schema";
 import { validate } from "../pack/validate";
 import { readJson5 } from "../pack/json5";
-import { safeRelPath } from "./tar";
+import { LIMITS, safeRelPath } from "./tar";
 
 export const LOCK_NAME = "hcp.lock";
 /** Where vendored packs live, relative to the project root: `.hcp/packs/<id>`. */
@@ -73,6 +74,8 @@ export function packDir(root: string, id: string): string {
 /** Read and check hcp.lock (an empty lock when there is none). */
 export function readLock(root: string): Lock {
   const file = lockFile(root);
+  // a planted hcp.lock that is a link leading out of the project is refused, not read
+  guard({ dir: root }, file, display(file));
   if (!existsSync(file)) return { lockfileVersion: 1, packs: {} };
   const doc = readJson5(file, display(file));
   const v = validate(LockSchema, doc.value, doc.file, doc.text);
@@ -96,7 +99,7 @@ export function writeLock(root: string, lock: Lock): void {
     for (const f of Object.keys(e.files).sort()) files[f] = e.files[f]!;
     packs[id] = { source: e.source, version: e.version, files };
   }
-  atomicWrite(lockFile(root), JSON.stringify({ lockfileVersion: 1, packs }, null, 2) + "\n");
+  writeFile({ dir: root }, lockFile(root), JSON.stringify({ lockfileVersion: 1, packs }, null, 2) + "\n");
 }
 
 export function hashBytes(b: Buffer): string {
@@ -112,7 +115,7 @@ export function hashTree(dir: string): Record<string, string> {
       const r = rel ? `${rel}/${name}` : name;
       const st = lstatSync(a);
       if (st.isDirectory()) walk(a, r);
-      else if (st.isFile()) out[r] = hashBytes(readFileSync(a));
+      else if (st.isFile()) out[r] = hashBytes(readBytes(a, display(a), LIMITS.fileBytes, { noFollow: true }));
       else throw new HcpxError({ code: "unsafe_file", message: `'${r}' is not a regular file (a link or a special file)`, file: display(a), hint: "a vendored pack holds regular files only; run `hcpx pack install` to restore it" });
     }
   };

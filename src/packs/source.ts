@@ -13,8 +13,9 @@
 // A bare word that is both an npm name and an existing path is ambiguous and
 // refused: write `./name` for the directory or `npm:name` for the registry.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, lstatSync, readdirSync, statSync } from "node:fs";
+import { removeScratch, removeTree, scratchDir, stagingDir, type Base } from "../util/door";
+import { readBytes } from "../util/readfile";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { createHash } from "node:crypto";
 import { HcpxError } from "../util/errors";
@@ -59,7 +60,7 @@ export interface Fetched {
 }
 
 function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "hcpx-fetch-"));
+  return scratchDir("hcpx-fetch-");
 }
 
 function sha512(b: Buffer): string {
@@ -92,7 +93,7 @@ function npmFetch(spec: string, label: string, wantIntegrity?: string): { entrie
     const file = join(dir, i.filename.replace(/^.*[\\/]/, ""));
     const st = statSync(file);
     if (st.size > LIMITS.archiveBytes) throw new HcpxError({ code: "unsafe_archive", message: `${label} is ${st.size} bytes, over the ${LIMITS.archiveBytes}-byte limit`, hint: "a pack is small: surface, policy, Skill and its own code" });
-    const tgz = readFileSync(file);
+    const tgz = readBytes(file, label, LIMITS.archiveBytes, { noFollow: true });
     const integrity = sha512(tgz);
     if (integrity !== i.integrity) throw new HcpxError({ code: "integrity_mismatch", message: `the tarball of ${spec} does not match the integrity npm reported`, hint: "retry; if it persists, the cache or registry is corrupt (`npm cache verify`)" });
     if (wantIntegrity !== undefined && integrity !== wantIntegrity) {
@@ -101,7 +102,7 @@ function npmFetch(spec: string, label: string, wantIntegrity?: string): { entrie
     const entries = stripTop(readTar(tgz, { gzip: true, label }), label);
     return { entries, name: i.name, version: i.version, integrity };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeScratch(dir);
   }
 }
 
@@ -131,7 +132,7 @@ function gitFetch(url: string, ref: string | undefined, label: string, wantCommi
     }
     return { entries: readTar(tar, { gzip: false, label }), commit };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeScratch(dir);
   }
 }
 
@@ -149,7 +150,7 @@ function pathFetch(abs: string, label: string): TarEntry[] {
         if (st.size > LIMITS.fileBytes) throw new HcpxError({ code: "unsafe_archive", message: `${label}: '${r}' is ${st.size} bytes, over the ${LIMITS.fileBytes}-byte limit`, hint: "a pack is small: surface, policy, Skill and its own code" });
         total += st.size;
         if (total > LIMITS.totalBytes || out.length >= LIMITS.files) throw new HcpxError({ code: "unsafe_archive", message: `${label} is larger than ${LIMITS.totalBytes} bytes or ${LIMITS.files} files`, hint: "a pack is small" });
-        out.push({ path: r, data: readFileSync(a), executable: (st.mode & 0o111) !== 0 });
+        out.push({ path: r, data: readBytes(a, display(a), LIMITS.fileBytes, { noFollow: true }), executable: (st.mode & 0o111) !== 0 });
       } else throw new HcpxError({ code: "unsafe_archive", message: `${label}: '${r}' is ${st.isSymbolicLink() ? "a symbolic link" : "not a regular file"}; a pack from elsewhere may hold regular files only`, file: display(a), hint: "copy the file into the pack instead of linking it" });
     }
   };
@@ -206,15 +207,23 @@ export function fetchLatest(src: Source, root: string, label: string): Fetched {
   return fetchNew({ type: "path", path: localOf(root, src.path) }, root, label);
 }
 
-/** Write fetched entries into a new staging folder under `parent` (same filesystem as the target, for the rename). */
-export function stage(entries: TarEntry[], parent: string): string {
-  mkdirSync(parent, { recursive: true });
-  const dir = join(parent, `.staging-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
-  mkdirSync(dir);
-  writeEntries(dir, entries);
+/**
+ * Write fetched entries into a new staging folder under `parent`, below `base`
+ * (the project root): the same file system as the target, for the rename, and
+ * never through a link leading out of the project (src/util/door.ts).
+ */
+export function stage(entries: TarEntry[], base: Base, parent: string): string {
+  const dir = stagingDir(base, parent);
+  try {
+    writeEntries(dir, entries);
+  } catch (e) {
+    removeTree(base, dir);
+    throw e;
+  }
   return dir;
 }
 
-export function removeDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
+/** Remove a folder below `base` (a staging folder, a vendored pack) through the one write door. */
+export function removeDir(base: Base, dir: string): void {
+  removeTree(base, dir);
 }

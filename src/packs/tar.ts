@@ -7,7 +7,7 @@
 // outside it. npm tarballs wrap their files in one top-level folder
 // (`package/`): `stripTop` removes it.
 import { gunzipSync } from "node:zlib";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeNewFile } from "../util/door";
 import { join } from "node:path";
 import { HcpxError } from "../util/errors";
 
@@ -151,10 +151,9 @@ export function writeEntries(dir: string, entries: readonly TarEntry[]): void {
     const safe = safeRelPath(e.path);
     if (!safe) bad(`unsafe path ${JSON.stringify(e.path)}`);
     const file = join(dir, ...safe!.split("/"));
-    const parent = safe!.includes("/") ? join(dir, ...safe!.split("/").slice(0, -1)) : dir;
     try {
-      mkdirSync(parent, { recursive: true });
-      writeFileSync(file, e.data, { flag: "wx", mode: e.executable ? 0o755 : 0o644 });
+      // the one write door, with the staging folder as its base
+      writeNewFile({ dir, label: "the staging folder" }, file, e.data, e.executable ? 0o755 : 0o644);
     } catch (err) {
       bad(`cannot write '${safe}' (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): a file and a folder of the same name, or a name given twice`);
     }

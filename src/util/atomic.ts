@@ -10,18 +10,20 @@ import { basename, dirname, join } from "node:path";
 /** Directories this process has made or found (one mkdir per directory, not per file). */
 const madeDirs = new Set<string>();
 
-/** Write `text` to `file` atomically (temp file in the same dir + rename), keeping an existing file's mode. */
-export function atomicWrite(file: string, text: string | Uint8Array): void {
+/** Write `text` to `file` atomically (temp file in the same dir + rename), keeping an existing file's mode (or setting `forceMode`). */
+export function atomicWrite(file: string, text: string | Uint8Array, forceMode?: number): void {
   const dir = dirname(file);
   if (!madeDirs.has(dir)) {
     mkdirSync(dir, { recursive: true });
     madeDirs.add(dir);
   }
-  let mode: number | undefined;
-  try {
-    mode = statSync(file).mode & 0o7777;
-  } catch {
-    mode = undefined;
+  let mode: number | undefined = forceMode;
+  if (mode === undefined) {
+    try {
+      mode = statSync(file).mode & 0o7777;
+    } catch {
+      mode = undefined;
+    }
   }
   const tmp = join(dir, `.${basename(file)}.hcpx-${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
   try {

@@ -6,11 +6,13 @@
 // user scope) adopt refuses it. When it stays inside, adopt writes through it:
 // the link stays a link and the file it points to is updated (atomically, by a
 // rename next to that file).
-import { existsSync, linkSync, lstatSync, readdirSync, readFileSync, realpathSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, readdirSync, realpathSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
-import { HcpxError, type ErrorCode } from "./errors";
-import { isInside, toPosix } from "./paths";
+import { HcpxError } from "./errors";
+import { display, isInside, toPosix } from "./paths";
 import { atomicWrite, writeStep } from "./atomic";
+import { CAPS, readBytes } from "./readfile";
+import { walkInside } from "./walk";
 
 export { atomicWrite, writeStep };
 
@@ -31,53 +33,6 @@ export function resolveInside(abs: string, base: string, show: string): Resolved
   const w = walkInside(abs, base);
   if ("real" in w) return { logical: abs, real: w.real };
   throw new HcpxError({ ...w.problem, file: show });
-}
-
-type Walk = { real: string } | { problem: { code: ErrorCode; message: string; hint: string } };
-
-/** The realpath walk behind resolveInside and guardPath: every existing component, symlinks followed, must stay inside realpath(base). */
-function walkInside(abs: string, base: string, label?: string): Walk {
-  const where = label ?? (base === process.env.HOME ? "$HOME" : "the project");
-  let realBase: string;
-  try {
-    realBase = realpathSync(base);
-  } catch {
-    // no base directory yet (generate's first run): nothing below it exists to follow
-    const rel = relative(base, abs);
-    return rel === ".." || rel.startsWith(".." + sep) || isAbsolute(rel) ? { problem: { code: "outside_base", message: `is outside ${where}`, hint: "hcpx only touches files inside its base directory" } } : { real: abs };
-  }
-  const rel = relative(base, abs);
-  if (rel === ".." || rel.startsWith(".." + sep) || isAbsolute(rel)) return { problem: { code: "outside_base", message: `is outside ${where}`, hint: "hcpx only touches files inside its base directory" } };
-  const parts = rel.split(sep).filter(Boolean);
-  let cur = realBase;
-  for (let i = 0; i < parts.length; i++) {
-    const next = join(cur, parts[i]!);
-    if (!isInside(next, realBase)) return { problem: { code: "outside_base", message: `leads outside ${where}`, hint: "hcpx only touches files inside its base directory" } };
-    let st;
-    try {
-      st = lstatSync(next);
-    } catch {
-      // the rest does not exist yet
-      return { real: join(next, ...parts.slice(i + 1)) };
-    }
-    if (st.isSymbolicLink()) {
-      let target: string;
-      try {
-        target = realpathSync(next);
-      } catch {
-        return { problem: { code: "symlink_refused", message: "is a dangling symlink", hint: "remove the link or point it at a file inside the project" } };
-      }
-      if (!isInside(target, realBase)) {
-        return { problem: { code: "symlink_refused", message: `is a symlink leading outside ${where} (to ${target})`, hint: "hcpx does not write through links that leave its base directory; replace the link with a file, or adopt by hand" } };
-      }
-      cur = target;
-      st = statSync(next);
-    } else cur = next;
-    if (i < parts.length - 1 && !st.isDirectory()) {
-      return { problem: { code: "not_a_directory", message: `${join(...parts.slice(0, i + 1))} is a file, expected a directory on the way to this path`, hint: "move that file away; hcpx does not replace files it does not own" } };
-    }
-  }
-  return { real: cur };
 }
 
 /**
@@ -155,7 +110,15 @@ export function readEntry(real: string): Entry {
   }
   if (st.isDirectory()) return { kind: "dir" };
   if (!st.isFile()) return { kind: "other" };
-  const buf = readFileSync(real);
+  // the one bounded reader: a file swapped for a FIFO or a device after the stat is an error, never a hang
+  let buf: Buffer;
+  try {
+    buf = readBytes(real, real, CAPS.host);
+  } catch (e) {
+    if (e instanceof HcpxError && e.problems[0]?.code === "not_a_file") return { kind: "other" };
+    if (e instanceof HcpxError && e.problems[0]?.code === "missing_file") return { kind: "absent" };
+    throw e;
+  }
   const mode = st.mode & 0o7777;
   try {
     return { kind: "file", text: utf8.decode(buf), mode };
@@ -225,11 +188,22 @@ function sleepSync(ms: number): void {
 function lockPid(text: string | undefined): number {
   return text === undefined ? NaN : Number.parseInt(text.split("\n")[0]!.trim(), 10);
 }
+/**
+ * A lock file's text: undefined when it is gone. A lock that is not a regular
+ * file (a planted symlink, a FIFO, a device) or is oversized is a clear
+ * error, never a hang or an endless read: the lock is opened O_NOFOLLOW |
+ * O_NONBLOCK by the bounded reader.
+ */
 function readOrUndefined(file: string): string | undefined {
   try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined;
+    return readBytes(file, file, CAPS.lockFile, { noFollow: true }).toString("utf8");
+  } catch (e) {
+    if (e instanceof HcpxError && e.problems[0]?.code === "missing_file") return undefined;
+    if (e instanceof HcpxError) {
+      const p = e.problems[0]!;
+      throw new HcpxError({ code: "bad_lock_file", message: `the lock file ${p.message}`, file: display(file), hint: "hcpx writes its lock files itself; delete this one (it is not hcpx's) and run the command again" });
+    }
+    throw e;
   }
 }
 

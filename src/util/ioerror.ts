@@ -3,7 +3,7 @@
 // user as an error naming the file and saying what to do (exit 1, or an
 // `ok: false` envelope), never as "internal error" (exit 70). Used by the CLI
 // entry (src/cli/failure.ts) and `hcpx mcp`.
-import { mkdirSync, rmdirSync, statSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { HcpxError, type Problem } from "./errors";
 import { display } from "./paths";
@@ -31,8 +31,10 @@ const VERB: Record<string, string> = { open: "open", read: "read", write: "write
 
 /**
  * A recursive mkdir on a read-only file system fails with ENOENT (Node walks up
- * and reports the first miss). The real reason is what a plain mkdir of the
- * first missing directory says.
+ * and reports the first miss). The real reason is what the first existing
+ * directory says to a write: access(2) answers EROFS or EACCES without
+ * writing anything (an error report never writes: src/util/door.ts is the only
+ * writer).
  */
 function realMkdirCause(path: string): NodeJS.ErrnoException | undefined {
   let dir = path;
@@ -42,11 +44,11 @@ function realMkdirCause(path: string): NodeJS.ErrnoException | undefined {
     try {
       if (statSync(up).isDirectory()) {
         try {
-          mkdirSync(dir);
+          accessSync(up, constants.W_OK);
         } catch (e) {
-          return e as NodeJS.ErrnoException;
+          const x = e as NodeJS.ErrnoException;
+          return Object.assign(new Error(x.message), { code: x.code, errno: x.errno, syscall: "mkdir", path: dir }) as NodeJS.ErrnoException;
         }
-        rmdirSync(dir); // it could be made after all (a race): leave nothing behind
         return undefined;
       }
       return undefined;

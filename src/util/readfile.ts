@@ -8,6 +8,7 @@
 // open). On the exec path: node:fs only.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { HcpxError } from "./errors";
+import { walkInside } from "./walk";
 
 /** Size caps (bytes) of what hcpx reads; the README's "Security model" lists them. */
 export const CAPS = {
@@ -21,9 +22,16 @@ export const CAPS = {
   ledger: 4 * 1024 * 1024,
   /** an OpenAPI document given to `pack from-openapi` */
   openapi: 32 * 1024 * 1024,
+  /** a host's config file (adopt, import), hcp.lock, a manifest */
+  host: 16 * 1024 * 1024,
+  /** a lock file (adopt.lock, a config's .lock): a pid, a nonce and a short journal */
+  lockFile: 1024 * 1024,
+  /** a cache entry (V8 code cache, validation cache) */
+  cache: 64 * 1024 * 1024,
 } as const;
 
 const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
 function kindOf(st: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
   if (st.isDirectory()) return "a directory";
@@ -56,6 +64,23 @@ export function errnoWords(code: string | undefined): string {
   }
 }
 
+export interface ReadOpts {
+  /** also the open file's identity (device, inode, size, mtime and ctime in ns) */
+  identity?: { id?: string };
+  /**
+   * The symlink policy of the file's base: every component of the path, the
+   * last one included, must stay inside realpath(base) (src/util/walk.ts);
+   * `symlink_refused` / `outside_base` / `not_a_directory` otherwise.
+   */
+  base?: string;
+  /** how the base is named in a refusal ("the project", "the cache") */
+  baseLabel?: string;
+  /** the last component may not be a symlink at all (O_NOFOLLOW): caches */
+  noFollow?: boolean;
+  /** the file must be this user's own and writable by no one else (caches): `foreign_file` otherwise */
+  ownerOnly?: boolean;
+}
+
 /**
  * The text of `file` (UTF-8), or an HcpxError naming `shown`: code
  * `missing_file` (ENOENT), `not_a_file` (FIFO, device, socket, directory),
@@ -64,17 +89,41 @@ export function errnoWords(code: string | undefined): string {
  * changes whenever its content does: the kernel sets ctime on every write, and
  * nobody can set it back (src/pack/validcache.ts keys on it).
  */
-export function readTextFile(file: string, shown: string, maxBytes: number, identity?: { id?: string }): string {
+export function readTextFile(file: string, shown: string, maxBytes: number, identity?: { id?: string }, opts?: ReadOpts): string {
+  return readBytes(file, shown, maxBytes, identity ? { ...opts, identity } : opts).toString("utf8");
+}
+
+/** readTextFile, undefined when the file does not exist (any other problem is still an error). */
+export function readTextIfExists(file: string, shown: string, maxBytes: number, opts?: ReadOpts): string | undefined {
+  try {
+    return readTextFile(file, shown, maxBytes, undefined, opts);
+  } catch (e) {
+    if (e instanceof HcpxError && e.problems[0]?.code === "missing_file") return undefined;
+    throw e;
+  }
+}
+
+/** The bytes of a regular file, bounded: the one reader behind readTextFile (see there). */
+export function readBytes(file: string, shown: string, maxBytes: number, opts?: ReadOpts): Buffer {
+  const identity = opts?.identity;
+  if (opts?.base !== undefined) {
+    const w = walkInside(file, opts.base, opts.baseLabel);
+    if (!("real" in w)) throw new HcpxError({ ...w.problem, file: shown });
+  }
   let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | O_NONBLOCK);
+    fd = openSync(file, constants.O_RDONLY | O_NONBLOCK | (opts?.noFollow ? O_NOFOLLOW : 0));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ELOOP" && opts?.noFollow) throw new HcpxError({ code: "symlink_refused", message: "is a symbolic link, expected a regular file", file: shown, hint: "hcpx does not read this file through a link: remove the link" });
     throw new HcpxError({ code: code === "ENOENT" ? "missing_file" : code === "ENXIO" ? "not_a_file" : "unreadable_file", message: errnoWords(code), file: shown });
   }
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new HcpxError({ code: "not_a_file", message: `is ${kindOf(st)}, expected a regular file`, file: shown, hint: "replace it with the file itself" });
+    if (opts?.ownerOnly && ((typeof process.getuid === "function" && st.uid !== process.getuid()) || (st.mode & 0o022) !== 0)) {
+      throw new HcpxError({ code: "foreign_file", message: "is not this user's own file (another owner, or writable by others)", file: shown, hint: "hcpx trusts a cache only when it wrote it: delete the file" });
+    }
     if (st.size > maxBytes) throw new HcpxError({ code: "file_too_large", message: `is ${st.size} bytes, more than the ${maxBytes} bytes hcpx reads from such a file`, file: shown, hint: "this is not a file hcpx wrote or expects; check what is at this path" });
     if (identity) {
       // taken before the read: a write during the read changes the file's ctime, so the text
@@ -99,7 +148,7 @@ export function readTextFile(file: string, shown: string, maxBytes: number, iden
       n += got;
       if (n > maxBytes) throw new HcpxError({ code: "file_too_large", message: `is more than the ${maxBytes} bytes hcpx reads from such a file`, file: shown, hint: "this is not a file hcpx wrote or expects; check what is at this path" });
     }
-    return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, n)).toString("utf8");
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, n);
   } finally {
     closeSync(fd);
   }

@@ -2,7 +2,7 @@
 // The cache may only ever save work: the same envelopes with and without it,
 // a garbage cache is rejected and rewritten, composite modules still import
 // from a script compiled from the cache, and HCPX_NO_CACHE=1 writes none.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runHcpx, scratchProject, tmp } from "../support/hcpx";
@@ -44,6 +44,51 @@ describe("exec's code cache", () => {
       expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
       expect(readFileSync(file).equals(junk)).toBe(false);
     }
+  });
+
+  // issue 22 §8: V8 checks a cache's length and flags, not its content; hcpx checks a CRC-32 first
+  it("a cache corrupted in place (same length, bytes flipped anywhere) never crashes exec and is rewritten", async () => {
+    const p = scratchProject({ packs: ["calc-wrap"] });
+    const home = tmp("hcpx-cc-home-");
+    const env = { HOME: home };
+    await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
+    const file = join(v8Dir(home), readdirSync(v8Dir(home))[0]!);
+    const good = readFileSync(file);
+    for (let k = 0; k < 8; k++) {
+      const bad = Buffer.from(good);
+      const at = Math.floor(bad.length * (0.2 + 0.09 * k));
+      for (let i = 0; i < 64; i++) bad[at + i]! ^= 0xff;
+      writeFileSync(file, bad);
+      const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
+      expect(r.signal, `flipped at ${at}: ${r.stderr.slice(0, 300)}`).toBeNull();
+      expect(r.code, `flipped at ${at}: ${r.stderr.slice(0, 300)}`).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
+      expect(readFileSync(file).equals(bad), `flipped at ${at}: rewritten`).toBe(false);
+      // and the exec after it runs from a good cache
+      const again = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
+      expect(again.code).toBe(0);
+    }
+  });
+
+  it("a cache that is a symlink, or writable by others, is ignored and rewritten as hcpx's own file; the link's target is untouched", async () => {
+    const p = scratchProject({ packs: ["calc-wrap"] });
+    const home = tmp("hcpx-cc-home-");
+    const env = { HOME: home };
+    await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
+    const file = join(v8Dir(home), readdirSync(v8Dir(home))[0]!);
+    const elsewhere = join(tmp("hcpx-cc-planted-"), "cache.bin");
+    writeFileSync(elsewhere, readFileSync(file));
+    const planted = readFileSync(elsewhere);
+    rmSync(file);
+    symlinkSync(elsewhere, file);
+    const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
+    expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
+    expect(lstatSync(file).isSymbolicLink()).toBe(false);
+    expect(readFileSync(elsewhere).equals(planted)).toBe(true);
+    chmodSync(file, 0o666);
+    const w = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
+    expect(JSON.parse(w.stdout)).toEqual({ ok: true, data: { pong: true } });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it("the cache of an earlier build is removed when this build writes its own", async () => {

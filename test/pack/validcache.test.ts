@@ -2,13 +2,25 @@
 // edited file is validated again, a broken cache is ignored, and it can be
 // turned off. Through the built CLI, where the cache is on.
 import { describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { crc32 } from "node:zlib";
 import { runHcpx, scratchProject, tmp } from "../support/hcpx";
 
 const cacheOf = (home: string) => join(home, ".cache", "hcpx", "validated");
+/** An entry's payload (src/util/cache.ts frames it: 8-byte magic, length, CRC-32). */
+const unframe = (b: Buffer) => b.subarray(16).toString("utf8");
+/** A payload framed as hcpx writes it: a well-formed entry. */
+function frame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  const head = Buffer.alloc(16);
+  Buffer.from("hcpxC01\n", "latin1").copy(head);
+  head.writeUInt32LE(payload.length, 8);
+  head.writeUInt32LE(crc32(payload) >>> 0, 12);
+  return Buffer.concat([head, payload]);
+}
 /** The cache's entries: file name → { key, value } */
-const entries = (home: string) => Object.fromEntries(readdirSync(cacheOf(home)).map((f) => [f, JSON.parse(readFileSync(join(cacheOf(home), f), "utf8")) as { key: string; value: unknown }]));
+const entries = (home: string) => Object.fromEntries(readdirSync(cacheOf(home)).map((f) => [f, JSON.parse(unframe(readFileSync(join(cacheOf(home), f)))) as { key: string; value: unknown }]));
 
 describe("validation cache", () => {
   it("remembers clean files, and an edited file is validated again (the error shows, with its line)", async () => {
@@ -86,12 +98,56 @@ describe("validation cache", () => {
     const [name, entry] = Object.entries(entries(home)).find(([, e]) => e.key.includes(p.config))!;
     expect((entry.value as { grants: { allow: string[] } }).grants.allow).toEqual(["calc-wrap.*"]);
     // changed in the cache only: exec now goes by the remembered value, so it never read the file
-    writeFileSync(join(cacheOf(home), name), JSON.stringify({ key: entry.key, value: { ...(entry.value as object), grants: { allow: [] } } }));
+    writeFileSync(join(cacheOf(home), name), frame(JSON.stringify({ key: entry.key, value: { ...(entry.value as object), grants: { allow: [] } } })));
     const denied = JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout);
     expect(denied.ok).toBe(false);
     expect(denied.error.code).toBe("not_granted");
     // the same entry under another key (another identity of the file) is a miss: the file is read again
-    writeFileSync(join(cacheOf(home), name), JSON.stringify({ key: entry.key.replace(/:(\d+)$/, (_m, ns: string) => `:${BigInt(ns) + 1n}`), value: { ...(entry.value as object), grants: { allow: [] } } }));
+    writeFileSync(join(cacheOf(home), name), frame(JSON.stringify({ key: entry.key.replace(/:(\d+)$/, (_m, ns: string) => `:${BigInt(ns) + 1n}`), value: { ...(entry.value as object), grants: { allow: [] } } })));
     expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout)).toEqual({ ok: true, data: { pong: true } });
+  });
+
+  // issue 22 §8: a cache never changes a result, only its speed
+  it("an entry corrupted in place (same length, a value changed) is a miss and is written over: the result stays", async () => {
+    const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    const home = tmp("hcpx-vc-home-");
+    const env = { HOME: home };
+    expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout).ok).toBe(true);
+    const name = readdirSync(cacheOf(home)).find((f) => readFileSync(join(cacheOf(home), f)).includes("calc-wrap.*"))!;
+    const file = join(cacheOf(home), name);
+    const good = readFileSync(file);
+    // bit rot: the grant's text changes, nothing else (the length stays)
+    const bad = Buffer.from(good.toString("latin1").replace("calc-wrap.*", "calc-wrap.x"), "latin1");
+    expect(bad.length).toBe(good.length);
+    writeFileSync(file, bad);
+    const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
+    expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
+    expect(readFileSync(file).equals(bad)).toBe(false); // rewritten
+  });
+
+  it("an entry that is a symlink, or another's / writable by others, is ignored and rewritten; the link's target is untouched", async () => {
+    const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    const home = tmp("hcpx-vc-home-");
+    const env = { HOME: home };
+    expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout).ok).toBe(true);
+    const name = readdirSync(cacheOf(home)).find((f) => readFileSync(join(cacheOf(home), f)).includes("calc-wrap.*"))!;
+    const file = join(cacheOf(home), name);
+    const entry = JSON.parse(unframe(readFileSync(file))) as { key: string; value: { grants: object } };
+    // a well-formed entry that would deny the command, planted through a link
+    const elsewhere = join(tmp("hcpx-vc-planted-"), "entry.json");
+    const forged = frame(JSON.stringify({ key: entry.key, value: { ...entry.value, grants: { allow: [] } } }));
+    writeFileSync(elsewhere, forged);
+    rmSync(file);
+    symlinkSync(elsewhere, file);
+    const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
+    expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
+    expect(lstatSync(file).isSymbolicLink()).toBe(false); // rewritten as hcpx's own file
+    expect(readFileSync(elsewhere).equals(forged)).toBe(true);
+    // the same entry as a plain file anyone may write: not trusted either
+    writeFileSync(file, forged);
+    chmodSync(file, 0o666);
+    const w = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
+    expect(JSON.parse(w.stdout)).toEqual({ ok: true, data: { pong: true } });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 });

@@ -7,7 +7,8 @@
 // never copied into a pack: their names become the pack's Binding, read from
 // hcpx's environment at run time. Nothing is activated, nothing is removed
 // from the host's config.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { CAPS, readTextFile } from "../../util/readfile";
 import { join, resolve } from "node:path";
 import { HcpxError, fail, type Problem } from "../../util/errors";
 import { msOption } from "../options";
@@ -42,7 +43,8 @@ const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) =
 
 /** The servers of one host config file, read as the descriptor's `entry` says. */
 export async function readHostServers(file: string, t: Target, hostName: string): Promise<HostServer[]> {
-  const text = readFileSync(file, "utf8");
+  // a host file is plantable (a repository commits .mcp.json): the one bounded reader, never a hang on a FIFO or a device
+  const text = readTextFile(file, display(file), CAPS.host);
   // the host file is read by its format's handler, as strictly as the host reads it
   const fmt = HANDLERS[t.format].doc!;
   const doc: unknown = fmt.read(text, display(file), t, hostName);

@@ -3,11 +3,11 @@
 // (its row) and SKILL.md (hot-path row, example line, a note for a write) in one
 // step, editing the JSON5 files in place (comments and layout kept). The specs
 // are those of `pack new` (src/scaffold/spec.ts). The pack is linted after.
-import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { HcpxError, fail, type Problem } from "../../util/errors";
 import { display } from "../../util/paths";
-import { atomicWrite } from "../../util/atomic";
+import { baseForDir, guard, writeFiles } from "../../util/door";
+import { CAPS, readTextFile } from "../../util/readfile";
 import { arrayAppend, objectSet } from "../../config/edit";
 import type { CommonOpts } from "../../config/common";
 import { loadPack } from "../../pack/load";
@@ -91,17 +91,23 @@ export async function run(dirArg: string, opts: AddVerbOpts): Promise<number> {
   const cliName = pack.surface.commands?.find((x) => x.cli?.[0] && !x.cli[0].includes("{{"))?.cli?.[0] ?? pack.id;
   const cmds = specs.map((s) => wrapCommand(name, s));
 
-  let surfaceText = readFileSync(pack.surfaceFile, "utf8");
-  let policyText = readFileSync(pack.policyFile, "utf8");
-  const skillText = readFileSync(pack.skillFile, "utf8");
+  // the files as they are now, through the one bounded reader; none may be a link leading out of the pack's base
+  const base = baseForDir(pack.dir);
+  for (const f of [pack.surfaceFile, pack.policyFile, pack.skillFile]) guard(base, f);
+  let surfaceText = readTextFile(pack.surfaceFile, display(pack.surfaceFile), CAPS.pack);
+  let policyText = readTextFile(pack.policyFile, display(pack.policyFile), CAPS.pack);
+  const skillText = readTextFile(pack.skillFile, display(pack.skillFile), CAPS.skill);
   for (const x of cmds) {
     surfaceText = arrayAppend(surfaceText, ["commands"], wrapCommandObject(cliName, x));
     policyText = objectSet(policyText, ["rows"], x.verb, policyRow(x));
   }
   const newSkill = addToSkill(skillText, display(pack.skillFile), pack.id, cmds);
-  atomicWrite(pack.surfaceFile, surfaceText);
-  atomicWrite(pack.policyFile, policyText);
-  atomicWrite(pack.skillFile, newSkill);
+  // surface, policy and Skill land together or not at all
+  writeFiles(base, [
+    { abs: pack.surfaceFile, data: surfaceText },
+    { abs: pack.policyFile, data: policyText },
+    { abs: pack.skillFile, data: newSkill },
+  ]);
 
   const { problems } = lintPackDir(pack.dir);
   const errors = problems.filter((p: Problem) => p.severity !== "warning");

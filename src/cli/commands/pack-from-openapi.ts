@@ -8,10 +8,10 @@
 // The document is read with @apidevtools/swagger-parser (its $ref resolver:
 // local files, YAML or JSON; no network). That library is bundled into this
 // command only: nothing on the exec path loads it.
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
+import { baseForDir, guard, writeFiles } from "../../util/door";
 import { CAPS, readTextFile } from "../../util/readfile";
 import { join, resolve } from "node:path";
-import { atomicWrite } from "../../util/atomic";
 import { HcpxError, fail } from "../../util/errors";
 import { display } from "../../util/paths";
 import { PACK_ID_RE } from "../../pack/schema";
@@ -98,7 +98,8 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
   if (existsSync(dir) && readdirSync(dir).length > 0 && !opts.force) {
     fail("exists", "the pack directory exists and is not empty; nothing was written", { file: display(dir), hint: "choose another --out, or pass --force to overwrite its pack files" });
   }
-  mkdirSync(dir, { recursive: true });
+  const door = baseForDir(dir);
+  guard(door, dir);
   // the pack's copy of the document: one file (external refs bundled in)
   let copy = text;
   let docName = isJson ? "openapi.json" : "openapi.yaml";
@@ -113,7 +114,8 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
     ["policy.json", renderPolicy(result)],
     ["SKILL.md", renderSkill(result)],
   ] as const;
-  for (const [name, body] of written) atomicWrite(join(dir, name), body);
+  // the document, surface, policy and Skill land together or not at all
+  writeFiles(door, written.map(([name, body]) => ({ abs: join(dir, name), data: body })));
   // what we wrote must load
   const pack = loadPack(dir);
   const notes = result.notes.map((m) => ({ code: "openapi_import" as const, message: m, severity: "warning" as const }));

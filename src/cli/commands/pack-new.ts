@@ -2,7 +2,8 @@
 // Scaffolds a pack that lints clean. For a wrap of a bare bin name it records
 // the bin's absolute path in sandbox.bins of hcp.config.json5 (the runtime
 // never looks a bare name up on PATH).
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { baseForDir, guard, writeFiles } from "../../util/door";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fail, type Problem } from "../../util/errors";
 import { display, isInside, toPosix } from "../../util/paths";
@@ -62,6 +63,10 @@ export async function run(id: string, opts: PackNewOpts): Promise<number> {
     fail("dir_exists", "the target directory exists and is not empty; nothing written", { file: display(dir), hint: `choose another --dir, or remove it first` });
   }
 
+  // every file goes through the one write door: refused before anything (the config's sandbox.bins included) is written
+  const door = baseForDir(dir);
+  guard(door, dir);
+
   const warnings: Problem[] = [];
   let bin: string | undefined;
   let binName: string | undefined;
@@ -92,16 +97,8 @@ export async function run(id: string, opts: PackNewOpts): Promise<number> {
   const binRecorded: BinRecorded | undefined = sandboxBin ? recordSandboxBin(opts, haveConfig, sandboxBin, warnings) : undefined;
 
   const files = scaffoldFiles({ id, kind, bin, binName, verbs });
-  mkdirSync(dir, { recursive: true });
-  for (const [name, text] of Object.entries(files)) {
-    try {
-      writeFileSync(join(dir, name), text);
-    } catch (e) {
-      // a full disk's write error names no file: name it (src/util/ioerror.ts reports it)
-      if (e && typeof e === "object" && typeof (e as NodeJS.ErrnoException).code === "string") (e as NodeJS.ErrnoException).path = join(dir, name);
-      throw e;
-    }
-  }
+  // the pack's files land together or not at all (a full disk's error names the file: src/util/ioerror.ts)
+  writeFiles(door, Object.entries(files).map(([name, text]) => ({ abs: join(dir, name), data: text })));
 
   const rel = toPosix(relative(process.cwd(), dir)) || ".";
   const shown = rel.startsWith("..") ? dir : rel.startsWith(".") ? rel : `./${rel}`;

@@ -7,7 +7,8 @@
 // `update` shows the Policy diff and never grants a write: a command that
 // became a write, or lost its confirm, is withdrawn from the grants.
 import { createInterface } from "node:readline/promises";
-import { existsSync, renameSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { guard, swapDir, type Base } from "../../util/door";
 import { dirname, join, resolve } from "node:path";
 import { HcpxError, type Problem, fail } from "../../util/errors";
 import { display } from "../../util/paths";
@@ -46,15 +47,21 @@ function hashesOf(f: Fetched): Record<string, string> {
   return out;
 }
 
-/** Replace `target` with `staging` (renames; the old folder is removed after). */
-function swapIn(staging: string, target: string): void {
-  let old: string | undefined;
-  if (existsSync(target)) {
-    old = `${staging}.old`;
-    renameSync(target, old);
-  }
-  renameSync(staging, target);
-  if (old) removeDir(old);
+/** Every write of these commands goes through src/util/door.ts with the project root as its base. */
+function baseOf(root: string): Base {
+  return { dir: root, label: "the project" };
+}
+
+/** A pack's folder under .hcp/packs, refused when a component of its path (the folder included) is a link leading out of the project. */
+function packTarget(root: string, id: string): string {
+  const target = packDir(root, id);
+  guard(baseOf(root), target, display(target));
+  return target;
+}
+
+/** Replace `target` with `staging` (renames inside the project; the old folder is removed after). */
+function swapIn(root: string, staging: string, target: string): void {
+  swapDir(baseOf(root), staging, target, display(target));
 }
 
 /** Where a pack comes from, on one line (the lock and a package's metadata are outside text). */
@@ -66,7 +73,7 @@ function sourceLabel(s: Source): string {
 
 /** Stage, load and lint a fetched pack; the staging folder is removed on any refusal. */
 function stageChecked(f: Fetched, root: string, project: Project | undefined, label: string): { staging: string; id: string; reach: Reach; warnings: Problem[] } {
-  const staging = stage(f.entries, join(root, ...PACKS_DIR.split("/")));
+  const staging = stage(f.entries, baseOf(root), join(root, ...PACKS_DIR.split("/")));
   try {
     if (!existsSync(join(staging, "surface.json"))) fail("not_a_pack", `${label} has no surface.json at its root, so it is not a pack; nothing was vendored`, { hint: "a pack is a folder (an npm package, a repository) with surface.json, policy.json and SKILL.md at its top" });
     const pack = loadPack(staging);
@@ -77,7 +84,7 @@ function stageChecked(f: Fetched, root: string, project: Project | undefined, la
     }
     return { staging, id: pack.id, reach: reachOf(pack, project), warnings: problems.filter((p) => p.severity === "warning") };
   } catch (e) {
-    removeDir(staging);
+    removeDir(baseOf(root), staging);
     // problems point at the staging folder, which is gone: name the source instead
     if (e instanceof HcpxError) throw new HcpxError(e.problems.map((p) => (p.file ? { ...p, file: p.file.split(display(staging)).join(`${label}:`).replace(/:\//, ":") } : p)), e.exitCode);
     throw e;
@@ -117,7 +124,7 @@ export async function runAdd(source: string, opts: VendorOpts): Promise<number> 
   const fetched = fetchNew(parsed, root, source);
   const staged = stageChecked(fetched, root, project, source);
   const { staging, id, warnings } = staged;
-  const target = packDir(root, id);
+  const target = packTarget(root, id);
   const reach = relocate(staged.reach, staging, target);
   let change: ReachDiff | undefined;
   try {
@@ -132,9 +139,9 @@ export async function runAdd(source: string, opts: VendorOpts): Promise<number> 
     if (!(await confirmed(opts, `vendor '${id}' into ${display(target)} and activate it (its reads granted)?`))) {
       throw reviewRequired(`pack '${id}' is from elsewhere and untrusted until you have seen what it runs and reads; nothing was vendored`, lines.slice(1), "read the review (what runs, from where, the env it reads, its writes), then re-run with --yes", out.json);
     }
-    swapIn(staging, target);
+    swapIn(root, staging, target);
   } catch (e) {
-    removeDir(staging);
+    removeDir(baseOf(root), staging);
     throw e;
   }
   const files = hashesOf(fetched);
@@ -149,7 +156,7 @@ export async function runAdd(source: string, opts: VendorOpts): Promise<number> 
     act = await activateDir(target, opts);
   } catch (e) {
     // not activated (e.g. another active pack has this id): take the vendoring back
-    removeDir(target);
+    removeDir(baseOf(root), target);
     if (prior) lock.packs[id] = prior;
     else delete lock.packs[id];
     writeLock(root, lock);
@@ -192,7 +199,7 @@ export async function runInstall(opts: VendorOpts): Promise<number> {
   const problems: Problem[] = [];
   const changes: { id: string; diff: ReachDiff; result: (typeof results)[number] }[] = [];
   for (const [id, entry] of Object.entries(lock.packs)) {
-    const target = packDir(root, id);
+    const target = packTarget(root, id);
     let current: string[] | undefined;
     try {
       current = existsSync(target) ? diffHashes(entry.files, hashTree(target)) : undefined;
@@ -217,13 +224,13 @@ export async function runInstall(opts: VendorOpts): Promise<number> {
       }
       // what the person consented to: the vendored folder this install replaces (none in a fresh clone)
       const before = existsSync(target) ? reachIfLoads(target) : undefined;
-      const staging = stage(fetched.entries, join(root, ...PACKS_DIR.split("/")));
+      const staging = stage(fetched.entries, baseOf(root), join(root, ...PACKS_DIR.split("/")));
       try {
         const again = diffHashes(entry.files, hashTree(staging));
         if (again.length) fail("hash_mismatch", `pack '${id}': the staged files differ from hcp.lock: ${again.join(", ")}`, { hint: "retry" });
-        swapIn(staging, target);
+        swapIn(root, staging, target);
       } catch (e) {
-        removeDir(staging);
+        removeDir(baseOf(root), staging);
         throw e;
       }
       const result: (typeof results)[number] = { id, status: "restored" };
@@ -328,7 +335,7 @@ export async function runUpdate(idArg: string | undefined, opts: VendorOpts): Pr
   const pending: string[] = [];
   for (const id of ids) {
     const entry = lock.packs[id]!;
-    const target = packDir(root, id);
+    const target = packTarget(root, id);
     const intact = existsSync(target) ? diffHashes(entry.files, hashTree(target)) : ["not installed"];
     if (intact.length) fail("pack_differs", `${display(target)} does not match hcp.lock (${intact.slice(0, 5).join(", ")}), so there is nothing sound to compare the update with`, { hint: "run `hcpx pack install` first" });
     const fetched = fetchLatest(opts.to !== undefined ? retarget(entry.source, opts.to) : entry.source, root, `${id} (${sourceLabel(entry.source)})`);
@@ -349,12 +356,12 @@ export async function runUpdate(idArg: string | undefined, opts: VendorOpts): Pr
       const lines = diffEmpty(diff) ? ["  no change to what it runs, reads or writes (file contents changed)"] : diffLines(diff);
       if (!out.json) sayRaw([head, ...lines].join("\n") + "\n");
       if (!(await confirmed(opts, `update '${id}'?`))) {
-        removeDir(staging);
+        removeDir(baseOf(root), staging);
         results.push({ id, status: "review_required", from: entry.version, to: newVersion, diff });
         pending.push(...[head, ...lines]);
         continue;
       }
-      swapIn(staging, target);
+      swapIn(root, staging, target);
       lock.packs[id] = { source: fetched.source, version: newVersion, files };
       writeLock(root, lock);
       // never grant a write or a widening: withdraw grants of commands that became writes,
@@ -364,7 +371,7 @@ export async function runUpdate(idArg: string | undefined, opts: VendorOpts): Pr
       const granted = grantReads(opts, p2, id, diff.newReads);
       results.push({ id, status: "updated", from: entry.version, to: newVersion, diff, granted, withdrawn: w.removed, denied: w.denied });
     } catch (e) {
-      removeDir(staging);
+      removeDir(baseOf(root), staging);
       throw e;
     }
   }
@@ -401,7 +408,7 @@ export async function runRemove(id: string, opts: VendorOpts): Promise<number> {
   const root = projectRoot(opts);
   const lock = readLock(root);
   if (!lock.packs[id]) fail("unknown_pack", `no pack '${id}' in ${display(lockFile(root))}`, { hint: Object.keys(lock.packs).length ? `locked packs: ${Object.keys(lock.packs).sort().join(", ")}` : "nothing was added with `hcpx pack add`" });
-  const target = packDir(root, id);
+  const target = packTarget(root, id);
   const cfg = openConfig(opts);
   let text = cfg.text;
   const entries = configPackEntries(cfg).filter((e) => resolve(e.dir) === target);
@@ -409,7 +416,7 @@ export async function runRemove(id: string, opts: VendorOpts): Promise<number> {
   const removedGrants = (cfg.data.grants?.allow ?? []).filter((p) => p.startsWith(`${id}.`));
   for (const p of removedGrants) text = arrayRemove(text, ["grants", "allow"], p);
   if (text !== cfg.text) writeConfig(cfg.file, text);
-  removeDir(target);
+  removeDir(baseOf(root), target);
   delete lock.packs[id];
   writeLock(root, lock);
   done(out, { id, dir: display(target), deactivated: entries.map((e) => e.entry), removedGrants }, (col) =>

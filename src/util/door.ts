@@ -1,0 +1,299 @@
+// The one write door. Every file or directory hcpx creates, replaces, renames
+// or deletes — in the project, in $HOME, in a cache, in a scratch folder —
+// goes through this module (with src/util/atomic.ts, the temp-file-and-rename
+// it uses, and src/util/fsio.ts, the adopt applier's lock and guard).
+// test/arch/door.test.ts fails on a raw write anywhere else in src/.
+//
+// Rules, for every call:
+// - every path is named with its base (the project root, $HOME, the cache
+//   root, a pack folder the person named): no component of the path may be a
+//   symlink leading outside realpath(base), or a non-directory on the way
+//   (src/util/walk.ts); a link that stays inside is followed;
+// - a file is written atomically (temp file in the same directory + rename);
+// - a multi-file change (a pack's surface + policy + Skill) lands whole or
+//   not at all: every temp file is written first, then renamed in, and taken
+//   back if a rename fails (writeFiles);
+// - a folder is replaced by staging it inside the base and renaming it in
+//   (stagingDir, swapDir); a tree is deleted only after its path passed the
+//   guard, and a symlink is never followed by a delete.
+// node:fs and node:path only: exec's start path loads it (caches).
+import { linkSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative } from "node:path";
+import { HcpxError } from "./errors";
+import { display } from "./paths";
+import { atomicWrite, writeStep } from "./atomic";
+import { readBytes } from "./readfile";
+import { walkInside } from "./walk";
+
+/** Where a write may land: an absolute directory, and how it is named in a refusal. */
+export interface Base {
+  dir: string;
+  /** "the project", "$HOME", "the cache", "the pack directory" */
+  label?: string;
+}
+
+function baseOf(b: Base | string): Base {
+  return typeof b === "string" ? { dir: b } : b;
+}
+
+/**
+ * The path to operate on for `abs` below `base` (symlinks that stay inside
+ * followed), or an HcpxError naming `show` (default: the path as displayed):
+ * `symlink_refused` (a link leads out, or dangles), `outside_base`,
+ * `not_a_directory` (a file where a directory is on the way).
+ */
+export function guard(base: Base | string, abs: string, show?: string): string {
+  const b = baseOf(base);
+  const w = walkInside(abs, b.dir, b.label);
+  if ("real" in w) return w.real;
+  throw new HcpxError({ ...w.problem, file: show ?? display(abs) });
+}
+
+/** The guarded real path of `abs`'s directory, joined with its own name: the last component is not followed. */
+function guardParent(b: Base | string, abs: string, show?: string): string {
+  return join(guard(b, dirname(abs), show ?? display(abs)), basename(abs));
+}
+
+/** Create `dir` (and its missing parents) below `base`, one component at a time, never through a link leading out. */
+export function mkdirs(base: Base | string, dir: string, show?: string): string {
+  const real = guard(base, dir, show);
+  const missing: string[] = [];
+  for (let d = real; ; d = dirname(d)) {
+    let st;
+    try {
+      st = lstatSync(d);
+    } catch {
+      missing.unshift(d);
+      if (dirname(d) === d) break;
+      continue;
+    }
+    if (!st.isDirectory()) throw new HcpxError({ code: "not_a_directory", message: `${display(d)} is not a directory`, file: show ?? display(dir), hint: "move that file away; hcpx does not replace files it does not own" });
+    break;
+  }
+  for (const d of missing) {
+    try {
+      mkdirSync(d);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      if (!lstatSync(d).isDirectory()) throw new HcpxError({ code: "not_a_directory", message: `${display(d)} is not a directory`, file: show ?? display(dir), hint: "move that file away" });
+    }
+  }
+  return real;
+}
+
+export interface WriteOpts {
+  /** how the file is named in a refusal */
+  show?: string;
+  /**
+   * The last component is replaced, never followed: a symlink there is
+   * replaced by the file (caches: a planted link is rewritten, not written through).
+   */
+  replaceLink?: boolean;
+  /** the file's mode, also when it exists (caches: 0o600) */
+  mode?: number;
+}
+
+/** Write one file atomically below `base` (its directories made as needed). */
+export function writeFile(base: Base | string, abs: string, data: string | Uint8Array, opts: WriteOpts = {}): void {
+  const real = opts.replaceLink ? guardParent(base, abs, opts.show) : guard(base, abs, opts.show);
+  mkdirs(base, dirname(real), opts.show);
+  atomicWrite(real, data, opts.mode);
+}
+
+export interface PlannedWrite {
+  abs: string;
+  data: string | Uint8Array;
+  /** file mode for a new file (an existing file keeps its own) */
+  mode?: number;
+}
+
+/**
+ * Write several files below `base` as one change: every path is guarded and
+ * every temp file written before the first rename; when a rename fails, the
+ * files already renamed in are put back as they were (the old bytes, kept by a
+ * hard link, or removed when new). Either all land, or none.
+ */
+export function writeFiles(base: Base | string, files: readonly PlannedWrite[]): void {
+  const plan = files.map((f) => ({ ...f, real: guard(base, f.abs) }));
+  for (const f of plan) mkdirs(base, dirname(f.real));
+  const tag = () => `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const temps: { real: string; tmp: string; backup?: string; old?: Buffer; created?: boolean }[] = [];
+  try {
+    for (const f of plan) {
+      const tmp = join(dirname(f.real), `.${basename(f.real)}.hcpx-${tag()}.tmp`);
+      temps.push({ real: f.real, tmp });
+      let mode = f.mode;
+      try {
+        mode = lstatSync(f.real).mode & 0o7777;
+      } catch {
+        /* new file */
+      }
+      writeFileSync(tmp, f.data, { flag: "wx", ...(mode !== undefined ? { mode } : {}) });
+      writeStep();
+    }
+  } catch (e) {
+    for (const t of temps) unlinkQuiet(t.tmp);
+    throw named(e, temps[temps.length - 1]?.real);
+  }
+  const landed: typeof temps = [];
+  try {
+    for (const t of temps) {
+      // keep the old bytes (a hard link) until every file landed
+      const backup = join(dirname(t.real), `.${basename(t.real)}.hcpx-${tag()}.tmp`);
+      try {
+        linkSync(t.real, backup);
+        t.backup = backup;
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === "ENOENT") t.created = true;
+        // a file system without hard links: the old bytes are kept in memory instead
+        else if (code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP" || code === "EMLINK") t.old = readBytes(t.real, display(t.real), 1024 * 1024 * 1024);
+        else throw e;
+      }
+      renameSync(t.tmp, t.real);
+      landed.push(t);
+      writeStep();
+    }
+  } catch (e) {
+    for (const t of landed.reverse()) {
+      try {
+        if (t.backup) renameSync(t.backup, t.real);
+        else if (t.old) atomicWrite(t.real, t.old);
+        else if (t.created) unlinkSync(t.real);
+      } catch {
+        /* best effort: the error below names the file */
+      }
+    }
+    for (const t of temps) {
+      unlinkQuiet(t.tmp);
+      if (t.backup) unlinkQuiet(t.backup);
+    }
+    throw named(e, temps[landed.length]?.real);
+  }
+  for (const t of temps) if (t.backup) unlinkQuiet(t.backup);
+}
+
+/** Write a new file in a folder hcpx just made (staging): refused when anything is at the path. */
+export function writeNewFile(base: Base | string, abs: string, data: Uint8Array | string, mode: number): void {
+  const real = guard(base, abs);
+  mkdirs(base, dirname(real));
+  try {
+    writeFileSync(real, data, { flag: "wx", mode });
+  } catch (e) {
+    throw named(e, abs);
+  }
+}
+
+/**
+ * Remove one file below `base` (gone already is fine); a symlink is removed
+ * itself, never what it points at. A link leading out of the base is refused
+ * unless `linkItself` (caches: a planted link is simply removed).
+ */
+export function removeFile(base: Base | string, abs: string, show?: string, linkItself = false): void {
+  if (!linkItself) guard(base, abs, show);
+  unlinkQuiet(guardParent(base, abs, show), true);
+}
+
+/** Remove a directory when empty; true when removed or already gone. */
+export function removeEmptyDir(base: Base | string, dir: string): boolean {
+  try {
+    rmdirSync(guard(base, dir));
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ENOENT";
+  }
+}
+
+/**
+ * Remove the tree at `abs` below `base`: refused when a component of its path
+ * (the tree itself included) is a link leading outside, or when it is the base
+ * itself. A link inside the tree is removed, never followed.
+ */
+export function removeTree(base: Base | string, abs: string, show?: string): void {
+  const b = baseOf(base);
+  const real = guard(b, abs, show);
+  if (real === guard(b, b.dir)) throw new HcpxError({ code: "outside_base", message: "is the base directory itself, not a folder below it", file: show ?? display(abs), hint: "hcpx removes only folders it made below the project" });
+  let st;
+  try {
+    st = lstatSync(real);
+  } catch {
+    return;
+  }
+  if (st.isSymbolicLink()) unlinkSync(real); // a link that stays inside: the link goes, not its target
+  else rmSync(real, { recursive: true, force: true });
+}
+
+/** A new, empty staging folder in `parent` (below `base`): same file system as the target, so a rename swaps it in. */
+export function stagingDir(base: Base | string, parent: string, prefix = ".staging-"): string {
+  const realParent = mkdirs(base, parent);
+  const dir = join(realParent, `${prefix}${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
+  mkdirSync(dir);
+  return dir;
+}
+
+/**
+ * Replace the folder `target` with `staging` (both below `base`): the old one
+ * is renamed aside, the new one renamed in, then the old one removed; when the
+ * second rename fails, the old folder is put back.
+ */
+export function swapDir(base: Base | string, staging: string, target: string, show?: string): void {
+  const realStaging = guard(base, staging);
+  const realTarget = guardParent(base, target, show);
+  guard(base, target, show); // the folder itself may not be a link leading out
+  let st;
+  try {
+    st = lstatSync(realTarget);
+  } catch {
+    st = undefined;
+  }
+  let old: string | undefined;
+  if (st) {
+    old = `${realStaging}.old`;
+    renameSync(realTarget, old);
+  }
+  try {
+    renameSync(realStaging, realTarget);
+  } catch (e) {
+    if (old) renameSync(old, realTarget);
+    throw e;
+  }
+  if (old) removeTree(base, old);
+}
+
+/** A fresh private scratch folder under the OS temp dir (a fetch's download); remove it with removeScratch. */
+export function scratchDir(prefix: string): string {
+  const { tmpdir } = process.getBuiltinModule("node:os") as typeof import("node:os");
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Remove a folder made by scratchDir (its own base: nothing outside it is touched). */
+export function removeScratch(dir: string): void {
+  const { tmpdir } = process.getBuiltinModule("node:os") as typeof import("node:os");
+  if (dirname(dir) !== tmpdir() || !basename(dir).startsWith("hcpx-")) throw new Error(`removeScratch: ${dir} is not a scratch folder made by scratchDir`);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+function unlinkQuiet(file: string, rethrow = false): void {
+  try {
+    unlinkSync(file);
+  } catch (e) {
+    if (rethrow && (e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+  }
+}
+
+/** Name the file being written on an errno error (a temp file's name means nothing to a user): src/util/ioerror.ts reports it. */
+function named(e: unknown, file: string | undefined): unknown {
+  if (file && e && typeof e === "object" && typeof (e as NodeJS.ErrnoException).code === "string") (e as NodeJS.ErrnoException).path = file;
+  return e;
+}
+
+/**
+ * The base for a folder the person named (`pack new --dir`, `--out`, a pack to
+ * edit): the working directory when the folder is below it (so a link on the
+ * way out of it is refused), else the folder itself (nothing in it may lead out).
+ */
+export function baseForDir(dir: string, cwd = process.cwd()): Base {
+  const rel = relative(cwd, dir);
+  const below = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+  return below ? { dir: cwd, label: "the working directory" } : { dir, label: "the pack directory" };
+}

@@ -1,0 +1,170 @@
+// The one write door (src/util/door.ts), seen from the pack commands: a
+// repository that commits `.hcp/packs` (or `.hcp`) as a symlink to a folder
+// beside the project must not make `pack install`, `pack add`, `pack update`
+// or `pack remove` create, replace or delete anything in that folder.
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO, runHcpx, tmp } from "../support/hcpx";
+import { envelope } from "../cli/helpers";
+
+const FIX = join(REPO, "test/fixtures/remote-pack");
+
+/** A project in <parent>/p with the greet pack vendored from ./vendor-src, and <parent>/outside beside it. */
+async function setup(): Promise<{ dir: string; outside: string }> {
+  const parent = tmp("hcpx-door-");
+  const dir = join(parent, "p");
+  mkdirSync(dir);
+  expect((await runHcpx(["init", "--yes"], { cwd: dir })).code).toBe(0);
+  cpSync(join(FIX, "v1"), join(dir, "vendor-src"), { recursive: true });
+  const r = await runHcpx(["pack", "add", "./vendor-src", "--yes", "--json"], { cwd: dir });
+  expect(r.code, r.stderr).toBe(0);
+  const outside = join(parent, "outside");
+  mkdirSync(join(outside, "greet"), { recursive: true });
+  writeFileSync(join(outside, "greet", "precious.txt"), "the user's own file\n");
+  return { dir, outside };
+}
+
+/** Replace `.hcp/packs` with a committed symlink to the folder beside the project. */
+function plantPacksLink(dir: string): void {
+  rmSync(join(dir, ".hcp", "packs"), { recursive: true });
+  symlinkSync("../../outside", join(dir, ".hcp", "packs"));
+}
+
+function untouched(outside: string): void {
+  expect(readdirSync(outside)).toEqual(["greet"]);
+  expect(readdirSync(join(outside, "greet"))).toEqual(["precious.txt"]);
+  expect(readFileSync(join(outside, "greet", "precious.txt"), "utf8")).toBe("the user's own file\n");
+}
+
+describe("pack commands write only inside the project", () => {
+  it("pack install through a .hcp/packs symlink leading outside: refused, the outside folder untouched", async () => {
+    const { dir, outside } = await setup();
+    plantPacksLink(dir);
+    const r = await runHcpx(["pack", "install", "--json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(envelope(r).error.code).toBe("symlink_refused");
+    expect(JSON.stringify(envelope(r).error)).toMatch(/\.hcp\/packs\/greet/);
+    untouched(outside);
+  });
+
+  it("pack remove through a .hcp/packs symlink leading outside: refused, the outside folder not deleted", async () => {
+    const { dir, outside } = await setup();
+    plantPacksLink(dir);
+    const r = await runHcpx(["pack", "remove", "greet", "--json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(envelope(r).error.code).toBe("symlink_refused");
+    untouched(outside);
+    // nothing else changed either: the lock still names the pack
+    expect(JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")).packs.greet).toBeDefined();
+  });
+
+  it("pack add through a .hcp symlink leading outside: refused, nothing staged outside", async () => {
+    const { dir, outside } = await setup();
+    rmSync(join(dir, ".hcp"), { recursive: true });
+    rmSync(join(dir, "hcp.lock"));
+    symlinkSync("../outside", join(dir, ".hcp"));
+    const r = await runHcpx(["pack", "add", "./vendor-src", "--yes", "--force", "--json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(envelope(r).error.code).toBe("symlink_refused");
+    untouched(outside);
+  });
+
+  it("pack remove of a pack folder that is itself a symlink removes the link, never what it points at", async () => {
+    const { dir, outside } = await setup();
+    rmSync(join(dir, ".hcp", "packs", "greet"), { recursive: true });
+    symlinkSync(join(outside, "greet"), join(dir, ".hcp", "packs", "greet"));
+    const r = await runHcpx(["pack", "remove", "greet", "--json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(envelope(r).error.code).toBe("symlink_refused");
+    untouched(outside);
+  });
+
+  it("a hcp.lock that is a symlink to a file outside is not replaced through the link", async () => {
+    const { dir, outside } = await setup();
+    const lockText = readFileSync(join(dir, "hcp.lock"), "utf8");
+    writeFileSync(join(outside, "lock.json"), lockText);
+    rmSync(join(dir, "hcp.lock"));
+    symlinkSync(join(outside, "lock.json"), join(dir, "hcp.lock"));
+    const r = await runHcpx(["pack", "remove", "greet", "--json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(readFileSync(join(outside, "lock.json"), "utf8")).toBe(lockText);
+    expect(existsSync(join(outside, "greet", "precious.txt"))).toBe(true);
+  });
+});
+
+describe("pack new / add-verb write only inside their base", () => {
+  it("pack new into a packs/ symlink leading outside the project: refused before anything is written (config included)", async () => {
+    const parent = tmp("hcpx-door-new-");
+    const dir = join(parent, "p");
+    mkdirSync(dir);
+    mkdirSync(join(parent, "outside"));
+    expect((await runHcpx(["init", "--yes"], { cwd: dir })).code).toBe(0);
+    const config = readFileSync(join(dir, "hcp.config.json5"), "utf8");
+    symlinkSync("../outside", join(dir, "packs"));
+    const r = await runHcpx(["pack", "new", "t", "--wrap", "/bin/echo", "--verb", "hi", "--json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(envelope(r).error.code).toBe("symlink_refused");
+    expect(readdirSync(join(parent, "outside"))).toEqual([]);
+    expect(readFileSync(join(dir, "hcp.config.json5"), "utf8")).toBe(config);
+  });
+
+  it("pack add-verb on a pack whose SKILL.md is a link leading out of it: refused, none of its three files changed", async () => {
+    const parent = tmp("hcpx-door-verb-");
+    const dir = join(parent, "p");
+    mkdirSync(dir);
+    expect((await runHcpx(["init", "--yes"], { cwd: dir })).code).toBe(0);
+    expect((await runHcpx(["pack", "new", "t", "--wrap", "/bin/echo", "--verb", "hi"], { cwd: dir })).code).toBe(0);
+    const pack = join(dir, "packs", "t");
+    const outside = join(parent, "SKILL.md");
+    writeFileSync(outside, readFileSync(join(pack, "SKILL.md")));
+    const skill = readFileSync(outside, "utf8");
+    rmSync(join(pack, "SKILL.md"));
+    symlinkSync(outside, join(pack, "SKILL.md"));
+    const before = ["surface.json", "policy.json"].map((f) => readFileSync(join(pack, f), "utf8"));
+    const r = await runHcpx(["pack", "add-verb", pack, "--verb", "bye", "--json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(envelope(r).error.code).toBe("symlink_refused");
+    expect(["surface.json", "policy.json"].map((f) => readFileSync(join(pack, f), "utf8"))).toEqual(before);
+    expect(readFileSync(outside, "utf8")).toBe(skill);
+  });
+});
+
+describe("src/util/door.ts writeFiles: a multi-file change lands whole or not at all", () => {
+  it("when the last file cannot land, the files already renamed in get their old bytes back, a new one goes, and no temp file stays", async () => {
+    const { writeFiles } = await import("../../src/util/door");
+    const dir = tmp("hcpx-door-tx-");
+    writeFileSync(join(dir, "surface.json"), "old surface");
+    writeFileSync(join(dir, "policy.json"), "old policy");
+    mkdirSync(join(dir, "SKILL.md")); // a directory where the third file goes: its rename fails
+    writeFileSync(join(dir, "SKILL.md", "keep"), "x");
+    expect(() =>
+      writeFiles({ dir }, [
+        { abs: join(dir, "surface.json"), data: "new surface" },
+        { abs: join(dir, "policy.json"), data: "new policy" },
+        { abs: join(dir, "new.md"), data: "new file" },
+        { abs: join(dir, "SKILL.md"), data: "new skill" },
+      ]),
+    ).toThrow();
+    expect(readFileSync(join(dir, "surface.json"), "utf8")).toBe("old surface");
+    expect(readFileSync(join(dir, "policy.json"), "utf8")).toBe("old policy");
+    expect(existsSync(join(dir, "new.md"))).toBe(false);
+    expect(readdirSync(dir).sort()).toEqual(["SKILL.md", "policy.json", "surface.json"]);
+  });
+
+  it("a path with a link leading out of the base is refused before any file is written", async () => {
+    const { writeFiles } = await import("../../src/util/door");
+    const dir = tmp("hcpx-door-tx-");
+    const out = tmp("hcpx-door-out-");
+    writeFileSync(join(out, "target"), "outside");
+    symlinkSync(join(out, "target"), join(dir, "SKILL.md"));
+    expect(() =>
+      writeFiles({ dir }, [
+        { abs: join(dir, "surface.json"), data: "new surface" },
+        { abs: join(dir, "SKILL.md"), data: "new skill" },
+      ]),
+    ).toThrow(/symbolic link|symlink/);
+    expect(existsSync(join(dir, "surface.json"))).toBe(false);
+    expect(readFileSync(join(out, "target"), "utf8")).toBe("outside");
+  });
+});
