@@ -241,6 +241,13 @@ export const DescriptorSchema = z.strictObject({
     project: z.optional(ScopeSchema),
     user: z.optional(ScopeSchema),
   }),
+  /**
+   * What a confirm-gated write relies on at this host (issue 26): `model`, one sentence the
+   * prompt block adds to its confirm rule (the host's own prompt, or none); `person`, what
+   * adopt tells the person per scope: how and where they approve the server (Claude Code's
+   * pending approval, Codex trust…) or, where the host has no approval, what gates a write.
+   */
+  gate: z.optional(z.strictObject({ model: z.string().check(z.minLength(1)), person: z.optional(z.strictObject({ project: z.optional(z.string()), user: z.optional(z.string()) })) })),
 });
 export type Descriptor = z.infer<typeof DescriptorSchema>;
 

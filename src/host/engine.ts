@@ -6,7 +6,7 @@
 // a plan; src/plan/diff.ts shows it.
 import { join, relative, dirname } from "node:path";
 import type { Project } from "../pack/model";
-import type { Projection } from "../projection/types";
+import type { BlockOptions, Projection } from "../projection/types";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, home, toPosix, userConfigDir } from "../util/paths";
 import { FORMAT_CAPS, loadDescriptor, type Descriptor, type Slot, type Target } from "./descriptor";
@@ -77,7 +77,7 @@ export interface AdoptPlan extends FilePlan {
  * A projection for one host: `skillsPath` is where that host's Skill copies are (for the
  * prompt block); `shell`: whether the block may advertise `hcpx exec` (hcpx on the host's PATH).
  */
-export type ProjectionFor = (skillsPath: string, opts?: { shell?: boolean; shellCommand?: string }) => Projection;
+export type ProjectionFor = (skillsPath: string, opts?: BlockOptions) => Projection;
 
 
 function first<T>(x: T | T[]): T {
@@ -357,9 +357,16 @@ class AdoptRun {
   }
   shellFor(desc: Descriptor): boolean {
     const can = (d: Descriptor) => this.shellCommandOf(d) !== undefined;
+    return can(desc) && this.blockReaders(desc).every(can);
+  }
+
+  /**
+   * The other hosts (adopted in this run, or recorded at this scope) whose prompt block lands in
+   * a file `desc`'s block lands in: one block serves them all, so it names only what each serves.
+   */
+  blockReaders(desc: Descriptor): Descriptor[] {
     // every file a block may land in: a target with alternatives (Zed's first existing rules file) counts with all of them
     const blocks = (d: Descriptor) => new Set((d.scopes[this.scope]?.targets ?? []).filter((t) => t.format === "markdown-block").flatMap((t) => (Array.isArray(t.path) ? t.path : [t.path]).map((p) => this.absOf(p))));
-    if (!can(desc)) return false;
     const mine = blocks(desc);
     const others = new Map(this.descriptors.map((d) => [d.host, d]));
     for (const h of Object.keys(this.ledger.hosts)) {
@@ -370,8 +377,16 @@ class AdoptRun {
         // a host hcpx no longer knows: its own plan reports it
       }
     }
-    for (const d of others.values()) if (d.host !== desc.host && [...blocks(d)].some((p) => mine.has(p)) && !can(d)) return false;
-    return true;
+    return [...others.values()].filter((d) => d.host !== desc.host && [...blocks(d)].some((p) => mine.has(p)));
+  }
+
+  /** What the prompt block tells the model about the tools and the gate: what every host reading it is served (descriptor `tools`, `gate.model`). */
+  blockForms(desc: Descriptor): { tools: "single" | "per-command" | "mixed"; gate?: string } {
+    const all = [desc, ...this.blockReaders(desc)];
+    const shapes = new Set(all.map((d) => d.tools ?? "single"));
+    const gates = new Set(all.map((d) => d.gate?.model));
+    const gate = gates.size === 1 ? [...gates][0] : undefined;
+    return { tools: shapes.size === 1 ? [...shapes][0]! : "mixed", ...(gate ? { gate } : {}) };
   }
 
   /** The removal of one ledger entry (stale, or --remove): its format's handler. */
@@ -445,7 +460,7 @@ class AdoptRun {
     let projection: Projection;
     try {
       const shell = this.shellFor(desc);
-      projection = projectionFor(skillsTarget ? first(skillsTarget.path) : ".hcp/generated/skills", { shell, ...(shell ? { shellCommand: this.shellCommandOf(desc) } : {}) });
+      projection = projectionFor(skillsTarget ? first(skillsTarget.path) : ".hcp/generated/skills", { shell, ...(shell ? { shellCommand: this.shellCommandOf(desc) } : {}), ...this.blockForms(desc) });
     } catch (err) {
       if (err instanceof HcpxError) return void this.problems.push(...err.problems);
       throw err;
