@@ -49,7 +49,7 @@ export function buildProjection(project: Project, packs: Pack[], opts: BuildOpti
       throw new HcpxError({ code: "skill_name", message: `pack id '${pack.id}' is not a valid Agent Skills name`, file: display(pack.surfaceFile), path: "id", hint: "use lower-case words joined by single hyphens (no leading, trailing or double hyphen)" });
     }
     const withheld = pack.commands.filter((c) => !granted.includes(c)).map((c) => c.verb_key);
-    const w = { packId: pack.id, verbs: withheld };
+    const w = { packId: pack.id, verbs: withheld, all: pack.commands.map((c) => c.verb_key) };
     const skill = loadSkill(pack);
     let leads = filterLeads(skill.leads, w);
     if (leads.length === 0) {
