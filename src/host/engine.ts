@@ -502,7 +502,7 @@ class AdoptRun {
     // user scope: the entry serves the user config, whatever directory and environment the host starts it in
     const served = this.scope === "user" && this.opts.userConfig && !this.opts.preview ? [...shaped, "--config", this.opts.userConfig] : shaped;
     this.commands[desc.host] = served;
-    const classes = commandClasses(projection, desc);
+    const classes = commandClasses(projection, desc, this.scope);
     const envVars = [...new Set(projection.packs.flatMap((p) => p.pack.surface.binding?.env ?? []))].sort();
     const tctx: TemplateContext = {
       command: served[0]!,
@@ -623,8 +623,8 @@ export function ledgerInside(ledgerFile: string, root: string, guard: (named: un
 }
 
 
-function commandClasses(projection: Projection, desc: Descriptor): CommandClass[] {
-  const server = desc.server ?? "hcp";
+function commandClasses(projection: Projection, desc: Descriptor, scope: "project" | "user"): CommandClass[] {
+  const server = desc.servers?.[scope] ?? desc.server ?? "hcp";
   return projection.packs.flatMap((p) =>
     p.commands.map((c) => ({
       cls: c.command.policy.operation === "read" ? ("read" as const) : c.command.policy.confirm ? ("confirm" as const) : ("write" as const),

@@ -93,7 +93,9 @@ const noConfig = (p: Project): boolean => p.configFile === undefined && p.userCo
 export async function serve(opts: ServeOptions): Promise<void> {
   // No config at all (a user-scope entry started in a folder that is not a
   // project) serves no packs and says why; a config that does not parse is fatal.
-  const loadOpts: LoadProjectOptions = { config: opts.config, cwd: opts.cwd ?? process.cwd(), optional: true };
+  // a project's entry serves the project's packs alone; the user's own config is served where there is
+  // no project (and by the user-scope entry, which names it with --config): the two entries never overlap
+  const loadOpts: LoadProjectOptions = { config: opts.config, cwd: opts.cwd ?? process.cwd(), optional: true, user: "fallback" };
   const shape = opts.shape;
   // a long-lived process: the mcp adapter keeps each mcp pack's server running between calls (src/runtime/mcp-adapter.ts)
   (globalThis as Record<symbol, unknown>)[Symbol.for("hcpx.mcp.keepAlive")] = true;

@@ -38,7 +38,7 @@ async function served(s: Scratch, host: string, scope: "project" | "user"): Prom
     } catch {
       continue;
     }
-    const hcp = servers.find((x) => x.name === (d.server ?? "hcp"));
+    const hcp = servers.find((x) => x.name === (d.servers?.[scope] ?? d.server ?? "hcp"));
     if (!hcp?.argv) continue;
     expect(hcp.argv[0], `${host}: the entry runs hcpx from PATH`).toBe("hcpx");
     const env = Object.fromEntries(Object.entries(s.env).filter((e): e is [string, string] => typeof e[1] === "string"));

@@ -288,7 +288,7 @@ describe("user scope honours $HOME", () => {
     expect(r.stdout).toMatch(/created ~\/\.claude\/skills\/ledger\/SKILL\.md/);
     const cj = JSON.parse(s.read("~/.claude.json"));
     expect(cj.numStartups).toBe(3);
-    expect(cj.mcpServers.hcp.type).toBe("stdio");
+    expect(cj.mcpServers["hcp-user"].type).toBe("stdio");
     expect(s.read("~/.claude/CLAUDE.md")).toContain("~/.claude/skills/<pack>/SKILL.md");
     expect(existsSync(join(xdg, "hcp", "adopted.json"))).toBe(true);
     expect(snapshot(s.dir)).toEqual(before.p);

@@ -52,7 +52,8 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
   }
   // user scope serves the user's own config (never this project's packs): README "User scope"
   const user = scope === "user" ? loadUserScope({ config: globals.config, remove: opts.remove === true }) : undefined;
-  const project = user?.project ?? loadProject({ config: globals.config, optional: opts.remove === true });
+  // project scope: the project's packs alone (the user's own are the user-scope entry's), in files the project commits
+  const project = user?.project ?? loadProject({ config: globals.config, optional: opts.remove === true, user: "fallback" });
   let detected: Detected[] | undefined;
   if (byUse) {
     detected = detectHosts({ scope, root: project.root, home: home(), ledgerFile: ledgerPath(scope, project) });
