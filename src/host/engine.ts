@@ -455,6 +455,9 @@ class AdoptRun {
       return;
     }
     for (const n of spec.notes ?? []) this.notes.push(`${desc.name}: ${n}`);
+    // how the person approves the server here, or what a gated write relies on (descriptor gate.person)
+    const gate = desc.gate?.person?.[scope];
+    if (gate && !opts.preview) this.notes.push(`${desc.name}: ${gate}`);
     const skillsTarget = spec.targets.find((t) => t.format === "dir-of-skills");
     const mcp = this.mcpFor(host);
     let projection: Projection;
@@ -524,6 +527,7 @@ class AdoptRun {
       host,
       desc,
       force: this.opts.force === true,
+      conflicts: this.conflicts,
       classes,
       skills: this.opts.skills === false ? false : projection.skills,
       machineSpecific: mcp.machineSpecific,

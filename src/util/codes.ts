@@ -109,6 +109,7 @@ export const ERRORS = {
   outside_base: { hint: "a path must stay inside the project (or $HOME for --scope user)" },
   unsafe_file: { hint: "hcpx writes only regular files it may own: move that file away" },
   locked: { hint: "another `hcpx adopt --write` runs: wait for it, or remove a stale lock it names" },
+  all_adds_hosts: { hint: "name the hosts to adopt (`hcpx adopt claude codex --write`), or `--detected --write` for the hosts in use", usage: true },
   // ---- packs from elsewhere (pack add/install/update, import, from-mcp, from-openapi) ----
   bad_source: { hint: "a source is @scope/name@range, ./pack.tgz, git+https://host/repo.git#ref, ./repo#ref or ./path" },
   ambiguous_source: { hint: "write ./name for a path, or name@range for npm" },
