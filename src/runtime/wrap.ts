@@ -220,7 +220,7 @@ export interface SpawnSpec {
   cwd: string;
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
-  output: "json" | "text";
+  output: "json" | "text" | "jsonl";
   /** shown in messages */
   label: string;
   /** aborted when the caller is gone (a signal to `hcpx exec`, an MCP cancel, `hcpx mcp` shutting down) */
@@ -503,6 +503,30 @@ function lastLine(s: string): string {
   return lines[lines.length - 1] ?? "";
 }
 
+/**
+ * The stderr line that says what failed: the first one a program marks as its failure
+ * (git's `fatal: …`, `error: …`, jq's `jq: error (at <stdin>:1): …`, `panic: …`),
+ * else the last line (git prints usage after its `fatal:` line).
+ */
+export function failureLine(s: string): string {
+  const lines = s.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  return lines.find((l) => /^(?:[\w.-]+:\s*)?(?:fatal|error|panic|FATAL|ERROR|Error)\b[^:]{0,40}:/.test(l)) ?? lines[lines.length - 1] ?? "";
+}
+
+/** JSON Lines: one JSON value per non-blank line, or the first line that is not one. */
+function parseLines(text: string): { ok: true; items: unknown[] } | { ok: false; line: number; why: string; deep: boolean } {
+  const items: unknown[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!.replace(/\r$/, "");
+    if (!l.trim()) continue;
+    const p = parseOutput(l);
+    if (!p.ok) return { ok: false, line: i + 1, why: p.why.replace(/,? *".*"(\.\.\.)? is not valid JSON$/s, " (not valid JSON)"), deep: p.deep };
+    items.push(p.value);
+  }
+  return { ok: true, items };
+}
+
 function result(spec: SpawnSpec, code: number | null, signal: NodeJS.Signals | null, state: string, stdout: Buffer, stderr: Buffer, stderrCut = false): Envelope {
   const stderrTail = tail(stderr, stderrCut);
   if (state === "cancelled") return cancelled(spec.label, spec.signal, true, { stderr_tail: stderrTail });
@@ -511,7 +535,7 @@ function result(spec: SpawnSpec, code: number | null, signal: NodeJS.Signals | n
   const text = stdout.toString("utf8");
   if (signal) return failure("exit_nonzero", `${spec.label} was killed by signal ${signal}`, { exit_code: null, signal, stderr_tail: stderrTail });
   if (code !== 0) {
-    const detail = lastLine(stderrTail) || lastLine(text);
+    const detail = failureLine(stderrTail) || lastLine(text);
     const extra: Record<string, unknown> = { exit_code: code, stderr_tail: stderrTail };
     if (spec.output === "json" && text.trim()) {
       const parsed = parseOutput(text);
@@ -521,6 +545,12 @@ function result(spec: SpawnSpec, code: number | null, signal: NodeJS.Signals | n
     return failure("exit_nonzero", `${spec.label} exited with code ${code}${detail ? `: ${detail}` : ""}`, extra);
   }
   if (spec.output === "text") return { ok: true, data: { text } };
+  if (spec.output === "jsonl") {
+    // JSON Lines (jq -c, many CLIs' --json): `{ items: [one value per line] }`; no output is no items
+    const lines = parseLines(text);
+    if (lines.ok) return { ok: true, data: { items: lines.items } };
+    return failure("bad_output", `${spec.label} printed a line that is not JSON (line ${lines.line} of its output, declared as jsonl): ${lines.why}`, { line: lines.line, excerpt: head(text.split("\n")[lines.line - 1] ?? "", 200), stderr_tail: stderrTail, hint: "check wrap.output in surface.json: jsonl is one JSON value per line" });
+  }
   if (!text.trim()) return failure("bad_output", `${spec.label} printed nothing, but its output is declared as json`, { stderr_tail: stderrTail });
   const parsed = parseOutput(text);
   if (parsed.ok) return { ok: true, data: parsed.value };
