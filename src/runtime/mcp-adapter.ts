@@ -128,7 +128,7 @@ export async function runMcp(pack: Pack, project: Project, cmd: Command, values:
   let healthy = false;
   try {
     try {
-      ({ conn, release } = await open({ command: bin.command, args: [...bin.prefix, ...(spec.args ?? [])], env: binEnv(spec, pack.surface.binding?.env ?? [], runtimeEnv), cwd: project.sandbox.cwd }, timeoutMs));
+      ({ conn, release } = await open({ command: bin.command, args: [...bin.prefix, ...(spec.args ?? [])], env: binEnv(spec, pack.surface.binding?.env ?? [], runtimeEnv, bin.path, spec.bin), cwd: project.sandbox.cwd }, timeoutMs));
     } catch (e) {
       return failure("spawn_failed", `could not start and initialize the MCP server of ${label}: ${(e as Error)?.message ?? String(e)}`, { hint: "run the server's command by hand to see why; `hcpx lint` checks mcp.bin" });
     }

@@ -4,7 +4,7 @@
 // did into an envelope. node:child_process only (this is the exec hot path).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { extname, isAbsolute, resolve } from "node:path";
+import { basename, dirname, extname, isAbsolute, resolve } from "node:path";
 import type { Command, Pack, Project } from "../pack/model";
 import type { WrapSpec } from "../pack/schema";
 import { isInside } from "../util/paths";
@@ -199,8 +199,29 @@ export function resolveBin(pack: Pack, project: Project, bin: string, field = "w
 /** Variables passed through from the runtime's env to every bin (no PATH: bins are absolute). */
 const PASS_ENV = ["HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TEMP", "TMP", "NO_COLOR", "SYSTEMROOT", "WINDIR"];
 
-/** The minimal env of a bin: a few locale/home basics + agent_env + the Binding names. */
-export function binEnv(wrap: Pick<WrapSpec, "agent_env">, bindingNames: readonly string[], runtimeEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+/**
+ * Launchers that start the program they are given by looking it (and its interpreter) up on
+ * PATH: `npx -y pkg` runs a `#!/usr/bin/env node` script, `uvx pkg` a Python entry point. The
+ * way hosts run `npx …`/`uvx …` servers, they get a PATH — this one, made by the runtime from
+ * where the launcher resolved (and this Node's directory), never from the pack (agent_env and
+ * the Binding cannot name PATH).
+ */
+const LAUNCHERS = new Set(["npx", "npm", "pnpm", "pnpx", "bunx", "bun", "yarn", "uvx", "uv", "pipx", "deno"]);
+
+/**
+ * The PATH a launcher needs, or undefined for any other program (bins are absolute: no PATH).
+ * `name`: the bin as the pack or the command line names it (`npx`); `binPath`: where it resolved
+ * (npm's `npx` is the real file npx-cli.js).
+ */
+export function launcherPath(binPath: string | undefined, name?: string): string | undefined {
+  const base = (p: string) => basename(p).replace(/(?:-cli)?\.(?:c|m)?js$/, "");
+  if (!binPath || !(LAUNCHERS.has(base(binPath)) || (name !== undefined && LAUNCHERS.has(base(name))))) return undefined;
+  const dirs = [dirname(binPath), dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"];
+  return [...new Set(dirs)].join(":");
+}
+
+/** The minimal env of a bin: a few locale/home basics + agent_env + the Binding names (+ a launcher's PATH, see launcherPath). */
+export function binEnv(wrap: Pick<WrapSpec, "agent_env">, bindingNames: readonly string[], runtimeEnv: NodeJS.ProcessEnv, binPath?: string, binName?: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(runtimeEnv)) {
     if (v === undefined) continue;
@@ -211,6 +232,8 @@ export function binEnv(wrap: Pick<WrapSpec, "agent_env">, bindingNames: readonly
     const v = runtimeEnv[n];
     if (v !== undefined) env[n] = v;
   }
+  const path = launcherPath(binPath, binName);
+  if (path !== undefined) env.PATH = path;
   return env;
 }
 
@@ -600,7 +623,7 @@ export async function runWrap(pack: Pack, project: Project, cmd: Command, values
     command: bin.command,
     argv: [...bin.prefix, ...argv],
     cwd: project.sandbox.cwd,
-    env: binEnv(wrap, pack.surface.binding?.env ?? [], runtimeEnv),
+    env: binEnv(wrap, pack.surface.binding?.env ?? [], runtimeEnv, bin.path, wrap.bin),
     timeoutMs: wrap.timeout_ms ?? DEFAULT_TIMEOUT_MS,
     output: cmd.output ?? wrap.output ?? "json",
     label: `${pack.id} ${cmd.verb_key}`,
