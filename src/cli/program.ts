@@ -359,7 +359,7 @@ program
 program
   .command("completion")
   .description("print a shell completion script")
-  .argument("<shell>", "bash or zsh")
+  .argument("<shell>", "bash, zsh or fish")
   .option("--json", "print the result envelope")
   .addHelpText("after", "\nExamples:\n  $ hcpx completion bash > ~/.local/share/bash-completion/completions/hcpx\n  $ source <(hcpx completion zsh)\n")
   .action(

@@ -28,3 +28,16 @@ export function matchedCommands(packs: Pack[], pattern: string): string[] {
   for (const p of packs) for (const c of p.commands) if (matches(pattern, `${p.id}.${c.verb_key}`)) out.push(`${p.id}.${c.verb_key}`);
   return out;
 }
+
+/**
+ * Which scope's MCP entry serves which packs: the project's entry (project-scope adopt)
+ * serves the project config's packs alone; the user-scope entry serves the user config's
+ * (a pack both activate is in both). `projectDirs`/`userDirs`: what each config alone activates.
+ */
+export function servedByScope(packs: Pack[], projectDirs: string[], userDirs: string[]): { project: string[]; user: string[] } {
+  const ids = (dirs: string[]) => {
+    const set = new Set(dirs.map((d) => resolve(d)));
+    return packs.filter((p) => set.has(resolve(p.dir))).map((p) => p.id).sort();
+  };
+  return { project: ids(projectDirs), user: ids(userDirs) };
+}

@@ -290,6 +290,20 @@ export const DescriptorSchema = z.strictObject({
     project: z.optional(ScopeSchema),
     user: z.optional(ScopeSchema),
   }),
+  /**
+   * What a confirm-gated write relies on at this host (issue 26): `model`, one sentence the
+   * prompt block adds to its confirm rule (the host's own prompt, or none); `person`, what
+   * adopt tells the person per scope: how and where they approve the server (Claude Code's
+   * pending approval, Codex trust…) or, where the host has no approval, what gates a write.
+   */
+  /**
+   * The MCP server name per scope, where it is not `hcp` (issue 26): Claude Code warns
+   * "Conflicting scopes" when a project's `.mcp.json` and `~/.claude.json` both hold `hcp`
+   * with different commands (and the project's hides the user's). The scope's entry key,
+   * its rule patterns (`mcp__hcp__…`) and approvals are written under this name instead.
+   */
+  servers: z.optional(z.strictObject({ project: z.optional(z.string().check(z.regex(/^[a-z][a-z0-9-]*$/))), user: z.optional(z.string().check(z.regex(/^[a-z][a-z0-9-]*$/))) })),
+  gate: z.optional(z.strictObject({ model: z.string().check(z.minLength(1)), person: z.optional(z.strictObject({ project: z.optional(z.string()), user: z.optional(z.string()) })) })),
 });
 export type Descriptor = z.infer<typeof DescriptorSchema>;
 
@@ -412,9 +426,31 @@ export function loadDescriptor(name: string): Descriptor {
     for (const [i, h] of (sc?.health ?? []).entries()) for (const p of Array.isArray(h.path) ? h.path : [h.path]) if (p.startsWith("/") || p.split("/").includes("..")) throw new HcpxError({ code: "bad_descriptor", message: `health path '${p}' must be relative to the project or start with ~/`, file: doc.file, path: `scopes.${scope}.health[${i}].path` });
     if (sc?.launch?.cwd !== undefined && !sc.launch.cwd.startsWith("~/") && sc.launch.cwd !== "~") throw new HcpxError({ code: "bad_descriptor", message: "`launch.cwd` must start with ~/", file: doc.file, path: `scopes.${scope}.launch.cwd` });
   }
+  for (const scope of ["project", "user"] as const) {
+    const name = d.servers?.[scope];
+    const sc = d.scopes[scope];
+    if (name && name !== "hcp" && sc) sc.targets = sc.targets.map((t) => renameServer(t, name));
+  }
   if (d.toolApprovals && d.tools !== "per-command") throw new HcpxError({ code: "bad_descriptor", message: "`toolApprovals` needs `tools: \"per-command\"` (one tool per command to approve)", file: doc.file, path: "toolApprovals" });
   cache.set(host, d);
   return d;
+}
+
+/**
+ * A target written under server name `name` instead of `hcp`: the entry's own key, the
+ * server in each rule pattern (`mcp__hcp__{tool}`, `hcp_{tool}`: its first `hcp` word),
+ * and an approval naming the server (`enabledMcpjsonServers: ["hcp"]`).
+ */
+function renameServer(t: Target, name: string): Target {
+  const pat = (p: string) => (p === "hcp" ? name : p.replace(/(^|_)hcp(?=_)/, `$1${name}`));
+  const list = (l?: string[]) => l?.map(pat);
+  // a rule is a pattern, or an object whose string fields hold patterns (Amp's { tool, action })
+  const rule = (r: string | Record<string, unknown>) => (typeof r === "string" ? pat(r) : Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" ? pat(v) : v])));
+  const out: Target = { ...t };
+  if (t.entry && t.key?.at(-1) === "hcp") out.key = [...t.key.slice(0, -1), name];
+  if (t.items) out.items = Object.fromEntries(Object.entries(t.items).map(([k, v]) => [k, v?.map(rule)]));
+  if (t.members) out.members = { ...t.members, pattern: pat(t.members.pattern), ...(t.members.always ? { always: list(t.members.always) } : {}) };
+  return out;
 }
 
 /** An `entry` fills each slot at most once; the command line is `command` (with `args`) or `argv`. */

@@ -6,7 +6,7 @@
 // a plan; src/plan/diff.ts shows it.
 import { join, relative, dirname } from "node:path";
 import type { Project } from "../pack/model";
-import type { Projection } from "../projection/types";
+import type { BlockOptions, Projection } from "../projection/types";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, home, toPosix, userConfigDir } from "../util/paths";
 import { canonicalHost, FORMAT_CAPS, loadDescriptor, type Descriptor, type Slot, type Target } from "./descriptor";
@@ -78,7 +78,7 @@ export interface AdoptPlan extends FilePlan {
  * A projection for one host: `skillsPath` is where that host's Skill copies are (for the
  * prompt block); `shell`: whether the block may advertise `hcpx exec` (hcpx on the host's PATH).
  */
-export type ProjectionFor = (skillsPath: string, opts?: { shell?: boolean; shellCommand?: string }) => Projection;
+export type ProjectionFor = (skillsPath: string, opts?: BlockOptions) => Projection;
 
 
 function first<T>(x: T | T[]): T {
@@ -368,9 +368,16 @@ class AdoptRun {
   }
   shellFor(desc: Descriptor): boolean {
     const can = (d: Descriptor) => this.shellCommandOf(d) !== undefined;
+    return can(desc) && this.blockReaders(desc).every(can);
+  }
+
+  /**
+   * The other hosts (adopted in this run, or recorded at this scope) whose prompt block lands in
+   * a file `desc`'s block lands in: one block serves them all, so it names only what each serves.
+   */
+  blockReaders(desc: Descriptor): Descriptor[] {
     // every file a block may land in: a target with alternatives (Zed's first existing rules file) counts with all of them
     const blocks = (d: Descriptor) => new Set((d.scopes[this.scope]?.targets ?? []).filter((t) => t.format === "markdown-block").flatMap((t) => (Array.isArray(t.path) ? t.path : [t.path]).map((p) => this.absOf(p))));
-    if (!can(desc)) return false;
     const mine = blocks(desc);
     const others = new Map(this.descriptors.map((d) => [d.host, d]));
     for (const h of Object.keys(this.ledger.hosts)) {
@@ -381,8 +388,16 @@ class AdoptRun {
         // a host hcpx no longer knows: its own plan reports it
       }
     }
-    for (const d of others.values()) if (d.host !== desc.host && [...blocks(d)].some((p) => mine.has(p)) && !can(d)) return false;
-    return true;
+    return [...others.values()].filter((d) => d.host !== desc.host && [...blocks(d)].some((p) => mine.has(p)));
+  }
+
+  /** What the prompt block tells the model about the tools and the gate: what every host reading it is served (descriptor `tools`, `gate.model`). */
+  blockForms(desc: Descriptor): { tools: "single" | "per-command" | "mixed"; gate?: string } {
+    const all = [desc, ...this.blockReaders(desc)];
+    const shapes = new Set(all.map((d) => d.tools ?? "single"));
+    const gates = new Set(all.map((d) => d.gate?.model));
+    const gate = gates.size === 1 ? [...gates][0] : undefined;
+    return { tools: shapes.size === 1 ? [...shapes][0]! : "mixed", ...(gate ? { gate } : {}) };
   }
 
   /** The removal of one ledger entry (stale, or --remove): its format's handler. */
@@ -452,12 +467,15 @@ class AdoptRun {
     }
     for (const n of spec.notes ?? []) this.notes.push(`${desc.name}: ${n}`);
     if (desc.endOfLife) this.notes.push(`${desc.name}: end of life since ${desc.endOfLife.since}: ${desc.endOfLife.note}; adopt keeps working for people who still run it`);
+    // how the person approves the server here, or what a gated write relies on (descriptor gate.person)
+    const gate = desc.gate?.person?.[scope];
+    if (gate && !opts.preview) this.notes.push(`${desc.name}: ${gate}`);
     const skillsTarget = spec.targets.find((t) => t.format === "dir-of-skills");
     const mcp = this.mcpFor(host);
     let projection: Projection;
     try {
       const shell = this.shellFor(desc);
-      projection = projectionFor(skillsTarget ? first(skillsTarget.path) : ".hcp/generated/skills", { shell, ...(shell ? { shellCommand: this.shellCommandOf(desc) } : {}) });
+      projection = projectionFor(skillsTarget ? first(skillsTarget.path) : ".hcp/generated/skills", { shell, ...(shell ? { shellCommand: this.shellCommandOf(desc) } : {}), ...this.blockForms(desc) });
     } catch (err) {
       if (err instanceof HcpxError) return void this.problems.push(...err.problems);
       throw err;
@@ -502,7 +520,7 @@ class AdoptRun {
     // user scope: the entry serves the user config, whatever directory and environment the host starts it in
     const served = this.scope === "user" && this.opts.userConfig && !this.opts.preview ? [...shaped, "--config", this.opts.userConfig] : shaped;
     this.commands[desc.host] = served;
-    const classes = commandClasses(projection, desc);
+    const classes = commandClasses(projection, desc, this.scope);
     const envVars = [...new Set(projection.packs.flatMap((p) => p.pack.surface.binding?.env ?? []))].sort();
     const tctx: TemplateContext = {
       command: served[0]!,
@@ -524,6 +542,7 @@ class AdoptRun {
       host,
       desc,
       force: this.opts.force === true,
+      conflicts: this.conflicts,
       classes,
       skills: this.opts.skills === false ? false : projection.skills,
       machineSpecific: mcp.machineSpecific,
@@ -623,8 +642,8 @@ export function ledgerInside(ledgerFile: string, root: string, guard: (named: un
 }
 
 
-function commandClasses(projection: Projection, desc: Descriptor): CommandClass[] {
-  const server = desc.server ?? "hcp";
+function commandClasses(projection: Projection, desc: Descriptor, scope: "project" | "user"): CommandClass[] {
+  const server = desc.servers?.[scope] ?? desc.server ?? "hcp";
   return projection.packs.flatMap((p) =>
     p.commands.map((c) => ({
       cls: c.command.policy.operation === "read" ? ("read" as const) : c.command.policy.confirm ? ("confirm" as const) : ("write" as const),

@@ -159,7 +159,9 @@ export class McpFront {
 
   constructor(opts: FrontOptions) {
     this.shape = opts.shape;
-    this.loadOpts = { config: opts.config, cwd: opts.cwd ?? process.cwd(), optional: true };
+    // a project's entry serves the project's packs alone; the user's own config is served where there is
+    // no project (and by the user-scope entry, which names it with --config): the two entries never overlap
+    this.loadOpts = { config: opts.config, cwd: opts.cwd ?? process.cwd(), optional: true, user: "fallback" };
     this.states = opts.states ?? new ConfirmStates();
     this.log = opts.log ?? (() => {});
     this.hostApproval = opts.hostApproval;

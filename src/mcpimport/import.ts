@@ -219,11 +219,39 @@ function cell(s: string): string {
   return s.replace(/\|/g, "\\|").replace(/\s+/g, " ");
 }
 
-export function renderSkill(d: McpDraft): string {
+/**
+ * Items joined by ", " while `head + list` stays within `budget` characters, whole items
+ * only: a list cut mid-name ("edit_f…") would name a command that does not exist, and
+ * outlive a withheld command's removal. Items that do not fit are left out (the Skill
+ * lists every command).
+ */
+function fitList(head: string, items: string[], budget: number): string {
+  let out = "";
+  for (const it of items) {
+    const next = out ? `${out}, ${it}` : it;
+    if (head.length + next.length > budget) break;
+    out = next;
+  }
+  return out;
+}
+
+/** The lead and the description of a from-mcp Skill: every command named as a list item, so that withholding one cuts it cleanly. */
+export function skillText(d: McpDraft): { lead: string; description: string } {
   const reads = d.commands.filter((c) => c.operation === "read").map((c) => c.verb_key);
   const confirms = d.commands.filter((c) => c.confirm).map((c) => c.verb_key);
-  const lead = `${d.id}: ${d.server.name ?? "MCP server"} tools${reads.length ? `; reads: ${reads.slice(0, 3).join(", ")}${reads.length > 3 ? ", …" : ""}` : ""}${confirms.length ? `; confirm: ${confirms.slice(0, 2).join(", ")}${confirms.length > 2 ? ", …" : ""}` : ""}`;
-  const desc = `${d.description}. Commands: ${d.commands.map((c) => c.verb_key).join(", ")}.`.slice(0, 1000);
+  let lead = `${d.id}: ${oneLine(d.server.name, 40) ?? "MCP server"} tools`;
+  const r = fitList(`${lead}; reads: `, reads, 118);
+  if (r) lead += `; reads: ${r}`;
+  const c = fitList(`${lead}; confirm: `, confirms, 118);
+  if (c) lead += `; confirm: ${c}`;
+  // the commands as code spans: a projection cuts a withheld one out of the description (a plain word is prose and stays)
+  const head = `${d.description}. Commands: `;
+  const list = fitList(head, d.commands.map((x) => `\`${x.verb_key}\``), 998);
+  return { lead, description: list ? `${head}${list}.` : `${d.description}.` };
+}
+
+export function renderSkill(d: McpDraft): string {
+  const { lead, description: desc } = skillText(d);
   const example = d.commands.find((c) => c.operation === "read") ?? d.commands[0];
   const exArgs = example ? Object.entries(example.args).filter(([, a]) => a.required).map(([n, a]) => `${n}=<${a.type === "enum" ? (a.values ?? []).join("|") : a.type}>`) : [];
   const lines = [
@@ -231,7 +259,7 @@ export function renderSkill(d: McpDraft): string {
     `name: ${d.id}`,
     `description: ${q(desc)}`,
     "leads:",
-    `  - ${q(lead.length > 118 ? lead.slice(0, 117) + "…" : lead)}`,
+    `  - ${q(lead)}`,
     "---",
     "",
     `# ${d.id}`,

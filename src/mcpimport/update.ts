@@ -52,7 +52,7 @@ export async function updateMcpPack(dirArg: string, opts: { yes?: boolean; timeo
   const { connect, listToolsPage } = await import("../runtime/mcp-client");
   let conn;
   try {
-    conn = await connect({ command: bin.command, args: [...bin.prefix, ...(spec.args ?? [])], env: binEnv(spec, pack.surface.binding?.env ?? [], process.env), cwd: project.sandbox.cwd }, timeoutMs);
+    conn = await connect({ command: bin.command, args: [...bin.prefix, ...(spec.args ?? [])], env: binEnv(spec, pack.surface.binding?.env ?? [], process.env, bin.path, spec.bin), cwd: project.sandbox.cwd }, timeoutMs);
   } catch (e) {
     throw new HcpxError({ code: "mcp_connect_failed", message: `could not start and initialize the server of ${pack.id}: ${(e as Error)?.message ?? String(e)}`, hint: "run its command by hand; it must speak MCP on stdio" });
   }

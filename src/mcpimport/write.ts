@@ -6,7 +6,7 @@
 // The server runs with the same minimal env as at run time, so what it shows
 // here is what it shows to the runtime.
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { baseForDir, guard, writeFiles } from "../util/door";
+import { baseForDir, guard, removeEmptyDir, removeFile, writeFiles } from "../util/door";
 import { basename, dirname, extname, join, relative, resolve } from "node:path";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, isInside, toPosix } from "../util/paths";
@@ -17,7 +17,9 @@ import { configPath } from "../config/file";
 import { warning } from "../config/common";
 import { whichOnPath } from "../util/which";
 import { recordSandboxBin, type BinRecorded } from "../config/sandbox";
-import { binEnv, DEFAULT_TIMEOUT_MS } from "../runtime/wrap";
+import { binEnv, DEFAULT_TIMEOUT_MS, launcherPath } from "../runtime/wrap";
+import { missingDirs } from "../util/fsio";
+import { isForbiddenEnv } from "../pack/envrules";
 import { draftFromTools, renderPolicy, renderSkill, renderSurface, type McpDraft, type McpToolInfo } from "./import";
 import { listAllTools, pinOf, PinError, toolsByName } from "../runtime/mcp-pins";
 
@@ -64,6 +66,8 @@ export function idFromName(name: string): string | undefined {
 export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise<FromMcpResult> {
   if (argv.length === 0 || !argv[0]!.trim()) throw new HcpxError({ code: "usage", message: "no server command given", hint: "hcpx pack from-mcp --id fs -- npx @modelcontextprotocol/server-filesystem ." }, 64);
   for (const n of opts.env ?? []) if (!ENV_NAME_RE.test(n)) throw new HcpxError({ code: "usage", message: `--env '${n}' is not an environment variable name`, hint: "pass names only, like --env GITHUB_TOKEN; the value is read from the environment at run time" }, 64);
+  // refused before anything runs or is written: a Binding never names PATH, HOME, LD_* … (the pack would not load)
+  for (const n of opts.env ?? []) if (isForbiddenEnv(n)) throw new HcpxError({ code: "usage", message: `--env '${n}': a pack's Binding cannot name ${n} (it changes what a program loads or runs); nothing was written`, hint: n === "PATH" ? "not needed: a launcher (npx, uvx…) gets the PATH it needs from the runtime" : "pass only the names the server reads as settings or secrets" }, 64);
   if (opts.id !== undefined && !PACK_ID_RE.test(opts.id)) throw new HcpxError({ code: "bad_id", message: `'${opts.id}' is not a valid pack id`, hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$, e.g. fs or github" }, 64);
   const cfgFile = configPath(opts);
   const haveConfig = cfgFile !== undefined && existsSync(cfgFile);
@@ -102,9 +106,9 @@ export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise
   let server: { name?: string; version?: string; title?: string } = {};
   let conn;
   try {
-    conn = await connect({ command, args: [...prefix, ...args], env: binEnv({}, opts.env ?? [], process.env), cwd: base }, timeoutMs);
+    conn = await connect({ command, args: [...prefix, ...args], env: binEnv({}, opts.env ?? [], process.env, path, first), cwd: base }, timeoutMs);
   } catch (e) {
-    throw new HcpxError({ code: "mcp_connect_failed", message: `could not start and initialize the server \`${argv.join(" ")}\`: ${(e as Error)?.message ?? String(e)}`, hint: "run the command by hand; it must speak MCP on stdio. It runs with a minimal environment (no PATH): pass the names it needs with --env" });
+    throw new HcpxError({ code: "mcp_connect_failed", message: `could not start and initialize the server \`${argv.join(" ")}\`: ${(e as Error)?.message ?? String(e)}`, hint: `run the command by hand; it must speak MCP on stdio. It runs with a minimal environment${launcherPath(path, first) ? ` (PATH: ${launcherPath(path, first)})` : " (no PATH; a launcher such as npx or uvx gets the PATH it needs)"}: pass the other names it needs with --env` });
   }
   try {
     const info = conn.client.getServerVersion();
@@ -142,16 +146,25 @@ export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise
   // the one write door: refused before anything (the config's sandbox.bins included) is written
   const door = baseForDir(dir);
   guard(door, dir);
+  // the pack first, then sandbox.bins: a pack that does not load leaves nothing behind (its files go, the config is not edited)
+  const created = missingDirs(dir, base);
+  const files = ["surface.json", "policy.json", "SKILL.md"].map((f) => join(dir, f));
+  const had = new Set(files.filter((f) => existsSync(f)));
+  try {
+    // surface, policy and Skill land together or not at all
+    writeFiles(door, [
+      { abs: files[0]!, data: renderSurface(draft) },
+      { abs: files[1]!, data: renderPolicy(draft) },
+      { abs: files[2]!, data: renderSkill(draft) },
+    ]);
+    loadPack(dir); // what we wrote must load
+  } catch (e) {
+    for (const f of files) if (!had.has(f) && existsSync(f)) removeFile(door, f);
+    for (const d of [...created].reverse()) removeEmptyDir(door, d);
+    throw e;
+  }
   // sandbox.bins: recorded in the project config when there is one
   const recorded: BinRecorded | undefined = sandboxBin ? recordSandboxBin(opts, haveConfig, sandboxBin, warnings) : undefined;
-
-  // surface, policy and Skill land together or not at all
-  writeFiles(door, [
-    { abs: join(dir, "surface.json"), data: renderSurface(draft) },
-    { abs: join(dir, "policy.json"), data: renderPolicy(draft) },
-    { abs: join(dir, "SKILL.md"), data: renderSkill(draft) },
-  ]);
-  loadPack(dir); // what we wrote must load
   const lint = lintPackDir(dir).problems;
   for (const n of draft.notes) warnings.push(warning("mcp_import", n));
   return { id, dir, draft, runs: { bin: draft.bin, path, args }, sandboxBin: sandboxBin && recorded ? { ...sandboxBin, recorded } : undefined, lint, warnings };

@@ -156,8 +156,13 @@ export interface LoadProjectOptions {
   /** Explicit config file (`--config`), else $HCP_CONFIG, else search upward from cwd. */
   config?: string;
   cwd?: string;
-  /** Read the user config (~/.config/hcp/config.json5). Default true. */
-  user?: boolean;
+  /**
+   * Read the user config (~/.config/hcp/config.json5). Default true (merged under the
+   * project's). "fallback": only where there is no project config — what writes or serves
+   * a project's files (project-scope adopt, generate, the project's MCP entry) holds the
+   * project's packs alone, and the user's packs are served by the user-scope entry.
+   */
+  user?: boolean | "fallback";
   /** Do not fail when no config exists (returns an empty project at cwd). */
   optional?: boolean;
 }
@@ -217,7 +222,8 @@ export function loadProject(opts: LoadProjectOptions = {}): Project {
       problems.push(...e.problems);
     }
   };
-  if (opts.user !== false && existsSync(userFile) && userFile !== projectFile) tryRead(userFile);
+  const withUser = opts.user === "fallback" ? projectFile === undefined : opts.user !== false;
+  if (withUser && existsSync(userFile) && userFile !== projectFile) tryRead(userFile);
   if (projectFile) tryRead(projectFile);
   if (problems.length) throw new HcpxError(problems);
   if (!projectFile && !opts.optional && layers.length === 0) {

@@ -20,7 +20,7 @@ export interface Command {
   /** The CLI face, first token the pack's CLI name. */
   cli?: string[];
   /** wrap: how stdout is read, when the command overrides wrap.output. */
-  output?: "json" | "text";
+  output?: "json" | "text" | "jsonl";
   args: Record<string, ArgSpec>;
   /** openapi: the operation (method upper-cased). */
   http?: Omit<HttpSpec, "method"> & { method: string };

@@ -47,7 +47,7 @@ export function build() {
     description: z.optional(str()),
     cli: z.optional(z.array(str()).check(z.minLength(1))),
     /** wrap: how this command's stdout is read, when it differs from wrap.output. */
-    output: z.optional(z.enum(["json", "text"])),
+    output: z.optional(z.enum(["json", "text", "jsonl"])),
     args: z.optional(z.record(z.string().check(z.regex(ARG_NAME_RE, "an arg name is letters, digits, _ or -")), ArgSchema)),
     /** mcp: the name of the server's tool this command calls (verb_key is the hcpx name). */
     tool: z.optional(nonEmpty()),
@@ -83,7 +83,7 @@ export function build() {
     argv_template: z.optional(z.array(str())),
     agent_env: z.optional(z.record(z.string().check(z.regex(ENV_NAME_RE)), z.string())),
     json_flag: z.optional(z.nullable(str())),
-    output: z.optional(z.enum(["json", "text"])),
+    output: z.optional(z.enum(["json", "text", "jsonl"])),
     timeout_ms: z.optional(z.int().check(z.gt(0), z.lte(3_600_000))),
     pass_through: z.optional(PassThroughSchema),
   });

@@ -49,6 +49,8 @@ export const SECRET_DIRS = [
   ".augment",
   ".continue",
   ".codeium",
+  ".config/Claude",
+  "Library/Application Support/Claude",
   ".aws-sso",
 ] as const;
 

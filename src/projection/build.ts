@@ -10,28 +10,18 @@ import { HcpxError } from "../util/errors";
 import { display } from "../util/paths";
 import { filterDescription, filterLeads, skillCopy } from "./skillcopy";
 import { CONFIRM_MARKER, READ_SKILL_TOOL, SHELL_TOOL, boundedList, checkToolNames, commandTool, readSkillTool, shellTool } from "./tools";
-import type { ProjectedPack, ProjectedSkill, Projection, ToolDef } from "./types";
+import type { BlockOptions, ProjectedPack, ProjectedSkill, Projection, ToolDef } from "./types";
 import { callable } from "../pack/adapters/index";
 
-export interface BuildOptions {
+export interface BuildOptions extends BlockOptions {
   /**
    * Where the Skill copies are, relative to the project root (posix), as the
    * prompt block tells the agent. Default `.hcp/generated/skills`.
    */
   skillsPath?: string;
-  /**
-   * The block advertises the shell route (`hcpx exec …`) only when the host's
-   * shell can run it: `hcpx` on PATH (adopt knows from the MCP command it
-   * writes). Default true.
-   */
-  shell?: boolean;
-  /**
-   * The command the shell route runs, `<shellCommand> exec …` (default `hcpx`): where
-   * hcpx is not on PATH, what the MCP entry runs (absolute node + hcpx), so that the
-   * block says how to run it.
-   */
-  shellCommand?: string;
 }
+
+export type { BlockOptions };
 
 export const DEFAULT_SKILLS_PATH = ".hcp/generated/skills";
 const SKILL_NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -60,7 +50,7 @@ export function buildProjection(project: Project, packs: Pack[], opts: BuildOpti
       throw new HcpxError({ code: "skill_name", message: `pack id '${pack.id}' is not a valid Agent Skills name`, file: display(pack.surfaceFile), path: "id", hint: "use lower-case words joined by single hyphens (no leading, trailing or double hyphen)" });
     }
     const withheld = pack.commands.filter((c) => !granted.includes(c)).map((c) => c.verb_key);
-    const w = { packId: pack.id, verbs: withheld };
+    const w = { packId: pack.id, verbs: withheld, all: pack.commands.map((c) => c.verb_key) };
     const skill = loadSkill(pack);
     let leads = filterLeads(skill.leads, w);
     if (leads.length === 0) {
@@ -96,11 +86,11 @@ export function buildProjection(project: Project, packs: Pack[], opts: BuildOpti
 
   const skills: ProjectedSkill[] = projected.map((p) => ({ packId: p.pack.id, content: p.skillText }));
   const packsOut: ProjectedPack[] = projected.map(({ skillText: _s, ...rest }) => rest);
-  return { packs: packsOut, ...promptBlock(packsOut, skillsPath, opts.shell ?? true, opts.shellCommand), shellTool: shell, tools, readSkillTool: readSkill, skills };
+  return { packs: packsOut, ...promptBlock(packsOut, skillsPath, opts), shellTool: shell, tools, readSkillTool: readSkill, skills };
 }
 
-function promptBlock(packs: ProjectedPack[], skillsPath: string, shell: boolean, shellCommand = "hcpx"): { promptBlock: string; hash: string } {
-  const body = promptBody(packs, skillsPath, shell, shellCommand);
+function promptBlock(packs: ProjectedPack[], skillsPath: string, opts: BlockOptions): { promptBlock: string; hash: string } {
+  const body = promptBody(packs, skillsPath, opts);
   const hash = sha16(body);
   return { promptBlock: `<!-- hcp:prompt sha256:${hash} -->\n${body}`, hash };
 }
@@ -110,24 +100,44 @@ function promptBlock(packs: ProjectedPack[], skillsPath: string, shell: boolean,
  * host reads its Skill copies from its own dir). Only the block is rendered
  * again; everything else is shared.
  */
-export function withSkillsPath(projection: Projection, skillsPath: string, opts: { shell?: boolean; shellCommand?: string } = {}): Projection {
-  return { ...projection, ...promptBlock(projection.packs, skillsPath.replace(/\\/g, "/").replace(/\/+$/, ""), opts.shell ?? true, opts.shellCommand) };
+export function withSkillsPath(projection: Projection, skillsPath: string, opts: BlockOptions = {}): Projection {
+  return { ...projection, ...promptBlock(projection.packs, skillsPath.replace(/\\/g, "/").replace(/\/+$/, ""), opts) };
 }
 
-function promptBody(packs: ProjectedPack[], skillsPath: string, shell: boolean, shellCommand: string): string {
+function promptBody(packs: ProjectedPack[], skillsPath: string, opts: BlockOptions): string {
+  const shell = opts.shell ?? true;
+  const shellCommand = opts.shellCommand ?? "hcpx";
   const L: string[] = [];
   L.push("## Packs (Harness Context Protocol)", "");
   if (packs.length === 0) {
     L.push("No pack commands are granted to you.");
     return L.join("\n") + "\n";
   }
+  const shellWay = `\`${shellCommand} exec <pack> <verb> --json -- key=value …\` (shell${shellCommand === "hcpx" ? "" : "; `hcpx` is not on PATH here: this is the command the hcp MCP entry runs"})`;
+  const argvNote = shell ? `A pass_through verb takes literal words after \`--\` instead of key=value${opts.tools ? " (`argv` in a tool call)" : ""}.` : "A pass_through verb takes literal words (`argv`) instead of args.";
+  const gate = opts.gate ? ` ${opts.gate}` : "";
+  const confirmLine = shell
+    ? `A write marked "${CONFIRM_MARKER}" runs only with \`--confirm\` (\`confirm: true\` in a tool call): ask the user first.${gate}`
+    : `A write marked "${CONFIRM_MARKER}" runs only with \`confirm: true\` in the tool call: ask the user first.${gate}`;
+  let how: string;
+  switch (opts.tools) {
+    case "single":
+      how = `Run a pack's command with the \`${SHELL_TOOL}\` tool of the hcp MCP server ({pack, verb, args, confirm})${shell ? `, or with ${shellWay}` : ""}.`;
+      break;
+    case "per-command":
+      how = `Each granted command is a tool of the hcp MCP server named \`<pack>__<verb>\` (dots in the verb become \`_\`), taking the verb's args${shell ? `; or run it with ${shellWay}` : ""}.`;
+      break;
+    case "mixed":
+      how = `Run a pack's command with the tools of the hcp MCP server (its tool list names them)${shell ? `, or with ${shellWay}` : ""}.`;
+      break;
+    default:
+      how = shell
+        ? `Run a pack's command with ${shellWay}, the \`${SHELL_TOOL}\` tool ({pack, verb, args, confirm}), or in a tool loop the tool \`<pack>__<verb>\` (dots in the verb become \`_\`).`
+        : `Run a pack's command with the \`${SHELL_TOOL}\` tool ({pack, verb, args, confirm}), or in a tool loop the tool \`<pack>__<verb>\` (dots in the verb become \`_\`).`;
+  }
   L.push(
-    shell
-      ? `Run a pack's command with \`${shellCommand} exec <pack> <verb> --json -- key=value …\` (shell${shellCommand === "hcpx" ? "" : "; `hcpx` is not on PATH here: this is the command the hcp MCP entry runs"}), the \`${SHELL_TOOL}\` tool ({pack, verb, args, confirm}), or in a tool loop the tool \`<pack>__<verb>\` (dots in the verb become \`_\`). A pass_through verb takes literal words after \`--\` instead of key=value.`
-      : `Run a pack's command with the \`${SHELL_TOOL}\` tool ({pack, verb, args, confirm}), or in a tool loop the tool \`<pack>__<verb>\` (dots in the verb become \`_\`). A pass_through verb takes literal words (\`argv\`) instead of args.`,
-    shell
-      ? `A write marked "${CONFIRM_MARKER}" runs only with \`--confirm\` (\`confirm: true\` in a tool call): ask the user first.`
-      : `A write marked "${CONFIRM_MARKER}" runs only with \`confirm: true\` in the tool call: ask the user first.`,
+    `${how} ${argvNote}`,
+    confirmLine,
     `Before the first use of a pack, read its Skill: the \`${READ_SKILL_TOOL}\` tool with \`{"pack": "<pack>"}\`, or \`${skillsPath}/<pack>/SKILL.md\`.`,
     "",
     `Each verb below is marked r (read) or w (write); "${CONFIRM_MARKER}" marks a gated write.`,

@@ -7,7 +7,7 @@ import type { Pack, Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { buildProjection, withSkillsPath, type BuildOptions } from "./build";
 import { toMcp, toolList } from "./tools";
-import type { Plan, PlannedFile, Projection } from "./types";
+import type { BlockOptions, Plan, PlannedFile, Projection } from "./types";
 
 export const DEFAULT_HOSTS = ["claude", "cursor"];
 
@@ -15,7 +15,7 @@ export const DEFAULT_HOSTS = ["claude", "cursor"];
  * The host engine's preview renderer. `projectionFor(skillsPath)` rebuilds the
  * projection with the prompt block pointing at a host's own Skill directory.
  */
-export type RenderHostPreviews = (projection: Projection, hosts: string[], project: Project, projectionFor?: (skillsPath: string, opts?: { shell?: boolean }) => Projection) => PlannedFile[] | Promise<PlannedFile[]>;
+export type RenderHostPreviews = (projection: Projection, hosts: string[], project: Project, projectionFor?: (skillsPath: string, opts?: BlockOptions) => Projection) => PlannedFile[] | Promise<PlannedFile[]>;
 
 export interface PlanOptions extends BuildOptions {
   /** Hosts to preview; undefined = DEFAULT_HOSTS when `previews` is given. */

@@ -36,6 +36,8 @@ export function tokenRe(verb: string, flags = ""): RegExp {
 export interface Withheld {
   packId: string;
   verbs: string[];
+  /** every verb of the pack (granted too): a mention next to one across a list separator is a list item */
+  all?: string[];
 }
 
 /** A code line or inline code span naming `v`: `<pack> <verb>`, `<pack>.<verb>`, the tool name, a dotted verb; never a bare one-word verb. */
@@ -81,10 +83,17 @@ export function namesWithheld(text: string, w: Withheld, opts: { prose?: boolean
 const MARK = "\u0000";
 
 /**
- * `text` with every mention of a withheld command cut out, with one adjacent
- * list separator: `a, b and c` loses `, b` (or `a, `, or ` and c`); an inline
- * code span naming one goes whole. `bare`: a one-word verb as a plain word
- * counts (leads, descriptions).
+ * `text` with every mention of a withheld command cut out, so that what is left
+ * still says only true things:
+ * - a mention that is a list item (next to another verb across `,` `and` `or`
+ *   `/`, or alone after `label:` or `(`) goes with one adjacent separator:
+ *   `a, b and c` loses `, b` (or `a, `, or ` and c`);
+ * - any other mention (the subject of a clause: "delete needs confirm") takes
+ *   its clause with it (up to the nearest `,` `;` `:` or sentence end), so that
+ *   what the clause said of it is not left saying it of something else;
+ * - a `label:` whose whole list went goes too ("confirm: edit_file" → "").
+ * An inline code span naming one goes whole. `bare`: a one-word verb as a plain
+ * word counts (leads, descriptions).
  */
 export function removeMentions(text: string, w: Withheld, bare: boolean): string {
   if (!namesWithheld(text, w, { prose: bare })) return text;
@@ -97,25 +106,71 @@ export function removeMentions(text: string, w: Withheld, bare: boolean): string
     }
   }
   let t = parts.join("");
-  const SEP = "(?:\\s*[,;/]\\s*|\\s+(?:and|or)\\s+)";
+  const verbs = new Set([...(w.all ?? []), ...w.verbs]);
+  // without the pack's verbs (a caller outside the projection), any word next to a separator counts as an item
+  const isItem = (tok: string | undefined) => tok !== undefined && (w.all === undefined || tok === MARK || /^`[^`]*`$/.test(tok) || verbs.has(tok) || verbs.has(tok.replace(new RegExp(`^${esc(w.packId)}[ .]`), "")));
+  const SEP_END = /(\s*[,/]\s*|\s+(?:and|or)\s+)$/;
+  const SEP_START = /^(\s*[,/]\s*|\s+(?:and|or)\s+)/;
+  const lastTok = (s: string) => /(`[^`]*`|\u0000|[\w-]+(?:\.[\w-]+)*)$/.exec(s)?.[1];
+  const firstTok = (s: string) => /^(`[^`]*`|\u0000|[\w-]+(?:\.[\w-]+)*)/.exec(s)?.[1];
   for (let guard = 0; t.includes(MARK) && guard < 1000; guard++) {
+    const at = t.indexOf(MARK);
+    const left = t.slice(0, at);
+    const right = t.slice(at + 1);
+    const ls = SEP_END.exec(left);
+    const rs = SEP_START.exec(right);
+    if (ls && isItem(lastTok(left.slice(0, left.length - ls[0].length)))) {
+      t = left.slice(0, left.length - ls[0].length) + right; // `a, b` → `a`
+    } else if (rs && isItem(firstTok(right.slice(rs[0].length)))) {
+      t = left + right.slice(rs[0].length); // `b, c` → `c`
+    } else if (/(?:^|[:(]\s*)$/.test(left) && /^\s*(?:$|[,;.)…])/.test(right)) {
+      t = left + right.replace(/^\s*[,/]\s*/, ""); // alone after `label:` or `(`, or the whole text
+    } else {
+      // the subject of a clause: the clause goes, with the separator before it (or after it, at the start)
+      const before = /(?:[,;:]\s*|[.!?]\s+|\(\s*)(?=[^,;:.!?(]*$)/.exec(left);
+      const start = before ? before.index : 0;
+      const end = at + 1 + clauseEnd(right);
+      const closer = t[end];
+      // between two separators: the one before stays, the one after goes; before a sentence end or `)`: the one before goes
+      if (before && closer !== undefined && /[,;]/.test(closer)) t = t.slice(0, start + before[0].length) + t.slice(end + 1).replace(/^\s+/, "");
+      else if (before && /^[,;]/.test(before[0]) && closer !== ")") t = t.slice(0, start) + t.slice(end);
+      else t = t.slice(0, before ? start + before[0].length : 0) + t.slice(end);
+    }
+  }
+  // a label whose list went: `reads: a; confirm:` → `reads: a`; `(confirm: )` → `()`
+  for (let guard = 0; guard < 100; guard++) {
     const before = t;
-    t = t.replace(new RegExp(`${SEP}${MARK}`), "");
-    if (t === before) t = t.replace(new RegExp(`${MARK}${SEP}`), "");
-    if (t === before) t = t.replace(MARK, "");
+    t = t.replace(/(^|[;,]\s*|[.!?]\s+|\(\s*)[^.;:,()\n]*:\s*…?\s*(?=$|[.;,)])/, (_m, pre: string) => (/^[;,]/.test(pre) ? "" : pre));
+    if (t === before) break;
   }
   // what cutting leaves behind: empty parentheses, doubled spaces, a space before punctuation
   return t
-    .replace(/\(\s*\)/g, "")
+    .replace(/\(\s*[;,]?\s*\)/g, "")
+    .replace(/\(\s*[;,]\s*/g, "(")
     .replace(/[ \t]{2,}/g, " ")
     .replace(/\s+([,.;:)])/g, "$1")
+    .replace(/[,;]\s*([.)]|$)/g, "$1")
     .replace(/:\s*\./g, ".")
+    .replace(/([.!?])\s*\./g, "$1")
+    .replace(/^[\s,;.]+/, "")
     .trim();
+}
+
+/** Where the clause `s` starts ends: the first `,` `;` `:` `)` or sentence end outside parentheses (or its length). */
+function clauseEnd(s: string): number {
+  let depth = 0;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!;
+    if (ch === "(") depth++;
+    else if (ch === ")" && depth > 0) depth--;
+    else if (depth === 0 && (/[,;:)]/.test(ch) || (/[.!?]/.test(ch) && (i + 1 === s.length || /\s/.test(s[i + 1]!))))) return i;
+  }
+  return s.length;
 }
 
 /** True when a rewritten lead has nothing left but its `<pack>:` prefix and punctuation. */
 function emptyLead(lead: string, packId: string): boolean {
-  const rest = lead.replace(new RegExp(`^\\s*${esc(packId)}\\s*:`), "").replace(/\([^)]*\)/g, "");
+  const rest = lead.replace(new RegExp(`^\\s*${esc(packId)}\\s*[:.]?`), "").replace(/\([^)]*\)/g, "");
   return !/[A-Za-z0-9]/.test(rest);
 }
 

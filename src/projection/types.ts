@@ -59,3 +59,29 @@ export interface Projection {
   readSkillTool: ToolDef;
   skills: ProjectedSkill[];
 }
+
+/** The options that change only the prompt block (buildProjection, withSkillsPath). */
+export interface BlockOptions {
+  /**
+   * The block advertises the shell route (`hcpx exec …`) only when the host's
+   * shell can run it: `hcpx` on PATH (adopt knows from the MCP command it
+   * writes). Default true.
+   */
+  shell?: boolean;
+  /**
+   * The command the shell route runs, `<shellCommand> exec …` (default `hcpx`): where
+   * hcpx is not on PATH, what the MCP entry runs (absolute node + hcpx), so that the
+   * block says how to run it.
+   */
+  shellCommand?: string;
+  /**
+   * The MCP tools the host's entry serves (adopt): "single" (the `hcp` tool),
+   * "per-command" (one tool `<pack>__<verb>` per granted command), "mixed" (a
+   * block hosts with different shapes read: it names neither). Unset (generate,
+   * the library): every form, the in-process tool loop included.
+   * `hcp__read_skill` is served in every shape.
+   */
+  tools?: "single" | "per-command" | "mixed";
+  /** What a gated write relies on at this host, one sentence for the model (descriptor `gate.model`). */
+  gate?: string;
+}

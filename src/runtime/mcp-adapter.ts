@@ -154,7 +154,7 @@ export async function runMcp({ pack, project, cmd, values, env: runtimeEnv, sign
   const timeoutMs = spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
   const label = `${pack.id} ${cmd.verb_key}`;
   // sandbox.enforce "os": one server serves every granted verb, so it is confined for the widest of them
-  const line = confine({ command: bin.command, argv: [...bin.prefix, ...(spec.args ?? [])], env: binEnv(spec, pack.surface.binding?.env ?? [], runtimeEnv), cwd: project.sandbox.cwd }, { pack, project, cls: widestGranted(pack, project), binPath: bin.path, label: `the MCP server of ${pack.id}` });
+  const line = confine({ command: bin.command, argv: [...bin.prefix, ...(spec.args ?? [])], env: binEnv(spec, pack.surface.binding?.env ?? [], runtimeEnv, bin.path, spec.bin), cwd: project.sandbox.cwd }, { pack, project, cls: widestGranted(pack, project), binPath: bin.path, label: `the MCP server of ${pack.id}` });
   if ("ok" in line) return line;
   const started = Date.now();
   let conn: Connection | undefined;

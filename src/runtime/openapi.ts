@@ -7,7 +7,7 @@
 // operation answers with, and the credentials its `security` names, each from
 // a Binding env name.
 //
-// Where a request goes is exactly what the grant says (README "Security model"):
+// Where a request goes is exactly what the grant says (docs/security.md):
 // - a path parameter never changes the path: its value is percent-encoded
 //   (`/`, `\`, `?`, `#`, `%` included) and a segment that would be empty, `.`
 //   or `..` is refused before anything is sent;

@@ -4,7 +4,7 @@
 // did into an envelope. node:child_process only (this is the exec hot path).
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { extname, isAbsolute, resolve } from "node:path";
+import { basename, dirname, extname, isAbsolute, resolve } from "node:path";
 import type { Command, Pack, Project } from "../pack/model";
 import type { WrapSpec } from "../pack/schema";
 import { isInside } from "../util/paths";
@@ -202,8 +202,29 @@ export function resolveBin(pack: Pack, project: Project, bin: string, field = "w
 /** Variables passed through from the runtime's env to every bin (no PATH: bins are absolute). */
 const PASS_ENV = ["HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TEMP", "TMP", "NO_COLOR", "SYSTEMROOT", "WINDIR"];
 
-/** The minimal env of a bin: a few locale/home basics + agent_env + the Binding names. */
-export function binEnv(wrap: Pick<WrapSpec, "agent_env">, bindingNames: readonly string[], runtimeEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+/**
+ * Launchers that start the program they are given by looking it (and its interpreter) up on
+ * PATH: `npx -y pkg` runs a `#!/usr/bin/env node` script, `uvx pkg` a Python entry point. The
+ * way hosts run `npx …`/`uvx …` servers, they get a PATH — this one, made by the runtime from
+ * where the launcher resolved (and this Node's directory), never from the pack (agent_env and
+ * the Binding cannot name PATH).
+ */
+const LAUNCHERS = new Set(["npx", "npm", "pnpm", "pnpx", "bunx", "bun", "yarn", "uvx", "uv", "pipx", "deno"]);
+
+/**
+ * The PATH a launcher needs, or undefined for any other program (bins are absolute: no PATH).
+ * `name`: the bin as the pack or the command line names it (`npx`); `binPath`: where it resolved
+ * (npm's `npx` is the real file npx-cli.js).
+ */
+export function launcherPath(binPath: string | undefined, name?: string): string | undefined {
+  const base = (p: string) => basename(p).replace(/(?:-cli)?\.(?:c|m)?js$/, "");
+  if (!binPath || !(LAUNCHERS.has(base(binPath)) || (name !== undefined && LAUNCHERS.has(base(name))))) return undefined;
+  const dirs = [dirname(binPath), dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"];
+  return [...new Set(dirs)].join(":");
+}
+
+/** The minimal env of a bin: a few locale/home basics + agent_env + the Binding names (+ a launcher's PATH, see launcherPath). */
+export function binEnv(wrap: Pick<WrapSpec, "agent_env">, bindingNames: readonly string[], runtimeEnv: NodeJS.ProcessEnv, binPath?: string, binName?: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(runtimeEnv)) {
     if (v === undefined) continue;
@@ -214,6 +235,8 @@ export function binEnv(wrap: Pick<WrapSpec, "agent_env">, bindingNames: readonly
     const v = runtimeEnv[n];
     if (v !== undefined) env[n] = v;
   }
+  const path = launcherPath(binPath, binName);
+  if (path !== undefined) env.PATH = path;
   return env;
 }
 
@@ -223,7 +246,7 @@ export interface SpawnSpec {
   cwd: string;
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
-  output: "json" | "text";
+  output: "json" | "text" | "jsonl";
   /** shown in messages */
   label: string;
   /** aborted when the caller is gone (a signal to `hcpx exec`, an MCP cancel, `hcpx mcp` shutting down) */
@@ -524,6 +547,30 @@ function lastLine(s: string): string {
   return lines[lines.length - 1] ?? "";
 }
 
+/**
+ * The stderr line that says what failed: the first one a program marks as its failure
+ * (git's `fatal: …`, `error: …`, jq's `jq: error (at <stdin>:1): …`, `panic: …`),
+ * else the last line (git prints usage after its `fatal:` line).
+ */
+export function failureLine(s: string): string {
+  const lines = s.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  return lines.find((l) => /^(?:[\w.-]+:\s*)?(?:fatal|error|panic|FATAL|ERROR|Error)\b[^:]{0,40}:/.test(l)) ?? lines[lines.length - 1] ?? "";
+}
+
+/** JSON Lines: one JSON value per non-blank line, or the first line that is not one. */
+function parseLines(text: string): { ok: true; items: unknown[] } | { ok: false; line: number; why: string; deep: boolean } {
+  const items: unknown[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!.replace(/\r$/, "");
+    if (!l.trim()) continue;
+    const p = parseOutput(l);
+    if (!p.ok) return { ok: false, line: i + 1, why: p.why.replace(/,? *".*"(\.\.\.)? is not valid JSON$/s, " (not valid JSON)"), deep: p.deep };
+    items.push(p.value);
+  }
+  return { ok: true, items };
+}
+
 function result(spec: SpawnSpec, code: number | null, signal: NodeJS.Signals | null, state: string, stdout: Buffer, stderr: Buffer, stderrCut = false): Envelope {
   const stderrTail = tail(stderr, stderrCut);
   if (state === "cancelled") return cancelled(spec.label, spec.signal, true, { stderr_tail: stderrTail });
@@ -532,7 +579,7 @@ function result(spec: SpawnSpec, code: number | null, signal: NodeJS.Signals | n
   const text = stdout.toString("utf8");
   if (signal) return failure("exit_nonzero", `${spec.label} was killed by signal ${signal}`, { exit_code: null, signal, stderr_tail: stderrTail });
   if (code !== 0) {
-    const detail = lastLine(stderrTail) || lastLine(text);
+    const detail = failureLine(stderrTail) || lastLine(text);
     const extra: Record<string, unknown> = { exit_code: code, stderr_tail: stderrTail };
     if (spec.output === "json" && text.trim()) {
       const parsed = parseOutput(text);
@@ -542,6 +589,12 @@ function result(spec: SpawnSpec, code: number | null, signal: NodeJS.Signals | n
     return failure("exit_nonzero", `${spec.label} exited with code ${code}${detail ? `: ${detail}` : ""}`, extra);
   }
   if (spec.output === "text") return { ok: true, data: { text } };
+  if (spec.output === "jsonl") {
+    // JSON Lines (jq -c, many CLIs' --json): `{ items: [one value per line] }`; no output is no items
+    const lines = parseLines(text);
+    if (lines.ok) return { ok: true, data: { items: lines.items } };
+    return failure("bad_output", `${spec.label} printed a line that is not JSON (line ${lines.line} of its output, declared as jsonl): ${lines.why}`, { line: lines.line, excerpt: head(text.split("\n")[lines.line - 1] ?? "", 200), stderr_tail: stderrTail, hint: "check wrap.output in surface.json: jsonl is one JSON value per line" });
+  }
   if (!text.trim()) return failure("bad_output", `${spec.label} printed nothing, but its output is declared as json`, { stderr_tail: stderrTail });
   const parsed = parseOutput(text);
   if (parsed.ok) return { ok: true, data: parsed.value };
@@ -590,7 +643,7 @@ export async function runWrap({ pack, project, cmd, values, literal, env: runtim
   if ("ok" in bin) return bin;
   const label = `${pack.id} ${cmd.verb_key}`;
   // sandbox.enforce "os": the same spawn, confined per the Policy row (src/runtime/sandbox)
-  const line = confine({ command: bin.command, argv: [...bin.prefix, ...argv], cwd: project.sandbox.cwd, env: binEnv(wrap, pack.surface.binding?.env ?? [], runtimeEnv) }, { pack, project, cls: classOf(cmd.policy), binPath: bin.path, label });
+  const line = confine({ command: bin.command, argv: [...bin.prefix, ...argv], cwd: project.sandbox.cwd, env: binEnv(wrap, pack.surface.binding?.env ?? [], runtimeEnv, bin.path, wrap.bin) }, { pack, project, cls: classOf(cmd.policy), binPath: bin.path, label });
   if ("ok" in line) return line;
   return line.explain(
     await runBin({

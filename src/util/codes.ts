@@ -116,6 +116,7 @@ export const ERRORS = {
   end_of_life: { hint: "the vendor no longer maintains this host: its adopt keeps working; plan a move to another host" },
   foreign_file: { hint: "a cache file hcpx did not write (another owner, or writable by others): it is ignored; delete it" },
   bad_lock_file: { hint: "a lock file hcpx did not write is in the way (a link, a pipe, a device): delete it and run again" },
+  all_adds_hosts: { hint: "name the hosts to adopt (`hcpx adopt claude codex --write`), or `--detected --write` for the hosts in use", usage: true },
   // ---- packs from elsewhere (pack add/install/update, import, from-mcp, from-openapi) ----
   bad_source: { hint: "a source is @scope/name@range, ./pack.tgz, git+https://host/repo.git#ref, ./repo#ref or ./path" },
   ambiguous_source: { hint: "write ./name for a path, or name@range for npm" },

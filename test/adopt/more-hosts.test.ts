@@ -256,7 +256,7 @@ describe("the YAML handler (Goose's extensions map, Continue's mcpServers list)"
     expect(c.code, c.stderr).toBe(0);
     expect(JSON.parse(c.stdout).data.servers).toEqual([
       { name: "fs", argv: ["npx", "-y", "srv", "."], env: ["A"] },
-      { name: "web", env: [], skip: "a remote server (url); only stdio servers become packs" },
+      { name: "web", env: [], remote: true, skip: "a remote (URL) server (url): not supported yet — hcpx's mcp adapter starts stdio servers only; keep it in the host's config" },
     ]);
     const g = await s.run(["import", "goose", "--scope", "user", "--json"]);
     expect(g.code, g.stderr).toBe(0);

@@ -37,7 +37,7 @@ describe("shell route in the prompt block", () => {
     expect(both.code, both.stderr + both.stdout).toBe(0);
     const agents = block(s.read("AGENTS.md"));
     expect(agents).not.toContain("hcpx exec");
-    expect(agents).toContain("the `hcp` tool");
+    expect(agents).toContain("`<pack>__<verb>`"); // both are served one tool per command
     const check = await adopt("claude", "codex", "opencode", "--check");
     expect(check.code, check.stdout + check.stderr).toBe(0);
     for (const host of ["codex", "opencode"]) {

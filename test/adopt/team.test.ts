@@ -191,7 +191,7 @@ describe("user scope serves the user's own config", () => {
     const file = userConfig(s);
     const r = await s.adopt("claude", "--scope", "user", "--write");
     expect(r.code, r.stderr + r.stdout).toBe(0);
-    const entry = JSON.parse(s.read("~/.claude.json")).mcpServers.hcp as { args: string[] };
+    const entry = JSON.parse(s.read("~/.claude.json")).mcpServers["hcp-user"] as { args: string[] };
     expect(entry.args.slice(-2)).toEqual(["--config", file]);
     const block = s.read("~/.claude/CLAUDE.md");
     expect(block).toContain("### ledger");

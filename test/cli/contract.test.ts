@@ -111,5 +111,29 @@ describe("the CLI contract", () => {
     expect(complete(["hcpx", "exec", "git", "s"])).toEqual(["show", "status"]);
     const z = await hcpx(["completion", "zsh"], p.dir);
     expect(z.stdout.startsWith("#compdef hcpx\n")).toBe(true);
+    // host ids where a host is taken, directories where a pack dir is, files after --config (issue 26)
+    expect(complete(["hcpx", "adopt", "c"])).toEqual(expect.arrayContaining(["claude", "cline", "codex", "continue", "copilot", "cursor"]));
+    expect(complete(["hcpx", "adopt", "a"])).toEqual(expect.arrayContaining(["all", "amp", "antigravity", "auggie"]));
+    expect(complete(["hcpx", "import", "gem"])).toEqual(["gemini"]);
+    expect(complete(["hcpx", "activate", "pack"])).toEqual(["packs"]);
+    expect(complete(["hcpx", "lint", "packs/le"])).toEqual(["packs/ledger"]);
+    expect(complete(["hcpx", "status", "--config", "hcp.con"])).toEqual(["hcp.config.json5"]);
+  });
+
+  it("completion fish: subcommands, options, host ids, directories and the active packs' names", async () => {
+    const p = project(CONFIG);
+    const r = await hcpx(["completion", "fish"], p.dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^# hcpx completion \(fish\)/);
+    expect(r.stdout).toContain("complete -c hcpx -n 'test (__hcpx_path) = \"adopt\"' -a 'amp antigravity");
+    expect(r.stdout).toMatch(/complete -c hcpx -n 'test \(__hcpx_path\) = "activate"' -a '\(__fish_complete_directories\)'/);
+    expect(r.stdout).toMatch(/complete -c hcpx -n 'test \(__hcpx_path\) = "grant"' -a '\(hcpx completion names/);
+    expect(r.stdout).toContain("complete -c hcpx -l config -r -F");
+    const fish = spawnSync("fish", ["--version"]);
+    if (fish.status === 0) {
+      const f = join(tmp("hcpx-fish-"), "hcpx.fish");
+      writeFileSync(f, r.stdout);
+      expect(spawnSync("fish", ["-n", f]).status).toBe(0);
+    }
   });
 });

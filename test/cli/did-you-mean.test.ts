@@ -10,7 +10,7 @@ describe("did you mean", () => {
     const r = await hcpx(["adopt", "claud", "--write", "--json"], p.dir);
     expect(r.code).toBe(64);
     expect(envelope(r).error).toMatchObject({ code: "unknown_host" });
-    expect(envelope(r).error.hint).toMatch(/^did you mean 'claude'\?/);
+    expect(envelope(r).error.hint).toMatch(/^did you mean 'claude' or 'claude-desktop'\?/); // two known ids are one edit or a suffix away
     const g = await hcpx(["generate", "--host", "cursr"], p.dir);
     expect(g.code).toBe(64);
     expect(g.stderr).toContain("did you mean 'cursor'?");

@@ -36,7 +36,7 @@ describe("hcpx doctor", () => {
     const env = envelope<{ status: string; checks: Check[] }>(j);
     expect(env.ok).toBe(true);
     expect(env.data.status).toBe("healthy");
-    expect(env.data.checks.map((c) => c.id)).toEqual(["node", "config", "pack:git", "pack:transit", "bin:git", "bin:transit", "host:claude", "mcp"]);
+    expect(env.data.checks.map((c) => c.id)).toEqual(["node", "config", "scopes", "pack:git", "pack:transit", "bin:git", "bin:transit", "host:claude", "mcp"]);
     expect(env.data.checks.every((c) => c.status === "ok")).toBe(true);
   });
 

@@ -66,7 +66,7 @@ const CASES: Record<string, Case> = {
   revoke: { ok: { args: ["revoke", "ledger.*"] }, fail: { args: ["revoke", "ledger.*"], setup: (d) => writeFileSync(join(d, "hcp.config.json5"), "{ packs: [ \n") } },
   doctor: { ok: { args: ["doctor"] }, fail: { args: ["doctor"], setup: (d) => writeFileSync(join(d, "hcp.config.json5"), "{ packs: [ \n") } },
   status: { ok: { args: ["status"] }, fail: { args: ["status"], setup: (d) => writeFileSync(join(d, "hcp.config.json5"), '{ packs: ["./packs/nosuch"] }\n') } },
-  completion: { ok: { args: ["completion", "bash"] }, fail: { args: ["completion", "fish"], exit: 64 } },
+  completion: { ok: { args: ["completion", "bash"] }, fail: { args: ["completion", "tcsh"], exit: 64 } },
 };
 /** Commands without --json, and why. */
 const NO_JSON: Record<string, string> = { mcp: "its stdout is the MCP stream (README: Exit codes)" };
@@ -82,7 +82,7 @@ const BAD_VALUES: string[][] = [
   ["import", "claude", "--timeout", "-5"],
   ["doctor", "--mcp-timeout", "abc"],
   ["pack", "new", "BAD", "--sense"],
-  ["completion", "fish"],
+  ["completion", "tcsh"],
 ];
 
 const KNOWN = new Set<string>([...Object.keys(ERRORS), ...LINT_CODES]);

@@ -1,7 +1,7 @@
 // A pack cannot make the runtime load code it should not (issue 9, §3):
 // wrap.agent_env and binding.env never name a variable that makes a program
 // load other code or find other programs. One list (src/pack/envrules.ts),
-// used by lint (error) and the runtime (bad_pack); the README prints it.
+// used by lint (error) and the runtime (bad_pack); docs/security.md prints it.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -65,8 +65,8 @@ describe("the forbidden env list", () => {
     ]);
   });
 
-  it("the README's Security model prints exactly this list", () => {
-    const readme = readFileSync(join(REPO, "README.md"), "utf8");
+  it("the Security model (docs/security.md) prints exactly this list", () => {
+    const readme = readFileSync(join(REPO, "docs/security.md"), "utf8");
     const start = readme.indexOf("<!-- forbidden-env:start -->");
     const end = readme.indexOf("<!-- forbidden-env:end -->");
     expect(start).toBeGreaterThan(0);

@@ -118,7 +118,8 @@ describe("the mention rule", () => {
     expect(removeMentions("gitx: status, log, show (read-only).", w, true)).toBe("gitx: status, log (read-only).");
     expect(removeMentions("gitx: show, status and log.", w, true)).toBe("gitx: status and log.");
     expect(removeMentions("gitx: status and show.", w, true)).toBe("gitx: status.");
-    expect(removeMentions("Use `status` first, then `show -- rev=HEAD`.", w, false)).toBe("Use `status` first, then.");
+    // not a list item: the clause about it goes, not only its name ("…, then." said nothing true)
+    expect(removeMentions("Use `status` first, then `show -- rev=HEAD`.", w, false)).toBe("Use `status` first.");
     expect(removeMentions("showcase the shows", w, true)).toBe("showcase the shows");
     // without `bare` (body rows), a plain word is not a name; qualified forms always are
     expect(removeMentions("show the log, gitx.show", w, false)).toBe("show the log");

@@ -55,13 +55,23 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
   }
   // user scope serves the user's own config (never this project's packs): README "User scope"
   const user = scope === "user" ? loadUserScope({ config: globals.config, remove: opts.remove === true }) : undefined;
-  const project = user?.project ?? loadProject({ config: globals.config, optional: opts.remove === true });
+  // project scope: the project's packs alone (the user's own are the user-scope entry's), in files the project commits
+  const project = user?.project ?? loadProject({ config: globals.config, optional: opts.remove === true, user: "fallback" });
   let detected: Detected[] | undefined;
   if (byUse) {
     detected = detectHosts({ scope, root: project.root, home: home(), ledgerFile: ledgerPath(scope, project) });
     for (const d of detected) if (!hosts.includes(d.host)) hosts.push(d.host);
     if (hosts.length === 0 && !opts.check) {
       throw new HcpxError({ code: "no_hosts_detected", message: `no host in use found at ${scope} scope`, hint: `name the hosts (\`hcpx adopt claude --write\`); --detected looks for: ${detectSummary(scope)}` });
+    }
+  }
+  // `all` without --check is every host hcpx knows; where some hosts are adopted already that would
+  // surprise (`all --check` checked only those): refused, naming the hosts in use and what would be added
+  if (named.includes("all") && !byUse && !opts.remove) {
+    const adopted = detectHosts({ scope, root: project.root, home: home(), ledgerFile: ledgerPath(scope, project) }).filter((d) => d.adopted).map((d) => d.host);
+    const added = known.filter((h) => !adopted.includes(h));
+    if (adopted.length && added.length) {
+      fail("all_adds_hosts", `\`all\` would adopt every host hcpx knows (${known.length}), ${added.length} of them not adopted here yet; adopted at ${scope} scope: ${adopted.join(", ")}`, { hint: `to update the adopted hosts: hcpx adopt ${adopted.join(" ")}${scope === "user" ? " --scope user" : ""} --write (what \`all --check\` checks); to add hosts, name them`, exit: 64 });
     }
   }
   const packs = opts.remove ? [] : loadPacks(project);
@@ -119,7 +129,8 @@ async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs:
   const drift = drifts.length > 0 || health.length > 0;
   printWarnings(plan.warnings, out);
   const healthLines = (color: boolean) => health.map((p) => c.red(color, `not used: ${p.file ? `${p.file}: ` : ""}${p.message}`) + `\n    ${c.dim(color, `→ ${p.hint}`)}\n`).join("");
-  const again = `hcpx adopt ${hostArgs.join(" ")}${scope === "user" ? " --scope user" : ""} --write`;
+  // the hint names exactly the hosts this run checked (never `all`, which --write reads as every host)
+  const again = `hcpx adopt ${hosts.join(" ")}${scope === "user" ? " --scope user" : ""} --write`;
   const problemsText = [plan.changes.length || !health.length ? `${plan.changes.length} file(s) out of date` : "", plan.conflicts.length ? `${plan.conflicts.length} changed by hand` : "", plan.warnings.length ? `${plan.warnings.length} warning(s)` : "", health.length ? `${health.length} reason(s) a host will not use the server (above)` : ""].filter(Boolean).join(", ");
   if (plan.record.journalPending) plan.notes.push("an earlier `adopt --write` was interrupted; --write finishes it (its ledger is rebuilt from the files on disk)");
   const summary = plan.changes.map((ch) => ({ path: ch.path, kind: ch.kind, parts: ch.parts, hosts: ch.hosts, notes: ch.notes }));

@@ -5,6 +5,8 @@
 import { accessSync, constants } from "node:fs";
 import { HcpxError } from "../../util/errors";
 import { display } from "../../util/paths";
+import { loadActive, servedByScope } from "../../config/active";
+import { servesLines } from "./status";
 import { loadPack, loadPacksTolerant, loadProject } from "../../pack/load";
 import type { Pack, Project } from "../../pack/model";
 import { lintPackDir } from "../../pack/lint";
@@ -47,6 +49,11 @@ export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<n
   }
 
   if (project) {
+    // which scope's MCP entry serves which packs (the project's files hold the project's alone)
+    const own = (file: string | undefined) => (file ? loadProject({ config: file, user: false }).packDirs : []);
+    const serves = servedByScope(loadActive(project).packs, own(project.configFile), own(project.userConfigFile));
+    const said = servesLines({ config: project.configFile ?? null, userConfig: project.userConfigFile ?? null, serves });
+    if (said.length) checks.push({ id: "scopes", status: "ok", message: said.join("; ") });
     const packs: Pack[] = [];
     if (project.packDirs.length === 0) checks.push({ id: "packs", status: "warn", message: "no active packs", hint: "hcpx activate <pack-dir>" });
     for (const dir of project.packDirs) {

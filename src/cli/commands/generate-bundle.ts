@@ -16,7 +16,7 @@ export async function run(kind: string, dir: string | undefined, opts: { check?:
   const bundles = listHosts("bundle");
   if (!bundles.includes(kind)) fail("usage", `unknown bundle kind '${kind}'`, { hint: `${didYouMean(kind, bundles)}--as ${bundles.join(" | ")}` });
   if (!dir) fail("usage", `--as ${kind} needs a directory`, { hint: `hcpx generate --as ${kind} ./hcp-packs` });
-  const project = loadProject({ config: globals.config });
+  const project = loadProject({ config: globals.config, user: "fallback" });
   const packs = loadPacks(project);
   const b = await renderBundle(kind, dir, project, packs);
   const plan = planBundle(kind, b.dir, b.files);

@@ -35,7 +35,8 @@ const STATE: Partial<Record<DriftKind, FileState>> = { missing: "missing", chang
 
 export async function run(opts: GenerateOptions, globals: { config?: string }): Promise<number> {
   const out = makeOut(opts);
-  const project = loadProject({ config: globals.config });
+  // the project's packs alone: generate writes files the project commits (the user's own packs are not the team's)
+  const project = loadProject({ config: globals.config, user: "fallback" });
   const packs = loadPacks(project);
   printWarnings(project.warnings, out);
 

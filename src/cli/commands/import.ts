@@ -35,6 +35,8 @@ export interface HostServer {
   env: string[];
   /** why it cannot be imported, when it cannot */
   skip?: string;
+  /** reached by URL: listed, not imported (not supported yet) */
+  remote?: true;
 }
 
 type Json = Record<string, unknown>;
@@ -70,7 +72,9 @@ export async function readHostServers(file: string, t: Target, hostName: string)
     }
     const remote = (spec.remote ?? []).find((k) => entry[k] !== undefined);
     if (remote) {
-      out.push({ name, env: [], skip: `a remote server (${remote}); only stdio servers become packs` });
+      // listed, not dropped: hcpx's mcp adapter starts stdio servers only (a remote one stays in the host's config)
+      // (its URL is not printed: a host config's URL may carry a token)
+      out.push({ name, env: [], remote: true, skip: `a remote (URL) server (${remote}): not supported yet — hcpx's mcp adapter starts stdio servers only; keep it in the host's config` });
       continue;
     }
     let argv: string[] | undefined;

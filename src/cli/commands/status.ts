@@ -4,7 +4,7 @@
 import { display } from "../../util/paths";
 import { loadProject } from "../../pack/load";
 import { isGranted } from "../../pack/grants";
-import { loadActive } from "../../config/active";
+import { loadActive, servedByScope } from "../../config/active";
 import { readAdopted } from "../../config/adopted";
 import type { CommonOpts } from "../../config/common";
 import type { Problem } from "../../util/errors";
@@ -25,6 +25,9 @@ export async function run(opts: CommonOpts): Promise<number> {
   const project = loadProject({ config: opts.config });
   const { packs, broken } = loadActive(project);
   const adopted = readAdopted(project.root);
+  // which entry serves what: the project's (project scope) its own config's packs, the user-scope entry the user config's
+  const own = (file: string | undefined) => (file ? loadProject({ config: file, user: false }).packDirs : []);
+  const serves = servedByScope(packs, own(project.configFile), own(project.userConfigFile));
   const data = {
     config: project.configFile ?? null,
     userConfig: project.userConfigFile ?? null,
@@ -48,6 +51,7 @@ export async function run(opts: CommonOpts): Promise<number> {
       ...(!callable(p.surface.kind) ? { stimuli: (p.surface.stimuli ?? []).map((s) => s.id) } : {}),
     })),
     broken: broken.map((b) => ({ dir: b.dir, problems: b.problems })),
+    serves,
     hosts: adopted.hosts,
     ...(adopted.errors.length ? { ledgerErrors: adopted.errors } : {}),
     warnings: project.warnings as Problem[],
@@ -64,6 +68,8 @@ type Data = {
   principal: { id: string; kind: string };
   packs: { id: string; kind: string; version: string; dir: string; commands: StatusCommand[]; stimuli?: string[] }[];
   broken: { dir: string; problems: Problem[] }[];
+  userConfig: string | null;
+  serves: { project: string[]; user: string[] };
   hosts: { host: string; scope: string; files: string[] }[];
   ledgerErrors?: { file: string; message: string }[];
   warnings: Problem[];
@@ -104,6 +110,7 @@ function render(d: Data, col: boolean): string {
     }
   }
   lines.push("");
+  lines.push(...servesLines(d));
   if (d.hosts.length === 0) lines.push("no hosts adopted — `hcpx adopt <host> --write` places the packs where a host reads them");
   else {
     const rows: string[][] = [["host", "scope", "files"]];
@@ -113,4 +120,12 @@ function render(d: Data, col: boolean): string {
   for (const e of d.ledgerErrors ?? []) lines.push(c.yellow(col, `! ${e.file}: ${e.message}`));
   for (const w of d.warnings) lines.push(c.yellow(col, `! ${w.file ? `${w.file}${w.line ? `:${w.line}` : ""} ` : ""}${w.message}`));
   return lines.join("\n");
+}
+
+/** Which scope's MCP entry serves which packs (status and doctor). */
+export function servesLines(d: { config: string | null; userConfig: string | null; serves: { project: string[]; user: string[] } }): string[] {
+  const out: string[] = [];
+  if (d.config) out.push(`project scope (${display(d.config)}) serves: ${d.serves.project.join(", ") || "(no packs)"}`);
+  if (d.userConfig) out.push(`user scope (${display(d.userConfig)}) serves: ${d.serves.user.join(", ") || "(no packs)"}${d.config ? " — not in this project's files: adopt them with --scope user" : ""}`);
+  return out;
 }

@@ -23,7 +23,15 @@ export function ownedFile(ctx: TargetContext, f: VFile, content: string, t: Targ
     throw new HcpxError({ code: "not_ours", message: "exists and was not written by hcpx", file: f.show, hint: "move it away, or rerun with --force to replace it" });
   }
   const created = prev ? prev.created : f.plannedBy ? true : f.orig.kind === "absent";
-  if (f.cur !== null && f.cur !== content && prev && sha256(f.cur) !== prev.sha256) f.notes.push("was edited since hcpx wrote it; replaced by the projection");
+  // a hand edit in a file hcpx owns stays until --force (the ledger keeps hcpx's hash: --check shows it)
+  if (f.cur !== null && f.cur !== content && prev && !f.plannedBy && sha256(f.cur) !== prev.sha256) {
+    if (!ctx.force) {
+      ctx.conflicts.push({ code: "changed_since_adopt", message: "this file was edited since hcpx wrote it: kept, not replaced by the projection", file: f.show, hint: "rerun with --force to replace it (your edit is lost), or undo the edit", severity: "warning" });
+      f.hosts.add(ctx.host);
+      return { ...prev };
+    }
+    f.notes.push("was edited since hcpx wrote it; replaced by the projection (--force)");
+  }
   f.cur = content;
   f.plannedBy ??= { host: ctx.host, text: content };
   f.hosts.add(ctx.host);

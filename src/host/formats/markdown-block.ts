@@ -24,6 +24,12 @@ export const markdownBlockFormat: FormatHandler = {
     if (f.plannedBy && existing && blockContent(existing.inner) !== blockContent(content)) {
       throw new HcpxError({ code: "host_conflict", message: `${f.plannedBy.host} and ${ctx.host} would write different hcp blocks here`, file: f.show, hint: "adopt these hosts one at a time" });
     }
+    // a hand edit in hcpx's own block stays until --force (the ledger keeps hcpx's hash: --check shows it)
+    if (prev && existing && !f.plannedBy && !ctx.force && sha256(blockContent(existing.inner)) !== prev.sha256 && blockContent(existing.inner) !== blockContent(content)) {
+      ctx.conflicts.push({ code: "changed_since_adopt", message: "the hcp block was edited since hcpx wrote it: kept, not replaced by the projection", file: f.show, hint: "move your text outside the hcp markers, or rerun with --force to replace the block", severity: "warning" });
+      f.hosts.add(ctx.host);
+      return [{ ...prev }];
+    }
     const r = setBlock(before, content, f.show);
     if (t.maxBytes !== undefined && Buffer.byteLength(r.text) > t.maxBytes) {
       throw new HcpxError({ code: "too_large", message: `would be ${Buffer.byteLength(r.text)} bytes; the host reads at most ${t.maxBytes}`, file: f.show, hint: "shorten the file, or activate fewer packs" });

@@ -42,6 +42,8 @@ export interface TargetContext {
   desc: Descriptor;
   /** --force: replace what is not hcpx's (or was changed since hcpx wrote it) */
   force: boolean;
+  /** what is kept because the person changed it since hcpx wrote it (a hand edit in hcpx's own block or file; --force replaces it) */
+  conflicts: Problem[];
   /** the virtual file at an absolute path (read once per plan) */
   file(abs: string): VFile;
   /** the ledger entry hcpx recorded for this place (this host's, else another host's: a shared file) */

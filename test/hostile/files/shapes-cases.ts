@@ -34,7 +34,7 @@ export const HOST_FILES: HostFile[] = [
   { path: "CLAUDE.md", host: "claude", fmt: "md", base: "# Rules\n\n- be brief\n", ours: "<!-- hcp:begin -->" },
   { path: "AGENTS.md", host: "codex", fmt: "md", base: "# Agents\n\nTabs.\n", ours: "<!-- hcp:begin -->" },
   { path: "GEMINI.md", host: "gemini", fmt: "md", base: "Gemini notes", ours: "<!-- hcp:begin -->" },
-  { path: "~/.claude.json", host: "claude", fmt: "json", scope: "user", base: '{\n  "numStartups": 3,\n  "projects": {\n    "/p": {\n      "allowedTools": []\n    }\n  },\n  "mcpServers": {}\n}\n', ours: '"hcp"' },
+  { path: "~/.claude.json", host: "claude", fmt: "json", scope: "user", base: '{\n  "numStartups": 3,\n  "projects": {\n    "/p": {\n      "allowedTools": []\n    }\n  },\n  "mcpServers": {}\n}\n', ours: '"hcp-user"' },
 ];
 
 export type Shape = "bom" | "crlf" | "tabs" | "indent4" | "indent2" | "big" | "empty" | "null" | "array" | "dir" | "readonly" | "symlink-in" | "symlink-out" | "non-utf8";

@@ -36,7 +36,7 @@ describe("host files in odd shapes: merged keeping every other byte, or refused 
     }, 180_000);
   }
 
-  it("~/.claude.json with 500 projects and other top-level keys: all kept, byte for byte outside mcpServers.hcp", async () => {
+  it("~/.claude.json with 500 projects and other top-level keys: all kept, byte for byte outside mcpServers.hcp-user", async () => {
     const p = scratchProject({ packs: ["ledger"] });
     const home = tmp("hcpx-claude-json-");
     const env = { HOME: home, PATH: cleanPath() };
@@ -52,7 +52,7 @@ describe("host files in odd shapes: merged keeping every other byte, or refused 
     expect(Object.keys(parsed.projects)).toHaveLength(500);
     expect(parsed.projects).toEqual(projects);
     expect(parsed.mcpServers.mine).toEqual(doc.mcpServers.mine);
-    expect(parsed.mcpServers.hcp).toMatchObject({ command: "hcpx", args: ["mcp", "--shape", "per-command", "--config", userFile] });
+    expect(parsed.mcpServers["hcp-user"]).toMatchObject({ command: "hcpx", args: ["mcp", "--shape", "per-command", "--config", userFile] });
     // only added lines: the original is the text with our entry taken out
     const rem = await hcpx(["adopt", "claude", "--scope", "user", "--remove", "--write"], p.dir, env);
     expect(rem.code, rem.stderr).toBe(0);

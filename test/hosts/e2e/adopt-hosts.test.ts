@@ -177,7 +177,7 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
       }
       const claude = strictJson(w.read("~/.claude.json")) as { numStartups: number; mcpServers: Record<string, unknown> };
       expect(claude.numStartups).toBe(1);
-      expectAbsoluteCommand(claude.mcpServers.hcp, true, w.abs("~/.config/hcp/config.json5"));
+      expectAbsoluteCommand(claude.mcpServers["hcp-user"], true, w.abs("~/.config/hcp/config.json5"));
       const codexUser = USER_FILES["~/.codex/config.toml"]!.replaceAll("$NODE", process.execPath).replaceAll("$TINY", TINY).replaceAll("$P", w.dir);
       for (const part of codexUser.split("\n\n")) expect(w.read("~/.codex/config.toml")).toContain(part.trim());
       const check = await w.adopt(...HOSTS, "--scope", "user", "--check");
@@ -186,11 +186,11 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
     });
 
     describe.concurrent("the hosts read it", () => {
-      it("Claude Code: ✔ Connected for the user-scope hcp (~/.claude.json); `mcp get` says user scope", async () => {
+      it("Claude Code: ✔ Connected for the user-scope hcp-user (~/.claude.json); `mcp get` says user scope", async () => {
         const h = home();
         const list = await hc.claudeMcpList({ home: h, cwd: w.dir });
-        expectConnected(list, ["hcp", "tiny-user"], "claude mcp list");
-        const get = await hc.claudeMcpGet("hcp", { home: h, cwd: w.dir });
+        expectConnected(list, ["hcp-user", "tiny-user"], "claude mcp list");
+        const get = await hc.claudeMcpGet("hcp-user", { home: h, cwd: w.dir });
         expect(get.server.status, get.raw.stdout).toBe("connected");
         expect(get.server.scope, get.raw.stdout).toMatch(/^User config/);
       });

@@ -65,7 +65,7 @@ describe.skipIf(!avail.all)("host e2e: the portable `hcpx mcp` entry and the plu
       expect((await w.adopt("claude", "--remove", "--write")).code).toBe(0);
       expect((await w.adopt("claude", "--scope", "user", "--write")).code).toBe(0);
       const r = await hc.claudeMcpList({ home: home(), cwd: w.dir, env: { PATH } });
-      expectConnected(r, ["hcp"], "claude mcp list (user scope)");
+      expectConnected(r, ["hcp-user"], "claude mcp list (user scope)");
       for (const h of ["claude", "codex"]) expect((await w.adopt(h, "--scope", "user", "--remove", "--write")).code).toBe(0);
       expect(diffSnapshots(projBefore, snapshot(w.dir))).toEqual([]);
       expect(diffSnapshots(homeBefore, snapshot(w.home))).toEqual([]);

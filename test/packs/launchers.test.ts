@@ -1,0 +1,69 @@
+// Issue 26 §3: existing MCP servers as they are distributed. `pack from-mcp --
+// npx -y <package> <dir>` (the command's own help example) works the way hosts
+// run it: the launcher gets the PATH it needs from the runtime (its own and this
+// Node's directory), never from the pack; the pack then runs under `hcpx exec`.
+// `--env PATH` is refused before anything runs, and nothing is left behind (no
+// packs/<id>, no sandbox.bins edit). `import <host>` lists a remote (URL) server
+// as not supported yet instead of dropping it.
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { launcherPath } from "../../src/runtime/wrap";
+import { REPO, runHcpx } from "../support/cli";
+import { tmp } from "../support/project";
+
+function project() {
+  const dir = tmp("hcpx-launch-");
+  const home = tmp("hcpx-launch-home-");
+  // npx finds the package in the project's node_modules (no network)
+  symlinkSync(join(REPO, "node_modules"), join(dir, "node_modules"));
+  mkdirSync(join(dir, "files"));
+  const run = (args: string[]) => runHcpx(args, { cwd: dir, env: { HOME: home }, timeoutMs: 90_000 });
+  return { dir, home, run };
+}
+
+describe("launchers (npx, uvx) as hosts run them", () => {
+  it("from-mcp -- npx -y @modelcontextprotocol/server-filesystem ./files: imported, activated, run", { timeout: 180_000 }, async () => {
+    const p = project();
+    expect((await p.run(["init", "--yes"])).code).toBe(0);
+    const r = await p.run(["pack", "from-mcp", "--id", "fs", "--json", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "./files"]);
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(readFileSync(join(p.dir, "hcp.config.json5"), "utf8")).toMatch(/bins: \{ npx: "\/[^"]+" \}/);
+    expect((await p.run(["activate", "packs/fs"])).code).toBe(0);
+    expect((await p.run(["grant", "fs.list_allowed_directories"])).code).toBe(0);
+    const x = await p.run(["exec", "fs", "list_allowed_directories", "--json"]);
+    expect(x.code, x.stderr + x.stdout).toBe(0);
+    expect(JSON.stringify(JSON.parse(x.stdout).data)).toContain(join(p.dir, "files"));
+  });
+
+  it("--env PATH is refused before anything runs; nothing is left behind", async () => {
+    const p = project();
+    expect((await p.run(["init", "--yes"])).code).toBe(0);
+    const before = readFileSync(join(p.dir, "hcp.config.json5"), "utf8");
+    const r = await p.run(["pack", "from-mcp", "--id", "fs", "--env", "PATH", "--json", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "./files"]);
+    expect(r.code).toBe(64);
+    expect(JSON.parse(r.stdout).error.hint).toContain("a launcher (npx, uvx…) gets the PATH it needs");
+    expect(existsSync(join(p.dir, "packs"))).toBe(false);
+    expect(readFileSync(join(p.dir, "hcp.config.json5"), "utf8")).toBe(before);
+  });
+
+  it("only a launcher gets a PATH, made from where it resolved", () => {
+    expect(launcherPath("/usr/bin/npx")?.split(":")[0]).toBe("/usr/bin");
+    expect(launcherPath("/usr/lib/node_modules/npm/bin/npx-cli.js", "npx")).toBeDefined();
+    expect(launcherPath("/home/me/.local/bin/uvx")?.split(":")[0]).toBe("/home/me/.local/bin");
+    expect(launcherPath("/usr/bin/git", "git")).toBeUndefined();
+  });
+
+  it("import claude lists a remote (URL) server as not supported yet, next to the stdio ones", async () => {
+    const p = project();
+    expect((await p.run(["init", "--yes"])).code).toBe(0);
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(join(p.dir, ".mcp.json"), JSON.stringify({ mcpServers: { web: { type: "http", url: "https://example.com/mcp?token=secret" }, local: { command: "node", args: ["x.mjs"] } } }));
+    const r = await p.run(["import", "claude", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const servers = JSON.parse(r.stdout).data.servers as { name: string; skip?: string; remote?: boolean }[];
+    expect(servers.find((s) => s.name === "web")).toMatchObject({ remote: true, skip: expect.stringContaining("not supported yet") });
+    expect(r.stdout).not.toContain("token=secret");
+    expect(servers.find((s) => s.name === "local")?.skip).toBeUndefined();
+  });
+});
