@@ -5,7 +5,7 @@
 // the block names (`hcp`, the `<pack>__<verb>` form, `hcp__read_skill`) is one
 // that server has, the shell route appears only where the host's shell can run
 // it, and a gated write takes `confirm` in the form the block says. A block two
-// hosts with different shapes share (AGENTS.md: Amp single, Codex per-command)
+// hosts with different shapes share (AGENTS.md: Antigravity single, Codex per-command; Amp was single until it got per-tool rules)
 // names neither shape.
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
@@ -103,14 +103,14 @@ describe("the prompt block names what the host's entry serves", () => {
     }
   }
 
-  it("a block hosts with different shapes share (Amp single, Codex per-command) names neither shape; each entry serves what it names", { timeout: 60_000 }, async () => {
+  it("a block hosts with different shapes share (Antigravity single, Codex per-command) names neither shape; each entry serves what it names", { timeout: 60_000 }, async () => {
     const s = scratch({ hcpxOnPath: true });
-    const r = await s.adopt("amp", "codex", "--write");
+    const r = await s.adopt("antigravity", "codex", "--write");
     expect(r.code, r.stderr + r.stdout).toBe(0);
     const block = blockOf(s.read("AGENTS.md"))!;
     expect(block).not.toContain("`hcp`");
     expect(block).not.toContain("<pack>__<verb>");
     expect(block).toContain("hcp__read_skill");
-    for (const host of ["amp", "codex"]) check(host, block, (await served(s, host, "project"))!, loadDescriptor(host).shellRoute !== false);
+    for (const host of ["antigravity", "codex"]) check(host, block, (await served(s, host, "project"))!, loadDescriptor(host).shellRoute !== false);
   });
 });

@@ -65,13 +65,14 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
       throw new HcpxError({ code: "no_hosts_detected", message: `no host in use found at ${scope} scope`, hint: `name the hosts (\`hcpx adopt claude --write\`); --detected looks for: ${detectSummary(scope)}` });
     }
   }
-  // `all` without --check is every host hcpx knows; where some hosts are adopted already that would
+  // `all` without --check is every host hcpx knows at this scope; where some hosts are adopted already that would
   // surprise (`all --check` checked only those): refused, naming the hosts in use and what would be added
   if (named.includes("all") && !byUse && !opts.remove) {
     const adopted = detectHosts({ scope, root: project.root, home: home(), ledgerFile: ledgerPath(scope, project) }).filter((d) => d.adopted).map((d) => d.host);
-    const added = known.filter((h) => !adopted.includes(h));
+    const every = withScope();
+    const added = every.filter((h) => !adopted.includes(h));
     if (adopted.length && added.length) {
-      fail("all_adds_hosts", `\`all\` would adopt every host hcpx knows (${known.length}), ${added.length} of them not adopted here yet; adopted at ${scope} scope: ${adopted.join(", ")}`, { hint: `to update the adopted hosts: hcpx adopt ${adopted.join(" ")}${scope === "user" ? " --scope user" : ""} --write (what \`all --check\` checks); to add hosts, name them`, exit: 64 });
+      fail("all_adds_hosts", `\`all\` would adopt every host hcpx knows at ${scope} scope (${every.length}), ${added.length} of them not adopted here yet; adopted at ${scope} scope: ${adopted.join(", ")}`, { hint: `to update the adopted hosts: hcpx adopt ${adopted.join(" ")}${scope === "user" ? " --scope user" : ""} --write (what \`all --check\` checks); to add hosts, name them`, exit: 64 });
     }
   }
   const packs = opts.remove ? [] : loadPacks(project);
