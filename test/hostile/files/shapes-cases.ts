@@ -160,8 +160,10 @@ export async function runShape({ file: f, shape }: ShapeCase): Promise<void> {
   if (shape === "symlink-in") expect(snapshot(root)[rel]).toMatch(/^link:/);
   if (shape === "bom") expect(after.subarray(0, 3).toString("hex"), `${label}: BOM kept`).toBe("efbbbf");
   if (shape === "crlf" && f.base.includes("\n")) expect(text.replace(/\r\n/g, ""), `${label}: no bare LF added`).not.toContain("\n");
-  if (shape === "tabs" && f.fmt === "json") expect(text, `${label}: our lines indented with tabs`).toMatch(/\n\t+"hcp"/);
-  if (shape === "indent4" && f.fmt === "json") expect(text, `${label}: our lines indented by 4`).toMatch(/\n {8}"hcp"/);
+  // our key as the file names it (`"hcp"`, Claude Code's user scope `"hcp-user"`)
+  const oursRe = f.ours.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  if (shape === "tabs" && f.fmt === "json") expect(text, `${label}: our lines indented with tabs`).toMatch(new RegExp(`\\n\\t+${oursRe}`));
+  if (shape === "indent4" && f.fmt === "json") expect(text, `${label}: our lines indented by 4`).toMatch(new RegExp(`\\n {8}${oursRe}`));
   // every byte outside our entry: the original bytes are a subsequence we can get back exactly
   const check = await hcpx(["adopt", f.host, ...scopeArgs, "--command", "hcpx mcp", "--check"], p.dir, env);
   expect(check.code, `${label}: --check after write\n${check.stdout}`).toBe(0);
