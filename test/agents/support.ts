@@ -223,7 +223,9 @@ export const HOSTS: Record<HostId, HostSpec> = {
     tool: (n) => ({ name: `${n}_hcp` }),
     toolDescription: (d) => `[MCP Server: hcp] ${d}`,
     // its launch-process shell does not find hcpx on PATH: hosts/auggie.json5 shellRoute: false
-    gatedWrite: "hcpx",
+    // issue 27: adopt writes toolPermissions (reads allow, gated writes ask-user); headless
+    // `auggie --print` has nobody to ask, so it denies the gated write before it reaches hcpx
+    gatedWrite: "refused",
     // no skill tool: the request lists the Skills (name, description, path) and the model views the file
     skillCall: { name: "view", input: { type: "file", path: ".agents/skills/probe/SKILL.md" } },
     shellCall: (cmd) => ({ name: "launch-process", input: { command: cmd, wait: true, max_wait_seconds: 60, cwd: "." } }),
