@@ -50,7 +50,9 @@ export const QUIET_ENV = {
   DISABLE_AUTOUPDATER: '1',
   DISABLE_TELEMETRY: '1',
   DISABLE_ERROR_REPORTING: '1',
-  MCP_TIMEOUT: '3000',
+  // 10 s, not 3: `claude mcp list` starts every server at once, and while the other host suite file
+  // runs a heavy program beside it even the tiny fixture server missed 3 s (CI, Dec 2026)
+  MCP_TIMEOUT: '10000',
   // Gemini CLI: skip the self-relaunch (0.9 s instead of 1.6 s), no telemetry.
   GEMINI_CLI_NO_RELAUNCH: 'true',
   GEMINI_TELEMETRY_ENABLED: 'false',
