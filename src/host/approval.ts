@@ -1,65 +1,143 @@
 // Does the host's own approval guard a gated write? Under `confirm: "host"`
 // that approval is the person's one question, and hcpx does not ask again
-// (README "Who confirms a write"). It counts only when all of this holds, read
-// from disk at each call (nothing is cached):
-//   - `hcpx mcp --host <id>` names the host that started it (adopt's entry);
-//   - the adopt ledger (.hcp/adopted.json, or the user one) records, for that
-//     host, an approval rule hcpx wrote for exactly this tool (a list item or
-//     object member ending in `_<pack>__<verb>`: a gated write's tool name is
-//     never in an allow rule);
-//   - the host's file still has that rule (the item in the list at its key, or
-//     the member with a value other than "allow").
-// Anything else — no --host, no ledger, a rule removed or changed, a file
-// that does not parse, a host whose rules are not JSON lists — is "not in
-// force", and hcpx asks the person itself (or refuses, if it cannot).
-import { existsSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
-import { readLedgerQuiet } from "./detect";
-import type { LedgerEntry } from "./ledger";
-import { parseJson5 } from "../pack/json5";
-import type { Project } from "../pack/model";
-import { CAPS, readTextFile } from "../util/readfile";
-import { userConfigDir } from "../util/paths";
+// (docs/confirm.md). It counts only when all of this holds, read from disk at
+// each call (nothing is cached):
+//   - `hcpx mcp --host <id>` names the host that started it (adopt writes it
+//     into the entries of hosts with ask rules);
+//   - the host's descriptor (hosts/<id>.json5, shipped with hcpx — never a file
+//     of the repository) has an ask rule for gated writes at this scope: an
+//     `items.confirm` list, a `members.confirm` decision, or the per-tool
+//     `toolApprovals` value for confirm;
+//   - the file the descriptor names still holds that rule for exactly this tool,
+//     at the descriptor's key, under the server name of the scope served;
+//   - no rule of the person's lets the tool run without asking (the descriptor's
+//     `widens`, in every scope's files the host reads);
+//   - every `gate.inForce` fact holds (no setting that switches the host's
+//     asking off, e.g. Claude Code's bypassPermissions).
+// Where the rule is and what it must say come from the descriptor alone: the
+// adopt ledger (.hcp/adopted.json) is a file of the repository, and anyone may
+// have written it. Anything else — no --host, a rule removed or changed, a file
+// that does not parse, a duplicate key on the way — is "not in force", and hcpx
+// asks the person itself (or refuses, if it cannot).
 import { homedir } from "node:os";
+import { join } from "node:path";
+import { parse as parseJsonc, type ParseError } from "jsonc-parser/lib/esm/main.js";
+import type { Project } from "../pack/model";
+import { readEntry } from "../util/fsio";
+import { loadDescriptor, type Descriptor, type Target } from "./descriptor";
+import { evaluate } from "./health";
+import { expandItems, fill, itemKey, widening } from "./formats/rules";
+import type { CommandClass } from "./formats/types";
+import { nodeAt, valueAt } from "./jsonedit";
+import { lenientJson } from "./formats/json";
+import { askOf, type Ask, type Scope } from "./ask-rules";
 
 /** Same shape as src/mcp/front.ts HostApproval (the CLI hands one to the other). */
-export type HostApproval = (project: Project, pack: string, verb: string) => boolean;
+export type HostApproval = (project: Project, pack: string, verb: string) => Promise<boolean>;
 
 export function toolOf(pack: string, verb: string): string {
   return `${pack}__${verb.replace(/\./g, "_")}`;
 }
 
-/** The check for the host named by `--host` (undefined: no host named, the approval never counts). */
-export function hostApproval(host: string | undefined): HostApproval | undefined {
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * The check for the host named by `--host` (undefined: no host named, the approval never
+ * counts). An unknown host is an error here, at start (`unknown_host`).
+ */
+export function hostApproval(host: string | undefined, o: { home?: string } = {}): HostApproval | undefined {
   if (!host) return undefined;
-  return (project, pack, verb) => {
-    const tool = toolOf(pack, verb);
-    for (const scope of ["project", "user"] as const) {
-      const base = scope === "project" ? project.root : homedir();
-      const file = scope === "project" ? join(project.root, ".hcp", "adopted.json") : join(userConfigDir(), "adopted.json");
-      if (!existsSync(file)) continue;
-      const h = readLedgerQuiet(file, scope, base)?.hosts[host];
-      if (!h) continue;
-      for (const e of h.entries) if (e.kind === "json-items" && e.items?.some((i) => i.endsWith(`_${tool}`)) && ruleInForce(e, base, tool)) return true;
+  const d = loadDescriptor(host);
+  return async (project, pack, verb) => {
+    try {
+      return await inForce(d, project, pack, verb, o.home ?? homedir());
+    } catch {
+      return false; // a file that does not parse, a duplicate key, a swapped file: not in force
     }
-    return false;
   };
 }
 
-function ruleInForce(e: LedgerEntry, base: string, tool: string): boolean {
-  const path = e.path.startsWith("~/") ? join(homedir(), e.path.slice(2)) : isAbsolute(e.path) ? e.path : join(base, e.path);
-  let value: unknown;
-  try {
-    value = parseJson5(readTextFile(path, e.path, CAPS.pack), e.path).value;
-  } catch {
-    return false;
+/** The scope this server serves: the user config (adopt's user entry passes it with --config), else the project's. */
+function servedScope(project: Project): Scope {
+  return project.configFile === undefined || project.configFile === project.userConfigFile ? "user" : "project";
+}
+
+async function inForce(d: Descriptor, project: Project, pack: string, verb: string, home: string): Promise<boolean> {
+  const scope = servedScope(project);
+  const server = d.servers?.[scope] ?? d.server ?? "hcp";
+  const tool = toolOf(pack, verb);
+  const cls: CommandClass = { cls: "confirm", vars: { tool, pack, verb, server } };
+  const abs = (p: string) => (p === "~" ? home : p.startsWith("~/") ? join(home, p.slice(2)) : join(project.root, p));
+  const spec = d.scopes[scope];
+  if (!spec) return false;
+  // 1. the ask rule, where the descriptor says, for exactly this tool
+  let asked = false;
+  for (const t of spec.targets) {
+    const ask = askOf(t, d);
+    if (!ask) continue;
+    const file = firstFile(t, abs);
+    if (!file) continue;
+    const value = await readAt(file.text, t.format, ask.at, file.show);
+    if (holds(ask, value, cls)) asked = true;
   }
-  for (const k of e.key ?? []) {
-    if (!value || typeof value !== "object" || Array.isArray(value)) return false;
-    value = (value as Record<string, unknown>)[k];
+  if (!asked) return false;
+  // 2. no rule of the person's that lets it run without asking, in any scope's files
+  for (const sc of ["project", "user"] as const) {
+    for (const t of d.scopes[sc]?.targets ?? []) {
+      if (!t.widens) continue;
+      const file = firstFile(t, abs);
+      if (!file) continue;
+      const value = await readAt(file.text, t.format, t.key ?? [], file.show);
+      if (widening(t, value, [cls], { file: file.show, hostName: d.name }).length) return false;
+    }
   }
-  const mine = (e.items ?? []).filter((i) => i.endsWith(`_${tool}`));
-  if (Array.isArray(value)) return mine.every((i) => value.includes(i));
-  if (value && typeof value === "object") return mine.every((i) => i in (value as object) && (value as Record<string, unknown>)[i] !== "allow");
-  return false;
+  // 3. nothing switches the host's asking off
+  const fillVars = (s: string) => s.replaceAll("{root}", project.root).replaceAll("{server}", server);
+  for (const h of d.gate?.inForce ?? []) if (!(await evaluate(h, abs, fillVars, server)).ok) return false;
+  return true;
+}
+
+/** The first of a target's files that is there (a target with alternatives: the one the host reads). */
+function firstFile(t: Target, abs: (p: string) => string): { text: string; show: string } | undefined {
+  for (const p of Array.isArray(t.path) ? t.path : [t.path]) {
+    const e = readEntry(abs(p));
+    if (e.kind === "file") return { text: e.text, show: p };
+    if (e.kind !== "absent") return undefined;
+  }
+  return undefined;
+}
+
+/** The value at `at` in a host file (json/jsonc/toml); a duplicate key on the way throws (not in force). */
+async function readAt(text: string, format: Target["format"], at: string[], show: string): Promise<unknown> {
+  if (format === "toml") {
+    const { parseTomlFor } = await import("./tomledit"); // the TOML reader only when a TOML host is named
+    let v: unknown = parseTomlFor(text, show);
+    for (const k of at) v = isObj(v) && Object.hasOwn(v, k) ? v[k] : undefined;
+    return v;
+  }
+  if (format !== "json" && format !== "jsonc") return undefined;
+  const errors: ParseError[] = [];
+  parseJsonc(text.replace(/^\ufeff/, ""), errors, { allowTrailingComma: true });
+  if (errors.length) throw new Error(`${show} does not parse`);
+  const tree = lenientJson(text, show);
+  nodeAt(tree, at); // refuses a duplicate key on the way
+  return valueAt(tree, at);
+}
+
+function holds(ask: Ask, value: unknown, cls: CommandClass): boolean {
+  const tool = cls.vars.tool!;
+  switch (ask.kind) {
+    case "items": {
+      if (!Array.isArray(value)) return false;
+      const have = new Set(value.map(itemKey).filter((k): k is string => k !== undefined));
+      const want = expandItems({ confirm: ask.items }, [cls]);
+      return want.length > 0 && want.every((x) => have.has(itemKey(x)!));
+    }
+    case "member":
+      return isObj(value) && Object.hasOwn(value, fill(ask.pattern, cls.vars)) && value[fill(ask.pattern, cls.vars)] === ask.decision;
+    case "toolApproval": {
+      const per = isObj(value) && Object.hasOwn(value, tool) ? value[tool] : undefined;
+      return isObj(per) && per[ask.field] === ask.value;
+    }
+  }
 }

@@ -303,7 +303,19 @@ export const DescriptorSchema = z.strictObject({
    * its rule patterns (`mcp__hcp__…`) and approvals are written under this name instead.
    */
   servers: z.optional(z.strictObject({ project: z.optional(z.string().check(z.regex(/^[a-z][a-z0-9-]*$/))), user: z.optional(z.string().check(z.regex(/^[a-z][a-z0-9-]*$/))) })),
-  gate: z.optional(z.strictObject({ model: z.string().check(z.minLength(1)), person: z.optional(z.strictObject({ project: z.optional(z.string()), user: z.optional(z.string()) })) })),
+  gate: z.optional(
+    z.strictObject({
+      model: z.string().check(z.minLength(1)),
+      person: z.optional(z.strictObject({ project: z.optional(z.string()), user: z.optional(z.string()) })),
+      /**
+       * Settings the host keeps that switch its own asking off (Claude Code's
+       * `permissions.defaultMode: "bypassPermissions"`): each must hold for an ask rule hcpx
+       * wrote to count as the person's one question under `confirm: "host"` (src/host/approval.ts).
+       * Health-check shape; `{root}` and `{server}` are filled in.
+       */
+      inForce: z.optional(z.array(HealthSchema)),
+    }),
+  ),
 });
 export type Descriptor = z.infer<typeof DescriptorSchema>;
 
@@ -431,6 +443,7 @@ export function loadDescriptor(name: string): Descriptor {
     const sc = d.scopes[scope];
     if (name && name !== "hcp" && sc) sc.targets = sc.targets.map((t) => renameServer(t, name));
   }
+  for (const [i, h] of (d.gate?.inForce ?? []).entries()) for (const p of Array.isArray(h.path) ? h.path : [h.path]) if (p.startsWith("/") || p.split("/").includes("..")) throw new HcpxError({ code: "bad_descriptor", message: `gate.inForce path '${p}' must be relative to the project or start with ~/`, file: doc.file, path: `gate.inForce[${i}].path` });
   if (d.toolApprovals && d.tools !== "per-command") throw new HcpxError({ code: "bad_descriptor", message: "`toolApprovals` needs `tools: \"per-command\"` (one tool per command to approve)", file: doc.file, path: "toolApprovals" });
   cache.set(host, d);
   return d;

@@ -10,6 +10,7 @@ import type { BlockOptions, Projection } from "../projection/types";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, home, toPosix, userConfigDir } from "../util/paths";
 import { canonicalHost, FORMAT_CAPS, loadDescriptor, type Descriptor, type Slot, type Target } from "./descriptor";
+import { namesItsHost } from "./ask-rules";
 import { isDeepStrictEqual } from "node:util";
 import { guardPath, type Entry, type Guarded, type TrustBase } from "../util/fsio";
 import { diskFs, type ReadFs } from "../plan/fs";
@@ -516,7 +517,10 @@ class AdoptRun {
     const host = desc.host;
     const old = this.ledger.hosts[host];
     // the host's tool shape (descriptor `tools`): per-command lets its approval tell reads from gated writes
-    const shaped = desc.tools === "per-command" ? [...mcp.argv, "--shape", "per-command"] : mcp.argv;
+    const shapedOnly = desc.tools === "per-command" ? [...mcp.argv, "--shape", "per-command"] : mcp.argv;
+    // a host with ask rules hcpx writes, alone in reading this entry: the server knows which host's rules guard it
+    // (`--host`, src/host/approval.ts), so that under confirm "host" the host's prompt is the person's one question
+    const shaped = !this.opts.preview && namesItsHost(desc, this.scope) ? [...shapedOnly, "--host", desc.host] : shapedOnly;
     // user scope: the entry serves the user config, whatever directory and environment the host starts it in
     const served = this.scope === "user" && this.opts.userConfig && !this.opts.preview ? [...shaped, "--config", this.opts.userConfig] : shaped;
     this.commands[desc.host] = served;

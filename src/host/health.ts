@@ -98,7 +98,8 @@ function executable(p: string): boolean {
   }
 }
 
-async function evaluate(h: HealthCheck, abs: (p: string) => string, fill: (s: string) => string, server: string): Promise<{ ok: boolean; why?: string; file?: string }> {
+/** One health fact, read from the first of its files that has the key (the value the host uses). */
+export async function evaluate(h: HealthCheck, abs: (p: string) => string, fill: (s: string) => string, server: string): Promise<{ ok: boolean; why?: string; file?: string }> {
   const paths = Array.isArray(h.path) ? h.path : [h.path];
   const key = h.key.map(fill);
   const want = fill(h.value);

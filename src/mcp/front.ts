@@ -46,7 +46,7 @@ export interface InputRequired {
 }
 
 /** Whether the host's own approval guards a call (built by the CLI from src/host/approval.ts). */
-export type HostApproval = (project: Project, pack: string, verb: string) => boolean;
+export type HostApproval = (project: Project, pack: string, verb: string) => Promise<boolean>;
 
 /** The key of hcpx's one question in inputRequests / inputResponses. */
 export const CONFIRM_KEY = "confirm";
@@ -276,12 +276,14 @@ export class McpFront {
     } catch (e) {
       return toResult(problemEnvelope(e));
     }
-    const hostApproved = this.hostApproval?.(project, req.pack, req.verb) === true;
+    // asked by execute only for a gated write under confirm "host" (it reads the host's files)
+    const check = this.hostApproval;
+    const hostApproved = check ? () => check(project, req.pack, req.verb) : false;
     if (ctx.era === "legacy") return toResult(await execute(project, req, { signal: ctx.signal, askPerson: ctx.elicit, hostApproved }));
     return this.callModern(project, req, ctx, hostApproved);
   }
 
-  private async callModern(project: Project, req: ExecRequest, ctx: CallContext, hostApproved: boolean): Promise<ToolResult | InputRequired> {
+  private async callModern(project: Project, req: ExecRequest, ctx: CallContext, hostApproved: boolean | (() => Promise<boolean>)): Promise<ToolResult | InputRequired> {
     const principal = project.principal.id;
     const call = { principal, pack: req.pack, verb: req.verb };
     if (ctx.requestState !== undefined) {

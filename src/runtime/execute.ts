@@ -57,9 +57,10 @@ export interface ExecuteOptions {
   /**
    * The host's own approval (a rule `hcpx adopt` wrote, still in force) put
    * this call before the person: under `confirm: "host"` that is the one
-   * question, and hcpx does not ask again (src/host/approval.ts).
+   * question, and hcpx does not ask again (src/host/approval.ts). A function is
+   * asked only for a gated write under "host" (it reads the host's files).
    */
-  hostApproved?: boolean;
+  hostApproved?: boolean | (() => Promise<boolean>);
 }
 
 /** What a person is asked before a confirm-gated write runs. */
@@ -150,7 +151,7 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
   const gated = cmd.policy.operation === "write" && cmd.policy.confirm;
   const mode = project.confirm.by;
   // One question per gated write: under "host", a host approval in force is that question.
-  const hostAsked = mode === "host" && opts.hostApproved === true;
+  const hostAsked = gated && mode === "host" && (typeof opts.hostApproved === "function" ? await opts.hostApproved() : opts.hostApproved === true);
   const ask = gated && mode !== "agent" && !hostAsked && opts.askPerson ? opts.askPerson : undefined;
   if (gated && !ask) {
     const byPerson = mode === "person";

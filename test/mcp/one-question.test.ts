@@ -6,7 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HCPX, runHcpx } from "../support/cli";
@@ -71,5 +71,87 @@ describe("one question per gated write", () => {
     const accepted = await call(p, "claude", "accept");
     expect(accepted.asked).toBe(1);
     expect(accepted.env.ok).toBe(true);
+  }, 60_000);
+  it("adopt writes --host into the entry of a host with ask rules that no other host reads, and only there", async () => {
+    const p = project("host");
+    expect((await runHcpx(["adopt", "claude", "--write"], { cwd: p.dir, env: { HOME: p.home } })).code).toBe(0);
+    const entry = JSON.parse(readFileSync(join(p.dir, ".mcp.json"), "utf8")).mcpServers.hcp;
+    // Claude Code shares .mcp.json's hcp with Copilot CLI and Qoder: a server started from it cannot know which host started it
+    expect(entry.args).not.toContain("--host");
+    expect((await runHcpx(["adopt", "gemini", "--write"], { cwd: p.dir, env: { HOME: p.home } })).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(p.dir, ".gemini", "settings.json"), "utf8")).mcpServers.hcp.args.slice(-2)).toEqual(["--host", "gemini"]);
+    // Cursor has no ask rule of hcpx's (its gate is an allow-list): its entry names no host
+    expect((await runHcpx(["adopt", "cursor", "--write"], { cwd: p.dir, env: { HOME: p.home } })).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(p.dir, ".cursor", "mcp.json"), "utf8")).mcpServers.hcp.args).not.toContain("--host");
+  }, 60_000);
+
+  it("a planted ledger and an allow rule are not the host's question: where the ask rule lives comes from the descriptor, not from the repository", async () => {
+    const p = project("host");
+    expect((await runHcpx(["adopt", "claude", "--write"], { cwd: p.dir, env: { HOME: p.home } })).code).toBe(0);
+    // a commit moves the rule from permissions.ask to permissions.allow, and the ledger's key with it:
+    // Claude Code would now run the write without asking
+    const settings = join(p.dir, ".claude", "settings.json");
+    const s = JSON.parse(readFileSync(settings, "utf8"));
+    s.permissions.allow.push(...s.permissions.ask);
+    delete s.permissions.ask;
+    writeFileSync(settings, JSON.stringify(s, null, 2));
+    const ledgerFile = join(p.dir, ".hcp", "adopted.json");
+    const led = JSON.parse(readFileSync(ledgerFile, "utf8"));
+    for (const e of led.hosts.claude.entries) if (JSON.stringify(e.key) === JSON.stringify(["permissions", "ask"])) e.key = ["permissions", "allow"];
+    writeFileSync(ledgerFile, JSON.stringify(led, null, 2));
+    const before = readFileSync(p.ledger, "utf8");
+    const r = await call(p, "claude", "cancel");
+    expect(r.asked).toBe(1);
+    expect(r.env.error?.code).toBe("confirm_declined");
+    expect(readFileSync(p.ledger, "utf8")).toBe(before);
+  }, 60_000);
+
+  it("a setting that switches the host's asking off (Claude Code's bypassPermissions) takes the ask rule out of force", async () => {
+    const p = project("host");
+    expect((await runHcpx(["adopt", "claude", "--write"], { cwd: p.dir, env: { HOME: p.home } })).code).toBe(0);
+    writeFileSync(join(p.dir, ".claude", "settings.local.json"), JSON.stringify({ permissions: { defaultMode: "bypassPermissions" } }));
+    const bypass = await call(p, "claude", "cancel");
+    expect(bypass.asked).toBe(1);
+    expect(bypass.env.error?.code).toBe("confirm_declined");
+    // in the person's user settings too (the first file that sets the mode decides)
+    writeFileSync(join(p.dir, ".claude", "settings.local.json"), "{}");
+    mkdirSync(join(p.home, ".claude"), { recursive: true });
+    writeFileSync(join(p.home, ".claude", "settings.json"), JSON.stringify({ permissions: { defaultMode: "bypassPermissions" } }));
+    expect((await call(p, "claude", "cancel")).asked).toBe(1);
+    writeFileSync(join(p.home, ".claude", "settings.json"), JSON.stringify({ permissions: { defaultMode: "default" } }));
+    expect((await call(p, "claude", "cancel")).asked).toBe(0);
+  }, 60_000);
+
+  it("Codex: the per-tool approval_mode adopt wrote in .codex/config.toml is read back (prompt: in force; approve: not)", async () => {
+    const p = project("host");
+    expect((await runHcpx(["adopt", "codex", "--write"], { cwd: p.dir, env: { HOME: p.home } })).code).toBe(0);
+    const toml = join(p.dir, ".codex", "config.toml");
+    const text = readFileSync(toml, "utf8");
+    expect(text).toContain('"--host","codex"');
+    const before = readFileSync(p.ledger, "utf8");
+    const inForce = await call(p, "codex", "cancel");
+    expect(inForce.asked).toBe(0);
+    expect(inForce.env.ok).toBe(true);
+    expect(readFileSync(p.ledger, "utf8")).not.toBe(before);
+    // the person (or a commit) set the gated tool to approve: Codex runs it without asking → hcpx asks
+    const loosened = text.replace('ledger__transfer = { approval_mode = "prompt" }', 'ledger__transfer = { approval_mode = "approve" }');
+    expect(loosened).not.toBe(text);
+    writeFileSync(toml, loosened);
+    const r = await call(p, "codex", "cancel");
+    expect(r.asked).toBe(1);
+    expect(r.env.error?.code).toBe("confirm_declined");
+  }, 60_000);
+
+  it("Amp: a rule of the person's before hcpx's ask rule (the first match decides) takes it out of force", async () => {
+    const p = project("host");
+    expect((await runHcpx(["adopt", "amp", "--write"], { cwd: p.dir, env: { HOME: p.home } })).code).toBe(0);
+    expect((await call(p, "amp", "cancel")).asked).toBe(0);
+    const file = join(p.dir, ".amp", "settings.json");
+    const s = JSON.parse(readFileSync(file, "utf8"));
+    s["amp.permissions"].unshift({ tool: "mcp__hcp__*", action: "allow" });
+    writeFileSync(file, JSON.stringify(s, null, 2));
+    const r = await call(p, "amp", "cancel");
+    expect(r.asked).toBe(1);
+    expect(r.env.error?.code).toBe("confirm_declined");
   }, 60_000);
 });
