@@ -389,7 +389,7 @@ describe("documented shapes", () => {
     expect((await s.adopt("opencode", "--write", "--command", "hcpx mcp")).code).toBe(0);
     const oc = JSON.parse(s.read("opencode.json")) as Record<string, unknown>;
     expect(Object.keys(oc)).toEqual(["$schema", "mcp", "permission"]);
-    expect(oc).toMatchObject({ $schema: "https://opencode.ai/config.json", mcp: { hcp: { type: "local", command: ["hcpx", "mcp", "--shape", "per-command"], enabled: true } } });
+    expect(oc).toMatchObject({ $schema: "https://opencode.ai/config.json", mcp: { hcp: { type: "local", command: ["hcpx", "mcp", "--shape", "per-command", "--host", "opencode"], enabled: true } } });
   });
 
   it("Qwen Code and Kilo: a new settings file starts with the key each host adds to a file without it ($version, $schema), so the host leaves it alone; --remove deletes it again", async () => {
@@ -407,6 +407,6 @@ describe("documented shapes", () => {
     expect((await s.adopt("claude", "gemini", "--write")).code).toBe(0);
     expect(s.read("CLAUDE.md")).toMatch(/^<!-- hcp:begin -->\n<!-- hcp:prompt sha256:[0-9a-f]{16} -->\n[\s\S]*\.claude\/skills\/<pack>\/SKILL\.md[\s\S]*\n<!-- hcp:end -->\n$/);
     expect(s.read("GEMINI.md")).toContain(".gemini/skills/<pack>/SKILL.md");
-    expect(JSON.parse(s.read(".gemini/settings.json")).mcpServers.hcp.args.slice(-3)).toEqual(["mcp", "--shape", "per-command"]);
+    expect(JSON.parse(s.read(".gemini/settings.json")).mcpServers.hcp.args.slice(-5)).toEqual(["mcp", "--shape", "per-command", "--host", "gemini"]);
   });
 });

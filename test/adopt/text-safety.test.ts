@@ -113,7 +113,7 @@ describe("a host's variable syntax in the MCP command", () => {
     const s = scratch();
     const r = await s.adopt("codex", "--write", "--command", `hcpx mcp '--x=\${HOME}$HOME{env:X}'`);
     expect(r.code).toBe(0);
-    expect((parseToml(s.read(".codex/config.toml")) as { mcp_servers: { hcp: { args: string[] } } }).mcp_servers.hcp.args).toEqual(["mcp", "--x=${HOME}$HOME{env:X}", "--shape", "per-command"]);
+    expect((parseToml(s.read(".codex/config.toml")) as { mcp_servers: { hcp: { args: string[] } } }).mcp_servers.hcp.args).toEqual(["mcp", "--x=${HOME}$HOME{env:X}", "--shape", "per-command", "--host", "codex"]);
   });
 
   it("the syntax is data: every host MCP target that a host expands variables in declares `vars`", () => {
@@ -149,6 +149,6 @@ describe("TOML strings follow the TOML spec's escaping", () => {
     const r = await s.adopt("codex", "--write", "--command", "hcpx mcp a\u007fb");
     expect(r.code).toBe(0);
     expect(s.read(".codex/config.toml")).toContain('"a\\u007Fb"');
-    expect((parseToml(s.read(".codex/config.toml")) as { mcp_servers: { hcp: { args: string[] } } }).mcp_servers.hcp.args).toEqual(["mcp", "a\u007fb", "--shape", "per-command"]);
+    expect((parseToml(s.read(".codex/config.toml")) as { mcp_servers: { hcp: { args: string[] } } }).mcp_servers.hcp.args).toEqual(["mcp", "a\u007fb", "--shape", "per-command", "--host", "codex"]);
   });
 });
