@@ -497,6 +497,11 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
       sendJson(res, 200, { totalTokens: Math.max(1, Math.ceil(raw.length / 4)) });
       return;
     }
+    // Augment's workspace sync (which of the workspace's blobs the server lacks): none, so nothing is uploaded
+    if (req.method === "POST" && /\/find-missing$/.test(path)) {
+      sendJson(res, 200, { unknown_memory_names: [], nonindexed_blob_names: [] });
+      return;
+    }
     // Augment's side calls around a conversation: nothing configured there
     if (req.method === "POST" && /\/(get-models|settings\/get-mcp-(?:tenant|user)-configs|agents\/list-remote-tools|record-[a-z-]+|report-[a-z-]+)$/.test(path)) {
       sendJson(res, 200, {});
