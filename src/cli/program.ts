@@ -357,6 +357,20 @@ program
     }),
   );
 program
+  .command("log")
+  .description("the audit log: every tool call through `hcpx mcp` (stdio, HTTP) and `hcpx exec`, who, what, the decision and the result")
+  .option("--since <when>", "only calls since a duration ago (90s, 15m, 2h, 7d, 1w) or an ISO date/time")
+  .option("--principal <p>", "only this principal's calls (\"local\": stdio and exec)")
+  .option("--pack <id>", "only calls of this pack")
+  .option("--json", "print the result envelope")
+  .addHelpText("after", "\nExamples:\n  $ hcpx log --since 1h\n  $ hcpx log --principal alice --pack ledger --json\n")
+  .action(
+    act(async (opts: { since?: string; principal?: string; pack?: string; json?: boolean }) => {
+      const m = await import("./commands/log");
+      return m.run(opts);
+    }),
+  );
+program
   .command("completion")
   .description("print a shell completion script")
   .argument("<shell>", "bash, zsh or fish")
