@@ -164,6 +164,12 @@ export function decisionOf(result: string): Decision {
 /** Result codes of a call refused before anything ran. */
 const PRE_RUN = new Set(["bad_args", "unknown_verb", "unknown_pack", "bad_pack", "duplicate_pack", "no_config", "config_error", "sandbox_unavailable", "tool_changed", "internal"]);
 
+/** The record of one `hcpx exec` call (principal "local"; the operands as given are its args). */
+export function execRecord(pack: string, verb: string, operands: readonly string[], env: { ok: boolean; error?: { code: string } }, t0: number): AuditRecord {
+  const result = env.ok ? "ok" : env.error?.code ?? "failed";
+  return { time: new Date(t0).toISOString(), principal: "local", via: "exec", tool: "exec", pack, verb, ...auditArgs([...operands]), decision: decisionOf(result), result, duration_ms: Date.now() - t0 };
+}
+
 /**
  * A writer that never breaks a call: a log it cannot write is said once (per
  * distinct reason) through `warn`, and the call goes on.
