@@ -141,7 +141,7 @@ ${ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).joi
       proxy_set_header Host $host;
       proxy_buffering off;
       proxy_next_upstream error timeout;
-      proxy_connect_timeout 2s;
+      proxy_connect_timeout 5s;
     }
   }
 }
@@ -197,18 +197,24 @@ export default async function bench() {
     procs.push(bare);
     const one = await startHcpx(project);
     procs.push(one);
-    const runs = { bare: [], hcpx: [] };
+    // the same server without its audit log: what the per-call record costs
+    const quiet = await startHcpx(project, 0, { HCPX_AUDIT_LOG: "off" });
+    procs.push(quiet);
+    const runs = { bare: [], hcpx: [], quiet: [] };
     // warm up both (JIT, the pack's module)
     await loadRun(bare.url, { seconds: 1, connections, body: BARE_BODY, token });
     await loadRun(one.url, { seconds: 1, connections, token });
+    await loadRun(quiet.url, { seconds: 1, connections, token });
     for (let i = 0; i < rounds; i++) {
       runs.bare.push(await loadRun(bare.url, { seconds, connections, body: BARE_BODY, token }));
       runs.hcpx.push(await loadRun(one.url, { seconds, connections, token }));
+      runs.quiet.push(await loadRun(quiet.url, { seconds, connections, token }));
     }
+    await quiet.stop();
     await bare.stop();
     const rows = [["server", "req/s (median)", "p50 ms", "p99 ms", "non-2xx", "errors"]];
     const row = (name, rs) => [name, Math.round(median(rs.map((r) => r.rps))), median(rs.map((r) => r.p50)), median(rs.map((r) => r.p99)), rs.reduce((a, r) => a + r.non2xx, 0), rs.reduce((a, r) => a + r.errors + r.timeouts, 0)];
-    rows.push(row("bare SDK v2 server, one tool", runs.bare), row("hcpx mcp --http, 1 instance", runs.hcpx));
+    rows.push(row("bare SDK v2 server, one tool", runs.bare), row("hcpx mcp --http, 1 instance", runs.hcpx), row("the same, HCPX_AUDIT_LOG=off", runs.quiet));
 
     // nginx: three instances against one, behind the same proxy
     if (!nginxBinary()) {
@@ -229,6 +235,7 @@ export default async function bench() {
         nr.three.push(await loadRun(ng3.url, { seconds, connections: connections * 2, token }));
       }
       rows.push(row("nginx → 1 hcpx instance", nr.one), row("nginx → 3 hcpx instances", nr.three));
+      if ([...nr.one, ...nr.three].some((r) => r.non2xx)) process.stdout.write(`nginx error log (non-2xx answers):\n${ng3.errorLog()}${ng1.errorLog()}\n`);
       process.stdout.write(table(rows) + "\n");
       goal(`http: 3 instances behind nginx ≥ 2.5× 1 (${cpus().length} cores)`, ["3 instances", median(nr.three.map((r) => r.rps))], ["1 instance", median(nr.one.map((r) => r.rps))], { min: 2.5, unit: "req/s" });
     }
