@@ -130,6 +130,28 @@ describe("the audit log of hcpx mcp (stdio)", () => {
   });
 });
 
+describe("the audit log of hcpx exec", () => {
+  it("one record per call, via exec, the operands redacted (a Binding value given as an operand is ***)", async () => {
+    const p = ledgerProject({ packs: ["ledger"] });
+    addLeakyPack(p.dir);
+    writeConfig(p.config, { packs: ["./packs/ledger", "./packs/leaky"], principal: { id: "test", kind: "agent" }, grants: { allow: ["ledger.*", "leaky.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } });
+    const state = tmp("hcpx-audit-exec-");
+    const env = { PATH: process.env.PATH ?? "", HOME: p.home, XDG_STATE_HOME: state, LEDGER_FILE: p.ledger, LEDGER_NOW: "2026-01-01T00:00:00Z", LEAKY_TOKEN: SECRET };
+    expect((await runHcpx(["exec", "ledger", "balance", "account=checking", "--json"], { cwd: p.dir, env })).code).toBe(0);
+    expect((await runHcpx(["exec", "leaky", "ok", `note=${SECRET}`, "--json"], { cwd: p.dir, env })).code).toBe(1);
+    const file = join(state, "hcpx", "audit.jsonl");
+    const raw = readFileSync(file, "utf8");
+    expect(raw).not.toContain(SECRET);
+    const recs = records(file);
+    expect(recs.map((r) => [r.via, r.principal, r.pack, r.verb, r.decision, r.result])).toEqual([
+      ["exec", "local", "ledger", "balance", "ran", "ok"],
+      ["exec", "local", "leaky", "ok", "refused", "bad_args"],
+    ]);
+    expect(recs[0]!.args).toEqual(["account=checking"]);
+    expect(recs[1]!.args).toEqual(["note=***"]);
+  }, 60_000);
+});
+
 describe("appending from several processes at once", () => {
   it("with rotation every few KiB: no line lost, none torn or mixed", async () => {
     const dir = tmp("hcpx-audit-conc-");
