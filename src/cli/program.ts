@@ -67,10 +67,12 @@ program
   .option("--force", "replace or remove entries and files changed by hand, or not written by hcpx")
   .option("--detected", "the hosts this project (--scope user: you) uses: adopted before, or with their config files or (user scope) programs on PATH; says what was found")
   .option("--gitignore", "keep a marked block in .gitignore listing the files that stay out of git (kept up to date once it is there)")
+  .option("--url <url>", "a team's server (`hcpx mcp --http` behind a proxy): write each host's remote entry for this URL instead of the local command (docs/remote-hosts.md); with --check, reach it")
+  .option("--token-env <name>", "with --url: the environment variable that holds the bearer token; the entry names it the host's way, never the token")
   .option("--json", "print the result envelope")
   .addHelpText("after", "\nHand edits are kept unless --force: a re-adopt sets hcpx's own fields of the hcp entry again and keeps\nthe fields you added to it (an `env`, say); --remove leaves an entry or file you changed in place.\n\nExamples:\n  $ hcpx adopt --detected        # the hosts in use, and why\n  $ hcpx adopt --detected --write --gitignore\n  $ hcpx adopt claude            # review the diff\n  $ hcpx adopt claude cursor --write\n  $ hcpx adopt all --check       # CI: exit 1 on drift\n  $ hcpx adopt codex --scope user --write\n  $ hcpx adopt claude --remove --write\n")
   .action(
-    act(async (hosts: string[], opts: { write?: boolean; check?: boolean; remove?: boolean; force?: boolean; scope?: string; command?: string; useRecordedCommand?: boolean; detected?: boolean; gitignore?: boolean; json?: boolean }) => {
+    act(async (hosts: string[], opts: { write?: boolean; check?: boolean; remove?: boolean; force?: boolean; scope?: string; command?: string; useRecordedCommand?: boolean; detected?: boolean; gitignore?: boolean; url?: string; tokenEnv?: string; json?: boolean }) => {
       const { loadCommand } = await import("./load-command");
       const { fileURLToPath } = await import("node:url");
       const { dirname } = await import("node:path");
@@ -354,6 +356,20 @@ program
     act(async (opts: { json?: boolean }) => {
       const m = await import("./commands/status");
       return m.run({ ...opts, ...globals() });
+    }),
+  );
+program
+  .command("log")
+  .description("the audit log: every tool call through `hcpx mcp` (stdio, HTTP) and `hcpx exec`, who, what, the decision and the result")
+  .option("--since <when>", "only calls since a duration ago (90s, 15m, 2h, 7d, 1w) or an ISO date/time")
+  .option("--principal <p>", "only this principal's calls (\"local\": stdio and exec)")
+  .option("--pack <id>", "only calls of this pack")
+  .option("--json", "print the result envelope")
+  .addHelpText("after", "\nExamples:\n  $ hcpx log --since 1h\n  $ hcpx log --principal alice --pack ledger --json\n")
+  .action(
+    act(async (opts: { since?: string; principal?: string; pack?: string; json?: boolean }) => {
+      const m = await import("./commands/log");
+      return m.run(opts);
     }),
   );
 program

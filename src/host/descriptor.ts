@@ -84,6 +84,8 @@ export const SLOTS = ["command", "args", "argv", "env", "envNames", "toolApprova
 export type Slot = (typeof SLOTS)[number];
 /** a slot, a fixed `{ value }`, or `{ items }`: a list of rules expanded per granted command (Kiro's and Cline's `autoApprove`) */
 const Field = z.union([z.enum(SLOTS), z.strictObject({ value: z.optional(z.unknown()) }), z.strictObject({ items: RuleClasses })]);
+/** a remote entry's field: the URL, the token's env var name, headers with a `{token}` reference, or a fixed value */
+const RemoteField = z.union([z.enum(["url", "tokenEnv", "toolApprovals"]), z.strictObject({ value: z.optional(z.unknown()) }), z.strictObject({ headers: z.record(z.string().check(z.minLength(1)), z.string()) }), z.strictObject({ items: RuleClasses })]);
 const EntrySchema = z.strictObject({
   /** field name → a slot, or `{ value: … }` written as it is (`type: { value: "stdio" }`); in the order written */
   fields: z.record(z.string().check(z.minLength(1)), Field),
@@ -94,6 +96,16 @@ const EntrySchema = z.strictObject({
   read: z.optional(z.strictObject({ env: z.optional(z.string().check(z.minLength(1))), envNames: z.optional(z.string().check(z.minLength(1))) })),
   /** fields that mark a server reached by URL (not importable as stdio) */
   remote: z.optional(z.array(z.string().check(z.minLength(1)))),
+  /**
+   * `adopt --url`: the host's documented remote (Streamable HTTP) entry, field
+   * name to `url` (the URL), `tokenEnv` (the token's env var name itself, Codex's
+   * bearer_token_env_var), `{ headers: { Name: "Bearer {token}" } }` (headers
+   * whose `{token}` is the target's `envSyntax` reference to --token-env; left
+   * out without it), a fixed `{ value }`, or the approval fields of a local entry
+   * (`toolApprovals`, `{ items }`). Absent: the host's remote shape is
+   * not documented, and `--url` is refused for it.
+   */
+  remoteFields: z.optional(z.record(z.string().check(z.minLength(1)), RemoteField)),
 });
 export type EntrySpec = z.infer<typeof EntrySchema>;
 
@@ -484,6 +496,18 @@ function checkEntry(e: EntrySpec, t: Target, d: Descriptor, bad: (message: strin
   if (seen.has("toolApprovals") && !d.toolApprovals) throw bad("the slot `toolApprovals` needs the descriptor's `toolApprovals`", ".entry.fields");
   for (const s of ["env", "envNames"] as const) if (e.read?.[s] !== undefined && seen.has(s)) throw bad(`\`${s}\` is written (entry.fields) and so read back from there: drop it from \`entry.read\``, `.entry.read.${s}`);
   for (const k of e.remote ?? []) if (k in e.fields) throw bad(`\`${k}\` is a field hcpx writes, so it cannot mark a remote server`, ".entry.remote");
+  if (e.remoteFields) {
+    const rf = Object.entries(e.remoteFields);
+    if (rf.filter(([, v]) => v === "url").length !== 1) throw bad("`entry.remoteFields` names the URL's field once (`url`)", ".entry.remoteFields");
+    if (rf.filter(([, v]) => v === "tokenEnv" || (typeof v === "object" && "headers" in v)).length > 1) throw bad("`entry.remoteFields` carries the token one way: `tokenEnv` or `{ headers }`", ".entry.remoteFields");
+    for (const [k, v] of rf) {
+      if (typeof v === "object" && "headers" in v) {
+        if (!t.envSyntax) throw bad("`{ headers }` with `{token}` needs the target's `envSyntax` (how the host refers to an env var)", ".envSyntax");
+        if (!Object.values(v.headers).some((h) => h.includes("{token}"))) throw bad("a `{ headers }` field puts `{token}` in a header", `.entry.remoteFields.${k}`);
+      }
+      if (typeof v === "object" && "value" in v && v.value === undefined) throw bad("a fixed field is `{ value: … }` with a JSON value", `.entry.remoteFields.${k}`);
+    }
+  }
 }
 
 /** `widens` reads the rules hcpx writes at this target: an `items`/`members` list, or an `{ items }` field of the entry (`at`). */

@@ -18,6 +18,7 @@ import type { FileChange, FilePlan, LedgerRecord } from "../plan/types";
 import { hostTextProblems, unsafeHostText } from "../pack/hosttext";
 import { render, type TemplateContext } from "./templates";
 import { resolveMcpCommand, type McpCommand } from "./command";
+import { remoteEntryValue, type RemoteOptions } from "./remote";
 import { sha256 } from "../util/text";
 import { HANDLERS, handlerForKind, type CommandClass, type TargetContext, type VFile } from "./formats";
 import { expandItems } from "./formats/rules";
@@ -51,6 +52,8 @@ export interface AdoptOptions {
    * its command), so that it serves the same packs from any directory and environment
    */
   userConfig?: string;
+  /** `--url` (and `--token-env`): each host's remote entry for that server instead of the local command (src/host/remote.ts) */
+  remote?: RemoteOptions;
 }
 
 export type { FileChange };
@@ -523,7 +526,8 @@ class AdoptRun {
     const shaped = !this.opts.preview && namesItsHost(desc, this.scope) ? [...shapedOnly, "--host", desc.host] : shapedOnly;
     // user scope: the entry serves the user config, whatever directory and environment the host starts it in
     const served = this.scope === "user" && this.opts.userConfig && !this.opts.preview ? [...shaped, "--config", this.opts.userConfig] : shaped;
-    this.commands[desc.host] = served;
+    // a remote entry runs no local command: nothing for the health checks to find on PATH
+    this.commands[desc.host] = this.opts.remote ? [] : served;
     const classes = commandClasses(projection, desc, this.scope);
     const envVars = [...new Set(projection.packs.flatMap((p) => p.pack.surface.binding?.env ?? []))].sort();
     const tctx: TemplateContext = {
@@ -549,12 +553,12 @@ class AdoptRun {
       conflicts: this.conflicts,
       classes,
       skills: this.opts.skills === false ? false : projection.skills,
-      machineSpecific: mcp.machineSpecific,
+      machineSpecific: this.opts.remote ? undefined : mcp.machineSpecific,
       oldEntry: (e) => old?.entries.find(same(e)) ?? this.allLedgerEntries().find(same(e)),
       ownedBefore: (e) => this.allLedgerEntries().some(same(e)),
       ownerOf: (e, sha) => Object.entries(this.ledger.hosts).find(([h, lh]) => h !== host && !this.hosts.includes(h) && lh.scope === this.scope && lh.entries.some((x) => same(e)(x) && x.sha256 === sha))?.[0],
       render: (t) => render(host, t.template!, tctx),
-      entryValue: (t) => entryValue(t, served, envVars, desc, classes),
+      entryValue: (t) => (this.opts.remote ? remoteEntryValue(t, this.opts.remote, desc, (v) => (v === "toolApprovals" ? (desc.toolApprovals ? toolApprovals(desc.toolApprovals, classes) : undefined) : expandItems((v as { items: Parameters<typeof expandItems>[0] }).items, classes))) : entryValue(t, served, envVars, desc, classes)),
       file: (abs) => this.file(abs),
       touched: (f) => {
         if (this.opts.preview) return;

@@ -28,6 +28,7 @@ import type { ToolDef } from "../projection/types";
 import { brokenLines, exportView, type ExportView } from "./view";
 import { HCP_TOOL, instructions, toolsFor, type McpToolDef, type Shape } from "./tools";
 import { ConfirmStateError, ConfirmStates } from "./confirm-state";
+import { auditArgs, AuditWriter, decisionOf, type AuditRecord } from "../runtime/audit";
 
 export type Era = "legacy" | "modern";
 
@@ -53,6 +54,10 @@ export const CONFIRM_KEY = "confirm";
 
 export interface CallContext {
   era: Era;
+  /** who is calling: "local" on stdio, the authenticated principal over HTTP */
+  principal?: string;
+  /** the client's name (clientInfo / User-Agent) when known */
+  client?: string;
   signal: AbortSignal;
   /** legacy: ask the person now (elicitation/create); absent when the client cannot. */
   elicit?: (q: ConfirmQuestion, signal: AbortSignal | undefined) => Promise<PersonAnswer>;
@@ -72,6 +77,20 @@ export interface FrontOptions {
   /** Whether the host's own approval guards a call (`hcpx mcp --host`, src/host/approval.ts). */
   hostApproval?: HostApproval;
   log?: (msg: string) => void;
+  /** how calls come in, for the audit log (src/runtime/audit.ts) */
+  via?: "stdio" | "http";
+  /** the host id the server was started for (`--host`), for the audit log */
+  host?: string;
+  /** where each call's audit record goes (default: the audit log; tests give their own) */
+  audit?: (rec: AuditRecord) => void;
+}
+
+/** What one call's audit record learns on its way through the front. */
+interface Trace {
+  pack?: string;
+  verb?: string;
+  args?: unknown;
+  answer?: NonNullable<AuditRecord["confirm"]>["answer"];
 }
 
 const PACK_FILES = ["surface.json", "policy.json", "SKILL.md"];
@@ -150,6 +169,9 @@ export class McpFront {
   private readonly states: ConfirmStates;
   private readonly log: (msg: string) => void;
   private readonly hostApproval?: HostApproval;
+  private readonly via: "stdio" | "http";
+  private readonly host?: string;
+  private readonly audit: (rec: AuditRecord) => void;
   private built = { config: "", packs: "" };
   view!: ExportView;
   tools: McpToolDef[] = [];
@@ -165,6 +187,13 @@ export class McpFront {
     this.states = opts.states ?? new ConfirmStates();
     this.log = opts.log ?? (() => {});
     this.hostApproval = opts.hostApproval;
+    this.via = opts.via ?? "stdio";
+    this.host = opts.host;
+    if (opts.audit) this.audit = opts.audit;
+    else {
+      const w = new AuditWriter(this.log);
+      this.audit = (rec) => w.write(rec);
+    }
     // At start a broken config is fatal (the CLI reports it, exit 1).
     this.built.config = this.configStamp();
     const project = this.freshProject();
@@ -263,12 +292,56 @@ export class McpFront {
    * not good for this call (the transport answers it as a JSON-RPC error).
    */
   async callTool(name: string, input: Record<string, unknown>, ctx: CallContext, onChanged?: () => void): Promise<ToolResult | InputRequired> {
-    if (name === READ_SKILL_TOOL) return this.readSkill(input, onChanged);
+    const t0 = Date.now();
+    const trace: Trace = {};
+    let out: ToolResult | InputRequired | undefined;
+    let thrown: unknown;
+    try {
+      out = await this.callTraced(name, input, ctx, trace, onChanged);
+      return out;
+    } catch (e) {
+      thrown = e;
+      throw e;
+    } finally {
+      let result: string;
+      if (out && "resultType" in out) result = "input_required";
+      else if (out) {
+        const env = out.structuredContent as { ok?: boolean; error?: { code?: string } } | undefined;
+        result = env ? (env.ok ? "ok" : env.error?.code ?? "failed") : out.isError ? "failed" : "ok";
+      } else result = thrown instanceof ConfirmStateError ? `request_state_${thrown.reason}` : "internal";
+      const decision = trace.answer === "pending" ? "confirm_asked" : thrown ? "refused" : decisionOf(result);
+      const args = trace.args ?? input;
+      this.audit({
+        time: new Date(t0).toISOString(),
+        principal: ctx.principal ?? "local",
+        via: this.via,
+        ...(ctx.client ? { client: ctx.client } : {}),
+        ...(this.host ? { host: this.host } : {}),
+        tool: name,
+        ...(trace.pack ? { pack: trace.pack } : {}),
+        ...(trace.verb ? { verb: trace.verb } : {}),
+        ...auditArgs(args),
+        decision,
+        ...(trace.answer ? { confirm: { answer: trace.answer } } : {}),
+        result,
+        duration_ms: Date.now() - t0,
+      });
+    }
+  }
+
+  private async callTraced(name: string, input: Record<string, unknown>, ctx: CallContext, trace: Trace, onChanged?: () => void): Promise<ToolResult | InputRequired> {
+    if (name === READ_SKILL_TOOL) {
+      if (typeof input.pack === "string") trace.pack = input.pack;
+      return this.readSkill(input, onChanged);
+    }
     let req: ExecRequest | Envelope;
     if (name === HCP_TOOL && this.shape === "single") req = requestFromHcp(input);
     else if (this.shape === "per-command") req = this.requestFromTool(name, input, onChanged);
     else req = failure("unknown_verb", `no tool '${name}'`, { hint: `call ${HCP_TOOL} with {pack, verb, args}` });
     if ("ok" in req) return toResult(req);
+    trace.pack = req.pack;
+    trace.verb = req.verb;
+    trace.args = req.argv ? { ...req.args, argv: req.argv } : req.args;
     // Per call: the config as it is now, so grant changes apply without a restart.
     let project: Project;
     try {
@@ -279,11 +352,21 @@ export class McpFront {
     // asked by execute only for a gated write under confirm "host" (it reads the host's files)
     const check = this.hostApproval;
     const hostApproved = check ? () => check(project, req.pack, req.verb) : false;
-    if (ctx.era === "legacy") return toResult(await execute(project, req, { signal: ctx.signal, askPerson: ctx.elicit, hostApproved }));
-    return this.callModern(project, req, ctx, hostApproved);
+    if (ctx.era === "legacy") {
+      const elicit = ctx.elicit;
+      const askPerson = elicit
+        ? async (q: ConfirmQuestion, s: AbortSignal | undefined) => {
+            const a = await elicit(q, s);
+            trace.answer = a;
+            return a;
+          }
+        : undefined;
+      return toResult(await execute(project, req, { signal: ctx.signal, askPerson, hostApproved }));
+    }
+    return this.callModern(project, req, ctx, hostApproved, trace);
   }
 
-  private async callModern(project: Project, req: ExecRequest, ctx: CallContext, hostApproved: boolean | (() => Promise<boolean>)): Promise<ToolResult | InputRequired> {
+  private async callModern(project: Project, req: ExecRequest, ctx: CallContext, hostApproved: boolean | (() => Promise<boolean>), trace: Trace): Promise<ToolResult | InputRequired> {
     const principal = project.principal.id;
     const call = { principal, pack: req.pack, verb: req.verb };
     if (ctx.requestState !== undefined) {
@@ -291,8 +374,9 @@ export class McpFront {
       const bound = this.states.redeem(ctx.requestState, call);
       const given = ctx.inputResponses?.[CONFIRM_KEY];
       // no answer to hcpx's question in the retry: ask again (the spent state is not reissued)
-      if (given === undefined) return this.callModern(project, req, { ...ctx, requestState: undefined, inputResponses: undefined }, hostApproved);
+      if (given === undefined) return this.callModern(project, req, { ...ctx, requestState: undefined, inputResponses: undefined }, hostApproved, trace);
       const answer = personAnswer(given);
+      trace.answer = answer;
       let mismatch: string | undefined;
       const env = await execute(project, req, {
         signal: ctx.signal,
@@ -321,6 +405,7 @@ export class McpFront {
         : undefined,
     });
     if (!question) return toResult(env);
+    trace.answer = "pending";
     return {
       resultType: "input_required",
       inputRequests: { [CONFIRM_KEY]: { method: "elicitation/create", params: { mode: "form", message: redactOut(question.message), requestedSchema: { type: "object", properties: {} } } } },

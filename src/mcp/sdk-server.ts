@@ -14,6 +14,7 @@ const VERSION = typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev";
 export const SKILL_URI = (pack: string) => `skill://${pack}/SKILL.md`;
 const SKILL_URI_RE = /^skill:\/\/([a-z][a-z0-9-]{0,31})\/SKILL\.md$/;
 const CLIENT_CAPS = "io.modelcontextprotocol/clientCapabilities";
+const CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 
 export interface InstanceHooks {
   /** The tool list changed while serving a request: tell every live instance. */
@@ -61,7 +62,8 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks): Se
       try {
         if (era === "legacy") {
           const elicit = declaresFormElicitation(server.getClientCapabilities()) ? (q: ConfirmQuestion, s: AbortSignal | undefined) => askLegacy(ctx, q, s, hooks.log) : undefined;
-          return (await front.callTool(req.params.name, input, { era, signal, elicit }, hooks.announce)) as never;
+          const client = server.getClientVersion()?.name;
+          return (await front.callTool(req.params.name, input, { era, signal, elicit, ...(client ? { client } : {}) }, hooks.announce)) as never;
         }
         const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
         // InputResponses that are not an object of response objects: a protocol error, nothing runs
@@ -70,12 +72,15 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks): Se
         const dropped = ctx.mcpReq.droppedInputResponseKeys ?? [];
         if (dropped.length) throw new ProtocolError(-32602, `inputResponses ${dropped.map((k) => `'${k}'`).join(", ")} ${dropped.length > 1 ? "are not responses" : "is not a response"} (an object such as {"action": "accept"}); nothing was run`);
         const state = ctx.mcpReq.requestState<unknown>();
+        const info = envelope[CLIENT_INFO];
+        const client = info && typeof info === "object" && typeof (info as { name?: unknown }).name === "string" ? (info as { name: string }).name : undefined;
         return (await front.callTool(
           req.params.name,
           input,
           {
             era,
             signal,
+            ...(client ? { client } : {}),
             canAskModern: declaresFormElicitation(envelope[CLIENT_CAPS]),
             inputResponses: ctx.mcpReq.inputResponses,
             ...(state !== undefined ? { requestState: typeof state === "string" ? state : "" } : {}),

@@ -36,6 +36,8 @@ export interface ServeOptions {
   watch?: boolean;
   /** The host's approval check (`--host`, src/host/approval.ts): under confirm "host" an approval in force is the one question. */
   hostApproval?: HostApproval;
+  /** the host id (`--host`), recorded in the audit log */
+  host?: string;
 }
 
 // hcpx mcp's exits: its log on stderr (stdout is the protocol), its answers and
@@ -109,7 +111,7 @@ export class Instances {
  */
 export async function serveHttp(opts: ServeOptions, port: number): Promise<void> {
   (globalThis as Record<symbol, unknown>)[Symbol.for("hcpx.mcp.keepAlive")] = true;
-  const front = new McpFront({ shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log });
+  const front = new McpFront({ shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, via: "http" });
   const live = new Instances();
   const { listenHttp } = await import("./http");
   const l = await listenHttp({ front, hooks: live.hooks(), port });
@@ -129,7 +131,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   // a long-lived process: the mcp adapter keeps each mcp pack's server running between calls (src/runtime/mcp-adapter.ts)
   (globalThis as Record<symbol, unknown>)[Symbol.for("hcpx.mcp.keepAlive")] = true;
   // No config at all serves no packs and says why; a config that does not parse is fatal.
-  const front = new McpFront({ shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, hostApproval: opts.hostApproval });
+  const front = new McpFront({ shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, hostApproval: opts.hostApproval, host: opts.host });
   const live = new Instances();
   const hooks = live.hooks();
 

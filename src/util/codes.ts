@@ -117,6 +117,9 @@ export const ERRORS = {
   foreign_file: { hint: "a cache file hcpx did not write (another owner, or writable by others): it is ignored; delete it" },
   bad_lock_file: { hint: "a lock file hcpx did not write is in the way (a link, a pipe, a device): delete it and run again" },
   all_adds_hosts: { hint: "name the hosts to adopt (`hcpx adopt claude codex --write`), or `--detected --write` for the hosts in use", usage: true },
+  remote_unsupported: { hint: "adopt that host without --url (its local command); `hcpx adopt --help` says which hosts take --url" },
+  remote_unreachable: { hint: "start the server (`hcpx mcp --http`), or check the URL and the proxy in front of it" },
+  remote_unauthorized: { hint: "set the token's variable (--token-env NAME) where the host runs, and check that the server knows the token" },
   // ---- packs from elsewhere (pack add/install/update, import, from-mcp, from-openapi) ----
   bad_source: { hint: "a source is @scope/name@range, ./pack.tgz, git+https://host/repo.git#ref, ./repo#ref or ./path" },
   ambiguous_source: { hint: "write ./name for a path, or name@range for npm" },

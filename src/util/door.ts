@@ -17,7 +17,7 @@
 //   (stagingDir, swapDir); a tree is deleted only after its path passed the
 //   guard, and a symlink is never followed by a delete.
 // node:fs and node:path only: exec's start path loads it (caches).
-import { linkSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fstatSync, linkSync, lstatSync, mkdirSync, mkdtempSync, openSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { HcpxError } from "./errors";
 import { display } from "./paths";
@@ -54,8 +54,8 @@ function guardParent(b: Base | string, abs: string, show?: string): string {
   return join(guard(b, dirname(abs), show ?? display(abs)), basename(abs));
 }
 
-/** Create `dir` (and its missing parents) below `base`, one component at a time, never through a link leading out. */
-export function mkdirs(base: Base | string, dir: string, show?: string): string {
+/** Create `dir` (and its missing parents) below `base`, one component at a time, never through a link leading out (new ones with `mode`, default 0o777 less the umask). */
+export function mkdirs(base: Base | string, dir: string, show?: string, mode?: number): string {
   const real = guard(base, dir, show);
   const missing: string[] = [];
   for (let d = real; ; d = dirname(d)) {
@@ -72,7 +72,7 @@ export function mkdirs(base: Base | string, dir: string, show?: string): string 
   }
   for (const d of missing) {
     try {
-      mkdirSync(d);
+      mkdirSync(d, mode);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
       if (!lstatSync(d).isDirectory()) throw new HcpxError({ code: "not_a_directory", message: `${display(d)} is not a directory`, file: show ?? display(dir), hint: "move that file away" });
@@ -171,6 +171,60 @@ export function writeFiles(base: Base | string, files: readonly PlannedWrite[]):
     throw named(e, temps[landed.length]?.real);
   }
   for (const t of temps) if (t.backup) unlinkQuiet(t.backup);
+}
+
+export interface AppendOpts {
+  show?: string;
+  /** the file's mode when new; an existing file is made this mode too (a log: 0o600) */
+  mode?: number;
+  /** the mode of directories made on the way (a log's: 0o700) */
+  dirMode?: number;
+}
+
+/**
+ * Append `data` (one whole record, e.g. a JSON line) to the file `abs` below
+ * `base`: the path guarded like every write, the last component never a link
+ * (O_NOFOLLOW), the file this user's own (foreign_file otherwise) and one
+ * write() with O_APPEND, so records appended by several processes at once
+ * never interleave. Returns the file's size after the write.
+ */
+export function appendRecord(base: Base | string, abs: string, data: string | Uint8Array, opts: AppendOpts = {}): number {
+  const real = guardParent(base, abs, opts.show);
+  mkdirs(base, dirname(real), opts.show, opts.dirMode);
+  const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+  let fd: number;
+  try {
+    fd = openSync(real, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0), opts.mode ?? 0o600);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ELOOP") throw new HcpxError({ code: "symlink_refused", message: "is a symbolic link, expected the log file itself", file: opts.show ?? display(abs), hint: "remove the link; hcpx appends only to its own file" });
+    throw named(e, abs);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new HcpxError({ code: "not_a_file", message: "is not a regular file", file: opts.show ?? display(abs), hint: "move it away; hcpx appends only to its own file" });
+    if (typeof process.getuid === "function" && st.uid !== process.getuid()) throw new HcpxError({ code: "foreign_file", message: "is not this user's own file", file: opts.show ?? display(abs), hint: "hcpx appends only to a file it made: move it away" });
+    if (opts.mode !== undefined && (st.mode & 0o7777) !== opts.mode) fchmodSync(fd, opts.mode);
+    const n = writeSync(fd, bytes, 0, bytes.length);
+    // a regular file's write is whole or fails (a full disk): a short one is reported, never continued
+    // by a second write that another process's record could split
+    if (n !== bytes.length) throw new HcpxError({ code: "io_error", message: `wrote ${n} of ${bytes.length} bytes (disk full?)`, file: opts.show ?? display(abs) });
+    return fstatSync(fd).size;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Rename the file `abs` below `base` to `to` in the same directory (a log's rotation); false when `abs` is gone already. */
+export function renameAside(base: Base | string, abs: string, to: string): boolean {
+  if (dirname(to) !== dirname(abs)) throw new Error(`renameAside: ${to} is not in the directory of ${abs}`);
+  const from = guardParent(base, abs);
+  try {
+    renameSync(from, join(dirname(from), basename(to)));
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw named(e, abs);
+  }
 }
 
 /** Write a new file in a folder hcpx just made (staging): refused when anything is at the path. */

@@ -18,6 +18,7 @@ import { gitClasses, gitignoreChange } from "../../host/gitignore";
 import { checkHealth } from "../../host/health";
 import { loadUserScope } from "../../host/userscope";
 import type { Problem } from "../../util/errors";
+import { checkRemoteOptions, remoteHealth, requireRemote, type RemoteOptions } from "../../host/remote";
 
 export interface AdoptCliOptions {
   write?: boolean;
@@ -29,6 +30,9 @@ export interface AdoptCliOptions {
   useRecordedCommand?: boolean;
   detected?: boolean;
   gitignore?: boolean;
+  /** a team server's URL: each host's remote entry (src/host/remote.ts) */
+  url?: string;
+  tokenEnv?: string;
   json?: boolean;
 }
 
@@ -41,6 +45,9 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
   if (opts.detected && hostArgs.length) throw new HcpxError({ code: "bad_args", message: "--detected chooses the hosts itself: name no host with it", hint: "`hcpx adopt --detected` (the hosts in use), or `hcpx adopt <host…>`" }, 64);
   if (hostArgs.length === 0 && !opts.detected) throw new HcpxError({ code: "bad_args", message: "name at least one host, or --detected", hint: `hosts: ${listHosts().join(", ")}, or all; --detected adopts the hosts this ${scope === "user" ? "user" : "project"} uses` }, 64);
   if (opts.gitignore && scope === "user") throw new HcpxError({ code: "bad_args", message: "--gitignore keeps a block in the project's .gitignore: it goes with --scope project", hint: "leave out --gitignore at user scope (files under $HOME are not in a repository)" }, 64);
+  if (opts.tokenEnv !== undefined && opts.url === undefined) throw new HcpxError({ code: "bad_args", message: "--token-env goes with --url", hint: "--url <url> --token-env NAME" }, 64);
+  if (opts.url !== undefined && opts.command !== undefined) throw new HcpxError({ code: "bad_args", message: "--url and --command exclude each other", hint: "--url writes a remote entry; --command a local one" }, 64);
+  const remote = opts.url !== undefined ? checkRemoteOptions(opts.url, opts.tokenEnv) : undefined;
   const known = listHosts();
   const named = hostArgs.flatMap((h) => h.split(",")).map((h) => h.trim()).filter(Boolean);
   // `all --check` and `--detected` take the hosts in use: adopted (the ledger) or with traces (hosts/<host>.json5 `detect`)
@@ -53,6 +60,7 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
     if (!known.includes(h) && listHosts("bundle").includes(h)) fail("bad_args", `'${h}' is a bundle, not a host to adopt`, { hint: `use \`hcpx generate --as ${h} DIR\``, exit: 64 });
     if (!known.includes(h)) fail("unknown_host", `unknown host '${h}'`, { hint: `${didYouMean(h, [...known, "all"])}known hosts: ${known.join(", ")} (or \`all\`)`, exit: 64 });
   }
+  if (remote && !opts.remove) requireRemote(hosts, scope);
   // user scope serves the user's own config (never this project's packs): README "User scope"
   const user = scope === "user" ? loadUserScope({ config: globals.config, remove: opts.remove === true }) : undefined;
   // project scope: the project's packs alone (the user's own are the user-scope entry's), in files the project commits
@@ -90,7 +98,7 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
   // --write: lock first, then plan (a plan made before another writer finished would lose its entries)
   const lock = opts.write ? lockAdopt(ledgerPath(scope, project), scope === "project" ? project.root : home(), scope) : undefined;
   try {
-    return await adopt(project, packs, hosts, opts.detected ? ["--detected"] : hostArgs, scope, opts, out, lock, { detected, userConfig: user?.configFile, userNotes: user?.notes ?? [] });
+    return await adopt(project, packs, hosts, opts.detected ? ["--detected"] : hostArgs, scope, opts, out, lock, { detected, userConfig: user?.configFile, userNotes: user?.notes ?? [], remote });
   } finally {
     lock?.release();
   }
@@ -100,6 +108,7 @@ interface Extra {
   detected?: Detected[];
   userConfig?: string;
   userNotes: string[];
+  remote?: RemoteOptions;
 }
 
 async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs: string[], scope: Scope, opts: AdoptCliOptions, out: Out, lock: AdoptLock | undefined, extra: Extra): Promise<number> {
@@ -112,6 +121,7 @@ async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs:
     remove: opts.remove,
     force: opts.force,
     userConfig: extra.userConfig,
+    ...(extra.remote && !opts.remove ? { remote: extra.remote } : {}),
   });
   // the .gitignore block (--gitignore, or kept up to date once it is there): one more file of the plan
   const gi = gitignoreChange(plan, opts.gitignore === true);
@@ -122,6 +132,8 @@ async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs:
   plan.notes.unshift(...extra.userNotes);
   // will each host use the server? (the command as the host starts it, trust, allow-lists)
   const health: Problem[] = opts.remove ? [] : await checkHealth(plan.hosts, { scope, root: project.root, home: home(), commands: plan.commands, config: scope === "project" ? project.configFile : extra.userConfig });
+  // --url --check: what the host will see at the URL (reachable, authenticated, tools listed)
+  if (extra.remote && opts.check && !opts.remove) health.push(...(await remoteHealth(plan.hosts, extra.remote)));
   const detected = extra.detected;
   // the diff package only when a diff is shown
   const planDiff = opts.write ? () => "" : (await import("../../plan/diff")).planDiff;

@@ -9,6 +9,7 @@ import { loadProject } from "../../pack/load";
 import { useValidationCache } from "../../pack/validcache";
 import { execute, type Envelope } from "../../runtime/execute";
 import { terminateDescendants } from "../../runtime/wrap";
+import { AuditWriter, execRecord } from "../../runtime/audit";
 import { c, neutralise, say, sayErr, sayRaw, useColor, writeJson } from "../output";
 
 export interface ExecCliOptions {
@@ -45,7 +46,10 @@ export async function run(pack: string, verb: string, operands: string[], opts: 
   for (const s of STOP_SIGNALS) process.on(s, onSignal);
   useValidationCache();
   const project = loadProject({ config: opts.config });
+  const t0 = Date.now();
   const env = await execute(project, { pack, verb, kv: operands, confirm: opts.confirm === true }, { signal: ac.signal, terminal: isTerminal(0) && isTerminal(2) });
+  // on record (src/runtime/audit.ts): one line, after the call, never failing it
+  new AuditWriter((m) => sayErr(`hcpx: ${m}`)).write(execRecord(pack, verb, operands, env, t0));
   const code = env.ok ? 0 : env.error.code === "unknown_pack" || env.error.code === "unknown_verb" ? 64 : 1;
   if (!ac.signal.aborted) {
     print(env, opts.json === true);

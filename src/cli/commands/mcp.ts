@@ -33,5 +33,5 @@ export async function run(opts: McpOptions): Promise<number | void> {
   if (opts.host !== undefined && !/^[a-z][a-z0-9-]{0,31}$/.test(opts.host)) fail("usage", `--host takes a host id (e.g. claude), not '${opts.host}'`, { exit: 64 });
   // the host's approval check, only when a host is named (the plain `hcpx mcp` start path stays without it)
   const approval = opts.host !== undefined ? (await import("../../host/approval")).hostApproval(opts.host) : undefined;
-  await serve({ shape: shape as Shape, config: opts.config, watch: opts.watch, hostApproval: approval });
+  await serve({ shape: shape as Shape, config: opts.config, watch: opts.watch, hostApproval: approval, host: opts.host });
 }

@@ -1,0 +1,254 @@
+// `hcpx mcp --http` under load (issue 24 §5), with a real load generator
+// (autocannon) on loopback:
+// - tools/call throughput and p50/p99 of one instance against a bare MCP SDK
+//   v2 HTTP server with one tool (bench/http-bare.mjs), interleaved rounds
+//   (goal: ≥ 0.8× its throughput);
+// - three instances behind nginx (Debian's package, started here with its own
+//   config in a temp dir on loopback ports, never the system service) against
+//   one behind the same nginx (goal: ≥ 2.5× on enough cores: the core count is
+//   printed with the figure, and on a 2-core machine the load generator, nginx
+//   and three Node processes share 2 cores, so the goal cannot be met there).
+// The call is `hcp {pack: "calc", verb: "ping"}`: a granted read of the
+// composite pack calc (in-process), so the figure is hcpx's own per-call cost
+// (config re-read, Policy, execute(), the audit record), not a bin's spawn.
+// Auth: until the server authenticates, no token is needed; set
+// BENCH_HTTP_TOKEN (or pass `token` to the helpers) and every request carries
+// `Authorization: Bearer <token>`.
+// Knobs: BENCH_HTTP_SECONDS (per round, default 5), BENCH_HTTP_ROUNDS (2),
+// BENCH_HTTP_CONNECTIONS (16). Run: `npm run bench -- http`.
+/* global AbortSignal */
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createServer } from "node:net";
+import autocannon from "autocannon";
+import { goal, load, median, table } from "./lib.mjs";
+
+const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
+const HCPX = join(REPO, "dist", "hcpx.cjs");
+const BARE = join(REPO, "bench", "http-bare.mjs");
+
+/** The JSON-RPC body of one tools/call (legacy stateless: no initialize needed per request). */
+export const CALL_BODY = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hcp", arguments: { pack: "calc", verb: "ping", args: {} } } });
+const BARE_BODY = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ping", arguments: {} } });
+
+export function requestHeaders(token = process.env.BENCH_HTTP_TOKEN) {
+  return { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", ...(token ? { authorization: `Bearer ${token}` } : {}) };
+}
+
+/** A scratch project serving the composite pack calc, with its own HOME (the audit log goes there). */
+export function scratchProject() {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-http-")));
+  cpSync(join(REPO, "packs"), join(dir, "packs"), { recursive: true });
+  cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
+  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/calc"], principal: { id: "bench", kind: "agent" }, grants: { allow: ["calc.*"] }, sandbox: { roots: ["."], cwd: "." } }, null, 2));
+  const home = join(dir, "home");
+  mkdirSync(home);
+  return { dir, home, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A free loopback port (for nginx's listen and upstream lines). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+/** Start a process and wait for the URL it prints on stderr. */
+function startPrinting(args, opts, re) {
+  const child = spawn(process.execPath, args, { ...opts, stdio: ["ignore", "ignore", "pipe"] });
+  return new Promise((resolve, reject) => {
+    let err = "";
+    const t = setTimeout(() => reject(new Error(`no URL within 30 s: ${err}`)), 30_000);
+    child.stderr.setEncoding("utf8").on("data", (d) => {
+      err += d;
+      const m = re.exec(err);
+      if (m) {
+        clearTimeout(t);
+        resolve({ child, url: m[1], stop: () => stopChild(child) });
+      }
+    });
+    child.on("close", (code) => {
+      clearTimeout(t);
+      reject(new Error(`exited ${code} before listening: ${err}`));
+    });
+  });
+}
+
+function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((r) => {
+    child.once("close", r);
+    child.kill("SIGTERM");
+  });
+}
+
+/** One `hcpx mcp --http <port>` instance serving `project`. */
+export function startHcpx(project, port = 0, env = {}) {
+  const e = { PATH: process.env.PATH ?? "", HOME: project.home, ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}), ...env };
+  return startPrinting([HCPX, "mcp", "--http", String(port)], { cwd: project.dir, env: e }, / at (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
+}
+
+export function startBare() {
+  return startPrinting([BARE, "0"], { env: { PATH: process.env.PATH ?? "" } }, /listening (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
+}
+
+export function nginxBinary() {
+  for (const p of ["/usr/sbin/nginx", "/usr/bin/nginx"]) if (existsSync(p)) return p;
+  return undefined;
+}
+
+/**
+ * Debian's nginx with its own config in a temp dir (loopback only, no system
+ * service, no access log): a round-robin upstream over `ports`; a refused
+ * connection is retried on the next instance, and an instance that fails is
+ * left out for 2 s (max_fails=1).
+ */
+export async function startNginx(ports) {
+  const bin = nginxBinary();
+  if (!bin) throw new Error("nginx is not installed (Debian: apt-get install -y nginx)");
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-nginx-")));
+  const port = await freePort();
+  const conf = `
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  upstream hcpx {
+${ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join("\n")}
+    keepalive 64;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://hcpx;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_buffering off;
+      proxy_next_upstream error timeout;
+      proxy_connect_timeout 5s;
+    }
+  }
+}
+`;
+  writeFileSync(join(dir, "nginx.conf"), conf);
+  const child = spawn(bin, ["-p", dir, "-c", join(dir, "nginx.conf"), "-g", "daemon off;"], { stdio: ["ignore", "ignore", "pipe"] });
+  let err = "";
+  child.stderr.setEncoding("utf8").on("data", (d) => (err += d));
+  // ready when the port answers
+  const t0 = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`nginx exited ${child.exitCode}: ${err}${existsSync(join(dir, "error.log")) ? readFileSync(join(dir, "error.log"), "utf8") : ""}`);
+    try {
+      await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(500) });
+      break;
+    } catch {
+      if (Date.now() - t0 > 10_000) throw new Error(`nginx did not answer on ${port}: ${err}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    child,
+    errorLog: () => (existsSync(join(dir, "error.log")) ? readFileSync(join(dir, "error.log"), "utf8") : ""),
+    stop: async () => {
+      await stopChild(child);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** autocannon against `url` for `seconds`: requests/s, p50/p99 latency (ms), non-2xx, errors. */
+export function loadRun(url, { seconds = 5, connections = 16, body = CALL_BODY, token, onResponse } = {}) {
+  return new Promise((resolve, reject) => {
+    const inst = autocannon({ url, method: "POST", headers: requestHeaders(token), body, connections, duration: seconds, timeout: 10 }, (err, r) => {
+      if (err) reject(err);
+      else resolve({ rps: r.requests.average, total: r.requests.total, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts });
+    });
+    if (onResponse) inst.on("response", onResponse);
+  });
+}
+
+export default async function bench() {
+  const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
+  const rounds = Number(process.env.BENCH_HTTP_ROUNDS ?? 2);
+  const connections = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 16);
+  const token = process.env.BENCH_HTTP_TOKEN;
+  process.stdout.write(`tools/call over HTTP: autocannon, ${connections} connections, ${seconds} s × ${rounds} rounds each, interleaved; ${cpus().length} CPU cores; ${load()}; token ${token ? "set (BENCH_HTTP_TOKEN)" : "none (the server does not authenticate yet)"}\n`);
+  const project = scratchProject();
+  const procs = [];
+  try {
+    const bare = await startBare();
+    procs.push(bare);
+    const one = await startHcpx(project);
+    procs.push(one);
+    // the same server without its audit log: what the per-call record costs
+    const quiet = await startHcpx(project, 0, { HCPX_AUDIT_LOG: "off" });
+    procs.push(quiet);
+    const runs = { bare: [], hcpx: [], quiet: [] };
+    // warm up both (JIT, the pack's module)
+    await loadRun(bare.url, { seconds: 1, connections, body: BARE_BODY, token });
+    await loadRun(one.url, { seconds: 1, connections, token });
+    await loadRun(quiet.url, { seconds: 1, connections, token });
+    for (let i = 0; i < rounds; i++) {
+      runs.bare.push(await loadRun(bare.url, { seconds, connections, body: BARE_BODY, token }));
+      runs.hcpx.push(await loadRun(one.url, { seconds, connections, token }));
+      runs.quiet.push(await loadRun(quiet.url, { seconds, connections, token }));
+    }
+    await quiet.stop();
+    await bare.stop();
+    const rows = [["server", "req/s (median)", "p50 ms", "p99 ms", "non-2xx", "errors"]];
+    const row = (name, rs) => [name, Math.round(median(rs.map((r) => r.rps))), median(rs.map((r) => r.p50)), median(rs.map((r) => r.p99)), rs.reduce((a, r) => a + r.non2xx, 0), rs.reduce((a, r) => a + r.errors + r.timeouts, 0)];
+    rows.push(row("bare SDK v2 server, one tool", runs.bare), row("hcpx mcp --http, 1 instance", runs.hcpx), row("the same, HCPX_AUDIT_LOG=off", runs.quiet));
+
+    // nginx: three instances against one, behind the same proxy
+    if (!nginxBinary()) {
+      process.stdout.write(table(rows) + "\nnginx: skipped (not installed; Debian: apt-get install -y nginx)\n");
+    } else {
+      const more = [await startHcpx(project), await startHcpx(project)];
+      procs.push(...more);
+      const portOf = (u) => Number(new URL(u).port);
+      const ng1 = await startNginx([portOf(one.url)]);
+      procs.push(ng1);
+      const ng3 = await startNginx([one.url, ...more.map((m) => m.url)].map(portOf));
+      procs.push(ng3);
+      await loadRun(ng1.url, { seconds: 1, connections, token });
+      await loadRun(ng3.url, { seconds: 1, connections, token });
+      const nr = { one: [], three: [] };
+      for (let i = 0; i < rounds; i++) {
+        nr.one.push(await loadRun(ng1.url, { seconds, connections: connections * 2, token }));
+        nr.three.push(await loadRun(ng3.url, { seconds, connections: connections * 2, token }));
+      }
+      rows.push(row("nginx → 1 hcpx instance", nr.one), row("nginx → 3 hcpx instances", nr.three));
+      if ([...nr.one, ...nr.three].some((r) => r.non2xx)) process.stdout.write(`nginx error log (non-2xx answers):\n${ng3.errorLog()}${ng1.errorLog()}\n`);
+      process.stdout.write(table(rows) + "\n");
+      goal(`http: 3 instances behind nginx ≥ 2.5× 1 (${cpus().length} cores)`, ["3 instances", median(nr.three.map((r) => r.rps))], ["1 instance", median(nr.one.map((r) => r.rps))], { min: 2.5, unit: "req/s" });
+    }
+    goal("http: hcpx mcp --http tools/call throughput ≥ 0.8× a bare SDK v2 server", ["hcpx", median(runs.hcpx.map((r) => r.rps))], ["bare", median(runs.bare.map((r) => r.rps))], { min: 0.8, unit: "req/s" });
+  } finally {
+    for (const p of procs.reverse()) await p.stop().catch(() => {});
+    project.cleanup();
+  }
+}
+
+// `node bench/http.bench.mjs` alone (without run.mjs): its own scratch HOME via scratchProject
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await bench();
+  const { goalSummary } = await import("./lib.mjs");
+  process.stdout.write(goalSummary() + "\n");
+}

@@ -1,0 +1,158 @@
+// `hcpx adopt <host> --url <url> [--token-env NAME]` (issue 24 §4): the host's
+// entry for a team's `hcpx mcp --http` server instead of a local command. The
+// shape of each host's remote entry is data (hosts/<host>.json5,
+// `entry.remoteFields`, with the host's documentation in `docs`); a host whose
+// remote shape is not documented has none, and is refused by name. The token is
+// never written: only the host's reference to an environment variable
+// (`envSyntax`, or the variable's name where the host takes a name).
+//
+// probeRemote() is what `--check` (and doctor) see of the URL: reachable,
+// authenticated, tools listed — real HTTP, the MCP SDK's client.
+import { listHosts, loadDescriptor, type Descriptor, type Target } from "./descriptor";
+import { HcpxError, type Problem } from "../util/errors";
+
+export interface RemoteOptions {
+  url: string;
+  /** the environment variable that holds the bearer token (its name; the value is never read here) */
+  tokenEnv?: string;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** --url and --token-env as given: an http(s) URL without credentials in it, a plain variable name. */
+export function checkRemoteOptions(url: string, tokenEnv: string | undefined): RemoteOptions {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new HcpxError({ code: "bad_args", message: `--url takes an http:// or https:// URL, not '${url}'`, hint: "e.g. --url https://hcp.example.com/mcp" }, 64);
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") throw new HcpxError({ code: "bad_args", message: `--url takes an http:// or https:// URL, not ${u.protocol}`, hint: "e.g. --url https://hcp.example.com/mcp" }, 64);
+  if (u.username || u.password) throw new HcpxError({ code: "bad_args", message: "--url holds a user name or password: hcpx never writes a credential into a host's file", hint: "give the URL without it, and the token with --token-env NAME (the host reads it from that variable)" }, 64);
+  if (tokenEnv !== undefined && !ENV_NAME.test(tokenEnv)) throw new HcpxError({ code: "bad_args", message: `--token-env takes the name of an environment variable (letters, digits, _), not '${tokenEnv}'`, hint: "e.g. --token-env HCP_TOKEN; the token itself is never written" }, 64);
+  return { url, ...(tokenEnv !== undefined ? { tokenEnv } : {}) };
+}
+
+/** The target that holds a host's MCP entry at a scope. */
+export function mcpTarget(desc: Descriptor, scope: "project" | "user"): Target | undefined {
+  return desc.scopes[scope]?.targets.find((t) => t.entry !== undefined);
+}
+
+/** Every host named takes a remote entry at this scope, or the refusal names the ones that do not. */
+export function requireRemote(hosts: readonly string[], scope: "project" | "user"): void {
+  const without = hosts.map((h) => loadDescriptor(h)).filter((d) => d.scopes[scope] && !mcpTarget(d, scope)?.entry?.remoteFields);
+  if (!without.length) return;
+  const able = hostsWithRemote(scope);
+  throw new HcpxError(
+    without.map((d) => ({ code: "remote_unsupported" as const, message: `${d.name} (${d.host}): hcpx does not know how this host takes a remote MCP server by URL (its remote entry is not documented), so --url writes nothing`, hint: `adopt it with the local command (without --url); hosts that take --url: ${able.join(", ")}` })),
+    64,
+  );
+}
+
+/** The hosts whose descriptor has a remote entry at this scope. */
+export function hostsWithRemote(scope: "project" | "user"): string[] {
+  return listHosts().filter((h) => mcpTarget(loadDescriptor(h), scope)?.entry?.remoteFields);
+}
+
+/** The remote entry a target's `entry.remoteFields` describes, in its field order. */
+export function remoteEntryValue(t: Target, remote: RemoteOptions, desc: Descriptor, approval: (v: "toolApprovals" | { items: unknown }) => unknown): Record<string, unknown> {
+  const fields = t.entry?.remoteFields;
+  if (!fields) throw new HcpxError({ code: "remote_unsupported", message: `${desc.name}: no documented remote entry`, hint: "adopt it without --url" });
+  if (t.vars && new RegExp(t.vars.pattern, "u").test(remote.url)) {
+    throw new HcpxError({ code: "host_variable", message: `the URL holds text ${desc.name} expands as a variable (${t.vars.syntax}); it has no escape for it, so hcpx writes nothing`, hint: "give the URL without that text" });
+  }
+  const ref = (name: string) => t.envSyntax!.replaceAll("VAR", name);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fields)) {
+    if (v === "url") out[k] = remote.url;
+    else if (v === "tokenEnv") {
+      if (remote.tokenEnv) out[k] = remote.tokenEnv;
+    } else if (v === "toolApprovals" || "items" in v) {
+      // the approval rules, as in the local entry
+      const value = approval(v);
+      if (value !== undefined) out[k] = value;
+    } else if ("headers" in v) {
+      if (remote.tokenEnv) out[k] = Object.fromEntries(Object.entries(v.headers).map(([h, tmpl]) => [h, tmpl.replaceAll("{token}", ref(remote.tokenEnv!))]));
+    } else out[k] = v.value;
+  }
+  return out;
+}
+
+export interface RemoteProbe {
+  url: string;
+  /** an HTTP answer came back */
+  reachable: boolean;
+  /** the server took the request (not 401/403) */
+  authenticated: boolean;
+  /** the tools it lists, when it listed them */
+  tools?: string[];
+  status?: number;
+  /** what went wrong, in words */
+  error?: string;
+}
+
+/**
+ * Reach the URL as the host will: an MCP initialize over Streamable HTTP with
+ * `Authorization: Bearer <the token's value>` when a token variable is named
+ * (and set), then tools/list. Never throws; `timeoutMs` bounds each step.
+ */
+export async function probeRemote(remote: RemoteOptions, env: NodeJS.ProcessEnv = process.env, timeoutMs = 10_000): Promise<RemoteProbe> {
+  const token = remote.tokenEnv ? env[remote.tokenEnv] : undefined;
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const probe: RemoteProbe = { url: remote.url, reachable: false, authenticated: false };
+  // first, the plain answer: status and WWW-Authenticate (the SDK's client hides the status)
+  try {
+    const r = await fetch(remote.url, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "hcpx-adopt-check", version: "1" } } }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    probe.reachable = true;
+    probe.status = r.status;
+    await r.body?.cancel().catch(() => {});
+    if (r.status === 401 || r.status === 403) {
+      probe.error = `HTTP ${r.status}${remote.tokenEnv ? (token ? ` with the token in ${remote.tokenEnv}` : ` (${remote.tokenEnv} is not set here)`) : " (no --token-env given)"}`;
+      return probe;
+    }
+    if (r.status >= 400) {
+      probe.error = `HTTP ${r.status} to an MCP initialize`;
+      return probe;
+    }
+    probe.authenticated = true;
+  } catch (e) {
+    probe.error = (e as Error)?.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : `${(e as { cause?: { code?: string } })?.cause?.code ?? (e as Error)?.message ?? String(e)}`;
+    return probe;
+  }
+  // then what the host does: the SDK's client, initialize + tools/list
+  try {
+    const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+    const client = new Client({ name: "hcpx-adopt-check", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(remote.url), { requestInit: { headers } }), { timeout: timeoutMs });
+    try {
+      const r = await client.listTools(undefined, { timeout: timeoutMs });
+      probe.tools = r.tools.map((t) => t.name);
+    } finally {
+      await client.close().catch(() => {});
+    }
+  } catch (e) {
+    probe.error = `the MCP client failed: ${(e as Error)?.message ?? String(e)}`;
+  }
+  return probe;
+}
+
+/** A probe's findings as adopt's health problems (empty: the host will see the server and its tools). */
+export function probeProblems(desc: Descriptor, p: RemoteProbe): Problem[] {
+  const out: Problem[] = [];
+  const at = `${desc.name}: ${p.url}`;
+  if (!p.reachable) out.push({ code: "remote_unreachable", severity: "error", message: `${at} is not reachable (${p.error})`, hint: "start the server (`hcpx mcp --http`), or check the URL and the proxy in front of it" });
+  else if (!p.authenticated) out.push({ code: "remote_unauthorized", severity: "error", message: `${at} refused the request: ${p.error}`, hint: "set the token's variable where the host runs (--token-env NAME), and check that the server knows the token" });
+  else if (!p.tools) out.push({ code: "remote_unreachable", severity: "error", message: `${at} answered but did not list tools: ${p.error}`, hint: "check that the URL is the MCP endpoint (e.g. …/mcp)" });
+  return out;
+}
+
+/** `adopt --url --check`: the URL probed once, its findings named for each host. */
+export async function remoteHealth(hosts: readonly string[], remote: RemoteOptions): Promise<Problem[]> {
+  const p = await probeRemote(remote);
+  return hosts.flatMap((h) => probeProblems(loadDescriptor(h), p));
+}

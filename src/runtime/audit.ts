@@ -1,0 +1,195 @@
+// The audit log (issue 24 §3): one JSON line per tool call, whatever the way
+// in — `hcpx mcp` over stdio or HTTP (the one front, src/mcp/front.ts) and
+// `hcpx exec`. Who called, from which client, which pack and verb, a hash and
+// the redacted args, what was decided (not granted, a confirm asked and how it
+// was answered, declined, ran), the result code and how long it took.
+//
+// Where: $HCPX_AUDIT_LOG (an absolute path, or "off"), else
+// $XDG_STATE_HOME/hcpx/audit.jsonl, else ~/.local/state/hcpx/audit.jsonl;
+// owner-only (0600 in a 0700 directory). Appending: one write() of a whole
+// line with O_APPEND through the write door (appendRecord), so several
+// processes (instances, exec calls) appending at once never tear or mix lines.
+// Rotation: when a write leaves the file past its size
+// ($HCPX_AUDIT_MAX_BYTES, default 8 MiB), the writer renames it to
+// audit.jsonl.<UTC time>-<pid>-<random> — a fresh name, so two writers
+// rotating at once never rename onto each other's file — and removes the
+// oldest rotated files past $HCPX_AUDIT_KEEP (default 5). A writer that opened
+// the file before the rename appends to the renamed file: its line is kept.
+// No lock, nothing to go stale.
+//
+// A Binding value never reaches the file: the args are written through the
+// one redaction (redactOut), which knows every Binding value in play.
+import { lstatSync, readdirSync } from "node:fs";
+import { basename, dirname, isAbsolute, join } from "node:path";
+import { appendRecord, removeFile, renameAside, type Base } from "../util/door";
+import { HcpxError } from "../util/errors";
+import { argsHash } from "../util/argshash";
+import { home } from "../util/paths";
+import { CUT, redactOut } from "../util/redact";
+
+/** What was decided about a call. */
+export type Decision =
+  /** not a granted command (deny by default) */
+  | "not_granted"
+  /** a gated write without the confirm it needs; nothing ran */
+  | "confirm_required"
+  /** a person was asked (modern clients: the question went back; the answer comes in a later call) */
+  | "confirm_asked"
+  /** the person said no, cancelled, or gave no answer; nothing ran */
+  | "declined"
+  /** refused before running for another reason (bad args, unknown pack or verb, broken pack) */
+  | "refused"
+  /** the command ran (its result code says how it ended) */
+  | "ran";
+
+export interface AuditRecord {
+  /** ISO 8601 UTC, when the call came in */
+  time: string;
+  /** "local" on stdio and exec; the authenticated principal over HTTP */
+  principal: string;
+  /** how the call came in */
+  via: "stdio" | "http" | "exec";
+  /** the client's name (clientInfo / User-Agent) when known */
+  client?: string;
+  /** the host id the server was started for (`hcpx mcp --host`) */
+  host?: string;
+  /** the MCP tool called (exec: "exec") */
+  tool: string;
+  pack?: string;
+  verb?: string;
+  /** sha256 of the canonical JSON of the args as given (keys sorted) */
+  args_sha256?: string;
+  /** the args as given, Binding values redacted; a long text is cut (…) */
+  args?: unknown;
+  decision: Decision;
+  /** a confirm: asked, and the answer ("pending" while a modern client has it) */
+  confirm?: { answer: "accept" | "decline" | "cancel" | "timeout" | "error" | "pending" };
+  /** "ok", an error code, or "input_required" */
+  result: string;
+  duration_ms: number;
+}
+
+/** Where the log is and how it rotates. */
+export interface AuditPlace {
+  file: string;
+  base: Base;
+  maxBytes: number;
+  keep: number;
+}
+
+const DEFAULT_MAX = 8 * 1024 * 1024;
+const MIN_MAX = 4096;
+const MAX_MAX = 32 * 1024 * 1024;
+/** args longer than this (as JSON) are cut */
+const ARGS_MAX = 4096;
+
+function intEnv(name: string, dflt: number, lo: number, hi: number): number {
+  const v = process.env[name];
+  if (v === undefined || v === "") return dflt;
+  if (!/^\d+$/.test(v) || Number(v) < lo || Number(v) > hi) throw new HcpxError({ code: "usage", message: `${name} must be a whole number from ${lo} to ${hi}, not '${v}'`, hint: `unset it for the default (${dflt})` });
+  return Number(v);
+}
+
+/** The log's place from the environment; undefined when HCPX_AUDIT_LOG=off. */
+export function auditPlace(env: NodeJS.ProcessEnv = process.env): AuditPlace | undefined {
+  const set = env.HCPX_AUDIT_LOG;
+  const maxBytes = intEnv("HCPX_AUDIT_MAX_BYTES", DEFAULT_MAX, MIN_MAX, MAX_MAX);
+  const keep = intEnv("HCPX_AUDIT_KEEP", 5, 1, 1000);
+  if (set === "off") return undefined;
+  if (set !== undefined && set !== "") {
+    if (!isAbsolute(set)) throw new HcpxError({ code: "usage", message: `HCPX_AUDIT_LOG must be an absolute path or "off", not '${set}'`, hint: "e.g. HCPX_AUDIT_LOG=/var/log/hcpx/audit.jsonl" });
+    return { file: set, base: { dir: dirname(set), label: "the audit log's directory" }, maxBytes, keep };
+  }
+  const xdg = env.XDG_STATE_HOME;
+  const state = xdg && isAbsolute(xdg) ? xdg : join(home(), ".local", "state");
+  return { file: join(state, "hcpx", "audit.jsonl"), base: { dir: state, label: "the state directory" }, maxBytes, keep };
+}
+
+const ROTATED = /^\.\d{8}T\d{9}Z-\d+-[a-z0-9]+$/;
+
+/** The rotated files of the log, oldest first (their names sort by time), then the log itself. */
+export function auditFiles(place: AuditPlace): string[] {
+  const dir = dirname(place.file);
+  const name = basename(place.file);
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const rotated = names.filter((n) => n.startsWith(name) && ROTATED.test(n.slice(name.length))).sort();
+  return [...rotated.map((n) => join(dir, n)), ...(names.includes(name) ? [place.file] : [])];
+}
+
+function stamp(d: Date): string {
+  return d.toISOString().replace(/[-:]/g, "").replace(".", "");
+}
+
+/** Append one record (one line) and rotate when the file is past its size. */
+export function appendAudit(place: AuditPlace, rec: AuditRecord): void {
+  const size = appendRecord(place.base, place.file, JSON.stringify(rec) + "\n", { mode: 0o600, dirMode: 0o700 });
+  if (size > place.maxBytes) rotate(place);
+}
+
+function rotate(place: AuditPlace): void {
+  // another writer may have rotated it already: look at the path, not at the file just written
+  try {
+    if (lstatSync(place.file).size <= place.maxBytes) return;
+  } catch {
+    return;
+  }
+  const to = `${place.file}.${stamp(new Date())}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  if (!renameAside(place.base, place.file, to)) return;
+  const rotated = auditFiles(place).filter((f) => f !== place.file);
+  for (const old of rotated.slice(0, Math.max(0, rotated.length - place.keep))) removeFile(place.base, old);
+}
+
+/** The args as the log keeps them: hashed as given, then redacted (and cut when long). */
+export function auditArgs(args: unknown): { args_sha256: string; args: unknown } {
+  const json = JSON.stringify(args ?? {}) ?? "null";
+  const kept = json.length > ARGS_MAX ? redactOut(json.slice(0, ARGS_MAX) + CUT) : redactOut(args ?? {});
+  return { args_sha256: argsHash(args ?? {}), args: kept };
+}
+
+/** The decision an envelope's result code stands for (the confirm flow sets its own). */
+export function decisionOf(result: string): Decision {
+  if (result === "ok") return "ran";
+  if (result === "not_granted") return "not_granted";
+  if (result === "confirm_required") return "confirm_required";
+  if (result === "confirm_declined") return "declined";
+  if (PRE_RUN.has(result)) return "refused";
+  return "ran";
+}
+
+/** Result codes of a call refused before anything ran. */
+const PRE_RUN = new Set(["bad_args", "unknown_verb", "unknown_pack", "bad_pack", "duplicate_pack", "no_config", "config_error", "sandbox_unavailable", "tool_changed", "internal"]);
+
+/** The record of one `hcpx exec` call (principal "local"; the operands as given are its args). */
+export function execRecord(pack: string, verb: string, operands: readonly string[], env: { ok: boolean; error?: { code: string } }, t0: number): AuditRecord {
+  const result = env.ok ? "ok" : env.error?.code ?? "failed";
+  return { time: new Date(t0).toISOString(), principal: "local", via: "exec", tool: "exec", pack, verb, ...auditArgs([...operands]), decision: decisionOf(result), result, duration_ms: Date.now() - t0 };
+}
+
+/**
+ * A writer that never breaks a call: a log it cannot write is said once (per
+ * distinct reason) through `warn`, and the call goes on.
+ */
+export class AuditWriter {
+  private said = new Set<string>();
+  private place: AuditPlace | undefined | null = null;
+  constructor(private readonly warn: (msg: string) => void) {}
+
+  write(rec: AuditRecord): void {
+    try {
+      if (this.place === null) this.place = auditPlace();
+      if (this.place) appendAudit(this.place, rec);
+    } catch (e) {
+      const p = e instanceof HcpxError ? e.problems[0]! : undefined;
+      const why = p ? `${p.file ? `${p.file}: ` : ""}${p.message}` : (e as Error)?.message ?? String(e);
+      if (!this.said.has(why)) {
+        this.said.add(why);
+        this.warn(`audit log not written: ${why}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,79 @@
+// Issue 24 §5: a bounded load test of `hcpx mcp --http` with a real load
+// generator (autocannon), loopback only: three instances behind Debian's nginx
+// (started with its own config in a temp dir, bench/http.bench.mjs).
+// - a few seconds of tools/call: 0 failed requests, and the three instances'
+//   audit log (one file, appended by all three at once) has exactly one whole
+//   line per answered call;
+// - one instance killed mid-run: every request sent after nginx noticed
+//   succeeds.
+// Until the server authenticates (issue 24 §1-2), no token is sent; the
+// helpers take one (BENCH_HTTP_TOKEN).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+// @ts-expect-error: a plain ES module of the bench (no types)
+import * as bench from "../../bench/http.bench.mjs";
+
+type Proc = { url: string; child: import("node:child_process").ChildProcess; stop: () => Promise<void> };
+type LoadResult = { rps: number; total: number; non2xx: number; errors: number; timeouts: number };
+const h = bench as {
+  scratchProject: () => { dir: string; home: string; cleanup: () => void };
+  startHcpx: (p: { dir: string; home: string }) => Promise<Proc>;
+  startNginx: (ports: number[]) => Promise<Proc & { errorLog: () => string }>;
+  nginxBinary: () => string | undefined;
+  loadRun: (url: string, o: { seconds: number; connections: number; onResponse?: (client: unknown, status: number) => void }) => Promise<LoadResult>;
+};
+
+const project = h.scratchProject();
+const procs: Proc[] = [];
+afterAll(async () => {
+  for (const p of procs.reverse()) await p.stop().catch(() => {});
+  project.cleanup();
+});
+
+function auditLines(): string[] {
+  try {
+    return readFileSync(join(project.home, ".local", "state", "hcpx", "audit.jsonl"), "utf8").split("\n").filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+describe.skipIf(!h.nginxBinary())("hcpx mcp --http under load, three instances behind nginx", () => {
+  it("a few seconds of tools/call: 0 failed; one audit line per answered call; killing one instance: every request after nginx noticed succeeds", async () => {
+    const instances = [await h.startHcpx(project), await h.startHcpx(project), await h.startHcpx(project)];
+    procs.push(...instances);
+    const ng = await h.startNginx(instances.map((i) => Number(new URL(i.url).port)));
+    procs.push(ng);
+
+    // 1. steady load: nothing fails
+    const before = auditLines().length;
+    const steady = await h.loadRun(ng.url, { seconds: 4, connections: 8 });
+    expect(steady.total).toBeGreaterThan(0);
+    expect(steady.non2xx, ng.errorLog()).toBe(0);
+    expect(steady.errors + steady.timeouts).toBe(0);
+    // the three instances append to one audit log at once: one whole record per call, none torn or lost
+    const lines = auditLines();
+    // (autocannon counts the calls answered within its time; the up to 8 still in flight when it stops are served and recorded too)
+    expect(lines.length - before).toBeGreaterThanOrEqual(steady.total);
+    expect(lines.length - before).toBeLessThanOrEqual(steady.total + 8);
+    for (const l of lines) expect((JSON.parse(l) as { via: string; verb: string }).verb).toBe("ping");
+
+    // 2. one instance killed mid-run
+    const statuses: { at: number; status: number }[] = [];
+    let killedAt = 0;
+    const run = h.loadRun(ng.url, { seconds: 5, connections: 8, onResponse: (_c, status) => statuses.push({ at: Date.now(), status }) });
+    await new Promise((r) => setTimeout(r, 1500));
+    killedAt = Date.now();
+    instances[1]!.child.kill("SIGKILL");
+    const faulted = await run;
+    // nginx notices on the first refused connection (max_fails=1) and retries that request on another
+    // instance; only requests in flight on the killed process can fail. Give it 1 s.
+    const after = statuses.filter((s) => s.at > killedAt + 1000);
+    expect(after.length).toBeGreaterThan(10);
+    expect(after.filter((s) => s.status !== 200)).toEqual([]);
+    // and before the kill, nothing failed either
+    expect(statuses.filter((s) => s.at < killedAt && s.status !== 200)).toEqual([]);
+    expect(faulted.total).toBeGreaterThan(after.length);
+  }, 120_000);
+});
