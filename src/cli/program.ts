@@ -141,10 +141,11 @@ packGroup
   .option("--origin <url>", "where the document is served from: relative server URLs resolve against it")
   .option("--include <pattern>", "import only matching operations: tag:<tag>, path:<glob>, op:<operationId>, a /path glob or a bare tag/operationId (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
   .option("--exclude <pattern>", "leave matching operations out (same patterns; repeatable)", (v: string, prev: string[] = []) => [...prev, v])
+  .option("--auth <kind>", "credentials the document does not declare: bearer, basic, header:<name>, query:<name> or cookie:<name> (the value comes from the Binding)")
   .option("--force", "overwrite an existing pack directory")
   .option("--json", "print the result envelope")
   .action(
-    act(async (document: string, opts: { id: string; out?: string; baseUrl?: string; origin?: string; include?: string[]; exclude?: string[]; force?: boolean; json?: boolean }) => {
+    act(async (document: string, opts: { id: string; out?: string; baseUrl?: string; origin?: string; include?: string[]; exclude?: string[]; auth?: string; force?: boolean; json?: boolean }) => {
       const m = await import("./commands/pack-from-openapi");
       return m.run(document, { ...opts, ...globals() });
     }),
@@ -184,6 +185,18 @@ packGroup
     act(async (id: string | undefined, opts: { yes?: boolean; to?: string; json?: boolean }) => {
       const m = await import("./commands/pack-vendor");
       return m.runUpdate(id, { ...opts, ...globals() });
+    }),
+  );
+packGroup
+  .command("sync")
+  .description("carry policy.json into SKILL.md after a review: the hot-path table's read/write cells, missing rows, an openapi pack's lead")
+  .argument("<pack-dir>", "the pack directory")
+  .option("--check", "write nothing; exit 1 when SKILL.md does not say what policy.json says")
+  .option("--json", "print the result envelope")
+  .action(
+    act(async (dir: string, opts: { check?: boolean; json?: boolean }) => {
+      const m = await import("./commands/pack-sync");
+      return m.run(dir, { ...opts, ...globals() });
     }),
   );
 packGroup
