@@ -67,10 +67,11 @@ program
   .option("--force", "replace or remove entries and files changed by hand, or not written by hcpx")
   .option("--detected", "the hosts this project (--scope user: you) uses: adopted before, or with their config files or (user scope) programs on PATH; says what was found")
   .option("--gitignore", "keep a marked block in .gitignore listing the files that stay out of git (kept up to date once it is there)")
+  .option("--approve", "also write your approval of the server to your own settings file, where the host keeps one (Claude Code: enabledMcpjsonServers in .claude/settings.local.json); else say where you approve it")
   .option("--json", "print the result envelope")
   .addHelpText("after", "\nHand edits are kept unless --force: a re-adopt sets hcpx's own fields of the hcp entry again and keeps\nthe fields you added to it (an `env`, say); --remove leaves an entry or file you changed in place.\n\nExamples:\n  $ hcpx adopt --detected        # the hosts in use, and why\n  $ hcpx adopt --detected --write --gitignore\n  $ hcpx adopt claude            # review the diff\n  $ hcpx adopt claude cursor --write\n  $ hcpx adopt all --check       # CI: exit 1 on drift\n  $ hcpx adopt codex --scope user --write\n  $ hcpx adopt claude --remove --write\n")
   .action(
-    act(async (hosts: string[], opts: { write?: boolean; check?: boolean; remove?: boolean; force?: boolean; scope?: string; command?: string; useRecordedCommand?: boolean; detected?: boolean; gitignore?: boolean; json?: boolean }) => {
+    act(async (hosts: string[], opts: { write?: boolean; check?: boolean; remove?: boolean; force?: boolean; scope?: string; command?: string; useRecordedCommand?: boolean; detected?: boolean; gitignore?: boolean; approve?: boolean; json?: boolean }) => {
       const { loadCommand } = await import("./load-command");
       const { fileURLToPath } = await import("node:url");
       const { dirname } = await import("node:path");

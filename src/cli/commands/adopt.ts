@@ -29,6 +29,7 @@ export interface AdoptCliOptions {
   useRecordedCommand?: boolean;
   detected?: boolean;
   gitignore?: boolean;
+  approve?: boolean;
   json?: boolean;
 }
 
@@ -40,6 +41,7 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
   if (opts.command !== undefined && opts.useRecordedCommand) throw new HcpxError({ code: "bad_args", message: "--command and --use-recorded-command exclude each other", hint: "--command gives the MCP command line; --use-recorded-command keeps the one the ledger records" }, 64);
   if (opts.detected && hostArgs.length) throw new HcpxError({ code: "bad_args", message: "--detected chooses the hosts itself: name no host with it", hint: "`hcpx adopt --detected` (the hosts in use), or `hcpx adopt <host…>`" }, 64);
   if (hostArgs.length === 0 && !opts.detected) throw new HcpxError({ code: "bad_args", message: "name at least one host, or --detected", hint: `hosts: ${listHosts().join(", ")}, or all; --detected adopts the hosts this ${scope === "user" ? "user" : "project"} uses` }, 64);
+  if (opts.approve && opts.remove) throw new HcpxError({ code: "bad_args", message: "--approve writes your approval of the server; --remove takes hcpx's files out (the approval hcpx wrote with them)", hint: "leave out --approve when removing" }, 64);
   if (opts.gitignore && scope === "user") throw new HcpxError({ code: "bad_args", message: "--gitignore keeps a block in the project's .gitignore: it goes with --scope project", hint: "leave out --gitignore at user scope (files under $HOME are not in a repository)" }, 64);
   const known = listHosts();
   const named = hostArgs.flatMap((h) => h.split(",")).map((h) => h.trim()).filter(Boolean);
@@ -111,6 +113,7 @@ async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs:
     useRecordedCommand: opts.useRecordedCommand,
     remove: opts.remove,
     force: opts.force,
+    approve: opts.approve,
     userConfig: extra.userConfig,
   });
   // the .gitignore block (--gitignore, or kept up to date once it is there): one more file of the plan
