@@ -394,12 +394,14 @@ class AdoptRun {
   }
 
   /** What the prompt block tells the model about the tools and the gate: what every host reading it is served (descriptor `tools`, `gate.model`). */
-  blockForms(desc: Descriptor): { tools: "single" | "per-command" | "mixed"; gate?: string } {
+  blockForms(desc: Descriptor): { tools: "single" | "per-command" | "mixed"; gate?: string; server: string } {
     const all = [desc, ...this.blockReaders(desc)];
     const shapes = new Set(all.map((d) => d.tools ?? "single"));
     const gates = new Set(all.map((d) => d.gate?.model));
     const gate = gates.size === 1 ? [...gates][0] : undefined;
-    return { tools: shapes.size === 1 ? [...shapes][0]! : "mixed", ...(gate ? { gate } : {}) };
+    // the server name the model sees in this scope (descriptor `servers`); hosts reading one block with different names: both
+    const server = [...new Set(all.map((d) => d.servers?.[this.scope] ?? d.server ?? "hcp"))].sort().join("/");
+    return { tools: shapes.size === 1 ? [...shapes][0]! : "mixed", ...(gate ? { gate } : {}), server };
   }
 
   /** The removal of one ledger entry (stale, or --remove): its format's handler. */

@@ -34,6 +34,18 @@ describe("per-scope server names", () => {
     });
   }
 
+  it("the user-scope prompt block names the server the model sees there (hcp-user), the project's names hcp", { timeout: 60_000 }, async () => {
+    const s = scratch();
+    writeUserConfig(s.home, { packs: [join(s.dir, "packs/notes")], grants: { allow: ["notes.*"], deny: [] }, sandbox: { roots: [s.dir], cwd: s.dir, bins: {} } });
+    expect((await s.adopt("claude", "--write")).code).toBe(0);
+    const u = await s.adopt("claude", "--scope", "user", "--write");
+    expect(u.code, u.stderr + u.stdout).toBe(0);
+    const userBlock = readFileSync(join(s.home, ".claude/CLAUDE.md"), "utf8");
+    expect(userBlock).toMatch(/tool of the hcp-user MCP server/);
+    expect(userBlock).not.toMatch(/the hcp MCP (server|entry)/);
+    expect(s.read("CLAUDE.md")).toMatch(/tool of the hcp MCP server/);
+  });
+
   it("Cursor and Auggie in both scopes: two entries side by side, the user's rules on hcp-user; status names the server per scope", { timeout: 90_000 }, async () => {
     const s = scratch();
     writeUserConfig(s.home, { packs: [join(s.dir, "packs/notes")], grants: { allow: ["notes.*"], deny: [] }, sandbox: { roots: [s.dir], cwd: s.dir, bins: {} } });
