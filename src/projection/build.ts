@@ -114,7 +114,7 @@ function promptBody(packs: ProjectedPack[], skillsPath: string, opts: BlockOptio
     L.push("No pack commands are granted to you.");
     return L.join("\n") + "\n";
   }
-  const shellWay = `\`${shellCommand} exec <pack> <verb> --json -- key=value …\` (shell${shellCommand === "hcpx" ? "" : "; `hcpx` is not on PATH here: this is the command the ${server} MCP entry runs"})`;
+  const shellWay = `\`${shellCommand} exec <pack> <verb> --json -- key=value …\` (shell${shellCommand === "hcpx" ? "" : `; \`hcpx\` is not on PATH here: this is the command the ${server} MCP entry runs`})`;
   const argvNote = shell ? `A pass_through verb takes literal words after \`--\` instead of key=value${opts.tools ? " (`argv` in a tool call)" : ""}.` : "A pass_through verb takes literal words (`argv`) instead of args.";
   const gate = opts.gate ? ` ${opts.gate}` : "";
   const confirmLine = shell

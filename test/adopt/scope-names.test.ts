@@ -43,6 +43,8 @@ describe("per-scope server names", () => {
     const userBlock = readFileSync(join(s.home, ".claude/CLAUDE.md"), "utf8");
     expect(userBlock).toMatch(/tool of the hcp-user MCP server/);
     expect(userBlock).not.toMatch(/the hcp MCP (server|entry)/);
+    expect(userBlock).not.toContain("${server}");
+    if (/is not on PATH here/.test(userBlock)) expect(userBlock).toMatch(/the command the hcp-user MCP entry runs/);
     expect(s.read("CLAUDE.md")).toMatch(/tool of the hcp MCP server/);
   });
 
