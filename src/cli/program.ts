@@ -69,10 +69,11 @@ program
   .option("--gitignore", "keep a marked block in .gitignore listing the files that stay out of git (kept up to date once it is there)")
   .option("--url <url>", "a team's server (`hcpx mcp --http` behind a proxy): write each host's remote entry for this URL instead of the local command (docs/remote-hosts.md); with --check, reach it")
   .option("--token-env <name>", "with --url: the environment variable that holds the bearer token; the entry names it the host's way, never the token")
+  .option("--approve", "also write your approval of the server to your own settings file, where the host keeps one (Claude Code: enabledMcpjsonServers in .claude/settings.local.json); else say where you approve it")
   .option("--json", "print the result envelope")
   .addHelpText("after", "\nHand edits are kept unless --force: a re-adopt sets hcpx's own fields of the hcp entry again and keeps\nthe fields you added to it (an `env`, say); --remove leaves an entry or file you changed in place.\n\nExamples:\n  $ hcpx adopt --detected        # the hosts in use, and why\n  $ hcpx adopt --detected --write --gitignore\n  $ hcpx adopt claude            # review the diff\n  $ hcpx adopt claude cursor --write\n  $ hcpx adopt all --check       # CI: exit 1 on drift\n  $ hcpx adopt codex --scope user --write\n  $ hcpx adopt claude --remove --write\n")
   .action(
-    act(async (hosts: string[], opts: { write?: boolean; check?: boolean; remove?: boolean; force?: boolean; scope?: string; command?: string; useRecordedCommand?: boolean; detected?: boolean; gitignore?: boolean; url?: string; tokenEnv?: string; json?: boolean }) => {
+    act(async (hosts: string[], opts: { write?: boolean; check?: boolean; remove?: boolean; force?: boolean; scope?: string; command?: string; useRecordedCommand?: boolean; detected?: boolean; gitignore?: boolean; url?: string; tokenEnv?: string; approve?: boolean; json?: boolean }) => {
       const { loadCommand } = await import("./load-command");
       const { fileURLToPath } = await import("node:url");
       const { dirname } = await import("node:path");
@@ -143,10 +144,11 @@ packGroup
   .option("--origin <url>", "where the document is served from: relative server URLs resolve against it")
   .option("--include <pattern>", "import only matching operations: tag:<tag>, path:<glob>, op:<operationId>, a /path glob or a bare tag/operationId (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
   .option("--exclude <pattern>", "leave matching operations out (same patterns; repeatable)", (v: string, prev: string[] = []) => [...prev, v])
+  .option("--auth <kind>", "credentials the document does not declare: bearer, basic, header:<name>, query:<name> or cookie:<name> (the value comes from the Binding)")
   .option("--force", "overwrite an existing pack directory")
   .option("--json", "print the result envelope")
   .action(
-    act(async (document: string, opts: { id: string; out?: string; baseUrl?: string; origin?: string; include?: string[]; exclude?: string[]; force?: boolean; json?: boolean }) => {
+    act(async (document: string, opts: { id: string; out?: string; baseUrl?: string; origin?: string; include?: string[]; exclude?: string[]; auth?: string; force?: boolean; json?: boolean }) => {
       const m = await import("./commands/pack-from-openapi");
       return m.run(document, { ...opts, ...globals() });
     }),
@@ -186,6 +188,18 @@ packGroup
     act(async (id: string | undefined, opts: { yes?: boolean; to?: string; json?: boolean }) => {
       const m = await import("./commands/pack-vendor");
       return m.runUpdate(id, { ...opts, ...globals() });
+    }),
+  );
+packGroup
+  .command("sync")
+  .description("carry policy.json into SKILL.md after a review: the hot-path table's read/write cells, missing rows, an openapi pack's lead")
+  .argument("<pack-dir>", "the pack directory")
+  .option("--check", "write nothing; exit 1 when SKILL.md does not say what policy.json says")
+  .option("--json", "print the result envelope")
+  .action(
+    act(async (dir: string, opts: { check?: boolean; json?: boolean }) => {
+      const m = await import("./commands/pack-sync");
+      return m.run(dir, { ...opts, ...globals() });
     }),
   );
 packGroup

@@ -191,6 +191,13 @@ const TargetSchema = z.strictObject({
    */
   ifPresent: z.optional(z.boolean()),
   /**
+   * With `items`: the person's own approval of the server (Claude Code's
+   * `enabledMcpjsonServers` in .claude/settings.local.json). Written only as `ifPresent`
+   * says, unless the person passes `adopt --approve`: then the list is created. A
+   * project-scope approval is one person's file (`git: "ignore"`).
+   */
+  approval: z.optional(z.boolean()),
+  /**
    * Project scope: whether the file belongs in git ("commit": the team shares it, the
    * default) or not ("ignore": one person's, e.g. a settings.local file). Said after
    * `adopt --write`; "ignore" files go into the `.gitignore` block (src/host/gitignore.ts).
@@ -423,6 +430,8 @@ export function loadDescriptor(name: string): Descriptor {
       if (t.entry) checkEntry(t.entry, t, d, bad);
       if (t.widens) checkWidens(t, bad);
       if (t.ifPresent && !t.items) throw bad("`ifPresent` goes with `items` (a list hcpx adds to only when it is there)", ".ifPresent");
+      if (t.approval && (!t.items || !t.ifPresent)) throw bad("`approval` goes with `items` and `ifPresent` (written where the person keeps the list, or with --approve)", ".approval");
+      if (t.approval && scope === "project" && t.git !== "ignore") throw bad("a project-scope `approval` is one person's file: it needs `git: \"ignore\"`", ".git");
       if (t.git && scope !== "project") throw bad("`git` applies to project-scope files", ".git");
       if (t.vars) {
         try {
@@ -463,11 +472,14 @@ export function loadDescriptor(name: string): Descriptor {
 
 /**
  * A target written under server name `name` instead of `hcp`: the entry's own key, the
- * server in each rule pattern (`mcp__hcp__{tool}`, `hcp_{tool}`: its first `hcp` word),
+ * server in each rule pattern (`mcp__hcp__{tool}`, `mcp_hcp_{tool}`, `hcp:{tool}`, `{tool}_hcp`),
  * and an approval naming the server (`enabledMcpjsonServers: ["hcp"]`).
  */
 function renameServer(t: Target, name: string): Target {
-  const pat = (p: string) => (p === "hcp" ? name : p.replace(/(^|_)hcp(?=_)/, `$1${name}`));
+  // the server is the one word `hcp` between separators (`_`, `:`) or the ends; the served tool
+  // `hcp__read_skill` is not it (`hcp__read_skill_hcp` is Auggie's <tool>_<server>), nor `hcpx`
+  const TOOL = "hcp__read_skill";
+  const pat = (p: string) => p.split(TOOL).map((part) => part.replace(/(^|[_:])hcp(?=[_:]|$)/, `$1${name}`)).join(TOOL);
   const list = (l?: string[]) => l?.map(pat);
   // a rule is a pattern, or an object whose string fields hold patterns (Amp's { tool, action })
   const rule = (r: string | Record<string, unknown>) => (typeof r === "string" ? pat(r) : Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" ? pat(v) : v])));

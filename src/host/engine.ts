@@ -37,6 +37,8 @@ export interface AdoptOptions {
   remove?: boolean;
   /** delete/replace files and entries changed since hcpx wrote them */
   force?: boolean;
+  /** `--approve`: write the person's approval of the server where the descriptor has one (a target marked `approval`) */
+  approve?: boolean;
   /** $HOME (default: home()) */
   home?: string;
   /** previews: pretend every file is absent and use the portable command */
@@ -396,12 +398,14 @@ class AdoptRun {
   }
 
   /** What the prompt block tells the model about the tools and the gate: what every host reading it is served (descriptor `tools`, `gate.model`). */
-  blockForms(desc: Descriptor): { tools: "single" | "per-command" | "mixed"; gate?: string } {
+  blockForms(desc: Descriptor): { tools: "single" | "per-command" | "mixed"; gate?: string; server: string } {
     const all = [desc, ...this.blockReaders(desc)];
     const shapes = new Set(all.map((d) => d.tools ?? "single"));
     const gates = new Set(all.map((d) => d.gate?.model));
     const gate = gates.size === 1 ? [...gates][0] : undefined;
-    return { tools: shapes.size === 1 ? [...shapes][0]! : "mixed", ...(gate ? { gate } : {}) };
+    // the server name the model sees in this scope (descriptor `servers`); hosts reading one block with different names: both
+    const server = [...new Set(all.map((d) => d.servers?.[this.scope] ?? d.server ?? "hcp"))].sort().join("/");
+    return { tools: shapes.size === 1 ? [...shapes][0]! : "mixed", ...(gate ? { gate } : {}), server };
   }
 
   /** The removal of one ledger entry (stale, or --remove): its format's handler. */
@@ -474,6 +478,14 @@ class AdoptRun {
     // how the person approves the server here, or what a gated write relies on (descriptor gate.person)
     const gate = desc.gate?.person?.[scope];
     if (gate && !opts.preview) this.notes.push(`${desc.name}: ${gate}`);
+    // the person's approval: written with --approve where the descriptor has a place for it; else where they approve
+    const approval = spec.targets.find((t) => t.approval);
+    if (!opts.preview && !opts.remove) {
+      const where = approval ? first(approval.path) : undefined;
+      if (approval && !opts.approve) this.notes.push(`${desc.name}: \`hcpx adopt ${host}${scope === "user" ? " --scope user" : ""} --approve --write\` writes your approval of the server to ${where} (your own file${scope === "project" ? ", kept out of git" : ""})`);
+      else if (approval) this.notes.push(`${desc.name}: --approve: your approval of the server is in ${where} (\`${approval.key!.join(".")}\`)`);
+      else if (opts.approve) this.notes.push(`${desc.name}: --approve: hcpx writes no approval for this host (it keeps it in its own records); ${gate ?? "nothing to approve here"}`);
+    }
     const skillsTarget = spec.targets.find((t) => t.format === "dir-of-skills");
     const mcp = this.mcpFor(host);
     let projection: Projection;
@@ -550,6 +562,7 @@ class AdoptRun {
       host,
       desc,
       force: this.opts.force === true,
+      approve: this.opts.approve === true,
       conflicts: this.conflicts,
       classes,
       skills: this.opts.skills === false ? false : projection.skills,

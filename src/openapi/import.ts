@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import { ARG_NAME_RE, VERB_KEY_RE } from "../pack/schema";
 import { firstSentence, oneLine } from "../util/prose";
+import { openapiLead, POLICY_LINE } from "../pack/skillsync";
 import type { ArgSpec, SchemeSpec } from "../pack/schema";
 
 type Json = Record<string, unknown>;
@@ -38,6 +39,8 @@ export interface ImportedCommand {
   http: ImportedHttp;
   args: Record<string, ImportedArg>;
   operation: "read" | "write";
+  /** a write's land: `external` when the document says others see its effect (drafted with confirm) */
+  land?: "remote" | "external";
   confirm: boolean;
   /** the operation's first tag (the Skill groups by it) */
   tag: string;
@@ -60,6 +63,8 @@ export interface ImportResult {
   notes: string[];
   /** operations the --include / --exclude filters left out */
   filtered: number;
+  /** a hint for some notes (what to do), keyed by the note */
+  hints: Record<string, string>;
 }
 
 export interface ImportOptions {
@@ -70,6 +75,34 @@ export interface ImportOptions {
   /** keep only operations matching one of these (tag:<t>, path:<glob>, op:<operationId glob>, or a bare word: tag or operationId) */
   include?: string[];
   exclude?: string[];
+  /** credentials the document does not declare (`--auth`): parsed by parseAuth */
+  auth?: AuthSpec;
+}
+
+/** `--auth`: bearer, basic, or an API key in a header, the query or a cookie. */
+export type AuthSpec = { type: "bearer" } | { type: "basic" } | { type: "apiKey"; in: "header" | "query" | "cookie"; name: string };
+
+export const AUTH_FORMS = "bearer, basic, header:<name>, query:<name> or cookie:<name> (an API key)";
+
+/** The `--auth` value, or undefined when it is none of AUTH_FORMS. */
+export function parseAuth(spec: string): AuthSpec | undefined {
+  if (spec === "bearer" || spec === "basic") return { type: spec };
+  const m = /^(header|query|cookie):([A-Za-z0-9_.[\]-]{1,64})$/.exec(spec);
+  return m ? { type: "apiKey", in: m[1] as "header" | "query" | "cookie", name: m[2]! } : undefined;
+}
+
+/**
+ * Words by which a document says that a write's effect is seen by others (DESIGN
+ * `land: external`: send, publish, pay): such a write is drafted external + confirm.
+ */
+const EXTERNAL_RE = /\b(publish(?:es|ed|ing)?|send(?:s|ing)?|e-?mails?|notif(?:y|ies|ied|ication|ications)|invit(?:e|es|ation|ations)|broadcasts?|messages?|comments?|tweets?|pay(?:s|ment|ments)?|charges?|refunds?|transfers?|deploy(?:s|ment|ments)?|merges?|releases?|visible to (?:others|everyone|the public|all)|publicly|subscribers?)\b/gi;
+
+/** What in an operation's own words says others see its effect (at most 4 words), or undefined. */
+export function externalWords(op: { operationId?: string; summary?: unknown; description?: unknown }): string[] | undefined {
+  const id = (op.operationId ?? "").replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_./-]+/g, " ");
+  const text = [id, typeof op.summary === "string" ? op.summary : "", typeof op.description === "string" ? op.description.slice(0, 4000) : ""].join("\n");
+  const found = [...new Set([...text.matchAll(EXTERNAL_RE)].map((m) => m[1]!.toLowerCase()))];
+  return found.length ? found.slice(0, 4) : undefined;
 }
 
 const isObj = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -478,8 +511,27 @@ export function importOpenapi(docIn: unknown, id: string, opts: ImportOptions = 
     baseUrl = resolveServer(first ?? "/", opts.origin, notes, "servers[0]");
     if (!/^[a-z][a-z0-9+.-]*:/i.test(baseUrl)) notes.push(`the server URL is relative (${baseUrl}): set HCP_${envPrefix(id)}_BASE_URL to the server's origin (the path is kept), or import again with --origin <where the document is served>`);
   }
+  const hints: Record<string, string> = {};
   const schemes = importSchemes(doc, id, notes);
-  const docSecurity = importSecurity(doc.security, schemes);
+  let docSecurity = importSecurity(doc.security, schemes);
+  if (opts.auth) {
+    const name = Object.hasOwn(schemes, "auth") ? "hcpx_auth" : "auth";
+    const used = new Set(Object.values(schemes).flatMap((s) => (s.type === "basic" ? [s.username_env, s.password_env] : [s.env])));
+    const env = (base: string) => {
+      let e = base;
+      for (let n = 2; used.has(e); n++) e = `${base}_${n}`;
+      used.add(e);
+      return e;
+    };
+    const P = envPrefix(id);
+    const a = opts.auth;
+    schemes[name] = a.type === "bearer" ? { type: "bearer", env: env(`${P}_TOKEN`) } : a.type === "basic" ? { type: "basic", username_env: env(`${P}_USERNAME`), password_env: env(`${P}_PASSWORD`) } : { type: "apiKey", in: a.in, name: a.name, env: env(`${P}_API_KEY`) };
+    docSecurity = [...(docSecurity ?? []), [name]];
+  } else if (Object.keys(schemes).length === 0) {
+    const msg = "the document declares no security scheme: every request is sent without credentials";
+    notes.push(msg);
+    hints[msg] = `if the API needs credentials, import again with --auth bearer (${envPrefix(id)}_TOKEN), --auth basic, or --auth header:<name> | query:<name> | cookie:<name> (an API key, ${envPrefix(id)}_API_KEY); the value comes from the Binding`;
+  }
   const include = matcher(opts.include);
   const exclude = matcher(opts.exclude);
   let filtered = 0;
@@ -621,6 +673,13 @@ export function importOpenapi(docIn: unknown, id: string, opts: ImportOptions = 
       const accept = acceptOf(op);
       const summary = oneLine(op.summary, 120) ?? firstSentence(op.description) ?? source;
       const description = oneLine(op.description, 300);
+      const operation = method === "get" || method === "head" ? "read" : "write";
+      const seen = operation === "write" ? externalWords({ operationId, summary: op.summary, description: op.description }) : undefined;
+      if (seen) {
+        const msg = `${source} (${verb}): drafted external + confirm: the document says ${seen.map((w) => `"${w}"`).join(", ")} (others see its effect)`;
+        notes.push(msg);
+        hints[msg] = "review its row in policy.json (land, confirm), then `hcpx pack sync <dir>` carries the review into the Skill";
+      }
       commands.push({
         verb_key: verb,
         summary,
@@ -634,8 +693,9 @@ export function importOpenapi(docIn: unknown, id: string, opts: ImportOptions = 
           ...(opSec !== undefined && !sameReq(opSec, docSecurity) ? { security: opSec } : {}),
         },
         args,
-        operation: method === "get" || method === "head" ? "read" : "write",
-        confirm: method === "delete",
+        operation,
+        ...(operation === "write" ? { land: seen ? ("external" as const) : ("remote" as const) } : {}),
+        confirm: method === "delete" || seen !== undefined,
         tag: tags[0] ?? "other",
         ...(operationId ? { operationId } : {}),
         source,
@@ -644,7 +704,24 @@ export function importOpenapi(docIn: unknown, id: string, opts: ImportOptions = 
   }
   const title = oneLine(info.title, 80) ?? id;
   const description = oneLine(info.description, 300) ?? `${title} over HTTP`;
-  return { id, title, description, version: typeof info.version === "string" && info.version.trim() ? info.version : "0.1.0", baseUrl, schemes, ...(docSecurity && docSecurity.length ? { security: docSecurity } : {}), commands, notes, filtered };
+  return { id, title, description, version: typeof info.version === "string" && info.version.trim() ? info.version : "0.1.0", baseUrl, schemes, ...(docSecurity && docSecurity.length ? { security: docSecurity } : {}), commands, notes, filtered, hints };
+}
+
+/**
+ * The document with only the imported operations under `paths` (after --include /
+ * --exclude): a path keeps its shared fields when one of its operations stays.
+ */
+export function keepImported(docIn: unknown, commands: ImportedCommand[]): unknown {
+  if (!isObj(docIn) || !isObj(docIn.paths)) return docIn;
+  const keep = new Set(commands.map((c) => c.source));
+  const ops = new Set<string>([...METHODS, "options", "trace"]);
+  const paths: Json = {};
+  for (const [path, item] of Object.entries(docIn.paths)) {
+    if (!isObj(item)) continue;
+    const kept = Object.entries(item).filter(([k]) => !ops.has(k) || keep.has(`${k.toUpperCase()} ${path}`));
+    if (kept.some(([k]) => ops.has(k))) paths[path] = Object.fromEntries(kept);
+  }
+  return { ...docIn, paths };
 }
 
 const q = (s: string) => JSON.stringify(s);
@@ -678,8 +755,8 @@ export function renderSurface(r: ImportResult, documentFile: string): string {
 }
 
 export function renderPolicy(r: ImportResult): string {
-  const rows = r.commands.map((c) => `    ${q(c.verb_key)}: { operation: ${q(c.operation)}${c.operation === "write" ? `, land: "remote"` : ""}${c.confirm ? ", confirm: true" : ""}, inferred: true },`);
-  return `// Draft Policy inferred by \`hcpx pack from-openapi\` (GET/HEAD -> read, other methods ->\n// write, DELETE -> write + confirm). Review each row (operation, land, confirm), then\n// remove the \`inferred\` marks.\n{\n  inferred: true,\n  rows: {\n${rows.join("\n")}\n  },\n}\n`;
+  const rows = r.commands.map((c) => `    ${q(c.verb_key)}: { operation: ${q(c.operation)}${c.operation === "write" ? `, land: ${q(c.land ?? "remote")}` : ""}${c.confirm ? ", confirm: true" : ""}, inferred: true },`);
+  return `// Draft Policy inferred by \`hcpx pack from-openapi\` (GET/HEAD -> read, other methods ->\n// write, DELETE -> write + confirm, a write whose effect the document says others see ->\n// external + confirm). Review each row (operation, land, confirm), remove the \`inferred\`\n// marks, then run \`hcpx pack sync <dir>\` to carry the review into SKILL.md.\n{\n  inferred: true,\n  rows: {\n${rows.join("\n")}\n  },\n}\n`;
 }
 
 function cell(s: string): string {
@@ -703,7 +780,7 @@ function argHint(a: ImportedArg): string {
 export function renderSkill(r: ImportResult): string {
   const reads = r.commands.filter((c) => c.operation === "read").map((c) => c.verb_key);
   const confirms = r.commands.filter((c) => c.confirm).map((c) => c.verb_key);
-  const lead = `${r.id}: ${r.title}${reads.length ? `; reads: ${reads.slice(0, 4).join(", ")}${reads.length > 4 ? ", …" : ""}` : ""}${confirms.length ? `; needs confirm: ${confirms.slice(0, 3).join(", ")}${confirms.length > 3 ? ", …" : ""}` : ""}.`;
+  const lead = openapiLead(r.id, r.title, reads, confirms);
   const tags = [...new Set(r.commands.map((c) => c.tag))];
   const desc = `${r.description}${r.description.endsWith(".") ? "" : "."} ${r.commands.length} commands${tags.length > 1 ? ` by area: ${tags.join(", ")}` : `: ${r.commands.map((c) => c.verb_key).join(", ")}`}.`;
   const description = desc.length > 1000 ? desc.slice(0, 999).replace(/[,\s]+[^,\s]*$/, "") + "…" : desc;
@@ -714,14 +791,14 @@ export function renderSkill(r: ImportResult): string {
     `name: ${r.id}`,
     `description: ${q(description)}`,
     "leads:",
-    `  - ${q(lead.length > 120 ? lead.slice(0, 119).replace(/[,;\s]+[^,;\s]*$/, "") + "…" : lead)}`,
+    `  - ${q(lead)}`,
     "---",
     "",
     `# ${r.id}`,
     "",
     `${r.title}: an OpenAPI pack. The runtime sends each command as an HTTP request to`,
     `\`${/^[a-z]+:/i.test(r.baseUrl) ? r.baseUrl : `$HCP_${envPrefix(r.id)}_BASE_URL + ${r.baseUrl}`}\`${credentialText(r)}.`,
-    "Drafted by `hcpx pack from-openapi`: the Policy is inferred — review it.",
+    POLICY_LINE.inferred,
     "Array and object arguments take JSON: `labels='[\"bug\"]'` on the command line, plain JSON in a tool call.",
     "",
     ...(example ? ["```sh", `hcpx exec ${r.id} ${example.verb_key}${exArgs.length ? ` -- ${exArgs.join(" ")}` : ""}`, "```", ""] : []),

@@ -333,10 +333,11 @@ function lintSkill(pack: Pack, skill: Skill, sk: (line: number | undefined, code
     }
     byVerb.set(row.verb, row);
     const want = cmd.policy.operation;
+    const sync = `or run \`hcpx pack sync ${display(pack.dir)}\` (the Skill's read/write cells from policy.json)`;
     if (!row.operation) sk(row.line, "skill_row_operation", "error", `hot-path row '${row.verb}' has no read/write cell`, `end the row with | ${want}${cmd.policy.confirm ? ", confirm" : ""} |`);
-    else if (row.operation !== want) sk(row.line, "skill_row_operation", "error", `hot-path row '${row.verb}' says ${row.operation}, policy.json says ${want}`, `make the Skill row say ${want} (policy.json is the source of truth)`);
-    if (want === "write" && cmd.policy.confirm && !row.confirm) sk(row.line, "skill_confirm_missing", "error", `'${row.verb}' needs confirm but its hot-path row has no confirm marker`, "write | write, confirm | in its read/write cell");
-    if (row.confirm && !cmd.policy.confirm) sk(row.line, "skill_confirm_extra", "warning", `hot-path row '${row.verb}' is marked confirm but policy.json does not require confirm`, "drop the marker, or add confirm: true to its policy row");
+    else if (row.operation !== want) sk(row.line, "skill_row_operation", "error", `hot-path row '${row.verb}' says ${row.operation}, policy.json says ${want}`, `make the Skill row say ${want} (policy.json is the source of truth), ${sync}`);
+    if (want === "write" && cmd.policy.confirm && !row.confirm) sk(row.line, "skill_confirm_missing", "error", `'${row.verb}' needs confirm but its hot-path row has no confirm marker`, `write | write, confirm | in its read/write cell, ${sync}`);
+    if (row.confirm && !cmd.policy.confirm) sk(row.line, "skill_confirm_extra", "warning", `hot-path row '${row.verb}' is marked confirm but policy.json does not require confirm`, `drop the marker, or add confirm: true to its policy row; ${sync}`);
   }
   const lastLine = skill.bodyLine + skill.body.split(/\r?\n/).length - 1;
   for (const c of pack.commands) {

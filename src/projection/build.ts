@@ -107,13 +107,14 @@ export function withSkillsPath(projection: Projection, skillsPath: string, opts:
 function promptBody(packs: ProjectedPack[], skillsPath: string, opts: BlockOptions): string {
   const shell = opts.shell ?? true;
   const shellCommand = opts.shellCommand ?? "hcpx";
+  const server = opts.server ?? "hcp";
   const L: string[] = [];
   L.push("## Packs (Harness Context Protocol)", "");
   if (packs.length === 0) {
     L.push("No pack commands are granted to you.");
     return L.join("\n") + "\n";
   }
-  const shellWay = `\`${shellCommand} exec <pack> <verb> --json -- key=value …\` (shell${shellCommand === "hcpx" ? "" : "; `hcpx` is not on PATH here: this is the command the hcp MCP entry runs"})`;
+  const shellWay = `\`${shellCommand} exec <pack> <verb> --json -- key=value …\` (shell${shellCommand === "hcpx" ? "" : `; \`hcpx\` is not on PATH here: this is the command the ${server} MCP entry runs`})`;
   const argvNote = shell ? `A pass_through verb takes literal words after \`--\` instead of key=value${opts.tools ? " (`argv` in a tool call)" : ""}.` : "A pass_through verb takes literal words (`argv`) instead of args.";
   const gate = opts.gate ? ` ${opts.gate}` : "";
   const confirmLine = shell
@@ -122,13 +123,13 @@ function promptBody(packs: ProjectedPack[], skillsPath: string, opts: BlockOptio
   let how: string;
   switch (opts.tools) {
     case "single":
-      how = `Run a pack's command with the \`${SHELL_TOOL}\` tool of the hcp MCP server ({pack, verb, args, confirm})${shell ? `, or with ${shellWay}` : ""}.`;
+      how = `Run a pack's command with the \`${SHELL_TOOL}\` tool of the ${server} MCP server ({pack, verb, args, confirm})${shell ? `, or with ${shellWay}` : ""}.`;
       break;
     case "per-command":
-      how = `Each granted command is a tool of the hcp MCP server named \`<pack>__<verb>\` (dots in the verb become \`_\`), taking the verb's args${shell ? `; or run it with ${shellWay}` : ""}.`;
+      how = `Each granted command is a tool of the ${server} MCP server named \`<pack>__<verb>\` (dots in the verb become \`_\`), taking the verb's args${shell ? `; or run it with ${shellWay}` : ""}.`;
       break;
     case "mixed":
-      how = `Run a pack's command with the tools of the hcp MCP server (its tool list names them)${shell ? `, or with ${shellWay}` : ""}.`;
+      how = `Run a pack's command with the tools of the ${server} MCP server (its tool list names them)${shell ? `, or with ${shellWay}` : ""}.`;
       break;
     default:
       how = shell

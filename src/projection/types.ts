@@ -75,6 +75,11 @@ export interface BlockOptions {
    */
   shellCommand?: string;
   /**
+   * The MCP server name the host sees (adopt: descriptor `servers`, `hcp-user` at
+   * user scope where both scopes have one); default `hcp`.
+   */
+  server?: string;
+  /**
    * The MCP tools the host's entry serves (adopt): "single" (the `hcp` tool),
    * "per-command" (one tool `<pack>__<verb>` per granted command), "mixed" (a
    * block hosts with different shapes read: it names neither). Unset (generate,

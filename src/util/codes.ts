@@ -147,6 +147,7 @@ export const ERRORS = {
   exit: { hint: "the server ended: its stderr says why" },
   tool_changed: { hint: "the server's tool is not the one reviewed: review the change with `hcpx pack from-mcp --update PACK_DIR`" },
   too_many_tools: { hint: "the server lists more tools than hcpx reads: wrap a server with fewer tools" },
+  skill_out_of_date: { hint: "`hcpx pack sync <pack-dir>` carries policy.json into SKILL.md" },
   // ---- config edits ----
   still_granted: { hint: "a wider pattern still grants it: revoke that one, or --deny this one" },
   still_denied: { hint: "grants.deny names it: remove it there" },

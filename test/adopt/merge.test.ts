@@ -116,11 +116,11 @@ const cases: HostCase[] = [
       "~/.codeium/windsurf/mcp_config.json": '{\n  "mcpServers": {\n    "other": {\n      "command": "o",\n      "disabled": true\n    }\n  }\n}',
       "~/.codeium/windsurf/memories/global_rules.md": "Always answer in English.\n",
     },
-    mcp: { path: "~/.codeium/windsurf/mcp_config.json", get: (t) => json(t).mcpServers?.hcp },
+    mcp: { path: "~/.codeium/windsurf/mcp_config.json", get: (t) => json(t).mcpServers?.["hcp-user"] },
     keep: (s) => {
       const v = JSON.parse(s.read("~/.codeium/windsurf/mcp_config.json"));
       expect(v.mcpServers.other).toEqual({ command: "o", disabled: true });
-      expect(Object.keys(v.mcpServers)).toEqual(["other", "hcp"]);
+      expect(Object.keys(v.mcpServers)).toEqual(["other", "hcp-user"]);
       expect(s.read("~/.codeium/windsurf/memories/global_rules.md").startsWith("Always answer in English.\n")).toBe(true);
     },
   },
@@ -161,7 +161,7 @@ const cases: HostCase[] = [
       "~/.copilot/mcp-config.json": '{\n  // mine\n  "mcpServers": {\n    "other": { "type": "http", "url": "https://example.test/mcp" }\n  }\n}\n',
       "~/.copilot/config.json": '{ "trusted_folders": ["/somewhere"] }\n',
     },
-    mcp: { path: "~/.copilot/mcp-config.json", get: (t) => json(t).mcpServers?.hcp },
+    mcp: { path: "~/.copilot/mcp-config.json", get: (t) => json(t).mcpServers?.["hcp-user"] },
     keep: (s) => {
       const t = s.read("~/.copilot/mcp-config.json");
       expect(t).toContain("// mine");
@@ -193,7 +193,7 @@ const cases: HostCase[] = [
     host: "qwen",
     scope: "user",
     files: { "~/.qwen/settings.json": '{\n  "mcpServers": {\n    "other": { "httpUrl": "https://example.test/mcp" }\n  }\n}\n', "~/.qwen/QWEN.md": "Always be brief.\n" },
-    mcp: { path: "~/.qwen/settings.json", get: (t) => json(t).mcpServers?.hcp },
+    mcp: { path: "~/.qwen/settings.json", get: (t) => json(t).mcpServers?.["hcp-user"] },
     keep: (s) => {
       expect(JSON.parse(s.read("~/.qwen/settings.json")).mcpServers.other).toEqual({ httpUrl: "https://example.test/mcp" });
       expect(s.read("~/.qwen/QWEN.md").startsWith("Always be brief.\n")).toBe(true);
@@ -219,7 +219,7 @@ const cases: HostCase[] = [
     host: "droid",
     scope: "user",
     files: { "~/.factory/mcp.json": '{\n  "mcpServers": {\n    "other": { "type": "http", "url": "https://example.test/mcp" }\n  }\n}\n', "~/.factory/AGENTS.md": "Mine.\n" },
-    mcp: { path: "~/.factory/mcp.json", get: (t) => json(t).mcpServers?.hcp },
+    mcp: { path: "~/.factory/mcp.json", get: (t) => json(t).mcpServers?.["hcp-user"] },
     keep: (s) => {
       expect(JSON.parse(s.read("~/.factory/mcp.json")).mcpServers.other).toEqual({ type: "http", url: "https://example.test/mcp" });
       expect(s.read("~/.factory/AGENTS.md").startsWith("Mine.\n\n<!-- hcp:begin -->")).toBe(true);
@@ -244,7 +244,7 @@ const cases: HostCase[] = [
     host: "qoder",
     scope: "user",
     files: { "~/.qoder/settings.json": '{\n  "theme": "dark",\n  "mcpServers": {\n    "other": { "command": "o" }\n  }\n}\n' },
-    mcp: { path: "~/.qoder/settings.json", get: (t) => json(t).mcpServers?.hcp },
+    mcp: { path: "~/.qoder/settings.json", get: (t) => json(t).mcpServers?.["hcp-user"] },
     keep: (s) => {
       const v = JSON.parse(s.read("~/.qoder/settings.json"));
       expect(v.theme).toBe("dark");
@@ -271,11 +271,11 @@ const cases: HostCase[] = [
     host: "kilo",
     scope: "user",
     files: { "~/.config/kilo/kilo.jsonc": '{\n  "$schema": "https://app.kilo.ai/config.json",\n  "permission": {\n    "bash": "allow"\n  },\n}\n' },
-    mcp: { path: "~/.config/kilo/kilo.jsonc", get: (t) => json(t).mcp?.hcp },
+    mcp: { path: "~/.config/kilo/kilo.jsonc", get: (t) => json(t).mcp?.["hcp-user"] },
     keep: (s) => {
       const t = s.read("~/.config/kilo/kilo.jsonc");
       // the person's rule stays; hcpx's (opencode's shape): granted reads allow, a gated write asks
-      expect(json(t).permission).toMatchObject({ bash: "allow", hcp_ledger__balance: "allow", hcp_ledger__transfer: "ask", hcp_hcp__read_skill: "allow" });
+      expect(json(t).permission).toMatchObject({ bash: "allow", "hcp-user_ledger__balance": "allow", "hcp-user_ledger__transfer": "ask", "hcp-user_hcp__read_skill": "allow" });
       expect(s.read("~/.config/kilo/AGENTS.md")).toContain("<!-- hcp:begin -->");
       expect(s.read("~/.config/kilo/skills/ledger/SKILL.md")).toMatch(/^---\nname: ledger\n/);
     },
@@ -300,7 +300,7 @@ const cases: HostCase[] = [
     host: "auggie",
     scope: "user",
     files: { "~/.augment/settings.json": '{\n  "model": "sonnet",\n  "mcpServers": {\n    "other": { "url": "https://example.test/mcp", "type": "http" }\n  }\n}\n', "~/.augment/rules/mine.md": "Mine.\n" },
-    mcp: { path: "~/.augment/settings.json", get: (t) => json(t).mcpServers?.hcp },
+    mcp: { path: "~/.augment/settings.json", get: (t) => json(t).mcpServers?.["hcp-user"] },
     keep: (s) => {
       expect(JSON.parse(s.read("~/.augment/settings.json")).model).toBe("sonnet");
       expect(s.read("~/.augment/rules/mine.md")).toBe("Mine.\n");

@@ -41,16 +41,18 @@ interface Case {
 }
 
 const JSON_OTHER = '{\n  "mcpServers": {\n    "other": { "command": "o", "args": ["1"] }\n  },\n  "mine": true\n}\n';
+/** The MCP server name of a host's entry in a scope (the user scope's is apart where both scopes have one: descriptor `servers`). */
+const serverOf = (host: string, scope: Case["scope"]) => loadDescriptor(host).scopes[scope]!.targets.find((t) => t.entry)!.key!.at(-1)!;
 const jsonHost = (host: string, scope: Case["scope"], path: string, key = "mcpServers"): Case => ({
   host,
   scope,
   files: { [path]: JSON_OTHER.replace('"mcpServers"', JSON.stringify(key)) },
-  mcp: { path, get: (t) => at(jsonc(t), key, "hcp") },
+  mcp: { path, get: (t) => at(jsonc(t), key, serverOf(host, scope)) },
   keep: (s) => {
     const v = JSON.parse(s.read(path)) as Obj;
     expect(at(v, key, "other")).toEqual({ command: "o", args: ["1"] });
     expect(v.mine).toBe(true);
-    expect(Object.keys(at(v, key) as Obj)).toEqual(["other", "hcp"]);
+    expect(Object.keys(at(v, key) as Obj)).toEqual(["other", serverOf(host, scope)]);
   },
 });
 
@@ -76,7 +78,7 @@ const cases: Case[] = [
     host: "amp",
     scope: "user",
     files: { "~/.config/amp/settings.json": '{\n  // mine\n  "amp.notifications.enabled": false\n}\n' },
-    mcp: { path: "~/.config/amp/settings.json", get: (t) => at(jsonc(t), "amp.mcpServers", "hcp") },
+    mcp: { path: "~/.config/amp/settings.json", get: (t) => at(jsonc(t), "amp.mcpServers", "hcp-user") },
     keep: (s) => expect(s.read("~/.config/amp/settings.json")).toMatch(/^\{\n {2}\/\/ mine\n {2}"amp\.notifications\.enabled": false,\n/),
   },
   { ...jsonHost("cline", "user", "~/.cline/data/settings/cline_mcp_settings.json"), files: { "~/.cline/data/settings/cline_mcp_settings.json": JSON_OTHER, "~/.agents/AGENTS.md": "Be brief.\n" } },
@@ -301,7 +303,7 @@ describe("documented shapes (no program here): the entry as the host's documenta
   const shapes: { host: string; scope: "project" | "user"; path: string; key: string[]; source: RegExp; check: (entry: Obj, all: Obj) => void }[] = [
     // https://docs.devin.ai/cli/extensibility/mcp/configuration: its own mcp_config.json since v3000.3
     { host: "devin", scope: "project", path: ".devin/mcp_config.json", key: ["mcpServers", "hcp"], source: /docs\.devin\.ai\/cli\/extensibility\/mcp\/configuration/, check: (e) => expect(Object.keys(e).sort()).toEqual(["args", "command"]) },
-    { host: "devin", scope: "user", path: "~/.config/devin/mcp_config.json", key: ["mcpServers", "hcp"], source: /docs\.devin\.ai/, check: (e) => expect(typeof e.command).toBe("string") },
+    { host: "devin", scope: "user", path: "~/.config/devin/mcp_config.json", key: ["mcpServers", "hcp-user"], source: /docs\.devin\.ai/, check: (e) => expect(typeof e.command).toBe("string") },
     // https://kiro.dev/docs/mcp/configuration/: mcpServers.<name>{command, args, env, disabled, autoApprove}
     { host: "kiro", scope: "project", path: ".kiro/settings/mcp.json", key: ["mcpServers", "hcp"], source: /kiro\.dev\/docs\/mcp\/configuration/, check: (e) => expect(Array.isArray(e.args)).toBe(true) },
     // https://zed.dev/docs/ai/mcp: context_servers.<name>{command, args, env} (no `type`, no `source`)
@@ -310,7 +312,7 @@ describe("documented shapes (no program here): the entry as the host's documenta
       expect(all.mcpServers).toBeUndefined();
     } },
     // https://antigravity.google/docs/mcp + rulesync antigravity-mcp.ts: mcpServers, remote servers by serverUrl
-    { host: "antigravity", scope: "user", path: "~/.gemini/config/mcp_config.json", key: ["mcpServers", "hcp"], source: /antigravity\.google\/docs\/mcp/, check: (e) => expect(e.serverUrl).toBeUndefined() },
+    { host: "antigravity", scope: "user", path: "~/.gemini/config/mcp_config.json", key: ["mcpServers", "hcp-user"], source: /antigravity\.google\/docs\/mcp/, check: (e) => expect(e.serverUrl).toBeUndefined() },
     // JetBrains Junie: .junie/mcp/mcp.json mcpServers (Claude Desktop shape)
     { host: "junie", scope: "project", path: ".junie/mcp/mcp.json", key: ["mcpServers", "hcp"], source: /jetbrains\.com\/help\/junie\/model-context-protocol-mcp/, check: (e) => expect(Object.keys(e).sort()).toEqual(["args", "command"]) },
     // Goose config files: extensions.<key>{name, type: stdio, cmd, args, enabled, timeout (s), description}

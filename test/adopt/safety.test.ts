@@ -310,7 +310,7 @@ describe("user scope honours $HOME", () => {
     const file = userConfigFromProject(s);
     const r = await s.adopt("windsurf", "--scope", "user", "--write");
     expect(r.code).toBe(0);
-    expect(JSON.parse(s.read("~/.codeium/windsurf/mcp_config.json")).mcpServers.hcp.args.slice(-7)).toEqual(["mcp", "--shape", "per-command", "--host", "devin", "--config", file]);
+    expect(JSON.parse(s.read("~/.codeium/windsurf/mcp_config.json")).mcpServers["hcp-user"].args.slice(-7)).toEqual(["mcp", "--shape", "per-command", "--host", "devin", "--config", file]);
     expect(s.read("~/.codeium/windsurf/memories/global_rules.md")).toMatch(/^<!-- hcp:begin -->/);
   });
 });

@@ -108,9 +108,9 @@ describe("hcpx status", () => {
     const ledger = env.data.packs[1]!;
     expect(ledger.commands.find((c) => c.verb === "transfer")).toMatchObject({ operation: "write", confirm: true, granted: false });
     expect(ledger.commands.find((c) => c.verb === "entry.add")).toMatchObject({ operation: "write", confirm: false, granted: true });
-    expect(env.data.hosts).toEqual([{ host: "claude", scope: "project", files: [".claude/settings.json", ".claude/skills/inbox-watch/SKILL.md", ".claude/skills/ledger/SKILL.md", ".mcp.json", "CLAUDE.md"] }]);
+    expect(env.data.hosts).toEqual([{ host: "claude", scope: "project", server: "hcp", files: [".claude/settings.json", ".claude/skills/inbox-watch/SKILL.md", ".claude/skills/ledger/SKILL.md", ".mcp.json", "CLAUDE.md"] }]);
     const t2 = await hcpx(["status"], p.dir);
-    expect(t2.stdout).toMatch(/^claude\s+project\s+\.claude\/settings\.json, \.claude\/skills\/inbox-watch\/SKILL\.md, \.claude\/skills\/ledger\/SKILL\.md, \.mcp\.json, CLAUDE\.md$/m);
+    expect(t2.stdout).toMatch(/^claude\s+project\s+hcp\s+\.claude\/settings\.json, \.claude\/skills\/inbox-watch\/SKILL\.md, \.claude\/skills\/ledger\/SKILL\.md, \.mcp\.json, CLAUDE\.md$/m);
   });
 
   it("exit 1 and the reason when an active pack does not load", async () => {

@@ -58,6 +58,7 @@ const CASES: Record<string, Case> = {
   "pack from-mcp": { ok: { args: ["pack", "from-mcp", "--id", "self", "--", process.execPath, HCPX, "mcp"] }, fail: { args: ["pack", "from-mcp", "--", "hcpx-no-such-program"] } },
   "pack new": { ok: { args: ["pack", "new", "demo", "--composite"] }, fail: { args: ["pack", "new", "ledger", "--composite", "--dir", "packs/ledger"] } },
   "pack add-verb": { ok: { args: ["pack", "add-verb", "packs/git", "--verb", "tags=tag --list"] }, fail: { args: ["pack", "add-verb", "packs/nosuch", "--verb", "tags=tag --list"] } },
+  "pack sync": { ok: { args: ["pack", "sync", "packs/ledger"] }, fail: { args: ["pack", "sync", "packs/nosuch"] } },
   import: { ok: { args: ["import", "claude"], setup: mcpJson }, fail: { args: ["import", "claude"] } },
   init: { ok: { args: ["init", "--yes"], cwd: "fresh", setup: (d) => mkdirSync(join(d, "fresh")) }, fail: { args: ["init", "--yes"] } },
   activate: { ok: { args: ["activate", "packs/notes"] }, fail: { args: ["activate", "packs/nosuch"] } },

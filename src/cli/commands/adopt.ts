@@ -33,6 +33,7 @@ export interface AdoptCliOptions {
   /** a team server's URL: each host's remote entry (src/host/remote.ts) */
   url?: string;
   tokenEnv?: string;
+  approve?: boolean;
   json?: boolean;
 }
 
@@ -44,6 +45,7 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
   if (opts.command !== undefined && opts.useRecordedCommand) throw new HcpxError({ code: "bad_args", message: "--command and --use-recorded-command exclude each other", hint: "--command gives the MCP command line; --use-recorded-command keeps the one the ledger records" }, 64);
   if (opts.detected && hostArgs.length) throw new HcpxError({ code: "bad_args", message: "--detected chooses the hosts itself: name no host with it", hint: "`hcpx adopt --detected` (the hosts in use), or `hcpx adopt <host…>`" }, 64);
   if (hostArgs.length === 0 && !opts.detected) throw new HcpxError({ code: "bad_args", message: "name at least one host, or --detected", hint: `hosts: ${listHosts().join(", ")}, or all; --detected adopts the hosts this ${scope === "user" ? "user" : "project"} uses` }, 64);
+  if (opts.approve && opts.remove) throw new HcpxError({ code: "bad_args", message: "--approve writes your approval of the server; --remove takes hcpx's files out (the approval hcpx wrote with them)", hint: "leave out --approve when removing" }, 64);
   if (opts.gitignore && scope === "user") throw new HcpxError({ code: "bad_args", message: "--gitignore keeps a block in the project's .gitignore: it goes with --scope project", hint: "leave out --gitignore at user scope (files under $HOME are not in a repository)" }, 64);
   if (opts.tokenEnv !== undefined && opts.url === undefined) throw new HcpxError({ code: "bad_args", message: "--token-env goes with --url", hint: "--url <url> --token-env NAME" }, 64);
   if (opts.url !== undefined && opts.command !== undefined) throw new HcpxError({ code: "bad_args", message: "--url and --command exclude each other", hint: "--url writes a remote entry; --command a local one" }, 64);
@@ -120,6 +122,7 @@ async function adopt(project: Project, packs: Pack[], hosts: string[], hostArgs:
     useRecordedCommand: opts.useRecordedCommand,
     remove: opts.remove,
     force: opts.force,
+    approve: opts.approve,
     userConfig: extra.userConfig,
     ...(extra.remote && !opts.remove ? { remote: extra.remote } : {}),
   });

@@ -13,6 +13,7 @@ import type { CommonOpts } from "../../config/common";
 import { loadPack } from "../../pack/load";
 import { lintPackDir } from "../../pack/lint";
 import { parseSkill } from "../../pack/skill";
+import { readOnlyWordsDropped } from "../../pack/skillsync";
 import { adapterOf } from "../../pack/adapters/index";
 import { exampleLine, hotPathRow, policyRow, wrapCommand, wrapCommandObject, writeNote, type Cmd } from "../../scaffold/pack";
 import { parseVerbSpecs } from "../../scaffold/spec";
@@ -33,15 +34,7 @@ export function addToSkill(text: string, file: string, id: string, cmds: Cmd[]):
   const fmEnd = lines.findIndex((l, i) => i > 0 && /^---\s*$/.test(l));
   const writes = cmds.filter((x) => x.operation === "write");
   // The scaffold's own words for a pack without writes, corrected when a write arrives.
-  if (writes.length) {
-    for (let i = 0; i < lines.length; i++) {
-      let l = lines[i]!;
-      if (i <= fmEnd) {
-        l = l.replace(/; every command is a read\.(?=")/, ".").replace(/ \(read-only\)\.(?=")/, " (read).");
-      } else l = l.replace(/Every command is a read; output is/, "Output is");
-      lines[i] = l;
-    }
-  }
+  if (writes.length) readOnlyWordsDropped(lines, fmEnd);
   // 1. hot-path rows after the last row, or a new table at the end
   const rows = cmds.map(hotPathRow);
   const notes = [...cmds.filter((x) => x.output === "json").map((x) => `- \`${x.verb}\` prints JSON: its result is the parsed value.`), ...writes.map((x) => writeNote(id, x))];

@@ -1,5 +1,5 @@
 // hcpx pack from-openapi <document> --id <id> [--out packs/<id>] [--base-url URL]
-//   [--origin URL] [--include P]… [--exclude P]… [--force]
+//   [--origin URL] [--include P]… [--exclude P]… [--auth A] [--force]
 // Writes an openapi pack: surface.json (everything the runtime needs: it never
 // reads the document), a draft policy.json (inferred), SKILL.md, and a copy of
 // the document (bundled into one file when it had external $refs). Refuses to
@@ -16,7 +16,7 @@ import { HcpxError, fail } from "../../util/errors";
 import { display } from "../../util/paths";
 import { PACK_ID_RE } from "../../pack/schema";
 import { loadPack } from "../../pack/load";
-import { bindingEnv, importOpenapi, versionProblem, renderPolicy, renderSkill, renderSurface } from "../../openapi/import";
+import { AUTH_FORMS, bindingEnv, importOpenapi, keepImported, parseAuth, versionProblem, renderPolicy, renderSkill, renderSurface } from "../../openapi/import";
 import { c, done, makeOut, printWarnings } from "../output";
 
 export interface FromOpenapiOptions {
@@ -26,6 +26,7 @@ export interface FromOpenapiOptions {
   origin?: string;
   include?: string[];
   exclude?: string[];
+  auth?: string;
   force?: boolean;
   json?: boolean;
   config?: string;
@@ -51,6 +52,8 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
   if (!PACK_ID_RE.test(id)) fail("bad_id", `'${id}' is not a pack id`, { hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$, e.g. todo or my-api", exit: 64 });
   checkUrl("--base-url", opts.baseUrl);
   checkUrl("--origin", opts.origin);
+  const auth = opts.auth === undefined ? undefined : parseAuth(opts.auth);
+  if (opts.auth !== undefined && !auth) fail("bad_args", `--auth '${opts.auth}' is not a kind of credential hcpx sends`, { hint: `give ${AUTH_FORMS}, e.g. --auth bearer or --auth header:X-API-Key`, exit: 64 });
   const docFile = resolve(document);
   let text: string;
   try {
@@ -87,7 +90,7 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
   const files = parser.$refs.paths();
   let result;
   try {
-    result = importOpenapi(doc, id, { baseUrl: opts.baseUrl, origin: opts.origin, include: opts.include, exclude: opts.exclude });
+    result = importOpenapi(doc, id, { baseUrl: opts.baseUrl, origin: opts.origin, include: opts.include, exclude: opts.exclude, auth });
   } catch (e) {
     fail("bad_document", (e as Error).message, { file: display(docFile) });
   }
@@ -105,8 +108,12 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
   let docName = isJson ? "openapi.json" : "openapi.yaml";
   if (files.length > 1) {
     const bundled = await new SwaggerParser().bundle(docFile, { resolve: { http: false } } as never);
-    copy = JSON.stringify(bundled, null, 2) + "\n";
+    copy = JSON.stringify(result.filtered ? keepImported(bundled, result.commands) : bundled, null, 2) + "\n";
     docName = "openapi.json";
+  } else if (result.filtered) {
+    // --include / --exclude: the pack's copy holds only the operations imported (parsed afresh: `root` was resolved in place)
+    const kept = keepImported(isJson ? JSON.parse(text) : (await import("yaml")).parse(text, { maxAliasCount: 10_000 }), result.commands);
+    copy = isJson ? JSON.stringify(kept, null, 2) + "\n" : (await import("yaml")).stringify(kept, { aliasDuplicateObjects: false });
   }
   const written = [
     [docName, copy],
@@ -118,7 +125,7 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
   writeFiles(door, written.map(([name, body]) => ({ abs: join(dir, name), data: body })));
   // what we wrote must load
   const pack = loadPack(dir);
-  const notes = result.notes.map((m) => ({ code: "openapi_import" as const, message: m, severity: "warning" as const }));
+  const notes = result.notes.map((m) => ({ code: "openapi_import" as const, message: m, severity: "warning" as const, ...(result.hints[m] ? { hint: result.hints[m]!.replace("<dir>", display(dir)) } : {}) }));
   const shownNotes = notes.length > 20 ? [...notes.slice(0, 20), { code: "openapi_import" as const, message: `… and ${notes.length - 20} more notes (--json lists them all)`, severity: "warning" as const }] : notes;
   if (!opts.json) printWarnings(shownNotes, out);
   const env = bindingEnv(result);
@@ -129,7 +136,7 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
       dir: display(dir),
       files: written.map(([n]) => n),
       document_files: files.length,
-      commands: result.commands.map((cmd) => ({ verb_key: cmd.verb_key, ...(cmd.operationId ? { operationId: cmd.operationId } : {}), tag: cmd.tag, http: { method: cmd.http.method, path: cmd.http.path }, operation: cmd.operation, confirm: cmd.confirm })),
+      commands: result.commands.map((cmd) => ({ verb_key: cmd.verb_key, ...(cmd.operationId ? { operationId: cmd.operationId } : {}), tag: cmd.tag, http: { method: cmd.http.method, path: cmd.http.path }, operation: cmd.operation, ...(cmd.land ? { land: cmd.land } : {}), confirm: cmd.confirm })),
       filtered: result.filtered,
       notes: result.notes,
       base_url: result.baseUrl,
@@ -139,10 +146,10 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
     (color) =>
       [
         `${c.green(color, "wrote")} ${display(dir)}: ${written.map(([n]) => n).join(", ")} (${pack.commands.length} commands${result.filtered ? `, ${result.filtered} operations filtered out` : ""})`,
-        ...result.commands.slice(0, 40).map((cmd) => `  ${cmd.verb_key.padEnd(24)} ${cmd.http.method} ${cmd.http.path}  ${cmd.operation}${cmd.confirm ? ", confirm" : ""}`),
+        ...result.commands.slice(0, 40).map((cmd) => `  ${cmd.verb_key.padEnd(24)} ${cmd.http.method} ${cmd.http.path}  ${cmd.operation}${cmd.land === "external" ? " (external)" : ""}${cmd.confirm ? ", confirm" : ""}`),
         ...(result.commands.length > 40 ? [`  … and ${result.commands.length - 40} more (see surface.json or --json)`] : []),
         "next:",
-        `  review ${display(join(dir, "policy.json"))} (inferred: GET -> read, others -> write) and remove the inferred marks`,
+        `  review ${display(join(dir, "policy.json"))} (inferred: GET -> read, others -> write) and remove the inferred marks, then \`hcpx pack sync ${display(dir)}\` carries it into SKILL.md`,
         ...(env.length ? [`  set ${env.join(", ")} in the environment (the Binding)`] : []),
         `  hcpx lint ${display(dir)}; hcpx activate ${display(dir)}`,
       ].join("\n"),

@@ -10,6 +10,17 @@ import type { CommonOpts } from "../../config/common";
 import type { Problem } from "../../util/errors";
 import { c, finish, makeOut, unpainted } from "../output";
 import { callable } from "../../pack/adapters/index";
+import { canonicalHost, loadDescriptor } from "../../host/descriptor";
+
+/** The MCP server name a host's entry has in a scope (descriptor `servers`: the user scope's is apart). */
+function serverOf(host: string, scope: string): string | undefined {
+  try {
+    const d = loadDescriptor(canonicalHost(host));
+    return (scope === "user" || scope === "project" ? d.servers?.[scope] : undefined) ?? d.server ?? "hcp";
+  } catch {
+    return undefined; // a ledger naming a host hcpx does not know: the ledger's own check says so
+  }
+}
 
 export interface StatusCommand {
   verb: string;
@@ -52,7 +63,7 @@ export async function run(opts: CommonOpts): Promise<number> {
     })),
     broken: broken.map((b) => ({ dir: b.dir, problems: b.problems })),
     serves,
-    hosts: adopted.hosts,
+    hosts: adopted.hosts.map((h) => ({ ...h, ...(serverOf(h.host, h.scope) ? { server: serverOf(h.host, h.scope) } : {}) })),
     ...(adopted.errors.length ? { ledgerErrors: adopted.errors } : {}),
     warnings: project.warnings as Problem[],
   };
@@ -70,7 +81,7 @@ type Data = {
   broken: { dir: string; problems: Problem[] }[];
   userConfig: string | null;
   serves: { project: string[]; user: string[] };
-  hosts: { host: string; scope: string; files: string[] }[];
+  hosts: { host: string; scope: string; server?: string; files: string[] }[];
   ledgerErrors?: { file: string; message: string }[];
   warnings: Problem[];
 };
@@ -113,8 +124,8 @@ function render(d: Data, col: boolean): string {
   lines.push(...servesLines(d));
   if (d.hosts.length === 0) lines.push("no hosts adopted — `hcpx adopt <host> --write` places the packs where a host reads them");
   else {
-    const rows: string[][] = [["host", "scope", "files"]];
-    for (const h of d.hosts) rows.push([h.host, h.scope, h.files.join(", ")]);
+    const rows: string[][] = [["host", "scope", "server", "files"]];
+    for (const h of d.hosts) rows.push([h.host, h.scope, h.server ?? "?", h.files.join(", ")]);
     lines.push(...table(rows, col, true));
   }
   for (const e of d.ledgerErrors ?? []) lines.push(c.yellow(col, `! ${e.file}: ${e.message}`));

@@ -116,7 +116,8 @@ function planRules(t: Target, abs: string, ctx: TargetContext): LedgerEntry | un
   const before = new Set(prev?.items ?? []);
   const have = valueAt(tree, keyPath);
   // an allow-list that is not there (ifPresent): nothing to add to, none created (it would block every other server)
-  if (t.ifPresent && have === undefined) return undefined;
+  // (an `approval` list is created with --approve: the person asked for it)
+  if (t.ifPresent && have === undefined && !(t.approval && ctx.approve)) return undefined;
   const where = () => jsonDoc.where(tree, keyPath, text);
   let next: unknown;
   let ours: string[];

@@ -42,6 +42,8 @@ export interface TargetContext {
   desc: Descriptor;
   /** --force: replace what is not hcpx's (or was changed since hcpx wrote it) */
   force: boolean;
+  /** --approve: write the person's approval of the server (targets marked `approval`) even where they keep no list */
+  approve?: boolean;
   /** what is kept because the person changed it since hcpx wrote it (a hand edit in hcpx's own block or file; --force replaces it) */
   conflicts: Problem[];
   /** the virtual file at an absolute path (read once per plan) */

@@ -198,28 +198,28 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
       // A thread, as in a real session (without one, app-server starts user-scope servers in
       // ~/.codex: test/hosts/e2e/adopt-team.test.ts); the entry serves the user config either way.
       it("Codex: app-server mcpServerStatus/list on a thread in the project lists the user-scope hcp with its tools; a tool call reads the ledger", async () => {
-        const r = await hc.codexMcpServerStatus({ home: home(), cwd: w.dir, thread: true, call: { server: "hcp", ...BALANCE_TOOL } });
+        const r = await hc.codexMcpServerStatus({ home: home(), cwd: w.dir, thread: true, call: { server: "hcp-user", ...BALANCE_TOOL } });
         expect(r.error, r.raw.stderr.slice(-2000)).toBeUndefined();
-        expectConnected(r, ["hcp", "tiny-user"], "codex mcpServerStatus/list");
-        expect(r.servers.find((s) => s.name === "hcp")!.tools!.sort()).toEqual(PER_COMMAND_TOOLS);
+        expectConnected(r, ["hcp-user", "tiny-user"], "codex mcpServerStatus/list");
+        expect(r.servers.find((s) => s.name === "hcp-user")!.tools!.sort()).toEqual(PER_COMMAND_TOOLS);
         expect(r.callResult).toMatchObject({ isError: false, structuredContent: { ok: true, data: { account: "checking", balance: 1200 } } });
       });
 
       it("Gemini CLI: Connected for the user-scope hcp (~/.gemini/settings.json, comments kept)", async () => {
         expect(w.read("~/.gemini/settings.json")).toContain("// user-wide");
         const r = await hc.geminiMcpList({ home: home(), cwd: w.dir });
-        expectConnected(r, ["hcp", "tiny-user"], "gemini mcp list");
+        expectConnected(r, ["hcp-user", "tiny-user"], "gemini mcp list");
       });
 
       it("opencode: connected for the user-scope hcp (~/.config/opencode/opencode.json)", async () => {
         const r = await hc.opencodeMcpList({ home: home(), cwd: w.dir });
-        expectConnected(r, ["hcp"], "opencode mcp list");
+        expectConnected(r, ["hcp-user"], "opencode mcp list");
       });
 
       it("Windsurf, Cursor, VS Code (no CLI): user files in their documented shapes; each command answers tools/list", async () => {
-        const ws = (strictJson(w.read("~/.codeium/windsurf/mcp_config.json")) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers.hcp!;
-        const cur = (strictJson(w.read("~/.cursor/mcp.json")) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers.hcp!;
-        const vs = (parseJsonc(w.read("~/.config/Code/User/mcp.json")) as { servers: Record<string, { type: string; command: string; args: string[] }> }).servers.hcp!;
+        const ws = (strictJson(w.read("~/.codeium/windsurf/mcp_config.json")) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers["hcp-user"]!;
+        const cur = (strictJson(w.read("~/.cursor/mcp.json")) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers["hcp-user"]!;
+        const vs = (parseJsonc(w.read("~/.config/Code/User/mcp.json")) as { servers: Record<string, { type: string; command: string; args: string[] }> }).servers["hcp-user"]!;
         expect(vs.type).toBe("stdio");
         for (const e of [vs]) expectAbsoluteCommand(e, false, w.abs("~/.config/hcp/config.json5"));
         // Devin Desktop (alias windsurf) and Cursor get one tool per command, for their approval rules (issue 27)

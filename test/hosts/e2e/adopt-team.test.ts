@@ -39,8 +39,8 @@ describe.skipIf(!avail.has.codex || !avail.has.gemini)("adoption that fits a tea
     // Codex gets XDG_CONFIG_HOME in its own environment and does not pass it on
     const st = await hc.codexMcpServerStatus({ home: cleanup(hostHome(w.home)), cwd: w.dir, thread: false, env: { XDG_CONFIG_HOME: xdg } });
     expect(st.error, st.raw.stderr.slice(-2000)).toBeUndefined();
-    expectConnected(st, ["hcp"], "codex mcpServerStatus/list");
-    expect(st.servers.find((s) => s.name === "hcp")!.tools!.sort()).toEqual(PER_COMMAND_TOOLS);
+    expectConnected(st, ["hcp-user"], "codex mcpServerStatus/list");
+    expect(st.servers.find((s) => s.name === "hcp-user")!.tools!.sort()).toEqual(PER_COMMAND_TOOLS);
   });
 
   it("Gemini CLI: mcp.allowed in the user settings — project adopt --check names it (Gemini shows Blocked); user adopt adds hcp and Gemini connects", async () => {
@@ -61,9 +61,9 @@ describe.skipIf(!avail.has.codex || !avail.has.gemini)("adoption that fits a tea
     expect(u.code, u.stderr + u.stdout).toBe(0);
     const text = w.read("~/.gemini/settings.json");
     expect(text).toContain("// mine");
-    expect(text).toMatch(/"allowed": \[\s*"tiny-user",\s*"hcp"\s*\]/);
+    expect(text).toMatch(/"allowed": \[\s*"tiny-user",\s*"hcp-user"\s*\]/);
     const list = await hc.geminiMcpList({ home: cleanup(hostHome(w.home)), cwd: w.home });
-    expectConnected(list, ["hcp", "tiny-user"], "gemini mcp list");
+    expectConnected(list, ["hcp-user", "tiny-user"], "gemini mcp list");
     // and --remove gives the list back as it was
     const rm = await w.hcpx(["adopt", "gemini", "--scope", "user", "--remove", "--write"], { XDG_CONFIG_HOME: xdg });
     expect(rm.code, rm.stderr).toBe(0);

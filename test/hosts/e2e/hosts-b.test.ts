@@ -78,7 +78,7 @@ describe.skipIf(!has.amp)("Amp: `amp mcp doctor` connects to the hcp entry adopt
     expect(w.read("~/.config/amp/settings.json")).toMatch(/^\{\n {2}"amp\.notifications\.enabled": false, \/\/ mine\n/);
     const h = cleanup(hostHome(w.home));
     const d = await hc.run(hc.hostBin("amp"), ["mcp", "doctor"], { cwd: w.dir, env: hc.hostEnv(h, { AMP_API_KEY: "x" }), timeoutMs: 90_000 });
-    expect(doctorLine(d.stdout, "hcp"), d.stdout + d.stderr).toMatch(/^hcp \(user settings\): connected \(4 tools: .*ledger__balance/);
+    expect(doctorLine(d.stdout, "hcp-user"), d.stdout + d.stderr).toMatch(/^hcp-user \(user settings\): connected \(4 tools: .*ledger__balance/);
     const r = await w.adopt("amp", "--scope", "user", "--remove", "--write");
     expect(r.code, r.stderr).toBe(0);
     expect(diffSnapshots(before, snapshot(w.home))).toEqual([]);

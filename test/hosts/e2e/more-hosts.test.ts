@@ -172,7 +172,7 @@ describe.skipIf(!avail.all)("host e2e: adopt, then Copilot CLI, Qwen Code, Droid
         expect(r.code, `${host}: ${r.stderr}${r.stdout}`).toBe(0);
       }
       expect(w.read("~/.qwen/settings.json")).toContain("// user-wide");
-      expect((parseJsonc(w.read("~/.config/kilo/kilo.jsonc")) as { mcp: Record<string, unknown> }).mcp.hcp).toEqual({ type: "local", command: [process.execPath, DIST, "mcp", "--shape", "per-command", "--config", w.abs(USER_CONFIG_FILE)], enabled: true });
+      expect((parseJsonc(w.read("~/.config/kilo/kilo.jsonc")) as { mcp: Record<string, unknown> }).mcp["hcp-user"]).toEqual({ type: "local", command: [process.execPath, DIST, "mcp", "--shape", "per-command", "--config", w.abs(USER_CONFIG_FILE)], enabled: true });
       const check = await w.adopt(...MORE, "--scope", "user", "--check");
       expect(check.code, check.stdout + check.stderr).toBe(0);
       expect(diffSnapshots(projBefore, snapshot(w.dir))).toEqual([]);
@@ -181,36 +181,36 @@ describe.skipIf(!avail.all)("host e2e: adopt, then Copilot CLI, Qwen Code, Droid
     describe.concurrent("the hosts read it", () => {
       it("Copilot CLI: hcp is a user server (~/.copilot/mcp-config.json); a headless run offers its tools", async () => {
         const l = await listing("copilot", { home: home(), cwd: w.dir });
-        expectConnected(l, ["hcp", "tiny-user"], "copilot mcp list", "configured");
-        expect(l.servers.find((s) => s.name === "hcp")!.detail).toBe("user local");
+        expectConnected(l, ["hcp-user", "tiny-user"], "copilot mcp list", "configured");
+        expect(l.servers.find((s) => s.name === "hcp-user")!.detail).toBe("user local");
         const run = await copilotTools(home());
-        for (const t of LEDGER_TOOLS) expect(run.tools, run.out).toContain(`hcp-${t}`);
+        for (const t of LEDGER_TOOLS) expect(run.tools, run.out).toContain(`hcp-user-${t}`);
       });
 
       it("Qwen Code: a user-scope hcp connects without approval", async () => {
         const l = await listing("qwen", { home: home(), cwd: w.dir });
-        expectConnected(l, ["hcp", "tiny-user"], "qwen mcp list");
+        expectConnected(l, ["hcp-user", "tiny-user"], "qwen mcp list");
       });
 
       it("Factory Droid: hcp stdio connected [user]", async () => {
         const l = await listing("droid", { home: home(), cwd: w.dir });
-        expectConnected(l, ["hcp", "tiny-user"], "droid mcp list");
-        expect(l.servers.find((s) => s.name === "hcp")!.detail).toBe("user");
+        expectConnected(l, ["hcp-user", "tiny-user"], "droid mcp list");
+        expect(l.servers.find((s) => s.name === "hcp-user")!.detail).toBe("user");
       });
 
       it("Qoder: ✓ hcp Connected (~/.qoder/settings.json)", async () => {
         const l = await listing("qoder", { home: home(), cwd: w.dir });
-        expectConnected(l, ["hcp", "tiny-user"], "qodercli mcp list");
+        expectConnected(l, ["hcp-user", "tiny-user"], "qodercli mcp list");
       });
 
       it("Kilo Code: ✓ hcp connected (~/.config/kilo/kilo.jsonc)", async () => {
         const l = await listing("kilo", { home: home(), cwd: w.dir });
-        expectConnected(l, ["hcp", "tiny-user"], "kilo mcp list");
+        expectConnected(l, ["hcp-user", "tiny-user"], "kilo mcp list");
       });
 
       it("Augment: ✅ hcp (~/.augment/settings.json)", async () => {
         const l = await auggie(home());
-        expectConnected(l, ["hcp", "tiny-user"], "auggie --print");
+        expectConnected(l, ["hcp-user", "tiny-user"], "auggie --print");
       });
     });
 

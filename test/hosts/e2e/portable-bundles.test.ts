@@ -42,7 +42,7 @@ describe.skipIf(!avail.all)("host e2e: the portable `hcpx mcp` entry and the plu
       expect((strictJson(w.read(".mcp.json")) as { mcpServers: Record<string, unknown> }).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp", "--shape", "per-command"] });
       const b = await w.adopt("codex", "--scope", "user", "--write");
       expect(b.code, b.stderr).toBe(0);
-      expect(w.read("~/.codex/config.toml")).toMatch(/^\[mcp_servers\.hcp\]\ncommand = "hcpx"\nargs = \["mcp","--shape","per-command","--config",".*\/\.config\/hcp\/config\.json5"\]\n/);
+      expect(w.read("~/.codex/config.toml")).toMatch(/^\[mcp_servers\.hcp-user\]\ncommand = "hcpx"\nargs = \["mcp","--shape","per-command","--config",".*\/\.config\/hcp\/config\.json5"\]\n/);
     });
 
     describe.concurrent("the hosts start it through PATH", () => {
@@ -53,10 +53,10 @@ describe.skipIf(!avail.all)("host e2e: the portable `hcpx mcp` entry and the plu
       });
 
       it("Codex: app-server on a thread lists the user-scope `hcpx mcp` server's tools and calls a ledger read", async () => {
-        const r = await hc.codexMcpServerStatus({ home: home(), cwd: w.dir, thread: true, env: { PATH }, call: { server: "hcp", tool: "ledger__balance", arguments: { account: "checking" } } });
+        const r = await hc.codexMcpServerStatus({ home: home(), cwd: w.dir, thread: true, env: { PATH }, call: { server: "hcp-user", tool: "ledger__balance", arguments: { account: "checking" } } });
         expect(r.error, r.raw.stderr.slice(-2000)).toBeUndefined();
-        expectConnected(r, ["hcp"], "codex mcpServerStatus/list");
-        expect(r.servers.find((s) => s.name === "hcp")!.tools!.sort()).toEqual(["hcp__read_skill", "ledger__accounts", "ledger__balance", "ledger__entries"]);
+        expectConnected(r, ["hcp-user"], "codex mcpServerStatus/list");
+        expect(r.servers.find((s) => s.name === "hcp-user")!.tools!.sort()).toEqual(["hcp__read_skill", "ledger__accounts", "ledger__balance", "ledger__entries"]);
         expect(r.callResult).toMatchObject({ isError: false, structuredContent: { ok: true, data: { account: "checking", balance: 1200 } } });
       });
     });
