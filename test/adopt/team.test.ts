@@ -33,6 +33,11 @@ const TRACE: Record<string, [string, string | null]> = {
   zed: [".zed/settings.json", "{}\n"],
   antigravity: [".agent/rules/style.md", "tabs\n"],
   "antigravity-cli": [".agents/agents", null],
+  kimi: [".kimi-code", null],
+  crush: ["crush.json", "{}\n"],
+  warp: [".warp", null],
+  trae: [".trae", null],
+  zoo: [".roo", null],
   junie: [".junie", null],
 };
 /** every host with a project scope: the old seven and the new ones */
