@@ -95,3 +95,19 @@ describe("new hosts (documented shapes): the entry where and as their documentat
     expect(() => s.read("~/.agents/AGENTS.md")).toThrow();
   });
 });
+
+describe("what cannot be checked is said, not called checked (descriptor `unchecked`, issue 27 §3)", () => {
+  it("doctor says it with the host's result: the Kiro CLI's agent allowedTools, VS Code's and Copilot CLI's tool approvals; a host with nothing unchecked says nothing", async () => {
+    const s = scratch();
+    expect((await s.adopt("kiro", "vscode", "copilot", "cursor", "--write")).code).toBe(0);
+    const d = await s.run(["doctor", "--json"]);
+    const checks = (JSON.parse(d.stdout) as { data?: { checks: { id: string; message: string }[] }; error?: { details?: { checks: { id: string; message: string }[] } } });
+    const all = checks.data?.checks ?? checks.error?.details?.checks ?? [];
+    const msg = (h: string) => all.find((c) => c.id === `host:${h}`)?.message ?? "";
+    expect(msg("kiro")).toMatch(/not checked \(hcpx cannot read it\): the Kiro CLI does not read the entry's autoApprove.*allowedTools/);
+    expect(msg("vscode")).toMatch(/not checked .*VS Code's tool approvals/);
+    expect(msg("copilot")).toMatch(/not checked .*--allow-tool/);
+    expect(msg("cursor")).not.toMatch(/not checked/);
+    expect(loadDescriptor("kiro-cli")).toBe(loadDescriptor("kiro"));
+  });
+});
