@@ -3,7 +3,7 @@
 // install downloads its binary, the others are desktop apps), so what adopt writes is checked against
 // the shape their documentation gives, and each descriptor names that source. Every case: the person's
 // own entries survive, --check is in sync, --remove gives every byte back.
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import JSON5 from "json5";
 import { parse as parseJsonc } from "jsonc-parser";
@@ -109,5 +109,22 @@ describe("what cannot be checked is said, not called checked (descriptor `unchec
     expect(msg("copilot")).toMatch(/not checked .*--allow-tool/);
     expect(msg("cursor")).not.toMatch(/not checked/);
     expect(loadDescriptor("kiro-cli")).toBe(loadDescriptor("kiro"));
+  });
+});
+
+describe("Auggie's launch.env (issue 27 §3): it passes an MCP server HOME, LOGNAME, PATH, SHELL, TERM, USER and the entry's env, nothing else", () => {
+  it("a config found only through $HCP_CONFIG: healthy for a host that passes it on (Claude Code), not for Auggie, which does not", async () => {
+    const s = scratch({ packs: ["ledger"], hcpxOnPath: true });
+    // the project's config is conf/team.json5, named by HCP_CONFIG (no hcp.config.json5 where the hosts start the server)
+    s.write("conf/team.json5", s.read("hcp.config.json5").replaceAll("./packs/", "../packs/").replace('"roots": [\n      "."\n    ]', '"roots": ["..", "."]'));
+    const team = join(s.dir, "conf", "team.json5");
+    const env = { HCP_CONFIG: team };
+    for (const h of ["claude", "auggie"]) expect((await s.run(["adopt", h, "--write", "--command", "hcpx mcp"], env)).code, h).toBe(0);
+    rmSync(join(s.dir, "hcp.config.json5"));
+    const ok = await s.run(["adopt", "claude", "--check", "--command", "hcpx mcp"], env);
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    const bad = await s.run(["adopt", "auggie", "--check", "--command", "hcpx mcp"], env);
+    expect(bad.code, bad.stdout + bad.stderr).toBe(1);
+    expect(bad.stdout).toMatch(/Augment \(Auggie\): starts the server in the project root, where `hcpx mcp` does not get HCP_CONFIG/);
   });
 });
