@@ -45,7 +45,7 @@ describe("generate --as mcpb", () => {
     } finally {
       await c.client.close();
     }
-  });
+  }, 120_000); // a harness bound: five processes (generate, validate, pack, unpack, the MCP server) on a loaded machine
 
   it("an invalid manifest is what `mcpb validate` refuses (the check can fail)", () => {
     const dir = tmp("hcpx-mcpb-bad-");
