@@ -128,3 +128,20 @@ describe("Auggie's launch.env (issue 27 §3): it passes an MCP server HOME, LOGN
     expect(bad.stdout).toMatch(/Augment \(Auggie\): starts the server in the project root, where `hcpx mcp` does not get HCP_CONFIG/);
   });
 });
+
+describe("Crush expands MCP commands and args in crush.json as shell text (docs/config/README.md)", () => {
+  it("a command word with `$` is refused (host_variable), nothing written; Crush's own JSONC (trailing commas) is edited in place", async () => {
+    const s = scratch({ hcpxOnPath: true });
+    const before = snapshot(s.dir);
+    const r = await s.adopt("crush", "--write", "--json", "--command", "hcpx mcp --config $HOME/x.json5");
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toContain("host_variable");
+    expect(snapshot(s.dir)).toEqual(before);
+    const mine = '{\n  "$schema": "https://charm.land/crush.json",\n  "permissions": { "allowed_tools": ["view", "ls", "grep"] },\n}\n';
+    s.write("crush.json", mine);
+    expect((await s.adopt("crush", "--write")).code).toBe(0);
+    expect(at(parseJsonc(s.read("crush.json")), "permissions")).toEqual({ allowed_tools: ["view", "ls", "grep"] });
+    expect((await s.adopt("crush", "--remove", "--write")).code).toBe(0);
+    expect(s.read("crush.json")).toBe(mine);
+  });
+});
