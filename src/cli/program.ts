@@ -42,7 +42,7 @@ program
   .option("--host <host...>", "host previews to render (default: claude cursor; `none` for none)")
   .option("--check", "write nothing; exit 1 and list what differs when the output is out of date")
   .option("--json", "print a JSON envelope")
-  .option("--as <kind>", "instead: write the packs as a claude-plugin or gemini-extension into DIR")
+  .option("--as <kind>", "instead: write the packs as a claude-plugin, gemini-extension or mcpb (Claude Desktop's MCP Bundle) into DIR")
   .argument("[dir]", "with --as: the plugin / extension directory (its name is the bundle's name)")
   .action(
     act(async (dir: string | undefined, opts) => {

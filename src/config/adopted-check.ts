@@ -42,7 +42,8 @@ export async function adoptedSync(project: Project, packs: Pack[]): Promise<Chec
       // the vendor ended the product (descriptor `endOfLife`): said with every result for the host
       const { loadDescriptor } = await import("../host/descriptor");
       const eol = loadDescriptor(h.host).endOfLife;
-      const ended = eol ? `; ${loadDescriptor(h.host).name} is end of life since ${eol.since} (${eol.note}): adopt keeps working` : "";
+      const unchecked = loadDescriptor(h.host).scopes[h.scope]?.unchecked ?? [];
+      const ended = (eol ? `; ${loadDescriptor(h.host).name} is end of life since ${eol.since} (${eol.note}): adopt keeps working` : "") + (unchecked.length ? `; not checked (hcpx cannot read it): ${unchecked.join("; ")}` : "");
       const n = plan.changes.length;
       const hand = plan.conflicts.length;
       // a recorded MCP command this hcpx would not write, an ignored ledger entry: named, never blessed

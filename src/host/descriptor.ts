@@ -265,6 +265,12 @@ const ScopeSchema = z.strictObject({
   launch: z.optional(LaunchSchema),
   /** allow-lists, deny-lists and trust the host keeps outside the files adopt writes */
   health: z.optional(z.array(HealthSchema)),
+  /**
+   * What decides whether the host uses the server, or runs a gated write unasked, that hcpx
+   * cannot read (approvals kept in the app, a flag, a file of the person's it does not parse):
+   * `doctor` says it with the host's result, plainly, instead of calling it checked.
+   */
+  unchecked: z.optional(z.array(z.string().check(z.minLength(1)))),
 });
 export type ScopeSpec = z.infer<typeof ScopeSchema>;
 

@@ -32,6 +32,12 @@ const TRACE: Record<string, [string, string | null]> = {
   kiro: [".kiro/steering/product.md", "# product\n"],
   zed: [".zed/settings.json", "{}\n"],
   antigravity: [".agent/rules/style.md", "tabs\n"],
+  "antigravity-cli": [".agents/agents", null],
+  kimi: [".kimi-code", null],
+  crush: ["crush.json", "{}\n"],
+  warp: [".warp", null],
+  trae: [".trae", null],
+  zoo: [".roo", null],
   junie: [".junie", null],
 };
 /** every host with a project scope: the old seven and the new ones */

@@ -16,7 +16,7 @@ import { connectMcp } from "../support/mcp";
 import { DIST, hc, pathWithoutHcpx, REPO, tmp, type Raw } from "../hosts/e2e/support";
 import { runHcpx } from "../support/hcpx";
 
-export type HostId = "claude" | "codex" | "gemini" | "opencode" | "copilot" | "qwen" | "kilo" | "auggie";
+export type HostId = "claude" | "codex" | "gemini" | "opencode" | "copilot" | "qwen" | "kilo" | "auggie" | "droid";
 export const FIXTURES = join(REPO, "test", "agents", "fixtures");
 export const GRANTED = ["probe.echo", "probe.stamp"];
 /** every spelling of the ungranted command a model could be shown */
@@ -56,6 +56,11 @@ export interface HostSpec {
    * confirm it runs). Seen with the pinned hosts (HOST-PROBES.md, "Agent loop").
    */
   gatedWrite: "refused" | "stops" | "hcpx";
+  /**
+   * A host that defers its MCP tools (Droid lists them by name in a system reminder and offers only
+   * a search tool): the call that loads them, played first; the tools are compared in the request after it.
+   */
+  loadTools?: (names: string[]) => ToolCallSpec;
   /** the host's own skill mechanism: a call that loads the probe Skill */
   skillCall: ToolCallSpec;
   /** the host's shell tool running `cmd` */
@@ -234,6 +239,29 @@ export const HOSTS: Record<HostId, HostSpec> = {
     env: (url) => ({ AUGMENT_SESSION_AUTH: JSON.stringify({ accessToken: "fake", tenantURL: `${url}/`, scopes: ["email"] }) }),
     argv: (prompt) => ["--print", prompt],
   },
+  droid: {
+    id: "droid",
+    instructions: "AGENTS.md",
+    keepsComments: true,
+    shell: true,
+    // Droid names MCP tools <server>___<tool> and defers them: the first request offers ToolSearch and lists
+    // them under "Deferred tools:" (seen with 0.225.x, test/hosts/HOST-PROBES.md)
+    tool: (n) => ({ name: `hcp___${n}` }),
+    loadTools: (names) => ({ name: "ToolSearch", input: { query: `select:${names.join(",")}` } }),
+    // `droid exec` lists every hcp tool as allowed, even at its read-only autonomy (where a call of a tool it
+    // does not have ends the run: "insufficient permission to proceed"), and at --auto high asks nothing:
+    // the gated write reaches hcpx, which gates it. The MCP tools are listed once the server is up (after
+    // the first request): the load step comes after the skill step
+    gatedWrite: "hcpx",
+    skillCall: { name: "Skill", input: { skill: "probe" } },
+    shellCall: (cmd) => ({ name: "Execute", input: { summary: "Run the probe through hcpx", command: cmd, riskLevelReason: "This command only prints an echo through the probe pack without changing any files.", riskLevel: "low" } }),
+    // a BYOK custom model on the fake's chat-completions route; no Factory login needed
+    homeFiles: (url) => ({
+      ".factory/settings.json": JSON.stringify({ customModels: [{ model: "fake-model", displayName: "fake", baseUrl: `${url}/v1`, apiKey: "sk-fake", provider: "generic-chat-completion-api", maxOutputTokens: 4000 }] }),
+    }),
+    env: () => ({}),
+    argv: (prompt) => ["exec", "--auto", "high", "-m", "custom:fake-0", prompt],
+  },
 };
 
 export const PROMPT = "Use the probe pack: read its Skill, echo, then stamp a note.";
@@ -277,7 +305,9 @@ export function allText(v: unknown): string {
 
 /** The first hcpx envelope (`{"ok":…}`) in a text, parsed; undefined when there is none. */
 export function envelopeIn(text: string): { ok: boolean; data?: Record<string, unknown>; error?: { code: string; message: string } } | undefined {
-  for (let i = text.indexOf('{"ok":'); i >= 0; i = text.indexOf('{"ok":', i + 1)) {
+  // compact or pretty-printed (Droid hands the tool's text over as hcpx wrote it: `{\n  "ok": …`)
+  const starts = [...text.matchAll(/\{\s*"ok"\s*:/g)].map((m) => m.index);
+  for (const i of starts) {
     let depth = 0;
     let inStr = false;
     for (let j = i; j < text.length; j++) {
@@ -365,6 +395,8 @@ export async function runAgent(host: HostId): Promise<AgentRun> {
   const hcp = (name: string, input: Record<string, unknown>): ToolCallSpec => ({ ...spec.tool(name), input });
   const plan = [
     { what: "skill", call: spec.skillCall },
+    // after the skill step: a host that defers MCP tools lists them once its servers are up
+    ...(spec.loadTools ? [{ what: "load", call: spec.loadTools(["probe__echo", "probe__stamp", "hcp__read_skill"].map((n) => spec.tool(n).name)) }] : []),
     { what: "echo", call: hcp("probe__echo", { text: ECHO_TEXT }) },
     // not served (deny by default): the host has no such tool
     { what: "ungranted", call: hcp("vault__purge", {}) },

@@ -1,4 +1,4 @@
-// `hcpx generate --as claude-plugin|gemini-extension DIR [--check] [--json]`:
+// `hcpx generate --as claude-plugin|gemini-extension|mcpb DIR [--check] [--json]`:
 // the packs as a Claude Code plugin or a Gemini CLI extension (src/host/bundle.ts),
 // planned and written like generate's out dir (src/plan/).
 import { loadPacks, loadProject } from "../../pack/load";
