@@ -62,7 +62,7 @@ describe("Antigravity IDE and Antigravity CLI: the shared files written once", (
         const w = await s.adopt(h, "--scope", "user", "--write");
         expect(w.code, w.stderr).toBe(0);
       }
-      expect(s.read("~/.gemini/config/mcp_config.json").match(/"hcp"/g)).toHaveLength(1);
+      expect(s.read("~/.gemini/config/mcp_config.json").match(/"hcp-user"/g)).toHaveLength(1);
       // the one file all three read gets no block from either (Gemini CLI's adopt puts one in)
       expect(s.read("~/.gemini/GEMINI.md")).toBe("# mine\n");
       expect(existsSync(join(s.home, ".gemini", "antigravity-cli", "skills"))).toBe(true);
@@ -72,7 +72,7 @@ describe("Antigravity IDE and Antigravity CLI: the shared files written once", (
         const r = await s.adopt(h, "--scope", "user", "--remove", "--write");
         expect(r.code, r.stderr).toBe(0);
         // the entry stays while the other product still reads it
-        if (h === order[0]) expect(s.read("~/.gemini/config/mcp_config.json")).toContain('"hcp"');
+        if (h === order[0]) expect(s.read("~/.gemini/config/mcp_config.json")).toContain('"hcp-user"');
       }
       const after = snapshot(s.home);
       // the user config hcpx serves is written by the test, not adopt: compare everything else

@@ -48,7 +48,7 @@ describe("new hosts (documented shapes): the entry where and as their documentat
       expect(w.code, w.stderr).toBe(0);
       const all = parseJsonc(s.read(c.path)) as Obj;
       expect(at(all, ...c.key, "other")).toEqual(OTHER);
-      const entry = at(all, ...c.key, "hcp") as Obj;
+      const entry = at(all, ...c.key, c.scope === "user" ? "hcp-user" : "hcp") as Obj;
       expect(entry, s.read(c.path)).toBeDefined();
       c.shape(entry);
       if (c.block) expect(s.read(c.block)).toMatch(/^# mine\n[\s\S]*<!-- hcp:begin -->/);

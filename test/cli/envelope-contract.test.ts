@@ -40,6 +40,7 @@ const CASES: Record<string, Case> = {
   generate: { ok: { args: ["generate"] }, fail: { args: ["generate", "--check"] } },
   adopt: { ok: { args: ["adopt", "claude"] }, fail: { args: ["adopt", "claude", "--check"] } },
   lint: { ok: { args: ["lint", "packs/ledger"] }, fail: { args: ["lint", "packs/nosuch"] } },
+  log: { ok: { args: ["log", "--since", "1h"] }, fail: { args: ["log", "--since", "yesterday-ish"], exit: 64 } },
   exec: { ok: { args: ["exec", "ledger", "accounts"] }, fail: { args: ["exec", "ledger", "accounts", "--", "nokey=1"] } },
   "pack from-openapi": {
     ok: { args: ["pack", "from-openapi", join(REPO, "test/fixtures/openapi/petstore.yaml"), "--id", "pets"] },
