@@ -6,6 +6,7 @@ import { ProtocolError, SdkError, SdkErrorCode, Server, type ServerContext } fro
 import type { ConfirmQuestion, PersonAnswer } from "../runtime/execute";
 import { ConfirmStateError } from "./confirm-state";
 import { declaresFormElicitation, type Era, type McpFront } from "./front";
+import type { InputRequestOut } from "./inputs";
 import { redactOut } from "../util/redact";
 
 declare const HCPX_VERSION: string;
@@ -60,8 +61,15 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks): Se
       const input = (req.params.arguments ?? {}) as Record<string, unknown>;
       try {
         if (era === "legacy") {
-          const elicit = declaresFormElicitation(server.getClientCapabilities()) ? (q: ConfirmQuestion, s: AbortSignal | undefined) => askLegacy(ctx, q, s, hooks.log) : undefined;
-          return (await front.callTool(req.params.name, input, { era, signal, elicit }, hooks.announce)) as never;
+          const caps = server.getClientCapabilities();
+          const elicit = declaresFormElicitation(caps) ? (q: ConfirmQuestion, s: AbortSignal | undefined) => askLegacy(ctx, q, s, hooks.log) : undefined;
+          const askInput = (r: InputRequestOut, timeout: number, s: AbortSignal): Promise<unknown> =>
+            r.method === "elicitation/create"
+              ? ctx.mcpReq.elicitInput(r.params as never, { timeout, signal: s })
+              : r.method === "sampling/createMessage"
+                ? ctx.mcpReq.requestSampling(r.params as never, { timeout, signal: s })
+                : server.listRoots(undefined, { timeout, signal: s });
+          return (await front.callTool(req.params.name, input, { era, signal, elicit, clientCaps: caps, askInput }, hooks.announce)) as never;
         }
         const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
         // InputResponses that are not an object of response objects: a protocol error, nothing runs
@@ -77,6 +85,7 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks): Se
             era,
             signal,
             canAskModern: declaresFormElicitation(envelope[CLIENT_CAPS]),
+            clientCaps: envelope[CLIENT_CAPS],
             inputResponses: ctx.mcpReq.inputResponses,
             ...(state !== undefined ? { requestState: typeof state === "string" ? state : "" } : {}),
           },

@@ -75,7 +75,10 @@ export function buildProjection(project: Project, packs: Pack[], opts: BuildOpti
   }
   projected.sort(byId);
 
-  const names = checkToolNames(projected.flatMap((p) => p.commands.map((c) => ({ pack: p.pack, command: c.command }))));
+  const names = checkToolNames(
+    projected.flatMap((p) => p.commands.map((c) => ({ pack: p.pack, command: c.command }))),
+    project.verbToolNames,
+  );
   for (const p of projected) for (const c of p.commands) c.toolName = names.get(c.command)!;
 
   const ids = projected.map((p) => p.pack.id);
