@@ -28,7 +28,7 @@ import type { ToolDef } from "../projection/types";
 import { brokenLines, exportView, type ExportView } from "./view";
 import { HCP_TOOL, instructions, toolsFor, type McpToolDef, type Shape } from "./tools";
 import { argsHash, ConfirmStateError, ConfirmStates, type ConfirmBinding } from "./confirm-state";
-import { argsFromInputs, canAnswer, inputArgs, inputRequest, inputRounds, methodOf, readAnswer, type InputRequestOut, type InputValue } from "./inputs";
+import { argsFromInputs, canAnswer, capabilityOf, MissingCapability, inputArgs, inputRequest, inputRounds, methodOf, readAnswer, type InputRequestOut, type InputValue } from "./inputs";
 
 export type Era = "legacy" | "modern";
 
@@ -357,7 +357,7 @@ export class McpFront {
         if (Object.hasOwn(got, k)) continue;
         if (!canAnswer(i, ctx.clientCaps)) {
           if (i.optional) continue;
-          return { out: toResult(unavailable(req, k, methodOf(i))) };
+          throw new MissingCapability(unavailableText(req, k, methodOf(i)), capabilityOf(i));
         }
         const r = ctx.inputResponses?.[k];
         if (r === undefined) {
@@ -477,8 +477,12 @@ export class McpFront {
   }
 }
 
+function unavailableText(req: ExecRequest, key: string, method: string): string {
+  return `${req.pack} ${req.verb} asks the client for input '${key}' (${method}), which this client did not declare it can answer; nothing was run`;
+}
+
 function unavailable(req: ExecRequest, key: string, method: string): Envelope {
-  return failure("input_unavailable", `${req.pack} ${req.verb} asks the client for input '${key}' (${method}), which this client did not declare it can answer; nothing was run`);
+  return failure("input_unavailable", unavailableText(req, key, method));
 }
 
 /** A form elicitation's answer as the client sent it → the runtime's answer (anything else: no yes). */

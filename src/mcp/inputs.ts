@@ -29,6 +29,26 @@ export function declaresFormElicitation(caps: unknown): boolean {
   return Object.keys(e).length === 0 || e.form !== undefined;
 }
 
+/**
+ * modern era: a required input the request's clientCapabilities cannot
+ * answer. The transport answers it as MissingRequiredClientCapabilityError
+ * (-32021, data.requiredCapabilities); nothing ran.
+ */
+export class MissingCapability extends Error {
+  constructor(
+    message: string,
+    readonly required: Record<string, Record<string, unknown>>,
+  ) {
+    super(message);
+    this.name = "MissingCapability";
+  }
+}
+
+/** The client capability an input needs, as requiredCapabilities names it. */
+export function capabilityOf(i: CommandInput): Record<string, Record<string, unknown>> {
+  return i.ask === "form" ? { elicitation: { form: {} } } : i.ask === "sampling" ? { sampling: {} } : { roots: {} };
+}
+
 /** The inputs of a command, by round (ascending), each round's keys in declaration order. */
 export function inputRounds(c: Command): [string, CommandInput][][] {
   const by = new Map<number, [string, CommandInput][]>();

@@ -6,7 +6,7 @@ import { ProtocolError, SdkError, SdkErrorCode, Server, type ServerContext } fro
 import type { ConfirmQuestion, PersonAnswer } from "../runtime/execute";
 import { ConfirmStateError } from "./confirm-state";
 import { declaresFormElicitation, type Era, type McpFront } from "./front";
-import type { InputRequestOut } from "./inputs";
+import { MissingCapability, type InputRequestOut } from "./inputs";
 import { redactOut } from "../util/redact";
 
 declare const HCPX_VERSION: string;
@@ -94,6 +94,8 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks): Se
       } catch (e) {
         // a requestState not good for this call: a JSON-RPC error that says why; nothing ran
         if (e instanceof ConfirmStateError) throw new ProtocolError(-32602, e.message, { reason: `request_state_${e.reason}` });
+        // a required input this request's client cannot answer (modern era): MissingRequiredClientCapability
+        if (e instanceof MissingCapability) throw new ProtocolError(-32021, e.message, { requiredCapabilities: e.required });
         throw e;
       }
     }),
