@@ -9,6 +9,7 @@
 // Loaded by the MCP front only; `hcpx exec` never loads this (there the args
 // are passed on the command line). No SDK here.
 import type { Command, CommandInput } from "../pack/model";
+import { redactOut } from "../util/redact";
 
 export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
 export interface InputRequestOut {
@@ -83,10 +84,10 @@ export function inputRequest(c: Command, i: CommandInput): InputRequestOut {
     const prop: Record<string, unknown> = { type: a?.type === "enum" ? "string" : (a?.type ?? "string") };
     if (a?.type === "enum" && a.values) prop.enum = a.values.map(String);
     if (a?.description) prop.description = a.description;
-    return { method: "elicitation/create", params: { mode: "form", message: i.message ?? "", requestedSchema: { type: "object", properties: { [field]: prop }, required: [field] } } };
+    return { method: "elicitation/create", params: { mode: "form", message: redactOut(i.message ?? ""), requestedSchema: { type: "object", properties: { [field]: prop }, required: [field] } } };
   }
   if (i.ask === "sampling") {
-    return { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: i.prompt ?? "" } }], maxTokens: i.max_tokens ?? 500 } };
+    return { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: redactOut(i.prompt ?? "") } }], maxTokens: i.max_tokens ?? 500 } };
   }
   return { method: "roots/list", params: {} };
 }
