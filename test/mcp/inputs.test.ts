@@ -231,7 +231,8 @@ describe("command inputs, modern era (InputRequiredResult)", () => {
     client.setRequestHandler("elicitation/create", async (req) => {
       const msg = (req.params as { message: string }).message;
       asked.push(msg);
-      return { action: "accept", content: msg.startsWith("Step 1") ? { name: "Ann" } : { color: "red" } };
+      const content: Record<string, string> = msg.startsWith("Step 1") ? { name: "Ann" } : { color: "red" };
+      return { action: "accept" as const, content };
     });
     await client.connect(new StdioV2({ command: process.execPath, args: [HCPX, "mcp", "--shape", "per-command"], cwd: p.dir, env: envOf(p), stderr: "ignore" }));
     try {
