@@ -137,24 +137,11 @@ function packRuleProblems(dir: string, surface: Surface, rows: Record<string, Po
       out.push(at(policyFile, ["rows", verb], "policy_unknown_row", `policy row '${verb}' names no command of the pack`, `remove the row, or fix its name (commands: ${[...verbs].join(", ") || "none"})`));
     }
   }
-  commands.forEach((c, i) => {
-    if (!c.inputs) return;
-    const filled = new Map<string, string>();
-    for (const [key, inp] of Object.entries(c.inputs)) {
-      const path = ["commands", i, "inputs", key];
-      const bad = (msg: string, hint: string) => out.push(at(surfaceFile, path, "input_decl", `${c.verb_key}: input '${key}' ${msg}`, hint));
-      const arg = Object.hasOwn(c.args, inp.arg) ? c.args[inp.arg] : undefined;
-      if (key === "confirm") bad("is named 'confirm', the key of hcpx's own confirm question", "give the input another key");
-      if (!arg) bad(`fills arg '${inp.arg}', which the command does not declare`, `declare '${inp.arg}' in args, or name one of: ${Object.keys(c.args).join(", ") || "(none)"}`);
-      else if (inp.ask === "form" ? !["string", "integer", "number", "boolean", "enum"].includes(arg.type) : arg.type !== "string") bad(`fills arg '${inp.arg}' of type ${arg.type}`, inp.ask === "form" ? "a form answer fills a string, integer, number, boolean or enum arg" : `a ${inp.ask} answer is text: it fills a string arg`);
-      if (filled.has(inp.arg)) bad(`fills arg '${inp.arg}', which input '${filled.get(inp.arg)}' fills too`, "one input per arg");
-      filled.set(inp.arg, key);
-      if (inp.ask === "form" && !inp.message) bad("asks a form without a message", "add message: the question the person reads");
-      if (inp.ask === "sampling" && !inp.prompt) bad("asks for sampling without a prompt", "add prompt: the text the client's model answers");
-      if (inp.ask !== "form" && (inp.message !== undefined || inp.field !== undefined)) bad(`sets message/field, which only a form input takes (ask is ${inp.ask})`, "remove them");
-      if (inp.ask !== "sampling" && (inp.prompt !== undefined || inp.max_tokens !== undefined)) bad(`sets prompt/max_tokens, which only a sampling input takes (ask is ${inp.ask})`, "remove them");
-    }
-  });
+  // command inputs (docs/inputs.md): their rules load only for a pack that declares some
+  if (commands.some((c) => c.inputs)) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazily run bundled module, like schema-defs
+    out.push(...(require("./input-rules") as typeof import("./input-rules")).inputRuleProblems(commands, surfaceFile, at));
+  }
   for (const f of forbiddenEnvOf(surface)) {
     const where = f.path[0] === "wrap" ? "wrap.agent_env" : "binding.env";
     out.push(at(surfaceFile, f.path, "env_forbidden", `${where} names ${f.name}, a variable that makes a program load other code or find other programs`, "remove it: a pack may not set or pass loader, interpreter or search-path variables (README: Security model)"));
