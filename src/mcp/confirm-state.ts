@@ -19,6 +19,14 @@ export interface ConfirmBinding {
   verb: string;
   /** sha256 (hex) of the validated args, in a canonical JSON form */
   argsHash: string;
+  /**
+   * "inputs": the state of a round of a command's inputs (src/mcp/inputs.ts),
+   * argsHash then hashes the model's args; absent: hcpx's confirm question.
+   * A state of one kind is never taken for the other.
+   */
+  stage?: "inputs";
+  /** the command's input answers collected so far (they fill args; signed with the rest) */
+  inputs?: Record<string, string | number | boolean>;
 }
 
 interface Payload extends ConfirmBinding {
@@ -65,7 +73,17 @@ export class ConfirmStates {
   }
 
   mint(b: ConfirmBinding): string {
-    const p: Payload = { v: 1, principal: b.principal, pack: b.pack, verb: b.verb, argsHash: b.argsHash, nonce: randomBytes(16).toString("base64url"), exp: this.now() + this.ttlMs };
+    const p: Payload = {
+      v: 1,
+      principal: b.principal,
+      pack: b.pack,
+      verb: b.verb,
+      argsHash: b.argsHash,
+      ...(b.stage ? { stage: b.stage } : {}),
+      ...(b.inputs && Object.keys(b.inputs).length ? { inputs: b.inputs } : {}),
+      nonce: randomBytes(16).toString("base64url"),
+      exp: this.now() + this.ttlMs,
+    };
     const body = Buffer.from(JSON.stringify(p)).toString("base64url");
     return `${PREFIX}${body}.${this.sign(body)}`;
   }
@@ -99,7 +117,7 @@ export class ConfirmStates {
       throw new ConfirmStateError("mismatch", `the answer is for another call (${p.pack}.${p.verb}), not for ${call.pack}.${call.verb}; nothing was run`);
     }
     this.used.set(p.nonce, p.exp);
-    return { principal: p.principal, pack: p.pack, verb: p.verb, argsHash: p.argsHash };
+    return { principal: p.principal, pack: p.pack, verb: p.verb, argsHash: p.argsHash, ...(p.stage === "inputs" ? { stage: p.stage } : {}), ...(p.inputs ? { inputs: p.inputs } : {}) };
   }
 
   private sign(body: string): string {

@@ -27,7 +27,8 @@ import { READ_SKILL_TOOL } from "../projection/tools";
 import type { ToolDef } from "../projection/types";
 import { brokenLines, exportView, type ExportView } from "./view";
 import { HCP_TOOL, instructions, toolsFor, type McpToolDef, type Shape } from "./tools";
-import { ConfirmStateError, ConfirmStates } from "./confirm-state";
+import { argsHash, ConfirmStateError, ConfirmStates, type ConfirmBinding } from "./confirm-state";
+import { argsFromInputs, canAnswer, capabilityOf, MissingCapability, inputArgs, inputRequest, inputRounds, methodOf, readAnswer, type InputRequestOut, type InputValue } from "./inputs";
 import { auditArgs, AuditWriter, decisionOf, type AuditRecord } from "../runtime/audit";
 
 export type Era = "legacy" | "modern";
@@ -39,10 +40,10 @@ export interface ToolResult {
   isError?: boolean;
 }
 
-/** The 2026-07-28 InputRequiredResult hcpx returns for a confirm. */
+/** The 2026-07-28 InputRequiredResult hcpx returns for a confirm, or for a round of a command's inputs (src/mcp/inputs.ts). */
 export interface InputRequired {
   resultType: "input_required";
-  inputRequests: Record<string, { method: "elicitation/create"; params: { mode: "form"; message: string; requestedSchema: { type: "object"; properties: Record<string, unknown>; required?: string[] } } }>;
+  inputRequests: Record<string, InputRequestOut>;
   requestState: string;
 }
 
@@ -66,6 +67,10 @@ export interface CallContext {
   /** modern: the retry's answers and the echoed state. */
   inputResponses?: Record<string, unknown>;
   requestState?: string;
+  /** the client's declared capabilities (legacy: from initialize; modern: the request's) — which inputs it can answer */
+  clientCaps?: unknown;
+  /** legacy: send one input's request to the client now and wait for its result */
+  askInput?: (r: InputRequestOut, timeoutMs: number, signal: AbortSignal) => Promise<unknown>;
 }
 
 export interface FrontOptions {
@@ -159,7 +164,16 @@ export function mcpTool(t: ToolDef, command: Command | undefined, packId: string
     title = "HCP packs";
     ann = { readOnlyHint: writes.length === 0, destructiveHint: writes.some((c) => c.policy.confirm || c.policy.land === "external"), idempotentHint: writes.length === 0, openWorldHint: all.some((c) => c.policy.land !== "local") };
   }
-  return { name: t.name, title, description: t.description, inputSchema: t.inputSchema, annotations: { title, ...ann } };
+  return { name: t.name, title, description: t.description, inputSchema: command?.inputs ? withoutInputArgs(t.inputSchema, command) : t.inputSchema, annotations: { title, ...ann } };
+}
+
+/** A tool's input schema without the args the command's inputs fill (hcpx asks the client for those). */
+function withoutInputArgs(schema: Record<string, unknown>, c: Command): Record<string, unknown> {
+  const filled = inputArgs(c);
+  const props = Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, unknown>).filter(([k]) => !filled.has(k)));
+  const required = ((schema.required ?? []) as string[]).filter((k) => !filled.has(k));
+  const { required: _r, ...rest } = schema;
+  return { ...rest, properties: props, ...(required.length ? { required } : {}) };
 }
 
 /** The one tool-call front (see the file comment). */
@@ -352,29 +366,129 @@ export class McpFront {
     // asked by execute only for a gated write under confirm "host" (it reads the host's files)
     const check = this.hostApproval;
     const hostApproved = check ? () => check(project, req.pack, req.verb) : false;
+    // a command that declares inputs: the args they fill come from the client's answers, never from the call
+    const command = this.commandOf(req);
+    const withInputs = command?.inputs && Object.keys(command.inputs).length ? command : undefined;
+    if (withInputs) {
+      const given = [...inputArgs(withInputs)].filter((a) => Object.hasOwn(req.args ?? {}, a));
+      if (given.length) return toResult(failure("bad_args", `${req.pack} ${req.verb}: '${given[0]}' is asked of the client (the command's inputs), not taken from the tool call`, { hint: "call the tool without it; hcpx asks for it (docs/inputs.md)" }));
+    }
     if (ctx.era === "legacy") {
+      let r = req;
+      if (withInputs) {
+        const g = await this.gatherLegacy(withInputs, req, ctx, project.confirm.timeoutMs);
+        if ("env" in g) return toResult(g.env);
+        r = { ...req, args: { ...req.args, ...argsFromInputs(withInputs, g.got) } };
+      }
       const elicit = ctx.elicit;
       const askPerson = elicit
-        ? async (q: ConfirmQuestion, s: AbortSignal | undefined) => {
-            const a = await elicit(q, s);
+        ? async (q: ConfirmQuestion, sig: AbortSignal | undefined) => {
+            const a = await elicit(q, sig);
             trace.answer = a;
             return a;
           }
         : undefined;
-      return toResult(await execute(project, req, { signal: ctx.signal, askPerson, hostApproved }));
+      return toResult(await execute(project, r, { signal: ctx.signal, askPerson, hostApproved }));
     }
-    return this.callModern(project, req, ctx, hostApproved, trace);
+    return this.callModern(project, req, ctx, hostApproved, trace, withInputs);
   }
 
-  private async callModern(project: Project, req: ExecRequest, ctx: CallContext, hostApproved: boolean | (() => Promise<boolean>), trace: Trace): Promise<ToolResult | InputRequired> {
+  /** The granted command a request names, as the view serves it (undefined: execute() says why). */
+  private commandOf(req: ExecRequest): Command | undefined {
+    return this.view.packs.find((p) => p.pack.id === req.pack)?.commands.find((c) => c.command.verb_key === req.verb)?.command;
+  }
+
+  /** legacy: ask the client for each input, round by round, now (server → client requests). */
+  private async gatherLegacy(c: Command, req: ExecRequest, ctx: CallContext, timeoutMs: number): Promise<{ got: Record<string, InputValue> } | { env: Envelope }> {
+    const got: Record<string, InputValue> = {};
+    for (const round of inputRounds(c)) {
+      for (const [k, i] of round) {
+        if (!ctx.askInput || !canAnswer(i, ctx.clientCaps)) {
+          if (i.optional) continue;
+          return { env: unavailable(req, k, methodOf(i)) };
+        }
+        let r: unknown;
+        try {
+          r = await ctx.askInput(inputRequest(c, i), timeoutMs, ctx.signal);
+        } catch (e) {
+          return { env: failure("input_declined", `input '${k}' of ${req.pack} ${req.verb} got no answer (${(e as Error)?.message ?? String(e)}); nothing was run`) };
+        }
+        const a = readAnswer(k, i, r);
+        if ("declined" in a) return { env: failure("input_declined", `${a.declined}; ${req.pack} ${req.verb} was not run`) };
+        if ("invalid" in a) return { env: failure("bad_args", `${a.invalid}; nothing was run`) };
+        got[k] = a.value;
+      }
+    }
+    return { got };
+  }
+
+  /**
+   * modern: one round of a command's inputs. Returns the answers when every
+   * round is answered, else the InputRequiredResult of the first round still
+   * open (its requestState signs the answers so far, bound to this call and
+   * the model's args, single-use, expiring — like a confirm's).
+   */
+  private gatherModern(c: Command, req: ExecRequest, ctx: CallContext, bound: ConfirmBinding | undefined, call: { principal: string; pack: string; verb: string }): { got: Record<string, InputValue> } | { out: ToolResult | InputRequired } {
+    const hash = argsHash({ args: req.args, argv: req.argv ?? null });
+    if (bound && bound.argsHash !== hash) throw new ConfirmStateError("mismatch", `the answers are for ${bound.pack}.${bound.verb} with other args than this call's; nothing was run; call the tool again to be asked anew`);
+    const got: Record<string, InputValue> = { ...(bound?.inputs ?? {}) };
+    for (const round of inputRounds(c)) {
+      const open: [string, (typeof round)[number][1]][] = [];
+      for (const [k, i] of round) {
+        if (Object.hasOwn(got, k)) continue;
+        if (!canAnswer(i, ctx.clientCaps)) {
+          if (i.optional) continue;
+          throw new MissingCapability(unavailableText(req, k, methodOf(i)), capabilityOf(i));
+        }
+        const r = ctx.inputResponses?.[k];
+        if (r === undefined) {
+          open.push([k, i]);
+          continue;
+        }
+        const a = readAnswer(k, i, r);
+        if ("declined" in a) return { out: toResult(failure("input_declined", `${a.declined}; ${req.pack} ${req.verb} was not run`)) };
+        if ("invalid" in a) return { out: toResult(failure("bad_args", `${a.invalid}; nothing was run`)) };
+        got[k] = a.value;
+      }
+      if (open.length) {
+        return {
+          out: {
+            resultType: "input_required",
+            inputRequests: Object.fromEntries(open.map(([k, i]) => [k, inputRequest(c, i)])),
+            requestState: this.states.mint({ ...call, argsHash: hash, stage: "inputs", inputs: got }),
+          },
+        };
+      }
+    }
+    return { got };
+  }
+
+  private async callModern(project: Project, req: ExecRequest, ctx: CallContext, hostApproved: boolean | (() => Promise<boolean>), trace: Trace, withInputs?: Command): Promise<ToolResult | InputRequired> {
     const principal = project.principal.id;
     const call = { principal, pack: req.pack, verb: req.verb };
-    if (ctx.requestState !== undefined) {
-      // A retry: the state must be ours, unspent, unexpired and for this call.
-      const bound = this.states.redeem(ctx.requestState, call);
+    // A retry: the state must be ours, unspent, unexpired and for this call.
+    const bound = ctx.requestState !== undefined ? this.states.redeem(ctx.requestState, call) : undefined;
+    if (!withInputs) {
+      if (bound?.stage === "inputs") throw new ConfirmStateError("mismatch", `the answers are for the inputs of ${bound.pack}.${bound.verb}, which asks for none now; nothing was run; call the tool again`);
+      return this.confirmModern(project, req, ctx, hostApproved, bound, {}, trace);
+    }
+    if (!bound || bound.stage === "inputs") {
+      const g = this.gatherModern(withInputs, req, ctx, bound, call);
+      if ("out" in g) return g.out;
+      // every input answered: on to the call itself (its confirm question, if any, is asked anew)
+      return this.confirmModern(project, { ...req, args: { ...req.args, ...argsFromInputs(withInputs, g.got) } }, { ...ctx, inputResponses: undefined }, hostApproved, undefined, g.got, trace);
+    }
+    // the answer to the confirm asked after the inputs: the inputs come back from the signed state
+    const got = bound.inputs ?? {};
+    return this.confirmModern(project, { ...req, args: { ...req.args, ...argsFromInputs(withInputs, got) } }, ctx, hostApproved, bound, got, trace);
+  }
+
+  private async confirmModern(project: Project, req: ExecRequest, ctx: CallContext, hostApproved: boolean | (() => Promise<boolean>), bound: ConfirmBinding | undefined, inputs: Record<string, InputValue>, trace: Trace): Promise<ToolResult | InputRequired> {
+    const principal = project.principal.id;
+    if (bound) {
       const given = ctx.inputResponses?.[CONFIRM_KEY];
       // no answer to hcpx's question in the retry: ask again (the spent state is not reissued)
-      if (given === undefined) return this.callModern(project, req, { ...ctx, requestState: undefined, inputResponses: undefined }, hostApproved, trace);
+      if (given === undefined) return this.confirmModern(project, req, { ...ctx, inputResponses: undefined }, hostApproved, undefined, inputs, trace);
       const answer = personAnswer(given);
       trace.answer = answer;
       let mismatch: string | undefined;
@@ -409,7 +523,7 @@ export class McpFront {
     return {
       resultType: "input_required",
       inputRequests: { [CONFIRM_KEY]: { method: "elicitation/create", params: { mode: "form", message: redactOut(question.message), requestedSchema: { type: "object", properties: {} } } } },
-      requestState: this.states.mint({ principal, pack: question.pack, verb: question.verb, argsHash: question.argsHash }),
+      requestState: this.states.mint({ principal, pack: question.pack, verb: question.verb, argsHash: question.argsHash, inputs }),
     };
   }
 
@@ -446,18 +560,21 @@ export class McpFront {
   }
 }
 
+function unavailableText(req: ExecRequest, key: string, method: string): string {
+  return `${req.pack} ${req.verb} asks the client for input '${key}' (${method}), which this client did not declare it can answer; nothing was run`;
+}
+
+function unavailable(req: ExecRequest, key: string, method: string): Envelope {
+  return failure("input_unavailable", unavailableText(req, key, method));
+}
+
 /** A form elicitation's answer as the client sent it → the runtime's answer (anything else: no yes). */
 function personAnswer(r: unknown): PersonAnswer {
   if (!isObj(r)) return "cancel";
   return r.action === "accept" ? "accept" : r.action === "decline" ? "decline" : "cancel";
 }
 
-/** The client declared form elicitation (a bare `elicitation: {}` is form). */
-export function declaresFormElicitation(caps: unknown): boolean {
-  if (!isObj(caps) || !isObj(caps.elicitation)) return false;
-  const e = caps.elicitation;
-  return Object.keys(e).length === 0 || e.form !== undefined;
-}
+export { declaresFormElicitation } from "./inputs";
 
 function identity(file: string | undefined): string {
   if (!file) return "-";

@@ -6,6 +6,7 @@ import { ProtocolError, SdkError, SdkErrorCode, Server, type ServerContext } fro
 import type { ConfirmQuestion, PersonAnswer } from "../runtime/execute";
 import { ConfirmStateError } from "./confirm-state";
 import { declaresFormElicitation, type Era, type McpFront } from "./front";
+import { MissingCapability, type InputRequestOut } from "./inputs";
 import { redactOut } from "../util/redact";
 
 declare const HCPX_VERSION: string;
@@ -61,9 +62,16 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks): Se
       const input = (req.params.arguments ?? {}) as Record<string, unknown>;
       try {
         if (era === "legacy") {
-          const elicit = declaresFormElicitation(server.getClientCapabilities()) ? (q: ConfirmQuestion, s: AbortSignal | undefined) => askLegacy(ctx, q, s, hooks.log) : undefined;
+          const caps = server.getClientCapabilities();
+          const elicit = declaresFormElicitation(caps) ? (q: ConfirmQuestion, s: AbortSignal | undefined) => askLegacy(ctx, q, s, hooks.log) : undefined;
+          const askInput = (r: InputRequestOut, timeout: number, s: AbortSignal): Promise<unknown> =>
+            r.method === "elicitation/create"
+              ? ctx.mcpReq.elicitInput(r.params as never, { timeout, signal: s })
+              : r.method === "sampling/createMessage"
+                ? ctx.mcpReq.requestSampling(r.params as never, { timeout, signal: s })
+                : server.listRoots(undefined, { timeout, signal: s });
           const client = server.getClientVersion()?.name;
-          return (await front.callTool(req.params.name, input, { era, signal, elicit, ...(client ? { client } : {}) }, hooks.announce)) as never;
+          return (await front.callTool(req.params.name, input, { era, signal, elicit, clientCaps: caps, askInput, ...(client ? { client } : {}) }, hooks.announce)) as never;
         }
         const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
         // InputResponses that are not an object of response objects: a protocol error, nothing runs
@@ -82,6 +90,7 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks): Se
             signal,
             ...(client ? { client } : {}),
             canAskModern: declaresFormElicitation(envelope[CLIENT_CAPS]),
+            clientCaps: envelope[CLIENT_CAPS],
             inputResponses: ctx.mcpReq.inputResponses,
             ...(state !== undefined ? { requestState: typeof state === "string" ? state : "" } : {}),
           },
@@ -90,6 +99,8 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks): Se
       } catch (e) {
         // a requestState not good for this call: a JSON-RPC error that says why; nothing ran
         if (e instanceof ConfirmStateError) throw new ProtocolError(-32602, e.message, { reason: `request_state_${e.reason}` });
+        // a required input this request's client cannot answer (modern era): MissingRequiredClientCapability
+        if (e instanceof MissingCapability) throw new ProtocolError(-32021, e.message, { requiredCapabilities: e.required });
         throw e;
       }
     }),

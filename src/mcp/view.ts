@@ -33,17 +33,21 @@ export interface ExportView {
   readSkillTool: ToolDef;
 }
 
+/** `hcpx mcp` names a pack's tools by verb alone where the config says so (mcp.tool_names); other surfaces keep `<pack>__<verb>`. */
+const namesOf = (project: Project) => ({ verbToolNames: project.verbToolNames });
+
 /** The projection of the packs that build; a pack whose Skill or ids break the projection joins `broken`. */
 function projectTolerant(project: Project, packs: Pack[], broken: BrokenPack[]): Projection {
+  const mcpNames = namesOf(project);
   try {
-    return buildProjection(project, packs);
+    return buildProjection(project, packs, mcpNames);
   } catch (e) {
     if (!(e instanceof HcpxError)) throw e;
   }
   const healthy: Pack[] = [];
   for (const p of packs) {
     try {
-      buildProjection(project, [p]);
+      buildProjection(project, [p], mcpNames);
       healthy.push(p);
     } catch (e) {
       if (!(e instanceof HcpxError)) throw e;
@@ -51,7 +55,7 @@ function projectTolerant(project: Project, packs: Pack[], broken: BrokenPack[]):
     }
   }
   // what still fails is between packs (two packs' tool names collide): fatal, as before
-  return buildProjection(project, healthy);
+  return buildProjection(project, healthy, mcpNames);
 }
 
 export function exportView(project: Project): ExportView {

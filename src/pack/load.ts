@@ -76,6 +76,7 @@ export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem
     args: c.args ?? {},
     http: c.http ? { ...c.http, method: c.http.method.toUpperCase() } : undefined,
     tool: c.tool,
+    ...(c.inputs !== undefined ? { inputs: c.inputs } : {}),
     policy: policyFor(c.verb_key),
   }));
   if (passThrough) {
@@ -135,6 +136,11 @@ function packRuleProblems(dir: string, surface: Surface, rows: Record<string, Po
     if (!verbs.has(verb)) {
       out.push(at(policyFile, ["rows", verb], "policy_unknown_row", `policy row '${verb}' names no command of the pack`, `remove the row, or fix its name (commands: ${[...verbs].join(", ") || "none"})`));
     }
+  }
+  // command inputs (docs/inputs.md): their rules load only for a pack that declares some
+  if (commands.some((c) => c.inputs)) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazily run bundled module, like schema-defs
+    out.push(...(require("./input-rules") as typeof import("./input-rules")).inputRuleProblems(commands, surfaceFile, at));
   }
   for (const f of forbiddenEnvOf(surface)) {
     const where = f.path[0] === "wrap" ? "wrap.agent_env" : "binding.env";
@@ -246,6 +252,7 @@ export function loadProject(opts: LoadProjectOptions = {}): Project {
   const enforcedBy: string[] = [];
   let trusted: Set<string> | undefined;
   let confirmTimeout = DEFAULT_CONFIRM_TIMEOUT_MS;
+  const verbNames = new Map<string, boolean>();
   const warnings: Problem[] = [];
   for (const layer of layers) {
     warnings.push(...layer.warnings);
@@ -273,6 +280,7 @@ export function loadProject(opts: LoadProjectOptions = {}): Project {
       if (confirmBy === undefined || CONFIRM_STRICTNESS[c.by] > CONFIRM_STRICTNESS[confirmBy]) confirmBy = c.by;
       if (c.timeout_ms !== undefined) confirmTimeout = c.timeout_ms;
     }
+    for (const [id, how] of Object.entries(d.mcp?.tool_names ?? {})) verbNames.set(id, how === "verb");
   }
   if (roots.size === 0) roots.add(root);
   return {
@@ -284,6 +292,7 @@ export function loadProject(opts: LoadProjectOptions = {}): Project {
     grants: { allow: [...allow], deny: [...deny] },
     sandbox: { bins, roots: [...roots], cwd: sandboxCwd, enforce: enforcedBy.length ? "os" : "off", enforcedBy, trustedComposites: [...(trusted ?? [])] },
     confirm: { by: confirmBy ?? "host", timeoutMs: confirmTimeout },
+    ...(verbNames.size ? { verbToolNames: [...verbNames].filter(([, v]) => v).map(([k]) => k) } : {}),
     warnings,
   };
 }

@@ -26,9 +26,23 @@ export interface Command {
   http?: Omit<HttpSpec, "method"> & { method: string };
   /** kind mcp: the server's tool name this command calls. */
   tool?: string;
+  /** What hcpx asks the MCP client for before the command runs (docs/inputs.md); key → input. */
+  inputs?: Record<string, CommandInput>;
   /** Set for verbs synthesised from `pass_through.allowedSubcommands`. */
   passThrough?: { maxArgv: number };
   policy: CommandPolicy;
+}
+
+/** One input a command declares: asked of the MCP client, its answer fills `arg`. */
+export interface CommandInput {
+  ask: "form" | "sampling" | "roots";
+  arg: string;
+  message?: string;
+  field?: string;
+  prompt?: string;
+  max_tokens?: number;
+  round?: number;
+  optional?: boolean;
 }
 
 export interface Pack {
@@ -93,6 +107,8 @@ export interface Project {
   sandbox: Sandbox;
   /** the confirm setting: of the user and project configs, the stricter `by` wins */
   confirm: { by: ConfirmMode; timeoutMs: number };
+  /** `hcpx mcp`: pack ids whose tools are named by their verb alone (config mcp.tool_names) */
+  verbToolNames?: string[];
   warnings: Problem[];
 }
 

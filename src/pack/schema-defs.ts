@@ -51,6 +51,26 @@ export function build() {
     args: z.optional(z.record(z.string().check(z.regex(ARG_NAME_RE, "an arg name is letters, digits, _ or -")), ArgSchema)),
     /** mcp: the name of the server's tool this command calls (verb_key is the hcpx name). */
     tool: z.optional(nonEmpty()),
+    /**
+     * What hcpx asks the MCP client for before the command runs (docs/inputs.md):
+     * key → a form question to the person, a sampling prompt or the client's
+     * roots; the answer fills the named arg. Never a gate: confirm is.
+     */
+    inputs: z.optional(
+      z.record(
+        z.string().check(z.regex(/^[a-z][a-z0-9_]{0,31}$/, "an input key is lower-case letters, digits and _ (at most 32)")),
+        z.strictObject({
+          ask: z.enum(["form", "sampling", "roots"]),
+          arg: z.string().check(z.regex(ARG_NAME_RE, "an arg name is letters, digits, _ or -")),
+          message: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
+          field: z.optional(z.string().check(z.regex(ARG_NAME_RE, "a field name is letters, digits, _ or -"))),
+          prompt: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
+          max_tokens: z.optional(z.number().check(z.int(), z.gte(1), z.lte(100_000))),
+          round: z.optional(z.number().check(z.int(), z.gte(1), z.lte(8))),
+          optional: z.optional(z.boolean()),
+        }),
+      ),
+    ),
     http: z.optional(
       z.strictObject({
         method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "get", "post", "put", "patch", "delete", "head"]),
@@ -214,6 +234,12 @@ export function build() {
         z.enum(CONFIRM_MODES),
         z.strictObject({ by: z.enum(CONFIRM_MODES), timeout_ms: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))) }),
       ]),
+    ),
+    /** `hcpx mcp`: how a pack's tools are named — "pack__verb" (default) or "verb" (the verb alone; docs/inputs.md) */
+    mcp: z.optional(
+      z.strictObject({
+        tool_names: z.optional(z.record(z.string().check(z.regex(PACK_ID_RE, "a pack id matches ^[a-z][a-z0-9-]{0,31}$")), z.enum(["verb", "pack__verb"]))),
+      }),
     ),
   });
   return { ArgSchema, SchemeSchema, CommandSchema, PassThroughSchema, WrapSchema, McpSchema, SurfaceSchema, PolicyRowSchema, PolicySchema, SkillFrontmatterSchema, ConfigSchema };

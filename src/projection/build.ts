@@ -19,6 +19,8 @@ export interface BuildOptions extends BlockOptions {
    * prompt block tells the agent. Default `.hcp/generated/skills`.
    */
   skillsPath?: string;
+  /** The MCP export only: pack ids whose tools are named by verb alone (config mcp.tool_names, docs/inputs.md). */
+  verbToolNames?: readonly string[];
 }
 
 export type { BlockOptions };
@@ -75,7 +77,10 @@ export function buildProjection(project: Project, packs: Pack[], opts: BuildOpti
   }
   projected.sort(byId);
 
-  const names = checkToolNames(projected.flatMap((p) => p.commands.map((c) => ({ pack: p.pack, command: c.command }))));
+  const names = checkToolNames(
+    projected.flatMap((p) => p.commands.map((c) => ({ pack: p.pack, command: c.command }))),
+    opts.verbToolNames,
+  );
   for (const p of projected) for (const c of p.commands) c.toolName = names.get(c.command)!;
 
   const ids = projected.map((p) => p.pack.id);

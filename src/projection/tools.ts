@@ -212,12 +212,13 @@ function where(pack: Pack, c: Command): Pick<Problem, "file" | "path" | "line" |
  * and for collisions (two commands, or a command and `hcp__read_skill`, mapping
  * to one name). Throws one HcpxError listing every problem.
  */
-export function checkToolNames(entries: { pack: Pack; command: Command }[]): Map<Command, string> {
+export function checkToolNames(entries: { pack: Pack; command: Command }[], verbNamed: readonly string[] = []): Map<Command, string> {
   const names = new Map<Command, string>();
   const seen = new Map<string, string>([[READ_SKILL_TOOL, "the built-in hcp__read_skill tool"], [SHELL_TOOL, "the built-in hcp tool"]]);
   const problems: Problem[] = [];
   for (const { pack, command } of entries) {
-    const name = toolName(pack.id, command.verb_key);
+    // config mcp.tool_names: { <pack>: "verb" } names the pack's tools by their verb alone
+    const name = verbNamed.includes(pack.id) ? command.verb_key.replace(/\./g, "_") : toolName(pack.id, command.verb_key);
     const label = `${pack.id}.${command.verb_key}`;
     if (!TOOL_NAME_RE.test(name)) {
       problems.push({
@@ -236,7 +237,7 @@ export function checkToolNames(entries: { pack: Pack; command: Command }[]): Map
         code: "tool_name_collision",
         message: `${label} and ${prev} both map to the tool name '${name}'`,
         ...where(pack, command),
-        hint: "rename one of the verbs: dots become underscores in tool names, so `a.b` and `a_b` collide",
+        hint: verbNamed.includes(pack.id) ? `pack ${pack.id} is named by verb alone (config mcp.tool_names): rename the verb, or drop that setting` : "rename one of the verbs: dots become underscores in tool names, so `a.b` and `a_b` collide",
       });
     } else seen.set(name, label);
     names.set(command, name);

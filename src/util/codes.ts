@@ -43,6 +43,8 @@ export const ERRORS = {
   duplicate_pack: { hint: "two activated packs declare one id: `hcpx deactivate` one of them" },
   sandbox_denied: { hint: "the OS sandbox (sandbox.enforce \"os\") stopped what the call's Policy row does not allow (denied says what); if the program needs it, its pack must declare it (reach in surface.json, docs/sandbox.md)" },
   sandbox_unavailable: { hint: "sandbox.enforce is \"os\" but this machine cannot confine the call, so nothing ran: `hcpx doctor` says what to install (docs/sandbox.md)" },
+  input_declined: { hint: "the person (or the client) did not give the input the command asks for, so nothing ran; call the tool again to be asked anew" },
+  input_unavailable: { hint: "the command asks the MCP client for an input (a form, sampling or roots) this client did not declare it can give: use a client that can, or run it with `hcpx exec` and pass the arg (docs/inputs.md)" },
   // ---- files hcpx reads ----
   no_config: { hint: "`hcpx init` writes one; or pass --config <file> (or set $HCP_CONFIG)" },
   config_exists: { hint: "--force overwrites it" },
@@ -77,6 +79,7 @@ export const ERRORS = {
   skill_name: { hint: "the Skill's name is the pack id" },
   tool_name: { hint: "shorten the verb_key (or the pack id) so that the tool name fits in 64 characters" },
   tool_name_collision: { hint: "rename one of the two commands" },
+  input_decl: { hint: "a command's inputs each fill one declared arg (docs/inputs.md)" },
   reserved_arg: { hint: "rename the arg: that name is the tool call's own" },
   host_text_unsafe: { hint: "remove the control characters and the markers from the pack's text" },
   // ---- adopt, generate and what they read back ----

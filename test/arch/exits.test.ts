@@ -81,12 +81,13 @@ describe("one exit", () => {
     // the one tool-call front (stdio and HTTP): every result through toResult, which redacts
     const front = code("mcp/front.ts");
     expect(body(front, "toResult")).toMatch(/=\s*redactOut\(env0\)/);
-    const mcp = ["mcp/front.ts", "mcp/sdk-server.ts", "mcp/http.ts", "mcp/server.ts"].map(code).join("\n");
+    const mcp = ["mcp/front.ts", "mcp/sdk-server.ts", "mcp/http.ts", "mcp/server.ts", "mcp/inputs.ts"].map(code).join("\n");
     expect(mcp.match(/structuredContent:/g)?.length).toBe(1);
-    // the person's question: legacy elicitation/create (sdk-server) and the 2026-07-28 InputRequiredResult (front)
-    const asks = [...mcp.matchAll(/(?:elicitInput\(|method: "elicitation\/create", params: )[^\n]*/g)].map((m) => m[0]);
-    expect(asks.length).toBe(2);
-    for (const a of asks) expect(a).toMatch(/message:\s*redactOut\(/);
+    // the person's question: legacy elicitation/create (sdk-server) and the 2026-07-28 InputRequiredResult (front);
+    // a command input's form and sampling prompt are built by inputs.ts (redacted there) and sent as built (sdk-server)
+    const asks = [...mcp.matchAll(/(?:elicitInput\(|requestSampling\(|method: "elicitation\/create", params: |content: \{ type: "text", text: )[^\n]*/g)].map((m) => m[0]);
+    expect(asks.length).toBe(6);
+    for (const a of asks) expect(a).toMatch(/(?:message|text):\s*redactOut\(|(?:elicitInput|requestSampling)\(r\.params as never/);
   });
 
   it("the library: call() answers through redactOut, and the confirm request it shows is built inside redactOut", () => {

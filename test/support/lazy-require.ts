@@ -8,6 +8,7 @@ import type { Plugin } from "vite";
 const LAZY = [
   { file: /[\\/]src[\\/]pack[\\/]schema\.ts$/, module: "./schema-defs", name: "__schemaDefs" },
   { file: /[\\/]src[\\/]util[\\/]errors\.ts$/, module: "./codes", name: "__codes" },
+  { file: /[\\/]src[\\/]pack[\\/]load\.ts$/, module: "./input-rules", name: "__inputRules" },
 ];
 
 export function lazyRequireAsImport(): Plugin {
