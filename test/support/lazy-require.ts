@@ -8,6 +8,7 @@ import type { Plugin } from "vite";
 const LAZY = [
   { file: /[\\/]src[\\/]pack[\\/]schema\.ts$/, module: "./schema-defs", name: "__schemaDefs" },
   { file: /[\\/]src[\\/]util[\\/]errors\.ts$/, module: "./codes", name: "__codes" },
+  { file: /[\\/]src[\\/]runtime[\\/]sandbox[\\/]gate\.ts$/, module: "./index", name: "__sandbox" },
 ];
 
 export function lazyRequireAsImport(): Plugin {

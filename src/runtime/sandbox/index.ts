@@ -19,15 +19,11 @@ import { failure, type Envelope, type Failure } from "../envelope";
 import { bwrapArgs, type BwrapPlan } from "./bwrap";
 import { SECRET_DIRS, SECRET_FILES } from "../../pack/secret-paths";
 
-/** What a call may do, from its Policy row: a read, or a write by where it lands. */
-export type CallClass = "read" | "local" | "remote" | "external";
+import { classOf, type CallClass } from "./gate";
+
+export { classOf, type CallClass };
 const WIDTH: Record<CallClass, number> = { read: 0, local: 1, remote: 2, external: 3 };
 const NETWORK_FOR_DEFAULT: readonly CallClass[] = ["remote", "external"];
-
-export function classOf(policy: Pick<CommandPolicy, "operation" | "land">): CallClass {
-  if (policy.operation === "read") return "read";
-  return policy.land ?? "local";
-}
 
 /**
  * The mcp adapter's server is one process serving several verbs: it runs with
