@@ -5,16 +5,9 @@
 // require() that esbuild bundles as a lazily run module (under vitest,
 // test/support/lazy-require.ts turns it into an import).
 import type { Envelope, Failure } from "../envelope";
-import type { CommandPolicy } from "../../pack/model";
-import type { Confined, ConfineContext, SpawnLine } from "./index";
+import type { Confined, ConfineContext, SpawnLine } from "./line";
 
-/** What a call may do, from its Policy row: a read, or a write by where it lands. */
-export type CallClass = "read" | "local" | "remote" | "external";
-
-export function classOf(policy: Pick<CommandPolicy, "operation" | "land">): CallClass {
-  if (policy.operation === "read") return "read";
-  return policy.land ?? "local";
-}
+export { classOf } from "./line";
 
 const identity = (e: Envelope) => e;
 
