@@ -8,7 +8,8 @@
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
@@ -159,6 +160,39 @@ for (const f of files) {
   if (f.path === entry || f.path === shim) chmodSync(tmp, 0o755);
   renameSync(tmp, f.path);
 }
+// The code cache of `hcpx exec`, shipped beside its bundle (dist/cache/, read by
+// src/cli/load-command.ts when the user has none): made by running the built exec
+// once, as a user's first call would (a wrap pack: config, validation, spawn), with a
+// cache folder of its own; the file it writes is copied as it is (framed, CRC-32).
+// The first call after install then starts like a warm one. A Node other than this
+// build's looks for another file name and compiles as before. HCPX_NO_SHIPPED_CACHE=1
+// at build time ships none.
+{
+  const shippedDir = join(out, "cache");
+  const scratch = mkdtempSync(join(tmpdir(), "hcpx-build-cache-"));
+  try {
+    for (const d of ["packs/calc-wrap", "packs/calc", "bins"]) cpSync(join(root, d), join(scratch, d), { recursive: true });
+    writeFileSync(join(scratch, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/calc-wrap"], grants: { allow: ["calc-wrap.*"] }, sandbox: { roots: ["."], cwd: "." } }));
+    const name = `exec-${bundleHashes.exec}-${process.version}-${process.arch}.bin`;
+    const env = { PATH: process.env.PATH ?? "", HOME: scratch, XDG_CACHE_HOME: join(scratch, "cache"), HCPX_NO_SHIPPED_CACHE: "1" };
+    const made = join(scratch, "cache", "hcpx", "v8", name);
+    const r = process.env.HCPX_NO_SHIPPED_CACHE ? undefined : spawnSync(process.execPath, [entry, "exec", "calc-wrap", "ping", "--json"], { cwd: scratch, env, encoding: "utf8" });
+    mkdirSync(shippedDir, { recursive: true });
+    for (const f of readdirSync(shippedDir)) if (f !== name) rmSync(join(shippedDir, f), { force: true });
+    if (r && r.status === 0 && existsSync(made)) {
+      const tmp = join(shippedDir, `${name}.${process.pid}.tmp`);
+      writeFileSync(tmp, readFileSync(made));
+      chmodSync(tmp, 0o644);
+      renameSync(tmp, join(shippedDir, name));
+    } else {
+      rmSync(join(shippedDir, name), { force: true });
+      if (r) process.stderr.write(`build: no code cache shipped (exec ${r.status}: ${(r.stderr || r.stdout).slice(0, 300)})\n`);
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
 // chunks of earlier library builds
 const keep = new Set(files.map((f) => f.path));
 rmSync(libChunks, { recursive: true, force: true });

@@ -16,6 +16,13 @@
 // a regular file of this user's (not a link, not writable by others) and
 // written through the one write door. A missing, corrupt, foreign, rejected or
 // unreadable cache just means compiling, and the next save writes a good one.
+// The build ships exec's cache too (dist/cache/<same name>, scripts/build.mjs: made by
+// running the built exec once): when this user has no cache of their own, or it
+// is unusable, that one is read (framed and checked the same way), and when V8
+// accepts it nothing is written: the first call after install starts like a warm
+// one. Another Node version or V8 flags mean another name or a rejection: then
+// the user's cache is written as before. HCPX_NO_SHIPPED_CACHE=1 skips the
+// shipped one (tests of the user's cache).
 // HCPX_NO_CACHE=1 turns it off. Only exec and mcp use it (the commands a host
 // starts over and over); adopt's bundle is loaded here without one (no hash:
 // adopt writes nothing in $HOME it did not plan), the others are ES modules.
@@ -28,11 +35,16 @@ import { provideImporter } from "../util/dynamic-import";
 
 declare const HCPX_BUNDLE_HASHES: Record<string, string>;
 
-function cacheFile(name: string): string | undefined {
+/** The cache's file name for this build, Node and arch; undefined when caching is off. */
+function cacheName(name: string): string | undefined {
   const hash = typeof HCPX_BUNDLE_HASHES === "object" ? HCPX_BUNDLE_HASHES[name] : undefined;
   if (process.env.HCPX_NO_CACHE || typeof hash !== "string") return undefined;
-  if (!process.env.HOME && !process.env.XDG_CACHE_HOME) return undefined;
-  return join(cacheRoot(), "v8", `${name}-${hash}-${process.version}-${process.arch}.bin`);
+  return `${name}-${hash}-${process.version}-${process.arch}.bin`;
+}
+
+function cacheFile(base: string | undefined): string | undefined {
+  if (base === undefined || (!process.env.HOME && !process.env.XDG_CACHE_HOME)) return undefined;
+  return join(cacheRoot(), "v8", base);
 }
 
 export interface Loaded<T> {
@@ -61,9 +73,13 @@ export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
   const file = join(distDir, "commands", `${name}.cjs`);
   // hcpx's own bundle, beside the entry: read like any file, bounded
   const source = readTextFile(file, file, CAPS.cache);
-  const cache = cacheFile(name);
+  const base = cacheName(name);
+  const cache = cacheFile(base);
   // verified (magic, length, CRC-32, owner, no link) before V8 sees a byte; undefined on any doubt
-  const cachedData = cache ? readCache(cache) : undefined;
+  let cachedData = cache ? readCache(cache) : undefined;
+  // none of this user's: the one the build made, beside the bundle (read the same way, any owner)
+  const shipped = cachedData === undefined && base !== undefined && !process.env.HCPX_NO_SHIPPED_CACHE;
+  if (shipped) cachedData = readCache(join(distDir, "cache", base), CAPS.cache, true);
   // the file is the wrapped function expression already (scripts/build.mjs)
   const script = new Script(source, {
     filename: file,
@@ -72,6 +88,7 @@ export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
   provideImporter((url) => import(url));
   const module = { exports: {} as T };
   (script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: unknown, f: string, d: string) => void)(module.exports, requireFor(file) as NodeJS.Require, module, file, dirname(file));
+  // written when nothing usable was read: none at all, or V8 rejected it (a shipped one V8 took needs no copy)
   const needed = cache !== undefined && (cachedData === undefined || script.cachedDataRejected === true);
   return {
     exports: module.exports,

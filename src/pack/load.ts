@@ -6,7 +6,7 @@ import { dirname, join, resolve, basename } from "node:path";
 import { HcpxError, pathToString, type ErrorCode, type Problem } from "../util/errors";
 import { display, home, userConfigDir } from "../util/paths";
 import { locate, readJson5 } from "./json5";
-import { CAPS, readTextFile } from "../util/readfile";
+import { CAPS, readBytes, readTextFile } from "../util/readfile";
 import { checkPattern } from "./grants";
 import type { ConfigFile, PolicyRow, Surface } from "./schema";
 import { readValidated } from "./validate";
@@ -330,15 +330,27 @@ export function declaredId(dir: string): string | undefined {
  * \u, \x, an identity escape like \g, a line continuation; \n, \", \\ cannot).
  * Spares exec parsing every other surface (~5-10 M instructions each, cold).
  */
-export function mayDeclareText(text: string, id: string): boolean {
-  return text.includes(id) || SPELLING_ESCAPE.test(text);
+export function mayDeclareText(text: string | Buffer, id: string): boolean {
+  if (typeof text === "string") return text.includes(id) || SPELLING_ESCAPE.test(text);
+  // The file's bytes, undecoded (decoding the other packs' surfaces was most of what 30 more
+  // packs cost exec): for an ASCII id the same answer, since UTF-8 never puts an ASCII byte
+  // inside another character, and a byte that does not decode still is not one of the plain
+  // escapes below.
+  if (!ASCII_ID.test(id)) return mayDeclareText(text.toString("utf8"), id);
+  if (text.indexOf(id, 0, "latin1") !== -1) return true;
+  for (let i = text.indexOf(BACKSLASH); i !== -1 && i + 1 < text.length; i = text.indexOf(BACKSLASH, i + 1)) if (!PLAIN_ESCAPE.has(text[i + 1]!)) return true;
+  return false;
 }
 const SPELLING_ESCAPE = /\\[^bfnrtv'"\\]/;
+const ASCII_ID = /^[\x20-\x7e]+$/;
+const BACKSLASH = 0x5c;
+/** the bytes after a backslash that cannot spell an id's character (SPELLING_ESCAPE's set) */
+const PLAIN_ESCAPE = new Set([..."bfnrtv'\"\\"].map((c) => c.charCodeAt(0)));
 
-/** The text of `<dir>/surface.json` when it is a regular file within the cap (never a blocking read), else undefined. */
-function surfaceText(dir: string): string | undefined {
+/** The bytes of `<dir>/surface.json` when it is a regular file within the cap (never a blocking read), else undefined. */
+function surfaceBytes(dir: string): Buffer | undefined {
   try {
-    return readTextFile(join(dir, "surface.json"), "surface.json", CAPS.pack);
+    return readBytes(join(dir, "surface.json"), "surface.json", CAPS.pack);
   } catch {
     return undefined;
   }
@@ -407,8 +419,8 @@ export function findPack(project: Project, id: string): Pack {
   for (const dir of project.packDirs) {
     const named = basename(dir) === id;
     if (!named) {
-      const text = surfaceText(dir);
-      if (text === undefined || !mayDeclareText(text, id)) continue;
+      const bytes = surfaceBytes(dir);
+      if (bytes === undefined || !mayDeclareText(bytes, id)) continue;
     }
     let p: Pack;
     try {

@@ -12,7 +12,7 @@ import { argText, type ArgValues } from "./args";
 import { failure, type Envelope, type Failure } from "./envelope";
 import { forbiddenEnvOf } from "../pack/envrules";
 import { nestingDepth } from "../pack/json5";
-import { classOf, confine } from "./sandbox/index";
+import { classOf, confine } from "./sandbox/gate";
 import { spawnChild } from "./spawn";
 import type { AdapterCall } from "./adapters/types";
 

@@ -36,13 +36,18 @@ function crc32(b: Uint8Array): number | undefined {
   return typeof z.crc32 === "function" ? z.crc32(b) >>> 0 : undefined;
 }
 
-/** The payload of the cache entry `file`, or undefined: missing, corrupt, foreign, a link, or not framed by this hcpx. */
-export function readCache(file: string, maxBytes: number = CAPS.cache): Buffer | undefined {
+/**
+ * The payload of the cache entry `file`, or undefined: missing, corrupt, foreign, a link, or not framed by this hcpx.
+ * `shipped`: a cache built with hcpx and installed beside its bundle (dist/cache/, scripts/build.mjs): as
+ * trusted as the bundle it belongs to, which hcpx runs from the same directory, so any owner is accepted
+ * (a global install is root's); it is still framed, CRC-checked and never read through a link.
+ */
+export function readCache(file: string, maxBytes: number = CAPS.cache, shipped = false): Buffer | undefined {
   let buf: Buffer;
   try {
     // no walk of the path's directories: a file this user owns, writable by no one else, cannot be
     // planted through a linked directory by anyone but this user
-    buf = readBytes(file, file, maxBytes + HEAD, { noFollow: true, ownerOnly: true });
+    buf = readBytes(file, file, maxBytes + HEAD, { noFollow: true, ownerOnly: !shipped });
   } catch {
     return undefined;
   }

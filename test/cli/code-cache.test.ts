@@ -2,10 +2,10 @@
 // The cache may only ever save work: the same envelopes with and without it,
 // a garbage cache is rejected and rewritten, composite modules still import
 // from a script compiled from the cache, and HCPX_NO_CACHE=1 writes none.
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runHcpx, scratchProject, tmp } from "../support/hcpx";
+import { REPO, run, runHcpx, scratchProject, tmp } from "../support/hcpx";
 
 const v8Dir = (home: string) => join(home, ".cache", "hcpx", "v8");
 
@@ -13,7 +13,7 @@ describe("exec's code cache", () => {
   it("is written by the first exec and gives the same envelopes after, for wrap and composite", async () => {
     const p = scratchProject({ packs: ["calc", "calc-wrap"] });
     const home = tmp("hcpx-cc-home-");
-    const env = { HOME: home };
+    const env = { HOME: home, HCPX_NO_SHIPPED_CACHE: "1" };
     const first = await runHcpx(["exec", "calc", "add", "--json", "--", "a=1", "b=2"], { cwd: p.dir, env });
     expect(JSON.parse(first.stdout)).toEqual({ ok: true, data: { sum: 3 } });
     const files = readdirSync(v8Dir(home));
@@ -33,7 +33,7 @@ describe("exec's code cache", () => {
   it("a garbage cache file is rejected by V8 and rewritten; exec works meanwhile", async () => {
     const p = scratchProject({ packs: ["calc-wrap"] });
     const home = tmp("hcpx-cc-home-");
-    const env = { HOME: home };
+    const env = { HOME: home, HCPX_NO_SHIPPED_CACHE: "1" };
     await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
     const file = join(v8Dir(home), readdirSync(v8Dir(home))[0]!);
     const good = readFileSync(file);
@@ -50,7 +50,7 @@ describe("exec's code cache", () => {
   it("a cache corrupted in place (same length, bytes flipped anywhere) never crashes exec and is rewritten", async () => {
     const p = scratchProject({ packs: ["calc-wrap"] });
     const home = tmp("hcpx-cc-home-");
-    const env = { HOME: home };
+    const env = { HOME: home, HCPX_NO_SHIPPED_CACHE: "1" };
     await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
     const file = join(v8Dir(home), readdirSync(v8Dir(home))[0]!);
     const good = readFileSync(file);
@@ -73,7 +73,7 @@ describe("exec's code cache", () => {
   it("a cache that is a symlink, or writable by others, is ignored and rewritten as hcpx's own file; the link's target is untouched", async () => {
     const p = scratchProject({ packs: ["calc-wrap"] });
     const home = tmp("hcpx-cc-home-");
-    const env = { HOME: home };
+    const env = { HOME: home, HCPX_NO_SHIPPED_CACHE: "1" };
     await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
     const file = join(v8Dir(home), readdirSync(v8Dir(home))[0]!);
     const elsewhere = join(tmp("hcpx-cc-planted-"), "cache.bin");
@@ -97,10 +97,50 @@ describe("exec's code cache", () => {
     const old = join(v8Dir(home), "exec-0123456789abcdef-v20.0.0-x64.bin");
     mkdirSync(v8Dir(home), { recursive: true });
     writeFileSync(old, "an earlier build's cache");
-    const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
+    const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home, HCPX_NO_SHIPPED_CACHE: "1" } });
     expect(r.code).toBe(0);
     expect(existsSync(old)).toBe(false);
     expect(readdirSync(v8Dir(home))).toHaveLength(1);
+  });
+
+  // issue 29: the first call after install (no ~/.cache/hcpx) reads the cache the build made, beside the bundle
+  it("with no cache of the user's, the one shipped in dist/cache is used and none is written; same envelopes", async () => {
+    const shipped = readdirSync(join(REPO, "dist", "cache"));
+    expect(shipped).toHaveLength(1);
+    expect(shipped[0]).toMatch(/^exec-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.bin$/);
+    const p = scratchProject({ packs: ["calc", "calc-wrap"] });
+    const home = tmp("hcpx-cc-home-");
+    for (const [args, data] of [
+      [["exec", "calc-wrap", "ping", "--json"], { pong: true }],
+      [["exec", "calc", "add", "--json", "--", "a=2", "b=2"], { sum: 4 }],
+    ] as const) {
+      const r = await runHcpx([...args], { cwd: p.dir, env: { HOME: home } });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ ok: true, data });
+    }
+    expect(existsSync(v8Dir(home))).toBe(false);
+  });
+
+  it("a shipped cache corrupted in place, or a link, is never used: exec works and writes the user's own", async () => {
+    const dist = join(tmp("hcpx-cc-dist-"), "dist");
+    cpSync(join(REPO, "dist"), dist, { recursive: true });
+    const name = readdirSync(join(dist, "cache"))[0]!;
+    const file = join(dist, "cache", name);
+    const good = readFileSync(file);
+    const bad = Buffer.from(good);
+    for (let i = 0; i < 64; i++) bad[Math.floor(bad.length / 2) + i]! ^= 0xff;
+    const elsewhere = join(tmp("hcpx-cc-planted-"), "cache.bin");
+    writeFileSync(elsewhere, good);
+    for (const plant of [() => writeFileSync(file, bad), () => (rmSync(file), symlinkSync(elsewhere, file))]) {
+      plant();
+      const p = scratchProject({ packs: ["calc-wrap"] });
+      const home = tmp("hcpx-cc-home-");
+      const r = await run(process.execPath, [join(dist, "hcpx.cjs"), "exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
+      expect(r.signal, r.stderr.slice(0, 300)).toBeNull();
+      expect(r.code, r.stderr.slice(0, 300)).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
+      expect(readdirSync(v8Dir(home))).toEqual([name]);
+    }
   });
 
   it("HCPX_NO_CACHE=1 writes no code cache", async () => {
@@ -133,7 +173,7 @@ describe("mcp's code cache", () => {
     const s = await startMcp({ dir: p.dir, home }, { shape: "per-command" });
     expect((await s.client.listTools()).tools.map((t) => t.name)).toContain("calc-wrap__ping");
     await s.close();
-    await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
+    await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home, HCPX_NO_SHIPPED_CACHE: "1" } });
     expect(readdirSync(v8Dir(home)).sort().map((f) => f.split("-")[0])).toEqual(["exec", "mcp"]);
   });
 });

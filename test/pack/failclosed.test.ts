@@ -246,9 +246,24 @@ describe("exec's duplicate-id pre-check (mayDeclareText) never misses a declared
         const text = `{ hcp: "1.1", id: ${q}${spelt}${q}, description: "a \\"quoted\\" word\\n" }`;
         expect(JSON5.parse(text).id).toBe(id);
         expect(mayDeclareText(text, id), text).toBe(true);
+        expect(mayDeclareText(Buffer.from(text), id), text).toBe(true); // the bytes, as exec scans them
       }),
     );
     expect(mayDeclareText('{ id: "other", description: "say \\"hi\\"\\n" }', "git")).toBe(false);
+    expect(mayDeclareText(Buffer.from('{ id: "other", description: "say \\"hi\\"\\n" }'), "git")).toBe(false);
+  });
+
+  it("the byte scan answers as the text scan does, for any bytes (invalid UTF-8, backslashes, the id split across characters)", async () => {
+    const fc = (await import("fast-check")).default;
+    const { mayDeclareText } = await import("../../src/pack/load");
+    const byteArb = fc.oneof(fc.constantFrom(0x5c, 0x22, 0x27, 0x62, 0x75, 0x78, 0x0a, 0xc3, 0xa9, 0xff, 0xe2, 0x80), fc.integer({ min: 0, max: 255 }));
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z][a-z0-9-]{0,4}$/), fc.array(fc.oneof(byteArb, byteArb, fc.constant(-1)), { maxLength: 40 }), (id, parts) => {
+        const bytes = Buffer.from(parts.flatMap((b) => (b === -1 ? [...Buffer.from(id)] : [b])));
+        expect(mayDeclareText(bytes, id)).toBe(mayDeclareText(bytes.toString("utf8"), id));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -9,6 +9,7 @@ const LAZY = [
   { file: /[\\/]src[\\/]pack[\\/]schema\.ts$/, module: "./schema-defs", name: "__schemaDefs" },
   { file: /[\\/]src[\\/]util[\\/]errors\.ts$/, module: "./codes", name: "__codes" },
   { file: /[\\/]src[\\/]pack[\\/]load\.ts$/, module: "./input-rules", name: "__inputRules" },
+  { file: /[\\/]src[\\/]runtime[\\/]sandbox[\\/]gate\.ts$/, module: "./index", name: "__sandbox" },
 ];
 
 export function lazyRequireAsImport(): Plugin {

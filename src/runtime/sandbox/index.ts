@@ -12,22 +12,18 @@ import { spawnSync } from "node:child_process";
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import type { CommandPolicy, Pack, Project } from "../../pack/model";
+import type { Pack, Project } from "../../pack/model";
 import { isGranted } from "../../pack/grants";
 import { isInside } from "../../util/paths";
 import { failure, type Envelope, type Failure } from "../envelope";
 import { bwrapArgs, type BwrapPlan } from "./bwrap";
 import { SECRET_DIRS, SECRET_FILES } from "../../pack/secret-paths";
 
-/** What a call may do, from its Policy row: a read, or a write by where it lands. */
-export type CallClass = "read" | "local" | "remote" | "external";
+import { classOf, type CallClass, type Confined, type ConfineContext, type SpawnLine } from "./line";
+
+export { classOf, type CallClass, type Confined, type ConfineContext, type SpawnLine };
 const WIDTH: Record<CallClass, number> = { read: 0, local: 1, remote: 2, external: 3 };
 const NETWORK_FOR_DEFAULT: readonly CallClass[] = ["remote", "external"];
-
-export function classOf(policy: Pick<CommandPolicy, "operation" | "land">): CallClass {
-  if (policy.operation === "read") return "read";
-  return policy.land ?? "local";
-}
 
 /**
  * The mcp adapter's server is one process serving several verbs: it runs with
@@ -49,20 +45,6 @@ export function networkFor(pack: Pack, cls: CallClass): boolean {
   const r = pack.surface.reach;
   if (!r?.network?.length) return false;
   return (r.network_for ?? NETWORK_FOR_DEFAULT).includes(cls);
-}
-
-export interface SpawnLine {
-  command: string;
-  argv: string[];
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-}
-
-export interface Confined extends SpawnLine {
-  /** the envelope of the run, told as a sandbox denial where the backend can tell one */
-  explain(e: Envelope): Envelope;
-  /** set when confined: how */
-  plan?: BwrapPlan & { cls: CallClass; backend: "bwrap"; bwrap: string };
 }
 
 const BWRAP_PATHS = ["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"];
@@ -101,16 +83,6 @@ export function installHint(): string {
 function unavailable(label: string, project: Project, why: string): Failure {
   const from = project.sandbox.enforcedBy?.length ? ` (asked in ${project.sandbox.enforcedBy.join(", ")})` : "";
   return failure("sandbox_unavailable", `${label} was not run: sandbox.enforce is "os"${from}, but ${why}`, { hint: `${installHint()}; \`hcpx doctor\` checks it` });
-}
-
-export interface ConfineContext {
-  pack: Pack;
-  project: Project;
-  /** the class of the call (classOf(cmd.policy), or widestGranted for an mcp server) */
-  cls: CallClass;
-  /** the resolved program (its directory stays readable) */
-  binPath: string;
-  label: string;
 }
 
 const identity = (e: Envelope) => e;

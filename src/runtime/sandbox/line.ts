@@ -1,0 +1,37 @@
+// What a spawn site hands the sandbox and gets back (src/runtime/sandbox/gate.ts,
+// index.ts): a module of its own, so the gate names them without loading the sandbox.
+import type { Envelope } from "../envelope";
+import type { CommandPolicy, Pack, Project } from "../../pack/model";
+import type { BwrapPlan } from "./bwrap";
+
+/** What a call may do, from its Policy row: a read, or a write by where it lands. */
+export type CallClass = "read" | "local" | "remote" | "external";
+
+export function classOf(policy: Pick<CommandPolicy, "operation" | "land">): CallClass {
+  if (policy.operation === "read") return "read";
+  return policy.land ?? "local";
+}
+
+export interface SpawnLine {
+  command: string;
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export interface Confined extends SpawnLine {
+  /** the envelope of the run, told as a sandbox denial where the backend can tell one */
+  explain(e: Envelope): Envelope;
+  /** set when confined: how */
+  plan?: BwrapPlan & { cls: CallClass; backend: "bwrap"; bwrap: string };
+}
+
+export interface ConfineContext {
+  pack: Pack;
+  project: Project;
+  /** the class of the call (classOf(cmd.policy), or widestGranted for an mcp server) */
+  cls: CallClass;
+  /** the resolved program (its directory stays readable) */
+  binPath: string;
+  label: string;
+}
