@@ -16,7 +16,7 @@
 import { statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { findProjectConfig, loadProject, type LoadProjectOptions } from "../pack/load";
-import type { Command, Project } from "../pack/model";
+import { CONFIRM_STRICTNESS, type Command, type ConfirmMode, type Grants, type Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { asUserError } from "../util/ioerror";
 import { userConfigDir } from "../util/paths";
@@ -53,6 +53,10 @@ export const CONFIRM_KEY = "confirm";
 
 export interface CallContext {
   era: Era;
+  /** who is calling: "local" on stdio, the authenticated principal over HTTP */
+  principal?: string;
+  /** the client's name (clientInfo / User-Agent) when known */
+  client?: string;
   signal: AbortSignal;
   /** legacy: ask the person now (elicitation/create); absent when the client cannot. */
   elicit?: (q: ConfirmQuestion, signal: AbortSignal | undefined) => Promise<PersonAnswer>;
@@ -72,6 +76,30 @@ export interface FrontOptions {
   /** Whether the host's own approval guards a call (`hcpx mcp --host`, src/host/approval.ts). */
   hostApproval?: HostApproval;
   log?: (msg: string) => void;
+  /**
+   * `hcpx mcp --http`: the authenticated principal this front serves. Its
+   * grants apply within the project's (a command must be granted by both),
+   * and of its confirm setting and the project's the stricter wins.
+   */
+  principal?: FrontPrincipal;
+}
+
+export interface FrontPrincipal {
+  id: string;
+  grants: Grants;
+  confirm?: { by: ConfirmMode; timeoutMs?: number };
+}
+
+/** The project as one principal of the team server sees it (see FrontOptions.principal). */
+export function asPrincipal(p: Project, who: FrontPrincipal): Project {
+  const c = who.confirm;
+  const by = c && CONFIRM_STRICTNESS[c.by] > CONFIRM_STRICTNESS[p.confirm.by] ? c.by : p.confirm.by;
+  return {
+    ...p,
+    principal: { id: who.id, kind: "agent" },
+    grants: { allow: who.grants.allow, deny: who.grants.deny, within: p.grants },
+    confirm: { by, timeoutMs: c?.timeoutMs ?? p.confirm.timeoutMs },
+  };
 }
 
 const PACK_FILES = ["surface.json", "policy.json", "SKILL.md"];
@@ -150,6 +178,7 @@ export class McpFront {
   private readonly states: ConfirmStates;
   private readonly log: (msg: string) => void;
   private readonly hostApproval?: HostApproval;
+  private readonly principal?: FrontPrincipal;
   private built = { config: "", packs: "" };
   view!: ExportView;
   tools: McpToolDef[] = [];
@@ -165,6 +194,7 @@ export class McpFront {
     this.states = opts.states ?? new ConfirmStates();
     this.log = opts.log ?? (() => {});
     this.hostApproval = opts.hostApproval;
+    this.principal = opts.principal;
     // At start a broken config is fatal (the CLI reports it, exit 1).
     this.built.config = this.configStamp();
     const project = this.freshProject();
@@ -173,7 +203,8 @@ export class McpFront {
   }
 
   freshProject(): Project {
-    return loadProject(this.loadOpts);
+    const p = loadProject(this.loadOpts);
+    return this.principal ? asPrincipal(p, this.principal) : p;
   }
 
   /** No config at all: the instructions say so. */

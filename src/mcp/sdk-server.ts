@@ -23,7 +23,19 @@ export interface InstanceHooks {
   log: (msg: string) => void;
 }
 
-export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks): Server {
+/** Who calls through this instance: the HTTP listener's principal and the request's User-Agent (stdio: "local"). */
+export interface Caller {
+  principal: string;
+  client?: string;
+}
+
+const CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+const clientName = (info: unknown): string | undefined => {
+  const n = info && typeof info === "object" ? (info as { name?: unknown }).name : undefined;
+  return typeof n === "string" && n ? n.slice(0, 200) : undefined;
+};
+
+export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks, caller: Caller = { principal: "local" }): Server {
   const server = new Server(
     { name: "hcpx", version: VERSION },
     {
@@ -61,7 +73,8 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks): Se
       try {
         if (era === "legacy") {
           const elicit = declaresFormElicitation(server.getClientCapabilities()) ? (q: ConfirmQuestion, s: AbortSignal | undefined) => askLegacy(ctx, q, s, hooks.log) : undefined;
-          return (await front.callTool(req.params.name, input, { era, signal, elicit }, hooks.announce)) as never;
+          const client = clientName(server.getClientVersion()) ?? caller.client;
+          return (await front.callTool(req.params.name, input, { era, principal: caller.principal, ...(client ? { client } : {}), signal, elicit }, hooks.announce)) as never;
         }
         const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
         // InputResponses that are not an object of response objects: a protocol error, nothing runs
@@ -70,11 +83,14 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks): Se
         const dropped = ctx.mcpReq.droppedInputResponseKeys ?? [];
         if (dropped.length) throw new ProtocolError(-32602, `inputResponses ${dropped.map((k) => `'${k}'`).join(", ")} ${dropped.length > 1 ? "are not responses" : "is not a response"} (an object such as {"action": "accept"}); nothing was run`);
         const state = ctx.mcpReq.requestState<unknown>();
+        const client = clientName(envelope[CLIENT_INFO]) ?? caller.client;
         return (await front.callTool(
           req.params.name,
           input,
           {
             era,
+            principal: caller.principal,
+            ...(client ? { client } : {}),
             signal,
             canAskModern: declaresFormElicitation(envelope[CLIENT_CAPS]),
             inputResponses: ctx.mcpReq.inputResponses,
