@@ -4,6 +4,8 @@
 // them (the shared spent store), and an instance with another key says so
 // ("signed by another key") instead of a bare refusal. A state is bound to
 // its principal: another principal cannot answer it.
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -78,6 +80,16 @@ describe("hcpx mcp --http: requestState across instances", () => {
     const state = await ask(a, alice);
     const r = await modern(b.url, bob, "tools/call", { ...transfer, inputResponses: accept, requestState: state });
     expect(r.body.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
+    expect(readFileSync(p.ledger, "utf8")).toBe(before);
+  });
+
+  it("a 2025-era client over HTTP cannot be asked: under confirm person its confirm: true runs nothing (confirm_required)", async () => {
+    const before = readFileSync(p.ledger, "utf8");
+    const l = new ClientV1({ name: "v1", version: "1" }, { capabilities: { elicitation: {} } });
+    await l.connect(new HttpV1(new URL(a.url), { requestInit: { headers: { authorization: `Bearer ${alice}` } } }));
+    const r = await l.callTool({ ...transfer, arguments: { ...transfer.arguments, confirm: true } });
+    expect((r.structuredContent as { error: { code: string } }).error.code).toBe("confirm_required");
+    await l.close();
     expect(readFileSync(p.ledger, "utf8")).toBe(before);
   });
 });
