@@ -17,7 +17,8 @@ import { checkPattern } from "../pack/grants";
 import { locate, parseJson5, readJson5 } from "../pack/json5";
 import type { ConfirmMode, Grants } from "../pack/model";
 import { validate } from "../pack/validate";
-import { removeFile, writeFile, writeNewFile, type Base } from "../util/door";
+import { mkdirs, removeFile, writeFile, writeNewFile, type Base } from "../util/door";
+import { acquireLock } from "../util/fsio";
 import { HcpxError, type Problem } from "../util/errors";
 import { home } from "../util/paths";
 import { CAPS, readTextIfExists } from "../util/readfile";
@@ -223,6 +224,21 @@ function baseFor(file: string): Base {
 
 /** A new token for `principal` (printed once by the CLI); only its hash is kept. */
 export function addToken(file: string, principal: string, replace: boolean): string {
+  return locked(file, () => addTokenLocked(file, principal, replace));
+}
+
+/** Two `hcpx token` runs at once: one waits for the other (a read-modify-write never loses an entry). */
+function locked<T>(file: string, f: () => T): T {
+  mkdirs(baseFor(file), dirname(file));
+  const release = acquireLock(`${file}.lock`, `${file}.lock`, "hcpx token");
+  try {
+    return f();
+  } finally {
+    release();
+  }
+}
+
+function addTokenLocked(file: string, principal: string, replace: boolean): string {
   const tokens = readTokens(file);
   const had = tokens.some((t) => t.principal === principal);
   if (had && !replace) throw new HcpxError({ code: "exists", message: `principal '${principal}' has a token already`, file, hint: "`hcpx token add <principal> --force` replaces it (the old token stops working); `hcpx token remove` removes it" });
@@ -232,11 +248,13 @@ export function addToken(file: string, principal: string, replace: boolean): str
 }
 
 export function removeToken(file: string, principal: string): boolean {
-  const tokens = readTokens(file);
-  const rest = tokens.filter((t) => t.principal !== principal);
-  if (rest.length === tokens.length) return false;
-  writeTokens(file, rest);
-  return true;
+  return locked(file, () => {
+    const tokens = readTokens(file);
+    const rest = tokens.filter((t) => t.principal !== principal);
+    if (rest.length === tokens.length) return false;
+    writeTokens(file, rest);
+    return true;
+  });
 }
 
 /** Token hash → principal, checked against the config: a token of an unknown principal, or one hash for two, is an error. */

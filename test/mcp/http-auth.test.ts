@@ -125,6 +125,18 @@ describe("hcpx mcp --http: static tokens, two principals", () => {
   });
 });
 
+describe("hcpx token", () => {
+  it("concurrent adds lose no token (the tokens file is edited under a lock)", async () => {
+    const p = teamProject({ principals: {} });
+    const { spawn } = await import("node:child_process");
+    const ids = Array.from({ length: 8 }, (_, i) => `p${i}`);
+    const codes = await Promise.all(ids.map((id) => new Promise<number | null>((r) => spawn(process.execPath, [HCPX, "token", "add", id], { cwd: p.dir, env: p.env, stdio: "ignore" }).on("close", r))));
+    expect(codes).toEqual(ids.map(() => 0));
+    const list = spawnSync(process.execPath, [HCPX, "token", "list", "--json"], { cwd: p.dir, env: p.env, encoding: "utf8" });
+    expect((JSON.parse(list.stdout) as { data: { tokens: { principal: string }[] } }).data.tokens.map((t) => t.principal).sort()).toEqual(ids);
+  }, 60_000);
+});
+
 describe("hcpx mcp --http: JWTs from the team's identity provider", () => {
   let iss: Awaited<ReturnType<typeof testIssuer>>;
   let p: TeamProject;

@@ -39,6 +39,7 @@ export function baseEnv(): NodeJS.ProcessEnv {
   scratchHome ??= mkdtempSync(join(tmpdir(), "hcpx-home-"));
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: scratchHome, NO_COLOR: "1" };
   delete env.XDG_CONFIG_HOME;
+  delete env.XDG_STATE_HOME;
   delete env.HCP_CONFIG;
   delete env.FORCE_COLOR;
   return env;
