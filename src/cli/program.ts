@@ -2,7 +2,7 @@
 // main.ts for everything but the plain `hcpx exec` form, which main.ts parses
 // itself. Each command's code is loaded with import() only when that command
 // runs: dist/commands/<name>.mjs, a bundle of its own (scripts/build.mjs).
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError } from "commander";
 import { MCP_DEFAULTS } from "./fast-exec";
 import { sayErrRaw, sayRaw } from "./output";
 
