@@ -1,4 +1,4 @@
-// `hcpx mcp --http` (experimental, src/mcp/http.ts): the same front over
+// `hcpx mcp --http 0 --no-auth` (src/mcp/http.ts): the same front over
 // loopback Streamable HTTP, both eras, with the SDK v2 client's real HTTP
 // transport and the v1 client's; a foreign Host header is refused (DNS rebinding).
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
