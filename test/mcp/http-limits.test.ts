@@ -6,6 +6,7 @@
 // client.
 import { connect } from "node:net";
 import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addLeakyPack } from "./support";
 import { addToken, modern, refusal, serve, teamProject, type Served, type TeamProject } from "./http-support";
@@ -42,6 +43,15 @@ describe("hcpx mcp --http: where and whether it serves", () => {
       expect(r.stderr, text).toMatch(want);
       expect(r.stderr).toContain("server.json5");
     }
+    // a shared key file others may read, or a key_env that is not set
+    const key = join(p.dir, "team.key");
+    writeFileSync(key, "k".repeat(64), { mode: 0o644 });
+    writeFileSync(p.serverConfig, JSON.stringify({ request_state: { key_file: key }, principals: { alice: { grants: { allow: ["ledger.*"] } } } }));
+    const k = refusal(p, ["--http", "0", "--server-config", p.serverConfig]);
+    expect(k.status).toBe(1);
+    expect(k.stderr).toMatch(/the requestState key file is readable or writable by others/);
+    writeFileSync(p.serverConfig, JSON.stringify({ request_state: { key_env: "NO_SUCH_KEY_VAR" }, principals: { alice: { grants: { allow: ["ledger.*"] } } } }));
+    expect(refusal(p, ["--http", "0", "--server-config", p.serverConfig]).stderr).toMatch(/names \$NO_SUCH_KEY_VAR, which is not set/);
     // a token of a principal the config does not name
     writeFileSync(p.serverConfig, JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.*"] } }, bob: { grants: { allow: ["ledger.*"] } } } }));
     addToken(p, "bob");

@@ -32,10 +32,11 @@ describe("hcpx mcp --http: requestState across instances", () => {
     const principals = { alice: { grants: { allow: ["ledger.*"] } }, bob: { grants: { allow: ["ledger.*"] } } };
     p = teamProject({ request_state: { key_file: keyFile() }, principals });
     const other = join(p.dir, "other.json5");
-    writeFileSync(other, JSON.stringify({ request_state: { key_file: keyFile() }, tokens_file: join(p.state, "hcpx", "tokens.json"), principals }));
+    // the other instance's key comes from an environment variable (request_state.key_env)
+    writeFileSync(other, JSON.stringify({ request_state: { key_env: "TEAM_STATE_KEY" }, tokens_file: join(p.state, "hcpx", "tokens.json"), principals }));
     alice = addToken(p, "alice");
     bob = addToken(p, "bob");
-    [a, b, c] = await Promise.all([serve(p, ["--server-config", p.serverConfig]), serve(p, ["--server-config", p.serverConfig]), serve(p, ["--server-config", other])]);
+    [a, b, c] = await Promise.all([serve(p, ["--server-config", p.serverConfig]), serve(p, ["--server-config", p.serverConfig]), serve(p, ["--server-config", other], { TEAM_STATE_KEY: randomBytes(32).toString("hex") })]);
   }, 60_000);
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop(), c?.stop()]);
