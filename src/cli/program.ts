@@ -94,7 +94,7 @@ program
   );
 program
   .command("mcp")
-  .description("serve the granted packs as a stdio MCP server: the tool `hcp` (or one tool per command), hcp__read_skill, Skills as resources")
+  .description("serve the granted packs as an MCP server (stdio; Streamable HTTP for a team with --http): the tool `hcp` (or one tool per command), hcp__read_skill, Skills as resources")
   .option("--shape <shape>", "single (one tool `hcp`) or per-command (one tool per granted command)", MCP_DEFAULTS.shape)
   .option("--no-watch", "do not watch the config and packs for changes (each request still checks them)")
   .option("--http <[addr:]port>", "serve Streamable HTTP for a team instead of stdio (loopback unless --bind-public; docs/http.md)")
@@ -398,7 +398,7 @@ program
   const examples: Record<string, string[]> = {
     generate: ["hcpx generate", "hcpx generate --check   # CI: exit 1 when .hcp/generated is stale"],
     lint: ["hcpx lint packs/ledger", "hcpx lint --json        # every activated pack"],
-    mcp: ["hcpx mcp                # started by an MCP host; see `hcpx adopt`", "hcpx mcp --shape per-command"],
+    mcp: ["hcpx mcp                # started by an MCP host; see `hcpx adopt`", "hcpx mcp --shape per-command", "hcpx mcp --http 8080 --server-config server.json5   # a team server (docs/http.md)"],
     exec: ["hcpx exec ledger balance -- account=checking", "hcpx exec ledger transfer --confirm --json -- from=checking to=savings amount=100"],
     pack: ["hcpx pack new gitx --wrap git", "hcpx pack from-openapi openapi.json --id todo"],
     add: ["hcpx pack add @acme/hcp-pack-jira@^1 --yes", "hcpx pack add git+https://example.com/packs/notes.git#v1.2.0", "hcpx pack add ./vendor/notes-pack"],
