@@ -25,6 +25,8 @@ describe("hcpx mcp --http: where and whether it serves", () => {
     expect(c.stderr).toMatch(/--no-auth serves loopback only/);
     const d = refusal(p, ["--http", "nope"]);
     expect(d.status).toBe(64);
+    expect(refusal(p, ["--http", "0", "--server-config", p.serverConfig, "--host", "claude"]).stderr).toMatch(/--host .* does not go with --http/);
+    expect(refusal(p, ["--server-config", p.serverConfig]).stderr).toMatch(/go with --http/);
   });
 
   it("a server config with an unknown key, a duplicate key, overlapping principals or a stray token does not start", async () => {
