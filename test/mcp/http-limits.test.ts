@@ -134,3 +134,17 @@ describe("hcpx mcp --http: Binding values stay on the server", () => {
   });
 });
 
+
+describe("the team server is not on `hcpx exec`'s path", () => {
+  it("exec's bundles hold none of it (jose, the tokens, the key, the metadata); the mcp bundle does", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { REPO } = await import("../support/hcpx");
+    const marks = ["ERR_JWKS_NO_MATCHING_KEY", "request-state.key", "tokens.json", "/.well-known/oauth-protected-resource"];
+    const mcp = readFileSync(join(REPO, "dist", "commands", "mcp.cjs"), "utf8");
+    for (const m of marks) expect(mcp, m).toContain(m);
+    for (const f of [join("commands", "exec.cjs"), "hcpx.cjs"]) {
+      const text = readFileSync(join(REPO, "dist", f), "utf8");
+      for (const m of marks) expect(text, `${f}: ${m}`).not.toContain(m);
+    }
+  });
+});
