@@ -47,7 +47,7 @@ function startHcpx() {
   writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify(config, null, 2));
   const home = join(dir, "home");
   mkdirSync(home);
-  const child = spawn(process.execPath, [join(REPO, "dist", "hcpx.cjs"), "mcp", "--shape", "per-command", "--http", "0"], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: home, LEDGER_FILE: join(dir, "ledger.json"), LEDGER_SEED: "1" }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [join(REPO, "dist", "hcpx.cjs"), "mcp", "--shape", "per-command", "--http", "0", "--no-auth"], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: home, LEDGER_FILE: join(dir, "ledger.json"), LEDGER_SEED: "1" }, stdio: ["ignore", "ignore", "pipe"] });
   return new Promise((resolve, reject) => {
     let err = "";
     const t = setTimeout(() => reject(new Error(`hcpx mcp --http did not start:\n${err}`)), 20000);

@@ -2,7 +2,7 @@
 // main.ts for everything but the plain `hcpx exec` form, which main.ts parses
 // itself. Each command's code is loaded with import() only when that command
 // runs: dist/commands/<name>.mjs, a bundle of its own (scripts/build.mjs).
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError } from "commander";
 import { MCP_DEFAULTS } from "./fast-exec";
 import { sayErrRaw, sayRaw } from "./output";
 
@@ -97,13 +97,16 @@ program
   );
 program
   .command("mcp")
-  .description("serve the granted packs as a stdio MCP server: the tool `hcp` (or one tool per command), hcp__read_skill, Skills as resources")
+  .description("serve the granted packs as an MCP server (stdio; Streamable HTTP for a team with --http): the tool `hcp` (or one tool per command), hcp__read_skill, Skills as resources")
   .option("--shape <shape>", "single (one tool `hcp`) or per-command (one tool per granted command)", MCP_DEFAULTS.shape)
   .option("--no-watch", "do not watch the config and packs for changes (each request still checks them)")
-  .addOption(new Option("--http <port>", "experimental: serve Streamable HTTP on 127.0.0.1:<port> instead of stdio").hideHelp())
+  .option("--http <[addr:]port>", "serve Streamable HTTP for a team instead of stdio (loopback unless --bind-public; docs/http.md)")
+  .option("--server-config <file>", "with --http: the principals, their grants, tokens and JWT issuer, limits, the shared requestState key")
+  .option("--bind-public", "with --http: allow an address other than loopback (behind a TLS reverse proxy)")
+  .option("--no-auth", "with --http: serve without authentication, loopback only (local tests, the conformance suite)")
   .option("--host <id>", "the host that starts this server (adopt's entry): its approval rules, while in force, are the one question under confirm \"host\"")
   .action(
-    act(async (opts: { shape?: string; watch?: boolean; http?: string; host?: string }) => {
+    act(async (opts: { shape?: string; watch?: boolean; http?: string; host?: string; serverConfig?: string; bindPublic?: boolean; auth?: boolean }) => {
       const { loadCommand } = await import("./load-command");
       const { fileURLToPath } = await import("node:url");
       const { dirname } = await import("node:path");
@@ -113,6 +116,28 @@ program
       return code;
     }),
   );
+const tokenGroup = program.command("token").description("the static bearer tokens of `hcpx mcp --http` (docs/http.md): add prints a token once, only its hash is kept");
+tokenGroup
+  .command("add")
+  .description("make a token for a principal of the server config; printed once, its sha256 kept in the tokens file")
+  .argument("<principal>", "principal id, as in the server config's principals")
+  .option("--server-config <file>", "check the principal against this config and use its tokens_file")
+  .option("--force", "replace the principal's token (the old one stops working)")
+  .option("--json", "print the result envelope")
+  .action(act(async (principal: string, opts: { serverConfig?: string; force?: boolean; json?: boolean }) => (await import("./commands/token")).runAdd(principal, { ...opts, ...globals() })));
+tokenGroup
+  .command("list")
+  .description("list the principals that have a token (never the tokens)")
+  .option("--server-config <file>", "use its tokens_file and flag tokens of principals it does not name")
+  .option("--json", "print the result envelope")
+  .action(act(async (opts: { serverConfig?: string; json?: boolean }) => (await import("./commands/token")).runList({ ...opts, ...globals() })));
+tokenGroup
+  .command("remove")
+  .description("remove a principal's token: it stops authenticating at the next request")
+  .argument("<principal>", "principal id")
+  .option("--server-config <file>", "use its tokens_file")
+  .option("--json", "print the result envelope")
+  .action(act(async (principal: string, opts: { serverConfig?: string; json?: boolean }) => (await import("./commands/token")).runRemove(principal, { ...opts, ...globals() })));
 program
   .command("exec")
   .description("run one command of an activated pack through the runtime (grant, confirm, Binding) and print its result envelope")
@@ -403,7 +428,7 @@ program
   const examples: Record<string, string[]> = {
     generate: ["hcpx generate", "hcpx generate --check   # CI: exit 1 when .hcp/generated is stale"],
     lint: ["hcpx lint packs/ledger", "hcpx lint --json        # every activated pack"],
-    mcp: ["hcpx mcp                # started by an MCP host; see `hcpx adopt`", "hcpx mcp --shape per-command"],
+    mcp: ["hcpx mcp                # started by an MCP host; see `hcpx adopt`", "hcpx mcp --shape per-command", "hcpx mcp --http 8080 --server-config server.json5   # a team server (docs/http.md)"],
     exec: ["hcpx exec ledger balance -- account=checking", "hcpx exec ledger transfer --confirm --json -- from=checking to=savings amount=100"],
     pack: ["hcpx pack new gitx --wrap git", "hcpx pack from-openapi openapi.json --id todo"],
     add: ["hcpx pack add @acme/hcp-pack-jira@^1 --yes", "hcpx pack add git+https://example.com/packs/notes.git#v1.2.0", "hcpx pack add ./vendor/notes-pack"],

@@ -6,10 +6,14 @@
 // state once. Anything else — a tampered, replayed, expired or mismatched
 // state — is refused with the reason, and nothing runs.
 //
-// The key is per process (random) unless one is given: the HTTP server with
-// several instances shares it through configuration (the HTTP issue).
+// The key is per process (random) unless one is given: `hcpx mcp --http`
+// gives the user's key (or the one its instances share through the server
+// config, src/mcp/team-config.ts), and each state names its key by a short
+// id, so an instance holding another key says so instead of "tampered".
+// Spent states are remembered in memory and, when given, in a store every
+// instance shares (`spend`): an answer runs at most one call across them.
 // Pure node:crypto: no SDK here.
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 export { argsHash } from "../util/argshash";
 
 /** What one state binds. */
@@ -35,12 +39,14 @@ interface Payload extends ConfirmBinding {
   nonce: string;
   /** expiry, ms since the epoch */
   exp: number;
+  /** the signing key's id (not secret: a hash prefix) */
+  k?: string;
 }
 
 /** Why a state was refused; `message` says it to the caller. */
 export class ConfirmStateError extends Error {
   constructor(
-    readonly reason: "malformed" | "tampered" | "expired" | "replayed" | "mismatch",
+    readonly reason: "malformed" | "tampered" | "expired" | "replayed" | "mismatch" | "other_key",
     message: string,
   ) {
     super(message);
@@ -54,6 +60,10 @@ export interface ConfirmStateOptions {
   /** How long a question may wait for its answer (default 10 minutes). */
   ttlMs?: number;
   now?: () => number;
+  /** Mark a state spent where every instance sees it; false when it was spent already. */
+  spend?: (nonce: string, exp: number) => boolean;
+  /** where the key comes from, for the other-key message */
+  keySource?: string;
 }
 
 const PREFIX = "hcpx1.";
@@ -62,6 +72,9 @@ export class ConfirmStates {
   private readonly key: Uint8Array;
   private readonly ttlMs: number;
   private readonly now: () => number;
+  private readonly kid: string;
+  private readonly spend?: (nonce: string, exp: number) => boolean;
+  private readonly keySource?: string;
   /** nonce → expiry of the states already answered (kept until they expire) */
   private readonly used = new Map<string, number>();
 
@@ -70,6 +83,9 @@ export class ConfirmStates {
     this.key = opts.key ?? randomBytes(32);
     this.ttlMs = opts.ttlMs ?? 10 * 60_000;
     this.now = opts.now ?? Date.now;
+    this.kid = createHash("sha256").update("hcpx.requestState.kid\0").update(this.key).digest("base64url").slice(0, 11);
+    this.spend = opts.spend;
+    this.keySource = opts.keySource;
   }
 
   mint(b: ConfirmBinding): string {
@@ -83,6 +99,7 @@ export class ConfirmStates {
       ...(b.inputs && Object.keys(b.inputs).length ? { inputs: b.inputs } : {}),
       nonce: randomBytes(16).toString("base64url"),
       exp: this.now() + this.ttlMs,
+      k: this.kid,
     };
     const body = Buffer.from(JSON.stringify(p)).toString("base64url");
     return `${PREFIX}${body}.${this.sign(body)}`;
@@ -102,7 +119,16 @@ export class ConfirmStates {
     const body = rest.slice(0, dot);
     const mac = Buffer.from(rest.slice(dot + 1), "base64url");
     const want = Buffer.from(this.sign(body), "base64url");
-    if (mac.length !== want.length || !timingSafeEqual(mac, want)) throw new ConfirmStateError("tampered", "requestState failed its integrity check (altered, or issued by another hcpx process); nothing was run; call the tool again to be asked anew");
+    if (mac.length !== want.length || !timingSafeEqual(mac, want)) {
+      const k = this.claimedKid(body);
+      if (k !== undefined && k !== this.kid) {
+        throw new ConfirmStateError(
+          "other_key",
+          `requestState was signed by another key: instances must share one requestState key (request_state.key_file or key_env in the server config, docs/http.md)${this.keySource ? `; this instance's key is ${this.keySource}` : ""}; nothing was run; call the tool again to be asked anew`,
+        );
+      }
+      throw new ConfirmStateError("tampered", "requestState failed its integrity check (altered, or issued by another hcpx process); nothing was run; call the tool again to be asked anew");
+    }
     let p: Payload;
     try {
       p = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as Payload;
@@ -116,8 +142,19 @@ export class ConfirmStates {
     if (p.principal !== call.principal || p.pack !== call.pack || p.verb !== call.verb) {
       throw new ConfirmStateError("mismatch", `the answer is for another call (${p.pack}.${p.verb}), not for ${call.pack}.${call.verb}; nothing was run`);
     }
+    if (this.spend && !this.spend(p.nonce, p.exp)) throw new ConfirmStateError("replayed", "requestState was already answered once (on this or another instance): each answer runs at most one call; nothing was run");
     this.used.set(p.nonce, p.exp);
     return { principal: p.principal, pack: p.pack, verb: p.verb, argsHash: p.argsHash, ...(p.stage === "inputs" ? { stage: p.stage } : {}), ...(p.inputs ? { inputs: p.inputs } : {}) };
+  }
+
+  /** The key id an unverified state claims (only to word the refusal). */
+  private claimedKid(body: string): string | undefined {
+    try {
+      const k = (JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as { k?: unknown }).k;
+      return typeof k === "string" ? k : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   private sign(body: string): string {

@@ -16,7 +16,7 @@
 import { statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { findProjectConfig, loadProject, type LoadProjectOptions } from "../pack/load";
-import type { Command, Project } from "../pack/model";
+import { CONFIRM_STRICTNESS, type Command, type ConfirmMode, type Grants, type Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { asUserError } from "../util/ioerror";
 import { userConfigDir } from "../util/paths";
@@ -88,6 +88,30 @@ export interface FrontOptions {
   host?: string;
   /** where each call's audit record goes (default: the audit log; tests give their own) */
   audit?: (rec: AuditRecord) => void;
+  /**
+   * `hcpx mcp --http`: the authenticated principal this front serves. Its
+   * grants apply within the project's (a command must be granted by both),
+   * and of its confirm setting and the project's the stricter wins.
+   */
+  principal?: FrontPrincipal;
+}
+
+export interface FrontPrincipal {
+  id: string;
+  grants: Grants;
+  confirm?: { by: ConfirmMode; timeoutMs?: number };
+}
+
+/** The project as one principal of the team server sees it (see FrontOptions.principal). */
+export function asPrincipal(p: Project, who: FrontPrincipal): Project {
+  const c = who.confirm;
+  const by = c && CONFIRM_STRICTNESS[c.by] > CONFIRM_STRICTNESS[p.confirm.by] ? c.by : p.confirm.by;
+  return {
+    ...p,
+    principal: { id: who.id, kind: "agent" },
+    grants: { allow: who.grants.allow, deny: who.grants.deny, within: p.grants },
+    confirm: { by, timeoutMs: c?.timeoutMs ?? p.confirm.timeoutMs },
+  };
 }
 
 /** What one call's audit record learns on its way through the front. */
@@ -186,6 +210,7 @@ export class McpFront {
   private readonly via: "stdio" | "http";
   private readonly host?: string;
   private readonly audit: (rec: AuditRecord) => void;
+  private readonly principal?: FrontPrincipal;
   private built = { config: "", packs: "" };
   view!: ExportView;
   tools: McpToolDef[] = [];
@@ -208,6 +233,7 @@ export class McpFront {
       const w = new AuditWriter(this.log);
       this.audit = (rec) => w.write(rec);
     }
+    this.principal = opts.principal;
     // At start a broken config is fatal (the CLI reports it, exit 1).
     this.built.config = this.configStamp();
     const project = this.freshProject();
@@ -216,7 +242,8 @@ export class McpFront {
   }
 
   freshProject(): Project {
-    return loadProject(this.loadOpts);
+    const p = loadProject(this.loadOpts);
+    return this.principal ? asPrincipal(p, this.principal) : p;
   }
 
   /** No config at all: the instructions say so. */

@@ -1,41 +1,78 @@
-// `hcpx mcp --http <port>` (experimental, hidden): the same front (front.ts)
-// and the same SDK server instances (sdk-server.ts) over Streamable HTTP,
-// through the SDK v2's createMcpHandler (both eras per request: legacy
-// stateless and 2026-07-28). Loopback only, with the SDK's Host and Origin
-// validation against DNS rebinding. A minimal listener: what the conformance
-// suite needs; the HTTP issue grows it (principals, shared signing key,
-// limits, audit) — this module is its seam.
+// `hcpx mcp --http [addr:]port`: the same front (front.ts) and the same SDK
+// server instances (sdk-server.ts) over Streamable HTTP, through the SDK v2's
+// createMcpHandler: 2026-07-28 requests statelessly, 2025-era clients through
+// the SDK's stateless legacy leg. On loopback by default; another address
+// only when the CLI was told so (--bind-public: TLS is the reverse proxy's).
+//
+// Every request, in this order: the Host and Origin checks (DNS rebinding);
+// the Protected Resource Metadata (RFC 9728) for anyone; then the bearer
+// token → a principal (auth.ts), or 401 with WWW-Authenticate naming the
+// metadata; then the SDK handler, whose server instance serves that
+// principal's front alone (its grants, its confirm). The body is bounded
+// (413 from the SDK) and the request must arrive in time (408 from Node).
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createMcpHandler, hostHeaderValidationResponse, localhostAllowedHostnames, originValidationResponse } from "@modelcontextprotocol/server";
 import type { McpFront } from "./front";
 import { buildServer, type InstanceHooks } from "./sdk-server";
+import { challenge, type Authenticator } from "./auth";
 
 export interface HttpOptions {
-  front: McpFront;
+  /** the front of each principal; with `auth` absent (--no-auth, loopback only) the one front under "local" */
+  fronts: Map<string, McpFront>;
   hooks: InstanceHooks;
   /** 0: any free port */
   port: number;
-  /** only loopback addresses are accepted here */
+  /** the address to bind (default 127.0.0.1); other than loopback only with `public` */
   host?: string;
+  /** the CLI's --bind-public */
+  public?: boolean;
   path?: string;
+  /** absent: no authentication (loopback only) */
+  auth?: Authenticator;
+  /** the public URL of the endpoint (default: the listener's own URL) */
+  resource?: string;
+  /** the JWT issuer, listed as the metadata's authorization server */
+  issuer?: string;
+  /** Host names accepted besides loopback */
+  allowedHosts?: string[];
+  maxBodyBytes?: number;
+  requestTimeoutMs?: number;
 }
 
 export interface HttpListener {
   url: string;
+  resource: string;
   server: HttpServer;
   close(): Promise<void>;
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+export const isLoopback = (h: string) => LOOPBACK.has(h) || /^127\.\d+\.\d+\.\d+$/.test(h);
+const PRM = "/.well-known/oauth-protected-resource";
 
 export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
   const host = o.host ?? "127.0.0.1";
-  if (!LOOPBACK.has(host)) throw new Error(`hcpx mcp --http binds loopback only (127.0.0.1, ::1), not ${host}`);
+  if (!isLoopback(host) && !o.public) throw new Error(`hcpx mcp --http binds loopback only (127.0.0.1, ::1), not ${host}, unless told otherwise (--bind-public)`);
+  if (!isLoopback(host) && !o.auth) throw new Error("hcpx mcp --http without authentication binds loopback only");
   const path = o.path ?? "/mcp";
-  const handler = createMcpHandler(({ era }) => buildServer(o.front, era, o.hooks), { onerror: (e) => o.hooks.log(`http: ${e.message}`) });
-  const allowed = localhostAllowedHostnames();
-  const server = createServer((req, res) => void handle(req, res));
+  const handler = createMcpHandler(
+    ({ era, authInfo, requestInfo }) => {
+      const principal = o.auth ? (authInfo?.extra?.principal as string | undefined) : "local";
+      const front = principal !== undefined ? o.fronts.get(principal) : undefined;
+      // the listener authenticated the request before the handler saw it: no front here is a bug, never a default
+      if (!front || !principal) throw new Error("no principal for this request");
+      const ua = requestInfo?.headers.get("user-agent") ?? undefined;
+      return buildServer(front, era, o.hooks, { principal, ...(ua ? { client: ua.slice(0, 200) } : {}) });
+    },
+    { onerror: (e) => o.hooks.log(`http: ${e.message}`), maxRequestBodySize: o.maxBodyBytes ?? 1024 * 1024 },
+  );
+  let allowed = localhostAllowedHostnames();
+  const timeout = o.requestTimeoutMs ?? 30_000;
+  const server = createServer({ requestTimeout: timeout, headersTimeout: Math.min(timeout, 20_000), connectionsCheckingInterval: Math.min(1000, timeout) }, (req, res) => void handle(req, res));
+  let resource = "";
+  let metaUrl = "";
+  let meta = "";
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
@@ -44,8 +81,19 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
       const guard = hostHeaderValidationResponse(request, allowed) ?? originValidationResponse(request, allowed);
       let response: Response;
       if (guard) response = guard;
-      else if (url.pathname !== path) response = new Response("not found", { status: 404 });
-      else response = await handler.fetch(request);
+      else if (url.pathname === PRM || url.pathname === PRM + path || url.pathname === PRM + new URL(resource).pathname) {
+        response = request.method === "GET" || request.method === "HEAD" ? new Response(request.method === "HEAD" ? null : meta, { status: 200, headers: { "content-type": "application/json", "cache-control": "max-age=300" } }) : new Response("method not allowed", { status: 405, headers: { allow: "GET, HEAD" } });
+      } else if (url.pathname !== path) response = new Response("not found", { status: 404 });
+      else if (!o.auth) response = await handler.fetch(request);
+      else {
+        const who = await o.auth.authenticate(request.headers.get("authorization"));
+        if (!who.ok) {
+          // the body is not read: a refused request costs nothing more
+          response = Response.json({ error: who.error, ...(who.description ? { error_description: who.description } : {}) }, { status: 401, headers: { "www-authenticate": challenge(metaUrl, who) } });
+        } else {
+          response = await handler.fetch(request, { authInfo: { token: "", clientId: who.principal, scopes: [], ...(who.expiresAt ? { expiresAt: who.expiresAt } : {}), resource: new URL(resource), extra: { principal: who.principal } } });
+        }
+      }
       await send(response, res);
     } catch (e) {
       o.hooks.log(`http: ${(e as Error).message}`);
@@ -60,8 +108,14 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
   });
   const a = server.address() as AddressInfo;
   const url = `http://${a.family === "IPv6" ? `[${a.address}]` : a.address}:${a.port}${path}`;
+  resource = o.resource ?? url;
+  const r = new URL(resource);
+  metaUrl = `${r.origin}${PRM}${r.pathname === "/" ? "" : r.pathname}`;
+  meta = JSON.stringify({ resource, ...(o.issuer ? { authorization_servers: [o.issuer] } : {}), bearer_methods_supported: ["header"], resource_name: "hcpx (HCP packs)" });
+  allowed = [...new Set([...allowed, ...(isLoopback(host) ? [] : [host]), r.hostname, ...(o.allowedHosts ?? [])])];
   return {
     url,
+    resource,
     server,
     close: async () => {
       await handler.close().catch(() => {});

@@ -25,7 +25,18 @@ export interface InstanceHooks {
   log: (msg: string) => void;
 }
 
-export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks): Server {
+/** Who calls through this instance: the HTTP listener's principal and the request's User-Agent (stdio: "local"). */
+export interface Caller {
+  principal: string;
+  client?: string;
+}
+
+const clientName = (info: unknown): string | undefined => {
+  const n = info && typeof info === "object" ? (info as { name?: unknown }).name : undefined;
+  return typeof n === "string" && n ? n.slice(0, 200) : undefined;
+};
+
+export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks, caller: Caller = { principal: "local" }): Server {
   const server = new Server(
     { name: "hcpx", version: VERSION },
     {
@@ -70,8 +81,8 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks): Se
               : r.method === "sampling/createMessage"
                 ? ctx.mcpReq.requestSampling(r.params as never, { timeout, signal: s })
                 : server.listRoots(undefined, { timeout, signal: s });
-          const client = server.getClientVersion()?.name;
-          return (await front.callTool(req.params.name, input, { era, signal, elicit, clientCaps: caps, askInput, ...(client ? { client } : {}) }, hooks.announce)) as never;
+          const client = clientName(server.getClientVersion()) ?? caller.client;
+          return (await front.callTool(req.params.name, input, { era, principal: caller.principal, ...(client ? { client } : {}), signal, elicit, clientCaps: caps, askInput }, hooks.announce)) as never;
         }
         const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
         // InputResponses that are not an object of response objects: a protocol error, nothing runs
@@ -80,13 +91,14 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks): Se
         const dropped = ctx.mcpReq.droppedInputResponseKeys ?? [];
         if (dropped.length) throw new ProtocolError(-32602, `inputResponses ${dropped.map((k) => `'${k}'`).join(", ")} ${dropped.length > 1 ? "are not responses" : "is not a response"} (an object such as {"action": "accept"}); nothing was run`);
         const state = ctx.mcpReq.requestState<unknown>();
-        const info = envelope[CLIENT_INFO];
-        const client = info && typeof info === "object" && typeof (info as { name?: unknown }).name === "string" ? (info as { name: string }).name : undefined;
+        const client = clientName(envelope[CLIENT_INFO]) ?? caller.client;
         return (await front.callTool(
           req.params.name,
           input,
           {
             era,
+            principal: caller.principal,
+            ...(client ? { client } : {}),
             signal,
             ...(client ? { client } : {}),
             canAskModern: declaresFormElicitation(envelope[CLIENT_CAPS]),

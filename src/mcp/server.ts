@@ -105,17 +105,56 @@ export class Instances {
   }
 }
 
+export interface HttpServeOptions {
+  host: string;
+  port: number;
+  /** --bind-public: an address other than loopback */
+  public?: boolean;
+  /** --server-config: the principals, tokens, JWT issuer, limits, shared key */
+  serverConfig?: string;
+  /** --no-auth: no authentication, loopback only (tests, the conformance suite) */
+  noAuth?: boolean;
+}
+
 /**
- * `hcpx mcp --http <port>` (experimental): the same front over loopback
- * Streamable HTTP (src/mcp/http.ts); prints the URL on stderr; stops on a signal.
+ * `hcpx mcp --http [addr:]port`: the same front over Streamable HTTP
+ * (src/mcp/http.ts), one front per principal of the server config
+ * (src/mcp/team-config.ts); prints the URL on stderr; stops on a signal.
  */
-export async function serveHttp(opts: ServeOptions, port: number): Promise<void> {
+export async function serveHttp(opts: ServeOptions, h: HttpServeOptions): Promise<void> {
   (globalThis as Record<symbol, unknown>)[Symbol.for("hcpx.mcp.keepAlive")] = true;
-  const front = new McpFront({ shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, via: "http" });
+  const tc = await import("./team-config");
+  const { ConfirmStates } = await import("./confirm-state");
+  const cfg = h.serverConfig !== undefined ? tc.loadServerConfig(h.serverConfig) : undefined;
+  const tokens = cfg ? tc.liveTokenTable(cfg, log) : undefined;
+  const { key, source } = tc.requestStateKey(cfg);
+  const states = new ConfirmStates({ key, keySource: source, spend: tc.spentStore(cfg?.spentDir) });
+  const base = { shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, states, via: "http" as const };
+  const fronts = new Map<string, McpFront>();
+  if (cfg) for (const [id, p] of cfg.principals) fronts.set(id, new McpFront({ ...base, principal: p }));
+  else fronts.set("local", new McpFront(base));
   const live = new Instances();
   const { listenHttp } = await import("./http");
-  const l = await listenHttp({ front, hooks: live.hooks(), port });
-  log(`serving ${front.view.packs.length} pack(s), ${front.tools.length} tool(s) at ${l.url}`);
+  let auth: import("./auth").Authenticator | undefined;
+  const resource = cfg?.resource;
+  if (cfg) {
+    const { authenticator } = await import("./auth");
+    // the audience needs the URL: known from the config, or the listener's own (set below, before any request)
+    let own = resource ?? "";
+    const lazy = { authenticate: (hdr: string | null) => (inner ??= authenticator(cfg, tokens!, own)).authenticate(hdr) };
+    let inner: import("./auth").Authenticator | undefined;
+    auth = lazy;
+    const l = await listenHttp({ fronts, hooks: live.hooks(), port: h.port, host: h.host, public: h.public, auth, resource, issuer: cfg.jwt?.issuer, allowedHosts: cfg.allowedHosts, maxBodyBytes: cfg.maxBodyBytes, requestTimeoutMs: cfg.requestTimeoutMs });
+    own = l.resource;
+    return started(l, fronts, live, `${cfg.principals.size} principal(s), ${tokens!().size} token(s)${cfg.jwt ? `, JWTs from ${cfg.jwt.issuer}` : ""}`);
+  }
+  const l = await listenHttp({ fronts, hooks: live.hooks(), port: h.port, host: h.host, public: h.public });
+  return started(l, fronts, live, "NO AUTHENTICATION (--no-auth, loopback only)");
+}
+
+function started(l: import("./http").HttpListener, fronts: Map<string, McpFront>, live: Instances, who: string): void {
+  const any = [...fronts.values()][0];
+  log(`serving ${any?.view.packs.length ?? 0} pack(s) to ${who} at ${l.url}${l.resource !== l.url ? ` (public URL ${l.resource})` : ""}`);
   let closing = false;
   const stop = async (why: string) => {
     if (closing) return;

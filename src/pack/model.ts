@@ -63,6 +63,8 @@ export interface Pack {
 export interface Grants {
   allow: string[];
   deny: string[];
+  /** a ceiling these grants stay within: a command is granted only when it grants it too (`hcpx mcp --http`: a principal's grants within the project's) */
+  within?: Grants;
 }
 
 export interface Sandbox {

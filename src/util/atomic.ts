@@ -27,7 +27,8 @@ export function atomicWrite(file: string, text: string | Uint8Array, forceMode?:
   }
   const tmp = join(dir, `.${basename(file)}.hcpx-${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
   try {
-    writeFileSync(tmp, text, { flag: "wx" });
+    // created with its final mode when one is known (an owner-only file is never readable by others, not even as a temp file)
+    writeFileSync(tmp, text, { flag: "wx", ...(mode !== undefined ? { mode } : {}) });
     if (mode !== undefined) chmodSync(tmp, mode);
     writeStep();
     renameSync(tmp, file);

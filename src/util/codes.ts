@@ -164,6 +164,12 @@ export const ERRORS = {
   broken_packs: { hint: "`hcpx lint` names what is wrong in each" },
   review: { hint: "read what changed before you use it" },
   failed: { hint: "the messages above say what went wrong" },
+  // ---- the team server (hcpx mcp --http, hcpx token: docs/http.md) ----
+  server_config_required: { hint: "`hcpx mcp --http PORT --server-config FILE` names the principals (docs/http.md); `--no-auth` serves without authentication on loopback only", usage: true },
+  not_loopback: { hint: "binding another address than loopback needs --bind-public (put a TLS reverse proxy in front, docs/http.md); --no-auth is loopback only", usage: true },
+  principal_overlap: { hint: "a token or a JWT subject is one principal: remove it from the others" },
+  unknown_principal: { hint: "add the principal to the server config's principals, or `hcpx token remove` its token" },
+  bad_state_key: { hint: "the requestState key is at least 32 characters (`openssl rand -hex 32`), in an owner-only file or an environment variable named by the server config (docs/http.md)" },
   // ---- hcpx itself ----
   internal: { hint: "this is a bug in hcpx; rerun with HCPX_DEBUG=1 for details and report it" },
 } as const satisfies Record<string, CodeInfo>;

@@ -69,6 +69,10 @@ const CASES: Record<string, Case> = {
   doctor: { ok: { args: ["doctor"] }, fail: { args: ["doctor"], setup: (d) => writeFileSync(join(d, "hcp.config.json5"), "{ packs: [ \n") } },
   status: { ok: { args: ["status"] }, fail: { args: ["status"], setup: (d) => writeFileSync(join(d, "hcp.config.json5"), '{ packs: ["./packs/nosuch"] }\n') } },
   completion: { ok: { args: ["completion", "bash"] }, fail: { args: ["completion", "tcsh"], exit: 64 } },
+  // the runs share one scratch HOME (and state directory): each row its own principal
+  "token add": { ok: { args: ["token", "add", `ta-${process.pid}`] }, fail: { args: ["token", "add", "alice", "--server-config", "nosuch.json5"] } },
+  "token list": { ok: { args: ["token", "list"] }, fail: { args: ["token", "list", "--server-config", "nosuch.json5"] } },
+  "token remove": { ok: { args: ["token", "remove", `tr-${process.pid}`], setup: (d) => hcpxIn(d, ["token", "add", `tr-${process.pid}`]) }, fail: { args: ["token", "remove", `nobody-${process.pid}`] } },
 };
 /** Commands without --json, and why. */
 const NO_JSON: Record<string, string> = { mcp: "its stdout is the MCP stream (README: Exit codes)" };

@@ -1,4 +1,4 @@
-// `hcpx mcp --http` (experimental, src/mcp/http.ts): the same front over
+// `hcpx mcp --http 0 --no-auth` (src/mcp/http.ts): the same front over
 // loopback Streamable HTTP, both eras, with the SDK v2 client's real HTTP
 // transport and the v1 client's; a foreign Host header is refused (DNS rebinding).
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
@@ -14,7 +14,7 @@ describe("hcpx mcp --http", () => {
   it("serves both eras on 127.0.0.1 and refuses a foreign Host", async () => {
     const p = ledgerProject({ packs: ["ledger"] });
     writeConfig(p.config, { packs: ["./packs/ledger"], principal: { id: "test", kind: "agent" }, grants: { allow: ["ledger.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } });
-    const child = spawn(process.execPath, [HCPX, "mcp", "--http", "0"], { cwd: p.dir, env: { PATH: process.env.PATH ?? "", HOME: p.home, LEDGER_FILE: p.ledger }, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [HCPX, "mcp", "--http", "0", "--no-auth"], { cwd: p.dir, env: { PATH: process.env.PATH ?? "", HOME: p.home, LEDGER_FILE: p.ledger }, stdio: ["ignore", "ignore", "pipe"] });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let err = "";
@@ -55,6 +55,6 @@ describe("hcpx mcp --http", () => {
 
   it("binds loopback only", async () => {
     const { listenHttp } = await import("../../src/mcp/http");
-    await expect(listenHttp({ front: {} as never, hooks: {} as never, port: 0, host: "0.0.0.0" })).rejects.toThrow(/loopback only/);
+    await expect(listenHttp({ fronts: new Map(), hooks: {} as never, port: 0, host: "0.0.0.0" })).rejects.toThrow(/loopback only/);
   });
 });

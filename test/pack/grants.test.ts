@@ -13,6 +13,14 @@ describe("grants", () => {
     expect(isGranted(g, "git", "status")).toBe(false);
     expect(isGranted({ allow: [], deny: [] }, "ledger", "balance")).toBe(false);
   });
+  it("grants within a ceiling: both must grant, either's deny wins (a team principal within the project)", () => {
+    const project = { allow: ["ledger.*"], deny: ["ledger.entry.delete"] };
+    const alice = { allow: ["*"], deny: ["ledger.transfer"], within: project };
+    expect(isGranted(alice, "ledger", "balance")).toBe(true);
+    expect(isGranted(alice, "ledger", "transfer")).toBe(false);
+    expect(isGranted(alice, "ledger", "entry.delete")).toBe(false);
+    expect(isGranted(alice, "git", "status")).toBe(false);
+  });
   it("matches prefixes on segment boundaries only", () => {
     expect(matches("ledger.entry.*", "ledger.entry.add")).toBe(true);
     expect(matches("ledger.entry.*", "ledger.entryx")).toBe(false);

@@ -35,7 +35,7 @@ const HOST_ARG = ["adopt", "import"];
 /** Commands whose positional arguments are directories (a pack dir, a project). */
 const DIR_ARG = ["activate", "lint", "pack add-verb", "pack add"];
 /** Options whose value is a path. */
-const PATH_OPTS = ["--config", "--out", "--file", "--dir"];
+const PATH_OPTS = ["--config", "--out", "--file", "--dir", "--server-config"];
 
 export async function run(shell: string, opts: CommonOpts, program: Command): Promise<number> {
   const out = makeOut(opts);

@@ -1,0 +1,406 @@
+// The team server's configuration (`hcpx mcp --http … --server-config FILE`,
+// docs/http.md) and the files it keeps in the user's state directory: the
+// static bearer tokens (their hashes only), the requestState signing key and
+// the spent confirm answers. Loaded only by `hcpx mcp --http` and `hcpx
+// token`: nothing here is on `hcpx exec`'s path.
+//
+// The config fails closed like every hcpx file: JSON5 read by the one reader
+// (a duplicate key is an error), every key known (a typo is an error, with the
+// key it most likely meant), and at start two principals that one token or one
+// JWT subject would map to is an error, as is a token of a principal the
+// config does not name.
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { readdirSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import * as z from "zod/mini";
+import { checkPattern } from "../pack/grants";
+import { locate, parseJson5, readJson5 } from "../pack/json5";
+import type { ConfirmMode, Grants } from "../pack/model";
+import { validate } from "../pack/validate";
+import { mkdirs, removeFile, writeFile, writeNewFile, type Base } from "../util/door";
+import { acquireLock } from "../util/fsio";
+import { HcpxError, type Problem } from "../util/errors";
+import { home } from "../util/paths";
+import { CAPS, readTextIfExists } from "../util/readfile";
+
+export const PRINCIPAL_RE = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+const CONFIRM_MODES = ["person", "host", "agent"] as const;
+const ENV_RE = /^[A-Z_][A-Z0-9_]*$/;
+
+const str = () => z.string().check(z.minLength(1));
+const GrantsSchema = z.strictObject({ allow: z.array(str()), deny: z.optional(z.array(str())) });
+const PrincipalSchema = z.strictObject({
+  /** JWT subjects (the `principal_claim` of a verified token) that are this principal */
+  subjects: z.optional(z.array(str())),
+  grants: GrantsSchema,
+  confirm: z.optional(z.union([z.enum(CONFIRM_MODES), z.strictObject({ by: z.enum(CONFIRM_MODES), timeout_ms: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))) })])),
+});
+export const ServerConfigSchema = z.strictObject({
+  $schema: z.optional(str()),
+  /** the public URL of the MCP endpoint (behind the proxy): the JWT audience and the metadata's `resource` */
+  resource: z.optional(str()),
+  /** Host header names accepted besides loopback (the proxy's public name) */
+  allowed_hosts: z.optional(z.array(str())),
+  limits: z.optional(
+    z.strictObject({
+      max_body_bytes: z.optional(z.number().check(z.int(), z.gte(1024), z.lte(64 * 1024 * 1024))),
+      request_timeout_ms: z.optional(z.number().check(z.int(), z.gte(100), z.lte(600_000))),
+    }),
+  ),
+  request_state: z.optional(
+    z.strictObject({
+      key_file: z.optional(str()),
+      key_env: z.optional(z.string().check(z.regex(ENV_RE, "an environment variable name, e.g. HCPX_STATE_KEY"))),
+      spent_dir: z.optional(str()),
+    }),
+  ),
+  tokens_file: z.optional(str()),
+  jwt: z.optional(
+    z.strictObject({
+      issuer: str(),
+      jwks_url: str(),
+      /** default: `resource` */
+      audience: z.optional(str()),
+      /** the claim naming the subject (default "sub") */
+      principal_claim: z.optional(str()),
+      algorithms: z.optional(z.array(str())),
+    }),
+  ),
+  principals: z.record(z.string(), PrincipalSchema),
+});
+export type ServerConfigFile = z.infer<typeof ServerConfigSchema>;
+
+export interface PrincipalSpec {
+  id: string;
+  grants: Grants;
+  confirm?: { by: ConfirmMode; timeoutMs?: number };
+}
+
+export interface ServerConfig {
+  file: string;
+  resource?: string;
+  allowedHosts: string[];
+  maxBodyBytes: number;
+  requestTimeoutMs: number;
+  keyFile?: string;
+  keyEnv?: string;
+  spentDir?: string;
+  tokensFile: string;
+  jwt?: { issuer: string; jwksUrl: string; audience?: string; claim: string; algorithms?: string[] };
+  principals: Map<string, PrincipalSpec>;
+  /** JWT subject → principal */
+  subjects: Map<string, string>;
+}
+
+export const DEFAULT_MAX_BODY = 1024 * 1024;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/** `$XDG_STATE_HOME/hcpx` or `~/.local/state/hcpx`, with the base its writes are guarded by. */
+export function stateDir(): { dir: string; base: Base } {
+  const xdg = process.env.XDG_STATE_HOME;
+  if (xdg && isAbsolute(xdg)) return { dir: join(xdg, "hcpx"), base: { dir: xdg, label: "$XDG_STATE_HOME" } };
+  const h = home();
+  return { dir: join(h, ".local", "state", "hcpx"), base: { dir: h, label: "$HOME" } };
+}
+
+export function defaultTokensFile(): string {
+  return join(stateDir().dir, "tokens.json");
+}
+
+const isLoopbackHost = (h: string) => h === "127.0.0.1" || h === "localhost" || h === "[::1]" || h === "::1";
+
+/** https, or http on a loopback host (tests, a local issuer). */
+function urlProblem(v: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    return `'${v}' is not an absolute URL`;
+  }
+  if (u.protocol === "https:") return undefined;
+  if (u.protocol === "http:" && isLoopbackHost(u.hostname)) return undefined;
+  return `'${v}' must be an https URL (http only on 127.0.0.1/localhost)`;
+}
+
+/** Read, validate and check a server config: every problem at once, with file, path and line. */
+export function loadServerConfig(file: string, shown = file): ServerConfig {
+  const doc = readJson5(file, shown, CAPS.config);
+  const { data } = validate(ServerConfigSchema, doc.value, doc.file, doc.text);
+  return checkServerConfig(data, resolve(file), doc.file, doc.text);
+}
+
+/** The same for a config given as text (tests). */
+export function parseServerConfig(text: string, file: string): ServerConfig {
+  const doc = parseJson5(text, file);
+  const { data } = validate(ServerConfigSchema, doc.value, doc.file, doc.text);
+  return checkServerConfig(data, resolve(file), file, text);
+}
+
+function checkServerConfig(d: ServerConfigFile, abs: string, shown: string, text: string): ServerConfig {
+  const problems: Problem[] = [];
+  const at = (path: (string | number)[], code: Problem["code"], message: string, hint?: string) => {
+    const pos = locate(text, path);
+    problems.push({ code, message, file: shown, path: path.join("."), line: pos?.line, column: pos?.column, ...(hint ? { hint } : {}), severity: "error" });
+  };
+  const dir = dirname(abs);
+  const rel = (p: string | undefined) => (p === undefined ? undefined : resolve(dir, p.startsWith("~/") ? join(home(), p.slice(2)) : p));
+  if (d.resource !== undefined) {
+    const why = urlProblem(d.resource);
+    if (why) at(["resource"], "schema", why, "the public URL of the MCP endpoint, e.g. https://mcp.example.com/mcp");
+  }
+  if (d.request_state?.key_file !== undefined && d.request_state.key_env !== undefined) at(["request_state"], "schema", "give the requestState key once: key_file or key_env, not both");
+  if (d.jwt) {
+    const why = urlProblem(d.jwt.jwks_url);
+    if (why) at(["jwt", "jwks_url"], "schema", why);
+    if (d.jwt.audience === undefined && d.resource === undefined) at(["jwt"], "schema", "a JWT's audience must be this server: set `resource` (the public URL) or jwt.audience", "e.g. resource: \"https://mcp.example.com/mcp\"");
+  }
+  const principals = new Map<string, PrincipalSpec>();
+  const subjects = new Map<string, string>();
+  for (const [id, p] of Object.entries(d.principals)) {
+    if (!PRINCIPAL_RE.test(id)) at(["principals", id], "schema", `'${id}' is not a principal id`, "1-64 of letters, digits and . _ @ -, starting with a letter or digit");
+    p.grants.allow.forEach((g, i) => patternProblem(g, ["principals", id, "grants", "allow", i]));
+    (p.grants.deny ?? []).forEach((g, i) => patternProblem(g, ["principals", id, "grants", "deny", i]));
+    if (p.subjects?.length && !d.jwt) at(["principals", id, "subjects"], "schema", "subjects are JWT subjects, but there is no `jwt` section", "add jwt: {issuer, jwks_url} or remove subjects");
+    (p.subjects ?? []).forEach((s, i) => {
+      const other = subjects.get(s);
+      if (other !== undefined && other !== id) at(["principals", id, "subjects", i], "principal_overlap", `subject '${s}' maps to two principals: '${other}' and '${id}'`, "a subject is one principal: remove it from one of them");
+      else if (other === id) at(["principals", id, "subjects", i], "principal_overlap", `subject '${s}' is listed twice for '${id}'`, "remove one");
+      subjects.set(s, id);
+    });
+    const c = p.confirm === undefined ? undefined : typeof p.confirm === "string" ? { by: p.confirm } : { by: p.confirm.by, ...(p.confirm.timeout_ms !== undefined ? { timeoutMs: p.confirm.timeout_ms } : {}) };
+    principals.set(id, { id, grants: { allow: p.grants.allow, deny: p.grants.deny ?? [] }, ...(c ? { confirm: c } : {}) });
+  }
+  function patternProblem(g: string, path: (string | number)[]) {
+    try {
+      checkPattern(g);
+    } catch (e) {
+      if (!(e instanceof HcpxError)) throw e;
+      at(path, "bad_pattern", e.problems[0]!.message, e.problems[0]!.hint);
+    }
+  }
+  if (problems.length) throw new HcpxError(problems);
+  return {
+    file: abs,
+    ...(d.resource !== undefined ? { resource: d.resource } : {}),
+    allowedHosts: d.allowed_hosts ?? [],
+    maxBodyBytes: d.limits?.max_body_bytes ?? DEFAULT_MAX_BODY,
+    requestTimeoutMs: d.limits?.request_timeout_ms ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    keyFile: rel(d.request_state?.key_file),
+    keyEnv: d.request_state?.key_env,
+    spentDir: rel(d.request_state?.spent_dir),
+    tokensFile: rel(d.tokens_file) ?? defaultTokensFile(),
+    ...(d.jwt ? { jwt: { issuer: d.jwt.issuer, jwksUrl: d.jwt.jwks_url, audience: d.jwt.audience, claim: d.jwt.principal_claim ?? "sub", algorithms: d.jwt.algorithms } } : {}),
+    principals,
+    subjects,
+  };
+}
+
+// ---- static bearer tokens: the hashes, in the user's state directory ----
+
+const TokensSchema = z.strictObject({
+  version: z.literal(1),
+  tokens: z.array(z.strictObject({ principal: str(), sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/, "a sha256 in hex")), created: z.optional(z.string()) })),
+});
+export type TokenEntry = z.infer<typeof TokensSchema>["tokens"][number];
+
+export const TOKEN_PREFIX = "hcpx_";
+export const tokenHash = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
+
+export function readTokens(file: string): TokenEntry[] {
+  const text = readTextIfExists(file, file, CAPS.config);
+  if (text === undefined) return [];
+  const doc = parseJson5(text, file);
+  return validate(TokensSchema, doc.value, file, text).data.tokens;
+}
+
+function writeTokens(file: string, tokens: TokenEntry[]): void {
+  writeFile(baseFor(file), file, JSON.stringify({ version: 1, tokens }, null, 2) + "\n", { mode: 0o600 });
+}
+
+function baseFor(file: string): Base {
+  const s = stateDir();
+  return file.startsWith(s.dir + "/") ? s.base : { dir: dirname(file), label: "the tokens file's directory" };
+}
+
+/** A new token for `principal` (printed once by the CLI); only its hash is kept. */
+export function addToken(file: string, principal: string, replace: boolean): string {
+  return locked(file, () => addTokenLocked(file, principal, replace));
+}
+
+/** Two `hcpx token` runs at once: one waits for the other (a read-modify-write never loses an entry). */
+function locked<T>(file: string, f: () => T): T {
+  mkdirs(baseFor(file), dirname(file));
+  const release = acquireLock(`${file}.lock`, `${file}.lock`, "hcpx token");
+  try {
+    return f();
+  } finally {
+    release();
+  }
+}
+
+function addTokenLocked(file: string, principal: string, replace: boolean): string {
+  const tokens = readTokens(file);
+  const had = tokens.some((t) => t.principal === principal);
+  if (had && !replace) throw new HcpxError({ code: "exists", message: `principal '${principal}' has a token already`, file, hint: "`hcpx token add <principal> --force` replaces it (the old token stops working); `hcpx token remove` removes it" });
+  const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
+  writeTokens(file, [...tokens.filter((t) => t.principal !== principal), { principal, sha256: tokenHash(token), created: new Date().toISOString() }]);
+  return token;
+}
+
+export function removeToken(file: string, principal: string): boolean {
+  return locked(file, () => {
+    const tokens = readTokens(file);
+    const rest = tokens.filter((t) => t.principal !== principal);
+    if (rest.length === tokens.length) return false;
+    writeTokens(file, rest);
+    return true;
+  });
+}
+
+/** Token hash → principal, checked against the config: a token of an unknown principal, or one hash for two, is an error. */
+export function tokenTable(cfg: ServerConfig): Map<string, string> {
+  const out = new Map<string, string>();
+  const problems: Problem[] = [];
+  for (const t of readTokens(cfg.tokensFile)) {
+    const other = out.get(t.sha256);
+    if (other !== undefined && other !== t.principal) problems.push({ code: "principal_overlap", message: `one token maps to two principals: '${other}' and '${t.principal}'`, file: cfg.tokensFile, hint: "`hcpx token remove` one of them and add it again", severity: "error" });
+    if (!cfg.principals.has(t.principal)) problems.push({ code: "unknown_principal", message: `a token is for principal '${t.principal}', which the server config does not name`, file: cfg.tokensFile, hint: `add '${t.principal}' to principals in ${cfg.file}, or \`hcpx token remove ${t.principal}\``, severity: "error" });
+    out.set(t.sha256, t.principal);
+  }
+  if (problems.length) throw new HcpxError(problems);
+  return out;
+}
+
+/** Constant-time lookup of a presented static token. */
+export function principalOfToken(table: Map<string, string>, token: string): string | undefined {
+  const h = Buffer.from(tokenHash(token), "hex");
+  let found: string | undefined;
+  for (const [k, p] of table) if (timingSafeEqual(Buffer.from(k, "hex"), h)) found = p;
+  return found;
+}
+
+// ---- the requestState key and the spent answers ----
+
+const KEY_MIN = 32;
+
+/**
+ * The requestState signing key: from the config (`key_file` / `key_env`: what
+ * several instances share), else the user's own key file, created owner-only
+ * on first use. A key is at least 32 characters (`openssl rand -hex 32`).
+ */
+export function requestStateKey(cfg: Pick<ServerConfig, "keyFile" | "keyEnv"> | undefined): { key: Uint8Array; source: string } {
+  if (cfg?.keyEnv) {
+    const v = process.env[cfg.keyEnv]?.trim();
+    if (!v) throw new HcpxError({ code: "bad_state_key", message: `request_state.key_env names $${cfg.keyEnv}, which is not set` });
+    if (v.length < KEY_MIN) throw new HcpxError({ code: "bad_state_key", message: `$${cfg.keyEnv} is shorter than ${KEY_MIN} characters` });
+    return { key: Buffer.from(v, "utf8"), source: `$${cfg.keyEnv}` };
+  }
+  if (cfg?.keyFile) return { key: readKeyFile(cfg.keyFile, false), source: cfg.keyFile };
+  const s = stateDir();
+  const file = join(s.dir, "request-state.key");
+  if (readTextIfExists(file, file, 4096) === undefined) {
+    try {
+      writeNewFile(s.base, file, randomBytes(32).toString("hex") + "\n", 0o600);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+  }
+  return { key: readKeyFile(file, true), source: file };
+}
+
+function readKeyFile(file: string, ours: boolean): Uint8Array {
+  // another instance may be writing it this instant: a short key is read again, briefly
+  for (let i = 0; ; i++) {
+    const v = readTextIfExists(file, file, 4096, { ownerOnly: true })?.trim();
+    if (v === undefined) throw new HcpxError({ code: "bad_state_key", message: "the requestState key file does not exist", file, hint: "create it: `openssl rand -hex 32 > FILE && chmod 600 FILE`" });
+    const mode = statSync(file).mode & 0o077;
+    if (mode) throw new HcpxError({ code: "bad_state_key", message: "the requestState key file is readable or writable by others", file, hint: `chmod 600 ${file}` });
+    if (v.length >= KEY_MIN) return Buffer.from(v, "utf8");
+    if (!ours || i >= 20) throw new HcpxError({ code: "bad_state_key", message: `the requestState key is shorter than ${KEY_MIN} characters`, file, hint: "`openssl rand -hex 32` makes one" });
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+  }
+}
+
+const NONCE_RE = /^[A-Za-z0-9_-]{16,64}$/;
+
+/**
+ * Spent confirm answers shared by every instance that sees `dir` (one file
+ * per answered state, created exclusively: the second instance to try finds
+ * it). Default: the state directory; instances on several machines name a
+ * shared directory in the config.
+ */
+export function spentStore(dir: string | undefined): (nonce: string, exp: number) => boolean {
+  const s = stateDir();
+  const where = dir ?? join(s.dir, "spent");
+  const base: Base = dir ? { dir, label: "request_state.spent_dir" } : s.base;
+  let lastSweep = 0;
+  return (nonce, exp) => {
+    if (!NONCE_RE.test(nonce) || !Number.isSafeInteger(exp)) return false;
+    const now = Date.now();
+    if (now - lastSweep > 60_000) {
+      lastSweep = now;
+      sweep(where, base, now);
+    }
+    try {
+      writeNewFile(base, join(where, `${nonce}.${exp}`), "", 0o600);
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw e;
+    }
+  };
+}
+
+function sweep(dir: string, base: Base, now: number): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const exp = Number(n.slice(n.lastIndexOf(".") + 1));
+    if (Number.isFinite(exp) && exp + 60_000 < now) {
+      try {
+        removeFile(base, join(dir, n));
+      } catch {
+        /* another instance swept it */
+      }
+    }
+  }
+}
+
+/**
+ * The token table, re-read when the tokens file changes (one stat per
+ * request). A tokens file that no longer reads or checks authenticates no
+ * static token (fail closed) until it is fixed; `log` says why, once.
+ */
+export function liveTokenTable(cfg: ServerConfig, log: (msg: string) => void): () => Map<string, string> {
+  let stamp = fileStamp(cfg.tokensFile);
+  let table = tokenTable(cfg);
+  let said = "";
+  return () => {
+    const now = fileStamp(cfg.tokensFile);
+    if (now === stamp) return table;
+    stamp = now;
+    try {
+      table = tokenTable(cfg);
+      said = "";
+    } catch (e) {
+      table = new Map();
+      const msg = e instanceof HcpxError ? e.problems.map((p) => `${p.file ?? ""}: ${p.message}`).join("; ") : (e as Error).message;
+      if (msg !== said) log(`tokens file not used, no static token authenticates until it is fixed: ${msg}`);
+      said = msg;
+    }
+    return table;
+  };
+}
+
+function fileStamp(file: string): string {
+  try {
+    const st = statSync(file);
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+  } catch {
+    return "-";
+  }
+}

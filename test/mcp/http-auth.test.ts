@@ -1,0 +1,197 @@
+// `hcpx mcp --http` authenticates every request (docs/http.md): no token →
+// 401 with WWW-Authenticate naming the Protected Resource Metadata (RFC 9728,
+// served at both well-known forms); a wrong, expired or wrong-audience token
+// → 401 invalid_token; a static token (`hcpx token add`) or a JWT from a local
+// test issuer (jose, JWKS on 127.0.0.1) → its principal, which sees and calls
+// only its granted tools, with the v1 and v2 SDK clients over real HTTP.
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { spawnSync } from "node:child_process";
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HCPX } from "../support/cli";
+import { addToken, modern, serve, teamProject, testIssuer, type Served, type TeamProject } from "./http-support";
+
+const auth = (token: string) => ({ requestInit: { headers: { authorization: `Bearer ${token}` } } });
+const env = (r: unknown) => (r as { structuredContent: { ok: boolean; error?: { code: string; message: string } } }).structuredContent;
+
+describe("hcpx mcp --http: static tokens, two principals", () => {
+  let p: TeamProject;
+  let s: Served;
+  let alice: string;
+  let bob: string;
+  beforeAll(async () => {
+    p = teamProject({ principals: { alice: { grants: { allow: ["ledger.balance"] } }, bob: { grants: { allow: ["ledger.*"] }, confirm: "agent" } } }, { confirm: "host" });
+    alice = addToken(p, "alice");
+    bob = addToken(p, "bob");
+    s = await serve(p, ["--server-config", p.serverConfig, "--shape", "per-command"]);
+  }, 60_000);
+  afterAll(async () => s?.stop());
+
+  it("keeps only the tokens' hashes, owner-only, in the state directory", () => {
+    const file = join(p.state, "hcpx", "tokens.json");
+    const text = readFileSync(file, "utf8");
+    expect(text).not.toContain(alice);
+    expect(text).not.toContain(bob);
+    expect(text).toMatch(/"sha256": "[0-9a-f]{64}"/);
+    expect(statSync(file).mode & 0o077).toBe(0);
+    const key = join(p.state, "hcpx", "request-state.key");
+    expect(statSync(key).mode & 0o077).toBe(0);
+    const list = spawnSync(process.execPath, [HCPX, "token", "list", "--json"], { cwd: p.dir, env: p.env, encoding: "utf8" });
+    expect(list.stdout).not.toContain(alice);
+    expect((JSON.parse(list.stdout) as { data: { tokens: { principal: string }[] } }).data.tokens.map((t) => t.principal)).toEqual(["alice", "bob"]);
+  });
+
+  it("no token: 401 with WWW-Authenticate naming the resource metadata, which is served at both well-known paths", async () => {
+    const r = await modern(s.url, undefined, "tools/list");
+    expect(r.status).toBe(401);
+    const origin = new URL(s.url).origin;
+    expect(r.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`);
+    for (const path of ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]) {
+      const m = await fetch(origin + path);
+      expect(m.status).toBe(200);
+      expect(await m.json()).toMatchObject({ resource: s.url, bearer_methods_supported: ["header"] });
+    }
+  });
+
+  it("a wrong token: 401 invalid_token; nothing is served", async () => {
+    for (const t of ["hcpx_not-a-token", "garbage", alice.slice(0, -2) + "xx"]) {
+      const r = await modern(s.url, t, "tools/list");
+      expect(r.status).toBe(401);
+      expect(r.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token", error_description="unknown token", resource_metadata="/);
+    }
+    // the v2 client gets no tool list either
+    const c = new ClientV2({ name: "v2", version: "1" }, { versionNegotiation: { mode: "auto" } });
+    await expect(c.connect(new HttpV2(new URL(s.url), auth("hcpx_wrong")))).rejects.toThrow();
+  });
+
+  it("each principal sees only its granted tools and can call only them (v2 client, modern era)", async () => {
+    const seen: Record<string, string[]> = {};
+    for (const [who, token] of [["alice", alice], ["bob", bob]] as const) {
+      const c = new ClientV2({ name: "v2", version: "1" }, { versionNegotiation: { mode: "auto" } });
+      await c.connect(new HttpV2(new URL(s.url), auth(token)));
+      expect(c.getProtocolEra()).toBe("modern");
+      seen[who] = (await c.listTools()).tools.map((t) => t.name);
+      const bal = await c.callTool({ name: "ledger__balance", arguments: { account: "checking" } });
+      expect(env(bal).ok).toBe(true);
+      await c.close();
+    }
+    expect(seen.alice).toEqual(["ledger__balance", "hcp__read_skill"]);
+    expect(seen.bob!.length).toBeGreaterThan(3);
+    expect(seen.bob).toContain("ledger__entry_add");
+  });
+
+  it("a principal without the grant cannot call the tool, by name or through hcp (v1 client, legacy era)", async () => {
+    const before = readFileSync(p.ledger, "utf8");
+    const c = new ClientV1({ name: "v1", version: "1" });
+    await c.connect(new HttpV1(new URL(s.url), auth(alice)));
+    const r = await c.callTool({ name: "ledger__entry_add", arguments: { account: "checking", amount: 1, memo: "x" } });
+    expect(r.isError).toBe(true);
+    expect(env(r).error?.code).toBe("unknown_verb");
+    await c.close();
+    expect(readFileSync(p.ledger, "utf8")).toBe(before);
+    // bob may: his confirm "agent" is not stricter than the project's "host", which wins; a client that cannot be asked confirms with confirm: true
+    const b = new ClientV1({ name: "v1", version: "1" });
+    await b.connect(new HttpV1(new URL(s.url), auth(bob)));
+    const w = await b.callTool({ name: "ledger__entry_add", arguments: { account: "checking", amount: 1, memo: "x", confirm: true } });
+    expect(env(w).ok).toBe(true);
+    await b.close();
+    expect(readFileSync(p.ledger, "utf8")).not.toBe(before);
+  });
+
+  it("the single tool hcp: an ungranted verb is not_granted to that principal", async () => {
+    const s2 = await serve(p, ["--server-config", p.serverConfig]);
+    try {
+      const r = await modern(s2.url, alice, "tools/call", { name: "hcp", arguments: { pack: "ledger", verb: "entry.add", args: { account: "checking", amount: 1, memo: "x" } } });
+      expect(r.status).toBe(200);
+      const e = (r.body.result as { structuredContent: { error: { code: string; message: string } } }).structuredContent.error;
+      expect(e.code).toBe("not_granted");
+      expect(e.message).toContain("not granted to alice");
+    } finally {
+      await s2.stop();
+    }
+  });
+
+  it("a removed token stops at the next request", async () => {
+    const t = addToken(p, "alice", ["--force"]);
+    expect((await modern(s.url, t, "tools/list")).status).toBe(200);
+    expect((await modern(s.url, alice, "tools/list")).status).toBe(401); // replaced by --force
+    const r = spawnSync(process.execPath, [HCPX, "token", "remove", "alice", "--server-config", p.serverConfig], { cwd: p.dir, env: p.env, encoding: "utf8" });
+    expect(r.status).toBe(0);
+    expect((await modern(s.url, t, "tools/list")).status).toBe(401);
+    expect((await modern(s.url, bob, "tools/list")).status).toBe(200);
+  });
+});
+
+describe("hcpx token", () => {
+  it("concurrent adds lose no token (the tokens file is edited under a lock)", async () => {
+    const p = teamProject({ principals: {} });
+    const { spawn } = await import("node:child_process");
+    const ids = Array.from({ length: 8 }, (_, i) => `p${i}`);
+    const codes = await Promise.all(ids.map((id) => new Promise<number | null>((r) => spawn(process.execPath, [HCPX, "token", "add", id], { cwd: p.dir, env: p.env, stdio: "ignore" }).on("close", r))));
+    expect(codes).toEqual(ids.map(() => 0));
+    const list = spawnSync(process.execPath, [HCPX, "token", "list", "--json"], { cwd: p.dir, env: p.env, encoding: "utf8" });
+    expect((JSON.parse(list.stdout) as { data: { tokens: { principal: string }[] } }).data.tokens.map((t) => t.principal).sort()).toEqual(ids);
+  }, 60_000);
+});
+
+describe("hcpx mcp --http: JWTs from the team's identity provider", () => {
+  let iss: Awaited<ReturnType<typeof testIssuer>>;
+  let p: TeamProject;
+  let s: Served;
+  const RESOURCE = "https://mcp.team.test/mcp";
+  beforeAll(async () => {
+    iss = await testIssuer();
+    p = teamProject({ resource: RESOURCE, jwt: { issuer: iss.issuer, jwks_url: iss.jwksUrl }, principals: { carol: { subjects: ["carol@team.test"], grants: { allow: ["ledger.balance"] } } } });
+    s = await serve(p, ["--server-config", p.serverConfig]);
+  }, 60_000);
+  afterAll(async () => {
+    await s?.stop();
+    await iss?.close();
+  });
+
+  it("publishes the issuer as the authorization server and names the public metadata URL", async () => {
+    const r = await modern(s.url, undefined, "tools/list");
+    expect(r.status).toBe(401);
+    expect(r.headers.get("www-authenticate")).toBe('Bearer resource_metadata="https://mcp.team.test/.well-known/oauth-protected-resource/mcp"');
+    const m = await fetch(new URL(s.url).origin + "/.well-known/oauth-protected-resource/mcp");
+    expect(await m.json()).toMatchObject({ resource: RESOURCE, authorization_servers: [iss.issuer] });
+  });
+
+  it("a valid JWT is its subject's principal (v2 and v1 clients)", async () => {
+    const jwt = await iss.sign({ sub: "carol@team.test" }, { aud: RESOURCE });
+    const c = new ClientV2({ name: "v2", version: "1" }, { versionNegotiation: { mode: "auto" } });
+    await c.connect(new HttpV2(new URL(s.url), auth(jwt)));
+    expect(env(await c.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } })).ok).toBe(true);
+    const denied = env(await c.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "entry.add", args: { account: "checking", amount: 1, memo: "x" } } }));
+    expect(denied.error?.code).toBe("not_granted");
+    await c.close();
+    const l = new ClientV1({ name: "v1", version: "1" });
+    await l.connect(new HttpV1(new URL(s.url), auth(jwt)));
+    expect((await l.listTools()).tools.map((t) => t.name)).toEqual(["hcp", "hcp__read_skill"]);
+    await l.close();
+  });
+
+  it("an expired, wrong-audience, unknown-subject or foreign-signed JWT is refused with the reason", async () => {
+    const cases: [string, string][] = [
+      [await iss.sign({ sub: "carol@team.test" }, { aud: RESOURCE, exp: Math.floor(Date.now() / 1000) - 3600 }), "the token has expired"],
+      [await iss.sign({ sub: "carol@team.test" }, { aud: "https://other.test/mcp" }), "the token is for another audience (not this server)"],
+      [await iss.sign({ sub: "mallory@team.test" }, { aud: RESOURCE }), "the token's sub is no principal of this server"],
+    ];
+    const other = await testIssuer();
+    try {
+      // signed by another key under the same issuer name: the JWKS has no such key
+      const forged = await other.sign({ sub: "carol@team.test", iss: iss.issuer }, { aud: RESOURCE });
+      cases.push([forged, "the token's signature does not verify"]);
+      for (const [jwt, why] of cases) {
+        const r = await modern(s.url, jwt, "tools/list");
+        expect(r.status).toBe(401);
+        expect(r.headers.get("www-authenticate")).toContain(`error="invalid_token", error_description="${why}"`);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+});
