@@ -13,6 +13,7 @@ import { canonicalHost, FORMAT_CAPS, loadDescriptor, type Descriptor, type Slot,
 import { isDeepStrictEqual } from "node:util";
 import { guardPath, type Entry, type Guarded, type TrustBase } from "../util/fsio";
 import { diskFs, type ReadFs } from "../plan/fs";
+import { gitignoreChange } from "./gitignore";
 import type { FileChange, FilePlan, LedgerRecord } from "../plan/types";
 import { hostTextProblems, unsafeHostText } from "../pack/hosttext";
 import { render, type TemplateContext } from "./templates";
@@ -45,6 +46,12 @@ export interface AdoptOptions {
   bundle?: TemplateContext["bundle"];
   /** the disk as the plan reads it (src/plan/fs.ts); default: the real one. Planning never writes. */
   fs?: ReadFs;
+  /**
+   * The project's .gitignore block (src/host/gitignore.ts), for adopt itself: true
+   * (`--gitignore`) plans it; false keeps it up to date once it is there; absent
+   * (doctor, bundles, previews) leaves .gitignore out of the plan.
+   */
+  gitignore?: boolean;
   /**
    * user scope: the user config the MCP entry serves (`--config <file>` is appended to
    * its command), so that it serves the same packs from any directory and environment
@@ -100,7 +107,14 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     if (opts.remove) run.removeHost(desc);
     else await run.adoptHost(desc, projectionFor);
   }
-  return run.plan();
+  const plan = run.plan();
+  // the .gitignore block (--gitignore, or kept up to date once it is there): one more file of the plan
+  const gi = opts.gitignore === undefined || opts.preview ? undefined : gitignoreChange(plan, opts.gitignore, opts.fs);
+  if (gi) {
+    plan.changes.push(gi);
+    plan.changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+  return plan;
 }
 
 /** What one ledger file says, and what an interrupted run's journal left (the ledger rebuilt from it). */
