@@ -44,6 +44,8 @@ export interface AdoptOptions {
   cwd?: string;
   /** the disk as planning reads it (src/plan/fs.ts); default the real one */
   fs?: ReadFs;
+  /** the hcpx bin the entries run without `command` (default: this process's own) */
+  selfEntry?: string;
 }
 
 /** A checked request: the hosts it names, the project and packs it adopts, what detection found. */
@@ -168,6 +170,7 @@ export async function planAdoption(setup: AdoptSetup): Promise<AdoptReport> {
     userConfig: setup.userConfig,
     gitignore: opts.gitignore === true,
     fs: opts.fs,
+    selfEntry: opts.selfEntry,
   });
   plan.notes.unshift(...setup.userNotes);
   if (plan.record.journalPending) plan.notes.push("an earlier `adopt --write` was interrupted; --write finishes it (its ledger is rebuilt from the files on disk)");

@@ -52,6 +52,8 @@ export interface AdoptOptions {
    * (doctor, bundles, previews) leaves .gitignore out of the plan.
    */
   gitignore?: boolean;
+  /** the hcpx bin an entry without --command runs (default: this process's, process.argv[1]); the library names its package's bin */
+  selfEntry?: string;
   /**
    * user scope: the user config the MCP entry serves (`--config <file>` is appended to
    * its command), so that it serves the same packs from any directory and environment
@@ -346,7 +348,7 @@ class AdoptRun {
     if (opts.preview && opts.command === undefined) return { argv: ["hcpx", "mcp"] };
     const recorded = this.ledger.hosts[host]?.command;
     if (opts.command === undefined && opts.useRecordedCommand && recorded) return { argv: recorded };
-    return resolveMcpCommand(opts.command);
+    return resolveMcpCommand(opts.command, opts.selfEntry);
   }
   mcpFor(host: string): McpCommand {
     const opts = this.opts;
