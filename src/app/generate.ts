@@ -16,7 +16,7 @@ import { DEFAULT_HOSTS, planGenerate } from "../projection/plan";
 import type { PlannedFile } from "../projection/types";
 import { canonicalHost, listHosts } from "../host/descriptor";
 import { renderHostPreviews } from "../host/preview";
-import { applyPlan, type ApplyResult } from "../host/apply";
+import { applyPlan, type ApplyResult } from "../plan/apply";
 import { driftOf, type Drift, type DriftKind } from "../plan/drift";
 import { planFiles } from "../plan/files";
 import type { FilePlan } from "../plan/types";

@@ -22,7 +22,7 @@ import { sha256 } from "../util/text";
 import { HANDLERS, handlerForKind, type CommandClass, type TargetContext, type VFile } from "./formats";
 import { expandItems } from "./formats/rules";
 import { requireFileOrAbsent } from "./formats/common";
-import { emptyLedger, ledgerKey, parseJournal, parseLedger, reconcileLedger, sanitizeLedger, serializeLedger, type Ledger, type LedgerEntry, type LedgerHost } from "./ledger";
+import { emptyLedger, ledgerKey, ledgerRender, parseJournal, parseLedger, reconcileLedger, sanitizeLedger, serializeLedger, type Ledger, type LedgerEntry, type LedgerHost } from "./ledger";
 
 export type Scope = "project" | "user";
 
@@ -646,7 +646,9 @@ class AdoptRun {
       if (problems.length) throw new HcpxError(problems);
     }
     const rmdirs = [...this.rmdirCandidates].sort((a, b) => b.length - a.length);
-    const record: LedgerRecord = { kind: "ledger", file: state.ledgerFile, old: state.ledgerOld, new: ledgerNew === state.ledgerOld ? state.ledgerOld : ledgerNew, base: state.ledgerBase, journal: state.journalFile, journalPending: state.journalPending };
+    const recNew = ledgerNew === state.ledgerOld ? state.ledgerOld : ledgerNew;
+    const render = ledgerRender({ file: state.ledgerFile, base: state.ledgerBase, new: recNew });
+    const record: LedgerRecord = { kind: "ledger", file: state.ledgerFile, old: state.ledgerOld, new: recNew, base: state.ledgerBase, journal: state.journalFile, journalPending: state.journalPending, render };
     return { scope: this.scope, base: this.base, hosts: this.hosts, remove: opts.remove === true, changes, notes: this.notes, conflicts: this.conflicts, warnings: this.warnings, staleTemps: [...state.temps].sort(), rmdirs, record, commands: this.commands };
   }
 }
