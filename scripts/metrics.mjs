@@ -35,7 +35,15 @@ export function measureFile(file, root) {
   const rel = relative(root, file).split("\\").join("/");
   const functions = [];
   const visit = (node) => {
-    if (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isConstructorDeclaration(node) || ts.isGetAccessor(node) || ts.isSetAccessor(node)) {
+    if (
+      ts.isFunctionDeclaration(node) ||
+      ts.isMethodDeclaration(node) ||
+      ts.isFunctionExpression(node) ||
+      ts.isArrowFunction(node) ||
+      ts.isConstructorDeclaration(node) ||
+      ts.isGetAccessor(node) ||
+      ts.isSetAccessor(node)
+    ) {
       if (node.body) {
         const start = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
         const end = sf.getLineAndCharacterOfPosition(node.end).line + 1;
@@ -47,7 +55,13 @@ export function measureFile(file, root) {
   visit(sf);
   const lines = text.split("\n");
   if (lines.at(-1) === "") lines.pop();
-  return { file: rel, lines: lines.length, over120: lines.filter((l) => l.length > 120).length, over200: lines.filter((l) => l.length > 200).length, functions };
+  return {
+    file: rel,
+    lines: lines.length,
+    over120: lines.filter((l) => l.length > 120).length,
+    over200: lines.filter((l) => l.length > 200).length,
+    functions,
+  };
 }
 
 /** The figures of every .ts file under `dir`. */
@@ -71,16 +85,22 @@ if (isMain) {
     over120: sum("over120"),
     over200: sum("over200"),
     functionsOver80: fns.filter((f) => f.lines > 80).length,
-    filesOver400: files.filter((f) => f.lines > 400).sort((a, b) => b.lines - a.lines).map((f) => ({ file: f.file, lines: f.lines })),
+    filesOver400: files
+      .filter((f) => f.lines > 400)
+      .sort((a, b) => b.lines - a.lines)
+      .map((f) => ({ file: f.file, lines: f.lines })),
     largestFunctions: fns.slice(0, top),
   };
   if (json) process.stdout.write(JSON.stringify(report, null, 2) + "\n");
   else {
     const out = [];
-    out.push(`${dir}: ${report.files} files, ${report.lines} lines; ${report.over120} lines over 120 chars, ${report.over200} over 200`);
+    out.push(
+      `${dir}: ${report.files} files, ${report.lines} lines; ${report.over120} lines over 120 chars, ${report.over200} over 200`,
+    );
     out.push(`functions over 80 lines: ${report.functionsOver80}`);
     out.push(`largest functions:`);
-    for (const f of report.largestFunctions) out.push(`  ${String(f.lines).padStart(5)}  ${f.file}:${f.line} ${f.name}`);
+    for (const f of report.largestFunctions)
+      out.push(`  ${String(f.lines).padStart(5)}  ${f.file}:${f.line} ${f.name}`);
     out.push(`files over 400 lines: ${report.filesOver400.length}`);
     for (const f of report.filesOver400) out.push(`  ${String(f.lines).padStart(5)}  ${f.file}`);
     process.stdout.write(out.join("\n") + "\n");

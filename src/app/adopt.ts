@@ -85,41 +85,76 @@ const SCOPES = ["project", "user"];
 export function prepareAdopt(opts: AdoptOptions): AdoptSetup {
   const scope = (opts.scope ?? "project") as Scope;
   const hostArgs = opts.hosts;
-  if (!SCOPES.includes(scope)) usage(`--scope must be project or user, not '${opts.scope}'`, `${didYouMean(String(opts.scope), SCOPES)}--scope project (the default) or --scope user`);
-  if (opts.check && opts.write) usage("--check and --write exclude each other", "--check only compares; --write applies");
+  if (!SCOPES.includes(scope))
+    usage(
+      `--scope must be project or user, not '${opts.scope}'`,
+      `${didYouMean(String(opts.scope), SCOPES)}--scope project (the default) or --scope user`,
+    );
+  if (opts.check && opts.write)
+    usage("--check and --write exclude each other", "--check only compares; --write applies");
   if (opts.command !== undefined && opts.useRecordedCommand) {
-    usage("--command and --use-recorded-command exclude each other", "--command gives the MCP command line; --use-recorded-command keeps the one the ledger records");
+    usage(
+      "--command and --use-recorded-command exclude each other",
+      "--command gives the MCP command line; --use-recorded-command keeps the one the ledger records",
+    );
   }
-  if (opts.detected && hostArgs.length) usage("--detected chooses the hosts itself: name no host with it", "`hcpx adopt --detected` (the hosts in use), or `hcpx adopt <host…>`");
+  if (opts.detected && hostArgs.length)
+    usage(
+      "--detected chooses the hosts itself: name no host with it",
+      "`hcpx adopt --detected` (the hosts in use), or `hcpx adopt <host…>`",
+    );
   if (hostArgs.length === 0 && !opts.detected) {
-    usage("name at least one host, or --detected", `hosts: ${listHosts().join(", ")}, or all; --detected adopts the hosts this ${scope === "user" ? "user" : "project"} uses`);
+    usage(
+      "name at least one host, or --detected",
+      `hosts: ${listHosts().join(", ")}, or all; --detected adopts the hosts this ${scope === "user" ? "user" : "project"} uses`,
+    );
   }
   if (opts.gitignore && scope === "user") {
-    usage("--gitignore keeps a block in the project's .gitignore: it goes with --scope project", "leave out --gitignore at user scope (files under $HOME are not in a repository)");
+    usage(
+      "--gitignore keeps a block in the project's .gitignore: it goes with --scope project",
+      "leave out --gitignore at user scope (files under $HOME are not in a repository)",
+    );
   }
   const known = listHosts();
-  const named = hostArgs.flatMap((h) => h.split(",")).map((h) => h.trim()).filter(Boolean);
+  const named = hostArgs
+    .flatMap((h) => h.split(","))
+    .map((h) => h.trim())
+    .filter(Boolean);
   // `all --check` and `--detected` take the hosts in use: adopted (the ledger) or with traces (hosts/<host>.json5 `detect`)
   const byUse = opts.detected === true || (opts.check === true && named.includes("all"));
   // a host's old id is the host (descriptor `aliases`: `adopt windsurf` adopts devin)
   // `all`: every host with this scope (Claude Desktop has only a user scope)
   const withScope = () => known.filter((h) => loadDescriptor(h).scopes[scope] !== undefined);
-  const hosts = [...new Set(named.flatMap((h) => (h === "all" ? (byUse ? [] : withScope()) : [known.includes(h) ? h : canonicalHost(h)])))];
+  const hosts = [
+    ...new Set(
+      named.flatMap((h) => (h === "all" ? (byUse ? [] : withScope()) : [known.includes(h) ? h : canonicalHost(h)])),
+    ),
+  ];
   for (const h of hosts) {
-    if (!known.includes(h) && listHosts("bundle").includes(h)) usage(`'${h}' is a bundle, not a host to adopt`, `use \`hcpx generate --as ${h} DIR\``);
-    if (!known.includes(h)) fail("unknown_host", `unknown host '${h}'`, { hint: `${didYouMean(h, [...known, "all"])}known hosts: ${known.join(", ")} (or \`all\`)`, exit: 64 });
+    if (!known.includes(h) && listHosts("bundle").includes(h))
+      usage(`'${h}' is a bundle, not a host to adopt`, `use \`hcpx generate --as ${h} DIR\``);
+    if (!known.includes(h))
+      fail("unknown_host", `unknown host '${h}'`, {
+        hint: `${didYouMean(h, [...known, "all"])}known hosts: ${known.join(", ")} (or \`all\`)`,
+        exit: 64,
+      });
   }
   // user scope serves the user's own config (never this project's packs): README "User scope"
-  const user = scope === "user" ? loadUserScope({ config: opts.config, remove: opts.remove === true, cwd: opts.cwd }) : undefined;
+  const user =
+    scope === "user" ? loadUserScope({ config: opts.config, remove: opts.remove === true, cwd: opts.cwd }) : undefined;
   // project scope: the project's packs alone (the user's own are the user-scope entry's), in files the project commits
-  const project = user?.project ?? loadProject({ config: opts.config, cwd: opts.cwd, optional: opts.remove === true, user: "fallback" });
+  const project =
+    user?.project ??
+    loadProject({ config: opts.config, cwd: opts.cwd, optional: opts.remove === true, user: "fallback" });
   let detected: Detected[] | undefined;
   const detect = () => detectHosts({ scope, root: project.root, home: home(), ledgerFile: ledgerPath(scope, project) });
   if (byUse) {
     detected = detect();
     for (const d of detected) if (!hosts.includes(d.host)) hosts.push(d.host);
     if (hosts.length === 0 && !opts.check) {
-      fail("no_hosts_detected", `no host in use found at ${scope} scope`, { hint: `name the hosts (\`hcpx adopt claude --write\`); --detected looks for: ${detectSummary(scope)}` });
+      fail("no_hosts_detected", `no host in use found at ${scope} scope`, {
+        hint: `name the hosts (\`hcpx adopt claude --write\`); --detected looks for: ${detectSummary(scope)}`,
+      });
     }
   }
   // `all` without --check is every host hcpx knows at this scope; where some hosts are adopted already that would
@@ -134,10 +169,14 @@ function refuseAllAdds(scope: Scope, inUse: Detected[], every: string[]): void {
   const added = every.filter((h) => !adopted.includes(h));
   if (!adopted.length || !added.length) return;
   const again = `hcpx adopt ${adopted.join(" ")}${scope === "user" ? " --scope user" : ""} --write`;
-  fail("all_adds_hosts", `\`all\` would adopt every host hcpx knows at ${scope} scope (${every.length}), ${added.length} of them not adopted here yet; adopted at ${scope} scope: ${adopted.join(", ")}`, {
-    hint: `to update the adopted hosts: ${again} (what \`all --check\` checks); to add hosts, name them`,
-    exit: 64,
-  });
+  fail(
+    "all_adds_hosts",
+    `\`all\` would adopt every host hcpx knows at ${scope} scope (${every.length}), ${added.length} of them not adopted here yet; adopted at ${scope} scope: ${adopted.join(", ")}`,
+    {
+      hint: `to update the adopted hosts: ${again} (what \`all --check\` checks); to add hosts, name them`,
+      exit: 64,
+    },
+  );
 }
 
 /**
@@ -147,7 +186,9 @@ function refuseAllAdds(scope: Scope, inUse: Detected[], every: string[]): void {
  */
 export async function runAdopt(setup: AdoptSetup): Promise<AdoptReport> {
   const { scope, project, opts } = setup;
-  const lock = opts.write ? lockAdopt(ledgerPath(scope, project), scope === "project" ? project.root : home(), scope) : undefined;
+  const lock = opts.write
+    ? lockAdopt(ledgerPath(scope, project), scope === "project" ? project.root : home(), scope)
+    : undefined;
   try {
     const report = await planAdoption(setup);
     if (lock) report.applied = applyAdoption(report.plan, lock);
@@ -162,24 +203,48 @@ export async function planAdoption(setup: AdoptSetup): Promise<AdoptReport> {
   const { scope, project, packs, hosts, opts } = setup;
   // built once, when the plan first needs it; each host then only re-renders the prompt block
   let projection: Projection | undefined;
-  const plan = await planAdopt(project, hosts, (skillsPath, o) => withSkillsPath((projection ??= buildProjection(project, packs)), skillsPath, o), {
-    scope,
-    command: opts.command,
-    useRecordedCommand: opts.useRecordedCommand,
-    remove: opts.remove,
-    force: opts.force,
-    userConfig: setup.userConfig,
-    gitignore: opts.gitignore === true,
-    fs: opts.fs,
-    selfEntry: opts.selfEntry,
-  });
+  const plan = await planAdopt(
+    project,
+    hosts,
+    (skillsPath, o) => withSkillsPath((projection ??= buildProjection(project, packs)), skillsPath, o),
+    {
+      scope,
+      command: opts.command,
+      useRecordedCommand: opts.useRecordedCommand,
+      remove: opts.remove,
+      force: opts.force,
+      userConfig: setup.userConfig,
+      gitignore: opts.gitignore === true,
+      fs: opts.fs,
+      selfEntry: opts.selfEntry,
+    },
+  );
   plan.notes.unshift(...setup.userNotes);
-  if (plan.record.journalPending) plan.notes.push("an earlier `adopt --write` was interrupted; --write finishes it (its ledger is rebuilt from the files on disk)");
+  if (plan.record.journalPending)
+    plan.notes.push(
+      "an earlier `adopt --write` was interrupted; --write finishes it (its ledger is rebuilt from the files on disk)",
+    );
   // will each host use the server? (the command as the host starts it, trust, allow-lists)
-  const health: Problem[] = opts.remove ? [] : await checkHealth(plan.hosts, { scope, root: project.root, home: home(), commands: plan.commands, config: scope === "project" ? project.configFile : setup.userConfig });
+  const health: Problem[] = opts.remove
+    ? []
+    : await checkHealth(plan.hosts, {
+        scope,
+        root: project.root,
+        home: home(),
+        commands: plan.commands,
+        config: scope === "project" ? project.configFile : setup.userConfig,
+      });
   // what the plan ignored in the ledger or journal, or a recorded command it did not use, is drift too
   const drift = driftOf(plan);
-  return { scope, hosts, detected: setup.detected, plan, health, drift, inSync: drift.length === 0 && health.length === 0 };
+  return {
+    scope,
+    hosts,
+    detected: setup.detected,
+    plan,
+    health,
+    drift,
+    inSync: drift.length === 0 && health.length === 0,
+  };
 }
 
 /** Write an adopt plan under the lock it was planned under. */

@@ -47,7 +47,12 @@ export interface GenerateOptions {
 
 export type FileState = "differs" | "missing" | "stale";
 /** how `generate --check` has always named the drift of a file (a stale file someone changed is still stale) */
-const STATE: Partial<Record<DriftKind, FileState>> = { missing: "missing", changed: "differs", stale: "stale", foreign: "stale" };
+const STATE: Partial<Record<DriftKind, FileState>> = {
+  missing: "missing",
+  changed: "differs",
+  stale: "stale",
+  foreign: "stale",
+};
 
 export interface GenerateReport {
   project: Project;
@@ -78,31 +83,65 @@ export async function planGeneration(opts: GenerateOptions): Promise<GenerateRep
   const outDir = resolve(opts.cwd ?? process.cwd(), opts.out ?? join(project.root, ".hcp", "generated"));
   const relOut = toPosix(relative(project.root, outDir)) || ".";
   const skillsPath = opts.out === undefined ? DEFAULT_SKILLS_PATH : `${relOut === "." ? "" : relOut + "/"}skills`;
-  const plan = await planGenerate(project, packs, { hosts: hostsOf(opts.host), skillsPath, previews: renderHostPreviews });
+  const plan = await planGenerate(project, packs, {
+    hosts: hostsOf(opts.host),
+    skillsPath,
+    previews: renderHostPreviews,
+  });
   // The default out dir is inside the project: a symlink on the way must not lead out of it.
   const root = project.root;
   if (isInside(outDir, root) && outDir !== root) {
     const g = guardPath(outDir, { dir: root, prefix: "" }, "absolute");
-    if (!g.ok) fail("symlink_refused", `the out dir ${g.reason}`, { file: display(outDir), hint: "replace the symlink with a directory, or pass --out with a directory of its own" });
+    if (!g.ok)
+      fail("symlink_refused", `the out dir ${g.reason}`, {
+        file: display(outDir),
+        hint: "replace the symlink with a directory, or pass --out with a directory of its own",
+      });
   }
   // every planned file, and every stale file the manifest names, passes the one guard (src/plan/files.ts)
-  const fp = planFiles({ files: plan.files, dir: outDir, label: "the out dir", manifest: MANIFEST, symlinkHint: "replace the symlink with a directory or a file of its own; hcpx writes nothing outside its out dir" });
+  const fp = planFiles({
+    files: plan.files,
+    dir: outDir,
+    label: "the out dir",
+    manifest: MANIFEST,
+    symlinkHint: "replace the symlink with a directory or a file of its own; hcpx writes nothing outside its out dir",
+  });
   const drift = driftOf(fp);
   // paths relative to the out dir (a file left in place is named by its display path)
   const rel = (d: Drift) => (d.kind === "foreign" ? toPosix(relative(outDir, resolve(d.path))) : d.path);
   const changes = drift.filter((d) => STATE[d.kind]).map((d) => ({ path: rel(d), state: STATE[d.kind]! }));
-  return { project, outDir, shownOut: display(outDir), files: plan.files, plan: fp, warnings: fp.warnings, conflicts: fp.conflicts, drift, changes, others: drift.filter((d) => !STATE[d.kind]) };
+  return {
+    project,
+    outDir,
+    shownOut: display(outDir),
+    files: plan.files,
+    plan: fp,
+    warnings: fp.warnings,
+    conflicts: fp.conflicts,
+    drift,
+    changes,
+    others: drift.filter((d) => !STATE[d.kind]),
+  };
 }
 
 /** The hosts to preview: undefined = the default ones; `none` = no previews; an old id is its host. */
 function hostsOf(host: string[] | undefined): string[] | undefined {
-  const hostList = host?.flatMap((h) => h.split(",")).map((h) => h.trim()).filter(Boolean);
+  const hostList = host
+    ?.flatMap((h) => h.split(","))
+    .map((h) => h.trim())
+    .filter(Boolean);
   if (hostList === undefined) return undefined;
   const known = listHosts();
   // a host's old id is the host (descriptor `aliases`: windsurf → devin)
-  const hosts = hostList.includes("none") ? [] : [...new Set(hostList.map((h) => (known.includes(h) ? h : canonicalHost(h))))];
+  const hosts = hostList.includes("none")
+    ? []
+    : [...new Set(hostList.map((h) => (known.includes(h) ? h : canonicalHost(h))))];
   for (const h of hosts) {
-    if (!known.includes(h)) fail("unknown_host", `unknown host '${h}'`, { hint: `${didYouMean(h, [...known, "none"])}known hosts: ${known.join(", ")} (or \`none\`)`, exit: 64 });
+    if (!known.includes(h))
+      fail("unknown_host", `unknown host '${h}'`, {
+        hint: `${didYouMean(h, [...known, "none"])}known hosts: ${known.join(", ")} (or \`none\`)`,
+        exit: 64,
+      });
   }
   return hosts;
 }

@@ -29,17 +29,30 @@ export function lockAdopt(ledgerFile: string, base: string, scope: Scope): Adopt
   try {
     // the lock records the directories made for it: a run killed before its
     // journal existed hands them on to the one that takes its stale lock over
-    unlock = acquireLock(join(ledgerDir, "adopt.lock"), show(join(ledgerDir, "adopt.lock")), "hcpx adopt", () => JSON.stringify(madeAbs) + "\n", (stale) => {
-      if (existsSync(ledgerFile)) return;
-      try {
-        const dirs = JSON.parse(stale.split("\n")[2] ?? "") as unknown;
-        // a lock is a file on disk like the ledger: what it names passes the same guard
-        if (Array.isArray(dirs)) for (const d of dirs) if (typeof d === "string" && !madeAbs.includes(d) && guardPath(d, { dir: base, prefix: scope === "user" ? "~/" : "" }, "absolute").ok) madeAbs.push(d);
-      } catch {
-        /* an older or torn lock: nothing to hand on */
-      }
-      madeAbs.sort((a, b) => a.length - b.length);
-    });
+    unlock = acquireLock(
+      join(ledgerDir, "adopt.lock"),
+      show(join(ledgerDir, "adopt.lock")),
+      "hcpx adopt",
+      () => JSON.stringify(madeAbs) + "\n",
+      (stale) => {
+        if (existsSync(ledgerFile)) return;
+        try {
+          const dirs = JSON.parse(stale.split("\n")[2] ?? "") as unknown;
+          // a lock is a file on disk like the ledger: what it names passes the same guard
+          if (Array.isArray(dirs))
+            for (const d of dirs)
+              if (
+                typeof d === "string" &&
+                !madeAbs.includes(d) &&
+                guardPath(d, { dir: base, prefix: scope === "user" ? "~/" : "" }, "absolute").ok
+              )
+                madeAbs.push(d);
+        } catch {
+          /* an older or torn lock: nothing to hand on */
+        }
+        madeAbs.sort((a, b) => a.length - b.length);
+      },
+    );
   } catch (e) {
     for (const d of [...madeAbs].reverse()) rmdirIfEmpty(d);
     throw e;
@@ -49,7 +62,8 @@ export function lockAdopt(ledgerFile: string, base: string, scope: Scope): Adopt
     rmdirsAfter: [...madeAbs],
     release() {
       unlock();
-      if (!existsSync(ledgerFile)) for (const d of [...new Set(lock.rmdirsAfter)].sort((a, b) => b.length - a.length)) rmdirIfEmpty(d);
+      if (!existsSync(ledgerFile))
+        for (const d of [...new Set(lock.rmdirsAfter)].sort((a, b) => b.length - a.length)) rmdirIfEmpty(d);
     },
   };
   return lock;

@@ -16,18 +16,26 @@ beforeAll(() => {
   delete process.env.HCP_CONFIG;
 });
 
-const tree = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort();
+const tree = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
 
 describe("adopt() in-process", () => {
   it("plans what `hcpx adopt --json` plans, writes it with write, and is then in sync", async () => {
     const pp = probeProject();
     // one command line for both (the CLI under test runs dist/hcpx.mjs; the package's bin is dist/hcpx.cjs)
     const command = "hcpx mcp";
-    const cli = envelope<{ changes: { path: string; kind: string }[] }>(await runHcpx(["adopt", "claude", "cursor", "--command", command, "--json"], { cwd: pp.dir }));
+    const cli = envelope<{ changes: { path: string; kind: string }[] }>(
+      await runHcpx(["adopt", "claude", "cursor", "--command", command, "--json"], { cwd: pp.dir }),
+    );
     expect(cli.ok).toBe(true);
     const planned = await adopt({ hosts: ["claude", "cursor"], cwd: pp.dir, command });
     expect(planned.wrote).toBe(false);
-    expect(planned.changes.map((c) => [c.path, c.kind])).toEqual(cli.ok ? cli.data.changes.map((c) => [c.path, c.kind]) : []);
+    expect(planned.changes.map((c) => [c.path, c.kind])).toEqual(
+      cli.ok ? cli.data.changes.map((c) => [c.path, c.kind]) : [],
+    );
     expect(planned.changes.length).toBeGreaterThan(0);
     expect(existsSync(join(pp.dir, ".mcp.json"))).toBe(false);
 
@@ -38,7 +46,9 @@ describe("adopt() in-process", () => {
 
     // the CLI's --check agrees with the library's
     const check = await adopt({ hosts: ["claude", "cursor"], cwd: pp.dir, check: true, command });
-    const cliCheck = envelope<{ inSync: boolean }>(await runHcpx(["adopt", "claude", "cursor", "--command", command, "--check", "--json"], { cwd: pp.dir }));
+    const cliCheck = envelope<{ inSync: boolean }>(
+      await runHcpx(["adopt", "claude", "cursor", "--command", command, "--check", "--json"], { cwd: pp.dir }),
+    );
     expect(check.changes).toEqual([]);
     expect(cliCheck.ok && cliCheck.data.inSync).toBe(check.inSync);
 
@@ -50,9 +60,15 @@ describe("adopt() in-process", () => {
   it("without command, an entry runs this package's own bin, never the host app's script", async () => {
     const pp = probeProject();
     const r = await adopt({ hosts: ["claude"], cwd: pp.dir, write: true });
-    const entry = JSON.parse(readFileSync(join(pp.dir, ".mcp.json"), "utf8")).mcpServers.hcp as { command: string; args: string[] };
+    const entry = JSON.parse(readFileSync(join(pp.dir, ".mcp.json"), "utf8")).mcpServers.hcp as {
+      command: string;
+      args: string[];
+    };
     const argv = [entry.command, ...entry.args];
-    expect(argv.join(" ") === "hcpx mcp" || argv.some((a) => a.endsWith(join("dist", "hcpx.cjs"))), argv.join(" ")).toBe(true);
+    expect(
+      argv.join(" ") === "hcpx mcp" || argv.some((a) => a.endsWith(join("dist", "hcpx.cjs"))),
+      argv.join(" "),
+    ).toBe(true);
     expect(argv.join(" ")).not.toMatch(/vitest|node_modules/);
     expect(r.wrote).toBe(true);
   });
@@ -86,7 +102,9 @@ describe("generate() in-process", () => {
     const r = await generate({ cwd: b.dir });
     const out = (d: string) => join(d, ".hcp", "generated");
     expect(tree(out(b.dir))).toEqual(tree(out(a.dir)));
-    for (const f of tree(out(a.dir))) if (f !== ".manifest.json") expect(readFileSync(join(out(b.dir), f), "utf8"), f).toBe(readFileSync(join(out(a.dir), f), "utf8"));
+    for (const f of tree(out(a.dir)))
+      if (f !== ".manifest.json")
+        expect(readFileSync(join(out(b.dir), f), "utf8"), f).toBe(readFileSync(join(out(a.dir), f), "utf8"));
     expect(r.written.length).toBe(r.files.length);
     expect(r.files).toContain("system-prompt.md");
 
