@@ -8,6 +8,7 @@ import { sha256 } from "../util/text";
 import { CAPS, readTextFile } from "../util/readfile";
 import { display } from "../util/paths";
 import type { LedgerRender } from "../plan/types";
+import { isObj } from "../util/is";
 
 export interface LedgerEntry {
   /** display path: relative to the project root (posix), or `~/…` */
@@ -80,7 +81,6 @@ const ENTRY_KEYS = new Set(["path", "kind", "key", "sha256", "created", "inserte
 const HOST_KEYS = new Set(["scope", "entries", "dirs", "command"]);
 /** the separators setBlock / setToml put before appended text */
 const PREFIXES = new Set(["", "\n", "\r\n", "\n\n", "\r\n\r\n"]);
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((w) => typeof w === "string" && w !== "" && !w.includes("\0"));
 
 /** JSONC text that holds nothing but whitespace and comments. */

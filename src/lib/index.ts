@@ -25,6 +25,7 @@ import { redactDeep, redactOut, secretsFrom } from "../util/redact";
 import { HcpxError } from "../util/errors";
 import { failure, problemFailure, type Envelope as RuntimeEnvelope } from "../runtime/envelope";
 import { callable } from "../pack/adapters/index";
+import { isObj } from "../util/is";
 
 // ---- public types ----
 
@@ -244,7 +245,6 @@ const SHAPES: readonly ToolShape[] = ["mcp", "anthropic", "openai"];
 
 // ---- implementation ----
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isArgv = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 // the runtime's envelope is this one: a change to either that breaks it fails the type check
 const sameEnvelope = (e: RuntimeEnvelope): Envelope => e;

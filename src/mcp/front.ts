@@ -28,6 +28,7 @@ import type { ToolDef } from "../projection/types";
 import { brokenLines, exportView, type ExportView } from "./view";
 import { HCP_TOOL, instructions, toolsFor, type McpToolDef, type Shape } from "./tools";
 import { ConfirmStateError, ConfirmStates } from "./confirm-state";
+import { isObj } from "../util/is";
 
 export type Era = "legacy" | "modern";
 
@@ -88,7 +89,6 @@ function problemEnvelope(e0: unknown): Envelope {
   return failure("internal", `internal error: ${(e as Error)?.message ?? String(e)}`, { hint: "this is a bug in hcpx; rerun with HCPX_DEBUG=1 and report it" });
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isArgv = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
 /** The `hcp` tool's input → a runtime request (or a bad_args envelope). */

@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import { ARG_NAME_RE, VERB_KEY_RE } from "../pack/schema";
 import { firstSentence, oneLine } from "../util/prose";
 import type { ArgSpec, SchemeSpec } from "../pack/schema";
+import { isObj } from "../util/is";
 
 type Json = Record<string, unknown>;
 const METHODS = ["get", "post", "put", "patch", "delete", "head"] as const;
@@ -72,7 +73,6 @@ export interface ImportOptions {
   exclude?: string[];
 }
 
-const isObj = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** camelCase / snake / kebab / spaces → lower_snake words; dots and slashes become separators. */
 export function verbFromOperationId(opId: string): string | undefined {

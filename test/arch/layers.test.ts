@@ -139,6 +139,11 @@ describe("layers", () => {
     expect(cycles(g)).toEqual([]);
   });
 
+  it("\"a plain object\" is tested in one place (util/is.ts isObj): no module writes its own", () => {
+    const by = [...g.keys()].filter((m) => m !== "util/is.ts").filter((m) => /\b(?:const|function)\s+isObj\b[^\n]*\(v: unknown\)/.test(readFileSync(join(SRC, m), "utf8")));
+    expect(by).toEqual([]);
+  });
+
   it("PATH is searched in one place (util/which.ts): no other module splits it or asks a shell", () => {
     const by = [...g.keys()].filter((m) => m !== "util/which.ts").filter((m) => {
       const text = readFileSync(join(SRC, m), "utf8");
