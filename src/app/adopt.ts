@@ -81,9 +81,8 @@ export interface AdoptReport {
 
 const SCOPES = ["project", "user"];
 
-/** Check the request, resolve its hosts and read the project (nothing is written). */
-export function prepareAdopt(opts: AdoptOptions): AdoptSetup {
-  const scope = (opts.scope ?? "project") as Scope;
+/** The flags that exclude each other or need another: a wrong command line (exit 64). */
+function checkFlags(opts: AdoptOptions, scope: Scope): void {
   const hostArgs = opts.hosts;
   if (!SCOPES.includes(scope))
     usage(
@@ -115,6 +114,13 @@ export function prepareAdopt(opts: AdoptOptions): AdoptSetup {
       "leave out --gitignore at user scope (files under $HOME are not in a repository)",
     );
   }
+}
+
+/** Check the request, resolve its hosts and read the project (nothing is written). */
+export function prepareAdopt(opts: AdoptOptions): AdoptSetup {
+  const scope = (opts.scope ?? "project") as Scope;
+  checkFlags(opts, scope);
+  const hostArgs = opts.hosts;
   const known = listHosts();
   const named = hostArgs
     .flatMap((h) => h.split(","))
