@@ -2,11 +2,10 @@
 // project, ~/.config/hcp/adopted.json for the user scope): which hosts were
 // adopted and which files hcpx wrote for them. Read only.
 import { existsSync } from "node:fs";
-import { CAPS, readTextFile } from "../util/readfile";
 import { join } from "node:path";
 import { HcpxError } from "../util/errors";
 import { display, home, userConfigDir } from "../util/paths";
-import { parseLedger, sanitizeLedger } from "../host/ledger";
+import { readLedgerFile } from "../host/ledger";
 
 export interface AdoptedHost {
   host: string;
@@ -35,7 +34,7 @@ export function readAdopted(root: string): AdoptedRead {
     try {
       // the same trust rules as adopt: only what passes guardPath is listed (and checked by doctor)
       const base = scope === "project" ? root : home();
-      const { ledger, warnings } = sanitizeLedger(parseLedger(readTextFile(file, display(file), CAPS.ledger), display(file)), scope, { dir: base, prefix: scope === "user" ? "~/" : "" }, display(file));
+      const { ledger, warnings } = readLedgerFile(file, scope, base);
       for (const w of warnings) out.errors.push({ file: display(file), message: `${w.path}: ${w.message}` });
       for (const [host, h] of Object.entries(ledger.hosts)) {
         out.hosts.push({ host, scope, files: [...new Set(h.entries.map((e) => e.path))].sort() });

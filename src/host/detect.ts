@@ -7,9 +7,8 @@ import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { listHosts, loadDescriptor, type Descriptor } from "./descriptor";
 import { whichOnPath } from "../util/which";
-import { CAPS, readTextFile } from "../util/readfile";
 import { display } from "../util/paths";
-import { parseLedger, sanitizeLedger, type Ledger } from "./ledger";
+import { readLedgerFile, type Ledger } from "./ledger";
 import { HcpxError } from "../util/errors";
 
 export type Scope = "project" | "user";
@@ -39,7 +38,7 @@ export interface DetectOptions {
 export function readLedgerQuiet(file: string, scope: Scope, base: string): Ledger | undefined {
   if (!existsSync(file)) return undefined;
   try {
-    return sanitizeLedger(parseLedger(readTextFile(file, display(file), CAPS.ledger), display(file)), scope, { dir: base, prefix: scope === "user" ? "~/" : "" }, display(file)).ledger;
+    return readLedgerFile(file, scope, base).ledger;
   } catch (e) {
     if (e instanceof HcpxError || e instanceof Error) return undefined;
     throw e;

@@ -14,6 +14,7 @@ import { namesItsHost } from "./ask-rules";
 import { isDeepStrictEqual } from "node:util";
 import { guardPath, type Entry, type Guarded, type TrustBase } from "../util/fsio";
 import { diskFs, type ReadFs } from "../plan/fs";
+import { gitignoreChange } from "./gitignore";
 import type { FileChange, FilePlan, LedgerRecord } from "../plan/types";
 import { hostTextProblems, unsafeHostText } from "../pack/hosttext";
 import { render, type TemplateContext } from "./templates";
@@ -23,7 +24,7 @@ import { sha256 } from "../util/text";
 import { HANDLERS, handlerForKind, type CommandClass, type TargetContext, type VFile } from "./formats";
 import { expandItems } from "./formats/rules";
 import { requireFileOrAbsent } from "./formats/common";
-import { emptyLedger, ledgerKey, parseJournal, parseLedger, reconcileLedger, sanitizeLedger, serializeLedger, type Ledger, type LedgerEntry, type LedgerHost } from "./ledger";
+import { emptyLedger, ledgerKey, ledgerRender, parseJournal, parseLedger, reconcileLedger, sanitizeLedger, serializeLedger, type Ledger, type LedgerEntry, type LedgerHost } from "./ledger";
 
 export type Scope = "project" | "user";
 
@@ -49,6 +50,14 @@ export interface AdoptOptions {
   bundle?: TemplateContext["bundle"];
   /** the disk as the plan reads it (src/plan/fs.ts); default: the real one. Planning never writes. */
   fs?: ReadFs;
+  /**
+   * The project's .gitignore block (src/host/gitignore.ts), for adopt itself: true
+   * (`--gitignore`) plans it; false keeps it up to date once it is there; absent
+   * (doctor, bundles, previews) leaves .gitignore out of the plan.
+   */
+  gitignore?: boolean;
+  /** the hcpx bin an entry without --command runs (default: this process's, process.argv[1]); the library names its package's bin */
+  selfEntry?: string;
   /**
    * user scope: the user config the MCP entry serves (`--config <file>` is appended to
    * its command), so that it serves the same packs from any directory and environment
@@ -106,7 +115,14 @@ export async function planAdopt(project: Project, hosts: string[], projectionFor
     if (opts.remove) run.removeHost(desc);
     else await run.adoptHost(desc, projectionFor);
   }
-  return run.plan();
+  const plan = run.plan();
+  // the .gitignore block (--gitignore, or kept up to date once it is there): one more file of the plan
+  const gi = opts.gitignore === undefined || opts.preview ? undefined : gitignoreChange(plan, opts.gitignore, opts.fs);
+  if (gi) {
+    plan.changes.push(gi);
+    plan.changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+  return plan;
 }
 
 /** What one ledger file says, and what an interrupted run's journal left (the ledger rebuilt from it). */
@@ -338,7 +354,7 @@ class AdoptRun {
     if (opts.preview && opts.command === undefined) return { argv: ["hcpx", "mcp"] };
     const recorded = this.ledger.hosts[host]?.command;
     if (opts.command === undefined && opts.useRecordedCommand && recorded) return { argv: recorded };
-    return resolveMcpCommand(opts.command);
+    return resolveMcpCommand(opts.command, opts.selfEntry);
   }
   mcpFor(host: string): McpCommand {
     const opts = this.opts;
@@ -651,7 +667,9 @@ class AdoptRun {
       if (problems.length) throw new HcpxError(problems);
     }
     const rmdirs = [...this.rmdirCandidates].sort((a, b) => b.length - a.length);
-    const record: LedgerRecord = { kind: "ledger", file: state.ledgerFile, old: state.ledgerOld, new: ledgerNew === state.ledgerOld ? state.ledgerOld : ledgerNew, base: state.ledgerBase, journal: state.journalFile, journalPending: state.journalPending };
+    const recNew = ledgerNew === state.ledgerOld ? state.ledgerOld : ledgerNew;
+    const render = ledgerRender({ file: state.ledgerFile, base: state.ledgerBase, new: recNew });
+    const record: LedgerRecord = { kind: "ledger", file: state.ledgerFile, old: state.ledgerOld, new: recNew, base: state.ledgerBase, journal: state.journalFile, journalPending: state.journalPending, render };
     return { scope: this.scope, base: this.base, hosts: this.hosts, remove: opts.remove === true, changes, notes: this.notes, conflicts: this.conflicts, warnings: this.warnings, staleTemps: [...state.temps].sort(), rmdirs, record, commands: this.commands };
   }
 }

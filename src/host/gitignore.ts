@@ -7,9 +7,15 @@
 import { join } from "node:path";
 import { HcpxError } from "../util/errors";
 import { loadDescriptor, type Target } from "./descriptor";
-import { readEntry, resolveInside } from "../util/fsio";
 import { parseLedger } from "./ledger";
-import type { AdoptPlan, FileChange } from "./engine";
+import type { FileChange, FilePlan, LedgerRecord } from "../plan/types";
+import { diskFs, type ReadFs } from "../plan/fs";
+
+/** What of an adopt plan (src/host/engine.ts AdoptPlan) the .gitignore block is planned from. */
+interface AdoptPlanned extends Pick<FilePlan, "changes" | "base"> {
+  scope: "project" | "user";
+  record: LedgerRecord;
+}
 
 export const GITIGNORE_BEGIN = "# hcp:begin (kept by `hcpx adopt --gitignore`; your own lines go outside this block)";
 export const GITIGNORE_END = "# hcp:end";
@@ -37,7 +43,7 @@ export function gitClassOf(host: string, path: string): GitClass {
 }
 
 /** Per file of a written plan: commit or ignore (project scope only). */
-export function gitClasses(plan: Pick<AdoptPlan, "changes" | "scope">): { path: string; git: GitClass }[] {
+export function gitClasses(plan: Pick<AdoptPlanned, "changes" | "scope">): { path: string; git: GitClass }[] {
   if (plan.scope !== "project") return [];
   return plan.changes.filter((c) => c.kind !== "delete").map((c) => ({ path: c.path, git: c.hosts.some((h) => gitClassOf(h, c.path) === "ignore") ? ("ignore" as const) : ("commit" as const) }));
 }
@@ -87,12 +93,12 @@ export function setGitignoreBlock(text: string, lines: string[] | undefined, sho
  * with `request` (--gitignore), or when the file already holds hcpx's block.
  * The block lists hcpx's transient files and every "ignore" file the new ledger records.
  */
-export function gitignoreChange(plan: AdoptPlan, request: boolean): FileChange | undefined {
+export function gitignoreChange(plan: AdoptPlanned, request: boolean, fs: ReadFs = diskFs): FileChange | undefined {
   if (plan.scope !== "project") return undefined;
   const abs = join(plan.base, ".gitignore");
   const show = ".gitignore";
-  const { real } = resolveInside(abs, plan.base, show);
-  const e = readEntry(real);
+  const real = fs.resolve(abs, plan.base, show);
+  const e = fs.entry(real);
   if (e.kind !== "file" && e.kind !== "absent") throw new HcpxError({ code: "not_a_file", message: "is not a regular file", file: show, hint: "hcpx keeps a block in a .gitignore file; move this away, or leave out --gitignore" });
   const old = e.kind === "file" ? e.text : undefined;
   const present = old !== undefined && findSpan(old, show) !== undefined;

@@ -4,6 +4,11 @@
 import { createScanner } from "jsonc-parser/lib/esm/main.js"; // the ESM build (see engine.ts)
 import { HcpxError, type Problem } from "../util/errors";
 import { guardPath, type Guarded, type TrustBase } from "../util/fsio";
+import { sha256 } from "../util/text";
+import { CAPS, readTextFile } from "../util/readfile";
+import { display } from "../util/paths";
+import type { LedgerRender } from "../plan/types";
+import { isObj } from "../util/is";
 
 export interface LedgerEntry {
   /** display path: relative to the project root (posix), or `~/…` */
@@ -76,7 +81,6 @@ const ENTRY_KEYS = new Set(["path", "kind", "key", "sha256", "created", "inserte
 const HOST_KEYS = new Set(["scope", "entries", "dirs", "command"]);
 /** the separators setBlock / setToml put before appended text */
 const PREFIXES = new Set(["", "\n", "\r\n", "\n\n", "\r\n\r\n"]);
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((w) => typeof w === "string" && w !== "" && !w.includes("\0"));
 
 /** JSONC text that holds nothing but whitespace and comments. */
@@ -166,6 +170,18 @@ export function sanitizeLedger(l: Ledger, scope: "project" | "user", base: Trust
   return { ledger: out, warnings };
 }
 
+/**
+ * The one reader of a ledger file on disk (doctor's adopted check, host detection,
+ * `--host` approval): a bounded read, the parse, and adopt's trust rules
+ * (sanitizeLedger: only what passes guardPath is kept). Adopt's own planning reads
+ * the same text through its ReadFs and folds an interrupted run's journal in
+ * before the same sanitizeLedger (src/host/engine.ts).
+ */
+export function readLedgerFile(file: string, scope: "project" | "user", base: string): { ledger: Ledger; warnings: Problem[] } {
+  const show = display(file);
+  return sanitizeLedger(parseLedger(readTextFile(file, show, CAPS.ledger), show), scope, { dir: base, prefix: scope === "user" ? "~/" : "" }, show);
+}
+
 export function serializeLedger(l: Ledger): string {
   const hosts = Object.fromEntries(Object.keys(l.hosts).sort().map((h) => [h, l.hosts[h]!]));
   return JSON.stringify({ version: 1, hosts, ...(l.dirs?.length ? { dirs: l.dirs } : {}) }, null, 2) + "\n";
@@ -219,4 +235,40 @@ export function reconcileLedger(before: Ledger, after: Ledger, state: (path: str
   const dirs = [...new Set([...(before.dirs ?? []), ...(after.dirs ?? [])])].sort();
   if (dirs.length) out.dirs = dirs;
   return out;
+}
+
+/**
+ * What the one applier writes for an adopt plan's record (src/plan/types.ts
+ * LedgerRender): the journal and the final ledger, from the ledger the plan
+ * started from (`base`) and the one it planned (`next`).
+ */
+export function ledgerRender(rec: { file: string; base?: string; new?: string }): LedgerRender {
+  const dirsOf = (made: string[]): string[] => {
+    if (rec.base === undefined) return made;
+    try {
+      return [...new Set([...(parseLedger(rec.base, rec.file).dirs ?? []), ...made])];
+    } catch {
+      return made; // the plan already refused a bad ledger
+    }
+  };
+  const ledger = (made: string[], exists?: (dir: string) => boolean): string | undefined => {
+    if (rec.new === undefined) return undefined;
+    const l = parseLedger(rec.new, rec.file);
+    if (exists) for (const h of Object.values(l.hosts)) h.dirs = h.dirs.filter(exists);
+    const dirs = dirsOf(made);
+    l.dirs = dirs.length ? [...dirs].sort() : undefined;
+    return serializeLedger(l);
+  };
+  return {
+    dirs: dirsOf,
+    ledger,
+    journal: (made, changes, rmdirs) =>
+      serializeJournal({
+        version: 1,
+        ledgerOld: rec.base,
+        ledgerNew: ledger(made),
+        files: changes.map((c) => ({ path: c.path, real: c.real, before: c.old === undefined ? null : sha256(c.old), after: c.new === undefined ? null : sha256(c.new) })),
+        rmdirs,
+      }),
+  };
 }

@@ -12,6 +12,7 @@
 //
 // The public types are declared in this file, not imported from the rest of
 // src/, so the emitted index.d.ts stands alone (scripts/build.mjs checks it).
+import { join } from "node:path";
 import { findPack, loadPacks, loadProject } from "../pack/load";
 import { isGranted } from "../pack/grants";
 import { toolName as toolNameOf, type Command, type Pack, type Project } from "../pack/model";
@@ -24,6 +25,7 @@ import { redactDeep, redactOut, secretsFrom } from "../util/redact";
 import { HcpxError } from "../util/errors";
 import { failure, problemFailure, type Envelope as RuntimeEnvelope } from "../runtime/envelope";
 import { callable } from "../pack/adapters/index";
+import { isObj } from "../util/is";
 
 // ---- public types ----
 
@@ -160,12 +162,89 @@ export class ProjectError extends Error {
   }
 }
 
+/** What adopt() is asked: `hcpx adopt`'s flags (README "Use it on your own project"). */
+export interface AdoptOptions {
+  /** host ids or `all`; empty with `detected` */
+  hosts: string[];
+  scope?: "project" | "user";
+  /** apply the plan (default: plan only, nothing written) */
+  write?: boolean;
+  /** compare only: `inSync` says whether a --write would change nothing and each host will use the server */
+  check?: boolean;
+  /** plan the removal of what hcpx wrote for these hosts */
+  remove?: boolean;
+  /** replace entries changed by hand since hcpx wrote them */
+  force?: boolean;
+  /** the MCP command line the entries run (`--command`) */
+  command?: string;
+  /** the hosts in use instead of named ones (`--detected`) */
+  detected?: boolean;
+  /** keep the hcp block in the project's .gitignore (`--gitignore`) */
+  gitignore?: boolean;
+  /** where to look for hcp.config.json5 (this directory and up); default process.cwd() */
+  cwd?: string;
+  /** an explicit config file */
+  config?: string;
+}
+
+/** One file of a plan. */
+export interface PlannedChange {
+  path: string;
+  kind: "create" | "update" | "delete";
+  hosts: string[];
+  notes: string[];
+}
+
+/** What adopt() planned, and wrote with `write`. */
+export interface AdoptResult {
+  scope: "project" | "user";
+  hosts: string[];
+  /** nothing to change and each host will use the server */
+  inSync: boolean;
+  wrote: boolean;
+  changes: PlannedChange[];
+  /** files changed by hand, left alone */
+  conflicts: ProjectProblem[];
+  warnings: ProjectProblem[];
+  notes: string[];
+  /** why a host will not use the server */
+  health: ProjectProblem[];
+  /** with `write`: the files written and deleted */
+  written: string[];
+  deleted: string[];
+}
+
+/** What generate() is asked: `hcpx generate`'s flags. */
+export interface GenerateOptions {
+  /** the out dir; default `<project>/.hcp/generated` */
+  out?: string;
+  /** host previews; default claude and cursor; `["none"]` for none */
+  hosts?: string[];
+  /** compare only: nothing written, `current` says whether the out dir is up to date */
+  check?: boolean;
+  cwd?: string;
+  config?: string;
+}
+
+export interface GenerateResult {
+  /** the out dir as shown */
+  out: string;
+  /** every file of the projection, relative to the out dir */
+  files: string[];
+  /** with `check`: the out dir holds exactly the plan */
+  current: boolean;
+  /** with `check`: each file that differs, is missing or is stale */
+  drift: { path: string; state: string }[];
+  written: string[];
+  removed: string[];
+  warnings: ProjectProblem[];
+}
+
 export const READ_SKILL: string = READ_SKILL_TOOL;
 const SHAPES: readonly ToolShape[] = ["mcp", "anthropic", "openai"];
 
 // ---- implementation ----
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isArgv = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 // the runtime's envelope is this one: a change to either that breaks it fails the type check
 const sameEnvelope = (e: RuntimeEnvelope): Envelope => e;
@@ -229,6 +308,69 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Hcp
       }
     },
   };
+}
+
+/** A HcpxError of a use case → the library's ProjectError (anything else is a bug and is thrown as it is). */
+function asProjectError(e: unknown): unknown {
+  return e instanceof HcpxError ? new ProjectError(problemsOf(e).length ? problemsOf(e) : e.problems) : e;
+}
+
+const plain = (ps: readonly { severity?: unknown }[]): ProjectProblem[] => ps.map(({ severity: _s, ...p }) => p as ProjectProblem);
+
+/**
+ * Adopt: place the projections where each host reads them, as `hcpx adopt`
+ * does (the same use case, src/app/adopt.ts). Plans only unless `write`.
+ * Throws a ProjectError for a wrong request, an unreadable config or a file
+ * hcpx will not touch.
+ */
+export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
+  // the host engine is its own chunk: `import("hcpx")` itself stays cheap
+  const app = await import("../app/adopt");
+  try {
+    // an entry without `command` runs this package's own bin (not the host app's script)
+    const { packageRoot } = await import("../host/descriptor");
+    const selfEntry = join(packageRoot(), "dist", "hcpx.cjs");
+    const { setup, report } = await app.adopt({ ...options, hosts: [...(options.hosts ?? [])], selfEntry });
+    const plan = report?.plan;
+    return redactOut({
+      scope: setup.scope,
+      hosts: setup.hosts,
+      inSync: report ? report.inSync : true,
+      wrote: report?.applied !== undefined,
+      changes: (plan?.changes ?? []).map((c) => ({ path: c.path, kind: c.kind, hosts: c.hosts, notes: c.notes })),
+      conflicts: plain(plan?.conflicts ?? []),
+      warnings: plain(plan?.warnings ?? []),
+      notes: plan?.notes ?? [],
+      health: plain(report?.health ?? []),
+      written: report?.applied?.written ?? [],
+      deleted: report?.applied?.deleted ?? [],
+    });
+  } catch (e) {
+    throw asProjectError(e);
+  }
+}
+
+/**
+ * Generate: every projection file (prompt block, tool lists, Skill copies,
+ * host previews) into the out dir, as `hcpx generate` does (src/app/generate.ts).
+ * With `check`, compares only.
+ */
+export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
+  const app = await import("../app/generate");
+  try {
+    const r = await app.generate({ out: options.out, host: options.hosts, check: options.check, cwd: options.cwd, config: options.config });
+    return redactOut({
+      out: r.shownOut,
+      files: r.files.map((f) => f.path),
+      current: r.drift.length === 0,
+      drift: r.changes,
+      written: [...(r.applied?.written ?? [])].sort(),
+      removed: r.applied?.deleted ?? [],
+      warnings: plain([...r.warnings, ...r.conflicts]),
+    });
+  } catch (e) {
+    throw asProjectError(e);
+  }
 }
 
 async function callTool(loadOpts: { cwd: string; config?: string }, env: Record<string, string | undefined>, skills: PackSkill[], tool: string, input: unknown, opts: CallOptions): Promise<Envelope> {

@@ -30,6 +30,7 @@ import { HCP_TOOL, instructions, toolsFor, type McpToolDef, type Shape } from ".
 import { argsHash, ConfirmStateError, ConfirmStates, type ConfirmBinding } from "./confirm-state";
 import { argsFromInputs, canAnswer, capabilityOf, MissingCapability, inputArgs, inputRequest, inputRounds, methodOf, readAnswer, type InputRequestOut, type InputValue } from "./inputs";
 import { auditArgs, AuditWriter, decisionOf, type AuditRecord } from "../runtime/audit";
+import { isObj } from "../util/is";
 
 export type Era = "legacy" | "modern";
 
@@ -136,7 +137,6 @@ function problemEnvelope(e0: unknown): Envelope {
   return failure("internal", `internal error: ${(e as Error)?.message ?? String(e)}`, { hint: "this is a bug in hcpx; rerun with HCPX_DEBUG=1 and report it" });
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isArgv = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
 /** The `hcp` tool's input → a runtime request (or a bad_args envelope). */

@@ -6,9 +6,9 @@
 // rows are a draft the person reviews, and lint warns until they have.
 import { firstSentence, oneLine } from "../util/prose";
 import { ARG_NAME_RE, VERB_KEY_RE } from "../pack/schema";
+import { isObj } from "../util/is";
 
 type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
 
 export interface McpToolInfo {
   name: string;

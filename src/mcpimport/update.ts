@@ -44,7 +44,7 @@ const rowText = (r: { operation: string; land?: string; confirm?: boolean }) => 
 export async function updateMcpPack(dirArg: string, opts: { yes?: boolean; timeoutMs?: number; config?: string }): Promise<McpUpdateResult> {
   const pack = loadPack(dirArg);
   const spec = pack.surface.mcp;
-  if (!adapterOf(pack.surface.kind)?.capabilities.serverTools || !spec) throw new HcpxError({ code: "usage", message: `${display(pack.dir)} is a ${pack.surface.kind} pack, not an mcp pack`, hint: "--update reviews a pack written by `hcpx pack from-mcp`" }, 64);
+  if (!adapterOf(pack.surface.kind)?.capabilities.serverTools || !spec) throw new HcpxError({ code: "usage", message: `${display(pack.dir)} is a ${pack.surface.kind} pack, not an mcp pack`, hint: "--update reviews a pack written by `hcpx pack from-mcp`" });
   const project = loadProject({ config: opts.config });
   const bin = resolveBin(pack, project, spec.bin, "mcp.bin");
   if ("ok" in bin) throw new HcpxError({ code: bin.error.code, message: bin.error.message, hint: typeof bin.error.hint === "string" ? bin.error.hint : undefined });

@@ -64,10 +64,10 @@ export function idFromName(name: string): string | undefined {
 }
 
 export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise<FromMcpResult> {
-  if (argv.length === 0 || !argv[0]!.trim()) throw new HcpxError({ code: "usage", message: "no server command given", hint: "hcpx pack from-mcp --id fs -- npx @modelcontextprotocol/server-filesystem ." }, 64);
-  for (const n of opts.env ?? []) if (!ENV_NAME_RE.test(n)) throw new HcpxError({ code: "usage", message: `--env '${n}' is not an environment variable name`, hint: "pass names only, like --env GITHUB_TOKEN; the value is read from the environment at run time" }, 64);
+  if (argv.length === 0 || !argv[0]!.trim()) throw new HcpxError({ code: "usage", message: "no server command given", hint: "hcpx pack from-mcp --id fs -- npx @modelcontextprotocol/server-filesystem ." });
+  for (const n of opts.env ?? []) if (!ENV_NAME_RE.test(n)) throw new HcpxError({ code: "usage", message: `--env '${n}' is not an environment variable name`, hint: "pass names only, like --env GITHUB_TOKEN; the value is read from the environment at run time" });
   // refused before anything runs or is written: a Binding never names PATH, HOME, LD_* … (the pack would not load)
-  for (const n of opts.env ?? []) if (isForbiddenEnv(n)) throw new HcpxError({ code: "usage", message: `--env '${n}': a pack's Binding cannot name ${n} (it changes what a program loads or runs); nothing was written`, hint: n === "PATH" ? "not needed: a launcher (npx, uvx…) gets the PATH it needs from the runtime" : "pass only the names the server reads as settings or secrets" }, 64);
+  for (const n of opts.env ?? []) if (isForbiddenEnv(n)) throw new HcpxError({ code: "usage", message: `--env '${n}': a pack's Binding cannot name ${n} (it changes what a program loads or runs); nothing was written`, hint: n === "PATH" ? "not needed: a launcher (npx, uvx…) gets the PATH it needs from the runtime" : "pass only the names the server reads as settings or secrets" });
   if (opts.id !== undefined && !PACK_ID_RE.test(opts.id)) throw new HcpxError({ code: "bad_id", message: `'${opts.id}' is not a valid pack id`, hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$, e.g. fs or github" }, 64);
   const cfgFile = configPath(opts);
   const haveConfig = cfgFile !== undefined && existsSync(cfgFile);
@@ -88,7 +88,7 @@ export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise
       binInPack = () => basename(path);
     }
   } else {
-    if (!/^[A-Za-z0-9._+-]+$/.test(first)) throw new HcpxError({ code: "usage", message: `'${first}' is not a program name`, hint: "give a bare name like node, or a path like ./server.mjs" }, 64);
+    if (!/^[A-Za-z0-9._+-]+$/.test(first)) throw new HcpxError({ code: "usage", message: `'${first}' is not a program name`, hint: "give a bare name like node, or a path like ./server.mjs" });
     const found = whichOnPath(first);
     if (!found) throw new HcpxError({ code: "bin_not_found", message: `'${first}' is not on PATH`, hint: "give the program's path, or install it" });
     path = found;

@@ -13,6 +13,7 @@ import { ARG_NAME_RE, VERB_KEY_RE } from "../pack/schema";
 import { firstSentence, oneLine } from "../util/prose";
 import { openapiLead, POLICY_LINE } from "../pack/skillsync";
 import type { ArgSpec, SchemeSpec } from "../pack/schema";
+import { isObj } from "../util/is";
 
 type Json = Record<string, unknown>;
 const METHODS = ["get", "post", "put", "patch", "delete", "head"] as const;
@@ -105,7 +106,6 @@ export function externalWords(op: { operationId?: string; summary?: unknown; des
   return found.length ? found.slice(0, 4) : undefined;
 }
 
-const isObj = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** camelCase / snake / kebab / spaces → lower_snake words; dots and slashes become separators. */
 export function verbFromOperationId(opId: string): string | undefined {

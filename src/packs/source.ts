@@ -30,13 +30,13 @@ const NPM_NAME = /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*(@[^\s/]+)?$/
 /** Classify a `pack add` source (see the header). `cwd` resolves local paths. */
 export function parseSource(src: string, cwd: string): Parsed {
   const s = src.trim();
-  if (!s) throw new HcpxError({ code: "usage", message: "no source given", hint: "hcpx pack add <npm spec | git URL | path>" }, 64);
+  if (!s) throw new HcpxError({ code: "usage", message: "no source given", hint: "hcpx pack add <npm spec | git URL | path>" });
   if (s.startsWith("npm:")) return { type: "npm", spec: s.slice(4) };
   const hash = s.lastIndexOf("#");
   const [base, ref] = hash > 0 ? [s.slice(0, hash), s.slice(hash + 1) || undefined] : [s, undefined];
   if (base.startsWith("git+")) return { type: "git", url: base.slice(4), ref };
   if (/^(https?|ssh|git):\/\//.test(base) || /^[\w.-]+@[\w.-]+:/.test(base)) {
-    if (/^https?:\/\//.test(base) && !base.endsWith(".git")) throw new HcpxError({ code: "usage", message: `'${s}' is an http URL that does not end in .git`, hint: "for a git repository write git+https://…, for a tarball download it and pass its path" }, 64);
+    if (/^https?:\/\//.test(base) && !base.endsWith(".git")) throw new HcpxError({ code: "usage", message: `'${s}' is an http URL that does not end in .git`, hint: "for a git repository write git+https://…, for a tarball download it and pass its path" });
     return { type: "git", url: base, ref };
   }
   const pathLike = base.startsWith(".") || base.startsWith("/") || base.startsWith("~");
@@ -46,11 +46,11 @@ export function parseSource(src: string, cwd: string): Parsed {
     if (!existsSync(abs)) throw new HcpxError({ code: "not_found", message: `no file or directory at ${display(abs)}`, hint: "check the path" });
     if (/\.(tgz|tar\.gz)$/.test(abs) && statSync(abs).isFile()) return { type: "npm", spec: abs, tarball: abs };
     if (ref !== undefined) return { type: "git", url: abs, ref };
-    if (!statSync(abs).isDirectory()) throw new HcpxError({ code: "usage", message: `${display(abs)} is neither a directory nor a .tgz tarball`, hint: "a local pack is a directory with surface.json, policy.json and SKILL.md" }, 64);
+    if (!statSync(abs).isDirectory()) throw new HcpxError({ code: "usage", message: `${display(abs)} is neither a directory nor a .tgz tarball`, hint: "a local pack is a directory with surface.json, policy.json and SKILL.md" });
     return { type: "path", path: abs };
   }
   if (NPM_NAME.test(s)) return { type: "npm", spec: s };
-  throw new HcpxError({ code: "usage", message: `cannot tell what '${s}' is`, hint: "give an npm spec (@scope/name@^1), a git URL (git+https://….git#ref) or a path (./packs/x)" }, 64);
+  throw new HcpxError({ code: "usage", message: `cannot tell what '${s}' is`, hint: "give an npm spec (@scope/name@^1), a git URL (git+https://….git#ref) or a path (./packs/x)" });
 }
 
 export interface Fetched {
@@ -109,14 +109,14 @@ function npmFetch(spec: string, label: string, wantIntegrity?: string): { entrie
 const GIT_ENV = () => ({ ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ALLOW_PROTOCOL: "file:git:http:https:ssh", GIT_CONFIG_NOSYSTEM: "1" });
 
 function gitFetch(url: string, ref: string | undefined, label: string, wantCommit?: string): { entries: TarEntry[]; commit: string } {
-  if (url.startsWith("-")) throw new HcpxError({ code: "usage", message: `'${url}' is not a git URL`, hint: "give a URL or a path" }, 64);
+  if (url.startsWith("-")) throw new HcpxError({ code: "usage", message: `'${url}' is not a git URL`, hint: "give a URL or a path" });
   const dir = tempDir();
   try {
     const clone = spawnSync("git", ["clone", "--quiet", "--no-checkout", "--", url, join(dir, "repo")], { encoding: "utf8", timeout: 300_000, env: GIT_ENV() });
     if (clone.status !== 0) throw runFailed(`git clone ${url}`, clone, "check the URL and that you can read the repository (`git ls-remote <url>`)");
     const repo = join(dir, "repo");
     const want = wantCommit ?? ref ?? "HEAD";
-    if (want.startsWith("-")) throw new HcpxError({ code: "usage", message: `'${want}' is not a git ref`, hint: "give a branch, tag or commit after #" }, 64);
+    if (want.startsWith("-")) throw new HcpxError({ code: "usage", message: `'${want}' is not a git ref`, hint: "give a branch, tag or commit after #" });
     const rev = spawnSync("git", ["-C", repo, "rev-parse", "--verify", "--quiet", `${want}^{commit}`], { encoding: "utf8", env: GIT_ENV() });
     let commit = rev.status === 0 ? rev.stdout.trim() : "";
     if (!commit && ref && !wantCommit) {

@@ -64,6 +64,31 @@ export interface LedgerRecord {
   journal: string;
   /** a journal left by an interrupted `adopt --write` was found (and folded into `base`) */
   journalPending: boolean;
+  /** the texts the applier writes, rendered by the planner (src/host/ledger.ts ledgerRender) */
+  render: LedgerRender;
+}
+
+/**
+ * The ledger's and journal's texts, given the two facts only apply has: the
+ * directories the adopt lock made (display paths) and which recorded
+ * directories exist once the files are written.
+ */
+export interface LedgerRender {
+  /** the write-ahead journal for these changes */
+  journal(made: string[], changes: FileChange[], rmdirs: string[]): string;
+  /** the ledger to leave (undefined: none) */
+  ledger(made: string[], exists: (dir: string) => boolean): string | undefined;
+  /** every directory adopt made for the ledger (display paths): removed when empty once no ledger is left */
+  dirs(made: string[]): string[];
+}
+
+/** The adopt lock of one ledger (project: `.hcp/adopt.lock`; user: `~/.config/hcp/adopt.lock`): src/host/lock.ts. */
+export interface AdoptLock {
+  /** directories made for the ledger and the lock (display paths) */
+  made: string[];
+  /** directories to remove (when empty) once the lock is gone and no ledger is left */
+  rmdirsAfter: string[];
+  release(): void;
 }
 
 export interface FilePlan {

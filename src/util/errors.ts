@@ -85,6 +85,11 @@ export function fail(code: ErrorCode, message: string, extra: Omit<Problem, "cod
   throw new HcpxError({ code, message, ...rest }, exit);
 }
 
+/** The one way to stop on a wrong command line: `bad_args`, exit 64 (EX_USAGE). */
+export function usage(message: string, hint?: string, extra: Omit<Problem, "code" | "message" | "hint"> = {}): never {
+  throw new HcpxError({ code: "bad_args", message, ...(hint !== undefined ? { hint } : {}), ...extra }, 64);
+}
+
 export function where(p: Problem): string {
   let s = p.file ?? "";
   if (p.line !== undefined) s += `:${p.line}${p.column !== undefined ? `:${p.column}` : ""}`;

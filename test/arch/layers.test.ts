@@ -1,6 +1,7 @@
 // Layers that point one way: a module imports only from its own directory or
-// from a lower layer (util → pack → runtime/projection/… → host/mcp → config →
-// mcpimport → cli/lib), and no modules import each other in a ring. Every
+// from a lower layer (util → pack → runtime/projection/… → plan → host/mcp →
+// config → mcpimport → app → cli/lib), and no modules import each other in a
+// ring. app/ holds the use cases (one module each); cli/ and lib/ call them. Every
 // import counts: static, `export … from`, type-only, import(), require() and
 // `typeof import()`. A new directory of src/ fails here until it has a layer.
 // HCPX_ARCH_SRC=<dir> checks another tree (e.g. an old checkout's src/).
@@ -25,6 +26,7 @@ const LAYER: Record<string, number> = {
   mcp: 3,
   config: 4,
   mcpimport: 5,
+  app: 5.5,
   cli: 6,
   lib: 6,
 };
@@ -121,8 +123,25 @@ describe("layers", () => {
     expect(wrongWay(g)).toEqual([]);
   });
 
+  it("the use cases sit between the engines and their callers: cli/ and lib/ reach adopt and generate through app/", () => {
+    expect(LAYER.app).toBeGreaterThan(LAYER.mcpimport!);
+    expect(LAYER.app).toBeLessThan(Math.min(LAYER.cli!, LAYER.lib!));
+    for (const caller of ["cli/commands/adopt.ts", "cli/commands/generate.ts"]) {
+      const to = [...(g.get(caller) ?? [])];
+      expect(to.filter((m) => m.startsWith("app/")).length, caller).toBeGreaterThan(0);
+      // the engines are the use case's to drive: the command renders the report
+      expect(to.filter((m) => /^(host\/(engine|apply)|projection\/plan|plan\/(files|drift))\.ts$/.test(m)), caller).toEqual([]);
+    }
+    expect([...(g.get("lib/index.ts") ?? [])].filter((m) => m.startsWith("app/")).sort()).toEqual(["app/adopt.ts", "app/generate.ts"]);
+  });
+
   it("no modules import each other in a ring (the runtime's envelope is a module of its own)", () => {
     expect(cycles(g)).toEqual([]);
+  });
+
+  it("\"a plain object\" is tested in one place (util/is.ts isObj): no module writes its own", () => {
+    const by = [...g.keys()].filter((m) => m !== "util/is.ts").filter((m) => /\b(?:const|function)\s+isObj\b[^\n]*\(v: unknown\)/.test(readFileSync(join(SRC, m), "utf8")));
+    expect(by).toEqual([]);
   });
 
   it("PATH is searched in one place (util/which.ts): no other module splits it or asks a shell", () => {

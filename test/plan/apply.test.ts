@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { applyPlan } from "../../src/host/apply";
+import { applyPlan } from "../../src/plan/apply";
 import { planFiles } from "../../src/plan/files";
 import { HcpxError } from "../../src/util/errors";
 import { tmp } from "../support/hcpx";

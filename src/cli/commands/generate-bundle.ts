@@ -7,7 +7,7 @@ import { didYouMean } from "../../util/suggest";
 import { listHosts } from "../../host/descriptor";
 import { display } from "../../util/paths";
 import { planBundle, renderBundle } from "../../host/bundle";
-import { applyPlan } from "../../host/apply";
+import { applyPlan } from "../../plan/apply";
 import { driftOf } from "../../plan/drift";
 import { done, makeOut, printWarnings } from "../output";
 

@@ -4,75 +4,27 @@
 // The manifest is committed with the out dir, so what it names passes guardPath
 // (src/util/fsio.ts): a path outside the out dir, or through a symlink that
 // leaves it, is ignored with a warning and never read or deleted.
-import { join, relative, resolve } from "node:path";
-import { loadPacks, loadProject } from "../../pack/load";
-import { DEFAULT_SKILLS_PATH } from "../../projection/build";
-import { DEFAULT_HOSTS, planGenerate } from "../../projection/plan";
+import { applyGeneration, planGeneration, type GenerateOptions as AppGenerateOptions } from "../../app/generate";
 import type { PlannedFile } from "../../projection/types";
-import { fail } from "../../util/errors";
-import { guardPath } from "../../util/fsio";
-import { renderHostPreviews } from "../../host/preview";
-import { applyPlan } from "../../host/apply";
-import { driftOf, type Drift, type DriftKind } from "../../plan/drift";
-import { planFiles } from "../../plan/files";
-import { didYouMean } from "../../util/suggest";
-import { canonicalHost, listHosts } from "../../host/descriptor";
-import { display, isInside, toPosix } from "../../util/paths";
 import { c, done, failure, makeOut, printWarnings, sayErrRaw, writeJson } from "../output";
 
-export interface GenerateOptions {
-  out?: string;
-  host?: string[];
-  check?: boolean;
+export interface GenerateOptions extends Pick<AppGenerateOptions, "out" | "host" | "check"> {
   json?: boolean;
 }
 
-export const MANIFEST = ".manifest.json";
-
-export type FileState = "differs" | "missing" | "stale";
-/** how `generate --check` has always named the drift of a file (a stale file someone changed is still stale) */
-const STATE: Partial<Record<DriftKind, FileState>> = { missing: "missing", changed: "differs", stale: "stale", foreign: "stale" };
+export { DEFAULT_HOSTS, MANIFEST, type FileState } from "../../app/generate";
 
 export async function run(opts: GenerateOptions, globals: { config?: string }): Promise<number> {
   const out = makeOut(opts);
-  // the project's packs alone: generate writes files the project commits (the user's own packs are not the team's)
-  const project = loadProject({ config: globals.config, user: "fallback" });
-  const packs = loadPacks(project);
-  printWarnings(project.warnings, out);
-
-  const outDir = resolve(opts.out ?? join(project.root, ".hcp", "generated"));
-  const relOut = toPosix(relative(project.root, outDir)) || ".";
-  const skillsPath = opts.out === undefined ? DEFAULT_SKILLS_PATH : `${relOut === "." ? "" : relOut + "/"}skills`;
-  const hostList = opts.host?.flatMap((h) => h.split(",")).map((h) => h.trim()).filter(Boolean);
-  const known = listHosts();
-  // a host's old id is the host (descriptor `aliases`: windsurf → devin)
-  const hosts = hostList === undefined ? undefined : hostList.includes("none") ? [] : [...new Set(hostList.map((h) => (known.includes(h) ? h : canonicalHost(h))))];
-  for (const h of hosts ?? []) {
-    if (!known.includes(h)) fail("unknown_host", `unknown host '${h}'`, { hint: `${didYouMean(h, [...known, "none"])}known hosts: ${known.join(", ")} (or \`none\`)`, exit: 64 });
-  }
-  const plan = await planGenerate(project, packs, { hosts, skillsPath, previews: renderHostPreviews });
-
-  // The default out dir is inside the project: a symlink on the way must not lead out of it.
-  const root = project.root;
-  if (isInside(outDir, root) && outDir !== root) {
-    const g = guardPath(outDir, { dir: root, prefix: "" }, "absolute");
-    if (!g.ok) fail("symlink_refused", `the out dir ${g.reason}`, { file: display(outDir), hint: "replace the symlink with a directory, or pass --out with a directory of its own" });
-  }
-  // every planned file, and every stale file the manifest names, passes the one guard (src/plan/files.ts)
-  const fp = planFiles({ files: plan.files, dir: outDir, label: "the out dir", manifest: MANIFEST, symlinkHint: "replace the symlink with a directory or a file of its own; hcpx writes nothing outside its out dir" });
-  printWarnings(fp.warnings, out);
-  const shownOut = display(outDir);
-
+  const r = await planGeneration({ out: opts.out, host: opts.host, check: opts.check, config: globals.config, warn: (ps) => printWarnings(ps, out) });
+  printWarnings(r.warnings, out);
+  const { shownOut, drift, changes } = r;
   if (opts.check) {
-    const drift = driftOf(fp);
-    // paths relative to the out dir (a file left in place is named by its display path)
-    const rel = (d: Drift) => (d.kind === "foreign" ? toPosix(relative(outDir, resolve(d.path))) : d.path);
-    const changes = drift.filter((d) => STATE[d.kind]).map((d) => ({ path: rel(d), state: STATE[d.kind]! }));
     if (drift.length === 0) {
-      done(out, { out: shownOut, current: true, files: plan.files.length }, `${shownOut} is up to date (${plan.files.length} files)`);
+      done(out, { out: shownOut, current: true, files: r.files.length }, `${shownOut} is up to date (${r.files.length} files)`);
       return 0;
     }
-    const lines = [...changes.map((ch) => `  ${ch.state.padEnd(7)} ${ch.path}`), ...drift.filter((d) => !STATE[d.kind]).map((d) => `  ${d.kind.padEnd(7)} ${d.path}${d.at ? ` at ${d.at}` : ""}`)];
+    const lines = [...changes.map((ch) => `  ${ch.state.padEnd(7)} ${ch.path}`), ...r.others.map((d) => `  ${d.kind.padEnd(7)} ${d.path}${d.at ? ` at ${d.at}` : ""}`)];
     if (out.json) {
       writeJson(failure("out_of_date", `${shownOut} is out of date: ${drift.length} file(s)`, { hint: "run `hcpx generate` and commit the result", out: shownOut, files: changes, drift }));
     } else {
@@ -81,17 +33,17 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
     return 1;
   }
 
-  printWarnings(fp.conflicts, out);
-  const res = applyPlan(fp);
+  printWarnings(r.conflicts, out);
+  const res = applyGeneration(r);
   const changed = new Set(res.written);
   const removed = res.deleted;
 
-  const summary = summarize(plan.files);
+  const summary = summarize(r.files);
   done(
     out,
-    { out: shownOut, files: plan.files.map((f) => f.path), written: [...changed].sort(), removed, groups: summary.map((s) => ({ group: s.group, files: s.count, detail: s.detail })) },
+    { out: shownOut, files: r.files.map((f) => f.path), written: [...changed].sort(), removed, groups: summary.map((s) => ({ group: s.group, files: s.count, detail: s.detail })) },
     (color) => {
-      const head = `${c.bold(color, "Generated")} ${shownOut}/ ${c.dim(color, `(${plan.files.length} files, ${changed.size} written, ${removed.length} removed)`)}`;
+      const head = `${c.bold(color, "Generated")} ${shownOut}/ ${c.dim(color, `(${r.files.length} files, ${changed.size} written, ${removed.length} removed)`)}`;
       const w = Math.max(...summary.map((s) => s.group.length));
       return [head, ...summary.map((s) => `  ${s.group.padEnd(w)}  ${s.detail}`)].join("\n");
     },
@@ -130,4 +82,3 @@ function summarize(files: PlannedFile[]): { group: string; count: number; detail
   return rows.sort((a, b) => order(a.group) - order(b.group) || (a.group < b.group ? -1 : 1));
 }
 
-export { DEFAULT_HOSTS };

@@ -19,6 +19,7 @@ import { findProjectConfig } from "../../pack/load";
 import type { CommonOpts } from "../../config/common";
 import { idFromName, packFromMcp } from "../../mcpimport/write";
 import { c, done, makeOut, neutralLine as o, printWarnings } from "../output";
+import { isObj } from "../../util/is";
 
 export interface ImportOpts extends CommonOpts {
   scope?: string;
@@ -39,8 +40,6 @@ export interface HostServer {
   remote?: true;
 }
 
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
 /** The servers of one host config file, read as the descriptor's `entry` says. */

@@ -25,7 +25,7 @@ export async function run(command: string[], opts: FromMcpCliOptions): Promise<n
   const out = makeOut(opts);
   const timeoutMs = msOption("--timeout", opts.timeout);
   if (opts.update !== undefined) {
-    if (command.length) throw new HcpxError({ code: "usage", message: "--update takes the pack directory, not a server command: the pack's mcp.bin and mcp.args say what runs", hint: "hcpx pack from-mcp --update packs/<id> [--yes]" }, 64);
+    if (command.length) throw new HcpxError({ code: "usage", message: "--update takes the pack directory, not a server command: the pack's mcp.bin and mcp.args say what runs", hint: "hcpx pack from-mcp --update packs/<id> [--yes]" });
     return runUpdate(opts.update, opts, timeoutMs);
   }
   const r = await packFromMcp(command, { id: opts.id, out: opts.out, env: opts.env, force: opts.force, timeoutMs, config: opts.config });

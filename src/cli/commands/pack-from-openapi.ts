@@ -12,7 +12,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { baseForDir, guard, writeFiles } from "../../util/door";
 import { CAPS, readTextFile } from "../../util/readfile";
 import { join, resolve } from "node:path";
-import { HcpxError, fail } from "../../util/errors";
+import { HcpxError, fail, usage } from "../../util/errors";
 import { display } from "../../util/paths";
 import { PACK_ID_RE } from "../../pack/schema";
 import { loadPack } from "../../pack/load";
@@ -38,11 +38,11 @@ function checkUrl(flag: string, u: string | undefined): void {
   try {
     x = new URL(u);
   } catch {
-    fail("bad_args", `${flag} is not an absolute URL`, { hint: `give an http(s) URL, e.g. ${flag} https://api.example.com/v1`, exit: 64 });
+    usage(`${flag} is not an absolute URL`, `give an http(s) URL, e.g. ${flag} https://api.example.com/v1`);
   }
-  if (x.protocol !== "http:" && x.protocol !== "https:") fail("bad_args", `${flag} is not http(s)`, { hint: `give an http(s) URL`, exit: 64 });
+  if (x.protocol !== "http:" && x.protocol !== "https:") usage(`${flag} is not http(s)`, `give an http(s) URL`);
   if (x.username || x.password) {
-    fail("bad_args", `${flag} carries a user name and password; they would be written into the pack`, { hint: "leave them out: the runtime sends credentials from the Binding (or put the URL with its userinfo in HCP_<PACK>_BASE_URL)", exit: 64 });
+    usage(`${flag} carries a user name and password; they would be written into the pack`, "leave them out: the runtime sends credentials from the Binding (or put the URL with its userinfo in HCP_<PACK>_BASE_URL)");
   }
 }
 

@@ -317,7 +317,7 @@ function grantReads(cfgOpts: CommonOpts, project: Project, id: string, verbs: st
 
 /** `pack update <id> --to X`: the same kind of source, with a new npm spec, git ref or path. */
 function retarget(src: Source, to: string): Source {
-  if (!to.trim()) fail("usage", "--to needs a value", { hint: "an npm spec or tarball path, a git ref, or a path", exit: 64 });
+  if (!to.trim()) fail("usage", "--to needs a value", { hint: "an npm spec or tarball path, a git ref, or a path" });
   if (src.type === "npm") return { ...src, spec: to.startsWith(".") || to.startsWith("/") ? resolve(to) : to };
   if (src.type === "git") return { ...src, ref: to };
   return { type: "path", path: resolve(to) };
@@ -328,7 +328,7 @@ export async function runUpdate(idArg: string | undefined, opts: VendorOpts): Pr
   const root = projectRoot(opts);
   const lock: Lock = readLock(root);
   const ids = idArg ? [idArg] : Object.keys(lock.packs).sort();
-  if (opts.to !== undefined && !idArg) fail("usage", "--to goes with one pack id", { hint: "hcpx pack update <id> --to <spec | ref | path>", exit: 64 });
+  if (opts.to !== undefined && !idArg) fail("usage", "--to goes with one pack id", { hint: "hcpx pack update <id> --to <spec | ref | path>" });
   if (idArg && !lock.packs[idArg]) fail("unknown_pack", `no pack '${idArg}' in ${display(lockFile(root))}`, { hint: Object.keys(lock.packs).length ? `locked packs: ${Object.keys(lock.packs).sort().join(", ")}` : "`hcpx pack add <source>` adds one" });
   const project = loadProject({ config: opts.config });
   const results: { id: string; status: "up_to_date" | "updated" | "review_required"; from?: string; to?: string; diff?: ReachDiff; granted?: string[]; withdrawn?: string[]; denied?: string[] }[] = [];

@@ -7,9 +7,9 @@ import type { EntrySpec, Target } from "../descriptor";
 import type { LedgerEntry } from "../ledger";
 import { changedSince } from "./common";
 import type { KeyedFormat, RemoveContext, TargetContext, VFile } from "./types";
+import { isObj } from "../../util/is";
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
  * The fields of `have` (the entry in the file) that the person added: every field

@@ -7,8 +7,8 @@
 import type { Problem } from "../../util/errors";
 import type { RuleClasses, RuleItem, Target, Widens } from "../descriptor";
 import type { CommandClass } from "./types";
+import { isObj } from "../../util/is";
 
-const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** `{tool}`, `{pack}`, `{verb}` and `{server}` filled in a pattern. */
 export const fill = (pattern: string, vars: Record<string, string>) => pattern.replace(/\{(tool|pack|verb|server)\}/g, (_m, k: string) => vars[k]!);
