@@ -121,7 +121,8 @@ function checkFlags(opts: AdoptOptions, scope: Scope): void {
       "--approve writes your approval of the server; --remove takes hcpx's files out (the approval hcpx wrote with them)",
       "leave out --approve when removing",
     );
-  if (opts.tokenEnv !== undefined && opts.url === undefined) usage("--token-env goes with --url", "--url <url> --token-env NAME");
+  if (opts.tokenEnv !== undefined && opts.url === undefined)
+    usage("--token-env goes with --url", "--url <url> --token-env NAME");
   if (opts.url !== undefined && opts.command !== undefined)
     usage("--url and --command exclude each other", "--url writes a remote entry; --command a local one");
   if (opts.gitignore && scope === "user") {
@@ -185,7 +186,17 @@ export function prepareAdopt(opts: AdoptOptions): AdoptSetup {
   // surprise (`all --check` checked only those): refused, naming the hosts in use and what would be added
   if (named.includes("all") && !byUse && !opts.remove) refuseAllAdds(scope, detect(), withScope());
   const packs = opts.remove ? [] : loadPacks(project);
-  return { opts, scope, hosts, project, packs, detected, userConfig: user?.configFile, userNotes: user?.notes ?? [], ...(remote ? { remote } : {}) };
+  return {
+    opts,
+    scope,
+    hosts,
+    project,
+    packs,
+    detected,
+    userConfig: user?.configFile,
+    userNotes: user?.notes ?? [],
+    ...(remote ? { remote } : {}),
+  };
 }
 
 function refuseAllAdds(scope: Scope, inUse: Detected[], every: string[]): void {
