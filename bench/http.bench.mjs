@@ -93,7 +93,7 @@ function stopChild(child) {
 /** One `hcpx mcp --http <port>` instance serving `project`. */
 export function startHcpx(project, port = 0, env = {}) {
   const e = { PATH: process.env.PATH ?? "", HOME: project.home, ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}), ...env };
-  return startPrinting([HCPX, "mcp", "--http", String(port)], { cwd: project.dir, env: e }, / at (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
+  return startPrinting([HCPX, "mcp", "--http", String(port), "--no-auth"], { cwd: project.dir, env: e }, / at (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
 }
 
 export function startBare() {

@@ -31,6 +31,7 @@ import type { CommandClass } from "./formats/types";
 import { nodeAt, valueAt } from "./jsonedit";
 import { lenientJson } from "./formats/json";
 import { askOf, type Ask, type Scope } from "./ask-rules";
+import { isObj } from "../util/is";
 
 /** Same shape as src/mcp/front.ts HostApproval (the CLI hands one to the other). */
 export type HostApproval = (project: Project, pack: string, verb: string) => Promise<boolean>;
@@ -39,7 +40,6 @@ export function toolOf(pack: string, verb: string): string {
   return `${pack}__${verb.replace(/\./g, "_")}`;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
  * The check for the host named by `--host` (undefined: no host named, the approval never

@@ -13,6 +13,7 @@
 //     clientCapabilities: the call returns an InputRequiredResult (one form
 //     question + a signed requestState, src/mcp/confirm-state.ts) and runs
 //     when the client retries the call with the person's answer.
+// size: the one tool-call front of both eras and both transports (confirm, command inputs, audit trace); splitting the inputs and the confirm rounds into their own modules is the next step (issue 28)
 import { statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { findProjectConfig, loadProject, type LoadProjectOptions } from "../pack/load";

@@ -10,6 +10,7 @@
 // are passed on the command line). No SDK here.
 import type { Command, CommandInput } from "../pack/model";
 import { redactOut } from "../util/redact";
+import { isObj } from "../util/is";
 
 export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
 export interface InputRequestOut {
@@ -21,7 +22,6 @@ export interface InputRequestOut {
 export type InputValue = string | number | boolean;
 export const MAX_INPUT_CHARS = 4096;
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The client declared form elicitation (a bare `elicitation: {}` is form). */
 export function declaresFormElicitation(caps: unknown): boolean {

@@ -2,6 +2,7 @@
 // every transport's factory builds, for the era the SDK's entry decided
 // (serveStdio per connection, createMcpHandler per request). The handlers
 // only translate: listing, calling and confirming are the front's.
+// size: buildServer registers every request handler of both eras on one SDK server (83 lines); a table of handlers is the next step
 import { ProtocolError, SdkError, SdkErrorCode, Server, type ServerContext } from "@modelcontextprotocol/server";
 import type { ConfirmQuestion, PersonAnswer } from "../runtime/execute";
 import { ConfirmStateError } from "./confirm-state";

@@ -52,6 +52,11 @@ export const SECRET_DIRS = [
   ".config/Claude",
   "Library/Application Support/Claude",
   ".aws-sso",
+  // hosts of December 2026 (issue 27): Crush, Kimi Code, Warp
+  ".config/crush",
+  ".kimi-code",
+  ".kimi",
+  ".warp",
 ] as const;
 
 /** Single files under HOME, hidden behind an empty file. */

@@ -179,10 +179,11 @@ export class AuditWriter {
   private place: AuditPlace | undefined | null = null;
   constructor(private readonly warn: (msg: string) => void) {}
 
-  write(rec: AuditRecord): void {
+  /** A record built only when it is written (the args hash needs node:crypto: `HCPX_AUDIT_LOG=off` skips it). */
+  write(rec: AuditRecord | (() => AuditRecord)): void {
     try {
       if (this.place === null) this.place = auditPlace();
-      if (this.place) appendAudit(this.place, rec);
+      if (this.place) appendAudit(this.place, typeof rec === "function" ? rec() : rec);
     } catch (e) {
       const p = e instanceof HcpxError ? e.problems[0]! : undefined;
       const why = p ? `${p.file ? `${p.file}: ` : ""}${p.message}` : (e as Error)?.message ?? String(e);

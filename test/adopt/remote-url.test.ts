@@ -75,7 +75,7 @@ describe("adopt --url", () => {
   it("--check reaches the URL: a running hcpx mcp --http lists its tools (in sync); 401 is 'not authenticated'; nothing listening is 'not reachable'", async () => {
     const s = scratch();
     // the team's server: hcpx mcp --http on loopback, serving the scratch project's packs
-    const child = spawn(process.execPath, [HCPX, "mcp", "--http", "0"], { cwd: s.dir, env: { ...s.env }, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [HCPX, "mcp", "--http", "0", "--no-auth"], { cwd: s.dir, env: { ...s.env }, stdio: ["ignore", "ignore", "pipe"] });
     children.push(child);
     const url = await new Promise<string>((resolve, reject) => {
       let err = "";

@@ -9,17 +9,25 @@ import { HCPX, run, scratchProject, tmp } from "../support/hcpx";
 
 
 describe("exec's start path", () => {
-  it("a plain wrap call loads neither node:crypto nor node:os (sandbox.enforce off)", async () => {
+  it("a plain wrap call loads neither node:crypto nor node:os (sandbox.enforce off, audit log off); the audit record alone brings node:crypto", async () => {
     const p = scratchProject({ packs: ["calc-wrap"] });
     const home = tmp("hcpx-start-home-");
     const out = join(tmp("hcpx-start-"), "modules.txt");
     const preload = join(tmp("hcpx-start-"), "list.cjs");
     writeFileSync(preload, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join("\\n")));\n`);
     const bin = HCPX;
-    const r = await run(process.execPath, ["-r", preload, bin, "exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
-    expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
-    const loaded = readFileSync(out, "utf8").split("\n");
-    expect(loaded).toContain("NativeModule child_process");
-    expect(loaded.filter((m) => /^NativeModule (crypto|os)$/.test(m))).toEqual([]);
+    const modules = async (audit: string | undefined) => {
+      const r = await run(process.execPath, ["-r", preload, bin, "exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home, ...(audit ? { HCPX_AUDIT_LOG: audit } : {}) } });
+      expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
+      return readFileSync(out, "utf8").split("\n");
+    };
+    // the audit log off: nothing but the call
+    const off = await modules("off");
+    expect(off).toContain("NativeModule child_process");
+    expect(off.filter((m) => /^NativeModule (crypto|os)$/.test(m))).toEqual([]);
+    // the audit log on (the default): its record's args hash is the one reason node:crypto loads (docs/audit.md)
+    const on = await modules(undefined);
+    expect(on.filter((m) => /^NativeModule os$/.test(m))).toEqual([]);
+    expect(on).toContain("NativeModule crypto");
   });
 });

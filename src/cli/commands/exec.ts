@@ -49,7 +49,7 @@ export async function run(pack: string, verb: string, operands: string[], opts: 
   const t0 = Date.now();
   const env = await execute(project, { pack, verb, kv: operands, confirm: opts.confirm === true }, { signal: ac.signal, terminal: isTerminal(0) && isTerminal(2) });
   // on record (src/runtime/audit.ts): one line, after the call, never failing it
-  new AuditWriter((m) => sayErr(`hcpx: ${m}`)).write(execRecord(pack, verb, operands, env, t0));
+  new AuditWriter((m) => sayErr(`hcpx: ${m}`)).write(() => execRecord(pack, verb, operands, env, t0));
   const code = env.ok ? 0 : env.error.code === "unknown_pack" || env.error.code === "unknown_verb" ? 64 : 1;
   if (!ac.signal.aborted) {
     print(env, opts.json === true);

@@ -52,7 +52,8 @@ describe("host files in odd shapes: merged keeping every other byte, or refused 
     expect(Object.keys(parsed.projects)).toHaveLength(500);
     expect(parsed.projects).toEqual(projects);
     expect(parsed.mcpServers.mine).toEqual(doc.mcpServers.mine);
-    expect(parsed.mcpServers["hcp-user"]).toMatchObject({ command: "hcpx", args: ["mcp", "--shape", "per-command", "--config", userFile] });
+    // Claude Code alone reads ~/.claude.json: the entry names its host (src/host/ask-rules.ts)
+    expect(parsed.mcpServers["hcp-user"]).toMatchObject({ command: "hcpx", args: ["mcp", "--shape", "per-command", "--host", "claude", "--config", userFile] });
     // only added lines: the original is the text with our entry taken out
     const rem = await hcpx(["adopt", "claude", "--scope", "user", "--remove", "--write"], p.dir, env);
     expect(rem.code, rem.stderr).toBe(0);
