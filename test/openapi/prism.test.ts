@@ -196,7 +196,8 @@ describe.skipIf(!haveDocs && !process.env.CI)("large real documents from npm", (
         { verb: "meta/root", check: (d) => expect(d).toHaveProperty("current_user_url") },
         { verb: "issues/list-for-repo", kv: ["owner=octo", "repo=hello", "state=open", "per_page=5", "labels=bug,ui"] },
         { verb: "gists/create", kv: ['files={"a.txt":{"content":"hi"}}', "description=d", "public=true"], check: (d) => expect(d).toHaveProperty("files") },
-        { verb: "issues/create", kv: ["owner=octo", "repo=hello", "title=Bug", 'labels=["bug"]', 'assignees=["octocat"]'] },
+        // others see (and are notified of) a new issue: from-openapi drafts it external + confirm (issue 26 §5)
+        { verb: "issues/create", kv: ["owner=octo", "repo=hello", "title=Bug", 'labels=["bug"]', 'assignees=["octocat"]'], confirm: true },
         { verb: "issues/add-labels", kv: ["owner=octo", "repo=hello", "issue_number=1", 'labels=["bug"]'] },
         { verb: "activity/star-repo-for-authenticated-user", kv: ["owner=octo", "repo=hello"], check: (d) => expect(d).toBeNull() },
         { verb: "markdown/render", kv: ["text=# hi"] },
