@@ -31,8 +31,9 @@ const USER_FILES: Record<string, string> = {
 };
 
 /** the hcp MCP entry adopt wrote runs this machine's node + dist (no hcpx on PATH here); per-command for hosts whose approval is per tool */
-function expectAbsoluteCommand(entry: unknown, perCommand = false, config?: string): void {
-  expect(entry).toMatchObject({ command: process.execPath, args: [DIST, "mcp", ...(perCommand ? ["--shape", "per-command"] : []), ...(config ? ["--config", config] : [])] });
+function expectAbsoluteCommand(entry: unknown, perCommand = false, config?: string, host?: string): void {
+  // `--host <id>`: a host with ask rules that alone reads the entry (src/host/ask-rules.ts)
+  expect(entry).toMatchObject({ command: process.execPath, args: [DIST, "mcp", ...(perCommand ? ["--shape", "per-command"] : []), ...(host ? ["--host", host] : []), ...(config ? ["--config", config] : [])] });
 }
 const BALANCE_TOOL = { tool: "ledger__balance", arguments: { account: "checking" } };
 const PER_COMMAND_TOOLS = ["hcp__read_skill", "ledger__accounts", "ledger__balance", "ledger__entries"];
@@ -177,7 +178,7 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
       }
       const claude = strictJson(w.read("~/.claude.json")) as { numStartups: number; mcpServers: Record<string, unknown> };
       expect(claude.numStartups).toBe(1);
-      expectAbsoluteCommand(claude.mcpServers["hcp-user"], true, w.abs("~/.config/hcp/config.json5"));
+      expectAbsoluteCommand(claude.mcpServers["hcp-user"], true, w.abs("~/.config/hcp/config.json5"), "claude");
       const codexUser = USER_FILES["~/.codex/config.toml"]!.replaceAll("$NODE", process.execPath).replaceAll("$TINY", TINY).replaceAll("$P", w.dir);
       for (const part of codexUser.split("\n\n")) expect(w.read("~/.codex/config.toml")).toContain(part.trim());
       const check = await w.adopt(...HOSTS, "--scope", "user", "--check");
@@ -223,7 +224,8 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
         expect(vs.type).toBe("stdio");
         for (const e of [vs]) expectAbsoluteCommand(e, false, w.abs("~/.config/hcp/config.json5"));
         // Devin Desktop (alias windsurf) and Cursor get one tool per command, for their approval rules (issue 27)
-        for (const e of [ws, cur]) expectAbsoluteCommand(e, true, w.abs("~/.config/hcp/config.json5"));
+        expectAbsoluteCommand(ws, true, w.abs("~/.config/hcp/config.json5"), "devin");
+        expectAbsoluteCommand(cur, true, w.abs("~/.config/hcp/config.json5"));
         const rules = w.read("~/.codeium/windsurf/memories/global_rules.md");
         expect(rules.length, "Windsurf's global rules file is capped at 6,000 characters").toBeLessThan(6000);
         expect(rules).toContain(BEGIN);

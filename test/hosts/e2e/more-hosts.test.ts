@@ -172,7 +172,7 @@ describe.skipIf(!avail.all)("host e2e: adopt, then Copilot CLI, Qwen Code, Droid
         expect(r.code, `${host}: ${r.stderr}${r.stdout}`).toBe(0);
       }
       expect(w.read("~/.qwen/settings.json")).toContain("// user-wide");
-      expect((parseJsonc(w.read("~/.config/kilo/kilo.jsonc")) as { mcp: Record<string, unknown> }).mcp["hcp-user"]).toEqual({ type: "local", command: [process.execPath, DIST, "mcp", "--shape", "per-command", "--config", w.abs(USER_CONFIG_FILE)], enabled: true });
+      expect((parseJsonc(w.read("~/.config/kilo/kilo.jsonc")) as { mcp: Record<string, unknown> }).mcp["hcp-user"]).toEqual({ type: "local", command: [process.execPath, DIST, "mcp", "--shape", "per-command", "--host", "kilo", "--config", w.abs(USER_CONFIG_FILE)], enabled: true });
       const check = await w.adopt(...MORE, "--scope", "user", "--check");
       expect(check.code, check.stdout + check.stderr).toBe(0);
       expect(diffSnapshots(projBefore, snapshot(w.dir))).toEqual([]);

@@ -3,7 +3,7 @@
 // prompt, confirm-gated writes go to the host's approval prompt — next to the
 // person's own rules; the hosts' own programs accept the files; `--remove
 // --write` takes hcpx's rules out again and gives the project back byte for byte.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse as parseJsonc } from "jsonc-parser";
 import { parse as parseToml } from "smol-toml";
@@ -52,7 +52,8 @@ describe.skipIf(!avail.all)("host approval rules: adopt writes them, the hosts a
   it("Codex: per-tool approval_mode — reads approve, the gated write prompt, the default prompt", () => {
     const t = parseToml(w.read(".codex/config.toml")) as { mcp_servers: { hcp: { args: string[]; default_tools_approval_mode: string; tools: Record<string, { approval_mode: string }> } } };
     const hcp = t.mcp_servers.hcp;
-    expect(hcp.args.slice(-2)).toEqual(["--shape", "per-command"]);
+    // Codex alone reads .codex/config.toml: the entry names its host, whose approval_mode rules count under confirm "host"
+    expect(hcp.args.slice(-4)).toEqual(["--shape", "per-command", "--host", "codex"]);
     expect(hcp.default_tools_approval_mode).toBe("prompt");
     expect(hcp.tools.ledger__balance!.approval_mode).toBe("approve");
     expect(hcp.tools.hcp__read_skill!.approval_mode).toBe("approve");
@@ -92,16 +93,21 @@ describe.skipIf(!avail.all)("host approval rules: adopt writes them, the hosts a
 
   // Seen with codex 0.171: app-server declares MCP elicitation, so hcpx asks the person (confirm: "host"),
   // and with no one to answer Codex declines: confirm_declined, even with the model's confirm: true.
-  it("Codex, headless (app-server): a granted read runs; the gated write with confirm: true is not run without a person's yes (the ledger byte-identical)", async () => {
+  // The gated write here is app-server's own mcpServer/tool/call: the client app calls the tool (the person's UI),
+  // not the model, so Codex's per-tool prompt is not in the way. The entry names its host (`--host codex`) and the
+  // approval_mode "prompt" rule is in force, so under confirm "host" that rule is the question (docs/confirm.md) and
+  // hcpx does not ask a second time: the call runs once. A model's call of the same tool in a headless Codex run is
+  // refused by Codex itself (test/agents/codex.test.ts).
+  it("Codex, headless (app-server): a granted read runs; the client app's own call of the gated write runs once (Codex's rule in force is the question, hcpx does not ask again)", async () => {
     const codexHome = () => hostHome(w.home, {}, { ".codex/config.toml": `\n[projects."${w.dir}"]\ntrust_level = "trusted"\n` });
     const read = await hc.codexMcpServerStatus({ home: codexHome(), cwd: w.dir, thread: true, call: { server: "hcp", tool: "ledger__balance", arguments: { account: "checking" } } });
     expect(read.callResult, read.raw.stderr.slice(-2000)).toMatchObject({ isError: false, structuredContent: { ok: true, data: { account: "checking", balance: 1200 } } });
     const ledger = readFileSync(w.abs("ledger.json"));
     const write = await hc.codexMcpServerStatus({ home: codexHome(), cwd: w.dir, thread: true, call: { server: "hcp", tool: "ledger__transfer", arguments: { from: "checking", to: "savings", amount: 5, confirm: true } } });
     const res = write.callResult as { error?: unknown; isError?: boolean; structuredContent?: { ok?: boolean } } | undefined;
-    expect(res?.structuredContent?.ok, JSON.stringify(res)).toBe(false);
-    expect(JSON.stringify(res)).toMatch(/confirm_declined|approval/);
-    expect(readFileSync(w.abs("ledger.json")).equals(ledger)).toBe(true);
+    expect(res?.structuredContent?.ok, JSON.stringify(res)).toBe(true);
+    expect(readFileSync(w.abs("ledger.json")).equals(ledger)).toBe(false);
+    writeFileSync(w.abs("ledger.json"), ledger); // the project as before, for the removal below
   });
 
   it("--remove --write takes hcpx's rules out and keeps the person's: the project is byte-identical to before adopt", async () => {
