@@ -21,7 +21,6 @@
 // asks the person itself (or refuses, if it cannot).
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { parse as parseJsonc, type ParseError } from "jsonc-parser/lib/esm/main.js";
 import type { Project } from "../pack/model";
 import { readEntry } from "../util/fsio";
 import { loadDescriptor, type Descriptor, type Target } from "./descriptor";
@@ -34,12 +33,7 @@ import { askOf, type Ask, type Scope } from "./ask-rules";
 import { isObj } from "../util/is";
 
 /** Same shape as src/mcp/front.ts HostApproval (the CLI hands one to the other). */
-export type HostApproval = (project: Project, pack: string, verb: string) => Promise<boolean>;
-
-export function toolOf(pack: string, verb: string): string {
-  return `${pack}__${verb.replace(/\./g, "_")}`;
-}
-
+export type HostApproval = (project: Project, pack: string, verb: string, tool: string) => Promise<boolean>;
 
 /**
  * The check for the host named by `--host` (undefined: no host named, the approval never
@@ -48,9 +42,9 @@ export function toolOf(pack: string, verb: string): string {
 export function hostApproval(host: string | undefined, o: { home?: string } = {}): HostApproval | undefined {
   if (!host) return undefined;
   const d = loadDescriptor(host);
-  return async (project, pack, verb) => {
+  return async (project, pack, verb, tool) => {
     try {
-      return await inForce(d, project, pack, verb, o.home ?? homedir());
+      return await inForce(d, project, pack, verb, tool, o.home ?? homedir());
     } catch {
       return false; // a file that does not parse, a duplicate key, a swapped file: not in force
     }
@@ -62,10 +56,10 @@ function servedScope(project: Project): Scope {
   return project.configFile === undefined || project.configFile === project.userConfigFile ? "user" : "project";
 }
 
-async function inForce(d: Descriptor, project: Project, pack: string, verb: string, home: string): Promise<boolean> {
+/** `tool`: the name the host sees the call under (its rules name that, not the pack and verb). */
+async function inForce(d: Descriptor, project: Project, pack: string, verb: string, tool: string, home: string): Promise<boolean> {
   const scope = servedScope(project);
   const server = d.servers?.[scope] ?? d.server ?? "hcp";
-  const tool = toolOf(pack, verb);
   const cls: CommandClass = { cls: "confirm", vars: { tool, pack, verb, server } };
   const abs = (p: string) => (p === "~" ? home : p.startsWith("~/") ? join(home, p.slice(2)) : join(project.root, p));
   const spec = d.scopes[scope];
@@ -116,10 +110,7 @@ async function readAt(text: string, format: Target["format"], at: string[], show
     return v;
   }
   if (format !== "json" && format !== "jsonc") return undefined;
-  const errors: ParseError[] = [];
-  parseJsonc(text.replace(/^\ufeff/, ""), errors, { allowTrailingComma: true });
-  if (errors.length) throw new Error(`${show} does not parse`);
-  const tree = lenientJson(text, show);
+  const tree = lenientJson(text, show); // a file that does not parse throws: not in force
   nodeAt(tree, at); // refuses a duplicate key on the way
   return valueAt(tree, at);
 }

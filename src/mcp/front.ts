@@ -50,7 +50,7 @@ export interface InputRequired {
 }
 
 /** Whether the host's own approval guards a call (built by the CLI from src/host/approval.ts). */
-export type HostApproval = (project: Project, pack: string, verb: string) => Promise<boolean>;
+export type HostApproval = (project: Project, pack: string, verb: string, tool: string) => Promise<boolean>;
 
 /** The key of hcpx's one question in inputRequests / inputResponses. */
 export const CONFIRM_KEY = "confirm";
@@ -391,9 +391,10 @@ export class McpFront {
     } catch (e) {
       return toResult(problemEnvelope(e));
     }
-    // asked by execute only for a gated write under confirm "host" (it reads the host's files)
+    // asked by execute only for a gated write under confirm "host" (it reads the host's files); the host's rule
+    // names the tool as the host sees it (`hcp` in the single shape, a verb under mcp.tool_names)
     const check = this.hostApproval;
-    const hostApproved = check ? () => check(project, req.pack, req.verb) : false;
+    const hostApproved = check ? () => check(project, req.pack, req.verb, name) : false;
     // a command that declares inputs: the args they fill come from the client's answers, never from the call
     const command = this.commandOf(req);
     const withInputs = command?.inputs && Object.keys(command.inputs).length ? command : undefined;

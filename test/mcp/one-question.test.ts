@@ -18,7 +18,7 @@ function project(confirm: string): Ledgered {
   return p;
 }
 
-async function call(p: Ledgered, host: string | undefined, answer: "accept" | "cancel") {
+async function call(p: Ledgered, host: string | undefined, answer: "accept" | "cancel", o: { tool?: string; shape?: "single" | "per-command" } = {}) {
   const env = { PATH: process.env.PATH ?? "", HOME: p.home, NO_COLOR: "1", LEDGER_FILE: p.ledger, LEDGER_NOW: "2026-01-01T00:00:00Z" };
   const client = new Client({ name: "host", version: "1" }, { capabilities: { elicitation: {} } });
   let asked = 0;
@@ -26,9 +26,14 @@ async function call(p: Ledgered, host: string | undefined, answer: "accept" | "c
     asked++;
     return { action: answer };
   });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [HCPX, "mcp", "--shape", "per-command", ...(host ? ["--host", host] : [])], cwd: p.dir, env, stderr: "ignore" }));
+  const shape = o.shape ?? "per-command";
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [HCPX, "mcp", "--shape", shape, ...(host ? ["--host", host] : [])], cwd: p.dir, env, stderr: "ignore" }));
   try {
-    const r = await client.callTool({ name: "ledger__transfer", arguments: { from: "checking", to: "savings", amount: 3, confirm: true } });
+    const args = { from: "checking", to: "savings", amount: 3 };
+    const r =
+      shape === "single"
+        ? await client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "transfer", args, confirm: true } })
+        : await client.callTool({ name: o.tool ?? "ledger__transfer", arguments: { ...args, confirm: true } });
     return { asked, env: r.structuredContent as { ok: boolean; error?: { code: string } } };
   } finally {
     await client.close();
@@ -153,5 +158,21 @@ describe("one question per gated write", () => {
     const r = await call(p, "amp", "cancel");
     expect(r.asked).toBe(1);
     expect(r.env.error?.code).toBe("confirm_declined");
+  }, 60_000);
+  it("the host's rule counts only for the tool name the host sees: a verb-named tool (mcp.tool_names) or the single hcp tool is asked by hcpx", async () => {
+    const p = project("host");
+    expect((await runHcpx(["adopt", "claude", "--write"], { cwd: p.dir, env: { HOME: p.home } })).code).toBe(0);
+    // the rule adopt wrote is for mcp__hcp__ledger__transfer; served as the single `hcp` tool, the host never applies it
+    const single = await call(p, "claude", "cancel", { shape: "single" });
+    expect(single.asked).toBe(1);
+    expect(single.env.error?.code).toBe("confirm_declined");
+    // a project config that serves the pack's verbs by their own names: the host sees `transfer`, which no ask rule names
+    const cfg = JSON.parse(readFileSync(p.config, "utf8"));
+    writeFileSync(p.config, JSON.stringify({ ...cfg, mcp: { tool_names: { ledger: "verb" } } }));
+    const before = readFileSync(p.ledger, "utf8");
+    const named = await call(p, "claude", "cancel", { tool: "transfer" });
+    expect(named.asked).toBe(1);
+    expect(named.env.error?.code).toBe("confirm_declined");
+    expect(readFileSync(p.ledger, "utf8")).toBe(before);
   }, 60_000);
 });
