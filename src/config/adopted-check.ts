@@ -48,7 +48,10 @@ export async function adoptedSync(project: Project, packs: Pack[]): Promise<Chec
       const hand = plan.conflicts.length;
       // a recorded MCP command this hcpx would not write, an ignored ledger entry: named, never blessed
       const warned = plan.warnings.map((w) => w.message);
-      if (n === 0 && hand === 0 && warned.length === 0) checks.push({ id: `host:${h.host}`, status: "ok", message: `host ${h.host} (${h.scope}): ${h.files.length} file(s) in sync${ended}` });
+      // a remote entry (an earlier --url): named; its URL is the ledger's word, reached only when the person names it
+      const remote = plan.remotes[h.host];
+      const said = remote ? `; remote entry ${remote.url}${remote.tokenEnv ? ` (token from $${remote.tokenEnv})` : ""}, not contacted (\`hcpx doctor --url ${remote.url}${remote.tokenEnv ? ` --token-env ${remote.tokenEnv}` : ""}\` reaches it)` : "";
+      if (n === 0 && hand === 0 && warned.length === 0) checks.push({ id: `host:${h.host}`, status: "ok", message: `host ${h.host} (${h.scope}): ${h.files.length} file(s) in sync${said}${ended}` });
       else
         checks.push({
           id: `host:${h.host}`,

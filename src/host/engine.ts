@@ -87,6 +87,8 @@ export interface AdoptPlan extends FilePlan {
   record: LedgerRecord;
   /** the MCP command line each host's entry runs (as planned; absent with --remove) */
   commands: Record<string, string[]>;
+  /** the hosts whose entry is a remote one (--url, or recorded by an earlier --url), and its URL and token variable */
+  remotes: Record<string, RemoteOptions>;
 }
 
 /**
@@ -241,6 +243,8 @@ class AdoptRun {
   readonly newHosts: Record<string, LedgerHost> = {};
   /** the MCP command line each host's entry runs (AdoptPlan.commands) */
   readonly commands: Record<string, string[]> = {};
+  /** AdoptPlan.remotes */
+  readonly remotes: Record<string, RemoteOptions> = {};
   readonly rmdirCandidates: Set<string>;
   readonly removing: Set<string>;
   readonly textChecked = new Set<string>();
@@ -375,6 +379,18 @@ class AdoptRun {
     return mcp;
   }
 
+  // ---- the remote entry: --url, else the one the ledger records (an earlier --url) ----
+  // A recorded remote is what the host's file already names: a plan without --url
+  // or --command compares with it and keeps it (so --check, a re-run and doctor
+  // agree), saying so. It is never contacted from here: hcpx reaches only a URL on
+  // its own command line (remote.ts probeRemote, docs/remote-hosts.md).
+  remoteFor(host: string): RemoteOptions | undefined {
+    const opts = this.opts;
+    if (opts.remote) return opts.remote;
+    if (opts.command !== undefined || opts.preview || opts.remove) return undefined;
+    return this.ledger.hosts[host]?.remote;
+  }
+
   // ---- the shell route: may a host's prompt block advertise `hcpx exec …`? ----
   // Where the host's shell can run it: the MCP entry runs a bare `hcpx` (found on PATH),
   // and the descriptor does not say its shell tool cannot (`shellRoute: false`). A file
@@ -476,7 +492,7 @@ class AdoptRun {
     }
     const kept = old.entries.filter((e) => !this.claimedByOthers(host, e) && this.removeEntry(host, e) === "kept");
     for (const d of old.dirs) this.rmdirCandidates.add(this.absOf(d));
-    if (kept.length) this.newHosts[host] = { scope: this.scope, entries: kept, dirs: old.dirs, ...(old.command ? { command: old.command } : {}) };
+    if (kept.length) this.newHosts[host] = { scope: this.scope, entries: kept, dirs: old.dirs, ...(old.command ? { command: old.command } : {}), ...(old.remote ? { remote: old.remote } : {}) };
   }
 
   /** Plan one host: each target of its descriptor, asked of the target format's handler; then what is no longer projected goes. */
@@ -540,7 +556,8 @@ class AdoptRun {
       else for (const d of dirs) this.rmdirCandidates.add(this.absOf(d));
     }
     const command = opts.command !== undefined ? mcp.argv : opts.useRecordedCommand ? old?.command : undefined;
-    this.newHosts[host] = { scope, entries: [...entries, ...kept], dirs: [...dirs].sort(), ...(command && !opts.preview ? { command } : {}) };
+    const remote = this.remoteFor(host);
+    this.newHosts[host] = { scope, entries: [...entries, ...kept], dirs: [...dirs].sort(), ...(command && !opts.preview ? { command } : {}), ...(remote && !opts.preview ? { remote } : {}) };
   }
 
   /** What a format handler gets for one host: the files, the ledger, the rendered prose and the MCP entry. */
@@ -555,7 +572,10 @@ class AdoptRun {
     // user scope: the entry serves the user config, whatever directory and environment the host starts it in
     const served = this.scope === "user" && this.opts.userConfig && !this.opts.preview ? [...shaped, "--config", this.opts.userConfig] : shaped;
     // a remote entry runs no local command: nothing for the health checks to find on PATH
-    this.commands[desc.host] = this.opts.remote ? [] : served;
+    const remote = this.remoteFor(host);
+    this.commands[desc.host] = remote ? [] : served;
+    if (remote) this.remotes[desc.host] = remote;
+    if (remote && !this.opts.remote) this.notes.push(`${desc.name}: the remote entry recorded in ${this.state.show} (an earlier --url) is kept: ${remote.url}${remote.tokenEnv ? `, the token from $${remote.tokenEnv}` : ""}; a recorded URL is compared, not contacted (\`hcpx adopt ${host}${this.scope === "user" ? " --scope user" : ""} --check --url <url> [--token-env NAME]\` reaches it); --url replaces it, --command writes the local entry instead`);
     const classes = commandClasses(projection, desc, this.scope);
     const envVars = [...new Set(projection.packs.flatMap((p) => p.pack.surface.binding?.env ?? []))].sort();
     const tctx: TemplateContext = {
@@ -582,12 +602,12 @@ class AdoptRun {
       conflicts: this.conflicts,
       classes,
       skills: this.opts.skills === false ? false : projection.skills,
-      machineSpecific: this.opts.remote ? undefined : mcp.machineSpecific,
+      machineSpecific: remote ? undefined : mcp.machineSpecific,
       oldEntry: (e) => old?.entries.find(same(e)) ?? this.allLedgerEntries().find(same(e)),
       ownedBefore: (e) => this.allLedgerEntries().some(same(e)),
       ownerOf: (e, sha) => Object.entries(this.ledger.hosts).find(([h, lh]) => h !== host && !this.hosts.includes(h) && lh.scope === this.scope && lh.entries.some((x) => same(e)(x) && x.sha256 === sha))?.[0],
       render: (t) => render(host, t.template!, tctx),
-      entryValue: (t) => (this.opts.remote ? remoteEntryValue(t, this.opts.remote, desc, (v) => (v === "toolApprovals" ? (desc.toolApprovals ? toolApprovals(desc.toolApprovals, classes) : undefined) : expandItems((v as { items: Parameters<typeof expandItems>[0] }).items, classes))) : entryValue(t, served, envVars, desc, classes)),
+      entryValue: (t) => (remote ? remoteEntryValue(t, remote, desc, (v) => (v === "toolApprovals" ? (desc.toolApprovals ? toolApprovals(desc.toolApprovals, classes) : undefined) : expandItems((v as { items: Parameters<typeof expandItems>[0] }).items, classes))) : entryValue(t, served, envVars, desc, classes)),
       file: (abs) => this.file(abs),
       touched: (f) => {
         if (this.opts.preview) return;
@@ -670,7 +690,7 @@ class AdoptRun {
     const recNew = ledgerNew === state.ledgerOld ? state.ledgerOld : ledgerNew;
     const render = ledgerRender({ file: state.ledgerFile, base: state.ledgerBase, new: recNew });
     const record: LedgerRecord = { kind: "ledger", file: state.ledgerFile, old: state.ledgerOld, new: recNew, base: state.ledgerBase, journal: state.journalFile, journalPending: state.journalPending, render };
-    return { scope: this.scope, base: this.base, hosts: this.hosts, remove: opts.remove === true, changes, notes: this.notes, conflicts: this.conflicts, warnings: this.warnings, staleTemps: [...state.temps].sort(), rmdirs, record, commands: this.commands };
+    return { scope: this.scope, base: this.base, hosts: this.hosts, remove: opts.remove === true, changes, notes: this.notes, conflicts: this.conflicts, warnings: this.warnings, staleTemps: [...state.temps].sort(), rmdirs, record, commands: this.commands, remotes: this.remotes };
   }
 }
 

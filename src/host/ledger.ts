@@ -9,6 +9,7 @@ import { CAPS, readTextFile } from "../util/readfile";
 import { display } from "../util/paths";
 import type { LedgerRender } from "../plan/types";
 import { isObj } from "../util/is";
+import { remoteShape } from "./remote-shape";
 
 export interface LedgerEntry {
   /** display path: relative to the project root (posix), or `~/…` */
@@ -41,6 +42,12 @@ export interface LedgerHost {
   dirs: string[];
   /** the MCP command line given with `--command`: later plans without it (a re-run, --check, doctor) keep it */
   command?: string[];
+  /**
+   * the team server given with `--url` (and `--token-env`: the variable's name, never its value): later plans
+   * without --url (a re-run, --check, doctor) compare with and keep this remote entry. Read back it is the
+   * repository's word: compared and shown, never contacted (src/host/remote.ts, docs/remote-hosts.md)
+   */
+  remote?: { url: string; tokenEnv?: string };
 }
 
 export interface Ledger {
@@ -78,7 +85,7 @@ export function parseLedger(text: string, file: string): Ledger {
 }
 
 const ENTRY_KEYS = new Set(["path", "kind", "key", "sha256", "created", "insertedAt", "blank", "emptyInner", "prefix", "items", "original"]);
-const HOST_KEYS = new Set(["scope", "entries", "dirs", "command"]);
+const HOST_KEYS = new Set(["scope", "entries", "dirs", "command", "remote"]);
 /** the separators setBlock / setToml put before appended text */
 const PREFIXES = new Set(["", "\n", "\r\n", "\n\n", "\r\n\r\n"]);
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((w) => typeof w === "string" && w !== "" && !w.includes("\0"));
@@ -163,7 +170,13 @@ export function sanitizeLedger(l: Ledger, scope: "project" | "user", base: Trust
       if (strings(h.command)) command = h.command;
       else warn(`${at}.command`, "the recorded MCP command is not a list of words");
     }
-    out.hosts[name] = { scope, entries, dirs, ...(command ? { command } : {}) };
+    let remote: LedgerHost["remote"];
+    if (h.remote !== undefined) {
+      const why = remoteShape(h.remote);
+      if (why) warn(`${at}.remote`, `the recorded remote entry ${why}`);
+      else remote = h.remote as LedgerHost["remote"];
+    }
+    out.hosts[name] = { scope, entries, dirs, ...(command ? { command } : {}), ...(remote ? { remote } : {}) };
   }
   const dirs = (Array.isArray(l.dirs) ? (l.dirs as unknown[]) : []).filter((d, i) => guard(d, `dirs[${i}]`, "directory").ok) as string[];
   if (dirs.length) out.dirs = dirs;
@@ -230,7 +243,8 @@ export function reconcileLedger(before: Ledger, after: Ledger, state: (path: str
     const entries = [...(a?.entries ?? []).filter((e) => state(e.path) !== "old"), ...(b?.entries ?? []).filter((e) => state(e.path) === "old")];
     const dirs = [...new Set([...(b?.dirs ?? []), ...(a?.dirs ?? [])])].sort();
     const command = (b ?? a)!.command;
-    if (entries.length || dirs.length) out.hosts[h] = { scope: (a ?? b)!.scope, entries, dirs, ...(command ? { command } : {}) };
+    const remote = (b ?? a)!.remote;
+    if (entries.length || dirs.length) out.hosts[h] = { scope: (a ?? b)!.scope, entries, dirs, ...(command ? { command } : {}), ...(remote ? { remote } : {}) };
   }
   const dirs = [...new Set([...(before.dirs ?? []), ...(after.dirs ?? [])])].sort();
   if (dirs.length) out.dirs = dirs;

@@ -10,6 +10,7 @@
 // authenticated, tools listed — real HTTP, the MCP SDK's client.
 import { listHosts, loadDescriptor, type Descriptor, type Target } from "./descriptor";
 import { HcpxError, type Problem } from "../util/errors";
+import { ENV_NAME, urlProblem } from "./remote-shape";
 
 export interface RemoteOptions {
   url: string;
@@ -17,18 +18,11 @@ export interface RemoteOptions {
   tokenEnv?: string;
 }
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 /** --url and --token-env as given: an http(s) URL without credentials in it, a plain variable name. */
 export function checkRemoteOptions(url: string, tokenEnv: string | undefined): RemoteOptions {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new HcpxError({ code: "bad_args", message: `--url takes an http:// or https:// URL, not '${url}'`, hint: "e.g. --url https://hcp.example.com/mcp" }, 64);
-  }
-  if (u.protocol !== "http:" && u.protocol !== "https:") throw new HcpxError({ code: "bad_args", message: `--url takes an http:// or https:// URL, not ${u.protocol}`, hint: "e.g. --url https://hcp.example.com/mcp" }, 64);
-  if (u.username || u.password) throw new HcpxError({ code: "bad_args", message: "--url holds a user name or password: hcpx never writes a credential into a host's file", hint: "give the URL without it, and the token with --token-env NAME (the host reads it from that variable)" }, 64);
+  const bad = urlProblem(url);
+  if (bad?.includes("user name or password")) throw new HcpxError({ code: "bad_args", message: "--url holds a user name or password: hcpx never writes a credential into a host's file", hint: "give the URL without it, and the token with --token-env NAME (the host reads it from that variable)" }, 64);
+  if (bad) throw new HcpxError({ code: "bad_args", message: `--url takes an http:// or https:// URL: ${JSON.stringify(url.slice(0, 200))} ${bad}`, hint: "e.g. --url https://hcp.example.com/mcp" }, 64);
   if (tokenEnv !== undefined && !ENV_NAME.test(tokenEnv)) throw new HcpxError({ code: "bad_args", message: `--token-env takes the name of an environment variable (letters, digits, _), not '${tokenEnv}'`, hint: "e.g. --token-env HCP_TOKEN; the token itself is never written" }, 64);
   return { url, ...(tokenEnv !== undefined ? { tokenEnv } : {}) };
 }
