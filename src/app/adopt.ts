@@ -17,7 +17,7 @@ import { ledgerPath, planAdopt, type AdoptPlan, type Scope } from "../host/engin
 import { applyPlan, type AdoptLock, type ApplyResult } from "../plan/apply";
 import { lockAdopt } from "../host/lock";
 import { checkHealth } from "../host/health";
-import { checkRemoteOptions, remoteHealth, requireRemote, type RemoteOptions } from "../host/remote";
+import { checkRemoteOptions, remoteHealth, requireRemote, type RemoteOptions, type RemoteProbe } from "../host/remote";
 import { loadUserScope } from "../host/userscope";
 import { driftOf, type Drift } from "../plan/drift";
 import type { ReadFs } from "../plan/fs";
@@ -85,6 +85,8 @@ export interface AdoptReport {
   inSync: boolean;
   /** --write: what the applier wrote */
   applied?: ApplyResult;
+  /** --check --url: what the host will see at the URL */
+  remote?: RemoteProbe;
 }
 
 const SCOPES = ["project", "user"];
@@ -271,8 +273,14 @@ export async function planAdoption(setup: AdoptSetup): Promise<AdoptReport> {
         commands: plan.commands,
         config: scope === "project" ? project.configFile : setup.userConfig,
       });
-  // --url --check: what the host will see at the URL (reachable, authenticated, tools listed)
-  if (setup.remote && opts.check && !opts.remove) health.push(...(await remoteHealth(plan.hosts, setup.remote)));
+  // --url --check: what the host will see at the URL (reachable, authenticated, tools listed); a URL the person gave,
+  // never one read back from the ledger (src/host/remote.ts)
+  let remote: RemoteProbe | undefined;
+  if (setup.remote && opts.check && !opts.remove) {
+    const r = await remoteHealth(plan.hosts, setup.remote);
+    remote = r.probe;
+    health.push(...r.problems);
+  }
   // what the plan ignored in the ledger or journal, or a recorded command it did not use, is drift too
   const drift = driftOf(plan);
   return {
@@ -283,6 +291,7 @@ export async function planAdoption(setup: AdoptSetup): Promise<AdoptReport> {
     health,
     drift,
     inSync: drift.length === 0 && health.length === 0,
+    ...(remote ? { remote } : {}),
   };
 }
 

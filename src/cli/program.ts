@@ -378,10 +378,12 @@ program
   .command("doctor")
   .description("check health: Node, config, packs lint, wrap bins, adopted hosts in sync and able to use the server (command on PATH, trust, allow-lists), `hcpx mcp` answers (exit 0 ok, 2 warnings, 1 failure)")
   .option("--mcp-timeout <ms>", "how long to wait for `hcpx mcp`", "15000")
+  .option("--url <url>", "also reach this team server as a host's remote entry does: reachable, authenticated, tools listed in each protocol era (only a URL named here is contacted, never one read from a file)")
+  .option("--token-env <name>", "with --url: the environment variable whose value is sent as the bearer token")
   .option("--json", "print the result envelope with every check")
-  .addHelpText("after", "\nExample:\n  $ hcpx doctor --json\n")
+  .addHelpText("after", "\nExample:\n  $ hcpx doctor --json\n  $ hcpx doctor --url https://hcp.example.com/mcp --token-env HCP_TOKEN\n")
   .action(
-    act(async (opts: { json?: boolean; mcpTimeout?: string }) => {
+    act(async (opts: { json?: boolean; mcpTimeout?: string; url?: string; tokenEnv?: string }) => {
       const m = await import("./commands/doctor");
       return m.run({ ...opts, ...globals() });
     }),

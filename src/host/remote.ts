@@ -72,35 +72,76 @@ export function remoteEntryValue(t: Target, remote: RemoteOptions, desc: Descrip
   return out;
 }
 
+/** What one protocol era of the MCP SDK's client saw at the URL. */
+export interface EraProbe {
+  /** "legacy": the 2025 `initialize` handshake (what most hosts speak today); "modern": 2026-07-28 (`server/discover`) */
+  era: "legacy" | "modern";
+  /** the protocol version negotiated */
+  version?: string;
+  /** the tools listed (names), when they were */
+  tools?: string[];
+  error?: string;
+}
+
 export interface RemoteProbe {
   url: string;
   /** an HTTP answer came back */
   reachable: boolean;
   /** the server took the request (not 401/403) */
   authenticated: boolean;
-  /** the tools it lists, when it listed them */
+  /** the variable whose value was sent as the bearer token (its name; absent: no token sent) */
+  tokenFrom?: string;
+  /** the tools it lists (the legacy era's, else the modern one's), when it listed them */
   tools?: string[];
+  /** each era, as the SDK's client saw it */
+  eras?: EraProbe[];
   status?: number;
   /** what went wrong, in words */
   error?: string;
 }
 
+const CLIENT = { name: "hcpx-adopt-check", version: "1" };
+
+/** One era: connect with the SDK's v2 client (legacy, or pinned to 2026-07-28) and list the tools. Never throws. */
+async function probeEra(era: EraProbe["era"], url: string, headers: Record<string, string>, timeoutMs: number): Promise<EraProbe> {
+  const out: EraProbe = { era };
+  try {
+    const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+    const client = new Client(CLIENT, era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }), { timeout: timeoutMs });
+    try {
+      const v = client.getNegotiatedProtocolVersion();
+      if (v) out.version = v;
+      const r = await client.listTools(undefined, { timeout: timeoutMs });
+      out.tools = r.tools.map((t) => t.name);
+    } finally {
+      await client.close().catch(() => {});
+    }
+  } catch (e) {
+    out.error = `the MCP client failed: ${((e as Error)?.message ?? String(e)).slice(0, 300)}`;
+  }
+  return out;
+}
+
 /**
  * Reach the URL as the host will: an MCP initialize over Streamable HTTP with
  * `Authorization: Bearer <the token's value>` when a token variable is named
- * (and set), then tools/list. Never throws; `timeoutMs` bounds each step.
+ * (and set), then tools/list in each era with the SDK's v2 client. Never
+ * throws; `timeoutMs` bounds each step. Callers pass only a URL and a variable
+ * name the person gave on the command line (never ones read from a file).
  */
 export async function probeRemote(remote: RemoteOptions, env: NodeJS.ProcessEnv = process.env, timeoutMs = 10_000): Promise<RemoteProbe> {
   const token = remote.tokenEnv ? env[remote.tokenEnv] : undefined;
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  const probe: RemoteProbe = { url: remote.url, reachable: false, authenticated: false };
+  const probe: RemoteProbe = { url: remote.url, reachable: false, authenticated: false, ...(token ? { tokenFrom: remote.tokenEnv } : {}) };
   // first, the plain answer: status and WWW-Authenticate (the SDK's client hides the status)
   try {
     const r = await fetch(remote.url, {
       method: "POST",
       headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "hcpx-adopt-check", version: "1" } } }),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT } }),
       signal: AbortSignal.timeout(timeoutMs),
+      redirect: "manual",
     });
     probe.reachable = true;
     probe.status = r.status;
@@ -109,8 +150,8 @@ export async function probeRemote(remote: RemoteOptions, env: NodeJS.ProcessEnv 
       probe.error = `HTTP ${r.status}${remote.tokenEnv ? (token ? ` with the token in ${remote.tokenEnv}` : ` (${remote.tokenEnv} is not set here)`) : " (no --token-env given)"}`;
       return probe;
     }
-    if (r.status >= 400) {
-      probe.error = `HTTP ${r.status} to an MCP initialize`;
+    if (r.status >= 300) {
+      probe.error = `HTTP ${r.status} to an MCP initialize${r.status < 400 ? " (a redirect: hcpx does not follow one with the token; give the final URL)" : ""}`;
       return probe;
     }
     probe.authenticated = true;
@@ -118,21 +159,23 @@ export async function probeRemote(remote: RemoteOptions, env: NodeJS.ProcessEnv 
     probe.error = (e as Error)?.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : `${(e as { cause?: { code?: string } })?.cause?.code ?? (e as Error)?.message ?? String(e)}`;
     return probe;
   }
-  // then what the host does: the SDK's client, initialize + tools/list
-  try {
-    const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
-    const client = new Client({ name: "hcpx-adopt-check", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(remote.url), { requestInit: { headers } }), { timeout: timeoutMs });
-    try {
-      const r = await client.listTools(undefined, { timeout: timeoutMs });
-      probe.tools = r.tools.map((t) => t.name);
-    } finally {
-      await client.close().catch(() => {});
-    }
-  } catch (e) {
-    probe.error = `the MCP client failed: ${(e as Error)?.message ?? String(e)}`;
-  }
+  // then what the host does: the SDK's client, initialize + tools/list, in each era
+  probe.eras = [await probeEra("legacy", remote.url, headers, timeoutMs), await probeEra("modern", remote.url, headers, timeoutMs)];
+  const listed = probe.eras.find((e) => e.tools);
+  if (listed?.tools) probe.tools = listed.tools;
+  else probe.error = probe.eras.map((e) => `${e.era}: ${e.error}`).join("; ");
   return probe;
+}
+
+/** A probe in words: what the host will see. */
+export function probeSummary(p: RemoteProbe): string {
+  if (!p.reachable) return `${p.url}: not reachable (${p.error})`;
+  if (!p.authenticated) return `${p.url}: reachable, not authenticated (${p.error})`;
+  const token = p.tokenFrom ? `with the token from $${p.tokenFrom}` : "without a token";
+  if (!p.tools) return `${p.url}: reachable, authenticated ${token}, but no tools listed (${p.error})`;
+  const names = p.tools.length ? `: ${p.tools.slice(0, 8).join(", ")}${p.tools.length > 8 ? ", …" : ""}` : "";
+  const eras = (p.eras ?? []).map((e) => (e.tools ? `${e.version ?? e.era} lists ${e.tools.length}` : `${e.era} era failed (${e.error})`)).join("; ");
+  return `${p.url}: reachable, authenticated ${token}, ${p.tools.length} tool(s)${names} (${eras})`;
 }
 
 /** A probe's findings as adopt's health problems (empty: the host will see the server and its tools). */
@@ -146,7 +189,7 @@ export function probeProblems(desc: Descriptor, p: RemoteProbe): Problem[] {
 }
 
 /** `adopt --url --check`: the URL probed once, its findings named for each host. */
-export async function remoteHealth(hosts: readonly string[], remote: RemoteOptions): Promise<Problem[]> {
-  const p = await probeRemote(remote);
-  return hosts.flatMap((h) => probeProblems(loadDescriptor(h), p));
+export async function remoteHealth(hosts: readonly string[], remote: RemoteOptions): Promise<{ probe: RemoteProbe; problems: Problem[] }> {
+  const probe = await probeRemote(remote);
+  return { probe, problems: hosts.flatMap((h) => probeProblems(loadDescriptor(h), probe)) };
 }

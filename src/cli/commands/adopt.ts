@@ -6,6 +6,8 @@ import { describeDetected } from "../../host/detect";
 import { gitClasses } from "../../host/gitignore";
 import { c, done, finish, makeOut, printWarnings, sayRaw, useColor, type Out } from "../output";
 import type { Problem } from "../../util/errors";
+import { probeSummary } from "../../host/remote";
+import { neutralLine } from "../../util/neutral";
 
 export interface AdoptCliOptions extends Omit<AdoptOptions, "hosts" | "config" | "cwd" | "fs"> {
   json?: boolean;
@@ -42,12 +44,13 @@ async function render(report: AdoptReport, opts: AdoptCliOptions, out: Out): Pro
   const summary = plan.changes.map((ch) => ({ path: ch.path, kind: ch.kind, parts: ch.parts, hosts: ch.hosts, notes: ch.notes }));
   if (opts.check) {
     if (out.json) {
-      return finish(out, drift ? 1 : 0, { inSync: !drift, scope, hosts, ...(detected ? { detected } : {}), drift: report.drift, changes: summary, conflicts: plan.conflicts, warnings: plan.warnings, notes: plan.notes, health }, { code: "drift", message: `adopt ${hosts.join(" ")} (${scope}): ${problemsText}`, hint: health.length && !plan.changes.length ? health[0]!.hint : widenedOnly(plan) ? plan.warnings[0]!.hint : `run \`${again}\`` });
+      return finish(out, drift ? 1 : 0, { inSync: !drift, scope, hosts, ...(detected ? { detected } : {}), ...(report.remote ? { remote: report.remote } : {}), drift: report.drift, changes: summary, conflicts: plan.conflicts, warnings: plan.warnings, notes: plan.notes, health }, { code: "drift", message: `adopt ${hosts.join(" ")} (${scope}): ${problemsText}`, hint: health.length && !plan.changes.length ? health[0]!.hint : widenedOnly(plan) ? plan.warnings[0]!.hint : `run \`${again}\`` });
     } else {
       const color = useColor();
       let s = planDiff(plan, color);
       for (const p of plan.conflicts) s += c.yellow(color, `drift: ${p.file}: ${p.message}`) + "\n";
       s += healthLines(color);
+      if (report.remote) s += `remote: ${neutralLine(probeSummary(report.remote))}\n`;
       s += drift ? c.red(color, `adopt ${hosts.join(" ")} (${scope}): ${problemsText}${plan.changes.length || plan.conflicts.length || plan.warnings.length ? `; run \`${again}\`` : ""}\n`) : `adopt ${hosts.join(" ")} (${scope}): in sync, and each host will use the server\n`;
       sayRaw(s);
     }

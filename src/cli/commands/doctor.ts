@@ -3,7 +3,7 @@
 // the plan, and `hcpx mcp` answering initialize + tools/list.
 // Exit 0 healthy, 2 warnings, 1 failure.
 import { accessSync, constants } from "node:fs";
-import { HcpxError } from "../../util/errors";
+import { HcpxError, usage } from "../../util/errors";
 import { display } from "../../util/paths";
 import { loadActive, servedByScope } from "../../config/active";
 import { servesLines } from "./status";
@@ -23,9 +23,12 @@ export type { Check, CheckStatus } from "../../config/adopted-check";
 
 export const MIN_NODE = [20, 19] as const;
 
-export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<number> {
+export async function run(opts: CommonOpts & { mcpTimeout?: string; url?: string; tokenEnv?: string }): Promise<number> {
   const out = makeOut(opts);
   const mcpTimeout = msOption("--mcp-timeout", opts.mcpTimeout, 15000);
+  if (opts.tokenEnv !== undefined && opts.url === undefined) usage("--token-env goes with --url", "hcpx doctor --url <url> --token-env NAME");
+  // the person's word: the one URL doctor reaches, with the one variable it sends (never a URL read from a file)
+  const remote = opts.url !== undefined ? (await import("../../host/remote")).checkRemoteOptions(opts.url, opts.tokenEnv) : undefined;
   const checks: Check[] = [];
   const [maj, min] = process.versions.node.split(".").map(Number) as [number, number];
   const nodeOk = maj > MIN_NODE[0] || (maj === MIN_NODE[0] && min >= MIN_NODE[1]);
@@ -93,7 +96,7 @@ export async function run(opts: CommonOpts & { mcpTimeout?: string }): Promise<n
       else checks.push({ id: `bin:${pack.id}`, status: "ok", message: `pack ${pack.id}: bin ${bin} → ${r.path}` });
     }
     if (project.sandbox.enforce === "os") checks.push(sandboxCheck(project));
-    checks.push(...(await adoptedSync(project, packs)));
+    checks.push(...(await adoptedSync(project, packs, remote)));
     checks.push(await mcpCheck(project, mcpTimeout));
   }
 
