@@ -11,13 +11,15 @@
 // The call is `hcp {pack: "calc", verb: "ping"}`: a granted read of the
 // composite pack calc (in-process), so the figure is hcpx's own per-call cost
 // (config re-read, Policy, execute(), the audit record), not a bin's spawn.
-// Auth: until the server authenticates, no token is needed; set
-// BENCH_HTTP_TOKEN (or pass `token` to the helpers) and every request carries
-// `Authorization: Bearer <token>`.
+// Auth: the same project is served twice side by side, with `--no-auth`
+// (loopback) and with a server config whose principal has a static token
+// (`hcpx token add`, every request carrying `Authorization: Bearer <token>`),
+// so the rows show what authenticating each request costs. The nginx rows
+// serve with the token too (what a team's deployment does).
 // Knobs: BENCH_HTTP_SECONDS (per round, default 5), BENCH_HTTP_ROUNDS (2),
 // BENCH_HTTP_CONNECTIONS (16). Run: `npm run bench -- http`.
 /* global AbortSignal */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -34,7 +36,7 @@ const BARE = join(REPO, "bench", "http-bare.mjs");
 export const CALL_BODY = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hcp", arguments: { pack: "calc", verb: "ping", args: {} } } });
 const BARE_BODY = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ping", arguments: {} } });
 
-export function requestHeaders(token = process.env.BENCH_HTTP_TOKEN) {
+export function requestHeaders(token) {
   return { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", ...(token ? { authorization: `Bearer ${token}` } : {}) };
 }
 
@@ -90,10 +92,26 @@ function stopChild(child) {
   });
 }
 
-/** One `hcpx mcp --http <port>` instance serving `project`. */
-export function startHcpx(project, port = 0, env = {}) {
-  const e = { PATH: process.env.PATH ?? "", HOME: project.home, ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}), ...env };
-  return startPrinting([HCPX, "mcp", "--http", String(port), "--no-auth"], { cwd: project.dir, env: e }, / at (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
+/**
+ * Token auth for `project`: a server config (principal `bench`, granted calc.*)
+ * and its token from `hcpx token add` (the hash in the project's own state dir).
+ */
+export function tokenAuth(project) {
+  const state = join(project.dir, "state");
+  mkdirSync(state, { recursive: true });
+  const serverConfig = join(project.dir, "server.json5");
+  writeFileSync(serverConfig, JSON.stringify({ principals: { bench: { grants: { allow: ["calc.*"] } } } }, null, 2));
+  const env = { XDG_STATE_HOME: state };
+  const r = spawnSync(process.execPath, [HCPX, "token", "add", "bench", "--server-config", serverConfig, "--json"], { cwd: project.dir, env: { PATH: process.env.PATH ?? "", HOME: project.home, ...env }, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`hcpx token add failed: ${r.stdout}${r.stderr}`);
+  return { serverConfig, env, token: JSON.parse(r.stdout).data.token };
+}
+
+/** One `hcpx mcp --http <port>` instance serving `project`: `--no-auth`, or with `auth` (tokenAuth()) its server config. */
+export function startHcpx(project, port = 0, env = {}, auth) {
+  const e = { PATH: process.env.PATH ?? "", HOME: project.home, ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}), ...(auth?.env ?? {}), ...env };
+  const how = auth ? ["--server-config", auth.serverConfig] : ["--no-auth"];
+  return startPrinting([HCPX, "mcp", "--http", String(port), ...how], { cwd: project.dir, env: e }, / at (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
 }
 
 export function startBare() {
@@ -188,44 +206,54 @@ export default async function bench() {
   const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
   const rounds = Number(process.env.BENCH_HTTP_ROUNDS ?? 2);
   const connections = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 16);
-  const token = process.env.BENCH_HTTP_TOKEN;
-  process.stdout.write(`tools/call over HTTP: autocannon, ${connections} connections, ${seconds} s × ${rounds} rounds each, interleaved; ${cpus().length} CPU cores; ${load()}; token ${token ? "set (BENCH_HTTP_TOKEN)" : "none (the server does not authenticate yet)"}\n`);
+  process.stdout.write(`tools/call over HTTP: autocannon, ${connections} connections, ${seconds} s × ${rounds} rounds each, interleaved; ${cpus().length} CPU cores; ${load()}\n`);
   const project = scratchProject();
   const procs = [];
   try {
+    const auth = tokenAuth(project);
+    const token = auth.token;
     const bare = await startBare();
     procs.push(bare);
     const one = await startHcpx(project);
     procs.push(one);
+    // the same server authenticating every request (a static token): what a team's server does
+    const authed = await startHcpx(project, 0, {}, auth);
+    procs.push(authed);
     // the same server without its audit log: what the per-call record costs
     const quiet = await startHcpx(project, 0, { HCPX_AUDIT_LOG: "off" });
     procs.push(quiet);
-    const runs = { bare: [], hcpx: [], quiet: [] };
-    // warm up both (JIT, the pack's module)
-    await loadRun(bare.url, { seconds: 1, connections, body: BARE_BODY, token });
-    await loadRun(one.url, { seconds: 1, connections, token });
-    await loadRun(quiet.url, { seconds: 1, connections, token });
+    // a request without the token is refused by the authenticating one (so the rows measure what they say)
+    const refused = await loadRun(authed.url, { seconds: 1, connections: 1 });
+    if (refused.non2xx === 0) throw new Error("the token-auth instance answered a request without a token");
+    const runs = { bare: [], hcpx: [], authed: [], quiet: [] };
+    // warm up all (JIT, the pack's module)
+    await loadRun(bare.url, { seconds: 1, connections, body: BARE_BODY });
+    await loadRun(one.url, { seconds: 1, connections });
+    await loadRun(authed.url, { seconds: 1, connections, token });
+    await loadRun(quiet.url, { seconds: 1, connections });
     for (let i = 0; i < rounds; i++) {
-      runs.bare.push(await loadRun(bare.url, { seconds, connections, body: BARE_BODY, token }));
-      runs.hcpx.push(await loadRun(one.url, { seconds, connections, token }));
-      runs.quiet.push(await loadRun(quiet.url, { seconds, connections, token }));
+      runs.bare.push(await loadRun(bare.url, { seconds, connections, body: BARE_BODY }));
+      runs.hcpx.push(await loadRun(one.url, { seconds, connections }));
+      runs.authed.push(await loadRun(authed.url, { seconds, connections, token }));
+      runs.quiet.push(await loadRun(quiet.url, { seconds, connections }));
     }
     await quiet.stop();
     await bare.stop();
+    await one.stop();
     const rows = [["server", "req/s (median)", "p50 ms", "p99 ms", "non-2xx", "errors"]];
     const row = (name, rs) => [name, Math.round(median(rs.map((r) => r.rps))), median(rs.map((r) => r.p50)), median(rs.map((r) => r.p99)), rs.reduce((a, r) => a + r.non2xx, 0), rs.reduce((a, r) => a + r.errors + r.timeouts, 0)];
-    rows.push(row("bare SDK v2 server, one tool", runs.bare), row("hcpx mcp --http, 1 instance", runs.hcpx), row("the same, HCPX_AUDIT_LOG=off", runs.quiet));
+    rows.push(row("bare SDK v2 server, one tool", runs.bare), row("hcpx mcp --http --no-auth, 1 instance", runs.hcpx), row("hcpx mcp --http, token auth, 1 instance", runs.authed), row("--no-auth, HCPX_AUDIT_LOG=off", runs.quiet));
 
-    // nginx: three instances against one, behind the same proxy
+    // nginx: three instances against one, behind the same proxy, each authenticating
     if (!nginxBinary()) {
       process.stdout.write(table(rows) + "\nnginx: skipped (not installed; Debian: apt-get install -y nginx)\n");
     } else {
-      const more = [await startHcpx(project), await startHcpx(project)];
+      const more = [await startHcpx(project, 0, {}, auth), await startHcpx(project, 0, {}, auth)];
       procs.push(...more);
       const portOf = (u) => Number(new URL(u).port);
-      const ng1 = await startNginx([portOf(one.url)]);
+      const ng1 = await startNginx([portOf(authed.url)]);
       procs.push(ng1);
-      const ng3 = await startNginx([one.url, ...more.map((m) => m.url)].map(portOf));
+      const ng3 = await startNginx([authed.url, ...more.map((m) => m.url)].map(portOf));
       procs.push(ng3);
       await loadRun(ng1.url, { seconds: 1, connections, token });
       await loadRun(ng3.url, { seconds: 1, connections, token });
@@ -234,12 +262,13 @@ export default async function bench() {
         nr.one.push(await loadRun(ng1.url, { seconds, connections: connections * 2, token }));
         nr.three.push(await loadRun(ng3.url, { seconds, connections: connections * 2, token }));
       }
-      rows.push(row("nginx → 1 hcpx instance", nr.one), row("nginx → 3 hcpx instances", nr.three));
+      rows.push(row("nginx → 1 instance (token auth)", nr.one), row("nginx → 3 instances (token auth)", nr.three));
       if ([...nr.one, ...nr.three].some((r) => r.non2xx)) process.stdout.write(`nginx error log (non-2xx answers):\n${ng3.errorLog()}${ng1.errorLog()}\n`);
       process.stdout.write(table(rows) + "\n");
-      goal(`http: 3 instances behind nginx ≥ 2.5× 1 (${cpus().length} cores)`, ["3 instances", median(nr.three.map((r) => r.rps))], ["1 instance", median(nr.one.map((r) => r.rps))], { min: 2.5, unit: "req/s" });
+      goal(`http: 3 instances behind nginx ≥ 2.5× 1 (${cpus().length} cores, token auth)`, ["3 instances", median(nr.three.map((r) => r.rps))], ["1 instance", median(nr.one.map((r) => r.rps))], { min: 2.5, unit: "req/s" });
     }
-    goal("http: hcpx mcp --http tools/call throughput ≥ 0.8× a bare SDK v2 server", ["hcpx", median(runs.hcpx.map((r) => r.rps))], ["bare", median(runs.bare.map((r) => r.rps))], { min: 0.8, unit: "req/s" });
+    goal("http: hcpx mcp --http tools/call throughput ≥ 0.8× a bare SDK v2 server (--no-auth)", ["hcpx", median(runs.hcpx.map((r) => r.rps))], ["bare", median(runs.bare.map((r) => r.rps))], { min: 0.8, unit: "req/s" });
+    goal("http: the same with token auth ≥ 0.8× a bare SDK v2 server", ["hcpx, token", median(runs.authed.map((r) => r.rps))], ["bare", median(runs.bare.map((r) => r.rps))], { min: 0.8, unit: "req/s" });
   } finally {
     for (const p of procs.reverse()) await p.stop().catch(() => {});
     project.cleanup();
