@@ -12,7 +12,7 @@
 // (413 from the SDK) and the request must arrive in time (408 from Node).
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createMcpHandler, hostHeaderValidationResponse, localhostAllowedHostnames, originValidationResponse } from "@modelcontextprotocol/server";
+import { createMcpHandler, hostHeaderValidationResponse, localhostAllowedHostnames, originValidationResponse, WebStandardStreamableHTTPServerTransport, type Server } from "@modelcontextprotocol/server";
 import type { McpFront } from "./front";
 import { buildServer, type InstanceHooks } from "./sdk-server";
 import { challenge, type Authenticator } from "./auth";
@@ -38,33 +38,33 @@ export interface HttpOptions {
   allowedHosts?: string[];
   maxBodyBytes?: number;
   requestTimeoutMs?: number;
+  /** keeps a legacy GET stream's server instance while the stream is open (its tools/list_changed goes there) */
+  live?: { add(server: Server): Server };
 }
 
 export interface HttpListener {
   url: string;
   resource: string;
   server: HttpServer;
+  /** the tool (and Skill resource) list changed: tell the 2026-07-28 clients on their subscriptions/listen streams */
+  changed(): void;
   close(): Promise<void>;
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 export const isLoopback = (h: string) => LOOPBACK.has(h) || /^127\.\d+\.\d+\.\d+$/.test(h);
 const PRM = "/.well-known/oauth-protected-resource";
+/** open 2025-era GET streams at once (the SDK's default bound for subscriptions/listen streams) */
+const MAX_STREAMS = 1024;
 
 export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
   const host = o.host ?? "127.0.0.1";
   if (!isLoopback(host) && !o.public) throw new Error(`hcpx mcp --http binds loopback only (127.0.0.1, ::1), not ${host}, unless told otherwise (--bind-public)`);
   if (!isLoopback(host) && !o.auth) throw new Error("hcpx mcp --http without authentication binds loopback only");
   const path = o.path ?? "/mcp";
+  const instance = instanceOf(o);
   const handler = createMcpHandler(
-    ({ era, authInfo, requestInfo }) => {
-      const principal = o.auth ? (authInfo?.extra?.principal as string | undefined) : "local";
-      const front = principal !== undefined ? o.fronts.get(principal) : undefined;
-      // the listener authenticated the request before the handler saw it: no front here is a bug, never a default
-      if (!front || !principal) throw new Error("no principal for this request");
-      const ua = requestInfo?.headers.get("user-agent") ?? undefined;
-      return buildServer(front, era, o.hooks, { principal, ...(ua ? { client: ua.slice(0, 200) } : {}) });
-    },
+    instance,
     { onerror: (e) => o.hooks.log(`http: ${e.message}`), maxRequestBodySize: o.maxBodyBytes ?? 1024 * 1024 },
   );
   let allowed = localhostAllowedHostnames();
@@ -84,23 +84,27 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
       else if (url.pathname === PRM || url.pathname === PRM + path || url.pathname === PRM + new URL(resource).pathname) {
         response = request.method === "GET" || request.method === "HEAD" ? new Response(request.method === "HEAD" ? null : meta, { status: 200, headers: { "content-type": "application/json", "cache-control": "max-age=300" } }) : new Response("method not allowed", { status: 405, headers: { allow: "GET, HEAD" } });
       } else if (url.pathname !== path) response = new Response("not found", { status: 404 });
-      else if (!o.auth) response = await handler.fetch(request);
+      else if (!o.auth) response = request.method === "GET" ? await legacyStream(request, undefined) : await handler.fetch(request);
       else {
         const who = await o.auth.authenticate(request.headers.get("authorization"));
         if (!who.ok) {
           // the body is not read: a refused request costs nothing more
           response = Response.json({ error: who.error, ...(who.description ? { error_description: who.description } : {}) }, { status: 401, headers: { "www-authenticate": challenge(metaUrl, who) } });
         } else {
-          response = await handler.fetch(request, { authInfo: { token: "", clientId: who.principal, scopes: [], ...(who.expiresAt ? { expiresAt: who.expiresAt } : {}), resource: new URL(resource), extra: { principal: who.principal } } });
+          const authInfo = { token: "", clientId: who.principal, scopes: [], ...(who.expiresAt ? { expiresAt: who.expiresAt } : {}), resource: new URL(resource), extra: { principal: who.principal } };
+          response = request.method === "GET" ? await legacyStream(request, authInfo) : await handler.fetch(request, { authInfo });
         }
       }
       await send(response, res);
+      streamEnded.get(response)?.();
     } catch (e) {
       o.hooks.log(`http: ${(e as Error).message}`);
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
       res.end("internal error");
     }
   }
+
+  const { legacyStream, streamEnded } = legacyStreams(instance, o.live);
 
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
@@ -117,12 +121,58 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
     url,
     resource,
     server,
+    changed: () => {
+      handler.notify.toolsChanged();
+      handler.notify.resourcesChanged();
+    },
     close: async () => {
       await handler.close().catch(() => {});
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+/** The server instance serving one request (or one legacy GET stream): the principal's front alone. */
+function instanceOf(o: HttpOptions) {
+  return ({ era, authInfo, requestInfo }: { era: "legacy" | "modern"; authInfo?: { extra?: Record<string, unknown> }; requestInfo?: Request }): Server => {
+    const principal = o.auth ? (authInfo?.extra?.principal as string | undefined) : "local";
+    const front = principal !== undefined ? o.fronts.get(principal) : undefined;
+    // the listener authenticated the request before the handler saw it: no front here is a bug, never a default
+    if (!front || !principal) throw new Error("no principal for this request");
+    const ua = requestInfo?.headers.get("user-agent") ?? undefined;
+    return buildServer(front, era, o.hooks, { principal, ...(ua ? { client: ua.slice(0, 200) } : {}) });
+  };
+}
+
+type Instance = (ctx: { era: "legacy"; authInfo?: { extra?: Record<string, unknown> }; requestInfo?: Request }) => Server;
+
+/**
+ * A 2025-era client's GET: the stream on which the server may speak first (2025-11-25 Streamable HTTP).
+ * Served statelessly like the legacy POSTs (no session: any instance serves it), by the SDK's own
+ * transport; the instance stays live while the stream is open, so a tools/list_changed reaches it.
+ */
+function legacyStreams(instance: Instance, live: HttpOptions["live"]) {
+  const streamEnded = new WeakMap<Response, () => void>();
+  let streams = 0;
+  async function legacyStream(request: Request, authInfo: { extra?: Record<string, unknown> } | undefined): Promise<Response> {
+    // bounded like the SDK's subscriptions/listen streams (maxSubscriptions)
+    if (streams >= MAX_STREAMS) return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32603, message: `too many open streams (${MAX_STREAMS})` } }, { status: 503, headers: { "retry-after": "5" } });
+    const server = instance({ era: "legacy", authInfo, requestInfo: request });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    await server.connect(transport);
+    const r = await transport.handleRequest(request);
+    if (r.ok && r.body && live) {
+      live.add(server);
+      streams++;
+      streamEnded.set(r, () => {
+        streams--;
+        void server.close().catch(() => {});
+      });
+    } else await server.close().catch(() => {});
+    return r;
+  }
+  return { legacyStream, streamEnded };
 }
 
 function toRequest(req: IncomingMessage, host: string): Request {

@@ -89,8 +89,12 @@ export class Instances {
     return server;
   }
 
+  /** also told of each announcement (HTTP: the 2026-07-28 subscriptions/listen streams) */
+  readonly also: (() => void)[] = [];
+
   announce(): void {
     if (this.closing) return;
+    for (const f of this.also) f();
     for (const s of this.servers) {
       s.sendToolListChanged().catch(() => {});
       s.sendResourceListChanged().catch(() => {});
@@ -144,21 +148,28 @@ export async function serveHttp(opts: ServeOptions, h: HttpServeOptions): Promis
     const lazy = { authenticate: (hdr: string | null) => (inner ??= authenticator(cfg, tokens!, own)).authenticate(hdr) };
     let inner: import("./auth").Authenticator | undefined;
     auth = lazy;
-    const l = await listenHttp({ fronts, hooks: live.hooks(), port: h.port, host: h.host, public: h.public, auth, resource, issuer: cfg.jwt?.issuer, allowedHosts: cfg.allowedHosts, maxBodyBytes: cfg.maxBodyBytes, requestTimeoutMs: cfg.requestTimeoutMs });
+    const l = await listenHttp({ fronts, hooks: live.hooks(), live, port: h.port, host: h.host, public: h.public, auth, resource, issuer: cfg.jwt?.issuer, allowedHosts: cfg.allowedHosts, maxBodyBytes: cfg.maxBodyBytes, requestTimeoutMs: cfg.requestTimeoutMs });
     own = l.resource;
-    return started(l, fronts, live, `${cfg.principals.size} principal(s), ${tokens!().size} token(s)${cfg.jwt ? `, JWTs from ${cfg.jwt.issuer}` : ""}`);
+    return started(l, fronts, live, opts, `${cfg.principals.size} principal(s), ${tokens!().size} token(s)${cfg.jwt ? `, JWTs from ${cfg.jwt.issuer}` : ""}`);
   }
-  const l = await listenHttp({ fronts, hooks: live.hooks(), port: h.port, host: h.host, public: h.public });
-  return started(l, fronts, live, "NO AUTHENTICATION (--no-auth, loopback only)");
+  const l = await listenHttp({ fronts, hooks: live.hooks(), live, port: h.port, host: h.host, public: h.public });
+  return started(l, fronts, live, opts, "NO AUTHENTICATION (--no-auth, loopback only)");
 }
 
-function started(l: import("./http").HttpListener, fronts: Map<string, McpFront>, live: Instances, who: string): void {
+async function started(l: import("./http").HttpListener, fronts: Map<string, McpFront>, live: Instances, opts: ServeOptions, who: string): Promise<void> {
   const any = [...fronts.values()][0];
   log(`serving ${any?.view.packs.length ?? 0} pack(s) to ${who} at ${l.url}${l.resource !== l.url ? ` (public URL ${l.resource})` : ""}`);
+  // a pack, grant or config change: tools/list_changed to the legacy GET streams and the subscriptions/listen streams
+  live.also.push(() => l.changed());
+  const watcher = opts.watch === false ? undefined : (await import("./watch")).watchFronts([...fronts.values()], () => {
+    debug("config changed: tool list changed");
+    live.announce();
+  });
   let closing = false;
   const stop = async (why: string) => {
     if (closing) return;
     closing = true;
+    watcher?.close();
     await live.drain(why);
     await l.close();
     process.exit(0);
