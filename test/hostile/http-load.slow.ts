@@ -6,8 +6,9 @@
 //   line per answered call;
 // - one instance killed mid-run: every request sent after nginx noticed
 //   succeeds.
-// Until the server authenticates (issue 24 §1-2), no token is sent; the
-// helpers take one (BENCH_HTTP_TOKEN).
+// The instances authenticate every request as a team's server does: a server
+// config and a static token (`hcpx token add`, bench tokenAuth()), the token
+// on every request.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -18,11 +19,13 @@ type Proc = { url: string; child: import("node:child_process").ChildProcess; sto
 type LoadResult = { rps: number; total: number; non2xx: number; errors: number; timeouts: number };
 const h = bench as {
   scratchProject: () => { dir: string; home: string; cleanup: () => void };
-  startHcpx: (p: { dir: string; home: string }) => Promise<Proc>;
+  tokenAuth: (p: { dir: string; home: string }) => Auth;
+  startHcpx: (p: { dir: string; home: string }, port: number, env: Record<string, string>, auth: Auth) => Promise<Proc>;
   startNginx: (ports: number[]) => Promise<Proc & { errorLog: () => string }>;
   nginxBinary: () => string | undefined;
-  loadRun: (url: string, o: { seconds: number; connections: number; onResponse?: (client: unknown, status: number) => void }) => Promise<LoadResult>;
+  loadRun: (url: string, o: { seconds: number; connections: number; token?: string; onResponse?: (client: unknown, status: number) => void }) => Promise<LoadResult>;
 };
+type Auth = { serverConfig: string; env: Record<string, string>; token: string };
 
 const project = h.scratchProject();
 const procs: Proc[] = [];
@@ -33,7 +36,8 @@ afterAll(async () => {
 
 function auditLines(): string[] {
   try {
-    return readFileSync(join(project.home, ".local", "state", "hcpx", "audit.jsonl"), "utf8").split("\n").filter(Boolean);
+    // the instances' XDG_STATE_HOME (tokenAuth): the audit log is there
+    return readFileSync(join(project.dir, "state", "hcpx", "audit.jsonl"), "utf8").split("\n").filter(Boolean);
   } catch {
     return [];
   }
@@ -41,14 +45,19 @@ function auditLines(): string[] {
 
 describe.skipIf(!h.nginxBinary())("hcpx mcp --http under load, three instances behind nginx", () => {
   it("a few seconds of tools/call: 0 failed; one audit line per answered call; killing one instance: every request after nginx noticed succeeds", async () => {
-    const instances = [await h.startHcpx(project), await h.startHcpx(project), await h.startHcpx(project)];
+    const auth = h.tokenAuth(project);
+    const token = auth.token;
+    const instances = [await h.startHcpx(project, 0, {}, auth), await h.startHcpx(project, 0, {}, auth), await h.startHcpx(project, 0, {}, auth)];
     procs.push(...instances);
     const ng = await h.startNginx(instances.map((i) => Number(new URL(i.url).port)));
     procs.push(ng);
 
     // 1. steady load: nothing fails
     const before = auditLines().length;
-    const steady = await h.loadRun(ng.url, { seconds: 4, connections: 8 });
+    // without the token: refused (so the load below is authenticated)
+    const refused = await h.loadRun(ng.url, { seconds: 1, connections: 1 });
+    expect(refused.non2xx).toBe(refused.total);
+    const steady = await h.loadRun(ng.url, { seconds: 4, connections: 8, token });
     expect(steady.total).toBeGreaterThan(0);
     expect(steady.non2xx, ng.errorLog()).toBe(0);
     expect(steady.errors + steady.timeouts).toBe(0);
@@ -62,7 +71,7 @@ describe.skipIf(!h.nginxBinary())("hcpx mcp --http under load, three instances b
     // 2. one instance killed mid-run
     const statuses: { at: number; status: number }[] = [];
     let killedAt = 0;
-    const run = h.loadRun(ng.url, { seconds: 5, connections: 8, onResponse: (_c, status) => statuses.push({ at: Date.now(), status }) });
+    const run = h.loadRun(ng.url, { seconds: 5, connections: 8, token, onResponse: (_c, status) => statuses.push({ at: Date.now(), status }) });
     await new Promise((r) => setTimeout(r, 1500));
     killedAt = Date.now();
     instances[1]!.child.kill("SIGKILL");
