@@ -42,7 +42,7 @@ describe("hcpx doctor: the MCP check", () => {
 
   it("a server that leaves server/discover unanswered: the modern era fails, named", async () => {
     const pre = preload(`const w = process.stdout.write.bind(process.stdout); process.stdout.write = (c, ...a) => (String(c).includes("supportedVersions") ? true : w(c, ...a));`);
-    const { check, code } = await mcpCheck({ NODE_OPTIONS: `--require ${pre}` }, 2000);
+    const { check, code } = await mcpCheck({ NODE_OPTIONS: `--require ${pre}` }, 6000);
     expect(code).toBe(1);
     expect(check.status).toBe("fail");
     expect(check.message).toMatch(/^hcpx mcp does not speak MCP 2026-07-28 \(server\/discover\): /);
@@ -50,7 +50,7 @@ describe("hcpx doctor: the MCP check", () => {
 
   it("a server that leaves initialize unanswered: the legacy era fails, named", async () => {
     const pre = preload(`const w = process.stdout.write.bind(process.stdout); process.stdout.write = (c, ...a) => (/"protocolVersion":"2025/.test(String(c)) ? true : w(c, ...a));`);
-    const { check, code } = await mcpCheck({ NODE_OPTIONS: `--require ${pre}` }, 2000);
+    const { check, code } = await mcpCheck({ NODE_OPTIONS: `--require ${pre}` }, 6000);
     expect(code).toBe(1);
     expect(check.status).toBe("fail");
     expect(check.message).toMatch(/^hcpx mcp does not speak legacy MCP \(initialize\): /);
