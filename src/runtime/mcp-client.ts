@@ -39,6 +39,8 @@ export class ProcessTransport implements Transport {
   private errTail = "";
   private errCut = false;
   private closed = false;
+  private atLineStart = true;
+  private strayReported = false;
   /** why the connection ended early, when it did (too much output, the process exited) */
   failure?: { code: "output_too_large" | "exit" | "spawn_failed"; message: string };
 
@@ -77,6 +79,7 @@ export class ProcessTransport implements Transport {
           this.kill();
           return;
         }
+        this.scanStray(d);
         this.buffer.append(d);
         for (;;) {
           let msg: JSONRPCMessage | null;
@@ -96,6 +99,28 @@ export class ProcessTransport implements Transport {
         this.errTail = all.slice(-STDERR_TAIL);
       });
     });
+  }
+
+  /**
+   * The SDK's ReadBuffer skips a stdout line that is not JSON; a host's client
+   * may not (the v1 SDK's closes the connection). A line that does not start
+   * a JSON object is reported once to onerror, as a SyntaxError.
+   */
+  private scanStray(d: Buffer): void {
+    let i = 0;
+    while (i < d.length) {
+      if (this.atLineStart && d[i] !== 0x7b && d[i] !== 0x0a && d[i] !== 0x0d && !this.strayReported) {
+        this.strayReported = true;
+        this.onerror?.(new SyntaxError("the server wrote a line that is not JSON-RPC on stdout"));
+      }
+      const nl = d.indexOf(0x0a, i);
+      if (nl === -1) {
+        this.atLineStart = false;
+        return;
+      }
+      i = nl + 1;
+      this.atLineStart = true;
+    }
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -174,10 +199,37 @@ export async function connect(spec: ServerSpawn, timeoutMs: number, signal?: Abo
 
 class ProbeExit extends Error {}
 
-async function attempt(spec: ServerSpawn, timeoutMs: number, mode: "auto" | "legacy", signal?: AbortSignal): Promise<Connection> {
+/** The modern revision `connectEra("modern")` pins. */
+export const MODERN_REVISION = "2026-07-28";
+
+/**
+ * One era only, no fallback (`hcpx doctor`): `modern` pins 2026-07-28
+ * (`server/discover` must offer it), `legacy` is the `initialize` handshake.
+ * `onError` hears what the transport could not read (a line that is not
+ * JSON-RPC). On failure (or abort) the server is killed and the error carries
+ * the transport (its `failure` and stderr tail).
+ */
+export async function connectEra(spec: ServerSpawn, timeoutMs: number, era: "modern" | "legacy", onError: (e: Error) => void, signal?: AbortSignal): Promise<Connection> {
+  return attempt(spec, timeoutMs, era, signal, onError);
+}
+
+/** A connect that failed, with the transport that says why (it exited, with this stderr). */
+export class ConnectError extends Error {
+  constructor(
+    message: string,
+    readonly transport: ProcessTransport,
+  ) {
+    super(message);
+  }
+}
+
+async function attempt(spec: ServerSpawn, timeoutMs: number, mode: "auto" | "legacy" | "modern", signal?: AbortSignal, onError?: (e: Error) => void): Promise<Connection> {
   const transport = new ProcessTransport(spec);
   const info = { name: "hcpx", version: typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev" };
-  const client = new Client(info, { capabilities: {}, ...(mode === "auto" ? { versionNegotiation: { mode: "auto" as const, probe: { timeoutMs: Math.min(PROBE_MS, timeoutMs) } } } : {}) });
+  const negotiation =
+    mode === "auto" ? { versionNegotiation: { mode: "auto" as const, probe: { timeoutMs: Math.min(PROBE_MS, timeoutMs) } } } : mode === "modern" ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {};
+  const client = new Client(info, { capabilities: {}, ...negotiation });
+  if (onError) client.onerror = onError;
   const close = async () => {
     await client.close().catch(() => undefined);
     await transport.close();
@@ -188,6 +240,7 @@ async function attempt(spec: ServerSpawn, timeoutMs: number, mode: "auto" | "leg
     const exited = transport.failure?.code === "exit";
     await close();
     if (mode === "auto" && exited) throw new ProbeExit((e as Error).message);
+    if (onError) throw new ConnectError((e as Error).message, transport);
     throw e;
   }
   return { client, transport, close };

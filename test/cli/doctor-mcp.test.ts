@@ -1,6 +1,8 @@
-// doctor's MCP check (the SDK's Client over stdio to a real `hcpx mcp`): what
-// it says when the server answers, talks garbage, says nothing, or dies, and
-// that a silent server costs --mcp-timeout, not more. The server is made to
+// doctor's MCP check (the MCP SDK v2 client over stdio to a real `hcpx mcp`,
+// once per era: `server/discover` at 2026-07-28, `initialize` for legacy
+// clients): what it says when the server answers, answers one era only, talks
+// garbage, says nothing, or dies, and that a silent server costs
+// --mcp-timeout, not more. The server is made to
 // misbehave by a --require preload that acts only in the `hcpx mcp` process.
 import { describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
@@ -35,7 +37,23 @@ describe("hcpx doctor: the MCP check", () => {
     const { check, code } = await mcpCheck({});
     expect(code).toBe(0);
     expect(check).toMatchObject({ status: "ok" });
-    expect(check.message).toMatch(/^hcpx mcp starts and lists 2 tool\(s\): hcp, hcp__read_skill$/);
+    expect(check.message).toBe("hcpx mcp starts and lists 2 tool(s) in both MCP eras (2026-07-28 after server/discover, 2025-11-25 after initialize): hcp, hcp__read_skill");
+  });
+
+  it("a server that leaves server/discover unanswered: the modern era fails, named", async () => {
+    const pre = preload(`const w = process.stdout.write.bind(process.stdout); process.stdout.write = (c, ...a) => (String(c).includes("supportedVersions") ? true : w(c, ...a));`);
+    const { check, code } = await mcpCheck({ NODE_OPTIONS: `--require ${pre}` }, 6000);
+    expect(code).toBe(1);
+    expect(check.status).toBe("fail");
+    expect(check.message).toMatch(/^hcpx mcp does not speak MCP 2026-07-28 \(server\/discover\): /);
+  });
+
+  it("a server that leaves initialize unanswered: the legacy era fails, named", async () => {
+    const pre = preload(`const w = process.stdout.write.bind(process.stdout); process.stdout.write = (c, ...a) => (/"protocolVersion":"2025/.test(String(c)) ? true : w(c, ...a));`);
+    const { check, code } = await mcpCheck({ NODE_OPTIONS: `--require ${pre}` }, 6000);
+    expect(code).toBe(1);
+    expect(check.status).toBe("fail");
+    expect(check.message).toMatch(/^hcpx mcp does not speak legacy MCP \(initialize\): /);
   });
 
   it("a server that writes something else on stdout: not JSON-RPC", async () => {

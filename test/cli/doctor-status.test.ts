@@ -29,7 +29,7 @@ describe("hcpx doctor", () => {
     expect(r.stdout).toMatch(/✓ Node \d+/);
     expect(r.stdout).toContain("✓ pack git: bin git → /usr/bin/git");
     expect(r.stdout).toContain("✓ host claude (project): 5 file(s) in sync");
-    expect(r.stdout).toMatch(/✓ hcpx mcp starts and lists \d+ tool\(s\): hcp/);
+    expect(r.stdout).toMatch(/✓ hcpx mcp starts and lists \d+ tool\(s\) in both MCP eras \(2026-07-28 after server\/discover, 2025-11-25 after initialize\): hcp/);
     expect(r.stdout.trim().endsWith("healthy")).toBe(true);
     const j = await hcpx(["doctor", "--json"], p.dir);
     expect(j.code).toBe(0);

@@ -1,6 +1,7 @@
 // hcpx doctor (§12.1.3, §12.1.7): is this project healthy? Node version, the
 // config, each active pack's lint, each wrap bin, adopted hosts in sync with
-// the plan, and `hcpx mcp` answering initialize + tools/list.
+// the plan, and `hcpx mcp` answering tools/list in both MCP eras
+// (server/discover at 2026-07-28, initialize for legacy clients).
 // Exit 0 healthy, 2 warnings, 1 failure.
 import { accessSync, constants } from "node:fs";
 import { HcpxError, usage } from "../../util/errors";
@@ -132,66 +133,80 @@ function executable(path: string): boolean {
 }
 
 /**
- * Start `hcpx mcp` as an MCP host would and ask for its tools over stdio, with
- * the MCP SDK's own Client and StdioClientTransport (loaded only here). The
- * whole check is bounded by `timeoutMs`: a server that does not answer is
- * killed, not waited for.
+ * Start `hcpx mcp` as an MCP host would and ask for its tools over stdio with
+ * the MCP SDK v2 client, once per era, both at once: 2026-07-28 (the client
+ * pins it: `server/discover` must offer it) and legacy (`initialize`). Each
+ * server process is our own (runtime/mcp-client.ts ProcessTransport, loaded
+ * only here). The whole check is bounded by `timeoutMs`: a server that does
+ * not answer is killed, not waited for.
  */
 async function mcpCheck(project: Project, timeoutMs: number): Promise<Check> {
   const entry = process.argv[1];
   if (!entry) return { id: "mcp", status: "warn", message: "cannot tell how hcpx was started; skipped the MCP check" };
-  const args = [entry, "mcp", ...(project.configFile ? ["--config", project.configFile] : [])];
+  const spec = { command: process.execPath, args: [entry, "mcp", ...(project.configFile ? ["--config", project.configFile] : [])], cwd: project.root, env: process.env };
   // dist/lib/mcp-adapter.mjs at run time (scripts/build.mjs): the SDK client bundled once
-  const { Client, StdioClientTransport, ErrorCode, McpError } = await import("../../runtime/mcp-adapter");
-  const transport = new StdioClientTransport({ command: process.execPath, args, cwd: project.root, env: process.env as Record<string, string>, stderr: "pipe" });
-  let stderr = "";
-  (transport.stderr as NodeJS.ReadableStream | null)?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  const client = new Client({ name: "hcpx-doctor", version: "1" });
-  const exited = (): Check => ({ id: "mcp", status: "fail", message: `hcpx mcp exited before listing its tools${stderr.trim() ? `: ${stderr.trim().split("\n")[0]}` : ""}`, hint: "run `hcpx mcp` by hand to see why" });
-  return new Promise<Check>((resolveCheck) => {
-    let settled = false;
-    const finish = (c: Check) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      // no grace period for a server that misbehaved: stop it now (close() would wait up to 4 s)
-      if (c.status !== "ok" && transport.pid) {
-        try {
-          process.kill(transport.pid, "SIGKILL");
-        } catch {
-          /* already gone */
-        }
+  const { connectEra } = await import("../../runtime/mcp-adapter");
+  const ERAS = { modern: "MCP 2026-07-28 (server/discover)", legacy: "legacy MCP (initialize)" } as const;
+  type Era = keyof typeof ERAS;
+  type Outcome = { ok: true; version: string; tools: { name: string; description?: string }[] } | { ok: false; check: Check };
+  let garbage = false;
+  const failCheck = (message: string, hint?: string): Check => ({ id: "mcp", status: "fail", message, ...(hint ? { hint } : {}) });
+  const fail = (message: string, hint?: string): Outcome => ({ ok: false, check: failCheck(message, hint) });
+  const stop = new AbortController();
+  const closers: (() => Promise<void>)[] = [];
+  const one = async (era: Era): Promise<Outcome> => {
+    let conn;
+    try {
+      conn = await connectEra(spec, timeoutMs, era, (e: Error) => {
+        // the transport reports a line it cannot read as JSON-RPC (JSON.parse, or the message schema)
+        if (e instanceof SyntaxError || e.name === "ZodError" || /JSON|Unexpected token/i.test(e.message)) garbage = true;
+      }, stop.signal);
+    } catch (e) {
+      const t = (e as { transport?: { failure?: { code: string }; stderrTail(): string } }).transport;
+      if (t?.failure?.code === "exit") {
+        const line = t.stderrTail().trim().split("\n")[0];
+        return fail(`hcpx mcp exited before listing its tools${line ? `: ${line}` : ""}`, "run `hcpx mcp` by hand to see why");
       }
-      void client.close().catch(() => undefined);
-      resolveCheck(c);
-    };
-    const timer = setTimeout(() => finish({ id: "mcp", status: "fail", message: `hcpx mcp did not answer within ${timeoutMs} ms`, hint: "run `hcpx mcp` by hand and look at its stderr" }), timeoutMs);
-    client.onerror = (e: Error) => {
-      // the transport reports a line it cannot read as JSON-RPC (JSON.parse, or the message schema)
-      if (e instanceof SyntaxError || e.name === "ZodError" || /JSON|Unexpected token/i.test(e.message)) finish({ id: "mcp", status: "fail", message: "hcpx mcp wrote something that is not JSON-RPC on stdout", hint: "a pack or hook may be printing to stdout" });
-    };
-    client.onclose = () => finish(exited());
-    void (async () => {
-      try {
-        await client.connect(transport, { timeout: timeoutMs });
-      } catch (e) {
-        if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) return finish(exited());
-        if (e instanceof McpError) return finish({ id: "mcp", status: "fail", message: `hcpx mcp answered an error: ${e.message}` });
-        return finish({ id: "mcp", status: "fail", message: `hcpx mcp did not start: ${(e as Error).message}` });
-      }
-      try {
-        const { tools } = await client.listTools(undefined, { timeout: timeoutMs });
-        const names = tools.map((t) => t.name);
-        const listed = `hcpx mcp starts and lists ${names.length} tool(s)${names.length ? `: ${names.slice(0, 5).join(", ")}${names.length > 5 ? ", …" : ""}` : ""}`;
-        // the server names the packs it does not serve in its tools' descriptions (src/mcp/view.ts)
-        const note = tools.map((t) => t.description ?? "").find((d) => d.includes(BROKEN_HEADER));
-        const broken = note ? note.slice(note.indexOf(BROKEN_HEADER)).split("\n").filter((l) => l.startsWith("- ")) : [];
-        if (broken.length) return finish({ id: "mcp", status: "fail", message: `${listed}; it does not serve ${broken.length} broken pack(s): ${broken.map((l) => l.slice(2)).join("; ")}`, hint: "fix the pack (hcpx lint), or deactivate it" });
-        return finish({ id: "mcp", status: "ok", message: listed });
-      } catch (e) {
-        if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) return finish(exited());
-        return finish({ id: "mcp", status: "fail", message: `hcpx mcp answered an error: ${(e as Error).message}` });
-      }
-    })();
-  });
+      return fail(`hcpx mcp does not speak ${ERAS[era]}: ${(e as Error).message}`, "run `hcpx mcp` by hand and look at its stderr");
+    }
+    closers.push(() => conn.close());
+    if (stop.signal.aborted) return fail("stopped");
+    try {
+      const { tools } = (await conn.client.listTools(undefined, { timeout: timeoutMs })) as { tools: { name: string; description?: string }[] };
+      return { ok: true, version: conn.client.getNegotiatedProtocolVersion() ?? "?", tools };
+    } catch (e) {
+      if (conn.transport.failure?.code === "exit") return fail("hcpx mcp exited before listing its tools", "run `hcpx mcp` by hand to see why");
+      return fail(`hcpx mcp does not speak ${ERAS[era]}: tools/list: ${(e as Error).message}`);
+    }
+  };
+  const settled: Partial<Record<Era, Outcome>> = {};
+  let timer: NodeJS.Timeout | undefined;
+  const silent = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), timeoutMs)));
+  const both = Promise.all((Object.keys(ERAS) as Era[]).map(async (era) => (settled[era] = await one(era))));
+  const raced = await Promise.race([both, silent]);
+  clearTimeout(timer);
+  // no grace period for a server: stop both now (a close() that waited would cost seconds)
+  stop.abort();
+  void Promise.all(closers.map((c) => c().catch(() => undefined)));
+  if (garbage) return { id: "mcp", status: "fail", message: "hcpx mcp wrote something that is not JSON-RPC on stdout", hint: "a pack or hook may be printing to stdout" };
+  if (raced === "timeout") {
+    const left = (Object.keys(ERAS) as Era[]).filter((era) => !settled[era]);
+    const failed = (Object.values(settled) as Outcome[]).find((o) => !o.ok);
+    if (failed && !failed.ok) return failed.check;
+    if (left.length === 2) return { id: "mcp", status: "fail", message: `hcpx mcp did not answer within ${timeoutMs} ms`, hint: "run `hcpx mcp` by hand and look at its stderr" };
+    return failCheck(`hcpx mcp does not speak ${ERAS[left[0]!]}: no answer within ${timeoutMs} ms`, "run `hcpx mcp` by hand and look at its stderr");
+  }
+  const modern = settled.modern!;
+  const legacy = settled.legacy!;
+  if (!modern.ok) return modern.check;
+  if (!legacy.ok) return legacy.check;
+  const names = modern.tools.map((t) => t.name);
+  const legacyNames = legacy.tools.map((t) => t.name);
+  if (names.join("\n") !== legacyNames.join("\n")) return { id: "mcp", status: "fail", message: `hcpx mcp lists other tools to a legacy client (${legacyNames.join(", ")}) than to a 2026-07-28 client (${names.join(", ")})` };
+  const listed = `hcpx mcp starts and lists ${names.length} tool(s) in both MCP eras (${modern.version} after server/discover, ${legacy.version} after initialize)${names.length ? `: ${names.slice(0, 5).join(", ")}${names.length > 5 ? ", …" : ""}` : ""}`;
+  // the server names the packs it does not serve in its tools' descriptions (src/mcp/view.ts)
+  const note = modern.tools.map((t) => t.description ?? "").find((d) => d.includes(BROKEN_HEADER));
+  const broken = note ? note.slice(note.indexOf(BROKEN_HEADER)).split("\n").filter((l) => l.startsWith("- ")) : [];
+  if (broken.length) return { id: "mcp", status: "fail", message: `${listed}; it does not serve ${broken.length} broken pack(s): ${broken.map((l) => l.slice(2)).join("; ")}`, hint: "fix the pack (hcpx lint), or deactivate it" };
+  return { id: "mcp", status: "ok", message: listed };
 }

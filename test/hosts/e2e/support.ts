@@ -59,6 +59,7 @@ export interface HostCli {
   codexMcpServerStatus(o: ListOpts & { thread?: boolean; call?: { server: string; tool: string; arguments?: Record<string, unknown> } }): Promise<HostResult & { threadId: string | null; callResult?: ToolResult; error?: string }>;
   run(cmd: string, args: string[], o?: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number }): Promise<Raw>;
   hostEnv(home: string, extra?: Record<string, string>): Record<string, string>;
+  canRunOffline(): boolean;
   hostBin(host: string): string;
   parseClaudeMcpList(text: string): Server[];
   parseGeminiMcpList(text: string): Server[];
