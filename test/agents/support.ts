@@ -370,7 +370,7 @@ export async function adopted(host: HostId, onPath: boolean): Promise<{ dir: str
 }
 
 /** Side calls (no tools offered: titles, routing classifiers) get an answer without taking a turn. */
-function side(req: ModelRequest): { text: string } | undefined {
+export function side(req: ModelRequest): { text: string } | undefined {
   if (req.tools.length > 0) return undefined;
   const b = req.body as { generationConfig?: { responseJsonSchema?: unknown; responseSchema?: unknown } } | undefined;
   const schema = b?.generationConfig?.responseJsonSchema ?? b?.generationConfig?.responseSchema;
