@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModel, type FakeModel } from "../support/fake-model";
 import { hc, rm, type Raw } from "../hosts/e2e/support";
-import { adopted, envelopeIn, HOSTS, PROMPT, side, type Call, type HostId } from "./support";
+import { adopted, ECHO_TEXT, envelopeIn, HOSTS, PROMPT, side, type Call, type HostId } from "./support";
 
 export interface ApprovalCase {
   host: HostId;
@@ -47,6 +47,8 @@ export function approvalLoop(c: ApprovalCase): void {
       dir = a.dir;
       home = a.home;
       const plan = [
+        // a granted read first: a host that starts its MCP servers alongside the first turn (Codex: "unsupported call") has them by the write
+        { what: "echo", call: { ...spec.tool("probe__echo"), input: { text: ECHO_TEXT } } },
         { what: "unconfirmed", call: { ...spec.tool("probe__stamp"), input: { note: "unconfirmed-1" } } },
         { what: "confirmed", call: { ...spec.tool("probe__stamp"), input: { note: "confirmed-1", confirm: true } } },
       ];
@@ -88,9 +90,9 @@ export function approvalLoop(c: ApprovalCase): void {
 
     it("the gated write ran exactly once: the call with the model's confirm: true", () => {
       expect(calls.filter((x) => x.verb === "stamp").map((x) => x.argv[0]), why()).toEqual(["confirmed-1"]);
-      expect(envelopeIn(results[1] ?? ""), why()).toMatchObject({ ok: true, data: { stamped: "confirmed-1" } });
+      expect(envelopeIn(results[2] ?? ""), why()).toMatchObject({ ok: true, data: { stamped: "confirmed-1" } });
       // without the model's confirm: true hcpx still refuses (the host's yes is not the model's ask)
-      expect(envelopeIn(results[0] ?? "")?.error?.code, why()).toBe("confirm_required");
+      expect(envelopeIn(results[1] ?? "")?.error?.code, why()).toBe("confirm_required");
     });
 
     it("one question, not two: hcpx asked nobody (the host's approval was the question), and the host asked at most once per call", () => {
