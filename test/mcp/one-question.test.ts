@@ -261,4 +261,17 @@ describe("one question per gated write", () => {
     expect(person.asked).toBe(1);
     expect(person.env.error?.code).toBe("confirm_declined");
   }, 60_000);
+
+  it("--client-host takes known host ids: a malformed list, an unknown host, or with --host is refused at start (nothing served)", async () => {
+    const p = project("host");
+    const bad = await runHcpx(["mcp", "--client-host", "claude,Bad!"], { cwd: p.dir, env: { HOME: p.home } });
+    expect(bad.code).toBe(64);
+    expect(bad.stderr).toMatch(/--client-host takes host ids/);
+    const unknown = await runHcpx(["mcp", "--client-host", "claude,nosuchhost"], { cwd: p.dir, env: { HOME: p.home } });
+    expect(unknown.code).toBe(64);
+    expect(unknown.stderr).toMatch(/unknown host 'nosuchhost'/);
+    const both = await runHcpx(["mcp", "--host", "claude", "--client-host", "claude"], { cwd: p.dir, env: { HOME: p.home } });
+    expect(both.code).toBe(64);
+    expect(both.stderr).toMatch(/--host and --client-host exclude each other/);
+  }, 60_000);
 });
