@@ -105,8 +105,9 @@ program
   .option("--bind-public", "with --http: allow an address other than loopback (behind a TLS reverse proxy)")
   .option("--no-auth", "with --http: serve without authentication, loopback only (local tests, the conformance suite)")
   .option("--host <id>", "the host that starts this server (adopt's entry): its approval rules, while in force, are the one question under confirm \"host\"")
+  .option("--client-host <ids>", "an entry several hosts read (adopt's): these hosts' approval rules count only for a client whose clientInfo names that host (docs/confirm.md)")
   .action(
-    act(async (opts: { shape?: string; watch?: boolean; http?: string; host?: string; serverConfig?: string; bindPublic?: boolean; auth?: boolean }) => {
+    act(async (opts: { shape?: string; watch?: boolean; http?: string; host?: string; clientHost?: string; serverConfig?: string; bindPublic?: boolean; auth?: boolean }) => {
       const { loadCommand } = await import("./load-command");
       const { fileURLToPath } = await import("node:url");
       const { dirname } = await import("node:path");

@@ -19,6 +19,13 @@
 // have written it. Anything else — no --host, a rule removed or changed, a file
 // that does not parse, a duplicate key on the way — is "not in force", and hcpx
 // asks the person itself (or refuses, if it cannot).
+//
+// An entry several hosts read (Claude Code's project .mcp.json, also started by
+// Copilot CLI and Qoder) names no one host: adopt writes `--client-host <ids>`,
+// the readers whose rule may count, and the client's clientInfo name (legacy
+// `initialize`, or a 2026-07-28 request's own `_meta`) says which of them calls —
+// matched against the descriptor's `clientNames` (clientHostApproval). clientInfo
+// is the client's word: docs/confirm.md says what that guarantees.
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Project } from "../pack/model";
@@ -32,8 +39,8 @@ import { lenientJson } from "./formats/json";
 import { askOf, type Ask, type Scope } from "./ask-rules";
 import { isObj } from "../util/is";
 
-/** Same shape as src/mcp/front.ts HostApproval (the CLI hands one to the other). */
-export type HostApproval = (project: Project, pack: string, verb: string, tool: string) => Promise<boolean>;
+/** Same shape as src/mcp/front.ts HostApproval (the CLI hands one to the other); `client`: the clientInfo name, when the client gave one. */
+export type HostApproval = (project: Project, pack: string, verb: string, tool: string, client?: string) => Promise<boolean>;
 
 /**
  * The check for the host named by `--host` (undefined: no host named, the approval never
@@ -47,6 +54,26 @@ export function hostApproval(host: string | undefined, o: { home?: string } = {}
       return await inForce(d, project, pack, verb, tool, o.home ?? homedir());
     } catch {
       return false; // a file that does not parse, a duplicate key, a swapped file: not in force
+    }
+  };
+}
+
+/**
+ * An entry several hosts read (`--client-host a,b`): the check for the one host of these whose
+ * descriptor's `clientNames` holds the calling client's clientInfo name. No name, a name no
+ * listed host claims, or one that more than one claims (ambiguous): not in force. Unknown
+ * ids are an error at start (`unknown_host`), as with --host.
+ */
+export function clientHostApproval(hosts: string[], o: { home?: string } = {}): HostApproval {
+  const ds = hosts.map((h) => loadDescriptor(h));
+  return async (project, pack, verb, tool, client) => {
+    if (client === undefined) return false;
+    const named = ds.filter((d) => d.clientNames?.includes(client));
+    if (named.length !== 1) return false;
+    try {
+      return await inForce(named[0]!, project, pack, verb, tool, o.home ?? homedir());
+    } catch {
+      return false;
     }
   };
 }

@@ -39,6 +39,30 @@ export function namesItsHost(d: Descriptor, scope: Scope): boolean {
   return true;
 }
 
+/**
+ * On an entry other hosts read as well (namesItsHost false): the hosts among its readers
+ * whose ask rule may still count, told apart by the client's clientInfo name — each has
+ * ask rules at this scope and `clientNames` in its descriptor. adopt writes them as
+ * `--client-host <id>[,<id>…]` (sorted, so every reader's adopt writes the same entry).
+ */
+export function clientHostsOf(d: Descriptor, scope: Scope): string[] {
+  if (namesItsHost(d, scope)) return [];
+  const mine = entryOf(d, scope);
+  if (!mine.length) return [];
+  const ids = new Set<string>();
+  for (const id of listHosts()) {
+    let o: Descriptor;
+    try {
+      o = id === d.host ? d : loadDescriptor(id);
+    } catch {
+      continue; // as in namesItsHost: a descriptor that does not load is refused wherever it is named
+    }
+    if (!o.clientNames?.length || !hasAskRules(o, scope)) continue;
+    if (entryOf(o, scope).some((t) => mine.some((m) => pathsOf(t).some((p) => pathsOf(m).includes(p)) && JSON.stringify(t.key) === JSON.stringify(m.key)))) ids.add(o.host);
+  }
+  return [...ids].sort();
+}
+
 export type Ask =
   | { kind: "items"; items: RuleClasses["confirm"]; at: string[] }
   | { kind: "member"; pattern: string; decision: string; at: string[] }

@@ -306,6 +306,15 @@ export const DescriptorSchema = z.strictObject({
    */
   toolApprovals: z.optional(z.strictObject({ field: z.string().check(z.minLength(1)), read: z.string(), write: z.string(), confirm: z.string() })),
   /**
+   * The names this host's program gives itself as an MCP client (`clientInfo.name`: the
+   * legacy `initialize`, or a 2026-07-28 request's `_meta`), e.g. Claude Code's
+   * "claude-code". On an entry several hosts read (Claude Code's project `.mcp.json`, also
+   * started by Copilot CLI and Qoder), adopt writes `--client-host <id>` and the server
+   * counts this host's ask rule only for a client of one of these names (src/host/approval.ts,
+   * docs/confirm.md). Exact, case-sensitive.
+   */
+  clientNames: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(200)))),
+  /**
    * false: the host's shell tool cannot run `hcpx exec …` (Codex: a login shell that
    * resets PATH, and a sandbox in which a Node program's stdout to a pipe is lost), so
    * its prompt block does not advertise the shell route; the MCP tools are the route

@@ -10,7 +10,7 @@ import type { BlockOptions, Projection } from "../projection/types";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, home, toPosix, userConfigDir } from "../util/paths";
 import { canonicalHost, FORMAT_CAPS, loadDescriptor, type Descriptor, type Slot, type Target } from "./descriptor";
-import { namesItsHost } from "./ask-rules";
+import { clientHostsOf, namesItsHost } from "./ask-rules";
 import { isDeepStrictEqual } from "node:util";
 import { guardPath, type Entry, type Guarded, type TrustBase } from "../util/fsio";
 import { diskFs, type ReadFs } from "../plan/fs";
@@ -568,7 +568,9 @@ class AdoptRun {
     const shapedOnly = desc.tools === "per-command" ? [...mcp.argv, "--shape", "per-command"] : mcp.argv;
     // a host with ask rules hcpx writes, alone in reading this entry: the server knows which host's rules guard it
     // (`--host`, src/host/approval.ts), so that under confirm "host" the host's prompt is the person's one question
-    const shaped = !this.opts.preview && namesItsHost(desc, this.scope) ? [...shapedOnly, "--host", desc.host] : shapedOnly;
+    // an entry several hosts read: the hosts whose rule may count when the client's clientInfo names them (--client-host)
+    const clientHosts = this.opts.preview ? [] : clientHostsOf(desc, this.scope);
+    const shaped = !this.opts.preview && namesItsHost(desc, this.scope) ? [...shapedOnly, "--host", desc.host] : clientHosts.length ? [...shapedOnly, "--client-host", clientHosts.join(",")] : shapedOnly;
     // user scope: the entry serves the user config, whatever directory and environment the host starts it in
     const served = this.scope === "user" && this.opts.userConfig && !this.opts.preview ? [...shaped, "--config", this.opts.userConfig] : shaped;
     // a remote entry runs no local command: nothing for the health checks to find on PATH

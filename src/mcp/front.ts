@@ -50,7 +50,7 @@ export interface InputRequired {
 }
 
 /** Whether the host's own approval guards a call (built by the CLI from src/host/approval.ts). */
-export type HostApproval = (project: Project, pack: string, verb: string, tool: string) => Promise<boolean>;
+export type HostApproval = (project: Project, pack: string, verb: string, tool: string, client?: string) => Promise<boolean>;
 
 /** The key of hcpx's one question in inputRequests / inputResponses. */
 export const CONFIRM_KEY = "confirm";
@@ -61,6 +61,12 @@ export interface CallContext {
   principal?: string;
   /** the client's name (clientInfo / User-Agent) when known */
   client?: string;
+  /**
+   * the name the client gave itself in MCP's clientInfo (legacy: `initialize`; 2026-07-28: this
+   * request's `_meta`), never a User-Agent: on an entry several hosts read it says which host's
+   * approval may count (`--client-host`, src/host/approval.ts)
+   */
+  clientInfo?: string;
   signal: AbortSignal;
   /** legacy: ask the person now (elicitation/create); absent when the client cannot. */
   elicit?: (q: ConfirmQuestion, signal: AbortSignal | undefined) => Promise<PersonAnswer>;
@@ -394,7 +400,7 @@ export class McpFront {
     // asked by execute only for a gated write under confirm "host" (it reads the host's files); the host's rule
     // names the tool as the host sees it (`hcp` in the single shape, a verb under mcp.tool_names)
     const check = this.hostApproval;
-    const hostApproved = check ? () => check(project, req.pack, req.verb, name) : false;
+    const hostApproved = check ? () => check(project, req.pack, req.verb, name, ctx.clientInfo) : false;
     // a command that declares inputs: the args they fill come from the client's answers, never from the call
     const command = this.commandOf(req);
     const withInputs = command?.inputs && Object.keys(command.inputs).length ? command : undefined;

@@ -82,8 +82,9 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks, cal
               : r.method === "sampling/createMessage"
                 ? ctx.mcpReq.requestSampling(r.params as never, { timeout, signal: s })
                 : server.listRoots(undefined, { timeout, signal: s });
-          const client = clientName(server.getClientVersion()) ?? caller.client;
-          return (await front.callTool(req.params.name, input, { era, principal: caller.principal, ...(client ? { client } : {}), signal, elicit, clientCaps: caps, askInput }, hooks.announce)) as never;
+          const info = clientName(server.getClientVersion());
+          const client = info ?? caller.client;
+          return (await front.callTool(req.params.name, input, { era, principal: caller.principal, ...(client ? { client } : {}), ...(info ? { clientInfo: info } : {}), signal, elicit, clientCaps: caps, askInput }, hooks.announce)) as never;
         }
         const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
         // InputResponses that are not an object of response objects: a protocol error, nothing runs
@@ -92,7 +93,8 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks, cal
         const dropped = ctx.mcpReq.droppedInputResponseKeys ?? [];
         if (dropped.length) throw new ProtocolError(-32602, `inputResponses ${dropped.map((k) => `'${k}'`).join(", ")} ${dropped.length > 1 ? "are not responses" : "is not a response"} (an object such as {"action": "accept"}); nothing was run`);
         const state = ctx.mcpReq.requestState<unknown>();
-        const client = clientName(envelope[CLIENT_INFO]) ?? caller.client;
+        const info = clientName(envelope[CLIENT_INFO]);
+        const client = info ?? caller.client;
         return (await front.callTool(
           req.params.name,
           input,
@@ -101,7 +103,7 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks, cal
             principal: caller.principal,
             ...(client ? { client } : {}),
             signal,
-            ...(client ? { client } : {}),
+            ...(info ? { clientInfo: info } : {}),
             canAskModern: declaresFormElicitation(envelope[CLIENT_CAPS]),
             clientCaps: envelope[CLIENT_CAPS],
             inputResponses: ctx.mcpReq.inputResponses,

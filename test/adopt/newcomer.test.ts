@@ -25,7 +25,7 @@ describe("the newcomer walk (README quick start on one's own project)", () => {
     expect(claude).toContain("### gitx");
     const mcp = JSON.parse(readFileSync(join(w.dir, ".mcp.json"), "utf8")).mcpServers;
     expect(Object.keys(mcp).sort()).toEqual(["hcp", "other"]);
-    expect(mcp.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp", "--shape", "per-command"] });
+    expect(mcp.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp", "--shape", "per-command", "--client-host", "claude"] });
     expect(JSON.parse(readFileSync(join(w.dir, ".cursor/mcp.json"), "utf8")).mcpServers.hcp).toEqual({ command: "hcpx", args: ["mcp", "--shape", "per-command"] });
     // both adopted hosts in sync
     const hosts = /^hcpx adopt (.*?) --write$/m.exec(Object.keys(w.outputs).join("\n"))![1]!;

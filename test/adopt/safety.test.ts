@@ -323,10 +323,10 @@ describe("the MCP command", () => {
     const r = await s.run(["adopt", "claude", "--write"], { PATH: `${bin}:${s.env.PATH}` });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(/machine-specific/);
-    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp", "--shape", "per-command"] });
+    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp", "--shape", "per-command", "--client-host", "claude"] });
     const o = await s.adopt("claude", "--write", "--command", "npx -y hcpx mcp");
     expect(o.code).toBe(0);
-    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "npx", args: ["-y", "hcpx", "mcp", "--shape", "per-command"] });
+    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "npx", args: ["-y", "hcpx", "mcp", "--shape", "per-command", "--client-host", "claude"] });
   });
 
   it("a --command is recorded but not trusted: without it (or --use-recorded-command) --check and doctor report the difference; --use-recorded-command keeps it; --remove still restores", async () => {
@@ -334,7 +334,7 @@ describe("the MCP command", () => {
     const before = snapshot(s.dir);
     expect((await s.adopt("claude", "--write", "--command", "npx -y hcpx mcp")).code).toBe(0);
     const written = s.read(".mcp.json");
-    expect(JSON.parse(written).mcpServers.hcp).toEqual({ type: "stdio", command: "npx", args: ["-y", "hcpx", "mcp", "--shape", "per-command"] });
+    expect(JSON.parse(written).mcpServers.hcp).toEqual({ type: "stdio", command: "npx", args: ["-y", "hcpx", "mcp", "--shape", "per-command", "--client-host", "claude"] });
     // the ledger is a shared file: its command is a value to show, not to bless
     const c = await s.adopt("claude", "--check");
     expect(c.code).toBe(1);
@@ -348,7 +348,7 @@ describe("the MCP command", () => {
     expect(s.read(".mcp.json")).toBe(written);
     // (a command that is on PATH: one that is not makes --check fail, test/adopt/team.test.ts)
     expect((await s.adopt("claude", "--write", "--command", "npx hcpx mcp")).code).toBe(0);
-    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "npx", args: ["hcpx", "mcp", "--shape", "per-command"] });
+    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "npx", args: ["hcpx", "mcp", "--shape", "per-command", "--client-host", "claude"] });
     expect((await s.adopt("claude", "--check", "--use-recorded-command")).code).toBe(0);
     expect((await s.adopt("claude", "--remove", "--write")).code).toBe(0);
     expect(snapshot(s.dir)).toEqual(before);

@@ -340,7 +340,7 @@ describe("a recorded MCP command never reaches a host file unseen", () => {
     expect(u.stdout).toContain('+      "command": "sh",');
     expect(u.stdout).toMatch(/is used \(--use-recorded-command\)/);
     expect((await s.adopt("claude", "--write", "--use-recorded-command")).code).toBe(0);
-    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toMatchObject({ command: "sh", args: [...evil.slice(1), "--shape", "per-command"] }); // Claude Code gets the per-command shape
+    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toMatchObject({ command: "sh", args: [...evil.slice(1), "--shape", "per-command", "--client-host", "claude"] }); // Claude Code gets the per-command shape (and, on the entry Copilot CLI and Qoder read too, --client-host)
     expect((await s.adopt("claude", "--check", "--use-recorded-command")).code).toBe(0);
     const both = await s.adopt("claude", "--command", "hcpx mcp", "--use-recorded-command");
     expect(both.code).not.toBe(0);

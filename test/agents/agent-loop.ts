@@ -1,6 +1,8 @@
 // The agent-loop assertions, one describe per host (each host's test file calls
 // agentLoop(host), so that vitest runs the hosts side by side).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { sha16 } from "../../src/projection/build";
 import { rm } from "../hosts/e2e/support";
@@ -136,6 +138,30 @@ export function agentLoop(host: HostId): void {
         expect(run.calls().filter((c) => c.verb === "stamp").map((c) => c.argv[0])).toEqual(["confirmed-1"]);
       });
     }
+
+    // the confirm table (docs/confirm.md): hcpx's audit log says whether hcpx itself asked anyone
+    it("no path asks twice: one asker per gated call — the host's approval, or hcpx's question, never both", () => {
+      const f = join(run.home, ".local", "state", "hcpx", "audit.jsonl");
+      const lines = existsSync(f) ? readFileSync(f, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as { verb?: string; args_sha256?: string; confirm?: { answer: string }; result: string }) : [];
+      const stamps = lines.filter((l) => l.verb === "stamp");
+      if (spec.refusedBy === "hcpx") {
+        // the host let the call through without asking (its approval of every tool); hcpx asked once per call (2026-07-28: the
+        // InputRequiredResult, "pending", then the retry with the answer; legacy: one elicitation), and nobody said yes
+        const calls = new Map<string, typeof stamps>();
+        for (const l of stamps) calls.set(l.args_sha256 ?? "", [...(calls.get(l.args_sha256 ?? "") ?? []), l]);
+        expect(calls.size, JSON.stringify(stamps)).toBe(2);
+        for (const ls of calls.values()) {
+          const asked = ls.filter((l) => l.confirm?.answer === "pending").length || ls.filter((l) => l.confirm).length;
+          expect(asked, JSON.stringify(ls)).toBe(1);
+          expect(ls.at(-1), JSON.stringify(ls)).toMatchObject({ result: "confirm_declined", confirm: { answer: expect.not.stringMatching(/^(accept|pending)$/) } });
+        }
+        return;
+      }
+      expect(stamps.filter((l) => l.confirm !== undefined), JSON.stringify(stamps)).toEqual([]);
+      // refused or stopped by the host: the call never reached hcpx; reaching hcpx: both calls, hcpx's answers
+      if (spec.gatedWrite === "hcpx") expect(stamps.map((l) => l.result)).toEqual(["confirm_required", "ok"]);
+      else expect(stamps, JSON.stringify(stamps)).toEqual([]);
+    });
 
     it("the Binding value reaches the bin, and is in no request the host sent", () => {
       const calls = run.calls();

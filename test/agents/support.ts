@@ -56,6 +56,8 @@ export interface HostSpec {
    * confirm it runs). Seen with the pinned hosts (HOST-PROBES.md, "Agent loop").
    */
   gatedWrite: "refused" | "stops" | "hcpx";
+  /** "refused" by whom: the host's own approval (default: the call never reaches hcpx) or hcpx's question, which the headless host declines */
+  refusedBy?: "host" | "hcpx";
   /**
    * A host that defers its MCP tools (Droid lists them by name in a system reminder and offers only
    * a search tool): the call that loads them, played first; the tools are compared in the request after it.
@@ -168,6 +170,7 @@ export const HOSTS: Record<HostId, HostSpec> = {
     // person through MCP elicitation: Copilot CLI declares it, and headless answers `decline` (seen):
     // confirm_declined with or without the model's confirm: true, and the write never runs
     gatedWrite: "refused",
+    refusedBy: "hcpx",
     skillCall: { name: "skill", input: { skill: "probe" } },
     shellCall: (cmd) => ({ name: "bash", input: { command: cmd, description: "run the probe through hcpx" } }),
     // workspace MCP servers load only in a trusted folder
@@ -370,7 +373,7 @@ export async function adopted(host: HostId, onPath: boolean): Promise<{ dir: str
 }
 
 /** Side calls (no tools offered: titles, routing classifiers) get an answer without taking a turn. */
-function side(req: ModelRequest): { text: string } | undefined {
+export function side(req: ModelRequest): { text: string } | undefined {
   if (req.tools.length > 0) return undefined;
   const b = req.body as { generationConfig?: { responseJsonSchema?: unknown; responseSchema?: unknown } } | undefined;
   const schema = b?.generationConfig?.responseJsonSchema ?? b?.generationConfig?.responseSchema;

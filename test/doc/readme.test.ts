@@ -57,7 +57,7 @@ describe("README tutorial", () => {
     expect(outputs["hcpx exec gitx show -- rev=HEAD"]).toContain("first");
     // what the tutorial promises is there
     expect(existsSync(join(dir, "packs/gitx/SKILL.md"))).toBe(true);
-    expect(JSON.parse(readFileSync(join(dir, ".mcp.json"), "utf8")).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp", "--shape", "per-command"] });
+    expect(JSON.parse(readFileSync(join(dir, ".mcp.json"), "utf8")).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp", "--shape", "per-command", "--client-host", "claude"] });
     expect(readFileSync(join(dir, "CLAUDE.md"), "utf8")).toContain("gitx");
     expect(readFileSync(join(dir, "hcp.config.json5"), "utf8")).toMatch(/bins: \{ git: "\/[^"]+\/git" \}/);
   });

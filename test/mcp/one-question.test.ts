@@ -6,6 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -18,16 +19,18 @@ function project(confirm: string): Ledgered {
   return p;
 }
 
-async function call(p: Ledgered, host: string | undefined, answer: "accept" | "cancel", o: { tool?: string; shape?: "single" | "per-command" } = {}) {
-  const env = { PATH: process.env.PATH ?? "", HOME: p.home, NO_COLOR: "1", LEDGER_FILE: p.ledger, LEDGER_NOW: "2026-01-01T00:00:00Z" };
-  const client = new Client({ name: "host", version: "1" }, { capabilities: { elicitation: {} } });
+const envOf = (p: Ledgered) => ({ PATH: process.env.PATH ?? "", HOME: p.home, NO_COLOR: "1", LEDGER_FILE: p.ledger, LEDGER_NOW: "2026-01-01T00:00:00Z" });
+
+async function call(p: Ledgered, host: string | undefined, answer: "accept" | "cancel", o: { tool?: string; shape?: "single" | "per-command"; client?: string; args?: string[] } = {}) {
+  const env = envOf(p);
+  const client = new Client({ name: o.client ?? "host", version: "1" }, { capabilities: { elicitation: {} } });
   let asked = 0;
   client.setRequestHandler(ElicitRequestSchema, async () => {
     asked++;
     return { action: answer };
   });
   const shape = o.shape ?? "per-command";
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [HCPX, "mcp", "--shape", shape, ...(host ? ["--host", host] : [])], cwd: p.dir, env, stderr: "ignore" }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: o.args ?? [HCPX, "mcp", "--shape", shape, ...(host ? ["--host", host] : [])], cwd: p.dir, env, stderr: "ignore" }));
   try {
     const args = { from: "checking", to: "savings", amount: 3 };
     const r =
@@ -37,6 +40,39 @@ async function call(p: Ledgered, host: string | undefined, answer: "accept" | "c
     return { asked, env: r.structuredContent as { ok: boolean; error?: { code: string } } };
   } finally {
     await client.close();
+  }
+}
+
+/** The args of the project `.mcp.json` entry adopt wrote (Claude Code's, read by Copilot CLI and Qoder too), run from this build. */
+function sharedEntryArgs(p: Ledgered): string[] {
+  const e = JSON.parse(readFileSync(join(p.dir, ".mcp.json"), "utf8")).mcpServers.hcp as { command: string; args: string[] };
+  const i = e.args.indexOf("mcp");
+  expect(i, JSON.stringify(e)).toBeGreaterThanOrEqual(0);
+  return [HCPX, ...e.args.slice(i)];
+}
+
+/** One 2026-07-28 tools/call on a fresh `hcpx mcp` (no initialize): the request's own _meta names the client. */
+async function callModern(p: Ledgered, args: string[], clientName: string | undefined): Promise<{ resultType?: string; structuredContent?: { ok: boolean; error?: { code: string } } }> {
+  const child = spawn(process.execPath, args, { cwd: p.dir, env: envOf(p), stdio: ["pipe", "pipe", "ignore"] });
+  try {
+    const meta: Record<string, unknown> = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+    if (clientName) meta["io.modelcontextprotocol/clientInfo"] = { name: clientName, version: "1" };
+    const line = await new Promise<string>((resolve, reject) => {
+      let buf = "";
+      const t = setTimeout(() => reject(new Error("no answer to tools/call")), 30_000);
+      child.stdout.setEncoding("utf8").on("data", (d: string) => {
+        buf += d;
+        const nl = buf.indexOf("\n");
+        if (nl >= 0) {
+          clearTimeout(t);
+          resolve(buf.slice(0, nl));
+        }
+      });
+      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ledger__transfer", arguments: { from: "checking", to: "savings", amount: 3, confirm: true }, _meta: meta } }) + "\n");
+    });
+    return (JSON.parse(line) as { result: { resultType?: string; structuredContent?: { ok: boolean; error?: { code: string } } } }).result;
+  } finally {
+    child.kill();
   }
 }
 
@@ -174,5 +210,68 @@ describe("one question per gated write", () => {
     expect(named.asked).toBe(1);
     expect(named.env.error?.code).toBe("confirm_declined");
     expect(readFileSync(p.ledger, "utf8")).toBe(before);
+  }, 60_000);
+
+  it("a shared entry (Claude Code's project .mcp.json, also started by Copilot CLI and Qoder): Claude Code's rule counts only when the client's clientInfo names Claude Code, in both eras", async () => {
+    const p = project("host");
+    expect((await runHcpx(["adopt", "claude", "--write"], { cwd: p.dir, env: { HOME: p.home } })).code).toBe(0);
+    const args = sharedEntryArgs(p);
+    // the entry names no one host (three read it), only the hosts that may be told apart by their clientInfo
+    expect(args).not.toContain("--host");
+    expect(args.slice(args.indexOf("--client-host"), args.indexOf("--client-host") + 2)).toEqual(["--client-host", "claude"]);
+    let ledger = readFileSync(p.ledger, "utf8");
+    // Claude Code (clientInfo "claude-code"): its permissions.ask rule adopt wrote is in force: the one question, hcpx does not ask
+    const claude = await call(p, undefined, "cancel", { args, client: "claude-code" });
+    expect(claude.asked).toBe(0);
+    expect(claude.env.ok).toBe(true);
+    expect(readFileSync(p.ledger, "utf8")).not.toBe(ledger);
+    ledger = readFileSync(p.ledger, "utf8");
+    // Copilot CLI, Qoder, anyone else on the same entry: Claude Code's rule is not their question → hcpx asks
+    for (const other of ["github-copilot-cli", "qoder", "host"]) {
+      const r = await call(p, undefined, "cancel", { args, client: other });
+      expect(r.asked, other).toBe(1);
+      expect(r.env.error?.code, other).toBe("confirm_declined");
+    }
+    expect(readFileSync(p.ledger, "utf8")).toBe(ledger);
+    // 2026-07-28: the request's own _meta clientInfo decides, per request
+    const modern = await callModern(p, args, "claude-code");
+    expect(modern.structuredContent?.ok, JSON.stringify(modern)).toBe(true);
+    expect((await callModern(p, args, "github-copilot-cli")).resultType).toBe("input_required");
+    expect((await callModern(p, args, undefined)).resultType).toBe("input_required");
+    // the rule taken out of Claude Code's settings: not in force, even for Claude Code → hcpx asks
+    const settings = join(p.dir, ".claude", "settings.json");
+    const s = JSON.parse(readFileSync(settings, "utf8"));
+    s.permissions.ask = s.permissions.ask.filter((x: string) => x !== "mcp__hcp__ledger__transfer");
+    writeFileSync(settings, JSON.stringify(s, null, 2));
+    expect((await call(p, undefined, "cancel", { args, client: "claude-code" })).asked).toBe(1);
+  }, 90_000);
+
+  it("a client naming Claude Code counts only on an entry adopt wrote for Claude Code, and never under confirm person", async () => {
+    const p = project("host");
+    expect((await runHcpx(["adopt", "claude", "--write"], { cwd: p.dir, env: { HOME: p.home } })).code).toBe(0);
+    // the plain `hcpx mcp` (no --client-host, no --host): not an entry adopt wrote for Claude Code → hcpx asks
+    const plain = await call(p, undefined, "cancel", { client: "claude-code" });
+    expect(plain.asked).toBe(1);
+    expect(plain.env.error?.code).toBe("confirm_declined");
+    // an entry written for another host's rules: a client naming Claude Code does not bring Claude Code's rule in
+    const r = await call(p, undefined, "cancel", { args: [HCPX, "mcp", "--shape", "per-command", "--client-host", "gemini"], client: "claude-code" });
+    expect(r.asked).toBe(1);
+    writeConfig(p.config, { ...JSON.parse(readFileSync(p.config, "utf8")), confirm: "person" });
+    const person = await call(p, undefined, "cancel", { args: sharedEntryArgs(p), client: "claude-code" });
+    expect(person.asked).toBe(1);
+    expect(person.env.error?.code).toBe("confirm_declined");
+  }, 60_000);
+
+  it("--client-host takes known host ids: a malformed list, an unknown host, or with --host is refused at start (nothing served)", async () => {
+    const p = project("host");
+    const bad = await runHcpx(["mcp", "--client-host", "claude,Bad!"], { cwd: p.dir, env: { HOME: p.home } });
+    expect(bad.code).toBe(64);
+    expect(bad.stderr).toMatch(/--client-host takes host ids/);
+    const unknown = await runHcpx(["mcp", "--client-host", "claude,nosuchhost"], { cwd: p.dir, env: { HOME: p.home } });
+    expect(unknown.code).toBe(64);
+    expect(unknown.stderr).toMatch(/unknown host 'nosuchhost'/);
+    const both = await runHcpx(["mcp", "--host", "claude", "--client-host", "claude"], { cwd: p.dir, env: { HOME: p.home } });
+    expect(both.code).toBe(64);
+    expect(both.stderr).toMatch(/--host and --client-host exclude each other/);
   }, 60_000);
 });

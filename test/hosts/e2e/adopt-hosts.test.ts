@@ -31,9 +31,9 @@ const USER_FILES: Record<string, string> = {
 };
 
 /** the hcp MCP entry adopt wrote runs this machine's node + dist (no hcpx on PATH here); per-command for hosts whose approval is per tool */
-function expectAbsoluteCommand(entry: unknown, perCommand = false, config?: string, host?: string): void {
-  // `--host <id>`: a host with ask rules that alone reads the entry (src/host/ask-rules.ts)
-  expect(entry).toMatchObject({ command: process.execPath, args: [DIST, "mcp", ...(perCommand ? ["--shape", "per-command"] : []), ...(host ? ["--host", host] : []), ...(config ? ["--config", config] : [])] });
+function expectAbsoluteCommand(entry: unknown, perCommand = false, config?: string, host?: string, clientHost?: string): void {
+  // `--host <id>`: a host with ask rules that alone reads the entry; `--client-host <ids>`: an entry several hosts read (src/host/ask-rules.ts)
+  expect(entry).toMatchObject({ command: process.execPath, args: [DIST, "mcp", ...(perCommand ? ["--shape", "per-command"] : []), ...(host ? ["--host", host] : []), ...(clientHost ? ["--client-host", clientHost] : []), ...(config ? ["--config", config] : [])] });
 }
 const BALANCE_TOOL = { tool: "ledger__balance", arguments: { account: "checking" } };
 const PER_COMMAND_TOOLS = ["hcp__read_skill", "ledger__accounts", "ledger__balance", "ledger__entries"];
@@ -65,7 +65,7 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
         expect(r.code, `${host}: ${r.stderr}${r.stdout}`).toBe(0);
       }
       const mcp = strictJson(w.read(".mcp.json")) as { mcpServers: Record<string, unknown> };
-      expectAbsoluteCommand(mcp.mcpServers.hcp, true);
+      expectAbsoluteCommand(mcp.mcpServers.hcp, true, undefined, undefined, "claude");
       expect(Object.keys(mcp.mcpServers)).toEqual(["tiny-proj", "hcp"]);
       const check = await w.adopt(...HOSTS, "--check");
       expect(check.code, check.stdout + check.stderr).toBe(0);

@@ -46,7 +46,7 @@ describe.skipIf(!avail.all)("host approval rules: adopt writes them, the hosts a
     expect(s.permissions.allow.some((x) => x.includes("transfer"))).toBe(false);
     // the tools are per command, so a rule can tell them apart
     const mcp = JSON.parse(w.read(".mcp.json")) as { mcpServers: { hcp: { args: string[] } } };
-    expect(mcp.mcpServers.hcp.args.slice(-3)).toEqual(["mcp", "--shape", "per-command"]);
+    expect(mcp.mcpServers.hcp.args.slice(-5)).toEqual(["mcp", "--shape", "per-command", "--client-host", "claude"]);
   });
 
   it("Codex: per-tool approval_mode — reads approve, the gated write prompt, the default prompt", () => {

@@ -39,7 +39,7 @@ describe.skipIf(!avail.all)("host e2e: the portable `hcpx mcp` entry and the plu
       const a = await w.adopt("claude", "--write");
       expect(a.code, a.stderr).toBe(0);
       expect(a.stdout).not.toMatch(/machine-specific/);
-      expect((strictJson(w.read(".mcp.json")) as { mcpServers: Record<string, unknown> }).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp", "--shape", "per-command"] });
+      expect((strictJson(w.read(".mcp.json")) as { mcpServers: Record<string, unknown> }).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp", "--shape", "per-command", "--client-host", "claude"] });
       const b = await w.adopt("codex", "--scope", "user", "--write");
       expect(b.code, b.stderr).toBe(0);
       expect(w.read("~/.codex/config.toml")).toMatch(/^\[mcp_servers\.hcp-user\]\ncommand = "hcpx"\nargs = \["mcp","--shape","per-command","--host","codex","--config",".*\/\.config\/hcp\/config\.json5"\]\n/);
