@@ -67,7 +67,7 @@ export async function checkHealth(hosts: string[], o: HealthOptions): Promise<Pr
       // the config `hcpx mcp` will serve, found from where the host starts it
       const at = argv.indexOf("--config");
       const pinned = at >= 0 ? argv[at + 1] : undefined;
-      const isHcpx = argv.includes("mcp") && (basename(cmd) === "hcpx" || argv.some((w) => /hcpx(\.m?js)?$/.test(w)));
+      const isHcpx = argv.includes("mcp") && (basename(cmd) === "hcpx" || argv.some((w) => /hcpx(\.[cm]?js)?$/.test(w)));
       if (isHcpx && o.config) {
         // what `hcpx mcp` reads there: --config, else $HCP_CONFIG when the host passes it, else hcp.config.json5 found upward
         const viaEnv = env.HCP_CONFIG && (!passed || passed.includes("HCP_CONFIG")) ? resolve(cwd, env.HCP_CONFIG) : undefined;

@@ -8,6 +8,7 @@
 // hosts with different shapes share (AGENTS.md: Antigravity single, Codex per-command; Amp was single until it got per-tool rules)
 // names neither shape.
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { listHosts, loadDescriptor, type Target } from "../../src/host/descriptor";
 import { readHostServers } from "../../src/cli/commands/import";
@@ -21,6 +22,13 @@ interface Served {
   names: Set<string>;
   confirmable: boolean;
 }
+
+/**
+ * What one entry's command line serves, started once per file: the same argv (with this
+ * scratch project and HOME in place of another's) over the same packs serves the same tools,
+ * so hosts whose entries run the same command line share one server start.
+ */
+const servedBy = new Map<string, Served>();
 
 /** The tools the `hcp` entry of `host`'s MCP file serves, started as written (hcpx on PATH = this build). */
 async function served(s: Scratch, host: string, scope: "project" | "user"): Promise<Served | undefined> {
@@ -41,6 +49,11 @@ async function served(s: Scratch, host: string, scope: "project" | "user"): Prom
     const hcp = servers.find((x) => x.name === (d.servers?.[scope] ?? d.server ?? "hcp"));
     if (!hcp?.argv) continue;
     expect(hcp.argv[0], `${host}: the entry runs hcpx from PATH`).toBe("hcpx");
+    // the scratch paths in the argv (`--config ~/.config/hcp/config.json5`) and the config it reads, made comparable
+    const configFile = hcp.argv.indexOf("--config") > 0 ? hcp.argv[hcp.argv.indexOf("--config") + 1]! : join(s.dir, "hcp.config.json5");
+    const key = JSON.stringify([hcp.argv.slice(1), readFileSync(configFile, "utf8")]).replaceAll(s.home, "<home>").replaceAll(s.dir, "<dir>");
+    const known = servedBy.get(key);
+    if (known) return known;
     const env = Object.fromEntries(Object.entries(s.env).filter((e): e is [string, string] => typeof e[1] === "string"));
     const c = await connectMcp([HCPX, ...hcp.argv.slice(1)], s.dir, { ...env, PATH: s.env.PATH! });
     try {
@@ -48,7 +61,9 @@ async function served(s: Scratch, host: string, scope: "project" | "user"): Prom
       const names = new Set(tools.map((x) => x.name));
       const gated = tools.find((x) => x.name === "ledger__transfer") ?? tools.find((x) => x.name === "hcp");
       const props = (gated?.inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
-      return { names, confirmable: "confirm" in props };
+      const found = { names, confirmable: "confirm" in props };
+      servedBy.set(key, found);
+      return found;
     } finally {
       await c.client.close();
     }

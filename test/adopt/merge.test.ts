@@ -8,11 +8,11 @@ import { parse as parseJsonc } from "jsonc-parser/lib/esm/main.js";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { REPO } from "../support/hcpx";
+import { HCPX, REPO } from "../support/hcpx";
 import { onlyAdded, scratch, snapshot, userConfigFromProject, type Scratch } from "./helpers";
 
 beforeAll(() => {
-  if (!existsSync(join(REPO, "dist", "hcpx.mjs"))) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);
+  if (!existsSync(HCPX)) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);
 });
 
 interface HostCase {
@@ -328,7 +328,7 @@ describe("adopt keeps what is not ours, per host", () => {
       c.keep(s);
       const entry = c.mcp.get(s.read(c.mcp.path));
       expect(entry).toBeDefined();
-      expect(JSON.stringify(entry)).toContain(join(REPO, "dist", "hcpx.mjs")); // no hcpx on PATH: absolute, machine-specific
+      expect(JSON.stringify(entry)).toContain(HCPX); // no hcpx on PATH: absolute, machine-specific
       expect(w.stdout).toMatch(/machine-specific/);
 
       const check = await s.adopt(c.host, ...scope, "--check");
@@ -380,7 +380,7 @@ describe("documented shapes", () => {
     const fm = parseYaml(/^---\n([\s\S]*?)\n---\n/.exec(rule)![1]!) as Record<string, unknown>;
     expect(fm).toEqual({ trigger: "always_on" });
     const vs = JSON.parse(s.read(".vscode/mcp.json"));
-    expect(vs.servers.hcp).toEqual({ type: "stdio", command: process.execPath, args: [join(REPO, "dist", "hcpx.mjs"), "mcp"] });
+    expect(vs.servers.hcp).toEqual({ type: "stdio", command: process.execPath, args: [HCPX, "mcp"] });
     expect(s.read(".github/skills/transit/SKILL.md")).toMatch(/^---\nname: transit\n/);
   });
 

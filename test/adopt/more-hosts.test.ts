@@ -11,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import JSON5 from "json5";
-import { REPO } from "../support/hcpx";
+import { HCPX, REPO } from "../support/hcpx";
 import { onlyAdded, scratch as scratchProject, snapshot, userConfigFromProject, type Scratch } from "./helpers";
 import { loadDescriptor } from "../../src/host/descriptor";
 
@@ -23,7 +23,7 @@ function scratch(): Scratch {
 }
 
 beforeAll(() => {
-  if (!existsSync(join(REPO, "dist", "hcpx.mjs"))) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);
+  if (!existsSync(HCPX)) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);
 });
 
 type Obj = Record<string, unknown>;
@@ -165,7 +165,7 @@ describe.concurrent("adopt keeps what is not ours: Amp, Cline, Continue, Goose, 
       if (c.mcp) {
         const entry = c.mcp.get(s.read(c.mcp.path)) as Obj | undefined;
         expect(entry).toBeDefined();
-        expect(JSON.stringify(entry)).toContain(join(REPO, "dist", "hcpx.mjs"));
+        expect(JSON.stringify(entry)).toContain(HCPX);
       }
       const check = await s.adopt(c.host, ...scope, "--check");
       expect(check.stdout).toMatch(/in sync/);

@@ -76,10 +76,10 @@ describe("adopt: one AGENTS.md block for hosts whose shells differ (Droid and Ki
     s.write("AGENTS.md", "# Agents\n\nThe user's notes.\n");
     const before = snapshot(s.dir);
     for (const h of ["droid", "kilo"]) expect((await s.adopt(h, "--write")).code).toBe(0);
-    expect(s.read("AGENTS.md")).toContain("hcpx.mjs exec");
+    expect(s.read("AGENTS.md")).toContain("hcpx.cjs exec");
     expect((await s.adopt("auggie", "--write")).code).toBe(0);
     // Auggie reads AGENTS.md too and its shell cannot run the route: the one block no longer offers it
-    expect(s.read("AGENTS.md")).not.toContain("hcpx.mjs exec");
+    expect(s.read("AGENTS.md")).not.toContain("hcpx.cjs exec");
     const ledger = JSON.parse(s.read(".hcp/adopted.json")) as { hosts: Record<string, { entries: { path: string; kind: string; sha256: string }[] }> };
     const shas = ["droid", "kilo", "auggie"].map((h) => ledger.hosts[h]!.entries.find((e) => e.path === "AGENTS.md")!.sha256);
     expect(new Set(shas).size, JSON.stringify(shas)).toBe(1);

@@ -8,7 +8,7 @@ export { envelope, noStack, REPO, runHcpx, tmp, type Env };
 
 /** The built CLI (dist/ is written atomically, entry last: safe while another suite rebuilds). */
 export function hcpxBin(): string {
-  if (!existsSync(HCPX)) throw new Error("dist/hcpx.mjs missing: run npm run build");
+  if (!existsSync(HCPX)) throw new Error("dist/hcpx.cjs missing: run npm run build");
   return HCPX;
 }
 

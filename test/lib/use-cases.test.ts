@@ -25,7 +25,7 @@ const tree = (dir: string): string[] =>
 describe("adopt() in-process", () => {
   it("plans what `hcpx adopt --json` plans, writes it with write, and is then in sync", async () => {
     const pp = probeProject();
-    // one command line for both (the CLI under test runs dist/hcpx.mjs; the package's bin is dist/hcpx.cjs)
+    // one command line for both (the CLI under test runs dist/hcpx.cjs too; the package's bin is dist/hcpx.cjs)
     const command = "hcpx mcp";
     const cli = envelope<{ changes: { path: string; kind: string }[] }>(
       await runHcpx(["adopt", "claude", "cursor", "--command", command, "--json"], { cwd: pp.dir }),

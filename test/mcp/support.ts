@@ -1,4 +1,4 @@
-// Drive `node dist/hcpx.mjs mcp` with the SDK's real Client over stdio.
+// Drive `node dist/hcpx.cjs mcp` with the SDK's real Client over stdio.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { spawnSync } from "node:child_process";

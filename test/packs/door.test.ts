@@ -10,15 +10,25 @@ import { envelope } from "../cli/helpers";
 
 const FIX = join(REPO, "test/fixtures/remote-pack");
 
-/** A project in <parent>/p with the greet pack vendored from ./vendor-src, and <parent>/outside beside it. */
-async function setup(): Promise<{ dir: string; outside: string }> {
-  const parent = tmp("hcpx-door-");
-  const dir = join(parent, "p");
+let built: Promise<string> | undefined;
+async function build(): Promise<string> {
+  const dir = join(tmp("hcpx-door-built-"), "p");
   mkdirSync(dir);
   expect((await runHcpx(["init", "--yes"], { cwd: dir })).code).toBe(0);
   cpSync(join(FIX, "v1"), join(dir, "vendor-src"), { recursive: true });
   const r = await runHcpx(["pack", "add", "./vendor-src", "--yes", "--json"], { cwd: dir });
   expect(r.code, r.stderr).toBe(0);
+  // what they wrote holds no path of this copy's
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) if (e.isFile()) expect(readFileSync(join(e.parentPath, e.name), "utf8"), e.name).not.toContain(dir);
+  return dir;
+}
+
+/** A project in <parent>/p with the greet pack vendored from ./vendor-src, and <parent>/outside beside it. */
+async function setup(): Promise<{ dir: string; outside: string }> {
+  const parent = tmp("hcpx-door-");
+  const dir = join(parent, "p");
+  // `init` and `pack add` run once per file; each test gets a copy (the files they write name no absolute path)
+  cpSync(await (built ??= build()), dir, { recursive: true });
   const outside = join(parent, "outside");
   mkdirSync(join(outside, "greet"), { recursive: true });
   writeFileSync(join(outside, "greet", "precious.txt"), "the user's own file\n");

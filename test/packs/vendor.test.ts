@@ -27,10 +27,19 @@ function tree(dir: string): Record<string, string> {
   return out;
 }
 
+/** One `hcpx init --yes` per file (in an empty dir it writes hcp.config.json5 alone, no path in it); each test gets a copy. */
+let initialised: Promise<string> | undefined;
 async function newProject(): Promise<string> {
+  initialised ??= (async () => {
+    const dir = tmp("hcpx-vendor-init-");
+    const r = await runHcpx(["init", "--yes"], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readdirSync(dir)).toEqual(["hcp.config.json5"]);
+    return dir;
+  })();
+  const from = await initialised;
   const dir = tmp("hcpx-vendor-");
-  const r = await runHcpx(["init", "--yes"], { cwd: dir });
-  expect(r.code, r.stderr).toBe(0);
+  cpSync(from, dir, { recursive: true });
   return dir;
 }
 

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { REPO, runHcpx, tmp, baseEnv } from "../support/hcpx";
+import { HCPX, REPO, runHcpx, tmp, baseEnv } from "../support/hcpx";
 import { connectMcp } from "../support/mcp";
 import { fitVerb, importOpenapi, MAX_SERVER_TOOL } from "../../src/openapi/import";
 
@@ -145,7 +145,7 @@ describe("the requests the runtime sends (recording server)", () => {
 
   it("the MCP tool's input schema carries the JSON Schema of array and object args", async () => {
     const env = { ...(baseEnv() as Record<string, string>), HCP_SHOP_BASE_URL: origin, ...SECRETS };
-    const c = await connectMcp([join(REPO, "dist", "hcpx.mjs"), "mcp", "--shape", "per-command"], dir, env);
+    const c = await connectMcp([HCPX, "mcp", "--shape", "per-command"], dir, env);
     try {
       const tools = (await c.client.listTools()).tools;
       const create = tools.find((t) => t.name === "shop__create_item")!;
@@ -258,7 +258,7 @@ describe("a huge pack keeps the context bounded", () => {
       const g = await runHcpx(["generate", "--json"], { cwd: w, timeoutMs: 60_000 });
       expect(g.code, g.stdout + g.stderr).toBe(0);
       const prompt = readFileSync(join(w, ".hcp", "generated", "system-prompt.md"), "utf8").length;
-      const c = await connectMcp([join(REPO, "dist", "hcpx.mjs"), "mcp"], w, baseEnv() as Record<string, string>);
+      const c = await connectMcp([HCPX, "mcp"], w, baseEnv() as Record<string, string>);
       try {
         const hcp = (await c.client.listTools()).tools.find((t) => t.name === "hcp")!;
         return { prompt, tool: hcp.description!.length };

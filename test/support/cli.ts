@@ -12,8 +12,13 @@ import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-/** The built CLI; HCPX_DIST_BIN points tests at another build (e.g. a private copy while others rebuild dist/). */
-export const HCPX = process.env.HCPX_DIST_BIN ?? join(REPO, "dist", "hcpx.mjs");
+/**
+ * The built CLI: the package's bin, dist/hcpx.cjs (dist/hcpx.mjs is a one-line ES module shim
+ * over it that starts Node's ESM loader first: ~20 ms CPU more a run; test/cli/fast-exec.test.ts
+ * runs the shim itself). HCPX_DIST_BIN points tests at another build (e.g. a private copy while
+ * others rebuild dist/).
+ */
+export const HCPX = process.env.HCPX_DIST_BIN ?? join(REPO, "dist", "hcpx.cjs");
 
 export interface RunResult {
   code: number | null;
@@ -66,12 +71,12 @@ export function cleanPath(path = process.env.PATH ?? ""): string {
     .join(":");
 }
 
-/** Start `node dist/hcpx.mjs ...args` and hand back the child (stdio piped unless `stdio` says otherwise). */
+/** Start `node dist/hcpx.cjs ...args` and hand back the child (stdio piped unless `stdio` says otherwise). */
 export function spawnHcpx(args: string[], opts: Omit<RunOptions, "input" | "timeoutMs"> & { stdio?: StdioOptions } = {}): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, [HCPX, ...args], { cwd: opts.cwd ?? REPO, env: envFor(opts), stdio: opts.stdio ?? ["pipe", "pipe", "pipe"] }) as ChildProcessWithoutNullStreams;
 }
 
-/** Run `node dist/hcpx.mjs ...args` with stdin closed (or fed `input`). */
+/** Run `node dist/hcpx.cjs ...args` with stdin closed (or fed `input`). */
 export function runHcpx(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   return run(process.execPath, [HCPX, ...args], opts);
 }
