@@ -151,6 +151,7 @@ export const ERRORS = {
   tool_changed: { hint: "the server's tool is not the one reviewed: review the change with `hcpx pack from-mcp --update PACK_DIR`" },
   too_many_tools: { hint: "the server lists more tools than hcpx reads: wrap a server with fewer tools" },
   skill_out_of_date: { hint: "`hcpx pack sync <pack-dir>` carries policy.json into SKILL.md" },
+  binding_missing: { hint: "set the Binding's variable in the environment hcpx runs in; a remote server's headers come from it" },
   // ---- config edits ----
   still_granted: { hint: "a wider pattern still grants it: revoke that one, or --deny this one" },
   still_denied: { hint: "grants.deny names it: remove it there" },

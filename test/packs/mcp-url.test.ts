@@ -1,0 +1,128 @@
+// A remote MCP server as a pack (`mcp.url`): the mcp adapter calls it through
+// the SDK v2's Streamable HTTP client, both eras (a 2026-07-28 server probed
+// with server/discover, a 2025 one spoken to with initialize). Its headers
+// come from the Binding only: a literal credential in the pack is refused, the
+// token never shows in an envelope. Real servers on 127.0.0.1
+// (test/fixtures/bins/http-mcp.mjs).
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO, runHcpx, tmp } from "../support/hcpx";
+
+const FIXTURE = join(REPO, "test/fixtures/bins/http-mcp.mjs");
+const TOKEN = "tok-3f9a7c21e5b44d0f8a61";
+const children: ChildProcess[] = [];
+
+/** Start the fixture server in one mode; resolves with its URL. */
+export function startServer(mode: "modern" | "both" | "legacy", env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const child = spawn(process.execPath, [FIXTURE, mode], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  return new Promise((ok, bad) => {
+    let out = "";
+    child.stdout!.setEncoding("utf8").on("data", (d: string) => {
+      out += d;
+      const line = out.split("\n")[0]!;
+      if (out.includes("\n")) ok(line.trim());
+    });
+    child.on("exit", (c) => bad(new Error(`http-mcp.mjs ${mode} exited (${c})`)));
+  });
+}
+
+afterAll(() => {
+  for (const c of children) c.kill("SIGTERM");
+});
+
+type Env = { ok: boolean; data?: unknown; error?: { code: string; message: string } };
+
+function writePack(dir: string, id: string, mcp: Record<string, unknown>, binding: string[] = []): void {
+  const p = join(dir, "packs", id);
+  mkdirSync(p, { recursive: true });
+  const surface = {
+    hcp: "1.1",
+    id,
+    version: "1.0.0",
+    description: "A remote MCP server",
+    kind: "mcp",
+    mcp,
+    ...(binding.length ? { binding: { env: binding } } : {}),
+    commands: [
+      { verb_key: "greet", tool: "greet", summary: "Say hello", args: { name: { type: "string", required: true } } },
+      { verb_key: "whoami", tool: "whoami", summary: "What the server got", args: {} },
+    ],
+  };
+  writeFileSync(join(p, "surface.json"), JSON.stringify(surface, null, 2));
+  writeFileSync(join(p, "policy.json"), JSON.stringify({ rows: { greet: { operation: "read" }, whoami: { operation: "read" } } }));
+  writeFileSync(join(p, "SKILL.md"), `---\nname: ${id}\ndescription: "A remote server"\nleads:\n  - "${id}: greet and whoami are reads"\n---\n\n# ${id}\n\n| verb | what it does | read/write |\n|---|---|---|\n| \`greet\` | Say hello | read |\n| \`whoami\` | What the server got | read |\n`);
+}
+
+let dir: string;
+const urls: Record<string, string> = {};
+
+beforeAll(async () => {
+  dir = tmp("hcpx-mcp-url-");
+  const [modern, legacy] = await Promise.all([startServer("modern", { HTTP_MCP_TOKEN: TOKEN }), startServer("legacy", { HTTP_MCP_TOKEN: TOKEN })]);
+  urls.modern = modern;
+  urls.legacy = legacy;
+  for (const era of ["modern", "legacy"] as const) writePack(dir, `remote-${era}`, { url: urls[era], headers: { Authorization: { env: "REMOTE_TOKEN", scheme: "Bearer" } } }, ["REMOTE_TOKEN"]);
+  writeFileSync(
+    join(dir, "hcp.config.json5"),
+    JSON.stringify({ packs: ["./packs/remote-modern", "./packs/remote-legacy"], principal: { id: "t", kind: "agent" }, grants: { allow: ["remote-modern.*", "remote-legacy.*"] }, sandbox: { bins: {}, roots: ["."], cwd: "." } }),
+  );
+}, 60_000);
+
+const exec = async (args: string[], env: NodeJS.ProcessEnv = { REMOTE_TOKEN: TOKEN }) => {
+  const r = await runHcpx(["exec", "--json", ...args], { cwd: dir, env, timeoutMs: 60_000 });
+  return { ...r, env: JSON.parse(r.stdout) as Env };
+};
+
+describe("mcp.url: a remote MCP server as a pack", () => {
+  for (const era of ["modern", "legacy"] as const) {
+    it(`calls a ${era} Streamable HTTP server's tool with the Binding's token`, async () => {
+      const r = await exec([`remote-${era}`, "greet", "--", "name=Ada"]);
+      expect(r.env, r.stderr).toEqual({ ok: true, data: { greeting: `hello Ada (${era})` } });
+    }, 90_000);
+  }
+
+  it("the token reaches the server and never the envelope", async () => {
+    const r = await exec(["remote-modern", "whoami"]);
+    expect(r.env.ok, r.stdout + r.stderr).toBe(true);
+    expect(JSON.stringify(r.env)).toContain("Bearer ***");
+    expect(r.stdout + r.stderr).not.toContain(TOKEN);
+  }, 60_000);
+
+  it("without the Binding's value nothing is sent: a clear failure naming the variable", async () => {
+    const r = await exec(["remote-legacy", "greet", "--", "name=Ada"], {});
+    expect(r.env.ok).toBe(false);
+    expect(r.env.error?.code).toBe("binding_missing");
+    expect(r.env.error?.message).toContain("REMOTE_TOKEN");
+  }, 60_000);
+
+  it("a literal Authorization header in the pack is refused (load and lint), the secret never echoed", async () => {
+    const d = tmp("hcpx-mcp-url-lit-");
+    writePack(d, "leaky", { url: urls.modern, headers: { Authorization: `Bearer ${TOKEN}` } });
+    writeFileSync(join(d, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/leaky"], principal: { id: "t", kind: "agent" }, grants: { allow: ["leaky.*"] } }));
+    const r = await runHcpx(["exec", "leaky", "greet", "--json", "--", "name=Ada"], { cwd: d, timeoutMs: 60_000 });
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toContain("header_literal_secret");
+    expect(r.stdout + r.stderr).not.toContain(TOKEN);
+    const l = await runHcpx(["lint", "packs/leaky", "--json"], { cwd: d, timeoutMs: 60_000 });
+    expect(l.code).toBe(1);
+    expect(l.stdout).toContain("header_literal_secret");
+    expect(l.stdout).not.toContain(TOKEN);
+  }, 60_000);
+
+  it("bin and url together, or a URL with a password, are refused", async () => {
+    const d = tmp("hcpx-mcp-url-bad-");
+    writePack(d, "both", { url: urls.modern, bin: "node" });
+    writePack(d, "userinfo", { url: urls.modern.replace("http://", "http://me:pw@") });
+    for (const id of ["both", "userinfo"]) {
+      const l = await runHcpx(["lint", `packs/${id}`, "--json"], { cwd: d, timeoutMs: 60_000 });
+      expect(l.code, l.stdout).toBe(1);
+      expect(l.stdout).toMatch(/mcp_server_form|mcp_url_invalid/);
+      expect(l.stdout).not.toContain(":pw@");
+    }
+    expect(existsSync(join(d, "packs/both/surface.json"))).toBe(true);
+    expect(readFileSync(join(d, "packs/both/surface.json"), "utf8")).toContain("url");
+  }, 60_000);
+});
