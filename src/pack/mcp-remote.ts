@@ -54,3 +54,26 @@ export function headerValues(headers: Record<string, McpHeaderSpec> | undefined,
   }
   return { headers: out, missing };
 }
+
+/**
+ * A `--header NAME=VALUE` option: VALUE `env:VAR` or `<Scheme> env:VAR` is the
+ * Binding's variable (with a scheme word before it); anything else is a
+ * literal, refused when it is a credential. Throws a message (without the value).
+ */
+export function parseHeaderOption(opt: string): [string, McpHeaderSpec] {
+  const eq = opt.indexOf("=");
+  const name = eq > 0 ? opt.slice(0, eq).trim() : "";
+  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/.test(name)) throw new Error(`--header takes NAME=VALUE, like "Authorization=Bearer env:TOKEN"`);
+  const value = opt.slice(eq + 1).trim();
+  const m = /^(?:([A-Za-z][A-Za-z0-9._-]{0,31})\s+)?env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(value);
+  if (m) return [name, m[1] ? { env: m[2]!, scheme: m[1] } : { env: m[2]! }];
+  if (isCredentialHeader(name, value)) throw new LiteralSecret(name);
+  return [name, value];
+}
+
+/** A literal credential where only a Binding reference may be (its value is never in the message). */
+export class LiteralSecret extends Error {
+  constructor(readonly header: string) {
+    super(`the header ${header} has a literal credential value: hcpx never writes a secret into a pack (the value is not shown)`);
+  }
+}

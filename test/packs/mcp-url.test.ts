@@ -126,3 +126,48 @@ describe("mcp.url: a remote MCP server as a pack", () => {
     expect(readFileSync(join(d, "packs/both/surface.json"), "utf8")).toContain("url");
   }, 60_000);
 });
+
+describe("hcpx pack from-mcp --url", () => {
+  it("writes a pack from a remote server: mcp.url, the header from the Binding, no token in any file", async () => {
+    const d = tmp("hcpx-from-url-");
+    expect((await runHcpx(["init", "--yes"], { cwd: d })).code).toBe(0);
+    const r = await runHcpx(["pack", "from-mcp", "--url", urls.legacy!, "--header", "Authorization=Bearer env:REMOTE_TOKEN", "--id", "rem", "--json"], { cwd: d, env: { REMOTE_TOKEN: TOKEN }, timeoutMs: 60_000 });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const surface = readFileSync(join(d, "packs/rem/surface.json"), "utf8");
+    const s = JSON.parse(surface.replace(/^\/\/.*\n/gm, "")) as { mcp: Record<string, unknown>; binding: { env: string[] }; commands: { tool: string }[] };
+    expect(s.mcp.url).toBe(urls.legacy);
+    expect(s.mcp.bin).toBeUndefined();
+    expect(s.mcp.headers).toEqual({ Authorization: { env: "REMOTE_TOKEN", scheme: "Bearer" } });
+    expect(s.binding.env).toEqual(["REMOTE_TOKEN"]);
+    expect(s.commands.map((c) => c.tool).sort()).toEqual(["greet", "stamp", "whoami"]);
+    for (const f of ["surface.json", "policy.json", "SKILL.md", "../../hcp.config.json5"]) expect(readFileSync(join(d, "packs/rem", f), "utf8")).not.toContain(TOKEN);
+    expect(r.stdout + r.stderr).not.toContain(TOKEN);
+    const lint = await runHcpx(["lint", "packs/rem", "--json"], { cwd: d, timeoutMs: 60_000 });
+    expect(lint.stdout).toContain('"errors": 0');
+  }, 90_000);
+
+  it("a literal credential header is refused before anything is sent or written, its value never echoed", async () => {
+    const d = tmp("hcpx-from-url-lit-");
+    expect((await runHcpx(["init", "--yes"], { cwd: d })).code).toBe(0);
+    const r = await runHcpx(["pack", "from-mcp", "--url", urls.modern!, "--header", `Authorization=Bearer ${TOKEN}`, "--id", "rem", "--json"], { cwd: d, timeoutMs: 60_000 });
+    expect(r.code).toBe(64);
+    expect(r.stdout).toContain("header_literal_secret");
+    expect(r.stdout + r.stderr).not.toContain(TOKEN);
+    expect(existsSync(join(d, "packs/rem"))).toBe(false);
+  }, 60_000);
+
+  it("a failed import leaves nothing behind (refused credentials; nothing listening)", async () => {
+    const d = tmp("hcpx-from-url-fail-");
+    expect((await runHcpx(["init", "--yes"], { cwd: d })).code).toBe(0);
+    const before = readFileSync(join(d, "hcp.config.json5"), "utf8");
+    const wrong = await runHcpx(["pack", "from-mcp", "--url", urls.modern!, "--header", "Authorization=Bearer env:REMOTE_TOKEN", "--json"], { cwd: d, env: { REMOTE_TOKEN: "wrong" }, timeoutMs: 60_000 });
+    expect(wrong.code, wrong.stdout).not.toBe(0);
+    expect(wrong.stdout).toContain("mcp_connect_failed");
+    expect(wrong.stdout).toContain("REMOTE_TOKEN");
+    const gone = await runHcpx(["pack", "from-mcp", "--url", "http://127.0.0.1:9/mcp", "--id", "gone", "--json"], { cwd: d, timeoutMs: 60_000 });
+    expect(gone.code).not.toBe(0);
+    expect(gone.stdout).toContain("mcp_connect_failed");
+    expect(existsSync(join(d, "packs"))).toBe(false);
+    expect(readFileSync(join(d, "hcp.config.json5"), "utf8")).toBe(before);
+  }, 60_000);
+});
