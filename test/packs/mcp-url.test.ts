@@ -57,11 +57,14 @@ function writePack(dir: string, id: string, mcp: Record<string, unknown>, bindin
 }
 
 let dir: string;
+let stampFile: string;
 const urls: Record<string, string> = {};
 
 beforeAll(async () => {
   dir = tmp("hcpx-mcp-url-");
-  const [modern, legacy] = await Promise.all([startServer("modern", { HTTP_MCP_TOKEN: TOKEN }), startServer("legacy", { HTTP_MCP_TOKEN: TOKEN })]);
+  // the servers' stamp tool writes here (the server's env, not hcpx's)
+  stampFile = join(dir, "stamps.txt");
+  const [modern, legacy] = await Promise.all([startServer("modern", { HTTP_MCP_TOKEN: TOKEN, HTTP_MCP_FILE: stampFile }), startServer("legacy", { HTTP_MCP_TOKEN: TOKEN, HTTP_MCP_FILE: stampFile })]);
   urls.modern = modern;
   urls.legacy = legacy;
   for (const era of ["modern", "legacy"] as const) writePack(dir, `remote-${era}`, { url: urls[era], headers: { Authorization: { env: "REMOTE_TOKEN", scheme: "Bearer" } } }, ["REMOTE_TOKEN"]);
@@ -170,4 +173,79 @@ describe("hcpx pack from-mcp --url", () => {
     expect(existsSync(join(d, "packs"))).toBe(false);
     expect(readFileSync(join(d, "hcp.config.json5"), "utf8")).toBe(before);
   }, 60_000);
+});
+
+describe("hcpx import <host> takes the host's remote (URL) servers", () => {
+  it("Claude Code's .mcp.json: an http server whose header references an env var becomes an mcp.url pack; import → activate → grant → exec and mcp call", async () => {
+    const d = tmp("hcpx-import-url-");
+    expect((await runHcpx(["init", "--yes"], { cwd: d })).code).toBe(0);
+    writeFileSync(
+      join(d, ".mcp.json"),
+      JSON.stringify(
+        {
+          mcpServers: {
+            stamps: { type: "http", url: urls.modern, headers: { Authorization: "Bearer ${REMOTE_TOKEN}" } },
+            oldstamps: { type: "http", url: urls.legacy, headers: { Authorization: "Bearer ${REMOTE_TOKEN}", "X-Client": "hcpx-test" } },
+            leaky: { type: "http", url: urls.modern, headers: { Authorization: `Bearer ${TOKEN}` } },
+            events: { type: "sse", url: urls.modern },
+          },
+        },
+        null,
+        2,
+      ),
+    );
+    const env = { REMOTE_TOKEN: TOKEN };
+    const list = await runHcpx(["import", "claude", "--json"], { cwd: d, env });
+    expect(list.code, list.stdout + list.stderr).toBe(0);
+    const servers = (JSON.parse(list.stdout) as { data: { servers: { name: string; url?: string; skip?: string; headers?: unknown }[] } }).data.servers;
+    const by = Object.fromEntries(servers.map((s) => [s.name, s]));
+    expect(by.stamps).toMatchObject({ url: urls.modern, headers: { Authorization: { env: "REMOTE_TOKEN", scheme: "Bearer" } } });
+    expect(by.stamps!.skip).toBeUndefined();
+    expect(by.leaky!.skip).toMatch(/literal credential.*not shown/);
+    expect(by.leaky!.url).toBeUndefined();
+    expect(by.events!.skip).toMatch(/SSE/);
+    expect(list.stdout + list.stderr).not.toContain(TOKEN);
+
+    // the literal secret: refused by name, with what to do, never copied or shown
+    const leak = await runHcpx(["import", "claude", "--server", "leaky", "--json"], { cwd: d, env });
+    expect(leak.code).toBe(1);
+    expect(leak.stdout).toContain("not_importable");
+    expect(leak.stdout).toContain("${NAME}");
+    expect(leak.stdout + leak.stderr).not.toContain(TOKEN);
+    expect(existsSync(join(d, "packs/leaky"))).toBe(false);
+
+    // one command: --all imports every importable server
+    const all = await runHcpx(["import", "claude", "--all", "--json"], { cwd: d, env, timeoutMs: 90_000 });
+    expect(all.code, all.stdout + all.stderr).toBe(0);
+    const made = (JSON.parse(all.stdout) as { data: { imported: { id: string; env: string[] }[] } }).data.imported;
+    expect(made.map((m) => m.id).sort()).toEqual(["oldstamps", "stamps"]);
+    for (const id of ["stamps", "oldstamps"]) {
+      const text = ["surface.json", "policy.json", "SKILL.md"].map((f) => readFileSync(join(d, "packs", id, f), "utf8")).join("\n");
+      expect(text).not.toContain(TOKEN);
+      expect(text).toContain('"REMOTE_TOKEN"');
+    }
+    expect(readFileSync(join(d, "packs/oldstamps/surface.json"), "utf8")).toContain('"X-Client": "hcpx-test"');
+
+    // two more: activate, grant the write; then it runs under Policy
+    for (const id of ["stamps", "oldstamps"]) expect((await runHcpx(["activate", `packs/${id}`], { cwd: d })).code).toBe(0);
+    expect((await runHcpx(["grant", "stamps.stamp"], { cwd: d })).code).toBe(0);
+    const ex = async (args: string[]) => JSON.parse((await runHcpx(["exec", "--json", ...args], { cwd: d, env, timeoutMs: 60_000 })).stdout) as Env;
+    expect(await ex(["oldstamps", "greet", "--", "name=Ada"])).toEqual({ ok: true, data: { greeting: "hello Ada (legacy)" } });
+    expect((await ex(["stamps", "stamp", "--", "text=one"])).error?.code).toBe("confirm_required");
+    expect(existsSync(stampFile)).toBe(false);
+    expect((await ex(["stamps", "stamp", "--confirm", "--", "text=one"])).ok).toBe(true);
+    expect(readFileSync(stampFile, "utf8")).toBe("one\n");
+    expect((await ex(["oldstamps", "stamp", "--confirm", "--", "text=two"])).error?.code).toBe("not_granted");
+
+    // and through hcpx's own MCP server, as an agent calls it
+    const { connectMcp } = await import("../support/mcp");
+    const conn = await connectMcp([join(REPO, "dist/hcpx.cjs"), "mcp"], d, { ...(process.env as Record<string, string>), ...env });
+    try {
+      const res = (await conn.client.callTool({ name: "hcp", arguments: { pack: "stamps", verb: "greet", args: { name: "Bo" } } })) as { content: { text: string }[]; isError?: boolean };
+      expect(res.isError ?? false, JSON.stringify(res)).toBe(false);
+      expect(res.content[0]!.text).toContain("hello Bo (modern)");
+    } finally {
+      await conn.client.close();
+    }
+  }, 180_000);
 });
