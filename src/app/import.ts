@@ -34,6 +34,8 @@ export interface ImportOptions {
   timeoutMs?: number;
   /** --config <file> */
   config?: string;
+  /** `--activate`: activate each pack once written (the caller's `hcpx activate`: its reads granted, never a write) */
+  activate?: (dir: string) => Promise<{ granted: string[]; warnings: Problem[] }>;
 }
 
 export interface HostServer {
@@ -58,6 +60,8 @@ export interface ImportedPack {
   commands: number;
   env: string[];
   lintErrors: number;
+  /** with --activate: the read grants it got */
+  activated?: { granted: string[] };
 }
 
 export interface ImportReport {
@@ -212,7 +216,14 @@ export async function importHost(host: string, opts: ImportOptions): Promise<Imp
     const common = { id, force: opts.force, config: opts.config, timeoutMs: opts.timeoutMs };
     const r = s.url !== undefined ? await packFromRemote({ url: s.url, headers: s.headers ?? {} }, common) : await packFromMcp(s.argv!, { ...common, env: s.env });
     warnings.push(...r.warnings);
-    imported.push({ server: name, id: r.id, dir: display(r.dir), commands: r.draft.commands.length, env: r.draft.env, lintErrors: r.lint.filter((p) => p.severity !== "warning").length });
+    const lintErrors = r.lint.filter((p) => p.severity !== "warning").length;
+    let activated: ImportedPack["activated"];
+    if (opts.activate && lintErrors === 0) {
+      const a = await opts.activate(r.dir);
+      warnings.push(...a.warnings);
+      activated = { granted: a.granted };
+    }
+    imported.push({ server: name, id: r.id, dir: display(r.dir), commands: r.draft.commands.length, env: r.draft.env, lintErrors, ...(activated ? { activated } : {}) });
   }
   return { host, hostName: desc.name, scope, file: display(file), servers, imported, warnings };
 }

@@ -297,17 +297,18 @@ packGroup
   );
 program
   .command("import")
-  .description("list the MCP servers in a host's config; --server/--all writes an mcp pack of each (like `hcpx pack from-mcp`)")
+  .description("list the MCP servers in a host's config (stdio and remote); --server/--all writes an mcp pack of each (like `hcpx pack from-mcp`)")
   .argument("<host>", "a host id (the README's Hosts table; an unknown one lists them)")
   .option("--scope <scope>", "project (the host's files in the project) or user (under $HOME)", "project")
   .option("--server <name...>", "the servers to import")
-  .option("--all", "import every stdio server")
+  .option("--all", "import every server that can be (stdio, and remote by Streamable HTTP)")
+  .option("--activate", "activate each pack written (its reads granted, never a write), as `hcpx activate`")
   .option("--timeout <ms>", "how long to wait for each server to start and list its tools", "30000")
   .option("--force", "overwrite existing pack directories")
   .option("--json", "print the result envelope")
-  .addHelpText("after", "\nExamples:\n  $ hcpx import claude                 # list the servers in .mcp.json\n  $ hcpx import claude --server filesystem\n  $ hcpx import codex --scope user --all\n")
+  .addHelpText("after", "\nExamples:\n  $ hcpx import claude                 # list the servers in .mcp.json\n  $ hcpx import claude --server filesystem\n  $ hcpx import claude --all --activate\n  $ hcpx import codex --scope user --all\n")
   .action(
-    act(async (host: string, opts: { scope?: string; server?: string[]; all?: boolean; timeout?: string; force?: boolean; json?: boolean }) => {
+    act(async (host: string, opts: { scope?: string; server?: string[]; all?: boolean; activate?: boolean; timeout?: string; force?: boolean; json?: boolean }) => {
       const m = await import("./commands/import");
       return m.run(host, { ...opts, ...globals() });
     }),

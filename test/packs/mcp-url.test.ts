@@ -214,8 +214,8 @@ describe("hcpx import <host> takes the host's remote (URL) servers", () => {
     expect(leak.stdout + leak.stderr).not.toContain(TOKEN);
     expect(existsSync(join(d, "packs/leaky"))).toBe(false);
 
-    // one command: --all imports every importable server
-    const all = await runHcpx(["import", "claude", "--all", "--json"], { cwd: d, env, timeoutMs: 90_000 });
+    // one command: --all imports every importable server, --activate activates each (its reads granted, never a write)
+    const all = await runHcpx(["import", "claude", "--all", "--activate", "--json"], { cwd: d, env, timeoutMs: 90_000 });
     expect(all.code, all.stdout + all.stderr).toBe(0);
     const made = (JSON.parse(all.stdout) as { data: { imported: { id: string; env: string[] }[] } }).data.imported;
     expect(made.map((m) => m.id).sort()).toEqual(["oldstamps", "stamps"]);
@@ -226,8 +226,10 @@ describe("hcpx import <host> takes the host's remote (URL) servers", () => {
     }
     expect(readFileSync(join(d, "packs/oldstamps/surface.json"), "utf8")).toContain('"X-Client": "hcpx-test"');
 
-    // two more: activate, grant the write; then it runs under Policy
-    for (const id of ["stamps", "oldstamps"]) expect((await runHcpx(["activate", `packs/${id}`], { cwd: d })).code).toBe(0);
+    const cfg = readFileSync(join(d, "hcp.config.json5"), "utf8");
+    for (const p of ["./packs/stamps", "./packs/oldstamps", "stamps.greet", "oldstamps.whoami"]) expect(cfg).toContain(p);
+    expect(cfg).not.toContain("stamps.stamp");
+    // the write is granted by name; then it runs under Policy
     expect((await runHcpx(["grant", "stamps.stamp"], { cwd: d })).code).toBe(0);
     const ex = async (args: string[]) => JSON.parse((await runHcpx(["exec", "--json", ...args], { cwd: d, env, timeoutMs: 60_000 })).stdout) as Env;
     expect(await ex(["oldstamps", "greet", "--", "name=Ada"])).toEqual({ ok: true, data: { greeting: "hello Ada (legacy)" } });

@@ -14,6 +14,7 @@ export interface ImportOpts extends CommonOpts {
   scope?: string;
   server?: string[];
   all?: boolean;
+  activate?: boolean;
   force?: boolean;
   timeout?: string;
 }
@@ -22,7 +23,8 @@ export async function run(host: string, opts: ImportOpts): Promise<number> {
   const out = makeOut(opts);
   const scope = opts.scope ?? "project";
   if (scope !== "project" && scope !== "user") fail("usage", `--scope must be project or user, not '${scope}'`, { hint: "hcpx import claude --scope user" });
-  const r = await importHost(host, { scope, server: opts.server, all: opts.all, force: opts.force, config: opts.config, timeoutMs: msOption("--timeout", opts.timeout) });
+  const activate = opts.activate ? async (dir: string) => (await import("./activate")).activateDir(dir, opts) : undefined;
+  const r = await importHost(host, { scope, server: opts.server, all: opts.all, force: opts.force, config: opts.config, timeoutMs: msOption("--timeout", opts.timeout), activate });
   printWarnings(r.warnings, out);
   const made = r.imported;
   done(out, { host, scope, file: r.file, servers: r.servers, imported: made }, (col) => {
@@ -33,8 +35,11 @@ export async function run(host: string, opts: ImportOpts): Promise<number> {
       if (r.servers.some((s) => !s.skip)) lines.push("", `to make packs of them: hcpx import ${host}${scope === "user" ? " --scope user" : ""} --server <name…> (or --all)`);
       return lines.join("\n");
     }
-    for (const m of made) lines.push(`${c.green(col, "wrote")} ${o(m.dir)} (${m.commands} commands) from '${o(m.server)}'${m.env.length ? `; set ${m.env.map(o).join(", ")} in hcpx's environment (values are not copied)` : ""}`);
-    lines.push("next: review each policy.json, then `hcpx activate <dir>`; once the packs work, remove the servers from the host's config yourself");
+    for (const m of made) {
+      lines.push(`${c.green(col, "wrote")} ${o(m.dir)} (${m.commands} commands) from '${o(m.server)}'${m.env.length ? `; set ${m.env.map(o).join(", ")} in hcpx's environment (values are not copied)` : ""}`);
+      if (m.activated) lines.push(`  ${c.green(col, "✓")} activated; granted ${m.activated.granted.length} read command(s); a write is granted by name: hcpx grant ${o(m.id)}.<verb>`);
+    }
+    lines.push(made.every((m) => m.activated) ? "next: review each policy.json; every host you adopted serves them now (`hcpx adopt <host> --write` once for a new host); once they work, remove the servers from the host's config yourself" : "next: review each policy.json, then `hcpx activate <dir>`; once the packs work, remove the servers from the host's config yourself");
     return lines.join("\n");
   });
   return made.some((m) => m.lintErrors) ? 1 : 0;
