@@ -115,6 +115,38 @@ describe("mcp.url: a remote MCP server as a pack", () => {
     expect(l.stdout).not.toContain(TOKEN);
   }, 60_000);
 
+  it("a redirect to another origin is not followed: the token never leaves the server's origin", async () => {
+    const { createServer } = await import("node:http");
+    const seen: (string | undefined)[] = [];
+    const other = createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((ok) => other.listen(0, "127.0.0.1", () => ok()));
+    const otherUrl = `http://127.0.0.1:${(other.address() as { port: number }).port}/mcp`;
+    const redirector = createServer((req, res) => {
+      seen.push(undefined);
+      res.writeHead(307, { location: otherUrl }).end();
+    });
+    await new Promise<void>((ok) => redirector.listen(0, "127.0.0.1", () => ok()));
+    try {
+      const d = tmp("hcpx-mcp-url-redirect-");
+      writePack(d, "hop", { url: `http://127.0.0.1:${(redirector.address() as { port: number }).port}/mcp`, headers: { Authorization: { env: "REMOTE_TOKEN", scheme: "Bearer" } } }, ["REMOTE_TOKEN"]);
+      writeFileSync(join(d, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/hop"], principal: { id: "t", kind: "agent" }, grants: { allow: ["hop.*"] } }));
+      const r = await runHcpx(["exec", "--json", "hop", "greet", "--", "name=Ada"], { cwd: d, env: { REMOTE_TOKEN: TOKEN }, timeoutMs: 60_000 });
+      const e = JSON.parse(r.stdout) as Env;
+      expect(e.ok).toBe(false);
+      expect(e.error?.code).toBe("mcp_error");
+      // hcpx's own guard answered (not only the SDK's or fetch's): it names the redirect and follows none
+      expect(e.error?.message).toMatch(/answered a redirect \(307\); hcpx does not follow it/);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.filter((a) => a !== undefined)).toEqual([]); // the other origin never got the token
+    } finally {
+      other.close();
+      redirector.close();
+    }
+  }, 60_000);
+
   it("bin and url together, or a URL with a password, are refused", async () => {
     const d = tmp("hcpx-mcp-url-bad-");
     writePack(d, "both", { url: urls.modern, bin: "node" });
