@@ -83,7 +83,9 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  * an optional scheme word before it: `Bearer ${GITHUB_TOKEN}`.
  */
 function envReference(t: Target, value: string): { env: string; scheme?: string } | undefined {
-  const forms = [t.envSyntax, ...(t.vars?.syntax.includes("${VAR}") ? ["${VAR}"] : [])].filter((x): x is string => typeof x === "string");
+  const forms = [t.envSyntax, ...(t.vars?.syntax.includes("${VAR}") ? ["${VAR}"] : [])].filter(
+    (x): x is string => typeof x === "string",
+  );
   for (const f of forms) {
     const ref = escapeRe(f).replace("VAR", "([A-Za-z_][A-Za-z0-9_]*)");
     const m = new RegExp(`^(?:([A-Za-z][A-Za-z0-9._-]{0,31})\\s+)?${ref}$`).exec(value.trim());
@@ -103,15 +105,26 @@ function remoteShape(t: Target): { urlKeys: string[]; headersKey: string; tokenE
 }
 
 /** A remote entry → what the pack will hold, or why it cannot be imported (never quoting a secret). */
-function remoteServer(name: string, entry: Record<string, unknown>, marker: string, t: Target, where: string): HostServer {
+function remoteServer(
+  name: string,
+  entry: Record<string, unknown>,
+  marker: string,
+  t: Target,
+  where: string,
+): HostServer {
   const shape = remoteShape(t);
   const skip = (why: string): HostServer => ({ name, env: [], remote: true, skip: why });
   const key = shape.urlKeys.find((k) => entry[k] !== undefined);
-  if (!key) return skip(`a remote server (${marker}) of another transport than Streamable HTTP: hcpx's mcp.url speaks Streamable HTTP only; keep it in the host's config`);
+  if (!key)
+    return skip(
+      `a remote server (${marker}) of another transport than Streamable HTTP: hcpx's mcp.url speaks Streamable HTTP only; keep it in the host's config`,
+    );
   const url = entry[key];
   if (typeof url !== "string") return skip(`\`${key}\` is not a string`);
-  if (typeof entry.type === "string" && /^sse$/i.test(entry.type)) return skip("an SSE server (type: sse): hcpx's mcp.url speaks Streamable HTTP only; keep it in the host's config");
-  if (t.vars && new RegExp(t.vars.pattern).test(url)) return skip(`its URL holds a variable (${t.vars.syntax}): hcpx takes a fixed URL; pass credentials in a header`);
+  if (typeof entry.type === "string" && /^sse$/i.test(entry.type))
+    return skip("an SSE server (type: sse): hcpx's mcp.url speaks Streamable HTTP only; keep it in the host's config");
+  if (t.vars && new RegExp(t.vars.pattern).test(url))
+    return skip(`its URL holds a variable (${t.vars.syntax}): hcpx takes a fixed URL; pass credentials in a header`);
   const bad = urlProblem(url);
   if (bad) return skip(`its URL ${bad}`);
   const headers: Record<string, McpHeaderSpec> = {};
@@ -123,12 +136,17 @@ function remoteServer(name: string, entry: Record<string, unknown>, marker: stri
     if (ref) headers[h] = ref;
     else if (isCredentialHeader(h, v) || (t.vars && new RegExp(t.vars.pattern).test(v))) {
       // refused, with what to do: the value stays in the host's file, never in a pack or on the screen
-      const how = t.envSyntax ? `reference it as ${t.envSyntax.replace("VAR", "NAME")}` : "reference it from an environment variable";
-      return skip(`its header ${h} holds a literal credential in ${where} (not shown): hcpx never copies a secret into a pack. Put the value in an environment variable, ${how} in that file (Bearer ${t.envSyntax?.replace("VAR", "NAME") ?? "…"}), and import again — or run hcpx pack from-mcp --url <url> --header "${h}=Bearer env:NAME"`);
+      const how = t.envSyntax
+        ? `reference it as ${t.envSyntax.replace("VAR", "NAME")}`
+        : "reference it from an environment variable";
+      return skip(
+        `its header ${h} holds a literal credential in ${where} (not shown): hcpx never copies a secret into a pack. Put the value in an environment variable, ${how} in that file (Bearer ${t.envSyntax?.replace("VAR", "NAME") ?? "…"}), and import again — or run hcpx pack from-mcp --url <url> --header "${h}=Bearer env:NAME"`,
+      );
     } else headers[h] = v;
   }
   const tokenEnv = shape.tokenEnvKey ? entry[shape.tokenEnvKey] : undefined;
-  if (typeof tokenEnv === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) headers.Authorization = { env: tokenEnv, scheme: "Bearer" };
+  if (typeof tokenEnv === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv))
+    headers.Authorization = { env: tokenEnv, scheme: "Bearer" };
   const env = Object.values(headers).flatMap((h) => (typeof h === "string" ? [] : [h.env]));
   return { name, env, remote: true, url, ...(Object.keys(headers).length ? { headers } : {}) };
 }
@@ -141,7 +159,14 @@ export async function readHostServers(file: string, t: Target, hostName: string)
   const fmt = HANDLERS[t.format].doc!;
   const doc: unknown = fmt.read(text, display(file), t, hostName);
   const e = t.entry!;
-  const spec = { command: slotField(e, "command"), args: slotField(e, "args"), argv: slotField(e, "argv"), env: slotField(e, "env"), envNames: slotField(e, "envNames"), remote: e.remote };
+  const spec = {
+    command: slotField(e, "command"),
+    args: slotField(e, "args"),
+    argv: slotField(e, "argv"),
+    env: slotField(e, "env"),
+    envNames: slotField(e, "envNames"),
+    remote: e.remote,
+  };
   const parentKey = t.key!.slice(0, -1);
   const own = t.key![t.key!.length - 1]!;
   let node: unknown = fmt.get(doc, parentKey);
@@ -149,10 +174,16 @@ export async function readHostServers(file: string, t: Target, hostName: string)
   // a list of named items (Continue's mcpServers, descriptor `named`): by name, the first of a name
   if (t.named && Array.isArray(node)) {
     const byName: Record<string, unknown> = {};
-    for (const x of node) if (isObj(x) && typeof x[t.named] === "string" && !((x[t.named] as string) in byName)) byName[x[t.named] as string] = x;
+    for (const x of node)
+      if (isObj(x) && typeof x[t.named] === "string" && !((x[t.named] as string) in byName))
+        byName[x[t.named] as string] = x;
     node = byName;
   }
-  if (!isObj(node)) fail("bad_json_shape", `\`${parentKey.join(".")}\` is not an object`, { file: display(file), hint: "fix the file by hand" });
+  if (!isObj(node))
+    fail("bad_json_shape", `\`${parentKey.join(".")}\` is not an object`, {
+      file: display(file),
+      hint: "fix the file by hand",
+    });
   const out: HostServer[] = [];
   for (const [name, entry] of Object.entries(node)) {
     if (name === own) continue; // hcpx's own entry
@@ -178,7 +209,12 @@ export async function readHostServers(file: string, t: Target, hostName: string)
     const env = [...(isObj(envObj) ? Object.keys(envObj) : [])];
     const names = spec.envNames ? entry[spec.envNames] : undefined;
     if (strings(names)) for (const n of names) if (!env.includes(n)) env.push(n);
-    if (!argv) out.push({ name, env, skip: `no command line (${spec.argv ? `\`${spec.argv}\` as an array` : `\`${spec.command}\`${spec.args ? ` and \`${spec.args}\`` : ""}`})` });
+    if (!argv)
+      out.push({
+        name,
+        env,
+        skip: `no command line (${spec.argv ? `\`${spec.argv}\` as an array` : `\`${spec.command}\`${spec.args ? ` and \`${spec.args}\`` : ""}`})`,
+      });
     else out.push({ name, argv, env });
   }
   return out;
@@ -195,15 +231,30 @@ export async function importHost(host: string, opts: ImportOptions): Promise<Imp
   const scope = opts.scope ?? "project";
   const desc = loadDescriptor(host);
   const t = desc.scopes[scope]?.targets.find((x) => x.entry !== undefined);
-  if (!t) throw new HcpxError({ code: "no_servers_target", message: `hosts/${host}.json5 says of no ${scope}-scope file where ${desc.name} keeps its MCP servers`, hint: scope === "project" ? `try --scope user` : "this host cannot be imported from" });
+  if (!t)
+    throw new HcpxError({
+      code: "no_servers_target",
+      message: `hosts/${host}.json5 says of no ${scope}-scope file where ${desc.name} keeps its MCP servers`,
+      hint: scope === "project" ? `try --scope user` : "this host cannot be imported from",
+    });
   const cfg = opts.config ? resolve(opts.config) : findProjectConfig(process.cwd());
   const base = cfg ? resolve(cfg, "..") : process.cwd();
   const file = hostFile(t, scope, base);
-  if (!existsSync(file)) throw new HcpxError({ code: "missing_file", message: `${desc.name} has no ${scope}-scope MCP config here`, file: display(file), hint: scope === "project" ? "try --scope user" : "nothing to import" });
+  if (!existsSync(file))
+    throw new HcpxError({
+      code: "missing_file",
+      message: `${desc.name} has no ${scope}-scope MCP config here`,
+      file: display(file),
+      hint: scope === "project" ? "try --scope user" : "nothing to import",
+    });
   const servers = await readHostServers(file, t, desc.name);
   const wanted = opts.all ? servers.filter((s) => !s.skip).map((s) => s.name) : (opts.server ?? []);
   for (const w of wanted) {
-    if (!servers.some((s) => s.name === w)) fail("unknown_server", `no server '${o(w)}' in ${display(file)}`, { file: display(file), hint: servers.length ? `servers: ${servers.map((s) => o(s.name)).join(", ")}` : "the file has no MCP servers" });
+    if (!servers.some((s) => s.name === w))
+      fail("unknown_server", `no server '${o(w)}' in ${display(file)}`, {
+        file: display(file),
+        hint: servers.length ? `servers: ${servers.map((s) => o(s.name)).join(", ")}` : "the file has no MCP servers",
+      });
   }
   const imported: ImportedPack[] = [];
   const warnings: Problem[] = [];
@@ -212,9 +263,18 @@ export async function importHost(host: string, opts: ImportOptions): Promise<Imp
     if (s.skip) fail("not_importable", `server '${o(name)}' cannot be imported: ${o(s.skip)}`, { file: display(file) });
     const fallback = s.url !== undefined ? new URL(s.url).hostname.split(".")[0] : s.argv![s.argv!.length - 1];
     const id = idFromName(name) ?? idFromName(fallback ?? "");
-    if (!id) fail("bad_id", `no pack id can be made from the server name '${o(name)}'`, { hint: s.url !== undefined ? "use `hcpx pack from-mcp --id <id> --url <url>`" : `use \`hcpx pack from-mcp --id <id> -- ${s.argv!.map(o).join(" ")}\`` });
+    if (!id)
+      fail("bad_id", `no pack id can be made from the server name '${o(name)}'`, {
+        hint:
+          s.url !== undefined
+            ? "use `hcpx pack from-mcp --id <id> --url <url>`"
+            : `use \`hcpx pack from-mcp --id <id> -- ${s.argv!.map(o).join(" ")}\``,
+      });
     const common = { id, force: opts.force, config: opts.config, timeoutMs: opts.timeoutMs };
-    const r = s.url !== undefined ? await packFromRemote({ url: s.url, headers: s.headers ?? {} }, common) : await packFromMcp(s.argv!, { ...common, env: s.env });
+    const r =
+      s.url !== undefined
+        ? await packFromRemote({ url: s.url, headers: s.headers ?? {} }, common)
+        : await packFromMcp(s.argv!, { ...common, env: s.env });
     warnings.push(...r.warnings);
     const lintErrors = r.lint.filter((p) => p.severity !== "warning").length;
     let activated: ImportedPack["activated"];
@@ -223,7 +283,15 @@ export async function importHost(host: string, opts: ImportOptions): Promise<Imp
       warnings.push(...a.warnings);
       activated = { granted: a.granted };
     }
-    imported.push({ server: name, id: r.id, dir: display(r.dir), commands: r.draft.commands.length, env: r.draft.env, lintErrors, ...(activated ? { activated } : {}) });
+    imported.push({
+      server: name,
+      id: r.id,
+      dir: display(r.dir),
+      commands: r.draft.commands.length,
+      env: r.draft.env,
+      lintErrors,
+      ...(activated ? { activated } : {}),
+    });
   }
   return { host, hostName: desc.name, scope, file: display(file), servers, imported, warnings };
 }
