@@ -241,18 +241,20 @@ packGroup
   );
 packGroup
   .command("from-mcp")
-  .description("write an mcp pack from a stdio MCP server: one command per tool, a draft Policy from its annotations, a SKILL.md")
+  .description("write an mcp pack from an MCP server (a command line, or --url for a remote one): one command per tool, a draft Policy from its annotations, a SKILL.md")
   .argument("[command...]", "after --: the server's command line, e.g. -- npx @modelcontextprotocol/server-filesystem .")
   .option("--update <pack-dir>", "review the pack's server again: its tools against the pins in surface.json (mcp.pins)")
   .option("--yes", "with --update: pin the tools as the server lists them now")
   .option("--id <id>", "pack id (default: from the server's name)")
   .option("--out <dir>", "pack directory to write (default: packs/<id>)")
   .option("--env <name...>", "environment names the server needs, passed from the runtime's env (never written)")
+  .option("--url <url>", "a remote server (Streamable HTTP) instead of a command line")
+  .option("--header <NAME=value>", 'with --url: a header, its value from the Binding: "Authorization=Bearer env:TOKEN" (repeatable; a literal credential is refused)', (v: string, prev: string[] = []) => [...prev, v])
   .option("--timeout <ms>", "how long to wait for the server to start and list its tools", "30000")
   .option("--force", "overwrite an existing pack directory")
   .option("--json", "print the result envelope")
   .action(
-    act(async (command: string[], opts: { id?: string; out?: string; env?: string[]; timeout?: string; force?: boolean; json?: boolean; update?: string; yes?: boolean }) => {
+    act(async (command: string[], opts: { id?: string; out?: string; env?: string[]; url?: string; header?: string[]; timeout?: string; force?: boolean; json?: boolean; update?: string; yes?: boolean }) => {
       const m = await import("./commands/pack-from-mcp");
       return m.run(command, { ...opts, ...globals() });
     }),
@@ -296,17 +298,18 @@ packGroup
   );
 program
   .command("import")
-  .description("list the MCP servers in a host's config; --server/--all writes an mcp pack of each (like `hcpx pack from-mcp`)")
+  .description("list the MCP servers in a host's config (stdio and remote); --server/--all writes an mcp pack of each (like `hcpx pack from-mcp`)")
   .argument("<host>", "a host id (the README's Hosts table; an unknown one lists them)")
   .option("--scope <scope>", "project (the host's files in the project) or user (under $HOME)", "project")
   .option("--server <name...>", "the servers to import")
-  .option("--all", "import every stdio server")
+  .option("--all", "import every server that can be (stdio, and remote by Streamable HTTP)")
+  .option("--activate", "activate each pack written (its reads granted, never a write), as `hcpx activate`")
   .option("--timeout <ms>", "how long to wait for each server to start and list its tools", "30000")
   .option("--force", "overwrite existing pack directories")
   .option("--json", "print the result envelope")
-  .addHelpText("after", "\nExamples:\n  $ hcpx import claude                 # list the servers in .mcp.json\n  $ hcpx import claude --server filesystem\n  $ hcpx import codex --scope user --all\n")
+  .addHelpText("after", "\nExamples:\n  $ hcpx import claude                 # list the servers in .mcp.json\n  $ hcpx import claude --server filesystem\n  $ hcpx import claude --all --activate\n  $ hcpx import codex --scope user --all\n")
   .action(
-    act(async (host: string, opts: { scope?: string; server?: string[]; all?: boolean; timeout?: string; force?: boolean; json?: boolean }) => {
+    act(async (host: string, opts: { scope?: string; server?: string[]; all?: boolean; activate?: boolean; timeout?: string; force?: boolean; json?: boolean }) => {
       const m = await import("./commands/import");
       return m.run(host, { ...opts, ...globals() });
     }),
@@ -438,7 +441,7 @@ program
     install: ["hcpx pack install          # CI: restore what hcp.lock records", "hcpx pack install --check  # exit 1 when a vendored pack was changed"],
     update: ["hcpx pack update notes      # review the diff", "hcpx pack update notes --yes"],
     remove: ["hcpx pack remove notes"],
-    "from-mcp": ["hcpx pack from-mcp --id fs -- npx -y @modelcontextprotocol/server-filesystem .", "hcpx pack from-mcp --env GITHUB_TOKEN -- ./node_modules/.bin/mcp-server-github"],
+    "from-mcp": ["hcpx pack from-mcp --id fs -- npx -y @modelcontextprotocol/server-filesystem .", "hcpx pack from-mcp --env GITHUB_TOKEN -- ./node_modules/.bin/mcp-server-github", 'hcpx pack from-mcp --url https://api.githubcopilot.com/mcp/ --header "Authorization=Bearer env:GITHUB_TOKEN"'],
     "from-openapi": ["hcpx pack from-openapi ./openapi.json --id todo --base-url http://127.0.0.1:8080"],
   };
   for (const cmd of [...program.commands, ...packGroup.commands]) {

@@ -54,6 +54,9 @@ export interface McpDraft {
   notes: string[];
   /** per tool name of a command: hashes of what the person reviews (src/runtime/mcp-pins.ts) */
   pins?: Record<string, Record<string, string>>;
+  /** a remote server (then bin and args are unused) and its headers (a credential only as a Binding reference) */
+  url?: string;
+  headers?: Record<string, string | { env: string; scheme?: string }>;
 }
 
 /** A tool name → a verb_key: lower-case words, `-` and `_` kept, other characters → `_`. */
@@ -195,11 +198,12 @@ export function renderSurface(d: McpDraft): string {
     version: d.version,
     description: d.description,
     kind: "mcp",
-    mcp: { bin: d.bin, args: d.args, ...(Object.keys(d.server).length ? { server: d.server } : {}), ...(d.pins ? { pins: d.pins } : {}) },
+    mcp: { ...(d.url !== undefined ? { url: d.url, ...(d.headers ? { headers: d.headers } : {}) } : { bin: d.bin, args: d.args }), ...(Object.keys(d.server).length ? { server: d.server } : {}), ...(d.pins ? { pins: d.pins } : {}) },
     ...(d.env.length ? { binding: { env: d.env } } : {}),
     commands: d.commands.map((c) => ({ verb_key: c.verb_key, tool: c.tool, summary: c.summary, ...(c.description ? { description: c.description } : {}), args: c.args })),
   };
-  return `// ${d.id} — drafted by \`hcpx pack from-mcp\`. Each command calls one tool of the MCP server\n// started by mcp.bin + mcp.args (a bare bin resolves through sandbox.bins). Review the\n// verb_keys and args.\n${JSON.stringify(surface, null, 2)}\n`;
+  const what = d.url !== undefined ? "at mcp.url (its headers' credentials come from the Binding)" : "started by mcp.bin + mcp.args (a bare bin resolves through sandbox.bins)";
+  return `// ${d.id} — drafted by \`hcpx pack from-mcp\`. Each command calls one tool of the MCP server\n// ${what}. Review the\n// verb_keys and args.\n${JSON.stringify(surface, null, 2)}\n`;
 }
 
 export function renderPolicy(d: McpDraft): string {
@@ -264,8 +268,8 @@ export function renderSkill(d: McpDraft): string {
     "",
     `# ${d.id}`,
     "",
-    `The tools of the MCP server \`${d.server.name ?? d.bin}\`${d.server.version ? ` ${d.server.version}` : ""}, as hcpx commands: each call`,
-    "starts the server, calls one tool and stops it. Arguments of type json take a JSON value",
+    `The tools of the MCP server \`${d.server.name ?? (d.url !== undefined ? new URL(d.url).host : d.bin)}\`${d.server.version ? ` ${d.server.version}` : ""}, as hcpx commands: each call`,
+    d.url !== undefined ? "reaches the remote server and calls one tool. Arguments of type json take a JSON value" : "starts the server, calls one tool and stops it. Arguments of type json take a JSON value",
     "(an array or an object) — on the command line, write it as JSON after `name=`.",
     "Drafted by `hcpx pack from-mcp`: the Policy comes from the server's annotations — review it.",
     "",

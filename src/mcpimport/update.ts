@@ -8,13 +8,13 @@
 // with it, only the pins are rewritten (the person's verbs, args and Policy
 // stay theirs: a row to change is named, never changed here).
 import { adapterOf } from "../pack/adapters/index";
-import { HcpxError, type Problem } from "../util/errors";
+import { HcpxError, type ErrorCode, type Problem } from "../util/errors";
 import { display } from "../util/paths";
 import { atomicWrite } from "../util/atomic";
 import { CAPS, readTextFile } from "../util/readfile";
 import { loadPack, loadProject } from "../pack/load";
 import { objectSet } from "../config/edit";
-import { binEnv, DEFAULT_TIMEOUT_MS, resolveBin } from "../runtime/wrap";
+import { DEFAULT_TIMEOUT_MS } from "../runtime/wrap";
 import { listAllTools, pinDiff, pinOf, PinError, toolsByName, type PinField, type ToolPin } from "../runtime/mcp-pins";
 import { policyFrom, type McpToolInfo } from "./import";
 
@@ -46,15 +46,20 @@ export async function updateMcpPack(dirArg: string, opts: { yes?: boolean; timeo
   const spec = pack.surface.mcp;
   if (!adapterOf(pack.surface.kind)?.capabilities.serverTools || !spec) throw new HcpxError({ code: "usage", message: `${display(pack.dir)} is a ${pack.surface.kind} pack, not an mcp pack`, hint: "--update reviews a pack written by `hcpx pack from-mcp`" });
   const project = loadProject({ config: opts.config });
-  const bin = resolveBin(pack, project, spec.bin, "mcp.bin");
-  if ("ok" in bin) throw new HcpxError({ code: bin.error.code, message: bin.error.message, hint: typeof bin.error.hint === "string" ? bin.error.hint : undefined });
   const timeoutMs = opts.timeoutMs ?? spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
-  const { connect, listToolsPage } = await import("../runtime/mcp-client");
+  // the server as the runtime reaches it: a stdio program resolved and confined as at run time, or the URL with the Binding's headers
+  const { serverRef, connectTo } = await import("../runtime/mcp-adapter");
+  const { listToolsPage } = await import("../runtime/mcp-client");
+  const ref = serverRef({ pack, project, env: process.env }, pack.id);
+  if ("ok" in ref) {
+    const err = ref.ok ? undefined : ref.error;
+    throw new HcpxError({ code: (err?.code ?? "internal") as ErrorCode, message: err?.message ?? "the server cannot be reached", hint: typeof err?.hint === "string" ? err.hint : undefined });
+  }
   let conn;
   try {
-    conn = await connect({ command: bin.command, args: [...bin.prefix, ...(spec.args ?? [])], env: binEnv(spec, pack.surface.binding?.env ?? [], process.env, bin.path, spec.bin), cwd: project.sandbox.cwd }, timeoutMs);
+    conn = await connectTo(ref, timeoutMs, new AbortController().signal);
   } catch (e) {
-    throw new HcpxError({ code: "mcp_connect_failed", message: `could not start and initialize the server of ${pack.id}: ${(e as Error)?.message ?? String(e)}`, hint: "run its command by hand; it must speak MCP on stdio" });
+    throw new HcpxError({ code: "mcp_connect_failed", message: `could not ${"http" in ref ? "connect to" : "start and initialize"} the server of ${pack.id}: ${(e as Error)?.message ?? String(e)}`, hint: "http" in ref ? "check mcp.url, that the server is up, and the Binding its headers read" : "run its command by hand; it must speak MCP on stdio" });
   }
   let listed: Map<string, Record<string, unknown>>;
   try {

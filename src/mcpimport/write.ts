@@ -22,6 +22,8 @@ import { missingDirs } from "../util/fsio";
 import { isForbiddenEnv } from "../pack/envrules";
 import { draftFromTools, renderPolicy, renderSkill, renderSurface, type McpDraft, type McpToolInfo } from "./import";
 import { listAllTools, pinOf, PinError, toolsByName } from "../runtime/mcp-pins";
+import type { Connection } from "../runtime/mcp-client";
+import { headerEnvNames, headerValues, isCredentialHeader, urlProblem, type McpHeaderSpec } from "../pack/mcp-remote";
 
 /** Commands one pack gets from a server at most (a longer list: the first ones, with a note). */
 const MAX_COMMANDS = 500;
@@ -63,15 +65,102 @@ export function idFromName(name: string): string | undefined {
   return id && PACK_ID_RE.test(id) ? id : undefined;
 }
 
-export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise<FromMcpResult> {
-  if (argv.length === 0 || !argv[0]!.trim()) throw new HcpxError({ code: "usage", message: "no server command given", hint: "hcpx pack from-mcp --id fs -- npx @modelcontextprotocol/server-filesystem ." });
-  for (const n of opts.env ?? []) if (!ENV_NAME_RE.test(n)) throw new HcpxError({ code: "usage", message: `--env '${n}' is not an environment variable name`, hint: "pass names only, like --env GITHUB_TOKEN; the value is read from the environment at run time" });
+/** A remote server to import: its URL and headers (a credential only as a Binding reference). */
+export interface RemoteSource {
+  url: string;
+  headers: Record<string, McpHeaderSpec>;
+}
+
+/**
+ * `hcpx pack from-mcp --url`: connect to a remote server (Streamable HTTP, the
+ * SDK's client, either era), list its tools, write the pack. Refused before
+ * anything is sent: a URL that carries a credential, a literal credential
+ * header, a Binding variable that is not set.
+ */
+export async function packFromRemote(src: RemoteSource, opts: FromMcpOptions): Promise<FromMcpResult> {
+  const why = urlProblem(src.url);
+  if (why) throw new HcpxError({ code: "mcp_url_invalid", message: `the URL ${why}; nothing was written`, hint: "give the server's http(s) endpoint; a credential goes in a header from the Binding: --header \"Authorization=Bearer env:TOKEN\"" }, 64);
+  for (const [name, h] of Object.entries(src.headers)) {
+    if (typeof h === "string" && isCredentialHeader(name, h)) throw new HcpxError({ code: "header_literal_secret", message: `the header ${name} has a literal credential value (not shown): hcpx never writes a secret into a pack; nothing was written`, hint: `put the value in an environment variable and pass --header "${name}=Bearer env:NAME"` }, 64);
+  }
+  const bindingNames = [...new Set([...headerEnvNames(src.headers), ...(opts.env ?? [])])];
+  checkEnvNames(bindingNames);
+  checkId(opts.id);
+  const { headers, missing } = headerValues(src.headers, process.env);
+  if (missing.length) throw new HcpxError({ code: "binding_missing", message: `${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} not set: the server's headers come from the Binding; nothing was sent or written`, hint: `set ${missing.join(", ")} in this shell, then run the command again` });
+  const { connectHttp } = await import("../runtime/mcp-client");
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const host = new URL(src.url).host;
+  let conn;
+  try {
+    conn = await connectHttp({ url: src.url, headers }, timeoutMs);
+  } catch (e) {
+    const msg = (e as Error)?.message ?? String(e);
+    const refused = /\b40[13]\b|unauthori[sz]ed|forbidden/i.test(msg);
+    throw new HcpxError({ code: "mcp_connect_failed", message: `could not connect to the remote server at ${host}: ${msg}; nothing was written`, hint: refused ? `the server refused the credentials: check ${headerEnvNames(src.headers).join(", ") || "the headers (--header NAME=Bearer env:VAR)"}` : "check the URL (the server's Streamable HTTP endpoint, often …/mcp) and that the server is up" });
+  }
+  const base = projectBase(opts);
+  const listed = await listTools(conn, `the server at ${host}`, timeoutMs);
+  const id = opts.id ?? idFromName(listed.server.name ?? "") ?? idFromName(new URL(src.url).hostname.replace(/^(www|api|mcp)\./, "").split(".")[0] ?? "");
+  return writeDraft(listed, { id, base, opts, label: host, source: { url: src.url, headers: src.headers }, bindingNames, args: [] });
+}
+
+function checkId(id: string | undefined): void {
+  if (id !== undefined && !PACK_ID_RE.test(id)) throw new HcpxError({ code: "bad_id", message: `'${id}' is not a valid pack id`, hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$, e.g. fs or github" }, 64);
+}
+
+function checkEnvNames(names: string[]): void {
+  for (const n of names) if (!ENV_NAME_RE.test(n)) throw new HcpxError({ code: "usage", message: `--env '${n}' is not an environment variable name`, hint: "pass names only, like --env GITHUB_TOKEN; the value is read from the environment at run time" });
   // refused before anything runs or is written: a Binding never names PATH, HOME, LD_* … (the pack would not load)
-  for (const n of opts.env ?? []) if (isForbiddenEnv(n)) throw new HcpxError({ code: "usage", message: `--env '${n}': a pack's Binding cannot name ${n} (it changes what a program loads or runs); nothing was written`, hint: n === "PATH" ? "not needed: a launcher (npx, uvx…) gets the PATH it needs from the runtime" : "pass only the names the server reads as settings or secrets" });
-  if (opts.id !== undefined && !PACK_ID_RE.test(opts.id)) throw new HcpxError({ code: "bad_id", message: `'${opts.id}' is not a valid pack id`, hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$, e.g. fs or github" }, 64);
+  for (const n of names) if (isForbiddenEnv(n)) throw new HcpxError({ code: "usage", message: `--env '${n}': a pack's Binding cannot name ${n} (it changes what a program loads or runs); nothing was written`, hint: n === "PATH" ? "not needed: a launcher (npx, uvx…) gets the PATH it needs from the runtime" : "pass only the names the server reads as settings or secrets" });
+}
+
+function projectBase(opts: FromMcpOptions): { cfgFile?: string; haveConfig: boolean; base: string } {
   const cfgFile = configPath(opts);
   const haveConfig = cfgFile !== undefined && existsSync(cfgFile);
-  const base = haveConfig ? dirname(cfgFile) : process.cwd();
+  return { cfgFile, haveConfig, base: haveConfig ? dirname(cfgFile!) : process.cwd() };
+}
+
+interface Listed {
+  tools: McpToolInfo[];
+  byName: Map<string, Record<string, unknown>>;
+  server: { name?: string; version?: string; title?: string };
+  warnings: Problem[];
+}
+
+/** The server's name and tools (page by page, capped), then the connection closed. */
+async function listTools(conn: Connection, label: string, timeoutMs: number): Promise<Listed> {
+  const { listToolsPage } = await import("../runtime/mcp-client");
+  let tools: McpToolInfo[];
+  let server: Listed["server"];
+  try {
+    const info = conn.client.getServerVersion();
+    server = { name: info?.name, version: info?.version, title: (info as { title?: string } | undefined)?.title };
+    // page by page, never spread into arguments (a 200,000-tool page overflowed the stack), capped
+    tools = (await listAllTools((cursor) => listToolsPage(conn.client, cursor, timeoutMs))) as McpToolInfo[];
+  } catch (e) {
+    if (e instanceof PinError) throw new HcpxError({ code: e.code, message: `${label}: ${e.message}; nothing was written`, hint: e.code === "too_many_tools" ? "wrap a server with fewer tools (or one that lets you choose which it offers)" : "fix the server's tool list" });
+    throw new HcpxError({ code: "mcp_list_failed", message: `${label} did not list its tools: ${(e as Error)?.message ?? String(e)}`, hint: "does the server offer tools (capability `tools`)?" });
+  } finally {
+    await conn.close();
+  }
+  let byName: Map<string, Record<string, unknown>>;
+  try {
+    byName = toolsByName(tools);
+  } catch (e) {
+    if (e instanceof PinError) throw new HcpxError({ code: e.code, message: `${e.message}; nothing was written`, hint: "a server must list each tool once" });
+    throw e;
+  }
+  const warnings: Problem[] = [];
+  if (tools.length > MAX_COMMANDS) warnings.push(warning("mcp_import", `the server lists ${tools.length} tools; the first ${MAX_COMMANDS} became commands`));
+  return { tools: tools.slice(0, MAX_COMMANDS), byName, server, warnings };
+}
+
+export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise<FromMcpResult> {
+  if (argv.length === 0 || !argv[0]!.trim()) throw new HcpxError({ code: "usage", message: "no server command given", hint: "hcpx pack from-mcp --id fs -- npx @modelcontextprotocol/server-filesystem ." });
+  checkEnvNames(opts.env ?? []);
+  checkId(opts.id);
+  const { cfgFile, haveConfig, base } = projectBase(opts);
   const warnings: Problem[] = [];
 
   // what runs: the program (resolved now) and its argv
@@ -100,45 +189,53 @@ export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise
   const prefix = command === path ? [] : [path];
 
   // list the tools, with the SDK's Client (loaded only here)
-  const { connect, listToolsPage } = await import("../runtime/mcp-client");
+  const { connect } = await import("../runtime/mcp-client");
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  let tools: McpToolInfo[] = [];
-  let server: { name?: string; version?: string; title?: string } = {};
   let conn;
   try {
     conn = await connect({ command, args: [...prefix, ...args], env: binEnv({}, opts.env ?? [], process.env, path, first), cwd: base }, timeoutMs);
   } catch (e) {
     throw new HcpxError({ code: "mcp_connect_failed", message: `could not start and initialize the server \`${argv.join(" ")}\`: ${(e as Error)?.message ?? String(e)}`, hint: `run the command by hand; it must speak MCP on stdio. It runs with a minimal environment${launcherPath(path, first) ? ` (PATH: ${launcherPath(path, first)})` : " (no PATH; a launcher such as npx or uvx gets the PATH it needs)"}: pass the other names it needs with --env` });
   }
-  try {
-    const info = conn.client.getServerVersion();
-    server = { name: info?.name, version: info?.version, title: (info as { title?: string } | undefined)?.title };
-    // page by page, never spread into arguments (a 200,000-tool page overflowed the stack), capped
-    tools = (await listAllTools((cursor) => listToolsPage(conn.client, cursor, timeoutMs))) as McpToolInfo[];
-  } catch (e) {
-    if (e instanceof PinError) throw new HcpxError({ code: e.code, message: `the server \`${argv.join(" ")}\`: ${e.message}; nothing was written`, hint: e.code === "too_many_tools" ? "wrap a server with fewer tools (or one that lets you choose which it offers)" : "fix the server's tool list" });
-    throw new HcpxError({ code: "mcp_list_failed", message: `the server did not list its tools: ${(e as Error)?.message ?? String(e)}`, hint: "does the server offer tools (capability `tools`)?" });
-  } finally {
-    await conn.close();
-  }
-  let byName: Map<string, Record<string, unknown>>;
-  try {
-    byName = toolsByName(tools);
-  } catch (e) {
-    if (e instanceof PinError) throw new HcpxError({ code: e.code, message: `${e.message}; nothing was written`, hint: "a server must list each tool once" });
-    throw e;
-  }
-  if (tools.length > MAX_COMMANDS) warnings.push(warning("mcp_import", `the server lists ${tools.length} tools; the first ${MAX_COMMANDS} became commands`));
-  tools = tools.slice(0, MAX_COMMANDS);
-  const id = opts.id ?? idFromName(server.name ?? "") ?? idFromName(basename(first));
-  if (!id) throw new HcpxError({ code: "bad_id", message: `no pack id could be made from the server's name '${server.name ?? ""}'`, hint: "pass --id <id>" }, 64);
-  if (tools.length === 0) throw new HcpxError({ code: "no_tools", message: `the server '${server.name ?? first}' lists no tools`, hint: "a pack from an MCP server needs at least one tool" });
+  const listed = await listTools(conn, `the server \`${argv.join(" ")}\``, timeoutMs);
+  const id = opts.id ?? idFromName(listed.server.name ?? "") ?? idFromName(basename(first));
+  return writeDraft(listed, { id, base: { cfgFile, haveConfig, base }, opts, label: first, source: { bin: binInPack, path }, bindingNames: opts.env ?? [], args, sandboxBin, warnings });
+}
 
-  const dir = resolve(opts.out ?? join(base, "packs", id));
+interface DraftPlace {
+  id: string | undefined;
+  base: { cfgFile?: string; haveConfig: boolean; base: string };
+  opts: FromMcpOptions;
+  /** how the server is named in a message */
+  label: string;
+  /** a stdio program (its bin as the pack writes it, its resolved path) or a remote URL */
+  source: { bin: (dir: string) => string; path: string } | RemoteSource;
+  bindingNames: string[];
+  args: string[];
+  sandboxBin?: { name: string; path: string };
+  warnings?: Problem[];
+}
+
+/** The draft written as a pack (all of it or nothing), then sandbox.bins recorded for a stdio program. */
+function writeDraft(listed: Listed, p: DraftPlace): FromMcpResult {
+  const { tools, byName, server } = listed;
+  const { opts, base: where } = p;
+  const warnings = [...(p.warnings ?? []), ...listed.warnings];
+  const { id } = p;
+  if (!id) throw new HcpxError({ code: "bad_id", message: `no pack id could be made from the server's name '${server.name ?? ""}'`, hint: "pass --id <id>" }, 64);
+  if (tools.length === 0) throw new HcpxError({ code: "no_tools", message: `the server '${server.name ?? p.label}' lists no tools`, hint: "a pack from an MCP server needs at least one tool" });
+
+  const dir = resolve(opts.out ?? join(where.base, "packs", id));
   if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0) && !opts.force) {
     throw new HcpxError({ code: "dir_exists", message: "the pack directory exists and is not empty; nothing was written", file: display(dir), hint: "choose another --out, or pass --force to overwrite its pack files" });
   }
-  const draft = draftFromTools(tools, { id, bin: binInPack(dir), args, env: opts.env ?? [], server });
+  const remote = "url" in p.source ? p.source : undefined;
+  const bin = "url" in p.source ? "" : p.source.bin(dir);
+  const draft = draftFromTools(tools, { id, bin, args: p.args, env: p.bindingNames, server });
+  if (remote) {
+    draft.url = remote.url;
+    if (Object.keys(remote.headers).length) draft.headers = remote.headers;
+  }
   if (draft.commands.length === 0) throw new HcpxError({ code: "no_tools", message: `none of the server's ${tools.length} tools could become a command`, hint: draft.notes.join("; ") });
   // what the person reviews now is what the runtime holds the server to (mcp.pins)
   draft.pins = Object.fromEntries(draft.commands.map((c) => [c.tool, pinOf(byName.get(c.tool)!)]));
@@ -147,7 +244,7 @@ export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise
   const door = baseForDir(dir);
   guard(door, dir);
   // the pack first, then sandbox.bins: a pack that does not load leaves nothing behind (its files go, the config is not edited)
-  const created = missingDirs(dir, base);
+  const created = missingDirs(dir, where.base);
   const files = ["surface.json", "policy.json", "SKILL.md"].map((f) => join(dir, f));
   const had = new Set(files.filter((f) => existsSync(f)));
   try {
@@ -164,8 +261,9 @@ export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise
     throw e;
   }
   // sandbox.bins: recorded in the project config when there is one
-  const recorded: BinRecorded | undefined = sandboxBin ? recordSandboxBin(opts, haveConfig, sandboxBin, warnings) : undefined;
+  const recorded: BinRecorded | undefined = p.sandboxBin ? recordSandboxBin(opts, where.haveConfig, p.sandboxBin, warnings) : undefined;
   const lint = lintPackDir(dir).problems;
   for (const n of draft.notes) warnings.push(warning("mcp_import", n));
-  return { id, dir, draft, runs: { bin: draft.bin, path, args }, sandboxBin: sandboxBin && recorded ? { ...sandboxBin, recorded } : undefined, lint, warnings };
+  const runs = remote ? { bin: remote.url, path: remote.url, args: [] } : { bin: draft.bin, path: (p.source as { path: string }).path, args: p.args };
+  return { id, dir, draft, runs, sandboxBin: p.sandboxBin && recorded ? { ...p.sandboxBin, recorded } : undefined, lint, warnings };
 }

@@ -138,7 +138,7 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
   // ---- wrap.bin / mcp.bin ----
   const binKey = entry?.capabilities.binIn;
   const binSpec = binKey ? s[binKey] : undefined;
-  if (binKey && binSpec) {
+  if (binKey && binSpec?.bin !== undefined) {
     const bin = binSpec.bin;
     const bare = !bin.includes("/") && !bin.includes("\\");
     if (bare) {

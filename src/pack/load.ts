@@ -13,6 +13,7 @@ import type { ConfigFile, PolicyRow, Surface } from "./schema";
 import { readValidated } from "./validate";
 import { cachedValue } from "./validcache";
 import { forbiddenEnvOf } from "./envrules";
+import { headerEnvNames, isCredentialHeader, urlProblem } from "./mcp-remote";
 import { holdSecretNames } from "../util/redact";
 import { CONFIRM_STRICTNESS, DEFAULT_CONFIRM_TIMEOUT_MS, type Command, type ConfirmMode, type Pack, type Project } from "./model";
 
@@ -108,7 +109,7 @@ export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem
     warnings,
   };
   // its Binding values are secrets from now on, at every exit (src/util/redact.ts)
-  holdSecretNames([...(surface.binding?.env ?? []), ...(surface.openapi?.auth?.env ? [surface.openapi.auth.env] : [])]);
+  holdSecretNames([...(surface.binding?.env ?? []), ...(surface.openapi?.auth?.env ? [surface.openapi.auth.env] : []), ...headerEnvNames(surface.mcp?.headers)]);
   return { pack, problems: packRuleProblems(dir, surface, rows, commands) };
 }
 
@@ -146,6 +147,29 @@ function packRuleProblems(dir: string, surface: Surface, rows: Record<string, Po
   for (const f of forbiddenEnvOf(surface)) {
     const where = f.path[0] === "wrap" ? "wrap.agent_env" : "binding.env";
     out.push(at(surfaceFile, f.path, "env_forbidden", `${where} names ${f.name}, a variable that makes a program load other code or find other programs`, "remove it: a pack may not set or pass loader, interpreter or search-path variables (README: Security model)"));
+  }
+  if (surface.mcp) out.push(...mcpFormProblems(surface.mcp, (path, code, message, hint) => at(surfaceFile, ["mcp", ...path], code, message, hint)));
+  return out;
+}
+
+/**
+ * An mcp pack's server is one of two forms: a stdio program (`bin`) or a
+ * remote endpoint (`url`, with `headers`). A remote one's credentials come
+ * from the Binding only (src/pack/mcp-remote.ts); no message quotes a value.
+ */
+function mcpFormProblems(m: NonNullable<Surface["mcp"]>, at: (path: (string | number)[], code: ErrorCode, message: string, hint: string) => Problem): Problem[] {
+  const out: Problem[] = [];
+  if (m.bin !== undefined && m.url !== undefined) out.push(at(["url"], "mcp_server_form", "mcp names both a program (bin) and a URL (url): a pack wraps one server", "keep bin (a stdio server) or url (a remote one), not both"));
+  else if (m.bin === undefined && m.url === undefined) out.push(at([], "mcp_server_form", "mcp names no server: neither bin (a stdio program) nor url (a remote server)", 'add bin: "…" and args, or url: "https://…" (`hcpx pack from-mcp` writes either)'));
+  if (m.url === undefined) {
+    for (const k of ["headers"] as const) if (m[k] !== undefined) out.push(at([k], "mcp_server_form", `mcp.${k} is for a remote server (url); a stdio server gets its settings from agent_env and binding.env`, `remove mcp.${k}`));
+  } else {
+    const why = urlProblem(m.url);
+    if (why) out.push(at(["url"], "mcp_url_invalid", `mcp.url ${why}`, "give the server's http(s) endpoint; credentials go in mcp.headers as { env: NAME } from the Binding"));
+    for (const k of ["args", "agent_env"] as const) if (m[k] !== undefined) out.push(at([k], "mcp_server_form", `mcp.${k} is for a stdio server (bin); a remote server (url) starts no program`, `remove mcp.${k}`));
+  }
+  for (const [name, h] of Object.entries(m.headers ?? {})) {
+    if (typeof h === "string" && isCredentialHeader(name, h)) out.push(at(["headers", name], "header_literal_secret", `mcp.headers.${name} is a literal credential in pack text: a pack never holds a secret (the value is not shown here)`, `write ${name}: { env: "NAME", scheme: "Bearer" } and list NAME in binding.env; set NAME in hcpx's environment`));
   }
   return out;
 }

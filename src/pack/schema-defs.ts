@@ -109,10 +109,16 @@ export function build() {
   });
 
   const pinHash = () => z.string().check(z.regex(/^sha256:[0-9a-f]{64}$/, "a pin is sha256: and 64 hex digits, written by `hcpx pack from-mcp`"));
-  /** kind mcp: a stdio MCP server, started per call and called through the SDK client. */
+  /** a header of a remote server: a literal (never a credential: load refuses one, header_literal_secret) or a Binding env name, with an optional scheme ("Bearer") */
+  const McpHeader = z.union([str(), z.strictObject({ env: z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _")), scheme: z.optional(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9._-]{0,31}$/, "a scheme is one word, like Bearer"))) })]);
+  /** kind mcp: an MCP server called through the SDK client: a stdio one started per call (`bin`), or a remote one over Streamable HTTP (`url`). */
   const McpSchema = z.strictObject({
     /** what is started: a bare name (through sandbox.bins, never PATH) or a path (inside sandbox.roots), as wrap.bin */
-    bin: nonEmpty(),
+    bin: z.optional(nonEmpty()),
+    /** a remote server's Streamable HTTP endpoint (http or https; no user:password, no credential in the query) */
+    url: z.optional(nonEmpty()),
+    /** url only: headers sent with every request; a credential comes from the Binding ({ env, scheme }) */
+    headers: z.optional(z.record(z.string().check(z.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/, "a header name is a token, like Authorization")), McpHeader)),
     /** the server's argv after the bin, literal (no placeholders) */
     args: z.optional(z.array(str())),
     /** literal environment values for the server (Binding names come from binding.env) */

@@ -16,7 +16,8 @@ import type { Pack } from "../pack/model";
 import { failure, type Envelope } from "./envelope";
 import { createHash } from "node:crypto";
 import { binEnv, cancelled, DEFAULT_TIMEOUT_MS, resolveBin } from "./wrap";
-import { connect, listToolsPage, type Connection, type ServerSpawn } from "./mcp-client";
+import { connect, connectHttp, listToolsPage, type Connection, type RemoteServer, type ServerSpawn } from "./mcp-client";
+import { headerEnvNames, headerValues } from "../pack/mcp-remote";
 import { confine, widestGranted } from "./sandbox/index";
 import { checkPin, listAllTools, PinError, toolsByName } from "./mcp-pins";
 
@@ -42,14 +43,24 @@ interface Pooled {
 const pool = new Map<string, Pooled>();
 let exitHook = false;
 
-function keyOf(spec: ServerSpawn): string {
+/** A server to reach: a stdio program to start, or a remote URL. */
+export type ServerRef = { stdio: ServerSpawn } | { http: RemoteServer };
+
+function keyOf(ref: ServerRef): string {
+  if ("http" in ref) {
+    const h = Object.entries(ref.http.headers).sort(([a], [b]) => (a < b ? -1 : 1));
+    return createHash("sha256").update(JSON.stringify(["http", ref.http.url, h])).digest("hex");
+  }
+  const spec = ref.stdio;
   const env = Object.entries(spec.env).sort(([a], [b]) => (a < b ? -1 : 1));
   return createHash("sha256").update(JSON.stringify([spec.command, spec.args, env, spec.cwd])).digest("hex");
 }
 
-async function open(spec: ServerSpawn, timeoutMs: number, signal: AbortSignal): Promise<{ conn: Connection; release: (healthy: boolean) => Promise<void> }> {
+export const connectTo = (ref: ServerRef, timeoutMs: number, signal: AbortSignal): Promise<Connection> => ("http" in ref ? connectHttp(ref.http, timeoutMs, signal) : connect(ref.stdio, timeoutMs, signal));
+
+async function open(spec: ServerRef, timeoutMs: number, signal: AbortSignal): Promise<{ conn: Connection; release: (healthy: boolean) => Promise<void> }> {
   if ((globalThis as Record<symbol, unknown>)[KEEP_ALIVE] !== true) {
-    const conn = await connect(spec, timeoutMs, signal);
+    const conn = await connectTo(spec, timeoutMs, signal);
     return { conn, release: () => conn.close() };
   }
   if (!exitHook) {
@@ -67,7 +78,7 @@ async function open(spec: ServerSpawn, timeoutMs: number, signal: AbortSignal): 
     p = undefined;
   }
   if (!p) {
-    p = { conn: await connect(spec, timeoutMs, signal) };
+    p = { conn: await connectTo(spec, timeoutMs, signal) };
     pool.set(key, p);
   }
   const mine = p;
@@ -147,13 +158,11 @@ export async function runMcp({ pack, project, cmd, values, env: runtimeEnv, sign
   const spec = pack.surface.mcp;
   if (!spec) return failure("bad_pack", `pack ${pack.id} is kind mcp but has no mcp section`, { hint: 'add mcp: { bin: "…", args: [ … ] } to surface.json' });
   if (!cmd.tool) return failure("bad_pack", `command '${cmd.verb_key}' of the mcp pack ${pack.id} names no server tool`, { hint: "add tool: \"<the server's tool name>\" to the command in surface.json" });
-  const bin = resolveBin(pack, project, spec.bin, "mcp.bin");
-  if ("ok" in bin) return bin;
   const timeoutMs = spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
   const label = `${pack.id} ${cmd.verb_key}`;
-  // sandbox.enforce "os": one server serves every granted verb, so it is confined for the widest of them
-  const line = confine({ command: bin.command, argv: [...bin.prefix, ...(spec.args ?? [])], env: binEnv(spec, pack.surface.binding?.env ?? [], runtimeEnv, bin.path, spec.bin), cwd: project.sandbox.cwd }, { pack, project, cls: widestGranted(pack, project), binPath: bin.path, label: `the MCP server of ${pack.id}` });
-  if ("ok" in line) return line;
+  const ref = serverRef({ pack, project, env: runtimeEnv }, label);
+  if ("ok" in ref) return ref;
+  const remote = "http" in ref;
   const started = Date.now();
   let conn: Connection | undefined;
   let release: ((healthy: boolean) => Promise<void>) | undefined;
@@ -170,10 +179,12 @@ export async function runMcp({ pack, project, cmd, values, env: runtimeEnv, sign
   };
   try {
     try {
-      ({ conn, release } = await open({ command: line.command, args: line.argv, env: line.env, cwd: line.cwd }, timeoutMs, signal));
+      ({ conn, release } = await open(ref, timeoutMs, signal));
     } catch (e) {
       if (signal.aborted) return cancelled(label, signal, true);
-      return failure("spawn_failed", `could not start and initialize the MCP server of ${label}: ${(e as Error)?.message ?? String(e)}`, { hint: "run the server's command by hand to see why; `hcpx lint` checks mcp.bin" });
+      const msg = (e as Error)?.message ?? String(e);
+      if (remote) return failure("mcp_error", `could not connect to the remote MCP server of ${label}: ${msg}`, { hint: /\b401\b|unauthori[sz]ed/i.test(msg) ? `the server refused the credentials: check the Binding (${headerEnvNames(pack.surface.mcp?.headers).join(", ") || "mcp.headers"}) in hcpx's environment` : "check mcp.url and that the server is up (`hcpx pack from-mcp --update` reaches it the same way)" });
+      return failure("spawn_failed", `could not start and initialize the MCP server of ${label}: ${msg}`, { hint: "run the server's command by hand to see why; `hcpx lint` checks mcp.bin" });
     }
     if (signal.aborted) return await wasCancelled();
     const refused = await pinFailure(pack, conn, cmd.tool, label, Math.max(1, timeoutMs - (Date.now() - started)));
@@ -203,4 +214,25 @@ export async function runMcp({ pack, project, cmd, values, env: runtimeEnv, sign
     signal.removeEventListener("abort", onAbort);
     await release?.(healthy);
   }
+}
+
+/**
+ * The server of an mcp pack, ready to reach: a stdio program resolved like
+ * wrap.bin (and confined, for sandbox.enforce "os"), or a remote URL with its
+ * headers from the Binding; a failure envelope when it cannot be reached as
+ * the pack says (nothing is started or sent then).
+ */
+export function serverRef({ pack, project, env }: Pick<AdapterCall, "pack" | "project" | "env">, label: string): ServerRef | Envelope {
+  const spec = pack.surface.mcp!;
+  if (spec.url !== undefined) {
+    const h = headerValues(spec.headers, env);
+    if (h.missing.length) return failure("binding_missing", `${label}: ${h.missing.join(", ")} ${h.missing.length > 1 ? "are" : "is"} not set: the remote server's headers come from the Binding; nothing was sent`, { hint: `set ${h.missing.join(", ")} in the environment hcpx runs in (the host's MCP entry env, or your shell)` });
+    return { http: { url: spec.url, headers: h.headers } };
+  }
+  const bin = resolveBin(pack, project, spec.bin!, "mcp.bin");
+  if ("ok" in bin) return bin;
+  // sandbox.enforce "os": one server serves every granted verb, so it is confined for the widest of them
+  const line = confine({ command: bin.command, argv: [...bin.prefix, ...(spec.args ?? [])], env: binEnv(spec, pack.surface.binding?.env ?? [], env, bin.path, spec.bin!), cwd: project.sandbox.cwd }, { pack, project, cls: widestGranted(pack, project), binPath: bin.path, label: `the MCP server of ${pack.id}` });
+  if ("ok" in line) return line;
+  return { stdio: { command: line.command, args: line.argv, env: line.env, cwd: line.cwd } };
 }

@@ -12,8 +12,14 @@
 // on any non-modern answer or silence; a server that exits on the probe (some
 // legacy servers do) is started again and spoken to with `initialize`. A
 // modern-only server works as a pack.
+//
+// A remote server (`mcp.url`): connectHttp() speaks to it with the SDK's
+// StreamableHTTPClientTransport, both eras the same way (the probe, then
+// `initialize` for a 2025 server). Its requests go to the URL's origin only (a
+// redirect or a request elsewhere is refused: the Binding's headers never
+// leave that origin), and its answers are capped like a server's stdout.
 import type { ChildProcess } from "node:child_process";
-import { Client, ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
+import { Client, ReadBuffer, serializeMessage, StreamableHTTPClientTransport, type FetchLike, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { killGroup, terminateTree } from "./wrap";
 import { spawnChild } from "./spawn";
 import { CUT } from "./redact";
@@ -172,9 +178,19 @@ export class ProcessTransport implements Transport {
   }
 }
 
+/** What the adapter asks of a connection's transport, stdio or HTTP. */
+export interface ConnTransport {
+  /** why the connection ended early, when it did */
+  failure?: { code: "output_too_large" | "exit" | "spawn_failed"; message: string };
+  /** the server's last stderr lines (a remote server has none) */
+  stderrTail(): string;
+  /** stop it now (a cancel) */
+  terminate(): Promise<void>;
+}
+
 export interface Connection {
   client: Client;
-  transport: ProcessTransport;
+  transport: ConnTransport;
   close(): Promise<void>;
 }
 
@@ -225,10 +241,9 @@ export class ConnectError extends Error {
 
 async function attempt(spec: ServerSpawn, timeoutMs: number, mode: "auto" | "legacy" | "modern", signal?: AbortSignal, onError?: (e: Error) => void): Promise<Connection> {
   const transport = new ProcessTransport(spec);
-  const info = { name: "hcpx", version: typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev" };
   const negotiation =
     mode === "auto" ? { versionNegotiation: { mode: "auto" as const, probe: { timeoutMs: Math.min(PROBE_MS, timeoutMs) } } } : mode === "modern" ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {};
-  const client = new Client(info, { capabilities: {}, ...negotiation });
+  const client = new Client(clientInfo(), { capabilities: {}, ...negotiation });
   if (onError) client.onerror = onError;
   const close = async () => {
     await client.close().catch(() => undefined);
@@ -247,6 +262,76 @@ async function attempt(spec: ServerSpawn, timeoutMs: number, mode: "auto" | "leg
 }
 
 declare const HCPX_VERSION: string;
+
+const clientInfo = () => ({ name: "hcpx", version: typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev" });
+
+export interface RemoteServer {
+  url: string;
+  /** the headers to send (Binding values already in them) */
+  headers: Record<string, string>;
+}
+
+/** The failure state of an HTTP connection (see ProcessTransport.failure). */
+class HttpState implements ConnTransport {
+  failure?: ConnTransport["failure"];
+  constructor(private readonly stop: () => Promise<void>) {}
+  stderrTail(): string {
+    return "";
+  }
+  terminate(): Promise<void> {
+    return this.stop();
+  }
+}
+
+/**
+ * A fetch that reaches `origin` only (the SDK follows a same-origin redirect
+ * itself, through this fetch again; anything else is refused before a byte is
+ * sent) and caps each answer's body at MCP_STDOUT_CAP.
+ */
+function guardedFetch(origin: string, state: HttpState): FetchLike {
+  return async (input, init) => {
+    const u = new URL(String(input));
+    if (u.origin !== origin) throw new Error(`refused a request to another origin than the server's (${u.origin}): the pack's headers go to ${origin} only`);
+    const res = await fetch(u, { ...init, redirect: "manual" });
+    if (res.status >= 300 && res.status < 400) throw new Error(`the server answered a redirect (${res.status}); hcpx does not follow it: give the URL it redirects to`);
+    if (!res.body) return res;
+    let seen = 0;
+    const cap = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, ctl) {
+        seen += chunk.byteLength;
+        if (seen > MCP_STDOUT_CAP) {
+          state.failure = { code: "output_too_large", message: `the server sent more than ${MCP_STDOUT_CAP} bytes` };
+          ctl.error(new Error(state.failure.message));
+          return;
+        }
+        ctl.enqueue(chunk);
+      },
+    });
+    return new Response(res.body.pipeThrough(cap), { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
+
+/**
+ * Connect an SDK Client to a remote server within `timeoutMs`: modern
+ * (2026-07-28) when it answers `server/discover`, else legacy (`initialize`).
+ */
+export async function connectHttp(spec: RemoteServer, timeoutMs: number, signal?: AbortSignal): Promise<Connection> {
+  const url = new URL(spec.url);
+  const client = new Client(clientInfo(), { capabilities: {}, versionNegotiation: { mode: "auto" as const, probe: { timeoutMs: Math.min(PROBE_MS, timeoutMs) } } });
+  const state = new HttpState(() => close());
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: spec.headers }, fetch: guardedFetch(url.origin, state), reconnectionOptions: { maxReconnectionDelay: 1000, initialReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1, maxRetries: 0 } });
+  const close = async () => {
+    await client.close().catch(() => undefined);
+    await transport.close().catch(() => undefined);
+  };
+  try {
+    await client.connect(transport, { timeout: timeoutMs, signal });
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return { client, transport: state, close };
+}
 
 /**
  * One page of the server's tools/list. The v2 client's `listTools()` without a

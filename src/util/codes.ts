@@ -142,7 +142,7 @@ export const ERRORS = {
   bad_document: { hint: "give an OpenAPI 3.0 or 3.1 document in JSON or YAML" },
   openapi_import: { hint: "review the operation in the document; the pack leaves it out" },
   unknown_server: { hint: "`hcpx import <host>` lists the servers of that host" },
-  not_importable: { hint: "only stdio servers become packs; connect to a remote server from the host itself" },
+  not_importable: { hint: "the message says why; a remote server needs a fixed Streamable HTTP URL and its credentials as env references (hcpx pack from-mcp --url)" },
   mcp_connect_failed: { hint: "check the server's command line: run it by hand and see that it speaks MCP on stdio" },
   mcp_list_failed: { hint: "the server started but did not list its tools: check its stderr" },
   mcp_import: { hint: "review the tool in the server; the pack leaves it out" },
@@ -151,6 +151,7 @@ export const ERRORS = {
   tool_changed: { hint: "the server's tool is not the one reviewed: review the change with `hcpx pack from-mcp --update PACK_DIR`" },
   too_many_tools: { hint: "the server lists more tools than hcpx reads: wrap a server with fewer tools" },
   skill_out_of_date: { hint: "`hcpx pack sync <pack-dir>` carries policy.json into SKILL.md" },
+  binding_missing: { hint: "set the Binding's variable in the environment hcpx runs in; a remote server's headers come from it" },
   // ---- config edits ----
   still_granted: { hint: "a wider pattern still grants it: revoke that one, or --deny this one" },
   still_denied: { hint: "grants.deny names it: remove it there" },

@@ -63,5 +63,8 @@ export const LINT_CODES = [
   "reach_no_network",
   "reach_network_unused",
   "reach_path_unhidden",
+  "mcp_server_form",
+  "mcp_url_invalid",
+  "header_literal_secret",
 ] as const;
 export type LintCode = (typeof LINT_CODES)[number];

@@ -250,7 +250,7 @@ describe("the YAML handler (Goose's extensions map, Continue's mcpServers list)"
     expect(at(parseYaml(s.read("~/.config/goose/config.yaml")), "extensions", "hcp", "timeout")).toBe(600);
   });
 
-  it("hcpx import lists the user's own servers of both YAML shapes (not hcpx's entry, a remote or builtin one skipped), and refuses a file that does not parse", async () => {
+  it("hcpx import lists the user's own servers of both YAML shapes (not hcpx's entry; a remote one by its URL, a builtin one skipped), and refuses a file that does not parse", async () => {
     const s = scratch();
     s.write("~/.continue/config.yaml", "name: x\nversion: 1.0.0\nschema: v1\nmcpServers:\n  - name: fs\n    command: npx\n    args: [-y, srv, .]\n    env: {A: '1'}\n  - name: web\n    url: https://example.invalid/mcp\n  - name: hcp\n    command: hcpx\n");
     s.write("~/.config/goose/config.yaml", GOOSE.replace("extensions:\n", "extensions:\n    gh:\n        name: gh\n        type: stdio\n        cmd: gh-mcp\n        args: [serve]\n        envs: {GH_TOKEN: x}\n"));
@@ -258,7 +258,7 @@ describe("the YAML handler (Goose's extensions map, Continue's mcpServers list)"
     expect(c.code, c.stderr).toBe(0);
     expect(JSON.parse(c.stdout).data.servers).toEqual([
       { name: "fs", argv: ["npx", "-y", "srv", "."], env: ["A"] },
-      { name: "web", env: [], remote: true, skip: "a remote (URL) server (url): not supported yet — hcpx's mcp adapter starts stdio servers only; keep it in the host's config" },
+      { name: "web", env: [], remote: true, url: "https://example.invalid/mcp" },
     ]);
     const g = await s.run(["import", "goose", "--scope", "user", "--json"]);
     expect(g.code, g.stderr).toBe(0);

@@ -171,7 +171,7 @@ describe("hcpx import <host>", () => {
     expect(list.code, list.stderr).toBe(0);
     const l = envelope<{ servers: { name: string; argv?: string[]; skip?: string; env: string[] }[]; imported: unknown[] }>(list);
     expect(l.data.servers.map((s) => s.name)).toEqual(["server-everything", "docs"]); // hcpx's own entry is not offered
-    expect(l.data.servers[1]!.skip).toMatch(/remote/);
+    expect(l.data.servers[1]).toMatchObject({ remote: true, url: "http://127.0.0.1:9/mcp" }); // a remote server is offered too (test/packs/mcp-url.test.ts)
     expect(l.data.imported).toEqual([]);
     const r = await runHcpx(["import", "claude", "--server", "server-everything", "--json"], { cwd: proj, timeoutMs: 60_000 });
     expect(r.code, r.stderr).toBe(0);
@@ -180,9 +180,11 @@ describe("hcpx import <host>", () => {
     const files = ["surface.json", "policy.json", "SKILL.md"].map((f) => readFileSync(join(proj, "packs/everything", f), "utf8")).join("\n");
     expect(files).not.toContain("tok-never-copied");
     expect(files).toContain('"EVERYTHING_TOKEN"');
-    const remote = await runHcpx(["import", "claude", "--server", "docs", "--json"], { cwd: proj });
+    // nothing listens there: the import fails, and leaves nothing behind
+    const remote = await runHcpx(["import", "claude", "--server", "docs", "--json"], { cwd: proj, timeoutMs: 60_000 });
     expect(remote.code).toBe(1);
-    expect(envelope(remote).error.code).toBe("not_importable");
+    expect(envelope(remote).error.code).toBe("mcp_connect_failed");
+    expect(existsSync(join(proj, "packs/docs"))).toBe(false);
   }, 120_000);
 });
 

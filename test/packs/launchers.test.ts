@@ -4,7 +4,8 @@
 // Node's directory), never from the pack; the pack then runs under `hcpx exec`.
 // `--env PATH` is refused before anything runs, and nothing is left behind (no
 // packs/<id>, no sandbox.bins edit). `import <host>` lists a remote (URL) server
-// as not supported yet instead of dropping it.
+// next to the stdio ones; one whose URL carries a token is listed as not
+// importable, the URL not repeated (test/packs/mcp-url.test.ts imports remote ones).
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -54,7 +55,7 @@ describe("launchers (npx, uvx) as hosts run them", () => {
     expect(launcherPath("/usr/bin/git", "git")).toBeUndefined();
   });
 
-  it("import claude lists a remote (URL) server as not supported yet, next to the stdio ones", async () => {
+  it("import claude lists a remote (URL) server next to the stdio ones; a token in its URL keeps it out, never repeated", async () => {
     const p = project();
     expect((await p.run(["init", "--yes"])).code).toBe(0);
     const { writeFileSync } = await import("node:fs");
@@ -62,7 +63,7 @@ describe("launchers (npx, uvx) as hosts run them", () => {
     const r = await p.run(["import", "claude", "--json"]);
     expect(r.code, r.stderr).toBe(0);
     const servers = JSON.parse(r.stdout).data.servers as { name: string; skip?: string; remote?: boolean }[];
-    expect(servers.find((s) => s.name === "web")).toMatchObject({ remote: true, skip: expect.stringContaining("not supported yet") });
+    expect(servers.find((s) => s.name === "web")).toMatchObject({ remote: true, skip: expect.stringContaining("'token' in its query, a credential") });
     expect(r.stdout).not.toContain("token=secret");
     expect(servers.find((s) => s.name === "local")?.skip).toBeUndefined();
   });

@@ -4,7 +4,8 @@
 // a SKILL.md. Nothing is activated or granted: review, lint, then activate.
 import { display } from "../../util/paths";
 import type { CommonOpts } from "../../config/common";
-import { packFromMcp } from "../../mcpimport/write";
+import { packFromMcp, packFromRemote } from "../../mcpimport/write";
+import { LiteralSecret, parseHeaderOption, type McpHeaderSpec } from "../../pack/mcp-remote";
 import { c, done, makeOut, neutralLine as o, neutralise, printWarnings, sayRaw } from "../output";
 import { HcpxError } from "../../util/errors";
 import { reviewProblems, updateLines, updateMcpPack } from "../../mcpimport/update";
@@ -17,8 +18,28 @@ export interface FromMcpCliOptions extends CommonOpts {
   id?: string;
   out?: string;
   env?: string[];
+  /** a remote server instead of a command line */
+  url?: string;
+  /** with url: NAME=VALUE, the value `env:VAR` or `<Scheme> env:VAR` (a literal credential is refused) */
+  header?: string[];
   force?: boolean;
   timeout?: string;
+}
+
+/** The --header options as mcp.headers (a literal credential refused, exit 64, its value never shown). */
+function headersOf(opts: string[]): Record<string, McpHeaderSpec> {
+  const out: Record<string, McpHeaderSpec> = {};
+  for (const h of opts) {
+    try {
+      const [name, spec] = parseHeaderOption(h);
+      if (Object.keys(out).some((k) => k.toLowerCase() === name.toLowerCase())) throw new Error(`--header ${name} is given twice`);
+      out[name] = spec;
+    } catch (e) {
+      if (e instanceof LiteralSecret) throw new HcpxError({ code: "header_literal_secret", message: `${e.message}; nothing was sent or written`, hint: `put the value in an environment variable and pass --header "${e.header}=Bearer env:NAME"` }, 64);
+      throw new HcpxError({ code: "usage", message: (e as Error).message, hint: '--header "Authorization=Bearer env:TOKEN"' });
+    }
+  }
+  return out;
 }
 
 export async function run(command: string[], opts: FromMcpCliOptions): Promise<number> {
@@ -28,7 +49,10 @@ export async function run(command: string[], opts: FromMcpCliOptions): Promise<n
     if (command.length) throw new HcpxError({ code: "usage", message: "--update takes the pack directory, not a server command: the pack's mcp.bin and mcp.args say what runs", hint: "hcpx pack from-mcp --update packs/<id> [--yes]" });
     return runUpdate(opts.update, opts, timeoutMs);
   }
-  const r = await packFromMcp(command, { id: opts.id, out: opts.out, env: opts.env, force: opts.force, timeoutMs, config: opts.config });
+  if (opts.url !== undefined && command.length) throw new HcpxError({ code: "usage", message: "give a server command line or --url, not both", hint: "hcpx pack from-mcp --url https://…/mcp, or hcpx pack from-mcp -- <command …>" });
+  if (opts.header?.length && opts.url === undefined) throw new HcpxError({ code: "usage", message: "--header is for a remote server (--url); a stdio server reads its settings from the environment (--env NAME)", hint: "hcpx pack from-mcp --url https://…/mcp --header \"Authorization=Bearer env:TOKEN\"" });
+  const fromOpts = { id: opts.id, out: opts.out, env: opts.env, force: opts.force, timeoutMs, config: opts.config };
+  const r = opts.url !== undefined ? await packFromRemote({ url: opts.url, headers: headersOf(opts.header ?? []) }, fromOpts) : await packFromMcp(command, fromOpts);
   const errors = r.lint.filter((p) => p.severity !== "warning");
   printWarnings(r.warnings, out);
   const cmds = r.draft.commands;
@@ -49,7 +73,7 @@ export async function run(command: string[], opts: FromMcpCliOptions): Promise<n
       [
         // what the server said (its name, version, tools) stays on its line (src/util/neutral.ts neutralLine)
         `${c.green(col, "wrote")} ${display(r.dir)}: surface.json, policy.json, SKILL.md (${cmds.length} commands from ${o(r.draft.server.name ?? "the server")}${r.draft.server.version ? ` ${o(r.draft.server.version)}` : ""})`,
-        `  runs: ${o(r.runs.path)} ${r.runs.args.map(o).join(" ")}`.trimEnd(),
+        opts.url !== undefined ? `  server: ${o(r.runs.path)}` : `  runs: ${o(r.runs.path)} ${r.runs.args.map(o).join(" ")}`.trimEnd(),
         ...(r.sandboxBin?.recorded === "added" ? [`${c.green(col, "✓")} sandbox.bins.${o(r.sandboxBin.name)} = ${o(r.sandboxBin.path)}`] : []),
         ...(r.draft.env.length ? [`  env from the runtime: ${r.draft.env.map(o).join(", ")}`] : []),
         ...cmds.map((x) => `  ${o(x.verb_key).padEnd(28)} ${x.operation}${x.confirm ? ", confirm" : ""}${x.inferred ? "  (inferred)" : ""}  ← ${o(x.why)}`),

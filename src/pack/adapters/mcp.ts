@@ -1,12 +1,16 @@
-// kind mcp: one tools/call on the pack's stdio MCP server per call.
+// kind mcp: one tools/call on the pack's MCP server per call: a stdio one
+// (mcp.bin, started per call) or a remote one (mcp.url, Streamable HTTP). The
+// rules of the server's form (bin xor url, no literal credential) are load
+// rules (src/pack/load.ts): a pack breaking them never runs.
 import type { AdapterEntry } from "./types";
+import { headerEnvNames } from "../mcp-remote";
 
 export const mcp = {
   kind: "mcp",
   section: "mcp",
   capabilities: { callable: true, jsonArgs: true, passThrough: false, readsStdout: false, cliArgv: false, serverTools: true, binIn: "mcp" },
   lint({ surface: s, specs, at }) {
-    if (!s.mcp) at(["kind"], "kind_missing_config", "error", "kind is 'mcp' but there is no 'mcp' block", 'add mcp: { bin: "…", args: [ … ] } (`hcpx pack from-mcp -- <command …>` writes it)');
+    if (!s.mcp) at(["kind"], "kind_missing_config", "error", "kind is 'mcp' but there is no 'mcp' block", 'add mcp: { bin: "…", args: [ … ] } or mcp: { url: "https://…" } (`hcpx pack from-mcp -- <command …>` or `--url <url>` writes it)');
     if (specs.length === 0) at(s.commands ? ["commands"] : ["kind"], "no_commands", "error", "an mcp pack declares no commands", "name one command per server tool (`hcpx pack from-mcp` proposes them)");
     const seenTool = new Map<string, number>();
     specs.forEach((c, i) => {
@@ -19,5 +23,13 @@ export const mcp = {
       else seenTool.set(c.tool, i);
     });
   },
-  review: (s) => (s.mcp ? { bins: [{ bin: s.mcp.bin, field: "mcp.bin", args: s.mcp.args ?? [] }], setsEnv: Object.keys(s.mcp.agent_env ?? {}) } : {}),
+  review: (s) => {
+    const m = s.mcp;
+    if (!m) return {};
+    // a remote server's URL is where its requests go; the headers' Binding names are what it reads from the runtime
+    return {
+      ...(m.bin !== undefined ? { bins: [{ bin: m.bin, field: "mcp.bin", args: m.args ?? [] }], setsEnv: Object.keys(m.agent_env ?? {}) } : {}),
+      ...(m.url !== undefined ? { http: [m.url], env: headerEnvNames(m.headers) } : {}),
+    };
+  },
 } as const satisfies AdapterEntry<"mcp">;
