@@ -42,7 +42,11 @@ export function parseJsonFor(text: string, file: string, rules: JsonRules, hostN
   if (body.trim() === "") return undefined;
   const errors: ParseError[] = [];
   // a UTF-8 BOM parses as a space (same offsets; the BOM itself is kept on write)
-  const tree = parseTree(unBom(text), errors, { allowTrailingComma: rules.trailingCommas, disallowComments: !rules.comments, allowEmptyContent: true });
+  const tree = parseTree(unBom(text), errors, {
+    allowTrailingComma: rules.trailingCommas,
+    disallowComments: !rules.comments,
+    allowEmptyContent: true,
+  });
   if (errors.length) {
     const e = errors[0]!;
     const { line, column } = lineCol(text, e.offset);
@@ -53,7 +57,10 @@ export function parseJsonFor(text: string, file: string, rules: JsonRules, hostN
       message = `comments are not allowed in this file (${hostName} reads it as strict JSON)`;
       hint = "remove the comment; hcpx will not write a file the host cannot read";
     } else if (code === "PropertyNameExpected" || code === "ValueExpected") {
-      if (!rules.trailingCommas && /,\s*(\/\/[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*[}\]]/.test(text.slice(Math.max(0, e.offset - 200), e.offset + 1))) {
+      if (
+        !rules.trailingCommas &&
+        /,\s*(\/\/[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*[}\]]/.test(text.slice(Math.max(0, e.offset - 200), e.offset + 1))
+      ) {
         message = `trailing comma (${hostName} refuses a file with a trailing comma)`;
         hint = "remove the comma before the closing bracket";
       }
@@ -62,7 +69,13 @@ export function parseJsonFor(text: string, file: string, rules: JsonRules, hostN
   }
   registerTree(tree, text, file);
   if (tree && tree.type !== "object") {
-    throw new HcpxError({ code: "bad_json", message: `the top level is ${tree.type === "array" ? "an array" : `a ${tree.type}`}, expected an object`, file, ...lineCol(text, tree.offset), hint: "this file must hold a JSON object" });
+    throw new HcpxError({
+      code: "bad_json",
+      message: `the top level is ${tree.type === "array" ? "an array" : `a ${tree.type}`}, expected an object`,
+      file,
+      ...lineCol(text, tree.offset),
+      hint: "this file must hold a JSON object",
+    });
   }
   return tree;
 }
@@ -172,7 +185,9 @@ export function valueAt(tree: Node | undefined, path: string[]): unknown {
 function nodeValue(n: Node): unknown {
   switch (n.type) {
     case "object":
-      return Object.fromEntries((n.children ?? []).map((p) => [p.children![0]!.value as string, nodeValue(p.children![1]!)]));
+      return Object.fromEntries(
+        (n.children ?? []).map((p) => [p.children![0]!.value as string, nodeValue(p.children![1]!)]),
+      );
     case "array":
       return (n.children ?? []).map(nodeValue);
     default:
@@ -197,7 +212,13 @@ function skipTrivia(text: string, i: number): number {
  * Set `path` to `value`. Ancestors that are missing are created. Returns the new
  * text and, for an insertion, how to undo it. Throws when an ancestor is not an object.
  */
-export function setJson(text: string, tree: Node | undefined, path: string[], value: unknown, file: string): { text: string; insert?: JsonInsertInfo } {
+export function setJson(
+  text: string,
+  tree: Node | undefined,
+  path: string[],
+  value: unknown,
+  file: string,
+): { text: string; insert?: JsonInsertInfo } {
   const style = detectStyle(text);
   if (!tree) {
     // Empty or absent file: a fresh object.
@@ -220,11 +241,28 @@ export function setJson(text: string, tree: Node | undefined, path: string[], va
       return { text: text.slice(0, child.offset) + s + text.slice(child.offset + child.length) };
     }
     if (child.type !== "object") {
-      throw new HcpxError({ code: "bad_json_shape", message: `\`${path.slice(0, depth + 1).join(".")}\` is ${child.type === "array" ? "an array" : `a ${child.type}`}, expected an object`, file, ...lineCol(text, child.offset), hint: "fix that key by hand; hcpx does not replace values it does not own" });
+      throw new HcpxError({
+        code: "bad_json_shape",
+        message: `\`${path.slice(0, depth + 1).join(".")}\` is ${child.type === "array" ? "an array" : `a ${child.type}`}, expected an object`,
+        file,
+        ...lineCol(text, child.offset),
+        hint: "fix that key by hand; hcpx does not replace values it does not own",
+      });
     }
     obj = child;
   }
-  // Insert property path[depth] into obj.
+  return insertMember(text, obj, path, depth, value, style);
+}
+
+/** Insert property path[depth] (with the missing levels below it) into `obj`, in the file's own style. */
+function insertMember(
+  text: string,
+  obj: Node,
+  path: string[],
+  depth: number,
+  value: unknown,
+  style: ReturnType<typeof detectStyle>,
+): { text: string; insert?: JsonInsertInfo } {
   const key = path[depth]!;
   let v: unknown = value;
   for (let i = path.length - 1; i > depth; i--) v = { [path[i]!]: v };
@@ -324,7 +362,8 @@ export function removeJson(text: string, tree: Node | undefined, path: string[],
       // the object had a trailing comma after its last member: keep one after prev
       return text.slice(0, cut) + text.slice(end);
     }
-    if (commaIdx >= prevEnd && commaIdx < cut) return text.slice(0, commaIdx) + text.slice(commaIdx + 1, cut) + text.slice(end);
+    if (commaIdx >= prevEnd && commaIdx < cut)
+      return text.slice(0, commaIdx) + text.slice(commaIdx + 1, cut) + text.slice(end);
     return text.slice(0, cut) + text.slice(end);
   }
   // first of several: remove up to the next member's start

@@ -1,3 +1,4 @@
+// size: one YAML text editor; locate, set, remove and verify share the Document positions and the round-trip check, 55 lines over
 // YAML config files (Goose's config.yaml, Continue's config.yaml): change only
 // hcpx's entry, as text, at the positions the `yaml` package's Document API
 // reports; every other byte of the file (comments, quoting, indentation, other
@@ -9,7 +10,18 @@
 // Every result is parsed again and compared with the file before: anything but
 // our entry changed, or a file the host could not read, is refused, never written.
 // Loaded lazily by the engine (only a plan that involves a YAML file pays for it).
-import { parseDocument, stringify, isMap, isSeq, isScalar, type Document, type Node as YNode, type Pair, type YAMLMap, type YAMLSeq } from "yaml";
+import {
+  parseDocument,
+  stringify,
+  isMap,
+  isSeq,
+  isScalar,
+  type Document,
+  type Node as YNode,
+  type Pair,
+  type YAMLMap,
+  type YAMLSeq,
+} from "yaml";
 import { isDeepStrictEqual } from "node:util";
 import { HcpxError } from "../util/errors";
 import { eolOf, lineCol, withEol } from "../util/text";
@@ -48,11 +60,30 @@ export function parseYamlFor(text: string, file: string): Document.Parsed {
   if (err) {
     const at = lineCol(text, err.pos[0]);
     // a key twice: the host reads one copy, a reader of the text may see the other (issue 22 §6)
-    if (err.code === "DUPLICATE_KEY") throw new HcpxError({ code: "duplicate_key", message: `a key appears twice in one map (${err.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "")}): which copy the host reads is not hcpx's to guess`, file, ...at, hint: "keep the copy you mean and delete the other, then run the command again" });
-    throw new HcpxError({ code: "bad_yaml", message: `cannot parse YAML: ${err.message.split("\n")[0]}`, file, ...at, hint: "fix the syntax at that position; hcpx leaves a file it cannot parse untouched" });
+    if (err.code === "DUPLICATE_KEY")
+      throw new HcpxError({
+        code: "duplicate_key",
+        message: `a key appears twice in one map (${err.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "")}): which copy the host reads is not hcpx's to guess`,
+        file,
+        ...at,
+        hint: "keep the copy you mean and delete the other, then run the command again",
+      });
+    throw new HcpxError({
+      code: "bad_yaml",
+      message: `cannot parse YAML: ${err.message.split("\n")[0]}`,
+      file,
+      ...at,
+      hint: "fix the syntax at that position; hcpx leaves a file it cannot parse untouched",
+    });
   }
   if (doc.contents !== null && !isMap(doc.contents) && !(isScalar(doc.contents) && doc.contents.value === null)) {
-    throw new HcpxError({ code: "yaml_unsupported", message: "the YAML document is not a map of keys", file, ...lineCol(text, doc.contents.range?.[0] ?? 0), hint: "the host reads a map at the top of this file: fix the file, or move it away" });
+    throw new HcpxError({
+      code: "yaml_unsupported",
+      message: "the YAML document is not a map of keys",
+      file,
+      ...lineCol(text, doc.contents.range?.[0] ?? 0),
+      hint: "the host reads a map at the top of this file: fix the file, or move it away",
+    });
   }
   return doc;
 }
@@ -61,7 +92,12 @@ function toJs(doc: Document.Parsed, node: YNode, file: string): unknown {
   try {
     return node.toJS(doc, { maxAliasCount: MAX_ALIASES });
   } catch (e) {
-    throw new HcpxError({ code: "bad_yaml", message: `cannot read YAML: ${(e as Error).message}`, file, hint: "hcpx leaves a file it cannot read untouched" });
+    throw new HcpxError({
+      code: "bad_yaml",
+      message: `cannot read YAML: ${(e as Error).message}`,
+      file,
+      hint: "hcpx leaves a file it cannot read untouched",
+    });
   }
 }
 
@@ -69,7 +105,12 @@ function docJs(doc: Document.Parsed, file: string): unknown {
   try {
     return doc.toJS({ maxAliasCount: MAX_ALIASES });
   } catch (e) {
-    throw new HcpxError({ code: "bad_yaml", message: `cannot read YAML: ${(e as Error).message}`, file, hint: "hcpx leaves a file it cannot read untouched" });
+    throw new HcpxError({
+      code: "bad_yaml",
+      message: `cannot read YAML: ${(e as Error).message}`,
+      file,
+      hint: "hcpx leaves a file it cannot read untouched",
+    });
   }
 }
 
@@ -90,7 +131,8 @@ interface Found {
 }
 
 function locate(doc: Document.Parsed, key: YamlKey, text: string, file: string): Found {
-  const where = (n: { range?: [number, number, number] | null } | null | undefined) => lineCol(text, n?.range?.[0] ?? 0);
+  const where = (n: { range?: [number, number, number] | null } | null | undefined) =>
+    lineCol(text, n?.range?.[0] ?? 0);
   const root = doc.contents;
   if (!isMap(root)) return { depth: 0, chain: [] };
   const maps = key.named ? key.path.length - 1 : key.path.length;
@@ -107,7 +149,13 @@ function locate(doc: Document.Parsed, key: YamlKey, text: string, file: string):
     const v = p.value;
     const want = last ? "list" : "map";
     if (last ? !isSeq(v) : !isMap(v)) {
-      throw new HcpxError({ code: "yaml_unsupported", message: `\`${key.path.slice(0, i + 1).join(".")}\` is not a ${want}; hcpx puts its entry in that ${want}`, file, ...where((v as YNode | null) ?? (p.key as YNode)), hint: `make it a ${want} (the host's format), or remove it` });
+      throw new HcpxError({
+        code: "yaml_unsupported",
+        message: `\`${key.path.slice(0, i + 1).join(".")}\` is not a ${want}; hcpx puts its entry in that ${want}`,
+        file,
+        ...where((v as YNode | null) ?? (p.key as YNode)),
+        hint: `make it a ${want} (the host's format), or remove it`,
+      });
     }
     chain.push(p);
     coll = v as YAMLMap | YAMLSeq;
@@ -115,9 +163,18 @@ function locate(doc: Document.Parsed, key: YamlKey, text: string, file: string):
   // a named item of the list
   const seq = coll as YAMLSeq;
   const name = key.path[key.path.length - 1]!;
-  const items = seq.items.filter((it): it is YAMLMap => isMap(it) && pairsOf(it, key.named!).some((p) => isScalar(p.value) && p.value.value === name));
+  const items = seq.items.filter(
+    (it): it is YAMLMap =>
+      isMap(it) && pairsOf(it, key.named!).some((p) => isScalar(p.value) && p.value.value === name),
+  );
   if (items.length > 1) {
-    throw new HcpxError({ code: "yaml_ambiguous", message: `\`${key.path.slice(0, -1).join(".")}\` holds ${items.length} items with ${key.named}: ${name}`, file, ...where(items[1]), hint: `keep one of them (hcpx owns the item named ${name})` });
+    throw new HcpxError({
+      code: "yaml_ambiguous",
+      message: `\`${key.path.slice(0, -1).join(".")}\` holds ${items.length} items with ${key.named}: ${name}`,
+      file,
+      ...where(items[1]),
+      hint: `keep one of them (hcpx owns the item named ${name})`,
+    });
   }
   return { depth: maps, coll: seq, item: items[0], chain };
 }
@@ -136,14 +193,20 @@ function lineStartOf(text: string, at: number, dash: boolean, file: string, what
   while (s > 0 && text[s - 1] !== "\n") s--;
   const before = text.slice(s, at);
   if (!(dash ? /^ *- +$/ : /^ *$/).test(before)) {
-    throw new HcpxError({ code: "yaml_unsupported", message: `${what} is not in block style on lines of its own (flow style or a complex key), which hcpx does not edit`, file, ...lineCol(text, at), hint: "write that part in block style (one key per line), or remove it" });
+    throw new HcpxError({
+      code: "yaml_unsupported",
+      message: `${what} is not in block style on lines of its own (flow style or a complex key), which hcpx does not edit`,
+      file,
+      ...lineCol(text, at),
+      hint: "write that part in block style (one key per line), or remove it",
+    });
   }
   return s;
 }
 
 /** End of the line after the last content of a node (its trailing comment on that line included, comment lines after it not). */
 function contentEnd(text: string, n: YNode | Pair): number {
-  const node = "range" in n ? (n as YNode) : ((n as Pair).value as YNode | null) ?? ((n as Pair).key as YNode);
+  const node = "range" in n ? (n as YNode) : (((n as Pair).value as YNode | null) ?? ((n as Pair).key as YNode));
   let e = node.range![1];
   while (e > 0 && (text[e - 1] === " " || text[e - 1] === "\t")) e--;
   if (e > 0 && text[e - 1] === "\n") return e;
@@ -190,7 +253,13 @@ function indentOf(text: string, doc: Document.Parsed): number {
 function render(rest: string[], value: unknown, col: number, eol: string, indent: number): string {
   let v: unknown = value;
   for (let i = rest.length - 1; i >= 0; i--) v = { [rest[i]!]: v };
-  const body = stringify(v, { lineWidth: 0, minContentWidth: 0, indent, indentSeq: true, aliasDuplicateObjects: false });
+  const body = stringify(v, {
+    lineWidth: 0,
+    minContentWidth: 0,
+    indent,
+    indentSeq: true,
+    aliasDuplicateObjects: false,
+  });
   const pad = " ".repeat(col);
   return withEol(
     body
@@ -215,7 +284,9 @@ export function setYaml(text: string, key: YamlKey, value: unknown, file: string
   let out: YamlSetResult;
   if (f.item || f.pair) {
     const [s, e] = span(text, f, file, key);
-    const block = f.item ? render([], [value], itemDashCol(text, s), eol, ind) : render([key.path.at(-1)!], value, column(text, (f.pair!.key as YNode).range![0]), eol, ind);
+    const block = f.item
+      ? render([], [value], itemDashCol(text, s), eol, ind)
+      : render([key.path.at(-1)!], value, column(text, (f.pair!.key as YNode).range![0]), eol, ind);
     // keep the original line break state of the span's end
     const b = text.slice(s, e).endsWith("\n") ? block : block.replace(/\r?\n$/, "");
     out = { text: text.slice(0, s) + b + text.slice(e) };
@@ -232,19 +303,45 @@ export function setYaml(text: string, key: YamlKey, value: unknown, file: string
       col = 0;
     } else {
       if (coll.flow) {
-        throw new HcpxError({ code: "yaml_unsupported", message: `\`${key.path.slice(0, f.depth).join(".")}\` is written in flow style ({…} or […]), which hcpx does not edit`, file, ...lineCol(text, coll.range![0]), hint: "write it in block style (one entry per line), or remove it" });
+        throw new HcpxError({
+          code: "yaml_unsupported",
+          message: `\`${key.path.slice(0, f.depth).join(".")}\` is written in flow style ({…} or […]), which hcpx does not edit`,
+          file,
+          ...lineCol(text, coll.range![0]),
+          hint: "write it in block style (one entry per line), or remove it",
+        });
       }
       const lastItem = coll.items.at(-1) as YNode | Pair | undefined;
       if (!lastItem) {
-        throw new HcpxError({ code: "yaml_unsupported", message: `\`${key.path.slice(0, f.depth).join(".")}\` is empty`, file, ...lineCol(text, coll.range![0]), hint: "remove the empty key, or give it an entry" });
+        throw new HcpxError({
+          code: "yaml_unsupported",
+          message: `\`${key.path.slice(0, f.depth).join(".")}\` is empty`,
+          file,
+          ...lineCol(text, coll.range![0]),
+          hint: "remove the empty key, or give it an entry",
+        });
       }
       pos = contentEnd(text, lastItem);
-      if (isSeq(coll)) col = itemDashCol(text, lineStartOf(text, (coll.items[0] as YNode).range![0], true, file, `the list \`${key.path.slice(0, -1).join(".")}\``));
+      if (isSeq(coll))
+        col = itemDashCol(
+          text,
+          lineStartOf(
+            text,
+            (coll.items[0] as YNode).range![0],
+            true,
+            file,
+            `the list \`${key.path.slice(0, -1).join(".")}\``,
+          ),
+        );
       else col = column(text, (coll.items[0]!.key as YNode).range![0]);
     }
     const block = render(rest, inner, col, eol, ind);
     const prefix = pos > 0 && text[pos - 1] !== "\n" ? eol : undefined;
-    out = { text: text.slice(0, pos) + (prefix ?? "") + block + text.slice(pos), ...(prefix ? { prefix } : {}), insertedAt: key.path.slice(0, Math.min(f.depth + 1, key.path.length)) };
+    out = {
+      text: text.slice(0, pos) + (prefix ?? "") + block + text.slice(pos),
+      ...(prefix ? { prefix } : {}),
+      insertedAt: key.path.slice(0, Math.min(f.depth + 1, key.path.length)),
+    };
   }
   verify(text, out.text, key, value, file);
   return out;
@@ -256,7 +353,12 @@ function itemDashCol(text: string, lineStart: number): number {
 }
 
 /** The file without hcpx's entry (and the keys its insertion created, when they hold nothing else). */
-export function removeYaml(text: string, key: YamlKey, file: string, opts: { insertedAt?: string[]; prefix?: string } = {}): string {
+export function removeYaml(
+  text: string,
+  key: YamlKey,
+  file: string,
+  opts: { insertedAt?: string[]; prefix?: string } = {},
+): string {
   const doc = parseYamlFor(text, file);
   const f = locate(doc, key, text, file);
   if (!f.item && !f.pair) return text;
@@ -276,7 +378,8 @@ export function removeYaml(text: string, key: YamlKey, file: string, opts: { ins
     if (!up || up.items.length !== 1) break;
   }
   let out = text.slice(0, s) + text.slice(e);
-  if (opts.prefix && e === text.length && out.endsWith(opts.prefix)) out = out.slice(0, out.length - opts.prefix.length);
+  if (opts.prefix && e === text.length && out.endsWith(opts.prefix))
+    out = out.slice(0, out.length - opts.prefix.length);
   verify(text, out, key, undefined, file);
   return out;
 }
@@ -291,11 +394,27 @@ function verify(before: string, after: string, key: YamlKey, want: unknown, file
     got = yamlValueAt(b, key, after, file);
     afterJs = docJs(b, file);
   } catch {
-    throw new HcpxError({ code: "yaml_unsupported", message: "hcpx's edit would leave YAML the host cannot read (an anchor or alias on the entry, say); nothing written", file, hint: "write the map or list hcpx edits in plain block style, without anchors or aliases" });
+    throw new HcpxError({
+      code: "yaml_unsupported",
+      message:
+        "hcpx's edit would leave YAML the host cannot read (an anchor or alias on the entry, say); nothing written",
+      file,
+      hint: "write the map or list hcpx edits in plain block style, without anchors or aliases",
+    });
   }
   const same = isDeepStrictEqual(strip(docJs(a, file), key), strip(afterJs, key));
-  if (!same || (want === undefined ? got !== undefined : !isDeepStrictEqual(JSON.parse(JSON.stringify(got ?? null)), JSON.parse(JSON.stringify(want))))) {
-    throw new HcpxError({ code: "yaml_unsupported", message: `cannot place \`${key.path.join(".")}\` in this file without changing other entries; nothing written`, file, hint: "write the map or list hcpx edits in plain block style, without anchors or aliases" });
+  if (
+    !same ||
+    (want === undefined
+      ? got !== undefined
+      : !isDeepStrictEqual(JSON.parse(JSON.stringify(got ?? null)), JSON.parse(JSON.stringify(want))))
+  ) {
+    throw new HcpxError({
+      code: "yaml_unsupported",
+      message: `cannot place \`${key.path.join(".")}\` in this file without changing other entries; nothing written`,
+      file,
+      hint: "write the map or list hcpx edits in plain block style, without anchors or aliases",
+    });
   }
 }
 
@@ -313,7 +432,9 @@ function strip(js: unknown, key: YamlKey): unknown {
   if (key.named) {
     const parent = holders.at(-2) as Record<string, unknown> | undefined;
     if (Array.isArray(cur) && parent) {
-      const rest = (cur as unknown[]).filter((x) => !(x && typeof x === "object" && (x as Record<string, unknown>)[key.named!] === last));
+      const rest = (cur as unknown[]).filter(
+        (x) => !(x && typeof x === "object" && (x as Record<string, unknown>)[key.named!] === last),
+      );
       parent[key.path.at(-2)!] = rest;
     }
   } else if (cur && typeof cur === "object" && !Array.isArray(cur)) delete (cur as Record<string, unknown>)[last];
@@ -323,7 +444,13 @@ function strip(js: unknown, key: YamlKey): unknown {
     for (let j = 0; j < i; j++) o = (o as Record<string, unknown> | undefined)?.[key.path[j]!];
     if (o === null || typeof o !== "object" || Array.isArray(o)) break;
     const v = (o as Record<string, unknown>)[key.path[i]!];
-    if (v !== undefined && typeof v === "object" && v !== null && (Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0)) delete (o as Record<string, unknown>)[key.path[i]!];
+    if (
+      v !== undefined &&
+      typeof v === "object" &&
+      v !== null &&
+      (Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0)
+    )
+      delete (o as Record<string, unknown>)[key.path[i]!];
   }
   return copy;
 }

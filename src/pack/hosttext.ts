@@ -29,7 +29,10 @@ export function unsafeHostText(text: string): { index: number; what: string } | 
   const c = BAD_CHAR.exec(text);
   if (c && (!best || c.index < best.index)) {
     const ch = c[0].charCodeAt(0);
-    const name = ch === 0x0d ? "a carriage return not followed by a line feed" : `the control character U+${ch.toString(16).toUpperCase().padStart(4, "0")}`;
+    const name =
+      ch === 0x0d
+        ? "a carriage return not followed by a line feed"
+        : `the control character U+${ch.toString(16).toUpperCase().padStart(4, "0")}`;
     best = { index: c.index, what: name };
   }
   return best;
@@ -41,15 +44,19 @@ function lineColOf(text: string, index: number): { line: number; column: number 
   return { line, column: index - before.lastIndexOf("\n") };
 }
 
-const HINT = "remove it: this text is copied into host files (CLAUDE.md, AGENTS.md, rule files, Skill copies), where a marker or a control character breaks them";
+const HINT =
+  "remove it: this text is copied into host files (CLAUDE.md, AGENTS.md, rule files, Skill copies), where a marker or a control character breaks them";
 
 /**
  * Problems (code `host_text_unsafe`, errors) for the pack texts that reach host
  * files. `skillText`: SKILL.md as read (read here when not given; an unreadable
  * one is left to the Skill's own checks).
  */
-export function hostTextProblems(pack: Pack, skillText?: string, parsed?: { leads: string[]; description: string }): Problem[] {
-  const out: Problem[] = [];
+export function hostTextProblems(
+  pack: Pack,
+  skillText?: string,
+  parsed?: { leads: string[]; description: string },
+): Problem[] {
   let skill = skillText;
   if (skill === undefined) {
     try {
@@ -58,26 +65,70 @@ export function hostTextProblems(pack: Pack, skillText?: string, parsed?: { lead
       skill = undefined;
     }
   }
-  if (skill !== undefined) {
-    const bad = unsafeHostText(skill);
-    if (bad) out.push({ code: "host_text_unsafe", severity: "error", message: `SKILL.md holds ${bad.what}`, file: display(pack.skillFile), ...lineColOf(skill, bad.index), hint: HINT });
-  }
+  const out = skill !== undefined ? skillProblems(pack, skill) : [];
   // the frontmatter's values as YAML decodes them (an escape such as "\u001b" is the character itself)
-  if (parsed && !out.length) {
-    const fmLine = (key: string) => {
-      const i = (skill ?? "").split(/\r?\n/).findIndex((l) => l.startsWith(`${key}:`));
-      return i >= 0 ? i + 1 : undefined;
-    };
-    const vals: [string, string, string][] = [["description", "description", parsed.description], ...parsed.leads.map((l, i): [string, string, string] => ["leads", `leads[${i}]`, l])];
-    for (const [key, path, v] of vals) {
-      const bad = unsafeHostText(v);
-      if (bad) out.push({ code: "host_text_unsafe", severity: "error", message: `the Skill's ${path} holds ${bad.what}`, file: display(pack.skillFile), line: fmLine(key), path, hint: HINT });
-    }
+  if (parsed && !out.length) out.push(...frontmatterProblems(pack, skill, parsed));
+  out.push(...surfaceProblems(pack));
+  return out;
+}
+
+/** SKILL.md as a whole: a marker or control character anywhere in it. */
+function skillProblems(pack: Pack, skill: string): Problem[] {
+  const bad = unsafeHostText(skill);
+  if (!bad) return [];
+  return [
+    {
+      code: "host_text_unsafe",
+      severity: "error",
+      message: `SKILL.md holds ${bad.what}`,
+      file: display(pack.skillFile),
+      ...lineColOf(skill, bad.index),
+      hint: HINT,
+    },
+  ];
+}
+
+/** The Skill's description and leads as YAML decoded them. */
+function frontmatterProblems(
+  pack: Pack,
+  skill: string | undefined,
+  parsed: { leads: string[]; description: string },
+): Problem[] {
+  const out: Problem[] = [];
+  const fmLine = (key: string) => {
+    const i = (skill ?? "").split(/\r?\n/).findIndex((l) => l.startsWith(`${key}:`));
+    return i >= 0 ? i + 1 : undefined;
+  };
+  const vals: [string, string, string][] = [
+    ["description", "description", parsed.description],
+    ...parsed.leads.map((l, i): [string, string, string] => ["leads", `leads[${i}]`, l]),
+  ];
+  for (const [key, path, v] of vals) {
+    const bad = unsafeHostText(v);
+    if (bad)
+      out.push({
+        code: "host_text_unsafe",
+        severity: "error",
+        message: `the Skill's ${path} holds ${bad.what}`,
+        file: display(pack.skillFile),
+        line: fmLine(key),
+        path,
+        hint: HINT,
+      });
   }
-  const texts: { segs: (string | number)[]; text: string | undefined }[] = [{ segs: ["description"], text: pack.surface.description }];
+  return out;
+}
+
+/** The surface's description and each command's summary/description, placed in the pack file. */
+function surfaceProblems(pack: Pack): Problem[] {
+  const out: Problem[] = [];
+  const texts: { segs: (string | number)[]; text: string | undefined }[] = [
+    { segs: ["description"], text: pack.surface.description },
+  ];
   (pack.surface.commands ?? []).forEach((c, i) => {
     const cmd = c as { summary?: unknown; description?: unknown };
-    for (const k of ["summary", "description"] as const) if (typeof cmd[k] === "string") texts.push({ segs: ["commands", i, k], text: cmd[k] });
+    for (const k of ["summary", "description"] as const)
+      if (typeof cmd[k] === "string") texts.push({ segs: ["commands", i, k], text: cmd[k] });
   });
   let surfaceText: string | undefined;
   for (const t of texts) {
@@ -90,7 +141,16 @@ export function hostTextProblems(pack: Pack, skillText?: string, parsed?: { lead
       /* position unknown */
     }
     const pos = surfaceText !== undefined ? locate(surfaceText, t.segs) : undefined;
-    out.push({ code: "host_text_unsafe", severity: "error", message: `${pathToString(t.segs)} holds ${bad.what}`, file: display(pack.surfaceFile), path: pathToString(t.segs), line: pos?.line, column: pos?.column, hint: HINT });
+    out.push({
+      code: "host_text_unsafe",
+      severity: "error",
+      message: `${pathToString(t.segs)} holds ${bad.what}`,
+      file: display(pack.surfaceFile),
+      path: pathToString(t.segs),
+      line: pos?.line,
+      column: pos?.column,
+      hint: HINT,
+    });
   }
   return out;
 }

@@ -17,7 +17,10 @@ export function readOnlyWordsDropped(lines: string[], fmEnd: number): string[] {
   const changed: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const was = lines[i]!;
-    const l = i <= fmEnd ? was.replace(/; every command is a read\.(?=")/, ".").replace(/ \(read-only\)\.(?=")/, " (read).") : was.replace(/Every command is a read; output is/, "Output is");
+    const l =
+      i <= fmEnd
+        ? was.replace(/; every command is a read\.(?=")/, ".").replace(/ \(read-only\)\.(?=")/, " (read).")
+        : was.replace(/Every command is a read; output is/, "Output is");
     if (l !== was) changed.push(was.trim());
     lines[i] = l;
   }
@@ -31,7 +34,10 @@ export function openapiLead(id: string, title: string, reads: string[], confirms
 }
 
 /** The Skill's line about the Policy: inferred (to review) or reviewed. */
-export const POLICY_LINE = { inferred: "Drafted by `hcpx pack from-openapi`: the Policy is inferred — review it.", reviewed: "Drafted by `hcpx pack from-openapi`; the Policy is reviewed." } as const;
+export const POLICY_LINE = {
+  inferred: "Drafted by `hcpx pack from-openapi`: the Policy is inferred — review it.",
+  reviewed: "Drafted by `hcpx pack from-openapi`; the Policy is reviewed.",
+} as const;
 
 export interface SkillSync {
   text: string;
@@ -39,7 +45,8 @@ export interface SkillSync {
   changes: string[];
 }
 
-const cellOf = (p: { operation: "read" | "write"; confirm?: boolean }) => (p.operation === "write" && p.confirm ? "write, confirm" : p.operation);
+const cellOf = (p: { operation: "read" | "write"; confirm?: boolean }) =>
+  p.operation === "write" && p.confirm ? "write, confirm" : p.operation;
 const escCell = (s: string) => s.replace(/\|/g, "\\|").replace(/\s+/g, " ");
 
 export function syncSkill(text: string, file: string, pack: Pack): SkillSync {
@@ -47,21 +54,7 @@ export function syncSkill(text: string, file: string, pack: Pack): SkillSync {
   const nl = text.includes("\r\n") ? "\r\n" : "\n";
   const lines = text.split(/\r?\n/);
   const changes: string[] = [];
-  const byVerb = new Map(pack.commands.map((c) => [c.verb_key, c]));
-  const seen = new Set<string>();
-  // 1. the read/write cell of each row (only the cell is rewritten: escaped pipes and the other cells stay)
-  for (const row of skill.rows) {
-    const cmd = byVerb.get(row.verb);
-    if (!cmd || seen.has(row.verb)) continue;
-    seen.add(row.verb);
-    const want = cellOf(cmd.policy);
-    const ok = row.cells.length >= 3 && row.operation === cmd.policy.operation && row.confirm === (cmd.policy.operation === "write" && cmd.policy.confirm === true);
-    if (ok) continue;
-    const i = row.line - 1;
-    const raw = lines[i]!;
-    lines[i] = row.cells.length >= 3 ? raw.replace(/\|([^|]*)\|(\s*)$/, `| ${want} |$2`) : `${raw.trimEnd()}${raw.trimEnd().endsWith("|") ? "" : " |"} ${want} |`;
-    changes.push(`${row.verb}: ${row.cells.length >= 3 ? row.cells[row.cells.length - 1] || "(empty)" : "(no cell)"} → ${want}`);
-  }
+  const seen = syncCells(lines, skill, pack, changes);
   // 2. a row for each command without one
   const missing = pack.commands.filter((c) => !seen.has(c.verb_key));
   if (missing.length) {
@@ -78,30 +71,74 @@ export function syncSkill(text: string, file: string, pack: Pack): SkillSync {
     const fmEnd = lines.findIndex((l, i) => i > 0 && /^---\s*$/.test(l));
     if (readOnlyWordsDropped(lines, fmEnd).length) changes.push("the words saying every command is a read are dropped");
   }
-  // 4. a drafted pack's lead and its line about the Policy (as `pack from-openapi` wrote them: the line says so)
+  syncDrafted(lines, skill, pack, changes);
+  return { text: changes.length ? lines.join(nl) : text, changes };
+}
+
+/** 1. the read/write cell of each row (only the cell is rewritten: escaped pipes and the other cells stay); returns the verbs that have a row. */
+function syncCells(lines: string[], skill: ReturnType<typeof parseSkill>, pack: Pack, changes: string[]): Set<string> {
+  const byVerb = new Map(pack.commands.map((c) => [c.verb_key, c]));
+  const seen = new Set<string>();
+  for (const row of skill.rows) {
+    const cmd = byVerb.get(row.verb);
+    if (!cmd || seen.has(row.verb)) continue;
+    seen.add(row.verb);
+    const want = cellOf(cmd.policy);
+    const ok =
+      row.cells.length >= 3 &&
+      row.operation === cmd.policy.operation &&
+      row.confirm === (cmd.policy.operation === "write" && cmd.policy.confirm === true);
+    if (ok) continue;
+    const i = row.line - 1;
+    const raw = lines[i]!;
+    lines[i] =
+      row.cells.length >= 3
+        ? raw.replace(/\|([^|]*)\|(\s*)$/, `| ${want} |$2`)
+        : `${raw.trimEnd()}${raw.trimEnd().endsWith("|") ? "" : " |"} ${want} |`;
+    changes.push(
+      `${row.verb}: ${row.cells.length >= 3 ? row.cells[row.cells.length - 1] || "(empty)" : "(no cell)"} → ${want}`,
+    );
+  }
+  return seen;
+}
+
+/** 4. a drafted pack's lead and its line about the Policy (as `pack from-openapi` wrote them: the line says so). */
+function syncDrafted(lines: string[], skill: ReturnType<typeof parseSkill>, pack: Pack, changes: string[]): void {
   const fmEnd = lines.findIndex((l, i) => i > 0 && /^---\s*$/.test(l));
   if (lines.some((l, i) => i > fmEnd && (l === POLICY_LINE.inferred || l === POLICY_LINE.reviewed))) {
     const reads = pack.commands.filter((c) => c.policy.operation === "read").map((c) => c.verb_key);
-    const confirms = pack.commands.filter((c) => c.policy.operation === "write" && c.policy.confirm).map((c) => c.verb_key);
+    const confirms = pack.commands
+      .filter((c) => c.policy.operation === "write" && c.policy.confirm)
+      .map((c) => c.verb_key);
     for (const lead of skill.leads) {
       if (!lead.startsWith(`${pack.id}: `)) continue;
       const cut = lead.search(/; (reads|needs confirm): /);
-      const title = (cut >= 0 ? lead.slice(pack.id.length + 2, cut) : lead.slice(pack.id.length + 2).replace(/[.…]$/, "")).trim();
+      const title = (
+        cut >= 0 ? lead.slice(pack.id.length + 2, cut) : lead.slice(pack.id.length + 2).replace(/[.…]$/, "")
+      ).trim();
       if (!title) continue;
       const next = openapiLead(pack.id, title, reads, confirms);
       if (next === lead) continue;
-      const at = lines.findIndex((l, i) => i < fmEnd && /^\s*-\s/.test(l) && (l.trim() === `- ${JSON.stringify(lead)}` || l.trim() === `- ${lead}`));
+      const at = lines.findIndex(
+        (l, i) =>
+          i < fmEnd && /^\s*-\s/.test(l) && (l.trim() === `- ${JSON.stringify(lead)}` || l.trim() === `- ${lead}`),
+      );
       if (at < 0) continue;
       lines[at] = `${/^\s*/.exec(lines[at]!)![0]}- ${JSON.stringify(next)}`;
       changes.push(`lead: ${next}`);
     }
     const inferred = pack.policyInferred || pack.commands.some((c) => c.policy.inferred);
-    const [from, to] = inferred ? [POLICY_LINE.reviewed, POLICY_LINE.inferred] : [POLICY_LINE.inferred, POLICY_LINE.reviewed];
+    const [from, to] = inferred
+      ? [POLICY_LINE.reviewed, POLICY_LINE.inferred]
+      : [POLICY_LINE.inferred, POLICY_LINE.reviewed];
     const at = lines.findIndex((l, i) => i > fmEnd && l === from);
     if (at >= 0) {
       lines[at] = to;
-      changes.push(inferred ? "the Policy is inferred (rows still marked inferred)" : "the Policy is reviewed (no inferred marks left)");
+      changes.push(
+        inferred
+          ? "the Policy is inferred (rows still marked inferred)"
+          : "the Policy is reviewed (no inferred marks left)",
+      );
     }
   }
-  return { text: changes.length ? lines.join(nl) : text, changes };
 }

@@ -1,3 +1,4 @@
+// size: the one write door; every raw write primitive lives in this file on purpose (test/arch/door.test.ts allows them nowhere else), 27 lines over
 // The one write door. Every file or directory hcpx creates, replaces, renames
 // or deletes — in the project, in $HOME, in a cache, in a scratch folder —
 // goes through this module (with src/util/atomic.ts, the temp-file-and-rename
@@ -17,7 +18,23 @@
 //   (stagingDir, swapDir); a tree is deleted only after its path passed the
 //   guard, and a symlink is never followed by a delete.
 // node:fs and node:path only: exec's start path loads it (caches).
-import { closeSync, constants, fchmodSync, fstatSync, linkSync, lstatSync, mkdirSync, mkdtempSync, openSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { HcpxError } from "./errors";
 import { display } from "./paths";
@@ -67,7 +84,13 @@ export function mkdirs(base: Base | string, dir: string, show?: string, mode?: n
       if (dirname(d) === d) break;
       continue;
     }
-    if (!st.isDirectory()) throw new HcpxError({ code: "not_a_directory", message: `${display(d)} is not a directory`, file: show ?? display(dir), hint: "move that file away; hcpx does not replace files it does not own" });
+    if (!st.isDirectory())
+      throw new HcpxError({
+        code: "not_a_directory",
+        message: `${display(d)} is not a directory`,
+        file: show ?? display(dir),
+        hint: "move that file away; hcpx does not replace files it does not own",
+      });
     break;
   }
   for (const d of missing) {
@@ -75,7 +98,13 @@ export function mkdirs(base: Base | string, dir: string, show?: string, mode?: n
       mkdirSync(d, mode);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-      if (!lstatSync(d).isDirectory()) throw new HcpxError({ code: "not_a_directory", message: `${display(d)} is not a directory`, file: show ?? display(dir), hint: "move that file away" });
+      if (!lstatSync(d).isDirectory())
+        throw new HcpxError({
+          code: "not_a_directory",
+          message: `${display(d)} is not a directory`,
+          file: show ?? display(dir),
+          hint: "move that file away",
+        });
     }
   }
   return real;
@@ -147,7 +176,8 @@ export function writeFiles(base: Base | string, files: readonly PlannedWrite[]):
         const code = (e as NodeJS.ErrnoException).code;
         if (code === "ENOENT") t.created = true;
         // a file system without hard links: the old bytes are kept in memory instead
-        else if (code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP" || code === "EMLINK") t.old = readBytes(t.real, display(t.real), 1024 * 1024 * 1024);
+        else if (code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP" || code === "EMLINK")
+          t.old = readBytes(t.real, display(t.real), 1024 * 1024 * 1024);
         else throw e;
       }
       renameSync(t.tmp, t.real);
@@ -188,26 +218,62 @@ export interface AppendOpts {
  * write() with O_APPEND, so records appended by several processes at once
  * never interleave. Returns the file's size after the write.
  */
-export function appendRecord(base: Base | string, abs: string, data: string | Uint8Array, opts: AppendOpts = {}): number {
+export function appendRecord(
+  base: Base | string,
+  abs: string,
+  data: string | Uint8Array,
+  opts: AppendOpts = {},
+): number {
   const real = guardParent(base, abs, opts.show);
   mkdirs(base, dirname(real), opts.show, opts.dirMode);
   const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
   let fd: number;
   try {
-    fd = openSync(real, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0), opts.mode ?? 0o600);
+    fd = openSync(
+      real,
+      constants.O_WRONLY |
+        constants.O_APPEND |
+        constants.O_CREAT |
+        (constants.O_NOFOLLOW ?? 0) |
+        (constants.O_NONBLOCK ?? 0),
+      opts.mode ?? 0o600,
+    );
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ELOOP") throw new HcpxError({ code: "symlink_refused", message: "is a symbolic link, expected the log file itself", file: opts.show ?? display(abs), hint: "remove the link; hcpx appends only to its own file" });
+    if ((e as NodeJS.ErrnoException).code === "ELOOP")
+      throw new HcpxError({
+        code: "symlink_refused",
+        message: "is a symbolic link, expected the log file itself",
+        file: opts.show ?? display(abs),
+        hint: "remove the link; hcpx appends only to its own file",
+      });
     throw named(e, abs);
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new HcpxError({ code: "not_a_file", message: "is not a regular file", file: opts.show ?? display(abs), hint: "move it away; hcpx appends only to its own file" });
-    if (typeof process.getuid === "function" && st.uid !== process.getuid()) throw new HcpxError({ code: "foreign_file", message: "is not this user's own file", file: opts.show ?? display(abs), hint: "hcpx appends only to a file it made: move it away" });
+    if (!st.isFile())
+      throw new HcpxError({
+        code: "not_a_file",
+        message: "is not a regular file",
+        file: opts.show ?? display(abs),
+        hint: "move it away; hcpx appends only to its own file",
+      });
+    if (typeof process.getuid === "function" && st.uid !== process.getuid())
+      throw new HcpxError({
+        code: "foreign_file",
+        message: "is not this user's own file",
+        file: opts.show ?? display(abs),
+        hint: "hcpx appends only to a file it made: move it away",
+      });
     if (opts.mode !== undefined && (st.mode & 0o7777) !== opts.mode) fchmodSync(fd, opts.mode);
     const n = writeSync(fd, bytes, 0, bytes.length);
     // a regular file's write is whole or fails (a full disk): a short one is reported, never continued
     // by a second write that another process's record could split
-    if (n !== bytes.length) throw new HcpxError({ code: "io_error", message: `wrote ${n} of ${bytes.length} bytes (disk full?)`, file: opts.show ?? display(abs) });
+    if (n !== bytes.length)
+      throw new HcpxError({
+        code: "io_error",
+        message: `wrote ${n} of ${bytes.length} bytes (disk full?)`,
+        file: opts.show ?? display(abs),
+      });
     return fstatSync(fd).size;
   } finally {
     closeSync(fd);
@@ -266,14 +332,21 @@ export function removeEmptyDir(base: Base | string, dir: string): boolean {
 export function removeTree(base: Base | string, abs: string, show?: string): void {
   const b = baseOf(base);
   const real = guard(b, abs, show);
-  if (real === guard(b, b.dir)) throw new HcpxError({ code: "outside_base", message: "is the base directory itself, not a folder below it", file: show ?? display(abs), hint: "hcpx removes only folders it made below the project" });
+  if (real === guard(b, b.dir))
+    throw new HcpxError({
+      code: "outside_base",
+      message: "is the base directory itself, not a folder below it",
+      file: show ?? display(abs),
+      hint: "hcpx removes only folders it made below the project",
+    });
   let st;
   try {
     st = lstatSync(real);
   } catch {
     return;
   }
-  if (st.isSymbolicLink()) unlinkSync(real); // a link that stays inside: the link goes, not its target
+  if (st.isSymbolicLink())
+    unlinkSync(real); // a link that stays inside: the link goes, not its target
   else rmSync(real, { recursive: true, force: true });
 }
 
@@ -323,7 +396,8 @@ export function scratchDir(prefix: string): string {
 /** Remove a folder made by scratchDir (its own base: nothing outside it is touched). */
 export function removeScratch(dir: string): void {
   const { tmpdir } = process.getBuiltinModule("node:os") as typeof import("node:os");
-  if (dirname(dir) !== tmpdir() || !basename(dir).startsWith("hcpx-")) throw new Error(`removeScratch: ${dir} is not a scratch folder made by scratchDir`);
+  if (dirname(dir) !== tmpdir() || !basename(dir).startsWith("hcpx-"))
+    throw new Error(`removeScratch: ${dir} is not a scratch folder made by scratchDir`);
   rmSync(dir, { recursive: true, force: true });
 }
 
@@ -337,7 +411,8 @@ function unlinkQuiet(file: string, rethrow = false): void {
 
 /** Name the file being written on an errno error (a temp file's name means nothing to a user): src/util/ioerror.ts reports it. */
 function named(e: unknown, file: string | undefined): unknown {
-  if (file && e && typeof e === "object" && typeof (e as NodeJS.ErrnoException).code === "string") (e as NodeJS.ErrnoException).path = file;
+  if (file && e && typeof e === "object" && typeof (e as NodeJS.ErrnoException).code === "string")
+    (e as NodeJS.ErrnoException).path = file;
   return e;
 }
 

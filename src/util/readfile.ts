@@ -6,7 +6,7 @@
 // (/dev/zero). The open is O_NONBLOCK, so opening a FIFO returns at once; the
 // fstat of the open descriptor then decides (no race between a stat and the
 // open). On the exec path: node:fs only.
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { HcpxError } from "./errors";
 import { walkInside } from "./walk";
 
@@ -33,7 +33,13 @@ export const CAPS = {
 const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
-function kindOf(st: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+function kindOf(st: {
+  isDirectory(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+}): string {
   if (st.isDirectory()) return "a directory";
   if (st.isFIFO()) return "a FIFO (named pipe)";
   if (st.isSocket()) return "a socket";
@@ -89,7 +95,13 @@ export interface ReadOpts {
  * changes whenever its content does: the kernel sets ctime on every write, and
  * nobody can set it back (src/pack/validcache.ts keys on it).
  */
-export function readTextFile(file: string, shown: string, maxBytes: number, identity?: { id?: string }, opts?: ReadOpts): string {
+export function readTextFile(
+  file: string,
+  shown: string,
+  maxBytes: number,
+  identity?: { id?: string },
+  opts?: ReadOpts,
+): string {
   return readBytes(file, shown, maxBytes, identity ? { ...opts, identity } : opts).toString("utf8");
 }
 
@@ -105,51 +117,99 @@ export function readTextIfExists(file: string, shown: string, maxBytes: number, 
 
 /** The bytes of a regular file, bounded: the one reader behind readTextFile (see there). */
 export function readBytes(file: string, shown: string, maxBytes: number, opts?: ReadOpts): Buffer {
-  const identity = opts?.identity;
   if (opts?.base !== undefined) {
     const w = walkInside(file, opts.base, opts.baseLabel);
     if (!("real" in w)) throw new HcpxError({ ...w.problem, file: shown });
   }
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | O_NONBLOCK | (opts?.noFollow ? O_NOFOLLOW : 0));
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ELOOP" && opts?.noFollow) throw new HcpxError({ code: "symlink_refused", message: "is a symbolic link, expected a regular file", file: shown, hint: "hcpx does not read this file through a link: remove the link" });
-    throw new HcpxError({ code: code === "ENOENT" ? "missing_file" : code === "ENXIO" ? "not_a_file" : "unreadable_file", message: errnoWords(code), file: shown });
-  }
+  const fd = openToRead(file, shown, opts?.noFollow === true);
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new HcpxError({ code: "not_a_file", message: `is ${kindOf(st)}, expected a regular file`, file: shown, hint: "replace it with the file itself" });
-    if (opts?.ownerOnly && ((typeof process.getuid === "function" && st.uid !== process.getuid()) || (st.mode & 0o022) !== 0)) {
-      throw new HcpxError({ code: "foreign_file", message: "is not this user's own file (another owner, or writable by others)", file: shown, hint: "hcpx trusts a cache only when it wrote it: delete the file" });
-    }
-    if (st.size > maxBytes) throw new HcpxError({ code: "file_too_large", message: `is ${st.size} bytes, more than the ${maxBytes} bytes hcpx reads from such a file`, file: shown, hint: "this is not a file hcpx wrote or expects; check what is at this path" });
-    if (identity) {
+    checkOpened(st, shown, maxBytes, opts);
+    if (opts?.identity) {
       // taken before the read: a write during the read changes the file's ctime, so the text
       // read is never filed under an identity the file has after it
       const b = fstatSync(fd, { bigint: true });
-      identity.id = `${b.dev}:${b.ino}:${b.size}:${b.mtimeNs}:${b.ctimeNs}`;
+      opts.identity.id = `${b.dev}:${b.ino}:${b.size}:${b.mtimeNs}:${b.ctimeNs}`;
     }
-    // Read until EOF, but never more than the cap + 1 (a file that grows while being read is still bounded).
-    const chunks: Buffer[] = [];
-    let n = 0;
-    for (;;) {
-      const buf = Buffer.allocUnsafe(Math.min(Math.max(st.size - n, 0) + 1, maxBytes + 1 - n, 1024 * 1024) || 1);
-      let got: number;
-      try {
-        got = readSync(fd, buf, 0, buf.length, null);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        throw new HcpxError({ code: "unreadable_file", message: errnoWords(code), file: shown });
-      }
-      if (got === 0) break;
-      chunks.push(got === buf.length ? buf : buf.subarray(0, got));
-      n += got;
-      if (n > maxBytes) throw new HcpxError({ code: "file_too_large", message: `is more than the ${maxBytes} bytes hcpx reads from such a file`, file: shown, hint: "this is not a file hcpx wrote or expects; check what is at this path" });
-    }
-    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, n);
+    return readToEnd(fd, st.size, shown, maxBytes);
   } finally {
     closeSync(fd);
   }
+}
+
+/** open(2) for reading, never blocking on a FIFO; with noFollow a link is refused. */
+function openToRead(file: string, shown: string, noFollow: boolean): number {
+  try {
+    return openSync(file, constants.O_RDONLY | O_NONBLOCK | (noFollow ? O_NOFOLLOW : 0));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ELOOP" && noFollow)
+      throw new HcpxError({
+        code: "symlink_refused",
+        message: "is a symbolic link, expected a regular file",
+        file: shown,
+        hint: "hcpx does not read this file through a link: remove the link",
+      });
+    throw new HcpxError({
+      code: code === "ENOENT" ? "missing_file" : code === "ENXIO" ? "not_a_file" : "unreadable_file",
+      message: errnoWords(code),
+      file: shown,
+    });
+  }
+}
+
+/** What was opened is a regular file of bounded size (and, ownerOnly, this user's own and not writable by others). */
+function checkOpened(st: Stats, shown: string, maxBytes: number, opts: ReadOpts | undefined): void {
+  if (!st.isFile())
+    throw new HcpxError({
+      code: "not_a_file",
+      message: `is ${kindOf(st)}, expected a regular file`,
+      file: shown,
+      hint: "replace it with the file itself",
+    });
+  if (
+    opts?.ownerOnly &&
+    ((typeof process.getuid === "function" && st.uid !== process.getuid()) || (st.mode & 0o022) !== 0)
+  ) {
+    throw new HcpxError({
+      code: "foreign_file",
+      message: "is not this user's own file (another owner, or writable by others)",
+      file: shown,
+      hint: "hcpx trusts a cache only when it wrote it: delete the file",
+    });
+  }
+  if (st.size > maxBytes)
+    throw new HcpxError({
+      code: "file_too_large",
+      message: `is ${st.size} bytes, more than the ${maxBytes} bytes hcpx reads from such a file`,
+      file: shown,
+      hint: "this is not a file hcpx wrote or expects; check what is at this path",
+    });
+}
+
+/** Read until EOF, but never more than the cap + 1 (a file that grows while being read is still bounded). */
+function readToEnd(fd: number, size: number, shown: string, maxBytes: number): Buffer {
+  const chunks: Buffer[] = [];
+  let n = 0;
+  for (;;) {
+    const buf = Buffer.allocUnsafe(Math.min(Math.max(size - n, 0) + 1, maxBytes + 1 - n, 1024 * 1024) || 1);
+    let got: number;
+    try {
+      got = readSync(fd, buf, 0, buf.length, null);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new HcpxError({ code: "unreadable_file", message: errnoWords(code), file: shown });
+    }
+    if (got === 0) break;
+    chunks.push(got === buf.length ? buf : buf.subarray(0, got));
+    n += got;
+    if (n > maxBytes)
+      throw new HcpxError({
+        code: "file_too_large",
+        message: `is more than the ${maxBytes} bytes hcpx reads from such a file`,
+        file: shown,
+        hint: "this is not a file hcpx wrote or expects; check what is at this path",
+      });
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, n);
 }

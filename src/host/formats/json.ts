@@ -14,7 +14,10 @@ import type { CommandClass, FormatHandler, KeyedFormat, RemoveContext, TargetCon
 
 type Doc = Node | undefined;
 
-const rulesOf = (t: Target): JsonRules => ({ comments: t.format === "jsonc", trailingCommas: t.format === "jsonc" && t.trailingCommas !== false });
+const rulesOf = (t: Target): JsonRules => ({
+  comments: t.format === "jsonc",
+  trailingCommas: t.format === "jsonc" && t.trailingCommas !== false,
+});
 const initialText = (t: Target) => (t.initial ? JSON.stringify(t.initial, null, 2) + "\n" : "");
 
 /** Parse what is on disk for a removal: comments and trailing commas accepted (hcpx only takes its part out). */
@@ -22,7 +25,14 @@ export function lenientJson(text: string, show: string): Doc {
   if (text.trim() === "") return undefined;
   const errors: ParseError[] = [];
   const tree = parseTree(unBom(text), errors, { allowTrailingComma: true, allowEmptyContent: true });
-  if (errors.length) throw new HcpxError({ code: "bad_json", message: "cannot parse JSON", file: show, ...lineCol(text, errors[0]!.offset), hint: "fix the syntax; hcpx leaves a file it cannot parse untouched" });
+  if (errors.length)
+    throw new HcpxError({
+      code: "bad_json",
+      message: "cannot parse JSON",
+      file: show,
+      ...lineCol(text, errors[0]!.offset),
+      hint: "fix the syntax; hcpx leaves a file it cannot parse untouched",
+    });
   registerTree(tree, text, show);
   return tree;
 }
@@ -38,10 +48,19 @@ function onlyChain(n: Node | undefined, rest: string[]): boolean {
 /** What a json file is after hcpx's part is taken out: gone (only `{}` or the host's skeleton left in a file hcpx created), the whitespace it had before, or the text. */
 function jsonLeft(next: string, e: LedgerEntry, f: VFile, ctx: RemoveContext): string | null {
   const after = lenientJson(next, f.show);
-  const emptied = after !== undefined && after.type === "object" && (after.children ?? []).length === 0 && next.replace(/^\ufeff/, "").trim() === "{}";
+  const emptied =
+    after !== undefined &&
+    after.type === "object" &&
+    (after.children ?? []).length === 0 &&
+    next.replace(/^\ufeff/, "").trim() === "{}";
   // only the host's skeleton left (ours, or the host added it to the file we created); getNodeValue makes null-prototype objects
   const initial = ctx.initialOf(e.path);
-  const skeleton = !emptied && e.created && initial !== undefined && after !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(getNodeValue(after))), initial);
+  const skeleton =
+    !emptied &&
+    e.created &&
+    initial !== undefined &&
+    after !== undefined &&
+    isDeepStrictEqual(JSON.parse(JSON.stringify(getNodeValue(after))), initial);
   return (emptied || skeleton) && e.created ? null : emptied && e.blank !== undefined ? e.blank : next;
 }
 
@@ -60,19 +79,36 @@ export const jsonDoc: KeyedFormat<Doc> = {
     // the host must be able to read what we write
     parseJsonFor(r.text, f.show, rulesOf(t), hostName);
     const blank = f.orig.kind === "file" && !doc ? text : undefined;
-    return { text: r.text, undo: { ...(blank !== undefined ? { blank } : {}), insertedAt: r.insert?.insertedAt ?? key, emptyInner: r.insert?.emptyInner } };
+    return {
+      text: r.text,
+      undo: {
+        ...(blank !== undefined ? { blank } : {}),
+        insertedAt: r.insert?.insertedAt ?? key,
+        emptyInner: r.insert?.emptyInner,
+      },
+    };
   },
-  carry: (prev, key) => (prev ? { created: prev.created, blank: prev.blank, insertedAt: prev.insertedAt, emptyInner: prev.emptyInner } : { insertedAt: key }),
+  carry: (prev, key) =>
+    prev
+      ? { created: prev.created, blank: prev.blank, insertedAt: prev.insertedAt, emptyInner: prev.emptyInner }
+      : { insertedAt: key },
   readBack: lenientJson,
   remove(text, tree, e, f, ctx) {
     // comments the ledger says were in the object before: restored only when they are in the file now
     if (e.emptyInner?.trim() && !text.includes(e.emptyInner.trim())) {
-      ctx.conflicts.push({ code: "changed_since_adopt", message: `the entry \`${e.key!.join(".")}\`: the comments hcpx recorded around it are not in the file; left in place`, file: f.show, hint: "remove the entry by hand", severity: "warning" });
+      ctx.conflicts.push({
+        code: "changed_since_adopt",
+        message: `the entry \`${e.key!.join(".")}\`: the comments hcpx recorded around it are not in the file; left in place`,
+        file: f.show,
+        hint: "remove the entry by hand",
+        severity: "warning",
+      });
       return "kept";
     }
     const at = e.insertedAt ?? e.key!;
     let next: string;
-    if (at.length < e.key!.length && onlyChain(nodeAt(tree, at), e.key!.slice(at.length))) next = removeJson(text, tree, at, e.emptyInner);
+    if (at.length < e.key!.length && onlyChain(nodeAt(tree, at), e.key!.slice(at.length)))
+      next = removeJson(text, tree, at, e.emptyInner);
     else next = removeJson(text, tree, e.key!, at.length === e.key!.length ? e.emptyInner : undefined);
     return jsonLeft(next, e, f, ctx);
   },
@@ -95,8 +131,90 @@ function expandMembers(spec: NonNullable<Target["members"]>, classes: CommandCla
 /** The highest ancestor of `keyPath` that the file did not have before this run (what a removal may take out again). */
 function highestMissing(f: VFile, keyPath: string[]): string[] {
   const orig = f.orig.kind === "file" ? lenientJson(f.orig.text, f.show) : undefined;
-  for (let i = 1; i <= keyPath.length; i++) if (valueAt(orig, keyPath.slice(0, i)) === undefined) return keyPath.slice(0, i);
+  for (let i = 1; i <= keyPath.length; i++)
+    if (valueAt(orig, keyPath.slice(0, i)) === undefined) return keyPath.slice(0, i);
   return keyPath;
+}
+
+/** Where a rules merge happens, for its errors. */
+interface RulesAt {
+  keyPath: string[];
+  show: string;
+  where: () => { line?: number; column?: number };
+  /** the keys hcpx recorded last time (what is ours) */
+  before: Set<string>;
+  /** the host's name, for hints */
+  host: string;
+}
+
+/** hcpx's rules into the person's list: theirs stay where they are, ours follow (`items`). */
+function mergeItems(
+  items: NonNullable<Target["items"]>,
+  have: unknown,
+  at: RulesAt,
+  ctx: TargetContext,
+): { next: unknown; ours: string[] } {
+  if (have !== undefined && !Array.isArray(have))
+    throw new HcpxError({
+      code: "not_a_list",
+      message: `\`${at.keyPath.join(".")}\` is not a list; hcpx adds its permission rules to that list`,
+      file: at.show,
+      ...at.where(),
+      hint: `make it a list (${at.host}'s format), or leave this host out`,
+    });
+  // rules are strings or objects: compared by itemKey (an object rule by its canonical JSON)
+  const want = expandItems(items, ctx.classes);
+  const current = (have as unknown[] | undefined) ?? [];
+  const theirs = new Set(
+    current
+      .filter((x) => !isOurs(x, at.before))
+      .map(itemKey)
+      .filter((k): k is string => k !== undefined),
+  );
+  const wanted = new Set(want.map((w) => itemKey(w)!));
+  const kept = current.filter((x) => !(isOurs(x, at.before) && !isOurs(x, wanted)));
+  const inKept = new Set(kept.map(itemKey).filter((k): k is string => k !== undefined));
+  for (const w of want) {
+    const k = itemKey(w)!;
+    if (inKept.has(k)) continue;
+    inKept.add(k);
+    kept.push(w);
+  }
+  return { next: kept, ours: want.map((w) => itemKey(w)!).filter((k) => !theirs.has(k)) };
+}
+
+/** hcpx's rules into the person's object of rules (`members`); a rule of theirs that differs is refused unless --force. */
+function mergeMembers(
+  m: NonNullable<Target["members"]>,
+  have: unknown,
+  at: RulesAt,
+  ctx: TargetContext,
+): { next: unknown; ours: string[] } {
+  if (have !== undefined && (have === null || typeof have !== "object" || Array.isArray(have)))
+    throw new HcpxError({
+      code: "not_an_object",
+      message: `\`${at.keyPath.join(".")}\` is not an object of rules; hcpx adds its permission rules there`,
+      file: at.show,
+      ...at.where(),
+      hint: `make it an object (${at.host}'s format), or leave this host out`,
+    });
+  const want = expandMembers(m, ctx.classes);
+  const current = { ...((have as Record<string, unknown> | undefined) ?? {}) };
+  const theirs = new Set(Object.keys(current).filter((k) => !at.before.has(k)));
+  for (const k of at.before) if (!(k in want) && !theirs.has(k)) delete current[k];
+  for (const [k, v] of Object.entries(want)) {
+    if (theirs.has(k) && current[k] !== v && !ctx.force) {
+      throw new HcpxError({
+        code: "not_ours",
+        message: `a rule \`${at.keyPath.join(".")}.${k}\` already exists (${JSON.stringify(current[k])}) and was not written by hcpx`,
+        file: at.show,
+        ...at.where(),
+        hint: `hcpx would set it to ${JSON.stringify(v)}: remove your rule, or rerun with --force to replace it`,
+      });
+    }
+    current[k] = v;
+  }
+  return { next: current, ours: Object.keys(want).filter((k) => !theirs.has(k) || ctx.force) };
 }
 
 /**
@@ -119,51 +237,28 @@ function planRules(t: Target, abs: string, ctx: TargetContext): LedgerEntry | un
   // (an `approval` list is created with --approve: the person asked for it)
   if (t.ifPresent && have === undefined && !(t.approval && ctx.approve)) return undefined;
   const where = () => jsonDoc.where(tree, keyPath, text);
-  let next: unknown;
-  let ours: string[];
-  if (t.items) {
-    if (have !== undefined && !Array.isArray(have)) throw new HcpxError({ code: "not_a_list", message: `\`${keyPath.join(".")}\` is not a list; hcpx adds its permission rules to that list`, file: f.show, ...where(), hint: `make it a list (${ctx.desc.name}'s format), or leave this host out` });
-    // rules are strings or objects: compared by itemKey (an object rule by its canonical JSON)
-    const want = expandItems(t.items, ctx.classes);
-    const current = (have as unknown[] | undefined) ?? [];
-    const theirs = new Set(current.filter((x) => !isOurs(x, before)).map(itemKey).filter((k): k is string => k !== undefined));
-    const wanted = new Set(want.map((w) => itemKey(w)!));
-    const kept = current.filter((x) => !(isOurs(x, before) && !isOurs(x, wanted)));
-    const inKept = new Set(kept.map(itemKey).filter((k): k is string => k !== undefined));
-    for (const w of want) {
-      const k = itemKey(w)!;
-      if (inKept.has(k)) continue;
-      inKept.add(k);
-      kept.push(w);
-    }
-    next = kept;
-    ours = want.map((w) => itemKey(w)!).filter((k) => !theirs.has(k));
-  } else {
-    const m = t.members!;
-    if (have !== undefined && (have === null || typeof have !== "object" || Array.isArray(have))) throw new HcpxError({ code: "not_an_object", message: `\`${keyPath.join(".")}\` is not an object of rules; hcpx adds its permission rules there`, file: f.show, ...where(), hint: `make it an object (${ctx.desc.name}'s format), or leave this host out` });
-    const want = expandMembers(m, ctx.classes);
-    const current = { ...((have as Record<string, unknown> | undefined) ?? {}) };
-    const theirs = new Set(Object.keys(current).filter((k) => !before.has(k)));
-    for (const k of before) if (!(k in want) && !theirs.has(k)) delete current[k];
-    for (const [k, v] of Object.entries(want)) {
-      if (theirs.has(k) && current[k] !== v && !ctx.force) {
-        throw new HcpxError({ code: "not_ours", message: `a rule \`${keyPath.join(".")}.${k}\` already exists (${JSON.stringify(current[k])}) and was not written by hcpx`, file: f.show, ...where(), hint: `hcpx would set it to ${JSON.stringify(v)}: remove your rule, or rerun with --force to replace it` });
-      }
-      current[k] = v;
-    }
-    next = current;
-    ours = Object.keys(want).filter((k) => !theirs.has(k) || ctx.force);
-  }
-  const entry: LedgerEntry = { ...base, sha256: sha256(JSON.stringify(ours)), items: ours, created: prev ? prev.created : f.orig.kind === "absent" };
+  const at = { keyPath, show: f.show, where, before, host: ctx.desc.name };
+  const { next, ours } = t.items ? mergeItems(t.items, have, at, ctx) : mergeMembers(t.members!, have, at, ctx);
+  const entry: LedgerEntry = {
+    ...base,
+    sha256: sha256(JSON.stringify(ours)),
+    items: ours,
+    created: prev ? prev.created : f.orig.kind === "absent",
+  };
   // a whitespace-only file before hcpx: a removal that empties it gives that text back
-  const blank = prev ? prev.blank : f.orig.kind === "file" && f.orig.text.replace(/^\ufeff/, "").trim() === "" ? f.orig.text : undefined;
+  const blank = prev
+    ? prev.blank
+    : f.orig.kind === "file" && f.orig.text.replace(/^\ufeff/, "").trim() === ""
+      ? f.orig.text
+      : undefined;
   if (blank !== undefined) entry.blank = blank;
   // the person's list as they wrote it, so that --remove gives it back byte for byte
   const n = nodeAt(tree, keyPath);
   const original = prev ? prev.original : n ? text.slice(n.offset, n.offset + n.length) : undefined;
   if (original !== undefined) entry.original = original;
   // no rule to add and no list there: nothing is written (no empty `ask: []`)
-  const nothing = have === undefined && (Array.isArray(next) ? next.length === 0 : Object.keys(next as object).length === 0);
+  const nothing =
+    have === undefined && (Array.isArray(next) ? next.length === 0 : Object.keys(next as object).length === 0);
   if (!nothing && JSON.stringify(next) !== JSON.stringify(have)) {
     const r = setJson(text, tree, keyPath, next, f.show);
     parseJsonFor(r.text, f.show, rules, ctx.desc.name);
@@ -201,7 +296,11 @@ function withoutItems(text: string, tree: Doc, e: LedgerEntry, ours: Set<string>
     // what is left is exactly what the person had: their text, byte for byte
     const n = nodeAt(tree, key)!;
     const was = lenientJson(e.original, show);
-    if (was !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(getNodeValue(was))), JSON.parse(JSON.stringify(rest)))) return text.slice(0, n.offset) + e.original + text.slice(n.offset + n.length);
+    if (
+      was !== undefined &&
+      isDeepStrictEqual(JSON.parse(JSON.stringify(getNodeValue(was))), JSON.parse(JSON.stringify(rest)))
+    )
+      return text.slice(0, n.offset) + e.original + text.slice(n.offset + n.length);
   }
   if (!empty || !e.insertedAt) return setJson(text, tree, key, rest, show).text;
   let next = removeJson(text, tree, key);
@@ -217,7 +316,10 @@ function withoutItems(text: string, tree: Doc, e: LedgerEntry, ours: Set<string>
 export const jsonFormat: FormatHandler = {
   doc: jsonDoc,
   kinds: ["json", "json-items"],
-  fits: (e, t, paths) => e.kind === (t.items || t.members ? "json-items" : "json") && paths.includes(e.path) && isDeepStrictEqual(e.key, t.key),
+  fits: (e, t, paths) =>
+    e.kind === (t.items || t.members ? "json-items" : "json") &&
+    paths.includes(e.path) &&
+    isDeepStrictEqual(e.key, t.key),
   async plan(t, abs, ctx) {
     if (!(t.items || t.members)) return [planKeyedEntry(jsonDoc, t, abs, ctx)];
     const e = planRules(t, abs, ctx);
@@ -229,7 +331,11 @@ export const jsonFormat: FormatHandler = {
     // sets an entry's own list again, and keeps every rule of the person's in a rules list)
     const texts = [f.orig.kind === "file" ? f.orig.text : null, f.cur].filter((x): x is string => x !== null);
     const seen = new Set<string>();
-    return texts.flatMap((text) => widening(t, valueAt(lenientJson(text, f.show), t.key!), ctx.classes, { file: f.show, hostName: ctx.desc.name })).filter((p) => !seen.has(p.message) && !!seen.add(p.message));
+    return texts
+      .flatMap((text) =>
+        widening(t, valueAt(lenientJson(text, f.show), t.key!), ctx.classes, { file: f.show, hostName: ctx.desc.name }),
+      )
+      .filter((p) => !seen.has(p.message) && !!seen.add(p.message));
   },
   remove(e, f, text, ctx) {
     if (e.kind === "json") return removeKeyedEntry(jsonDoc, e, f, text, ctx);
