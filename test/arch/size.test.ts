@@ -36,7 +36,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
     "from-openapi's orchestration still lives in the command; to become app/from-openapi (issue 28, not done)",
   "runtime/openapi.ts buildRequest": "an OpenAPI request's parameters by location, in the spec's order",
   "runtime/openapi.ts runOpenapi": "one request with its cancel, redirect and size rules in one place",
-  "cli/commands/doctor.ts run": "doctor's checks still live in the command; to become app/doctor (issue 28, not done)",
   "cli/commands/pack-vendor.ts runInstall":
     "the vendoring workflow still lives in the command; to become app/vendor (issue 28, not done)",
   "lib/index.ts callTool":
