@@ -12,7 +12,8 @@ import { loadSkill, parseSkill, readSkillText, type Skill } from "./skill";
 import { CAPS, readTextFile } from "../util/readfile";
 import { hostTextProblems } from "./hosttext";
 import { SECRET_DIRS, SECRET_FILES } from "./secret-paths";
-import { ADAPTERS, adapterOf, kindsWith, type AdapterEntry } from "./adapters/index";
+import type { SurfaceFile } from "./schema";
+import { adapterOf, kindsWith } from "./adapters/index";
 
 export const TOOL_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Keep server + tool ≤ 50 characters (the tightest host); the reference MCP server is named `hcp`. */
@@ -58,7 +59,7 @@ function readTextSafe(file: string): string | undefined {
 /** Lint a loaded pack. `skill`: a parsed Skill; undefined → load it here (its load errors become problems); null → skip Skill rules. */
 export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {}): Problem[] {
   const out: Problem[] = [];
-  const s = pack.surface;
+  const s: SurfaceFile = pack.surface;
   const surfaceFile = display(pack.surfaceFile);
   const policyFile = display(pack.policyFile);
   const skillFile = display(pack.skillFile);
@@ -87,13 +88,8 @@ export function lintPack(pack: Pack, skill?: Skill | null, opts: LintOptions = {
   }
 
   // ---- kind and its config: the adapter table (./adapters) ----
+  // (a section of another kind, or its own missing: load rules, src/pack/load.ts)
   const entry = adapterOf(s.kind);
-  for (const other of ADAPTERS as readonly AdapterEntry[]) {
-    const key = other.section;
-    if (key && s.kind !== other.kind && s[key] !== undefined) {
-      at("surface", [key], "kind_config_mismatch", "error", `'${key}' is set but kind is '${s.kind}'`, `remove '${key}', or set kind: "${other.kind}"`);
-    }
-  }
   if (s.pass_through !== undefined && !entry?.capabilities.passThrough) {
     at("surface", ["pass_through"], "kind_config_mismatch", "error", `pass_through is for ${kindsWith("passThrough")} packs, but kind is '${s.kind}'`, `remove pass_through, or make the pack a ${kindsWith("passThrough")}`);
   }

@@ -1,6 +1,6 @@
 // Reading packs and the project config from disk into the model. This module
 // is on the `hcpx exec` path: keep it to JSON5 + zod/mini + node builtins.
-// size: loadPackChecked reads, validates and caches one pack in one pass (81 lines since command inputs' rules joined it)
+// size: loadPackChecked reads, validates and caches one pack in one pass (82 lines since command inputs' rules and the union check on kind joined it)
 import { existsSync, statSync } from "node:fs";
 import { didYouMean } from "../util/suggest";
 import { dirname, join, resolve, basename } from "node:path";
@@ -9,7 +9,8 @@ import { display, home, userConfigDir } from "../util/paths";
 import { locate, readJson5 } from "./json5";
 import { CAPS, readBytes, readTextFile } from "../util/readfile";
 import { checkPattern } from "./grants";
-import type { ConfigFile, PolicyRow, Surface } from "./schema";
+import type { ConfigFile, PolicyRow, SurfaceFile } from "./schema";
+import { ADAPTERS, adapterOf, type AdapterEntry, type Surface } from "./adapters/index";
 import { readValidated } from "./validate";
 import { cachedValue } from "./validcache";
 import { forbiddenEnvOf } from "./envrules";
@@ -102,7 +103,8 @@ export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem
     surfaceFile: join(dir, "surface.json"),
     policyFile: join(dir, "policy.json"),
     skillFile: join(dir, "SKILL.md"),
-    surface,
+    // a member of the union on kind, or packRuleProblems reports it and loadPack refuses the pack
+    surface: surface as Surface,
     policyRows: rows,
     policyInferred: policy.inferred === true,
     commands,
@@ -116,11 +118,12 @@ export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem
 /**
  * The rules a pack must meet before anything of it runs (src/pack/lint.ts
  * reports the same problems; the runtime refuses the pack, `bad_pack`):
- * every command has exactly one policy row and every row names a command,
+ * the surface is its kind's member of the union on kind (./adapters), every
+ * command has exactly one policy row and every row names a command,
  * and neither wrap.agent_env nor binding.env names a variable of the
  * forbidden list (src/pack/envrules.ts).
  */
-function packRuleProblems(dir: string, surface: Surface, rows: Record<string, PolicyRow>, commands: Command[]): Problem[] {
+function packRuleProblems(dir: string, surface: SurfaceFile, rows: Record<string, PolicyRow>, commands: Command[]): Problem[] {
   const out: Problem[] = [];
   const surfaceFile = join(dir, "surface.json");
   const policyFile = join(dir, "policy.json");
@@ -128,6 +131,17 @@ function packRuleProblems(dir: string, surface: Surface, rows: Record<string, Po
     const pos = locateIn(file, path);
     return { code, message, file: display(file), path: pathToString(path) || undefined, line: pos?.line, column: pos?.column, hint, severity: "error" };
   };
+  // the surface is one member of the union on kind (./adapters): its kind's section, no other kind's
+  const own = adapterOf(surface.kind);
+  if (own?.section && surface[own.section] === undefined) {
+    out.push(at(surfaceFile, ["kind"], "kind_missing_config", `kind is '${surface.kind}' but there is no '${own.section}' block`, own.sectionHint ?? `add ${own.section}: { … }`));
+  }
+  for (const other of ADAPTERS as readonly AdapterEntry[]) {
+    const key = other.section;
+    if (key && surface.kind !== other.kind && surface[key] !== undefined) {
+      out.push(at(surfaceFile, [key], "kind_config_mismatch", `'${key}' is set but kind is '${surface.kind}'`, `remove '${key}', or set kind: "${other.kind}"`));
+    }
+  }
   const verbs = new Set(commands.map((c) => c.verb_key));
   for (const c of commands) {
     if (!Object.hasOwn(rows, c.verb_key)) {

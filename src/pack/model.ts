@@ -1,5 +1,6 @@
 // The loaded, normalised model every part of hcpx works on.
-import type { ArgSpec, HttpSpec, Surface, PolicyRow } from "./schema";
+import type { ArgSpec, HttpSpec, PolicyRow } from "./schema";
+import type { AdapterKind, SurfaceOf } from "./adapters/index";
 import type { Problem } from "../util/errors";
 
 export type Operation = "read" | "write";
@@ -45,14 +46,15 @@ export interface CommandInput {
   optional?: boolean;
 }
 
-export interface Pack {
+/** A loaded pack; `Pack<"openapi">` is one whose kind is known (its section is then present). */
+export interface Pack<K extends AdapterKind = AdapterKind> {
   id: string;
   /** Absolute pack directory. */
   dir: string;
   surfaceFile: string;
   policyFile: string;
   skillFile: string;
-  surface: Surface;
+  surface: SurfaceOf<K>;
   policyRows: Record<string, PolicyRow>;
   policyInferred: boolean;
   commands: Command[];

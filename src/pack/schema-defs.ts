@@ -131,36 +131,44 @@ export function build() {
     pins: z.optional(z.record(z.string(), z.strictObject({ title: pinHash(), description: pinHash(), input_schema: pinHash(), annotations: pinHash() }))),
   });
 
+  /** kind openapi: the runtime sends each command as an HTTP request itself. */
+  const OpenapiSchema = z.strictObject({
+    document: z.optional(nonEmpty()),
+    url: z.optional(nonEmpty()),
+    base_url: z.optional(nonEmpty()),
+    timeout_ms: z.optional(z.int().check(z.gt(0))),
+    auth: z.optional(
+      z.strictObject({
+        header: nonEmpty(),
+        env: z.string().check(z.regex(ENV_NAME_RE)),
+        scheme: z.optional(str()),
+      }),
+    ),
+    /** security schemes by name, each value from a Binding env name */
+    schemes: z.optional(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/)), SchemeSchema)),
+    /** the document's default security requirements */
+    security: z.optional(SecurityReq),
+  });
+
+  /**
+   * Each adapter kind's own section of a surface, by its key (the `section` of
+   * its entry in the adapter table, ./adapters): optional in the file, required
+   * for a pack of that kind and refused on a pack of another when it loads.
+   */
+  const Sections = { wrap: WrapSchema, composite: z.strictObject({ module: nonEmpty() }), openapi: OpenapiSchema, mcp: McpSchema };
+  const optional = <T extends Record<string, z.core.$ZodType>>(o: T) =>
+    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, z.optional(v)])) as { [K in keyof T]: z.ZodMiniOptional<T[K]> };
+
   const SurfaceSchema = z.strictObject({
     $schema: z.optional(str()),
     hcp: z.string().check(z.regex(/^1(\.\d+)?$/, "hcp is the protocol version, like \"1.1\"")),
     id: z.string().check(z.regex(PACK_ID_RE, "a pack id matches ^[a-z][a-z0-9-]{0,31}$ (no '..', '/', '__')")),
     version: nonEmpty(),
     description: nonEmpty(),
+    /** the adapter kinds (the table in ./adapters; a type check there keeps the two the same) */
     kind: z.enum(["wrap", "composite", "openapi", "sense_only", "mcp"]),
-    wrap: z.optional(WrapSchema),
+    ...optional(Sections),
     pass_through: z.optional(PassThroughSchema),
-    composite: z.optional(z.strictObject({ module: nonEmpty() })),
-    mcp: z.optional(McpSchema),
-    openapi: z.optional(
-      z.strictObject({
-        document: z.optional(nonEmpty()),
-        url: z.optional(nonEmpty()),
-        base_url: z.optional(nonEmpty()),
-        timeout_ms: z.optional(z.int().check(z.gt(0))),
-        auth: z.optional(
-          z.strictObject({
-            header: nonEmpty(),
-            env: z.string().check(z.regex(ENV_NAME_RE)),
-            scheme: z.optional(str()),
-          }),
-        ),
-        /** security schemes by name, each value from a Binding env name */
-        schemes: z.optional(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/)), SchemeSchema)),
-        /** the document's default security requirements */
-        security: z.optional(SecurityReq),
-      }),
-    ),
     /**
      * What the program needs beyond its Policy when hcpx confines it
      * (sandbox.enforce "os", docs/sandbox.md): the network endpoints it talks
@@ -248,5 +256,5 @@ export function build() {
       }),
     ),
   });
-  return { ArgSchema, SchemeSchema, CommandSchema, PassThroughSchema, WrapSchema, McpSchema, SurfaceSchema, PolicyRowSchema, PolicySchema, SkillFrontmatterSchema, ConfigSchema };
+  return { ArgSchema, SchemeSchema, CommandSchema, PassThroughSchema, WrapSchema, McpSchema, Sections, SurfaceSchema, PolicyRowSchema, PolicySchema, SkillFrontmatterSchema, ConfigSchema };
 }

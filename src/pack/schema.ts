@@ -27,7 +27,12 @@ export type SchemeSpec = Z.infer<Schemas["SchemeSchema"]>;
 export type HttpSpec = NonNullable<CommandSpec["http"]>;
 export type WrapSpec = Z.infer<Schemas["WrapSchema"]>;
 export type McpSpec = Z.infer<Schemas["McpSchema"]>;
-export type Surface = Z.infer<Schemas["SurfaceSchema"]>;
+/**
+ * A surface.json as the schema parses it: every kind's section optional, any
+ * of them may be set. What lint and review read. The loaded pack's surface is
+ * the union on `kind` built from the adapter table (`Surface`, ./adapters).
+ */
+export type SurfaceFile = Z.infer<Schemas["SurfaceSchema"]>;
 export type PolicyRow = Z.infer<Schemas["PolicyRowSchema"]>;
 export type Policy = Z.infer<Schemas["PolicySchema"]>;
 export type SkillFrontmatter = Z.infer<Schemas["SkillFrontmatterSchema"]>;

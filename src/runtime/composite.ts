@@ -27,9 +27,8 @@ type VerbFn = (args: ArgValues, ctx: CompositeContext) => unknown;
 
 
 /** The composite adapter (the table: ./adapters/index.ts). */
-export async function runComposite({ pack, project, cmd, values, env: runtimeEnv, signal }: AdapterCall): Promise<Envelope> {
+export async function runComposite({ pack, project, cmd, values, env: runtimeEnv, signal }: AdapterCall<"composite">): Promise<Envelope> {
   const spec = pack.surface.composite;
-  if (!spec) return failure("bad_pack", `pack ${pack.id} is kind composite but has no composite section`);
   // in-process code cannot be confined per call: under sandbox.enforce "os" only a trusted composite runs (docs/sandbox.md)
   if (project.sandbox.enforce === "os" && !project.sandbox.trustedComposites?.includes(pack.id)) return failure("sandbox_unavailable", `${pack.id} ${cmd.verb_key} was not run: pack ${pack.id} is a composite, whose module runs inside hcpx's own process with all of its rights, and sandbox.enforce is "os"`, { hint: `if you trust its code, list it in sandbox.trusted_composites: ["${pack.id}"] of every config that sets enforce "os" (${(project.sandbox.enforcedBy ?? []).join(", ")}); docs/sandbox.md` });
   let file: string;

@@ -15,7 +15,7 @@ import { failure, type Envelope } from "./envelope";
 import { ArgError, validateArgs, type ArgValues } from "./args";
 import { redactDeep, secretsFrom } from "./redact";
 import { cancelled } from "./wrap";
-import { runAdapter, runtimeEntry } from "./adapters/index";
+import { kindSecretEnv, kindSecretValues, runAdapter } from "./adapters/index";
 import { adapterOf, kindsWith } from "../pack/adapters/index";
 
 export type { Envelope } from "./envelope";
@@ -83,7 +83,7 @@ export type PersonAnswer = "accept" | "decline" | "cancel" | "timeout" | "error"
 /** Names whose runtime-env values are secrets for this pack (binding.env + what its kind reads as credentials, e.g. openapi.auth.env). */
 export function bindingNames(pack: Pack): string[] {
   const names = [...(pack.surface.binding?.env ?? [])];
-  for (const n of runtimeEntry(pack.surface.kind)?.secretEnv?.(pack) ?? []) if (!names.includes(n)) names.push(n);
+  for (const n of kindSecretEnv(pack)) if (!names.includes(n)) names.push(n);
   return names;
 }
 
@@ -103,7 +103,7 @@ export async function execute(project: Project, req: ExecRequest, opts: ExecuteO
       return failure("bad_pack", `pack ${req.pack} is broken: ${p.message}`, { file: p.file, path: p.path, line: p.line, hint: "run `hcpx lint` on the pack", problems: e.problems });
     }
   }
-  const secrets = secretsFrom(env, bindingNames(pack), runtimeEntry(pack.surface.kind)?.secretValues?.(pack, env) ?? []);
+  const secrets = secretsFrom(env, bindingNames(pack), kindSecretValues(pack, env));
   const finish = (e: Envelope): Envelope => redactDeep(e, secrets);
   try {
     return finish(await run(project, pack, req, env, opts, secrets));

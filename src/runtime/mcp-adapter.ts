@@ -154,7 +154,7 @@ function errorText(result: { content?: unknown }): string {
 }
 
 /** The mcp adapter (the table: ./adapters/index.ts). A cancel stops the server's whole process tree (the SDK's notifications/cancelled only asks it to stop) and answers `cancelled` once it is gone. */
-export async function runMcp({ pack, project, cmd, values, env: runtimeEnv, signal }: AdapterCall): Promise<Envelope> {
+export async function runMcp({ pack, project, cmd, values, env: runtimeEnv, signal }: AdapterCall<"mcp">): Promise<Envelope> {
   const spec = pack.surface.mcp;
   if (!spec) return failure("bad_pack", `pack ${pack.id} is kind mcp but has no mcp section`, { hint: 'add mcp: { bin: "…", args: [ … ] } to surface.json' });
   if (!cmd.tool) return failure("bad_pack", `command '${cmd.verb_key}' of the mcp pack ${pack.id} names no server tool`, { hint: "add tool: \"<the server's tool name>\" to the command in surface.json" });

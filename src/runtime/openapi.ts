@@ -84,17 +84,17 @@ export function userinfoSecrets(url: string | undefined): string[] {
 }
 
 /** Every server URL the pack may use (for redaction of their userinfo). */
-export function packUrls(pack: Pack, env: NodeJS.ProcessEnv): string[] {
+export function packUrls(pack: Pack<"openapi">, env: NodeJS.ProcessEnv): string[] {
   const urls = new Set<string>();
-  for (const u of [env[baseUrlEnvName(pack.id)], pack.surface.openapi?.base_url]) if (u) urls.add(u);
+  for (const u of [env[baseUrlEnvName(pack.id)], pack.surface.openapi.base_url]) if (u) urls.add(u);
   for (const c of pack.commands) if (c.http?.base_url) urls.add(c.http.base_url);
   return [...urls];
 }
 
 /** The Binding env names of the pack's security schemes. */
-export function schemeEnvNames(pack: Pack): string[] {
+export function schemeEnvNames(pack: Pack<"openapi">): string[] {
   const out: string[] = [];
-  for (const s of Object.values(pack.surface.openapi?.schemes ?? {})) {
+  for (const s of Object.values(pack.surface.openapi.schemes ?? {})) {
     if (s.type === "basic") out.push(s.username_env, s.password_env);
     else out.push(s.env);
   }
@@ -194,8 +194,8 @@ interface Built {
 }
 
 /** The effective base URL: env override, else the operation's own server, else openapi.base_url. */
-function baseOf(pack: Pack, cmd: Command, env: NodeJS.ProcessEnv): { base?: URL; from: string; error?: Envelope } {
-  const spec = pack.surface.openapi!;
+function baseOf(pack: Pack<"openapi">, cmd: Command, env: NodeJS.ProcessEnv): { base?: URL; from: string; error?: Envelope } {
+  const spec = pack.surface.openapi;
   const envName = baseUrlEnvName(pack.id);
   const override = env[envName];
   const packBase = spec.base_url;
@@ -234,7 +234,7 @@ function joinPath(origin: URL, path: string): string {
   return `${origin.href.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
 }
 
-function buildRequest(pack: Pack, cmd: Command, values: ArgValues, base: URL, env: NodeJS.ProcessEnv): Built {
+function buildRequest(pack: Pack<"openapi">, cmd: Command, values: ArgValues, base: URL, env: NodeJS.ProcessEnv): Built {
   const http = cmd.http!;
   const headers: Record<string, string> = { accept: http.accept ?? "application/json" };
   const query: string[] = [];
@@ -339,8 +339,8 @@ function buildRequest(pack: Pack, cmd: Command, values: ArgValues, base: URL, en
 }
 
 /** The credentials of the operation's security requirement (OR of AND lists), from the Binding. */
-function applySecurity(pack: Pack, cmd: Command, env: NodeJS.ProcessEnv, headers: Record<string, string>, query: string[], cookies: string[]): void {
-  const spec = pack.surface.openapi!;
+function applySecurity(pack: Pack<"openapi">, cmd: Command, env: NodeJS.ProcessEnv, headers: Record<string, string>, query: string[], cookies: string[]): void {
+  const spec = pack.surface.openapi;
   const schemes = spec.schemes ?? {};
   const req = cmd.http?.security ?? spec.security;
   if (req === undefined) {
@@ -368,8 +368,8 @@ function apply(s: SchemeSpec, env: NodeJS.ProcessEnv, headers: Record<string, st
 }
 
 /** The Binding env names to set for this command (for a 401/403 hint). */
-function neededEnv(pack: Pack, cmd: Command, env: NodeJS.ProcessEnv): string[] {
-  const spec = pack.surface.openapi!;
+function neededEnv(pack: Pack<"openapi">, cmd: Command, env: NodeJS.ProcessEnv): string[] {
+  const spec = pack.surface.openapi;
   const req = cmd.http?.security ?? spec.security;
   if (req === undefined) return spec.auth && !env[spec.auth.env] ? [spec.auth.env] : [];
   const alt = req.find((a) => a.length > 0);
@@ -384,9 +384,8 @@ function neededEnv(pack: Pack, cmd: Command, env: NodeJS.ProcessEnv): string[] {
 const TEXTUAL = /^(text\/|application\/(.+\+)?(json|xml|yaml|x-yaml|javascript|x-www-form-urlencoded|graphql|problem\+json|csv|x-ndjson|ld\+json)\b)/i;
 
 /** The openapi adapter (the table: ./adapters/index.ts). */
-export async function runOpenapi({ pack, cmd, values, env: runtimeEnv, signal: cancel }: AdapterCall): Promise<Envelope> {
+export async function runOpenapi({ pack, cmd, values, env: runtimeEnv, signal: cancel }: AdapterCall<"openapi">): Promise<Envelope> {
   const spec = pack.surface.openapi;
-  if (!spec) return failure("bad_pack", `pack ${pack.id} is kind openapi but has no openapi section`);
   if (!cmd.http) return failure("bad_pack", `${cmd.verb_key} has no http { method, path }`, { hint: "each openapi command names its operation in http" });
   const b = baseOf(pack, cmd, runtimeEnv);
   if (b.error) return b.error;

@@ -628,9 +628,8 @@ function argvProblem(argv: readonly string[]): Failure | undefined {
 }
 
 /** The wrap adapter (the table: ./adapters/index.ts). */
-export async function runWrap({ pack, project, cmd, values, literal, env: runtimeEnv, signal }: AdapterCall): Promise<Envelope> {
+export async function runWrap({ pack, project, cmd, values, literal, env: runtimeEnv, signal }: AdapterCall<"wrap">): Promise<Envelope> {
   const wrap = pack.surface.wrap;
-  if (!wrap) return failure("bad_pack", `pack ${pack.id} is kind wrap but has no wrap section`);
   // loadPack refuses such a pack already; checked again here, next to the spawn, for a Pack built any other way
   const bad = forbiddenEnvOf(pack.surface);
   if (bad.length) return failure("bad_pack", `pack ${pack.id}: ${bad[0]!.path[0] === "wrap" ? "wrap.agent_env" : "binding.env"} names ${bad[0]!.name}, a variable that makes a program load other code or find other programs`, { path: bad[0]!.path.join("."), hint: "remove it from surface.json (README: Security model)" });

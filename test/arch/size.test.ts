@@ -35,9 +35,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
     "from-openapi's orchestration still lives in the command; to become app/from-openapi (issue 28, not done)",
   "runtime/openapi.ts buildRequest": "an OpenAPI request's parameters by location, in the spec's order",
   "runtime/openapi.ts runOpenapi": "one request with its cancel, redirect and size rules in one place",
-  "cli/commands/doctor.ts run": "doctor's checks still live in the command; to become app/doctor (issue 28, not done)",
-  "cli/commands/pack-vendor.ts runInstall":
-    "the vendoring workflow still lives in the command; to become app/vendor (issue 28, not done)",
   "lib/index.ts callTool":
     "the library's own tool-call front and confirm; to call src/mcp/front.ts (issue 28, not done)",
   "pack/load.ts loadProject": "the config's fields in the order the docs give them, one validation pass",
@@ -59,7 +56,6 @@ const LONG_FILES: Record<string, string> = {
   "host/descriptor.ts": "the host descriptor's schema and its checks",
   "runtime/openapi.ts": "the openapi adapter: request building, sending and the answer",
   "pack/load.ts": "config and pack loading with the validation cache",
-  "cli/commands/pack-vendor.ts": "the vendoring workflow; to become app/vendor (issue 28, not done)",
   "cli/program.ts":
     "every command's commander declaration; to become one options schema per command (issue 28, not done)",
 };

@@ -131,6 +131,22 @@ describe("a misspelt key in a policy row is an error, never an ungated write", (
   });
 });
 
+describe("a surface is one member of the union on kind (src/pack/adapters)", () => {
+  it("a wrap pack that also sets an mcp section: lint says kind_config_mismatch, exec refuses it (bad_pack) and runs nothing", async () => {
+    const p = packProject({ surface: (s) => (s.mcp = { bin: "node" }) });
+    const lint = await runHcpx(["lint", "--json", p.pack], { cwd: p.dir });
+    expect(lint.code).toBe(1);
+    const problems = lintPacks(lint.stdout)[0].problems as { code: string; path: string }[];
+    expect(problems.filter((x) => x.code === "kind_config_mismatch").map((x) => x.path)).toEqual(["mcp"]);
+    // the old runtime ran the wrap and ignored the section it was not meant to carry
+    const r = await execJson(p.dir, ["p", "show"]);
+    expect(r.code).toBe(1);
+    expect(r.env.error.code).toBe("bad_pack");
+    expect(r.env.error.message).toContain("'mcp' is set but kind is 'wrap'");
+    expect(r.env.data).toBeUndefined();
+  });
+});
+
 describe("JavaScript's own names (__proto__, constructor, prototype)", () => {
   it("as an arg name: refused by lint and exec, with or without the cache", async () => {
     const p = packProject();

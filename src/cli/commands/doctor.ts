@@ -1,105 +1,25 @@
-// hcpx doctor (§12.1.3, §12.1.7): is this project healthy? Node version, the
-// config, each active pack's lint, each wrap bin, adopted hosts in sync with
-// the plan, and `hcpx mcp` answering tools/list in both MCP eras
+// hcpx doctor (§12.1.3, §12.1.7): is this project healthy? The checks are the
+// doctor use case's (src/app/doctor.ts); this module renders them and owns the
+// check that starts `hcpx mcp` as an MCP host would, in both MCP eras
 // (server/discover at 2026-07-28, initialize for legacy clients).
 // Exit 0 healthy, 2 warnings, 1 failure.
-import { accessSync, constants } from "node:fs";
-import { HcpxError, usage } from "../../util/errors";
-import { display } from "../../util/paths";
-import { loadActive, servedByScope } from "../../config/active";
-import { servesLines } from "./status";
-import { loadPack, loadPacksTolerant, loadProject } from "../../pack/load";
-import type { Pack, Project } from "../../pack/model";
-import { lintPackDir } from "../../pack/lint";
-import { resolveBin } from "../../runtime/wrap";
-import { probeBackend } from "../../runtime/sandbox/index";
+import type { Project } from "../../pack/model";
+import { usage } from "../../util/errors";
 import type { CommonOpts } from "../../config/common";
-import { adoptedSync, type Check, type CheckStatus } from "../../config/adopted-check";
+import { doctor, type Check, type CheckStatus } from "../../app/doctor";
 import { c, finish, makeOut, sayRaw } from "../output";
 import { msOption } from "../options";
 import { BROKEN_HEADER } from "../../mcp/view";
-import { adapterOf } from "../../pack/adapters/index";
 
-export type { Check, CheckStatus } from "../../config/adopted-check";
-
-export const MIN_NODE = [20, 19] as const;
+export { MIN_NODE, type Check, type CheckStatus } from "../../app/doctor";
 
 export async function run(opts: CommonOpts & { mcpTimeout?: string; url?: string; tokenEnv?: string }): Promise<number> {
   const out = makeOut(opts);
   const mcpTimeout = msOption("--mcp-timeout", opts.mcpTimeout, 15000);
   if (opts.tokenEnv !== undefined && opts.url === undefined) usage("--token-env goes with --url", "hcpx doctor --url <url> --token-env NAME");
   // the person's word: the one URL doctor reaches, with the one variable it sends (never a URL read from a file)
-  const remote = opts.url !== undefined ? (await import("../../host/remote")).checkRemoteOptions(opts.url, opts.tokenEnv) : undefined;
-  const checks: Check[] = [];
-  const [maj, min] = process.versions.node.split(".").map(Number) as [number, number];
-  const nodeOk = maj > MIN_NODE[0] || (maj === MIN_NODE[0] && min >= MIN_NODE[1]);
-  checks.push({ id: "node", status: nodeOk ? "ok" : "fail", message: `Node ${process.versions.node}${nodeOk ? "" : ` (hcpx needs ≥ ${MIN_NODE.join(".")})`}`, ...(nodeOk ? {} : { hint: "install Node 20.19 or newer" }) });
-
-  let project: Project | undefined;
-  try {
-    project = loadProject({ config: opts.config });
-    const w = project.warnings;
-    checks.push({
-      id: "config",
-      status: w.length ? "warn" : "ok",
-      message: project.configFile ? `config ${display(project.configFile)} parses${w.length ? ` (${w.length} warning(s): ${w[0]!.message})` : ""}` : "no project config; using the user config",
-      ...(w.length ? { problems: w, hint: w[0]!.hint } : {}),
-    });
-  } catch (e) {
-    if (!(e instanceof HcpxError)) throw e;
-    const p = e.problems[0]!;
-    const where = p.file ? `${p.file}${p.line ? `:${p.line}${p.column ? `:${p.column}` : ""}` : ""}: ` : "";
-    checks.push({ id: "config", status: "fail", message: `${where}${p.message}`, hint: p.hint ?? "fix the config", problems: e.problems });
-  }
-
-  if (project) {
-    // which scope's MCP entry serves which packs (the project's files hold the project's alone)
-    const own = (file: string | undefined) => (file ? loadProject({ config: file, user: false }).packDirs : []);
-    const serves = servedByScope(loadActive(project).packs, own(project.configFile), own(project.userConfigFile));
-    const said = servesLines({ config: project.configFile ?? null, userConfig: project.userConfigFile ?? null, serves });
-    if (said.length) checks.push({ id: "scopes", status: "ok", message: said.join("; ") });
-    const packs: Pack[] = [];
-    if (project.packDirs.length === 0) checks.push({ id: "packs", status: "warn", message: "no active packs", hint: "hcpx activate <pack-dir>" });
-    for (const dir of project.packDirs) {
-      const r = lintPackDir(dir, { project });
-      const errors = r.problems.filter((p) => p.severity !== "warning");
-      const warnings = r.problems.filter((p) => p.severity === "warning");
-      const name = r.pack ? `pack ${r.pack.id}` : `pack ${display(dir)}`;
-      const first = (errors[0] ?? warnings[0])!;
-      checks.push({
-        id: `pack:${r.pack?.id ?? display(dir)}`,
-        status: errors.length ? "fail" : warnings.length ? "warn" : "ok",
-        message: errors.length ? `${name}: ${errors.length} lint error(s); first: ${first.message}` : warnings.length ? `${name}: ${warnings.length} lint warning(s); first: ${first.message}` : `${name} lints clean`,
-        ...(first ? { hint: first.hint ?? `hcpx lint ${display(dir)}`, problems: r.problems } : {}),
-      });
-      if (r.pack) packs.push(r.pack);
-      else {
-        try {
-          packs.push(loadPack(dir));
-        } catch {
-          /* reported above */
-        }
-      }
-    }
-    // one id, one pack: lint checks each directory alone, so the clash is checked here
-    for (const b of loadPacksTolerant(project).broken) {
-      const dup = b.problems.find((x) => x.code === "duplicate_pack");
-      if (dup) checks.push({ id: `pack:${b.id}:duplicate`, status: "fail", message: `${display(b.dir)}: ${dup.message}`, hint: dup.hint, problems: [dup] });
-    }
-    for (const pack of packs) {
-      const binIn = adapterOf(pack.surface.kind)?.capabilities.binIn;
-      const bin = binIn ? pack.surface[binIn]?.bin : undefined;
-      if (!binIn || !bin) continue;
-      const field = `${binIn}.bin`;
-      const r = resolveBin(pack, project, bin, field);
-      if ("ok" in r) checks.push({ id: `bin:${pack.id}`, status: "fail", message: `pack ${pack.id}: ${r.error.message}`, hint: typeof r.error.hint === "string" ? r.error.hint : `fix ${field} or sandbox.bins` });
-      else if (r.command !== process.execPath && !executable(r.path)) checks.push({ id: `bin:${pack.id}`, status: "fail", message: `pack ${pack.id}: bin ${r.path} is not executable`, hint: `chmod +x ${r.path}` });
-      else checks.push({ id: `bin:${pack.id}`, status: "ok", message: `pack ${pack.id}: bin ${bin} → ${r.path}` });
-    }
-    if (project.sandbox.enforce === "os") checks.push(sandboxCheck(project));
-    checks.push(...(await adoptedSync(project, packs, remote)));
-    checks.push(await mcpCheck(project, mcpTimeout));
-  }
+  const url = opts.url !== undefined ? (await import("../../host/remote")).checkRemoteOptions(opts.url, opts.tokenEnv) : undefined;
+  const checks = await doctor({ config: opts.config, url, mcpCheck: (project) => mcpCheck(project, mcpTimeout) });
 
   const fails = checks.filter((x) => x.status === "fail").length;
   const warns = checks.filter((x) => x.status === "warn").length;
@@ -115,21 +35,6 @@ export async function run(opts: CommonOpts & { mcpTimeout?: string; url?: string
     sayRaw(lines.join("\n") + "\n");
   }
   return code;
-}
-
-/** sandbox.enforce "os" must be possible here, else every wrap and mcp call is refused: say what to install. */
-function sandboxCheck(project: Project): Check {
-  const p = probeBackend(project);
-  return p.ok ? { id: "sandbox", status: "ok", message: `sandbox.enforce "os": ${p.message}` } : { id: "sandbox", status: "fail", message: `sandbox.enforce is "os" but every wrap and mcp call is refused: ${p.message}`, hint: p.hint };
-}
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

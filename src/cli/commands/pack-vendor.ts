@@ -8,88 +8,18 @@
 // became a write, or lost its confirm, is withdrawn from the grants.
 import { createInterface } from "node:readline/promises";
 import { existsSync } from "node:fs";
-import { guard, swapDir, type Base } from "../../util/door";
-import { dirname, join, resolve } from "node:path";
-import { HcpxError, type Problem, fail } from "../../util/errors";
+import { HcpxError, fail } from "../../util/errors";
 import { display } from "../../util/paths";
-import { findProjectConfig, loadPack, loadProject } from "../../pack/load";
-import { isGranted } from "../../pack/grants";
-import { lintPackDir } from "../../pack/lint";
-import type { Project } from "../../pack/model";
-import { arrayAppend, arrayRemove } from "../../config/edit";
-import { openConfig, writeConfig } from "../../config/file";
-import { configPackEntries } from "../../config/active";
-import { interactive, type CommonOpts } from "../../config/common";
-import { diffHashes, hashBytes, hashTree, lockFile, packDir, PACKS_DIR, readLock, writeLock, type Lock, type Source } from "../../packs/lock";
-import { fetchLatest, fetchLocked, fetchNew, parseSource, removeDir, stage, type Fetched } from "../../packs/source";
-import { diffEmpty, diffLines, diffReach, reachLines, reachOf, widenedVerbs, type Reach, type ReachDiff } from "../../packs/review";
+import { loadPack, loadProject } from "../../pack/load";
+import { interactive } from "../../config/common";
+import { diffHashes, hashTree, lockFile, readLock, writeLock, type Lock } from "../../packs/lock";
+import { fetchLatest, fetchNew, parseSource, removeDir } from "../../packs/source";
+import { diffEmpty, diffLines, diffReach, reachLines, reachOf, widenedVerbs, type ReachDiff } from "../../packs/review";
 import { activateDir } from "./activate";
+import { baseOf, grantReads, hashesOf, packTarget, projectRoot, reachIfLoads, relocate, retarget, sourceLabel, stageChecked, swapIn, vendorInstall, vendorRemove, withdrawGrants, type VendorOpts } from "../../app/vendor";
+
+export type { VendorOpts } from "../../app/vendor";
 import { c, done, failure, makeOut, neutralLine as o, printWarnings, sayRaw, writeJson } from "../output";
-
-export interface VendorOpts extends CommonOpts {
-  yes?: boolean;
-  force?: boolean;
-  check?: boolean;
-  /** update: a new spec (npm), ref (git) or path (path) for the pack's source */
-  to?: string;
-}
-
-function projectRoot(opts: CommonOpts): string {
-  const explicit = opts.config ?? process.env.HCP_CONFIG;
-  const file = explicit ? resolve(explicit) : findProjectConfig(process.cwd());
-  if (!file) fail("no_config", `no hcp.config.json5 in ${display(process.cwd())} or any parent directory`, { hint: "run `hcpx init` first; packs are vendored next to the config" });
-  return dirname(file);
-}
-
-function hashesOf(f: Fetched): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const e of f.entries) out[e.path] = hashBytes(e.data);
-  return out;
-}
-
-/** Every write of these commands goes through src/util/door.ts with the project root as its base. */
-function baseOf(root: string): Base {
-  return { dir: root, label: "the project" };
-}
-
-/** A pack's folder under .hcp/packs, refused when a component of its path (the folder included) is a link leading out of the project. */
-function packTarget(root: string, id: string): string {
-  const target = packDir(root, id);
-  guard(baseOf(root), target, display(target));
-  return target;
-}
-
-/** Replace `target` with `staging` (renames inside the project; the old folder is removed after). */
-function swapIn(root: string, staging: string, target: string): void {
-  swapDir(baseOf(root), staging, target, display(target));
-}
-
-/** Where a pack comes from, on one line (the lock and a package's metadata are outside text). */
-function sourceLabel(s: Source): string {
-  if (s.type === "npm") return s.spec.startsWith("./") || s.spec.startsWith("/") ? `npm tarball ${o(s.spec)} (${o(s.version)})` : `npm ${o(s.resolved)}`;
-  if (s.type === "git") return `git ${o(s.url)}${s.ref ? `#${o(s.ref)}` : ""} @ ${o(s.commit.slice(0, 12))}`;
-  return `path ${o(s.path)}`;
-}
-
-/** Stage, load and lint a fetched pack; the staging folder is removed on any refusal. */
-function stageChecked(f: Fetched, root: string, project: Project | undefined, label: string): { staging: string; id: string; reach: Reach; warnings: Problem[] } {
-  const staging = stage(f.entries, baseOf(root), join(root, ...PACKS_DIR.split("/")));
-  try {
-    if (!existsSync(join(staging, "surface.json"))) fail("not_a_pack", `${label} has no surface.json at its root, so it is not a pack; nothing was vendored`, { hint: "a pack is a folder (an npm package, a repository) with surface.json, policy.json and SKILL.md at its top" });
-    const pack = loadPack(staging);
-    const problems = lintPackDir(staging, project ? { project } : {}).problems;
-    const errors = problems.filter((p) => p.severity !== "warning");
-    if (errors.length) {
-      throw new HcpxError([{ code: "lint_failed", message: `the pack from ${label} has ${errors.length} lint error(s); nothing was vendored`, hint: "a pack from elsewhere is used only when it lints clean; ask its author to fix it" }, ...errors]);
-    }
-    return { staging, id: pack.id, reach: reachOf(pack, project), warnings: problems.filter((p) => p.severity === "warning") };
-  } catch (e) {
-    removeDir(baseOf(root), staging);
-    // problems point at the staging folder, which is gone: name the source instead
-    if (e instanceof HcpxError) throw new HcpxError(e.problems.map((p) => (p.file ? { ...p, file: p.file.split(display(staging)).join(`${label}:`).replace(/:\//, ":") } : p)), e.exitCode);
-    throw e;
-  }
-}
 
 async function confirmed(opts: VendorOpts, question: string): Promise<boolean> {
   if (opts.yes) return true;
@@ -106,11 +36,6 @@ async function confirmed(opts: VendorOpts, question: string): Promise<boolean> {
 /** The review was shown (on stdout) but not accepted; with --json its lines travel in the envelope's problems. */
 function reviewRequired(what: string, lines: string[], hint: string, json: boolean): HcpxError {
   return new HcpxError([{ code: "review_required", message: what, hint }, ...(json ? lines.map((l) => ({ code: "review" as const, message: l.trim(), severity: "warning" as const })) : [])]);
-}
-
-/** Show the paths a reviewed pack will have once vendored, not its staging folder's. */
-function relocate(reach: Reach, staging: string, target: string): Reach {
-  return { ...reach, bins: reach.bins.map((b) => ({ ...b, resolves: b.resolves.split(display(staging)).join(display(target)) })) };
 }
 
 // ---------------------------------------------------------------- add
@@ -181,88 +106,12 @@ export async function runAdd(source: string, opts: VendorOpts): Promise<number> 
 
 // ---------------------------------------------------------------- install
 
-/** The reach of a vendored pack, or undefined when it does not load (nothing sound to compare). */
-function reachIfLoads(dir: string): Reach | undefined {
-  try {
-    return reachOf(loadPack(dir));
-  } catch (e) {
-    if (e instanceof HcpxError) return undefined;
-    throw e;
-  }
-}
-
 export async function runInstall(opts: VendorOpts): Promise<number> {
   const out = makeOut(opts);
-  const root = projectRoot(opts);
-  const lock = readLock(root);
-  const results: { id: string; status: "unchanged" | "restored" | "refused" | "differs"; detail?: string[]; diff?: ReachDiff; withdrawn?: string[]; denied?: string[] }[] = [];
-  const problems: Problem[] = [];
-  const changes: { id: string; diff: ReachDiff; result: (typeof results)[number] }[] = [];
-  for (const [id, entry] of Object.entries(lock.packs)) {
-    const target = packTarget(root, id);
-    let current: string[] | undefined;
-    try {
-      current = existsSync(target) ? diffHashes(entry.files, hashTree(target)) : undefined;
-    } catch (e) {
-      if (!(e instanceof HcpxError)) throw e;
-      current = [e.problems[0]!.message];
-    }
-    if (current && current.length === 0) {
-      results.push({ id, status: "unchanged" });
-      continue;
-    }
-    if (opts.check) {
-      results.push({ id, status: "differs", detail: current ?? ["not installed"] });
-      problems.push({ code: "pack_differs", message: `${display(target)} does not match hcp.lock: ${(current ?? ["not installed"]).join(", ")}`, file: display(target), hint: "run `hcpx pack install` to restore the locked files" });
-      continue;
-    }
-    try {
-      const fetched = fetchLocked(entry.source, root, `${id} (${sourceLabel(entry.source)})`);
-      const mismatch = diffHashes(entry.files, hashesOf(fetched));
-      if (mismatch.length) {
-        fail("hash_mismatch", `pack '${id}' from ${sourceLabel(entry.source)} does not match hcp.lock: ${mismatch.slice(0, 8).join(", ")}${mismatch.length > 8 ? ", …" : ""}; nothing was written`, { file: display(lockFile(root)), path: `packs.${id}`, hint: "the source changed since it was locked (or the lock was edited): review the change with `hcpx pack update " + id + "`" });
-      }
-      // what the person consented to: the vendored folder this install replaces (none in a fresh clone)
-      const before = existsSync(target) ? reachIfLoads(target) : undefined;
-      const staging = stage(fetched.entries, baseOf(root), join(root, ...PACKS_DIR.split("/")));
-      try {
-        const again = diffHashes(entry.files, hashTree(staging));
-        if (again.length) fail("hash_mismatch", `pack '${id}': the staged files differ from hcp.lock: ${again.join(", ")}`, { hint: "retry" });
-        swapIn(root, staging, target);
-      } catch (e) {
-        removeDir(baseOf(root), staging);
-        throw e;
-      }
-      const result: (typeof results)[number] = { id, status: "restored" };
-      results.push(result);
-      const after = before ? reachIfLoads(target) : undefined;
-      if (before && after) {
-        const diff = diffReach(before, after);
-        if (!diffEmpty(diff)) {
-          result.diff = diff;
-          changes.push({ id, diff, result });
-        }
-      }
-    } catch (e) {
-      if (!(e instanceof HcpxError)) throw e;
-      results.push({ id, status: "refused", detail: e.problems.map((p) => p.message) });
-      problems.push(...e.problems);
-    }
-  }
-  // the lock's content changed under a vendored pack: a Policy change is a consent change,
-  // so a grant the change would widen is withdrawn, as `pack update` does
-  if (changes.length) {
-    const project = loadProject({ config: opts.config });
-    for (const ch of changes) {
-      const w = withdrawGrants(project, opts, ch.id, widenedVerbs(ch.diff));
-      ch.result.withdrawn = w.removed;
-      ch.result.denied = w.denied;
-    }
-  }
-  if (problems.length) throw new HcpxError(problems);
-  done(out, { lock: display(lockFile(root)), packs: results }, (col) =>
+  const { lock, packs: results } = vendorInstall(opts);
+  done(out, { lock, packs: results }, (col) =>
     results.length === 0
-      ? `no packs in ${display(lockFile(root))}`
+      ? `no packs in ${lock}`
       : results
           .map((r) =>
             [
@@ -277,51 +126,8 @@ export async function runInstall(opts: VendorOpts): Promise<number> {
   return 0;
 }
 
+
 // ---------------------------------------------------------------- update
-
-function withdrawGrants(project: Project, cfgOpts: CommonOpts, id: string, verbs: string[]): { removed: string[]; denied: string[] } {
-  const cfg = openConfig(cfgOpts);
-  let text = cfg.text;
-  const removed: string[] = [];
-  const denied: string[] = [];
-  for (const verb of verbs) {
-    if (!isGranted(project.grants, id, verb)) continue;
-    const exact = `${id}.${verb}`;
-    if ((cfg.data.grants?.allow ?? []).includes(exact)) {
-      text = arrayRemove(text, ["grants", "allow"], exact);
-      removed.push(exact);
-    }
-    // still granted by a wider pattern (id.*, *): deny it by name
-    const rest = { allow: project.grants.allow.filter((p) => p !== exact), deny: project.grants.deny };
-    if (isGranted(rest, id, verb)) {
-      text = arrayAppend(text, ["grants", "deny"], exact);
-      denied.push(exact);
-    }
-  }
-  if (text !== cfg.text) writeConfig(cfg.file, text);
-  return { removed, denied };
-}
-
-function grantReads(cfgOpts: CommonOpts, project: Project, id: string, verbs: string[]): string[] {
-  const cfg = openConfig(cfgOpts);
-  let text = cfg.text;
-  const granted: string[] = [];
-  for (const verb of verbs) {
-    if (isGranted(project.grants, id, verb)) continue;
-    text = arrayAppend(text, ["grants", "allow"], `${id}.${verb}`);
-    granted.push(`${id}.${verb}`);
-  }
-  if (text !== cfg.text) writeConfig(cfg.file, text);
-  return granted;
-}
-
-/** `pack update <id> --to X`: the same kind of source, with a new npm spec, git ref or path. */
-function retarget(src: Source, to: string): Source {
-  if (!to.trim()) fail("usage", "--to needs a value", { hint: "an npm spec or tarball path, a git ref, or a path" });
-  if (src.type === "npm") return { ...src, spec: to.startsWith(".") || to.startsWith("/") ? resolve(to) : to };
-  if (src.type === "git") return { ...src, ref: to };
-  return { type: "path", path: resolve(to) };
-}
 
 export async function runUpdate(idArg: string | undefined, opts: VendorOpts): Promise<number> {
   const out = makeOut(opts);
@@ -405,22 +211,11 @@ export async function runUpdate(idArg: string | undefined, opts: VendorOpts): Pr
 
 export async function runRemove(id: string, opts: VendorOpts): Promise<number> {
   const out = makeOut(opts);
-  const root = projectRoot(opts);
-  const lock = readLock(root);
-  if (!lock.packs[id]) fail("unknown_pack", `no pack '${id}' in ${display(lockFile(root))}`, { hint: Object.keys(lock.packs).length ? `locked packs: ${Object.keys(lock.packs).sort().join(", ")}` : "nothing was added with `hcpx pack add`" });
-  const target = packTarget(root, id);
-  const cfg = openConfig(opts);
-  let text = cfg.text;
-  const entries = configPackEntries(cfg).filter((e) => resolve(e.dir) === target);
-  for (const e of entries) text = arrayRemove(text, ["packs"], e.entry);
-  const removedGrants = (cfg.data.grants?.allow ?? []).filter((p) => p.startsWith(`${id}.`));
-  for (const p of removedGrants) text = arrayRemove(text, ["grants", "allow"], p);
-  if (text !== cfg.text) writeConfig(cfg.file, text);
-  removeDir(baseOf(root), target);
-  delete lock.packs[id];
-  writeLock(root, lock);
-  done(out, { id, dir: display(target), deactivated: entries.map((e) => e.entry), removedGrants }, (col) =>
-    [`${c.green(col, "✓")} removed '${id}' (${display(target)}, its hcp.lock entry${entries.length ? ", its config entry" : ""})`, ...(removedGrants.length ? [`  removed grants: ${removedGrants.join(", ")}`] : [])].join("\n"),
+  const r = vendorRemove(id, opts);
+  const { dir: target, removedGrants } = r;
+  const entries = r.deactivated;
+  done(out, r, (col) =>
+    [`${c.green(col, "✓")} removed '${id}' (${target}, its hcp.lock entry${entries.length ? ", its config entry" : ""})`, ...(removedGrants.length ? [`  removed grants: ${removedGrants.join(", ")}`] : [])].join("\n"),
   );
   return 0;
 }

@@ -4,9 +4,9 @@ import type { AdapterEntry } from "./types";
 export const composite = {
   kind: "composite",
   section: "composite",
+  sectionHint: 'add composite: { module: "./index.mjs" }',
   capabilities: { callable: true, jsonArgs: false, passThrough: false, readsStdout: false, cliArgv: false, serverTools: false },
   lint({ surface: s, specs, at }) {
-    if (!s.composite?.module) at(["kind"], "kind_missing_config", "error", "kind is 'composite' but there is no composite.module", 'add composite: { module: "./index.mjs" }');
     if (specs.length === 0) at(s.commands ? ["commands"] : ["kind"], "no_commands", "error", "a composite pack declares no commands", "add commands; the module exports one async function per verb_key");
   },
   review: (s) => (s.composite?.module ? { modules: [s.composite.module] } : {}),

@@ -9,15 +9,36 @@ import { mcp } from "./mcp";
 import { openapi } from "./openapi";
 import { senseOnly } from "./sense-only";
 import { wrap } from "./wrap";
-import type { AdapterEntry } from "./types";
+import type { AdapterEntry, SectionKey } from "./types";
+import type { SurfaceFile } from "../schema";
 
-export type { AdapterCapabilities, AdapterEntry, KindLintContext } from "./types";
+export type { AdapterCapabilities, AdapterEntry, KindLintContext, SectionKey } from "./types";
 
 export const ADAPTERS = [wrap, composite, openapi, mcp, senseOnly] as const satisfies readonly AdapterEntry[];
 
 export type AdapterKind = (typeof ADAPTERS)[number]["kind"];
 /** The kinds whose commands run (each has a runner in src/runtime/adapters/index.ts). */
 export type CallableKind = Extract<(typeof ADAPTERS)[number], { capabilities: { callable: true } }>["kind"];
+
+type Entry = (typeof ADAPTERS)[number];
+type Common = Omit<SurfaceFile, "kind" | SectionKey>;
+/** One kind's surface: its own section present, every other kind's absent. */
+type Variant<E extends Entry> = Common & { kind: E["kind"] } & (E extends { section: infer S extends SectionKey }
+    ? { [P in S]-?: NonNullable<SurfaceFile[P]> } & { [P in Exclude<SectionKey, S>]?: undefined }
+    : { [P in SectionKey]?: undefined });
+/**
+ * A loaded pack's surface: a union discriminated on `kind`, one member per
+ * entry of the table. src/pack/load.ts refuses a surface that is none of them
+ * (kind_missing_config, kind_config_mismatch) before anything of it runs;
+ * SurfaceFile is the file as parsed, which lint and review read.
+ */
+type ByKind = { [E in Entry as E["kind"]]: Variant<E> };
+export type Surface = ByKind[AdapterKind];
+export type SurfaceOf<K extends AdapterKind> = ByKind[K];
+
+/** The schema's `kind` enum and the table name the same kinds (a type error here otherwise). */
+export type KindsMatch = [AdapterKind, SurfaceFile["kind"]] extends [SurfaceFile["kind"], AdapterKind] ? true : never;
+true satisfies KindsMatch;
 
 export const ADAPTER_KINDS: readonly AdapterKind[] = ADAPTERS.map((a) => a.kind);
 

@@ -8,9 +8,10 @@ import { headerEnvNames } from "../mcp-remote";
 export const mcp = {
   kind: "mcp",
   section: "mcp",
+  sectionHint:
+    'add mcp: { bin: "…", args: [ … ] } or mcp: { url: "https://…" } (`hcpx pack from-mcp -- <command …>` or `--url <url>` writes it)',
   capabilities: { callable: true, jsonArgs: true, passThrough: false, readsStdout: false, cliArgv: false, serverTools: true, binIn: "mcp" },
   lint({ surface: s, specs, at }) {
-    if (!s.mcp) at(["kind"], "kind_missing_config", "error", "kind is 'mcp' but there is no 'mcp' block", 'add mcp: { bin: "…", args: [ … ] } or mcp: { url: "https://…" } (`hcpx pack from-mcp -- <command …>` or `--url <url>` writes it)');
     if (specs.length === 0) at(s.commands ? ["commands"] : ["kind"], "no_commands", "error", "an mcp pack declares no commands", "name one command per server tool (`hcpx pack from-mcp` proposes them)");
     const seenTool = new Map<string, number>();
     specs.forEach((c, i) => {

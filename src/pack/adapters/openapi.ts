@@ -4,9 +4,10 @@ import type { AdapterEntry, Seg } from "./types";
 export const openapi = {
   kind: "openapi",
   section: "openapi",
+  sectionHint: 'add openapi: { document: "./openapi.json", base_url: "…" }',
   capabilities: { callable: true, jsonArgs: true, passThrough: false, readsStdout: false, cliArgv: false, serverTools: false },
   lint({ surface: s, specs, at }) {
-    if (!s.openapi?.document && !s.openapi?.url) at(s.openapi ? ["openapi"] : ["kind"], "kind_missing_config", "error", "kind is 'openapi' but there is no openapi.document or openapi.url", 'add openapi: { document: "./openapi.json", base_url: "…" }');
+    if (s.openapi && !s.openapi.document && !s.openapi.url) at(["openapi"], "kind_missing_config", "error", "kind is 'openapi' but there is no openapi.document or openapi.url", 'add openapi: { document: "./openapi.json", base_url: "…" }');
     if (specs.length === 0) at(s.commands ? ["commands"] : ["kind"], "no_commands", "error", "an openapi pack declares no commands", "name the commands (`hcpx pack from-openapi` proposes them)");
     // a user:password in a server URL is a secret committed to the pack: never print it
     const userinfo = (u: string | undefined) => !!u && /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(u);

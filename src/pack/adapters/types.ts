@@ -3,9 +3,15 @@
 // instead of naming kinds), and its own lint rules. The runtime's half of an
 // entry (how a call runs) is src/runtime/adapters/index.ts.
 import type { LintCode } from "../../util/lint-codes";
-import type { CommandSpec, Surface } from "../schema";
+import type * as Z from "zod/mini";
+import type { CommandSpec, Schemas, SurfaceFile } from "../schema";
 
 export type Seg = string | number;
+
+/** The keys of a surface that hold one kind's settings (Sections in ../schema-defs.ts). */
+export type SectionKey = keyof Schemas["Sections"];
+/** The sections that name a program to start (`<key>.bin`). */
+export type BinSection = { [K in SectionKey]: "bin" extends keyof Z.infer<Schemas["Sections"][K]> ? K : never }[SectionKey];
 
 export interface AdapterCapabilities {
   /** has commands an agent can call (sense_only only emits stimuli) */
@@ -21,14 +27,14 @@ export interface AdapterCapabilities {
   /** its commands name a server tool (`tool`) */
   serverTools: boolean;
   /** the surface key of the program it starts (`<key>.bin`), if it starts one */
-  binIn?: "wrap" | "mcp";
+  binIn?: BinSection;
 }
 
 /** What a kind's lint rules see: the surface, its commands, and where to report (always surface.json). */
 export interface KindLintContext {
-  surface: Surface;
+  surface: SurfaceFile;
   specs: CommandSpec[];
-  passThrough: NonNullable<Surface["pass_through"]> | undefined;
+  passThrough: NonNullable<SurfaceFile["pass_through"]> | undefined;
   /** the JSON path of the pass_through block in use */
   ptPath: Seg[];
   at(segs: Seg[], code: LintCode, severity: "error" | "warning", message: string, hint?: string): void;
@@ -50,8 +56,15 @@ export interface ReachPart {
 
 export interface AdapterEntry<K extends string = string> {
   kind: K;
-  /** the surface key holding this kind's settings (kind_config_mismatch when another kind sets it) */
-  section?: "wrap" | "composite" | "openapi" | "mcp";
+  /**
+   * The surface key holding this kind's settings, required for a pack of this
+   * kind and refused on a pack of another (src/pack/load.ts: kind_missing_config,
+   * kind_config_mismatch). Its schema is `<key>` of SurfaceSchema in
+   * ../schema-defs.ts (the one zod module, built on first use).
+   */
+  section?: SectionKey;
+  /** what to write when the section is missing (the hint of kind_missing_config) */
+  sectionHint?: string;
   capabilities: AdapterCapabilities;
   /** this kind's own rules (the rules every kind shares are in lint.ts) */
   lint(ctx: KindLintContext): void;
@@ -59,5 +72,5 @@ export interface AdapterEntry<K extends string = string> {
    * What this kind's section of a surface reaches. Review asks every entry,
    * whatever the pack's kind (a section another kind set is shown, never hidden).
    */
-  review?(surface: Surface): ReachPart;
+  review?(surface: SurfaceFile): ReachPart;
 }

@@ -4,9 +4,9 @@ import type { AdapterEntry } from "./types";
 export const wrap = {
   kind: "wrap",
   section: "wrap",
+  sectionHint: 'add wrap: { bin: "…" }',
   capabilities: { callable: true, jsonArgs: false, passThrough: true, readsStdout: true, cliArgv: true, serverTools: false, binIn: "wrap" },
   lint({ surface: s, specs, passThrough, ptPath, at }) {
-    if (!s.wrap) at(["kind"], "kind_missing_config", "error", "kind is 'wrap' but there is no 'wrap' block", 'add wrap: { bin: "…" }');
     if (specs.length === 0 && !passThrough) {
       at(specs.length === 0 && s.commands ? ["commands"] : ["kind"], "wrap_no_commands", "error", "a wrap declares neither named commands nor pass_through", "name the commands (5–12 is typical) with policy rows, or start with wrap.pass_through: { allowedSubcommands, maxArgv }");
     }

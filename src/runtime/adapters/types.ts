@@ -6,12 +6,14 @@
 // ctx.signal) and answers `cancelled` only once that is done; the runner
 // (./index.ts) turns any other answer to an aborted call into `cancelled`, so
 // a cancelled write never reports ok.
+import type { AdapterKind, CallableKind } from "../../pack/adapters/index";
 import type { Command, Pack, Project } from "../../pack/model";
 import type { ArgValues } from "../args";
 import type { Envelope } from "../envelope";
 
-export interface AdapterCall {
-  pack: Pack;
+/** A call of a pack of kind K (runAdapter hands each kind's adapter its own: its section is present). */
+export interface AdapterCall<K extends AdapterKind = AdapterKind> {
+  pack: Pack<K>;
   project: Project;
   cmd: Command;
   /** validated named args ({} for a pass-through verb) */
@@ -24,6 +26,6 @@ export interface AdapterCall {
   signal: AbortSignal;
 }
 
-export interface Adapter {
-  run(call: AdapterCall): Promise<Envelope>;
+export interface Adapter<K extends CallableKind = CallableKind> {
+  run(call: AdapterCall<K>): Promise<Envelope>;
 }
