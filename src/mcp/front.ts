@@ -27,7 +27,7 @@ import { failure, problemFailure, type Envelope } from "../runtime/envelope";
 import { READ_SKILL_TOOL } from "../projection/tools";
 import type { ToolDef } from "../projection/types";
 import { brokenLines, exportView, type ExportView } from "./view";
-import { HCP_TOOL, instructions, toolsFor, type McpToolDef, type Shape } from "./tools";
+import { HCP_TOOL, instructions, packIndex, toolsFor, type McpToolDef, type Shape } from "./tools";
 import { argsHash, ConfirmStateError, ConfirmStates, type ConfirmBinding } from "./confirm-state";
 import { argsFromInputs, canAnswer, capabilityOf, MissingCapability, inputArgs, inputRequest, inputRounds, methodOf, readAnswer, type InputRequestOut, type InputValue } from "./inputs";
 import { auditArgs, AuditWriter, decisionOf, type AuditRecord } from "../runtime/audit";
@@ -572,7 +572,14 @@ export class McpFront {
 
   private readSkill(input: Record<string, unknown>, onChanged?: () => void): ToolResult {
     const id = input.pack;
-    if (typeof id !== "string" || !id) return toResult(failure("bad_args", "'pack' must be a pack id (string)"));
+    if (id === undefined) {
+      // no pack: a page of the pack index (the `hcp` description lists only the packs that fit)
+      const page = input.page ?? 1;
+      if (typeof page !== "number" || !Number.isInteger(page) || page < 1) return toResult(failure("bad_args", "'page' must be a whole number from 1"));
+      if (this.refresh()) onChanged?.();
+      return { content: [{ type: "text", text: packIndex(this.view.packs, page) }] };
+    }
+    if (typeof id !== "string" || !id) return toResult(failure("bad_args", "'pack' must be a pack id (string)", { hint: `leave it out for the pack index (${READ_SKILL_TOOL} {})` }));
     if (this.refresh()) onChanged?.();
     const view = this.view;
     const p = view.packs.find((x) => x.pack.id === id);
