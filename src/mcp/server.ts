@@ -16,6 +16,7 @@
 // This module is only reached through import() from `hcpx mcp`, so only that
 // command pays for loading the SDK. stdout carries nothing but protocol.
 import { watch, type FSWatcher } from "node:fs";
+import { join } from "node:path";
 import type { Server } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { McpFront, type HostApproval } from "./front";
@@ -192,28 +193,41 @@ export async function serve(opts: ServeOptions): Promise<void> {
   function syncWatchers(): void {
     if (opts.watch === false) return;
     const want = front.watched();
+    const trusted = front.packWatchDirs();
     for (const [dir, w] of watchers) {
       if (!want.has(dir)) {
         w.close();
         watchers.delete(dir);
       }
     }
+    const lost = (dir: string) => {
+      watchers.get(dir)?.close();
+      watchers.delete(dir);
+      if (trusted.has(dir)) front.setPacksWatched(false);
+    };
     for (const [dir, names] of want) {
       if (watchers.has(dir)) continue;
       try {
         const w = watch(dir, { persistent: false }, (_ev, file) => {
-          if (!file || names.has(file.toString())) onFsEvent();
+          const name = file?.toString();
+          if (name && !names.has(name)) return;
+          // synchronously: a request read after this event must not be served the old view
+          if (trusted.has(dir)) front.packsChanged();
+          // a pack directory replaced (renamed over): its watch follows the old one, set it again
+          if (name && watchers.has(join(dir, name))) lost(join(dir, name));
+          onFsEvent();
         });
-        w.on("error", () => {
-          w.close();
-          watchers.delete(dir);
-        });
+        w.on("error", () => lost(dir));
         watchers.set(dir, w);
       } catch {
         // a missing directory (no user config): tools/list still re-reads it
       }
     }
+    front.setPacksWatched([...trusted].every((d) => watchers.has(d)));
   }
+  front.onInstall = () => {
+    if (!closing) setImmediate(syncWatchers);
+  };
   syncWatchers();
 
   const handle = serveStdio(({ era }) => live.add(buildServer(front, era, hooks)), { transport: new VersionGate(new StdioServerTransport()), onerror: (e) => debug(`transport: ${e.message}`) });
