@@ -17,6 +17,7 @@
 import { statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { findProjectConfig, loadProject, type LoadProjectOptions } from "../pack/load";
+import { MAX_ENTRIES, useValidationCache } from "../pack/validcache";
 import { CONFIRM_STRICTNESS, type Command, type ConfirmMode, type Grants, type Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { asUserError } from "../util/ioerror";
@@ -88,6 +89,8 @@ export interface FrontOptions {
   via?: "stdio" | "http";
   /** the host id the server was started for (`--host`), for the audit log */
   host?: string;
+  /** take the packs' validated files from the validation cache (hcpx mcp on stdio) */
+  validationCache?: boolean;
   /** where each call's audit record goes (default: the audit log; tests give their own) */
   audit?: (rec: AuditRecord) => void;
   /**
@@ -246,6 +249,10 @@ export class McpFront {
     // At start a broken config is fatal (the CLI reports it, exit 1).
     this.built.config = this.configStamp();
     const project = this.freshProject();
+    // hcpx mcp on stdio: the packs' validated files come from the validation cache (src/pack/validcache.ts,
+    // keyed on each file's identity, ctime included), as for hcpx exec; not for a project whose 2 files a
+    // pack would crowd the cache's entries (exec's among them) out
+    if (opts.validationCache && project.packDirs.length * 2 <= MAX_ENTRIES / 4) useValidationCache();
     this.built.packs = this.packsStamp(project);
     this.install(exportView(project));
   }
