@@ -190,41 +190,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     }, 100);
     timer.unref();
   };
-  function syncWatchers(): void {
-    if (opts.watch === false) return;
-    const want = front.watched();
-    const trusted = front.packWatchDirs();
-    for (const [dir, w] of watchers) {
-      if (!want.has(dir)) {
-        w.close();
-        watchers.delete(dir);
-      }
-    }
-    const lost = (dir: string) => {
-      watchers.get(dir)?.close();
-      watchers.delete(dir);
-      if (trusted.has(dir)) front.setPacksWatched(false);
-    };
-    for (const [dir, names] of want) {
-      if (watchers.has(dir)) continue;
-      try {
-        const w = watch(dir, { persistent: false }, (_ev, file) => {
-          const name = file?.toString();
-          if (name && !names.has(name)) return;
-          // synchronously: a request read after this event must not be served the old view
-          if (trusted.has(dir)) front.packsChanged();
-          // a pack directory replaced (renamed over): its watch follows the old one, set it again
-          if (name && watchers.has(join(dir, name))) lost(join(dir, name));
-          onFsEvent();
-        });
-        w.on("error", () => lost(dir));
-        watchers.set(dir, w);
-      } catch {
-        // a missing directory (no user config): tools/list still re-reads it
-      }
-    }
-    front.setPacksWatched([...trusted].every((d) => watchers.has(d)));
-  }
+  const syncWatchers = () => syncWatches(front, watchers, onFsEvent, opts.watch !== false);
   front.onInstall = () => {
     if (!closing) setImmediate(syncWatchers);
   };
@@ -253,4 +219,45 @@ export async function serve(opts: ServeOptions): Promise<void> {
 
   log(`serving ${front.view.packs.length} pack(s), ${front.tools.length} tool(s), shape ${opts.shape}${front.view.project.configFile ? `, config ${front.view.project.configFile}` : ""}`);
   // The process stays up on stdin; serve() returns and the CLI must not exit.
+}
+
+/**
+ * Watch what the front's view was built from (front.watched()); tell the front
+ * whether every pack directory is watched, so that a request may trust the
+ * watches instead of a stat pass (front.ts refresh()).
+ */
+function syncWatches(front: McpFront, watchers: Map<string, FSWatcher>, onFsEvent: () => void, on: boolean): void {
+  if (!on) return;
+  const want = front.watched();
+  const trusted = front.packWatchDirs();
+  for (const [dir, w] of watchers) {
+    if (!want.has(dir)) {
+      w.close();
+      watchers.delete(dir);
+    }
+  }
+  const lost = (dir: string) => {
+    watchers.get(dir)?.close();
+    watchers.delete(dir);
+    if (trusted.has(dir)) front.setPacksWatched(false);
+  };
+  for (const [dir, names] of want) {
+    if (watchers.has(dir)) continue;
+    try {
+      const w = watch(dir, { persistent: false }, (_ev, file) => {
+        const name = file?.toString();
+        if (name && !names.has(name)) return;
+        // synchronously: a request read after this event must not be served the old view
+        if (trusted.has(dir)) front.packsChanged();
+        // a pack directory replaced (renamed over): its watch follows the old one, set it again
+        if (name && watchers.has(join(dir, name))) lost(join(dir, name));
+        onFsEvent();
+      });
+      w.on("error", () => lost(dir));
+      watchers.set(dir, w);
+    } catch {
+      // a missing directory (no user config): tools/list still re-reads it
+    }
+  }
+  front.setPacksWatched([...trusted].every((d) => watchers.has(d)));
 }

@@ -16,7 +16,7 @@ import { buildProjection } from "../projection/build";
 import { READ_SKILL_TOOL, readSkillTool } from "../projection/tools";
 import type { ProjectedPack, Projection, ToolDef } from "../projection/types";
 import { callable } from "../pack/adapters/index";
-import { fitLines, needsIndex, readSkillToolFor } from "./tools";
+import { fitLines, needsIndex, readSkillToolFor } from "./bounds";
 
 export interface ExportView {
   project: Project;
