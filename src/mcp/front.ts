@@ -25,7 +25,7 @@ import { userConfigDir } from "../util/paths";
 import { redactOut } from "../util/redact";
 import { execute, type ConfirmQuestion, type ExecRequest, type PersonAnswer } from "../runtime/execute";
 import { failure, problemFailure, type Envelope } from "../runtime/envelope";
-import { READ_SKILL_TOOL } from "../projection/tools";
+import { READ_SKILL_TOOL, boundedList } from "../projection/tools";
 import type { ToolDef } from "../projection/types";
 import { brokenLines, exportView, type ExportView } from "./view";
 import { HCP_TOOL, instructions, packIndex, toolsFor, type McpToolDef, type Shape } from "./tools";
@@ -635,7 +635,7 @@ export class McpFront {
         return toResult(failure("bad_pack", `pack ${id} is broken: ${why?.message ?? "it does not load"}`, { ...(why?.file ? { file: why.file } : {}), ...(why?.line ? { line: why.line } : {}), hint: "run `hcpx lint` on the pack" }));
       }
       const activated = view.project.packDirs.some((d) => basename(d) === id);
-      return toResult(activated ? failure("not_granted", `no command of pack '${id}' is granted`, { hint: "grant it with `hcpx grant`" }) : failure("unknown_pack", `no activated pack '${id}'`, { hint: `packs: ${view.packs.map((x) => x.pack.id).join(", ") || "(none)"}` }));
+      return toResult(activated ? failure("not_granted", `no command of pack '${id}' is granted`, { hint: "grant it with `hcpx grant`" }) : failure("unknown_pack", `no activated pack '${id}'`, { hint: `packs: ${boundedList(view.packs.map((x) => x.pack.id), `${READ_SKILL_TOOL} {} lists them`) || "(none)"}` }));
     }
     return { content: [{ type: "text", text: view.skills.get(p.pack.id) ?? "" }] };
   }
