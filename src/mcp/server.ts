@@ -15,7 +15,7 @@
 //
 // This module is only reached through import() from `hcpx mcp`, so only that
 // command pays for loading the SDK. stdout carries nothing but protocol.
-import { watch, type FSWatcher } from "node:fs";
+import { statSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import type { Server } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
@@ -226,8 +226,20 @@ export async function serve(opts: ServeOptions): Promise<void> {
  * whether every pack directory is watched, so that a request may trust the
  * watches instead of a stat pass (front.ts refresh()).
  */
+/** each watch map's directory inodes when their watch was set */
+const inodes = new WeakMap<object, Map<string, number | undefined>>();
+function inodeOf(dir: string): number | undefined {
+  try {
+    return statSync(dir).ino;
+  } catch {
+    return undefined;
+  }
+}
+
 function syncWatches(front: McpFront, watchers: Map<string, FSWatcher>, onFsEvent: () => void, on: boolean): void {
   if (!on) return;
+  if (!inodes.has(watchers)) inodes.set(watchers, new Map());
+  const inodes_ = inodes.get(watchers)!;
   const want = front.watched();
   const trusted = front.packWatchDirs();
   for (const [dir, w] of watchers) {
@@ -242,6 +254,8 @@ function syncWatches(front: McpFront, watchers: Map<string, FSWatcher>, onFsEven
     if (trusted.has(dir)) front.setPacksWatched(false);
   };
   for (const [dir, names] of want) {
+    // a directory replaced since its watch was set (the watch follows the old one): set it again
+    if (watchers.has(dir) && trusted.has(dir) && inodes_.get(dir) !== inodeOf(dir)) lost(dir);
     if (watchers.has(dir)) continue;
     try {
       const w = watch(dir, { persistent: false }, (_ev, file) => {
@@ -255,6 +269,7 @@ function syncWatches(front: McpFront, watchers: Map<string, FSWatcher>, onFsEven
       });
       w.on("error", () => lost(dir));
       watchers.set(dir, w);
+      inodes_.set(dir, inodeOf(dir));
     } catch {
       // a missing directory (no user config): tools/list still re-reads it
     }
