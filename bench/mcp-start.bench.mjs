@@ -58,12 +58,23 @@ function open(args, cwd, env) {
       }
     }
   });
-  const exited = new Promise((r) => child.on("close", r));
-  return {
-    request: (text, id) => new Promise((r) => {
-      waiting.set(id, r);
-      child.stdin.write(text);
+  let gone;
+  const exited = new Promise((r) =>
+    child.on("close", (code, sig) => {
+      gone = `${args.join(" ")} exited (${code ?? sig})`;
+      for (const w of waiting.values()) w(undefined, gone);
+      waiting.clear();
+      r();
     }),
+  );
+  return {
+    // a server that exits before answering fails the bench (never a hang)
+    request: (text, id) =>
+      new Promise((resolve, reject) => {
+        if (gone) return reject(new Error(gone));
+        waiting.set(id, (m, err) => (err ? reject(new Error(err)) : resolve(m)));
+        child.stdin.write(text);
+      }),
     close: async () => {
       child.stdin.end();
       await exited;
