@@ -58,3 +58,40 @@ export function parseFastAdopt(args: readonly string[]): FastAdopt | undefined {
   }
   return r.hosts.length ? r : undefined;
 }
+
+// The `hcpx mcp` forms adopt writes into host configs, read without commander too.
+export interface FastMcp {
+  shape: "single" | "per-command";
+  watch: boolean;
+  host?: string;
+  config?: string;
+}
+
+/**
+ * `mcp [--shape single|per-command] [--host <id>] [--config <file>] [--no-watch]`,
+ * each at most once, as commander reads it (MCP_DEFAULTS for what is not
+ * given); undefined for anything else (`--opt=value`, a value starting with
+ * `-`, another option: then commander parses it).
+ */
+export function parseFastMcp(args: readonly string[]): FastMcp | undefined {
+  if (args[0] !== "mcp") return undefined;
+  const r: FastMcp = { ...MCP_DEFAULTS };
+  const seen = new Set<string>();
+  for (let i = 1; i < args.length; i++) {
+    const a = args[i]!;
+    if (seen.has(a)) return undefined;
+    seen.add(a);
+    if (a === "--no-watch") {
+      r.watch = false;
+      continue;
+    }
+    const v = args[i + 1];
+    if (v === undefined || v.startsWith("-")) return undefined;
+    i++;
+    if (a === "--shape" && (v === "single" || v === "per-command")) r.shape = v;
+    else if (a === "--host") r.host = v;
+    else if (a === "--config") r.config = v;
+    else return undefined;
+  }
+  return r;
+}

@@ -15,7 +15,7 @@
 // (which starts the ESM loader) on every path but the plain exec form.
 // dist/hcpx.mjs is kept as a one-line ES module that imports the entry, for
 // host configs and scripts written with that path.
-import { MCP_DEFAULTS, parseFastAdopt, parseFastExec } from "./fast-exec";
+import { parseFastAdopt, parseFastExec, parseFastMcp } from "./fast-exec";
 import { loadCommand } from "./load-command";
 
 declare const HCPX_VERSION: string;
@@ -39,9 +39,11 @@ async function main(argv: string[]): Promise<void> {
     // `hcpx mcp` alone, as hosts start it (adopt writes that command): its
     // bundle through the code cache too, without commander; the same options
     // commander gives it (shape single, watching).
-    if (argv.length === 3 && argv[2] === "mcp") {
+    // (and the forms adopt writes: --shape per-command, --host, --config)
+    const mcp = parseFastMcp(argv.slice(2));
+    if (mcp) {
       const m = loadCommand<typeof import("./commands/mcp")>("mcp", __dirname);
-      const code = await m.exports.run({ ...MCP_DEFAULTS });
+      const code = await m.exports.run(mcp);
       m.save(); // serve() returns once connected: the start path is compiled by now
       if (typeof code === "number" && code !== 0) process.exitCode = code;
       return;

@@ -17,6 +17,7 @@
 import { statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { findProjectConfig, loadProject, type LoadProjectOptions } from "../pack/load";
+import { MAX_ENTRIES, useValidationCache } from "../pack/validcache";
 import { CONFIRM_STRICTNESS, type Command, type ConfirmMode, type Grants, type Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { asUserError } from "../util/ioerror";
@@ -24,10 +25,10 @@ import { userConfigDir } from "../util/paths";
 import { redactOut } from "../util/redact";
 import { execute, type ConfirmQuestion, type ExecRequest, type PersonAnswer } from "../runtime/execute";
 import { failure, problemFailure, type Envelope } from "../runtime/envelope";
-import { READ_SKILL_TOOL } from "../projection/tools";
+import { READ_SKILL_TOOL, boundedList } from "../projection/tools";
 import type { ToolDef } from "../projection/types";
 import { brokenLines, exportView, type ExportView } from "./view";
-import { HCP_TOOL, instructions, toolsFor, type McpToolDef, type Shape } from "./tools";
+import { HCP_TOOL, instructions, packIndex, toolsFor, type McpToolDef, type Shape } from "./tools";
 import { argsHash, ConfirmStateError, ConfirmStates, type ConfirmBinding } from "./confirm-state";
 import { argsFromInputs, canAnswer, capabilityOf, MissingCapability, inputArgs, inputRequest, inputRounds, methodOf, readAnswer, type InputRequestOut, type InputValue } from "./inputs";
 import { auditArgs, AuditWriter, decisionOf, type AuditRecord } from "../runtime/audit";
@@ -94,6 +95,8 @@ export interface FrontOptions {
   via?: "stdio" | "http";
   /** the host id the server was started for (`--host`), for the audit log */
   host?: string;
+  /** take the packs' validated files from the validation cache (hcpx mcp on stdio) */
+  validationCache?: boolean;
   /** where each call's audit record goes (default: the audit log; tests give their own) */
   audit?: (rec: AuditRecord) => void;
   /**
@@ -224,6 +227,14 @@ export class McpFront {
   listed: Record<string, unknown>[] = [];
   private key = "";
   private brokenSaid = "";
+  // Watched packs (server.ts): while every pack directory of the view (and its
+  // parent) has a live watch and none fired, a request skips the pack files'
+  // stat pass (3 stats a pack: 60 ms at 5,000 packs). A watch event marks the
+  // packs dirty synchronously, before any request read after the change.
+  private packsWatched = false;
+  private packsDirty = true;
+  /** Called after a rebuild: the server watches the new view's directories. */
+  onInstall?: () => void;
 
   constructor(opts: FrontOptions) {
     this.shape = opts.shape;
@@ -244,6 +255,10 @@ export class McpFront {
     // At start a broken config is fatal (the CLI reports it, exit 1).
     this.built.config = this.configStamp();
     const project = this.freshProject();
+    // hcpx mcp on stdio: the packs' validated files come from the validation cache (src/pack/validcache.ts,
+    // keyed on each file's identity, ctime included), as for hcpx exec; not for a project whose 2 files a
+    // pack would crowd the cache's entries (exec's among them) out
+    if (opts.validationCache && project.packDirs.length * 2 <= MAX_ENTRIES / 4) useValidationCache();
     this.built.packs = this.packsStamp(project);
     this.install(exportView(project));
   }
@@ -265,6 +280,8 @@ export class McpFront {
     const tools = toolsFor(this.shape, next);
     const all = next.packs.flatMap((p) => p.commands.map((c) => c.command));
     this.view = next;
+    this.packsWatched = false;
+    this.onInstall?.();
     this.tools = tools;
     this.listed = tools.map((t) => {
       const hit = next.byTool.get(t.name);
@@ -310,7 +327,9 @@ export class McpFront {
         return false;
       }
     }
-    const packs = this.packsStamp(project);
+    const skip = this.packsWatched && !this.packsDirty && project === this.view.project;
+    this.packsDirty = false;
+    const packs = skip ? this.built.packs : this.packsStamp(project);
     if (config === this.built.config && packs === this.built.packs) return false;
     let next: ExportView;
     try {
@@ -323,14 +342,40 @@ export class McpFront {
     return this.install(next);
   }
 
-  /** The files to watch for changes: dir → names (the config, the user config, each pack's files). */
+  /** The files to watch for changes: dir → names (the config, the user config, each pack's files, each pack directory in its parent). */
   watched(): Map<string, Set<string>> {
     const want = new Map<string, Set<string>>();
+    const add = (dir: string, names: string[]) => {
+      const had = want.get(dir);
+      if (had) for (const n of names) had.add(n);
+      else want.set(dir, new Set(names));
+    };
     const cfg = this.view.project.configFile;
-    if (cfg) want.set(resolve(cfg, ".."), new Set([basename(cfg)]));
-    want.set(userConfigDir(), new Set(["config.json5"]));
-    for (const d of this.view.project.packDirs) want.set(d, new Set(PACK_FILES));
+    if (cfg) add(resolve(cfg, ".."), [basename(cfg)]);
+    add(userConfigDir(), ["config.json5"]);
+    for (const d of this.view.project.packDirs) {
+      add(d, PACK_FILES);
+      add(resolve(d, ".."), [basename(d)]);
+    }
     return want;
+  }
+
+  /** The watched directories a request may trust instead of a stat pass: each pack directory and its parent. */
+  packWatchDirs(): Set<string> {
+    const dirs = new Set<string>();
+    for (const d of this.view.project.packDirs) dirs.add(d).add(resolve(d, ".."));
+    return dirs;
+  }
+
+  /** server.ts: whether every directory of packWatchDirs() has a live watch now. A newly set watch may have missed a change: one stat pass follows. */
+  setPacksWatched(live: boolean): void {
+    this.packsWatched = live;
+    this.packsDirty = true;
+  }
+
+  /** server.ts, synchronously from a watch event on a pack file or directory. */
+  packsChanged(): void {
+    this.packsDirty = true;
   }
 
   /**
@@ -578,7 +623,14 @@ export class McpFront {
 
   private readSkill(input: Record<string, unknown>, onChanged?: () => void): ToolResult {
     const id = input.pack;
-    if (typeof id !== "string" || !id) return toResult(failure("bad_args", "'pack' must be a pack id (string)"));
+    if (id === undefined) {
+      // no pack: a page of the pack index (the `hcp` description lists only the packs that fit)
+      const page = input.page ?? 1;
+      if (typeof page !== "number" || !Number.isInteger(page) || page < 1) return toResult(failure("bad_args", "'page' must be a whole number from 1"));
+      if (this.refresh()) onChanged?.();
+      return { content: [{ type: "text", text: packIndex(this.view.packs, page) }] };
+    }
+    if (typeof id !== "string" || !id) return toResult(failure("bad_args", "'pack' must be a pack id (string)", { hint: `leave it out for the pack index (${READ_SKILL_TOOL} {})` }));
     if (this.refresh()) onChanged?.();
     const view = this.view;
     const p = view.packs.find((x) => x.pack.id === id);
@@ -589,7 +641,7 @@ export class McpFront {
         return toResult(failure("bad_pack", `pack ${id} is broken: ${why?.message ?? "it does not load"}`, { ...(why?.file ? { file: why.file } : {}), ...(why?.line ? { line: why.line } : {}), hint: "run `hcpx lint` on the pack" }));
       }
       const activated = view.project.packDirs.some((d) => basename(d) === id);
-      return toResult(activated ? failure("not_granted", `no command of pack '${id}' is granted`, { hint: "grant it with `hcpx grant`" }) : failure("unknown_pack", `no activated pack '${id}'`, { hint: `packs: ${view.packs.map((x) => x.pack.id).join(", ") || "(none)"}` }));
+      return toResult(activated ? failure("not_granted", `no command of pack '${id}' is granted`, { hint: "grant it with `hcpx grant`" }) : failure("unknown_pack", `no activated pack '${id}'`, { hint: `packs: ${boundedList(view.packs.map((x) => x.pack.id), `${READ_SKILL_TOOL} {} lists them`) || "(none)"}` }));
     }
     return { content: [{ type: "text", text: view.skills.get(p.pack.id) ?? "" }] };
   }

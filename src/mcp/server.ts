@@ -15,7 +15,8 @@
 //
 // This module is only reached through import() from `hcpx mcp`, so only that
 // command pays for loading the SDK. stdout carries nothing but protocol.
-import { watch, type FSWatcher } from "node:fs";
+import { statSync, watch, type FSWatcher } from "node:fs";
+import { join } from "node:path";
 import type { Server } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { McpFront, type HostApproval } from "./front";
@@ -181,7 +182,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   // a long-lived process: the mcp adapter keeps each mcp pack's server running between calls (src/runtime/mcp-adapter.ts)
   (globalThis as Record<symbol, unknown>)[Symbol.for("hcpx.mcp.keepAlive")] = true;
   // No config at all serves no packs and says why; a config that does not parse is fatal.
-  const front = new McpFront({ shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, hostApproval: opts.hostApproval, host: opts.host });
+  const front = new McpFront({ shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, hostApproval: opts.hostApproval, host: opts.host, validationCache: true });
   const live = new Instances();
   const hooks = live.hooks();
 
@@ -200,31 +201,10 @@ export async function serve(opts: ServeOptions): Promise<void> {
     }, 100);
     timer.unref();
   };
-  function syncWatchers(): void {
-    if (opts.watch === false) return;
-    const want = front.watched();
-    for (const [dir, w] of watchers) {
-      if (!want.has(dir)) {
-        w.close();
-        watchers.delete(dir);
-      }
-    }
-    for (const [dir, names] of want) {
-      if (watchers.has(dir)) continue;
-      try {
-        const w = watch(dir, { persistent: false }, (_ev, file) => {
-          if (!file || names.has(file.toString())) onFsEvent();
-        });
-        w.on("error", () => {
-          w.close();
-          watchers.delete(dir);
-        });
-        watchers.set(dir, w);
-      } catch {
-        // a missing directory (no user config): tools/list still re-reads it
-      }
-    }
-  }
+  const syncWatchers = () => syncWatches(front, watchers, onFsEvent, opts.watch !== false);
+  front.onInstall = () => {
+    if (!closing) setImmediate(syncWatchers);
+  };
   syncWatchers();
 
   const handle = serveStdio(({ era }) => live.add(buildServer(front, era, hooks)), { transport: new VersionGate(new StdioServerTransport()), onerror: (e) => debug(`transport: ${e.message}`) });
@@ -250,4 +230,60 @@ export async function serve(opts: ServeOptions): Promise<void> {
 
   log(`serving ${front.view.packs.length} pack(s), ${front.tools.length} tool(s), shape ${opts.shape}${front.view.project.configFile ? `, config ${front.view.project.configFile}` : ""}`);
   // The process stays up on stdin; serve() returns and the CLI must not exit.
+}
+
+/**
+ * Watch what the front's view was built from (front.watched()); tell the front
+ * whether every pack directory is watched, so that a request may trust the
+ * watches instead of a stat pass (front.ts refresh()).
+ */
+/** each watch map's directory inodes when their watch was set */
+const inodes = new WeakMap<object, Map<string, number | undefined>>();
+function inodeOf(dir: string): number | undefined {
+  try {
+    return statSync(dir).ino;
+  } catch {
+    return undefined;
+  }
+}
+
+function syncWatches(front: McpFront, watchers: Map<string, FSWatcher>, onFsEvent: () => void, on: boolean): void {
+  if (!on) return;
+  if (!inodes.has(watchers)) inodes.set(watchers, new Map());
+  const inodes_ = inodes.get(watchers)!;
+  const want = front.watched();
+  const trusted = front.packWatchDirs();
+  for (const [dir, w] of watchers) {
+    if (!want.has(dir)) {
+      w.close();
+      watchers.delete(dir);
+    }
+  }
+  const lost = (dir: string) => {
+    watchers.get(dir)?.close();
+    watchers.delete(dir);
+    if (trusted.has(dir)) front.setPacksWatched(false);
+  };
+  for (const [dir, names] of want) {
+    // a directory replaced since its watch was set (the watch follows the old one): set it again
+    if (watchers.has(dir) && trusted.has(dir) && inodes_.get(dir) !== inodeOf(dir)) lost(dir);
+    if (watchers.has(dir)) continue;
+    try {
+      const w = watch(dir, { persistent: false }, (_ev, file) => {
+        const name = file?.toString();
+        if (name && !names.has(name)) return;
+        // synchronously: a request read after this event must not be served the old view
+        if (trusted.has(dir)) front.packsChanged();
+        // a pack directory replaced (renamed over): its watch follows the old one, set it again
+        if (name && watchers.has(join(dir, name))) lost(join(dir, name));
+        onFsEvent();
+      });
+      w.on("error", () => lost(dir));
+      watchers.set(dir, w);
+      inodes_.set(dir, inodeOf(dir));
+    } catch {
+      // a missing directory (no user config): tools/list still re-reads it
+    }
+  }
+  front.setPacksWatched([...trusted].every((d) => watchers.has(d)));
 }

@@ -16,6 +16,7 @@ import { buildProjection } from "../projection/build";
 import { READ_SKILL_TOOL, readSkillTool } from "../projection/tools";
 import type { ProjectedPack, Projection, ToolDef } from "../projection/types";
 import { callable } from "../pack/adapters/index";
+import { fitLines, needsIndex, readSkillToolFor } from "./bounds";
 
 export interface ExportView {
   project: Project;
@@ -66,7 +67,7 @@ export function exportView(project: Project): ExportView {
   const ids = new Set(packs.map((p) => p.pack.id));
   const byTool = new Map<string, { pack: string; verb: string; command: Command }>();
   for (const p of packs) for (const c of p.commands) byTool.set(c.toolName, { pack: p.pack.id, verb: c.command.verb_key, command: c.command });
-  const read = readSkillTool([...ids]);
+  const read = readSkillToolFor(readSkillTool([...ids]), [...ids], needsIndex(packs));
   const note = brokenNote(broken);
   return {
     project,
@@ -95,8 +96,12 @@ export function brokenLines(broken: BrokenPack[]): string[] {
 
 export const BROKEN_HEADER = "Not served, broken";
 
-/** The text the tools carry about broken packs; empty when none is. */
+/** Characters of broken-pack lines a tool description may carry (the log on stderr has them all). */
+export const BROKEN_BUDGET = 800;
+
+/** The text the tools carry about broken packs, bounded; empty when none is. */
 export function brokenNote(broken: BrokenPack[]): string {
   if (broken.length === 0) return "";
-  return [`${BROKEN_HEADER} (run \`hcpx lint\` in the project to see every problem):`, ...brokenLines(broken)].join("\n");
+  const { shown, more } = fitLines(brokenLines(broken), BROKEN_BUDGET);
+  return [`${BROKEN_HEADER} (run \`hcpx lint\` in the project to see every problem):`, ...shown, ...(more ? [`- … and ${more} more`] : [])].join("\n");
 }

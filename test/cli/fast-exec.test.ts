@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseFastAdopt, parseFastExec } from "../../src/cli/fast-exec";
+import { parseFastAdopt, parseFastExec, parseFastMcp } from "../../src/cli/fast-exec";
 import { runHcpx, scratchProject } from "../support/hcpx";
 
 describe("exec fast path: parsing", () => {
@@ -123,6 +123,17 @@ describe("adopt fast path", () => {
         runs.push({ code: r.code, stdout: r.stdout.replaceAll(p.dir, "<dir>"), stderr: r.stderr.replaceAll(p.dir, "<dir>"), files });
       }
       expect(runs[0], c.join(" ")).toEqual(runs[1]);
+    }
+  });
+});
+
+describe("mcp fast path", () => {
+  it("reads the forms adopt writes (--shape, --host, --config, --no-watch) as commander does; leaves everything else to commander", () => {
+    expect(parseFastMcp(["mcp"])).toEqual({ shape: "single", watch: true });
+    expect(parseFastMcp(["mcp", "--shape", "per-command", "--host", "claude", "--config", "/home/u/.config/hcpx/config.json5"])).toEqual({ shape: "per-command", watch: true, host: "claude", config: "/home/u/.config/hcpx/config.json5" });
+    expect(parseFastMcp(["mcp", "--no-watch", "--shape", "single"])).toEqual({ shape: "single", watch: false });
+    for (const args of [["mcp", "--shape"], ["mcp", "--shape", "tools"], ["mcp", "--shape=single"], ["mcp", "--host", "-x"], ["mcp", "--http", "8080"], ["mcp", "--help"], ["mcp", "--shape", "single", "--shape", "single"], ["mcp", "extra"], ["--config", "c.json5", "mcp"], ["exec", "mcp"]]) {
+      expect(parseFastMcp(args), args.join(" ")).toBeUndefined();
     }
   });
 });

@@ -1,0 +1,185 @@
+// `hcpx mcp` start and tools/list (issue 29), driven by raw JSON-RPC lines over
+// stdio (no client library in the timed path):
+// - start → first tools/list answered, for the command lines adopt really
+//   writes (`hcpx mcp --config <file>` and `hcpx mcp --shape per-command
+//   --config <file>`), in both protocol eras (legacy: initialize first; modern
+//   2026-07-28: server/discover, then a tools/list with the _meta envelope),
+//   at 1 pack and 100 packs × 10 commands, against a bare server bundled from
+//   the same SDK (v2, serveStdio, one tool) in the same era, interleaved.
+//   Wall (load-dependent) and callgrind instructions (not; BENCH_VALGRIND=0 skips them),
+//   with a warm cache (HOME kept between starts: the V8 code cache and the validation cache).
+// - tools/list at 5,000 packs (p50, watching on, as a host starts it) and the
+//   bytes of the single shape's tools/list at 5,000 packs (what a model sees).
+// Run: `npm run bench -- mcp-start` (or `node bench/run.mjs mcp-start` after `npm run build`).
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import { build } from "esbuild";
+import { fmt, goal, goalAbs, median, table, withoutCa } from "./lib.mjs";
+import { syntheticProject } from "./generate.bench.mjs";
+
+const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
+const HCPX = process.env.HCPX_BENCH_BIN ?? join(REPO, "dist", "hcpx.cjs"); // the bin (package.json)
+const STARTS = Number(process.env.MCP_BENCH_STARTS ?? 9);
+const BIG = Number(process.env.MCP_BENCH_BIG ?? 5000);
+const MODERN = "2026-07-28";
+
+const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" } };
+const line = (o) => `${JSON.stringify({ jsonrpc: "2.0", ...o })}\n`;
+const OPENING = {
+  legacy: line({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }) + line({ method: "notifications/initialized" }),
+  modern: line({ id: 1, method: "server/discover", params: { _meta: meta } }),
+};
+const list = (era, id) => line({ id, method: "tools/list", params: era === "modern" ? { _meta: meta } : {} });
+
+/** A server on stdio, spoken to in raw lines: request(text, id) resolves with the response of that id. */
+function open(args, cwd, env) {
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ["pipe", "pipe", "ignore"] });
+  let buf = "";
+  const waiting = new Map();
+  child.stdout.setEncoding("utf8").on("data", (d) => {
+    buf += d;
+    let i;
+    while ((i = buf.indexOf("\n")) >= 0) {
+      const l = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      let m;
+      try {
+        m = JSON.parse(l);
+      } catch {
+        continue;
+      }
+      if (m.id !== undefined && waiting.has(m.id)) {
+        waiting.get(m.id)(m);
+        waiting.delete(m.id);
+      }
+    }
+  });
+  let gone;
+  const exited = new Promise((r) =>
+    child.on("close", (code, sig) => {
+      gone = `${args.join(" ")} exited (${code ?? sig})`;
+      for (const w of waiting.values()) w(undefined, gone);
+      waiting.clear();
+      r();
+    }),
+  );
+  return {
+    // a server that exits before answering fails the bench (never a hang)
+    request: (text, id) =>
+      new Promise((resolve, reject) => {
+        if (gone) return reject(new Error(gone));
+        waiting.set(id, (m, err) => (err ? reject(new Error(err)) : resolve(m)));
+        child.stdin.write(text);
+      }),
+    close: async () => {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
+/** Spawn → the first tools/list answered (ms); the answer's size in bytes. */
+async function firstList(args, cwd, env, era) {
+  const t0 = performance.now();
+  const s = open(args, cwd, env);
+  await s.request(OPENING[era], 1);
+  const r = await s.request(list(era, 2), 2);
+  const dt = performance.now() - t0;
+  await s.close();
+  if (!r.result?.tools) throw new Error(`no tools/list answer from ${args.join(" ")}: ${JSON.stringify(r).slice(0, 300)}`);
+  return { ms: dt, bytes: JSON.stringify(r.result.tools).length };
+}
+
+/** Instructions of one start answering the opening and a tools/list, the input given whole (the server exits at its end). */
+function startInstructions(args, cwd, env, era) {
+  if (process.env.BENCH_VALGRIND === "0") return undefined;
+  const r = spawnSync("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", process.execPath, ...args], { cwd, env, input: OPENING[era] + list(era, 2), encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] });
+  if (r.error) return undefined;
+  const m = /Collected\s*:\s*(\d+)/.exec(r.stderr ?? "");
+  if (!m || !r.stdout.includes('"id":2')) throw new Error(`callgrind: no count or no answer for ${args.join(" ")}: ${r.stderr?.slice(-300)}`);
+  return Number(m[1]);
+}
+
+async function bareServer() {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-bare-")));
+  const src = join(dir, "bare.mjs");
+  writeFileSync(
+    src,
+    `import { Server } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+// the SDK hcpx mcp is built on (v2), served the same way (both eras)
+serveStdio(() => {
+  const server = new Server({ name: "bare", version: "1" }, { capabilities: { tools: {} } });
+  server.setRequestHandler("tools/list", async () => ({ tools: [{ name: "t", description: "a tool", inputSchema: { type: "object" } }] }));
+  return server;
+});
+process.stdin.on("end", () => process.exit(0));
+`,
+  );
+  const out = join(dir, "bare.bundle.mjs");
+  await build({ entryPoints: [src], outfile: out, bundle: true, format: "esm", platform: "node", target: "node20", logLevel: "warning", nodePaths: [join(REPO, "node_modules")] });
+  return { dir, file: out };
+}
+
+export default async function bench() {
+  const home = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-home-")));
+  const env = { ...withoutCa(), PATH: process.env.PATH ?? "", HOME: home, XDG_CACHE_HOME: join(home, ".cache"), XDG_CONFIG_HOME: join(home, ".config") };
+  const bare = await bareServer();
+  const projects = { 1: syntheticProject(1), 100: syntheticProject(100) };
+  // the command lines adopt writes (src/host/engine.ts): the config named when the entry serves a given file
+  const lines = {
+    single: (dir) => [HCPX, "mcp", "--config", join(dir, "hcp.config.json5")],
+    "per-command": (dir) => [HCPX, "mcp", "--shape", "per-command", "--config", join(dir, "hcp.config.json5")],
+  };
+  const cases = [];
+  for (const era of ["legacy", "modern"]) {
+    cases.push({ key: `bare ${era}`, era, args: [bare.file], cwd: bare.dir });
+    for (const shape of ["single", "per-command"]) for (const n of [1, 100]) cases.push({ key: `${shape} ${n} ${era}`, era, shape, n, args: lines[shape](projects[n]), cwd: projects[n] });
+  }
+  const wall = Object.fromEntries(cases.map((c) => [c.key, []]));
+  for (let i = 0; i < STARTS + 2; i++) {
+    for (const c of cases) {
+      const { ms } = await firstList(c.args, c.cwd, env, c.era);
+      if (i >= 2) wall[c.key].push(ms);
+    }
+  }
+  const ins = Object.fromEntries(cases.map((c) => [c.key, startInstructions(c.args, c.cwd, env, c.era)]));
+  const M = (x) => (x === undefined ? "-" : `${(x / 1e6).toFixed(0)} M`);
+  const rows = [["start → first tools/list (warm cache)", "era", `wall p50 of ${STARTS}`, "× bare", "instructions", "× bare"]];
+  for (const c of cases) {
+    const b = `bare ${c.era}`;
+    rows.push([c.shape ? `hcpx mcp ${c.shape === "single" ? "" : "--shape per-command "}--config …, ${c.n} pack${c.n > 1 ? "s × 10 commands" : ""}` : "bare bundled SDK server, 1 tool", c.era, fmt(median(wall[c.key])), c.shape ? `${(median(wall[c.key]) / median(wall[b])).toFixed(2)}×` : "", M(ins[c.key]), c.shape && ins[c.key] ? `${(ins[c.key] / ins[b]).toFixed(2)}×` : ""]);
+  }
+  process.stdout.write(table(rows) + "\n");
+  for (const c of cases.filter((x) => x.shape)) {
+    const bound = c.n === 1 ? 1.2 : 1.5;
+    const b = `bare ${c.era}`;
+    goal(`mcp start → first tools/list, ${c.shape}, ${c.n} pack(s), ${c.era} (wall)`, ["hcpx mcp", median(wall[c.key])], ["bare", median(wall[b])], { max: bound });
+    if (ins[c.key] && ins[b]) goal(`mcp start → first tools/list, ${c.shape}, ${c.n} pack(s), ${c.era} (instructions)`, ["hcpx mcp", ins[c.key]], ["bare", ins[b]], { max: bound, unit: "instructions" });
+  }
+
+  // ---- tools/list at BIG packs, and what a model sees of the single shape ----
+  const big = syntheticProject(BIG);
+  const s = open([HCPX, "mcp"], big, env);
+  await s.request(OPENING.legacy, 1);
+  const first = await s.request(list("legacy", 2), 2);
+  const bytes = JSON.stringify(first.result.tools).length;
+  const lists = [];
+  for (let i = 0; i < 40; i++) {
+    const t0 = performance.now();
+    await s.request(list("legacy", 3 + i), 3 + i);
+    if (i >= 5) lists.push(performance.now() - t0);
+  }
+  await s.close();
+  process.stdout.write(`\ntools/list at ${BIG} packs × 10 commands: p50 ${fmt(median(lists))} (of ${lists.length}); the single shape's tools/list is ${bytes.toLocaleString("en")} bytes\n`);
+  goalAbs(`tools/list at ${BIG} packs ≤ 5 ms (p50)`, "tools/list", median(lists), 5);
+  const fits = bytes <= 8192;
+  process.stdout.write(`goal single-shape tools/list at ${BIG} packs ≤ 8,192 bytes: ${bytes.toLocaleString("en")} ${fits ? "MET" : "NOT MET"}\n`);
+  for (const d of [bare.dir, big, ...Object.values(projects), home]) rmSync(d, { recursive: true, force: true });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await bench();
