@@ -1,5 +1,5 @@
 // `hcpx generate`: time and peak memory over synthetic projects of 100 / 1,000 /
-// 5,000 packs × 10 commands (goals: ≤ 5 s at 5,000 fresh; time per pack at 5,000
+// 5,000 packs × 10 commands (goals: ≤ 5 s and ≤ 400 MB peak RSS at 5,000 fresh; time per pack at 5,000
 // ≤ 1.5× that at 100, i.e. linear); context cost
 // of the shell shape against the per-command MCP listing for 50 × 10 (goal ≤ 1/10);
 // start-up of `hcpx --version` and `hcpx generate` against bare `node -e 0`.
@@ -84,7 +84,7 @@ export default async function main() {
       const med = median(samples.map((s) => s.ms));
       const cpu = median(samples.map((s) => s.cpu));
       rows.push([String(n), hosts.length ? "none" : "claude+cursor", String(Object.keys(files).length), fmt(med), fmt(Math.min(...samples.map((s) => s.ms))), fmt(cpu), (cpu / n).toFixed(2), `${Math.max(...samples.map((s) => s.mb)).toFixed(0)} MB`]);
-      if (!hosts.length) perPack.push({ n, med, cpu });
+      if (!hosts.length) perPack.push({ n, med, cpu, mb: Math.max(...samples.map((s) => s.mb)) });
       if (n === 1000) {
         // again over its own output: every file read and compared, none written
         const again = [];
@@ -102,6 +102,7 @@ export default async function main() {
   console.log(table([["packs", "wall ms / pack", "CPU ms / pack"], ...perPack.map((p) => [String(p.n), (p.med / p.n).toFixed(2), (p.cpu / p.n).toFixed(2)])]));
   const big = perPack.find((p) => p.n === 5000);
   if (big) goalAbs("generate at 5,000 packs × 10 commands, fresh, with host previews", "wall", big.med, 5000);
+  if (big) goalAbs("generate at 5,000 packs × 10 commands, fresh, with host previews: peak RSS", "peak RSS", big.mb, 400, { unit: "MB" });
   const small = perPack.find((p) => p.n === 100);
   if (big && small) goal("generate: time per pack at 5,000 ≤ 1.5× at 100 (linear)", ["per pack at 5,000", big.med / big.n], ["per pack at 100", small.med / small.n], { max: 1.5 });
   if (rerun) console.log(`re-run over unchanged output at 1,000: wall ${fmt(rerun.med)}, CPU ${fmt(rerun.cpu)}`);

@@ -62,10 +62,11 @@ export function goal(name, a, b, { max, min, unit = "ms" }) {
   return met;
 }
 
-/** Print and record an absolute goal (a median against a bound in ms). */
-export function goalAbs(name, label, ms, maxMs) {
+/** Print and record an absolute goal (a median against a bound in ms, or in `unit`). */
+export function goalAbs(name, label, ms, maxMs, { unit = "ms" } = {}) {
   const met = ms <= maxMs;
-  const line = { name, a: `${label} ${fmt(ms)}`, b: `bound ${fmt(maxMs)}`, ratio: `${(ms / maxMs).toFixed(3)}×`, bound: `≤ ${fmt(maxMs)}`, met, load: load() };
+  const show = (x) => (unit === "ms" ? fmt(x) : `${x.toFixed(0)} ${unit}`);
+  const line = { name, a: `${label} ${show(ms)}`, b: `bound ${show(maxMs)}`, ratio: `${(ms / maxMs).toFixed(3)}×`, bound: `≤ ${show(maxMs)}`, met, load: load() };
   goals.push(line);
   process.stdout.write(`goal ${name}: ${line.a} (${line.bound}) ${met ? "MET" : "NOT MET"} · ${line.load}\n`);
   return met;

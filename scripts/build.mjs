@@ -115,7 +115,7 @@ common.define = { ...common.define, HCPX_MCP_ADAPTER: JSON.stringify("../lib/mcp
 // --scope user adopt plans (the adopt tests hold it to that); it still starts
 // without commander and the ESM loader (src/cli/main.ts).
 const CJS_COMMANDS = { exec: { minify: true }, mcp: { minifyWhitespace: true, minifySyntax: true }, adopt: { minifyWhitespace: true, minifySyntax: true } };
-const CODE_CACHED = ["exec", "mcp"];
+const CODE_CACHED = ["exec", "mcp", "adopt"]; // adopt: the shipped cache only (src/cli/load-command.ts)
 const cjsBuilds = await Promise.all(
   Object.entries(CJS_COMMANDS).map(([name, min]) =>
     build({ ...common, banner: undefined, format: "cjs", ...min, outExtension: { ".js": ".cjs" }, entryPoints: { [`commands/${name}`]: `src/cli/commands/${name}.ts` }, plugins: [vendorJson5, lazyAdapter], logOverride: { "empty-import-meta": "silent" } }), // adapters/index.ts and descriptor.ts read import.meta.url only where __dirname is undefined (ESM bundles)
@@ -173,20 +173,26 @@ for (const f of files) {
   try {
     for (const d of ["packs/calc-wrap", "packs/calc", "bins"]) cpSync(join(root, d), join(scratch, d), { recursive: true });
     writeFileSync(join(scratch, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/calc-wrap"], grants: { allow: ["calc-wrap.*"] }, sandbox: { roots: ["."], cwd: "." } }));
-    const name = `exec-${bundleHashes.exec}-${process.version}-${process.arch}.bin`;
-    const env = { PATH: process.env.PATH ?? "", HOME: scratch, XDG_CACHE_HOME: join(scratch, "cache"), HCPX_NO_SHIPPED_CACHE: "1" };
-    const made = join(scratch, "cache", "hcpx", "v8", name);
-    const r = process.env.HCPX_NO_SHIPPED_CACHE ? undefined : spawnSync(process.execPath, [entry, "exec", "calc-wrap", "ping", "--json"], { cwd: scratch, env, encoding: "utf8" });
+    // exec: a wrap call; adopt: `adopt claude --write` in the same scratch project (HCPX_BUILD_CACHE=1: adopt
+    // saves its cache only when told, and only here)
+    const runs = { exec: ["exec", "calc-wrap", "ping", "--json"], adopt: ["adopt", "claude", "--write", "--command", "hcpx mcp"] };
+    const names = Object.fromEntries(Object.keys(runs).map((c) => [c, `${c}-${bundleHashes[c]}-${process.version}-${process.arch}.bin`]));
+    const env = { PATH: process.env.PATH ?? "", HOME: scratch, XDG_CACHE_HOME: join(scratch, "cache"), HCPX_NO_SHIPPED_CACHE: "1", HCPX_BUILD_CACHE: "1" };
     mkdirSync(shippedDir, { recursive: true });
-    for (const f of readdirSync(shippedDir)) if (f !== name) rmSync(join(shippedDir, f), { force: true });
-    if (r && r.status === 0 && existsSync(made)) {
-      const tmp = join(shippedDir, `${name}.${process.pid}.tmp`);
-      writeFileSync(tmp, readFileSync(made));
-      chmodSync(tmp, 0o644);
-      renameSync(tmp, join(shippedDir, name));
-    } else {
-      rmSync(join(shippedDir, name), { force: true });
-      if (r) process.stderr.write(`build: no code cache shipped (exec ${r.status}: ${(r.stderr || r.stdout).slice(0, 300)})\n`);
+    for (const f of readdirSync(shippedDir)) if (!Object.values(names).includes(f)) rmSync(join(shippedDir, f), { force: true });
+    for (const [cmd, args] of Object.entries(runs)) {
+      const name = names[cmd];
+      const made = join(scratch, "cache", "hcpx", "v8", name);
+      const r = process.env.HCPX_NO_SHIPPED_CACHE ? undefined : spawnSync(process.execPath, [entry, ...args], { cwd: scratch, env, encoding: "utf8" });
+      if (r && r.status === 0 && existsSync(made)) {
+        const tmp = join(shippedDir, `${name}.${process.pid}.tmp`);
+        writeFileSync(tmp, readFileSync(made));
+        chmodSync(tmp, 0o644);
+        renameSync(tmp, join(shippedDir, name));
+      } else {
+        rmSync(join(shippedDir, name), { force: true });
+        if (r) process.stderr.write(`build: no code cache shipped (${cmd} ${r.status}: ${(r.stderr || r.stdout).slice(0, 300)})\n`);
+      }
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });

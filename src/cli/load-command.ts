@@ -24,8 +24,11 @@
 // the user's cache is written as before. HCPX_NO_SHIPPED_CACHE=1 skips the
 // shipped one (tests of the user's cache).
 // HCPX_NO_CACHE=1 turns it off. Only exec and mcp use it (the commands a host
-// starts over and over); adopt's bundle is loaded here without one (no hash:
-// adopt writes nothing in $HOME it did not plan), the others are ES modules.
+// starts over and over). adopt writes nothing in $HOME it did not plan, so it
+// reads only the cache the build ships (compiling its bundle was ~20% of an
+// adopt, the bench's comparison with add-mcp) and never writes one of its own;
+// the build makes that one with HCPX_BUILD_CACHE=1, which lets adopt save it in
+// the build's scratch cache folder. The others are ES modules.
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
@@ -42,8 +45,12 @@ function cacheName(name: string): string | undefined {
   return `${name}-${hash}-${process.version}-${process.arch}.bin`;
 }
 
-function cacheFile(base: string | undefined): string | undefined {
+/** Commands that read the shipped cache only (above): no cache of the user's is read or written. */
+const SHIPPED_ONLY = new Set(["adopt"]);
+
+function cacheFile(base: string | undefined, name: string): string | undefined {
   if (base === undefined || (!process.env.HOME && !process.env.XDG_CACHE_HOME)) return undefined;
+  if (SHIPPED_ONLY.has(name) && process.env.HCPX_BUILD_CACHE !== "1") return undefined;
   return join(cacheRoot(), "v8", base);
 }
 
@@ -74,7 +81,7 @@ export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
   // hcpx's own bundle, beside the entry: read like any file, bounded
   const source = readTextFile(file, file, CAPS.cache);
   const base = cacheName(name);
-  const cache = cacheFile(base);
+  const cache = cacheFile(base, name);
   // verified (magic, length, CRC-32, owner, no link) before V8 sees a byte; undefined on any doubt
   let cachedData = cache ? readCache(cache) : undefined;
   // none of this user's: the one the build made, beside the bundle (read the same way, any owner)

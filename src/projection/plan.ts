@@ -26,8 +26,51 @@ export interface PlanOptions extends BuildOptions {
 
 /** JSON with 2-space indent, arrays of scalars on one line (enums stay readable); LF; trailing newline. */
 export function json(v: unknown): string {
-  // Native stringify, then fold each array whose items are all scalars onto one line.
+  // One pass over plain data (the tool lists: ~30 MB each at 5,000 packs × 10 commands, where a
+  // regular expression over the printed text was ~7% of generate); anything else (toJSON,
+  // undefined in an array, a non-finite number …) is printed the way it always was.
+  try {
+    return printed(v, "\n") + "\n";
+  } catch (e) {
+    if (e !== NOT_PLAIN) throw e;
+    return foldedStringify(v);
+  }
+}
+
+/** The reference form: native stringify, then each array whose items are all scalars folded onto one line. */
+export function foldedStringify(v: unknown): string {
   return JSON.stringify(v, null, 2).replace(SCALAR_ARRAY_RE, (_m, items: string) => `[${items.split(/,\n\s*/).join(", ")}]`) + "\n";
+}
+
+const NOT_PLAIN = Symbol("not plain JSON data");
+
+function printed(v: unknown, nl: string): string {
+  if (v === null || typeof v === "string" || typeof v === "boolean") return JSON.stringify(v);
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) throw NOT_PLAIN;
+    return JSON.stringify(v);
+  }
+  if (typeof v !== "object" || typeof (v as { toJSON?: unknown }).toJSON === "function" || v instanceof Number || v instanceof String || v instanceof Boolean) throw NOT_PLAIN;
+  const inner = nl + "  ";
+  if (Array.isArray(v)) {
+    if (v.length === 0) return "[]";
+    let scalars = true;
+    const items: string[] = [];
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      if (x === undefined || typeof x === "function" || typeof x === "symbol") throw NOT_PLAIN;
+      if (x !== null && typeof x === "object") scalars = false;
+      items.push(printed(x, inner));
+    }
+    return scalars ? `[${items.join(", ")}]` : `[${inner}${items.join(`,${inner}`)}${nl}]`;
+  }
+  const parts: string[] = [];
+  for (const k of Object.keys(v)) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x === undefined || typeof x === "function" || typeof x === "symbol") continue;
+    parts.push(`${JSON.stringify(k)}: ${printed(x, inner)}`);
+  }
+  return parts.length ? `{${inner}${parts.join(`,${inner}`)}${nl}}` : "{}";
 }
 const SCALAR = String.raw`(?:"(?:[^"\\\n]|\\.)*"|-?\d[\d.eE+-]*|true|false|null)`;
 const SCALAR_ARRAY_RE = new RegExp(String.raw`\[\n\s*(${SCALAR}(?:,\n\s*${SCALAR})*)\n\s*\]`, "g");

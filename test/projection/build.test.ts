@@ -5,7 +5,8 @@ import { loadPack } from "../../src/pack/load";
 import type { Command, Pack, Project } from "../../src/pack/model";
 import { parseSkill } from "../../src/pack/skill";
 import { buildProjection } from "../../src/projection/build";
-import { json, projectionFiles } from "../../src/projection/plan";
+import fc from "fast-check";
+import { foldedStringify, json, projectionFiles } from "../../src/projection/plan";
 import { filterSkillBody, namesWithheld } from "../../src/projection/skillcopy";
 import { checkToolNames, inputSchema, toAnthropic, toMcp, toOpenAI } from "../../src/projection/tools";
 import { HcpxError } from "../../src/util/errors";
@@ -180,6 +181,17 @@ describe("buildProjection", () => {
       for (const v of Object.values(fm.metadata as object)) expect(typeof v).toBe("string");
     }
   });
+  it("json() prints what native stringify + the scalar-array fold prints, for any JSON value and the odd ones", () => {
+    const odd: unknown[] = [[undefined, 1], { a: undefined, b: () => 1 }, [NaN, -0, 1e21], new Date(0), { d: new Date(0) }, [new Number(1), new String("x")], [[]], [{}], [[1], [2]], { "k\n\"": ["a\n\u2028", null, true] }, []];
+    for (const v of odd) expect(json(v), JSON.stringify(v)).toBe(foldedStringify(v));
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), (v) => {
+        expect(json(v)).toBe(foldedStringify(v));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("json() keeps scalar arrays on one line", () => {
     expect(json({ a: [1, "x"], b: [{ c: [] }], d: {} })).toBe('{\n  "a": [1, "x"],\n  "b": [\n    {\n      "c": []\n    }\n  ],\n  "d": {}\n}\n');
   });
