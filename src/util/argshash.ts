@@ -1,13 +1,12 @@
 // A call's validated args as one hash: canonical JSON (object keys sorted,
 // undefined left out) → sha256 hex. What a confirm's requestState binds
 // (src/mcp/confirm-state.ts), computed where the args are validated.
-// The digest is src/util/sha256.ts, not node:crypto: loading node:crypto costs
-// `hcpx exec` ~10–12 M instructions (callgrind), and every exec hashes its args
-// for the audit record.
-import { sha256Hex } from "./sha256";
+// node:crypto is taken when a hash is asked (a gated call's question), not at
+// load: loading it costs `hcpx exec` ~10 M instructions (callgrind) on every call.
 
 export function argsHash(args: unknown): string {
-  return sha256Hex(canonical(args));
+  const { createHash } = process.getBuiltinModule("node:crypto") as typeof import("node:crypto");
+  return createHash("sha256").update(canonical(args)).digest("hex");
 }
 
 function canonical(v: unknown): string {
