@@ -214,9 +214,12 @@ export async function adoptedSync(project: Project, packs: Pack[], url?: RemoteO
 async function remoteCheck(url: RemoteOptions, users: string[]): Promise<Check> {
   const { probeRemote, probeSummary } = await import("../host/remote");
   const probe = await probeRemote(url);
-  const message = probeSummary(probe) + (users.length ? `; the remote entry of ${users.join(", ")}` : "; no adopted host's entry names this URL");
+  const message =
+    probeSummary(probe) +
+    (users.length ? `; the remote entry of ${users.join(", ")}` : "; no adopted host's entry names this URL");
   const fail = (hint: string): Check => ({ id: "remote", status: "fail", message, hint, probe });
-  if (!probe.reachable) return fail("start the server (`hcpx mcp --http`), or check the URL and the proxy in front of it");
+  if (!probe.reachable)
+    return fail("start the server (`hcpx mcp --http`), or check the URL and the proxy in front of it");
   if (!probe.authenticated)
     return fail(
       url.tokenEnv
