@@ -269,60 +269,9 @@ async function hostChecks(
     hint: "restore it from version control, or delete it and run `hcpx adopt <host> --write`",
   }));
   if (led.hosts.length === 0) return checks;
-  const { planAdoption } = await import("./adopt");
-  const { loadUserScope } = await import("../host/userscope");
   for (const h of led.hosts) {
-    const again = `hcpx adopt ${h.host}${h.scope === "user" ? " --scope user" : ""} --write`;
     try {
-      // user scope serves the user config, not this project's: the same plan as `adopt --scope user`
-      const user = h.scope === "user" ? loadUserScope({ remove: false }) : undefined;
-      const proj = user?.project ?? project;
-      const ps = user ? loadPacks(user.project) : packs;
-      // the plan and health of `hcpx adopt <host> --check`: "in sync" is not "healthy" (will the host use the server?)
-      const { plan, health } = await planAdoption({
-        opts: { hosts: [h.host], check: true },
-        scope: h.scope,
-        hosts: [h.host],
-        project: proj,
-        packs: ps,
-        userConfig: user?.configFile,
-        userNotes: [],
-      });
-      if (health.length) {
-        checks.push({
-          id: `host:${h.host}`,
-          status: "fail",
-          message: `host ${h.host} (${h.scope}) will not use the server: ${health.map((p) => (p.file ? `${p.file}: ` : "") + p.message).join("; ")}`,
-          hint: health[0]!.hint,
-          problems: health,
-        });
-        continue;
-      }
-      // the vendor ended the product (descriptor `endOfLife`): said with every result for the host
-      const ended = await hostNotes(h.host, h.scope);
-      const n = plan.changes.length;
-      const hand = plan.conflicts.length;
-      // a recorded MCP command this hcpx would not write, an ignored ledger entry: named, never blessed
-      const warned = plan.warnings.map((w) => w.message);
-      // a remote entry (an earlier --url): named; its URL is the ledger's word, reached only when the person names it
-      const said = remoteWords(plan.remotes[h.host], url, () => users.push(`${h.host} (${h.scope})`));
-      if (n === 0 && hand === 0 && warned.length === 0)
-        checks.push({
-          id: `host:${h.host}`,
-          status: "ok",
-          message: `host ${h.host} (${h.scope}): ${h.files.length} file(s) in sync${said}${ended}`,
-        });
-      else
-        checks.push({
-          id: `host:${h.host}`,
-          status: "warn",
-          message: `host ${h.host} (${h.scope}): ${[n ? `${n} file(s) out of date (${plan.changes.map((c) => c.path).join(", ")})` : "", hand ? `${hand} changed by hand` : "", ...warned].filter(Boolean).join("; ")}${ended}`,
-          hint: plan.warnings.some((w) => w.code === "recorded_command")
-            ? `review with \`hcpx adopt ${h.host}${h.scope === "user" ? " --scope user" : ""}\`; keep the recorded command with --use-recorded-command`
-            : hand && !n
-              ? `review with \`hcpx adopt ${h.host} --check\``
-              : again,
-        });
+      checks.push(await hostCheck(h, project, packs, url, users));
     } catch (e) {
       if (!(e instanceof HcpxError)) throw e;
       const p = e.problems[0]!;
@@ -337,6 +286,65 @@ async function hostChecks(
     }
   }
   return checks;
+}
+
+/** One adopted host: the plan and health of `hcpx adopt <host> --check`. */
+async function hostCheck(
+  h: { host: string; scope: "project" | "user"; files: unknown[] },
+  project: Project,
+  packs: Pack[],
+  url: RemoteOptions | undefined,
+  users: string[],
+): Promise<Check> {
+  const { planAdoption } = await import("./adopt");
+  const { loadUserScope } = await import("../host/userscope");
+  const again = `hcpx adopt ${h.host}${h.scope === "user" ? " --scope user" : ""} --write`;
+  // user scope serves the user config, not this project's: the same plan as `adopt --scope user`
+  const user = h.scope === "user" ? loadUserScope({ remove: false }) : undefined;
+  const proj = user?.project ?? project;
+  const ps = user ? loadPacks(user.project) : packs;
+  // "in sync" is not "healthy" (will the host use the server?)
+  const { plan, health } = await planAdoption({
+    opts: { hosts: [h.host], check: true },
+    scope: h.scope,
+    hosts: [h.host],
+    project: proj,
+    packs: ps,
+    userConfig: user?.configFile,
+    userNotes: [],
+  });
+  if (health.length)
+    return {
+      id: `host:${h.host}`,
+      status: "fail",
+      message: `host ${h.host} (${h.scope}) will not use the server: ${health.map((p) => (p.file ? `${p.file}: ` : "") + p.message).join("; ")}`,
+      hint: health[0]!.hint,
+      problems: health,
+    };
+  // the vendor ended the product (descriptor `endOfLife`): said with every result for the host
+  const ended = await hostNotes(h.host, h.scope);
+  const n = plan.changes.length;
+  const hand = plan.conflicts.length;
+  // a recorded MCP command this hcpx would not write, an ignored ledger entry: named, never blessed
+  const warned = plan.warnings.map((w) => w.message);
+  // a remote entry (an earlier --url): named; its URL is the ledger's word, reached only when the person names it
+  const said = remoteWords(plan.remotes[h.host], url, () => users.push(`${h.host} (${h.scope})`));
+  if (n === 0 && hand === 0 && warned.length === 0)
+    return {
+      id: `host:${h.host}`,
+      status: "ok",
+      message: `host ${h.host} (${h.scope}): ${h.files.length} file(s) in sync${said}${ended}`,
+    };
+  return {
+    id: `host:${h.host}`,
+    status: "warn",
+    message: `host ${h.host} (${h.scope}): ${[n ? `${n} file(s) out of date (${plan.changes.map((c) => c.path).join(", ")})` : "", hand ? `${hand} changed by hand` : "", ...warned].filter(Boolean).join("; ")}${ended}`,
+    hint: plan.warnings.some((w) => w.code === "recorded_command")
+      ? `review with \`hcpx adopt ${h.host}${h.scope === "user" ? " --scope user" : ""}\`; keep the recorded command with --use-recorded-command`
+      : hand && !n
+        ? `review with \`hcpx adopt ${h.host} --check\``
+        : again,
+  };
 }
 
 /** What is said with every result for a host: the vendor ended it (descriptor `endOfLife`), what hcpx cannot read. */
