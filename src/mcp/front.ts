@@ -230,7 +230,9 @@ export class McpFront {
   // Watched packs (server.ts): while every pack directory of the view (and its
   // parent) has a live watch and none fired, a request skips the pack files'
   // stat pass (3 stats a pack: 60 ms at 5,000 packs). A watch event marks the
-  // packs dirty synchronously, before any request read after the change.
+  // packs dirty synchronously when it is read; a request read before it (a
+  // loaded machine) gets the listing of a moment ago. Calls are never decided
+  // on the listing: execute() reads the pack's files as they are.
   private packsWatched = false;
   private packsDirty = true;
   /** Called after a rebuild: the server watches the new view's directories. */

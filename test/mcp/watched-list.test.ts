@@ -1,9 +1,11 @@
 // Issue 29: with watching on (the default), tools/list trusts the watches of
 // the pack directories instead of stat-ing 3 files a pack on every call; a
-// change is still seen by the very next request — a watch event marks the
-// packs dirty before the request that follows the change is read — including
-// a pack directory replaced whole (renamed over), whose files are then
-// watched anew.
+// change is seen as soon as its watch event is read (the event marks the packs
+// dirty; on a loaded machine a request sent right after the change may be read
+// first, so the test waits for the event, bounded) — including a pack
+// directory replaced whole (renamed over), whose files are then watched anew.
+// A call is never decided on the listing: execute() reads the pack's files
+// as they are (test/mcp/confirm*.test.ts).
 import { cpSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,13 +25,23 @@ describe("hcpx mcp: watched packs", () => {
   });
   const read = async () => ((await s.client.readResource({ uri: "skill://transit/SKILL.md" })).contents[0] as { text: string }).text;
   const skill = () => join(p.dir, "packs", "transit", "SKILL.md");
+  /** the Skill as served, once it holds `want` (the watch event read), within 10 s */
+  const seen = async (want: string) => {
+    const until = Date.now() + 10_000;
+    let text = await read();
+    while (!text.includes(want) && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 50));
+      text = await read();
+    }
+    return text;
+  };
 
   it("a same-size edit of a Skill is served on the next request", async () => {
     for (const [from, to] of [["# transit", "# TRANSIT"], ["# TRANSIT", "# TrAnSiT"]] as const) {
       const before = readFileSync(skill(), "utf8");
       expect(await read()).toContain(from);
       writeFileSync(skill(), before.replace(from, to));
-      expect(await read()).toContain(to);
+      expect(await seen(to)).toContain(to);
     }
   });
 
@@ -41,11 +53,11 @@ describe("hcpx mcp: watched packs", () => {
     // as the door's swapDir does: the old directory moved aside (its inode lives on), the new one in
     renameSync(dir, join(p.dir, "packs", ".transit-old"));
     renameSync(next, dir);
-    expect(await read()).toContain("# SWAPPED");
+    expect(await seen("# SWAPPED")).toContain("# SWAPPED");
     await new Promise((r) => setTimeout(r, 400)); // the new directory's watch is set
     expect(await read()).toContain("# SWAPPED"); // (the one stat pass after the watches were set again)
     writeFileSync(skill(), readFileSync(skill(), "utf8").replace("# SWAPPED", "# SWAPPD2"));
-    expect(await read()).toContain("# SWAPPD2");
+    expect(await seen("# SWAPPD2")).toContain("# SWAPPD2");
     rmSync(join(p.dir, "packs", ".transit-old"), { recursive: true });
   });
 });

@@ -36,7 +36,10 @@ export async function run(opts: McpOptions): Promise<number | void> {
     if (noAuth && opts.serverConfig !== undefined) fail("usage", "--no-auth and --server-config exclude each other", { hint: "the server config's principals are authenticated; --no-auth serves one unauthenticated caller on loopback", exit: 64 });
     if (noAuth && !loopback) fail("not_loopback", `--no-auth serves loopback only, not ${host}`, { exit: 64 });
     if (!loopback && !opts.bindPublic) fail("not_loopback", `--http ${opts.http} binds ${host}, not loopback: add --bind-public to mean it`, { exit: 64 });
-    if (opts.host !== undefined || opts.clientHost !== undefined) fail("usage", "--host and --client-host name the host that starts a stdio server; they do not go with --http", { hint: "over HTTP each principal's confirm setting applies (docs/http.md)", exit: 64 });
+    if (opts.host !== undefined || opts.clientHost !== undefined) {
+      const flag = opts.host !== undefined ? "--host" : "--client-host";
+      fail("usage", `${flag} names the host that starts a stdio server; it does not go with --http`, { hint: "over HTTP each principal's confirm setting applies (docs/http.md)", exit: 64 });
+    }
     if (!noAuth && opts.serverConfig === undefined) fail("server_config_required", "--http needs --server-config FILE: every HTTP request is authenticated as a principal it names", { exit: 64 });
     const { serveHttp } = await import("../../mcp/server");
     await serveHttp({ shape: shape as Shape, config: opts.config, watch: opts.watch }, { host, port, public: opts.bindPublic, serverConfig: opts.serverConfig, noAuth });
