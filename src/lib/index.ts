@@ -21,7 +21,7 @@ import { useValidationCache } from "../pack/validcache";
 import type { buildProjection } from "../projection/build";
 import { READ_SKILL_TOOL, toolList } from "../projection/tools";
 import { bindingNames, type ConfirmQuestion, type PersonAnswer } from "../runtime/execute";
-import { McpFront } from "../mcp/front";
+import type { McpFront } from "../mcp/front";
 import { redactDeep, redactOut, secretsFrom } from "../util/redact";
 import { HcpxError } from "../util/errors";
 import { failure, problemFailure, type Envelope as RuntimeEnvelope } from "../runtime/envelope";
@@ -280,9 +280,11 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Hcp
     throw e;
   }
   // every call goes through the one tool-call front of `hcpx mcp` (src/mcp/front.ts), with the person's callback as its elicitation
+  // (its own chunk, loaded here with the projection: `import("hcpx")` itself stays cheap)
+  const { McpFront: Front } = await import("../mcp/front");
   let front: McpFront;
   try {
-    front = new McpFront({ shape: "per-command", cwd: loadOpts.cwd, config: loadOpts.config, via: "library" });
+    front = new Front({ shape: "per-command", cwd: loadOpts.cwd, config: loadOpts.config, via: "library" });
   } catch (e) {
     throw asProjectError(e);
   }
