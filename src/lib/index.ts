@@ -2,7 +2,9 @@
 // a project's activated packs for an agent you build yourself, and `call()`,
 // which runs a tool call through the runtime's execute() — the same grants,
 // confirm gate, argument checks, Binding and redaction as `hcpx exec` and
-// `hcpx mcp` (§12.2.5: every call goes through the runtime).
+// `hcpx mcp` (§12.2.5: every call goes through the runtime). A call goes
+// through `hcpx mcp`'s one tool-call front (src/mcp/front.ts), which writes
+// its audit record (`via: "library"`).
 //
 // The confirm gate in-process: a confirm-gated write runs only when the host
 // app's `confirm` callback (its way to ask its person, the twin of MCP
@@ -13,18 +15,16 @@
 // The public types are declared in this file, not imported from the rest of
 // src/, so the emitted index.d.ts stands alone (scripts/build.mjs checks it).
 import { join } from "node:path";
-import { findPack, loadPacks, loadProject } from "../pack/load";
-import { isGranted } from "../pack/grants";
-import { toolName as toolNameOf, type Command, type Pack, type Project } from "../pack/model";
+import { loadPacks, loadProject } from "../pack/load";
+import type { Project } from "../pack/model";
 import { useValidationCache } from "../pack/validcache";
 import type { buildProjection } from "../projection/build";
 import { READ_SKILL_TOOL, toolList } from "../projection/tools";
-import { ArgError, validateArgs } from "../runtime/args";
-import { bindingNames, execute, type ExecRequest } from "../runtime/execute";
+import { bindingNames, type ConfirmQuestion, type PersonAnswer } from "../runtime/execute";
+import type { McpFront } from "../mcp/front";
 import { redactDeep, redactOut, secretsFrom } from "../util/redact";
 import { HcpxError } from "../util/errors";
 import { failure, problemFailure, type Envelope as RuntimeEnvelope } from "../runtime/envelope";
-import { callable } from "../pack/adapters/index";
 import { isObj } from "../util/is";
 
 // ---- public types ----
@@ -84,7 +84,7 @@ export interface ConfirmRequest {
   land?: "local" | "remote" | "external";
   /** the command's summary from the pack */
   summary: string;
-  /** one line saying what will run, for a prompt */
+  /** the runtime's question to the person (what will run, where it lands): the text hcpx mcp's elicitation shows */
   message: string;
 }
 
@@ -245,7 +245,6 @@ const SHAPES: readonly ToolShape[] = ["mcp", "anthropic", "openai"];
 
 // ---- implementation ----
 
-const isArgv = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 // the runtime's envelope is this one: a change to either that breaks it fails the type check
 const sameEnvelope = (e: RuntimeEnvelope): Envelope => e;
 void sameEnvelope;
@@ -280,6 +279,15 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Hcp
     if (e instanceof HcpxError) throw new ProjectError(problemsOf(e).length ? problemsOf(e) : e.problems);
     throw e;
   }
+  // every call goes through the one tool-call front of `hcpx mcp` (src/mcp/front.ts), with the person's callback as its elicitation
+  // (its own chunk, loaded here with the projection: `import("hcpx")` itself stays cheap)
+  const { McpFront: Front } = await import("../mcp/front");
+  let front: McpFront;
+  try {
+    front = new Front({ shape: "per-command", cwd: loadOpts.cwd, config: loadOpts.config, via: "library" });
+  } catch (e) {
+    throw asProjectError(e);
+  }
   const skills: PackSkill[] = projection.packs.map((p) => ({ pack: p.pack.id, description: p.description, content: projection.skills.find((s) => s.packId === p.pack.id)?.content ?? "" }));
   const toolNames = projection.tools.map((t) => t.name);
   // The lists are rendered once; each call of tools() hands out a fresh copy.
@@ -302,7 +310,7 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Hcp
     async call(tool: string, input: unknown = {}, callOptions: CallOptions = {}): Promise<Envelope> {
       // the library's exit: every envelope it hands back passes the one redaction (src/util/redact.ts)
       try {
-        return redactOut(await callTool(loadOpts, env, skills, tool, input, callOptions));
+        return redactOut(await callFront(front, env, tool, input, callOptions));
       } catch (e) {
         return redactOut(problemEnvelope(e));
       }
@@ -373,121 +381,47 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   }
 }
 
-async function callTool(loadOpts: { cwd: string; config?: string }, env: Record<string, string | undefined>, skills: PackSkill[], tool: string, input: unknown, opts: CallOptions): Promise<Envelope> {
+const NEVER = new AbortController().signal;
+
+/** One tool call through the front: the callback is the person the runtime asks; the model's `confirm` is never a yes here. */
+async function callFront(front: McpFront, env: Record<string, string | undefined>, tool: string, input: unknown, opts: CallOptions): Promise<Envelope> {
   if (typeof tool !== "string" || !tool) return failure("bad_args", "the tool name must be a non-empty string");
   if (input === undefined || input === null) input = {};
   if (!isObj(input)) return failure("bad_args", `the input of ${tool} must be an object`, { hint: "pass the tool call's input object as the model sent it" });
-  // Per call: the config as it is now (a revoked grant stops working at once).
-  let project: Project;
-  try {
-    project = loadProject(loadOpts);
-  } catch (e) {
-    return problemEnvelope(e);
-  }
-  if (tool === READ_SKILL_TOOL) return readSkill(project, skills, input);
-
-  // `<pack>__<verb_with_dots_as_underscores>`: pack ids have no underscore.
-  const cut = tool.indexOf("__");
-  const packId = cut > 0 ? tool.slice(0, cut) : "";
-  if (!packId) return failure("unknown_verb", `no tool '${tool}'`, { hint: "tool names are <pack>__<verb>; list them with tools()" });
-  let pack: Pack;
-  try {
-    pack = findPack(project, packId);
-  } catch {
-    // execute() gives unknown_pack / bad_pack the runtime's own words
-    return execute(project, { pack: packId, verb: "" }, { env: env as NodeJS.ProcessEnv });
-  }
-  const matches = pack.commands.filter((c) => toolNameOf(pack.id, c.verb_key) === tool);
-  if (matches.length !== 1) {
-    return matches.length === 0
-      ? failure("unknown_verb", `no tool '${tool}': pack ${pack.id} has no such command`, { hint: "list the tools again with tools(); hcpx only offers granted commands" })
-      : failure("bad_pack", `tool '${tool}' names ${matches.map((c) => `${pack.id}.${c.verb_key}`).join(" and ")}`, { hint: "rename one of the verbs: dots become underscores in tool names" });
-  }
-  const cmd = matches[0]!;
-  // What this module answers itself is redacted like the runtime's envelopes
-  // (a confirm callback's error text, an argument echoed in a message).
-  const secrets = secretsFrom(env as NodeJS.ProcessEnv, bindingNames(pack));
-  const own = (e: Envelope): Envelope => redactDeep(e, secrets);
-  const req = requestFor(pack, cmd, input);
-  if ("ok" in req) return own(req);
-
-  const gated = cmd.policy.operation === "write" && cmd.policy.confirm;
-  // Ask the person only about a call that would run: granted, args valid.
-  if (gated && isGranted(project.grants, pack.id, cmd.verb_key)) {
-    let args: ConfirmRequest["args"];
-    if (cmd.passThrough) args = { argv: req.argv ?? [] };
-    else {
-      try {
-        args = validateArgs(cmd, req.args, undefined);
-      } catch (e) {
-        if (e instanceof ArgError) return own(failure("bad_args", e.message, { ...(e.arg ? { arg: e.arg } : {}), ...(e.hint ? { hint: e.hint } : {}) }));
-        throw e;
+  let failed: { pack: string; verb: string; why: unknown } | undefined;
+  const elicit = opts.confirm
+    ? async (q: ConfirmQuestion): Promise<PersonAnswer> => {
+        // built from the runtime's question (its args and message already redacted), through the one redaction again
+        const request: ConfirmRequest = redactOut({
+          tool,
+          pack: q.pack,
+          verb: q.verb,
+          args: Array.isArray(q.args) ? { argv: q.args } : q.args,
+          operation: "write",
+          land: q.land as ConfirmRequest["land"],
+          summary: front.view.byTool.get(tool)?.command.summary ?? "",
+          message: q.message,
+        });
+        try {
+          return (opts.confirm && (await opts.confirm(request))) === true ? "accept" : "decline";
+        } catch (why) {
+          failed = { pack: q.pack, verb: q.verb, why };
+          return "error";
+        }
       }
-    }
-    if (!opts.confirm) {
-      const env0 = await execute(project, { ...req, confirm: false }, { env: env as NodeJS.ProcessEnv, pack });
-      if (!env0.ok && env0.error.code === "confirm_required") {
-        env0.error.hint = "this write runs only when a person says yes: the host app passes a confirm callback to call(); the model's confirm: true is not enough here";
-      }
-      return env0;
-    }
-    // what the person reads is built from the redacted args, and the whole request passes the one redaction
-    args = redactDeep(args, secrets);
-    const shown = cmd.passThrough ? (args as { argv: string[] }).argv.join(" ") : Object.entries(args).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
-    const request: ConfirmRequest = redactOut({
-      tool,
-      pack: pack.id,
-      verb: cmd.verb_key,
-      args,
-      operation: "write",
-      land: cmd.policy.land,
-      summary: cmd.summary,
-      message: `Run ${pack.id} ${cmd.verb_key}${shown ? ` ${shown}` : ""}? It writes${cmd.policy.land ? ` (${cmd.policy.land})` : ""}: ${cmd.summary}`,
-    });
-    let yes: unknown;
-    try {
-      yes = await opts.confirm(request);
-    } catch (e) {
-      return own(failure("confirm_declined", `${pack.id}.${cmd.verb_key} was not confirmed (the confirm callback failed: ${(e as Error)?.message ?? String(e)}); nothing was run`, { operation: "write", land: cmd.policy.land }));
-    }
-    if (yes !== true) return failure("confirm_declined", `the person declined ${pack.id}.${cmd.verb_key}; nothing was run`, { operation: "write", land: cmd.policy.land, hint: "do not repeat the call unless the person asks for it" });
-    // the person said yes through the host app's callback: that is the runtime's askPerson answer too,
-    // so a project with confirm: "person" runs it as well
-    return execute(project, { ...req, confirm: true }, { env: env as NodeJS.ProcessEnv, pack, askPerson: async () => "accept" });
+    : undefined;
+  const out = await front.callTool(tool, input, { era: "legacy", signal: NEVER, elicit, personOnly: { env: env as NodeJS.ProcessEnv } });
+  if ("resultType" in out) return failure("internal", `internal error: ${tool} asked for input in-process`, { hint: "this is a bug in hcpx; report it" });
+  // hcp__read_skill answers with the Skill's text
+  if (!out.structuredContent) return { ok: true, data: { ...(typeof input.pack === "string" ? { pack: input.pack } : {}), text: out.content.map((c) => c.text).join("") } };
+  const res = out.structuredContent as unknown as Envelope;
+  if (res.ok) return res;
+  if (!opts.confirm && res.error.code === "confirm_required") res.error.hint = "this write runs only when a person says yes: the host app passes a confirm callback to call(); the model's confirm: true is not enough here";
+  if (failed && res.error.code === "confirm_declined") {
+    // the callback's own words, through the pack's Binding redaction
+    const pack = front.view.packs.find((p) => p.pack.id === failed!.pack)?.pack;
+    const secrets = secretsFrom(env as NodeJS.ProcessEnv, pack ? bindingNames(pack) : []);
+    res.error.message = redactDeep(`${failed.pack}.${failed.verb} was not confirmed (the confirm callback failed: ${(failed.why as Error)?.message ?? String(failed.why)}); nothing was run`, secrets);
   }
-  return execute(project, { ...req, confirm: false }, { env: env as NodeJS.ProcessEnv, pack });
-}
-
-/** A tool call's input → the runtime's request. `confirm` is taken out (it is the person's to give, through the callback). */
-function requestFor(pack: Pack, cmd: Command, input: Record<string, unknown>): ExecRequest | Envelope {
-  let args: Record<string, unknown> = input;
-  if (!Object.hasOwn(cmd.args, "confirm")) {
-    const { confirm, ...rest } = input;
-    if (confirm !== undefined && typeof confirm !== "boolean") return failure("bad_args", "'confirm' must be true or false");
-    args = rest;
-  }
-  if (cmd.passThrough && "argv" in args) {
-    const { argv, ...named } = args;
-    if (!isArgv(argv)) return failure("bad_args", "'argv' must be an array of strings");
-    return { pack: pack.id, verb: cmd.verb_key, args: named, argv };
-  }
-  return { pack: pack.id, verb: cmd.verb_key, args };
-}
-
-function readSkill(project: Project, skills: PackSkill[], input: Record<string, unknown>): Envelope {
-  const id = input.pack;
-  const extra = Object.keys(input).filter((k) => k !== "pack");
-  if (extra.length) return failure("bad_args", `unknown input ${extra.map((k) => `'${k}'`).join(", ")} for ${READ_SKILL_TOOL}`, { hint: "it takes {pack}" });
-  if (typeof id !== "string" || !id) return failure("bad_args", "'pack' must be a pack id (string)");
-  const s = skills.find((x) => x.pack === id);
-  // the Skill as projected at open, still only while some command of the pack is granted
-  let pack: Pack | undefined;
-  try {
-    pack = s ? findPack(project, id) : undefined;
-  } catch {
-    pack = undefined;
-  }
-  const granted = pack ? !callable(pack.surface.kind) || pack.commands.some((c) => isGranted(project.grants, pack.id, c.verb_key)) : false;
-  if (!s || !granted) return failure("unknown_pack", `no projected pack '${id}'`, { hint: `packs: ${skills.map((x) => x.pack).join(", ") || "(none)"}` });
-  return { ok: true, data: { pack: id, text: s.content } };
+  return res;
 }

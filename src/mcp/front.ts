@@ -16,9 +16,9 @@
 // size: the one tool-call front of both eras and both transports (confirm, command inputs, audit trace); splitting the inputs and the confirm rounds into their own modules is the next step (issue 28)
 import { statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { findProjectConfig, loadProject, type LoadProjectOptions } from "../pack/load";
+import { findPack, findProjectConfig, loadProject, type LoadProjectOptions } from "../pack/load";
 import { MAX_ENTRIES, useValidationCache } from "../pack/validcache";
-import { CONFIRM_STRICTNESS, type Command, type ConfirmMode, type Grants, type Project } from "../pack/model";
+import { CONFIRM_STRICTNESS, toolName, type Command, type ConfirmMode, type Grants, type Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { asUserError } from "../util/ioerror";
 import { userConfigDir } from "../util/paths";
@@ -80,6 +80,11 @@ export interface CallContext {
   clientCaps?: unknown;
   /** legacy: send one input's request to the client now and wait for its result */
   askInput?: (r: InputRequestOut, timeoutMs: number, signal: AbortSignal) => Promise<unknown>;
+  /**
+   * the library (src/lib/index.ts): a gated write runs only on the person's answer through `elicit`,
+   * whatever the model's `confirm` and the project's setting; Binding values come from `env`
+   */
+  personOnly?: { env: NodeJS.ProcessEnv };
 }
 
 export interface FrontOptions {
@@ -92,7 +97,7 @@ export interface FrontOptions {
   hostApproval?: HostApproval;
   log?: (msg: string) => void;
   /** how calls come in, for the audit log (src/runtime/audit.ts) */
-  via?: "stdio" | "http";
+  via?: "stdio" | "http" | "library";
   /** the host id the server was started for (`--host`), for the audit log */
   host?: string;
   /** take the packs' validated files from the validation cache (hcpx mcp on stdio) */
@@ -217,7 +222,7 @@ export class McpFront {
   private readonly states: ConfirmStates;
   private readonly log: (msg: string) => void;
   private readonly hostApproval?: HostApproval;
-  private readonly via: "stdio" | "http";
+  private readonly via: "stdio" | "http" | "library";
   private readonly host?: string;
   private readonly audit: (rec: AuditRecord) => void;
   private readonly principal?: FrontPrincipal;
@@ -431,7 +436,11 @@ export class McpFront {
     }
     let req: ExecRequest | Envelope;
     if (name === HCP_TOOL && this.shape === "single") req = requestFromHcp(input);
-    else if (this.shape === "per-command") req = this.requestFromTool(name, input, onChanged);
+    else if (this.shape === "per-command") {
+      req = this.requestFromTool(name, input, onChanged);
+      // the library: a name the view does not serve goes to the runtime, which says why in hcpx exec's words
+      if (ctx.personOnly && "ok" in req && !req.ok && req.error.code === "unknown_verb") req = requestByName(this, name, input) ?? req;
+    }
     else req = failure("unknown_verb", `no tool '${name}'`, { hint: `call ${HCP_TOOL} with {pack, verb, args}` });
     if ("ok" in req) return toResult(req);
     trace.pack = req.pack;
@@ -470,6 +479,8 @@ export class McpFront {
             return a;
           }
         : undefined;
+      const only = ctx.personOnly;
+      if (only) return toResult(await execute({ ...project, confirm: { ...project.confirm, by: "person" } }, { ...r, confirm: false }, { signal: ctx.signal, askPerson, env: only.env }));
       return toResult(await execute(project, r, { signal: ctx.signal, askPerson, hostApproved }));
     }
     return this.callModern(project, req, ctx, hostApproved, trace, withInputs);
@@ -647,6 +658,25 @@ export class McpFront {
     }
     return { content: [{ type: "text", text: view.skills.get(p.pack.id) ?? "" }] };
   }
+}
+
+/** A tool name `<pack>__<verb>` as a request for the runtime to judge (not granted, no such pack or verb); undefined when it names no one command. */
+function requestByName(front: McpFront, name: string, input: Record<string, unknown>): ExecRequest | undefined {
+  const cut = name.indexOf("__");
+  if (cut <= 0) return undefined;
+  const packId = name.slice(0, cut);
+  let verb = name.slice(cut + 2);
+  let declared = false;
+  try {
+    const pack = findPack(front.freshProject(), packId);
+    const hits = pack.commands.filter((c) => toolName(pack.id, c.verb_key) === name);
+    if (hits.length > 1) return undefined;
+    if (hits[0]) [verb, declared] = [hits[0].verb_key, "confirm" in hits[0].args];
+  } catch {
+    // an unknown or broken pack: execute() says which
+  }
+  const { confirm: _c, ...rest } = input;
+  return split(packId, verb, declared ? input : rest, false);
 }
 
 function unavailableText(req: ExecRequest, key: string, method: string): string {

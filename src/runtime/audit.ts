@@ -48,7 +48,7 @@ export interface AuditRecord {
   /** "local" on stdio and exec; the authenticated principal over HTTP */
   principal: string;
   /** how the call came in */
-  via: "stdio" | "http" | "exec";
+  via: "stdio" | "http" | "exec" | "library";
   /** the client's name (clientInfo / User-Agent) when known */
   client?: string;
   /** the host id the server was started for (`hcpx mcp --host`) */

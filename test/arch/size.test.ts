@@ -35,8 +35,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
     "from-openapi's orchestration still lives in the command; to become app/from-openapi (issue 28, not done)",
   "runtime/openapi.ts buildRequest": "an OpenAPI request's parameters by location, in the spec's order",
   "runtime/openapi.ts runOpenapi": "one request with its cancel, redirect and size rules in one place",
-  "lib/index.ts callTool":
-    "the library's own tool-call front and confirm; to call src/mcp/front.ts (issue 28, not done)",
   "pack/load.ts loadProject": "the config's fields in the order the docs give them, one validation pass",
   "runtime/composite.ts runComposite": "a composite verb's in-process run with its cancel and output rules",
   "plan/files.ts planFiles": "every planned file and every manifest entry through the one guard, in one pass",

@@ -78,7 +78,7 @@ describe("call(): the runtime's gates, in-process", () => {
     expect(noCallback).toMatchObject({ ok: false, error: { code: "confirm_required", land: "local", hint: expect.stringContaining("confirm callback") } });
     const who = person([false]);
     expect(await p.call("probe__save", { note: "b", confirm: true }, { confirm: who.confirm })).toMatchObject({ ok: false, error: { code: "confirm_declined" } });
-    expect(who.asked).toEqual([{ pack: "probe", verb: "save", args: { note: "b" }, land: "local", message: expect.stringContaining('note="b"') }]);
+    expect(who.asked).toEqual([{ pack: "probe", verb: "save", args: { note: "b" }, land: "local", message: expect.stringContaining('args: {"note":"b"}') }]);
     const thrower = async () => {
       throw new Error("window closed");
     };
@@ -131,6 +131,27 @@ describe("call(): the runtime's gates, in-process", () => {
       const r = await runHcpx(["exec", ...argv], { cwd: pp.dir, env: { PROBE_TOKEN: SECRET } });
       expect(await p.call(tool, input), label).toEqual(JSON.parse(r.stdout));
     }
+  });
+
+  it("every call goes through hcpx mcp's tool-call front: it is on the audit log (via library), the person's answer included", async () => {
+    const pp = probeProject();
+    const log = join(pp.dir, "audit.jsonl");
+    const was = process.env.HCPX_AUDIT_LOG;
+    process.env.HCPX_AUDIT_LOG = log;
+    try {
+      const p = await openProject({ cwd: pp.dir, env: ENV });
+      expect(await p.call("probe__status", {})).toMatchObject({ ok: true });
+      expect(await p.call("probe__save", { note: "n", confirm: true }, { confirm: person([false]).confirm })).toMatchObject({ ok: false, error: { code: "confirm_declined" } });
+    } finally {
+      if (was === undefined) delete process.env.HCPX_AUDIT_LOG;
+      else process.env.HCPX_AUDIT_LOG = was;
+    }
+    const recs = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(recs).toMatchObject([
+      { via: "library", principal: "local", tool: "probe__status", pack: "probe", verb: "status", decision: "ran", result: "ok" },
+      { via: "library", tool: "probe__save", pack: "probe", verb: "save", confirm: { answer: "decline" }, result: "confirm_declined" },
+    ]);
+    expect(JSON.stringify(recs)).not.toContain(SECRET);
   });
 
   it("hcp__read_skill returns the projected Skill; a composite call runs in-process", async () => {
