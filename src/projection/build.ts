@@ -110,7 +110,7 @@ export function withSkillsPath(projection: Projection, skillsPath: string, opts:
 }
 
 function promptBody(packs: ProjectedPack[], skillsPath: string, opts: BlockOptions): string {
-  const shell = opts.shell ?? true;
+  const shell = !opts.remote && (opts.shell ?? true);
   const shellCommand = opts.shellCommand ?? "hcpx";
   const server = opts.server ?? "hcp";
   const L: string[] = [];
@@ -126,7 +126,10 @@ function promptBody(packs: ProjectedPack[], skillsPath: string, opts: BlockOptio
     ? `A write marked "${CONFIRM_MARKER}" runs only with \`--confirm\` (\`confirm: true\` in a tool call): ask the user first.${gate}`
     : `A write marked "${CONFIRM_MARKER}" runs only with \`confirm: true\` in the tool call: ask the user first.${gate}`;
   let how: string;
-  switch (opts.tools) {
+  switch (opts.remote ? "remote" : opts.tools) {
+    case "remote":
+      how = `The ${server} MCP server is a remote hcpx server, not this machine's: run a pack's command with its tools (its tool list names them, in the shape that server serves); it serves the packs it grants you there, which may differ from the ones below.`;
+      break;
     case "single":
       how = `Run a pack's command with the \`${SHELL_TOOL}\` tool of the ${server} MCP server ({pack, verb, args, confirm})${shell ? `, or with ${shellWay}` : ""}.`;
       break;
