@@ -119,4 +119,22 @@ describe("adopt --url", () => {
     // (the entry on disk is the 401 server's: drift too; the reachability finding is what matters here)
     expect((JSON.parse(gone.stdout) as { error: { details: { health: { code: string }[] } } }).error.details.health.map((h) => h.code)).toEqual(["remote_unreachable"]);
   }, 90_000);
+
+  it("a block a local host and a remote one share (AGENTS.md: opencode local, Codex --url) names no shell route and no shape; --check of either is in sync", async () => {
+    const s = scratch({ hcpxOnPath: true });
+    const local = await s.adopt("opencode", "--write");
+    expect(local.code, local.stdout + local.stderr).toBe(0);
+    expect(s.read("AGENTS.md")).toMatch(/hcpx exec <pack> <verb>/); // opencode alone: its shell runs hcpx
+    const remote = await s.adopt("codex", "--url", URL0, "--write");
+    expect(remote.code, remote.stdout + remote.stderr).toBe(0);
+    const block = s.read("AGENTS.md");
+    expect(block).not.toMatch(/exec <pack> <verb>|--confirm/);
+    expect(block).not.toContain("<pack>__<verb>");
+    expect(block).toContain("is a remote hcpx server");
+    expect(block).toContain("hcp__read_skill");
+    for (const host of ["opencode", "codex"]) {
+      const c = await s.adopt(host, "--check");
+      expect(c.code, `${host}: ${c.stdout}${c.stderr}`).toBe(0);
+    }
+  }, 60_000);
 });
