@@ -115,7 +115,8 @@ function promptBody(packs: ProjectedPack[], skillsPath: string, opts: BlockOptio
   const server = opts.server ?? "hcp";
   const L: string[] = [];
   L.push("## Packs (Harness Context Protocol)", "");
-  if (packs.length === 0) {
+  // a remote server serves its own packs: none here is no reason to say none are granted
+  if (packs.length === 0 && !opts.remote) {
     L.push("No pack commands are granted to you.");
     return L.join("\n") + "\n";
   }
@@ -128,7 +129,7 @@ function promptBody(packs: ProjectedPack[], skillsPath: string, opts: BlockOptio
   let how: string;
   switch (opts.remote ? "remote" : opts.tools) {
     case "remote":
-      how = `The ${server} MCP server is a remote hcpx server, not this machine's: run a pack's command with its tools (its tool list names them, in the shape that server serves); it serves the packs it grants you there, which may differ from the ones below.`;
+      how = `The ${server} MCP server is a remote hcpx server, not this machine's: run a pack's command with its tools (its tool list names them, in the shape that server serves); it serves the packs it grants you there${packs.length ? ", which may differ from the ones below" : ""}.`;
       break;
     case "single":
       how = `Run a pack's command with the \`${SHELL_TOOL}\` tool of the ${server} MCP server ({pack, verb, args, confirm})${shell ? `, or with ${shellWay}` : ""}.`;
@@ -147,10 +148,10 @@ function promptBody(packs: ProjectedPack[], skillsPath: string, opts: BlockOptio
   L.push(
     `${how} ${argvNote}`,
     confirmLine,
-    `Before the first use of a pack, read its Skill: the \`${READ_SKILL_TOOL}\` tool with \`{"pack": "<pack>"}\`, or \`${skillsPath}/<pack>/SKILL.md\`.`,
-    "",
-    `Each verb below is marked r (read) or w (write); "${CONFIRM_MARKER}" marks a gated write.`,
+    `Before the first use of a pack, read its Skill: the \`${READ_SKILL_TOOL}\` tool with \`{"pack": "<pack>"}\`${packs.length ? `, or \`${skillsPath}/<pack>/SKILL.md\`` : ""}.`,
   );
+  if (packs.length === 0) return L.join("\n") + "\n";
+  L.push("", `Each verb below is marked r (read) or w (write); "${CONFIRM_MARKER}" marks a gated write.`);
   for (const p of packs) {
     L.push("", `### ${p.pack.id}`, ...p.leads);
     if (p.commands.length === 0) L.push("Observes only: no commands (never call it as a tool).");

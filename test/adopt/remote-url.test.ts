@@ -137,4 +137,15 @@ describe("adopt --url", () => {
       expect(c.code, `${host}: ${c.stdout}${c.stderr}`).toBe(0);
     }
   }, 60_000);
+
+  it("no pack here: the block of a remote entry still says the server's tools are the route, never 'no pack commands are granted'", async () => {
+    const s = scratch({ packs: [] });
+    const r = await s.adopt("claude", "--url", URL0, "--write");
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const block = s.read("CLAUDE.md");
+    expect(block).not.toContain("No pack commands are granted");
+    expect(block).toContain("is a remote hcpx server");
+    expect(block).toContain("hcp__read_skill");
+    expect(block).not.toMatch(/exec <pack> <verb>/);
+  }, 60_000);
 });
