@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { parse as parseJsonc } from "jsonc-parser";
@@ -147,5 +147,16 @@ describe("adopt --url", () => {
     expect(block).toContain("is a remote hcpx server");
     expect(block).toContain("hcp__read_skill");
     expect(block).not.toMatch(/exec <pack> <verb>/);
+  }, 60_000);
+
+  it("no hcpx project here at all (the server is another machine's): --url writes the remote entry and its block", async () => {
+    const s = scratch();
+    rmSync(join(s.dir, "hcp.config.json5"));
+    const r = await s.adopt("claude", "--url", URL0, "--token-env", "HCP_TOKEN", "--write");
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(((parseJsonc(s.read(".mcp.json")) as Json).mcpServers as Json).hcp).toEqual({ type: "http", url: URL0, headers: { Authorization: "Bearer ${HCP_TOKEN}" } });
+    expect(s.read("CLAUDE.md")).toContain("is a remote hcpx server");
+    // without --url it is still the project's config that adopt needs
+    expect((await s.adopt("cursor", "--write")).stderr).toMatch(/no hcp\.config\.json5/);
   }, 60_000);
 });
