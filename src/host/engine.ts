@@ -375,7 +375,8 @@ class AdoptRun {
         hint: `review the recorded command; to keep it, rerun with --use-recorded-command (or --command "…")`,
       });
     }
-    if (mcp.machineSpecific && !this.notes.includes(mcp.machineSpecific)) this.notes.push(mcp.machineSpecific);
+    // a remote entry runs no local command: nothing machine-specific is written for it
+    if (mcp.machineSpecific && !this.remoteFor(host) && !this.notes.includes(mcp.machineSpecific)) this.notes.push(mcp.machineSpecific);
     return mcp;
   }
 

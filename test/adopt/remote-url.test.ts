@@ -156,6 +156,8 @@ describe("adopt --url", () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(((parseJsonc(s.read(".mcp.json")) as Json).mcpServers as Json).hcp).toEqual({ type: "http", url: URL0, headers: { Authorization: "Bearer ${HCP_TOKEN}" } });
     expect(s.read("CLAUDE.md")).toContain("is a remote hcpx server");
+    // no note about a local command the remote entry does not run
+    expect(r.stdout + r.stderr).not.toMatch(/machine-specific|this machine's paths|hcpx\.cjs mcp/);
     // without --url it is still the project's config that adopt needs
     expect((await s.adopt("cursor", "--write")).stderr).toMatch(/no hcp\.config\.json5/);
   }, 60_000);
