@@ -172,7 +172,8 @@ export function prepareAdopt(opts: AdoptOptions): AdoptSetup {
   // project scope: the project's packs alone (the user's own are the user-scope entry's), in files the project commits
   const project =
     user?.project ??
-    loadProject({ config: opts.config, cwd: opts.cwd, optional: opts.remove === true, user: "fallback" });
+    // --url: the server is another machine's hcpx; this one may have no project (the block names the server's tools)
+    loadProject({ config: opts.config, cwd: opts.cwd, optional: opts.remove === true || remote !== undefined, user: "fallback" });
   let detected: Detected[] | undefined;
   const detect = () => detectHosts({ scope, root: project.root, home: home(), ledgerFile: ledgerPath(scope, project) });
   if (byUse) {

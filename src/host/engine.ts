@@ -375,7 +375,8 @@ class AdoptRun {
         hint: `review the recorded command; to keep it, rerun with --use-recorded-command (or --command "…")`,
       });
     }
-    if (mcp.machineSpecific && !this.notes.includes(mcp.machineSpecific)) this.notes.push(mcp.machineSpecific);
+    // a remote entry runs no local command: nothing machine-specific is written for it
+    if (mcp.machineSpecific && !this.remoteFor(host) && !this.notes.includes(mcp.machineSpecific)) this.notes.push(mcp.machineSpecific);
     return mcp;
   }
 
@@ -401,6 +402,8 @@ class AdoptRun {
   // else what the entry runs (absolute node + hcpx), named so that the block says how to run it.
   shellCommandOf(d: Descriptor): string | undefined {
     const argv = this.mcpOf(d.host).argv;
+    // a remote entry runs no local command: the route would run this machine's packs, not the server's
+    if (this.isRemote(d.host)) return undefined;
     if (d.shellRoute === false || argv.length < 2 || argv[argv.length - 1] !== "mcp") return undefined;
     return argv.slice(0, -1).map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : "'" + w.replaceAll("'", "'\\''") + "'")).join(" ");
   }
@@ -430,14 +433,21 @@ class AdoptRun {
   }
 
   /** What the prompt block tells the model about the tools and the gate: what every host reading it is served (descriptor `tools`, `gate.model`). */
-  blockForms(desc: Descriptor): { tools: "single" | "per-command" | "mixed"; gate?: string; server: string } {
+  blockForms(desc: Descriptor): { tools: "single" | "per-command" | "mixed"; gate?: string; server: string; remote?: boolean } {
     const all = [desc, ...this.blockReaders(desc)];
     const shapes = new Set(all.map((d) => d.tools ?? "single"));
     const gates = new Set(all.map((d) => d.gate?.model));
     const gate = gates.size === 1 ? [...gates][0] : undefined;
     // the server name the model sees in this scope (descriptor `servers`); hosts reading one block with different names: both
     const server = [...new Set(all.map((d) => d.servers?.[this.scope] ?? d.server ?? "hcp"))].sort().join("/");
-    return { tools: shapes.size === 1 ? [...shapes][0]! : "mixed", ...(gate ? { gate } : {}), server };
+    // a remote entry among them: the server's own shape, named only as its tool list gives it
+    const remote = all.some((d) => this.isRemote(d.host));
+    return { tools: shapes.size === 1 && !remote ? [...shapes][0]! : "mixed", ...(gate ? { gate } : {}), server, ...(remote ? { remote } : {}) };
+  }
+
+  /** Whether `host`'s entry is a remote one: this run's (--url, or kept from the ledger), else what the ledger records. */
+  isRemote(host: string): boolean {
+    return this.descriptors.some((d) => d.host === host) ? this.remoteFor(host) !== undefined : this.ledger.hosts[host]?.remote !== undefined;
   }
 
   /** The removal of one ledger entry (stale, or --remove): its format's handler. */

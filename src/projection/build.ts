@@ -110,12 +110,13 @@ export function withSkillsPath(projection: Projection, skillsPath: string, opts:
 }
 
 function promptBody(packs: ProjectedPack[], skillsPath: string, opts: BlockOptions): string {
-  const shell = opts.shell ?? true;
+  const shell = !opts.remote && (opts.shell ?? true);
   const shellCommand = opts.shellCommand ?? "hcpx";
   const server = opts.server ?? "hcp";
   const L: string[] = [];
   L.push("## Packs (Harness Context Protocol)", "");
-  if (packs.length === 0) {
+  // a remote server serves its own packs: none here is no reason to say none are granted
+  if (packs.length === 0 && !opts.remote) {
     L.push("No pack commands are granted to you.");
     return L.join("\n") + "\n";
   }
@@ -126,7 +127,10 @@ function promptBody(packs: ProjectedPack[], skillsPath: string, opts: BlockOptio
     ? `A write marked "${CONFIRM_MARKER}" runs only with \`--confirm\` (\`confirm: true\` in a tool call): ask the user first.${gate}`
     : `A write marked "${CONFIRM_MARKER}" runs only with \`confirm: true\` in the tool call: ask the user first.${gate}`;
   let how: string;
-  switch (opts.tools) {
+  switch (opts.remote ? "remote" : opts.tools) {
+    case "remote":
+      how = `The ${server} MCP server is a remote hcpx server, not this machine's: run a pack's command with its tools (its tool list names them, in the shape that server serves); it serves the packs it grants you there${packs.length ? ", which may differ from the ones below" : ""}.`;
+      break;
     case "single":
       how = `Run a pack's command with the \`${SHELL_TOOL}\` tool of the ${server} MCP server ({pack, verb, args, confirm})${shell ? `, or with ${shellWay}` : ""}.`;
       break;
@@ -144,10 +148,10 @@ function promptBody(packs: ProjectedPack[], skillsPath: string, opts: BlockOptio
   L.push(
     `${how} ${argvNote}`,
     confirmLine,
-    `Before the first use of a pack, read its Skill: the \`${READ_SKILL_TOOL}\` tool with \`{"pack": "<pack>"}\`, or \`${skillsPath}/<pack>/SKILL.md\`.`,
-    "",
-    `Each verb below is marked r (read) or w (write); "${CONFIRM_MARKER}" marks a gated write.`,
+    `Before the first use of a pack, read its Skill: the \`${READ_SKILL_TOOL}\` tool with \`{"pack": "<pack>"}\`${packs.length ? `, or \`${skillsPath}/<pack>/SKILL.md\`` : ""}.`,
   );
+  if (packs.length === 0) return L.join("\n") + "\n";
+  L.push("", `Each verb below is marked r (read) or w (write); "${CONFIRM_MARKER}" marks a gated write.`);
   for (const p of packs) {
     L.push("", `### ${p.pack.id}`, ...p.leads);
     if (p.commands.length === 0) L.push("Observes only: no commands (never call it as a tool).");

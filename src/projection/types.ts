@@ -89,4 +89,10 @@ export interface BlockOptions {
   tools?: "single" | "per-command" | "mixed";
   /** What a gated write relies on at this host, one sentence for the model (descriptor `gate.model`). */
   gate?: string;
+  /**
+   * The entry is a remote one (`adopt --url`): another machine's hcpx serves it, with its
+   * own packs and shape. The block names its tools only as its tool list gives them
+   * (`hcp__read_skill` is in every shape) and never the shell route.
+   */
+  remote?: boolean;
 }

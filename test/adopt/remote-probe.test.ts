@@ -79,4 +79,17 @@ describe("doctor --url and adopt --check --url: what the host will see", () => {
     const text = await s.run(["adopt", "claude", "--check", "--url", srv.url, "--token-env", "HCP_TOKEN"], { HCP_TOKEN: token });
     expect(text.stdout).toMatch(/remote: http:\/\/127\.0\.0\.1:\d+\/mcp: reachable, authenticated with the token from \$HCP_TOKEN, \d+ tool\(s\): ledger__/);
   }, 60_000);
+
+  // Issue 24 §4 / 26 §1: the block of a remote entry names only what the remote server serves
+  it("the prompt block of a remote entry names the remote server's tools only: no local shell route, no shape it may not serve", async () => {
+    const block = /<!-- hcp:begin -->\n([\s\S]*?)<!-- hcp:end -->/.exec(s.read("CLAUDE.md"))![1]!;
+    const d = await s.run(["doctor", "--url", srv.url, "--token-env", "HCP_TOKEN", "--json"], { HCP_TOKEN: token });
+    const tools = new Set(checksOf(d.stdout).find((c) => c.id === "remote")!.probe!.tools!);
+    expect(block).not.toMatch(/exec <pack> <verb>|hcpx exec|--confirm/);
+    // every tool (or tool-name form) named is one the server lists; its shape is the server's choice, so no form is named
+    for (const m of [...block.matchAll(/`([^`\n]+)`/g)].map((x) => x[1]!).filter((x) => x === "hcp" || /__/.test(x))) expect(tools.has(m), `the block names \`${m}\`; served: ${[...tools].join(", ")}`).toBe(true);
+    expect(block).toContain("hcp__read_skill");
+    expect(block).toMatch(/remote/);
+    expect(block).toMatch(/`confirm: true` in the tool call/);
+  }, 60_000);
 });

@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { parse as parseJsonc } from "jsonc-parser";
@@ -119,4 +119,46 @@ describe("adopt --url", () => {
     // (the entry on disk is the 401 server's: drift too; the reachability finding is what matters here)
     expect((JSON.parse(gone.stdout) as { error: { details: { health: { code: string }[] } } }).error.details.health.map((h) => h.code)).toEqual(["remote_unreachable"]);
   }, 90_000);
+
+  it("a block a local host and a remote one share (AGENTS.md: opencode local, Codex --url) names no shell route and no shape; --check of either is in sync", async () => {
+    const s = scratch({ hcpxOnPath: true });
+    const local = await s.adopt("opencode", "--write");
+    expect(local.code, local.stdout + local.stderr).toBe(0);
+    expect(s.read("AGENTS.md")).toMatch(/hcpx exec <pack> <verb>/); // opencode alone: its shell runs hcpx
+    const remote = await s.adopt("codex", "--url", URL0, "--write");
+    expect(remote.code, remote.stdout + remote.stderr).toBe(0);
+    const block = s.read("AGENTS.md");
+    expect(block).not.toMatch(/exec <pack> <verb>|--confirm/);
+    expect(block).not.toContain("<pack>__<verb>");
+    expect(block).toContain("is a remote hcpx server");
+    expect(block).toContain("hcp__read_skill");
+    for (const host of ["opencode", "codex"]) {
+      const c = await s.adopt(host, "--check");
+      expect(c.code, `${host}: ${c.stdout}${c.stderr}`).toBe(0);
+    }
+  }, 60_000);
+
+  it("no pack here: the block of a remote entry still says the server's tools are the route, never 'no pack commands are granted'", async () => {
+    const s = scratch({ packs: [] });
+    const r = await s.adopt("claude", "--url", URL0, "--write");
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const block = s.read("CLAUDE.md");
+    expect(block).not.toContain("No pack commands are granted");
+    expect(block).toContain("is a remote hcpx server");
+    expect(block).toContain("hcp__read_skill");
+    expect(block).not.toMatch(/exec <pack> <verb>/);
+  }, 60_000);
+
+  it("no hcpx project here at all (the server is another machine's): --url writes the remote entry and its block", async () => {
+    const s = scratch();
+    rmSync(join(s.dir, "hcp.config.json5"));
+    const r = await s.adopt("claude", "--url", URL0, "--token-env", "HCP_TOKEN", "--write");
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(((parseJsonc(s.read(".mcp.json")) as Json).mcpServers as Json).hcp).toEqual({ type: "http", url: URL0, headers: { Authorization: "Bearer ${HCP_TOKEN}" } });
+    expect(s.read("CLAUDE.md")).toContain("is a remote hcpx server");
+    // no note about a local command the remote entry does not run
+    expect(r.stdout + r.stderr).not.toMatch(/machine-specific|this machine's paths|hcpx\.cjs mcp/);
+    // without --url it is still the project's config that adopt needs
+    expect((await s.adopt("cursor", "--write")).stderr).toMatch(/no hcp\.config\.json5/);
+  }, 60_000);
 });
