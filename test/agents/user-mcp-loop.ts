@@ -17,8 +17,10 @@ import { hc, pathWithoutHcpx, rm, type Raw } from "../hosts/e2e/support";
 import { allText, ECHO_TEXT, SHELL_TEXT, envelopeIn, hcpxBinDir, probeProject, sha12, SKILL_MARKER, UNGRANTED_WORDS, type Call } from "./support";
 
 export interface UserMcpHost {
-  id: "cline" | "continue";
+  id: "cline" | "continue" | "kimi";
   bin: string;
+  /** the program and its leading arguments when it is no bin in the hosts dir (Kimi: the pinned Node 22 and its main.mjs); present: it is installed */
+  command?: string[];
   /** the hcp tool and hcp__read_skill as the host names them to its model */
   hcpTool: string;
   readSkillTool: string;
@@ -39,7 +41,7 @@ export interface UserMcpHost {
 const PROMPT = "Use the probe pack: read its Skill, echo, then stamp a note.";
 
 export function userMcpLoop(spec: UserMcpHost): void {
-  const available = existsSync(join(hc.HOSTS_DIR, "node_modules", ".bin", spec.bin));
+  const available = spec.command ? spec.command.every((f) => existsSync(f)) : existsSync(join(hc.HOSTS_DIR, "node_modules", ".bin", spec.bin));
   describe.skipIf(!available)(`${spec.id}: the host's own agent against the fake model (MCP entry at user scope)`, () => {
     let fake: FakeModel;
     let dir: string;
@@ -94,7 +96,8 @@ export function userMcpLoop(spec: UserMcpHost): void {
       fake = await startFakeModel({ script: Array.from({ length: plan.length * 2 + 4 }, () => turn), side: (r) => (r.tools.length === 0 ? { text: "probe session" } : undefined) });
       const env = hc.hostEnv(home, { PATH: path, PWD: dir, PROBE_TOKEN: token });
       await spec.setup(fake.url, home, dir, env);
-      raw = await hc.run(hc.hostBin(spec.bin), spec.argv(PROMPT), { cwd: dir, env, timeoutMs: 150_000 });
+      const [cmd, ...lead] = spec.command ?? [hc.hostBin(spec.bin)];
+      raw = await hc.run(cmd!, [...lead, ...spec.argv(PROMPT)], { cwd: dir, env, timeoutMs: 150_000 });
       await spec.after?.(dir);
       const main = fake.modelRequests.filter((r) => r.tools.length > 0);
       first = main[0]!;
