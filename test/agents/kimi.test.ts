@@ -5,6 +5,7 @@
 // (test/agents/user-mcp-loop.ts).
 import { join } from "node:path";
 import { hc } from "../hosts/e2e/support";
+import { SKILL_DESCRIPTION } from "./support";
 import { userMcpLoop, writeHome } from "./user-mcp-loop";
 
 const DIR22 = join(hc.HOSTS_DIR, "node22", "node_modules");
@@ -18,8 +19,10 @@ userMcpLoop({
   readSkillTool: "mcp__hcp-user__hcp_read_skill",
   skillTool: "Skill",
   skillInput: { skill: "probe" },
-  skillListed: /probe/,
+  // its skill list: "- <name>: <description>" under the scope the Skill is in
+  skillListed: new RegExp(`- probe: ${SKILL_DESCRIPTION.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
   shellCall: (cmd) => ({ name: "Bash", input: { command: cmd, description: "run the probe through hcpx" } }),
+  clientInfo: "kimi-code",
   setup: async (url, home) => {
     writeHome(home, {
       ".kimi-code/config.toml": `default_model = "fake/fake-model"
@@ -37,5 +40,7 @@ max_context_size = 100000
 `,
     });
   },
+  // `kimi -p` runs in its auto permission mode ("Tool approvals will be handled automatically", its
+  // system reminder, seen with 2.1.0): no [[permission.rules]] stop the gated write, which reaches hcpx
   argv: (prompt) => ["-p", prompt],
 });
