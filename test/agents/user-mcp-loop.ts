@@ -1,5 +1,5 @@
 // Agent loop for hosts that read MCP servers from the user file only (Cline,
-// Continue): `hcpx adopt <host> --scope user` (the MCP entry, the user rules) and
+// Continue), or connect only the user's in a headless run (Kimi: a project's needs a trusted folder): `hcpx adopt <host> --scope user` (the MCP entry, the user rules) and
 // `hcpx adopt <host>` (the project's rule file and Skills) in a scratch probe
 // project with hcpx on PATH, then the host's own headless agent against the
 // scripted fake model: the Skill through the host's own skill tool, a granted read
@@ -17,8 +17,10 @@ import { hc, pathWithoutHcpx, rm, type Raw } from "../hosts/e2e/support";
 import { allText, ECHO_TEXT, SHELL_TEXT, envelopeIn, hcpxBinDir, probeProject, sha12, SKILL_MARKER, UNGRANTED_WORDS, type Call } from "./support";
 
 export interface UserMcpHost {
-  id: "cline" | "continue";
+  id: "cline" | "continue" | "kimi";
   bin: string;
+  /** the program and its leading arguments when it is no bin in the hosts dir (Kimi: the pinned Node 22 and its main.mjs); present: it is installed */
+  command?: string[];
   /** the hcp tool and hcp__read_skill as the host names them to its model */
   hcpTool: string;
   readSkillTool: string;
@@ -32,6 +34,8 @@ export interface UserMcpHost {
   /** files in HOME pointing the host at the fake model (besides what adopt wrote) */
   setup: (fakeUrl: string, home: string, dir: string, env: Record<string, string>) => Promise<void>;
   argv: (prompt: string) => string[];
+  /** the clientInfo name the host sends, as hcpx's audit log records it: checks that hcpx asked nobody (docs/confirm.md, column D) */
+  clientInfo?: string;
   /** after the run: end what the host leaves running (resolves once it is gone) */
   after?: (dir: string) => Promise<void>;
 }
@@ -39,7 +43,7 @@ export interface UserMcpHost {
 const PROMPT = "Use the probe pack: read its Skill, echo, then stamp a note.";
 
 export function userMcpLoop(spec: UserMcpHost): void {
-  const available = existsSync(join(hc.HOSTS_DIR, "node_modules", ".bin", spec.bin));
+  const available = spec.command ? spec.command.every((f) => existsSync(f)) : existsSync(join(hc.HOSTS_DIR, "node_modules", ".bin", spec.bin));
   describe.skipIf(!available)(`${spec.id}: the host's own agent against the fake model (MCP entry at user scope)`, () => {
     let fake: FakeModel;
     let dir: string;
@@ -94,7 +98,8 @@ export function userMcpLoop(spec: UserMcpHost): void {
       fake = await startFakeModel({ script: Array.from({ length: plan.length * 2 + 4 }, () => turn), side: (r) => (r.tools.length === 0 ? { text: "probe session" } : undefined) });
       const env = hc.hostEnv(home, { PATH: path, PWD: dir, PROBE_TOKEN: token });
       await spec.setup(fake.url, home, dir, env);
-      raw = await hc.run(hc.hostBin(spec.bin), spec.argv(PROMPT), { cwd: dir, env, timeoutMs: 150_000 });
+      const [cmd, ...lead] = spec.command ?? [hc.hostBin(spec.bin)];
+      raw = await hc.run(cmd!, [...lead, ...spec.argv(PROMPT)], { cwd: dir, env, timeoutMs: 150_000 });
       await spec.after?.(dir);
       const main = fake.modelRequests.filter((r) => r.tools.length > 0);
       first = main[0]!;
@@ -151,13 +156,26 @@ export function userMcpLoop(spec: UserMcpHost): void {
       expect(calls().filter((c) => c.verb === "vault")).toEqual([]);
     });
 
-    // headless with its tools auto-approved (cline's default, cn --auto) the host's own approval does not
+    // headless with its tools auto-approved (cline's default, cn --auto, kimi -p's auto permission mode) the host's own approval does not
     // stop the write: it reaches hcpx, whose gate refuses it without confirm; with the model's confirm: true it runs
     it("the gated write reaches hcpx: without confirm confirm_required and nothing ran; with confirm it ran once", () => {
       expect(envelopeIn(result("unconfirmed"))?.error?.code, result("unconfirmed")).toBe("confirm_required");
       expect(envelopeIn(result("confirmed")), result("confirmed")).toMatchObject({ ok: true, data: { stamped: "confirmed-1" } });
       expect(calls().filter((c) => c.verb === "stamp").map((c) => c.argv[0])).toEqual(["confirmed-1"]);
     });
+
+    if (spec.clientInfo) {
+      it("no path asks twice: hcpx's audit log names the host's client and shows hcpx asked nobody (confirm_required, then the confirmed run)", () => {
+        const f = join(home, ".local", "state", "hcpx", "audit.jsonl");
+        const lines = existsSync(f) ? readFileSync(f, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as { via?: string; client?: string; verb?: string; confirm?: unknown; result: string }) : [];
+        const mcp = lines.filter((l) => l.via === "stdio");
+        expect(mcp.length, JSON.stringify(lines)).toBeGreaterThan(0);
+        for (const l of mcp) expect(l.client, JSON.stringify(l)).toBe(spec.clientInfo);
+        const stamps = mcp.filter((l) => l.verb === "stamp");
+        expect(stamps.filter((l) => l.confirm !== undefined), JSON.stringify(stamps)).toEqual([]);
+        expect(stamps.map((l) => l.result)).toEqual(["confirm_required", "ok"]);
+      });
+    }
   });
 }
 
