@@ -173,7 +173,12 @@ export function prepareAdopt(opts: AdoptOptions): AdoptSetup {
   const project =
     user?.project ??
     // --url: the server is another machine's hcpx; this one may have no project (the block names the server's tools)
-    loadProject({ config: opts.config, cwd: opts.cwd, optional: opts.remove === true || remote !== undefined, user: "fallback" });
+    loadProject({
+      config: opts.config,
+      cwd: opts.cwd,
+      optional: opts.remove === true || remote !== undefined,
+      user: "fallback",
+    });
   let detected: Detected[] | undefined;
   const detect = () => detectHosts({ scope, root: project.root, home: home(), ledgerFile: ledgerPath(scope, project) });
   if (byUse) {
