@@ -91,7 +91,7 @@ describe.skipIf(!avail.all)("host e2e: adopt, then Copilot CLI, Qwen Code, Droid
       }
       const mcp = JSON.parse(w.read(".mcp.json")) as { mcpServers: Record<string, unknown> };
       expect(Object.keys(mcp.mcpServers)).toEqual(["tiny-proj", "hcp"]);
-      expect(mcp.mcpServers.hcp).toEqual({ type: "stdio", command: process.execPath, args: [DIST, "mcp", "--shape", "per-command"] });
+      expect(mcp.mcpServers.hcp).toEqual({ type: "stdio", command: process.execPath, args: [DIST, "mcp", "--shape", "per-command", "--client-host", "claude"] });
       expect(w.read("AGENTS.md").startsWith(USER_FILES["AGENTS.md"]!)).toBe(true);
       expect(w.read("AGENTS.md").match(/<!-- hcp:begin -->/g)).toHaveLength(1);
       for (const f of [".qwen/settings.json", ".factory/mcp.json", "kilo.jsonc", ".augment/settings.json"]) expect(w.read(f), f).toMatch(/\/\/ (the user's|team|mine)/);

@@ -49,7 +49,7 @@ describe.skipIf(!avail.all)("host e2e: the portable `hcpx mcp` entry and the plu
       it("Claude Code: `hcp: hcpx mcp - ✔ Connected` (project .mcp.json)", async () => {
         const r = await hc.claudeMcpList({ home: home({ ".claude/settings.json": '{ "enableAllProjectMcpServers": true }\n' }), cwd: w.dir, env: { PATH } });
         expectConnected(r, ["hcp"], "claude mcp list");
-        expect(r.servers.find((s) => s.name === "hcp")!.command).toBe("hcpx mcp --shape per-command");
+        expect(r.servers.find((s) => s.name === "hcp")!.command).toBe("hcpx mcp --shape per-command --client-host claude");
       });
 
       it("Codex: app-server on a thread lists the user-scope `hcpx mcp` server's tools and calls a ledger read", async () => {
