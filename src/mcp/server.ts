@@ -134,7 +134,8 @@ export async function serveHttp(opts: ServeOptions, h: HttpServeOptions): Promis
   const tokens = cfg ? tc.liveTokenTable(cfg, log) : undefined;
   const { key, source } = tc.requestStateKey(cfg);
   const states = new ConfirmStates({ key, keySource: source, spend: tc.spentStore(cfg?.spentDir) });
-  const base = { shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, states, via: "http" as const };
+  // validationCache: each call reads its pack again; the cache (keyed on each file's identity, ctime included) spares the zod pass
+  const base = { shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, states, via: "http" as const, validationCache: true };
   const fronts = new Map<string, McpFront>();
   if (cfg) for (const [id, p] of cfg.principals) fronts.set(id, new McpFront({ ...base, principal: p }));
   else fronts.set("local", new McpFront(base));
