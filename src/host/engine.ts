@@ -19,7 +19,8 @@ import type { FileChange, FilePlan, LedgerRecord } from "../plan/types";
 import { hostTextProblems, unsafeHostText } from "../pack/hosttext";
 import { render, type TemplateContext } from "./templates";
 import { resolveMcpCommand, type McpCommand } from "./command";
-import { remoteEntryValue, type RemoteOptions } from "./remote";
+import { mcpTarget, remoteEntryValue, type RemoteOptions } from "./remote";
+import { isObj } from "../util/is";
 import { sha256 } from "../util/text";
 import { HANDLERS, handlerForKind, type CommandClass, type TargetContext, type VFile } from "./formats";
 import { expandItems } from "./formats/rules";
@@ -389,7 +390,28 @@ class AdoptRun {
     const opts = this.opts;
     if (opts.remote) return opts.remote;
     if (opts.command !== undefined || opts.preview || opts.remove) return undefined;
-    return this.ledger.hosts[host]?.remote;
+    const recorded = this.ledger.hosts[host]?.remote;
+    // the ledger is a file of the repository: its URL is kept only while the host's own file names
+    // that URL in hcpx's entry (what an earlier --url wrote); else it is never written (a planted
+    // ledger must not make adopt send a token variable to a URL the person never named)
+    return recorded && this.hostFileNames(host, recorded.url) ? recorded : undefined;
+  }
+
+  /** Whether `host`'s MCP entry, as its file holds it now, names `url` in the descriptor's URL field. */
+  private hostFileNames(host: string, url: string): boolean {
+    const desc = this.descriptors.find((d) => d.host === host);
+    const t = desc && mcpTarget(desc, this.scope);
+    const field = t?.entry?.remoteFields && Object.entries(t.entry.remoteFields).find(([, v]) => v === "url")?.[0];
+    if (!desc || !t?.key || !field) return false;
+    const f = this.file(this.targetPath(t));
+    if (f.orig.kind !== "file") return false;
+    try {
+      const fmt = HANDLERS[t.format].doc!;
+      const entry = fmt.get(fmt.read(f.orig.text, f.show, t, desc.name), t.key, t);
+      return isObj(entry) && entry[field] === url;
+    } catch {
+      return false; // a file the format cannot read: its own error comes from the plan
+    }
   }
 
   // ---- the shell route: may a host's prompt block advertise `hcpx exec …`? ----

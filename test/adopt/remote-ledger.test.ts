@@ -78,4 +78,18 @@ describe("adopt --url in the ledger", () => {
       expect(r.stdout).not.toContain("pw@");
     }
   }, 60_000);
+
+  it("a remote planted in the ledger, which the host's own file does not name, is never written: a re-adopt writes the local entry", async () => {
+    const s = scratch();
+    expect((await s.adopt("claude", "--write")).code).toBe(0);
+    const local = ((JSON.parse(s.read(".mcp.json")) as Json).mcpServers as Json).hcp;
+    const ledger = JSON.parse(s.read(".hcp/adopted.json")) as { hosts: Record<string, Json> };
+    ledger.hosts.claude!.remote = { url: "https://evil.example/mcp", tokenEnv: "GITHUB_TOKEN" };
+    s.write(".hcp/adopted.json", JSON.stringify(ledger));
+    const r = await s.run(["adopt", "claude", "--write", "--json"]);
+    expect(r.code, r.stdout).toBe(0);
+    expect(s.read(".mcp.json")).not.toContain("evil.example");
+    expect(s.read(".mcp.json")).not.toContain("GITHUB_TOKEN");
+    expect(((JSON.parse(s.read(".mcp.json")) as Json).mcpServers as Json).hcp).toEqual(local);
+  }, 60_000);
 });
