@@ -1,10 +1,16 @@
-// The plain `hcpx exec` form, read without commander (main.ts's fast path).
-export interface FastExec {
+// The plain `hcpx exec`, `hcpx mcp` and `hcpx adopt` forms, read without
+// commander (main.ts's fast paths). Their option types come from the options
+// schema (spec.ts, types only: nothing of it is loaded on the start path), and
+// test/cli/options-schema.test.ts checks each flag read here against it.
+import { MCP_DEFAULTS } from "./defaults";
+import type { GlobalOptions, OptionsOf } from "./spec";
+
+export { MCP_DEFAULTS };
+
+export interface FastExec extends Required<Pick<OptionsOf<"exec">, "confirm" | "json">> {
   pack: string;
   verb: string;
   operands: string[];
-  confirm: boolean;
-  json: boolean;
 }
 
 /**
@@ -33,7 +39,7 @@ export function parseFastExec(args: readonly string[]): FastExec | undefined {
 // The plain `hcpx adopt` form, read without commander too.
 export interface FastAdopt {
   hosts: string[];
-  opts: { scope: "project"; write?: true; json?: true; command?: string };
+  opts: Pick<OptionsOf<"adopt">, "scope" | "write" | "json" | "command"> & { scope: "project" };
 }
 
 /**
@@ -42,8 +48,6 @@ export interface FastAdopt {
  * undefined for anything else, `--command=<cmd>` and a value starting with
  * `-` included (then commander parses it).
  */
-/** `hcpx mcp`'s option defaults: commander's (program.ts) and the plain form's in main.ts, from one place. */
-export const MCP_DEFAULTS = { shape: "single", watch: true } as const;
 
 export function parseFastAdopt(args: readonly string[]): FastAdopt | undefined {
   if (args[0] !== "adopt") return undefined;
@@ -52,7 +56,8 @@ export function parseFastAdopt(args: readonly string[]): FastAdopt | undefined {
     const a = args[i]!;
     if (a === "--write") r.opts.write = true;
     else if (a === "--json") r.opts.json = true;
-    else if (a === "--command" && r.opts.command === undefined && i + 1 < args.length && !args[i + 1]!.startsWith("-")) r.opts.command = args[++i]!;
+    else if (a === "--command" && r.opts.command === undefined && i + 1 < args.length && !args[i + 1]!.startsWith("-"))
+      r.opts.command = args[++i]!;
     else if (a.startsWith("-")) return undefined;
     else r.hosts.push(a);
   }
@@ -60,11 +65,8 @@ export function parseFastAdopt(args: readonly string[]): FastAdopt | undefined {
 }
 
 // The `hcpx mcp` forms adopt writes into host configs, read without commander too.
-export interface FastMcp {
+export interface FastMcp extends Pick<OptionsOf<"mcp">, "shape" | "watch" | "auth" | "host">, GlobalOptions {
   shape: "single" | "per-command";
-  watch: boolean;
-  host?: string;
-  config?: string;
 }
 
 /**

@@ -54,8 +54,6 @@ const LONG_FILES: Record<string, string> = {
   "host/descriptor.ts": "the host descriptor's schema and its checks",
   "runtime/openapi.ts": "the openapi adapter: request building, sending and the answer",
   "pack/load.ts": "config and pack loading with the validation cache",
-  "cli/program.ts":
-    "every command's commander declaration; to become one options schema per command (issue 28, not done)",
 };
 
 const reasoned = (file: string) =>

@@ -129,9 +129,9 @@ describe("adopt fast path", () => {
 
 describe("mcp fast path", () => {
   it("reads the forms adopt writes (--shape, --host, --config, --no-watch) as commander does; leaves everything else to commander", () => {
-    expect(parseFastMcp(["mcp"])).toEqual({ shape: "single", watch: true });
-    expect(parseFastMcp(["mcp", "--shape", "per-command", "--host", "claude", "--config", "/home/u/.config/hcpx/config.json5"])).toEqual({ shape: "per-command", watch: true, host: "claude", config: "/home/u/.config/hcpx/config.json5" });
-    expect(parseFastMcp(["mcp", "--no-watch", "--shape", "single"])).toEqual({ shape: "single", watch: false });
+    expect(parseFastMcp(["mcp"])).toEqual({ shape: "single", watch: true, auth: true });
+    expect(parseFastMcp(["mcp", "--shape", "per-command", "--host", "claude", "--config", "/home/u/.config/hcpx/config.json5"])).toEqual({ shape: "per-command", watch: true, auth: true, host: "claude", config: "/home/u/.config/hcpx/config.json5" });
+    expect(parseFastMcp(["mcp", "--no-watch", "--shape", "single"])).toEqual({ shape: "single", watch: false, auth: true });
     for (const args of [["mcp", "--shape"], ["mcp", "--shape", "tools"], ["mcp", "--shape=single"], ["mcp", "--host", "-x"], ["mcp", "--http", "8080"], ["mcp", "--help"], ["mcp", "--shape", "single", "--shape", "single"], ["mcp", "extra"], ["--config", "c.json5", "mcp"], ["exec", "mcp"]]) {
       expect(parseFastMcp(args), args.join(" ")).toBeUndefined();
     }

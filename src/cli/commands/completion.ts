@@ -3,13 +3,13 @@
 // directories where a pack dir or a path is taken (activate, lint, --config,
 // --out…). Pack ids and `pack.verb` names come at completion time from
 // `hcpx completion names` (active packs).
-import type { Command } from "commander";
 import { loadProject } from "../../pack/load";
 import { loadActive } from "../../config/active";
 import type { CommonOpts } from "../../config/common";
 import { fail } from "../../util/errors";
 import { listHosts } from "../../host/descriptor";
 import { done, makeOut } from "../output";
+import { COMMANDS, GLOBAL_OPTIONS, type ArgCompletion, type CommandSpec, type OptionSpec } from "../spec";
 
 interface Node {
   path: string;
@@ -17,27 +17,41 @@ interface Node {
   options: string[];
 }
 
-function walk(cmd: Command, prefix: string, out: Node[]): void {
-  const subs = cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
-  out.push({
-    path: prefix,
-    subcommands: subs.map((c) => c.name()),
-    options: [...cmd.options.flatMap((o) => [o.long, o.short].filter((x): x is string => !!x)), "--help"],
-  });
-  for (const s of subs) walk(s, prefix ? `${prefix} ${s.name()}` : s.name(), out);
+/** The command tree from the options schema: each path's subcommands and flags (the program's own with the root). */
+function walk(): Node[] {
+  const entries = Object.entries(COMMANDS) as [string, CommandSpec][];
+  const flagsOf = (options: Readonly<Record<string, OptionSpec>> | undefined) =>
+    Object.values(options ?? {}).flatMap((o) => {
+      const f = o.flags.split(/[ ,]+/).filter((x) => x.startsWith("-"));
+      return [...f.filter((x) => x.startsWith("--")), ...f.filter((x) => !x.startsWith("--"))];
+    });
+  const children = (path: string) => entries.filter(([p]) => (path ? p.startsWith(`${path} `) && p.lastIndexOf(" ") === path.length : !p.includes(" "))).map(([p]) => p.slice(p.lastIndexOf(" ") + 1));
+  return [
+    { path: "", subcommands: children(""), options: ["--version", "-V", ...flagsOf(GLOBAL_OPTIONS), "--help"] },
+    ...entries.map(([path, s]) => ({ path, subcommands: s.group ? children(path) : [], options: [...flagsOf(s.options), "--help"] })),
+  ];
 }
 
+/** The commands whose positional arguments complete as `kind` (the schema's `complete` on their first argument). */
+const argsOf = (kind: ArgCompletion): string[] =>
+  (Object.entries(COMMANDS) as [string, CommandSpec][]).filter(([, s]) => s.args?.[0]?.complete === kind).map(([p]) => p);
 /** Commands whose positional arguments are pack ids or grant names. */
-const PACK_ARG = ["exec", "deactivate"];
-const NAME_ARG = ["grant", "revoke"];
+const PACK_ARG = argsOf("pack");
+const NAME_ARG = argsOf("name");
 /** Commands whose positional arguments are host ids. */
-const HOST_ARG = ["adopt", "import"];
+const HOST_ARG = argsOf("host");
 /** Commands whose positional arguments are directories (a pack dir, a project). */
-const DIR_ARG = ["activate", "lint", "pack add-verb", "pack add"];
+const DIR_ARG = argsOf("dir");
 /** Options whose value is a path. */
-const PATH_OPTS = ["--config", "--out", "--file", "--dir", "--server-config"];
+const PATH_OPTS = [
+  ...new Set(
+    [GLOBAL_OPTIONS, ...Object.values(COMMANDS as Record<string, CommandSpec>).map((s) => s.options ?? {})].flatMap((o) =>
+      Object.values(o as Readonly<Record<string, OptionSpec>>).filter((x) => x.complete === "path").map((x) => x.flags.split(" ")[0]!),
+    ),
+  ),
+];
 
-export async function run(shell: string, opts: CommonOpts, program: Command): Promise<number> {
+export async function run(shell: string, opts: CommonOpts): Promise<number> {
   const out = makeOut(opts);
   if (shell === "names") {
     let names: string[] = [];
@@ -51,8 +65,7 @@ export async function run(shell: string, opts: CommonOpts, program: Command): Pr
     return 0;
   }
   if (shell !== "bash" && shell !== "zsh" && shell !== "fish") fail("bad_shell", `unknown shell '${shell}'`, { hint: "hcpx completion bash  (or zsh, fish); e.g. `hcpx completion bash > ~/.local/share/bash-completion/completions/hcpx`" });
-  const nodes: Node[] = [];
-  walk(program, "", nodes);
+  const nodes = walk();
   const hosts = listHosts();
   const script = shell === "fish" ? fishScript(nodes, hosts) : bashScript(nodes, hosts);
   const text = shell === "zsh" ? `#compdef hcpx\nautoload -U +X bashcompinit && bashcompinit\n${script}` : script;

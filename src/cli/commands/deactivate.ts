@@ -8,10 +8,10 @@ import { loadPack } from "../../pack/load";
 import { arrayRemove } from "../../config/edit";
 import { openConfig, writeConfig } from "../../config/file";
 import { configPackEntries } from "../../config/active";
-import type { CommonOpts } from "../../config/common";
 import { c, done, makeOut } from "../output";
+import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
 
-export async function run(id: string, opts: CommonOpts & { keepGrants?: boolean }): Promise<number> {
+export async function run(id: string, opts: OptionsOf<"deactivate"> & GlobalOpts): Promise<number> {
   const out = makeOut(opts);
   const cfg = openConfig(opts);
   const entries = configPackEntries(cfg);

@@ -5,15 +5,15 @@
 // Exit 0 healthy, 2 warnings, 1 failure.
 import type { Project } from "../../pack/model";
 import { usage } from "../../util/errors";
-import type { CommonOpts } from "../../config/common";
 import { doctor, type Check, type CheckStatus } from "../../app/doctor";
 import { c, finish, makeOut, sayRaw } from "../output";
 import { msOption } from "../options";
 import { BROKEN_HEADER } from "../../mcp/view";
+import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
 
 export { MIN_NODE, type Check, type CheckStatus } from "../../app/doctor";
 
-export async function run(opts: CommonOpts & { mcpTimeout?: string; url?: string; tokenEnv?: string }): Promise<number> {
+export async function run(opts: OptionsOf<"doctor"> & GlobalOpts): Promise<number> {
   const out = makeOut(opts);
   const mcpTimeout = msOption("--mcp-timeout", opts.mcpTimeout, 15000);
   if (opts.tokenEnv !== undefined && opts.url === undefined) usage("--token-env goes with --url", "hcpx doctor --url <url> --token-env NAME");

@@ -11,12 +11,10 @@ import { execute, type Envelope } from "../../runtime/execute";
 import { terminateDescendants } from "../../runtime/wrap";
 import { AuditWriter, execRecord } from "../../runtime/audit";
 import { c, neutralise, say, sayErr, sayRaw, useColor, writeJson } from "../output";
+import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
 
-export interface ExecCliOptions {
-  confirm?: boolean;
-  json?: boolean;
-  config?: string;
-}
+/** `hcpx exec`'s options, as the options schema (../spec.ts) types them, with the global ones. */
+export type ExecCliOptions = OptionsOf<"exec"> & GlobalOpts;
 
 /** The signals that end the caller: each stops the bin's tree, then hcpx prints `cancelled` and exits 1. */
 const STOP_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;

@@ -4,20 +4,14 @@
 // the `mcp` pack written from each.
 import { fail } from "../../util/errors";
 import { msOption } from "../options";
-import type { CommonOpts } from "../../config/common";
 import { importHost } from "../../app/import";
 import { c, done, makeOut, neutralLine as o, printWarnings } from "../output";
+import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
 
 export { readHostServers, type HostServer } from "../../app/import";
 
-export interface ImportOpts extends CommonOpts {
-  scope?: string;
-  server?: string[];
-  all?: boolean;
-  activate?: boolean;
-  force?: boolean;
-  timeout?: string;
-}
+/** `hcpx import`'s options, as the options schema (../spec.ts) types them, with the global ones. */
+export type ImportOpts = OptionsOf<"import"> & GlobalOpts;
 
 export async function run(host: string, opts: ImportOpts): Promise<number> {
   const out = makeOut(opts);

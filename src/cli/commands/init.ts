@@ -8,14 +8,12 @@ import { display, home } from "../../util/paths";
 import { CONFIG_NAME } from "../../pack/load";
 import { atomicWrite, checkConfigText } from "../../config/file";
 import { configTemplate, type InitAnswers } from "../../config/template";
-import { interactive, type CommonOpts } from "../../config/common";
+import { interactive } from "../../config/common";
 import { c, done, makeOut, sayRaw } from "../output";
+import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
 
-export interface InitOpts extends CommonOpts {
-  yes?: boolean;
-  force?: boolean;
-  principal?: string;
-}
+/** `hcpx init`'s options, as the options schema (../spec.ts) types them, with the global ones. */
+export type InitOpts = OptionsOf<"init"> & GlobalOpts;
 
 export async function run(opts: InitOpts): Promise<number> {
   const out = makeOut(opts);

@@ -9,12 +9,10 @@ import { CONFIG_NAME, loadProject } from "../../pack/load";
 import { lintPackDir, type LintOptions } from "../../pack/lint";
 import type { Project } from "../../pack/model";
 import { c, finish, makeOut, sayRaw } from "../output";
+import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
 
-export interface LintCliOptions {
-  strict?: boolean;
-  json?: boolean;
-  config?: string;
-}
+/** `hcpx lint`'s options, as the options schema (../spec.ts) types them, with the global ones. */
+export type LintCliOptions = OptionsOf<"lint"> & GlobalOpts;
 
 export interface LintedPack {
   id: string | null;

@@ -10,13 +10,10 @@ import { HcpxError, fail } from "../../util/errors";
 import { auditFiles, auditPlace, type AuditRecord } from "../../runtime/audit";
 import { done, makeOut } from "../output";
 import { neutralLine } from "../../util/neutral";
+import type { OptionsOf } from "../spec";
 
-export interface LogOptions {
-  since?: string;
-  principal?: string;
-  pack?: string;
-  json?: boolean;
-}
+/** `hcpx log`'s options, as the options schema (../spec.ts) types them. */
+export type LogOptions = OptionsOf<"log">;
 
 /** A rotated file is at most HCPX_AUDIT_MAX_BYTES (≤ 32 MiB) plus the lines appended while it was renamed. */
 const READ_CAP = 64 * 1024 * 1024;

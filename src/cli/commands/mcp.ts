@@ -3,24 +3,10 @@
 import { fail } from "../../util/errors";
 import type { Shape } from "../../mcp/tools";
 import { sayErrRaw } from "../output";
+import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
 
-export interface McpOptions {
-  config?: string;
-  shape?: string;
-  watch?: boolean;
-  /** Streamable HTTP on [addr:]port (src/mcp/http.ts, docs/http.md) */
-  http?: string;
-  /** the team server's config (principals, tokens, JWT issuer, limits, shared key) */
-  serverConfig?: string;
-  /** bind an address other than loopback */
-  bindPublic?: boolean;
-  /** no authentication: loopback only */
-  auth?: boolean;
-  /** the host that started this server (its approval rules may count under confirm "host") */
-  host?: string;
-  /** an entry several hosts read: the hosts (comma-separated) whose rules count for a client whose clientInfo names them */
-  clientHost?: string;
-}
+/** `hcpx mcp`'s options, as the options schema (../spec.ts) types them, with the global ones. */
+export type McpOptions = OptionsOf<"mcp"> & GlobalOpts;
 
 const SHAPES = ["single", "per-command"];
 

@@ -9,7 +9,6 @@ import { display } from "../../util/paths";
 import { baseForDir, guard, writeFiles } from "../../util/door";
 import { CAPS, readTextFile } from "../../util/readfile";
 import { arrayAppend, objectSet } from "../../config/edit";
-import type { CommonOpts } from "../../config/common";
 import { loadPack } from "../../pack/load";
 import { lintPackDir } from "../../pack/lint";
 import { parseSkill } from "../../pack/skill";
@@ -18,13 +17,10 @@ import { adapterOf } from "../../pack/adapters/index";
 import { exampleLine, hotPathRow, policyRow, wrapCommand, wrapCommandObject, writeNote, type Cmd } from "../../scaffold/pack";
 import { parseVerbSpecs } from "../../scaffold/spec";
 import { c, done, makeOut, printWarnings } from "../output";
+import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
 
-export interface AddVerbOpts extends CommonOpts {
-  verb?: string[];
-  write?: string[];
-  land?: string;
-  confirm?: boolean;
-}
+/** `hcpx pack add-verb`'s options, as the options schema (../spec.ts) types them, with the global ones. */
+export type AddVerbOpts = OptionsOf<"pack add-verb"> & GlobalOpts;
 
 /** SKILL.md with the commands' rows, example lines and notes added (line-based; every other line kept). */
 export function addToSkill(text: string, file: string, id: string, cmds: Cmd[]): string {

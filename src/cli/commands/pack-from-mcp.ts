@@ -3,28 +3,16 @@
 // an `mcp` pack: one command per tool, a draft Policy from the annotations,
 // a SKILL.md. Nothing is activated or granted: review, lint, then activate.
 import { display } from "../../util/paths";
-import type { CommonOpts } from "../../config/common";
 import { packFromMcp, packFromRemote } from "../../mcpimport/write";
 import { LiteralSecret, parseHeaderOption, type McpHeaderSpec } from "../../pack/mcp-remote";
 import { c, done, makeOut, neutralLine as o, neutralise, printWarnings, sayRaw } from "../output";
 import { HcpxError } from "../../util/errors";
 import { reviewProblems, updateLines, updateMcpPack } from "../../mcpimport/update";
 import { msOption } from "../options";
+import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
 
-export interface FromMcpCliOptions extends CommonOpts {
-  /** review a pack's server again: its tools against the pins (mcp.pins) */
-  update?: string;
-  yes?: boolean;
-  id?: string;
-  out?: string;
-  env?: string[];
-  /** a remote server instead of a command line */
-  url?: string;
-  /** with url: NAME=VALUE, the value `env:VAR` or `<Scheme> env:VAR` (a literal credential is refused) */
-  header?: string[];
-  force?: boolean;
-  timeout?: string;
-}
+/** `hcpx pack from-mcp`'s options, as the options schema (../spec.ts) types them, with the global ones. */
+export type FromMcpCliOptions = OptionsOf<"pack from-mcp"> & GlobalOpts;
 
 /** The --header options as mcp.headers (a literal credential refused, exit 64, its value never shown). */
 function headersOf(opts: string[]): Record<string, McpHeaderSpec> {

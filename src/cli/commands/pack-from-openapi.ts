@@ -18,19 +18,10 @@ import { PACK_ID_RE } from "../../pack/schema";
 import { loadPack } from "../../pack/load";
 import { AUTH_FORMS, bindingEnv, importOpenapi, keepImported, parseAuth, versionProblem, renderPolicy, renderSkill, renderSurface } from "../../openapi/import";
 import { c, done, makeOut, printWarnings } from "../output";
+import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
 
-export interface FromOpenapiOptions {
-  id: string;
-  out?: string;
-  baseUrl?: string;
-  origin?: string;
-  include?: string[];
-  exclude?: string[];
-  auth?: string;
-  force?: boolean;
-  json?: boolean;
-  config?: string;
-}
+/** `hcpx pack from-openapi`'s options, as the options schema (../spec.ts) types them, with the global ones. */
+export type FromOpenapiOptions = OptionsOf<"pack from-openapi"> & GlobalOpts;
 
 function checkUrl(flag: string, u: string | undefined): void {
   if (u === undefined) return;

@@ -10,28 +10,16 @@ import { display, isInside, toPosix } from "../../util/paths";
 import { PACK_ID_RE } from "../../pack/schema";
 import { CONFIG_NAME } from "../../pack/load";
 import { configPath } from "../../config/file";
-import { warning, type CommonOpts } from "../../config/common";
+import { warning } from "../../config/common";
 import { scaffoldFiles, type ScaffoldKind } from "../../scaffold/pack";
 import { recordSandboxBin, type BinRecorded } from "../../config/sandbox";
 import { whichOnPath } from "../../util/which";
 import { parseVerbSpecs, type VerbSpec } from "../../scaffold/spec";
 import { c, done, makeOut, printWarnings } from "../output";
+import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
 
-export interface PackNewOpts extends CommonOpts {
-  wrap?: string;
-  composite?: boolean;
-  sense?: boolean;
-  /** --verb "<verb_key>[:json|:text]=<argv…>": a read (wrap only) */
-  verb?: string[];
-  /** --write "<verb_key>:<land>[:confirm][:json|:text]=<argv…>": a write (wrap only) */
-  write?: string[];
-  /** --land: the land of every --write that does not name one */
-  land?: string;
-  /** --confirm: every --write needs confirm */
-  confirm?: boolean;
-  dir?: string;
-  force?: boolean;
-}
+/** `hcpx pack new`'s options, as the options schema (../spec.ts) types them, with the global ones. */
+export type PackNewOpts = OptionsOf<"pack new"> & GlobalOpts;
 
 export const ID_RULE = "a pack id is 1-32 characters: a lower-case letter, then lower-case letters, digits or '-' (^[a-z][a-z0-9-]{0,31}$)";
 

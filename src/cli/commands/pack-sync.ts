@@ -8,15 +8,14 @@ import { HcpxError, type Problem } from "../../util/errors";
 import { display } from "../../util/paths";
 import { baseForDir, guard, writeFile } from "../../util/door";
 import { CAPS, readTextFile } from "../../util/readfile";
-import type { CommonOpts } from "../../config/common";
 import { loadPack } from "../../pack/load";
 import { lintPackDir } from "../../pack/lint";
 import { syncSkill } from "../../pack/skillsync";
 import { c, finish, makeOut, printWarnings } from "../output";
+import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
 
-export interface SyncOpts extends CommonOpts {
-  check?: boolean;
-}
+/** `hcpx pack sync`'s options, as the options schema (../spec.ts) types them, with the global ones. */
+export type SyncOpts = OptionsOf<"pack sync"> & GlobalOpts;
 
 export async function run(dirArg: string, opts: SyncOpts): Promise<number> {
   const out = makeOut(opts);

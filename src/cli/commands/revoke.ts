@@ -6,11 +6,12 @@ import { display } from "../../util/paths";
 import { checkPatterns, matches } from "../../pack/grants";
 import { arrayAppend, arrayRemove } from "../../config/edit";
 import { openConfig, writeConfig } from "../../config/file";
-import { warning, type CommonOpts } from "../../config/common";
+import { warning } from "../../config/common";
 import { HcpxError, type Problem } from "../../util/errors";
 import { c, done, makeOut, printWarnings } from "../output";
+import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
 
-export async function run(patterns: string[], opts: CommonOpts & { deny?: boolean }): Promise<number> {
+export async function run(patterns: string[], opts: OptionsOf<"revoke"> & GlobalOpts): Promise<number> {
   const out = makeOut(opts);
   checkPatterns(patterns);
   const cfg = openConfig(opts);

@@ -6,12 +6,10 @@ import { fail } from "../../util/errors";
 import { display } from "../../util/paths";
 import { addToken, defaultTokensFile, loadServerConfig, PRINCIPAL_RE, readTokens, removeToken } from "../../mcp/team-config";
 import { c, done, makeOut } from "../output";
+import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
 
-export interface TokenOpts {
-  json?: boolean;
-  force?: boolean;
-  serverConfig?: string;
-}
+/** `hcpx token add`'s options, as the options schema (../spec.ts) types them, with the global ones. */
+export type TokenOpts = OptionsOf<"token add"> & GlobalOpts;
 
 function where(opts: TokenOpts): { file: string; principals?: Set<string> } {
   if (opts.serverConfig === undefined) return { file: defaultTokensFile() };
