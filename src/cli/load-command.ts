@@ -35,12 +35,11 @@ import { Script } from "node:vm";
 import { cacheRoot, readCache, removeCache, writeCache } from "../util/cache";
 import { CAPS, readTextFile } from "../util/readfile";
 import { provideImporter } from "../util/dynamic-import";
-
-declare const HCPX_BUNDLE_HASHES: Record<string, string>;
+import { BUNDLE_HASHES } from "../util/build-info";
 
 /** The cache's file name for this build, Node and arch; undefined when caching is off. */
 function cacheName(name: string): string | undefined {
-  const hash = typeof HCPX_BUNDLE_HASHES === "object" ? HCPX_BUNDLE_HASHES[name] : undefined;
+  const hash = BUNDLE_HASHES?.[name];
   if (process.env.HCPX_NO_CACHE || typeof hash !== "string") return undefined;
   return `${name}-${hash}-${process.version}-${process.arch}.bin`;
 }

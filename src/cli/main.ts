@@ -17,15 +17,15 @@
 // host configs and scripts written with that path.
 import { parseFastAdopt, parseFastExec, parseFastMcp } from "./fast-exec";
 import { loadCommand } from "./load-command";
+import { VERSION } from "../util/build-info";
 
-declare const HCPX_VERSION: string;
 
 
 async function main(argv: string[]): Promise<void> {
   try {
     // `hcpx --version` alone: answered here, without loading commander.
     if (argv.length === 3 && (argv[2] === "--version" || argv[2] === "-V")) {
-      process.stdout.write(`${typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev"}\n`);
+      process.stdout.write(`${VERSION}\n`);
       return;
     }
     const fast = parseFastExec(argv.slice(2));

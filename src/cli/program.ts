@@ -16,9 +16,8 @@ import {
   type OptionsOf,
   type RunnableName,
 } from "./spec";
+import { VERSION } from "../util/build-info";
 
-declare const HCPX_VERSION: string;
-const VERSION = typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev";
 
 export type GlobalOpts = GlobalOptions;
 

@@ -9,9 +9,8 @@ import { ConfirmStateError } from "./confirm-state";
 import { declaresFormElicitation, type Era, type McpFront } from "./front";
 import { MissingCapability, type InputRequestOut } from "./inputs";
 import { redactOut } from "../util/redact";
+import { VERSION } from "../util/build-info";
 
-declare const HCPX_VERSION: string;
-const VERSION = typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev";
 
 export const SKILL_URI = (pack: string) => `skill://${pack}/SKILL.md`;
 const SKILL_URI_RE = /^skill:\/\/([a-z][a-z0-9-]{0,31})\/SKILL\.md$/;

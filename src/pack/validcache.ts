@@ -25,9 +25,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { cacheRoot, readCache, removeCache, writeCache } from "../util/cache";
+import { SCHEMA_HASH } from "../util/build-info";
 
-declare const HCPX_SCHEMA_HASH: string;
-const SCHEMA_HASH = typeof HCPX_SCHEMA_HASH === "string" ? HCPX_SCHEMA_HASH : undefined;
 /** entries kept (one per source file read by exec) */
 export const MAX_ENTRIES = 1024;
 

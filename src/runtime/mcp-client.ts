@@ -23,6 +23,7 @@ import { Client, ReadBuffer, serializeMessage, StreamableHTTPClientTransport, ty
 import { killGroup, terminateTree } from "./wrap";
 import { spawnChild } from "./spawn";
 import { CUT } from "./redact";
+import { VERSION } from "../util/build-info";
 
 /** The most a server may write on stdout over one connection (its answers). */
 export const MCP_STDOUT_CAP = 8 * 1024 * 1024;
@@ -261,9 +262,8 @@ async function attempt(spec: ServerSpawn, timeoutMs: number, mode: "auto" | "leg
   return { client, transport, close };
 }
 
-declare const HCPX_VERSION: string;
 
-const clientInfo = () => ({ name: "hcpx", version: typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev" });
+const clientInfo = () => ({ name: "hcpx", version: VERSION });
 
 export interface RemoteServer {
   url: string;

@@ -72,7 +72,8 @@ describe("one exit", () => {
 
   it("main.ts writes only the version constant", () => {
     const writes = code("cli/main.ts").match(/process\.(?:stdout|stderr)\.write\([^\n]*/g) ?? [];
-    expect(writes).toEqual(['process.stdout.write(`${typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev"}\\n`);']);
+    expect(writes).toEqual(["process.stdout.write(`${VERSION}\\n`);"]);
+    expect(code("cli/main.ts")).toMatch(/^import \{ VERSION \} from "\.\.\/util\/build-info";$/m);
   });
 
   it("hcpx mcp: its log redacts and neutralises, every tool result is made by toResult, which redacts, and the person's question is redacted", () => {

@@ -14,21 +14,20 @@ import { cancelReason, cancelled } from "../wrap";
 import type { Adapter, AdapterCall } from "./types";
 import type { Pack } from "../../pack/model";
 import { packUrls, schemeEnvNames, userinfoSecrets } from "../openapi";
+import { MCP_ADAPTER } from "../../util/build-info";
 
 export type { Adapter, AdapterCall } from "./types";
 
-declare const HCPX_MCP_ADAPTER: string | undefined;
-
 /**
  * The mcp adapter, loaded only for an mcp pack: in dist/ a file of its own
- * (HCPX_MCP_ADAPTER, relative to the command bundle; see scripts/build.mjs),
+ * (MCP_ADAPTER, relative to the command bundle; see scripts/build.mjs),
  * imported through dynamicImport() because the exec bundle runs from V8's
  * code cache; from the sources (vitest) the module itself.
  */
 async function mcpAdapter(): Promise<typeof import("../mcp-adapter")> {
-  if (typeof HCPX_MCP_ADAPTER === "string") {
+  if (MCP_ADAPTER !== undefined) {
     const base = typeof __dirname === "string" ? pathToFileURL(`${__dirname}/`).href : import.meta.url;
-    return (await dynamicImport(new URL(HCPX_MCP_ADAPTER, base).href)) as typeof import("../mcp-adapter");
+    return (await dynamicImport(new URL(MCP_ADAPTER, base).href)) as typeof import("../mcp-adapter");
   }
   return import("../mcp-adapter");
 }
