@@ -2,13 +2,13 @@
 // Starts a stdio MCP server, lists its tools with the SDK's Client and writes
 // an `mcp` pack: one command per tool, a draft Policy from the annotations,
 // a SKILL.md. Nothing is activated or granted: review, lint, then activate.
+// Renders the from-mcp use cases (src/app/from-mcp.ts).
 import { display } from "../../util/paths";
 import type { CommonOpts } from "../../config/common";
-import { packFromMcp, packFromRemote } from "../../mcpimport/write";
-import { LiteralSecret, parseHeaderOption, type McpHeaderSpec } from "../../pack/mcp-remote";
+import { fromMcp, updateFromMcp } from "../../app/from-mcp";
 import { c, done, makeOut, neutralLine as o, neutralise, printWarnings, sayRaw } from "../output";
 import { HcpxError } from "../../util/errors";
-import { reviewProblems, updateLines, updateMcpPack } from "../../mcpimport/update";
+import { reviewProblems, updateLines } from "../../mcpimport/update";
 import { msOption } from "../options";
 
 export interface FromMcpCliOptions extends CommonOpts {
@@ -26,22 +26,6 @@ export interface FromMcpCliOptions extends CommonOpts {
   timeout?: string;
 }
 
-/** The --header options as mcp.headers (a literal credential refused, exit 64, its value never shown). */
-function headersOf(opts: string[]): Record<string, McpHeaderSpec> {
-  const out: Record<string, McpHeaderSpec> = {};
-  for (const h of opts) {
-    try {
-      const [name, spec] = parseHeaderOption(h);
-      if (Object.keys(out).some((k) => k.toLowerCase() === name.toLowerCase())) throw new Error(`--header ${name} is given twice`);
-      out[name] = spec;
-    } catch (e) {
-      if (e instanceof LiteralSecret) throw new HcpxError({ code: "header_literal_secret", message: `${e.message}; nothing was sent or written`, hint: `put the value in an environment variable and pass --header "${e.header}=Bearer env:NAME"` }, 64);
-      throw new HcpxError({ code: "usage", message: (e as Error).message, hint: '--header "Authorization=Bearer env:TOKEN"' });
-    }
-  }
-  return out;
-}
-
 export async function run(command: string[], opts: FromMcpCliOptions): Promise<number> {
   const out = makeOut(opts);
   const timeoutMs = msOption("--timeout", opts.timeout);
@@ -49,10 +33,7 @@ export async function run(command: string[], opts: FromMcpCliOptions): Promise<n
     if (command.length) throw new HcpxError({ code: "usage", message: "--update takes the pack directory, not a server command: the pack's mcp.bin and mcp.args say what runs", hint: "hcpx pack from-mcp --update packs/<id> [--yes]" });
     return runUpdate(opts.update, opts, timeoutMs);
   }
-  if (opts.url !== undefined && command.length) throw new HcpxError({ code: "usage", message: "give a server command line or --url, not both", hint: "hcpx pack from-mcp --url https://…/mcp, or hcpx pack from-mcp -- <command …>" });
-  if (opts.header?.length && opts.url === undefined) throw new HcpxError({ code: "usage", message: "--header is for a remote server (--url); a stdio server reads its settings from the environment (--env NAME)", hint: "hcpx pack from-mcp --url https://…/mcp --header \"Authorization=Bearer env:TOKEN\"" });
-  const fromOpts = { id: opts.id, out: opts.out, env: opts.env, force: opts.force, timeoutMs, config: opts.config };
-  const r = opts.url !== undefined ? await packFromRemote({ url: opts.url, headers: headersOf(opts.header ?? []) }, fromOpts) : await packFromMcp(command, fromOpts);
+  const r = await fromMcp(command, { id: opts.id, out: opts.out, env: opts.env, url: opts.url, header: opts.header, force: opts.force, timeoutMs, config: opts.config });
   const errors = r.lint.filter((p) => p.severity !== "warning");
   printWarnings(r.warnings, out);
   const cmds = r.draft.commands;
@@ -89,7 +70,7 @@ export async function run(command: string[], opts: FromMcpCliOptions): Promise<n
 /** `--update <pack-dir>`: the server's tools against the pins; --yes pins them as they are now. */
 async function runUpdate(dir: string, opts: FromMcpCliOptions, timeoutMs: number | undefined): Promise<number> {
   const out = makeOut(opts);
-  const r = await updateMcpPack(dir, { yes: opts.yes, timeoutMs, config: opts.config });
+  const r = await updateFromMcp(dir, { yes: opts.yes, timeoutMs, config: opts.config });
   // tool names, descriptions and schemas are the server's text: neutralised before a person reads them
   const lines = updateLines(r).map((l) => o(l)); // one line each: a newline in a description cannot forge another
   const pending = r.changes.some((x) => x.status !== "unchanged");
