@@ -53,7 +53,11 @@ function headersOf(opts: string[]): Record<string, McpHeaderSpec> {
           64,
         );
       }
-      throw new HcpxError({ code: "usage", message: (e as Error).message, hint: '--header "Authorization=Bearer env:TOKEN"' });
+      throw new HcpxError({
+        code: "usage",
+        message: (e as Error).message,
+        hint: '--header "Authorization=Bearer env:TOKEN"',
+      });
     }
   }
   return out;
@@ -71,11 +75,19 @@ export async function fromMcp(command: string[], opts: FromMcpOptions): Promise<
   if (opts.header?.length && opts.url === undefined) {
     throw new HcpxError({
       code: "usage",
-      message: "--header is for a remote server (--url); a stdio server reads its settings from the environment (--env NAME)",
+      message:
+        "--header is for a remote server (--url); a stdio server reads its settings from the environment (--env NAME)",
       hint: 'hcpx pack from-mcp --url https://…/mcp --header "Authorization=Bearer env:TOKEN"',
     });
   }
-  const fromOpts = { id: opts.id, out: opts.out, env: opts.env, force: opts.force, timeoutMs: opts.timeoutMs, config: opts.config };
+  const fromOpts = {
+    id: opts.id,
+    out: opts.out,
+    env: opts.env,
+    force: opts.force,
+    timeoutMs: opts.timeoutMs,
+    config: opts.config,
+  };
   return opts.url !== undefined
     ? await packFromRemote({ url: opts.url, headers: headersOf(opts.header ?? []) }, fromOpts)
     : await packFromMcp(command, fromOpts);

@@ -118,7 +118,9 @@ async function readDocument(document: string): Promise<ReadDocument> {
   } catch (e) {
     if (!(e instanceof HcpxError)) throw e;
     const hint = "give the path of an OpenAPI 3 document (.json, .yaml or .yml)";
-    throw new HcpxError(e.problems.map((p) => ({ ...p, message: `cannot read the document: ${p.message}`, hint: p.hint ?? hint })));
+    throw new HcpxError(
+      e.problems.map((p) => ({ ...p, message: `cannot read the document: ${p.message}`, hint: p.hint ?? hint })),
+    );
   }
   const isJson = /^\s*[{[]/.test(text);
   let root: unknown;
@@ -132,7 +134,8 @@ async function readDocument(document: string): Promise<ReadDocument> {
     });
   }
   const r0 = root as Record<string, unknown> | null;
-  if (!r0 || typeof r0 !== "object" || Array.isArray(r0)) fail("bad_document", "the document is not an object", { file: display(docFile) });
+  if (!r0 || typeof r0 !== "object" || Array.isArray(r0))
+    fail("bad_document", "the document is not an object", { file: display(docFile) });
   // the version first: a clear word before the parser's
   const bad = versionProblem(r0);
   if (bad) fail("bad_document", bad, { file: display(docFile), hint: "give an OpenAPI 3.0 or 3.1 document" });
@@ -163,7 +166,11 @@ async function dereference({ docFile, root }: ReadDocument): Promise<{ doc: unkn
 }
 
 /** The pack's copy of the document: one file (external refs bundled in), only the operations imported. */
-async function documentCopy(d: ReadDocument, files: string[], result: ImportResult): Promise<{ copy: string; docName: string }> {
+async function documentCopy(
+  d: ReadDocument,
+  files: string[],
+  result: ImportResult,
+): Promise<{ copy: string; docName: string }> {
   const { docFile, text, isJson } = d;
   if (files.length > 1) {
     const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
@@ -175,7 +182,9 @@ async function documentCopy(d: ReadDocument, files: string[], result: ImportResu
   if (!result.filtered) return { copy: text, docName };
   // --include / --exclude: the pack's copy holds only the operations imported (parsed afresh: `root` was resolved in place)
   const kept = keepImported(isJson ? JSON.parse(text) : await parseYaml(text), result.commands);
-  const copy = isJson ? JSON.stringify(kept, null, 2) + "\n" : (await import("yaml")).stringify(kept, { aliasDuplicateObjects: false });
+  const copy = isJson
+    ? JSON.stringify(kept, null, 2) + "\n"
+    : (await import("yaml")).stringify(kept, { aliasDuplicateObjects: false });
   return { copy, docName };
 }
 
@@ -188,7 +197,13 @@ export async function planFromOpenapi(document: string, opts: FromOpenapiOptions
   const file = display(read.docFile);
   let result: ImportResult;
   try {
-    result = importOpenapi(doc, id, { baseUrl: opts.baseUrl, origin: opts.origin, include: opts.include, exclude: opts.exclude, auth });
+    result = importOpenapi(doc, id, {
+      baseUrl: opts.baseUrl,
+      origin: opts.origin,
+      include: opts.include,
+      exclude: opts.exclude,
+      auth,
+    });
   } catch (e) {
     fail("bad_document", (e as Error).message, { file });
   }

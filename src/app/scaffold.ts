@@ -117,7 +117,9 @@ export function planScaffold(opts: ScaffoldOptions): ScaffoldPlan {
 export function applyScaffold(plan: ScaffoldPlan): ScaffoldReport {
   const warnings = [...plan.warnings];
   const { sandboxBin } = plan;
-  const binRecorded = sandboxBin ? recordSandboxBin({ config: plan.config }, plan.haveConfig, sandboxBin, warnings) : undefined;
+  const binRecorded = sandboxBin
+    ? recordSandboxBin({ config: plan.config }, plan.haveConfig, sandboxBin, warnings)
+    : undefined;
   const door = baseForDir(plan.dir);
   guard(door, plan.dir);
   // a full disk's error names the file (src/util/ioerror.ts)

@@ -41,17 +41,60 @@ function cliTokens(c: CommandSpec, i: number, { specs, at }: LintContext): Probl
   const args = c.args ?? {};
   const first = c.cli[0]!;
   const cliName = cliNameOf(specs);
-  if (first.includes("{{")) out.push(at(["commands", i, "cli", 0], "placeholder_partial", "error", `cli[0] of '${c.verb_key}' must be the CLI name, not a placeholder`, "cli[0] is the pack's CLI name, e.g. the pack id"));
-  else if (cliName && cliName.index < i && first !== cliName.name) out.push(at(["commands", i, "cli", 0], "cli_name_mismatch", "error", `cli[0] of '${c.verb_key}' is '${first}', but commands[${cliName.index}] (${specs[cliName.index]!.verb_key}) uses '${cliName.name}'`, "every command's cli[] starts with the same CLI name, the pack's (the CLI face: docs/pack-format.md#the-four-faces)"));
+  if (first.includes("{{"))
+    out.push(
+      at(
+        ["commands", i, "cli", 0],
+        "placeholder_partial",
+        "error",
+        `cli[0] of '${c.verb_key}' must be the CLI name, not a placeholder`,
+        "cli[0] is the pack's CLI name, e.g. the pack id",
+      ),
+    );
+  else if (cliName && cliName.index < i && first !== cliName.name)
+    out.push(
+      at(
+        ["commands", i, "cli", 0],
+        "cli_name_mismatch",
+        "error",
+        `cli[0] of '${c.verb_key}' is '${first}', but commands[${cliName.index}] (${specs[cliName.index]!.verb_key}) uses '${cliName.name}'`,
+        "every command's cli[] starts with the same CLI name, the pack's (the CLI face: docs/pack-format.md#the-four-faces)",
+      ),
+    );
   c.cli.forEach((tok, j) => {
     if (j === 0) return;
     const whole = WHOLE_PLACEHOLDER_RE.exec(tok);
     if (whole) {
-      if (!Object.hasOwn(args, whole[1]!)) out.push(at(["commands", i, "cli", j], "placeholder_unknown", "error", `{{${whole[1]}}} in cli[] of '${c.verb_key}' names no declared arg`, `declare args.${whole[1]}, or fix the name (declared: ${Object.keys(args).join(", ") || "none"})`));
+      if (!Object.hasOwn(args, whole[1]!))
+        out.push(
+          at(
+            ["commands", i, "cli", j],
+            "placeholder_unknown",
+            "error",
+            `{{${whole[1]}}} in cli[] of '${c.verb_key}' names no declared arg`,
+            `declare args.${whole[1]}, or fix the name (declared: ${Object.keys(args).join(", ") || "none"})`,
+          ),
+        );
     } else if (tok.match(PLACEHOLDER_RE)) {
-      out.push(at(["commands", i, "cli", j], "placeholder_partial", "error", `'${tok}' in cli[] of '${c.verb_key}': a placeholder must be a whole argv element`, "write the placeholder alone, like \"{{name}}\"; use flag for --name=value style options"));
+      out.push(
+        at(
+          ["commands", i, "cli", j],
+          "placeholder_partial",
+          "error",
+          `'${tok}' in cli[] of '${c.verb_key}': a placeholder must be a whole argv element`,
+          'write the placeholder alone, like "{{name}}"; use flag for --name=value style options',
+        ),
+      );
     } else if (tok.includes("{{") || tok.includes("}}")) {
-      out.push(at(["commands", i, "cli", j], "placeholder_partial", "error", `'${tok}' in cli[] of '${c.verb_key}' has an unbalanced placeholder`, 'write placeholders as "{{name}}"'));
+      out.push(
+        at(
+          ["commands", i, "cli", j],
+          "placeholder_partial",
+          "error",
+          `'${tok}' in cli[] of '${c.verb_key}' has an unbalanced placeholder`,
+          'write placeholders as "{{name}}"',
+        ),
+      );
     }
   });
   return out;
@@ -62,13 +105,43 @@ function argReach(c: CommandSpec, i: number, { surface: s, entry, at }: LintCont
   if (!entry?.capabilities.cliArgv) return [];
   const out: Problem[] = [];
   const usedInCli = cliPlaceholders(c);
-  const viaTemplate = !c.cli && s.wrap?.argv_template ? new Set(s.wrap.argv_template.flatMap((t) => [...t.matchAll(PLACEHOLDER_RE)].map((m) => m[1]!))) : undefined;
-  if (!c.cli && !s.wrap?.argv_template) out.push(at(["commands", i], "cli_missing", "warning", `command '${c.verb_key}' has no cli[] and the wrap has no argv_template`, `add cli: ["<cli-name>", "${c.verb_key.split(".").join('", "')}"]`));
+  const viaTemplate =
+    !c.cli && s.wrap?.argv_template
+      ? new Set(s.wrap.argv_template.flatMap((t) => [...t.matchAll(PLACEHOLDER_RE)].map((m) => m[1]!)))
+      : undefined;
+  if (!c.cli && !s.wrap?.argv_template)
+    out.push(
+      at(
+        ["commands", i],
+        "cli_missing",
+        "warning",
+        `command '${c.verb_key}' has no cli[] and the wrap has no argv_template`,
+        `add cli: ["<cli-name>", "${c.verb_key.split(".").join('", "')}"]`,
+      ),
+    );
   for (const [name, a] of Object.entries(c.args ?? {})) {
     const reached = usedInCli.has(name) || viaTemplate?.has(name) || a.flag !== undefined;
     if (reached) continue;
-    if (a.required) out.push(at(["commands", i, "args", name], "required_arg_unused", "error", `required arg '${name}' of '${c.verb_key}' appears nowhere in cli[] and has no flag`, `put "{{${name}}}" in cli[], or give it flag: "--${name}"`));
-    else out.push(at(["commands", i, "args", name], "arg_unreachable", "warning", `arg '${name}' of '${c.verb_key}' appears nowhere in cli[] and has no flag, so it never reaches the bin`, `put "{{${name}}}" in cli[], or give it flag: "--${name}"`));
+    if (a.required)
+      out.push(
+        at(
+          ["commands", i, "args", name],
+          "required_arg_unused",
+          "error",
+          `required arg '${name}' of '${c.verb_key}' appears nowhere in cli[] and has no flag`,
+          `put "{{${name}}}" in cli[], or give it flag: "--${name}"`,
+        ),
+      );
+    else
+      out.push(
+        at(
+          ["commands", i, "args", name],
+          "arg_unreachable",
+          "warning",
+          `arg '${name}' of '${c.verb_key}' appears nowhere in cli[] and has no flag, so it never reaches the bin`,
+          `put "{{${name}}}" in cli[], or give it flag: "--${name}"`,
+        ),
+      );
   }
   return out;
 }
@@ -77,7 +150,17 @@ export const COMMAND_RULES: readonly CommandLintRule[] = [
   {
     code: "output_not_wrap",
     check: (c, i, { surface: s, entry, at }) =>
-      c.output !== undefined && !entry?.capabilities.readsStdout ? [at(["commands", i, "output"], "output_not_wrap", "error", `'${c.verb_key}' sets output, but only a ${kindsWith("readsStdout")} pack reads a program's stdout (kind is '${s.kind}')`, "remove output (see docs/pack-format.md#commands)")] : [],
+      c.output !== undefined && !entry?.capabilities.readsStdout
+        ? [
+            at(
+              ["commands", i, "output"],
+              "output_not_wrap",
+              "error",
+              `'${c.verb_key}' sets output, but only a ${kindsWith("readsStdout")} pack reads a program's stdout (kind is '${s.kind}')`,
+              "remove output (see docs/pack-format.md#commands)",
+            ),
+          ]
+        : [],
   },
   {
     code: ["enum_no_values", "values_not_enum", "flag_on_required"],
@@ -85,9 +168,36 @@ export const COMMAND_RULES: readonly CommandLintRule[] = [
       Object.entries(c.args ?? {}).flatMap(([name, a]) => {
         const ap: Seg[] = ["commands", i, "args", name];
         const out: Problem[] = [];
-        if (a.type === "enum" && !a.values) out.push(at([...ap, "type"], "enum_no_values", "error", `arg '${name}' of '${c.verb_key}' is an enum without values`, 'add values: ["a", "b"]'));
-        if (a.type !== "enum" && a.values) out.push(at([...ap, "values"], "values_not_enum", "warning", `arg '${name}' of '${c.verb_key}' has values but type '${a.type}'`, 'set type: "enum", or drop values'));
-        if (a.required && a.flag) out.push(at([...ap, "flag"], "flag_on_required", "warning", `required arg '${name}' of '${c.verb_key}' is passed by flag`, "a required arg is usually positional: put {{" + name + "}} in cli[] and drop flag"));
+        if (a.type === "enum" && !a.values)
+          out.push(
+            at(
+              [...ap, "type"],
+              "enum_no_values",
+              "error",
+              `arg '${name}' of '${c.verb_key}' is an enum without values`,
+              'add values: ["a", "b"]',
+            ),
+          );
+        if (a.type !== "enum" && a.values)
+          out.push(
+            at(
+              [...ap, "values"],
+              "values_not_enum",
+              "warning",
+              `arg '${name}' of '${c.verb_key}' has values but type '${a.type}'`,
+              'set type: "enum", or drop values',
+            ),
+          );
+        if (a.required && a.flag)
+          out.push(
+            at(
+              [...ap, "flag"],
+              "flag_on_required",
+              "warning",
+              `required arg '${name}' of '${c.verb_key}' is passed by flag`,
+              "a required arg is usually positional: put {{" + name + "}} in cli[] and drop flag",
+            ),
+          );
         return out;
       }),
   },

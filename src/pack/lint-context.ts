@@ -37,7 +37,14 @@ export interface LintContext extends KindLintContext {
   /** a finding at a JSON path of policy.json */
   inPolicy(segs: Seg[], code: LintCode, severity: Severity, message: string, hint?: string): Problem;
   /** a finding at a line of SKILL.md (with the frontmatter key path, if any) */
-  inSkill(line: number | undefined, code: LintCode, severity: Severity, message: string, hint?: string, path?: string): Problem;
+  inSkill(
+    line: number | undefined,
+    code: LintCode,
+    severity: Severity,
+    message: string,
+    hint?: string,
+    path?: string,
+  ): Problem;
 }
 
 /** A rule every kind shares: it reads the loaded pack. */
@@ -77,7 +84,15 @@ export function lintContext(pack: Pack, skill: Skill | null | undefined, opts: L
     opts,
     at: inFile("surface"),
     inPolicy: inFile("policy"),
-    inSkill: (line, code, severity, message, hint, path) => ({ code, severity, message, hint, file: skillFile, line, path }),
+    inSkill: (line, code, severity, message, hint, path) => ({
+      code,
+      severity,
+      message,
+      hint,
+      file: skillFile,
+      line,
+      path,
+    }),
     skill: () => (loaded ??= skill === undefined ? loadSkillCaught(pack) : { skill: skill ?? undefined, problems: [] }),
   };
 }

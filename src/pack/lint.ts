@@ -59,7 +59,8 @@ export function lintPackDir(dir: string, opts: LintOptions = {}): LintResult {
   return { pack, problems: sortProblems([...ruleProblems, ...lintPack(pack, undefined, opts)]) };
 }
 
-const FILE_ORDER = (f: string | undefined) => (f?.endsWith("surface.json") ? 0 : f?.endsWith("policy.json") ? 1 : f?.endsWith("SKILL.md") ? 2 : 3);
+const FILE_ORDER = (f: string | undefined) =>
+  f?.endsWith("surface.json") ? 0 : f?.endsWith("policy.json") ? 1 : f?.endsWith("SKILL.md") ? 2 : 3;
 
 /** Errors first, then by file (surface, policy, SKILL.md) and line. */
 export function sortProblems(ps: Problem[]): Problem[] {

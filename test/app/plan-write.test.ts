@@ -21,9 +21,12 @@ describe("use cases plan, then write what the CLI writes", () => {
     const report = applyFromOpenapi(plan);
     expect(report.pack.commands.length).toBe(plan.result.commands.length);
     const cliDir = join(tmp("hcpx-app-cli-"), "shop");
-    const cli = envelope<{ files: string[] }>(await runHcpx(["pack", "from-openapi", SHOP, "--id", "shop", "--out", cliDir, "--json"]));
+    const cli = envelope<{ files: string[] }>(
+      await runHcpx(["pack", "from-openapi", SHOP, "--id", "shop", "--out", cliDir, "--json"]),
+    );
     expect(cli.ok).toBe(true);
-    for (const [name] of plan.files) expect(readFileSync(join(dir, name), "utf8"), name).toBe(readFileSync(join(cliDir, name), "utf8"));
+    for (const [name] of plan.files)
+      expect(readFileSync(join(dir, name), "utf8"), name).toBe(readFileSync(join(cliDir, name), "utf8"));
   });
 
   it("scaffold: the plan writes nothing; applied, it is the CLI's pack", async () => {
@@ -34,17 +37,25 @@ describe("use cases plan, then write what the CLI writes", () => {
     const report = applyScaffold(plan);
     expect(report.binRecorded).toBeUndefined();
     const cliDir = join(tmp("hcpx-app-cli-"), "demo");
-    const cli = envelope<{ files: string[] }>(await runHcpx(["pack", "new", "demo", "--composite", "--dir", cliDir, "--json"]));
+    const cli = envelope<{ files: string[] }>(
+      await runHcpx(["pack", "new", "demo", "--composite", "--dir", cliDir, "--json"]),
+    );
     expect(cli.ok).toBe(true);
     expect(Object.keys(plan.files)).toEqual(cli.ok ? cli.data.files : []);
-    for (const name of Object.keys(plan.files)) expect(readFileSync(join(dir, name), "utf8"), name).toBe(readFileSync(join(cliDir, name), "utf8"));
+    for (const name of Object.keys(plan.files))
+      expect(readFileSync(join(dir, name), "utf8"), name).toBe(readFileSync(join(cliDir, name), "utf8"));
   });
 
   it("a wrong request is an HcpxError with the CLI's code, and nothing is written", async () => {
     const dir = join(tmp("hcpx-app-"), "x");
-    await expect(planFromOpenapi(SHOP, { id: "Bad", out: dir })).rejects.toMatchObject({ exitCode: 64, problems: [{ code: "bad_id" }] });
+    await expect(planFromOpenapi(SHOP, { id: "Bad", out: dir })).rejects.toMatchObject({
+      exitCode: 64,
+      problems: [{ code: "bad_id" }],
+    });
     expect(() => planScaffold({ id: "Bad", kind: "composite", dir })).toThrow(HcpxError);
-    await expect(fromMcp(["node", "x.mjs"], { url: "https://example.com/mcp" })).rejects.toMatchObject({ problems: [{ code: "usage" }] });
+    await expect(fromMcp(["node", "x.mjs"], { url: "https://example.com/mcp" })).rejects.toMatchObject({
+      problems: [{ code: "usage" }],
+    });
     expect(existsSync(dir)).toBe(false);
   });
 });

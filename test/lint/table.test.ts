@@ -17,7 +17,9 @@ const codesOf = (r: { code: string | readonly string[] }) => (typeof r.code === 
 
 describe("lint rules as a table", () => {
   it("every code a rule declares is a lint code", () => {
-    const kindRules: readonly { code: string | readonly string[] }[] = ADAPTERS.flatMap((a): readonly { code: string | readonly string[] }[] => a.lint);
+    const kindRules: readonly { code: string | readonly string[] }[] = ADAPTERS.flatMap(
+      (a): readonly { code: string | readonly string[] }[] => a.lint,
+    );
     const declared = [...LINT_RULES, ...kindRules].flatMap(codesOf);
     expect(declared.filter((c) => !(LINT_CODES as readonly string[]).includes(c))).toEqual([]);
   });
@@ -34,7 +36,11 @@ describe("lint rules as a table", () => {
       s.commands.push({ ...s.commands[0] });
       s.reach = { network_for: ["remote"], paths: ["~/notes"] };
     };
-    const dir = miniPack({ surface: bad, policy: (p) => ((p.inferred = true), (p.rows.show.land = "local")), skill: { name: "other", leads: ["Read-only", "b", "c", "d"], rows: [] } });
+    const dir = miniPack({
+      surface: bad,
+      policy: (p) => ((p.inferred = true), (p.rows.show.land = "local")),
+      skill: { name: "other", leads: ["Read-only", "b", "c", "d"], rows: [] },
+    });
     const { pack } = loadPackChecked(dir);
     const ctx = lintContext(pack, undefined, {});
     const seen = new Set<string>();
@@ -52,7 +58,9 @@ describe("lint rules as a table", () => {
     const dir = join(REPO, "src", "pack");
     const bad = readdirSync(dir)
       .filter((f) => /^lint.*\.ts$/.test(f))
-      .filter((f) => /\.(?:composite|openapi|mcp|stimuli)\b/.test(readFileSync(join(dir, f), "utf8").replace(/^\s*\/\/.*$/gm, "")));
+      .filter((f) =>
+        /\.(?:composite|openapi|mcp|stimuli)\b/.test(readFileSync(join(dir, f), "utf8").replace(/^\s*\/\/.*$/gm, "")),
+      );
     expect(bad).toEqual([]);
   });
 });

@@ -30,10 +30,25 @@ export async function run(command: string[], opts: FromMcpCliOptions): Promise<n
   const out = makeOut(opts);
   const timeoutMs = msOption("--timeout", opts.timeout);
   if (opts.update !== undefined) {
-    if (command.length) throw new HcpxError({ code: "usage", message: "--update takes the pack directory, not a server command: the pack's mcp.bin and mcp.args say what runs", hint: "hcpx pack from-mcp --update packs/<id> [--yes]" });
+    if (command.length)
+      throw new HcpxError({
+        code: "usage",
+        message:
+          "--update takes the pack directory, not a server command: the pack's mcp.bin and mcp.args say what runs",
+        hint: "hcpx pack from-mcp --update packs/<id> [--yes]",
+      });
     return runUpdate(opts.update, opts, timeoutMs);
   }
-  const r = await fromMcp(command, { id: opts.id, out: opts.out, env: opts.env, url: opts.url, header: opts.header, force: opts.force, timeoutMs, config: opts.config });
+  const r = await fromMcp(command, {
+    id: opts.id,
+    out: opts.out,
+    env: opts.env,
+    url: opts.url,
+    header: opts.header,
+    force: opts.force,
+    timeoutMs,
+    config: opts.config,
+  });
   const errors = r.lint.filter((p) => p.severity !== "warning");
   printWarnings(r.warnings, out);
   const cmds = r.draft.commands;
@@ -46,7 +61,15 @@ export async function run(command: string[], opts: FromMcpCliOptions): Promise<n
       runs: r.runs,
       sandboxBin: r.sandboxBin,
       env: r.draft.env,
-      commands: cmds.map((x) => ({ verb_key: x.verb_key, tool: x.tool, operation: x.operation, land: x.land, confirm: x.confirm, inferred: x.inferred, why: x.why })),
+      commands: cmds.map((x) => ({
+        verb_key: x.verb_key,
+        tool: x.tool,
+        operation: x.operation,
+        land: x.land,
+        confirm: x.confirm,
+        inferred: x.inferred,
+        why: x.why,
+      })),
       notes: r.draft.notes,
       lint: { errors: errors.length, warnings: r.lint.length - errors.length, problems: r.lint },
     },
@@ -54,10 +77,17 @@ export async function run(command: string[], opts: FromMcpCliOptions): Promise<n
       [
         // what the server said (its name, version, tools) stays on its line (src/util/neutral.ts neutralLine)
         `${c.green(col, "wrote")} ${display(r.dir)}: surface.json, policy.json, SKILL.md (${cmds.length} commands from ${o(r.draft.server.name ?? "the server")}${r.draft.server.version ? ` ${o(r.draft.server.version)}` : ""})`,
-        opts.url !== undefined ? `  server: ${o(r.runs.path)}` : `  runs: ${o(r.runs.path)} ${r.runs.args.map(o).join(" ")}`.trimEnd(),
-        ...(r.sandboxBin?.recorded === "added" ? [`${c.green(col, "✓")} sandbox.bins.${o(r.sandboxBin.name)} = ${o(r.sandboxBin.path)}`] : []),
+        opts.url !== undefined
+          ? `  server: ${o(r.runs.path)}`
+          : `  runs: ${o(r.runs.path)} ${r.runs.args.map(o).join(" ")}`.trimEnd(),
+        ...(r.sandboxBin?.recorded === "added"
+          ? [`${c.green(col, "✓")} sandbox.bins.${o(r.sandboxBin.name)} = ${o(r.sandboxBin.path)}`]
+          : []),
         ...(r.draft.env.length ? [`  env from the runtime: ${r.draft.env.map(o).join(", ")}`] : []),
-        ...cmds.map((x) => `  ${o(x.verb_key).padEnd(28)} ${x.operation}${x.confirm ? ", confirm" : ""}${x.inferred ? "  (inferred)" : ""}  ← ${o(x.why)}`),
+        ...cmds.map(
+          (x) =>
+            `  ${o(x.verb_key).padEnd(28)} ${x.operation}${x.confirm ? ", confirm" : ""}${x.inferred ? "  (inferred)" : ""}  ← ${o(x.why)}`,
+        ),
         `lint: ${errors.length} error(s), ${r.lint.length - errors.length} warning(s)`,
         "next:",
         `  review ${display(r.dir)}/policy.json (the annotations are the server's claims) and remove the inferred marks`,
@@ -75,14 +105,24 @@ async function runUpdate(dir: string, opts: FromMcpCliOptions, timeoutMs: number
   const lines = updateLines(r).map((l) => o(l)); // one line each: a newline in a description cannot forge another
   const pending = r.changes.some((x) => x.status !== "unchanged");
   if (pending && !r.written) {
-    if (!out.json) sayRaw([`pack '${r.id}' (${display(r.dir)}): the server's tools differ from what was reviewed:`, ...lines].join("\n") + "\n");
+    if (!out.json)
+      sayRaw(
+        [`pack '${r.id}' (${display(r.dir)}): the server's tools differ from what was reviewed:`, ...lines].join("\n") +
+          "\n",
+      );
     throw new HcpxError(reviewProblems(r, lines, out.json));
   }
   done(out, { id: r.id, dir: display(r.dir), changes: r.changes, unwrapped: r.unwrapped, written: r.written }, (col) =>
     [
-      r.written ? `${c.green(col, "✓")} ${r.id}: pinned the tools as the server lists them now (mcp.pins in ${display(r.dir)}/surface.json)` : `${c.green(col, "✓")} ${r.id}: every tool matches its pin`,
+      r.written
+        ? `${c.green(col, "✓")} ${r.id}: pinned the tools as the server lists them now (mcp.pins in ${display(r.dir)}/surface.json)`
+        : `${c.green(col, "✓")} ${r.id}: every tool matches its pin`,
       ...(r.written ? lines : []),
-      ...(r.unwrapped.length ? [`  tools no command calls: ${neutralise(r.unwrapped.slice(0, 20).join(", "))}${r.unwrapped.length > 20 ? ", …" : ""}`] : []),
+      ...(r.unwrapped.length
+        ? [
+            `  tools no command calls: ${neutralise(r.unwrapped.slice(0, 20).join(", "))}${r.unwrapped.length > 20 ? ", …" : ""}`,
+          ]
+        : []),
     ].join("\n"),
   );
   return 0;

@@ -20,8 +20,23 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
   const r = await fromOpenapi(document, opts);
   const { id, dir, result, pack, env } = r;
   const written = r.files;
-  const notes = result.notes.map((m) => ({ code: "openapi_import" as const, message: m, severity: "warning" as const, ...(result.hints[m] ? { hint: result.hints[m]!.replace("<dir>", display(dir)) } : {}) }));
-  const shownNotes = notes.length > 20 ? [...notes.slice(0, 20), { code: "openapi_import" as const, message: `… and ${notes.length - 20} more notes (--json lists them all)`, severity: "warning" as const }] : notes;
+  const notes = result.notes.map((m) => ({
+    code: "openapi_import" as const,
+    message: m,
+    severity: "warning" as const,
+    ...(result.hints[m] ? { hint: result.hints[m]!.replace("<dir>", display(dir)) } : {}),
+  }));
+  const shownNotes =
+    notes.length > 20
+      ? [
+          ...notes.slice(0, 20),
+          {
+            code: "openapi_import" as const,
+            message: `… and ${notes.length - 20} more notes (--json lists them all)`,
+            severity: "warning" as const,
+          },
+        ]
+      : notes;
   if (!opts.json) printWarnings(shownNotes, out);
   done(
     out,
@@ -30,7 +45,15 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
       dir: display(dir),
       files: written.map(([n]) => n),
       document_files: r.documentFiles,
-      commands: result.commands.map((cmd) => ({ verb_key: cmd.verb_key, ...(cmd.operationId ? { operationId: cmd.operationId } : {}), tag: cmd.tag, http: { method: cmd.http.method, path: cmd.http.path }, operation: cmd.operation, ...(cmd.land ? { land: cmd.land } : {}), confirm: cmd.confirm })),
+      commands: result.commands.map((cmd) => ({
+        verb_key: cmd.verb_key,
+        ...(cmd.operationId ? { operationId: cmd.operationId } : {}),
+        tag: cmd.tag,
+        http: { method: cmd.http.method, path: cmd.http.path },
+        operation: cmd.operation,
+        ...(cmd.land ? { land: cmd.land } : {}),
+        confirm: cmd.confirm,
+      })),
       filtered: result.filtered,
       notes: result.notes,
       base_url: result.baseUrl,
@@ -40,8 +63,15 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
     (color) =>
       [
         `${c.green(color, "wrote")} ${display(dir)}: ${written.map(([n]) => n).join(", ")} (${pack.commands.length} commands${result.filtered ? `, ${result.filtered} operations filtered out` : ""})`,
-        ...result.commands.slice(0, 40).map((cmd) => `  ${cmd.verb_key.padEnd(24)} ${cmd.http.method} ${cmd.http.path}  ${cmd.operation}${cmd.land === "external" ? " (external)" : ""}${cmd.confirm ? ", confirm" : ""}`),
-        ...(result.commands.length > 40 ? [`  … and ${result.commands.length - 40} more (see surface.json or --json)`] : []),
+        ...result.commands
+          .slice(0, 40)
+          .map(
+            (cmd) =>
+              `  ${cmd.verb_key.padEnd(24)} ${cmd.http.method} ${cmd.http.path}  ${cmd.operation}${cmd.land === "external" ? " (external)" : ""}${cmd.confirm ? ", confirm" : ""}`,
+          ),
+        ...(result.commands.length > 40
+          ? [`  … and ${result.commands.length - 40} more (see surface.json or --json)`]
+          : []),
         "next:",
         `  review ${display(join(dir, "policy.json"))} (inferred: GET -> read, others -> write) and remove the inferred marks, then \`hcpx pack sync ${display(dir)}\` carries it into SKILL.md`,
         ...(env.length ? [`  set ${env.join(", ")} in the environment (the Binding)`] : []),

@@ -35,10 +35,16 @@ export function parseVerbs(opts: PackNewOpts, kind: ScaffoldKind, id: string): V
   const reads = opts.verb ?? [];
   const writes = opts.write ?? [];
   if (reads.length === 0 && writes.length === 0) {
-    if (opts.land !== undefined || opts.confirm) fail("usage", "--land and --confirm go with --write", { hint: `hcpx pack new ${id} --wrap <bin> --write "commit:local:confirm=commit -m {{message}}"` });
+    if (opts.land !== undefined || opts.confirm)
+      fail("usage", "--land and --confirm go with --write", {
+        hint: `hcpx pack new ${id} --wrap <bin> --write "commit:local:confirm=commit -m {{message}}"`,
+      });
     return undefined;
   }
-  if (kind !== "wrap") fail("usage", `${reads.length ? "--verb" : "--write"} goes with --wrap`, { hint: `hcpx pack new ${id} --wrap <bin> --verb "status=status --short"` });
+  if (kind !== "wrap")
+    fail("usage", `${reads.length ? "--verb" : "--write"} goes with --wrap`, {
+      hint: `hcpx pack new ${id} --wrap <bin> --verb "status=status --short"`,
+    });
   return parseVerbSpecs(reads, writes, { land: opts.land, confirm: opts.confirm });
 }
 
@@ -46,7 +52,10 @@ export async function run(id: string, opts: PackNewOpts): Promise<number> {
   const out = makeOut(opts);
   if (!PACK_ID_RE.test(id)) fail("bad_id", `'${id}' is not a valid pack id`, { hint: ID_RULE, exit: 64 });
   const kinds = [opts.wrap !== undefined, opts.composite === true, opts.sense === true].filter(Boolean).length;
-  if (kinds !== 1) fail("usage", kinds === 0 ? "say what kind of pack to scaffold" : "choose one of --wrap, --composite, --sense", { hint: `hcpx pack new ${id} --wrap <bin>   (or --composite, or --sense)` });
+  if (kinds !== 1)
+    fail("usage", kinds === 0 ? "say what kind of pack to scaffold" : "choose one of --wrap, --composite, --sense", {
+      hint: `hcpx pack new ${id} --wrap <bin>   (or --composite, or --sense)`,
+    });
   const kind: ScaffoldKind = opts.wrap !== undefined ? "wrap" : opts.composite ? "composite" : "sense_only";
   const verbs = parseVerbs(opts, kind, id);
 
@@ -58,11 +67,20 @@ export async function run(id: string, opts: PackNewOpts): Promise<number> {
   printWarnings(warnings, out);
   done(
     out,
-    { id, kind, dir, files: Object.keys(files), ...(sandboxBin ? { sandboxBin: { ...sandboxBin, recorded: binRecorded } } : {}), warnings },
+    {
+      id,
+      kind,
+      dir,
+      files: Object.keys(files),
+      ...(sandboxBin ? { sandboxBin: { ...sandboxBin, recorded: binRecorded } } : {}),
+      warnings,
+    },
     (col) =>
       [
         `${c.green(col, "✓")} scaffolded ${kind} pack '${id}' in ${shown}: ${Object.keys(files).join(", ")}`,
-        ...(binRecorded === "added" ? [`${c.green(col, "✓")} sandbox.bins.${sandboxBin!.name} = ${sandboxBin!.path} in ${CONFIG_NAME}`] : []),
+        ...(binRecorded === "added"
+          ? [`${c.green(col, "✓")} sandbox.bins.${sandboxBin!.name} = ${sandboxBin!.path} in ${CONFIG_NAME}`]
+          : []),
         "next:",
         `  hcpx lint ${shown}`,
         `  hcpx activate ${shown}`,

@@ -12,7 +12,9 @@ export type Seg = string | number;
 /** The keys of a surface that hold one kind's settings (Sections in ../schema-defs.ts). */
 export type SectionKey = keyof Schemas["Sections"];
 /** The sections that name a program to start (`<key>.bin`). */
-export type BinSection = { [K in SectionKey]: "bin" extends keyof Z.infer<Schemas["Sections"][K]> ? K : never }[SectionKey];
+export type BinSection = {
+  [K in SectionKey]: "bin" extends keyof Z.infer<Schemas["Sections"][K]> ? K : never;
+}[SectionKey];
 
 export interface AdapterCapabilities {
   /** has commands an agent can call (sense_only only emits stimuli) */
