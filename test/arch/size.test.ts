@@ -27,8 +27,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
     "the JSON5 scanner is one state machine on exec's path; split, it costs instructions per exec (docs/design.md)",
   "pack/json5.ts value": "the scanner's value reader, the same loop as scan",
   "pack/schema-defs.ts build": "the zod schemas of every pack file, one declaration built lazily (off exec's path)",
-  "openapi/import.ts importOpenapi":
-    "from-openapi's walk of a document; to become app/from-openapi (issue 28, not done)",
   "runtime/openapi.ts buildRequest": "an OpenAPI request's parameters by location, in the spec's order",
   "runtime/openapi.ts runOpenapi": "one request with its cancel, redirect and size rules in one place",
   "pack/load.ts loadProject": "the config's fields in the order the docs give them, one validation pass",
