@@ -28,7 +28,11 @@ export interface ImportedHttp {
   method: string;
   path: string;
   base_url?: string;
-  body?: { media: "application/json" | "application/x-www-form-urlencoded" | "multipart/form-data"; required?: boolean; whole?: string };
+  body?: {
+    media: "application/json" | "application/x-www-form-urlencoded" | "multipart/form-data";
+    required?: boolean;
+    whole?: string;
+  };
   accept?: string;
   security?: string[][];
 }
@@ -81,7 +85,8 @@ export interface ImportOptions {
 }
 
 /** `--auth`: bearer, basic, or an API key in a header, the query or a cookie. */
-export type AuthSpec = { type: "bearer" } | { type: "basic" } | { type: "apiKey"; in: "header" | "query" | "cookie"; name: string };
+export type AuthSpec =
+  { type: "bearer" } | { type: "basic" } | { type: "apiKey"; in: "header" | "query" | "cookie"; name: string };
 
 export const AUTH_FORMS = "bearer, basic, header:<name>, query:<name> or cookie:<name> (an API key)";
 
@@ -96,16 +101,24 @@ export function parseAuth(spec: string): AuthSpec | undefined {
  * Words by which a document says that a write's effect is seen by others (DESIGN
  * `land: external`: send, publish, pay): such a write is drafted external + confirm.
  */
-const EXTERNAL_RE = /\b(publish(?:es|ed|ing)?|send(?:s|ing)?|e-?mails?|notif(?:y|ies|ied|ication|ications)|invit(?:e|es|ation|ations)|broadcasts?|messages?|comments?|tweets?|pay(?:s|ment|ments)?|charges?|refunds?|transfers?|deploy(?:s|ment|ments)?|merges?|releases?|visible to (?:others|everyone|the public|all)|publicly|subscribers?)\b/gi;
+const EXTERNAL_RE =
+  /\b(publish(?:es|ed|ing)?|send(?:s|ing)?|e-?mails?|notif(?:y|ies|ied|ication|ications)|invit(?:e|es|ation|ations)|broadcasts?|messages?|comments?|tweets?|pay(?:s|ment|ments)?|charges?|refunds?|transfers?|deploy(?:s|ment|ments)?|merges?|releases?|visible to (?:others|everyone|the public|all)|publicly|subscribers?)\b/gi;
 
 /** What in an operation's own words says others see its effect (at most 4 words), or undefined. */
-export function externalWords(op: { operationId?: string; summary?: unknown; description?: unknown }): string[] | undefined {
+export function externalWords(op: {
+  operationId?: string;
+  summary?: unknown;
+  description?: unknown;
+}): string[] | undefined {
   const id = (op.operationId ?? "").replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_./-]+/g, " ");
-  const text = [id, typeof op.summary === "string" ? op.summary : "", typeof op.description === "string" ? op.description.slice(0, 4000) : ""].join("\n");
+  const text = [
+    id,
+    typeof op.summary === "string" ? op.summary : "",
+    typeof op.description === "string" ? op.description.slice(0, 4000) : "",
+  ].join("\n");
   const found = [...new Set([...text.matchAll(EXTERNAL_RE)].map((m) => m[1]!.toLowerCase()))];
   return found.length ? found.slice(0, 4) : undefined;
 }
-
 
 /** camelCase / snake / kebab / spaces → lower_snake words; dots and slashes become separators. */
 export function verbFromOperationId(opId: string): string | undefined {
@@ -130,12 +143,30 @@ export function verbFromPath(method: string, path: string): string {
   const segs = path.split("/").filter(Boolean);
   const words = segs
     .filter((s) => !/^\{.*\}$/.test(s))
-    .map((s) => s.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, ""))
+    .map((s) =>
+      s
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "_")
+        .replace(/^_+|_+$/g, ""),
+    )
     .filter(Boolean)
     .map((s) => (/^[a-z]/.test(s) ? s : `n${s}`));
   const item = segs.length > 0 && /^\{.*\}$/.test(segs[segs.length - 1]!);
   const m = method.toLowerCase();
-  const action = m === "get" ? (item ? "get" : "list") : m === "post" ? "create" : m === "put" ? "replace" : m === "patch" ? "update" : m === "delete" ? "delete" : m;
+  const action =
+    m === "get"
+      ? item
+        ? "get"
+        : "list"
+      : m === "post"
+        ? "create"
+        : m === "put"
+          ? "replace"
+          : m === "patch"
+            ? "update"
+            : m === "delete"
+              ? "delete"
+              : m;
   return [...words, action].join(".");
 }
 
@@ -154,16 +185,19 @@ export function fitVerb(verb: string, packId: string, key: string): string {
   // every word stays, shortened from the longest down (to 3 letters at least):
   // governance.proposals.parameters.list → govern.propos.parame.list_b4e7
   const segs = verb.split(".").map((seg) => seg.split("_"));
-  const len = () => segs.reduce((n, ws) => n + ws.reduce((m, w) => m + w.length, 0) + ws.length - 1, 0) + segs.length - 1;
+  const len = () =>
+    segs.reduce((n, ws) => n + ws.reduce((m, w) => m + w.length, 0) + ws.length - 1, 0) + segs.length - 1;
   while (len() > room) {
     let best: [number, number] | undefined;
     let bestLen = 3;
-    segs.forEach((ws, i) => ws.forEach((w, j) => {
-      if (w.length > bestLen) {
-        bestLen = w.length;
-        best = [i, j];
-      }
-    }));
+    segs.forEach((ws, i) =>
+      ws.forEach((w, j) => {
+        if (w.length > bestLen) {
+          bestLen = w.length;
+          best = [i, j];
+        }
+      }),
+    );
     if (!best) break;
     const [i, j] = best;
     segs[i]![j] = segs[i]![j]!.slice(0, -1);
@@ -202,7 +236,26 @@ function envPrefix(id: string): string {
 
 // ---- JSON Schema for the tool input ----
 
-const KEEP = ["type", "format", "enum", "const", "default", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties"] as const;
+const KEEP = [
+  "type",
+  "format",
+  "enum",
+  "const",
+  "default",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "minProperties",
+  "maxProperties",
+] as const;
 /** Deeper than this, a schema becomes `{}` (any value): tool schemas stay small. */
 const MAX_SCHEMA_DEPTH = 6;
 
@@ -227,7 +280,8 @@ export function toJsonSchema(doc: Json, input: unknown, depth = 0, stack: unknow
       }
       continue;
     }
-    if ((k === "minimum" || k === "maximum") && s[k === "minimum" ? "exclusiveMinimum" : "exclusiveMaximum"] === true) continue;
+    if ((k === "minimum" || k === "maximum") && s[k === "minimum" ? "exclusiveMinimum" : "exclusiveMaximum"] === true)
+      continue;
     out[k] = s[k];
   }
   if (s.nullable === true && typeof out.type === "string") out.type = [out.type, "null"];
@@ -249,7 +303,11 @@ export function toJsonSchema(doc: Json, input: unknown, depth = 0, stack: unknow
       if (req.length) out.required = req;
     }
   }
-  if (s.additionalProperties !== undefined) out.additionalProperties = typeof s.additionalProperties === "boolean" ? s.additionalProperties : toJsonSchema(doc, s.additionalProperties, depth + 1, next);
+  if (s.additionalProperties !== undefined)
+    out.additionalProperties =
+      typeof s.additionalProperties === "boolean"
+        ? s.additionalProperties
+        : toJsonSchema(doc, s.additionalProperties, depth + 1, next);
   for (const k of ["oneOf", "anyOf", "allOf"] as const) {
     if (Array.isArray(s[k])) out[k] = (s[k] as unknown[]).map((a) => toJsonSchema(doc, a, depth + 1, next));
   }
@@ -257,7 +315,11 @@ export function toJsonSchema(doc: Json, input: unknown, depth = 0, stack: unknow
 }
 
 /** allOf merged into one object schema (properties, required); undefined when it is not an object. */
-function mergeObject(doc: Json, input: unknown, stack: unknown[] = []): { properties: Record<string, unknown>; required: string[] } | undefined {
+function mergeObject(
+  doc: Json,
+  input: unknown,
+  stack: unknown[] = [],
+): { properties: Record<string, unknown>; required: string[] } | undefined {
   const s = derefInternal(doc, input);
   if (!isObj(s) || stack.includes(s)) return undefined;
   const props: Record<string, unknown> = {};
@@ -283,7 +345,8 @@ function mergeObject(doc: Json, input: unknown, stack: unknown[] = []): { proper
     const alts = (s[k] as unknown[]).map((a) => mergeObject(doc, a, [...stack, s]));
     if (alts.some((a) => !a)) return undefined;
     any = true;
-    for (const a of alts) for (const [p, v] of Object.entries(a!.properties)) if (!Object.hasOwn(props, p)) props[p] = v;
+    for (const a of alts)
+      for (const [p, v] of Object.entries(a!.properties)) if (!Object.hasOwn(props, p)) props[p] = v;
     const common = alts.map((a) => new Set(a!.required)).reduce((x, y) => new Set([...x].filter((r) => y.has(r))));
     for (const r of common) req.add(r);
   }
@@ -303,7 +366,11 @@ function argFromSchema(doc: Json, schemaIn: unknown): ArgSpec {
     if (Array.isArray(alts) && !s.type) {
       const real = alts.map((a) => derefInternal(doc, a)).filter((a) => isObj(a) && a.type !== "null");
       if (real.length === 1 && isObj(real[0])) s = real[0];
-      else if (real.length > 1) return { type: real.every((a) => isObj(a) && (a.type === "object" || isObj(a.properties))) ? "object" : "json", schema: toJsonSchema(doc, top) };
+      else if (real.length > 1)
+        return {
+          type: real.every((a) => isObj(a) && (a.type === "object" || isObj(a.properties))) ? "object" : "json",
+          schema: toJsonSchema(doc, top),
+        };
     }
   }
   let type = s.type;
@@ -312,7 +379,12 @@ function argFromSchema(doc: Json, schemaIn: unknown): ArgSpec {
     type = t.length === 1 ? t[0] : undefined;
     if (t.length > 1) return { type: "json", schema: toJsonSchema(doc, s) };
   }
-  if (Array.isArray(s.enum) && s.enum.length && s.enum.every((x) => typeof x === "string" || typeof x === "number") && (type === "string" || type === "integer" || type === "number" || type === undefined)) {
+  if (
+    Array.isArray(s.enum) &&
+    s.enum.length &&
+    s.enum.every((x) => typeof x === "string" || typeof x === "number") &&
+    (type === "string" || type === "integer" || type === "number" || type === undefined)
+  ) {
     return { type: "enum", values: [...new Set(s.enum as (string | number)[])] };
   }
   switch (type) {
@@ -326,9 +398,12 @@ function argFromSchema(doc: Json, schemaIn: unknown): ArgSpec {
     case "object":
       return { type: "object", schema: toJsonSchema(doc, s) };
     default:
-      if (isObj(s.properties) || s.additionalProperties !== undefined) return { type: "object", schema: toJsonSchema(doc, s) };
+      if (isObj(s.properties) || s.additionalProperties !== undefined)
+        return { type: "object", schema: toJsonSchema(doc, s) };
       if (s.items !== undefined) return { type: "array", schema: toJsonSchema(doc, s) };
-      return Object.keys(s).length === 0 || (typeof s.description === "string" && Object.keys(s).length === 1) ? { type: "json", schema: toJsonSchema(doc, s) } : { type: "string" };
+      return Object.keys(s).length === 0 || (typeof s.description === "string" && Object.keys(s).length === 1)
+        ? { type: "json", schema: toJsonSchema(doc, s) }
+        : { type: "string" };
   }
 }
 
@@ -359,7 +434,9 @@ function resolveServer(u: string, origin: string | undefined, notes: string[], w
     x.username = "";
     x.password = "";
     out = x.href;
-    notes.push(`${where}: the server URL carried a user name and password; removed (give credentials through the Binding)`);
+    notes.push(
+      `${where}: the server URL carried a user name and password; removed (give credentials through the Binding)`,
+    );
   }
   if (out.includes("{")) notes.push(`${where}: server URL variable without a default left in ${out}`);
   return out.length > 1 ? out.replace(/\/+$/, "") : out;
@@ -381,7 +458,9 @@ function globRe(glob: string, pathLike: boolean): RegExp {
   return new RegExp(`^${re}$`, pathLike ? "" : "i");
 }
 
-function matcher(patterns: string[] | undefined): ((op: { tags: string[]; path: string; operationId?: string }) => boolean) | undefined {
+function matcher(
+  patterns: string[] | undefined,
+): ((op: { tags: string[]; path: string; operationId?: string }) => boolean) | undefined {
   if (!patterns?.length) return undefined;
   const tests = patterns.map((p) => {
     const m = /^(tag|path|op):(.*)$/.exec(p);
@@ -394,7 +473,8 @@ function matcher(patterns: string[] | undefined): ((op: { tags: string[]; path: 
       return (o: { path: string }) => re.test(o.path);
     }
     const re = globRe(m ? m[2]! : p, false);
-    return (o: { tags: string[]; operationId?: string }) => (o.operationId !== undefined && re.test(o.operationId)) || (!m && o.tags.some((t) => re.test(t)));
+    return (o: { tags: string[]; operationId?: string }) =>
+      (o.operationId !== undefined && re.test(o.operationId)) || (!m && o.tags.some((t) => re.test(t)));
   });
   return (o) => tests.some((t) => t(o as never));
 }
@@ -411,7 +491,11 @@ function importSchemes(doc: Json, id: string, notes: string[]): Record<string, S
     count.set(k, (count.get(k) ?? 0) + 1);
   }
   const P = envPrefix(id);
-  const tag = (name: string) => name.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+  const tag = (name: string) =>
+    name
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, "_")
+      .replace(/^_+|_+$/g, "");
   const out: Record<string, SchemeSpec> = {};
   const used = new Set<string>();
   const env = (base: string) => {
@@ -430,15 +514,25 @@ function importSchemes(doc: Json, id: string, notes: string[]): Record<string, S
     if (k === "bearer" || k === "oauth2" || k === "openidconnect") {
       const many = (count.get("bearer") ?? 0) > 1;
       out[name] = { type: "bearer", env: env(many ? `${P}_${tag(name)}_TOKEN` : `${P}_TOKEN`) };
-      if (k !== "bearer") notes.push(`security scheme '${name}' (${String(s.type)}): sent as a bearer token from ${out[name].type === "bearer" ? (out[name] as { env: string }).env : ""}; get the token yourself (no OAuth flow here)`);
+      if (k !== "bearer")
+        notes.push(
+          `security scheme '${name}' (${String(s.type)}): sent as a bearer token from ${out[name].type === "bearer" ? (out[name] as { env: string }).env : ""}; get the token yourself (no OAuth flow here)`,
+        );
     } else if (k === "basic") {
       const many = (count.get("basic") ?? 0) > 1;
       const pre = many ? `${P}_${tag(name)}` : P;
       out[name] = { type: "basic", username_env: env(`${pre}_USERNAME`), password_env: env(`${pre}_PASSWORD`) };
-    } else if (k === "apiKey" && typeof s.name === "string" && (s.in === "header" || s.in === "query" || s.in === "cookie")) {
+    } else if (
+      k === "apiKey" &&
+      typeof s.name === "string" &&
+      (s.in === "header" || s.in === "query" || s.in === "cookie")
+    ) {
       const many = (count.get("apiKey") ?? 0) > 1;
       out[name] = { type: "apiKey", in: s.in, name: s.name, env: env(many ? `${P}_${tag(name)}` : `${P}_API_KEY`) };
-    } else notes.push(`security scheme '${name}' (${k}) is not supported (apiKey, http bearer/basic, oauth2/openIdConnect as bearer): operations that need only it are sent without credentials`);
+    } else
+      notes.push(
+        `security scheme '${name}' (${k}) is not supported (apiKey, http bearer/basic, oauth2/openIdConnect as bearer): operations that need only it are sent without credentials`,
+      );
   }
   return out;
 }
@@ -492,8 +586,328 @@ const PARAM_DEFAULT_STYLE: Record<string, string> = { path: "simple", header: "s
 export function versionProblem(doc: Json): string | undefined {
   const version = typeof doc.openapi === "string" ? doc.openapi : undefined;
   if (version && /^3\.[01](\.|$)/.test(version)) return undefined;
-  if (typeof doc.swagger === "string") return `this is a Swagger ${doc.swagger} document; hcpx imports OpenAPI 3.0 and 3.1: convert it first (e.g. \`npx swagger2openapi <file> -o openapi.json\`), then import the result`;
-  return version ? `OpenAPI ${version} is not supported: hcpx imports OpenAPI 3.0 and 3.1` : "not an OpenAPI 3.x document (no `openapi: 3.x` field)";
+  if (typeof doc.swagger === "string")
+    return `this is a Swagger ${doc.swagger} document; hcpx imports OpenAPI 3.0 and 3.1: convert it first (e.g. \`npx swagger2openapi <file> -o openapi.json\`), then import the result`;
+  return version
+    ? `OpenAPI ${version} is not supported: hcpx imports OpenAPI 3.0 and 3.1`
+    : "not an OpenAPI 3.x document (no `openapi: 3.x` field)";
+}
+
+/** What one import run shares while it walks the operations. */
+interface ImportRun {
+  doc: Json;
+  id: string;
+  opts: ImportOptions;
+  notes: string[];
+  hints: Record<string, string>;
+  baseUrl: string;
+  schemes: Record<string, SchemeSpec>;
+  docSecurity: string[][] | undefined;
+  takenVerb: Set<string>;
+  takenTool: Set<string>;
+}
+
+/** The base URL: --base-url, else the first server (variables at their defaults; relative → --origin). */
+function importBaseUrl(doc: Json, id: string, opts: ImportOptions, notes: string[]): string {
+  if (opts.baseUrl) return opts.baseUrl.replace(/\/+$/, "");
+  const first = Array.isArray(doc.servers) ? serverUrl(doc.servers[0]) : undefined;
+  const baseUrl = resolveServer(first ?? "/", opts.origin, notes, "servers[0]");
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(baseUrl))
+    notes.push(
+      `the server URL is relative (${baseUrl}): set HCP_${envPrefix(id)}_BASE_URL to the server's origin (the path is kept), or import again with --origin <where the document is served>`,
+    );
+  return baseUrl;
+}
+
+/** The document's security schemes and requirement, with --auth's scheme added (its env names unique). */
+function importAuth(
+  doc: Json,
+  id: string,
+  opts: ImportOptions,
+  notes: string[],
+  hints: Record<string, string>,
+): Pick<ImportRun, "schemes" | "docSecurity"> {
+  const schemes = importSchemes(doc, id, notes);
+  let docSecurity = importSecurity(doc.security, schemes);
+  if (opts.auth) {
+    const name = Object.hasOwn(schemes, "auth") ? "hcpx_auth" : "auth";
+    const used = new Set(
+      Object.values(schemes).flatMap((s) => (s.type === "basic" ? [s.username_env, s.password_env] : [s.env])),
+    );
+    const env = (base: string) => {
+      let e = base;
+      for (let n = 2; used.has(e); n++) e = `${base}_${n}`;
+      used.add(e);
+      return e;
+    };
+    const P = envPrefix(id);
+    const a = opts.auth;
+    schemes[name] =
+      a.type === "bearer"
+        ? { type: "bearer", env: env(`${P}_TOKEN`) }
+        : a.type === "basic"
+          ? { type: "basic", username_env: env(`${P}_USERNAME`), password_env: env(`${P}_PASSWORD`) }
+          : { type: "apiKey", in: a.in, name: a.name, env: env(`${P}_API_KEY`) };
+    docSecurity = [...(docSecurity ?? []), [name]];
+  } else if (Object.keys(schemes).length === 0) {
+    const msg = "the document declares no security scheme: every request is sent without credentials";
+    notes.push(msg);
+    hints[msg] =
+      `if the API needs credentials, import again with --auth bearer (${envPrefix(id)}_TOKEN), --auth basic, or --auth header:<name> | query:<name> | cookie:<name> (an API key, ${envPrefix(id)}_API_KEY); the value comes from the Binding`;
+  }
+  return { schemes, docSecurity };
+}
+
+/** The verb: from the operationId (or method + path), fitted to the hosts' name limits, unique. */
+function importVerb(
+  run: ImportRun,
+  method: string,
+  path: string,
+  source: string,
+  operationId: string | undefined,
+): string {
+  const { id, notes, takenVerb, takenTool } = run;
+  const natural = (operationId && verbFromOperationId(operationId)) || verbFromPath(method, path);
+  let verb = fitVerb(natural, id, `${source} ${operationId ?? ""}`);
+  const tool = (v: string) => v.replace(/\./g, "_");
+  if (takenVerb.has(verb) || takenTool.has(tool(verb))) {
+    const h = `_${shortHash(`${source} ${operationId ?? ""}`, 4)}`;
+    let v = fitVerb(natural + h, id, `${source}#2`);
+    for (let n = 2; takenVerb.has(v) || takenTool.has(tool(v)); n++)
+      v = fitVerb(`${natural}_${n}`, id, `${source}#${n}`);
+    notes.push(`${source}: verb_key ${verb} was taken, named ${v}`);
+    verb = v;
+  } else if (verb !== natural)
+    notes.push(
+      `${source}: verb_key ${natural} shortened to ${verb} (host tool names: server + tool ≤ ${MAX_SERVER_TOOL})`,
+    );
+  takenVerb.add(verb);
+  takenTool.add(tool(verb));
+  return verb;
+}
+
+/** Adds an arg under a name free in `args` (the wire name kept as `name` when it differs); returns the name. */
+type AddArg = (wire: string, spec: ImportedArg, prefer?: string) => string;
+
+function argAdder(args: Record<string, ImportedArg>): AddArg {
+  return (wire, spec, prefer) => {
+    let name = argName(prefer ?? wire);
+    if (Object.hasOwn(args, name)) {
+      name = argName(`${spec.in}_${name}`);
+      for (let n = 2; Object.hasOwn(args, name); n++) name = argName(`${spec.in}_${wire}_${n}`);
+    }
+    args[name] = { ...spec, ...(name !== wire ? { name: wire } : {}) };
+    return name;
+  };
+}
+
+/** The operation's parameters (shared ones first) as args, and every {name} of the path; returns the path with the args' names. */
+function importParams(
+  run: ImportRun,
+  params: Map<string, Json>,
+  path: string,
+  source: string,
+  args: Record<string, ImportedArg>,
+  add: AddArg,
+): string {
+  const { doc, notes } = run;
+  let httpPath = path;
+  for (const p of params.values()) {
+    const wire = p.name as string;
+    const where = p.in as string;
+    if (!["path", "query", "header", "cookie"].includes(where)) continue;
+    // OpenAPI: Accept, Content-Type and Authorization header parameters are ignored
+    if (where === "header" && /^(accept|content-type|authorization)$/i.test(wire)) continue;
+    const schema =
+      p.schema ?? (isObj(p.content) ? (Object.values(p.content)[0] as Json | undefined)?.schema : undefined);
+    const a = argFromSchema(doc, schema);
+    const desc = oneLine(p.description);
+    const style = typeof p.style === "string" ? p.style : undefined;
+    const explode = typeof p.explode === "boolean" ? p.explode : undefined;
+    const defStyle = PARAM_DEFAULT_STYLE[where]!;
+    const spec: ImportedArg = {
+      ...a,
+      ...(p.required === true || where === "path" ? { required: true } : {}),
+      ...(desc ? { description: desc } : {}),
+      in: where as ImportedArg["in"],
+      ...(style && style !== defStyle ? { style: style as ImportedArg["style"] } : {}),
+      ...(explode !== undefined && explode !== (style ?? defStyle).startsWith("form") ? { explode } : {}),
+    };
+    if (
+      spec.style &&
+      !["simple", "label", "matrix", "form", "spaceDelimited", "pipeDelimited", "deepObject"].includes(spec.style)
+    ) {
+      notes.push(
+        `${source}: parameter '${wire}' has style '${spec.style}', which is not an OpenAPI style; sent in the default style`,
+      );
+      delete spec.style;
+    }
+    const name = add(wire, spec);
+    if (where === "path" && name !== wire) httpPath = httpPath.split(`{${wire}}`).join(`{${name}}`);
+  }
+  // every {name} of the path is an argument, declared or not
+  for (const m of httpPath.matchAll(/\{([^}]+)\}/g)) {
+    const name = m[1]!;
+    if (args[name]) continue;
+    const n = add(name, { type: "string", required: true, in: "path" });
+    if (n !== name) httpPath = httpPath.split(`{${name}}`).join(`{${n}}`);
+    notes.push(`${source}: path parameter '${name}' is not declared in the document; added as a required string`);
+  }
+  return httpPath;
+}
+
+/** The request body as args (an object's properties, or one arg for the whole body); `skip` when hcpx cannot send it. */
+function importBody(
+  run: ImportRun,
+  op: Json,
+  source: string,
+  args: Record<string, ImportedArg>,
+  add: AddArg,
+): { body?: ImportedHttp["body"]; skip: boolean } {
+  const { doc, notes } = run;
+  let body: ImportedHttp["body"];
+  const rb = derefInternal(doc, op.requestBody);
+  let skip = false;
+  if (isObj(rb) && isObj(rb.content) && Object.keys(rb.content).length) {
+    const picked = pickMedia(rb.content);
+    if (!picked) {
+      const types = Object.keys(rb.content).join(", ");
+      if (rb.required === true) {
+        notes.push(
+          `${source}: left out: its request body is ${types}, which hcpx cannot send (JSON, form-urlencoded and multipart text fields only)`,
+        );
+        skip = true;
+      } else notes.push(`${source}: the optional request body (${types}) is left out`);
+    } else {
+      const media = derefInternal(doc, rb.content[picked.key]);
+      const schema = isObj(media) ? derefInternal(doc, media.schema) : undefined;
+      body = { media: picked.media, ...(rb.required === true ? { required: true } : {}) };
+      const merged = mergeObject(doc, schema);
+      if (merged && Object.keys(merged.properties).length) {
+        for (const [prop, ps] of Object.entries(merged.properties)) {
+          const p = derefInternal(doc, ps);
+          if (isObj(p) && p.readOnly === true) continue;
+          const a = argFromSchema(doc, p);
+          if (
+            picked.media === "multipart/form-data" &&
+            isObj(p) &&
+            (p.format === "binary" || p.contentMediaType !== undefined) &&
+            a.type === "string"
+          ) {
+            if (merged.required.includes(prop)) {
+              notes.push(
+                `${source}: left out: its multipart body needs the file '${prop}' (only text fields are sent)`,
+              );
+              skip = true;
+            } else notes.push(`${source}: multipart file field '${prop}' left out (only text fields are sent)`);
+            continue;
+          }
+          const desc = isObj(p) ? oneLine(p.description) : undefined;
+          add(
+            prop,
+            {
+              ...a,
+              ...(merged.required.includes(prop) ? { required: true } : {}),
+              ...(desc ? { description: desc } : {}),
+              in: "body",
+            },
+            Object.hasOwn(args, argName(prop)) ? `body_${prop}` : undefined,
+          );
+        }
+      } else {
+        // not an object with properties (an array, a scalar, a free-form object): one arg is the whole body
+        const a = argFromSchema(doc, schema ?? {});
+        const name = add("body", {
+          ...a,
+          ...(rb.required === true ? { required: true } : {}),
+          description: oneLine(rb.description) ?? `the request body (${picked.media})`,
+          in: "body",
+        });
+        delete args[name]!.name;
+        body.whole = name;
+      }
+    }
+  }
+  return { body, skip };
+}
+
+/** One operation as a command (undefined: left out, with a note). */
+function importOperation(
+  run: ImportRun,
+  path: string,
+  item: Json,
+  method: (typeof METHODS)[number],
+  op: Json,
+  sel: { tags: string[]; operationId: string | undefined },
+): ImportedCommand | undefined {
+  const { doc, opts, notes, hints, baseUrl, schemes, docSecurity } = run;
+  const { tags, operationId } = sel;
+  const source = `${method.toUpperCase()} ${path}`;
+  const verb = importVerb(run, method, path, source, operationId);
+
+  const args: Record<string, ImportedArg> = {};
+  const params = new Map<string, Json>();
+  const shared = Array.isArray(item.parameters) ? item.parameters : [];
+  for (const p of [...shared, ...(Array.isArray(op.parameters) ? op.parameters : [])]) {
+    const d = derefInternal(doc, p);
+    if (isObj(d) && typeof d.name === "string" && typeof d.in === "string") params.set(`${d.in}:${d.name}`, d);
+  }
+  const add = argAdder(args);
+  const httpPath = importParams(run, params, path, source, args, add);
+  const { body, skip } = importBody(run, op, source, args, add);
+  if (skip) return undefined;
+  // per-operation servers and security
+  const opServers =
+    Array.isArray(op.servers) && op.servers.length
+      ? op.servers
+      : Array.isArray(item.servers) && item.servers.length
+        ? item.servers
+        : undefined;
+  const opBase = opServers
+    ? resolveServer(
+        serverUrl(opServers[0]) ?? "/",
+        opts.origin ?? (/^[a-z]+:/i.test(baseUrl) ? baseUrl : undefined),
+        notes,
+        source,
+      )
+    : undefined;
+  const opSec = op.security !== undefined ? importSecurity(op.security, schemes) : undefined;
+  if (Array.isArray(op.security) && op.security.length > 0 && opSec?.length === 0)
+    notes.push(`${source}: none of its security schemes is supported; sent without credentials`);
+  const accept = acceptOf(op);
+  const summary = oneLine(op.summary, 120) ?? firstSentence(op.description) ?? source;
+  const description = oneLine(op.description, 300);
+  const operation = method === "get" || method === "head" ? "read" : "write";
+  const seen =
+    operation === "write"
+      ? externalWords({ operationId, summary: op.summary, description: op.description })
+      : undefined;
+  if (seen) {
+    const msg = `${source} (${verb}): drafted external + confirm: the document says ${seen.map((w) => `"${w}"`).join(", ")} (others see its effect)`;
+    notes.push(msg);
+    hints[msg] =
+      "review its row in policy.json (land, confirm), then `hcpx pack sync <dir>` carries the review into the Skill";
+  }
+  return {
+    verb_key: verb,
+    summary,
+    ...(description && description !== summary ? { description } : {}),
+    http: {
+      method: method.toUpperCase(),
+      path: httpPath,
+      ...(opBase && opBase !== baseUrl ? { base_url: opBase } : {}),
+      ...(body ? { body } : {}),
+      ...(accept ? { accept } : {}),
+      ...(opSec !== undefined && !sameReq(opSec, docSecurity) ? { security: opSec } : {}),
+    },
+    args,
+    operation,
+    ...(operation === "write" ? { land: seen ? ("external" as const) : ("remote" as const) } : {}),
+    confirm: method === "delete" || seen !== undefined,
+    tag: tags[0] ?? "other",
+    ...(operationId ? { operationId } : {}),
+    source,
+  };
 }
 
 export function importOpenapi(docIn: unknown, id: string, opts: ImportOptions = {}): ImportResult {
@@ -503,41 +917,23 @@ export function importOpenapi(docIn: unknown, id: string, opts: ImportOptions = 
   if (bad) throw new Error(bad);
   const info = isObj(doc.info) ? doc.info : {};
   const notes: string[] = [];
-  // base URL: --base-url, else the first server (variables at their defaults; relative → --origin)
-  let baseUrl: string;
-  if (opts.baseUrl) baseUrl = opts.baseUrl.replace(/\/+$/, "");
-  else {
-    const first = Array.isArray(doc.servers) ? serverUrl(doc.servers[0]) : undefined;
-    baseUrl = resolveServer(first ?? "/", opts.origin, notes, "servers[0]");
-    if (!/^[a-z][a-z0-9+.-]*:/i.test(baseUrl)) notes.push(`the server URL is relative (${baseUrl}): set HCP_${envPrefix(id)}_BASE_URL to the server's origin (the path is kept), or import again with --origin <where the document is served>`);
-  }
+  const baseUrl = importBaseUrl(doc, id, opts, notes);
   const hints: Record<string, string> = {};
-  const schemes = importSchemes(doc, id, notes);
-  let docSecurity = importSecurity(doc.security, schemes);
-  if (opts.auth) {
-    const name = Object.hasOwn(schemes, "auth") ? "hcpx_auth" : "auth";
-    const used = new Set(Object.values(schemes).flatMap((s) => (s.type === "basic" ? [s.username_env, s.password_env] : [s.env])));
-    const env = (base: string) => {
-      let e = base;
-      for (let n = 2; used.has(e); n++) e = `${base}_${n}`;
-      used.add(e);
-      return e;
-    };
-    const P = envPrefix(id);
-    const a = opts.auth;
-    schemes[name] = a.type === "bearer" ? { type: "bearer", env: env(`${P}_TOKEN`) } : a.type === "basic" ? { type: "basic", username_env: env(`${P}_USERNAME`), password_env: env(`${P}_PASSWORD`) } : { type: "apiKey", in: a.in, name: a.name, env: env(`${P}_API_KEY`) };
-    docSecurity = [...(docSecurity ?? []), [name]];
-  } else if (Object.keys(schemes).length === 0) {
-    const msg = "the document declares no security scheme: every request is sent without credentials";
-    notes.push(msg);
-    hints[msg] = `if the API needs credentials, import again with --auth bearer (${envPrefix(id)}_TOKEN), --auth basic, or --auth header:<name> | query:<name> | cookie:<name> (an API key, ${envPrefix(id)}_API_KEY); the value comes from the Binding`;
-  }
+  const run: ImportRun = {
+    doc,
+    id,
+    opts,
+    notes,
+    hints,
+    baseUrl,
+    ...importAuth(doc, id, opts, notes, hints),
+    takenVerb: new Set(),
+    takenTool: new Set(),
+  };
   const include = matcher(opts.include);
   const exclude = matcher(opts.exclude);
   let filtered = 0;
   const commands: ImportedCommand[] = [];
-  const takenVerb = new Set<string>();
-  const takenTool = new Set<string>();
   const paths = isObj(doc.paths) ? doc.paths : {};
   for (const path of Object.keys(paths).sort()) {
     const item = derefInternal(doc, paths[path]);
@@ -546,11 +942,9 @@ export function importOpenapi(docIn: unknown, id: string, opts: ImportOptions = 
       notes.push(`skipped path ${path}: it does not start with /`);
       continue;
     }
-    const shared = Array.isArray(item.parameters) ? item.parameters : [];
     for (const method of METHODS) {
       const op = derefInternal(doc, item[method]);
       if (!isObj(op)) continue;
-      const source = `${method.toUpperCase()} ${path}`;
       const tags = Array.isArray(op.tags) ? op.tags.filter((t): t is string => typeof t === "string") : [];
       const operationId = typeof op.operationId === "string" ? op.operationId : undefined;
       const sel = { tags, path, operationId };
@@ -558,153 +952,26 @@ export function importOpenapi(docIn: unknown, id: string, opts: ImportOptions = 
         filtered++;
         continue;
       }
-      // the verb: from the operationId (or method + path), fitted to the hosts' name limits, unique
-      const natural = (operationId && verbFromOperationId(operationId)) || verbFromPath(method, path);
-      let verb = fitVerb(natural, id, `${source} ${operationId ?? ""}`);
-      const tool = (v: string) => v.replace(/\./g, "_");
-      if (takenVerb.has(verb) || takenTool.has(tool(verb))) {
-        const h = `_${shortHash(`${source} ${operationId ?? ""}`, 4)}`;
-        let v = fitVerb(natural + h, id, `${source}#2`);
-        for (let n = 2; takenVerb.has(v) || takenTool.has(tool(v)); n++) v = fitVerb(`${natural}_${n}`, id, `${source}#${n}`);
-        notes.push(`${source}: verb_key ${verb} was taken, named ${v}`);
-        verb = v;
-      } else if (verb !== natural) notes.push(`${source}: verb_key ${natural} shortened to ${verb} (host tool names: server + tool ≤ ${MAX_SERVER_TOOL})`);
-      takenVerb.add(verb);
-      takenTool.add(tool(verb));
-
-      const args: Record<string, ImportedArg> = {};
-      const params = new Map<string, Json>();
-      for (const p of [...shared, ...(Array.isArray(op.parameters) ? op.parameters : [])]) {
-        const d = derefInternal(doc, p);
-        if (isObj(d) && typeof d.name === "string" && typeof d.in === "string") params.set(`${d.in}:${d.name}`, d);
-      }
-      let httpPath = path;
-      const add = (wire: string, spec: ImportedArg, prefer?: string): string => {
-        let name = argName(prefer ?? wire);
-        if (Object.hasOwn(args, name)) {
-          name = argName(`${spec.in}_${name}`);
-          for (let n = 2; Object.hasOwn(args, name); n++) name = argName(`${spec.in}_${wire}_${n}`);
-        }
-        args[name] = { ...spec, ...(name !== wire ? { name: wire } : {}) };
-        return name;
-      };
-      for (const p of params.values()) {
-        const wire = p.name as string;
-        const where = p.in as string;
-        if (!["path", "query", "header", "cookie"].includes(where)) continue;
-        // OpenAPI: Accept, Content-Type and Authorization header parameters are ignored
-        if (where === "header" && /^(accept|content-type|authorization)$/i.test(wire)) continue;
-        const schema = p.schema ?? (isObj(p.content) ? (Object.values(p.content)[0] as Json | undefined)?.schema : undefined);
-        const a = argFromSchema(doc, schema);
-        const desc = oneLine(p.description);
-        const style = typeof p.style === "string" ? p.style : undefined;
-        const explode = typeof p.explode === "boolean" ? p.explode : undefined;
-        const defStyle = PARAM_DEFAULT_STYLE[where]!;
-        const spec: ImportedArg = {
-          ...a,
-          ...(p.required === true || where === "path" ? { required: true } : {}),
-          ...(desc ? { description: desc } : {}),
-          in: where as ImportedArg["in"],
-          ...(style && style !== defStyle ? { style: style as ImportedArg["style"] } : {}),
-          ...(explode !== undefined && explode !== (style ?? defStyle) .startsWith("form") ? { explode } : {}),
-        };
-        if (spec.style && !["simple", "label", "matrix", "form", "spaceDelimited", "pipeDelimited", "deepObject"].includes(spec.style)) {
-          notes.push(`${source}: parameter '${wire}' has style '${spec.style}', which is not an OpenAPI style; sent in the default style`);
-          delete spec.style;
-        }
-        const name = add(wire, spec);
-        if (where === "path" && name !== wire) httpPath = httpPath.split(`{${wire}}`).join(`{${name}}`);
-      }
-      // every {name} of the path is an argument, declared or not
-      for (const m of httpPath.matchAll(/\{([^}]+)\}/g)) {
-        const name = m[1]!;
-        if (args[name]) continue;
-        const n = add(name, { type: "string", required: true, in: "path" });
-        if (n !== name) httpPath = httpPath.split(`{${name}}`).join(`{${n}}`);
-        notes.push(`${source}: path parameter '${name}' is not declared in the document; added as a required string`);
-      }
-      // the request body
-      let body: ImportedHttp["body"];
-      const rb = derefInternal(doc, op.requestBody);
-      let skip = false;
-      if (isObj(rb) && isObj(rb.content) && Object.keys(rb.content).length) {
-        const picked = pickMedia(rb.content);
-        if (!picked) {
-          const types = Object.keys(rb.content).join(", ");
-          if (rb.required === true) {
-            notes.push(`${source}: left out: its request body is ${types}, which hcpx cannot send (JSON, form-urlencoded and multipart text fields only)`);
-            skip = true;
-          } else notes.push(`${source}: the optional request body (${types}) is left out`);
-        } else {
-          const media = derefInternal(doc, rb.content[picked.key]);
-          const schema = isObj(media) ? derefInternal(doc, media.schema) : undefined;
-          body = { media: picked.media, ...(rb.required === true ? { required: true } : {}) };
-          const merged = mergeObject(doc, schema);
-          if (merged && Object.keys(merged.properties).length) {
-            for (const [prop, ps] of Object.entries(merged.properties)) {
-              const p = derefInternal(doc, ps);
-              if (isObj(p) && p.readOnly === true) continue;
-              const a = argFromSchema(doc, p);
-              if (picked.media === "multipart/form-data" && isObj(p) && (p.format === "binary" || p.contentMediaType !== undefined) && a.type === "string") {
-                if (merged.required.includes(prop)) {
-                  notes.push(`${source}: left out: its multipart body needs the file '${prop}' (only text fields are sent)`);
-                  skip = true;
-                } else notes.push(`${source}: multipart file field '${prop}' left out (only text fields are sent)`);
-                continue;
-              }
-              const desc = isObj(p) ? oneLine(p.description) : undefined;
-              add(prop, { ...a, ...(merged.required.includes(prop) ? { required: true } : {}), ...(desc ? { description: desc } : {}), in: "body" }, Object.hasOwn(args, argName(prop)) ? `body_${prop}` : undefined);
-            }
-          } else {
-            // not an object with properties (an array, a scalar, a free-form object): one arg is the whole body
-            const a = argFromSchema(doc, schema ?? {});
-            const name = add("body", { ...a, ...(rb.required === true ? { required: true } : {}), description: oneLine(rb.description) ?? `the request body (${picked.media})`, in: "body" });
-            delete args[name]!.name;
-            body.whole = name;
-          }
-        }
-      }
-      if (skip) continue;
-      // per-operation servers and security
-      const opServers = Array.isArray(op.servers) && op.servers.length ? op.servers : Array.isArray(item.servers) && item.servers.length ? item.servers : undefined;
-      const opBase = opServers ? resolveServer(serverUrl(opServers[0]) ?? "/", opts.origin ?? (/^[a-z]+:/i.test(baseUrl) ? baseUrl : undefined), notes, source) : undefined;
-      const opSec = op.security !== undefined ? importSecurity(op.security, schemes) : undefined;
-      if (Array.isArray(op.security) && op.security.length > 0 && opSec?.length === 0) notes.push(`${source}: none of its security schemes is supported; sent without credentials`);
-      const accept = acceptOf(op);
-      const summary = oneLine(op.summary, 120) ?? firstSentence(op.description) ?? source;
-      const description = oneLine(op.description, 300);
-      const operation = method === "get" || method === "head" ? "read" : "write";
-      const seen = operation === "write" ? externalWords({ operationId, summary: op.summary, description: op.description }) : undefined;
-      if (seen) {
-        const msg = `${source} (${verb}): drafted external + confirm: the document says ${seen.map((w) => `"${w}"`).join(", ")} (others see its effect)`;
-        notes.push(msg);
-        hints[msg] = "review its row in policy.json (land, confirm), then `hcpx pack sync <dir>` carries the review into the Skill";
-      }
-      commands.push({
-        verb_key: verb,
-        summary,
-        ...(description && description !== summary ? { description } : {}),
-        http: {
-          method: method.toUpperCase(),
-          path: httpPath,
-          ...(opBase && opBase !== baseUrl ? { base_url: opBase } : {}),
-          ...(body ? { body } : {}),
-          ...(accept ? { accept } : {}),
-          ...(opSec !== undefined && !sameReq(opSec, docSecurity) ? { security: opSec } : {}),
-        },
-        args,
-        operation,
-        ...(operation === "write" ? { land: seen ? ("external" as const) : ("remote" as const) } : {}),
-        confirm: method === "delete" || seen !== undefined,
-        tag: tags[0] ?? "other",
-        ...(operationId ? { operationId } : {}),
-        source,
-      });
+      const cmd = importOperation(run, path, item, method, op, sel);
+      if (cmd) commands.push(cmd);
     }
   }
+  const { schemes, docSecurity } = run;
   const title = oneLine(info.title, 80) ?? id;
   const description = oneLine(info.description, 300) ?? `${title} over HTTP`;
-  return { id, title, description, version: typeof info.version === "string" && info.version.trim() ? info.version : "0.1.0", baseUrl, schemes, ...(docSecurity && docSecurity.length ? { security: docSecurity } : {}), commands, notes, filtered, hints };
+  return {
+    id,
+    title,
+    description,
+    version: typeof info.version === "string" && info.version.trim() ? info.version : "0.1.0",
+    baseUrl,
+    schemes,
+    ...(docSecurity && docSecurity.length ? { security: docSecurity } : {}),
+    commands,
+    notes,
+    filtered,
+    hints,
+  };
 }
 
 /**
@@ -746,16 +1013,28 @@ export function renderSurface(r: ImportResult, documentFile: string): string {
       ...(r.security ? { security: r.security } : {}),
     },
     ...(env.length ? { binding: { env } } : {}),
-    commands: r.commands.map((c) => ({ verb_key: c.verb_key, summary: c.summary, ...(c.description ? { description: c.description } : {}), http: c.http, args: c.args })),
+    commands: r.commands.map((c) => ({
+      verb_key: c.verb_key,
+      summary: c.summary,
+      ...(c.description ? { description: c.description } : {}),
+      http: c.http,
+      args: c.args,
+    })),
   };
   // one command per line: a 1,000-operation pack stays a readable, diffable file of moderate size
   const cmds = (surface.commands as Json[]).map((c) => `    ${JSON.stringify(c)}`).join(",\n");
-  const head = JSON.stringify({ ...surface, commands: [] }, null, 2).replace(/"commands": \[\]\n\}$/, `"commands": [\n${cmds}\n  ]\n}`);
+  const head = JSON.stringify({ ...surface, commands: [] }, null, 2).replace(
+    /"commands": \[\]\n\}$/,
+    `"commands": [\n${cmds}\n  ]\n}`,
+  );
   return `// ${r.id} — drafted by \`hcpx pack from-openapi\` from ${documentFile}. Review the verb_keys\n// and args; the runtime sends each command as an HTTP request (base URL override:\n// $HCP_${envPrefix(r.id)}_BASE_URL).\n${head}\n`;
 }
 
 export function renderPolicy(r: ImportResult): string {
-  const rows = r.commands.map((c) => `    ${q(c.verb_key)}: { operation: ${q(c.operation)}${c.operation === "write" ? `, land: ${q(c.land ?? "remote")}` : ""}${c.confirm ? ", confirm: true" : ""}, inferred: true },`);
+  const rows = r.commands.map(
+    (c) =>
+      `    ${q(c.verb_key)}: { operation: ${q(c.operation)}${c.operation === "write" ? `, land: ${q(c.land ?? "remote")}` : ""}${c.confirm ? ", confirm: true" : ""}, inferred: true },`,
+  );
   return `// Draft Policy inferred by \`hcpx pack from-openapi\` (GET/HEAD -> read, other methods ->\n// write, DELETE -> write + confirm, a write whose effect the document says others see ->\n// external + confirm). Review each row (operation, land, confirm), remove the \`inferred\`\n// marks, then run \`hcpx pack sync <dir>\` to carry the review into SKILL.md.\n{\n  inferred: true,\n  rows: {\n${rows.join("\n")}\n  },\n}\n`;
 }
 
@@ -765,7 +1044,11 @@ function cell(s: string): string {
 
 function credentialText(r: ImportResult): string {
   const parts = Object.entries(r.schemes).map(([name, s]) =>
-    s.type === "bearer" ? `\`${s.env}\` as a bearer token (${name})` : s.type === "basic" ? `\`${s.username_env}\`/\`${s.password_env}\` as HTTP Basic (${name})` : `\`${s.env}\` as the ${s.in} ${s.in === "header" ? "header" : "parameter"} \`${s.name}\` (${name})`,
+    s.type === "bearer"
+      ? `\`${s.env}\` as a bearer token (${name})`
+      : s.type === "basic"
+        ? `\`${s.username_env}\`/\`${s.password_env}\` as HTTP Basic (${name})`
+        : `\`${s.env}\` as the ${s.in} ${s.in === "header" ? "header" : "parameter"} \`${s.name}\` (${name})`,
   );
   return parts.length ? ` with the user's credentials from the environment: ${parts.join("; ")}` : "";
 }
@@ -785,7 +1068,11 @@ export function renderSkill(r: ImportResult): string {
   const desc = `${r.description}${r.description.endsWith(".") ? "" : "."} ${r.commands.length} commands${tags.length > 1 ? ` by area: ${tags.join(", ")}` : `: ${r.commands.map((c) => c.verb_key).join(", ")}`}.`;
   const description = desc.length > 1000 ? desc.slice(0, 999).replace(/[,\s]+[^,\s]*$/, "") + "…" : desc;
   const example = r.commands.find((c) => c.operation === "read") ?? r.commands[0];
-  const exArgs = example ? Object.entries(example.args).filter(([, a]) => a.required).map(([n, a]) => `${n}=<${argHint(a)}>`) : [];
+  const exArgs = example
+    ? Object.entries(example.args)
+        .filter(([, a]) => a.required)
+        .map(([n, a]) => `${n}=<${argHint(a)}>`)
+    : [];
   const lines = [
     "---",
     `name: ${r.id}`,
@@ -801,13 +1088,20 @@ export function renderSkill(r: ImportResult): string {
     POLICY_LINE.inferred,
     "Array and object arguments take JSON: `labels='[\"bug\"]'` on the command line, plain JSON in a tool call.",
     "",
-    ...(example ? ["```sh", `hcpx exec ${r.id} ${example.verb_key}${exArgs.length ? ` -- ${exArgs.join(" ")}` : ""}`, "```", ""] : []),
+    ...(example
+      ? ["```sh", `hcpx exec ${r.id} ${example.verb_key}${exArgs.length ? ` -- ${exArgs.join(" ")}` : ""}`, "```", ""]
+      : []),
     "## Hot path",
   ];
   for (const tag of tags) {
     const cmds = r.commands.filter((c) => c.tag === tag);
     if (tags.length > 1) lines.push("", `### ${cell(tag)}`);
-    lines.push("", "| verb | what it does | read/write |", "|---|---|---|", ...cmds.map((c) => `| \`${c.verb_key}\` | ${cell(c.summary)} | ${c.operation}${c.confirm ? ", confirm" : ""} |`));
+    lines.push(
+      "",
+      "| verb | what it does | read/write |",
+      "|---|---|---|",
+      ...cmds.map((c) => `| \`${c.verb_key}\` | ${cell(c.summary)} | ${c.operation}${c.confirm ? ", confirm" : ""} |`),
+    );
   }
   lines.push("");
   return lines.join("\n");

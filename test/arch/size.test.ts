@@ -26,13 +26,7 @@ const LONG_FUNCTIONS: Record<string, string> = {
   "pack/json5.ts scan":
     "the JSON5 scanner is one state machine on exec's path; split, it costs instructions per exec (docs/design.md)",
   "pack/json5.ts value": "the scanner's value reader, the same loop as scan",
-  "pack/lint.ts lintPack":
-    "the lint rules are inline checks; they become a table of {code, check} (issue 28, not done)",
   "pack/schema-defs.ts build": "the zod schemas of every pack file, one declaration built lazily (off exec's path)",
-  "openapi/import.ts importOpenapi":
-    "from-openapi's walk of a document; to become app/from-openapi (issue 28, not done)",
-  "cli/commands/pack-from-openapi.ts run":
-    "from-openapi's orchestration still lives in the command; to become app/from-openapi (issue 28, not done)",
   "runtime/openapi.ts buildRequest": "an OpenAPI request's parameters by location, in the spec's order",
   "runtime/openapi.ts runOpenapi": "one request with its cancel, redirect and size rules in one place",
   "pack/load.ts loadProject": "the config's fields in the order the docs give them, one validation pass",

@@ -3,6 +3,7 @@
 // instead of naming kinds), and its own lint rules. The runtime's half of an
 // entry (how a call runs) is src/runtime/adapters/index.ts.
 import type { LintCode } from "../../util/lint-codes";
+import type { Problem } from "../../util/errors";
 import type * as Z from "zod/mini";
 import type { CommandSpec, Schemas, SurfaceFile } from "../schema";
 
@@ -11,7 +12,9 @@ export type Seg = string | number;
 /** The keys of a surface that hold one kind's settings (Sections in ../schema-defs.ts). */
 export type SectionKey = keyof Schemas["Sections"];
 /** The sections that name a program to start (`<key>.bin`). */
-export type BinSection = { [K in SectionKey]: "bin" extends keyof Z.infer<Schemas["Sections"][K]> ? K : never }[SectionKey];
+export type BinSection = {
+  [K in SectionKey]: "bin" extends keyof Z.infer<Schemas["Sections"][K]> ? K : never;
+}[SectionKey];
 
 export interface AdapterCapabilities {
   /** has commands an agent can call (sense_only only emits stimuli) */
@@ -30,14 +33,36 @@ export interface AdapterCapabilities {
   binIn?: BinSection;
 }
 
-/** What a kind's lint rules see: the surface, its commands, and where to report (always surface.json). */
+/** What a kind's lint rules see: the surface, its commands, and how to make a finding (always in surface.json). */
 export interface KindLintContext {
   surface: SurfaceFile;
   specs: CommandSpec[];
   passThrough: NonNullable<SurfaceFile["pass_through"]> | undefined;
   /** the JSON path of the pass_through block in use */
   ptPath: Seg[];
-  at(segs: Seg[], code: LintCode, severity: "error" | "warning", message: string, hint?: string): void;
+  /** a finding at a JSON path of surface.json (with its line and column) */
+  at(segs: Seg[], code: LintCode, severity: "error" | "warning", message: string, hint?: string): Problem;
+}
+
+/**
+ * One lint rule (src/pack/lint-rules.ts holds the rules every kind shares, an
+ * entry's `lint` its kind's own): the codes it reports and its check, which
+ * returns its findings. `T` is what the check reads (a pack, or a surface).
+ */
+export interface LintRule<T, C> {
+  code: LintCode | readonly LintCode[];
+  check(subject: T, ctx: C): Problem[];
+}
+
+/** A kind's own rule: it reads the surface as parsed (lint runs on packs the runtime refuses). */
+export type KindLintRule = LintRule<SurfaceFile, KindLintContext>;
+
+/** A file of the pack that a kind's section names (lint: inside the pack, and there). */
+export interface PackFileRef {
+  rel: string;
+  segs: Seg[];
+  /** how messages name it (`composite.module`) */
+  what: string;
 }
 
 /** What a kind's own section adds to a pack's reach (src/packs/review.ts shows it before a pack is trusted). */
@@ -66,8 +91,13 @@ export interface AdapterEntry<K extends string = string> {
   /** what to write when the section is missing (the hint of kind_missing_config) */
   sectionHint?: string;
   capabilities: AdapterCapabilities;
-  /** this kind's own rules (the rules every kind shares are in lint.ts) */
-  lint(ctx: KindLintContext): void;
+  /** this kind's own lint rules, in order (the rules every kind shares: src/pack/lint-rules.ts) */
+  lint: readonly KindLintRule[];
+  /**
+   * The pack files this kind's section names (lint checks each is inside the
+   * pack and exists). Lint asks every entry, whatever the pack's kind.
+   */
+  packFiles?(surface: SurfaceFile): PackFileRef[];
   /**
    * What this kind's section of a surface reaches. Review asks every entry,
    * whatever the pack's kind (a section another kind set is shown, never hidden).
