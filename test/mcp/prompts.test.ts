@@ -10,7 +10,7 @@ import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, PromptListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -299,6 +299,23 @@ describe("prompts/get, legacy era (elicitation/create)", () => {
       expect(no).toHaveLength(1);
     } finally {
       await decliner.close();
+    }
+  });
+
+  it("a command that becomes a prompt: notifications/prompts/list_changed, then the new list", async () => {
+    const p = project();
+    const client = await v1(p, { action: "decline" }, []);
+    try {
+      const changed = new Promise<void>((r) => client.setNotificationHandler(PromptListChangedNotificationSchema, () => r()));
+      expect((await client.listPrompts()).prompts.map((x) => x.name)).toEqual(["ask__open", PROMPT]);
+      const surface = join(p.dir, "packs", "ask", "surface.json");
+      const s = JSON.parse(readFileSync(surface, "utf8"));
+      s.commands[2].prompt = {};
+      writeFileSync(surface, JSON.stringify(s));
+      await changed;
+      expect((await client.listPrompts()).prompts.map((x) => x.name)).toEqual(["ask__open", "ask__list", PROMPT]);
+    } finally {
+      await client.close();
     }
   });
 });
