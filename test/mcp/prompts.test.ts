@@ -16,6 +16,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { exportView } from "../../src/mcp/view";
+import { lintPackDir } from "../../src/pack/lint";
 import { loadProject } from "../../src/pack/load";
 import { HCPX, REPO } from "../support/cli";
 import { modern as httpModern, serve } from "./http-support";
@@ -346,6 +347,9 @@ describe("prompts over HTTP and in the pack format", () => {
     const b = exportView(loadProject({ config: p.config, cwd: p.dir, user: false })).broken.find((x) => x.id === "ask");
     expect(b?.problems.map((x) => x.message)).toContain("open: prompt input 'again' fills arg 'name', which the command's input 'display_name' fills: the tool call asks for it itself and refuses it from the model");
     expect(b?.problems[0]).toMatchObject({ code: "input_decl", path: "commands[0].prompt.inputs.again" });
+    // hcpx lint says the same, with the line
+    const lint = lintPackDir(join(p.dir, "packs", "ask")).problems.find((x) => x.code === "input_decl");
+    expect(lint).toMatchObject({ path: "commands[0].prompt.inputs.again", line: expect.any(Number) });
     s.commands[0].prompt = { descripton: "typo" };
     writeFileSync(surface, JSON.stringify(s));
     const t = exportView(loadProject({ config: p.config, cwd: p.dir, user: false })).broken.find((x) => x.id === "ask");
