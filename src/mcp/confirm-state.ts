@@ -31,6 +31,20 @@ export interface ConfirmBinding {
   stage?: "inputs";
   /** the command's input answers collected so far (they fill args; signed with the rest) */
   inputs?: Record<string, string | number | boolean>;
+  /**
+   * "prompt": the state of a prompts/get (src/mcp/prompts.ts); absent: a
+   * tools/call's. Signed with the rest: a prompt's state is never taken for a
+   * tool call's of the same pack and verb, nor the other way round.
+   */
+  use?: "prompt";
+}
+
+/** What a state is redeemed for: the call (or the prompts/get) that echoes it. */
+export interface StateCall {
+  principal: string;
+  pack: string;
+  verb: string;
+  use?: "prompt";
 }
 
 interface Payload extends ConfirmBinding {
@@ -97,6 +111,7 @@ export class ConfirmStates {
       argsHash: b.argsHash,
       ...(b.stage ? { stage: b.stage } : {}),
       ...(b.inputs && Object.keys(b.inputs).length ? { inputs: b.inputs } : {}),
+      ...(b.use ? { use: b.use } : {}),
       nonce: randomBytes(16).toString("base64url"),
       exp: this.now() + this.ttlMs,
       k: this.kid,
@@ -111,7 +126,7 @@ export class ConfirmStates {
    * is checked by `bindsArgs` once the args are validated). On success the
    * state is spent: a second answer with it is refused.
    */
-  redeem(state: string, call: { principal: string; pack: string; verb: string }): ConfirmBinding {
+  redeem(state: string, call: StateCall): ConfirmBinding {
     if (typeof state !== "string" || !state.startsWith(PREFIX)) throw new ConfirmStateError("malformed", "requestState is not one hcpx issued; nothing was run");
     const rest = state.slice(PREFIX.length);
     const dot = rest.lastIndexOf(".");
@@ -142,9 +157,13 @@ export class ConfirmStates {
     if (p.principal !== call.principal || p.pack !== call.pack || p.verb !== call.verb) {
       throw new ConfirmStateError("mismatch", `the answer is for another call (${p.pack}.${p.verb}), not for ${call.pack}.${call.verb}; nothing was run`);
     }
+    if ((p.use ?? "tool") !== (call.use ?? "tool")) {
+      const kind = (u: string | undefined) => (u === "prompt" ? `the prompt of ${p.pack}.${p.verb} (prompts/get)` : `a tool call of ${p.pack}.${p.verb} (tools/call)`);
+      throw new ConfirmStateError("mismatch", `the answer is for ${kind(p.use)}, not for ${kind(call.use)}; nothing was run; ask again`);
+    }
     if (this.spend && !this.spend(p.nonce, p.exp)) throw new ConfirmStateError("replayed", "requestState was already answered once (on this or another instance): each answer runs at most one call; nothing was run");
     this.used.set(p.nonce, p.exp);
-    return { principal: p.principal, pack: p.pack, verb: p.verb, argsHash: p.argsHash, ...(p.stage === "inputs" ? { stage: p.stage } : {}), ...(p.inputs ? { inputs: p.inputs } : {}) };
+    return { principal: p.principal, pack: p.pack, verb: p.verb, argsHash: p.argsHash, ...(p.stage === "inputs" ? { stage: p.stage } : {}), ...(p.inputs ? { inputs: p.inputs } : {}), ...(p.use === "prompt" ? { use: p.use } : {}) };
   }
 
   /** The key id an unverified state claims (only to word the refusal). */

@@ -29,7 +29,7 @@ import { READ_SKILL_TOOL, boundedList } from "../projection/tools";
 import type { ToolDef } from "../projection/types";
 import { brokenLines, exportView, type ExportView } from "./view";
 import { HCP_TOOL, instructions, packIndex, toolsFor, type McpToolDef, type Shape } from "./tools";
-import { argsHash, ConfirmStateError, ConfirmStates, type ConfirmBinding } from "./confirm-state";
+import { argsHash, ConfirmStateError, ConfirmStates, type ConfirmBinding, type StateCall } from "./confirm-state";
 import { argsFromInputs, canAnswer, capabilityOf, MissingCapability, inputArgs, inputRequest, inputRounds, methodOf, readAnswer, type InputRequestOut, type InputValue } from "./inputs";
 import { auditArgs, AuditWriter, decisionOf, type AuditRecord } from "../runtime/audit";
 import { isObj } from "../util/is";
@@ -294,7 +294,8 @@ export class McpFront {
       const hit = next.byTool.get(t.name);
       return mcpTool(t, hit?.command, hit?.pack, all);
     });
-    const key = JSON.stringify([this.listed, next.packs.map((p) => [p.pack.id, p.description])]);
+    // the prompts (src/mcp/prompts.ts) change with the commands' prompt declarations
+    const key = JSON.stringify([this.listed, next.packs.map((p) => [p.pack.id, p.description, p.commands.map((c) => c.command.prompt ?? null)])]);
     const changed = key !== this.key;
     this.key = key;
     return changed;
@@ -491,8 +492,8 @@ export class McpFront {
     return this.view.packs.find((p) => p.pack.id === req.pack)?.commands.find((c) => c.command.verb_key === req.verb)?.command;
   }
 
-  /** legacy: ask the client for each input, round by round, now (server → client requests). */
-  private async gatherLegacy(c: Command, req: ExecRequest, ctx: CallContext, timeoutMs: number): Promise<{ got: Record<string, InputValue> } | { env: Envelope }> {
+  /** legacy: ask the client for each input, round by round, now (server → client requests). Also prompts/get's (src/mcp/prompts.ts). */
+  async gatherLegacy(c: Command, req: ExecRequest, ctx: CallContext, timeoutMs: number): Promise<{ got: Record<string, InputValue> } | { env: Envelope }> {
     const got: Record<string, InputValue> = {};
     for (const round of inputRounds(c)) {
       for (const [k, i] of round) {
@@ -519,9 +520,10 @@ export class McpFront {
    * modern: one round of a command's inputs. Returns the answers when every
    * round is answered, else the InputRequiredResult of the first round still
    * open (its requestState signs the answers so far, bound to this call and
-   * the model's args, single-use, expiring — like a confirm's).
+   * the model's args, single-use, expiring — like a confirm's). Also
+   * prompts/get's (src/mcp/prompts.ts), whose `call` says use "prompt".
    */
-  private gatherModern(c: Command, req: ExecRequest, ctx: CallContext, bound: ConfirmBinding | undefined, call: { principal: string; pack: string; verb: string }): { got: Record<string, InputValue> } | { out: ToolResult | InputRequired } {
+  gatherModern(c: Command, req: ExecRequest, ctx: CallContext, bound: ConfirmBinding | undefined, call: StateCall): { got: Record<string, InputValue> } | { failed: Envelope } | { ask: InputRequired } {
     const hash = argsHash({ args: req.args, argv: req.argv ?? null });
     if (bound && bound.argsHash !== hash) throw new ConfirmStateError("mismatch", `the answers are for ${bound.pack}.${bound.verb} with other args than this call's; nothing was run; call the tool again to be asked anew`);
     const got: Record<string, InputValue> = { ...(bound?.inputs ?? {}) };
@@ -539,13 +541,13 @@ export class McpFront {
           continue;
         }
         const a = readAnswer(k, i, r);
-        if ("declined" in a) return { out: toResult(failure("input_declined", `${a.declined}; ${req.pack} ${req.verb} was not run`)) };
-        if ("invalid" in a) return { out: toResult(failure("bad_args", `${a.invalid}; nothing was run`)) };
+        if ("declined" in a) return { failed: failure("input_declined", `${a.declined}; ${req.pack} ${req.verb} was not run`) };
+        if ("invalid" in a) return { failed: failure("bad_args", `${a.invalid}; nothing was run`) };
         got[k] = a.value;
       }
       if (open.length) {
         return {
-          out: {
+          ask: {
             resultType: "input_required",
             inputRequests: Object.fromEntries(open.map(([k, i]) => [k, inputRequest(c, i)])),
             requestState: this.states.mint({ ...call, argsHash: hash, stage: "inputs", inputs: got }),
@@ -554,6 +556,11 @@ export class McpFront {
       }
     }
     return { got };
+  }
+
+  /** Check an echoed requestState for a call or a prompts/get (src/mcp/prompts.ts); spends it. */
+  redeem(state: string, call: StateCall): ConfirmBinding {
+    return this.states.redeem(state, call);
   }
 
   private async callModern(project: Project, req: ExecRequest, ctx: CallContext, hostApproved: boolean | (() => Promise<boolean>), trace: Trace, withInputs?: Command): Promise<ToolResult | InputRequired> {
@@ -567,7 +574,8 @@ export class McpFront {
     }
     if (!bound || bound.stage === "inputs") {
       const g = this.gatherModern(withInputs, req, ctx, bound, call);
-      if ("out" in g) return g.out;
+      if ("failed" in g) return toResult(g.failed);
+      if ("ask" in g) return g.ask;
       // every input answered: on to the call itself (its confirm question, if any, is asked anew)
       return this.confirmModern(project, { ...req, args: { ...req.args, ...argsFromInputs(withInputs, g.got) } }, { ...ctx, inputResponses: undefined }, hostApproved, undefined, g.got, trace);
     }

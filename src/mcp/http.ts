@@ -46,7 +46,7 @@ export interface HttpListener {
   url: string;
   resource: string;
   server: HttpServer;
-  /** the tool (and Skill resource) list changed: tell the 2026-07-28 clients on their subscriptions/listen streams */
+  /** the tool (and Skill resource, and prompt) list changed: tell the 2026-07-28 clients on their subscriptions/listen streams */
   changed(): void;
   close(): Promise<void>;
 }
@@ -124,6 +124,7 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
     changed: () => {
       handler.notify.toolsChanged();
       handler.notify.resourcesChanged();
+      handler.notify.promptsChanged();
     },
     close: async () => {
       await handler.close().catch(() => {});

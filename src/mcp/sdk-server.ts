@@ -2,11 +2,11 @@
 // every transport's factory builds, for the era the SDK's entry decided
 // (serveStdio per connection, createMcpHandler per request). The handlers
 // only translate: listing, calling and confirming are the front's.
-// size: buildServer registers every request handler of both eras on one SDK server (83 lines); a table of handlers is the next step
 import { ProtocolError, SdkError, SdkErrorCode, Server, type ServerContext } from "@modelcontextprotocol/server";
 import type { ConfirmQuestion, PersonAnswer } from "../runtime/execute";
 import { ConfirmStateError } from "./confirm-state";
-import { declaresFormElicitation, type Era, type McpFront } from "./front";
+import { declaresFormElicitation, type CallContext, type Era, type McpFront } from "./front";
+import { getPrompt, listPrompts, PromptError } from "./prompts";
 import { MissingCapability, type InputRequestOut } from "./inputs";
 import { redactOut } from "../util/redact";
 import { VERSION } from "../util/build-info";
@@ -40,7 +40,8 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks, cal
   const server = new Server(
     { name: "hcpx", version: VERSION },
     {
-      capabilities: { tools: { listChanged: true }, resources: { listChanged: true } },
+      // prompts always (an empty list is an answer): a pack or grant change may add one while a legacy connection lives
+      capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } },
       instructions: front.instructions,
     },
   );
@@ -72,54 +73,78 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks, cal
     hooks.track(ctx.mcpReq.signal, async (signal) => {
       const input = (req.params.arguments ?? {}) as Record<string, unknown>;
       try {
-        if (era === "legacy") {
-          const caps = server.getClientCapabilities();
-          const elicit = declaresFormElicitation(caps) ? (q: ConfirmQuestion, s: AbortSignal | undefined) => askLegacy(ctx, q, s, hooks.log) : undefined;
-          const askInput = (r: InputRequestOut, timeout: number, s: AbortSignal): Promise<unknown> =>
-            r.method === "elicitation/create"
-              ? ctx.mcpReq.elicitInput(r.params as never, { timeout, signal: s })
-              : r.method === "sampling/createMessage"
-                ? ctx.mcpReq.requestSampling(r.params as never, { timeout, signal: s })
-                : server.listRoots(undefined, { timeout, signal: s });
-          const info = clientName(server.getClientVersion());
-          const client = info ?? caller.client;
-          return (await front.callTool(req.params.name, input, { era, principal: caller.principal, ...(client ? { client } : {}), ...(info ? { clientInfo: info } : {}), signal, elicit, clientCaps: caps, askInput }, hooks.announce)) as never;
-        }
-        const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
-        // InputResponses that are not an object of response objects: a protocol error, nothing runs
-        const responses = ctx.mcpReq.inputResponses as unknown;
-        if (responses !== undefined && (responses === null || typeof responses !== "object" || Array.isArray(responses))) throw new ProtocolError(-32602, "inputResponses must be an object of responses keyed by the server's inputRequests ids; nothing was run");
-        const dropped = ctx.mcpReq.droppedInputResponseKeys ?? [];
-        if (dropped.length) throw new ProtocolError(-32602, `inputResponses ${dropped.map((k) => `'${k}'`).join(", ")} ${dropped.length > 1 ? "are not responses" : "is not a response"} (an object such as {"action": "accept"}); nothing was run`);
-        const state = ctx.mcpReq.requestState<unknown>();
-        const info = clientName(envelope[CLIENT_INFO]);
-        const client = info ?? caller.client;
-        return (await front.callTool(
-          req.params.name,
-          input,
-          {
-            era,
-            principal: caller.principal,
-            ...(client ? { client } : {}),
-            signal,
-            ...(info ? { clientInfo: info } : {}),
-            canAskModern: declaresFormElicitation(envelope[CLIENT_CAPS]),
-            clientCaps: envelope[CLIENT_CAPS],
-            inputResponses: ctx.mcpReq.inputResponses,
-            ...(state !== undefined ? { requestState: typeof state === "string" ? state : "" } : {}),
-          },
-          hooks.announce,
-        )) as never;
+        return (await front.callTool(req.params.name, input, callContext(server, era, ctx, caller, hooks, signal), hooks.announce)) as never;
       } catch (e) {
-        // a requestState not good for this call: a JSON-RPC error that says why; nothing ran
-        if (e instanceof ConfirmStateError) throw new ProtocolError(-32602, e.message, { reason: `request_state_${e.reason}` });
-        // a required input this request's client cannot answer (modern era): MissingRequiredClientCapability
-        if (e instanceof MissingCapability) throw new ProtocolError(-32021, e.message, { requiredCapabilities: e.required });
-        throw e;
+        throw protocolError(e);
+      }
+    }),
+  );
+
+  // prompts (src/mcp/prompts.ts): the opted-in granted commands; a prompt's inputs are asked as a tool call's
+  server.setRequestHandler("prompts/list", async () => {
+    refresh();
+    return { prompts: listPrompts(front) as never };
+  });
+
+  server.setRequestHandler("prompts/get", async (req, ctx) =>
+    hooks.track(ctx.mcpReq.signal, async (signal) => {
+      refresh();
+      try {
+        return (await getPrompt(front, req.params.name, req.params.arguments, callContext(server, era, ctx, caller, hooks, signal))) as never;
+      } catch (e) {
+        throw protocolError(e);
       }
     }),
   );
   return server;
+}
+
+/** A request's context for the front (tools/call, prompts/get): how this client is asked, in its era. */
+function callContext(server: Server, era: Era, ctx: ServerContext, caller: Caller, hooks: InstanceHooks, signal: AbortSignal): CallContext {
+  if (era === "legacy") {
+    const caps = server.getClientCapabilities();
+    const elicit = declaresFormElicitation(caps) ? (q: ConfirmQuestion, s: AbortSignal | undefined) => askLegacy(ctx, q, s, hooks.log) : undefined;
+    const askInput = (r: InputRequestOut, timeout: number, s: AbortSignal): Promise<unknown> =>
+      r.method === "elicitation/create"
+        ? ctx.mcpReq.elicitInput(r.params as never, { timeout, signal: s })
+        : r.method === "sampling/createMessage"
+          ? ctx.mcpReq.requestSampling(r.params as never, { timeout, signal: s })
+          : server.listRoots(undefined, { timeout, signal: s });
+    const info = clientName(server.getClientVersion());
+    const client = info ?? caller.client;
+    return { era, principal: caller.principal, ...(client ? { client } : {}), ...(info ? { clientInfo: info } : {}), signal, elicit, clientCaps: caps, askInput };
+  }
+  const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
+  // InputResponses that are not an object of response objects: a protocol error, nothing runs
+  const responses = ctx.mcpReq.inputResponses as unknown;
+  if (responses !== undefined && (responses === null || typeof responses !== "object" || Array.isArray(responses))) throw new ProtocolError(-32602, "inputResponses must be an object of responses keyed by the server's inputRequests ids; nothing was run");
+  const dropped = ctx.mcpReq.droppedInputResponseKeys ?? [];
+  if (dropped.length) throw new ProtocolError(-32602, `inputResponses ${dropped.map((k) => `'${k}'`).join(", ")} ${dropped.length > 1 ? "are not responses" : "is not a response"} (an object such as {"action": "accept"}); nothing was run`);
+  const state = ctx.mcpReq.requestState<unknown>();
+  const info = clientName(envelope[CLIENT_INFO]);
+  const client = info ?? caller.client;
+  return {
+    era,
+    principal: caller.principal,
+    ...(client ? { client } : {}),
+    signal,
+    ...(info ? { clientInfo: info } : {}),
+    canAskModern: declaresFormElicitation(envelope[CLIENT_CAPS]),
+    clientCaps: envelope[CLIENT_CAPS],
+    inputResponses: ctx.mcpReq.inputResponses,
+    ...(state !== undefined ? { requestState: typeof state === "string" ? state : "" } : {}),
+  };
+}
+
+/** What the front throws, as the JSON-RPC error that says why (nothing ran). */
+function protocolError(e: unknown): unknown {
+  // a requestState not good for this call: a JSON-RPC error that says why; nothing ran
+  if (e instanceof ConfirmStateError) return new ProtocolError(-32602, e.message, { reason: `request_state_${e.reason}` });
+  // a required input this request's client cannot answer (modern era): MissingRequiredClientCapability
+  if (e instanceof MissingCapability) return new ProtocolError(-32021, e.message, { requiredCapabilities: e.required });
+  // a prompt that is not served, bad arguments, a declined input: invalid params, no messages
+  if (e instanceof PromptError) return new ProtocolError(-32602, e.message, { reason: e.reason });
+  return e;
 }
 
 /**

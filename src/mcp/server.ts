@@ -99,6 +99,7 @@ export class Instances {
     for (const s of this.servers) {
       s.sendToolListChanged().catch(() => {});
       s.sendResourceListChanged().catch(() => {});
+      s.sendPromptListChanged().catch(() => {});
     }
   }
 

@@ -80,6 +80,7 @@ export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem
     http: c.http ? { ...c.http, method: c.http.method.toUpperCase() } : undefined,
     tool: c.tool,
     ...(c.inputs !== undefined ? { inputs: c.inputs } : {}),
+    ...(c.prompt !== undefined ? { prompt: c.prompt } : {}),
     policy: policyFor(c.verb_key),
   }));
   if (passThrough) {
@@ -153,8 +154,8 @@ function packRuleProblems(dir: string, surface: SurfaceFile, rows: Record<string
       out.push(at(policyFile, ["rows", verb], "policy_unknown_row", `policy row '${verb}' names no command of the pack`, `remove the row, or fix its name (commands: ${[...verbs].join(", ") || "none"})`));
     }
   }
-  // command inputs (docs/inputs.md): their rules load only for a pack that declares some
-  if (commands.some((c) => c.inputs)) {
+  // command inputs (docs/inputs.md) and a prompt's (docs/prompts.md): their rules load only for a pack that declares some
+  if (commands.some((c) => c.inputs || c.prompt?.inputs)) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazily run bundled module, like schema-defs
     out.push(...(require("./input-rules") as typeof import("./input-rules")).inputRuleProblems(commands, surfaceFile, at));
   }

@@ -29,6 +29,8 @@ export interface Command {
   tool?: string;
   /** What hcpx asks the MCP client for before the command runs (docs/inputs.md); key → input. */
   inputs?: Record<string, CommandInput>;
+  /** `hcpx mcp`: the command is also an MCP prompt (docs/prompts.md), with the inputs the prompt asks. */
+  prompt?: CommandPrompt;
   /** Set for verbs synthesised from `pass_through.allowedSubcommands`. */
   passThrough?: { maxArgv: number };
   policy: CommandPolicy;
@@ -44,6 +46,13 @@ export interface CommandInput {
   max_tokens?: number;
   round?: number;
   optional?: boolean;
+}
+
+/** A command as an MCP prompt: hcpx answers prompts/get with a message naming the tool to call; it never runs it. */
+export interface CommandPrompt {
+  description?: string;
+  /** asked of the client by prompts/get; each answer fills one arg of the message's tool call */
+  inputs?: Record<string, CommandInput>;
 }
 
 /** A loaded pack; `Pack<"openapi">` is one whose kind is known (its section is then present). */

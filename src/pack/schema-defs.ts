@@ -41,6 +41,21 @@ export function build() {
     z.strictObject({ type: z.literal("basic"), username_env: EnvName(), password_env: EnvName() }),
   ]);
 
+  /** A command's inputs (docs/inputs.md), and a prompt's (docs/prompts.md): key → what hcpx asks the MCP client for. */
+  const InputsSchema = z.record(
+    z.string().check(z.regex(/^[a-z][a-z0-9_]{0,31}$/, "an input key is lower-case letters, digits and _ (at most 32)")),
+    z.strictObject({
+      ask: z.enum(["form", "sampling", "roots"]),
+      arg: z.string().check(z.regex(ARG_NAME_RE, "an arg name is letters, digits, _ or -")),
+      message: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
+      field: z.optional(z.string().check(z.regex(ARG_NAME_RE, "a field name is letters, digits, _ or -"))),
+      prompt: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
+      max_tokens: z.optional(z.number().check(z.int(), z.gte(1), z.lte(100_000))),
+      round: z.optional(z.number().check(z.int(), z.gte(1), z.lte(8))),
+      optional: z.optional(z.boolean()),
+    }),
+  );
+
   const CommandSchema = z.strictObject({
     verb_key: z.string().check(z.regex(VERB_KEY_RE, "a verb_key is lower-case words joined by dots, like `plan` or `entry.add`")),
     summary: nonEmpty(),
@@ -56,20 +71,17 @@ export function build() {
      * key → a form question to the person, a sampling prompt or the client's
      * roots; the answer fills the named arg. Never a gate: confirm is.
      */
-    inputs: z.optional(
-      z.record(
-        z.string().check(z.regex(/^[a-z][a-z0-9_]{0,31}$/, "an input key is lower-case letters, digits and _ (at most 32)")),
-        z.strictObject({
-          ask: z.enum(["form", "sampling", "roots"]),
-          arg: z.string().check(z.regex(ARG_NAME_RE, "an arg name is letters, digits, _ or -")),
-          message: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
-          field: z.optional(z.string().check(z.regex(ARG_NAME_RE, "a field name is letters, digits, _ or -"))),
-          prompt: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
-          max_tokens: z.optional(z.number().check(z.int(), z.gte(1), z.lte(100_000))),
-          round: z.optional(z.number().check(z.int(), z.gte(1), z.lte(8))),
-          optional: z.optional(z.boolean()),
-        }),
-      ),
+    inputs: z.optional(InputsSchema),
+    /**
+     * `hcpx mcp`: this command is also an MCP prompt (docs/prompts.md): the
+     * person picks it in the host; hcpx asks the prompt's own inputs and answers
+     * with a message telling the model which tool to call. Never runs it.
+     */
+    prompt: z.optional(
+      z.strictObject({
+        description: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
+        inputs: z.optional(InputsSchema),
+      }),
     ),
     http: z.optional(
       z.strictObject({
