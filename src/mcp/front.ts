@@ -18,7 +18,7 @@ import { statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { findPack, findProjectConfig, loadProject, type LoadProjectOptions } from "../pack/load";
 import { MAX_ENTRIES, useValidationCache } from "../pack/validcache";
-import { CONFIRM_STRICTNESS, toolName, type Command, type ConfirmMode, type Grants, type Project } from "../pack/model";
+import { CONFIRM_STRICTNESS, toolName, type Command, type ConfirmMode, type Grants, type Pack, type Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { asUserError } from "../util/ioerror";
 import { userConfigDir } from "../util/paths";
@@ -32,6 +32,7 @@ import { HCP_TOOL, instructions, packIndex, toolsFor, type McpToolDef, type Shap
 import { argsHash, ConfirmStateError, ConfirmStates, type ConfirmBinding } from "./confirm-state";
 import { argsFromInputs, canAnswer, capabilityOf, MissingCapability, inputArgs, inputRequest, inputRounds, methodOf, readAnswer, type InputRequestOut, type InputValue } from "./inputs";
 import { auditArgs, AuditWriter, decisionOf, type AuditRecord } from "../runtime/audit";
+import { Stamped } from "./stamp";
 import { isObj } from "../util/is";
 
 export type Era = "legacy" | "modern";
@@ -136,6 +137,8 @@ interface Trace {
   verb?: string;
   args?: unknown;
   answer?: NonNullable<AuditRecord["confirm"]>["answer"];
+  /** the called pack as its files are now (currentPack), handed to execute() */
+  loaded?: Pack;
 }
 
 const PACK_FILES = ["surface.json", "policy.json", "SKILL.md"];
@@ -255,7 +258,7 @@ export class McpFront {
     this.host = opts.host;
     if (opts.audit) this.audit = opts.audit;
     else {
-      const w = new AuditWriter(this.log);
+      const w = new AuditWriter(this.log, true);
       this.audit = (rec) => w.write(rec);
     }
     this.principal = opts.principal;
@@ -273,6 +276,43 @@ export class McpFront {
   freshProject(): Project {
     const p = loadProject(this.loadOpts);
     return this.principal ? asPrincipal(p, this.principal) : p;
+  }
+
+  // Per call (issue 24 §5, issue 29): the project and the called pack as the files are now, loaded
+  // again only when a file they come from changed (a stamp: one stat a file, src/mcp/stamp.ts, which
+  // never vouches for a file changed within the last seconds); else the ones loaded before.
+  private projects = new Stamped<Project>();
+  private packMemo: { project?: Project; files: string[]; byId: Map<string, Stamped<Pack>> } = { files: [], byId: new Map() };
+
+  /** The project as its config files say now (see above). */
+  currentProject(): Project {
+    return this.projects.get(this.configFiles(), () => this.freshProject());
+  }
+
+  /**
+   * The pack `id` of `project` as its files say now, or undefined when it does not load (execute()
+   * then reads it and says why). Stamped on every activated pack's surface.json and policy.json:
+   * findPack refuses an id that two activated packs declare.
+   */
+  private currentPack(project: Project, id: string): Pack | undefined {
+    let m = this.packMemo;
+    if (m.project !== project) m = this.packMemo = { project, files: project.packDirs.flatMap((d) => [join(d, "surface.json"), join(d, "policy.json")]), byId: new Map() };
+    const s = m.byId.get(id) ?? new Stamped<Pack>();
+    try {
+      const pack = s.get(m.files, () => findPack(project, id));
+      m.byId.set(id, s);
+      return pack;
+    } catch {
+      m.byId.delete(id);
+      return undefined;
+    }
+  }
+
+  /** The files the project is loaded from, as they are named now (the upward search for hcp.config.json5 included). */
+  private configFiles(): (string | undefined)[] {
+    const o = this.loadOpts;
+    const file = o.config ? resolve(o.cwd!, o.config) : process.env.HCP_CONFIG ? resolve(o.cwd!, process.env.HCP_CONFIG) : findProjectConfig(o.cwd!);
+    return [file, join(userConfigDir(), "config.json5")];
   }
 
   /** No config at all: the instructions say so. */
@@ -448,11 +488,14 @@ export class McpFront {
     trace.args = req.argv ? { ...req.args, argv: req.argv } : req.args;
     // Per call: the config as it is now, so grant changes apply without a restart.
     let project: Project;
+    let pack: Pack | undefined;
     try {
-      project = this.freshProject();
+      project = this.currentProject();
+      pack = this.currentPack(project, req.pack);
     } catch (e) {
       return toResult(problemEnvelope(e));
     }
+    trace.loaded = pack;
     // asked by execute only for a gated write under confirm "host" (it reads the host's files); the host's rule
     // names the tool as the host sees it (`hcp` in the single shape, a verb under mcp.tool_names)
     const check = this.hostApproval;
@@ -480,8 +523,8 @@ export class McpFront {
           }
         : undefined;
       const only = ctx.personOnly;
-      if (only) return toResult(await execute({ ...project, confirm: { ...project.confirm, by: "person" } }, { ...r, confirm: false }, { signal: ctx.signal, askPerson, env: only.env }));
-      return toResult(await execute(project, r, { signal: ctx.signal, askPerson, hostApproved }));
+      if (only) return toResult(await execute({ ...project, confirm: { ...project.confirm, by: "person" } }, { ...r, confirm: false }, { signal: ctx.signal, askPerson, env: only.env, pack }));
+      return toResult(await execute(project, r, { signal: ctx.signal, askPerson, hostApproved, pack }));
     }
     return this.callModern(project, req, ctx, hostApproved, trace, withInputs);
   }
@@ -588,6 +631,7 @@ export class McpFront {
       const env = await execute(project, req, {
         signal: ctx.signal,
         hostApproved,
+        pack: trace.loaded,
         askPerson: async (q) => {
           if (q.argsHash !== bound.argsHash) {
             mismatch = `the answer is for ${bound.pack}.${bound.verb} with other args than this call's; nothing was run; call the tool again to be asked about these args`;
@@ -604,6 +648,7 @@ export class McpFront {
     const env = await execute(project, req, {
       signal: ctx.signal,
       hostApproved,
+      pack: trace.loaded,
       askPerson: ctx.canAskModern
         ? async (q) => {
             question = q;

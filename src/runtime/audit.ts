@@ -21,7 +21,7 @@
 // one redaction (redactOut), which knows every Binding value in play.
 import { lstatSync, readdirSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
-import { appendRecord, removeFile, renameAside, type Base } from "../util/door";
+import { appendRecord, HeldAppend, removeFile, renameAside, type Base } from "../util/door";
 import { HcpxError } from "../util/errors";
 import { argsHash } from "../util/argshash";
 import { home } from "../util/paths";
@@ -125,9 +125,12 @@ function stamp(d: Date): string {
   return d.toISOString().replace(/[-:]/g, "").replace(".", "");
 }
 
-/** Append one record (one line) and rotate when the file is past its size. */
-export function appendAudit(place: AuditPlace, rec: AuditRecord): void {
-  const size = appendRecord(place.base, place.file, JSON.stringify(rec) + "\n", { mode: 0o600, dirMode: 0o700 });
+const LOG_MODES = { mode: 0o600, dirMode: 0o700 };
+
+/** Append one record (one line) and rotate when the file is past its size; `held`: a long-lived writer's file kept open (AuditWriter). */
+export function appendAudit(place: AuditPlace, rec: AuditRecord, held?: HeldAppend): void {
+  const line = JSON.stringify(rec) + "\n";
+  const size = held ? held.append(line) : appendRecord(place.base, place.file, line, LOG_MODES);
   if (size > place.maxBytes) rotate(place);
 }
 
@@ -177,13 +180,21 @@ export function execRecord(pack: string, verb: string, operands: readonly string
 export class AuditWriter {
   private said = new Set<string>();
   private place: AuditPlace | undefined | null = null;
-  constructor(private readonly warn: (msg: string) => void) {}
+  private held: HeldAppend | undefined;
+  /** `hold`: keep the log open between records (a server: hcpx mcp), re-checked on every record (door.ts HeldAppend) */
+  constructor(
+    private readonly warn: (msg: string) => void,
+    private readonly hold = false,
+  ) {}
 
   /** A record built only when it is written (the args hash needs node:crypto: `HCPX_AUDIT_LOG=off` skips it). */
   write(rec: AuditRecord | (() => AuditRecord)): void {
     try {
-      if (this.place === null) this.place = auditPlace();
-      if (this.place) appendAudit(this.place, typeof rec === "function" ? rec() : rec);
+      if (this.place === null) {
+        this.place = auditPlace();
+        if (this.place && this.hold) this.held = new HeldAppend(this.place.base, this.place.file, LOG_MODES);
+      }
+      if (this.place) appendAudit(this.place, typeof rec === "function" ? rec() : rec, this.held);
     } catch (e) {
       const p = e instanceof HcpxError ? e.problems[0]! : undefined;
       const why = p ? `${p.file ? `${p.file}: ` : ""}${p.message}` : (e as Error)?.message ?? String(e);
