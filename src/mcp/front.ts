@@ -111,6 +111,12 @@ export interface FrontOptions {
    * and of its confirm setting and the project's the stricter wins.
    */
   principal?: FrontPrincipal;
+  /**
+   * `hcpx mcp --http --server-config`: the principal as the server config says now (team-config.ts
+   * liveServerConfig; throws when the config no longer loads or names it: the call is refused).
+   * Read per call, reused while `file` is unchanged (its stamp joins the project's).
+   */
+  livePrincipal?: { file: string; get(): FrontPrincipal };
 }
 
 export interface FrontPrincipal {
@@ -229,6 +235,7 @@ export class McpFront {
   private readonly host?: string;
   private readonly audit: (rec: AuditRecord) => void;
   private readonly principal?: FrontPrincipal;
+  private readonly livePrincipal?: { file: string; get(): FrontPrincipal };
   private built = { config: "", packs: "" };
   view!: ExportView;
   tools: McpToolDef[] = [];
@@ -262,6 +269,7 @@ export class McpFront {
       this.audit = (rec) => w.write(rec);
     }
     this.principal = opts.principal;
+    this.livePrincipal = opts.livePrincipal;
     // At start a broken config is fatal (the CLI reports it, exit 1).
     this.built.config = this.configStamp();
     const project = this.freshProject();
@@ -275,7 +283,8 @@ export class McpFront {
 
   freshProject(): Project {
     const p = loadProject(this.loadOpts);
-    return this.principal ? asPrincipal(p, this.principal) : p;
+    const who = this.livePrincipal ? this.livePrincipal.get() : this.principal;
+    return who ? asPrincipal(p, who) : p;
   }
 
   // Per call (issue 24 §5, issue 29): the project and the called pack as the files are now, loaded
@@ -312,7 +321,7 @@ export class McpFront {
   private configFiles(): (string | undefined)[] {
     const o = this.loadOpts;
     const file = o.config ? resolve(o.cwd!, o.config) : process.env.HCP_CONFIG ? resolve(o.cwd!, process.env.HCP_CONFIG) : findProjectConfig(o.cwd!);
-    return [file, join(userConfigDir(), "config.json5")];
+    return [file, join(userConfigDir(), "config.json5"), this.livePrincipal?.file];
   }
 
   /** No config at all: the instructions say so. */
@@ -355,7 +364,7 @@ export class McpFront {
   private configStamp(): string {
     const o = this.loadOpts;
     const file = o.config ? resolve(o.cwd!, o.config) : process.env.HCP_CONFIG ? resolve(o.cwd!, process.env.HCP_CONFIG) : findProjectConfig(o.cwd!);
-    return `${file ?? "-"}=${identity(file)}|${identity(join(userConfigDir(), "config.json5"))}`;
+    return `${file ?? "-"}=${identity(file)}|${identity(join(userConfigDir(), "config.json5"))}|${identity(this.livePrincipal?.file)}`;
   }
 
   private packsStamp(project: Project): string {
@@ -400,6 +409,8 @@ export class McpFront {
     const cfg = this.view.project.configFile;
     if (cfg) add(resolve(cfg, ".."), [basename(cfg)]);
     add(userConfigDir(), ["config.json5"]);
+    const server = this.livePrincipal?.file;
+    if (server) add(resolve(server, ".."), [basename(server)]);
     for (const d of this.view.project.packDirs) {
       add(d, PACK_FILES);
       add(resolve(d, ".."), [basename(d)]);
