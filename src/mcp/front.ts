@@ -326,6 +326,16 @@ export class McpFront {
 
   /** No config at all: the instructions say so. */
   get instructions(): string {
+    // built once per view: the HTTP listener builds a server instance (and asks for this) per request
+    if (this.said?.view === this.view) return this.said.text;
+    const text = this.instructionsOf();
+    this.said = { view: this.view, text };
+    return text;
+  }
+
+  private said?: { view: ExportView; text: string };
+
+  private instructionsOf(): string {
     const p = this.view.project;
     const none = p.configFile === undefined && p.userConfigFile === undefined;
     return (none ? `No hcp.config.json5 in ${this.loadOpts.cwd} or above, and no user config: no packs are served. Run \`hcpx init\` in the project, or start the host there.\n` : "") + instructions(this.view.packs, this.shape, this.view.broken);

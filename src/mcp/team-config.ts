@@ -23,7 +23,7 @@ import { acquireLock } from "../util/fsio";
 import { HcpxError, type Problem } from "../util/errors";
 import { home } from "../util/paths";
 import { CAPS, readTextIfExists } from "../util/readfile";
-import { Stamped } from "./stamp";
+import { Stamped, stampOf } from "./stamp";
 
 export const PRINCIPAL_RE = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 const CONFIRM_MODES = ["person", "host", "agent"] as const;
@@ -378,12 +378,13 @@ function sweep(dir: string, base: Base, now: number): void {
  * static token (fail closed) until it is fixed; `log` says why, once.
  */
 export function liveTokenTable(cfg: ServerConfig, log: (msg: string) => void): () => Map<string, string> {
-  let stamp = fileStamp(cfg.tokensFile);
+  // stamped as the front's files are (src/mcp/stamp.ts): a tokens file changed within the last seconds is read on every request
+  let stamp = stampOf([cfg.tokensFile]);
   let table = tokenTable(cfg);
   let said = "";
   return () => {
-    const now = fileStamp(cfg.tokensFile);
-    if (now === stamp) return table;
+    const now = stampOf([cfg.tokensFile]);
+    if (now !== undefined && now === stamp) return table;
     stamp = now;
     try {
       table = tokenTable(cfg);
@@ -396,15 +397,6 @@ export function liveTokenTable(cfg: ServerConfig, log: (msg: string) => void): (
     }
     return table;
   };
-}
-
-function fileStamp(file: string): string {
-  try {
-    const st = statSync(file);
-    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
-  } catch {
-    return "-";
-  }
 }
 
 /**
