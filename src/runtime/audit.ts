@@ -9,6 +9,10 @@
 // owner-only (0600 in a 0700 directory). Appending: one write() of a whole
 // line with O_APPEND through the write door (appendRecord), so several
 // processes (instances, exec calls) appending at once never tear or mix lines.
+// A server (hcpx mcp, stdio and HTTP) keeps the file open between records
+// (HeldAppend): each record first checks with one lstat that the path still
+// names that file, and opens it again through the whole guard when not (a
+// rotation, a removal, a link put in the way).
 // Rotation: when a write leaves the file past its size
 // ($HCPX_AUDIT_MAX_BYTES, default 8 MiB), the writer renames it to
 // audit.jsonl.<UTC time>-<pid>-<random> — a fresh name, so two writers
