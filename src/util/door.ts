@@ -234,7 +234,11 @@ export function appendRecord(
 }
 
 /** The guarded open of appendRecord: the file as it is now, this user's own regular file, in `opts.mode`. */
-function openAppend(base: Base | string, abs: string, opts: AppendOpts): { fd: number; dev: number; ino: number; size: number } {
+function openAppend(
+  base: Base | string,
+  abs: string,
+  opts: AppendOpts,
+): { fd: number; dev: number; ino: number; size: number } {
   const real = guardParent(base, abs, opts.show);
   mkdirs(base, dirname(real), opts.show, opts.dirMode);
   let fd: number;
