@@ -18,7 +18,7 @@ import { statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { findPack, findProjectConfig, loadProject, type LoadProjectOptions } from "../pack/load";
 import { MAX_ENTRIES, useValidationCache } from "../pack/validcache";
-import { CONFIRM_STRICTNESS, toolName, type Command, type ConfirmMode, type Grants, type Project } from "../pack/model";
+import { CONFIRM_STRICTNESS, toolName, type Command, type ConfirmMode, type Grants, type Pack, type Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { asUserError } from "../util/ioerror";
 import { userConfigDir } from "../util/paths";
@@ -32,6 +32,7 @@ import { HCP_TOOL, instructions, packIndex, toolsFor, type McpToolDef, type Shap
 import { argsHash, ConfirmStateError, ConfirmStates, type ConfirmBinding, type StateCall } from "./confirm-state";
 import { argsFromInputs, canAnswer, capabilityOf, MissingCapability, inputArgs, inputRequest, inputRounds, methodOf, readAnswer, type InputRequestOut, type InputValue } from "./inputs";
 import { auditArgs, AuditWriter, decisionOf, type AuditRecord } from "../runtime/audit";
+import { Stamped } from "./stamp";
 import { isObj } from "../util/is";
 
 export type Era = "legacy" | "modern";
@@ -110,6 +111,12 @@ export interface FrontOptions {
    * and of its confirm setting and the project's the stricter wins.
    */
   principal?: FrontPrincipal;
+  /**
+   * `hcpx mcp --http --server-config`: the principal as the server config says now (team-config.ts
+   * liveServerConfig; throws when the config no longer loads or names it: the call is refused).
+   * Read per call, reused while `file` is unchanged (its stamp joins the project's).
+   */
+  livePrincipal?: { file: string; get(): FrontPrincipal };
 }
 
 export interface FrontPrincipal {
@@ -136,6 +143,8 @@ interface Trace {
   verb?: string;
   args?: unknown;
   answer?: NonNullable<AuditRecord["confirm"]>["answer"];
+  /** the called pack as its files are now (currentPack), handed to execute() */
+  loaded?: Pack;
 }
 
 const PACK_FILES = ["surface.json", "policy.json", "SKILL.md"];
@@ -226,6 +235,7 @@ export class McpFront {
   private readonly host?: string;
   private readonly audit: (rec: AuditRecord) => void;
   private readonly principal?: FrontPrincipal;
+  private readonly livePrincipal?: { file: string; get(): FrontPrincipal };
   private built = { config: "", packs: "" };
   view!: ExportView;
   tools: McpToolDef[] = [];
@@ -255,10 +265,11 @@ export class McpFront {
     this.host = opts.host;
     if (opts.audit) this.audit = opts.audit;
     else {
-      const w = new AuditWriter(this.log);
+      const w = new AuditWriter(this.log, true);
       this.audit = (rec) => w.write(rec);
     }
     this.principal = opts.principal;
+    this.livePrincipal = opts.livePrincipal;
     // At start a broken config is fatal (the CLI reports it, exit 1).
     this.built.config = this.configStamp();
     const project = this.freshProject();
@@ -272,11 +283,59 @@ export class McpFront {
 
   freshProject(): Project {
     const p = loadProject(this.loadOpts);
-    return this.principal ? asPrincipal(p, this.principal) : p;
+    const who = this.livePrincipal ? this.livePrincipal.get() : this.principal;
+    return who ? asPrincipal(p, who) : p;
+  }
+
+  // Per call (issue 24 §5, issue 29): the project and the called pack as the files are now, loaded
+  // again only when a file they come from changed (a stamp: one stat a file, src/mcp/stamp.ts, which
+  // never vouches for a file changed within the last seconds); else the ones loaded before.
+  private projects = new Stamped<Project>();
+  private packMemo: { project?: Project; files: string[]; byId: Map<string, Stamped<Pack>> } = { files: [], byId: new Map() };
+
+  /** The project as its config files say now (see above). */
+  currentProject(): Project {
+    return this.projects.get(this.configFiles(), () => this.freshProject());
+  }
+
+  /**
+   * The pack `id` of `project` as its files say now, or undefined when it does not load (execute()
+   * then reads it and says why). Stamped on every activated pack's surface.json and policy.json:
+   * findPack refuses an id that two activated packs declare.
+   */
+  private currentPack(project: Project, id: string): Pack | undefined {
+    let m = this.packMemo;
+    if (m.project !== project) m = this.packMemo = { project, files: project.packDirs.flatMap((d) => [join(d, "surface.json"), join(d, "policy.json")]), byId: new Map() };
+    const s = m.byId.get(id) ?? new Stamped<Pack>();
+    try {
+      const pack = s.get(m.files, () => findPack(project, id));
+      m.byId.set(id, s);
+      return pack;
+    } catch {
+      m.byId.delete(id);
+      return undefined;
+    }
+  }
+
+  /** The files the project is loaded from, as they are named now (the upward search for hcp.config.json5 included). */
+  private configFiles(): (string | undefined)[] {
+    const o = this.loadOpts;
+    const file = o.config ? resolve(o.cwd!, o.config) : process.env.HCP_CONFIG ? resolve(o.cwd!, process.env.HCP_CONFIG) : findProjectConfig(o.cwd!);
+    return [file, join(userConfigDir(), "config.json5"), this.livePrincipal?.file];
   }
 
   /** No config at all: the instructions say so. */
   get instructions(): string {
+    // built once per view: the HTTP listener builds a server instance (and asks for this) per request
+    if (this.said?.view === this.view) return this.said.text;
+    const text = this.instructionsOf();
+    this.said = { view: this.view, text };
+    return text;
+  }
+
+  private said?: { view: ExportView; text: string };
+
+  private instructionsOf(): string {
     const p = this.view.project;
     const none = p.configFile === undefined && p.userConfigFile === undefined;
     return (none ? `No hcp.config.json5 in ${this.loadOpts.cwd} or above, and no user config: no packs are served. Run \`hcpx init\` in the project, or start the host there.\n` : "") + instructions(this.view.packs, this.shape, this.view.broken);
@@ -316,7 +375,7 @@ export class McpFront {
   private configStamp(): string {
     const o = this.loadOpts;
     const file = o.config ? resolve(o.cwd!, o.config) : process.env.HCP_CONFIG ? resolve(o.cwd!, process.env.HCP_CONFIG) : findProjectConfig(o.cwd!);
-    return `${file ?? "-"}=${identity(file)}|${identity(join(userConfigDir(), "config.json5"))}`;
+    return `${file ?? "-"}=${identity(file)}|${identity(join(userConfigDir(), "config.json5"))}|${identity(this.livePrincipal?.file)}`;
   }
 
   private packsStamp(project: Project): string {
@@ -361,6 +420,8 @@ export class McpFront {
     const cfg = this.view.project.configFile;
     if (cfg) add(resolve(cfg, ".."), [basename(cfg)]);
     add(userConfigDir(), ["config.json5"]);
+    const server = this.livePrincipal?.file;
+    if (server) add(resolve(server, ".."), [basename(server)]);
     for (const d of this.view.project.packDirs) {
       add(d, PACK_FILES);
       add(resolve(d, ".."), [basename(d)]);
@@ -449,11 +510,14 @@ export class McpFront {
     trace.args = req.argv ? { ...req.args, argv: req.argv } : req.args;
     // Per call: the config as it is now, so grant changes apply without a restart.
     let project: Project;
+    let pack: Pack | undefined;
     try {
-      project = this.freshProject();
+      project = this.currentProject();
+      pack = this.currentPack(project, req.pack);
     } catch (e) {
       return toResult(problemEnvelope(e));
     }
+    trace.loaded = pack;
     // asked by execute only for a gated write under confirm "host" (it reads the host's files); the host's rule
     // names the tool as the host sees it (`hcp` in the single shape, a verb under mcp.tool_names)
     const check = this.hostApproval;
@@ -481,8 +545,8 @@ export class McpFront {
           }
         : undefined;
       const only = ctx.personOnly;
-      if (only) return toResult(await execute({ ...project, confirm: { ...project.confirm, by: "person" } }, { ...r, confirm: false }, { signal: ctx.signal, askPerson, env: only.env }));
-      return toResult(await execute(project, r, { signal: ctx.signal, askPerson, hostApproved }));
+      if (only) return toResult(await execute({ ...project, confirm: { ...project.confirm, by: "person" } }, { ...r, confirm: false }, { signal: ctx.signal, askPerson, env: only.env, pack }));
+      return toResult(await execute(project, r, { signal: ctx.signal, askPerson, hostApproved, pack }));
     }
     return this.callModern(project, req, ctx, hostApproved, trace, withInputs);
   }
@@ -596,6 +660,7 @@ export class McpFront {
       const env = await execute(project, req, {
         signal: ctx.signal,
         hostApproved,
+        pack: trace.loaded,
         askPerson: async (q) => {
           if (q.argsHash !== bound.argsHash) {
             mismatch = `the answer is for ${bound.pack}.${bound.verb} with other args than this call's; nothing was run; call the tool again to be asked about these args`;
@@ -612,6 +677,7 @@ export class McpFront {
     const env = await execute(project, req, {
       signal: ctx.signal,
       hostApproved,
+      pack: trace.loaded,
       askPerson: ctx.canAskModern
         ? async (q) => {
             question = q;

@@ -138,7 +138,9 @@ export async function serveHttp(opts: ServeOptions, h: HttpServeOptions): Promis
   // validationCache: each call reads its pack again; the cache (keyed on each file's identity, ctime included) spares the zod pass
   const base = { shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, states, via: "http" as const, validationCache: true };
   const fronts = new Map<string, McpFront>();
-  if (cfg) for (const [id, p] of cfg.principals) fronts.set(id, new McpFront({ ...base, principal: p }));
+  // each principal's grants and confirm as the server config says now: a grant removed applies at the next call
+  const liveCfg = cfg ? tc.liveServerConfig(cfg, log) : undefined;
+  if (cfg && liveCfg) for (const [id, p] of cfg.principals) fronts.set(id, new McpFront({ ...base, principal: p, livePrincipal: { file: liveCfg.file, get: liveCfg.principal(id) } }));
   else fronts.set("local", new McpFront(base));
   const live = new Instances();
   const { listenHttp } = await import("./http");

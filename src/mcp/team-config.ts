@@ -23,6 +23,7 @@ import { acquireLock } from "../util/fsio";
 import { HcpxError, type Problem } from "../util/errors";
 import { home } from "../util/paths";
 import { CAPS, readTextIfExists } from "../util/readfile";
+import { Stamped, stampOf } from "./stamp";
 
 export const PRINCIPAL_RE = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 const CONFIRM_MODES = ["person", "host", "agent"] as const;
@@ -377,12 +378,13 @@ function sweep(dir: string, base: Base, now: number): void {
  * static token (fail closed) until it is fixed; `log` says why, once.
  */
 export function liveTokenTable(cfg: ServerConfig, log: (msg: string) => void): () => Map<string, string> {
-  let stamp = fileStamp(cfg.tokensFile);
+  // stamped as the front's files are (src/mcp/stamp.ts): a tokens file changed within the last seconds is read on every request
+  let stamp = stampOf([cfg.tokensFile]);
   let table = tokenTable(cfg);
   let said = "";
   return () => {
-    const now = fileStamp(cfg.tokensFile);
-    if (now === stamp) return table;
+    const now = stampOf([cfg.tokensFile]);
+    if (now !== undefined && now === stamp) return table;
     stamp = now;
     try {
       table = tokenTable(cfg);
@@ -397,11 +399,46 @@ export function liveTokenTable(cfg: ServerConfig, log: (msg: string) => void): (
   };
 }
 
-function fileStamp(file: string): string {
-  try {
-    const st = statSync(file);
-    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
-  } catch {
-    return "-";
-  }
+/**
+ * The server config as its file says now, for the principals' grants and
+ * `confirm` (docs/http.md "Changing the server config"): read again when the
+ * file's stamp changes (src/mcp/stamp.ts, which never vouches for a file
+ * changed within the last seconds). A config that no longer reads or checks
+ * refuses every call (fail closed) until it is fixed; a principal no longer in
+ * it is refused. What the listener was started with (tokens file, JWT, keys,
+ * limits, resource, hosts, a principal added) needs a restart; `log` says so,
+ * and says once why a config is not used.
+ */
+export function liveServerConfig(cfg: ServerConfig, log: (msg: string) => void): { file: string; principal(id: string): () => PrincipalSpec } {
+  const kept = new Stamped<ServerConfig>();
+  let said = "";
+  let restartSaid = "";
+  const current = (): ServerConfig => {
+    let now: ServerConfig;
+    try {
+      now = kept.get([cfg.file], () => loadServerConfig(cfg.file));
+    } catch (e) {
+      const problems: Problem[] = e instanceof HcpxError ? e.problems : [{ code: "io_error", message: (e as Error)?.message ?? String(e), file: cfg.file, severity: "error" }];
+      const first = problems.find((p) => p.severity !== "warning") ?? problems[0]!;
+      const msg = `${first.file ?? cfg.file}${first.line ? `:${first.line}` : ""}: ${first.message}`;
+      if (msg !== said) log(`server config no longer loads, every call is refused until it is fixed: ${msg}`);
+      said = msg;
+      throw new HcpxError({ ...first, message: `the server config no longer loads, so no call is served until it is fixed: ${first.message}`, hint: first.hint ?? "fix the server config (docs/http.md)", severity: "error" });
+    }
+    if (said) log("server config loads again");
+    said = "";
+    const added = [...now.principals.keys()].filter((id) => !cfg.principals.has(id));
+    const restart = added.length ? `principal(s) ${added.join(", ")} added` : "";
+    if (restart && restart !== restartSaid) log(`server config: ${restart}; restart hcpx mcp --http to serve them`);
+    restartSaid = restart;
+    return now;
+  };
+  return {
+    file: cfg.file,
+    principal: (id) => () => {
+      const p = current().principals.get(id);
+      if (!p) throw new HcpxError({ code: "unknown_principal", message: `principal '${id}' is no longer in the server config, so its calls are refused`, file: cfg.file, hint: `add '${id}' back to principals, or \`hcpx token remove ${id}\``, severity: "error" });
+      return p;
+    },
+  };
 }

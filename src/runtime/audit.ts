@@ -9,6 +9,10 @@
 // owner-only (0600 in a 0700 directory). Appending: one write() of a whole
 // line with O_APPEND through the write door (appendRecord), so several
 // processes (instances, exec calls) appending at once never tear or mix lines.
+// A server (hcpx mcp, stdio and HTTP) keeps the file open between records
+// (HeldAppend): each record first checks with one lstat that the path still
+// names that file, and opens it again through the whole guard when not (a
+// rotation, a removal, a link put in the way).
 // Rotation: when a write leaves the file past its size
 // ($HCPX_AUDIT_MAX_BYTES, default 8 MiB), the writer renames it to
 // audit.jsonl.<UTC time>-<pid>-<random> — a fresh name, so two writers
@@ -21,7 +25,7 @@
 // one redaction (redactOut), which knows every Binding value in play.
 import { lstatSync, readdirSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
-import { appendRecord, removeFile, renameAside, type Base } from "../util/door";
+import { appendRecord, HeldAppend, removeFile, renameAside, type Base } from "../util/door";
 import { HcpxError } from "../util/errors";
 import { argsHash } from "../util/argshash";
 import { home } from "../util/paths";
@@ -125,9 +129,12 @@ function stamp(d: Date): string {
   return d.toISOString().replace(/[-:]/g, "").replace(".", "");
 }
 
-/** Append one record (one line) and rotate when the file is past its size. */
-export function appendAudit(place: AuditPlace, rec: AuditRecord): void {
-  const size = appendRecord(place.base, place.file, JSON.stringify(rec) + "\n", { mode: 0o600, dirMode: 0o700 });
+const LOG_MODES = { mode: 0o600, dirMode: 0o700 };
+
+/** Append one record (one line) and rotate when the file is past its size; `held`: a long-lived writer's file kept open (AuditWriter). */
+export function appendAudit(place: AuditPlace, rec: AuditRecord, held?: HeldAppend): void {
+  const line = JSON.stringify(rec) + "\n";
+  const size = held ? held.append(line) : appendRecord(place.base, place.file, line, LOG_MODES);
   if (size > place.maxBytes) rotate(place);
 }
 
@@ -177,13 +184,21 @@ export function execRecord(pack: string, verb: string, operands: readonly string
 export class AuditWriter {
   private said = new Set<string>();
   private place: AuditPlace | undefined | null = null;
-  constructor(private readonly warn: (msg: string) => void) {}
+  private held: HeldAppend | undefined;
+  /** `hold`: keep the log open between records (a server: hcpx mcp), re-checked on every record (door.ts HeldAppend) */
+  constructor(
+    private readonly warn: (msg: string) => void,
+    private readonly hold = false,
+  ) {}
 
   /** A record built only when it is written (the args hash needs node:crypto: `HCPX_AUDIT_LOG=off` skips it). */
   write(rec: AuditRecord | (() => AuditRecord)): void {
     try {
-      if (this.place === null) this.place = auditPlace();
-      if (this.place) appendAudit(this.place, typeof rec === "function" ? rec() : rec);
+      if (this.place === null) {
+        this.place = auditPlace();
+        if (this.place && this.hold) this.held = new HeldAppend(this.place.base, this.place.file, LOG_MODES);
+      }
+      if (this.place) appendAudit(this.place, typeof rec === "function" ? rec() : rec, this.held);
     } catch (e) {
       const p = e instanceof HcpxError ? e.problems[0]! : undefined;
       const why = p ? `${p.file ? `${p.file}: ` : ""}${p.message}` : (e as Error)?.message ?? String(e);

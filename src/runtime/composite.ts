@@ -33,13 +33,14 @@ export async function runComposite({ pack, project, cmd, values, env: runtimeEnv
   if (project.sandbox.enforce === "os" && !project.sandbox.trustedComposites?.includes(pack.id)) return failure("sandbox_unavailable", `${pack.id} ${cmd.verb_key} was not run: pack ${pack.id} is a composite, whose module runs inside hcpx's own process with all of its rights, and sandbox.enforce is "os"`, { hint: `if you trust its code, list it in sandbox.trusted_composites: ["${pack.id}"] of every config that sets enforce "os" (${(project.sandbox.enforcedBy ?? []).join(", ")}); docs/sandbox.md` });
   let file: string;
   try {
-    file = realpathSync(resolve(pack.dir, spec.module));
+    // the system's realpath(3): one call, not a lstat per component (per call on hcpx mcp's path)
+    file = realpathSync.native(resolve(pack.dir, spec.module));
   } catch {
     return failure("bad_pack", `composite.module ${spec.module} not found in ${pack.dir}`, { hint: "fix composite.module in surface.json (relative to the pack directory)" });
   }
   let packDir = pack.dir;
   try {
-    packDir = realpathSync(pack.dir);
+    packDir = realpathSync.native(pack.dir);
   } catch {
     /* keep */
   }

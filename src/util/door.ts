@@ -224,9 +224,23 @@ export function appendRecord(
   data: string | Uint8Array,
   opts: AppendOpts = {},
 ): number {
+  const { fd } = openAppend(base, abs, opts);
+  try {
+    writeWhole(fd, data, abs, opts);
+    return fstatSync(fd).size;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The guarded open of appendRecord: the file as it is now, this user's own regular file, in `opts.mode`. */
+function openAppend(
+  base: Base | string,
+  abs: string,
+  opts: AppendOpts,
+): { fd: number; dev: number; ino: number; size: number } {
   const real = guardParent(base, abs, opts.show);
   mkdirs(base, dirname(real), opts.show, opts.dirMode);
-  const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
   let fd: number;
   try {
     fd = openSync(
@@ -265,18 +279,79 @@ export function appendRecord(
         hint: "hcpx appends only to a file it made: move it away",
       });
     if (opts.mode !== undefined && (st.mode & 0o7777) !== opts.mode) fchmodSync(fd, opts.mode);
-    const n = writeSync(fd, bytes, 0, bytes.length);
-    // a regular file's write is whole or fails (a full disk): a short one is reported, never continued
-    // by a second write that another process's record could split
-    if (n !== bytes.length)
-      throw new HcpxError({
-        code: "io_error",
-        message: `wrote ${n} of ${bytes.length} bytes (disk full?)`,
-        file: opts.show ?? display(abs),
-      });
-    return fstatSync(fd).size;
-  } finally {
+    return { fd, dev: st.dev, ino: st.ino, size: st.size };
+  } catch (e) {
     closeSync(fd);
+    throw e;
+  }
+}
+
+/** One write() of the whole record: a regular file's write is whole or fails (a full disk); a short one is reported, never continued by a second write that another process's record could split. */
+function writeWhole(fd: number, data: string | Uint8Array, abs: string, opts: AppendOpts): number {
+  const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+  const n = writeSync(fd, bytes, 0, bytes.length);
+  if (n !== bytes.length)
+    throw new HcpxError({
+      code: "io_error",
+      message: `wrote ${n} of ${bytes.length} bytes (disk full?)`,
+      file: opts.show ?? display(abs),
+    });
+  return n;
+}
+
+/**
+ * appendRecord for a long-lived writer (hcpx mcp: one audit record per
+ * call): the file is opened through the same guard once and kept open; each
+ * record first checks, with one lstat of the path, that the path still names
+ * that very file (device and inode). When it does not — rotated aside by any
+ * writer, removed, replaced, or a component of the path changed — the file is
+ * opened again through the whole guard (a link there is refused as by
+ * appendRecord). A record therefore lands in the file the path names at the
+ * check, or (renamed in between, as with appendRecord's open) in the file
+ * just renamed aside. Returns the file's size after the write (at least).
+ */
+export class HeldAppend {
+  private held: { fd: number; dev: number; ino: number } | undefined;
+  constructor(
+    private readonly base: Base | string,
+    private readonly abs: string,
+    private readonly opts: AppendOpts = {},
+  ) {}
+
+  append(data: string | Uint8Array): number {
+    let size: number | undefined;
+    if (this.held) {
+      let st;
+      try {
+        st = lstatSync(this.abs);
+      } catch {
+        st = undefined;
+      }
+      if (st && st.dev === this.held.dev && st.ino === this.held.ino && st.isFile()) size = st.size;
+      else this.close();
+    }
+    if (!this.held) {
+      const o = openAppend(this.base, this.abs, this.opts);
+      this.held = { fd: o.fd, dev: o.dev, ino: o.ino };
+      size = o.size;
+    }
+    try {
+      return size! + writeWhole(this.held.fd, data, this.abs, this.opts);
+    } catch (e) {
+      this.close();
+      throw e;
+    }
+  }
+
+  close(): void {
+    if (!this.held) return;
+    const fd = this.held.fd;
+    this.held = undefined;
+    try {
+      closeSync(fd);
+    } catch {
+      /* closed already */
+    }
   }
 }
 

@@ -1,0 +1,124 @@
+// The audit log as a server writes it (issue 24 §3, §5): `hcpx mcp` keeps the
+// log open between records instead of walking the guarded path per call
+// (src/util/door.ts HeldAppend). The guarantees of appendRecord hold: each
+// record lands in the file the path names at that moment (a rotation by
+// another instance, a removed log, a replaced one), a link put in the way is
+// refused like at the first open, and several servers appending and rotating
+// at once lose and tear no line.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildSync } from "esbuild";
+import { afterEach, describe, expect, it } from "vitest";
+import { AuditWriter, type AuditRecord } from "../../src/runtime/audit";
+import { REPO, tmp } from "../support/hcpx";
+
+const rec = (i: number): AuditRecord => ({ time: new Date().toISOString(), principal: "p", via: "http", tool: "hcp", pack: "calc", verb: "ping", args: { i }, decision: "ran", result: "ok", duration_ms: 0 });
+const lines = (f: string) => readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { args: { i: number } }).args.i);
+
+const saved = { ...process.env };
+afterEach(() => {
+  for (const k of ["HCPX_AUDIT_LOG", "XDG_STATE_HOME", "HCPX_AUDIT_MAX_BYTES", "HCPX_AUDIT_KEEP"]) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
+});
+
+describe("a server's audit log, kept open", () => {
+  it("each record lands in the file the path names now: after a rotation by another writer, a removal, a replacement", () => {
+    const dir = tmp("hcpx-audit-held-");
+    const file = join(dir, "audit.jsonl");
+    process.env.HCPX_AUDIT_LOG = file;
+    const said: string[] = [];
+    const w = new AuditWriter((m) => said.push(m), true);
+    w.write(rec(1));
+    w.write(rec(2));
+    // another instance rotates it aside
+    renameSync(file, `${file}.aside`);
+    w.write(rec(3));
+    expect(lines(`${file}.aside`)).toEqual([1, 2]);
+    expect(lines(file)).toEqual([3]);
+    // someone removes it
+    unlinkSync(file);
+    w.write(rec(4));
+    expect(lines(file)).toEqual([4]);
+    // replaced by another file of the same size, renamed in
+    writeFileSync(`${file}.new`, readFileSync(file));
+    renameSync(`${file}.new`, file);
+    w.write(rec(5));
+    expect(lines(file)).toEqual([4, 5]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(said).toEqual([]);
+  });
+
+  it("a link put where the log was, or on the way to it, is refused as at the first open; nothing is written through it", () => {
+    const state = tmp("hcpx-audit-held-state-");
+    const outside = tmp("hcpx-audit-held-outside-");
+    delete process.env.HCPX_AUDIT_LOG;
+    process.env.XDG_STATE_HOME = state;
+    const file = join(state, "hcpx", "audit.jsonl");
+    const said: string[] = [];
+    const w = new AuditWriter((m) => said.push(m), true);
+    w.write(rec(1));
+    expect(lines(file)).toEqual([1]);
+    // the log itself becomes a link to a file elsewhere
+    const target = join(outside, "target.jsonl");
+    writeFileSync(target, "");
+    renameSync(file, `${file}.old`);
+    symlinkSync(target, file);
+    w.write(rec(2));
+    expect(readFileSync(target, "utf8")).toBe("");
+    expect(said.join("\n")).toMatch(/symbolic link/);
+    // the log's directory becomes a link leading out of the state directory
+    unlinkSync(file);
+    renameSync(join(state, "hcpx"), join(state, "hcpx-moved"));
+    mkdirSync(join(outside, "hcpx"));
+    writeFileSync(join(outside, "hcpx", "audit.jsonl"), "", { mode: 0o600 });
+    symlinkSync(join(outside, "hcpx"), join(state, "hcpx"));
+    w.write(rec(3));
+    expect(readFileSync(join(outside, "hcpx", "audit.jsonl"), "utf8")).toBe("");
+    expect(said.length).toBe(2);
+    expect(lines(join(state, "hcpx-moved", "audit.jsonl.old"))).toEqual([1]);
+  });
+
+  it("several servers appending and rotating every few KiB at once: no line lost, none torn or mixed", async () => {
+    const dir = tmp("hcpx-audit-held-conc-");
+    const bundle = join(dir, "audit.cjs");
+    buildSync({ entryPoints: [join(REPO, "src", "runtime", "audit.ts")], bundle: true, platform: "node", format: "cjs", outfile: bundle, logLevel: "silent" });
+    const file = join(dir, "log", "audit.jsonl");
+    const WRITERS = 6;
+    const LINES = 400;
+    const script = `const a = require(${JSON.stringify(bundle)}); const w = new a.AuditWriter((m) => { throw new Error(m); }, true);
+for (let i = 0; i < ${LINES}; i++) w.write({ time: new Date().toISOString(), principal: "w" + process.argv[1], via: "http", tool: "hcp", pack: "p", verb: "v", args: { i, pad: "x".repeat(i % 97) }, decision: "ran", result: "ok", duration_ms: i });`;
+    const env = { ...process.env, HCPX_AUDIT_LOG: file, HCPX_AUDIT_MAX_BYTES: "8192", HCPX_AUDIT_KEEP: "1000" };
+    await Promise.all(
+      Array.from(
+        { length: WRITERS },
+        (_, w) =>
+          new Promise<void>((resolve, reject) => {
+            const c = spawn(process.execPath, ["-e", script, String(w)], { env, stdio: ["ignore", "ignore", "pipe"] });
+            let err = "";
+            c.stderr.on("data", (d) => (err += d));
+            c.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`writer ${w}: ${err}`))));
+          }),
+      ),
+    );
+    const files = readdirSync(join(dir, "log"));
+    expect(files.length).toBeGreaterThan(10);
+    const seen = new Set<string>();
+    for (const f of files) {
+      const text = readFileSync(join(dir, "log", f), "utf8");
+      expect(text.endsWith("\n")).toBe(true);
+      for (const line of text.split("\n").filter(Boolean)) {
+        const r = JSON.parse(line) as { principal: string; args: { i: number } };
+        const key = `${r.principal}:${r.args.i}`;
+        expect(seen.has(key)).toBe(false);
+        seen.add(key);
+      }
+    }
+    expect(seen.size).toBe(WRITERS * LINES);
+    expect(existsSync(file)).toBe(true);
+    // no rotated file grew far past the size: a writer holding a rotated file moved on to the new one
+    for (const f of files) expect(statSync(join(dir, "log", f)).size).toBeLessThan(8192 * 3);
+  }, 60_000);
+});

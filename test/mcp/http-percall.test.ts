@@ -1,0 +1,105 @@
+// `hcpx mcp --http` decides each call on the files as they are now, though it
+// reuses the loaded project, pack and server config while their stamp is
+// unchanged (src/mcp/stamp.ts): a grant revoked in the project config, a pack
+// broken since, a principal's grant removed from the server config (no
+// restart), each applies at the next call — also a same-size edit, right
+// after a call or once the files have aged past the stamp's racy window. A
+// server config that no longer loads refuses every call with a clear error
+// (fail closed) until it is fixed; a principal removed from it is refused.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RACY_MS } from "../../src/mcp/stamp";
+import { addToken, modern, serve, teamProject, type Served, type TeamProject } from "./http-support";
+
+type Env = { ok: boolean; error?: { code: string; message: string; file?: string } };
+const call = async (s: Served, token: string | undefined, verb = "balance", args: Record<string, unknown> = { account: "checking" }): Promise<Env> => {
+  const r = await modern(s.url, token, "tools/call", { name: "hcp", arguments: { pack: "ledger", verb, args } });
+  expect(r.status).toBe(200);
+  return (r.body.result as { structuredContent: Env }).structuredContent;
+};
+const aged = () => new Promise((r) => setTimeout(r, RACY_MS + 300));
+/** Replace `from` by `to` (same length) in a file, in place. */
+function sameSize(file: string, from: string, to: string): void {
+  expect(to.length).toBe(from.length);
+  const text = readFileSync(file, "utf8");
+  expect(text).toContain(from);
+  writeFileSync(file, text.replace(from, to));
+}
+
+describe("hcpx mcp --http: each call on the files as they are now", () => {
+  let p: TeamProject;
+  let s: Served;
+  let alice: string;
+  beforeAll(async () => {
+    p = teamProject({ principals: { alice: { grants: { allow: ["ledger.*"] } } } }, { confirm: "host" });
+    alice = addToken(p, "alice");
+    s = await serve(p, ["--server-config", p.serverConfig], { HCPX_AUDIT_LOG: "off" });
+  }, 60_000);
+  afterAll(async () => s?.stop());
+
+  it("the project config: a grant revoked by a same-size edit applies at the next call, right after a call and after the files aged", async () => {
+    expect((await call(s, alice)).ok).toBe(true);
+    sameSize(p.config, '"ledger.*"', '"ledgex.*"');
+    expect((await call(s, alice)).error?.code).toBe("not_granted");
+    sameSize(p.config, '"ledgex.*"', '"ledger.*"');
+    expect((await call(s, alice)).ok).toBe(true);
+    // aged: now the stamp vouches for the files, and the next edit still changes it
+    await aged();
+    expect((await call(s, alice)).ok).toBe(true);
+    expect((await call(s, alice)).ok).toBe(true);
+    sameSize(p.config, '"ledger.*"', '"ledgex.*"');
+    expect((await call(s, alice)).error?.code).toBe("not_granted");
+    sameSize(p.config, '"ledgex.*"', '"ledger.*"');
+    expect((await call(s, alice)).ok).toBe(true);
+  }, 30_000);
+
+  it("the pack: a same-size edit that breaks its policy, after the files aged, is refused at the next call", async () => {
+    await aged();
+    expect((await call(s, alice)).ok).toBe(true);
+    const policy = join(p.dir, "packs", "ledger", "policy.json");
+    const text = readFileSync(policy, "utf8");
+    sameSize(policy, '"read"', '"reed"');
+    try {
+      expect((await call(s, alice)).error?.code).toBe("bad_pack");
+    } finally {
+      writeFileSync(policy, text);
+    }
+    expect((await call(s, alice)).ok).toBe(true);
+  }, 30_000);
+
+  it("the server config: a principal's grant removed applies at the next call without a restart; a config that no longer loads refuses every call; a principal removed is refused", async () => {
+    const original = readFileSync(p.serverConfig, "utf8");
+    try {
+      await aged();
+      expect((await call(s, alice)).ok).toBe(true);
+      // the grant narrowed to entry.add: balance is no longer granted to alice
+      writeFileSync(p.serverConfig, JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.entry.add"] } } } }));
+      const no = await call(s, alice);
+      expect(no.error?.code).toBe("not_granted");
+      expect(no.error?.message).toContain("alice");
+      // the tool list follows too
+      const listed = await modern(s.url, alice, "tools/list");
+      expect(JSON.stringify(listed.body)).not.toMatch(/- ledger:.*balance/);
+      // a config that no longer loads: refused, saying why, never the old grants
+      writeFileSync(p.serverConfig, JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.*"] } } }, typo_key: 1 }));
+      const broken = await call(s, alice);
+      expect(broken.ok).toBe(false);
+      expect(broken.error?.message).toContain("the server config no longer loads");
+      expect(broken.error?.message).toContain("typo_key");
+      expect(s.stderr()).toContain("server config no longer loads, every call is refused until it is fixed");
+      // fixed: served again, with the grants it says now
+      writeFileSync(p.serverConfig, JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.*"] } } } }));
+      expect((await call(s, alice)).ok).toBe(true);
+      // alice removed (bob added): her token still authenticates, her calls are refused; bob needs a restart
+      writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.*"] } } } }));
+      const gone = await call(s, alice);
+      expect(gone.error?.code).toBe("unknown_principal");
+      expect(gone.error?.message).toContain("no longer in the server config");
+      expect(s.stderr()).toContain("principal(s) bob added; restart hcpx mcp --http to serve them");
+    } finally {
+      writeFileSync(p.serverConfig, original);
+    }
+    expect((await call(s, alice)).ok).toBe(true);
+  }, 30_000);
+});
