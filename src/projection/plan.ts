@@ -25,12 +25,12 @@ export interface PlanOptions extends BuildOptions {
 }
 
 /** JSON with 2-space indent, arrays of scalars on one line (enums stay readable); LF; trailing newline. */
-export function json(v: unknown): string {
+export function json(v: unknown, shared?: SharedTexts): string {
   // One pass over plain data (the tool lists: ~30 MB each at 5,000 packs × 10 commands, where a
   // regular expression over the printed text was ~7% of generate); anything else (toJSON,
   // undefined in an array, a non-finite number …) is printed the way it always was.
   try {
-    return printed(v, "\n") + "\n";
+    return printed(v, "\n", shared) + "\n";
   } catch (e) {
     if (e !== NOT_PLAIN) throw e;
     return foldedStringify(v);
@@ -44,13 +44,32 @@ export function foldedStringify(v: unknown): string {
 
 const NOT_PLAIN = Symbol("not plain JSON data");
 
-function printed(v: unknown, nl: string): string {
+/**
+ * Objects several printed values share (the tool lists' input schemas: one object, three dialects,
+ * at two depths), each printed once at the top level and indented where it is used: nothing in a
+ * printed value holds a raw line feed (strings are escaped), so a value printed one level deeper is
+ * the same text with every "\n" followed by two more spaces.
+ */
+export class SharedTexts {
+  private readonly texts = new Map<object, string>();
+  constructor(private readonly objects: ReadonlySet<object>) {}
+  text(v: object, nl: string): string | undefined {
+    if (!this.objects.has(v)) return undefined;
+    let t = this.texts.get(v);
+    if (t === undefined) this.texts.set(v, (t = printed(v, "\n")));
+    return nl === "\n" ? t : t.replaceAll("\n", nl);
+  }
+}
+
+function printed(v: unknown, nl: string, shared?: SharedTexts): string {
   if (v === null || typeof v === "string" || typeof v === "boolean") return JSON.stringify(v);
   if (typeof v === "number") {
     if (!Number.isFinite(v)) throw NOT_PLAIN;
     return JSON.stringify(v);
   }
   if (typeof v !== "object" || typeof (v as { toJSON?: unknown }).toJSON === "function" || v instanceof Number || v instanceof String || v instanceof Boolean) throw NOT_PLAIN;
+  const known = shared?.text(v, nl);
+  if (known !== undefined) return known;
   const inner = nl + "  ";
   if (Array.isArray(v)) {
     if (v.length === 0) return "[]";
@@ -60,7 +79,7 @@ function printed(v: unknown, nl: string): string {
       const x: unknown = v[i];
       if (x === undefined || typeof x === "function" || typeof x === "symbol") throw NOT_PLAIN;
       if (x !== null && typeof x === "object") scalars = false;
-      items.push(printed(x, inner));
+      items.push(printed(x, inner, shared));
     }
     return scalars ? `[${items.join(", ")}]` : `[${inner}${items.join(`,${inner}`)}${nl}]`;
   }
@@ -68,7 +87,7 @@ function printed(v: unknown, nl: string): string {
   for (const k of Object.keys(v)) {
     const x = (v as Record<string, unknown>)[k];
     if (x === undefined || typeof x === "function" || typeof x === "symbol") continue;
-    parts.push(`${JSON.stringify(k)}: ${printed(x, inner)}`);
+    parts.push(`${JSON.stringify(k)}: ${printed(x, inner, shared)}`);
   }
   return parts.length ? `{${inner}${parts.join(`,${inner}`)}${nl}}` : "{}";
 }
@@ -77,12 +96,14 @@ const SCALAR_ARRAY_RE = new RegExp(String.raw`\[\n\s*(${SCALAR}(?:,\n\s*${SCALAR
 
 /** The files of the generate plan that do not depend on a host: prompt block, tool lists, Skill copies. */
 export function projectionFiles(p: Projection): PlannedFile[] {
+  // the three dialects share each tool's input schema: printed once
+  const schemas = new SharedTexts(new Set(p.tools.map((t) => t.inputSchema)));
   const files: PlannedFile[] = [
     { path: "system-prompt.md", content: p.promptBlock },
     { path: "tools/shell.json", content: json([p.shellTool, p.readSkillTool].map(toMcp)) },
-    { path: "tools/mcp.json", content: json(toolList(p.tools, "mcp")) },
-    { path: "tools/anthropic.json", content: json(toolList(p.tools, "anthropic")) },
-    { path: "tools/openai.json", content: json(toolList(p.tools, "openai")) },
+    { path: "tools/mcp.json", content: json(toolList(p.tools, "mcp"), schemas) },
+    { path: "tools/anthropic.json", content: json(toolList(p.tools, "anthropic"), schemas) },
+    { path: "tools/openai.json", content: json(toolList(p.tools, "openai"), schemas) },
     ...p.skills.map((s) => ({ path: `skills/${s.packId}/SKILL.md`, content: s.content })),
   ];
   return files;

@@ -2,11 +2,12 @@
 // planFiles is written (changes, stale deletions, emptied directories, the
 // manifest), and nothing is written when a file changed after it was planned.
 import { describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { applyPlan } from "../../src/plan/apply";
 import { planFiles } from "../../src/plan/files";
 import { HcpxError } from "../../src/util/errors";
+import { dirMemo, writeFile } from "../../src/util/door";
 import { tmp } from "../support/hcpx";
 import { snapshot } from "../adopt/helpers";
 
@@ -41,5 +42,40 @@ describe("applyPlan of a FilePlan", () => {
     expect(err).toBeInstanceOf(HcpxError);
     expect((err as HcpxError).problems).toEqual([expect.objectContaining({ code: "changed_during_plan", file: expect.stringMatching(/out\/a\.md$/) })]);
     expect(snapshot(dir)).toEqual(before);
+  });
+
+  it("a plan's files are written through one memo of guarded directories: a link leading out on the way is still refused, a link inside followed, a file on the way named", () => {
+    const parent = tmp("hcpx-apply-memo-");
+    const dir = join(parent, "out");
+    const outside = join(parent, "outside");
+    mkdirSync(join(dir, "inside"), { recursive: true });
+    mkdirSync(outside);
+    symlinkSync(outside, join(dir, "leads-out"));
+    symlinkSync(join(dir, "inside"), join(dir, "stays-in"));
+    writeFileSync(join(dir, "afile"), "x\n");
+    const dirs = dirMemo();
+    const base = { dir, label: "the out dir" };
+    const code = (abs: string) => {
+      try {
+        writeFile(base, abs, "new\n", { dirs });
+        return "written";
+      } catch (e) {
+        return e instanceof HcpxError ? e.problems[0]!.code : String(e);
+      }
+    };
+    // many files below one directory: each lands; the directory is walked once
+    for (let i = 0; i < 5; i++) expect(code(join(dir, "skills", `p${i}`, "SKILL.md"))).toBe("written");
+    expect(readdirSync(join(dir, "skills")).sort()).toEqual(["p0", "p1", "p2", "p3", "p4"]);
+    // a link on the way that leads out, before and after its parent is in the memo
+    expect(code(join(dir, "leads-out", "a.md"))).toBe("symlink_refused");
+    expect(code(join(dir, "leads-out", "deeper", "b.md"))).toBe("symlink_refused");
+    // the file itself a link leading out: refused, the outside untouched
+    symlinkSync(join(outside, "t.md"), join(dir, "skills", "p0", "link.md"));
+    expect(code(join(dir, "skills", "p0", "link.md"))).toBe("symlink_refused");
+    expect(readdirSync(outside)).toEqual([]);
+    // a link that stays inside is followed; a file where a directory should be is named
+    expect(code(join(dir, "stays-in", "c.md"))).toBe("written");
+    expect(readFileSync(join(dir, "inside", "c.md"), "utf8")).toBe("new\n");
+    expect(code(join(dir, "afile", "d.md"))).toBe("not_a_directory");
   });
 });

@@ -6,7 +6,7 @@ import type { Command, Pack, Project } from "../../src/pack/model";
 import { parseSkill } from "../../src/pack/skill";
 import { buildProjection } from "../../src/projection/build";
 import fc from "fast-check";
-import { foldedStringify, json, projectionFiles } from "../../src/projection/plan";
+import { SharedTexts, foldedStringify, json, projectionFiles } from "../../src/projection/plan";
 import { filterSkillBody, namesWithheld } from "../../src/projection/skillcopy";
 import { checkToolNames, inputSchema, toAnthropic, toMcp, toOpenAI } from "../../src/projection/tools";
 import { HcpxError } from "../../src/util/errors";
@@ -190,6 +190,22 @@ describe("buildProjection", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("json() with shared objects (printed once, indented where used) prints what the reference prints, at every depth, odd ones too", () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue({ maxDepth: 3 }), { minLength: 1, maxLength: 4 }), (parts) => {
+        // each part used three times at three depths, as the tool lists use one input schema
+        const objs = parts.filter((x): x is object => x !== null && typeof x === "object");
+        const v = parts.map((x) => ({ a: x, b: { c: x, d: [x, { e: x }] } }));
+        const shared = new SharedTexts(new Set(objs));
+        expect(json(v, shared)).toBe(foldedStringify(v));
+        expect(json(v, shared)).toBe(foldedStringify(v)); // again, from the texts kept
+      }),
+      { numRuns: 200 },
+    );
+    const odd = { x: [undefined, 1] };
+    expect(json([odd, { y: odd }], new SharedTexts(new Set([odd])))).toBe(foldedStringify([odd, { y: odd }]));
   });
 
   it("json() keeps scalar arrays on one line", () => {
