@@ -78,7 +78,7 @@ function writeChanges(plan: FilePlan): ApplyResult {
       deleteTarget(base, c.real);
       deleted.push(c.path);
     } else {
-      writeFile(base, c.real, c.new!, { dirs });
+      writeFile(base, c.real, c.new ?? { chunks: c.chunks! }, { dirs });
       written.push(c.path);
     }
   }

@@ -6,8 +6,8 @@
 import type { Pack, Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { buildProjection, withSkillsPath, type BuildOptions } from "./build";
-import { toMcp, toolList } from "./tools";
-import type { BlockOptions, Plan, PlannedFile, Projection } from "./types";
+import { toMcp, toolList, type ToolDialect } from "./tools";
+import { lazyFile, type BlockOptions, type Plan, type PlannedFile, type Projection } from "./types";
 
 export const DEFAULT_HOSTS = ["claude", "cursor"];
 
@@ -34,6 +34,40 @@ export function json(v: unknown, shared?: SharedTexts): string {
   } catch (e) {
     if (e !== NOT_PLAIN) throw e;
     return foldedStringify(v);
+  }
+}
+
+const CHUNK = 64 * 1024;
+const plainObject = (x: unknown): boolean => x !== null && typeof x === "object" && Object.getPrototypeOf(x) === Object.prototype && typeof (x as { toJSON?: unknown }).toJSON !== "function";
+
+/**
+ * json(v) in pieces of about 64 KB, never one string: an array of plain objects (a tool list) item
+ * by item; anything else in one piece. An item that is not plain data is printed the reference way
+ * (foldedStringify), as json() prints the whole then: the same text either way.
+ */
+export function* jsonChunks(v: unknown, shared?: SharedTexts): Generator<string> {
+  if (!Array.isArray(v) || v.length === 0 || !v.every(plainObject)) {
+    yield json(v, shared);
+    return;
+  }
+  let buf = "[";
+  for (let i = 0; i < v.length; i++) {
+    buf += (i ? ",\n  " : "\n  ") + item(v[i], shared);
+    if (buf.length >= CHUNK) {
+      yield buf;
+      buf = "";
+    }
+  }
+  yield buf + "\n]\n";
+}
+
+/** One item of a top-level array, at its depth. */
+function item(x: unknown, shared?: SharedTexts): string {
+  try {
+    return printed(x, "\n  ", shared);
+  } catch (e) {
+    if (e !== NOT_PLAIN) throw e;
+    return foldedStringify(x).slice(0, -1).replaceAll("\n", "\n  ");
   }
 }
 
@@ -98,12 +132,14 @@ const SCALAR_ARRAY_RE = new RegExp(String.raw`\[\n\s*(${SCALAR}(?:,\n\s*${SCALAR
 export function projectionFiles(p: Projection): PlannedFile[] {
   // the three dialects share each tool's input schema: printed once
   const schemas = new SharedTexts(new Set(p.tools.map((t) => t.inputSchema)));
+  // the in-process lists are the largest files of the plan: rendered when read, never held (lazyFile)
+  const list = (dialect: ToolDialect) => lazyFile(`tools/${dialect}.json`, () => jsonChunks(toolList(p.tools, dialect), schemas), p.tools.length);
   const files: PlannedFile[] = [
     { path: "system-prompt.md", content: p.promptBlock },
-    { path: "tools/shell.json", content: json([p.shellTool, p.readSkillTool].map(toMcp)) },
-    { path: "tools/mcp.json", content: json(toolList(p.tools, "mcp"), schemas) },
-    { path: "tools/anthropic.json", content: json(toolList(p.tools, "anthropic"), schemas) },
-    { path: "tools/openai.json", content: json(toolList(p.tools, "openai"), schemas) },
+    { path: "tools/shell.json", content: json([p.shellTool, p.readSkillTool].map(toMcp)), items: 2 },
+    list("mcp"),
+    list("anthropic"),
+    list("openai"),
     ...p.skills.map((s) => ({ path: `skills/${s.packId}/SKILL.md`, content: s.content })),
   ];
   return files;
@@ -124,7 +160,8 @@ export async function planGenerate(project: Project, packs: Pack[], opts: PlanOp
     if (!SAFE_PATH_RE.test(f.path)) throw new HcpxError({ code: "bad_plan_path", message: `planned file '${f.path}' is not a relative path inside the out dir`, hint: "this is a bug in a host descriptor or template" });
     if (seen.has(f.path)) throw new HcpxError({ code: "bad_plan_path", message: `planned file '${f.path}' is produced twice`, hint: "this is a bug in a host descriptor or template" });
     seen.add(f.path);
-    if (f.content.includes("\r")) f.content = f.content.replace(/\r\n?/g, "\n");
+    // (a lazy file is printed JSON: a carriage return in it is always escaped)
+    if (!f.chunks && f.content.includes("\r")) (f as { content: string }).content = f.content.replace(/\r\n?/g, "\n");
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files };

@@ -38,7 +38,7 @@ import {
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { HcpxError } from "./errors";
 import { display, isInside } from "./paths";
-import { atomicWrite, writeStep } from "./atomic";
+import { atomicWrite, writeStep, type FileData } from "./atomic";
 import { readBytes } from "./readfile";
 import { walkInside } from "./walk";
 
@@ -125,7 +125,7 @@ export interface WriteOpts {
 }
 
 /** Write one file atomically below `base` (its directories made as needed). */
-export function writeFile(base: Base | string, abs: string, data: string | Uint8Array, opts: WriteOpts = {}): void {
+export function writeFile(base: Base | string, abs: string, data: FileData, opts: WriteOpts = {}): void {
   if (opts.dirs && !opts.replaceLink) {
     const real = memoGuard(base, opts.dirs, abs, opts.show);
     atomicWrite(real, data, opts.mode);

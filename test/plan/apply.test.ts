@@ -8,6 +8,8 @@ import { applyPlan } from "../../src/plan/apply";
 import { planFiles } from "../../src/plan/files";
 import { HcpxError } from "../../src/util/errors";
 import { dirMemo, writeFile } from "../../src/util/door";
+import { lazyFile } from "../../src/projection/types";
+import { sha256 } from "../../src/util/text";
 import { tmp } from "../support/hcpx";
 import { snapshot } from "../adopt/helpers";
 
@@ -77,5 +79,31 @@ describe("applyPlan of a FilePlan", () => {
     expect(code(join(dir, "stays-in", "c.md"))).toBe("written");
     expect(readFileSync(join(dir, "inside", "c.md"), "utf8")).toBe("new\n");
     expect(code(join(dir, "afile", "d.md"))).toBe("not_a_directory");
+  });
+
+  it("a lazy file (rendered in pieces, never held) is hashed and compared in pieces, written whole by apply, and left alone when the disk holds its text", () => {
+    const dir = join(tmp("hcpx-apply-lazy-"), "out");
+    const text = Array.from({ length: 3000 }, (_, i) => `line ${i} é\n`).join("");
+    let renders = 0;
+    const pieces = (t: string) => () => {
+      renders++;
+      return [t.slice(0, 100), t.slice(100, 20000), t.slice(20000)];
+    };
+    const plan = planFiles(input(dir, [lazyFile("tools/big.json", pieces(text)), { path: "a.md", content: "a\n" }]));
+    expect(renders).toBe(1);
+    expect(plan.changes.map((c) => [c.kind, c.path, c.new])).toEqual([["create", "tools/big.json", undefined], ["create", "a.md", "a\n"]]);
+    expect(JSON.parse(plan.record.new!).files["tools/big.json"]).toBe(sha256(text));
+    applyPlan(plan);
+    expect(renders).toBe(2);
+    expect(readFileSync(join(dir, "tools/big.json"), "utf8")).toBe(text);
+    // the same text on disk: nothing to write; one character changed: an update
+    expect(planFiles(input(dir, [lazyFile("tools/big.json", pieces(text)), { path: "a.md", content: "a\n" }])).changes).toEqual([]);
+    const changed = text.slice(0, 19999) + "X" + text.slice(20000);
+    const again = planFiles(input(dir, [lazyFile("tools/big.json", pieces(changed)), { path: "a.md", content: "a\n" }]));
+    expect(again.changes.map((c) => [c.kind, c.path])).toEqual([["update", "tools/big.json"]]);
+    applyPlan(again);
+    expect(readFileSync(join(dir, "tools/big.json"), "utf8")).toBe(changed);
+    // a shorter text the disk's starts with is not the same
+    expect(planFiles(input(dir, [lazyFile("tools/big.json", pieces(changed.slice(0, -5))), { path: "a.md", content: "a\n" }])).changes.map((c) => c.kind)).toEqual(["update"]);
   });
 });
