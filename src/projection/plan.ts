@@ -131,9 +131,11 @@ const SCALAR_ARRAY_RE = new RegExp(String.raw`\[\n\s*(${SCALAR}(?:,\n\s*${SCALAR
 /** The files of the generate plan that do not depend on a host: prompt block, tool lists, Skill copies. */
 export function projectionFiles(p: Projection): PlannedFile[] {
   // the three dialects share each tool's input schema: printed once
-  const schemas = new SharedTexts(new Set(p.tools.map((t) => t.inputSchema)));
-  // the in-process lists are the largest files of the plan: rendered when read, never held (lazyFile)
-  const list = (dialect: ToolDialect) => lazyFile(`tools/${dialect}.json`, () => jsonChunks(toolList(p.tools, dialect), schemas), p.tools.length);
+  const tools = p.tools;
+  const schemas = new SharedTexts(new Set(tools.map((t) => t.inputSchema)));
+  // the in-process lists are the largest files of the plan: rendered when read, never held (lazyFile);
+  // they keep the tools alone, not the projection (its packs are let go once the plan is made)
+  const list = (dialect: ToolDialect) => lazyFile(`tools/${dialect}.json`, () => jsonChunks(toolList(tools, dialect), schemas), tools.length);
   const files: PlannedFile[] = [
     { path: "system-prompt.md", content: p.promptBlock },
     { path: "tools/shell.json", content: json([p.shellTool, p.readSkillTool].map(toMcp)), items: 2 },
