@@ -86,12 +86,16 @@ const NOT_PLAIN = Symbol("not plain JSON data");
  */
 export class SharedTexts {
   private readonly texts = new Map<object, string>();
+  /** the depth the texts are kept at: the first one asked (the tool lists: two dialects of three use it as is) */
+  private nl: string | undefined;
   constructor(private readonly objects: ReadonlySet<object>) {}
   text(v: object, nl: string): string | undefined {
     if (!this.objects.has(v)) return undefined;
+    this.nl ??= nl;
+    if (nl !== this.nl && !nl.startsWith(this.nl)) return printed(v, nl); // shallower than kept: printed here
     let t = this.texts.get(v);
-    if (t === undefined) this.texts.set(v, (t = printed(v, "\n")));
-    return nl === "\n" ? t : t.replaceAll("\n", nl);
+    if (t === undefined) this.texts.set(v, (t = printed(v, this.nl)));
+    return nl === this.nl ? t : t.replaceAll("\n", "\n" + nl.slice(this.nl.length));
   }
 }
 
