@@ -10,7 +10,7 @@
 // leaves it, is ignored with a warning and never read or deleted.
 import { join, relative, resolve } from "node:path";
 import { loadPacks, loadProject } from "../pack/load";
-import type { Project } from "../pack/model";
+import type { Pack, Project } from "../pack/model";
 import { DEFAULT_SKILLS_PATH } from "../projection/build";
 import { DEFAULT_HOSTS, planGenerate } from "../projection/plan";
 import type { PlannedFile } from "../projection/types";
@@ -78,7 +78,7 @@ export interface GenerateReport {
 export async function planGeneration(opts: GenerateOptions): Promise<GenerateReport> {
   // the project's packs alone: generate writes files the project commits (the user's own packs are not the team's)
   const project = loadProject({ config: opts.config, cwd: opts.cwd, user: "fallback" });
-  const packs = loadPacks(project);
+  let packs: Pack[] | undefined = loadPacks(project);
   opts.warn?.(project.warnings);
   const outDir = resolve(opts.cwd ?? process.cwd(), opts.out ?? join(project.root, ".hcp", "generated"));
   const relOut = toPosix(relative(project.root, outDir)) || ".";
@@ -88,6 +88,7 @@ export async function planGeneration(opts: GenerateOptions): Promise<GenerateRep
     skillsPath,
     previews: renderHostPreviews,
   });
+  packs = undefined; // planned: the packs (most of the memory at 5,000 packs) are not needed to compare or write
   // The default out dir is inside the project: a symlink on the way must not lead out of it.
   const root = project.root;
   if (isInside(outDir, root) && outDir !== root) {

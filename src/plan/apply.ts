@@ -17,7 +17,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { display } from "../util/paths";
 import { readEntry, writeStep } from "../util/fsio";
-import { removeEmptyDir, removeFile, writeFile, type Base } from "../util/door";
+import { dirMemo, removeEmptyDir, removeFile, writeFile, type Base } from "../util/door";
 import { HcpxError, type Problem } from "../util/errors";
 import type { AdoptLock, FilePlan, LedgerRecord } from "./types";
 
@@ -72,12 +72,13 @@ function writeChanges(plan: FilePlan): ApplyResult {
   const written: string[] = [];
   const deleted: string[] = [];
   const base = baseOfPlan(plan);
+  const dirs = dirMemo(); // each directory of the plan guarded (and made) once
   for (const c of plan.changes) {
     if (c.kind === "delete") {
       deleteTarget(base, c.real);
       deleted.push(c.path);
     } else {
-      writeFile(base, c.real, c.new!);
+      writeFile(base, c.real, c.new ?? { chunks: c.chunks! }, { dirs });
       written.push(c.path);
     }
   }

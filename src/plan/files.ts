@@ -6,6 +6,7 @@
 // read back, untrusted: each name passes guardPath, each hash is 64 hex
 // digits, or the entry is ignored with a warning naming it. Pure: the disk is
 // read through `fs`.
+import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
 import { sha256 } from "../util/text";
 import type { PlannedFile } from "../projection/types";
@@ -33,6 +34,19 @@ interface Manifest {
 }
 
 const HASH_RE = /^[0-9a-f]{64}$/;
+
+/** The sha256 of a text given in pieces, and whether it is `disk`'s text. */
+function digest(chunks: Iterable<string>, disk: string | undefined): { hash: string; same: boolean } {
+  const h = createHash("sha256");
+  let same = disk !== undefined;
+  let at = 0;
+  for (const c of chunks) {
+    h.update(c, "utf8");
+    if (same) same = disk!.startsWith(c, at);
+    at += c.length;
+  }
+  return { hash: h.digest("hex"), same: same && at === disk!.length };
+}
 
 export function planFiles(input: FilesPlanInput, fs: ReadFs = diskFs): FilePlan {
   const { dir, manifest: name } = input;
@@ -70,13 +84,27 @@ export function planFiles(input: FilesPlanInput, fs: ReadFs = diskFs): FilePlan 
   // ---- every planned file, through the one guard ----
   const changes: FileChange[] = [];
   const planned = new Set<string>();
+  const hashes = new Map<string, string>();
   for (const f of input.files) {
     planned.add(f.path);
     const g = fs.guard(f.path, base);
     if (!g.ok) throw new HcpxError({ code: "symlink_refused", message: `${f.path} ${g.reason}`, file: display(join(dir, f.path)), hint: input.symlinkHint });
     const e = fs.entry(g.real);
-    if (e.kind === "file" && e.text === f.content) continue;
-    changes.push({ path: f.path, abs: g.abs, real: g.real, kind: e.kind === "absent" ? "create" : "update", old: e.kind === "file" ? e.text : undefined, new: f.content, parts: [{ kind: "file" }], hosts: [], notes: [] });
+    const disk = e.kind === "file" ? e.text : undefined;
+    let bytes: Pick<FileChange, "new" | "chunks">;
+    if (f.chunks) {
+      // a lazy file: rendered here once to hash and compare, in pieces, and again only when apply writes it
+      const d = digest(f.chunks(), disk);
+      hashes.set(f.path, d.hash);
+      if (d.same) continue;
+      bytes = { chunks: f.chunks };
+    } else {
+      const text = f.content;
+      hashes.set(f.path, sha256(text));
+      if (disk === text) continue;
+      bytes = { new: text };
+    }
+    changes.push({ path: f.path, abs: g.abs, real: g.real, kind: e.kind === "absent" ? "create" : "update", old: disk, ...bytes, parts: [{ kind: "file" }], hosts: [], notes: [] });
   }
 
   // ---- stale: named by the manifest, no longer planned, still there ----
@@ -104,7 +132,7 @@ export function planFiles(input: FilesPlanInput, fs: ReadFs = diskFs): FilePlan 
     } else conflicts.push({ code: "changed_by_user", severity: "warning", message: "no longer generated, but changed since hcpx wrote it: left in place", file: display(join(dir, p)), hint: `delete it if it is not needed; hcpx no longer writes it` });
   }
 
-  const next: Manifest = { generator: "hcpx", files: Object.fromEntries(input.files.map((f) => [f.path, sha256(f.content)])) };
+  const next: Manifest = { generator: "hcpx", files: Object.fromEntries(hashes) };
   return {
     base: dir,
     changes,

@@ -24,8 +24,10 @@ export interface FileChange {
   kind: "create" | "update" | "delete";
   /** the text the plan read (undefined: absent) */
   old?: string;
-  /** the text apply writes (undefined: deleted) */
+  /** the text apply writes (undefined: deleted, or given by `chunks`) */
   new?: string;
+  /** a large generated file the plan does not hold (src/projection/types.ts lazyFile): apply renders it, in pieces, to write it */
+  chunks?: () => Iterable<string>;
   /** what is hcpx's in the file once the change is written (none for a deletion) */
   parts: FilePart[];
   /** the hosts whose files these are (adopt; empty elsewhere) */

@@ -6,8 +6,8 @@
 import type { Pack, Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { buildProjection, withSkillsPath, type BuildOptions } from "./build";
-import { toMcp, toolList } from "./tools";
-import type { BlockOptions, Plan, PlannedFile, Projection } from "./types";
+import { toMcp, toolList, type ToolDialect } from "./tools";
+import { lazyFile, type BlockOptions, type Plan, type PlannedFile, type Projection } from "./types";
 
 export const DEFAULT_HOSTS = ["claude", "cursor"];
 
@@ -25,15 +25,49 @@ export interface PlanOptions extends BuildOptions {
 }
 
 /** JSON with 2-space indent, arrays of scalars on one line (enums stay readable); LF; trailing newline. */
-export function json(v: unknown): string {
+export function json(v: unknown, shared?: SharedTexts): string {
   // One pass over plain data (the tool lists: ~30 MB each at 5,000 packs × 10 commands, where a
   // regular expression over the printed text was ~7% of generate); anything else (toJSON,
   // undefined in an array, a non-finite number …) is printed the way it always was.
   try {
-    return printed(v, "\n") + "\n";
+    return printed(v, "\n", shared) + "\n";
   } catch (e) {
     if (e !== NOT_PLAIN) throw e;
     return foldedStringify(v);
+  }
+}
+
+const CHUNK = 64 * 1024;
+const plainObject = (x: unknown): boolean => x !== null && typeof x === "object" && Object.getPrototypeOf(x) === Object.prototype && typeof (x as { toJSON?: unknown }).toJSON !== "function";
+
+/**
+ * json(v) in pieces of about 64 KB, never one string: an array of plain objects (a tool list) item
+ * by item; anything else in one piece. An item that is not plain data is printed the reference way
+ * (foldedStringify), as json() prints the whole then: the same text either way.
+ */
+export function* jsonChunks(v: unknown, shared?: SharedTexts): Generator<string> {
+  if (!Array.isArray(v) || v.length === 0 || !v.every(plainObject)) {
+    yield json(v, shared);
+    return;
+  }
+  let buf = "[";
+  for (let i = 0; i < v.length; i++) {
+    buf += (i ? ",\n  " : "\n  ") + item(v[i], shared);
+    if (buf.length >= CHUNK) {
+      yield buf;
+      buf = "";
+    }
+  }
+  yield buf + "\n]\n";
+}
+
+/** One item of a top-level array, at its depth. */
+function item(x: unknown, shared?: SharedTexts): string {
+  try {
+    return printed(x, "\n  ", shared);
+  } catch (e) {
+    if (e !== NOT_PLAIN) throw e;
+    return foldedStringify(x).slice(0, -1).replaceAll("\n", "\n  ");
   }
 }
 
@@ -44,13 +78,36 @@ export function foldedStringify(v: unknown): string {
 
 const NOT_PLAIN = Symbol("not plain JSON data");
 
-function printed(v: unknown, nl: string): string {
+/**
+ * Objects several printed values share (the tool lists' input schemas: one object, three dialects,
+ * at two depths), each printed once at the top level and indented where it is used: nothing in a
+ * printed value holds a raw line feed (strings are escaped), so a value printed one level deeper is
+ * the same text with every "\n" followed by two more spaces.
+ */
+export class SharedTexts {
+  private readonly texts = new Map<object, string>();
+  /** the depth the texts are kept at: the first one asked (the tool lists: two dialects of three use it as is) */
+  private nl: string | undefined;
+  constructor(private readonly objects: ReadonlySet<object>) {}
+  text(v: object, nl: string): string | undefined {
+    if (!this.objects.has(v)) return undefined;
+    this.nl ??= nl;
+    if (nl !== this.nl && !nl.startsWith(this.nl)) return printed(v, nl); // shallower than kept: printed here
+    let t = this.texts.get(v);
+    if (t === undefined) this.texts.set(v, (t = printed(v, this.nl)));
+    return nl === this.nl ? t : t.replaceAll("\n", "\n" + nl.slice(this.nl.length));
+  }
+}
+
+function printed(v: unknown, nl: string, shared?: SharedTexts): string {
   if (v === null || typeof v === "string" || typeof v === "boolean") return JSON.stringify(v);
   if (typeof v === "number") {
     if (!Number.isFinite(v)) throw NOT_PLAIN;
     return JSON.stringify(v);
   }
   if (typeof v !== "object" || typeof (v as { toJSON?: unknown }).toJSON === "function" || v instanceof Number || v instanceof String || v instanceof Boolean) throw NOT_PLAIN;
+  const known = shared?.text(v, nl);
+  if (known !== undefined) return known;
   const inner = nl + "  ";
   if (Array.isArray(v)) {
     if (v.length === 0) return "[]";
@@ -60,7 +117,7 @@ function printed(v: unknown, nl: string): string {
       const x: unknown = v[i];
       if (x === undefined || typeof x === "function" || typeof x === "symbol") throw NOT_PLAIN;
       if (x !== null && typeof x === "object") scalars = false;
-      items.push(printed(x, inner));
+      items.push(printed(x, inner, shared));
     }
     return scalars ? `[${items.join(", ")}]` : `[${inner}${items.join(`,${inner}`)}${nl}]`;
   }
@@ -68,7 +125,7 @@ function printed(v: unknown, nl: string): string {
   for (const k of Object.keys(v)) {
     const x = (v as Record<string, unknown>)[k];
     if (x === undefined || typeof x === "function" || typeof x === "symbol") continue;
-    parts.push(`${JSON.stringify(k)}: ${printed(x, inner)}`);
+    parts.push(`${JSON.stringify(k)}: ${printed(x, inner, shared)}`);
   }
   return parts.length ? `{${inner}${parts.join(`,${inner}`)}${nl}}` : "{}";
 }
@@ -77,12 +134,18 @@ const SCALAR_ARRAY_RE = new RegExp(String.raw`\[\n\s*(${SCALAR}(?:,\n\s*${SCALAR
 
 /** The files of the generate plan that do not depend on a host: prompt block, tool lists, Skill copies. */
 export function projectionFiles(p: Projection): PlannedFile[] {
+  // the three dialects share each tool's input schema: printed once
+  const tools = p.tools;
+  const schemas = new SharedTexts(new Set(tools.map((t) => t.inputSchema)));
+  // the in-process lists are the largest files of the plan: rendered when read, never held (lazyFile);
+  // they keep the tools alone, not the projection (its packs are let go once the plan is made)
+  const list = (dialect: ToolDialect) => lazyFile(`tools/${dialect}.json`, () => jsonChunks(toolList(tools, dialect), schemas), tools.length);
   const files: PlannedFile[] = [
     { path: "system-prompt.md", content: p.promptBlock },
-    { path: "tools/shell.json", content: json([p.shellTool, p.readSkillTool].map(toMcp)) },
-    { path: "tools/mcp.json", content: json(toolList(p.tools, "mcp")) },
-    { path: "tools/anthropic.json", content: json(toolList(p.tools, "anthropic")) },
-    { path: "tools/openai.json", content: json(toolList(p.tools, "openai")) },
+    { path: "tools/shell.json", content: json([p.shellTool, p.readSkillTool].map(toMcp)), items: 2 },
+    list("mcp"),
+    list("anthropic"),
+    list("openai"),
     ...p.skills.map((s) => ({ path: `skills/${s.packId}/SKILL.md`, content: s.content })),
   ];
   return files;
@@ -103,7 +166,8 @@ export async function planGenerate(project: Project, packs: Pack[], opts: PlanOp
     if (!SAFE_PATH_RE.test(f.path)) throw new HcpxError({ code: "bad_plan_path", message: `planned file '${f.path}' is not a relative path inside the out dir`, hint: "this is a bug in a host descriptor or template" });
     if (seen.has(f.path)) throw new HcpxError({ code: "bad_plan_path", message: `planned file '${f.path}' is produced twice`, hint: "this is a bug in a host descriptor or template" });
     seen.add(f.path);
-    if (f.content.includes("\r")) f.content = f.content.replace(/\r\n?/g, "\n");
+    // (a lazy file is printed JSON: a carriage return in it is always escaped)
+    if (!f.chunks && f.content.includes("\r")) (f as { content: string }).content = f.content.replace(/\r\n?/g, "\n");
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files };

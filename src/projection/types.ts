@@ -30,7 +30,30 @@ export interface ToolDef {
 /** A file to be written, relative to some root (posix separators). */
 export interface PlannedFile {
   path: string;
-  content: string;
+  /** the bytes; a lazy file renders them again on each read (lazyFile) */
+  readonly content: string;
+  /**
+   * A lazy file's text in pieces, rendered again on each call and never held whole (generate's
+   * tool lists: ~35 MB each at 5,000 packs): src/plan/files.ts reads them once to compare and
+   * hash the file, apply once more to write it.
+   */
+  chunks?: () => Iterable<string>;
+  /** a JSON array file: how many items it holds (the summary counts them without rendering it) */
+  items?: number;
+}
+
+/** A file rendered in pieces when read, each time (`chunks` must be pure: the same text each call). */
+export function lazyFile(path: string, chunks: () => Iterable<string>, items?: number): PlannedFile {
+  return {
+    path,
+    chunks,
+    ...(items !== undefined ? { items } : {}),
+    get content() {
+      let s = "";
+      for (const c of chunks()) s += c;
+      return s;
+    },
+  };
 }
 
 export interface Plan {

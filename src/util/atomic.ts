@@ -4,14 +4,39 @@
 // src/util/fsio.ts staleTemps() recognises, so a killed writer's leftover is
 // cleaned up by the next adopt. Every command that writes a user-visible file
 // uses this.
-import { chmodSync, mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, constants, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+
+/** A large text written in pieces (generate's tool lists), never held whole: `chunks()` yields it, the same each call. */
+export interface Chunked {
+  chunks(): Iterable<string>;
+}
+
+/** What a write takes: a text, bytes, or a text in pieces. */
+export type FileData = string | Uint8Array | Chunked;
+
+/** Write `data` into a new file `tmp` (refused when anything is there). */
+function writeNew(tmp: string, data: FileData, mode: number | undefined): void {
+  if (typeof data === "string" || data instanceof Uint8Array) {
+    writeFileSync(tmp, data, { flag: "wx", ...(mode !== undefined ? { mode } : {}) });
+    return;
+  }
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode ?? 0o666);
+  try {
+    for (const piece of data.chunks()) {
+      const bytes = Buffer.from(piece, "utf8");
+      for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** Directories this process has made or found (one mkdir per directory, not per file). */
 const madeDirs = new Set<string>();
 
 /** Write `text` to `file` atomically (temp file in the same dir + rename), keeping an existing file's mode (or setting `forceMode`). */
-export function atomicWrite(file: string, text: string | Uint8Array, forceMode?: number): void {
+export function atomicWrite(file: string, text: FileData, forceMode?: number): void {
   const dir = dirname(file);
   if (!madeDirs.has(dir)) {
     mkdirSync(dir, { recursive: true });
@@ -28,7 +53,7 @@ export function atomicWrite(file: string, text: string | Uint8Array, forceMode?:
   const tmp = join(dir, `.${basename(file)}.hcpx-${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
   try {
     // created with its final mode when one is known (an owner-only file is never readable by others, not even as a temp file)
-    writeFileSync(tmp, text, { flag: "wx", ...(mode !== undefined ? { mode } : {}) });
+    writeNew(tmp, text, mode);
     if (mode !== undefined) chmodSync(tmp, mode);
     writeStep();
     renameSync(tmp, file);

@@ -37,8 +37,8 @@ import {
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { HcpxError } from "./errors";
-import { display } from "./paths";
-import { atomicWrite, writeStep } from "./atomic";
+import { display, isInside } from "./paths";
+import { atomicWrite, writeStep, type FileData } from "./atomic";
 import { readBytes } from "./readfile";
 import { walkInside } from "./walk";
 
@@ -120,13 +120,75 @@ export interface WriteOpts {
   replaceLink?: boolean;
   /** the file's mode, also when it exists (caches: 0o600) */
   mode?: number;
+  /** a batch's memo of guarded directories (dirMemo): each directory walked once per batch */
+  dirs?: DirMemo;
 }
 
 /** Write one file atomically below `base` (its directories made as needed). */
-export function writeFile(base: Base | string, abs: string, data: string | Uint8Array, opts: WriteOpts = {}): void {
+export function writeFile(base: Base | string, abs: string, data: FileData, opts: WriteOpts = {}): void {
+  if (opts.dirs && !opts.replaceLink) {
+    const real = memoGuard(base, opts.dirs, abs, opts.show);
+    atomicWrite(real, data, opts.mode);
+    return;
+  }
   const real = opts.replaceLink ? guardParent(base, abs, opts.show) : guard(base, abs, opts.show);
   mkdirs(base, dirname(real), opts.show);
   atomicWrite(real, data, opts.mode);
+}
+
+/**
+ * The directories one batch of writes below one base has guarded (and made):
+ * absolute path as named → real path. A batch of thousands of files (generate's
+ * out dir) walks each directory once instead of once per file; the file's own
+ * component is looked at on every write, and anything but a plain directory or
+ * an absent one on the way (a link, a file) takes the full walk of guard/mkdirs.
+ */
+export type DirMemo = Map<string, string>;
+
+export function dirMemo(): DirMemo {
+  return new Map();
+}
+
+/** guard(base, abs) with the directories made (mkdirs), through the batch's memo. */
+function memoGuard(base: Base | string, memo: DirMemo, abs: string, show?: string): string {
+  const realDir = memoDir(base, memo, dirname(abs), show ?? display(abs));
+  const real = join(realDir, basename(abs));
+  let st;
+  try {
+    st = lstatSync(real);
+  } catch {
+    return real;
+  }
+  return st.isSymbolicLink() ? guard(base, abs, show) : real;
+}
+
+function memoDir(base: Base | string, memo: DirMemo, dir: string, show: string): string {
+  const known = memo.get(dir);
+  if (known !== undefined) return known;
+  const b = baseOf(base);
+  const parent = dirname(dir);
+  let real: string;
+  if (dir === b.dir || parent === dir || !isInside(parent, b.dir)) real = mkdirs(base, dir, show);
+  else {
+    const next = join(memoDir(base, memo, parent, show), basename(dir));
+    let st;
+    try {
+      st = lstatSync(next);
+    } catch {
+      st = undefined;
+    }
+    if (st?.isDirectory()) real = next;
+    else if (st === undefined) {
+      try {
+        mkdirSync(next);
+        real = next;
+      } catch {
+        real = mkdirs(base, dir, show); // raced, or cannot: the full walk names the problem
+      }
+    } else real = mkdirs(base, dir, show); // a link (may lead out) or a file on the way: the full walk decides
+  }
+  memo.set(dir, real);
+  return real;
 }
 
 export interface PlannedWrite {

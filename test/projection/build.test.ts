@@ -6,7 +6,7 @@ import type { Command, Pack, Project } from "../../src/pack/model";
 import { parseSkill } from "../../src/pack/skill";
 import { buildProjection } from "../../src/projection/build";
 import fc from "fast-check";
-import { foldedStringify, json, projectionFiles } from "../../src/projection/plan";
+import { SharedTexts, foldedStringify, json, jsonChunks, projectionFiles } from "../../src/projection/plan";
 import { filterSkillBody, namesWithheld } from "../../src/projection/skillcopy";
 import { checkToolNames, inputSchema, toAnthropic, toMcp, toOpenAI } from "../../src/projection/tools";
 import { HcpxError } from "../../src/util/errors";
@@ -161,7 +161,9 @@ describe("buildProjection", () => {
     expect(a.packs.map((p) => p.pack.id)).toEqual(["inbox-watch", "ledger", "transit"]);
     expect(a.packs[1]!.commands.map((c) => c.command.verb_key)).toEqual(["accounts", "balance", "entries", "account.open", "entry.add", "transfer", "doctor"]);
     expect(a.packs[1]!.withheld).toEqual(["entry.delete"]);
-    expect(projectionFiles(a)).toEqual(projectionFiles(b));
+    // the tool lists are lazy files (rendered when read): their texts are compared
+    const texts = (p: typeof a) => projectionFiles(p).map((f) => [f.path, f.content]);
+    expect(texts(a)).toEqual(texts(b));
     expect(a.tools.map((t) => t.name)).not.toContain("inbox-watch__");
     expect(a.tools.at(-1)!.name).toBe("hcp__read_skill");
     expect(a.promptBlock.startsWith(`<!-- hcp:prompt sha256:${a.hash} -->\n`)).toBe(true);
@@ -190,6 +192,42 @@ describe("buildProjection", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("json() with shared objects (printed once, indented where used) prints what the reference prints, at every depth, odd ones too", () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue({ maxDepth: 3 }), { minLength: 1, maxLength: 4 }), (parts) => {
+        // each part used three times at three depths, as the tool lists use one input schema
+        const objs = parts.filter((x): x is object => x !== null && typeof x === "object");
+        const v = parts.map((x) => ({ a: x, b: { c: x, d: [x, { e: x }] } }));
+        const shared = new SharedTexts(new Set(objs));
+        expect(json(v, shared)).toBe(foldedStringify(v));
+        expect(json(v, shared)).toBe(foldedStringify(v)); // again, from the texts kept
+      }),
+      { numRuns: 200 },
+    );
+    const odd = { x: [undefined, 1] };
+    expect(json([odd, { y: odd }], new SharedTexts(new Set([odd])))).toBe(foldedStringify([odd, { y: odd }]));
+  });
+
+  it("jsonChunks() yields json()'s text in pieces: a list of objects item by item (odd items the reference way), anything else whole", () => {
+    const whole = (v: unknown, shared?: SharedTexts) => [...jsonChunks(v, shared)].join("");
+    const odd = [{ a: NaN }, { b: [undefined, 1] }, { c: new Date(0) }, { d: { toJSON: () => "x" } }, { e: [1, "y"], f: [] }];
+    expect(whole(odd)).toBe(foldedStringify(odd));
+    for (const v of [[], [1, 2], [{ a: 1 }, 2], [new Date(0)], "s", { a: [{}] }, [Object.create(null) as object]]) expect(whole(v), JSON.stringify(v)).toBe(foldedStringify(v));
+    fc.assert(
+      fc.property(fc.array(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 })), { maxLength: 30 }), (v) => {
+        expect(whole(v)).toBe(foldedStringify(v));
+        const objs = v.flatMap((o) => Object.values(o)).filter((x): x is object => x !== null && typeof x === "object");
+        expect(whole(v, new SharedTexts(new Set(objs)))).toBe(foldedStringify(v));
+      }),
+      { numRuns: 200 },
+    );
+    // a long list comes in several pieces, none of them the whole text
+    const long = Array.from({ length: 2000 }, (_, i) => ({ name: `t${i}`, description: "x".repeat(50), inputSchema: { type: "object", required: ["a"] } }));
+    const pieces = [...jsonChunks(long)];
+    expect(pieces.length).toBeGreaterThan(2);
+    expect(pieces.join("")).toBe(json(long));
   });
 
   it("json() keeps scalar arrays on one line", () => {

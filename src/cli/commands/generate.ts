@@ -68,9 +68,8 @@ function summarize(files: PlannedFile[]): { group: string; count: number; detail
       const hash = /sha256:([0-9a-f]{16})/.exec(f.content)?.[1];
       detail = `stable prompt block, ${Buffer.byteLength(f.content)} bytes${hash ? `, sha256:${hash}` : ""}`;
     } else if (group === "tools/") {
-      // the tool lists are arrays of objects printed with a 2-space indent (projection/plan.ts json()): one
-      // "\n  {" per tool, counted without parsing (tools/mcp.json is ~30 MB at 5,000 packs × 10 commands)
-      const count = (p: string) => (fs.find((f) => f.path === p)?.content.match(/\n {2}\{/g) ?? []).length;
+      // the tool lists say how many tools they hold (rendering one to count would print ~35 MB at 5,000 packs × 10 commands)
+      const count = (p: string) => fs.find((f) => f.path === p)?.items ?? 0;
       detail = `shell shape (${count("tools/shell.json")} tools), in-process shape as MCP, Anthropic, OpenAI (${count("tools/mcp.json")} tools each)`;
     } else if (group === "skills/") {
       const ids = fs.map((f) => f.path.split("/")[1]);
