@@ -231,6 +231,8 @@ function refuseAllAdds(scope: Scope, inUse: Detected[], every: string[]): void {
  */
 export async function runAdopt(setup: AdoptSetup): Promise<AdoptReport> {
   const { scope, project, opts } = setup;
+  // --url: the URL is reached before the lock is taken (a slow server holds no other adopt up)
+  if (setup.remote && !opts.remove && !setup.probe) setup = { ...setup, probe: await probeRemote(setup.remote) };
   const lock = opts.write
     ? lockAdopt(ledgerPath(scope, project), scope === "project" ? project.root : home(), scope)
     : undefined;

@@ -836,7 +836,7 @@ function entryValue(t: Target, served: string[], envVars: string[], desc: Descri
 function toolApprovals(spec: NonNullable<Descriptor["toolApprovals"]>, classes: CommandClass[]): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
   for (const c of classes) out[c.vars.tool!] = { [spec.field]: spec[c.cls] };
-  out[READ_SKILL] = { [spec.field]: spec.read };
+  out[READ_SKILL] ??= { [spec.field]: spec.read }; // a remote server that lists it otherwise is taken at its word
   return out;
 }
 const READ_SKILL = "hcp__read_skill";

@@ -200,7 +200,7 @@ const STRICT: Record<ToolClass, number> = { read: 0, write: 1, confirm: 2 };
 /** The tools of every era that listed them, each the strictest class any era gave it; a name no rule may hold is left out (the host asks). */
 export function remoteClasses(eras: readonly EraProbe[]): Record<string, ToolClass> {
   const out = Object.create(null) as Record<string, ToolClass>;
-  for (const e of eras) for (const [name, cls] of Object.entries(e.classes ?? {})) if (RULE_TOOL_NAME.test(name)) stricter(out, name, cls);
+  for (const e of eras) for (const [name, cls] of Object.entries(e.classes ?? {})) if (RULE_TOOL_NAME.test(name) && name !== "__proto__") stricter(out, name, cls);
   return out;
 }
 

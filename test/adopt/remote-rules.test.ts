@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import { parse as parseToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { remoteClasses, toolClass, type ToolClass } from "../../src/host/remote";
 import { addToken, serve, teamProject, type Served, type TeamProject } from "../mcp/http-support";
 import { scratch, type Scratch } from "./helpers";
 
@@ -132,4 +133,23 @@ describe("adopt --url: the approval rules are the remote server's, not this chec
     const h2 = (pc.data ?? pc.error!.details).checks.find((c) => c.id === "host:cursor")!;
     expect(h2.message).toMatch(/approval rules not checked against the server/);
   }, 60_000);
+});
+
+describe("a listed tool's class (what its rule is written from)", () => {
+  it("only readOnlyHint: true is a read; destructiveHint: false an ungated write; anything else, no annotations included, is asked", () => {
+    expect(toolClass({ readOnlyHint: true })).toBe("read");
+    expect(toolClass({ readOnlyHint: true, destructiveHint: true })).toBe("read");
+    expect(toolClass({ readOnlyHint: false, destructiveHint: false })).toBe("write");
+    expect(toolClass({ readOnlyHint: false, destructiveHint: true })).toBe("confirm");
+    expect(toolClass({ readOnlyHint: false })).toBe("confirm");
+    expect(toolClass({ readOnlyHint: "true" })).toBe("confirm");
+    expect(toolClass(undefined)).toBe("confirm");
+  });
+  it("across eras the strictest class wins; a name a rule would read as a glob or separator gets no rule", () => {
+    const c = remoteClasses([
+      { era: "legacy", classes: JSON.parse('{"a__read": "read", "b__write": "write", "hcp:*": "read", "x*": "read", "a b": "read", "__proto__": "read"}') as Record<string, ToolClass> },
+      { era: "modern", classes: { a__read: "confirm", b__write: "write", c__new: "read" } },
+    ]);
+    expect({ ...c }).toEqual({ a__read: "confirm", b__write: "write", c__new: "read" });
+  });
 });
