@@ -243,6 +243,7 @@ async function remoteCheck(url: RemoteOptions, probe: RemoteProbe, users: string
 function remoteWords(
   remote: { url: string; tokenEnv?: string } | undefined,
   url: RemoteOptions | undefined,
+  probe: RemoteProbe | undefined,
   onProbed: () => void,
 ): string {
   if (!remote) return "";
@@ -253,7 +254,10 @@ function remoteWords(
     remote.tokenEnv !== url.tokenEnv
       ? ` (the host reads the token from ${remote.tokenEnv ? `$${remote.tokenEnv}` : "nowhere: its entry sends none"}; --token-env named ${url.tokenEnv ? `$${url.tokenEnv}` : "none"})`
       : "";
-  return `; remote entry ${remote.url} probed: see the remote check${otherToken}`;
+  // in sync with the listing (this is said with an in-sync host only): its rules are the listed tools'
+  const listed = probe?.classes ? Object.keys(probe.classes).length : undefined;
+  const rules = listed === undefined ? "its approval rules not checked (nothing listed)" : `its approval rules follow the ${listed} tool(s) it lists`;
+  return `; remote entry ${remote.url} probed: see the remote check; ${rules}${otherToken}`;
 }
 
 async function hostChecks(
@@ -336,7 +340,7 @@ async function hostCheck(
   // a recorded MCP command this hcpx would not write, an ignored ledger entry: named, never blessed
   const warned = plan.warnings.map((w) => w.message);
   // a remote entry (an earlier --url): named; its URL is the ledger's word, reached only when the person names it
-  const said = remoteWords(plan.remotes[h.host], url, () => users.push(`${h.host} (${h.scope})`));
+  const said = remoteWords(plan.remotes[h.host], url, probe, () => users.push(`${h.host} (${h.scope})`));
   if (n === 0 && hand === 0 && warned.length === 0)
     return {
       id: `host:${h.host}`,

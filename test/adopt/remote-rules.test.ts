@@ -74,6 +74,12 @@ describe("adopt --url: the approval rules are the remote server's, not this chec
     const without = await s.run(["adopt", "claude", "gemini", "--check", "--json"]);
     expect(without.code, without.stdout + without.stderr).toBe(0);
     expect((JSON.parse(without.stdout) as { data: { notes: string[] } }).data.notes.join("\n")).toMatch(/Claude Code: its approval rules for http:\/\/127\.0\.0\.1:\d+\/mcp are kept as the last --url wrote them/);
+    // doctor --url: the host's rules are checked against the listing, and match it
+    const d = await s.run(["doctor", "--url", srv.url, "--token-env", "HCP_TOKEN", "--json"], { HCP_TOKEN: token });
+    const dj = JSON.parse(d.stdout) as { data?: { checks: { id: string; status: string; message: string }[] }; error?: { details: { checks: { id: string; status: string; message: string }[] } } };
+    const hc = (dj.data ?? dj.error!.details).checks.find((x) => x.id === "host:claude")!;
+    expect(hc.status, hc.message).toBe("ok");
+    expect(hc.message).toMatch(/its approval rules follow the 5 tool\(s\) it lists/);
     // a re-run without --url (after a local pack change) keeps them byte for byte
     const again = await s.run(["adopt", "claude", "gemini", "--write"]);
     expect(again.code, again.stdout + again.stderr).toBe(0);
