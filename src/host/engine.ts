@@ -431,7 +431,7 @@ class AdoptRun {
       this.notes.push(`${desc.name}: its approval rules for ${remote.url} are kept as the last --url wrote them: without a listing${why} hcpx does not know the server's tools (a recorded URL is never contacted); ${again} lists them again`);
       return "kept";
     }
-    this.notes.push(`${desc.name}: hcpx could not list the tools of ${remote.url}${why}, so it writes no per-tool rule for that server: ${desc.name} asks before every tool of it; ${again} with the server reachable writes them`);
+    this.notes.push(`${desc.name}: hcpx could not list the tools of ${remote.url}${why}, so it writes no per-tool rule for that server (hcpx's own hcp__read_skill aside): ${desc.name} asks before each of its tools; ${again} with the server reachable writes them`);
     return [];
   }
 
