@@ -17,7 +17,7 @@ import { ledgerPath, planAdopt, type AdoptPlan, type Scope } from "../host/engin
 import { applyPlan, type AdoptLock, type ApplyResult } from "../plan/apply";
 import { lockAdopt } from "../host/lock";
 import { checkHealth } from "../host/health";
-import { checkRemoteOptions, remoteHealth, requireRemote, type RemoteOptions, type RemoteProbe } from "../host/remote";
+import { checkRemoteOptions, probeProblems, probeRemote, requireRemote, type RemoteOptions, type RemoteProbe } from "../host/remote";
 import { loadUserScope } from "../host/userscope";
 import { driftOf, type Drift } from "../plan/drift";
 import type { ReadFs } from "../plan/fs";
@@ -69,6 +69,8 @@ export interface AdoptSetup {
   userNotes: string[];
   /** --url: the remote entry's URL and token variable */
   remote?: RemoteOptions;
+  /** what a URL the person gave listed, when the caller reached it already (`doctor --url`): the remote rules are written from it */
+  probe?: RemoteProbe;
 }
 
 /** What one adopt run planned (and wrote, with --write). */
@@ -85,7 +87,7 @@ export interface AdoptReport {
   inSync: boolean;
   /** --write: what the applier wrote */
   applied?: ApplyResult;
-  /** --check --url: what the host will see at the URL */
+  /** --url: what the host will see at the URL (the tools its approval rules are written from) */
   remote?: RemoteProbe;
 }
 
@@ -229,6 +231,8 @@ function refuseAllAdds(scope: Scope, inUse: Detected[], every: string[]): void {
  */
 export async function runAdopt(setup: AdoptSetup): Promise<AdoptReport> {
   const { scope, project, opts } = setup;
+  // --url: the URL is reached before the lock is taken (a slow server holds no other adopt up)
+  if (setup.remote && !opts.remove && !setup.probe) setup = { ...setup, probe: await probeRemote(setup.remote) };
   const lock = opts.write
     ? lockAdopt(ledgerPath(scope, project), scope === "project" ? project.root : home(), scope)
     : undefined;
@@ -246,6 +250,9 @@ export async function planAdoption(setup: AdoptSetup): Promise<AdoptReport> {
   const { scope, project, packs, hosts, opts } = setup;
   // built once, when the plan first needs it; each host then only re-renders the prompt block
   let projection: Projection | undefined;
+  // --url: what the host will see at the URL (reachable, authenticated, tools listed), and the tools the remote entry's
+  // approval rules are written from; a URL the person gave, never one read back from the ledger (src/host/remote.ts)
+  const probe = setup.probe ?? (setup.remote && !opts.remove ? await probeRemote(setup.remote) : undefined);
   const plan = await planAdopt(
     project,
     hosts,
@@ -259,6 +266,7 @@ export async function planAdoption(setup: AdoptSetup): Promise<AdoptReport> {
       approve: opts.approve,
       userConfig: setup.userConfig,
       ...(setup.remote && !opts.remove ? { remote: setup.remote } : {}),
+      ...(probe ? { probe } : {}),
       gitignore: opts.gitignore === true,
       fs: opts.fs,
       selfEntry: opts.selfEntry,
@@ -279,14 +287,9 @@ export async function planAdoption(setup: AdoptSetup): Promise<AdoptReport> {
         commands: plan.commands,
         config: scope === "project" ? project.configFile : setup.userConfig,
       });
-  // --url --check: what the host will see at the URL (reachable, authenticated, tools listed); a URL the person gave,
-  // never one read back from the ledger (src/host/remote.ts)
-  let remote: RemoteProbe | undefined;
-  if (setup.remote && opts.check && !opts.remove) {
-    const r = await remoteHealth(plan.hosts, setup.remote);
-    remote = r.probe;
-    health.push(...r.problems);
-  }
+  // --url: a host will not see the server's tools when the URL does not list them
+  const remote = setup.remote && !opts.remove ? probe : undefined;
+  if (remote) health.push(...plan.hosts.flatMap((h) => probeProblems(loadDescriptor(h), remote)));
   // what the plan ignored in the ledger or journal, or a recorded command it did not use, is drift too
   const drift = driftOf(plan);
   return {

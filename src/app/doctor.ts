@@ -205,15 +205,16 @@ function executable(path: string): boolean {
  */
 export async function adoptedSync(project: Project, packs: Pack[], url?: RemoteOptions): Promise<Check[]> {
   const users: string[] = [];
-  const checks = await hostChecks(project, packs, url, users);
-  if (url) checks.push(await remoteCheck(url, users));
+  // reached once, first: a host whose remote entry names this URL has its approval rules checked against what it lists
+  const probe = url ? await (await import("../host/remote")).probeRemote(url) : undefined;
+  const checks = await hostChecks(project, packs, probe, url, users);
+  if (url && probe) checks.push(await remoteCheck(url, probe, users));
   return checks;
 }
 
 /** `users`: the adopted hosts (`host (scope)`) whose remote entry names the URL. */
-async function remoteCheck(url: RemoteOptions, users: string[]): Promise<Check> {
-  const { probeRemote, probeSummary } = await import("../host/remote");
-  const probe = await probeRemote(url);
+async function remoteCheck(url: RemoteOptions, probe: RemoteProbe, users: string[]): Promise<Check> {
+  const { probeSummary } = await import("../host/remote");
   const message =
     probeSummary(probe) +
     (users.length ? `; the remote entry of ${users.join(", ")}` : "; no adopted host's entry names this URL");
@@ -242,22 +243,27 @@ async function remoteCheck(url: RemoteOptions, users: string[]): Promise<Check> 
 function remoteWords(
   remote: { url: string; tokenEnv?: string } | undefined,
   url: RemoteOptions | undefined,
+  probe: RemoteProbe | undefined,
   onProbed: () => void,
 ): string {
   if (!remote) return "";
   if (url?.url !== remote.url)
-    return `; remote entry ${remote.url}${remote.tokenEnv ? ` (token from $${remote.tokenEnv})` : ""}, not contacted (\`hcpx doctor --url ${remote.url}${remote.tokenEnv ? ` --token-env ${remote.tokenEnv}` : ""}\` reaches it)`;
+    return `; remote entry ${remote.url}${remote.tokenEnv ? ` (token from $${remote.tokenEnv})` : ""}, not contacted, its approval rules not checked against the server (\`hcpx doctor --url ${remote.url}${remote.tokenEnv ? ` --token-env ${remote.tokenEnv}` : ""}\` reaches it)`;
   onProbed();
   const otherToken =
     remote.tokenEnv !== url.tokenEnv
       ? ` (the host reads the token from ${remote.tokenEnv ? `$${remote.tokenEnv}` : "nowhere: its entry sends none"}; --token-env named ${url.tokenEnv ? `$${url.tokenEnv}` : "none"})`
       : "";
-  return `; remote entry ${remote.url} probed: see the remote check${otherToken}`;
+  // in sync with the listing (this is said with an in-sync host only): its rules are the listed tools'
+  const listed = probe?.classes ? Object.keys(probe.classes).length : undefined;
+  const rules = listed === undefined ? "its approval rules not checked (nothing listed)" : `its approval rules follow the ${listed} tool(s) it lists`;
+  return `; remote entry ${remote.url} probed: see the remote check; ${rules}${otherToken}`;
 }
 
 async function hostChecks(
   project: Project,
   packs: Pack[],
+  probe: RemoteProbe | undefined,
   url: RemoteOptions | undefined,
   users: string[],
 ): Promise<Check[]> {
@@ -271,7 +277,7 @@ async function hostChecks(
   if (led.hosts.length === 0) return checks;
   for (const h of led.hosts) {
     try {
-      checks.push(await hostCheck(h, project, packs, url, users));
+      checks.push(await hostCheck(h, project, packs, probe, url, users));
     } catch (e) {
       if (!(e instanceof HcpxError)) throw e;
       const p = e.problems[0]!;
@@ -293,12 +299,12 @@ async function hostCheck(
   h: { host: string; scope: "project" | "user"; files: unknown[] },
   project: Project,
   packs: Pack[],
+  probe: RemoteProbe | undefined,
   url: RemoteOptions | undefined,
   users: string[],
 ): Promise<Check> {
   const { planAdoption } = await import("./adopt");
   const { loadUserScope } = await import("../host/userscope");
-  const again = `hcpx adopt ${h.host}${h.scope === "user" ? " --scope user" : ""} --write`;
   // user scope serves the user config, not this project's: the same plan as `adopt --scope user`
   const user = h.scope === "user" ? loadUserScope({ remove: false }) : undefined;
   const proj = user?.project ?? project;
@@ -312,6 +318,8 @@ async function hostCheck(
     packs: ps,
     userConfig: user?.configFile,
     userNotes: [],
+    // the URL given (doctor --url): a remote entry that names it has its rules planned from what it listed
+    ...(probe ? { probe } : {}),
   });
   if (health.length)
     return {
@@ -321,6 +329,10 @@ async function hostCheck(
       hint: health[0]!.hint,
       problems: health,
     };
+  // a remote entry checked against the URL given: only a write with that URL lists the tools its rules follow
+  const rem = plan.remotes[h.host];
+  const listed = rem && url?.url === rem.url ? ` --url ${rem.url}${rem.tokenEnv ? ` --token-env ${rem.tokenEnv}` : ""}` : "";
+  const again = `hcpx adopt ${h.host}${h.scope === "user" ? " --scope user" : ""}${listed} --write`;
   // the vendor ended the product (descriptor `endOfLife`): said with every result for the host
   const ended = await hostNotes(h.host, h.scope);
   const n = plan.changes.length;
@@ -328,7 +340,7 @@ async function hostCheck(
   // a recorded MCP command this hcpx would not write, an ignored ledger entry: named, never blessed
   const warned = plan.warnings.map((w) => w.message);
   // a remote entry (an earlier --url): named; its URL is the ledger's word, reached only when the person names it
-  const said = remoteWords(plan.remotes[h.host], url, () => users.push(`${h.host} (${h.scope})`));
+  const said = remoteWords(plan.remotes[h.host], url, probe, () => users.push(`${h.host} (${h.scope})`));
   if (n === 0 && hand === 0 && warned.length === 0)
     return {
       id: `host:${h.host}`,

@@ -19,11 +19,11 @@ import type { FileChange, FilePlan, LedgerRecord } from "../plan/types";
 import { hostTextProblems, unsafeHostText } from "../pack/hosttext";
 import { render, type TemplateContext } from "./templates";
 import { resolveMcpCommand, type McpCommand } from "./command";
-import { mcpTarget, remoteEntryValue, type RemoteOptions } from "./remote";
+import { mcpTarget, remoteEntryValue, type RemoteOptions, type RemoteProbe } from "./remote";
 import { isObj } from "../util/is";
 import { sha256 } from "../util/text";
 import { HANDLERS, handlerForKind, type CommandClass, type TargetContext, type VFile } from "./formats";
-import { expandItems } from "./formats/rules";
+import { expandItems, followsTools } from "./formats/rules";
 import { requireFileOrAbsent } from "./formats/common";
 import { emptyLedger, ledgerKey, ledgerRender, parseJournal, parseLedger, reconcileLedger, sanitizeLedger, serializeLedger, type Ledger, type LedgerEntry, type LedgerHost } from "./ledger";
 
@@ -66,6 +66,11 @@ export interface AdoptOptions {
   userConfig?: string;
   /** `--url` (and `--token-env`): each host's remote entry for that server instead of the local command (src/host/remote.ts) */
   remote?: RemoteOptions;
+  /**
+   * what a URL the person gave listed (`--url`, `doctor --url`: src/host/remote.ts probeRemote): the approval
+   * rules of a remote entry that names that URL are written from its tools (remoteRules)
+   */
+  probe?: RemoteProbe;
 }
 
 export type { FileChange };
@@ -91,6 +96,9 @@ export interface AdoptPlan extends FilePlan {
   /** the hosts whose entry is a remote one (--url, or recorded by an earlier --url), and its URL and token variable */
   remotes: Record<string, RemoteOptions>;
 }
+
+/** A remote entry's approval rules (AdoptRun.remoteRules): the listed tools' classes, "kept", or undefined for a local entry. */
+type RemoteRules = CommandClass[] | "kept" | undefined;
 
 /**
  * A projection for one host: `skillsPath` is where that host's Skill copies are (for the
@@ -397,6 +405,57 @@ class AdoptRun {
     return recorded && this.hostFileNames(host, recorded.url) ? recorded : undefined;
   }
 
+  /**
+   * The approval rules of `desc`'s remote entry (undefined: a local entry, whose rules are the packs'):
+   *   - the URL was listed in this run (`--url`, `doctor --url`): its tools, by the server's annotations;
+   *   - not listed, and the ledger records this URL for the host (an earlier --url wrote the rules): "kept",
+   *     the rules stay as the file holds them (a recorded URL is never contacted, and a ledger is the
+   *     repository's word: nothing it says is turned into an allow);
+   *   - else none: no per-tool rule, the host asks before every tool of the server.
+   */
+  private remoteRules(desc: Descriptor): RemoteRules {
+    const remote = this.remoteFor(desc.host);
+    if (!remote || this.opts.remove) return undefined;
+    const probe = this.opts.probe;
+    const server = desc.servers?.[this.scope] ?? desc.server ?? "hcp";
+    const again = `\`hcpx adopt ${desc.host}${this.scope === "user" ? " --scope user" : ""} --url ${remote.url}${remote.tokenEnv ? ` --token-env ${remote.tokenEnv}` : ""} --write\``;
+    if (probe?.url === remote.url && probe.classes) {
+      const listed = Object.entries(probe.classes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      const n = (c: string) => listed.filter(([, x]) => x === c).length;
+      const skipped = (probe.tools?.length ?? 0) - listed.length;
+      this.notes.push(`${desc.name}: approval rules from the ${listed.length} tool(s) ${remote.url} lists ${probe.tokenFrom ? `with the token from $${probe.tokenFrom}` : "without a token"}: ${n("read")} read-only allowed, ${n("confirm")} asked (gated, or not marked read-only and non-destructive), ${n("write")} left to ${desc.name}'s own default${skipped > 0 ? `; ${skipped} tool name(s) no rule may hold as is get none` : ""}`);
+      return listed.map(([tool, cls]) => ({ cls, vars: { tool, server } }));
+    }
+    const why = probe?.url === remote.url ? ` (${probe.error ?? "nothing listed"})` : "";
+    if (this.ledger.hosts[desc.host]?.remote?.url === remote.url) {
+      this.notes.push(`${desc.name}: its approval rules for ${remote.url} are kept as the last --url wrote them: without a listing${why} hcpx does not know the server's tools (a recorded URL is never contacted); ${again} lists them again`);
+      return "kept";
+    }
+    this.notes.push(`${desc.name}: hcpx could not list the tools of ${remote.url}${why}, so it writes no per-tool rule for that server (hcpx's own hcp__read_skill aside): ${desc.name} asks before each of its tools; ${again} with the server reachable writes them`);
+    return [];
+  }
+
+  /**
+   * A field of the remote entry that holds approval rules (Codex's per-tool `tools`), as the host's file holds
+   * it, while the entry is exactly what hcpx recorded writing (its ledger hash); else undefined (the rules
+   * are then written as for no listed tool). Keeps the rules of a remote entry without a listing.
+   */
+  private keptField(desc: Descriptor, t: Target, field: string): unknown {
+    if (!t.key || !t.entry?.remoteFields) return undefined;
+    const fmt = HANDLERS[t.format].doc;
+    const f = this.file(this.targetPath(t));
+    if (!fmt || f.orig.kind !== "file") return undefined;
+    try {
+      const have = fmt.get(fmt.read(f.orig.text, f.show, t, desc.name), t.key, t);
+      if (!isObj(have) || !Object.hasOwn(have, field)) return undefined;
+      const ours = Object.fromEntries(Object.keys(t.entry.remoteFields).filter((k) => Object.hasOwn(have, k)).map((k) => [k, have[k]]));
+      const rec = this.ledger.hosts[desc.host]?.entries.find((e) => e.kind === fmt.kind && e.path === f.show && JSON.stringify(e.key) === JSON.stringify(t.key));
+      return rec && fmt.hash(ours) === rec.sha256 ? have[field] : undefined;
+    } catch {
+      return undefined; // a file the format cannot read: its own error comes from the plan
+    }
+  }
+
   /** Whether `host`'s MCP entry, as its file holds it now, names `url` in the descriptor's URL field. */
   private hostFileNames(host: string, url: string): boolean {
     const desc = this.descriptors.find((d) => d.host === host);
@@ -564,9 +623,16 @@ class AdoptRun {
     if (unsafe.length) return void this.problems.push(...unsafe);
     const entries: LedgerEntry[] = [];
     const dirs = new Set<string>(old?.dirs ?? []);
-    const ctx = this.targetContext(desc, projection, mcp, dirs);
+    const rules = this.remoteRules(desc);
+    const ctx = this.targetContext(desc, projection, mcp, dirs, rules);
     for (const t of spec.targets) {
       try {
+        // a remote entry without a listing: the rules an earlier --url wrote stay as they are (nothing hcpx did not see is allowed)
+        if (rules === "kept" && followsTools(t)) {
+          const paths = (Array.isArray(t.path) ? t.path : [t.path]).map((x) => this.showOf(this.absOf(x)));
+          entries.push(...(old?.entries ?? []).filter((e) => HANDLERS[t.format].fits(e, t, paths)));
+          continue;
+        }
         const abs = this.targetPath(t);
         const caps = FORMAT_CAPS[t.format];
         if (caps.keyed || caps.prose) this.targetFile(this.file(abs), t, desc, mcp);
@@ -593,7 +659,7 @@ class AdoptRun {
   }
 
   /** What a format handler gets for one host: the files, the ledger, the rendered prose and the MCP entry. */
-  private targetContext(desc: Descriptor, projection: Projection, mcp: McpCommand, dirs: Set<string>): TargetContext {
+  private targetContext(desc: Descriptor, projection: Projection, mcp: McpCommand, dirs: Set<string>, rules: RemoteRules): TargetContext {
     const host = desc.host;
     const old = this.ledger.hosts[host];
     // the host's tool shape (descriptor `tools`): per-command lets its approval tell reads from gated writes
@@ -610,7 +676,8 @@ class AdoptRun {
     this.commands[desc.host] = remote ? [] : served;
     if (remote) this.remotes[desc.host] = remote;
     if (remote && !this.opts.remote) this.notes.push(`${desc.name}: the remote entry recorded in ${this.state.show} (an earlier --url) is kept: ${remote.url}${remote.tokenEnv ? `, the token from $${remote.tokenEnv}` : ""}; a recorded URL is compared, not contacted (\`hcpx adopt ${host}${this.scope === "user" ? " --scope user" : ""} --check --url <url> [--token-env NAME]\` reaches it); --url replaces it, --command writes the local entry instead`);
-    const classes = commandClasses(projection, desc, this.scope);
+    // a remote entry's rules: the tools its server listed (never this checkout's packs, grants or shell route)
+    const classes = rules === undefined ? commandClasses(projection, desc, this.scope) : rules === "kept" ? [] : rules;
     const envVars = [...new Set(projection.packs.flatMap((p) => p.pack.surface.binding?.env ?? []))].sort();
     const tctx: TemplateContext = {
       command: served[0]!,
@@ -641,7 +708,7 @@ class AdoptRun {
       ownedBefore: (e) => this.allLedgerEntries().some(same(e)),
       ownerOf: (e, sha) => Object.entries(this.ledger.hosts).find(([h, lh]) => h !== host && !this.hosts.includes(h) && lh.scope === this.scope && lh.entries.some((x) => same(e)(x) && x.sha256 === sha))?.[0],
       render: (t) => render(host, t.template!, tctx),
-      entryValue: (t) => (remote ? remoteEntryValue(t, remote, desc, (v) => (v === "toolApprovals" ? (desc.toolApprovals ? toolApprovals(desc.toolApprovals, classes) : undefined) : expandItems((v as { items: Parameters<typeof expandItems>[0] }).items, classes))) : entryValue(t, served, envVars, desc, classes)),
+      entryValue: (t) => (remote ? remoteEntryValue(t, remote, desc, (v, field) => (rules === "kept" ? this.keptField(desc, t, field) : undefined) ?? (v === "toolApprovals" ? (desc.toolApprovals ? toolApprovals(desc.toolApprovals, classes) : undefined) : expandItems((v as { items: Parameters<typeof expandItems>[0] }).items, classes))) : entryValue(t, served, envVars, desc, classes)),
       file: (abs) => this.file(abs),
       touched: (f) => {
         if (this.opts.preview) return;
@@ -769,7 +836,7 @@ function entryValue(t: Target, served: string[], envVars: string[], desc: Descri
 function toolApprovals(spec: NonNullable<Descriptor["toolApprovals"]>, classes: CommandClass[]): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
   for (const c of classes) out[c.vars.tool!] = { [spec.field]: spec[c.cls] };
-  out[READ_SKILL] = { [spec.field]: spec.read };
+  out[READ_SKILL] ??= { [spec.field]: spec.read }; // a remote server that lists it otherwise is taken at its word
   return out;
 }
 const READ_SKILL = "hcp__read_skill";

@@ -49,7 +49,7 @@ export function hostsWithRemote(scope: "project" | "user"): string[] {
 }
 
 /** The remote entry a target's `entry.remoteFields` describes, in its field order. */
-export function remoteEntryValue(t: Target, remote: RemoteOptions, desc: Descriptor, approval: (v: "toolApprovals" | { items: unknown }) => unknown): Record<string, unknown> {
+export function remoteEntryValue(t: Target, remote: RemoteOptions, desc: Descriptor, approval: (v: "toolApprovals" | { items: unknown }, field: string) => unknown): Record<string, unknown> {
   const fields = t.entry?.remoteFields;
   if (!fields) throw new HcpxError({ code: "remote_unsupported", message: `${desc.name}: no documented remote entry`, hint: "adopt it without --url" });
   if (t.vars && new RegExp(t.vars.pattern, "u").test(remote.url)) {
@@ -63,7 +63,7 @@ export function remoteEntryValue(t: Target, remote: RemoteOptions, desc: Descrip
       if (remote.tokenEnv) out[k] = remote.tokenEnv;
     } else if (v === "toolApprovals" || "items" in v) {
       // the approval rules, as in the local entry
-      const value = approval(v);
+      const value = approval(v, k);
       if (value !== undefined) out[k] = value;
     } else if ("headers" in v) {
       if (remote.tokenEnv) out[k] = Object.fromEntries(Object.entries(v.headers).map(([h, tmpl]) => [h, tmpl.replaceAll("{token}", ref(remote.tokenEnv!))]));
@@ -80,6 +80,8 @@ export interface EraProbe {
   version?: string;
   /** the tools listed (names), when they were */
   tools?: string[];
+  /** each listed tool's class by its annotations (toolClass) */
+  classes?: Record<string, ToolClass>;
   error?: string;
 }
 
@@ -95,6 +97,11 @@ export interface RemoteProbe {
   tools?: string[];
   /** each era, as the SDK's client saw it */
   eras?: EraProbe[];
+  /**
+   * what the host's approval rules are written from (remoteClasses): each listed tool whose name a
+   * rule may hold, by the server's annotations, the strictest of the eras that list it
+   */
+  classes?: Record<string, ToolClass>;
   status?: number;
   /** what went wrong, in words */
   error?: string;
@@ -114,6 +121,8 @@ async function probeEra(era: EraProbe["era"], url: string, headers: Record<strin
       if (v) out.version = v;
       const r = await client.listTools(undefined, { timeout: timeoutMs });
       out.tools = r.tools.map((t) => t.name);
+      out.classes = Object.create(null) as Record<string, ToolClass>;
+      for (const t of r.tools) stricter(out.classes, t.name, toolClass(t.annotations)); // a name listed twice: its strictest
     } finally {
       await client.close().catch(() => {});
     }
@@ -162,9 +171,43 @@ export async function probeRemote(remote: RemoteOptions, env: NodeJS.ProcessEnv 
   // then what the host does: the SDK's client, initialize + tools/list, in each era
   probe.eras = [await probeEra("legacy", remote.url, headers, timeoutMs), await probeEra("modern", remote.url, headers, timeoutMs)];
   const listed = probe.eras.find((e) => e.tools);
-  if (listed?.tools) probe.tools = listed.tools;
+  if (listed?.tools) {
+    probe.tools = listed.tools;
+    probe.classes = remoteClasses(probe.eras);
+  }
   else probe.error = probe.eras.map((e) => `${e.era}: ${e.error}`).join("; ");
   return probe;
+}
+
+/** How a host's approval rules treat a listed tool: "read" allowed, "write" left to the host's default, "confirm" asked. */
+export type ToolClass = "read" | "write" | "confirm";
+
+/**
+ * A listed tool's class by its MCP annotations, with the spec's defaults (readOnlyHint false,
+ * destructiveHint true): only a tool marked read-only is a read; one marked not destructive is an
+ * ungated write; anything else (no annotations at all included) is asked. An hcpx server marks
+ * them from its Policy (src/mcp/front.ts mcpTool): a confirm-gated or external write is destructive.
+ */
+export function toolClass(a: { readOnlyHint?: unknown; destructiveHint?: unknown } | undefined): ToolClass {
+  if (a?.readOnlyHint === true) return "read";
+  return a?.destructiveHint === false ? "write" : "confirm";
+}
+
+/** A tool name a host rule may hold as is: no glob, quote or separator a host reads into it (MCP's own name characters, less `.`). */
+export const RULE_TOOL_NAME = /^[A-Za-z0-9_-]{1,128}$/;
+const STRICT: Record<ToolClass, number> = { read: 0, write: 1, confirm: 2 };
+
+/** The tools of every era that listed them, each the strictest class any era gave it; a name no rule may hold is left out (the host asks). */
+export function remoteClasses(eras: readonly EraProbe[]): Record<string, ToolClass> {
+  const out = Object.create(null) as Record<string, ToolClass>;
+  for (const e of eras) for (const [name, cls] of Object.entries(e.classes ?? {})) if (RULE_TOOL_NAME.test(name) && name !== "__proto__") stricter(out, name, cls);
+  return out;
+}
+
+/** `name`'s class in `out`: `cls`, unless it holds a stricter one already (`out` has no prototype). */
+function stricter(out: Record<string, ToolClass>, name: string, cls: ToolClass): void {
+  const had = Object.hasOwn(out, name) ? out[name] : undefined;
+  if (had === undefined || STRICT[cls] > STRICT[had]) out[name] = cls;
 }
 
 /** A probe in words: what the host will see. */
@@ -186,10 +229,4 @@ export function probeProblems(desc: Descriptor, p: RemoteProbe): Problem[] {
   else if (!p.authenticated) out.push({ code: "remote_unauthorized", severity: "error", message: `${at} refused the request: ${p.error}`, hint: "set the token's variable where the host runs (--token-env NAME), and check that the server knows the token" });
   else if (!p.tools) out.push({ code: "remote_unreachable", severity: "error", message: `${at} answered but did not list tools: ${p.error}`, hint: "check that the URL is the MCP endpoint (e.g. …/mcp)" });
   return out;
-}
-
-/** `adopt --url --check`: the URL probed once, its findings named for each host. */
-export async function remoteHealth(hosts: readonly string[], remote: RemoteOptions): Promise<{ probe: RemoteProbe; problems: Problem[] }> {
-  const probe = await probeRemote(remote);
-  return { probe, problems: hosts.flatMap((h) => probeProblems(loadDescriptor(h), probe)) };
 }

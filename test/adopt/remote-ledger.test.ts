@@ -34,6 +34,11 @@ describe("adopt --url in the ledger", () => {
       const ledger = JSON.parse(s.read(".hcp/adopted.json")) as { hosts: Record<string, Json> };
       expect(ledger.hosts.claude!.remote).toEqual({ url: srv.url, tokenEnv: "HCP_TOKEN" });
       expect(s.read(".hcp/adopted.json")).not.toContain(TOKEN_VALUE);
+      // the write reached the URL named on its command line, with the variable named there (to list the tools its
+      // rules are written from: here a 401, so none); from here on the URL is only the ledger's word
+      expect(srv.seen.length).toBeGreaterThan(0);
+      expect(srv.seen.every((h) => h.authorization === `Bearer ${TOKEN_VALUE}`)).toBe(true);
+      srv.seen.length = 0;
 
       // --check without --url: in sync (the remote entry is what hcpx would write), the URL named
       const c = await s.run(["adopt", "claude", "--check", "--json"], { HCP_TOKEN: TOKEN_VALUE });

@@ -30,7 +30,7 @@ describe("doctor --url and adopt --check --url: what the host will see", () => {
     token = addToken(p, "alice");
     srv = await serve(p, ["--server-config", p.serverConfig, "--shape", "per-command"]);
     s = scratch();
-    const w = await s.adopt("claude", "--url", srv.url, "--token-env", "HCP_TOKEN", "--write");
+    const w = await s.run(["adopt", "claude", "--url", srv.url, "--token-env", "HCP_TOKEN", "--write"], { HCP_TOKEN: token });
     expect(w.code, w.stdout + w.stderr).toBe(0);
   }, 90_000);
   afterAll(async () => srv?.stop());

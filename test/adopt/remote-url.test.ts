@@ -39,12 +39,14 @@ describe("adopt --url", () => {
     expect(codex.url).toBe(URL0);
     expect(codex.bearer_token_env_var).toBe("HCP_TOKEN");
     expect(codex.command).toBeUndefined();
-    // Codex's approval rules are in the entry: the gated write prompts, the reads are approved
+    // Codex's approval rules are in the entry; nothing listens at URL0, so hcpx knows none of its tools: every tool
+    // prompts (this checkout's packs are not the server's: test/adopt/remote-rules.test.ts)
     expect(codex.default_tools_approval_mode).toBe("prompt");
-    expect(JSON.stringify(codex.tools)).toContain("ledger__transfer");
-    // the other rules, the prompt block and the Skills, as for a local entry
-    const ask = (json(".claude/settings.json").permissions as { ask: string[] }).ask;
-    expect(ask.some((x) => x.includes("ledger__transfer"))).toBe(true);
+    expect(codex.tools).toEqual({ hcp__read_skill: { approval_mode: "approve" } });
+    // the other rules (none per tool, for the same reason), the prompt block and the Skills, as for a local entry
+    const perms = json(".claude/settings.json").permissions as { allow: string[]; ask?: string[] };
+    expect(perms.allow).toEqual(["mcp__hcp__hcp__read_skill"]);
+    expect(perms.ask ?? []).toEqual([]);
     expect(s.read("CLAUDE.md")).toContain("hcp:begin");
     expect(existsSync(join(s.dir, ".claude", "skills"))).toBe(true);
     // the token's value is nowhere

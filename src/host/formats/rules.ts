@@ -58,8 +58,28 @@ export function expandItems(spec: RuleClasses, classes: CommandClass[]): RuleIte
     }
   };
   for (const a of spec.always ?? []) add(a);
-  for (const c of classes) for (const p of spec[c.cls] ?? []) add(fillItem(p, c.vars));
+  for (const c of classes) for (const p of spec[c.cls] ?? []) if (fillable(p, c.vars)) add(fillItem(p, c.vars));
   return out;
+}
+
+/**
+ * Every `{tool}`/`{pack}`/`{verb}`/`{server}` in a rule has a value: a tool of a remote server
+ * has no local pack and verb, so a rule naming them (the `hcpx exec` shell route, which would run
+ * this machine's packs) is not written for it.
+ */
+function fillable(item: unknown, vars: Record<string, string>): boolean {
+  if (typeof item === "string") return [...item.matchAll(/\{(tool|pack|verb|server)\}/g)].every((m) => vars[m[1]!] !== undefined);
+  if (Array.isArray(item)) return item.every((x) => fillable(x, vars));
+  if (isObj(item)) return Object.values(item).every((v) => fillable(v, vars));
+  return true;
+}
+
+/** A rules target whose rules follow the served tools (a class list beside `always`); a remote entry without a listing keeps them as they are. */
+export function followsTools(t: Target): boolean {
+  if (t.entry) return false;
+  const i = t.items;
+  const m = t.members;
+  return Boolean((i && (i.read?.length || i.write?.length || i.confirm?.length)) || (m && (m.read !== undefined || m.write !== undefined || m.confirm !== undefined)));
 }
 
 const at = (v: unknown, path: string[]): unknown => path.reduce<unknown>((x, k) => (isObj(x) && Object.hasOwn(x, k) ? x[k] : undefined), v);
