@@ -112,12 +112,13 @@ async function acpRun(o: { dir: string; env: Record<string, string>; answer: (te
   }
 }
 
-function kimiAcpLoop(column: "A" | "B"): void {
+/** `rules`: [[permission.rules]] of the person's in ~/.kimi-code/config.toml (what Kimi 2.1.0 does with them: below) */
+function kimiAcpLoop(column: "A" | "B", rules?: { toml: string; title: string }): void {
   const available = existsSync(NODE22) && existsSync(MAIN);
   const title =
-    column === "B"
+    (column === "B"
       ? "kimi acp (default mode, manual approvals): the client rejects the gated calls — the write never runs"
-      : "kimi acp (default mode, manual approvals): the client approves each call once — the write runs once";
+      : "kimi acp (default mode, manual approvals): the client approves each call once — the write runs once") + (rules ? `; ${rules.title}` : "");
   describe.skipIf(!available)(`kimi: ${title}`, () => {
     let fake: FakeModel;
     let dir: string;
@@ -148,7 +149,7 @@ function kimiAcpLoop(column: "A" | "B"): void {
         side,
       });
       writeHome(home, {
-        ".kimi-code/config.toml": `default_model = "fake/fake-model"\ntelemetry = false\n\n[providers.fake]\ntype = "openai"\nbase_url = "${fake.url}/v1"\napi_key = "sk-fake"\n\n[models."fake/fake-model"]\nprovider = "fake"\nmodel = "fake-model"\nmax_context_size = 100000\n`,
+        ".kimi-code/config.toml": `default_model = "fake/fake-model"\ntelemetry = false\n\n[providers.fake]\ntype = "openai"\nbase_url = "${fake.url}/v1"\napi_key = "sk-fake"\n\n[models."fake/fake-model"]\nprovider = "fake"\nmodel = "fake-model"\nmax_context_size = 100000\n${rules ? `\n${rules.toml}` : ""}`,
       });
       const env = hc.hostEnv(home, { PATH: path, PWD: dir, PROBE_TOKEN: `tok-${randomBytes(12).toString("hex")}` });
       // B: a gated call (the stamp) is rejected, the read approved; A: every call approved once
@@ -205,3 +206,11 @@ function kimiAcpLoop(column: "A" | "B"): void {
 
 kimiAcpLoop("B");
 kimiAcpLoop("A");
+// Kimi 2.1.0 parses and validates [[permission.rules]] (`kimi doctor` rejects a decision other than
+// allow/deny/ask: agent-core-v2 permissionRules/configSection.ts) but never hands them to the agent:
+// the only way into the agent's rules, IAgentPermissionRulesService.addRules (permissionRulesService.ts),
+// has no caller in dist/main.mjs, and the "permission" section is read for dangerousCommandGuard alone.
+// So a person's allow of every hcp tool does not lift Kimi's question: it still asks for each call, and
+// the rejected write never runs. When Kimi starts applying its rules this case fails — then adopt can
+// write Kimi's rules from the Policy (reads allow, gated writes ask) as it does for Qwen Code.
+kimiAcpLoop("B", { toml: '[[permission.rules]]\ndecision = "allow"\npattern = "mcp__hcp-user__*"\n', title: "a person's [[permission.rules]] allow of mcp__hcp-user__* is not applied (Kimi 2.1.0)" });
