@@ -16,7 +16,7 @@ import { detectHosts, detectSummary, type Detected } from "../host/detect";
 import { ledgerPath, planAdopt, type AdoptPlan, type Scope } from "../host/engine";
 import { applyPlan, type AdoptLock, type ApplyResult } from "../plan/apply";
 import { lockAdopt } from "../host/lock";
-import { checkHealth } from "../host/health";
+import { checkHealth, widenedBySettings } from "../host/health";
 import { checkRemoteOptions, probeProblems, probeRemote, requireRemote, type RemoteOptions, type RemoteProbe } from "../host/remote";
 import { loadUserScope } from "../host/userscope";
 import { driftOf, type Drift } from "../plan/drift";
@@ -287,6 +287,9 @@ export async function planAdoption(setup: AdoptSetup): Promise<AdoptReport> {
         commands: plan.commands,
         config: scope === "project" ? project.configFile : setup.userConfig,
       });
+  // a setting of the person's that switches a host's own asking off (gate.inForce), where the Policy gates a write with confirm
+  if (!opts.remove && (projection ??= buildProjection(project, packs)).packs.some((p) => p.commands.some((c) => c.command.policy.operation !== "read" && c.command.policy.confirm)))
+    plan.warnings.push(...(await widenedBySettings(plan.hosts, { scope, root: project.root, home: home() })));
   // --url: a host will not see the server's tools when the URL does not list them
   const remote = setup.remote && !opts.remove ? probe : undefined;
   if (remote) health.push(...plan.hosts.flatMap((h) => probeProblems(loadDescriptor(h), remote)));

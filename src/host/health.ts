@@ -88,6 +88,35 @@ export async function checkHealth(hosts: string[], o: HealthOptions): Promise<Pr
   return out;
 }
 
+/**
+ * The settings of the person's that switch a host's own asking off (descriptor `gate.inForce`:
+ * Claude Code's bypassPermissions, Qwen Code's YOLO mode, Kimi Code's default_permission_mode
+ * "auto"): with one of them a write the Policy gates with confirm runs without the host asking.
+ * Said as `policy_widened` warnings (adopt --check, doctor) when the Policy grants such a write,
+ * never changed: the same facts `hcpx mcp --host` checks before it counts the host's prompt.
+ */
+export async function widenedBySettings(hosts: string[], o: { scope: Scope; root: string; home: string }): Promise<Problem[]> {
+  const out: Problem[] = [];
+  const abs = (p: string) => (p === "~" ? o.home : p.startsWith("~/") ? join(o.home, p.slice(2)) : join(o.root, p));
+  for (const host of hosts) {
+    const d = loadDescriptor(host);
+    const server = d.servers?.[o.scope] ?? d.server ?? "hcp";
+    const fill = (s: string) => s.replaceAll("{root}", o.root).replaceAll("{server}", server);
+    for (const h of d.gate?.inForce ?? []) {
+      const r = await evaluate(h, abs, fill, server);
+      if (r.ok) continue;
+      out.push({
+        code: "policy_widened",
+        severity: "warning",
+        ...(r.file ? { file: r.file } : {}),
+        message: `${d.name}: ${fill(h.message)} (${r.why}): a write the Policy gates with confirm runs without ${d.name} asking`,
+        hint: fill(h.hint),
+      });
+    }
+  }
+  return out;
+}
+
 function executable(p: string): boolean {
   try {
     if (!statSync(p).isFile()) return false;

@@ -143,3 +143,43 @@ describe("a rule of the person's that widens the Policy is named (never changed)
     expect(warningsOf((await s.adopt("auggie", "--check", "--json")).stdout).some((x) => x.code === "policy_widened")).toBe(true);
   });
 });
+
+// issue 27 §2: what switches a host's own asking off is a setting of the person's too (descriptor
+// gate.inForce, the facts `hcpx mcp --host` checks before it counts the host's prompt): adopt --check
+// and doctor name it, next to the rules — never changed
+describe("a setting of the person's that switches the host's asking off is named (never changed)", () => {
+  it("Kimi Code (user scope): default_permission_mode \"auto\" or \"yolo\" in ~/.kimi-code/config.toml approves every MCP call — warned; \"manual\" is not", async () => {
+    const s = scratch();
+    userConfigFromProject(s);
+    const w = await s.run(["adopt", "kimi", "--scope", "user", "--write"]);
+    expect(w.code, w.stderr).toBe(0);
+    const cfg = join(s.home, ".kimi-code", "config.toml");
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    mkdirSync(join(s.home, ".kimi-code"), { recursive: true });
+    for (const [mode, widened] of [["auto", true], ["yolo", true], ["manual", false]] as const) {
+      const mine = `default_model = "kimi-code/kimi-for-coding"\ndefault_permission_mode = "${mode}"\n`;
+      writeFileSync(cfg, mine);
+      const c = await s.run(["adopt", "kimi", "--scope", "user", "--check", "--json"]);
+      const msgs = warningsOf(c.stdout).filter((x) => x.code === "policy_widened").map((x) => x.message);
+      expect(msgs.length > 0, `${mode}: ${c.stdout}`).toBe(widened);
+      if (widened) {
+        expect(c.code).toBe(1);
+        expect(msgs.join("\n")).toMatch(new RegExp(`Kimi Code.*default_permission_mode is "${mode}"`));
+        const d = await s.run(["doctor", "--json"]);
+        expect(d.stdout).toMatch(new RegExp(`default_permission_mode is \\\\"${mode}\\\\"`));
+      } else expect(c.code, c.stdout).toBe(0);
+      // the setting is the person's: left as it was
+      expect(readFileSync(cfg, "utf8")).toBe(mine);
+    }
+  });
+
+  it("Qwen Code: tools.approvalMode \"yolo\" in .qwen/settings.json approves every tool, hcpx's ask rules included — warned", async () => {
+    const s = scratch();
+    expect((await s.adopt("qwen", "--write")).code).toBe(0);
+    const doc = jsonc(s.read(".qwen/settings.json"));
+    s.write(".qwen/settings.json", JSON.stringify({ ...doc, tools: { approvalMode: "yolo" } }, null, 2) + "\n");
+    const c = await s.adopt("qwen", "--check", "--json");
+    const msgs = warningsOf(c.stdout).filter((x) => x.code === "policy_widened").map((x) => x.message);
+    expect(msgs.join("\n"), c.stdout).toMatch(/Qwen Code approves every tool in YOLO mode/);
+  });
+});

@@ -25,6 +25,12 @@ export interface ApprovalCase {
   argv: (prompt: string, o: { dir: string; home: string }) => string[];
   /** where the host's own prompts are counted (a JSON line per prompt), relative to the project; absent: the host asks nobody at run time */
   promptLog?: string;
+  /**
+   * "once" (column C, the default): the approval is given and the confirmed write runs once;
+   * "never" (column B): no approval is given, and the gated write never runs, with or without
+   * the model's confirm: true
+   */
+  runs?: "once" | "never";
 }
 
 interface AuditLine {
@@ -40,7 +46,8 @@ const FIXTURES = join(dirname(new URL(import.meta.url).pathname), "fixtures");
 
 export function approvalLoop(c: ApprovalCase): void {
   const spec = HOSTS[c.host];
-  describe(`${spec.id}: a headless run with the host's own per-tool approval of the gated write (${c.how})`, () => {
+  const never = c.runs === "never";
+  describe(never ? `${spec.id}: a headless run without approval never runs the gated write (${c.how})` : `${spec.id}: a headless run with the host's own per-tool approval of the gated write (${c.how})`, () => {
     let dir: string, home: string, fake: FakeModel, raw: Raw, audit: AuditLine[], calls: Call[], results: string[];
     beforeAll(async () => {
       const a = await adopted(c.host, true);
@@ -80,13 +87,29 @@ export function approvalLoop(c: ApprovalCase): void {
       const main = fake.modelRequests.filter((r) => r.tools.length > 0);
       const last = main.reduce((x, y) => (y.toolResults.length >= x.toolResults.length ? y : x), main[0]!);
       results = (last?.toolResults ?? []).map((r) => r.output);
-      console.log(`[agents] ${c.host} (approved): exit ${raw.code}, stamp calls ${JSON.stringify(calls.map((x) => x.argv[0]))}, audit ${JSON.stringify(audit.filter((l) => l.verb === "stamp"))}`);
+      console.log(`[agents] ${c.host} (${never ? "no approval" : "approved"}): exit ${raw.code}, stamp calls ${JSON.stringify(calls.filter((x) => x.verb === "stamp").map((x) => x.argv[0]))}, audit ${JSON.stringify(audit.filter((l) => l.verb === "stamp"))}, gated results ${JSON.stringify(results.slice(1)).slice(0, 600)}`);
     }, 300_000);
     afterAll(async () => {
       await fake?.close();
       if (!process.env.HCPX_E2E_KEEP) for (const d of [dir, home]) if (d) rm(d);
     });
     const why = () => `exit ${raw.code}\nresults: ${JSON.stringify(results).slice(0, 3000)}\naudit: ${JSON.stringify(audit)}\nstdout: ${raw.stdout.slice(-2000)}\nstderr: ${raw.stderr.slice(-2000)}`;
+
+    if (never) {
+      it("the gated write never ran, with or without the model's confirm: true; the granted read ran", () => {
+        expect(calls.filter((x) => x.verb === "stamp"), why()).toEqual([]);
+        for (const i of [1, 2]) expect(envelopeIn(results[i] ?? "")?.ok, why()).not.toBe(true);
+        expect(results.length, why()).toBe(3);
+        expect(envelopeIn(results[0] ?? ""), why()).toMatchObject({ ok: true });
+      });
+
+      it("one asker at most: hcpx asked nobody, and no gated call ran through hcpx", () => {
+        const stamps = audit.filter((l) => l.verb === "stamp");
+        expect(stamps.filter((l) => l.confirm !== undefined), why()).toEqual([]);
+        expect(stamps.filter((l) => l.result === "ok"), why()).toEqual([]);
+      });
+      return;
+    }
 
     it("the gated write ran exactly once: the call with the model's confirm: true", () => {
       expect(calls.filter((x) => x.verb === "stamp").map((x) => x.argv[0]), why()).toEqual(["confirmed-1"]);

@@ -41,6 +41,8 @@ max_context_size = 100000
     });
   },
   // `kimi -p` runs in its auto permission mode ("Tool approvals will be handled automatically", its
-  // system reminder, seen with 2.1.0): no [[permission.rules]] stop the gated write, which reaches hcpx
+  // system reminder, seen with 2.1.0; its print runner sets it: src/cli/v2/run-v2-print.ts
+  // resolveNativeSession `setMode("auto")`, and auto approves before any question): the gated write
+  // reaches hcpx. Kimi's own question, and a headless run without approval: test/agents/kimi-acp.test.ts
   argv: (prompt) => ["-p", prompt],
 });
