@@ -279,7 +279,7 @@ describe("generate's manifest and out dir", () => {
   });
 
   it("a manifest that is a FIFO is not opened for a blocking read: generate warns and finishes", async () => {
-    const s = scratch();
+    const s = scratchChild(); // a process of its own: a blocking open would hang it, never this one, and the guard kills it
     expect((await s.run(["generate"])).code).toBe(0);
     const manifest = join(s.dir, ".hcp", "generated", ".manifest.json");
     rmSync(manifest);
