@@ -13,10 +13,18 @@
 // the environment and the streams are the process's.
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { expect, vi } from "vitest";
+import { beforeAll, expect, vi } from "vitest";
 import { baseEnv, HCPX, REPO, type RunOptions, type RunResult } from "./cli";
 
 let queue: Promise<unknown> = Promise.resolve();
+
+// The first run imports the program and most of src (seconds on a loaded machine): done here,
+// under the hook's bound, so that it does not count against the first test's.
+beforeAll(async () => {
+  await import("../../src/cli/program");
+  await import("../../src/cli/failure");
+  await import("../../src/cli/commands/adopt");
+});
 
 // The program loads adopt's command from its built bundle through the code cache
 // (src/cli/load-command.ts, tested by test/cli/code-cache.test.ts); here it is the
