@@ -39,8 +39,9 @@ vi.doMock(fileURLToPath(new URL("../../src/cli/load-command.ts", import.meta.url
   };
 });
 
-/** Run `hcpx ...args` in this process (see above); same options as runHcpx except `input`/`timeoutMs`. */
-export function runInProcess(args: string[], opts: Omit<RunOptions, "input" | "timeoutMs"> = {}): Promise<RunResult> {
+/** Run `hcpx ...args` in this process (see above); runHcpx's options, without `input` (the test's timeout bounds it, not `timeoutMs`). */
+export function runInProcess(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  if (opts.input !== undefined) throw new Error("runInProcess: stdin is the test's own: use runHcpx to feed input");
   if (args.includes("exec") || args[0] === "mcp") throw new Error(`runInProcess: \`hcpx ${args.join(" ")}\` ends or keeps the process: use runHcpx`);
   // the kill-mid-write hook (src/util/atomic.ts) would kill the test's own process
   if (opts.env?.HCPX_TEST_KILL_AFTER_WRITES !== undefined) throw new Error("runInProcess: HCPX_TEST_KILL_AFTER_WRITES kills the process: use runHcpx");
@@ -49,7 +50,7 @@ export function runInProcess(args: string[], opts: Omit<RunOptions, "input" | "t
   return next;
 }
 
-async function once(args: string[], opts: Omit<RunOptions, "input" | "timeoutMs">): Promise<RunResult> {
+async function once(args: string[], opts: RunOptions): Promise<RunResult> {
   const env: NodeJS.ProcessEnv = opts.pureEnv ? { ...opts.env } : { ...baseEnv(), ...opts.env };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
   const saved = { env: { ...process.env }, cwd: process.cwd(), argv1: process.argv[1], exitCode: process.exitCode, out: process.stdout.write, err: process.stderr.write };
@@ -93,7 +94,7 @@ async function once(args: string[], opts: Omit<RunOptions, "input" | "timeoutMs"
 }
 
 /** runInProcess, then the checks runHcpxChecked owes: no stack trace, no internal error. */
-export async function runInProcessChecked(args: string[], opts: Omit<RunOptions, "input" | "timeoutMs"> = {}): Promise<RunResult> {
+export async function runInProcessChecked(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   const r = await runInProcess(args, opts);
   const all = r.stdout + r.stderr;
   expect(all).not.toMatch(/\n\s+at .+[(:]\d+/);
@@ -108,4 +109,9 @@ export async function runInProcessChecked(args: string[], opts: Omit<RunOptions,
 export function inProcess<S extends { dir: string; env: NodeJS.ProcessEnv }>(s: S): S & { run: (args: string[], env?: NodeJS.ProcessEnv) => Promise<RunResult>; adopt: (...args: string[]) => Promise<RunResult> } {
   const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => runInProcess(args, { cwd: s.dir, env: { ...s.env, ...extra } });
   return { ...s, run, adopt: (...args: string[]) => run(["adopt", ...args]) };
+}
+
+/** The runs that need a process of their own: exec and mcp (above), and init without --yes (it asks on stdin). */
+export function needsProcess(args: string[]): boolean {
+  return args.includes("exec") || args[0] === "mcp" || (args[0] === "init" && !args.includes("--yes"));
 }
