@@ -53,7 +53,7 @@ export function runInProcess(args: string[], opts: RunOptions = {}): Promise<Run
 async function once(args: string[], opts: RunOptions): Promise<RunResult> {
   const env: NodeJS.ProcessEnv = opts.pureEnv ? { ...opts.env } : { ...baseEnv(), ...opts.env };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
-  const saved = { env: { ...process.env }, cwd: process.cwd(), argv1: process.argv[1], exitCode: process.exitCode, out: process.stdout.write, err: process.stderr.write };
+  const saved = { env: { ...process.env }, cwd: process.cwd(), argv1: process.argv[1], exitCode: process.exitCode, out: process.stdout.write, err: process.stderr.write, tty: [process.stdin.isTTY, process.stdout.isTTY, process.stderr.isTTY] as (boolean | undefined)[] };
   let stdout = "";
   let stderr = "";
   const capture = (add: (s: string) => void) =>
@@ -71,6 +71,8 @@ async function once(args: string[], opts: RunOptions): Promise<RunResult> {
     // the bin the entries name when no --command is given (src/host/command.ts: process.argv[1])
     process.argv[1] = realpathSync(HCPX);
     process.exitCode = undefined;
+    // never a terminal, as for a child with piped stdio: nothing asks (src/config/common.ts interactive) or reads the test's stdin
+    for (const st of [process.stdin, process.stdout, process.stderr] as { isTTY?: boolean }[]) st.isTTY = false;
     process.stdout.write = capture((s) => (stdout += s)) as typeof process.stdout.write;
     process.stderr.write = capture((s) => (stderr += s)) as typeof process.stderr.write;
     try {
@@ -85,6 +87,11 @@ async function once(args: string[], opts: RunOptions): Promise<RunResult> {
   } finally {
     process.stdout.write = saved.out;
     process.stderr.write = saved.err;
+    [process.stdin, process.stdout, process.stderr].forEach((st, i) => {
+      const was = saved.tty[i];
+      if (was === undefined) delete (st as { isTTY?: boolean }).isTTY;
+      else (st as { isTTY?: boolean }).isTTY = was;
+    });
     process.exitCode = saved.exitCode;
     process.argv[1] = saved.argv1!;
     process.chdir(saved.cwd);
