@@ -8,11 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { connectMcp } from "../support/mcp";
 import { tmp } from "../support/hcpx";
-import { scratch as scratchChild } from "./helpers";
-import { inProcess } from "../support/inproc";
-
-/** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here */
-const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
+import { scratch } from "./helpers";
 
 const MCPB = join(import.meta.dirname, "..", "..", "node_modules", ".bin", "mcpb");
 const mcpb = (...args: string[]) => spawnSync(MCPB, args, { encoding: "utf8", timeout: 60_000 });

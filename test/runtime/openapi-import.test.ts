@@ -8,13 +8,9 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { HCPX, REPO, runHcpx as runChild, tmp, baseEnv } from "../support/hcpx";
-import { needsProcess, runInProcess } from "../support/inproc";
+import { HCPX, REPO, runHcpx, tmp, baseEnv } from "../support/hcpx";
 import { connectMcp } from "../support/mcp";
 import { fitVerb, importOpenapi, MAX_SERVER_TOOL } from "../../src/openapi/import";
-
-/** exec (and what else needs a process of its own) as a child; the other commands, whose output and files are under test here, as function calls in this process (test/support/inproc.ts) */
-const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) => (needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts));
 
 const FIX = join(REPO, "test", "fixtures", "openapi");
 const SECRETS = { SHOP_TOKEN: "tok-AAAA1111zz", SHOP_USERNAME: "alice-user", SHOP_PASSWORD: "pw-BBBB2222zz", SHOP_SHOPKEY: "key-CCCC3333zz", SHOP_KEYINQUERY: "qk-DDDD4444zz", SHOP_SESSION: "sess-EEEE5555zz" };
