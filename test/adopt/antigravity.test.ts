@@ -7,7 +7,11 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadDescriptor } from "../../src/host/descriptor";
-import { scratch, snapshot, userConfigFromProject } from "./helpers";
+import { scratch as scratchChild, snapshot, userConfigFromProject } from "./helpers";
+import { inProcess } from "../support/inproc";
+
+/** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 const USERS = '{\n  // mine\n  "mcpServers": {\n    "mine": { "command": "mine-server", "args": [] }\n  }\n}\n';
 type Ledger = { hosts: Record<string, { entries: { path: string; key?: string[] }[] }> };

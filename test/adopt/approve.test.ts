@@ -9,7 +9,11 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listHosts, loadDescriptor } from "../../src/host/descriptor";
-import { scratch, snapshot } from "./helpers";
+import { scratch as scratchChild, snapshot } from "./helpers";
+import { inProcess } from "../support/inproc";
+
+/** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 describe("adopt --approve", () => {
   it("without it: no approval written where the person keeps no list, and adopt says how to approve (--approve, the file)", { timeout: 60_000 }, async () => {

@@ -14,7 +14,11 @@ import { listHosts, loadDescriptor, type Target } from "../../src/host/descripto
 import { readHostServers } from "../../src/cli/commands/import";
 import { HCPX } from "../support/cli";
 import { connectMcp } from "../support/mcp";
-import { scratch, userConfigFromProject, type Scratch } from "./helpers";
+import { scratch as scratchChild, userConfigFromProject, type Scratch } from "./helpers";
+import { inProcess } from "../support/inproc";
+
+/** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here; the real processes stay where the process is the subject */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 const blockOf = (text: string) => /<!-- hcp:begin -->\n([\s\S]*?)<!-- hcp:end -->/.exec(text)?.[1] ?? (text.includes("<!-- hcp:prompt") ? text : undefined);
 

@@ -9,7 +9,11 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { tmp } from "../support/hcpx";
-import { scratch, snapshot } from "./helpers";
+import { scratch as scratchChild, snapshot } from "./helpers";
+import { inProcess } from "../support/inproc";
+
+/** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here; the real processes stay where the process is the subject */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 const HOSTS_BIN = join(process.env.HCPX_HOSTS_DIR || join(homedir(), ".cache", "hcpx-hosts"), "node_modules", ".bin");
 

@@ -8,7 +8,11 @@ import { tomlDoc, tomlTable } from "../../src/host/formats/toml";
 import type { Target } from "../../src/host/descriptor";
 import type { VFile } from "../../src/host/formats/types";
 import type { LedgerEntry } from "../../src/host/ledger";
-import { scratch } from "./helpers";
+import { scratch as scratchChild } from "./helpers";
+import { inProcess } from "../support/inproc";
+
+/** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 const vfile = (text: string): VFile => ({ abs: "/x", real: "/x", show: "settings.json", orig: { kind: "file", text, mode: 0o644 }, cur: text, hosts: new Set(), notes: [] });
 const noConflicts = { host: "x", force: false, conflicts: [], initialOf: () => undefined, targetOf: () => undefined };

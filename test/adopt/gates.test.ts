@@ -9,7 +9,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse as parseJsonc } from "jsonc-parser";
-import { scratch, userConfigFromProject } from "./helpers";
+import { scratch as scratchChild, userConfigFromProject } from "./helpers";
+import { inProcess } from "../support/inproc";
+
+/** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 type Json = Record<string, unknown>;
 const jsonc = (text: string) => parseJsonc(text) as Json;

@@ -8,7 +8,11 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listHosts, loadDescriptor } from "../../src/host/descriptor";
-import { scratch, snapshot } from "./helpers";
+import { scratch as scratchChild, snapshot } from "./helpers";
+import { inProcess } from "../support/inproc";
+
+/** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here; the real processes stay where the process is the subject */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 const json = (r: { stdout: string }) => JSON.parse(r.stdout) as { ok: boolean; data?: Record<string, unknown>; error?: { code: string; message: string; hint?: string } };
 

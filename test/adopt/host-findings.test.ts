@@ -1,7 +1,11 @@
 // Regressions for what the real hosts showed in the host e2e suite
 // (test/hosts/e2e, `npm run test:hosts`): each case here failed there first.
 import { describe, expect, it } from "vitest";
-import { scratch, snapshot, userConfigFromProject } from "./helpers";
+import { scratch as scratchChild, snapshot, userConfigFromProject } from "./helpers";
+import { inProcess } from "../support/inproc";
+
+/** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 describe("adopt: findings of the host e2e suite", () => {
   it("Codex and opencode share AGENTS.md and .agents/skills: adopted in separate calls and removed one by one, the tree is as before (no empty AGENTS.md, no empty dirs)", async () => {

@@ -9,7 +9,11 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { HCPX, REPO } from "../support/hcpx";
-import { onlyAdded, scratch, snapshot, userConfigFromProject, type Scratch } from "./helpers";
+import { onlyAdded, scratch as scratchChild, snapshot, userConfigFromProject, type Scratch } from "./helpers";
+import { inProcess } from "../support/inproc";
+
+/** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here; the real processes stay where the process is the subject */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 beforeAll(() => {
   if (!existsSync(HCPX)) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);

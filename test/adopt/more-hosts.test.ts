@@ -14,10 +14,14 @@ import JSON5 from "json5";
 import { HCPX, REPO } from "../support/hcpx";
 import { onlyAdded, scratch as scratchProject, snapshot, userConfigFromProject, type Scratch } from "./helpers";
 import { loadDescriptor } from "../../src/host/descriptor";
+import { inProcess } from "../support/inproc";
 
-/** a scratch project whose HOME holds the user's own config (~/.config/hcp/config.json5): what user scope serves */
+/**
+ * a scratch project whose HOME holds the user's own config (~/.config/hcp/config.json5): what user scope serves;
+ * its adopt runs are function calls in this process (test/support/inproc.ts): what adopt writes is under test here
+ */
 function scratch(): Scratch {
-  const s = scratchProject();
+  const s = inProcess(scratchProject());
   userConfigFromProject(s);
   return s;
 }

@@ -4,7 +4,11 @@
 // --remove; a list that is not a list, or a person's rule that says otherwise,
 // stops the run before anything is written.
 import { describe, expect, it } from "vitest";
-import { scratch } from "./helpers";
+import { scratch as scratchChild } from "./helpers";
+import { inProcess } from "../support/inproc";
+
+/** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 interface ClaudeSettings {
   permissions: { allow?: string[]; ask?: string[]; deny?: string[] };

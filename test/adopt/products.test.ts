@@ -5,7 +5,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { scratch, snapshot, userConfigFromProject } from "./helpers";
+import { scratch as scratchChild, snapshot, userConfigFromProject } from "./helpers";
+import { inProcess } from "../support/inproc";
+
+/** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 describe("Windsurf is Devin Desktop", () => {
   it("a ledger that recorded `windsurf` is read as devin: --check in sync, --remove (by either id) gives the project back", async () => {

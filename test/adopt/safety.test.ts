@@ -7,7 +7,11 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, sy
 import { join } from "node:path";
 import { HCPX, REPO, spawnHcpx } from "../support/cli";
 import { tmp } from "../support/project";
-import { scratch, snapshot, userConfigFromProject } from "./helpers";
+import { scratch as scratchChild, snapshot, userConfigFromProject } from "./helpers";
+import { inProcess } from "../support/inproc";
+
+/** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here; the real processes stay where the process is the subject */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 beforeAll(() => {
   if (!existsSync(HCPX)) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);
@@ -229,7 +233,7 @@ describe("idempotence and the ledger", () => {
   });
 
   it("a lock held by a live process stops adopt; a stale one (dead pid) is taken over", async () => {
-    const s = scratch();
+    const s = scratchChild(); // the lock's holder (this process) and adopt are two processes
     mkdirSync(join(s.dir, ".hcp"));
     writeFileSync(join(s.dir, ".hcp/adopt.lock"), `${process.pid}\n`);
     const r = await s.adopt("claude", "--write");

@@ -9,7 +9,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listHosts, loadDescriptor, type Target } from "../../src/host/descriptor";
 import { writeUserConfig } from "../support/userconfig";
-import { scratch } from "./helpers";
+import { scratch as scratchChild } from "./helpers";
+import { inProcess } from "../support/inproc";
+
+/** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 const entryOf = (scope: "project" | "user", h: string) => loadDescriptor(h).scopes[scope]?.targets.find((t) => t.entry);
 const both = listHosts().filter((h) => entryOf("project", h) && entryOf("user", h));

@@ -11,7 +11,11 @@ import { describe, expect, it } from "vitest";
 import { HCPX } from "../support/cli";
 import { connectMcp } from "../support/mcp";
 import { writeUserConfig } from "../support/userconfig";
-import { scratch } from "./helpers";
+import { scratch as scratchChild } from "./helpers";
+import { inProcess } from "../support/inproc";
+
+/** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 function withUserPack() {
   const s = scratch();

@@ -4,7 +4,11 @@
 // records it, a removal in any order restores the file byte for byte, and a host never
 // replaces the entry another host placed with a different one.
 import { describe, expect, it } from "vitest";
-import { scratch, snapshot } from "./helpers";
+import { scratch as scratchChild, snapshot } from "./helpers";
+import { inProcess } from "../support/inproc";
+
+/** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here; the real processes stay where the process is the subject */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 const USERS = '{\n  "mcpServers": {\n    "mine": { "command": "mine-server", "args": ["--x"] }\n  },\n  "other": true\n}\n';
 const HOSTS = ["claude", "copilot", "qoder"];

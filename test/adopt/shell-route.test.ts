@@ -9,7 +9,11 @@ import { join } from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
 import { HCPX, tmp } from "../support/hcpx";
-import { scratch } from "./helpers";
+import { scratch as scratchChild } from "./helpers";
+import { inProcess } from "../support/inproc";
+
+/** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 const SHELL = "hcpx exec <pack> <verb>";
 const block = (text: string) => /<!-- hcp:begin -->\n([\s\S]*?)<!-- hcp:end -->/.exec(text)![1]!;

@@ -7,8 +7,12 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFile
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HCPX, tmp } from "../support/hcpx";
-import { scratch, type Scratch } from "./helpers";
+import { scratch as scratchChild, type Scratch } from "./helpers";
+import { inProcess } from "../support/inproc";
 import { listHosts, loadDescriptor } from "../../src/host/descriptor";
+
+/** adopt, doctor and init run as function calls in this process (test/support/inproc.ts): what they decide and write is under test here, not the process */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]): Scratch => inProcess(scratchChild(opts));
 
 /** one trace per host, as a person's project would have it */
 const TRACE: Record<string, [string, string | null]> = {

@@ -10,10 +10,14 @@ import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import JSON5 from "json5";
 import { HCPX, REPO } from "../support/hcpx";
-import { scratch, snapshot } from "./helpers";
+import { scratch as scratchChild, snapshot } from "./helpers";
+import { inProcess } from "../support/inproc";
 import { BEGIN, END, removeBlock, setBlock } from "../../src/host/mdblock";
 import { renderSimple, type TemplateContext } from "../../src/host/templates";
 import { renderWithHandlebars } from "../support/handlebars";
+
+/** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 beforeAll(() => {
   if (!existsSync(HCPX)) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);

@@ -11,7 +11,8 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { HCPX, REPO, tmp } from "../support/hcpx";
-import { scratch, snapshot, userConfigFromProject } from "./helpers";
+import { scratch as scratchChild, snapshot, userConfigFromProject } from "./helpers";
+import { inProcess } from "../support/inproc";
 import { planAdopt } from "../../src/host/engine";
 import { applyPlan } from "../../src/plan/apply";
 import { lockAdopt } from "../../src/host/lock";
@@ -19,6 +20,9 @@ import { guardPath } from "../../src/util/fsio";
 import { buildProjection } from "../../src/projection/build";
 import { loadProject } from "../../src/pack/load";
 import { HcpxError } from "../../src/util/errors";
+
+/** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here; the real processes stay where the process is the subject */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 beforeAll(() => {
   if (!existsSync(HCPX)) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);
@@ -275,7 +279,7 @@ describe("generate's manifest and out dir", () => {
   });
 
   it("a manifest that is a FIFO is not opened for a blocking read: generate warns and finishes", async () => {
-    const s = scratch();
+    const s = scratchChild(); // a process of its own: a blocking open would hang it, never this one, and the guard kills it
     expect((await s.run(["generate"])).code).toBe(0);
     const manifest = join(s.dir, ".hcp", "generated", ".manifest.json");
     rmSync(manifest);

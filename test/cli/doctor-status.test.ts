@@ -2,7 +2,11 @@
 import { describe, expect, it } from "vitest";
 import { writeFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { envelope, hcpx, project } from "./helpers";
+import { envelope, project } from "./helpers";
+import { runInProcessChecked } from "../support/inproc";
+
+/** doctor, status, adopt and activate as function calls in this process (test/support/inproc.ts): what they check and report is under test; the servers doctor starts stay processes */
+const hcpx = (args: string[], cwd: string, env?: NodeJS.ProcessEnv) => runInProcessChecked(args, { cwd, env });
 
 interface Check {
   id: string;

@@ -5,7 +5,11 @@ import { join } from "node:path";
 import JSON5 from "json5";
 import { spawnSync } from "node:child_process";
 import { run } from "../support/hcpx";
-import { HAND, envelope, hcpx, hcpxBin, project, tmp } from "./helpers";
+import { HAND, envelope, hcpx as hcpxChild, hcpxBin, project, tmp } from "./helpers";
+import { needsProcess, runInProcessChecked } from "../support/inproc";
+
+/** exec and a bare init (stdin) as processes; init --yes, pack new, activate, lint, status (what they write and refuse) as function calls in this process (test/support/inproc.ts) */
+const hcpx = (args: string[], cwd: string, env?: NodeJS.ProcessEnv) => (needsProcess(args) ? hcpxChild(args, cwd, env) : runInProcessChecked(args, { cwd, env }));
 
 describe("hcpx init", () => {
   it("writes a commented, valid config without asking (no TTY, stdin closed)", async () => {

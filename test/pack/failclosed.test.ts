@@ -6,10 +6,14 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHcpx, tmp } from "../support/hcpx";
+import { runHcpx as runChild, tmp } from "../support/hcpx";
+import { needsProcess, runInProcess } from "../support/inproc";
 import { connectMcp } from "../support/mcp";
 import { HCPX } from "../support/hcpx";
 import { fxPack, project } from "../runtime/support";
+
+/** exec (and what else needs a process of its own) as a child; the other commands, whose output and files are under test here, as function calls in this process (test/support/inproc.ts) */
+const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) => (needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts));
 
 /** The packs of a `hcpx lint --json` envelope: data when clean, error.details when not (exit ≠ 0 ⇒ ok: false). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the report's shape is checked by the assertions

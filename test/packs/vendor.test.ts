@@ -1,16 +1,22 @@
 // hcpx pack add / install / update / remove, with real sources: an npm
 // tarball made by `npm pack` of a fixture pack, a local git repository made
-// with git, a plain directory. Every run is the built CLI as a real process.
+// with git, a plain directory. `hcpx exec` of a vendored pack is the built CLI as
+// a real process; pack add/install/update/remove, init and grant (what they
+// fetch, check, write and lock is under test) run as function calls in this
+// process (test/support/inproc.ts), their npm and git as real processes.
 import { execFileSync } from "node:child_process";
 import { gzipSync } from "node:zlib";
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { REPO, runHcpx, tmp } from "../support/hcpx";
+import { REPO, runHcpx as runChild, tmp } from "../support/hcpx";
+import { runInProcess } from "../support/inproc";
 import { envelope } from "../cli/helpers";
 import { readTar } from "../../src/packs/tar";
 
 const FIX = join(REPO, "test/fixtures/remote-pack");
+/** `hcpx exec` as a process of its own, every other command in this process */
+const runHcpx = (args: string[], opts: Parameters<typeof runChild>[1] = {}) => (args[0] === "exec" ? runChild(args, opts) : runInProcess(args, opts));
 const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "init.defaultBranch=main", ...args], { cwd, encoding: "utf8" });
 
 /** Every file under dir, path → bytes. */

@@ -2,8 +2,12 @@
 import { describe, expect, it } from "vitest";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHcpx, scratchProject, tmp } from "../support/hcpx";
+import { runHcpx as runChild, scratchProject, tmp } from "../support/hcpx";
+import { needsProcess, runInProcess } from "../support/inproc";
 import { GEN, readTree } from "./tree";
+
+/** exec (and what else needs a process of its own) as a child; the other commands, whose output and files are under test here, as function calls in this process (test/support/inproc.ts) */
+const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) => (needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts));
 
 const ALL = ["calc", "git", "inbox-watch", "ledger", "notes", "todo", "transit"];
 const toolName = (pack: string, verb: string) => `${pack}__${verb.replace(/\./g, "_")}`;
