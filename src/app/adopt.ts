@@ -17,7 +17,14 @@ import { ledgerPath, planAdopt, type AdoptPlan, type Scope } from "../host/engin
 import { applyPlan, type AdoptLock, type ApplyResult } from "../plan/apply";
 import { lockAdopt } from "../host/lock";
 import { checkHealth, widenedBySettings } from "../host/health";
-import { checkRemoteOptions, probeProblems, probeRemote, requireRemote, type RemoteOptions, type RemoteProbe } from "../host/remote";
+import {
+  checkRemoteOptions,
+  probeProblems,
+  probeRemote,
+  requireRemote,
+  type RemoteOptions,
+  type RemoteProbe,
+} from "../host/remote";
 import { loadUserScope } from "../host/userscope";
 import { driftOf, type Drift } from "../plan/drift";
 import type { ReadFs } from "../plan/fs";
@@ -288,7 +295,12 @@ export async function planAdoption(setup: AdoptSetup): Promise<AdoptReport> {
         config: scope === "project" ? project.configFile : setup.userConfig,
       });
   // a setting of the person's that switches a host's own asking off (gate.inForce), where the Policy gates a write with confirm
-  if (!opts.remove && (projection ??= buildProjection(project, packs)).packs.some((p) => p.commands.some((c) => c.command.policy.operation !== "read" && c.command.policy.confirm)))
+  if (
+    !opts.remove &&
+    (projection ??= buildProjection(project, packs)).packs.some((p) =>
+      p.commands.some((c) => c.command.policy.operation !== "read" && c.command.policy.confirm),
+    )
+  )
     plan.warnings.push(...(await widenedBySettings(plan.hosts, { scope, root: project.root, home: home() })));
   // --url: a host will not see the server's tools when the URL does not list them
   const remote = setup.remote && !opts.remove ? probe : undefined;

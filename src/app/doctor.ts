@@ -256,7 +256,10 @@ function remoteWords(
       : "";
   // in sync with the listing (this is said with an in-sync host only): its rules are the listed tools'
   const listed = probe?.classes ? Object.keys(probe.classes).length : undefined;
-  const rules = listed === undefined ? "its approval rules not checked (nothing listed)" : `its approval rules follow the ${listed} tool(s) it lists`;
+  const rules =
+    listed === undefined
+      ? "its approval rules not checked (nothing listed)"
+      : `its approval rules follow the ${listed} tool(s) it lists`;
   return `; remote entry ${remote.url} probed: see the remote check; ${rules}${otherToken}`;
 }
 
@@ -331,7 +334,8 @@ async function hostCheck(
     };
   // a remote entry checked against the URL given: only a write with that URL lists the tools its rules follow
   const rem = plan.remotes[h.host];
-  const listed = rem && url?.url === rem.url ? ` --url ${rem.url}${rem.tokenEnv ? ` --token-env ${rem.tokenEnv}` : ""}` : "";
+  const listed =
+    rem && url?.url === rem.url ? ` --url ${rem.url}${rem.tokenEnv ? ` --token-env ${rem.tokenEnv}` : ""}` : "";
   const again = `hcpx adopt ${h.host}${h.scope === "user" ? " --scope user" : ""}${listed} --write`;
   // the vendor ended the product (descriptor `endOfLife`): said with every result for the host
   const ended = await hostNotes(h.host, h.scope);

@@ -18,7 +18,6 @@ import {
 } from "./spec";
 import { VERSION } from "../util/build-info";
 
-
 export type GlobalOpts = GlobalOptions;
 
 export type Runner<C extends RunnableName> = (
