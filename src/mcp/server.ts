@@ -184,7 +184,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   // a long-lived process: the mcp adapter keeps each mcp pack's server running between calls (src/runtime/mcp-adapter.ts)
   (globalThis as Record<symbol, unknown>)[Symbol.for("hcpx.mcp.keepAlive")] = true;
   // No config at all serves no packs and says why; a config that does not parse is fatal.
-  const front = new McpFront({ shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, hostApproval: opts.hostApproval, host: opts.host, validationCache: true });
+  const front = new McpFront({ shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, hostApproval: opts.hostApproval, host: opts.host, validationCache: true, startCache: true });
   const live = new Instances();
   const hooks = live.hooks();
 
@@ -244,7 +244,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   process.stdout.on("error", () => void shutdown("stdout closed"));
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => void shutdown(sig));
 
-  log(`serving ${front.view.packs.length} pack(s), ${front.tools.length} tool(s), shape ${opts.shape}${front.view.project.configFile ? `, config ${front.view.project.configFile}` : ""}`);
+  log(`serving ${front.packCount} pack(s), ${front.listed.length} tool(s), shape ${opts.shape}${front.configFile ? `, config ${front.configFile}` : ""}`);
   // The process stays up on stdin; serve() returns and the CLI must not exit.
 }
 
