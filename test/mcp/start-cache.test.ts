@@ -4,7 +4,7 @@
 // is read and validated again: an edit that breaks it is refused, not served
 // from the cache. `hcpx mcp --http` takes them from the same cache: each call
 // reads its pack again, and without the cache every call ran zod over it.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
@@ -72,8 +72,10 @@ describe("hcpx mcp start: the start cache", () => {
   const list = async (s: Awaited<ReturnType<typeof startMcp>>) => (await s.client.listTools()).tools;
   const hcp = async (s: Awaited<ReturnType<typeof startMcp>>) => (await list(s)).find((t) => t.name === "hcp")!.description!;
 
-  it("a start right after the files changed keeps no entry", async () => {
+  it("a start that read a file changed within 2 s of its read keeps no entry (here a Skill whose mtime is ahead of the clock: always within)", async () => {
     const p = ledgerProject({ packs: ["ledger"] });
+    const ahead = new Date(Date.now() + 3_600_000);
+    utimesSync(join(p.dir, "packs", "ledger", "SKILL.md"), ahead, ahead);
     const s = await startMcp(p, { args: ["--no-watch"], ...debug });
     expect((await list(s)).map((t) => t.name)).toContain("hcp");
     await s.close();
