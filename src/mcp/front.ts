@@ -286,7 +286,8 @@ export class McpFront {
     if (opts.validationCache && project.packDirs.length * 2 <= MAX_ENTRIES / 4) useValidationCache();
     this.built.packs = this.packsStamp(project.packDirs);
     this.install(exportView(project));
-    if (key !== undefined) this.keepStart(key, readAt);
+    // kept once the first requests had their turn (a start that misses writes ~0.5 MB at 100 packs per-command)
+    if (key !== undefined) setImmediate(() => this.keepStart(key, readAt));
   }
 
   /** Serve the start cache's entry of `key` when every stamp of it holds now (src/mcp/start-cache.ts). */
