@@ -244,6 +244,15 @@ export async function serve(opts: ServeOptions): Promise<void> {
   process.stdout.on("error", () => void shutdown("stdout closed"));
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => void shutdown(sig));
 
+  // A start answered from the start cache has no view yet: build the one calls need while the host is
+  // still busy with the listing (a call that comes first builds it itself).
+  setTimeout(() => {
+    try {
+      if (!closing) void front.view;
+    } catch {
+      // a config that no longer loads: the next call says why
+    }
+  }, 300).unref();
   log(`serving ${front.packCount} pack(s), ${front.listed.length} tool(s), shape ${opts.shape}${front.configFile ? `, config ${front.configFile}` : ""}`);
   // The process stays up on stdin; serve() returns and the CLI must not exit.
 }
