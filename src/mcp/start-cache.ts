@@ -23,9 +23,10 @@
 // One file per key, `mcp-start/<slot>.json` under the cache root, framed and
 // checked by src/util/cache.ts like the validation cache's entries; any
 // problem reading or writing it only means building the view.
-import { readdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
-import { cacheRoot, readCache, removeCache, writeCache } from "../util/cache";
+import { prune, slotOf } from "../pack/validcache";
+import { cacheRoot, readCache, writeCache } from "../util/cache";
 import { userConfigDir } from "../util/paths";
 
 /** The entry: what the first requests are answered from. */
@@ -60,18 +61,6 @@ export function startKey(shape: string, cwd: string, config: string | undefined)
   const build = bundleHash();
   if (!build || process.env.HCPX_NO_CACHE || (!process.env.HOME && !process.env.XDG_CACHE_HOME)) return undefined;
   return [build, shape, cwd, config ?? "", process.env.HCP_CONFIG ?? "", userConfigDir(), process.env.HOME ?? "", process.env.USER ?? ""].join("\0");
-}
-
-/** 64-bit FNV-1a-like slot name of a key (the key itself is compared). */
-function slotOf(s: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x050c5d1f;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
-  }
-  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
 }
 
 const dir = () => join(cacheRoot(), "mcp-start");
@@ -111,29 +100,8 @@ export function writeStart(e: StartEntry): void {
     const bytes = Buffer.from(JSON.stringify(e));
     if (bytes.length > MAX_BYTES) return;
     writeCache(fileOf(e.key), bytes);
-    prune();
+    prune(dir(), MAX_ENTRIES);
   } catch {
     // a cache that cannot be written only means building the view next time
-  }
-}
-
-function prune(): void {
-  const d = dir();
-  const names = readdirSync(d).filter((f) => f.endsWith(".json"));
-  if (names.length <= MAX_ENTRIES) return;
-  const aged = names.map((f) => {
-    try {
-      return { f, t: statSync(join(d, f)).mtimeMs };
-    } catch {
-      return { f, t: 0 };
-    }
-  });
-  aged.sort((x, y) => x.t - y.t);
-  for (const { f } of aged.slice(0, names.length - MAX_ENTRIES)) {
-    try {
-      removeCache(join(d, f));
-    } catch {
-      /* gone already */
-    }
   }
 }
