@@ -20,6 +20,10 @@ export class VersionGate implements Transport {
   /** requests read and not yet answered, by id (a count: a client may reuse an id) */
   private readonly open = new Map<string, number>();
   private waiters: (() => void)[] = [];
+  /** the method of each request read and not answered (by id) */
+  private readonly methods = new Map<string, string>();
+  /** told the method of each request answered */
+  onAnswered?: (method: string | undefined) => void;
 
   constructor(private readonly inner: Transport) {}
 
@@ -39,8 +43,13 @@ export class VersionGate implements Transport {
     const k = idKey(id);
     const n = this.open.get(k);
     if (n === undefined) return;
+    const method = this.methods.get(k);
     if (n > 1) this.open.set(k, n - 1);
-    else this.open.delete(k);
+    else {
+      this.open.delete(k);
+      this.methods.delete(k);
+    }
+    this.onAnswered?.(method);
     if (this.open.size === 0) for (const w of this.waiters.splice(0)) w();
   }
 
@@ -58,7 +67,10 @@ export class VersionGate implements Transport {
         return;
       }
       // a request waits for its answer; subscriptions/listen is a stream the server ends only when it closes
-      if (m.id !== undefined && typeof m.method === "string" && m.method !== "subscriptions/listen") this.open.set(idKey(m.id), (this.open.get(idKey(m.id)) ?? 0) + 1);
+      if (m.id !== undefined && typeof m.method === "string" && m.method !== "subscriptions/listen") {
+        this.open.set(idKey(m.id), (this.open.get(idKey(m.id)) ?? 0) + 1);
+        this.methods.set(idKey(m.id), m.method);
+      }
       // a request the client cancelled gets no answer
       if (m.method === "notifications/cancelled") {
         const id = (m.params as { requestId?: unknown } | undefined)?.requestId;
