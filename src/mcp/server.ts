@@ -244,23 +244,30 @@ export async function serve(opts: ServeOptions): Promise<void> {
   process.stdout.on("error", () => void shutdown("stdout closed"));
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => void shutdown(sig));
 
-  // A start answered from the start cache has no view yet: build the one calls need once the first
-  // tools/list is answered, while the host is busy with it (a call that comes first builds it itself;
-  // none is built when stdin has ended: no call can come).
-  let prebuild: ReturnType<typeof setTimeout> | undefined;
+  prebuildView(gate, front, () => closing || ended);
+  log(`serving ${front.packCount} pack(s), ${front.listed.length} tool(s), shape ${opts.shape}${front.configFile ? `, config ${front.configFile}` : ""}`);
+  // The process stays up on stdin; serve() returns and the CLI must not exit.
+}
+
+/**
+ * A start answered from the start cache has no view yet: build the one calls
+ * need 300 ms after the first tools/list is answered, while the host is busy
+ * with it (a call that comes first builds it itself; none is built once stdin
+ * has ended: no call can come).
+ */
+function prebuildView(gate: VersionGate, front: McpFront, stopped: () => boolean): void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
   gate.onAnswered = (method) => {
-    if (method !== "tools/list" || prebuild) return;
-    prebuild = setTimeout(() => {
+    if (method !== "tools/list" || timer) return;
+    timer = setTimeout(() => {
       try {
-        if (!closing && !ended) void front.view;
+        if (!stopped()) void front.view;
       } catch {
         // a config that no longer loads: the next call says why
       }
     }, 300);
-    prebuild.unref();
+    timer.unref();
   };
-  log(`serving ${front.packCount} pack(s), ${front.listed.length} tool(s), shape ${opts.shape}${front.configFile ? `, config ${front.configFile}` : ""}`);
-  // The process stays up on stdin; serve() returns and the CLI must not exit.
 }
 
 /**
