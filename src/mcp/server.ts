@@ -214,8 +214,9 @@ export async function serve(opts: ServeOptions): Promise<void> {
 
   // ---- lifetime: exit when stdin closes (clients leave timed-out servers running) ----
   // A host may write its requests and close stdin at once: each request read
-  // before the end is answered first (a call within its own timeout), and
-  // every answer is written out whole before the exit.
+  // before the end is answered first, and every answer is written out whole
+  // before the exit. A call still running is its caller gone: it is cancelled
+  // (its bin's tree stopped, the write never lands) and answered `cancelled`.
   let closing = false;
   let ended = false;
   const shutdown = async (why: string) => {
@@ -235,6 +236,8 @@ export async function serve(opts: ServeOptions): Promise<void> {
     if (ended || closing) return;
     ended = true;
     debug(`stdin closed: answering ${gate.unanswered()} request(s) read before its end, then stopping`);
+    // a command ends when its caller ends (docs/design.md): running calls are cancelled, and answered so
+    await live.drain("stdin closed");
     const bound = new Promise<void>((r) => setTimeout(r, EOF_ANSWER_BOUND_MS).unref());
     await Promise.race([gate.answered(), bound]);
     await shutdown("stdin closed");

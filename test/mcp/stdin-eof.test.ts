@@ -1,11 +1,12 @@
 // A host that writes its requests and closes stdin at once (or closes it right
 // after a request) gets every answer: `hcpx mcp` answers each request it read
-// before stdin's end — a tools/call still running too, within its own
-// timeout — and writes each answer out whole before it exits.
+// before stdin's end — a tools/call still running is cancelled, its caller
+// being gone (test/runtime/cancel*.test.ts), and answered `cancelled` — and
+// writes each answer out whole before it exits.
 //
 // Before the fix, in about 1 of 3 runs at 100 packs per-command, the
 // tools/list answer (440 KB, more than a pipe holds) was cut off by the exit
-// at stdin's end, and a call still running at stdin's end was cancelled. The
+// at stdin's end, and a call still running at stdin's end was never answered. The
 // reader here reads nothing until the server has exited or says it waits for
 // its answers to be read, so the cut is seen on every run, not by chance.
 import { spawn } from "node:child_process";
@@ -127,22 +128,23 @@ describe("hcpx mcp: every request read before stdin's end is answered", () => {
       expect(r.out.length).toBeGreaterThan(200_000);
     });
 
-    it(`a tools/call still running at EOF is answered, and a tools/list read after it too (${era})`, async () => {
+    it(`a tools/call still running at EOF is cancelled and answered so, and a tools/list read after it is answered (${era})`, async () => {
       const p = slowProject();
       const r = await whole(p.dir, p.home, ["--config", p.config], OPENING[era] + request(era, 2, "tools/call", call("slow")) + request(era, 3, "tools/list"), { SLOW_MS: "800" });
       expect(r.code).toBe(0);
       const byId = new Map(r.msgs.map((m) => [m.id, m]));
-      expect(byId.get(2)?.result?.structuredContent, r.err).toMatchObject({ ok: true, data: { slept: 800 } });
+      expect(byId.get(2)?.result?.isError, r.err).toBe(true);
+      expect(byId.get(2)?.result?.structuredContent, r.err).toMatchObject({ ok: false, error: { code: "cancelled" } });
       expect(byId.get(3)?.result?.tools?.map((t) => t.name)).toContain("hcp");
     });
   }
 
-  it("a call that outlives its own timeout at EOF is answered with the timeout, then the server exits", async () => {
+  it("a call whose bin never answers is cancelled at EOF, answered `cancelled` without waiting for its timeout, then the server exits", async () => {
     const p = slowProject();
     const r = await whole(p.dir, p.home, ["--config", p.config], OPENING.legacy + request("legacy", 2, "tools/call", call("stuck")));
     expect(r.code).toBe(0);
     const answer = r.msgs.find((m) => m.id === 2);
     expect(answer?.result?.isError, r.err).toBe(true);
-    expect(answer?.result?.structuredContent?.error?.code).toBe("timeout");
+    expect(answer?.result?.structuredContent?.error?.code).toBe("cancelled");
   });
 });

@@ -7,9 +7,8 @@
 // records the write 1.5 s after the request unless the request was dropped;
 // mcp: a stdio server that starts tree.mjs and ignores notifications/cancelled).
 // SIGTERM, SIGINT and SIGHUP to `hcpx exec`, an MCP notifications/cancelled
-// to `hcpx mcp`, and the SIGTERM a host sends `hcpx mcp` after closing its stdin
-// mid-call (stdin's end alone lets a call end within its own timeout:
-// test/mcp/stdin-eof.test.ts) must each stop the call: `cancelled` (exit 1 for exec, never ok),
+// to `hcpx mcp`, and `hcpx mcp` losing its stdin mid-call must each stop the
+// call: `cancelled` (exit 1 for exec, never ok),
 // within the README's bound, with no process of the tree left and the write
 // never landed.
 import { type ChildProcessWithoutNullStreams } from "node:child_process";
@@ -221,12 +220,11 @@ describe("cancellation over every adapter kind", () => {
         await s.close();
       }
     });
-    it(`${a.kind}: hcpx mcp closed as a host does (stdin closed mid-call, then SIGTERM) stops the call before it exits; the tree is gone, the write never lands`, async () => {
+    it(`${a.kind}: hcpx mcp losing its stdin mid-call stops the call before it exits; the tree is gone, the write never lands`, async () => {
       const f = files();
-      const child = spawnHcpx(["mcp"], { cwd: dir, env: { HCPX_DEBUG: "1" } });
+      const child = spawnHcpx(["mcp"], { cwd: dir });
       child.stdout.resume();
-      let err = "";
-      child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+      child.stderr.resume();
       const guard = setTimeout(() => child.kill("SIGKILL"), 15_000);
       const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
       const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + "\n");
@@ -235,8 +233,6 @@ describe("cancellation over every adapter kind", () => {
       send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "hcp", arguments: { pack: packOf(a.kind), verb: c.mcpVerb ?? "run", args: { pid: f.pid, effect: f.effect } } } });
       const t = await waitFile(f.pid);
       child.stdin.end();
-      for (let i = 0; i < 250 && !err.includes("stdin closed: answering 1 request(s)"); i++) await new Promise((r) => setTimeout(r, 20));
-      child.kill("SIGTERM");
       const code = await exited;
       clearTimeout(guard);
       if (c.tree) expect(running(t), `still running when hcpx mcp exited: ${JSON.stringify(t)}`).toEqual([]);
