@@ -7,7 +7,8 @@
 //   at 1 pack and 100 packs × 10 commands, against a bare server bundled from
 //   the same SDK (v2, serveStdio, one tool) in the same era, interleaved.
 //   Wall (load-dependent) and callgrind instructions (not; BENCH_VALGRIND=0 skips them),
-//   with a warm cache (HOME kept between starts: the V8 code cache and the validation cache).
+//   with a warm cache (HOME kept between starts: the V8 code cache, the validation cache and
+//   the start cache, src/mcp/start-cache.ts).
 // - tools/list at 5,000 packs (p50, watching on, as a host starts it) and the
 //   bytes of the single shape's tools/list at 5,000 packs (what a model sees).
 // Run: `npm run bench -- mcp-start` (or `node bench/run.mjs mcp-start` after `npm run build`).

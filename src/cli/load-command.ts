@@ -92,6 +92,9 @@ export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
     cachedData,
   });
   provideImporter((url) => import(url));
+  // the bundle's build hash, for the caches keyed on this build's code (src/mcp/start-cache.ts)
+  const built = BUNDLE_HASHES?.[name];
+  if (typeof built === "string") (globalThis as Record<symbol, unknown>)[Symbol.for(`hcpx.bundleHash.${name}`)] = built;
   const module = { exports: {} as T };
   (script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: unknown, f: string, d: string) => void)(module.exports, requireFor(file) as NodeJS.Require, module, file, dirname(file));
   // written when nothing usable was read: none at all, or V8 rejected it (a shipped one V8 took needs no copy)

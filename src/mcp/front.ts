@@ -33,6 +33,7 @@ import { argsHash, ConfirmStateError, ConfirmStates, type ConfirmBinding, type S
 import { argsFromInputs, canAnswer, capabilityOf, MissingCapability, inputArgs, inputRequest, inputRounds, methodOf, readAnswer, type InputRequestOut, type InputValue } from "./inputs";
 import { auditArgs, AuditWriter, decisionOf, type AuditRecord } from "../runtime/audit";
 import { Stamped } from "./stamp";
+import { readStart, settledBefore, startKey, writeStart, type StartEntry } from "./start-cache";
 import { isObj } from "../util/is";
 
 export type Era = "legacy" | "modern";
@@ -103,6 +104,8 @@ export interface FrontOptions {
   host?: string;
   /** take the packs' validated files from the validation cache (hcpx mcp on stdio) */
   validationCache?: boolean;
+  /** answer the first requests from the start cache while nothing it was built from changed (hcpx mcp on stdio; src/mcp/start-cache.ts) */
+  startCache?: boolean;
   /** where each call's audit record goes (default: the audit log; tests give their own) */
   audit?: (rec: AuditRecord) => void;
   /**
@@ -237,10 +240,22 @@ export class McpFront {
   private readonly principal?: FrontPrincipal;
   private readonly livePrincipal?: { file: string; get(): FrontPrincipal };
   private built = { config: "", packs: "" };
-  view!: ExportView;
-  tools: McpToolDef[] = [];
+  // The view is built when first needed: a start answered from the start cache
+  // has the listing, the instructions and the stamps, and no view until a
+  // call, a Skill or a change asks for one.
+  private built_?: ExportView;
+  private tools_?: McpToolDef[];
   listed: Record<string, unknown>[] = [];
-  private key = "";
+  private instr = "";
+  /** the project config the view is built from */
+  configFile?: string;
+  private packDirs: string[] = [];
+  /** how many packs are served */
+  packCount = 0;
+  /** the tool-list change key (JSON of the listing and the packs served); from the start cache, made when compared */
+  private key: string | (() => string) = "";
+  /** the view built late (from the start cache) differs from the listing served: the next refresh() says the list changed */
+  private lateChange = false;
   private brokenSaid = "";
   // Watched packs (server.ts): while every pack directory of the view (and its
   // parent) has a live watch and none fired, a request skips the pack files'
@@ -271,14 +286,63 @@ export class McpFront {
     this.principal = opts.principal;
     this.livePrincipal = opts.livePrincipal;
     // At start a broken config is fatal (the CLI reports it, exit 1).
+    const readAt = Date.now();
     this.built.config = this.configStamp();
+    const key = opts.startCache && !opts.principal ? startKey(this.shape, this.loadOpts.cwd!, opts.config) : undefined;
+    if (key !== undefined && this.fromStartCache(key, opts.validationCache === true)) return;
     const project = this.freshProject();
     // hcpx mcp on stdio: the packs' validated files come from the validation cache (src/pack/validcache.ts,
     // keyed on each file's identity, ctime included), as for hcpx exec; not for a project whose 2 files a
     // pack would crowd the cache's entries (exec's among them) out
     if (opts.validationCache && project.packDirs.length * 2 <= MAX_ENTRIES / 4) useValidationCache();
-    this.built.packs = this.packsStamp(project);
+    this.built.packs = this.packsStamp(project.packDirs);
     this.install(exportView(project));
+    // kept once the first requests had their turn (a start that misses writes ~0.5 MB at 100 packs per-command)
+    if (key !== undefined) setImmediate(() => this.keepStart(key, readAt));
+  }
+
+  /** Serve the start cache's entry of `key` when every stamp of it holds now (src/mcp/start-cache.ts). */
+  private fromStartCache(key: string, validationCache: boolean): boolean {
+    const e = readStart(key);
+    if (!e || e.config !== this.built.config || e.packs !== this.packsStamp(e.packDirs)) return false;
+    if (validationCache && e.packDirs.length * 2 <= MAX_ENTRIES / 4) useValidationCache();
+    this.built.packs = e.packs;
+    this.sayBroken(e.brokenLines);
+    this.listed = e.listed;
+    this.instr = e.instructions;
+    this.configFile = e.configFile;
+    this.packDirs = e.packDirs;
+    this.packCount = e.served.length;
+    this.key = () => JSON.stringify([e.listed, e.served]);
+    if (process.env.HCPX_DEBUG) this.log("the tool list from the start cache (nothing it was built from changed)");
+    return true;
+  }
+
+  /** Keep this start's listing for the next, when no file it was built from changed within RACY_MS of reading it, nor since. */
+  private keepStart(key: string, readAt: number): void {
+    const v = this.built_!;
+    const files = [...(this.configFile ? [this.configFile] : []), join(userConfigDir(), "config.json5"), ...this.packDirs.flatMap((d) => PACK_FILES.map((f) => join(d, f)))];
+    if (!settledBefore(files, readAt) || this.configStamp() !== this.built.config || this.packsStamp(this.packDirs) !== this.built.packs) return;
+    const entry: StartEntry = { key, config: this.built.config, packs: this.built.packs, packDirs: this.packDirs, ...(this.configFile ? { configFile: this.configFile } : {}), listed: this.listed, instructions: this.instr, served: servedOf(v.packs), brokenLines: brokenLines(v.broken) };
+    writeStart(entry);
+  }
+
+  /** The export view: built now when the start was answered from the start cache. Throws when the config no longer loads. */
+  get view(): ExportView {
+    if (this.built_) return this.built_;
+    const config = this.configStamp();
+    const project = this.freshProject();
+    const packs = this.packsStamp(project.packDirs);
+    const v = exportView(project);
+    this.built = { config, packs };
+    if (this.install(v)) this.lateChange = true;
+    return v;
+  }
+
+  /** The tools of the view (the listing is `listed`). */
+  get tools(): McpToolDef[] {
+    if (!this.tools_) void this.view;
+    return this.tools_!;
   }
 
   freshProject(): Project {
@@ -326,42 +390,35 @@ export class McpFront {
 
   /** No config at all: the instructions say so. */
   get instructions(): string {
-    // built once per view: the HTTP listener builds a server instance (and asks for this) per request
-    if (this.said?.view === this.view) return this.said.text;
-    const text = this.instructionsOf();
-    this.said = { view: this.view, text };
-    return text;
-  }
-
-  private said?: { view: ExportView; text: string };
-
-  private instructionsOf(): string {
-    const p = this.view.project;
-    const none = p.configFile === undefined && p.userConfigFile === undefined;
-    return (none ? `No hcp.config.json5 in ${this.loadOpts.cwd} or above, and no user config: no packs are served. Run \`hcpx init\` in the project, or start the host there.\n` : "") + instructions(this.view.packs, this.shape, this.view.broken);
+    return this.instr;
   }
 
   private install(next: ExportView): boolean {
-    this.sayBroken(next);
+    this.sayBroken(brokenLines(next.broken));
     const tools = toolsFor(this.shape, next);
     const all = next.packs.flatMap((p) => p.commands.map((c) => c.command));
-    this.view = next;
+    this.built_ = next;
+    this.configFile = next.project.configFile;
+    this.packDirs = next.project.packDirs;
+    this.packCount = next.packs.length;
     this.packsWatched = false;
     this.onInstall?.();
-    this.tools = tools;
+    this.tools_ = tools;
     this.listed = tools.map((t) => {
       const hit = next.byTool.get(t.name);
       return mcpTool(t, hit?.command, hit?.pack, all);
     });
+    const p = next.project;
+    const none = p.configFile === undefined && p.userConfigFile === undefined;
+    this.instr = (none ? `No hcp.config.json5 in ${this.loadOpts.cwd} or above, and no user config: no packs are served. Run \`hcpx init\` in the project, or start the host there.\n` : "") + instructions(next.packs, this.shape, next.broken);
     // the prompts (src/mcp/prompts.ts) change with the commands' prompt declarations
-    const key = JSON.stringify([this.listed, next.packs.map((p) => [p.pack.id, p.description, p.commands.map((c) => c.command.prompt ?? null)])]);
-    const changed = key !== this.key;
+    const key = JSON.stringify([this.listed, servedOf(next.packs)]);
+    const changed = key !== (typeof this.key === "function" ? this.key() : this.key);
     this.key = key;
     return changed;
   }
 
-  private sayBroken(v: ExportView): void {
-    const lines = brokenLines(v.broken);
+  private sayBroken(lines: string[]): void {
     const said = lines.join("\n");
     if (said === this.brokenSaid) return;
     this.brokenSaid = said;
@@ -378,35 +435,40 @@ export class McpFront {
     return `${file ?? "-"}=${identity(file)}|${identity(join(userConfigDir(), "config.json5"))}|${identity(this.livePrincipal?.file)}`;
   }
 
-  private packsStamp(project: Project): string {
-    return project.packDirs.map((d) => PACK_FILES.map((f) => identity(join(d, f))).join(",")).join("|");
+  private packsStamp(packDirs: string[]): string {
+    return packDirs.map((d) => PACK_FILES.map((f) => identity(join(d, f))).join(",")).join("|");
   }
 
   /** Rebuild the view when a file it was built from changed; true when the tool list changed. Keeps the last good view when the config cannot be read. */
   refresh(): boolean {
+    const late = this.lateChange;
+    this.lateChange = false;
     const config = this.configStamp();
-    let project = this.view.project;
+    // undefined: the config did not change (its project is the view's, built or not yet)
+    let project: Project | undefined;
+    const notReloaded = (e: unknown) => {
+      this.log(`config not reloaded: ${e instanceof HcpxError ? e.problems[0]!.message : (e as Error).message}`);
+      return late;
+    };
     if (config !== this.built.config) {
       try {
         project = this.freshProject();
       } catch (e) {
-        this.log(`config not reloaded: ${e instanceof HcpxError ? e.problems[0]!.message : (e as Error).message}`);
-        return false;
+        return notReloaded(e);
       }
     }
-    const skip = this.packsWatched && !this.packsDirty && project === this.view.project;
+    const skip = this.packsWatched && !this.packsDirty && project === undefined;
     this.packsDirty = false;
-    const packs = skip ? this.built.packs : this.packsStamp(project);
-    if (config === this.built.config && packs === this.built.packs) return false;
+    const packs = skip ? this.built.packs : this.packsStamp(project?.packDirs ?? this.packDirs);
+    if (config === this.built.config && packs === this.built.packs) return late;
     let next: ExportView;
     try {
-      next = exportView(project);
+      next = exportView(project ?? this.built_?.project ?? this.freshProject());
     } catch (e) {
-      this.log(`config not reloaded: ${e instanceof HcpxError ? e.problems[0]!.message : (e as Error).message}`);
-      return false;
+      return notReloaded(e);
     }
     this.built = { config, packs };
-    return this.install(next);
+    return this.install(next) || late;
   }
 
   /** The files to watch for changes: dir → names (the config, the user config, each pack's files, each pack directory in its parent). */
@@ -417,12 +479,12 @@ export class McpFront {
       if (had) for (const n of names) had.add(n);
       else want.set(dir, new Set(names));
     };
-    const cfg = this.view.project.configFile;
+    const cfg = this.configFile;
     if (cfg) add(resolve(cfg, ".."), [basename(cfg)]);
     add(userConfigDir(), ["config.json5"]);
     const server = this.livePrincipal?.file;
     if (server) add(resolve(server, ".."), [basename(server)]);
-    for (const d of this.view.project.packDirs) {
+    for (const d of this.packDirs) {
       add(d, PACK_FILES);
       add(resolve(d, ".."), [basename(d)]);
     }
@@ -432,7 +494,7 @@ export class McpFront {
   /** The watched directories a request may trust instead of a stat pass: each pack directory and its parent. */
   packWatchDirs(): Set<string> {
     const dirs = new Set<string>();
-    for (const d of this.view.project.packDirs) dirs.add(d).add(resolve(d, ".."));
+    for (const d of this.packDirs) dirs.add(d).add(resolve(d, ".."));
     return dirs;
   }
 
@@ -778,4 +840,12 @@ function identity(file: string | undefined): string {
   } catch {
     return "-";
   }
+}
+
+/**
+ * The packs served, as the tool-list change key holds them: id, description and
+ * each command's prompt declaration (the prompts, src/mcp/prompts.ts, change with it).
+ */
+function servedOf(packs: ExportView["packs"]): unknown[][] {
+  return packs.map((p) => [p.pack.id, p.description, p.commands.map((c) => c.command.prompt ?? null)]);
 }

@@ -15,6 +15,7 @@
 //
 // This module is only reached through import() from `hcpx mcp`, so only that
 // command pays for loading the SDK. stdout carries nothing but protocol.
+import { EventEmitter } from "node:events";
 import { statSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import type { Server } from "@modelcontextprotocol/server";
@@ -186,7 +187,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   // a long-lived process: the mcp adapter keeps each mcp pack's server running between calls (src/runtime/mcp-adapter.ts)
   (globalThis as Record<symbol, unknown>)[Symbol.for("hcpx.mcp.keepAlive")] = true;
   // No config at all serves no packs and says why; a config that does not parse is fatal.
-  const front = new McpFront({ shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, hostApproval: opts.hostApproval, host: opts.host, validationCache: true });
+  const front = new McpFront({ shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, hostApproval: opts.hostApproval, host: opts.host, validationCache: true, startCache: true });
   const live = new Instances();
   const hooks = live.hooks();
 
@@ -211,10 +212,16 @@ export async function serve(opts: ServeOptions): Promise<void> {
   };
   syncWatchers();
 
-  const handle = serveStdio(({ era }) => live.add(buildServer(front, era, hooks)), { transport: new VersionGate(new StdioServerTransport()), onerror: (e) => debug(`transport: ${e.message}`) });
+  const gate = new VersionGate(new StdioServerTransport(heldStdin()));
+  const handle = serveStdio(({ era }) => live.add(buildServer(front, era, hooks)), { transport: gate, onerror: (e) => debug(`transport: ${e.message}`) });
 
   // ---- lifetime: exit when stdin closes (clients leave timed-out servers running) ----
+  // A host may write its requests and close stdin at once: each request read
+  // before the end is answered first, and every answer is written out whole
+  // before the exit. A call still running is its caller gone: it is cancelled
+  // (its bin's tree stopped, the write never lands) and answered `cancelled`.
   let closing = false;
+  let ended = false;
   const shutdown = async (why: string) => {
     if (closing) return;
     closing = true;
@@ -225,15 +232,95 @@ export async function serve(opts: ServeOptions): Promise<void> {
     // The SDK writes a handler's response a few microtasks after it settles: let it.
     await new Promise((r) => setImmediate(r));
     await handle.close().catch(() => {});
+    await flushStdout();
     process.exit(0);
   };
-  process.stdin.on("end", () => void shutdown("stdin closed"));
-  process.stdin.on("close", () => void shutdown("stdin closed"));
+  const stdinEnded = async () => {
+    if (ended || closing) return;
+    ended = true;
+    debug(`stdin closed: answering ${gate.unanswered()} request(s) read before its end, then stopping`);
+    // a command ends when its caller ends (docs/design.md): running calls are cancelled, and answered so
+    await live.drain("stdin closed");
+    const bound = new Promise<void>((r) => setTimeout(r, EOF_ANSWER_BOUND_MS).unref());
+    await Promise.race([gate.answered(), bound]);
+    await shutdown("stdin closed");
+  };
+  process.stdin.on("end", () => void stdinEnded());
+  process.stdin.on("close", () => void stdinEnded());
   process.stdout.on("error", () => void shutdown("stdout closed"));
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => void shutdown(sig));
 
-  log(`serving ${front.view.packs.length} pack(s), ${front.tools.length} tool(s), shape ${opts.shape}${front.view.project.configFile ? `, config ${front.view.project.configFile}` : ""}`);
+  prebuildView(gate, front, () => closing || ended);
+  log(`serving ${front.packCount} pack(s), ${front.listed.length} tool(s), shape ${opts.shape}${front.configFile ? `, config ${front.configFile}` : ""}`);
   // The process stays up on stdin; serve() returns and the CLI must not exit.
+}
+
+/**
+ * A start answered from the start cache has no view yet: build the one calls
+ * need 300 ms after the first tools/list is answered, while the host is busy
+ * with it (a call that comes first builds it itself; none is built once stdin
+ * has ended: no call can come).
+ */
+function prebuildView(gate: VersionGate, front: McpFront, stopped: () => boolean): void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  gate.onAnswered = (method) => {
+    if (method !== "tools/list" || timer) return;
+    timer = setTimeout(() => {
+      try {
+        if (!stopped()) void front.view;
+      } catch {
+        // a config that no longer loads: the next call says why
+      }
+    }, 300);
+    timer.unref();
+  };
+}
+
+/**
+ * After stdin's end, how long the requests read before it may take to be
+ * answered. A tools/call ends within its own timeout; this is a backstop
+ * for a request nothing will ever answer, so that no server outlives its
+ * host by more than this.
+ */
+const EOF_ANSWER_BOUND_MS = 10 * 60_000;
+/** How long the last answers may wait for a host that no longer reads stdout. */
+const FLUSH_BOUND_MS = 30_000;
+
+/**
+ * What the SDK's stdio transport reads: process.stdin's data and errors, not
+ * its end. At stdin's end the transport closes itself, which drops every
+ * request still queued or running; hcpx mcp closes it once they are answered.
+ */
+function heldStdin(): NodeJS.ReadStream {
+  const held = Object.assign(new EventEmitter(), {
+    readableEnded: false,
+    destroyed: false,
+    pause() {
+      process.stdin.pause();
+      return held;
+    },
+  });
+  process.stdin.on("data", (d) => held.emit("data", d));
+  process.stdin.on("error", (e) => {
+    if (held.listenerCount("error")) held.emit("error", e);
+  });
+  return held as unknown as NodeJS.ReadStream;
+}
+
+/** Wait (bounded) until what was written on stdout has left the process: an exit would cut off an answer larger than the pipe holds. */
+async function flushStdout(): Promise<void> {
+  const out = process.stdout;
+  if (out.writableLength === 0 || out.destroyed) return;
+  debug(`waiting for the host to read ${out.writableLength} byte(s) of answers`);
+  await new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, FLUSH_BOUND_MS);
+    const done = () => {
+      clearTimeout(t);
+      resolve();
+    };
+    out.once("error", done);
+    out.write("", done);
+  });
 }
 
 /**

@@ -44,7 +44,7 @@ export function cacheDir(): string | undefined {
 }
 
 /** 64-bit FNV-1a (two 32-bit lanes) of a string, as 16 hex digits: a slot name, not a check (the key is compared). */
-function slotOf(s: string): string {
+export function slotOf(s: string): string {
   let a = 0x811c9dc5;
   let b = 0x050c5d1f;
   for (let i = 0; i < s.length; i++) {
@@ -133,10 +133,10 @@ export function markValidated(kind: string, id: string | undefined, value: unkno
   }
 }
 
-/** Keep at most MAX_ENTRIES entries: the least recently written go (only after a miss, so rarely). */
-function prune(dir: string): void {
+/** Keep at most `max` entries in `dir`: the least recently written go (only after a miss, so rarely). */
+export function prune(dir: string, max = MAX_ENTRIES): void {
   const names = readdirSync(dir).filter((f) => f.endsWith(".json"));
-  if (names.length <= MAX_ENTRIES) return;
+  if (names.length <= max) return;
   const aged = names.map((f) => {
     try {
       return { f, t: statSync(join(dir, f)).mtimeMs };
@@ -145,7 +145,7 @@ function prune(dir: string): void {
     }
   });
   aged.sort((x, y) => x.t - y.t);
-  for (const { f } of aged.slice(0, names.length - MAX_ENTRIES)) {
+  for (const { f } of aged.slice(0, names.length - max)) {
     try {
       removeCache(join(dir, f));
     } catch {

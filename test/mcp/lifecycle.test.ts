@@ -71,7 +71,7 @@ describe("hcpx mcp lifetime", () => {
     send(s.child, { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "hcp", arguments: { pack: "ledger", verb: "transfer", args: {} } } });
     send(s.child, { jsonrpc: "2.0", id: 5, method: "no/such/method" });
     send(s.child, { jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } } });
-    // the calls run concurrently: wait for every answer, or closing stdin cancels one still running
+    // the calls run concurrently: wait for every answer (closing stdin earlier would still get each answer: stdin-eof.test.ts)
     await waitFor(() => [2, 3, 4, 5, 6].every((id) => s.out().includes(`"id":${id}`)));
     s.child.stdin.end();
     await s.exited;

@@ -4,7 +4,7 @@
 // is read and validated again: an edit that breaks it is refused, not served
 // from the cache. `hcpx mcp --http` takes them from the same cache: each call
 // reads its pack again, and without the cache every call ran zod over it.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
@@ -55,5 +55,93 @@ describe("hcpx mcp start: the validation cache", () => {
     } finally {
       await s.stop();
     }
+  });
+});
+
+// The start cache (src/mcp/start-cache.ts): a start answers initialize and the
+// first tools/list from what the last start built, while every file that was
+// built from (the config, the user config, each pack's three files) is as it
+// was; the view itself is built when a call or a Skill needs it. A change of
+// any of them, a grant, a pack added or removed, a same-size edit, is served
+// at the next start. An entry is only kept when no file changed within 2 s
+// of the start reading it: two same-size writes within one clock tick can
+// leave a file's identity as it was.
+describe("hcpx mcp start: the start cache", () => {
+  const FROM_CACHE = "the tool list from the start cache";
+  const debug = { env: { HCPX_DEBUG: "1" } };
+  const list = async (s: Awaited<ReturnType<typeof startMcp>>) => (await s.client.listTools()).tools;
+  const hcp = async (s: Awaited<ReturnType<typeof startMcp>>) => (await list(s)).find((t) => t.name === "hcp")!.description!;
+
+  it("a start that read a file changed within 2 s of its read keeps no entry (here a Skill whose mtime is ahead of the clock: always within)", async () => {
+    const p = ledgerProject({ packs: ["ledger"] });
+    const ahead = new Date(Date.now() + 3_600_000);
+    utimesSync(join(p.dir, "packs", "ledger", "SKILL.md"), ahead, ahead);
+    const s = await startMcp(p, { args: ["--no-watch"], ...debug });
+    expect((await list(s)).map((t) => t.name)).toContain("hcp");
+    await s.close();
+    expect(existsSync(join(p.home, ".cache", "hcpx", "mcp-start"))).toBe(false);
+  });
+
+  it("serves the same listing from the cache, calls and Skills from the files; a same-size edit, a grant, a pack added or removed show at the next start", async () => {
+    const p = ledgerProject({ packs: ["ledger", "transit"], allow: ["ledger.*", "transit.*"] });
+    await new Promise((r) => setTimeout(r, 2100)); // the project's files settle (older than the racy window)
+    const start = () => startMcp(p, { args: ["--no-watch"], ...debug });
+    const cold = await start();
+    const first = await list(cold);
+    expect(cold.stderr()).not.toContain(FROM_CACHE);
+    await cold.close();
+    expect(readdirSync(join(p.home, ".cache", "hcpx", "mcp-start"))).toHaveLength(1);
+
+    const warm = await start();
+    expect(await list(warm)).toEqual(first);
+    expect(warm.stderr()).toContain(FROM_CACHE);
+    expect(warm.stderr()).toContain("serving 2 pack(s), 2 tool(s)");
+    const r = (await warm.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } })).structuredContent as { ok: boolean };
+    expect(r.ok).toBe(true);
+    expect(((await warm.client.readResource({ uri: "skill://transit/SKILL.md" })).contents[0] as { text: string }).text).toContain("# transit");
+    await warm.close();
+
+    // per-command: its own entry, the same listing as a cold start's
+    const pc = () => startMcp(p, { args: ["--no-watch"], shape: "per-command", ...debug });
+    const pcCold = await pc();
+    const pcFirst = await list(pcCold);
+    await pcCold.close();
+    const pcWarm = await pc();
+    expect(pcWarm.stderr()).toContain(FROM_CACHE);
+    expect(await list(pcWarm)).toEqual(pcFirst);
+    await pcWarm.close();
+
+    // a same-size edit that breaks transit's policy.json
+    const policy = join(p.dir, "packs", "transit", "policy.json");
+    const text = readFileSync(policy, "utf8");
+    const bad = text.replace('"read"', '"reed"');
+    expect(bad.length).toBe(text.length);
+    writeFileSync(policy, bad);
+    const edited = await start();
+    expect(edited.stderr()).not.toContain(FROM_CACHE);
+    expect(await hcp(edited)).toContain("Not served, broken");
+    await edited.close();
+    writeFileSync(policy, text);
+
+    // a grant revoked
+    writeConfig(p.config, { packs: ["./packs/ledger", "./packs/transit"], principal: { id: "test", kind: "agent" }, grants: { allow: ["ledger.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } });
+    const revoked = await start();
+    expect(revoked.stderr()).not.toContain(FROM_CACHE);
+    const d = await hcp(revoked);
+    expect(d).toContain("- ledger:");
+    expect(d).not.toContain("- transit:");
+    await revoked.close();
+
+    // a pack removed, then added back
+    writeConfig(p.config, { packs: ["./packs/ledger"], principal: { id: "test", kind: "agent" }, grants: { allow: ["ledger.*", "transit.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } });
+    const removed = await start();
+    expect(removed.stderr()).toContain("serving 1 pack(s)");
+    await removed.close();
+    writeConfig(p.config, { packs: ["./packs/ledger", "./packs/transit"], principal: { id: "test", kind: "agent" }, grants: { allow: ["ledger.*", "transit.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } });
+    const added = await start();
+    expect(added.stderr()).not.toContain(FROM_CACHE);
+    expect(await hcp(added)).toContain("- transit:");
+    expect(await list(added)).toEqual(first);
+    await added.close();
   });
 });
