@@ -1,5 +1,5 @@
 // kind composite: the pack's own module, imported in-process.
-import type { AdapterEntry } from "./types";
+import { noCommandsRule, type AdapterEntry } from "./types";
 
 export const composite = {
   kind: "composite",
@@ -13,23 +13,7 @@ export const composite = {
     cliArgv: false,
     serverTools: false,
   },
-  lint: [
-    {
-      code: "no_commands",
-      check: (s, { specs, at }) =>
-        specs.length === 0
-          ? [
-              at(
-                s.commands ? ["commands"] : ["kind"],
-                "no_commands",
-                "error",
-                "a composite pack declares no commands",
-                "add commands; the module exports one async function per verb_key",
-              ),
-            ]
-          : [],
-    },
-  ],
+  lint: [noCommandsRule("a composite pack", "add commands; the module exports one async function per verb_key")],
   packFiles: (s) =>
     s.composite?.module ? [{ rel: s.composite.module, segs: ["composite", "module"], what: "composite.module" }] : [],
   review: (s) => (s.composite?.module ? { modules: [s.composite.module] } : {}),

@@ -2,7 +2,7 @@
 // (mcp.bin, started per call) or a remote one (mcp.url, Streamable HTTP). The
 // rules of the server's form (bin xor url, no literal credential) are load
 // rules (src/pack/load.ts): a pack breaking them never runs.
-import type { AdapterEntry } from "./types";
+import { noCommandsRule, type AdapterEntry } from "./types";
 import type { Problem } from "../../util/errors";
 import { headerEnvNames } from "../mcp-remote";
 
@@ -21,21 +21,7 @@ export const mcp = {
     binIn: "mcp",
   },
   lint: [
-    {
-      code: "no_commands",
-      check: (s, { specs, at }) =>
-        specs.length === 0
-          ? [
-              at(
-                s.commands ? ["commands"] : ["kind"],
-                "no_commands",
-                "error",
-                "an mcp pack declares no commands",
-                "name one command per server tool (`hcpx pack from-mcp` proposes them)",
-              ),
-            ]
-          : [],
-    },
+    noCommandsRule("an mcp pack", "name one command per server tool (`hcpx pack from-mcp` proposes them)"),
     {
       code: ["mcp_tool_missing", "mcp_tool_duplicate"],
       check: (_s, { specs, at }) => {

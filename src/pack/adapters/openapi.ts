@@ -1,5 +1,5 @@
 // kind openapi: the runtime sends each command as an HTTP request itself.
-import type { AdapterEntry, KindLintContext, Seg } from "./types";
+import { noCommandsRule, type AdapterEntry, type KindLintContext, type Seg } from "./types";
 import type { Problem } from "../../util/errors";
 import type { SurfaceFile } from "../schema";
 
@@ -57,21 +57,7 @@ export const openapi = {
             ]
           : [],
     },
-    {
-      code: "no_commands",
-      check: (s, { specs, at }) =>
-        specs.length === 0
-          ? [
-              at(
-                s.commands ? ["commands"] : ["kind"],
-                "no_commands",
-                "error",
-                "an openapi pack declares no commands",
-                "name the commands (`hcpx pack from-openapi` proposes them)",
-              ),
-            ]
-          : [],
-    },
+    noCommandsRule("an openapi pack", "name the commands (`hcpx pack from-openapi` proposes them)"),
     {
       code: "openapi_userinfo",
       check: (s, { at }) =>

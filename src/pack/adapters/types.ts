@@ -57,6 +57,17 @@ export interface LintRule<T, C> {
 /** A kind's own rule: it reads the surface as parsed (lint runs on packs the runtime refuses). */
 export type KindLintRule = LintRule<SurfaceFile, KindLintContext>;
 
+/** `no_commands`, the rule of every kind whose packs must name their commands: `what` says which pack, `hint` how. */
+export function noCommandsRule(what: string, hint: string): KindLintRule {
+  return {
+    code: "no_commands",
+    check: (s, { specs, at }) =>
+      specs.length === 0
+        ? [at(s.commands ? ["commands"] : ["kind"], "no_commands", "error", `${what} declares no commands`, hint)]
+        : [],
+  };
+}
+
 /** A file of the pack that a kind's section names (lint: inside the pack, and there). */
 export interface PackFileRef {
   rel: string;
