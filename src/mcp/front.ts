@@ -32,8 +32,8 @@ import { HCP_TOOL, instructions, packIndex, toolsFor, type McpToolDef, type Shap
 import { argsHash, ConfirmStateError, ConfirmStates, type ConfirmBinding, type StateCall } from "./confirm-state";
 import { argsFromInputs, canAnswer, capabilityOf, MissingCapability, inputArgs, inputRequest, inputRounds, methodOf, readAnswer, type InputRequestOut, type InputValue } from "./inputs";
 import { auditArgs, AuditWriter, decisionOf, type AuditRecord } from "../runtime/audit";
-import { Stamped } from "./stamp";
-import { readStart, settledBefore, startKey, writeStart, type StartEntry } from "./start-cache";
+import { settledBefore, Stamped } from "./stamp";
+import { readStart, startKey, writeStart, type StartEntry } from "./start-cache";
 import { isObj } from "../util/is";
 
 export type Era = "legacy" | "modern";

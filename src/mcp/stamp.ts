@@ -49,6 +49,20 @@ export function stampOf(files: readonly (string | undefined)[], now: number = Da
 }
 
 /**
+ * Whether each file (missing ones aside) was last changed at least RACY_MS
+ * before `readAt`: what was read of it then can be vouched for by its stamp
+ * later (the start cache, start-cache.ts, keeps an entry only then).
+ */
+export function settledBefore(files: Iterable<string>, readAt: number, stat: StatFn = statOf): boolean {
+  for (const f of files) {
+    const st = stat(f);
+    // missing: its identity is "-", and its appearing changes that
+    if (st && (readAt - st.ctimeMs < RACY_MS || readAt - st.mtimeMs < RACY_MS)) return false;
+  }
+  return true;
+}
+
+/**
  * One value loaded from files, reused while their stamp is unchanged: get()
  * stamps the files (before loading), and loads anew when the stamp differs
  * or is undefined (a file too recent); a load that throws is never kept.

@@ -17,13 +17,12 @@
 // A write changes a file's ctime, which no one can set back; but two writes
 // within one tick of the clock the kernel stamps ctimes with may leave the
 // same identity. So an entry is only written when every file it depends on
-// was last changed RACY_MS before the start read it (as git treats a "racily
+// was last changed RACY_MS (src/mcp/stamp.ts) before the start read it (as git treats a "racily
 // clean" index): an edit after that read then has a later ctime.
 //
 // One file per key, `mcp-start/<slot>.json` under the cache root, framed and
 // checked by src/util/cache.ts like the validation cache's entries; any
 // problem reading or writing it only means building the view.
-import { statSync } from "node:fs";
 import { join } from "node:path";
 import { prune, slotOf } from "../pack/validcache";
 import { cacheRoot, readCache, writeCache } from "../util/cache";
@@ -44,8 +43,6 @@ export interface StartEntry {
   brokenLines: string[];
 }
 
-/** a file changed less than this before the start read it is not trusted by its identity */
-export const RACY_MS = 2000;
 /** the largest entry read or written (a listing larger than this is built every start) */
 const MAX_BYTES = 16 * 1024 * 1024;
 const MAX_ENTRIES = 64;
@@ -78,20 +75,6 @@ export function readStart(key: string): StartEntry | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Whether each file (missing ones aside) was last changed at least RACY_MS before `readAt` (ms since the epoch). */
-export function settledBefore(files: Iterable<string>, readAt: number): boolean {
-  const limit = readAt - RACY_MS;
-  for (const f of files) {
-    try {
-      const st = statSync(f);
-      if (st.ctimeMs >= limit || st.mtimeMs >= limit) return false;
-    } catch {
-      // missing: its identity is "-", and its appearing changes that
-    }
-  }
-  return true;
 }
 
 /** Keep `e` for the next start (best effort). */

@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { ledgerProject, startMcp, writeConfig } from "./support";
 import { serve } from "./http-support";
+import { RACY_MS } from "../../src/mcp/stamp";
 
 describe("hcpx mcp start: the validation cache", () => {
   it("a pack broken after a start that filled the cache is broken at the next start", async () => {
@@ -84,7 +85,7 @@ describe("hcpx mcp start: the start cache", () => {
 
   it("serves the same listing from the cache, calls and Skills from the files; a same-size edit, a grant, a pack added or removed show at the next start", async () => {
     const p = ledgerProject({ packs: ["ledger", "transit"], allow: ["ledger.*", "transit.*"] });
-    await new Promise((r) => setTimeout(r, 2100)); // the project's files settle (older than the racy window)
+    await new Promise((r) => setTimeout(r, RACY_MS + 100)); // the project's files settle (older than the racy window)
     const start = () => startMcp(p, { args: ["--no-watch"], ...debug });
     const cold = await start();
     const first = await list(cold);
