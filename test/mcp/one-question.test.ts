@@ -10,7 +10,8 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HCPX, runHcpx } from "../support/cli";
+import { HCPX, runHcpx as runChild, type RunOptions } from "../support/cli";
+import { needsProcess, runInProcess } from "../support/inproc";
 import { ledgerProject, writeConfig, type Ledgered } from "./support";
 
 function project(confirm: string): Ledgered {
@@ -18,6 +19,9 @@ function project(confirm: string): Ledgered {
   writeConfig(p.config, { packs: ["./packs/ledger"], principal: { id: "test", kind: "agent" }, grants: { allow: ["ledger.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." }, confirm });
   return p;
 }
+
+// adopt, which writes the host's rules, runs in this process (test/support/inproc.ts); the MCP servers are real processes
+const runHcpx = (args: string[], opts?: RunOptions) => (needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts));
 
 const envOf = (p: Ledgered) => ({ PATH: process.env.PATH ?? "", HOME: p.home, NO_COLOR: "1", LEDGER_FILE: p.ledger, LEDGER_NOW: "2026-01-01T00:00:00Z" });
 
