@@ -5,10 +5,9 @@
 //
 // Outputs are written atomically (temp + rename), the entry last, so tests that
 // run while a build lands see either build. `--clean` starts from empty.
-import { build } from "esbuild";
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
@@ -25,6 +24,41 @@ const schemaHash = createHash("sha256")
   .update(readFileSync(join(root, "node_modules/zod/package.json")))
   .digest("hex")
   .slice(0, 16);
+// Up to date: `npm test` and `npm run bench` build first, ~8 s of CPU (esbuild,
+// the two code-cache runs) that is wasted when nothing changed. The stamp,
+// dist/.build-stamp, holds a hash of everything the build reads (below) and the
+// hash of every file it wrote; when both still hold, the build does nothing.
+// `--clean` (or HCPX_BUILD_FORCE=1) always builds.
+const stamp = join(out, ".build-stamp");
+const sha = (b) => createHash("sha256").update(b).digest("hex");
+function inputsKey() {
+  const h = createHash("sha256");
+  h.update(`${process.version} ${process.arch} ${process.env.HCPX_NO_SHIPPED_CACHE ?? ""}\0`);
+  const add = (rel) => {
+    const abs = join(root, rel);
+    if (statSync(abs).isDirectory()) {
+      for (const f of readdirSync(abs).sort()) add(join(rel, f));
+    } else h.update(rel).update("\0").update(readFileSync(abs)).update("\0");
+  };
+  // the sources, this script, the dependencies (the lock: npm ci installs exactly it), the compiler
+  // settings, and what the code-cache runs read (packs/calc-wrap, packs/calc, bins)
+  for (const rel of ["src", "scripts/build.mjs", "package.json", "package-lock.json", "tsconfig.json", "tsconfig.lib.json", "packs/calc-wrap", "packs/calc", "bins"]) add(rel);
+  return h.digest("hex");
+}
+const key = inputsKey();
+const force = process.argv.includes("--clean") || process.env.HCPX_BUILD_FORCE === "1";
+if (!force && existsSync(stamp)) {
+  let current = false;
+  try {
+    const s = JSON.parse(readFileSync(stamp, "utf8"));
+    current = s.key === key && Object.keys(s.files).length > 0 && Object.entries(s.files).every(([f, h]) => existsSync(join(out, f)) && sha(readFileSync(join(out, f))) === h);
+  } catch {
+    current = false; // an unreadable stamp: build
+  }
+  if (current) process.exit(0);
+}
+rmSync(stamp, { force: true });
+const { build } = await import("esbuild"); // after the check: an up-to-date build does not load it
 if (process.argv.includes("--clean")) rmSync(out, { recursive: true, force: true });
 // outputs of the earlier layout (shared chunks)
 rmSync(join(out, "chunks"), { recursive: true, force: true });
@@ -237,4 +271,21 @@ if (!haveDts || !existsSync(dtsStamp) || readFileSync(dtsStamp, "utf8") !== dtsK
   }
   rmSync(scratch, { recursive: true, force: true });
   writeFileSync(dtsStamp, dtsKey);
+}
+
+// Last: the stamp (above) of this build, over every file now in dist/ (the
+// stamp itself and temporary files aside).
+{
+  const files = {};
+  const walk = (rel) => {
+    for (const d of readdirSync(join(out, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${d.name}` : d.name;
+      if (d.isDirectory()) walk(r);
+      else if (d.isFile() && r !== ".build-stamp" && !r.endsWith(".tmp")) files[r] = sha(readFileSync(join(out, r)));
+    }
+  };
+  walk("");
+  const tmp = `${stamp}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ key, files }, null, 1) + "\n");
+  renameSync(tmp, stamp);
 }
