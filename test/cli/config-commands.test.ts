@@ -4,7 +4,11 @@ import { describe, expect, it } from "vitest";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import JSON5 from "json5";
-import { HAND, envelope, hcpx, project, tmp } from "./helpers";
+import { HAND, envelope, hcpx as hcpxChild, project, tmp } from "./helpers";
+import { needsProcess, runInProcessChecked } from "../support/inproc";
+
+/** activate, deactivate, grant, revoke (what they write and refuse) as function calls in this process (test/support/inproc.ts); exec as a process */
+const hcpx = (args: string[], cwd: string, env?: NodeJS.ProcessEnv) => (needsProcess(args) ? hcpxChild(args, cwd, env) : runInProcessChecked(args, { cwd, env }));
 
 const TRANSIT_READS = ["transit.plan", "transit.departures", "transit.stops", "transit.lines"];
 const withTransit = HAND.replace("'./packs/ledger',   // money\n", "'./packs/ledger',   // money\n    './packs/transit',\n").replace(

@@ -5,7 +5,11 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import JSON5 from "json5";
-import { envelope, hcpx, tmp } from "./helpers";
+import { envelope, hcpx as hcpxChild, tmp } from "./helpers";
+import { needsProcess, runInProcessChecked } from "../support/inproc";
+
+/** exec (the real bins) as processes; pack new, add-verb and lint (what they write and say) in this process (test/support/inproc.ts) */
+const hcpx = (args: string[], cwd: string, env?: NodeJS.ProcessEnv) => (needsProcess(args) ? hcpxChild(args, cwd, env) : runInProcessChecked(args, { cwd, env }));
 import { parseVerbSpec, splitWords } from "../../src/scaffold/spec";
 
 const hasSqlite = spawnSync("sqlite3", ["-version"]).status === 0;
