@@ -99,35 +99,66 @@ export class SharedTexts {
   }
 }
 
-function printed(v: unknown, nl: string, shared?: SharedTexts): string {
-  if (v === null || typeof v === "string" || typeof v === "boolean") return JSON.stringify(v);
-  if (typeof v === "number") {
-    if (!Number.isFinite(v)) throw NOT_PLAIN;
-    return JSON.stringify(v);
+/** A key as printed, with its ": " (the few keys of a tool list, each quoted once). */
+const KEYS = new Map<string, string>();
+function keyText(k: string): string {
+  let t = KEYS.get(k);
+  if (t === undefined) {
+    t = JSON.stringify(k) + ": ";
+    if (KEYS.size < 1024) KEYS.set(k, t);
   }
-  if (typeof v !== "object" || typeof (v as { toJSON?: unknown }).toJSON === "function" || v instanceof Number || v instanceof String || v instanceof Boolean) throw NOT_PLAIN;
-  const known = shared?.text(v, nl);
-  if (known !== undefined) return known;
+  return t;
+}
+
+// One string grown by concatenation (no array of parts and join per object: ~25% of printing a tool list).
+function printed(v: unknown, nl: string, shared?: SharedTexts): string {
+  switch (typeof v) {
+    case "string":
+      return JSON.stringify(v);
+    case "boolean":
+      return v ? "true" : "false";
+    case "number":
+      if (!Number.isFinite(v)) throw NOT_PLAIN;
+      return JSON.stringify(v);
+    case "object":
+      break;
+    default:
+      throw NOT_PLAIN;
+  }
+  if (v === null) return "null";
+  if (typeof (v as { toJSON?: unknown }).toJSON === "function" || v instanceof Number || v instanceof String || v instanceof Boolean) throw NOT_PLAIN;
+  if (shared !== undefined) {
+    const known = shared.text(v, nl);
+    if (known !== undefined) return known;
+  }
   const inner = nl + "  ";
   if (Array.isArray(v)) {
-    if (v.length === 0) return "[]";
+    const n = v.length;
+    if (n === 0) return "[]";
     let scalars = true;
-    const items: string[] = [];
-    for (let i = 0; i < v.length; i++) {
+    for (let i = 0; i < n; i++) {
+      const x: unknown = v[i];
+      if (x !== null && typeof x === "object") {
+        scalars = false;
+        break;
+      }
+    }
+    const sep = scalars ? ", " : "," + inner;
+    let s = scalars ? "[" : "[" + inner;
+    for (let i = 0; i < n; i++) {
       const x: unknown = v[i];
       if (x === undefined || typeof x === "function" || typeof x === "symbol") throw NOT_PLAIN;
-      if (x !== null && typeof x === "object") scalars = false;
-      items.push(printed(x, inner, shared));
+      s += (i ? sep : "") + printed(x, inner, shared);
     }
-    return scalars ? `[${items.join(", ")}]` : `[${inner}${items.join(`,${inner}`)}${nl}]`;
+    return scalars ? s + "]" : s + nl + "]";
   }
-  const parts: string[] = [];
+  let s = "";
   for (const k of Object.keys(v)) {
     const x = (v as Record<string, unknown>)[k];
     if (x === undefined || typeof x === "function" || typeof x === "symbol") continue;
-    parts.push(`${JSON.stringify(k)}: ${printed(x, inner, shared)}`);
+    s += (s === "" ? "{" + inner : "," + inner) + keyText(k) + printed(x, inner, shared);
   }
-  return parts.length ? `{${inner}${parts.join(`,${inner}`)}${nl}}` : "{}";
+  return s === "" ? "{}" : s + nl + "}";
 }
 const SCALAR = String.raw`(?:"(?:[^"\\\n]|\\.)*"|-?\d[\d.eE+-]*|true|false|null)`;
 const SCALAR_ARRAY_RE = new RegExp(String.raw`\[\n\s*(${SCALAR}(?:,\n\s*${SCALAR})*)\n\s*\]`, "g");

@@ -45,7 +45,8 @@ export function atomicWrite(file: string, text: FileData, forceMode?: number): v
   let mode: number | undefined = forceMode;
   if (mode === undefined) {
     try {
-      mode = statSync(file).mode & 0o7777;
+      mode = statSync(file, { throwIfNoEntry: false })?.mode;
+      if (mode !== undefined) mode &= 0o7777;
     } catch {
       mode = undefined;
     }

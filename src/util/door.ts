@@ -155,10 +155,11 @@ function memoGuard(base: Base | string, memo: DirMemo, abs: string, show?: strin
   const real = join(realDir, basename(abs));
   let st;
   try {
-    st = lstatSync(real);
+    st = lstatSync(real, { throwIfNoEntry: false });
   } catch {
-    return real;
+    st = undefined;
   }
+  if (st === undefined) return real;
   return st.isSymbolicLink() ? guard(base, abs, show) : real;
 }
 
@@ -173,7 +174,7 @@ function memoDir(base: Base | string, memo: DirMemo, dir: string, show: string):
     const next = join(memoDir(base, memo, parent, show), basename(dir));
     let st;
     try {
-      st = lstatSync(next);
+      st = lstatSync(next, { throwIfNoEntry: false });
     } catch {
       st = undefined;
     }

@@ -104,10 +104,11 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 export function readEntry(real: string): Entry {
   let st;
   try {
-    st = statSync(real);
+    st = statSync(real, { throwIfNoEntry: false });
   } catch {
-    return { kind: "absent" };
+    st = undefined;
   }
+  if (st === undefined) return { kind: "absent" };
   if (st.isDirectory()) return { kind: "dir" };
   if (!st.isFile()) return { kind: "other" };
   // the one bounded reader: a file swapped for a FIFO or a device after the stat is an error, never a hang

@@ -31,13 +31,15 @@ export function walkInside(abs: string, base: string, label?: string): Walk {
   for (let i = 0; i < parts.length; i++) {
     const next = join(cur, parts[i]!);
     if (!isInside(next, realBase)) return problem("outside_base", `leads outside ${where}`, OUTSIDE_HINT);
+    // (absent is the common case on a first write: lstat answers undefined, no exception is made)
     let st;
     try {
-      st = lstatSync(next);
+      st = lstatSync(next, { throwIfNoEntry: false });
     } catch {
-      // the rest does not exist yet
-      return { real: join(next, ...parts.slice(i + 1)) };
+      st = undefined;
     }
+    // the rest does not exist yet
+    if (st === undefined) return { real: join(next, ...parts.slice(i + 1)) };
     if (st.isSymbolicLink()) {
       let target: string;
       try {
