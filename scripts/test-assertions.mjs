@@ -9,6 +9,8 @@
 //   (`const env = envelope(r)`, `const { data } = JSON.parse(r.stdout)`; a
 //   JSON.parse of a file read back is a file's content, not an envelope), or
 //   reads `.ok`, `.error.code`, `.error.<field>` or `.data` of anything;
+// - message: toContain/toMatch on `.error.message` (or a problem's) of a
+//   parsed envelope: its code says which error, the message which instance;
 // - prose: toContain/toMatch on a `.message`, `.stdout`, `.stderr`, `.text` or
 //   `.output` (inside an envelope too: `env.error.message` is prose); or, not
 //   envelope, the matcher is toContain or toMatch (with or without
@@ -125,10 +127,11 @@ function path(node) {
 function classify(subject, matcher, names) {
   const { root, props } = path(subject);
   const text = subject.getText();
-  // a substring of a message, even one inside an envelope, is prose
+  const parsed = hasParse(subject) || (root !== undefined && names.has(root));
+  // a substring of a message: of a parsed envelope's error (its code says which error; the message which instance), else prose
+  if (PROSE_MATCHERS.has(matcher) && props.at(-1) === "message" && parsed && props.includes("error")) return "message";
   if (PROSE_MATCHERS.has(matcher) && TEXT_PROPS.has(props.at(-1))) return "prose";
-  if (hasParse(subject) || (root && names.has(root) && !props.some((p) => TEXT_PROPS.has(p) && p !== "message")))
-    return "envelope";
+  if (parsed) return "envelope";
   if (props.includes("ok") || props.includes("data") || /\.error\??\.\w/.test(text)) return "envelope";
   if (!PROSE_MATCHERS.has(matcher)) return undefined;
   if (props.some((p) => TEXT_PROPS.has(p))) return "prose";
@@ -186,7 +189,7 @@ if (isMain) {
   const all = assertions(dir);
   const byFile = new Map();
   for (const a of all) {
-    const f = byFile.get(a.file) ?? { file: a.file, prose: 0, envelope: 0 };
+    const f = byFile.get(a.file) ?? { file: a.file, prose: 0, envelope: 0, message: 0 };
     f[a.kind] += 1;
     byFile.set(a.file, f);
   }
@@ -194,6 +197,7 @@ if (isMain) {
   const report = {
     prose: all.filter((a) => a.kind === "prose").length,
     envelope: all.filter((a) => a.kind === "envelope").length,
+    message: all.filter((a) => a.kind === "message").length,
     files,
   };
   if (args.includes("--json")) process.stdout.write(JSON.stringify({ ...report, assertions: all }, null, 2) + "\n");
