@@ -205,11 +205,13 @@ if (isMain) {
     for (const a of all.filter((x) => x.kind === list)) process.stdout.write(`${a.file}:${a.line}: ${a.text}\n`);
   else {
     const out = [
-      `${dir}: ${report.prose} prose-substring assertions on a run's text, ${report.envelope} on parsed envelopes`,
+      `${dir}: ${report.prose} prose-substring assertions on a run's text, ${report.envelope} on parsed envelopes (${report.message} more on an envelope's error message)`,
     ];
-    out.push(`files with the most prose assertions (prose / envelope):`);
+    out.push(`files with the most prose assertions (prose / envelope / message):`);
     for (const f of files.slice(0, top))
-      out.push(`  ${String(f.prose).padStart(4)} / ${String(f.envelope).padEnd(4)} ${f.file}`);
+      out.push(
+        `  ${String(f.prose).padStart(4)} / ${String(f.envelope).padStart(4)} / ${String(f.message).padEnd(4)} ${f.file}`,
+      );
     process.stdout.write(out.join("\n") + "\n");
   }
 }
