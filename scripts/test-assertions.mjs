@@ -5,7 +5,8 @@
 //
 // An assertion is one `expect(subject, ...)` chain. It is counted as
 // - envelope: the subject reads a parsed envelope: it calls JSON.parse() or
-//   envelope() (test/support/cli.ts), or starts at a name bound to one of those
+//   envelope() (test/support/cli.ts) or a function of the file's that does,
+//   or starts at a name bound to one of those
 //   (`const env = envelope(r)`, `const { data } = JSON.parse(r.stdout)`; a
 //   JSON.parse of a file read back is a file's content, not an envelope), or
 //   reads `.ok`, `.error.code`, `.error.<field>` or `.data` of anything;
@@ -52,13 +53,17 @@ function testFiles(dir) {
   });
 }
 
-/** JSON.parse() of a run's output (not of a file read back: that is a file's content) or envelope(). */
+/** The file's own functions that parse an envelope (`function failed(r) { … envelope(r) … }`): a call to one is a parse. */
+let helpers = new Set();
+
+/** JSON.parse() of a run's output (not of a file read back: that is a file's content), envelope() or a helper of the file's. */
 const isParseCall = (n) =>
   ts.isCallExpression(n) &&
-  ((ts.isPropertyAccessExpression(n.expression) &&
-    n.expression.name.text === "parse" &&
-    n.expression.expression.getText() === "JSON" &&
-    !/\bread\w*\(/.test(n.arguments[0]?.getText() ?? "")) ||
+  ((ts.isIdentifier(n.expression) && helpers.has(n.expression.text)) ||
+    (ts.isPropertyAccessExpression(n.expression) &&
+      n.expression.name.text === "parse" &&
+      n.expression.expression.getText() === "JSON" &&
+      !/\bread\w*\(/.test(n.arguments[0]?.getText() ?? "")) ||
     (ts.isIdentifier(n.expression) && n.expression.text === "envelope"));
 
 /** Does `node` contain a JSON.parse()/envelope() call? */
@@ -71,6 +76,25 @@ function hasParse(node) {
   };
   visit(node);
   return found;
+}
+
+/** The function declarations of a file that parse an envelope (or call one that does). */
+function parseHelpers(sf) {
+  const fns = [];
+  const visit = (n) => {
+    if (ts.isFunctionDeclaration(n) && n.name && n.body) fns.push(n);
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  helpers = new Set();
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const f of fns)
+      if (!helpers.has(f.name.text) && hasParse(f.body)) {
+        helpers.add(f.name.text);
+        grew = true;
+      }
+  }
 }
 
 /** Names bound (anywhere in the file) to a parsed envelope or to a part of one. */
@@ -148,6 +172,7 @@ function classify(subject, matcher, names) {
 export function assertionsOf(file, root) {
   const src = readFileSync(file, "utf8");
   const sf = ts.createSourceFile(file, src, ts.ScriptTarget.Latest, true);
+  parseHelpers(sf);
   const names = parsedNames(sf);
   const rel = relative(root, file).split("\\").join("/");
   const found = [];
