@@ -48,6 +48,29 @@ const TRACE: Record<string, [string, string | null]> = {
 const ALL = Object.keys(TRACE);
 const json = (r: { stdout: string }) => JSON.parse(r.stdout) as { ok: boolean; data: Record<string, unknown>; error?: { code: string; message: string; hint?: string; details?: Record<string, unknown> } };
 
+interface Health {
+  code: string;
+  severity: string;
+  message: string;
+  hint?: string;
+  file?: string;
+}
+
+/** An `adopt --check --json` that fails (exit 1, code drift) only because a host will not use the server: those reasons. */
+function unhealthy(r: { code: number | null; stdout: string }): Health[] {
+  expect(r.code, r.stdout).toBe(1);
+  const e = json(r).error!;
+  expect(e.code).toBe("drift");
+  expect(e.details!.drift).toEqual([]);
+  return e.details!.health as Health[];
+}
+
+/** An `adopt --check --json` in sync where each host will use the server. */
+function healthy(r: { code: number | null; stdout: string }): void {
+  expect(r.code, r.stdout).toBe(0);
+  expect(json(r)).toMatchObject({ ok: true, data: { inSync: true, health: [] } });
+}
+
 function trace(s: Scratch, host: string): void {
   const [rel, text] = TRACE[host]!;
   if (text === null) mkdirSync(join(s.dir, rel), { recursive: true });
@@ -84,9 +107,9 @@ describe("adopt --detected", () => {
     expect(r.code).toBe(1);
     expect(json(r).error!.code).toBe("no_hosts_detected");
     expect(json(r).error!.hint).toContain("claude: .claude, CLAUDE.md");
-    const c = await s.adopt("all", "--check");
-    expect(c.code, c.stdout).toBe(0);
-    expect(c.stdout).toContain("nothing adopted or in use");
+    const c = await s.adopt("all", "--check", "--json");
+    healthy(c);
+    expect(json(c).data).toMatchObject({ hosts: [], detected: [], changes: [] }); // nothing adopted or in use
   });
 
   it("files hcpx created are no trace: after adopting opencode (AGENTS.md, .agents/skills), only opencode is in use, because it is adopted", async () => {
@@ -128,6 +151,7 @@ describe("adopt --detected", () => {
     s.write("GEMINI.md", "# mine\n");
     const r = await s.run(["init", "--yes", "--force"]);
     expect(r.code, r.stderr).toBe(0);
+    // prose on purpose: init's proposal is what a person reads
     expect(r.stdout).toContain("gemini (Gemini CLI): found GEMINI.md");
     expect(r.stdout).toContain("hcpx adopt --detected --write");
   });
@@ -154,11 +178,12 @@ describe("git: per file, and the .gitignore block", () => {
     const local = '{\n  "enabledMcpjsonServers": ["other"]\n}\n';
     s.write(".claude/settings.local.json", local);
     s.write(".gitignore", "node_modules/\n# mine\n");
-    const w = await s.adopt("claude", "--write", "--gitignore");
+    const w = await s.adopt("claude", "--write", "--gitignore", "--json");
     expect(w.code, w.stderr + w.stdout).toBe(0);
     expect(JSON.parse(s.read(".claude/settings.local.json")).enabledMcpjsonServers).toEqual(["other", "hcp"]);
-    expect(w.stdout).toMatch(/git: keep out of git \(one person's files\) \.claude\/settings\.local\.json/);
-    expect(w.stdout).toMatch(/git: commit [^\n]*\.mcp\.json/);
+    const git = json(w).data.git as { path: string; git: string }[];
+    expect(git).toContainEqual({ path: ".claude/settings.local.json", git: "ignore" }); // keep out of git (one person's files)
+    expect(git).toContainEqual({ path: ".mcp.json", git: "commit" });
     const gi = s.read(".gitignore");
     expect(gi.startsWith("node_modules/\n# mine\n# hcp:begin")).toBe(true);
     expect(gi).toContain("\n/.claude/settings.local.json\n");
@@ -206,6 +231,7 @@ describe("user scope serves the user's own config", () => {
     const block = s.read("~/.claude/CLAUDE.md");
     expect(block).toContain("### ledger");
     expect(block).not.toContain("### transit");
+    // prose on purpose: the note a person reads on the plan
     expect(r.stdout).toMatch(/this project's packs \([^)]*transit[^)]*\) are not adopted at user scope/);
     const other = await s.adopt("claude", "--scope", "user", "--config", "hcp.config.json5");
     expect(other.code).toBe(64);
@@ -219,14 +245,11 @@ describe("healthy: the host will use the server", () => {
     // no ~/.codex/config.toml at all (a CI runner): nothing to hold against it
     expect((await s.adopt("codex", "--check")).code).toBe(0);
     s.write("~/.codex/config.toml", 'model = "x"\n');
-    const r = await s.adopt("codex", "--check");
-    expect(r.code, r.stdout).toBe(1);
-    expect(r.stdout).toContain("Codex reads .codex/config.toml only in a trusted project");
+    const r = await s.adopt("codex", "--check", "--json");
+    expect(unhealthy(r)).toEqual([expect.objectContaining({ code: "host_will_not_use", file: "~/.codex/config.toml", message: expect.stringContaining("Codex reads .codex/config.toml only in a trusted project") })]);
     const root = realpathSync(s.dir);
     s.write("~/.codex/config.toml", `[projects."${root}"]\ntrust_level = "trusted"\n`);
-    const ok = await s.adopt("codex", "--check");
-    expect(ok.code, ok.stdout).toBe(0);
-    expect(ok.stdout).toContain("each host will use the server");
+    healthy(await s.adopt("codex", "--check", "--json")); // each host will use the server
   });
 
   it("Copilot CLI (project): with a ~/.copilot/config.json (Copilot used here), --check and doctor fail until the project is in trusted_folders", async () => {
@@ -236,10 +259,14 @@ describe("healthy: the host will use the server", () => {
     expect((await s.adopt("copilot", "--check")).code).toBe(0);
     const root = realpathSync(s.dir);
     s.write("~/.copilot/config.json", '{ "banner": "never" }\n');
-    const r = await s.adopt("copilot", "--check");
-    expect(r.code, r.stdout).toBe(1);
-    expect(r.stdout).toContain(`GitHub Copilot CLI loads a project's MCP servers (.mcp.json, .github/mcp.json) only in a trusted folder, and ${root} is not one (no trusted_folders in ~/.copilot/config.json)`);
-    expect(r.stdout).toContain(`add "${root}" to trusted_folders in ~/.copilot/config.json`);
+    const r = await s.adopt("copilot", "--check", "--json");
+    expect(unhealthy(r)).toEqual([
+      expect.objectContaining({
+        code: "host_will_not_use",
+        message: expect.stringContaining(`GitHub Copilot CLI loads a project's MCP servers (.mcp.json, .github/mcp.json) only in a trusted folder, and ${root} is not one (no trusted_folders in ~/.copilot/config.json)`),
+        hint: expect.stringContaining(`add "${root}" to trusted_folders in ~/.copilot/config.json`),
+      }),
+    ]);
     s.write("~/.copilot/config.json", JSON.stringify({ trusted_folders: ["/elsewhere"] }) + "\n");
     const other = await s.adopt("copilot", "--check", "--json");
     expect(other.code).toBe(1);
@@ -249,9 +276,7 @@ describe("healthy: the host will use the server", () => {
     const host = (json(d).error!.details!.checks as { id: string; status: string; message: string }[]).find((c) => c.id === "host:copilot")!;
     expect(host.status).toBe("fail");
     s.write("~/.copilot/config.json", JSON.stringify({ trusted_folders: ["/elsewhere", root] }) + "\n");
-    const ok = await s.adopt("copilot", "--check");
-    expect(ok.code, ok.stdout).toBe(0);
-    expect(ok.stdout).toContain("each host will use the server");
+    healthy(await s.adopt("copilot", "--check", "--json")); // each host will use the server
   });
 
   it("Qwen Code (project): with a ~/.qwen/mcpApprovals.json, --check fails until hcp is approved for the project", async () => {
@@ -260,22 +285,24 @@ describe("healthy: the host will use the server", () => {
     expect((await s.adopt("qwen", "--check")).code).toBe(0);
     const root = realpathSync(s.dir);
     s.write("~/.qwen/mcpApprovals.json", JSON.stringify({ [root]: { other: { hash: "x", status: "approved" } } }) + "\n");
-    const r = await s.adopt("qwen", "--check");
-    expect(r.code, r.stdout).toBe(1);
-    expect(r.stdout).toContain(`Qwen Code does not start a project MCP server until it is approved ("Pending approval"), and hcp is not approved for ${root}`);
-    expect(r.stdout).toContain(`run \`qwen mcp approve hcp\` in ${root}`);
+    const r = await s.adopt("qwen", "--check", "--json");
+    expect(unhealthy(r)).toEqual([
+      expect.objectContaining({
+        code: "host_will_not_use",
+        message: expect.stringContaining(`Qwen Code does not start a project MCP server until it is approved ("Pending approval"), and hcp is not approved for ${root}`),
+        hint: expect.stringContaining(`run \`qwen mcp approve hcp\` in ${root}`),
+      }),
+    ]);
     s.write("~/.qwen/mcpApprovals.json", JSON.stringify({ [root]: { hcp: { hash: "x", status: "approved" } } }) + "\n");
-    const ok = await s.adopt("qwen", "--check");
-    expect(ok.code, ok.stdout).toBe(0);
+    healthy(await s.adopt("qwen", "--check", "--json"));
   });
 
   it("Claude Code: hcp on disabledMcpjsonServers fails --check and doctor, with the file and what to do", async () => {
     const s = scratch({ packs: ["ledger"] });
     expect((await s.adopt("claude", "--write")).code).toBe(0);
     s.write(".claude/settings.local.json", '{ "disabledMcpjsonServers": ["hcp"] }\n');
-    const r = await s.adopt("claude", "--check");
-    expect(r.code).toBe(1);
-    expect(r.stdout).toContain(".claude/settings.local.json: Claude Code does not start a .mcp.json server on disabledMcpjsonServers");
+    const r = await s.adopt("claude", "--check", "--json");
+    expect(unhealthy(r)).toEqual([expect.objectContaining({ code: "host_will_not_use", file: ".claude/settings.local.json", message: expect.stringMatching(/^Claude Code does not start a \.mcp\.json server on disabledMcpjsonServers/) })]);
     const d = await s.run(["doctor", "--json"]);
     expect(d.code).toBe(1);
     const host = (json(d).error!.details!.checks as { id: string; status: string; message: string }[]).find((c) => c.id === "host:claude")!;
@@ -289,17 +316,17 @@ describe("healthy: the host will use the server", () => {
     const other = join(s.dir, "conf", "other.json5");
     expect((await s.run(["--config", "hcp.config.json5", "adopt", "cursor", "--write"])).code).toBe(0);
     expect((await s.run(["--config", "hcp.config.json5", "adopt", "cursor", "--check"])).code).toBe(0);
-    const r = await s.run(["--config", other, "adopt", "cursor", "--check"]);
+    const r = await s.run(["--config", other, "adopt", "cursor", "--check", "--json"]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`where \`hcpx mcp\` finds ${realpathSync(s.dir)}/hcp.config.json5, not ${other}`);
+    const health = json(r).error!.details!.health as Health[];
+    expect(health, JSON.stringify(health)).toContainEqual(expect.objectContaining({ code: "mcp_config_not_found", severity: "error", message: expect.stringContaining(`where \`hcpx mcp\` finds ${realpathSync(s.dir)}/hcp.config.json5, not ${other}`) }));
   });
 
   it("an MCP command that is not on the host's PATH is not healthy", async () => {
     const s = scratch({ packs: ["ledger"] });
     expect((await s.adopt("cursor", "--write", "--command", "hcpx-nowhere mcp")).code).toBe(0);
-    const r = await s.adopt("cursor", "--check", "--command", "hcpx-nowhere mcp");
-    expect(r.code).toBe(1);
-    expect(r.stdout).toContain("the MCP command `hcpx-nowhere` is not on the PATH Cursor inherits");
+    const r = await s.adopt("cursor", "--check", "--command", "hcpx-nowhere mcp", "--json");
+    expect(unhealthy(r)).toEqual([expect.objectContaining({ code: "mcp_command_not_on_path", message: expect.stringContaining("the MCP command `hcpx-nowhere` is not on the PATH Cursor inherits") })]);
   });
 });
 
