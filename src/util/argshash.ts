@@ -1,12 +1,20 @@
 // A call's validated args as one hash: canonical JSON (object keys sorted,
 // undefined left out) → sha256 hex. What a confirm's requestState binds
-// (src/mcp/confirm-state.ts), computed where the args are validated.
-// node:crypto is taken when a hash is asked (a gated call's question), not at
-// load: loading it costs `hcpx exec` ~10 M instructions (callgrind) on every call.
+// (src/mcp/confirm-state.ts), computed where the args are validated, and the
+// audit record's args_sha256 (src/runtime/audit.ts), written on every
+// `hcpx exec`.
+// SHA-256 itself, not a cheaper hash: a requestState binds the args by it, so
+// it must stay collision-resistant. It comes from @noble/hashes (audited, no
+// dependencies; the digest is the same as node:crypto's, checked in
+// test/runtime/argshash.test.ts), not node:crypto: loading node:crypto pulls ~15
+// of Node's internal modules (pbkdf2, scrypt, keygen, x509 …) and cost
+// `hcpx exec` ~10 M instructions (callgrind) on every call, for one hash of a
+// few bytes; noble's sha256 of that is a few thousand.
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 
 export function argsHash(args: unknown): string {
-  const { createHash } = process.getBuiltinModule("node:crypto") as typeof import("node:crypto");
-  return createHash("sha256").update(canonical(args)).digest("hex");
+  return bytesToHex(sha256(utf8ToBytes(canonical(args))));
 }
 
 function canonical(v: unknown): string {

@@ -12,7 +12,10 @@
 //   replacing (never following) whatever is at its name.
 // A corrupt, foreign or linked entry reads as a miss, and the caller writes a
 // good one over it. node:zlib is loaded for crc32 only when an entry is read
-// or written.
+// or written. A CRC-32 of our own (a 256-entry table, one byte a step) was
+// measured instead and does not pay: over exec's ~300 KB code cache it runs
+// in V8's interpreter before any JIT tier, ~33 M instructions (callgrind)
+// against ~3.7 M for loading node:zlib and its native crc32.
 import { join, isAbsolute } from "node:path";
 import { home } from "./paths";
 import { CAPS, readBytes } from "./readfile";
