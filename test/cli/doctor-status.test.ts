@@ -4,6 +4,7 @@ import { writeFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { envelope, project } from "./helpers";
 import { runInProcessChecked } from "../support/inproc";
+import type { RunResult } from "../support/cli";
 
 /** doctor, status, adopt and activate as function calls in this process (test/support/inproc.ts): what they check and report is under test; the servers doctor starts stay processes */
 const hcpx = (args: string[], cwd: string, env?: NodeJS.ProcessEnv) => runInProcessChecked(args, { cwd, env });
@@ -13,6 +14,16 @@ interface Check {
   status: "ok" | "warn" | "fail";
   message: string;
   hint?: string;
+  problems?: { code: string; file?: string; line?: number; severity?: string }[];
+}
+
+/** A `doctor --json` that did not pass: the exit code, the error code, and the checks (with the status) in error.details. */
+function notHealthy(r: RunResult, exit: 1 | 2): { status: string; checks: Check[]; message: string } {
+  expect(r.code, r.stdout).toBe(exit);
+  const env = envelope<never>(r);
+  expect(env.ok).toBe(false);
+  expect(env.error.code).toBe(exit === 1 ? "unhealthy" : "warnings");
+  return { ...(env.error.details as { status: string; checks: Check[] }), message: env.error.message };
 }
 
 const CONFIG = `{
@@ -30,6 +41,7 @@ describe("hcpx doctor", () => {
     expect(a.code, a.stderr).toBe(0);
     const r = await hcpx(["doctor"], p.dir);
     expect(r.code, r.stdout + r.stderr).toBe(0);
+    // prose on purpose: the report a person reads (✓ per check, the verdict last); the same checks as data below
     expect(r.stdout).toMatch(/✓ Node \d+/);
     expect(r.stdout).toContain("✓ pack git: bin git → /usr/bin/git");
     expect(r.stdout).toContain("✓ host claude (project): 5 file(s) in sync");
@@ -42,6 +54,10 @@ describe("hcpx doctor", () => {
     expect(env.data.status).toBe("healthy");
     expect(env.data.checks.map((c) => c.id)).toEqual(["node", "config", "scopes", "pack:git", "pack:transit", "bin:git", "bin:transit", "host:claude", "mcp"]);
     expect(env.data.checks.every((c) => c.status === "ok")).toBe(true);
+    const said = (id: string) => env.data.checks.find((c) => c.id === id)?.message;
+    expect(said("bin:git")).toBe("pack git: bin git → /usr/bin/git");
+    expect(said("host:claude")).toBe("host claude (project): 5 file(s) in sync");
+    expect(said("mcp")).toMatch(/^hcpx mcp starts and lists \d+ tool\(s\) in both MCP eras \(2026-07-28 after server\/discover, 2025-11-25 after initialize\): hcp/);
   });
 
   it("exit 2 on warnings: a pack activated after adopt leaves the host out of date; a lint warning", async () => {
@@ -64,33 +80,29 @@ describe("hcpx doctor", () => {
     const q = project(CONFIG);
     const pol = join(q.dir, "packs/transit/policy.json");
     writeFileSync(pol, readFileSync(pol, "utf8").replace('"lines":      { operation: "read" }', '"lines":      { operation: "read", land: "local" }'));
-    const t = await hcpx(["doctor"], q.dir);
-    expect(t.code, t.stdout).toBe(2);
-    expect(t.stdout).toMatch(/! pack transit: 1 lint warning\(s\)/);
-    expect(t.stdout).toMatch(/healthy, with 1 warning\(s\)$/m);
+    const t = notHealthy(await hcpx(["doctor", "--json"], q.dir), 2);
+    expect(t.status).toBe("warnings");
+    expect(t.checks.filter((c) => c.status !== "ok")).toEqual([expect.objectContaining({ id: "pack:transit", status: "warn", message: expect.stringMatching(/^pack transit: 1 lint warning\(s\)/) })]);
+    expect(t.checks.find((c) => c.id === "pack:transit")!.problems).toEqual([expect.objectContaining({ severity: "warning", file: "packs/transit/policy.json" })]);
   });
 
   it("exit 1 on failure: a wrap bin that does not exist; a pack that does not lint; a config that does not parse", async () => {
     const p = project(CONFIG.replace("/usr/bin/git", "/nonexistent/bin/git"));
-    const r = await hcpx(["doctor"], p.dir);
-    expect(r.code, r.stdout).toBe(1);
-    expect(r.stdout).toContain("✗ pack git: sandbox.bins.git points to /nonexistent/bin/git, which does not exist");
-    expect(r.stdout).toMatch(/1 check\(s\) failed/);
-    const j = envelope<never>(await hcpx(["doctor", "--json"], p.dir));
-    expect(j.ok).toBe(false);
-    expect(j.error.code).toBe("unhealthy");
-    expect((j.error.details as { checks: Check[] }).checks.find((c) => c.id === "bin:git")!.status).toBe("fail");
+    const j = notHealthy(await hcpx(["doctor", "--json"], p.dir), 1);
+    expect(j.status).toBe("unhealthy");
+    expect(j.checks.filter((c) => c.status === "fail")).toEqual([{ id: "bin:git", status: "fail", message: "pack git: sandbox.bins.git points to /nonexistent/bin/git, which does not exist", hint: "fix the path in sandbox.bins" }]);
+    expect(j.message).toBe("1 check(s) failed");
 
     const q = project(CONFIG);
     writeFileSync(join(q.dir, "packs/git/SKILL.md"), "no frontmatter\n");
-    const l = await hcpx(["doctor"], q.dir);
-    expect(l.code).toBe(1);
-    expect(l.stdout).toMatch(/✗ pack git: \d+ lint error\(s\)/);
+    const l = notHealthy(await hcpx(["doctor", "--json"], q.dir), 1);
+    const git = l.checks.find((c) => c.id === "pack:git")!;
+    expect(git).toMatchObject({ status: "fail", message: expect.stringMatching(/^pack git: \d+ lint error\(s\)/) });
+    expect(git.problems).toContainEqual(expect.objectContaining({ code: "skill_frontmatter", file: "packs/git/SKILL.md", severity: "error" }));
 
     const s = project(`{\n  packs: [\n    "./packs/git",\n  ]]\n}\n`);
-    const e = await hcpx(["doctor"], s.dir);
-    expect(e.code).toBe(1);
-    expect(e.stdout).toMatch(/✗ hcp\.config\.json5:4:\d+: cannot parse/);
+    const e = notHealthy(await hcpx(["doctor", "--json"], s.dir), 1);
+    expect(e.checks.find((c) => c.id === "config")).toMatchObject({ status: "fail", problems: [expect.objectContaining({ code: "bad_json5", file: "hcp.config.json5", line: 4 })] });
   });
 });
 
@@ -99,6 +111,7 @@ describe("hcpx status", () => {
     const p = project(`{ packs: ["./packs/ledger", "./packs/inbox-watch"], grants: { allow: ["ledger.*"], deny: ["ledger.transfer"] } }\n`);
     const t = await hcpx(["status"], p.dir);
     expect(t.code, t.stderr).toBe(0);
+    // prose on purpose: the table a person reads (its data: the --json half below)
     expect(t.stdout).toMatch(/^command\s+op\s+granted$/m);
     expect(t.stdout).toMatch(/^ledger\.transfer\s+write\/remote, confirm\s+withheld$/m);
     expect(t.stdout).toMatch(/^ledger\.balance\s+read\s+yes$/m);
