@@ -9,27 +9,13 @@ import { describe, expect, it } from "vitest";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { REPO } from "../support/hcpx";
+// @ts-expect-error -- a plain .mjs script (scripts/layers.mjs), no declarations
+import { LAYER as LAYERS } from "../../scripts/layers.mjs";
 
 const SRC = process.env.HCPX_ARCH_SRC ?? join(REPO, "src");
 
-/** The layer of each directory of src/: an import must go to a lower number (or stay in its directory). */
-const LAYER: Record<string, number> = {
-  util: 0,
-  pack: 1,
-  runtime: 2,
-  projection: 2,
-  openapi: 2,
-  scaffold: 2,
-  packs: 2,
-  plan: 2.5,
-  host: 3,
-  mcp: 3,
-  config: 4,
-  mcpimport: 5,
-  app: 5.5,
-  cli: 6,
-  lib: 6,
-};
+/** The layer of each directory of src/ (scripts/layers.mjs, shared with scripts/walk.mjs and the README's drawing). */
+const LAYER: Record<string, number> = LAYERS;
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
