@@ -109,14 +109,14 @@ describe("layers", () => {
     expect(wrongWay(g)).toEqual([]);
   });
 
-  it("the use cases sit between the engines and their callers: cli/ and lib/ reach adopt and generate through app/", () => {
+  it("the use cases sit between the engines and their callers: cli/ and lib/ reach adopt, generate and bundles through app/", () => {
     expect(LAYER.app).toBeGreaterThan(LAYER.mcpimport!);
     expect(LAYER.app).toBeLessThan(Math.min(LAYER.cli!, LAYER.lib!));
-    for (const caller of ["cli/commands/adopt.ts", "cli/commands/generate.ts"]) {
+    for (const caller of ["cli/commands/adopt.ts", "cli/commands/generate.ts", "cli/commands/generate-bundle.ts"]) {
       const to = [...(g.get(caller) ?? [])];
       expect(to.filter((m) => m.startsWith("app/")).length, caller).toBeGreaterThan(0);
       // the engines are the use case's to drive: the command renders the report
-      expect(to.filter((m) => /^(host\/(engine|apply)|projection\/plan|plan\/(files|drift))\.ts$/.test(m)), caller).toEqual([]);
+      expect(to.filter((m) => /^(host\/(engine|apply|bundle)|projection\/plan|plan\/(files|drift|apply))\.ts$/.test(m)), caller).toEqual([]);
     }
     expect([...(g.get("lib/index.ts") ?? [])].filter((m) => m.startsWith("app/")).sort()).toEqual(["app/adopt.ts", "app/generate.ts"]);
   });
