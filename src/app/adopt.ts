@@ -6,11 +6,10 @@
 // resolved (prepareAdopt), the project and its packs are read, then under the
 // adopt lock (--write) the host engine plans (src/host/engine.ts, the
 // .gitignore block included), health is checked, and the one applier writes
-// the plan (src/host/apply.ts). Planning reads the disk only through `fs`.
+// the plan (src/plan/apply.ts). Planning reads the disk only through `fs`.
 import { loadPacks, loadProject } from "../pack/load";
 import type { Pack, Project } from "../pack/model";
-import { buildProjection, withSkillsPath } from "../projection/build";
-import type { Projection } from "../projection/types";
+import { ProjectionCache } from "../host/projection-cache";
 import { canonicalHost, listHosts, loadDescriptor } from "../host/descriptor";
 import { detectHosts, detectSummary, type Detected } from "../host/detect";
 import { ledgerPath, planAdopt, type AdoptPlan, type Scope } from "../host/engine";
@@ -256,29 +255,24 @@ export async function runAdopt(setup: AdoptSetup): Promise<AdoptReport> {
 export async function planAdoption(setup: AdoptSetup): Promise<AdoptReport> {
   const { scope, project, packs, hosts, opts } = setup;
   // built once, when the plan first needs it; each host then only re-renders the prompt block
-  let projection: Projection | undefined;
+  const projection = new ProjectionCache(project, packs);
   // --url: what the host will see at the URL (reachable, authenticated, tools listed), and the tools the remote entry's
   // approval rules are written from; a URL the person gave, never one read back from the ledger (src/host/remote.ts)
   const probe = setup.probe ?? (setup.remote && !opts.remove ? await probeRemote(setup.remote) : undefined);
-  const plan = await planAdopt(
-    project,
-    hosts,
-    (skillsPath, o) => withSkillsPath((projection ??= buildProjection(project, packs)), skillsPath, o),
-    {
-      scope,
-      command: opts.command,
-      useRecordedCommand: opts.useRecordedCommand,
-      remove: opts.remove,
-      force: opts.force,
-      approve: opts.approve,
-      userConfig: setup.userConfig,
-      ...(setup.remote && !opts.remove ? { remote: setup.remote } : {}),
-      ...(probe ? { probe } : {}),
-      gitignore: opts.gitignore === true,
-      fs: opts.fs,
-      selfEntry: opts.selfEntry,
-    },
-  );
+  const plan = await planAdopt(project, hosts, projection, {
+    scope,
+    command: opts.command,
+    useRecordedCommand: opts.useRecordedCommand,
+    remove: opts.remove,
+    force: opts.force,
+    approve: opts.approve,
+    userConfig: setup.userConfig,
+    ...(setup.remote && !opts.remove ? { remote: setup.remote } : {}),
+    ...(probe ? { probe } : {}),
+    gitignore: opts.gitignore === true,
+    fs: opts.fs,
+    selfEntry: opts.selfEntry,
+  });
   plan.notes.unshift(...setup.userNotes);
   if (plan.record.journalPending)
     plan.notes.push(
@@ -297,9 +291,9 @@ export async function planAdoption(setup: AdoptSetup): Promise<AdoptReport> {
   // a setting of the person's that switches a host's own asking off (gate.inForce), where the Policy gates a write with confirm
   if (
     !opts.remove &&
-    (projection ??= buildProjection(project, packs)).packs.some((p) =>
-      p.commands.some((c) => c.command.policy.operation !== "read" && c.command.policy.confirm),
-    )
+    projection
+      .get()
+      .packs.some((p) => p.commands.some((c) => c.command.policy.operation !== "read" && c.command.policy.confirm))
   )
     plan.warnings.push(...(await widenedBySettings(plan.hosts, { scope, root: project.root, home: home() })));
   // --url: a host will not see the server's tools when the URL does not list them

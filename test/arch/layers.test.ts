@@ -9,27 +9,13 @@ import { describe, expect, it } from "vitest";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { REPO } from "../support/hcpx";
+// @ts-expect-error -- a plain .mjs script (scripts/layers.mjs), no declarations
+import { LAYER as LAYERS } from "../../scripts/layers.mjs";
 
 const SRC = process.env.HCPX_ARCH_SRC ?? join(REPO, "src");
 
-/** The layer of each directory of src/: an import must go to a lower number (or stay in its directory). */
-const LAYER: Record<string, number> = {
-  util: 0,
-  pack: 1,
-  runtime: 2,
-  projection: 2,
-  openapi: 2,
-  scaffold: 2,
-  packs: 2,
-  plan: 2.5,
-  host: 3,
-  mcp: 3,
-  config: 4,
-  mcpimport: 5,
-  app: 5.5,
-  cli: 6,
-  lib: 6,
-};
+/** The layer of each directory of src/ (scripts/layers.mjs, shared with scripts/walk.mjs and the README's drawing). */
+const LAYER: Record<string, number> = LAYERS;
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
@@ -123,14 +109,14 @@ describe("layers", () => {
     expect(wrongWay(g)).toEqual([]);
   });
 
-  it("the use cases sit between the engines and their callers: cli/ and lib/ reach adopt and generate through app/", () => {
+  it("the use cases sit between the engines and their callers: cli/ and lib/ reach adopt, generate and bundles through app/", () => {
     expect(LAYER.app).toBeGreaterThan(LAYER.mcpimport!);
     expect(LAYER.app).toBeLessThan(Math.min(LAYER.cli!, LAYER.lib!));
-    for (const caller of ["cli/commands/adopt.ts", "cli/commands/generate.ts"]) {
+    for (const caller of ["cli/commands/adopt.ts", "cli/commands/generate.ts", "cli/commands/generate-bundle.ts"]) {
       const to = [...(g.get(caller) ?? [])];
       expect(to.filter((m) => m.startsWith("app/")).length, caller).toBeGreaterThan(0);
       // the engines are the use case's to drive: the command renders the report
-      expect(to.filter((m) => /^(host\/(engine|apply)|projection\/plan|plan\/(files|drift))\.ts$/.test(m)), caller).toEqual([]);
+      expect(to.filter((m) => /^(host\/(engine|apply|bundle)|projection\/plan|plan\/(files|drift|apply))\.ts$/.test(m)), caller).toEqual([]);
     }
     expect([...(g.get("lib/index.ts") ?? [])].filter((m) => m.startsWith("app/")).sort()).toEqual(["app/adopt.ts", "app/generate.ts"]);
   });

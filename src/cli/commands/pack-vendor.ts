@@ -12,13 +12,14 @@ import { HcpxError, fail } from "../../util/errors";
 import { display } from "../../util/paths";
 import { loadPack, loadProject } from "../../pack/load";
 import { interactive } from "../../config/common";
-import { diffHashes, hashTree, lockFile, readLock, writeLock, type Lock } from "../../packs/lock";
-import { fetchLatest, fetchNew, parseSource, removeDir } from "../../packs/source";
-import { diffEmpty, diffLines, diffReach, reachLines, reachOf, widenedVerbs, type ReachDiff } from "../../packs/review";
+import { diffHashes, hashTree, lockFile, readLock, writeLock } from "../../packs/lock";
+import { fetchNew, parseSource, removeDir } from "../../packs/source";
+import { diffLines, diffReach, reachLines, widenedVerbs, type ReachDiff } from "../../packs/review";
 import { activateDir } from "./activate";
-import { baseOf, grantReads, hashesOf, packTarget, projectRoot, reachIfLoads, relocate, retarget, sourceLabel, stageChecked, swapIn, vendorInstall, vendorRemove, withdrawGrants, type VendorOpts } from "../../app/vendor";
+import { baseOf, hashesOf, packTarget, projectRoot, reachIfLoads, relocate, sourceLabel, stageChecked, swapIn, vendorInstall, vendorRemove, withdrawGrants, type VendorOpts } from "../../app/vendor";
 
 export type { VendorOpts } from "../../app/vendor";
+import { vendorUpdate } from "../../app/vendor-update";
 import { c, done, failure, makeOut, neutralLine as o, printWarnings, sayRaw, writeJson } from "../output";
 
 async function confirmed(opts: VendorOpts, question: string): Promise<boolean> {
@@ -131,56 +132,22 @@ export async function runInstall(opts: VendorOpts): Promise<number> {
 
 export async function runUpdate(idArg: string | undefined, opts: VendorOpts): Promise<number> {
   const out = makeOut(opts);
-  const root = projectRoot(opts);
-  const lock: Lock = readLock(root);
-  const ids = idArg ? [idArg] : Object.keys(lock.packs).sort();
-  if (opts.to !== undefined && !idArg) fail("usage", "--to goes with one pack id", { hint: "hcpx pack update <id> --to <spec | ref | path>" });
-  if (idArg && !lock.packs[idArg]) fail("unknown_pack", `no pack '${idArg}' in ${display(lockFile(root))}`, { hint: Object.keys(lock.packs).length ? `locked packs: ${Object.keys(lock.packs).sort().join(", ")}` : "`hcpx pack add <source>` adds one" });
-  const project = loadProject({ config: opts.config });
-  const results: { id: string; status: "up_to_date" | "updated" | "review_required"; from?: string; to?: string; diff?: ReachDiff; granted?: string[]; withdrawn?: string[]; denied?: string[] }[] = [];
-  const pending: string[] = [];
-  for (const id of ids) {
-    const entry = lock.packs[id]!;
-    const target = packTarget(root, id);
-    const intact = existsSync(target) ? diffHashes(entry.files, hashTree(target)) : ["not installed"];
-    if (intact.length) fail("pack_differs", `${display(target)} does not match hcp.lock (${intact.slice(0, 5).join(", ")}), so there is nothing sound to compare the update with`, { hint: "run `hcpx pack install` first" });
-    const fetched = fetchLatest(opts.to !== undefined ? retarget(entry.source, opts.to) : entry.source, root, `${id} (${sourceLabel(entry.source)})`);
-    const files = hashesOf(fetched);
-    if (diffHashes(entry.files, files).length === 0) {
-      results.push({ id, status: "up_to_date" });
-      continue;
-    }
-    const before = reachOf(loadPack(target), project);
-    const staged = stageChecked(fetched, root, project, `${id} (${sourceLabel(fetched.source)})`);
-    const { staging, id: newId } = staged;
-    const after = relocate(staged.reach, staging, target);
+  // the use case yields each pack's review; the person's answer goes back to it (src/app/vendor-update.ts)
+  const update = vendorUpdate(idArg, opts);
+  let step = update.next();
+  while (!step.done) {
+    const review = step.value;
+    if (!out.json) sayRaw([review.head, ...review.lines].join("\n") + "\n");
+    let yes: boolean;
     try {
-      if (newId !== id) fail("id_changed", `the new version of '${id}' says its id is '${newId}'`, { hint: `add it as a new pack (\`hcpx pack add\`) and remove '${id}'` });
-      const diff = diffReach(before, after);
-      const newVersion = loadPack(staging).surface.version;
-      const head = `pack '${id}' ${o(entry.version)} → ${o(newVersion)} (${sourceLabel(fetched.source)}):`;
-      const lines = diffEmpty(diff) ? ["  no change to what it runs, reads or writes (file contents changed)"] : diffLines(diff);
-      if (!out.json) sayRaw([head, ...lines].join("\n") + "\n");
-      if (!(await confirmed(opts, `update '${id}'?`))) {
-        removeDir(baseOf(root), staging);
-        results.push({ id, status: "review_required", from: entry.version, to: newVersion, diff });
-        pending.push(...[head, ...lines]);
-        continue;
-      }
-      swapIn(root, staging, target);
-      lock.packs[id] = { source: fetched.source, version: newVersion, files };
-      writeLock(root, lock);
-      // never grant a write or a widening: withdraw grants of commands that became writes,
-      // became reads (a read runs without a confirm), lost their confirm or land wider
-      const w = withdrawGrants(project, opts, id, widenedVerbs(diff));
-      const p2 = loadProject({ config: opts.config });
-      const granted = grantReads(opts, p2, id, diff.newReads);
-      results.push({ id, status: "updated", from: entry.version, to: newVersion, diff, granted, withdrawn: w.removed, denied: w.denied });
+      yes = await confirmed(opts, `update '${review.id}'?`);
     } catch (e) {
-      removeDir(baseOf(root), staging);
+      update.throw(e); // the staged copy is removed, and the error goes on
       throw e;
     }
+    step = update.next(yes);
   }
+  const { packs: results, pending } = step.value;
   if (pending.length) {
     const r = reviewRequired(`${results.filter((x) => x.status === "review_required").length} pack(s) have updates; nothing was changed`, pending, "read the diff (new writes are never granted by an update), then re-run with --yes", false);
     if (out.json) {

@@ -1,0 +1,136 @@
+// The `hcpx pack update [id]` use case: each locked pack fetched again,
+// compared with what is vendored, and, once the person has said yes to its
+// review, swapped in (src/app/vendor.ts swapIn, through the door), locked, and
+// its grants narrowed: an update never grants a write or a widening. Nothing
+// here prints or asks: vendorUpdate() is a generator that yields each pack's
+// review and takes the person's answer back (`next(yes)`), so that the question
+// stays with the caller and each pack is fetched, reviewed and written in turn.
+import { existsSync } from "node:fs";
+import { fail } from "../util/errors";
+import { display } from "../util/paths";
+import { neutralLine as o } from "../util/neutral";
+import { loadPack, loadProject } from "../pack/load";
+import { diffHashes, hashTree, lockFile, readLock, writeLock, type Lock } from "../packs/lock";
+import { fetchLatest, removeDir } from "../packs/source";
+import { diffEmpty, diffLines, diffReach, reachOf, widenedVerbs, type ReachDiff } from "../packs/review";
+import {
+  baseOf,
+  grantReads,
+  hashesOf,
+  packTarget,
+  projectRoot,
+  relocate,
+  retarget,
+  sourceLabel,
+  stageChecked,
+  swapIn,
+  withdrawGrants,
+  type VendorOpts,
+} from "./vendor";
+
+/** One pack's update, as the person reviews it: the version change and what it runs, reads and writes. */
+export interface UpdateReview {
+  id: string;
+  /** `pack '<id>' <from> → <to> (<source>):` */
+  head: string;
+  /** the diff of its reach, one line each (indented) */
+  lines: string[];
+}
+
+export interface UpdateResult {
+  id: string;
+  status: "up_to_date" | "updated" | "review_required";
+  from?: string;
+  to?: string;
+  diff?: ReachDiff;
+  granted?: string[];
+  withdrawn?: string[];
+  denied?: string[];
+}
+
+export interface UpdateReport {
+  packs: UpdateResult[];
+  /** the reviews not accepted (head and lines): nothing was changed for those packs */
+  pending: string[];
+}
+
+/** Update `idArg` (or every locked pack): yields each changed pack's review, takes whether the person accepts it. */
+export function* vendorUpdate(
+  idArg: string | undefined,
+  opts: VendorOpts,
+): Generator<UpdateReview, UpdateReport, boolean> {
+  const root = projectRoot(opts);
+  const lock: Lock = readLock(root);
+  const ids = idArg ? [idArg] : Object.keys(lock.packs).sort();
+  if (opts.to !== undefined && !idArg)
+    fail("usage", "--to goes with one pack id", { hint: "hcpx pack update <id> --to <spec | ref | path>" });
+  if (idArg && !lock.packs[idArg]) {
+    const locked = Object.keys(lock.packs).sort();
+    fail("unknown_pack", `no pack '${idArg}' in ${display(lockFile(root))}`, {
+      hint: locked.length ? `locked packs: ${locked.join(", ")}` : "`hcpx pack add <source>` adds one",
+    });
+  }
+  const project = loadProject({ config: opts.config });
+  const report: UpdateReport = { packs: [], pending: [] };
+  for (const id of ids) {
+    const entry = lock.packs[id]!;
+    const target = packTarget(root, id);
+    const intact = existsSync(target) ? diffHashes(entry.files, hashTree(target)) : ["not installed"];
+    if (intact.length)
+      fail(
+        "pack_differs",
+        `${display(target)} does not match hcp.lock (${intact.slice(0, 5).join(", ")}), so there is nothing sound to compare the update with`,
+        { hint: "run `hcpx pack install` first" },
+      );
+    const source = opts.to !== undefined ? retarget(entry.source, opts.to) : entry.source;
+    const fetched = fetchLatest(source, root, `${id} (${sourceLabel(entry.source)})`);
+    const files = hashesOf(fetched);
+    if (diffHashes(entry.files, files).length === 0) {
+      report.packs.push({ id, status: "up_to_date" });
+      continue;
+    }
+    const before = reachOf(loadPack(target), project);
+    const staged = stageChecked(fetched, root, project, `${id} (${sourceLabel(fetched.source)})`);
+    const { staging, id: newId } = staged;
+    const after = relocate(staged.reach, staging, target);
+    try {
+      if (newId !== id)
+        fail("id_changed", `the new version of '${id}' says its id is '${newId}'`, {
+          hint: `add it as a new pack (\`hcpx pack add\`) and remove '${id}'`,
+        });
+      const diff = diffReach(before, after);
+      const newVersion = loadPack(staging).surface.version;
+      const head = `pack '${id}' ${o(entry.version)} → ${o(newVersion)} (${sourceLabel(fetched.source)}):`;
+      const lines = diffEmpty(diff)
+        ? ["  no change to what it runs, reads or writes (file contents changed)"]
+        : diffLines(diff);
+      if (!(yield { id, head, lines })) {
+        removeDir(baseOf(root), staging);
+        report.packs.push({ id, status: "review_required", from: entry.version, to: newVersion, diff });
+        report.pending.push(head, ...lines);
+        continue;
+      }
+      swapIn(root, staging, target);
+      lock.packs[id] = { source: fetched.source, version: newVersion, files };
+      writeLock(root, lock);
+      // never grant a write or a widening: withdraw grants of commands that became writes,
+      // became reads (a read runs without a confirm), lost their confirm or land wider
+      const w = withdrawGrants(project, opts, id, widenedVerbs(diff));
+      const granted = grantReads(opts, loadProject({ config: opts.config }), id, diff.newReads);
+      report.packs.push({
+        id,
+        status: "updated",
+        from: entry.version,
+        to: newVersion,
+        diff,
+        granted,
+        withdrawn: w.removed,
+        denied: w.denied,
+      });
+    } catch (e) {
+      removeDir(baseOf(root), staging);
+      throw e;
+    }
+  }
+  return report;
+}

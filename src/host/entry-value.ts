@@ -1,0 +1,47 @@
+// What an adopt plan writes into a host's MCP entry: its fields from the
+// descriptor's slots (the command, args, env), and the approval rules of each
+// served tool by the class of its command (read, confirm, write).
+import type { Projection } from "../projection/types";
+import type { Descriptor, Slot, Target } from "./descriptor";
+import type { CommandClass } from "./formats";
+import { expandItems } from "./formats/rules";
+
+
+export function commandClasses(projection: Projection, desc: Descriptor, scope: "project" | "user"): CommandClass[] {
+  const server = desc.servers?.[scope] ?? desc.server ?? "hcp";
+  return projection.packs.flatMap((p) =>
+    p.commands.map((c) => ({
+      cls: c.command.policy.operation === "read" ? ("read" as const) : c.command.policy.confirm ? ("confirm" as const) : ("write" as const),
+      vars: { tool: c.toolName, pack: p.pack.id, verb: c.command.verb_key, server },
+    })),
+  );
+}
+
+
+/** The MCP entry a target's `entry` describes: its fields in order, each slot filled (an empty one left out). */
+export function entryValue(t: Target, served: string[], envVars: string[], desc: Descriptor, classes: CommandClass[]): Record<string, unknown> {
+  const slots: Record<Slot, () => unknown> = {
+    command: () => served[0]!,
+    args: () => served.slice(1),
+    argv: () => served,
+    env: () => (envVars.length ? Object.fromEntries(envVars.map((n) => [n, t.envSyntax!.replaceAll("VAR", n)])) : undefined),
+    envNames: () => (envVars.length ? envVars : undefined),
+    toolApprovals: () => (desc.toolApprovals ? toolApprovals(desc.toolApprovals, classes) : undefined),
+  };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(t.entry!.fields)) {
+    const value = typeof v === "string" ? slots[v]() : "items" in v ? expandItems(v.items, classes) : v.value;
+    if (value !== undefined) out[k] = value;
+  }
+  return out;
+}
+
+
+/** Descriptor `toolApprovals` → { <tool>: { <field>: value } } for every served tool (hcp__read_skill is a read). */
+export function toolApprovals(spec: NonNullable<Descriptor["toolApprovals"]>, classes: CommandClass[]): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const c of classes) out[c.vars.tool!] = { [spec.field]: spec[c.cls] };
+  out[READ_SKILL] ??= { [spec.field]: spec.read }; // a remote server that lists it otherwise is taken at its word
+  return out;
+}
+const READ_SKILL = "hcp__read_skill";

@@ -1,0 +1,70 @@
+// The end of an adopt plan: every file that changes and the new ledger, as a
+// FilePlan whose record (the ledger and journal texts) the one applier
+// (src/plan/apply.ts) is handed; refused before anything is written when a
+// write would fail half-way.
+import { dirname } from "node:path";
+import { HcpxError } from "../util/errors";
+import type { FileChange, LedgerRecord } from "../plan/types";
+import { ledgerKey, ledgerRender, serializeLedger, type Ledger } from "./ledger";
+import type { AdoptPlan, RunView } from "./adopt-types";
+
+/** The plan: every file that changes, the new ledger; refused before anything is written when a write would fail half-way. */
+export function finishPlan(run: RunView): AdoptPlan {
+  const { problems, opts, state } = run;
+  if (problems.length) throw new HcpxError(problems);
+  const next: Ledger = { ...run.ledger, hosts: { ...run.ledger.hosts } };
+  for (const h of run.hosts) delete next.hosts[h];
+  Object.assign(next.hosts, run.newHosts);
+  // A shared file holds one hcp block (AGENTS.md: Droid, Kilo, Qoder, Auggie…): when this run
+  // rewrites it (another host joined whose shell cannot run `hcpx exec`), the block the other
+  // hosts recorded is now this one. Their entries record its new hash, else their own
+  // --check/--remove would take the block for a hand edit and leave it in place.
+  const blocks = new Map(Object.values(run.newHosts).flatMap((h) => h.entries.filter((e) => e.kind === "markdown-block").map((e) => [ledgerKey(e), e.sha256] as const)));
+  for (const [h, lh] of Object.entries(next.hosts)) {
+    if (run.hosts.includes(h) || lh.scope !== run.scope || !lh.entries.some((e) => blocks.has(ledgerKey(e)) && blocks.get(ledgerKey(e)) !== e.sha256)) continue;
+    next.hosts[h] = { ...lh, entries: lh.entries.map((e) => (blocks.has(ledgerKey(e)) ? { ...e, sha256: blocks.get(ledgerKey(e))! } : e)) };
+  }
+  const ledgerNew = Object.keys(next.hosts).length ? serializeLedger(next) : undefined;
+  const vfs = run.vfs;
+  const showOf = (abs: string) => run.showOf(abs);
+  const changes: FileChange[] = [];
+  const partsOf = (show: string) => Object.values(run.newHosts).flatMap((h) => h.entries.filter((e) => e.path === show).map((e) => ({ kind: e.kind, ...(e.key ? { key: e.key } : {}) })));
+  for (const f of vfs.values()) {
+    const origText = f.orig.kind === "file" ? f.orig.text : null;
+    if (f.cur === origText) continue;
+    changes.push({
+      parts: f.cur === null ? [] : [...new Map(partsOf(f.show).map((x) => [JSON.stringify(x), x])).values()],
+      path: f.show,
+      abs: f.abs,
+      real: f.real,
+      kind: origText === null ? "create" : f.cur === null ? "delete" : "update",
+      old: origText ?? undefined,
+      new: f.cur ?? undefined,
+      hosts: [...f.hosts].sort(),
+      notes: [...new Set(f.notes)],
+    });
+  }
+  changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // Refuse, before anything is written, what the write would fail on half-way
+  // (or should not do): a read-only file, a directory we cannot write in.
+  if (!opts.preview) {
+    for (const ch of changes) {
+      const f = vfs.get(ch.abs)!;
+      if (f.orig.kind === "file" && (f.orig.mode & 0o200) === 0) {
+        problems.push({ code: "read_only", message: `is read-only (mode ${f.orig.mode.toString(8)}); left untouched`, file: ch.path, hint: "make it writable (chmod u+w) if hcpx should edit it, or leave this host out" });
+        continue;
+      }
+      let d = dirname(ch.real);
+      while (run.fs.entry(d).kind !== "dir" && dirname(d) !== d) d = dirname(d);
+      if (!run.fs.writable(d)) {
+        problems.push({ code: "read_only", message: `cannot write in ${showOf(d) || "."}: permission denied; nothing written`, file: ch.path, hint: "make the directory writable, or leave this host out" });
+      }
+    }
+    if (problems.length) throw new HcpxError(problems);
+  }
+  const rmdirs = [...run.rmdirCandidates].sort((a, b) => b.length - a.length);
+  const recNew = ledgerNew === state.ledgerOld ? state.ledgerOld : ledgerNew;
+  const render = ledgerRender({ file: state.ledgerFile, base: state.ledgerBase, new: recNew });
+  const record: LedgerRecord = { kind: "ledger", file: state.ledgerFile, old: state.ledgerOld, new: recNew, base: state.ledgerBase, journal: state.journalFile, journalPending: state.journalPending, render };
+  return { scope: run.scope, base: run.base, hosts: run.hosts, remove: opts.remove === true, changes, notes: run.notes, conflicts: run.conflicts, warnings: run.warnings, staleTemps: [...state.temps].sort(), rmdirs, record, commands: run.commands, remotes: run.remotes };
+}

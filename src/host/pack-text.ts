@@ -1,0 +1,26 @@
+// Pack text an adopt plan would land in a host's files, checked before
+// anything is planned: a block marker or a control character is refused.
+import { display } from "../util/paths";
+import type { Problem } from "../util/errors";
+import type { Projection } from "../projection/types";
+import { hostTextProblems, unsafeHostText } from "../pack/hosttext";
+
+/** Pack text that would break the files it lands in (a marker, a control character): refused, naming the pack file. */
+export function packTextProblems(projection: Projection, checked: Set<string>): Problem[] {
+  const problems: Problem[] = [];
+  // each pack's Skill copy by id, the first one as find() took it (a find() per pack was quadratic in the packs)
+  const copies = new Map<string, string>();
+  for (const k of projection.skills) if (!copies.has(k.packId)) copies.set(k.packId, k.content);
+  for (const p of projection.packs) {
+    if (checked.has(p.pack.dir)) continue;
+    checked.add(p.pack.dir);
+    // what lands is the Skill copy, the leads and the surface's texts: checked in memory; the pack's files are read for positions only when something is found
+    const copy = copies.get(p.pack.id) ?? "";
+    const texts = [copy, p.description, ...p.leads, p.pack.surface.description, ...(p.pack.surface.commands ?? []).flatMap((c) => [c.summary, c.description ?? ""])];
+    if (!texts.some((t) => typeof t === "string" && unsafeHostText(t))) continue;
+    const found = hostTextProblems(p.pack, undefined, { leads: p.leads, description: p.description });
+    const bad = found.length ? found : [{ code: "host_text_unsafe" as const, severity: "error" as const, message: "the Skill copy holds a block marker or a control character", file: display(p.pack.skillFile), hint: "run hcpx lint on the pack" }];
+    problems.push(...bad.map((x) => ({ ...x, hint: `${x.hint}; hcpx adopts nothing while a pack holds it` })));
+  }
+  return problems;
+}
