@@ -149,6 +149,8 @@ http {
   upstream hcpx {
 ${ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join("\n")}
     keepalive 64;
+    # below hcpx's limits.keep_alive_timeout_ms (65 s): the proxy closes an idle connection first (docs/http.md)
+    keepalive_timeout 60s;
   }
   server {
     listen 127.0.0.1:${port};

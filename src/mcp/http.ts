@@ -16,6 +16,7 @@ import { createMcpHandler, hostHeaderValidationResponse, localhostAllowedHostnam
 import type { McpFront } from "./front";
 import { buildServer, type InstanceHooks } from "./sdk-server";
 import { challenge, type Authenticator } from "./auth";
+import { DEFAULT_KEEP_ALIVE_TIMEOUT_MS } from "./team-config";
 
 export interface HttpOptions {
   /** the front of each principal; with `auth` absent (--no-auth, loopback only) the one front under "local" */
@@ -38,6 +39,8 @@ export interface HttpOptions {
   allowedHosts?: string[];
   maxBodyBytes?: number;
   requestTimeoutMs?: number;
+  /** how long an idle connection stays open (default 65 s: longer than a proxy's idle upstream connections) */
+  keepAliveTimeoutMs?: number;
   /** keeps a legacy GET stream's server instance while the stream is open (its tools/list_changed goes there) */
   live?: { add(server: Server): Server };
 }
@@ -70,6 +73,8 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
   let allowed = localhostAllowedHostnames();
   const timeout = o.requestTimeoutMs ?? 30_000;
   const server = createServer({ requestTimeout: timeout, headersTimeout: Math.min(timeout, 20_000), connectionsCheckingInterval: Math.min(1000, timeout) }, (req, res) => void handle(req, res));
+  // the proxy, not this server, closes an idle connection: Node's 5 s default races nginx's reuse of it (a reset POST, not retried)
+  server.keepAliveTimeout = o.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS;
   let resource = "";
   let metaUrl = "";
   let meta = "";

@@ -154,7 +154,7 @@ export async function serveHttp(opts: ServeOptions, h: HttpServeOptions): Promis
     const lazy = { authenticate: (hdr: string | null) => (inner ??= authenticator(cfg, tokens!, own)).authenticate(hdr) };
     let inner: import("./auth").Authenticator | undefined;
     auth = lazy;
-    const l = await listenHttp({ fronts, hooks: live.hooks(), live, port: h.port, host: h.host, public: h.public, auth, resource, issuer: cfg.jwt?.issuer, allowedHosts: cfg.allowedHosts, maxBodyBytes: cfg.maxBodyBytes, requestTimeoutMs: cfg.requestTimeoutMs });
+    const l = await listenHttp({ fronts, hooks: live.hooks(), live, port: h.port, host: h.host, public: h.public, auth, resource, issuer: cfg.jwt?.issuer, allowedHosts: cfg.allowedHosts, maxBodyBytes: cfg.maxBodyBytes, requestTimeoutMs: cfg.requestTimeoutMs, keepAliveTimeoutMs: cfg.keepAliveTimeoutMs });
     own = l.resource;
     return started(l, fronts, live, opts, `${cfg.principals.size} principal(s), ${tokens!().size} token(s)${cfg.jwt ? `, JWTs from ${cfg.jwt.issuer}` : ""}`);
   }

@@ -9,7 +9,7 @@
 // key it most likely meant), and at start two principals that one token or one
 // JWT subject would map to is an error, as is a token of a principal the
 // config does not name.
-// size: the team server's config (principals, tokens, JWT, request-state key, spent store) in one reader so that it fails closed in one place; 6 lines over
+// size: the team server's config (principals, tokens, JWT, request-state key, spent store) in one reader so that it fails closed in one place; 56 lines over
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
@@ -47,6 +47,8 @@ export const ServerConfigSchema = z.strictObject({
     z.strictObject({
       max_body_bytes: z.optional(z.number().check(z.int(), z.gte(1024), z.lte(64 * 1024 * 1024))),
       request_timeout_ms: z.optional(z.number().check(z.int(), z.gte(100), z.lte(600_000))),
+      /** how long an idle connection is kept open: longer than the proxy keeps its idle upstream connections */
+      keep_alive_timeout_ms: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(3_600_000))),
     }),
   ),
   request_state: z.optional(
@@ -84,6 +86,7 @@ export interface ServerConfig {
   allowedHosts: string[];
   maxBodyBytes: number;
   requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
   keyFile?: string;
   keyEnv?: string;
   spentDir?: string;
@@ -96,6 +99,14 @@ export interface ServerConfig {
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * An idle connection is closed after this: longer than a proxy keeps its idle
+ * upstream connections (nginx's upstream keepalive_timeout, 60 s; an AWS ALB's
+ * idle timeout, 60 s), so the proxy always closes first. Node's own default
+ * (5 s) lets nginx send a request on a connection at the instant the server
+ * closes it: a reset, and a POST that nginx does not retry (docs/http.md).
+ */
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 /** `$XDG_STATE_HOME/hcpx` or `~/.local/state/hcpx`, with the base its writes are guarded by. */
 export function stateDir(): { dir: string; base: Base } {
@@ -187,6 +198,7 @@ function checkServerConfig(d: ServerConfigFile, abs: string, shown: string, text
     allowedHosts: d.allowed_hosts ?? [],
     maxBodyBytes: d.limits?.max_body_bytes ?? DEFAULT_MAX_BODY,
     requestTimeoutMs: d.limits?.request_timeout_ms ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: d.limits?.keep_alive_timeout_ms ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
     keyFile: rel(d.request_state?.key_file),
     keyEnv: d.request_state?.key_env,
     spentDir: rel(d.request_state?.spent_dir),
