@@ -32,11 +32,11 @@ describe("argsHash", () => {
   });
   it("agrees with node:crypto for any JSON value, lone surrogates included", () => {
     fc.assert(
-      fc.property(fc.jsonValue(), fc.string({ unit: "binary" }), (v, s) => {
+      fc.property(fc.jsonValue({ maxDepth: 3 }), fc.string({ unit: "binary" }), (v, s) => {
         expect(argsHash(v)).toBe(nodeSha(v));
         expect(argsHash({ s })).toBe(nodeSha({ s }));
       }),
-      { numRuns: 100 },
+      { numRuns: 50 },
     );
   });
 });
