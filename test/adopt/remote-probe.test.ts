@@ -6,7 +6,11 @@
 // command line is contacted, with the variable named there.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addToken, serve, teamProject, type Served, type TeamProject } from "../mcp/http-support";
-import { scratch, type Scratch } from "./helpers";
+import { scratch as scratchChild, type Scratch } from "./helpers";
+import { inProcess } from "../support/inproc";
+
+/** adopt and doctor (what they decide, write and probe) as function calls in this process (test/support/inproc.ts); the servers they talk to stay processes */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 interface Check {
   id: string;

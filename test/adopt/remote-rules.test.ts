@@ -15,7 +15,11 @@ import { parse as parseToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { remoteClasses, toolClass, type ToolClass } from "../../src/host/remote";
 import { addToken, serve, teamProject, type Served, type TeamProject } from "../mcp/http-support";
-import { scratch, type Scratch } from "./helpers";
+import { scratch as scratchChild, type Scratch } from "./helpers";
+import { inProcess } from "../support/inproc";
+
+/** adopt and doctor (what they decide, write and probe) as function calls in this process (test/support/inproc.ts); the servers they talk to stay processes */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 type Json = Record<string, unknown>;
 const DEAD = "http://127.0.0.1:9/mcp";

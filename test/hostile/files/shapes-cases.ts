@@ -9,7 +9,11 @@ import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "
 import { dirname, join } from "node:path";
 import { scratchProject, tmp } from "../../support/hcpx";
 import { userConfigOf } from "../../support/userconfig";
-import { hcpx, pathWithHcpx, snapDiff, snapshot } from "./helpers";
+import { pathWithHcpx, snapDiff, snapshot } from "./helpers";
+import { runInProcess } from "../../support/inproc";
+
+/** adopt (what it merges and refuses) as a function call in this process (test/support/inproc.ts); the races and kills of the other hostile file tests are processes */
+const hcpx = (args: string[], cwd: string, env: NodeJS.ProcessEnv) => runInProcess(args, { cwd, env });
 
 export type Fmt = "json" | "toml" | "md";
 export interface HostFile {

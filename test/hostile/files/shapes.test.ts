@@ -12,7 +12,11 @@ import { join } from "node:path";
 import { scratchProject, tmp } from "../../support/project";
 import { HOST_FILES, runShape, SHAPES, type Shape, type ShapeCase } from "./shapes-cases";
 import { userConfigOf } from "../../support/userconfig";
-import { cleanPath, hcpx } from "./helpers";
+import { cleanPath } from "./helpers";
+import { runInProcess } from "../../support/inproc";
+
+/** adopt in this process (test/support/inproc.ts), as in shapes-cases.ts */
+const hcpx = (args: string[], cwd: string, env: NodeJS.ProcessEnv) => runInProcess(args, { cwd, env });
 
 const FULL = new Set([".mcp.json"]);
 const SOME: Record<string, Shape[]> = { ".codex/config.toml": ["crlf", "null"], "AGENTS.md": ["bom", "big"], "~/.claude.json": ["non-utf8"] };
