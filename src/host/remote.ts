@@ -186,7 +186,7 @@ export type ToolClass = "read" | "write" | "confirm";
  * A listed tool's class by its MCP annotations, with the spec's defaults (readOnlyHint false,
  * destructiveHint true): only a tool marked read-only is a read; one marked not destructive is an
  * ungated write; anything else (no annotations at all included) is asked. An hcpx server marks
- * them from its Policy (src/mcp/front.ts mcpTool): a confirm-gated or external write is destructive.
+ * them from its Policy (src/mcp/listing.ts mcpTool): a confirm-gated or external write is destructive.
  */
 export function toolClass(a: { readOnlyHint?: unknown; destructiveHint?: unknown } | undefined): ToolClass {
   if (a?.readOnlyHint === true) return "read";

@@ -16,18 +16,16 @@
 // This module is only reached through import() from `hcpx mcp`, so only that
 // command pays for loading the SDK. stdout carries nothing but protocol.
 import { EventEmitter } from "node:events";
-import { statSync, watch, type FSWatcher } from "node:fs";
-import { join } from "node:path";
 import type { Server } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { McpFront, type HostApproval } from "./front";
 import { buildServer, type InstanceHooks } from "./sdk-server";
 import type { Shape } from "./tools";
 import { VersionGate } from "./version-gate";
+import { watchFront, watchFronts } from "./watch";
 import { neutralise } from "../util/neutral";
 import { redactOut } from "../util/redact";
 
-export { requestFromHcp, toResult } from "./front";
 export { SKILL_URI } from "./sdk-server";
 
 export interface ServeOptions {
@@ -167,7 +165,7 @@ async function started(l: import("./http").HttpListener, fronts: Map<string, Mcp
   log(`serving ${any?.view.packs.length ?? 0} pack(s) to ${who} at ${l.url}${l.resource !== l.url ? ` (public URL ${l.resource})` : ""}`);
   // a pack, grant or config change: tools/list_changed to the legacy GET streams and the subscriptions/listen streams
   live.also.push(() => l.changed());
-  const watcher = opts.watch === false ? undefined : (await import("./watch")).watchFronts([...fronts.values()], () => {
+  const watcher = opts.watch === false ? undefined : watchFronts([...fronts.values()], () => {
     debug("config changed: tool list changed");
     live.announce();
   });
@@ -191,26 +189,11 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const live = new Instances();
   const hooks = live.hooks();
 
-  // ---- change notifications ----
-  const watchers = new Map<string, FSWatcher>();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const onFsEvent = () => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = undefined;
-      if (front.refresh()) {
-        debug("config changed: tool list changed");
-        live.announce();
-      }
-      syncWatchers();
-    }, 100);
-    timer.unref();
-  };
-  const syncWatchers = () => syncWatches(front, watchers, onFsEvent, opts.watch !== false);
-  front.onInstall = () => {
-    if (!closing) setImmediate(syncWatchers);
-  };
-  syncWatchers();
+  // ---- change notifications (watch.ts) ----
+  const watcher = opts.watch === false ? undefined : watchFront(front, () => {
+    debug("config changed: tool list changed");
+    live.announce();
+  });
 
   const gate = new VersionGate(new StdioServerTransport(heldStdin()));
   const handle = serveStdio(({ era }) => live.add(buildServer(front, era, hooks)), { transport: gate, onerror: (e) => debug(`transport: ${e.message}`) });
@@ -226,8 +209,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     if (closing) return;
     closing = true;
     debug(`stopping (${why})`);
-    for (const w of watchers.values()) w.close();
-    if (timer) clearTimeout(timer);
+    watcher?.close();
     await live.drain(why);
     // The SDK writes a handler's response a few microtasks after it settles: let it.
     await new Promise((r) => setImmediate(r));
@@ -321,60 +303,4 @@ async function flushStdout(): Promise<void> {
     out.once("error", done);
     out.write("", done);
   });
-}
-
-/**
- * Watch what the front's view was built from (front.watched()); tell the front
- * whether every pack directory is watched, so that a request may trust the
- * watches instead of a stat pass (front.ts refresh()).
- */
-/** each watch map's directory inodes when their watch was set */
-const inodes = new WeakMap<object, Map<string, number | undefined>>();
-function inodeOf(dir: string): number | undefined {
-  try {
-    return statSync(dir).ino;
-  } catch {
-    return undefined;
-  }
-}
-
-function syncWatches(front: McpFront, watchers: Map<string, FSWatcher>, onFsEvent: () => void, on: boolean): void {
-  if (!on) return;
-  if (!inodes.has(watchers)) inodes.set(watchers, new Map());
-  const inodes_ = inodes.get(watchers)!;
-  const want = front.watched();
-  const trusted = front.packWatchDirs();
-  for (const [dir, w] of watchers) {
-    if (!want.has(dir)) {
-      w.close();
-      watchers.delete(dir);
-    }
-  }
-  const lost = (dir: string) => {
-    watchers.get(dir)?.close();
-    watchers.delete(dir);
-    if (trusted.has(dir)) front.setPacksWatched(false);
-  };
-  for (const [dir, names] of want) {
-    // a directory replaced since its watch was set (the watch follows the old one): set it again
-    if (watchers.has(dir) && trusted.has(dir) && inodes_.get(dir) !== inodeOf(dir)) lost(dir);
-    if (watchers.has(dir)) continue;
-    try {
-      const w = watch(dir, { persistent: false }, (_ev, file) => {
-        const name = file?.toString();
-        if (name && !names.has(name)) return;
-        // synchronously: a request read after this event must not be served the old view
-        if (trusted.has(dir)) front.packsChanged();
-        // a pack directory replaced (renamed over): its watch follows the old one, set it again
-        if (name && watchers.has(join(dir, name))) lost(join(dir, name));
-        onFsEvent();
-      });
-      w.on("error", () => lost(dir));
-      watchers.set(dir, w);
-      inodes_.set(dir, inodeOf(dir));
-    } catch {
-      // a missing directory (no user config): tools/list still re-reads it
-    }
-  }
-  front.setPacksWatched([...trusted].every((d) => watchers.has(d)));
 }

@@ -31,42 +31,11 @@ export async function runComposite({ pack, project, cmd, values, env: runtimeEnv
   const spec = pack.surface.composite;
   // in-process code cannot be confined per call: under sandbox.enforce "os" only a trusted composite runs (docs/sandbox.md)
   if (project.sandbox.enforce === "os" && !project.sandbox.trustedComposites?.includes(pack.id)) return failure("sandbox_unavailable", `${pack.id} ${cmd.verb_key} was not run: pack ${pack.id} is a composite, whose module runs inside hcpx's own process with all of its rights, and sandbox.enforce is "os"`, { hint: `if you trust its code, list it in sandbox.trusted_composites: ["${pack.id}"] of every config that sets enforce "os" (${(project.sandbox.enforcedBy ?? []).join(", ")}); docs/sandbox.md` });
-  let file: string;
-  try {
-    // the system's realpath(3): one call, not a lstat per component (per call on hcpx mcp's path)
-    file = realpathSync.native(resolve(pack.dir, spec.module));
-  } catch {
-    return failure("bad_pack", `composite.module ${spec.module} not found in ${pack.dir}`, { hint: "fix composite.module in surface.json (relative to the pack directory)" });
-  }
-  let packDir = pack.dir;
-  try {
-    packDir = realpathSync.native(pack.dir);
-  } catch {
-    /* keep */
-  }
-  if (!isInside(file, packDir)) return failure("bin_denied", `composite.module ${spec.module} resolves to ${file}, outside the pack directory`, { hint: "a composite module is loaded only from inside its pack" });
-  const bad = forbiddenEnvOf(pack.surface);
-  if (bad.length) return failure("bad_pack", `pack ${pack.id}: binding.env names ${bad[0]!.name}, a variable that makes a program load other code or find other programs`, { hint: "remove it from surface.json (README: Security model)" });
-  // import() of a FIFO or a device would block, or read without end
-  try {
-    if (!statSync(file).isFile()) return failure("bad_pack", `composite.module ${spec.module} is not a regular file`, { hint: "composite.module names the pack's .mjs file" });
-  } catch {
-    return failure("bad_pack", `composite.module ${spec.module} cannot be read`);
-  }
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await dynamicImport(pathToFileURL(file).href)) as Record<string, unknown>;
-  } catch (e) {
-    return failure("composite_error", `cannot load ${spec.module}: ${(e as Error)?.message ?? String(e)}`);
-  }
-  const table = mod.default as Record<string, unknown> | undefined;
-  const fn = (table && typeof table === "object" && Object.hasOwn(table, cmd.verb_key) ? table[cmd.verb_key] : undefined) as VerbFn | undefined;
-  if (typeof fn !== "function") return failure("bad_pack", `${spec.module} exports no function for '${cmd.verb_key}'`, { hint: "the default export maps each verb_key to async (args, ctx) => data" });
-  const env: Record<string, string> = {};
-  for (const n of pack.surface.binding?.env ?? []) {
-    const v = runtimeEnv[n];
-    if (v !== undefined) env[n] = v;
-  }
+  const file = moduleFile(pack);
+  if (typeof file !== "string") return file;
+  const fn = await verbFunction(file, spec.module, cmd.verb_key);
+  if (typeof fn !== "function") return fn;
+  const env = bindingEnv(pack, runtimeEnv);
   const ac = new AbortController();
   const timeoutMs = DEFAULT_TIMEOUT_MS;
   let timer: NodeJS.Timeout | undefined;
@@ -90,18 +59,7 @@ export async function runComposite({ pack, project, cmd, values, env: runtimeEnv
       ac.abort(signal?.reason);
       return cancelled(`${pack.id} ${cmd.verb_key}`, signal, true);
     }
-    if (data === undefined) return { ok: true, data: null };
-    let text: string;
-    try {
-      text = JSON.stringify(data);
-    } catch (e) {
-      // a cycle, a BigInt, or nesting deep enough to exhaust the stack
-      return failure("bad_output", `${pack.id} ${cmd.verb_key} returned data that is not JSON: ${(e as Error).message}`);
-    }
-    if (text === undefined) return { ok: true, data: null };
-    const parsed = parseOutput(text);
-    if (!parsed.ok) return failure("bad_output", `${pack.id} ${cmd.verb_key} returned data that is not usable JSON: ${parsed.why}`, parsed.deep ? { limit_depth: MAX_OUTPUT_NESTING } : {});
-    return { ok: true, data: parsed.value };
+    return asData(`${pack.id} ${cmd.verb_key}`, data);
   } catch (e) {
     const err = e as { message?: unknown; code?: unknown } | undefined;
     const message = typeof err?.message === "string" ? err.message : String(e);
@@ -110,4 +68,72 @@ export async function runComposite({ pack, project, cmd, values, env: runtimeEnv
     clearTimeout(timer);
     if (onCancel) signal?.removeEventListener("abort", onCancel);
   }
+}
+
+/** Step 1: the composite's module, resolved inside its pack and a regular file (or the envelope that says why not). */
+function moduleFile(pack: AdapterCall<"composite">["pack"]): string | Envelope {
+  const spec = pack.surface.composite;
+  let file: string;
+  try {
+    // the system's realpath(3): one call, not a lstat per component (per call on hcpx mcp's path)
+    file = realpathSync.native(resolve(pack.dir, spec.module));
+  } catch {
+    return failure("bad_pack", `composite.module ${spec.module} not found in ${pack.dir}`, { hint: "fix composite.module in surface.json (relative to the pack directory)" });
+  }
+  let packDir = pack.dir;
+  try {
+    packDir = realpathSync.native(pack.dir);
+  } catch {
+    /* keep */
+  }
+  if (!isInside(file, packDir)) return failure("bin_denied", `composite.module ${spec.module} resolves to ${file}, outside the pack directory`, { hint: "a composite module is loaded only from inside its pack" });
+  const bad = forbiddenEnvOf(pack.surface);
+  if (bad.length) return failure("bad_pack", `pack ${pack.id}: binding.env names ${bad[0]!.name}, a variable that makes a program load other code or find other programs`, { hint: "remove it from surface.json (README: Security model)" });
+  // import() of a FIFO or a device would block, or read without end
+  try {
+    if (!statSync(file).isFile()) return failure("bad_pack", `composite.module ${spec.module} is not a regular file`, { hint: "composite.module names the pack's .mjs file" });
+  } catch {
+    return failure("bad_pack", `composite.module ${spec.module} cannot be read`);
+  }
+  return file;
+}
+
+/** Step 2: the verb's function from the module's default export (or the envelope that says why not). */
+async function verbFunction(file: string, module: string, verb: string): Promise<VerbFn | Envelope> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await dynamicImport(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (e) {
+    return failure("composite_error", `cannot load ${module}: ${(e as Error)?.message ?? String(e)}`);
+  }
+  const table = mod.default as Record<string, unknown> | undefined;
+  const fn = (table && typeof table === "object" && Object.hasOwn(table, verb) ? table[verb] : undefined) as VerbFn | undefined;
+  if (typeof fn !== "function") return failure("bad_pack", `${module} exports no function for '${verb}'`, { hint: "the default export maps each verb_key to async (args, ctx) => data" });
+  return fn;
+}
+
+/** Step 3: the Binding's variables the module may read (binding.env, from the runtime's environment). */
+function bindingEnv(pack: AdapterCall<"composite">["pack"], runtimeEnv: NodeJS.ProcessEnv): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const n of pack.surface.binding?.env ?? []) {
+    const v = runtimeEnv[n];
+    if (v !== undefined) env[n] = v;
+  }
+  return env;
+}
+
+/** Step 4: what the verb returned, as the envelope's data: usable JSON within the nesting limit (undefined: null). */
+function asData(what: string, data: unknown): Envelope {
+  if (data === undefined) return { ok: true, data: null };
+  let text: string;
+  try {
+    text = JSON.stringify(data);
+  } catch (e) {
+    // a cycle, a BigInt, or nesting deep enough to exhaust the stack
+    return failure("bad_output", `${what} returned data that is not JSON: ${(e as Error).message}`);
+  }
+  if (text === undefined) return { ok: true, data: null };
+  const parsed = parseOutput(text);
+  if (!parsed.ok) return failure("bad_output", `${what} returned data that is not usable JSON: ${parsed.why}`, parsed.deep ? { limit_depth: MAX_OUTPUT_NESTING } : {});
+  return { ok: true, data: parsed.value };
 }

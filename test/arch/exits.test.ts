@@ -79,12 +79,12 @@ describe("one exit", () => {
   it("hcpx mcp: its log redacts and neutralises, every tool result is made by toResult, which redacts, and the person's question is redacted", () => {
     const server = code("mcp/server.ts");
     expect(server.match(/process\.(?:stdout|stderr)\.write\([^\n]*/g)).toEqual(["process.stderr.write(`hcpx mcp: ${neutralise(redactOut(msg))}\\n`);"]);
-    // the one tool-call front (stdio and HTTP): every result through toResult, which redacts
-    const front = code("mcp/front.ts");
-    expect(body(front, "toResult")).toMatch(/=\s*redactOut\(env0\)/);
-    const mcp = ["mcp/front.ts", "mcp/sdk-server.ts", "mcp/http.ts", "mcp/server.ts", "mcp/inputs.ts"].map(code).join("\n");
+    // the one tool-call front (stdio, HTTP, library): every result through toResult (contract.ts), which redacts
+    expect(body(code("mcp/contract.ts"), "toResult")).toMatch(/=\s*redactOut\(env0\)/);
+    // every module of the front and its transports (prompts.ts builds prompt messages, not tool results)
+    const mcp = modules.filter((m) => m.startsWith("mcp/") && m !== "mcp/prompts.ts").map(code).join("\n");
     expect(mcp.match(/structuredContent:/g)?.length).toBe(1);
-    // the person's question: legacy elicitation/create (sdk-server) and the 2026-07-28 InputRequiredResult (front);
+    // the person's question: legacy elicitation/create (sdk-server) and the 2026-07-28 InputRequiredResult (ask.ts);
     // a command input's form and sampling prompt are built by inputs.ts (redacted there) and sent as built (sdk-server)
     const asks = [...mcp.matchAll(/(?:elicitInput\(|requestSampling\(|method: "elicitation\/create", params: |content: \{ type: "text", text: )[^\n]*/g)].map((m) => m[0]);
     expect(asks.length).toBe(6);
