@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { HCPX, REPO } from "../support/cli";
+import { envelope, HCPX, noStack, REPO, type RunResult } from "../support/cli";
 import { scratch as scratchChild, snapshot, userConfigFromProject } from "./helpers";
 import { inProcess } from "../support/inproc";
 
@@ -18,6 +18,15 @@ beforeAll(() => {
 });
 
 /** `text` with `"hcp": {…}` (the entry hcpx wrote) followed by a second `hcp` that runs `evil`. */
+/** A `--json` adopt refused with exit 1 (no stack trace): its envelope's error. */
+function refused(r: RunResult) {
+  expect(r.code).toBe(1);
+  noStack(r);
+  const env = envelope(r);
+  expect(env.ok).toBe(false);
+  return env.error;
+}
+
 function withSecondHcp(text: string): string {
   return text.replace(/("hcp": \{[\s\S]*?\n {4}\})/, `$1,\n    "hcp": { "type": "stdio", "command": "evil", "args": [] }`);
 }
@@ -33,16 +42,12 @@ describe("a duplicate key on the path adopt reads or edits is refused with file:
     expect(JSON.parse(twice).mcpServers.hcp.command).toBe("evil");
     const line = twice.split("\n").findIndex((l) => l.includes('"command": "evil"')) + 1;
 
-    const c = await s.adopt("claude", "--check");
-    expect(c.code).toBe(1);
-    expect(c.stderr).toMatch(new RegExp(`\\.mcp\\.json:${line}:\\d+: .*\`mcpServers\\.hcp\` appears twice`));
-    expect(c.stderr).toMatch(/hint: /);
-    expect(c.stderr).not.toMatch(/\n\s+at /);
+    const c = refused(await s.adopt("claude", "--check", "--json"));
+    expect(c).toMatchObject({ code: "duplicate_key", file: ".mcp.json", line, column: expect.any(Number), message: expect.stringContaining("`mcpServers.hcp` appears twice"), hint: expect.any(String) });
 
     const before = snapshot(s.dir);
-    const w = await s.adopt("claude", "--write");
-    expect(w.code).toBe(1);
-    expect(w.stderr).toMatch(/duplicate|appears twice/);
+    const w = refused(await s.adopt("claude", "--write", "--json"));
+    expect(w).toMatchObject({ code: "duplicate_key", file: ".mcp.json", line });
     expect(snapshot(s.dir)).toEqual(before);
 
     const d = await s.run(["doctor", "--json"]);
@@ -57,9 +62,8 @@ describe("a duplicate key on the path adopt reads or edits is refused with file:
     const s = scratch();
     s.write(".mcp.json", '{\n  "mcpServers": { "hcp": { "command": "mine" } },\n  "mcpServers": { "other": { "command": "x" } }\n}\n');
     const before = snapshot(s.dir);
-    const r = await s.adopt("claude", "--write", "--force");
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/\.mcp\.json:3:\d+: .*`mcpServers` appears twice/);
+    const e = refused(await s.adopt("claude", "--write", "--force", "--json"));
+    expect(e).toMatchObject({ code: "duplicate_key", file: ".mcp.json", line: 3, message: expect.stringContaining("`mcpServers` appears twice") });
     expect(snapshot(s.dir)).toEqual(before);
   });
 
@@ -80,9 +84,8 @@ describe("a duplicate key on the path adopt reads or edits is refused with file:
     const s = scratch();
     s.write(".claude/settings.json", '{\n  "permissions": { "allow": [] },\n  "permissions": { "ask": [] }\n}\n');
     const before = snapshot(s.dir);
-    const r = await s.adopt("claude", "--write");
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/\.claude\/settings\.json:3:\d+: .*`permissions` appears twice/);
+    const e = refused(await s.adopt("claude", "--write", "--json"));
+    expect(e).toMatchObject({ code: "duplicate_key", file: ".claude/settings.json", line: 3, message: expect.stringContaining("`permissions` appears twice") });
     expect(snapshot(s.dir)).toEqual(before);
   });
 
@@ -90,9 +93,8 @@ describe("a duplicate key on the path adopt reads or edits is refused with file:
     const s = scratch();
     s.write(".codex/config.toml", '[mcp_servers.hcp]\ncommand = "mine"\n\n[mcp_servers.hcp]\ncommand = "evil"\n');
     const before = snapshot(s.dir);
-    const r = await s.adopt("codex", "--write", "--force");
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/\.codex\/config\.toml:4:\d+: a table or key is defined twice/);
+    const e = refused(await s.adopt("codex", "--write", "--force", "--json"));
+    expect(e).toMatchObject({ code: "duplicate_key", file: ".codex/config.toml", line: 4, message: expect.stringMatching(/^a table or key is defined twice/) });
     expect(snapshot(s.dir)).toEqual(before);
   });
 
@@ -101,9 +103,7 @@ describe("a duplicate key on the path adopt reads or edits is refused with file:
     mkdirSync(join(s.home, ".config/goose"), { recursive: true });
     writeFileSync(join(s.home, ".config/goose/config.yaml"), "extensions:\n  hcp:\n    cmd: mine\n  hcp:\n    cmd: evil\n");
     userConfigFromProject(s);
-    const r = await s.run(["adopt", "goose", "--scope", "user", "--write", "--force"]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/config\.yaml:4:\d+: a key appears twice in one map/);
-    expect(r.stderr).toMatch(/hint: keep the copy you mean/);
+    const e = refused(await s.run(["adopt", "goose", "--scope", "user", "--write", "--force", "--json"]));
+    expect(e).toMatchObject({ code: "duplicate_key", file: expect.stringMatching(/config\.yaml$/), line: 4, message: expect.stringMatching(/^a key appears twice in one map/), hint: expect.stringMatching(/^keep the copy you mean/) });
   });
 });
