@@ -8,6 +8,9 @@
 import * as z from "zod/mini";
 import { ARG_NAME_RE, ENV_NAME_RE, PACK_ID_RE, VERB_KEY_RE } from "./names";
 
+// build() is a table, not steps: one declaration per file format, each
+// referring to the ones above it; split into functions it would only pass the
+// same schemas around. It stays one piece (test/arch/size.test.ts says why).
 export function build() {
   const str = () => z.string();
   const nonEmpty = () => z.string().check(z.minLength(1));
