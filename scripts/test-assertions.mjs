@@ -78,11 +78,18 @@ function hasParse(node) {
   return found;
 }
 
-/** The function declarations of a file that parse an envelope (or call one that does). */
+/** The functions of a file (declared, or arrow functions bound to a const) that parse an envelope (or call one that does). */
 function parseHelpers(sf) {
   const fns = [];
   const visit = (n) => {
-    if (ts.isFunctionDeclaration(n) && n.name && n.body) fns.push(n);
+    if (ts.isFunctionDeclaration(n) && n.name && n.body) fns.push({ name: n.name.text, body: n.body });
+    else if (
+      ts.isVariableDeclaration(n) &&
+      ts.isIdentifier(n.name) &&
+      n.initializer &&
+      (ts.isArrowFunction(n.initializer) || ts.isFunctionExpression(n.initializer))
+    )
+      fns.push({ name: n.name.text, body: n.initializer.body });
     ts.forEachChild(n, visit);
   };
   visit(sf);
@@ -90,8 +97,8 @@ function parseHelpers(sf) {
   for (let grew = true; grew;) {
     grew = false;
     for (const f of fns)
-      if (!helpers.has(f.name.text) && hasParse(f.body)) {
-        helpers.add(f.name.text);
+      if (!helpers.has(f.name) && hasParse(f.body)) {
+        helpers.add(f.name);
         grew = true;
       }
   }

@@ -77,9 +77,10 @@ describe("a misspelt key in a policy row is an error, never an ungated write", (
   it("generate and adopt refuse the pack (exit 1, the file and key named), writing nothing", async () => {
     const p = packProject({ policy: (r) => (r.send = { operation: "write", confrim: true }) });
     for (const args of [["generate"], ["adopt", "claude"], ["adopt", "claude", "--write"]]) {
-      const r = await runHcpx(args, { cwd: p.dir });
+      const r = await runHcpx([...args, "--json"], { cwd: p.dir });
       expect(r.code, args.join(" ")).toBe(1);
-      expect(r.stderr, args.join(" ")).toMatch(/policy\.json:\d+:\d+ at rows\.send\.confrim: unknown key 'confrim'/);
+      const e = (JSON.parse(r.stdout) as { ok: boolean; error: Record<string, unknown> }).error;
+      expect(e, args.join(" ")).toMatchObject({ code: "unknown_key", file: expect.stringMatching(/policy\.json$/), path: "rows.send.confrim", line: expect.any(Number), column: expect.any(Number), message: expect.stringContaining("unknown key 'confrim'") });
     }
   });
 
