@@ -18,7 +18,8 @@ export interface Authenticator {
 const JWT_RE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /** `tokens`: the token table as it is now (re-read when the tokens file changes: a removed token stops at once). */
-export function authenticator(cfg: ServerConfig, tokens: () => Map<string, string>, resource: string): Authenticator {
+/** `subjectOf`: a JWT subject's principal as the server config says now (default: as it was at start). */
+export function authenticator(cfg: ServerConfig, tokens: () => Map<string, string>, resource: string, subjectOf: (sub: string) => string | undefined = (sub) => cfg.subjects.get(sub)): Authenticator {
   const jwt = cfg.jwt;
   const jwks = jwt ? createRemoteJWKSet(new URL(jwt.jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000 }) : undefined;
   const audience = jwt?.audience ?? resource;
@@ -40,7 +41,7 @@ export function authenticator(cfg: ServerConfig, tokens: () => Map<string, strin
         return { ok: false, status: 401, error: "invalid_token", description: jwtWhy(e) };
       }
       const sub = payload[jwt.claim];
-      const principal = typeof sub === "string" ? cfg.subjects.get(sub) : undefined;
+      const principal = typeof sub === "string" ? subjectOf(sub) : undefined;
       if (!principal) return { ok: false, status: 401, error: "invalid_token", description: `the token's ${jwt.claim} is no principal of this server` };
       return { ok: true, principal, ...(typeof payload.exp === "number" ? { expiresAt: payload.exp } : {}) };
     },

@@ -7,8 +7,9 @@
 // Every request, in this order: the Host and Origin checks (DNS rebinding);
 // the Protected Resource Metadata (RFC 9728) for anyone; then the bearer
 // token → a principal (auth.ts), or 401 with WWW-Authenticate naming the
-// metadata; then the SDK handler, whose server instance serves that
-// principal's front alone (its grants, its confirm). The body is bounded
+// metadata (a principal the server config does not name now: 403); then the
+// SDK handler, whose server instance serves that principal's front alone (its
+// grants, its confirm). The body is bounded
 // (413 from the SDK) and the request must arrive in time (408 from Node).
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -19,8 +20,8 @@ import { challenge, type Authenticator } from "./auth";
 import { DEFAULT_KEEP_ALIVE_TIMEOUT_MS } from "./team-config";
 
 export interface HttpOptions {
-  /** the front of each principal; with `auth` absent (--no-auth, loopback only) the one front under "local" */
-  fronts: Map<string, McpFront>;
+  /** the front of each principal (undefined: the server config does not name it now); with `auth` absent (--no-auth, loopback only) the one front under "local" */
+  fronts: { get(principal: string): McpFront | undefined };
   hooks: InstanceHooks;
   /** 0: any free port */
   port: number;
@@ -73,30 +74,32 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
   let allowed = localhostAllowedHostnames();
   const timeout = o.requestTimeoutMs ?? 30_000;
   const server = createServer({ requestTimeout: timeout, headersTimeout: Math.min(timeout, 20_000), connectionsCheckingInterval: Math.min(1000, timeout) }, (req, res) => void handle(req, res));
-  // the proxy, not this server, closes an idle connection: Node's 5 s default races nginx's reuse of it (a reset POST, not retried)
-  server.keepAliveTimeout = o.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS;
+  server.keepAliveTimeout = o.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS; // the proxy closes idle connections first (team-config.ts)
   let resource = "";
-  let metaUrl = "";
-  let meta = "";
+  let resourceUrl = new URL("http://127.0.0.1/");
+  let metaUrl = "",
+    meta = "";
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const request = toRequest(req, host);
-      const url = new URL(request.url);
+      const pathname = pathOf(req.url);
       const guard = hostHeaderValidationResponse(request, allowed) ?? originValidationResponse(request, allowed);
       let response: Response;
       if (guard) response = guard;
-      else if (url.pathname === PRM || url.pathname === PRM + path || url.pathname === PRM + new URL(resource).pathname) {
+      else if (pathname === PRM || pathname === PRM + path || pathname === PRM + resourceUrl.pathname) {
         response = request.method === "GET" || request.method === "HEAD" ? new Response(request.method === "HEAD" ? null : meta, { status: 200, headers: { "content-type": "application/json", "cache-control": "max-age=300" } }) : new Response("method not allowed", { status: 405, headers: { allow: "GET, HEAD" } });
-      } else if (url.pathname !== path) response = new Response("not found", { status: 404 });
+      } else if (pathname !== path) response = new Response("not found", { status: 404 });
       else if (!o.auth) response = request.method === "GET" ? await legacyStream(request, undefined) : await handler.fetch(request);
       else {
         const who = await o.auth.authenticate(request.headers.get("authorization"));
         if (!who.ok) {
           // the body is not read: a refused request costs nothing more
           response = Response.json({ error: who.error, ...(who.description ? { error_description: who.description } : {}) }, { status: 401, headers: { "www-authenticate": challenge(metaUrl, who) } });
+        } else if (!o.fronts.get(who.principal)) {
+          response = Response.json({ error: "unknown_principal", error_description: `principal '${who.principal}' is not in the server config` }, { status: 403 });
         } else {
-          const authInfo = { token: "", clientId: who.principal, scopes: [], ...(who.expiresAt ? { expiresAt: who.expiresAt } : {}), resource: new URL(resource), extra: { principal: who.principal } };
+          const authInfo = { token: "", clientId: who.principal, scopes: [], ...(who.expiresAt ? { expiresAt: who.expiresAt } : {}), resource: resourceUrl, extra: { principal: who.principal } };
           response = request.method === "GET" ? await legacyStream(request, authInfo) : await handler.fetch(request, { authInfo });
         }
       }
@@ -118,7 +121,7 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
   const a = server.address() as AddressInfo;
   const url = `http://${a.family === "IPv6" ? `[${a.address}]` : a.address}:${a.port}${path}`;
   resource = o.resource ?? url;
-  const r = new URL(resource);
+  const r = (resourceUrl = new URL(resource));
   metaUrl = `${r.origin}${PRM}${r.pathname === "/" ? "" : r.pathname}`;
   meta = JSON.stringify({ resource, ...(o.issuer ? { authorization_servers: [o.issuer] } : {}), bearer_methods_supported: ["header"], resource_name: "hcpx (HCP packs)" });
   allowed = [...new Set([...allowed, ...(isLoopback(host) ? [] : [host]), r.hostname, ...(o.allowedHosts ?? [])])];
@@ -179,6 +182,14 @@ function legacyStreams(instance: Instance, live: HttpOptions["live"]) {
     return r;
   }
   return { legacyStream, streamEnded };
+}
+
+/** The path of a request target as the URL parser reads it (dot segments resolved, percent-encoding kept). */
+function pathOf(target: string | undefined): string {
+  const t = target ?? "/";
+  // the usual target ("/mcp"): nothing for the parser to do; anything else goes through it
+  if (/^\/[A-Za-z0-9_-]*$/.test(t)) return t;
+  return new URL(`http://h${t}`).pathname;
 }
 
 function toRequest(req: IncomingMessage, host: string): Request {

@@ -136,11 +136,24 @@ export async function serveHttp(opts: ServeOptions, h: HttpServeOptions): Promis
   const states = new ConfirmStates({ key, keySource: source, spend: tc.spentStore(cfg?.spentDir) });
   // validationCache: each call reads its pack again; the cache (keyed on each file's identity, ctime included) spares the zod pass
   const base = { shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, states, via: "http" as const, validationCache: true };
-  const fronts = new Map<string, McpFront>();
+  const byId = new Map<string, McpFront>();
+  /** every front made (the watcher refreshes each); one is added when a principal added to the server config first calls */
+  const all: McpFront[] = [];
+  const add = (id: string, f: McpFront) => (all.push(f), byId.set(id, f).get(id));
   // each principal's grants and confirm as the server config says now: a grant removed applies at the next call
   const liveCfg = cfg ? tc.liveServerConfig(cfg, log) : undefined;
-  if (cfg && liveCfg) for (const [id, p] of cfg.principals) fronts.set(id, new McpFront({ ...base, principal: p, livePrincipal: { file: liveCfg.file, get: liveCfg.principal(id) } }));
-  else fronts.set("local", new McpFront(base));
+  const frontFor = (id: string, p: import("./team-config").PrincipalSpec) => new McpFront({ ...base, principal: p, livePrincipal: { file: liveCfg!.file, get: liveCfg!.principal(id) } });
+  if (cfg && liveCfg) for (const [id, p] of cfg.principals) add(id, frontFor(id, p));
+  else add("local", new McpFront(base));
+  const fronts = {
+    get(id: string): McpFront | undefined {
+      const f = byId.get(id);
+      if (f || !liveCfg) return f;
+      // a principal the server config names now (added since the start): its front from its first request
+      const p = liveCfg.named(id);
+      return p ? add(id, frontFor(id, p)) : undefined;
+    },
+  };
   const live = new Instances();
   const { listenHttp } = await import("./http");
   let auth: import("./auth").Authenticator | undefined;
@@ -149,23 +162,25 @@ export async function serveHttp(opts: ServeOptions, h: HttpServeOptions): Promis
     const { authenticator } = await import("./auth");
     // the audience needs the URL: known from the config, or the listener's own (set below, before any request)
     let own = resource ?? "";
-    const lazy = { authenticate: (hdr: string | null) => (inner ??= authenticator(cfg, tokens!, own)).authenticate(hdr) };
+    // a JWT subject as the server config names it now (a principal added), else as at start (a principal removed: refused per call)
+    const subjectOf = (sub: string) => liveCfg!.subjects().get(sub) ?? cfg.subjects.get(sub);
+    const lazy = { authenticate: (hdr: string | null) => (inner ??= authenticator(cfg, tokens!, own, subjectOf)).authenticate(hdr) };
     let inner: import("./auth").Authenticator | undefined;
     auth = lazy;
     const l = await listenHttp({ fronts, hooks: live.hooks(), live, port: h.port, host: h.host, public: h.public, auth, resource, issuer: cfg.jwt?.issuer, allowedHosts: cfg.allowedHosts, maxBodyBytes: cfg.maxBodyBytes, requestTimeoutMs: cfg.requestTimeoutMs, keepAliveTimeoutMs: cfg.keepAliveTimeoutMs });
     own = l.resource;
-    return started(l, fronts, live, opts, `${cfg.principals.size} principal(s), ${tokens!().size} token(s)${cfg.jwt ? `, JWTs from ${cfg.jwt.issuer}` : ""}`);
+    return started(l, all, live, opts, `${cfg.principals.size} principal(s), ${tokens!().size} token(s)${cfg.jwt ? `, JWTs from ${cfg.jwt.issuer}` : ""}`);
   }
   const l = await listenHttp({ fronts, hooks: live.hooks(), live, port: h.port, host: h.host, public: h.public });
-  return started(l, fronts, live, opts, "NO AUTHENTICATION (--no-auth, loopback only)");
+  return started(l, all, live, opts, "NO AUTHENTICATION (--no-auth, loopback only)");
 }
 
-async function started(l: import("./http").HttpListener, fronts: Map<string, McpFront>, live: Instances, opts: ServeOptions, who: string): Promise<void> {
-  const any = [...fronts.values()][0];
+async function started(l: import("./http").HttpListener, fronts: McpFront[], live: Instances, opts: ServeOptions, who: string): Promise<void> {
+  const any = fronts[0];
   log(`serving ${any?.view.packs.length ?? 0} pack(s) to ${who} at ${l.url}${l.resource !== l.url ? ` (public URL ${l.resource})` : ""}`);
   // a pack, grant or config change: tools/list_changed to the legacy GET streams and the subscriptions/listen streams
   live.also.push(() => l.changed());
-  const watcher = opts.watch === false ? undefined : watchFronts([...fronts.values()], () => {
+  const watcher = opts.watch === false ? undefined : watchFronts(fronts, () => {
     debug("config changed: tool list changed");
     live.announce();
   });

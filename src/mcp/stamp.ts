@@ -26,7 +26,8 @@ export type StatFn = (file: string) => { dev: number; ino: number; size: number;
 
 const statOf: StatFn = (file) => {
   try {
-    return statSync(file);
+    // a missing file (the usual user config) is an answer, not an exception: a thrown ENOENT costs ~5x the stat
+    return statSync(file, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }

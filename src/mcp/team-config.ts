@@ -9,7 +9,7 @@
 // key it most likely meant), and at start two principals that one token or one
 // JWT subject would map to is an error, as is a token of a principal the
 // config does not name.
-// size: the team server's config (principals, tokens, JWT, request-state key, spent store) in one reader so that it fails closed in one place; 56 lines over
+// size: the team server's config (principals, tokens, JWT, request-state key, spent store) in one reader so that it fails closed in one place; 79 lines over
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
@@ -272,13 +272,15 @@ export function removeToken(file: string, principal: string): boolean {
 }
 
 /** Token hash → principal, checked against the config: a token of an unknown principal, or one hash for two, is an error. */
-export function tokenTable(cfg: ServerConfig): Map<string, string> {
+export function tokenTable(cfg: ServerConfig, atStart = true): Map<string, string> {
   const out = new Map<string, string>();
   const problems: Problem[] = [];
   for (const t of readTokens(cfg.tokensFile)) {
     const other = out.get(t.sha256);
     if (other !== undefined && other !== t.principal) problems.push({ code: "principal_overlap", message: `one token maps to two principals: '${other}' and '${t.principal}'`, file: cfg.tokensFile, hint: "`hcpx token remove` one of them and add it again", severity: "error" });
-    if (!cfg.principals.has(t.principal)) problems.push({ code: "unknown_principal", message: `a token is for principal '${t.principal}', which the server config does not name`, file: cfg.tokensFile, hint: `add '${t.principal}' to principals in ${cfg.file}, or \`hcpx token remove ${t.principal}\``, severity: "error" });
+    // at start a stray token stops the server; later, the server config may name its principal by now (or no longer):
+    // such a token authenticates, and each call is decided on the server config as it is then (unknown_principal)
+    if (atStart && !cfg.principals.has(t.principal)) problems.push({ code: "unknown_principal", message: `a token is for principal '${t.principal}', which the server config does not name`, file: cfg.tokensFile, hint: `add '${t.principal}' to principals in ${cfg.file}, or \`hcpx token remove ${t.principal}\``, severity: "error" });
     out.set(t.sha256, t.principal);
   }
   if (problems.length) throw new HcpxError(problems);
@@ -287,10 +289,19 @@ export function tokenTable(cfg: ServerConfig): Map<string, string> {
 
 /** Constant-time lookup of a presented static token. */
 export function principalOfToken(table: Map<string, string>, token: string): string | undefined {
-  const h = Buffer.from(tokenHash(token), "hex");
+  const h = createHash("sha256").update(token, "utf8").digest();
   let found: string | undefined;
-  for (const [k, p] of table) if (timingSafeEqual(Buffer.from(k, "hex"), h)) found = p;
+  // every hash compared, each in constant time: how long it takes says nothing of which token matched
+  for (const [k, p] of hashesOf(table)) if (timingSafeEqual(k, h)) found = p;
   return found;
+}
+
+/** A token table's hashes as bytes, decoded once per table (a table is replaced, never changed, when the file changes). */
+const decoded = new WeakMap<Map<string, string>, [Buffer, string][]>();
+function hashesOf(table: Map<string, string>): [Buffer, string][] {
+  let d = decoded.get(table);
+  if (!d) decoded.set(table, (d = [...table].map(([k, p]) => [Buffer.from(k, "hex"), p] as [Buffer, string]).filter(([k]) => k.length === 32)));
+  return d;
 }
 
 // ---- the requestState key and the spent answers ----
@@ -399,7 +410,7 @@ export function liveTokenTable(cfg: ServerConfig, log: (msg: string) => void): (
     if (now !== undefined && now === stamp) return table;
     stamp = now;
     try {
-      table = tokenTable(cfg);
+      table = tokenTable(cfg, false);
       said = "";
     } catch (e) {
       table = new Map();
@@ -417,14 +428,15 @@ export function liveTokenTable(cfg: ServerConfig, log: (msg: string) => void): (
  * file's stamp changes (src/mcp/stamp.ts, which never vouches for a file
  * changed within the last seconds). A config that no longer reads or checks
  * refuses every call (fail closed) until it is fixed; a principal no longer in
- * it is refused. What the listener was started with (tokens file, JWT, keys,
- * limits, resource, hosts, a principal added) needs a restart; `log` says so,
- * and says once why a config is not used.
+ * it is refused; a principal added is served from its next request (its
+ * tokens and JWT subjects authenticate). What the listener was started with
+ * (tokens file, JWT issuer, keys, limits, resource, hosts) needs a restart;
+ * `log` says once why a config is not used.
  */
-export function liveServerConfig(cfg: ServerConfig, log: (msg: string) => void): { file: string; principal(id: string): () => PrincipalSpec } {
+export function liveServerConfig(cfg: ServerConfig, log: (msg: string) => void): { file: string; subjects(): Map<string, string>; named(id: string): PrincipalSpec | undefined; principal(id: string): () => PrincipalSpec } {
   const kept = new Stamped<ServerConfig>();
   let said = "";
-  let restartSaid = "";
+  let addedSaid = "";
   const current = (): ServerConfig => {
     let now: ServerConfig;
     try {
@@ -440,17 +452,28 @@ export function liveServerConfig(cfg: ServerConfig, log: (msg: string) => void):
     if (said) log("server config loads again");
     said = "";
     const added = [...now.principals.keys()].filter((id) => !cfg.principals.has(id));
-    const restart = added.length ? `principal(s) ${added.join(", ")} added` : "";
-    if (restart && restart !== restartSaid) log(`server config: ${restart}; restart hcpx mcp --http to serve them`);
-    restartSaid = restart;
+    const news = added.length ? `principal(s) ${added.join(", ")} added` : "";
+    if (news && news !== addedSaid) log(`server config: ${news}; served from their next request`);
+    addedSaid = news;
     return now;
   };
   return {
     file: cfg.file,
+    // a config that no longer loads names no principal and no JWT subject until it is fixed
+    subjects: () => nowOr(() => current().subjects, new Map<string, string>()),
+    named: (id) => nowOr(() => current().principals.get(id), undefined),
     principal: (id) => () => {
       const p = current().principals.get(id);
       if (!p) throw new HcpxError({ code: "unknown_principal", message: `principal '${id}' is no longer in the server config, so its calls are refused`, file: cfg.file, hint: `add '${id}' back to principals, or \`hcpx token remove ${id}\``, severity: "error" });
       return p;
     },
   };
+}
+
+function nowOr<T>(get: () => T, otherwise: T): T {
+  try {
+    return get();
+  } catch {
+    return otherwise;
+  }
 }

@@ -35,6 +35,9 @@ const h = bench as {
 type Auth = { serverConfig: string; env: Record<string, string>; token: string };
 
 const project = h.scratchProject();
+// one token for the file's tests (`hcpx token add` refuses a second for the same principal)
+let tokenAuth: Auth | undefined;
+const authOnce = (): Auth => (tokenAuth ??= h.tokenAuth(project));
 const procs: Proc[] = [];
 afterAll(async () => {
   for (const p of procs.reverse()) await p.stop().catch(() => {});
@@ -52,7 +55,7 @@ function auditLines(): string[] {
 
 describe.skipIf(!h.nginxBinary())("hcpx mcp --http under load, three instances behind nginx", () => {
   it("a few seconds of tools/call: 0 failed; one audit line per answered call; killing one instance: every request after nginx noticed succeeds", async () => {
-    const auth = h.tokenAuth(project);
+    const auth = authOnce();
     const token = auth.token;
     const instances = [await h.startHcpx(project, 0, {}, auth), await h.startHcpx(project, 0, {}, auth), await h.startHcpx(project, 0, {}, auth)];
     procs.push(...instances);
@@ -94,7 +97,7 @@ describe.skipIf(!h.nginxBinary())("hcpx mcp --http under load, three instances b
   }, 120_000);
 
   it("bursts after idle gaps around 5 s: 0 failed, nginx never sees a reset upstream connection", async () => {
-    const auth = h.tokenAuth(project);
+    const auth = authOnce();
     const instances = [await h.startHcpx(project, 0, {}, auth), await h.startHcpx(project, 0, {}, auth)];
     procs.push(...instances);
     const ng = await h.startNginx(instances.map((i) => Number(new URL(i.url).port)));

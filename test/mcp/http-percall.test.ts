@@ -5,7 +5,8 @@
 // restart), each applies at the next call — also a same-size edit, right
 // after a call or once the files have aged past the stamp's racy window. A
 // server config that no longer loads refuses every call with a clear error
-// (fail closed) until it is fixed; a principal removed from it is refused.
+// (fail closed) until it is fixed; a principal removed from it is refused; a
+// principal added to it is served from its next request.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -91,12 +92,26 @@ describe("hcpx mcp --http: each call on the files as they are now", () => {
       // fixed: served again, with the grants it says now
       writeFileSync(p.serverConfig, JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.*"] } } } }));
       expect((await call(s, alice)).ok).toBe(true);
-      // alice removed (bob added): her token still authenticates, her calls are refused; bob needs a restart
+      // alice removed (bob added): her token still authenticates, her calls are refused; bob is served without a restart
       writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.*"] } } } }));
       const gone = await call(s, alice);
       expect(gone.error?.code).toBe("unknown_principal");
       expect(gone.error?.message).toContain("no longer in the server config");
-      expect(s.stderr()).toContain("principal(s) bob added; restart hcpx mcp --http to serve them");
+      expect(s.stderr()).toContain("principal(s) bob added; served from their next request");
+      const bob = addToken(p, "bob");
+      expect((await call(s, bob)).ok).toBe(true);
+      // and with his own grants, read at each call as alice's are
+      writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.entry.add"] } } } }));
+      expect((await call(s, bob)).error?.code).toBe("not_granted");
+      const bobs = await modern(s.url, bob, "tools/list");
+      expect(JSON.stringify(bobs.body)).not.toMatch(/- ledger:.*balance/);
+      // carol added, given a token, removed before her first call: authenticated, refused before anything is served
+      writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.*"] } }, carol: { grants: { allow: ["ledger.*"] } } } }));
+      const carol = addToken(p, "carol");
+      writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.*"] } } } }));
+      const refused = await modern(s.url, carol, "tools/call", { name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ error: "unknown_principal", error_description: "principal 'carol' is not in the server config" });
     } finally {
       writeFileSync(p.serverConfig, original);
     }
