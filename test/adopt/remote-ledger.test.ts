@@ -7,7 +7,11 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { scratch } from "./helpers";
+import { scratch as scratchChild } from "./helpers";
+import { inProcess } from "../support/inproc";
+
+/** adopt and doctor (what they decide, write and probe) as function calls in this process (test/support/inproc.ts); the servers they talk to stay processes */
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 type Json = Record<string, unknown>;
 const TOKEN_VALUE = "tok-VALUE-never-written-91c2";

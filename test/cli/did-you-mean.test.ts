@@ -1,11 +1,7 @@
 // "Did you mean" (issue 17): a mistyped host, command, pack or verb is a usage
 // error (exit 64) whose hint names the closest real one; nothing is written.
 import { describe, expect, it } from "vitest";
-import { envelope, hcpx as hcpxChild, project } from "./helpers";
-import { needsProcess, runInProcessChecked } from "../support/inproc";
-
-/** exec and adopt (its own start path, src/cli/main.ts) as processes; the commander program's commands in this process (test/support/inproc.ts) */
-const hcpx = (args: string[], cwd: string, env?: NodeJS.ProcessEnv) => (needsProcess(args) || args[0] === "adopt" ? hcpxChild(args, cwd, env) : runInProcessChecked(args, { cwd, env }));
+import { envelope, hcpx, project } from "./helpers";
 import { closest } from "../../src/util/suggest";
 
 describe("did you mean", () => {
