@@ -31,7 +31,6 @@
 //            (scripts/layers.mjs): with imports that only point down
 //            (test/arch/layers.test.ts) only a callback can climb
 // test/arch/walk.test.ts holds the adopt walk to no climb.
-import { readdirSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
@@ -41,13 +40,6 @@ const require = createRequire(import.meta.url);
 const ts = require("typescript");
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
-
-function tsFiles(dir) {
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? tsFiles(p) : p.endsWith(".ts") ? [p] : [];
-  });
-}
 
 const isFn = (n) =>
   ts.isFunctionDeclaration(n) ||

@@ -11,7 +11,7 @@ import { parseLedger } from "./ledger";
 import type { FileChange, FilePlan, LedgerRecord } from "../plan/types";
 import { diskFs, type ReadFs } from "../plan/fs";
 
-/** What of an adopt plan (src/host/engine.ts AdoptPlan) the .gitignore block is planned from. */
+/** What of an adopt plan (src/host/adopt-types.ts AdoptPlan) the .gitignore block is planned from. */
 interface AdoptPlanned extends Pick<FilePlan, "changes" | "base"> {
   scope: "project" | "user";
   record: LedgerRecord;

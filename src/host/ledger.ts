@@ -188,7 +188,7 @@ export function sanitizeLedger(l: Ledger, scope: "project" | "user", base: Trust
  * `--host` approval): a bounded read, the parse, and adopt's trust rules
  * (sanitizeLedger: only what passes guardPath is kept). Adopt's own planning reads
  * the same text through its ReadFs and folds an interrupted run's journal in
- * before the same sanitizeLedger (src/host/engine.ts).
+ * before the same sanitizeLedger (src/host/ledger-state.ts).
  */
 export function readLedgerFile(file: string, scope: "project" | "user", base: string): { ledger: Ledger; warnings: Problem[] } {
   const show = display(file);

@@ -20,7 +20,7 @@ export class ProjectionCache {
     return (this.built ??= buildProjection(this.project, this.packs));
   }
 
-  /** The projection for one host: its prompt block names `skillsPath` (src/host/engine.ts ProjectionFor). */
+  /** The projection for one host: its prompt block names `skillsPath` (src/host/adopt-types.ts ProjectionFor). */
   forHost(skillsPath: string, opts?: BlockOptions): Projection {
     return withSkillsPath(this.get(), skillsPath, opts);
   }

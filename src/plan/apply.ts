@@ -10,7 +10,7 @@
 // kept), deletions, empty directories adopt created, then the ledger, then the
 // journal goes. A run killed anywhere leaves every file as its old or its new
 // bytes; the journal lets the next run rebuild a ledger that agrees with the
-// disk (src/host/engine.ts). Generate's and a bundle's plan: each changed file
+// disk (src/host/ledger-state.ts). Generate's and a bundle's plan: each changed file
 // atomically, stale files deleted, their directories when left empty, then the
 // manifest (a rename, never written through a link).
 import { existsSync } from "node:fs";

@@ -41,7 +41,6 @@ const LONG_FILES: Record<string, string> = {
   "runtime/wrap.ts": "the wrap adapter with its process-tree cancel per OS",
   "lib/index.ts":
     "the library's public types are declared in this file so dist/lib/index.d.ts stands alone (scripts/build.mjs)",
-  "host/descriptor.ts": "the host descriptor's schema and its checks",
   "runtime/openapi.ts": "the openapi adapter: request building, sending and the answer",
   "pack/load.ts": "config and pack loading with the validation cache",
 };
