@@ -39,7 +39,7 @@ import { lenientJson } from "./formats/json";
 import { askOf, type Ask, type Scope } from "./ask-rules";
 import { isObj } from "../util/is";
 
-/** Same shape as src/mcp/front.ts HostApproval (the CLI hands one to the other); `client`: the clientInfo name, when the client gave one. */
+/** Same shape as src/mcp/contract.ts HostApproval (the CLI hands one to the other); `client`: the clientInfo name, when the client gave one. */
 export type HostApproval = (project: Project, pack: string, verb: string, tool: string, client?: string) => Promise<boolean>;
 
 /**

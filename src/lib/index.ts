@@ -279,7 +279,7 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Hcp
     if (e instanceof HcpxError) throw new ProjectError(problemsOf(e).length ? problemsOf(e) : e.problems);
     throw e;
   }
-  // every call goes through the one tool-call front of `hcpx mcp` (src/mcp/front.ts), with the person's callback as its elicitation
+  // every call goes through the one tool-call front of `hcpx mcp` (src/mcp/front.ts; its questions in src/mcp/ask.ts), with the person's callback as its elicitation
   // (its own chunk, loaded here with the projection: `import("hcpx")` itself stays cheap)
   const { McpFront: Front } = await import("../mcp/front");
   let front: McpFront;

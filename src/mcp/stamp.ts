@@ -1,5 +1,5 @@
 // File stamps for the per-call reuse of what the one tool-call front
-// (front.ts) loaded: the project (its config files) and a pack (the packs'
+// (view-cache.ts) loaded: the project (its config files) and a pack (the packs'
 // surface.json and policy.json). A call is decided on the files as they are
 // now; a stamp only says "nothing changed since the load" cheaply (one stat a
 // file instead of a read, parse and validation).

@@ -4,13 +4,13 @@
 // start that built them, so a warm start stats the files the view was built
 // from instead of reading, validating and rendering them. The full view (the
 // packs, the Skills, the commands a call needs) is built only when something
-// asks for it (front.ts).
+// asks for it (view-cache.ts).
 //
 // An entry is served only while everything it was built from is as it was:
 // - the key: this mcp bundle (its build hash: hcpx's version and code), the
 //   shape, the working directory, --config, HCP_CONFIG, the user config
 //   directory, HOME and USER;
-// - the stamps (front.ts): the identity (device, inode, size, mtime, ctime)
+// - the stamps (view-cache.ts): the identity (device, inode, size, mtime, ctime)
 //   of the project config, the user config and each activated pack's
 //   surface.json, policy.json and SKILL.md (the grants, the packs and the MCP
 //   naming options are in the configs).
@@ -31,14 +31,14 @@ import { userConfigDir } from "../util/paths";
 /** The entry: what the first requests are answered from. */
 export interface StartEntry {
   key: string;
-  /** the stamps the view was built from (front.ts configStamp/packsStamp) */
+  /** the stamps the view was built from (view-cache.ts configStamp/packsStamp) */
   config: string;
   packs: string;
   packDirs: string[];
   configFile?: string;
   listed: Record<string, unknown>[];
   instructions: string;
-  /** pack id, description and prompt declarations of each pack served (the tool-list change key, front.ts servedOf) */
+  /** pack id, description and prompt declarations of each pack served (the tool-list change key, listing.ts servedOf) */
   served: unknown[][];
   brokenLines: string[];
 }
