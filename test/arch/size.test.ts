@@ -29,7 +29,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   "pack/schema-defs.ts build": "the zod schemas of every pack file, one declaration built lazily (off exec's path)",
   "runtime/openapi.ts buildRequest": "an OpenAPI request's parameters by location, in the spec's order",
   "runtime/openapi.ts runOpenapi": "one request with its cancel, redirect and size rules in one place",
-  "pack/load.ts loadProject": "the config's fields in the order the docs give them, one validation pass",
   "runtime/composite.ts runComposite": "a composite verb's in-process run with its cancel and output rules",
   "plan/files.ts planFiles": "every planned file and every manifest entry through the one guard, in one pass",
   "runtime/execute.ts run":
