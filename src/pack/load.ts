@@ -9,14 +9,21 @@ import { display, home, userConfigDir } from "../util/paths";
 import { locate, readJson5 } from "./json5";
 import { CAPS, readBytes, readTextFile } from "../util/readfile";
 import { checkPattern } from "./grants";
-import type { ConfigFile, PolicyRow, SurfaceFile } from "./schema";
+import type { ConfigFile, Policy, PolicyRow, SurfaceFile } from "./schema";
 import { ADAPTERS, adapterOf, type AdapterEntry, type Surface } from "./adapters/index";
 import { readValidated } from "./validate";
 import { cachedValue } from "./validcache";
 import { forbiddenEnvOf } from "./envrules";
 import { headerEnvNames, isCredentialHeader, urlProblem } from "./mcp-remote";
 import { holdSecretNames } from "../util/redact";
-import { CONFIRM_STRICTNESS, DEFAULT_CONFIRM_TIMEOUT_MS, type Command, type ConfirmMode, type Pack, type Project } from "./model";
+import {
+  CONFIRM_STRICTNESS,
+  DEFAULT_CONFIRM_TIMEOUT_MS,
+  type Command,
+  type ConfirmMode,
+  type Pack,
+  type Project,
+} from "./model";
 
 export const CONFIG_NAME = "hcp.config.json5";
 
@@ -27,24 +34,41 @@ export function loadPack(dirArg: string): Pack {
   return pack;
 }
 
-/**
- * Load a pack whose files parse and validate, and report (not throw) the
- * pack-level rules it breaks (packRuleProblems): `hcpx lint` then runs its
- * other rules over it too. Everything else calls loadPack, which refuses it.
- */
-export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem[] } {
+/** The pack's directory, absolute; not_a_pack when it is missing, not a directory, or has no surface.json. */
+function packDir(dirArg: string): string {
   const dir = resolve(dirArg);
-  const show = (f: string) => display(join(dir, f));
   let st;
   try {
     st = statSync(dir);
   } catch {
-    throw new HcpxError({ code: "not_a_pack", message: "pack directory not found", file: display(dir), hint: "check the path; a pack is a directory with surface.json, policy.json and SKILL.md" });
+    throw new HcpxError({
+      code: "not_a_pack",
+      message: "pack directory not found",
+      file: display(dir),
+      hint: "check the path; a pack is a directory with surface.json, policy.json and SKILL.md",
+    });
   }
-  if (!st.isDirectory()) throw new HcpxError({ code: "not_a_pack", message: "not a directory", file: display(dir), hint: "a pack is a directory with surface.json, policy.json and SKILL.md" });
+  if (!st.isDirectory())
+    throw new HcpxError({
+      code: "not_a_pack",
+      message: "not a directory",
+      file: display(dir),
+      hint: "a pack is a directory with surface.json, policy.json and SKILL.md",
+    });
   if (!existsSync(join(dir, "surface.json"))) {
-    throw new HcpxError({ code: "not_a_pack", message: "no surface.json here, so this is not a pack", file: display(dir), hint: "run `hcpx pack new <id>` to scaffold one" });
+    throw new HcpxError({
+      code: "not_a_pack",
+      message: "no surface.json here, so this is not a pack",
+      file: display(dir),
+      hint: "run `hcpx pack new <id>` to scaffold one",
+    });
   }
+  return dir;
+}
+
+/** surface.json and policy.json, parsed and validated; the problems of both at once (errors before warnings). */
+function readPackFiles(dir: string) {
+  const show = (f: string) => display(join(dir, f));
   const problems: Problem[] = [];
   const warnings: Problem[] = [];
   let surface;
@@ -63,10 +87,57 @@ export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem
     warnings.push(...v.warnings);
   } catch (e) {
     if (!(e instanceof HcpxError)) throw e;
-    problems.push(...e.problems.map((p) => (p.code === "missing_file" ? { ...p, hint: "every pack has a policy.json: { rows: { \"<verb>\": { operation: \"read\" } } }" } : p)));
+    problems.push(
+      ...e.problems.map((p) =>
+        p.code === "missing_file"
+          ? { ...p, hint: 'every pack has a policy.json: { rows: { "<verb>": { operation: "read" } } }' }
+          : p,
+      ),
+    );
   }
-  if (problems.length || !surface || !policy) throw new HcpxError([...problems.filter((p) => p.severity !== "warning"), ...problems.filter((p) => p.severity === "warning")]);
+  if (problems.length || !surface || !policy)
+    throw new HcpxError([
+      ...problems.filter((p) => p.severity !== "warning"),
+      ...problems.filter((p) => p.severity === "warning"),
+    ]);
 
+  return { surface, policy, warnings };
+}
+
+/**
+ * Load a pack whose files parse and validate, and report (not throw) the
+ * pack-level rules it breaks (packRuleProblems): `hcpx lint` then runs its
+ * other rules over it too. Everything else calls loadPack, which refuses it.
+ */
+export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem[] } {
+  const dir = packDir(dirArg);
+  const { surface, policy, warnings } = readPackFiles(dir);
+  const rows = policy.rows;
+  const commands = packCommands(surface, policy);
+  const pack: Pack = {
+    id: surface.id,
+    dir,
+    surfaceFile: join(dir, "surface.json"),
+    policyFile: join(dir, "policy.json"),
+    skillFile: join(dir, "SKILL.md"),
+    // a member of the union on kind, or packRuleProblems reports it and loadPack refuses the pack
+    surface: surface as Surface,
+    policyRows: rows,
+    policyInferred: policy.inferred === true,
+    commands,
+    warnings,
+  };
+  // its Binding values are secrets from now on, at every exit (src/util/redact.ts)
+  holdSecretNames([
+    ...(surface.binding?.env ?? []),
+    ...(surface.openapi?.auth?.env ? [surface.openapi.auth.env] : []),
+    ...headerEnvNames(surface.mcp?.headers),
+  ]);
+  return { pack, problems: packRuleProblems(dir, surface, rows, commands) };
+}
+
+/** The pack's commands: its surface's, then its pass-through subcommands, each with its Policy row (none: write + confirm). */
+function packCommands(surface: SurfaceFile, policy: Policy): Command[] {
   const rows = policy.rows;
   const passThrough = surface.pass_through ?? surface.wrap?.pass_through;
   const specs = [...(surface.commands ?? [])];
@@ -86,7 +157,13 @@ export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem
   if (passThrough) {
     for (const sub of passThrough.allowedSubcommands) {
       if (commands.some((c) => c.verb_key === sub)) continue;
-      commands.push({ verb_key: sub, summary: `Pass-through: \`${sub}\` with up to ${passThrough.maxArgv} literal arguments`, args: {}, passThrough: { maxArgv: passThrough.maxArgv }, policy: policyFor(sub) });
+      commands.push({
+        verb_key: sub,
+        summary: `Pass-through: \`${sub}\` with up to ${passThrough.maxArgv} literal arguments`,
+        args: {},
+        passThrough: { maxArgv: passThrough.maxArgv },
+        policy: policyFor(sub),
+      });
     }
   }
   function policyFor(verb: string) {
@@ -95,25 +172,83 @@ export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem
       operation: row?.operation ?? "write",
       land: row?.land,
       confirm: row ? row.confirm === true : true,
-      inferred: row?.inferred === true || (row !== undefined && policy!.inferred === true),
+      inferred: row?.inferred === true || (row !== undefined && policy.inferred === true),
     } as const;
   }
-  const pack: Pack = {
-    id: surface.id,
-    dir,
-    surfaceFile: join(dir, "surface.json"),
-    policyFile: join(dir, "policy.json"),
-    skillFile: join(dir, "SKILL.md"),
-    // a member of the union on kind, or packRuleProblems reports it and loadPack refuses the pack
-    surface: surface as Surface,
-    policyRows: rows,
-    policyInferred: policy.inferred === true,
-    commands,
-    warnings,
-  };
-  // its Binding values are secrets from now on, at every exit (src/util/redact.ts)
-  holdSecretNames([...(surface.binding?.env ?? []), ...(surface.openapi?.auth?.env ? [surface.openapi.auth.env] : []), ...headerEnvNames(surface.mcp?.headers)]);
-  return { pack, problems: packRuleProblems(dir, surface, rows, commands) };
+  return commands;
+}
+
+/** A problem at a path of a pack file, with its line and column. */
+type At = (file: string, path: (string | number)[], code: ErrorCode, message: string, hint: string) => Problem;
+
+/** The surface is one member of the union on kind (./adapters): its kind's section, no other kind's. */
+function kindProblems(surface: SurfaceFile, surfaceFile: string, at: At): Problem[] {
+  const out: Problem[] = [];
+  const own = adapterOf(surface.kind);
+  if (own?.section && surface[own.section] === undefined) {
+    out.push(
+      at(
+        surfaceFile,
+        ["kind"],
+        "kind_missing_config",
+        `kind is '${surface.kind}' but there is no '${own.section}' block`,
+        own.sectionHint ?? `add ${own.section}: { … }`,
+      ),
+    );
+  }
+  for (const other of ADAPTERS as readonly AdapterEntry[]) {
+    const key = other.section;
+    if (key && surface.kind !== other.kind && surface[key] !== undefined) {
+      out.push(
+        at(
+          surfaceFile,
+          [key],
+          "kind_config_mismatch",
+          `'${key}' is set but kind is '${surface.kind}'`,
+          `remove '${key}', or set kind: "${other.kind}"`,
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+/** Every command has exactly one policy row, and every row names a command. */
+function policyRowProblems(
+  rows: Record<string, PolicyRow>,
+  commands: Command[],
+  policyFile: string,
+  at: At,
+): Problem[] {
+  const out: Problem[] = [];
+  const verbs = new Set(commands.map((c) => c.verb_key));
+  for (const c of commands) {
+    if (!Object.hasOwn(rows, c.verb_key)) {
+      out.push(
+        at(
+          policyFile,
+          ["rows"],
+          "policy_missing_row",
+          `no policy row for '${c.verb_key}': a command without a row is refused`,
+          `add "${c.verb_key}": { operation: "read" } (or operation: "write" with land and confirm) to rows`,
+        ),
+      );
+    }
+  }
+  for (const verb of Object.keys(rows)) {
+    if (!verbs.has(verb)) {
+      out.push(
+        at(
+          policyFile,
+          ["rows", verb],
+          "policy_unknown_row",
+          `policy row '${verb}' names no command of the pack`,
+          `remove the row, or fix its name (commands: ${[...verbs].join(", ") || "none"})`,
+        ),
+      );
+    }
+  }
+  return out;
 }
 
 /**
@@ -124,46 +259,53 @@ export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem
  * and neither wrap.agent_env nor binding.env names a variable of the
  * forbidden list (src/pack/envrules.ts).
  */
-function packRuleProblems(dir: string, surface: SurfaceFile, rows: Record<string, PolicyRow>, commands: Command[]): Problem[] {
+function packRuleProblems(
+  dir: string,
+  surface: SurfaceFile,
+  rows: Record<string, PolicyRow>,
+  commands: Command[],
+): Problem[] {
   const out: Problem[] = [];
   const surfaceFile = join(dir, "surface.json");
   const policyFile = join(dir, "policy.json");
-  const at = (file: string, path: (string | number)[], code: ErrorCode, message: string, hint: string): Problem => {
+  const at: At = (file, path, code, message, hint) => {
     const pos = locateIn(file, path);
-    return { code, message, file: display(file), path: pathToString(path) || undefined, line: pos?.line, column: pos?.column, hint, severity: "error" };
+    return {
+      code,
+      message,
+      file: display(file),
+      path: pathToString(path) || undefined,
+      line: pos?.line,
+      column: pos?.column,
+      hint,
+      severity: "error",
+    };
   };
-  // the surface is one member of the union on kind (./adapters): its kind's section, no other kind's
-  const own = adapterOf(surface.kind);
-  if (own?.section && surface[own.section] === undefined) {
-    out.push(at(surfaceFile, ["kind"], "kind_missing_config", `kind is '${surface.kind}' but there is no '${own.section}' block`, own.sectionHint ?? `add ${own.section}: { … }`));
-  }
-  for (const other of ADAPTERS as readonly AdapterEntry[]) {
-    const key = other.section;
-    if (key && surface.kind !== other.kind && surface[key] !== undefined) {
-      out.push(at(surfaceFile, [key], "kind_config_mismatch", `'${key}' is set but kind is '${surface.kind}'`, `remove '${key}', or set kind: "${other.kind}"`));
-    }
-  }
-  const verbs = new Set(commands.map((c) => c.verb_key));
-  for (const c of commands) {
-    if (!Object.hasOwn(rows, c.verb_key)) {
-      out.push(at(policyFile, ["rows"], "policy_missing_row", `no policy row for '${c.verb_key}': a command without a row is refused`, `add "${c.verb_key}": { operation: "read" } (or operation: "write" with land and confirm) to rows`));
-    }
-  }
-  for (const verb of Object.keys(rows)) {
-    if (!verbs.has(verb)) {
-      out.push(at(policyFile, ["rows", verb], "policy_unknown_row", `policy row '${verb}' names no command of the pack`, `remove the row, or fix its name (commands: ${[...verbs].join(", ") || "none"})`));
-    }
-  }
+  out.push(...kindProblems(surface, surfaceFile, at), ...policyRowProblems(rows, commands, policyFile, at));
   // command inputs (docs/inputs.md) and a prompt's (docs/prompts.md): their rules load only for a pack that declares some
   if (commands.some((c) => c.inputs || c.prompt?.inputs)) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazily run bundled module, like schema-defs
-    out.push(...(require("./input-rules") as typeof import("./input-rules")).inputRuleProblems(commands, surfaceFile, at));
+    const rules = require("./input-rules") as typeof import("./input-rules");
+    out.push(...rules.inputRuleProblems(commands, surfaceFile, at));
   }
   for (const f of forbiddenEnvOf(surface)) {
     const where = f.path[0] === "wrap" ? "wrap.agent_env" : "binding.env";
-    out.push(at(surfaceFile, f.path, "env_forbidden", `${where} names ${f.name}, a variable that makes a program load other code or find other programs`, "remove it: a pack may not set or pass loader, interpreter or search-path variables (README: Security model)"));
+    out.push(
+      at(
+        surfaceFile,
+        f.path,
+        "env_forbidden",
+        `${where} names ${f.name}, a variable that makes a program load other code or find other programs`,
+        "remove it: a pack may not set or pass loader, interpreter or search-path variables (README: Security model)",
+      ),
+    );
   }
-  if (surface.mcp) out.push(...mcpFormProblems(surface.mcp, (path, code, message, hint) => at(surfaceFile, ["mcp", ...path], code, message, hint)));
+  if (surface.mcp)
+    out.push(
+      ...mcpFormProblems(surface.mcp, (path, code, message, hint) =>
+        at(surfaceFile, ["mcp", ...path], code, message, hint),
+      ),
+    );
   return out;
 }
 
@@ -172,19 +314,72 @@ function packRuleProblems(dir: string, surface: SurfaceFile, rows: Record<string
  * remote endpoint (`url`, with `headers`). A remote one's credentials come
  * from the Binding only (src/pack/mcp-remote.ts); no message quotes a value.
  */
-function mcpFormProblems(m: NonNullable<Surface["mcp"]>, at: (path: (string | number)[], code: ErrorCode, message: string, hint: string) => Problem): Problem[] {
+function mcpFormProblems(
+  m: NonNullable<Surface["mcp"]>,
+  at: (path: (string | number)[], code: ErrorCode, message: string, hint: string) => Problem,
+): Problem[] {
   const out: Problem[] = [];
-  if (m.bin !== undefined && m.url !== undefined) out.push(at(["url"], "mcp_server_form", "mcp names both a program (bin) and a URL (url): a pack wraps one server", "keep bin (a stdio server) or url (a remote one), not both"));
-  else if (m.bin === undefined && m.url === undefined) out.push(at([], "mcp_server_form", "mcp names no server: neither bin (a stdio program) nor url (a remote server)", 'add bin: "…" and args, or url: "https://…" (`hcpx pack from-mcp` writes either)'));
+  if (m.bin !== undefined && m.url !== undefined)
+    out.push(
+      at(
+        ["url"],
+        "mcp_server_form",
+        "mcp names both a program (bin) and a URL (url): a pack wraps one server",
+        "keep bin (a stdio server) or url (a remote one), not both",
+      ),
+    );
+  else if (m.bin === undefined && m.url === undefined)
+    out.push(
+      at(
+        [],
+        "mcp_server_form",
+        "mcp names no server: neither bin (a stdio program) nor url (a remote server)",
+        'add bin: "…" and args, or url: "https://…" (`hcpx pack from-mcp` writes either)',
+      ),
+    );
   if (m.url === undefined) {
-    for (const k of ["headers"] as const) if (m[k] !== undefined) out.push(at([k], "mcp_server_form", `mcp.${k} is for a remote server (url); a stdio server gets its settings from agent_env and binding.env`, `remove mcp.${k}`));
+    for (const k of ["headers"] as const)
+      if (m[k] !== undefined)
+        out.push(
+          at(
+            [k],
+            "mcp_server_form",
+            `mcp.${k} is for a remote server (url); a stdio server gets its settings from agent_env and binding.env`,
+            `remove mcp.${k}`,
+          ),
+        );
   } else {
     const why = urlProblem(m.url);
-    if (why) out.push(at(["url"], "mcp_url_invalid", `mcp.url ${why}`, "give the server's http(s) endpoint; credentials go in mcp.headers as { env: NAME } from the Binding"));
-    for (const k of ["args", "agent_env"] as const) if (m[k] !== undefined) out.push(at([k], "mcp_server_form", `mcp.${k} is for a stdio server (bin); a remote server (url) starts no program`, `remove mcp.${k}`));
+    if (why)
+      out.push(
+        at(
+          ["url"],
+          "mcp_url_invalid",
+          `mcp.url ${why}`,
+          "give the server's http(s) endpoint; credentials go in mcp.headers as { env: NAME } from the Binding",
+        ),
+      );
+    for (const k of ["args", "agent_env"] as const)
+      if (m[k] !== undefined)
+        out.push(
+          at(
+            [k],
+            "mcp_server_form",
+            `mcp.${k} is for a stdio server (bin); a remote server (url) starts no program`,
+            `remove mcp.${k}`,
+          ),
+        );
   }
   for (const [name, h] of Object.entries(m.headers ?? {})) {
-    if (typeof h === "string" && isCredentialHeader(name, h)) out.push(at(["headers", name], "header_literal_secret", `mcp.headers.${name} is a literal credential in pack text: a pack never holds a secret (the value is not shown here)`, `write ${name}: { env: "NAME", scheme: "Bearer" } and list NAME in binding.env; set NAME in hcpx's environment`));
+    if (typeof h === "string" && isCredentialHeader(name, h))
+      out.push(
+        at(
+          ["headers", name],
+          "header_literal_secret",
+          `mcp.headers.${name} is a literal credential in pack text: a pack never holds a secret (the value is not shown here)`,
+          `write ${name}: { env: "NAME", scheme: "Bearer" } and list NAME in binding.env; set NAME in hcpx's environment`,
+        ),
+      );
   }
   return out;
 }
@@ -251,11 +446,32 @@ function readConfig(file: string): ReadConfig {
 
 export function loadProject(opts: LoadProjectOptions = {}): Project {
   const cwd = resolve(opts.cwd ?? process.cwd());
+  const { projectFile, userFile, layers } = readLayers(opts, cwd);
+  const root = projectFile ? dirname(projectFile) : cwd;
+  return {
+    root,
+    configFile: projectFile,
+    userConfigFile: layers.some((l) => l.file === userFile) ? userFile : undefined,
+    ...mergeLayers(layers, root),
+  };
+}
+
+/** The config layers that apply: the user's (unless opts say otherwise), then the project's; every one's problems at once. */
+function readLayers(
+  opts: LoadProjectOptions,
+  cwd: string,
+): { projectFile: string | undefined; userFile: string; layers: ReadConfig[] } {
   const explicit = opts.config ?? process.env.HCP_CONFIG;
   let projectFile: string | undefined;
   if (explicit) {
     projectFile = resolve(cwd, explicit);
-    if (!existsSync(projectFile)) throw new HcpxError({ code: "no_config", message: "config file not found", file: display(projectFile), hint: "check --config / HCP_CONFIG, or run `hcpx init`" });
+    if (!existsSync(projectFile))
+      throw new HcpxError({
+        code: "no_config",
+        message: "config file not found",
+        file: display(projectFile),
+        hint: "check --config / HCP_CONFIG, or run `hcpx init`",
+      });
   } else projectFile = findProjectConfig(cwd);
   const userFile = join(userConfigDir(), "config.json5");
   const layers: ReadConfig[] = [];
@@ -273,9 +489,17 @@ export function loadProject(opts: LoadProjectOptions = {}): Project {
   if (projectFile) tryRead(projectFile);
   if (problems.length) throw new HcpxError(problems);
   if (!projectFile && !opts.optional && layers.length === 0) {
-    throw new HcpxError({ code: "no_config", message: `no ${CONFIG_NAME} in ${display(cwd)} or any parent directory`, hint: "run `hcpx init` to create one" });
+    throw new HcpxError({
+      code: "no_config",
+      message: `no ${CONFIG_NAME} in ${display(cwd)} or any parent directory`,
+      hint: "run `hcpx init` to create one",
+    });
   }
-  const root = projectFile ? dirname(projectFile) : cwd;
+  return { projectFile, userFile, layers };
+}
+
+/** The layers merged, the user's first and the project's over it. */
+function mergeLayers(layers: ReadConfig[], root: string): Omit<Project, "root" | "configFile" | "userConfigFile"> {
   // Merge: user layer first, the project's over it. Lists are unions; scalars: project wins.
   // Sets keep the first-seen order and make the merge linear in the number of
   // packs (an array's includes() per pack was 0.8 s at 5,000 packs).
@@ -324,13 +548,17 @@ export function loadProject(opts: LoadProjectOptions = {}): Project {
   }
   if (roots.size === 0) roots.add(root);
   return {
-    root,
-    configFile: projectFile,
-    userConfigFile: layers.some((l) => l.file === userFile) ? userFile : undefined,
     packDirs: [...packDirs],
     principal,
     grants: { allow: [...allow], deny: [...deny] },
-    sandbox: { bins, roots: [...roots], cwd: sandboxCwd, enforce: enforcedBy.length ? "os" : "off", enforcedBy, trustedComposites: [...(trusted ?? [])] },
+    sandbox: {
+      bins,
+      roots: [...roots],
+      cwd: sandboxCwd,
+      enforce: enforcedBy.length ? "os" : "off",
+      enforcedBy,
+      trustedComposites: [...(trusted ?? [])],
+    },
     confirm: { by: confirmBy ?? "host", timeoutMs: confirmTimeout },
     ...(verbNames.size ? { verbToolNames: [...verbNames].filter(([, v]) => v).map(([k]) => k) } : {}),
     warnings,
@@ -356,7 +584,9 @@ export interface LoadedPacks {
 export function declaredId(dir: string): string | undefined {
   try {
     const file = join(dir, "surface.json");
-    const v = (cachedValue("SurfaceSchema", file, CAPS.pack)?.value ?? readJson5(file).value) as { id?: unknown } | null;
+    const v = (cachedValue("SurfaceSchema", file, CAPS.pack)?.value ?? readJson5(file).value) as {
+      id?: unknown;
+    } | null;
     return v && typeof v === "object" && typeof v.id === "string" ? v.id : undefined;
   } catch {
     return undefined;
@@ -378,7 +608,8 @@ export function mayDeclareText(text: string | Buffer, id: string): boolean {
   // escapes below.
   if (!ASCII_ID.test(id)) return mayDeclareText(text.toString("utf8"), id);
   if (text.indexOf(id, 0, "latin1") !== -1) return true;
-  for (let i = text.indexOf(BACKSLASH); i !== -1 && i + 1 < text.length; i = text.indexOf(BACKSLASH, i + 1)) if (!PLAIN_ESCAPE.has(text[i + 1]!)) return true;
+  for (let i = text.indexOf(BACKSLASH); i !== -1 && i + 1 < text.length; i = text.indexOf(BACKSLASH, i + 1))
+    if (!PLAIN_ESCAPE.has(text[i + 1]!)) return true;
   return false;
 }
 const SPELLING_ESCAPE = /\\[^bfnrtv'"\\]/;
@@ -397,7 +628,14 @@ function surfaceBytes(dir: string): Buffer | undefined {
 }
 
 function duplicateProblem(id: string, dir: string, others: string[]): Problem {
-  return { code: "duplicate_pack", message: `pack id '${id}' is activated more than once (also ${others.map((d) => display(d)).join(", ")}): no command of '${id}' runs`, file: display(join(dir, "surface.json")), path: "id", hint: "pack ids are unique: deactivate one (`hcpx deactivate <dir>`) or rename its id", severity: "error" };
+  return {
+    code: "duplicate_pack",
+    message: `pack id '${id}' is activated more than once (also ${others.map((d) => display(d)).join(", ")}): no command of '${id}' runs`,
+    file: display(join(dir, "surface.json")),
+    path: "id",
+    hint: "pack ids are unique: deactivate one (`hcpx deactivate <dir>`) or rename its id",
+    severity: "error",
+  };
 }
 
 /**
@@ -417,18 +655,39 @@ export function loadPacksTolerant(project: Pick<Project, "packDirs">): LoadedPac
     }
   }
   const dirsOf = new Map<string, string[]>();
-  for (const x of [...loaded.map((p) => ({ id: p.id, dir: p.dir })), ...broken.filter((b) => b.id !== undefined).map((b) => ({ id: b.id!, dir: b.dir }))]) {
+  for (const x of [
+    ...loaded.map((p) => ({ id: p.id, dir: p.dir })),
+    ...broken.filter((b) => b.id !== undefined).map((b) => ({ id: b.id!, dir: b.dir })),
+  ]) {
     dirsOf.set(x.id, [...(dirsOf.get(x.id) ?? []), x.dir]);
   }
   const packs: Pack[] = [];
   for (const p of loaded) {
     const dirs = dirsOf.get(p.id)!;
-    if (dirs.length > 1) broken.push({ dir: p.dir, id: p.id, problems: [duplicateProblem(p.id, p.dir, dirs.filter((d) => d !== p.dir))] });
+    if (dirs.length > 1)
+      broken.push({
+        dir: p.dir,
+        id: p.id,
+        problems: [
+          duplicateProblem(
+            p.id,
+            p.dir,
+            dirs.filter((d) => d !== p.dir),
+          ),
+        ],
+      });
     else packs.push(p);
   }
   for (const b of broken) {
     const dirs = b.id !== undefined ? dirsOf.get(b.id) : undefined;
-    if (dirs && dirs.length > 1 && !b.problems.some((x) => x.code === "duplicate_pack")) b.problems.unshift(duplicateProblem(b.id!, b.dir, dirs.filter((d) => d !== b.dir)));
+    if (dirs && dirs.length > 1 && !b.problems.some((x) => x.code === "duplicate_pack"))
+      b.problems.unshift(
+        duplicateProblem(
+          b.id!,
+          b.dir,
+          dirs.filter((d) => d !== b.dir),
+        ),
+      );
   }
   const order = new Map(project.packDirs.map((d, i) => [d, i]));
   broken.sort((a, b) => (order.get(a.dir) ?? 0) - (order.get(b.dir) ?? 0));
@@ -489,5 +748,9 @@ export function findPack(project: Project, id: string): Pack {
       return basename(d);
     }
   });
-  throw new HcpxError({ code: "unknown_pack", message: `no activated pack '${id}'`, hint: `${didYouMean(id, ids)}run \`hcpx status\` to list active packs, or \`hcpx activate <pack-dir>\`` });
+  throw new HcpxError({
+    code: "unknown_pack",
+    message: `no activated pack '${id}'`,
+    hint: `${didYouMean(id, ids)}run \`hcpx status\` to list active packs, or \`hcpx activate <pack-dir>\``,
+  });
 }

@@ -29,7 +29,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   "pack/schema-defs.ts build": "the zod schemas of every pack file, one declaration built lazily (off exec's path)",
   "runtime/openapi.ts buildRequest": "an OpenAPI request's parameters by location, in the spec's order",
   "runtime/openapi.ts runOpenapi": "one request with its cancel, redirect and size rules in one place",
-  "pack/load.ts loadProject": "the config's fields in the order the docs give them, one validation pass",
   "plan/files.ts planFiles": "every planned file and every manifest entry through the one guard, in one pass",
   "runtime/execute.ts run":
     "execute()'s gates in their order (grant, Policy, confirm, args, Binding): the order is the point",
