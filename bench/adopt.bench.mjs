@@ -24,7 +24,19 @@ function project(prefix) {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   cpSync(join(REPO, "packs"), join(dir, "packs"), { recursive: true });
   cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
-  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/ledger", "./packs/transit"], principal: { id: "bench", kind: "agent" }, grants: { allow: ["ledger.*", "transit.*"] }, sandbox: { roots: ["."] } }, null, 2) + "\n");
+  writeFileSync(
+    join(dir, "hcp.config.json5"),
+    JSON.stringify(
+      {
+        packs: ["./packs/ledger", "./packs/transit"],
+        principal: { id: "bench", kind: "agent" },
+        grants: { allow: ["ledger.*", "transit.*"] },
+        sandbox: { roots: ["."] },
+      },
+      null,
+      2,
+    ) + "\n",
+  );
   return dir;
 }
 
@@ -60,8 +72,12 @@ export default async function bench() {
   const block = /<!-- hcp:begin -->\n([\s\S]*)\n<!-- hcp:end -->/.exec(readFileSync(join(hp, "CLAUDE.md"), "utf8"))[1];
   mkdirSync(join(rp, ".ruler", "skills"), { recursive: true });
   writeFileSync(join(rp, ".ruler", "AGENTS.md"), block + "\n");
-  writeFileSync(join(rp, ".ruler", "ruler.toml"), 'default_agents = ["claude"]\n\n[mcp_servers.hcp]\ncommand = "hcpx"\nargs = ["mcp"]\n\n[gitignore]\nenabled = false\n');
-  for (const id of ["ledger", "transit"]) cpSync(join(hp, ".claude", "skills", id), join(rp, ".ruler", "skills", id), { recursive: true });
+  writeFileSync(
+    join(rp, ".ruler", "ruler.toml"),
+    'default_agents = ["claude"]\n\n[mcp_servers.hcp]\ncommand = "hcpx"\nargs = ["mcp"]\n\n[gitignore]\nenabled = false\n',
+  );
+  for (const id of ["ledger", "transit"])
+    cpSync(join(hp, ".claude", "skills", id), join(rp, ".ruler", "skills", id), { recursive: true });
   const rulerArgs = [RULER, "apply", "--agents", "claude", "--project-root", rp];
   time(process.execPath, rulerArgs, rp, env);
   for (const f of ["CLAUDE.md", ".mcp.json", join(".claude", "skills", "ledger", "SKILL.md")]) {
@@ -104,6 +120,8 @@ export default async function bench() {
     ]),
   );
   goal("adopt claude --write ≤ 0.4× ruler apply", ["hcpx adopt", mh], ["ruler", mr], { max: 0.4 });
-  goal("adopt claude --write ≤ 1.0× add-mcp writing its one file", ["hcpx adopt", mh], ["add-mcp", median(s.addMcp)], { max: 1.0 });
+  goal("adopt claude --write ≤ 1.0× add-mcp writing its one file", ["hcpx adopt", mh], ["add-mcp", median(s.addMcp)], {
+    max: 1.0,
+  });
   for (const d of [hp, rp, ap, home]) rmSync(d, { recursive: true, force: true });
 }

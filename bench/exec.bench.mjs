@@ -30,7 +30,8 @@ const RUNS = Number(process.env.BENCH_RUNS || 30);
 
 function minimalEnv(extra) {
   const env = {};
-  for (const k of ["HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "NO_COLOR"]) if (process.env[k] !== undefined) env[k] = process.env[k];
+  for (const k of ["HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "NO_COLOR"])
+    if (process.env[k] !== undefined) env[k] = process.env[k];
   for (const k of Object.keys(process.env)) if (k.startsWith("LC_")) env[k] = process.env[k];
   return { ...env, ...extra };
 }
@@ -39,7 +40,14 @@ export default async function bench() {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-exec-")));
   cpSync(join(REPO, "packs"), join(dir, "packs"), { recursive: true });
   cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
-  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/calc", "./packs/calc-wrap"], grants: { allow: ["calc.*", "calc-wrap.*"] }, sandbox: { roots: ["."], cwd: "." } }));
+  writeFileSync(
+    join(dir, "hcp.config.json5"),
+    JSON.stringify({
+      packs: ["./packs/calc", "./packs/calc-wrap"],
+      grants: { allow: ["calc.*", "calc-wrap.*"] },
+      sandbox: { roots: ["."], cwd: "." },
+    }),
+  );
   const bin = join(dir, "bins", "calc.mjs");
   const binEnv = minimalEnv({ CALC_OUTPUT: "json" });
   const floor = join(dir, "floor.cjs");
@@ -71,15 +79,38 @@ c.on("close", (code) => { const data = JSON.parse(out); process.stdout.write(JSO
     writeFileSync(kf, readFileSync(kf, "utf8").replace(/^name: ledger$/m, `name: ${id}`));
     extra.push(`./packs/${id}`);
   }
-  writeFileSync(join(many, "hcp.config.json5"), JSON.stringify({ packs: [...extra, "./packs/zz-calculator"], grants: { allow: ["calc-wrap.*"] }, sandbox: { roots: ["."], cwd: "." } }));
+  writeFileSync(
+    join(many, "hcp.config.json5"),
+    JSON.stringify({
+      packs: [...extra, "./packs/zz-calculator"],
+      grants: { allow: ["calc-wrap.*"] },
+      sandbox: { roots: ["."], cwd: "." },
+    }),
+  );
   for (const [mode, env] of caModes()) {
     const coldCache = join(dir, "cold-cache");
     const coldEnv = { ...env, XDG_CACHE_HOME: coldCache };
     const samples = timeCommands(
       {
-        "hcpx exec calc-wrap ping": { cmd: process.execPath, args: [hcpx, "exec", "calc-wrap", "ping", "--json"], cwd: dir, env },
-        "first call after install (empty cache)": { cmd: process.execPath, args: [hcpx, "exec", "calc-wrap", "ping", "--json"], cwd: dir, env: coldEnv, before: () => rmSync(coldCache, { recursive: true, force: true }) },
-        "hcpx exec, 31 packs active": { cmd: process.execPath, args: [hcpx, "exec", "calc-wrap", "ping", "--json"], cwd: many, env },
+        "hcpx exec calc-wrap ping": {
+          cmd: process.execPath,
+          args: [hcpx, "exec", "calc-wrap", "ping", "--json"],
+          cwd: dir,
+          env,
+        },
+        "first call after install (empty cache)": {
+          cmd: process.execPath,
+          args: [hcpx, "exec", "calc-wrap", "ping", "--json"],
+          cwd: dir,
+          env: coldEnv,
+          before: () => rmSync(coldCache, { recursive: true, force: true }),
+        },
+        "hcpx exec, 31 packs active": {
+          cmd: process.execPath,
+          args: [hcpx, "exec", "calc-wrap", "ping", "--json"],
+          cwd: many,
+          env,
+        },
         "CommonJS floor (spawn + parse)": { cmd: process.execPath, args: [floor], cwd: dir, env },
         "direct spawn of the bin": { cmd: process.execPath, args: [bin, "ping", "--json"], cwd: dir, env: binEnv },
       },
@@ -89,39 +120,96 @@ c.on("close", (code) => { const data = JSON.parse(out); process.stdout.write(JSO
     const base = m["CommonJS floor (spawn + parse)"];
     const direct = m["direct spawn of the bin"];
     const rows = [["variant", "median", "p90", "vs floor", "vs direct"]];
-    for (const [k, v] of Object.entries(samples)) rows.push([k, fmt(m[k]), fmt(percentile(v, 90)), `${(m[k] / base).toFixed(2)}×`, `${(m[k] / direct).toFixed(2)}×`]);
+    for (const [k, v] of Object.entries(samples))
+      rows.push([
+        k,
+        fmt(m[k]),
+        fmt(percentile(v, 90)),
+        `${(m[k] / base).toFixed(2)}×`,
+        `${(m[k] / direct).toFixed(2)}×`,
+      ]);
     process.stdout.write(`CLI, ${mode} (${RUNS} runs each, interleaved):\n${table(rows)}\n`);
-    goal(`exec ≤ 1.10× CommonJS floor, wall, ${mode}`, ["hcpx exec", m["hcpx exec calc-wrap ping"]], ["floor", base], { max: 1.1 });
-    goal(`first exec after install ≤ 1.3× a warm one, wall, ${mode}`, ["empty cache", m["first call after install (empty cache)"]], ["warm", m["hcpx exec calc-wrap ping"]], { max: 1.3 });
-    goal(`exec with 31 packs ≤ 1.05× with 1, wall, ${mode}`, ["31 packs", m["hcpx exec, 31 packs active"]], ["1 pack", m["hcpx exec calc-wrap ping"]], { max: 1.05 });
+    goal(`exec ≤ 1.10× CommonJS floor, wall, ${mode}`, ["hcpx exec", m["hcpx exec calc-wrap ping"]], ["floor", base], {
+      max: 1.1,
+    });
+    goal(
+      `first exec after install ≤ 1.3× a warm one, wall, ${mode}`,
+      ["empty cache", m["first call after install (empty cache)"]],
+      ["warm", m["hcpx exec calc-wrap ping"]],
+      { max: 1.3 },
+    );
+    goal(
+      `exec with 31 packs ≤ 1.05× with 1, wall, ${mode}`,
+      ["31 packs", m["hcpx exec, 31 packs active"]],
+      ["1 pack", m["hcpx exec calc-wrap ping"]],
+      { max: 1.05 },
+    );
     const ih = instructions(process.execPath, [hcpx, "exec", "calc-wrap", "ping", "--json"], { cwd: dir, env });
     if (ih !== undefined) {
       const iFloor = instructions(process.execPath, [floor], { cwd: dir, env });
       const iMany = instructions(process.execPath, [hcpx, "exec", "calc-wrap", "ping", "--json"], { cwd: many, env });
       const iNode = instructions(process.execPath, ["-e", "0"], { env });
-      const iOff = instructions(process.execPath, [hcpx, "exec", "calc-wrap", "ping", "--json"], { cwd: dir, env: { ...env, HCPX_AUDIT_LOG: "off" } });
-      const iCold = instructions(process.execPath, [hcpx, "exec", "calc-wrap", "ping", "--json"], { cwd: dir, env: coldEnv, before: () => rmSync(coldCache, { recursive: true, force: true }) });
-      process.stdout.write(`instructions (callgrind, parent process only, median of 3; the floor is the CommonJS spawn + parse script): hcpx exec ${(ih / 1e6).toFixed(0)} M, audit log off ${(iOff / 1e6).toFixed(0)} M, first call after install ${(iCold / 1e6).toFixed(0)} M, 31 packs ${(iMany / 1e6).toFixed(0)} M, CommonJS floor ${(iFloor / 1e6).toFixed(0)} M, node -e 0 ${(iNode / 1e6).toFixed(0)} M\n`);
-      goal(`exec ≤ 1.10× CommonJS floor, instructions, ${mode}`, ["hcpx exec", ih], ["floor", iFloor], { max: 1.1, unit: "instr" });
-      goal(`exec, HCPX_AUDIT_LOG=off, ≤ 1.10× CommonJS floor, instructions, ${mode}`, ["hcpx exec (audit off)", iOff], ["floor", iFloor], { max: 1.1, unit: "instr" });
-      goal(`first exec after install ≤ 1.3× a warm one, instructions, ${mode}`, ["empty cache", iCold], ["warm", ih], { max: 1.3, unit: "instr" });
-      goal(`exec with 31 packs ≤ 1.05× with 1, instructions, ${mode}`, ["31 packs", iMany], ["1 pack", ih], { max: 1.05, unit: "instr" });
+      const iOff = instructions(process.execPath, [hcpx, "exec", "calc-wrap", "ping", "--json"], {
+        cwd: dir,
+        env: { ...env, HCPX_AUDIT_LOG: "off" },
+      });
+      const iCold = instructions(process.execPath, [hcpx, "exec", "calc-wrap", "ping", "--json"], {
+        cwd: dir,
+        env: coldEnv,
+        before: () => rmSync(coldCache, { recursive: true, force: true }),
+      });
+      process.stdout.write(
+        `instructions (callgrind, parent process only, median of 3; the floor is the CommonJS spawn + parse script): hcpx exec ${(ih / 1e6).toFixed(0)} M, audit log off ${(iOff / 1e6).toFixed(0)} M, first call after install ${(iCold / 1e6).toFixed(0)} M, 31 packs ${(iMany / 1e6).toFixed(0)} M, CommonJS floor ${(iFloor / 1e6).toFixed(0)} M, node -e 0 ${(iNode / 1e6).toFixed(0)} M\n`,
+      );
+      goal(`exec ≤ 1.10× CommonJS floor, instructions, ${mode}`, ["hcpx exec", ih], ["floor", iFloor], {
+        max: 1.1,
+        unit: "instr",
+      });
+      goal(
+        `exec, HCPX_AUDIT_LOG=off, ≤ 1.10× CommonJS floor, instructions, ${mode}`,
+        ["hcpx exec (audit off)", iOff],
+        ["floor", iFloor],
+        { max: 1.1, unit: "instr" },
+      );
+      goal(`first exec after install ≤ 1.3× a warm one, instructions, ${mode}`, ["empty cache", iCold], ["warm", ih], {
+        max: 1.3,
+        unit: "instr",
+      });
+      goal(`exec with 31 packs ≤ 1.05× with 1, instructions, ${mode}`, ["31 packs", iMany], ["1 pack", ih], {
+        max: 1.05,
+        unit: "instr",
+      });
     } else process.stdout.write("instructions: skipped (valgrind not installed, or BENCH_VALGRIND=0)\n");
     process.stdout.write("\n");
   }
 
   // in-process: bundle the runtime (as dist does) and call execute()
   const entry = join(dir, "rt-entry.ts");
-  writeFileSync(entry, `export { execute } from ${JSON.stringify(join(REPO, "src/runtime/execute.ts"))};\nexport { loadProject } from ${JSON.stringify(join(REPO, "src/pack/load.ts"))};\n`);
+  writeFileSync(
+    entry,
+    `export { execute } from ${JSON.stringify(join(REPO, "src/runtime/execute.ts"))};\nexport { loadProject } from ${JSON.stringify(join(REPO, "src/pack/load.ts"))};\n`,
+  );
   const outfile = join(dir, "rt.mjs");
-  await build({ entryPoints: [entry], outfile, bundle: true, format: "esm", platform: "node", target: "node20", logLevel: "warning" });
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    logLevel: "warning",
+  });
   const { execute, loadProject } = await import(pathToFileURL(outfile).href);
   const project = loadProject({ config: join(dir, "hcp.config.json5"), user: false });
   const N = Number(process.env.BENCH_INPROC_RUNS || 40);
   const t = { composite: [], wrap: [] };
   const call = async (kind) => {
     const t0 = performance.now();
-    const r = await execute(project, { pack: kind === "composite" ? "calc" : "calc-wrap", verb: "add", args: { a: 1, b: 2 } });
+    const r = await execute(project, {
+      pack: kind === "composite" ? "calc" : "calc-wrap",
+      verb: "add",
+      args: { a: 1, b: 2 },
+    });
     const dt = performance.now() - t0;
     if (!r.ok) throw new Error(`${kind}: ${JSON.stringify(r)}`);
     return dt;

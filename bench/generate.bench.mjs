@@ -38,10 +38,29 @@ export function syntheticProject(n, k = 10) {
           mode: { type: "enum", values: ["fast", "safe"], flag: "--mode", description: "How" },
         },
       });
-      rows[verb] = write ? { operation: "write", land: "remote", ...(verb === "item.remove" ? { confirm: true } : {}) } : { operation: "read" };
-      table.push(`| \`${verb}\` | ${commands[j].summary} | ${write ? (verb === "item.remove" ? "write, confirm" : "write") : "read"} |`);
+      rows[verb] = write
+        ? { operation: "write", land: "remote", ...(verb === "item.remove" ? { confirm: true } : {}) }
+        : { operation: "read" };
+      table.push(
+        `| \`${verb}\` | ${commands[j].summary} | ${write ? (verb === "item.remove" ? "write, confirm" : "write") : "read"} |`,
+      );
     }
-    writeFileSync(join(pd, "surface.json"), JSON.stringify({ hcp: "1.1", id, version: "1.0.0", description: `Synthetic pack ${id}`, kind: "wrap", wrap: { bin: "../../bins/x.mjs", json_flag: "--json", output: "json" }, commands }, null, 2));
+    writeFileSync(
+      join(pd, "surface.json"),
+      JSON.stringify(
+        {
+          hcp: "1.1",
+          id,
+          version: "1.0.0",
+          description: `Synthetic pack ${id}`,
+          kind: "wrap",
+          wrap: { bin: "../../bins/x.mjs", json_flag: "--json", output: "json" },
+          commands,
+        },
+        null,
+        2,
+      ),
+    );
     writeFileSync(join(pd, "policy.json"), JSON.stringify({ rows }, null, 2));
     writeFileSync(
       join(pd, "SKILL.md"),
@@ -49,7 +68,10 @@ export function syntheticProject(n, k = 10) {
     );
     packs.push(`./packs/${id}`);
   }
-  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs, principal: { id: "bench", kind: "agent" }, grants: { allow: ["*"] } }, null, 2));
+  writeFileSync(
+    join(dir, "hcp.config.json5"),
+    JSON.stringify({ packs, principal: { id: "bench", kind: "agent" }, grants: { allow: ["*"] } }, null, 2),
+  );
   return dir;
 }
 
@@ -59,7 +81,11 @@ function runGenerate(dir, extra = [], { fresh = true } = {}) {
   // The child runs the CLI in-process and reports its own maxRSS on exit.
   const probe = `process.on("exit", () => { const u = process.resourceUsage(); process.stderr.write("\\nmaxrss=" + u.maxRSS + " cpu=" + (u.userCPUTime + u.systemCPUTime) + "\\n"); }); process.argv = [process.argv[0], ${JSON.stringify(HCPX)}, "generate", ...${JSON.stringify(extra)}]; await import(${JSON.stringify("file://" + HCPX)});`;
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ["--input-type=module", "-e", probe], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", probe], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`generate failed in ${dir}: ${r.stderr}`);
   const kb = Number(/maxrss=(\d+)/.exec(r.stderr)?.[1] ?? NaN);
@@ -70,7 +96,18 @@ function runGenerate(dir, extra = [], { fresh = true } = {}) {
 export default async function main() {
   // 1. Scale: 100 / 1,000 / 5,000 packs × 10 commands (BENCH_GENERATE_SIZES to change).
   const sizes = (process.env.BENCH_GENERATE_SIZES ?? "100,1000,5000").split(",").map(Number);
-  const rows = [["packs", "host previews", "files", "median wall", "min wall", "median CPU (user+sys)", "CPU ms / pack", "peak RSS"]];
+  const rows = [
+    [
+      "packs",
+      "host previews",
+      "files",
+      "median wall",
+      "min wall",
+      "median CPU (user+sys)",
+      "CPU ms / pack",
+      "peak RSS",
+    ],
+  ];
   const perPack = [];
   let rerun;
   for (const n of sizes) {
@@ -83,7 +120,16 @@ export default async function main() {
       const files = JSON.parse(readFileSync(join(dir, ".hcp/generated/.manifest.json"), "utf8")).files;
       const med = median(samples.map((s) => s.ms));
       const cpu = median(samples.map((s) => s.cpu));
-      rows.push([String(n), hosts.length ? "none" : "claude+cursor", String(Object.keys(files).length), fmt(med), fmt(Math.min(...samples.map((s) => s.ms))), fmt(cpu), (cpu / n).toFixed(2), `${Math.max(...samples.map((s) => s.mb)).toFixed(0)} MB`]);
+      rows.push([
+        String(n),
+        hosts.length ? "none" : "claude+cursor",
+        String(Object.keys(files).length),
+        fmt(med),
+        fmt(Math.min(...samples.map((s) => s.ms))),
+        fmt(cpu),
+        (cpu / n).toFixed(2),
+        `${Math.max(...samples.map((s) => s.mb)).toFixed(0)} MB`,
+      ]);
       if (!hosts.length) perPack.push({ n, med, cpu, mb: Math.max(...samples.map((s) => s.mb)) });
       if (n === 1000) {
         // again over its own output: every file read and compared, none written
@@ -91,7 +137,16 @@ export default async function main() {
         for (let i = 0; i < runs; i++) again.push(runGenerate(dir, hosts, { fresh: false }));
         const m2 = median(again.map((s) => s.ms));
         const c2 = median(again.map((s) => s.cpu));
-        rows.push([String(n), `${hosts.length ? "none" : "claude+cursor"}, re-run`, String(Object.keys(files).length), fmt(m2), fmt(Math.min(...again.map((s) => s.ms))), fmt(c2), (c2 / n).toFixed(2), `${Math.max(...again.map((s) => s.mb)).toFixed(0)} MB`]);
+        rows.push([
+          String(n),
+          `${hosts.length ? "none" : "claude+cursor"}, re-run`,
+          String(Object.keys(files).length),
+          fmt(m2),
+          fmt(Math.min(...again.map((s) => s.ms))),
+          fmt(c2),
+          (c2 / n).toFixed(2),
+          `${Math.max(...again.map((s) => s.mb)).toFixed(0)} MB`,
+        ]);
         if (!hosts.length) rerun = { med: m2, cpu: c2 };
       }
     }
@@ -99,14 +154,33 @@ export default async function main() {
   }
   console.log(table(rows));
   // time per pack at each size (linear means about the same at every size), and the 5,000-pack goal
-  console.log(table([["packs", "wall ms / pack", "CPU ms / pack"], ...perPack.map((p) => [String(p.n), (p.med / p.n).toFixed(2), (p.cpu / p.n).toFixed(2)])]));
+  console.log(
+    table([
+      ["packs", "wall ms / pack", "CPU ms / pack"],
+      ...perPack.map((p) => [String(p.n), (p.med / p.n).toFixed(2), (p.cpu / p.n).toFixed(2)]),
+    ]),
+  );
   const big = perPack.find((p) => p.n === 5000);
   if (big) goalAbs("generate at 5,000 packs × 10 commands, fresh, with host previews", "wall", big.med, 5000);
-  if (big) goalAbs("generate at 5,000 packs × 10 commands, fresh, with host previews: peak RSS", "peak RSS", big.mb, 400, { unit: "MB" });
+  if (big)
+    goalAbs("generate at 5,000 packs × 10 commands, fresh, with host previews: peak RSS", "peak RSS", big.mb, 400, {
+      unit: "MB",
+    });
   const small = perPack.find((p) => p.n === 100);
-  if (big && small) goal("generate: time per pack at 5,000 ≤ 1.5× at 100 (linear)", ["per pack at 5,000", big.med / big.n], ["per pack at 100", small.med / small.n], { max: 1.5 });
+  if (big && small)
+    goal(
+      "generate: time per pack at 5,000 ≤ 1.5× at 100 (linear)",
+      ["per pack at 5,000", big.med / big.n],
+      ["per pack at 100", small.med / small.n],
+      { max: 1.5 },
+    );
   if (rerun) console.log(`re-run over unchanged output at 1,000: wall ${fmt(rerun.med)}, CPU ${fmt(rerun.cpu)}`);
-  console.log(`load average during the run: ${(await import("node:os")).loadavg().map((x) => x.toFixed(1)).join(" ")} on ${(await import("node:os")).cpus().length} CPUs`);
+  console.log(
+    `load average during the run: ${(await import("node:os"))
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")} on ${(await import("node:os")).cpus().length} CPUs`,
+  );
 
   // 2. Context cost, 50 packs × 10 commands: what the model reads before its first call.
   {
@@ -130,7 +204,12 @@ export default async function main() {
         crow("per-command MCP listing (501 tools)", mcpBytes),
       ]),
     );
-    goal("context: prompt block + shell shape ≤ 0.1× the per-command listing (50 × 10)", ["shell shape", shellTotal], ["per-command", mcpBytes], { max: 0.1, unit: "B" });
+    goal(
+      "context: prompt block + shell shape ≤ 0.1× the per-command listing (50 × 10)",
+      ["shell shape", shellTotal],
+      ["per-command", mcpBytes],
+      { max: 0.1, unit: "B" },
+    );
     rmSync(dir, { recursive: true, force: true });
   }
 
@@ -147,8 +226,15 @@ export default async function main() {
     );
     const base = median(s["node -e 0"]);
     console.log("\nstart-up (medians of 20, interleaved):");
-    console.log(table([["command", "median", "ratio to node -e 0"], ...Object.entries(s).map(([k, v]) => [k, fmt(median(v)), `${(median(v) / base).toFixed(2)}×`])]));
-    goal("hcpx --version ≤ 1.3× node -e 0", ["hcpx --version", median(s["hcpx --version"])], ["node -e 0", base], { max: 1.3 });
+    console.log(
+      table([
+        ["command", "median", "ratio to node -e 0"],
+        ...Object.entries(s).map(([k, v]) => [k, fmt(median(v)), `${(median(v) / base).toFixed(2)}×`]),
+      ]),
+    );
+    goal("hcpx --version ≤ 1.3× node -e 0", ["hcpx --version", median(s["hcpx --version"])], ["node -e 0", base], {
+      max: 1.3,
+    });
   }
 }
 

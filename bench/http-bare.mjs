@@ -8,7 +8,11 @@
 import { createServer } from "node:http";
 import { createMcpHandler, Server } from "@modelcontextprotocol/server";
 
-const TOOL = { name: "ping", description: "Health check: answers pong", inputSchema: { type: "object", properties: {} } };
+const TOOL = {
+  name: "ping",
+  description: "Health check: answers pong",
+  inputSchema: { type: "object", properties: {} },
+};
 
 function build() {
   const server = new Server({ name: "bare", version: "1" }, { capabilities: { tools: {} } });
@@ -40,7 +44,11 @@ function toRequest(req) {
         },
       })
     : undefined;
-  return new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, { method, headers, ...(hasBody ? { body, duplex: "half" } : {}) });
+  return new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, {
+    method,
+    headers,
+    ...(hasBody ? { body, duplex: "half" } : {}),
+  });
 }
 
 async function send(response, res) {

@@ -33,11 +33,26 @@ const HCPX = join(REPO, "dist", "hcpx.cjs");
 const BARE = join(REPO, "bench", "http-bare.mjs");
 
 /** The JSON-RPC body of one tools/call (legacy stateless: no initialize needed per request). */
-export const CALL_BODY = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hcp", arguments: { pack: "calc", verb: "ping", args: {} } } });
-const BARE_BODY = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ping", arguments: {} } });
+export const CALL_BODY = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name: "hcp", arguments: { pack: "calc", verb: "ping", args: {} } },
+});
+const BARE_BODY = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name: "ping", arguments: {} },
+});
 
 export function requestHeaders(token) {
-  return { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", ...(token ? { authorization: `Bearer ${token}` } : {}) };
+  return {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2025-11-25",
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  };
 }
 
 /** A scratch project serving the composite pack calc, with its own HOME (the audit log goes there). */
@@ -45,7 +60,19 @@ export function scratchProject() {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-http-")));
   cpSync(join(REPO, "packs"), join(dir, "packs"), { recursive: true });
   cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
-  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/calc"], principal: { id: "bench", kind: "agent" }, grants: { allow: ["calc.*"] }, sandbox: { roots: ["."], cwd: "." } }, null, 2));
+  writeFileSync(
+    join(dir, "hcp.config.json5"),
+    JSON.stringify(
+      {
+        packs: ["./packs/calc"],
+        principal: { id: "bench", kind: "agent" },
+        grants: { allow: ["calc.*"] },
+        sandbox: { roots: ["."], cwd: "." },
+      },
+      null,
+      2,
+    ),
+  );
   const home = join(dir, "home");
   mkdirSync(home);
   return { dir, home, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
@@ -102,20 +129,38 @@ export function tokenAuth(project) {
   const serverConfig = join(project.dir, "server.json5");
   writeFileSync(serverConfig, JSON.stringify({ principals: { bench: { grants: { allow: ["calc.*"] } } } }, null, 2));
   const env = { XDG_STATE_HOME: state };
-  const r = spawnSync(process.execPath, [HCPX, "token", "add", "bench", "--server-config", serverConfig, "--json"], { cwd: project.dir, env: { PATH: process.env.PATH ?? "", HOME: project.home, ...env }, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [HCPX, "token", "add", "bench", "--server-config", serverConfig, "--json"], {
+    cwd: project.dir,
+    env: { PATH: process.env.PATH ?? "", HOME: project.home, ...env },
+    encoding: "utf8",
+  });
   if (r.status !== 0) throw new Error(`hcpx token add failed: ${r.stdout}${r.stderr}`);
   return { serverConfig, env, token: JSON.parse(r.stdout).data.token };
 }
 
 /** One `hcpx mcp --http <port>` instance serving `project`: `--no-auth`, or with `auth` (tokenAuth()) its server config. */
 export function startHcpx(project, port = 0, env = {}, auth) {
-  const e = { PATH: process.env.PATH ?? "", HOME: project.home, ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}), ...(auth?.env ?? {}), ...env };
+  const e = {
+    PATH: process.env.PATH ?? "",
+    HOME: project.home,
+    ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}),
+    ...(auth?.env ?? {}),
+    ...env,
+  };
   const how = auth ? ["--server-config", auth.serverConfig] : ["--no-auth"];
-  return startPrinting([HCPX, "mcp", "--http", String(port), ...how], { cwd: project.dir, env: e }, / at (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
+  return startPrinting(
+    [HCPX, "mcp", "--http", String(port), ...how],
+    { cwd: project.dir, env: e },
+    / at (http:\/\/127\.0\.0\.1:\d+\/mcp)/,
+  );
 }
 
 export function startBare() {
-  return startPrinting([BARE, "0"], { env: { PATH: process.env.PATH ?? "" } }, /listening (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
+  return startPrinting(
+    [BARE, "0"],
+    { env: { PATH: process.env.PATH ?? "" } },
+    /listening (http:\/\/127\.0\.0\.1:\d+\/mcp)/,
+  );
 }
 
 export function nginxBinary() {
@@ -167,13 +212,18 @@ ${ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).joi
 }
 `;
   writeFileSync(join(dir, "nginx.conf"), conf);
-  const child = spawn(bin, ["-p", dir, "-c", join(dir, "nginx.conf"), "-g", "daemon off;"], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(bin, ["-p", dir, "-c", join(dir, "nginx.conf"), "-g", "daemon off;"], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let err = "";
   child.stderr.setEncoding("utf8").on("data", (d) => (err += d));
   // ready when the port answers
   const t0 = Date.now();
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited ${child.exitCode}: ${err}${existsSync(join(dir, "error.log")) ? readFileSync(join(dir, "error.log"), "utf8") : ""}`);
+    if (child.exitCode !== null)
+      throw new Error(
+        `nginx exited ${child.exitCode}: ${err}${existsSync(join(dir, "error.log")) ? readFileSync(join(dir, "error.log"), "utf8") : ""}`,
+      );
     try {
       await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(500) });
       break;
@@ -196,10 +246,22 @@ ${ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).joi
 /** autocannon against `url` for `seconds`: requests/s, p50/p99 latency (ms), non-2xx, errors. */
 export function loadRun(url, { seconds = 5, connections = 16, body = CALL_BODY, token, onResponse } = {}) {
   return new Promise((resolve, reject) => {
-    const inst = autocannon({ url, method: "POST", headers: requestHeaders(token), body, connections, duration: seconds, timeout: 10 }, (err, r) => {
-      if (err) reject(err);
-      else resolve({ rps: r.requests.average, total: r.requests.total, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts });
-    });
+    const inst = autocannon(
+      { url, method: "POST", headers: requestHeaders(token), body, connections, duration: seconds, timeout: 10 },
+      (err, r) => {
+        if (err) reject(err);
+        else
+          resolve({
+            rps: r.requests.average,
+            total: r.requests.total,
+            p50: r.latency.p50,
+            p99: r.latency.p99,
+            non2xx: r.non2xx,
+            errors: r.errors,
+            timeouts: r.timeouts,
+          });
+      },
+    );
     if (onResponse) inst.on("response", onResponse);
   });
 }
@@ -208,7 +270,9 @@ export default async function bench() {
   const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
   const rounds = Number(process.env.BENCH_HTTP_ROUNDS ?? 2);
   const connections = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 16);
-  process.stdout.write(`tools/call over HTTP: autocannon, ${connections} connections, ${seconds} s × ${rounds} rounds each, interleaved; ${cpus().length} CPU cores; ${load()}\n`);
+  process.stdout.write(
+    `tools/call over HTTP: autocannon, ${connections} connections, ${seconds} s × ${rounds} rounds each, interleaved; ${cpus().length} CPU cores; ${load()}\n`,
+  );
   const project = scratchProject();
   const procs = [];
   try {
@@ -243,8 +307,20 @@ export default async function bench() {
     await bare.stop();
     await one.stop();
     const rows = [["server", "req/s (median)", "p50 ms", "p99 ms", "non-2xx", "errors"]];
-    const row = (name, rs) => [name, Math.round(median(rs.map((r) => r.rps))), median(rs.map((r) => r.p50)), median(rs.map((r) => r.p99)), rs.reduce((a, r) => a + r.non2xx, 0), rs.reduce((a, r) => a + r.errors + r.timeouts, 0)];
-    rows.push(row("bare SDK v2 server, one tool", runs.bare), row("hcpx mcp --http --no-auth, 1 instance", runs.hcpx), row("hcpx mcp --http, token auth, 1 instance", runs.authed), row("--no-auth, HCPX_AUDIT_LOG=off", runs.quiet));
+    const row = (name, rs) => [
+      name,
+      Math.round(median(rs.map((r) => r.rps))),
+      median(rs.map((r) => r.p50)),
+      median(rs.map((r) => r.p99)),
+      rs.reduce((a, r) => a + r.non2xx, 0),
+      rs.reduce((a, r) => a + r.errors + r.timeouts, 0),
+    ];
+    rows.push(
+      row("bare SDK v2 server, one tool", runs.bare),
+      row("hcpx mcp --http --no-auth, 1 instance", runs.hcpx),
+      row("hcpx mcp --http, token auth, 1 instance", runs.authed),
+      row("--no-auth, HCPX_AUDIT_LOG=off", runs.quiet),
+    );
 
     // nginx: three instances against one, behind the same proxy, each authenticating
     if (!nginxBinary()) {
@@ -265,12 +341,28 @@ export default async function bench() {
         nr.three.push(await loadRun(ng3.url, { seconds, connections: connections * 2, token }));
       }
       rows.push(row("nginx → 1 instance (token auth)", nr.one), row("nginx → 3 instances (token auth)", nr.three));
-      if ([...nr.one, ...nr.three].some((r) => r.non2xx)) process.stdout.write(`nginx error log (non-2xx answers):\n${ng3.errorLog()}${ng1.errorLog()}\n`);
+      if ([...nr.one, ...nr.three].some((r) => r.non2xx))
+        process.stdout.write(`nginx error log (non-2xx answers):\n${ng3.errorLog()}${ng1.errorLog()}\n`);
       process.stdout.write(table(rows) + "\n");
-      goal(`http: 3 instances behind nginx ≥ 2.5× 1 (${cpus().length} cores, token auth)`, ["3 instances", median(nr.three.map((r) => r.rps))], ["1 instance", median(nr.one.map((r) => r.rps))], { min: 2.5, unit: "req/s" });
+      goal(
+        `http: 3 instances behind nginx ≥ 2.5× 1 (${cpus().length} cores, token auth)`,
+        ["3 instances", median(nr.three.map((r) => r.rps))],
+        ["1 instance", median(nr.one.map((r) => r.rps))],
+        { min: 2.5, unit: "req/s" },
+      );
     }
-    goal("http: hcpx mcp --http tools/call throughput ≥ 0.8× a bare SDK v2 server (--no-auth)", ["hcpx", median(runs.hcpx.map((r) => r.rps))], ["bare", median(runs.bare.map((r) => r.rps))], { min: 0.8, unit: "req/s" });
-    goal("http: the same with token auth ≥ 0.8× a bare SDK v2 server", ["hcpx, token", median(runs.authed.map((r) => r.rps))], ["bare", median(runs.bare.map((r) => r.rps))], { min: 0.8, unit: "req/s" });
+    goal(
+      "http: hcpx mcp --http tools/call throughput ≥ 0.8× a bare SDK v2 server (--no-auth)",
+      ["hcpx", median(runs.hcpx.map((r) => r.rps))],
+      ["bare", median(runs.bare.map((r) => r.rps))],
+      { min: 0.8, unit: "req/s" },
+    );
+    goal(
+      "http: the same with token auth ≥ 0.8× a bare SDK v2 server",
+      ["hcpx, token", median(runs.authed.map((r) => r.rps))],
+      ["bare", median(runs.bare.map((r) => r.rps))],
+      { min: 0.8, unit: "req/s" },
+    );
   } finally {
     for (const p of procs.reverse()) await p.stop().catch(() => {});
     project.cleanup();

@@ -29,7 +29,11 @@ const LIB = join(REPO, "dist", "lib", "index.mjs");
 const HCPX = process.env.HCPX_DIST_BIN ?? join(REPO, "dist", "hcpx.cjs"); // the bin (package.json)
 
 function callgrind(cmd, args, cwd) {
-  const r = spawnSync("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", cmd, ...args], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const r = spawnSync("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", cmd, ...args], {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const m = /Collected : (\d+)/.exec(r.stderr ?? "");
   return m ? Number(m[1]) : undefined;
 }
@@ -48,7 +52,14 @@ export default async function bench() {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-lib-")));
   cpSync(join(REPO, "packs"), join(dir, "packs"), { recursive: true });
   cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
-  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/calc", "./packs/calc-wrap"], grants: { allow: ["calc.*", "calc-wrap.*"] }, sandbox: { roots: ["."], cwd: "." } }));
+  writeFileSync(
+    join(dir, "hcp.config.json5"),
+    JSON.stringify({
+      packs: ["./packs/calc", "./packs/calc-wrap"],
+      grants: { allow: ["calc.*", "calc-wrap.*"] },
+      sandbox: { roots: ["."], cwd: "." },
+    }),
+  );
   const openCall = join(dir, "open-call.mjs");
   writeFileSync(
     openCall,
@@ -64,17 +75,24 @@ if (!r.ok) { process.stderr.write(JSON.stringify(r)); process.exitCode = 1; }
     "node -e 0": { cmd: process.execPath, args: ["-e", "0"], cwd: dir },
     "node -e \"import('hcpx')\"": { cmd: process.execPath, args: ["-e", "import('hcpx')"], cwd: REPO },
     "import + openProject + call": { cmd: process.execPath, args: [openCall], cwd: dir },
-    "hcpx exec calc add": { cmd: process.execPath, args: [HCPX, "exec", "calc", "add", "--json", "--", "a=1", "b=2"], cwd: dir },
+    "hcpx exec calc add": {
+      cmd: process.execPath,
+      args: [HCPX, "exec", "calc", "add", "--json", "--", "a=1", "b=2"],
+      cwd: dir,
+    },
   };
   const samples = timeCommands(cmds, { runs: RUNS, warmup: 3 });
   const m = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
   const exec = m["hcpx exec calc add"];
   const bare = m["node -e 0"];
   const rows = [["start", "median", "p90", "minus bare node", "vs exec"]];
-  for (const [k, v] of Object.entries(samples)) rows.push([k, fmt(m[k]), fmt(percentile(v, 90)), fmt(m[k] - bare), `${(m[k] / exec).toFixed(2)}×`]);
+  for (const [k, v] of Object.entries(samples))
+    rows.push([k, fmt(m[k]), fmt(percentile(v, 90)), fmt(m[k] - bare), `${(m[k] / exec).toFixed(2)}×`]);
   process.stdout.write(`start-up (${RUNS} runs each, interleaved, wall clock):\n${table(rows)}\n`);
   const imp = m["node -e \"import('hcpx')\""];
-  process.stdout.write(`goal import('hcpx') ≤ hcpx exec's start: ${(imp / exec).toFixed(2)}× ${imp <= exec ? "MET" : "NOT MET"} (beyond bare node: ${fmt(imp - bare)} vs ${fmt(exec - bare)})\n`);
+  process.stdout.write(
+    `goal import('hcpx') ≤ hcpx exec's start: ${(imp / exec).toFixed(2)}× ${imp <= exec ? "MET" : "NOT MET"} (beyond bare node: ${fmt(imp - bare)} vs ${fmt(exec - bare)})\n`,
+  );
   const hasValgrind = process.env.BENCH_CALLGRIND !== "0" && spawnSync("valgrind", ["--version"]).status === 0;
   if (hasValgrind) {
     const ir = {};
@@ -82,10 +100,19 @@ if (!r.ok) { process.stderr.write(JSON.stringify(r)); process.exitCode = 1; }
     const e = ir["hcpx exec calc add"];
     const b = ir["node -e 0"];
     const irows = [["start", "instructions", "minus bare node", "vs exec"]];
-    for (const [k, v] of Object.entries(ir)) irows.push([k, v ? `${(v / 1e6).toFixed(0)} M` : "?", v && b ? `${((v - b) / 1e6).toFixed(0)} M` : "?", v && e ? `${(v / e).toFixed(2)}×` : "?"]);
+    for (const [k, v] of Object.entries(ir))
+      irows.push([
+        k,
+        v ? `${(v / 1e6).toFixed(0)} M` : "?",
+        v && b ? `${((v - b) / 1e6).toFixed(0)} M` : "?",
+        v && e ? `${(v / e).toFixed(2)}×` : "?",
+      ]);
     process.stdout.write(`callgrind (one run each):\n${table(irows)}\n`);
     const i = ir["node -e \"import('hcpx')\""];
-    if (i && e) process.stdout.write(`goal import('hcpx') ≤ hcpx exec (instructions): ${(i / e).toFixed(2)}× ${i <= e ? "MET" : "NOT MET"}\n`);
+    if (i && e)
+      process.stdout.write(
+        `goal import('hcpx') ≤ hcpx exec (instructions): ${(i / e).toFixed(2)}× ${i <= e ? "MET" : "NOT MET"}\n`,
+      );
   } else process.stdout.write("callgrind: skipped (no valgrind, or BENCH_CALLGRIND=0)\n");
 
   // 2 + 3. in-process calls through the library
@@ -94,7 +121,8 @@ if (!r.ok) { process.stderr.write(JSON.stringify(r)); process.exitCode = 1; }
   const bin = join(dir, "bins", "calc.mjs");
   // the env the runtime gives the bin (src/runtime/wrap.ts binEnv: locale basics + agent_env)
   const binEnv = { CALC_OUTPUT: "json" };
-  for (const k of ["HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "NO_COLOR"]) if (process.env[k] !== undefined) binEnv[k] = process.env[k];
+  for (const k of ["HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "NO_COLOR"])
+    if (process.env[k] !== undefined) binEnv[k] = process.env[k];
   const t = { composite: [], wrap: [], spawn: [] };
   const time = async (key, f) => {
     const t0 = performance.now();
@@ -111,7 +139,14 @@ if (!r.ok) { process.stderr.write(JSON.stringify(r)); process.exitCode = 1; }
     await time(k("wrap"), async () => ok(await project.call("calc-wrap__add", { a: 1, b: 2 })));
     await time(k("spawn"), () => spawnBin(bin, ["add", "1", "2", "--json"], binEnv, dir));
   }
-  const wrapExec = median(timeCommands({ w: { cmd: process.execPath, args: [HCPX, "exec", "calc-wrap", "add", "--json", "--", "a=1", "b=2"], cwd: dir } }, { runs: Math.min(RUNS, 15), warmup: 2 }).w);
+  const wrapExec = median(
+    timeCommands(
+      {
+        w: { cmd: process.execPath, args: [HCPX, "exec", "calc-wrap", "add", "--json", "--", "a=1", "b=2"], cwd: dir },
+      },
+      { runs: Math.min(RUNS, 15), warmup: 2 },
+    ).w,
+  );
   const mc = median(t.composite);
   const mw = median(t.wrap);
   const ms = median(t.spawn);

@@ -56,9 +56,19 @@ export function goal(name, a, b, { max, min, unit = "ms" }) {
   const met = max !== undefined ? ratio <= max : ratio >= min;
   const bound = max !== undefined ? `≤ ${max}×` : `≥ ${min}×`;
   const show = (x) => (unit === "ms" ? fmt(x) : `${Math.round(x).toLocaleString("en")} ${unit}`);
-  const line = { name, a: `${a[0]} ${show(a[1])}`, b: `${b[0]} ${show(b[1])}`, ratio: `${ratio.toFixed(3)}×`, bound, met, load: load() };
+  const line = {
+    name,
+    a: `${a[0]} ${show(a[1])}`,
+    b: `${b[0]} ${show(b[1])}`,
+    ratio: `${ratio.toFixed(3)}×`,
+    bound,
+    met,
+    load: load(),
+  };
   goals.push(line);
-  process.stdout.write(`goal ${name}: ${line.a} / ${line.b} = ${line.ratio} (${bound}) ${met ? "MET" : "NOT MET"} · ${line.load}\n`);
+  process.stdout.write(
+    `goal ${name}: ${line.a} / ${line.b} = ${line.ratio} (${bound}) ${met ? "MET" : "NOT MET"} · ${line.load}\n`,
+  );
   return met;
 }
 
@@ -66,7 +76,15 @@ export function goal(name, a, b, { max, min, unit = "ms" }) {
 export function goalAbs(name, label, ms, maxMs, { unit = "ms" } = {}) {
   const met = ms <= maxMs;
   const show = (x) => (unit === "ms" ? fmt(x) : `${x.toFixed(0)} ${unit}`);
-  const line = { name, a: `${label} ${show(ms)}`, b: `bound ${show(maxMs)}`, ratio: `${(ms / maxMs).toFixed(3)}×`, bound: `≤ ${show(maxMs)}`, met, load: load() };
+  const line = {
+    name,
+    a: `${label} ${show(ms)}`,
+    b: `bound ${show(maxMs)}`,
+    ratio: `${(ms / maxMs).toFixed(3)}×`,
+    bound: `≤ ${show(maxMs)}`,
+    met,
+    load: load(),
+  };
   goals.push(line);
   process.stdout.write(`goal ${name}: ${line.a} (${line.bound}) ${met ? "MET" : "NOT MET"} · ${line.load}\n`);
   return met;
@@ -74,7 +92,10 @@ export function goalAbs(name, label, ms, maxMs, { unit = "ms" } = {}) {
 
 export function goalSummary() {
   if (!goals.length) return "";
-  return table([["goal", "measured", "against", "ratio", "bound", "", "machine"], ...goals.map((g) => [g.name, g.a, g.b, g.ratio, g.bound, g.met ? "MET" : "NOT MET", g.load])]);
+  return table([
+    ["goal", "measured", "against", "ratio", "bound", "", "machine"],
+    ...goals.map((g) => [g.name, g.a, g.b, g.ratio, g.bound, g.met ? "MET" : "NOT MET", g.load]),
+  ]);
 }
 
 /** Environment without NODE_EXTRA_CA_CERTS (Node 20 loads that bundle at every start). */
@@ -100,7 +121,12 @@ export function instructions(cmd, args, { cwd, env, runs = 3, before } = {}) {
   const counts = [];
   for (let i = 0; i < runs; i++) {
     before?.();
-    const r = spawnSync("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", cmd, ...args], { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    const r = spawnSync("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", cmd, ...args], {
+      cwd,
+      env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     if (r.error) return undefined;
     const m = /Collected\s*:\s*(\d+)/.exec(r.stderr ?? "");
     if (!m) throw new Error(`callgrind gave no count for ${cmd} ${args.join(" ")}: ${r.stderr?.slice(-500)}`);

@@ -38,7 +38,13 @@ export default async function bench() {
   mkdirSync(root);
   writeFileSync(join(root, "a.txt"), "alpha\n");
   const env = { PATH: process.env.PATH ?? "", HOME: home };
-  const hcpx = (...a) => execFileSync(process.execPath, [HCPX, ...a], { cwd: dir, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const hcpx = (...a) =>
+    execFileSync(process.execPath, [HCPX, ...a], {
+      cwd: dir,
+      env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   hcpx("init", "--yes");
   hcpx("pack", "from-mcp", "--id", "everything", "--", "node", EVERYTHING, "stdio");
   hcpx("pack", "from-mcp", "--id", "fs", "--", "node", FILESYSTEM, root);
@@ -49,7 +55,10 @@ export default async function bench() {
   // ---- context cost ----
   let direct = 0;
   let directTools = 0;
-  for (const args of [[EVERYTHING, "stdio"], [FILESYSTEM, root]]) {
+  for (const args of [
+    [EVERYTHING, "stdio"],
+    [FILESYSTEM, root],
+  ]) {
     const c = await client(process.execPath, args, dir, env);
     const tools = (await c.listTools()).tools;
     direct += JSON.stringify(tools).length;
@@ -65,20 +74,40 @@ export default async function bench() {
   }
   hcpx("generate", "--host", "none");
   const prompt = readFileSync(join(dir, ".hcp/generated/system-prompt.md"), "utf8").length;
-  console.log("context the model sees (JSON bytes of tools/list; the system-prompt block hcpx adds is counted with it):");
-  console.log(table([
-    ["", "tools", "tools/list bytes", "+ prompt block", "vs direct"],
-    ["the two servers, connected directly", String(directTools), String(direct), "-", "1.00×"],
-    ["hcpx mcp (single: `hcp`)", String(shapes.single.tools), String(shapes.single.bytes), String(shapes.single.bytes + prompt), `${((shapes.single.bytes + prompt) / direct).toFixed(2)}×`],
-    ["hcpx mcp --shape per-command", String(shapes["per-command"].tools), String(shapes["per-command"].bytes), String(shapes["per-command"].bytes + prompt), `${((shapes["per-command"].bytes + prompt) / direct).toFixed(2)}×`],
-  ]));
+  console.log(
+    "context the model sees (JSON bytes of tools/list; the system-prompt block hcpx adds is counted with it):",
+  );
+  console.log(
+    table([
+      ["", "tools", "tools/list bytes", "+ prompt block", "vs direct"],
+      ["the two servers, connected directly", String(directTools), String(direct), "-", "1.00×"],
+      [
+        "hcpx mcp (single: `hcp`)",
+        String(shapes.single.tools),
+        String(shapes.single.bytes),
+        String(shapes.single.bytes + prompt),
+        `${((shapes.single.bytes + prompt) / direct).toFixed(2)}×`,
+      ],
+      [
+        "hcpx mcp --shape per-command",
+        String(shapes["per-command"].tools),
+        String(shapes["per-command"].bytes),
+        String(shapes["per-command"].bytes + prompt),
+        `${((shapes["per-command"].bytes + prompt) / direct).toFixed(2)}×`,
+      ],
+    ]),
+  );
 
   // ---- a read: hcpx exec (server per call) vs a client that starts the server itself ----
   const viaExec = [];
   const viaClient = [];
   for (let i = 0; i < CALLS + 1; i++) {
     let t0 = performance.now();
-    execFileSync(process.execPath, [HCPX, "exec", "fs", "list_directory", "--json", "--", `path=${root}`], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+    execFileSync(process.execPath, [HCPX, "exec", "fs", "list_directory", "--json", "--", `path=${root}`], {
+      cwd: dir,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const a = performance.now() - t0;
     t0 = performance.now();
     const c = await client(process.execPath, [FILESYSTEM, root], dir, env);
@@ -99,10 +128,12 @@ export default async function bench() {
   }
   await served.close();
   console.log(`\none read (fs list_directory), ${CALLS} runs, interleaved:`);
-  console.log(table([
-    ["", "p50"],
-    ["start the server + initialize + tools/call (SDK client in this process)", fmt(median(viaClient))],
-    ["hcpx exec fs list_directory (grant, Policy, args, server per call)", fmt(median(viaExec))],
-    ["tools/call `hcp` through hcpx mcp (the server kept between calls)", fmt(median(viaServer))],
-  ]));
+  console.log(
+    table([
+      ["", "p50"],
+      ["start the server + initialize + tools/call (SDK client in this process)", fmt(median(viaClient))],
+      ["hcpx exec fs list_directory (grant, Policy, args, server per call)", fmt(median(viaExec))],
+      ["tools/call `hcp` through hcpx mcp (the server kept between calls)", fmt(median(viaServer))],
+    ]),
+  );
 }

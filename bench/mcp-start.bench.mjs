@@ -28,10 +28,19 @@ const STARTS = Number(process.env.MCP_BENCH_STARTS ?? 9);
 const BIG = Number(process.env.MCP_BENCH_BIG ?? 5000);
 const MODERN = "2026-07-28";
 
-const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" } };
+const meta = {
+  "io.modelcontextprotocol/protocolVersion": MODERN,
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+};
 const line = (o) => `${JSON.stringify({ jsonrpc: "2.0", ...o })}\n`;
 const OPENING = {
-  legacy: line({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }) + line({ method: "notifications/initialized" }),
+  legacy:
+    line({
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+    }) + line({ method: "notifications/initialized" }),
   modern: line({ id: 1, method: "server/discover", params: { _meta: meta } }),
 };
 const list = (era, id) => line({ id, method: "tools/list", params: era === "modern" ? { _meta: meta } : {} });
@@ -91,17 +100,25 @@ async function firstList(args, cwd, env, era) {
   const r = await s.request(list(era, 2), 2);
   const dt = performance.now() - t0;
   await s.close();
-  if (!r.result?.tools) throw new Error(`no tools/list answer from ${args.join(" ")}: ${JSON.stringify(r).slice(0, 300)}`);
+  if (!r.result?.tools)
+    throw new Error(`no tools/list answer from ${args.join(" ")}: ${JSON.stringify(r).slice(0, 300)}`);
   return { ms: dt, bytes: JSON.stringify(r.result.tools).length };
 }
 
 /** Instructions of one start answering the opening and a tools/list, the input given whole (the server exits at its end). */
 function startInstructions(args, cwd, env, era) {
   if (process.env.BENCH_VALGRIND === "0") return undefined;
-  const r = spawnSync("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", process.execPath, ...args], { cwd, env, input: OPENING[era] + list(era, 2), encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] });
+  const r = spawnSync("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", process.execPath, ...args], {
+    cwd,
+    env,
+    input: OPENING[era] + list(era, 2),
+    encoding: "utf8",
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   if (r.error) return undefined;
   const m = /Collected\s*:\s*(\d+)/.exec(r.stderr ?? "");
-  if (!m || !r.stdout.includes('"id":2')) throw new Error(`callgrind: no count or no answer for ${args.join(" ")}: ${r.stderr?.slice(-300)}`);
+  if (!m || !r.stdout.includes('"id":2'))
+    throw new Error(`callgrind: no count or no answer for ${args.join(" ")}: ${r.stderr?.slice(-300)}`);
   return Number(m[1]);
 }
 
@@ -122,13 +139,28 @@ process.stdin.on("end", () => process.exit(0));
 `,
   );
   const out = join(dir, "bare.bundle.mjs");
-  await build({ entryPoints: [src], outfile: out, bundle: true, format: "esm", platform: "node", target: "node20", logLevel: "warning", nodePaths: [join(REPO, "node_modules")] });
+  await build({
+    entryPoints: [src],
+    outfile: out,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    logLevel: "warning",
+    nodePaths: [join(REPO, "node_modules")],
+  });
   return { dir, file: out };
 }
 
 export default async function bench() {
   const home = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-home-")));
-  const env = { ...withoutCa(), PATH: process.env.PATH ?? "", HOME: home, XDG_CACHE_HOME: join(home, ".cache"), XDG_CONFIG_HOME: join(home, ".config") };
+  const env = {
+    ...withoutCa(),
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    XDG_CACHE_HOME: join(home, ".cache"),
+    XDG_CONFIG_HOME: join(home, ".config"),
+  };
   const bare = await bareServer();
   const projects = { 1: syntheticProject(1), 100: syntheticProject(100) };
   // the command lines adopt writes (src/host/engine.ts): the config named when the entry serves a given file
@@ -139,7 +171,9 @@ export default async function bench() {
   const cases = [];
   for (const era of ["legacy", "modern"]) {
     cases.push({ key: `bare ${era}`, era, args: [bare.file], cwd: bare.dir });
-    for (const shape of ["single", "per-command"]) for (const n of [1, 100]) cases.push({ key: `${shape} ${n} ${era}`, era, shape, n, args: lines[shape](projects[n]), cwd: projects[n] });
+    for (const shape of ["single", "per-command"])
+      for (const n of [1, 100])
+        cases.push({ key: `${shape} ${n} ${era}`, era, shape, n, args: lines[shape](projects[n]), cwd: projects[n] });
   }
   const wall = Object.fromEntries(cases.map((c) => [c.key, []]));
   for (let i = 0; i < STARTS + 2; i++) {
@@ -150,17 +184,39 @@ export default async function bench() {
   }
   const ins = Object.fromEntries(cases.map((c) => [c.key, startInstructions(c.args, c.cwd, env, c.era)]));
   const M = (x) => (x === undefined ? "-" : `${(x / 1e6).toFixed(0)} M`);
-  const rows = [["start → first tools/list (warm cache)", "era", `wall p50 of ${STARTS}`, "× bare", "instructions", "× bare"]];
+  const rows = [
+    ["start → first tools/list (warm cache)", "era", `wall p50 of ${STARTS}`, "× bare", "instructions", "× bare"],
+  ];
   for (const c of cases) {
     const b = `bare ${c.era}`;
-    rows.push([c.shape ? `hcpx mcp ${c.shape === "single" ? "" : "--shape per-command "}--config …, ${c.n} pack${c.n > 1 ? "s × 10 commands" : ""}` : "bare bundled SDK server, 1 tool", c.era, fmt(median(wall[c.key])), c.shape ? `${(median(wall[c.key]) / median(wall[b])).toFixed(2)}×` : "", M(ins[c.key]), c.shape && ins[c.key] ? `${(ins[c.key] / ins[b]).toFixed(2)}×` : ""]);
+    rows.push([
+      c.shape
+        ? `hcpx mcp ${c.shape === "single" ? "" : "--shape per-command "}--config …, ${c.n} pack${c.n > 1 ? "s × 10 commands" : ""}`
+        : "bare bundled SDK server, 1 tool",
+      c.era,
+      fmt(median(wall[c.key])),
+      c.shape ? `${(median(wall[c.key]) / median(wall[b])).toFixed(2)}×` : "",
+      M(ins[c.key]),
+      c.shape && ins[c.key] ? `${(ins[c.key] / ins[b]).toFixed(2)}×` : "",
+    ]);
   }
   process.stdout.write(table(rows) + "\n");
   for (const c of cases.filter((x) => x.shape)) {
     const bound = c.n === 1 ? 1.2 : 1.5;
     const b = `bare ${c.era}`;
-    goal(`mcp start → first tools/list, ${c.shape}, ${c.n} pack(s), ${c.era} (wall)`, ["hcpx mcp", median(wall[c.key])], ["bare", median(wall[b])], { max: bound });
-    if (ins[c.key] && ins[b]) goal(`mcp start → first tools/list, ${c.shape}, ${c.n} pack(s), ${c.era} (instructions)`, ["hcpx mcp", ins[c.key]], ["bare", ins[b]], { max: bound, unit: "instructions" });
+    goal(
+      `mcp start → first tools/list, ${c.shape}, ${c.n} pack(s), ${c.era} (wall)`,
+      ["hcpx mcp", median(wall[c.key])],
+      ["bare", median(wall[b])],
+      { max: bound },
+    );
+    if (ins[c.key] && ins[b])
+      goal(
+        `mcp start → first tools/list, ${c.shape}, ${c.n} pack(s), ${c.era} (instructions)`,
+        ["hcpx mcp", ins[c.key]],
+        ["bare", ins[b]],
+        { max: bound, unit: "instructions" },
+      );
   }
 
   // ---- tools/list at BIG packs, and what a model sees of the single shape ----
@@ -176,10 +232,14 @@ export default async function bench() {
     if (i >= 5) lists.push(performance.now() - t0);
   }
   await s.close();
-  process.stdout.write(`\ntools/list at ${BIG} packs × 10 commands: p50 ${fmt(median(lists))} (of ${lists.length}); the single shape's tools/list is ${bytes.toLocaleString("en")} bytes\n`);
+  process.stdout.write(
+    `\ntools/list at ${BIG} packs × 10 commands: p50 ${fmt(median(lists))} (of ${lists.length}); the single shape's tools/list is ${bytes.toLocaleString("en")} bytes\n`,
+  );
   goalAbs(`tools/list at ${BIG} packs ≤ 5 ms (p50)`, "tools/list", median(lists), 5);
   const fits = bytes <= 8192;
-  process.stdout.write(`goal single-shape tools/list at ${BIG} packs ≤ 8,192 bytes: ${bytes.toLocaleString("en")} ${fits ? "MET" : "NOT MET"}\n`);
+  process.stdout.write(
+    `goal single-shape tools/list at ${BIG} packs ≤ 8,192 bytes: ${bytes.toLocaleString("en")} ${fits ? "MET" : "NOT MET"}\n`,
+  );
   for (const d of [bare.dir, big, ...Object.values(projects), home]) rmSync(d, { recursive: true, force: true });
 }
 

@@ -25,14 +25,29 @@ function scratch() {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-mcp-")));
   cpSync(join(REPO, "packs"), join(dir, "packs"), { recursive: true });
   cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
-  const config = { packs: ["./packs/calc-wrap", "./packs/ledger", "./packs/transit"], principal: { id: "bench", kind: "agent" }, grants: { allow: ["calc-wrap.*", "ledger.*", "transit.*"] }, sandbox: { roots: ["."], cwd: "." } };
+  const config = {
+    packs: ["./packs/calc-wrap", "./packs/ledger", "./packs/transit"],
+    principal: { id: "bench", kind: "agent" },
+    grants: { allow: ["calc-wrap.*", "ledger.*", "transit.*"] },
+    sandbox: { roots: ["."], cwd: "." },
+  };
   writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify(config, null, 2));
   const home = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-home-")));
   return { dir, home };
 }
 
 async function connect(dir, home, args = [HCPX, "mcp"]) {
-  const transport = new StdioClientTransport({ command: process.execPath, args, cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: home, ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}) }, stderr: "ignore" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    cwd: dir,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: home,
+      ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}),
+    },
+    stderr: "ignore",
+  });
   const client = new Client({ name: "bench", version: "1" });
   await client.connect(transport);
   return client;
@@ -41,7 +56,11 @@ async function connect(dir, home, args = [HCPX, "mcp"]) {
 /** The floor: spawn the bin with the same argv from this process and parse its JSON. */
 function direct(dir) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(dir, "bins", "calc.mjs"), "ping", "--json"], { cwd: dir, env: { PATH: process.env.PATH ?? "", CALC_OUTPUT: "json" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(dir, "bins", "calc.mjs"), "ping", "--json"], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "", CALC_OUTPUT: "json" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (d) => (out += d));
     child.on("error", reject);
@@ -90,7 +109,8 @@ export default async function bench() {
   };
   const noSpawn = async () => {
     const r = await client.callTool({ name: "hcp", arguments: { pack: "calc-wrap", verb: "nope" } });
-    if (r.structuredContent?.error?.code !== "unknown_verb") throw new Error(`expected unknown_verb: ${JSON.stringify(r)}`);
+    if (r.structuredContent?.error?.code !== "unknown_verb")
+      throw new Error(`expected unknown_verb: ${JSON.stringify(r)}`);
   };
   const listTools = async () => {
     await client.listTools();
@@ -127,8 +147,12 @@ export default async function bench() {
     ]) + "\n",
   );
   const ratio = median(s.mcp) / median(s.direct);
-  goal("tools/call p50 ≤ 1.05× a direct spawn", ["via hcpx mcp", median(s.mcp)], ["direct spawn", median(s.direct)], { max: 1.05 });
-  process.stdout.write(`server start over a bare node: +${fmt(median(starts) - median(nodes))} (start → first tools/list against a bare SDK server: bench/mcp-start.bench.mjs)\n\n`);
+  goal("tools/call p50 ≤ 1.05× a direct spawn", ["via hcpx mcp", median(s.mcp)], ["direct spawn", median(s.direct)], {
+    max: 1.05,
+  });
+  process.stdout.write(
+    `server start over a bare node: +${fmt(median(starts) - median(nodes))} (start → first tools/list against a bare SDK server: bench/mcp-start.bench.mjs)\n\n`,
+  );
   rmSync(dir, { recursive: true, force: true });
   return { ratio, p50: median(s.mcp), p95: percentile(s.mcp, 95), direct: median(s.direct), start: median(starts) };
 }

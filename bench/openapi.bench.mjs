@@ -23,9 +23,17 @@ const GITHUB = join(DOCS, "node_modules/@octokit/openapi/generated/api.github.co
 function timed(args, cwd, env = {}) {
   const out = join(cwd, `.rss-${Math.random().toString(36).slice(2)}`);
   const pre = join(cwd, ".rss-preload.cjs");
-  writeFileSync(pre, `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(out)}, String(process.resourceUsage().maxRSS)));\n`);
+  writeFileSync(
+    pre,
+    `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(out)}, String(process.resourceUsage().maxRSS)));\n`,
+  );
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ["--require", pre, HCPX, ...args], { cwd, env: { ...process.env, NO_COLOR: "1", ...env }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, ["--require", pre, HCPX, ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: "1", ...env },
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const ms = performance.now() - t0;
   const rssKb = existsSync(out) ? Number(readFileSync(out, "utf8")) : NaN;
   return { ms, rssMb: rssKb / 1024, code: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -66,7 +74,13 @@ export default async function () {
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   const url = `http://127.0.0.1:${server.address().port}`;
-  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/github", join(REPO, "packs/todo")], grants: { allow: ["github.meta.root", "todo.list"] } }));
+  writeFileSync(
+    join(dir, "hcp.config.json5"),
+    JSON.stringify({
+      packs: ["./packs/github", join(REPO, "packs/todo")],
+      grants: { allow: ["github.meta.root", "todo.list"] },
+    }),
+  );
   const runExec = (pack, verb, env) =>
     new Promise((resolve) => {
       const t0 = performance.now();
@@ -81,13 +95,19 @@ export default async function () {
   }
   server.close();
   const m = (xs, k) => median(xs.map((x) => x[k]));
-  console.log(table([
-    ["what", "median", "goal"],
-    [`import GitHub (13 MB, ${commands} commands)`, `${fmt(m(imports, "ms"))}, ${m(imports, "rssMb").toFixed(0)} MB RSS`, "≤ 3 s, ≤ 250 MB"],
-    [`lint the GitHub pack (${lintErrors} errors)`, fmt(m(lints, "ms")), "≤ 1 s"],
-    [`lint with ${manyProblems} problems`, fmt(m(manyLints, "ms")), "≤ 1 s"],
-    ["exec github meta.root (1.5 MB surface)", fmt(median(gh.slice(2))), `todo.list: ${fmt(median(todo.slice(2)))}`],
-  ]));
+  console.log(
+    table([
+      ["what", "median", "goal"],
+      [
+        `import GitHub (13 MB, ${commands} commands)`,
+        `${fmt(m(imports, "ms"))}, ${m(imports, "rssMb").toFixed(0)} MB RSS`,
+        "≤ 3 s, ≤ 250 MB",
+      ],
+      [`lint the GitHub pack (${lintErrors} errors)`, fmt(m(lints, "ms")), "≤ 1 s"],
+      [`lint with ${manyProblems} problems`, fmt(m(manyLints, "ms")), "≤ 1 s"],
+      ["exec github meta.root (1.5 MB surface)", fmt(median(gh.slice(2))), `todo.list: ${fmt(median(todo.slice(2)))}`],
+    ]),
+  );
 }
 
 function spawnAsync(args, cwd, env) {

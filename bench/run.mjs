@@ -25,7 +25,9 @@ process.env.XDG_CONFIG_HOME = join(home, ".config");
 process.env.XDG_CACHE_HOME = join(home, ".cache");
 process.env.XDG_DATA_HOME = join(home, ".local", "share");
 process.env.XDG_STATE_HOME = join(home, ".local", "state");
-process.stdout.write(`bench: HOME=${home} (scratch), node ${process.version}, NODE_EXTRA_CA_CERTS ${process.env.NODE_EXTRA_CA_CERTS ? "set on this machine" : "unset"}\n`);
+process.stdout.write(
+  `bench: HOME=${home} (scratch), node ${process.version}, NODE_EXTRA_CA_CERTS ${process.env.NODE_EXTRA_CA_CERTS ? "set on this machine" : "unset"}\n`,
+);
 try {
   for (const f of files) {
     process.stdout.write(`\n## ${f}\n`);

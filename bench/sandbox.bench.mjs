@@ -18,7 +18,14 @@ function projectAt(dir, sandbox) {
   mkdirSync(dir, { recursive: true });
   cpSync(join(REPO, "packs"), join(dir, "packs"), { recursive: true }); // calc-wrap and the calc ops its bin imports
   cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
-  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/calc-wrap"], grants: { allow: ["calc-wrap.*"] }, sandbox: { roots: ["."], cwd: ".", ...sandbox } }));
+  writeFileSync(
+    join(dir, "hcp.config.json5"),
+    JSON.stringify({
+      packs: ["./packs/calc-wrap"],
+      grants: { allow: ["calc-wrap.*"] },
+      sandbox: { roots: ["."], cwd: ".", ...sandbox },
+    }),
+  );
   return dir;
 }
 
@@ -30,7 +37,9 @@ export default async function bench() {
   const args = [hcpx, "exec", "calc-wrap", "ping", "--json"];
   const probe = spawnSync(process.execPath, args, { cwd: on, encoding: "utf8" });
   if (probe.status !== 0) {
-    process.stdout.write(`skipped: exec with enforce "os" fails here (${(probe.stdout || probe.stderr).trim().slice(0, 300)}); \`hcpx doctor\` says why\n`);
+    process.stdout.write(
+      `skipped: exec with enforce "os" fails here (${(probe.stdout || probe.stderr).trim().slice(0, 300)}); \`hcpx doctor\` says why\n`,
+    );
     return;
   }
   for (const [mode, env] of caModes()) {
@@ -44,9 +53,15 @@ export default async function bench() {
     const m = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
     const base = m["exec, sandbox.enforce off"];
     const rows = [["variant", "median", "p90", "vs off"]];
-    for (const [k, v] of Object.entries(samples)) rows.push([k, fmt(m[k]), fmt(percentile(v, 90)), `${(m[k] / base).toFixed(2)}×`]);
+    for (const [k, v] of Object.entries(samples))
+      rows.push([k, fmt(m[k]), fmt(percentile(v, 90)), `${(m[k] / base).toFixed(2)}×`]);
     process.stdout.write(`CLI, ${mode} (${RUNS} runs each, interleaved):\n${table(rows)}\n`);
-    goal(`exec with sandbox.enforce os ≤ 1.15× off, wall, ${mode}`, ["os", m["exec, sandbox.enforce os"]], ["off", base], { max: 1.15 });
+    goal(
+      `exec with sandbox.enforce os ≤ 1.15× off, wall, ${mode}`,
+      ["os", m["exec, sandbox.enforce os"]],
+      ["off", base],
+      { max: 1.15 },
+    );
   }
 }
 

@@ -7,7 +7,19 @@
 // run while a build lands see either build. `--clean` starts from empty.
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
@@ -42,7 +54,18 @@ function inputsKey() {
   };
   // the sources, this script, the dependencies (the lock: npm ci installs exactly it), the compiler
   // settings, and what the code-cache runs read (packs/calc-wrap, packs/calc, bins)
-  for (const rel of ["src", "scripts/build.mjs", "package.json", "package-lock.json", "tsconfig.json", "tsconfig.lib.json", "packs/calc-wrap", "packs/calc", "bins"]) add(rel);
+  for (const rel of [
+    "src",
+    "scripts/build.mjs",
+    "package.json",
+    "package-lock.json",
+    "tsconfig.json",
+    "tsconfig.lib.json",
+    "packs/calc-wrap",
+    "packs/calc",
+    "bins",
+  ])
+    add(rel);
   return h.digest("hex");
 }
 const key = inputsKey();
@@ -51,7 +74,10 @@ if (!force && existsSync(stamp)) {
   let current = false;
   try {
     const s = JSON.parse(readFileSync(stamp, "utf8"));
-    current = s.key === key && Object.keys(s.files).length > 0 && Object.entries(s.files).every(([f, h]) => existsSync(join(out, f)) && sha(readFileSync(join(out, f))) === h);
+    current =
+      s.key === key &&
+      Object.keys(s.files).length > 0 &&
+      Object.entries(s.files).every(([f, h]) => existsSync(join(out, f)) && sha(readFileSync(join(out, f))) === h);
   } catch {
     current = false; // an unreadable stamp: build
   }
@@ -80,26 +106,35 @@ const common = {
   write: false,
   define: { HCPX_VERSION: JSON.stringify(pkg.version), HCPX_SCHEMA_HASH: JSON.stringify(schemaHash) },
   // CommonJS dependencies call require() for node builtins.
-  banner: { js: "import { createRequire as __hcpxCreateRequire } from 'node:module'; const require = __hcpxCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __hcpxCreateRequire } from 'node:module'; const require = __hcpxCreateRequire(import.meta.url);",
+  },
 };
 // No shared chunks: every path loads at most three modules, hcpx.mjs (the
 // entry) -> program.mjs (commander) -> commands/<name>.mjs, each bundled whole.
 // Resolving and compiling a module costs ~1 ms here; a command used to load ~24.
 // `hcpx exec`'s plain form skips program.mjs (src/cli/main.ts).
 const commandsDir = join(root, "src/cli/commands");
-const commands = readdirSync(commandsDir).filter((f) => f.endsWith(".ts")).map((f) => f.slice(0, -3));
+const commands = readdirSync(commandsDir)
+  .filter((f) => f.endsWith(".ts"))
+  .map((f) => f.slice(0, -3));
 /** `./program` and `./commands/<name>` stay separate files: load them at run time. */
 const separate = {
   name: "separate-modules",
   setup(b) {
-    b.onResolve({ filter: /^\.\/(program|commands\/[\w-]+)$/ }, (args) => ({ path: `./${args.path.slice(2)}.mjs`, external: true }));
+    b.onResolve({ filter: /^\.\/(program|commands\/[\w-]+)$/ }, (args) => ({
+      path: `./${args.path.slice(2)}.mjs`,
+      external: true,
+    }));
   },
 };
 // The library (package.json "exports"): dist/lib/<entry>.mjs, one bundle per
 // entry point. The adapters import "hcpx" (the core) and their SDK, both left
 // external: one copy of the core at run time, and the SDKs stay optional peer
 // dependencies. The CLI bundles above do not include any of it.
-const libEntries = readdirSync(join(root, "src/lib")).filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")).map((f) => f.slice(0, -3));
+const libEntries = readdirSync(join(root, "src/lib"))
+  .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
+  .map((f) => f.slice(0, -3));
 const LIB_PEERS = ["ai", "@anthropic-ai/sdk", "@openai/agents"];
 const selfImport = {
   name: "hcpx-self",
@@ -130,7 +165,11 @@ const vendorJson5 = {
 const lazyAdapter = {
   name: "lazy-mcp-adapter",
   setup(b) {
-    b.onResolve({ filter: /^(\.\/|\.\.\/|\.\.\/\.\.\/runtime\/)mcp-adapter$/ }, (args) => (/[/\\](runtime[/\\]adapters[/\\]index|cli[/\\]commands[/\\]doctor)\.ts$/.test(args.importer) ? { path: "../lib/mcp-adapter.mjs", external: true } : undefined));
+    b.onResolve({ filter: /^(\.\/|\.\.\/|\.\.\/\.\.\/runtime\/)mcp-adapter$/ }, (args) =>
+      /[/\\](runtime[/\\]adapters[/\\]index|cli[/\\]commands[/\\]doctor)\.ts$/.test(args.importer)
+        ? { path: "../lib/mcp-adapter.mjs", external: true }
+        : undefined,
+    );
   },
 };
 common.define = { ...common.define, HCPX_MCP_ADAPTER: JSON.stringify("../lib/mcp-adapter.mjs") };
@@ -148,11 +187,25 @@ common.define = { ...common.define, HCPX_MCP_ADAPTER: JSON.stringify("../lib/mcp
 // adopt gets no code cache (no hash below): it writes nothing in $HOME but what a
 // --scope user adopt plans (the adopt tests hold it to that); it still starts
 // without commander and the ESM loader (src/cli/main.ts).
-const CJS_COMMANDS = { exec: { minify: true }, mcp: { minifyWhitespace: true, minifySyntax: true }, adopt: { minifyWhitespace: true, minifySyntax: true } };
+const CJS_COMMANDS = {
+  exec: { minify: true },
+  mcp: { minifyWhitespace: true, minifySyntax: true },
+  adopt: { minifyWhitespace: true, minifySyntax: true },
+};
 const CODE_CACHED = ["exec", "mcp", "adopt"]; // adopt: the shipped cache only (src/cli/load-command.ts)
 const cjsBuilds = await Promise.all(
-  Object.entries(CJS_COMMANDS).map(([name, min]) =>
-    build({ ...common, banner: undefined, format: "cjs", ...min, outExtension: { ".js": ".cjs" }, entryPoints: { [`commands/${name}`]: `src/cli/commands/${name}.ts` }, plugins: [vendorJson5, lazyAdapter], logOverride: { "empty-import-meta": "silent" } }), // adapters/index.ts and descriptor.ts read import.meta.url only where __dirname is undefined (ESM bundles)
+  Object.entries(CJS_COMMANDS).map(
+    ([name, min]) =>
+      build({
+        ...common,
+        banner: undefined,
+        format: "cjs",
+        ...min,
+        outExtension: { ".js": ".cjs" },
+        entryPoints: { [`commands/${name}`]: `src/cli/commands/${name}.ts` },
+        plugins: [vendorJson5, lazyAdapter],
+        logOverride: { "empty-import-meta": "silent" },
+      }), // adapters/index.ts and descriptor.ts read import.meta.url only where __dirname is undefined (ESM bundles)
   ),
 );
 // Written as the function expression load-command.ts compiles, CommonJS's
@@ -162,29 +215,84 @@ const bundleHashes = {};
 for (const [i, name] of Object.keys(CJS_COMMANDS).entries()) {
   const r = cjsBuilds[i];
   const f = r.outputFiles[0];
-  r.outputFiles[0] = { path: f.path, contents: Buffer.concat([Buffer.from("(function (exports, require, module, __filename, __dirname) {"), f.contents, Buffer.from("\n})")]) };
-  if (CODE_CACHED.includes(name)) bundleHashes[name] = createHash("sha256").update(r.outputFiles[0].contents).digest("hex").slice(0, 16);
+  r.outputFiles[0] = {
+    path: f.path,
+    contents: Buffer.concat([
+      Buffer.from("(function (exports, require, module, __filename, __dirname) {"),
+      f.contents,
+      Buffer.from("\n})"),
+    ]),
+  };
+  if (CODE_CACHED.includes(name))
+    bundleHashes[name] = createHash("sha256").update(r.outputFiles[0].contents).digest("hex").slice(0, 16);
   rmSync(join(out, "commands", `${name}.mjs`), { force: true }); // the ES module of an earlier build
 }
 const withHash = { ...common, define: { ...common.define, HCPX_BUNDLE_HASHES: JSON.stringify(bundleHashes) } };
-const builds = [...cjsBuilds, ...(await Promise.all([
-  // the core, split: openProject() loads the projection builder (and yaml) as a chunk
-  // (chunks beside it in dist/lib/, so the mcp adapter's relative path holds from every file)
-  build({ ...common, entryPoints: { "lib/index": "src/lib/index.ts" }, splitting: true, chunkNames: "lib/[name]-[hash]", plugins: [lazyAdapter], logOverride: { "empty-import-meta": "silent" } }),
-  // the adapters: each one small file, the SDK and the core (types only) external
-  build({ ...common, entryPoints: Object.fromEntries(libEntries.filter((e) => e !== "index").map((e) => [`lib/${e}`, `src/lib/${e}.ts`])), plugins: [selfImport], external: LIB_PEERS }),
-  // the bin: CommonJS (no ESM loader on exec's start path, src/cli/main.ts)
-  build({ ...withHash, banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" }, entryPoints: { hcpx: "src/cli/main.ts" }, plugins: [separate] }),
-  build({ ...withHash, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
-  build({ ...common, entryPoints: Object.fromEntries(commands.filter((c) => !(c in CJS_COMMANDS)).map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])), plugins: [vendorJson5, lazyAdapter] }),
-  build({ ...common, banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" }, entryPoints: { "vendor/json5": "json5" } }),
-  build({ ...common, entryPoints: { "lib/mcp-adapter": "src/runtime/mcp-adapter.ts" } }),
-]))];
+const builds = [
+  ...cjsBuilds,
+  ...(await Promise.all([
+    // the core, split: openProject() loads the projection builder (and yaml) as a chunk
+    // (chunks beside it in dist/lib/, so the mcp adapter's relative path holds from every file)
+    build({
+      ...common,
+      entryPoints: { "lib/index": "src/lib/index.ts" },
+      splitting: true,
+      chunkNames: "lib/[name]-[hash]",
+      plugins: [lazyAdapter],
+      logOverride: { "empty-import-meta": "silent" },
+    }),
+    // the adapters: each one small file, the SDK and the core (types only) external
+    build({
+      ...common,
+      entryPoints: Object.fromEntries(
+        libEntries.filter((e) => e !== "index").map((e) => [`lib/${e}`, `src/lib/${e}.ts`]),
+      ),
+      plugins: [selfImport],
+      external: LIB_PEERS,
+    }),
+    // the bin: CommonJS (no ESM loader on exec's start path, src/cli/main.ts)
+    build({
+      ...withHash,
+      banner: undefined,
+      format: "cjs",
+      minify: true,
+      outExtension: { ".js": ".cjs" },
+      entryPoints: { hcpx: "src/cli/main.ts" },
+      plugins: [separate],
+    }),
+    build({ ...withHash, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
+    build({
+      ...common,
+      entryPoints: Object.fromEntries(
+        commands.filter((c) => !(c in CJS_COMMANDS)).map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`]),
+      ),
+      plugins: [vendorJson5, lazyAdapter],
+    }),
+    build({
+      ...common,
+      banner: undefined,
+      format: "cjs",
+      minify: true,
+      outExtension: { ".js": ".cjs" },
+      entryPoints: { "vendor/json5": "json5" },
+    }),
+    build({ ...common, entryPoints: { "lib/mcp-adapter": "src/runtime/mcp-adapter.ts" } }),
+  ])),
+];
 const entry = join(out, "hcpx.cjs");
 // dist/hcpx.mjs: the entry's former name, still written in host configs and
 // scripts (`node …/dist/hcpx.mjs mcp`): an ES module that runs the entry.
 const shim = join(out, "hcpx.mjs");
-builds.push({ outputFiles: [{ path: shim, contents: Buffer.from('#!/usr/bin/env node\n// The entry is dist/hcpx.cjs (the bin); this name is kept for configs written with it.\nimport "./hcpx.cjs";\n') }] });
+builds.push({
+  outputFiles: [
+    {
+      path: shim,
+      contents: Buffer.from(
+        '#!/usr/bin/env node\n// The entry is dist/hcpx.cjs (the bin); this name is kept for configs written with it.\nimport "./hcpx.cjs";\n',
+      ),
+    },
+  ],
+});
 const libChunks = join(out, "lib", "chunks");
 const files = builds.flatMap((r) => r.outputFiles).sort((a, b) => (a.path === entry ? 1 : b.path === entry ? -1 : 0));
 for (const f of files) {
@@ -205,19 +313,41 @@ for (const f of files) {
   const shippedDir = join(out, "cache");
   const scratch = mkdtempSync(join(tmpdir(), "hcpx-build-cache-"));
   try {
-    for (const d of ["packs/calc-wrap", "packs/calc", "bins"]) cpSync(join(root, d), join(scratch, d), { recursive: true });
-    writeFileSync(join(scratch, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/calc-wrap"], grants: { allow: ["calc-wrap.*"] }, sandbox: { roots: ["."], cwd: "." } }));
+    for (const d of ["packs/calc-wrap", "packs/calc", "bins"])
+      cpSync(join(root, d), join(scratch, d), { recursive: true });
+    writeFileSync(
+      join(scratch, "hcp.config.json5"),
+      JSON.stringify({
+        packs: ["./packs/calc-wrap"],
+        grants: { allow: ["calc-wrap.*"] },
+        sandbox: { roots: ["."], cwd: "." },
+      }),
+    );
     // exec: a wrap call; adopt: `adopt claude --write` in the same scratch project (HCPX_BUILD_CACHE=1: adopt
     // saves its cache only when told, and only here)
-    const runs = { exec: ["exec", "calc-wrap", "ping", "--json"], adopt: ["adopt", "claude", "--write", "--command", "hcpx mcp"] };
-    const names = Object.fromEntries(Object.keys(runs).map((c) => [c, `${c}-${bundleHashes[c]}-${process.version}-${process.arch}.bin`]));
-    const env = { PATH: process.env.PATH ?? "", HOME: scratch, XDG_CACHE_HOME: join(scratch, "cache"), HCPX_NO_SHIPPED_CACHE: "1", HCPX_BUILD_CACHE: "1" };
+    const runs = {
+      exec: ["exec", "calc-wrap", "ping", "--json"],
+      adopt: ["adopt", "claude", "--write", "--command", "hcpx mcp"],
+    };
+    const names = Object.fromEntries(
+      Object.keys(runs).map((c) => [c, `${c}-${bundleHashes[c]}-${process.version}-${process.arch}.bin`]),
+    );
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: scratch,
+      XDG_CACHE_HOME: join(scratch, "cache"),
+      HCPX_NO_SHIPPED_CACHE: "1",
+      HCPX_BUILD_CACHE: "1",
+    };
     mkdirSync(shippedDir, { recursive: true });
-    for (const f of readdirSync(shippedDir)) if (!Object.values(names).includes(f)) rmSync(join(shippedDir, f), { force: true });
+    for (const f of readdirSync(shippedDir))
+      if (!Object.values(names).includes(f)) rmSync(join(shippedDir, f), { force: true });
     for (const [cmd, args] of Object.entries(runs)) {
       const name = names[cmd];
       const made = join(scratch, "cache", "hcpx", "v8", name);
-      const r = process.env.HCPX_NO_SHIPPED_CACHE ? undefined : spawnSync(process.execPath, [entry, ...args], { cwd: scratch, env, encoding: "utf8" });
+      const r = process.env.HCPX_NO_SHIPPED_CACHE
+        ? undefined
+        : spawnSync(process.execPath, [entry, ...args], { cwd: scratch, env, encoding: "utf8" });
       if (r && r.status === 0 && existsSync(made)) {
         const tmp = join(shippedDir, `${name}.${process.pid}.tmp`);
         writeFileSync(tmp, readFileSync(made));
@@ -225,7 +355,10 @@ for (const f of files) {
         renameSync(tmp, join(shippedDir, name));
       } else {
         rmSync(join(shippedDir, name), { force: true });
-        if (r) process.stderr.write(`build: no code cache shipped (${cmd} ${r.status}: ${(r.stderr || r.stdout).slice(0, 300)})\n`);
+        if (r)
+          process.stderr.write(
+            `build: no code cache shipped (${cmd} ${r.status}: ${(r.stderr || r.stdout).slice(0, 300)})\n`,
+          );
       }
     }
   } finally {
@@ -236,23 +369,38 @@ for (const f of files) {
 // chunks of earlier library builds
 const keep = new Set(files.map((f) => f.path));
 rmSync(libChunks, { recursive: true, force: true });
-for (const f of readdirSync(join(out, "lib"))) if (/^[\w-]+-[A-Z0-9]{8}\.mjs$/.test(f) && !keep.has(join(out, "lib", f))) rmSync(join(out, "lib", f), { force: true });
+for (const f of readdirSync(join(out, "lib")))
+  if (/^[\w-]+-[A-Z0-9]{8}\.mjs$/.test(f) && !keep.has(join(out, "lib", f)))
+    rmSync(join(out, "lib", f), { force: true });
 
 // Declarations of the library (dist/lib/<entry>.d.ts), emitted by tsc from
 // src/lib/*.ts (tsconfig.lib.json). tsc takes seconds, so it runs only when
 // its inputs changed: the public types are declared in src/lib/ itself, and
 // a declaration that imports anything else from src/ fails the build (it
 // would point at a file the package does not ship).
-const dtsInputs = [...libEntries.map((e) => `src/lib/${e}.ts`), "tsconfig.json", "tsconfig.lib.json", "node_modules/typescript/package.json"];
+const dtsInputs = [
+  ...libEntries.map((e) => `src/lib/${e}.ts`),
+  "tsconfig.json",
+  "tsconfig.lib.json",
+  "node_modules/typescript/package.json",
+];
 const dtsHash = createHash("sha256");
-for (const f of dtsInputs) dtsHash.update(f).update("\0").update(readFileSync(join(root, f)));
+for (const f of dtsInputs)
+  dtsHash
+    .update(f)
+    .update("\0")
+    .update(readFileSync(join(root, f)));
 const dtsKey = dtsHash.digest("hex");
 const dtsStamp = join(out, "lib", ".dts-hash");
 const haveDts = libEntries.every((e) => existsSync(join(out, "lib", `${e}.d.ts`)));
 if (!haveDts || !existsSync(dtsStamp) || readFileSync(dtsStamp, "utf8") !== dtsKey) {
   const scratch = join(out, `.types-${process.pid}`);
   rmSync(scratch, { recursive: true, force: true });
-  const r = spawnSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.lib.json"), "--outDir", scratch], { cwd: root, encoding: "utf8" });
+  const r = spawnSync(
+    process.execPath,
+    [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.lib.json"), "--outDir", scratch],
+    { cwd: root, encoding: "utf8" },
+  );
   if (r.status !== 0) {
     rmSync(scratch, { recursive: true, force: true });
     process.stderr.write(r.stdout + r.stderr);
@@ -263,7 +411,9 @@ if (!haveDts || !existsSync(dtsStamp) || readFileSync(dtsStamp, "utf8") !== dtsK
     const bad = [...text.matchAll(/from\s+["'](\.[^"']*)["']/g)].map((m) => m[1]);
     if (bad.length) {
       rmSync(scratch, { recursive: true, force: true });
-      throw new Error(`build: dist/lib/${e}.d.ts would import ${bad.join(", ")}: declare the public types in src/lib/ (import "hcpx" in adapters)`);
+      throw new Error(
+        `build: dist/lib/${e}.d.ts would import ${bad.join(", ")}: declare the public types in src/lib/ (import "hcpx" in adapters)`,
+      );
     }
     const file = join(out, "lib", `${e}.d.ts`);
     writeFileSync(`${file}.${process.pid}.tmp`, text);

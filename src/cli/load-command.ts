@@ -67,7 +67,8 @@ export interface Loaded<T> {
  */
 function requireFor(file: string): (id: string) => unknown {
   return (id) => {
-    if (id.startsWith(".")) return (process.getBuiltinModule("node:module") as typeof import("node:module")).createRequire(file)(id);
+    if (id.startsWith("."))
+      return (process.getBuiltinModule("node:module") as typeof import("node:module")).createRequire(file)(id);
     const m = process.getBuiltinModule(id);
     if (m === undefined) throw new Error(`a command bundle requires only node's builtins and dist/vendor/, not ${id}`);
     return m;
@@ -96,7 +97,13 @@ export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
   const built = BUNDLE_HASHES?.[name];
   if (typeof built === "string") (globalThis as Record<symbol, unknown>)[Symbol.for(`hcpx.bundleHash.${name}`)] = built;
   const module = { exports: {} as T };
-  (script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: unknown, f: string, d: string) => void)(module.exports, requireFor(file) as NodeJS.Require, module, file, dirname(file));
+  (script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: unknown, f: string, d: string) => void)(
+    module.exports,
+    requireFor(file) as NodeJS.Require,
+    module,
+    file,
+    dirname(file),
+  );
   // written when nothing usable was read: none at all, or V8 rejected it (a shipped one V8 took needs no copy)
   const needed = cache !== undefined && (cachedData === undefined || script.cachedDataRejected === true);
   return {
@@ -107,7 +114,8 @@ export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
         writeCache(cache, script.createCachedData());
         // caches of earlier builds are never read again
         const dir = dirname(cache);
-        for (const f of readdirSync(dir)) if (f.startsWith(`${name}-`) && f.endsWith(".bin") && join(dir, f) !== cache) removeCache(join(dir, f));
+        for (const f of readdirSync(dir))
+          if (f.startsWith(`${name}-`) && f.endsWith(".bin") && join(dir, f) !== cache) removeCache(join(dir, f));
       } catch {
         /* a cache that cannot be written is compiled again next time */
       }

@@ -19,8 +19,6 @@ import { parseFastAdopt, parseFastExec, parseFastMcp } from "./fast-exec";
 import { loadCommand } from "./load-command";
 import { VERSION } from "../util/build-info";
 
-
-
 async function main(argv: string[]): Promise<void> {
   try {
     // `hcpx --version` alone: answered here, without loading commander.

@@ -8,6 +8,9 @@ export function msOption(flag: string, value: string | undefined): number | unde
 export function msOption(flag: string, value: string | undefined, fallback?: number): number | undefined {
   if (value === undefined) return fallback;
   const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n <= 0) fail("usage", `${flag} must be a whole number of milliseconds above 0, not '${value}'`, { hint: `e.g. ${flag} 30000` });
+  if (!Number.isSafeInteger(n) || n <= 0)
+    fail("usage", `${flag} must be a whole number of milliseconds above 0, not '${value}'`, {
+      hint: `e.g. ${flag} 30000`,
+    });
   return n;
 }

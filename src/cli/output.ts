@@ -85,7 +85,13 @@ export function writeJson(value: unknown, opts: { line?: boolean } = {}): void {
  * `error.details` carries what `data` would have; else the human text.
  * Returns `exitCode`.
  */
-export function finish<T>(out: Out, exitCode: number, data: T, why: { code: ErrorCode; message: string; hint?: string; [k: string]: unknown } | undefined, human?: string | ((color: boolean) => string)): number {
+export function finish<T>(
+  out: Out,
+  exitCode: number,
+  data: T,
+  why: { code: ErrorCode; message: string; hint?: string; [k: string]: unknown } | undefined,
+  human?: string | ((color: boolean) => string),
+): number {
   if (exitCode === 0 || !out.json) done(out, data, human);
   else {
     const { code = "failed", message = "the command did not succeed", ...context } = why ?? {};
@@ -114,7 +120,11 @@ export function reportError(e: HcpxError, out: Out): number {
     const color = useColor(process.stderr);
     for (const p of e.problems) {
       const text = formatProblem(p);
-      sayErr(p.severity === "warning" ? c.yellow(color, text) : c.red(color, text.split("\n")[0]!) + text.slice(text.split("\n")[0]!.length));
+      sayErr(
+        p.severity === "warning"
+          ? c.yellow(color, text)
+          : c.red(color, text.split("\n")[0]!) + text.slice(text.split("\n")[0]!.length),
+      );
     }
   }
   return e.exitCode;

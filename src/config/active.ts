@@ -25,7 +25,8 @@ export function configPackEntries(cfg: ConfigDoc): { entry: string; dir: string 
 /** Every `pack.verb` of the active packs that `pattern` matches. */
 export function matchedCommands(packs: Pack[], pattern: string): string[] {
   const out: string[] = [];
-  for (const p of packs) for (const c of p.commands) if (matches(pattern, `${p.id}.${c.verb_key}`)) out.push(`${p.id}.${c.verb_key}`);
+  for (const p of packs)
+    for (const c of p.commands) if (matches(pattern, `${p.id}.${c.verb_key}`)) out.push(`${p.id}.${c.verb_key}`);
   return out;
 }
 
@@ -34,10 +35,17 @@ export function matchedCommands(packs: Pack[], pattern: string): string[] {
  * serves the project config's packs alone; the user-scope entry serves the user config's
  * (a pack both activate is in both). `projectDirs`/`userDirs`: what each config alone activates.
  */
-export function servedByScope(packs: Pack[], projectDirs: string[], userDirs: string[]): { project: string[]; user: string[] } {
+export function servedByScope(
+  packs: Pack[],
+  projectDirs: string[],
+  userDirs: string[],
+): { project: string[]; user: string[] } {
   const ids = (dirs: string[]) => {
     const set = new Set(dirs.map((d) => resolve(d)));
-    return packs.filter((p) => set.has(resolve(p.dir))).map((p) => p.id).sort();
+    return packs
+      .filter((p) => set.has(resolve(p.dir)))
+      .map((p) => p.id)
+      .sort();
   };
   return { project: ids(projectDirs), user: ids(userDirs) };
 }

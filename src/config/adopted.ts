@@ -41,7 +41,10 @@ export function readAdopted(root: string): AdoptedRead {
       }
     } catch (e) {
       if (!(e instanceof HcpxError) && !(e instanceof Error)) throw e;
-      out.errors.push({ file: display(file), message: e instanceof HcpxError ? e.problems[0]!.message : (e as Error).message });
+      out.errors.push({
+        file: display(file),
+        message: e instanceof HcpxError ? e.problems[0]!.message : (e as Error).message,
+      });
     }
   }
   out.hosts.sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : a.scope < b.scope ? -1 : 1));

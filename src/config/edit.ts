@@ -60,7 +60,9 @@ export function renderValue(v: unknown, style: Style): string {
   if (Array.isArray(v)) return `[${v.map((x) => renderValue(x, style)).join(", ")}]`;
   if (v && typeof v === "object") {
     const entries = Object.entries(v as Record<string, unknown>);
-    return entries.length ? `{ ${entries.map(([k, x]) => `${renderKey(k, style)}: ${renderValue(x, style)}`).join(", ")} }` : "{}";
+    return entries.length
+      ? `{ ${entries.map(([k, x]) => `${renderKey(k, style)}: ${renderValue(x, style)}`).join(", ")} }`
+      : "{}";
   }
   return JSON.stringify(v);
 }
@@ -90,7 +92,8 @@ function find(root: Node, path: readonly Seg[]): { node?: Node; parent?: Node; m
   for (let d = 0; d < path.length; d++) {
     const seg = path[d]!;
     let next: Node | undefined;
-    if (node.kind === "object" && typeof seg === "string") next = [...node.items].reverse().find((it) => it.key === seg)?.value;
+    if (node.kind === "object" && typeof seg === "string")
+      next = [...node.items].reverse().find((it) => it.key === seg)?.value;
     else if (node.kind === "array" && typeof seg === "number") next = node.items[seg]?.value;
     if (!next) return { parent: node, missing: path.slice(d), depth: d };
     node = next;
@@ -125,7 +128,8 @@ function insertItem(text: string, c: Node, itemText: string, style: Style): stri
   const trailingComma = last.comma !== undefined;
   const afterLast = last.comma !== undefined ? last.comma + 1 : last.end;
   // The last item is on a line of its own (no sibling or opening bracket before it)?
-  const ownLine = onlyWsBefore(text, last.start) && (!prev || lineStart(text, prev.start) !== lineStart(text, last.start));
+  const ownLine =
+    onlyWsBefore(text, last.start) && (!prev || lineStart(text, prev.start) !== lineStart(text, last.start));
   if (ownLine && restIsTrivia(text, afterLast)) {
     // new line after the last item's line, same indentation, same comma style
     const ind = indentOf(text, last.start);
@@ -158,13 +162,17 @@ function removeItem(text: string, c: Node, k: number): string {
   const prev = k > 0 ? items[k - 1]! : undefined;
   const next = isLast ? undefined : items[k + 1]!;
   const afterIt = it.comma !== undefined ? it.comma + 1 : it.end;
-  const ownLine = onlyWsBefore(text, it.start) && restIsTrivia(text, afterIt) && (!next || lineStart(text, next.start) !== lineStart(text, it.start));
+  const ownLine =
+    onlyWsBefore(text, it.start) &&
+    restIsTrivia(text, afterIt) &&
+    (!next || lineStart(text, next.start) !== lineStart(text, it.start));
   if (ownLine) {
     // drop the whole line (with a comment on it); fix the comma of the new last item
     const ls = lineStart(text, it.start);
     const le = lineEnd(text, afterIt);
     let out = text.slice(0, ls) + text.slice(Math.min(le + 1, text.length));
-    if (isLast && it.comma === undefined && prev && prev.comma !== undefined) out = out.slice(0, prev.comma) + out.slice(prev.comma + 1);
+    if (isLast && it.comma === undefined && prev && prev.comma !== undefined)
+      out = out.slice(0, prev.comma) + out.slice(prev.comma + 1);
     return out;
   }
   if (!isLast) {
@@ -201,7 +209,12 @@ export function arrayAppend(text: string, path: readonly string[], value: unknow
   const parent = f.parent!;
   if (parent.kind !== "object") throw new Error(`${path.slice(0, f.depth).join(".")} is not an object`);
   const [k, ...rest] = f.missing as string[];
-  return insertItem(text, parent, `${renderKey(k!, cst.style)}: ${renderValue(nested(rest, [value]), cst.style)}`, cst.style);
+  return insertItem(
+    text,
+    parent,
+    `${renderKey(k!, cst.style)}: ${renderValue(nested(rest, [value]), cst.style)}`,
+    cst.style,
+  );
 }
 
 /** Remove every element of the array at `path` equal to `value`. */
@@ -230,5 +243,10 @@ export function objectSet(text: string, path: readonly string[], key: string, va
   const parent = f.parent!;
   if (parent.kind !== "object") throw new Error(`${path.slice(0, f.depth).join(".")} is not an object`);
   const [k, ...rest] = f.missing as string[];
-  return insertItem(text, parent, `${renderKey(k!, cst.style)}: ${renderValue(nested([...rest, key], value), cst.style)}`, cst.style);
+  return insertItem(
+    text,
+    parent,
+    `${renderKey(k!, cst.style)}: ${renderValue(nested([...rest, key], value), cst.style)}`,
+    cst.style,
+  );
 }

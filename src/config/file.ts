@@ -35,7 +35,9 @@ export function openConfig(opts: { config?: string; cwd?: string } = {}): Config
   if (!file || !existsSync(file)) {
     throw new HcpxError({
       code: "no_config",
-      message: file ? "config file not found" : `no ${CONFIG_NAME} in ${display(resolve(opts.cwd ?? process.cwd()))} or any parent directory`,
+      message: file
+        ? "config file not found"
+        : `no ${CONFIG_NAME} in ${display(resolve(opts.cwd ?? process.cwd()))} or any parent directory`,
       ...(file ? { file: display(file) } : {}),
       hint: "run `hcpx init` to create one (or pass --config <file>)",
     });
@@ -83,7 +85,9 @@ export function writeConfig(file: string, text: string): ConfigFile {
  * the project is refused, never written through.
  */
 export function configBase(file: string): Base {
-  return isInside(file, userConfigDir()) ? { dir: home(), label: "$HOME" } : { dir: dirname(file), label: "the project" };
+  return isInside(file, userConfigDir())
+    ? { dir: home(), label: "$HOME" }
+    : { dir: dirname(file), label: "the project" };
 }
 
 /** Write the config atomically through the one write door; a failure is a user-facing error. */
@@ -92,6 +96,9 @@ export function atomicWrite(file: string, text: string): void {
     writeFile(configBase(file), file, text, { show: display(file) });
   } catch (e) {
     if (e instanceof HcpxError) throw e;
-    fail("write_failed", `cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: display(file), hint: "check the directory's permissions" });
+    fail("write_failed", `cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
+      file: display(file),
+      hint: "check the directory's permissions",
+    });
   }
 }

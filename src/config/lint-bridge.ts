@@ -11,5 +11,8 @@ export interface LintSplit {
 
 export async function lintErrors(dir: string, project?: Project): Promise<LintSplit> {
   const r = lintPackDir(dir, project ? { project } : {});
-  return { errors: r.problems.filter((p) => p.severity !== "warning"), warnings: r.problems.filter((p) => p.severity === "warning") };
+  return {
+    errors: r.problems.filter((p) => p.severity !== "warning"),
+    warnings: r.problems.filter((p) => p.severity === "warning"),
+  };
 }

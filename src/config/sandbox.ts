@@ -11,9 +11,20 @@ import { warning } from "./common";
 export type BinRecorded = "added" | "present" | "conflict" | "no_config";
 
 /** Add `sandbox.bins.<name>: <path>` to the project config, keeping a different existing value (with a warning). */
-export function recordSandboxBin(opts: { config?: string; cwd?: string }, haveConfig: boolean, bin: { name: string; path: string }, warnings: Problem[]): BinRecorded {
+export function recordSandboxBin(
+  opts: { config?: string; cwd?: string },
+  haveConfig: boolean,
+  bin: { name: string; path: string },
+  warnings: Problem[],
+): BinRecorded {
   if (!haveConfig) {
-    warnings.push(warning("no_config", `no ${CONFIG_NAME} yet, so sandbox.bins.${bin.name} was not set`, `run \`hcpx init\`, then add sandbox: { bins: { ${bin.name}: ${JSON.stringify(bin.path)} } }`));
+    warnings.push(
+      warning(
+        "no_config",
+        `no ${CONFIG_NAME} yet, so sandbox.bins.${bin.name} was not set`,
+        `run \`hcpx init\`, then add sandbox: { bins: { ${bin.name}: ${JSON.stringify(bin.path)} } }`,
+      ),
+    );
     return "no_config";
   }
   const cfg = openConfig(opts);
@@ -23,6 +34,12 @@ export function recordSandboxBin(opts: { config?: string; cwd?: string }, haveCo
     return "added";
   }
   if (resolve(cfg.dir, existing) === bin.path) return "present";
-  warnings.push(warning("bin_mismatch", `sandbox.bins.${bin.name} is ${existing}, not ${bin.path}; left as it is`, "the pack will run the configured one"));
+  warnings.push(
+    warning(
+      "bin_mismatch",
+      `sandbox.bins.${bin.name} is ${existing}, not ${bin.path}; left as it is`,
+      "the pack will run the configured one",
+    ),
+  );
   return "conflict";
 }

@@ -41,15 +41,21 @@ export function remoteRules(run: RunView, desc: Descriptor): RemoteRules {
     const listed = Object.entries(probe.classes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const n = (c: string) => listed.filter(([, x]) => x === c).length;
     const skipped = (probe.tools?.length ?? 0) - listed.length;
-    run.notes.push(`${desc.name}: approval rules from the ${listed.length} tool(s) ${remote.url} lists ${probe.tokenFrom ? `with the token from $${probe.tokenFrom}` : "without a token"}: ${n("read")} read-only allowed, ${n("confirm")} asked (gated, or not marked read-only and non-destructive), ${n("write")} left to ${desc.name}'s own default${skipped > 0 ? `; ${skipped} tool name(s) no rule may hold as is get none` : ""}`);
+    run.notes.push(
+      `${desc.name}: approval rules from the ${listed.length} tool(s) ${remote.url} lists ${probe.tokenFrom ? `with the token from $${probe.tokenFrom}` : "without a token"}: ${n("read")} read-only allowed, ${n("confirm")} asked (gated, or not marked read-only and non-destructive), ${n("write")} left to ${desc.name}'s own default${skipped > 0 ? `; ${skipped} tool name(s) no rule may hold as is get none` : ""}`,
+    );
     return listed.map(([tool, cls]) => ({ cls, vars: { tool, server } }));
   }
   const why = probe?.url === remote.url ? ` (${probe.error ?? "nothing listed"})` : "";
   if (run.ledger.hosts[desc.host]?.remote?.url === remote.url) {
-    run.notes.push(`${desc.name}: its approval rules for ${remote.url} are kept as the last --url wrote them: without a listing${why} hcpx does not know the server's tools (a recorded URL is never contacted); ${again} lists them again`);
+    run.notes.push(
+      `${desc.name}: its approval rules for ${remote.url} are kept as the last --url wrote them: without a listing${why} hcpx does not know the server's tools (a recorded URL is never contacted); ${again} lists them again`,
+    );
     return "kept";
   }
-  run.notes.push(`${desc.name}: hcpx could not list the tools of ${remote.url}${why}, so it writes no per-tool rule for that server (hcpx's own hcp__read_skill aside): ${desc.name} asks before each of its tools; ${again} with the server reachable writes them`);
+  run.notes.push(
+    `${desc.name}: hcpx could not list the tools of ${remote.url}${why}, so it writes no per-tool rule for that server (hcpx's own hcp__read_skill aside): ${desc.name} asks before each of its tools; ${again} with the server reachable writes them`,
+  );
   return [];
 }
 
@@ -66,8 +72,14 @@ export function keptField(run: RunView, desc: Descriptor, t: Target, field: stri
   try {
     const have = fmt.get(fmt.read(f.orig.text, f.show, t, desc.name), t.key, t);
     if (!isObj(have) || !Object.hasOwn(have, field)) return undefined;
-    const ours = Object.fromEntries(Object.keys(t.entry.remoteFields).filter((k) => Object.hasOwn(have, k)).map((k) => [k, have[k]]));
-    const rec = run.ledger.hosts[desc.host]?.entries.find((e) => e.kind === fmt.kind && e.path === f.show && JSON.stringify(e.key) === JSON.stringify(t.key));
+    const ours = Object.fromEntries(
+      Object.keys(t.entry.remoteFields)
+        .filter((k) => Object.hasOwn(have, k))
+        .map((k) => [k, have[k]]),
+    );
+    const rec = run.ledger.hosts[desc.host]?.entries.find(
+      (e) => e.kind === fmt.kind && e.path === f.show && JSON.stringify(e.key) === JSON.stringify(t.key),
+    );
     return rec && fmt.hash(ours) === rec.sha256 ? have[field] : undefined;
   } catch {
     return undefined; // a file the format cannot read: its own error comes from the plan

@@ -106,7 +106,6 @@ export interface LedgerState {
   journalRmdirs: string[];
 }
 
-
 /** One adopt plan in the making (src/host/adopt-run.ts AdoptRun), as the planner's modules read and add to it. */
 export interface RunView {
   readonly project: Project;

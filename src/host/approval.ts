@@ -40,7 +40,13 @@ import { askOf, type Ask, type Scope } from "./ask-rules";
 import { isObj } from "../util/is";
 
 /** Same shape as src/mcp/contract.ts HostApproval (the CLI hands one to the other); `client`: the clientInfo name, when the client gave one. */
-export type HostApproval = (project: Project, pack: string, verb: string, tool: string, client?: string) => Promise<boolean>;
+export type HostApproval = (
+  project: Project,
+  pack: string,
+  verb: string,
+  tool: string,
+  client?: string,
+) => Promise<boolean>;
 
 /**
  * The check for the host named by `--host` (undefined: no host named, the approval never
@@ -84,7 +90,14 @@ function servedScope(project: Project): Scope {
 }
 
 /** `tool`: the name the host sees the call under (its rules name that, not the pack and verb). */
-async function inForce(d: Descriptor, project: Project, pack: string, verb: string, tool: string, home: string): Promise<boolean> {
+async function inForce(
+  d: Descriptor,
+  project: Project,
+  pack: string,
+  verb: string,
+  tool: string,
+  home: string,
+): Promise<boolean> {
   const scope = servedScope(project);
   const server = d.servers?.[scope] ?? d.server ?? "hcp";
   const cls: CommandClass = { cls: "confirm", vars: { tool, pack, verb, server } };
@@ -152,7 +165,11 @@ function holds(ask: Ask, value: unknown, cls: CommandClass): boolean {
       return want.length > 0 && want.every((x) => have.has(itemKey(x)!));
     }
     case "member":
-      return isObj(value) && Object.hasOwn(value, fill(ask.pattern, cls.vars)) && value[fill(ask.pattern, cls.vars)] === ask.decision;
+      return (
+        isObj(value) &&
+        Object.hasOwn(value, fill(ask.pattern, cls.vars)) &&
+        value[fill(ask.pattern, cls.vars)] === ask.decision
+      );
     case "toolApproval": {
       const per = isObj(value) && Object.hasOwn(value, tool) ? value[tool] : undefined;
       return isObj(per) && per[ask.field] === ask.value;

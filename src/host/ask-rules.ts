@@ -34,7 +34,10 @@ export function namesItsHost(d: Descriptor, scope: Scope): boolean {
       // one that does not is refused wherever it is named, so no entry of its host is ever written
       continue;
     }
-    for (const t of entryOf(o, scope)) for (const m of mine) if (pathsOf(t).some((p) => pathsOf(m).includes(p)) && JSON.stringify(t.key) === JSON.stringify(m.key)) return false;
+    for (const t of entryOf(o, scope))
+      for (const m of mine)
+        if (pathsOf(t).some((p) => pathsOf(m).includes(p)) && JSON.stringify(t.key) === JSON.stringify(m.key))
+          return false;
   }
   return true;
 }
@@ -58,7 +61,14 @@ export function clientHostsOf(d: Descriptor, scope: Scope): string[] {
       continue; // as in namesItsHost: a descriptor that does not load is refused wherever it is named
     }
     if (!o.clientNames?.length || !hasAskRules(o, scope)) continue;
-    if (entryOf(o, scope).some((t) => mine.some((m) => pathsOf(t).some((p) => pathsOf(m).includes(p)) && JSON.stringify(t.key) === JSON.stringify(m.key)))) ids.add(o.host);
+    if (
+      entryOf(o, scope).some((t) =>
+        mine.some(
+          (m) => pathsOf(t).some((p) => pathsOf(m).includes(p)) && JSON.stringify(t.key) === JSON.stringify(m.key),
+        ),
+      )
+    )
+      ids.add(o.host);
   }
   return [...ids].sort();
 }
@@ -71,11 +81,18 @@ export type Ask =
 /** Where a target holds the ask rule for a gated write, from the descriptor. */
 export function askOf(t: Target, d: Descriptor): Ask | undefined {
   if (t.items?.confirm?.length) return { kind: "items", items: t.items.confirm, at: t.key ?? [] };
-  if (t.members?.confirm !== undefined) return { kind: "member", pattern: t.members.pattern, decision: t.members.confirm, at: t.key ?? [] };
+  if (t.members?.confirm !== undefined)
+    return { kind: "member", pattern: t.members.pattern, decision: t.members.confirm, at: t.key ?? [] };
   for (const [k, f] of Object.entries(t.entry?.fields ?? {})) {
-    if (f === "toolApprovals" && d.toolApprovals) return { kind: "toolApproval", field: d.toolApprovals.field, value: d.toolApprovals.confirm, at: [...(t.key ?? []), k] };
-    if (typeof f === "object" && "items" in f && f.items.confirm?.length) return { kind: "items", items: f.items.confirm, at: [...(t.key ?? []), k] };
+    if (f === "toolApprovals" && d.toolApprovals)
+      return {
+        kind: "toolApproval",
+        field: d.toolApprovals.field,
+        value: d.toolApprovals.confirm,
+        at: [...(t.key ?? []), k],
+      };
+    if (typeof f === "object" && "items" in f && f.items.confirm?.length)
+      return { kind: "items", items: f.items.confirm, at: [...(t.key ?? []), k] };
   }
   return undefined;
 }
-

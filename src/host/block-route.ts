@@ -19,7 +19,10 @@ export function shellCommandOf(run: RunView, d: Descriptor): string | undefined 
   // a remote entry runs no local command: the route would run this machine's packs, not the server's
   if (isRemote(run, d.host)) return undefined;
   if (d.shellRoute === false || argv.length < 2 || argv[argv.length - 1] !== "mcp") return undefined;
-  return argv.slice(0, -1).map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : "'" + w.replaceAll("'", "'\\''") + "'")).join(" ");
+  return argv
+    .slice(0, -1)
+    .map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : "'" + w.replaceAll("'", "'\\''") + "'"))
+    .join(" ");
 }
 export function shellFor(run: RunView, desc: Descriptor): boolean {
   const can = (d: Descriptor) => shellCommandOf(run, d) !== undefined;
@@ -32,7 +35,12 @@ export function shellFor(run: RunView, desc: Descriptor): boolean {
  */
 export function blockReaders(run: RunView, desc: Descriptor): Descriptor[] {
   // every file a block may land in: a target with alternatives (Zed's first existing rules file) counts with all of them
-  const blocks = (d: Descriptor) => new Set((d.scopes[run.scope]?.targets ?? []).filter((t) => t.format === "markdown-block").flatMap((t) => (Array.isArray(t.path) ? t.path : [t.path]).map((p) => run.absOf(p))));
+  const blocks = (d: Descriptor) =>
+    new Set(
+      (d.scopes[run.scope]?.targets ?? [])
+        .filter((t) => t.format === "markdown-block")
+        .flatMap((t) => (Array.isArray(t.path) ? t.path : [t.path]).map((p) => run.absOf(p))),
+    );
   const mine = blocks(desc);
   const others = new Map(run.descriptors.map((d) => [d.host, d]));
   for (const h of Object.keys(run.ledger.hosts)) {
@@ -47,7 +55,10 @@ export function blockReaders(run: RunView, desc: Descriptor): Descriptor[] {
 }
 
 /** What the prompt block tells the model about the tools and the gate: what every host reading it is served (descriptor `tools`, `gate.model`). */
-export function blockForms(run: RunView, desc: Descriptor): { tools: "single" | "per-command" | "mixed"; gate?: string; server: string; remote?: boolean } {
+export function blockForms(
+  run: RunView,
+  desc: Descriptor,
+): { tools: "single" | "per-command" | "mixed"; gate?: string; server: string; remote?: boolean } {
   const all = [desc, ...blockReaders(run, desc)];
   const shapes = new Set(all.map((d) => d.tools ?? "single"));
   const gates = new Set(all.map((d) => d.gate?.model));
@@ -56,10 +67,17 @@ export function blockForms(run: RunView, desc: Descriptor): { tools: "single" | 
   const server = [...new Set(all.map((d) => d.servers?.[run.scope] ?? d.server ?? "hcp"))].sort().join("/");
   // a remote entry among them: the server's own shape, named only as its tool list gives it
   const remote = all.some((d) => isRemote(run, d.host));
-  return { tools: shapes.size === 1 && !remote ? [...shapes][0]! : "mixed", ...(gate ? { gate } : {}), server, ...(remote ? { remote } : {}) };
+  return {
+    tools: shapes.size === 1 && !remote ? [...shapes][0]! : "mixed",
+    ...(gate ? { gate } : {}),
+    server,
+    ...(remote ? { remote } : {}),
+  };
 }
 
 /** Whether `host`'s entry is a remote one: this run's (--url, or kept from the ledger), else what the ledger records. */
 export function isRemote(run: RunView, host: string): boolean {
-  return run.descriptors.some((d) => d.host === host) ? remoteFor(run, host) !== undefined : run.ledger.hosts[host]?.remote !== undefined;
+  return run.descriptors.some((d) => d.host === host)
+    ? remoteFor(run, host) !== undefined
+    : run.ledger.hosts[host]?.remote !== undefined;
 }

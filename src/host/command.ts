@@ -38,7 +38,12 @@ export function whichSelf(selfEntry: string, path = process.env.PATH ?? ""): boo
 export function resolveMcpCommand(override?: string, selfEntry = process.argv[1] ?? ""): McpCommand {
   if (override !== undefined) {
     const argv = splitCommand(override);
-    if (argv.length === 0) throw new HcpxError({ code: "bad_args", message: "--command is empty", hint: 'give the command line that starts the MCP server, e.g. --command "hcpx mcp"' });
+    if (argv.length === 0)
+      throw new HcpxError({
+        code: "bad_args",
+        message: "--command is empty",
+        hint: 'give the command line that starts the MCP server, e.g. --command "hcpx mcp"',
+      });
     return { argv };
   }
   if (whichSelf(selfEntry)) return { argv: ["hcpx", "mcp"] };

@@ -77,9 +77,18 @@ export type Widens = z.infer<typeof WidensSchema>;
 export const SLOTS = ["command", "args", "argv", "env", "envNames", "toolApprovals"] as const;
 export type Slot = (typeof SLOTS)[number];
 /** a slot, a fixed `{ value }`, or `{ items }`: a list of rules expanded per granted command (Kiro's and Cline's `autoApprove`) */
-const Field = z.union([z.enum(SLOTS), z.strictObject({ value: z.optional(z.unknown()) }), z.strictObject({ items: RuleClasses })]);
+const Field = z.union([
+  z.enum(SLOTS),
+  z.strictObject({ value: z.optional(z.unknown()) }),
+  z.strictObject({ items: RuleClasses }),
+]);
 /** a remote entry's field: the URL, the token's env var name, headers with a `{token}` reference, or a fixed value */
-const RemoteField = z.union([z.enum(["url", "tokenEnv", "toolApprovals"]), z.strictObject({ value: z.optional(z.unknown()) }), z.strictObject({ headers: z.record(z.string().check(z.minLength(1)), z.string()) }), z.strictObject({ items: RuleClasses })]);
+const RemoteField = z.union([
+  z.enum(["url", "tokenEnv", "toolApprovals"]),
+  z.strictObject({ value: z.optional(z.unknown()) }),
+  z.strictObject({ headers: z.record(z.string().check(z.minLength(1)), z.string()) }),
+  z.strictObject({ items: RuleClasses }),
+]);
 const EntrySchema = z.strictObject({
   /** field name → a slot, or `{ value: … }` written as it is (`type: { value: "stdio" }`); in the order written */
   fields: z.record(z.string().check(z.minLength(1)), Field),
@@ -87,7 +96,12 @@ const EntrySchema = z.strictObject({
    * slots hcpx does not write but `hcpx import` reads from the person's other
    * servers (Claude Code's `env`: hcpx's own entry inherits the host's environment)
    */
-  read: z.optional(z.strictObject({ env: z.optional(z.string().check(z.minLength(1))), envNames: z.optional(z.string().check(z.minLength(1))) })),
+  read: z.optional(
+    z.strictObject({
+      env: z.optional(z.string().check(z.minLength(1))),
+      envNames: z.optional(z.string().check(z.minLength(1))),
+    }),
+  ),
   /** fields that mark a server reached by URL (not importable as stdio) */
   remote: z.optional(z.array(z.string().check(z.minLength(1)))),
   /**
@@ -140,7 +154,9 @@ const TargetSchema = z.strictObject({
    * anything it would expand. None of the hosts we ship has an escape for it, so
    * an MCP command word that matches is refused (the engine, not per host).
    */
-  vars: z.optional(z.strictObject({ syntax: z.string().check(z.minLength(1)), pattern: z.string().check(z.minLength(1)) })),
+  vars: z.optional(
+    z.strictObject({ syntax: z.string().check(z.minLength(1)), pattern: z.string().check(z.minLength(1)) }),
+  ),
   /**
    * json/jsonc: the file as hcpx creates it, before the entry goes in — the host's own
    * skeleton (opencode adds `$schema` to any config that lacks it). A removal that leaves
@@ -286,7 +302,9 @@ export const DescriptorSchema = z.strictObject({
    * The vendor ended the product (Continue joined Cursor): adopt keeps working for people
    * who still run it; `adopt --detected` and `doctor` say it is end of life.
    */
-  endOfLife: z.optional(z.strictObject({ since: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)), note: z.string().check(z.minLength(1)) })),
+  endOfLife: z.optional(
+    z.strictObject({ since: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)), note: z.string().check(z.minLength(1)) }),
+  ),
   /**
    * The MCP tool shape this host is given (`hcpx mcp --shape …`): "single" (the one
    * `hcp` tool, default) or "per-command" (one tool per granted command, reads with
@@ -298,7 +316,14 @@ export const DescriptorSchema = z.strictObject({
    * A value per MCP tool for the template, `toolApprovals` ({ <tool>: { <field>: value } }),
    * e.g. Codex's [mcp_servers.hcp.tools.<tool>] approval_mode. Needs tools: "per-command".
    */
-  toolApprovals: z.optional(z.strictObject({ field: z.string().check(z.minLength(1)), read: z.string(), write: z.string(), confirm: z.string() })),
+  toolApprovals: z.optional(
+    z.strictObject({
+      field: z.string().check(z.minLength(1)),
+      read: z.string(),
+      write: z.string(),
+      confirm: z.string(),
+    }),
+  ),
   /**
    * The names this host's program gives itself as an MCP client (`clientInfo.name`: the
    * legacy `initialize`, or a 2026-07-28 request's `_meta`), e.g. Claude Code's
@@ -330,7 +355,12 @@ export const DescriptorSchema = z.strictObject({
    * with different commands (and the project's hides the user's). The scope's entry key,
    * its rule patterns (`mcp__hcp__…`) and approvals are written under this name instead.
    */
-  servers: z.optional(z.strictObject({ project: z.optional(z.string().check(z.regex(/^[a-z][a-z0-9-]*$/))), user: z.optional(z.string().check(z.regex(/^[a-z][a-z0-9-]*$/))) })),
+  servers: z.optional(
+    z.strictObject({
+      project: z.optional(z.string().check(z.regex(/^[a-z][a-z0-9-]*$/))),
+      user: z.optional(z.string().check(z.regex(/^[a-z][a-z0-9-]*$/))),
+    }),
+  ),
   gate: z.optional(
     z.strictObject({
       model: z.string().check(z.minLength(1)),

@@ -85,7 +85,8 @@ export function detectHosts(o: DetectOptions): Detected[] {
     // a ledger may still name the host by an id it has left (descriptor `aliases`: windsurf)
     const adopted = [host, ...(d.aliases ?? [])].some((id) => ledger?.hosts[id]?.scope === o.scope);
     if (adopted) reasons.push(`adopted (${ledgerShown})`);
-    if (reasons.length) out.push({ host, name: d.name, reasons, adopted, ...(d.endOfLife ? { endOfLife: endOfLife(d) } : {}) });
+    if (reasons.length)
+      out.push({ host, name: d.name, reasons, adopted, ...(d.endOfLife ? { endOfLife: endOfLife(d) } : {}) });
   }
   return out;
 }

@@ -28,7 +28,12 @@ export { emptyLedger } from "./ledger";
  * and packs, built once when first needed), or a function of the host's Skill
  * path (previews, bundles, tests).
  */
-export async function planAdopt(project: Project, hosts: string[], projection: ProjectionFor | ProjectionCache, opts: AdoptOptions): Promise<AdoptPlan> {
+export async function planAdopt(
+  project: Project,
+  hosts: string[],
+  projection: ProjectionFor | ProjectionCache,
+  opts: AdoptOptions,
+): Promise<AdoptPlan> {
   // a host's old id (descriptor `aliases`: windsurf → devin) is the host itself
   const run = new AdoptRun(project, [...new Set(hosts.map(canonicalHost))], opts);
   for (const desc of run.descriptors) {

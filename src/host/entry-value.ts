@@ -6,25 +6,35 @@ import type { Descriptor, Slot, Target } from "./descriptor";
 import type { CommandClass } from "./formats";
 import { expandItems } from "./formats/rules";
 
-
 export function commandClasses(projection: Projection, desc: Descriptor, scope: "project" | "user"): CommandClass[] {
   const server = desc.servers?.[scope] ?? desc.server ?? "hcp";
   return projection.packs.flatMap((p) =>
     p.commands.map((c) => ({
-      cls: c.command.policy.operation === "read" ? ("read" as const) : c.command.policy.confirm ? ("confirm" as const) : ("write" as const),
+      cls:
+        c.command.policy.operation === "read"
+          ? ("read" as const)
+          : c.command.policy.confirm
+            ? ("confirm" as const)
+            : ("write" as const),
       vars: { tool: c.toolName, pack: p.pack.id, verb: c.command.verb_key, server },
     })),
   );
 }
 
-
 /** The MCP entry a target's `entry` describes: its fields in order, each slot filled (an empty one left out). */
-export function entryValue(t: Target, served: string[], envVars: string[], desc: Descriptor, classes: CommandClass[]): Record<string, unknown> {
+export function entryValue(
+  t: Target,
+  served: string[],
+  envVars: string[],
+  desc: Descriptor,
+  classes: CommandClass[],
+): Record<string, unknown> {
   const slots: Record<Slot, () => unknown> = {
     command: () => served[0]!,
     args: () => served.slice(1),
     argv: () => served,
-    env: () => (envVars.length ? Object.fromEntries(envVars.map((n) => [n, t.envSyntax!.replaceAll("VAR", n)])) : undefined),
+    env: () =>
+      envVars.length ? Object.fromEntries(envVars.map((n) => [n, t.envSyntax!.replaceAll("VAR", n)])) : undefined,
     envNames: () => (envVars.length ? envVars : undefined),
     toolApprovals: () => (desc.toolApprovals ? toolApprovals(desc.toolApprovals, classes) : undefined),
   };
@@ -36,9 +46,11 @@ export function entryValue(t: Target, served: string[], envVars: string[], desc:
   return out;
 }
 
-
 /** Descriptor `toolApprovals` → { <tool>: { <field>: value } } for every served tool (hcp__read_skill is a read). */
-export function toolApprovals(spec: NonNullable<Descriptor["toolApprovals"]>, classes: CommandClass[]): Record<string, Record<string, string>> {
+export function toolApprovals(
+  spec: NonNullable<Descriptor["toolApprovals"]>,
+  classes: CommandClass[],
+): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
   for (const c of classes) out[c.vars.tool!] = { [spec.field]: spec[c.cls] };
   out[READ_SKILL] ??= { [spec.field]: spec.read }; // a remote server that lists it otherwise is taken at its word

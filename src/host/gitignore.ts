@@ -37,7 +37,8 @@ export function gitClassOf(host: string, path: string): GitClass {
   }
   for (const t of targets) {
     const paths = Array.isArray(t.path) ? t.path : [t.path];
-    if (paths.includes(path) || (t.format === "dir-of-skills" && paths.some((d) => path.startsWith(d + "/")))) return t.git ?? "commit";
+    if (paths.includes(path) || (t.format === "dir-of-skills" && paths.some((d) => path.startsWith(d + "/"))))
+      return t.git ?? "commit";
   }
   return "commit";
 }
@@ -45,7 +46,12 @@ export function gitClassOf(host: string, path: string): GitClass {
 /** Per file of a written plan: commit or ignore (project scope only). */
 export function gitClasses(plan: Pick<AdoptPlanned, "changes" | "scope">): { path: string; git: GitClass }[] {
   if (plan.scope !== "project") return [];
-  return plan.changes.filter((c) => c.kind !== "delete").map((c) => ({ path: c.path, git: c.hosts.some((h) => gitClassOf(h, c.path) === "ignore") ? ("ignore" as const) : ("commit" as const) }));
+  return plan.changes
+    .filter((c) => c.kind !== "delete")
+    .map((c) => ({
+      path: c.path,
+      git: c.hosts.some((h) => gitClassOf(h, c.path) === "ignore") ? ("ignore" as const) : ("commit" as const),
+    }));
 }
 
 interface Span {
@@ -61,20 +67,50 @@ function findSpan(text: string, show: string): Span | undefined {
   for (const [i, raw] of lines.entries()) {
     const line = raw.replace(/\r$/, "");
     if (BEGIN_RE.test(line)) {
-      if (begin >= 0) throw new HcpxError({ code: "bad_gitignore_block", message: "a second `# hcp:begin` line before `# hcp:end`", file: show, line: i + 1, hint: "keep one hcp block (hcpx writes it); remove the extra marker line" });
+      if (begin >= 0)
+        throw new HcpxError({
+          code: "bad_gitignore_block",
+          message: "a second `# hcp:begin` line before `# hcp:end`",
+          file: show,
+          line: i + 1,
+          hint: "keep one hcp block (hcpx writes it); remove the extra marker line",
+        });
       begin = i;
       startOff = offset;
     } else if (END_RE.test(line)) {
-      if (begin < 0) throw new HcpxError({ code: "bad_gitignore_block", message: "`# hcp:end` without `# hcp:begin` above it", file: show, line: i + 1, hint: "remove the stray marker line, or restore the block's first line" });
+      if (begin < 0)
+        throw new HcpxError({
+          code: "bad_gitignore_block",
+          message: "`# hcp:end` without `# hcp:begin` above it",
+          file: show,
+          line: i + 1,
+          hint: "remove the stray marker line, or restore the block's first line",
+        });
       const end = offset + raw.length + (i < lines.length - 1 ? 1 : 0);
       // a second block further down is as ambiguous as a broken one
-      const rest = lines.slice(i + 1).findIndex((l) => BEGIN_RE.test(l.replace(/\r$/, "")) || END_RE.test(l.replace(/\r$/, "")));
-      if (rest >= 0) throw new HcpxError({ code: "bad_gitignore_block", message: "more than one hcp block", file: show, line: i + 2 + rest, hint: "keep one hcp block; remove the other" });
+      const rest = lines
+        .slice(i + 1)
+        .findIndex((l) => BEGIN_RE.test(l.replace(/\r$/, "")) || END_RE.test(l.replace(/\r$/, "")));
+      if (rest >= 0)
+        throw new HcpxError({
+          code: "bad_gitignore_block",
+          message: "more than one hcp block",
+          file: show,
+          line: i + 2 + rest,
+          hint: "keep one hcp block; remove the other",
+        });
       return { start: startOff, end };
     }
     offset += raw.length + 1;
   }
-  if (begin >= 0) throw new HcpxError({ code: "bad_gitignore_block", message: "`# hcp:begin` without `# hcp:end`", file: show, line: begin + 1, hint: "restore the `# hcp:end` line (hcpx never guesses where its block ends)" });
+  if (begin >= 0)
+    throw new HcpxError({
+      code: "bad_gitignore_block",
+      message: "`# hcp:begin` without `# hcp:end`",
+      file: show,
+      line: begin + 1,
+      hint: "restore the `# hcp:end` line (hcpx never guesses where its block ends)",
+    });
   return undefined;
 }
 
@@ -99,7 +135,13 @@ export function gitignoreChange(plan: AdoptPlanned, request: boolean, fs: ReadFs
   const show = ".gitignore";
   const real = fs.resolve(abs, plan.base, show);
   const e = fs.entry(real);
-  if (e.kind !== "file" && e.kind !== "absent") throw new HcpxError({ code: "not_a_file", message: "is not a regular file", file: show, hint: "hcpx keeps a block in a .gitignore file; move this away, or leave out --gitignore" });
+  if (e.kind !== "file" && e.kind !== "absent")
+    throw new HcpxError({
+      code: "not_a_file",
+      message: "is not a regular file",
+      file: show,
+      hint: "hcpx keeps a block in a .gitignore file; move this away, or leave out --gitignore",
+    });
   const old = e.kind === "file" ? e.text : undefined;
   const present = old !== undefined && findSpan(old, show) !== undefined;
   if (!request && !present) return undefined;
@@ -116,5 +158,15 @@ export function gitignoreChange(plan: AdoptPlanned, request: boolean, fs: ReadFs
   if (next === old) return undefined;
   const kind = old === undefined ? "create" : next === "" ? "delete" : "update";
   if (kind === "delete") next = "";
-  return { path: show, abs, real, kind, ...(old !== undefined ? { old } : {}), ...(kind !== "delete" ? { new: next } : {}), parts: [{ kind: "file" }], hosts: [], notes: [lines ? "the hcp block: files that stay out of git" : "the hcp block removed (no host adopted)"] };
+  return {
+    path: show,
+    abs,
+    real,
+    kind,
+    ...(old !== undefined ? { old } : {}),
+    ...(kind !== "delete" ? { new: next } : {}),
+    parts: [{ kind: "file" }],
+    hosts: [],
+    notes: [lines ? "the hcp block: files that stay out of git" : "the hcp block removed (no host adopted)"],
+  };
 }

@@ -45,12 +45,27 @@ export function findBlock(text: string, file: string): BlockSpan | undefined {
   const e = es[0] ?? -1;
   if (b < 0 || e < 0 || e < b) {
     const endFirst = b < 0 || (e >= 0 && e < b);
-    throw new HcpxError({ code: "bad_markers", message: `unbalanced hcp markers: found ${endFirst ? END : BEGIN} without its ${endFirst ? BEGIN : END}`, file, ...lineCol(text, endFirst ? e : b), hint: `restore the pair ${BEGIN} … ${END} (each on a line of its own), or delete the one left` });
+    throw new HcpxError({
+      code: "bad_markers",
+      message: `unbalanced hcp markers: found ${endFirst ? END : BEGIN} without its ${endFirst ? BEGIN : END}`,
+      file,
+      ...lineCol(text, endFirst ? e : b),
+      hint: `restore the pair ${BEGIN} … ${END} (each on a line of its own), or delete the one left`,
+    });
   }
   if (bs.length > 1 || es.length > 1) {
-    throw new HcpxError({ code: "bad_markers", message: "more than one hcp block in this file", file, ...lineCol(text, bs.length > 1 ? bs[1]! : es[1]!), hint: "keep one <!-- hcp:begin --> … <!-- hcp:end --> block" });
+    throw new HcpxError({
+      code: "bad_markers",
+      message: "more than one hcp block in this file",
+      file,
+      ...lineCol(text, bs.length > 1 ? bs[1]! : es[1]!),
+      hint: "keep one <!-- hcp:begin --> … <!-- hcp:end --> block",
+    });
   }
-  const inner = text.slice(b + BEGIN.length, e).replace(/^\r?\n/, "").replace(/\r?\n$/, "");
+  const inner = text
+    .slice(b + BEGIN.length, e)
+    .replace(/^\r?\n/, "")
+    .replace(/\r?\n$/, "");
   return { start: b, end: e + END.length, inner };
 }
 
@@ -66,7 +81,13 @@ export function blockContent(content: string): string {
 
 export function setBlock(text: string | undefined, content: string, file: string): { text: string; prefix?: string } {
   // the block's own text must not hold a marker line: the block could not be found (or removed) again
-  if (hasMarkerLine(withEol(content, "\n"))) throw new HcpxError({ code: "bad_markers", message: `the hcp block to write holds a line ${BEGIN} or ${END}; nothing written`, file, hint: "a pack's lead, description or Skill text carries the marker: remove it there (hcpx lint names it)" });
+  if (hasMarkerLine(withEol(content, "\n")))
+    throw new HcpxError({
+      code: "bad_markers",
+      message: `the hcp block to write holds a line ${BEGIN} or ${END}; nothing written`,
+      file,
+      hint: "a pack's lead, description or Skill text carries the marker: remove it there (hcpx lint names it)",
+    });
   const eol = eolOf(text);
   const block = renderBlock(content, eol);
   if (text === undefined || text === "") return { text: block + eol, prefix: "" };

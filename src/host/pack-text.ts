@@ -16,10 +16,26 @@ export function packTextProblems(projection: Projection, checked: Set<string>): 
     checked.add(p.pack.dir);
     // what lands is the Skill copy, the leads and the surface's texts: checked in memory; the pack's files are read for positions only when something is found
     const copy = copies.get(p.pack.id) ?? "";
-    const texts = [copy, p.description, ...p.leads, p.pack.surface.description, ...(p.pack.surface.commands ?? []).flatMap((c) => [c.summary, c.description ?? ""])];
+    const texts = [
+      copy,
+      p.description,
+      ...p.leads,
+      p.pack.surface.description,
+      ...(p.pack.surface.commands ?? []).flatMap((c) => [c.summary, c.description ?? ""]),
+    ];
     if (!texts.some((t) => typeof t === "string" && unsafeHostText(t))) continue;
     const found = hostTextProblems(p.pack, undefined, { leads: p.leads, description: p.description });
-    const bad = found.length ? found : [{ code: "host_text_unsafe" as const, severity: "error" as const, message: "the Skill copy holds a block marker or a control character", file: display(p.pack.skillFile), hint: "run hcpx lint on the pack" }];
+    const bad = found.length
+      ? found
+      : [
+          {
+            code: "host_text_unsafe" as const,
+            severity: "error" as const,
+            message: "the Skill copy holds a block marker or a control character",
+            file: display(p.pack.skillFile),
+            hint: "run hcpx lint on the pack",
+          },
+        ];
     problems.push(...bad.map((x) => ({ ...x, hint: `${x.hint}; hcpx adopts nothing while a pack holds it` })));
   }
   return problems;

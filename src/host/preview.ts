@@ -9,11 +9,21 @@ import type { PlannedFile, Projection } from "../projection/types";
 import { planAdopt, type ProjectionFor } from "./engine";
 
 /** `projectionFor(skillsPath)` rebuilds the projection so each host's prompt block names its own skills dir. */
-export async function renderHostPreviews(projection: Projection, hosts: string[], project: Project, projectionFor?: ProjectionFor): Promise<PlannedFile[]> {
+export async function renderHostPreviews(
+  projection: Projection,
+  hosts: string[],
+  project: Project,
+  projectionFor?: ProjectionFor,
+): Promise<PlannedFile[]> {
   const files: PlannedFile[] = [];
   for (const host of hosts) {
-    const plan = await planAdopt(project, [host], projectionFor ?? (() => projection), { scope: "project", preview: true, skills: false });
-    for (const c of plan.changes) if (c.new !== undefined) files.push({ path: `hosts/${host}/${c.path}`, content: c.new });
+    const plan = await planAdopt(project, [host], projectionFor ?? (() => projection), {
+      scope: "project",
+      preview: true,
+      skills: false,
+    });
+    for (const c of plan.changes)
+      if (c.new !== undefined) files.push({ path: `hosts/${host}/${c.path}`, content: c.new });
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -30,6 +30,7 @@ export function remoteShape(v: unknown): string | undefined {
   if (typeof v.url !== "string") return "has no `url`";
   const bad = urlProblem(v.url);
   if (bad) return `has a \`url\` that ${bad}`;
-  if (v.tokenEnv !== undefined && !(typeof v.tokenEnv === "string" && ENV_NAME.test(v.tokenEnv))) return "has a `tokenEnv` that is not a variable name";
+  if (v.tokenEnv !== undefined && !(typeof v.tokenEnv === "string" && ENV_NAME.test(v.tokenEnv)))
+    return "has a `tokenEnv` that is not a variable name";
   return undefined;
 }

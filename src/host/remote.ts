@@ -21,9 +21,33 @@ export interface RemoteOptions {
 /** --url and --token-env as given: an http(s) URL without credentials in it, a plain variable name. */
 export function checkRemoteOptions(url: string, tokenEnv: string | undefined): RemoteOptions {
   const bad = urlProblem(url);
-  if (bad?.includes("user name or password")) throw new HcpxError({ code: "bad_args", message: "--url holds a user name or password: hcpx never writes a credential into a host's file", hint: "give the URL without it, and the token with --token-env NAME (the host reads it from that variable)" }, 64);
-  if (bad) throw new HcpxError({ code: "bad_args", message: `--url takes an http:// or https:// URL: ${JSON.stringify(url.slice(0, 200))} ${bad}`, hint: "e.g. --url https://hcp.example.com/mcp" }, 64);
-  if (tokenEnv !== undefined && !ENV_NAME.test(tokenEnv)) throw new HcpxError({ code: "bad_args", message: `--token-env takes the name of an environment variable (letters, digits, _), not '${tokenEnv}'`, hint: "e.g. --token-env HCP_TOKEN; the token itself is never written" }, 64);
+  if (bad?.includes("user name or password"))
+    throw new HcpxError(
+      {
+        code: "bad_args",
+        message: "--url holds a user name or password: hcpx never writes a credential into a host's file",
+        hint: "give the URL without it, and the token with --token-env NAME (the host reads it from that variable)",
+      },
+      64,
+    );
+  if (bad)
+    throw new HcpxError(
+      {
+        code: "bad_args",
+        message: `--url takes an http:// or https:// URL: ${JSON.stringify(url.slice(0, 200))} ${bad}`,
+        hint: "e.g. --url https://hcp.example.com/mcp",
+      },
+      64,
+    );
+  if (tokenEnv !== undefined && !ENV_NAME.test(tokenEnv))
+    throw new HcpxError(
+      {
+        code: "bad_args",
+        message: `--token-env takes the name of an environment variable (letters, digits, _), not '${tokenEnv}'`,
+        hint: "e.g. --token-env HCP_TOKEN; the token itself is never written",
+      },
+      64,
+    );
   return { url, ...(tokenEnv !== undefined ? { tokenEnv } : {}) };
 }
 
@@ -34,11 +58,17 @@ export function mcpTarget(desc: Descriptor, scope: "project" | "user"): Target |
 
 /** Every host named takes a remote entry at this scope, or the refusal names the ones that do not. */
 export function requireRemote(hosts: readonly string[], scope: "project" | "user"): void {
-  const without = hosts.map((h) => loadDescriptor(h)).filter((d) => d.scopes[scope] && !mcpTarget(d, scope)?.entry?.remoteFields);
+  const without = hosts
+    .map((h) => loadDescriptor(h))
+    .filter((d) => d.scopes[scope] && !mcpTarget(d, scope)?.entry?.remoteFields);
   if (!without.length) return;
   const able = hostsWithRemote(scope);
   throw new HcpxError(
-    without.map((d) => ({ code: "remote_unsupported" as const, message: `${d.name} (${d.host}): hcpx does not know how this host takes a remote MCP server by URL (its remote entry is not documented), so --url writes nothing`, hint: `adopt it with the local command (without --url); hosts that take --url: ${able.join(", ")}` })),
+    without.map((d) => ({
+      code: "remote_unsupported" as const,
+      message: `${d.name} (${d.host}): hcpx does not know how this host takes a remote MCP server by URL (its remote entry is not documented), so --url writes nothing`,
+      hint: `adopt it with the local command (without --url); hosts that take --url: ${able.join(", ")}`,
+    })),
     64,
   );
 }
@@ -49,11 +79,25 @@ export function hostsWithRemote(scope: "project" | "user"): string[] {
 }
 
 /** The remote entry a target's `entry.remoteFields` describes, in its field order. */
-export function remoteEntryValue(t: Target, remote: RemoteOptions, desc: Descriptor, approval: (v: "toolApprovals" | { items: unknown }, field: string) => unknown): Record<string, unknown> {
+export function remoteEntryValue(
+  t: Target,
+  remote: RemoteOptions,
+  desc: Descriptor,
+  approval: (v: "toolApprovals" | { items: unknown }, field: string) => unknown,
+): Record<string, unknown> {
   const fields = t.entry?.remoteFields;
-  if (!fields) throw new HcpxError({ code: "remote_unsupported", message: `${desc.name}: no documented remote entry`, hint: "adopt it without --url" });
+  if (!fields)
+    throw new HcpxError({
+      code: "remote_unsupported",
+      message: `${desc.name}: no documented remote entry`,
+      hint: "adopt it without --url",
+    });
   if (t.vars && new RegExp(t.vars.pattern, "u").test(remote.url)) {
-    throw new HcpxError({ code: "host_variable", message: `the URL holds text ${desc.name} expands as a variable (${t.vars.syntax}); it has no escape for it, so hcpx writes nothing`, hint: "give the URL without that text" });
+    throw new HcpxError({
+      code: "host_variable",
+      message: `the URL holds text ${desc.name} expands as a variable (${t.vars.syntax}); it has no escape for it, so hcpx writes nothing`,
+      hint: "give the URL without that text",
+    });
   }
   const ref = (name: string) => t.envSyntax!.replaceAll("VAR", name);
   const out: Record<string, unknown> = {};
@@ -66,7 +110,10 @@ export function remoteEntryValue(t: Target, remote: RemoteOptions, desc: Descrip
       const value = approval(v, k);
       if (value !== undefined) out[k] = value;
     } else if ("headers" in v) {
-      if (remote.tokenEnv) out[k] = Object.fromEntries(Object.entries(v.headers).map(([h, tmpl]) => [h, tmpl.replaceAll("{token}", ref(remote.tokenEnv!))]));
+      if (remote.tokenEnv)
+        out[k] = Object.fromEntries(
+          Object.entries(v.headers).map(([h, tmpl]) => [h, tmpl.replaceAll("{token}", ref(remote.tokenEnv!))]),
+        );
     } else out[k] = v.value;
   }
   return out;
@@ -110,12 +157,19 @@ export interface RemoteProbe {
 const CLIENT = { name: "hcpx-adopt-check", version: "1" };
 
 /** One era: connect with the SDK's v2 client (legacy, or pinned to 2026-07-28) and list the tools. Never throws. */
-async function probeEra(era: EraProbe["era"], url: string, headers: Record<string, string>, timeoutMs: number): Promise<EraProbe> {
+async function probeEra(
+  era: EraProbe["era"],
+  url: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<EraProbe> {
   const out: EraProbe = { era };
   try {
     const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
     const client = new Client(CLIENT, era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }), { timeout: timeoutMs });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }), {
+      timeout: timeoutMs,
+    });
     try {
       const v = client.getNegotiatedProtocolVersion();
       if (v) out.version = v;
@@ -139,16 +193,35 @@ async function probeEra(era: EraProbe["era"], url: string, headers: Record<strin
  * throws; `timeoutMs` bounds each step. Callers pass only a URL and a variable
  * name the person gave on the command line (never ones read from a file).
  */
-export async function probeRemote(remote: RemoteOptions, env: NodeJS.ProcessEnv = process.env, timeoutMs = 10_000): Promise<RemoteProbe> {
+export async function probeRemote(
+  remote: RemoteOptions,
+  env: NodeJS.ProcessEnv = process.env,
+  timeoutMs = 10_000,
+): Promise<RemoteProbe> {
   const token = remote.tokenEnv ? env[remote.tokenEnv] : undefined;
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  const probe: RemoteProbe = { url: remote.url, reachable: false, authenticated: false, ...(token ? { tokenFrom: remote.tokenEnv } : {}) };
+  const probe: RemoteProbe = {
+    url: remote.url,
+    reachable: false,
+    authenticated: false,
+    ...(token ? { tokenFrom: remote.tokenEnv } : {}),
+  };
   // first, the plain answer: status and WWW-Authenticate (the SDK's client hides the status)
   try {
     const r = await fetch(remote.url, {
       method: "POST",
-      headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT } }),
+      headers: {
+        ...headers,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT },
+      }),
       signal: AbortSignal.timeout(timeoutMs),
       redirect: "manual",
     });
@@ -165,17 +238,22 @@ export async function probeRemote(remote: RemoteOptions, env: NodeJS.ProcessEnv 
     }
     probe.authenticated = true;
   } catch (e) {
-    probe.error = (e as Error)?.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : `${(e as { cause?: { code?: string } })?.cause?.code ?? (e as Error)?.message ?? String(e)}`;
+    probe.error =
+      (e as Error)?.name === "TimeoutError"
+        ? `no answer within ${timeoutMs} ms`
+        : `${(e as { cause?: { code?: string } })?.cause?.code ?? (e as Error)?.message ?? String(e)}`;
     return probe;
   }
   // then what the host does: the SDK's client, initialize + tools/list, in each era
-  probe.eras = [await probeEra("legacy", remote.url, headers, timeoutMs), await probeEra("modern", remote.url, headers, timeoutMs)];
+  probe.eras = [
+    await probeEra("legacy", remote.url, headers, timeoutMs),
+    await probeEra("modern", remote.url, headers, timeoutMs),
+  ];
   const listed = probe.eras.find((e) => e.tools);
   if (listed?.tools) {
     probe.tools = listed.tools;
     probe.classes = remoteClasses(probe.eras);
-  }
-  else probe.error = probe.eras.map((e) => `${e.era}: ${e.error}`).join("; ");
+  } else probe.error = probe.eras.map((e) => `${e.era}: ${e.error}`).join("; ");
   return probe;
 }
 
@@ -200,7 +278,9 @@ const STRICT: Record<ToolClass, number> = { read: 0, write: 1, confirm: 2 };
 /** The tools of every era that listed them, each the strictest class any era gave it; a name no rule may hold is left out (the host asks). */
 export function remoteClasses(eras: readonly EraProbe[]): Record<string, ToolClass> {
   const out = Object.create(null) as Record<string, ToolClass>;
-  for (const e of eras) for (const [name, cls] of Object.entries(e.classes ?? {})) if (RULE_TOOL_NAME.test(name) && name !== "__proto__") stricter(out, name, cls);
+  for (const e of eras)
+    for (const [name, cls] of Object.entries(e.classes ?? {}))
+      if (RULE_TOOL_NAME.test(name) && name !== "__proto__") stricter(out, name, cls);
   return out;
 }
 
@@ -217,7 +297,9 @@ export function probeSummary(p: RemoteProbe): string {
   const token = p.tokenFrom ? `with the token from $${p.tokenFrom}` : "without a token";
   if (!p.tools) return `${p.url}: reachable, authenticated ${token}, but no tools listed (${p.error})`;
   const names = p.tools.length ? `: ${p.tools.slice(0, 8).join(", ")}${p.tools.length > 8 ? ", …" : ""}` : "";
-  const eras = (p.eras ?? []).map((e) => (e.tools ? `${e.version ?? e.era} lists ${e.tools.length}` : `${e.era} era failed (${e.error})`)).join("; ");
+  const eras = (p.eras ?? [])
+    .map((e) => (e.tools ? `${e.version ?? e.era} lists ${e.tools.length}` : `${e.era} era failed (${e.error})`))
+    .join("; ");
   return `${p.url}: reachable, authenticated ${token}, ${p.tools.length} tool(s)${names} (${eras})`;
 }
 
@@ -225,8 +307,26 @@ export function probeSummary(p: RemoteProbe): string {
 export function probeProblems(desc: Descriptor, p: RemoteProbe): Problem[] {
   const out: Problem[] = [];
   const at = `${desc.name}: ${p.url}`;
-  if (!p.reachable) out.push({ code: "remote_unreachable", severity: "error", message: `${at} is not reachable (${p.error})`, hint: "start the server (`hcpx mcp --http`), or check the URL and the proxy in front of it" });
-  else if (!p.authenticated) out.push({ code: "remote_unauthorized", severity: "error", message: `${at} refused the request: ${p.error}`, hint: "set the token's variable where the host runs (--token-env NAME), and check that the server knows the token" });
-  else if (!p.tools) out.push({ code: "remote_unreachable", severity: "error", message: `${at} answered but did not list tools: ${p.error}`, hint: "check that the URL is the MCP endpoint (e.g. …/mcp)" });
+  if (!p.reachable)
+    out.push({
+      code: "remote_unreachable",
+      severity: "error",
+      message: `${at} is not reachable (${p.error})`,
+      hint: "start the server (`hcpx mcp --http`), or check the URL and the proxy in front of it",
+    });
+  else if (!p.authenticated)
+    out.push({
+      code: "remote_unauthorized",
+      severity: "error",
+      message: `${at} refused the request: ${p.error}`,
+      hint: "set the token's variable where the host runs (--token-env NAME), and check that the server knows the token",
+    });
+  else if (!p.tools)
+    out.push({
+      code: "remote_unreachable",
+      severity: "error",
+      message: `${at} answered but did not list tools: ${p.error}`,
+      hint: "check that the URL is the MCP endpoint (e.g. …/mcp)",
+    });
   return out;
 }

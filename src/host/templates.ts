@@ -47,7 +47,12 @@ export function templatePath(host: string, name: string): string {
   if (existsSync(own)) return own;
   const common = join(root, "common", name);
   if (existsSync(common)) return common;
-  throw new HcpxError({ code: "bad_descriptor", message: `template '${name}' not found for host '${host}'`, file: `templates/${host}/${name}`, hint: "reinstall hcpx, or fix the descriptor's template name" });
+  throw new HcpxError({
+    code: "bad_descriptor",
+    message: `template '${name}' not found for host '${host}'`,
+    file: `templates/${host}/${name}`,
+    hint: "reinstall hcpx, or fix the descriptor's template name",
+  });
 }
 
 /**
@@ -55,7 +60,8 @@ export function templatePath(host: string, name: string): string {
  * / `{{{toml name}}}` (as a JSON / TOML value) and `{{#if name}}…{{/if}}` (an empty
  * list is false), with Handlebars' standalone-line rule. Nothing is HTML-escaped.
  */
-const SIMPLE_TAG = /\{\{\{\s*(?:(json|toml)\s+)?([A-Za-z_][\w.]*)\s*\}\}\}|\{\{#if\s+([A-Za-z_][\w.]*)\s*\}\}|\{\{\/if\}\}/g;
+const SIMPLE_TAG =
+  /\{\{\{\s*(?:(json|toml)\s+)?([A-Za-z_][\w.]*)\s*\}\}\}|\{\{#if\s+([A-Za-z_][\w.]*)\s*\}\}|\{\{\/if\}\}/g;
 
 function lookup(ctx: unknown, path: string): unknown {
   let v = ctx;
@@ -85,7 +91,12 @@ function simple(src: string): Render | undefined {
     if (!("ifOpen" in p) && !("ifClose" in p)) continue;
     const prev = parts[i - 1] as { text?: string } | undefined;
     const next = parts[i + 1] as { text?: string } | undefined;
-    if (prev?.text !== undefined && next?.text !== undefined && /(^|\n)[ \t]*$/.test(prev.text) && /^[ \t]*(\r?\n|$)/.test(next.text)) {
+    if (
+      prev?.text !== undefined &&
+      next?.text !== undefined &&
+      /(^|\n)[ \t]*$/.test(prev.text) &&
+      /^[ \t]*(\r?\n|$)/.test(next.text)
+    ) {
       prev.text = prev.text.replace(/[ \t]*$/, "");
       next.text = next.text.replace(/^[ \t]*(\r?\n)?/, "");
     }
@@ -108,7 +119,14 @@ function simple(src: string): Render | undefined {
       else if ("text" in p) out += p.text;
       else {
         const v = lookup(ctx, p.value);
-        out += p.helper === "toml" ? tomlValue(v) : p.helper ? JSON.stringify(v) : v === undefined || v === null ? "" : String(v);
+        out +=
+          p.helper === "toml"
+            ? tomlValue(v)
+            : p.helper
+              ? JSON.stringify(v)
+              : v === undefined || v === null
+                ? ""
+                : String(v);
       }
     }
     return out;
@@ -120,7 +138,14 @@ export async function render(host: string, name: string, ctx: TemplateContext): 
   let fn = compiled.get(file);
   if (!fn) {
     fn = simple(readTextFile(file, `templates/${host}/${name}`, CAPS.skill));
-    if (!fn) throw new HcpxError({ code: "bad_template", message: "uses template syntax beyond what hcpx renders ({{{name}}}, {{{json name}}}, {{{toml name}}}, {{#if name}}…{{/if}})", file: `templates/${host}/${name}`, hint: "reinstall hcpx; a changed template must keep to that subset (README: host descriptors)" });
+    if (!fn)
+      throw new HcpxError({
+        code: "bad_template",
+        message:
+          "uses template syntax beyond what hcpx renders ({{{name}}}, {{{json name}}}, {{{toml name}}}, {{#if name}}…{{/if}})",
+        file: `templates/${host}/${name}`,
+        hint: "reinstall hcpx; a changed template must keep to that subset (README: host descriptors)",
+      });
     compiled.set(file, fn);
   }
   return fn(ctx);

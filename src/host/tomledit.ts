@@ -14,8 +14,23 @@ export function parseTomlFor(text: string, file: string): Record<string, unknown
       const err = e as TomlError & { line?: number; column?: number };
       const first = String(err.message).split("\n")[0]!;
       // a table or key defined twice (TOML forbids it; a reader might keep either copy)
-      if (/redefine an already defined/.test(first)) throw new HcpxError({ code: "duplicate_key", message: `a table or key is defined twice (${first.replace(/^Invalid TOML document: /, "")})`, file, line: err.line, column: err.column, hint: "keep the copy you mean and delete the other, then run the command again" });
-      throw new HcpxError({ code: "bad_toml", message: `cannot parse TOML: ${first}`, file, line: err.line, column: err.column, hint: "fix the syntax at that position; hcpx leaves a file it cannot parse untouched" });
+      if (/redefine an already defined/.test(first))
+        throw new HcpxError({
+          code: "duplicate_key",
+          message: `a table or key is defined twice (${first.replace(/^Invalid TOML document: /, "")})`,
+          file,
+          line: err.line,
+          column: err.column,
+          hint: "keep the copy you mean and delete the other, then run the command again",
+        });
+      throw new HcpxError({
+        code: "bad_toml",
+        message: `cannot parse TOML: ${first}`,
+        file,
+        line: err.line,
+        column: err.column,
+        hint: "fix the syntax at that position; hcpx leaves a file it cannot parse untouched",
+      });
     }
     throw e;
   }
@@ -47,10 +62,15 @@ interface Header {
 
 function headers(text: string): Header[] {
   const out: Header[] = [];
-  const re = new RegExp(String.raw`^[ \t]*\[\[?[ \t]*(${keySeg}(?:[ \t]*\.[ \t]*${keySeg})*)[ \t]*\]\]?[ \t]*(?:#.*)?$`, "gm");
+  const re = new RegExp(
+    String.raw`^[ \t]*\[\[?[ \t]*(${keySeg}(?:[ \t]*\.[ \t]*${keySeg})*)[ \t]*\]\]?[ \t]*(?:#.*)?$`,
+    "gm",
+  );
   let m: RegExpExecArray | null;
   // Multi-line strings could contain a line that looks like a header; blank them out first.
-  const masked = text.replace(/^\ufeff/, " ").replace(/("""[\s\S]*?"""|'''[\s\S]*?''')/g, (s) => s.replace(/[^\n]/g, " "));
+  const masked = text
+    .replace(/^\ufeff/, " ")
+    .replace(/("""[\s\S]*?"""|'''[\s\S]*?''')/g, (s) => s.replace(/[^\n]/g, " "));
   while ((m = re.exec(masked))) {
     const segs = m[1]!.match(new RegExp(keySeg, "g")) ?? [];
     out.push({ start: m.index, path: segs.map(unquote) });
@@ -84,13 +104,24 @@ export interface TomlSetResult {
  * declares exactly those tables). Throws when the entry exists in a form we
  * cannot edit textually (inline table, dotted keys).
  */
-export function setToml(text: string, parsed: Record<string, unknown>, path: string[], snippet: string, file: string): TomlSetResult {
+export function setToml(
+  text: string,
+  parsed: Record<string, unknown>,
+  path: string[],
+  snippet: string,
+  file: string,
+): TomlSetResult {
   const eol = eolOf(text || undefined);
   let block = withEol(snippet, eol).replace(/(\r?\n)+$/, "") + eol;
   const sp = spans(text, path);
   if (sp.length === 0) {
     if (get(parsed, path) !== undefined) {
-      throw new HcpxError({ code: "toml_unsupported", message: `\`${path.join(".")}\` is defined inline or with dotted keys, which hcpx does not edit`, file, hint: `move it to its own [${path.join(".")}] table, or remove it` });
+      throw new HcpxError({
+        code: "toml_unsupported",
+        message: `\`${path.join(".")}\` is defined inline or with dotted keys, which hcpx does not edit`,
+        file,
+        hint: `move it to its own [${path.join(".")}] table, or remove it`,
+      });
     }
     if (text === "") return { text: block, prefix: "" };
     const prefix = text.endsWith("\n") ? eol : eol + eol;

@@ -34,11 +34,20 @@ export function loadUserScope(o: { config?: string; remove: boolean; cwd?: strin
   const shown = showHome(file);
   if (o.config !== undefined && resolve(o.config) !== file) {
     throw new HcpxError(
-      { code: "bad_args", message: `--scope user serves your user config (${shown}), not ${display(resolve(o.config))}`, hint: "leave out --config at user scope; to adopt a project's packs for its hosts, use --scope project in that project" },
+      {
+        code: "bad_args",
+        message: `--scope user serves your user config (${shown}), not ${display(resolve(o.config))}`,
+        hint: "leave out --config at user scope; to adopt a project's packs for its hosts, use --scope project in that project",
+      },
       64,
     );
   }
-  if (o.remove) return { project: loadProject({ config: existsSync(file) ? file : undefined, optional: true, user: false, cwd: home() }), configFile: file, notes: [] };
+  if (o.remove)
+    return {
+      project: loadProject({ config: existsSync(file) ? file : undefined, optional: true, user: false, cwd: home() }),
+      configFile: file,
+      notes: [],
+    };
   if (!existsSync(file)) {
     const here = findProjectConfig(o.cwd ?? process.cwd());
     throw new HcpxError({
@@ -50,14 +59,19 @@ export function loadUserScope(o: { config?: string; remove: boolean; cwd?: strin
   const project = loadProject({ config: file, user: false });
   const notes: string[] = [];
   const served = project.packDirs.map((d) => showHome(d));
-  notes.push(`user scope serves the packs of ${shown} (${served.length ? served.join(", ") : "none"}) from any directory: its MCP entry runs with \`--config ${shown}\``);
+  notes.push(
+    `user scope serves the packs of ${shown} (${served.length ? served.join(", ") : "none"}) from any directory: its MCP entry runs with \`--config ${shown}\``,
+  );
   // run inside a project: say that its packs are not part of it
   const here = findProjectConfig(o.cwd ?? process.cwd());
   if (here && here !== file) {
     try {
       const p = loadProject({ config: here, user: false });
       const left = p.packDirs.filter((d) => !project.packDirs.includes(d));
-      if (left.length) notes.push(`this project's packs (${left.map((d) => display(d)).join(", ")}) are not adopted at user scope: run \`hcpx adopt <host> --write\` here (project scope) for them`);
+      if (left.length)
+        notes.push(
+          `this project's packs (${left.map((d) => display(d)).join(", ")}) are not adopted at user scope: run \`hcpx adopt <host> --write\` here (project scope) for them`,
+        );
     } catch {
       /* the project config does not load: nothing to compare */
     }

@@ -39,7 +39,11 @@ export async function toolResult(project: HcpxProject, use: ToolUse, options: Ca
  * tool_use block, in order (run one after another). undefined when the
  * message asked for no tool (the loop is done).
  */
-export async function toolResults(project: HcpxProject, message: { content: readonly (ToolUse | { type: string })[] }, options: CallOptions = {}): Promise<{ role: "user"; content: ToolResult[] } | undefined> {
+export async function toolResults(
+  project: HcpxProject,
+  message: { content: readonly (ToolUse | { type: string })[] },
+  options: CallOptions = {},
+): Promise<{ role: "user"; content: ToolResult[] } | undefined> {
   const uses = message.content.filter((b): b is ToolUse => b.type === "tool_use");
   if (uses.length === 0) return undefined;
   const content: ToolResult[] = [];

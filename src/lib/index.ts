@@ -155,7 +155,14 @@ export class ProjectError extends Error {
   constructor(problems0: ProjectProblem[]) {
     // an error the library throws is an exit too: through the one redaction
     const problems = redactOut(problems0);
-    super(problems.map((p) => `${p.file ? `${p.file}${p.line ? `:${p.line}` : ""}: ` : ""}${p.message}${p.hint ? ` (hint: ${p.hint})` : ""}`).join("\n"));
+    super(
+      problems
+        .map(
+          (p) =>
+            `${p.file ? `${p.file}${p.line ? `:${p.line}` : ""}: ` : ""}${p.message}${p.hint ? ` (hint: ${p.hint})` : ""}`,
+        )
+        .join("\n"),
+    );
     this.name = "ProjectError";
     this.code = problems[0]?.code ?? "error";
     this.problems = problems;
@@ -255,7 +262,9 @@ function problemsOf(e: HcpxError): ProjectProblem[] {
 
 function problemEnvelope(e: unknown): Envelope {
   if (e instanceof HcpxError) return problemFailure(e.problems);
-  return failure("internal", `internal error: ${(e as Error)?.message ?? String(e)}`, { hint: "this is a bug in hcpx; report it" });
+  return failure("internal", `internal error: ${(e as Error)?.message ?? String(e)}`, {
+    hint: "this is a bug in hcpx; report it",
+  });
 }
 
 /**
@@ -288,7 +297,11 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Hcp
   } catch (e) {
     throw asProjectError(e);
   }
-  const skills: PackSkill[] = projection.packs.map((p) => ({ pack: p.pack.id, description: p.description, content: projection.skills.find((s) => s.packId === p.pack.id)?.content ?? "" }));
+  const skills: PackSkill[] = projection.packs.map((p) => ({
+    pack: p.pack.id,
+    description: p.description,
+    content: projection.skills.find((s) => s.packId === p.pack.id)?.content ?? "",
+  }));
   const toolNames = projection.tools.map((t) => t.name);
   // The lists are rendered once; each call of tools() hands out a fresh copy.
   const rendered = new Map<ToolShape, string>();
@@ -302,7 +315,10 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Hcp
     toolNames,
     tools<S extends ToolShape = "mcp">(shape?: S): ToolsOf[S][] {
       const s = (shape ?? "mcp") as ToolShape;
-      if (!SHAPES.includes(s)) throw new ProjectError([{ code: "bad_shape", message: `unknown tool shape '${String(s)}'`, hint: `use one of ${SHAPES.join(", ")}` }]);
+      if (!SHAPES.includes(s))
+        throw new ProjectError([
+          { code: "bad_shape", message: `unknown tool shape '${String(s)}'`, hint: `use one of ${SHAPES.join(", ")}` },
+        ]);
       let text = rendered.get(s);
       if (text === undefined) rendered.set(s, (text = JSON.stringify(toolList(projection.tools, s))));
       return JSON.parse(text) as ToolsOf[S][];
@@ -323,7 +339,8 @@ function asProjectError(e: unknown): unknown {
   return e instanceof HcpxError ? new ProjectError(problemsOf(e).length ? problemsOf(e) : e.problems) : e;
 }
 
-const plain = (ps: readonly { severity?: unknown }[]): ProjectProblem[] => ps.map(({ severity: _s, ...p }) => p as ProjectProblem);
+const plain = (ps: readonly { severity?: unknown }[]): ProjectProblem[] =>
+  ps.map(({ severity: _s, ...p }) => p as ProjectProblem);
 
 /**
  * Adopt: place the projections where each host reads them, as `hcpx adopt`
@@ -366,7 +383,13 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const app = await import("../app/generate");
   try {
-    const r = await app.generate({ out: options.out, host: options.hosts, check: options.check, cwd: options.cwd, config: options.config });
+    const r = await app.generate({
+      out: options.out,
+      host: options.hosts,
+      check: options.check,
+      cwd: options.cwd,
+      config: options.config,
+    });
     return redactOut({
       out: r.shownOut,
       files: r.files.map((f) => f.path),
@@ -384,10 +407,19 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
 const NEVER = new AbortController().signal;
 
 /** One tool call through the front: the callback is the person the runtime asks; the model's `confirm` is never a yes here. */
-async function callFront(front: McpFront, env: Record<string, string | undefined>, tool: string, input: unknown, opts: CallOptions): Promise<Envelope> {
+async function callFront(
+  front: McpFront,
+  env: Record<string, string | undefined>,
+  tool: string,
+  input: unknown,
+  opts: CallOptions,
+): Promise<Envelope> {
   if (typeof tool !== "string" || !tool) return failure("bad_args", "the tool name must be a non-empty string");
   if (input === undefined || input === null) input = {};
-  if (!isObj(input)) return failure("bad_args", `the input of ${tool} must be an object`, { hint: "pass the tool call's input object as the model sent it" });
+  if (!isObj(input))
+    return failure("bad_args", `the input of ${tool} must be an object`, {
+      hint: "pass the tool call's input object as the model sent it",
+    });
   let failed: { pack: string; verb: string; why: unknown } | undefined;
   const elicit = opts.confirm
     ? async (q: ConfirmQuestion): Promise<PersonAnswer> => {
@@ -410,18 +442,38 @@ async function callFront(front: McpFront, env: Record<string, string | undefined
         }
       }
     : undefined;
-  const out = await front.callTool(tool, input, { era: "legacy", signal: NEVER, elicit, personOnly: { env: env as NodeJS.ProcessEnv } });
-  if ("resultType" in out) return failure("internal", `internal error: ${tool} asked for input in-process`, { hint: "this is a bug in hcpx; report it" });
+  const out = await front.callTool(tool, input, {
+    era: "legacy",
+    signal: NEVER,
+    elicit,
+    personOnly: { env: env as NodeJS.ProcessEnv },
+  });
+  if ("resultType" in out)
+    return failure("internal", `internal error: ${tool} asked for input in-process`, {
+      hint: "this is a bug in hcpx; report it",
+    });
   // hcp__read_skill answers with the Skill's text
-  if (!out.structuredContent) return { ok: true, data: { ...(typeof input.pack === "string" ? { pack: input.pack } : {}), text: out.content.map((c) => c.text).join("") } };
+  if (!out.structuredContent)
+    return {
+      ok: true,
+      data: {
+        ...(typeof input.pack === "string" ? { pack: input.pack } : {}),
+        text: out.content.map((c) => c.text).join(""),
+      },
+    };
   const res = out.structuredContent as unknown as Envelope;
   if (res.ok) return res;
-  if (!opts.confirm && res.error.code === "confirm_required") res.error.hint = "this write runs only when a person says yes: the host app passes a confirm callback to call(); the model's confirm: true is not enough here";
+  if (!opts.confirm && res.error.code === "confirm_required")
+    res.error.hint =
+      "this write runs only when a person says yes: the host app passes a confirm callback to call(); the model's confirm: true is not enough here";
   if (failed && res.error.code === "confirm_declined") {
     // the callback's own words, through the pack's Binding redaction
     const pack = front.view.packs.find((p) => p.pack.id === failed!.pack)?.pack;
     const secrets = secretsFrom(env as NodeJS.ProcessEnv, pack ? bindingNames(pack) : []);
-    res.error.message = redactDeep(`${failed.pack}.${failed.verb} was not confirmed (the confirm callback failed: ${(failed.why as Error)?.message ?? String(failed.why)}); nothing was run`, secrets);
+    res.error.message = redactDeep(
+      `${failed.pack}.${failed.verb} was not confirmed (the confirm callback failed: ${(failed.why as Error)?.message ?? String(failed.why)}); nothing was run`,
+      secrets,
+    );
   }
   return res;
 }

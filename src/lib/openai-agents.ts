@@ -8,14 +8,15 @@ import type { CallOptions, HcpxProject } from "hcpx";
 
 /** Function tools for `new Agent({ tools })`. */
 export function tools(project: HcpxProject, options: CallOptions = {}): FunctionTool[] {
-  return project.tools("mcp").map((t) =>
-    tool({
-      name: t.name,
-      description: t.description,
-      // the projection's schema as it is (additionalProperties: false, optional args optional)
-      parameters: t.inputSchema as never,
-      strict: false,
-      execute: async (input: unknown) => JSON.stringify(await project.call(t.name, input, options)),
-    }) as FunctionTool,
+  return project.tools("mcp").map(
+    (t) =>
+      tool({
+        name: t.name,
+        description: t.description,
+        // the projection's schema as it is (additionalProperties: false, optional args optional)
+        parameters: t.inputSchema as never,
+        strict: false,
+        execute: async (input: unknown) => JSON.stringify(await project.call(t.name, input, options)),
+      }) as FunctionTool,
   );
 }

@@ -15,7 +15,17 @@ import { isObj } from "../util/is";
 import { execute, type ConfirmQuestion, type ExecRequest, type PersonAnswer } from "../runtime/execute";
 import { failure, type Envelope } from "../runtime/envelope";
 import { argsHash, ConfirmStateError, type ConfirmBinding, type ConfirmStates, type StateCall } from "./confirm-state";
-import { argsFromInputs, canAnswer, capabilityOf, MissingCapability, inputRequest, inputRounds, methodOf, readAnswer, type InputValue } from "./inputs";
+import {
+  argsFromInputs,
+  canAnswer,
+  capabilityOf,
+  MissingCapability,
+  inputRequest,
+  inputRounds,
+  methodOf,
+  readAnswer,
+  type InputValue,
+} from "./inputs";
 import { CONFIRM_KEY, toResult, type CallContext, type InputRequired, type ToolResult, type Trace } from "./contract";
 
 /** One call on its way to execute(): what every round of its questions needs. */
@@ -49,12 +59,24 @@ export async function runLegacy(run: CallRun, req: ExecRequest, withInputs: Comm
     : undefined;
   const pack: Pack | undefined = trace.loaded;
   const only = ctx.personOnly;
-  if (only) return toResult(await execute({ ...project, confirm: { ...project.confirm, by: "person" } }, { ...r, confirm: false }, { signal: ctx.signal, askPerson, env: only.env, pack }));
+  if (only)
+    return toResult(
+      await execute(
+        { ...project, confirm: { ...project.confirm, by: "person" } },
+        { ...r, confirm: false },
+        { signal: ctx.signal, askPerson, env: only.env, pack },
+      ),
+    );
   return toResult(await execute(project, r, { signal: ctx.signal, askPerson, hostApproved: run.hostApproved, pack }));
 }
 
 /** legacy: ask the client for each input, round by round, now (server → client requests). Also prompts/get's (src/mcp/prompts.ts). */
-export async function gatherLegacy(c: Command, req: ExecRequest, ctx: CallContext, timeoutMs: number): Promise<Gathered | { env: Envelope }> {
+export async function gatherLegacy(
+  c: Command,
+  req: ExecRequest,
+  ctx: CallContext,
+  timeoutMs: number,
+): Promise<Gathered | { env: Envelope }> {
   const got: Record<string, InputValue> = {};
   for (const round of inputRounds(c)) {
     for (const [k, i] of round) {
@@ -66,10 +88,16 @@ export async function gatherLegacy(c: Command, req: ExecRequest, ctx: CallContex
       try {
         r = await ctx.askInput(inputRequest(c, i), timeoutMs, ctx.signal);
       } catch (e) {
-        return { env: failure("input_declined", `input '${k}' of ${req.pack} ${req.verb} got no answer (${(e as Error)?.message ?? String(e)}); nothing was run`) };
+        return {
+          env: failure(
+            "input_declined",
+            `input '${k}' of ${req.pack} ${req.verb} got no answer (${(e as Error)?.message ?? String(e)}); nothing was run`,
+          ),
+        };
       }
       const a = readAnswer(k, i, r);
-      if ("declined" in a) return { env: failure("input_declined", `${a.declined}; ${req.pack} ${req.verb} was not run`) };
+      if ("declined" in a)
+        return { env: failure("input_declined", `${a.declined}; ${req.pack} ${req.verb} was not run`) };
       if ("invalid" in a) return { env: failure("bad_args", `${a.invalid}; nothing was run`) };
       got[k] = a.value;
     }
@@ -84,9 +112,20 @@ export async function gatherLegacy(c: Command, req: ExecRequest, ctx: CallContex
  * the model's args, single-use, expiring — like a confirm's). Also
  * prompts/get's (src/mcp/prompts.ts), whose `call` says use "prompt".
  */
-export function gatherModern(states: ConfirmStates, c: Command, req: ExecRequest, ctx: CallContext, bound: ConfirmBinding | undefined, call: StateCall): Gathered | { failed: Envelope } | { ask: InputRequired } {
+export function gatherModern(
+  states: ConfirmStates,
+  c: Command,
+  req: ExecRequest,
+  ctx: CallContext,
+  bound: ConfirmBinding | undefined,
+  call: StateCall,
+): Gathered | { failed: Envelope } | { ask: InputRequired } {
   const hash = argsHash({ args: req.args, argv: req.argv ?? null });
-  if (bound && bound.argsHash !== hash) throw new ConfirmStateError("mismatch", `the answers are for ${bound.pack}.${bound.verb} with other args than this call's; nothing was run; call the tool again to be asked anew`);
+  if (bound && bound.argsHash !== hash)
+    throw new ConfirmStateError(
+      "mismatch",
+      `the answers are for ${bound.pack}.${bound.verb} with other args than this call's; nothing was run; call the tool again to be asked anew`,
+    );
   const got: Record<string, InputValue> = { ...(bound?.inputs ?? {}) };
   for (const round of inputRounds(c)) {
     const open: [string, (typeof round)[number][1]][] = [];
@@ -102,7 +141,8 @@ export function gatherModern(states: ConfirmStates, c: Command, req: ExecRequest
         continue;
       }
       const a = readAnswer(k, i, r);
-      if ("declined" in a) return { failed: failure("input_declined", `${a.declined}; ${req.pack} ${req.verb} was not run`) };
+      if ("declined" in a)
+        return { failed: failure("input_declined", `${a.declined}; ${req.pack} ${req.verb} was not run`) };
       if ("invalid" in a) return { failed: failure("bad_args", `${a.invalid}; nothing was run`) };
       got[k] = a.value;
     }
@@ -120,13 +160,21 @@ export function gatherModern(states: ConfirmStates, c: Command, req: ExecRequest
 }
 
 /** modern: this call's round — its inputs first (when it declares any), then its confirm; a retry's requestState is checked and spent here. */
-export async function runModern(run: CallRun, req: ExecRequest, withInputs?: Command): Promise<ToolResult | InputRequired> {
+export async function runModern(
+  run: CallRun,
+  req: ExecRequest,
+  withInputs?: Command,
+): Promise<ToolResult | InputRequired> {
   const { ctx, states } = run;
   const call = { principal: run.project.principal.id, pack: req.pack, verb: req.verb };
   // A retry: the state must be ours, unspent, unexpired and for this call.
   const bound = ctx.requestState !== undefined ? states.redeem(ctx.requestState, call) : undefined;
   if (!withInputs) {
-    if (bound?.stage === "inputs") throw new ConfirmStateError("mismatch", `the answers are for the inputs of ${bound.pack}.${bound.verb}, which asks for none now; nothing was run; call the tool again`);
+    if (bound?.stage === "inputs")
+      throw new ConfirmStateError(
+        "mismatch",
+        `the answers are for the inputs of ${bound.pack}.${bound.verb}, which asks for none now; nothing was run; call the tool again`,
+      );
     return confirmModern(run, req, bound, {});
   }
   if (!bound || bound.stage === "inputs") {
@@ -134,7 +182,12 @@ export async function runModern(run: CallRun, req: ExecRequest, withInputs?: Com
     if ("failed" in g) return toResult(g.failed);
     if ("ask" in g) return g.ask;
     // every input answered: on to the call itself (its confirm question, if any, is asked anew)
-    return confirmModern({ ...run, ctx: { ...ctx, inputResponses: undefined } }, { ...req, args: { ...req.args, ...argsFromInputs(withInputs, g.got) } }, undefined, g.got);
+    return confirmModern(
+      { ...run, ctx: { ...ctx, inputResponses: undefined } },
+      { ...req, args: { ...req.args, ...argsFromInputs(withInputs, g.got) } },
+      undefined,
+      g.got,
+    );
   }
   // the answer to the confirm asked after the inputs: the inputs come back from the signed state
   const got = bound.inputs ?? {};
@@ -142,12 +195,18 @@ export async function runModern(run: CallRun, req: ExecRequest, withInputs?: Com
 }
 
 /** modern: a first call asks its confirm as an InputRequiredResult; a retry (`bound`) runs on the answer it carries. */
-async function confirmModern(run: CallRun, req: ExecRequest, bound: ConfirmBinding | undefined, inputs: Record<string, InputValue>): Promise<ToolResult | InputRequired> {
+async function confirmModern(
+  run: CallRun,
+  req: ExecRequest,
+  bound: ConfirmBinding | undefined,
+  inputs: Record<string, InputValue>,
+): Promise<ToolResult | InputRequired> {
   const { project, ctx, trace } = run;
   if (bound) {
     const given = ctx.inputResponses?.[CONFIRM_KEY];
     // no answer to hcpx's question in the retry: ask again (the spent state is not reissued)
-    if (given === undefined) return confirmModern({ ...run, ctx: { ...ctx, inputResponses: undefined } }, req, undefined, inputs);
+    if (given === undefined)
+      return confirmModern({ ...run, ctx: { ...ctx, inputResponses: undefined } }, req, undefined, inputs);
     return answered(run, req, bound, personAnswer(given));
   }
   // A first call: the question goes back to the client as an InputRequiredResult.
@@ -167,13 +226,33 @@ async function confirmModern(run: CallRun, req: ExecRequest, bound: ConfirmBindi
   trace.answer = "pending";
   return {
     resultType: "input_required",
-    inputRequests: { [CONFIRM_KEY]: { method: "elicitation/create", params: { mode: "form", message: redactOut(question.message), requestedSchema: { type: "object", properties: {} } } } },
-    requestState: run.states.mint({ principal: project.principal.id, pack: question.pack, verb: question.verb, argsHash: question.argsHash, inputs }),
+    inputRequests: {
+      [CONFIRM_KEY]: {
+        method: "elicitation/create",
+        params: {
+          mode: "form",
+          message: redactOut(question.message),
+          requestedSchema: { type: "object", properties: {} },
+        },
+      },
+    },
+    requestState: run.states.mint({
+      principal: project.principal.id,
+      pack: question.pack,
+      verb: question.verb,
+      argsHash: question.argsHash,
+      inputs,
+    }),
   };
 }
 
 /** modern: the retry's answer to the confirm, for the args it was asked about (other args: a mismatch, nothing runs). */
-async function answered(run: CallRun, req: ExecRequest, bound: ConfirmBinding, answer: PersonAnswer): Promise<ToolResult> {
+async function answered(
+  run: CallRun,
+  req: ExecRequest,
+  bound: ConfirmBinding,
+  answer: PersonAnswer,
+): Promise<ToolResult> {
   const { ctx, trace } = run;
   trace.answer = answer;
   let mismatch: string | undefined;

@@ -9,7 +9,9 @@
 import { createRemoteJWKSet, jwtVerify, errors as joseErrors } from "jose";
 import { principalOfToken, TOKEN_PREFIX, type ServerConfig } from "./team-config";
 
-export type AuthResult = { ok: true; principal: string; expiresAt?: number } | { ok: false; status: 401; error: "invalid_request" | "invalid_token"; description?: string };
+export type AuthResult =
+  | { ok: true; principal: string; expiresAt?: number }
+  | { ok: false; status: 401; error: "invalid_request" | "invalid_token"; description?: string };
 
 export interface Authenticator {
   authenticate(authorization: string | null): Promise<AuthResult>;
@@ -19,30 +21,57 @@ const JWT_RE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /** `tokens`: the token table as it is now (re-read when the tokens file changes: a removed token stops at once). */
 /** `subjectOf`: a JWT subject's principal as the server config says now (default: as it was at start). */
-export function authenticator(cfg: ServerConfig, tokens: () => Map<string, string>, resource: string, subjectOf: (sub: string) => string | undefined = (sub) => cfg.subjects.get(sub)): Authenticator {
+export function authenticator(
+  cfg: ServerConfig,
+  tokens: () => Map<string, string>,
+  resource: string,
+  subjectOf: (sub: string) => string | undefined = (sub) => cfg.subjects.get(sub),
+): Authenticator {
   const jwt = cfg.jwt;
-  const jwks = jwt ? createRemoteJWKSet(new URL(jwt.jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000 }) : undefined;
+  const jwks = jwt
+    ? createRemoteJWKSet(new URL(jwt.jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000 })
+    : undefined;
   const audience = jwt?.audience ?? resource;
   return {
     async authenticate(header) {
       if (header === null || header === "") return { ok: false, status: 401, error: "invalid_request" };
       const m = /^Bearer +([\x21-\x7e]+)$/i.exec(header.trim());
-      if (!m) return { ok: false, status: 401, error: "invalid_request", description: "the Authorization header must be `Bearer <token>`" };
+      if (!m)
+        return {
+          ok: false,
+          status: 401,
+          error: "invalid_request",
+          description: "the Authorization header must be `Bearer <token>`",
+        };
       const token = m[1]!;
       if (token.startsWith(TOKEN_PREFIX)) {
         const principal = principalOfToken(tokens(), token);
-        return principal ? { ok: true, principal } : { ok: false, status: 401, error: "invalid_token", description: "unknown token" };
+        return principal
+          ? { ok: true, principal }
+          : { ok: false, status: 401, error: "invalid_token", description: "unknown token" };
       }
-      if (!jwt || !jwks || !JWT_RE.test(token)) return { ok: false, status: 401, error: "invalid_token", description: "unknown token" };
+      if (!jwt || !jwks || !JWT_RE.test(token))
+        return { ok: false, status: 401, error: "invalid_token", description: "unknown token" };
       let payload: Record<string, unknown>;
       try {
-        ({ payload } = await jwtVerify(token, jwks, { issuer: jwt.issuer, audience, ...(jwt.algorithms ? { algorithms: jwt.algorithms } : {}), clockTolerance: 30 }));
+        ({ payload } = await jwtVerify(token, jwks, {
+          issuer: jwt.issuer,
+          audience,
+          ...(jwt.algorithms ? { algorithms: jwt.algorithms } : {}),
+          clockTolerance: 30,
+        }));
       } catch (e) {
         return { ok: false, status: 401, error: "invalid_token", description: jwtWhy(e) };
       }
       const sub = payload[jwt.claim];
       const principal = typeof sub === "string" ? subjectOf(sub) : undefined;
-      if (!principal) return { ok: false, status: 401, error: "invalid_token", description: `the token's ${jwt.claim} is no principal of this server` };
+      if (!principal)
+        return {
+          ok: false,
+          status: 401,
+          error: "invalid_token",
+          description: `the token's ${jwt.claim} is no principal of this server`,
+        };
       return { ok: true, principal, ...(typeof payload.exp === "number" ? { expiresAt: payload.exp } : {}) };
     },
   };
@@ -50,9 +79,16 @@ export function authenticator(cfg: ServerConfig, tokens: () => Map<string, strin
 
 function jwtWhy(e: unknown): string {
   if (e instanceof joseErrors.JWTExpired) return "the token has expired";
-  if (e instanceof joseErrors.JWTClaimValidationFailed) return e.claim === "aud" ? "the token is for another audience (not this server)" : e.claim === "iss" ? "the token is from another issuer" : `the token's ${e.claim} claim is not valid`;
-  if (e instanceof joseErrors.JWKSNoMatchingKey || e instanceof joseErrors.JWSSignatureVerificationFailed) return "the token's signature does not verify";
-  if (e instanceof joseErrors.JWKSTimeout || e instanceof joseErrors.JWKSInvalid) return "the identity provider's keys could not be read";
+  if (e instanceof joseErrors.JWTClaimValidationFailed)
+    return e.claim === "aud"
+      ? "the token is for another audience (not this server)"
+      : e.claim === "iss"
+        ? "the token is from another issuer"
+        : `the token's ${e.claim} claim is not valid`;
+  if (e instanceof joseErrors.JWKSNoMatchingKey || e instanceof joseErrors.JWSSignatureVerificationFailed)
+    return "the token's signature does not verify";
+  if (e instanceof joseErrors.JWKSTimeout || e instanceof joseErrors.JWKSInvalid)
+    return "the identity provider's keys could not be read";
   return "the token is not valid";
 }
 
@@ -60,6 +96,7 @@ function jwtWhy(e: unknown): string {
 export function challenge(metadataUrl: string, r?: { error?: string; description?: string }): string {
   const q = (v: string) => `"${v.replace(/["\\]/g, "")}"`;
   const parts = [`resource_metadata=${q(metadataUrl)}`];
-  if (r?.error && r.error !== "invalid_request") parts.unshift(`error=${q(r.error)}`, ...(r.description ? [`error_description=${q(r.description)}`] : []));
+  if (r?.error && r.error !== "invalid_request")
+    parts.unshift(`error=${q(r.error)}`, ...(r.description ? [`error_description=${q(r.description)}`] : []));
   return `Bearer ${parts.join(", ")}`;
 }

@@ -27,7 +27,8 @@ export function fitLines(lines: readonly string[], budget: number): { shown: str
   return { shown: lines.slice(0, k), more: lines.length - k };
 }
 
-export const indexHint = (n: number) => `${READ_SKILL_TOOL} {} lists every pack with its verbs (${INDEX_PAGE} a page: {page: 2} …)${n > INDEX_PAGE ? `; ${Math.ceil(n / INDEX_PAGE)} pages` : ""}`;
+export const indexHint = (n: number) =>
+  `${READ_SKILL_TOOL} {} lists every pack with its verbs (${INDEX_PAGE} a page: {page: 2} …)${n > INDEX_PAGE ? `; ${Math.ceil(n / INDEX_PAGE)} pages` : ""}`;
 
 /** Whether the pack ids fit in a schema enum. */
 export function idsFit(ids: readonly string[]): boolean {
@@ -40,7 +41,9 @@ export function idsFit(ids: readonly string[]): boolean {
 export function withPackIds(schema: Record<string, unknown>, ids: string[], what: string): Record<string, unknown> {
   const props = { ...(schema.properties as Record<string, Record<string, unknown>>) };
   const { enum: _e, ...pack } = props.pack ?? {};
-  props.pack = idsFit(ids) ? { ...pack, enum: ids } : { ...pack, description: `${what} (${ids.length} packs: ${READ_SKILL_TOOL} {} lists them)` };
+  props.pack = idsFit(ids)
+    ? { ...pack, enum: ids }
+    : { ...pack, description: `${what} (${ids.length} packs: ${READ_SKILL_TOOL} {} lists them)` };
   return { ...schema, properties: props };
 }
 
@@ -52,7 +55,14 @@ export function readSkillToolFor(base: ToolDef, ids: string[], index: boolean): 
   return {
     ...base,
     description: `${base.description} Without a pack: the list of every pack with its verbs, ${INDEX_PAGE} a page.`,
-    inputSchema: { ...schema, properties: { ...props, page: { type: "integer", minimum: 1, description: "Page of the pack index (without pack)" } }, required: [] },
+    inputSchema: {
+      ...schema,
+      properties: {
+        ...props,
+        page: { type: "integer", minimum: 1, description: "Page of the pack index (without pack)" },
+      },
+      required: [],
+    },
   };
 }
 
@@ -61,7 +71,12 @@ export function needsIndex(packs: ProjectedPack[]): boolean {
   const callable = packs.filter((p) => p.commands.length > 0);
   if (!idsFit(callable.map((p) => p.pack.id))) return true;
   if (fitLines(callable.map(packLine), DESCRIPTION_BUDGET).more) return true;
-  return fitLines(packs.flatMap((p) => (p.leads.length ? p.leads : [`${p.pack.id}: ${p.description}`])).map((l) => `- ${l}`), DESCRIPTION_BUDGET).more > 0;
+  return (
+    fitLines(
+      packs.flatMap((p) => (p.leads.length ? p.leads : [`${p.pack.id}: ${p.description}`])).map((l) => `- ${l}`),
+      DESCRIPTION_BUDGET,
+    ).more > 0
+  );
 }
 
 /** One page (1-based) of the pack index: one line per pack, its granted verbs with their markers. */
@@ -72,4 +87,3 @@ export function packIndex(packs: ProjectedPack[], page: number): string {
   const head = `Packs ${callable.length ? `${(page - 1) * INDEX_PAGE + 1}–${(page - 1) * INDEX_PAGE + lines.length}` : "0"} of ${callable.length} (page ${page} of ${pages}${page < pages ? `; next: ${READ_SKILL_TOOL} {page: ${page + 1}}` : ""}). Markers: [w:<land>] write; "confirm required" = runs only with confirm: true; no marker = read.`;
   return [head, ...(lines.length ? lines : ["- (none)"])].join("\n");
 }
-

@@ -16,11 +16,24 @@ const isArgv = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) =>
 export function requestFromHcp(input: Record<string, unknown>): ExecRequest | Envelope {
   const { pack, verb, args, confirm, argv, ...rest } = input;
   const extra = Object.keys(rest);
-  if (extra.length) return failure("bad_args", `unknown input ${extra.map((k) => `'${k}'`).join(", ")} for tool hcp`, { hint: "hcp takes {pack, verb, args, confirm}; put the verb's own args inside args" });
-  if (typeof pack !== "string" || !pack) return failure("bad_args", "'pack' must be a pack id (string)", { hint: "see the pack list in the hcp tool description" });
-  if (typeof verb !== "string" || !verb) return failure("bad_args", "'verb' must be a verb_key (string)", { hint: "see the pack list in the hcp tool description" });
-  if (args !== undefined && !isObj(args)) return failure("bad_args", "'args' must be an object of the verb's args", { hint: "e.g. {\"account\": \"checking\"}; pass-through verbs take argv: [\"…\"]" });
-  if (confirm !== undefined && typeof confirm !== "boolean") return failure("bad_args", "'confirm' must be true or false");
+  if (extra.length)
+    return failure("bad_args", `unknown input ${extra.map((k) => `'${k}'`).join(", ")} for tool hcp`, {
+      hint: "hcp takes {pack, verb, args, confirm}; put the verb's own args inside args",
+    });
+  if (typeof pack !== "string" || !pack)
+    return failure("bad_args", "'pack' must be a pack id (string)", {
+      hint: "see the pack list in the hcp tool description",
+    });
+  if (typeof verb !== "string" || !verb)
+    return failure("bad_args", "'verb' must be a verb_key (string)", {
+      hint: "see the pack list in the hcp tool description",
+    });
+  if (args !== undefined && !isObj(args))
+    return failure("bad_args", "'args' must be an object of the verb's args", {
+      hint: 'e.g. {"account": "checking"}; pass-through verbs take argv: ["…"]',
+    });
+  if (confirm !== undefined && typeof confirm !== "boolean")
+    return failure("bad_args", "'confirm' must be true or false");
   // The schema (src/projection/tools.ts shellTool) has a pass-through argv at the top
   // level; models also put it in args.argv. Accept either, not both.
   if (argv !== undefined) {
@@ -45,19 +58,32 @@ function split(pack: string, verb: string, args: Record<string, unknown>, confir
  * miss, `refreshed()` rebuilds it when a file changed and returns the view to
  * ask again (undefined: nothing changed).
  */
-export function requestFromTool(view: ExportView, name: string, input: Record<string, unknown>, refreshed: () => ExportView | undefined): ExecRequest | Envelope {
+export function requestFromTool(
+  view: ExportView,
+  name: string,
+  input: Record<string, unknown>,
+  refreshed: () => ExportView | undefined,
+): ExecRequest | Envelope {
   let hit = view.byTool.get(name);
   if (!hit) hit = refreshed()?.byTool.get(name);
-  if (!hit) return failure("unknown_verb", `no tool '${name}' (not a granted command of an activated pack)`, { hint: "list the tools again; hcpx only serves granted commands" });
+  if (!hit)
+    return failure("unknown_verb", `no tool '${name}' (not a granted command of an activated pack)`, {
+      hint: "list the tools again; hcpx only serves granted commands",
+    });
   const { confirm, ...rest } = input;
   // `confirm` is the tool-call confirm unless the command declares an arg of that name.
   if ("confirm" in hit.command.args) return split(hit.pack, hit.verb, input, false);
-  if (confirm !== undefined && typeof confirm !== "boolean") return failure("bad_args", "'confirm' must be true or false");
+  if (confirm !== undefined && typeof confirm !== "boolean")
+    return failure("bad_args", "'confirm' must be true or false");
   return split(hit.pack, hit.verb, rest, confirm === true);
 }
 
 /** A tool name `<pack>__<verb>` as a request for the runtime to judge (not granted, no such pack or verb); undefined when it names no one command. */
-export function requestByName(project: () => Project, name: string, input: Record<string, unknown>): ExecRequest | undefined {
+export function requestByName(
+  project: () => Project,
+  name: string,
+  input: Record<string, unknown>,
+): ExecRequest | undefined {
   const cut = name.indexOf("__");
   if (cut <= 0) return undefined;
   const packId = name.slice(0, cut);

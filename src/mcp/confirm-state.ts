@@ -127,7 +127,8 @@ export class ConfirmStates {
    * state is spent: a second answer with it is refused.
    */
   redeem(state: string, call: StateCall): ConfirmBinding {
-    if (typeof state !== "string" || !state.startsWith(PREFIX)) throw new ConfirmStateError("malformed", "requestState is not one hcpx issued; nothing was run");
+    if (typeof state !== "string" || !state.startsWith(PREFIX))
+      throw new ConfirmStateError("malformed", "requestState is not one hcpx issued; nothing was run");
     const rest = state.slice(PREFIX.length);
     const dot = rest.lastIndexOf(".");
     if (dot <= 0) throw new ConfirmStateError("malformed", "requestState is not one hcpx issued; nothing was run");
@@ -142,7 +143,10 @@ export class ConfirmStates {
           `requestState was signed by another key: instances must share one requestState key (request_state.key_file or key_env in the server config, docs/http.md)${this.keySource ? `; this instance's key is ${this.keySource}` : ""}; nothing was run; call the tool again to be asked anew`,
         );
       }
-      throw new ConfirmStateError("tampered", "requestState failed its integrity check (altered, or issued by another hcpx process); nothing was run; call the tool again to be asked anew");
+      throw new ConfirmStateError(
+        "tampered",
+        "requestState failed its integrity check (altered, or issued by another hcpx process); nothing was run; call the tool again to be asked anew",
+      );
     }
     let p: Payload;
     try {
@@ -152,18 +156,47 @@ export class ConfirmStates {
     }
     const now = this.now();
     this.sweep(now);
-    if (typeof p.exp !== "number" || p.exp <= now) throw new ConfirmStateError("expired", "requestState expired: the question was answered too late; nothing was run; call the tool again to be asked anew");
-    if (this.used.has(p.nonce)) throw new ConfirmStateError("replayed", "requestState was already answered once: each answer runs at most one call; nothing was run");
+    if (typeof p.exp !== "number" || p.exp <= now)
+      throw new ConfirmStateError(
+        "expired",
+        "requestState expired: the question was answered too late; nothing was run; call the tool again to be asked anew",
+      );
+    if (this.used.has(p.nonce))
+      throw new ConfirmStateError(
+        "replayed",
+        "requestState was already answered once: each answer runs at most one call; nothing was run",
+      );
     if (p.principal !== call.principal || p.pack !== call.pack || p.verb !== call.verb) {
-      throw new ConfirmStateError("mismatch", `the answer is for another call (${p.pack}.${p.verb}), not for ${call.pack}.${call.verb}; nothing was run`);
+      throw new ConfirmStateError(
+        "mismatch",
+        `the answer is for another call (${p.pack}.${p.verb}), not for ${call.pack}.${call.verb}; nothing was run`,
+      );
     }
     if ((p.use ?? "tool") !== (call.use ?? "tool")) {
-      const kind = (u: string | undefined) => (u === "prompt" ? `the prompt of ${p.pack}.${p.verb} (prompts/get)` : `a tool call of ${p.pack}.${p.verb} (tools/call)`);
-      throw new ConfirmStateError("mismatch", `the answer is for ${kind(p.use)}, not for ${kind(call.use)}; nothing was run; ask again`);
+      const kind = (u: string | undefined) =>
+        u === "prompt"
+          ? `the prompt of ${p.pack}.${p.verb} (prompts/get)`
+          : `a tool call of ${p.pack}.${p.verb} (tools/call)`;
+      throw new ConfirmStateError(
+        "mismatch",
+        `the answer is for ${kind(p.use)}, not for ${kind(call.use)}; nothing was run; ask again`,
+      );
     }
-    if (this.spend && !this.spend(p.nonce, p.exp)) throw new ConfirmStateError("replayed", "requestState was already answered once (on this or another instance): each answer runs at most one call; nothing was run");
+    if (this.spend && !this.spend(p.nonce, p.exp))
+      throw new ConfirmStateError(
+        "replayed",
+        "requestState was already answered once (on this or another instance): each answer runs at most one call; nothing was run",
+      );
     this.used.set(p.nonce, p.exp);
-    return { principal: p.principal, pack: p.pack, verb: p.verb, argsHash: p.argsHash, ...(p.stage === "inputs" ? { stage: p.stage } : {}), ...(p.inputs ? { inputs: p.inputs } : {}), ...(p.use === "prompt" ? { use: p.use } : {}) };
+    return {
+      principal: p.principal,
+      pack: p.pack,
+      verb: p.verb,
+      argsHash: p.argsHash,
+      ...(p.stage === "inputs" ? { stage: p.stage } : {}),
+      ...(p.inputs ? { inputs: p.inputs } : {}),
+      ...(p.use === "prompt" ? { use: p.use } : {}),
+    };
   }
 
   /** The key id an unverified state claims (only to word the refusal). */

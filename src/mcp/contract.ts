@@ -32,7 +32,13 @@ export interface InputRequired {
 }
 
 /** Whether the host's own approval guards a call (built by the CLI from src/host/approval.ts). */
-export type HostApproval = (project: Project, pack: string, verb: string, tool: string, client?: string) => Promise<boolean>;
+export type HostApproval = (
+  project: Project,
+  pack: string,
+  verb: string,
+  tool: string,
+  client?: string,
+) => Promise<boolean>;
 
 /** The key of hcpx's one question in inputRequests / inputResponses. */
 export const CONFIRM_KEY = "confirm";
@@ -132,12 +138,18 @@ export interface Trace {
 /** Every tool result of hcpx mcp (stdio, HTTP) and the library is made here, through the one redaction. */
 export function toResult(env0: Envelope): ToolResult {
   const env = redactOut(env0);
-  return { content: [{ type: "text", text: JSON.stringify(env) }], structuredContent: env as unknown as Record<string, unknown>, isError: !env.ok };
+  return {
+    content: [{ type: "text", text: JSON.stringify(env) }],
+    structuredContent: env as unknown as Record<string, unknown>,
+    isError: !env.ok,
+  };
 }
 
 /** A thrown error as the envelope that says what went wrong (a HcpxError's problems; anything else is a bug). */
 export function problemEnvelope(e0: unknown): Envelope {
   const e = asUserError(e0);
   if (e instanceof HcpxError) return problemFailure(e.problems);
-  return failure("internal", `internal error: ${(e as Error)?.message ?? String(e)}`, { hint: "this is a bug in hcpx; rerun with HCPX_DEBUG=1 and report it" });
+  return failure("internal", `internal error: ${(e as Error)?.message ?? String(e)}`, {
+    hint: "this is a bug in hcpx; rerun with HCPX_DEBUG=1 and report it",
+  });
 }

@@ -21,10 +21,27 @@ import { inputArgs } from "./inputs";
 import { gatherLegacy, gatherModern, runLegacy, runModern, type CallRun } from "./ask";
 import { requestByName, requestFromHcp, requestFromTool } from "./call-request";
 import { readSkill } from "./read-skill";
-import { problemEnvelope, toResult, type CallContext, type FrontOptions, type HostApproval, type InputRequired, type ToolResult, type Trace } from "./contract";
+import {
+  problemEnvelope,
+  toResult,
+  type CallContext,
+  type FrontOptions,
+  type HostApproval,
+  type InputRequired,
+  type ToolResult,
+  type Trace,
+} from "./contract";
 import { ViewCache } from "./view-cache";
 
-export type { CallContext, Era, FrontOptions, FrontPrincipal, HostApproval, InputRequired, ToolResult } from "./contract";
+export type {
+  CallContext,
+  Era,
+  FrontOptions,
+  FrontPrincipal,
+  HostApproval,
+  InputRequired,
+  ToolResult,
+} from "./contract";
 export { declaresFormElicitation } from "./inputs";
 
 type Answer = ToolResult | InputRequired;
@@ -56,7 +73,12 @@ export class McpFront extends ViewCache {
    * InputRequiredResult. Throws ConfirmStateError for a requestState that is
    * not good for this call (the transport answers it as a JSON-RPC error).
    */
-  async callTool(name: string, input: Record<string, unknown>, ctx: CallContext, onChanged?: () => void): Promise<Answer> {
+  async callTool(
+    name: string,
+    input: Record<string, unknown>,
+    ctx: CallContext,
+    onChanged?: () => void,
+  ): Promise<Answer> {
     const t0 = Date.now();
     const trace: Trace = {};
     let out: Answer | undefined;
@@ -73,12 +95,20 @@ export class McpFront extends ViewCache {
   }
 
   /** The call's audit record: what it asked, what was decided, how it ended. */
-  private record(name: string, input: Record<string, unknown>, ctx: CallContext, trace: Trace, t0: number, out: Answer | undefined, thrown: unknown): void {
+  private record(
+    name: string,
+    input: Record<string, unknown>,
+    ctx: CallContext,
+    trace: Trace,
+    t0: number,
+    out: Answer | undefined,
+    thrown: unknown,
+  ): void {
     let result: string;
     if (out && "resultType" in out) result = "input_required";
     else if (out) {
       const env = out.structuredContent as { ok?: boolean; error?: { code?: string } } | undefined;
-      result = env ? (env.ok ? "ok" : env.error?.code ?? "failed") : out.isError ? "failed" : "ok";
+      result = env ? (env.ok ? "ok" : (env.error?.code ?? "failed")) : out.isError ? "failed" : "ok";
     } else result = thrown instanceof ConfirmStateError ? `request_state_${thrown.reason}` : "internal";
     const decision = trace.answer === "pending" ? "confirm_asked" : thrown ? "refused" : decisionOf(result);
     const args = trace.args ?? input;
@@ -99,7 +129,13 @@ export class McpFront extends ViewCache {
     });
   }
 
-  private async callTraced(name: string, input: Record<string, unknown>, ctx: CallContext, trace: Trace, onChanged?: () => void): Promise<Answer> {
+  private async callTraced(
+    name: string,
+    input: Record<string, unknown>,
+    ctx: CallContext,
+    trace: Trace,
+    onChanged?: () => void,
+  ): Promise<Answer> {
     if (name === READ_SKILL_TOOL) {
       if (typeof input.pack === "string") trace.pack = input.pack;
       return readSkill(this, input, onChanged);
@@ -124,16 +160,35 @@ export class McpFront extends ViewCache {
     const withInputs = command?.inputs && Object.keys(command.inputs).length ? command : undefined;
     if (withInputs) {
       const given = [...inputArgs(withInputs)].filter((a) => Object.hasOwn(req.args ?? {}, a));
-      if (given.length) return toResult(failure("bad_args", `${req.pack} ${req.verb}: '${given[0]}' is asked of the client (the command's inputs), not taken from the tool call`, { hint: "call the tool without it; hcpx asks for it (docs/inputs.md)" }));
+      if (given.length)
+        return toResult(
+          failure(
+            "bad_args",
+            `${req.pack} ${req.verb}: '${given[0]}' is asked of the client (the command's inputs), not taken from the tool call`,
+            { hint: "call the tool without it; hcpx asks for it (docs/inputs.md)" },
+          ),
+        );
     }
-    const run: CallRun = { states: this.states, project, ctx, hostApproved: this.hostApprovedFor(project, req, name, ctx), trace };
+    const run: CallRun = {
+      states: this.states,
+      project,
+      ctx,
+      hostApproved: this.hostApprovedFor(project, req, name, ctx),
+      trace,
+    };
     return ctx.era === "legacy" ? runLegacy(run, req, withInputs) : runModern(run, req, withInputs);
   }
 
   /** The tool call as a runtime request, in this front's shape (or the envelope that says why not). */
-  private request(name: string, input: Record<string, unknown>, ctx: CallContext, onChanged?: () => void): ExecRequest | Envelope {
+  private request(
+    name: string,
+    input: Record<string, unknown>,
+    ctx: CallContext,
+    onChanged?: () => void,
+  ): ExecRequest | Envelope {
     if (name === HCP_TOOL && this.shape === "single") return requestFromHcp(input);
-    if (this.shape !== "per-command") return failure("unknown_verb", `no tool '${name}'`, { hint: `call ${HCP_TOOL} with {pack, verb, args}` });
+    if (this.shape !== "per-command")
+      return failure("unknown_verb", `no tool '${name}'`, { hint: `call ${HCP_TOOL} with {pack, verb, args}` });
     const refreshed = () => {
       if (!this.refresh()) return undefined;
       onChanged?.();
@@ -141,7 +196,8 @@ export class McpFront extends ViewCache {
     };
     const req = requestFromTool(this.view, name, input, refreshed);
     // the library: a name the view does not serve goes to the runtime, which says why in hcpx exec's words
-    if (ctx.personOnly && "ok" in req && !req.ok && req.error.code === "unknown_verb") return requestByName(() => this.freshProject(), name, input) ?? req;
+    if (ctx.personOnly && "ok" in req && !req.ok && req.error.code === "unknown_verb")
+      return requestByName(() => this.freshProject(), name, input) ?? req;
     return req;
   }
 
@@ -149,14 +205,20 @@ export class McpFront extends ViewCache {
    * Asked by execute only for a gated write under confirm "host" (it reads the host's files); the host's
    * rule names the tool as the host sees it (`hcp` in the single shape, a verb under mcp.tool_names).
    */
-  private hostApprovedFor(project: Project, req: ExecRequest, name: string, ctx: CallContext): boolean | (() => Promise<boolean>) {
+  private hostApprovedFor(
+    project: Project,
+    req: ExecRequest,
+    name: string,
+    ctx: CallContext,
+  ): boolean | (() => Promise<boolean>) {
     const check = this.hostApproval;
     return check ? () => check(project, req.pack, req.verb, name, ctx.clientInfo) : false;
   }
 
   /** The granted command a request names, as the view serves it (undefined: execute() says why). */
   private commandOf(req: ExecRequest): Command | undefined {
-    return this.view.packs.find((p) => p.pack.id === req.pack)?.commands.find((c) => c.command.verb_key === req.verb)?.command;
+    return this.view.packs.find((p) => p.pack.id === req.pack)?.commands.find((c) => c.command.verb_key === req.verb)
+      ?.command;
   }
 
   /** legacy: a command's inputs asked now (ask.ts); prompts/get's (src/mcp/prompts.ts). */
@@ -165,7 +227,13 @@ export class McpFront extends ViewCache {
   }
 
   /** modern: one round of a command's inputs, signed by this front's states (ask.ts); prompts/get's (src/mcp/prompts.ts). */
-  gatherModern(c: Command, req: ExecRequest, ctx: CallContext, bound: ConfirmBinding | undefined, call: StateCall): ReturnType<typeof gatherModern> {
+  gatherModern(
+    c: Command,
+    req: ExecRequest,
+    ctx: CallContext,
+    bound: ConfirmBinding | undefined,
+    call: StateCall,
+  ): ReturnType<typeof gatherModern> {
     return gatherModern(this.states, c, req, ctx, bound, call);
   }
 

@@ -22,7 +22,6 @@ export interface InputRequestOut {
 export type InputValue = string | number | boolean;
 export const MAX_INPUT_CHARS = 4096;
 
-
 /** The client declared form elicitation (a bare `elicitation: {}` is form). */
 export function declaresFormElicitation(caps: unknown): boolean {
   if (!isObj(caps) || !isObj(caps.elicitation)) return false;
@@ -84,10 +83,23 @@ export function inputRequest(c: Command, i: CommandInput): InputRequestOut {
     const prop: Record<string, unknown> = { type: a?.type === "enum" ? "string" : (a?.type ?? "string") };
     if (a?.type === "enum" && a.values) prop.enum = a.values.map(String);
     if (a?.description) prop.description = a.description;
-    return { method: "elicitation/create", params: { mode: "form", message: redactOut(i.message ?? ""), requestedSchema: { type: "object", properties: { [field]: prop }, required: [field] } } };
+    return {
+      method: "elicitation/create",
+      params: {
+        mode: "form",
+        message: redactOut(i.message ?? ""),
+        requestedSchema: { type: "object", properties: { [field]: prop }, required: [field] },
+      },
+    };
   }
   if (i.ask === "sampling") {
-    return { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: redactOut(i.prompt ?? "") } }], maxTokens: i.max_tokens ?? 500 } };
+    return {
+      method: "sampling/createMessage",
+      params: {
+        messages: [{ role: "user", content: { type: "text", text: redactOut(i.prompt ?? "") } }],
+        maxTokens: i.max_tokens ?? 500,
+      },
+    };
   }
   return { method: "roots/list", params: {} };
 }
@@ -99,23 +111,30 @@ export function readAnswer(key: string, i: CommandInput, r: unknown): Answer {
   if (!isObj(r)) return { invalid: `the answer to input '${key}' is not an object` };
   let v: unknown;
   if (i.ask === "form") {
-    if (r.action === "decline" || r.action === "cancel") return { declined: `the person answered '${r.action}' to input '${key}'` };
-    if (r.action !== "accept") return { invalid: `the answer to input '${key}' has no action accept, decline or cancel` };
+    if (r.action === "decline" || r.action === "cancel")
+      return { declined: `the person answered '${r.action}' to input '${key}'` };
+    if (r.action !== "accept")
+      return { invalid: `the answer to input '${key}' has no action accept, decline or cancel` };
     const field = i.field ?? i.arg;
     v = isObj(r.content) ? r.content[field] : undefined;
     if (v === undefined) return { invalid: `the answer to input '${key}' has no '${field}'` };
   } else if (i.ask === "sampling") {
     const parts = Array.isArray(r.content) ? r.content : [r.content];
-    const texts = parts.filter((p): p is Record<string, unknown> => isObj(p) && p.type === "text" && typeof p.text === "string").map((p) => p.text as string);
+    const texts = parts
+      .filter((p): p is Record<string, unknown> => isObj(p) && p.type === "text" && typeof p.text === "string")
+      .map((p) => p.text as string);
     if (texts.length === 0) return { invalid: `the answer to input '${key}' holds no text` };
     v = texts.join("\n");
   } else {
     const roots = Array.isArray(r.roots) ? r.roots : undefined;
-    if (!roots || !roots.every((x) => isObj(x) && typeof x.uri === "string")) return { invalid: `the answer to input '${key}' is not a list of roots` };
+    if (!roots || !roots.every((x) => isObj(x) && typeof x.uri === "string"))
+      return { invalid: `the answer to input '${key}' is not a list of roots` };
     v = roots.map((x) => (x as { uri: string }).uri).join("\n");
   }
-  if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") return { invalid: `the answer to input '${key}' is not a string, number or boolean` };
-  if (typeof v === "string" && v.length > MAX_INPUT_CHARS) return { invalid: `the answer to input '${key}' is longer than ${MAX_INPUT_CHARS} characters` };
+  if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean")
+    return { invalid: `the answer to input '${key}' is not a string, number or boolean` };
+  if (typeof v === "string" && v.length > MAX_INPUT_CHARS)
+    return { invalid: `the answer to input '${key}' is longer than ${MAX_INPUT_CHARS} characters` };
   return { value: v };
 }
 

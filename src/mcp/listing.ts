@@ -12,14 +12,24 @@ import type { ExportView } from "./view";
  * MCP tool metadata from the Policy: annotations (read-only, destructive,
  * idempotent, open-world) from the operation and the land, and a title.
  */
-export function mcpTool(t: ToolDef, command: Command | undefined, packId: string | undefined, all: Command[]): Record<string, unknown> {
+export function mcpTool(
+  t: ToolDef,
+  command: Command | undefined,
+  packId: string | undefined,
+  all: Command[],
+): Record<string, unknown> {
   let title: string;
   let ann: Record<string, boolean>;
   if (command) {
     const p = command.policy;
     const read = p.operation === "read";
     title = `${packId}: ${command.summary.trim().replace(/[.;:,]$/, "")}`;
-    ann = { readOnlyHint: read, destructiveHint: !read && (p.confirm || p.land === "external"), idempotentHint: read, openWorldHint: p.land !== "local" };
+    ann = {
+      readOnlyHint: read,
+      destructiveHint: !read && (p.confirm || p.land === "external"),
+      idempotentHint: read,
+      openWorldHint: p.land !== "local",
+    };
   } else if (t.name === READ_SKILL_TOOL) {
     title = "Read an HCP pack's Skill";
     ann = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -27,15 +37,28 @@ export function mcpTool(t: ToolDef, command: Command | undefined, packId: string
     // the single tool `hcp`: the union of what its verbs may do
     const writes = all.filter((c) => c.policy.operation === "write");
     title = "HCP packs";
-    ann = { readOnlyHint: writes.length === 0, destructiveHint: writes.some((c) => c.policy.confirm || c.policy.land === "external"), idempotentHint: writes.length === 0, openWorldHint: all.some((c) => c.policy.land !== "local") };
+    ann = {
+      readOnlyHint: writes.length === 0,
+      destructiveHint: writes.some((c) => c.policy.confirm || c.policy.land === "external"),
+      idempotentHint: writes.length === 0,
+      openWorldHint: all.some((c) => c.policy.land !== "local"),
+    };
   }
-  return { name: t.name, title, description: t.description, inputSchema: command?.inputs ? withoutInputArgs(t.inputSchema, command) : t.inputSchema, annotations: { title, ...ann } };
+  return {
+    name: t.name,
+    title,
+    description: t.description,
+    inputSchema: command?.inputs ? withoutInputArgs(t.inputSchema, command) : t.inputSchema,
+    annotations: { title, ...ann },
+  };
 }
 
 /** A tool's input schema without the args the command's inputs fill (hcpx asks the client for those). */
 function withoutInputArgs(schema: Record<string, unknown>, c: Command): Record<string, unknown> {
   const filled = inputArgs(c);
-  const props = Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, unknown>).filter(([k]) => !filled.has(k)));
+  const props = Object.fromEntries(
+    Object.entries((schema.properties ?? {}) as Record<string, unknown>).filter(([k]) => !filled.has(k)),
+  );
   const required = ((schema.required ?? []) as string[]).filter((k) => !filled.has(k));
   const { required: _r, ...rest } = schema;
   return { ...rest, properties: props, ...(required.length ? { required } : {}) };

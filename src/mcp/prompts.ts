@@ -85,7 +85,11 @@ function table(view: ExportView): { list: McpPrompt[]; byName: Map<string, Serve
         description: neutralLine(prompt.description ?? c.command.summary),
         arguments: Object.entries(c.command.args)
           .filter(([k]) => !asked.has(k))
-          .map(([k, a]) => ({ name: k, ...(a.description ? { description: neutralLine(a.description) } : {}), required: a.required === true && a.default === undefined })),
+          .map(([k, a]) => ({
+            name: k,
+            ...(a.description ? { description: neutralLine(a.description) } : {}),
+            required: a.required === true && a.default === undefined,
+          })),
       });
     }
   }
@@ -111,8 +115,11 @@ function messageFacing(c: Command, without: Set<string>): Command {
 
 function argsOf(name: string, raw: unknown): Record<string, string> {
   if (raw === undefined || raw === null) return {};
-  if (!isObj(raw) || Array.isArray(raw)) throw new PromptError("bad_args", `prompt ${name}: arguments must be an object of strings`);
-  for (const [k, v] of Object.entries(raw)) if (typeof v !== "string") throw new PromptError("bad_args", `prompt ${name}: argument '${k}' must be a string (prompt arguments are text)`);
+  if (!isObj(raw) || Array.isArray(raw))
+    throw new PromptError("bad_args", `prompt ${name}: arguments must be an object of strings`);
+  for (const [k, v] of Object.entries(raw))
+    if (typeof v !== "string")
+      throw new PromptError("bad_args", `prompt ${name}: argument '${k}' must be a string (prompt arguments are text)`);
   return raw as Record<string, string>;
 }
 
@@ -127,29 +134,54 @@ function refusal(name: string, env: Envelope): PromptError {
  * ConfirmStateError (a requestState not good for this prompt) and
  * MissingCapability (modern: an input this client cannot answer).
  */
-export async function getPrompt(front: McpFront, name: string, rawArgs: unknown, ctx: CallContext): Promise<PromptResult | InputRequired> {
+export async function getPrompt(
+  front: McpFront,
+  name: string,
+  rawArgs: unknown,
+  ctx: CallContext,
+): Promise<PromptResult | InputRequired> {
   const hit = table(front.view).byName.get(name);
-  if (!hit) throw new PromptError("unknown_prompt", `no prompt '${name}' (prompts are granted commands of activated packs that declare prompt); list the prompts again`);
+  if (!hit)
+    throw new PromptError(
+      "unknown_prompt",
+      `no prompt '${name}' (prompts are granted commands of activated packs that declare prompt); list the prompts again`,
+    );
   // per call, the config as it is now: a revoked grant refuses at once
   let project: Project;
   try {
     project = front.freshProject();
   } catch (e) {
-    throw new PromptError("bad_config", `prompt ${name}: ${e instanceof HcpxError ? e.problems[0]!.message : (e as Error).message}`);
+    throw new PromptError(
+      "bad_config",
+      `prompt ${name}: ${e instanceof HcpxError ? e.problems[0]!.message : (e as Error).message}`,
+    );
   }
-  if (!isGranted(project.grants, hit.pack, hit.verb)) throw new PromptError("not_granted", `no prompt '${name}': ${hit.pack}.${hit.verb} is not granted to ${project.principal.id}`);
+  if (!isGranted(project.grants, hit.pack, hit.verb))
+    throw new PromptError(
+      "not_granted",
+      `no prompt '${name}': ${hit.pack}.${hit.verb} is not granted to ${project.principal.id}`,
+    );
   const c = hit.command;
   const given = argsOf(name, rawArgs);
   const own = inputArgs(c);
   const asked = promptArgs(c);
   for (const k of Object.keys(given)) {
-    if (own.has(k)) throw new PromptError("bad_args", `prompt ${name}: '${k}' is asked of the client by the tool call itself, not taken from the prompt`);
-    if (asked.has(k)) throw new PromptError("bad_args", `prompt ${name}: '${k}' is asked of the person by the prompt, not taken from its arguments`);
+    if (own.has(k))
+      throw new PromptError(
+        "bad_args",
+        `prompt ${name}: '${k}' is asked of the client by the tool call itself, not taken from the prompt`,
+      );
+    if (asked.has(k))
+      throw new PromptError(
+        "bad_args",
+        `prompt ${name}: '${k}' is asked of the person by the prompt, not taken from its arguments`,
+      );
   }
   // the arguments as a tool call's are checked, before anyone is asked anything
   validated(name, messageFacing(c, new Set([...own, ...asked])), given);
   let got: Record<string, InputValue> = {};
-  const inputs = c.prompt?.inputs && Object.keys(c.prompt.inputs).length ? { ...c, inputs: c.prompt.inputs } : undefined;
+  const inputs =
+    c.prompt?.inputs && Object.keys(c.prompt.inputs).length ? { ...c, inputs: c.prompt.inputs } : undefined;
   const req: ExecRequest = { pack: hit.pack, verb: hit.verb, args: given };
   const call = { principal: project.principal.id, pack: hit.pack, verb: hit.verb, use: "prompt" as const };
   if (ctx.era === "legacy") {
@@ -160,7 +192,11 @@ export async function getPrompt(front: McpFront, name: string, rawArgs: unknown,
     }
   } else {
     const bound = ctx.requestState !== undefined ? front.redeem(ctx.requestState, call) : undefined;
-    if (bound && !inputs) throw new ConfirmStateError("mismatch", `the answers are for the inputs of prompt ${name}, which asks for none now; nothing was built; get the prompt again`);
+    if (bound && !inputs)
+      throw new ConfirmStateError(
+        "mismatch",
+        `the answers are for the inputs of prompt ${name}, which asks for none now; nothing was built; get the prompt again`,
+      );
     if (inputs) {
       const g = front.gatherModern(inputs, req, ctx, bound, call);
       if ("failed" in g) throw refusal(name, g.failed);
@@ -196,7 +232,11 @@ function messages(front: McpFront, hit: Served, args: Record<string, unknown>): 
     `Call the tool \`${neutralLine(tool)}\` with these arguments:`,
     neutralJson(JSON.stringify(input)),
     ...(asksItself ? ["The tool asks for the rest itself (hcpx asks your client); do not add those arguments."] : []),
-    ...(gated ? ["It is a write that needs confirmation: follow the tool's description, and set confirm only after the person agreed to exactly this call."] : []),
+    ...(gated
+      ? [
+          "It is a write that needs confirmation: follow the tool's description, and set confirm only after the person agreed to exactly this call.",
+        ]
+      : []),
     `If you have not read the pack's Skill yet, call \`${READ_SKILL_TOOL}\` with ${JSON.stringify({ pack: hit.pack })} first.`,
   ];
   return {

@@ -14,11 +14,17 @@ export function readSkill(cache: ViewCache, input: Record<string, unknown>, onCh
   if (id === undefined) {
     // no pack: a page of the pack index (the `hcp` description lists only the packs that fit)
     const page = input.page ?? 1;
-    if (typeof page !== "number" || !Number.isInteger(page) || page < 1) return toResult(failure("bad_args", "'page' must be a whole number from 1"));
+    if (typeof page !== "number" || !Number.isInteger(page) || page < 1)
+      return toResult(failure("bad_args", "'page' must be a whole number from 1"));
     if (cache.refresh()) onChanged?.();
     return { content: [{ type: "text", text: packIndex(cache.view.packs, page) }] };
   }
-  if (typeof id !== "string" || !id) return toResult(failure("bad_args", "'pack' must be a pack id (string)", { hint: `leave it out for the pack index (${READ_SKILL_TOOL} {})` }));
+  if (typeof id !== "string" || !id)
+    return toResult(
+      failure("bad_args", "'pack' must be a pack id (string)", {
+        hint: `leave it out for the pack index (${READ_SKILL_TOOL} {})`,
+      }),
+    );
   if (cache.refresh()) onChanged?.();
   const view = cache.view;
   const p = view.packs.find((x) => x.pack.id === id);
@@ -26,10 +32,27 @@ export function readSkill(cache: ViewCache, input: Record<string, unknown>, onCh
     const b = view.broken.find((x) => x.id === id);
     if (b) {
       const why = b.problems.find((x) => x.severity !== "warning") ?? b.problems[0];
-      return toResult(failure("bad_pack", `pack ${id} is broken: ${why?.message ?? "it does not load"}`, { ...(why?.file ? { file: why.file } : {}), ...(why?.line ? { line: why.line } : {}), hint: "run `hcpx lint` on the pack" }));
+      return toResult(
+        failure("bad_pack", `pack ${id} is broken: ${why?.message ?? "it does not load"}`, {
+          ...(why?.file ? { file: why.file } : {}),
+          ...(why?.line ? { line: why.line } : {}),
+          hint: "run `hcpx lint` on the pack",
+        }),
+      );
     }
     const activated = view.project.packDirs.some((d) => basename(d) === id);
-    return toResult(activated ? failure("not_granted", `no command of pack '${id}' is granted`, { hint: "grant it with `hcpx grant`" }) : failure("unknown_pack", `no activated pack '${id}'`, { hint: `packs: ${boundedList(view.packs.map((x) => x.pack.id), `${READ_SKILL_TOOL} {} lists them`) || "(none)"}` }));
+    return toResult(
+      activated
+        ? failure("not_granted", `no command of pack '${id}' is granted`, { hint: "grant it with `hcpx grant`" })
+        : failure("unknown_pack", `no activated pack '${id}'`, {
+            hint: `packs: ${
+              boundedList(
+                view.packs.map((x) => x.pack.id),
+                `${READ_SKILL_TOOL} {} lists them`,
+              ) || "(none)"
+            }`,
+          }),
+    );
   }
   return { content: [{ type: "text", text: view.skills.get(p.pack.id) ?? "" }] };
 }

@@ -106,7 +106,11 @@ export class Instances {
   async drain(why: string): Promise<void> {
     this.closing = true;
     for (const ac of this.inflight.values()) ac.abort(`hcpx mcp is shutting down (${why})`);
-    if (this.inflight.size) await Promise.race([Promise.allSettled([...this.inflight.keys()]), new Promise((r) => setTimeout(r, 5000).unref())]);
+    if (this.inflight.size)
+      await Promise.race([
+        Promise.allSettled([...this.inflight.keys()]),
+        new Promise((r) => setTimeout(r, 5000).unref()),
+      ]);
   }
 }
 
@@ -135,14 +139,23 @@ export async function serveHttp(opts: ServeOptions, h: HttpServeOptions): Promis
   const { key, source } = tc.requestStateKey(cfg);
   const states = new ConfirmStates({ key, keySource: source, spend: tc.spentStore(cfg?.spentDir) });
   // validationCache: each call reads its pack again; the cache (keyed on each file's identity, ctime included) spares the zod pass
-  const base = { shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, states, via: "http" as const, validationCache: true };
+  const base = {
+    shape: opts.shape,
+    config: opts.config,
+    cwd: opts.cwd ?? process.cwd(),
+    log,
+    states,
+    via: "http" as const,
+    validationCache: true,
+  };
   const byId = new Map<string, McpFront>();
   /** every front made (the watcher refreshes each); one is added when a principal added to the server config first calls */
   const all: McpFront[] = [];
   const add = (id: string, f: McpFront) => (all.push(f), byId.set(id, f).get(id));
   // each principal's grants and confirm as the server config says now: a grant removed applies at the next call
   const liveCfg = cfg ? tc.liveServerConfig(cfg, log) : undefined;
-  const frontFor = (id: string, p: import("./team-config").PrincipalSpec) => new McpFront({ ...base, principal: p, livePrincipal: { file: liveCfg!.file, get: liveCfg!.principal(id) } });
+  const frontFor = (id: string, p: import("./team-config").PrincipalSpec) =>
+    new McpFront({ ...base, principal: p, livePrincipal: { file: liveCfg!.file, get: liveCfg!.principal(id) } });
   if (cfg && liveCfg) for (const [id, p] of cfg.principals) add(id, frontFor(id, p));
   else add("local", new McpFront(base));
   const fronts = {
@@ -164,26 +177,59 @@ export async function serveHttp(opts: ServeOptions, h: HttpServeOptions): Promis
     let own = resource ?? "";
     // a JWT subject as the server config names it now (a principal added), else as at start (a principal removed: refused per call)
     const subjectOf = (sub: string) => liveCfg!.subjects().get(sub) ?? cfg.subjects.get(sub);
-    const lazy = { authenticate: (hdr: string | null) => (inner ??= authenticator(cfg, tokens!, own, subjectOf)).authenticate(hdr) };
+    const lazy = {
+      authenticate: (hdr: string | null) => (inner ??= authenticator(cfg, tokens!, own, subjectOf)).authenticate(hdr),
+    };
     let inner: import("./auth").Authenticator | undefined;
     auth = lazy;
-    const l = await listenHttp({ fronts, hooks: live.hooks(), live, port: h.port, host: h.host, public: h.public, auth, resource, issuer: cfg.jwt?.issuer, allowedHosts: cfg.allowedHosts, maxBodyBytes: cfg.maxBodyBytes, requestTimeoutMs: cfg.requestTimeoutMs, keepAliveTimeoutMs: cfg.keepAliveTimeoutMs });
+    const l = await listenHttp({
+      fronts,
+      hooks: live.hooks(),
+      live,
+      port: h.port,
+      host: h.host,
+      public: h.public,
+      auth,
+      resource,
+      issuer: cfg.jwt?.issuer,
+      allowedHosts: cfg.allowedHosts,
+      maxBodyBytes: cfg.maxBodyBytes,
+      requestTimeoutMs: cfg.requestTimeoutMs,
+      keepAliveTimeoutMs: cfg.keepAliveTimeoutMs,
+    });
     own = l.resource;
-    return started(l, all, live, opts, `${cfg.principals.size} principal(s), ${tokens!().size} token(s)${cfg.jwt ? `, JWTs from ${cfg.jwt.issuer}` : ""}`);
+    return started(
+      l,
+      all,
+      live,
+      opts,
+      `${cfg.principals.size} principal(s), ${tokens!().size} token(s)${cfg.jwt ? `, JWTs from ${cfg.jwt.issuer}` : ""}`,
+    );
   }
   const l = await listenHttp({ fronts, hooks: live.hooks(), live, port: h.port, host: h.host, public: h.public });
   return started(l, all, live, opts, "NO AUTHENTICATION (--no-auth, loopback only)");
 }
 
-async function started(l: import("./http").HttpListener, fronts: McpFront[], live: Instances, opts: ServeOptions, who: string): Promise<void> {
+async function started(
+  l: import("./http").HttpListener,
+  fronts: McpFront[],
+  live: Instances,
+  opts: ServeOptions,
+  who: string,
+): Promise<void> {
   const any = fronts[0];
-  log(`serving ${any?.view.packs.length ?? 0} pack(s) to ${who} at ${l.url}${l.resource !== l.url ? ` (public URL ${l.resource})` : ""}`);
+  log(
+    `serving ${any?.view.packs.length ?? 0} pack(s) to ${who} at ${l.url}${l.resource !== l.url ? ` (public URL ${l.resource})` : ""}`,
+  );
   // a pack, grant or config change: tools/list_changed to the legacy GET streams and the subscriptions/listen streams
   live.also.push(() => l.changed());
-  const watcher = opts.watch === false ? undefined : watchFronts(fronts, () => {
-    debug("config changed: tool list changed");
-    live.announce();
-  });
+  const watcher =
+    opts.watch === false
+      ? undefined
+      : watchFronts(fronts, () => {
+          debug("config changed: tool list changed");
+          live.announce();
+        });
   let closing = false;
   const stop = async (why: string) => {
     if (closing) return;
@@ -200,18 +246,33 @@ export async function serve(opts: ServeOptions): Promise<void> {
   // a long-lived process: the mcp adapter keeps each mcp pack's server running between calls (src/runtime/mcp-adapter.ts)
   (globalThis as Record<symbol, unknown>)[Symbol.for("hcpx.mcp.keepAlive")] = true;
   // No config at all serves no packs and says why; a config that does not parse is fatal.
-  const front = new McpFront({ shape: opts.shape, config: opts.config, cwd: opts.cwd ?? process.cwd(), log, hostApproval: opts.hostApproval, host: opts.host, validationCache: true, startCache: true });
+  const front = new McpFront({
+    shape: opts.shape,
+    config: opts.config,
+    cwd: opts.cwd ?? process.cwd(),
+    log,
+    hostApproval: opts.hostApproval,
+    host: opts.host,
+    validationCache: true,
+    startCache: true,
+  });
   const live = new Instances();
   const hooks = live.hooks();
 
   // ---- change notifications (watch.ts) ----
-  const watcher = opts.watch === false ? undefined : watchFront(front, () => {
-    debug("config changed: tool list changed");
-    live.announce();
-  });
+  const watcher =
+    opts.watch === false
+      ? undefined
+      : watchFront(front, () => {
+          debug("config changed: tool list changed");
+          live.announce();
+        });
 
   const gate = new VersionGate(new StdioServerTransport(heldStdin()));
-  const handle = serveStdio(({ era }) => live.add(buildServer(front, era, hooks)), { transport: gate, onerror: (e) => debug(`transport: ${e.message}`) });
+  const handle = serveStdio(({ era }) => live.add(buildServer(front, era, hooks)), {
+    transport: gate,
+    onerror: (e) => debug(`transport: ${e.message}`),
+  });
 
   // ---- lifetime: exit when stdin closes (clients leave timed-out servers running) ----
   // A host may write its requests and close stdin at once: each request read
@@ -248,7 +309,9 @@ export async function serve(opts: ServeOptions): Promise<void> {
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => void shutdown(sig));
 
   prebuildView(gate, front, () => closing || ended);
-  log(`serving ${front.packCount} pack(s), ${front.listed.length} tool(s), shape ${opts.shape}${front.configFile ? `, config ${front.configFile}` : ""}`);
+  log(
+    `serving ${front.packCount} pack(s), ${front.listed.length} tool(s), shape ${opts.shape}${front.configFile ? `, config ${front.configFile}` : ""}`,
+  );
   // The process stays up on stdin; serve() returns and the CLI must not exit.
 }
 

@@ -22,7 +22,9 @@ import { statSync } from "node:fs";
 /** Longer than the coarsest timestamp granularity of a file system hcpx may read (2 s: FAT), with a margin. */
 export const RACY_MS = 3000;
 
-export type StatFn = (file: string) => { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number } | undefined;
+export type StatFn = (
+  file: string,
+) => { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number } | undefined;
 
 const statOf: StatFn = (file) => {
   try {
@@ -37,7 +39,11 @@ const statOf: StatFn = (file) => {
  * The stamp of `files` (undefined entries: no such file, "-"), or undefined
  * when any file changed too recently to be vouched for by its stamp.
  */
-export function stampOf(files: readonly (string | undefined)[], now: number = Date.now(), stat: StatFn = statOf): string | undefined {
+export function stampOf(
+  files: readonly (string | undefined)[],
+  now: number = Date.now(),
+  stat: StatFn = statOf,
+): string | undefined {
   let out = "";
   for (const f of files) {
     const st = f === undefined ? undefined : stat(f);
@@ -70,7 +76,10 @@ export function settledBefore(files: Iterable<string>, readAt: number, stat: Sta
  */
 export class Stamped<T> {
   private kept: { stamp: string; value: T } | undefined;
-  constructor(private readonly stat: StatFn = statOf, private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly stat: StatFn = statOf,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   get(files: readonly (string | undefined)[], load: () => T): T {
     const stamp = stampOf(files, this.clock(), this.stat);

@@ -57,7 +57,16 @@ function bundleHash(): string | undefined {
 export function startKey(shape: string, cwd: string, config: string | undefined): string | undefined {
   const build = bundleHash();
   if (!build || process.env.HCPX_NO_CACHE || (!process.env.HOME && !process.env.XDG_CACHE_HOME)) return undefined;
-  return [build, shape, cwd, config ?? "", process.env.HCP_CONFIG ?? "", userConfigDir(), process.env.HOME ?? "", process.env.USER ?? ""].join("\0");
+  return [
+    build,
+    shape,
+    cwd,
+    config ?? "",
+    process.env.HCP_CONFIG ?? "",
+    userConfigDir(),
+    process.env.HOME ?? "",
+    process.env.USER ?? "",
+  ].join("\0");
 }
 
 const dir = () => join(cacheRoot(), "mcp-start");
@@ -69,8 +78,23 @@ export function readStart(key: string): StartEntry | undefined {
     const bytes = readCache(fileOf(key), MAX_BYTES);
     if (bytes === undefined) return undefined;
     const e = JSON.parse(bytes.toString("utf8")) as Partial<StartEntry> | null;
-    if (!e || e.key !== key || typeof e.config !== "string" || typeof e.packs !== "string" || !Array.isArray(e.packDirs) || !Array.isArray(e.listed) || typeof e.instructions !== "string" || !Array.isArray(e.served) || !Array.isArray(e.brokenLines)) return undefined;
-    if (!e.packDirs.every((d) => typeof d === "string") || (e.configFile !== undefined && typeof e.configFile !== "string")) return undefined;
+    if (
+      !e ||
+      e.key !== key ||
+      typeof e.config !== "string" ||
+      typeof e.packs !== "string" ||
+      !Array.isArray(e.packDirs) ||
+      !Array.isArray(e.listed) ||
+      typeof e.instructions !== "string" ||
+      !Array.isArray(e.served) ||
+      !Array.isArray(e.brokenLines)
+    )
+      return undefined;
+    if (
+      !e.packDirs.every((d) => typeof d === "string") ||
+      (e.configFile !== undefined && typeof e.configFile !== "string")
+    )
+      return undefined;
     return e as StartEntry;
   } catch {
     return undefined;

@@ -35,7 +35,15 @@ const PrincipalSchema = z.strictObject({
   /** JWT subjects (the `principal_claim` of a verified token) that are this principal */
   subjects: z.optional(z.array(str())),
   grants: GrantsSchema,
-  confirm: z.optional(z.union([z.enum(CONFIRM_MODES), z.strictObject({ by: z.enum(CONFIRM_MODES), timeout_ms: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))) })])),
+  confirm: z.optional(
+    z.union([
+      z.enum(CONFIRM_MODES),
+      z.strictObject({
+        by: z.enum(CONFIRM_MODES),
+        timeout_ms: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))),
+      }),
+    ]),
+  ),
 });
 export const ServerConfigSchema = z.strictObject({
   $schema: z.optional(str()),
@@ -153,35 +161,85 @@ function checkServerConfig(d: ServerConfigFile, abs: string, shown: string, text
   const problems: Problem[] = [];
   const at = (path: (string | number)[], code: Problem["code"], message: string, hint?: string) => {
     const pos = locate(text, path);
-    problems.push({ code, message, file: shown, path: path.join("."), line: pos?.line, column: pos?.column, ...(hint ? { hint } : {}), severity: "error" });
+    problems.push({
+      code,
+      message,
+      file: shown,
+      path: path.join("."),
+      line: pos?.line,
+      column: pos?.column,
+      ...(hint ? { hint } : {}),
+      severity: "error",
+    });
   };
   const dir = dirname(abs);
-  const rel = (p: string | undefined) => (p === undefined ? undefined : resolve(dir, p.startsWith("~/") ? join(home(), p.slice(2)) : p));
+  const rel = (p: string | undefined) =>
+    p === undefined ? undefined : resolve(dir, p.startsWith("~/") ? join(home(), p.slice(2)) : p);
   if (d.resource !== undefined) {
     const why = urlProblem(d.resource);
     if (why) at(["resource"], "schema", why, "the public URL of the MCP endpoint, e.g. https://mcp.example.com/mcp");
   }
-  if (d.request_state?.key_file !== undefined && d.request_state.key_env !== undefined) at(["request_state"], "schema", "give the requestState key once: key_file or key_env, not both");
+  if (d.request_state?.key_file !== undefined && d.request_state.key_env !== undefined)
+    at(["request_state"], "schema", "give the requestState key once: key_file or key_env, not both");
   if (d.jwt) {
     const why = urlProblem(d.jwt.jwks_url);
     if (why) at(["jwt", "jwks_url"], "schema", why);
-    if (d.jwt.audience === undefined && d.resource === undefined) at(["jwt"], "schema", "a JWT's audience must be this server: set `resource` (the public URL) or jwt.audience", "e.g. resource: \"https://mcp.example.com/mcp\"");
+    if (d.jwt.audience === undefined && d.resource === undefined)
+      at(
+        ["jwt"],
+        "schema",
+        "a JWT's audience must be this server: set `resource` (the public URL) or jwt.audience",
+        'e.g. resource: "https://mcp.example.com/mcp"',
+      );
   }
   const principals = new Map<string, PrincipalSpec>();
   const subjects = new Map<string, string>();
   for (const [id, p] of Object.entries(d.principals)) {
-    if (!PRINCIPAL_RE.test(id)) at(["principals", id], "schema", `'${id}' is not a principal id`, "1-64 of letters, digits and . _ @ -, starting with a letter or digit");
+    if (!PRINCIPAL_RE.test(id))
+      at(
+        ["principals", id],
+        "schema",
+        `'${id}' is not a principal id`,
+        "1-64 of letters, digits and . _ @ -, starting with a letter or digit",
+      );
     p.grants.allow.forEach((g, i) => patternProblem(g, ["principals", id, "grants", "allow", i]));
     (p.grants.deny ?? []).forEach((g, i) => patternProblem(g, ["principals", id, "grants", "deny", i]));
-    if (p.subjects?.length && !d.jwt) at(["principals", id, "subjects"], "schema", "subjects are JWT subjects, but there is no `jwt` section", "add jwt: {issuer, jwks_url} or remove subjects");
+    if (p.subjects?.length && !d.jwt)
+      at(
+        ["principals", id, "subjects"],
+        "schema",
+        "subjects are JWT subjects, but there is no `jwt` section",
+        "add jwt: {issuer, jwks_url} or remove subjects",
+      );
     (p.subjects ?? []).forEach((s, i) => {
       const other = subjects.get(s);
-      if (other !== undefined && other !== id) at(["principals", id, "subjects", i], "principal_overlap", `subject '${s}' maps to two principals: '${other}' and '${id}'`, "a subject is one principal: remove it from one of them");
-      else if (other === id) at(["principals", id, "subjects", i], "principal_overlap", `subject '${s}' is listed twice for '${id}'`, "remove one");
+      if (other !== undefined && other !== id)
+        at(
+          ["principals", id, "subjects", i],
+          "principal_overlap",
+          `subject '${s}' maps to two principals: '${other}' and '${id}'`,
+          "a subject is one principal: remove it from one of them",
+        );
+      else if (other === id)
+        at(
+          ["principals", id, "subjects", i],
+          "principal_overlap",
+          `subject '${s}' is listed twice for '${id}'`,
+          "remove one",
+        );
       subjects.set(s, id);
     });
-    const c = p.confirm === undefined ? undefined : typeof p.confirm === "string" ? { by: p.confirm } : { by: p.confirm.by, ...(p.confirm.timeout_ms !== undefined ? { timeoutMs: p.confirm.timeout_ms } : {}) };
-    principals.set(id, { id, grants: { allow: p.grants.allow, deny: p.grants.deny ?? [] }, ...(c ? { confirm: c } : {}) });
+    const c =
+      p.confirm === undefined
+        ? undefined
+        : typeof p.confirm === "string"
+          ? { by: p.confirm }
+          : { by: p.confirm.by, ...(p.confirm.timeout_ms !== undefined ? { timeoutMs: p.confirm.timeout_ms } : {}) };
+    principals.set(id, {
+      id,
+      grants: { allow: p.grants.allow, deny: p.grants.deny ?? [] },
+      ...(c ? { confirm: c } : {}),
+    });
   }
   function patternProblem(g: string, path: (string | number)[]) {
     try {
@@ -203,7 +261,17 @@ function checkServerConfig(d: ServerConfigFile, abs: string, shown: string, text
     keyEnv: d.request_state?.key_env,
     spentDir: rel(d.request_state?.spent_dir),
     tokensFile: rel(d.tokens_file) ?? defaultTokensFile(),
-    ...(d.jwt ? { jwt: { issuer: d.jwt.issuer, jwksUrl: d.jwt.jwks_url, audience: d.jwt.audience, claim: d.jwt.principal_claim ?? "sub", algorithms: d.jwt.algorithms } } : {}),
+    ...(d.jwt
+      ? {
+          jwt: {
+            issuer: d.jwt.issuer,
+            jwksUrl: d.jwt.jwks_url,
+            audience: d.jwt.audience,
+            claim: d.jwt.principal_claim ?? "sub",
+            algorithms: d.jwt.algorithms,
+          },
+        }
+      : {}),
     principals,
     subjects,
   };
@@ -213,7 +281,13 @@ function checkServerConfig(d: ServerConfigFile, abs: string, shown: string, text
 
 const TokensSchema = z.strictObject({
   version: z.literal(1),
-  tokens: z.array(z.strictObject({ principal: str(), sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/, "a sha256 in hex")), created: z.optional(z.string()) })),
+  tokens: z.array(
+    z.strictObject({
+      principal: str(),
+      sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/, "a sha256 in hex")),
+      created: z.optional(z.string()),
+    }),
+  ),
 });
 export type TokenEntry = z.infer<typeof TokensSchema>["tokens"][number];
 
@@ -255,9 +329,18 @@ function locked<T>(file: string, f: () => T): T {
 function addTokenLocked(file: string, principal: string, replace: boolean): string {
   const tokens = readTokens(file);
   const had = tokens.some((t) => t.principal === principal);
-  if (had && !replace) throw new HcpxError({ code: "exists", message: `principal '${principal}' has a token already`, file, hint: "`hcpx token add <principal> --force` replaces it (the old token stops working); `hcpx token remove` removes it" });
+  if (had && !replace)
+    throw new HcpxError({
+      code: "exists",
+      message: `principal '${principal}' has a token already`,
+      file,
+      hint: "`hcpx token add <principal> --force` replaces it (the old token stops working); `hcpx token remove` removes it",
+    });
   const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
-  writeTokens(file, [...tokens.filter((t) => t.principal !== principal), { principal, sha256: tokenHash(token), created: new Date().toISOString() }]);
+  writeTokens(file, [
+    ...tokens.filter((t) => t.principal !== principal),
+    { principal, sha256: tokenHash(token), created: new Date().toISOString() },
+  ]);
   return token;
 }
 
@@ -277,10 +360,24 @@ export function tokenTable(cfg: ServerConfig, atStart = true): Map<string, strin
   const problems: Problem[] = [];
   for (const t of readTokens(cfg.tokensFile)) {
     const other = out.get(t.sha256);
-    if (other !== undefined && other !== t.principal) problems.push({ code: "principal_overlap", message: `one token maps to two principals: '${other}' and '${t.principal}'`, file: cfg.tokensFile, hint: "`hcpx token remove` one of them and add it again", severity: "error" });
+    if (other !== undefined && other !== t.principal)
+      problems.push({
+        code: "principal_overlap",
+        message: `one token maps to two principals: '${other}' and '${t.principal}'`,
+        file: cfg.tokensFile,
+        hint: "`hcpx token remove` one of them and add it again",
+        severity: "error",
+      });
     // at start a stray token stops the server; later, the server config may name its principal by now (or no longer):
     // such a token authenticates, and each call is decided on the server config as it is then (unknown_principal)
-    if (atStart && !cfg.principals.has(t.principal)) problems.push({ code: "unknown_principal", message: `a token is for principal '${t.principal}', which the server config does not name`, file: cfg.tokensFile, hint: `add '${t.principal}' to principals in ${cfg.file}, or \`hcpx token remove ${t.principal}\``, severity: "error" });
+    if (atStart && !cfg.principals.has(t.principal))
+      problems.push({
+        code: "unknown_principal",
+        message: `a token is for principal '${t.principal}', which the server config does not name`,
+        file: cfg.tokensFile,
+        hint: `add '${t.principal}' to principals in ${cfg.file}, or \`hcpx token remove ${t.principal}\``,
+        severity: "error",
+      });
     out.set(t.sha256, t.principal);
   }
   if (problems.length) throw new HcpxError(problems);
@@ -300,7 +397,11 @@ export function principalOfToken(table: Map<string, string>, token: string): str
 const decoded = new WeakMap<Map<string, string>, [Buffer, string][]>();
 function hashesOf(table: Map<string, string>): [Buffer, string][] {
   let d = decoded.get(table);
-  if (!d) decoded.set(table, (d = [...table].map(([k, p]) => [Buffer.from(k, "hex"), p] as [Buffer, string]).filter(([k]) => k.length === 32)));
+  if (!d)
+    decoded.set(
+      table,
+      (d = [...table].map(([k, p]) => [Buffer.from(k, "hex"), p] as [Buffer, string]).filter(([k]) => k.length === 32)),
+    );
   return d;
 }
 
@@ -313,11 +414,19 @@ const KEY_MIN = 32;
  * several instances share), else the user's own key file, created owner-only
  * on first use. A key is at least 32 characters (`openssl rand -hex 32`).
  */
-export function requestStateKey(cfg: Pick<ServerConfig, "keyFile" | "keyEnv"> | undefined): { key: Uint8Array; source: string } {
+export function requestStateKey(cfg: Pick<ServerConfig, "keyFile" | "keyEnv"> | undefined): {
+  key: Uint8Array;
+  source: string;
+} {
   if (cfg?.keyEnv) {
     const v = process.env[cfg.keyEnv]?.trim();
-    if (!v) throw new HcpxError({ code: "bad_state_key", message: `request_state.key_env names $${cfg.keyEnv}, which is not set` });
-    if (v.length < KEY_MIN) throw new HcpxError({ code: "bad_state_key", message: `$${cfg.keyEnv} is shorter than ${KEY_MIN} characters` });
+    if (!v)
+      throw new HcpxError({
+        code: "bad_state_key",
+        message: `request_state.key_env names $${cfg.keyEnv}, which is not set`,
+      });
+    if (v.length < KEY_MIN)
+      throw new HcpxError({ code: "bad_state_key", message: `$${cfg.keyEnv} is shorter than ${KEY_MIN} characters` });
     return { key: Buffer.from(v, "utf8"), source: `$${cfg.keyEnv}` };
   }
   if (cfg?.keyFile) return { key: readKeyFile(cfg.keyFile, false), source: cfg.keyFile };
@@ -337,11 +446,29 @@ function readKeyFile(file: string, ours: boolean): Uint8Array {
   // another instance may be writing it this instant: a short key is read again, briefly
   for (let i = 0; ; i++) {
     const v = readTextIfExists(file, file, 4096, { ownerOnly: true })?.trim();
-    if (v === undefined) throw new HcpxError({ code: "bad_state_key", message: "the requestState key file does not exist", file, hint: "create it: `openssl rand -hex 32 > FILE && chmod 600 FILE`" });
+    if (v === undefined)
+      throw new HcpxError({
+        code: "bad_state_key",
+        message: "the requestState key file does not exist",
+        file,
+        hint: "create it: `openssl rand -hex 32 > FILE && chmod 600 FILE`",
+      });
     const mode = statSync(file).mode & 0o077;
-    if (mode) throw new HcpxError({ code: "bad_state_key", message: "the requestState key file is readable or writable by others", file, hint: `chmod 600 ${file}` });
+    if (mode)
+      throw new HcpxError({
+        code: "bad_state_key",
+        message: "the requestState key file is readable or writable by others",
+        file,
+        hint: `chmod 600 ${file}`,
+      });
     if (v.length >= KEY_MIN) return Buffer.from(v, "utf8");
-    if (!ours || i >= 20) throw new HcpxError({ code: "bad_state_key", message: `the requestState key is shorter than ${KEY_MIN} characters`, file, hint: "`openssl rand -hex 32` makes one" });
+    if (!ours || i >= 20)
+      throw new HcpxError({
+        code: "bad_state_key",
+        message: `the requestState key is shorter than ${KEY_MIN} characters`,
+        file,
+        hint: "`openssl rand -hex 32` makes one",
+      });
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
   }
 }
@@ -414,7 +541,10 @@ export function liveTokenTable(cfg: ServerConfig, log: (msg: string) => void): (
       said = "";
     } catch (e) {
       table = new Map();
-      const msg = e instanceof HcpxError ? e.problems.map((p) => `${p.file ?? ""}: ${p.message}`).join("; ") : (e as Error).message;
+      const msg =
+        e instanceof HcpxError
+          ? e.problems.map((p) => `${p.file ?? ""}: ${p.message}`).join("; ")
+          : (e as Error).message;
       if (msg !== said) log(`tokens file not used, no static token authenticates until it is fixed: ${msg}`);
       said = msg;
     }
@@ -433,7 +563,15 @@ export function liveTokenTable(cfg: ServerConfig, log: (msg: string) => void): (
  * (tokens file, JWT issuer, keys, limits, resource, hosts) needs a restart;
  * `log` says once why a config is not used.
  */
-export function liveServerConfig(cfg: ServerConfig, log: (msg: string) => void): { file: string; subjects(): Map<string, string>; named(id: string): PrincipalSpec | undefined; principal(id: string): () => PrincipalSpec } {
+export function liveServerConfig(
+  cfg: ServerConfig,
+  log: (msg: string) => void,
+): {
+  file: string;
+  subjects(): Map<string, string>;
+  named(id: string): PrincipalSpec | undefined;
+  principal(id: string): () => PrincipalSpec;
+} {
   const kept = new Stamped<ServerConfig>();
   let said = "";
   let addedSaid = "";
@@ -442,12 +580,20 @@ export function liveServerConfig(cfg: ServerConfig, log: (msg: string) => void):
     try {
       now = kept.get([cfg.file], () => loadServerConfig(cfg.file));
     } catch (e) {
-      const problems: Problem[] = e instanceof HcpxError ? e.problems : [{ code: "io_error", message: (e as Error)?.message ?? String(e), file: cfg.file, severity: "error" }];
+      const problems: Problem[] =
+        e instanceof HcpxError
+          ? e.problems
+          : [{ code: "io_error", message: (e as Error)?.message ?? String(e), file: cfg.file, severity: "error" }];
       const first = problems.find((p) => p.severity !== "warning") ?? problems[0]!;
       const msg = `${first.file ?? cfg.file}${first.line ? `:${first.line}` : ""}: ${first.message}`;
       if (msg !== said) log(`server config no longer loads, every call is refused until it is fixed: ${msg}`);
       said = msg;
-      throw new HcpxError({ ...first, message: `the server config no longer loads, so no call is served until it is fixed: ${first.message}`, hint: first.hint ?? "fix the server config (docs/http.md)", severity: "error" });
+      throw new HcpxError({
+        ...first,
+        message: `the server config no longer loads, so no call is served until it is fixed: ${first.message}`,
+        hint: first.hint ?? "fix the server config (docs/http.md)",
+        severity: "error",
+      });
     }
     if (said) log("server config loads again");
     said = "";
@@ -464,7 +610,14 @@ export function liveServerConfig(cfg: ServerConfig, log: (msg: string) => void):
     named: (id) => nowOr(() => current().principals.get(id), undefined),
     principal: (id) => () => {
       const p = current().principals.get(id);
-      if (!p) throw new HcpxError({ code: "unknown_principal", message: `principal '${id}' is no longer in the server config, so its calls are refused`, file: cfg.file, hint: `add '${id}' back to principals, or \`hcpx token remove ${id}\``, severity: "error" });
+      if (!p)
+        throw new HcpxError({
+          code: "unknown_principal",
+          message: `principal '${id}' is no longer in the server config, so its calls are refused`,
+          file: cfg.file,
+          hint: `add '${id}' back to principals, or \`hcpx token remove ${id}\``,
+          severity: "error",
+        });
       return p;
     },
   };

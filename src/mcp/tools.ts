@@ -24,8 +24,18 @@ export function singleTool(packs: ProjectedPack[]): McpToolDef {
   const { shown, more } = fitLines(callable.map(packLine), DESCRIPTION_BUDGET);
   const t = shellTool(more ? callable.slice(0, shown.length) : callable, { listVerbs: true });
   if (!more && idsFit(callable.map((p) => p.pack.id))) return t;
-  const description = more ? `${t.description}\n- … and ${more} more of ${callable.length} packs: ${indexHint(callable.length)}` : t.description;
-  return { ...t, description, inputSchema: withPackIds(t.inputSchema, callable.map((p) => p.pack.id), "Pack id") };
+  const description = more
+    ? `${t.description}\n- … and ${more} more of ${callable.length} packs: ${indexHint(callable.length)}`
+    : t.description;
+  return {
+    ...t,
+    description,
+    inputSchema: withPackIds(
+      t.inputSchema,
+      callable.map((p) => p.pack.id),
+      "Pack id",
+    ),
+  };
 }
 
 export function toolsFor(shape: Shape, view: ExportView): McpToolDef[] {
@@ -38,9 +48,19 @@ export function toolsFor(shape: Shape, view: ExportView): McpToolDef[] {
 /** Server instructions (initialize): the leads of the exported packs that fit, one group per pack. */
 export function instructions(packs: ProjectedPack[], shape: Shape, broken: ExportView["broken"] = []): string {
   // the projection's leads are already filtered: none names a withheld command
-  const how = shape === "single" ? "Use the `hcp` tool with {pack, verb, args}; read a pack's Skill with hcp__read_skill before its first use." : "Each tool is one pack command (`<pack>__<verb>`); read a pack's Skill with hcp__read_skill before its first use.";
-  const leads = packs.flatMap((p) => (p.leads.length ? p.leads : [`${p.pack.id}: ${p.description}`])).map((l) => `- ${l}`);
+  const how =
+    shape === "single"
+      ? "Use the `hcp` tool with {pack, verb, args}; read a pack's Skill with hcp__read_skill before its first use."
+      : "Each tool is one pack command (`<pack>__<verb>`); read a pack's Skill with hcp__read_skill before its first use.";
+  const leads = packs
+    .flatMap((p) => (p.leads.length ? p.leads : [`${p.pack.id}: ${p.description}`]))
+    .map((l) => `- ${l}`);
   const { shown, more } = fitLines(leads, DESCRIPTION_BUDGET);
   const note = brokenNote(broken);
-  return [`HCP packs served by hcpx. ${how} Writes marked confirm run only with confirm: true after the user agreed.`, ...shown, ...(more ? [`- … and the leads of ${more} more: ${indexHint(packs.length)}`] : []), ...(note ? [note] : [])].join("\n");
+  return [
+    `HCP packs served by hcpx. ${how} Writes marked confirm run only with confirm: true after the user agreed.`,
+    ...shown,
+    ...(more ? [`- … and the leads of ${more} more: ${indexHint(packs.length)}`] : []),
+    ...(note ? [note] : []),
+  ].join("\n");
 }

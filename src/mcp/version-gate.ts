@@ -59,10 +59,23 @@ export class VersionGate implements Transport {
     this.inner.onmessage = (message, extra) => {
       const m = message as { id?: unknown; method?: unknown; params?: { _meta?: Record<string, unknown> } };
       const claim = m.params?._meta?.[VERSION_KEY];
-      if (m.id !== undefined && typeof m.method === "string" && claim !== undefined && !MODERN_VERSIONS.includes(claim as string)) {
+      if (
+        m.id !== undefined &&
+        typeof m.method === "string" &&
+        claim !== undefined &&
+        !MODERN_VERSIONS.includes(claim as string)
+      ) {
         const requested = typeof claim === "string" ? claim : "unknown";
         void this.inner
-          .send({ jsonrpc: "2.0", id: m.id as string | number, error: { code: -32022, message: `Unsupported protocol version: ${requested}`, data: { supported: MODERN_VERSIONS, requested } } } as JSONRPCMessage)
+          .send({
+            jsonrpc: "2.0",
+            id: m.id as string | number,
+            error: {
+              code: -32022,
+              message: `Unsupported protocol version: ${requested}`,
+              data: { supported: MODERN_VERSIONS, requested },
+            },
+          } as JSONRPCMessage)
           .catch((e: unknown) => this.onerror?.(e as Error));
         return;
       }

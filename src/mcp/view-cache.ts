@@ -63,7 +63,10 @@ export class ViewCache {
   // again only when a file they come from changed (a stamp: one stat a file, src/mcp/stamp.ts, which
   // never vouches for a file changed within the last seconds); else the ones loaded before.
   private projects = new Stamped<Project>();
-  private packMemo: { project?: Project; files: string[]; byId: Map<string, Stamped<Pack>> } = { files: [], byId: new Map() };
+  private packMemo: { project?: Project; files: string[]; byId: Map<string, Stamped<Pack>> } = {
+    files: [],
+    byId: new Map(),
+  };
 
   constructor(opts: FrontOptions) {
     this.shape = opts.shape;
@@ -109,9 +112,28 @@ export class ViewCache {
   /** Keep this start's listing for the next, when no file it was built from changed within RACY_MS of reading it, nor since. */
   private keepStart(key: string, readAt: number): void {
     const v = this.built_!;
-    const files = [...(this.configFile ? [this.configFile] : []), join(userConfigDir(), "config.json5"), ...this.packDirs.flatMap((d) => PACK_FILES.map((f) => join(d, f)))];
-    if (!settledBefore(files, readAt) || this.configStamp() !== this.built.config || this.packsStamp(this.packDirs) !== this.built.packs) return;
-    const entry: StartEntry = { key, config: this.built.config, packs: this.built.packs, packDirs: this.packDirs, ...(this.configFile ? { configFile: this.configFile } : {}), listed: this.listed, instructions: this.instr, served: servedOf(v.packs), brokenLines: brokenLines(v.broken) };
+    const files = [
+      ...(this.configFile ? [this.configFile] : []),
+      join(userConfigDir(), "config.json5"),
+      ...this.packDirs.flatMap((d) => PACK_FILES.map((f) => join(d, f))),
+    ];
+    if (
+      !settledBefore(files, readAt) ||
+      this.configStamp() !== this.built.config ||
+      this.packsStamp(this.packDirs) !== this.built.packs
+    )
+      return;
+    const entry: StartEntry = {
+      key,
+      config: this.built.config,
+      packs: this.built.packs,
+      packDirs: this.packDirs,
+      ...(this.configFile ? { configFile: this.configFile } : {}),
+      listed: this.listed,
+      instructions: this.instr,
+      served: servedOf(v.packs),
+      brokenLines: brokenLines(v.broken),
+    };
     writeStart(entry);
   }
 
@@ -151,7 +173,12 @@ export class ViewCache {
    */
   protected currentPack(project: Project, id: string): Pack | undefined {
     let m = this.packMemo;
-    if (m.project !== project) m = this.packMemo = { project, files: project.packDirs.flatMap((d) => [join(d, "surface.json"), join(d, "policy.json")]), byId: new Map() };
+    if (m.project !== project)
+      m = this.packMemo = {
+        project,
+        files: project.packDirs.flatMap((d) => [join(d, "surface.json"), join(d, "policy.json")]),
+        byId: new Map(),
+      };
     const s = m.byId.get(id) ?? new Stamped<Pack>();
     try {
       const pack = s.get(m.files, () => findPack(project, id));
@@ -166,7 +193,11 @@ export class ViewCache {
   /** The project config's path as it is named now (the upward search for hcp.config.json5 included). */
   private configPath(): string | undefined {
     const o = this.loadOpts;
-    return o.config ? resolve(o.cwd!, o.config) : process.env.HCP_CONFIG ? resolve(o.cwd!, process.env.HCP_CONFIG) : findProjectConfig(o.cwd!);
+    return o.config
+      ? resolve(o.cwd!, o.config)
+      : process.env.HCP_CONFIG
+        ? resolve(o.cwd!, process.env.HCP_CONFIG)
+        : findProjectConfig(o.cwd!);
   }
 
   /** The files the project is loaded from, as they are named now. */
@@ -196,7 +227,10 @@ export class ViewCache {
     });
     const p = next.project;
     const none = p.configFile === undefined && p.userConfigFile === undefined;
-    this.instr = (none ? `No hcp.config.json5 in ${this.loadOpts.cwd} or above, and no user config: no packs are served. Run \`hcpx init\` in the project, or start the host there.\n` : "") + instructions(next.packs, this.shape, next.broken);
+    this.instr =
+      (none
+        ? `No hcp.config.json5 in ${this.loadOpts.cwd} or above, and no user config: no packs are served. Run \`hcpx init\` in the project, or start the host there.\n`
+        : "") + instructions(next.packs, this.shape, next.broken);
     // the prompts (src/mcp/prompts.ts) change with the commands' prompt declarations
     const key = JSON.stringify([this.listed, servedOf(next.packs)]);
     const changed = key !== (typeof this.key === "function" ? this.key() : this.key);

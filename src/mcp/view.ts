@@ -66,7 +66,9 @@ export function exportView(project: Project): ExportView {
   const packs = projection.packs.filter((p) => p.commands.length > 0 && callable(p.pack.surface.kind));
   const ids = new Set(packs.map((p) => p.pack.id));
   const byTool = new Map<string, { pack: string; verb: string; command: Command }>();
-  for (const p of packs) for (const c of p.commands) byTool.set(c.toolName, { pack: p.pack.id, verb: c.command.verb_key, command: c.command });
+  for (const p of packs)
+    for (const c of p.commands)
+      byTool.set(c.toolName, { pack: p.pack.id, verb: c.command.verb_key, command: c.command });
   const read = readSkillToolFor(readSkillTool([...ids]), [...ids], needsIndex(packs));
   const note = brokenNote(broken);
   return {
@@ -103,5 +105,9 @@ export const BROKEN_BUDGET = 800;
 export function brokenNote(broken: BrokenPack[]): string {
   if (broken.length === 0) return "";
   const { shown, more } = fitLines(brokenLines(broken), BROKEN_BUDGET);
-  return [`${BROKEN_HEADER} (run \`hcpx lint\` in the project to see every problem):`, ...shown, ...(more ? [`- … and ${more} more`] : [])].join("\n");
+  return [
+    `${BROKEN_HEADER} (run \`hcpx lint\` in the project to see every problem):`,
+    ...shown,
+    ...(more ? [`- … and ${more} more`] : []),
+  ].join("\n");
 }

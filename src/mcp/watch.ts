@@ -60,7 +60,8 @@ export function watchFronts(fronts: readonly ViewCache[], onChanged: () => void,
     if (closed) return;
     // the fronts share the project: the union of what they read
     const want = new Map<string, Set<string>>();
-    for (const f of fronts) for (const [dir, names] of f.watched()) want.set(dir, new Set([...(want.get(dir) ?? []), ...names]));
+    for (const f of fronts)
+      for (const [dir, names] of f.watched()) want.set(dir, new Set([...(want.get(dir) ?? []), ...names]));
     for (const [dir, w] of watchers) {
       if (!want.has(dir)) {
         w.close();
@@ -108,7 +109,12 @@ function inodeOf(dir: string): number | undefined {
  * watches instead of a stat pass (view-cache.ts refresh()). `inodes_`: each
  * watched directory's inode when its watch was set.
  */
-function syncWatches(front: ViewCache, watchers: Map<string, FSWatcher>, inodes_: Map<string, number | undefined>, onFsEvent: () => void): void {
+function syncWatches(
+  front: ViewCache,
+  watchers: Map<string, FSWatcher>,
+  inodes_: Map<string, number | undefined>,
+  onFsEvent: () => void,
+): void {
   const want = front.watched();
   const trusted = front.packWatchDirs();
   for (const [dir, w] of watchers) {

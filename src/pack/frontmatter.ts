@@ -9,7 +9,8 @@
 const KEY = /^([A-Za-z][A-Za-z0-9_-]*):(?: +(.*))?$/;
 const ITEM = /^( *)- +(.*)$/;
 /** Plain scalars we read as strings: they start with a letter and hold nothing YAML could read otherwise. */
-const PLAIN = /^[A-Za-z](?:[^#:\s\x00-\x1f\x7f-\x9f\ufeff\ufffe\uffff]|:(?=[^\s\x00-\x1f\x7f-\x9f])|[ ]+(?=[^#\s\x00-\x1f\x7f-\x9f]))*$/;
+const PLAIN =
+  /^[A-Za-z](?:[^#:\s\x00-\x1f\x7f-\x9f\ufeff\ufffe\uffff]|:(?=[^\s\x00-\x1f\x7f-\x9f])|[ ]+(?=[^#\s\x00-\x1f\x7f-\x9f]))*$/;
 /** Plain words the YAML core schema reads as booleans, null, or numbers (`.inf`, `0x…` start with no letter). */
 const TYPED = /^(?:true|True|TRUE|false|False|FALSE|null|Null|NULL)$/;
 const DOUBLE = /^"(?:[^"\\\x00-\x1f\x7f-\x9f\ufeff\ufffe\uffff]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"$/;

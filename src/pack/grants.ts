@@ -40,7 +40,11 @@ export function matches(pattern: string, name: string): boolean {
 
 export function isGranted(grants: Grants, packId: string, verbKey: string): boolean {
   const name = `${packId}.${verbKey}`;
-  return grants.allow.some((p) => matches(p, name)) && !grants.deny.some((p) => matches(p, name)) && (grants.within === undefined || isGranted(grants.within, packId, verbKey));
+  return (
+    grants.allow.some((p) => matches(p, name)) &&
+    !grants.deny.some((p) => matches(p, name)) &&
+    (grants.within === undefined || isGranted(grants.within, packId, verbKey))
+  );
 }
 
 export function grantedCommands(grants: Grants, pack: Pack): Command[] {

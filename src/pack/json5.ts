@@ -53,13 +53,19 @@ export function nestingDepth(value: unknown, limit = Infinity): number {
       max = d + 1;
       if (max > limit) return max;
     }
-    for (const x of Array.isArray(v) ? v : Object.values(v)) if (x !== null && typeof x === "object") stack.push([x, d + 1]);
+    for (const x of Array.isArray(v) ? v : Object.values(v))
+      if (x !== null && typeof x === "object") stack.push([x, d + 1]);
   }
   return max;
 }
 
 function tooDeep(file: string): HcpxError {
-  return new HcpxError({ code: "too_deep", message: `nested deeper than ${MAX_NESTING} levels`, file, hint: "this is not a file hcpx expects: packs and configs nest a few levels" });
+  return new HcpxError({
+    code: "too_deep",
+    message: `nested deeper than ${MAX_NESTING} levels`,
+    file,
+    hint: "this is not a file hcpx expects: packs and configs nest a few levels",
+  });
 }
 
 /**
@@ -78,7 +84,14 @@ function duplicateKey(text: string, file: string, d: DuplicateKey): HcpxError {
   const before = text.slice(0, d.at);
   const line = before.split("\n").length;
   const column = d.at - before.lastIndexOf("\n");
-  return new HcpxError({ code: "duplicate_key", message: `the key '${d.key}' appears twice in one object; its last copy would be the value, so it is refused`, file, line, column, hint: "keep the copy you mean and delete the other" });
+  return new HcpxError({
+    code: "duplicate_key",
+    message: `the key '${d.key}' appears twice in one object; its last copy would be the value, so it is refused`,
+    file,
+    line,
+    column,
+    hint: "keep the copy you mean and delete the other",
+  });
 }
 
 /** Keys in a parsed JSON value, counted without recursion. */
@@ -158,7 +171,9 @@ function parseJson5Unique(body: string, file: string): Json5Doc {
     value = json5Lib().parse(body);
   } catch (e) {
     const err = e as Error & { lineNumber?: number; columnNumber?: number };
-    const msg = String(err.message).replace(/^JSON5: /, "").replace(/ at \d+:\d+$/, "");
+    const msg = String(err.message)
+      .replace(/^JSON5: /, "")
+      .replace(/ at \d+:\d+$/, "");
     throw new HcpxError({
       code: "bad_json5",
       message: `cannot parse: ${msg}`,
@@ -271,7 +286,15 @@ function scan(src: string, tree: (Json5Counts & { root?: Json5Node }) | undefine
 
   // Non-ASCII JSON5 whitespace (none of these can continue an identifier).
   const isWideSpace = (c: number): boolean =>
-    c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f || c === 0x3000;
+    c === 0xa0 ||
+    c === 0xfeff ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000;
   // Skips whitespace and comments (JSON5 whitespace: ASCII, NBSP, BOM, line
   // and paragraph separators and the Unicode Space_Separator set).
   const skip = (): void => {
@@ -324,12 +347,24 @@ function scan(src: string, tree: (Json5Counts & { root?: Json5Node }) | undefine
         if (i >= n) fail();
         const e = src.charCodeAt(i++);
         switch (e) {
-          case 0x62: out += "\b"; break;
-          case 0x66: out += "\f"; break;
-          case 0x6e: out += "\n"; break;
-          case 0x72: out += "\r"; break;
-          case 0x74: out += "\t"; break;
-          case 0x76: out += "\v"; break;
+          case 0x62:
+            out += "\b";
+            break;
+          case 0x66:
+            out += "\f";
+            break;
+          case 0x6e:
+            out += "\n";
+            break;
+          case 0x72:
+            out += "\r";
+            break;
+          case 0x74:
+            out += "\t";
+            break;
+          case 0x76:
+            out += "\v";
+            break;
           case 0x30:
             if (isDigit(src.charCodeAt(i))) fail();
             out += "\0";
@@ -341,7 +376,11 @@ function scan(src: string, tree: (Json5Counts & { root?: Json5Node }) | undefine
             break;
           }
           case 0x75: {
-            const v = hexVal(src.charCodeAt(i)) * 4096 + hexVal(src.charCodeAt(i + 1)) * 256 + hexVal(src.charCodeAt(i + 2)) * 16 + hexVal(src.charCodeAt(i + 3));
+            const v =
+              hexVal(src.charCodeAt(i)) * 4096 +
+              hexVal(src.charCodeAt(i + 1)) * 256 +
+              hexVal(src.charCodeAt(i + 2)) * 16 +
+              hexVal(src.charCodeAt(i + 3));
             i += 4;
             out += String.fromCharCode(v);
             break;
@@ -441,7 +480,8 @@ function scan(src: string, tree: (Json5Counts & { root?: Json5Node }) | undefine
     i++;
     for (;;) {
       const d = src.charCodeAt(i);
-      if ((d >= 0x61 && d <= 0x7a) || (d >= 0x41 && d <= 0x5a) || (d >= 0x30 && d <= 0x39) || d === 0x24 || d === 0x5f) i++;
+      if ((d >= 0x61 && d <= 0x7a) || (d >= 0x41 && d <= 0x5a) || (d >= 0x30 && d <= 0x39) || d === 0x24 || d === 0x5f)
+        i++;
       else if (d === 0x5c || (d >= 0x80 && !isWideSpace(d))) {
         // unicode identifier chars and \u escapes: the library's, but the tree reader takes them
         if (tree) return wideKey(start);
@@ -489,7 +529,8 @@ function scan(src: string, tree: (Json5Counts & { root?: Json5Node }) | undefine
           // json5 defines properties (no __proto__ setter): own property, last one wins —
           // which hcpx refuses: a key twice is ambiguous to whoever reads the text
           if (Object.hasOwn(obj, k)) throw new DuplicateKey(k, keyAt);
-          if (k === "__proto__") Object.defineProperty(obj, k, { value: v, writable: true, enumerable: true, configurable: true });
+          if (k === "__proto__")
+            Object.defineProperty(obj, k, { value: v, writable: true, enumerable: true, configurable: true });
           else obj[k] = v;
           skip();
           let item: Json5Item | undefined;
@@ -606,7 +647,14 @@ export function readTree(text: string): Json5Tree | undefined {
     if (e instanceof DuplicateKey) return undefined; // parseJson5 says where
     throw e;
   }
-  return { text, root: t.root, doubleQuotes: t.doubleQuotes, singleQuotes: t.singleQuotes, quotedKeys: t.quotedKeys, unquotedKeys: t.unquotedKeys };
+  return {
+    text,
+    root: t.root,
+    doubleQuotes: t.doubleQuotes,
+    singleQuotes: t.singleQuotes,
+    quotedKeys: t.quotedKeys,
+    unquotedKeys: t.unquotedKeys,
+  };
 }
 
 /**

@@ -6,7 +6,8 @@
 // credential in its query. The messages never quote the offending value.
 
 /** Header names that carry a credential whatever their value. */
-const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|auth|token|secret|passw|api[-_]?key|x-api|session|credential|signature|private/i;
+const CREDENTIAL_HEADER =
+  /^(authorization|proxy-authorization|cookie)$|auth|token|secret|passw|api[-_]?key|x-api|session|credential|signature|private/i;
 /** Query parameter names that carry a credential. */
 const CREDENTIAL_PARAM = /auth|token|secret|passw|api[-_]?key|^key$|session|credential|sig(nature)?$|^code$|access/i;
 /** A literal value that is a credential whatever its header's name. */
@@ -32,15 +33,22 @@ export function urlProblem(url: string): string | undefined {
   } catch {
     return "is not a URL";
   }
-  if (u.protocol !== "http:" && u.protocol !== "https:") return `is ${u.protocol.replace(/:$/, "")}:, not http or https`;
-  if (u.username || u.password) return "carries a user:password: a credential comes from the Binding (mcp.headers), never from pack text";
-  for (const k of u.searchParams.keys()) if (CREDENTIAL_PARAM.test(k)) return `carries '${k}' in its query, a credential: pass it as a header from the Binding (mcp.headers) instead`;
+  if (u.protocol !== "http:" && u.protocol !== "https:")
+    return `is ${u.protocol.replace(/:$/, "")}:, not http or https`;
+  if (u.username || u.password)
+    return "carries a user:password: a credential comes from the Binding (mcp.headers), never from pack text";
+  for (const k of u.searchParams.keys())
+    if (CREDENTIAL_PARAM.test(k))
+      return `carries '${k}' in its query, a credential: pass it as a header from the Binding (mcp.headers) instead`;
   if (u.hash) return "has a #fragment";
   return undefined;
 }
 
 /** The headers to send, from the runtime env; `missing` names the Binding variables that are not set (nothing is sent then). */
-export function headerValues(headers: Record<string, McpHeaderSpec> | undefined, env: NodeJS.ProcessEnv): { headers: Record<string, string>; missing: string[] } {
+export function headerValues(
+  headers: Record<string, McpHeaderSpec> | undefined,
+  env: NodeJS.ProcessEnv,
+): { headers: Record<string, string>; missing: string[] } {
   const out: Record<string, string> = {};
   const missing: string[] = [];
   for (const [name, h] of Object.entries(headers ?? {})) {
@@ -63,7 +71,8 @@ export function headerValues(headers: Record<string, McpHeaderSpec> | undefined,
 export function parseHeaderOption(opt: string): [string, McpHeaderSpec] {
   const eq = opt.indexOf("=");
   const name = eq > 0 ? opt.slice(0, eq).trim() : "";
-  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/.test(name)) throw new Error(`--header takes NAME=VALUE, like "Authorization=Bearer env:TOKEN"`);
+  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/.test(name))
+    throw new Error(`--header takes NAME=VALUE, like "Authorization=Bearer env:TOKEN"`);
   const value = opt.slice(eq + 1).trim();
   const m = /^(?:([A-Za-z][A-Za-z0-9._-]{0,31})\s+)?env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(value);
   if (m) return [name, m[1] ? { env: m[2]!, scheme: m[1] } : { env: m[2]! }];
@@ -74,6 +83,8 @@ export function parseHeaderOption(opt: string): [string, McpHeaderSpec] {
 /** A literal credential where only a Binding reference may be (its value is never in the message). */
 export class LiteralSecret extends Error {
   constructor(readonly header: string) {
-    super(`the header ${header} has a literal credential value: hcpx never writes a secret into a pack (the value is not shown)`);
+    super(
+      `the header ${header} has a literal credential value: hcpx never writes a secret into a pack (the value is not shown)`,
+    );
   }
 }

@@ -36,17 +36,26 @@ export function build() {
   });
 
   /** openapi security: OR of alternatives, each an AND of scheme names ([] = no credentials needed). */
-  const SecurityReq = z.array(z.array(z.string().check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/, "a scheme name is letters, digits, _ . -"))));
+  const SecurityReq = z.array(
+    z.array(z.string().check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/, "a scheme name is letters, digits, _ . -"))),
+  );
   const EnvName = () => z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _"));
   const SchemeSchema = z.discriminatedUnion("type", [
-    z.strictObject({ type: z.literal("apiKey"), in: z.enum(["header", "query", "cookie"]), name: nonEmpty(), env: EnvName() }),
+    z.strictObject({
+      type: z.literal("apiKey"),
+      in: z.enum(["header", "query", "cookie"]),
+      name: nonEmpty(),
+      env: EnvName(),
+    }),
     z.strictObject({ type: z.literal("bearer"), env: EnvName() }),
     z.strictObject({ type: z.literal("basic"), username_env: EnvName(), password_env: EnvName() }),
   ]);
 
   /** A command's inputs (docs/inputs.md), and a prompt's (docs/prompts.md): key → what hcpx asks the MCP client for. */
   const InputsSchema = z.record(
-    z.string().check(z.regex(/^[a-z][a-z0-9_]{0,31}$/, "an input key is lower-case letters, digits and _ (at most 32)")),
+    z
+      .string()
+      .check(z.regex(/^[a-z][a-z0-9_]{0,31}$/, "an input key is lower-case letters, digits and _ (at most 32)")),
     z.strictObject({
       ask: z.enum(["form", "sampling", "roots"]),
       arg: z.string().check(z.regex(ARG_NAME_RE, "an arg name is letters, digits, _ or -")),
@@ -60,13 +69,17 @@ export function build() {
   );
 
   const CommandSchema = z.strictObject({
-    verb_key: z.string().check(z.regex(VERB_KEY_RE, "a verb_key is lower-case words joined by dots, like `plan` or `entry.add`")),
+    verb_key: z
+      .string()
+      .check(z.regex(VERB_KEY_RE, "a verb_key is lower-case words joined by dots, like `plan` or `entry.add`")),
     summary: nonEmpty(),
     description: z.optional(str()),
     cli: z.optional(z.array(str()).check(z.minLength(1))),
     /** wrap: how this command's stdout is read, when it differs from wrap.output. */
     output: z.optional(z.enum(["json", "text", "jsonl"])),
-    args: z.optional(z.record(z.string().check(z.regex(ARG_NAME_RE, "an arg name is letters, digits, _ or -")), ArgSchema)),
+    args: z.optional(
+      z.record(z.string().check(z.regex(ARG_NAME_RE, "an arg name is letters, digits, _ or -")), ArgSchema),
+    ),
     /** mcp: the name of the server's tool this command calls (verb_key is the hcpx name). */
     tool: z.optional(nonEmpty()),
     /**
@@ -88,7 +101,20 @@ export function build() {
     ),
     http: z.optional(
       z.strictObject({
-        method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "get", "post", "put", "patch", "delete", "head"]),
+        method: z.enum([
+          "GET",
+          "POST",
+          "PUT",
+          "PATCH",
+          "DELETE",
+          "HEAD",
+          "get",
+          "post",
+          "put",
+          "patch",
+          "delete",
+          "head",
+        ]),
         path: z.string().check(z.regex(/^\//, "an HTTP path starts with /")),
         /** the operation's own server (absolute, or relative to openapi.base_url) */
         base_url: z.optional(nonEmpty()),
@@ -109,7 +135,9 @@ export function build() {
   });
 
   const PassThroughSchema = z.strictObject({
-    allowedSubcommands: z.array(z.string().check(z.regex(/^[a-z][a-z0-9_-]*$/, "a subcommand is one lower-case word"))).check(z.minLength(1)),
+    allowedSubcommands: z
+      .array(z.string().check(z.regex(/^[a-z][a-z0-9_-]*$/, "a subcommand is one lower-case word")))
+      .check(z.minLength(1)),
     maxArgv: z.int().check(z.gte(0), z.lte(256)),
   });
 
@@ -123,9 +151,20 @@ export function build() {
     pass_through: z.optional(PassThroughSchema),
   });
 
-  const pinHash = () => z.string().check(z.regex(/^sha256:[0-9a-f]{64}$/, "a pin is sha256: and 64 hex digits, written by `hcpx pack from-mcp`"));
+  const pinHash = () =>
+    z
+      .string()
+      .check(z.regex(/^sha256:[0-9a-f]{64}$/, "a pin is sha256: and 64 hex digits, written by `hcpx pack from-mcp`"));
   /** a header of a remote server: a literal (never a credential: load refuses one, header_literal_secret) or a Binding env name, with an optional scheme ("Bearer") */
-  const McpHeader = z.union([str(), z.strictObject({ env: z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _")), scheme: z.optional(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9._-]{0,31}$/, "a scheme is one word, like Bearer"))) })]);
+  const McpHeader = z.union([
+    str(),
+    z.strictObject({
+      env: z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _")),
+      scheme: z.optional(
+        z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9._-]{0,31}$/, "a scheme is one word, like Bearer")),
+      ),
+    }),
+  ]);
   /** kind mcp: an MCP server called through the SDK client: a stdio one started per call (`bin`), or a remote one over Streamable HTTP (`url`). */
   const McpSchema = z.strictObject({
     /** what is started: a bare name (through sandbox.bins, never PATH) or a path (inside sandbox.roots), as wrap.bin */
@@ -133,7 +172,12 @@ export function build() {
     /** a remote server's Streamable HTTP endpoint (http or https; no user:password, no credential in the query) */
     url: z.optional(nonEmpty()),
     /** url only: headers sent with every request; a credential comes from the Binding ({ env, scheme }) */
-    headers: z.optional(z.record(z.string().check(z.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/, "a header name is a token, like Authorization")), McpHeader)),
+    headers: z.optional(
+      z.record(
+        z.string().check(z.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/, "a header name is a token, like Authorization")),
+        McpHeader,
+      ),
+    ),
     /** the server's argv after the bin, literal (no placeholders) */
     args: z.optional(z.array(str())),
     /** literal environment values for the server (Binding names come from binding.env) */
@@ -143,7 +187,12 @@ export function build() {
     /** what `hcpx pack from-mcp` saw, for `hcpx pack update`-style review; informative */
     server: z.optional(z.strictObject({ name: z.optional(str()), version: z.optional(str()) })),
     /** per tool name: hashes of what the person reviewed (src/runtime/mcp-pins.ts); a tool that no longer matches is refused */
-    pins: z.optional(z.record(z.string(), z.strictObject({ title: pinHash(), description: pinHash(), input_schema: pinHash(), annotations: pinHash() }))),
+    pins: z.optional(
+      z.record(
+        z.string(),
+        z.strictObject({ title: pinHash(), description: pinHash(), input_schema: pinHash(), annotations: pinHash() }),
+      ),
+    ),
   });
 
   /** kind openapi: the runtime sends each command as an HTTP request itself. */
@@ -170,13 +219,20 @@ export function build() {
    * its entry in the adapter table, ./adapters): optional in the file, required
    * for a pack of that kind and refused on a pack of another when it loads.
    */
-  const Sections = { wrap: WrapSchema, composite: z.strictObject({ module: nonEmpty() }), openapi: OpenapiSchema, mcp: McpSchema };
+  const Sections = {
+    wrap: WrapSchema,
+    composite: z.strictObject({ module: nonEmpty() }),
+    openapi: OpenapiSchema,
+    mcp: McpSchema,
+  };
   const optional = <T extends Record<string, z.core.$ZodType>>(o: T) =>
-    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, z.optional(v)])) as { [K in keyof T]: z.ZodMiniOptional<T[K]> };
+    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, z.optional(v)])) as {
+      [K in keyof T]: z.ZodMiniOptional<T[K]>;
+    };
 
   const SurfaceSchema = z.strictObject({
     $schema: z.optional(str()),
-    hcp: z.string().check(z.regex(/^1(\.\d+)?$/, "hcp is the protocol version, like \"1.1\"")),
+    hcp: z.string().check(z.regex(/^1(\.\d+)?$/, 'hcp is the protocol version, like "1.1"')),
     id: z.string().check(z.regex(PACK_ID_RE, "a pack id matches ^[a-z][a-z0-9-]{0,31}$ (no '..', '/', '__')")),
     version: nonEmpty(),
     description: nonEmpty(),
@@ -192,12 +248,27 @@ export function build() {
      */
     reach: z.optional(
       z.strictObject({
-        network: z.optional(z.array(z.string().check(z.regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.*-]+):(\d{1,5}|\*)$/, "a network endpoint is host:port, like \"api.example.com:443\" or \"127.0.0.1:8080\"")))),
+        network: z.optional(
+          z.array(
+            z
+              .string()
+              .check(
+                z.regex(
+                  /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.*-]+):(\d{1,5}|\*)$/,
+                  'a network endpoint is host:port, like "api.example.com:443" or "127.0.0.1:8080"',
+                ),
+              ),
+          ),
+        ),
         network_for: z.optional(z.array(z.enum(["read", "local", "remote", "external"]))),
         paths: z.optional(z.array(z.string().check(z.regex(/^(~\/|\/)[^\0]*$/, "a path starts with ~/ or /")))),
       }),
     ),
-    binding: z.optional(z.strictObject({ env: z.optional(z.array(z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _")))) })),
+    binding: z.optional(
+      z.strictObject({
+        env: z.optional(z.array(z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _")))),
+      }),
+    ),
     commands: z.optional(z.array(CommandSchema)),
     stimuli: z.optional(
       z.array(
@@ -225,7 +296,12 @@ export function build() {
   });
 
   const SkillFrontmatterSchema = z.looseObject({
-    name: z.string().check(z.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "a Skill name is 1-64 of [a-z0-9-], no leading, trailing or double hyphen"), z.maxLength(64)),
+    name: z
+      .string()
+      .check(
+        z.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "a Skill name is 1-64 of [a-z0-9-], no leading, trailing or double hyphen"),
+        z.maxLength(64),
+      ),
     description: z.string().check(z.minLength(1), z.maxLength(1024)),
     leads: z.optional(z.union([z.string(), z.array(z.string()).check(z.minLength(1), z.maxLength(3))])),
   });
@@ -236,7 +312,9 @@ export function build() {
     $schema: z.optional(str()),
     packs: z.optional(z.array(nonEmpty())),
     principal: z.optional(z.strictObject({ id: nonEmpty(), kind: z.optional(z.enum(["person", "agent"])) })),
-    grants: z.optional(z.strictObject({ allow: z.optional(z.array(GrantPattern)), deny: z.optional(z.array(GrantPattern)) })),
+    grants: z.optional(
+      z.strictObject({ allow: z.optional(z.array(GrantPattern)), deny: z.optional(z.array(GrantPattern)) }),
+    ),
     sandbox: z.optional(
       z.strictObject({
         bins: z.optional(z.record(z.string(), nonEmpty())),
@@ -261,15 +339,36 @@ export function build() {
     confirm: z.optional(
       z.union([
         z.enum(CONFIRM_MODES),
-        z.strictObject({ by: z.enum(CONFIRM_MODES), timeout_ms: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))) }),
+        z.strictObject({
+          by: z.enum(CONFIRM_MODES),
+          timeout_ms: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))),
+        }),
       ]),
     ),
     /** `hcpx mcp`: how a pack's tools are named — "pack__verb" (default) or "verb" (the verb alone; docs/inputs.md) */
     mcp: z.optional(
       z.strictObject({
-        tool_names: z.optional(z.record(z.string().check(z.regex(PACK_ID_RE, "a pack id matches ^[a-z][a-z0-9-]{0,31}$")), z.enum(["verb", "pack__verb"]))),
+        tool_names: z.optional(
+          z.record(
+            z.string().check(z.regex(PACK_ID_RE, "a pack id matches ^[a-z][a-z0-9-]{0,31}$")),
+            z.enum(["verb", "pack__verb"]),
+          ),
+        ),
       }),
     ),
   });
-  return { ArgSchema, SchemeSchema, CommandSchema, PassThroughSchema, WrapSchema, McpSchema, Sections, SurfaceSchema, PolicyRowSchema, PolicySchema, SkillFrontmatterSchema, ConfigSchema };
+  return {
+    ArgSchema,
+    SchemeSchema,
+    CommandSchema,
+    PassThroughSchema,
+    WrapSchema,
+    McpSchema,
+    Sections,
+    SurfaceSchema,
+    PolicyRowSchema,
+    PolicySchema,
+    SkillFrontmatterSchema,
+    ConfigSchema,
+  };
 }

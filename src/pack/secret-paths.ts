@@ -60,4 +60,18 @@ export const SECRET_DIRS = [
 ] as const;
 
 /** Single files under HOME, hidden behind an empty file. */
-export const SECRET_FILES = [".netrc", ".git-credentials", ".npmrc", ".yarnrc.yml", ".pypirc", ".pgpass", ".my.cnf", ".boto", ".s3cfg", ".vault-token", ".claude.json", ".env", ".config/Code/User/mcp.json"] as const;
+export const SECRET_FILES = [
+  ".netrc",
+  ".git-credentials",
+  ".npmrc",
+  ".yarnrc.yml",
+  ".pypirc",
+  ".pgpass",
+  ".my.cnf",
+  ".boto",
+  ".s3cfg",
+  ".vault-token",
+  ".claude.json",
+  ".env",
+  ".config/Code/User/mcp.json",
+] as const;

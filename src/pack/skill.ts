@@ -39,7 +39,13 @@ export function parseSkill(text: string, file: string): Skill {
   const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const m = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(src);
   if (!m) {
-    throw new HcpxError({ code: "skill_frontmatter", message: "SKILL.md has no YAML frontmatter", file, line: 1, hint: "start the file with ---, name: <pack id>, description: …, leads: […], then ---" });
+    throw new HcpxError({
+      code: "skill_frontmatter",
+      message: "SKILL.md has no YAML frontmatter",
+      file,
+      line: 1,
+      hint: "start the file with ---, name: <pack id>, description: …, leads: […], then ---",
+    });
   }
   let fm: unknown;
   try {
@@ -47,10 +53,21 @@ export function parseSkill(text: string, file: string): Skill {
   } catch (e) {
     const err = e as Error & { linePos?: { line: number; col: number }[] };
     const pos = err.linePos?.[0];
-    throw new HcpxError({ code: "skill_frontmatter", message: `frontmatter is not valid YAML: ${err.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")}`, file, line: pos ? pos.line + 1 : 2, column: pos?.col });
+    throw new HcpxError({
+      code: "skill_frontmatter",
+      message: `frontmatter is not valid YAML: ${err.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")}`,
+      file,
+      line: pos ? pos.line + 1 : 2,
+      column: pos?.col,
+    });
   }
   if (fm === null || typeof fm !== "object" || Array.isArray(fm)) {
-    throw new HcpxError({ code: "skill_frontmatter", message: "frontmatter must be a YAML mapping (name, description, leads)", file, line: 2 });
+    throw new HcpxError({
+      code: "skill_frontmatter",
+      message: "frontmatter must be a YAML mapping (name, description, leads)",
+      file,
+      line: 2,
+    });
   }
   let v;
   try {
@@ -59,16 +76,23 @@ export function parseSkill(text: string, file: string): Skill {
     if (!(e instanceof HcpxError)) throw e;
     // Point each problem at its frontmatter line (`key:` at the top level).
     const fmLines = m[1]!.split(/\r?\n/);
-    throw new HcpxError(e.problems.map((p) => {
-      const key = p.path?.split(/[.[]/)[0];
-      const i = key ? fmLines.findIndex((l) => l.startsWith(`${key}:`)) : -1;
-      return { ...p, line: i >= 0 ? i + 2 : 2, hint: p.hint ?? "fix the SKILL.md frontmatter (between the --- lines)" };
-    }));
+    throw new HcpxError(
+      e.problems.map((p) => {
+        const key = p.path?.split(/[.[]/)[0];
+        const i = key ? fmLines.findIndex((l) => l.startsWith(`${key}:`)) : -1;
+        return {
+          ...p,
+          line: i >= 0 ? i + 2 : 2,
+          hint: p.hint ?? "fix the SKILL.md frontmatter (between the --- lines)",
+        };
+      }),
+    );
   }
   const body = src.slice(m[0].length);
   const bodyLine = m[0].split("\n").length;
   const leadsRaw = v.data.leads;
-  const leads = leadsRaw === undefined ? [] : Array.isArray(leadsRaw) ? leadsRaw : leadsRaw.split(/\r?\n/).filter((l) => l.trim());
+  const leads =
+    leadsRaw === undefined ? [] : Array.isArray(leadsRaw) ? leadsRaw : leadsRaw.split(/\r?\n/).filter((l) => l.trim());
   const rows: HotPathRow[] = [];
   body.split(/\r?\n/).forEach((raw, i) => {
     const cells = splitRow(raw);
@@ -100,6 +124,11 @@ export function readSkillText(file: string): string {
     return readTextFile(file, display(file), CAPS.skill);
   } catch (e) {
     if (!(e instanceof HcpxError)) throw e;
-    throw new HcpxError(e.problems.map((p) => ({ ...p, hint: p.hint ?? "every pack has a SKILL.md with frontmatter and a hot-path table" })));
+    throw new HcpxError(
+      e.problems.map((p) => ({
+        ...p,
+        hint: p.hint ?? "every pack has a SKILL.md with frontmatter and a hot-path table",
+      })),
+    );
   }
 }

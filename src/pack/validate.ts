@@ -38,13 +38,35 @@ function describe(issue: Issue, value: unknown): { message: string; hint?: strin
       if (got === undefined) return { message: `missing required key (expected ${issue.expected})`, hint: "add it" };
       return { message: `expected ${issue.expected}, got ${typeName(got)}` };
     case "invalid_value":
-      return { message: `${JSON.stringify(got)} is not one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}` };
+      return {
+        message: `${JSON.stringify(got)} is not one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`,
+      };
     case "too_small":
-      if (issue.origin === "number" || issue.origin === "int" || issue.origin === "bigint") return { message: custom ?? `${JSON.stringify(got)} is too small: must be ${issue.inclusive === false ? "greater than" : "at least"} ${issue.minimum}` };
-      return { message: custom ?? (issue.origin === "string" ? `must not be empty` : `must have at least ${issue.minimum} ${issue.origin === "array" ? "item(s)" : ""}`.trim()) };
+      if (issue.origin === "number" || issue.origin === "int" || issue.origin === "bigint")
+        return {
+          message:
+            custom ??
+            `${JSON.stringify(got)} is too small: must be ${issue.inclusive === false ? "greater than" : "at least"} ${issue.minimum}`,
+        };
+      return {
+        message:
+          custom ??
+          (issue.origin === "string"
+            ? `must not be empty`
+            : `must have at least ${issue.minimum} ${issue.origin === "array" ? "item(s)" : ""}`.trim()),
+      };
     case "too_big":
-      if (issue.origin === "number" || issue.origin === "int" || issue.origin === "bigint") return { message: custom ?? `${JSON.stringify(got)} is too big: must be ${issue.inclusive === false ? "less than" : "at most"} ${issue.maximum}` };
-      return { message: custom ?? `must be at most ${issue.maximum}${issue.origin === "string" ? " characters" : issue.origin === "array" ? " items" : ""}` };
+      if (issue.origin === "number" || issue.origin === "int" || issue.origin === "bigint")
+        return {
+          message:
+            custom ??
+            `${JSON.stringify(got)} is too big: must be ${issue.inclusive === false ? "less than" : "at most"} ${issue.maximum}`,
+        };
+      return {
+        message:
+          custom ??
+          `must be at most ${issue.maximum}${issue.origin === "string" ? " characters" : issue.origin === "array" ? " items" : ""}`,
+      };
     case "invalid_format":
       return { message: custom ? `${JSON.stringify(got)}: ${custom}` : `${JSON.stringify(got)} has the wrong format` };
     case "invalid_union":
@@ -97,7 +119,14 @@ export function nearestKey(key: string, known: readonly string[]): string | unde
   return best;
 }
 
-type Def = { type: string; shape?: Record<string, unknown>; innerType?: unknown; element?: unknown; valueType?: unknown; options?: unknown[] };
+type Def = {
+  type: string;
+  shape?: Record<string, unknown>;
+  innerType?: unknown;
+  element?: unknown;
+  valueType?: unknown;
+  options?: unknown[];
+};
 const defOf = (s: unknown): Def | undefined => (s as { _zod?: { def?: Def } } | undefined)?._zod?.def;
 
 /** The keys an object schema at `path` knows (walks optional, nullable, array, record and union). */
@@ -110,7 +139,11 @@ export function knownKeysAt(schema: unknown, path: readonly PropertyKey[]): stri
       const s = todo.pop();
       const d = defOf(s);
       if (!d) continue;
-      if ((d.type === "optional" || d.type === "nullable" || d.type === "default" || d.type === "readonly") && d.innerType) todo.push(d.innerType);
+      if (
+        (d.type === "optional" || d.type === "nullable" || d.type === "default" || d.type === "readonly") &&
+        d.innerType
+      )
+        todo.push(d.innerType);
       else if (d.type === "union" && d.options) todo.push(...d.options);
       else out.push(s);
     }
@@ -120,7 +153,8 @@ export function knownKeysAt(schema: unknown, path: readonly PropertyKey[]): stri
     const next: unknown[] = [];
     for (const s of unwrap(cur)) {
       const d = defOf(s)!;
-      if (d.type === "object" && typeof seg === "string" && d.shape && Object.hasOwn(d.shape, seg)) next.push(d.shape[seg]);
+      if (d.type === "object" && typeof seg === "string" && d.shape && Object.hasOwn(d.shape, seg))
+        next.push(d.shape[seg]);
       else if (d.type === "array" && typeof seg === "number") next.push(d.element);
       else if (d.type === "record" && typeof seg === "string") next.push(d.valueType);
     }
@@ -154,14 +188,37 @@ function reservedKeyPaths(value: unknown): (string | number)[][] {
 }
 
 /** Validate `value` (parsed from `text` of `file`); throws HcpxError with every error. */
-export function validate<T>(schema: z.ZodMiniType<T>, value: unknown, file: string, text: string | undefined): Validated<T> {
+export function validate<T>(
+  schema: z.ZodMiniType<T>,
+  value: unknown,
+  file: string,
+  text: string | undefined,
+): Validated<T> {
   const problemAt = (path: (string | number)[], code: ErrorCode, message: string, hint?: string): Problem => {
     const pos = text !== undefined ? locate(text, path) : undefined;
-    return { code, message, file, path: pathToString(path) || undefined, line: pos?.line, column: pos?.column, hint, severity: "error" };
+    return {
+      code,
+      message,
+      file,
+      path: pathToString(path) || undefined,
+      line: pos?.line,
+      column: pos?.column,
+      hint,
+      severity: "error",
+    };
   };
   const reserved = reservedKeyPaths(value);
   if (reserved.length) {
-    throw new HcpxError(reserved.map((p) => problemAt(p, "reserved_key", `'${String(p[p.length - 1])}' is a reserved name (JavaScript's own) and cannot be a key here`, "rename it: __proto__, constructor and prototype are never names of a command, an argument, a bin or a variable")));
+    throw new HcpxError(
+      reserved.map((p) =>
+        problemAt(
+          p,
+          "reserved_key",
+          `'${String(p[p.length - 1])}' is a reserved name (JavaScript's own) and cannot be a key here`,
+          "rename it: __proto__, constructor and prototype are never names of a command, an argument, a bin or a variable",
+        ),
+      ),
+    );
   }
   const result = schema.safeParse(value);
   if (result.success) return { data: result.data, warnings: [] };
@@ -172,8 +229,19 @@ export function validate<T>(schema: z.ZodMiniType<T>, value: unknown, file: stri
       const known = knownKeysAt(schema, path);
       for (const k of issue.keys) {
         const near = nearestKey(k, known);
-        const hint = near ? `did you mean '${near}'?` : known.length ? `the keys allowed here are ${known.map((x) => `'${x}'`).join(", ")}; remove it or fix its name` : "remove it";
-        problems.push(problemAt([...path, k], "unknown_key", `unknown key '${k}'${path.length ? ` in ${pathToString(path)}` : ""}`, hint));
+        const hint = near
+          ? `did you mean '${near}'?`
+          : known.length
+            ? `the keys allowed here are ${known.map((x) => `'${x}'`).join(", ")}; remove it or fix its name`
+            : "remove it";
+        problems.push(
+          problemAt(
+            [...path, k],
+            "unknown_key",
+            `unknown key '${k}'${path.length ? ` in ${pathToString(path)}` : ""}`,
+            hint,
+          ),
+        );
       }
       continue;
     }
@@ -206,11 +274,21 @@ export interface ReadValidated<T> extends Validated<T> {
  * now validated clean before (validcache.ts, `hcpx exec` only), take the value
  * remembered then: no read of the file, no parser, no schemas.
  */
-export function readValidated<K extends keyof Schemas>(kind: K, file: string, shown: string, maxBytes: number): ReadValidated<z.infer<Schemas[K]>> {
+export function readValidated<K extends keyof Schemas>(
+  kind: K,
+  file: string,
+  shown: string,
+  maxBytes: number,
+): ReadValidated<z.infer<Schemas[K]>> {
   const hit = cachedValue(kind, file, maxBytes);
   if (hit) {
     let text: string | undefined;
-    return { data: hit.value as z.infer<Schemas[K]>, warnings: [], file: shown, text: () => (text ??= readJson5(file, shown, maxBytes).text) };
+    return {
+      data: hit.value as z.infer<Schemas[K]>,
+      warnings: [],
+      file: shown,
+      text: () => (text ??= readJson5(file, shown, maxBytes).text),
+    };
   }
   const doc = readJson5(file, shown, maxBytes);
   return { ...validateDoc(kind, doc), file: doc.file, text: () => doc.text };

@@ -62,7 +62,13 @@ function unchangedSincePlan(plan: FilePlan): void {
   for (const c of plan.changes) {
     const now = readEntry(c.real);
     const same = c.old === undefined ? now.kind !== "file" : now.kind === "file" && now.text === c.old;
-    if (!same) moved.push({ code: "changed_during_plan", message: "changed while hcpx was planning its change; nothing written", file: plan.record.kind === "ledger" ? c.path : display(c.abs), hint: "run the command again (it plans from the file as it is now)" });
+    if (!same)
+      moved.push({
+        code: "changed_during_plan",
+        message: "changed while hcpx was planning its change; nothing written",
+        file: plan.record.kind === "ledger" ? c.path : display(c.abs),
+        hint: "run the command again (it plans from the file as it is now)",
+      });
   }
   if (moved.length) throw new HcpxError(moved);
 }

@@ -30,9 +30,14 @@ export interface Drift {
 }
 
 export function driftOf(plan: FilePlan): Drift[] {
-  const out: Drift[] = plan.changes.map((c) => ({ kind: c.kind === "create" ? "missing" : c.kind === "update" ? "changed" : "stale", path: c.path }));
+  const out: Drift[] = plan.changes.map((c) => ({
+    kind: c.kind === "create" ? "missing" : c.kind === "update" ? "changed" : "stale",
+    path: c.path,
+  }));
   for (const p of plan.conflicts) out.push({ kind: "foreign", path: p.file ?? "", message: p.message });
-  for (const p of plan.warnings) out.push({ kind: "ignored", path: p.file ?? "", ...(p.path ? { at: p.path } : {}), message: p.message });
-  if (plan.record.kind === "ledger" && plan.record.journalPending) out.push({ kind: "interrupted", path: toPosix(relative(plan.base, plan.record.journal)) });
+  for (const p of plan.warnings)
+    out.push({ kind: "ignored", path: p.file ?? "", ...(p.path ? { at: p.path } : {}), message: p.message });
+  if (plan.record.kind === "ledger" && plan.record.journalPending)
+    out.push({ kind: "interrupted", path: toPosix(relative(plan.base, plan.record.journal)) });
   return out;
 }

@@ -72,14 +72,21 @@ export function planFiles(input: FilesPlanInput, fs: ReadFs = diskFs): FilePlan 
   if (old !== undefined) {
     try {
       const m = JSON.parse(old) as Manifest;
-      if (!m || typeof m !== "object" || typeof m.files !== "object" || m.files === null || Array.isArray(m.files)) problem = "has no files map";
+      if (!m || typeof m !== "object" || typeof m.files !== "object" || m.files === null || Array.isArray(m.files))
+        problem = "has no files map";
       else recorded = m.files;
     } catch (e) {
       problem = `is not valid JSON (${(e as Error).message})`;
     }
     if (problem !== undefined) old = undefined;
   }
-  if (problem !== undefined) warnings.push({ code: "bad_manifest", severity: "warning", message: `${name} ${problem}; files it listed are left in place`, file: shownManifest });
+  if (problem !== undefined)
+    warnings.push({
+      code: "bad_manifest",
+      severity: "warning",
+      message: `${name} ${problem}; files it listed are left in place`,
+      file: shownManifest,
+    });
 
   // ---- every planned file, through the one guard ----
   const changes: FileChange[] = [];
@@ -88,7 +95,13 @@ export function planFiles(input: FilesPlanInput, fs: ReadFs = diskFs): FilePlan 
   for (const f of input.files) {
     planned.add(f.path);
     const g = fs.guard(f.path, base);
-    if (!g.ok) throw new HcpxError({ code: "symlink_refused", message: `${f.path} ${g.reason}`, file: display(join(dir, f.path)), hint: input.symlinkHint });
+    if (!g.ok)
+      throw new HcpxError({
+        code: "symlink_refused",
+        message: `${f.path} ${g.reason}`,
+        file: display(join(dir, f.path)),
+        hint: input.symlinkHint,
+      });
     const e = fs.entry(g.real);
     const disk = e.kind === "file" ? e.text : undefined;
     let bytes: Pick<FileChange, "new" | "chunks">;
@@ -104,7 +117,17 @@ export function planFiles(input: FilesPlanInput, fs: ReadFs = diskFs): FilePlan 
       if (disk === text) continue;
       bytes = { new: text };
     }
-    changes.push({ path: f.path, abs: g.abs, real: g.real, kind: e.kind === "absent" ? "create" : "update", old: disk, ...bytes, parts: [{ kind: "file" }], hosts: [], notes: [] });
+    changes.push({
+      path: f.path,
+      abs: g.abs,
+      real: g.real,
+      kind: e.kind === "absent" ? "create" : "update",
+      old: disk,
+      ...bytes,
+      parts: [{ kind: "file" }],
+      hosts: [],
+      notes: [],
+    });
   }
 
   // ---- stale: named by the manifest, no longer planned, still there ----
@@ -113,7 +136,14 @@ export function planFiles(input: FilesPlanInput, fs: ReadFs = diskFs): FilePlan 
   for (const p of Object.keys(recorded).sort()) {
     if (planned.has(p)) continue;
     const ignore = (why: string) =>
-      warnings.push({ code: "manifest_entry_ignored", severity: "warning", file: shownManifest, path: `files[${JSON.stringify(p)}]`, message: `entry ${JSON.stringify(p)} ${why}; ignored: never read or deleted`, hint: "the manifest is written by hcpx generate; restore it from version control if someone changed it" });
+      warnings.push({
+        code: "manifest_entry_ignored",
+        severity: "warning",
+        file: shownManifest,
+        path: `files[${JSON.stringify(p)}]`,
+        message: `entry ${JSON.stringify(p)} ${why}; ignored: never read or deleted`,
+        hint: "the manifest is written by hcpx generate; restore it from version control if someone changed it",
+      });
     const g = fs.guard(p, base);
     if (!g.ok) {
       ignore(`${g.reason} (it must stay inside ${input.label})`);
@@ -129,7 +159,14 @@ export function planFiles(input: FilesPlanInput, fs: ReadFs = diskFs): FilePlan 
       changes.push({ path: p, abs: g.abs, real: g.real, kind: "delete", old: e.text, parts: [], hosts: [], notes: [] });
       // its directories go too when that leaves them empty
       for (let d = dirname(g.real); d !== realDir && isInside(d, realDir); d = dirname(d)) rmdirs.add(d);
-    } else conflicts.push({ code: "changed_by_user", severity: "warning", message: "no longer generated, but changed since hcpx wrote it: left in place", file: display(join(dir, p)), hint: `delete it if it is not needed; hcpx no longer writes it` });
+    } else
+      conflicts.push({
+        code: "changed_by_user",
+        severity: "warning",
+        message: "no longer generated, but changed since hcpx wrote it: left in place",
+        file: display(join(dir, p)),
+        hint: `delete it if it is not needed; hcpx no longer writes it`,
+      });
   }
 
   const next: Manifest = { generator: "hcpx", files: Object.fromEntries(hashes) };
@@ -140,6 +177,12 @@ export function planFiles(input: FilesPlanInput, fs: ReadFs = diskFs): FilePlan 
     warnings,
     staleTemps: [],
     rmdirs: [...rmdirs].sort((a, b) => b.length - a.length),
-    record: { kind: "manifest", file: join(dir, name), old, new: JSON.stringify(next, null, 2) + "\n", force: problem !== undefined },
+    record: {
+      kind: "manifest",
+      file: join(dir, name),
+      old,
+      new: JSON.stringify(next, null, 2) + "\n",
+      force: problem !== undefined,
+    },
   };
 }

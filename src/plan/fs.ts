@@ -2,7 +2,16 @@
 // can be made (and tested) without touching a real file system. `diskFs` is
 // the real one: the same guard, reads and caps as everywhere else in hcpx.
 import { accessSync, constants, readdirSync, realpathSync } from "node:fs";
-import { guardPath, missingDirs, readEntry, resolveInside, staleTemps, type Entry, type Guarded, type TrustBase } from "../util/fsio";
+import {
+  guardPath,
+  missingDirs,
+  readEntry,
+  resolveInside,
+  staleTemps,
+  type Entry,
+  type Guarded,
+  type TrustBase,
+} from "../util/fsio";
 import { CAPS, readTextFile } from "../util/readfile";
 
 export interface ReadFs {

@@ -9,7 +9,16 @@ import { loadSkill } from "../pack/skill";
 import { HcpxError } from "../util/errors";
 import { display } from "../util/paths";
 import { filterDescription, filterLeads, skillCopy } from "./skillcopy";
-import { CONFIRM_MARKER, READ_SKILL_TOOL, SHELL_TOOL, boundedList, checkToolNames, commandTool, readSkillTool, shellTool } from "./tools";
+import {
+  CONFIRM_MARKER,
+  READ_SKILL_TOOL,
+  SHELL_TOOL,
+  boundedList,
+  checkToolNames,
+  commandTool,
+  readSkillTool,
+  shellTool,
+} from "./tools";
 import type { BlockOptions, ProjectedPack, ProjectedSkill, Projection, ToolDef } from "./types";
 import { callable } from "../pack/adapters/index";
 
@@ -49,7 +58,13 @@ export function buildProjection(project: Project, packs: Pack[], opts: BuildOpti
     const senseOnly = !callable(pack.surface.kind);
     if (granted.length === 0 && !senseOnly) continue;
     if (!SKILL_NAME_RE.test(pack.id)) {
-      throw new HcpxError({ code: "skill_name", message: `pack id '${pack.id}' is not a valid Agent Skills name`, file: display(pack.surfaceFile), path: "id", hint: "use lower-case words joined by single hyphens (no leading, trailing or double hyphen)" });
+      throw new HcpxError({
+        code: "skill_name",
+        message: `pack id '${pack.id}' is not a valid Agent Skills name`,
+        file: display(pack.surfaceFile),
+        path: "id",
+        hint: "use lower-case words joined by single hyphens (no leading, trailing or double hyphen)",
+      });
     }
     const withheld = pack.commands.filter((c) => !granted.includes(c)).map((c) => c.verb_key);
     const w = { packId: pack.id, verbs: withheld, all: pack.commands.map((c) => c.verb_key) };
@@ -84,17 +99,30 @@ export function buildProjection(project: Project, packs: Pack[], opts: BuildOpti
   for (const p of projected) for (const c of p.commands) c.toolName = names.get(c.command)!;
 
   const ids = projected.map((p) => p.pack.id);
-  const tools: ToolDef[] = projected.flatMap((p) => p.commands.map((c) => commandTool(p.pack.id, c.command, c.toolName, summaries.get(c.command))));
+  const tools: ToolDef[] = projected.flatMap((p) =>
+    p.commands.map((c) => commandTool(p.pack.id, c.command, c.toolName, summaries.get(c.command))),
+  );
   const readSkill = readSkillTool(ids);
   tools.push(readSkill);
   const shell = shellTool(projected);
 
   const skills: ProjectedSkill[] = projected.map((p) => ({ packId: p.pack.id, content: p.skillText }));
   const packsOut: ProjectedPack[] = projected.map(({ skillText: _s, ...rest }) => rest);
-  return { packs: packsOut, ...promptBlock(packsOut, skillsPath, opts), shellTool: shell, tools, readSkillTool: readSkill, skills };
+  return {
+    packs: packsOut,
+    ...promptBlock(packsOut, skillsPath, opts),
+    shellTool: shell,
+    tools,
+    readSkillTool: readSkill,
+    skills,
+  };
 }
 
-function promptBlock(packs: ProjectedPack[], skillsPath: string, opts: BlockOptions): { promptBlock: string; hash: string } {
+function promptBlock(
+  packs: ProjectedPack[],
+  skillsPath: string,
+  opts: BlockOptions,
+): { promptBlock: string; hash: string } {
   const body = promptBody(packs, skillsPath, opts);
   const hash = sha16(body);
   return { promptBlock: `<!-- hcp:prompt sha256:${hash} -->\n${body}`, hash };
@@ -121,7 +149,9 @@ function promptBody(packs: ProjectedPack[], skillsPath: string, opts: BlockOptio
     return L.join("\n") + "\n";
   }
   const shellWay = `\`${shellCommand} exec <pack> <verb> --json -- key=value …\` (shell${shellCommand === "hcpx" ? "" : `; \`hcpx\` is not on PATH here: this is the command the ${server} MCP entry runs`})`;
-  const argvNote = shell ? `A pass_through verb takes literal words after \`--\` instead of key=value${opts.tools ? " (`argv` in a tool call)" : ""}.` : "A pass_through verb takes literal words (`argv`) instead of args.";
+  const argvNote = shell
+    ? `A pass_through verb takes literal words after \`--\` instead of key=value${opts.tools ? " (`argv` in a tool call)" : ""}.`
+    : "A pass_through verb takes literal words (`argv`) instead of args.";
   const gate = opts.gate ? ` ${opts.gate}` : "";
   const confirmLine = shell
     ? `A write marked "${CONFIRM_MARKER}" runs only with \`--confirm\` (\`confirm: true\` in a tool call): ask the user first.${gate}`
@@ -155,7 +185,13 @@ function promptBody(packs: ProjectedPack[], skillsPath: string, opts: BlockOptio
   for (const p of packs) {
     L.push("", `### ${p.pack.id}`, ...p.leads);
     if (p.commands.length === 0) L.push("Observes only: no commands (never call it as a tool).");
-    else L.push(`Verbs: ${boundedList(p.commands.map((c) => `${c.command.verb_key} (${marker(c.command)})`), `the Skill lists every verb with its marker`)}`);
+    else
+      L.push(
+        `Verbs: ${boundedList(
+          p.commands.map((c) => `${c.command.verb_key} (${marker(c.command)})`),
+          `the Skill lists every verb with its marker`,
+        )}`,
+      );
   }
   return L.join("\n") + "\n";
 }

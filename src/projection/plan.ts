@@ -15,7 +15,12 @@ export const DEFAULT_HOSTS = ["claude", "cursor"];
  * The host engine's preview renderer. `projectionFor(skillsPath)` rebuilds the
  * projection with the prompt block pointing at a host's own Skill directory.
  */
-export type RenderHostPreviews = (projection: Projection, hosts: string[], project: Project, projectionFor?: (skillsPath: string, opts?: BlockOptions) => Projection) => PlannedFile[] | Promise<PlannedFile[]>;
+export type RenderHostPreviews = (
+  projection: Projection,
+  hosts: string[],
+  project: Project,
+  projectionFor?: (skillsPath: string, opts?: BlockOptions) => Projection,
+) => PlannedFile[] | Promise<PlannedFile[]>;
 
 export interface PlanOptions extends BuildOptions {
   /** Hosts to preview; undefined = DEFAULT_HOSTS when `previews` is given. */
@@ -38,7 +43,11 @@ export function json(v: unknown, shared?: SharedTexts): string {
 }
 
 const CHUNK = 64 * 1024;
-const plainObject = (x: unknown): boolean => x !== null && typeof x === "object" && Object.getPrototypeOf(x) === Object.prototype && typeof (x as { toJSON?: unknown }).toJSON !== "function";
+const plainObject = (x: unknown): boolean =>
+  x !== null &&
+  typeof x === "object" &&
+  Object.getPrototypeOf(x) === Object.prototype &&
+  typeof (x as { toJSON?: unknown }).toJSON !== "function";
 
 /**
  * json(v) in pieces of about 64 KB, never one string: an array of plain objects (a tool list) item
@@ -73,7 +82,12 @@ function item(x: unknown, shared?: SharedTexts): string {
 
 /** The reference form: native stringify, then each array whose items are all scalars folded onto one line. */
 export function foldedStringify(v: unknown): string {
-  return JSON.stringify(v, null, 2).replace(SCALAR_ARRAY_RE, (_m, items: string) => `[${items.split(/,\n\s*/).join(", ")}]`) + "\n";
+  return (
+    JSON.stringify(v, null, 2).replace(
+      SCALAR_ARRAY_RE,
+      (_m, items: string) => `[${items.split(/,\n\s*/).join(", ")}]`,
+    ) + "\n"
+  );
 }
 
 const NOT_PLAIN = Symbol("not plain JSON data");
@@ -126,7 +140,13 @@ function printed(v: unknown, nl: string, shared?: SharedTexts): string {
       throw NOT_PLAIN;
   }
   if (v === null) return "null";
-  if (typeof (v as { toJSON?: unknown }).toJSON === "function" || v instanceof Number || v instanceof String || v instanceof Boolean) throw NOT_PLAIN;
+  if (
+    typeof (v as { toJSON?: unknown }).toJSON === "function" ||
+    v instanceof Number ||
+    v instanceof String ||
+    v instanceof Boolean
+  )
+    throw NOT_PLAIN;
   if (shared !== undefined) {
     const known = shared.text(v, nl);
     if (known !== undefined) return known;
@@ -170,7 +190,8 @@ export function projectionFiles(p: Projection): PlannedFile[] {
   const schemas = new SharedTexts(new Set(tools.map((t) => t.inputSchema)));
   // the in-process lists are the largest files of the plan: rendered when read, never held (lazyFile);
   // they keep the tools alone, not the projection (its packs are let go once the plan is made)
-  const list = (dialect: ToolDialect) => lazyFile(`tools/${dialect}.json`, () => jsonChunks(toolList(tools, dialect), schemas), tools.length);
+  const list = (dialect: ToolDialect) =>
+    lazyFile(`tools/${dialect}.json`, () => jsonChunks(toolList(tools, dialect), schemas), tools.length);
   const files: PlannedFile[] = [
     { path: "system-prompt.md", content: p.promptBlock },
     { path: "tools/shell.json", content: json([p.shellTool, p.readSkillTool].map(toMcp)), items: 2 },
@@ -189,13 +210,32 @@ export async function planGenerate(project: Project, packs: Pack[], opts: PlanOp
   const files = projectionFiles(projection);
   const hosts = opts.hosts ?? (opts.previews ? DEFAULT_HOSTS : []);
   if (hosts.length) {
-    if (!opts.previews) throw new HcpxError({ code: "no_host_engine", message: `host previews (${hosts.join(", ")}) are not available here`, hint: "run without --host, or with --host none" });
-    files.push(...(await opts.previews(projection, hosts, project, (skillsPath, o) => withSkillsPath(projection, skillsPath, o))));
+    if (!opts.previews)
+      throw new HcpxError({
+        code: "no_host_engine",
+        message: `host previews (${hosts.join(", ")}) are not available here`,
+        hint: "run without --host, or with --host none",
+      });
+    files.push(
+      ...(await opts.previews(projection, hosts, project, (skillsPath, o) =>
+        withSkillsPath(projection, skillsPath, o),
+      )),
+    );
   }
   const seen = new Set<string>();
   for (const f of files) {
-    if (!SAFE_PATH_RE.test(f.path)) throw new HcpxError({ code: "bad_plan_path", message: `planned file '${f.path}' is not a relative path inside the out dir`, hint: "this is a bug in a host descriptor or template" });
-    if (seen.has(f.path)) throw new HcpxError({ code: "bad_plan_path", message: `planned file '${f.path}' is produced twice`, hint: "this is a bug in a host descriptor or template" });
+    if (!SAFE_PATH_RE.test(f.path))
+      throw new HcpxError({
+        code: "bad_plan_path",
+        message: `planned file '${f.path}' is not a relative path inside the out dir`,
+        hint: "this is a bug in a host descriptor or template",
+      });
+    if (seen.has(f.path))
+      throw new HcpxError({
+        code: "bad_plan_path",
+        message: `planned file '${f.path}' is produced twice`,
+        hint: "this is a bug in a host descriptor or template",
+      });
     seen.add(f.path);
     // (a lazy file is printed JSON: a carriage return in it is always escaped)
     if (!f.chunks && f.content.includes("\r")) (f as { content: string }).content = f.content.replace(/\r\n?/g, "\n");

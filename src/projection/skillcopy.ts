@@ -74,7 +74,12 @@ export function namesWithheld(text: string, w: Withheld, opts: { prose?: boolean
     }
     const parts = text.split(/(`[^`\n]*`)/);
     for (let i = 0; i < parts.length; i++) {
-      if (i % 2 === 1 ? spanNames(parts[i]!.slice(1, -1), w.packId, v) : plainRe(w.packId, v, opts.prose === true).test(parts[i]!)) return true;
+      if (
+        i % 2 === 1
+          ? spanNames(parts[i]!.slice(1, -1), w.packId, v)
+          : plainRe(w.packId, v, opts.prose === true).test(parts[i]!)
+      )
+        return true;
     }
   }
   return false;
@@ -108,7 +113,13 @@ export function removeMentions(text: string, w: Withheld, bare: boolean): string
   let t = parts.join("");
   const verbs = new Set([...(w.all ?? []), ...w.verbs]);
   // without the pack's verbs (a caller outside the projection), any word next to a separator counts as an item
-  const isItem = (tok: string | undefined) => tok !== undefined && (w.all === undefined || tok === MARK || /^`[^`]*`$/.test(tok) || verbs.has(tok) || verbs.has(tok.replace(new RegExp(`^${esc(w.packId)}[ .]`), "")));
+  const isItem = (tok: string | undefined) =>
+    tok !== undefined &&
+    (w.all === undefined ||
+      tok === MARK ||
+      /^`[^`]*`$/.test(tok) ||
+      verbs.has(tok) ||
+      verbs.has(tok.replace(new RegExp(`^${esc(w.packId)}[ .]`), "")));
   const SEP_END = /(\s*[,/]\s*|\s+(?:and|or)\s+)$/;
   const SEP_START = /^(\s*[,/]\s*|\s+(?:and|or)\s+)/;
   const lastTok = (s: string) => /(`[^`]*`|\u0000|[\w-]+(?:\.[\w-]+)*)$/.exec(s)?.[1];
@@ -132,7 +143,8 @@ export function removeMentions(text: string, w: Withheld, bare: boolean): string
       const end = at + 1 + clauseEnd(right);
       const closer = t[end];
       // between two separators: the one before stays, the one after goes; before a sentence end or `)`: the one before goes
-      if (before && closer !== undefined && /[,;]/.test(closer)) t = t.slice(0, start + before[0].length) + t.slice(end + 1).replace(/^\s+/, "");
+      if (before && closer !== undefined && /[,;]/.test(closer))
+        t = t.slice(0, start + before[0].length) + t.slice(end + 1).replace(/^\s+/, "");
       else if (before && /^[,;]/.test(before[0]) && closer !== ")") t = t.slice(0, start) + t.slice(end);
       else t = t.slice(0, before ? start + before[0].length : 0) + t.slice(end);
     }
@@ -140,7 +152,9 @@ export function removeMentions(text: string, w: Withheld, bare: boolean): string
   // a label whose list went: `reads: a; confirm:` → `reads: a`; `(confirm: )` → `()`
   for (let guard = 0; guard < 100; guard++) {
     const before = t;
-    t = t.replace(/(^|[;,]\s*|[.!?]\s+|\(\s*)[^.;:,()\n]*:\s*…?\s*(?=$|[.;,)])/, (_m, pre: string) => (/^[;,]/.test(pre) ? "" : pre));
+    t = t.replace(/(^|[;,]\s*|[.!?]\s+|\(\s*)[^.;:,()\n]*:\s*…?\s*(?=$|[.;,)])/, (_m, pre: string) =>
+      /^[;,]/.test(pre) ? "" : pre,
+    );
     if (t === before) break;
   }
   // what cutting leaves behind: empty parentheses, doubled spaces, a space before punctuation
@@ -163,7 +177,8 @@ function clauseEnd(s: string): number {
     const ch = s[i]!;
     if (ch === "(") depth++;
     else if (ch === ")" && depth > 0) depth--;
-    else if (depth === 0 && (/[,;:)]/.test(ch) || (/[.!?]/.test(ch) && (i + 1 === s.length || /\s/.test(s[i + 1]!))))) return i;
+    else if (depth === 0 && (/[,;:)]/.test(ch) || (/[.!?]/.test(ch) && (i + 1 === s.length || /\s/.test(s[i + 1]!)))))
+      return i;
   }
   return s.length;
 }
@@ -197,7 +212,12 @@ export function policyCell(c: Command): string {
 }
 
 function splitRow(line: string): string[] {
-  return line.trim().replace(/^\|/, "").replace(/\|$/, "").split("|").map((c) => c.trim());
+  return line
+    .trim()
+    .replace(/^\|/, "")
+    .replace(/\|$/, "")
+    .split("|")
+    .map((c) => c.trim());
 }
 
 type Unit = { lines: string[]; kind: "code" | "row" | "text" | "blank" };
@@ -278,7 +298,12 @@ export function filterSkillBody(skill: Skill, granted: Command[], w: Withheld): 
       if (c) lastRowIndex = out.length - 1;
       continue;
     }
-    if (u.kind === "code" ? namesWithheld(u.lines[0]!, w, { code: true }) : u.kind === "text" && namesWithheld(u.lines.join("\n"), w)) continue;
+    if (
+      u.kind === "code"
+        ? namesWithheld(u.lines[0]!, w, { code: true })
+        : u.kind === "text" && namesWithheld(u.lines.join("\n"), w)
+    )
+      continue;
     out.push(...u.lines);
   }
   const missing = granted.filter((c) => !rowVerbs.has(c.verb_key));
@@ -287,18 +312,34 @@ export function filterSkillBody(skill: Skill, granted: Command[], w: Withheld): 
     if (lastRowIndex >= 0) out.splice(lastRowIndex + 1, 0, ...rows);
     else {
       while (out.length && !out[out.length - 1]!.trim()) out.pop();
-      out.push("", "## Hot path (granted commands)", "", "| verb | what it does | read/write |", "|---|---|---|", ...rows);
+      out.push(
+        "",
+        "## Hot path (granted commands)",
+        "",
+        "| verb | what it does | read/write |",
+        "|---|---|---|",
+        ...rows,
+      );
     }
   }
   // Collapse the blank runs that dropped units leave behind.
-  const text = out.join("\n").replace(/\n{3,}/g, "\n\n").replace(/\s+$/, "");
+  const text = out
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .replace(/\s+$/, "");
   return text + "\n";
 }
 
 /** YAML double-quoted scalar (JSON string syntax is valid YAML). */
 const q = (s: string) => JSON.stringify(s);
 
-export function skillCopy(skill: Skill, pack: { id: string; version: string }, leads: string[], granted: Command[], w: Withheld): string {
+export function skillCopy(
+  skill: Skill,
+  pack: { id: string; version: string },
+  leads: string[],
+  granted: Command[],
+  w: Withheld,
+): string {
   const fm = skill.frontmatter as Record<string, unknown>;
   const lines = ["---", `name: ${pack.id}`, `description: ${q(filterDescription(String(fm.description), w))}`];
   for (const key of ["license", "compatibility"]) {
@@ -306,7 +347,8 @@ export function skillCopy(skill: Skill, pack: { id: string; version: string }, l
   }
   const meta: [string, string][] = [];
   if (fm.metadata && typeof fm.metadata === "object" && !Array.isArray(fm.metadata)) {
-    for (const [k, v] of Object.entries(fm.metadata as Record<string, unknown>)) if (typeof v === "string" && !k.startsWith("hcp-")) meta.push([k, v]);
+    for (const [k, v] of Object.entries(fm.metadata as Record<string, unknown>))
+      if (typeof v === "string" && !k.startsWith("hcp-")) meta.push([k, v]);
   }
   meta.push(["hcp-pack", pack.id], ["hcp-version", pack.version]);
   if (leads.length) meta.push(["hcp-leads", leads.join("\n")]);

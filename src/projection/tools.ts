@@ -63,13 +63,20 @@ export function inputSchema(packId: string, c: Command): Record<string, unknown>
   }
   for (const [name, a] of Object.entries(c.args)) {
     if (name === "confirm" && c.policy.confirm) {
-      throw new HcpxError({ code: "reserved_arg", message: `${packId}.${c.verb_key}: an arg named 'confirm' clashes with the confirm flag of a confirm-gated write`, hint: "rename the arg" });
+      throw new HcpxError({
+        code: "reserved_arg",
+        message: `${packId}.${c.verb_key}: an arg named 'confirm' clashes with the confirm flag of a confirm-gated write`,
+        hint: "rename the arg",
+      });
     }
     properties[name] = argSchema(a);
     if (a.required) required.push(name);
   }
   if (c.policy.confirm) {
-    properties.confirm = { type: "boolean", description: "Must be true for this write to run; set it only after the user has agreed" };
+    properties.confirm = {
+      type: "boolean",
+      description: "Must be true for this write to run; set it only after the user has agreed",
+    };
   }
   const schema: Record<string, unknown> = { type: "object", properties };
   if (required.length) schema.required = required;
@@ -86,14 +93,18 @@ export function commandTool(packId: string, c: Command, name: string, summary = 
     name,
     description,
     inputSchema: inputSchema(packId, c),
-    annotations: c.policy.operation === "read" ? { readOnlyHint: true } : { readOnlyHint: false, destructiveHint: c.policy.confirm || c.policy.land === "external" },
+    annotations:
+      c.policy.operation === "read"
+        ? { readOnlyHint: true }
+        : { readOnlyHint: false, destructiveHint: c.policy.confirm || c.policy.land === "external" },
   };
 }
 
 export function readSkillTool(packIds: string[]): ToolDef {
   return {
     name: READ_SKILL_TOOL,
-    description: "Return the full Skill (SKILL.md) of an HCP pack: what its commands do, their arguments and examples. Read it before the first use of a pack.",
+    description:
+      "Return the full Skill (SKILL.md) of an HCP pack: what its commands do, their arguments and examples. Read it before the first use of a pack.",
     inputSchema: {
       type: "object",
       properties: { pack: { type: "string", enum: packIds, description: "Pack id" } },
@@ -152,7 +163,9 @@ export function packLine(p: ProjectedPack): string {
 export function shellTool(packs: ProjectedPack[], opts: { listVerbs?: boolean } = {}): ToolDef {
   const callable = packs.filter((p) => p.commands.length > 0);
   const ids = callable.map((p) => p.pack.id);
-  const gated = callable.flatMap((p) => p.commands.filter((c) => c.command.policy.confirm).map((c) => `${p.pack.id}.${c.command.verb_key}`));
+  const gated = callable.flatMap((p) =>
+    p.commands.filter((c) => c.command.policy.confirm).map((c) => `${p.pack.id}.${c.command.verb_key}`),
+  );
   let description: string;
   if (opts.listVerbs) {
     description = [
@@ -167,7 +180,8 @@ export function shellTool(packs: ProjectedPack[], opts: { listVerbs?: boolean } 
     description =
       "Run a command of an HCP pack through the hcpx runtime, the same as `hcpx exec <pack> <verb> [--confirm] -- key=value …`. " +
       `Packs: ${ids.length ? ids.join(", ") : "(none)"}. Read a pack's Skill (${READ_SKILL_TOOL}) before its first use.`;
-    if (gated.length) description += ` Writes with confirm required: ${boundedList(gated, "each pack's Skill marks them; the runtime refuses them without confirm")} — they run only with confirm: true; ask the user first.`;
+    if (gated.length)
+      description += ` Writes with confirm required: ${boundedList(gated, "each pack's Skill marks them; the runtime refuses them without confirm")} — they run only with confirm: true; ask the user first.`;
   }
   return {
     name: SHELL_TOOL,
@@ -177,9 +191,16 @@ export function shellTool(packs: ProjectedPack[], opts: { listVerbs?: boolean } 
       properties: {
         pack: { type: "string", enum: ids, description: "Pack id" },
         verb: { type: "string", description: "The command's verb_key, e.g. entry.add" },
-        args: { type: "object", description: "Arguments by name (key=value)", additionalProperties: { type: ["string", "number", "boolean", "array", "object"] } },
+        args: {
+          type: "object",
+          description: "Arguments by name (key=value)",
+          additionalProperties: { type: ["string", "number", "boolean", "array", "object"] },
+        },
         argv: { type: "array", items: { type: "string" }, description: "pass_through verbs only: literal arguments" },
-        confirm: { type: "boolean", description: `true to run a write marked ${CONFIRM_MARKER}, only after the user has agreed` },
+        confirm: {
+          type: "boolean",
+          description: `true to run a write marked ${CONFIRM_MARKER}, only after the user has agreed`,
+        },
       },
       required: ["pack", "verb"],
       additionalProperties: false,
@@ -203,7 +224,10 @@ function where(pack: Pack, c: Command): Pick<Problem, "file" | "path" | "line" |
   } catch {
     pos = undefined;
   }
-  const shown = path.map((s) => (typeof s === "number" ? `[${s}]` : `.${s}`)).join("").slice(1);
+  const shown = path
+    .map((s) => (typeof s === "number" ? `[${s}]` : `.${s}`))
+    .join("")
+    .slice(1);
   return { file: display(pack.surfaceFile), path: shown, line: pos?.line, column: pos?.column };
 }
 
@@ -212,13 +236,21 @@ function where(pack: Pack, c: Command): Pick<Problem, "file" | "path" | "line" |
  * and for collisions (two commands, or a command and `hcp__read_skill`, mapping
  * to one name). Throws one HcpxError listing every problem.
  */
-export function checkToolNames(entries: { pack: Pack; command: Command }[], verbNamed: readonly string[] = []): Map<Command, string> {
+export function checkToolNames(
+  entries: { pack: Pack; command: Command }[],
+  verbNamed: readonly string[] = [],
+): Map<Command, string> {
   const names = new Map<Command, string>();
-  const seen = new Map<string, string>([[READ_SKILL_TOOL, "the built-in hcp__read_skill tool"], [SHELL_TOOL, "the built-in hcp tool"]]);
+  const seen = new Map<string, string>([
+    [READ_SKILL_TOOL, "the built-in hcp__read_skill tool"],
+    [SHELL_TOOL, "the built-in hcp tool"],
+  ]);
   const problems: Problem[] = [];
   for (const { pack, command } of entries) {
     // config mcp.tool_names: { <pack>: "verb" } names the pack's tools by their verb alone
-    const name = verbNamed.includes(pack.id) ? command.verb_key.replace(/\./g, "_") : toolName(pack.id, command.verb_key);
+    const name = verbNamed.includes(pack.id)
+      ? command.verb_key.replace(/\./g, "_")
+      : toolName(pack.id, command.verb_key);
     const label = `${pack.id}.${command.verb_key}`;
     if (!TOOL_NAME_RE.test(name)) {
       problems.push({
@@ -237,7 +269,9 @@ export function checkToolNames(entries: { pack: Pack; command: Command }[], verb
         code: "tool_name_collision",
         message: `${label} and ${prev} both map to the tool name '${name}'`,
         ...where(pack, command),
-        hint: verbNamed.includes(pack.id) ? `pack ${pack.id} is named by verb alone (config mcp.tool_names): rename the verb, or drop that setting` : "rename one of the verbs: dots become underscores in tool names, so `a.b` and `a_b` collide",
+        hint: verbNamed.includes(pack.id)
+          ? `pack ${pack.id} is named by verb alone (config mcp.tool_names): rename the verb, or drop that setting`
+          : "rename one of the verbs: dots become underscores in tool names, so `a.b` and `a_b` collide",
       });
     } else seen.set(name, label);
     names.set(command, name);

@@ -75,7 +75,11 @@ function jsonArg(spec: ArgSpec, raw: unknown, bad: (why?: string) => ArgError): 
 
 /** Coerce one value (a CLI string or a typed JSON value) to the arg's type. */
 export function coerce(name: string, spec: ArgSpec, raw: unknown): ArgValue {
-  const bad = (why?: string) => new ArgError(`argument '${name}' must be ${describe(spec)}${why ? ` (${why})` : ""}, got ${JSON.stringify(raw)}`, name);
+  const bad = (why?: string) =>
+    new ArgError(
+      `argument '${name}' must be ${describe(spec)}${why ? ` (${why})` : ""}, got ${JSON.stringify(raw)}`,
+      name,
+    );
   switch (spec.type) {
     case "string":
       if (typeof raw === "string") return raw;
@@ -96,7 +100,8 @@ export function coerce(name: string, spec: ArgSpec, raw: unknown): ArgValue {
     }
     case "number": {
       if (typeof raw === "number" && Number.isFinite(raw)) return raw;
-      if (typeof raw === "string" && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw.trim())) return Number(raw.trim());
+      if (typeof raw === "string" && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw.trim()))
+        return Number(raw.trim());
       throw bad();
     }
     case "boolean":
@@ -123,7 +128,9 @@ export function parseKv(kv: readonly string[]): Record<string, string> {
   for (const item of kv) {
     const eq = item.indexOf("=");
     if (eq <= 0) {
-      const hint = item.startsWith("-") ? "options (--json, --confirm) go before --; after -- come only k=v pairs" : "pass arguments as k=v after --, e.g. `hcpx exec ledger balance -- account=checking`";
+      const hint = item.startsWith("-")
+        ? "options (--json, --confirm) go before --; after -- come only k=v pairs"
+        : "pass arguments as k=v after --, e.g. `hcpx exec ledger balance -- account=checking`";
       throw new ArgError(`expected name=value, got ${JSON.stringify(item)}`, undefined, hint);
     }
     const k = item.slice(0, eq);
@@ -134,7 +141,11 @@ export function parseKv(kv: readonly string[]): Record<string, string> {
 }
 
 /** Validate and coerce the args of one call against the command's declaration. */
-export function validateArgs(cmd: Command, args: Record<string, unknown> | undefined, kv: readonly string[] | undefined): ArgValues {
+export function validateArgs(
+  cmd: Command,
+  args: Record<string, unknown> | undefined,
+  kv: readonly string[] | undefined,
+): ArgValues {
   const raw: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [k, v] of Object.entries(args ?? {})) if (v !== undefined && v !== null) raw[k] = v;
   if (kv?.length) {
@@ -143,14 +154,23 @@ export function validateArgs(cmd: Command, args: Record<string, unknown> | undef
   const known = Object.keys(cmd.args);
   for (const k of Object.keys(raw)) {
     if (!Object.hasOwn(cmd.args, k)) {
-      throw new ArgError(`unknown argument '${k}' for ${cmd.verb_key}`, k, known.length ? `known arguments: ${known.join(", ")}` : `${cmd.verb_key} takes no arguments`);
+      throw new ArgError(
+        `unknown argument '${k}' for ${cmd.verb_key}`,
+        k,
+        known.length ? `known arguments: ${known.join(", ")}` : `${cmd.verb_key} takes no arguments`,
+      );
     }
   }
   const out: ArgValues = Object.create(null) as ArgValues;
   for (const [name, spec] of Object.entries(cmd.args)) {
     if (Object.hasOwn(raw, name)) out[name] = coerce(name, spec, raw[name]);
     else if (spec.default !== undefined) out[name] = coerce(name, spec, spec.default);
-    else if (spec.required) throw new ArgError(`missing required argument '${name}'${spec.description ? ` (${spec.description})` : ""}`, name, `add ${name}=<${spec.type === "enum" ? (spec.values ?? []).join("|") : spec.type === "array" || spec.type === "object" ? `${spec.type} as JSON` : spec.type}>`);
+    else if (spec.required)
+      throw new ArgError(
+        `missing required argument '${name}'${spec.description ? ` (${spec.description})` : ""}`,
+        name,
+        `add ${name}=<${spec.type === "enum" ? (spec.values ?? []).join("|") : spec.type === "array" || spec.type === "object" ? `${spec.type} as JSON` : spec.type}>`,
+      );
   }
   return out;
 }

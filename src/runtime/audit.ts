@@ -90,7 +90,12 @@ const ARGS_MAX = 4096;
 function intEnv(name: string, dflt: number, lo: number, hi: number): number {
   const v = process.env[name];
   if (v === undefined || v === "") return dflt;
-  if (!/^\d+$/.test(v) || Number(v) < lo || Number(v) > hi) throw new HcpxError({ code: "usage", message: `${name} must be a whole number from ${lo} to ${hi}, not '${v}'`, hint: `unset it for the default (${dflt})` });
+  if (!/^\d+$/.test(v) || Number(v) < lo || Number(v) > hi)
+    throw new HcpxError({
+      code: "usage",
+      message: `${name} must be a whole number from ${lo} to ${hi}, not '${v}'`,
+      hint: `unset it for the default (${dflt})`,
+    });
   return Number(v);
 }
 
@@ -101,12 +106,22 @@ export function auditPlace(env: NodeJS.ProcessEnv = process.env): AuditPlace | u
   const keep = intEnv("HCPX_AUDIT_KEEP", 5, 1, 1000);
   if (set === "off") return undefined;
   if (set !== undefined && set !== "") {
-    if (!isAbsolute(set)) throw new HcpxError({ code: "usage", message: `HCPX_AUDIT_LOG must be an absolute path or "off", not '${set}'`, hint: "e.g. HCPX_AUDIT_LOG=/var/log/hcpx/audit.jsonl" });
+    if (!isAbsolute(set))
+      throw new HcpxError({
+        code: "usage",
+        message: `HCPX_AUDIT_LOG must be an absolute path or "off", not '${set}'`,
+        hint: "e.g. HCPX_AUDIT_LOG=/var/log/hcpx/audit.jsonl",
+      });
     return { file: set, base: { dir: dirname(set), label: "the audit log's directory" }, maxBytes, keep };
   }
   const xdg = env.XDG_STATE_HOME;
   const state = xdg && isAbsolute(xdg) ? xdg : join(home(), ".local", "state");
-  return { file: join(state, "hcpx", "audit.jsonl"), base: { dir: state, label: "the state directory" }, maxBytes, keep };
+  return {
+    file: join(state, "hcpx", "audit.jsonl"),
+    base: { dir: state, label: "the state directory" },
+    maxBytes,
+    keep,
+  };
 }
 
 const ROTATED = /^\.\d{8}T\d{9}Z-\d+-[a-z0-9]+$/;
@@ -169,12 +184,40 @@ export function decisionOf(result: string): Decision {
 }
 
 /** Result codes of a call refused before anything ran. */
-const PRE_RUN = new Set(["bad_args", "unknown_verb", "unknown_pack", "bad_pack", "duplicate_pack", "no_config", "config_error", "sandbox_unavailable", "tool_changed", "internal"]);
+const PRE_RUN = new Set([
+  "bad_args",
+  "unknown_verb",
+  "unknown_pack",
+  "bad_pack",
+  "duplicate_pack",
+  "no_config",
+  "config_error",
+  "sandbox_unavailable",
+  "tool_changed",
+  "internal",
+]);
 
 /** The record of one `hcpx exec` call (principal "local"; the operands as given are its args). */
-export function execRecord(pack: string, verb: string, operands: readonly string[], env: { ok: boolean; error?: { code: string } }, t0: number): AuditRecord {
-  const result = env.ok ? "ok" : env.error?.code ?? "failed";
-  return { time: new Date(t0).toISOString(), principal: "local", via: "exec", tool: "exec", pack, verb, ...auditArgs([...operands]), decision: decisionOf(result), result, duration_ms: Date.now() - t0 };
+export function execRecord(
+  pack: string,
+  verb: string,
+  operands: readonly string[],
+  env: { ok: boolean; error?: { code: string } },
+  t0: number,
+): AuditRecord {
+  const result = env.ok ? "ok" : (env.error?.code ?? "failed");
+  return {
+    time: new Date(t0).toISOString(),
+    principal: "local",
+    via: "exec",
+    tool: "exec",
+    pack,
+    verb,
+    ...auditArgs([...operands]),
+    decision: decisionOf(result),
+    result,
+    duration_ms: Date.now() - t0,
+  };
 }
 
 /**
@@ -201,7 +244,7 @@ export class AuditWriter {
       if (this.place) appendAudit(this.place, typeof rec === "function" ? rec() : rec, this.held);
     } catch (e) {
       const p = e instanceof HcpxError ? e.problems[0]! : undefined;
-      const why = p ? `${p.file ? `${p.file}: ` : ""}${p.message}` : (e as Error)?.message ?? String(e);
+      const why = p ? `${p.file ? `${p.file}: ` : ""}${p.message}` : ((e as Error)?.message ?? String(e));
       if (!this.said.has(why)) {
         this.said.add(why);
         this.warn(`audit log not written: ${why}`);

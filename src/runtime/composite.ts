@@ -25,12 +25,25 @@ export interface CompositeContext {
 
 type VerbFn = (args: ArgValues, ctx: CompositeContext) => unknown;
 
-
 /** The composite adapter (the table: ./adapters/index.ts). */
-export async function runComposite({ pack, project, cmd, values, env: runtimeEnv, signal }: AdapterCall<"composite">): Promise<Envelope> {
+export async function runComposite({
+  pack,
+  project,
+  cmd,
+  values,
+  env: runtimeEnv,
+  signal,
+}: AdapterCall<"composite">): Promise<Envelope> {
   const spec = pack.surface.composite;
   // in-process code cannot be confined per call: under sandbox.enforce "os" only a trusted composite runs (docs/sandbox.md)
-  if (project.sandbox.enforce === "os" && !project.sandbox.trustedComposites?.includes(pack.id)) return failure("sandbox_unavailable", `${pack.id} ${cmd.verb_key} was not run: pack ${pack.id} is a composite, whose module runs inside hcpx's own process with all of its rights, and sandbox.enforce is "os"`, { hint: `if you trust its code, list it in sandbox.trusted_composites: ["${pack.id}"] of every config that sets enforce "os" (${(project.sandbox.enforcedBy ?? []).join(", ")}); docs/sandbox.md` });
+  if (project.sandbox.enforce === "os" && !project.sandbox.trustedComposites?.includes(pack.id))
+    return failure(
+      "sandbox_unavailable",
+      `${pack.id} ${cmd.verb_key} was not run: pack ${pack.id} is a composite, whose module runs inside hcpx's own process with all of its rights, and sandbox.enforce is "os"`,
+      {
+        hint: `if you trust its code, list it in sandbox.trusted_composites: ["${pack.id}"] of every config that sets enforce "os" (${(project.sandbox.enforcedBy ?? []).join(", ")}); docs/sandbox.md`,
+      },
+    );
   const file = moduleFile(pack);
   if (typeof file !== "string") return file;
   const fn = await verbFunction(file, spec.module, cmd.verb_key);
@@ -48,11 +61,19 @@ export async function runComposite({ pack, project, cmd, values, env: runtimeEnv
   });
   try {
     if (signal?.aborted) return cancelled(`${pack.id} ${cmd.verb_key}`, signal, false);
-    const ctx: CompositeContext = { pack: pack.id, verb: cmd.verb_key, env, cwd: project.sandbox.cwd, signal: ac.signal };
+    const ctx: CompositeContext = {
+      pack: pack.id,
+      verb: cmd.verb_key,
+      env,
+      cwd: project.sandbox.cwd,
+      signal: ac.signal,
+    };
     const data = await Promise.race([Promise.resolve().then(() => fn({ ...values }, ctx)), timeout]);
     if (data === "timeout") {
       ac.abort();
-      return failure("timeout", `${pack.id} ${cmd.verb_key} did not finish within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
+      return failure("timeout", `${pack.id} ${cmd.verb_key} did not finish within ${timeoutMs} ms`, {
+        timeout_ms: timeoutMs,
+      });
     }
     if (data === "cancelled") {
       // in-process code cannot be killed: ctx.signal tells it to stop what it started
@@ -63,7 +84,11 @@ export async function runComposite({ pack, project, cmd, values, env: runtimeEnv
   } catch (e) {
     const err = e as { message?: unknown; code?: unknown } | undefined;
     const message = typeof err?.message === "string" ? err.message : String(e);
-    return failure("composite_error", `${pack.id} ${cmd.verb_key} failed: ${message}`, typeof err?.code === "string" ? { reason: err.code } : {});
+    return failure(
+      "composite_error",
+      `${pack.id} ${cmd.verb_key} failed: ${message}`,
+      typeof err?.code === "string" ? { reason: err.code } : {},
+    );
   } finally {
     clearTimeout(timer);
     if (onCancel) signal?.removeEventListener("abort", onCancel);
@@ -78,7 +103,9 @@ function moduleFile(pack: AdapterCall<"composite">["pack"]): string | Envelope {
     // the system's realpath(3): one call, not a lstat per component (per call on hcpx mcp's path)
     file = realpathSync.native(resolve(pack.dir, spec.module));
   } catch {
-    return failure("bad_pack", `composite.module ${spec.module} not found in ${pack.dir}`, { hint: "fix composite.module in surface.json (relative to the pack directory)" });
+    return failure("bad_pack", `composite.module ${spec.module} not found in ${pack.dir}`, {
+      hint: "fix composite.module in surface.json (relative to the pack directory)",
+    });
   }
   let packDir = pack.dir;
   try {
@@ -86,12 +113,23 @@ function moduleFile(pack: AdapterCall<"composite">["pack"]): string | Envelope {
   } catch {
     /* keep */
   }
-  if (!isInside(file, packDir)) return failure("bin_denied", `composite.module ${spec.module} resolves to ${file}, outside the pack directory`, { hint: "a composite module is loaded only from inside its pack" });
+  if (!isInside(file, packDir))
+    return failure("bin_denied", `composite.module ${spec.module} resolves to ${file}, outside the pack directory`, {
+      hint: "a composite module is loaded only from inside its pack",
+    });
   const bad = forbiddenEnvOf(pack.surface);
-  if (bad.length) return failure("bad_pack", `pack ${pack.id}: binding.env names ${bad[0]!.name}, a variable that makes a program load other code or find other programs`, { hint: "remove it from surface.json (README: Security model)" });
+  if (bad.length)
+    return failure(
+      "bad_pack",
+      `pack ${pack.id}: binding.env names ${bad[0]!.name}, a variable that makes a program load other code or find other programs`,
+      { hint: "remove it from surface.json (README: Security model)" },
+    );
   // import() of a FIFO or a device would block, or read without end
   try {
-    if (!statSync(file).isFile()) return failure("bad_pack", `composite.module ${spec.module} is not a regular file`, { hint: "composite.module names the pack's .mjs file" });
+    if (!statSync(file).isFile())
+      return failure("bad_pack", `composite.module ${spec.module} is not a regular file`, {
+        hint: "composite.module names the pack's .mjs file",
+      });
   } catch {
     return failure("bad_pack", `composite.module ${spec.module} cannot be read`);
   }
@@ -107,8 +145,12 @@ async function verbFunction(file: string, module: string, verb: string): Promise
     return failure("composite_error", `cannot load ${module}: ${(e as Error)?.message ?? String(e)}`);
   }
   const table = mod.default as Record<string, unknown> | undefined;
-  const fn = (table && typeof table === "object" && Object.hasOwn(table, verb) ? table[verb] : undefined) as VerbFn | undefined;
-  if (typeof fn !== "function") return failure("bad_pack", `${module} exports no function for '${verb}'`, { hint: "the default export maps each verb_key to async (args, ctx) => data" });
+  const fn = (table && typeof table === "object" && Object.hasOwn(table, verb) ? table[verb] : undefined) as
+    VerbFn | undefined;
+  if (typeof fn !== "function")
+    return failure("bad_pack", `${module} exports no function for '${verb}'`, {
+      hint: "the default export maps each verb_key to async (args, ctx) => data",
+    });
   return fn;
 }
 
@@ -134,6 +176,11 @@ function asData(what: string, data: unknown): Envelope {
   }
   if (text === undefined) return { ok: true, data: null };
   const parsed = parseOutput(text);
-  if (!parsed.ok) return failure("bad_output", `${what} returned data that is not usable JSON: ${parsed.why}`, parsed.deep ? { limit_depth: MAX_OUTPUT_NESTING } : {});
+  if (!parsed.ok)
+    return failure(
+      "bad_output",
+      `${what} returned data that is not usable JSON: ${parsed.why}`,
+      parsed.deep ? { limit_depth: MAX_OUTPUT_NESTING } : {},
+    );
   return { ok: true, data: parsed.value };
 }

@@ -43,5 +43,12 @@ export function problemFailure(problems: readonly Problem[], opts: { list?: bool
   if (!first) return failure("internal", "an error without a problem");
   const errors = problems.filter((p) => p.severity !== "warning").length;
   const message = opts.list && problems.length > 1 ? `${errors} problem(s); first: ${first.message}` : first.message;
-  return failure(first.code, message, { hint: hintOf(first), file: first.file, path: first.path, line: first.line, column: first.column, problems: opts.list ? problems : undefined });
+  return failure(first.code, message, {
+    hint: hintOf(first),
+    file: first.file,
+    path: first.path,
+    line: first.line,
+    column: first.column,
+    problems: opts.list ? problems : undefined,
+  });
 }

@@ -33,7 +33,6 @@ export interface ExecRequest {
   confirm?: boolean;
 }
 
-
 export interface ExecuteOptions {
   /** The runtime's environment: Binding values are read from here (default process.env). */
   env?: NodeJS.ProcessEnv;
@@ -79,7 +78,6 @@ export interface ConfirmQuestion {
 
 export type PersonAnswer = "accept" | "decline" | "cancel" | "timeout" | "error";
 
-
 /** Names whose runtime-env values are secrets for this pack (binding.env + what its kind reads as credentials, e.g. openapi.auth.env). */
 export function bindingNames(pack: Pack): string[] {
   const names = [...(pack.surface.binding?.env ?? [])];
@@ -96,11 +94,23 @@ export async function execute(project: Project, req: ExecRequest, opts: ExecuteO
     try {
       pack = findPack(project, req.pack);
     } catch (e) {
-      if (!(e instanceof HcpxError)) return failure("bad_pack", `pack ${req.pack} could not be loaded: ${(e as Error)?.message ?? String(e)}`);
-      if (e.code === "unknown_pack") return failure("unknown_pack", e.problems[0]!.message, { hint: e.problems[0]!.hint });
-      if (e.code === "duplicate_pack") return failure("duplicate_pack", e.problems[0]!.message, { file: e.problems[0]!.file, hint: e.problems[0]!.hint });
+      if (!(e instanceof HcpxError))
+        return failure("bad_pack", `pack ${req.pack} could not be loaded: ${(e as Error)?.message ?? String(e)}`);
+      if (e.code === "unknown_pack")
+        return failure("unknown_pack", e.problems[0]!.message, { hint: e.problems[0]!.hint });
+      if (e.code === "duplicate_pack")
+        return failure("duplicate_pack", e.problems[0]!.message, {
+          file: e.problems[0]!.file,
+          hint: e.problems[0]!.hint,
+        });
       const p = e.problems.find((x) => x.severity !== "warning") ?? e.problems[0]!;
-      return failure("bad_pack", `pack ${req.pack} is broken: ${p.message}`, { file: p.file, path: p.path, line: p.line, hint: "run `hcpx lint` on the pack", problems: e.problems });
+      return failure("bad_pack", `pack ${req.pack} is broken: ${p.message}`, {
+        file: p.file,
+        path: p.path,
+        line: p.line,
+        hint: "run `hcpx lint` on the pack",
+        problems: e.problems,
+      });
     }
   }
   const secrets = secretsFrom(env, bindingNames(pack), kindSecretValues(pack, env));
@@ -109,12 +119,19 @@ export async function execute(project: Project, req: ExecRequest, opts: ExecuteO
     return finish(await run(project, pack, req, env, opts, secrets));
   } catch (e) {
     // a bug, not a runtime failure: still an envelope, still redacted
-    return finish(failure("spawn_failed", `internal error running ${req.pack} ${req.verb}: ${(e as Error)?.message ?? String(e)}`));
+    return finish(
+      failure("spawn_failed", `internal error running ${req.pack} ${req.verb}: ${(e as Error)?.message ?? String(e)}`),
+    );
   }
 }
 
 /** The question a person sees: exactly what will run, and where it lands. */
-export function confirmMessage(pack: string, verb: string, args: Record<string, unknown> | string[], land: string | undefined): string {
+export function confirmMessage(
+  pack: string,
+  verb: string,
+  args: Record<string, unknown> | string[],
+  land: string | undefined,
+): string {
   const a = Array.isArray(args) ? args.map((x) => JSON.stringify(x)).join(" ") : JSON.stringify(args);
   return [
     `An agent asks to run a write that needs your yes:`,
@@ -126,20 +143,37 @@ export function confirmMessage(pack: string, verb: string, args: Record<string, 
   ].join("\n");
 }
 
-async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.ProcessEnv, opts: ExecuteOptions, secrets: ReturnType<typeof secretsFrom>): Promise<Envelope> {
+async function run(
+  project: Project,
+  pack: Pack,
+  req: ExecRequest,
+  env: NodeJS.ProcessEnv,
+  opts: ExecuteOptions,
+  secrets: ReturnType<typeof secretsFrom>,
+): Promise<Envelope> {
   const signal = opts.signal;
   // 2. the verb exists
   const cmd: Command | undefined = pack.commands.find((c) => c.verb_key === req.verb);
   if (!cmd) {
     const granted = pack.commands.filter((c) => isGranted(project.grants, pack.id, c.verb_key)).map((c) => c.verb_key);
     const sense = adapterOf(pack.surface.kind)?.capabilities.callable === false;
-    return failure("unknown_verb", sense ? `pack ${pack.id} is sense_only: it has no commands` : `pack ${pack.id} has no command '${req.verb}'`, {
-      hint: sense ? "sense_only packs emit stimuli and are never called" : granted.length ? `${didYouMean(req.verb, granted)}granted commands: ${granted.join(", ")}` : `no command of ${pack.id} is granted`,
-    });
+    return failure(
+      "unknown_verb",
+      sense ? `pack ${pack.id} is sense_only: it has no commands` : `pack ${pack.id} has no command '${req.verb}'`,
+      {
+        hint: sense
+          ? "sense_only packs emit stimuli and are never called"
+          : granted.length
+            ? `${didYouMean(req.verb, granted)}granted commands: ${granted.join(", ")}`
+            : `no command of ${pack.id} is granted`,
+      },
+    );
   }
   // 3. grant check (deny by default)
   if (!isGranted(project.grants, pack.id, cmd.verb_key)) {
-    return failure("not_granted", `${pack.id}.${cmd.verb_key} is not granted to ${project.principal.id}`, { hint: `a person can grant it: \`hcpx grant ${pack.id}.${cmd.verb_key}\` or grants.allow in hcp.config.json5` });
+    return failure("not_granted", `${pack.id}.${cmd.verb_key} is not granted to ${project.principal.id}`, {
+      hint: `a person can grant it: \`hcpx grant ${pack.id}.${cmd.verb_key}\` or grants.allow in hcp.config.json5`,
+    });
   }
   // 4. Policy: the confirm gate (nothing runs without a yes). Who may say it is
   // the project's `confirm` setting (README "Who confirms a write"):
@@ -151,19 +185,30 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
   const gated = cmd.policy.operation === "write" && cmd.policy.confirm;
   const mode = project.confirm.by;
   // One question per gated write: under "host", a host approval in force is that question.
-  const hostAsked = gated && mode === "host" && (typeof opts.hostApproved === "function" ? await opts.hostApproved() : opts.hostApproved === true);
+  const hostAsked =
+    gated &&
+    mode === "host" &&
+    (typeof opts.hostApproved === "function" ? await opts.hostApproved() : opts.hostApproved === true);
   const ask = gated && mode !== "agent" && !hostAsked && opts.askPerson ? opts.askPerson : undefined;
   if (gated && !ask) {
     const byPerson = mode === "person";
     if (req.confirm !== true || (byPerson && opts.terminal !== true)) {
-      return failure("confirm_required", byPerson && req.confirm === true ? `${pack.id}.${cmd.verb_key} is a write that needs a person's yes (confirm: "person" in the config), and this caller cannot ask one; nothing was run` : `${pack.id}.${cmd.verb_key} is a write that needs an explicit confirm; nothing was run`, {
-        operation: "write",
-        land: cmd.policy.land,
-        confirm_by: mode,
-        hint: byPerson
-          ? "a person runs it: `hcpx exec " + `${pack.id} ${cmd.verb_key}` + " --confirm` in a terminal, or through an MCP client that supports elicitation"
-          : "ask the user, then repeat the call with --confirm (CLI) or confirm: true (tool call)",
-      });
+      return failure(
+        "confirm_required",
+        byPerson && req.confirm === true
+          ? `${pack.id}.${cmd.verb_key} is a write that needs a person's yes (confirm: "person" in the config), and this caller cannot ask one; nothing was run`
+          : `${pack.id}.${cmd.verb_key} is a write that needs an explicit confirm; nothing was run`,
+        {
+          operation: "write",
+          land: cmd.policy.land,
+          confirm_by: mode,
+          hint: byPerson
+            ? "a person runs it: `hcpx exec " +
+              `${pack.id} ${cmd.verb_key}` +
+              " --confirm` in a terminal, or through an MCP client that supports elicitation"
+            : "ask the user, then repeat the call with --confirm (CLI) or confirm: true (tool call)",
+        },
+      );
     }
   }
   // 5. argument validation
@@ -173,11 +218,20 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
     if (cmd.passThrough) {
       const fromArgs = req.args?.argv;
       const others = Object.keys(req.args ?? {}).filter((k) => k !== "argv");
-      if (others.length) return failure("bad_args", `${cmd.verb_key} is a pass-through verb: it takes literal argv, not named arguments (${others.join(", ")})`, { hint: "pass the literal arguments after -- (CLI) or as args.argv: [\"…\"]" });
-      if (fromArgs !== undefined && !Array.isArray(fromArgs)) return failure("bad_args", "args.argv must be an array of strings");
+      if (others.length)
+        return failure(
+          "bad_args",
+          `${cmd.verb_key} is a pass-through verb: it takes literal argv, not named arguments (${others.join(", ")})`,
+          { hint: 'pass the literal arguments after -- (CLI) or as args.argv: ["…"]' },
+        );
+      if (fromArgs !== undefined && !Array.isArray(fromArgs))
+        return failure("bad_args", "args.argv must be an array of strings");
       literal = req.argv ?? (fromArgs as unknown[] | undefined) ?? req.kv ?? [];
     } else {
-      if (req.argv?.length) return failure("bad_args", `${cmd.verb_key} takes named arguments, not literal argv`, { hint: "pass k=v pairs" });
+      if (req.argv?.length)
+        return failure("bad_args", `${cmd.verb_key} takes named arguments, not literal argv`, {
+          hint: "pass k=v pairs",
+        });
       values = validateArgs(cmd, req.args, req.kv);
     }
   } catch (e) {
@@ -185,17 +239,37 @@ async function run(project: Project, pack: Pack, req: ExecRequest, env: NodeJS.P
     throw e;
   }
   // a json arg only where the adapter takes one (before anything is asked)
-  if (adapterOf(pack.surface.kind)?.capabilities.jsonArgs !== true && Object.values(cmd.args).some((a) => a.type === "json")) {
-    return failure("bad_pack", `${pack.id}.${cmd.verb_key} has a json argument, which only ${kindsWith("jsonArgs")} packs take`, { hint: "run `hcpx lint` on the pack" });
+  if (
+    adapterOf(pack.surface.kind)?.capabilities.jsonArgs !== true &&
+    Object.values(cmd.args).some((a) => a.type === "json")
+  ) {
+    return failure(
+      "bad_pack",
+      `${pack.id}.${cmd.verb_key} has a json argument, which only ${kindsWith("jsonArgs")} packs take`,
+      { hint: "run `hcpx lint` on the pack" },
+    );
   }
   // 4b. the person's yes, asked with the validated args (so the question says exactly what runs)
   if (ask) {
     const shown = redactDeep(literal ?? values, secrets) as Record<string, unknown> | string[];
-    const q: ConfirmQuestion = { pack: pack.id, verb: cmd.verb_key, args: shown, land: cmd.policy.land, timeoutMs: project.confirm.timeoutMs, message: confirmMessage(pack.id, cmd.verb_key, shown, cmd.policy.land), argsHash: argsHash(literal ?? values) };
+    const q: ConfirmQuestion = {
+      pack: pack.id,
+      verb: cmd.verb_key,
+      args: shown,
+      land: cmd.policy.land,
+      timeoutMs: project.confirm.timeoutMs,
+      message: confirmMessage(pack.id, cmd.verb_key, shown, cmd.policy.land),
+      argsHash: argsHash(literal ?? values),
+    };
     const answer = await ask(q, signal);
     if (answer !== "accept") {
       if (signal?.aborted) return cancelled(`${pack.id} ${cmd.verb_key}`, signal, false);
-      const why = { decline: "declined", cancel: "cancelled the question", timeout: `gave no answer within ${project.confirm.timeoutMs} ms`, error: "could not be asked (the client's answer was an error)" }[answer];
+      const why = {
+        decline: "declined",
+        cancel: "cancelled the question",
+        timeout: `gave no answer within ${project.confirm.timeoutMs} ms`,
+        error: "could not be asked (the client's answer was an error)",
+      }[answer];
       return failure("confirm_declined", `the person ${why}: ${pack.id}.${cmd.verb_key} was not run`, {
         action: answer,
         operation: "write",

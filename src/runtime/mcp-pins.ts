@@ -37,7 +37,8 @@ export class PinError extends Error {
 
 /** JSON with object keys sorted (one text per value, whatever order the server wrote it in). */
 function canonical(v: unknown, depth = 0): string {
-  if (depth > MAX_DEPTH) throw new PinError("tool_changed", `a tool's schema or annotations nest deeper than ${MAX_DEPTH} levels`);
+  if (depth > MAX_DEPTH)
+    throw new PinError("tool_changed", `a tool's schema or annotations nest deeper than ${MAX_DEPTH} levels`);
   if (v === undefined) return "null";
   if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null";
   if (Array.isArray(v)) return `[${v.map((x) => canonical(x, depth + 1)).join(",")}]`;
@@ -70,7 +71,11 @@ export function toolsByName(tools: readonly unknown[]): Map<string, Record<strin
   for (const t of tools) {
     if (t === null || typeof t !== "object" || typeof (t as { name?: unknown }).name !== "string") continue;
     const name = (t as { name: string }).name;
-    if (out.has(name)) throw new PinError("tool_changed", `the server lists the tool '${name}' twice; which one it would run is ambiguous`);
+    if (out.has(name))
+      throw new PinError(
+        "tool_changed",
+        `the server lists the tool '${name}' twice; which one it would run is ambiguous`,
+      );
     out.set(name, t as Record<string, unknown>);
   }
   return out;
@@ -81,13 +86,20 @@ export function toolsByName(tools: readonly unknown[]): Map<string, Record<strin
  * spreading a page into arguments (a page of 200,000 tools overflows the
  * stack that way): a list longer than `cap` is refused with too_many_tools.
  */
-export async function listAllTools(list: (cursor?: string) => Promise<{ tools?: unknown; nextCursor?: unknown }>, cap: number = MAX_LISTED_TOOLS): Promise<unknown[]> {
+export async function listAllTools(
+  list: (cursor?: string) => Promise<{ tools?: unknown; nextCursor?: unknown }>,
+  cap: number = MAX_LISTED_TOOLS,
+): Promise<unknown[]> {
   const out: unknown[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const r = await list(cursor);
     const tools = Array.isArray(r.tools) ? (r.tools as unknown[]) : [];
-    if (out.length + tools.length > cap) throw new PinError("too_many_tools", `the server lists more than ${cap} tools (${out.length + tools.length} so far); hcpx reads at most ${cap}`);
+    if (out.length + tools.length > cap)
+      throw new PinError(
+        "too_many_tools",
+        `the server lists more than ${cap} tools (${out.length + tools.length} so far); hcpx reads at most ${cap}`,
+      );
     for (const t of tools) out.push(t);
     cursor = typeof r.nextCursor === "string" && r.nextCursor !== "" ? r.nextCursor : undefined;
     if (!cursor) break;
@@ -99,11 +111,17 @@ export async function listAllTools(list: (cursor?: string) => Promise<{ tools?: 
  * Check the tool `name` of a listing against its pin. Undefined when it
  * matches; else what to say (a tool_changed message naming what changed).
  */
-export function checkPin(pins: Readonly<Record<string, ToolPin>>, listed: ReadonlyMap<string, Record<string, unknown>>, name: string): string | undefined {
+export function checkPin(
+  pins: Readonly<Record<string, ToolPin>>,
+  listed: ReadonlyMap<string, Record<string, unknown>>,
+  name: string,
+): string | undefined {
   const pin = Object.hasOwn(pins, name) ? pins[name] : undefined;
   if (!pin) return `the tool '${name}' has no pin in mcp.pins: it was not reviewed`;
   const tool = listed.get(name);
   if (!tool) return `the server no longer lists the tool '${name}'`;
   const changed = pinDiff(pin, tool);
-  return changed.length ? `the server's tool '${name}' changed since it was reviewed: ${changed.join(", ")}` : undefined;
+  return changed.length
+    ? `the server's tool '${name}' changed since it was reviewed: ${changed.join(", ")}`
+    : undefined;
 }

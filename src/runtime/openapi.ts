@@ -130,7 +130,8 @@ class RequestError extends Error {
 }
 
 // RFC 3986 unreserved stays; everything else is percent-encoded (encodeURIComponent leaves !'()* too).
-const enc = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const enc = (s: string) =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 type Scalar = string | number | boolean | null;
 const isObj = (v: ArgValue): v is { [k: string]: never } => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -148,7 +149,10 @@ function pathValue(name: string, v: ArgValue, style: string, explode: boolean): 
   if (style === "matrix") {
     const n = enc(name);
     if (items) return explode ? items.map((x) => `;${n}=${x}`).join("") : `;${n}=${items.join(",")}`;
-    if (pairs) return explode ? pairs.map(([k, x]) => `;${k}=${x}`).join("") : `;${n}=${pairs.map(([k, x]) => `${k},${x}`).join(",")}`;
+    if (pairs)
+      return explode
+        ? pairs.map(([k, x]) => `;${k}=${x}`).join("")
+        : `;${n}=${pairs.map(([k, x]) => `${k},${x}`).join(",")}`;
     return `;${n}=${enc(scalarText(v))}`;
   }
   if (items) return items.join(",");
@@ -167,8 +171,15 @@ function queryPairs(name: string, v: ArgValue, style: string, explode: boolean):
   }
   if (isObj(v)) {
     const entries = Object.entries(v as Record<string, unknown>);
-    if (style === "deepObject") return entries.flatMap(([k, x]) => (Array.isArray(x) ? x.map((y) => `${n}%5B${enc(k)}%5D=${enc(scalarText(y))}`) : [`${n}%5B${enc(k)}%5D=${enc(scalarText(x))}`]));
-    return explode ? entries.map(([k, x]) => `${enc(k)}=${enc(scalarText(x))}`) : [`${n}=${entries.map(([k, x]) => `${enc(k)},${enc(scalarText(x))}`).join(",")}`];
+    if (style === "deepObject")
+      return entries.flatMap(([k, x]) =>
+        Array.isArray(x)
+          ? x.map((y) => `${n}%5B${enc(k)}%5D=${enc(scalarText(y))}`)
+          : [`${n}%5B${enc(k)}%5D=${enc(scalarText(x))}`],
+      );
+    return explode
+      ? entries.map(([k, x]) => `${enc(k)}=${enc(scalarText(x))}`)
+      : [`${n}=${entries.map(([k, x]) => `${enc(k)},${enc(scalarText(x))}`).join(",")}`];
   }
   return [`${n}=${enc(scalarText(v as Scalar))}`];
 }
@@ -176,14 +187,22 @@ function queryPairs(name: string, v: ArgValue, style: string, explode: boolean):
 /** Header value (simple style). */
 function headerValue(v: ArgValue, explode: boolean): string {
   if (Array.isArray(v)) return v.map(scalarText).join(",");
-  if (isObj(v)) return Object.entries(v as Record<string, unknown>).map(([k, x]) => (explode ? `${k}=${scalarText(x)}` : `${k},${scalarText(x)}`)).join(",");
+  if (isObj(v))
+    return Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => (explode ? `${k}=${scalarText(x)}` : `${k},${scalarText(x)}`))
+      .join(",");
   return argText(v);
 }
 
 function checkHeaderText(name: string, s: string): void {
   // eslint-disable-next-line no-control-regex -- CR, LF, NUL and other controls would split or end the header
-  if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(s)) throw new RequestError(`argument '${name}' contains a control character (a line break?), which cannot be sent in a header`, name);
-  if (/[^\u0000-\u00ff]/.test(s)) throw new RequestError(`argument '${name}' contains characters a header cannot carry (only Latin-1)`, name);
+  if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(s))
+    throw new RequestError(
+      `argument '${name}' contains a control character (a line break?), which cannot be sent in a header`,
+      name,
+    );
+  if (/[^\u0000-\u00ff]/.test(s))
+    throw new RequestError(`argument '${name}' contains characters a header cannot carry (only Latin-1)`, name);
 }
 
 interface Built {
@@ -194,7 +213,11 @@ interface Built {
 }
 
 /** The effective base URL: env override, else the operation's own server, else openapi.base_url. */
-function baseOf(pack: Pack<"openapi">, cmd: Command, env: NodeJS.ProcessEnv): { base?: URL; from: string; error?: Envelope } {
+function baseOf(
+  pack: Pack<"openapi">,
+  cmd: Command,
+  env: NodeJS.ProcessEnv,
+): { base?: URL; from: string; error?: Envelope } {
   const spec = pack.surface.openapi;
   const envName = baseUrlEnvName(pack.id);
   const override = env[envName];
@@ -213,20 +236,39 @@ function baseOf(pack: Pack<"openapi">, cmd: Command, env: NodeJS.ProcessEnv): { 
   if (override) {
     from = envName;
     const o = parse(override);
-    if (!o) return { from, error: failure("bad_pack", `${envName} is not a URL`, { hint: `set ${envName} to an http(s) URL such as http://127.0.0.1:8080` }) };
+    if (!o)
+      return {
+        from,
+        error: failure("bad_pack", `${envName} is not a URL`, {
+          hint: `set ${envName} to an http(s) URL such as http://127.0.0.1:8080`,
+        }),
+      };
     // a relative pack base_url keeps its path under the override's origin
     base = packBase && !isAbs(packBase) && !opBase ? parse(joinPath(o, packBase)) : o;
   } else {
     from = opBase ? "the operation's server URL" : "openapi.base_url";
     const chosen = opBase ?? packBase;
-    if (!chosen) return { from, error: failure("bad_pack", `pack ${pack.id} has no openapi.base_url`, { hint: `set openapi.base_url in surface.json or ${envName} in the environment` }) };
+    if (!chosen)
+      return {
+        from,
+        error: failure("bad_pack", `pack ${pack.id} has no openapi.base_url`, {
+          hint: `set openapi.base_url in surface.json or ${envName} in the environment`,
+        }),
+      };
     if (!isAbs(chosen)) {
-      if (!packBase || !isAbs(packBase)) return { from, error: failure("bad_pack", `the server URL of ${pack.id} is relative (${chosen}): it needs an origin`, { hint: `set ${envName} to the server's origin, e.g. https://api.example.com (the path ${chosen} is kept)` }) };
+      if (!packBase || !isAbs(packBase))
+        return {
+          from,
+          error: failure("bad_pack", `the server URL of ${pack.id} is relative (${chosen}): it needs an origin`, {
+            hint: `set ${envName} to the server's origin, e.g. https://api.example.com (the path ${chosen} is kept)`,
+          }),
+        };
       base = parse(chosen, packBase);
     } else base = parse(chosen);
   }
   if (!base) return { from, error: failure("bad_pack", `the base URL of ${pack.id} (from ${from}) is not a URL`) };
-  if (base.protocol !== "http:" && base.protocol !== "https:") return { from, error: failure("bad_pack", `base URL ${shownUrl(base)} is not http(s)`) };
+  if (base.protocol !== "http:" && base.protocol !== "https:")
+    return { from, error: failure("bad_pack", `base URL ${shownUrl(base)} is not http(s)`) };
   return { base, from };
 }
 
@@ -234,7 +276,13 @@ function joinPath(origin: URL, path: string): string {
   return `${origin.href.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
 }
 
-function buildRequest(pack: Pack<"openapi">, cmd: Command, values: ArgValues, base: URL, env: NodeJS.ProcessEnv): Built {
+function buildRequest(
+  pack: Pack<"openapi">,
+  cmd: Command,
+  values: ArgValues,
+  base: URL,
+  env: NodeJS.ProcessEnv,
+): Built {
   const http = cmd.http!;
   const headers: Record<string, string> = { accept: http.accept ?? "application/json" };
   const query: string[] = [];
@@ -285,7 +333,10 @@ function buildRequest(pack: Pack<"openapi">, cmd: Command, values: ArgValues, ba
     out += seg.slice(last);
     if (out === "" || out === "." || out === "..") {
       const names = [...seg.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-      throw new RequestError(`argument '${names[0]}' would make the path segment ${JSON.stringify(out)}${out ? " (a dot segment, which changes the endpoint)" : " (empty)"}; nothing was sent`, names[0]);
+      throw new RequestError(
+        `argument '${names[0]}' would make the path segment ${JSON.stringify(out)}${out ? " (a dot segment, which changes the endpoint)" : " (empty)"}; nothing was sent`,
+        names[0],
+      );
     }
     return out;
   });
@@ -316,7 +367,8 @@ function buildRequest(pack: Pack<"openapi">, cmd: Command, values: ArgValues, ba
       body = JSON.stringify(whole !== undefined ? whole : Object.fromEntries(bodyFields));
       headers["content-type"] = "application/json";
     } else if (media === "application/x-www-form-urlencoded") {
-      const fields = whole !== undefined && isObj(whole) ? Object.entries(whole as Record<string, ArgValue>) : bodyFields;
+      const fields =
+        whole !== undefined && isObj(whole) ? Object.entries(whole as Record<string, ArgValue>) : bodyFields;
       const pairs: string[] = [];
       for (const [k, v] of fields) {
         if (Array.isArray(v)) for (const x of v) pairs.push(`${enc(k)}=${enc(scalarText(x))}`);
@@ -326,7 +378,8 @@ function buildRequest(pack: Pack<"openapi">, cmd: Command, values: ArgValues, ba
       headers["content-type"] = "application/x-www-form-urlencoded";
     } else {
       const fd = new FormData();
-      const fields = whole !== undefined && isObj(whole) ? Object.entries(whole as Record<string, ArgValue>) : bodyFields;
+      const fields =
+        whole !== undefined && isObj(whole) ? Object.entries(whole as Record<string, ArgValue>) : bodyFields;
       for (const [k, v] of fields) {
         if (Array.isArray(v)) for (const x of v) fd.append(k, scalarText(x));
         else if (isObj(v)) fd.append(k, new Blob([JSON.stringify(v)], { type: "application/json" }));
@@ -339,7 +392,14 @@ function buildRequest(pack: Pack<"openapi">, cmd: Command, values: ArgValues, ba
 }
 
 /** The credentials of the operation's security requirement (OR of AND lists), from the Binding. */
-function applySecurity(pack: Pack<"openapi">, cmd: Command, env: NodeJS.ProcessEnv, headers: Record<string, string>, query: string[], cookies: string[]): void {
+function applySecurity(
+  pack: Pack<"openapi">,
+  cmd: Command,
+  env: NodeJS.ProcessEnv,
+  headers: Record<string, string>,
+  query: string[],
+  cookies: string[],
+): void {
   const spec = pack.surface.openapi;
   const schemes = spec.schemes ?? {};
   const req = cmd.http?.security ?? spec.security;
@@ -359,9 +419,16 @@ function applySecurity(pack: Pack<"openapi">, cmd: Command, env: NodeJS.ProcessE
   for (const name of alt) apply(schemes[name]!, env, headers, query, cookies);
 }
 
-function apply(s: SchemeSpec, env: NodeJS.ProcessEnv, headers: Record<string, string>, query: string[], cookies: string[]): void {
+function apply(
+  s: SchemeSpec,
+  env: NodeJS.ProcessEnv,
+  headers: Record<string, string>,
+  query: string[],
+  cookies: string[],
+): void {
   if (s.type === "bearer") headers.authorization = `Bearer ${env[s.env]}`;
-  else if (s.type === "basic") headers.authorization = `Basic ${Buffer.from(`${env[s.username_env]}:${env[s.password_env] ?? ""}`, "utf8").toString("base64")}`;
+  else if (s.type === "basic")
+    headers.authorization = `Basic ${Buffer.from(`${env[s.username_env]}:${env[s.password_env] ?? ""}`, "utf8").toString("base64")}`;
   else if (s.in === "header") headers[s.name.toLowerCase()] = env[s.env]!;
   else if (s.in === "query") query.push(`${enc(s.name)}=${enc(env[s.env]!)}`);
   else cookies.push(`${s.name}=${enc(env[s.env]!)}`);
@@ -381,12 +448,22 @@ function neededEnv(pack: Pack<"openapi">, cmd: Command, env: NodeJS.ProcessEnv):
   });
 }
 
-const TEXTUAL = /^(text\/|application\/(.+\+)?(json|xml|yaml|x-yaml|javascript|x-www-form-urlencoded|graphql|problem\+json|csv|x-ndjson|ld\+json)\b)/i;
+const TEXTUAL =
+  /^(text\/|application\/(.+\+)?(json|xml|yaml|x-yaml|javascript|x-www-form-urlencoded|graphql|problem\+json|csv|x-ndjson|ld\+json)\b)/i;
 
 /** The openapi adapter (the table: ./adapters/index.ts). */
-export async function runOpenapi({ pack, cmd, values, env: runtimeEnv, signal: cancel }: AdapterCall<"openapi">): Promise<Envelope> {
+export async function runOpenapi({
+  pack,
+  cmd,
+  values,
+  env: runtimeEnv,
+  signal: cancel,
+}: AdapterCall<"openapi">): Promise<Envelope> {
   const spec = pack.surface.openapi;
-  if (!cmd.http) return failure("bad_pack", `${cmd.verb_key} has no http { method, path }`, { hint: "each openapi command names its operation in http" });
+  if (!cmd.http)
+    return failure("bad_pack", `${cmd.verb_key} has no http { method, path }`, {
+      hint: "each openapi command names its operation in http",
+    });
   const b = baseOf(pack, cmd, runtimeEnv);
   if (b.error) return b.error;
   const base = b.base!;
@@ -415,8 +492,13 @@ export async function runOpenapi({ pack, cmd, values, env: runtimeEnv, signal: c
       const err = e as Error & { cause?: { code?: string; message?: string } };
       const c = wasCancelled();
       if (c) return c;
-      if (err.name === "TimeoutError" || err.name === "AbortError") return failure("timeout", `${label} got no answer within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
-      return failure("http_error", `${label}: could not reach ${shownUrl(url.origin)}: ${err.cause?.code ?? err.cause?.message ?? err.message}`, { status: null, hint: `is the service running? (base URL from ${b.from})` });
+      if (err.name === "TimeoutError" || err.name === "AbortError")
+        return failure("timeout", `${label} got no answer within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
+      return failure(
+        "http_error",
+        `${label}: could not reach ${shownUrl(url.origin)}: ${err.cause?.code ?? err.cause?.message ?? err.message}`,
+        { status: null, hint: `is the service running? (base URL from ${b.from})` },
+      );
     }
     if (![301, 302, 303, 307, 308].includes(res.status)) break;
     const loc = res.headers.get("location");
@@ -426,16 +508,23 @@ export async function runOpenapi({ pack, cmd, values, env: runtimeEnv, signal: c
     try {
       next = new URL(loc, url);
     } catch {
-      return failure("http_error", `${label} answered ${res.status} with a Location that is not a URL; not followed`, { status: res.status });
-    }
-    if (next.origin !== url.origin || next.username || next.password) {
-      return failure("http_error", `${label} answered ${res.status}: a redirect to another origin (${shownUrl(next.origin)}) or with credentials in it; not followed, so the credentials stay with ${url.origin}`, {
+      return failure("http_error", `${label} answered ${res.status} with a Location that is not a URL; not followed`, {
         status: res.status,
-        location: shownUrl(next),
-        hint: "if that server is meant, point the pack's base URL at it (openapi.base_url or its env override)",
       });
     }
-    if (hop + 1 >= MAX_REDIRECTS) return failure("http_error", `${label}: more than ${MAX_REDIRECTS} redirects; stopped`, { status: res.status });
+    if (next.origin !== url.origin || next.username || next.password) {
+      return failure(
+        "http_error",
+        `${label} answered ${res.status}: a redirect to another origin (${shownUrl(next.origin)}) or with credentials in it; not followed, so the credentials stay with ${url.origin}`,
+        {
+          status: res.status,
+          location: shownUrl(next),
+          hint: "if that server is meant, point the pack's base URL at it (openapi.base_url or its env override)",
+        },
+      );
+    }
+    if (hop + 1 >= MAX_REDIRECTS)
+      return failure("http_error", `${label}: more than ${MAX_REDIRECTS} redirects; stopped`, { status: res.status });
     if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === "POST")) {
       method = method === "HEAD" ? "HEAD" : "GET";
       body = undefined;
@@ -450,10 +539,17 @@ export async function runOpenapi({ pack, cmd, values, env: runtimeEnv, signal: c
     const err = e as Error;
     const c = wasCancelled();
     if (c) return c;
-    if (err.name === "TimeoutError" || err.name === "AbortError") return failure("timeout", `${label}: the answer did not complete within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
+    if (err.name === "TimeoutError" || err.name === "AbortError")
+      return failure("timeout", `${label}: the answer did not complete within ${timeoutMs} ms`, {
+        timeout_ms: timeoutMs,
+      });
     return failure("http_error", `${label}: reading the answer failed: ${err.message}`, { status: res.status });
   }
-  if (read.truncated) return failure("output_too_large", `${label}: the answer is larger than ${STDOUT_CAP} bytes`, { limit_bytes: STDOUT_CAP, status: res.status });
+  if (read.truncated)
+    return failure("output_too_large", `${label}: the answer is larger than ${STDOUT_CAP} bytes`, {
+      limit_bytes: STDOUT_CAP,
+      status: res.status,
+    });
   const type = (res.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   const textual = !type || TEXTUAL.test(type) || /charset=/i.test(res.headers.get("content-type") ?? "");
   const text = textual ? read.bytes.toString("utf8") : "";
@@ -464,16 +560,36 @@ export async function runOpenapi({ pack, cmd, values, env: runtimeEnv, signal: c
     if (r.ok) {
       parsed = r.value;
       isJson = true;
-    } else if (r.deep) return failure("bad_output", `${label}: the answer is JSON ${r.why}, more than hcpx passes on`, { limit_depth: MAX_OUTPUT_NESTING, status: res.status });
+    } else if (r.deep)
+      return failure("bad_output", `${label}: the answer is JSON ${r.why}, more than hcpx passes on`, {
+        limit_depth: MAX_OUTPUT_NESTING,
+        status: res.status,
+      });
   }
   if (!res.ok) {
     const p = parsed as { message?: unknown; error?: unknown } | undefined;
-    const inner = isJson && p && typeof p === "object" ? (typeof p.message === "string" ? p.message : typeof p.error === "string" ? p.error : typeof (p.error as { message?: unknown })?.message === "string" ? ((p.error as { message: string }).message) : undefined) : undefined;
+    const inner =
+      isJson && p && typeof p === "object"
+        ? typeof p.message === "string"
+          ? p.message
+          : typeof p.error === "string"
+            ? p.error
+            : typeof (p.error as { message?: unknown })?.message === "string"
+              ? (p.error as { message: string }).message
+              : undefined
+        : undefined;
     const shown = textual ? text : `(${read.bytes.length} bytes of ${type})`;
-    const extra: Record<string, unknown> = { status: res.status, body: shown.length > 500 ? shown.slice(0, 500) + "…" : shown };
+    const extra: Record<string, unknown> = {
+      status: res.status,
+      body: shown.length > 500 ? shown.slice(0, 500) + "…" : shown,
+    };
     const need = res.status === 401 || res.status === 403 ? neededEnv(pack, cmd, runtimeEnv) : [];
     if (need.length) extra.hint = `set ${need.join(" and ")} in the environment (the pack's Binding)`;
-    return failure("http_error", `${label} answered ${res.status}${res.statusText ? ` ${res.statusText}` : ""}${inner ? `: ${inner}` : ""}`, extra);
+    return failure(
+      "http_error",
+      `${label} answered ${res.status}${res.statusText ? ` ${res.statusText}` : ""}${inner ? `: ${inner}` : ""}`,
+      extra,
+    );
   }
   if (!textual) return { ok: true, data: { binary: { bytes: read.bytes.length, content_type: type } } };
   if (!text.trim()) return { ok: true, data: null };

@@ -71,7 +71,12 @@ export function wrapCommandObject(id: string, c: Cmd): Record<string, unknown> {
 
 /** The example line of a command (`hcpx exec <pack> <verb> [--confirm] -- a=…`). */
 export function exampleLine(id: string, c: Cmd): string {
-  const args = c.verb === "echo" && !c.cliTail ? ' -- message="hello"' : c.args?.length ? ` -- ${c.args.map((a) => `${a}=…`).join(" ")}` : "";
+  const args =
+    c.verb === "echo" && !c.cliTail
+      ? ' -- message="hello"'
+      : c.args?.length
+        ? ` -- ${c.args.map((a) => `${a}=…`).join(" ")}`
+        : "";
   return `hcpx exec ${id} ${c.verb}${c.confirm ? " --confirm" : ""}${args}`;
 }
 
@@ -128,13 +133,27 @@ const SCAFFOLDS = {
     header: (s, name) => [
       `// ${s.id} — wraps \`${name}\`. Add one named command per thing an agent should do;`,
       `// \`{{arg}}\` in cli[] is one whole argv element, never passed through a shell.`,
-      ...(!s.bin!.includes("/") ? [`// A bare bin name resolves only through sandbox.bins in hcp.config.json5, never PATH.`] : []),
+      ...(!s.bin!.includes("/")
+        ? [`// A bare bin name resolves only through sandbox.bins in hcp.config.json5, never PATH.`]
+        : []),
     ],
-    description: (s, name, cmds) => (s.verbs?.length ? `${name} command line, wrapped: ${cmds.map((c) => `\`${c.verb}\``).join(", ")}` : `${name} command line, wrapped: version and usage (add your own commands)`),
-    section: (s) => [`  wrap: {`, `    bin: ${j(s.bin)},`, `    json_flag: null,   // set to "--json" when the program prints JSON with it`, `    output: "text",    // "json" when stdout is one JSON value`, `    timeout_ms: 15000,`, `  },`],
+    description: (s, name, cmds) =>
+      s.verbs?.length
+        ? `${name} command line, wrapped: ${cmds.map((c) => `\`${c.verb}\``).join(", ")}`
+        : `${name} command line, wrapped: version and usage (add your own commands)`,
+    section: (s) => [
+      `  wrap: {`,
+      `    bin: ${j(s.bin)},`,
+      `    json_flag: null,   // set to "--json" when the program prints JSON with it`,
+      `    output: "text",    // "json" when stdout is one JSON value`,
+      `    timeout_ms: 15000,`,
+      `  },`,
+    ],
     commandLines: (s, c) => {
       const args = (c.args ?? []).map((a) => `${a}: { type: "string", required: true }`).join(", ");
-      return [`    { verb_key: ${j(c.verb)}, summary: ${j(c.summary)}, cli: ${j([s.id, ...c.cliTail!]).replace(/","/g, '", "')},${c.output ? ` output: ${j(c.output)},` : ""} args: {${args ? ` ${args} ` : ""}} },`];
+      return [
+        `    { verb_key: ${j(c.verb)}, summary: ${j(c.summary)}, cli: ${j([s.id, ...c.cliTail!]).replace(/","/g, '", "')},${c.output ? ` output: ${j(c.output)},` : ""} args: {${args ? ` ${args} ` : ""}} },`,
+      ];
     },
     skillDescription: (s, name, cmds, writes) =>
       s.verbs?.length
@@ -144,8 +163,15 @@ const SCAFFOLDS = {
         : `Runs ${name} for the agent through hcpx: its version and its usage summary. Use it to check which ${name} is installed and what it can do; add named commands for the tasks you need.`,
     intro: (_s, name, cmds, writes) => {
       const json = cmds.filter((c) => c.output === "json");
-      if (writes.length) return [`Wraps \`${name}\`. Output is ${name}'s own text, returned as \`{ text }\`${json.length ? ", unless a command says otherwise" : ""}.`, ""];
-      return [`Wraps \`${name}\`. Every command is a read; output is ${name}'s own text, returned as \`{ text }\`${json.length ? ", unless a command says otherwise" : ""}.`, ""];
+      if (writes.length)
+        return [
+          `Wraps \`${name}\`. Output is ${name}'s own text, returned as \`{ text }\`${json.length ? ", unless a command says otherwise" : ""}.`,
+          "",
+        ];
+      return [
+        `Wraps \`${name}\`. Every command is a read; output is ${name}'s own text, returned as \`{ text }\`${json.length ? ", unless a command says otherwise" : ""}.`,
+        "",
+      ];
     },
   },
   composite: {
@@ -153,25 +179,55 @@ const SCAFFOLDS = {
       { verb: "ping", summary: "Health check: answers pong", operation: "read" },
       { verb: "echo", summary: "Echo a message back", operation: "read" },
     ],
-    header: (s) => [`// ${s.id} — composite: ./index.mjs is imported in-process; its default export maps`, `// each verb_key to async (args, ctx) => data.`],
+    header: (s) => [
+      `// ${s.id} — composite: ./index.mjs is imported in-process; its default export maps`,
+      `// each verb_key to async (args, ctx) => data.`,
+    ],
     description: (s) => `In-process commands of ${s.id}: ping and echo (add your own)`,
     section: () => [`  composite: { module: "./index.mjs" },`],
     commandLines: (_s, c) =>
       c.verb === "echo"
-        ? [`    {`, `      verb_key: "echo",`, `      summary: ${j(c.summary)},`, `      args: { message: { type: "string", required: true, description: "What to echo" } },`, `    },`]
+        ? [
+            `    {`,
+            `      verb_key: "echo",`,
+            `      summary: ${j(c.summary)},`,
+            `      args: { message: { type: "string", required: true, description: "What to echo" } },`,
+            `    },`,
+          ]
         : [`    { verb_key: ${j(c.verb)}, summary: ${j(c.summary)}, args: {} },`],
-    skillDescription: (s) => `In-process commands of ${s.id}: a health check and an echo. Use it to check that the pack is wired up; add named commands for the tasks you need.`,
+    skillDescription: (s) =>
+      `In-process commands of ${s.id}: a health check and an echo. Use it to check that the pack is wired up; add named commands for the tasks you need.`,
     intro: () => ["A composite pack: the runtime calls `index.mjs` in-process, no process is spawned.", ""],
     files: () => ({ "index.mjs": compositeModule() }),
   },
   sense_only: {
     commands: () => [],
-    header: (s) => [`// ${s.id} — sense_only: no commands, only stimuli. A runtime that supports Sense`, `// turns each trigger's events into stimuli for the agent; it is never a tool.`],
+    header: (s) => [
+      `// ${s.id} — sense_only: no commands, only stimuli. A runtime that supports Sense`,
+      `// turns each trigger's events into stimuli for the agent; it is never a tool.`,
+    ],
     description: (s) => `Watches for ${s.id} events and delivers them as stimuli`,
-    section: (s) => [`  stimuli: [`, `    {`, `      id: "event.received",`, `      trigger: ${j(`webhook:/hooks/${s.id}/received`)},`, `      summary: "An event arrived",`, `    },`, `  ],`],
-    skillDescription: (s) => `Watches for ${s.id} events and tells the agent when one arrives. It has no commands: it only senses.`,
+    section: (s) => [
+      `  stimuli: [`,
+      `    {`,
+      `      id: "event.received",`,
+      `      trigger: ${j(`webhook:/hooks/${s.id}/received`)},`,
+      `      summary: "An event arrived",`,
+      `    },`,
+      `  ],`,
+    ],
+    skillDescription: (s) =>
+      `Watches for ${s.id} events and tells the agent when one arrives. It has no commands: it only senses.`,
     leads: (s) => [`${s.id}: you may receive event.received stimuli; it has no commands.`],
-    intro: () => ["A sense-only pack. It declares no commands and is never a tool: you cannot call it or poll it.", "When the runtime delivers one of its stimuli, treat it as information.", "", "Stimuli:", "", "- `event.received` — an event arrived.", ""],
+    intro: () => [
+      "A sense-only pack. It declares no commands and is never a tool: you cannot call it or poll it.",
+      "When the runtime delivers one of its stimuli, treat it as information.",
+      "",
+      "Stimuli:",
+      "",
+      "- `event.received` — an event arrived.",
+      "",
+    ],
     notes: () => ["- Do not act on a stimulus alone when the action writes: ask the user first."],
   },
 } as const satisfies { readonly [K in ScaffoldKind]: KindScaffold };
@@ -193,7 +249,16 @@ export function scaffoldFiles(s: ScaffoldInput): Record<string, string> {
 function surface(s: ScaffoldInput, cmds: Cmd[]): string {
   const k = kindOf(s);
   const name = nameOf(s);
-  const lines: string[] = [...k.header(s, name), "{", `  hcp: "1.1",`, `  id: ${j(s.id)},`, `  version: "0.1.0",`, `  description: ${j(k.description(s, name, cmds))},`, `  kind: ${j(s.kind)},`, ...k.section(s)];
+  const lines: string[] = [
+    ...k.header(s, name),
+    "{",
+    `  hcp: "1.1",`,
+    `  id: ${j(s.id)},`,
+    `  version: "0.1.0",`,
+    `  description: ${j(k.description(s, name, cmds))},`,
+    `  kind: ${j(s.kind)},`,
+    ...k.section(s),
+  ];
   if (k.commandLines) lines.push(`  commands: [`, ...cmds.flatMap((c) => k.commandLines!(s, c)), `  ],`);
   lines.push("}");
   return lines.join("\n") + "\n";
@@ -202,7 +267,12 @@ function surface(s: ScaffoldInput, cmds: Cmd[]): string {
 function policy(s: ScaffoldInput, cmds: Cmd[]): string {
   if (cmds.length === 0) return `// sense_only: no commands, so no rows.\n{ rows: {} }\n`;
   const w = Math.max(...cmds.map((c) => c.verb.length + 3));
-  const rows = cmds.map((c) => `    ${(j(c.verb) + ":").padEnd(w)} { ${Object.entries(policyRow(c)).map(([k, v]) => `${k}: ${j(v)}`).join(", ")} },`);
+  const rows = cmds.map(
+    (c) =>
+      `    ${(j(c.verb) + ":").padEnd(w)} { ${Object.entries(policyRow(c))
+        .map(([k, v]) => `${k}: ${j(v)}`)
+        .join(", ")} },`,
+  );
   return `// One row per command. A write says where it lands (local | remote | external)\n// and whether it needs an explicit confirm: { operation: "write", land: "local", confirm: true }\n{\n  rows: {\n${rows.join("\n")}\n  },\n}\n`;
 }
 
@@ -217,9 +287,22 @@ function skill(s: ScaffoldInput, cmds: Cmd[]): string {
   const leads = k.leads
     ? k.leads(s)
     : writes.length
-      ? [...(reads.length ? [`${s.id}: ${reads.map((c) => c.verb).join(", ")} (read).`] : []), `${s.id}: ${writes.map((c) => c.verb).join(", ")} (write).`]
+      ? [
+          ...(reads.length ? [`${s.id}: ${reads.map((c) => c.verb).join(", ")} (read).`] : []),
+          `${s.id}: ${writes.map((c) => c.verb).join(", ")} (write).`,
+        ]
       : [`${s.id}: ${cmds.map((c) => c.verb).join(", ")} (read-only).`];
-  const out: string[] = ["---", `name: ${s.id}`, `description: ${j(description)}`, "leads:", ...leads.map((l) => `  - ${j(l)}`), "---", "", `# ${s.id}`, ""];
+  const out: string[] = [
+    "---",
+    `name: ${s.id}`,
+    `description: ${j(description)}`,
+    "leads:",
+    ...leads.map((l) => `  - ${j(l)}`),
+    "---",
+    "",
+    `# ${s.id}`,
+    "",
+  ];
   out.push(...k.intro(s, name, cmds, writes));
   if (cmds.length) {
     out.push("```sh");
@@ -234,7 +317,8 @@ function skill(s: ScaffoldInput, cmds: Cmd[]): string {
   out.push("", "## Notes", "");
   if (k.notes) out.push(...k.notes(s));
   else {
-    for (const c of cmds) if (c.output === "json") out.push(`- \`${c.verb}\` prints JSON: its result is the parsed value.`);
+    for (const c of cmds)
+      if (c.output === "json") out.push(`- \`${c.verb}\` prints JSON: its result is the parsed value.`);
     for (const c of writes) out.push(writeNote(s.id, c));
     out.push("- Add a command for each task, with a row in policy.json and one here (`hcpx pack add-verb`).");
     if (!writes.length) out.push("- A write needs an explicit grant: `hcpx grant " + s.id + ".<verb>`.");

@@ -32,7 +32,8 @@ export interface WriteDefaults {
 }
 
 const LANDS = ["local", "remote", "external"] as const;
-const SPEC_HELP = 'a read: --verb "status=status --short"; a write: --write "commit:local:confirm=commit -m {{message}}" (docs/pack-format.md#command-specs)';
+const SPEC_HELP =
+  'a read: --verb "status=status --short"; a write: --write "commit:local:confirm=commit -m {{message}}" (docs/pack-format.md#command-specs)';
 
 function usage(message: string, hint = SPEC_HELP): never {
   fail("usage", message, { hint });
@@ -73,7 +74,11 @@ export function splitWords(s: string, spec: string): string[] {
       inWord = true;
     }
   }
-  if (quote) usage(`'${spec}': the ${quote === "'" ? "single" : "double"} quote is not closed`, "close it, like \"msg=commit -m 'a b'\"");
+  if (quote)
+    usage(
+      `'${spec}': the ${quote === "'" ? "single" : "double"} quote is not closed`,
+      "close it, like \"msg=commit -m 'a b'\"",
+    );
   if (inWord) out.push(cur);
   return out;
 }
@@ -84,11 +89,23 @@ export function parseVerbSpec(spec: string, operation: "read" | "write", default
   const eq = spec.indexOf("=");
   const head = (eq < 0 ? spec : spec.slice(0, eq)).trim();
   const [verb = "", ...attrs] = head.split(":").map((a) => a.trim());
-  if (!VERB_KEY_RE.test(verb)) usage(`${flag} '${spec}': '${verb}' is not a verb_key`, `a verb_key is lower-case words joined by dots, like status or entry.add; ${SPEC_HELP}`);
+  if (!VERB_KEY_RE.test(verb))
+    usage(
+      `${flag} '${spec}': '${verb}' is not a verb_key`,
+      `a verb_key is lower-case words joined by dots, like status or entry.add; ${SPEC_HELP}`,
+    );
   const tail = eq < 0 ? verb.split(".") : splitWords(spec.slice(eq + 1), spec);
-  if (tail.length === 0) usage(`${flag} '${spec}': no argv after '='`, `write the program's arguments after '=', like ${flag} "${verb}=${verb}"`);
+  if (tail.length === 0)
+    usage(
+      `${flag} '${spec}': no argv after '='`,
+      `write the program's arguments after '=', like ${flag} "${verb}=${verb}"`,
+    );
   for (const t of tail) {
-    if (t.includes("{{") && !/^\{\{[A-Za-z_][A-Za-z0-9_-]*\}\}$/.test(t)) usage(`${flag} '${spec}': '${t}' mixes a placeholder with text`, 'a {{name}} placeholder is one whole argv element: write it apart, like "show=show {{rev}}"');
+    if (t.includes("{{") && !/^\{\{[A-Za-z_][A-Za-z0-9_-]*\}\}$/.test(t))
+      usage(
+        `${flag} '${spec}': '${t}' mixes a placeholder with text`,
+        'a {{name}} placeholder is one whole argv element: write it apart, like "show=show {{rev}}"',
+      );
   }
   let land: Land | undefined;
   let confirm = false;
@@ -101,28 +118,52 @@ export function parseVerbSpec(spec: string, operation: "read" | "write", default
       if (output) usage(`${flag} '${spec}': give one output, json or text`);
       output = a;
     } else if ((LANDS as readonly string[]).includes(a) || a === "confirm") {
-      if (operation === "read") usage(`--verb '${spec}': '${a}' is for writes, and --verb declares a read`, `declare a write with --write "${verb}:${a === "confirm" ? "local:confirm" : a}=…"`);
+      if (operation === "read")
+        usage(
+          `--verb '${spec}': '${a}' is for writes, and --verb declares a read`,
+          `declare a write with --write "${verb}:${a === "confirm" ? "local:confirm" : a}=…"`,
+        );
       if (a === "confirm") confirm = true;
       else if (land) usage(`--write '${spec}': give one land (local, remote or external)`);
       else land = a as Land;
-    } else usage(`${flag} '${spec}': unknown attribute '${a}'`, `attributes: ${operation === "write" ? "local, remote or external (where it lands), confirm, " : ""}json or text (how its output is read); ${SPEC_HELP}`);
+    } else
+      usage(
+        `${flag} '${spec}': unknown attribute '${a}'`,
+        `attributes: ${operation === "write" ? "local, remote or external (where it lands), confirm, " : ""}json or text (how its output is read); ${SPEC_HELP}`,
+      );
   }
   if (operation === "write") {
     if (!land && defaults.land !== undefined) {
-      if (!(LANDS as readonly string[]).includes(defaults.land)) usage(`--land '${defaults.land}' is not a land`, "a write lands local, remote or external (docs/pack-format.md#land)");
+      if (!(LANDS as readonly string[]).includes(defaults.land))
+        usage(
+          `--land '${defaults.land}' is not a land`,
+          "a write lands local, remote or external (docs/pack-format.md#land)",
+        );
       land = defaults.land as Land;
     }
-    if (!land) usage(`--write '${spec}' does not say where it lands`, `add :local, :remote or :external (docs/pack-format.md#land), like --write "${verb}:local:confirm=…", or give --land for every write`);
+    if (!land)
+      usage(
+        `--write '${spec}' does not say where it lands`,
+        `add :local, :remote or :external (docs/pack-format.md#land), like --write "${verb}:local:confirm=…", or give --land for every write`,
+      );
     if (defaults.confirm) confirm = true;
-    if (land === "external" && !confirm) usage(`--write '${spec}' lands external (others see it) but needs no confirm`, `add :confirm, like --write "${verb}:external:confirm=…" (docs/pack-format.md#confirm)`);
+    if (land === "external" && !confirm)
+      usage(
+        `--write '${spec}' lands external (others see it) but needs no confirm`,
+        `add :confirm, like --write "${verb}:external:confirm=…" (docs/pack-format.md#confirm)`,
+      );
   }
   return { verb, tail, operation, ...(land ? { land } : {}), confirm, ...(output ? { output } : {}) };
 }
 
 /** Every spec of one `pack new` / `pack add-verb` call, verbs unique. */
 export function parseVerbSpecs(reads: string[], writes: string[], defaults: WriteDefaults): VerbSpec[] {
-  if (writes.length === 0 && (defaults.land !== undefined || defaults.confirm)) usage("--land and --confirm go with --write", SPEC_HELP);
-  const all = [...reads.map((s) => parseVerbSpec(s, "read")), ...writes.map((s) => parseVerbSpec(s, "write", defaults))];
+  if (writes.length === 0 && (defaults.land !== undefined || defaults.confirm))
+    usage("--land and --confirm go with --write", SPEC_HELP);
+  const all = [
+    ...reads.map((s) => parseVerbSpec(s, "read")),
+    ...writes.map((s) => parseVerbSpec(s, "write", defaults)),
+  ];
   const seen = new Set<string>();
   for (const v of all) {
     if (seen.has(v.verb)) usage(`the verb '${v.verb}' is given twice`, "give each verb once");

@@ -4,7 +4,18 @@
 // src/util/fsio.ts staleTemps() recognises, so a killed writer's leftover is
 // cleaned up by the next adopt. Every command that writes a user-visible file
 // uses this.
-import { chmodSync, closeSync, constants, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  mkdirSync,
+  openSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 /** A large text written in pieces (generate's tool lists), never held whole: `chunks()` yields it, the same each call. */
@@ -21,11 +32,15 @@ function writeNew(tmp: string, data: FileData, mode: number | undefined): void {
     writeFileSync(tmp, data, { flag: "wx", ...(mode !== undefined ? { mode } : {}) });
     return;
   }
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode ?? 0o666);
+  const fd = openSync(
+    tmp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
+    mode ?? 0o666,
+  );
   try {
     for (const piece of data.chunks()) {
       const bytes = Buffer.from(piece, "utf8");
-      for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+      for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off, bytes.length - off);
     }
   } finally {
     closeSync(fd);
@@ -66,7 +81,8 @@ export function atomicWrite(file: string, text: FileData, forceMode?: number): v
       /* already gone */
     }
     // name the file being written, not the temp file (a write's ENOSPC names none): src/util/ioerror.ts reports it
-    if (e && typeof e === "object" && typeof (e as NodeJS.ErrnoException).code === "string") (e as NodeJS.ErrnoException).path = file;
+    if (e && typeof e === "object" && typeof (e as NodeJS.ErrnoException).code === "string")
+      (e as NodeJS.ErrnoException).path = file;
     throw e;
   }
 }

@@ -9,7 +9,8 @@ export interface CodeInfo {
 }
 
 const FIX_FILE = "fix the file at the place named, then run the command again";
-const SEE_ADOPT = "review with `hcpx adopt <host>` (the diff), then `--write`; `--force` replaces what was changed by hand";
+const SEE_ADOPT =
+  "review with `hcpx adopt <host>` (the diff), then `--write`; `--force` replaces what was changed by hand";
 
 export const ERRORS = {
   // ---- the command line (exit 64) ----
@@ -29,7 +30,9 @@ export const ERRORS = {
   bin_denied: { hint: "the program must be the one sandbox.bins names, inside the pack or on PATH as the pack says" },
   bin_not_found: { hint: "install the program, or set sandbox.bins.<name> in hcp.config.json5 to its path" },
   bin_mismatch: { hint: "sandbox.bins.<name> and the pack must name the same program" },
-  timeout: { hint: "the program did not answer in time; raise the command's timeout_ms in surface.json if it is slow by nature" },
+  timeout: {
+    hint: "the program did not answer in time; raise the command's timeout_ms in surface.json if it is slow by nature",
+  },
   exit_nonzero: { hint: "the program failed: its stderr (stderr_tail) says why" },
   bad_output: { hint: "the command's output is not what surface.json declares (output: json needs one JSON value)" },
   output_too_large: { hint: "ask for less (a filter, a limit), or make the program print less" },
@@ -41,10 +44,18 @@ export const ERRORS = {
   cancelled: { hint: "the caller stopped the call; nothing more runs" },
   bad_pack: { hint: "`hcpx lint <pack-dir>` names what is wrong, with file and line" },
   duplicate_pack: { hint: "two activated packs declare one id: `hcpx deactivate` one of them" },
-  sandbox_denied: { hint: "the OS sandbox (sandbox.enforce \"os\") stopped what the call's Policy row does not allow (denied says what); if the program needs it, its pack must declare it (reach in surface.json, docs/sandbox.md)" },
-  sandbox_unavailable: { hint: "sandbox.enforce is \"os\" but this machine cannot confine the call, so nothing ran: `hcpx doctor` says what to install (docs/sandbox.md)" },
-  input_declined: { hint: "the person (or the client) did not give the input the command asks for, so nothing ran; call the tool again to be asked anew" },
-  input_unavailable: { hint: "the command asks the MCP client for an input (a form, sampling or roots) this client did not declare it can give: use a client that can, or run it with `hcpx exec` and pass the arg (docs/inputs.md)" },
+  sandbox_denied: {
+    hint: 'the OS sandbox (sandbox.enforce "os") stopped what the call\'s Policy row does not allow (denied says what); if the program needs it, its pack must declare it (reach in surface.json, docs/sandbox.md)',
+  },
+  sandbox_unavailable: {
+    hint: 'sandbox.enforce is "os" but this machine cannot confine the call, so nothing ran: `hcpx doctor` says what to install (docs/sandbox.md)',
+  },
+  input_declined: {
+    hint: "the person (or the client) did not give the input the command asks for, so nothing ran; call the tool again to be asked anew",
+  },
+  input_unavailable: {
+    hint: "the command asks the MCP client for an input (a form, sampling or roots) this client did not declare it can give: use a client that can, or run it with `hcpx exec` and pass the arg (docs/inputs.md)",
+  },
   // ---- files hcpx reads ----
   no_config: { hint: "`hcpx init` writes one; or pass --config <file> (or set $HCP_CONFIG)" },
   config_exists: { hint: "--force overwrites it" },
@@ -55,7 +66,9 @@ export const ERRORS = {
   not_a_directory: { hint: "give the path of a directory" },
   unreadable_file: { hint: "check the file's permissions" },
   file_too_large: { hint: "hcpx reads files of a bounded size; check that this is the file you meant" },
-  io_error: { hint: "the machine refused the read or write (permission, read-only or full disk): fix that and run again" },
+  io_error: {
+    hint: "the machine refused the read or write (permission, read-only or full disk): fix that and run again",
+  },
   read_only: { hint: "the file system is read-only: run where hcpx may write" },
   write_failed: { hint: "check the directory's permissions and free space" },
   bad_json: { hint: FIX_FILE },
@@ -64,12 +77,16 @@ export const ERRORS = {
   bad_toml: { hint: FIX_FILE },
   bad_toml_value: { hint: "the value cannot be written as TOML here; edit the file by hand" },
   bad_yaml: { hint: FIX_FILE },
-  yaml_unsupported: { hint: "hcpx edits block-style YAML maps and lists; write the entry's parent in block style (not `[…]`/`{…}`), without anchors or aliases" },
+  yaml_unsupported: {
+    hint: "hcpx edits block-style YAML maps and lists; write the entry's parent in block style (not `[…]`/`{…}`), without anchors or aliases",
+  },
   yaml_ambiguous: { hint: "two entries have hcpx's name: remove one by hand, then run adopt again" },
   toml_unsupported: { hint: "hcpx edits plain TOML tables; move the entry into a [table] of its own" },
   not_an_object: { hint: FIX_FILE },
   not_a_list: { hint: FIX_FILE },
-  duplicate_key: { hint: "a key written twice: the host (or hcpx) reads the last copy; keep the one you mean, delete the other" },
+  duplicate_key: {
+    hint: "a key written twice: the host (or hcpx) reads the last copy; keep the one you mean, delete the other",
+  },
   too_deep: { hint: "nest less deeply" },
   too_large: { hint: "make it smaller" },
   schema: { hint: "docs/pack-format.md says what each key takes" },
@@ -85,7 +102,9 @@ export const ERRORS = {
   // ---- adopt, generate and what they read back ----
   drift: { hint: "run `hcpx adopt <host> --write`" },
   out_of_date: { hint: "run `hcpx generate` and commit the result" },
-  bad_ledger: { hint: "the adopt ledger (.hcp/adopted.json) is damaged: restore it from version control, or delete it and adopt again with --force" },
+  bad_ledger: {
+    hint: "the adopt ledger (.hcp/adopted.json) is damaged: restore it from version control, or delete it and adopt again with --force",
+  },
   ledger_entry_ignored: { hint: "the ledger names something hcpx would not have written; it is left alone" },
   journal_entry_ignored: { hint: "the journal names something hcpx would not have written; it is left alone" },
   manifest_entry_ignored: { hint: "the manifest names something generate would not have written; it is left alone" },
@@ -101,30 +120,61 @@ export const ERRORS = {
   host_variable: { hint: "the host expands ${…} in its command line: leave such text out of --command" },
   changed_by_user: { hint: SEE_ADOPT },
   changed_since_adopt: { hint: SEE_ADOPT },
-  bad_gitignore_block: { hint: "fix the `# hcp:begin` / `# hcp:end` markers in .gitignore by hand (one of each, begin first), or delete the block" },
-  no_hosts_detected: { hint: "name the hosts (`hcpx adopt claude --write`), or see the README, \"Adopting for a team\", for what --detected looks for" },
-  no_user_config: { hint: "create your user config (`hcpx init --config ~/.config/hcp/config.json5`) with the packs a user-scope entry serves: README, \"User scope\"" },
-  host_will_not_use: { hint: "see the message: the host keeps a list or trust setting that stops it from using the hcp server" },
+  bad_gitignore_block: {
+    hint: "fix the `# hcp:begin` / `# hcp:end` markers in .gitignore by hand (one of each, begin first), or delete the block",
+  },
+  no_hosts_detected: {
+    hint: 'name the hosts (`hcpx adopt claude --write`), or see the README, "Adopting for a team", for what --detected looks for',
+  },
+  no_user_config: {
+    hint: 'create your user config (`hcpx init --config ~/.config/hcp/config.json5`) with the packs a user-scope entry serves: README, "User scope"',
+  },
+  host_will_not_use: {
+    hint: "see the message: the host keeps a list or trust setting that stops it from using the hcp server",
+  },
   mcp_command_missing: { hint: "install hcpx where the host finds it, or pass --command with the full command line" },
-  mcp_command_not_on_path: { hint: "put hcpx on the PATH the host starts servers with, or pass --command with an absolute path" },
-  mcp_config_not_found: { hint: "the server would serve no packs where the host starts it; pass --config, or adopt at the scope whose config the host sees" },
-  changed_during_plan: { hint: "a file changed while hcpx was planning (another program or a concurrent run wrote it); run the command again" },
+  mcp_command_not_on_path: {
+    hint: "put hcpx on the PATH the host starts servers with, or pass --command with an absolute path",
+  },
+  mcp_config_not_found: {
+    hint: "the server would serve no packs where the host starts it; pass --config, or adopt at the scope whose config the host sees",
+  },
+  changed_during_plan: {
+    hint: "a file changed while hcpx was planning (another program or a concurrent run wrote it); run the command again",
+  },
   not_ours: { hint: "hcpx did not write it: move it away, or --force replaces it" },
   recorded_command: { hint: "--use-recorded-command keeps the ledger's MCP command, --command gives a new one" },
   symlink_refused: { hint: "hcpx does not write through a symbolic link: replace the link with a directory or file" },
   outside_base: { hint: "a path must stay inside the project (or $HOME for --scope user)" },
   unsafe_file: { hint: "hcpx writes only regular files it may own: move that file away" },
   locked: { hint: "another `hcpx adopt --write` runs: wait for it, or remove a stale lock it names" },
-  policy_widened: { hint: "a rule you wrote in the host's settings lets a confirm-gated write run without asking: narrow or remove it" },
-  end_of_life: { hint: "the vendor no longer maintains this host: its adopt keeps working; plan a move to another host" },
-  foreign_file: { hint: "a cache file hcpx did not write (another owner, or writable by others): it is ignored; delete it" },
-  bad_lock_file: { hint: "a lock file hcpx did not write is in the way (a link, a pipe, a device): delete it and run again" },
-  all_adds_hosts: { hint: "name the hosts to adopt (`hcpx adopt claude codex --write`), or `--detected --write` for the hosts in use", usage: true },
-  remote_unsupported: { hint: "adopt that host without --url (its local command); `hcpx adopt --help` says which hosts take --url" },
+  policy_widened: {
+    hint: "a rule you wrote in the host's settings lets a confirm-gated write run without asking: narrow or remove it",
+  },
+  end_of_life: {
+    hint: "the vendor no longer maintains this host: its adopt keeps working; plan a move to another host",
+  },
+  foreign_file: {
+    hint: "a cache file hcpx did not write (another owner, or writable by others): it is ignored; delete it",
+  },
+  bad_lock_file: {
+    hint: "a lock file hcpx did not write is in the way (a link, a pipe, a device): delete it and run again",
+  },
+  all_adds_hosts: {
+    hint: "name the hosts to adopt (`hcpx adopt claude codex --write`), or `--detected --write` for the hosts in use",
+    usage: true,
+  },
+  remote_unsupported: {
+    hint: "adopt that host without --url (its local command); `hcpx adopt --help` says which hosts take --url",
+  },
   remote_unreachable: { hint: "start the server (`hcpx mcp --http`), or check the URL and the proxy in front of it" },
-  remote_unauthorized: { hint: "set the token's variable (--token-env NAME) where the host runs, and check that the server knows the token" },
+  remote_unauthorized: {
+    hint: "set the token's variable (--token-env NAME) where the host runs, and check that the server knows the token",
+  },
   // ---- packs from elsewhere (pack add/install/update, import, from-mcp, from-openapi) ----
-  bad_source: { hint: "a source is @scope/name@range, ./pack.tgz, git+https://host/repo.git#ref, ./repo#ref or ./path" },
+  bad_source: {
+    hint: "a source is @scope/name@range, ./pack.tgz, git+https://host/repo.git#ref, ./repo#ref or ./path",
+  },
   ambiguous_source: { hint: "write ./name for a path, or name@range for npm" },
   fetch_failed: { hint: "check the source and the network (npm registry, git server)" },
   integrity_mismatch: { hint: "the archive is not what its registry says: do not use it" },
@@ -142,16 +192,22 @@ export const ERRORS = {
   bad_document: { hint: "give an OpenAPI 3.0 or 3.1 document in JSON or YAML" },
   openapi_import: { hint: "review the operation in the document; the pack leaves it out" },
   unknown_server: { hint: "`hcpx import <host>` lists the servers of that host" },
-  not_importable: { hint: "the message says why; a remote server needs a fixed Streamable HTTP URL and its credentials as env references (hcpx pack from-mcp --url)" },
+  not_importable: {
+    hint: "the message says why; a remote server needs a fixed Streamable HTTP URL and its credentials as env references (hcpx pack from-mcp --url)",
+  },
   mcp_connect_failed: { hint: "check the server's command line: run it by hand and see that it speaks MCP on stdio" },
   mcp_list_failed: { hint: "the server started but did not list its tools: check its stderr" },
   mcp_import: { hint: "review the tool in the server; the pack leaves it out" },
   no_tools: { hint: "the server lists no tools: there is nothing to wrap" },
   exit: { hint: "the server ended: its stderr says why" },
-  tool_changed: { hint: "the server's tool is not the one reviewed: review the change with `hcpx pack from-mcp --update PACK_DIR`" },
+  tool_changed: {
+    hint: "the server's tool is not the one reviewed: review the change with `hcpx pack from-mcp --update PACK_DIR`",
+  },
   too_many_tools: { hint: "the server lists more tools than hcpx reads: wrap a server with fewer tools" },
   skill_out_of_date: { hint: "`hcpx pack sync <pack-dir>` carries policy.json into SKILL.md" },
-  binding_missing: { hint: "set the Binding's variable in the environment hcpx runs in; a remote server's headers come from it" },
+  binding_missing: {
+    hint: "set the Binding's variable in the environment hcpx runs in; a remote server's headers come from it",
+  },
   // ---- config edits ----
   still_granted: { hint: "a wider pattern still grants it: revoke that one, or --deny this one" },
   still_denied: { hint: "grants.deny names it: remove it there" },
@@ -166,12 +222,19 @@ export const ERRORS = {
   review: { hint: "read what changed before you use it" },
   failed: { hint: "the messages above say what went wrong" },
   // ---- the team server (hcpx mcp --http, hcpx token: docs/http.md) ----
-  server_config_required: { hint: "`hcpx mcp --http PORT --server-config FILE` names the principals (docs/http.md); `--no-auth` serves without authentication on loopback only", usage: true },
-  not_loopback: { hint: "binding another address than loopback needs --bind-public (put a TLS reverse proxy in front, docs/http.md); --no-auth is loopback only", usage: true },
+  server_config_required: {
+    hint: "`hcpx mcp --http PORT --server-config FILE` names the principals (docs/http.md); `--no-auth` serves without authentication on loopback only",
+    usage: true,
+  },
+  not_loopback: {
+    hint: "binding another address than loopback needs --bind-public (put a TLS reverse proxy in front, docs/http.md); --no-auth is loopback only",
+    usage: true,
+  },
   principal_overlap: { hint: "a token or a JWT subject is one principal: remove it from the others" },
   unknown_principal: { hint: "add the principal to the server config's principals, or `hcpx token remove` its token" },
-  bad_state_key: { hint: "the requestState key is at least 32 characters (`openssl rand -hex 32`), in an owner-only file or an environment variable named by the server config (docs/http.md)" },
+  bad_state_key: {
+    hint: "the requestState key is at least 32 characters (`openssl rand -hex 32`), in an owner-only file or an environment variable named by the server config (docs/http.md)",
+  },
   // ---- hcpx itself ----
   internal: { hint: "this is a bug in hcpx; rerun with HCPX_DEBUG=1 for details and report it" },
 } as const satisfies Record<string, CodeInfo>;
-

@@ -80,7 +80,11 @@ export class HcpxError extends Error {
  * The one way to stop with a user's error: throws a HcpxError of one problem.
  * `exit` overrides the exit code (default: 64 for a usage code, else 1).
  */
-export function fail(code: ErrorCode, message: string, extra: Omit<Problem, "code" | "message"> & { exit?: number } = {}): never {
+export function fail(
+  code: ErrorCode,
+  message: string,
+  extra: Omit<Problem, "code" | "message"> & { exit?: number } = {},
+): never {
   const { exit, ...rest } = extra;
   throw new HcpxError({ code, message, ...rest }, exit);
 }

@@ -6,7 +6,16 @@
 // user scope) adopt refuses it. When it stays inside, adopt writes through it:
 // the link stays a link and the file it points to is updated (atomically, by a
 // rename next to that file).
-import { existsSync, linkSync, readdirSync, realpathSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  readdirSync,
+  realpathSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
 import { HcpxError } from "./errors";
 import { display, isInside, toPosix } from "./paths";
@@ -16,7 +25,12 @@ import { walkInside } from "./walk";
 
 export { atomicWrite, writeStep };
 
-export type Entry = { kind: "absent" } | { kind: "file"; text: string; mode: number } | { kind: "dir" } | { kind: "other" } | { kind: "binary"; offset: number; mode: number };
+export type Entry =
+  | { kind: "absent" }
+  | { kind: "file"; text: string; mode: number }
+  | { kind: "dir" }
+  | { kind: "other" }
+  | { kind: "binary"; offset: number; mode: number };
 
 export interface Resolved {
   /** the path as planned (inside base) */
@@ -78,10 +92,12 @@ export function guardPath(named: unknown, base: TrustBase, form: "display" | "ab
       if (named.startsWith("/")) return no("is an absolute path");
       rel = named;
     }
-    if (rel.split("/").some((s) => s === "" || s === "." || s === "..")) return no("is not a plain relative path (it has an empty, . or .. segment)");
+    if (rel.split("/").some((s) => s === "" || s === "." || s === ".."))
+      return no("is not a plain relative path (it has an empty, . or .. segment)");
     abs = join(base.dir, rel);
   } else {
-    if (!isAbsolute(named) || normalize(named) !== named || named.endsWith(sep)) return no("is not a normalised absolute path");
+    if (!isAbsolute(named) || normalize(named) !== named || named.endsWith(sep))
+      return no("is not a normalised absolute path");
     if (!isInside(named, base.dir) || named === base.dir) return no(`is not below ${base.dir}`);
     abs = named;
   }
@@ -146,7 +162,6 @@ export function missingDirs(dir: string, base: string): string[] {
   return out;
 }
 
-
 export function removeFile(file: string): void {
   try {
     unlinkSync(file);
@@ -202,7 +217,12 @@ function readOrUndefined(file: string): string | undefined {
     if (e instanceof HcpxError && e.problems[0]?.code === "missing_file") return undefined;
     if (e instanceof HcpxError) {
       const p = e.problems[0]!;
-      throw new HcpxError({ code: "bad_lock_file", message: `the lock file ${p.message}`, file: display(file), hint: "hcpx writes its lock files itself; delete this one (it is not hcpx's) and run the command again" });
+      throw new HcpxError({
+        code: "bad_lock_file",
+        message: `the lock file ${p.message}`,
+        file: display(file),
+        hint: "hcpx writes its lock files itself; delete this one (it is not hcpx's) and run the command again",
+      });
     }
     throw e;
   }
@@ -222,7 +242,13 @@ export function lockWaitMs(): number {
  * broken: under a short-lived guard (`<file>.break`) it is re-read and removed
  * only if it is still the same stale lock, so two breakers never remove a fresh lock.
  */
-export function acquireLock(file: string, show: string, what = "hcpx adopt", extra?: () => string, onStale?: (text: string) => void): () => void {
+export function acquireLock(
+  file: string,
+  show: string,
+  what = "hcpx adopt",
+  extra?: () => string,
+  onStale?: (text: string) => void,
+): () => void {
   removeDeadLockTemps(file);
   const id = `${process.pid}\n${Math.random().toString(36).slice(2)}${Date.now().toString(36)}\n`;
   let nonce = id + (extra?.() ?? "");
@@ -238,7 +264,8 @@ export function acquireLock(file: string, show: string, what = "hcpx adopt", ext
     const text = readOrUndefined(file);
     if (text === undefined) continue; // vanished meanwhile: retry at once
     holder = lockPid(text);
-    const stale = !(Number.isInteger(holder) && holder > 0 && pidAlive(holder)) || (holder === process.pid && text !== nonce);
+    const stale =
+      !(Number.isInteger(holder) && holder > 0 && pidAlive(holder)) || (holder === process.pid && text !== nonce);
     if (stale && breakStale(file, text)) {
       if (onStale) {
         onStale(text);
@@ -313,7 +340,6 @@ function breakStale(file: string, seen: string): boolean {
     removeFile(guard);
   }
 }
-
 
 /** Temp files of atomicWrite for `file` whose writer is dead (left by a killed hcpx). */
 export function staleTemps(dir: string): string[] {

@@ -9,8 +9,14 @@ import { HcpxError, type Problem } from "./errors";
 import { display } from "./paths";
 
 const WORDS: Record<string, [string, string]> = {
-  EROFS: ["the file system is read-only", "run hcpx where it can write (or remount that file system read-write), then run the command again"],
-  ENOSPC: ["no space left on the device", "free some space on that disk, then run the command again; each file hcpx writes is either its old or its new content (temp file + rename)"],
+  EROFS: [
+    "the file system is read-only",
+    "run hcpx where it can write (or remount that file system read-write), then run the command again",
+  ],
+  ENOSPC: [
+    "no space left on the device",
+    "free some space on that disk, then run the command again; each file hcpx writes is either its old or its new content (temp file + rename)",
+  ],
   EDQUOT: ["the disk quota is exceeded", "free some space within your quota, then run the command again"],
   EACCES: ["permission denied", "check the owner and mode of the file and its directory"],
   EPERM: ["operation not permitted", "check the owner and mode of the file and its directory (and any immutable flag)"],
@@ -27,7 +33,22 @@ const WORDS: Record<string, [string, string]> = {
   EXDEV: ["crosses file systems", "keep the file and its temp file on one file system"],
 };
 
-const VERB: Record<string, string> = { open: "open", read: "read", write: "write", mkdir: "create the directory", rename: "replace", unlink: "remove", rmdir: "remove the directory", chmod: "set the mode of", copyfile: "copy", link: "link", symlink: "link", scandir: "list", lstat: "inspect", stat: "inspect" };
+const VERB: Record<string, string> = {
+  open: "open",
+  read: "read",
+  write: "write",
+  mkdir: "create the directory",
+  rename: "replace",
+  unlink: "remove",
+  rmdir: "remove the directory",
+  chmod: "set the mode of",
+  copyfile: "copy",
+  link: "link",
+  symlink: "link",
+  scandir: "list",
+  lstat: "inspect",
+  stat: "inspect",
+};
 
 /**
  * A recursive mkdir on a read-only file system fails with ENOENT (Node walks up
@@ -47,7 +68,12 @@ function realMkdirCause(path: string): NodeJS.ErrnoException | undefined {
           accessSync(up, constants.W_OK);
         } catch (e) {
           const x = e as NodeJS.ErrnoException;
-          return Object.assign(new Error(x.message), { code: x.code, errno: x.errno, syscall: "mkdir", path: dir }) as NodeJS.ErrnoException;
+          return Object.assign(new Error(x.message), {
+            code: x.code,
+            errno: x.errno,
+            syscall: "mkdir",
+            path: dir,
+          }) as NodeJS.ErrnoException;
         }
         return undefined;
       }
@@ -62,13 +88,19 @@ function realMkdirCause(path: string): NodeJS.ErrnoException | undefined {
 /** The user-facing problem for a file-system error of the machine, or undefined for anything else. */
 export function ioProblem(e: unknown): Problem | undefined {
   let err = e as NodeJS.ErrnoException | undefined;
-  if (!err || typeof err !== "object" || typeof err.code !== "string" || typeof err.syscall !== "string") return undefined;
+  if (!err || typeof err !== "object" || typeof err.code !== "string" || typeof err.syscall !== "string")
+    return undefined;
   if (err.code === "ENOENT" && err.syscall === "mkdir" && err.path) err = realMkdirCause(err.path) ?? err;
   const words = WORDS[err.code!];
   if (!words) return undefined;
   const path = typeof err.path === "string" ? err.path : undefined;
   const verb = VERB[err.syscall!] ?? err.syscall;
-  return { code: "io_error", message: `cannot ${verb}${path ? "" : " a file"}: ${words[0]} (${err.code})`, ...(path ? { file: display(path) } : {}), hint: words[1] };
+  return {
+    code: "io_error",
+    message: `cannot ${verb}${path ? "" : " a file"}: ${words[0]} (${err.code})`,
+    ...(path ? { file: display(path) } : {}),
+    hint: words[1],
+  };
 }
 
 /** `e` as an HcpxError when it is a machine condition (see ioProblem), else `e` unchanged. */

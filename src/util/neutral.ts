@@ -16,7 +16,8 @@
  */
 const BLOCK = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufff9-\ufffb]/g;
 /** In one line, also tab, newline and CR, and what is invisible (zero-width spaces and joiners, word joiner, BOM, the tag characters). */
-const LINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+const LINE =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 
 function shown(ch: string): string {
   if (ch.length === 2) return `\\u{${ch.codePointAt(0)!.toString(16)}}`;

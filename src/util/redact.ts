@@ -10,7 +10,11 @@
 export const REDACTED = "***";
 
 /** The secret values to hide: the runtime env's values of the given names, and other secret `values` (non-empty), with their encoded forms. */
-export function secretsFrom(env: NodeJS.ProcessEnv, names: readonly string[], values: readonly string[] = []): string[] {
+export function secretsFrom(
+  env: NodeJS.ProcessEnv,
+  names: readonly string[],
+  values: readonly string[] = [],
+): string[] {
   const out = new Set<string>();
   for (const v of [...names.map((n) => env[n]), ...values]) {
     if (typeof v !== "string" || v === "") continue;
@@ -71,7 +75,13 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === "object") {
       const o: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) Object.defineProperty(o, redactString(k, secrets), { value: walk(x), enumerable: true, writable: true, configurable: true });
+      for (const [k, x] of Object.entries(v))
+        Object.defineProperty(o, redactString(k, secrets), {
+          value: walk(x),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       return o;
     }
     return v;

@@ -28,7 +28,10 @@ export function closest(name: string, candidates: Iterable<string>): string[] {
     const dist = distance(n, l);
     if (dist <= max || (n.length >= 3 && (l.startsWith(n) || n.startsWith(l)))) scored.push([c, dist]);
   }
-  return scored.sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3).map(([c]) => c);
+  return scored
+    .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, 3)
+    .map(([c]) => c);
 }
 
 /** `did you mean 'x'? ` (or `'x' or 'y'`), or "" when nothing is close. */

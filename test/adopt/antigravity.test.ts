@@ -39,10 +39,14 @@ describe("Antigravity IDE and Antigravity CLI: the shared files written once", (
       expect(w.code, w.stderr).toBe(0);
       const text = s.read(".agents/mcp_config.json");
       expect(text.match(/"hcp"/g)).toHaveLength(1);
-      expect(text.startsWith('{\n  // mine\n')).toBe(true);
+      expect(text.startsWith("{\n  // mine\n")).toBe(true);
       expect(s.read("AGENTS.md").match(/<!-- hcp:begin -->/g)).toHaveLength(1);
       const ledger = JSON.parse(s.read(".hcp/adopted.json")) as Ledger;
-      for (const h of HOSTS) expect(ledger.hosts[h]!.entries.find((e) => e.path === ".agents/mcp_config.json"), h).toMatchObject({ key: ["mcpServers", "hcp"] });
+      for (const h of HOSTS)
+        expect(
+          ledger.hosts[h]!.entries.find((e) => e.path === ".agents/mcp_config.json"),
+          h,
+        ).toMatchObject({ key: ["mcpServers", "hcp"] });
       // a second run of either changes no byte
       const once = snapshot(s.dir);
       for (const h of HOSTS) expect((await s.adopt(h, "--write")).code, h).toBe(0);

@@ -20,7 +20,9 @@ import { inProcess } from "../support/inproc";
 /** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here; the real processes stay where the process is the subject */
 const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
-const blockOf = (text: string) => /<!-- hcp:begin -->\n([\s\S]*?)<!-- hcp:end -->/.exec(text)?.[1] ?? (text.includes("<!-- hcp:prompt") ? text : undefined);
+const blockOf = (text: string) =>
+  /<!-- hcp:begin -->\n([\s\S]*?)<!-- hcp:end -->/.exec(text)?.[1] ??
+  (text.includes("<!-- hcp:prompt") ? text : undefined);
 
 interface Served {
   names: Set<string>;
@@ -54,11 +56,16 @@ async function served(s: Scratch, host: string, scope: "project" | "user"): Prom
     if (!hcp?.argv) continue;
     expect(hcp.argv[0], `${host}: the entry runs hcpx from PATH`).toBe("hcpx");
     // the scratch paths in the argv (`--config ~/.config/hcp/config.json5`) and the config it reads, made comparable
-    const configFile = hcp.argv.indexOf("--config") > 0 ? hcp.argv[hcp.argv.indexOf("--config") + 1]! : join(s.dir, "hcp.config.json5");
-    const key = JSON.stringify([hcp.argv.slice(1), readFileSync(configFile, "utf8")]).replaceAll(s.home, "<home>").replaceAll(s.dir, "<dir>");
+    const configFile =
+      hcp.argv.indexOf("--config") > 0 ? hcp.argv[hcp.argv.indexOf("--config") + 1]! : join(s.dir, "hcp.config.json5");
+    const key = JSON.stringify([hcp.argv.slice(1), readFileSync(configFile, "utf8")])
+      .replaceAll(s.home, "<home>")
+      .replaceAll(s.dir, "<dir>");
     const known = servedBy.get(key);
     if (known) return known;
-    const env = Object.fromEntries(Object.entries(s.env).filter((e): e is [string, string] => typeof e[1] === "string"));
+    const env = Object.fromEntries(
+      Object.entries(s.env).filter((e): e is [string, string] => typeof e[1] === "string"),
+    );
     const c = await connectMcp([HCPX, ...hcp.argv.slice(1)], s.dir, { ...env, PATH: s.env.PATH! });
     try {
       const { tools } = await c.client.listTools();
@@ -77,17 +84,24 @@ async function served(s: Scratch, host: string, scope: "project" | "user"): Prom
 
 /** Every tool name (or tool-name form) the block names in code spans. */
 function mentioned(block: string): string[] {
-  return [...block.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!).filter((x) => x === "hcp" || /^[\w<>.-]+__[\w<>.-]+$/.test(x));
+  return [...block.matchAll(/`([^`\n]+)`/g)]
+    .map((m) => m[1]!)
+    .filter((x) => x === "hcp" || /^[\w<>.-]+__[\w<>.-]+$/.test(x));
 }
 
 function check(host: string, block: string, s: Served, shellRoute: boolean): void {
   for (const m of mentioned(block)) {
-    if (m === "<pack>__<verb>") expect([...s.names].some((n) => n !== "hcp__read_skill" && /^[a-z0-9-]+__/.test(n)), `${host}: the block names the per-command form; served: ${[...s.names].join(", ")}`).toBe(true);
+    if (m === "<pack>__<verb>")
+      expect(
+        [...s.names].some((n) => n !== "hcp__read_skill" && /^[a-z0-9-]+__/.test(n)),
+        `${host}: the block names the per-command form; served: ${[...s.names].join(", ")}`,
+      ).toBe(true);
     else expect(s.names.has(m), `${host}: the block names \`${m}\`; served: ${[...s.names].join(", ")}`).toBe(true);
   }
   expect(block, `${host}: no in-process tool loop is served by an MCP entry`).not.toContain("tool loop");
   if (!shellRoute) expect(block, `${host}: its shell cannot run hcpx exec`).not.toMatch(/exec <pack> <verb>/);
-  if (/confirm: true/.test(block)) expect(s.confirmable, `${host}: the block says confirm: true; the gated write's tool takes no confirm`).toBe(true);
+  if (/confirm: true/.test(block))
+    expect(s.confirmable, `${host}: the block says confirm: true; the gated write's tool takes no confirm`).toBe(true);
 }
 
 async function adoptOne(host: string, scope: "project" | "user") {
@@ -122,14 +136,19 @@ describe("the prompt block names what the host's entry serves", () => {
     }
   }
 
-  it("a block hosts with different shapes share (Antigravity single, Codex per-command) names neither shape; each entry serves what it names", { timeout: 60_000 }, async () => {
-    const s = scratch({ hcpxOnPath: true });
-    const r = await s.adopt("antigravity", "codex", "--write");
-    expect(r.code, r.stderr + r.stdout).toBe(0);
-    const block = blockOf(s.read("AGENTS.md"))!;
-    expect(block).not.toContain("`hcp`");
-    expect(block).not.toContain("<pack>__<verb>");
-    expect(block).toContain("hcp__read_skill");
-    for (const host of ["antigravity", "codex"]) check(host, block, (await served(s, host, "project"))!, loadDescriptor(host).shellRoute !== false);
-  });
+  it(
+    "a block hosts with different shapes share (Antigravity single, Codex per-command) names neither shape; each entry serves what it names",
+    { timeout: 60_000 },
+    async () => {
+      const s = scratch({ hcpxOnPath: true });
+      const r = await s.adopt("antigravity", "codex", "--write");
+      expect(r.code, r.stderr + r.stdout).toBe(0);
+      const block = blockOf(s.read("AGENTS.md"))!;
+      expect(block).not.toContain("`hcp`");
+      expect(block).not.toContain("<pack>__<verb>");
+      expect(block).toContain("hcp__read_skill");
+      for (const host of ["antigravity", "codex"])
+        check(host, block, (await served(s, host, "project"))!, loadDescriptor(host).shellRoute !== false);
+    },
+  );
 });

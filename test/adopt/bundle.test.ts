@@ -46,7 +46,11 @@ describe("generate --as", () => {
     expect(snapshot(dir, { mtimes: true })).toEqual(snap); // idempotent
     expect((await s.run(["generate", "--as", "claude-plugin", dir, "--check"])).code).toBe(0);
     if (existsSync(join(HOSTS_BIN, "claude"))) {
-      const v = spawnSync(join(HOSTS_BIN, "claude"), ["plugin", "validate", dir], { env: { ...process.env, HOME: s.home }, encoding: "utf8", timeout: 60_000 });
+      const v = spawnSync(join(HOSTS_BIN, "claude"), ["plugin", "validate", dir], {
+        env: { ...process.env, HOME: s.home },
+        encoding: "utf8",
+        timeout: 60_000,
+      });
       expect(v.stdout + v.stderr).toContain("Validation passed");
       expect(v.status).toBe(0);
     }
@@ -58,11 +62,20 @@ describe("generate --as", () => {
     const r = await s.run(["generate", "--as", "gemini-extension", dir]);
     expect(r.code).toBe(0);
     const m = JSON.parse(readFileSync(join(dir, "gemini-extension.json"), "utf8"));
-    expect(m).toMatchObject({ name: "hcp-ext", version: "1.0.0", contextFileName: "GEMINI.md", mcpServers: { hcp: { command: "hcpx", args: ["mcp"] } } });
+    expect(m).toMatchObject({
+      name: "hcp-ext",
+      version: "1.0.0",
+      contextFileName: "GEMINI.md",
+      mcpServers: { hcp: { command: "hcpx", args: ["mcp"] } },
+    });
     expect(readFileSync(join(dir, "GEMINI.md"), "utf8")).toMatch(/^<!-- hcp:prompt sha256:[0-9a-f]{16} -->/);
     skillsOk(dir);
     if (existsSync(join(HOSTS_BIN, "gemini"))) {
-      const v = spawnSync(join(HOSTS_BIN, "gemini"), ["extensions", "validate", dir], { env: { ...process.env, HOME: s.home }, encoding: "utf8", timeout: 60_000 });
+      const v = spawnSync(join(HOSTS_BIN, "gemini"), ["extensions", "validate", dir], {
+        env: { ...process.env, HOME: s.home },
+        encoding: "utf8",
+        timeout: 60_000,
+      });
       expect(v.status).toBe(0);
     }
   });
@@ -148,7 +161,9 @@ describe("host previews of generate", () => {
     const r = await s.run(["generate"]);
     expect(r.code).toBe(0);
     const gen = join(s.dir, ".hcp", "generated", "hosts");
-    expect(JSON.parse(readFileSync(join(gen, "claude", ".mcp.json"), "utf8"))).toEqual({ mcpServers: { hcp: { type: "stdio", command: "hcpx", args: ["mcp", "--shape", "per-command"] } } });
+    expect(JSON.parse(readFileSync(join(gen, "claude", ".mcp.json"), "utf8"))).toEqual({
+      mcpServers: { hcp: { type: "stdio", command: "hcpx", args: ["mcp", "--shape", "per-command"] } },
+    });
     expect(readFileSync(join(gen, "claude", "CLAUDE.md"), "utf8")).toMatch(/^<!-- hcp:begin -->\n/);
     expect(existsSync(join(gen, "cursor", ".cursor", "rules", "hcp.mdc"))).toBe(true);
     // no per-host copy of the Skills: adopt writes exactly generate's skills/ bytes

@@ -18,7 +18,15 @@ function load(target: Record<string, unknown>, top: Record<string, unknown> = {}
   const host = `zz-desc-${process.pid}-${n++}`;
   const file = join(REPO, "hosts", `${host}.json5`);
   written.push(file);
-  writeFileSync(file, JSON.stringify({ host, name: "Z", ...top, scopes: { project: { targets: [{ id: "mcp", path: "z.json", ...target }] } } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      host,
+      name: "Z",
+      ...top,
+      scopes: { project: { targets: [{ id: "mcp", path: "z.json", ...target }] } },
+    }),
+  );
   return () => loadDescriptor(host);
 }
 const mcp = { format: "json", key: ["mcpServers", "hcp"], entry: { fields: { command: "command", args: "args" } } };
@@ -27,24 +35,110 @@ describe("host descriptors", () => {
   it("every shipped descriptor loads", () => {
     for (const h of [...listHosts(), ...listHosts("bundle")]) expect(() => loadDescriptor(h), h).not.toThrow();
   });
-  it("a good entry loads", () => expect(load(mcp)().scopes.project!.targets[0]!.entry!.fields).toEqual({ command: "command", args: "args" }));
+  it("a good entry loads", () =>
+    expect(load(mcp)().scopes.project!.targets[0]!.entry!.fields).toEqual({ command: "command", args: "args" }));
   const bad: [string, Record<string, unknown>, RegExp, string, Record<string, unknown>?][] = [
-    ["an unknown key in the entry", { ...mcp, entry: { ...mcp.entry, typo: 1 } }, /typo/, "scopes.project.targets[0].entry.typo"],
-    ["an unknown slot", { ...mcp, entry: { fields: { command: "commandd" } } }, /./, "scopes.project.targets[0].entry.fields.command"],
-    ["a keyed target without entry", { format: "json", key: ["a"] }, /needs `entry`/, "scopes.project.targets[0].entry"],
-    ["a keyed target with a template", { ...mcp, template: "x.hbs" }, /has no template/, "scopes.project.targets[0].template"],
-    ["both command and argv", { ...mcp, entry: { fields: { command: "command", x: "argv" } } }, /not both or neither/, "scopes.project.targets[0].entry.fields"],
-    ["a slot filled twice", { ...mcp, entry: { fields: { command: "command", args: "args", more: "args" } } }, /fills both/, "scopes.project.targets[0].entry.fields.more"],
-    ["env without envSyntax", { ...mcp, entry: { fields: { command: "command", env: "env" } } }, /envSyntax/, "scopes.project.targets[0].envSyntax"],
-    ["a fixed field without a value", { ...mcp, entry: { fields: { command: "command", type: {} } } }, /value/, "scopes.project.targets[0].entry.fields.type"],
-    ["toolApprovals without the descriptor's", { ...mcp, entry: { fields: { command: "command", tools: "toolApprovals" } } }, /toolApprovals/, "scopes.project.targets[0].entry.fields"],
+    [
+      "an unknown key in the entry",
+      { ...mcp, entry: { ...mcp.entry, typo: 1 } },
+      /typo/,
+      "scopes.project.targets[0].entry.typo",
+    ],
+    [
+      "an unknown slot",
+      { ...mcp, entry: { fields: { command: "commandd" } } },
+      /./,
+      "scopes.project.targets[0].entry.fields.command",
+    ],
+    [
+      "a keyed target without entry",
+      { format: "json", key: ["a"] },
+      /needs `entry`/,
+      "scopes.project.targets[0].entry",
+    ],
+    [
+      "a keyed target with a template",
+      { ...mcp, template: "x.hbs" },
+      /has no template/,
+      "scopes.project.targets[0].template",
+    ],
+    [
+      "both command and argv",
+      { ...mcp, entry: { fields: { command: "command", x: "argv" } } },
+      /not both or neither/,
+      "scopes.project.targets[0].entry.fields",
+    ],
+    [
+      "a slot filled twice",
+      { ...mcp, entry: { fields: { command: "command", args: "args", more: "args" } } },
+      /fills both/,
+      "scopes.project.targets[0].entry.fields.more",
+    ],
+    [
+      "env without envSyntax",
+      { ...mcp, entry: { fields: { command: "command", env: "env" } } },
+      /envSyntax/,
+      "scopes.project.targets[0].envSyntax",
+    ],
+    [
+      "a fixed field without a value",
+      { ...mcp, entry: { fields: { command: "command", type: {} } } },
+      /value/,
+      "scopes.project.targets[0].entry.fields.type",
+    ],
+    [
+      "toolApprovals without the descriptor's",
+      { ...mcp, entry: { fields: { command: "command", tools: "toolApprovals" } } },
+      /toolApprovals/,
+      "scopes.project.targets[0].entry.fields",
+    ],
     // issue 27: how the host reads its rules is data too, checked like the rest
-    ["widens on a target without rules", { ...mcp, widens: { name: "x", match: "exact", order: "any" } }, /widens\.at/, "scopes.project.targets[0].widens.at"],
-    ["widens with an unknown order", { format: "json", key: ["a"], items: { read: ["{tool}"] }, widens: { name: "x", match: "exact", order: "last" } }, /./, "scopes.project.targets[0].widens.order"],
-    ["widens on members without allow", { format: "json", key: ["a"], members: { pattern: "{tool}", read: "allow" }, widens: { name: "x", match: "glob", order: "any" } }, /allow/, "scopes.project.targets[0].widens.allow"],
-    ["an object rule's field without its decision", { format: "json", key: ["a"], items: { read: [{ tool: "{tool}" }] }, widens: { name: "x", match: "glob", field: "tool", order: "first" } }, /field.*decision/, "scopes.project.targets[0].widens"],
-    ["an entry on a prose target", { format: "file", template: "rule.md.hbs", entry: mcp.entry }, /no `key` or `entry`/, "scopes.project.targets[0].entry"],
-    ["a written field marked remote", { ...mcp, entry: { ...mcp.entry, remote: ["command"] } }, /remote/, "scopes.project.targets[0].entry.remote"],
+    [
+      "widens on a target without rules",
+      { ...mcp, widens: { name: "x", match: "exact", order: "any" } },
+      /widens\.at/,
+      "scopes.project.targets[0].widens.at",
+    ],
+    [
+      "widens with an unknown order",
+      { format: "json", key: ["a"], items: { read: ["{tool}"] }, widens: { name: "x", match: "exact", order: "last" } },
+      /./,
+      "scopes.project.targets[0].widens.order",
+    ],
+    [
+      "widens on members without allow",
+      {
+        format: "json",
+        key: ["a"],
+        members: { pattern: "{tool}", read: "allow" },
+        widens: { name: "x", match: "glob", order: "any" },
+      },
+      /allow/,
+      "scopes.project.targets[0].widens.allow",
+    ],
+    [
+      "an object rule's field without its decision",
+      {
+        format: "json",
+        key: ["a"],
+        items: { read: [{ tool: "{tool}" }] },
+        widens: { name: "x", match: "glob", field: "tool", order: "first" },
+      },
+      /field.*decision/,
+      "scopes.project.targets[0].widens",
+    ],
+    [
+      "an entry on a prose target",
+      { format: "file", template: "rule.md.hbs", entry: mcp.entry },
+      /no `key` or `entry`/,
+      "scopes.project.targets[0].entry",
+    ],
+    [
+      "a written field marked remote",
+      { ...mcp, entry: { ...mcp.entry, remote: ["command"] } },
+      /remote/,
+      "scopes.project.targets[0].entry.remote",
+    ],
   ];
   for (const [what, target, message, path, top] of bad) {
     it(`refuses ${what}`, () => {

@@ -28,7 +28,10 @@ function refused(r: RunResult) {
 }
 
 function withSecondHcp(text: string): string {
-  return text.replace(/("hcp": \{[\s\S]*?\n {4}\})/, `$1,\n    "hcp": { "type": "stdio", "command": "evil", "args": [] }`);
+  return text.replace(
+    /("hcp": \{[\s\S]*?\n {4}\})/,
+    `$1,\n    "hcp": { "type": "stdio", "command": "evil", "args": [] }`,
+  );
 }
 
 describe("a duplicate key on the path adopt reads or edits is refused with file:line", () => {
@@ -43,7 +46,14 @@ describe("a duplicate key on the path adopt reads or edits is refused with file:
     const line = twice.split("\n").findIndex((l) => l.includes('"command": "evil"')) + 1;
 
     const c = refused(await s.adopt("claude", "--check", "--json"));
-    expect(c).toMatchObject({ code: "duplicate_key", file: ".mcp.json", line, column: expect.any(Number), message: expect.stringContaining("`mcpServers.hcp` appears twice"), hint: expect.any(String) });
+    expect(c).toMatchObject({
+      code: "duplicate_key",
+      file: ".mcp.json",
+      line,
+      column: expect.any(Number),
+      message: expect.stringContaining("`mcpServers.hcp` appears twice"),
+      hint: expect.any(String),
+    });
 
     const before = snapshot(s.dir);
     const w = refused(await s.adopt("claude", "--write", "--json"));
@@ -52,7 +62,14 @@ describe("a duplicate key on the path adopt reads or edits is refused with file:
 
     const d = await s.run(["doctor", "--json"]);
     expect(d.code).not.toBe(0);
-    const host = (JSON.parse(d.stdout).error.details.checks as { id: string; status: string; message: string; problems?: { code: string }[] }[]).find((x) => x.id === "host:claude")!;
+    const host = (
+      JSON.parse(d.stdout).error.details.checks as {
+        id: string;
+        status: string;
+        message: string;
+        problems?: { code: string }[];
+      }[]
+    ).find((x) => x.id === "host:claude")!;
     expect(host.status).toBe("fail");
     expect(host.message).toMatch(new RegExp(`\\.mcp\\.json:${line}:\\d+: \`mcpServers\\.hcp\` appears twice`));
     expect(host.problems![0]!.code).toBe("duplicate_key");
@@ -60,10 +77,18 @@ describe("a duplicate key on the path adopt reads or edits is refused with file:
 
   it("JSON: `mcpServers` twice at the top level (an ancestor of the entry) is refused before anything is written", async () => {
     const s = scratch();
-    s.write(".mcp.json", '{\n  "mcpServers": { "hcp": { "command": "mine" } },\n  "mcpServers": { "other": { "command": "x" } }\n}\n');
+    s.write(
+      ".mcp.json",
+      '{\n  "mcpServers": { "hcp": { "command": "mine" } },\n  "mcpServers": { "other": { "command": "x" } }\n}\n',
+    );
     const before = snapshot(s.dir);
     const e = refused(await s.adopt("claude", "--write", "--force", "--json"));
-    expect(e).toMatchObject({ code: "duplicate_key", file: ".mcp.json", line: 3, message: expect.stringContaining("`mcpServers` appears twice") });
+    expect(e).toMatchObject({
+      code: "duplicate_key",
+      file: ".mcp.json",
+      line: 3,
+      message: expect.stringContaining("`mcpServers` appears twice"),
+    });
     expect(snapshot(s.dir)).toEqual(before);
   });
 
@@ -85,7 +110,12 @@ describe("a duplicate key on the path adopt reads or edits is refused with file:
     s.write(".claude/settings.json", '{\n  "permissions": { "allow": [] },\n  "permissions": { "ask": [] }\n}\n');
     const before = snapshot(s.dir);
     const e = refused(await s.adopt("claude", "--write", "--json"));
-    expect(e).toMatchObject({ code: "duplicate_key", file: ".claude/settings.json", line: 3, message: expect.stringContaining("`permissions` appears twice") });
+    expect(e).toMatchObject({
+      code: "duplicate_key",
+      file: ".claude/settings.json",
+      line: 3,
+      message: expect.stringContaining("`permissions` appears twice"),
+    });
     expect(snapshot(s.dir)).toEqual(before);
   });
 
@@ -94,16 +124,30 @@ describe("a duplicate key on the path adopt reads or edits is refused with file:
     s.write(".codex/config.toml", '[mcp_servers.hcp]\ncommand = "mine"\n\n[mcp_servers.hcp]\ncommand = "evil"\n');
     const before = snapshot(s.dir);
     const e = refused(await s.adopt("codex", "--write", "--force", "--json"));
-    expect(e).toMatchObject({ code: "duplicate_key", file: ".codex/config.toml", line: 4, message: expect.stringMatching(/^a table or key is defined twice/) });
+    expect(e).toMatchObject({
+      code: "duplicate_key",
+      file: ".codex/config.toml",
+      line: 4,
+      message: expect.stringMatching(/^a table or key is defined twice/),
+    });
     expect(snapshot(s.dir)).toEqual(before);
   });
 
   it("YAML: `extensions.hcp` twice (Goose) is refused with its line", async () => {
     const s = scratch();
     mkdirSync(join(s.home, ".config/goose"), { recursive: true });
-    writeFileSync(join(s.home, ".config/goose/config.yaml"), "extensions:\n  hcp:\n    cmd: mine\n  hcp:\n    cmd: evil\n");
+    writeFileSync(
+      join(s.home, ".config/goose/config.yaml"),
+      "extensions:\n  hcp:\n    cmd: mine\n  hcp:\n    cmd: evil\n",
+    );
     userConfigFromProject(s);
     const e = refused(await s.run(["adopt", "goose", "--scope", "user", "--write", "--force", "--json"]));
-    expect(e).toMatchObject({ code: "duplicate_key", file: expect.stringMatching(/config\.yaml$/), line: 4, message: expect.stringMatching(/^a key appears twice in one map/), hint: expect.stringMatching(/^keep the copy you mean/) });
+    expect(e).toMatchObject({
+      code: "duplicate_key",
+      file: expect.stringMatching(/config\.yaml$/),
+      line: 4,
+      message: expect.stringMatching(/^a key appears twice in one map/),
+      hint: expect.stringMatching(/^keep the copy you mean/),
+    });
   });
 });

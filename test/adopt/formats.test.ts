@@ -14,7 +14,15 @@ import { inProcess } from "../support/inproc";
 /** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here */
 const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
-const vfile = (text: string): VFile => ({ abs: "/x", real: "/x", show: "settings.json", orig: { kind: "file", text, mode: 0o644 }, cur: text, hosts: new Set(), notes: [] });
+const vfile = (text: string): VFile => ({
+  abs: "/x",
+  real: "/x",
+  show: "settings.json",
+  orig: { kind: "file", text, mode: 0o644 },
+  cur: text,
+  hosts: new Set(),
+  notes: [],
+});
 const noConflicts = { host: "x", force: false, conflicts: [], initialOf: () => undefined, targetOf: () => undefined };
 
 describe("a flat dotted key is one key segment", () => {
@@ -30,7 +38,14 @@ describe("a flat dotted key is one key segment", () => {
     // the nested amp.mcpServers object is another key: untouched
     expect(parsed.amp).toEqual({ mcpServers: { keep: {} } });
     expect(jsonDoc.get(jsonDoc.read(r.text, "settings.json", t, "Amp"), key)).toEqual(value);
-    const e: LedgerEntry = { path: "settings.json", kind: "json", key, sha256: jsonDoc.hash(value), created: false, ...r.undo };
+    const e: LedgerEntry = {
+      path: "settings.json",
+      kind: "json",
+      key,
+      sha256: jsonDoc.hash(value),
+      created: false,
+      ...r.undo,
+    };
     expect(jsonDoc.remove(r.text, jsonDoc.readBack(r.text, "settings.json"), e, vfile(r.text), noConflicts)).toBe(text);
   });
   it("toml: the segment is quoted in the table header and read back as one key", () => {
@@ -42,13 +57,21 @@ describe("a flat dotted key is one key segment", () => {
     const r = tomlDoc.set(text, tomlDoc.read(text, "c.toml", t, "X"), key, value, vfile(text), t, "X");
     expect(tomlDoc.get(tomlDoc.read(r.text, "c.toml", t, "X"), key)).toEqual(value);
     expect((parseToml(r.text) as { amp: unknown }).amp).toEqual({ mcpServers: { keep: { command: "k" } } });
-    const e: LedgerEntry = { path: "c.toml", kind: "toml", key, sha256: tomlDoc.hash(value), created: false, ...r.undo };
+    const e: LedgerEntry = {
+      path: "c.toml",
+      kind: "toml",
+      key,
+      sha256: tomlDoc.hash(value),
+      created: false,
+      ...r.undo,
+    };
     expect(tomlDoc.remove(r.text, tomlDoc.readBack(r.text, "c.toml"), e, vfile(r.text), noConflicts)).toBe(text);
   });
 });
 
 describe("re-adopt keeps the person's additions to the hcp entry unless --force", () => {
-  const hcpOf = (text: string) => (JSON.parse(text) as { mcpServers: Record<string, Record<string, unknown>> }).mcpServers.hcp!;
+  const hcpOf = (text: string) =>
+    (JSON.parse(text) as { mcpServers: Record<string, Record<string, unknown>> }).mcpServers.hcp!;
   it("json (claude): an `env` added to the entry stays through a re-adopt and --check; --remove leaves it; --force replaces it", async () => {
     const s = scratch({ hcpxOnPath: true }); // --command "hcpx mcp" below: --check asks that it resolves
     expect((await s.adopt("claude", "--write", "--command", "npx -y hcpx mcp")).code).toBe(0); // then a changed command line below
@@ -78,10 +101,14 @@ describe("re-adopt keeps the person's additions to the hcp entry unless --force"
   it("toml (codex): a field added to [mcp_servers.hcp] stays through a re-adopt", async () => {
     const s = scratch({ hcpxOnPath: true });
     expect((await s.adopt("codex", "--write")).code).toBe(0);
-    s.write(".codex/config.toml", s.read(".codex/config.toml").replace("[mcp_servers.hcp]\n", "[mcp_servers.hcp]\nstartup_timeout_sec = 30\n"));
+    s.write(
+      ".codex/config.toml",
+      s.read(".codex/config.toml").replace("[mcp_servers.hcp]\n", "[mcp_servers.hcp]\nstartup_timeout_sec = 30\n"),
+    );
     const r = await s.adopt("codex", "--write", "--command", "hcpx mcp");
     expect(r.code, r.stderr).toBe(0);
-    const hcp = (parseToml(s.read(".codex/config.toml")) as { mcp_servers: { hcp: Record<string, unknown> } }).mcp_servers.hcp;
+    const hcp = (parseToml(s.read(".codex/config.toml")) as { mcp_servers: { hcp: Record<string, unknown> } })
+      .mcp_servers.hcp;
     expect(hcp.startup_timeout_sec).toBe(30);
     expect(hcp.command).toBe("hcpx");
     expect((await s.adopt("codex", "--check", "--command", "hcpx mcp")).code).toBe(0);

@@ -33,7 +33,9 @@ describe("approval gates written from the Policy, per host", () => {
     expect((await s.adopt("cursor", "--write")).code).toBe(0);
     const p = jsonc(s.read(".cursor/permissions.json")) as { mcpAllowlist: string[]; terminalAllowlist: string[] };
     expect(p.mcpAllowlist[0]).toBe("github:list_issues");
-    expect(p.mcpAllowlist).toEqual(expect.arrayContaining(["hcp:hcp__read_skill", "hcp:ledger__balance", "hcp:transit__plan"]));
+    expect(p.mcpAllowlist).toEqual(
+      expect.arrayContaining(["hcp:hcp__read_skill", "hcp:ledger__balance", "hcp:transit__plan"]),
+    );
     expect(p.mcpAllowlist.some((x) => x.includes("transfer") || x.includes("delete"))).toBe(false);
     // the allow-list tells tools apart only when there is one tool per command
     expect(JSON.stringify(jsonc(s.read(".cursor/mcp.json")))).toContain("per-command");
@@ -44,7 +46,9 @@ describe("approval gates written from the Policy, per host", () => {
   it("Kiro: the MCP entry's autoApprove lists the reads, never a gated write", async () => {
     const s = scratch();
     expect((await s.adopt("kiro", "--write")).code).toBe(0);
-    const hcp = (jsonc(s.read(".kiro/settings/mcp.json")) as { mcpServers: { hcp: { autoApprove: string[]; args: string[] } } }).mcpServers.hcp;
+    const hcp = (
+      jsonc(s.read(".kiro/settings/mcp.json")) as { mcpServers: { hcp: { autoApprove: string[]; args: string[] } } }
+    ).mcpServers.hcp;
     expect(hcp.args.slice(-2)).toEqual(["--shape", "per-command"]);
     expect(hcp.autoApprove).toEqual(expect.arrayContaining(["hcp__read_skill", "ledger__balance", "transit__plan"]));
     expect(hcp.autoApprove.some((x) => x.includes("transfer") || x.includes("delete"))).toBe(false);
@@ -55,7 +59,11 @@ describe("approval gates written from the Policy, per host", () => {
     userConfigFromProject(s);
     const r = await s.run(["adopt", "cline", "--scope", "user", "--write"]);
     expect(r.code, r.stderr).toBe(0);
-    const hcp = (jsonc(readFileSync(join(s.home, ".cline/data/settings/cline_mcp_settings.json"), "utf8")) as { mcpServers: { hcp: { autoApprove: string[] } } }).mcpServers.hcp;
+    const hcp = (
+      jsonc(readFileSync(join(s.home, ".cline/data/settings/cline_mcp_settings.json"), "utf8")) as {
+        mcpServers: { hcp: { autoApprove: string[] } };
+      }
+    ).mcpServers.hcp;
     expect(hcp.autoApprove).toEqual(["hcp__read_skill"]);
   });
 
@@ -64,7 +72,11 @@ describe("approval gates written from the Policy, per host", () => {
     const mine = `{\n  "toolPermissions": [\n    { "toolName": "launch-process", "permission": { "type": "ask-user" } }\n  ]\n}\n`;
     s.write(".augment/settings.json", mine);
     expect((await s.adopt("auggie", "--write")).code).toBe(0);
-    const rules = (jsonc(s.read(".augment/settings.json")) as { toolPermissions: { toolName: string; permission: { type: string } }[] }).toolPermissions;
+    const rules = (
+      jsonc(s.read(".augment/settings.json")) as {
+        toolPermissions: { toolName: string; permission: { type: string } }[];
+      }
+    ).toolPermissions;
     expect(rules[0]).toEqual({ toolName: "launch-process", permission: { type: "ask-user" } });
     expect(rules).toContainEqual({ toolName: "ledger__balance_hcp", permission: { type: "allow" } });
     expect(rules).toContainEqual({ toolName: "hcp__read_skill_hcp", permission: { type: "allow" } });
@@ -78,7 +90,9 @@ describe("approval gates written from the Policy, per host", () => {
   it("Amp: amp.permissions objects — reads allow, gated writes ask (Amp's built-in rules allow every MCP tool)", async () => {
     const s = scratch();
     expect((await s.adopt("amp", "--write")).code).toBe(0);
-    const rules = (jsonc(s.read(".amp/settings.json")) as { "amp.permissions": { tool: string; action: string }[] })["amp.permissions"];
+    const rules = (jsonc(s.read(".amp/settings.json")) as { "amp.permissions": { tool: string; action: string }[] })[
+      "amp.permissions"
+    ];
     expect(rules).toContainEqual({ tool: "mcp__hcp__ledger__balance", action: "allow" });
     expect(rules).toContainEqual({ tool: "mcp__hcp__ledger__transfer", action: "ask" });
     expect(rules).toContainEqual({ tool: "mcp__hcp__ledger__entry_delete", action: "ask" });
@@ -100,8 +114,13 @@ describe("approval gates written from the Policy, per host", () => {
     for (const f of [".qwen/settings.json", ".devin/config.json"]) {
       const p = (jsonc(s.read(f)) as { permissions: { allow: string[]; ask: string[] } }).permissions;
       expect(p.allow, f).toEqual(expect.arrayContaining(["mcp__hcp__ledger__balance", "mcp__hcp__hcp__read_skill"]));
-      expect(p.ask, f).toEqual(expect.arrayContaining(["mcp__hcp__ledger__transfer", "mcp__hcp__ledger__entry_delete"]));
-      expect(p.allow.some((x) => x.includes("transfer")), f).toBe(false);
+      expect(p.ask, f).toEqual(
+        expect.arrayContaining(["mcp__hcp__ledger__transfer", "mcp__hcp__ledger__entry_delete"]),
+      );
+      expect(
+        p.allow.some((x) => x.includes("transfer")),
+        f,
+      ).toBe(false);
     }
   });
 });
@@ -130,7 +149,9 @@ describe("a rule of the person's that widens the Policy is named (never changed)
     const s = scratch();
     s.write(".cursor/permissions.json", `{ "mcpAllowlist": ["hcp:*", "hcp:ledger__balance"] }\n`);
     const r = await s.adopt("cursor", "--check", "--json");
-    const msgs = warningsOf(r.stdout).filter((x) => x.code === "policy_widened").map((x) => x.message);
+    const msgs = warningsOf(r.stdout)
+      .filter((x) => x.code === "policy_widened")
+      .map((x) => x.message);
     expect(msgs.some((m) => m.includes('"hcp:*"') && m.includes("hcp:ledger__transfer"))).toBe(true);
     expect(msgs.some((m) => m.includes('"hcp:ledger__balance"'))).toBe(false);
   });
@@ -141,10 +162,14 @@ describe("a rule of the person's that widens the Policy is named (never changed)
     const doc = jsonc(s.read(".augment/settings.json")) as { toolPermissions: unknown[] };
     doc.toolPermissions.push({ toolName: "ledger__transfer_hcp", permission: { type: "allow" } });
     s.write(".augment/settings.json", JSON.stringify(doc, null, 2) + "\n");
-    expect(warningsOf((await s.adopt("auggie", "--check", "--json")).stdout).some((x) => x.code === "policy_widened")).toBe(false);
+    expect(
+      warningsOf((await s.adopt("auggie", "--check", "--json")).stdout).some((x) => x.code === "policy_widened"),
+    ).toBe(false);
     doc.toolPermissions.unshift({ toolName: "ledger__transfer_hcp", permission: { type: "allow" } });
     s.write(".augment/settings.json", JSON.stringify(doc, null, 2) + "\n");
-    expect(warningsOf((await s.adopt("auggie", "--check", "--json")).stdout).some((x) => x.code === "policy_widened")).toBe(true);
+    expect(
+      warningsOf((await s.adopt("auggie", "--check", "--json")).stdout).some((x) => x.code === "policy_widened"),
+    ).toBe(true);
   });
 });
 
@@ -152,7 +177,7 @@ describe("a rule of the person's that widens the Policy is named (never changed)
 // gate.inForce, the facts `hcpx mcp --host` checks before it counts the host's prompt): adopt --check
 // and doctor name it, next to the rules — never changed
 describe("a setting of the person's that switches the host's asking off is named (never changed)", () => {
-  it("Kimi Code (user scope): default_permission_mode \"auto\" or \"yolo\" in ~/.kimi-code/config.toml approves every MCP call — warned; \"manual\" is not", async () => {
+  it('Kimi Code (user scope): default_permission_mode "auto" or "yolo" in ~/.kimi-code/config.toml approves every MCP call — warned; "manual" is not', async () => {
     const s = scratch();
     userConfigFromProject(s);
     const w = await s.run(["adopt", "kimi", "--scope", "user", "--write"]);
@@ -160,11 +185,17 @@ describe("a setting of the person's that switches the host's asking off is named
     const cfg = join(s.home, ".kimi-code", "config.toml");
     const { mkdirSync, writeFileSync } = await import("node:fs");
     mkdirSync(join(s.home, ".kimi-code"), { recursive: true });
-    for (const [mode, widened] of [["auto", true], ["yolo", true], ["manual", false]] as const) {
+    for (const [mode, widened] of [
+      ["auto", true],
+      ["yolo", true],
+      ["manual", false],
+    ] as const) {
       const mine = `default_model = "kimi-code/kimi-for-coding"\ndefault_permission_mode = "${mode}"\n`;
       writeFileSync(cfg, mine);
       const c = await s.run(["adopt", "kimi", "--scope", "user", "--check", "--json"]);
-      const msgs = warningsOf(c.stdout).filter((x) => x.code === "policy_widened").map((x) => x.message);
+      const msgs = warningsOf(c.stdout)
+        .filter((x) => x.code === "policy_widened")
+        .map((x) => x.message);
       expect(msgs.length > 0, `${mode}: ${c.stdout}`).toBe(widened);
       if (widened) {
         expect(c.code).toBe(1);
@@ -177,13 +208,15 @@ describe("a setting of the person's that switches the host's asking off is named
     }
   });
 
-  it("Qwen Code: tools.approvalMode \"yolo\" in .qwen/settings.json approves every tool, hcpx's ask rules included — warned", async () => {
+  it('Qwen Code: tools.approvalMode "yolo" in .qwen/settings.json approves every tool, hcpx\'s ask rules included — warned', async () => {
     const s = scratch();
     expect((await s.adopt("qwen", "--write")).code).toBe(0);
     const doc = jsonc(s.read(".qwen/settings.json"));
     s.write(".qwen/settings.json", JSON.stringify({ ...doc, tools: { approvalMode: "yolo" } }, null, 2) + "\n");
     const c = await s.adopt("qwen", "--check", "--json");
-    const msgs = warningsOf(c.stdout).filter((x) => x.code === "policy_widened").map((x) => x.message);
+    const msgs = warningsOf(c.stdout)
+      .filter((x) => x.code === "policy_widened")
+      .map((x) => x.message);
     expect(msgs.join("\n"), c.stdout).toMatch(/Qwen Code approves every tool in YOLO mode/);
   });
 });

@@ -32,7 +32,15 @@ export function scratch(opts: { packs?: string[]; hcpxOnPath?: boolean } = {}): 
     env.PATH = `${bin}:${env.PATH}`;
   }
   const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => p.run(args, { ...env, ...extra });
-  return { dir: p.dir, home: p.home!, env, run, adopt: (...args: string[]) => run(["adopt", ...args]), write: p.write, read: p.read };
+  return {
+    dir: p.dir,
+    home: p.home!,
+    env,
+    run,
+    adopt: (...args: string[]) => run(["adopt", ...args]),
+    write: p.write,
+    read: p.read,
+  };
 }
 
 /** The user's own config (what user scope serves): the scratch project's, with absolute paths. */
@@ -51,8 +59,11 @@ export function onlyAdded(before: string, after: string): { ok: boolean; removed
   const patch = structuredPatch("a", "b", before, after, undefined, undefined, { context: 0 });
   const removed: string[] = [];
   const added: string[] = [];
-  for (const h of patch.hunks) for (const l of h.lines) (l.startsWith("-") ? removed : l.startsWith("+") ? added : []).push(l.slice(1));
+  for (const h of patch.hunks)
+    for (const l of h.lines) (l.startsWith("-") ? removed : l.startsWith("+") ? added : []).push(l.slice(1));
   // (a last line without a line break shows as removed and re-added with one)
-  const ok = removed.every((r) => added.includes(r) || added.includes(r.replace(/(\r?)$/, ",$1")) || added.includes(r + ","));
+  const ok = removed.every(
+    (r) => added.includes(r) || added.includes(r.replace(/(\r?)$/, ",$1")) || added.includes(r + ","),
+  );
   return { ok, removed, added };
 }

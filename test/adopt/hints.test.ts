@@ -14,11 +14,21 @@ import { inProcess } from "../support/inproc";
 /** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here; the real processes stay where the process is the subject */
 const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
-const json = (r: { stdout: string }) => JSON.parse(r.stdout) as { ok: boolean; data?: Record<string, unknown>; error?: { code: string; message: string; hint?: string } };
+const json = (r: { stdout: string }) =>
+  JSON.parse(r.stdout) as {
+    ok: boolean;
+    data?: Record<string, unknown>;
+    error?: { code: string; message: string; hint?: string };
+  };
 
 function dropTransit(dir: string): void {
   const cfg = join(dir, "hcp.config.json5");
-  writeFileSync(cfg, readFileSync(cfg, "utf8").replace('"./packs/transit"', "").replace(/,\s*\]/, "]"));
+  writeFileSync(
+    cfg,
+    readFileSync(cfg, "utf8")
+      .replace('"./packs/transit"', "")
+      .replace(/,\s*\]/, "]"),
+  );
 }
 
 describe("hints that are safe to follow", () => {
@@ -47,27 +57,34 @@ describe("hints that are safe to follow", () => {
 });
 
 describe("host gates explained", () => {
-  it("adopt says, for every host and scope, how the person approves the server or what a gated write relies on", { timeout: 120_000 }, async () => {
-    const s = scratch();
-    for (const host of listHosts()) {
-      const d = loadDescriptor(host);
-      // every scope the host has says it (Claude Desktop has only a user scope)
-      for (const scope of ["project", "user"] as const) if (d.scopes[scope]) expect(d.gate?.person?.[scope], `${host}: hosts/${host}.json5 gate.person.${scope}`).toBeTruthy();
-      if (!d.scopes.project) continue;
-      const said = d.gate?.person?.project;
-      const r = await s.adopt(host, "--json");
-      expect(r.code, r.stderr + r.stdout).toBe(0);
-      expect(json(r).data!.notes, host).toContain(`${d.name}: ${said}`);
-    }
-    const notes = async (host: string) => ((json(await s.adopt(host, "--json")).data!.notes as string[]) ?? []).join("\n");
-    expect(await notes("claude")).toContain("Pending approval");
-    expect(await notes("qwen")).toContain("qwen mcp approve hcp");
-    expect(await notes("copilot")).toContain("trusted_folders");
-    expect(await notes("codex")).toContain("trust");
-    for (const h of ["vscode", "windsurf"]) expect(await notes(h)).toMatch(/a gated write relies on hcpx's confirm/);
-    // Cursor got an MCP allow-list of the reads (issue 27): its own prompt asks for a gated write
-    expect(await notes("cursor")).toMatch(/gated writes are not, so Cursor asks before each/);
-  });
+  it(
+    "adopt says, for every host and scope, how the person approves the server or what a gated write relies on",
+    { timeout: 120_000 },
+    async () => {
+      const s = scratch();
+      for (const host of listHosts()) {
+        const d = loadDescriptor(host);
+        // every scope the host has says it (Claude Desktop has only a user scope)
+        for (const scope of ["project", "user"] as const)
+          if (d.scopes[scope])
+            expect(d.gate?.person?.[scope], `${host}: hosts/${host}.json5 gate.person.${scope}`).toBeTruthy();
+        if (!d.scopes.project) continue;
+        const said = d.gate?.person?.project;
+        const r = await s.adopt(host, "--json");
+        expect(r.code, r.stderr + r.stdout).toBe(0);
+        expect(json(r).data!.notes, host).toContain(`${d.name}: ${said}`);
+      }
+      const notes = async (host: string) =>
+        ((json(await s.adopt(host, "--json")).data!.notes as string[]) ?? []).join("\n");
+      expect(await notes("claude")).toContain("Pending approval");
+      expect(await notes("qwen")).toContain("qwen mcp approve hcp");
+      expect(await notes("copilot")).toContain("trusted_folders");
+      expect(await notes("codex")).toContain("trust");
+      for (const h of ["vscode", "windsurf"]) expect(await notes(h)).toMatch(/a gated write relies on hcpx's confirm/);
+      // Cursor got an MCP allow-list of the reads (issue 27): its own prompt asks for a gated write
+      expect(await notes("cursor")).toMatch(/gated writes are not, so Cursor asks before each/);
+    },
+  );
 });
 
 describe("a hand edit in hcpx's own block or file stays until --force", () => {

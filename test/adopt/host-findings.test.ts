@@ -9,7 +9,10 @@ const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratch
 
 describe("adopt: findings of the host e2e suite", () => {
   it("Codex and opencode share AGENTS.md and .agents/skills: adopted in separate calls and removed one by one, the tree is as before (no empty AGENTS.md, no empty dirs)", async () => {
-    for (const order of [["codex", "opencode"], ["opencode", "codex"]]) {
+    for (const order of [
+      ["codex", "opencode"],
+      ["opencode", "codex"],
+    ]) {
       const s = scratch({ packs: ["ledger"] });
       const before = snapshot(s.dir);
       for (const h of order) expect((await s.adopt(h, "--write")).code).toBe(0);
@@ -57,8 +60,14 @@ describe("adopt opencode: the $schema opencode writes into its config", () => {
   it("a user's key beside $schema keeps the file: only the hcp entry goes", async () => {
     const s = scratch({ packs: ["ledger"] });
     expect((await s.adopt("opencode", "--write")).code).toBe(0);
-    s.write("opencode.json", s.read("opencode.json").replace(`${SCHEMA},\n`, `${SCHEMA},\n  "model": "anthropic/claude",\n`));
+    s.write(
+      "opencode.json",
+      s.read("opencode.json").replace(`${SCHEMA},\n`, `${SCHEMA},\n  "model": "anthropic/claude",\n`),
+    );
     expect((await s.adopt("opencode", "--remove", "--write")).code).toBe(0);
-    expect(JSON.parse(s.read("opencode.json"))).toEqual({ $schema: "https://opencode.ai/config.json", model: "anthropic/claude" });
+    expect(JSON.parse(s.read("opencode.json"))).toEqual({
+      $schema: "https://opencode.ai/config.json",
+      model: "anthropic/claude",
+    });
   });
 });

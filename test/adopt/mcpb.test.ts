@@ -19,8 +19,21 @@ describe("generate --as mcpb", () => {
     const dir = join(tmp("hcpx-mcpb-"), "hcp-packs");
     const r = await s.run(["generate", "--as", "mcpb", dir]);
     expect(r.code, r.stderr).toBe(0);
-    const m = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { manifest_version: string; name: string; author: { name: string }; server: { type: string; entry_point: string; mcp_config: { command: string; args: string[] } } };
-    expect(m).toMatchObject({ manifest_version: "0.3", name: "hcp-packs", server: { type: "node", entry_point: "server/index.js", mcp_config: { command: "node", args: ["${__dirname}/server/index.js"] } } });
+    const m = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as {
+      manifest_version: string;
+      name: string;
+      author: { name: string };
+      server: { type: string; entry_point: string; mcp_config: { command: string; args: string[] } };
+    };
+    expect(m).toMatchObject({
+      manifest_version: "0.3",
+      name: "hcp-packs",
+      server: {
+        type: "node",
+        entry_point: "server/index.js",
+        mcp_config: { command: "node", args: ["${__dirname}/server/index.js"] },
+      },
+    });
     expect(existsSync(join(dir, m.server.entry_point))).toBe(true);
 
     const v = mcpb("validate", join(dir, "manifest.json"));
@@ -32,7 +45,11 @@ describe("generate --as mcpb", () => {
     const un = join(tmp("hcpx-mcpb-un-"), "x");
     const u = mcpb("unpack", out, un);
     expect(u.status, u.stdout + u.stderr).toBe(0);
-    expect(readdirSync(un, { recursive: true }).map(String).sort()).toEqual(["manifest.json", "server", join("server", "index.js")]);
+    expect(readdirSync(un, { recursive: true }).map(String).sort()).toEqual([
+      "manifest.json",
+      "server",
+      join("server", "index.js"),
+    ]);
 
     // Claude Desktop: `node ${__dirname}/server/index.js`, in the bundle's directory
     const env = { ...(s.env as Record<string, string>) };
@@ -50,7 +67,17 @@ describe("generate --as mcpb", () => {
   it("an invalid manifest is what `mcpb validate` refuses (the check can fail)", () => {
     const dir = tmp("hcpx-mcpb-bad-");
     const f = join(dir, "manifest.json");
-    writeFileSync(f, JSON.stringify({ manifest_version: "0.3", name: "x", version: "1.0.0", description: "d", author: { name: "a" }, server: { type: "node" } }));
+    writeFileSync(
+      f,
+      JSON.stringify({
+        manifest_version: "0.3",
+        name: "x",
+        version: "1.0.0",
+        description: "d",
+        author: { name: "a" },
+        server: { type: "node" },
+      }),
+    );
     const v = mcpb("validate", f);
     expect(v.status).not.toBe(0);
   });

@@ -36,7 +36,8 @@ const cases: HostCase[] = [
   {
     host: "claude",
     files: {
-      ".mcp.json": '{\n    "mcpServers": {\n        "other": {\n            "command": "other-server",\n            "args": ["--port", "1"]\n        }\n    },\n    "extra": {"keep": true}\n}\n',
+      ".mcp.json":
+        '{\n    "mcpServers": {\n        "other": {\n            "command": "other-server",\n            "args": ["--port", "1"]\n        }\n    },\n    "extra": {"keep": true}\n}\n',
       "CLAUDE.md": "# Project\r\n\r\nUse tabs.\r\n",
     },
     mcp: { path: ".mcp.json", get: (t) => json(t).mcpServers?.hcp },
@@ -66,13 +67,21 @@ const cases: HostCase[] = [
   {
     host: "codex",
     files: {
-      ".codex/config.toml": '# my codex config\nmodel = "o3" # inline comment\n\n[mcp_servers.other]\ncommand = "other"\nargs = ["a"]\n\n[mcp_servers.other.env]\nTOKEN = "x"\n\n[profiles.fast]\nmodel = "mini"\n',
+      ".codex/config.toml":
+        '# my codex config\nmodel = "o3" # inline comment\n\n[mcp_servers.other]\ncommand = "other"\nargs = ["a"]\n\n[mcp_servers.other.env]\nTOKEN = "x"\n\n[profiles.fast]\nmodel = "mini"\n',
       "AGENTS.md": "# Agents\n\nBe brief.", // no trailing newline
     },
-    mcp: { path: ".codex/config.toml", get: (t) => (parseToml(t) as { mcp_servers?: Record<string, Record<string, unknown>> }).mcp_servers?.hcp },
+    mcp: {
+      path: ".codex/config.toml",
+      get: (t) => (parseToml(t) as { mcp_servers?: Record<string, Record<string, unknown>> }).mcp_servers?.hcp,
+    },
     keep: (s) => {
       const t = s.read(".codex/config.toml");
-      expect(t.startsWith('# my codex config\nmodel = "o3" # inline comment\n\n[mcp_servers.other]\ncommand = "other"\nargs = ["a"]\n\n[mcp_servers.other.env]\nTOKEN = "x"\n\n[profiles.fast]\nmodel = "mini"\n')).toBe(true);
+      expect(
+        t.startsWith(
+          '# my codex config\nmodel = "o3" # inline comment\n\n[mcp_servers.other]\ncommand = "other"\nargs = ["a"]\n\n[mcp_servers.other.env]\nTOKEN = "x"\n\n[profiles.fast]\nmodel = "mini"\n',
+        ),
+      ).toBe(true);
       const v = parseToml(t) as { mcp_servers: Record<string, Record<string, unknown>>; profiles: unknown };
       expect(v.mcp_servers.other).toEqual({ command: "other", args: ["a"], env: { TOKEN: "x" } });
       expect(v.mcp_servers.hcp!.env_vars).toEqual(["LEDGER_TOKEN"]); // Codex passes no parent env: binding names forwarded
@@ -82,7 +91,8 @@ const cases: HostCase[] = [
   {
     host: "gemini",
     files: {
-      ".gemini/settings.json": '{\n  // my theme\n  "theme": "Dracula",\n  "mcpServers": {\n    /* the other one */\n    "other": {\n      "command": "o",\n      "timeout": 5000\n    }\n  }\n}\n',
+      ".gemini/settings.json":
+        '{\n  // my theme\n  "theme": "Dracula",\n  "mcpServers": {\n    /* the other one */\n    "other": {\n      "command": "o",\n      "timeout": 5000\n    }\n  }\n}\n',
       "GEMINI.md": "Gemini, please.\n",
     },
     mcp: { path: ".gemini/settings.json", get: (t) => json(t).mcpServers?.hcp },
@@ -97,7 +107,8 @@ const cases: HostCase[] = [
   {
     host: "vscode",
     files: {
-      ".vscode/mcp.json": '// workspace servers\n{\n\t"inputs": [],\n\t"servers": {\n\t\t"other": {\n\t\t\t"type": "stdio",\n\t\t\t"command": "o", // why not\n\t\t},\n\t},\n}\n',
+      ".vscode/mcp.json":
+        '// workspace servers\n{\n\t"inputs": [],\n\t"servers": {\n\t\t"other": {\n\t\t\t"type": "stdio",\n\t\t\t"command": "o", // why not\n\t\t},\n\t},\n}\n',
       ".github/copilot-instructions.md": "Prefer small PRs.\n",
     },
     mcp: { path: ".vscode/mcp.json", get: (t) => json(t).servers?.hcp },
@@ -117,7 +128,8 @@ const cases: HostCase[] = [
     host: "windsurf",
     scope: "user",
     files: {
-      "~/.codeium/windsurf/mcp_config.json": '{\n  "mcpServers": {\n    "other": {\n      "command": "o",\n      "disabled": true\n    }\n  }\n}',
+      "~/.codeium/windsurf/mcp_config.json":
+        '{\n  "mcpServers": {\n    "other": {\n      "command": "o",\n      "disabled": true\n    }\n  }\n}',
       "~/.codeium/windsurf/memories/global_rules.md": "Always answer in English.\n",
     },
     mcp: { path: "~/.codeium/windsurf/mcp_config.json", get: (t) => json(t).mcpServers?.["hcp-user"] },
@@ -125,13 +137,16 @@ const cases: HostCase[] = [
       const v = JSON.parse(s.read("~/.codeium/windsurf/mcp_config.json"));
       expect(v.mcpServers.other).toEqual({ command: "o", disabled: true });
       expect(Object.keys(v.mcpServers)).toEqual(["other", "hcp-user"]);
-      expect(s.read("~/.codeium/windsurf/memories/global_rules.md").startsWith("Always answer in English.\n")).toBe(true);
+      expect(s.read("~/.codeium/windsurf/memories/global_rules.md").startsWith("Always answer in English.\n")).toBe(
+        true,
+      );
     },
   },
   {
     host: "opencode",
     files: {
-      "opencode.jsonc": '{\n  "$schema": "https://opencode.ai/config.json",\n  // models\n  "model": "anthropic/claude",\n  "mcp": {\n    "other": { "type": "local", "command": ["o"], "enabled": false },\n  },\n}\n',
+      "opencode.jsonc":
+        '{\n  "$schema": "https://opencode.ai/config.json",\n  // models\n  "model": "anthropic/claude",\n  "mcp": {\n    "other": { "type": "local", "command": ["o"], "enabled": false },\n  },\n}\n',
       "AGENTS.md": "# Rules\n",
     },
     mcp: { path: "opencode.jsonc", get: (t) => json(t).mcp?.hcp },
@@ -146,7 +161,8 @@ const cases: HostCase[] = [
   {
     host: "copilot",
     files: {
-      ".github/mcp.json": '{\n  "mcpServers": {\n    "other": { "type": "local", "command": "o", "args": [], "tools": ["*"] }\n  }\n}\n',
+      ".github/mcp.json":
+        '{\n  "mcpServers": {\n    "other": { "type": "local", "command": "o", "args": [], "tools": ["*"] }\n  }\n}\n',
       ".github/copilot-instructions.md": "Prefer small PRs.\n",
     },
     mcp: { path: ".github/mcp.json", get: (t) => json(t).mcpServers?.hcp },
@@ -162,7 +178,8 @@ const cases: HostCase[] = [
     host: "copilot",
     scope: "user",
     files: {
-      "~/.copilot/mcp-config.json": '{\n  // mine\n  "mcpServers": {\n    "other": { "type": "http", "url": "https://example.test/mcp" }\n  }\n}\n',
+      "~/.copilot/mcp-config.json":
+        '{\n  // mine\n  "mcpServers": {\n    "other": { "type": "http", "url": "https://example.test/mcp" }\n  }\n}\n',
       "~/.copilot/config.json": '{ "trusted_folders": ["/somewhere"] }\n',
     },
     mcp: { path: "~/.copilot/mcp-config.json", get: (t) => json(t).mcpServers?.["hcp-user"] },
@@ -179,7 +196,8 @@ const cases: HostCase[] = [
   {
     host: "qwen",
     files: {
-      ".qwen/settings.json": '{\n  // my model\n  "model": { "name": "qwen3-coder" },\n  "mcpServers": {\n    "other": { "command": "o", "trust": true }\n  }\n}\n',
+      ".qwen/settings.json":
+        '{\n  // my model\n  "model": { "name": "qwen3-coder" },\n  "mcpServers": {\n    "other": { "command": "o", "trust": true }\n  }\n}\n',
       "QWEN.md": "# Qwen notes\n",
     },
     mcp: { path: ".qwen/settings.json", get: (t) => json(t).mcpServers?.hcp },
@@ -196,17 +214,23 @@ const cases: HostCase[] = [
   {
     host: "qwen",
     scope: "user",
-    files: { "~/.qwen/settings.json": '{\n  "mcpServers": {\n    "other": { "httpUrl": "https://example.test/mcp" }\n  }\n}\n', "~/.qwen/QWEN.md": "Always be brief.\n" },
+    files: {
+      "~/.qwen/settings.json": '{\n  "mcpServers": {\n    "other": { "httpUrl": "https://example.test/mcp" }\n  }\n}\n',
+      "~/.qwen/QWEN.md": "Always be brief.\n",
+    },
     mcp: { path: "~/.qwen/settings.json", get: (t) => json(t).mcpServers?.["hcp-user"] },
     keep: (s) => {
-      expect(JSON.parse(s.read("~/.qwen/settings.json")).mcpServers.other).toEqual({ httpUrl: "https://example.test/mcp" });
+      expect(JSON.parse(s.read("~/.qwen/settings.json")).mcpServers.other).toEqual({
+        httpUrl: "https://example.test/mcp",
+      });
       expect(s.read("~/.qwen/QWEN.md").startsWith("Always be brief.\n")).toBe(true);
     },
   },
   {
     host: "droid",
     files: {
-      ".factory/mcp.json": '{\n  // team servers\n  "mcpServers": {\n    "other": { "type": "stdio", "command": "o", "disabled": true }\n  }\n}\n',
+      ".factory/mcp.json":
+        '{\n  // team servers\n  "mcpServers": {\n    "other": { "type": "stdio", "command": "o", "disabled": true }\n  }\n}\n',
       "AGENTS.md": "# Agents\n",
     },
     mcp: { path: ".factory/mcp.json", get: (t) => json(t).mcpServers?.hcp },
@@ -222,10 +246,17 @@ const cases: HostCase[] = [
   {
     host: "droid",
     scope: "user",
-    files: { "~/.factory/mcp.json": '{\n  "mcpServers": {\n    "other": { "type": "http", "url": "https://example.test/mcp" }\n  }\n}\n', "~/.factory/AGENTS.md": "Mine.\n" },
+    files: {
+      "~/.factory/mcp.json":
+        '{\n  "mcpServers": {\n    "other": { "type": "http", "url": "https://example.test/mcp" }\n  }\n}\n',
+      "~/.factory/AGENTS.md": "Mine.\n",
+    },
     mcp: { path: "~/.factory/mcp.json", get: (t) => json(t).mcpServers?.["hcp-user"] },
     keep: (s) => {
-      expect(JSON.parse(s.read("~/.factory/mcp.json")).mcpServers.other).toEqual({ type: "http", url: "https://example.test/mcp" });
+      expect(JSON.parse(s.read("~/.factory/mcp.json")).mcpServers.other).toEqual({
+        type: "http",
+        url: "https://example.test/mcp",
+      });
       expect(s.read("~/.factory/AGENTS.md").startsWith("Mine.\n\n<!-- hcp:begin -->")).toBe(true);
     },
   },
@@ -247,7 +278,9 @@ const cases: HostCase[] = [
   {
     host: "qoder",
     scope: "user",
-    files: { "~/.qoder/settings.json": '{\n  "theme": "dark",\n  "mcpServers": {\n    "other": { "command": "o" }\n  }\n}\n' },
+    files: {
+      "~/.qoder/settings.json": '{\n  "theme": "dark",\n  "mcpServers": {\n    "other": { "command": "o" }\n  }\n}\n',
+    },
     mcp: { path: "~/.qoder/settings.json", get: (t) => json(t).mcpServers?.["hcp-user"] },
     keep: (s) => {
       const v = JSON.parse(s.read("~/.qoder/settings.json"));
@@ -259,7 +292,8 @@ const cases: HostCase[] = [
   {
     host: "kilo",
     files: {
-      "kilo.json": '{\n  "$schema": "https://app.kilo.ai/config.json",\n  // mine\n  "mcp": {\n    "other": { "type": "local", "command": ["o"], "enabled": false },\n  },\n}\n',
+      "kilo.json":
+        '{\n  "$schema": "https://app.kilo.ai/config.json",\n  // mine\n  "mcp": {\n    "other": { "type": "local", "command": ["o"], "enabled": false },\n  },\n}\n',
       "AGENTS.md": "# Rules\n",
     },
     mcp: { path: "kilo.json", get: (t) => json(t).mcp?.hcp },
@@ -274,12 +308,20 @@ const cases: HostCase[] = [
   {
     host: "kilo",
     scope: "user",
-    files: { "~/.config/kilo/kilo.jsonc": '{\n  "$schema": "https://app.kilo.ai/config.json",\n  "permission": {\n    "bash": "allow"\n  },\n}\n' },
+    files: {
+      "~/.config/kilo/kilo.jsonc":
+        '{\n  "$schema": "https://app.kilo.ai/config.json",\n  "permission": {\n    "bash": "allow"\n  },\n}\n',
+    },
     mcp: { path: "~/.config/kilo/kilo.jsonc", get: (t) => json(t).mcp?.["hcp-user"] },
     keep: (s) => {
       const t = s.read("~/.config/kilo/kilo.jsonc");
       // the person's rule stays; hcpx's (opencode's shape): granted reads allow, a gated write asks
-      expect(json(t).permission).toMatchObject({ bash: "allow", "hcp-user_ledger__balance": "allow", "hcp-user_ledger__transfer": "ask", "hcp-user_hcp__read_skill": "allow" });
+      expect(json(t).permission).toMatchObject({
+        bash: "allow",
+        "hcp-user_ledger__balance": "allow",
+        "hcp-user_ledger__transfer": "ask",
+        "hcp-user_hcp__read_skill": "allow",
+      });
       expect(s.read("~/.config/kilo/AGENTS.md")).toContain("<!-- hcp:begin -->");
       expect(s.read("~/.config/kilo/skills/ledger/SKILL.md")).toMatch(/^---\nname: ledger\n/);
     },
@@ -288,7 +330,8 @@ const cases: HostCase[] = [
     host: "auggie",
     files: {
       // (a toolPermissions list of the person's gets hcpx's rules added: test/adopt/gates.test.ts)
-      ".augment/settings.json": '{\n  // mine\n  "vimMode": true,\n  "mcpServers": {\n    "other": { "command": "o", "args": ["a"] },\n  },\n}\n',
+      ".augment/settings.json":
+        '{\n  // mine\n  "vimMode": true,\n  "mcpServers": {\n    "other": { "command": "o", "args": ["a"] },\n  },\n}\n',
       "AGENTS.md": "# Agents\n",
     },
     mcp: { path: ".augment/settings.json", get: (t) => json(t).mcpServers?.hcp },
@@ -303,7 +346,11 @@ const cases: HostCase[] = [
   {
     host: "auggie",
     scope: "user",
-    files: { "~/.augment/settings.json": '{\n  "model": "sonnet",\n  "mcpServers": {\n    "other": { "url": "https://example.test/mcp", "type": "http" }\n  }\n}\n', "~/.augment/rules/mine.md": "Mine.\n" },
+    files: {
+      "~/.augment/settings.json":
+        '{\n  "model": "sonnet",\n  "mcpServers": {\n    "other": { "url": "https://example.test/mcp", "type": "http" }\n  }\n}\n',
+      "~/.augment/rules/mine.md": "Mine.\n",
+    },
     mcp: { path: "~/.augment/settings.json", get: (t) => json(t).mcpServers?.["hcp-user"] },
     keep: (s) => {
       expect(JSON.parse(s.read("~/.augment/settings.json")).model).toBe("sonnet");
@@ -393,7 +440,12 @@ describe("documented shapes", () => {
     expect((await s.adopt("opencode", "--write", "--command", "hcpx mcp")).code).toBe(0);
     const oc = JSON.parse(s.read("opencode.json")) as Record<string, unknown>;
     expect(Object.keys(oc)).toEqual(["$schema", "mcp", "permission"]);
-    expect(oc).toMatchObject({ $schema: "https://opencode.ai/config.json", mcp: { hcp: { type: "local", command: ["hcpx", "mcp", "--shape", "per-command", "--host", "opencode"], enabled: true } } });
+    expect(oc).toMatchObject({
+      $schema: "https://opencode.ai/config.json",
+      mcp: {
+        hcp: { type: "local", command: ["hcpx", "mcp", "--shape", "per-command", "--host", "opencode"], enabled: true },
+      },
+    });
   });
 
   it("Qwen Code and Kilo: a new settings file starts with the key each host adds to a file without it ($version, $schema), so the host leaves it alone; --remove deletes it again", async () => {
@@ -401,7 +453,9 @@ describe("documented shapes", () => {
     const before = snapshot(s.dir);
     expect((await s.adopt("qwen", "kilo", "--write")).code).toBe(0);
     expect(s.read(".qwen/settings.json").startsWith('{\n  "$version": 4,\n  "mcpServers": {')).toBe(true);
-    expect(s.read("kilo.jsonc").startsWith('{\n  "$schema": "https://app.kilo.ai/config.json",\n  "mcp": {')).toBe(true);
+    expect(s.read("kilo.jsonc").startsWith('{\n  "$schema": "https://app.kilo.ai/config.json",\n  "mcp": {')).toBe(
+      true,
+    );
     expect((await s.adopt("qwen", "kilo", "--remove", "--write")).code).toBe(0);
     expect(snapshot(s.dir)).toEqual(before);
   });
@@ -409,8 +463,16 @@ describe("documented shapes", () => {
   it("Claude and Gemini: the instruction block sits between the markers and names the host's skills dir", async () => {
     const s = scratch();
     expect((await s.adopt("claude", "gemini", "--write")).code).toBe(0);
-    expect(s.read("CLAUDE.md")).toMatch(/^<!-- hcp:begin -->\n<!-- hcp:prompt sha256:[0-9a-f]{16} -->\n[\s\S]*\.claude\/skills\/<pack>\/SKILL\.md[\s\S]*\n<!-- hcp:end -->\n$/);
+    expect(s.read("CLAUDE.md")).toMatch(
+      /^<!-- hcp:begin -->\n<!-- hcp:prompt sha256:[0-9a-f]{16} -->\n[\s\S]*\.claude\/skills\/<pack>\/SKILL\.md[\s\S]*\n<!-- hcp:end -->\n$/,
+    );
     expect(s.read("GEMINI.md")).toContain(".gemini/skills/<pack>/SKILL.md");
-    expect(JSON.parse(s.read(".gemini/settings.json")).mcpServers.hcp.args.slice(-5)).toEqual(["mcp", "--shape", "per-command", "--host", "gemini"]);
+    expect(JSON.parse(s.read(".gemini/settings.json")).mcpServers.hcp.args.slice(-5)).toEqual([
+      "mcp",
+      "--shape",
+      "per-command",
+      "--host",
+      "gemini",
+    ]);
   });
 });

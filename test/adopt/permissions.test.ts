@@ -19,11 +19,28 @@ const settings = (text: string) => JSON.parse(text) as ClaudeSettings;
 describe("permission rules: items in the person's lists", () => {
   it("Claude Code: reads allowed, gated writes ask; a revoke takes the stale rule out; the person's rules (before and after adopt) stay", async () => {
     const s = scratch();
-    s.write(".claude/settings.json", `{\n  "permissions": { "allow": ["Bash(ls:*)", "mcp__hcp__ledger__balance"] }\n}\n`);
+    s.write(
+      ".claude/settings.json",
+      `{\n  "permissions": { "allow": ["Bash(ls:*)", "mcp__hcp__ledger__balance"] }\n}\n`,
+    );
     expect((await s.adopt("claude", "--write")).code).toBe(0);
     let p = settings(s.read(".claude/settings.json")).permissions;
-    expect(p.allow).toEqual(expect.arrayContaining(["Bash(ls:*)", "mcp__hcp__ledger__balance", "mcp__hcp__ledger__accounts", "Bash(hcpx exec ledger accounts:*)", "mcp__hcp__transit__plan", "mcp__hcp__hcp__read_skill"]));
-    expect(p.ask).toEqual(["mcp__hcp__ledger__entry_delete", "Bash(hcpx exec ledger entry.delete:*)", "mcp__hcp__ledger__transfer", "Bash(hcpx exec ledger transfer:*)"]);
+    expect(p.allow).toEqual(
+      expect.arrayContaining([
+        "Bash(ls:*)",
+        "mcp__hcp__ledger__balance",
+        "mcp__hcp__ledger__accounts",
+        "Bash(hcpx exec ledger accounts:*)",
+        "mcp__hcp__transit__plan",
+        "mcp__hcp__hcp__read_skill",
+      ]),
+    );
+    expect(p.ask).toEqual([
+      "mcp__hcp__ledger__entry_delete",
+      "Bash(hcpx exec ledger entry.delete:*)",
+      "mcp__hcp__ledger__transfer",
+      "Bash(hcpx exec ledger transfer:*)",
+    ]);
     // the person adds a rule of their own, then revokes a read: the re-run takes only hcpx's stale rules out
     const mine = settings(s.read(".claude/settings.json"));
     mine.permissions.allow!.push("Bash(git status:*)");

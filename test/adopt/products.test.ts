@@ -38,7 +38,9 @@ describe("Continue is end of life", () => {
     mkdirSync(join(s.dir, ".continue", "rules"), { recursive: true });
     s.write(".continue/rules/style.md", "tabs\n");
     const det = await s.adopt("--detected", "--json");
-    const found = (JSON.parse(det.stdout) as { data: { detected: { host: string; endOfLife?: string }[] } }).data.detected.find((x) => x.host === "continue");
+    const found = (
+      JSON.parse(det.stdout) as { data: { detected: { host: string; endOfLife?: string }[] } }
+    ).data.detected.find((x) => x.host === "continue");
     expect(found?.endOfLife).toMatch(/^end of life since 2026-06-18: Continue joined Cursor/);
     const w = await s.adopt("continue", "--write");
     expect(w.code, w.stderr).toBe(0);
@@ -63,11 +65,19 @@ describe("health checks the hosts keep outside adopt's files (issue 27 §3)", ()
   it("Amp: a workspace server not on amp.mcpTrustedServers is named, with what cannot be checked (the specHash); approved, it passes", async () => {
     const s = scratch();
     expect((await s.adopt("amp", "--write")).code).toBe(0);
-    s.write("~/.config/amp/settings.json", `{ "amp.mcpTrustedServers": [{ "serverName": "other", "specHash": "x", "allow": true }] }\n`);
+    s.write(
+      "~/.config/amp/settings.json",
+      `{ "amp.mcpTrustedServers": [{ "serverName": "other", "specHash": "x", "allow": true }] }\n`,
+    );
     const bad = await s.adopt("amp", "--check");
     expect(bad.code).toBe(1);
-    expect(bad.stdout + bad.stderr).toMatch(/hcp is not on amp\.mcpTrustedServers .*cannot check an approval's specHash/);
-    s.write("~/.config/amp/settings.json", `{ "amp.mcpTrustedServers": [{ "serverName": "hcp", "specHash": "x", "allow": true }] }\n`);
+    expect(bad.stdout + bad.stderr).toMatch(
+      /hcp is not on amp\.mcpTrustedServers .*cannot check an approval's specHash/,
+    );
+    s.write(
+      "~/.config/amp/settings.json",
+      `{ "amp.mcpTrustedServers": [{ "serverName": "hcp", "specHash": "x", "allow": true }] }\n`,
+    );
     expect((await s.adopt("amp", "--check")).code).toBe(0);
   });
 });

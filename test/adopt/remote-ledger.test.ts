@@ -33,7 +33,9 @@ describe("adopt --url in the ledger", () => {
     const s = scratch();
     const srv = await recorder();
     try {
-      const w = await s.run(["adopt", "claude", "--url", srv.url, "--token-env", "HCP_TOKEN", "--write"], { HCP_TOKEN: TOKEN_VALUE });
+      const w = await s.run(["adopt", "claude", "--url", srv.url, "--token-env", "HCP_TOKEN", "--write"], {
+        HCP_TOKEN: TOKEN_VALUE,
+      });
       expect(w.code, w.stdout + w.stderr).toBe(0);
       const ledger = JSON.parse(s.read(".hcp/adopted.json")) as { hosts: Record<string, Json> };
       expect(ledger.hosts.claude!.remote).toEqual({ url: srv.url, tokenEnv: "HCP_TOKEN" });
@@ -55,11 +57,19 @@ describe("adopt --url in the ledger", () => {
       const again = await s.run(["adopt", "claude", "--write", "--json"], { HCP_TOKEN: TOKEN_VALUE });
       expect(again.code, again.stdout).toBe(0);
       expect((JSON.parse(again.stdout) as { data: { written: string[] } }).data.written).toEqual([]);
-      expect(((JSON.parse(s.read(".mcp.json")) as Json).mcpServers as Json).hcp).toEqual({ type: "http", url: srv.url, headers: { Authorization: "Bearer ${HCP_TOKEN}" } });
+      expect(((JSON.parse(s.read(".mcp.json")) as Json).mcpServers as Json).hcp).toEqual({
+        type: "http",
+        url: srv.url,
+        headers: { Authorization: "Bearer ${HCP_TOKEN}" },
+      });
 
       // doctor without --url: the host is in sync with its remote entry; the URL is named, not probed
       const d = await s.run(["doctor", "--json"], { HCP_TOKEN: TOKEN_VALUE });
-      const dj = JSON.parse(d.stdout) as { ok: boolean; data?: { checks: { id: string; status: string; message: string }[] }; error?: { details: { checks: { id: string; status: string; message: string }[] } } };
+      const dj = JSON.parse(d.stdout) as {
+        ok: boolean;
+        data?: { checks: { id: string; status: string; message: string }[] };
+        error?: { details: { checks: { id: string; status: string; message: string }[] } };
+      };
       const checks = (dj.data ?? dj.error!.details).checks;
       const host = checks.find((x) => x.id === "host:claude")!;
       expect(host.status, host.message).toBe("ok");
@@ -77,13 +87,24 @@ describe("adopt --url in the ledger", () => {
     const s = scratch();
     expect((await s.adopt("claude", "--url", "http://127.0.0.1:9/mcp", "--write")).code).toBe(0);
     const ledger = JSON.parse(s.read(".hcp/adopted.json")) as { hosts: Record<string, Json> };
-    for (const bad of [{ url: "https://bob:pw@evil.example/mcp" }, { url: "file:///etc/passwd" }, { url: "http://127.0.0.1:9/mcp", tokenEnv: "A B" }, { url: "http://127.0.0.1:9/mcp", token: "x" }]) {
+    for (const bad of [
+      { url: "https://bob:pw@evil.example/mcp" },
+      { url: "file:///etc/passwd" },
+      { url: "http://127.0.0.1:9/mcp", tokenEnv: "A B" },
+      { url: "http://127.0.0.1:9/mcp", token: "x" },
+    ]) {
       ledger.hosts.claude!.remote = bad;
       s.write(".hcp/adopted.json", JSON.stringify(ledger));
       const r = await s.run(["adopt", "claude", "--check", "--json"]);
-      const env = JSON.parse(r.stdout) as { data?: { warnings: { code: string; path: string }[] }; error?: { details: { warnings: { code: string; path: string }[] } } };
+      const env = JSON.parse(r.stdout) as {
+        data?: { warnings: { code: string; path: string }[] };
+        error?: { details: { warnings: { code: string; path: string }[] } };
+      };
       const warnings = (env.data ?? env.error!.details).warnings;
-      expect(warnings.some((x) => x.code === "ledger_entry_ignored" && x.path === "hosts.claude.remote"), JSON.stringify(bad) + r.stdout).toBe(true);
+      expect(
+        warnings.some((x) => x.code === "ledger_entry_ignored" && x.path === "hosts.claude.remote"),
+        JSON.stringify(bad) + r.stdout,
+      ).toBe(true);
       expect(r.stdout).not.toContain("pw@");
     }
   }, 60_000);

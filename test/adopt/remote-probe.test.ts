@@ -17,7 +17,13 @@ interface Check {
   status: string;
   message: string;
   hint?: string;
-  probe?: { reachable: boolean; authenticated: boolean; status?: number; tools?: string[]; eras?: { era: string; version?: string; tools?: string[] }[] };
+  probe?: {
+    reachable: boolean;
+    authenticated: boolean;
+    status?: number;
+    tools?: string[];
+    eras?: { era: string; version?: string; tools?: string[] }[];
+  };
 }
 const checksOf = (stdout: string): Check[] => {
   const e = JSON.parse(stdout) as { data?: { checks: Check[] }; error?: { details: { checks: Check[] } } };
@@ -34,7 +40,9 @@ describe("doctor --url and adopt --check --url: what the host will see", () => {
     token = addToken(p, "alice");
     srv = await serve(p, ["--server-config", p.serverConfig, "--shape", "per-command"]);
     s = scratch();
-    const w = await s.run(["adopt", "claude", "--url", srv.url, "--token-env", "HCP_TOKEN", "--write"], { HCP_TOKEN: token });
+    const w = await s.run(["adopt", "claude", "--url", srv.url, "--token-env", "HCP_TOKEN", "--write"], {
+      HCP_TOKEN: token,
+    });
     expect(w.code, w.stdout + w.stderr).toBe(0);
   }, 90_000);
   afterAll(async () => srv?.stop());
@@ -46,7 +54,9 @@ describe("doctor --url and adopt --check --url: what the host will see", () => {
     expect(remote.status, remote.message).toBe("ok");
     const tools = remote.probe!.tools!;
     expect(tools).toContain("ledger__transfer");
-    expect(remote.message).toContain(`reachable, authenticated with the token from $HCP_TOKEN, ${tools.length} tool(s): ledger__`);
+    expect(remote.message).toContain(
+      `reachable, authenticated with the token from $HCP_TOKEN, ${tools.length} tool(s): ledger__`,
+    );
     expect(remote.message).toContain("the remote entry of claude (project)");
     const eras = remote.probe!.eras!;
     expect(eras.map((e) => e.era)).toEqual(["legacy", "modern"]);
@@ -57,7 +67,9 @@ describe("doctor --url and adopt --check --url: what the host will see", () => {
   }, 60_000);
 
   it("a wrong token, or none: 401, not authenticated, saying which variable; the token never printed", async () => {
-    const bad = await s.run(["doctor", "--url", srv.url, "--token-env", "HCP_TOKEN", "--json"], { HCP_TOKEN: "hcpx_wrong" });
+    const bad = await s.run(["doctor", "--url", srv.url, "--token-env", "HCP_TOKEN", "--json"], {
+      HCP_TOKEN: "hcpx_wrong",
+    });
     expect(bad.code).toBe(1);
     const r = checksOf(bad.stdout).find((c) => c.id === "remote")!;
     expect(r.status).toBe("fail");
@@ -68,20 +80,28 @@ describe("doctor --url and adopt --check --url: what the host will see", () => {
     const none = await s.run(["doctor", "--url", srv.url, "--json"], { HCP_TOKEN: token });
     const checks = checksOf(none.stdout);
     expect(checks.find((c) => c.id === "remote")!.message).toMatch(/HTTP 401 \(no --token-env given\)/);
-    expect(checks.find((c) => c.id === "host:claude")!.message).toMatch(/the host reads the token from \$HCP_TOKEN; --token-env named none/);
+    expect(checks.find((c) => c.id === "host:claude")!.message).toMatch(
+      /the host reads the token from \$HCP_TOKEN; --token-env named none/,
+    );
     // --token-env alone is a usage error
     expect((await s.run(["doctor", "--token-env", "HCP_TOKEN", "--json"])).code).toBe(64);
   }, 60_000);
 
   it("adopt --check --url reports the probe: in sync, and what the host sees", async () => {
-    const c = await s.run(["adopt", "claude", "--check", "--url", srv.url, "--token-env", "HCP_TOKEN", "--json"], { HCP_TOKEN: token });
+    const c = await s.run(["adopt", "claude", "--check", "--url", srv.url, "--token-env", "HCP_TOKEN", "--json"], {
+      HCP_TOKEN: token,
+    });
     expect(c.code, c.stdout).toBe(0);
     const data = (JSON.parse(c.stdout) as { data: { inSync: boolean; remote: Check["probe"] } }).data;
     expect(data.inSync).toBe(true);
     expect(data.remote).toMatchObject({ reachable: true, authenticated: true });
     expect(data.remote!.tools).toContain("ledger__transfer");
-    const text = await s.run(["adopt", "claude", "--check", "--url", srv.url, "--token-env", "HCP_TOKEN"], { HCP_TOKEN: token });
-    expect(text.stdout).toMatch(/remote: http:\/\/127\.0\.0\.1:\d+\/mcp: reachable, authenticated with the token from \$HCP_TOKEN, \d+ tool\(s\): ledger__/);
+    const text = await s.run(["adopt", "claude", "--check", "--url", srv.url, "--token-env", "HCP_TOKEN"], {
+      HCP_TOKEN: token,
+    });
+    expect(text.stdout).toMatch(
+      /remote: http:\/\/127\.0\.0\.1:\d+\/mcp: reachable, authenticated with the token from \$HCP_TOKEN, \d+ tool\(s\): ledger__/,
+    );
   }, 60_000);
 
   // Issue 24 §4 / 26 §1: the block of a remote entry names only what the remote server serves
@@ -91,7 +111,8 @@ describe("doctor --url and adopt --check --url: what the host will see", () => {
     const tools = new Set(checksOf(d.stdout).find((c) => c.id === "remote")!.probe!.tools!);
     expect(block).not.toMatch(/exec <pack> <verb>|hcpx exec|--confirm/);
     // every tool (or tool-name form) named is one the server lists; its shape is the server's choice, so no form is named
-    for (const m of [...block.matchAll(/`([^`\n]+)`/g)].map((x) => x[1]!).filter((x) => x === "hcp" || /__/.test(x))) expect(tools.has(m), `the block names \`${m}\`; served: ${[...tools].join(", ")}`).toBe(true);
+    for (const m of [...block.matchAll(/`([^`\n]+)`/g)].map((x) => x[1]!).filter((x) => x === "hcp" || /__/.test(x)))
+      expect(tools.has(m), `the block names \`${m}\`; served: ${[...tools].join(", ")}`).toBe(true);
     expect(block).toContain("hcp__read_skill");
     expect(block).toMatch(/remote/);
     expect(block).toMatch(/`confirm: true` in the tool call/);

@@ -32,13 +32,43 @@ afterAll(() => {
 describe("adopt --url", () => {
   it("writes each host's remote entry in its documented shape, the token as the host's variable reference; rules, block and Skills as for a local entry", async () => {
     const s = scratch();
-    const r = await s.run(["adopt", "claude", "codex", "gemini", "cursor", "vscode", "--url", URL0, "--token-env", "HCP_TOKEN", "--write", "--json"], { HCP_TOKEN: TOKEN_VALUE });
+    const r = await s.run(
+      [
+        "adopt",
+        "claude",
+        "codex",
+        "gemini",
+        "cursor",
+        "vscode",
+        "--url",
+        URL0,
+        "--token-env",
+        "HCP_TOKEN",
+        "--write",
+        "--json",
+      ],
+      { HCP_TOKEN: TOKEN_VALUE },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const json = (p: string) => parseJsonc(s.read(p)) as Json;
-    expect((json(".mcp.json").mcpServers as Json).hcp).toEqual({ type: "http", url: URL0, headers: { Authorization: "Bearer ${HCP_TOKEN}" } });
-    expect((json(".cursor/mcp.json").mcpServers as Json).hcp).toEqual({ url: URL0, headers: { Authorization: "Bearer ${env:HCP_TOKEN}" } });
-    expect((json(".vscode/mcp.json").servers as Json).hcp).toEqual({ type: "http", url: URL0, headers: { Authorization: "Bearer ${env:HCP_TOKEN}" } });
-    expect((json(".gemini/settings.json").mcpServers as Json).hcp).toEqual({ httpUrl: URL0, headers: { Authorization: "Bearer $HCP_TOKEN" } });
+    expect((json(".mcp.json").mcpServers as Json).hcp).toEqual({
+      type: "http",
+      url: URL0,
+      headers: { Authorization: "Bearer ${HCP_TOKEN}" },
+    });
+    expect((json(".cursor/mcp.json").mcpServers as Json).hcp).toEqual({
+      url: URL0,
+      headers: { Authorization: "Bearer ${env:HCP_TOKEN}" },
+    });
+    expect((json(".vscode/mcp.json").servers as Json).hcp).toEqual({
+      type: "http",
+      url: URL0,
+      headers: { Authorization: "Bearer ${env:HCP_TOKEN}" },
+    });
+    expect((json(".gemini/settings.json").mcpServers as Json).hcp).toEqual({
+      httpUrl: URL0,
+      headers: { Authorization: "Bearer $HCP_TOKEN" },
+    });
     const codex = (parseToml(s.read(".codex/config.toml")) as { mcp_servers: { hcp: Json } }).mcp_servers.hcp;
     expect(codex.url).toBe(URL0);
     expect(codex.bearer_token_env_var).toBe("HCP_TOKEN");
@@ -54,7 +84,15 @@ describe("adopt --url", () => {
     expect(s.read("CLAUDE.md")).toContain("hcp:begin");
     expect(existsSync(join(s.dir, ".claude", "skills"))).toBe(true);
     // the token's value is nowhere
-    for (const f of [".mcp.json", ".cursor/mcp.json", ".vscode/mcp.json", ".gemini/settings.json", ".codex/config.toml", ".hcp/adopted.json"]) expect(s.read(f)).not.toContain(TOKEN_VALUE);
+    for (const f of [
+      ".mcp.json",
+      ".cursor/mcp.json",
+      ".vscode/mcp.json",
+      ".gemini/settings.json",
+      ".codex/config.toml",
+      ".hcp/adopted.json",
+    ])
+      expect(s.read(f)).not.toContain(TOKEN_VALUE);
     // without --token-env: no header at all, no empty reference
     const s2 = scratch();
     expect((await s2.adopt("claude", "--url", URL0, "--write")).code).toBe(0);
@@ -81,7 +119,11 @@ describe("adopt --url", () => {
   it("--check reaches the URL: a running hcpx mcp --http lists its tools (in sync); 401 is 'not authenticated'; nothing listening is 'not reachable'", async () => {
     const s = scratch();
     // the team's server: hcpx mcp --http on loopback, serving the scratch project's packs
-    const child = spawn(process.execPath, [HCPX, "mcp", "--http", "0", "--no-auth"], { cwd: s.dir, env: { ...s.env }, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [HCPX, "mcp", "--http", "0", "--no-auth"], {
+      cwd: s.dir,
+      env: { ...s.env },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     children.push(child);
     const url = await new Promise<string>((resolve, reject) => {
       let err = "";
@@ -93,22 +135,34 @@ describe("adopt --url", () => {
       child.on("close", () => reject(new Error(err)));
     });
     expect((await s.adopt("claude", "--url", url, "--token-env", "HCP_TOKEN", "--write")).code).toBe(0);
-    const ok = await s.run(["adopt", "claude", "--url", url, "--token-env", "HCP_TOKEN", "--check", "--json"], { HCP_TOKEN: TOKEN_VALUE });
+    const ok = await s.run(["adopt", "claude", "--url", url, "--token-env", "HCP_TOKEN", "--check", "--json"], {
+      HCP_TOKEN: TOKEN_VALUE,
+    });
     expect(ok.code, ok.stdout).toBe(0);
     expect((JSON.parse(ok.stdout) as { data: { health: unknown[] } }).data.health).toEqual([]);
 
     // a server that wants a token it was not given
     const locked = createServer((req, res) => {
       req.resume();
-      res.writeHead(401, { "www-authenticate": 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"' }).end();
+      res
+        .writeHead(401, {
+          "www-authenticate": 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"',
+        })
+        .end();
     });
     await new Promise<void>((r) => locked.listen(0, "127.0.0.1", () => r()));
     const lockedUrl = `http://127.0.0.1:${(locked.address() as AddressInfo).port}/mcp`;
     try {
       expect((await s.adopt("claude", "--url", lockedUrl, "--token-env", "HCP_TOKEN", "--write")).code).toBe(0);
-      const denied = await s.run(["adopt", "claude", "--url", lockedUrl, "--token-env", "HCP_TOKEN", "--check", "--json"], { HCP_TOKEN: TOKEN_VALUE });
+      const denied = await s.run(
+        ["adopt", "claude", "--url", lockedUrl, "--token-env", "HCP_TOKEN", "--check", "--json"],
+        { HCP_TOKEN: TOKEN_VALUE },
+      );
       expect(denied.code).toBe(1);
-      const e = JSON.parse(denied.stdout) as { ok: boolean; error: { details: { health: { code: string; message: string }[] } } };
+      const e = JSON.parse(denied.stdout) as {
+        ok: boolean;
+        error: { details: { health: { code: string; message: string }[] } };
+      };
       expect(e.ok).toBe(false);
       expect(e.error.details.health.map((h) => h.code)).toEqual(["remote_unauthorized"]);
       expect(e.error.details.health[0]!.message).toMatch(/HTTP 401 with the token in HCP_TOKEN/);
@@ -120,10 +174,16 @@ describe("adopt --url", () => {
     // nothing listening any more
     child.kill("SIGTERM");
     await new Promise((r) => child.once("close", r));
-    const gone = await s.run(["adopt", "claude", "--url", url, "--token-env", "HCP_TOKEN", "--check", "--json"], { HCP_TOKEN: TOKEN_VALUE });
+    const gone = await s.run(["adopt", "claude", "--url", url, "--token-env", "HCP_TOKEN", "--check", "--json"], {
+      HCP_TOKEN: TOKEN_VALUE,
+    });
     expect(gone.code).toBe(1);
     // (the entry on disk is the 401 server's: drift too; the reachability finding is what matters here)
-    expect((JSON.parse(gone.stdout) as { error: { details: { health: { code: string }[] } } }).error.details.health.map((h) => h.code)).toEqual(["remote_unreachable"]);
+    expect(
+      (JSON.parse(gone.stdout) as { error: { details: { health: { code: string }[] } } }).error.details.health.map(
+        (h) => h.code,
+      ),
+    ).toEqual(["remote_unreachable"]);
   }, 90_000);
 
   it("a block a local host and a remote one share (AGENTS.md: opencode local, Codex --url) names no shell route and no shape; --check of either is in sync", async () => {
@@ -160,7 +220,11 @@ describe("adopt --url", () => {
     rmSync(join(s.dir, "hcp.config.json5"));
     const r = await s.adopt("claude", "--url", URL0, "--token-env", "HCP_TOKEN", "--write");
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(((parseJsonc(s.read(".mcp.json")) as Json).mcpServers as Json).hcp).toEqual({ type: "http", url: URL0, headers: { Authorization: "Bearer ${HCP_TOKEN}" } });
+    expect(((parseJsonc(s.read(".mcp.json")) as Json).mcpServers as Json).hcp).toEqual({
+      type: "http",
+      url: URL0,
+      headers: { Authorization: "Bearer ${HCP_TOKEN}" },
+    });
     expect(s.read("CLAUDE.md")).toContain("is a remote hcpx server");
     // no note about a local command the remote entry does not run
     expect(r.stdout + r.stderr).not.toMatch(/machine-specific|this machine's paths|hcpx\.cjs mcp/);

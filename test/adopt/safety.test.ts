@@ -3,7 +3,17 @@
 // user scope under $HOME, and the MCP command it writes.
 import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { envelope, HCPX, noStack, REPO, spawnHcpx, type RunResult } from "../support/cli";
 import { tmp } from "../support/project";
@@ -34,7 +44,11 @@ function succeeded<T = Record<string, unknown>>(r: RunResult): T {
 function drift(r: RunResult) {
   const e = failed(r);
   expect(e.code).toBe("drift");
-  return e.details as { drift: { kind: string; path: string; message?: string; at?: string }[]; changes: { path: string; kind: string }[]; conflicts: { code: string; file: string; message: string }[] };
+  return e.details as {
+    drift: { kind: string; path: string; message?: string; at?: string }[];
+    changes: { path: string; kind: string }[];
+    conflicts: { code: string; file: string; message: string }[];
+  };
 }
 
 beforeAll(() => {
@@ -44,13 +58,48 @@ beforeAll(() => {
 describe("a file that does not parse: clear error, non-zero exit, nothing written anywhere", () => {
   // [name, file, its text, the error: code, line (undefined: any), column (undefined: any), what its message starts with (several errors share a code)]
   const bad: [string, string, string, { code: string; line?: number; column?: number; says: RegExp }][] = [
-    ["bad JSON", ".mcp.json", '{\n  "mcpServers": {\n    "other": { "command": "x" \n  }\n', { code: "bad_json", says: /^cannot parse JSON/ }],
-    ["trailing comma in strict JSON (Claude)", ".mcp.json", '{\n  "mcpServers": {\n    "other": { "command": "x" },\n  }\n}\n', { code: "bad_json", line: 4, says: /^trailing comma/ }],
-    ["a comment in strict JSON (Claude)", ".mcp.json", '{\n  // mine\n  "mcpServers": {}\n}\n', { code: "bad_json", line: 2, says: /^comments are not allowed/ }],
-    ["trailing comma in Gemini settings (fatal there)", ".gemini/settings.json", '{\n  "theme": "x",\n}\n', { code: "bad_json", line: 3, says: /^trailing comma/ }],
-    ["bad TOML", ".codex/config.toml", 'model = "o3"\n[mcp_servers.other\ncommand = "x"\n', { code: "bad_toml", line: 2, says: /^cannot parse TOML/ }],
-    ["mcpServers is not an object", ".cursor/mcp.json", '{ "mcpServers": [] }\n', { code: "bad_json_shape", line: 1, says: /^`mcpServers` is an array/ }],
-    ["unbalanced markers", "AGENTS.md", "# A\n<!-- hcp:begin -->\nhalf\n", { code: "bad_markers", line: 2, column: 1, says: /^unbalanced hcp markers/ }],
+    [
+      "bad JSON",
+      ".mcp.json",
+      '{\n  "mcpServers": {\n    "other": { "command": "x" \n  }\n',
+      { code: "bad_json", says: /^cannot parse JSON/ },
+    ],
+    [
+      "trailing comma in strict JSON (Claude)",
+      ".mcp.json",
+      '{\n  "mcpServers": {\n    "other": { "command": "x" },\n  }\n}\n',
+      { code: "bad_json", line: 4, says: /^trailing comma/ },
+    ],
+    [
+      "a comment in strict JSON (Claude)",
+      ".mcp.json",
+      '{\n  // mine\n  "mcpServers": {}\n}\n',
+      { code: "bad_json", line: 2, says: /^comments are not allowed/ },
+    ],
+    [
+      "trailing comma in Gemini settings (fatal there)",
+      ".gemini/settings.json",
+      '{\n  "theme": "x",\n}\n',
+      { code: "bad_json", line: 3, says: /^trailing comma/ },
+    ],
+    [
+      "bad TOML",
+      ".codex/config.toml",
+      'model = "o3"\n[mcp_servers.other\ncommand = "x"\n',
+      { code: "bad_toml", line: 2, says: /^cannot parse TOML/ },
+    ],
+    [
+      "mcpServers is not an object",
+      ".cursor/mcp.json",
+      '{ "mcpServers": [] }\n',
+      { code: "bad_json_shape", line: 1, says: /^`mcpServers` is an array/ },
+    ],
+    [
+      "unbalanced markers",
+      "AGENTS.md",
+      "# A\n<!-- hcp:begin -->\nhalf\n",
+      { code: "bad_markers", line: 2, column: 1, says: /^unbalanced hcp markers/ },
+    ],
   ];
   for (const [name, path, text, want] of bad) {
     it(name, async () => {
@@ -59,7 +108,12 @@ describe("a file that does not parse: clear error, non-zero exit, nothing writte
       const before = { p: snapshot(s.dir), h: snapshot(s.home) };
       const r = await s.adopt("all", "--write", "--json");
       const e = failed(r);
-      const where = { code: want.code, file: path, line: want.line ?? expect.any(Number), column: want.column ?? expect.any(Number) };
+      const where = {
+        code: want.code,
+        file: path,
+        line: want.line ?? expect.any(Number),
+        column: want.column ?? expect.any(Number),
+      };
       expect(e).toMatchObject(where);
       expect(e.problems?.[0]).toMatchObject({ ...where, message: expect.stringMatching(want.says) });
       expect(e.hint).toEqual(expect.any(String));
@@ -74,7 +128,9 @@ describe("a file that does not parse: clear error, non-zero exit, nothing writte
     s.write(".cursor/skills", "not a dir\n");
     const before = snapshot(s.dir);
     const e = failed(await s.adopt("claude", "cursor", "--write", "--json"));
-    expect((e.problems as { code: string; file?: string }[] | undefined)?.map(({ code, file }) => ({ code, file }))).toEqual([
+    expect(
+      (e.problems as { code: string; file?: string }[] | undefined)?.map(({ code, file }) => ({ code, file })),
+    ).toEqual([
       { code: "not_a_file", file: "CLAUDE.md" },
       { code: "not_a_directory", file: ".cursor/skills" },
     ]);
@@ -86,7 +142,13 @@ describe("a file that does not parse: clear error, non-zero exit, nothing writte
     s.write(".mcp.json", '{ "mcpServers": { "hcp": { "command": "mine" } } }\n');
     const before = snapshot(s.dir);
     const e = failed(await s.adopt("claude", "--write", "--json"));
-    expect(e).toMatchObject({ code: "not_ours", file: ".mcp.json", line: 1, column: expect.any(Number), message: expect.stringContaining("`mcpServers.hcp`") });
+    expect(e).toMatchObject({
+      code: "not_ours",
+      file: ".mcp.json",
+      line: 1,
+      column: expect.any(Number),
+      message: expect.stringContaining("`mcpServers.hcp`"),
+    });
     expect(snapshot(s.dir)).toEqual(before);
     const f = await s.adopt("claude", "--write", "--force");
     expect(f.code).toBe(0);
@@ -111,7 +173,11 @@ describe("review first", () => {
     const env = { ...s.env, FORCE_COLOR: "1" } as NodeJS.ProcessEnv;
     delete env.NO_COLOR;
     const colored = await new Promise<string>((res) => {
-      const ch = spawnHcpx(["adopt", "claude"], { cwd: s.dir, pureEnv: true, env: { ...process.env, ...env, NO_COLOR: undefined } });
+      const ch = spawnHcpx(["adopt", "claude"], {
+        cwd: s.dir,
+        pureEnv: true,
+        env: { ...process.env, ...env, NO_COLOR: undefined },
+      });
       let out = "";
       ch.stdout.on("data", (d) => (out += d));
       ch.on("close", () => res(out));
@@ -133,8 +199,32 @@ describe("review first", () => {
     const e = failed(await s.adopt("emacs", "--json"), 64);
     expect(e).toMatchObject({ code: "unknown_host", message: "unknown host 'emacs'" });
     // the known hosts are in the hint a person reads
-    const known = /known hosts: ([a-z, -]+)/.exec(e.hint ?? "")?.[1]?.trim().split(", ") ?? [];
-    for (const h of ["claude", "codex", "cursor", "copilot", "qwen", "droid", "qoder", "kilo", "auggie", "amp", "cline", "continue", "goose", "devin", "kiro", "zed", "antigravity", "junie"]) expect(known, e.hint).toContain(h);
+    const known =
+      /known hosts: ([a-z, -]+)/
+        .exec(e.hint ?? "")?.[1]
+        ?.trim()
+        .split(", ") ?? [];
+    for (const h of [
+      "claude",
+      "codex",
+      "cursor",
+      "copilot",
+      "qwen",
+      "droid",
+      "qoder",
+      "kilo",
+      "auggie",
+      "amp",
+      "cline",
+      "continue",
+      "goose",
+      "devin",
+      "kiro",
+      "zed",
+      "antigravity",
+      "junie",
+    ])
+      expect(known, e.hint).toContain(h);
     expect(known).toEqual([...known].sort());
   });
 });
@@ -156,12 +246,20 @@ describe("--check catches drift", () => {
     s.write(".claude/skills/ledger/SKILL.md", s.read(".claude/skills/ledger/SKILL.md") + "\nmy note\n");
     d = drift(await s.adopt("claude", "--check", "--json"));
     // a hand edit in hcpx's own file is kept by --write until --force (issue 26): --check names it
-    expect(d.drift).toContainEqual({ kind: "foreign", path: ".claude/skills/ledger/SKILL.md", message: expect.stringMatching(/^this file was edited since hcpx wrote it: kept/) });
-    expect(d.conflicts).toContainEqual(expect.objectContaining({ code: "changed_since_adopt", file: ".claude/skills/ledger/SKILL.md" }));
+    expect(d.drift).toContainEqual({
+      kind: "foreign",
+      path: ".claude/skills/ledger/SKILL.md",
+      message: expect.stringMatching(/^this file was edited since hcpx wrote it: kept/),
+    });
+    expect(d.conflicts).toContainEqual(
+      expect.objectContaining({ code: "changed_since_adopt", file: ".claude/skills/ledger/SKILL.md" }),
+    );
 
     unlinkSync(join(s.dir, ".claude/skills/transit/SKILL.md"));
     d = drift(await s.adopt("claude", "--check", "--json"));
-    expect(d.changes).toContainEqual(expect.objectContaining({ path: ".claude/skills/transit/SKILL.md", kind: "create" }));
+    expect(d.changes).toContainEqual(
+      expect.objectContaining({ path: ".claude/skills/transit/SKILL.md", kind: "create" }),
+    );
 
     const toml = s.read(".codex/config.toml").replace('"mcp"', '"mcp", "--x"');
     s.write(".codex/config.toml", toml);
@@ -179,17 +277,38 @@ describe("--check catches drift", () => {
     const s = scratch();
     expect((await s.adopt("claude", "cursor", "--write")).code).toBe(0);
     const cfg = join(s.dir, "hcp.config.json5");
-    writeFileSync(cfg, readFileSync(cfg, "utf8").replace('"./packs/transit"', "").replace(/,\s*\]/, "]"));
+    writeFileSync(
+      cfg,
+      readFileSync(cfg, "utf8")
+        .replace('"./packs/transit"', "")
+        .replace(/,\s*\]/, "]"),
+    );
     s.write(".cursor/skills/transit/SKILL.md", s.read(".cursor/skills/transit/SKILL.md") + "\nI changed this.\n");
 
     const d = drift(await s.adopt("claude", "cursor", "--check", "--json"));
     expect(d.drift).toContainEqual({ kind: "stale", path: ".claude/skills/transit/SKILL.md" });
-    expect(d.changes).toContainEqual(expect.objectContaining({ path: ".claude/skills/transit/SKILL.md", kind: "delete" })); // the Claude copy would be deleted
-    expect(d.drift).toContainEqual({ kind: "foreign", path: ".cursor/skills/transit/SKILL.md", message: expect.stringMatching(/^this file was changed since hcpx wrote it/) });
+    expect(d.changes).toContainEqual(
+      expect.objectContaining({ path: ".claude/skills/transit/SKILL.md", kind: "delete" }),
+    ); // the Claude copy would be deleted
+    expect(d.drift).toContainEqual({
+      kind: "foreign",
+      path: ".cursor/skills/transit/SKILL.md",
+      message: expect.stringMatching(/^this file was changed since hcpx wrote it/),
+    });
 
-    const w = succeeded<{ deleted: string[]; conflicts: { code: string; file: string; message: string; severity: string }[] }>(await s.adopt("claude", "cursor", "--write", "--json"));
+    const w = succeeded<{
+      deleted: string[];
+      conflicts: { code: string; file: string; message: string; severity: string }[];
+    }>(await s.adopt("claude", "cursor", "--write", "--json"));
     expect(w.deleted).toEqual([".claude/skills/transit/SKILL.md"]);
-    expect(w.conflicts).toEqual([expect.objectContaining({ code: "changed_since_adopt", file: ".cursor/skills/transit/SKILL.md", severity: "warning", message: expect.stringMatching(/: left in place$/) })]);
+    expect(w.conflicts).toEqual([
+      expect.objectContaining({
+        code: "changed_since_adopt",
+        file: ".cursor/skills/transit/SKILL.md",
+        severity: "warning",
+        message: expect.stringMatching(/: left in place$/),
+      }),
+    ]);
     expect(existsSync(join(s.dir, ".claude/skills/transit"))).toBe(false); // its empty directory too
     expect(s.read(".cursor/skills/transit/SKILL.md")).toContain("I changed this.");
     expect(s.read("CLAUDE.md")).not.toContain("### transit");
@@ -246,7 +365,14 @@ describe("idempotence and the ledger", () => {
     expect(existsSync(join(s.dir, ".agents/skills/ledger/SKILL.md"))).toBe(true);
     s.write("opencode.json", s.read("opencode.json").replace('"enabled": true', '"enabled": false'));
     const r2 = succeeded<{ conflicts: unknown[] }>(await s.adopt("opencode", "--remove", "--write", "--json"));
-    expect(r2.conflicts).toEqual([expect.objectContaining({ code: "changed_since_adopt", file: "opencode.json", severity: "warning", message: "the entry `mcp.hcp` was changed since hcpx wrote it: left in place" })]);
+    expect(r2.conflicts).toEqual([
+      expect.objectContaining({
+        code: "changed_since_adopt",
+        file: "opencode.json",
+        severity: "warning",
+        message: "the entry `mcp.hcp` was changed since hcpx wrote it: left in place",
+      }),
+    ]);
     expect(existsSync(join(s.dir, "opencode.json"))).toBe(true);
     expect(existsSync(join(s.dir, "AGENTS.md"))).toBe(false);
     const r3 = await s.adopt("opencode", "--remove", "--write", "--force");
@@ -260,7 +386,11 @@ describe("idempotence and the ledger", () => {
     mkdirSync(join(s.dir, ".hcp"));
     writeFileSync(join(s.dir, ".hcp/adopt.lock"), `${process.pid}\n`);
     const e = failed(await s.adopt("claude", "--write", "--json"));
-    expect(e).toMatchObject({ code: "locked", file: ".hcp/adopt.lock", message: expect.stringMatching(new RegExp(`^another hcpx adopt is running \\(pid ${process.pid}\\)`)) });
+    expect(e).toMatchObject({
+      code: "locked",
+      file: ".hcp/adopt.lock",
+      message: expect.stringMatching(new RegExp(`^another hcpx adopt is running \\(pid ${process.pid}\\)`)),
+    });
     expect(existsSync(join(s.dir, ".mcp.json"))).toBe(false);
     const dead = execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).toString();
     writeFileSync(join(s.dir, ".hcp/adopt.lock"), `${dead}\n`);
@@ -278,7 +408,11 @@ describe("symlinks", () => {
     symlinkSync(join(outside, "mcp.json"), join(s.dir, ".mcp.json"));
     const before = snapshot(s.dir);
     const e = failed(await s.adopt("claude", "--write", "--json"));
-    expect(e).toMatchObject({ code: "symlink_refused", file: ".mcp.json", message: expect.stringMatching(/^is a symlink leading outside the project/) });
+    expect(e).toMatchObject({
+      code: "symlink_refused",
+      file: ".mcp.json",
+      message: expect.stringMatching(/^is a symlink leading outside the project/),
+    });
     expect(readFileSync(join(outside, "mcp.json"), "utf8")).toBe("{}\n");
     expect(snapshot(s.dir)).toEqual(before);
   });
@@ -288,7 +422,10 @@ describe("symlinks", () => {
     const outside = tmp("hcpx-outside-");
     symlinkSync(outside, join(s.dir, ".cursor"));
     const e = failed(await s.adopt("cursor", "--write", "--json"));
-    expect(e).toMatchObject({ code: "symlink_refused", message: expect.stringMatching(/symlink leading outside the project/) });
+    expect(e).toMatchObject({
+      code: "symlink_refused",
+      message: expect.stringMatching(/symlink leading outside the project/),
+    });
     expect(snapshot(outside)).toEqual({});
   });
 
@@ -311,7 +448,9 @@ describe("user scope honours $HOME", () => {
     const xdg = join(s.home, "xdg");
     userConfigFromProject(s, xdg);
     const before = { p: snapshot(s.dir), h: snapshot(s.home) };
-    const r = succeeded<{ scope: string; written: string[] }>(await s.run(["adopt", "claude", "--scope", "user", "--write", "--json"], { XDG_CONFIG_HOME: xdg }));
+    const r = succeeded<{ scope: string; written: string[] }>(
+      await s.run(["adopt", "claude", "--scope", "user", "--write", "--json"], { XDG_CONFIG_HOME: xdg }),
+    );
     expect(r.scope).toBe("user");
     expect(r.written).toContain("~/.claude/skills/ledger/SKILL.md");
     const cj = JSON.parse(s.read("~/.claude.json"));
@@ -330,12 +469,22 @@ describe("user scope honours $HOME", () => {
     const s = scratch();
     const p = await s.adopt("windsurf", "--write");
     // prose on purpose: the note a person reads, saying where to go
-    expect(p.stdout).toMatch(/The Cascade agent \(Windsurf's\) reads MCP servers only from ~\/\.codeium\/windsurf\/mcp_config\.json/);
+    expect(p.stdout).toMatch(
+      /The Cascade agent \(Windsurf's\) reads MCP servers only from ~\/\.codeium\/windsurf\/mcp_config\.json/,
+    );
     expect(existsSync(join(s.home, ".codeium"))).toBe(false);
     const file = userConfigFromProject(s);
     const r = await s.adopt("windsurf", "--scope", "user", "--write");
     expect(r.code).toBe(0);
-    expect(JSON.parse(s.read("~/.codeium/windsurf/mcp_config.json")).mcpServers["hcp-user"].args.slice(-7)).toEqual(["mcp", "--shape", "per-command", "--host", "devin", "--config", file]);
+    expect(JSON.parse(s.read("~/.codeium/windsurf/mcp_config.json")).mcpServers["hcp-user"].args.slice(-7)).toEqual([
+      "mcp",
+      "--shape",
+      "per-command",
+      "--host",
+      "devin",
+      "--config",
+      file,
+    ]);
     expect(s.read("~/.codeium/windsurf/memories/global_rules.md")).toMatch(/^<!-- hcp:begin -->/);
   });
 });
@@ -345,12 +494,22 @@ describe("the MCP command", () => {
     const s = scratch();
     const bin = tmp("hcpx-bin-");
     symlinkSync(HCPX, join(bin, "hcpx"));
-    const r = succeeded<{ notes: string[] }>(await s.run(["adopt", "claude", "--write", "--json"], { PATH: `${bin}:${s.env.PATH}` }));
+    const r = succeeded<{ notes: string[] }>(
+      await s.run(["adopt", "claude", "--write", "--json"], { PATH: `${bin}:${s.env.PATH}` }),
+    );
     expect(r.notes.filter((n) => n.includes("machine-specific"))).toEqual([]);
-    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp", "--shape", "per-command", "--client-host", "claude"] });
+    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({
+      type: "stdio",
+      command: "hcpx",
+      args: ["mcp", "--shape", "per-command", "--client-host", "claude"],
+    });
     const o = await s.adopt("claude", "--write", "--command", "npx -y hcpx mcp");
     expect(o.code).toBe(0);
-    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "npx", args: ["-y", "hcpx", "mcp", "--shape", "per-command", "--client-host", "claude"] });
+    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({
+      type: "stdio",
+      command: "npx",
+      args: ["-y", "hcpx", "mcp", "--shape", "per-command", "--client-host", "claude"],
+    });
   });
 
   it("a --command is recorded but not trusted: without it (or --use-recorded-command) --check and doctor report the difference; --use-recorded-command keeps it; --remove still restores", async () => {
@@ -358,12 +517,23 @@ describe("the MCP command", () => {
     const before = snapshot(s.dir);
     expect((await s.adopt("claude", "--write", "--command", "npx -y hcpx mcp")).code).toBe(0);
     const written = s.read(".mcp.json");
-    expect(JSON.parse(written).mcpServers.hcp).toEqual({ type: "stdio", command: "npx", args: ["-y", "hcpx", "mcp", "--shape", "per-command", "--client-host", "claude"] });
+    expect(JSON.parse(written).mcpServers.hcp).toEqual({
+      type: "stdio",
+      command: "npx",
+      args: ["-y", "hcpx", "mcp", "--shape", "per-command", "--client-host", "claude"],
+    });
     // the ledger is a shared file: its command is a value to show, not to bless
     const c = drift(await s.adopt("claude", "--check", "--json"));
-    expect(c.drift).toContainEqual({ kind: "ignored", path: ".hcp/adopted.json", at: "hosts.claude.command", message: expect.stringMatching(/^records the MCP command `npx -y hcpx mcp` for claude \(an earlier --command\)/) });
+    expect(c.drift).toContainEqual({
+      kind: "ignored",
+      path: ".hcp/adopted.json",
+      at: "hosts.claude.command",
+      message: expect.stringMatching(/^records the MCP command `npx -y hcpx mcp` for claude \(an earlier --command\)/),
+    });
     const d = await s.run(["doctor", "--json"]);
-    expect(JSON.stringify(JSON.parse(d.stdout))).toMatch(/host claude \(project\): .*records the MCP command `npx -y hcpx mcp`/);
+    expect(JSON.stringify(JSON.parse(d.stdout))).toMatch(
+      /host claude \(project\): .*records the MCP command `npx -y hcpx mcp`/,
+    );
     // asked for: in sync, and a re-run keeps it byte for byte
     expect((await s.adopt("claude", "--check", "--use-recorded-command")).code).toBe(0);
     expect((await s.adopt("claude", "--check", "--command", "npx -y hcpx mcp")).code).toBe(0);
@@ -371,7 +541,11 @@ describe("the MCP command", () => {
     expect(s.read(".mcp.json")).toBe(written);
     // (a command that is on PATH: one that is not makes --check fail, test/adopt/team.test.ts)
     expect((await s.adopt("claude", "--write", "--command", "npx hcpx mcp")).code).toBe(0);
-    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({ type: "stdio", command: "npx", args: ["hcpx", "mcp", "--shape", "per-command", "--client-host", "claude"] });
+    expect(JSON.parse(s.read(".mcp.json")).mcpServers.hcp).toEqual({
+      type: "stdio",
+      command: "npx",
+      args: ["hcpx", "mcp", "--shape", "per-command", "--client-host", "claude"],
+    });
     expect((await s.adopt("claude", "--check", "--use-recorded-command")).code).toBe(0);
     expect((await s.adopt("claude", "--remove", "--write")).code).toBe(0);
     expect(snapshot(s.dir)).toEqual(before);
@@ -397,7 +571,12 @@ describe("the MCP command", () => {
         }
       });
       const send = (m: unknown) => ch.stdin.write(JSON.stringify(m) + "\n");
-      send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } });
+      send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+      });
       send({ jsonrpc: "2.0", method: "notifications/initialized" });
       send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
     });

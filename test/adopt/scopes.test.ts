@@ -19,53 +19,69 @@ const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratch
 
 function withUserPack() {
   const s = scratch();
-  const userFile = writeUserConfig(s.home, { packs: [join(s.dir, "packs/notes")], grants: { allow: ["notes.*"], deny: [] }, sandbox: { roots: [s.dir], cwd: s.dir, bins: {} } });
+  const userFile = writeUserConfig(s.home, {
+    packs: [join(s.dir, "packs/notes")],
+    grants: { allow: ["notes.*"], deny: [] },
+    sandbox: { roots: [s.dir], cwd: s.dir, bins: {} },
+  });
   return { s, userFile };
 }
 
 describe("a project's files hold only the project's packs", () => {
-  it("adopt claude (project), generate and the project's MCP entry: nothing of the user's notes pack", { timeout: 60_000 }, async () => {
-    const { s } = withUserPack();
-    const a = await s.adopt("claude", "--write");
-    expect(a.code, a.stderr + a.stdout).toBe(0);
-    expect(existsSync(join(s.dir, ".claude/skills/ledger/SKILL.md"))).toBe(true);
-    expect(existsSync(join(s.dir, ".claude/skills/notes"))).toBe(false);
-    expect(s.read(".claude/settings.json")).not.toContain("notes");
-    expect(s.read("CLAUDE.md")).not.toContain("### notes");
-    const g = await s.run(["generate"]);
-    expect(g.code, g.stderr).toBe(0);
-    expect(existsSync(join(s.dir, ".hcp/generated/skills/notes"))).toBe(false);
-    expect(s.read(".hcp/generated/system-prompt.md")).not.toContain("### notes");
-    const env = Object.fromEntries(Object.entries(s.env).filter((e): e is [string, string] => typeof e[1] === "string"));
-    const c = await connectMcp([HCPX, "mcp", "--shape", "per-command"], s.dir, env);
-    try {
-      const names = (await c.client.listTools()).tools.map((t) => t.name);
-      expect(names).toContain("ledger__balance");
-      expect(names.filter((n) => n.startsWith("notes__"))).toEqual([]);
-    } finally {
-      await c.client.close();
-    }
-  });
+  it(
+    "adopt claude (project), generate and the project's MCP entry: nothing of the user's notes pack",
+    { timeout: 60_000 },
+    async () => {
+      const { s } = withUserPack();
+      const a = await s.adopt("claude", "--write");
+      expect(a.code, a.stderr + a.stdout).toBe(0);
+      expect(existsSync(join(s.dir, ".claude/skills/ledger/SKILL.md"))).toBe(true);
+      expect(existsSync(join(s.dir, ".claude/skills/notes"))).toBe(false);
+      expect(s.read(".claude/settings.json")).not.toContain("notes");
+      expect(s.read("CLAUDE.md")).not.toContain("### notes");
+      const g = await s.run(["generate"]);
+      expect(g.code, g.stderr).toBe(0);
+      expect(existsSync(join(s.dir, ".hcp/generated/skills/notes"))).toBe(false);
+      expect(s.read(".hcp/generated/system-prompt.md")).not.toContain("### notes");
+      const env = Object.fromEntries(
+        Object.entries(s.env).filter((e): e is [string, string] => typeof e[1] === "string"),
+      );
+      const c = await connectMcp([HCPX, "mcp", "--shape", "per-command"], s.dir, env);
+      try {
+        const names = (await c.client.listTools()).tools.map((t) => t.name);
+        expect(names).toContain("ledger__balance");
+        expect(names.filter((n) => n.startsWith("notes__"))).toEqual([]);
+      } finally {
+        await c.client.close();
+      }
+    },
+  );
 
-  it("both Claude Code scopes adopted: two server names, each entry serving its own config", { timeout: 60_000 }, async () => {
-    const { s, userFile } = withUserPack();
-    expect((await s.adopt("claude", "--write")).code).toBe(0);
-    const u = await s.adopt("claude", "--scope", "user", "--write");
-    expect(u.code, u.stderr + u.stdout).toBe(0);
-    const project = JSON.parse(s.read(".mcp.json")).mcpServers;
-    const user = JSON.parse(readFileSync(join(s.home, ".claude.json"), "utf8")).mcpServers;
-    expect(Object.keys(project)).toEqual(["hcp"]);
-    expect(Object.keys(user)).toEqual(["hcp-user"]);
-    expect(user["hcp-user"].args).toContain(userFile);
-    const rules = JSON.parse(readFileSync(join(s.home, ".claude/settings.json"), "utf8")).permissions;
-    expect(rules.allow).toContain("mcp__hcp-user__notes__list");
-    expect(rules.allow).toContain("mcp__hcp-user__hcp__read_skill");
-    expect(JSON.stringify(rules)).not.toContain("mcp__hcp__");
-    // in sync, and removed byte for byte
-    expect((await s.adopt("claude", "--scope", "user", "--check")).code).toBe(0);
-    expect((await s.adopt("claude", "--scope", "user", "--remove", "--write")).code).toBe(0);
-    expect(existsSync(join(s.home, ".claude.json")) ? readFileSync(join(s.home, ".claude.json"), "utf8") : "gone").toBe("gone");
-  });
+  it(
+    "both Claude Code scopes adopted: two server names, each entry serving its own config",
+    { timeout: 60_000 },
+    async () => {
+      const { s, userFile } = withUserPack();
+      expect((await s.adopt("claude", "--write")).code).toBe(0);
+      const u = await s.adopt("claude", "--scope", "user", "--write");
+      expect(u.code, u.stderr + u.stdout).toBe(0);
+      const project = JSON.parse(s.read(".mcp.json")).mcpServers;
+      const user = JSON.parse(readFileSync(join(s.home, ".claude.json"), "utf8")).mcpServers;
+      expect(Object.keys(project)).toEqual(["hcp"]);
+      expect(Object.keys(user)).toEqual(["hcp-user"]);
+      expect(user["hcp-user"].args).toContain(userFile);
+      const rules = JSON.parse(readFileSync(join(s.home, ".claude/settings.json"), "utf8")).permissions;
+      expect(rules.allow).toContain("mcp__hcp-user__notes__list");
+      expect(rules.allow).toContain("mcp__hcp-user__hcp__read_skill");
+      expect(JSON.stringify(rules)).not.toContain("mcp__hcp__");
+      // in sync, and removed byte for byte
+      expect((await s.adopt("claude", "--scope", "user", "--check")).code).toBe(0);
+      expect((await s.adopt("claude", "--scope", "user", "--remove", "--write")).code).toBe(0);
+      expect(
+        existsSync(join(s.home, ".claude.json")) ? readFileSync(join(s.home, ".claude.json"), "utf8") : "gone",
+      ).toBe("gone");
+    },
+  );
 
   it("status and doctor say which scope serves which packs", { timeout: 60_000 }, async () => {
     const { s } = withUserPack();
@@ -76,6 +92,8 @@ describe("a project's files hold only the project's packs", () => {
     expect(text).toMatch(/user scope \(.*config\.json5\) serves: notes — not in this project's files/);
     const doc = JSON.parse((await s.run(["doctor", "--json"])).stdout);
     const checks = (doc.data?.checks ?? doc.error?.details?.checks ?? []) as { id: string; message: string }[];
-    expect(checks.find((c) => c.id === "scopes")?.message).toMatch(/project scope .* serves: ledger, transit; user scope .* serves: notes/);
+    expect(checks.find((c) => c.id === "scopes")?.message).toMatch(
+      /project scope .* serves: ledger, transit; user scope .* serves: notes/,
+    );
   });
 });

@@ -10,7 +10,8 @@ import { inProcess } from "../support/inproc";
 /** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here; the real processes stay where the process is the subject */
 const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
-const USERS = '{\n  "mcpServers": {\n    "mine": { "command": "mine-server", "args": ["--x"] }\n  },\n  "other": true\n}\n';
+const USERS =
+  '{\n  "mcpServers": {\n    "mine": { "command": "mine-server", "args": ["--x"] }\n  },\n  "other": true\n}\n';
 const HOSTS = ["claude", "copilot", "qoder"];
 const rotations = HOSTS.map((_, i) => [...HOSTS.slice(i), ...HOSTS.slice(0, i)]);
 
@@ -25,7 +26,9 @@ describe("adopt: one .mcp.json entry for Claude Code, Copilot CLI and Qoder", ()
         expect(w.code, w.stderr).toBe(0);
         const mcp = JSON.parse(s.read(".mcp.json")) as { mcpServers: Record<string, unknown> };
         expect(Object.keys(mcp.mcpServers)).toEqual(pre ? ["mine", "hcp"] : ["hcp"]);
-        const ledger = JSON.parse(s.read(".hcp/adopted.json")) as { hosts: Record<string, { entries: { path: string; key?: string[]; created: boolean }[] }> };
+        const ledger = JSON.parse(s.read(".hcp/adopted.json")) as {
+          hosts: Record<string, { entries: { path: string; key?: string[]; created: boolean }[] }>;
+        };
         for (const h of HOSTS) {
           const e = ledger.hosts[h]!.entries.find((x) => x.path === ".mcp.json");
           // every host that reads the entry records it, with what the first host knew about the file
@@ -60,7 +63,10 @@ describe("adopt: one .mcp.json entry for Claude Code, Copilot CLI and Qoder", ()
     const mid = snapshot(s.dir);
     const r = await s.adopt("copilot", "--write", "--json", "--command", "env HCPX_DEBUG=1 hcpx mcp");
     expect(r.code).not.toBe(0);
-    const env = JSON.parse(r.stdout) as { ok: boolean; error: { code: string; message: string; hint: string; details?: unknown } };
+    const env = JSON.parse(r.stdout) as {
+      ok: boolean;
+      error: { code: string; message: string; hint: string; details?: unknown };
+    };
     expect(env.ok).toBe(false);
     expect(r.stdout).toContain("host_conflict");
     expect(r.stdout).toMatch(/\.mcp\.json/);
@@ -84,8 +90,12 @@ describe("adopt: one AGENTS.md block for hosts whose shells differ (Droid and Ki
     expect((await s.adopt("auggie", "--write")).code).toBe(0);
     // Auggie reads AGENTS.md too and its shell cannot run the route: the one block no longer offers it
     expect(s.read("AGENTS.md")).not.toContain("hcpx.cjs exec");
-    const ledger = JSON.parse(s.read(".hcp/adopted.json")) as { hosts: Record<string, { entries: { path: string; kind: string; sha256: string }[] }> };
-    const shas = ["droid", "kilo", "auggie"].map((h) => ledger.hosts[h]!.entries.find((e) => e.path === "AGENTS.md")!.sha256);
+    const ledger = JSON.parse(s.read(".hcp/adopted.json")) as {
+      hosts: Record<string, { entries: { path: string; kind: string; sha256: string }[] }>;
+    };
+    const shas = ["droid", "kilo", "auggie"].map(
+      (h) => ledger.hosts[h]!.entries.find((e) => e.path === "AGENTS.md")!.sha256,
+    );
     expect(new Set(shas).size, JSON.stringify(shas)).toBe(1);
     const mid = snapshot(s.dir);
     expect((await s.adopt("droid", "kilo", "auggie", "--write")).code).toBe(0);

@@ -67,10 +67,12 @@ describe("shell route in the prompt block", () => {
 });
 
 describe("Gemini CLI's MCP entry names the Binding env names", () => {
-  it("env: {LEDGER_TOKEN: \"$LEDGER_TOKEN\", …} from the active packs' binding.env; --remove takes it out", async () => {
+  it('env: {LEDGER_TOKEN: "$LEDGER_TOKEN", …} from the active packs\' binding.env; --remove takes it out', async () => {
     const s = scratch();
     expect((await s.adopt("gemini", "--write")).code).toBe(0);
-    const doc = parseJsonc(s.read(".gemini/settings.json")) as { mcpServers: { hcp: { env?: Record<string, string> } } };
+    const doc = parseJsonc(s.read(".gemini/settings.json")) as {
+      mcpServers: { hcp: { env?: Record<string, string> } };
+    };
     expect(doc.mcpServers.hcp.env).toEqual({ LEDGER_TOKEN: "$LEDGER_TOKEN" });
     expect((await s.adopt("gemini", "--check")).code).toBe(0);
     expect((await s.adopt("gemini", "--remove", "--write")).code).toBe(0);

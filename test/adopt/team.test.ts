@@ -46,7 +46,12 @@ const TRACE: Record<string, [string, string | null]> = {
 };
 /** every host with a project scope: the old seven and the new ones */
 const ALL = Object.keys(TRACE);
-const json = (r: { stdout: string }) => JSON.parse(r.stdout) as { ok: boolean; data: Record<string, unknown>; error?: { code: string; message: string; hint?: string; details?: Record<string, unknown> } };
+const json = (r: { stdout: string }) =>
+  JSON.parse(r.stdout) as {
+    ok: boolean;
+    data: Record<string, unknown>;
+    error?: { code: string; message: string; hint?: string; details?: Record<string, unknown> };
+  };
 
 interface Health {
   code: string;
@@ -81,13 +86,24 @@ function trace(s: Scratch, host: string): void {
 function userConfig(s: Scratch): string {
   const file = join(s.home, ".config", "hcp", "config.json5");
   mkdirSync(join(s.home, ".config", "hcp"), { recursive: true });
-  writeFileSync(file, JSON.stringify({ packs: [join(s.dir, "packs", "ledger")], grants: { allow: ["ledger.balance"] }, sandbox: { roots: [s.dir], cwd: s.dir } }) + "\n");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      packs: [join(s.dir, "packs", "ledger")],
+      grants: { allow: ["ledger.balance"] },
+      sandbox: { roots: [s.dir], cwd: s.dir },
+    }) + "\n",
+  );
   return file;
 }
 
 describe("adopt --detected", () => {
   it("every host with a project scope has a trace here", () => {
-    expect(listHosts().filter((h) => loadDescriptor(h).scopes.project).sort()).toEqual([...ALL].sort());
+    expect(
+      listHosts()
+        .filter((h) => loadDescriptor(h).scopes.project)
+        .sort(),
+    ).toEqual([...ALL].sort());
   });
 
   it.each(ALL)("%s: detected from its trace alone, with the reason; nothing else", async (host) => {
@@ -117,7 +133,9 @@ describe("adopt --detected", () => {
     expect((await s.adopt("opencode", "--write")).code).toBe(0);
     const r = await s.adopt("--detected", "--json");
     const d = json(r).data.detected as { host: string; reasons: string[] }[];
-    expect(d).toEqual([{ host: "opencode", name: "opencode", reasons: ["adopted (.hcp/adopted.json)"], adopted: true }]);
+    expect(d).toEqual([
+      { host: "opencode", name: "opencode", reasons: ["adopted (.hcp/adopted.json)"], adopted: true },
+    ]);
   });
 
   it("user scope: a host's program on PATH is a trace (`gemini` on PATH)", async () => {
@@ -129,22 +147,35 @@ describe("adopt --detected", () => {
     chmodSync(join(bin, "gemini"), 0o755);
     const r = await s.run(["adopt", "--detected", "--scope", "user", "--json"], { PATH: `${bin}:${s.env.PATH}` });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(json(r).data.detected).toEqual([{ host: "gemini", name: "Gemini CLI", reasons: [`\`gemini\` on PATH (${join(bin, "gemini")})`], adopted: false }]);
+    expect(json(r).data.detected).toEqual([
+      { host: "gemini", name: "Gemini CLI", reasons: [`\`gemini\` on PATH (${join(bin, "gemini")})`], adopted: false },
+    ]);
   });
 
-  it.each(listHosts().filter((h) => loadDescriptor(h).scopes.user?.detect?.programs?.length))("user scope: %s's program on PATH is a trace of it alone", async (host) => {
-    const s = scratch({ packs: ["ledger"] });
-    userConfig(s);
-    const prog = loadDescriptor(host).scopes.user!.detect!.programs![0]!;
-    const bin = tmp("hcpx-detect-bin-");
-    mkdirSync(bin, { recursive: true });
-    writeFileSync(join(bin, prog), "#!/bin/sh\nexit 0\n");
-    chmodSync(join(bin, prog), 0o755);
-    const r = await s.run(["adopt", "--detected", "--scope", "user", "--json"], { PATH: `${bin}:${s.env.PATH}` });
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    const eol = loadDescriptor(host).endOfLife;
-    expect(json(r).data.detected).toEqual([{ host, name: loadDescriptor(host).name, reasons: [`\`${prog}\` on PATH (${join(bin, prog)})`], adopted: false, ...(eol ? { endOfLife: expect.stringContaining(`end of life since ${eol.since}`) } : {}) }]);
-  });
+  it.each(listHosts().filter((h) => loadDescriptor(h).scopes.user?.detect?.programs?.length))(
+    "user scope: %s's program on PATH is a trace of it alone",
+    async (host) => {
+      const s = scratch({ packs: ["ledger"] });
+      userConfig(s);
+      const prog = loadDescriptor(host).scopes.user!.detect!.programs![0]!;
+      const bin = tmp("hcpx-detect-bin-");
+      mkdirSync(bin, { recursive: true });
+      writeFileSync(join(bin, prog), "#!/bin/sh\nexit 0\n");
+      chmodSync(join(bin, prog), 0o755);
+      const r = await s.run(["adopt", "--detected", "--scope", "user", "--json"], { PATH: `${bin}:${s.env.PATH}` });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      const eol = loadDescriptor(host).endOfLife;
+      expect(json(r).data.detected).toEqual([
+        {
+          host,
+          name: loadDescriptor(host).name,
+          reasons: [`\`${prog}\` on PATH (${join(bin, prog)})`],
+          adopted: false,
+          ...(eol ? { endOfLife: expect.stringContaining(`end of life since ${eol.since}`) } : {}),
+        },
+      ]);
+    },
+  );
 
   it("`hcpx init` proposes it, naming what it found", async () => {
     const s = scratch({ packs: ["ledger"] });
@@ -246,7 +277,13 @@ describe("healthy: the host will use the server", () => {
     expect((await s.adopt("codex", "--check")).code).toBe(0);
     s.write("~/.codex/config.toml", 'model = "x"\n');
     const r = await s.adopt("codex", "--check", "--json");
-    expect(unhealthy(r)).toEqual([expect.objectContaining({ code: "host_will_not_use", file: "~/.codex/config.toml", message: expect.stringContaining("Codex reads .codex/config.toml only in a trusted project") })]);
+    expect(unhealthy(r)).toEqual([
+      expect.objectContaining({
+        code: "host_will_not_use",
+        file: "~/.codex/config.toml",
+        message: expect.stringContaining("Codex reads .codex/config.toml only in a trusted project"),
+      }),
+    ]);
     const root = realpathSync(s.dir);
     s.write("~/.codex/config.toml", `[projects."${root}"]\ntrust_level = "trusted"\n`);
     healthy(await s.adopt("codex", "--check", "--json")); // each host will use the server
@@ -263,7 +300,9 @@ describe("healthy: the host will use the server", () => {
     expect(unhealthy(r)).toEqual([
       expect.objectContaining({
         code: "host_will_not_use",
-        message: expect.stringContaining(`GitHub Copilot CLI loads a project's MCP servers (.mcp.json, .github/mcp.json) only in a trusted folder, and ${root} is not one (no trusted_folders in ~/.copilot/config.json)`),
+        message: expect.stringContaining(
+          `GitHub Copilot CLI loads a project's MCP servers (.mcp.json, .github/mcp.json) only in a trusted folder, and ${root} is not one (no trusted_folders in ~/.copilot/config.json)`,
+        ),
         hint: expect.stringContaining(`add "${root}" to trusted_folders in ~/.copilot/config.json`),
       }),
     ]);
@@ -273,7 +312,9 @@ describe("healthy: the host will use the server", () => {
     expect(JSON.stringify(json(other).error)).toContain('trusted_folders is [\\"/elsewhere\\"], without');
     const d = await s.run(["doctor", "--json"]);
     expect(d.code).toBe(1);
-    const host = (json(d).error!.details!.checks as { id: string; status: string; message: string }[]).find((c) => c.id === "host:copilot")!;
+    const host = (json(d).error!.details!.checks as { id: string; status: string; message: string }[]).find(
+      (c) => c.id === "host:copilot",
+    )!;
     expect(host.status).toBe("fail");
     s.write("~/.copilot/config.json", JSON.stringify({ trusted_folders: ["/elsewhere", root] }) + "\n");
     healthy(await s.adopt("copilot", "--check", "--json")); // each host will use the server
@@ -284,12 +325,17 @@ describe("healthy: the host will use the server", () => {
     expect((await s.adopt("qwen", "--write")).code).toBe(0);
     expect((await s.adopt("qwen", "--check")).code).toBe(0);
     const root = realpathSync(s.dir);
-    s.write("~/.qwen/mcpApprovals.json", JSON.stringify({ [root]: { other: { hash: "x", status: "approved" } } }) + "\n");
+    s.write(
+      "~/.qwen/mcpApprovals.json",
+      JSON.stringify({ [root]: { other: { hash: "x", status: "approved" } } }) + "\n",
+    );
     const r = await s.adopt("qwen", "--check", "--json");
     expect(unhealthy(r)).toEqual([
       expect.objectContaining({
         code: "host_will_not_use",
-        message: expect.stringContaining(`Qwen Code does not start a project MCP server until it is approved ("Pending approval"), and hcp is not approved for ${root}`),
+        message: expect.stringContaining(
+          `Qwen Code does not start a project MCP server until it is approved ("Pending approval"), and hcp is not approved for ${root}`,
+        ),
         hint: expect.stringContaining(`run \`qwen mcp approve hcp\` in ${root}`),
       }),
     ]);
@@ -302,31 +348,58 @@ describe("healthy: the host will use the server", () => {
     expect((await s.adopt("claude", "--write")).code).toBe(0);
     s.write(".claude/settings.local.json", '{ "disabledMcpjsonServers": ["hcp"] }\n');
     const r = await s.adopt("claude", "--check", "--json");
-    expect(unhealthy(r)).toEqual([expect.objectContaining({ code: "host_will_not_use", file: ".claude/settings.local.json", message: expect.stringMatching(/^Claude Code does not start a \.mcp\.json server on disabledMcpjsonServers/) })]);
+    expect(unhealthy(r)).toEqual([
+      expect.objectContaining({
+        code: "host_will_not_use",
+        file: ".claude/settings.local.json",
+        message: expect.stringMatching(/^Claude Code does not start a \.mcp\.json server on disabledMcpjsonServers/),
+      }),
+    ]);
     const d = await s.run(["doctor", "--json"]);
     expect(d.code).toBe(1);
-    const host = (json(d).error!.details!.checks as { id: string; status: string; message: string }[]).find((c) => c.id === "host:claude")!;
+    const host = (json(d).error!.details!.checks as { id: string; status: string; message: string }[]).find(
+      (c) => c.id === "host:claude",
+    )!;
     expect(host.status).toBe("fail");
     expect(host.message).toContain("will not use the server");
   });
 
   it("a config the host's server would not find (adopted with --config elsewhere) is not healthy; $HCP_CONFIG, which the host passes on, is", async () => {
     const s = scratch({ packs: ["ledger"] });
-    s.write("conf/other.json5", s.read("hcp.config.json5").replaceAll("./packs/", "../packs/").replace('"roots": [\n      "."\n    ]', '"roots": ["..", "."]'));
+    s.write(
+      "conf/other.json5",
+      s
+        .read("hcp.config.json5")
+        .replaceAll("./packs/", "../packs/")
+        .replace('"roots": [\n      "."\n    ]', '"roots": ["..", "."]'),
+    );
     const other = join(s.dir, "conf", "other.json5");
     expect((await s.run(["--config", "hcp.config.json5", "adopt", "cursor", "--write"])).code).toBe(0);
     expect((await s.run(["--config", "hcp.config.json5", "adopt", "cursor", "--check"])).code).toBe(0);
     const r = await s.run(["--config", other, "adopt", "cursor", "--check", "--json"]);
     expect(r.code).toBe(1);
     const health = json(r).error!.details!.health as Health[];
-    expect(health, JSON.stringify(health)).toContainEqual(expect.objectContaining({ code: "mcp_config_not_found", severity: "error", message: expect.stringContaining(`where \`hcpx mcp\` finds ${realpathSync(s.dir)}/hcp.config.json5, not ${other}`) }));
+    expect(health, JSON.stringify(health)).toContainEqual(
+      expect.objectContaining({
+        code: "mcp_config_not_found",
+        severity: "error",
+        message: expect.stringContaining(
+          `where \`hcpx mcp\` finds ${realpathSync(s.dir)}/hcp.config.json5, not ${other}`,
+        ),
+      }),
+    );
   });
 
   it("an MCP command that is not on the host's PATH is not healthy", async () => {
     const s = scratch({ packs: ["ledger"] });
     expect((await s.adopt("cursor", "--write", "--command", "hcpx-nowhere mcp")).code).toBe(0);
     const r = await s.adopt("cursor", "--check", "--command", "hcpx-nowhere mcp", "--json");
-    expect(unhealthy(r)).toEqual([expect.objectContaining({ code: "mcp_command_not_on_path", message: expect.stringContaining("the MCP command `hcpx-nowhere` is not on the PATH Cursor inherits") })]);
+    expect(unhealthy(r)).toEqual([
+      expect.objectContaining({
+        code: "mcp_command_not_on_path",
+        message: expect.stringContaining("the MCP command `hcpx-nowhere` is not on the PATH Cursor inherits"),
+      }),
+    ]);
   });
 });
 
@@ -335,7 +408,9 @@ describe("the prompt block when hcpx is not on PATH", () => {
     const s = scratch({ packs: ["ledger"] });
     expect((await s.adopt("claude", "--write")).code).toBe(0);
     const block = readFileSync(join(s.dir, "CLAUDE.md"), "utf8");
-    expect(block).toContain(`\`${process.execPath} ${realpathSync(HCPX)} exec <pack> <verb> --json -- key=value …\` (shell; \`hcpx\` is not on PATH here: this is the command the hcp MCP entry runs)`);
+    expect(block).toContain(
+      `\`${process.execPath} ${realpathSync(HCPX)} exec <pack> <verb> --json -- key=value …\` (shell; \`hcpx\` is not on PATH here: this is the command the hcp MCP entry runs)`,
+    );
   });
 });
 
@@ -347,7 +422,10 @@ describe("descriptor data", () => {
         const sc = d.scopes[scope];
         if (!sc) continue;
         expect(sc.detect, `${host} ${scope}: detect`).toBeDefined();
-        expect([...(sc.detect!.paths ?? []), ...(sc.detect!.programs ?? [])].length, `${host} ${scope}: detect is empty`).toBeGreaterThan(0);
+        expect(
+          [...(sc.detect!.paths ?? []), ...(sc.detect!.programs ?? [])].length,
+          `${host} ${scope}: detect is empty`,
+        ).toBeGreaterThan(0);
       }
     }
   });

@@ -18,7 +18,7 @@ const base: TemplateContext = {
   packs: ["ledger"],
   host: "x",
   hostName: "X",
-  bundle: { name: "hcp-packs", version: "1.0.0", description: "Packs: a \"quoted\" one", author: "dev \"x\"" },
+  bundle: { name: "hcp-packs", version: "1.0.0", description: 'Packs: a "quoted" one', author: 'dev "x"' },
 };
 
 const files = readdirSync(join(REPO, "templates"), { recursive: true, withFileTypes: true })
@@ -42,7 +42,9 @@ describe("templates: small interpreter = Handlebars", () => {
     mkdirSync(dir, { recursive: true });
     try {
       writeFileSync(join(dir, "each.md.hbs"), "{{#each packs}}{{this}}{{/each}}\n");
-      await expect(render("zz-test-host", "each.md.hbs", base)).rejects.toMatchObject({ problems: [{ code: "bad_template", file: "templates/zz-test-host/each.md.hbs" }] });
+      await expect(render("zz-test-host", "each.md.hbs", base)).rejects.toMatchObject({
+        problems: [{ code: "bad_template", file: "templates/zz-test-host/each.md.hbs" }],
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -25,21 +25,32 @@ beforeAll(() => {
 
 /** A line of markdown a user might write: never exactly a marker, often mentioning one. */
 const userLine = fc
-  .tuple(fc.string({ maxLength: 12 }), fc.constantFrom(BEGIN, END, "<!-- hcp:begin", "hcp:end -->", "<!--hcp:begin-->", "", "`" + BEGIN + "`"), fc.string({ maxLength: 12 }), fc.boolean())
+  .tuple(
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom(BEGIN, END, "<!-- hcp:begin", "hcp:end -->", "<!--hcp:begin-->", "", "`" + BEGIN + "`"),
+    fc.string({ maxLength: 12 }),
+    fc.boolean(),
+  )
   .map(([a, m, b, trail]) => (a + m + b + (trail ? " " : "")).replace(/[\r\n]/g, " "))
   .filter((l) => l !== BEGIN && l !== END);
-const userText = fc.tuple(fc.array(userLine, { maxLength: 8 }), fc.constantFrom("\n", "\r\n"), fc.boolean()).map(([ls, eol, last]) => ls.join(eol) + (last && ls.length ? eol : ""));
+const userText = fc
+  .tuple(fc.array(userLine, { maxLength: 8 }), fc.constantFrom("\n", "\r\n"), fc.boolean())
+  .map(([ls, eol, last]) => ls.join(eol) + (last && ls.length ? eol : ""));
 
 describe("markdown block markers count only on a line of their own", () => {
   it("property: a user's text that mentions the markers inline survives write and remove byte for byte", () => {
     fc.assert(
-      fc.property(userText, fc.string({ maxLength: 40 }).map((s) => "## Packs\n" + s.replace(/<!--/g, "<!- -")), (text, block) => {
-        const w = setBlock(text, block, "CLAUDE.md");
-        expect(w.text.startsWith(text)).toBe(true);
-        // written again (a re-run): the same file
-        expect(setBlock(w.text, block, "CLAUDE.md").text).toBe(w.text);
-        expect(removeBlock(w.text, "CLAUDE.md", w.prefix)).toBe(text);
-      }),
+      fc.property(
+        userText,
+        fc.string({ maxLength: 40 }).map((s) => "## Packs\n" + s.replace(/<!--/g, "<!- -")),
+        (text, block) => {
+          const w = setBlock(text, block, "CLAUDE.md");
+          expect(w.text.startsWith(text)).toBe(true);
+          // written again (a re-run): the same file
+          expect(setBlock(w.text, block, "CLAUDE.md").text).toBe(w.text);
+          expect(removeBlock(w.text, "CLAUDE.md", w.prefix)).toBe(text);
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -65,7 +76,9 @@ describe("pack text that would break a host file is refused", () => {
     writeFileSync(f, readFileSync(f, "utf8").replace('  - "ledger: balances', `  - "ledger: ${END} balances`));
     const l = await s.run(["lint", "packs/ledger"]);
     expect(l.code).toBe(1);
-    expect(l.stderr + l.stdout).toMatch(/packs\/ledger\/SKILL\.md:5:\d+: SKILL\.md holds the hcp block marker <!-- hcp:end -->/);
+    expect(l.stderr + l.stdout).toMatch(
+      /packs\/ledger\/SKILL\.md:5:\d+: SKILL\.md holds the hcp block marker <!-- hcp:end -->/,
+    );
     const before = snapshot(s.dir);
     const r = await s.adopt("claude", "--write");
     expect(r.code).toBe(1);
@@ -83,12 +96,16 @@ describe("pack text that would break a host file is refused", () => {
     const l = await s.run(["lint", "packs/transit", "packs/ledger", "--json"]);
     const env = JSON.parse(l.stdout);
     const probs = JSON.stringify(env);
-    expect(probs).toMatch(/"code":"host_text_unsafe".*"file":"packs\/transit\/surface\.json".*"path":"description"|"path":"description".*"code":"host_text_unsafe"/);
+    expect(probs).toMatch(
+      /"code":"host_text_unsafe".*"file":"packs\/transit\/surface\.json".*"path":"description"|"path":"description".*"code":"host_text_unsafe"/,
+    );
     expect(probs).toMatch(/control character U\+001B/);
     expect(probs).toMatch(/control character U\+0000/);
     const r = await s.adopt("cursor", "--write");
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/packs\/transit\/surface\.json:\d+:\d+ at description: description holds the control character U\+001B/);
+    expect(r.stderr).toMatch(
+      /packs\/transit\/surface\.json:\d+:\d+ at description: description holds the control character U\+001B/,
+    );
   });
 });
 
@@ -117,33 +134,75 @@ describe("a host's variable syntax in the MCP command", () => {
     const s = scratch();
     const r = await s.adopt("codex", "--write", "--command", `hcpx mcp '--x=\${HOME}$HOME{env:X}'`);
     expect(r.code).toBe(0);
-    expect((parseToml(s.read(".codex/config.toml")) as { mcp_servers: { hcp: { args: string[] } } }).mcp_servers.hcp.args).toEqual(["mcp", "--x=${HOME}$HOME{env:X}", "--shape", "per-command", "--host", "codex"]);
+    expect(
+      (parseToml(s.read(".codex/config.toml")) as { mcp_servers: { hcp: { args: string[] } } }).mcp_servers.hcp.args,
+    ).toEqual(["mcp", "--x=${HOME}$HOME{env:X}", "--shape", "per-command", "--host", "codex"]);
   });
 
   it("the syntax is data: every host MCP target that a host expands variables in declares `vars`", () => {
     for (const h of ["claude", "cursor", "vscode", "gemini", "opencode", "devin"]) {
       const d = JSON5.parse(readFileSync(join(REPO, "hosts", `${h}.json5`), "utf8"));
-      for (const sc of Object.values(d.scopes) as { targets: { format: string; template?: string; vars?: { pattern: string } }[] }[]) {
+      for (const sc of Object.values(d.scopes) as {
+        targets: { format: string; template?: string; vars?: { pattern: string } }[];
+      }[]) {
         // the MCP entries (templated); permission-rule targets carry no command
-        for (const t of sc.targets.filter((x) => (x.format === "json" || x.format === "jsonc") && x.template)) expect(t.vars?.pattern, `${h}`).toBeTruthy();
+        for (const t of sc.targets.filter((x) => (x.format === "json" || x.format === "jsonc") && x.template))
+          expect(t.vars?.pattern, `${h}`).toBeTruthy();
       }
     }
   });
 });
 
 describe("TOML strings follow the TOML spec's escaping", () => {
-  const ctx = (argv: string[]): TemplateContext => ({ command: argv[0]!, args: argv.slice(1), argv, envVars: [], promptBlock: "", hash: "", packs: [], host: "codex", hostName: "Codex", bundle: undefined });
+  const ctx = (argv: string[]): TemplateContext => ({
+    command: argv[0]!,
+    args: argv.slice(1),
+    argv,
+    envVars: [],
+    promptBlock: "",
+    hash: "",
+    packs: [],
+    host: "codex",
+    hostName: "Codex",
+    bundle: undefined,
+  });
   const tpl = "[mcp_servers.hcp]\ncommand = {{{toml command}}}\nargs = {{{toml args}}}\n";
-  const word = fc.string({ unit: fc.oneof(fc.constantFrom("\u007f", "\u0000", "\u001b", "\u0085", '"', "\\", "\n", "\r", "\t", "\b", "\f", "\u2028", "'", "#", "]"), fc.constantFrom(..."ab$ {}=.")), maxLength: 12 });
+  const word = fc.string({
+    unit: fc.oneof(
+      fc.constantFrom(
+        "\u007f",
+        "\u0000",
+        "\u001b",
+        "\u0085",
+        '"',
+        "\\",
+        "\n",
+        "\r",
+        "\t",
+        "\b",
+        "\f",
+        "\u2028",
+        "'",
+        "#",
+        "]",
+      ),
+      fc.constantFrom(..."ab$ {}=."),
+    ),
+    maxLength: 12,
+  });
   it("property: any command line renders (both renderers) to TOML that smol-toml reads back to the same strings", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(word, { minLength: 1, maxLength: 4 }), fc.string({ unit: "grapheme", maxLength: 8 }), async (argv, extra) => {
-        const words = [...argv, extra];
-        for (const text of [renderSimple(tpl, ctx(words))!, renderWithHandlebars(tpl, ctx(words))]) {
-          const v = parseToml(text) as { mcp_servers: { hcp: { command: string; args: string[] } } };
-          expect([v.mcp_servers.hcp.command, ...v.mcp_servers.hcp.args]).toEqual(words);
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(word, { minLength: 1, maxLength: 4 }),
+        fc.string({ unit: "grapheme", maxLength: 8 }),
+        async (argv, extra) => {
+          const words = [...argv, extra];
+          for (const text of [renderSimple(tpl, ctx(words))!, renderWithHandlebars(tpl, ctx(words))]) {
+            const v = parseToml(text) as { mcp_servers: { hcp: { command: string; args: string[] } } };
+            expect([v.mcp_servers.hcp.command, ...v.mcp_servers.hcp.args]).toEqual(words);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -153,6 +212,8 @@ describe("TOML strings follow the TOML spec's escaping", () => {
     const r = await s.adopt("codex", "--write", "--command", "hcpx mcp a\u007fb");
     expect(r.code).toBe(0);
     expect(s.read(".codex/config.toml")).toContain('"a\\u007Fb"');
-    expect((parseToml(s.read(".codex/config.toml")) as { mcp_servers: { hcp: { args: string[] } } }).mcp_servers.hcp.args).toEqual(["mcp", "a\u007fb", "--shape", "per-command", "--host", "codex"]);
+    expect(
+      (parseToml(s.read(".codex/config.toml")) as { mcp_servers: { hcp: { args: string[] } } }).mcp_servers.hcp.args,
+    ).toEqual(["mcp", "a\u007fb", "--shape", "per-command", "--host", "codex"]);
   });
 });

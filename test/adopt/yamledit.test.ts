@@ -15,7 +15,12 @@ const texts: [string, YamlKey, unknown, string][] = [
   ["empty file", GOOSE, ext, ""],
   ["only comments", GOOSE, ext, "# nothing yet\n"],
   ["no trailing line break", GOOSE, ext, "GOOSE_MODEL: x"],
-  ["map with comments and a blank line", GOOSE, ext, "# top\nextensions:\n  # dev\n  developer:\n    enabled: true   # on\n\n# after\nx: 1\n"],
+  [
+    "map with comments and a blank line",
+    GOOSE,
+    ext,
+    "# top\nextensions:\n  # dev\n  developer:\n    enabled: true   # on\n\n# after\nx: 1\n",
+  ],
   ["4-space map at the end without a line break", GOOSE, ext, "extensions:\n    developer:\n        enabled: true"],
   ["CRLF", GOOSE, ext, "a: 1\r\nextensions:\r\n  developer:\r\n    enabled: true\r\n"],
   ["deeper key path, nothing there", { path: ["a", "b", "hcp"] }, ext, "a:\n  other: 1\n"],
@@ -25,7 +30,12 @@ const texts: [string, YamlKey, unknown, string][] = [
   ["a BOM, and the list created at the top", LIST, item, "\ufeffname: x\n"],
   ["only a BOM, no line break: the list goes on a line of its own; the BOM stays", LIST, item, "\ufeff"],
   ["a BOM before the key holding the entry", GOOSE, ext, "\ufeffextensions:\n  developer:\n    enabled: true\n"],
-  ["quoted scalars and anchors elsewhere", LIST, item, "base: &b {k: 'v'}\nuse: *b\nmcpServers:\n  - name: \"a\"\n    command: 'x y'\n"],
+  [
+    "quoted scalars and anchors elsewhere",
+    LIST,
+    item,
+    "base: &b {k: 'v'}\nuse: *b\nmcpServers:\n  - name: \"a\"\n    command: 'x y'\n",
+  ],
 ];
 
 /** The file's value without the entry (and without the maps and lists left empty by taking it out). */
@@ -39,7 +49,8 @@ function without(text: string, key: YamlKey): unknown {
   }
   const last = holders.at(-1)!;
   if (holders.length === key.path.length) {
-    if (key.named && Array.isArray(last)) last.splice(0, last.length, ...last.filter((x: { name?: string }) => x.name !== key.path.at(-1)));
+    if (key.named && Array.isArray(last))
+      last.splice(0, last.length, ...last.filter((x: { name?: string }) => x.name !== key.path.at(-1)));
     else if (!key.named) delete last[key.path.at(-1)!];
   }
   for (let i = holders.length - 1; i > 0; i--) {
@@ -69,7 +80,9 @@ describe("setYaml / removeYaml", () => {
     const text = "mcpServers:\n  - name: a\n    command: a\n";
     const r = setYaml(text, LIST, item, "f.yaml");
     const edited = r.text + "  # a note the user added below\n";
-    expect(removeYaml(edited, LIST, "f.yaml", { insertedAt: r.insertedAt })).toBe(text + "  # a note the user added below\n");
+    expect(removeYaml(edited, LIST, "f.yaml", { insertedAt: r.insertedAt })).toBe(
+      text + "  # a note the user added below\n",
+    );
   });
 
   it("refuses what it cannot edit exactly: flow style, an alias to the entry, a complex key", () => {
@@ -92,6 +105,8 @@ describe("setYaml / removeYaml", () => {
 
   it("a parse error names the line and column", () => {
     expect(() => parseYamlFor("a: 1\nb: [\n", "c.yaml")).toThrow(/c\.yaml:\d+:\d+: cannot parse YAML/);
-    expect(() => parseYamlFor("a: 1\na: 2\n", "c.yaml")).toThrow(/c\.yaml:2:1: a key appears twice in one map \(Map keys must be unique\)/);
+    expect(() => parseYamlFor("a: 1\na: 2\n", "c.yaml")).toThrow(
+      /c\.yaml:2:1: a key appears twice in one map \(Map keys must be unique\)/,
+    );
   });
 });

@@ -6,7 +6,23 @@ import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { sha16 } from "../../src/projection/build";
 import { rm } from "../hosts/e2e/support";
-import { adopted, allText, ECHO_TEXT, envelopeIn, HOSTS, readBlock, runAgent, sha12, SHELL_TEXT, SKILL_DESCRIPTION, SKILL_MARKER, UNGRANTED_WORDS, why, type AgentRun, type HostId } from "./support";
+import {
+  adopted,
+  allText,
+  ECHO_TEXT,
+  envelopeIn,
+  HOSTS,
+  readBlock,
+  runAgent,
+  sha12,
+  SHELL_TEXT,
+  SKILL_DESCRIPTION,
+  SKILL_MARKER,
+  UNGRANTED_WORDS,
+  why,
+  type AgentRun,
+  type HostId,
+} from "./support";
 import type { ModelRequest, OfferedTool } from "../support/fake-model";
 
 /** JSON Schema as a host may re-spell it: drop `$schema`, empty `properties` the host added, key order. */
@@ -18,7 +34,11 @@ function normSchema(s: unknown, added: string[] = [], top = true): unknown {
     if (k === "$schema") continue;
     if (k === "properties" && v && typeof v === "object" && Object.keys(v).length === 0) continue;
     if (k === "properties" && top && v && typeof v === "object") {
-      out[k] = normSchema(Object.fromEntries(Object.entries(v).filter(([name]) => !added.includes(name))), added, false);
+      out[k] = normSchema(
+        Object.fromEntries(Object.entries(v).filter(([name]) => !added.includes(name))),
+        added,
+        false,
+      );
       continue;
     }
     out[k] = normSchema(v, added, false);
@@ -30,7 +50,11 @@ function normSchema(s: unknown, added: string[] = [], top = true): unknown {
 function dropKeys(s: unknown, keys: string[] = []): unknown {
   if (!keys.length || !s || typeof s !== "object") return s;
   if (Array.isArray(s)) return s.map((x) => dropKeys(x, keys));
-  return Object.fromEntries(Object.entries(s as Record<string, unknown>).filter(([k]) => !keys.includes(k)).map(([k, v]) => [k, dropKeys(v, keys)]));
+  return Object.fromEntries(
+    Object.entries(s as Record<string, unknown>)
+      .filter(([k]) => !keys.includes(k))
+      .map(([k, v]) => [k, dropKeys(v, keys)]),
+  );
 }
 
 export function agentLoop(host: HostId): void {
@@ -47,15 +71,21 @@ export function agentLoop(host: HostId): void {
     };
     // the tools as offered: in the first request, or (a host that defers them: HostSpec.loadTools) after the load step
     let offering: ModelRequest;
-    const offered = (t: { name: string; namespace?: string }): OfferedTool | undefined => offering.tools.find((o) => o.name === t.name && o.namespace === t.namespace);
+    const offered = (t: { name: string; namespace?: string }): OfferedTool | undefined =>
+      offering.tools.find((o) => o.name === t.name && o.namespace === t.namespace);
 
     beforeAll(async () => {
       run = await runAgent(host);
-      console.log(`[agents] ${host}: ${run.ms} ms (agent ${run.raw.ms} ms), ${run.fake.modelRequests.length} model requests, ${run.fake.sideRequests.length} side calls`);
+      console.log(
+        `[agents] ${host}: ${run.ms} ms (agent ${run.raw.ms} ms), ${run.fake.modelRequests.length} model requests, ${run.fake.sideRequests.length} side calls`,
+      );
       const main = run.fake.modelRequests.filter((r) => r.tools.length > 0);
       first = main[0]!;
       last = main.reduce((a, b) => (b.toolResults.length >= a.toolResults.length ? b : a), main[0]!);
-      offering = (spec.loadTools ? main.find((r) => r.tools.some((t) => t.name === spec.tool("probe__echo").name)) : undefined) ?? first;
+      offering =
+        (spec.loadTools
+          ? main.find((r) => r.tools.some((t) => t.name === spec.tool("probe__echo").name))
+          : undefined) ?? first;
     }, 180_000);
     afterAll(async () => {
       await run?.fake.close();
@@ -64,10 +94,15 @@ export function agentLoop(host: HostId): void {
 
     it("the agent ran the whole script and exited 0; every request had a route and a turn", () => {
       expect(run.raw.code, why(run)).toBe(spec.exitCode ?? 0);
-      expect(run.fake.unexpected.map((u) => u.path), why(run)).toEqual([]);
+      expect(
+        run.fake.unexpected.map((u) => u.path),
+        why(run),
+      ).toEqual([]);
       expect(first, why(run)).toBeDefined();
       // a host whose approval stops a headless run ends at the gated write (HostSpec.gatedWrite)
-      expect(last.toolResults.length, why(run)).toBe(spec.gatedWrite === "stops" ? run.plan.findIndex((p) => p.what === "unconfirmed") : run.plan.length);
+      expect(last.toolResults.length, why(run)).toBe(
+        spec.gatedWrite === "stops" ? run.plan.findIndex((p) => p.what === "unconfirmed") : run.plan.length,
+      );
     });
 
     it("the prompt block reached the model intact", () => {
@@ -85,10 +120,21 @@ export function agentLoop(host: HostId): void {
       for (const ref of ["probe__echo", "probe__stamp", "hcp__read_skill"]) {
         const mine = spec.tool(ref);
         const o = offered(mine);
-        expect(o, `${mine.namespace ?? ""} ${mine.name} not offered; offered: ${offering.tools.map((t) => `${t.namespace ?? ""}/${t.name}`).join(", ")}`).toBeDefined();
+        expect(
+          o,
+          `${mine.namespace ?? ""} ${mine.name} not offered; offered: ${offering.tools.map((t) => `${t.namespace ?? ""}/${t.name}`).join(", ")}`,
+        ).toBeDefined();
         const want = run.mcpTools.find((t) => t.name === ref)!;
-        expect(o!.description).toBe(spec.toolDescription ? spec.toolDescription(want.description ?? "") : want.description);
-        expect(isDeepStrictEqual(normSchema(dropKeys(o!.schema, spec.dropsSchemaKeys), spec.addsToolProperties), normSchema(dropKeys(want.inputSchema, spec.dropsSchemaKeys))), `${JSON.stringify(o!.schema)}\n  vs hcpx mcp's\n${JSON.stringify(want.inputSchema)}`).toBe(true);
+        expect(o!.description).toBe(
+          spec.toolDescription ? spec.toolDescription(want.description ?? "") : want.description,
+        );
+        expect(
+          isDeepStrictEqual(
+            normSchema(dropKeys(o!.schema, spec.dropsSchemaKeys), spec.addsToolProperties),
+            normSchema(dropKeys(want.inputSchema, spec.dropsSchemaKeys)),
+          ),
+          `${JSON.stringify(o!.schema)}\n  vs hcpx mcp's\n${JSON.stringify(want.inputSchema)}`,
+        ).toBe(true);
       }
       expect(offered(spec.tool("probe__stamp"))!.description).toContain("confirm required");
       expect(offered(spec.tool("probe__echo"))!.description).not.toContain("confirm");
@@ -104,12 +150,18 @@ export function agentLoop(host: HostId): void {
       expect(first.raw.includes(SKILL_MARKER), "the Skill body was in the first request already").toBe(false);
       const skillStep = run.plan.findIndex((p) => p.what === "skill");
       const after = run.fake.modelRequests.find((r) => r.toolResults.length === skillStep + 1);
-      expect(after && allText(after.body).includes(SKILL_MARKER), `the Skill body did not reach the model after the skill call\n${why(run)}`).toBe(true);
+      expect(
+        after && allText(after.body).includes(SKILL_MARKER),
+        `the Skill body did not reach the model after the skill call\n${why(run)}`,
+      ).toBe(true);
     });
 
     it("a granted read ran exactly once through hcpx, and the result sent back is hcpx's envelope", () => {
       const env = envelopeIn(result("echo").output);
-      expect(env, result("echo").output).toMatchObject({ ok: true, data: { echo: ECHO_TEXT, tokenSha: sha12(run.token) } });
+      expect(env, result("echo").output).toMatchObject({
+        ok: true,
+        data: { echo: ECHO_TEXT, tokenSha: sha12(run.token) },
+      });
       expect(run.calls().filter((c) => c.verb === "echo" && c.argv[0] === ECHO_TEXT)).toHaveLength(1);
     });
 
@@ -122,27 +174,53 @@ export function agentLoop(host: HostId): void {
     if (spec.gatedWrite === "stops") {
       it("the gated write does not run without a person's approval: the headless run stops at the host's approval prompt", () => {
         expect(last.toolResults.length, why(run)).toBe(run.plan.findIndex((p) => p.what === "unconfirmed"));
-        expect(run.calls().filter((c) => c.verb === "stamp"), why(run)).toEqual([]);
+        expect(
+          run.calls().filter((c) => c.verb === "stamp"),
+          why(run),
+        ).toEqual([]);
       });
     } else if (spec.gatedWrite === "refused") {
       // issue 10: confirm: true is the model's word; the host's approval (rules adopt wrote) asks the
       // person, and in a headless run nobody answers — the gated write does not run at all
       it("the gated write does not run without a person's approval, even when the model passes confirm: true", () => {
-        for (const step of ["unconfirmed", "confirmed"]) expect(envelopeIn(result(step).output)?.ok, `${step}: ${result(step).output}`).not.toBe(true);
-        expect(run.calls().filter((c) => c.verb === "stamp"), why(run)).toEqual([]);
+        for (const step of ["unconfirmed", "confirmed"])
+          expect(envelopeIn(result(step).output)?.ok, `${step}: ${result(step).output}`).not.toBe(true);
+        expect(
+          run.calls().filter((c) => c.verb === "stamp"),
+          why(run),
+        ).toEqual([]);
       });
     } else {
       it("the gated write reaches hcpx: without confirm confirm_required and nothing ran; with confirm it ran once", () => {
-        expect(envelopeIn(result("unconfirmed").output)?.error?.code, result("unconfirmed").output).toBe("confirm_required");
-        expect(envelopeIn(result("confirmed").output), result("confirmed").output).toMatchObject({ ok: true, data: { stamped: "confirmed-1" } });
-        expect(run.calls().filter((c) => c.verb === "stamp").map((c) => c.argv[0])).toEqual(["confirmed-1"]);
+        expect(envelopeIn(result("unconfirmed").output)?.error?.code, result("unconfirmed").output).toBe(
+          "confirm_required",
+        );
+        expect(envelopeIn(result("confirmed").output), result("confirmed").output).toMatchObject({
+          ok: true,
+          data: { stamped: "confirmed-1" },
+        });
+        expect(
+          run
+            .calls()
+            .filter((c) => c.verb === "stamp")
+            .map((c) => c.argv[0]),
+        ).toEqual(["confirmed-1"]);
       });
     }
 
     // the confirm table (docs/confirm.md): hcpx's audit log says whether hcpx itself asked anyone
     it("no path asks twice: one asker per gated call — the host's approval, or hcpx's question, never both", () => {
       const f = join(run.home, ".local", "state", "hcpx", "audit.jsonl");
-      const lines = existsSync(f) ? readFileSync(f, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as { verb?: string; args_sha256?: string; confirm?: { answer: string }; result: string }) : [];
+      const lines = existsSync(f)
+        ? readFileSync(f, "utf8")
+            .trim()
+            .split("\n")
+            .filter(Boolean)
+            .map(
+              (l) =>
+                JSON.parse(l) as { verb?: string; args_sha256?: string; confirm?: { answer: string }; result: string },
+            )
+        : [];
       const stamps = lines.filter((l) => l.verb === "stamp");
       if (spec.refusedBy === "hcpx") {
         // the host let the call through without asking (its approval of every tool); hcpx asked once per call (2026-07-28: the
@@ -153,11 +231,17 @@ export function agentLoop(host: HostId): void {
         for (const ls of calls.values()) {
           const asked = ls.filter((l) => l.confirm?.answer === "pending").length || ls.filter((l) => l.confirm).length;
           expect(asked, JSON.stringify(ls)).toBe(1);
-          expect(ls.at(-1), JSON.stringify(ls)).toMatchObject({ result: "confirm_declined", confirm: { answer: expect.not.stringMatching(/^(accept|pending)$/) } });
+          expect(ls.at(-1), JSON.stringify(ls)).toMatchObject({
+            result: "confirm_declined",
+            confirm: { answer: expect.not.stringMatching(/^(accept|pending)$/) },
+          });
         }
         return;
       }
-      expect(stamps.filter((l) => l.confirm !== undefined), JSON.stringify(stamps)).toEqual([]);
+      expect(
+        stamps.filter((l) => l.confirm !== undefined),
+        JSON.stringify(stamps),
+      ).toEqual([]);
       // refused or stopped by the host: the call never reached hcpx; reaching hcpx: both calls, hcpx's answers
       if (spec.gatedWrite === "hcpx") expect(stamps.map((l) => l.result)).toEqual(["confirm_required", "ok"]);
       else expect(stamps, JSON.stringify(stamps)).toEqual([]);
@@ -167,7 +251,9 @@ export function agentLoop(host: HostId): void {
       const calls = run.calls();
       expect(calls.length).toBeGreaterThan(0);
       for (const c of calls) expect(c.token, JSON.stringify(c)).toBe(run.token);
-      const leaked = run.fake.requests.filter((r) => r.raw.includes(run.token) || JSON.stringify(r.headers).includes(run.token));
+      const leaked = run.fake.requests.filter(
+        (r) => r.raw.includes(run.token) || JSON.stringify(r.headers).includes(run.token),
+      );
       expect(leaked.map((r) => r.path)).toEqual([]);
     });
 
@@ -175,7 +261,10 @@ export function agentLoop(host: HostId): void {
       it("the shell route the block advertises works through the host's shell tool", () => {
         expect(run.block).toContain("hcpx exec <pack> <verb>");
         const out = result("shell").output;
-        expect(envelopeIn(out), out).toMatchObject({ ok: true, data: { echo: SHELL_TEXT, tokenSha: sha12(run.token) } });
+        expect(envelopeIn(out), out).toMatchObject({
+          ok: true,
+          data: { echo: SHELL_TEXT, tokenSha: sha12(run.token) },
+        });
         expect(run.calls().filter((c) => c.verb === "echo" && c.argv[0] === SHELL_TEXT)).toHaveLength(1);
       });
     } else {

@@ -7,7 +7,23 @@ import { HOSTS } from "./support";
 approvalLoop({
   host: "claude",
   how: "--permission-prompt-tool answering allow",
-  files: ({ dir, fixtures }) => ({ "./approver.json": JSON.stringify({ mcpServers: { approver: { type: "stdio", command: process.execPath, args: [join(fixtures, "approver.mjs"), join(dir, "approver-calls.jsonl")] } } }) }),
-  argv: (prompt, { dir }) => [...HOSTS.claude.argv(prompt), "--mcp-config", join(dir, "approver.json"), "--permission-prompt-tool", "mcp__approver__approve"],
+  files: ({ dir, fixtures }) => ({
+    "./approver.json": JSON.stringify({
+      mcpServers: {
+        approver: {
+          type: "stdio",
+          command: process.execPath,
+          args: [join(fixtures, "approver.mjs"), join(dir, "approver-calls.jsonl")],
+        },
+      },
+    }),
+  }),
+  argv: (prompt, { dir }) => [
+    ...HOSTS.claude.argv(prompt),
+    "--mcp-config",
+    join(dir, "approver.json"),
+    "--permission-prompt-tool",
+    "mcp__approver__approve",
+  ],
   promptLog: "approver-calls.jsonl",
 });

@@ -13,7 +13,11 @@ userMcpLoop({
   skillListed: /Available skills: probe\b/,
   shellCall: (cmd) => ({ name: "run_commands", input: { commands: [cmd] } }),
   setup: async (url, _home, dir, env) => {
-    const r = await hc.run(hc.hostBin("cline"), ["auth", "-p", "openai", "-k", "x", "-m", "m", "-b", `${url}/v1`], { cwd: dir, env, timeoutMs: 60_000 });
+    const r = await hc.run(hc.hostBin("cline"), ["auth", "-p", "openai", "-k", "x", "-m", "m", "-b", `${url}/v1`], {
+      cwd: dir,
+      env,
+      timeoutMs: 60_000,
+    });
     if (r.code !== 0) throw new Error(`cline auth failed: ${r.stdout}${r.stderr}`);
   },
   argv: (prompt) => ["--json", "-t", "120", prompt],

@@ -5,6 +5,12 @@ import { approvalLoop } from "./approval-loop";
 
 approvalLoop({
   host: "codex",
-  how: "-c mcp_servers.hcp.tools.probe__stamp.approval_mode=\"approve\" for the run",
-  argv: (prompt) => ["exec", "--skip-git-repo-check", "-c", 'mcp_servers.hcp.tools.probe__stamp.approval_mode="approve"', prompt],
+  how: '-c mcp_servers.hcp.tools.probe__stamp.approval_mode="approve" for the run',
+  argv: (prompt) => [
+    "exec",
+    "--skip-git-repo-check",
+    "-c",
+    'mcp_servers.hcp.tools.probe__stamp.approval_mode="approve"',
+    prompt,
+  ],
 });

@@ -16,7 +16,11 @@ userMcpLoop({
   // no shellCall: its Bash tool is a login shell (PATH reset), hosts/continue.json5 shellRoute: false
   setup: async (url, home) => {
     const f = join(home, ".continue", "config.yaml");
-    writeFileSync(f, readFileSync(f, "utf8") + `models:\n  - name: fake\n    provider: openai\n    model: m\n    apiBase: ${url}/v1\n    apiKey: x\n    roles: [chat]\n`);
+    writeFileSync(
+      f,
+      readFileSync(f, "utf8") +
+        `models:\n  - name: fake\n    provider: openai\n    model: m\n    apiBase: ${url}/v1\n    apiKey: x\n    roles: [chat]\n`,
+    );
   },
   argv: (prompt) => ["-p", prompt, "--auto"],
 });

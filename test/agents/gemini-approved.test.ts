@@ -7,6 +7,15 @@ import { HOSTS } from "./support";
 approvalLoop({
   host: "gemini",
   how: "a user policy rule allowing mcp hcp probe__stamp",
-  files: () => ({ "~/.gemini/policies/approve-stamp.toml": ['[[rule]]', 'mcpName = "hcp"', 'toolName = "probe__stamp"', 'decision = "allow"', "priority = 900", ""].join("\n") }),
+  files: () => ({
+    "~/.gemini/policies/approve-stamp.toml": [
+      "[[rule]]",
+      'mcpName = "hcp"',
+      'toolName = "probe__stamp"',
+      'decision = "allow"',
+      "priority = 900",
+      "",
+    ].join("\n"),
+  }),
   argv: (prompt) => HOSTS.gemini.argv(prompt),
 });

@@ -51,7 +51,11 @@ interface AuditLine {
 }
 
 /** One `kimi acp` session: initialize, session/new, one session/prompt; `answer` decides each session/request_permission. */
-async function acpRun(o: { dir: string; env: Record<string, string>; answer: (text: string) => "approve" | "reject" }): Promise<{ asked: Asked[]; stopReason?: string; stderr: string; code: number | null }> {
+async function acpRun(o: {
+  dir: string;
+  env: Record<string, string>;
+  answer: (text: string) => "approve" | "reject";
+}): Promise<{ asked: Asked[]; stopReason?: string; stderr: string; code: number | null }> {
   const child = spawn(NODE22, [MAIN, "acp"], { cwd: o.dir, env: o.env, stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
@@ -67,7 +71,13 @@ async function acpRun(o: { dir: string; env: Record<string, string>; answer: (te
       send({ jsonrpc: "2.0", id: n, method, params });
     });
   createInterface({ input: child.stdout }).on("line", (line) => {
-    let m: { id?: number | string; method?: string; params?: { options?: { optionId: string; kind: string }[]; toolCall?: { toolCallId?: string } }; result?: unknown; error?: { message: string } };
+    let m: {
+      id?: number | string;
+      method?: string;
+      params?: { options?: { optionId: string; kind: string }[]; toolCall?: { toolCallId?: string } };
+      result?: unknown;
+      error?: { message: string };
+    };
     try {
       m = JSON.parse(line) as typeof m;
     } catch {
@@ -76,7 +86,8 @@ async function acpRun(o: { dir: string; env: Record<string, string>; answer: (te
     // the tool call as Kimi announced it (session/update tool_call: its rawInput, the arguments): what the client decides on
     if (m.method === "session/update" && m.params) {
       const u = (m.params as { update?: { sessionUpdate?: string; toolCallId?: string } }).update;
-      if (u?.toolCallId && (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update")) announced.set(u.toolCallId, (announced.get(u.toolCallId) ?? "") + JSON.stringify(u));
+      if (u?.toolCallId && (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update"))
+        announced.set(u.toolCallId, (announced.get(u.toolCallId) ?? "") + JSON.stringify(u));
       return;
     }
     if (m.method === "session/request_permission" && m.id !== undefined) {
@@ -85,7 +96,11 @@ async function acpRun(o: { dir: string; env: Record<string, string>; answer: (te
       const want = decision === "approve" ? "allow_once" : "reject_once";
       const option = m.params?.options?.find((x) => x.kind === want);
       asked.push({ toolCallId: m.params?.toolCall?.toolCallId, text, answer: option?.optionId ?? "cancelled" });
-      send({ jsonrpc: "2.0", id: m.id, result: { outcome: option ? { outcome: "selected", optionId: option.optionId } : { outcome: "cancelled" } } });
+      send({
+        jsonrpc: "2.0",
+        id: m.id,
+        result: { outcome: option ? { outcome: "selected", optionId: option.optionId } : { outcome: "cancelled" } },
+      });
     } else if (m.method !== undefined && m.id !== undefined) {
       send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: `method not found: ${m.method}` } });
     } else if (typeof m.id === "number" && pending.has(m.id)) {
@@ -98,9 +113,15 @@ async function acpRun(o: { dir: string; env: Record<string, string>; answer: (te
   const exited = new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
   const timer = setTimeout(() => child.kill("SIGKILL"), 150_000);
   try {
-    await request("initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } });
+    await request("initialize", {
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+    });
     const s = (await request("session/new", { cwd: o.dir, mcpServers: [] })) as { sessionId: string };
-    const r = (await request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: PROMPT }] })) as { stopReason?: string };
+    const r = (await request("session/prompt", {
+      sessionId: s.sessionId,
+      prompt: [{ type: "text", text: PROMPT }],
+    })) as { stopReason?: string };
     return { asked, stopReason: r.stopReason, stderr, code: null };
   } catch (e) {
     throw new Error(`kimi acp: ${(e as Error).message}\nstderr:\n${stderr.slice(-3000)}`);
@@ -118,7 +139,8 @@ function kimiAcpLoop(column: "A" | "B", rules?: { toml: string; title: string })
   const title =
     (column === "B"
       ? "kimi acp (default mode, manual approvals): the client rejects the gated calls — the write never runs"
-      : "kimi acp (default mode, manual approvals): the client approves each call once — the write runs once") + (rules ? `; ${rules.title}` : "");
+      : "kimi acp (default mode, manual approvals): the client approves each call once — the write runs once") +
+    (rules ? `; ${rules.title}` : "");
   describe.skipIf(!available)(`kimi: ${title}`, () => {
     let fake: FakeModel;
     let dir: string;
@@ -129,17 +151,28 @@ function kimiAcpLoop(column: "A" | "B", rules?: { toml: string; title: string })
     let calls: Call[];
     const plan = [
       { what: "echo", call: { name: HCP_TOOL, input: { pack: "probe", verb: "echo", args: { text: ECHO_TEXT } } } },
-      { what: "unconfirmed", call: { name: HCP_TOOL, input: { pack: "probe", verb: "stamp", args: { note: "unconfirmed-1" } } } },
-      { what: "confirmed", call: { name: HCP_TOOL, input: { pack: "probe", verb: "stamp", args: { note: "confirmed-1" }, confirm: true } } },
+      {
+        what: "unconfirmed",
+        call: { name: HCP_TOOL, input: { pack: "probe", verb: "stamp", args: { note: "unconfirmed-1" } } },
+      },
+      {
+        what: "confirmed",
+        call: { name: HCP_TOOL, input: { pack: "probe", verb: "stamp", args: { note: "confirmed-1" }, confirm: true } },
+      },
     ];
-    const why = () => `stopReason ${run?.stopReason}\nasked: ${JSON.stringify(run?.asked.map((a) => ({ ...a, text: a.text.slice(0, 1500) })))}\nresults: ${JSON.stringify(results).slice(0, 2500)}\naudit: ${JSON.stringify(audit)}\nstderr: ${run?.stderr.slice(-2000)}`;
+    const why = () =>
+      `stopReason ${run?.stopReason}\nasked: ${JSON.stringify(run?.asked.map((a) => ({ ...a, text: a.text.slice(0, 1500) })))}\nresults: ${JSON.stringify(results).slice(0, 2500)}\naudit: ${JSON.stringify(audit)}\nstderr: ${run?.stderr.slice(-2000)}`;
 
     beforeAll(async () => {
       dir = probeProject();
       home = tmp("hcpx-agents-home-");
       const path = [hcpxBinDir(), pathWithoutHcpx()].join(delimiter);
       userConfigOf(dir, home);
-      const a = await runHcpx(["adopt", "kimi", "--scope", "user", "--write"], { cwd: dir, env: { HOME: home, PATH: path }, timeoutMs: 60_000 });
+      const a = await runHcpx(["adopt", "kimi", "--scope", "user", "--write"], {
+        cwd: dir,
+        env: { HOME: home, PATH: path },
+        timeoutMs: 60_000,
+      });
       if (a.code !== 0) throw new Error(`adopt kimi --scope user failed: ${a.stderr}${a.stdout}`);
       fake = await startFakeModel({
         script: Array.from({ length: plan.length * 2 + 4 }, () => (req: { toolResults: unknown[] }) => {
@@ -153,14 +186,27 @@ function kimiAcpLoop(column: "A" | "B", rules?: { toml: string; title: string })
       });
       const env = hc.hostEnv(home, { PATH: path, PWD: dir, PROBE_TOKEN: `tok-${randomBytes(12).toString("hex")}` });
       // B: a gated call (the stamp) is rejected, the read approved; A: every call approved once
-      run = await acpRun({ dir, env, answer: (text) => (column === "B" && text.includes("stamp") ? "reject" : "approve") });
+      run = await acpRun({
+        dir,
+        env,
+        answer: (text) => (column === "B" && text.includes("stamp") ? "reject" : "approve"),
+      });
       const main = fake.modelRequests.filter((r) => r.tools.length > 0);
       const last = main.reduce((x, y) => (y.toolResults.length >= x.toolResults.length ? y : x), main[0]!);
       results = (last?.toolResults ?? []).map((r) => r.output);
-      const jsonl = <T>(f: string): T[] => (existsSync(f) ? readFileSync(f, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as T) : []);
+      const jsonl = <T>(f: string): T[] =>
+        existsSync(f)
+          ? readFileSync(f, "utf8")
+              .trim()
+              .split("\n")
+              .filter(Boolean)
+              .map((l) => JSON.parse(l) as T)
+          : [];
       audit = jsonl<AuditLine>(join(home, ".local", "state", "hcpx", "audit.jsonl"));
       calls = jsonl<Call>(join(dir, "probe-calls.jsonl"));
-      console.log(`[agents] kimi acp (column ${column}): stop ${run.stopReason}, asked ${run.asked.length}× ${JSON.stringify(run.asked.map((x) => x.answer))}, stamp calls ${JSON.stringify(calls.filter((x) => x.verb === "stamp").map((x) => x.argv[0]))}, gated results ${JSON.stringify(results.slice(1)).slice(0, 500)}`);
+      console.log(
+        `[agents] kimi acp (column ${column}): stop ${run.stopReason}, asked ${run.asked.length}× ${JSON.stringify(run.asked.map((x) => x.answer))}, stamp calls ${JSON.stringify(calls.filter((x) => x.verb === "stamp").map((x) => x.argv[0]))}, gated results ${JSON.stringify(results.slice(1)).slice(0, 500)}`,
+      );
     }, 200_000);
     afterAll(async () => {
       await fake?.close();
@@ -171,7 +217,10 @@ function kimiAcpLoop(column: "A" | "B", rules?: { toml: string; title: string })
       expect(run.stopReason, why()).toBe("end_turn");
       expect(results.length, why()).toBe(plan.length);
       expect(envelopeIn(results[0] ?? ""), why()).toMatchObject({ ok: true, data: { echo: ECHO_TEXT } });
-      expect(calls.filter((c) => c.verb === "echo"), why()).toHaveLength(1);
+      expect(
+        calls.filter((c) => c.verb === "echo"),
+        why(),
+      ).toHaveLength(1);
     });
 
     it("Kimi asked the client once per MCP call (its fallback question: no rule of Kimi's decides an MCP call)", () => {
@@ -181,13 +230,22 @@ function kimiAcpLoop(column: "A" | "B", rules?: { toml: string; title: string })
 
     if (column === "B") {
       it("the gated write never ran, with or without the model's confirm: true, and never reached hcpx", () => {
-        expect(calls.filter((c) => c.verb === "stamp"), why()).toEqual([]);
+        expect(
+          calls.filter((c) => c.verb === "stamp"),
+          why(),
+        ).toEqual([]);
         for (const i of [1, 2]) expect(envelopeIn(results[i] ?? "")?.ok, why()).not.toBe(true);
-        expect(audit.filter((l) => l.verb === "stamp"), why()).toEqual([]);
+        expect(
+          audit.filter((l) => l.verb === "stamp"),
+          why(),
+        ).toEqual([]);
       });
     } else {
       it("the gated write ran exactly once: the call with the model's confirm: true (hcpx's confirm_required without it)", () => {
-        expect(calls.filter((c) => c.verb === "stamp").map((c) => c.argv[0]), why()).toEqual(["confirmed-1"]);
+        expect(
+          calls.filter((c) => c.verb === "stamp").map((c) => c.argv[0]),
+          why(),
+        ).toEqual(["confirmed-1"]);
         expect(envelopeIn(results[1] ?? "")?.error?.code, why()).toBe("confirm_required");
         expect(envelopeIn(results[2] ?? ""), why()).toMatchObject({ ok: true, data: { stamped: "confirmed-1" } });
       });
@@ -197,7 +255,10 @@ function kimiAcpLoop(column: "A" | "B", rules?: { toml: string; title: string })
       const mcp = audit.filter((l) => l.verb !== undefined);
       expect(mcp.length, why()).toBeGreaterThan(0);
       for (const l of mcp) expect(l.client, why()).toBe("kimi-code");
-      expect(audit.filter((l) => l.confirm !== undefined), why()).toEqual([]);
+      expect(
+        audit.filter((l) => l.confirm !== undefined),
+        why(),
+      ).toEqual([]);
       const stamps = audit.filter((l) => l.verb === "stamp").map((l) => l.result);
       expect(stamps, why()).toEqual(column === "B" ? [] : ["confirm_required", "ok"]);
     });
@@ -213,4 +274,7 @@ kimiAcpLoop("A");
 // So a person's allow of every hcp tool does not lift Kimi's question: it still asks for each call, and
 // the rejected write never runs. When Kimi starts applying its rules this case fails — then adopt can
 // write Kimi's rules from the Policy (reads allow, gated writes ask) as it does for Qwen Code.
-kimiAcpLoop("B", { toml: '[[permission.rules]]\ndecision = "allow"\npattern = "mcp__hcp-user__*"\n', title: "a person's [[permission.rules]] allow of mcp__hcp-user__* is not applied (Kimi 2.1.0)" });
+kimiAcpLoop("B", {
+  toml: '[[permission.rules]]\ndecision = "allow"\npattern = "mcp__hcp-user__*"\n',
+  title: "a person's [[permission.rules]] allow of mcp__hcp-user__* is not applied (Kimi 2.1.0)",
+});

@@ -10,5 +10,9 @@ approvalLoop({
   host: "qwen",
   how: "--allowed-tools mcp__hcp__probe__stamp for the run, default approval mode: adopt's ask rule still wins",
   runs: "never",
-  argv: (prompt) => [...HOSTS.qwen.argv(prompt).filter((a, i, all) => a !== "--approval-mode" && all[i - 1] !== "--approval-mode"), "--allowed-tools", "mcp__hcp__probe__stamp"],
+  argv: (prompt) => [
+    ...HOSTS.qwen.argv(prompt).filter((a, i, all) => a !== "--approval-mode" && all[i - 1] !== "--approval-mode"),
+    "--allowed-tools",
+    "mcp__hcp__probe__stamp",
+  ],
 });

@@ -8,5 +8,6 @@ approvalLoop({
   host: "qwen",
   how: "qwen -p in its default approval mode, adopt's permissions.ask rule for probe__stamp",
   runs: "never",
-  argv: (prompt) => HOSTS.qwen.argv(prompt).filter((a, i, all) => a !== "--approval-mode" && all[i - 1] !== "--approval-mode"),
+  argv: (prompt) =>
+    HOSTS.qwen.argv(prompt).filter((a, i, all) => a !== "--approval-mode" && all[i - 1] !== "--approval-mode"),
 });

@@ -11,7 +11,14 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, wr
 import { createHash, randomBytes } from "node:crypto";
 import { delimiter, dirname, join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { jsonForSchema, startFakeModel, type FakeModel, type ModelRequest, type ToolCallSpec, type Turn } from "../support/fake-model";
+import {
+  jsonForSchema,
+  startFakeModel,
+  type FakeModel,
+  type ModelRequest,
+  type ToolCallSpec,
+  type Turn,
+} from "../support/fake-model";
 import { connectMcp } from "../support/mcp";
 import { DIST, hc, pathWithoutHcpx, REPO, tmp, type Raw } from "../hosts/e2e/support";
 import { runHcpx } from "../support/hcpx";
@@ -91,7 +98,14 @@ export const HOSTS: Record<HostId, HostSpec> = {
     env: (url) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "sk-fake", ENABLE_TOOL_SEARCH: "false" }),
     // --allowedTools stands in for a person who allowed every hcp tool, the gated write included:
     // the project's permissions.ask rule (adopt) still sends that one to the approval prompt
-    argv: (prompt) => ["-p", prompt, "--output-format", "json", "--allowedTools", "mcp__hcp__probe__echo mcp__hcp__probe__stamp mcp__hcp__hcp__read_skill Skill Bash(hcpx exec:*)"],
+    argv: (prompt) => [
+      "-p",
+      prompt,
+      "--output-format",
+      "json",
+      "--allowedTools",
+      "mcp__hcp__probe__echo mcp__hcp__probe__stamp mcp__hcp__hcp__read_skill Skill Bash(hcpx exec:*)",
+    ],
   },
   codex: {
     id: "codex",
@@ -133,8 +147,13 @@ export const HOSTS: Record<HostId, HostSpec> = {
     tool: (n) => ({ name: `mcp_hcp_${n}` }),
     gatedWrite: "refused",
     skillCall: { name: "activate_skill", input: { name: "probe" } },
-    shellCall: (cmd) => ({ name: "run_shell_command", input: { command: cmd, description: "run the probe through hcpx" } }),
-    homeFiles: () => ({ ".gemini/settings.json": JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }) }),
+    shellCall: (cmd) => ({
+      name: "run_shell_command",
+      input: { command: cmd, description: "run the probe through hcpx" },
+    }),
+    homeFiles: () => ({
+      ".gemini/settings.json": JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }),
+    }),
     env: (url) => ({ GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: "fake-key", GEMINI_CLI_TRUST_WORKSPACE: "true" }),
     // without yolo, -p offers no MCP tools; yolo stands in for the person approving
     argv: (prompt) => ["-p", prompt, "--approval-mode", "yolo", "-o", "json"],
@@ -152,7 +171,14 @@ export const HOSTS: Record<HostId, HostSpec> = {
     homeFiles: (url) => ({
       ".config/opencode/opencode.json": JSON.stringify({
         $schema: "https://opencode.ai/config.json",
-        provider: { fake: { npm: "@ai-sdk/openai-compatible", name: "Fake", options: { baseURL: `${url}/v1`, apiKey: "sk-fake" }, models: { "fake-model": { name: "Fake model" } } } },
+        provider: {
+          fake: {
+            npm: "@ai-sdk/openai-compatible",
+            name: "Fake",
+            options: { baseURL: `${url}/v1`, apiKey: "sk-fake" },
+            models: { "fake-model": { name: "Fake model" } },
+          },
+        },
         model: "fake/fake-model",
       }),
     }),
@@ -176,7 +202,12 @@ export const HOSTS: Record<HostId, HostSpec> = {
     // workspace MCP servers load only in a trusted folder
     homeFiles: (_url, project) => ({ ".copilot/config.json": JSON.stringify({ trusted_folders: [project] }) }),
     // an OpenAI-compatible provider (chat completions); COPILOT_OFFLINE: no GitHub login or calls
-    env: (url) => ({ COPILOT_OFFLINE: "true", COPILOT_PROVIDER_BASE_URL: `${url}/v1`, COPILOT_PROVIDER_API_KEY: "sk-fake", COPILOT_MODEL: "fake-model" }),
+    env: (url) => ({
+      COPILOT_OFFLINE: "true",
+      COPILOT_PROVIDER_BASE_URL: `${url}/v1`,
+      COPILOT_PROVIDER_API_KEY: "sk-fake",
+      COPILOT_MODEL: "fake-model",
+    }),
     argv: (prompt) => ["-p", prompt, "--allow-all-tools", "-s"],
   },
   qwen: {
@@ -190,11 +221,21 @@ export const HOSTS: Record<HostId, HostSpec> = {
     // --approval-mode yolo stands in for the person approving every tool: the gated write reaches hcpx
     gatedWrite: "hcpx",
     skillCall: { name: "skill", input: { skill: "probe" } },
-    shellCall: (cmd) => ({ name: "run_shell_command", input: { command: cmd, description: "run the probe through hcpx" } }),
+    shellCall: (cmd) => ({
+      name: "run_shell_command",
+      input: { command: cmd, description: "run the probe through hcpx" },
+    }),
     // tools.toolSearch.enabled false: MCP tools are offered in full, not behind tool_search/tool_call;
     // "$version": Qwen Code's own settings version (it adds it to a file without one)
-    homeFiles: () => ({ ".qwen/settings.json": JSON.stringify({ $version: 4, tools: { toolSearch: { enabled: false } } }) }),
-    env: (url) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: "sk-fake", OPENAI_MODEL: "fake-model", QWEN_CODE_SUPPRESS_YOLO_WARNING: "1" }),
+    homeFiles: () => ({
+      ".qwen/settings.json": JSON.stringify({ $version: 4, tools: { toolSearch: { enabled: false } } }),
+    }),
+    env: (url) => ({
+      OPENAI_BASE_URL: `${url}/v1`,
+      OPENAI_API_KEY: "sk-fake",
+      OPENAI_MODEL: "fake-model",
+      QWEN_CODE_SUPPRESS_YOLO_WARNING: "1",
+    }),
     argv: (prompt) => ["-p", prompt, "--auth-type", "openai", "--approval-mode", "yolo"],
     // a project MCP server connects only once approved (bound to the entry's hash, in ~/.qwen/mcpApprovals.json)
     prepare: [["mcp", "approve", "hcp"]],
@@ -215,11 +256,23 @@ export const HOSTS: Record<HostId, HostSpec> = {
     homeFiles: (url) => ({
       ".config/kilo/kilo.json": JSON.stringify({
         $schema: "https://app.kilo.ai/config.json",
-        provider: { fake: { npm: "@ai-sdk/openai-compatible", name: "Fake", options: { baseURL: `${url}/v1`, apiKey: "sk-fake" }, models: { "fake-model": { name: "Fake model" } } } },
+        provider: {
+          fake: {
+            npm: "@ai-sdk/openai-compatible",
+            name: "Fake",
+            options: { baseURL: `${url}/v1`, apiKey: "sk-fake" },
+            models: { "fake-model": { name: "Fake model" } },
+          },
+        },
         model: "fake/fake-model",
       }),
     }),
-    env: () => ({ KILO_DISABLE_MODELS_FETCH: "1", KILO_DISABLE_AUTOUPDATE: "1", KILO_DISABLE_LSP_DOWNLOAD: "1", KILO_DISABLE_SHARE: "1" }),
+    env: () => ({
+      KILO_DISABLE_MODELS_FETCH: "1",
+      KILO_DISABLE_AUTOUPDATE: "1",
+      KILO_DISABLE_LSP_DOWNLOAD: "1",
+      KILO_DISABLE_SHARE: "1",
+    }),
     argv: (prompt) => ["run", "--format", "json", prompt],
   },
   auggie: {
@@ -236,10 +289,15 @@ export const HOSTS: Record<HostId, HostSpec> = {
     gatedWrite: "refused",
     // no skill tool: the request lists the Skills (name, description, path) and the model views the file
     skillCall: { name: "view", input: { type: "file", path: ".agents/skills/probe/SKILL.md" } },
-    shellCall: (cmd) => ({ name: "launch-process", input: { command: cmd, wait: true, max_wait_seconds: 60, cwd: "." } }),
+    shellCall: (cmd) => ({
+      name: "launch-process",
+      input: { command: cmd, wait: true, max_wait_seconds: 60, cwd: "." },
+    }),
     homeFiles: () => ({}),
     // a fake Augment tenant: the session needs accessToken, tenantURL and a scopes array
-    env: (url) => ({ AUGMENT_SESSION_AUTH: JSON.stringify({ accessToken: "fake", tenantURL: `${url}/`, scopes: ["email"] }) }),
+    env: (url) => ({
+      AUGMENT_SESSION_AUTH: JSON.stringify({ accessToken: "fake", tenantURL: `${url}/`, scopes: ["email"] }),
+    }),
     argv: (prompt) => ["--print", prompt],
   },
   droid: {
@@ -257,10 +315,29 @@ export const HOSTS: Record<HostId, HostSpec> = {
     // the first request): the load step comes after the skill step
     gatedWrite: "hcpx",
     skillCall: { name: "Skill", input: { skill: "probe" } },
-    shellCall: (cmd) => ({ name: "Execute", input: { summary: "Run the probe through hcpx", command: cmd, riskLevelReason: "This command only prints an echo through the probe pack without changing any files.", riskLevel: "low" } }),
+    shellCall: (cmd) => ({
+      name: "Execute",
+      input: {
+        summary: "Run the probe through hcpx",
+        command: cmd,
+        riskLevelReason: "This command only prints an echo through the probe pack without changing any files.",
+        riskLevel: "low",
+      },
+    }),
     // a BYOK custom model on the fake's chat-completions route; no Factory login needed
     homeFiles: (url) => ({
-      ".factory/settings.json": JSON.stringify({ customModels: [{ model: "fake-model", displayName: "fake", baseUrl: `${url}/v1`, apiKey: "sk-fake", provider: "generic-chat-completion-api", maxOutputTokens: 4000 }] }),
+      ".factory/settings.json": JSON.stringify({
+        customModels: [
+          {
+            model: "fake-model",
+            displayName: "fake",
+            baseUrl: `${url}/v1`,
+            apiKey: "sk-fake",
+            provider: "generic-chat-completion-api",
+            maxOutputTokens: 4000,
+          },
+        ],
+      }),
     }),
     env: () => ({}),
     argv: (prompt) => ["exec", "--auto", "high", "-m", "custom:fake-0", prompt],
@@ -307,7 +384,9 @@ export function allText(v: unknown): string {
 }
 
 /** The first hcpx envelope (`{"ok":…}`) in a text, parsed; undefined when there is none. */
-export function envelopeIn(text: string): { ok: boolean; data?: Record<string, unknown>; error?: { code: string; message: string } } | undefined {
+export function envelopeIn(
+  text: string,
+): { ok: boolean; data?: Record<string, unknown>; error?: { code: string; message: string } } | undefined {
   // compact or pretty-printed (Droid hands the tool's text over as hcpx wrote it: `{\n  "ok": …`)
   const starts = [...text.matchAll(/\{\s*"ok"\s*:/g)].map((m) => m.index);
   for (const i of starts) {
@@ -348,7 +427,12 @@ export function probeProject(): string {
   cpSync(join(FIXTURES, "probe"), join(dir, "packs", "probe"), { recursive: true });
   mkdirSync(join(dir, "bins"));
   cpSync(join(FIXTURES, "probe.mjs"), join(dir, "bins", "probe.mjs"));
-  const config = { packs: ["./packs/probe"], principal: { id: "agent", kind: "agent" }, grants: { allow: GRANTED, deny: [] }, sandbox: { roots: ["."], cwd: "." } };
+  const config = {
+    packs: ["./packs/probe"],
+    principal: { id: "agent", kind: "agent" },
+    grants: { allow: GRANTED, deny: [] },
+    sandbox: { roots: ["."], cwd: "." },
+  };
   writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify(config, null, 2) + "\n");
   const git = spawnSync("git", ["init", "-q"], { cwd: dir, encoding: "utf8" });
   if (git.status !== 0) throw new Error(`git init failed: ${git.stderr}`);
@@ -390,7 +474,8 @@ export function side(req: ModelRequest): { text: string } | undefined {
 export async function runAgent(host: HostId): Promise<AgentRun> {
   const spec = HOSTS[host];
   for (const p of spec.needs ?? []) {
-    if (!(process.env.PATH ?? "").split(delimiter).some((d) => d && existsSync(join(d, p)))) throw new Error(`${host}'s agent needs \`${p}\` on PATH (install ripgrep: apt-get install -y ripgrep)`);
+    if (!(process.env.PATH ?? "").split(delimiter).some((d) => d && existsSync(join(d, p))))
+      throw new Error(`${host}'s agent needs \`${p}\` on PATH (install ripgrep: apt-get install -y ripgrep)`);
   }
   const t0 = Date.now();
   const { dir, home, path } = await adopted(host, true);
@@ -399,11 +484,20 @@ export async function runAgent(host: HostId): Promise<AgentRun> {
   const plan = [
     { what: "skill", call: spec.skillCall },
     // after the skill step: a host that defers MCP tools lists them once its servers are up
-    ...(spec.loadTools ? [{ what: "load", call: spec.loadTools(["probe__echo", "probe__stamp", "hcp__read_skill"].map((n) => spec.tool(n).name)) }] : []),
+    ...(spec.loadTools
+      ? [
+          {
+            what: "load",
+            call: spec.loadTools(["probe__echo", "probe__stamp", "hcp__read_skill"].map((n) => spec.tool(n).name)),
+          },
+        ]
+      : []),
     { what: "echo", call: hcp("probe__echo", { text: ECHO_TEXT }) },
     // not served (deny by default): the host has no such tool
     { what: "ungranted", call: hcp("vault__purge", {}) },
-    ...(spec.shell ? [{ what: "shell", call: spec.shellCall(`hcpx exec probe echo --json -- text=${SHELL_TEXT}`) }] : []),
+    ...(spec.shell
+      ? [{ what: "shell", call: spec.shellCall(`hcpx exec probe echo --json -- text=${SHELL_TEXT}`) }]
+      : []),
     // the gated write last: a host whose approval stops a headless run ends the script here
     { what: "unconfirmed", call: hcp("probe__stamp", { note: "unconfirmed-1" }) },
     { what: "confirmed", call: hcp("probe__stamp", { note: "confirmed-1", confirm: true }) },
@@ -430,17 +524,39 @@ export async function runAgent(host: HostId): Promise<AgentRun> {
   const raw = await hc.run(hc.hostBin(host), spec.argv(PROMPT), { cwd: dir, env, timeoutMs: 120_000 });
   const calls = () => {
     const f = join(dir, "probe-calls.jsonl");
-    return existsSync(f) ? readFileSync(f, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Call) : [];
+    return existsSync(f)
+      ? readFileSync(f, "utf8")
+          .trim()
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Call)
+      : [];
   };
-  return { spec, dir, home, fake, token, raw, plan, block: readBlock(join(dir, spec.instructions)), mcpTools: tools, calls, ms: Date.now() - t0 };
+  return {
+    spec,
+    dir,
+    home,
+    fake,
+    token,
+    raw,
+    plan,
+    block: readBlock(join(dir, spec.instructions)),
+    mcpTools: tools,
+    calls,
+    ms: Date.now() - t0,
+  };
 }
 
 /** The host's output, for failure messages. */
 export function why(run: AgentRun): string {
-  const reqs = run.fake.modelRequests.map((r) => `#${r.n} ${r.path} tools=${r.tools.length} results=${JSON.stringify(r.toolResults).slice(0, 1500)}`).join("\n");
+  const reqs = run.fake.modelRequests
+    .map((r) => `#${r.n} ${r.path} tools=${r.tools.length} results=${JSON.stringify(r.toolResults).slice(0, 1500)}`)
+    .join("\n");
   return `exit ${run.raw.code}${run.raw.timedOut ? " (timed out)" : ""} in ${run.raw.ms} ms\nrequests:\n${reqs}\nunexpected: ${run.fake.unexpected.map((u) => u.path).join(", ")}\nstdout:\n${run.raw.stdout.slice(-3000)}\nstderr:\n${run.raw.stderr.slice(-3000)}`;
 }
 
 /** The probe Skill's frontmatter description (what a host lists when it discovers the Skill). */
-export const SKILL_DESCRIPTION = /description: "([^"]+)"/.exec(readFileSync(join(FIXTURES, "probe", "SKILL.md"), "utf8"))![1]!;
+export const SKILL_DESCRIPTION = /description: "([^"]+)"/.exec(
+  readFileSync(join(FIXTURES, "probe", "SKILL.md"), "utf8"),
+)![1]!;
 export const SKILL_MARKER = "PROBE-SKILL-BODY-MARKER";

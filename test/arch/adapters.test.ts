@@ -27,7 +27,7 @@ const TABLES = /^(pack\/adapters\/|runtime\/adapters\/)/;
 const GRAMMAR = new Set(["cli/commands/pack-new.ts"]);
 
 describe("adapters are a table", () => {
-  it("no module outside the tables branches on a kind by name (kind === \"wrap\", case \"mcp\", …)", () => {
+  it('no module outside the tables branches on a kind by name (kind === "wrap", case "mcp", …)', () => {
     const K = "(?:wrap|composite|openapi|mcp|sense_only)";
     const re = new RegExp(`kind\\s*[!=]==?\\s*"${K}"|case\\s+"${K}"\\s*:|"${K}"\\s*[!=]==?\\s*[\\w.?]*kind\\b`);
     const bad = files(SRC)
@@ -38,7 +38,11 @@ describe("adapters are a table", () => {
   });
 
   it("every callable kind of the table has a runner, and only those", () => {
-    expect(Object.keys(RUNNERS).sort()).toEqual(ADAPTERS.filter((a) => a.capabilities.callable).map((a) => a.kind).sort());
+    expect(Object.keys(RUNNERS).sort()).toEqual(
+      ADAPTERS.filter((a) => a.capabilities.callable)
+        .map((a) => a.kind)
+        .sort(),
+    );
   });
 
   it("execute() reaches an adapter only through runAdapter()", () => {
@@ -51,7 +55,11 @@ describe("adapters are a table", () => {
     const bad = files(join(SRC, "runtime"))
       .filter((f) => mod(f) !== "runtime/spawn.ts")
       // spawnSync is left out: wrap.ts runs /bin/ps with it to walk a tree where /proc is absent (not an adapter's child)
-      .filter((f) => /(?<![.\w])(?:spawn|exec|execFile|fork)\s*\(|import\s*\{[^}]*\b(?:spawn|exec|execFile|fork)\b[^}]*\}\s*from\s*["']node:child_process["']/.test(code(f)))
+      .filter((f) =>
+        /(?<![.\w])(?:spawn|exec|execFile|fork)\s*\(|import\s*\{[^}]*\b(?:spawn|exec|execFile|fork)\b[^}]*\}\s*from\s*["']node:child_process["']/.test(
+          code(f),
+        ),
+      )
       .map(mod);
     expect(bad).toEqual([]);
   });

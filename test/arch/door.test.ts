@@ -22,24 +22,61 @@ const WRITE_DOORS = new Set(["util/door.ts", "util/atomic.ts", "util/fsio.ts"]);
 const READ_DOOR = "util/readfile.ts";
 
 /** node:fs names that only look (metadata, listing, watching): allowed everywhere. */
-const LOOK = new Set(["existsSync", "statSync", "lstatSync", "fstatSync", "readdirSync", "realpathSync", "accessSync", "constants", "watch", "FSWatcher", "Stats", "Dirent", "BigIntStats", "closeSync"]);
+const LOOK = new Set([
+  "existsSync",
+  "statSync",
+  "lstatSync",
+  "fstatSync",
+  "readdirSync",
+  "realpathSync",
+  "accessSync",
+  "constants",
+  "watch",
+  "FSWatcher",
+  "Stats",
+  "Dirent",
+  "BigIntStats",
+  "closeSync",
+]);
 /** node:fs names that read a file's bytes: the read door's alone. */
-const READ = new Set(["readFileSync", "readFile", "openSync", "open", "readSync", "read", "readvSync", "readv", "createReadStream", "openAsBlob"]);
+const READ = new Set([
+  "readFileSync",
+  "readFile",
+  "openSync",
+  "open",
+  "readSync",
+  "read",
+  "readvSync",
+  "readv",
+  "createReadStream",
+  "openAsBlob",
+]);
 
 /**
  * Raw reads outside the reader, each with its reason: none of these is a file
  * a repository, a pack, a host config or a cache can hold.
  */
 const READ_ALLOWED: Record<string, { names: string[]; why: string }> = {
-  "runtime/wrap.ts": { names: ["readFileSync"], why: "/proc/<pid>/stat and /proc/<pid>/task/*/children of the bin's own process tree: made by the kernel, not a file anyone plants" },
-  "util/door.ts": { names: ["openSync"], why: "appendRecord opens a log O_WRONLY|O_APPEND|O_NOFOLLOW to append one record: a write, never a read" },
-  "util/atomic.ts": { names: ["openSync"], why: "atomicWrite opens its own new temp file O_WRONLY|O_CREAT|O_EXCL to write a large text in pieces: a write, never a read" },
+  "runtime/wrap.ts": {
+    names: ["readFileSync"],
+    why: "/proc/<pid>/stat and /proc/<pid>/task/*/children of the bin's own process tree: made by the kernel, not a file anyone plants",
+  },
+  "util/door.ts": {
+    names: ["openSync"],
+    why: "appendRecord opens a log O_WRONLY|O_APPEND|O_NOFOLLOW to append one record: a write, never a read",
+  },
+  "util/atomic.ts": {
+    names: ["openSync"],
+    why: "atomicWrite opens its own new temp file O_WRONLY|O_CREAT|O_EXCL to write a large text in pieces: a write, never a read",
+  },
 };
 
 /** Write calls on any object (fs.x, a renamed import, an injected fs): the write door's alone. */
-const WRITE_CALL = /\.\s*(writeFileSync|renameSync|rmSync|unlinkSync|mkdirSync|mkdtempSync|copyFileSync|cpSync|symlinkSync|linkSync|appendFileSync|rmdirSync|truncateSync|ftruncateSync|chmodSync|chownSync|lchownSync|utimesSync|lutimesSync|writeSync|writevSync|createWriteStream)\s*\(/g;
+const WRITE_CALL =
+  /\.\s*(writeFileSync|renameSync|rmSync|unlinkSync|mkdirSync|mkdtempSync|copyFileSync|cpSync|symlinkSync|linkSync|appendFileSync|rmdirSync|truncateSync|ftruncateSync|chmodSync|chownSync|lchownSync|utimesSync|lutimesSync|writeSync|writevSync|createWriteStream)\s*\(/g;
 /** A child process started to write files for hcpx. */
-const WRITE_PROCESS = /\b(?:spawn|spawnSync|execFile|execFileSync|exec|execSync|fork)\(\s*["'`](?:rm|mv|cp|ln|mkdir|rmdir|install|dd|tee|touch|truncate|chmod|unlink|rsync|tar)["'`]/g;
+const WRITE_PROCESS =
+  /\b(?:spawn|spawnSync|execFile|execFileSync|exec|execSync|fork)\(\s*["'`](?:rm|mv|cp|ln|mkdir|rmdir|install|dd|tee|touch|truncate|chmod|unlink|rsync|tar)["'`]/g;
 
 const FS_MODULE = `["'](?:node:)?fs(?:/promises)?["']`;
 const NAMED = new RegExp(`\\bimport\\s+(type\\s+)?\\{([^}]*)\\}\\s*from\\s*${FS_MODULE}`, "g");
@@ -80,7 +117,11 @@ export function offences(modules: Record<string, string>): Offence[] {
     for (const m of text.matchAll(NAMED)) {
       if (m[1]) continue; // import type { … }: no code
       for (const spec of m[2]!.split(",")) {
-        const name = spec.trim().replace(/^type\s+/, "").split(/\s+as\s+/)[0]!.trim();
+        const name = spec
+          .trim()
+          .replace(/^type\s+/, "")
+          .split(/\s+as\s+/)[0]!
+          .trim();
         if (!name || spec.trim().startsWith("type ") || LOOK.has(name)) continue;
         if (READ.has(name)) {
           if (readDoor || READ_ALLOWED[file]?.names.includes(name)) continue;
@@ -89,9 +130,16 @@ export function offences(modules: Record<string, string>): Offence[] {
       }
     }
     if (!writeDoor) {
-      for (const re of WHOLE) for (const m of text.matchAll(re)) out.push({ file, door: "write", what: `reaches node:fs as a whole (${m[0].trim()}): name what it uses, or go through src/util/door.ts` });
+      for (const re of WHOLE)
+        for (const m of text.matchAll(re))
+          out.push({
+            file,
+            door: "write",
+            what: `reaches node:fs as a whole (${m[0].trim()}): name what it uses, or go through src/util/door.ts`,
+          });
       for (const m of text.matchAll(WRITE_CALL)) out.push({ file, door: "write", what: `calls ${m[1]}()` });
-      for (const m of text.matchAll(WRITE_PROCESS)) out.push({ file, door: "write", what: `starts a process to write (${m[0]})` });
+      for (const m of text.matchAll(WRITE_PROCESS))
+        out.push({ file, door: "write", what: `starts a process to write (${m[0]})` });
     }
   }
   return out;
@@ -106,7 +154,10 @@ const show = (o: Offence[]) => o.map((x) => `src/${x.file}: ${x.what}`).join("\n
 describe("one write door (issue 22 §1)", () => {
   it("no module of src/ creates, replaces, renames or deletes a file except through src/util/door.ts", () => {
     const bad = offences(tree(SRC)).filter((o) => o.door === "write");
-    expect(show(bad), "write through src/util/door.ts (writeFile, writeFiles, mkdirs, removeFile, removeTree, stagingDir, swapDir)").toBe("");
+    expect(
+      show(bad),
+      "write through src/util/door.ts (writeFile, writeFiles, mkdirs, removeFile, removeTree, stagingDir, swapDir)",
+    ).toBe("");
   });
 
   it("the check can fail: each kind of raw write in a module is found", () => {
@@ -124,17 +175,28 @@ describe("one write door (issue 22 §1)", () => {
       `spawnSync("rm", ["-rf", dir]);`,
       `export { copyFileSync } from "node:fs";`,
     ];
-    for (const c of cases) expect(offences({ "cli/commands/evil.ts": c }).filter((o) => o.door === "write"), c).not.toEqual([]);
+    for (const c of cases)
+      expect(
+        offences({ "cli/commands/evil.ts": c }).filter((o) => o.door === "write"),
+        c,
+      ).not.toEqual([]);
     // … and the door itself, metadata calls and comments are not offences
     expect(offences({ "util/door.ts": `import { writeFileSync, renameSync } from "node:fs";` })).toEqual([]);
-    expect(offences({ "cli/x.ts": `import { existsSync, statSync, type Stats } from "node:fs";\n// writeFileSync("x") in a comment\n/* fs.rmSync(x) */` })).toEqual([]);
+    expect(
+      offences({
+        "cli/x.ts": `import { existsSync, statSync, type Stats } from "node:fs";\n// writeFileSync("x") in a comment\n/* fs.rmSync(x) */`,
+      }),
+    ).toEqual([]);
   });
 });
 
 describe("one read door for plantable files (issue 22 §2)", () => {
   it("no module of src/ opens or reads a file's bytes except through src/util/readfile.ts (allow-list with reasons)", () => {
     const bad = offences(tree(SRC)).filter((o) => o.door === "read");
-    expect(show(bad), "read through src/util/readfile.ts (readTextFile, readBytes: regular file only, O_NONBLOCK, size cap, base policy)").toBe("");
+    expect(
+      show(bad),
+      "read through src/util/readfile.ts (readTextFile, readBytes: regular file only, O_NONBLOCK, size cap, base policy)",
+    ).toBe("");
   });
 
   it("every allow-listed raw read still exists and says why", () => {
@@ -142,17 +204,33 @@ describe("one read door for plantable files (issue 22 §2)", () => {
     for (const [file, a] of Object.entries(READ_ALLOWED)) {
       expect(t[file], `src/${file} is allow-listed but gone: drop it from READ_ALLOWED`).toBeDefined();
       expect(a.why.length).toBeGreaterThan(20);
-      for (const n of a.names) expect(code(t[file]!), `src/${file} no longer uses ${n}: drop it from READ_ALLOWED`).toMatch(new RegExp(`\\b${n}\\(`));
+      for (const n of a.names)
+        expect(code(t[file]!), `src/${file} no longer uses ${n}: drop it from READ_ALLOWED`).toMatch(
+          new RegExp(`\\b${n}\\(`),
+        );
     }
   });
 
   it("the check can fail: a raw read in any module but the reader is found", () => {
-    for (const c of [`import { readFileSync } from "node:fs";`, `import { openSync, readSync } from "fs";`, `import { readFile } from "node:fs/promises";`, `import { createReadStream } from "node:fs";`]) {
-      expect(offences({ "host/evil.ts": c }).filter((o) => o.door === "read"), c).not.toEqual([]);
-      expect(offences({ "util/fsio.ts": c }).filter((o) => o.door === "read"), `the write door may not read raw either: ${c}`).not.toEqual([]);
+    for (const c of [
+      `import { readFileSync } from "node:fs";`,
+      `import { openSync, readSync } from "fs";`,
+      `import { readFile } from "node:fs/promises";`,
+      `import { createReadStream } from "node:fs";`,
+    ]) {
+      expect(
+        offences({ "host/evil.ts": c }).filter((o) => o.door === "read"),
+        c,
+      ).not.toEqual([]);
+      expect(
+        offences({ "util/fsio.ts": c }).filter((o) => o.door === "read"),
+        `the write door may not read raw either: ${c}`,
+      ).not.toEqual([]);
     }
     // the allow-list is per file and per name
-    expect(offences({ "runtime/wrap.ts": `import { readFileSync, openSync } from "node:fs";` }).map((o) => o.what)).toEqual(["imports openSync from node:fs"]);
+    expect(
+      offences({ "runtime/wrap.ts": `import { readFileSync, openSync } from "node:fs";` }).map((o) => o.what),
+    ).toEqual(["imports openSync from node:fs"]);
     expect(offences({ "util/readfile.ts": `import { openSync, readSync, closeSync } from "node:fs";` })).toEqual([]);
   });
 });

@@ -35,7 +35,8 @@ function body(text: string, name: string): string {
 }
 
 /** Writes to the process's own stdout/stderr, console output, and children given the terminal. */
-const WRITE = /\bprocess\.(?:stdout|stderr)\.write\b|\bconsole\.(?:log|error|warn|info|debug|trace)\b|\.pipe\(\s*process\.(?:stdout|stderr)|stdio:\s*(?:"inherit"|\[[^\]]*"inherit")/;
+const WRITE =
+  /\bprocess\.(?:stdout|stderr)\.write\b|\bconsole\.(?:log|error|warn|info|debug|trace)\b|\.pipe\(\s*process\.(?:stdout|stderr)|stdio:\s*(?:"inherit"|\[[^\]]*"inherit")/;
 
 /** The modules that may write, and why. Each is checked below to pass the redaction (and the neutraliser). */
 const EXITS: Record<string, string> = {
@@ -51,7 +52,9 @@ describe("one exit", () => {
   });
 
   it("a prompt is written through the exit: readline is never handed one to print itself", () => {
-    const asking = modules.filter((m) => /\.question\(\s*(?!""\s*\))/.test(code(m)) || /\.setPrompt\(|\.prompt\(/.test(code(m)));
+    const asking = modules.filter(
+      (m) => /\.question\(\s*(?!""\s*\))/.test(code(m)) || /\.setPrompt\(|\.prompt\(/.test(code(m)),
+    );
     expect(asking).toEqual([]);
   });
 
@@ -78,11 +81,16 @@ describe("one exit", () => {
 
   it("hcpx mcp: its log redacts and neutralises, every tool result is made by toResult, which redacts, and the person's question is redacted", () => {
     const server = code("mcp/server.ts");
-    expect(server.match(/process\.(?:stdout|stderr)\.write\([^\n]*/g)).toEqual(["process.stderr.write(`hcpx mcp: ${neutralise(redactOut(msg))}\\n`);"]);
+    expect(server.match(/process\.(?:stdout|stderr)\.write\([^\n]*/g)).toEqual([
+      "process.stderr.write(`hcpx mcp: ${neutralise(redactOut(msg))}\\n`);",
+    ]);
     // the one tool-call front (stdio, HTTP, library): every result through toResult (contract.ts), which redacts
     expect(body(code("mcp/contract.ts"), "toResult")).toMatch(/=\s*redactOut\(env0\)/);
     // every module of the front and its transports (prompts.ts builds prompt messages, not tool results)
-    const mcp = modules.filter((m) => m.startsWith("mcp/") && m !== "mcp/prompts.ts").map(code).join("\n");
+    const mcp = modules
+      .filter((m) => m.startsWith("mcp/") && m !== "mcp/prompts.ts")
+      .map(code)
+      .join("\n");
     expect(mcp.match(/structuredContent:/g)?.length).toBe(1);
     // the person's question: legacy elicitation/create (sdk-server) and the 2026-07-28 InputRequiredResult (ask.ts);
     // a command input's form and sampling prompt are built by inputs.ts (redacted there) and sent as built (sdk-server)
@@ -93,7 +101,8 @@ describe("one exit", () => {
       ),
     ].map((m) => m[0]);
     expect(asks.length).toBe(6);
-    for (const a of asks) expect(a).toMatch(/(?:message|text):\s*redactOut\(|(?:elicitInput|requestSampling)\(\s*r\.params as never/);
+    for (const a of asks)
+      expect(a).toMatch(/(?:message|text):\s*redactOut\(|(?:elicitInput|requestSampling)\(\s*r\.params as never/);
   });
 
   it("the library: call() answers through redactOut, and the confirm request it shows is built inside redactOut", () => {
@@ -106,8 +115,12 @@ describe("one exit", () => {
   });
 
   it("one neutraliser and one redaction: no other module defines them or paints with raw escape sequences", () => {
-    const others = modules.filter((m) => m !== "util/neutral.ts" && m !== "util/redact.ts" && m !== "runtime/redact.ts");
-    expect(others.filter((m) => /function\s+(?:neutralise|neutralLine|redactString|redactDeep|redactOut)\b/.test(code(m)))).toEqual([]);
+    const others = modules.filter(
+      (m) => m !== "util/neutral.ts" && m !== "util/redact.ts" && m !== "runtime/redact.ts",
+    );
+    expect(
+      others.filter((m) => /function\s+(?:neutralise|neutralLine|redactString|redactDeep|redactOut)\b/.test(code(m))),
+    ).toEqual([]);
     // a raw ESC in code is a terminal control written around the exit (colour goes through util/neutral.ts paint)
     expect(others.filter((m) => m !== "cli/output.ts" && /\\u001b|\\x1b|\\033/.test(code(m)))).toEqual([]);
   });
@@ -118,7 +131,8 @@ describe("one exit", () => {
       const lines = code(m).split("\n");
       lines.forEach((line, i) => {
         // the mark on the line, or on the lines around it (a tail kept across chunks, marked where it is read)
-        if (/\.slice\(-[A-Z_0-9]+\)/.test(line) || /\.slice\(0, \d{2,}\)/.test(line)) expect(lines.slice(Math.max(0, i - 2), i + 3).join("\n"), `${m}: ${line.trim()}`).toMatch(/…|CUT|Cut = true/);
+        if (/\.slice\(-[A-Z_0-9]+\)/.test(line) || /\.slice\(0, \d{2,}\)/.test(line))
+          expect(lines.slice(Math.max(0, i - 2), i + 3).join("\n"), `${m}: ${line.trim()}`).toMatch(/…|CUT|Cut = true/);
       });
     }
   });

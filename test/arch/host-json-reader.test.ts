@@ -34,7 +34,11 @@ describe("host JSON has one reader that sees what the host sees", () => {
 
   it("nothing walks a tree to the first copy of a key (findNodeAtLocation), nor imports jsonc-parser's tree API elsewhere", () => {
     expect(all.filter((f) => /\bfindNodeAtLocation\b/.test(f.text)).map((f) => f.rel)).toEqual([]);
-    const treeApi = all.filter((f) => /import\s*\{[^}]*\b(parseTree|findNodeAtLocation|getNodeValue)\b[^}]*\}\s*from\s*["']jsonc-parser/.test(f.text)).map((f) => f.rel);
+    const treeApi = all
+      .filter((f) =>
+        /import\s*\{[^}]*\b(parseTree|findNodeAtLocation|getNodeValue)\b[^}]*\}\s*from\s*["']jsonc-parser/.test(f.text),
+      )
+      .map((f) => f.rel);
     expect(treeApi.filter((f) => !READERS.has(f))).toEqual([]);
   });
 });

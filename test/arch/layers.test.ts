@@ -24,7 +24,8 @@ function files(dir: string): string[] {
   });
 }
 
-const IMPORT_RE = /\b(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?["'](\.{1,2}\/[^"']+)["']|\b(?:import|require)\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
+const IMPORT_RE =
+  /\b(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?["'](\.{1,2}\/[^"']+)["']|\b(?:import|require)\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
 
 /** Module → the modules it imports (paths relative to src/, with .ts). */
 export function importGraph(src: string): Map<string, Set<string>> {
@@ -53,7 +54,8 @@ export function wrongWay(g: Map<string, Set<string>>): string[] {
       if (a === b) continue;
       const la = LAYER[a];
       const lb = LAYER[b];
-      if (la === undefined || lb === undefined || lb >= la) bad.push(`${from} → ${to} (${a}: ${la ?? "no layer"}, ${b}: ${lb ?? "no layer"})`);
+      if (la === undefined || lb === undefined || lb >= la)
+        bad.push(`${from} → ${to} (${a}: ${la ?? "no layer"}, ${b}: ${lb ?? "no layer"})`);
     }
   }
   return bad.sort();
@@ -116,25 +118,37 @@ describe("layers", () => {
       const to = [...(g.get(caller) ?? [])];
       expect(to.filter((m) => m.startsWith("app/")).length, caller).toBeGreaterThan(0);
       // the engines are the use case's to drive: the command renders the report
-      expect(to.filter((m) => /^(host\/(engine|apply|bundle)|projection\/plan|plan\/(files|drift|apply))\.ts$/.test(m)), caller).toEqual([]);
+      expect(
+        to.filter((m) => /^(host\/(engine|apply|bundle)|projection\/plan|plan\/(files|drift|apply))\.ts$/.test(m)),
+        caller,
+      ).toEqual([]);
     }
-    expect([...(g.get("lib/index.ts") ?? [])].filter((m) => m.startsWith("app/")).sort()).toEqual(["app/adopt.ts", "app/generate.ts"]);
+    expect([...(g.get("lib/index.ts") ?? [])].filter((m) => m.startsWith("app/")).sort()).toEqual([
+      "app/adopt.ts",
+      "app/generate.ts",
+    ]);
   });
 
   it("no modules import each other in a ring (the runtime's envelope is a module of its own)", () => {
     expect(cycles(g)).toEqual([]);
   });
 
-  it("\"a plain object\" is tested in one place (util/is.ts isObj): no module writes its own", () => {
-    const by = [...g.keys()].filter((m) => m !== "util/is.ts").filter((m) => /\b(?:const|function)\s+isObj\b[^\n]*\(v: unknown\)/.test(readFileSync(join(SRC, m), "utf8")));
+  it('"a plain object" is tested in one place (util/is.ts isObj): no module writes its own', () => {
+    const by = [...g.keys()]
+      .filter((m) => m !== "util/is.ts")
+      .filter((m) => /\b(?:const|function)\s+isObj\b[^\n]*\(v: unknown\)/.test(readFileSync(join(SRC, m), "utf8")));
     expect(by).toEqual([]);
   });
 
   it("PATH is searched in one place (util/which.ts): no other module splits it or asks a shell", () => {
-    const by = [...g.keys()].filter((m) => m !== "util/which.ts").filter((m) => {
-      const text = readFileSync(join(SRC, m), "utf8");
-      return /\bdelimiter\b|PATH[^\n]*\.split\(|(?:spawn|exec)(?:Sync|File|FileSync)?\(\s*["'](?:which|where)["']|command -v/.test(text);
-    });
+    const by = [...g.keys()]
+      .filter((m) => m !== "util/which.ts")
+      .filter((m) => {
+        const text = readFileSync(join(SRC, m), "utf8");
+        return /\bdelimiter\b|PATH[^\n]*\.split\(|(?:spawn|exec)(?:Sync|File|FileSync)?\(\s*["'](?:which|where)["']|command -v/.test(
+          text,
+        );
+      });
     expect(by).toEqual([]);
   });
 });

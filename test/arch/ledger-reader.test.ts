@@ -13,8 +13,10 @@ const SRC = process.env.HCPX_ARCH_SRC ?? join(REPO, "src");
 
 /** Module → why it may parse a ledger's text. */
 const READERS: Record<string, string> = {
-  "host/ledger.ts": "the ledger's own module: readLedgerFile, the one reader of a ledger file for everyone but the planner",
-  "host/ledger-state.ts": "the adopt planner's read: the same text through its read-only disk, an interrupted run's journal folded in, then the same sanitizeLedger",
+  "host/ledger.ts":
+    "the ledger's own module: readLedgerFile, the one reader of a ledger file for everyone but the planner",
+  "host/ledger-state.ts":
+    "the adopt planner's read: the same text through its read-only disk, an interrupted run's journal folded in, then the same sanitizeLedger",
   "host/gitignore.ts": "reads the ledger text its own plan rendered (plan.record.new), not a file",
 };
 

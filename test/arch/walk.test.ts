@@ -28,7 +28,8 @@ describe("the adopt walk", () => {
   it("goes down from cli/ through app/ into the planner and the applier, and never climbs back", () => {
     const w = walk() as Walk;
     // the walk reaches the use case, the planner, the applier (it is not empty)
-    for (const m of ["app/adopt.ts", "host/engine.ts", "host/adopt-run.ts", "plan/apply.ts", "pack/load.ts"]) expect(w.modules, m).toContain(m);
+    for (const m of ["app/adopt.ts", "host/engine.ts", "host/adopt-run.ts", "plan/apply.ts", "pack/load.ts"])
+      expect(w.modules, m).toContain(m);
     expect(w.crossings.filter((c) => c.climbs).map((c) => `${c.from} → ${c.to} ${c.fn}`)).toEqual([]);
   }, 240_000);
 
@@ -39,12 +40,20 @@ describe("the adopt walk", () => {
       writeFileSync(join(src, f), text);
     };
     try {
-      put("cli/commands/adopt.ts", 'import { adopt } from "../../app/adopt";\nexport function run(opts: { cwd: string }, globals: object) {\n  return adopt(opts.cwd, globals);\n}\n');
-      put("app/adopt.ts", 'import { plan } from "../host/engine";\nexport function adopt(root: string, g: object) {\n  return plan(root, (r) => shape(r, g));\n}\nfunction shape(r: string, g: object) {\n  return r + String(g);\n}\n');
+      put(
+        "cli/commands/adopt.ts",
+        'import { adopt } from "../../app/adopt";\nexport function run(opts: { cwd: string }, globals: object) {\n  return adopt(opts.cwd, globals);\n}\n',
+      );
+      put(
+        "app/adopt.ts",
+        'import { plan } from "../host/engine";\nexport function adopt(root: string, g: object) {\n  return plan(root, (r) => shape(r, g));\n}\nfunction shape(r: string, g: object) {\n  return r + String(g);\n}\n',
+      );
       put("host/engine.ts", "export function plan(root: string, cb: (r: string) => string) {\n  return cb(root);\n}\n");
       const w = walk({ src }) as Walk;
       expect(w.modules).toEqual(["cli/commands/adopt.ts", "app/adopt.ts", "host/engine.ts"]);
-      expect(w.crossings.map((c) => `${c.from} → ${c.to}${c.climbs ? " (climb)" : ""}${c.returns ? " (return)" : ""}`)).toEqual([
+      expect(
+        w.crossings.map((c) => `${c.from} → ${c.to}${c.climbs ? " (climb)" : ""}${c.returns ? " (return)" : ""}`),
+      ).toEqual([
         "cli/commands/adopt.ts → app/adopt.ts",
         "app/adopt.ts → host/engine.ts",
         "host/engine.ts → app/adopt.ts (climb) (return)",

@@ -2,7 +2,19 @@
 // The cache may only ever save work: the same envelopes with and without it,
 // a garbage cache is rejected and rewritten, composite modules still import
 // from a script compiled from the cache, and HCPX_NO_CACHE=1 writes none.
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO, run, runHcpx, scratchProject, tmp } from "../support/hcpx";
@@ -97,7 +109,10 @@ describe("exec's code cache", () => {
     const old = join(v8Dir(home), "exec-0123456789abcdef-v20.0.0-x64.bin");
     mkdirSync(v8Dir(home), { recursive: true });
     writeFileSync(old, "an earlier build's cache");
-    const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home, HCPX_NO_SHIPPED_CACHE: "1" } });
+    const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], {
+      cwd: p.dir,
+      env: { HOME: home, HCPX_NO_SHIPPED_CACHE: "1" },
+    });
     expect(r.code).toBe(0);
     expect(existsSync(old)).toBe(false);
     expect(readdirSync(v8Dir(home))).toHaveLength(1);
@@ -137,7 +152,10 @@ describe("exec's code cache", () => {
       plant();
       const p = scratchProject({ packs: ["calc-wrap"] });
       const home = tmp("hcpx-cc-home-");
-      const r = await run(process.execPath, [join(dist, "hcpx.cjs"), "exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
+      const r = await run(process.execPath, [join(dist, "hcpx.cjs"), "exec", "calc-wrap", "ping", "--json"], {
+        cwd: p.dir,
+        env: { HOME: home },
+      });
       expect(r.signal, r.stderr.slice(0, 300)).toBeNull();
       expect(r.code, r.stderr.slice(0, 300)).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
@@ -148,7 +166,10 @@ describe("exec's code cache", () => {
   it("HCPX_NO_CACHE=1 writes no code cache", async () => {
     const p = scratchProject({ packs: ["calc-wrap"] });
     const home = tmp("hcpx-cc-home-");
-    const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home, HCPX_NO_CACHE: "1" } });
+    const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], {
+      cwd: p.dir,
+      env: { HOME: home, HCPX_NO_CACHE: "1" },
+    });
     expect(r.code).toBe(0);
     expect(existsSync(v8Dir(home))).toBe(false);
   });
@@ -175,7 +196,14 @@ describe("mcp's code cache", () => {
     const s = await startMcp({ dir: p.dir, home }, { shape: "per-command" });
     expect((await s.client.listTools()).tools.map((t) => t.name)).toContain("calc-wrap__ping");
     await s.close();
-    await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home, HCPX_NO_SHIPPED_CACHE: "1" } });
-    expect(readdirSync(v8Dir(home)).sort().map((f) => f.split("-")[0])).toEqual(["exec", "mcp"]);
+    await runHcpx(["exec", "calc-wrap", "ping", "--json"], {
+      cwd: p.dir,
+      env: { HOME: home, HCPX_NO_SHIPPED_CACHE: "1" },
+    });
+    expect(
+      readdirSync(v8Dir(home))
+        .sort()
+        .map((f) => f.split("-")[0]),
+    ).toEqual(["exec", "mcp"]);
   });
 });

@@ -8,10 +8,14 @@ import { HAND, envelope, hcpx as hcpxChild, project, tmp } from "./helpers";
 import { needsProcess, runInProcessChecked } from "../support/inproc";
 
 /** activate, deactivate, grant, revoke (what they write and refuse) as function calls in this process (test/support/inproc.ts); exec as a process */
-const hcpx = (args: string[], cwd: string, env?: NodeJS.ProcessEnv) => (needsProcess(args) ? hcpxChild(args, cwd, env) : runInProcessChecked(args, { cwd, env }));
+const hcpx = (args: string[], cwd: string, env?: NodeJS.ProcessEnv) =>
+  needsProcess(args) ? hcpxChild(args, cwd, env) : runInProcessChecked(args, { cwd, env });
 
 const TRANSIT_READS = ["transit.plan", "transit.departures", "transit.stops", "transit.lines"];
-const withTransit = HAND.replace("'./packs/ledger',   // money\n", "'./packs/ledger',   // money\n    './packs/transit',\n").replace(
+const withTransit = HAND.replace(
+  "'./packs/ledger',   // money\n",
+  "'./packs/ledger',   // money\n    './packs/transit',\n",
+).replace(
   "      'ledger.balance',\n",
   "      'ledger.balance',\n" + TRANSIT_READS.map((p) => `      '${p}',\n`).join(""),
 );
@@ -22,7 +26,10 @@ describe("hcpx activate / deactivate", () => {
     const r = await hcpx(["activate", "packs/transit", "--json"], p.dir);
     expect(r.code, r.stderr).toBe(0);
     expect(p.read()).toBe(withTransit);
-    expect(envelope(r)).toMatchObject({ ok: true, data: { pack: "transit", entry: "./packs/transit", alreadyActive: false, granted: TRANSIT_READS } });
+    expect(envelope(r)).toMatchObject({
+      ok: true,
+      data: { pack: "transit", entry: "./packs/transit", alreadyActive: false, granted: TRANSIT_READS },
+    });
     const d = await hcpx(["deactivate", "transit"], p.dir);
     expect(d.code, d.stderr).toBe(0);
     expect(p.read()).toBe(HAND);
@@ -35,10 +42,19 @@ describe("hcpx activate / deactivate", () => {
     const env = envelope<{ granted: string[]; withheld: { verb: string; operation: string; confirm: boolean }[] }>(r);
     expect(env.ok).toBe(true);
     expect(env.data.granted.sort()).toEqual(["ledger.accounts", "ledger.balance", "ledger.doctor", "ledger.entries"]);
-    expect(env.data.withheld.map((w) => w.verb).sort()).toEqual(["account.open", "entry.add", "entry.delete", "transfer"]);
+    expect(env.data.withheld.map((w) => w.verb).sort()).toEqual([
+      "account.open",
+      "entry.add",
+      "entry.delete",
+      "transfer",
+    ]);
     expect(env.data.withheld.find((w) => w.verb === "transfer")).toMatchObject({ operation: "write", confirm: true });
-    expect(p.read()).toBe(`{ packs: ["./packs/ledger"], grants: { allow: ["ledger.accounts", "ledger.balance", "ledger.entries", "ledger.doctor"] } }\n`);
-    expect(envelope(await hcpx(["activate", "./packs/ledger", "--json"], p.dir)).data).toMatchObject({ alreadyActive: true });
+    expect(p.read()).toBe(
+      `{ packs: ["./packs/ledger"], grants: { allow: ["ledger.accounts", "ledger.balance", "ledger.entries", "ledger.doctor"] } }\n`,
+    );
+    expect(envelope(await hcpx(["activate", "./packs/ledger", "--json"], p.dir)).data).toMatchObject({
+      alreadyActive: true,
+    });
     const human = await hcpx(["activate", "./packs/ledger"], p.dir);
     // prose on purpose: the hint a person reads, naming the command to run
     expect(human.stdout).toMatch(/to grant one: hcpx grant ledger\.\S+/);
@@ -49,11 +65,18 @@ describe("hcpx activate / deactivate", () => {
     mkdirSync(join(p.dir, "empty"));
     const r = await hcpx(["activate", "empty", "--json"], p.dir);
     expect(r.code).toBe(1);
-    expect(envelope(r).error).toMatchObject({ code: "not_a_pack", file: "empty", hint: expect.stringContaining("hcpx pack new") });
+    expect(envelope(r).error).toMatchObject({
+      code: "not_a_pack",
+      file: "empty",
+      hint: expect.stringContaining("hcpx pack new"),
+    });
     const j = envelope(await hcpx(["activate", "nowhere", "--json"], p.dir));
     expect(j.error.code).toBe("not_a_pack");
     // lint error: the Skill table lacks a row
-    writeFileSync(join(p.dir, "packs/transit/SKILL.md"), "---\nname: transit\ndescription: x\nleads: [\"transit: plans\"]\n---\n# transit\n");
+    writeFileSync(
+      join(p.dir, "packs/transit/SKILL.md"),
+      '---\nname: transit\ndescription: x\nleads: ["transit: plans"]\n---\n# transit\n',
+    );
     const l = await hcpx(["activate", "packs/transit", "--json"], p.dir);
     expect(l.code).toBe(1);
     expect(envelope(l).error.code).toBe("lint_failed");
@@ -64,7 +87,11 @@ describe("hcpx activate / deactivate", () => {
     const p = project();
     const r = await hcpx(["deactivate", "nosuch", "--json"], p.dir);
     expect(r.code).toBe(64);
-    expect(envelope(r).error).toMatchObject({ code: "unknown_pack", message: "no active pack 'nosuch' in hcp.config.json5", hint: "active packs: ledger" });
+    expect(envelope(r).error).toMatchObject({
+      code: "unknown_pack",
+      message: "no active pack 'nosuch' in hcp.config.json5",
+      hint: "active packs: ledger",
+    });
     expect(p.read()).toBe(HAND);
   });
 });
@@ -74,8 +101,12 @@ describe("hcpx grant / revoke", () => {
     const p = project();
     const g = await hcpx(["grant", "ledger.entry.add"], p.dir);
     expect(g.code, g.stderr).toBe(0);
-    expect(p.read()).toBe(HAND.replace("      'ledger.balance',\n", "      'ledger.balance',\n      'ledger.entry.add',\n"));
-    const again = envelope<{ added: string[]; unchanged: string[] }>(await hcpx(["grant", "ledger.entry.add", "--json"], p.dir));
+    expect(p.read()).toBe(
+      HAND.replace("      'ledger.balance',\n", "      'ledger.balance',\n      'ledger.entry.add',\n"),
+    );
+    const again = envelope<{ added: string[]; unchanged: string[] }>(
+      await hcpx(["grant", "ledger.entry.add", "--json"], p.dir),
+    );
     expect(again.data).toMatchObject({ added: [], unchanged: ["ledger.entry.add"] });
     const r = await hcpx(["revoke", "ledger.entry.add"], p.dir);
     expect(r.code, r.stderr).toBe(0);
@@ -107,11 +138,22 @@ describe("hcpx grant / revoke", () => {
     expect(p.read()).toBe(HAND);
     const u = await hcpx(["grant", "weather.*", "--json"], p.dir);
     expect(u.code).toBe(0);
-    expect(envelope<{ added: string[]; warnings: unknown[] }>(u).data).toMatchObject({ added: ["weather.*"], warnings: [expect.objectContaining({ code: "matches_nothing", severity: "warning", message: expect.stringContaining("no active pack 'weather'") })] });
+    expect(envelope<{ added: string[]; warnings: unknown[] }>(u).data).toMatchObject({
+      added: ["weather.*"],
+      warnings: [
+        expect.objectContaining({
+          code: "matches_nothing",
+          severity: "warning",
+          message: expect.stringContaining("no active pack 'weather'"),
+        }),
+      ],
+    });
   });
 
   it("a wildcard grant with deny: revoke of one verb says to deny it, --deny does", async () => {
-    const p = project(`{\n  packs: ["./packs/ledger"],\n  grants: {\n    allow: ["ledger.*"], // everything\n  },\n}\n`);
+    const p = project(
+      `{\n  packs: ["./packs/ledger"],\n  grants: {\n    allow: ["ledger.*"], // everything\n  },\n}\n`,
+    );
     const r = await hcpx(["revoke", "ledger.transfer", "--json"], p.dir);
     expect(r.code).toBe(1);
     const e = envelope(r).error;
@@ -119,8 +161,12 @@ describe("hcpx grant / revoke", () => {
     expect(e.hint).toBe("to withhold it, deny it: hcpx revoke --deny ledger.transfer");
     const d = await hcpx(["revoke", "--deny", "ledger.transfer"], p.dir);
     expect(d.code, d.stderr).toBe(0);
-    expect(p.read()).toBe(`{\n  packs: ["./packs/ledger"],\n  grants: {\n    allow: ["ledger.*"], // everything\n    deny: ["ledger.transfer"],\n  },\n}\n`);
-    const s = envelope<{ packs: { commands: { verb: string; granted: boolean }[] }[] }>(await hcpx(["status", "--json"], p.dir));
+    expect(p.read()).toBe(
+      `{\n  packs: ["./packs/ledger"],\n  grants: {\n    allow: ["ledger.*"], // everything\n    deny: ["ledger.transfer"],\n  },\n}\n`,
+    );
+    const s = envelope<{ packs: { commands: { verb: string; granted: boolean }[] }[] }>(
+      await hcpx(["status", "--json"], p.dir),
+    );
     expect(s.data.packs[0]!.commands.find((c) => c.verb === "transfer")!.granted).toBe(false);
     expect(s.data.packs[0]!.commands.find((c) => c.verb === "balance")!.granted).toBe(true);
   });
@@ -131,12 +177,27 @@ describe("hcpx grant / revoke", () => {
     await hcpx(["grant", "transit.*"], p.dir);
     const v = JSON5.parse(p.read());
     expect(v.packs).toEqual(["./packs/ledger", "./packs/git"]);
-    expect(v.grants.allow).toEqual(["ledger.balance", "git.status", "git.log", "git.diff", "git.branch", "git.show", "transit.*"]);
+    expect(v.grants.allow).toEqual([
+      "ledger.balance",
+      "git.status",
+      "git.log",
+      "git.diff",
+      "git.branch",
+      "git.show",
+      "transit.*",
+    ]);
   });
 });
 
 describe("a config that is missing or does not parse", () => {
-  const commands = [["activate", "packs/transit"], ["deactivate", "ledger"], ["grant", "ledger.*"], ["revoke", "ledger.*"], ["status"], ["doctor"]];
+  const commands = [
+    ["activate", "packs/transit"],
+    ["deactivate", "ledger"],
+    ["grant", "ledger.*"],
+    ["revoke", "ledger.*"],
+    ["status"],
+    ["doctor"],
+  ];
   it("missing: every config command says to run hcpx init", async () => {
     const empty = tmp("hcpx-noconf-");
     for (const args of commands) {
@@ -159,8 +220,17 @@ describe("a config that is missing or does not parse", () => {
       expect(r.code, args.join(" ")).toBe(1);
       const e = envelope(r).error;
       // doctor reports it as its config check; the others stop with it
-      const problem = args[0] === "doctor" ? (e.details as { checks: { id: string; problems?: unknown[] }[] }).checks.find((c) => c.id === "config")?.problems?.[0] : e;
-      expect(problem, args.join(" ")).toMatchObject({ code: "bad_json5", file: "hcp.config.json5", line: 3, column: expect.any(Number) });
+      const problem =
+        args[0] === "doctor"
+          ? (e.details as { checks: { id: string; problems?: unknown[] }[] }).checks.find((c) => c.id === "config")
+              ?.problems?.[0]
+          : e;
+      expect(problem, args.join(" ")).toMatchObject({
+        code: "bad_json5",
+        file: "hcp.config.json5",
+        line: 3,
+        column: expect.any(Number),
+      });
     }
     const j = envelope(await hcpx(["grant", "ledger.x", "--json"], p.dir));
     expect(j.error.code).toBe("bad_json5");

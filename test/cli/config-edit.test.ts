@@ -5,11 +5,12 @@ import JSON5 from "json5";
 import { arrayAppend, arrayRemove, objectSet } from "../../src/config/edit";
 import { HAND } from "./helpers";
 
-
 describe("config editor (JSON5, comment-preserving)", () => {
   it("appends to a multi-line array with a trailing comma and a comment, in the document's quote style", () => {
     const out = arrayAppend(HAND, ["packs"], "./packs/transit");
-    expect(out).toBe(HAND.replace("'./packs/ledger',   // money\n", "'./packs/ledger',   // money\n    './packs/transit',\n"));
+    expect(out).toBe(
+      HAND.replace("'./packs/ledger',   // money\n", "'./packs/ledger',   // money\n    './packs/transit',\n"),
+    );
     const out2 = arrayAppend(out, ["grants", "allow"], "transit.plan");
     expect(out2).toBe(out.replace("'ledger.balance',\n", "'ledger.balance',\n      'transit.plan',\n"));
     expect(JSON5.parse(out2).grants.allow).toEqual(["ledger.balance", "transit.plan"]);
@@ -25,10 +26,16 @@ describe("config editor (JSON5, comment-preserving)", () => {
   });
 
   it("creates a missing key path in the object, matching key style", () => {
-    expect(arrayAppend(`{\n  packs: [],\n}\n`, ["grants", "allow"], "a.b")).toBe(`{\n  packs: [],\n  grants: { allow: ["a.b"] },\n}\n`);
-    expect(arrayAppend(`{ "packs": [] }`, ["grants", "allow"], "a.b")).toBe(`{ "packs": [], "grants": { "allow": ["a.b"] } }`);
+    expect(arrayAppend(`{\n  packs: [],\n}\n`, ["grants", "allow"], "a.b")).toBe(
+      `{\n  packs: [],\n  grants: { allow: ["a.b"] },\n}\n`,
+    );
+    expect(arrayAppend(`{ "packs": [] }`, ["grants", "allow"], "a.b")).toBe(
+      `{ "packs": [], "grants": { "allow": ["a.b"] } }`,
+    );
     expect(arrayAppend(`{}`, ["packs"], "./p")).toBe(`{ packs: ["./p"] }`);
-    expect(arrayAppend(HAND, ["grants", "deny"], "ledger.entry.delete")).toBe(HAND.replace("deny: []", "deny: ['ledger.entry.delete']"));
+    expect(arrayAppend(HAND, ["grants", "deny"], "ledger.entry.delete")).toBe(
+      HAND.replace("deny: []", "deny: ['ledger.entry.delete']"),
+    );
   });
 
   it("removes elements: own line (with its comment), inline, the only one", () => {
@@ -42,10 +49,16 @@ describe("config editor (JSON5, comment-preserving)", () => {
   });
 
   it("sets an object member, adding it or replacing only its value", () => {
-    expect(objectSet(HAND, ["sandbox", "bins"], "rg", "/usr/bin/rg")).toBe(HAND.replace("{ git: '/usr/bin/git' }", "{ git: '/usr/bin/git', rg: '/usr/bin/rg' }"));
+    expect(objectSet(HAND, ["sandbox", "bins"], "rg", "/usr/bin/rg")).toBe(
+      HAND.replace("{ git: '/usr/bin/git' }", "{ git: '/usr/bin/git', rg: '/usr/bin/rg' }"),
+    );
     expect(objectSet(HAND, ["sandbox", "bins"], "git", "/opt/git")).toBe(HAND.replace("'/usr/bin/git'", "'/opt/git'"));
-    expect(objectSet(`{ sandbox: { bins: {} } }`, ["sandbox", "bins"], "git", "/usr/bin/git")).toBe(`{ sandbox: { bins: { git: "/usr/bin/git" } } }`);
-    expect(objectSet(`{\n  packs: [],\n}`, ["sandbox", "bins"], "my-tool", "/x")).toBe(`{\n  packs: [],\n  sandbox: { bins: { "my-tool": "/x" } },\n}`);
+    expect(objectSet(`{ sandbox: { bins: {} } }`, ["sandbox", "bins"], "git", "/usr/bin/git")).toBe(
+      `{ sandbox: { bins: { git: "/usr/bin/git" } } }`,
+    );
+    expect(objectSet(`{\n  packs: [],\n}`, ["sandbox", "bins"], "my-tool", "/x")).toBe(
+      `{\n  packs: [],\n  sandbox: { bins: { "my-tool": "/x" } },\n}`,
+    );
   });
 
   it("property: append then remove gives back the text byte for byte, and the parse always matches", () => {
@@ -58,17 +71,22 @@ describe("config editor (JSON5, comment-preserving)", () => {
     ];
     const word = fc.stringMatching(/^[a-z][a-z0-9]{0,6}\.[a-z*]{1,5}$/);
     fc.assert(
-      fc.property(fc.uniqueArray(word, { maxLength: 5 }), word, fc.integer({ min: 0, max: layouts.length - 1 }), (xs, extra, li) => {
-        fc.pre(!xs.includes(extra));
-        const text = layouts[li]!(xs);
-        const added = arrayAppend(text, ["allow"], extra);
-        expect(JSON5.parse(added).allow).toEqual([...xs, extra]);
-        expect(arrayRemove(added, ["allow"], extra)).toBe(text);
-        if (xs.length) {
-          const removed = arrayRemove(text, ["allow"], xs[0]!);
-          expect(JSON5.parse(removed).allow).toEqual(xs.slice(1));
-        }
-      }),
+      fc.property(
+        fc.uniqueArray(word, { maxLength: 5 }),
+        word,
+        fc.integer({ min: 0, max: layouts.length - 1 }),
+        (xs, extra, li) => {
+          fc.pre(!xs.includes(extra));
+          const text = layouts[li]!(xs);
+          const added = arrayAppend(text, ["allow"], extra);
+          expect(JSON5.parse(added).allow).toEqual([...xs, extra]);
+          expect(arrayRemove(added, ["allow"], extra)).toBe(text);
+          if (xs.length) {
+            const removed = arrayRemove(text, ["allow"], xs[0]!);
+            expect(JSON5.parse(removed).allow).toEqual(xs.slice(1));
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

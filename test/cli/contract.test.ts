@@ -9,7 +9,24 @@ import { envelope, hcpx, hcpxBin, project, tmp } from "./helpers";
 
 const CONFIG = `{ packs: ["./packs/ledger", "./packs/git"], grants: { allow: ["ledger.*", "git.*"] }, sandbox: { bins: { git: "/usr/bin/git" } } }\n`;
 
-const HELP = ["generate", "adopt", "lint", "mcp", "exec", "pack", "pack new", "pack from-openapi", "init", "activate", "deactivate", "grant", "revoke", "doctor", "status", "completion"];
+const HELP = [
+  "generate",
+  "adopt",
+  "lint",
+  "mcp",
+  "exec",
+  "pack",
+  "pack new",
+  "pack from-openapi",
+  "init",
+  "activate",
+  "deactivate",
+  "grant",
+  "revoke",
+  "doctor",
+  "status",
+  "completion",
+];
 
 describe("the CLI contract", () => {
   it("every command's --help shows an example", async () => {
@@ -98,7 +115,12 @@ describe("the CLI contract", () => {
     expect(spawnSync("bash", ["-n", script]).status).toBe(0);
     const complete = (words: string[]) => {
       const cmd = `source ${script}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _hcpx; printf '%s\\n' "\${COMPREPLY[@]}"`;
-      const out = spawnSync("bash", ["-c", cmd], { cwd: p.dir, encoding: "utf8", env: { ...process.env, PATH: `${bin}:/usr/bin:/bin:${process.env.PATH}` }, timeout: 20_000 });
+      const out = spawnSync("bash", ["-c", cmd], {
+        cwd: p.dir,
+        encoding: "utf8",
+        env: { ...process.env, PATH: `${bin}:/usr/bin:/bin:${process.env.PATH}` },
+        timeout: 20_000,
+      });
       return out.stdout.trim().split("\n").filter(Boolean).sort();
     };
     expect(complete(["hcpx", "gr"])).toEqual(["grant"]);
@@ -112,7 +134,9 @@ describe("the CLI contract", () => {
     const z = await hcpx(["completion", "zsh"], p.dir);
     expect(z.stdout.startsWith("#compdef hcpx\n")).toBe(true);
     // host ids where a host is taken, directories where a pack dir is, files after --config (issue 26)
-    expect(complete(["hcpx", "adopt", "c"])).toEqual(expect.arrayContaining(["claude", "cline", "codex", "continue", "copilot", "cursor"]));
+    expect(complete(["hcpx", "adopt", "c"])).toEqual(
+      expect.arrayContaining(["claude", "cline", "codex", "continue", "copilot", "cursor"]),
+    );
     expect(complete(["hcpx", "adopt", "a"])).toEqual(expect.arrayContaining(["all", "amp", "antigravity", "auggie"]));
     expect(complete(["hcpx", "import", "gem"])).toEqual(["gemini"]);
     expect(complete(["hcpx", "activate", "pack"])).toEqual(["packs"]);
@@ -126,7 +150,9 @@ describe("the CLI contract", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^# hcpx completion \(fish\)/);
     expect(r.stdout).toContain("complete -c hcpx -n 'test (__hcpx_path) = \"adopt\"' -a 'amp antigravity");
-    expect(r.stdout).toMatch(/complete -c hcpx -n 'test \(__hcpx_path\) = "activate"' -a '\(__fish_complete_directories\)'/);
+    expect(r.stdout).toMatch(
+      /complete -c hcpx -n 'test \(__hcpx_path\) = "activate"' -a '\(__fish_complete_directories\)'/,
+    );
     expect(r.stdout).toMatch(/complete -c hcpx -n 'test \(__hcpx_path\) = "grant"' -a '\(hcpx completion names/);
     expect(r.stdout).toContain("complete -c hcpx -l config -r -F");
     const fish = spawnSync("fish", ["--version"]);

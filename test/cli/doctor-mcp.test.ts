@@ -22,12 +22,23 @@ function preload(body: string): string {
   return f;
 }
 
-async function mcpCheck(env: NodeJS.ProcessEnv, timeoutMs = 3000): Promise<{ check: Check; ms: number; code: number | null }> {
+async function mcpCheck(
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 3000,
+): Promise<{ check: Check; ms: number; code: number | null }> {
   const p = scratchProject({ packs: ["ledger"] });
   const t0 = Date.now();
-  const r = await runHcpx(["doctor", "--json", "--mcp-timeout", String(timeoutMs)], { cwd: p.dir, env, timeoutMs: 30_000 });
+  const r = await runHcpx(["doctor", "--json", "--mcp-timeout", String(timeoutMs)], {
+    cwd: p.dir,
+    env,
+    timeoutMs: 30_000,
+  });
   const ms = Date.now() - t0;
-  const out = JSON.parse(r.stdout) as { ok: boolean; data?: { checks: Check[] }; error?: { details: { checks: Check[] } } };
+  const out = JSON.parse(r.stdout) as {
+    ok: boolean;
+    data?: { checks: Check[] };
+    error?: { details: { checks: Check[] } };
+  };
   const checks = out.data?.checks ?? out.error!.details.checks;
   return { check: checks.find((c) => c.id === "mcp")!, ms, code: r.code };
 }
@@ -37,11 +48,15 @@ describe("hcpx doctor: the MCP check", () => {
     const { check, code } = await mcpCheck({});
     expect(code).toBe(0);
     expect(check).toMatchObject({ status: "ok" });
-    expect(check.message).toBe("hcpx mcp starts and lists 2 tool(s) in both MCP eras (2026-07-28 after server/discover, 2025-11-25 after initialize): hcp, hcp__read_skill");
+    expect(check.message).toBe(
+      "hcpx mcp starts and lists 2 tool(s) in both MCP eras (2026-07-28 after server/discover, 2025-11-25 after initialize): hcp, hcp__read_skill",
+    );
   });
 
   it("a server that leaves server/discover unanswered: the modern era fails, named", async () => {
-    const pre = preload(`const w = process.stdout.write.bind(process.stdout); process.stdout.write = (c, ...a) => (String(c).includes("supportedVersions") ? true : w(c, ...a));`);
+    const pre = preload(
+      `const w = process.stdout.write.bind(process.stdout); process.stdout.write = (c, ...a) => (String(c).includes("supportedVersions") ? true : w(c, ...a));`,
+    );
     const { check, code } = await mcpCheck({ NODE_OPTIONS: `--require ${pre}` }, 6000);
     expect(code).toBe(1);
     expect(check.status).toBe("fail");
@@ -49,7 +64,9 @@ describe("hcpx doctor: the MCP check", () => {
   });
 
   it("a server that leaves initialize unanswered: the legacy era fails, named", async () => {
-    const pre = preload(`const w = process.stdout.write.bind(process.stdout); process.stdout.write = (c, ...a) => (/"protocolVersion":"2025/.test(String(c)) ? true : w(c, ...a));`);
+    const pre = preload(
+      `const w = process.stdout.write.bind(process.stdout); process.stdout.write = (c, ...a) => (/"protocolVersion":"2025/.test(String(c)) ? true : w(c, ...a));`,
+    );
     const { check, code } = await mcpCheck({ NODE_OPTIONS: `--require ${pre}` }, 6000);
     expect(code).toBe(1);
     expect(check.status).toBe("fail");
@@ -76,6 +93,9 @@ describe("hcpx doctor: the MCP check", () => {
     const pre = preload(`process.stderr.write("boom: cannot serve\\n"); process.exit(3);`);
     const { check, code } = await mcpCheck({ NODE_OPTIONS: `--require ${pre}` });
     expect(code).toBe(1);
-    expect(check).toMatchObject({ status: "fail", message: "hcpx mcp exited before listing its tools: boom: cannot serve" });
+    expect(check).toMatchObject({
+      status: "fail",
+      message: "hcpx mcp exited before listing its tools: boom: cannot serve",
+    });
   });
 });

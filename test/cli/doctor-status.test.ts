@@ -45,19 +45,33 @@ describe("hcpx doctor", () => {
     expect(r.stdout).toMatch(/✓ Node \d+/);
     expect(r.stdout).toContain("✓ pack git: bin git → /usr/bin/git");
     expect(r.stdout).toContain("✓ host claude (project): 5 file(s) in sync");
-    expect(r.stdout).toMatch(/✓ hcpx mcp starts and lists \d+ tool\(s\) in both MCP eras \(2026-07-28 after server\/discover, 2025-11-25 after initialize\): hcp/);
+    expect(r.stdout).toMatch(
+      /✓ hcpx mcp starts and lists \d+ tool\(s\) in both MCP eras \(2026-07-28 after server\/discover, 2025-11-25 after initialize\): hcp/,
+    );
     expect(r.stdout.trim().endsWith("healthy")).toBe(true);
     const j = await hcpx(["doctor", "--json"], p.dir);
     expect(j.code).toBe(0);
     const env = envelope<{ status: string; checks: Check[] }>(j);
     expect(env.ok).toBe(true);
     expect(env.data.status).toBe("healthy");
-    expect(env.data.checks.map((c) => c.id)).toEqual(["node", "config", "scopes", "pack:git", "pack:transit", "bin:git", "bin:transit", "host:claude", "mcp"]);
+    expect(env.data.checks.map((c) => c.id)).toEqual([
+      "node",
+      "config",
+      "scopes",
+      "pack:git",
+      "pack:transit",
+      "bin:git",
+      "bin:transit",
+      "host:claude",
+      "mcp",
+    ]);
     expect(env.data.checks.every((c) => c.status === "ok")).toBe(true);
     const said = (id: string) => env.data.checks.find((c) => c.id === id)?.message;
     expect(said("bin:git")).toBe("pack git: bin git → /usr/bin/git");
     expect(said("host:claude")).toBe("host claude (project): 5 file(s) in sync");
-    expect(said("mcp")).toMatch(/^hcpx mcp starts and lists \d+ tool\(s\) in both MCP eras \(2026-07-28 after server\/discover, 2025-11-25 after initialize\): hcp/);
+    expect(said("mcp")).toMatch(
+      /^hcpx mcp starts and lists \d+ tool\(s\) in both MCP eras \(2026-07-28 after server\/discover, 2025-11-25 after initialize\): hcp/,
+    );
   });
 
   it("exit 2 on warnings: a pack activated after adopt leaves the host out of date; a lint warning", async () => {
@@ -79,18 +93,39 @@ describe("hcpx doctor", () => {
     // a lint warning alone (no adopt): land on a read
     const q = project(CONFIG);
     const pol = join(q.dir, "packs/transit/policy.json");
-    writeFileSync(pol, readFileSync(pol, "utf8").replace('"lines":      { operation: "read" }', '"lines":      { operation: "read", land: "local" }'));
+    writeFileSync(
+      pol,
+      readFileSync(pol, "utf8").replace(
+        '"lines":      { operation: "read" }',
+        '"lines":      { operation: "read", land: "local" }',
+      ),
+    );
     const t = notHealthy(await hcpx(["doctor", "--json"], q.dir), 2);
     expect(t.status).toBe("warnings");
-    expect(t.checks.filter((c) => c.status !== "ok")).toEqual([expect.objectContaining({ id: "pack:transit", status: "warn", message: expect.stringMatching(/^pack transit: 1 lint warning\(s\)/) })]);
-    expect(t.checks.find((c) => c.id === "pack:transit")!.problems).toEqual([expect.objectContaining({ severity: "warning", file: "packs/transit/policy.json" })]);
+    expect(t.checks.filter((c) => c.status !== "ok")).toEqual([
+      expect.objectContaining({
+        id: "pack:transit",
+        status: "warn",
+        message: expect.stringMatching(/^pack transit: 1 lint warning\(s\)/),
+      }),
+    ]);
+    expect(t.checks.find((c) => c.id === "pack:transit")!.problems).toEqual([
+      expect.objectContaining({ severity: "warning", file: "packs/transit/policy.json" }),
+    ]);
   });
 
   it("exit 1 on failure: a wrap bin that does not exist; a pack that does not lint; a config that does not parse", async () => {
     const p = project(CONFIG.replace("/usr/bin/git", "/nonexistent/bin/git"));
     const j = notHealthy(await hcpx(["doctor", "--json"], p.dir), 1);
     expect(j.status).toBe("unhealthy");
-    expect(j.checks.filter((c) => c.status === "fail")).toEqual([{ id: "bin:git", status: "fail", message: "pack git: sandbox.bins.git points to /nonexistent/bin/git, which does not exist", hint: "fix the path in sandbox.bins" }]);
+    expect(j.checks.filter((c) => c.status === "fail")).toEqual([
+      {
+        id: "bin:git",
+        status: "fail",
+        message: "pack git: sandbox.bins.git points to /nonexistent/bin/git, which does not exist",
+        hint: "fix the path in sandbox.bins",
+      },
+    ]);
     expect(j.message).toBe("1 check(s) failed");
 
     const q = project(CONFIG);
@@ -98,17 +133,24 @@ describe("hcpx doctor", () => {
     const l = notHealthy(await hcpx(["doctor", "--json"], q.dir), 1);
     const git = l.checks.find((c) => c.id === "pack:git")!;
     expect(git).toMatchObject({ status: "fail", message: expect.stringMatching(/^pack git: \d+ lint error\(s\)/) });
-    expect(git.problems).toContainEqual(expect.objectContaining({ code: "skill_frontmatter", file: "packs/git/SKILL.md", severity: "error" }));
+    expect(git.problems).toContainEqual(
+      expect.objectContaining({ code: "skill_frontmatter", file: "packs/git/SKILL.md", severity: "error" }),
+    );
 
     const s = project(`{\n  packs: [\n    "./packs/git",\n  ]]\n}\n`);
     const e = notHealthy(await hcpx(["doctor", "--json"], s.dir), 1);
-    expect(e.checks.find((c) => c.id === "config")).toMatchObject({ status: "fail", problems: [expect.objectContaining({ code: "bad_json5", file: "hcp.config.json5", line: 4 })] });
+    expect(e.checks.find((c) => c.id === "config")).toMatchObject({
+      status: "fail",
+      problems: [expect.objectContaining({ code: "bad_json5", file: "hcp.config.json5", line: 4 })],
+    });
   });
 });
 
 describe("hcpx status", () => {
   it("lists active packs with granted and withheld commands (read/write/confirm) and adopted hosts", async () => {
-    const p = project(`{ packs: ["./packs/ledger", "./packs/inbox-watch"], grants: { allow: ["ledger.*"], deny: ["ledger.transfer"] } }\n`);
+    const p = project(
+      `{ packs: ["./packs/ledger", "./packs/inbox-watch"], grants: { allow: ["ledger.*"], deny: ["ledger.transfer"] } }\n`,
+    );
     const t = await hcpx(["status"], p.dir);
     expect(t.code, t.stderr).toBe(0);
     // prose on purpose: the table a person reads (its data: the --json half below)
@@ -119,15 +161,42 @@ describe("hcpx status", () => {
     expect(t.stdout).toContain("no hosts adopted");
     await hcpx(["adopt", "claude", "--write"], p.dir);
     const j = await hcpx(["status", "--json"], p.dir);
-    const env = envelope<{ principal: { id: string }; packs: { id: string; commands: { verb: string; operation: string; confirm: boolean; granted: boolean }[] }[]; hosts: { host: string; scope: string; files: string[] }[] }>(j);
+    const env = envelope<{
+      principal: { id: string };
+      packs: { id: string; commands: { verb: string; operation: string; confirm: boolean; granted: boolean }[] }[];
+      hosts: { host: string; scope: string; files: string[] }[];
+    }>(j);
     expect(env.ok).toBe(true);
     expect(env.data.packs.map((x) => x.id)).toEqual(["inbox-watch", "ledger"]);
     const ledger = env.data.packs[1]!;
-    expect(ledger.commands.find((c) => c.verb === "transfer")).toMatchObject({ operation: "write", confirm: true, granted: false });
-    expect(ledger.commands.find((c) => c.verb === "entry.add")).toMatchObject({ operation: "write", confirm: false, granted: true });
-    expect(env.data.hosts).toEqual([{ host: "claude", scope: "project", server: "hcp", files: [".claude/settings.json", ".claude/skills/inbox-watch/SKILL.md", ".claude/skills/ledger/SKILL.md", ".mcp.json", "CLAUDE.md"] }]);
+    expect(ledger.commands.find((c) => c.verb === "transfer")).toMatchObject({
+      operation: "write",
+      confirm: true,
+      granted: false,
+    });
+    expect(ledger.commands.find((c) => c.verb === "entry.add")).toMatchObject({
+      operation: "write",
+      confirm: false,
+      granted: true,
+    });
+    expect(env.data.hosts).toEqual([
+      {
+        host: "claude",
+        scope: "project",
+        server: "hcp",
+        files: [
+          ".claude/settings.json",
+          ".claude/skills/inbox-watch/SKILL.md",
+          ".claude/skills/ledger/SKILL.md",
+          ".mcp.json",
+          "CLAUDE.md",
+        ],
+      },
+    ]);
     const t2 = await hcpx(["status"], p.dir);
-    expect(t2.stdout).toMatch(/^claude\s+project\s+hcp\s+\.claude\/settings\.json, \.claude\/skills\/inbox-watch\/SKILL\.md, \.claude\/skills\/ledger\/SKILL\.md, \.mcp\.json, CLAUDE\.md$/m);
+    expect(t2.stdout).toMatch(
+      /^claude\s+project\s+hcp\s+\.claude\/settings\.json, \.claude\/skills\/inbox-watch\/SKILL\.md, \.claude\/skills\/ledger\/SKILL\.md, \.mcp\.json, CLAUDE\.md$/m,
+    );
   });
 
   it("exit 1 and the reason when an active pack does not load", async () => {
@@ -137,6 +206,8 @@ describe("hcpx status", () => {
     const env = envelope<never>(r);
     expect(env.ok).toBe(false);
     expect(env.error.code).toBe("broken_packs");
-    expect((env.error.details as { broken: { dir: string; problems: { code: string }[] }[] }).broken[0]!.problems[0]!.code).toBe("not_a_pack");
+    expect(
+      (env.error.details as { broken: { dir: string; problems: { code: string }[] }[] }).broken[0]!.problems[0]!.code,
+    ).toBe("not_a_pack");
   });
 });

@@ -22,7 +22,8 @@ import { needsProcess, runInProcess } from "../support/inproc";
 // and mcp (they end or keep the process), init without --yes (it asks), and the
 // adopt forms src/cli/main.ts runs without commander (parseFastAdopt).
 const ownProcess = (args: string[]) => needsProcess(args) || args[0] === "adopt";
-const runHcpx = (args: string[], opts?: RunOptions) => (ownProcess(args) ? runChild(args, opts) : runInProcess(args, opts));
+const runHcpx = (args: string[], opts?: RunOptions) =>
+  ownProcess(args) ? runChild(args, opts) : runInProcess(args, opts);
 
 interface Mode {
   args: string[];
@@ -38,7 +39,11 @@ interface Case {
   fail: Mode;
 }
 
-const mcpJson = (dir: string) => writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { self: { command: process.execPath, args: [HCPX, "mcp"] } } }));
+const mcpJson = (dir: string) =>
+  writeFileSync(
+    join(dir, ".mcp.json"),
+    JSON.stringify({ mcpServers: { self: { command: process.execPath, args: [HCPX, "mcp"] } } }),
+  );
 const hcpxIn = async (dir: string, args: string[]) => {
   const r = await runHcpx(args, { cwd: dir });
   if (r.code !== 0) throw new Error(`setup: hcpx ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
@@ -50,13 +55,22 @@ const CASES: Record<string, Case> = {
   adopt: { ok: { args: ["adopt", "claude"] }, fail: { args: ["adopt", "claude", "--check"] } },
   lint: { ok: { args: ["lint", "packs/ledger"] }, fail: { args: ["lint", "packs/nosuch"] } },
   log: { ok: { args: ["log", "--since", "1h"] }, fail: { args: ["log", "--since", "yesterday-ish"], exit: 64 } },
-  exec: { ok: { args: ["exec", "ledger", "accounts"] }, fail: { args: ["exec", "ledger", "accounts", "--", "nokey=1"] } },
+  exec: {
+    ok: { args: ["exec", "ledger", "accounts"] },
+    fail: { args: ["exec", "ledger", "accounts", "--", "nokey=1"] },
+  },
   "pack from-openapi": {
     ok: { args: ["pack", "from-openapi", join(REPO, "test/fixtures/openapi/petstore.yaml"), "--id", "pets"] },
     fail: { args: ["pack", "from-openapi", "nosuch.yaml", "--id", "pets"] },
   },
-  "pack add": { ok: { args: ["pack", "add", "./packs/notes", "--yes"] }, fail: { args: ["pack", "add", "./nosuch-dir", "--yes"] } },
-  "pack install": { ok: { args: ["pack", "install"] }, fail: { args: ["pack", "install"], setup: (d) => writeFileSync(join(d, "hcp.lock"), "not json {") } },
+  "pack add": {
+    ok: { args: ["pack", "add", "./packs/notes", "--yes"] },
+    fail: { args: ["pack", "add", "./nosuch-dir", "--yes"] },
+  },
+  "pack install": {
+    ok: { args: ["pack", "install"] },
+    fail: { args: ["pack", "install"], setup: (d) => writeFileSync(join(d, "hcp.lock"), "not json {") },
+  },
   "pack update": {
     ok: { args: ["pack", "update", "notes"], setup: (d) => hcpxIn(d, ["pack", "add", "./packs/notes", "--yes"]) },
     fail: { args: ["pack", "update"], setup: (d) => writeFileSync(join(d, "hcp.lock"), "not json {") },
@@ -65,23 +79,59 @@ const CASES: Record<string, Case> = {
     ok: { args: ["pack", "remove", "notes"], setup: (d) => hcpxIn(d, ["pack", "add", "./packs/notes", "--yes"]) },
     fail: { args: ["pack", "remove", "notes"], setup: (d) => writeFileSync(join(d, "hcp.lock"), "not json {") },
   },
-  "pack from-mcp": { ok: { args: ["pack", "from-mcp", "--id", "self", "--", process.execPath, HCPX, "mcp"] }, fail: { args: ["pack", "from-mcp", "--", "hcpx-no-such-program"] } },
-  "pack new": { ok: { args: ["pack", "new", "demo", "--composite"] }, fail: { args: ["pack", "new", "ledger", "--composite", "--dir", "packs/ledger"] } },
-  "pack add-verb": { ok: { args: ["pack", "add-verb", "packs/git", "--verb", "tags=tag --list"] }, fail: { args: ["pack", "add-verb", "packs/nosuch", "--verb", "tags=tag --list"] } },
+  "pack from-mcp": {
+    ok: { args: ["pack", "from-mcp", "--id", "self", "--", process.execPath, HCPX, "mcp"] },
+    fail: { args: ["pack", "from-mcp", "--", "hcpx-no-such-program"] },
+  },
+  "pack new": {
+    ok: { args: ["pack", "new", "demo", "--composite"] },
+    fail: { args: ["pack", "new", "ledger", "--composite", "--dir", "packs/ledger"] },
+  },
+  "pack add-verb": {
+    ok: { args: ["pack", "add-verb", "packs/git", "--verb", "tags=tag --list"] },
+    fail: { args: ["pack", "add-verb", "packs/nosuch", "--verb", "tags=tag --list"] },
+  },
   "pack sync": { ok: { args: ["pack", "sync", "packs/ledger"] }, fail: { args: ["pack", "sync", "packs/nosuch"] } },
   import: { ok: { args: ["import", "claude"], setup: mcpJson }, fail: { args: ["import", "claude"] } },
-  init: { ok: { args: ["init", "--yes"], cwd: "fresh", setup: (d) => mkdirSync(join(d, "fresh")) }, fail: { args: ["init", "--yes"] } },
+  init: {
+    ok: { args: ["init", "--yes"], cwd: "fresh", setup: (d) => mkdirSync(join(d, "fresh")) },
+    fail: { args: ["init", "--yes"] },
+  },
   activate: { ok: { args: ["activate", "packs/notes"] }, fail: { args: ["activate", "packs/nosuch"] } },
   deactivate: { ok: { args: ["deactivate", "ledger"] }, fail: { args: ["deactivate", "nosuch"], exit: 64 } },
   grant: { ok: { args: ["grant", "ledger.entry.*"] }, fail: { args: ["grant", "bad pattern"], exit: 64 } },
-  revoke: { ok: { args: ["revoke", "ledger.*"] }, fail: { args: ["revoke", "ledger.*"], setup: (d) => writeFileSync(join(d, "hcp.config.json5"), "{ packs: [ \n") } },
-  doctor: { ok: { args: ["doctor"] }, fail: { args: ["doctor"], setup: (d) => writeFileSync(join(d, "hcp.config.json5"), "{ packs: [ \n") } },
-  status: { ok: { args: ["status"] }, fail: { args: ["status"], setup: (d) => writeFileSync(join(d, "hcp.config.json5"), '{ packs: ["./packs/nosuch"] }\n') } },
+  revoke: {
+    ok: { args: ["revoke", "ledger.*"] },
+    fail: { args: ["revoke", "ledger.*"], setup: (d) => writeFileSync(join(d, "hcp.config.json5"), "{ packs: [ \n") },
+  },
+  doctor: {
+    ok: { args: ["doctor"] },
+    fail: { args: ["doctor"], setup: (d) => writeFileSync(join(d, "hcp.config.json5"), "{ packs: [ \n") },
+  },
+  status: {
+    ok: { args: ["status"] },
+    fail: {
+      args: ["status"],
+      setup: (d) => writeFileSync(join(d, "hcp.config.json5"), '{ packs: ["./packs/nosuch"] }\n'),
+    },
+  },
   completion: { ok: { args: ["completion", "bash"] }, fail: { args: ["completion", "tcsh"], exit: 64 } },
   // the runs share one scratch HOME (and state directory): each row its own principal
-  "token add": { ok: { args: ["token", "add", `ta-${process.pid}`] }, fail: { args: ["token", "add", "alice", "--server-config", "nosuch.json5"] } },
-  "token list": { ok: { args: ["token", "list"] }, fail: { args: ["token", "list", "--server-config", "nosuch.json5"] } },
-  "token remove": { ok: { args: ["token", "remove", `tr-${process.pid}`], setup: (d) => hcpxIn(d, ["token", "add", `tr-${process.pid}`]) }, fail: { args: ["token", "remove", `nobody-${process.pid}`] } },
+  "token add": {
+    ok: { args: ["token", "add", `ta-${process.pid}`] },
+    fail: { args: ["token", "add", "alice", "--server-config", "nosuch.json5"] },
+  },
+  "token list": {
+    ok: { args: ["token", "list"] },
+    fail: { args: ["token", "list", "--server-config", "nosuch.json5"] },
+  },
+  "token remove": {
+    ok: {
+      args: ["token", "remove", `tr-${process.pid}`],
+      setup: (d) => hcpxIn(d, ["token", "add", `tr-${process.pid}`]),
+    },
+    fail: { args: ["token", "remove", `nobody-${process.pid}`] },
+  },
 };
 /** Commands without --json, and why. */
 const NO_JSON: Record<string, string> = { mcp: "its stdout is the MCP stream (README: Exit codes)" };
@@ -103,13 +153,20 @@ const BAD_VALUES: string[][] = [
 const KNOWN = new Set<string>([...Object.keys(ERRORS), ...LINT_CODES]);
 
 function leaves(cmd: Command, prefix: string[] = []): { path: string; cmd: Command }[] {
-  return cmd.commands.flatMap((c) => (c.commands.length ? leaves(c, [...prefix, c.name()]) : [{ path: [...prefix, c.name()].join(" "), cmd: c }]));
+  return cmd.commands.flatMap((c) =>
+    c.commands.length ? leaves(c, [...prefix, c.name()]) : [{ path: [...prefix, c.name()].join(" "), cmd: c }],
+  );
 }
 const LEAVES = leaves(program);
 
-function envelopeOf(r: RunResult, what: string): { ok: boolean; data?: unknown; error?: { code: string; message: string; hint?: string } } {
+function envelopeOf(
+  r: RunResult,
+  what: string,
+): { ok: boolean; data?: unknown; error?: { code: string; message: string; hint?: string } } {
   const text = r.stdout.trim();
-  expect(text, `${what}: stdout is one JSON envelope (exit ${r.code}, stderr: ${r.stderr.slice(0, 400)})`).toMatch(/^\{[\s\S]*\}$/);
+  expect(text, `${what}: stdout is one JSON envelope (exit ${r.code}, stderr: ${r.stderr.slice(0, 400)})`).toMatch(
+    /^\{[\s\S]*\}$/,
+  );
   const env = JSON.parse(text) as { ok: boolean; error?: { code: string; message: string } };
   expect(typeof env.ok, what).toBe("boolean");
   // ok exactly when the exit code is 0
@@ -165,23 +222,27 @@ describe("--json: one envelope per command, ok exactly when exit 0, usage errors
     await inBatches(Object.entries(CASES), 3, ([path, c]) => runMode(path, "fail", c.fail));
   });
 
-  it("usage errors exit 64 with a usage envelope: an unknown option, a missing argument (every command), a wrong value", { timeout: 240_000 }, async () => {
-    const p = scratchProject({ packs: ["ledger"] });
-    const runs: string[][] = [];
-    for (const { path, cmd } of LEAVES) {
-      runs.push([...path.split(" "), "--no-such-option", "--json"]);
-      if (cmd.registeredArguments.some((a) => a.required)) runs.push([...path.split(" "), "--json"]);
-    }
-    for (const v of BAD_VALUES) runs.push(withJson(v));
-    const not64: string[] = [];
-    await inBatches(runs, 4, async (args) => {
-      const r = await runHcpx(args, { cwd: p.dir });
-      const what = `hcpx ${args.join(" ")}`;
-      envelopeOf(r, what);
-      if (r.code !== 64) not64.push(`${what}: exit ${r.code}`);
-    });
-    expect(not64).toEqual([]);
-  });
+  it(
+    "usage errors exit 64 with a usage envelope: an unknown option, a missing argument (every command), a wrong value",
+    { timeout: 240_000 },
+    async () => {
+      const p = scratchProject({ packs: ["ledger"] });
+      const runs: string[][] = [];
+      for (const { path, cmd } of LEAVES) {
+        runs.push([...path.split(" "), "--no-such-option", "--json"]);
+        if (cmd.registeredArguments.some((a) => a.required)) runs.push([...path.split(" "), "--json"]);
+      }
+      for (const v of BAD_VALUES) runs.push(withJson(v));
+      const not64: string[] = [];
+      await inBatches(runs, 4, async (args) => {
+        const r = await runHcpx(args, { cwd: p.dir });
+        const what = `hcpx ${args.join(" ")}`;
+        envelopeOf(r, what);
+        if (r.code !== 64) not64.push(`${what}: exit ${r.code}`);
+      });
+      expect(not64).toEqual([]);
+    },
+  );
 
   it("hcpx mcp: --json is a usage error (64, an envelope); an error before it serves is text on stderr, nothing on stdout", async () => {
     const p = scratchProject({ packs: ["ledger"] });

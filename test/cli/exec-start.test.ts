@@ -7,17 +7,22 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HCPX, run, scratchProject, tmp } from "../support/hcpx";
 
-
 describe("exec's start path", () => {
   it("a plain wrap call loads neither node:crypto nor node:os, the audit log off or on (its args hash is @noble/hashes' sha256)", async () => {
     const p = scratchProject({ packs: ["calc-wrap"] });
     const home = tmp("hcpx-start-home-");
     const out = join(tmp("hcpx-start-"), "modules.txt");
     const preload = join(tmp("hcpx-start-"), "list.cjs");
-    writeFileSync(preload, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join("\\n")));\n`);
+    writeFileSync(
+      preload,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join("\\n")));\n`,
+    );
     const bin = HCPX;
     const modules = async (audit: string | undefined) => {
-      const r = await run(process.execPath, ["-r", preload, bin, "exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home, ...(audit ? { HCPX_AUDIT_LOG: audit } : {}) } });
+      const r = await run(process.execPath, ["-r", preload, bin, "exec", "calc-wrap", "ping", "--json"], {
+        cwd: p.dir,
+        env: { HOME: home, ...(audit ? { HCPX_AUDIT_LOG: audit } : {}) },
+      });
       expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
       return readFileSync(out, "utf8").split("\n");
     };
@@ -29,7 +34,9 @@ describe("exec's start path", () => {
     const on = await modules(undefined);
     expect(on).toContain("NativeModule child_process");
     expect(on.filter((m) => /^NativeModule (crypto|os)$/.test(m))).toEqual([]);
-    const log = readFileSync(join(home, ".local", "state", "hcpx", "audit.jsonl"), "utf8").trim().split("\n");
+    const log = readFileSync(join(home, ".local", "state", "hcpx", "audit.jsonl"), "utf8")
+      .trim()
+      .split("\n");
     const rec = JSON.parse(log.at(-1)!) as { pack: string; verb: string; args: unknown; args_sha256: string };
     expect(rec).toMatchObject({ pack: "calc-wrap", verb: "ping", args: [] });
     // sha256 of the canonical JSON "[]"

@@ -8,13 +8,43 @@ import { runHcpx, scratchProject } from "../support/hcpx";
 
 describe("exec fast path: parsing", () => {
   it("reads pack, verb, flags anywhere before --, k=v operands before and after --", () => {
-    expect(parseFastExec(["exec", "ledger", "balance", "--json", "--", "account=x"])).toEqual({ pack: "ledger", verb: "balance", operands: ["account=x"], confirm: false, json: true });
-    expect(parseFastExec(["exec", "ledger", "transfer", "from=a", "--confirm", "to=b", "--json"])).toEqual({ pack: "ledger", verb: "transfer", operands: ["from=a", "to=b"], confirm: true, json: true });
+    expect(parseFastExec(["exec", "ledger", "balance", "--json", "--", "account=x"])).toEqual({
+      pack: "ledger",
+      verb: "balance",
+      operands: ["account=x"],
+      confirm: false,
+      json: true,
+    });
+    expect(parseFastExec(["exec", "ledger", "transfer", "from=a", "--confirm", "to=b", "--json"])).toEqual({
+      pack: "ledger",
+      verb: "transfer",
+      operands: ["from=a", "to=b"],
+      confirm: true,
+      json: true,
+    });
     // after --, everything is an operand, dashes and option names included
-    expect(parseFastExec(["exec", "notes", "search", "--", "--json", "-x", "--"])).toEqual({ pack: "notes", verb: "search", operands: ["--json", "-x", "--"], confirm: false, json: false });
+    expect(parseFastExec(["exec", "notes", "search", "--", "--json", "-x", "--"])).toEqual({
+      pack: "notes",
+      verb: "search",
+      operands: ["--json", "-x", "--"],
+      confirm: false,
+      json: false,
+    });
   });
   it("leaves everything else to commander", () => {
-    for (const args of [[], ["exec"], ["exec", "ledger"], ["exec", "--help"], ["exec", "ledger", "balance", "--help"], ["exec", "ledger", "balance", "-h"], ["exec", "ledger", "balance", "--jsn"], ["exec", "-x", "y"], ["--config", "c.json5", "exec", "a", "b"], ["lint"], ["generate", "exec", "a"]]) {
+    for (const args of [
+      [],
+      ["exec"],
+      ["exec", "ledger"],
+      ["exec", "--help"],
+      ["exec", "ledger", "balance", "--help"],
+      ["exec", "ledger", "balance", "-h"],
+      ["exec", "ledger", "balance", "--jsn"],
+      ["exec", "-x", "y"],
+      ["--config", "c.json5", "exec", "a", "b"],
+      ["lint"],
+      ["generate", "exec", "a"],
+    ]) {
       expect(parseFastExec(args), args.join(" ")).toBeUndefined();
     }
   });
@@ -86,23 +116,51 @@ describe("the bin's start path", () => {
     const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     const d = tmp("hcpx-mods-");
     const probe = join(d, "probe.cjs");
-    writeFileSync(probe, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(join(d, "mods.txt"))}, process.moduleLoadList.join("\\n")));\n`);
-    const r = await run(process.execPath, ["--require", probe, join(REPO, pkg.bin.hcpx), "exec", "calc-wrap", "ping", "--json"], { cwd: p.dir });
+    writeFileSync(
+      probe,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(join(d, "mods.txt"))}, process.moduleLoadList.join("\\n")));\n`,
+    );
+    const r = await run(
+      process.execPath,
+      ["--require", probe, join(REPO, pkg.bin.hcpx), "exec", "calc-wrap", "ping", "--json"],
+      { cwd: p.dir },
+    );
     expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
     const mods = readFileSync(join(d, "mods.txt"), "utf8").split("\n");
     expect(mods).toContain("NativeModule child_process"); // the probe saw the run
     expect(mods.filter((m) => /esm\/loader|fs\/streams|NativeModule module$/.test(m))).toEqual([]);
     // the old entry name still works
-    const old = await run(process.execPath, [join(REPO, "dist", "hcpx.mjs"), "exec", "calc-wrap", "ping", "--json"], { cwd: p.dir });
+    const old = await run(process.execPath, [join(REPO, "dist", "hcpx.mjs"), "exec", "calc-wrap", "ping", "--json"], {
+      cwd: p.dir,
+    });
     expect(old.stdout).toBe(r.stdout);
   });
 });
 
 describe("adopt fast path", () => {
   it("reads hosts, --write, --json and --command <cmd> as commander does; leaves everything else to commander", () => {
-    expect(parseFastAdopt(["adopt", "claude", "--write", "--command", "hcpx mcp"])).toEqual({ hosts: ["claude"], opts: { scope: "project", write: true, command: "hcpx mcp" } });
-    expect(parseFastAdopt(["adopt", "--json", "claude", "cursor"])).toEqual({ hosts: ["claude", "cursor"], opts: { scope: "project", json: true } });
-    for (const args of [["adopt"], ["adopt", "--write"], ["adopt", "claude", "--help"], ["adopt", "claude", "--check"], ["adopt", "claude", "--scope", "user"], ["adopt", "claude", "--command"], ["adopt", "claude", "--command", "-x"], ["adopt", "claude", "--command=hcpx mcp"], ["adopt", "claude", "--command", "a", "--command", "b"], ["adopt", "claude", "--"], ["--config", "c.json5", "adopt", "claude"], ["exec", "adopt"]]) {
+    expect(parseFastAdopt(["adopt", "claude", "--write", "--command", "hcpx mcp"])).toEqual({
+      hosts: ["claude"],
+      opts: { scope: "project", write: true, command: "hcpx mcp" },
+    });
+    expect(parseFastAdopt(["adopt", "--json", "claude", "cursor"])).toEqual({
+      hosts: ["claude", "cursor"],
+      opts: { scope: "project", json: true },
+    });
+    for (const args of [
+      ["adopt"],
+      ["adopt", "--write"],
+      ["adopt", "claude", "--help"],
+      ["adopt", "claude", "--check"],
+      ["adopt", "claude", "--scope", "user"],
+      ["adopt", "claude", "--command"],
+      ["adopt", "claude", "--command", "-x"],
+      ["adopt", "claude", "--command=hcpx mcp"],
+      ["adopt", "claude", "--command", "a", "--command", "b"],
+      ["adopt", "claude", "--"],
+      ["--config", "c.json5", "adopt", "claude"],
+      ["exec", "adopt"],
+    ]) {
       expect(parseFastAdopt(args), args.join(" ")).toBeUndefined();
     }
   });
@@ -119,8 +177,15 @@ describe("adopt fast path", () => {
       for (const slow of [false, true]) {
         const p = scratchProject({ packs: ["ledger"], allow: ["ledger.*"] });
         const r = await runHcpx([...(slow ? ["--config", p.config] : []), "adopt", ...c], { cwd: p.dir });
-        const files = readdirSync(p.dir, { recursive: true, encoding: "utf8" }).filter((f) => /^(\.claude|\.cursor|\.mcp\.json|CLAUDE\.md|AGENTS\.md)/.test(f)).sort();
-        runs.push({ code: r.code, stdout: r.stdout.replaceAll(p.dir, "<dir>"), stderr: r.stderr.replaceAll(p.dir, "<dir>"), files });
+        const files = readdirSync(p.dir, { recursive: true, encoding: "utf8" })
+          .filter((f) => /^(\.claude|\.cursor|\.mcp\.json|CLAUDE\.md|AGENTS\.md)/.test(f))
+          .sort();
+        runs.push({
+          code: r.code,
+          stdout: r.stdout.replaceAll(p.dir, "<dir>"),
+          stderr: r.stderr.replaceAll(p.dir, "<dir>"),
+          files,
+        });
       }
       expect(runs[0], c.join(" ")).toEqual(runs[1]);
     }
@@ -130,9 +195,40 @@ describe("adopt fast path", () => {
 describe("mcp fast path", () => {
   it("reads the forms adopt writes (--shape, --host, --config, --no-watch) as commander does; leaves everything else to commander", () => {
     expect(parseFastMcp(["mcp"])).toEqual({ shape: "single", watch: true, auth: true });
-    expect(parseFastMcp(["mcp", "--shape", "per-command", "--host", "claude", "--config", "/home/u/.config/hcpx/config.json5"])).toEqual({ shape: "per-command", watch: true, auth: true, host: "claude", config: "/home/u/.config/hcpx/config.json5" });
-    expect(parseFastMcp(["mcp", "--no-watch", "--shape", "single"])).toEqual({ shape: "single", watch: false, auth: true });
-    for (const args of [["mcp", "--shape"], ["mcp", "--shape", "tools"], ["mcp", "--shape=single"], ["mcp", "--host", "-x"], ["mcp", "--http", "8080"], ["mcp", "--help"], ["mcp", "--shape", "single", "--shape", "single"], ["mcp", "extra"], ["--config", "c.json5", "mcp"], ["exec", "mcp"]]) {
+    expect(
+      parseFastMcp([
+        "mcp",
+        "--shape",
+        "per-command",
+        "--host",
+        "claude",
+        "--config",
+        "/home/u/.config/hcpx/config.json5",
+      ]),
+    ).toEqual({
+      shape: "per-command",
+      watch: true,
+      auth: true,
+      host: "claude",
+      config: "/home/u/.config/hcpx/config.json5",
+    });
+    expect(parseFastMcp(["mcp", "--no-watch", "--shape", "single"])).toEqual({
+      shape: "single",
+      watch: false,
+      auth: true,
+    });
+    for (const args of [
+      ["mcp", "--shape"],
+      ["mcp", "--shape", "tools"],
+      ["mcp", "--shape=single"],
+      ["mcp", "--host", "-x"],
+      ["mcp", "--http", "8080"],
+      ["mcp", "--help"],
+      ["mcp", "--shape", "single", "--shape", "single"],
+      ["mcp", "extra"],
+      ["--config", "c.json5", "mcp"],
+      ["exec", "mcp"],
+    ]) {
       expect(parseFastMcp(args), args.join(" ")).toBeUndefined();
     }
   });

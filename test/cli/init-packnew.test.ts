@@ -9,7 +9,8 @@ import { HAND, envelope, hcpx as hcpxChild, hcpxBin, project, tmp } from "./help
 import { needsProcess, runInProcessChecked } from "../support/inproc";
 
 /** exec and a bare init (stdin) as processes; init --yes, pack new, activate, lint, status (what they write and refuse) as function calls in this process (test/support/inproc.ts) */
-const hcpx = (args: string[], cwd: string, env?: NodeJS.ProcessEnv) => (needsProcess(args) ? hcpxChild(args, cwd, env) : runInProcessChecked(args, { cwd, env }));
+const hcpx = (args: string[], cwd: string, env?: NodeJS.ProcessEnv) =>
+  needsProcess(args) ? hcpxChild(args, cwd, env) : runInProcessChecked(args, { cwd, env });
 
 describe("hcpx init", () => {
   it("writes a commented, valid config without asking (no TTY, stdin closed)", async () => {
@@ -19,7 +20,12 @@ describe("hcpx init", () => {
     const text = readFileSync(join(dir, "hcp.config.json5"), "utf8");
     expect(text.match(/^\s*\/\/ /gm)!.length).toBeGreaterThan(8);
     const v = JSON5.parse(text);
-    expect(v).toEqual({ packs: [], principal: { id: "dev", kind: "agent" }, grants: { allow: [], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } });
+    expect(v).toEqual({
+      packs: [],
+      principal: { id: "dev", kind: "agent" },
+      grants: { allow: [], deny: [] },
+      sandbox: { bins: {}, roots: ["."], cwd: "." },
+    });
     const s = envelope<{ packs: unknown[] }>(await hcpx(["status", "--json"], dir));
     expect(s.ok).toBe(true);
     expect(s.data.packs).toEqual([]);
@@ -42,19 +48,37 @@ describe("hcpx init", () => {
 
 describe("hcpx init on a terminal", () => {
   const hasScript = spawnSync("script", ["--version"]).status === 0;
-  it.runIf(hasScript)("asks for the principal on a TTY (a pty from script(1)); --yes on the same TTY does not ask", async () => {
-    const dir = tmp("hcpx-tty-");
-    const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(hcpxBin())} init`;
-    const r = await run("script", ["-qec", cmd, "/dev/null"], { cwd: dir, input: "alice\nperson\n", env: { CI: "" }, timeoutMs: 20_000 });
-    expect(r.code, r.stdout).toBe(0);
-    expect(r.stdout).toContain("Principal id (who acts here) [dev]:");
-    expect(JSON5.parse(readFileSync(join(dir, "hcp.config.json5"), "utf8")).principal).toEqual({ id: "alice", kind: "person" });
-    const dir2 = tmp("hcpx-tty-");
-    const y = await run("script", ["-qec", `${cmd} --yes`, "/dev/null"], { cwd: dir2, env: { CI: "" }, timeoutMs: 20_000 });
-    expect(y.code, y.stdout).toBe(0);
-    expect(y.stdout).not.toContain("Principal id");
-    expect(JSON5.parse(readFileSync(join(dir2, "hcp.config.json5"), "utf8")).principal).toEqual({ id: "dev", kind: "agent" });
-  });
+  it.runIf(hasScript)(
+    "asks for the principal on a TTY (a pty from script(1)); --yes on the same TTY does not ask",
+    async () => {
+      const dir = tmp("hcpx-tty-");
+      const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(hcpxBin())} init`;
+      const r = await run("script", ["-qec", cmd, "/dev/null"], {
+        cwd: dir,
+        input: "alice\nperson\n",
+        env: { CI: "" },
+        timeoutMs: 20_000,
+      });
+      expect(r.code, r.stdout).toBe(0);
+      expect(r.stdout).toContain("Principal id (who acts here) [dev]:");
+      expect(JSON5.parse(readFileSync(join(dir, "hcp.config.json5"), "utf8")).principal).toEqual({
+        id: "alice",
+        kind: "person",
+      });
+      const dir2 = tmp("hcpx-tty-");
+      const y = await run("script", ["-qec", `${cmd} --yes`, "/dev/null"], {
+        cwd: dir2,
+        env: { CI: "" },
+        timeoutMs: 20_000,
+      });
+      expect(y.code, y.stdout).toBe(0);
+      expect(y.stdout).not.toContain("Principal id");
+      expect(JSON5.parse(readFileSync(join(dir2, "hcp.config.json5"), "utf8")).principal).toEqual({
+        id: "dev",
+        kind: "agent",
+      });
+    },
+  );
 });
 
 describe("hcpx pack new", () => {
@@ -72,15 +96,23 @@ describe("hcpx pack new", () => {
     const before = readFileSync(join(dir, "hcp.config.json5"), "utf8");
     const r = await hcpx(["pack", "new", "gitx", "--wrap", "git", "--json"], dir);
     expect(r.code, r.stderr).toBe(0);
-    const env = envelope<{ dir: string; files: string[]; sandboxBin: { name: string; path: string; recorded: string } }>(r);
+    const env = envelope<{
+      dir: string;
+      files: string[];
+      sandboxBin: { name: string; path: string; recorded: string };
+    }>(r);
     expect(env.data.files).toEqual(["surface.json", "policy.json", "SKILL.md"]);
     expect(env.data.sandboxBin).toMatchObject({ name: "git", recorded: "added" });
     const gitPath = env.data.sandboxBin.path;
-    expect(readFileSync(join(dir, "hcp.config.json5"), "utf8")).toBe(before.replace("bins: {},", `bins: { git: ${JSON.stringify(gitPath)} },`));
+    expect(readFileSync(join(dir, "hcp.config.json5"), "utf8")).toBe(
+      before.replace("bins: {},", `bins: { git: ${JSON.stringify(gitPath)} },`),
+    );
     await lintClean(dir, "packs/gitx");
     const skill = readFileSync(join(dir, "packs/gitx/SKILL.md"), "utf8");
     expect(skill).toMatch(/^---\nname: gitx\ndescription: .+\nleads:\n {2}- .+\n---\n/);
-    expect(skill).toContain("| verb | what it does | read/write |\n|---|---|---|\n| `version` | Version of git | read |\n| `help` | Usage summary of git | read |");
+    expect(skill).toContain(
+      "| verb | what it does | read/write |\n|---|---|---|\n| `version` | Version of git | read |\n| `help` | Usage summary of git | read |",
+    );
     await hcpx(["activate", "packs/gitx"], dir);
     const x = await hcpx(["exec", "gitx", "version", "--json"], dir);
     expect(x.code, x.stdout + x.stderr).toBe(0);
@@ -106,11 +138,16 @@ describe("hcpx pack new", () => {
     const dir = tmp("hcpx-new-");
     await hcpx(["init", "--yes"], dir);
     mkdirSync(join(dir, "tools"));
-    writeFileSync(join(dir, "tools/hello.mjs"), "console.log(process.argv.slice(2).join(' ') === '--version' ? 'hello 1.0' : 'usage: hello');\n");
+    writeFileSync(
+      join(dir, "tools/hello.mjs"),
+      "console.log(process.argv.slice(2).join(' ') === '--version' ? 'hello 1.0' : 'usage: hello');\n",
+    );
     chmodSync(join(dir, "tools/hello.mjs"), 0o755);
     const r = await hcpx(["pack", "new", "hello", "--wrap", "./tools/hello.mjs"], dir);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON5.parse(readFileSync(join(dir, "packs/hello/surface.json"), "utf8")).wrap.bin).toBe("../../tools/hello.mjs");
+    expect(JSON5.parse(readFileSync(join(dir, "packs/hello/surface.json"), "utf8")).wrap.bin).toBe(
+      "../../tools/hello.mjs",
+    );
     await lintClean(dir, "packs/hello");
     await hcpx(["activate", "packs/hello"], dir);
     const x = await hcpx(["exec", "hello", "version", "--json"], dir);
@@ -138,7 +175,21 @@ describe("hcpx pack new", () => {
   it("--verb declares named read commands; {{name}} becomes a required arg passed as one argv element; misuse is refused", async () => {
     const dir = tmp("hcpx-new-");
     await hcpx(["init", "--yes"], dir);
-    const r = await hcpx(["pack", "new", "echoer", "--wrap", process.execPath, "--verb", "say=-e process.stdout.write(process.argv[1]) {{what}}", "--verb", "ver=--version", "--json"], dir);
+    const r = await hcpx(
+      [
+        "pack",
+        "new",
+        "echoer",
+        "--wrap",
+        process.execPath,
+        "--verb",
+        "say=-e process.stdout.write(process.argv[1]) {{what}}",
+        "--verb",
+        "ver=--version",
+        "--json",
+      ],
+      dir,
+    );
     expect(r.code, r.stderr).toBe(0);
     const surface = JSON5.parse(readFileSync(join(dir, "packs/echoer/surface.json"), "utf8"));
     expect(surface.commands.map((c: { verb_key: string }) => c.verb_key)).toEqual(["say", "ver"]);
@@ -148,7 +199,11 @@ describe("hcpx pack new", () => {
     await hcpx(["activate", "packs/echoer"], dir);
     const x = await hcpx(["exec", "echoer", "say", "--json", "--", "what=a b; $(id)"], dir);
     expect(JSON.parse(x.stdout), x.stderr).toEqual({ ok: true, data: { text: "a b; $(id)" } });
-    for (const bad of [["--verb", "Bad=x"], ["--verb", "x=a{{b}}"], ["--verb", "x=1", "--verb", "x=2"]]) {
+    for (const bad of [
+      ["--verb", "Bad=x"],
+      ["--verb", "x=a{{b}}"],
+      ["--verb", "x=1", "--verb", "x=2"],
+    ]) {
       const b = await hcpx(["pack", "new", "other", "--wrap", "git", ...bad, "--json"], dir);
       expect(b.code, bad.join(" ")).toBe(64);
       expect(envelope(b).error.hint).toBeTruthy();

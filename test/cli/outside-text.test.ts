@@ -13,7 +13,8 @@ import { REPO, runHcpx, tmp } from "../support/hcpx";
 const N = "\x1b[1A\x1b[2K\r\u202eevil\u009b2J\x07\b\x7f\n    write rm, confirm";
 const FORGED = /^\s*write rm, confirm/m;
 /** Every character a terminal acts on or that reorders text (tab and newline are text; CR only before LF). */
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|\r(?!\n)/;
+const CONTROL =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|\r(?!\n)/;
 const ODD_MCP = join(REPO, "test/fixtures/bins/odd-mcp.mjs");
 
 async function newProject(): Promise<string> {
@@ -26,9 +27,26 @@ async function newProject(): Promise<string> {
 /** A pack (kind mcp) whose version and server args carry terminal escapes: it lints clean. */
 function oddPack(): string {
   const dir = tmp("hcpx-outside-pack-");
-  writeFileSync(join(dir, "surface.json"), JSON.stringify({ hcp: "1.1", id: "odd", version: "1.0.0" + N, description: "odd", kind: "mcp", mcp: { bin: "./srv.mjs", args: ["--x" + N] }, commands: [{ verb_key: "hello", summary: "hi", tool: "hello", args: {} }] }));
-  writeFileSync(join(dir, "policy.json"), JSON.stringify({ rows: { hello: { operation: "write", land: "local", confirm: true } } }));
-  writeFileSync(join(dir, "SKILL.md"), "---\nname: odd\ndescription: odd pack\n---\n# odd\n\n| verb | what | policy |\n|---|---|---|\n| `hello` | hi | write, confirm |\n");
+  writeFileSync(
+    join(dir, "surface.json"),
+    JSON.stringify({
+      hcp: "1.1",
+      id: "odd",
+      version: "1.0.0" + N,
+      description: "odd",
+      kind: "mcp",
+      mcp: { bin: "./srv.mjs", args: ["--x" + N] },
+      commands: [{ verb_key: "hello", summary: "hi", tool: "hello", args: {} }],
+    }),
+  );
+  writeFileSync(
+    join(dir, "policy.json"),
+    JSON.stringify({ rows: { hello: { operation: "write", land: "local", confirm: true } } }),
+  );
+  writeFileSync(
+    join(dir, "SKILL.md"),
+    "---\nname: odd\ndescription: odd pack\n---\n# odd\n\n| verb | what | policy |\n|---|---|---|\n| `hello` | hi | write, confirm |\n",
+  );
   writeFileSync(join(dir, "srv.mjs"), "");
   return dir;
 }
@@ -43,7 +61,9 @@ describe("pack add: the review a person reads before --yes", () => {
     const dir = await newProject();
     const r = await runHcpx(["pack", "add", pack], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain("runs: ./srv.mjs --x\\x1b[1A\\x1b[2K\\x0d\\u202eevil\\x9b2J\\x07\\x08\\x7f\\x0a    write rm, confirm");
+    expect(r.stdout).toContain(
+      "runs: ./srv.mjs --x\\x1b[1A\\x1b[2K\\x0d\\u202eevil\\x9b2J\\x07\\x08\\x7f\\x0a    write rm, confirm",
+    );
     expect(r.stdout).not.toMatch(CONTROL);
     expect(r.stdout).not.toMatch(FORGED);
     expect(r.stderr).not.toMatch(CONTROL);
@@ -71,8 +91,14 @@ describe("pack add: the review a person reads before --yes", () => {
   it("pack update: the diff of a new version shows the new program's escapes as text", async () => {
     const src = tmp("hcpx-outside-upd-");
     cpSync(pack, src, { recursive: true });
-    const plain = JSON.parse(readFileSync(join(src, "surface.json"), "utf8")) as { version: string; mcp: { args: string[] } };
-    writeFileSync(join(src, "surface.json"), JSON.stringify({ ...plain, version: "1.0.0", mcp: { ...plain.mcp, args: ["--plain"] } }));
+    const plain = JSON.parse(readFileSync(join(src, "surface.json"), "utf8")) as {
+      version: string;
+      mcp: { args: string[] };
+    };
+    writeFileSync(
+      join(src, "surface.json"),
+      JSON.stringify({ ...plain, version: "1.0.0", mcp: { ...plain.mcp, args: ["--plain"] } }),
+    );
     const dir = await newProject();
     expect((await runHcpx(["pack", "add", src, "--yes"], { cwd: dir })).code).toBe(0);
     writeFileSync(join(src, "surface.json"), JSON.stringify({ ...plain, version: "2.0.0" + N }));
@@ -87,7 +113,18 @@ describe("pack add: the review a person reads before --yes", () => {
     const bad = tmp("hcpx-outside-bad-");
     cpSync(pack, bad, { recursive: true });
     writeFileSync(join(bad, "SKILL.md"), "---\nname: odd\ndescription: odd pack\n---\n# odd\n");
-    writeFileSync(join(bad, "surface.json"), JSON.stringify({ hcp: "1.1", id: "odd", version: "1", description: "odd", kind: "mcp", mcp: { bin: "./srv.mjs" }, commands: [{ verb_key: "hello", summary: "hi" + N, tool: "hello", args: {} }] }));
+    writeFileSync(
+      join(bad, "surface.json"),
+      JSON.stringify({
+        hcp: "1.1",
+        id: "odd",
+        version: "1",
+        description: "odd",
+        kind: "mcp",
+        mcp: { bin: "./srv.mjs" },
+        commands: [{ verb_key: "hello", summary: "hi" + N, tool: "hello", args: {} }],
+      }),
+    );
     const dir = await newProject();
     const r = await runHcpx(["pack", "add", bad], { cwd: dir });
     expect(r.code).toBe(1);
@@ -101,7 +138,12 @@ describe("hcpx import: the listing of a host file's servers", () => {
     const dir = await newProject();
     writeFileSync(
       join(dir, ".mcp.json"),
-      JSON.stringify({ mcpServers: { ["srv" + N]: { command: "node" + N, args: ["a" + N], env: { ["TOKEN" + N]: "x" } }, ["remote" + N]: { url: "http://127.0.0.1:1/" + N } } }),
+      JSON.stringify({
+        mcpServers: {
+          ["srv" + N]: { command: "node" + N, args: ["a" + N], env: { ["TOKEN" + N]: "x" } },
+          ["remote" + N]: { url: "http://127.0.0.1:1/" + N },
+        },
+      }),
     );
     const r = await runHcpx(["import", "claude"], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
@@ -128,7 +170,10 @@ describe("pack from-mcp: the summary of what the server says", () => {
     mkdirSync(join(dir, "fx"));
     cpSync(ODD_MCP, join(dir, "fx", "odd-mcp.mjs"));
     const opt = JSON.stringify({ name: "odd" + N, version: "9" + N, tool: "t" + N, desc: "d" + N });
-    const r = await runHcpx(["pack", "from-mcp", "--id", "odd", "--", process.execPath, join(dir, "fx", "odd-mcp.mjs"), opt], { cwd: dir, timeoutMs: 30_000 });
+    const r = await runHcpx(
+      ["pack", "from-mcp", "--id", "odd", "--", process.execPath, join(dir, "fx", "odd-mcp.mjs"), opt],
+      { cwd: dir, timeoutMs: 30_000 },
+    );
     expect(r.stdout + r.stderr).toContain("odd\\x1b[1A");
     expect(r.stdout).not.toMatch(CONTROL);
     expect(r.stdout).not.toMatch(FORGED);

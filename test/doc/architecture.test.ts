@@ -10,7 +10,10 @@ import { REPO } from "../support/hcpx";
 import { LAYER } from "../../scripts/layers.mjs";
 
 const README = readFileSync(join(REPO, "README.md"), "utf8");
-const section = README.slice(README.indexOf("\n## Architecture\n"), README.indexOf("\n## Design, contributing, tests\n"));
+const section = README.slice(
+  README.indexOf("\n## Architecture\n"),
+  README.indexOf("\n## Design, contributing, tests\n"),
+);
 const drawing = section.slice(section.indexOf("<!-- layers:start"), section.indexOf("<!-- layers:end -->"));
 
 describe("the README's architecture section", () => {

@@ -8,7 +8,8 @@ import { ERRORS } from "../../src/util/codes";
 import { REPO } from "../support/hcpx";
 
 const FILE = join(REPO, "docs/errors.md");
-const START = "<!-- codes:start (generated from src/util/codes.ts; HCPX_WRITE_DOCS=1 npx vitest run test/doc/errors.test.ts) -->\n";
+const START =
+  "<!-- codes:start (generated from src/util/codes.ts; HCPX_WRITE_DOCS=1 npx vitest run test/doc/errors.test.ts) -->\n";
 const END = "<!-- codes:end -->";
 
 /** A table cell: `|` escaped; `<` as `&lt;` in text only (inside a code span an entity is shown as typed: "&lt;host>"). */
@@ -21,7 +22,9 @@ function escapeCell(s: string): string {
 }
 
 function block(): string {
-  const rows = Object.entries(ERRORS).map(([code, info]) => `| \`${code}\`${"usage" in info && info.usage ? " (exit 64)" : ""} | ${escapeCell(info.hint)} |`);
+  const rows = Object.entries(ERRORS).map(
+    ([code, info]) => `| \`${code}\`${"usage" in info && info.usage ? " (exit 64)" : ""} | ${escapeCell(info.hint)} |`,
+  );
   return `${START}| code | what to do (when the message gives nothing more precise) |\n|---|---|\n${rows.join("\n")}\n${END}`;
 }
 
@@ -32,7 +35,8 @@ describe("docs/errors.md", () => {
     const b = text.indexOf(END);
     expect(a, "docs/errors.md has the generated block").toBeGreaterThanOrEqual(0);
     const now = text.slice(a, b + END.length);
-    if (process.env.HCPX_WRITE_DOCS && now !== block()) writeFileSync(FILE, text.slice(0, a) + block() + text.slice(b + END.length));
+    if (process.env.HCPX_WRITE_DOCS && now !== block())
+      writeFileSync(FILE, text.slice(0, a) + block() + text.slice(b + END.length));
     else expect(now).toBe(block());
   });
 

@@ -89,20 +89,49 @@ describe("docs/pack-format.md", () => {
     const want = fieldPaths(schema);
     expect(want.length).toBeGreaterThan(2);
     const got = tableFields(section(title));
-    expect(want.filter((p) => !got.includes(p)), `fields of ${title} with no row in docs/pack-format.md`).toEqual([]);
-    expect(got.filter((p) => !want.includes(p)), `rows of docs/pack-format.md that name no field of ${title}`).toEqual([]);
+    expect(
+      want.filter((p) => !got.includes(p)),
+      `fields of ${title} with no row in docs/pack-format.md`,
+    ).toEqual([]);
+    expect(
+      got.filter((p) => !want.includes(p)),
+      `rows of docs/pack-format.md that name no field of ${title}`,
+    ).toEqual([]);
   });
 
   it("explains land (local, remote, external), confirm, the four faces and the mention rule, with anchors the hints use", () => {
-    for (const h of ["## The four faces", "### land", "### confirm", "### Read-only claims", "### What a projection leaves out", "## Command specs"]) expect(DOC).toContain(`\n${h}\n`);
+    for (const h of [
+      "## The four faces",
+      "### land",
+      "### confirm",
+      "### Read-only claims",
+      "### What a projection leaves out",
+      "## Command specs",
+    ])
+      expect(DOC).toContain(`\n${h}\n`);
     for (const land of ["`local`", "`remote`", "`external`"]) expect(section("policy.json")).toContain(`| ${land} |`);
     expect(section("The four faces")).toMatch(/\| wire \|[\s\S]*\| CLI \|[\s\S]*\| host tool \|[\s\S]*\| Skill \|/);
   });
 
   it("every anchor that src/ points users to exists in the doc", () => {
-    const anchors = new Set([...DOC.matchAll(/^#{2,3} (.+)$/gm)].map((m) => m[1]!.toLowerCase().replace(/[^a-z0-9 -]/g, "").replace(/ /g, "-")));
+    const anchors = new Set(
+      [...DOC.matchAll(/^#{2,3} (.+)$/gm)].map((m) =>
+        m[1]!
+          .toLowerCase()
+          .replace(/[^a-z0-9 -]/g, "")
+          .replace(/ /g, "-"),
+      ),
+    );
     const srcText = (function walk(dir: string): string {
-      return readdirSync(dir).map((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : f.endsWith(".ts") ? readFileSync(join(dir, f), "utf8") : "")).join("\n");
+      return readdirSync(dir)
+        .map((f) =>
+          statSync(join(dir, f)).isDirectory()
+            ? walk(join(dir, f))
+            : f.endsWith(".ts")
+              ? readFileSync(join(dir, f), "utf8")
+              : "",
+        )
+        .join("\n");
     })(join(REPO, "src"));
     const used = [...srcText.matchAll(/docs\/pack-format\.md#([a-z0-9-]+)/g)].map((m) => m[1]!);
     expect(used.length).toBeGreaterThan(3);
@@ -110,23 +139,31 @@ describe("docs/pack-format.md", () => {
   });
 
   it("every lint code it names exists", () => {
-    const named = [...DOC.matchAll(/lint: `([a-z_]+)`|\(`([a-z_]+)`\)/g)].map((m) => m[1] ?? m[2]!).filter((c) => c.includes("_"));
+    const named = [...DOC.matchAll(/lint: `([a-z_]+)`|\(`([a-z_]+)`\)/g)]
+      .map((m) => m[1] ?? m[2]!)
+      .filter((c) => c.includes("_"));
     for (const c of named) expect(LINT_CODES as readonly string[], c).toContain(c);
   });
 
   it("no user-facing text points to files users do not have (DESIGN.md, HOSTS.md, ../shared, §-numbers)", () => {
-    const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
+    const files = (dir: string): string[] =>
+      readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
     const bad: string[] = [];
     const BAD = /DESIGN\.md|HOSTS\.md|\.\.\/shared|§\s*\d/;
     for (const f of files(join(REPO, "src")).filter((x) => x.endsWith(".ts"))) {
-      readFileSync(f, "utf8").split("\n").forEach((l, i) => {
-        // code comments are ours; strings (hints, help, messages) are the user's
-        const code = l.replace(/^\s*(\/\/|\/?\*).*$/, "").replace(/\s\/\/ .*$/, "");
-        if (BAD.test(code) || /the four faces(?! of)/.test(code.replace(/docs\/pack-format\.md#the-four-faces/g, ""))) bad.push(`${f.slice(REPO.length + 1)}:${i + 1}: ${l.trim()}`);
-      });
+      readFileSync(f, "utf8")
+        .split("\n")
+        .forEach((l, i) => {
+          // code comments are ours; strings (hints, help, messages) are the user's
+          const code = l.replace(/^\s*(\/\/|\/?\*).*$/, "").replace(/\s\/\/ .*$/, "");
+          if (BAD.test(code) || /the four faces(?! of)/.test(code.replace(/docs\/pack-format\.md#the-four-faces/g, "")))
+            bad.push(`${f.slice(REPO.length + 1)}:${i + 1}: ${l.trim()}`);
+        });
     }
     // (test/adopt/descriptor.test.ts writes and deletes hosts/zz-desc-*.json5 while this runs in another worker: not ours to read)
-    for (const dir of ["hosts", "templates", "packs", "docs"]) for (const f of files(join(REPO, dir)).filter((x) => !/[\\/]zz-desc-[^\\/]*$/.test(x))) if (BAD.test(readFileSync(f, "utf8"))) bad.push(f.slice(REPO.length + 1));
+    for (const dir of ["hosts", "templates", "packs", "docs"])
+      for (const f of files(join(REPO, dir)).filter((x) => !/[\\/]zz-desc-[^\\/]*$/.test(x)))
+        if (BAD.test(readFileSync(f, "utf8"))) bad.push(f.slice(REPO.length + 1));
     if (BAD.test(readFileSync(join(REPO, "README.md"), "utf8"))) bad.push("README.md");
     expect(bad).toEqual([]);
   });

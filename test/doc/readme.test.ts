@@ -42,7 +42,11 @@ describe("README tutorial", () => {
     const home = tmp("hcpx-dochome-");
     const env = { PATH: `${bin}:${process.env.PATH}`, HOME: home };
     // "your project's directory": a git repository with one commit
-    const init = await run("bash", ["-c", "git init -q && git -c user.email=dev@example.com -c user.name=dev commit -q --allow-empty -m first"], { cwd: dir, env });
+    const init = await run(
+      "bash",
+      ["-c", "git init -q && git -c user.email=dev@example.com -c user.name=dev commit -q --allow-empty -m first"],
+      { cwd: dir, env },
+    );
     expect(init.code, init.stderr).toBe(0);
     const outputs: Record<string, string> = {};
     for (const cmd of cmds) {
@@ -57,7 +61,11 @@ describe("README tutorial", () => {
     expect(outputs["hcpx exec gitx show -- rev=HEAD"]).toContain("first");
     // what the tutorial promises is there
     expect(existsSync(join(dir, "packs/gitx/SKILL.md"))).toBe(true);
-    expect(JSON.parse(readFileSync(join(dir, ".mcp.json"), "utf8")).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp", "--shape", "per-command", "--client-host", "claude"] });
+    expect(JSON.parse(readFileSync(join(dir, ".mcp.json"), "utf8")).mcpServers.hcp).toEqual({
+      type: "stdio",
+      command: "hcpx",
+      args: ["mcp", "--shape", "per-command", "--client-host", "claude"],
+    });
     expect(readFileSync(join(dir, "CLAUDE.md"), "utf8")).toContain("gitx");
     expect(readFileSync(join(dir, "hcp.config.json5"), "utf8")).toMatch(/bins: \{ git: "\/[^"]+\/git" \}/);
   });

@@ -13,7 +13,11 @@ function examples(skill: string): string[][] {
   return block
     .split("\n")
     .filter((l) => l.startsWith("hcpx exec "))
-    .map((l) => [...l.slice("hcpx ".length).matchAll(/(\w+=)?"([^"]*)"|\S+/g)].map((m) => (m[2] !== undefined ? `${m[1] ?? ""}${m[2]}` : m[0])));
+    .map((l) =>
+      [...l.slice("hcpx ".length).matchAll(/(\w+=)?"([^"]*)"|\S+/g)].map((m) =>
+        m[2] !== undefined ? `${m[1] ?? ""}${m[2]}` : m[0],
+      ),
+    );
 }
 
 describe("the ledger Skill's examples", () => {

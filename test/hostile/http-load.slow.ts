@@ -30,7 +30,10 @@ const h = bench as {
   nginxBinary: () => string | undefined;
   requestHeaders: (token?: string) => Record<string, string>;
   CALL_BODY: string;
-  loadRun: (url: string, o: { seconds: number; connections: number; token?: string; onResponse?: (client: unknown, status: number) => void }) => Promise<LoadResult>;
+  loadRun: (
+    url: string,
+    o: { seconds: number; connections: number; token?: string; onResponse?: (client: unknown, status: number) => void },
+  ) => Promise<LoadResult>;
 };
 type Auth = { serverConfig: string; env: Record<string, string>; token: string };
 
@@ -47,7 +50,9 @@ afterAll(async () => {
 function auditLines(): string[] {
   try {
     // the instances' XDG_STATE_HOME (tokenAuth): the audit log is there
-    return readFileSync(join(project.dir, "state", "hcpx", "audit.jsonl"), "utf8").split("\n").filter(Boolean);
+    return readFileSync(join(project.dir, "state", "hcpx", "audit.jsonl"), "utf8")
+      .split("\n")
+      .filter(Boolean);
   } catch {
     return [];
   }
@@ -57,7 +62,11 @@ describe.skipIf(!h.nginxBinary())("hcpx mcp --http under load, three instances b
   it("a few seconds of tools/call: 0 failed; one audit line per answered call; killing one instance: every request after nginx noticed succeeds", async () => {
     const auth = authOnce();
     const token = auth.token;
-    const instances = [await h.startHcpx(project, 0, {}, auth), await h.startHcpx(project, 0, {}, auth), await h.startHcpx(project, 0, {}, auth)];
+    const instances = [
+      await h.startHcpx(project, 0, {}, auth),
+      await h.startHcpx(project, 0, {}, auth),
+      await h.startHcpx(project, 0, {}, auth),
+    ];
     procs.push(...instances);
     const ng = await h.startNginx(instances.map((i) => Number(new URL(i.url).port)));
     procs.push(ng);
@@ -81,7 +90,12 @@ describe.skipIf(!h.nginxBinary())("hcpx mcp --http under load, three instances b
     // 2. one instance killed mid-run
     const statuses: { at: number; status: number }[] = [];
     let killedAt = 0;
-    const run = h.loadRun(ng.url, { seconds: 5, connections: 8, token, onResponse: (_c, status) => statuses.push({ at: Date.now(), status }) });
+    const run = h.loadRun(ng.url, {
+      seconds: 5,
+      connections: 8,
+      token,
+      onResponse: (_c, status) => statuses.push({ at: Date.now(), status }),
+    });
     await new Promise((r) => setTimeout(r, 1500));
     killedAt = Date.now();
     instances[1]!.child.kill("SIGKILL");
@@ -125,4 +139,3 @@ describe.skipIf(!h.nginxBinary())("hcpx mcp --http under load, three instances b
     expect(ng.errorLog()).not.toMatch(/recv\(\) failed/);
   }, 180_000);
 });
-

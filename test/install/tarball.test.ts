@@ -9,7 +9,10 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, wri
 import { join } from "node:path";
 import { REPO, run, scratchProject, tmp } from "../support/hcpx";
 
-const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string; dependencies?: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
+  version: string;
+  dependencies?: Record<string, string>;
+};
 const MB = 1024 * 1024;
 
 function duBytes(p: string): number {
@@ -20,7 +23,11 @@ function duBytes(p: string): number {
 
 /** npm with a scratch cache and no registry: what it installs must come from the tarball alone. */
 function npm(args: string[], cwd: string, cache: string, env: NodeJS.ProcessEnv = {}) {
-  return run("npm", [...args, "--offline", "--no-audit", "--no-fund", "--cache", cache], { cwd, timeoutMs: 120_000, env: { npm_config_update_notifier: "false", ...env } });
+  return run("npm", [...args, "--offline", "--no-audit", "--no-fund", "--cache", cache], {
+    cwd,
+    timeoutMs: 120_000,
+    env: { npm_config_update_notifier: "false", ...env },
+  });
 }
 
 describe("install from the packed tarball", () => {
@@ -60,9 +67,18 @@ describe("install from the packed tarball", () => {
     expect(JSON.parse(ex.stdout), ex.stdout).toMatchObject({ ok: true });
 
     // the library (package.json "exports"): openProject + call from the installed package, no SDK installed
-    const lib = await run(process.execPath, ["--input-type=module", "-e", `const { openProject } = await import(${JSON.stringify(join(installed, "dist/lib/index.mjs"))}); const p = await openProject({ cwd: ${JSON.stringify(proj.dir)} }); process.stdout.write(JSON.stringify({ tools: p.tools("anthropic").length, env: await p.call("ledger__accounts", {}) }));`], { env, cwd: work });
+    const lib = await run(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const { openProject } = await import(${JSON.stringify(join(installed, "dist/lib/index.mjs"))}); const p = await openProject({ cwd: ${JSON.stringify(proj.dir)} }); process.stdout.write(JSON.stringify({ tools: p.tools("anthropic").length, env: await p.call("ledger__accounts", {}) }));`,
+      ],
+      { env, cwd: work },
+    );
     expect(JSON.parse(lib.stdout || "{}"), lib.stderr).toMatchObject({ tools: expect.any(Number), env: { ok: true } });
-    for (const d of ["index", "ai-sdk", "anthropic", "openai-agents"]) expect(existsSync(join(installed, "dist", "lib", `${d}.d.ts`)), d).toBe(true);
+    for (const d of ["index", "ai-sdk", "anthropic", "openai-agents"])
+      expect(existsSync(join(installed, "dist", "lib", `${d}.d.ts`)), d).toBe(true);
 
     // one template engine: hcpx renders its templates itself, no Handlebars is shipped;
     // dist/vendor holds only the json5 library, the JSON5 reader's fallback for errors
@@ -70,7 +86,11 @@ describe("install from the packed tarball", () => {
     writeFileSync(proj.config, '{\n  packs: ["./packs/ledger"]\n  grants: {},\n}\n');
     const bad = await run(hcpx, ["exec", "ledger", "accounts", "--json"], { env, cwd: proj.dir });
     expect(bad.code).toBe(1);
-    expect(JSON.parse(bad.stdout).error).toMatchObject({ code: "bad_json5", message: "cannot parse: invalid character 'g'", line: 3 });
+    expect(JSON.parse(bad.stdout).error).toMatchObject({
+      code: "bad_json5",
+      message: "cannot parse: invalid character 'g'",
+      line: 3,
+    });
     // the pack format reference ships with the package (hints point to it)
     expect(existsSync(join(installed, "docs", "pack-format.md"))).toBe(true);
   }, 240_000);

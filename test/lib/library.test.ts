@@ -10,7 +10,10 @@ import { ENV, SECRET, person, probeProject } from "./support";
 
 describe("openProject: the projection, one source with hcpx generate", () => {
   it("tools(shape), the prompt block and the Skills are generate's files byte for byte", async () => {
-    const pp = probeProject({ examples: ["ledger", "calc"], allow: ["ledger.*", "calc.*", "probe.status", "probe.save"] });
+    const pp = probeProject({
+      examples: ["ledger", "calc"],
+      allow: ["ledger.*", "calc.*", "probe.status", "probe.save"],
+    });
     const r = await runHcpx(["generate", "--host", "none", "--json"], { cwd: pp.dir });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const gen = join(pp.dir, ".hcp", "generated");
@@ -43,7 +46,10 @@ describe("openProject: the projection, one source with hcpx generate", () => {
     writeFileSync(pp.config, "{ packs: [\n  './packs/probe',\n  oops\n] }\n");
     const err = await openProject({ config: pp.config }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProjectError);
-    expect((err as ProjectError).problems[0]).toMatchObject({ file: expect.stringContaining("hcp.config.json5"), line: 3 });
+    expect((err as ProjectError).problems[0]).toMatchObject({
+      file: expect.stringContaining("hcp.config.json5"),
+      line: 3,
+    });
   });
 });
 
@@ -75,46 +81,91 @@ describe("call(): the runtime's gates, in-process", () => {
     const pp = probeProject();
     const p = await openProject({ cwd: pp.dir, env: ENV });
     const noCallback = await p.call("probe__save", { note: "a", confirm: true });
-    expect(noCallback).toMatchObject({ ok: false, error: { code: "confirm_required", land: "local", hint: expect.stringContaining("confirm callback") } });
+    expect(noCallback).toMatchObject({
+      ok: false,
+      error: { code: "confirm_required", land: "local", hint: expect.stringContaining("confirm callback") },
+    });
     const who = person([false]);
-    expect(await p.call("probe__save", { note: "b", confirm: true }, { confirm: who.confirm })).toMatchObject({ ok: false, error: { code: "confirm_declined" } });
-    expect(who.asked).toEqual([{ pack: "probe", verb: "save", args: { note: "b" }, land: "local", message: expect.stringContaining('args: {"note":"b"}') }]);
+    expect(await p.call("probe__save", { note: "b", confirm: true }, { confirm: who.confirm })).toMatchObject({
+      ok: false,
+      error: { code: "confirm_declined" },
+    });
+    expect(who.asked).toEqual([
+      {
+        pack: "probe",
+        verb: "save",
+        args: { note: "b" },
+        land: "local",
+        message: expect.stringContaining('args: {"note":"b"}'),
+      },
+    ]);
     const thrower = async () => {
       throw new Error("window closed");
     };
-    expect(await p.call("probe__save", { note: "c" }, { confirm: thrower })).toMatchObject({ ok: false, error: { code: "confirm_declined", message: expect.stringContaining("window closed") } });
+    expect(await p.call("probe__save", { note: "c" }, { confirm: thrower })).toMatchObject({
+      ok: false,
+      error: { code: "confirm_declined", message: expect.stringContaining("window closed") },
+    });
     // what call() answers itself is redacted too: a callback whose error quotes the Binding
-    const leaky = await p.call("probe__save", { note: "c2" }, { confirm: async () => Promise.reject(new Error(`auth ${SECRET} expired`)) });
-    expect(leaky).toMatchObject({ ok: false, error: { code: "confirm_declined", message: expect.stringContaining("auth *** expired") } });
+    const leaky = await p.call(
+      "probe__save",
+      { note: "c2" },
+      { confirm: async () => Promise.reject(new Error(`auth ${SECRET} expired`)) },
+    );
+    expect(leaky).toMatchObject({
+      ok: false,
+      error: { code: "confirm_declined", message: expect.stringContaining("auth *** expired") },
+    });
     expect(JSON.stringify(leaky)).not.toContain(SECRET);
     // a truthy non-true answer is not a yes
-    expect(await p.call("probe__save", { note: "d" }, { confirm: async () => "yes" as never })).toMatchObject({ ok: false, error: { code: "confirm_declined" } });
+    expect(await p.call("probe__save", { note: "d" }, { confirm: async () => "yes" as never })).toMatchObject({
+      ok: false,
+      error: { code: "confirm_declined" },
+    });
     expect(pp.calls()).toEqual([]);
     // bad args are refused before the person is asked
     const asked = person([true]);
-    expect(await p.call("probe__save", {}, { confirm: asked.confirm })).toMatchObject({ ok: false, error: { code: "bad_args", arg: "note" } });
-    expect(await p.call("probe__save", { note: "e", confirm: "yes" }, { confirm: asked.confirm })).toMatchObject({ ok: false, error: { code: "bad_args" } });
+    expect(await p.call("probe__save", {}, { confirm: asked.confirm })).toMatchObject({
+      ok: false,
+      error: { code: "bad_args", arg: "note" },
+    });
+    expect(await p.call("probe__save", { note: "e", confirm: "yes" }, { confirm: asked.confirm })).toMatchObject({
+      ok: false,
+      error: { code: "bad_args" },
+    });
     expect(asked.asked).toEqual([]);
     // an ungranted write never asks the person
     pp.setAllow(["probe.status"]);
-    expect(await p.call("probe__save", { note: "f" }, { confirm: asked.confirm })).toMatchObject({ ok: false, error: { code: "not_granted" } });
+    expect(await p.call("probe__save", { note: "f" }, { confirm: asked.confirm })).toMatchObject({
+      ok: false,
+      error: { code: "not_granted" },
+    });
     expect(asked.asked).toEqual([]);
     pp.setAllow(["probe.status", "probe.save"]);
     const yes = person([true]);
-    expect(await p.call("probe__save", { note: "g" }, { confirm: yes.confirm })).toEqual({ ok: true, data: { done: "save", args: ["g"] } });
+    expect(await p.call("probe__save", { note: "g" }, { confirm: yes.confirm })).toEqual({
+      ok: true,
+      data: { done: "save", args: ["g"] },
+    });
     expect(yes.asked).toHaveLength(1);
     expect(pp.calls()).toEqual(["save g"]);
   });
 
-  it('with confirm: "person" in the config, the callback\'s yes is the person\'s yes: it runs; without a callback nothing runs', async () => {
+  it("with confirm: \"person\" in the config, the callback's yes is the person's yes: it runs; without a callback nothing runs", async () => {
     const pp = probeProject();
     const cfg = JSON.parse(readFileSync(pp.config, "utf8")) as Record<string, unknown>;
     writeFileSync(pp.config, JSON.stringify({ ...cfg, confirm: "person" }, null, 2) + "\n");
     const p = await openProject({ cwd: pp.dir, env: ENV });
-    expect(await p.call("probe__save", { note: "h", confirm: true })).toMatchObject({ ok: false, error: { code: "confirm_required" } });
+    expect(await p.call("probe__save", { note: "h", confirm: true })).toMatchObject({
+      ok: false,
+      error: { code: "confirm_required" },
+    });
     expect(pp.calls()).toEqual([]);
     const yes = person([true]);
-    expect(await p.call("probe__save", { note: "h" }, { confirm: yes.confirm })).toEqual({ ok: true, data: { done: "save", args: ["h"] } });
+    expect(await p.call("probe__save", { note: "h" }, { confirm: yes.confirm })).toEqual({
+      ok: true,
+      data: { done: "save", args: ["h"] },
+    });
     expect(pp.calls()).toEqual(["save h"]);
   });
 
@@ -141,15 +192,35 @@ describe("call(): the runtime's gates, in-process", () => {
     try {
       const p = await openProject({ cwd: pp.dir, env: ENV });
       expect(await p.call("probe__status", {})).toMatchObject({ ok: true });
-      expect(await p.call("probe__save", { note: "n", confirm: true }, { confirm: person([false]).confirm })).toMatchObject({ ok: false, error: { code: "confirm_declined" } });
+      expect(
+        await p.call("probe__save", { note: "n", confirm: true }, { confirm: person([false]).confirm }),
+      ).toMatchObject({ ok: false, error: { code: "confirm_declined" } });
     } finally {
       if (was === undefined) delete process.env.HCPX_AUDIT_LOG;
       else process.env.HCPX_AUDIT_LOG = was;
     }
-    const recs = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const recs = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(recs).toMatchObject([
-      { via: "library", principal: "local", tool: "probe__status", pack: "probe", verb: "status", decision: "ran", result: "ok" },
-      { via: "library", tool: "probe__save", pack: "probe", verb: "save", confirm: { answer: "decline" }, result: "confirm_declined" },
+      {
+        via: "library",
+        principal: "local",
+        tool: "probe__status",
+        pack: "probe",
+        verb: "status",
+        decision: "ran",
+        result: "ok",
+      },
+      {
+        via: "library",
+        tool: "probe__save",
+        pack: "probe",
+        verb: "save",
+        confirm: { answer: "decline" },
+        result: "confirm_declined",
+      },
     ]);
     expect(JSON.stringify(recs)).not.toContain(SECRET);
   });
@@ -158,8 +229,14 @@ describe("call(): the runtime's gates, in-process", () => {
     const pp = probeProject({ examples: ["calc"] });
     const p = await openProject({ cwd: pp.dir, env: ENV });
     const skill = await p.call("hcp__read_skill", { pack: "probe" });
-    expect(skill).toEqual({ ok: true, data: { pack: "probe", text: p.skills.find((s) => s.pack === "probe")!.content } });
-    expect(await p.call("hcp__read_skill", { pack: "ledger" })).toMatchObject({ ok: false, error: { code: "unknown_pack" } });
+    expect(skill).toEqual({
+      ok: true,
+      data: { pack: "probe", text: p.skills.find((s) => s.pack === "probe")!.content },
+    });
+    expect(await p.call("hcp__read_skill", { pack: "ledger" })).toMatchObject({
+      ok: false,
+      error: { code: "unknown_pack" },
+    });
     expect(await p.call("calc__add", { a: 2, b: 3 })).toEqual({ ok: true, data: { sum: 5 } });
   });
 });

@@ -54,22 +54,42 @@ describe("the package: exports, declarations, plain Node", () => {
     mkdirSync(join(dir, "node_modules", "@anthropic-ai"), { recursive: true });
     mkdirSync(join(dir, "node_modules", "@openai"), { recursive: true });
     symlinkSync(REPO, join(dir, "node_modules", "hcpx"));
-    for (const m of ["ai", "@anthropic-ai/sdk", "@openai/agents", "@types/node"]) symlinkSync(join(REPO, "node_modules", m), join(dir, "node_modules", m));
+    for (const m of ["ai", "@anthropic-ai/sdk", "@openai/agents", "@types/node"])
+      symlinkSync(join(REPO, "node_modules", m), join(dir, "node_modules", m));
     writeFileSync(join(dir, "consumer.ts"), CONSUMER);
     const examples = readmeExamples();
     expect(examples.length).toBeGreaterThanOrEqual(4);
-    examples.forEach((code, i) => writeFileSync(join(dir, `readme-${i}.ts`), code.includes("export ") ? code : `${code}\nexport {};\n`));
+    examples.forEach((code, i) =>
+      writeFileSync(join(dir, `readme-${i}.ts`), code.includes("export ") ? code : `${code}\nexport {};\n`),
+    );
     writeFileSync(
       join(dir, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { target: "ES2022", module: "node16", moduleResolution: "node16", strict: true, skipLibCheck: true, types: ["node"], outDir: "out" }, files: ["consumer.ts", ...examples.map((_, i) => `readme-${i}.ts`)] }),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "node16",
+          moduleResolution: "node16",
+          strict: true,
+          skipLibCheck: true,
+          types: ["node"],
+          outDir: "out",
+        },
+        files: ["consumer.ts", ...examples.map((_, i) => `readme-${i}.ts`)],
+      }),
     );
-    const tsc = await run(process.execPath, [join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", dir], { cwd: dir, timeoutMs: 120_000 });
+    const tsc = await run(process.execPath, [join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", dir], {
+      cwd: dir,
+      timeoutMs: 120_000,
+    });
     expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
     const r = await run(process.execPath, [join(dir, "out", "consumer.js"), pp.dir], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
       env: { ok: true, data: { sum: 3 } },
-      next: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: JSON.stringify({ ok: true, data: { sum: 4 } }) }] },
+      next: {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: "t1", content: JSON.stringify({ ok: true, data: { sum: 4 } }) }],
+      },
       firstName: "calc__ping",
       claude: expect.any(Number),
       ai: expect.arrayContaining(["calc__add", "probe__status", "probe__save", "hcp__read_skill"]),
@@ -81,7 +101,11 @@ describe("the package: exports, declarations, plain Node", () => {
   }, 180_000);
 
   it("the adapters are thin (no copy of the core) and leave their SDK external", () => {
-    const sdk: Record<string, string | undefined> = { "ai-sdk": "ai", anthropic: undefined, "openai-agents": "@openai/agents" };
+    const sdk: Record<string, string | undefined> = {
+      "ai-sdk": "ai",
+      anthropic: undefined,
+      "openai-agents": "@openai/agents",
+    };
     for (const [a, peer] of Object.entries(sdk)) {
       const text = readFileSync(join(REPO, "dist", "lib", `${a}.mjs`), "utf8");
       const imports = [...text.matchAll(/from ["']([^"']+)["']/g)].map((m) => m[1]);
@@ -90,8 +114,12 @@ describe("the package: exports, declarations, plain Node", () => {
     }
     // the CLI bundles carry none of the library
     // (openProject is the library's own; confirm_declined is the runtime's too since the elicitation gate)
-    for (const f of ["hcpx.cjs", "commands/exec.cjs", "commands/mcp.cjs"]) expect(readFileSync(join(REPO, "dist", f), "utf8")).not.toContain("openProject");
-    const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { dependencies?: Record<string, string>; peerDependenciesMeta: Record<string, { optional: boolean }> };
+    for (const f of ["hcpx.cjs", "commands/exec.cjs", "commands/mcp.cjs"])
+      expect(readFileSync(join(REPO, "dist", f), "utf8")).not.toContain("openProject");
+    const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+      peerDependenciesMeta: Record<string, { optional: boolean }>;
+    };
     for (const sdk of ["ai", "@anthropic-ai/sdk", "@openai/agents"]) {
       expect(pkg.dependencies?.[sdk]).toBeUndefined();
       expect(pkg.peerDependenciesMeta[sdk]).toEqual({ optional: true });

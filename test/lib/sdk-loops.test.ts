@@ -86,7 +86,9 @@ function expectLoop(l: Loop): void {
 /** The offered tools: name, description and schema of the projection, in its order. */
 function expectOffered(l: Loop): void {
   const want = l.project.tools("mcp").map((t) => ({ name: t.name, description: t.description, schema: t.inputSchema }));
-  expect(l.fake.modelRequests[0]!.tools.map((t) => ({ name: t.name, description: t.description, schema: t.schema }))).toEqual(want);
+  expect(
+    l.fake.modelRequests[0]!.tools.map((t) => ({ name: t.name, description: t.description, schema: t.schema })),
+  ).toEqual(want);
 }
 
 describe("@anthropic-ai/sdk: Messages loop with hcpx/anthropic", () => {
@@ -94,10 +96,17 @@ describe("@anthropic-ai/sdk: Messages loop with hcpx/anthropic", () => {
     it(`stream=${stream}`, async () => {
       const l = await setUp();
       const client = new Anthropic({ apiKey: "test-key", baseURL: l.fake.url, maxRetries: 0 });
-      const base = { model: "claude-test", max_tokens: 1024, system: l.project.promptBlock, tools: anthropicTools(l.project) };
+      const base = {
+        model: "claude-test",
+        max_tokens: 1024,
+        system: l.project.promptBlock,
+        tools: anthropicTools(l.project),
+      };
       const messages: Anthropic.MessageParam[] = [{ role: "user", content: "Check the probe, then save a note." }];
       for (let i = 0; i < 10; i++) {
-        const msg = stream ? await client.messages.stream({ ...base, messages }).finalMessage() : await client.messages.create({ ...base, messages });
+        const msg = stream
+          ? await client.messages.stream({ ...base, messages }).finalMessage()
+          : await client.messages.create({ ...base, messages });
         messages.push({ role: "assistant", content: msg.content });
         const answer = await toolResults(l.project, msg, { confirm: l.who.confirm });
         if (!answer) break;
@@ -106,21 +115,40 @@ describe("@anthropic-ai/sdk: Messages loop with hcpx/anthropic", () => {
       expectLoop(l);
       expectOffered(l);
       // byte for byte the tools/anthropic.json list
-      expect(JSON.stringify((l.fake.modelRequests[0]!.body as { tools: unknown }).tools)).toBe(JSON.stringify(l.project.tools("anthropic")));
+      expect(JSON.stringify((l.fake.modelRequests[0]!.body as { tools: unknown }).tools)).toBe(
+        JSON.stringify(l.project.tools("anthropic")),
+      );
       // an error envelope is an is_error tool_result
-      const sent = (l.fake.modelRequests[4]!.body as { messages: { content: unknown }[] }).messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])) as { type: string; is_error?: boolean }[];
-      expect(sent.filter((b) => b.type === "tool_result").map((b) => b.is_error === true)).toEqual([false, true, true, false]);
+      const sent = (l.fake.modelRequests[4]!.body as { messages: { content: unknown }[] }).messages.flatMap((m) =>
+        Array.isArray(m.content) ? m.content : [],
+      ) as { type: string; is_error?: boolean }[];
+      expect(sent.filter((b) => b.type === "tool_result").map((b) => b.is_error === true)).toEqual([
+        false,
+        true,
+        true,
+        false,
+      ]);
     });
   }
 });
 
 describe("ai (Vercel AI SDK) with hcpx/ai-sdk", () => {
-  for (const [api, stream] of [["chat", false], ["responses", true]] as const) {
+  for (const [api, stream] of [
+    ["chat", false],
+    ["responses", true],
+  ] as const) {
     it(`@ai-sdk/openai ${api}, stream=${stream}`, async () => {
       const l = await setUp();
       const provider = createOpenAI({ baseURL: `${l.fake.url}/v1`, apiKey: "test-key" });
       const model = api === "chat" ? provider.chat("gpt-test") : provider.responses("gpt-test");
-      const opts = { model, system: l.project.promptBlock, prompt: "Check the probe, then save a note.", tools: aiSdkTools(l.project, { confirm: l.who.confirm }), stopWhen: stepCountIs(10), maxRetries: 0 };
+      const opts = {
+        model,
+        system: l.project.promptBlock,
+        prompt: "Check the probe, then save a note.",
+        tools: aiSdkTools(l.project, { confirm: l.who.confirm }),
+        stopWhen: stepCountIs(10),
+        maxRetries: 0,
+      };
       const text = stream ? await streamText(opts).text : (await generateText(opts)).text;
       expect(text).toContain("All done.");
       expectLoop(l);
@@ -130,12 +158,23 @@ describe("ai (Vercel AI SDK) with hcpx/ai-sdk", () => {
 });
 
 describe("@openai/agents with hcpx/openai-agents", () => {
-  for (const [api, stream] of [["responses", false], ["chat", true]] as const) {
+  for (const [api, stream] of [
+    ["responses", false],
+    ["chat", true],
+  ] as const) {
     it(`${api}, stream=${stream}`, async () => {
       const l = await setUp();
       const client = new OpenAI({ baseURL: `${l.fake.url}/v1`, apiKey: "test-key", maxRetries: 0 });
-      const model = api === "chat" ? new OpenAIChatCompletionsModel(client, "gpt-test") : new OpenAIResponsesModel(client, "gpt-test");
-      const agent = new Agent({ name: "probe-agent", instructions: l.project.promptBlock, model, tools: agentsTools(l.project, { confirm: l.who.confirm }) });
+      const model =
+        api === "chat"
+          ? new OpenAIChatCompletionsModel(client, "gpt-test")
+          : new OpenAIResponsesModel(client, "gpt-test");
+      const agent = new Agent({
+        name: "probe-agent",
+        instructions: l.project.promptBlock,
+        model,
+        tools: agentsTools(l.project, { confirm: l.who.confirm }),
+      });
       const runner = new Runner({ tracingDisabled: true });
       let out: unknown;
       if (stream) {

@@ -30,7 +30,10 @@ export interface ProbeProject {
 
 export function probeProject(opts: { examples?: string[]; allow?: string[] } = {}): ProbeProject {
   const examples = opts.examples ?? [];
-  const sp = runtimeProject({ examples, allow: opts.allow ?? [...examples.map((e) => `${e}.*`), "probe.status", "probe.save"] });
+  const sp = runtimeProject({
+    examples,
+    allow: opts.allow ?? [...examples.map((e) => `${e}.*`), "probe.status", "probe.save"],
+  });
   writeFileSync(join(sp.dir, "fx", "probe.mjs"), BIN);
   writePack(sp.dir, {
     id: "probe",
@@ -41,10 +44,19 @@ export function probeProject(opts: { examples?: string[]; allow?: string[] } = {
       commands: [
         { verb_key: "status", summary: "Status of the probe", cli: ["probe", "status"], args: {} },
         { verb_key: "wipe", summary: "Wipe everything", cli: ["probe", "wipe"], args: {} },
-        { verb_key: "save", summary: "Save a note", cli: ["probe", "save", "{{note}}"], args: { note: { type: "string", required: true, description: "The note" } } },
+        {
+          verb_key: "save",
+          summary: "Save a note",
+          cli: ["probe", "save", "{{note}}"],
+          args: { note: { type: "string", required: true, description: "The note" } },
+        },
       ],
     },
-    rows: { status: { operation: "read" }, wipe: { operation: "read" }, save: { operation: "write", land: "local", confirm: true } },
+    rows: {
+      status: { operation: "read" },
+      wipe: { operation: "read" },
+      save: { operation: "write", land: "local", confirm: true },
+    },
   });
   const cfg = JSON.parse(readFileSync(sp.config, "utf8")) as { packs: string[]; grants: { allow: string[] } };
   cfg.packs.push("./packs/probe");
@@ -68,7 +80,10 @@ export function probeProject(opts: { examples?: string[]; allow?: string[] } = {
 }
 
 /** A confirm callback that answers from a list and records what it was asked. */
-export function person(answers: boolean[]): { asked: { pack: string; verb: string; args: unknown; land?: string; message: string }[]; confirm: (r: { pack: string; verb: string; args: unknown; land?: string; message: string }) => Promise<boolean> } {
+export function person(answers: boolean[]): {
+  asked: { pack: string; verb: string; args: unknown; land?: string; message: string }[];
+  confirm: (r: { pack: string; verb: string; args: unknown; land?: string; message: string }) => Promise<boolean>;
+} {
   const asked: { pack: string; verb: string; args: unknown; land?: string; message: string }[] = [];
   return {
     asked,

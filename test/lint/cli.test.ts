@@ -8,7 +8,15 @@ import { miniPack } from "./minipack";
 
 const examples = readdirSync(join(REPO, "packs")).filter((d) => existsSync(join(REPO, "packs", d, "surface.json")));
 
-type LintReport = { packs: { id: string | null; dir: string; problems: { code: string; severity: string; file?: string; path?: string; line?: number }[] }[]; errors: number; warnings: number };
+type LintReport = {
+  packs: {
+    id: string | null;
+    dir: string;
+    problems: { code: string; severity: string; file?: string; path?: string; line?: number }[];
+  }[];
+  errors: number;
+  warnings: number;
+};
 interface LintJson {
   ok: boolean;
   data: LintReport;
@@ -41,7 +49,9 @@ describe("hcpx lint (CLI)", () => {
     expect(r.stderr).toBe("");
     const j = JSON.parse(r.stdout) as LintJson;
     expect(j.ok).toBe(true);
-    expect(j.data.packs.map(({ id, dir, problems }) => ({ id, dir, problems }))).toEqual(examples.map((e) => ({ id: e, dir: `packs/${e}`, problems: [] })));
+    expect(j.data.packs.map(({ id, dir, problems }) => ({ id, dir, problems }))).toEqual(
+      examples.map((e) => ({ id: e, dir: `packs/${e}`, problems: [] })),
+    );
     expect(j.data).toMatchObject({ errors: 0, warnings: 0 });
     expect(r.code).toBe(0);
   });
@@ -55,7 +65,11 @@ describe("hcpx lint (CLI)", () => {
     const r2 = await runHcpx(["lint", "--json"], { cwd: empty });
     expect(r2.code).toBe(1);
     const e = (JSON.parse(r2.stdout) as LintJson).error!;
-    expect(e).toMatchObject({ code: "no_config", message: expect.stringMatching(/^no hcp\.config\.json5 .* is not a pack/), hint: expect.any(String) });
+    expect(e).toMatchObject({
+      code: "no_config",
+      message: expect.stringMatching(/^no hcp\.config\.json5 .* is not a pack/),
+      hint: expect.any(String),
+    });
   });
 
   it("errors exit 1; human output is `error <file>:<line>:<col> at <path>: <message>` + hint, grouped per pack, with a summary", async () => {
@@ -64,7 +78,9 @@ describe("hcpx lint (CLI)", () => {
     const r = await runHcpx(["lint", dir, good]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^mini \S+: 1 error$/m);
-    expect(r.stdout).toMatch(/^error \S*mini\/surface\.json:\d+:\d+ at commands\[0\]\.cli\[2\]: 'x\{\{id\}\}' in cli\[\] of 'show': a placeholder must be a whole argv element \[placeholder_partial\]$/m);
+    expect(r.stdout).toMatch(
+      /^error \S*mini\/surface\.json:\d+:\d+ at commands\[0\]\.cli\[2\]: 'x\{\{id\}\}' in cli\[\] of 'show': a placeholder must be a whole argv element \[placeholder_partial\]$/m,
+    );
     expect(r.stdout).toMatch(/^ {2}hint: /m);
     expect(r.stdout).toMatch(/^good \S+: ok$/m);
     expect(r.stdout).toMatch(/^lint: 2 packs, 1 error, 0 warnings$/m);
@@ -76,7 +92,15 @@ describe("hcpx lint (CLI)", () => {
     expect(j.code).toBe(0);
     const data = (JSON.parse(j.stdout) as LintJson).data;
     expect(data).toMatchObject({ errors: 0, warnings: 1 });
-    expect(data.packs[0]!.problems).toEqual([expect.objectContaining({ code: "external_no_confirm", severity: "warning", file: expect.stringMatching(/policy\.json$/), path: 'rows["item.add"]', line: expect.any(Number) })]);
+    expect(data.packs[0]!.problems).toEqual([
+      expect.objectContaining({
+        code: "external_no_confirm",
+        severity: "warning",
+        file: expect.stringMatching(/policy\.json$/),
+        path: 'rows["item.add"]',
+        line: expect.any(Number),
+      }),
+    ]);
     // prose on purpose: the text run's advice a person reads
     const r = await runHcpx(["lint", dir]);
     expect(r.code).toBe(0);
@@ -119,7 +143,9 @@ describe("hcpx lint (CLI)", () => {
     const proj = scratchProject({ packs: ["git"], extraConfig: { sandbox: { roots: ["."] } } });
     const r = await runHcpx(["lint", "--json"], { cwd: proj.dir });
     const j = JSON.parse(r.stdout) as LintJson;
-    expect(j.data.packs[0]!.problems).toEqual([expect.objectContaining({ code: "bin_not_in_sandbox", severity: "warning", path: "wrap.bin" })]);
+    expect(j.data.packs[0]!.problems).toEqual([
+      expect.objectContaining({ code: "bin_not_in_sandbox", severity: "warning", path: "wrap.bin" }),
+    ]);
     expect(r.code).toBe(0);
     // with the bin declared, it is clean
     const ok = await runHcpx(["lint", "--json", "--strict"], { cwd: scratchProject({ packs: ["git"] }).dir });

@@ -28,7 +28,22 @@ function graft(base: Json, pick: number[], value: unknown): Json {
   return copy;
 }
 
-const value = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom("{{x}}", "x{{id}}", "../x", "a__b", "constructor", "__proto__", "", "-", "run", "/abs", "A".repeat(70)));
+const value = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.constantFrom(
+    "{{x}}",
+    "x{{id}}",
+    "../x",
+    "a__b",
+    "constructor",
+    "__proto__",
+    "",
+    "-",
+    "run",
+    "/abs",
+    "A".repeat(70),
+  ),
+);
 const picks = fc.array(fc.nat(50), { minLength: 0, maxLength: 6 });
 
 describe("lint never crashes on malformed packs", () => {
@@ -74,16 +89,39 @@ describe("lint never crashes on malformed packs", () => {
   it("SKILL.md with arbitrary text spliced into it", () => {
     const base = skillText();
     fc.assert(
-      fc.property(fc.nat(base.length), fc.nat(40), fc.string({ unit: fc.constantFrom("-", "|", ":", "\n", " ", "`", "[", "{", "'", '"', "a", "write", "confirm", "name", "---\n") }), (at, cut, ins) => {
-        const text = base.slice(0, at) + ins + base.slice(at + cut);
-        writeFileSync(join(dir, "SKILL.md"), text);
-        check();
-        try {
-          parseSkill(text, "SKILL.md");
-        } catch (e) {
-          expect(e).toBeInstanceOf(HcpxError);
-        }
-      }),
+      fc.property(
+        fc.nat(base.length),
+        fc.nat(40),
+        fc.string({
+          unit: fc.constantFrom(
+            "-",
+            "|",
+            ":",
+            "\n",
+            " ",
+            "`",
+            "[",
+            "{",
+            "'",
+            '"',
+            "a",
+            "write",
+            "confirm",
+            "name",
+            "---\n",
+          ),
+        }),
+        (at, cut, ins) => {
+          const text = base.slice(0, at) + ins + base.slice(at + cut);
+          writeFileSync(join(dir, "SKILL.md"), text);
+          check();
+          try {
+            parseSkill(text, "SKILL.md");
+          } catch (e) {
+            expect(e).toBeInstanceOf(HcpxError);
+          }
+        },
+      ),
       { numRuns: 400 },
     );
   });

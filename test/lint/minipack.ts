@@ -15,14 +15,24 @@ export function baseSurface(): Json {
     kind: "wrap",
     wrap: { bin: "./bin.mjs", argv_template: ["{{verb}}"], json_flag: "--json", output: "json" },
     commands: [
-      { verb_key: "show", summary: "Show one item", cli: ["mini", "show", "{{id}}"], args: { id: { type: "string", required: true, description: "Item id" } } },
+      {
+        verb_key: "show",
+        summary: "Show one item",
+        cli: ["mini", "show", "{{id}}"],
+        args: { id: { type: "string", required: true, description: "Item id" } },
+      },
       {
         verb_key: "item.add",
         summary: "Add an item",
         cli: ["mini", "item", "add", "{{name}}"],
         args: { name: { type: "string", required: true }, note: { type: "string", flag: "--note" } },
       },
-      { verb_key: "item.delete", summary: "Delete an item", cli: ["mini", "item", "delete", "{{id}}"], args: { id: { type: "string", required: true } } },
+      {
+        verb_key: "item.delete",
+        summary: "Delete an item",
+        cli: ["mini", "item", "delete", "{{id}}"],
+        args: { id: { type: "string", required: true } },
+      },
     ],
   };
 }
@@ -50,7 +60,11 @@ export function skillRow(verb: string, summary: string, rw: string): string {
 }
 
 export function baseRows(): string[] {
-  return [skillRow("show", "Show one item", "read"), skillRow("item.add", "Add an item", "write"), skillRow("item.delete", "Delete an item", "write, confirm")];
+  return [
+    skillRow("show", "Show one item", "read"),
+    skillRow("item.add", "Add an item", "write"),
+    skillRow("item.delete", "Delete an item", "write, confirm"),
+  ];
 }
 
 export function skillText(p: SkillParts = {}): string {
@@ -59,7 +73,11 @@ export function skillText(p: SkillParts = {}): string {
     [
       `name: ${p.name ?? "mini"}`,
       `description: ${JSON.stringify(p.description ?? "Mini pack: show, add and delete items. Use it in tests.")}`,
-      ...(p.leads === null ? [] : typeof p.leads === "string" ? [`leads: ${JSON.stringify(p.leads)}`] : ["leads:", ...(p.leads ?? ["mini: items for tests."]).map((l) => `  - ${JSON.stringify(l)}`)]),
+      ...(p.leads === null
+        ? []
+        : typeof p.leads === "string"
+          ? [`leads: ${JSON.stringify(p.leads)}`]
+          : ["leads:", ...(p.leads ?? ["mini: items for tests."]).map((l) => `  - ${JSON.stringify(l)}`)]),
     ].join("\n");
   const rows = p.rows ?? baseRows();
   return `---\n${fm}\n---\n\n# mini\n\n## Hot path\n\n| verb | what it does | read/write |\n|---|---|---|\n${rows.join("\n")}\n`;

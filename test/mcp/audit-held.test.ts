@@ -6,15 +6,40 @@
 // refused like at the first open, and several servers appending and rotating
 // at once lose and tear no line.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
 import { afterEach, describe, expect, it } from "vitest";
 import { AuditWriter, type AuditRecord } from "../../src/runtime/audit";
 import { REPO, tmp } from "../support/hcpx";
 
-const rec = (i: number): AuditRecord => ({ time: new Date().toISOString(), principal: "p", via: "http", tool: "hcp", pack: "calc", verb: "ping", args: { i }, decision: "ran", result: "ok", duration_ms: 0 });
-const lines = (f: string) => readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { args: { i: number } }).args.i);
+const rec = (i: number): AuditRecord => ({
+  time: new Date().toISOString(),
+  principal: "p",
+  via: "http",
+  tool: "hcp",
+  pack: "calc",
+  verb: "ping",
+  args: { i },
+  decision: "ran",
+  result: "ok",
+  duration_ms: 0,
+});
+const lines = (f: string) =>
+  readFileSync(f, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { args: { i: number } }).args.i);
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -84,7 +109,14 @@ describe("a server's audit log, kept open", () => {
   it("several servers appending and rotating every few KiB at once: no line lost, none torn or mixed", async () => {
     const dir = tmp("hcpx-audit-held-conc-");
     const bundle = join(dir, "audit.cjs");
-    buildSync({ entryPoints: [join(REPO, "src", "runtime", "audit.ts")], bundle: true, platform: "node", format: "cjs", outfile: bundle, logLevel: "silent" });
+    buildSync({
+      entryPoints: [join(REPO, "src", "runtime", "audit.ts")],
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      outfile: bundle,
+      logLevel: "silent",
+    });
     const file = join(dir, "log", "audit.jsonl");
     const WRITERS = 6;
     const LINES = 400;

@@ -44,15 +44,35 @@ describe("the audit log of hcpx mcp (stdio)", () => {
   it("records each call's principal, client, pack, verb, args hash, decision, answer, result and duration; never a Binding value", async () => {
     const p = ledgerProject({ packs: ["ledger"] });
     addLeakyPack(p.dir);
-    writeConfig(p.config, { packs: ["./packs/ledger", "./packs/leaky"], principal: { id: "test", kind: "agent" }, grants: { allow: ["ledger.*", "leaky.*"], deny: ["ledger.entry.delete"] }, sandbox: { bins: {}, roots: ["."], cwd: "." } });
+    writeConfig(p.config, {
+      packs: ["./packs/ledger", "./packs/leaky"],
+      principal: { id: "test", kind: "agent" },
+      grants: { allow: ["ledger.*", "leaky.*"], deny: ["ledger.entry.delete"] },
+      sandbox: { bins: {}, roots: ["."], cwd: "." },
+    });
     const state = tmp("hcpx-audit-state-");
-    const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: p.home, NO_COLOR: "1", XDG_STATE_HOME: state, LEDGER_FILE: p.ledger, LEDGER_NOW: "2026-01-01T00:00:00Z", LEAKY_TOKEN: SECRET };
-    const transport = new StdioClientTransport({ command: process.execPath, args: [HCPX, "mcp"], cwd: p.dir, env, stderr: "pipe" });
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? "",
+      HOME: p.home,
+      NO_COLOR: "1",
+      XDG_STATE_HOME: state,
+      LEDGER_FILE: p.ledger,
+      LEDGER_NOW: "2026-01-01T00:00:00Z",
+      LEAKY_TOKEN: SECRET,
+    };
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [HCPX, "mcp"],
+      cwd: p.dir,
+      env,
+      stderr: "pipe",
+    });
     const client = new Client({ name: "audit-test-client", version: "1" }, { capabilities: { elicitation: {} } });
     const answers: ElicitResult[] = [{ action: "decline" }, { action: "accept", content: {} }];
     client.setRequestHandler(ElicitRequestSchema, async () => answers.shift()!);
     await client.connect(transport);
-    const call = (pack: string, verb: string, args: Record<string, unknown>) => client.callTool({ name: "hcp", arguments: { pack, verb, args } });
+    const call = (pack: string, verb: string, args: Record<string, unknown>) =>
+      client.callTool({ name: "hcp", arguments: { pack, verb, args } });
     try {
       expect(envelope(await call("ledger", "balance", { account: "checking" })).ok).toBe(true);
       expect(envelope(await call("ledger", "transfer", { from: "checking", to: "savings", amount: 7 })).ok).toBe(false); // declined
@@ -97,24 +117,38 @@ describe("the audit log of hcpx mcp (stdio)", () => {
     expect(all.code).toBe(0);
     const data = (JSON.parse(all.stdout) as { ok: boolean; data: { records: Rec[]; skipped: number } }).data;
     expect(data.records).toHaveLength(5);
-    const leaky = JSON.parse((await runHcpx(["log", "--pack", "leaky", "--json"], { cwd: p.dir, env: logEnv })).stdout) as { data: { records: Rec[] } };
+    const leaky = JSON.parse(
+      (await runHcpx(["log", "--pack", "leaky", "--json"], { cwd: p.dir, env: logEnv })).stdout,
+    ) as { data: { records: Rec[] } };
     expect(leaky.data.records.map((r) => r.verb)).toEqual(["ok"]);
-    const nobody = JSON.parse((await runHcpx(["log", "--principal", "alice", "--since", "1h", "--json"], { cwd: p.dir, env: logEnv })).stdout) as { data: { records: Rec[] } };
+    const nobody = JSON.parse(
+      (await runHcpx(["log", "--principal", "alice", "--since", "1h", "--json"], { cwd: p.dir, env: logEnv })).stdout,
+    ) as { data: { records: Rec[] } };
     expect(nobody.data.records).toEqual([]);
-    const future = JSON.parse((await runHcpx(["log", "--since", "2999-01-01", "--json"], { cwd: p.dir, env: logEnv })).stdout) as { data: { records: Rec[] } };
+    const future = JSON.parse(
+      (await runHcpx(["log", "--since", "2999-01-01", "--json"], { cwd: p.dir, env: logEnv })).stdout,
+    ) as { data: { records: Rec[] } };
     expect(future.data.records).toEqual([]);
     const bad = await runHcpx(["log", "--since", "yesterday", "--json"], { cwd: p.dir, env: logEnv });
     expect(bad.code).toBe(64);
     expect((JSON.parse(bad.stdout) as { ok: boolean }).ok).toBe(false);
 
     // a record with a terminal escape in it, and a torn last line (a writer mid-line)
-    appendFileSync(file, JSON.stringify({ ...recs[0], pack: "evil\u001b]0;pwned\u0007\u001b[2J", time: new Date().toISOString() }) + "\n" + '{"time":"2026-');
+    appendFileSync(
+      file,
+      JSON.stringify({ ...recs[0], pack: "evil\u001b]0;pwned\u0007\u001b[2J", time: new Date().toISOString() }) +
+        "\n" +
+        '{"time":"2026-',
+    );
     const text = await runHcpx(["log"], { cwd: p.dir, env: logEnv });
     expect(text.code).toBe(0);
     expect(text.stdout).not.toMatch(/\u001b/);
     expect(text.stdout).toContain("ledger.transfer declined (confirm: decline) confirm_declined");
     expect(text.stdout).toMatch(/1 line\(s\) skipped/);
-    const torn = JSON.parse((await runHcpx(["log", "--json"], { cwd: p.dir, env: logEnv })).stdout) as { ok: boolean; data: { records: Rec[]; skipped: number } };
+    const torn = JSON.parse((await runHcpx(["log", "--json"], { cwd: p.dir, env: logEnv })).stdout) as {
+      ok: boolean;
+      data: { records: Rec[]; skipped: number };
+    };
     expect(torn.ok).toBe(true);
     expect(torn.data.records).toHaveLength(6);
     expect(torn.data.skipped).toBe(1);
@@ -122,10 +156,18 @@ describe("the audit log of hcpx mcp (stdio)", () => {
 
   it("hcpx log: HCPX_AUDIT_LOG=off says the log is off (exit 64); a relative HCPX_AUDIT_LOG is refused", async () => {
     const state = tmp("hcpx-audit-off-");
-    const r = await runHcpx(["log", "--json"], { cwd: state, env: { PATH: process.env.PATH ?? "", HOME: state, HCPX_AUDIT_LOG: "rel/audit.jsonl" } });
+    const r = await runHcpx(["log", "--json"], {
+      cwd: state,
+      env: { PATH: process.env.PATH ?? "", HOME: state, HCPX_AUDIT_LOG: "rel/audit.jsonl" },
+    });
     expect(r.code).not.toBe(0);
-    expect((JSON.parse(r.stdout) as { ok: boolean; error: { message: string } }).error.message).toMatch(/absolute path/);
-    const off = await runHcpx(["log", "--json"], { cwd: state, env: { PATH: process.env.PATH ?? "", HOME: state, HCPX_AUDIT_LOG: "off" } });
+    expect((JSON.parse(r.stdout) as { ok: boolean; error: { message: string } }).error.message).toMatch(
+      /absolute path/,
+    );
+    const off = await runHcpx(["log", "--json"], {
+      cwd: state,
+      env: { PATH: process.env.PATH ?? "", HOME: state, HCPX_AUDIT_LOG: "off" },
+    });
     expect(off.code).toBe(64);
   });
 });
@@ -134,10 +176,24 @@ describe("the audit log of hcpx exec", () => {
   it("one record per call, via exec, the operands redacted (a Binding value given as an operand is ***)", async () => {
     const p = ledgerProject({ packs: ["ledger"] });
     addLeakyPack(p.dir);
-    writeConfig(p.config, { packs: ["./packs/ledger", "./packs/leaky"], principal: { id: "test", kind: "agent" }, grants: { allow: ["ledger.*", "leaky.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } });
+    writeConfig(p.config, {
+      packs: ["./packs/ledger", "./packs/leaky"],
+      principal: { id: "test", kind: "agent" },
+      grants: { allow: ["ledger.*", "leaky.*"], deny: [] },
+      sandbox: { bins: {}, roots: ["."], cwd: "." },
+    });
     const state = tmp("hcpx-audit-exec-");
-    const env = { PATH: process.env.PATH ?? "", HOME: p.home, XDG_STATE_HOME: state, LEDGER_FILE: p.ledger, LEDGER_NOW: "2026-01-01T00:00:00Z", LEAKY_TOKEN: SECRET };
-    expect((await runHcpx(["exec", "ledger", "balance", "account=checking", "--json"], { cwd: p.dir, env })).code).toBe(0);
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: p.home,
+      XDG_STATE_HOME: state,
+      LEDGER_FILE: p.ledger,
+      LEDGER_NOW: "2026-01-01T00:00:00Z",
+      LEAKY_TOKEN: SECRET,
+    };
+    expect((await runHcpx(["exec", "ledger", "balance", "account=checking", "--json"], { cwd: p.dir, env })).code).toBe(
+      0,
+    );
     expect((await runHcpx(["exec", "leaky", "ok", `note=${SECRET}`, "--json"], { cwd: p.dir, env })).code).toBe(1);
     const file = join(state, "hcpx", "audit.jsonl");
     const raw = readFileSync(file, "utf8");
@@ -156,7 +212,14 @@ describe("appending from several processes at once", () => {
   it("with rotation every few KiB: no line lost, none torn or mixed", async () => {
     const dir = tmp("hcpx-audit-conc-");
     const bundle = join(dir, "audit.cjs");
-    buildSync({ entryPoints: [join(REPO, "src", "runtime", "audit.ts")], bundle: true, platform: "node", format: "cjs", outfile: bundle, logLevel: "silent" });
+    buildSync({
+      entryPoints: [join(REPO, "src", "runtime", "audit.ts")],
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      outfile: bundle,
+      logLevel: "silent",
+    });
     const file = join(dir, "log", "audit.jsonl");
     const WRITERS = 6;
     const LINES = 400;
@@ -164,13 +227,15 @@ describe("appending from several processes at once", () => {
 for (let i = 0; i < ${LINES}; i++) a.appendAudit(p, { time: new Date().toISOString(), principal: "w" + process.argv[1], via: "exec", tool: "exec", pack: "p", verb: "v", args: { i, pad: "x".repeat(i % 97) }, decision: "ran", result: "ok", duration_ms: i });`;
     const env = { ...process.env, HCPX_AUDIT_LOG: file, HCPX_AUDIT_MAX_BYTES: "8192", HCPX_AUDIT_KEEP: "1000" };
     await Promise.all(
-      Array.from({ length: WRITERS }, (_, w) =>
-        new Promise<void>((resolve, reject) => {
-          const c = spawn(process.execPath, ["-e", script, String(w)], { env, stdio: ["ignore", "ignore", "pipe"] });
-          let err = "";
-          c.stderr.on("data", (d) => (err += d));
-          c.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`writer ${w}: ${err}`))));
-        }),
+      Array.from(
+        { length: WRITERS },
+        (_, w) =>
+          new Promise<void>((resolve, reject) => {
+            const c = spawn(process.execPath, ["-e", script, String(w)], { env, stdio: ["ignore", "ignore", "pipe"] });
+            let err = "";
+            c.stderr.on("data", (d) => (err += d));
+            c.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`writer ${w}: ${err}`))));
+          }),
       ),
     );
     const files = readdirSync(join(dir, "log"));
@@ -188,7 +253,10 @@ for (let i = 0; i < ${LINES}; i++) a.appendAudit(p, { time: new Date().toISOStri
     }
     expect(seen.size).toBe(WRITERS * LINES);
     // hcpx log reads the rotated files and the current one, oldest first
-    const r = await runHcpx(["log", "--json"], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: dir, HCPX_AUDIT_LOG: file } });
+    const r = await runHcpx(["log", "--json"], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "", HOME: dir, HCPX_AUDIT_LOG: file },
+    });
     const data = (JSON.parse(r.stdout) as { data: { records: Rec[]; skipped: number } }).data;
     expect(data.records).toHaveLength(WRITERS * LINES);
     expect(data.skipped).toBe(0);
@@ -198,12 +266,22 @@ for (let i = 0; i < ${LINES}; i++) a.appendAudit(p, { time: new Date().toISOStri
   it("keeps HCPX_AUDIT_KEEP rotated files", async () => {
     const dir = tmp("hcpx-audit-keep-");
     const bundle = join(dir, "audit.cjs");
-    buildSync({ entryPoints: [join(REPO, "src", "runtime", "audit.ts")], bundle: true, platform: "node", format: "cjs", outfile: bundle, logLevel: "silent" });
+    buildSync({
+      entryPoints: [join(REPO, "src", "runtime", "audit.ts")],
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      outfile: bundle,
+      logLevel: "silent",
+    });
     const file = join(dir, "audit.jsonl");
     const script = `const a = require(${JSON.stringify(bundle)}); const p = a.auditPlace();
 for (let i = 0; i < 300; i++) a.appendAudit(p, { time: new Date().toISOString(), principal: "x", via: "exec", tool: "exec", args: { pad: "y".repeat(200) }, decision: "ran", result: "ok", duration_ms: 0 });`;
     await new Promise<void>((resolve, reject) => {
-      const c = spawn(process.execPath, ["-e", script], { env: { ...process.env, HCPX_AUDIT_LOG: file, HCPX_AUDIT_MAX_BYTES: "4096", HCPX_AUDIT_KEEP: "2" }, stdio: "ignore" });
+      const c = spawn(process.execPath, ["-e", script], {
+        env: { ...process.env, HCPX_AUDIT_LOG: file, HCPX_AUDIT_MAX_BYTES: "4096", HCPX_AUDIT_KEEP: "2" },
+        stdio: "ignore",
+      });
       c.on("close", (code) => (code === 0 ? resolve() : reject(new Error(String(code)))));
     });
     expect(readdirSync(dir).filter((f) => f.startsWith("audit.jsonl.")).length).toBe(2);

@@ -25,18 +25,52 @@ function project(n: number): string {
     const pd = join(dir, "packs", id);
     mkdirSync(pd, { recursive: true });
     const verbs = ["item.get", "item.list", "item.put", "item.remove", "status", "vault.wipe"];
-    const commands = verbs.map((v) => ({ verb_key: v, summary: `Do ${v} on the items of ${id}`, cli: [id, ...v.split("."), "{{name}}"], args: { name: { type: "string", required: true, description: "Item name" } } }));
-    const rows = Object.fromEntries(verbs.map((v) => [v, v === "item.get" || v === "item.list" || v === "status" ? { operation: "read" } : { operation: "write", land: "remote", ...(v !== "item.put" ? { confirm: true } : {}) }]));
-    writeFileSync(join(pd, "surface.json"), JSON.stringify({ hcp: "1.1", id, version: "1.0.0", description: `Pack ${id}`, kind: "wrap", wrap: { bin: "../../bins/x.mjs", json_flag: "--json", output: "json" }, commands }));
+    const commands = verbs.map((v) => ({
+      verb_key: v,
+      summary: `Do ${v} on the items of ${id}`,
+      cli: [id, ...v.split("."), "{{name}}"],
+      args: { name: { type: "string", required: true, description: "Item name" } },
+    }));
+    const rows = Object.fromEntries(
+      verbs.map((v) => [
+        v,
+        v === "item.get" || v === "item.list" || v === "status"
+          ? { operation: "read" }
+          : { operation: "write", land: "remote", ...(v !== "item.put" ? { confirm: true } : {}) },
+      ]),
+    );
+    writeFileSync(
+      join(pd, "surface.json"),
+      JSON.stringify({
+        hcp: "1.1",
+        id,
+        version: "1.0.0",
+        description: `Pack ${id}`,
+        kind: "wrap",
+        wrap: { bin: "../../bins/x.mjs", json_flag: "--json", output: "json" },
+        commands,
+      }),
+    );
     writeFileSync(join(pd, "policy.json"), JSON.stringify({ rows }));
-    writeFileSync(join(pd, "SKILL.md"), `---\nname: ${id}\ndescription: "Pack ${id}: items."\nleads:\n  - "${id}: items, read and changed"\n  - "${id}: vault.wipe empties the vault"\n---\n\n# ${id}\n\nUse \`item.get\`.\n`);
+    writeFileSync(
+      join(pd, "SKILL.md"),
+      `---\nname: ${id}\ndescription: "Pack ${id}: items."\nleads:\n  - "${id}: items, read and changed"\n  - "${id}: vault.wipe empties the vault"\n---\n\n# ${id}\n\nUse \`item.get\`.\n`,
+    );
   }
-  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs: ids.map((id) => `./packs/${id}`), principal: { id: "t", kind: "agent" }, grants: { allow: ["*"], deny: ids.map((id) => `${id}.vault.wipe`) } }));
+  writeFileSync(
+    join(dir, "hcp.config.json5"),
+    JSON.stringify({
+      packs: ids.map((id) => `./packs/${id}`),
+      principal: { id: "t", kind: "agent" },
+      grants: { allow: ["*"], deny: ids.map((id) => `${id}.vault.wipe`) },
+    }),
+  );
   return dir;
 }
 
-const text = (r: unknown) => ((r as { content: { text: string }[] }).content[0]!.text);
-const call = (f: McpFront, name: string, input: Record<string, unknown>) => f.callTool(name, input, { era: "legacy", signal: new AbortController().signal });
+const text = (r: unknown) => (r as { content: { text: string }[] }).content[0]!.text;
+const call = (f: McpFront, name: string, input: Record<string, unknown>) =>
+  f.callTool(name, input, { era: "legacy", signal: new AbortController().signal });
 
 describe("hcpx mcp: the single tool's list is bounded", () => {
   for (const n of [1, 40, 600]) {

@@ -26,10 +26,28 @@ function configFor(p: Ledgered, confirm?: unknown): void {
 }
 
 /** A real client; with `answer`, it declares elicitation and answers every question so. */
-async function connect(p: Ledgered, answer?: Answer): Promise<{ client: Client; asked: Asked[]; close: () => Promise<void> }> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: p.home, NO_COLOR: "1", LEDGER_FILE: p.ledger, LEDGER_NOW: "2026-01-01T00:00:00Z" };
-  const transport = new StdioClientTransport({ command: process.execPath, args: [HCPX, "mcp"], cwd: p.dir, env, stderr: "pipe" });
-  const client = new Client({ name: "confirm-test", version: "1" }, answer === undefined ? {} : { capabilities: { elicitation: {} } });
+async function connect(
+  p: Ledgered,
+  answer?: Answer,
+): Promise<{ client: Client; asked: Asked[]; close: () => Promise<void> }> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    HOME: p.home,
+    NO_COLOR: "1",
+    LEDGER_FILE: p.ledger,
+    LEDGER_NOW: "2026-01-01T00:00:00Z",
+  };
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [HCPX, "mcp"],
+    cwd: p.dir,
+    env,
+    stderr: "pipe",
+  });
+  const client = new Client(
+    { name: "confirm-test", version: "1" },
+    answer === undefined ? {} : { capabilities: { elicitation: {} } },
+  );
   const asked: Asked[] = [];
   if (answer !== undefined) {
     client.setRequestHandler(ElicitRequestSchema, async (req) => {
@@ -42,7 +60,15 @@ async function connect(p: Ledgered, answer?: Answer): Promise<{ client: Client; 
   return { client, asked, close: () => client.close() };
 }
 
-const transfer = (confirm?: boolean) => ({ name: "hcp", arguments: { pack: "ledger", verb: "transfer", args: { from: "checking", to: "savings", amount: 7 }, ...(confirm === undefined ? {} : { confirm }) } });
+const transfer = (confirm?: boolean) => ({
+  name: "hcp",
+  arguments: {
+    pack: "ledger",
+    verb: "transfer",
+    args: { from: "checking", to: "savings", amount: 7 },
+    ...(confirm === undefined ? {} : { confirm }),
+  },
+});
 
 describe("MCP elicitation: the person answers", () => {
   it("accept runs the write once; the question says pack, verb, args and land", async () => {
@@ -62,7 +88,8 @@ describe("MCP elicitation: the person answers", () => {
       const after = readFileSync(p.ledger, "utf8");
       expect(after).not.toBe(before);
       // exactly one transfer ran: its two legs, one transfer id
-      const legs = (t: string) => (JSON.parse(t) as { entries: { transfer?: string }[] }).entries.filter((e) => e.transfer);
+      const legs = (t: string) =>
+        (JSON.parse(t) as { entries: { transfer?: string }[] }).entries.filter((e) => e.transfer);
       expect(legs(before)).toHaveLength(0);
       expect(legs(after)).toHaveLength(2);
       expect(new Set(legs(after).map((e) => e.transfer)).size).toBe(1);
@@ -86,7 +113,9 @@ describe("MCP elicitation: the person answers", () => {
         const env = envelope(await s.client.callTool(transfer(true), undefined, { timeout: 20_000 }));
         expect(env.ok).toBe(false);
         expect(env.error!.code).toBe("confirm_declined");
-        expect((env.error as unknown as { action: string }).action).toBe(answer === "never" ? "timeout" : (answer as { action: string }).action);
+        expect((env.error as unknown as { action: string }).action).toBe(
+          answer === "never" ? "timeout" : (answer as { action: string }).action,
+        );
         if (answer === "never") expect(Date.now() - t0).toBeLessThan(10_000);
         expect(s.asked).toHaveLength(1);
         await new Promise((r) => setTimeout(r, 300));
@@ -117,9 +146,25 @@ describe("MCP elicitation: the person answers", () => {
     configFor(p, "person");
     const s = await connect(p, { action: "decline" });
     try {
-      expect(envelope(await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } })).ok).toBe(true);
-      expect(envelope(await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "accounts" } })).ok).toBe(true);
-      expect(envelope(await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "entry.add", args: { account: "cash", amount: 1, memo: "x" } } })).ok).toBe(true);
+      expect(
+        envelope(
+          await s.client.callTool({
+            name: "hcp",
+            arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
+          }),
+        ).ok,
+      ).toBe(true);
+      expect(
+        envelope(await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "accounts" } })).ok,
+      ).toBe(true);
+      expect(
+        envelope(
+          await s.client.callTool({
+            name: "hcp",
+            arguments: { pack: "ledger", verb: "entry.add", args: { account: "cash", amount: 1, memo: "x" } },
+          }),
+        ).ok,
+      ).toBe(true);
       expect(s.asked).toHaveLength(0);
     } finally {
       await s.close();
@@ -180,13 +225,17 @@ describe("a client without elicitation, per setting", () => {
   });
 });
 
-
-
 describe('hcpx exec under confirm: "person"', () => {
   it("--confirm from a terminal runs; --confirm without a terminal (an agent's shell) runs nothing; --json never prompts", async () => {
     const p = ledgerProject({ packs: ["ledger"] });
     configFor(p, "person");
-    const env = { ...process.env, HOME: p.home, NO_COLOR: "1", LEDGER_FILE: p.ledger, LEDGER_NOW: "2026-01-01T00:00:00Z" };
+    const env = {
+      ...process.env,
+      HOME: p.home,
+      NO_COLOR: "1",
+      LEDGER_FILE: p.ledger,
+      LEDGER_NOW: "2026-01-01T00:00:00Z",
+    };
     const before = readFileSync(p.ledger);
     const args = ["exec", "ledger", "transfer", "--confirm", "--json", "--", "from=checking", "to=savings", "amount=3"];
     const piped = await runHcpx(args, { cwd: p.dir, env, pureEnv: true });
@@ -195,7 +244,13 @@ describe('hcpx exec under confirm: "person"', () => {
     expect(readFileSync(p.ledger).equals(before)).toBe(true);
     // the same command typed at a terminal (util-linux `script` gives it a pseudo-terminal)
     const cmd = [process.execPath, HCPX, ...args].map((a) => `'${a}'`).join(" ");
-    const tty = spawnSync("script", ["-qec", cmd, "/dev/null"], { cwd: p.dir, env, encoding: "utf8", input: "", timeout: 20_000 });
+    const tty = spawnSync("script", ["-qec", cmd, "/dev/null"], {
+      cwd: p.dir,
+      env,
+      encoding: "utf8",
+      input: "",
+      timeout: 20_000,
+    });
     expect(tty.status).toBe(0);
     expect(tty.stdout).toContain('"ok":true');
     expect(readFileSync(p.ledger).equals(before)).toBe(false);

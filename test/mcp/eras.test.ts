@@ -13,11 +13,23 @@ import { HCPX } from "../support/cli";
 import { ledgerProject, startMcp, writeConfig, type Ledgered } from "./support";
 
 const MODERN = "2026-07-28";
-const envOf = (p: Ledgered): Record<string, string> => ({ PATH: process.env.PATH ?? "", HOME: p.home, NO_COLOR: "1", LEDGER_FILE: p.ledger, LEDGER_NOW: "2026-01-01T00:00:00Z" });
+const envOf = (p: Ledgered): Record<string, string> => ({
+  PATH: process.env.PATH ?? "",
+  HOME: p.home,
+  NO_COLOR: "1",
+  LEDGER_FILE: p.ledger,
+  LEDGER_NOW: "2026-01-01T00:00:00Z",
+});
 
 function project(confirm?: unknown): Ledgered {
   const p = ledgerProject({ packs: ["ledger"] });
-  writeConfig(p.config, { packs: ["./packs/ledger"], principal: { id: "test", kind: "agent" }, grants: { allow: ["ledger.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." }, ...(confirm === undefined ? {} : { confirm }) });
+  writeConfig(p.config, {
+    packs: ["./packs/ledger"],
+    principal: { id: "test", kind: "agent" },
+    grants: { allow: ["ledger.*"], deny: [] },
+    sandbox: { bins: {}, roots: ["."], cwd: "." },
+    ...(confirm === undefined ? {} : { confirm }),
+  });
   return p;
 }
 
@@ -59,8 +71,20 @@ class Raw {
     this.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method, params }) + "\n");
   }
   /** A modern request: the per-request _meta envelope. */
-  modern(method: string, params: Record<string, unknown> = {}, caps: Record<string, unknown> = { elicitation: {} }, version = MODERN): Promise<Record<string, unknown>> {
-    return this.request(method, { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": caps, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } } });
+  modern(
+    method: string,
+    params: Record<string, unknown> = {},
+    caps: Record<string, unknown> = { elicitation: {} },
+    version = MODERN,
+  ): Promise<Record<string, unknown>> {
+    return this.request(method, {
+      ...params,
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": caps,
+        "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+      },
+    });
   }
   close(): Promise<void> {
     return new Promise((r) => {
@@ -70,9 +94,13 @@ class Raw {
   }
 }
 
-const transfer = (amount = 7) => ({ name: "hcp", arguments: { pack: "ledger", verb: "transfer", args: { from: "checking", to: "savings", amount } } });
+const transfer = (amount = 7) => ({
+  name: "hcp",
+  arguments: { pack: "ledger", verb: "transfer", args: { from: "checking", to: "savings", amount } },
+});
 const result = (m: Record<string, unknown>) => m.result as Record<string, unknown>;
-const envelope = (r: Record<string, unknown>) => r.structuredContent as { ok: boolean; error?: { code: string; message: string } };
+const envelope = (r: Record<string, unknown>) =>
+  r.structuredContent as { ok: boolean; error?: { code: string; message: string } };
 
 describe("hcpx mcp: the 2026-07-28 era on stdio", () => {
   it("answers server/discover, lists tools with resultType and cache fields, and names its versions for an unsupported one", async () => {
@@ -95,7 +123,12 @@ describe("hcpx mcp: the 2026-07-28 era on stdio", () => {
       expect(bad.error).toMatchObject({ code: -32022, data: { requested: "1900-01-01" } });
       expect((bad.error as { data: { supported: string[] } }).data.supported).toContain(MODERN);
       // a read runs, statelessly
-      const r = result(await s.modern("tools/call", { name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } }));
+      const r = result(
+        await s.modern("tools/call", {
+          name: "hcp",
+          arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
+        }),
+      );
       expect(r.resultType).toBe("complete");
       expect(envelope(r).ok).toBe(true);
     } finally {
@@ -108,7 +141,13 @@ describe("hcpx mcp: the 2026-07-28 era on stdio", () => {
     for (const v of ["2025-06-18", "2025-11-25"]) {
       const s = new Raw(p);
       try {
-        const r = result(await s.request("initialize", { protocolVersion: v, capabilities: {}, clientInfo: { name: "raw", version: "1" } }));
+        const r = result(
+          await s.request("initialize", {
+            protocolVersion: v,
+            capabilities: {},
+            clientInfo: { name: "raw", version: "1" },
+          }),
+        );
         expect(r.protocolVersion).toBe(v);
         expect(r.resultType).toBeUndefined();
         s.notify("notifications/initialized");
@@ -125,13 +164,25 @@ describe("hcpx mcp: the 2026-07-28 era on stdio", () => {
     const p = project();
     for (const mode of [{ pin: MODERN } as const, "auto" as const]) {
       const client = new ClientV2({ name: "v2", version: "1" }, { versionNegotiation: { mode } });
-      await client.connect(new StdioV2({ command: process.execPath, args: [HCPX, "mcp", "--shape", "per-command"], cwd: p.dir, env: envOf(p), stderr: "ignore" }));
+      await client.connect(
+        new StdioV2({
+          command: process.execPath,
+          args: [HCPX, "mcp", "--shape", "per-command"],
+          cwd: p.dir,
+          env: envOf(p),
+          stderr: "ignore",
+        }),
+      );
       try {
         expect(client.getProtocolEra()).toBe("modern");
         const { tools } = await client.listTools();
         const transfer = tools.find((t) => t.name === "ledger__transfer")!;
         expect(transfer.title).toMatch(/^ledger: /);
-        expect(transfer.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
+        expect(transfer.annotations).toMatchObject({
+          readOnlyHint: false,
+          destructiveHint: true,
+          idempotentHint: false,
+        });
         const balance = tools.find((t) => t.name === "ledger__balance")!;
         expect(balance.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
         // input validation failures are tool errors, not protocol errors
@@ -148,7 +199,9 @@ describe("hcpx mcp: the 2026-07-28 era on stdio", () => {
       const { tools } = await v1.client.listTools();
       const t = tools.find((x) => x.name === "ledger__transfer")!;
       expect(t.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
-      expect(tools.map((x) => x.name)).toEqual([...tools.map((x) => x.name)].sort((a, b) => (a === "hcp__read_skill" ? 1 : b === "hcp__read_skill" ? -1 : 0)));
+      expect(tools.map((x) => x.name)).toEqual(
+        [...tools.map((x) => x.name)].sort((a, b) => (a === "hcp__read_skill" ? 1 : b === "hcp__read_skill" ? -1 : 0)),
+      );
     } finally {
       await v1.close();
     }
@@ -163,15 +216,23 @@ describe("tools/list_changed, each era's way", () => {
       const listen = s.modern("subscriptions/listen", { notifications: { toolsListChanged: true } });
       void listen.catch(() => {});
       // wait for the acknowledgement, then revoke a grant
-      for (let i = 0; i < 50 && !s.lines.some((m) => m.method === "notifications/subscriptions/acknowledged"); i++) await new Promise((r) => setTimeout(r, 100));
-      writeConfig(p.config, { packs: ["./packs/ledger"], principal: { id: "test", kind: "agent" }, grants: { allow: ["ledger.balance"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } });
+      for (let i = 0; i < 50 && !s.lines.some((m) => m.method === "notifications/subscriptions/acknowledged"); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      writeConfig(p.config, {
+        packs: ["./packs/ledger"],
+        principal: { id: "test", kind: "agent" },
+        grants: { allow: ["ledger.balance"], deny: [] },
+        sandbox: { bins: {}, roots: ["."], cwd: "." },
+      });
       let changed: Record<string, unknown> | undefined;
       for (let i = 0; i < 80 && !changed; i++) {
         await new Promise((r) => setTimeout(r, 100));
         changed = s.lines.find((m) => m.method === "notifications/tools/list_changed");
       }
       expect(changed).toBeDefined();
-      expect((changed!.params as { _meta: Record<string, unknown> })._meta["io.modelcontextprotocol/subscriptionId"]).toBeDefined();
+      expect(
+        (changed!.params as { _meta: Record<string, unknown> })._meta["io.modelcontextprotocol/subscriptionId"],
+      ).toBeDefined();
     } finally {
       await s.close();
     }
@@ -183,13 +244,18 @@ describe("a confirm is one question: modern clients get an InputRequiredResult",
     for (const action of ["accept", "decline"] as const) {
       const p = project({ by: "person" });
       const before = readFileSync(p.ledger, "utf8");
-      const client = new ClientV2({ name: "v2", version: "1" }, { versionNegotiation: { mode: { pin: MODERN } }, capabilities: { elicitation: { form: {} } } });
+      const client = new ClientV2(
+        { name: "v2", version: "1" },
+        { versionNegotiation: { mode: { pin: MODERN } }, capabilities: { elicitation: { form: {} } } },
+      );
       const asked: string[] = [];
       client.setRequestHandler("elicitation/create", async (req) => {
         asked.push((req.params as { message: string }).message);
         return action === "accept" ? { action, content: {} } : { action };
       });
-      await client.connect(new StdioV2({ command: process.execPath, args: [HCPX, "mcp"], cwd: p.dir, env: envOf(p), stderr: "ignore" }));
+      await client.connect(
+        new StdioV2({ command: process.execPath, args: [HCPX, "mcp"], cwd: p.dir, env: envOf(p), stderr: "ignore" }),
+      );
       try {
         const r = await client.callTool(transfer());
         expect(asked).toHaveLength(1);
@@ -216,12 +282,20 @@ describe("a confirm is one question: modern clients get an InputRequiredResult",
     try {
       const first = result(await s.modern("tools/call", transfer()));
       expect(first.resultType).toBe("input_required");
-      expect(first.inputRequests).toMatchObject({ confirm: { method: "elicitation/create", params: { mode: "form" } } });
-      expect((first.inputRequests as { confirm: { params: { message: string } } }).confirm.params.message).toContain("verb: transfer");
+      expect(first.inputRequests).toMatchObject({
+        confirm: { method: "elicitation/create", params: { mode: "form" } },
+      });
+      expect((first.inputRequests as { confirm: { params: { message: string } } }).confirm.params.message).toContain(
+        "verb: transfer",
+      );
       const state = first.requestState as string;
       expect(readFileSync(p.ledger, "utf8")).toBe(before);
 
-      const tampered = await s.modern("tools/call", { ...transfer(), inputResponses: accept, requestState: state.slice(0, -3) + (state.endsWith("AAA") ? "BBB" : "AAA") });
+      const tampered = await s.modern("tools/call", {
+        ...transfer(),
+        inputResponses: accept,
+        requestState: state.slice(0, -3) + (state.endsWith("AAA") ? "BBB" : "AAA"),
+      });
       expect(tampered.error).toMatchObject({ code: -32602, data: { reason: "request_state_tampered" } });
       expect((tampered.error as { message: string }).message).toMatch(/integrity check.*nothing was run/);
 
@@ -232,7 +306,12 @@ describe("a confirm is one question: modern clients get an InputRequiredResult",
       // a state is spent once redeemed, even by a mismatched call: a fresh question for the real one
       const again = result(await s.modern("tools/call", transfer()));
       const state2 = again.requestState as string;
-      const otherVerb = await s.modern("tools/call", { name: "hcp", arguments: { pack: "ledger", verb: "entry.add", args: { account: "checking", amount: 1, memo: "x" } }, inputResponses: accept, requestState: state2 });
+      const otherVerb = await s.modern("tools/call", {
+        name: "hcp",
+        arguments: { pack: "ledger", verb: "entry.add", args: { account: "checking", amount: 1, memo: "x" } },
+        inputResponses: accept,
+        requestState: state2,
+      });
       expect(otherVerb.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
       expect((otherVerb.error as { message: string }).message).toContain("another call (ledger.transfer)");
       expect(readFileSync(p.ledger, "utf8")).toBe(before);
@@ -258,7 +337,9 @@ describe("a confirm is one question: modern clients get an InputRequiredResult",
     const before = readFileSync(p.ledger, "utf8");
     const s = new Raw(p);
     try {
-      const r = result(await s.modern("tools/call", { ...transfer(), arguments: { ...transfer().arguments, confirm: true } }, {}));
+      const r = result(
+        await s.modern("tools/call", { ...transfer(), arguments: { ...transfer().arguments, confirm: true } }, {}),
+      );
       expect(r.resultType).toBe("complete");
       expect(envelope(r).error?.code).toBe("confirm_required");
       expect(readFileSync(p.ledger, "utf8")).toBe(before);

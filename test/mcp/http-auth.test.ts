@@ -15,7 +15,8 @@ import { HCPX } from "../support/cli";
 import { addToken, modern, serve, teamProject, testIssuer, type Served, type TeamProject } from "./http-support";
 
 const auth = (token: string) => ({ requestInit: { headers: { authorization: `Bearer ${token}` } } });
-const env = (r: unknown) => (r as { structuredContent: { ok: boolean; error?: { code: string; message: string } } }).structuredContent;
+const env = (r: unknown) =>
+  (r as { structuredContent: { ok: boolean; error?: { code: string; message: string } } }).structuredContent;
 
 describe("hcpx mcp --http: static tokens, two principals", () => {
   let p: TeamProject;
@@ -23,7 +24,15 @@ describe("hcpx mcp --http: static tokens, two principals", () => {
   let alice: string;
   let bob: string;
   beforeAll(async () => {
-    p = teamProject({ principals: { alice: { grants: { allow: ["ledger.balance"] } }, bob: { grants: { allow: ["ledger.*"] }, confirm: "agent" } } }, { confirm: "host" });
+    p = teamProject(
+      {
+        principals: {
+          alice: { grants: { allow: ["ledger.balance"] } },
+          bob: { grants: { allow: ["ledger.*"] }, confirm: "agent" },
+        },
+      },
+      { confirm: "host" },
+    );
     alice = addToken(p, "alice");
     bob = addToken(p, "bob");
     s = await serve(p, ["--server-config", p.serverConfig, "--shape", "per-command"]);
@@ -39,16 +48,24 @@ describe("hcpx mcp --http: static tokens, two principals", () => {
     expect(statSync(file).mode & 0o077).toBe(0);
     const key = join(p.state, "hcpx", "request-state.key");
     expect(statSync(key).mode & 0o077).toBe(0);
-    const list = spawnSync(process.execPath, [HCPX, "token", "list", "--json"], { cwd: p.dir, env: p.env, encoding: "utf8" });
+    const list = spawnSync(process.execPath, [HCPX, "token", "list", "--json"], {
+      cwd: p.dir,
+      env: p.env,
+      encoding: "utf8",
+    });
     expect(list.stdout).not.toContain(alice);
-    expect((JSON.parse(list.stdout) as { data: { tokens: { principal: string }[] } }).data.tokens.map((t) => t.principal)).toEqual(["alice", "bob"]);
+    expect(
+      (JSON.parse(list.stdout) as { data: { tokens: { principal: string }[] } }).data.tokens.map((t) => t.principal),
+    ).toEqual(["alice", "bob"]);
   });
 
   it("no token: 401 with WWW-Authenticate naming the resource metadata, which is served at both well-known paths", async () => {
     const r = await modern(s.url, undefined, "tools/list");
     expect(r.status).toBe(401);
     const origin = new URL(s.url).origin;
-    expect(r.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`);
+    expect(r.headers.get("www-authenticate")).toBe(
+      `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+    );
     for (const path of ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]) {
       const m = await fetch(origin + path);
       expect(m.status).toBe(200);
@@ -60,7 +77,9 @@ describe("hcpx mcp --http: static tokens, two principals", () => {
     for (const t of ["hcpx_not-a-token", "garbage", alice.slice(0, -2) + "xx"]) {
       const r = await modern(s.url, t, "tools/list");
       expect(r.status).toBe(401);
-      expect(r.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token", error_description="unknown token", resource_metadata="/);
+      expect(r.headers.get("www-authenticate")).toMatch(
+        /^Bearer error="invalid_token", error_description="unknown token", resource_metadata="/,
+      );
     }
     // the v2 client gets no tool list either
     const c = new ClientV2({ name: "v2", version: "1" }, { versionNegotiation: { mode: "auto" } });
@@ -69,7 +88,10 @@ describe("hcpx mcp --http: static tokens, two principals", () => {
 
   it("each principal sees only its granted tools and can call only them (v2 client, modern era)", async () => {
     const seen: Record<string, string[]> = {};
-    for (const [who, token] of [["alice", alice], ["bob", bob]] as const) {
+    for (const [who, token] of [
+      ["alice", alice],
+      ["bob", bob],
+    ] as const) {
       const c = new ClientV2({ name: "v2", version: "1" }, { versionNegotiation: { mode: "auto" } });
       await c.connect(new HttpV2(new URL(s.url), auth(token)));
       expect(c.getProtocolEra()).toBe("modern");
@@ -95,7 +117,10 @@ describe("hcpx mcp --http: static tokens, two principals", () => {
     // bob may: his confirm "agent" is not stricter than the project's "host", which wins; a client that cannot be asked confirms with confirm: true
     const b = new ClientV1({ name: "v1", version: "1" });
     await b.connect(new HttpV1(new URL(s.url), auth(bob)));
-    const w = await b.callTool({ name: "ledger__entry_add", arguments: { account: "checking", amount: 1, memo: "x", confirm: true } });
+    const w = await b.callTool({
+      name: "ledger__entry_add",
+      arguments: { account: "checking", amount: 1, memo: "x", confirm: true },
+    });
     expect(env(w).ok).toBe(true);
     await b.close();
     expect(readFileSync(p.ledger, "utf8")).not.toBe(before);
@@ -104,9 +129,13 @@ describe("hcpx mcp --http: static tokens, two principals", () => {
   it("the single tool hcp: an ungranted verb is not_granted to that principal", async () => {
     const s2 = await serve(p, ["--server-config", p.serverConfig]);
     try {
-      const r = await modern(s2.url, alice, "tools/call", { name: "hcp", arguments: { pack: "ledger", verb: "entry.add", args: { account: "checking", amount: 1, memo: "x" } } });
+      const r = await modern(s2.url, alice, "tools/call", {
+        name: "hcp",
+        arguments: { pack: "ledger", verb: "entry.add", args: { account: "checking", amount: 1, memo: "x" } },
+      });
       expect(r.status).toBe(200);
-      const e = (r.body.result as { structuredContent: { error: { code: string; message: string } } }).structuredContent.error;
+      const e = (r.body.result as { structuredContent: { error: { code: string; message: string } } }).structuredContent
+        .error;
       expect(e.code).toBe("not_granted");
       expect(e.message).toContain("not granted to alice");
     } finally {
@@ -118,7 +147,11 @@ describe("hcpx mcp --http: static tokens, two principals", () => {
     const t = addToken(p, "alice", ["--force"]);
     expect((await modern(s.url, t, "tools/list")).status).toBe(200);
     expect((await modern(s.url, alice, "tools/list")).status).toBe(401); // replaced by --force
-    const r = spawnSync(process.execPath, [HCPX, "token", "remove", "alice", "--server-config", p.serverConfig], { cwd: p.dir, env: p.env, encoding: "utf8" });
+    const r = spawnSync(process.execPath, [HCPX, "token", "remove", "alice", "--server-config", p.serverConfig], {
+      cwd: p.dir,
+      env: p.env,
+      encoding: "utf8",
+    });
     expect(r.status).toBe(0);
     expect((await modern(s.url, t, "tools/list")).status).toBe(401);
     expect((await modern(s.url, bob, "tools/list")).status).toBe(200);
@@ -130,10 +163,28 @@ describe("hcpx token", () => {
     const p = teamProject({ principals: {} });
     const { spawn } = await import("node:child_process");
     const ids = Array.from({ length: 8 }, (_, i) => `p${i}`);
-    const codes = await Promise.all(ids.map((id) => new Promise<number | null>((r) => spawn(process.execPath, [HCPX, "token", "add", id], { cwd: p.dir, env: p.env, stdio: "ignore" }).on("close", r))));
+    const codes = await Promise.all(
+      ids.map(
+        (id) =>
+          new Promise<number | null>((r) =>
+            spawn(process.execPath, [HCPX, "token", "add", id], { cwd: p.dir, env: p.env, stdio: "ignore" }).on(
+              "close",
+              r,
+            ),
+          ),
+      ),
+    );
     expect(codes).toEqual(ids.map(() => 0));
-    const list = spawnSync(process.execPath, [HCPX, "token", "list", "--json"], { cwd: p.dir, env: p.env, encoding: "utf8" });
-    expect((JSON.parse(list.stdout) as { data: { tokens: { principal: string }[] } }).data.tokens.map((t) => t.principal).sort()).toEqual(ids);
+    const list = spawnSync(process.execPath, [HCPX, "token", "list", "--json"], {
+      cwd: p.dir,
+      env: p.env,
+      encoding: "utf8",
+    });
+    expect(
+      (JSON.parse(list.stdout) as { data: { tokens: { principal: string }[] } }).data.tokens
+        .map((t) => t.principal)
+        .sort(),
+    ).toEqual(ids);
   }, 60_000);
 });
 
@@ -144,7 +195,11 @@ describe("hcpx mcp --http: JWTs from the team's identity provider", () => {
   const RESOURCE = "https://mcp.team.test/mcp";
   beforeAll(async () => {
     iss = await testIssuer();
-    p = teamProject({ resource: RESOURCE, jwt: { issuer: iss.issuer, jwks_url: iss.jwksUrl }, principals: { carol: { subjects: ["carol@team.test"], grants: { allow: ["ledger.balance"] } } } });
+    p = teamProject({
+      resource: RESOURCE,
+      jwt: { issuer: iss.issuer, jwks_url: iss.jwksUrl },
+      principals: { carol: { subjects: ["carol@team.test"], grants: { allow: ["ledger.balance"] } } },
+    });
     s = await serve(p, ["--server-config", p.serverConfig]);
   }, 60_000);
   afterAll(async () => {
@@ -155,7 +210,9 @@ describe("hcpx mcp --http: JWTs from the team's identity provider", () => {
   it("publishes the issuer as the authorization server and names the public metadata URL", async () => {
     const r = await modern(s.url, undefined, "tools/list");
     expect(r.status).toBe(401);
-    expect(r.headers.get("www-authenticate")).toBe('Bearer resource_metadata="https://mcp.team.test/.well-known/oauth-protected-resource/mcp"');
+    expect(r.headers.get("www-authenticate")).toBe(
+      'Bearer resource_metadata="https://mcp.team.test/.well-known/oauth-protected-resource/mcp"',
+    );
     const m = await fetch(new URL(s.url).origin + "/.well-known/oauth-protected-resource/mcp");
     expect(await m.json()).toMatchObject({ resource: RESOURCE, authorization_servers: [iss.issuer] });
   });
@@ -164,8 +221,20 @@ describe("hcpx mcp --http: JWTs from the team's identity provider", () => {
     const jwt = await iss.sign({ sub: "carol@team.test" }, { aud: RESOURCE });
     const c = new ClientV2({ name: "v2", version: "1" }, { versionNegotiation: { mode: "auto" } });
     await c.connect(new HttpV2(new URL(s.url), auth(jwt)));
-    expect(env(await c.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } })).ok).toBe(true);
-    const denied = env(await c.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "entry.add", args: { account: "checking", amount: 1, memo: "x" } } }));
+    expect(
+      env(
+        await c.callTool({
+          name: "hcp",
+          arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
+        }),
+      ).ok,
+    ).toBe(true);
+    const denied = env(
+      await c.callTool({
+        name: "hcp",
+        arguments: { pack: "ledger", verb: "entry.add", args: { account: "checking", amount: 1, memo: "x" } },
+      }),
+    );
     expect(denied.error?.code).toBe("not_granted");
     await c.close();
     const l = new ClientV1({ name: "v1", version: "1" });
@@ -176,9 +245,18 @@ describe("hcpx mcp --http: JWTs from the team's identity provider", () => {
 
   it("an expired, wrong-audience, unknown-subject or foreign-signed JWT is refused with the reason", async () => {
     const cases: [string, string][] = [
-      [await iss.sign({ sub: "carol@team.test" }, { aud: RESOURCE, exp: Math.floor(Date.now() / 1000) - 3600 }), "the token has expired"],
-      [await iss.sign({ sub: "carol@team.test" }, { aud: "https://other.test/mcp" }), "the token is for another audience (not this server)"],
-      [await iss.sign({ sub: "mallory@team.test" }, { aud: RESOURCE }), "the token's sub is no principal of this server"],
+      [
+        await iss.sign({ sub: "carol@team.test" }, { aud: RESOURCE, exp: Math.floor(Date.now() / 1000) - 3600 }),
+        "the token has expired",
+      ],
+      [
+        await iss.sign({ sub: "carol@team.test" }, { aud: "https://other.test/mcp" }),
+        "the token is for another audience (not this server)",
+      ],
+      [
+        await iss.sign({ sub: "mallory@team.test" }, { aud: RESOURCE }),
+        "the token's sub is no principal of this server",
+      ],
     ];
     const other = await testIssuer();
     try {

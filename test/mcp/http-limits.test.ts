@@ -25,17 +25,31 @@ describe("hcpx mcp --http: where and whether it serves", () => {
     expect(c.stderr).toMatch(/--no-auth serves loopback only/);
     const d = refusal(p, ["--http", "nope"]);
     expect(d.status).toBe(64);
-    expect(refusal(p, ["--http", "0", "--server-config", p.serverConfig, "--host", "claude"]).stderr).toMatch(/--host .* does not go with --http/);
+    expect(refusal(p, ["--http", "0", "--server-config", p.serverConfig, "--host", "claude"]).stderr).toMatch(
+      /--host .* does not go with --http/,
+    );
     expect(refusal(p, ["--server-config", p.serverConfig]).stderr).toMatch(/go with --http/);
   });
 
   it("a server config with an unknown key, a duplicate key, overlapping principals or a stray token does not start", async () => {
     const p = teamProject({ principals: { alice: { grants: { allow: ["ledger.*"] } } } });
     const cases: [string, RegExp][] = [
-      ['{ principals: { alice: { grants: { allow: ["ledger.*"] }, confrim: "person" } } }', /unknown key 'confrim'.*\n?.*did you mean 'confirm'/],
-      ['{ principals: { alice: { grants: { allow: ["ledger.*"] } }, alice: { grants: { allow: [] } } } }', /the key 'alice' appears twice in one object/],
-      ['{ jwt: { issuer: "https://idp.test", jwks_url: "https://idp.test/jwks" }, resource: "https://mcp.test/mcp", principals: { a: { subjects: ["s1"], grants: { allow: ["ledger.*"] } }, b: { subjects: ["s1"], grants: { allow: ["ledger.balance"] } } } }', /subject 's1' maps to two principals: 'a' and 'b'/],
-      ['{ jwt: { issuer: "https://idp.test", jwks_url: "http://idp.test/jwks" }, resource: "https://mcp.test/mcp", principals: {} }', /must be an https URL/],
+      [
+        '{ principals: { alice: { grants: { allow: ["ledger.*"] }, confrim: "person" } } }',
+        /unknown key 'confrim'.*\n?.*did you mean 'confirm'/,
+      ],
+      [
+        '{ principals: { alice: { grants: { allow: ["ledger.*"] } }, alice: { grants: { allow: [] } } } }',
+        /the key 'alice' appears twice in one object/,
+      ],
+      [
+        '{ jwt: { issuer: "https://idp.test", jwks_url: "https://idp.test/jwks" }, resource: "https://mcp.test/mcp", principals: { a: { subjects: ["s1"], grants: { allow: ["ledger.*"] } }, b: { subjects: ["s1"], grants: { allow: ["ledger.balance"] } } } }',
+        /subject 's1' maps to two principals: 'a' and 'b'/,
+      ],
+      [
+        '{ jwt: { issuer: "https://idp.test", jwks_url: "http://idp.test/jwks" }, resource: "https://mcp.test/mcp", principals: {} }',
+        /must be an https URL/,
+      ],
       ['{ principals: { alice: { grants: { allow: ["ledger"] } } } }', /'ledger' is not a grant pattern/],
     ];
     for (const [text, want] of cases) {
@@ -48,14 +62,30 @@ describe("hcpx mcp --http: where and whether it serves", () => {
     // a shared key file others may read, or a key_env that is not set
     const key = join(p.dir, "team.key");
     writeFileSync(key, "k".repeat(64), { mode: 0o644 });
-    writeFileSync(p.serverConfig, JSON.stringify({ request_state: { key_file: key }, principals: { alice: { grants: { allow: ["ledger.*"] } } } }));
+    writeFileSync(
+      p.serverConfig,
+      JSON.stringify({ request_state: { key_file: key }, principals: { alice: { grants: { allow: ["ledger.*"] } } } }),
+    );
     const k = refusal(p, ["--http", "0", "--server-config", p.serverConfig]);
     expect(k.status).toBe(1);
     expect(k.stderr).toMatch(/the requestState key file is readable or writable by others/);
-    writeFileSync(p.serverConfig, JSON.stringify({ request_state: { key_env: "NO_SUCH_KEY_VAR" }, principals: { alice: { grants: { allow: ["ledger.*"] } } } }));
-    expect(refusal(p, ["--http", "0", "--server-config", p.serverConfig]).stderr).toMatch(/names \$NO_SUCH_KEY_VAR, which is not set/);
+    writeFileSync(
+      p.serverConfig,
+      JSON.stringify({
+        request_state: { key_env: "NO_SUCH_KEY_VAR" },
+        principals: { alice: { grants: { allow: ["ledger.*"] } } },
+      }),
+    );
+    expect(refusal(p, ["--http", "0", "--server-config", p.serverConfig]).stderr).toMatch(
+      /names \$NO_SUCH_KEY_VAR, which is not set/,
+    );
     // a token of a principal the config does not name
-    writeFileSync(p.serverConfig, JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.*"] } }, bob: { grants: { allow: ["ledger.*"] } } } }));
+    writeFileSync(
+      p.serverConfig,
+      JSON.stringify({
+        principals: { alice: { grants: { allow: ["ledger.*"] } }, bob: { grants: { allow: ["ledger.*"] } } },
+      }),
+    );
     addToken(p, "bob");
     writeFileSync(p.serverConfig, JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.*"] } } } }));
     const r = refusal(p, ["--http", "0", "--server-config", p.serverConfig]);
@@ -69,16 +99,25 @@ describe("hcpx mcp --http: limits", () => {
   let s: Served;
   let token: string;
   beforeAll(async () => {
-    p = teamProject({ limits: { max_body_bytes: 4096, request_timeout_ms: 500 }, principals: { alice: { grants: { allow: ["ledger.*"] } } } });
+    p = teamProject({
+      limits: { max_body_bytes: 4096, request_timeout_ms: 500 },
+      principals: { alice: { grants: { allow: ["ledger.*"] } } },
+    });
     token = addToken(p, "alice");
     s = await serve(p, ["--server-config", p.serverConfig]);
   }, 60_000);
   afterAll(async () => s?.stop());
 
   it("a body over max_body_bytes: 413, nothing parsed", async () => {
-    const ok = await modern(s.url, token, "tools/call", { name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } });
+    const ok = await modern(s.url, token, "tools/call", {
+      name: "hcp",
+      arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
+    });
     expect(ok.status).toBe(200);
-    const big = await modern(s.url, token, "tools/call", { name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "x".repeat(8000) } } });
+    const big = await modern(s.url, token, "tools/call", {
+      name: "hcp",
+      arguments: { pack: "ledger", verb: "balance", args: { account: "x".repeat(8000) } },
+    });
     expect(big.status).toBe(413);
   });
 
@@ -86,7 +125,9 @@ describe("hcpx mcp --http: limits", () => {
     const u = new URL(s.url);
     const answer = await new Promise<string>((resolve, reject) => {
       const sock = connect(Number(u.port), "127.0.0.1", () => {
-        sock.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${u.port}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"`);
+        sock.write(
+          `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${u.port}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"`,
+        );
       });
       let got = "";
       sock.setEncoding("utf8").on("data", (d: string) => (got += d));
@@ -100,9 +141,20 @@ describe("hcpx mcp --http: limits", () => {
 
 describe("hcpx mcp --http: Binding values stay on the server", () => {
   it("a client cannot supply a Binding value nor read one", async () => {
-    const p = teamProject({ principals: { alice: { grants: { allow: ["leaky.*", "ledger.*"] } } } }, { packs: ["ledger"], allow: ["ledger.*", "leaky.*"] });
+    const p = teamProject(
+      { principals: { alice: { grants: { allow: ["leaky.*", "ledger.*"] } } } },
+      { packs: ["ledger"], allow: ["ledger.*", "leaky.*"] },
+    );
     addLeakyPack(p.dir);
-    writeFileSync(p.config, JSON.stringify({ packs: ["./packs/ledger", "./packs/leaky"], principal: { id: "dev", kind: "agent" }, grants: { allow: ["ledger.*", "leaky.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } }));
+    writeFileSync(
+      p.config,
+      JSON.stringify({
+        packs: ["./packs/ledger", "./packs/leaky"],
+        principal: { id: "dev", kind: "agent" },
+        grants: { allow: ["ledger.*", "leaky.*"], deny: [] },
+        sandbox: { bins: {}, roots: ["."], cwd: "." },
+      }),
+    );
     const token = addToken(p, "alice");
     const SECRET = "tok-5ecr3t-http-a7f9c1e2b3";
     const s = await serve(p, ["--server-config", p.serverConfig], { LEAKY_TOKEN: SECRET });
@@ -111,18 +163,32 @@ describe("hcpx mcp --http: Binding values stay on the server", () => {
       const ok = await modern(s.url, token, "tools/call", { name: "hcp", arguments: { pack: "leaky", verb: "ok" } });
       seen.push(ok.body);
       expect((ok.body.result as { structuredContent: { ok: boolean } }).structuredContent.ok).toBe(true);
-      seen.push((await modern(s.url, token, "tools/call", { name: "hcp", arguments: { pack: "leaky", verb: "fail" } })).body);
+      seen.push(
+        (await modern(s.url, token, "tools/call", { name: "hcp", arguments: { pack: "leaky", verb: "fail" } })).body,
+      );
       // supplying the Binding as an arg, or any env, is refused: the verb declares no such arg
       for (const args of [{ LEAKY_TOKEN: "mine" }, { env: { LEAKY_TOKEN: "mine" } }]) {
-        const r = await modern(s.url, token, "tools/call", { name: "hcp", arguments: { pack: "leaky", verb: "ok", args } });
-        const env = (r.body.result as { structuredContent: { ok: boolean; error?: { code: string } } }).structuredContent;
+        const r = await modern(s.url, token, "tools/call", {
+          name: "hcp",
+          arguments: { pack: "leaky", verb: "ok", args },
+        });
+        const env = (r.body.result as { structuredContent: { ok: boolean; error?: { code: string } } })
+          .structuredContent;
         expect(env.ok).toBe(false);
         expect(env.error?.code).toBe("bad_args");
         seen.push(r.body);
       }
-      const extra = await modern(s.url, token, "tools/call", { name: "hcp", arguments: { pack: "leaky", verb: "ok", env: { LEAKY_TOKEN: "mine" } } });
-      expect((extra.body.result as { structuredContent: { error: { code: string } } }).structuredContent.error.code).toBe("bad_args");
-      seen.push((await modern(s.url, token, "tools/list")).body, (await modern(s.url, token, "resources/read", { uri: "skill://leaky/SKILL.md" })).body);
+      const extra = await modern(s.url, token, "tools/call", {
+        name: "hcp",
+        arguments: { pack: "leaky", verb: "ok", env: { LEAKY_TOKEN: "mine" } },
+      });
+      expect(
+        (extra.body.result as { structuredContent: { error: { code: string } } }).structuredContent.error.code,
+      ).toBe("bad_args");
+      seen.push(
+        (await modern(s.url, token, "tools/list")).body,
+        (await modern(s.url, token, "resources/read", { uri: "skill://leaky/SKILL.md" })).body,
+      );
       const all = JSON.stringify(seen);
       expect(all).toContain("***");
       expect(all).not.toContain(SECRET);
@@ -134,12 +200,16 @@ describe("hcpx mcp --http: Binding values stay on the server", () => {
   });
 });
 
-
 describe("the team server is not on `hcpx exec`'s path", () => {
   it("exec's bundles hold none of it (jose, the tokens, the key, the metadata); the mcp bundle does", async () => {
     const { readFileSync } = await import("node:fs");
     const { REPO } = await import("../support/hcpx");
-    const marks = ["ERR_JWKS_NO_MATCHING_KEY", "request-state.key", "tokens.json", "/.well-known/oauth-protected-resource"];
+    const marks = [
+      "ERR_JWKS_NO_MATCHING_KEY",
+      "request-state.key",
+      "tokens.json",
+      "/.well-known/oauth-protected-resource",
+    ];
     const mcp = readFileSync(join(REPO, "dist", "commands", "mcp.cjs"), "utf8");
     for (const m of marks) expect(mcp, m).toContain(m);
     for (const f of [join("commands", "exec.cjs"), "hcpx.cjs"]) {

@@ -17,7 +17,7 @@ import { writeConfig } from "./support";
 
 const auth = (token: string) => ({ requestInit: { headers: { authorization: `Bearer ${token}` } } });
 const until = async (ok: () => boolean, ms = 15_000) => {
-  for (const t0 = Date.now(); !ok() && Date.now() - t0 < ms; ) await new Promise((r) => setTimeout(r, 50));
+  for (const t0 = Date.now(); !ok() && Date.now() - t0 < ms;) await new Promise((r) => setTimeout(r, 50));
   return ok();
 };
 
@@ -25,7 +25,14 @@ describe("hcpx mcp --http: tools/list_changed, each era's way", () => {
   let p: TeamProject;
   let s: Served;
   let token: string;
-  const grant = (allow: string[]) => writeConfig(p.config, { packs: ["./packs/ledger"], principal: { id: "dev", kind: "agent" }, grants: { allow, deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." }, confirm: { by: "host" } });
+  const grant = (allow: string[]) =>
+    writeConfig(p.config, {
+      packs: ["./packs/ledger"],
+      principal: { id: "dev", kind: "agent" },
+      grants: { allow, deny: [] },
+      sandbox: { bins: {}, roots: ["."], cwd: "." },
+      confirm: { by: "host" },
+    });
   beforeAll(async () => {
     p = teamProject({ principals: { alice: { grants: { allow: ["ledger.*"] } } } }, { confirm: "host" });
     token = addToken(p, "alice");
@@ -68,7 +75,10 @@ describe("hcpx mcp --http: tools/list_changed, each era's way", () => {
     const list = await modern(s.url, token, "tools/list");
     expect(list.status).toBe(200);
     expect(list.body.result).toMatchObject({ ttlMs: 0, cacheScope: "private" });
-    const c = new ClientV2({ name: "v2-modern", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    const c = new ClientV2(
+      { name: "v2-modern", version: "1" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
     let n = 0;
     c.setNotificationHandler("notifications/tools/list_changed", async () => void n++);
     await c.connect(new HttpV2(new URL(s.url), auth(token)));

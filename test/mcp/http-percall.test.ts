@@ -14,7 +14,12 @@ import { RACY_MS } from "../../src/mcp/stamp";
 import { addToken, modern, serve, teamProject, type Served, type TeamProject } from "./http-support";
 
 type Env = { ok: boolean; error?: { code: string; message: string; file?: string } };
-const call = async (s: Served, token: string | undefined, verb = "balance", args: Record<string, unknown> = { account: "checking" }): Promise<Env> => {
+const call = async (
+  s: Served,
+  token: string | undefined,
+  verb = "balance",
+  args: Record<string, unknown> = { account: "checking" },
+): Promise<Env> => {
   const r = await modern(s.url, token, "tools/call", { name: "hcp", arguments: { pack: "ledger", verb, args } });
   expect(r.status).toBe(200);
   return (r.body.result as { structuredContent: Env }).structuredContent;
@@ -75,7 +80,10 @@ describe("hcpx mcp --http: each call on the files as they are now", () => {
       await aged();
       expect((await call(s, alice)).ok).toBe(true);
       // the grant narrowed to entry.add: balance is no longer granted to alice
-      writeFileSync(p.serverConfig, JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.entry.add"] } } } }));
+      writeFileSync(
+        p.serverConfig,
+        JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.entry.add"] } } } }),
+      );
       const no = await call(s, alice);
       expect(no.error?.code).toBe("not_granted");
       expect(no.error?.message).toContain("alice");
@@ -83,7 +91,10 @@ describe("hcpx mcp --http: each call on the files as they are now", () => {
       const listed = await modern(s.url, alice, "tools/list");
       expect(JSON.stringify(listed.body)).not.toMatch(/- ledger:.*balance/);
       // a config that no longer loads: refused, saying why, never the old grants
-      writeFileSync(p.serverConfig, JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.*"] } } }, typo_key: 1 }));
+      writeFileSync(
+        p.serverConfig,
+        JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.*"] } } }, typo_key: 1 }),
+      );
       const broken = await call(s, alice);
       expect(broken.ok).toBe(false);
       expect(broken.error?.message).toContain("the server config no longer loads");
@@ -101,17 +112,31 @@ describe("hcpx mcp --http: each call on the files as they are now", () => {
       const bob = addToken(p, "bob");
       expect((await call(s, bob)).ok).toBe(true);
       // and with his own grants, read at each call as alice's are
-      writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.entry.add"] } } } }));
+      writeFileSync(
+        p.serverConfig,
+        JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.entry.add"] } } } }),
+      );
       expect((await call(s, bob)).error?.code).toBe("not_granted");
       const bobs = await modern(s.url, bob, "tools/list");
       expect(JSON.stringify(bobs.body)).not.toMatch(/- ledger:.*balance/);
       // carol added, given a token, removed before her first call: authenticated, refused before anything is served
-      writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.*"] } }, carol: { grants: { allow: ["ledger.*"] } } } }));
+      writeFileSync(
+        p.serverConfig,
+        JSON.stringify({
+          principals: { bob: { grants: { allow: ["ledger.*"] } }, carol: { grants: { allow: ["ledger.*"] } } },
+        }),
+      );
       const carol = addToken(p, "carol");
       writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.*"] } } } }));
-      const refused = await modern(s.url, carol, "tools/call", { name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } });
+      const refused = await modern(s.url, carol, "tools/call", {
+        name: "hcp",
+        arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
+      });
       expect(refused.status).toBe(403);
-      expect(refused.body).toEqual({ error: "unknown_principal", error_description: "principal 'carol' is not in the server config" });
+      expect(refused.body).toEqual({
+        error: "unknown_principal",
+        error_description: "principal 'carol' is not in the server config",
+      });
     } finally {
       writeFileSync(p.serverConfig, original);
     }

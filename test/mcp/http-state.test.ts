@@ -12,7 +12,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addToken, modern, serve, teamProject, tmp, type Served, type TeamProject } from "./http-support";
 
-const transfer = { name: "hcp", arguments: { pack: "ledger", verb: "transfer", args: { from: "checking", to: "savings", amount: 7 } } };
+const transfer = {
+  name: "hcp",
+  arguments: { pack: "ledger", verb: "transfer", args: { from: "checking", to: "savings", amount: 7 } },
+};
 const accept = { confirm: { action: "accept", content: {} } };
 
 function keyFile(): string {
@@ -33,10 +36,21 @@ describe("hcpx mcp --http: requestState across instances", () => {
     p = teamProject({ request_state: { key_file: keyFile() }, principals });
     const other = join(p.dir, "other.json5");
     // the other instance's key comes from an environment variable (request_state.key_env)
-    writeFileSync(other, JSON.stringify({ request_state: { key_env: "TEAM_STATE_KEY" }, tokens_file: join(p.state, "hcpx", "tokens.json"), principals }));
+    writeFileSync(
+      other,
+      JSON.stringify({
+        request_state: { key_env: "TEAM_STATE_KEY" },
+        tokens_file: join(p.state, "hcpx", "tokens.json"),
+        principals,
+      }),
+    );
     alice = addToken(p, "alice");
     bob = addToken(p, "bob");
-    [a, b, c] = await Promise.all([serve(p, ["--server-config", p.serverConfig]), serve(p, ["--server-config", p.serverConfig]), serve(p, ["--server-config", other], { TEAM_STATE_KEY: randomBytes(32).toString("hex") })]);
+    [a, b, c] = await Promise.all([
+      serve(p, ["--server-config", p.serverConfig]),
+      serve(p, ["--server-config", p.serverConfig]),
+      serve(p, ["--server-config", other], { TEAM_STATE_KEY: randomBytes(32).toString("hex") }),
+    ]);
   }, 60_000);
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop(), c?.stop()]);
@@ -58,7 +72,11 @@ describe("hcpx mcp --http: requestState across instances", () => {
     const after = readFileSync(p.ledger, "utf8");
     expect(after).not.toBe(before);
     for (const s of [a, b]) {
-      const replay = await modern(s.url, alice, "tools/call", { ...transfer, inputResponses: accept, requestState: state });
+      const replay = await modern(s.url, alice, "tools/call", {
+        ...transfer,
+        inputResponses: accept,
+        requestState: state,
+      });
       expect(replay.body.error).toMatchObject({ code: -32602, data: { reason: "request_state_replayed" } });
     }
     expect(readFileSync(p.ledger, "utf8")).toBe(after);
@@ -69,7 +87,9 @@ describe("hcpx mcp --http: requestState across instances", () => {
     const state = await ask(a, alice);
     const r = await modern(c.url, alice, "tools/call", { ...transfer, inputResponses: accept, requestState: state });
     expect(r.body.error).toMatchObject({ code: -32602, data: { reason: "request_state_other_key" } });
-    expect((r.body.error as { message: string }).message).toMatch(/signed by another key: instances must share one requestState key/);
+    expect((r.body.error as { message: string }).message).toMatch(
+      /signed by another key: instances must share one requestState key/,
+    );
     expect(readFileSync(p.ledger, "utf8")).toBe(before);
     // the state was not spent by the refusal: its own key's instances still take it
     const ok = await modern(b.url, alice, "tools/call", { ...transfer, inputResponses: accept, requestState: state });

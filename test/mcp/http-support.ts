@@ -28,25 +28,53 @@ export interface TeamProject extends Ledgered {
 }
 
 /** A ledger project (project grants ledger.*, confirm by person) and a server config beside it. */
-export function teamProject(server: Record<string, unknown>, opts: { confirm?: unknown; packs?: string[]; allow?: string[] } = {}): TeamProject {
+export function teamProject(
+  server: Record<string, unknown>,
+  opts: { confirm?: unknown; packs?: string[]; allow?: string[] } = {},
+): TeamProject {
   const p = ledgerProject({ packs: opts.packs ?? ["ledger"] });
-  writeConfig(p.config, { packs: (opts.packs ?? ["ledger"]).map((x) => `./packs/${x}`), principal: { id: "dev", kind: "agent" }, grants: { allow: opts.allow ?? ["ledger.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." }, confirm: opts.confirm ?? { by: "person" } });
+  writeConfig(p.config, {
+    packs: (opts.packs ?? ["ledger"]).map((x) => `./packs/${x}`),
+    principal: { id: "dev", kind: "agent" },
+    grants: { allow: opts.allow ?? ["ledger.*"], deny: [] },
+    sandbox: { bins: {}, roots: ["."], cwd: "." },
+    confirm: opts.confirm ?? { by: "person" },
+  });
   const state = tmp("hcpx-http-state-");
   const serverConfig = join(p.dir, "server.json5");
   writeFileSync(serverConfig, JSON.stringify(server, null, 2));
-  const env = { PATH: process.env.PATH ?? "", HOME: p.home, XDG_STATE_HOME: state, NO_COLOR: "1", LEDGER_FILE: p.ledger, LEDGER_NOW: "2026-01-01T00:00:00Z" };
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: p.home,
+    XDG_STATE_HOME: state,
+    NO_COLOR: "1",
+    LEDGER_FILE: p.ledger,
+    LEDGER_NOW: "2026-01-01T00:00:00Z",
+  };
   return { ...p, state, serverConfig, env };
 }
 
 /** `hcpx token add <principal>`: the token printed once. */
 export function addToken(p: TeamProject, principal: string, extra: string[] = []): string {
-  const r = spawnSync(process.execPath, [HCPX, "token", "add", principal, "--server-config", p.serverConfig, "--json", ...extra], { cwd: p.dir, env: p.env, encoding: "utf8" });
+  const r = spawnSync(
+    process.execPath,
+    [HCPX, "token", "add", principal, "--server-config", p.serverConfig, "--json", ...extra],
+    { cwd: p.dir, env: p.env, encoding: "utf8" },
+  );
   if (r.status !== 0) throw new Error(`token add failed: ${r.stdout}${r.stderr}`);
   return (JSON.parse(r.stdout) as { data: { token: string } }).data.token;
 }
 
-export function serve(p: { dir: string; env: Record<string, string> }, args: string[], env: Record<string, string> = {}): Promise<Served> {
-  const child = spawn(process.execPath, [HCPX, "mcp", "--http", "0", ...args], { cwd: p.dir, env: { ...p.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+export function serve(
+  p: { dir: string; env: Record<string, string> },
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<Served> {
+  const child = spawn(process.execPath, [HCPX, "mcp", "--http", "0", ...args], {
+    cwd: p.dir,
+    env: { ...p.env, ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let err = "";
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (err += d));
   const stop = () =>
@@ -72,30 +100,73 @@ export function serve(p: { dir: string; env: Record<string, string> }, args: str
 }
 
 /** Run `hcpx mcp --http` expecting it to refuse to start: its exit code and stderr. */
-export function refusal(p: { dir: string; env: Record<string, string> }, args: string[]): { status: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, [HCPX, "mcp", ...args], { cwd: p.dir, env: p.env, encoding: "utf8", timeout: 30_000 });
+export function refusal(
+  p: { dir: string; env: Record<string, string> },
+  args: string[],
+): { status: number | null; stderr: string } {
+  const r = spawnSync(process.execPath, [HCPX, "mcp", ...args], {
+    cwd: p.dir,
+    env: p.env,
+    encoding: "utf8",
+    timeout: 30_000,
+  });
   return { status: r.status, stderr: r.stderr };
 }
 
 let rid = 0;
 /** One raw 2026-07-28 JSON-RPC request over HTTP (the _meta envelope, elicitation declared). */
-export async function modern(url: string, token: string | undefined, method: string, params: Record<string, unknown> = {}): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+export async function modern(
+  url: string,
+  token: string | undefined,
+  method: string,
+  params: Record<string, unknown> = {},
+): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
   const res = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": method, ...(typeof params.name === "string" ? { "mcp-name": params.name } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ jsonrpc: "2.0", id: ++rid, method, params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} }, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } } } }),
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": MODERN,
+      "mcp-method": method,
+      ...(typeof params.name === "string" ? { "mcp-name": params.name } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: ++rid,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": MODERN,
+          "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+          "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+        },
+      },
+    }),
   });
   const text = await res.text();
   let body: Record<string, unknown> = {};
   if (text) {
-    const data = res.headers.get("content-type")?.includes("text/event-stream") ? text.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5)).pop() ?? "{}" : text;
+    const data = res.headers.get("content-type")?.includes("text/event-stream")
+      ? (text
+          .split("\n")
+          .filter((l) => l.startsWith("data:"))
+          .map((l) => l.slice(5))
+          .pop() ?? "{}")
+      : text;
     body = JSON.parse(data) as Record<string, unknown>;
   }
   return { status: res.status, body, headers: res.headers };
 }
 
 /** A JWT issuer on 127.0.0.1: its JWKS at /jwks.json, and a signer. */
-export async function testIssuer(): Promise<{ issuer: string; jwksUrl: string; sign: (claims: Record<string, unknown>, opts?: { exp?: number | string; aud?: string }) => Promise<string>; close: () => Promise<void> }> {
+export async function testIssuer(): Promise<{
+  issuer: string;
+  jwksUrl: string;
+  sign: (claims: Record<string, unknown>, opts?: { exp?: number | string; aud?: string }) => Promise<string>;
+  close: () => Promise<void>;
+}> {
   const { privateKey, publicKey } = await generateKeyPair("ES256");
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: "k1", alg: "ES256", use: "sig" };
   const server: Server = createServer((req, res) => {

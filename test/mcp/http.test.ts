@@ -13,8 +13,17 @@ import { ledgerProject, writeConfig } from "./support";
 describe("hcpx mcp --http", () => {
   it("serves both eras on 127.0.0.1 and refuses a foreign Host", async () => {
     const p = ledgerProject({ packs: ["ledger"] });
-    writeConfig(p.config, { packs: ["./packs/ledger"], principal: { id: "test", kind: "agent" }, grants: { allow: ["ledger.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } });
-    const child = spawn(process.execPath, [HCPX, "mcp", "--http", "0", "--no-auth"], { cwd: p.dir, env: { PATH: process.env.PATH ?? "", HOME: p.home, LEDGER_FILE: p.ledger }, stdio: ["ignore", "ignore", "pipe"] });
+    writeConfig(p.config, {
+      packs: ["./packs/ledger"],
+      principal: { id: "test", kind: "agent" },
+      grants: { allow: ["ledger.*"], deny: [] },
+      sandbox: { bins: {}, roots: ["."], cwd: "." },
+    });
+    const child = spawn(process.execPath, [HCPX, "mcp", "--http", "0", "--no-auth"], {
+      cwd: p.dir,
+      env: { PATH: process.env.PATH ?? "", HOME: p.home, LEDGER_FILE: p.ledger },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let err = "";
@@ -28,7 +37,10 @@ describe("hcpx mcp --http", () => {
       const modern = new ClientV2({ name: "v2", version: "1" }, { versionNegotiation: { mode: "auto" } });
       await modern.connect(new HttpV2(new URL(url)));
       expect(modern.getProtocolEra()).toBe("modern");
-      const r = await modern.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } });
+      const r = await modern.callTool({
+        name: "hcp",
+        arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
+      });
       expect((r.structuredContent as { ok: boolean }).ok).toBe(true);
       await modern.close();
 
@@ -40,10 +52,21 @@ describe("hcpx mcp --http", () => {
 
       // a page on another origin that resolved evil.example to 127.0.0.1 (fetch cannot set Host: node:http can)
       const status = await new Promise<number>((resolve, reject) => {
-        const req = request(url, { method: "POST", headers: { host: "evil.example", "content-type": "application/json", accept: "application/json, text/event-stream" } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = request(
+          url,
+          {
+            method: "POST",
+            headers: {
+              host: "evil.example",
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+            },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on("error", reject);
         req.end("{}");
       });
@@ -55,6 +78,8 @@ describe("hcpx mcp --http", () => {
 
   it("binds loopback only", async () => {
     const { listenHttp } = await import("../../src/mcp/http");
-    await expect(listenHttp({ fronts: new Map(), hooks: {} as never, port: 0, host: "0.0.0.0" })).rejects.toThrow(/loopback only/);
+    await expect(listenHttp({ fronts: new Map(), hooks: {} as never, port: 0, host: "0.0.0.0" })).rejects.toThrow(
+      /loopback only/,
+    );
   });
 });

@@ -10,7 +10,11 @@ import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -23,7 +27,13 @@ import { HCPX, REPO } from "../support/cli";
 import { ledgerProject, writeConfig, type Ledgered } from "./support";
 
 const MODERN = "2026-07-28";
-const envOf = (p: Ledgered): Record<string, string> => ({ PATH: process.env.PATH ?? "", HOME: p.home, NO_COLOR: "1", LEDGER_FILE: p.ledger, LEDGER_NOW: "2026-01-01T00:00:00Z" });
+const envOf = (p: Ledgered): Record<string, string> => ({
+  PATH: process.env.PATH ?? "",
+  HOME: p.home,
+  NO_COLOR: "1",
+  LEDGER_FILE: p.ledger,
+  LEDGER_NOW: "2026-01-01T00:00:00Z",
+});
 
 /** The ledger + the conformance pack (tools named by verb) + `ask`, a gated ledger write whose display name is asked of the person. */
 function project(confirm: unknown = { by: "person" }, extra: Record<string, unknown> = {}): Ledgered {
@@ -39,20 +49,35 @@ function project(confirm: unknown = { by: "person" }, extra: Record<string, unkn
       version: "0.1.0",
       description: "Open a ledger account whose display name the person gives",
       kind: "wrap",
-      wrap: { bin: "../../bins/ledger.mjs", agent_env: { LEDGER_OUTPUT: "json" }, json_flag: "--json", output: "json", timeout_ms: 10000 },
+      wrap: {
+        bin: "../../bins/ledger.mjs",
+        agent_env: { LEDGER_OUTPUT: "json" },
+        json_flag: "--json",
+        output: "json",
+        timeout_ms: 10000,
+      },
       commands: [
         {
           verb_key: "open",
           summary: "Open an account named by the person",
           cli: ["ledger", "account", "open", "{{account}}"],
-          args: { account: { type: "string", required: true, description: "Account id" }, name: { type: "string", flag: "--name", description: "Display name" } },
+          args: {
+            account: { type: "string", required: true, description: "Account id" },
+            name: { type: "string", flag: "--name", description: "Display name" },
+          },
           inputs: { display_name: { ask: "form", arg: "name", message: "What should the account be called?" } },
         },
       ],
     }),
   );
-  writeFileSync(join(ask, "policy.json"), JSON.stringify({ rows: { open: { operation: "write", land: "local", confirm: true } } }));
-  writeFileSync(join(ask, "SKILL.md"), '---\nname: ask\ndescription: "Open a ledger account; the person names it."\nleads:\n  - "ask: open a ledger account"\n---\n\n# ask\n\n| verb | what it does | read/write |\n|---|---|---|\n| `open` | open an account | write |\n');
+  writeFileSync(
+    join(ask, "policy.json"),
+    JSON.stringify({ rows: { open: { operation: "write", land: "local", confirm: true } } }),
+  );
+  writeFileSync(
+    join(ask, "SKILL.md"),
+    '---\nname: ask\ndescription: "Open a ledger account; the person names it."\nleads:\n  - "ask: open a ledger account"\n---\n\n# ask\n\n| verb | what it does | read/write |\n|---|---|---|\n| `open` | open an account | write |\n',
+  );
   writeConfig(p.config, {
     packs: ["./packs/ledger", "./packs/conformance", "./packs/ask"],
     principal: { id: "test", kind: "agent" },
@@ -85,7 +110,12 @@ class Raw {
       }
     });
   }
-  call(name: string, args: Record<string, unknown> = {}, more: Record<string, unknown> = {}, caps: Record<string, unknown> = { elicitation: {}, sampling: {}, roots: {} }): Promise<Record<string, unknown>> {
+  call(
+    name: string,
+    args: Record<string, unknown> = {},
+    more: Record<string, unknown> = {},
+    caps: Record<string, unknown> = { elicitation: {}, sampling: {}, roots: {} },
+  ): Promise<Record<string, unknown>> {
     const id = ++this.id;
     return new Promise((resolve, reject) => {
       const t = setTimeout(() => reject(new Error(`no answer to ${name}`)), 15000);
@@ -93,8 +123,19 @@ class Raw {
         clearTimeout(t);
         resolve(m);
       });
-      const _meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": caps, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
-      this.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, ...more, _meta } }) + "\n");
+      const _meta = {
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientCapabilities": caps,
+        "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+      };
+      this.child.stdin.write(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name, arguments: args, ...more, _meta },
+        }) + "\n",
+      );
     });
   }
   close(): Promise<void> {
@@ -105,9 +146,14 @@ class Raw {
   }
 }
 
-type Res = Record<string, unknown> & { resultType?: string; inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>; requestState?: string };
+type Res = Record<string, unknown> & {
+  resultType?: string;
+  inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>;
+  requestState?: string;
+};
 const res = (m: Record<string, unknown>) => m.result as Res;
-const env = (r: Res) => r.structuredContent as { ok: boolean; data?: Record<string, unknown>; error?: { code: string; message: string } };
+const env = (r: Res) =>
+  r.structuredContent as { ok: boolean; data?: Record<string, unknown>; error?: { code: string; message: string } };
 const accept = (content: Record<string, unknown>) => ({ action: "accept", content });
 
 describe("command inputs, modern era (InputRequiredResult)", () => {
@@ -117,22 +163,57 @@ describe("command inputs, modern era (InputRequiredResult)", () => {
       const r1 = res(await s.call("test_input_required_result_multi_round"));
       expect(r1.resultType).toBe("input_required");
       expect(Object.keys(r1.inputRequests!)).toEqual(["step1"]);
-      expect(r1.inputRequests!.step1).toMatchObject({ method: "elicitation/create", params: { message: "Step 1: What is your name?", requestedSchema: { properties: { name: { type: "string" } }, required: ["name"] } } });
-      const r2 = res(await s.call("test_input_required_result_multi_round", {}, { inputResponses: { step1: accept({ name: "Alice" }) }, requestState: r1.requestState }));
+      expect(r1.inputRequests!.step1).toMatchObject({
+        method: "elicitation/create",
+        params: {
+          message: "Step 1: What is your name?",
+          requestedSchema: { properties: { name: { type: "string" } }, required: ["name"] },
+        },
+      });
+      const r2 = res(
+        await s.call(
+          "test_input_required_result_multi_round",
+          {},
+          { inputResponses: { step1: accept({ name: "Alice" }) }, requestState: r1.requestState },
+        ),
+      );
       expect(Object.keys(r2.inputRequests!)).toEqual(["step2"]);
       expect(r2.requestState).not.toBe(r1.requestState);
-      const r3 = res(await s.call("test_input_required_result_multi_round", {}, { inputResponses: { step2: accept({ color: "blue" }) }, requestState: r2.requestState }));
+      const r3 = res(
+        await s.call(
+          "test_input_required_result_multi_round",
+          {},
+          { inputResponses: { step2: accept({ color: "blue" }) }, requestState: r2.requestState },
+        ),
+      );
       expect(r3.resultType).toBe("complete");
       expect(env(r3).data).toMatchObject({ text: "Alice likes blue" });
 
       // three kinds in one round; the sampling text and the root URIs become args
       const m1 = res(await s.call("test_input_required_result_multiple_inputs"));
-      expect(Object.fromEntries(Object.entries(m1.inputRequests!).map(([k, v]) => [k, v.method]))).toEqual({ user_name: "elicitation/create", greeting: "sampling/createMessage", client_roots: "roots/list" });
+      expect(Object.fromEntries(Object.entries(m1.inputRequests!).map(([k, v]) => [k, v.method]))).toEqual({
+        user_name: "elicitation/create",
+        greeting: "sampling/createMessage",
+        client_roots: "roots/list",
+      });
       const m2 = res(
-        await s.call("test_input_required_result_multiple_inputs", {}, {
-          inputResponses: { user_name: accept({ name: "Bo" }), greeting: { role: "assistant", content: { type: "text", text: "Hi!" }, model: "m", stopReason: "endTurn" }, client_roots: { roots: [{ uri: "file:///a" }, { uri: "file:///b" }] } },
-          requestState: m1.requestState,
-        }),
+        await s.call(
+          "test_input_required_result_multiple_inputs",
+          {},
+          {
+            inputResponses: {
+              user_name: accept({ name: "Bo" }),
+              greeting: {
+                role: "assistant",
+                content: { type: "text", text: "Hi!" },
+                model: "m",
+                stopReason: "endTurn",
+              },
+              client_roots: { roots: [{ uri: "file:///a" }, { uri: "file:///b" }] },
+            },
+            requestState: m1.requestState,
+          },
+        ),
       );
       expect(env(m2).data).toMatchObject({ text: "name=Bo greeting=Hi! roots=file:///a\nfile:///b" });
     } finally {
@@ -146,24 +227,54 @@ describe("command inputs, modern era (InputRequiredResult)", () => {
       const r1 = res(await s.call("test_input_required_result_multi_round"));
       const state = r1.requestState!;
       const answer = { step1: accept({ name: "Eve" }) };
-      const tampered = await s.call("test_input_required_result_multi_round", {}, { inputResponses: answer, requestState: `${state}-TAMPERED` });
+      const tampered = await s.call(
+        "test_input_required_result_multi_round",
+        {},
+        { inputResponses: answer, requestState: `${state}-TAMPERED` },
+      );
       expect(tampered.error).toMatchObject({ code: -32602, data: { reason: "request_state_tampered" } });
-      const foreign = await s.call("test_input_required_result_elicitation", {}, { inputResponses: { user_name: accept({ name: "Eve" }) }, requestState: state });
+      const foreign = await s.call(
+        "test_input_required_result_elicitation",
+        {},
+        { inputResponses: { user_name: accept({ name: "Eve" }) }, requestState: state },
+      );
       expect(foreign.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
       // a state is for its own tool: the right call still takes it, once
-      const r2 = res(await s.call("test_input_required_result_multi_round", {}, { inputResponses: answer, requestState: state }));
+      const r2 = res(
+        await s.call("test_input_required_result_multi_round", {}, { inputResponses: answer, requestState: state }),
+      );
       expect(Object.keys(r2.inputRequests!)).toEqual(["step2"]);
-      const replay = await s.call("test_input_required_result_multi_round", {}, { inputResponses: answer, requestState: state });
+      const replay = await s.call(
+        "test_input_required_result_multi_round",
+        {},
+        { inputResponses: answer, requestState: state },
+      );
       expect(replay.error).toMatchObject({ code: -32602, data: { reason: "request_state_replayed" } });
       // answers of round 2 with the round-1 args changed: the state binds the model's args
-      const otherArgs = await s.call("test_input_required_result_multi_round", { extra: 1 }, { inputResponses: { step2: accept({ color: "x" }) }, requestState: r2.requestState });
+      const otherArgs = await s.call(
+        "test_input_required_result_multi_round",
+        { extra: 1 },
+        { inputResponses: { step2: accept({ color: "x" }) }, requestState: r2.requestState },
+      );
       expect(otherArgs.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
 
       const e1 = res(await s.call("test_input_required_result_elicitation"));
-      const missing = res(await s.call("test_input_required_result_elicitation", {}, { inputResponses: { wrong_key: accept({ x: 1 }) }, requestState: e1.requestState }));
+      const missing = res(
+        await s.call(
+          "test_input_required_result_elicitation",
+          {},
+          { inputResponses: { wrong_key: accept({ x: 1 }) }, requestState: e1.requestState },
+        ),
+      );
       expect(missing.resultType).toBe("input_required");
       expect(Object.keys(missing.inputRequests!)).toEqual(["user_name"]);
-      const declined = res(await s.call("test_input_required_result_elicitation", {}, { inputResponses: { user_name: { action: "decline" } }, requestState: missing.requestState }));
+      const declined = res(
+        await s.call(
+          "test_input_required_result_elicitation",
+          {},
+          { inputResponses: { user_name: { action: "decline" } }, requestState: missing.requestState },
+        ),
+      );
       expect(env(declined).error?.code).toBe("input_declined");
     } finally {
       await s.close();
@@ -194,7 +305,13 @@ describe("command inputs, modern era (InputRequiredResult)", () => {
     try {
       const r1 = res(await s.call("ask__open", { account: "travel", confirm: true }));
       expect(Object.keys(r1.inputRequests!)).toEqual(["display_name"]);
-      const r2 = res(await s.call("ask__open", { account: "travel", confirm: true }, { inputResponses: { display_name: accept({ name: "Trips" }) }, requestState: r1.requestState }));
+      const r2 = res(
+        await s.call(
+          "ask__open",
+          { account: "travel", confirm: true },
+          { inputResponses: { display_name: accept({ name: "Trips" }) }, requestState: r1.requestState },
+        ),
+      );
       expect(r2.resultType).toBe("input_required");
       expect(Object.keys(r2.inputRequests!)).toEqual(["confirm"]);
       expect(JSON.stringify(r2.inputRequests!.confirm.params)).toContain("Trips");
@@ -202,21 +319,47 @@ describe("command inputs, modern era (InputRequiredResult)", () => {
 
       // a confirm answer with the input round's state: the state is for the inputs, the confirm is asked anew
       const r1b = res(await s.call("ask__open", { account: "travel" }));
-      const wrongStage = res(await s.call("ask__open", { account: "travel" }, { inputResponses: { confirm: accept({}) }, requestState: r1b.requestState }));
+      const wrongStage = res(
+        await s.call(
+          "ask__open",
+          { account: "travel" },
+          { inputResponses: { confirm: accept({}) }, requestState: r1b.requestState },
+        ),
+      );
       expect(wrongStage.resultType).toBe("input_required");
       expect(Object.keys(wrongStage.inputRequests!)).toEqual(["display_name"]);
       expect(readFileSync(p.ledger, "utf8")).toBe(before);
 
-      const other = await s.call("ask__open", { account: "other" }, { inputResponses: { confirm: accept({}) }, requestState: r2.requestState });
+      const other = await s.call(
+        "ask__open",
+        { account: "other" },
+        { inputResponses: { confirm: accept({}) }, requestState: r2.requestState },
+      );
       expect(other.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
       expect(readFileSync(p.ledger, "utf8")).toBe(before);
 
-      const r2b = res(await s.call("ask__open", { account: "travel" }, { inputResponses: { display_name: accept({ name: "Trips" }) }, requestState: wrongStage.requestState }));
-      const ran = res(await s.call("ask__open", { account: "travel" }, { inputResponses: { confirm: accept({}) }, requestState: r2b.requestState }));
+      const r2b = res(
+        await s.call(
+          "ask__open",
+          { account: "travel" },
+          { inputResponses: { display_name: accept({ name: "Trips" }) }, requestState: wrongStage.requestState },
+        ),
+      );
+      const ran = res(
+        await s.call(
+          "ask__open",
+          { account: "travel" },
+          { inputResponses: { confirm: accept({}) }, requestState: r2b.requestState },
+        ),
+      );
       expect(env(ran).ok).toBe(true);
       const after = readFileSync(p.ledger, "utf8");
       expect(JSON.parse(after).accounts.travel).toMatchObject({ name: "Trips" });
-      const replay = await s.call("ask__open", { account: "travel" }, { inputResponses: { confirm: accept({}) }, requestState: r2b.requestState });
+      const replay = await s.call(
+        "ask__open",
+        { account: "travel" },
+        { inputResponses: { confirm: accept({}) }, requestState: r2b.requestState },
+      );
       expect(replay.error).toMatchObject({ code: -32602, data: { reason: "request_state_replayed" } });
       expect(readFileSync(p.ledger, "utf8")).toBe(after);
     } finally {
@@ -226,7 +369,13 @@ describe("command inputs, modern era (InputRequiredResult)", () => {
 
   it("the v2 SDK client answers every round through its handlers", async () => {
     const p = project();
-    const client = new ClientV2({ name: "v2", version: "1" }, { versionNegotiation: { mode: { pin: MODERN } }, capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} } });
+    const client = new ClientV2(
+      { name: "v2", version: "1" },
+      {
+        versionNegotiation: { mode: { pin: MODERN } },
+        capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} },
+      },
+    );
     const asked: string[] = [];
     client.setRequestHandler("elicitation/create", async (req) => {
       const msg = (req.params as { message: string }).message;
@@ -234,13 +383,23 @@ describe("command inputs, modern era (InputRequiredResult)", () => {
       const content: Record<string, string> = msg.startsWith("Step 1") ? { name: "Ann" } : { color: "red" };
       return { action: "accept" as const, content };
     });
-    await client.connect(new StdioV2({ command: process.execPath, args: [HCPX, "mcp", "--shape", "per-command"], cwd: p.dir, env: envOf(p), stderr: "ignore" }));
+    await client.connect(
+      new StdioV2({
+        command: process.execPath,
+        args: [HCPX, "mcp", "--shape", "per-command"],
+        cwd: p.dir,
+        env: envOf(p),
+        stderr: "ignore",
+      }),
+    );
     try {
       const tools = await client.listTools();
       const names = tools.tools.map((t) => t.name);
       expect(names).toContain("test_input_required_result_multi_round");
       expect(names).toContain("ledger__accounts");
-      expect(tools.tools.find((t) => t.name === "test_input_required_result_multi_round")!.inputSchema.properties).toEqual({});
+      expect(
+        tools.tools.find((t) => t.name === "test_input_required_result_multi_round")!.inputSchema.properties,
+      ).toEqual({});
       const r = await client.callTool({ name: "test_input_required_result_multi_round", arguments: {} });
       expect(asked).toEqual(["Step 1: What is your name?", "Step 2: What is your favorite color?"]);
       expect((r.structuredContent as { data: { text: string } }).data.text).toBe("Ann likes red");
@@ -251,12 +410,32 @@ describe("command inputs, modern era (InputRequiredResult)", () => {
 });
 
 describe("command inputs, legacy era (server → client requests)", () => {
-  async function v1(p: Ledgered, caps: Record<string, unknown>, answers: { form?: (msg: string) => Record<string, unknown> }) {
+  async function v1(
+    p: Ledgered,
+    caps: Record<string, unknown>,
+    answers: { form?: (msg: string) => Record<string, unknown> },
+  ) {
     const client = new ClientV1({ name: "v1", version: "1" }, { capabilities: caps });
-    if (caps.elicitation) client.setRequestHandler(ElicitRequestSchema, async (req) => answers.form!(req.params.message) as never);
-    if (caps.sampling) client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: "assistant", content: { type: "text", text: "Paris" }, model: "m", stopReason: "endTurn" }));
-    if (caps.roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: "file:///work" }] }));
-    await client.connect(new StdioV1({ command: process.execPath, args: [HCPX, "mcp", "--shape", "per-command"], cwd: p.dir, env: envOf(p), stderr: "ignore" }));
+    if (caps.elicitation)
+      client.setRequestHandler(ElicitRequestSchema, async (req) => answers.form!(req.params.message) as never);
+    if (caps.sampling)
+      client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+        role: "assistant",
+        content: { type: "text", text: "Paris" },
+        model: "m",
+        stopReason: "endTurn",
+      }));
+    if (caps.roots)
+      client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: "file:///work" }] }));
+    await client.connect(
+      new StdioV1({
+        command: process.execPath,
+        args: [HCPX, "mcp", "--shape", "per-command"],
+        cwd: p.dir,
+        env: envOf(p),
+        stderr: "ignore",
+      }),
+    );
     return client;
   }
 
@@ -264,17 +443,29 @@ describe("command inputs, legacy era (server → client requests)", () => {
     const p = project();
     const before = readFileSync(p.ledger, "utf8");
     const asked: string[] = [];
-    const client = await v1(p, { elicitation: {}, sampling: {}, roots: {} }, {
-      form: (msg) => {
-        asked.push(msg);
-        return msg.startsWith("Step 1") || msg === "What is your name?" ? { action: "accept", content: { name: "Al" } } : msg.startsWith("Step 2") ? { action: "accept", content: { color: "green" } } : msg.startsWith("What should") ? { action: "accept", content: { name: "Trips" } } : { action: "decline" };
+    const client = await v1(
+      p,
+      { elicitation: {}, sampling: {}, roots: {} },
+      {
+        form: (msg) => {
+          asked.push(msg);
+          return msg.startsWith("Step 1") || msg === "What is your name?"
+            ? { action: "accept", content: { name: "Al" } }
+            : msg.startsWith("Step 2")
+              ? { action: "accept", content: { color: "green" } }
+              : msg.startsWith("What should")
+                ? { action: "accept", content: { name: "Trips" } }
+                : { action: "decline" };
+        },
       },
-    });
+    );
     try {
       const r = await client.callTool({ name: "test_input_required_result_multi_round", arguments: {} });
       expect((r.structuredContent as { data: { text: string } }).data.text).toBe("Al likes green");
       const m = await client.callTool({ name: "test_input_required_result_multiple_inputs", arguments: {} });
-      expect((m.structuredContent as { data: { text: string } }).data.text).toBe("name=Al greeting=Paris roots=file:///work");
+      expect((m.structuredContent as { data: { text: string } }).data.text).toBe(
+        "name=Al greeting=Paris roots=file:///work",
+      );
       asked.length = 0;
       const w = await client.callTool({ name: "ask__open", arguments: { account: "travel", confirm: true } });
       // the input, then the confirm question (declined by this person): nothing ran
@@ -297,7 +488,9 @@ describe("command inputs, legacy era (server → client requests)", () => {
       expect((d.structuredContent as { error: { code: string } }).error.code).toBe("input_declined");
       expect(readFileSync(p.ledger, "utf8")).toBe(before);
       const u = await client.callTool({ name: "test_missing_capability", arguments: {} });
-      expect((u.structuredContent as { error: { code: string; message: string } }).error).toMatchObject({ code: "input_unavailable" });
+      expect((u.structuredContent as { error: { code: string; message: string } }).error).toMatchObject({
+        code: "input_unavailable",
+      });
     } finally {
       await client.close();
     }
@@ -322,7 +515,9 @@ describe("input states and declarations", () => {
     // the answers cannot be edited: the body is signed
     const t = states.mint({ ...call, argsHash: "h", stage: "inputs", inputs: { step1: "Alice" } });
     const [pre, body, mac] = [t.slice(0, 6), t.slice(6, t.lastIndexOf(".")), t.slice(t.lastIndexOf(".") + 1)];
-    const forged = Buffer.from(Buffer.from(body, "base64url").toString("utf8").replace("Alice", "Mallo")).toString("base64url");
+    const forged = Buffer.from(Buffer.from(body, "base64url").toString("utf8").replace("Alice", "Mallo")).toString(
+      "base64url",
+    );
     expect(() => states.redeem(`${pre}${forged}.${mac}`, call)).toThrow(/integrity/);
   });
 
@@ -330,7 +525,11 @@ describe("input states and declarations", () => {
     const p = project();
     const surface = join(p.dir, "packs", "ask", "surface.json");
     const s = JSON.parse(readFileSync(surface, "utf8"));
-    s.commands[0].inputs = { confirm: { ask: "form", arg: "nope", message: "x" }, b: { ask: "sampling", arg: "account" }, c: { ask: "roots", arg: "account", message: "m" } };
+    s.commands[0].inputs = {
+      confirm: { ask: "form", arg: "nope", message: "x" },
+      b: { ask: "sampling", arg: "account" },
+      c: { ask: "roots", arg: "account", message: "m" },
+    };
     writeFileSync(surface, JSON.stringify(s));
     const project0 = loadProject({ config: p.config, cwd: p.dir, user: false });
     const view = exportView(project0);
@@ -354,7 +553,10 @@ describe("input states and declarations", () => {
     const s = JSON.parse(readFileSync(surface, "utf8"));
     s.commands[0].verb_key = "hcp";
     writeFileSync(surface, JSON.stringify(s));
-    writeFileSync(join(p.dir, "packs", "ask", "policy.json"), JSON.stringify({ rows: { hcp: { operation: "write", land: "local", confirm: true } } }));
+    writeFileSync(
+      join(p.dir, "packs", "ask", "policy.json"),
+      JSON.stringify({ rows: { hcp: { operation: "write", land: "local", confirm: true } } }),
+    );
     writeConfig(p.config, { ...cfg, mcp: { tool_names: { conformance: "verb", ask: "verb" } } });
     const v2 = exportView(loadProject({ config: p.config, cwd: p.dir, user: false }));
     const b = v2.broken.find((x) => x.id === "ask");

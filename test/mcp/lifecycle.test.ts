@@ -9,8 +9,21 @@ import { runHcpx, spawnHcpx } from "../support/cli";
 import { tmp } from "../support/project";
 import { ledgerProject } from "./support";
 
-function startRaw(dir: string, home: string, ledger: string): { child: ChildProcessWithoutNullStreams; out: () => string; err: () => string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
-  const child = spawnHcpx(["mcp"], { cwd: dir, pureEnv: true, env: { PATH: process.env.PATH ?? "", HOME: home, LEDGER_FILE: ledger, NO_COLOR: "1" } });
+function startRaw(
+  dir: string,
+  home: string,
+  ledger: string,
+): {
+  child: ChildProcessWithoutNullStreams;
+  out: () => string;
+  err: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+} {
+  const child = spawnHcpx(["mcp"], {
+    cwd: dir,
+    pureEnv: true,
+    env: { PATH: process.env.PATH ?? "", HOME: home, LEDGER_FILE: ledger, NO_COLOR: "1" },
+  });
   let out = "";
   let err = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
@@ -32,7 +45,12 @@ async function waitFor(pred: () => boolean): Promise<void> {
   for (let i = 0; i < 300 && !pred(); i++) await new Promise((r) => setTimeout(r, 20));
 }
 
-const INIT = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+const INIT = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
 
 describe("hcpx mcp lifetime", () => {
   it("exits 0 when its stdin closes, before and after a session", async () => {
@@ -44,7 +62,12 @@ describe("hcpx mcp lifetime", () => {
     const s = startRaw(p.dir, p.home, p.ledger);
     send(s.child, INIT);
     send(s.child, { jsonrpc: "2.0", method: "notifications/initialized" });
-    send(s.child, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "hcp", arguments: { pack: "ledger", verb: "accounts" } } });
+    send(s.child, {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "hcp", arguments: { pack: "ledger", verb: "accounts" } },
+    });
     await waitFor(() => s.out().split("\n").filter(Boolean).length >= 2);
     s.child.stdin.end();
     expect(await s.exited).toEqual({ code: 0, signal: null });
@@ -67,16 +90,42 @@ describe("hcpx mcp lifetime", () => {
     send(s.child, INIT);
     send(s.child, { jsonrpc: "2.0", method: "notifications/initialized" });
     send(s.child, { jsonrpc: "2.0", id: 2, method: "tools/list" });
-    send(s.child, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "nosuch" } } } });
-    send(s.child, { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "hcp", arguments: { pack: "ledger", verb: "transfer", args: {} } } });
+    send(s.child, {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "nosuch" } } },
+    });
+    send(s.child, {
+      jsonrpc: "2.0",
+      id: 4,
+      method: "tools/call",
+      params: { name: "hcp", arguments: { pack: "ledger", verb: "transfer", args: {} } },
+    });
     send(s.child, { jsonrpc: "2.0", id: 5, method: "no/such/method" });
-    send(s.child, { jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } } });
+    send(s.child, {
+      jsonrpc: "2.0",
+      id: 6,
+      method: "tools/call",
+      params: { name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } },
+    });
     // the calls run concurrently: wait for every answer (closing stdin earlier would still get each answer: stdin-eof.test.ts)
     await waitFor(() => [2, 3, 4, 5, 6].every((id) => s.out().includes(`"id":${id}`)));
     s.child.stdin.end();
     await s.exited;
-    const lines = s.out().split("\n").filter((l) => l !== "");
-    const msgs = lines.map((l) => JSON.parse(l) as { jsonrpc: string; id?: number; result?: { isError?: boolean; structuredContent?: { ok: boolean; error?: { code: string } } }; error?: unknown });
+    const lines = s
+      .out()
+      .split("\n")
+      .filter((l) => l !== "");
+    const msgs = lines.map(
+      (l) =>
+        JSON.parse(l) as {
+          jsonrpc: string;
+          id?: number;
+          result?: { isError?: boolean; structuredContent?: { ok: boolean; error?: { code: string } } };
+          error?: unknown;
+        },
+    );
     expect(msgs.every((m) => m.jsonrpc === "2.0")).toBe(true);
     const byId = Object.fromEntries(msgs.map((m) => [m.id, m]));
     expect(byId[3]!.result!.isError).toBe(true);
@@ -93,7 +142,7 @@ describe("hcpx mcp lifetime", () => {
     expect(bad.code).toBe(64);
     expect(bad.stdout).toBe("");
     expect(bad.stderr).toMatch(/unknown --shape 'tools'/);
-    writeFileSync(p.config, "{ packs: [\"./packs/ledger\"], grants: { allow: [ledger.*] } }\n");
+    writeFileSync(p.config, '{ packs: ["./packs/ledger"], grants: { allow: [ledger.*] } }\n');
     const broken = await runHcpx(["mcp"], { cwd: p.dir });
     expect(broken.code).toBe(1);
     expect(broken.stdout).toBe("");
@@ -107,11 +156,20 @@ describe("hcpx mcp lifetime", () => {
     await waitFor(() => s.out().includes('"id":1'));
     send(s.child, { jsonrpc: "2.0", method: "notifications/initialized" });
     send(s.child, { jsonrpc: "2.0", id: 2, method: "tools/list" });
-    send(s.child, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "hcp", arguments: { pack: "ledger", verb: "accounts" } } });
+    send(s.child, {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "hcp", arguments: { pack: "ledger", verb: "accounts" } },
+    });
     await waitFor(() => s.out().includes('"id":3'));
     s.child.stdin.end();
     expect((await s.exited).code).toBe(0);
-    const msgs = s.out().trim().split("\n").map((l) => JSON.parse(l));
+    const msgs = s
+      .out()
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const byId = Object.fromEntries(msgs.map((m) => [m.id, m]));
     expect(byId[1].result.instructions).toMatch(/No hcp\.config\.json5 in .* no packs are served\. Run `hcpx init`/);
     expect(byId[2].result.tools.map((t: { name: string }) => t.name)).toEqual(["hcp", "hcp__read_skill"]);

@@ -3,14 +3,28 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { addLeakyPack, envelope, ledgerProject, startMcp, writeConfig, type Ledgered, type McpSession, type ToolResult } from "./support";
+import {
+  addLeakyPack,
+  envelope,
+  ledgerProject,
+  startMcp,
+  writeConfig,
+  type Ledgered,
+  type McpSession,
+  type ToolResult,
+} from "./support";
 
 const PACKS = ["ledger", "transit", "notes", "inbox-watch"];
 const ALLOW = ["ledger.*", "transit.plan", "notes.*", "inbox-watch.*"];
 const DENY = ["ledger.entry.delete"];
 
 function config(p: Ledgered, grants: { allow: string[]; deny: string[] }, packs = PACKS) {
-  return { packs: packs.map((x) => `./packs/${x}`), principal: { id: "test", kind: "agent" }, grants, sandbox: { roots: ["."], cwd: "." } };
+  return {
+    packs: packs.map((x) => `./packs/${x}`),
+    principal: { id: "test", kind: "agent" },
+    grants,
+    sandbox: { roots: ["."], cwd: "." },
+  };
 }
 
 describe("hcpx mcp, default shape (the single tool hcp)", () => {
@@ -29,57 +43,106 @@ describe("hcpx mcp, default shape (the single tool hcp)", () => {
     expect(tools.map((t) => t.name)).toEqual(["hcp", "hcp__read_skill"]);
     const hcp = tools[0]!;
     const d = hcp.description!;
-    expect(d).toContain("- ledger: accounts, balance, entries, account.open[w:remote], entry.add[w:remote], transfer[w:remote, confirm required], doctor");
+    expect(d).toContain(
+      "- ledger: accounts, balance, entries, account.open[w:remote], entry.add[w:remote], transfer[w:remote, confirm required], doctor",
+    );
     expect(d).toMatch(/^- transit: plan$/m);
     expect(d).toMatch(/- notes \(argv\): list, show, search, add\[w:local\], tags/);
     expect(d).not.toContain("entry.delete"); // denied
     expect(d).not.toContain("departures"); // not allowed
     expect(d).not.toContain("inbox-watch"); // sense_only exports nothing
     expect(d.length).toBeLessThan(900); // the context cost story: it stays short
-    expect(hcp.inputSchema).toMatchObject({ type: "object", required: ["pack", "verb"], properties: { pack: { type: "string" }, verb: { type: "string" }, args: { type: "object" }, confirm: { type: "boolean" } } });
+    expect(hcp.inputSchema).toMatchObject({
+      type: "object",
+      required: ["pack", "verb"],
+      properties: {
+        pack: { type: "string" },
+        verb: { type: "string" },
+        args: { type: "object" },
+        confirm: { type: "boolean" },
+      },
+    });
     expect(s.client.getInstructions()).toContain("ledger: balances, entries and transfers");
     expect(s.client.getServerCapabilities()).toMatchObject({ tools: { listChanged: true }, resources: {} });
   });
 
   it("runs a read (ledger balance) through the runtime: envelope as structuredContent and as JSON text", async () => {
-    const r = await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } });
+    const r = await s.client.callTool({
+      name: "hcp",
+      arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
+    });
     expect(r.isError).toBeFalsy();
     expect(envelope(r)).toEqual({ ok: true, data: { account: "checking", balance: 1200 } });
   });
 
   it("refuses a confirm-gated write without confirm (confirm_required) and leaves the ledger byte-identical", async () => {
     const before = readFileSync(p.ledger);
-    const r = await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "transfer", args: { from: "checking", to: "savings", amount: 100 } } });
+    const r = await s.client.callTool({
+      name: "hcp",
+      arguments: { pack: "ledger", verb: "transfer", args: { from: "checking", to: "savings", amount: 100 } },
+    });
     expect(r.isError).toBe(true);
     expect(envelope(r).error?.code).toBe("confirm_required");
     expect(readFileSync(p.ledger).equals(before)).toBe(true);
-    const r2 = await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "transfer", args: { from: "checking", to: "savings", amount: 100 }, confirm: false } });
+    const r2 = await s.client.callTool({
+      name: "hcp",
+      arguments: {
+        pack: "ledger",
+        verb: "transfer",
+        args: { from: "checking", to: "savings", amount: 100 },
+        confirm: false,
+      },
+    });
     expect(envelope(r2).error?.code).toBe("confirm_required");
     expect(readFileSync(p.ledger).equals(before)).toBe(true);
   });
 
   it("runs the same write with confirm: true, and the ledger file changes", async () => {
     const before = readFileSync(p.ledger, "utf8");
-    const r = await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "transfer", args: { from: "checking", to: "savings", amount: 100 }, confirm: true } });
+    const r = await s.client.callTool({
+      name: "hcp",
+      arguments: {
+        pack: "ledger",
+        verb: "transfer",
+        args: { from: "checking", to: "savings", amount: 100 },
+        confirm: true,
+      },
+    });
     expect(envelope(r).ok).toBe(true);
     expect(r.isError).toBeFalsy();
     expect(readFileSync(p.ledger, "utf8")).not.toEqual(before);
-    const b = await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } });
+    const b = await s.client.callTool({
+      name: "hcp",
+      arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
+    });
     expect(envelope(b)).toEqual({ ok: true, data: { account: "checking", balance: 1100 } });
   });
 
   it("runs an ungated write (entry.add) without confirm", async () => {
-    const r = await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "entry.add", args: { account: "cash", amount: -2.5, memo: "coffee; rm -rf / $(id)" } } });
+    const r = await s.client.callTool({
+      name: "hcp",
+      arguments: {
+        pack: "ledger",
+        verb: "entry.add",
+        args: { account: "cash", amount: -2.5, memo: "coffee; rm -rf / $(id)" },
+      },
+    });
     expect(envelope(r)).toMatchObject({ ok: true, data: { balance: -2.5 } });
     expect(readFileSync(p.ledger, "utf8")).toContain("coffee; rm -rf / $(id)");
   });
 
   it("refuses ungranted, unknown and sense_only commands with isError, and nothing runs", async () => {
     const before = readFileSync(p.ledger);
-    const denied = await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "entry.delete", args: { id: 1 }, confirm: true } });
+    const denied = await s.client.callTool({
+      name: "hcp",
+      arguments: { pack: "ledger", verb: "entry.delete", args: { id: 1 }, confirm: true },
+    });
     expect(denied.isError).toBe(true);
     expect(envelope(denied).error?.code).toBe("not_granted");
-    const notAllowed = await s.client.callTool({ name: "hcp", arguments: { pack: "transit", verb: "departures", args: { station: "central" } } });
+    const notAllowed = await s.client.callTool({
+      name: "hcp",
+      arguments: { pack: "transit", verb: "departures", args: { station: "central" } },
+    });
     expect(envelope(notAllowed).error?.code).toBe("not_granted");
     const unknown = await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "explode", args: {} } });
     expect(unknown.isError).toBe(true);
@@ -97,14 +160,23 @@ describe("hcpx mcp, default shape (the single tool hcp)", () => {
   });
 
   it("answers bad input with bad_args, and still answers after failing calls", async () => {
-    const bad = await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "balance", args: "checking" } });
+    const bad = await s.client.callTool({
+      name: "hcp",
+      arguments: { pack: "ledger", verb: "balance", args: "checking" },
+    });
     expect(bad.isError).toBe(true);
     expect(envelope(bad).error?.code).toBe("bad_args");
     const missing = await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "balance", args: {} } });
     expect(envelope(missing).error?.code).toBe("bad_args");
-    const stray = await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "balance", account: "checking" } });
+    const stray = await s.client.callTool({
+      name: "hcp",
+      arguments: { pack: "ledger", verb: "balance", account: "checking" },
+    });
     expect(envelope(stray).error?.code).toBe("bad_args");
-    const notFound = await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "nosuch" } } });
+    const notFound = await s.client.callTool({
+      name: "hcp",
+      arguments: { pack: "ledger", verb: "balance", args: { account: "nosuch" } },
+    });
     expect(notFound.isError).toBe(true);
     expect(envelope(notFound).error?.code).toBe("exit_nonzero");
     const ok = await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "accounts" } });
@@ -112,16 +184,28 @@ describe("hcpx mcp, default shape (the single tool hcp)", () => {
   });
 
   it("passes args.argv literally to a pass_through verb", async () => {
-    const add = await s.client.callTool({ name: "hcp", arguments: { pack: "notes", verb: "add", args: { argv: ["buy milk; echo pwned", "--tag", "home"] } } });
+    const add = await s.client.callTool({
+      name: "hcp",
+      arguments: { pack: "notes", verb: "add", args: { argv: ["buy milk; echo pwned", "--tag", "home"] } },
+    });
     expect(envelope(add).ok).toBe(true);
-    const list = await s.client.callTool({ name: "hcp", arguments: { pack: "notes", verb: "list", args: { argv: [] } } });
+    const list = await s.client.callTool({
+      name: "hcp",
+      arguments: { pack: "notes", verb: "list", args: { argv: [] } },
+    });
     expect(JSON.stringify(envelope(list).data)).toContain("buy milk; echo pwned");
     // the projection's `hcp` definition puts argv at the top level: accepted too
     const top = await s.client.callTool({ name: "hcp", arguments: { pack: "notes", verb: "search", argv: ["milk"] } });
     expect(JSON.stringify(envelope(top).data)).toContain("buy milk; echo pwned");
-    const twice = await s.client.callTool({ name: "hcp", arguments: { pack: "notes", verb: "search", argv: ["milk"], args: { argv: ["x"] } } });
+    const twice = await s.client.callTool({
+      name: "hcp",
+      arguments: { pack: "notes", verb: "search", argv: ["milk"], args: { argv: ["x"] } },
+    });
     expect(envelope(twice).error?.code).toBe("bad_args");
-    const named = await s.client.callTool({ name: "hcp", arguments: { pack: "notes", verb: "list", args: { tag: "home" } } });
+    const named = await s.client.callTool({
+      name: "hcp",
+      arguments: { pack: "notes", verb: "list", args: { tag: "home" } },
+    });
     expect(envelope(named).error?.code).toBe("bad_args");
   });
 
@@ -145,7 +229,11 @@ describe("hcpx mcp, default shape (the single tool hcp)", () => {
 
   it("serves each exported pack's Skill as a text/markdown resource", async () => {
     const { resources } = await s.client.listResources();
-    expect(resources.map((r) => r.uri).sort()).toEqual(["skill://ledger/SKILL.md", "skill://notes/SKILL.md", "skill://transit/SKILL.md"]);
+    expect(resources.map((r) => r.uri).sort()).toEqual([
+      "skill://ledger/SKILL.md",
+      "skill://notes/SKILL.md",
+      "skill://transit/SKILL.md",
+    ]);
     expect(resources.every((r) => r.mimeType === "text/markdown" && r.description)).toBe(true);
     const { contents } = await s.client.readResource({ uri: "skill://ledger/SKILL.md" });
     expect(contents[0]).toMatchObject({ uri: "skill://ledger/SKILL.md", mimeType: "text/markdown" });
@@ -175,22 +263,44 @@ describe("hcpx mcp --shape per-command", () => {
     const { tools } = await s.client.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toEqual([
-      "ledger__accounts", "ledger__balance", "ledger__entries", "ledger__account_open", "ledger__entry_add", "ledger__transfer", "ledger__doctor",
-      "notes__list", "notes__show", "notes__search", "notes__add", "notes__tags",
+      "ledger__accounts",
+      "ledger__balance",
+      "ledger__entries",
+      "ledger__account_open",
+      "ledger__entry_add",
+      "ledger__transfer",
+      "ledger__doctor",
+      "notes__list",
+      "notes__show",
+      "notes__search",
+      "notes__add",
+      "notes__tags",
       "transit__plan",
       "hcp__read_skill",
     ]);
     const by = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(by.ledger__balance!.annotations).toMatchObject({ readOnlyHint: true });
-    expect(by.ledger__balance!.inputSchema).toMatchObject({ type: "object", required: ["account"], properties: { account: { type: "string" } }, additionalProperties: false });
+    expect(by.ledger__balance!.inputSchema).toMatchObject({
+      type: "object",
+      required: ["account"],
+      properties: { account: { type: "string" } },
+      additionalProperties: false,
+    });
     expect(by.ledger__balance!.inputSchema.properties).not.toHaveProperty("confirm");
     expect(by.ledger__entries!.inputSchema.properties).toMatchObject({ limit: { type: "integer" } });
     expect(by.ledger__transfer!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect(by.ledger__transfer!.inputSchema.properties).toMatchObject({ confirm: { type: "boolean" }, amount: { type: "number" } });
+    expect(by.ledger__transfer!.inputSchema.properties).toMatchObject({
+      confirm: { type: "boolean" },
+      amount: { type: "number" },
+    });
     expect(by.ledger__transfer!.description).toMatch(/\[write · remote · confirm required\]/);
-    expect(by.hcp__read_skill!.inputSchema).toMatchObject({ properties: { pack: { enum: ["ledger", "notes", "transit"] } } });
+    expect(by.hcp__read_skill!.inputSchema).toMatchObject({
+      properties: { pack: { enum: ["ledger", "notes", "transit"] } },
+    });
     expect(by.ledger__entry_add!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
-    expect(by.notes__add!.inputSchema.properties).toMatchObject({ argv: { type: "array", items: { type: "string" }, maxItems: 6 } });
+    expect(by.notes__add!.inputSchema.properties).toMatchObject({
+      argv: { type: "array", items: { type: "string" }, maxItems: 6 },
+    });
     expect(names.some((n) => n.startsWith("inbox-watch"))).toBe(false);
   });
 
@@ -198,11 +308,17 @@ describe("hcpx mcp --shape per-command", () => {
     const r = await s.client.callTool({ name: "ledger__balance", arguments: { account: "savings" } });
     expect(envelope(r)).toEqual({ ok: true, data: { account: "savings", balance: 5000 } });
     const before = readFileSync(p.ledger);
-    const no = await s.client.callTool({ name: "ledger__transfer", arguments: { from: "savings", to: "checking", amount: 50 } });
+    const no = await s.client.callTool({
+      name: "ledger__transfer",
+      arguments: { from: "savings", to: "checking", amount: 50 },
+    });
     expect(no.isError).toBe(true);
     expect(envelope(no).error?.code).toBe("confirm_required");
     expect(readFileSync(p.ledger).equals(before)).toBe(true);
-    const yes = await s.client.callTool({ name: "ledger__transfer", arguments: { from: "savings", to: "checking", amount: 50, confirm: true } });
+    const yes = await s.client.callTool({
+      name: "ledger__transfer",
+      arguments: { from: "savings", to: "checking", amount: 50, confirm: true },
+    });
     expect(envelope(yes).ok).toBe(true);
     expect(readFileSync(p.ledger).equals(before)).toBe(false);
   });
@@ -211,7 +327,10 @@ describe("hcpx mcp --shape per-command", () => {
     const denied = await s.client.callTool({ name: "ledger__entry_delete", arguments: { id: 1, confirm: true } });
     expect(denied.isError).toBe(true);
     expect(envelope(denied).error?.code).toBe("unknown_verb");
-    const hcp = await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } });
+    const hcp = await s.client.callTool({
+      name: "hcp",
+      arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
+    });
     expect(hcp.isError).toBe(true);
     const r = await s.client.callTool({ name: "ledger__balance", arguments: { account: "checking" } });
     expect(envelope(r).ok).toBe(true);
@@ -242,7 +361,14 @@ describe("hcpx mcp and the config", () => {
       for (let i = 0; i < 100 && changed === 0; i++) await new Promise((r) => setTimeout(r, 50));
       expect(changed).toBeGreaterThan(0);
       const names = (await s.client.listTools()).tools.map((t) => t.name);
-      expect(names).toEqual(["ledger__accounts", "transit__plan", "transit__departures", "transit__stops", "transit__lines", "hcp__read_skill"]);
+      expect(names).toEqual([
+        "ledger__accounts",
+        "transit__plan",
+        "transit__departures",
+        "transit__stops",
+        "transit__lines",
+        "hcp__read_skill",
+      ]);
       // a newly granted command is callable
       const dep = await s.client.callTool({ name: "transit__stops", arguments: {} });
       expect(envelope(dep).ok).toBe(true);
@@ -266,7 +392,10 @@ describe("hcpx mcp and the config", () => {
       const s = await startMcp(p, { shape, env: { LEAKY_TOKEN: TOKEN, HCPX_DEBUG: "1" } });
       try {
         const seen: unknown[] = [];
-        const call = async (verb: string) => (shape === "single" ? s.client.callTool({ name: "hcp", arguments: { pack: "leaky", verb } }) : s.client.callTool({ name: `leaky__${verb}`, arguments: {} }));
+        const call = async (verb: string) =>
+          shape === "single"
+            ? s.client.callTool({ name: "hcp", arguments: { pack: "leaky", verb } })
+            : s.client.callTool({ name: `leaky__${verb}`, arguments: {} });
         const fail = await call("fail");
         seen.push(fail);
         expect(fail.isError).toBe(true);
@@ -274,7 +403,11 @@ describe("hcpx mcp and the config", () => {
         const ok = await call("ok");
         seen.push(ok);
         expect(envelope(ok).ok).toBe(true);
-        seen.push(await s.client.listTools(), await s.client.listResources(), await s.client.callTool({ name: "hcp__read_skill", arguments: { pack: "leaky" } }));
+        seen.push(
+          await s.client.listTools(),
+          await s.client.listResources(),
+          await s.client.callTool({ name: "hcp__read_skill", arguments: { pack: "leaky" } }),
+        );
         const all = JSON.stringify(seen);
         expect(all).toContain("***"); // the runtime redacted it ...
         expect(all).not.toContain(TOKEN); // ... everywhere

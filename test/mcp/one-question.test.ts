@@ -16,16 +16,34 @@ import { ledgerProject, writeConfig, type Ledgered } from "./support";
 
 function project(confirm: string): Ledgered {
   const p = ledgerProject({ packs: ["ledger"] });
-  writeConfig(p.config, { packs: ["./packs/ledger"], principal: { id: "test", kind: "agent" }, grants: { allow: ["ledger.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." }, confirm });
+  writeConfig(p.config, {
+    packs: ["./packs/ledger"],
+    principal: { id: "test", kind: "agent" },
+    grants: { allow: ["ledger.*"], deny: [] },
+    sandbox: { bins: {}, roots: ["."], cwd: "." },
+    confirm,
+  });
   return p;
 }
 
 // adopt, which writes the host's rules, runs in this process (test/support/inproc.ts); the MCP servers are real processes
-const runHcpx = (args: string[], opts?: RunOptions) => (needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts));
+const runHcpx = (args: string[], opts?: RunOptions) =>
+  needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts);
 
-const envOf = (p: Ledgered) => ({ PATH: process.env.PATH ?? "", HOME: p.home, NO_COLOR: "1", LEDGER_FILE: p.ledger, LEDGER_NOW: "2026-01-01T00:00:00Z" });
+const envOf = (p: Ledgered) => ({
+  PATH: process.env.PATH ?? "",
+  HOME: p.home,
+  NO_COLOR: "1",
+  LEDGER_FILE: p.ledger,
+  LEDGER_NOW: "2026-01-01T00:00:00Z",
+});
 
-async function call(p: Ledgered, host: string | undefined, answer: "accept" | "cancel", o: { tool?: string; shape?: "single" | "per-command"; client?: string; args?: string[] } = {}) {
+async function call(
+  p: Ledgered,
+  host: string | undefined,
+  answer: "accept" | "cancel",
+  o: { tool?: string; shape?: "single" | "per-command"; client?: string; args?: string[] } = {},
+) {
   const env = envOf(p);
   const client = new Client({ name: o.client ?? "host", version: "1" }, { capabilities: { elicitation: {} } });
   let asked = 0;
@@ -34,7 +52,15 @@ async function call(p: Ledgered, host: string | undefined, answer: "accept" | "c
     return { action: answer };
   });
   const shape = o.shape ?? "per-command";
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: o.args ?? [HCPX, "mcp", "--shape", shape, ...(host ? ["--host", host] : [])], cwd: p.dir, env, stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: o.args ?? [HCPX, "mcp", "--shape", shape, ...(host ? ["--host", host] : [])],
+      cwd: p.dir,
+      env,
+      stderr: "ignore",
+    }),
+  );
   try {
     const args = { from: "checking", to: "savings", amount: 3 };
     const r =
@@ -49,17 +75,27 @@ async function call(p: Ledgered, host: string | undefined, answer: "accept" | "c
 
 /** The args of the project `.mcp.json` entry adopt wrote (Claude Code's, read by Copilot CLI and Qoder too), run from this build. */
 function sharedEntryArgs(p: Ledgered): string[] {
-  const e = JSON.parse(readFileSync(join(p.dir, ".mcp.json"), "utf8")).mcpServers.hcp as { command: string; args: string[] };
+  const e = JSON.parse(readFileSync(join(p.dir, ".mcp.json"), "utf8")).mcpServers.hcp as {
+    command: string;
+    args: string[];
+  };
   const i = e.args.indexOf("mcp");
   expect(i, JSON.stringify(e)).toBeGreaterThanOrEqual(0);
   return [HCPX, ...e.args.slice(i)];
 }
 
 /** One 2026-07-28 tools/call on a fresh `hcpx mcp` (no initialize): the request's own _meta names the client. */
-async function callModern(p: Ledgered, args: string[], clientName: string | undefined): Promise<{ resultType?: string; structuredContent?: { ok: boolean; error?: { code: string } } }> {
+async function callModern(
+  p: Ledgered,
+  args: string[],
+  clientName: string | undefined,
+): Promise<{ resultType?: string; structuredContent?: { ok: boolean; error?: { code: string } } }> {
   const child = spawn(process.execPath, args, { cwd: p.dir, env: envOf(p), stdio: ["pipe", "pipe", "ignore"] });
   try {
-    const meta: Record<string, unknown> = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+    const meta: Record<string, unknown> = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+    };
     if (clientName) meta["io.modelcontextprotocol/clientInfo"] = { name: clientName, version: "1" };
     const line = await new Promise<string>((resolve, reject) => {
       let buf = "";
@@ -72,9 +108,24 @@ async function callModern(p: Ledgered, args: string[], clientName: string | unde
           resolve(buf.slice(0, nl));
         }
       });
-      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ledger__transfer", arguments: { from: "checking", to: "savings", amount: 3, confirm: true }, _meta: meta } }) + "\n");
+      child.stdin.write(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: {
+            name: "ledger__transfer",
+            arguments: { from: "checking", to: "savings", amount: 3, confirm: true },
+            _meta: meta,
+          },
+        }) + "\n",
+      );
     });
-    return (JSON.parse(line) as { result: { resultType?: string; structuredContent?: { ok: boolean; error?: { code: string } } } }).result;
+    return (
+      JSON.parse(line) as {
+        result: { resultType?: string; structuredContent?: { ok: boolean; error?: { code: string } } };
+      }
+    ).result;
   } finally {
     child.kill();
   }
@@ -124,10 +175,14 @@ describe("one question per gated write", () => {
     // Claude Code shares .mcp.json's hcp with Copilot CLI and Qoder: a server started from it cannot know which host started it
     expect(entry.args).not.toContain("--host");
     expect((await runHcpx(["adopt", "gemini", "--write"], { cwd: p.dir, env: { HOME: p.home } })).code).toBe(0);
-    expect(JSON.parse(readFileSync(join(p.dir, ".gemini", "settings.json"), "utf8")).mcpServers.hcp.args.slice(-2)).toEqual(["--host", "gemini"]);
+    expect(
+      JSON.parse(readFileSync(join(p.dir, ".gemini", "settings.json"), "utf8")).mcpServers.hcp.args.slice(-2),
+    ).toEqual(["--host", "gemini"]);
     // Cursor has no ask rule of hcpx's (its gate is an allow-list): its entry names no host
     expect((await runHcpx(["adopt", "cursor", "--write"], { cwd: p.dir, env: { HOME: p.home } })).code).toBe(0);
-    expect(JSON.parse(readFileSync(join(p.dir, ".cursor", "mcp.json"), "utf8")).mcpServers.hcp.args).not.toContain("--host");
+    expect(JSON.parse(readFileSync(join(p.dir, ".cursor", "mcp.json"), "utf8")).mcpServers.hcp.args).not.toContain(
+      "--host",
+    );
   }, 60_000);
 
   it("a planted ledger and an allow rule are not the host's question: where the ask rule lives comes from the descriptor, not from the repository", async () => {
@@ -142,7 +197,8 @@ describe("one question per gated write", () => {
     writeFileSync(settings, JSON.stringify(s, null, 2));
     const ledgerFile = join(p.dir, ".hcp", "adopted.json");
     const led = JSON.parse(readFileSync(ledgerFile, "utf8"));
-    for (const e of led.hosts.claude.entries) if (JSON.stringify(e.key) === JSON.stringify(["permissions", "ask"])) e.key = ["permissions", "allow"];
+    for (const e of led.hosts.claude.entries)
+      if (JSON.stringify(e.key) === JSON.stringify(["permissions", "ask"])) e.key = ["permissions", "allow"];
     writeFileSync(ledgerFile, JSON.stringify(led, null, 2));
     const before = readFileSync(p.ledger, "utf8");
     const r = await call(p, "claude", "cancel");
@@ -154,16 +210,25 @@ describe("one question per gated write", () => {
   it("a setting that switches the host's asking off (Claude Code's bypassPermissions) takes the ask rule out of force", async () => {
     const p = project("host");
     expect((await runHcpx(["adopt", "claude", "--write"], { cwd: p.dir, env: { HOME: p.home } })).code).toBe(0);
-    writeFileSync(join(p.dir, ".claude", "settings.local.json"), JSON.stringify({ permissions: { defaultMode: "bypassPermissions" } }));
+    writeFileSync(
+      join(p.dir, ".claude", "settings.local.json"),
+      JSON.stringify({ permissions: { defaultMode: "bypassPermissions" } }),
+    );
     const bypass = await call(p, "claude", "cancel");
     expect(bypass.asked).toBe(1);
     expect(bypass.env.error?.code).toBe("confirm_declined");
     // in the person's user settings too (the first file that sets the mode decides)
     writeFileSync(join(p.dir, ".claude", "settings.local.json"), "{}");
     mkdirSync(join(p.home, ".claude"), { recursive: true });
-    writeFileSync(join(p.home, ".claude", "settings.json"), JSON.stringify({ permissions: { defaultMode: "bypassPermissions" } }));
+    writeFileSync(
+      join(p.home, ".claude", "settings.json"),
+      JSON.stringify({ permissions: { defaultMode: "bypassPermissions" } }),
+    );
     expect((await call(p, "claude", "cancel")).asked).toBe(1);
-    writeFileSync(join(p.home, ".claude", "settings.json"), JSON.stringify({ permissions: { defaultMode: "default" } }));
+    writeFileSync(
+      join(p.home, ".claude", "settings.json"),
+      JSON.stringify({ permissions: { defaultMode: "default" } }),
+    );
     expect((await call(p, "claude", "cancel")).asked).toBe(0);
   }, 60_000);
 
@@ -179,7 +244,10 @@ describe("one question per gated write", () => {
     expect(inForce.env.ok).toBe(true);
     expect(readFileSync(p.ledger, "utf8")).not.toBe(before);
     // the person (or a commit) set the gated tool to approve: Codex runs it without asking → hcpx asks
-    const loosened = text.replace('ledger__transfer = { approval_mode = "prompt" }', 'ledger__transfer = { approval_mode = "approve" }');
+    const loosened = text.replace(
+      'ledger__transfer = { approval_mode = "prompt" }',
+      'ledger__transfer = { approval_mode = "approve" }',
+    );
     expect(loosened).not.toBe(text);
     writeFileSync(toml, loosened);
     const r = await call(p, "codex", "cancel");
@@ -222,7 +290,10 @@ describe("one question per gated write", () => {
     const args = sharedEntryArgs(p);
     // the entry names no one host (three read it), only the hosts that may be told apart by their clientInfo
     expect(args).not.toContain("--host");
-    expect(args.slice(args.indexOf("--client-host"), args.indexOf("--client-host") + 2)).toEqual(["--client-host", "claude"]);
+    expect(args.slice(args.indexOf("--client-host"), args.indexOf("--client-host") + 2)).toEqual([
+      "--client-host",
+      "claude",
+    ]);
     let ledger = readFileSync(p.ledger, "utf8");
     // Claude Code (clientInfo "claude-code"): its permissions.ask rule adopt wrote is in force: the one question, hcpx does not ask
     const claude = await call(p, undefined, "cancel", { args, client: "claude-code" });
@@ -258,7 +329,10 @@ describe("one question per gated write", () => {
     expect(plain.asked).toBe(1);
     expect(plain.env.error?.code).toBe("confirm_declined");
     // an entry written for another host's rules: a client naming Claude Code does not bring Claude Code's rule in
-    const r = await call(p, undefined, "cancel", { args: [HCPX, "mcp", "--shape", "per-command", "--client-host", "gemini"], client: "claude-code" });
+    const r = await call(p, undefined, "cancel", {
+      args: [HCPX, "mcp", "--shape", "per-command", "--client-host", "gemini"],
+      client: "claude-code",
+    });
     expect(r.asked).toBe(1);
     writeConfig(p.config, { ...JSON.parse(readFileSync(p.config, "utf8")), confirm: "person" });
     const person = await call(p, undefined, "cancel", { args: sharedEntryArgs(p), client: "claude-code" });
@@ -274,7 +348,10 @@ describe("one question per gated write", () => {
     const unknown = await runHcpx(["mcp", "--client-host", "claude,nosuchhost"], { cwd: p.dir, env: { HOME: p.home } });
     expect(unknown.code).toBe(64);
     expect(unknown.stderr).toMatch(/unknown host 'nosuchhost'/);
-    const both = await runHcpx(["mcp", "--host", "claude", "--client-host", "claude"], { cwd: p.dir, env: { HOME: p.home } });
+    const both = await runHcpx(["mcp", "--host", "claude", "--client-host", "claude"], {
+      cwd: p.dir,
+      env: { HOME: p.home },
+    });
     expect(both.code).toBe(64);
     expect(both.stderr).toMatch(/--host and --client-host exclude each other/);
   }, 60_000);

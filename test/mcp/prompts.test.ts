@@ -24,7 +24,13 @@ import { ledgerProject, writeConfig, type Ledgered } from "./support";
 
 const MODERN = "2026-07-28";
 const ESC = "\u001b";
-const envOf = (p: Ledgered): Record<string, string> => ({ PATH: process.env.PATH ?? "", HOME: p.home, NO_COLOR: "1", LEDGER_FILE: p.ledger, LEDGER_NOW: "2026-01-01T00:00:00Z" });
+const envOf = (p: Ledgered): Record<string, string> => ({
+  PATH: process.env.PATH ?? "",
+  HOME: p.home,
+  NO_COLOR: "1",
+  LEDGER_FILE: p.ledger,
+  LEDGER_NOW: "2026-01-01T00:00:00Z",
+});
 
 /**
  * The ledger, the conformance pack (its `test_input_required_result_prompt` is a prompt asking for `context`)
@@ -44,23 +50,50 @@ function project(shape: "per-command" | "single" = "per-command"): Ledgered & { 
       version: "0.1.0",
       description: "Open ledger accounts",
       kind: "wrap",
-      wrap: { bin: "../../bins/ledger.mjs", agent_env: { LEDGER_OUTPUT: "json" }, json_flag: "--json", output: "json", timeout_ms: 10000 },
+      wrap: {
+        bin: "../../bins/ledger.mjs",
+        agent_env: { LEDGER_OUTPUT: "json" },
+        json_flag: "--json",
+        output: "json",
+        timeout_ms: 10000,
+      },
       commands: [
         {
           verb_key: "open",
           summary: `Open an account ${ESC}[2Jnamed by the person`,
           cli: ["ledger", "account", "open", "{{account}}"],
-          args: { account: { type: "string", required: true, description: "Account id" }, name: { type: "string", flag: "--name", description: "Display name" } },
+          args: {
+            account: { type: "string", required: true, description: "Account id" },
+            name: { type: "string", flag: "--name", description: "Display name" },
+          },
           inputs: { display_name: { ask: "form", arg: "name", message: "What should the account be called?" } },
           prompt: { description: `Open an account${ESC}]0;owned${ESC}\\ for the person` },
         },
-        { verb_key: "close", summary: "Close an account", cli: ["ledger", "account", "close", "{{account}}"], args: { account: { type: "string", required: true } }, prompt: {} },
+        {
+          verb_key: "close",
+          summary: "Close an account",
+          cli: ["ledger", "account", "close", "{{account}}"],
+          args: { account: { type: "string", required: true } },
+          prompt: {},
+        },
         { verb_key: "list", summary: "List the accounts", cli: ["ledger", "accounts"], args: {} },
       ],
     }),
   );
-  writeFileSync(join(ask, "policy.json"), JSON.stringify({ rows: { open: { operation: "write", land: "local", confirm: true }, close: { operation: "write", land: "local", confirm: true }, list: { operation: "read" } } }));
-  writeFileSync(join(ask, "SKILL.md"), '---\nname: ask\ndescription: "Open ledger accounts."\nleads:\n  - "ask: open a ledger account"\n---\n\n# ask\n\n| verb | what it does | read/write |\n|---|---|---|\n| `open` | open an account | write |\n| `close` | close an account | write |\n| `list` | list accounts | read |\n');
+  writeFileSync(
+    join(ask, "policy.json"),
+    JSON.stringify({
+      rows: {
+        open: { operation: "write", land: "local", confirm: true },
+        close: { operation: "write", land: "local", confirm: true },
+        list: { operation: "read" },
+      },
+    }),
+  );
+  writeFileSync(
+    join(ask, "SKILL.md"),
+    '---\nname: ask\ndescription: "Open ledger accounts."\nleads:\n  - "ask: open a ledger account"\n---\n\n# ask\n\n| verb | what it does | read/write |\n|---|---|---|\n| `open` | open an account | write |\n| `close` | close an account | write |\n| `list` | list accounts | read |\n',
+  );
   writeConfig(p.config, {
     packs: ["./packs/ledger", "./packs/conformance", "./packs/ask"],
     principal: { id: "test", kind: "agent" },
@@ -92,7 +125,11 @@ class Raw {
       }
     });
   }
-  request(method: string, params: Record<string, unknown> = {}, caps: Record<string, unknown> = { elicitation: {} }): Promise<Record<string, unknown>> {
+  request(
+    method: string,
+    params: Record<string, unknown> = {},
+    caps: Record<string, unknown> = { elicitation: {} },
+  ): Promise<Record<string, unknown>> {
     const id = ++this.id;
     return new Promise((resolve, reject) => {
       const t = setTimeout(() => reject(new Error(`no answer to ${method}`)), 15000);
@@ -100,7 +137,11 @@ class Raw {
         clearTimeout(t);
         resolve(m);
       });
-      const _meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": caps, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
+      const _meta = {
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientCapabilities": caps,
+        "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+      };
       this.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta } }) + "\n");
     });
   }
@@ -112,7 +153,12 @@ class Raw {
   }
 }
 
-type Res = Record<string, unknown> & { resultType?: string; inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>; requestState?: string; messages?: { role: string; content: { type: string; text: string } }[] };
+type Res = Record<string, unknown> & {
+  resultType?: string;
+  inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>;
+  requestState?: string;
+  messages?: { role: string; content: { type: string; text: string } }[];
+};
 const res = (m: Record<string, unknown>) => {
   if (!m.result) throw new Error(`no result: ${JSON.stringify(m)}`);
   return m.result as Res;
@@ -130,7 +176,12 @@ describe("prompts/list", () => {
       expect(l.resultType).toBe("complete");
       expect(typeof l.ttlMs).toBe("number");
       expect(l.cacheScope).toBeDefined();
-      const prompts = l.prompts as { name: string; description: string; title: string; arguments: { name: string; required: boolean }[] }[];
+      const prompts = l.prompts as {
+        name: string;
+        description: string;
+        title: string;
+        arguments: { name: string; required: boolean }[];
+      }[];
       // ask.close is a prompt but not granted; ask.list is granted but no prompt; the ledger declares none
       expect(prompts.map((x) => x.name)).toEqual(["ask__open", PROMPT]);
       const open = prompts[0]!;
@@ -157,9 +208,22 @@ describe("prompts/get, modern era (InputRequiredResult)", () => {
       const r1 = res(await s.request("prompts/get", { name: PROMPT }));
       expect(r1.resultType).toBe("input_required");
       expect(Object.keys(r1.inputRequests!)).toEqual(["user_context"]);
-      expect(r1.inputRequests!.user_context).toMatchObject({ method: "elicitation/create", params: { mode: "form", message: "What context should the prompt use?", requestedSchema: { properties: { context: { type: "string" } }, required: ["context"] } } });
+      expect(r1.inputRequests!.user_context).toMatchObject({
+        method: "elicitation/create",
+        params: {
+          mode: "form",
+          message: "What context should the prompt use?",
+          requestedSchema: { properties: { context: { type: "string" } }, required: ["context"] },
+        },
+      });
       expect(typeof r1.requestState).toBe("string");
-      const r2 = res(await s.request("prompts/get", { name: PROMPT, inputResponses: { user_context: accept({ context: "test context" }) }, requestState: r1.requestState }));
+      const r2 = res(
+        await s.request("prompts/get", {
+          name: PROMPT,
+          inputResponses: { user_context: accept({ context: "test context" }) },
+          requestState: r1.requestState,
+        }),
+      );
       expect(r2.resultType).toBe("complete");
       expect(r2.messages).toHaveLength(1);
       const text = r2.messages![0]!.content.text;
@@ -185,23 +249,42 @@ describe("prompts/get, modern era (InputRequiredResult)", () => {
     try {
       const r1 = res(await s.request("prompts/get", { name: PROMPT }));
       const answer = { user_context: accept({ context: "x" }) };
-      const tampered = await s.request("prompts/get", { name: PROMPT, inputResponses: answer, requestState: `${r1.requestState}-TAMPERED` });
+      const tampered = await s.request("prompts/get", {
+        name: PROMPT,
+        inputResponses: answer,
+        requestState: `${r1.requestState}-TAMPERED`,
+      });
       expect(tampered.error).toMatchObject({ code: -32602, data: { reason: "request_state_tampered" } });
       expect(tampered.result).toBeUndefined();
       // the same pack and verb, as a tool call: the state is the prompt's, refused (and not spent)
-      const asTool = await s.request("tools/call", { name: PROMPT, arguments: {}, inputResponses: answer, requestState: r1.requestState });
+      const asTool = await s.request("tools/call", {
+        name: PROMPT,
+        arguments: {},
+        inputResponses: answer,
+        requestState: r1.requestState,
+      });
       expect(asTool.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
       expect((asTool.error as { message: string }).message).toContain("prompts/get");
-      const ok = res(await s.request("prompts/get", { name: PROMPT, inputResponses: answer, requestState: r1.requestState }));
+      const ok = res(
+        await s.request("prompts/get", { name: PROMPT, inputResponses: answer, requestState: r1.requestState }),
+      );
       expect(ok.messages).toHaveLength(1);
-      const replay = await s.request("prompts/get", { name: PROMPT, inputResponses: answer, requestState: r1.requestState });
+      const replay = await s.request("prompts/get", {
+        name: PROMPT,
+        inputResponses: answer,
+        requestState: r1.requestState,
+      });
       expect(replay.error).toMatchObject({ code: -32602, data: { reason: "request_state_replayed" } });
 
       // a tool call's input state, echoed to prompts/get of the same pack and verb: refused
       const t1 = res(await s.request("tools/call", { name: PROMPT, arguments: {} }));
       expect(t1.resultType).toBe("complete");
       const e1 = res(await s.request("tools/call", { name: "test_input_required_result_elicitation", arguments: {} }));
-      const foreign = await s.request("prompts/get", { name: PROMPT, inputResponses: answer, requestState: e1.requestState });
+      const foreign = await s.request("prompts/get", {
+        name: PROMPT,
+        inputResponses: answer,
+        requestState: e1.requestState,
+      });
       expect(foreign.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
     } finally {
       await s.close();
@@ -212,7 +295,11 @@ describe("prompts/get, modern era (InputRequiredResult)", () => {
     const s = new Raw(project());
     try {
       const r1 = res(await s.request("prompts/get", { name: PROMPT }));
-      const declined = await s.request("prompts/get", { name: PROMPT, inputResponses: { user_context: { action: "decline" } }, requestState: r1.requestState });
+      const declined = await s.request("prompts/get", {
+        name: PROMPT,
+        inputResponses: { user_context: { action: "decline" } },
+        requestState: r1.requestState,
+      });
       expect(declined.result).toBeUndefined();
       expect(declined.error).toMatchObject({ code: -32602, data: { reason: "input_declined" } });
 
@@ -225,13 +312,21 @@ describe("prompts/get, modern era (InputRequiredResult)", () => {
       expect((missing.error as { message: string }).message).toContain("missing required argument 'account'");
       const unknown = await s.request("prompts/get", { name: "ask__open", arguments: { account: "a", nope: "1" } });
       expect((unknown.error as { message: string }).message).toContain("unknown argument 'nope'");
-      const filled = await s.request("prompts/get", { name: "ask__open", arguments: { account: "a", name: "Mallory" } });
-      expect((filled.error as { message: string }).message).toContain("'name' is asked of the client by the tool call itself");
+      const filled = await s.request("prompts/get", {
+        name: "ask__open",
+        arguments: { account: "a", name: "Mallory" },
+      });
+      expect((filled.error as { message: string }).message).toContain(
+        "'name' is asked of the client by the tool call itself",
+      );
       const asked = await s.request("prompts/get", { name: PROMPT, arguments: { context: "from the model" } });
       expect((asked.error as { message: string }).message).toContain("'context' is asked of the person by the prompt");
       // a client that cannot answer the form: -32021, as tools/call
       const noForm = await s.request("prompts/get", { name: PROMPT }, {});
-      expect(noForm.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
+      expect(noForm.error).toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { elicitation: { form: {} } } },
+      });
     } finally {
       await s.close();
     }
@@ -241,7 +336,9 @@ describe("prompts/get, modern era (InputRequiredResult)", () => {
     const s = new Raw(project("single"));
     try {
       const r = res(await s.request("prompts/get", { name: "ask__open", arguments: { account: "travel" } }));
-      expect(r.messages![0]!.content.text).toContain('Call the tool `hcp` with these arguments:\n{"pack":"ask","verb":"open","args":{"account":"travel"}}');
+      expect(r.messages![0]!.content.text).toContain(
+        'Call the tool `hcp` with these arguments:\n{"pack":"ask","verb":"open","args":{"account":"travel"}}',
+      );
     } finally {
       await s.close();
     }
@@ -249,13 +346,24 @@ describe("prompts/get, modern era (InputRequiredResult)", () => {
 
   it("the v2 SDK client answers the prompt's input through its handler and gets the messages", async () => {
     const p = project();
-    const client = new ClientV2({ name: "v2", version: "1" }, { versionNegotiation: { mode: { pin: MODERN } }, capabilities: { elicitation: { form: {} } } });
+    const client = new ClientV2(
+      { name: "v2", version: "1" },
+      { versionNegotiation: { mode: { pin: MODERN } }, capabilities: { elicitation: { form: {} } } },
+    );
     const asked: string[] = [];
     client.setRequestHandler("elicitation/create", async (req) => {
       asked.push((req.params as { message: string }).message);
       return { action: "accept" as const, content: { context: "from v2" } };
     });
-    await client.connect(new StdioV2({ command: process.execPath, args: [HCPX, "mcp", "--shape", "per-command"], cwd: p.dir, env: envOf(p), stderr: "ignore" }));
+    await client.connect(
+      new StdioV2({
+        command: process.execPath,
+        args: [HCPX, "mcp", "--shape", "per-command"],
+        cwd: p.dir,
+        env: envOf(p),
+        stderr: "ignore",
+      }),
+    );
     try {
       const { prompts } = await client.listPrompts();
       expect(prompts.map((x) => x.name)).toEqual(["ask__open", PROMPT]);
@@ -275,7 +383,15 @@ describe("prompts/get, legacy era (elicitation/create)", () => {
       asked.push(req.params.message);
       return answer as never;
     });
-    await client.connect(new StdioV1({ command: process.execPath, args: [HCPX, "mcp", "--shape", "per-command"], cwd: p.dir, env: envOf(p), stderr: "ignore" }));
+    await client.connect(
+      new StdioV1({
+        command: process.execPath,
+        args: [HCPX, "mcp", "--shape", "per-command"],
+        cwd: p.dir,
+        env: envOf(p),
+        stderr: "ignore",
+      }),
+    );
     return client;
   }
 
@@ -307,7 +423,9 @@ describe("prompts/get, legacy era (elicitation/create)", () => {
     const p = project();
     const client = await v1(p, { action: "decline" }, []);
     try {
-      const changed = new Promise<void>((r) => client.setNotificationHandler(PromptListChangedNotificationSchema, () => r()));
+      const changed = new Promise<void>((r) =>
+        client.setNotificationHandler(PromptListChangedNotificationSchema, () => r()),
+      );
       expect((await client.listPrompts()).prompts.map((x) => x.name)).toEqual(["ask__open", PROMPT]);
       const surface = join(p.dir, "packs", "ask", "surface.json");
       const s = JSON.parse(readFileSync(surface, "utf8"));
@@ -328,10 +446,19 @@ describe("prompts over HTTP and in the pack format", () => {
     try {
       const l = await httpModern(srv.url, undefined, "prompts/list");
       expect(l.body.result).toMatchObject({ resultType: "complete", ttlMs: expect.any(Number) });
-      expect(((l.body.result as { prompts: { name: string }[] }).prompts).map((x) => x.name)).toEqual(["ask__open", PROMPT]);
+      expect((l.body.result as { prompts: { name: string }[] }).prompts.map((x) => x.name)).toEqual([
+        "ask__open",
+        PROMPT,
+      ]);
       const r1 = (await httpModern(srv.url, undefined, "prompts/get", { name: PROMPT })).body.result as Res;
       expect(r1.resultType).toBe("input_required");
-      const r2 = (await httpModern(srv.url, undefined, "prompts/get", { name: PROMPT, inputResponses: { user_context: accept({ context: "over http" }) }, requestState: r1.requestState })).body.result as Res;
+      const r2 = (
+        await httpModern(srv.url, undefined, "prompts/get", {
+          name: PROMPT,
+          inputResponses: { user_context: accept({ context: "over http" }) },
+          requestState: r1.requestState,
+        })
+      ).body.result as Res;
       expect(r2.messages![0]!.content.text).toContain('{"context":"over http"}');
     } finally {
       await srv.stop();
@@ -345,7 +472,9 @@ describe("prompts over HTTP and in the pack format", () => {
     s.commands[0].prompt = { inputs: { again: { ask: "form", arg: "name", message: "Name?" } } };
     writeFileSync(surface, JSON.stringify(s));
     const b = exportView(loadProject({ config: p.config, cwd: p.dir, user: false })).broken.find((x) => x.id === "ask");
-    expect(b?.problems.map((x) => x.message)).toContain("open: prompt input 'again' fills arg 'name', which the command's input 'display_name' fills: the tool call asks for it itself and refuses it from the model");
+    expect(b?.problems.map((x) => x.message)).toContain(
+      "open: prompt input 'again' fills arg 'name', which the command's input 'display_name' fills: the tool call asks for it itself and refuses it from the model",
+    );
     expect(b?.problems[0]).toMatchObject({ code: "input_decl", path: "commands[0].prompt.inputs.again" });
     // hcpx lint says the same, with the line
     const lint = lintPackDir(join(p.dir, "packs", "ask")).problems.find((x) => x.code === "input_decl");

@@ -27,7 +27,9 @@ function coarseFs(tick: number) {
     read: (f: string) => files.get(f)!.text,
     stat: ((f: string) => {
       const x = files.get(f);
-      return x ? { dev: 1, ino: x.ino, size: Buffer.byteLength(x.text), mtimeMs: x.mtimeMs, ctimeMs: x.ctimeMs } : undefined;
+      return x
+        ? { dev: 1, ino: x.ino, size: Buffer.byteLength(x.text), mtimeMs: x.mtimeMs, ctimeMs: x.ctimeMs }
+        : undefined;
     }) as StatFn,
   };
 }

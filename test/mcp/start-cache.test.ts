@@ -36,13 +36,24 @@ describe("hcpx mcp start: the validation cache", () => {
 
   it("hcpx mcp --http fills the same cache, and a pack broken since is refused, not served from it", async () => {
     const p = ledgerProject({ packs: ["ledger"] });
-    writeConfig(p.config, { packs: ["./packs/ledger"], principal: { id: "test", kind: "agent" }, grants: { allow: ["ledger.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } });
+    writeConfig(p.config, {
+      packs: ["./packs/ledger"],
+      principal: { id: "test", kind: "agent" },
+      grants: { allow: ["ledger.*"], deny: [] },
+      sandbox: { bins: {}, roots: ["."], cwd: "." },
+    });
     const env = { PATH: process.env.PATH ?? "", HOME: p.home, LEDGER_FILE: p.ledger, HCPX_AUDIT_LOG: "off" };
     const s = await serve({ dir: p.dir, env }, ["--no-auth"]);
     try {
       const c = new ClientV2({ name: "v2", version: "1" }, { versionNegotiation: { mode: "auto" } });
       await c.connect(new HttpV2(new URL(s.url)));
-      const call = async () => (await c.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } })).structuredContent as { ok: boolean; error?: { code: string } };
+      const call = async () =>
+        (
+          await c.callTool({
+            name: "hcp",
+            arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
+          })
+        ).structuredContent as { ok: boolean; error?: { code: string } };
       expect((await call()).ok).toBe(true);
       expect(readdirSync(join(p.home, ".cache", "hcpx", "validated")).length).toBeGreaterThanOrEqual(2);
       const file = join(p.dir, "packs", "ledger", "policy.json");
@@ -71,7 +82,8 @@ describe("hcpx mcp start: the start cache", () => {
   const FROM_CACHE = "the tool list from the start cache";
   const debug = { env: { HCPX_DEBUG: "1" } };
   const list = async (s: Awaited<ReturnType<typeof startMcp>>) => (await s.client.listTools()).tools;
-  const hcp = async (s: Awaited<ReturnType<typeof startMcp>>) => (await list(s)).find((t) => t.name === "hcp")!.description!;
+  const hcp = async (s: Awaited<ReturnType<typeof startMcp>>) =>
+    (await list(s)).find((t) => t.name === "hcp")!.description!;
 
   it("a start that read a file changed within 2 s of its read keeps no entry (here a Skill whose mtime is ahead of the clock: always within)", async () => {
     const p = ledgerProject({ packs: ["ledger"] });
@@ -97,9 +109,16 @@ describe("hcpx mcp start: the start cache", () => {
     expect(await list(warm)).toEqual(first);
     expect(warm.stderr()).toContain(FROM_CACHE);
     expect(warm.stderr()).toContain("serving 2 pack(s), 2 tool(s)");
-    const r = (await warm.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } })).structuredContent as { ok: boolean };
+    const r = (
+      await warm.client.callTool({
+        name: "hcp",
+        arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
+      })
+    ).structuredContent as { ok: boolean };
     expect(r.ok).toBe(true);
-    expect(((await warm.client.readResource({ uri: "skill://transit/SKILL.md" })).contents[0] as { text: string }).text).toContain("# transit");
+    expect(
+      ((await warm.client.readResource({ uri: "skill://transit/SKILL.md" })).contents[0] as { text: string }).text,
+    ).toContain("# transit");
     await warm.close();
 
     // per-command: its own entry, the same listing as a cold start's
@@ -125,7 +144,12 @@ describe("hcpx mcp start: the start cache", () => {
     writeFileSync(policy, text);
 
     // a grant revoked
-    writeConfig(p.config, { packs: ["./packs/ledger", "./packs/transit"], principal: { id: "test", kind: "agent" }, grants: { allow: ["ledger.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } });
+    writeConfig(p.config, {
+      packs: ["./packs/ledger", "./packs/transit"],
+      principal: { id: "test", kind: "agent" },
+      grants: { allow: ["ledger.*"], deny: [] },
+      sandbox: { bins: {}, roots: ["."], cwd: "." },
+    });
     const revoked = await start();
     expect(revoked.stderr()).not.toContain(FROM_CACHE);
     const d = await hcp(revoked);
@@ -134,11 +158,21 @@ describe("hcpx mcp start: the start cache", () => {
     await revoked.close();
 
     // a pack removed, then added back
-    writeConfig(p.config, { packs: ["./packs/ledger"], principal: { id: "test", kind: "agent" }, grants: { allow: ["ledger.*", "transit.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } });
+    writeConfig(p.config, {
+      packs: ["./packs/ledger"],
+      principal: { id: "test", kind: "agent" },
+      grants: { allow: ["ledger.*", "transit.*"], deny: [] },
+      sandbox: { bins: {}, roots: ["."], cwd: "." },
+    });
     const removed = await start();
     expect(removed.stderr()).toContain("serving 1 pack(s)");
     await removed.close();
-    writeConfig(p.config, { packs: ["./packs/ledger", "./packs/transit"], principal: { id: "test", kind: "agent" }, grants: { allow: ["ledger.*", "transit.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } });
+    writeConfig(p.config, {
+      packs: ["./packs/ledger", "./packs/transit"],
+      principal: { id: "test", kind: "agent" },
+      grants: { allow: ["ledger.*", "transit.*"], deny: [] },
+      sandbox: { bins: {}, roots: ["."], cwd: "." },
+    });
     const added = await start();
     expect(added.stderr()).not.toContain(FROM_CACHE);
     expect(await hcp(added)).toContain("- transit:");

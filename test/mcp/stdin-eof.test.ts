@@ -18,18 +18,32 @@ import { tmp } from "../support/project";
 import { ledgerProject, writeConfig } from "./support";
 
 const MODERN = "2026-07-28";
-const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "eof", version: "1" } };
+const meta = {
+  "io.modelcontextprotocol/protocolVersion": MODERN,
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "eof", version: "1" },
+};
 const line = (o: Record<string, unknown>) => `${JSON.stringify({ jsonrpc: "2.0", ...o })}\n`;
 const OPENING = {
-  legacy: line({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "eof", version: "1" } } }) + line({ method: "notifications/initialized" }),
+  legacy:
+    line({
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "eof", version: "1" } },
+    }) + line({ method: "notifications/initialized" }),
   modern: line({ id: 1, method: "server/discover", params: { _meta: meta } }),
 };
 type Era = keyof typeof OPENING;
-const request = (era: Era, id: number, method: string, params: Record<string, unknown> = {}) => line({ id, method, params: era === "modern" ? { ...params, _meta: meta } : params });
+const request = (era: Era, id: number, method: string, params: Record<string, unknown> = {}) =>
+  line({ id, method, params: era === "modern" ? { ...params, _meta: meta } : params });
 
 interface Msg {
   id?: number;
-  result?: { tools?: { name: string }[]; isError?: boolean; structuredContent?: { ok: boolean; data?: unknown; error?: { code: string } } };
+  result?: {
+    tools?: { name: string }[];
+    isError?: boolean;
+    structuredContent?: { ok: boolean; data?: unknown; error?: { code: string } };
+  };
   error?: unknown;
 }
 
@@ -38,8 +52,18 @@ interface Msg {
  * exited or logs that it waits for its answers to be read (HCPX_DEBUG), as a
  * host busy elsewhere would.
  */
-async function whole(dir: string, home: string, args: string[], input: string, env: Record<string, string> = {}): Promise<{ code: number | null; msgs: Msg[]; out: string; err: string }> {
-  const child = spawn(process.execPath, [HCPX, "mcp", ...args], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: home, NO_COLOR: "1", HCPX_DEBUG: "1", HCPX_AUDIT_LOG: "off", ...env }, stdio: ["pipe", "pipe", "pipe"] });
+async function whole(
+  dir: string,
+  home: string,
+  args: string[],
+  input: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; msgs: Msg[]; out: string; err: string }> {
+  const child = spawn(process.execPath, [HCPX, "mcp", ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", HOME: home, NO_COLOR: "1", HCPX_DEBUG: "1", HCPX_AUDIT_LOG: "off", ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let err = "";
   let out = "";
   let reading = false;
@@ -88,29 +112,86 @@ function manyPacks(n: number): string {
     const pd = join(dir, "packs", id);
     mkdirSync(pd, { recursive: true });
     const verbs = Array.from({ length: 10 }, (_, j) => `item.get${j}`);
-    const commands = verbs.map((v, j) => ({ verb_key: v, summary: `Read the items of ${id}, variant ${j}`, cli: [id, ...v.split("."), "{{name}}"], args: { name: { type: "string", required: true, description: "Item name" }, limit: { type: "integer", flag: "--limit", description: "At most this many" } } }));
-    writeFileSync(join(pd, "surface.json"), JSON.stringify({ hcp: "1.1", id, version: "1.0.0", description: `Pack ${id}`, kind: "wrap", wrap: { bin: "../../bins/x.mjs", json_flag: "--json", output: "json" }, commands }));
-    writeFileSync(join(pd, "policy.json"), JSON.stringify({ rows: Object.fromEntries(verbs.map((v) => [v, { operation: "read" }])) }));
-    writeFileSync(join(pd, "SKILL.md"), `---\nname: ${id}\ndescription: "Pack ${id}: reads items."\n---\n\n# ${id}\n\n| verb | what it does | read/write |\n|---|---|---|\n${verbs.map((v, j) => `| \`${v}\` | Read the items of ${id}, variant ${j} | read |`).join("\n")}\n`);
+    const commands = verbs.map((v, j) => ({
+      verb_key: v,
+      summary: `Read the items of ${id}, variant ${j}`,
+      cli: [id, ...v.split("."), "{{name}}"],
+      args: {
+        name: { type: "string", required: true, description: "Item name" },
+        limit: { type: "integer", flag: "--limit", description: "At most this many" },
+      },
+    }));
+    writeFileSync(
+      join(pd, "surface.json"),
+      JSON.stringify({
+        hcp: "1.1",
+        id,
+        version: "1.0.0",
+        description: `Pack ${id}`,
+        kind: "wrap",
+        wrap: { bin: "../../bins/x.mjs", json_flag: "--json", output: "json" },
+        commands,
+      }),
+    );
+    writeFileSync(
+      join(pd, "policy.json"),
+      JSON.stringify({ rows: Object.fromEntries(verbs.map((v) => [v, { operation: "read" }])) }),
+    );
+    writeFileSync(
+      join(pd, "SKILL.md"),
+      `---\nname: ${id}\ndescription: "Pack ${id}: reads items."\n---\n\n# ${id}\n\n| verb | what it does | read/write |\n|---|---|---|\n${verbs.map((v, j) => `| \`${v}\` | Read the items of ${id}, variant ${j} | read |`).join("\n")}\n`,
+    );
     packs.push(`./packs/${id}`);
   }
-  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs, principal: { id: "t", kind: "agent" }, grants: { allow: ["*"] } }));
+  writeFileSync(
+    join(dir, "hcp.config.json5"),
+    JSON.stringify({ packs, principal: { id: "t", kind: "agent" }, grants: { allow: ["*"] } }),
+  );
   return dir;
 }
 
 /** The ledger project with two more packs: `slow` (answers after SLOW_MS) and `stuck` (never answers; timeout_ms 1500). */
 function slowProject() {
   const p = ledgerProject({ packs: ["ledger"] });
-  writeFileSync(join(p.dir, "bins", "slow.mjs"), "#!/usr/bin/env node\nconst ms = Number(process.env.SLOW_MS ?? 800);\nsetTimeout(() => process.stdout.write(JSON.stringify({ slept: ms }) + '\\n'), ms);\n", { mode: 0o755 });
-  writeFileSync(join(p.dir, "bins", "stuck.mjs"), "#!/usr/bin/env node\nsetInterval(() => {}, 1 << 30);\n", { mode: 0o755 });
-  for (const [id, bin, timeout] of [["slow", "slow.mjs", 20_000], ["stuck", "stuck.mjs", 1500]] as const) {
+  writeFileSync(
+    join(p.dir, "bins", "slow.mjs"),
+    "#!/usr/bin/env node\nconst ms = Number(process.env.SLOW_MS ?? 800);\nsetTimeout(() => process.stdout.write(JSON.stringify({ slept: ms }) + '\\n'), ms);\n",
+    { mode: 0o755 },
+  );
+  writeFileSync(join(p.dir, "bins", "stuck.mjs"), "#!/usr/bin/env node\nsetInterval(() => {}, 1 << 30);\n", {
+    mode: 0o755,
+  });
+  for (const [id, bin, timeout] of [
+    ["slow", "slow.mjs", 20_000],
+    ["stuck", "stuck.mjs", 1500],
+  ] as const) {
     const pd = join(p.dir, "packs", id);
     mkdirSync(pd, { recursive: true });
-    writeFileSync(join(pd, "surface.json"), JSON.stringify({ hcp: "1.1", id, version: "0.1.0", description: `A ${id} bin`, kind: "wrap", wrap: { bin: `../../bins/${bin}`, json_flag: null, output: "json", timeout_ms: timeout }, binding: { env: ["SLOW_MS"] }, commands: [{ verb_key: "wait", summary: "Wait, then answer", cli: [id, "wait"], args: {} }] }));
+    writeFileSync(
+      join(pd, "surface.json"),
+      JSON.stringify({
+        hcp: "1.1",
+        id,
+        version: "0.1.0",
+        description: `A ${id} bin`,
+        kind: "wrap",
+        wrap: { bin: `../../bins/${bin}`, json_flag: null, output: "json", timeout_ms: timeout },
+        binding: { env: ["SLOW_MS"] },
+        commands: [{ verb_key: "wait", summary: "Wait, then answer", cli: [id, "wait"], args: {} }],
+      }),
+    );
     writeFileSync(join(pd, "policy.json"), JSON.stringify({ rows: { wait: { operation: "read" } } }));
-    writeFileSync(join(pd, "SKILL.md"), `---\nname: ${id}\ndescription: A ${id} bin.\n---\n\n# ${id}\n\n| verb | what it does | read/write |\n|---|---|---|\n| \`wait\` | Wait, then answer | read |\n`);
+    writeFileSync(
+      join(pd, "SKILL.md"),
+      `---\nname: ${id}\ndescription: A ${id} bin.\n---\n\n# ${id}\n\n| verb | what it does | read/write |\n|---|---|---|\n| \`wait\` | Wait, then answer | read |\n`,
+    );
   }
-  writeConfig(p.config, { packs: ["./packs/ledger", "./packs/slow", "./packs/stuck"], principal: { id: "test", kind: "agent" }, grants: { allow: ["ledger.*", "slow.*", "stuck.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } });
+  writeConfig(p.config, {
+    packs: ["./packs/ledger", "./packs/slow", "./packs/stuck"],
+    principal: { id: "test", kind: "agent" },
+    grants: { allow: ["ledger.*", "slow.*", "stuck.*"], deny: [] },
+    sandbox: { bins: {}, roots: ["."], cwd: "." },
+  });
   return p;
 }
 
@@ -120,17 +201,31 @@ describe("hcpx mcp: every request read before stdin's end is answered", () => {
   const big = manyPacks(60);
   for (const era of ["legacy", "modern"] as const) {
     it(`a tools/list larger than a pipe holds, then EOF, comes out whole (${era}, per-command, 60 packs)`, async () => {
-      const r = await whole(big, tmp("hcpx-eof-home-"), ["--shape", "per-command", "--config", join(big, "hcp.config.json5")], OPENING[era] + request(era, 2, "tools/list"));
+      const r = await whole(
+        big,
+        tmp("hcpx-eof-home-"),
+        ["--shape", "per-command", "--config", join(big, "hcp.config.json5")],
+        OPENING[era] + request(era, 2, "tools/list"),
+      );
       expect(r.code).toBe(0);
       const list = r.msgs.find((m) => m.id === 2);
-      expect(list, `no whole tools/list answer in ${r.out.length} bytes: ${JSON.stringify(r.msgs.filter((m) => m.id !== 1)).slice(0, 300)}\n${r.err}`).toBeDefined();
+      expect(
+        list,
+        `no whole tools/list answer in ${r.out.length} bytes: ${JSON.stringify(r.msgs.filter((m) => m.id !== 1)).slice(0, 300)}\n${r.err}`,
+      ).toBeDefined();
       expect(list!.result!.tools!.filter((t) => t.name.startsWith("pack-"))).toHaveLength(600);
       expect(r.out.length).toBeGreaterThan(200_000);
     });
 
     it(`a tools/call still running at EOF is cancelled and answered so, and a tools/list read after it is answered (${era})`, async () => {
       const p = slowProject();
-      const r = await whole(p.dir, p.home, ["--config", p.config], OPENING[era] + request(era, 2, "tools/call", call("slow")) + request(era, 3, "tools/list"), { SLOW_MS: "800" });
+      const r = await whole(
+        p.dir,
+        p.home,
+        ["--config", p.config],
+        OPENING[era] + request(era, 2, "tools/call", call("slow")) + request(era, 3, "tools/list"),
+        { SLOW_MS: "800" },
+      );
       expect(r.code).toBe(0);
       const byId = new Map(r.msgs.map((m) => [m.id, m]));
       expect(byId.get(2)?.result?.isError, r.err).toBe(true);
@@ -141,7 +236,12 @@ describe("hcpx mcp: every request read before stdin's end is answered", () => {
 
   it("a call whose bin never answers is cancelled at EOF, answered `cancelled` without waiting for its timeout, then the server exits", async () => {
     const p = slowProject();
-    const r = await whole(p.dir, p.home, ["--config", p.config], OPENING.legacy + request("legacy", 2, "tools/call", call("stuck")));
+    const r = await whole(
+      p.dir,
+      p.home,
+      ["--config", p.config],
+      OPENING.legacy + request("legacy", 2, "tools/call", call("stuck")),
+    );
     expect(r.code).toBe(0);
     const answer = r.msgs.find((m) => m.id === 2);
     expect(answer?.result?.isError, r.err).toBe(true);

@@ -26,12 +26,18 @@ export function ledgerProject(opts: Parameters<typeof scratchProject>[0] = {}): 
   const home = tmp("hcpx-mcp-home-");
   const ledger = join(p.dir, "ledger.json");
   // a write, so the file exists (seeded with checking and savings) before any test write
-  const r = spawnSync(process.execPath, [join(p.dir, "bins", "ledger.mjs"), "account", "open", "cash", "--json"], { env: { LEDGER_FILE: ledger, LEDGER_SEED: "1", LEDGER_NOW: "2026-01-01T00:00:00Z", PATH: process.env.PATH ?? "" }, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [join(p.dir, "bins", "ledger.mjs"), "account", "open", "cash", "--json"], {
+    env: { LEDGER_FILE: ledger, LEDGER_SEED: "1", LEDGER_NOW: "2026-01-01T00:00:00Z", PATH: process.env.PATH ?? "" },
+    encoding: "utf8",
+  });
   if (r.status !== 0 || !existsSync(ledger)) throw new Error(`seeding the ledger failed: ${r.stderr}`);
   return { ...p, home, ledger };
 }
 
-export async function startMcp(p: { dir: string; home?: string; ledger?: string }, opts: { shape?: "single" | "per-command"; env?: Record<string, string>; args?: string[] } = {}): Promise<McpSession> {
+export async function startMcp(
+  p: { dir: string; home?: string; ledger?: string },
+  opts: { shape?: "single" | "per-command"; env?: Record<string, string>; args?: string[] } = {},
+): Promise<McpSession> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     HOME: p.home ?? tmp("hcpx-mcp-home-"),
@@ -39,7 +45,11 @@ export async function startMcp(p: { dir: string; home?: string; ledger?: string 
     ...(p.ledger ? { LEDGER_FILE: p.ledger, LEDGER_NOW: "2026-01-01T00:00:00Z" } : {}),
     ...opts.env,
   };
-  const { client, transport, stderr } = await connectMcp([HCPX, "mcp", ...(opts.shape ? ["--shape", opts.shape] : []), ...(opts.args ?? [])], p.dir, env);
+  const { client, transport, stderr } = await connectMcp(
+    [HCPX, "mcp", ...(opts.shape ? ["--shape", opts.shape] : []), ...(opts.args ?? [])],
+    p.dir,
+    env,
+  );
   return { client, transport, stderr, close: () => client.close() };
 }
 
@@ -64,10 +74,13 @@ export function addLeakyPack(dir: string): void {
       ],
     }),
   );
-  writeFileSync(join(pack, "policy.json"), JSON.stringify({ rows: { fail: { operation: "read" }, ok: { operation: "read" } } }));
+  writeFileSync(
+    join(pack, "policy.json"),
+    JSON.stringify({ rows: { fail: { operation: "read" }, ok: { operation: "read" } } }),
+  );
   writeFileSync(
     join(pack, "SKILL.md"),
-    "---\nname: leaky\ndescription: A bin that leaks its Binding.\nleads:\n  - \"leaky: test pack\"\n---\n\n# leaky\n\n| verb | what it does | read/write |\n|---|---|---|\n| `fail` | Print the token and fail | read |\n| `ok` | Return the token inside JSON | read |\n",
+    '---\nname: leaky\ndescription: A bin that leaks its Binding.\nleads:\n  - "leaky: test pack"\n---\n\n# leaky\n\n| verb | what it does | read/write |\n|---|---|---|\n| `fail` | Print the token and fail | read |\n| `ok` | Return the token inside JSON | read |\n',
   );
 }
 
@@ -76,7 +89,11 @@ export function writeConfig(file: string, config: Record<string, unknown>): void
   writeFileSync(file, JSON.stringify(config, null, 2) + "\n");
 }
 
-export type ToolResult = { content?: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+export type ToolResult = {
+  content?: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
 
 export function envelope(r: unknown): { ok: boolean; data?: unknown; error?: { code: string; message: string } } {
   const res = r as ToolResult;
@@ -84,6 +101,7 @@ export function envelope(r: unknown): { ok: boolean; data?: unknown; error?: { c
   if (!env) throw new Error(`no structuredContent in ${JSON.stringify(r)}`);
   // the text content carries the same envelope as JSON
   const text = res.content?.find((c) => c.type === "text")?.text;
-  if (text === undefined || JSON.stringify(JSON.parse(text)) !== JSON.stringify(env)) throw new Error(`text content differs from structuredContent: ${text}`);
+  if (text === undefined || JSON.stringify(JSON.parse(text)) !== JSON.stringify(env))
+    throw new Error(`text content differs from structuredContent: ${text}`);
   return env;
 }

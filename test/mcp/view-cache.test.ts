@@ -20,7 +20,8 @@ describe("hcpx mcp view cache", () => {
   it("a same-size edit of a Skill is served on the next request", async () => {
     const file = join(p.dir, "packs", "transit", "SKILL.md");
     const before = readFileSync(file, "utf8");
-    const read = async () => ((await s.client.readResource({ uri: "skill://transit/SKILL.md" })).contents[0] as { text: string }).text;
+    const read = async () =>
+      ((await s.client.readResource({ uri: "skill://transit/SKILL.md" })).contents[0] as { text: string }).text;
     expect(await read()).toContain("# transit");
     const after = before.replace("# transit", "# TRANSIT");
     expect(after.length).toBe(before.length);
@@ -31,7 +32,12 @@ describe("hcpx mcp view cache", () => {
   it("a revoke in the config takes the pack out of the next tools/list", async () => {
     const names = async () => (await s.client.listTools()).tools.find((t) => t.name === "hcp")!.description!;
     expect(await names()).toContain("- transit:");
-    writeConfig(join(p.dir, "hcp.config.json5"), { packs: ["./packs/ledger", "./packs/transit"], principal: { id: "test", kind: "agent" }, grants: { allow: ["ledger.*"] }, sandbox: { roots: ["."], cwd: "." } });
+    writeConfig(join(p.dir, "hcp.config.json5"), {
+      packs: ["./packs/ledger", "./packs/transit"],
+      principal: { id: "test", kind: "agent" },
+      grants: { allow: ["ledger.*"] },
+      sandbox: { roots: ["."], cwd: "." },
+    });
     expect(await names()).not.toContain("- transit:");
   });
 });

@@ -23,7 +23,8 @@ describe("hcpx mcp: watched packs", () => {
   afterAll(async () => {
     await s?.close();
   });
-  const read = async () => ((await s.client.readResource({ uri: "skill://transit/SKILL.md" })).contents[0] as { text: string }).text;
+  const read = async () =>
+    ((await s.client.readResource({ uri: "skill://transit/SKILL.md" })).contents[0] as { text: string }).text;
   const skill = () => join(p.dir, "packs", "transit", "SKILL.md");
   /** the Skill as served, once it holds `want` (the watch event read), within 10 s */
   const seen = async (want: string) => {
@@ -37,7 +38,10 @@ describe("hcpx mcp: watched packs", () => {
   };
 
   it("a same-size edit of a Skill is served on the next request", async () => {
-    for (const [from, to] of [["# transit", "# TRANSIT"], ["# TRANSIT", "# TrAnSiT"]] as const) {
+    for (const [from, to] of [
+      ["# transit", "# TRANSIT"],
+      ["# TRANSIT", "# TrAnSiT"],
+    ] as const) {
       const before = readFileSync(skill(), "utf8");
       expect(await read()).toContain(from);
       writeFileSync(skill(), before.replace(from, to));

@@ -6,7 +6,13 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FORBIDDEN_ENV_EXCEPTIONS, FORBIDDEN_ENV_NAMES, FORBIDDEN_ENV_PREFIXES, forbiddenEnvOf, isForbiddenEnv } from "../../src/pack/envrules";
+import {
+  FORBIDDEN_ENV_EXCEPTIONS,
+  FORBIDDEN_ENV_NAMES,
+  FORBIDDEN_ENV_PREFIXES,
+  forbiddenEnvOf,
+  isForbiddenEnv,
+} from "../../src/pack/envrules";
 import { REPO, runHcpx } from "../support/hcpx";
 import { fxPack, project } from "../runtime/support";
 
@@ -21,7 +27,10 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const nameChar = fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_".split(""));
 const suffix = fc.array(nameChar, { maxLength: 12 }).map((a) => a.join(""));
 /** the same name in a random mix of upper and lower case */
-const anyCase = (name: string) => fc.array(fc.boolean(), { minLength: name.length, maxLength: name.length }).map((flips) => [...name].map((ch, i) => (flips[i] ? ch.toLowerCase() : ch.toUpperCase())).join(""));
+const anyCase = (name: string) =>
+  fc
+    .array(fc.boolean(), { minLength: name.length, maxLength: name.length })
+    .map((flips) => [...name].map((ch, i) => (flips[i] ? ch.toLowerCase() : ch.toUpperCase())).join(""));
 
 describe("the forbidden env list", () => {
   it("every listed name, in any case, is forbidden", () => {
@@ -39,7 +48,37 @@ describe("the forbidden env list", () => {
   });
 
   it("the names the issue lists are all refused", () => {
-    const named = ["NODE_OPTIONS", "NODE_PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PYTHONWARNINGS", "PERL5OPT", "PERL5LIB", "RUBYOPT", "RUBYLIB", "BASH_ENV", "ENV", "SHELLOPTS", "PS4", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0", "GIT_CONFIG_GLOBAL", "GIT_EXEC_PATH", "GIT_SSH", "GIT_SSH_COMMAND", "PATH", "HOME", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS"];
+    const named = [
+      "NODE_OPTIONS",
+      "NODE_PATH",
+      "LD_PRELOAD",
+      "LD_LIBRARY_PATH",
+      "LD_AUDIT",
+      "DYLD_INSERT_LIBRARIES",
+      "PYTHONSTARTUP",
+      "PYTHONPATH",
+      "PYTHONHOME",
+      "PYTHONWARNINGS",
+      "PERL5OPT",
+      "PERL5LIB",
+      "RUBYOPT",
+      "RUBYLIB",
+      "BASH_ENV",
+      "ENV",
+      "SHELLOPTS",
+      "PS4",
+      "GIT_CONFIG_COUNT",
+      "GIT_CONFIG_KEY_0",
+      "GIT_CONFIG_VALUE_0",
+      "GIT_CONFIG_GLOBAL",
+      "GIT_EXEC_PATH",
+      "GIT_SSH",
+      "GIT_SSH_COMMAND",
+      "PATH",
+      "HOME",
+      "JAVA_TOOL_OPTIONS",
+      "_JAVA_OPTIONS",
+    ];
     for (const n of named) {
       expect(isForbiddenEnv(n), n).toBe(true);
       expect(isForbiddenEnv(n.toLowerCase()), n.toLowerCase()).toBe(true);
@@ -55,11 +94,26 @@ describe("the forbidden env list", () => {
         expect(isForbiddenEnv(n), n).toBe(false);
       }),
     );
-    for (const ok of ["LEDGER_OUTPUT", "NO_COLOR", "PYTHONUNBUFFERED", "PYTHONIOENCODING", "GIT_TERMINAL_PROMPT", "NODE_ENV", "LANG", "TZ"]) expect(isForbiddenEnv(ok), ok).toBe(false);
+    for (const ok of [
+      "LEDGER_OUTPUT",
+      "NO_COLOR",
+      "PYTHONUNBUFFERED",
+      "PYTHONIOENCODING",
+      "GIT_TERMINAL_PROMPT",
+      "NODE_ENV",
+      "LANG",
+      "TZ",
+    ])
+      expect(isForbiddenEnv(ok), ok).toBe(false);
   });
 
   it("forbiddenEnvOf finds them in agent_env and binding.env with their JSON paths", () => {
-    expect(forbiddenEnvOf({ wrap: { agent_env: { OK: "1", node_options: "--require x" } }, binding: { env: ["TOKEN", "LD_PRELOAD"] } })).toEqual([
+    expect(
+      forbiddenEnvOf({
+        wrap: { agent_env: { OK: "1", node_options: "--require x" } },
+        binding: { env: ["TOKEN", "LD_PRELOAD"] },
+      }),
+    ).toEqual([
       { path: ["wrap", "agent_env", "node_options"], name: "node_options" },
       { path: ["binding", "env", 1], name: "LD_PRELOAD" },
     ]);
@@ -86,7 +140,9 @@ describe("lint and the runtime refuse a pack that sets one", () => {
   const cmd = { verb_key: "show", summary: "show", cli: ["p", "show"], args: {} };
 
   it("agent_env NODE_OPTIONS=--require: lint error, exec bad_pack, and the code it names never runs", async () => {
-    const p = project({ packs: [fxPack("p", "argv-echo.mjs", [cmd], { wrap: { agent_env: { NODE_OPTIONS: "--require ./evil.cjs" } } })] });
+    const p = project({
+      packs: [fxPack("p", "argv-echo.mjs", [cmd], { wrap: { agent_env: { NODE_OPTIONS: "--require ./evil.cjs" } } })],
+    });
     const marker = join(p.dir, "pwned");
     writeFileSync(join(p.dir, "evil.cjs"), `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "x");\n`);
     const lint = await runHcpx(["lint", "--json", join(p.dir, "packs", "p")], { cwd: p.dir });
@@ -105,7 +161,10 @@ describe("lint and the runtime refuse a pack that sets one", () => {
   it.each([
     ["binding.env LD_PRELOAD", { binding: { env: ["LD_PRELOAD"] } }],
     ["binding.env path (lower case)", { binding: { env: ["path"] } }],
-    ["agent_env GIT_CONFIG_COUNT", { wrap: { agent_env: { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.pager", GIT_CONFIG_VALUE_0: "sh -c x" } } }],
+    [
+      "agent_env GIT_CONFIG_COUNT",
+      { wrap: { agent_env: { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.pager", GIT_CONFIG_VALUE_0: "sh -c x" } } },
+    ],
     ["agent_env HOME", { wrap: { agent_env: { HOME: "/tmp/elsewhere" } } }],
     ["agent_env BASH_ENV", { wrap: { agent_env: { BASH_ENV: "./x.sh" } } }],
   ])("%s: exec refuses (bad_pack), the bin is never spawned", async (_n, extra) => {
@@ -118,7 +177,19 @@ describe("lint and the runtime refuse a pack that sets one", () => {
   });
 
   it("a composite pack's binding.env is refused the same way", async () => {
-    const p = project({ packs: [{ id: "c", surface: { kind: "composite", composite: { module: "./index.mjs" }, binding: { env: ["NODE_OPTIONS"] }, commands: [{ verb_key: "show", summary: "s", args: {} }] } }] });
+    const p = project({
+      packs: [
+        {
+          id: "c",
+          surface: {
+            kind: "composite",
+            composite: { module: "./index.mjs" },
+            binding: { env: ["NODE_OPTIONS"] },
+            commands: [{ verb_key: "show", summary: "s", args: {} }],
+          },
+        },
+      ],
+    });
     writeFileSync(join(p.dir, "packs", "c", "index.mjs"), "export default { show: async () => ({ ran: true }) };\n");
     const env = JSON.parse((await runHcpx(["exec", "c", "show", "--json"], { cwd: p.dir })).stdout);
     expect(env.error.code).toBe("bad_pack");

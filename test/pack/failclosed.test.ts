@@ -13,7 +13,8 @@ import { HCPX } from "../support/hcpx";
 import { fxPack, project } from "../runtime/support";
 
 /** exec (and what else needs a process of its own) as a child; the other commands, whose output and files are under test here, as function calls in this process (test/support/inproc.ts) */
-const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) => (needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts));
+const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) =>
+  needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts);
 
 /** The packs of a `hcpx lint --json` envelope: data when clean, error.details when not (exit ≠ 0 ⇒ ok: false). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the report's shape is checked by the assertions
@@ -25,20 +26,40 @@ function lintPacks(stdout: string): any[] {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test data of any shape
 type Json = Record<string, any>;
 
-const cmd = (verb: string, cli: string[], args: Record<string, unknown> = {}) => ({ verb_key: verb, summary: verb, cli, args });
+const cmd = (verb: string, cli: string[], args: Record<string, unknown> = {}) => ({
+  verb_key: verb,
+  summary: verb,
+  cli,
+  args,
+});
 
 /** A project with one pack `p` over argv-echo (commands `show` read, `send` write), the policy and surface then edited. */
-function packProject(edit: { policy?: (rows: Record<string, Record<string, unknown>>) => void; surface?: (s: Json) => void } = {}) {
-  const p = project({ packs: [fxPack("p", "argv-echo.mjs", [cmd("show", ["p", "show"]), cmd("send", ["p", "send", "{{to}}"], { to: { type: "string", required: true } })])] });
+function packProject(
+  edit: { policy?: (rows: Record<string, Record<string, unknown>>) => void; surface?: (s: Json) => void } = {},
+) {
+  const p = project({
+    packs: [
+      fxPack("p", "argv-echo.mjs", [
+        cmd("show", ["p", "show"]),
+        cmd("send", ["p", "send", "{{to}}"], { to: { type: "string", required: true } }),
+      ]),
+    ],
+  });
   const dir = join(p.dir, "packs", "p");
-  const rows: Record<string, Record<string, unknown>> = { show: { operation: "read" }, send: { operation: "write", land: "remote", confirm: true } };
+  const rows: Record<string, Record<string, unknown>> = {
+    show: { operation: "read" },
+    send: { operation: "write", land: "remote", confirm: true },
+  };
   edit.policy?.(rows);
   writeFileSync(join(dir, "policy.json"), JSON.stringify({ rows }, null, 2));
   const sf = join(dir, "surface.json");
   const s = JSON.parse(readFileSync(sf, "utf8"));
   edit.surface?.(s);
   writeFileSync(sf, JSON.stringify(s, null, 2));
-  writeFileSync(join(dir, "SKILL.md"), "---\nname: p\ndescription: test pack\nleads: [\"p: a test pack\"]\n---\n# p\n\n| verb | what | read/write |\n|---|---|---|\n| `show` | show | read |\n| `send` | send | write, confirm |\n");
+  writeFileSync(
+    join(dir, "SKILL.md"),
+    '---\nname: p\ndescription: test pack\nleads: ["p: a test pack"]\n---\n# p\n\n| verb | what | read/write |\n|---|---|---|\n| `show` | show | read |\n| `send` | send | write, confirm |\n',
+  );
   return { ...p, pack: dir };
 }
 
@@ -52,7 +73,15 @@ describe("a misspelt key in a policy row is an error, never an ungated write", (
     const p = packProject({ policy: (r) => (r.send = { operation: "write", land: "remote", confrim: true }) });
     const lint = await runHcpx(["lint", "--json", p.pack], { cwd: p.dir });
     expect(lint.code).toBe(1);
-    const problems = lintPacks(lint.stdout)[0].problems as { code: string; severity: string; path: string; hint: string; line: number; column: number; file: string }[];
+    const problems = lintPacks(lint.stdout)[0].problems as {
+      code: string;
+      severity: string;
+      path: string;
+      hint: string;
+      line: number;
+      column: number;
+      file: string;
+    }[];
     const typo = problems.find((x) => x.code === "unknown_key")!;
     expect(typo).toMatchObject({ severity: "error", path: "rows.send.confrim" });
     expect(typo.file).toMatch(/policy\.json$/);
@@ -61,7 +90,9 @@ describe("a misspelt key in a policy row is an error, never an ungated write", (
     expect(typo.column).toBeGreaterThan(1);
     // readable form: file:line:column, the path and the hint
     const plain = await runHcpx(["lint", p.pack], { cwd: p.dir });
-    expect(plain.stdout).toMatch(/^error \S*policy\.json:\d+:\d+ at rows\.send\.confrim: unknown key 'confrim' in rows\.send \[unknown_key\]$/m);
+    expect(plain.stdout).toMatch(
+      /^error \S*policy\.json:\d+:\d+ at rows\.send\.confrim: unknown key 'confrim' in rows\.send \[unknown_key\]$/m,
+    );
     expect(plain.stdout).toContain("hint: did you mean 'confirm'?");
     // exec: without confirm, the old code ran the write
     const r = await execJson(p.dir, ["p", "send", "--", "to=bob"]);
@@ -80,19 +111,33 @@ describe("a misspelt key in a policy row is an error, never an ungated write", (
       const r = await runHcpx([...args, "--json"], { cwd: p.dir });
       expect(r.code, args.join(" ")).toBe(1);
       const e = (JSON.parse(r.stdout) as { ok: boolean; error: Record<string, unknown> }).error;
-      expect(e, args.join(" ")).toMatchObject({ code: "unknown_key", file: expect.stringMatching(/policy\.json$/), path: "rows.send.confrim", line: expect.any(Number), column: expect.any(Number), message: expect.stringContaining("unknown key 'confrim'") });
+      expect(e, args.join(" ")).toMatchObject({
+        code: "unknown_key",
+        file: expect.stringMatching(/policy\.json$/),
+        path: "rows.send.confrim",
+        line: expect.any(Number),
+        column: expect.any(Number),
+        message: expect.stringContaining("unknown key 'confrim'"),
+      });
     }
   });
 
   it("hcpx mcp does not serve the pack and a call to it is bad_pack", async () => {
     const p = packProject({ policy: (r) => (r.send = { operation: "write", confrim: true }) });
-    const s = await connectMcp([HCPX, "mcp"], p.dir, { PATH: process.env.PATH ?? "", HOME: tmp("hcpx-fc-home-"), NO_COLOR: "1" });
+    const s = await connectMcp([HCPX, "mcp"], p.dir, {
+      PATH: process.env.PATH ?? "",
+      HOME: tmp("hcpx-fc-home-"),
+      NO_COLOR: "1",
+    });
     try {
       const tools = await s.client.listTools();
       const hcp = tools.tools.find((t) => t.name === "hcp")!;
       expect(hcp.description).not.toMatch(/^- p: /m);
       expect(hcp.description).toMatch(/broken[^\n]*\n- p \(.*\): \S*policy\.json:\d+: unknown key 'confrim'/);
-      const res = (await s.client.callTool({ name: "hcp", arguments: { pack: "p", verb: "send", args: { to: "bob" } } })) as unknown as { structuredContent: Json };
+      const res = (await s.client.callTool({
+        name: "hcp",
+        arguments: { pack: "p", verb: "send", args: { to: "bob" } },
+      })) as unknown as { structuredContent: Json };
       expect(res.structuredContent.ok).toBe(false);
       expect(res.structuredContent.error.code).toBe("bad_pack");
     } finally {
@@ -101,19 +146,66 @@ describe("a misspelt key in a policy row is an error, never an ungated write", (
   });
 
   it.each([
-    ["a row for a verb the surface does not declare", { policy: (r: Record<string, unknown>) => (r.sned = { operation: "write" }) }, "policy_unknown_row", /policy row 'sned' names no command/],
-    ["a command without a policy row (refused, not read)", { policy: (r: Record<string, unknown>) => delete r.send }, "policy_missing_row", /no policy row for 'send'/],
-    ["a value of the wrong type (confirm: \"yes\")", { policy: (r: Json) => (r.send.confirm = "yes") }, "schema", /expected boolean, got string/],
-    ["an unknown key in wrap (agent_envs)", { surface: (s: Json) => (s.wrap.agent_envs = { X: "1" }) }, "unknown_key", /unknown key 'agent_envs' in wrap/],
-    ["an unknown key in binding (envs)", { surface: (s: Json) => (s.binding = { envs: ["TOKEN"] }) }, "unknown_key", /unknown key 'envs' in binding/],
-    ["an unknown key in an arg (requird)", { surface: (s: Json) => (s.commands[1].args.to.requird = true) }, "unknown_key", /unknown key 'requird' in commands\[1\]\.args\.to/],
-    ["an unknown key in pass_through (maxargv)", { surface: (s: Json) => (s.wrap.pass_through = { allowedSubcommands: ["show"], maxargv: 2 }) }, "unknown_key", /unknown key 'maxargv'/],
-    ["an unknown key in openapi", { surface: (s: Json) => (s.openapi = { base_url: "http://127.0.0.1:1", redirects: "follow" }) }, "unknown_key", /unknown key 'redirects' in openapi/],
-    ["an unknown top-level key of surface.json (comands)", { surface: (s: Json) => (s.comands = []) }, "unknown_key", /unknown key 'comands'/],
+    [
+      "a row for a verb the surface does not declare",
+      { policy: (r: Record<string, unknown>) => (r.sned = { operation: "write" }) },
+      "policy_unknown_row",
+      /policy row 'sned' names no command/,
+    ],
+    [
+      "a command without a policy row (refused, not read)",
+      { policy: (r: Record<string, unknown>) => delete r.send },
+      "policy_missing_row",
+      /no policy row for 'send'/,
+    ],
+    [
+      'a value of the wrong type (confirm: "yes")',
+      { policy: (r: Json) => (r.send.confirm = "yes") },
+      "schema",
+      /expected boolean, got string/,
+    ],
+    [
+      "an unknown key in wrap (agent_envs)",
+      { surface: (s: Json) => (s.wrap.agent_envs = { X: "1" }) },
+      "unknown_key",
+      /unknown key 'agent_envs' in wrap/,
+    ],
+    [
+      "an unknown key in binding (envs)",
+      { surface: (s: Json) => (s.binding = { envs: ["TOKEN"] }) },
+      "unknown_key",
+      /unknown key 'envs' in binding/,
+    ],
+    [
+      "an unknown key in an arg (requird)",
+      { surface: (s: Json) => (s.commands[1].args.to.requird = true) },
+      "unknown_key",
+      /unknown key 'requird' in commands\[1\]\.args\.to/,
+    ],
+    [
+      "an unknown key in pass_through (maxargv)",
+      { surface: (s: Json) => (s.wrap.pass_through = { allowedSubcommands: ["show"], maxargv: 2 }) },
+      "unknown_key",
+      /unknown key 'maxargv'/,
+    ],
+    [
+      "an unknown key in openapi",
+      { surface: (s: Json) => (s.openapi = { base_url: "http://127.0.0.1:1", redirects: "follow" }) },
+      "unknown_key",
+      /unknown key 'redirects' in openapi/,
+    ],
+    [
+      "an unknown top-level key of surface.json (comands)",
+      { surface: (s: Json) => (s.comands = []) },
+      "unknown_key",
+      /unknown key 'comands'/,
+    ],
   ])("%s: lint error %s, exec refuses", async (_name, edit, code, message) => {
     const p = packProject(edit as never);
     const lint = lintPacks((await runHcpx(["lint", "--json", p.pack], { cwd: p.dir })).stdout);
-    const hit = (lint[0].problems as { code: string; severity: string; message: string; line?: number }[]).find((x) => x.code === code);
+    const hit = (lint[0].problems as { code: string; severity: string; message: string; line?: number }[]).find(
+      (x) => x.code === code,
+    );
     expect(hit, JSON.stringify(lint[0].problems)).toBeDefined();
     expect(hit!.severity).toBe("error");
     expect(hit!.message).toMatch(message);
@@ -170,12 +262,15 @@ describe("JavaScript's own names (__proto__, constructor, prototype)", () => {
     expect(lint[0].problems.map((x: { code: string }) => x.code)).toContain("reserved_key");
   });
 
-  it.each(["constructor", "prototype"])("%s as a policy row name or an agent_env name is refused by name, not a confusing type error", async (name) => {
-    const p = packProject({ surface: (s) => (s.wrap.agent_env = { [name]: "x" }) });
-    const lint = lintPacks((await runHcpx(["lint", "--json", p.pack], { cwd: p.dir })).stdout);
-    const hit = lint[0].problems.find((x: { code: string }) => x.code === "reserved_key");
-    expect(hit.path).toBe(`wrap.agent_env.${name}`);
-  });
+  it.each(["constructor", "prototype"])(
+    "%s as a policy row name or an agent_env name is refused by name, not a confusing type error",
+    async (name) => {
+      const p = packProject({ surface: (s) => (s.wrap.agent_env = { [name]: "x" }) });
+      const lint = lintPacks((await runHcpx(["lint", "--json", p.pack], { cwd: p.dir })).stdout);
+      const hit = lint[0].problems.find((x: { code: string }) => x.code === "reserved_key");
+      expect(hit.path).toBe(`wrap.agent_env.${name}`);
+    },
+  );
 
   it("`__proto__=x` on the command line is an unknown argument, not dropped", async () => {
     const p = packProject();
@@ -193,9 +288,19 @@ describe("JavaScript's own names (__proto__, constructor, prototype)", () => {
   });
 
   it("a bin's `__proto__` key survives redaction as a key, its secret redacted", async () => {
-    const p = project({ packs: [fxPack("echo", "argv-echo.mjs", [cmd("env", ["e"])], { wrap: { agent_env: { ARGV_ECHO_ENV: "ECHO_TOKEN" } }, binding: { env: ["ECHO_TOKEN"] } })] });
+    const p = project({
+      packs: [
+        fxPack("echo", "argv-echo.mjs", [cmd("env", ["e"])], {
+          wrap: { agent_env: { ARGV_ECHO_ENV: "ECHO_TOKEN" } },
+          binding: { env: ["ECHO_TOKEN"] },
+        }),
+      ],
+    });
     // a bin whose output has a __proto__ key holding the token
-    writeFileSync(join(p.dir, "fx", "argv-echo.mjs"), 'process.stdout.write(\'{"__proto__": {"t": "\' + process.env.ECHO_TOKEN + \'"}, "constructor": 1}\')\n');
+    writeFileSync(
+      join(p.dir, "fx", "argv-echo.mjs"),
+      'process.stdout.write(\'{"__proto__": {"t": "\' + process.env.ECHO_TOKEN + \'"}, "constructor": 1}\')\n',
+    );
     const r = await runHcpx(["exec", "echo", "env", "--json"], { cwd: p.dir, env: { ECHO_TOKEN: "tok-3f9a7c" } });
     expect(r.stdout).not.toContain("tok-3f9a7c");
     expect(r.stdout).toBe('{"ok":true,"data":{"__proto__":{"t":"***"},"constructor":1}}\n');
@@ -204,11 +309,20 @@ describe("JavaScript's own names (__proto__, constructor, prototype)", () => {
 
 describe("one id, one pack", () => {
   function twins() {
-    const p = project({ packs: [fxPack("a", "argv-echo.mjs", [cmd("show", ["a", "show"])]), fxPack("b", "argv-echo.mjs", [cmd("show", ["a", "show"])]), fxPack("ok", "argv-echo.mjs", [cmd("show", ["ok", "show"])])] });
+    const p = project({
+      packs: [
+        fxPack("a", "argv-echo.mjs", [cmd("show", ["a", "show"])]),
+        fxPack("b", "argv-echo.mjs", [cmd("show", ["a", "show"])]),
+        fxPack("ok", "argv-echo.mjs", [cmd("show", ["ok", "show"])]),
+      ],
+    });
     // packs/b declares the id of packs/a
     const sf = join(p.dir, "packs", "b", "surface.json");
     writeFileSync(sf, readFileSync(sf, "utf8").replace('"id": "b"', '"id": "a"'));
-    writeFileSync(join(p.dir, "packs", "b", "SKILL.md"), readFileSync(join(p.dir, "packs", "b", "SKILL.md"), "utf8").replace("name: b", "name: a"));
+    writeFileSync(
+      join(p.dir, "packs", "b", "SKILL.md"),
+      readFileSync(join(p.dir, "packs", "b", "SKILL.md"), "utf8").replace("name: b", "name: a"),
+    );
     return p;
   }
 
@@ -231,13 +345,19 @@ describe("one id, one pack", () => {
 
   it("hcpx mcp serves neither twin, serves the rest, and says why", async () => {
     const p = twins();
-    const s = await connectMcp([HCPX, "mcp"], p.dir, { PATH: process.env.PATH ?? "", HOME: tmp("hcpx-fc-home-"), NO_COLOR: "1" });
+    const s = await connectMcp([HCPX, "mcp"], p.dir, {
+      PATH: process.env.PATH ?? "",
+      HOME: tmp("hcpx-fc-home-"),
+      NO_COLOR: "1",
+    });
     try {
       const hcp = (await s.client.listTools()).tools.find((t) => t.name === "hcp")!;
       expect(hcp.description).toMatch(/^- ok: show$/m);
       expect(hcp.description).not.toMatch(/^- a: /m);
       expect(hcp.description).toMatch(/^- a \(.*packs\/a\): .*activated more than once/m);
-      const res = (await s.client.callTool({ name: "hcp", arguments: { pack: "a", verb: "show" } })) as unknown as { structuredContent: Json };
+      const res = (await s.client.callTool({ name: "hcp", arguments: { pack: "a", verb: "show" } })) as unknown as {
+        structuredContent: Json;
+      };
       expect(res.structuredContent.error.code).toBe("duplicate_pack");
       expect(s.stderr()).toMatch(/not serving 2 broken pack\(s\)/);
     } finally {
@@ -262,13 +382,18 @@ describe("exec's duplicate-id pre-check (mayDeclareText) never misses a declared
       return ch;
     };
     fc.assert(
-      fc.property(idArb, fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 12, maxLength: 12 }), fc.constantFrom('"', "'"), (id, hows, q) => {
-        const spelt = [...id].map((ch, i) => spell(ch, hows[i]!)).join("");
-        const text = `{ hcp: "1.1", id: ${q}${spelt}${q}, description: "a \\"quoted\\" word\\n" }`;
-        expect(JSON5.parse(text).id).toBe(id);
-        expect(mayDeclareText(text, id), text).toBe(true);
-        expect(mayDeclareText(Buffer.from(text), id), text).toBe(true); // the bytes, as exec scans them
-      }),
+      fc.property(
+        idArb,
+        fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 12, maxLength: 12 }),
+        fc.constantFrom('"', "'"),
+        (id, hows, q) => {
+          const spelt = [...id].map((ch, i) => spell(ch, hows[i]!)).join("");
+          const text = `{ hcp: "1.1", id: ${q}${spelt}${q}, description: "a \\"quoted\\" word\\n" }`;
+          expect(JSON5.parse(text).id).toBe(id);
+          expect(mayDeclareText(text, id), text).toBe(true);
+          expect(mayDeclareText(Buffer.from(text), id), text).toBe(true); // the bytes, as exec scans them
+        },
+      ),
     );
     expect(mayDeclareText('{ id: "other", description: "say \\"hi\\"\\n" }', "git")).toBe(false);
     expect(mayDeclareText(Buffer.from('{ id: "other", description: "say \\"hi\\"\\n" }'), "git")).toBe(false);
@@ -277,12 +402,19 @@ describe("exec's duplicate-id pre-check (mayDeclareText) never misses a declared
   it("the byte scan answers as the text scan does, for any bytes (invalid UTF-8, backslashes, the id split across characters)", async () => {
     const fc = (await import("fast-check")).default;
     const { mayDeclareText } = await import("../../src/pack/load");
-    const byteArb = fc.oneof(fc.constantFrom(0x5c, 0x22, 0x27, 0x62, 0x75, 0x78, 0x0a, 0xc3, 0xa9, 0xff, 0xe2, 0x80), fc.integer({ min: 0, max: 255 }));
+    const byteArb = fc.oneof(
+      fc.constantFrom(0x5c, 0x22, 0x27, 0x62, 0x75, 0x78, 0x0a, 0xc3, 0xa9, 0xff, 0xe2, 0x80),
+      fc.integer({ min: 0, max: 255 }),
+    );
     fc.assert(
-      fc.property(fc.stringMatching(/^[a-z][a-z0-9-]{0,4}$/), fc.array(fc.oneof(byteArb, byteArb, fc.constant(-1)), { maxLength: 40 }), (id, parts) => {
-        const bytes = Buffer.from(parts.flatMap((b) => (b === -1 ? [...Buffer.from(id)] : [b])));
-        expect(mayDeclareText(bytes, id)).toBe(mayDeclareText(bytes.toString("utf8"), id));
-      }),
+      fc.property(
+        fc.stringMatching(/^[a-z][a-z0-9-]{0,4}$/),
+        fc.array(fc.oneof(byteArb, byteArb, fc.constant(-1)), { maxLength: 40 }),
+        (id, parts) => {
+          const bytes = Buffer.from(parts.flatMap((b) => (b === -1 ? [...Buffer.from(id)] : [b])));
+          expect(mayDeclareText(bytes, id)).toBe(mayDeclareText(bytes.toString("utf8"), id));
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -290,18 +422,33 @@ describe("exec's duplicate-id pre-check (mayDeclareText) never misses a declared
 
 describe("one broken pack breaks only itself", () => {
   it("hcpx mcp with a pack whose policy.json does not parse: starts, serves the other, says which and why; doctor shows it", async () => {
-    const p = project({ packs: [fxPack("bad", "argv-echo.mjs", [cmd("show", ["bad", "show"])]), fxPack("good", "argv-echo.mjs", [cmd("show", ["good", "show"])])] });
+    const p = project({
+      packs: [
+        fxPack("bad", "argv-echo.mjs", [cmd("show", ["bad", "show"])]),
+        fxPack("good", "argv-echo.mjs", [cmd("show", ["good", "show"])]),
+      ],
+    });
     writeFileSync(join(p.dir, "packs", "bad", "policy.json"), "{ rows: { show: { operation: 'read' } ");
-    const s = await connectMcp([HCPX, "mcp"], p.dir, { PATH: process.env.PATH ?? "", HOME: tmp("hcpx-fc-home-"), NO_COLOR: "1" });
+    const s = await connectMcp([HCPX, "mcp"], p.dir, {
+      PATH: process.env.PATH ?? "",
+      HOME: tmp("hcpx-fc-home-"),
+      NO_COLOR: "1",
+    });
     try {
       const hcp = (await s.client.listTools()).tools.find((t) => t.name === "hcp")!;
       expect(hcp.description).toMatch(/^- good: show$/m);
-      expect(hcp.description).toMatch(/^- bad \(\S*packs\/bad\): \S*policy\.json:1: cannot parse: invalid end of input$/m);
+      expect(hcp.description).toMatch(
+        /^- bad \(\S*packs\/bad\): \S*policy\.json:1: cannot parse: invalid end of input$/m,
+      );
       const init = s.client.getInstructions() ?? "";
       expect(init).toContain("Not served, broken");
-      const good = (await s.client.callTool({ name: "hcp", arguments: { pack: "good", verb: "show" } })) as unknown as { structuredContent: Json };
+      const good = (await s.client.callTool({ name: "hcp", arguments: { pack: "good", verb: "show" } })) as unknown as {
+        structuredContent: Json;
+      };
       expect(good.structuredContent.ok).toBe(true);
-      const bad = (await s.client.callTool({ name: "hcp", arguments: { pack: "bad", verb: "show" } })) as unknown as { structuredContent: Json };
+      const bad = (await s.client.callTool({ name: "hcp", arguments: { pack: "bad", verb: "show" } })) as unknown as {
+        structuredContent: Json;
+      };
       expect(bad.structuredContent.error.code).toBe("bad_pack");
       expect(s.stderr()).toMatch(/not serving 1 broken pack\(s\):\n {2}- bad .*policy\.json:1: cannot parse/);
     } finally {
@@ -310,6 +457,8 @@ describe("one broken pack breaks only itself", () => {
     const d = await runHcpx(["doctor", "--mcp-timeout", "8000"], { cwd: p.dir, timeoutMs: 20_000 });
     expect(d.code).toBe(1);
     expect(d.stdout).toMatch(/✗ pack \S*packs\/bad: 1 lint error\(s\); first: cannot parse/);
-    expect(d.stdout).toMatch(/✗ hcpx mcp starts and lists 2 tool\(s\) in both MCP eras \([^)]*\): hcp, hcp__read_skill; it does not serve 1 broken pack\(s\): bad/);
+    expect(d.stdout).toMatch(
+      /✗ hcpx mcp starts and lists 2 tool\(s\) in both MCP eras \([^)]*\): hcp, hcp__read_skill; it does not serve 1 broken pack\(s\): bad/,
+    );
   });
 });

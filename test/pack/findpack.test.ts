@@ -10,7 +10,10 @@ import { HcpxError } from "../../src/util/errors";
 import { scratchProject } from "../support/hcpx";
 
 function project(dirs: string[], dir: string) {
-  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs: dirs, grants: { allow: ["*"] }, sandbox: { roots: ["."], cwd: "." } }));
+  writeFileSync(
+    join(dir, "hcp.config.json5"),
+    JSON.stringify({ packs: dirs, grants: { allow: ["*"] }, sandbox: { roots: ["."], cwd: "." } }),
+  );
   return loadProject({ config: join(dir, "hcp.config.json5"), user: false });
 }
 

@@ -6,12 +6,22 @@ import { join } from "node:path";
 import fc from "fast-check";
 import JSON5 from "json5";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { DECLINE, MAX_NESTING, fastJson5, locate, nestingDepth, parseJson5, readTree, type Json5Node } from "../../src/pack/json5";
+import {
+  DECLINE,
+  MAX_NESTING,
+  fastJson5,
+  locate,
+  nestingDepth,
+  parseJson5,
+  readTree,
+  type Json5Node,
+} from "../../src/pack/json5";
 import { HcpxError } from "../../src/util/errors";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
-type Outcome = { ok: true; value: unknown } | { ok: false; message: string; line: number | undefined; column: number | undefined };
+type Outcome =
+  { ok: true; value: unknown } | { ok: false; message: string; line: number | undefined; column: number | undefined };
 
 /** What parseJson5 gave before the fast parser: the library on the BOM-less text, its error mapped. */
 function reference(text: string): Outcome {
@@ -20,7 +30,9 @@ function reference(text: string): Outcome {
     return { ok: true, value: JSON5.parse(body) };
   } catch (e) {
     const err = e as Error & { lineNumber?: number; columnNumber?: number };
-    const msg = String(err.message).replace(/^JSON5: /, "").replace(/ at \d+:\d+$/, "");
+    const msg = String(err.message)
+      .replace(/^JSON5: /, "")
+      .replace(/ at \d+:\d+$/, "");
     return { ok: false, message: `cannot parse: ${msg}`, line: err.lineNumber, column: err.columnNumber };
   }
 }
@@ -46,12 +58,19 @@ function diff(a: unknown, b: unknown, at = "$"): string {
   if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return `${at}: prototypes differ`;
   const ka = Reflect.ownKeys(a);
   const kb = Reflect.ownKeys(b);
-  if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i])) return `${at}: keys ${JSON.stringify(ka.map(String))} vs ${JSON.stringify(kb.map(String))}`;
+  if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i]))
+    return `${at}: keys ${JSON.stringify(ka.map(String))} vs ${JSON.stringify(kb.map(String))}`;
   for (const k of ka) {
     if (Array.isArray(a) && k === "length") continue;
     const da = Object.getOwnPropertyDescriptor(a, k)!;
     const db = Object.getOwnPropertyDescriptor(b, k)!;
-    if (da.enumerable !== db.enumerable || da.writable !== db.writable || da.configurable !== db.configurable || "get" in da) return `${at}.${String(k)}: descriptor differs`;
+    if (
+      da.enumerable !== db.enumerable ||
+      da.writable !== db.writable ||
+      da.configurable !== db.configurable ||
+      "get" in da
+    )
+      return `${at}.${String(k)}: descriptor differs`;
     const d = diff(da.value, db.value, `${at}.${String(k)}`);
     if (d) return d;
   }
@@ -59,7 +78,8 @@ function diff(a: unknown, b: unknown, at = "$"): string {
 }
 
 /** JSON.stringify with every non-printable-ASCII char as a \u escape (so failures show BOMs and separators). */
-const show = (s: string): string => JSON.stringify(s).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+const show = (s: string): string =>
+  JSON.stringify(s).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 /** The property: the fast parser agrees with the library whenever it answers; parseJson5 agrees always. */
 function check(text: string, opts: { mustHandle?: boolean } = {}): void {
@@ -94,9 +114,32 @@ function rng(seed: number): () => number {
   };
 }
 
-const specialKeys = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "null", "true", "Infinity", "NaN", "a", "$", "_x1", "0", "1", "-1", "", "a b", "1e3"];
+const specialKeys = [
+  "__proto__",
+  "constructor",
+  "toString",
+  "hasOwnProperty",
+  "valueOf",
+  "null",
+  "true",
+  "Infinity",
+  "NaN",
+  "a",
+  "$",
+  "_x1",
+  "0",
+  "1",
+  "-1",
+  "",
+  "a b",
+  "1e3",
+];
 const asciiKey = fc.oneof(fc.constantFrom(...specialKeys), fc.string({ maxLength: 8 }));
-const anyKey = fc.oneof(asciiKey, fc.string({ unit: "binary", maxLength: 6 }), fc.constantFrom("é", "ünï", "a\u200cb", "Ω$", "ℵ0"));
+const anyKey = fc.oneof(
+  asciiKey,
+  fc.string({ unit: "binary", maxLength: 6 }),
+  fc.constantFrom("é", "ünï", "a\u200cb", "Ω$", "ℵ0"),
+);
 
 function valueArb(key: fc.Arbitrary<string>, str: fc.Arbitrary<string>): fc.Arbitrary<unknown> {
   return fc.letrec<{ v: unknown }>((tie) => ({
@@ -113,15 +156,44 @@ function valueArb(key: fc.Arbitrary<string>, str: fc.Arbitrary<string>): fc.Arbi
     ),
   })).v;
 }
-const asciiValue = valueArb(asciiKey, fc.oneof(fc.string({ maxLength: 10 }), fc.string({ unit: "binary", maxLength: 10 })));
+const asciiValue = valueArb(
+  asciiKey,
+  fc.oneof(fc.string({ maxLength: 10 }), fc.string({ unit: "binary", maxLength: 10 })),
+);
 const anyValue = valueArb(anyKey, fc.string({ unit: "binary", maxLength: 10 }));
 const stringifyOpts = fc.record({
   space: fc.constantFrom(undefined, 0, 1, 2, 4, "\t", " "),
   quote: fc.constantFrom(undefined, "'", '"'),
 });
 
-const TRIVIA = [" ", "\t", "\n", "\r\n", "\r", "\v", "\f", "\u00a0", "\ufeff", "\u2028", "\u2029", "\u1680", "\u2000", "\u200a", "\u202f", "\u205f", "\u3000",
-  "// line\n", "//\r", "// x\u2028", "//\u2029", "/* block */", "/**/", "/***/", "/* a * b / c \n */", "/*/ */"];
+const TRIVIA = [
+  " ",
+  "\t",
+  "\n",
+  "\r\n",
+  "\r",
+  "\v",
+  "\f",
+  "\u00a0",
+  "\ufeff",
+  "\u2028",
+  "\u2029",
+  "\u1680",
+  "\u2000",
+  "\u200a",
+  "\u202f",
+  "\u205f",
+  "\u3000",
+  "// line\n",
+  "//\r",
+  "// x\u2028",
+  "//\u2029",
+  "/* block */",
+  "/**/",
+  "/***/",
+  "/* a * b / c \n */",
+  "/*/ */",
+];
 
 type Tok = { kind: "ws" | "punct" | "string" | "atom"; text: string };
 
@@ -176,7 +248,8 @@ function renderString(s: string, q: string, r: () => number): string {
     else if (code === 12 && r() < 0.7) out += "\\f";
     else if (r() < 0.15 && code < 0x100) out += `\\x${hex(code, 2, r)}`;
     else if (r() < 0.15) out += `\\u${hex(code, 4, r)}`;
-    else if (r() < 0.1 && /[ac-eg-mo-qswyzA-Z'"/ ]/.test(ch)) out += `\\${ch}`; // identity escape
+    else if (r() < 0.1 && /[ac-eg-mo-qswyzA-Z'"/ ]/.test(ch))
+      out += `\\${ch}`; // identity escape
     else out += ch;
   }
   return out + q;
@@ -205,7 +278,15 @@ function mutate(text: string, seed: number): string {
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k]!;
     if (r() < 0.3) out += TRIVIA[Math.floor(r() * TRIVIA.length)];
-    if (t.kind === "punct" && (t.text === "}" || t.text === "]") && prevSig !== "{" && prevSig !== "[" && prevSig !== "," && r() < 0.5) out += ",";
+    if (
+      t.kind === "punct" &&
+      (t.text === "}" || t.text === "]") &&
+      prevSig !== "{" &&
+      prevSig !== "[" &&
+      prevSig !== "," &&
+      r() < 0.5
+    )
+      out += ",";
     if (t.kind === "string" && r() < 0.7) {
       out += renderString(JSON5.parse(t.text) as string, r() < 0.5 ? "'" : '"', r);
     } else if (t.kind === "atom") {
@@ -219,7 +300,19 @@ function mutate(text: string, seed: number): string {
   return out;
 }
 
-const GARBAGE_CHARS = [..."{}[]:,'\"\\/*+-.0123456789eExXabcfnrtuvINaIfinity$_ \n\r\t\v\f", "\u00a0", "\ufeff", "\u2028", "\u2029", "\u3000", "\u200c", "é", "\u0000", "\ud83d", "\ude00"];
+const GARBAGE_CHARS = [
+  ..."{}[]:,'\"\\/*+-.0123456789eExXabcfnrtuvINaIfinity$_ \n\r\t\v\f",
+  "\u00a0",
+  "\ufeff",
+  "\u2028",
+  "\u2029",
+  "\u3000",
+  "\u200c",
+  "é",
+  "\u0000",
+  "\ud83d",
+  "\ude00",
+];
 const garbage = fc.string({ unit: fc.constantFrom(...GARBAGE_CHARS), maxLength: 40 });
 
 // ---- tests ------------------------------------------------------------------
@@ -262,11 +355,19 @@ describe("json5 fast parser", () => {
 
   it("gives the library's error (message, line, column) for truncated and edited texts", () => {
     fc.assert(
-      fc.property(asciiValue, stringifyOpts, fc.integer(), fc.nat(), fc.constantFrom(...GARBAGE_CHARS), fc.boolean(), (v, o, seed, at, ch, cut) => {
-        const text = mutate(JSON5.stringify(v, o), seed);
-        const p = at % (text.length + 1);
-        check(cut ? text.slice(0, p) : text.slice(0, p) + ch + text.slice(p + 1));
-      }),
+      fc.property(
+        asciiValue,
+        stringifyOpts,
+        fc.integer(),
+        fc.nat(),
+        fc.constantFrom(...GARBAGE_CHARS),
+        fc.boolean(),
+        (v, o, seed, at, ch, cut) => {
+          const text = mutate(JSON5.stringify(v, o), seed);
+          const p = at % (text.length + 1);
+          check(cut ? text.slice(0, p) : text.slice(0, p) + ch + text.slice(p + 1));
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -282,13 +383,69 @@ describe("json5 fast parser", () => {
 
   it("handles the edge cases itself, exactly as json5 does", () => {
     const cases = [
-      "{}", "[]", "{a:{b:[{},[],[[]]]}}", "-0", "-0.0", "+0", "1e309", "-1e309", ".5", "-.5", "5.", "5.e2", "+1", "0x1F", "-0x1f", "+0XaB", "0e5", "0.",
-      "Infinity", "-Infinity", "+Infinity", "NaN", "-NaN", "+NaN", "'\\u00e9'", '"\\u00E9"', "'a\\\nb'", "'a\\\r\nb'", "'a\\\rb'", "'a\\\u2028b'", "'a\\\u2029b'",
-      "'\\x41\\x7a'", "'\\0'", "'\\b\\f\\n\\r\\t\\v'", "'\\a\\c\\/\\'\\\"\\\\'", "'\\\ud83d\\ude00'", "'\ud83d\ude00'", "'\ud800'", "'tab\there'", "'nul\u0000'",
-      "{__proto__: 1}", "{'__proto__': {a: 1}}", "{constructor: 1, toString: 2, hasOwnProperty: 3, valueOf: null}",
-      "{'2': 'a', '1': 'b', x: 'c'}", "{null: 1, true: 2, false: 3, Infinity: 4, NaN: 5}", "{$: 1, _: 2, a$_0: 3}", "{'': 1}",
-      "[1,]", "{a:1,}", "[1 , 2 ,\n]", "// c\n1", "/* c */ 1 /* d */", "1 // trailing", "\ufeff{a:1}", "{a:1}\ufeff", "\u00a0\u2028\u2029\u3000[\u1680]\u202f",
-      "null", "true", "false", "'str'", '"str"', "[null,true,false]", '{"a":1,"b":[1,2,{"c":"d"}]}',
+      "{}",
+      "[]",
+      "{a:{b:[{},[],[[]]]}}",
+      "-0",
+      "-0.0",
+      "+0",
+      "1e309",
+      "-1e309",
+      ".5",
+      "-.5",
+      "5.",
+      "5.e2",
+      "+1",
+      "0x1F",
+      "-0x1f",
+      "+0XaB",
+      "0e5",
+      "0.",
+      "Infinity",
+      "-Infinity",
+      "+Infinity",
+      "NaN",
+      "-NaN",
+      "+NaN",
+      "'\\u00e9'",
+      '"\\u00E9"',
+      "'a\\\nb'",
+      "'a\\\r\nb'",
+      "'a\\\rb'",
+      "'a\\\u2028b'",
+      "'a\\\u2029b'",
+      "'\\x41\\x7a'",
+      "'\\0'",
+      "'\\b\\f\\n\\r\\t\\v'",
+      "'\\a\\c\\/\\'\\\"\\\\'",
+      "'\\\ud83d\\ude00'",
+      "'\ud83d\ude00'",
+      "'\ud800'",
+      "'tab\there'",
+      "'nul\u0000'",
+      "{__proto__: 1}",
+      "{'__proto__': {a: 1}}",
+      "{constructor: 1, toString: 2, hasOwnProperty: 3, valueOf: null}",
+      "{'2': 'a', '1': 'b', x: 'c'}",
+      "{null: 1, true: 2, false: 3, Infinity: 4, NaN: 5}",
+      "{$: 1, _: 2, a$_0: 3}",
+      "{'': 1}",
+      "[1,]",
+      "{a:1,}",
+      "[1 , 2 ,\n]",
+      "// c\n1",
+      "/* c */ 1 /* d */",
+      "1 // trailing",
+      "\ufeff{a:1}",
+      "{a:1}\ufeff",
+      "\u00a0\u2028\u2029\u3000[\u1680]\u202f",
+      "null",
+      "true",
+      "false",
+      "'str'",
+      '"str"',
+      "[null,true,false]",
+      '{"a":1,"b":[1,2,{"c":"d"}]}',
     ];
     for (const c of cases) check(c, { mustHandle: true });
     expect(Object.is(fastJson5("-0"), -0)).toBe(true);
@@ -308,13 +465,18 @@ describe("json5 fast parser", () => {
       return undefined;
     };
     // the fast reader; the library (an escaped identifier); a nested object; __proto__ twice
-    expect(err("{\n  rows: {\n    save: { operation: 'write', confirm: true },\n    save: { operation: 'read' },\n  },\n}")).toMatchObject({ code: "duplicate_key", file: "policy.json", line: 4 });
+    expect(
+      err("{\n  rows: {\n    save: { operation: 'write', confirm: true },\n    save: { operation: 'read' },\n  },\n}"),
+    ).toMatchObject({ code: "duplicate_key", file: "policy.json", line: 4 });
     expect(err("{ \\u0073ave: 1,\n  save: 2 }")).toMatchObject({ code: "duplicate_key", line: 2 });
     expect(err("{__proto__: 1, __proto__: 2}")).toMatchObject({ code: "duplicate_key" });
     expect(err("{a: 1, b: {a: 2}}")).toBeUndefined();
     // a large plain-JSON file (JSON.parse keeps the last copy silently): still refused, at the second copy
     const big = { commands: Array.from({ length: 3000 }, (_, i) => ({ verb_key: `v${i}`, summary: "s ".repeat(10) })) };
-    const text = JSON.stringify(big, null, 2).replace('"verb_key": "v2999"', '"verb_key": "v2999",\n      "verb_key": "other"');
+    const text = JSON.stringify(big, null, 2).replace(
+      '"verb_key": "v2999"',
+      '"verb_key": "v2999",\n      "verb_key": "other"',
+    );
     expect(text.length).toBeGreaterThan(64 * 1024);
     const p = err(text)!;
     expect(p).toMatchObject({ code: "duplicate_key" });
@@ -324,9 +486,47 @@ describe("json5 fast parser", () => {
 
   it("declines what it leaves to the library, which then parses or reports it", () => {
     const declined = [
-      "{é: 1}", "{a\u200cb: 1}", "{\\u0061: 1}", "{a\\u0062: 1}", "'raw\u2028sep'", "\u2003", "",
-      "01", "00", "1x", "- 1", ".", ".e1", "1e", "1e+", "0x", "0xg", "[,]", "{,}", "[1,,]", "{a}", "{a:}", "{1: 2}", "{'a' 1}", "[1 2]",
-      ..."123456789".split("").map((d) => `'\\${d}'`), "'\\01'", "'\\x4'", "'\\u12'", "'a\nb'", "'unterminated", "/* open", "/ x", "nul", "tru", "Infinit", "Na", "-I", "{a:1}}", "[]]", "1 2",
+      "{é: 1}",
+      "{a\u200cb: 1}",
+      "{\\u0061: 1}",
+      "{a\\u0062: 1}",
+      "'raw\u2028sep'",
+      "\u2003",
+      "",
+      "01",
+      "00",
+      "1x",
+      "- 1",
+      ".",
+      ".e1",
+      "1e",
+      "1e+",
+      "0x",
+      "0xg",
+      "[,]",
+      "{,}",
+      "[1,,]",
+      "{a}",
+      "{a:}",
+      "{1: 2}",
+      "{'a' 1}",
+      "[1 2]",
+      ..."123456789".split("").map((d) => `'\\${d}'`),
+      "'\\01'",
+      "'\\x4'",
+      "'\\u12'",
+      "'a\nb'",
+      "'unterminated",
+      "/* open",
+      "/ x",
+      "nul",
+      "tru",
+      "Infinit",
+      "Na",
+      "-I",
+      "{a:1}}",
+      "[]]",
+      "1 2",
     ];
     for (const c of declined) {
       expect(fastJson5(c), JSON.stringify(c)).toBe(DECLINE);
@@ -337,7 +537,10 @@ describe("json5 fast parser", () => {
   });
 
   it("the fast parser survives deep nesting: 5,000 levels go to the library, 900 levels are parsed directly", () => {
-    for (const [open, close] of [["[", "]"], ["{a:", "}"]] as const) {
+    for (const [open, close] of [
+      ["[", "]"],
+      ["{a:", "}"],
+    ] as const) {
       const deep = open.repeat(5000) + "1" + close.repeat(5000);
       expect(fastJson5(deep)).toBe(DECLINE);
       const mid = open.repeat(900) + "1" + close.repeat(900);
@@ -349,7 +552,11 @@ describe("json5 fast parser", () => {
   });
 
   it("parseJson5 refuses nesting deeper than MAX_NESTING, by either parser, naming the file (no stack overflow later)", () => {
-    for (const [open, close] of [["[", "]"], ["{a:", "}"], ["{\\u0061:", "}"]] as const) {
+    for (const [open, close] of [
+      ["[", "]"],
+      ["{a:", "}"],
+      ["{\\u0061:", "}"],
+    ] as const) {
       for (const depth of [MAX_NESTING + 1, 900, 5000, 100_000]) {
         const text = open.repeat(depth) + "1" + close.repeat(depth);
         let err: unknown;
@@ -373,7 +580,16 @@ describe("json5 fast parser", () => {
     let size = 0;
     for (let k = 0; size < 5_000_000; k++) {
       const item = mutate(
-        JSON5.stringify({ id: k, name: `item ${k} – ünïcödé`, tags: ["a", "b'c", 'd"e'], ratio: r() * 1000, nested: { ok: k % 2 === 0, none: null, big: 1e300 * k } }, { space: k % 3 }),
+        JSON5.stringify(
+          {
+            id: k,
+            name: `item ${k} – ünïcödé`,
+            tags: ["a", "b'c", 'd"e'],
+            ratio: r() * 1000,
+            nested: { ok: k % 2 === 0, none: null, big: 1e300 * k },
+          },
+          { space: k % 3 },
+        ),
         k,
       );
       parts.push(item);
@@ -390,7 +606,8 @@ describe("json5 fast parser", () => {
     const files = [join(ROOT, "hcp.config.json5")];
     for (const p of readdirSync(join(ROOT, "packs"), { withFileTypes: true })) {
       if (!p.isDirectory()) continue;
-      for (const f of readdirSync(join(ROOT, "packs", p.name))) if (/\.json5?$/.test(f)) files.push(join(ROOT, "packs", p.name, f));
+      for (const f of readdirSync(join(ROOT, "packs", p.name)))
+        if (/\.json5?$/.test(f)) files.push(join(ROOT, "packs", p.name, f));
     }
     for (const f of readdirSync(join(ROOT, "hosts"))) if (f.endsWith(".json5")) files.push(join(ROOT, "hosts", f));
     expect(files.length).toBeGreaterThan(10);
@@ -416,7 +633,8 @@ function treeDiff(text: string, n: Json5Node, at = "$"): string {
   const d = diff(n.value, own, at);
   if (d) return `${at} [${n.start}, ${n.end}): ${d}`;
   for (const [k, it] of n.items.entries()) {
-    if (it.key !== undefined && !text.slice(it.start).startsWith(it.keyQuoted ? text[it.start]! : it.key)) return `${at}.${it.key}: key not at ${it.start}`;
+    if (it.key !== undefined && !text.slice(it.start).startsWith(it.keyQuoted ? text[it.start]! : it.key))
+      return `${at}.${it.key}: key not at ${it.start}`;
     if (it.comma !== undefined && text[it.comma] !== ",") return `${at}[${k}]: no comma at ${it.comma}`;
     const sub = treeDiff(text, it.value, `${at}.${it.key ?? k}`);
     if (sub) return sub;
@@ -469,7 +687,10 @@ describe("the one reader's tree (locate and the config editor read it)", () => {
 
 describe("large files: JSON.parse fast path and cached positions", () => {
   const big = (extra = "") => {
-    const cmds = Array.from({ length: 3000 }, (_, i) => `    {"verb_key":"v${i}","summary":"command number ${i}","args":{"a":{"type":"string"}}}`);
+    const cmds = Array.from(
+      { length: 3000 },
+      (_, i) => `    {"verb_key":"v${i}","summary":"command number ${i}","args":{"a":{"type":"string"}}}`,
+    );
     return `// a generated surface\n// two comment lines\n{\n  "id": "big",${extra}\n  "commands": [\n${cmds.join(",\n")}\n  ]\n}\n`;
   };
 

@@ -2,7 +2,19 @@
 // edited file is validated again, a broken cache is ignored, and it can be
 // turned off. Through the built CLI, where the cache is on.
 import { describe, expect, it } from "vitest";
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { runHcpx, scratchProject, tmp } from "../support/hcpx";
@@ -20,7 +32,13 @@ function frame(text: string): Buffer {
   return Buffer.concat([head, payload]);
 }
 /** The cache's entries: file name → { key, value } */
-const entries = (home: string) => Object.fromEntries(readdirSync(cacheOf(home)).map((f) => [f, JSON.parse(unframe(readFileSync(join(cacheOf(home), f)))) as { key: string; value: unknown }]));
+const entries = (home: string) =>
+  Object.fromEntries(
+    readdirSync(cacheOf(home)).map((f) => [
+      f,
+      JSON.parse(unframe(readFileSync(join(cacheOf(home), f)))) as { key: string; value: unknown },
+    ]),
+  );
 
 describe("validation cache", () => {
   it("remembers clean files, and an edited file is validated again (the error shows, with its line)", async () => {
@@ -93,18 +111,34 @@ describe("validation cache", () => {
     const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     const home = tmp("hcpx-vc-home-");
     const env = { HOME: home };
-    expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout).ok).toBe(true);
+    expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout).ok).toBe(
+      true,
+    );
     // the config's entry holds its parsed, validated value under a key naming the config's path
     const [name, entry] = Object.entries(entries(home)).find(([, e]) => e.key.includes(p.config))!;
     expect((entry.value as { grants: { allow: string[] } }).grants.allow).toEqual(["calc-wrap.*"]);
     // changed in the cache only: exec now goes by the remembered value, so it never read the file
-    writeFileSync(join(cacheOf(home), name), frame(JSON.stringify({ key: entry.key, value: { ...(entry.value as object), grants: { allow: [] } } })));
+    writeFileSync(
+      join(cacheOf(home), name),
+      frame(JSON.stringify({ key: entry.key, value: { ...(entry.value as object), grants: { allow: [] } } })),
+    );
     const denied = JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout);
     expect(denied.ok).toBe(false);
     expect(denied.error.code).toBe("not_granted");
     // the same entry under another key (another identity of the file) is a miss: the file is read again
-    writeFileSync(join(cacheOf(home), name), frame(JSON.stringify({ key: entry.key.replace(/:(\d+)$/, (_m, ns: string) => `:${BigInt(ns) + 1n}`), value: { ...(entry.value as object), grants: { allow: [] } } })));
-    expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout)).toEqual({ ok: true, data: { pong: true } });
+    writeFileSync(
+      join(cacheOf(home), name),
+      frame(
+        JSON.stringify({
+          key: entry.key.replace(/:(\d+)$/, (_m, ns: string) => `:${BigInt(ns) + 1n}`),
+          value: { ...(entry.value as object), grants: { allow: [] } },
+        }),
+      ),
+    );
+    expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout)).toEqual({
+      ok: true,
+      data: { pong: true },
+    });
   });
 
   // issue 22 §8: a cache never changes a result, only its speed
@@ -112,7 +146,9 @@ describe("validation cache", () => {
     const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     const home = tmp("hcpx-vc-home-");
     const env = { HOME: home };
-    expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout).ok).toBe(true);
+    expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout).ok).toBe(
+      true,
+    );
     const name = readdirSync(cacheOf(home)).find((f) => readFileSync(join(cacheOf(home), f)).includes("calc-wrap.*"))!;
     const file = join(cacheOf(home), name);
     const good = readFileSync(file);
@@ -129,7 +165,9 @@ describe("validation cache", () => {
     const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     const home = tmp("hcpx-vc-home-");
     const env = { HOME: home };
-    expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout).ok).toBe(true);
+    expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout).ok).toBe(
+      true,
+    );
     const name = readdirSync(cacheOf(home)).find((f) => readFileSync(join(cacheOf(home), f)).includes("calc-wrap.*"))!;
     const file = join(cacheOf(home), name);
     const entry = JSON.parse(unframe(readFileSync(file))) as { key: string; value: { grants: object } };

@@ -13,10 +13,25 @@ import { REPO } from "../support/hcpx";
 import { memFs } from "../support/memfs";
 
 const ROOT = "/virtual/proj";
-const project: Project = { root: ROOT, packDirs: [], principal: { id: "t", kind: "agent" }, grants: { allow: ["ledger.*"], deny: [] }, sandbox: { bins: {}, roots: [ROOT], cwd: ROOT }, confirm: { by: "host", timeoutMs: 120_000 }, warnings: [] };
+const project: Project = {
+  root: ROOT,
+  packDirs: [],
+  principal: { id: "t", kind: "agent" },
+  grants: { allow: ["ledger.*"], deny: [] },
+  sandbox: { bins: {}, roots: [ROOT], cwd: ROOT },
+  confirm: { by: "host", timeoutMs: 120_000 },
+  warnings: [],
+};
 const packs = [loadPack(join(REPO, "packs", "ledger"))];
-const projectionFor = (skillsPath: string, o?: { shell?: boolean }) => buildProjection(project, packs, { skillsPath, ...o });
-const plan = (files: Record<string, string>, more: Parameters<typeof memFs>[1] = {}) => planAdopt(project, ["claude"], projectionFor, { scope: "project", command: "hcpx mcp", home: "/virtual/home", fs: memFs(files, { dirs: [ROOT], ...more }) });
+const projectionFor = (skillsPath: string, o?: { shell?: boolean }) =>
+  buildProjection(project, packs, { skillsPath, ...o });
+const plan = (files: Record<string, string>, more: Parameters<typeof memFs>[1] = {}) =>
+  planAdopt(project, ["claude"], projectionFor, {
+    scope: "project",
+    command: "hcpx mcp",
+    home: "/virtual/home",
+    fs: memFs(files, { dirs: [ROOT], ...more }),
+  });
 
 describe("planAdopt on an injected disk", () => {
   it("an empty project: every file is created; the ledger records them; --check's drift is `missing` for each", async () => {
@@ -24,7 +39,12 @@ describe("planAdopt on an injected disk", () => {
     const paths = p.changes.map((c) => c.path);
     expect(paths).toEqual(expect.arrayContaining([".mcp.json", "CLAUDE.md", ".claude/skills/ledger/SKILL.md"]));
     expect(p.changes.every((c) => c.kind === "create" && c.real.startsWith(ROOT + "/"))).toBe(true);
-    expect(p.record).toMatchObject({ kind: "ledger", file: join(ROOT, ".hcp", "adopted.json"), old: undefined, journalPending: false });
+    expect(p.record).toMatchObject({
+      kind: "ledger",
+      file: join(ROOT, ".hcp", "adopted.json"),
+      old: undefined,
+      journalPending: false,
+    });
     expect(Object.keys(JSON.parse(p.record.new!).hosts)).toEqual(["claude"]);
     expect(driftOf(p).every((d) => d.kind === "missing")).toBe(true);
     // what of each file is hcpx's: the block, the key, the whole Skill copy
@@ -48,9 +68,23 @@ describe("planAdopt on an injected disk", () => {
   });
 
   it("a ledger entry naming a file outside the project is ignored with a warning and never read", async () => {
-    const ledger = { version: 1, hosts: { claude: { scope: "project", entries: [{ path: "../victim.txt", kind: "file", sha256: "0".repeat(64), created: true }], dirs: [] } } };
+    const ledger = {
+      version: 1,
+      hosts: {
+        claude: {
+          scope: "project",
+          entries: [{ path: "../victim.txt", kind: "file", sha256: "0".repeat(64), created: true }],
+          dirs: [],
+        },
+      },
+    };
     const fs = memFs({ [join(ROOT, ".hcp", "adopted.json")]: JSON.stringify(ledger) }, { dirs: [ROOT] });
-    const p = await planAdopt(project, ["claude"], projectionFor, { scope: "project", command: "hcpx mcp", home: "/virtual/home", fs });
+    const p = await planAdopt(project, ["claude"], projectionFor, {
+      scope: "project",
+      command: "hcpx mcp",
+      home: "/virtual/home",
+      fs,
+    });
     expect(p.warnings.map((w) => w.code)).toContain("ledger_entry_ignored");
     expect(fs.reads).not.toContain("/virtual/victim.txt");
     expect(driftOf(p).map((d) => d.kind)).toContain("ignored");

@@ -13,18 +13,33 @@ import { sha256 } from "../../src/util/text";
 import { tmp } from "../support/hcpx";
 import { snapshot } from "../adopt/helpers";
 
-const input = (dir: string, files: { path: string; content: string }[]) => ({ files, dir, label: "the out dir", manifest: ".manifest.json", symlinkHint: "h" });
+const input = (dir: string, files: { path: string; content: string }[]) => ({
+  files,
+  dir,
+  label: "the out dir",
+  manifest: ".manifest.json",
+  symlinkHint: "h",
+});
 
 describe("applyPlan of a FilePlan", () => {
   it("writes, deletes what went stale (and its emptied directories), records the manifest; a second plan of the same files is empty", () => {
     const dir = join(tmp("hcpx-apply-"), "out");
-    const res = applyPlan(planFiles(input(dir, [{ path: "a.md", content: "a\n" }, { path: "s/old/SKILL.md", content: "old\n" }])));
+    const res = applyPlan(
+      planFiles(
+        input(dir, [
+          { path: "a.md", content: "a\n" },
+          { path: "s/old/SKILL.md", content: "old\n" },
+        ]),
+      ),
+    );
     expect(res).toEqual({ written: ["a.md", "s/old/SKILL.md"], deleted: [] });
     const again = planFiles(input(dir, [{ path: "a.md", content: "a\n" }]));
     expect(again.changes.map((c) => [c.kind, c.path])).toEqual([["delete", "s/old/SKILL.md"]]);
     expect(applyPlan(again)).toEqual({ written: [], deleted: ["s/old/SKILL.md"] });
     expect(existsSync(join(dir, "s"))).toBe(false);
-    expect(JSON.parse(readFileSync(join(dir, ".manifest.json"), "utf8")).files).toEqual({ "a.md": expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(JSON.parse(readFileSync(join(dir, ".manifest.json"), "utf8")).files).toEqual({
+      "a.md": expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(planFiles(input(dir, [{ path: "a.md", content: "a\n" }])).changes).toEqual([]);
   });
 
@@ -32,7 +47,12 @@ describe("applyPlan of a FilePlan", () => {
     const dir = join(tmp("hcpx-apply-"), "out");
     mkdirSync(dir);
     writeFileSync(join(dir, "a.md"), "before\n");
-    const plan = planFiles(input(dir, [{ path: "a.md", content: "hcpx\n" }, { path: "b.md", content: "b\n" }]));
+    const plan = planFiles(
+      input(dir, [
+        { path: "a.md", content: "hcpx\n" },
+        { path: "b.md", content: "b\n" },
+      ]),
+    );
     writeFileSync(join(dir, "a.md"), "someone else\n");
     const before = snapshot(dir);
     let err: unknown;
@@ -42,7 +62,9 @@ describe("applyPlan of a FilePlan", () => {
       err = e;
     }
     expect(err).toBeInstanceOf(HcpxError);
-    expect((err as HcpxError).problems).toEqual([expect.objectContaining({ code: "changed_during_plan", file: expect.stringMatching(/out\/a\.md$/) })]);
+    expect((err as HcpxError).problems).toEqual([
+      expect.objectContaining({ code: "changed_during_plan", file: expect.stringMatching(/out\/a\.md$/) }),
+    ]);
     expect(snapshot(dir)).toEqual(before);
   });
 
@@ -91,19 +113,30 @@ describe("applyPlan of a FilePlan", () => {
     };
     const plan = planFiles(input(dir, [lazyFile("tools/big.json", pieces(text)), { path: "a.md", content: "a\n" }]));
     expect(renders).toBe(1);
-    expect(plan.changes.map((c) => [c.kind, c.path, c.new])).toEqual([["create", "tools/big.json", undefined], ["create", "a.md", "a\n"]]);
+    expect(plan.changes.map((c) => [c.kind, c.path, c.new])).toEqual([
+      ["create", "tools/big.json", undefined],
+      ["create", "a.md", "a\n"],
+    ]);
     expect(JSON.parse(plan.record.new!).files["tools/big.json"]).toBe(sha256(text));
     applyPlan(plan);
     expect(renders).toBe(2);
     expect(readFileSync(join(dir, "tools/big.json"), "utf8")).toBe(text);
     // the same text on disk: nothing to write; one character changed: an update
-    expect(planFiles(input(dir, [lazyFile("tools/big.json", pieces(text)), { path: "a.md", content: "a\n" }])).changes).toEqual([]);
+    expect(
+      planFiles(input(dir, [lazyFile("tools/big.json", pieces(text)), { path: "a.md", content: "a\n" }])).changes,
+    ).toEqual([]);
     const changed = text.slice(0, 19999) + "X" + text.slice(20000);
-    const again = planFiles(input(dir, [lazyFile("tools/big.json", pieces(changed)), { path: "a.md", content: "a\n" }]));
+    const again = planFiles(
+      input(dir, [lazyFile("tools/big.json", pieces(changed)), { path: "a.md", content: "a\n" }]),
+    );
     expect(again.changes.map((c) => [c.kind, c.path])).toEqual([["update", "tools/big.json"]]);
     applyPlan(again);
     expect(readFileSync(join(dir, "tools/big.json"), "utf8")).toBe(changed);
     // a shorter text the disk's starts with is not the same
-    expect(planFiles(input(dir, [lazyFile("tools/big.json", pieces(changed.slice(0, -5))), { path: "a.md", content: "a\n" }])).changes.map((c) => c.kind)).toEqual(["update"]);
+    expect(
+      planFiles(
+        input(dir, [lazyFile("tools/big.json", pieces(changed.slice(0, -5))), { path: "a.md", content: "a\n" }]),
+      ).changes.map((c) => c.kind),
+    ).toEqual(["update"]);
   });
 });

@@ -13,26 +13,51 @@ import { memFs } from "../support/memfs";
 
 const DIR = "/virtual/out";
 
-const input = (files: { path: string; content: string }[]) => ({ files, dir: DIR, label: "the out dir", manifest: ".manifest.json", symlinkHint: "h" });
+const input = (files: { path: string; content: string }[]) => ({
+  files,
+  dir: DIR,
+  label: "the out dir",
+  manifest: ".manifest.json",
+  symlinkHint: "h",
+});
 const manifest = (files: Record<string, string>) => JSON.stringify({ generator: "hcpx", files });
 const at = (p: string) => join(DIR, p);
 
 describe("planFiles", () => {
   it("plans creates, updates and nothing for a file that is already right; --check's drift is missing and changed", () => {
     const fs = memFs({ [at("a.md")]: "old\n", [at("b.md")]: "same\n" });
-    const plan = planFiles(input([{ path: "a.md", content: "new\n" }, { path: "b.md", content: "same\n" }, { path: "c/d.md", content: "d\n" }]), fs);
+    const plan = planFiles(
+      input([
+        { path: "a.md", content: "new\n" },
+        { path: "b.md", content: "same\n" },
+        { path: "c/d.md", content: "d\n" },
+      ]),
+      fs,
+    );
     expect(plan.changes.map((c) => [c.kind, c.path, c.old, c.new])).toEqual([
       ["update", "a.md", "old\n", "new\n"],
       ["create", "c/d.md", undefined, "d\n"],
     ]);
-    expect(driftOf(plan)).toEqual([{ kind: "changed", path: "a.md" }, { kind: "missing", path: "c/d.md" }]);
+    expect(driftOf(plan)).toEqual([
+      { kind: "changed", path: "a.md" },
+      { kind: "missing", path: "c/d.md" },
+    ]);
     expect(plan.record).toMatchObject({ kind: "manifest", file: at(".manifest.json"), old: undefined, force: false });
-    expect(JSON.parse(plan.record.kind === "manifest" ? plan.record.new : "").files).toEqual({ "a.md": sha256("new\n"), "b.md": sha256("same\n"), "c/d.md": sha256("d\n") });
+    expect(JSON.parse(plan.record.kind === "manifest" ? plan.record.new : "").files).toEqual({
+      "a.md": sha256("new\n"),
+      "b.md": sha256("same\n"),
+      "c/d.md": sha256("d\n"),
+    });
   });
 
   it("a stale file with the bytes hcpx wrote is deleted (its directories after it, when empty); one someone changed is left in place", () => {
     const fs = memFs({
-      [at(".manifest.json")]: manifest({ "a.md": sha256("a\n"), "skills/old/SKILL.md": sha256("old\n"), "skills/mine/SKILL.md": sha256("was\n"), "gone.md": sha256("x") }),
+      [at(".manifest.json")]: manifest({
+        "a.md": sha256("a\n"),
+        "skills/old/SKILL.md": sha256("old\n"),
+        "skills/mine/SKILL.md": sha256("was\n"),
+        "gone.md": sha256("x"),
+      }),
       [at("a.md")]: "a\n",
       [at("skills/old/SKILL.md")]: "old\n",
       [at("skills/mine/SKILL.md")]: "edited\n",
@@ -40,12 +65,24 @@ describe("planFiles", () => {
     const plan = planFiles(input([{ path: "a.md", content: "a\n" }]), fs);
     expect(plan.changes.map((c) => [c.kind, c.path])).toEqual([["delete", "skills/old/SKILL.md"]]);
     expect(plan.rmdirs).toEqual([at("skills/old"), at("skills")]);
-    expect(plan.conflicts.map((p) => [p.code, p.message])).toEqual([["changed_by_user", "no longer generated, but changed since hcpx wrote it: left in place"]]);
+    expect(plan.conflicts.map((p) => [p.code, p.message])).toEqual([
+      ["changed_by_user", "no longer generated, but changed since hcpx wrote it: left in place"],
+    ]);
     expect(driftOf(plan).map((d) => d.kind)).toEqual(["stale", "foreign"]);
   });
 
   it("a manifest entry outside the directory, or without a sha256, is ignored with a warning: never read, never deleted; drift for --check", () => {
-    const fs = memFs({ [at(".manifest.json")]: manifest({ "../victim.txt": sha256("v"), "link/victim.txt": sha256("v"), "x.md": "not-a-hash" }), [at("x.md")]: "x" }, { outside: [at("link")] });
+    const fs = memFs(
+      {
+        [at(".manifest.json")]: manifest({
+          "../victim.txt": sha256("v"),
+          "link/victim.txt": sha256("v"),
+          "x.md": "not-a-hash",
+        }),
+        [at("x.md")]: "x",
+      },
+      { outside: [at("link")] },
+    );
     const plan = planFiles(input([]), fs);
     expect(plan.changes).toEqual([]);
     expect(plan.warnings.map((w) => [w.code, w.path])).toEqual([
@@ -62,21 +99,33 @@ describe("planFiles", () => {
     const fs = memFs({ [at(".manifest.json")]: "{not json", [at("old.md")]: "old" });
     const plan = planFiles(input([{ path: "a.md", content: "a" }]), fs);
     expect(plan.changes.map((c) => c.path)).toEqual(["a.md"]);
-    expect(plan.warnings[0]).toMatchObject({ code: "bad_manifest", message: expect.stringMatching(/^\.manifest\.json is not valid JSON .*files it listed are left in place$/) });
+    expect(plan.warnings[0]).toMatchObject({
+      code: "bad_manifest",
+      message: expect.stringMatching(/^\.manifest\.json is not valid JSON .*files it listed are left in place$/),
+    });
     expect(plan.record).toMatchObject({ kind: "manifest", old: undefined, force: true });
   });
 
   it("a planned file through a symlink out of the directory is refused before anything is planned", () => {
-    expect(() => planFiles(input([{ path: "skills/a/SKILL.md", content: "a" }]), memFs({}, { outside: [at("skills")] }))).toThrow(/skills\/a\/SKILL\.md is a symlink leading outside the out dir/);
+    expect(() =>
+      planFiles(input([{ path: "skills/a/SKILL.md", content: "a" }]), memFs({}, { outside: [at("skills")] })),
+    ).toThrow(/skills\/a\/SKILL\.md is a symlink leading outside the out dir/);
   });
 });
 
 describe("planBundle", () => {
-  const files = [{ path: ".claude-plugin/plugin.json", content: "{}\n" }, { path: "skills/a/SKILL.md", content: "a\n" }];
+  const files = [
+    { path: ".claude-plugin/plugin.json", content: "{}\n" },
+    { path: "skills/a/SKILL.md", content: "a\n" },
+  ];
   it("refuses a non-empty directory that holds no bundle manifest, and a file where DIR should be", () => {
     const dir = "/virtual/hcp-packs";
-    expect(() => planBundle("claude-plugin", dir, files, memFs({ [join(dir, "x.txt")]: "mine" }))).toThrow(/is not empty and holds no \.claude-plugin\/plugin\.json/);
-    expect(() => planBundle("claude-plugin", dir, files, memFs({ [dir]: "a file" }))).toThrow(/is a file, expected a directory/);
+    expect(() => planBundle("claude-plugin", dir, files, memFs({ [join(dir, "x.txt")]: "mine" }))).toThrow(
+      /is not empty and holds no \.claude-plugin\/plugin\.json/,
+    );
+    expect(() => planBundle("claude-plugin", dir, files, memFs({ [dir]: "a file" }))).toThrow(
+      /is a file, expected a directory/,
+    );
   });
   it("a Skill the last run bundled and this one does not is deleted", () => {
     const dir = "/virtual/hcp-packs";
@@ -84,7 +133,11 @@ describe("planBundle", () => {
       [join(dir, ".claude-plugin/plugin.json")]: "{}\n",
       [join(dir, "skills/a/SKILL.md")]: "a\n",
       [join(dir, "skills/b/SKILL.md")]: "b\n",
-      [join(dir, BUNDLE_MANIFEST)]: manifest({ ".claude-plugin/plugin.json": sha256("{}\n"), "skills/a/SKILL.md": sha256("a\n"), "skills/b/SKILL.md": sha256("b\n") }),
+      [join(dir, BUNDLE_MANIFEST)]: manifest({
+        ".claude-plugin/plugin.json": sha256("{}\n"),
+        "skills/a/SKILL.md": sha256("a\n"),
+        "skills/b/SKILL.md": sha256("b\n"),
+      }),
     });
     const plan = planBundle("claude-plugin", dir, files, fs);
     expect(plan.changes.map((c) => [c.kind, c.path])).toEqual([["delete", "skills/b/SKILL.md"]]);

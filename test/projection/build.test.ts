@@ -21,7 +21,15 @@ const cmd = (over: Partial<Command>): Command => ({
 });
 
 function project(allow: string[], deny: string[] = []): Project {
-  return { root: REPO, packDirs: [], principal: { id: "t", kind: "agent" }, grants: { allow, deny }, sandbox: { bins: {}, roots: [REPO], cwd: REPO }, confirm: { by: "host", timeoutMs: 120_000 }, warnings: [] };
+  return {
+    root: REPO,
+    packDirs: [],
+    principal: { id: "t", kind: "agent" },
+    grants: { allow, deny },
+    sandbox: { bins: {}, roots: [REPO], cwd: REPO },
+    confirm: { by: "host", timeoutMs: 120_000 },
+    warnings: [],
+  };
 }
 const examples = (...ids: string[]): Pack[] => ids.map((id) => loadPack(join(REPO, "packs", id)));
 
@@ -55,17 +63,35 @@ describe("input schemas", () => {
     });
   });
   it("confirm-gated writes take a confirm boolean; pass_through verbs take a bounded argv", () => {
-    const gated = inputSchema("p", cmd({ policy: { operation: "write", land: "remote", confirm: true, inferred: false } }));
+    const gated = inputSchema(
+      "p",
+      cmd({ policy: { operation: "write", land: "remote", confirm: true, inferred: false } }),
+    );
     expect((gated.properties as Record<string, unknown>).confirm).toEqual(expect.objectContaining({ type: "boolean" }));
     const pt = inputSchema("p", cmd({ passThrough: { maxArgv: 4 } }));
-    expect(pt.properties).toEqual({ argv: expect.objectContaining({ type: "array", items: { type: "string" }, maxItems: 4 }) });
-    expect(() => inputSchema("p", cmd({ args: { confirm: { type: "string" } }, policy: { operation: "write", confirm: true, inferred: false } }))).toThrow(/reserved|clashes/);
+    expect(pt.properties).toEqual({
+      argv: expect.objectContaining({ type: "array", items: { type: "string" }, maxItems: 4 }),
+    });
+    expect(() =>
+      inputSchema(
+        "p",
+        cmd({ args: { confirm: { type: "string" } }, policy: { operation: "write", confirm: true, inferred: false } }),
+      ),
+    ).toThrow(/reserved|clashes/);
   });
   it("renders the three dialects", () => {
     const t = { name: "a__b", description: "d", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } };
-    expect(toMcp(t)).toEqual({ name: "a__b", description: "d", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } });
+    expect(toMcp(t)).toEqual({
+      name: "a__b",
+      description: "d",
+      inputSchema: { type: "object" },
+      annotations: { readOnlyHint: true },
+    });
     expect(toAnthropic(t)).toEqual({ name: "a__b", description: "d", input_schema: { type: "object" } });
-    expect(toOpenAI(t)).toEqual({ type: "function", function: { name: "a__b", description: "d", parameters: { type: "object" } } });
+    expect(toOpenAI(t)).toEqual({
+      type: "function",
+      function: { name: "a__b", description: "d", parameters: { type: "object" } },
+    });
   });
 });
 
@@ -125,7 +151,11 @@ describe("Skill copies", () => {
   ].join("\n");
   const skill = parseSkill(text, "SKILL.md");
   const keep = cmd({ verb_key: "keep" });
-  const gate = cmd({ verb_key: "gate", summary: "Gate", policy: { operation: "write", confirm: true, inferred: false } });
+  const gate = cmd({
+    verb_key: "gate",
+    summary: "Gate",
+    policy: { operation: "write", confirm: true, inferred: false },
+  });
   const extra = cmd({ verb_key: "extra.one", summary: "Extra one" });
   const body = filterSkillBody(skill, [keep, gate, extra], { packId: "p", verbs: ["zap"] });
   it("drops whole units naming a withheld command, keeps the rest", () => {
@@ -159,7 +189,15 @@ describe("buildProjection", () => {
     const a = buildProjection(project(["*"], ["ledger.entry.delete"]), packs);
     const b = buildProjection(project(["*"], ["ledger.entry.delete"]), [...packs].reverse());
     expect(a.packs.map((p) => p.pack.id)).toEqual(["inbox-watch", "ledger", "transit"]);
-    expect(a.packs[1]!.commands.map((c) => c.command.verb_key)).toEqual(["accounts", "balance", "entries", "account.open", "entry.add", "transfer", "doctor"]);
+    expect(a.packs[1]!.commands.map((c) => c.command.verb_key)).toEqual([
+      "accounts",
+      "balance",
+      "entries",
+      "account.open",
+      "entry.add",
+      "transfer",
+      "doctor",
+    ]);
     expect(a.packs[1]!.withheld).toEqual(["entry.delete"]);
     // the tool lists are lazy files (rendered when read): their texts are compared
     const texts = (p: typeof a) => projectionFiles(p).map((f) => [f.path, f.content]);
@@ -170,7 +208,9 @@ describe("buildProjection", () => {
   });
   it("the hash changes with the grants", () => {
     const packs = examples("ledger");
-    expect(buildProjection(project(["ledger.*"]), packs).hash).not.toBe(buildProjection(project(["ledger.balance"]), packs).hash);
+    expect(buildProjection(project(["ledger.*"]), packs).hash).not.toBe(
+      buildProjection(project(["ledger.balance"]), packs).hash,
+    );
   });
   it("Skill copies have spec-valid frontmatter", () => {
     const p = buildProjection(project(["*"]), examples("ledger", "notes", "git"));
@@ -184,7 +224,19 @@ describe("buildProjection", () => {
     }
   });
   it("json() prints what native stringify + the scalar-array fold prints, for any JSON value and the odd ones", () => {
-    const odd: unknown[] = [[undefined, 1], { a: undefined, b: () => 1 }, [NaN, -0, 1e21], new Date(0), { d: new Date(0) }, [new Number(1), new String("x")], [[]], [{}], [[1], [2]], { "k\n\"": ["a\n\u2028", null, true] }, []];
+    const odd: unknown[] = [
+      [undefined, 1],
+      { a: undefined, b: () => 1 },
+      [NaN, -0, 1e21],
+      new Date(0),
+      { d: new Date(0) },
+      [new Number(1), new String("x")],
+      [[]],
+      [{}],
+      [[1], [2]],
+      { 'k\n"': ["a\n\u2028", null, true] },
+      [],
+    ];
     for (const v of odd) expect(json(v), JSON.stringify(v)).toBe(foldedStringify(v));
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 4 }), (v) => {
@@ -212,9 +264,16 @@ describe("buildProjection", () => {
 
   it("jsonChunks() yields json()'s text in pieces: a list of objects item by item (odd items the reference way), anything else whole", () => {
     const whole = (v: unknown, shared?: SharedTexts) => [...jsonChunks(v, shared)].join("");
-    const odd = [{ a: NaN }, { b: [undefined, 1] }, { c: new Date(0) }, { d: { toJSON: () => "x" } }, { e: [1, "y"], f: [] }];
+    const odd = [
+      { a: NaN },
+      { b: [undefined, 1] },
+      { c: new Date(0) },
+      { d: { toJSON: () => "x" } },
+      { e: [1, "y"], f: [] },
+    ];
     expect(whole(odd)).toBe(foldedStringify(odd));
-    for (const v of [[], [1, 2], [{ a: 1 }, 2], [new Date(0)], "s", { a: [{}] }, [Object.create(null) as object]]) expect(whole(v), JSON.stringify(v)).toBe(foldedStringify(v));
+    for (const v of [[], [1, 2], [{ a: 1 }, 2], [new Date(0)], "s", { a: [{}] }, [Object.create(null) as object]])
+      expect(whole(v), JSON.stringify(v)).toBe(foldedStringify(v));
     fc.assert(
       fc.property(fc.array(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 })), { maxLength: 30 }), (v) => {
         expect(whole(v)).toBe(foldedStringify(v));
@@ -224,13 +283,19 @@ describe("buildProjection", () => {
       { numRuns: 200 },
     );
     // a long list comes in several pieces, none of them the whole text
-    const long = Array.from({ length: 2000 }, (_, i) => ({ name: `t${i}`, description: "x".repeat(50), inputSchema: { type: "object", required: ["a"] } }));
+    const long = Array.from({ length: 2000 }, (_, i) => ({
+      name: `t${i}`,
+      description: "x".repeat(50),
+      inputSchema: { type: "object", required: ["a"] },
+    }));
     const pieces = [...jsonChunks(long)];
     expect(pieces.length).toBeGreaterThan(2);
     expect(pieces.join("")).toBe(json(long));
   });
 
   it("json() keeps scalar arrays on one line", () => {
-    expect(json({ a: [1, "x"], b: [{ c: [] }], d: {} })).toBe('{\n  "a": [1, "x"],\n  "b": [\n    {\n      "c": []\n    }\n  ],\n  "d": {}\n}\n');
+    expect(json({ a: [1, "x"], b: [{ c: [] }], d: {} })).toBe(
+      '{\n  "a": [1, "x"],\n  "b": [\n    {\n      "c": []\n    }\n  ],\n  "d": {}\n}\n',
+    );
   });
 });

@@ -7,7 +7,8 @@ import { needsProcess, runInProcess } from "../support/inproc";
 import { GEN, readTree } from "./tree";
 
 /** exec (and what else needs a process of its own) as a child; the other commands, whose output and files are under test here, as function calls in this process (test/support/inproc.ts) */
-const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) => (needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts));
+const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) =>
+  needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts);
 
 const ALL = ["calc", "git", "inbox-watch", "ledger", "notes", "todo", "transit"];
 const toolName = (pack: string, verb: string) => `${pack}__${verb.replace(/\./g, "_")}`;
@@ -25,7 +26,12 @@ describe("hcpx generate: determinism", () => {
     const b = scratchProject({ packs: ALL, allow: ["*"], deny: ["ledger.entry.delete"] });
     expect(a.dir).not.toBe(b.dir);
     const ra = await generate(a.dir, [], { TZ: "UTC", LANG: "C", LC_ALL: "C", HOME: tmp("home-a-") });
-    const rb = await generate(b.dir, [], { TZ: "Pacific/Chatham", LANG: "tr_TR.UTF-8", LC_ALL: "tr_TR.UTF-8", HOME: tmp("home-b-") });
+    const rb = await generate(b.dir, [], {
+      TZ: "Pacific/Chatham",
+      LANG: "tr_TR.UTF-8",
+      LC_ALL: "tr_TR.UTF-8",
+      HOME: tmp("home-b-"),
+    });
     expect(ra.code, ra.stderr).toBe(0);
     expect(rb.code, rb.stderr).toBe(0);
     const ta = readTree(join(a.dir, GEN));
@@ -85,7 +91,10 @@ describe("hcpx generate: grants", () => {
       }
       // the prompt block's verb list for the pack
       const block = tree.get("system-prompt.md")!;
-      const verbsLine = block.split(`### ${pack}\n`)[1]!.split("\n").find((l) => l.startsWith("Verbs:"))!;
+      const verbsLine = block
+        .split(`### ${pack}\n`)[1]!
+        .split("\n")
+        .find((l) => l.startsWith("Verbs:"))!;
       expect(token(verb).test(verbsLine), verbsLine).toBe(false);
       for (const f of ["tools/mcp.json", "tools/anthropic.json", "tools/shell.json"]) {
         const names = (JSON.parse(tree.get(f)!) as { name: string }[]).map((t) => t.name);
@@ -101,15 +110,29 @@ describe("hcpx generate: grants", () => {
     const r = await generate(p.dir);
     expect(r.code, r.stderr).toBe(0);
     const tree = readTree(join(p.dir, GEN));
-    expect([...tree.keys()].filter((k) => k.startsWith("skills/")).sort()).toEqual(["skills/inbox-watch/SKILL.md", "skills/ledger/SKILL.md", "skills/transit/SKILL.md"]);
+    expect([...tree.keys()].filter((k) => k.startsWith("skills/")).sort()).toEqual([
+      "skills/inbox-watch/SKILL.md",
+      "skills/ledger/SKILL.md",
+      "skills/transit/SKILL.md",
+    ]);
     for (const content of tree.values()) {
       expect(content).not.toMatch(/calc__|git__|todo__|notes__|inbox-watch__|ledger__accounts/);
     }
     for (const f of ["tools/mcp.json", "tools/anthropic.json"]) {
       const names = (JSON.parse(tree.get(f)!) as { name: string }[]).map((t) => t.name);
-      expect(names).toEqual(["ledger__balance", "transit__plan", "transit__departures", "transit__stops", "transit__lines", "hcp__read_skill"]);
+      expect(names).toEqual([
+        "ledger__balance",
+        "transit__plan",
+        "transit__departures",
+        "transit__stops",
+        "transit__lines",
+        "hcp__read_skill",
+      ]);
     }
-    const shell = JSON.parse(tree.get("tools/shell.json")!) as { name: string; inputSchema: { properties: { pack: { enum: string[] } } } }[];
+    const shell = JSON.parse(tree.get("tools/shell.json")!) as {
+      name: string;
+      inputSchema: { properties: { pack: { enum: string[] } } };
+    }[];
     expect(shell.map((t) => t.name)).toEqual(["hcp", "hcp__read_skill"]);
     expect(shell[0]!.inputSchema.properties.pack.enum).toEqual(["ledger", "transit"]);
     expect(tree.get("system-prompt.md")).toMatch(/### inbox-watch\n[^#]*no commands/);
@@ -127,7 +150,13 @@ describe("hcpx generate: confirm markers", () => {
     // An author who forgot the marker in the Skill row, and one who forgot the row:
     // the copy still carries it (policy.json is the truth).
     const ledgerSkill = join(p.dir, "packs/ledger/SKILL.md");
-    writeFileSync(ledgerSkill, readFileSync(ledgerSkill, "utf8").replace("| Move money from one account to another | write, confirm |", "| Move money from one account to another | write |"));
+    writeFileSync(
+      ledgerSkill,
+      readFileSync(ledgerSkill, "utf8").replace(
+        "| Move money from one account to another | write, confirm |",
+        "| Move money from one account to another | write |",
+      ),
+    );
     const todoSkill = join(p.dir, "packs/todo/SKILL.md");
     writeFileSync(todoSkill, readFileSync(todoSkill, "utf8").replace(/^\| `delete` .*\n/m, ""));
     const r = await generate(p.dir);
@@ -137,16 +166,36 @@ describe("hcpx generate: confirm markers", () => {
     for (const [pack, verb] of gated) {
       const name = toolName(pack, verb);
       // prompt block
-      const verbsLine = block.split(`### ${pack}\n`)[1]!.split("\n").find((l) => l.startsWith("Verbs:"))!;
+      const verbsLine = block
+        .split(`### ${pack}\n`)[1]!
+        .split("\n")
+        .find((l) => l.startsWith("Verbs:"))!;
       expect(verbsLine).toContain(`${verb} (w, confirm required)`);
       // in-process tool lists, three dialects
-      const mcp = (JSON.parse(tree.get("tools/mcp.json")!) as { name: string; description: string; inputSchema: { properties: Record<string, unknown> } }[]).find((t) => t.name === name)!;
+      const mcp = (
+        JSON.parse(tree.get("tools/mcp.json")!) as {
+          name: string;
+          description: string;
+          inputSchema: { properties: Record<string, unknown> };
+        }[]
+      ).find((t) => t.name === name)!;
       expect(mcp.description).toContain("confirm required");
       expect(mcp.inputSchema.properties.confirm).toEqual(expect.objectContaining({ type: "boolean" }));
-      const anth = (JSON.parse(tree.get("tools/anthropic.json")!) as { name: string; description: string; input_schema: { properties: Record<string, unknown> } }[]).find((t) => t.name === name)!;
+      const anth = (
+        JSON.parse(tree.get("tools/anthropic.json")!) as {
+          name: string;
+          description: string;
+          input_schema: { properties: Record<string, unknown> };
+        }[]
+      ).find((t) => t.name === name)!;
       expect(anth.description).toContain("confirm required");
       expect(anth.input_schema.properties.confirm).toBeDefined();
-      const oai = (JSON.parse(tree.get("tools/openai.json")!) as { type: string; function: { name: string; description: string; parameters: { properties: Record<string, unknown> } } }[]).find((t) => t.function.name === name)!;
+      const oai = (
+        JSON.parse(tree.get("tools/openai.json")!) as {
+          type: string;
+          function: { name: string; description: string; parameters: { properties: Record<string, unknown> } };
+        }[]
+      ).find((t) => t.function.name === name)!;
       expect(oai.type).toBe("function");
       expect(oai.function.description).toContain("confirm required");
       expect(oai.function.parameters.properties.confirm).toBeDefined();
@@ -155,13 +204,17 @@ describe("hcpx generate: confirm markers", () => {
       const gatedList = /confirm required: ([^—]*) —/.exec(shell[0]!.description)![1]!.split(", ");
       expect(gatedList).toContain(`${pack}.${verb}`);
       // Skill copy: the hot-path row
-      const row = tree.get(`skills/${pack}/SKILL.md`)!.split("\n").find((l) => l.startsWith(`| \`${verb}\``));
+      const row = tree
+        .get(`skills/${pack}/SKILL.md`)!
+        .split("\n")
+        .find((l) => l.startsWith(`| \`${verb}\``));
       expect(row, `${pack} ${verb} row`).toBeDefined();
       expect(row).toMatch(/\| write, confirm \|$/);
       // host previews, when the host engine renders them: wherever the command is named, the marker is there
       for (const [path, content] of tree) {
         if (!path.startsWith("hosts/")) continue;
-        if (!(content.includes(name) || content.includes(`${pack}.${verb}`) || token(`${pack} ${verb}`).test(content))) continue;
+        if (!(content.includes(name) || content.includes(`${pack}.${verb}`) || token(`${pack} ${verb}`).test(content)))
+          continue;
         // a host's own permission rules name the command to send it to the host's approval prompt: that is its marker
         const approval = hostApproval(path, content, name);
         if (approval !== undefined) expect(approval, `${path}: ${name} must need the host's approval`).toBe(true);
@@ -169,7 +222,13 @@ describe("hcpx generate: confirm markers", () => {
       }
     }
     // reads carry no marker and are read-only for MCP clients
-    const balance = (JSON.parse(tree.get("tools/mcp.json")!) as { name: string; description: string; annotations: Record<string, boolean> }[]).find((t) => t.name === "ledger__balance")!;
+    const balance = (
+      JSON.parse(tree.get("tools/mcp.json")!) as {
+        name: string;
+        description: string;
+        annotations: Record<string, boolean>;
+      }[]
+    ).find((t) => t.name === "ledger__balance")!;
     expect(balance.description).not.toContain("confirm");
     expect(balance.annotations).toEqual({ readOnlyHint: true });
   });
@@ -188,8 +247,10 @@ function hostApproval(path: string, content: string, name: string): boolean | un
     const t = (JSON.parse(content) as { tools?: { allowed?: string[]; confirmationRequired?: string[] } }).tools ?? {};
     return (t.confirmationRequired ?? []).includes(`mcp_hcp_${name}`) && !(t.allowed ?? []).includes(`mcp_hcp_${name}`);
   }
-  if (path.endsWith("opencode.json")) return (JSON.parse(content) as { permission?: Record<string, string> }).permission?.[`hcp_${name}`] === "ask";
-  if (path.endsWith(".codex/config.toml")) return new RegExp(`\\b${name} = \\{ approval_mode = "prompt" \\}`).test(content);
+  if (path.endsWith("opencode.json"))
+    return (JSON.parse(content) as { permission?: Record<string, string> }).permission?.[`hcp_${name}`] === "ask";
+  if (path.endsWith(".codex/config.toml"))
+    return new RegExp(`\\b${name} = \\{ approval_mode = "prompt" \\}`).test(content);
   return undefined;
 }
 
@@ -197,10 +258,21 @@ describe("hcpx generate: tool names", () => {
   function customPack(dir: string, verbs: string[]) {
     const pd = join(dir, "packs", "zz");
     mkdirSync(pd, { recursive: true });
-    const cmds = verbs.map((v) => `    { verb_key: ${JSON.stringify(v)}, summary: "Do ${v}", cli: ["zz", "x"], args: {} },`).join("\n");
-    writeFileSync(join(pd, "surface.json"), `{\n  hcp: "1.1",\n  id: "zz",\n  version: "0.1.0",\n  description: "test pack",\n  kind: "wrap",\n  wrap: { bin: "../../bins/ledger.mjs" },\n  commands: [\n${cmds}\n  ],\n}\n`);
-    writeFileSync(join(pd, "policy.json"), JSON.stringify({ rows: Object.fromEntries(verbs.map((v) => [v, { operation: "read" }])) }));
-    writeFileSync(join(pd, "SKILL.md"), `---\nname: zz\ndescription: test pack\nleads: ["zz: test"]\n---\n\n| verb | what it does | read/write |\n|---|---|---|\n${verbs.map((v) => `| \`${v}\` | Do ${v} | read |`).join("\n")}\n`);
+    const cmds = verbs
+      .map((v) => `    { verb_key: ${JSON.stringify(v)}, summary: "Do ${v}", cli: ["zz", "x"], args: {} },`)
+      .join("\n");
+    writeFileSync(
+      join(pd, "surface.json"),
+      `{\n  hcp: "1.1",\n  id: "zz",\n  version: "0.1.0",\n  description: "test pack",\n  kind: "wrap",\n  wrap: { bin: "../../bins/ledger.mjs" },\n  commands: [\n${cmds}\n  ],\n}\n`,
+    );
+    writeFileSync(
+      join(pd, "policy.json"),
+      JSON.stringify({ rows: Object.fromEntries(verbs.map((v) => [v, { operation: "read" }])) }),
+    );
+    writeFileSync(
+      join(pd, "SKILL.md"),
+      `---\nname: zz\ndescription: test pack\nleads: ["zz: test"]\n---\n\n| verb | what it does | read/write |\n|---|---|---|\n${verbs.map((v) => `| \`${v}\` | Do ${v} | read |`).join("\n")}\n`,
+    );
   }
 
   it("a name over 64 characters is a clear error naming file, path and line", async () => {
@@ -302,7 +374,9 @@ describe("hcpx generate --check", () => {
     writeFileSync(join(out, ".manifest.json"), JSON.stringify(manifest));
     const r = await generate(p.dir, ["--check", "--json"]);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).error.drift).toEqual([expect.objectContaining({ kind: "ignored", at: 'files["../../hcp.config.json5"]' })]);
+    expect(JSON.parse(r.stdout).error.drift).toEqual([
+      expect.objectContaining({ kind: "ignored", at: 'files["../../hcp.config.json5"]' }),
+    ]);
     expect((await generate(p.dir)).code).toBe(0); // the rewritten manifest no longer names it
     expect((await generate(p.dir, ["--check"])).code).toBe(0);
     expect(existsSync(p.config)).toBe(true);

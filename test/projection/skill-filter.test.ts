@@ -70,7 +70,7 @@ describe("Skill copies after a revoke", () => {
     expect(skill).toContain("| `tables` | List the tables | read |");
     expect(skill).not.toContain("db exec");
     expect(skill).not.toContain("`exec`");
-    expect(skill).toContain("description: \"SQL on a sqlite3 file through hcpx: `query`, `tables`.\"");
+    expect(skill).toContain('description: "SQL on a sqlite3 file through hcpx: `query`, `tables`."');
     const prompt = readFileSync(join(dir, ".hcp/generated/system-prompt.md"), "utf8");
     expect(prompt).toContain("db: query, tables on one sqlite3 file.");
     expect(prompt).not.toMatch(/\bexec (?:on|\()/);
@@ -79,7 +79,22 @@ describe("Skill copies after a revoke", () => {
   it("revoking gitx.show keeps the pack's only lead, without show; the description loses show too", async () => {
     const dir = tmp("hcpx-filter-gitx-");
     await ok(["init", "--yes"], dir);
-    await ok(["pack", "new", "gitx", "--wrap", "git", "--verb", "status=status --short --branch", "--verb", "log=log --oneline -n 5", "--verb", "show=show --stat {{rev}}"], dir);
+    await ok(
+      [
+        "pack",
+        "new",
+        "gitx",
+        "--wrap",
+        "git",
+        "--verb",
+        "status=status --short --branch",
+        "--verb",
+        "log=log --oneline -n 5",
+        "--verb",
+        "show=show --stat {{rev}}",
+      ],
+      dir,
+    );
     await ok(["activate", "packs/gitx"], dir);
     await ok(["revoke", "gitx.show"], dir);
     await ok(["generate"], dir);
@@ -98,7 +113,22 @@ describe("a scaffolded pack with a write that is not granted", () => {
   it("no trace of the write in the Skill copy, the prompt block or the host files", async () => {
     const dir = tmp("hcpx-filter-write-");
     await ok(["init", "--yes"], dir);
-    await ok(["pack", "new", "gitx", "--wrap", "git", "--verb", "status=status --short", "--verb", "log=log --oneline -n 5", "--write", "commit:local:confirm=commit -m {{message}}"], dir);
+    await ok(
+      [
+        "pack",
+        "new",
+        "gitx",
+        "--wrap",
+        "git",
+        "--verb",
+        "status=status --short",
+        "--verb",
+        "log=log --oneline -n 5",
+        "--write",
+        "commit:local:confirm=commit -m {{message}}",
+      ],
+      dir,
+    );
     await ok(["activate", "packs/gitx"], dir); // grants the reads only
     await ok(["generate"], dir);
     await ok(["adopt", "codex", "--write"], dir);
@@ -106,7 +136,9 @@ describe("a scaffolded pack with a write that is not granted", () => {
     const prompt = readFileSync(join(dir, ".hcp/generated/system-prompt.md"), "utf8");
     const agents = readFileSync(join(dir, "AGENTS.md"), "utf8");
     for (const text of [skill, prompt, agents]) expect(text).not.toMatch(/\bcommit\b/);
-    expect(skill).toContain('description: "Runs git for the agent through hcpx: `status`, `log`. Use it instead of calling git directly; the table marks each command read or write."');
+    expect(skill).toContain(
+      'description: "Runs git for the agent through hcpx: `status`, `log`. Use it instead of calling git directly; the table marks each command read or write."',
+    );
     expect(skill).toContain("| `status` |");
     expect(prompt).toContain("gitx: status, log (read).");
   });

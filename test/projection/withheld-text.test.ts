@@ -15,7 +15,15 @@ import { REPO, runHcpx } from "../support/cli";
 import { tmp } from "../support/project";
 
 function project(allow: string[], deny: string[]): Project {
-  return { root: REPO, packDirs: [], principal: { id: "t", kind: "agent" }, grants: { allow, deny }, sandbox: { bins: {}, roots: [REPO], cwd: REPO }, confirm: { by: "host", timeoutMs: 120_000 }, warnings: [] };
+  return {
+    root: REPO,
+    packDirs: [],
+    principal: { id: "t", kind: "agent" },
+    grants: { allow, deny },
+    sandbox: { bins: {}, roots: [REPO], cwd: REPO },
+    confirm: { by: "host", timeoutMs: 120_000 },
+    warnings: [],
+  };
 }
 
 const bundled = readdirSync(join(REPO, "packs")).filter((d) => existsSync(join(REPO, "packs", d, "surface.json")));
@@ -49,25 +57,38 @@ function checkText(p: Pack, deny: string[], what: string, text: string, bare: bo
   const at = `${p.id} without ${deny.join(", ")}: ${what} ${JSON.stringify(text)}`;
   expect(namesWithheld(text, w, { prose: bare }), at).toBe(false);
   // an identifier-like command name (write_file, entry.delete) is never prose: not even as a plain word
-  for (const v of deny.filter((x) => /[_.]/.test(x))) expect(new RegExp(`(?<![\\w.-])${v.replace(/[.]/g, "\\.")}(?![\\w-]|\\.\\w)`).test(text), at).toBe(false);
+  for (const v of deny.filter((x) => /[_.]/.test(x)))
+    expect(new RegExp(`(?<![\\w.-])${v.replace(/[.]/g, "\\.")}(?![\\w-]|\\.\\w)`).test(text), at).toBe(false);
   // nothing cut mid-name: every identifier-like word is a whole command name or not a command at all
   const names = new Set(p.commands.map((c) => c.verb_key));
-  for (const tok of text.match(/[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+…?/g) ?? []) if (tok.endsWith("…")) expect(names.has(tok.slice(0, -1)), `${at}: '${tok}'`).toBe(false);
+  for (const tok of text.match(/[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+…?/g) ?? [])
+    if (tok.endsWith("…")) expect(names.has(tok.slice(0, -1)), `${at}: '${tok}'`).toBe(false);
   // no dangling label, separator or clause
   expect(text, at).not.toMatch(/:\s*(?:…|[.;,)]|$)|\(\s*\)|[,;]\s*[.)]|^[,;.\s]|\s[,;.]|\breads needs\b/);
 }
 
 function checkAll(p: Pack): void {
   for (const deny of cases(p)) {
-    const proj = buildProjection(project([`${p.id}.*`], deny.map((v) => `${p.id}.${v}`)), [p]);
+    const proj = buildProjection(
+      project(
+        [`${p.id}.*`],
+        deny.map((v) => `${p.id}.${v}`),
+      ),
+      [p],
+    );
     const pp = proj.packs.find((x) => x.pack.id === p.id);
     if (!pp) continue; // nothing granted
     for (const l of pp.leads) checkText(p, deny, "lead", l, true);
     checkText(p, deny, "description", pp.description, false);
     const skill = proj.skills.find((s) => s.packId === p.id)!.content;
     const fm = skill.slice(0, skill.indexOf("\n---", 4));
-    expect(namesWithheld(fm, { packId: p.id, verbs: deny }), `${p.id} without ${deny.join(", ")}: Skill frontmatter`).toBe(false);
-    expect(proj.promptBlock, `${p.id} without ${deny.join(", ")}: prompt block`).not.toMatch(new RegExp(deny.map((v) => `\\b${p.id}__${v.replace(/\./g, "_")}\\b`).join("|") || "^$"));
+    expect(
+      namesWithheld(fm, { packId: p.id, verbs: deny }),
+      `${p.id} without ${deny.join(", ")}: Skill frontmatter`,
+    ).toBe(false);
+    expect(proj.promptBlock, `${p.id} without ${deny.join(", ")}: prompt block`).not.toMatch(
+      new RegExp(deny.map((v) => `\\b${p.id}__${v.replace(/\./g, "_")}\\b`).join("|") || "^$"),
+    );
   }
 }
 
@@ -81,11 +102,22 @@ describe("withheld commands are absent from free text", () => {
   it("a clause about a withheld command goes with it; a list loses only the item", () => {
     const todo = ["list", "get", "create", "update", "delete"];
     const lead = "todo: the user's to-do list; list and get are reads, delete needs confirm.";
-    expect(filterLeads([lead], { packId: "todo", verbs: ["delete"], all: todo })).toEqual(["todo: the user's to-do list; list and get are reads."]);
+    expect(filterLeads([lead], { packId: "todo", verbs: ["delete"], all: todo })).toEqual([
+      "todo: the user's to-do list; list and get are reads.",
+    ]);
     const fs = ["read_file", "list_directory", "write_file", "edit_file"];
-    const fsLead = "fs: Secure MCP Filesystem Server tools; reads: read_file, list_directory; confirm: write_file, edit_file";
-    expect(filterLeads([fsLead], { packId: "fs", verbs: ["write_file", "edit_file"], all: fs })).toEqual(["fs: Secure MCP Filesystem Server tools; reads: read_file, list_directory"]);
+    const fsLead =
+      "fs: Secure MCP Filesystem Server tools; reads: read_file, list_directory; confirm: write_file, edit_file";
+    expect(filterLeads([fsLead], { packId: "fs", verbs: ["write_file", "edit_file"], all: fs })).toEqual([
+      "fs: Secure MCP Filesystem Server tools; reads: read_file, list_directory",
+    ]);
     const ledger = "Read first (accounts, balance, entries). Needs confirm: transfer, entry.delete.";
-    expect(filterLeads([ledger], { packId: "ledger", verbs: ["transfer", "entry.delete"], all: ["accounts", "balance", "entries", "transfer", "entry.delete"] })).toEqual(["Read first (accounts, balance, entries)."]);
+    expect(
+      filterLeads([ledger], {
+        packId: "ledger",
+        verbs: ["transfer", "entry.delete"],
+        all: ["accounts", "balance", "entries", "transfer", "entry.delete"],
+      }),
+    ).toEqual(["Read first (accounts, balance, entries)."]);
   });
 });

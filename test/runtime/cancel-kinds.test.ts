@@ -41,13 +41,27 @@ interface KindCase {
 }
 
 const CASES: Record<string, KindCase> = {
-  wrap: { tree: true, pack: () => fxPack("k-wrap", "tree.mjs", [{ verb_key: "run", summary: "start a tree", cli: ["tree", "{{pid}}", "{{effect}}"], args: runArgs }], { wrap: { output: "text", timeout_ms: 20_000 } }, write) },
+  wrap: {
+    tree: true,
+    pack: () =>
+      fxPack(
+        "k-wrap",
+        "tree.mjs",
+        [{ verb_key: "run", summary: "start a tree", cli: ["tree", "{{pid}}", "{{effect}}"], args: runArgs }],
+        { wrap: { output: "text", timeout_ms: 20_000 } },
+        write,
+      ),
+  },
   composite: {
     tree: true,
     mcpVerb: "polite",
     pack: () => ({
       id: "k-composite",
-      surface: { kind: "composite", composite: { module: "./tree.mjs" }, commands: ["run", "polite"].map((v) => ({ verb_key: v, summary: "start a tree", args: runArgs })) },
+      surface: {
+        kind: "composite",
+        composite: { module: "./tree.mjs" },
+        commands: ["run", "polite"].map((v) => ({ verb_key: v, summary: "start a tree", args: runArgs })),
+      },
       rows: { ...write, polite: write.run },
     }),
   },
@@ -55,7 +69,18 @@ const CASES: Record<string, KindCase> = {
     tree: false,
     pack: (port) => ({
       id: "k-openapi",
-      surface: { kind: "openapi", openapi: { base_url: `http://127.0.0.1:${port}`, timeout_ms: 20_000 }, commands: [{ verb_key: "run", summary: "a slow write", http: { method: "POST", path: "/run" }, args: { pid: { ...runArgs.pid, in: "body" }, effect: { ...runArgs.effect, in: "body" } } }] },
+      surface: {
+        kind: "openapi",
+        openapi: { base_url: `http://127.0.0.1:${port}`, timeout_ms: 20_000 },
+        commands: [
+          {
+            verb_key: "run",
+            summary: "a slow write",
+            http: { method: "POST", path: "/run" },
+            args: { pid: { ...runArgs.pid, in: "body" }, effect: { ...runArgs.effect, in: "body" } },
+          },
+        ],
+      },
       rows: write,
     }),
   },
@@ -63,7 +88,11 @@ const CASES: Record<string, KindCase> = {
     tree: true,
     pack: () => ({
       id: "k-mcp",
-      surface: { kind: "mcp", mcp: { bin: "../../fx/mcp-tree.mjs", timeout_ms: 20_000, agent_env: { MCP_TREE_IGNORE_TERM: "1" } }, commands: [{ verb_key: "run", summary: "start a tree", tool: "run", args: runArgs }] },
+      surface: {
+        kind: "mcp",
+        mcp: { bin: "../../fx/mcp-tree.mjs", timeout_ms: 20_000, agent_env: { MCP_TREE_IGNORE_TERM: "1" } },
+        commands: [{ verb_key: "run", summary: "start a tree", tool: "run", args: runArgs }],
+      },
       rows: write,
     }),
   },
@@ -116,7 +145,7 @@ afterEach(() => {
 async function waitFile(file: string, ended?: Promise<Done>, ms = 10_000): Promise<Tree> {
   let over: Done | undefined;
   void ended?.then((d) => (over = d));
-  for (const end = Date.now() + ms; Date.now() < end; ) {
+  for (const end = Date.now() + ms; Date.now() < end;) {
     if (over) throw new Error(`hcpx exited before the call started: ${over.stdout}`);
     if (existsSync(file)) {
       try {
@@ -141,7 +170,11 @@ function files(): { pid: string; effect: string } {
 
 type Done = { code: number | null; signal: NodeJS.Signals | null; stdout: string };
 
-function exec(pack: string, verb: string, f: { pid: string; effect: string }): { child: ChildProcessWithoutNullStreams; done: Promise<Done> } {
+function exec(
+  pack: string,
+  verb: string,
+  f: { pid: string; effect: string },
+): { child: ChildProcessWithoutNullStreams; done: Promise<Done> } {
   const child = spawnHcpx(["exec", pack, verb, "--json", "--", `pid=${f.pid}`, `effect=${f.effect}`], { cwd: dir });
   let stdout = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -203,7 +236,14 @@ describe("cancellation over every adapter kind", () => {
       try {
         const f = files();
         const ac = new AbortController();
-        const call = s.client.callTool({ name: "hcp", arguments: { pack: packOf(a.kind), verb: c.mcpVerb ?? "run", args: { pid: f.pid, effect: f.effect } } }, undefined, { signal: ac.signal, timeout: 30_000 });
+        const call = s.client.callTool(
+          {
+            name: "hcp",
+            arguments: { pack: packOf(a.kind), verb: c.mcpVerb ?? "run", args: { pid: f.pid, effect: f.effect } },
+          },
+          undefined,
+          { signal: ac.signal, timeout: 30_000 },
+        );
         const caught = call.then(
           (v) => ({ answered: v }),
           (e: unknown) => ({ error: e }),
@@ -228,9 +268,22 @@ describe("cancellation over every adapter kind", () => {
       const guard = setTimeout(() => child.kill("SIGKILL"), 15_000);
       const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
       const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + "\n");
-      send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+      send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      });
       send({ jsonrpc: "2.0", method: "notifications/initialized" });
-      send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "hcp", arguments: { pack: packOf(a.kind), verb: c.mcpVerb ?? "run", args: { pid: f.pid, effect: f.effect } } } });
+      send({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: {
+          name: "hcp",
+          arguments: { pack: packOf(a.kind), verb: c.mcpVerb ?? "run", args: { pid: f.pid, effect: f.effect } },
+        },
+      });
       const t = await waitFile(f.pid);
       child.stdin.end();
       const code = await exited;

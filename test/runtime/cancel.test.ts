@@ -20,7 +20,12 @@ interface Tree {
   grandchild: number;
 }
 
-const treeCmd = { verb_key: "run", summary: "start a tree and wait", cli: ["tree", "{{pid}}", "{{effect}}"], args: { pid: { type: "string", required: true }, effect: { type: "string", required: true } } };
+const treeCmd = {
+  verb_key: "run",
+  summary: "start a tree and wait",
+  cli: ["tree", "{{pid}}", "{{effect}}"],
+  args: { pid: { type: "string", required: true }, effect: { type: "string", required: true } },
+};
 let dir: string;
 const started: number[] = [];
 
@@ -28,7 +33,9 @@ beforeAll(() => {
   dir = project({
     packs: [
       fxPack("tree", "tree.mjs", [treeCmd], { wrap: { output: "text", timeout_ms: 20_000 } }),
-      fxPack("stubborn", "tree.mjs", [treeCmd], { wrap: { output: "text", timeout_ms: 20_000, agent_env: { TREE_IGNORE_TERM: "1" } } }),
+      fxPack("stubborn", "tree.mjs", [treeCmd], {
+        wrap: { output: "text", timeout_ms: 20_000, agent_env: { TREE_IGNORE_TERM: "1" } },
+      }),
     ],
   }).dir;
 });
@@ -45,7 +52,7 @@ afterEach(() => {
 });
 
 async function waitFile(file: string, ms = 10_000): Promise<Tree> {
-  for (const end = Date.now() + ms; Date.now() < end; ) {
+  for (const end = Date.now() + ms; Date.now() < end;) {
     if (existsSync(file)) {
       const t = JSON.parse(readFileSync(file, "utf8")) as Tree;
       started.push(t.pid, t.child, t.grandchild);
@@ -63,18 +70,29 @@ function files(): { pid: string; effect: string } {
   return { pid: join(d, "tree.json"), effect: join(d, "effect.txt") };
 }
 
-function execTree(pack: string, f: { pid: string; effect: string }, json = true): { child: ChildProcessWithoutNullStreams; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
-  const child = spawnHcpx(["exec", pack, "run", ...(json ? ["--json"] : []), "--", `pid=${f.pid}`, `effect=${f.effect}`], { cwd: dir });
+function execTree(
+  pack: string,
+  f: { pid: string; effect: string },
+  json = true,
+): {
+  child: ChildProcessWithoutNullStreams;
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+} {
+  const child = spawnHcpx(
+    ["exec", pack, "run", ...(json ? ["--json"] : []), "--", `pid=${f.pid}`, `effect=${f.effect}`],
+    { cwd: dir },
+  );
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
   child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   const guard = setTimeout(() => child.kill("SIGKILL"), 15_000);
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((r) =>
-    child.on("close", (code, signal) => {
-      clearTimeout(guard);
-      r({ code, signal, stdout, stderr });
-    }),
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (r) =>
+      child.on("close", (code, signal) => {
+        clearTimeout(guard);
+        r({ code, signal, stdout, stderr });
+      }),
   );
   return { child, done };
 }
@@ -127,7 +145,11 @@ describe("hcpx mcp: a cancelled call and a lost client leave no bin running", ()
     try {
       const f = files();
       const ac = new AbortController();
-      const call = s.client.callTool({ name: "hcp", arguments: { pack: "tree", verb: "run", args: { pid: f.pid, effect: f.effect } } }, undefined, { signal: ac.signal, timeout: 30_000 });
+      const call = s.client.callTool(
+        { name: "hcp", arguments: { pack: "tree", verb: "run", args: { pid: f.pid, effect: f.effect } } },
+        undefined,
+        { signal: ac.signal, timeout: 30_000 },
+      );
       const caught = call.catch((e: unknown) => e);
       const t = await waitFile(f.pid);
       expect(running(t)).toHaveLength(3);
@@ -141,7 +163,13 @@ describe("hcpx mcp: a cancelled call and a lost client leave no bin running", ()
       // the server is healthy: a later call runs (and is cancelled in turn)
       const g = files();
       const ac2 = new AbortController();
-      const second = s.client.callTool({ name: "hcp", arguments: { pack: "stubborn", verb: "run", args: { pid: g.pid, effect: g.effect } } }, undefined, { signal: ac2.signal, timeout: 30_000 }).catch((e: unknown) => e);
+      const second = s.client
+        .callTool(
+          { name: "hcp", arguments: { pack: "stubborn", verb: "run", args: { pid: g.pid, effect: g.effect } } },
+          undefined,
+          { signal: ac2.signal, timeout: 30_000 },
+        )
+        .catch((e: unknown) => e);
       const t2 = await waitFile(g.pid);
       ac2.abort();
       await second;
@@ -156,11 +184,23 @@ describe("hcpx mcp: a cancelled call and a lost client leave no bin running", ()
     const f = files();
     const child = spawnHcpx(["mcp"], { cwd: dir });
     const guard = setTimeout(() => child.kill("SIGKILL"), 15_000);
-    const exited = new Promise<{ code: number | null; t: Tree | undefined }>((r) => child.on("exit", (code) => r({ code, t: undefined })));
+    const exited = new Promise<{ code: number | null; t: Tree | undefined }>((r) =>
+      child.on("exit", (code) => r({ code, t: undefined })),
+    );
     const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + "\n");
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "hcp", arguments: { pack: "stubborn", verb: "run", args: { pid: f.pid, effect: f.effect } } } });
+    send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "hcp", arguments: { pack: "stubborn", verb: "run", args: { pid: f.pid, effect: f.effect } } },
+    });
     const t = await waitFile(f.pid);
     child.stdin.end();
     const r = await exited;
@@ -176,7 +216,11 @@ describe("hcpx mcp: a cancelled call and a lost client leave no bin running", ()
 describe("the tree walk and its portable fallback", () => {
   it("ps (the fallback where /proc is absent) finds the same descendants as /proc, and terminateTree ends them all", async () => {
     const f = files();
-    const bin = spawn(process.execPath, [join(dir, "fx", "tree.mjs"), f.pid], { detached: true, stdio: "ignore", env: { ...process.env, TREE_IGNORE_TERM: "1" } });
+    const bin = spawn(process.execPath, [join(dir, "fx", "tree.mjs"), f.pid], {
+      detached: true,
+      stdio: "ignore",
+      env: { ...process.env, TREE_IGNORE_TERM: "1" },
+    });
     const t = await waitFile(f.pid);
     expect(t.pid).toBe(bin.pid);
     const viaProc = descendants(t.pid, "proc").sort();

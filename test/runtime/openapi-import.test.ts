@@ -13,7 +13,14 @@ import { connectMcp } from "../support/mcp";
 import { fitVerb, importOpenapi, MAX_SERVER_TOOL } from "../../src/openapi/import";
 
 const FIX = join(REPO, "test", "fixtures", "openapi");
-const SECRETS = { SHOP_TOKEN: "tok-AAAA1111zz", SHOP_USERNAME: "alice-user", SHOP_PASSWORD: "pw-BBBB2222zz", SHOP_SHOPKEY: "key-CCCC3333zz", SHOP_KEYINQUERY: "qk-DDDD4444zz", SHOP_SESSION: "sess-EEEE5555zz" };
+const SECRETS = {
+  SHOP_TOKEN: "tok-AAAA1111zz",
+  SHOP_USERNAME: "alice-user",
+  SHOP_PASSWORD: "pw-BBBB2222zz",
+  SHOP_SHOPKEY: "key-CCCC3333zz",
+  SHOP_KEYINQUERY: "qk-DDDD4444zz",
+  SHOP_SESSION: "sess-EEEE5555zz",
+};
 
 interface Seen {
   method: string;
@@ -50,14 +57,22 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   dir = tmp("hcpx-oa-shop-");
-  const w = await runHcpx(["pack", "from-openapi", join(FIX, "shop", "openapi.yaml"), "--id", "shop", "--json"], { cwd: dir });
+  const w = await runHcpx(["pack", "from-openapi", join(FIX, "shop", "openapi.yaml"), "--id", "shop", "--json"], {
+    cwd: dir,
+  });
   expect(w.code, w.stderr).toBe(0);
-  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/shop"], grants: { allow: ["shop.*"] } }));
+  writeFileSync(
+    join(dir, "hcp.config.json5"),
+    JSON.stringify({ packs: ["./packs/shop"], grants: { allow: ["shop.*"] } }),
+  );
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 async function exec(verb: string, kv: string[], env: Record<string, string> = SECRETS, confirm = false) {
-  const r = await runHcpx(["exec", "shop", verb, "--json", ...(confirm ? ["--confirm"] : []), "--", ...kv], { cwd: dir, env: { HCP_SHOP_BASE_URL: origin, ...env } });
+  const r = await runHcpx(["exec", "shop", verb, "--json", ...(confirm ? ["--confirm"] : []), "--", ...kv], {
+    cwd: dir,
+    env: { HCP_SHOP_BASE_URL: origin, ...env },
+  });
   const out = r.stdout + r.stderr;
   for (const v of Object.values(env)) {
     expect(out, `${verb}: a Binding value in the output`).not.toContain(v);
@@ -68,7 +83,13 @@ async function exec(verb: string, kv: string[], env: Record<string, string> = SE
 
 describe("the requests the runtime sends (recording server)", () => {
   it("query array (form, explode), deepObject, header and cookie params; bearer first of the OR", async () => {
-    const r = await exec("list_items", ["limit=5", 'tags=["a","b c"]', 'filter={"color":"red","size":"m"}', "X-Request-Id=r1", "pref=dark"]);
+    const r = await exec("list_items", [
+      "limit=5",
+      'tags=["a","b c"]',
+      'filter={"color":"red","size":"m"}',
+      "X-Request-Id=r1",
+      "pref=dark",
+    ]);
     expect(r.ok).toBe(true);
     expect(r.last.url).toBe("/items?limit=5&tags=a&tags=b%20c&filter%5Bcolor%5D=red&filter%5Bsize%5D=m");
     expect(r.last.headers["x-request-id"]).toBe("r1");
@@ -90,7 +111,9 @@ describe("the requests the runtime sends (recording server)", () => {
     expect(g.last.headers.authorization).toBeUndefined();
     const l = await exec("set_labels", ["itemId=3", 'body=["x","y"]']);
     expect(l.last).toMatchObject({ method: "PUT", url: "/items/3/labels", body: '["x","y"]' });
-    expect(l.last.headers.authorization).toBe(`Basic ${Buffer.from(`${SECRETS.SHOP_USERNAME}:${SECRETS.SHOP_PASSWORD}`).toString("base64")}`);
+    expect(l.last.headers.authorization).toBe(
+      `Basic ${Buffer.from(`${SECRETS.SHOP_USERNAME}:${SECRETS.SHOP_PASSWORD}`).toString("base64")}`,
+    );
     expect(l.last.headers["content-type"]).toBe("application/json");
   });
 
@@ -99,9 +122,19 @@ describe("the requests the runtime sends (recording server)", () => {
     expect(missing.error).toMatchObject({ code: "bad_args", arg: "tags" });
     const badJson = await exec("create_item", ["name=lamp", "tags=home"]);
     expect(badJson.error).toMatchObject({ code: "bad_args", arg: "tags" });
-    const r = await exec("create_item", ["name=lamp", "price=3.5", 'tags=["home"]', 'attrs={"origin":"se","weight":2}']);
+    const r = await exec("create_item", [
+      "name=lamp",
+      "price=3.5",
+      'tags=["home"]',
+      'attrs={"origin":"se","weight":2}',
+    ]);
     expect(r.ok).toBe(true);
-    expect(JSON.parse(r.last.body)).toEqual({ name: "lamp", price: 3.5, tags: ["home"], attrs: { origin: "se", weight: 2 } });
+    expect(JSON.parse(r.last.body)).toEqual({
+      name: "lamp",
+      price: 3.5,
+      tags: ["home"],
+      attrs: { origin: "se", weight: 2 },
+    });
   });
 
   it("a form-urlencoded body with an AND of two schemes (header key + cookie)", async () => {
@@ -153,7 +186,10 @@ describe("the requests the runtime sends (recording server)", () => {
       expect(props.tags).toMatchObject({ type: "array", items: { type: "string" }, minItems: 1 });
       expect(props.attrs).toMatchObject({ type: "object", required: ["origin"] });
       expect(create.inputSchema.required).toEqual(expect.arrayContaining(["name", "tags"]));
-      const res = await c.client.callTool({ name: "shop__create_item", arguments: { name: "pen", tags: ["office"], attrs: { origin: "no" } } });
+      const res = await c.client.callTool({
+        name: "shop__create_item",
+        arguments: { name: "pen", tags: ["office"], attrs: { origin: "no" } },
+      });
       expect(res.isError).toBeFalsy();
       expect(JSON.parse(seen.at(-1)!.body)).toEqual({ name: "pen", tags: ["office"], attrs: { origin: "no" } });
     } finally {
@@ -179,25 +215,44 @@ describe("documents as they are", () => {
     copyFileSync(join(FIX, "petstore.yaml"), join(w, "petstore.txt"));
     const ok = await runHcpx(["pack", "from-openapi", "petstore.txt", "--id", "pets", "--json"], { cwd: w });
     expect(ok.code, ok.stdout).toBe(0);
-    expect(JSON.parse(ok.stdout).data.commands.map((c: { verb_key: string }) => c.verb_key).sort()).toEqual(["create_pets", "list_pets", "show_pet_by_id"]);
-    const old = await runHcpx(["pack", "from-openapi", join(FIX, "swagger2.json"), "--id", "old", "--json"], { cwd: w });
+    expect(
+      JSON.parse(ok.stdout)
+        .data.commands.map((c: { verb_key: string }) => c.verb_key)
+        .sort(),
+    ).toEqual(["create_pets", "list_pets", "show_pet_by_id"]);
+    const old = await runHcpx(["pack", "from-openapi", join(FIX, "swagger2.json"), "--id", "old", "--json"], {
+      cwd: w,
+    });
     expect(old.code).toBe(1);
     expect(JSON.parse(old.stdout).error.message).toMatch(/Swagger 2\.0.*convert it first/);
-    writeFileSync(join(w, "new.json"), JSON.stringify({ openapi: "3.2.0", info: { title: "t", version: "1" }, paths: {} }));
+    writeFileSync(
+      join(w, "new.json"),
+      JSON.stringify({ openapi: "3.2.0", info: { title: "t", version: "1" }, paths: {} }),
+    );
     const v32 = await runHcpx(["pack", "from-openapi", "new.json", "--id", "new", "--json"], { cwd: w });
     expect(JSON.parse(v32.stdout).error.message).toMatch(/3\.2\.0 is not supported/);
   });
 
   it("a relative server URL resolves against --origin; without it the pack keeps the path and the runtime asks for the origin", async () => {
-    const doc = { openapi: "3.0.3", info: { title: "Rel", version: "1" }, servers: [{ url: "/api/v3" }], paths: { "/ping": { get: { operationId: "ping", responses: { "200": { description: "ok" } } } } } };
-    expect(importOpenapi(structuredClone(doc), "rel", { origin: "https://rel.example.com/docs/openapi.json" }).baseUrl).toBe("https://rel.example.com/api/v3");
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "Rel", version: "1" },
+      servers: [{ url: "/api/v3" }],
+      paths: { "/ping": { get: { operationId: "ping", responses: { "200": { description: "ok" } } } } },
+    };
+    expect(
+      importOpenapi(structuredClone(doc), "rel", { origin: "https://rel.example.com/docs/openapi.json" }).baseUrl,
+    ).toBe("https://rel.example.com/api/v3");
     const r = importOpenapi(structuredClone(doc), "rel");
     expect(r.baseUrl).toBe("/api/v3");
     expect(r.notes.join("\n")).toMatch(/HCP_REL_BASE_URL/);
     const w = tmp("hcpx-oa-rel-");
     writeFileSync(join(w, "rel.json"), JSON.stringify(doc));
     expect((await runHcpx(["pack", "from-openapi", "rel.json", "--id", "rel"], { cwd: w })).code).toBe(0);
-    writeFileSync(join(w, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/rel"], grants: { allow: ["rel.*"] } }));
+    writeFileSync(
+      join(w, "hcp.config.json5"),
+      JSON.stringify({ packs: ["./packs/rel"], grants: { allow: ["rel.*"] } }),
+    );
     const no = await runHcpx(["exec", "rel", "ping", "--json"], { cwd: w });
     expect(JSON.parse(no.stdout).error).toMatchObject({ code: "bad_pack" });
     expect(JSON.parse(no.stdout).error.hint).toMatch(/HCP_REL_BASE_URL/);
@@ -207,8 +262,25 @@ describe("documents as they are", () => {
   });
 
   it("--include / --exclude by tag, path glob or operationId", () => {
-    const doc = () => JSON.parse(JSON.stringify({ openapi: "3.0.0", info: { title: "t", version: "1" }, paths: { "/a/{x}": { get: { operationId: "getA", tags: ["alpha"] }, delete: { operationId: "deleteA", tags: ["alpha"] } }, "/b": { get: { operationId: "listB", tags: ["beta"] } }, "/c/d/e": { post: { operationId: "makeE", tags: ["gamma"] } } } }));
-    const verbs = (o: Parameters<typeof importOpenapi>[2]) => importOpenapi(doc(), "t", o).commands.map((c) => c.verb_key).sort();
+    const doc = () =>
+      JSON.parse(
+        JSON.stringify({
+          openapi: "3.0.0",
+          info: { title: "t", version: "1" },
+          paths: {
+            "/a/{x}": {
+              get: { operationId: "getA", tags: ["alpha"] },
+              delete: { operationId: "deleteA", tags: ["alpha"] },
+            },
+            "/b": { get: { operationId: "listB", tags: ["beta"] } },
+            "/c/d/e": { post: { operationId: "makeE", tags: ["gamma"] } },
+          },
+        }),
+      );
+    const verbs = (o: Parameters<typeof importOpenapi>[2]) =>
+      importOpenapi(doc(), "t", o)
+        .commands.map((c) => c.verb_key)
+        .sort();
     expect(verbs({ include: ["tag:alpha"] })).toEqual(["delete_a", "get_a"]);
     expect(verbs({ include: ["alpha"], exclude: ["op:delete*"] })).toEqual(["get_a"]);
     expect(verbs({ include: ["/c/**"] })).toEqual(["make_e"]);
@@ -222,21 +294,30 @@ describe("names within every host's limits", () => {
   it("property: a fitted verb keeps server + tool ≤ 50, stays a verb_key, is deterministic", () => {
     const word = fc.stringMatching(/^[a-z][a-z0-9]{0,14}$/);
     fc.assert(
-      fc.property(fc.array(fc.array(word, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 5 }), fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/), (segs, id) => {
-        const verb = segs.map((ws) => ws.join("_")).join(".");
-        const v = fitVerb(verb, id, verb);
-        expect(v).toMatch(/^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)*$/);
-        // "hcp" + "<id>__<verb with dots as _>"
-        expect(3 + id.length + 2 + v.length).toBeLessThanOrEqual(MAX_SERVER_TOOL);
-        if (3 + id.length + 2 + verb.length <= MAX_SERVER_TOOL) expect(v).toBe(verb);
-        expect(fitVerb(verb, id, verb)).toBe(v);
-      }),
+      fc.property(
+        fc.array(fc.array(word, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 5 }),
+        fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/),
+        (segs, id) => {
+          const verb = segs.map((ws) => ws.join("_")).join(".");
+          const v = fitVerb(verb, id, verb);
+          expect(v).toMatch(/^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)*$/);
+          // "hcp" + "<id>__<verb with dots as _>"
+          expect(3 + id.length + 2 + v.length).toBeLessThanOrEqual(MAX_SERVER_TOOL);
+          if (3 + id.length + 2 + verb.length <= MAX_SERVER_TOOL) expect(v).toBe(verb);
+          expect(fitVerb(verb, id, verb)).toBe(v);
+        },
+      ),
     );
   });
 
   it("a document of 400 long, near-identical operationIds: every tool name distinct and within the limit", () => {
     const paths: Record<string, unknown> = {};
-    for (let i = 0; i < 400; i++) paths[`/orgs/{org}/settings/security/advanced/item${i}`] = { get: { operationId: `security-advisories/get-organization-level-advanced-security-settings-for-${i % 7 === 0 ? "x" : "item"}-${i}` } };
+    for (let i = 0; i < 400; i++)
+      paths[`/orgs/{org}/settings/security/advanced/item${i}`] = {
+        get: {
+          operationId: `security-advisories/get-organization-level-advanced-security-settings-for-${i % 7 === 0 ? "x" : "item"}-${i}`,
+        },
+      };
     const r = importOpenapi({ openapi: "3.0.0", info: { title: "t", version: "1" }, paths }, "big-api");
     const tools = r.commands.map((c) => `big-api__${c.verb_key.replace(/\./g, "_")}`);
     expect(new Set(tools).size).toBe(400);
@@ -249,10 +330,29 @@ describe("a huge pack keeps the context bounded", () => {
     const w = tmp("hcpx-oa-huge-");
     const paths: Record<string, unknown> = {};
     for (let i = 0; i < 500; i++) {
-      paths[`/things${i}/{id}`] = { get: { operationId: `things/get-a-thing-by-its-identifier-number-${i}`, tags: [`area${i % 30}`] }, delete: { operationId: `things/delete-a-thing-by-its-identifier-number-${i}`, tags: [`area${i % 30}`] } };
-      paths[`/things${i}`] = { post: { operationId: `things/create-a-thing-in-collection-${i}`, tags: [`area${i % 30}`], requestBody: { content: { "application/json": { schema: { type: "object", properties: { name: { type: "string" } } } } } } } };
+      paths[`/things${i}/{id}`] = {
+        get: { operationId: `things/get-a-thing-by-its-identifier-number-${i}`, tags: [`area${i % 30}`] },
+        delete: { operationId: `things/delete-a-thing-by-its-identifier-number-${i}`, tags: [`area${i % 30}`] },
+      };
+      paths[`/things${i}`] = {
+        post: {
+          operationId: `things/create-a-thing-in-collection-${i}`,
+          tags: [`area${i % 30}`],
+          requestBody: {
+            content: { "application/json": { schema: { type: "object", properties: { name: { type: "string" } } } } },
+          },
+        },
+      };
     }
-    writeFileSync(join(w, "huge.json"), JSON.stringify({ openapi: "3.1.0", info: { title: "Huge", version: "1" }, servers: [{ url: "https://huge.example.com" }], paths }));
+    writeFileSync(
+      join(w, "huge.json"),
+      JSON.stringify({
+        openapi: "3.1.0",
+        info: { title: "Huge", version: "1" },
+        servers: [{ url: "https://huge.example.com" }],
+        paths,
+      }),
+    );
     writeFileSync(join(w, "hcp.config.json5"), "{ packs: [], grants: { allow: [] } }\n");
     const measure = async () => {
       const g = await runHcpx(["generate", "--json"], { cwd: w, timeoutMs: 60_000 });
@@ -267,7 +367,9 @@ describe("a huge pack keeps the context bounded", () => {
       }
     };
     const before = await measure();
-    expect((await runHcpx(["pack", "from-openapi", "huge.json", "--id", "huge"], { cwd: w, timeoutMs: 60_000 })).code).toBe(0);
+    expect(
+      (await runHcpx(["pack", "from-openapi", "huge.json", "--id", "huge"], { cwd: w, timeoutMs: 60_000 })).code,
+    ).toBe(0);
     const lint = await runHcpx(["lint", "packs/huge", "--json"], { cwd: w, timeoutMs: 60_000 });
     expect(lint.code, lint.stdout.slice(0, 500)).toBe(0);
     expect((await runHcpx(["activate", "packs/huge"], { cwd: w, timeoutMs: 60_000 })).code).toBe(0);

@@ -26,14 +26,20 @@ interface TestServer {
 
 /** A loopback server: records every request; `route` answers it (default: 200 {"ok":true}). */
 type Answer = { status: number; headers?: Record<string, string>; body?: string } | undefined;
-async function startServer(route: (req: IncomingMessage, body: string, self: TestServer) => Answer = () => undefined): Promise<TestServer> {
+async function startServer(
+  route: (req: IncomingMessage, body: string, self: TestServer) => Answer = () => undefined,
+): Promise<TestServer> {
   const self = { seen: [] as Seen[] } as TestServer;
   const server: Server = createServer((req, res) => {
     let body = "";
     req.setEncoding("utf8").on("data", (d: string) => (body += d));
     req.on("end", () => {
       self.seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
-      const r = route(req, body, self) ?? { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ ok: true, url: req.url }) };
+      const r = route(req, body, self) ?? {
+        status: 200,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ ok: true, url: req.url }),
+      };
       res.writeHead(r.status, r.headers);
       res.end(r.body ?? "");
     });
@@ -53,17 +59,47 @@ const pack: MiniPack = {
   id: "api",
   surface: {
     kind: "openapi",
-    openapi: { document: "./openapi.json", base_url: "http://127.0.0.1:9", auth: { header: "X-Api-Key", env: "API_KEY" } },
+    openapi: {
+      document: "./openapi.json",
+      base_url: "http://127.0.0.1:9",
+      auth: { header: "X-Api-Key", env: "API_KEY" },
+    },
     binding: { env: ["API_KEY"] },
     commands: [
-      { verb_key: "item", summary: "one item", http: { method: "GET", path: "/items/{id}/detail" }, args: { id: { type: "string", required: true, in: "path" } } },
-      { verb_key: "file", summary: "one file", http: { method: "GET", path: "/files/{name}.json" }, args: { name: { type: "string", required: true, in: "path" } } },
-      { verb_key: "go", summary: "follow", http: { method: "GET", path: "/go/{where}" }, args: { where: { type: "string", required: true, in: "path" } } },
-      { verb_key: "post", summary: "post", http: { method: "POST", path: "/post/{where}" }, args: { where: { type: "string", required: true, in: "path" }, title: { type: "string", in: "body" } } },
+      {
+        verb_key: "item",
+        summary: "one item",
+        http: { method: "GET", path: "/items/{id}/detail" },
+        args: { id: { type: "string", required: true, in: "path" } },
+      },
+      {
+        verb_key: "file",
+        summary: "one file",
+        http: { method: "GET", path: "/files/{name}.json" },
+        args: { name: { type: "string", required: true, in: "path" } },
+      },
+      {
+        verb_key: "go",
+        summary: "follow",
+        http: { method: "GET", path: "/go/{where}" },
+        args: { where: { type: "string", required: true, in: "path" } },
+      },
+      {
+        verb_key: "post",
+        summary: "post",
+        http: { method: "POST", path: "/post/{where}" },
+        args: { where: { type: "string", required: true, in: "path" }, title: { type: "string", in: "body" } },
+      },
       { verb_key: "echo", summary: "echo", http: { method: "GET", path: "/echo" } },
     ],
   },
-  rows: { item: { operation: "read" }, file: { operation: "read" }, go: { operation: "read" }, post: { operation: "write", land: "remote" }, echo: { operation: "read" } },
+  rows: {
+    item: { operation: "read" },
+    file: { operation: "read" },
+    go: { operation: "read" },
+    post: { operation: "write", land: "remote" },
+    echo: { operation: "read" },
+  },
 };
 
 let a: TestServer;
@@ -79,10 +115,16 @@ beforeAll(async () => {
     if (u.startsWith("/go/away-rel")) return { status: 302, headers: { location: `//127.0.0.1:${b.port}/steal` } };
     if (u.startsWith("/go/same")) return { status: 302, headers: { location: "/landed" } };
     if (u.startsWith("/go/loop")) return { status: 302, headers: { location: "/go/loop" } };
-    if (u.startsWith("/go/userinfo")) return { status: 302, headers: { location: `http://evil:x@127.0.0.1:${self.port}/landed` } };
+    if (u.startsWith("/go/userinfo"))
+      return { status: 302, headers: { location: `http://evil:x@127.0.0.1:${self.port}/landed` } };
     if (u.startsWith("/post/away")) return { status: 307, headers: { location: `${b.origin}/steal` } };
     if (u.startsWith("/post/same")) return { status: 307, headers: { location: "/landed-post" } };
-    if (u === "/echo") return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ auth: req.headers.authorization ?? null, key: req.headers["x-api-key"] ?? null }) };
+    if (u === "/echo")
+      return {
+        status: 200,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ auth: req.headers.authorization ?? null, key: req.headers["x-api-key"] ?? null }),
+      };
     return undefined;
   });
   dir = project({ packs: [pack] }).dir;
@@ -94,7 +136,8 @@ afterAll(async () => {
 });
 
 const env = (base: string = a.origin): NodeJS.ProcessEnv => ({ HCP_API_BASE_URL: base, API_KEY: KEY });
-const call = (verb: string, args: Record<string, unknown>, base?: string) => execute(proj, { pack: "api", verb, args }, { env: env(base) });
+const call = (verb: string, args: Record<string, unknown>, base?: string) =>
+  execute(proj, { pack: "api", verb, args }, { env: env(base) });
 
 describe("a path parameter can never change the path", () => {
   it("dot segments are refused; slashes, ?, #, % and backslashes are percent-encoded", async () => {
@@ -125,24 +168,52 @@ describe("a path parameter can never change the path", () => {
   });
 
   it("property: for any string, the server sees the granted endpoint (or nothing is sent)", async () => {
-    const piece = fc.oneof(fc.constantFrom(".", "..", "/", "\\", "%", "%2e", "%2F", "?", "#", ";", "@", ":", "~", " ", "\t", "\u0000", "é", "\u{1F600}"), fc.string({ maxLength: 4 }));
+    const piece = fc.oneof(
+      fc.constantFrom(
+        ".",
+        "..",
+        "/",
+        "\\",
+        "%",
+        "%2e",
+        "%2F",
+        "?",
+        "#",
+        ";",
+        "@",
+        ":",
+        "~",
+        " ",
+        "\t",
+        "\u0000",
+        "é",
+        "\u{1F600}",
+      ),
+      fc.string({ maxLength: 4 }),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.oneof({ arbitrary: fc.constantFrom("", ".", ".."), weight: 1 }, { arbitrary: fc.array(piece, { maxLength: 6 }).map((xs) => xs.join("")), weight: 5 }), async (v) => {
-        const before = a.seen.length;
-        const r = await call("item", { id: v });
-        if (!r.ok) {
-          expect(r.error.code).toBe("bad_args");
-          expect(v === "" || v === "." || v === "..").toBe(true);
-          expect(a.seen.length).toBe(before);
-          return;
-        }
-        const url = a.seen.at(-1)!.url;
-        const segs = url.split("/");
-        expect(segs.length).toBe(4);
-        expect(segs[1]).toBe("items");
-        expect(segs[3]).toBe("detail");
-        expect(decodeURIComponent(segs[2]!)).toBe(v);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          { arbitrary: fc.constantFrom("", ".", ".."), weight: 1 },
+          { arbitrary: fc.array(piece, { maxLength: 6 }).map((xs) => xs.join("")), weight: 5 },
+        ),
+        async (v) => {
+          const before = a.seen.length;
+          const r = await call("item", { id: v });
+          if (!r.ok) {
+            expect(r.error.code).toBe("bad_args");
+            expect(v === "" || v === "." || v === "..").toBe(true);
+            expect(a.seen.length).toBe(before);
+            return;
+          }
+          const url = a.seen.at(-1)!.url;
+          const segs = url.split("/");
+          expect(segs.length).toBe(4);
+          expect(segs[1]).toBe("items");
+          expect(segs[3]).toBe("detail");
+          expect(decodeURIComponent(segs[2]!)).toBe(v);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -209,7 +280,10 @@ describe("a base URL's userinfo is a secret", () => {
     expect(direct).toMatchObject({ ok: false, error: { code: "http_error" } });
     expect(JSON.stringify(direct)).not.toContain(PASS);
     for (const extra of [["--json"], []]) {
-      const r = await runHcpx(["exec", "api", "echo", ...extra], { cwd: dir, env: { HCP_API_BASE_URL: base, API_KEY: KEY } });
+      const r = await runHcpx(["exec", "api", "echo", ...extra], {
+        cwd: dir,
+        env: { HCP_API_BASE_URL: base, API_KEY: KEY },
+      });
       expect(r.code).toBe(1);
       expect(r.stdout + r.stderr).not.toContain(PASS);
       expect(r.stdout + r.stderr).not.toContain(`alice:`);

@@ -121,31 +121,73 @@ describe("hcpx pack from-openapi", () => {
   it("writes a pack that loads, lints (the inferred warning only) and runs against the server; refuses to overwrite", async () => {
     const work = tmp("hcpx-oa-");
     const out = join(work, "packs", "todo2");
-    const w = await runHcpx(["pack", "from-openapi", join(REPO, "packs/todo/openapi.json"), "--id", "todo2", "--out", out, "--json"], { cwd: work });
+    const w = await runHcpx(
+      ["pack", "from-openapi", join(REPO, "packs/todo/openapi.json"), "--id", "todo2", "--out", out, "--json"],
+      { cwd: work },
+    );
     expect(w.code).toBe(0);
     expect(JSON.parse(w.stdout).ok).toBe(true);
-    for (const f of ["surface.json", "policy.json", "SKILL.md", "openapi.json"]) expect(existsSync(join(out, f))).toBe(true);
+    for (const f of ["surface.json", "policy.json", "SKILL.md", "openapi.json"])
+      expect(existsSync(join(out, f))).toBe(true);
     expect(readFileSync(join(out, "policy.json"), "utf8")).toMatch(/inferred: true/);
     const lint = await runHcpx(["lint", out, "--json"], { cwd: work });
     expect(lint.code).toBe(0);
-    const again = await runHcpx(["pack", "from-openapi", join(REPO, "packs/todo/openapi.json"), "--id", "todo2", "--out", out], { cwd: work });
+    const again = await runHcpx(
+      ["pack", "from-openapi", join(REPO, "packs/todo/openapi.json"), "--id", "todo2", "--out", out],
+      { cwd: work },
+    );
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/--force/);
-    const forced = await runHcpx(["pack", "from-openapi", join(REPO, "packs/todo/openapi.json"), "--id", "todo2", "--out", out, "--force"], { cwd: work });
+    const forced = await runHcpx(
+      ["pack", "from-openapi", join(REPO, "packs/todo/openapi.json"), "--id", "todo2", "--out", out, "--force"],
+      { cwd: work },
+    );
     expect(forced.code).toBe(0);
-    writeFileSync(join(work, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/todo2"], grants: { allow: ["todo2.*"] } }));
-    const r = await runHcpx(["exec", "todo2", "get", "--json", "--", "id=1"], { cwd: work, env: { HCP_TODO2_BASE_URL: server.url, TODO2_TOKEN: TOKEN } });
+    writeFileSync(
+      join(work, "hcp.config.json5"),
+      JSON.stringify({ packs: ["./packs/todo2"], grants: { allow: ["todo2.*"] } }),
+    );
+    const r = await runHcpx(["exec", "todo2", "get", "--json", "--", "id=1"], {
+      cwd: work,
+      env: { HCP_TODO2_BASE_URL: server.url, TODO2_TOKEN: TOKEN },
+    });
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: true });
   });
 
   it("a document without operationIds gets synthesised verb_keys; a bad id or document is a clear error", async () => {
     const work = tmp("hcpx-oa-");
-    const doc = { openapi: "3.1.0", info: { title: "Pets", version: "1" }, paths: { "/pets": { get: { summary: "List pets" }, post: { requestBody: { content: { "application/json": { schema: { type: "object", required: ["name"], properties: { name: { type: "string" }, tags: { type: "array" } } } } } } } }, "/pets/{petId}": { delete: {} } } };
+    const doc = {
+      openapi: "3.1.0",
+      info: { title: "Pets", version: "1" },
+      paths: {
+        "/pets": {
+          get: { summary: "List pets" },
+          post: {
+            requestBody: {
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    required: ["name"],
+                    properties: { name: { type: "string" }, tags: { type: "array" } },
+                  },
+                },
+              },
+            },
+          },
+        },
+        "/pets/{petId}": { delete: {} },
+      },
+    };
     writeFileSync(join(work, "pets.json"), JSON.stringify(doc));
     const w = await runHcpx(["pack", "from-openapi", "pets.json", "--id", "pets", "--json"], { cwd: work });
     expect(w.code).toBe(0);
     const data = JSON.parse(w.stdout).data;
-    expect(data.commands.map((c: { verb_key: string }) => c.verb_key).sort()).toEqual(["pets.create", "pets.delete", "pets.list"]);
+    expect(data.commands.map((c: { verb_key: string }) => c.verb_key).sort()).toEqual([
+      "pets.create",
+      "pets.delete",
+      "pets.list",
+    ]);
     expect(existsSync(join(work, "packs", "pets", "surface.json"))).toBe(true);
     const lint = await runHcpx(["lint", join(work, "packs", "pets")], { cwd: work });
     expect(lint.code).toBe(0);

@@ -19,8 +19,18 @@ import { fxPack, project, writePack } from "./support";
 import { startMcp } from "../mcp/support";
 import { writeUserConfig } from "../support/userconfig";
 
-const tryCmd = { verb_key: "try", summary: "try one thing", cli: ["reach", "{{act}}", "{{arg}}"], args: { act: { type: "string", required: true }, arg: { type: "string", allow_dash: false } } };
-const treeCmd = { verb_key: "run", summary: "start a tree and wait", cli: ["tree", "{{pid}}", "{{effect}}"], args: { pid: { type: "string", required: true }, effect: { type: "string", required: true } } };
+const tryCmd = {
+  verb_key: "try",
+  summary: "try one thing",
+  cli: ["reach", "{{act}}", "{{arg}}"],
+  args: { act: { type: "string", required: true }, arg: { type: "string", allow_dash: false } },
+};
+const treeCmd = {
+  verb_key: "run",
+  summary: "start a tree and wait",
+  cli: ["tree", "{{pid}}", "{{effect}}"],
+  args: { pid: { type: "string", required: true }, effect: { type: "string", required: true } },
+};
 const FILESYSTEM = join(REPO, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
 const MARK = `mark-${randomBytes(6).toString("hex")}`;
 
@@ -65,10 +75,24 @@ beforeAll(async () => {
     packs: [
       fxPack("rd", "reach.mjs", [tryCmd]),
       fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } }),
-      fxPack("rw", "reach.mjs", [tryCmd], { reach: { network: [`127.0.0.1:${declared.port}`] } }, { try: { operation: "write", land: "remote" } }),
-      fxPack("rdnet", "reach.mjs", [tryCmd], { reach: { network: [`127.0.0.1:${declared.port}`], network_for: ["read"] } }),
+      fxPack(
+        "rw",
+        "reach.mjs",
+        [tryCmd],
+        { reach: { network: [`127.0.0.1:${declared.port}`] } },
+        { try: { operation: "write", land: "remote" } },
+      ),
+      fxPack("rdnet", "reach.mjs", [tryCmd], {
+        reach: { network: [`127.0.0.1:${declared.port}`], network_for: ["read"] },
+      }),
       fxPack("rdkh", "reach.mjs", [tryCmd], { reach: { paths: ["~/.ssh/known_hosts"] } }),
-      fxPack("tree", "tree.mjs", [treeCmd], { wrap: { output: "text", timeout_ms: 20_000, agent_env: { TREE_MARK: MARK } } }, { run: { operation: "write", land: "local" } }),
+      fxPack(
+        "tree",
+        "tree.mjs",
+        [treeCmd],
+        { wrap: { output: "text", timeout_ms: 20_000, agent_env: { TREE_MARK: MARK } } },
+        { run: { operation: "write", land: "local" } },
+      ),
     ],
     sandbox: { enforce: "os", bins: { node: process.execPath } },
   });
@@ -80,7 +104,18 @@ beforeAll(async () => {
   ] as const) {
     writePack(dir, {
       id,
-      surface: { kind: "mcp", mcp: { bin: "node", args: [FILESYSTEM, dir] }, commands: [{ verb_key: "put", summary: "write a file", tool: "write_file", args: { path: { type: "string", required: true }, content: { type: "string", required: true } } }] },
+      surface: {
+        kind: "mcp",
+        mcp: { bin: "node", args: [FILESYSTEM, dir] },
+        commands: [
+          {
+            verb_key: "put",
+            summary: "write a file",
+            tool: "write_file",
+            args: { path: { type: "string", required: true }, content: { type: "string", required: true } },
+          },
+        ],
+      },
       rows: { put: row },
     });
   }
@@ -95,7 +130,7 @@ afterAll(() => {
   other?.server.close();
 });
 
-describe("a read verb under enforce \"os\"", () => {
+describe('a read verb under enforce "os"', () => {
   it("writing in the project: sandbox_denied (write, the path), nothing written", async () => {
     const target = join(dir, "written-by-read.txt");
     const r = await exec("rd", "try", ["act=write", `arg=${target}`]);
@@ -140,11 +175,17 @@ describe("a read verb under enforce \"os\"", () => {
     expect(n.stdout).not.toContain("hunter2");
     // the rest of HOME stays readable
     writeFileSync(join(home, ".gitconfig"), "[user]\n");
-    expect((await exec("rd", "try", ["act=read", `arg=${join(home, ".gitconfig")}`])).env).toEqual({ ok: true, data: { text: "[user]\n" } });
+    expect((await exec("rd", "try", ["act=read", `arg=${join(home, ".gitconfig")}`])).env).toEqual({
+      ok: true,
+      data: { text: "[user]\n" },
+    });
   });
 
   it("a declared path inside a hidden directory reads (reach.paths: ~/.ssh/known_hosts); the rest of it stays hidden", async () => {
-    expect((await exec("rdkh", "try", ["act=read", `arg=${join(home, ".ssh", "known_hosts")}`])).env).toEqual({ ok: true, data: { text: "example.com ssh-ed25519 AAAA\n" } });
+    expect((await exec("rdkh", "try", ["act=read", `arg=${join(home, ".ssh", "known_hosts")}`])).env).toEqual({
+      ok: true,
+      data: { text: "example.com ssh-ed25519 AAAA\n" },
+    });
     const r = await exec("rdkh", "try", ["act=read", `arg=${join(home, ".ssh", "id_rsa")}`]);
     expect(r.env.error.code).toBe("sandbox_denied");
     expect(r.env.error.denied[0]).toMatchObject({ what: "read", path: join(home, ".ssh", "id_rsa") });
@@ -165,7 +206,7 @@ describe("a read verb under enforce \"os\"", () => {
   });
 });
 
-describe("a write under enforce \"os\"", () => {
+describe('a write under enforce "os"', () => {
   it("local: writes inside sandbox.roots", async () => {
     const target = join(dir, "notes", "by-local-write.txt");
     mkdirSync(join(dir, "notes"), { recursive: true });
@@ -213,11 +254,14 @@ function marked(): number[] {
   return out;
 }
 
-describe("SIGTERM under enforce \"os\"", () => {
+describe('SIGTERM under enforce "os"', () => {
   it("ends the whole confined tree (bwrap, the bin, its child, its grandchild in its own session); the effect never lands", async () => {
     const pid = join(dir, "tree-pid.json");
     const effect = join(dir, "tree-effect.txt");
-    const child = spawnHcpx(["exec", "tree", "run", "--json", "--", `pid=${pid}`, `effect=${effect}`], { cwd: dir, env: { HOME: home } });
+    const child = spawnHcpx(["exec", "tree", "run", "--json", "--", `pid=${pid}`, `effect=${effect}`], {
+      cwd: dir,
+      env: { HOME: home },
+    });
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     const done = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
@@ -234,7 +278,7 @@ describe("SIGTERM under enforce \"os\"", () => {
   });
 });
 
-describe("the mcp adapter's server under enforce \"os\"", () => {
+describe('the mcp adapter\'s server under enforce "os"', () => {
   it("granted only a read, its server cannot write in the project; granted a local write, it can (widest granted verb)", async () => {
     const ro = join(dir, "by-mcp-read.txt");
     const r = await exec("fsread", "put", [`path=${ro}`, "content=x"]);
@@ -251,7 +295,10 @@ describe("the mcp adapter's server under enforce \"os\"", () => {
     const s = await startMcp({ dir, home });
     try {
       const ro = join(dir, "by-mcp-server-read.txt");
-      const res = (await s.client.callTool({ name: "hcp", arguments: { pack: "fsread", verb: "put", args: { path: ro, content: "x" } } })) as { isError?: boolean; content: { text: string }[] };
+      const res = (await s.client.callTool({
+        name: "hcp",
+        arguments: { pack: "fsread", verb: "put", args: { path: ro, content: "x" } },
+      })) as { isError?: boolean; content: { text: string }[] };
       expect(res.isError).toBe(true);
       expect(res.content.map((c) => c.text).join("\n")).toMatch(/read-only file system|EROFS/i);
       expect(existsSync(ro)).toBe(false);
@@ -261,9 +308,12 @@ describe("the mcp adapter's server under enforce \"os\"", () => {
   });
 });
 
-describe("enforce \"os\" where it cannot be done: nothing runs", () => {
+describe('enforce "os" where it cannot be done: nothing runs', () => {
   it("no bubblewrap (sandbox.bins.bwrap names no file): sandbox_unavailable, the bin never ran", async () => {
-    const p = project({ packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })], sandbox: { enforce: "os", bins: { bwrap: "/nonexistent/bwrap" } } });
+    const p = project({
+      packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })],
+      sandbox: { enforce: "os", bins: { bwrap: "/nonexistent/bwrap" } },
+    });
     const target = join(p.dir, "ran.txt");
     const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], { cwd: p.dir });
     expect(r.code).toBe(1);
@@ -275,21 +325,28 @@ describe("enforce \"os\" where it cannot be done: nothing runs", () => {
   });
 
   it("bubblewrap refuses (no user namespaces): sandbox_unavailable with its reason", async () => {
-    const p = project({ packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })] });
+    const p = project({
+      packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })],
+    });
     const fake = join(p.dir, "fake-bwrap");
-    writeFileSync(fake, "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces.' >&2\nexit 1\n");
+    writeFileSync(
+      fake,
+      "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces.' >&2\nexit 1\n",
+    );
     chmodSync(fake, 0o755);
     const cfg = JSON.parse(readFileSync(p.config, "utf8")) as { sandbox: Record<string, unknown> };
     cfg.sandbox = { ...cfg.sandbox, enforce: "os", bins: { bwrap: fake } };
     writeFileSync(p.config, JSON.stringify(cfg));
-    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${join(p.dir, "ran.txt")}`], { cwd: p.dir });
+    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${join(p.dir, "ran.txt")}`], {
+      cwd: p.dir,
+    });
     const e = JSON.parse(r.stdout).error;
     expect(e.code).toBe("sandbox_unavailable");
     expect(e.message).toMatch(/user namespaces/);
     expect(existsSync(join(p.dir, "ran.txt"))).toBe(false);
   });
 
-  it("a composite is refused unless every config asking \"os\" trusts it; trusted, it runs", async () => {
+  it('a composite is refused unless every config asking "os" trusts it; trusted, it runs', async () => {
     const p = project({ examples: ["calc"], sandbox: { enforce: "os" } });
     const r = await runHcpx(["exec", "calc", "ping", "--json"], { cwd: p.dir });
     expect(JSON.parse(r.stdout).error.code).toBe("sandbox_unavailable");
@@ -305,19 +362,22 @@ describe("enforce \"os\" where it cannot be done: nothing runs", () => {
 describe("sandbox.enforce in the config", () => {
   const lwPack = () => fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } });
 
-  it("the stricter of user and project wins: the user's \"os\" holds under a project's \"off\"", async () => {
+  it('the stricter of user and project wins: the user\'s "os" holds under a project\'s "off"', async () => {
     const p = project({ packs: [lwPack()], sandbox: { enforce: "off" } });
     const h = tmp("hcpx-sbx-userhome-");
     writeUserConfig(h, { sandbox: { enforce: "os", bins: { bwrap: "/nonexistent/bwrap" } } });
     const target = join(p.dir, "ran.txt");
-    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], { cwd: p.dir, env: { HOME: h } });
+    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
+      cwd: p.dir,
+      env: { HOME: h },
+    });
     const e = JSON.parse(r.stdout).error;
     expect(e.code).toBe("sandbox_unavailable");
     expect(e.message).toContain(join(h, ".config", "hcp", "config.json5"));
     expect(existsSync(target)).toBe(false);
   });
 
-  it("an unknown value fails the config (never read as \"off\"): nothing runs", async () => {
+  it('an unknown value fails the config (never read as "off"): nothing runs', async () => {
     const p = project({ packs: [lwPack()], sandbox: { enforce: "strict" } });
     const target = join(p.dir, "ran.txt");
     const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], { cwd: p.dir });
@@ -326,22 +386,30 @@ describe("sandbox.enforce in the config", () => {
     expect(existsSync(target)).toBe(false);
   });
 
-  it("doctor: \"os\" that cannot be done fails its sandbox check with what to install; where it can, the check passes", async () => {
+  it('doctor: "os" that cannot be done fails its sandbox check with what to install; where it can, the check passes', async () => {
     const bad = project({ packs: [lwPack()], sandbox: { enforce: "os", bins: { bwrap: "/nonexistent/bwrap" } } });
     const r = await runHcpx(["doctor", "--json", "--mcp-timeout", "5000"], { cwd: bad.dir });
     const checks = JSON.parse(r.stdout).data?.checks ?? JSON.parse(r.stdout).error?.details?.checks;
-    const c = (checks as { id: string; status: string; hint?: string; message: string }[]).find((x) => x.id === "sandbox")!;
+    const c = (checks as { id: string; status: string; hint?: string; message: string }[]).find(
+      (x) => x.id === "sandbox",
+    )!;
     expect(c.status).toBe("fail");
     expect(c.hint).toMatch(/bubblewrap/);
     const good = await runHcpx(["doctor", "--json", "--mcp-timeout", "5000"], { cwd: dir });
-    const gc = ((JSON.parse(good.stdout).data?.checks ?? JSON.parse(good.stdout).error?.details?.checks) as { id: string; status: string; message: string }[]).find((x) => x.id === "sandbox")!;
+    const gc = (
+      (JSON.parse(good.stdout).data?.checks ?? JSON.parse(good.stdout).error?.details?.checks) as {
+        id: string;
+        status: string;
+        message: string;
+      }[]
+    ).find((x) => x.id === "sandbox")!;
     expect(gc).toMatchObject({ status: "ok" });
     expect(gc.message).toMatch(/sandbox\.enforce "os": bubblewrap/);
   });
 });
 
 describe("lint and review of reach", () => {
-  it("lint: under enforce \"os\" a remote write without a declared network warns (reach_no_network), not otherwise; network_for without network is an error", async () => {
+  it('lint: under enforce "os" a remote write without a declared network warns (reach_no_network), not otherwise; network_for without network is an error', async () => {
     // the project's own packs (lint with no directory): the config's enforce applies
     const packs = [fxPack("rwx", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "remote" } })];
     const p = project({ packs, sandbox: { enforce: "os" } });

@@ -23,10 +23,31 @@ function project() {
   writeFileSync(join(dir, "emit.mjs"), BIN);
   chmodSync(join(dir, "emit.mjs"), 0o755);
   const cmd = (v: string) => `{ verb_key: "${v}", summary: "Emit ${v}", cli: ["lines", "${v}"] }`;
-  writeFileSync(join(dir, "surface.json"), `{ hcp: "1.1", id: "lines", version: "0.1.0", description: "JSON Lines", kind: "wrap", wrap: { bin: "./emit.mjs", output: "jsonl" }, commands: [${["lines", "bad", "none", "fail"].map(cmd).join(", ")}] }\n`);
-  writeFileSync(join(dir, "policy.json"), `{ rows: { lines: { operation: "read" }, bad: { operation: "read" }, none: { operation: "read" }, fail: { operation: "read" } } }\n`);
-  writeFileSync(join(dir, "SKILL.md"), `---\nname: lines\ndescription: "JSON Lines test pack"\nleads:\n  - "lines: emit JSON Lines"\n---\n\n# lines\n\n| verb | what it does | read/write |\n|---|---|---|\n| \`lines\` | Emit lines | read |\n| \`bad\` | Emit bad | read |\n| \`none\` | Emit none | read |\n| \`fail\` | Fail | read |\n`);
-  writeFileSync(p.config, JSON.stringify({ packs: ["./packs/lines"], principal: { id: "t", kind: "agent" }, grants: { allow: ["lines.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } }, null, 2) + "\n");
+  writeFileSync(
+    join(dir, "surface.json"),
+    `{ hcp: "1.1", id: "lines", version: "0.1.0", description: "JSON Lines", kind: "wrap", wrap: { bin: "./emit.mjs", output: "jsonl" }, commands: [${["lines", "bad", "none", "fail"].map(cmd).join(", ")}] }\n`,
+  );
+  writeFileSync(
+    join(dir, "policy.json"),
+    `{ rows: { lines: { operation: "read" }, bad: { operation: "read" }, none: { operation: "read" }, fail: { operation: "read" } } }\n`,
+  );
+  writeFileSync(
+    join(dir, "SKILL.md"),
+    `---\nname: lines\ndescription: "JSON Lines test pack"\nleads:\n  - "lines: emit JSON Lines"\n---\n\n# lines\n\n| verb | what it does | read/write |\n|---|---|---|\n| \`lines\` | Emit lines | read |\n| \`bad\` | Emit bad | read |\n| \`none\` | Emit none | read |\n| \`fail\` | Fail | read |\n`,
+  );
+  writeFileSync(
+    p.config,
+    JSON.stringify(
+      {
+        packs: ["./packs/lines"],
+        principal: { id: "t", kind: "agent" },
+        grants: { allow: ["lines.*"], deny: [] },
+        sandbox: { bins: {}, roots: ["."], cwd: "." },
+      },
+      null,
+      2,
+    ) + "\n",
+  );
   return p;
 }
 
@@ -35,7 +56,12 @@ describe("output: jsonl", () => {
     const p = project();
     const ok = await p.run(["exec", "lines", "lines", "--json"]);
     expect(ok.code, ok.stderr + ok.stdout).toBe(0);
-    expect(JSON.parse(ok.stdout).data).toEqual({ items: [{ id: 1, name: "a" }, { id: 2, name: "b" }] });
+    expect(JSON.parse(ok.stdout).data).toEqual({
+      items: [
+        { id: 1, name: "a" },
+        { id: 2, name: "b" },
+      ],
+    });
     expect(JSON.parse((await p.run(["exec", "lines", "none", "--json"])).stdout).data).toEqual({ items: [] });
     const bad = await p.run(["exec", "lines", "bad", "--json"]);
     expect(bad.code).not.toBe(0);
@@ -50,8 +76,10 @@ describe("output: jsonl", () => {
     const e = JSON.parse(r.stdout).error;
     expect(e.code).toBe("exit_nonzero");
     expect(e.message).toContain("fatal: ambiguous argument 'nope'");
-    expect(failureLine("warning: x\nerror: pathspec 'y' did not match\nhint: z")).toBe("error: pathspec 'y' did not match");
-    expect(failureLine("jq: error (at <stdin>:1): Cannot index number with \"a\"")).toContain("jq: error");
+    expect(failureLine("warning: x\nerror: pathspec 'y' did not match\nhint: z")).toBe(
+      "error: pathspec 'y' did not match",
+    );
+    expect(failureLine('jq: error (at <stdin>:1): Cannot index number with "a"')).toContain("jq: error");
     expect(failureLine("just a line\nlast line")).toBe("last line");
   });
 });

@@ -8,7 +8,17 @@ import { runAdapter, type AdapterCall } from "../../src/runtime/adapters/index";
 import { fxPack, project } from "./support";
 
 function call(signal: AbortSignal): AdapterCall {
-  const p = project({ packs: [fxPack("slow", "argv-echo.mjs", [{ verb_key: "echo", summary: "echo", cli: ["echo", "x"], args: {} }], {}, { echo: { operation: "write", land: "local", confirm: false } })] });
+  const p = project({
+    packs: [
+      fxPack(
+        "slow",
+        "argv-echo.mjs",
+        [{ verb_key: "echo", summary: "echo", cli: ["echo", "x"], args: {} }],
+        {},
+        { echo: { operation: "write", land: "local", confirm: false } },
+      ),
+    ],
+  });
   const pack = loadPack(join(p.dir, "packs", "slow"));
   const cmd = pack.commands[0]!;
   return { pack, project: loadProject({ config: p.config }), cmd, values: {}, literal: undefined, env: {}, signal };
@@ -40,7 +50,9 @@ describe("runAdapter", () => {
     const ac = new AbortController();
     ac.abort("SIGINT");
     let ran = false;
-    const env = await runAdapter(call(ac.signal), { wrap: { load: async () => ({ run: async () => ((ran = true), { ok: true, data: null }) }) } });
+    const env = await runAdapter(call(ac.signal), {
+      wrap: { load: async () => ({ run: async () => ((ran = true), { ok: true, data: null }) }) },
+    });
     expect(ran).toBe(false);
     expect(!env.ok && env.error.code).toBe("cancelled");
     expect(!env.ok && env.error.message).toMatch(/before it started; nothing was run/);
@@ -48,9 +60,13 @@ describe("runAdapter", () => {
 
   it("an error the adapter answered stays that error; an ok with no cancel stays ok", async () => {
     const ac = new AbortController();
-    const err = await runAdapter(call(ac.signal), { wrap: { load: async () => ({ run: async () => ({ ok: false, error: { code: "exit_nonzero", message: "x" } }) }) } });
+    const err = await runAdapter(call(ac.signal), {
+      wrap: { load: async () => ({ run: async () => ({ ok: false, error: { code: "exit_nonzero", message: "x" } }) }) },
+    });
     expect(!err.ok && err.error.code).toBe("exit_nonzero");
-    const ok = await runAdapter(call(ac.signal), { wrap: { load: async () => ({ run: async () => ({ ok: true, data: 1 }) }) } });
+    const ok = await runAdapter(call(ac.signal), {
+      wrap: { load: async () => ({ run: async () => ({ ok: true, data: 1 }) }) },
+    });
     expect(ok).toEqual({ ok: true, data: 1 });
   });
 

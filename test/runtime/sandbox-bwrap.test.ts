@@ -8,7 +8,15 @@ import { bwrapArgs, type BwrapPlan } from "../../src/runtime/sandbox/bwrap";
 import { classOf, denialsIn, networkFor, widestGranted } from "../../src/runtime/sandbox/index";
 import type { Pack, Project } from "../../src/pack/model";
 
-const plan = (p: Partial<BwrapPlan> = {}): BwrapPlan => ({ rebind: [], writable: [], masks: [], unmask: [], network: false, cwd: "/work/p", ...p });
+const plan = (p: Partial<BwrapPlan> = {}): BwrapPlan => ({
+  rebind: [],
+  writable: [],
+  masks: [],
+  unmask: [],
+  network: false,
+  cwd: "/work/p",
+  ...p,
+});
 const at = (a: string[], ...seq: string[]) => a.findIndex((_, i) => seq.every((s, j) => a[i + j] === s));
 
 describe("bwrapArgs", () => {
@@ -16,7 +24,8 @@ describe("bwrapArgs", () => {
     const a = bwrapArgs(plan(), "/usr/bin/node", ["bin.mjs", "--json"]);
     expect(a.slice(0, 9)).toEqual(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]);
     expect(a).toContain("--unshare-net");
-    for (const f of ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session"]) expect(a).toContain(f);
+    for (const f of ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session"])
+      expect(a).toContain(f);
     expect(at(a, "--cap-drop", "ALL")).toBeGreaterThan(0);
     expect(at(a, "--chdir", "/work/p")).toBeGreaterThan(0);
     expect(a.slice(-4)).toEqual(["--", "/usr/bin/node", "bin.mjs", "--json"]);
@@ -31,7 +40,16 @@ describe("bwrapArgs", () => {
 
   it("order: the private /tmp, then the read-only rebinds (parents first), then the writable roots, then the masks, then the declared paths inside them, then the masks made read-only", () => {
     const a = bwrapArgs(
-      plan({ rebind: ["/tmp/p/sub", "/tmp/p"], writable: ["/tmp/p/out"], masks: [{ path: "/tmp/h/.ssh", dir: true }, { path: "/tmp/h/.netrc", dir: false }], unmask: ["/tmp/h/.ssh/known_hosts"], network: true }),
+      plan({
+        rebind: ["/tmp/p/sub", "/tmp/p"],
+        writable: ["/tmp/p/out"],
+        masks: [
+          { path: "/tmp/h/.ssh", dir: true },
+          { path: "/tmp/h/.netrc", dir: false },
+        ],
+        unmask: ["/tmp/h/.ssh/known_hosts"],
+        network: true,
+      }),
       "/bin/prog",
       [],
     );
@@ -44,7 +62,15 @@ describe("bwrapArgs", () => {
     const unmask = at(a, "--ro-bind", "/tmp/h/.ssh/known_hosts", "/tmp/h/.ssh/known_hosts");
     const ro = at(a, "--remount-ro", "/tmp/h/.ssh");
     expect([tmp, parent, child, write, dirMask, fileMask, unmask, ro].every((i) => i >= 0)).toBe(true);
-    expect(tmp < parent && parent < child && child < write && write < dirMask && dirMask < fileMask && fileMask < unmask && unmask < ro).toBe(true);
+    expect(
+      tmp < parent &&
+        parent < child &&
+        child < write &&
+        write < dirMask &&
+        dirMask < fileMask &&
+        fileMask < unmask &&
+        unmask < ro,
+    ).toBe(true);
     expect(a).not.toContain("--unshare-net");
   });
 });
@@ -53,11 +79,17 @@ describe("denialsIn", () => {
   const p = { masks: [{ path: "/h/.ssh", dir: true }], network: false, rebind: [], writable: [] };
   it("a write to a read-only file system, with the path the message names; a stack trace's repeats once", () => {
     const text = "Error: EROFS: read-only file system, open '/p/out.txt'\n    at x\n  code: 'EROFS',\n";
-    expect(denialsIn(text, p)).toEqual([{ what: "write", path: "/p/out.txt", line: "Error: EROFS: read-only file system, open '/p/out.txt'" }]);
-    expect(denialsIn("/bin/sh: 1: cannot create f: Read-only file system", p)).toEqual([{ what: "write", line: "/bin/sh: 1: cannot create f: Read-only file system" }]);
+    expect(denialsIn(text, p)).toEqual([
+      { what: "write", path: "/p/out.txt", line: "Error: EROFS: read-only file system, open '/p/out.txt'" },
+    ]);
+    expect(denialsIn("/bin/sh: 1: cannot create f: Read-only file system", p)).toEqual([
+      { what: "write", line: "/bin/sh: 1: cannot create f: Read-only file system" },
+    ]);
   });
   it("a read: only EACCES on a hidden path (EACCES elsewhere is the program's own business)", () => {
-    expect(denialsIn("Error: EACCES: permission denied, open '/h/.ssh/id_rsa'", p)).toMatchObject([{ what: "read", path: "/h/.ssh/id_rsa" }]);
+    expect(denialsIn("Error: EACCES: permission denied, open '/h/.ssh/id_rsa'", p)).toMatchObject([
+      { what: "read", path: "/h/.ssh/id_rsa" },
+    ]);
     expect(denialsIn("Error: EACCES: permission denied, open '/etc/shadow'", p)).toEqual([]);
   });
   it("the network: only when the call has none", () => {
@@ -78,8 +110,17 @@ describe("a call's class", () => {
     expect(classOf({ operation: "write", land: "remote" })).toBe("remote");
   });
 
-  const cmd = (verb_key: string, operation: "read" | "write", land?: "local" | "remote" | "external") => ({ verb_key, summary: verb_key, args: {}, policy: { operation, land, confirm: false, inferred: false } });
-  const pack = { id: "srv", surface: { reach: { network: ["api.example.com:443"] } }, commands: [cmd("get", "read"), cmd("save", "write", "local"), cmd("post", "write", "external")] } as unknown as Pack;
+  const cmd = (verb_key: string, operation: "read" | "write", land?: "local" | "remote" | "external") => ({
+    verb_key,
+    summary: verb_key,
+    args: {},
+    policy: { operation, land, confirm: false, inferred: false },
+  });
+  const pack = {
+    id: "srv",
+    surface: { reach: { network: ["api.example.com:443"] } },
+    commands: [cmd("get", "read"), cmd("save", "write", "local"), cmd("post", "write", "external")],
+  } as unknown as Pack;
   const proj = (allow: string[]) => ({ grants: { allow, deny: [] } }) as unknown as Project;
 
   it("an mcp server: the widest land among the granted verbs only", () => {
@@ -93,7 +134,12 @@ describe("a call's class", () => {
     expect(networkFor(pack, "read")).toBe(false);
     expect(networkFor(pack, "local")).toBe(false);
     expect(networkFor(pack, "external")).toBe(true);
-    expect(networkFor({ ...pack, surface: { reach: { network: ["x:1"], network_for: ["read"] } } } as unknown as Pack, "read")).toBe(true);
+    expect(
+      networkFor(
+        { ...pack, surface: { reach: { network: ["x:1"], network_for: ["read"] } } } as unknown as Pack,
+        "read",
+      ),
+    ).toBe(true);
     expect(networkFor({ ...pack, surface: {} } as unknown as Pack, "remote")).toBe(false);
   });
 });
@@ -101,7 +147,18 @@ describe("a call's class", () => {
 describe("pack add's review", () => {
   it("shows the declared network (and that it is the host's whole network), hidden paths, and the mcp server's widest land", async () => {
     const { reachLines } = await import("../../src/packs/review");
-    const lines = reachLines({ kind: "mcp", bins: [], modules: [], http: [], env: [], setsEnv: [], commands: [], network: ["api.example.com:443"], networkFor: ["remote"], paths: ["~/.config/gh"] }).join("\n");
+    const lines = reachLines({
+      kind: "mcp",
+      bins: [],
+      modules: [],
+      http: [],
+      env: [],
+      setsEnv: [],
+      commands: [],
+      network: ["api.example.com:443"],
+      networkFor: ["remote"],
+      paths: ["~/.config/gh"],
+    }).join("\n");
     expect(lines).toContain("network: api.example.com:443 for its remote calls");
     expect(lines).toContain("not filtered by host");
     expect(lines).toContain("reads paths hcpx hides (HOME's secrets): ~/.config/gh");
@@ -117,10 +174,18 @@ describe("HOME's secrets", () => {
     const { REPO } = await import("../support/hcpx");
     const dir = join(REPO, "hosts");
     const paths = new Set<string>();
-    for (const f of readdirSync(dir).filter((x) => x.endsWith(".json5"))) for (const m of readFileSync(join(dir, f), "utf8").matchAll(/"~\/([^"]+)"/g)) paths.add(m[1]!.replace(/\/+$/, ""));
+    for (const f of readdirSync(dir).filter((x) => x.endsWith(".json5")))
+      for (const m of readFileSync(join(dir, f), "utf8").matchAll(/"~\/([^"]+)"/g))
+        paths.add(m[1]!.replace(/\/+$/, ""));
     expect(paths.size).toBeGreaterThan(10);
     // instructions (.md) and Skill folders hold no env values
-    const uncovered = [...paths].filter((p) => !p.endsWith(".md") && !p.split("/").includes("skills")).filter((p) => !(SECRET_FILES as readonly string[]).includes(p) && !SECRET_DIRS.some((d) => p === d || p.startsWith(d + "/")));
+    const uncovered = [...paths]
+      .filter((p) => !p.endsWith(".md") && !p.split("/").includes("skills"))
+      .filter(
+        (p) =>
+          !(SECRET_FILES as readonly string[]).includes(p) &&
+          !SECRET_DIRS.some((d) => p === d || p.startsWith(d + "/")),
+      );
     expect(uncovered).toEqual([]);
   });
 });

@@ -6,7 +6,12 @@ import { join } from "node:path";
 import { runHcpx, tmp } from "../support/hcpx";
 import { alive, fxPack, project } from "./support";
 
-const echoCmd = (verb: string, cli: string[], args: Record<string, unknown>) => ({ verb_key: verb, summary: verb, cli, args });
+const echoCmd = (verb: string, cli: string[], args: Record<string, unknown>) => ({
+  verb_key: verb,
+  summary: verb,
+  cli,
+  args,
+});
 const TOKEN = "s3cr3t-T0ken-9f8e7d";
 
 let dir: string;
@@ -26,33 +31,78 @@ beforeAll(() => {
         "echo",
         "argv-echo.mjs",
         [
-          echoCmd("one", ["echo", "one", "{{value}}"], { value: { type: "string", required: true }, opt: { type: "string", flag: "--opt" }, on: { type: "boolean", flag: "--on" } }),
-          echoCmd("dash", ["echo", "dash", "{{value}}"], { value: { type: "string", required: true, allow_dash: true } }),
-          echoCmd("num", ["echo", "num", "{{n}}", "{{x}}", "{{color}}"], { n: { type: "integer", required: true }, x: { type: "number", required: true, allow_dash: true }, color: { type: "enum", values: ["red", "green"], required: true } }),
+          echoCmd("one", ["echo", "one", "{{value}}"], {
+            value: { type: "string", required: true },
+            opt: { type: "string", flag: "--opt" },
+            on: { type: "boolean", flag: "--on" },
+          }),
+          echoCmd("dash", ["echo", "dash", "{{value}}"], {
+            value: { type: "string", required: true, allow_dash: true },
+          }),
+          echoCmd("num", ["echo", "num", "{{n}}", "{{x}}", "{{color}}"], {
+            n: { type: "integer", required: true },
+            x: { type: "number", required: true, allow_dash: true },
+            color: { type: "enum", values: ["red", "green"], required: true },
+          }),
           echoCmd("gated", ["echo", "gated"], {}),
         ],
         { wrap: { agent_env: { ECHO_AGENT: "yes" } }, binding: { env: ["ECHO_TOKEN"] } },
         { gated: { operation: "write", land: "local", confirm: true } },
       ),
-      { id: "pathbin", surface: { kind: "wrap", wrap: { bin: "ls", output: "text" }, commands: [{ verb_key: "list", summary: "l", cli: ["ls"], args: {} }] } },
+      {
+        id: "pathbin",
+        surface: {
+          kind: "wrap",
+          wrap: { bin: "ls", output: "text" },
+          commands: [{ verb_key: "list", summary: "l", cli: ["ls"], args: {} }],
+        },
+      },
       fxPack("escape", "../../../" + "x", []),
-      fxPack("leaky", "leaky.mjs", [echoCmd("fail", ["leaky"], {}), echoCmd("ok", ["leaky", "ok"], {})], { binding: { env: ["LEAKY_TOKEN"] } }),
+      fxPack("leaky", "leaky.mjs", [echoCmd("fail", ["leaky"], {}), echoCmd("ok", ["leaky", "ok"], {})], {
+        binding: { env: ["LEAKY_TOKEN"] },
+      }),
       fxPack("slow", "hang.mjs", [echoCmd("hang", ["hang"], {})], { wrap: { timeout_ms: 700, output: "text" } }),
       fxPack("flood", "flood.mjs", [echoCmd("flood", ["flood"], {})]),
-      fxPack("bad", "badjson.mjs", [echoCmd("truncated", ["bad", "truncated"], {}), echoCmd("two", ["bad", "two"], {}), echoCmd("empty", ["bad", "empty"], {})]),
+      fxPack("bad", "badjson.mjs", [
+        echoCmd("truncated", ["bad", "truncated"], {}),
+        echoCmd("two", ["bad", "two"], {}),
+        echoCmd("empty", ["bad", "empty"], {}),
+      ]),
       fxPack("sig", "sigkill-self.mjs", [echoCmd("die", ["sig"], {})]),
     ],
   });
   dir = p.dir;
   if (process.env.DEBUG_RT) console.log("RTDIR", dir);
   // escape: a ../ bin outside the roots; link: a symlink inside the project pointing outside
-  writeFileSync(join(dir, "packs", "escape", "surface.json"), JSON.stringify({ hcp: "1.1", id: "escape", version: "1", description: "d", kind: "wrap", wrap: { bin: join("..", "..", "..", outside.split("/").pop()!, "evil.mjs") }, commands: [{ verb_key: "run1", summary: "s", cli: ["e"], args: {} }] }));
-  writeFileSync(join(dir, "packs", "escape", "policy.json"), "{ rows: { run1: { operation: \"read\" } } }");
+  writeFileSync(
+    join(dir, "packs", "escape", "surface.json"),
+    JSON.stringify({
+      hcp: "1.1",
+      id: "escape",
+      version: "1",
+      description: "d",
+      kind: "wrap",
+      wrap: { bin: join("..", "..", "..", outside.split("/").pop()!, "evil.mjs") },
+      commands: [{ verb_key: "run1", summary: "s", cli: ["e"], args: {} }],
+    }),
+  );
+  writeFileSync(join(dir, "packs", "escape", "policy.json"), '{ rows: { run1: { operation: "read" } } }');
   mkdirSync(join(dir, "links"));
   symlinkSync(join(outside, "evil.mjs"), join(dir, "links", "evil.mjs"));
   mkdirSync(join(dir, "packs", "link"));
-  writeFileSync(join(dir, "packs", "link", "surface.json"), JSON.stringify({ hcp: "1.1", id: "link", version: "1", description: "d", kind: "wrap", wrap: { bin: "../../links/evil.mjs" }, commands: [{ verb_key: "run1", summary: "s", cli: ["e"], args: {} }] }));
-  writeFileSync(join(dir, "packs", "link", "policy.json"), "{ rows: { run1: { operation: \"read\" } } }");
+  writeFileSync(
+    join(dir, "packs", "link", "surface.json"),
+    JSON.stringify({
+      hcp: "1.1",
+      id: "link",
+      version: "1",
+      description: "d",
+      kind: "wrap",
+      wrap: { bin: "../../links/evil.mjs" },
+      commands: [{ verb_key: "run1", summary: "s", cli: ["e"], args: {} }],
+    }),
+  );
+  writeFileSync(join(dir, "packs", "link", "policy.json"), '{ rows: { run1: { operation: "read" } } }');
   const cfgFile = join(dir, "hcp.config.json5");
   const cfg = JSON.parse(readFileSync(cfgFile, "utf8"));
   cfg.packs.push("./packs/link");
@@ -61,7 +111,21 @@ beforeAll(() => {
 });
 
 describe("argv safety", () => {
-  const hostile = ["a;b", "a | b", "$(touch pwned)", "`touch pwned`", "it's \"quoted\"", "line1\nline2", "*", "two words", "  ", "\\", "{{value}}", "é ✓", "x --opt=y inside"];
+  const hostile = [
+    "a;b",
+    "a | b",
+    "$(touch pwned)",
+    "`touch pwned`",
+    'it\'s "quoted"',
+    "line1\nline2",
+    "*",
+    "two words",
+    "  ",
+    "\\",
+    "{{value}}",
+    "é ✓",
+    "x --opt=y inside",
+  ];
   it.each(hostile)("%j arrives as exactly one literal argv element", async (v) => {
     const r = await json(["echo", "one", "--", `value=${v}`]);
     expect(r.env.ok).toBe(true);
@@ -95,7 +159,11 @@ describe("argv safety", () => {
   });
 
   it("the bin gets a minimal env: agent_env + Binding names, not the caller's other variables; cwd = sandbox.cwd", async () => {
-    const r = await json(["echo", "one", "--", "value=v"], { ECHO_TOKEN: "tok-value-1", ECHO_STRAY: "stray", SOME_SECRET: "x" });
+    const r = await json(["echo", "one", "--", "value=v"], {
+      ECHO_TOKEN: "tok-value-1",
+      ECHO_STRAY: "stray",
+      SOME_SECRET: "x",
+    });
     expect(r.env.data.env.ECHO_AGENT).toBe("yes");
     expect(r.env.data.env_names).toContain("ECHO_TOKEN");
     expect(r.env.data.env_names).not.toContain("ECHO_STRAY");

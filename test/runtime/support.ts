@@ -14,8 +14,15 @@ export interface MiniPack {
 
 /** A read row for every command and pass-through subcommand of a surface (a row per command is required). */
 export function readRows(surface: Record<string, unknown>): Record<string, Record<string, unknown>> {
-  const s = surface as { commands?: { verb_key: string }[]; pass_through?: { allowedSubcommands?: string[] }; wrap?: { pass_through?: { allowedSubcommands?: string[] } } };
-  const verbs = [...(s.commands ?? []).map((c) => c.verb_key), ...(s.pass_through?.allowedSubcommands ?? s.wrap?.pass_through?.allowedSubcommands ?? [])];
+  const s = surface as {
+    commands?: { verb_key: string }[];
+    pass_through?: { allowedSubcommands?: string[] };
+    wrap?: { pass_through?: { allowedSubcommands?: string[] } };
+  };
+  const verbs = [
+    ...(s.commands ?? []).map((c) => c.verb_key),
+    ...(s.pass_through?.allowedSubcommands ?? s.wrap?.pass_through?.allowedSubcommands ?? []),
+  ];
   return Object.fromEntries(verbs.map((v) => [v, { operation: "read" }]));
 }
 
@@ -23,7 +30,10 @@ export function readRows(surface: Record<string, unknown>): Record<string, Recor
 export function writePack(projectDir: string, p: MiniPack): string {
   const dir = join(projectDir, "packs", p.id);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "surface.json"), JSON.stringify({ hcp: "1.1", id: p.id, version: "0.0.1", description: `test pack ${p.id}`, ...p.surface }, null, 2));
+  writeFileSync(
+    join(dir, "surface.json"),
+    JSON.stringify({ hcp: "1.1", id: p.id, version: "0.0.1", description: `test pack ${p.id}`, ...p.surface }, null, 2),
+  );
   writeFileSync(join(dir, "policy.json"), JSON.stringify({ rows: { ...readRows(p.surface), ...p.rows } }, null, 2));
   writeFileSync(join(dir, "SKILL.md"), `---\nname: ${p.id}\ndescription: test pack\n---\n# ${p.id}\n`);
   return dir;
@@ -33,7 +43,15 @@ export function writePack(projectDir: string, p: MiniPack): string {
  * A scratch project (copies of packs/ and bins/, fixture bins in `fx/`) that
  * activates the example packs named in `examples` plus the given mini packs.
  */
-export function project(opts: { examples?: string[]; packs?: MiniPack[]; allow?: string[]; deny?: string[]; sandbox?: Record<string, unknown> } = {}): ScratchProject {
+export function project(
+  opts: {
+    examples?: string[];
+    packs?: MiniPack[];
+    allow?: string[];
+    deny?: string[];
+    sandbox?: Record<string, unknown>;
+  } = {},
+): ScratchProject {
   const examples = opts.examples ?? [];
   const mini = opts.packs ?? [];
   const sp = scratchProject({ packs: examples });
@@ -51,12 +69,29 @@ export function project(opts: { examples?: string[]; packs?: MiniPack[]; allow?:
 }
 
 /** A wrap pack over one fixture bin (`fx/<bin>`), commands given. */
-export function fxPack(id: string, bin: string, commands: unknown[], extra: Record<string, unknown> = {}, rows: MiniPack["rows"] = {}): MiniPack {
-  return { id, surface: { kind: "wrap", wrap: { bin: `../../fx/${bin}`, json_flag: null, output: "json", ...((extra.wrap as object) ?? {}) }, commands, ...Object.fromEntries(Object.entries(extra).filter(([k]) => k !== "wrap")) }, rows };
+export function fxPack(
+  id: string,
+  bin: string,
+  commands: unknown[],
+  extra: Record<string, unknown> = {},
+  rows: MiniPack["rows"] = {},
+): MiniPack {
+  return {
+    id,
+    surface: {
+      kind: "wrap",
+      wrap: { bin: `../../fx/${bin}`, json_flag: null, output: "json", ...((extra.wrap as object) ?? {}) },
+      commands,
+      ...Object.fromEntries(Object.entries(extra).filter(([k]) => k !== "wrap")),
+    },
+    rows,
+  };
 }
 
 /** Start bins/todo-server.mjs on a free loopback port. */
-export async function startTodoServer(token?: string): Promise<{ url: string; port: number; child: ChildProcess; stop: () => void }> {
+export async function startTodoServer(
+  token?: string,
+): Promise<{ url: string; port: number; child: ChildProcess; stop: () => void }> {
   const child = spawn(process.execPath, [join(REPO, "bins", "todo-server.mjs"), "--port", "0"], {
     env: { ...process.env, TODO_SERVER_TOKEN: token ?? "" },
     stdio: ["ignore", "pipe", "pipe"],

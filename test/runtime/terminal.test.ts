@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runHcpx } from "../support/hcpx";
 import { fxPack, project } from "./support";
 
-const NASTY = "safe\x1b]0;pwned-title\x07\x1b]52;c;ZXZpbA==\x07\x1b[2J\x1b[H\u009b31mred\b\b\bXYZ\roverwrite\x7f\u202eevil\r\nend";
+const NASTY =
+  "safe\x1b]0;pwned-title\x07\x1b]52;c;ZXZpbA==\x07\x1b[2J\x1b[H\u009b31mred\b\b\bXYZ\roverwrite\x7f\u202eevil\r\nend";
 // every character a terminal acts on (tab and newline are text; CR only before LF)
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/;
 
@@ -14,7 +15,10 @@ let dir: string;
 beforeAll(() => {
   const cmd = (v: string) => ({ verb_key: v, summary: v, cli: ["ctl", v], args: {} });
   dir = project({
-    packs: [fxPack("ctltext", "ctl.mjs", [cmd("text"), cmd("fail")], { wrap: { output: "text" } }), fxPack("ctljson", "ctl.mjs", [cmd("json")])],
+    packs: [
+      fxPack("ctltext", "ctl.mjs", [cmd("text"), cmd("fail")], { wrap: { output: "text" } }),
+      fxPack("ctljson", "ctl.mjs", [cmd("json")]),
+    ],
   }).dir;
 });
 const exec = (args: string[]) => runHcpx(["exec", ...args], { cwd: dir });
@@ -44,7 +48,10 @@ describe("hcpx exec: a bin's control sequences never reach the terminal", () => 
   });
 
   it("--json: one envelope with the exact value; no raw control character on the line", async () => {
-    for (const [p, v] of [["ctltext", "text"], ["ctljson", "json"]] as const) {
+    for (const [p, v] of [
+      ["ctltext", "text"],
+      ["ctljson", "json"],
+    ] as const) {
       const r = await exec([p, v, "--json"]);
       expect(r.stdout).not.toMatch(CONTROL);
       const env = JSON.parse(r.stdout) as { ok: boolean; data: { text?: string; msg?: string } };

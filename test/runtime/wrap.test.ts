@@ -22,7 +22,13 @@ beforeAll(() => {
   // the ledger's file and seed come from agent_env: the runtime passes no other env to a bin
   const sf = join(dir, "packs", "ledger", "surface.json");
   const text = readFileSync(sf, "utf8");
-  writeFileSync(sf, text.replace('agent_env: { LEDGER_OUTPUT: "json" }', `agent_env: { LEDGER_OUTPUT: "json", LEDGER_FILE: ${JSON.stringify(ledgerFile)}, LEDGER_SEED: "1" }`));
+  writeFileSync(
+    sf,
+    text.replace(
+      'agent_env: { LEDGER_OUTPUT: "json" }',
+      `agent_env: { LEDGER_OUTPUT: "json", LEDGER_FILE: ${JSON.stringify(ledgerFile)}, LEDGER_SEED: "1" }`,
+    ),
+  );
 });
 
 describe("hcpx exec: wrap (ledger)", () => {

@@ -72,8 +72,15 @@ export function cleanPath(path = process.env.PATH ?? ""): string {
 }
 
 /** Start `node dist/hcpx.cjs ...args` and hand back the child (stdio piped unless `stdio` says otherwise). */
-export function spawnHcpx(args: string[], opts: Omit<RunOptions, "input" | "timeoutMs"> & { stdio?: StdioOptions } = {}): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [HCPX, ...args], { cwd: opts.cwd ?? REPO, env: envFor(opts), stdio: opts.stdio ?? ["pipe", "pipe", "pipe"] }) as ChildProcessWithoutNullStreams;
+export function spawnHcpx(
+  args: string[],
+  opts: Omit<RunOptions, "input" | "timeoutMs"> & { stdio?: StdioOptions } = {},
+): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [HCPX, ...args], {
+    cwd: opts.cwd ?? REPO,
+    env: envFor(opts),
+    stdio: opts.stdio ?? ["pipe", "pipe", "pipe"],
+  }) as ChildProcessWithoutNullStreams;
 }
 
 /** Run `node dist/hcpx.cjs ...args` with stdin closed (or fed `input`). */
@@ -118,7 +125,14 @@ export async function runHcpxChecked(args: string[], opts: RunOptions = {}): Pro
 export interface Env<T = Record<string, unknown>> {
   ok: boolean;
   data: T;
-  error: { code: string; message: string; hint?: string; line?: number; problems?: { code: string; message: string; line?: number; column?: number; severity?: string }[]; [k: string]: unknown };
+  error: {
+    code: string;
+    message: string;
+    hint?: string;
+    line?: number;
+    problems?: { code: string; message: string; line?: number; column?: number; severity?: string }[];
+    [k: string]: unknown;
+  };
 }
 
 /** The one JSON envelope a --json run prints on stdout (and nothing else there). */

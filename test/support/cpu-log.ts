@@ -9,7 +9,10 @@ const log = process.env.HCPX_TEST_CPU_LOG;
 if (log) {
   const ticks = () => {
     const s = readFileSync("/proc/self/stat", "utf8");
-    const f = s.slice(s.lastIndexOf(")") + 2).split(" ").map(Number);
+    const f = s
+      .slice(s.lastIndexOf(")") + 2)
+      .split(" ")
+      .map(Number);
     // fields 14-17 of stat (utime, stime, cutime, cstime), 0-based 11-14 after the name
     return { self: f[11]! + f[12]!, children: f[13]! + f[14]! };
   };
@@ -17,6 +20,9 @@ if (log) {
   afterAll(() => {
     const t = ticks();
     const file = expect.getState().testPath ?? "?";
-    appendFileSync(log, `${((t.self - t0.self) / 100).toFixed(2)}\t${((t.children - t0.children) / 100).toFixed(2)}\t${file}\n`);
+    appendFileSync(
+      log,
+      `${((t.self - t0.self) / 100).toFixed(2)}\t${((t.children - t0.children) / 100).toFixed(2)}\t${file}\n`,
+    );
   });
 }

@@ -169,11 +169,20 @@ const anthropic: Dialect = {
   parse(b) {
     const tools = arr(b.tools)
       .filter(isObj)
-      .map((t) => ({ name: str(t.name), description: typeof t.description === "string" ? t.description : undefined, schema: t.input_schema }));
+      .map((t) => ({
+        name: str(t.name),
+        description: typeof t.description === "string" ? t.description : undefined,
+        schema: t.input_schema,
+      }));
     const toolResults: ToolResult[] = [];
     for (const m of arr(b.messages).filter(isObj)) {
       for (const c of arr(m.content).filter(isObj)) {
-        if (c.type === "tool_result") toolResults.push({ id: str(c.tool_use_id), output: textOf(c.content), isError: c.is_error === true ? true : undefined });
+        if (c.type === "tool_result")
+          toolResults.push({
+            id: str(c.tool_use_id),
+            output: textOf(c.content),
+            isError: c.is_error === true ? true : undefined,
+          });
       }
     }
     return { tools, system: textOf(b.system), toolResults };
@@ -181,7 +190,9 @@ const anthropic: Dialect = {
   render(turn, ctx) {
     const content: Json[] = [];
     if (turn.text !== undefined) content.push({ type: "text", text: turn.text });
-    (turn.toolCalls ?? []).forEach((c, i) => content.push({ type: "tool_use", id: ctx.callIds[i], name: c.name, input: c.input }));
+    (turn.toolCalls ?? []).forEach((c, i) =>
+      content.push({ type: "tool_use", id: ctx.callIds[i], name: c.name, input: c.input }),
+    );
     return {
       id: ctx.id,
       type: "message",
@@ -195,21 +206,49 @@ const anthropic: Dialect = {
   },
   stream(turn, ctx) {
     const ev = (data: Json) => ({ event: String(data.type), data });
-    const out = [ev({ type: "message_start", message: { id: ctx.id, type: "message", role: "assistant", model: ctx.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: ctx.inputTokens, output_tokens: 1 } } })];
+    const out = [
+      ev({
+        type: "message_start",
+        message: {
+          id: ctx.id,
+          type: "message",
+          role: "assistant",
+          model: ctx.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: ctx.inputTokens, output_tokens: 1 },
+        },
+      }),
+    ];
     let index = 0;
     if (turn.text !== undefined) {
       out.push(ev({ type: "content_block_start", index, content_block: { type: "text", text: "" } }));
-      for (const piece of chunks(turn.text)) out.push(ev({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } }));
+      for (const piece of chunks(turn.text))
+        out.push(ev({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } }));
       out.push(ev({ type: "content_block_stop", index }));
       index++;
     }
     (turn.toolCalls ?? []).forEach((c, i) => {
-      out.push(ev({ type: "content_block_start", index, content_block: { type: "tool_use", id: ctx.callIds[i], name: c.name, input: {} } }));
-      for (const piece of chunks(JSON.stringify(c.input))) out.push(ev({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } }));
+      out.push(
+        ev({
+          type: "content_block_start",
+          index,
+          content_block: { type: "tool_use", id: ctx.callIds[i], name: c.name, input: {} },
+        }),
+      );
+      for (const piece of chunks(JSON.stringify(c.input)))
+        out.push(ev({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } }));
       out.push(ev({ type: "content_block_stop", index }));
       index++;
     });
-    out.push(ev({ type: "message_delta", delta: { stop_reason: turn.toolCalls?.length ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 10 } }));
+    out.push(
+      ev({
+        type: "message_delta",
+        delta: { stop_reason: turn.toolCalls?.length ? "tool_use" : "end_turn", stop_sequence: null },
+        usage: { output_tokens: 10 },
+      }),
+    );
     out.push(ev({ type: "message_stop" }));
     return out;
   },
@@ -222,15 +261,29 @@ const chat: Dialect = {
     const tools = arr(b.tools)
       .filter(isObj)
       .map((t) => (isObj(t.function) ? t.function : t))
-      .map((f) => ({ name: str(f.name), description: typeof f.description === "string" ? f.description : undefined, schema: f.parameters }));
+      .map((f) => ({
+        name: str(f.name),
+        description: typeof f.description === "string" ? f.description : undefined,
+        schema: f.parameters,
+      }));
     const msgs = arr(b.messages).filter(isObj);
-    const system = msgs.filter((m) => m.role === "system" || m.role === "developer").map((m) => textOf(m.content)).join("\n");
-    const toolResults = msgs.filter((m) => m.role === "tool").map((m) => ({ id: str(m.tool_call_id), output: textOf(m.content) }));
+    const system = msgs
+      .filter((m) => m.role === "system" || m.role === "developer")
+      .map((m) => textOf(m.content))
+      .join("\n");
+    const toolResults = msgs
+      .filter((m) => m.role === "tool")
+      .map((m) => ({ id: str(m.tool_call_id), output: textOf(m.content) }));
     return { tools, system, toolResults };
   },
   render(turn, ctx) {
     const message: Json = { role: "assistant", content: turn.text ?? null, refusal: null };
-    if (turn.toolCalls?.length) message.tool_calls = turn.toolCalls.map((c, i) => ({ id: ctx.callIds[i], type: "function", function: { name: c.name, arguments: JSON.stringify(c.input) } }));
+    if (turn.toolCalls?.length)
+      message.tool_calls = turn.toolCalls.map((c, i) => ({
+        id: ctx.callIds[i],
+        type: "function",
+        function: { name: c.name, arguments: JSON.stringify(c.input) },
+      }));
     return {
       id: ctx.id,
       object: "chat.completion",
@@ -242,15 +295,37 @@ const chat: Dialect = {
   },
   stream(turn, ctx) {
     const t = created();
-    const chunk = (delta: Json, finish: string | null = null): { data: Json } => ({ data: { id: ctx.id, object: "chat.completion.chunk", created: t, model: ctx.model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] } });
+    const chunk = (delta: Json, finish: string | null = null): { data: Json } => ({
+      data: {
+        id: ctx.id,
+        object: "chat.completion.chunk",
+        created: t,
+        model: ctx.model,
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+      },
+    });
     const out: { data: Json | string }[] = [chunk({ role: "assistant", content: "" })];
     if (turn.text !== undefined) for (const piece of chunks(turn.text)) out.push(chunk({ content: piece }));
     (turn.toolCalls ?? []).forEach((c, i) => {
-      out.push(chunk({ tool_calls: [{ index: i, id: ctx.callIds[i], type: "function", function: { name: c.name, arguments: "" } }] }));
-      for (const piece of chunks(JSON.stringify(c.input))) out.push(chunk({ tool_calls: [{ index: i, function: { arguments: piece } }] }));
+      out.push(
+        chunk({
+          tool_calls: [{ index: i, id: ctx.callIds[i], type: "function", function: { name: c.name, arguments: "" } }],
+        }),
+      );
+      for (const piece of chunks(JSON.stringify(c.input)))
+        out.push(chunk({ tool_calls: [{ index: i, function: { arguments: piece } }] }));
     });
     out.push(chunk({}, turn.toolCalls?.length ? "tool_calls" : "stop"));
-    out.push({ data: { id: ctx.id, object: "chat.completion.chunk", created: t, model: ctx.model, choices: [], usage: { prompt_tokens: ctx.inputTokens, completion_tokens: 10, total_tokens: ctx.inputTokens + 10 } } });
+    out.push({
+      data: {
+        id: ctx.id,
+        object: "chat.completion.chunk",
+        created: t,
+        model: ctx.model,
+        choices: [],
+        usage: { prompt_tokens: ctx.inputTokens, completion_tokens: 10, total_tokens: ctx.inputTokens + 10 },
+      },
+    });
     out.push({ data: "[DONE]" });
     return out;
   },
@@ -258,8 +333,25 @@ const chat: Dialect = {
 
 function responsesOutput(turn: TurnData, ctx: RenderCtx): Json[] {
   const output: Json[] = [];
-  if (turn.text !== undefined) output.push({ type: "message", id: `msg_${ctx.id}`, status: "completed", role: "assistant", content: [{ type: "output_text", text: turn.text, annotations: [], logprobs: [] }] });
-  (turn.toolCalls ?? []).forEach((c, i) => output.push({ type: "function_call", id: `fc_${ctx.callIds[i]}`, call_id: ctx.callIds[i], name: c.name, ...(c.namespace ? { namespace: c.namespace } : {}), arguments: JSON.stringify(c.input), status: "completed" }));
+  if (turn.text !== undefined)
+    output.push({
+      type: "message",
+      id: `msg_${ctx.id}`,
+      status: "completed",
+      role: "assistant",
+      content: [{ type: "output_text", text: turn.text, annotations: [], logprobs: [] }],
+    });
+  (turn.toolCalls ?? []).forEach((c, i) =>
+    output.push({
+      type: "function_call",
+      id: `fc_${ctx.callIds[i]}`,
+      call_id: ctx.callIds[i],
+      name: c.name,
+      ...(c.namespace ? { namespace: c.namespace } : {}),
+      arguments: JSON.stringify(c.input),
+      status: "completed",
+    }),
+  );
   return output;
 }
 
@@ -279,7 +371,16 @@ function responseObject(ctx: RenderCtx, status: string, output: Json[]): Json {
     tools: [],
     temperature: null,
     top_p: null,
-    usage: status === "completed" ? { input_tokens: ctx.inputTokens, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: ctx.inputTokens + 10 } : null,
+    usage:
+      status === "completed"
+        ? {
+            input_tokens: ctx.inputTokens,
+            input_tokens_details: { cached_tokens: 0 },
+            output_tokens: 10,
+            output_tokens_details: { reasoning_tokens: 0 },
+            total_tokens: ctx.inputTokens + 10,
+          }
+        : null,
   };
 }
 
@@ -290,12 +391,30 @@ const responses: Dialect = {
     const tools: OfferedTool[] = [];
     for (const t of arr(b.tools).filter(isObj)) {
       if (t.type === "namespace") {
-        for (const u of arr(t.tools).filter(isObj)) tools.push({ name: str(u.name), description: typeof u.description === "string" ? u.description : undefined, schema: u.parameters, namespace: str(t.name) });
-      } else tools.push({ name: str(t.name), description: typeof t.description === "string" ? t.description : undefined, schema: t.parameters });
+        for (const u of arr(t.tools).filter(isObj))
+          tools.push({
+            name: str(u.name),
+            description: typeof u.description === "string" ? u.description : undefined,
+            schema: u.parameters,
+            namespace: str(t.name),
+          });
+      } else
+        tools.push({
+          name: str(t.name),
+          description: typeof t.description === "string" ? t.description : undefined,
+          schema: t.parameters,
+        });
     }
     const input = typeof b.input === "string" ? [] : arr(b.input).filter(isObj);
-    const system = [str(b.instructions), ...input.filter((m) => m.role === "system" || m.role === "developer").map((m) => textOf(m.content))].filter(Boolean).join("\n");
-    const toolResults = input.filter((m) => m.type === "function_call_output").map((m) => ({ id: str(m.call_id), output: textOf(m.output) }));
+    const system = [
+      str(b.instructions),
+      ...input.filter((m) => m.role === "system" || m.role === "developer").map((m) => textOf(m.content)),
+    ]
+      .filter(Boolean)
+      .join("\n");
+    const toolResults = input
+      .filter((m) => m.type === "function_call_output")
+      .map((m) => ({ id: str(m.call_id), output: textOf(m.output) }));
     return { tools, system, toolResults };
   },
   render(turn, ctx) {
@@ -304,22 +423,75 @@ const responses: Dialect = {
   stream(turn, ctx) {
     let seq = 0;
     const ev = (data: Json) => ({ event: String(data.type), data: { ...data, sequence_number: seq++ } });
-    const out = [ev({ type: "response.created", response: responseObject(ctx, "in_progress", []) }), ev({ type: "response.in_progress", response: responseObject(ctx, "in_progress", []) })];
+    const out = [
+      ev({ type: "response.created", response: responseObject(ctx, "in_progress", []) }),
+      ev({ type: "response.in_progress", response: responseObject(ctx, "in_progress", []) }),
+    ];
     const items = responsesOutput(turn, ctx);
     items.forEach((item, output_index) => {
       if (item.type === "message") {
         const text = turn.text ?? "";
-        out.push(ev({ type: "response.output_item.added", output_index, item: { ...item, status: "in_progress", content: [] } }));
+        out.push(
+          ev({
+            type: "response.output_item.added",
+            output_index,
+            item: { ...item, status: "in_progress", content: [] },
+          }),
+        );
         const part = { type: "output_text", text: "", annotations: [], logprobs: [] };
         out.push(ev({ type: "response.content_part.added", item_id: item.id, output_index, content_index: 0, part }));
-        for (const piece of chunks(text)) out.push(ev({ type: "response.output_text.delta", item_id: item.id, output_index, content_index: 0, delta: piece, logprobs: [] }));
-        out.push(ev({ type: "response.output_text.done", item_id: item.id, output_index, content_index: 0, text, logprobs: [] }));
-        out.push(ev({ type: "response.content_part.done", item_id: item.id, output_index, content_index: 0, part: { ...part, text } }));
+        for (const piece of chunks(text))
+          out.push(
+            ev({
+              type: "response.output_text.delta",
+              item_id: item.id,
+              output_index,
+              content_index: 0,
+              delta: piece,
+              logprobs: [],
+            }),
+          );
+        out.push(
+          ev({
+            type: "response.output_text.done",
+            item_id: item.id,
+            output_index,
+            content_index: 0,
+            text,
+            logprobs: [],
+          }),
+        );
+        out.push(
+          ev({
+            type: "response.content_part.done",
+            item_id: item.id,
+            output_index,
+            content_index: 0,
+            part: { ...part, text },
+          }),
+        );
       } else {
         const args = str(item.arguments);
-        out.push(ev({ type: "response.output_item.added", output_index, item: { ...item, arguments: "", status: "in_progress" } }));
-        for (const piece of chunks(args)) out.push(ev({ type: "response.function_call_arguments.delta", item_id: item.id, output_index, delta: piece }));
-        out.push(ev({ type: "response.function_call_arguments.done", item_id: item.id, output_index, name: item.name, arguments: args }));
+        out.push(
+          ev({
+            type: "response.output_item.added",
+            output_index,
+            item: { ...item, arguments: "", status: "in_progress" },
+          }),
+        );
+        for (const piece of chunks(args))
+          out.push(
+            ev({ type: "response.function_call_arguments.delta", item_id: item.id, output_index, delta: piece }),
+          );
+        out.push(
+          ev({
+            type: "response.function_call_arguments.done",
+            item_id: item.id,
+            output_index,
+            name: item.name,
+            arguments: args,
+          }),
+        );
       }
       out.push(ev({ type: "response.output_item.done", output_index, item }));
     });
@@ -332,10 +504,17 @@ const responses: Dialect = {
 // `functionCall` / `functionResponse` parts; streaming is `:streamGenerateContent?alt=sse`,
 // each event a whole GenerateContentResponse.
 function geminiResponse(turn: TurnData, ctx: RenderCtx, parts?: Json[]): Json {
-  const all: Json[] = parts ?? [...(turn.text !== undefined ? [{ text: turn.text }] : []), ...(turn.toolCalls ?? []).map((c) => ({ functionCall: { name: c.name, args: c.input } }))];
+  const all: Json[] = parts ?? [
+    ...(turn.text !== undefined ? [{ text: turn.text }] : []),
+    ...(turn.toolCalls ?? []).map((c) => ({ functionCall: { name: c.name, args: c.input } })),
+  ];
   return {
     candidates: [{ content: { role: "model", parts: all }, finishReason: "STOP", index: 0 }],
-    usageMetadata: { promptTokenCount: ctx.inputTokens, candidatesTokenCount: 10, totalTokenCount: ctx.inputTokens + 10 },
+    usageMetadata: {
+      promptTokenCount: ctx.inputTokens,
+      candidatesTokenCount: 10,
+      totalTokenCount: ctx.inputTokens + 10,
+    },
     modelVersion: ctx.model,
     responseId: ctx.id,
   };
@@ -349,7 +528,12 @@ const gemini: Dialect = {
   parse(b) {
     const tools: OfferedTool[] = [];
     for (const t of arr(b.tools).filter(isObj)) {
-      for (const f of arr(t.functionDeclarations).filter(isObj)) tools.push({ name: str(f.name), description: typeof f.description === "string" ? f.description : undefined, schema: f.parametersJsonSchema ?? f.parameters });
+      for (const f of arr(t.functionDeclarations).filter(isObj))
+        tools.push({
+          name: str(f.name),
+          description: typeof f.description === "string" ? f.description : undefined,
+          schema: f.parametersJsonSchema ?? f.parameters,
+        });
     }
     const toolResults: ToolResult[] = [];
     for (const c of arr(b.contents).filter(isObj)) {
@@ -357,11 +541,24 @@ const gemini: Dialect = {
         const fr = part.functionResponse;
         if (!isObj(fr)) continue;
         const resp = fr.response;
-        const output = isObj(resp) && typeof resp.output === "string" ? resp.output : isObj(resp) && typeof resp.error === "string" ? resp.error : JSON.stringify(resp ?? null);
-        toolResults.push({ id: str(fr.id) || str(fr.name), output, isError: isObj(resp) && resp.error !== undefined ? true : undefined });
+        const output =
+          isObj(resp) && typeof resp.output === "string"
+            ? resp.output
+            : isObj(resp) && typeof resp.error === "string"
+              ? resp.error
+              : JSON.stringify(resp ?? null);
+        toolResults.push({
+          id: str(fr.id) || str(fr.name),
+          output,
+          isError: isObj(resp) && resp.error !== undefined ? true : undefined,
+        });
       }
     }
-    return { tools, system: textOf(isObj(b.systemInstruction) ? b.systemInstruction.parts : b.systemInstruction), toolResults };
+    return {
+      tools,
+      system: textOf(isObj(b.systemInstruction) ? b.systemInstruction.parts : b.systemInstruction),
+      toolResults,
+    };
   },
   render: (turn, ctx) => geminiResponse(turn, ctx),
   stream(turn, ctx) {
@@ -396,12 +593,25 @@ const augment: Dialect = {
         return { name: str(t.name), description: str(t.description), schema };
       });
     const nodes = [...arr(b.chat_history).flatMap((h) => (isObj(h) ? arr(h.request_nodes) : [])), ...arr(b.nodes)];
-    const toolResults = nodes.flatMap((n) => (isObj(n) && isObj(n.tool_result_node) ? [n.tool_result_node] : [])).map((r) => ({ id: str(r.tool_use_id), output: textOf(r.content), isError: r.is_error === true }));
-    const system = [str(b.user_guidelines), str(b.workspace_guidelines), ...arr(b.rules).map((r) => (isObj(r) ? str(r.content) : ""))].filter(Boolean).join("\n");
+    const toolResults = nodes
+      .flatMap((n) => (isObj(n) && isObj(n.tool_result_node) ? [n.tool_result_node] : []))
+      .map((r) => ({ id: str(r.tool_use_id), output: textOf(r.content), isError: r.is_error === true }));
+    const system = [
+      str(b.user_guidelines),
+      str(b.workspace_guidelines),
+      ...arr(b.rules).map((r) => (isObj(r) ? str(r.content) : "")),
+    ]
+      .filter(Boolean)
+      .join("\n");
     return { tools, system, toolResults };
   },
   render(turn, ctx) {
-    const calls = (turn.toolCalls ?? []).map((c, i) => ({ id: i + 1, type: 5, content: "", tool_use: { tool_use_id: ctx.callIds[i], tool_name: c.name, input_json: JSON.stringify(c.input) } }));
+    const calls = (turn.toolCalls ?? []).map((c, i) => ({
+      id: i + 1,
+      type: 5,
+      content: "",
+      tool_use: { tool_use_id: ctx.callIds[i], tool_name: c.name, input_json: JSON.stringify(c.input) },
+    }));
     return { text: turn.text ?? "", nodes: calls, stop_reason: calls.length ? 3 : 1 };
   },
   stream(turn, ctx) {
@@ -419,10 +629,14 @@ const DIALECTS: Dialect[] = [anthropic, chat, responses, gemini, augment];
 export function jsonForSchema(schema: unknown): unknown {
   if (!isObj(schema)) return "x";
   if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
-  const type = String(Array.isArray(schema.type) ? schema.type[0] : (schema.type ?? (isObj(schema.properties) ? "object" : "string"))).toLowerCase();
+  const type = String(
+    Array.isArray(schema.type) ? schema.type[0] : (schema.type ?? (isObj(schema.properties) ? "object" : "string")),
+  ).toLowerCase();
   switch (type) {
     case "object":
-      return Object.fromEntries(Object.entries(isObj(schema.properties) ? schema.properties : {}).map(([k, v]) => [k, jsonForSchema(v)]));
+      return Object.fromEntries(
+        Object.entries(isObj(schema.properties) ? schema.properties : {}).map(([k, v]) => [k, jsonForSchema(v)]),
+      );
     case "array":
       return [jsonForSchema(schema.items)];
     case "integer":
@@ -455,13 +669,20 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), "request-id": "req_fake", "x-request-id": "req_fake" });
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    "request-id": "req_fake",
+    "x-request-id": "req_fake",
+  });
   res.end(text);
 }
 
 function errorBody(api: Api | undefined, message: string): Json {
   // Anthropic's and OpenAI's error shapes (each SDK reads its own)
-  return api === "anthropic" ? { type: "error", error: { type: "invalid_request_error", message } } : { error: { message, type: "invalid_request_error", param: null, code: null } };
+  return api === "anthropic"
+    ? { type: "error", error: { type: "invalid_request_error", message } }
+    : { error: { message, type: "invalid_request_error", param: null, code: null } };
 }
 
 export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeModel> {
@@ -486,7 +707,15 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
 
     if (req.method === "GET" && /\/models$/.test(path)) {
       const model = opts.model ?? "fake-model";
-      sendJson(res, 200, { object: "list", data: [{ id: model, object: "model", type: "model", created: created(), owned_by: "fake", display_name: model }], has_more: false, first_id: model, last_id: model });
+      sendJson(res, 200, {
+        object: "list",
+        data: [
+          { id: model, object: "model", type: "model", created: created(), owned_by: "fake", display_name: model },
+        ],
+        has_more: false,
+        first_id: model,
+        last_id: model,
+      });
       return;
     }
     if (req.method === "POST" && /\/messages\/count_tokens$/.test(path)) {
@@ -503,7 +732,12 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
       return;
     }
     // Augment's side calls around a conversation: nothing configured there
-    if (req.method === "POST" && /\/(get-models|settings\/get-mcp-(?:tenant|user)-configs|agents\/list-remote-tools|record-[a-z-]+|report-[a-z-]+)$/.test(path)) {
+    if (
+      req.method === "POST" &&
+      /\/(get-models|settings\/get-mcp-(?:tenant|user)-configs|agents\/list-remote-tools|record-[a-z-]+|report-[a-z-]+)$/.test(
+        path,
+      )
+    ) {
       sendJson(res, 200, {});
       return;
     }
@@ -543,8 +777,15 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
     const n = ++ids;
     const ctx: RenderCtx = {
       model: mreq.model,
-      id: dialect.api === "anthropic" ? `msg_fake${n}` : dialect.api === "responses" ? `resp_fake${n}` : `chatcmpl-fake${n}`,
-      callIds: (turn.toolCalls ?? []).map((c, i) => c.id ?? `${dialect.api === "anthropic" || dialect.api === "augment" ? "toolu" : "call"}_${n}_${i}`),
+      id:
+        dialect.api === "anthropic"
+          ? `msg_fake${n}`
+          : dialect.api === "responses"
+            ? `resp_fake${n}`
+            : `chatcmpl-fake${n}`,
+      callIds: (turn.toolCalls ?? []).map(
+        (c, i) => c.id ?? `${dialect.api === "anthropic" || dialect.api === "augment" ? "toolu" : "call"}_${n}_${i}`,
+      ),
       inputTokens: Math.max(1, Math.ceil(raw.length / 4)),
     };
     if (!mreq.stream) {
@@ -553,13 +794,22 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
     }
     if (dialect.ndjson) {
       res.writeHead(200, { "content-type": "application/json", "request-id": "req_fake", "x-request-id": "req_fake" });
-      for (const e of dialect.stream(turn, ctx)) res.write(`${typeof e.data === "string" ? e.data : JSON.stringify(e.data)}\n`);
+      for (const e of dialect.stream(turn, ctx))
+        res.write(`${typeof e.data === "string" ? e.data : JSON.stringify(e.data)}\n`);
       res.end();
       return;
     }
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", "request-id": "req_fake", "x-request-id": "req_fake" });
+    res.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+      "request-id": "req_fake",
+      "x-request-id": "req_fake",
+    });
     for (const e of dialect.stream(turn, ctx)) {
-      res.write(`${e.event ? `event: ${e.event}\n` : ""}data: ${typeof e.data === "string" ? e.data : JSON.stringify(e.data)}\n\n`);
+      res.write(
+        `${e.event ? `event: ${e.event}\n` : ""}data: ${typeof e.data === "string" ? e.data : JSON.stringify(e.data)}\n\n`,
+      );
     }
     res.end();
   };

@@ -42,9 +42,11 @@ vi.doMock(fileURLToPath(new URL("../../src/cli/load-command.ts", import.meta.url
 /** Run `hcpx ...args` in this process (see above); runHcpx's options, without `input` (the test's timeout bounds it, not `timeoutMs`). */
 export function runInProcess(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   if (opts.input !== undefined) throw new Error("runInProcess: stdin is the test's own: use runHcpx to feed input");
-  if (args.includes("exec") || args[0] === "mcp") throw new Error(`runInProcess: \`hcpx ${args.join(" ")}\` ends or keeps the process: use runHcpx`);
+  if (args.includes("exec") || args[0] === "mcp")
+    throw new Error(`runInProcess: \`hcpx ${args.join(" ")}\` ends or keeps the process: use runHcpx`);
   // the kill-mid-write hook (src/util/atomic.ts) would kill the test's own process
-  if (opts.env?.HCPX_TEST_KILL_AFTER_WRITES !== undefined) throw new Error("runInProcess: HCPX_TEST_KILL_AFTER_WRITES kills the process: use runHcpx");
+  if (opts.env?.HCPX_TEST_KILL_AFTER_WRITES !== undefined)
+    throw new Error("runInProcess: HCPX_TEST_KILL_AFTER_WRITES kills the process: use runHcpx");
   const next = queue.then(() => once(args, opts));
   queue = next.catch(() => undefined);
   return next;
@@ -53,7 +55,15 @@ export function runInProcess(args: string[], opts: RunOptions = {}): Promise<Run
 async function once(args: string[], opts: RunOptions): Promise<RunResult> {
   const env: NodeJS.ProcessEnv = opts.pureEnv ? { ...opts.env } : { ...baseEnv(), ...opts.env };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
-  const saved = { env: { ...process.env }, cwd: process.cwd(), argv1: process.argv[1], exitCode: process.exitCode, out: process.stdout.write, err: process.stderr.write, tty: [process.stdin.isTTY, process.stdout.isTTY, process.stderr.isTTY] as (boolean | undefined)[] };
+  const saved = {
+    env: { ...process.env },
+    cwd: process.cwd(),
+    argv1: process.argv[1],
+    exitCode: process.exitCode,
+    out: process.stdout.write,
+    err: process.stderr.write,
+    tty: [process.stdin.isTTY, process.stdout.isTTY, process.stderr.isTTY] as (boolean | undefined)[],
+  };
   let stdout = "";
   let stderr = "";
   const capture = (add: (s: string) => void) =>
@@ -113,8 +123,14 @@ export async function runInProcessChecked(args: string[], opts: RunOptions = {})
  * A scratch project (test/adopt/helpers.ts scratch(), test/support/project.ts) whose `run` and
  * `adopt` run in this process, with the same cwd and environment its child runs get.
  */
-export function inProcess<S extends { dir: string; env: NodeJS.ProcessEnv }>(s: S): S & { run: (args: string[], env?: NodeJS.ProcessEnv) => Promise<RunResult>; adopt: (...args: string[]) => Promise<RunResult> } {
-  const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => runInProcess(args, { cwd: s.dir, env: { ...s.env, ...extra } });
+export function inProcess<S extends { dir: string; env: NodeJS.ProcessEnv }>(
+  s: S,
+): S & {
+  run: (args: string[], env?: NodeJS.ProcessEnv) => Promise<RunResult>;
+  adopt: (...args: string[]) => Promise<RunResult>;
+} {
+  const run = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+    runInProcess(args, { cwd: s.dir, env: { ...s.env, ...extra } });
   return { ...s, run, adopt: (...args: string[]) => run(["adopt", ...args]) };
 }
 

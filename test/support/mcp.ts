@@ -11,7 +11,12 @@ export interface Connected {
   stderr: () => string;
 }
 
-export async function connectMcp(args: string[], cwd: string, env: Record<string, string>, name = "hcpx-test"): Promise<Connected> {
+export async function connectMcp(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  name = "hcpx-test",
+): Promise<Connected> {
   const transport = new StdioClientTransport({ command: process.execPath, args, cwd, env, stderr: "pipe" });
   let err = "";
   (transport.stderr as PassThrough | null)?.setEncoding("utf8").on("data", (d: string) => (err += d));

@@ -21,7 +21,11 @@ export type MemFs = ReadFs & { reads: string[] };
 export function memFs(files: Record<string, string>, opts: MemFsOptions = {}): MemFs {
   const reads: string[] = [];
   const dirs = new Set(opts.dirs ?? []);
-  const isDir = (p: string) => dirs.has(p) || p === "/" || Object.keys(files).some((f) => f.startsWith(p.endsWith("/") ? p : p + "/")) || [...dirs].some((d) => d.startsWith(p + "/"));
+  const isDir = (p: string) =>
+    dirs.has(p) ||
+    p === "/" ||
+    Object.keys(files).some((f) => f.startsWith(p.endsWith("/") ? p : p + "/")) ||
+    [...dirs].some((d) => d.startsWith(p + "/"));
   const leaves = (abs: string) => (opts.outside ?? []).find((o) => abs === o || abs.startsWith(o + "/"));
   const inside = (p: string, base: string) => {
     const r = relative(base, p);
@@ -40,25 +44,46 @@ export function memFs(files: Record<string, string>, opts: MemFsOptions = {}): M
       if (!(real in files)) throw new HcpxError({ code: "missing_file", message: "file not found", file: show });
       return files[real]!;
     },
-    list: (dir) => [...new Set([...Object.keys(files), ...dirs].filter((f) => f.startsWith(dir + "/")).map((f) => f.slice(dir.length + 1).split("/")[0]!))],
+    list: (dir) => [
+      ...new Set(
+        [...Object.keys(files), ...dirs]
+          .filter((f) => f.startsWith(dir + "/"))
+          .map((f) => f.slice(dir.length + 1).split("/")[0]!),
+      ),
+    ],
     realpath: (p) => p,
     guard(named: unknown, base: TrustBase, form = "display"): Guarded {
       if (typeof named !== "string" || named === "") return { ok: false, reason: "is not a path" };
       let abs: string;
       if (form === "absolute") {
-        if (!named.startsWith("/") || !inside(named, base.dir)) return { ok: false, reason: `is not below ${base.dir}` };
+        if (!named.startsWith("/") || !inside(named, base.dir))
+          return { ok: false, reason: `is not below ${base.dir}` };
         abs = named;
       } else {
-        const rel = base.prefix === "~/" ? (named.startsWith("~/") ? named.slice(2) : undefined) : named.startsWith("~") || named.startsWith("/") ? undefined : named;
-        if (rel === undefined || rel.split("/").some((s) => s === "" || s === "." || s === "..")) return { ok: false, reason: "is not a plain relative path" };
+        const rel =
+          base.prefix === "~/"
+            ? named.startsWith("~/")
+              ? named.slice(2)
+              : undefined
+            : named.startsWith("~") || named.startsWith("/")
+              ? undefined
+              : named;
+        if (rel === undefined || rel.split("/").some((s) => s === "" || s === "." || s === ".."))
+          return { ok: false, reason: "is not a plain relative path" };
         abs = join(base.dir, rel);
       }
       if (leaves(abs)) return { ok: false, reason: `is a symlink leading outside ${base.label ?? "the project"}` };
       return { ok: true, abs, real: abs, show: base.prefix + relative(base.dir, abs) };
     },
     resolve(abs, base, show) {
-      if (!inside(abs, base)) throw new HcpxError({ code: "outside_base", message: "is outside the project", file: show });
-      if (leaves(abs)) throw new HcpxError({ code: "symlink_refused", message: "is a symlink leading outside the project", file: show });
+      if (!inside(abs, base))
+        throw new HcpxError({ code: "outside_base", message: "is outside the project", file: show });
+      if (leaves(abs))
+        throw new HcpxError({
+          code: "symlink_refused",
+          message: "is a symlink leading outside the project",
+          file: show,
+        });
       return abs;
     },
     missingDirs(dir, base) {

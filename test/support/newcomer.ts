@@ -19,7 +19,10 @@ export function ownProjectCommands(readme = readFileSync(join(REPO, "README.md")
   const rest = readme.slice(start + OWN_HEADING.length + 2);
   const section = rest.slice(0, rest.search(/\n## /) < 0 ? undefined : rest.search(/\n## /));
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
-  return block.split("\n").map((l) => l.replace(/\s+#.*$/, "").trim()).filter((l) => l && !l.startsWith("#"));
+  return block
+    .split("\n")
+    .map((l) => l.replace(/\s+#.*$/, "").trim())
+    .filter((l) => l && !l.startsWith("#"));
 }
 
 export const OWN_CLAUDE_MD = "# My project\n\nBuild with `make`; never push to main.\n";
@@ -42,10 +45,19 @@ export async function newcomerWalk(otherServer: string[] = ["node", "--version"]
   const home = tmp("hcpx-newcomer-home-");
   const env = { PATH: `${bin}:${cleanPath()}`, HOME: home, NO_COLOR: "1" };
   const sh = (cmd: string) => run("bash", ["-c", cmd], { cwd: dir, env, timeoutMs: 60_000 });
-  const init = await sh("git init -q && git -c user.email=dev@example.com -c user.name=dev commit -q --allow-empty -m first");
+  const init = await sh(
+    "git init -q && git -c user.email=dev@example.com -c user.name=dev commit -q --allow-empty -m first",
+  );
   expect(init.code, init.stderr).toBe(0);
   writeFileSync(join(dir, "CLAUDE.md"), OWN_CLAUDE_MD);
-  writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { other: { type: "stdio", command: otherServer[0], args: otherServer.slice(1) } } }, null, 2) + "\n");
+  writeFileSync(
+    join(dir, ".mcp.json"),
+    JSON.stringify(
+      { mcpServers: { other: { type: "stdio", command: otherServer[0], args: otherServer.slice(1) } } },
+      null,
+      2,
+    ) + "\n",
+  );
   mkdirSync(join(dir, "src"));
   writeFileSync(join(dir, "src", "main.c"), "int main(void) { return 0; }\n");
   const cmds = ownProjectCommands();

@@ -42,7 +42,9 @@ export interface ScratchProject {
 }
 
 /** The default config: `packs` activated with `allow`/`deny` grants, git as the one sandbox bin. */
-export function projectConfig(opts: Pick<ProjectOptions, "packs" | "allow" | "deny" | "extraConfig"> = {}): Record<string, unknown> {
+export function projectConfig(
+  opts: Pick<ProjectOptions, "packs" | "allow" | "deny" | "extraConfig"> = {},
+): Record<string, unknown> {
   const packs = opts.packs ?? ["ledger", "transit"];
   return {
     packs: packs.map((p) => `./packs/${p}`),

@@ -3,7 +3,10 @@ import { lstatSync, readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { join, relative } from "node:path";
 
 /** Every entry below `root`: files with mode and bytes, dirs, symlinks (mtimes when asked). */
-export function snapshot(root: string, opts: { mtimes?: boolean; skip?: (rel: string) => boolean } = {}): Record<string, string> {
+export function snapshot(
+  root: string,
+  opts: { mtimes?: boolean; skip?: (rel: string) => boolean } = {},
+): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (d: string) => {
     for (const name of readdirSync(d).sort()) {
@@ -15,7 +18,9 @@ export function snapshot(root: string, opts: { mtimes?: boolean; skip?: (rel: st
       else if (st.isDirectory()) {
         out[rel + "/"] = "dir";
         walk(f);
-      } else out[rel] = `${(st.mode & 0o7777).toString(8)}:${readFileSync(f).toString("base64")}${opts.mtimes ? `@${st.mtimeMs}` : ""}`;
+      } else
+        out[rel] =
+          `${(st.mode & 0o7777).toString(8)}:${readFileSync(f).toString("base64")}${opts.mtimes ? `@${st.mtimeMs}` : ""}`;
     }
   };
   walk(root);

@@ -13,7 +13,10 @@ export function writeUserConfig(home: string, config: Record<string, unknown>, x
 
 /** The project's `hcp.config.json5` (JSON) as the user's config: the same packs and grants, absolute paths. */
 export function userConfigOf(projectDir: string, home: string, xdg?: string): string {
-  const c = JSON.parse(readFileSync(join(projectDir, "hcp.config.json5"), "utf8")) as { packs?: string[]; sandbox?: { roots?: string[]; cwd?: string; bins?: Record<string, string> } };
+  const c = JSON.parse(readFileSync(join(projectDir, "hcp.config.json5"), "utf8")) as {
+    packs?: string[];
+    sandbox?: { roots?: string[]; cwd?: string; bins?: Record<string, string> };
+  };
   const abs = (p: string) => (isAbsolute(p) || p.startsWith("~/") ? p : join(projectDir, p));
   const sandbox = { ...c.sandbox, roots: (c.sandbox?.roots ?? ["."]).map(abs), cwd: abs(c.sandbox?.cwd ?? ".") };
   return writeUserConfig(home, { ...c, packs: (c.packs ?? []).map(abs), sandbox }, xdg);

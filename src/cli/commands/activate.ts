@@ -37,7 +37,12 @@ export async function activateDir(dir: string, opts: CommonOpts): Promise<Activa
   const lint = await lintErrors(dir);
   if (lint.errors.length) {
     throw new HcpxError([
-      { code: "lint_failed", message: `pack '${pack.id}' has ${lint.errors.length} lint error(s); not activated`, file: display(dir), hint: `fix them (see \`hcpx lint ${display(dir)}\`), then activate again` },
+      {
+        code: "lint_failed",
+        message: `pack '${pack.id}' has ${lint.errors.length} lint error(s); not activated`,
+        file: display(dir),
+        hint: `fix them (see \`hcpx lint ${display(dir)}\`), then activate again`,
+      },
       ...lint.errors,
     ]);
   }
@@ -46,7 +51,10 @@ export async function activateDir(dir: string, opts: CommonOpts): Promise<Activa
   if (!already) {
     // by the declared id: a broken pack (or two already clashing) still holds its id
     const clash = entries.map((e) => ({ dir: e.dir, id: declaredId(e.dir) })).find((p) => p.id === pack.id);
-    if (clash) fail("duplicate_pack", `a pack with id '${pack.id}' is already active (${display(clash.dir)})`, { hint: `run \`hcpx deactivate ${pack.id}\` first` });
+    if (clash)
+      fail("duplicate_pack", `a pack with id '${pack.id}' is already active (${display(clash.dir)})`, {
+        hint: `run \`hcpx deactivate ${pack.id}\` first`,
+      });
   }
   let text = cfg.text;
   let entry = already?.entry;
@@ -70,7 +78,12 @@ export async function activateDir(dir: string, opts: CommonOpts): Promise<Activa
   const project = loadProject({ config: cfg.file });
   const withheld = pack.commands
     .filter((cmd) => !isGranted(project.grants, pack.id, cmd.verb_key))
-    .map((cmd) => ({ verb: cmd.verb_key, operation: cmd.policy.operation, ...(cmd.policy.land ? { land: cmd.policy.land } : {}), confirm: cmd.policy.confirm }));
+    .map((cmd) => ({
+      verb: cmd.verb_key,
+      operation: cmd.policy.operation,
+      ...(cmd.policy.land ? { land: cmd.policy.land } : {}),
+      confirm: cmd.policy.confirm,
+    }));
   return { pack, dir, entry, config: cfg.file, alreadyActive: !!already, granted, withheld, warnings: lint.warnings };
 }
 
@@ -83,17 +96,38 @@ export async function run(dirArg: string, opts: CommonOpts): Promise<number> {
   const cfg = { file: r.config };
   const lint = { warnings: r.warnings };
   printWarnings(lint.warnings, out);
-  done(out, { pack: pack.id, dir, entry, config: cfg.file, alreadyActive: !!already, granted, withheld, warnings: lint.warnings }, (col) => {
-    const lines = [
-      already ? `${c.green(col, "✓")} '${pack.id}' was already active (${entry})` : `${c.green(col, "✓")} activated '${pack.id}' (${entry}) in ${display(cfg.file)}`,
-      granted.length ? `${c.green(col, "✓")} granted ${granted.length} read command(s): ${granted.slice(0, 12).join(", ")}${granted.length > 12 ? `, … and ${granted.length - 12} more (--json lists them all)` : ""}` : "  no new read grants needed",
-    ];
-    if (withheld.length) {
-      const shown = withheld.slice(0, 12).map((w) => `${pack.id}.${w.verb} (${w.operation}${w.confirm ? ", confirm" : ""})`);
-      lines.push(`  not granted: ${shown.join(", ")}${withheld.length > shown.length ? `, … and ${withheld.length - shown.length} more (--json lists them all)` : ""}`);
-      lines.push(`  to grant one: hcpx grant ${pack.id}.${withheld[0]!.verb}`);
-    }
-    return lines.join("\n");
-  });
+  done(
+    out,
+    {
+      pack: pack.id,
+      dir,
+      entry,
+      config: cfg.file,
+      alreadyActive: !!already,
+      granted,
+      withheld,
+      warnings: lint.warnings,
+    },
+    (col) => {
+      const lines = [
+        already
+          ? `${c.green(col, "✓")} '${pack.id}' was already active (${entry})`
+          : `${c.green(col, "✓")} activated '${pack.id}' (${entry}) in ${display(cfg.file)}`,
+        granted.length
+          ? `${c.green(col, "✓")} granted ${granted.length} read command(s): ${granted.slice(0, 12).join(", ")}${granted.length > 12 ? `, … and ${granted.length - 12} more (--json lists them all)` : ""}`
+          : "  no new read grants needed",
+      ];
+      if (withheld.length) {
+        const shown = withheld
+          .slice(0, 12)
+          .map((w) => `${pack.id}.${w.verb} (${w.operation}${w.confirm ? ", confirm" : ""})`);
+        lines.push(
+          `  not granted: ${shown.join(", ")}${withheld.length > shown.length ? `, … and ${withheld.length - shown.length} more (--json lists them all)` : ""}`,
+        );
+        lines.push(`  to grant one: hcpx grant ${pack.id}.${withheld[0]!.verb}`);
+      }
+      return lines.join("\n");
+    },
+  );
   return 0;
 }

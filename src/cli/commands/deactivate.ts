@@ -27,7 +27,12 @@ export async function run(id: string, opts: OptionsOf<"deactivate"> & GlobalOpts
     return pid === id;
   });
   if (hit.length === 0) {
-    fail("unknown_pack", `no active pack '${id}' in ${display(cfg.file)}`, { hint: ids.length ? `${didYouMean(id, ids)}active packs: ${[...new Set(ids)].sort().join(", ")}` : "no pack is active; `hcpx activate <pack-dir>` adds one", exit: 64 });
+    fail("unknown_pack", `no active pack '${id}' in ${display(cfg.file)}`, {
+      hint: ids.length
+        ? `${didYouMean(id, ids)}active packs: ${[...new Set(ids)].sort().join(", ")}`
+        : "no pack is active; `hcpx activate <pack-dir>` adds one",
+      exit: 64,
+    });
   }
   let text = cfg.text;
   for (const e of hit) text = arrayRemove(text, ["packs"], e.entry);
@@ -35,7 +40,10 @@ export async function run(id: string, opts: OptionsOf<"deactivate"> & GlobalOpts
   for (const p of removedGrants) text = arrayRemove(text, ["grants", "allow"], p);
   writeConfig(cfg.file, text);
   done(out, { pack: id, removed: hit.map((e) => e.entry), removedGrants, config: cfg.file }, (col) =>
-    [`${c.green(col, "✓")} deactivated '${id}' (${hit.map((e) => e.entry).join(", ")})`, ...(removedGrants.length ? [`  removed grants: ${removedGrants.join(", ")}`] : [])].join("\n"),
+    [
+      `${c.green(col, "✓")} deactivated '${id}' (${hit.map((e) => e.entry).join(", ")})`,
+      ...(removedGrants.length ? [`  removed grants: ${removedGrants.join(", ")}`] : []),
+    ].join("\n"),
   );
   return 0;
 }

@@ -45,7 +45,11 @@ export async function run(pack: string, verb: string, operands: string[], opts: 
   useValidationCache();
   const project = loadProject({ config: opts.config });
   const t0 = Date.now();
-  const env = await execute(project, { pack, verb, kv: operands, confirm: opts.confirm === true }, { signal: ac.signal, terminal: isTerminal(0) && isTerminal(2) });
+  const env = await execute(
+    project,
+    { pack, verb, kv: operands, confirm: opts.confirm === true },
+    { signal: ac.signal, terminal: isTerminal(0) && isTerminal(2) },
+  );
   // on record (src/runtime/audit.ts): one line, after the call, never failing it
   new AuditWriter((m) => sayErr(`hcpx: ${m}`)).write(() => execRecord(pack, verb, operands, env, t0));
   const code = env.ok ? 0 : env.error.code === "unknown_pack" || env.error.code === "unknown_verb" ? 64 : 1;
@@ -80,8 +84,18 @@ export function print(env: Envelope, json: boolean): void {
   const { code, message, hint, stderr_tail, ...rest } = env.error;
   let s = c.red(color, neutralise(`error [${code}]: ${message}`)) + "\n";
   if (typeof hint === "string") s += neutralise(`  hint: ${hint}`) + "\n";
-  for (const k of ["exit_code", "signal", "status", "arg", "land"]) if (rest[k] !== undefined && rest[k] !== null) s += c.dim(color, neutralise(`  ${k}: ${String(rest[k])}`)) + "\n";
+  for (const k of ["exit_code", "signal", "status", "arg", "land"])
+    if (rest[k] !== undefined && rest[k] !== null) s += c.dim(color, neutralise(`  ${k}: ${String(rest[k])}`)) + "\n";
   if (typeof rest.body === "string" && rest.body) s += c.dim(color, neutralise(`  body: ${rest.body}`)) + "\n";
-  if (typeof stderr_tail === "string" && stderr_tail) s += c.dim(color, "  stderr (last lines):") + "\n" + neutralise(stderr_tail).split("\n").slice(-10).map((l) => `    ${l}`).join("\n") + "\n";
+  if (typeof stderr_tail === "string" && stderr_tail)
+    s +=
+      c.dim(color, "  stderr (last lines):") +
+      "\n" +
+      neutralise(stderr_tail)
+        .split("\n")
+        .slice(-10)
+        .map((l) => `    ${l}`)
+        .join("\n") +
+      "\n";
   sayErr(s);
 }

@@ -16,19 +16,41 @@ export { DEFAULT_HOSTS, MANIFEST, type FileState } from "../../app/generate";
 
 export async function run(opts: GenerateOptions, globals: { config?: string }): Promise<number> {
   const out = makeOut(opts);
-  const r = await planGeneration({ out: opts.out, host: opts.host, check: opts.check, config: globals.config, warn: (ps) => printWarnings(ps, out) });
+  const r = await planGeneration({
+    out: opts.out,
+    host: opts.host,
+    check: opts.check,
+    config: globals.config,
+    warn: (ps) => printWarnings(ps, out),
+  });
   printWarnings(r.warnings, out);
   const { shownOut, drift, changes } = r;
   if (opts.check) {
     if (drift.length === 0) {
-      done(out, { out: shownOut, current: true, files: r.files.length }, `${shownOut} is up to date (${r.files.length} files)`);
+      done(
+        out,
+        { out: shownOut, current: true, files: r.files.length },
+        `${shownOut} is up to date (${r.files.length} files)`,
+      );
       return 0;
     }
-    const lines = [...changes.map((ch) => `  ${ch.state.padEnd(7)} ${ch.path}`), ...r.others.map((d) => `  ${d.kind.padEnd(7)} ${d.path}${d.at ? ` at ${d.at}` : ""}`)];
+    const lines = [
+      ...changes.map((ch) => `  ${ch.state.padEnd(7)} ${ch.path}`),
+      ...r.others.map((d) => `  ${d.kind.padEnd(7)} ${d.path}${d.at ? ` at ${d.at}` : ""}`),
+    ];
     if (out.json) {
-      writeJson(failure("out_of_date", `${shownOut} is out of date: ${drift.length} file(s)`, { hint: "run `hcpx generate` and commit the result", out: shownOut, files: changes, drift }));
+      writeJson(
+        failure("out_of_date", `${shownOut} is out of date: ${drift.length} file(s)`, {
+          hint: "run `hcpx generate` and commit the result",
+          out: shownOut,
+          files: changes,
+          drift,
+        }),
+      );
     } else {
-      sayErrRaw(`${shownOut} is out of date (${drift.length} file(s)):\n${lines.join("\n")}\n  hint: run \`hcpx generate\`${opts.out ? ` --out ${opts.out}` : ""} to update it\n`);
+      sayErrRaw(
+        `${shownOut} is out of date (${drift.length} file(s)):\n${lines.join("\n")}\n  hint: run \`hcpx generate\`${opts.out ? ` --out ${opts.out}` : ""} to update it\n`,
+      );
     }
     return 1;
   }
@@ -41,7 +63,13 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
   const summary = summarize(r.files);
   done(
     out,
-    { out: shownOut, files: r.files.map((f) => f.path), written: [...changed].sort(), removed, groups: summary.map((s) => ({ group: s.group, files: s.count, detail: s.detail })) },
+    {
+      out: shownOut,
+      files: r.files.map((f) => f.path),
+      written: [...changed].sort(),
+      removed,
+      groups: summary.map((s) => ({ group: s.group, files: s.count, detail: s.detail })),
+    },
     (color) => {
       const head = `${c.bold(color, "Generated")} ${shownOut}/ ${c.dim(color, `(${r.files.length} files, ${changed.size} written, ${removed.length} removed)`)}`;
       const w = Math.max(...summary.map((s) => s.group.length));
@@ -82,4 +110,3 @@ function summarize(files: PlannedFile[]): { group: string; count: number; detail
   const order = (g: string) => (g === "system-prompt.md" ? 0 : g === "tools/" ? 1 : g === "skills/" ? 2 : 3);
   return rows.sort((a, b) => order(a.group) - order(b.group) || (a.group < b.group ? -1 : 1));
 }
-

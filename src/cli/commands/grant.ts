@@ -32,7 +32,11 @@ export async function run(patterns: string[], opts: CommonOpts): Promise<number>
     const pack = packs.find((x) => x.id === p.split(".")[0]);
     if (pack && matchedCommands(packs, p).length === 0) {
       const verbs = pack.commands.map((x) => x.verb_key);
-      typos.push({ code: "matches_nothing", message: `'${p}' matches no command of the active pack '${pack.id}'; nothing granted`, hint: `${didYouMean(p.slice(pack.id.length + 1), verbs).replace(/'([^']+)'/g, `'${pack.id}.$1'`)}its verbs: ${verbs.join(", ") || "none"}` });
+      typos.push({
+        code: "matches_nothing",
+        message: `'${p}' matches no command of the active pack '${pack.id}'; nothing granted`,
+        hint: `${didYouMean(p.slice(pack.id.length + 1), verbs).replace(/'([^']+)'/g, `'${pack.id}.$1'`)}its verbs: ${verbs.join(", ") || "none"}`,
+      });
     }
   }
   if (typos.length) throw new HcpxError(typos, 64);
@@ -51,13 +55,29 @@ export async function run(patterns: string[], opts: CommonOpts): Promise<number>
       warnings.push(
         warning(
           "matches_nothing",
-          pack ? `'${p}' matches no command of the active pack '${packId}'` : p === "*" ? "'*' matches nothing yet: no pack is active" : `'${p}' matches no active command: no active pack '${packId}'`,
-          pack ? `its verbs: ${pack.commands.map((x) => x.verb_key).join(", ")}` : `${didYouMean(packId, packs.map((x) => x.id))}it takes effect once such a pack is activated; \`hcpx status\` lists the active ones`,
+          pack
+            ? `'${p}' matches no command of the active pack '${packId}'`
+            : p === "*"
+              ? "'*' matches nothing yet: no pack is active"
+              : `'${p}' matches no active command: no active pack '${packId}'`,
+          pack
+            ? `its verbs: ${pack.commands.map((x) => x.verb_key).join(", ")}`
+            : `${didYouMean(
+                packId,
+                packs.map((x) => x.id),
+              )}it takes effect once such a pack is activated; \`hcpx status\` lists the active ones`,
         ),
       );
     } else {
       const denied = hits.filter((h) => deny.some((d) => matches(d, h)));
-      if (denied.length) warnings.push(warning("still_denied", `${denied.join(", ")} stay(s) withheld: a deny pattern wins over allow`, "remove the pattern from grants.deny in the config to grant it"));
+      if (denied.length)
+        warnings.push(
+          warning(
+            "still_denied",
+            `${denied.join(", ")} stay(s) withheld: a deny pattern wins over allow`,
+            "remove the pattern from grants.deny in the config to grant it",
+          ),
+        );
     }
   }
   if (added.length) writeConfig(cfg.file, text);

@@ -16,24 +16,51 @@ export type ImportOpts = OptionsOf<"import"> & GlobalOpts;
 export async function run(host: string, opts: ImportOpts): Promise<number> {
   const out = makeOut(opts);
   const scope = opts.scope ?? "project";
-  if (scope !== "project" && scope !== "user") fail("usage", `--scope must be project or user, not '${scope}'`, { hint: "hcpx import claude --scope user" });
-  const activate = opts.activate ? async (dir: string) => (await import("./activate")).activateDir(dir, opts) : undefined;
-  const r = await importHost(host, { scope, server: opts.server, all: opts.all, force: opts.force, config: opts.config, timeoutMs: msOption("--timeout", opts.timeout), activate });
+  if (scope !== "project" && scope !== "user")
+    fail("usage", `--scope must be project or user, not '${scope}'`, { hint: "hcpx import claude --scope user" });
+  const activate = opts.activate
+    ? async (dir: string) => (await import("./activate")).activateDir(dir, opts)
+    : undefined;
+  const r = await importHost(host, {
+    scope,
+    server: opts.server,
+    all: opts.all,
+    force: opts.force,
+    config: opts.config,
+    timeoutMs: msOption("--timeout", opts.timeout),
+    activate,
+  });
   printWarnings(r.warnings, out);
   const made = r.imported;
   done(out, { host, scope, file: r.file, servers: r.servers, imported: made }, (col) => {
     const lines = [`${r.hostName} (${r.file}): ${r.servers.length} MCP server(s)`];
     // each server on its line: its name, command, URL and env names are the host file's text (src/util/neutral.ts neutralLine)
-    for (const s of r.servers) lines.push(`  ${o(s.name).padEnd(20)} ${s.skip ? c.dim(col, `skipped: ${o(s.skip)}`) : s.url !== undefined ? o(s.url) : s.argv!.map(o).join(" ")}${s.env.length ? `  env: ${s.env.map(o).join(", ")}` : ""}`);
+    for (const s of r.servers)
+      lines.push(
+        `  ${o(s.name).padEnd(20)} ${s.skip ? c.dim(col, `skipped: ${o(s.skip)}`) : s.url !== undefined ? o(s.url) : s.argv!.map(o).join(" ")}${s.env.length ? `  env: ${s.env.map(o).join(", ")}` : ""}`,
+      );
     if (made.length === 0) {
-      if (r.servers.some((s) => !s.skip)) lines.push("", `to make packs of them: hcpx import ${host}${scope === "user" ? " --scope user" : ""} --server <name…> (or --all)`);
+      if (r.servers.some((s) => !s.skip))
+        lines.push(
+          "",
+          `to make packs of them: hcpx import ${host}${scope === "user" ? " --scope user" : ""} --server <name…> (or --all)`,
+        );
       return lines.join("\n");
     }
     for (const m of made) {
-      lines.push(`${c.green(col, "wrote")} ${o(m.dir)} (${m.commands} commands) from '${o(m.server)}'${m.env.length ? `; set ${m.env.map(o).join(", ")} in hcpx's environment (values are not copied)` : ""}`);
-      if (m.activated) lines.push(`  ${c.green(col, "✓")} activated; granted ${m.activated.granted.length} read command(s); a write is granted by name: hcpx grant ${o(m.id)}.<verb>`);
+      lines.push(
+        `${c.green(col, "wrote")} ${o(m.dir)} (${m.commands} commands) from '${o(m.server)}'${m.env.length ? `; set ${m.env.map(o).join(", ")} in hcpx's environment (values are not copied)` : ""}`,
+      );
+      if (m.activated)
+        lines.push(
+          `  ${c.green(col, "✓")} activated; granted ${m.activated.granted.length} read command(s); a write is granted by name: hcpx grant ${o(m.id)}.<verb>`,
+        );
     }
-    lines.push(made.every((m) => m.activated) ? "next: review each policy.json; every host you adopted serves them now (`hcpx adopt <host> --write` once for a new host); once they work, remove the servers from the host's config yourself" : "next: review each policy.json, then `hcpx activate <dir>`; once the packs work, remove the servers from the host's config yourself");
+    lines.push(
+      made.every((m) => m.activated)
+        ? "next: review each policy.json; every host you adopted serves them now (`hcpx adopt <host> --write` once for a new host); once they work, remove the servers from the host's config yourself"
+        : "next: review each policy.json, then `hcpx activate <dir>`; once the packs work, remove the servers from the host's config yourself",
+    );
     return lines.join("\n");
   });
   return made.some((m) => m.lintErrors) ? 1 : 0;

@@ -20,7 +20,10 @@ export async function run(opts: InitOpts): Promise<number> {
   const file = resolve(opts.config ?? CONFIG_NAME);
   const existed = existsSync(file);
   if (existed && !opts.force) {
-    fail("config_exists", `${CONFIG_NAME} already exists; left unchanged`, { file: display(file), hint: "edit it, use `hcpx activate` / `hcpx grant`, or pass --force to overwrite it" });
+    fail("config_exists", `${CONFIG_NAME} already exists; left unchanged`, {
+      file: display(file),
+      hint: "edit it, use `hcpx activate` / `hcpx grant`, or pass --force to overwrite it",
+    });
   }
   const answers: InitAnswers = { principal: opts.principal ?? "dev", kind: "agent" };
   if (!opts.principal && interactive(opts)) Object.assign(answers, await ask(answers));
@@ -29,18 +32,31 @@ export async function run(opts: InitOpts): Promise<number> {
   atomicWrite(file, text);
   // the hosts this project already uses (their config files): proposed for `hcpx adopt --detected`
   const { detectHosts, describeDetected } = await import("../../host/detect");
-  const detected = detectHosts({ scope: "project", root: dirname(file), home: home(), ledgerFile: join(dirname(file), ".hcp", "adopted.json") });
-  done(out, { config: file, created: !existed, principal: { id: answers.principal, kind: answers.kind }, detected }, (col) =>
-    [
-      `${c.green(col, "✓")} ${existed ? "overwrote" : "wrote"} ${display(file)} (principal ${answers.principal}, ${answers.kind})`,
-      "next:",
-      "  hcpx pack new <id> --wrap <bin>   scaffold a pack around a CLI you have",
-      "  hcpx activate <pack-dir>          activate it and grant its read commands",
-      "  hcpx status                       what is active and granted",
-      ...(detected.length
-        ? ["", `hosts this project uses (${detected.map((d) => d.host).join(", ")}):`, ...describeDetected(detected).map((l) => `  ${l}`), "  hcpx adopt --detected --write     show them the packs (review first: without --write it prints the diff)"]
-        : ["  hcpx adopt <host> --write         show the packs to your agent (claude, codex, gemini, …)"]),
-    ].join("\n"),
+  const detected = detectHosts({
+    scope: "project",
+    root: dirname(file),
+    home: home(),
+    ledgerFile: join(dirname(file), ".hcp", "adopted.json"),
+  });
+  done(
+    out,
+    { config: file, created: !existed, principal: { id: answers.principal, kind: answers.kind }, detected },
+    (col) =>
+      [
+        `${c.green(col, "✓")} ${existed ? "overwrote" : "wrote"} ${display(file)} (principal ${answers.principal}, ${answers.kind})`,
+        "next:",
+        "  hcpx pack new <id> --wrap <bin>   scaffold a pack around a CLI you have",
+        "  hcpx activate <pack-dir>          activate it and grant its read commands",
+        "  hcpx status                       what is active and granted",
+        ...(detected.length
+          ? [
+              "",
+              `hosts this project uses (${detected.map((d) => d.host).join(", ")}):`,
+              ...describeDetected(detected).map((l) => `  ${l}`),
+              "  hcpx adopt --detected --write     show them the packs (review first: without --write it prints the diff)",
+            ]
+          : ["  hcpx adopt <host> --write         show the packs to your agent (claude, codex, gemini, …)"]),
+      ].join("\n"),
   );
   return 0;
 }

@@ -28,20 +28,34 @@ export function sinceMs(v: string, now = Date.now()): number {
     const t = Date.parse(v);
     if (!Number.isNaN(t)) return t;
   }
-  return fail("usage", `--since takes a duration (90s, 15m, 2h, 7d, 1w) or an ISO date/time (2026-12-01, 2026-12-01T09:00Z), not '${v}'`, { exit: 64 });
+  return fail(
+    "usage",
+    `--since takes a duration (90s, 15m, 2h, 7d, 1w) or an ISO date/time (2026-12-01, 2026-12-01T09:00Z), not '${v}'`,
+    { exit: 64 },
+  );
 }
 
 function isRecord(v: unknown): v is AuditRecord {
   if (!v || typeof v !== "object" || Array.isArray(v)) return false;
   const r = v as Record<string, unknown>;
-  return typeof r.time === "string" && typeof r.principal === "string" && typeof r.tool === "string" && typeof r.decision === "string" && typeof r.result === "string";
+  return (
+    typeof r.time === "string" &&
+    typeof r.principal === "string" &&
+    typeof r.tool === "string" &&
+    typeof r.decision === "string" &&
+    typeof r.result === "string"
+  );
 }
 
 export async function run(opts: LogOptions): Promise<number> {
   const out = makeOut(opts);
   const since = opts.since !== undefined ? sinceMs(opts.since) : undefined;
   const place = auditPlace();
-  if (!place) fail("usage", "the audit log is off (HCPX_AUDIT_LOG=off)", { hint: "unset HCPX_AUDIT_LOG to record calls again", exit: 64 });
+  if (!place)
+    fail("usage", "the audit log is off (HCPX_AUDIT_LOG=off)", {
+      hint: "unset HCPX_AUDIT_LOG to record calls again",
+      exit: 64,
+    });
   const records: AuditRecord[] = [];
   let skipped = 0;
   const files = auditFiles(place);
@@ -87,7 +101,9 @@ function human(records: AuditRecord[], skipped: number, file: string, files: num
     const who = `${r.principal}${r.client ? `/${r.client}` : ""}${r.host ? `@${r.host}` : ""}`;
     const args = r.args === undefined ? "" : ` ${JSON.stringify(r.args)}`;
     // every field comes from a file: one line each, no control character reaches the terminal
-    return neutralLine(`${r.time} ${r.via} ${who} ${what} ${r.decision}${confirm} ${r.result} ${r.duration_ms}ms${args}`);
+    return neutralLine(
+      `${r.time} ${r.via} ${who} ${what} ${r.decision}${confirm} ${r.result} ${r.duration_ms}ms${args}`,
+    );
   });
   const none = files === 0 ? `no audit log yet at ${display(file)}` : `no record matches (${display(file)})`;
   const tail = skipped ? `\n${skipped} line(s) skipped (being written, or not a record)` : "";

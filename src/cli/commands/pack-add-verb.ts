@@ -14,7 +14,15 @@ import { lintPackDir } from "../../pack/lint";
 import { parseSkill } from "../../pack/skill";
 import { readOnlyWordsDropped } from "../../pack/skillsync";
 import { adapterOf } from "../../pack/adapters/index";
-import { exampleLine, hotPathRow, policyRow, wrapCommand, wrapCommandObject, writeNote, type Cmd } from "../../scaffold/pack";
+import {
+  exampleLine,
+  hotPathRow,
+  policyRow,
+  wrapCommand,
+  wrapCommandObject,
+  writeNote,
+  type Cmd,
+} from "../../scaffold/pack";
 import { parseVerbSpecs } from "../../scaffold/spec";
 import { c, done, makeOut, printWarnings } from "../output";
 import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
@@ -33,7 +41,12 @@ export function addToSkill(text: string, file: string, id: string, cmds: Cmd[]):
   if (writes.length) readOnlyWordsDropped(lines, fmEnd);
   // 1. hot-path rows after the last row, or a new table at the end
   const rows = cmds.map(hotPathRow);
-  const notes = [...cmds.filter((x) => x.output === "json").map((x) => `- \`${x.verb}\` prints JSON: its result is the parsed value.`), ...writes.map((x) => writeNote(id, x))];
+  const notes = [
+    ...cmds
+      .filter((x) => x.output === "json")
+      .map((x) => `- \`${x.verb}\` prints JSON: its result is the parsed value.`),
+    ...writes.map((x) => writeNote(id, x)),
+  ];
   const inserts: { at: number; lines: string[] }[] = [];
   if (skill.rows.length) inserts.push({ at: skill.rows[skill.rows.length - 1]!.line, lines: rows });
   // 2. example lines after the last `hcpx exec <id> …` line of a code block
@@ -57,7 +70,8 @@ export function addToSkill(text: string, file: string, id: string, cmds: Cmd[]):
   inserts.sort((a, b) => b.at - a.at);
   for (const ins of inserts) lines.splice(ins.at, 0, ...ins.lines);
   while (lines.length && lines[lines.length - 1] === "") lines.pop();
-  if (!skill.rows.length) lines.push("", "## Hot path", "", "| verb | what it does | read/write |", "|---|---|---|", ...rows);
+  if (!skill.rows.length)
+    lines.push("", "## Hot path", "", "| verb | what it does | read/write |", "|---|---|---|", ...rows);
   if (notes.length && notesAt < 0) lines.push("", "## Notes", "", ...notes);
   return lines.join(nl) + nl;
 }
@@ -66,15 +80,24 @@ export async function run(dirArg: string, opts: AddVerbOpts): Promise<number> {
   const out = makeOut(opts);
   const reads = opts.verb ?? [];
   const writes = opts.write ?? [];
-  if (reads.length === 0 && writes.length === 0) fail("usage", "say which command to add: --verb for a read, --write for a write", { hint: `hcpx pack add-verb ${dirArg} --write "commit:local:confirm=commit -m {{message}}"` });
+  if (reads.length === 0 && writes.length === 0)
+    fail("usage", "say which command to add: --verb for a read, --write for a write", {
+      hint: `hcpx pack add-verb ${dirArg} --write "commit:local:confirm=commit -m {{message}}"`,
+    });
   const specs = parseVerbSpecs(reads, writes, { land: opts.land, confirm: opts.confirm });
   const pack = loadPack(dirArg);
   if (!adapterOf(pack.surface.kind)?.capabilities.cliArgv || !pack.surface.wrap) {
-    fail("usage", `pack '${pack.id}' is kind '${pack.surface.kind}'; add-verb adds argv commands to a wrap pack`, { hint: "edit surface.json, policy.json and SKILL.md together (docs/pack-format.md)" });
+    fail("usage", `pack '${pack.id}' is kind '${pack.surface.kind}'; add-verb adds argv commands to a wrap pack`, {
+      hint: "edit surface.json, policy.json and SKILL.md together (docs/pack-format.md)",
+    });
   }
   const have = new Set(pack.commands.map((x) => x.verb_key));
   for (const s of specs) {
-    if (have.has(s.verb)) fail("verb_exists", `pack '${pack.id}' already has a command '${s.verb}'; nothing written`, { file: display(pack.surfaceFile), hint: "choose another verb_key, or edit the command in surface.json" });
+    if (have.has(s.verb))
+      fail("verb_exists", `pack '${pack.id}' already has a command '${s.verb}'; nothing written`, {
+        file: display(pack.surfaceFile),
+        hint: "choose another verb_key, or edit the command in surface.json",
+      });
   }
   const name = basename(pack.surface.wrap.bin);
   const cliName = pack.surface.commands?.find((x) => x.cli?.[0] && !x.cli[0].includes("{{"))?.cli?.[0] ?? pack.id;
@@ -100,14 +123,35 @@ export async function run(dirArg: string, opts: AddVerbOpts): Promise<number> {
 
   const { problems } = lintPackDir(pack.dir);
   const errors = problems.filter((p: Problem) => p.severity !== "warning");
-  if (errors.length) throw new HcpxError(errors.map((p) => ({ ...p, hint: p.hint ?? "fix it, then run `hcpx lint`" })), 1);
+  if (errors.length)
+    throw new HcpxError(
+      errors.map((p) => ({ ...p, hint: p.hint ?? "fix it, then run `hcpx lint`" })),
+      1,
+    );
   printWarnings(problems, out);
   const files = [pack.surfaceFile, pack.policyFile, pack.skillFile].map((f) => display(f));
-  done(out, { id: pack.id, dir: pack.dir, added: cmds.map((x) => ({ verb: x.verb, ...policyRow(x) })), files, warnings: problems }, (col) =>
-    [
-      ...cmds.map((x) => `${c.green(col, "✓")} added ${x.operation} '${pack.id}.${x.verb}'${x.operation === "write" ? ` (land: ${x.land}${x.confirm ? ", confirm" : ""})` : ""} to ${files.join(", ")}`),
-      ...(cmds.some((x) => x.operation === "write") ? ["next: a write is never granted by activate:", ...cmds.filter((x) => x.operation === "write").map((x) => `  hcpx grant ${pack.id}.${x.verb}`)] : [`next: hcpx grant ${pack.id}.${cmds[0]!.verb}   (if the pack's reads are not granted by a pattern)`]),
-    ].join("\n"),
+  done(
+    out,
+    {
+      id: pack.id,
+      dir: pack.dir,
+      added: cmds.map((x) => ({ verb: x.verb, ...policyRow(x) })),
+      files,
+      warnings: problems,
+    },
+    (col) =>
+      [
+        ...cmds.map(
+          (x) =>
+            `${c.green(col, "✓")} added ${x.operation} '${pack.id}.${x.verb}'${x.operation === "write" ? ` (land: ${x.land}${x.confirm ? ", confirm" : ""})` : ""} to ${files.join(", ")}`,
+        ),
+        ...(cmds.some((x) => x.operation === "write")
+          ? [
+              "next: a write is never granted by activate:",
+              ...cmds.filter((x) => x.operation === "write").map((x) => `  hcpx grant ${pack.id}.${x.verb}`),
+            ]
+          : [`next: hcpx grant ${pack.id}.${cmds[0]!.verb}   (if the pack's reads are not granted by a pattern)`]),
+      ].join("\n"),
   );
   return 0;
 }

@@ -29,15 +29,41 @@ export async function run(dirArg: string, opts: SyncOpts): Promise<number> {
   const data = { id: pack.id, file, changed, changes: r.changes, written: changed && !opts.check };
   const list = r.changes.map((l) => `  ${l}`);
   if (opts.check) {
-    return finish(out, changed ? 1 : 0, data, changed ? { code: "skill_out_of_date", message: `${file} does not say what policy.json says (${r.changes.length} change${r.changes.length === 1 ? "" : "s"})`, hint: `run \`hcpx pack sync ${display(pack.dir)}\`` } : undefined, (col) =>
-      changed ? [`${c.yellow(col, "out of date")} ${file}:`, ...list, `run \`hcpx pack sync ${display(pack.dir)}\``].join("\n") : `${c.green(col, "✓")} ${file} says what policy.json says`);
+    return finish(
+      out,
+      changed ? 1 : 0,
+      data,
+      changed
+        ? {
+            code: "skill_out_of_date",
+            message: `${file} does not say what policy.json says (${r.changes.length} change${r.changes.length === 1 ? "" : "s"})`,
+            hint: `run \`hcpx pack sync ${display(pack.dir)}\``,
+          }
+        : undefined,
+      (col) =>
+        changed
+          ? [`${c.yellow(col, "out of date")} ${file}:`, ...list, `run \`hcpx pack sync ${display(pack.dir)}\``].join(
+              "\n",
+            )
+          : `${c.green(col, "✓")} ${file} says what policy.json says`,
+    );
   }
   if (changed) writeFile(base, pack.skillFile, r.text);
   // the pack after the sync: what lint still finds is said (the sync changes only what it names)
   const { problems } = lintPackDir(pack.dir);
   const errors = problems.filter((p: Problem) => p.severity !== "warning");
-  if (errors.length) throw new HcpxError(errors.map((p) => ({ ...p, hint: p.hint ?? "fix it, then run `hcpx lint`" })), 1);
+  if (errors.length)
+    throw new HcpxError(
+      errors.map((p) => ({ ...p, hint: p.hint ?? "fix it, then run `hcpx lint`" })),
+      1,
+    );
   printWarnings(problems, out);
   return finish(out, 0, { ...data, warnings: problems }, undefined, (col) =>
-    changed ? [`${c.green(col, "✓")} ${file}: ${r.changes.length} change${r.changes.length === 1 ? "" : "s"} from policy.json`, ...list].join("\n") : `${c.green(col, "✓")} ${file} already says what policy.json says`);
+    changed
+      ? [
+          `${c.green(col, "✓")} ${file}: ${r.changes.length} change${r.changes.length === 1 ? "" : "s"} from policy.json`,
+          ...list,
+        ].join("\n")
+      : `${c.green(col, "✓")} ${file} already says what policy.json says`,
+  );
 }

@@ -39,19 +39,34 @@ export async function run(patterns: string[], opts: OptionsOf<"revoke"> & Global
       text = arrayRemove(text, ["grants", "allow"], p);
       removed.push(p);
       const still = allow.filter((a) => a !== p && matches(a, p.replace(/\.\*$/, ".x")));
-      if (still.length && !p.endsWith(".*")) warnings.push(warning("still_granted", `${p} is still granted by ${still.map((s) => `'${s}'`).join(", ")}`, `hcpx revoke --deny ${p}`));
+      if (still.length && !p.endsWith(".*"))
+        warnings.push(
+          warning(
+            "still_granted",
+            `${p} is still granted by ${still.map((s) => `'${s}'`).join(", ")}`,
+            `hcpx revoke --deny ${p}`,
+          ),
+        );
       continue;
     }
     const by = allow.filter((a) => matches(a, p.endsWith(".*") ? p.slice(0, -1) + "x" : p));
     if (by.length) {
-      errors.push({ code: "granted_by_wildcard", message: `'${p}' is not an allow pattern itself; it is granted by ${by.map((s) => `'${s}'`).join(", ")}`, hint: `to withhold it, deny it: hcpx revoke --deny ${p}` });
+      errors.push({
+        code: "granted_by_wildcard",
+        message: `'${p}' is not an allow pattern itself; it is granted by ${by.map((s) => `'${s}'`).join(", ")}`,
+        hint: `to withhold it, deny it: hcpx revoke --deny ${p}`,
+      });
     } else warnings.push(warning("not_granted", `'${p}' was not granted; nothing to revoke`));
   }
   if (errors.length) throw new HcpxError(errors);
   if (text !== cfg.text) writeConfig(cfg.file, text);
   printWarnings(warnings, out);
   done(out, { removed, denied, config: cfg.file, warnings }, (col) =>
-    [...removed.map((p) => `${c.green(col, "✓")} revoked ${p}`), ...denied.map((p) => `${c.green(col, "✓")} denied ${p}`), ...(removed.length || denied.length ? [`  in ${display(cfg.file)}`] : [])].join("\n"),
+    [
+      ...removed.map((p) => `${c.green(col, "✓")} revoked ${p}`),
+      ...denied.map((p) => `${c.green(col, "✓")} denied ${p}`),
+      ...(removed.length || denied.length ? [`  in ${display(cfg.file)}`] : []),
+    ].join("\n"),
   );
   return 0;
 }

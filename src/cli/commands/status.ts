@@ -20,7 +20,10 @@ type Data = StatusReport;
 function table(rows: string[][], col: boolean, header: boolean): string[] {
   const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => strip(r[i] ?? "").length)));
   return rows.map((r, ri) => {
-    const line = r.map((cell, i) => (i === r.length - 1 ? cell : cell + " ".repeat(w[i]! - strip(cell).length))).join("  ").trimEnd();
+    const line = r
+      .map((cell, i) => (i === r.length - 1 ? cell : cell + " ".repeat(w[i]! - strip(cell).length)))
+      .join("  ")
+      .trimEnd();
     return header && ri === 0 ? c.bold(col, line) : line;
   });
 }
@@ -31,7 +34,8 @@ function render(d: Data, col: boolean): string {
   lines.push(`config     ${d.config ? display(d.config) : "(none: run hcpx init)"}`);
   lines.push(`principal  ${d.principal.id} (${d.principal.kind})`);
   lines.push("");
-  if (d.packs.length === 0 && d.broken.length === 0) lines.push("no active packs — `hcpx activate <pack-dir>` adds one");
+  if (d.packs.length === 0 && d.broken.length === 0)
+    lines.push("no active packs — `hcpx activate <pack-dir>` adds one");
   else {
     const rows: string[][] = [["command", "op", "granted"]];
     for (const p of d.packs) {
@@ -48,18 +52,23 @@ function render(d: Data, col: boolean): string {
     for (const b of d.broken) {
       const p = b.problems.find((x) => x.severity !== "warning") ?? b.problems[0];
       const where = p?.file ? `${p.file}${p.line ? `:${p.line}` : ""}: ` : "";
-      lines.push(c.red(col, `✗ ${display(b.dir)}: ${where}${p?.message ?? "does not load"}`) + (b.problems.length > 1 ? ` (+${b.problems.length - 1} more)` : ""));
+      lines.push(
+        c.red(col, `✗ ${display(b.dir)}: ${where}${p?.message ?? "does not load"}`) +
+          (b.problems.length > 1 ? ` (+${b.problems.length - 1} more)` : ""),
+      );
     }
   }
   lines.push("");
   lines.push(...servesLines(d));
-  if (d.hosts.length === 0) lines.push("no hosts adopted — `hcpx adopt <host> --write` places the packs where a host reads them");
+  if (d.hosts.length === 0)
+    lines.push("no hosts adopted — `hcpx adopt <host> --write` places the packs where a host reads them");
   else {
     const rows: string[][] = [["host", "scope", "server", "files"]];
     for (const h of d.hosts) rows.push([h.host, h.scope, h.server ?? "?", h.files.join(", ")]);
     lines.push(...table(rows, col, true));
   }
   for (const e of d.ledgerErrors ?? []) lines.push(c.yellow(col, `! ${e.file}: ${e.message}`));
-  for (const w of d.warnings) lines.push(c.yellow(col, `! ${w.file ? `${w.file}${w.line ? `:${w.line}` : ""} ` : ""}${w.message}`));
+  for (const w of d.warnings)
+    lines.push(c.yellow(col, `! ${w.file ? `${w.file}${w.line ? `:${w.line}` : ""} ` : ""}${w.message}`));
   return lines.join("\n");
 }

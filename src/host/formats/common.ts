@@ -5,8 +5,15 @@ import type { LedgerEntry } from "../ledger";
 import type { RemoveContext, VFile } from "./types";
 
 export function requireFileOrAbsent(f: VFile): void {
-  if (f.orig.kind === "dir") throw new HcpxError({ code: "not_a_file", message: "is a directory, expected a file", file: f.show, hint: "move the directory away; hcpx writes a file here" });
-  if (f.orig.kind === "other") throw new HcpxError({ code: "not_a_file", message: "is not a regular file", file: f.show });
+  if (f.orig.kind === "dir")
+    throw new HcpxError({
+      code: "not_a_file",
+      message: "is a directory, expected a file",
+      file: f.show,
+      hint: "move the directory away; hcpx writes a file here",
+    });
+  if (f.orig.kind === "other")
+    throw new HcpxError({ code: "not_a_file", message: "is not a regular file", file: f.show });
 }
 
 export function describe(e: LedgerEntry): string {
@@ -25,6 +32,12 @@ export function changedSince(e: LedgerEntry, f: VFile, h: string, ctx: RemoveCon
     f.notes.push(`${describe(e)} was changed since hcpx wrote it; removed anyway (--force)`);
     return false;
   }
-  ctx.conflicts.push({ code: "changed_since_adopt", message: `${describe(e)} was changed since hcpx wrote it: left in place`, file: f.show, hint: "review it; rerun with --force to remove it anyway", severity: "warning" });
+  ctx.conflicts.push({
+    code: "changed_since_adopt",
+    message: `${describe(e)} was changed since hcpx wrote it: left in place`,
+    file: f.show,
+    hint: "review it; rerun with --force to remove it anyway",
+    severity: "warning",
+  });
   return true;
 }

@@ -12,21 +12,42 @@ import type { FormatHandler, TargetContext, VFile } from "./types";
 export function ownedFile(ctx: TargetContext, f: VFile, content: string, t: Target): LedgerEntry {
   requireFileOrAbsent(f);
   if (t.maxChars !== undefined && content.length > t.maxChars) {
-    throw new HcpxError({ code: "too_large", message: `would be ${content.length} characters; the host ignores text beyond ${t.maxChars}`, file: f.show, hint: "activate fewer packs, or shorten their leads" });
+    throw new HcpxError({
+      code: "too_large",
+      message: `would be ${content.length} characters; the host ignores text beyond ${t.maxChars}`,
+      file: f.show,
+      hint: "activate fewer packs, or shorten their leads",
+    });
   }
   const key: LedgerEntry = { path: f.show, kind: "file", sha256: sha256(content), created: true };
   const prev = ctx.oldEntry(key);
   if (f.plannedBy && f.plannedBy.text !== content) {
-    throw new HcpxError({ code: "host_conflict", message: `${f.plannedBy.host} and ${ctx.host} would write different content here`, file: f.show, hint: "adopt these hosts one at a time, or give them different paths" });
+    throw new HcpxError({
+      code: "host_conflict",
+      message: `${f.plannedBy.host} and ${ctx.host} would write different content here`,
+      file: f.show,
+      hint: "adopt these hosts one at a time, or give them different paths",
+    });
   }
   if (f.cur !== null && f.cur !== content && !f.plannedBy && !prev && !ctx.ownedBefore(key) && !ctx.force) {
-    throw new HcpxError({ code: "not_ours", message: "exists and was not written by hcpx", file: f.show, hint: "move it away, or rerun with --force to replace it" });
+    throw new HcpxError({
+      code: "not_ours",
+      message: "exists and was not written by hcpx",
+      file: f.show,
+      hint: "move it away, or rerun with --force to replace it",
+    });
   }
   const created = prev ? prev.created : f.plannedBy ? true : f.orig.kind === "absent";
   // a hand edit in a file hcpx owns stays until --force (the ledger keeps hcpx's hash: --check shows it)
   if (f.cur !== null && f.cur !== content && prev && !f.plannedBy && sha256(f.cur) !== prev.sha256) {
     if (!ctx.force) {
-      ctx.conflicts.push({ code: "changed_since_adopt", message: "this file was edited since hcpx wrote it: kept, not replaced by the projection", file: f.show, hint: "rerun with --force to replace it (your edit is lost), or undo the edit", severity: "warning" });
+      ctx.conflicts.push({
+        code: "changed_since_adopt",
+        message: "this file was edited since hcpx wrote it: kept, not replaced by the projection",
+        file: f.show,
+        hint: "rerun with --force to replace it (your edit is lost), or undo the edit",
+        severity: "warning",
+      });
       f.hosts.add(ctx.host);
       return { ...prev };
     }

@@ -20,7 +20,9 @@ export const HANDLERS: Record<Format, FormatHandler> = {
   "dir-of-skills": dirOfSkillsFormat,
 };
 
-const byKind = new Map<LedgerKind, FormatHandler>(Object.values(HANDLERS).flatMap((h) => h.kinds.map((k) => [k, h] as const)));
+const byKind = new Map<LedgerKind, FormatHandler>(
+  Object.values(HANDLERS).flatMap((h) => h.kinds.map((k) => [k, h] as const)),
+);
 
 /** The handler that removes a ledger entry of this kind. */
 export function handlerForKind(kind: LedgerKind): FormatHandler {

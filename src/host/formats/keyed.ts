@@ -38,12 +38,23 @@ export function planKeyedEntry<D>(fmt: KeyedFormat<D>, t: Target, abs: string, c
   const placed = f.keyedPlanned?.get(slot);
   const mine = JSON.stringify(want);
   if (placed && placed.host !== ctx.host && placed.value !== mine) {
-    throw new HcpxError({ code: "host_conflict", message: `${placed.host} and ${ctx.host} would write different MCP entries at ${fmt.showKey(key)}, which both read`, file: f.show, hint: "adopt them with the same --command (one entry serves both), or one of them at a time" });
+    throw new HcpxError({
+      code: "host_conflict",
+      message: `${placed.host} and ${ctx.host} would write different MCP entries at ${fmt.showKey(key)}, which both read`,
+      file: f.show,
+      hint: "adopt them with the same --command (one entry serves both), or one of them at a time",
+    });
   }
   if (!placed && have !== undefined && !same(have, want)) {
     const owner = ctx.ownerOf(base, fmt.hash(have));
     if (owner) {
-      throw new HcpxError({ code: "host_conflict", message: `the hcp entry ${fmt.showKey(key)} here is ${owner}'s (hcpx adopt ${owner}) and ${ctx.host} would write a different one; both hosts read it`, file: f.show, ...fmt.where(doc, key, text), hint: `adopt them together (hcpx adopt ${owner} ${ctx.host} --write), with the same --command` });
+      throw new HcpxError({
+        code: "host_conflict",
+        message: `the hcp entry ${fmt.showKey(key)} here is ${owner}'s (hcpx adopt ${owner}) and ${ctx.host} would write a different one; both hosts read it`,
+        file: f.show,
+        ...fmt.where(doc, key, text),
+        hint: `adopt them together (hcpx adopt ${owner} ${ctx.host} --write), with the same --command`,
+      });
     }
   }
   const record = (entry: LedgerEntry): LedgerEntry => {
@@ -51,7 +62,13 @@ export function planKeyedEntry<D>(fmt: KeyedFormat<D>, t: Target, abs: string, c
     return entry;
   };
   if (have !== undefined && !prev && !placed && !ctx.ownedBefore(base) && !same(have, want) && !ctx.force) {
-    throw new HcpxError({ code: "not_ours", message: `an MCP server ${fmt.showKey(key)} already exists and was not written by hcpx`, file: f.show, ...fmt.where(doc, key, text), hint: `remove or rename it, or rerun with --force to replace it (${ctx.desc.name})` });
+    throw new HcpxError({
+      code: "not_ours",
+      message: `an MCP server ${fmt.showKey(key)} already exists and was not written by hcpx`,
+      file: f.show,
+      ...fmt.where(doc, key, text),
+      hint: `remove or rename it, or rerun with --force to replace it (${ctx.desc.name})`,
+    });
   }
   ctx.touched(f);
   if (ctx.machineSpecific) f.notes.push("machine-specific MCP command (absolute paths)");
@@ -68,7 +85,11 @@ export function planKeyedEntry<D>(fmt: KeyedFormat<D>, t: Target, abs: string, c
   }
   const r = fmt.set(text, doc, key, next, f, t, ctx.desc.name);
   if (have !== undefined && prev && fmt.hash(have) !== prev.sha256) {
-    f.notes.push(kept.length ? `the hcp entry was edited since hcpx wrote it; hcpx's fields set again, yours kept (${kept.join(", ")}; --force replaces the entry)` : "the hcp entry was edited since hcpx wrote it; replaced");
+    f.notes.push(
+      kept.length
+        ? `the hcp entry was edited since hcpx wrote it; hcpx's fields set again, yours kept (${kept.join(", ")}; --force replaces the entry)`
+        : "the hcp entry was edited since hcpx wrote it; replaced",
+    );
   }
   f.cur = r.text;
   f.hosts.add(ctx.host);
@@ -76,7 +97,13 @@ export function planKeyedEntry<D>(fmt: KeyedFormat<D>, t: Target, abs: string, c
   return record({ ...base, created: f.orig.kind === "absent", ...r.undo });
 }
 
-export function removeKeyedEntry<D>(fmt: KeyedFormat<D>, e: LedgerEntry, f: VFile, text: string, ctx: RemoveContext): "removed" | "kept" | "gone" {
+export function removeKeyedEntry<D>(
+  fmt: KeyedFormat<D>,
+  e: LedgerEntry,
+  f: VFile,
+  text: string,
+  ctx: RemoveContext,
+): "removed" | "kept" | "gone" {
   const t = ctx.targetOf(e);
   const doc = fmt.readBack(text, f.show, t);
   const v = fmt.get(doc, e.key!, t);

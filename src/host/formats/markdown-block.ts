@@ -15,24 +15,57 @@ export const markdownBlockFormat: FormatHandler = {
     const f = ctx.file(abs);
     const content = await ctx.render(t);
     if (t.maxChars !== undefined && content.length > t.maxChars) {
-      throw new HcpxError({ code: "too_large", message: `the hcp block would be ${content.length} characters; the host ignores text beyond ${t.maxChars}`, file: f.show, hint: "activate fewer packs, or shorten their leads" });
+      throw new HcpxError({
+        code: "too_large",
+        message: `the hcp block would be ${content.length} characters; the host ignores text beyond ${t.maxChars}`,
+        file: f.show,
+        hint: "activate fewer packs, or shorten their leads",
+      });
     }
-    const key: LedgerEntry = { path: f.show, kind: "markdown-block", sha256: sha256(blockContent(content)), created: false };
+    const key: LedgerEntry = {
+      path: f.show,
+      kind: "markdown-block",
+      sha256: sha256(blockContent(content)),
+      created: false,
+    };
     const prev = ctx.oldEntry(key);
     const before = f.cur ?? undefined;
     const existing = before !== undefined ? findBlock(before, f.show) : undefined;
     if (f.plannedBy && existing && blockContent(existing.inner) !== blockContent(content)) {
-      throw new HcpxError({ code: "host_conflict", message: `${f.plannedBy.host} and ${ctx.host} would write different hcp blocks here`, file: f.show, hint: "adopt these hosts one at a time" });
+      throw new HcpxError({
+        code: "host_conflict",
+        message: `${f.plannedBy.host} and ${ctx.host} would write different hcp blocks here`,
+        file: f.show,
+        hint: "adopt these hosts one at a time",
+      });
     }
     // a hand edit in hcpx's own block stays until --force (the ledger keeps hcpx's hash: --check shows it)
-    if (prev && existing && !f.plannedBy && !ctx.force && sha256(blockContent(existing.inner)) !== prev.sha256 && blockContent(existing.inner) !== blockContent(content)) {
-      ctx.conflicts.push({ code: "changed_since_adopt", message: "the hcp block was edited since hcpx wrote it: kept, not replaced by the projection", file: f.show, hint: "move your text outside the hcp markers, or rerun with --force to replace the block", severity: "warning" });
+    if (
+      prev &&
+      existing &&
+      !f.plannedBy &&
+      !ctx.force &&
+      sha256(blockContent(existing.inner)) !== prev.sha256 &&
+      blockContent(existing.inner) !== blockContent(content)
+    ) {
+      ctx.conflicts.push({
+        code: "changed_since_adopt",
+        message: "the hcp block was edited since hcpx wrote it: kept, not replaced by the projection",
+        file: f.show,
+        hint: "move your text outside the hcp markers, or rerun with --force to replace the block",
+        severity: "warning",
+      });
       f.hosts.add(ctx.host);
       return [{ ...prev }];
     }
     const r = setBlock(before, content, f.show);
     if (t.maxBytes !== undefined && Buffer.byteLength(r.text) > t.maxBytes) {
-      throw new HcpxError({ code: "too_large", message: `would be ${Buffer.byteLength(r.text)} bytes; the host reads at most ${t.maxBytes}`, file: f.show, hint: "shorten the file, or activate fewer packs" });
+      throw new HcpxError({
+        code: "too_large",
+        message: `would be ${Buffer.byteLength(r.text)} bytes; the host reads at most ${t.maxBytes}`,
+        file: f.show,
+        hint: "shorten the file, or activate fewer packs",
+      });
     }
     f.cur = r.text;
     f.plannedBy ??= { host: ctx.host, text: r.text };

@@ -9,7 +9,6 @@ import type { RuleClasses, RuleItem, Target, Widens } from "../descriptor";
 import type { CommandClass } from "./types";
 import { isObj } from "../../util/is";
 
-
 /**
  * A pattern split once at its `{tool}`, `{pack}`, `{verb}` and `{server}`: literal, name,
  * literal, … (a preview at 5,000 packs fills the same few patterns ~100,000 times).
@@ -43,7 +42,11 @@ function fillItem(item: unknown, vars: Record<string, string>): unknown {
 /** JSON with sorted keys: two objects with the same members are one rule. */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-  if (isObj(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
+  if (isObj(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(",")}}`;
   return JSON.stringify(v);
 }
 
@@ -116,10 +119,14 @@ export function followsTools(t: Target): boolean {
   if (t.entry) return false;
   const i = t.items;
   const m = t.members;
-  return Boolean((i && (i.read?.length || i.write?.length || i.confirm?.length)) || (m && (m.read !== undefined || m.write !== undefined || m.confirm !== undefined)));
+  return Boolean(
+    (i && (i.read?.length || i.write?.length || i.confirm?.length)) ||
+    (m && (m.read !== undefined || m.write !== undefined || m.confirm !== undefined)),
+  );
 }
 
-const at = (v: unknown, path: string[]): unknown => path.reduce<unknown>((x, k) => (isObj(x) && Object.hasOwn(x, k) ? x[k] : undefined), v);
+const at = (v: unknown, path: string[]): unknown =>
+  path.reduce<unknown>((x, k) => (isObj(x) && Object.hasOwn(x, k) ? x[k] : undefined), v);
 
 /**
  * The first of `rules` whose pattern matches a tool name (`*` any run of characters, unless
@@ -134,7 +141,17 @@ function firstMatch<R extends { pattern: string }>(rules: R[], how: Widens["matc
   rules.forEach((r, i) => {
     if (how === "exact" || !r.pattern.includes("*")) {
       if (!exact.has(r.pattern)) exact.set(r.pattern, i);
-    } else wild.push({ i, re: new RegExp(`^${r.pattern.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "su") });
+    } else
+      wild.push({
+        i,
+        re: new RegExp(
+          `^${r.pattern
+            .split("*")
+            .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+            .join(".*")}$`,
+          "su",
+        ),
+      });
   });
   return (name) => {
     let best = exact.get(name) ?? rules.length;
@@ -165,7 +182,12 @@ function ownRules(t: Target, classes: CommandClass[]): Set<string> {
  * the plan) that let a confirm-gated tool run without the host asking: one warning each,
  * naming the rule and the tool.
  */
-export function widening(t: Target, value: unknown, classes: CommandClass[], o: { file: string; hostName: string }): Problem[] {
+export function widening(
+  t: Target,
+  value: unknown,
+  classes: CommandClass[],
+  o: { file: string; hostName: string },
+): Problem[] {
   const w = t.widens;
   if (!w) return [];
   const rulesAt = w.at ? at(value, w.at) : value;
@@ -178,16 +200,33 @@ export function widening(t: Target, value: unknown, classes: CommandClass[], o: 
     for (const x of rulesAt) {
       const pattern = w.field ? (isObj(x) ? x[w.field] : undefined) : x;
       if (typeof pattern !== "string") continue;
-      rules.push({ pattern, allows: allows(w.decision ? at(x, w.decision) : undefined), ours: isOurs(x, own), shown: JSON.stringify(x) });
+      rules.push({
+        pattern,
+        allows: allows(w.decision ? at(x, w.decision) : undefined),
+        ours: isOurs(x, own),
+        shown: JSON.stringify(x),
+      });
     }
   } else if (isObj(rulesAt) && t.members) {
-    for (const [k, d] of Object.entries(rulesAt)) rules.push({ pattern: k, allows: allows(d), ours: own.has(k), shown: `${JSON.stringify(k)}: ${JSON.stringify(d)}` });
+    for (const [k, d] of Object.entries(rulesAt))
+      rules.push({
+        pattern: k,
+        allows: allows(d),
+        ours: own.has(k),
+        shown: `${JSON.stringify(k)}: ${JSON.stringify(d)}`,
+      });
   } else return [];
   const where = [...(t.key ?? []), ...(w.at ?? [])].join(".");
   const out: Problem[] = [];
   const said = new Set<string>();
   // "first": the first rule that matches decides; otherwise any rule of the person's that allows it
-  const first = w.order === "first" ? firstMatch(rules, w.match) : firstMatch(rules.filter((r) => !r.ours && r.allows), w.match);
+  const first =
+    w.order === "first"
+      ? firstMatch(rules, w.match)
+      : firstMatch(
+          rules.filter((r) => !r.ours && r.allows),
+          w.match,
+        );
   for (const c of classes) {
     if (c.cls !== "confirm") continue;
     const name = fill(w.name, c.vars);

@@ -14,7 +14,12 @@ const bare = (k: string) => (/^[A-Za-z0-9_-]+$/.test(k) ? k : tomlString(k));
 
 /** `[a.b]` and one `key = value` line per field (a nested object as an inline table). */
 export function tomlTable(key: string[], value: Record<string, unknown>): string {
-  return `[${key.map(bare).join(".")}]\n` + Object.entries(value).map(([k, v]) => `${bare(k)} = ${tomlValue(v)}\n`).join("");
+  return (
+    `[${key.map(bare).join(".")}]\n` +
+    Object.entries(value)
+      .map(([k, v]) => `${bare(k)} = ${tomlValue(v)}\n`)
+      .join("")
+  );
 }
 
 export const tomlDoc: KeyedFormat<Doc> = {
@@ -27,7 +32,12 @@ export const tomlDoc: KeyedFormat<Doc> = {
   set(text, doc, key, value, f) {
     const r = setToml(text, doc, key, tomlTable(key, value as Record<string, unknown>), f.show);
     if (JSON.stringify(tomlValueAt(parseTomlFor(r.text, f.show), key)) !== JSON.stringify(value)) {
-      throw new HcpxError({ code: "toml_unsupported", message: `cannot place [${key.join(".")}] in this file without changing other tables`, file: f.show, hint: "move the existing entry to its own table at the end of the file" });
+      throw new HcpxError({
+        code: "toml_unsupported",
+        message: `cannot place [${key.join(".")}] in this file without changing other tables`,
+        file: f.show,
+        hint: "move the existing entry to its own table at the end of the file",
+      });
     }
     return { text: r.text, undo: { prefix: r.prefix } };
   },

@@ -114,7 +114,15 @@ export interface KeyedFormat<Doc> {
   /** line and column of the value at `key`, for messages */
   where(doc: Doc, key: string[], text: string): { line?: number; column?: number };
   /** the text with `value` at `key`; `undo`: what the ledger records so that a removal restores the file exactly */
-  set(text: string, doc: Doc, key: string[], value: unknown, f: VFile, t: Target, hostName: string): { text: string; undo: Partial<LedgerEntry> };
+  set(
+    text: string,
+    doc: Doc,
+    key: string[],
+    value: unknown,
+    f: VFile,
+    t: Target,
+    hostName: string,
+  ): { text: string; undo: Partial<LedgerEntry> };
   /** the ledger fields carried over when hcpx's entry is already there (so a removal still restores the file as it was) */
   carry(prev: LedgerEntry | undefined, key: string[]): Partial<LedgerEntry>;
   /** parse what is on disk for a removal (as leniently as the format allows) */

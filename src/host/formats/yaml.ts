@@ -28,15 +28,31 @@ export const yamlDoc: KeyedFormat<Doc> = {
   where: () => ({}),
   set(text, _d, key, value, f, t) {
     const r = y().setYaml(text, keyOf(key, t), value, f.show);
-    return { text: r.text, undo: { ...(r.prefix ? { prefix: r.prefix } : {}), ...(r.insertedAt ? { insertedAt: r.insertedAt } : {}) } };
+    return {
+      text: r.text,
+      undo: { ...(r.prefix ? { prefix: r.prefix } : {}), ...(r.insertedAt ? { insertedAt: r.insertedAt } : {}) },
+    };
   },
-  carry: (prev) => (prev ? { created: prev.created, ...(prev.prefix ? { prefix: prev.prefix } : {}), ...(prev.insertedAt ? { insertedAt: prev.insertedAt } : {}) } : {}),
+  carry: (prev) =>
+    prev
+      ? {
+          created: prev.created,
+          ...(prev.prefix ? { prefix: prev.prefix } : {}),
+          ...(prev.insertedAt ? { insertedAt: prev.insertedAt } : {}),
+        }
+      : {},
   readBack: (text, file) => ({ doc: y().parseYamlFor(text, file), text, file }),
   remove(text, _d, e, f, ctx, t) {
     const next = y().removeYaml(text, keyOf(e.key!, t), f.show, { insertedAt: e.insertedAt, prefix: e.prefix });
     // a file hcpx created goes when nothing but the host's skeleton (descriptor `initial`) is left
     const initial = ctx.initialOf(e.path);
-    const left = next.trim() === "" || (initial !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(y().yamlDocValue(next, f.show) ?? null)), JSON.parse(JSON.stringify(initial))));
+    const left =
+      next.trim() === "" ||
+      (initial !== undefined &&
+        isDeepStrictEqual(
+          JSON.parse(JSON.stringify(y().yamlDocValue(next, f.show) ?? null)),
+          JSON.parse(JSON.stringify(initial)),
+        ));
     return e.created && left ? null : next;
   },
   hash: (v) => sha256(JSON.stringify(v)),

@@ -50,7 +50,10 @@ export const RUNNERS: { readonly [K in CallableKind]: RuntimeEntry<K> } = {
   composite: { load: async () => ({ run: (await import("../composite")).runComposite }) },
   openapi: {
     load: async () => ({ run: (await import("../openapi")).runOpenapi }),
-    secretEnv: (pack) => [...(pack.surface.openapi?.auth?.env ? [pack.surface.openapi.auth.env] : []), ...schemeEnvNames(pack)],
+    secretEnv: (pack) => [
+      ...(pack.surface.openapi?.auth?.env ? [pack.surface.openapi.auth.env] : []),
+      ...schemeEnvNames(pack),
+    ],
     // a base URL's userinfo (user:password) is a secret as much as a Binding value
     secretValues: (pack, env) => packUrls(pack, env).flatMap(userinfoSecrets),
   },
@@ -58,10 +61,15 @@ export const RUNNERS: { readonly [K in CallableKind]: RuntimeEntry<K> } = {
 };
 
 /** The runtime's entry of a pack's kind, with the pack it was looked up by (undefined: not callable). */
-function entryOf(pack: Pack, runners: Partial<Record<string, RuntimeEntry>> = RUNNERS): { entry: RuntimeEntry; pack: Pack<CallableKind> } | undefined {
+function entryOf(
+  pack: Pack,
+  runners: Partial<Record<string, RuntimeEntry>> = RUNNERS,
+): { entry: RuntimeEntry; pack: Pack<CallableKind> } | undefined {
   const kind = pack.surface.kind;
   // the entry of kind K, handed the Pack<K> it was looked up by
-  return Object.hasOwn(runners, kind) && runners[kind] ? { entry: runners[kind], pack: pack as Pack<CallableKind> } : undefined;
+  return Object.hasOwn(runners, kind) && runners[kind]
+    ? { entry: runners[kind], pack: pack as Pack<CallableKind> }
+    : undefined;
 }
 
 /** Env names whose values are secrets for this pack's kind (credentials it reads from the Binding). */
@@ -77,7 +85,10 @@ export function kindSecretValues(pack: Pack, env: NodeJS.ProcessEnv): string[] {
 }
 
 /** Run a checked call through its kind's adapter (`runners`: the table; another only in tests). */
-export async function runAdapter(call: AdapterCall, runners: Partial<Record<string, RuntimeEntry>> = RUNNERS): Promise<Envelope> {
+export async function runAdapter(
+  call: AdapterCall,
+  runners: Partial<Record<string, RuntimeEntry>> = RUNNERS,
+): Promise<Envelope> {
   const { pack, cmd, signal } = call;
   const label = `${pack.id} ${cmd.verb_key}`;
   const kind = pack.surface.kind;
@@ -85,7 +96,10 @@ export async function runAdapter(call: AdapterCall, runners: Partial<Record<stri
   if (!entry) return failure("unknown_verb", `pack ${pack.id} is ${kind}: it has no commands to run`);
   // the adapter of kind K is handed a Pack<K>: its section is there (loadPack refuses one without; checked here for a Pack built any other way)
   const section = adapterOf(kind)?.section;
-  if (section && pack.surface[section] === undefined) return failure("bad_pack", `pack ${pack.id} is kind ${kind} but has no ${section} section`, { hint: `add ${section}: { … } to surface.json` });
+  if (section && pack.surface[section] === undefined)
+    return failure("bad_pack", `pack ${pack.id} is kind ${kind} but has no ${section} section`, {
+      hint: `add ${section}: { … } to surface.json`,
+    });
   // never started for a call already cancelled
   if (signal.aborted) return cancelled(label, signal, false);
   const adapter = await entry.load();
@@ -93,7 +107,11 @@ export async function runAdapter(call: AdapterCall, runners: Partial<Record<stri
   const env = await adapter.run(call as AdapterCall<CallableKind>);
   // the caller went away while it ran: never `ok` (what it did is not confirmed to anyone)
   if (signal.aborted && env.ok) {
-    return failure("cancelled", `${label} was cancelled (${cancelReason(signal)}) while it ran, and finished before it could be stopped: its effect may have landed`, { finished: true });
+    return failure(
+      "cancelled",
+      `${label} was cancelled (${cancelReason(signal)}) while it ran, and finished before it could be stopped: its effect may have landed`,
+      { finished: true },
+    );
   }
   return env;
 }

@@ -52,7 +52,8 @@ const BWRAP_PATHS = ["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"];
 /** The bubblewrap program: sandbox.bins.bwrap when set, else its usual places (never PATH). */
 export function findBwrap(project: Pick<Project, "sandbox">): { path?: string; why?: string } {
   const mapped = Object.hasOwn(project.sandbox.bins, "bwrap") ? project.sandbox.bins.bwrap : undefined;
-  if (mapped !== undefined) return isFile(mapped) ? { path: mapped } : { why: `sandbox.bins.bwrap is ${mapped}, which is not a file` };
+  if (mapped !== undefined)
+    return isFile(mapped) ? { path: mapped } : { why: `sandbox.bins.bwrap is ${mapped}, which is not a file` };
   const found = BWRAP_PATHS.find(isFile);
   return found ? { path: found } : { why: `bubblewrap (bwrap) is not installed (looked in ${BWRAP_PATHS.join(", ")})` };
 }
@@ -75,14 +76,18 @@ function real(p: string): string {
 
 /** What to install, per platform, for `doctor` and the refusal's hint. */
 export function installHint(): string {
-  if (process.platform === "linux") return "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap) and allow unprivileged user namespaces (docs/sandbox.md), or set sandbox.enforce to \"off\"";
-  if (process.platform === "darwin") return "macOS has no backend in hcpx yet: docs/sandbox.md has the sandbox-exec profile (untested); set sandbox.enforce to \"off\" to run unconfined";
+  if (process.platform === "linux")
+    return 'install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap) and allow unprivileged user namespaces (docs/sandbox.md), or set sandbox.enforce to "off"';
+  if (process.platform === "darwin")
+    return 'macOS has no backend in hcpx yet: docs/sandbox.md has the sandbox-exec profile (untested); set sandbox.enforce to "off" to run unconfined';
   return `there is no OS sandbox backend for ${process.platform}: set sandbox.enforce to "off" to run unconfined`;
 }
 
 function unavailable(label: string, project: Project, why: string): Failure {
   const from = project.sandbox.enforcedBy?.length ? ` (asked in ${project.sandbox.enforcedBy.join(", ")})` : "";
-  return failure("sandbox_unavailable", `${label} was not run: sandbox.enforce is "os"${from}, but ${why}`, { hint: `${installHint()}; \`hcpx doctor\` checks it` });
+  return failure("sandbox_unavailable", `${label} was not run: sandbox.enforce is "os"${from}, but ${why}`, {
+    hint: `${installHint()}; \`hcpx doctor\` checks it`,
+  });
 }
 
 const identity = (e: Envelope) => e;
@@ -95,8 +100,14 @@ const identity = (e: Envelope) => e;
 export function confine(line: SpawnLine, ctx: ConfineContext): Confined | Failure {
   const { project } = ctx;
   if (project.sandbox.enforce !== "os") return { ...line, explain: identity };
-  if (process.platform === "darwin") return unavailable(ctx.label, project, "macOS has no sandbox backend in hcpx yet (the sandbox-exec profile in docs/sandbox.md is untested)");
-  if (process.platform !== "linux") return unavailable(ctx.label, project, `${process.platform} has no OS sandbox backend`);
+  if (process.platform === "darwin")
+    return unavailable(
+      ctx.label,
+      project,
+      "macOS has no sandbox backend in hcpx yet (the sandbox-exec profile in docs/sandbox.md is untested)",
+    );
+  if (process.platform !== "linux")
+    return unavailable(ctx.label, project, `${process.platform} has no OS sandbox backend`);
   const bw = findBwrap(project);
   if (!bw.path) return unavailable(ctx.label, project, bw.why!);
   const plan = planFor(line, ctx);
@@ -129,13 +140,27 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
   const roots = project.sandbox.roots.map(real);
   const writable = cls === "read" ? [] : roots.filter((r) => existsSync(r));
   // what must stay visible under the private /tmp: the project, the program, the pack, Node, HOME
-  const needed = [...roots, real(line.cwd), real(dirname(ctx.binPath)), real(pack.dir), real(dirname(dirname(process.execPath))), ...hs];
-  const declared = (pack.surface.reach?.paths ?? []).flatMap((p) => (p.startsWith("~/") ? hs.map((h) => expand(p, h)) : [p])).map(real);
-  const rebind = [...needed, ...declared].filter((p) => isInside(p, "/tmp") && p !== "/tmp" && existsSync(p) && !writable.some((w) => isInside(p, w)));
+  const needed = [
+    ...roots,
+    real(line.cwd),
+    real(dirname(ctx.binPath)),
+    real(pack.dir),
+    real(dirname(dirname(process.execPath))),
+    ...hs,
+  ];
+  const declared = (pack.surface.reach?.paths ?? [])
+    .flatMap((p) => (p.startsWith("~/") ? hs.map((h) => expand(p, h)) : [p]))
+    .map(real);
+  const rebind = [...needed, ...declared].filter(
+    (p) => isInside(p, "/tmp") && p !== "/tmp" && existsSync(p) && !writable.some((w) => isInside(p, w)),
+  );
   const masks: BwrapPlan["masks"] = [];
   const unmask: string[] = [];
   for (const h of hs) {
-    for (const [rel, dir] of [...SECRET_DIRS.map((d) => [d, true] as const), ...SECRET_FILES.map((f) => [f, false] as const)]) {
+    for (const [rel, dir] of [
+      ...SECRET_DIRS.map((d) => [d, true] as const),
+      ...SECRET_FILES.map((f) => [f, false] as const),
+    ]) {
       const path = join(h, rel);
       let st;
       try {
@@ -155,7 +180,8 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
 
 const EROFS = /read-only file system|\bEROFS\b/i;
 const EACCES = /permission denied|\bEACCES\b|\bEPERM\b|operation not permitted/i;
-const NET = /network is unreachable|\bENETUNREACH\b|connection refused|\bECONNREFUSED\b|\bEAI_AGAIN\b|\bENOTFOUND\b|temporary failure in name resolution|name or service not known|could not resolve host/i;
+const NET =
+  /network is unreachable|\bENETUNREACH\b|connection refused|\bECONNREFUSED\b|\bEAI_AGAIN\b|\bENOTFOUND\b|temporary failure in name resolution|name or service not known|could not resolve host/i;
 const ENOENT = /no such file or directory|\bENOENT\b/i;
 const QUOTED_PATH = /['"‘`](\/[^'"’`\n]*)['"’`]/;
 
@@ -186,8 +212,10 @@ export function denialsIn(text: string, plan: Pick<BwrapPlan, "masks" | "network
     const path = QUOTED_PATH.exec(line)?.[1];
     if (EROFS.test(line)) out.push({ what: "write", ...(path ? { path } : {}), line });
     else if (!plan.network && NET.test(line)) out.push({ what: "network", line });
-    else if (EACCES.test(line) && plan.masks.some((m) => line.includes(m.path))) out.push({ what: "read", path: path ?? plan.masks.find((m) => line.includes(m.path))!.path, line });
-    else if (path && ENOENT.test(line) && plan.masks.some((m) => isInside(path, m.path))) out.push({ what: "read", path, line });
+    else if (EACCES.test(line) && plan.masks.some((m) => line.includes(m.path)))
+      out.push({ what: "read", path: path ?? plan.masks.find((m) => line.includes(m.path))!.path, line });
+    else if (path && ENOENT.test(line) && plan.masks.some((m) => isInside(path, m.path)))
+      out.push({ what: "read", path, line });
     else if (path && ENOENT.test(line) && hiddenTmp(path, plan)) out.push({ what: "tmp", path, line });
   }
   // one per kind and path (a stack trace repeats its message); a line without a path only when its kind has none
@@ -214,20 +242,44 @@ function explainDenial(e: Envelope, plan: BwrapPlan, ctx: ConfineContext): Envel
   const stderr = typeof err.stderr_tail === "string" ? err.stderr_tail : "";
   // bubblewrap's own refusal (no user namespaces, a mount it cannot make): it ran nothing
   if (err.exit_code === 1 && /^bwrap: /.test(stderr.trimStart()) && stderr.trim().split("\n").length <= 2) {
-    return unavailable(ctx.label, ctx.project, `bubblewrap could not set the sandbox up: ${stderr.trim().replace(/^bwrap: /, "")}`);
+    return unavailable(
+      ctx.label,
+      ctx.project,
+      `bubblewrap could not set the sandbox up: ${stderr.trim().replace(/^bwrap: /, "")}`,
+    );
   }
-  const text = [stderr, typeof err.stdout_tail === "string" ? err.stdout_tail : "", typeof err.output === "object" && err.output !== null ? JSON.stringify(err.output) : ""].join("\n");
+  const text = [
+    stderr,
+    typeof err.stdout_tail === "string" ? err.stdout_tail : "",
+    typeof err.output === "object" && err.output !== null ? JSON.stringify(err.output) : "",
+  ].join("\n");
   const denied = denialsIn(text, plan);
   if (!denied.length) return e;
-  const what = [...new Set(denied.map((d) => (d.what === "write" ? `writing ${d.path ?? "a file"}` : d.what === "read" ? `reading ${d.path}` : d.what === "tmp" ? `${d.path} (the host's /tmp: the call's /tmp is its own)` : "the network")))].join(", ");
+  const what = [
+    ...new Set(
+      denied.map((d) =>
+        d.what === "write"
+          ? `writing ${d.path ?? "a file"}`
+          : d.what === "read"
+            ? `reading ${d.path}`
+            : d.what === "tmp"
+              ? `${d.path} (the host's /tmp: the call's /tmp is its own)`
+              : "the network",
+      ),
+    ),
+  ].join(", ");
   const net = plan.network ? "the network is shared (declared)" : "no network (none declared for this kind of call)";
-  return failure("sandbox_denied", `${ctx.label}: the sandbox denied ${what}; this call is ${ALLOWED[ctx.cls]}, ${net}`, {
-    denied,
-    policy: { operation: ctx.cls === "read" ? "read" : "write", ...(ctx.cls === "read" ? {} : { land: ctx.cls }) },
-    exit_code: err.exit_code,
-    stderr_tail: err.stderr_tail,
-    hint: "nothing outside what the Policy row allows was changed; if the program needs it, fix the pack: its Policy row, or reach.network / reach.paths in surface.json (docs/sandbox.md)",
-  });
+  return failure(
+    "sandbox_denied",
+    `${ctx.label}: the sandbox denied ${what}; this call is ${ALLOWED[ctx.cls]}, ${net}`,
+    {
+      denied,
+      policy: { operation: ctx.cls === "read" ? "read" : "write", ...(ctx.cls === "read" ? {} : { land: ctx.cls }) },
+      exit_code: err.exit_code,
+      stderr_tail: err.stderr_tail,
+      hint: "nothing outside what the Policy row allows was changed; if the program needs it, fix the pack: its Policy row, or reach.network / reach.paths in surface.json (docs/sandbox.md)",
+    },
+  );
 }
 
 /**
@@ -236,13 +288,30 @@ function explainDenial(e: Envelope, plan: BwrapPlan, ctx: ConfineContext): Envel
  * capabilities). Runs bubblewrap once; never on exec's path.
  */
 export function probeBackend(project: Pick<Project, "sandbox">): { ok: boolean; message: string; hint?: string } {
-  if (process.platform !== "linux") return { ok: false, message: process.platform === "darwin" ? "macOS: no sandbox backend in hcpx yet (docs/sandbox.md has the sandbox-exec profile, untested)" : `${process.platform}: no OS sandbox backend`, hint: installHint() };
+  if (process.platform !== "linux")
+    return {
+      ok: false,
+      message:
+        process.platform === "darwin"
+          ? "macOS: no sandbox backend in hcpx yet (docs/sandbox.md has the sandbox-exec profile, untested)"
+          : `${process.platform}: no OS sandbox backend`,
+      hint: installHint(),
+    };
   const bw = findBwrap(project);
   if (!bw.path) return { ok: false, message: bw.why!, hint: installHint() };
   const probe = existsSync("/bin/true") ? ["/bin/true"] : [process.execPath, "-e", "0"];
   const plan: BwrapPlan = { rebind: [], writable: [], masks: [], unmask: [], network: false, cwd: "/" };
-  const r = spawnSync(bw.path, bwrapArgs(plan, probe[0]!, probe.slice(1)), { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "ignore", "pipe"] });
-  if (r.status === 0) return { ok: true, message: `bubblewrap ${bw.path} confines a call here (mount, pid and network namespaces)` };
+  const r = spawnSync(bw.path, bwrapArgs(plan, probe[0]!, probe.slice(1)), {
+    encoding: "utf8",
+    timeout: 10_000,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  if (r.status === 0)
+    return { ok: true, message: `bubblewrap ${bw.path} confines a call here (mount, pid and network namespaces)` };
   const why = (r.stderr ?? "").trim().split("\n")[0] || (r.error ? r.error.message : `exit ${r.status ?? r.signal}`);
-  return { ok: false, message: `bubblewrap ${bw.path} cannot set a sandbox up here: ${why}`, hint: "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; Ubuntu 24.04+: an AppArmor profile for bwrap, or kernel.apparmor_restrict_unprivileged_userns=0), or run where they are allowed (docs/sandbox.md)" };
+  return {
+    ok: false,
+    message: `bubblewrap ${bw.path} cannot set a sandbox up here: ${why}`,
+    hint: "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; Ubuntu 24.04+: an AppArmor profile for bwrap, or kernel.apparmor_restrict_unprivileged_userns=0), or run where they are allowed (docs/sandbox.md)",
+  };
 }

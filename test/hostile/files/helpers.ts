@@ -31,10 +31,18 @@ export function syntheticPacks(dir: string, n: number): string[] {
     const id = `syn${String(i).padStart(3, "0")}`;
     const d = join(dir, "packs", id);
     mkdirSync(d, { recursive: true });
-    writeFileSync(join(d, "surface.json"), readFileSync(join(src, "surface.json"), "utf8").replace('id: "notes"', `id: "${id}"`));
+    writeFileSync(
+      join(d, "surface.json"),
+      readFileSync(join(src, "surface.json"), "utf8").replace('id: "notes"', `id: "${id}"`),
+    );
     writeFileSync(join(d, "policy.json"), readFileSync(join(src, "policy.json")));
-    const skill = readFileSync(join(src, "SKILL.md"), "utf8").replace("name: notes", `name: ${id}`).replace("# notes", `# ${id}`);
-    writeFileSync(join(d, "SKILL.md"), skill + `\n## More about ${id}\n\n` + `Line ${i} of filler text so the Skill copies are not tiny.\n`.repeat(40));
+    const skill = readFileSync(join(src, "SKILL.md"), "utf8")
+      .replace("name: notes", `name: ${id}`)
+      .replace("# notes", `# ${id}`);
+    writeFileSync(
+      join(d, "SKILL.md"),
+      skill + `\n## More about ${id}\n\n` + `Line ${i} of filler text so the Skill copies are not tiny.\n`.repeat(40),
+    );
     ids.push(id);
   }
   return ids;
@@ -48,16 +56,29 @@ export interface BigProject {
 
 /** Pre-existing host files a person might have (other servers, comments, prose). */
 export const USER_FILES: Record<string, string> = {
-  ".mcp.json": '{\n  "mcpServers": {\n    "github": { "command": "gh-mcp", "args": ["--stdio"] }\n  },\n  "x-note": "mine"\n}\n',
+  ".mcp.json":
+    '{\n  "mcpServers": {\n    "github": { "command": "gh-mcp", "args": ["--stdio"] }\n  },\n  "x-note": "mine"\n}\n',
   ".cursor/mcp.json": '{\n    "mcpServers": {\n        "db": {\n            "command": "db-mcp"\n        }\n    }\n}\n',
-  ".vscode/mcp.json": '// my servers\n{\n\t"servers": {\n\t\t"fs": { "type": "stdio", "command": "fs-mcp" }, // keep\n\t},\n\t"inputs": []\n}\n',
+  ".vscode/mcp.json":
+    '// my servers\n{\n\t"servers": {\n\t\t"fs": { "type": "stdio", "command": "fs-mcp" }, // keep\n\t},\n\t"inputs": []\n}\n',
   ".gemini/settings.json": '{\n  // theme first\n  "theme": "Dracula",\n  "mcpServers": {}\n}\n',
-  "opencode.jsonc": '{\n  "$schema": "https://opencode.ai/config.json",\n  // models\n  "model": "anthropic/claude-sonnet-4",\n}\n',
+  "opencode.jsonc":
+    '{\n  "$schema": "https://opencode.ai/config.json",\n  // models\n  "model": "anthropic/claude-sonnet-4",\n}\n',
   ".codex/config.toml": '# my codex\nmodel = "o3"\n\n[mcp_servers.other]\ncommand = "other-mcp"\nargs = ["-v"]\n',
   "CLAUDE.md": "# Project rules\r\n\r\nUse tabs.\r\n",
   "AGENTS.md": "# Agents\n\nBe brief.\n",
   "GEMINI.md": "Gemini, be careful.",
-  "~/.claude.json": JSON.stringify({ numStartups: 12, projects: { "/a": { allowedTools: [] }, "/b": { history: ["x"] } }, mcpServers: { mine: { command: "m" } }, userID: "abc" }, null, 2) + "\n",
+  "~/.claude.json":
+    JSON.stringify(
+      {
+        numStartups: 12,
+        projects: { "/a": { allowedTools: [] }, "/b": { history: ["x"] } },
+        mcpServers: { mine: { command: "m" } },
+        userID: "abc",
+      },
+      null,
+      2,
+    ) + "\n",
   "~/.gemini/settings.json": '{\n  "general": { "vimMode": true }\n}\n',
   "~/.codex/config.toml": 'model = "gpt-5"\n',
   "~/.claude/CLAUDE.md": "# Me\n\nI like short answers.\n",
@@ -71,7 +92,11 @@ export function bigProject(n: number, opts: { dir?: string; home?: string } = {}
   mkdirSync(home, { recursive: true });
   cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
   const ids = syntheticPacks(dir, n);
-  const config = { packs: ids.map((id) => `./packs/${id}`), principal: { id: "test", kind: "agent" }, grants: { allow: ids.map((id) => `${id}.*`), deny: [] } };
+  const config = {
+    packs: ids.map((id) => `./packs/${id}`),
+    principal: { id: "test", kind: "agent" },
+    grants: { allow: ids.map((id) => `${id}.*`), deny: [] },
+  };
   writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify(config, null, 2) + "\n");
   for (const [rel, text] of Object.entries(USER_FILES)) {
     const f = rel.startsWith("~/") ? join(home, rel.slice(2)) : join(dir, rel);
@@ -97,7 +122,13 @@ export function hcpx(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promi
  * Run the CLI and SIGKILL it `ms` after its start — or, with `after`, `ms` after
  * the file `after` first appears (polled every ~1 ms). Resolves with how it ended.
  */
-export function runAndKill(args: string[], cwd: string, env: NodeJS.ProcessEnv, ms: number, after?: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; elapsed: number }> {
+export function runAndKill(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  ms: number,
+  after?: string,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; elapsed: number }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawnHcpx(args, { cwd, env, stdio: ["ignore", "ignore", "ignore"] });
@@ -139,7 +170,12 @@ export function snapDiff(a: Record<string, string>, b: Record<string, string>): 
   const out: string[] = [];
   for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
     if (a[k] === b[k]) continue;
-    const dec = (v: string | undefined) => (v === undefined ? "<absent>\n" : v === "dir" ? "<dir>\n" : Buffer.from(v.slice(v.indexOf(":") + 1), "base64").toString("utf8"));
+    const dec = (v: string | undefined) =>
+      v === undefined
+        ? "<absent>\n"
+        : v === "dir"
+          ? "<dir>\n"
+          : Buffer.from(v.slice(v.indexOf(":") + 1), "base64").toString("utf8");
     const patch = createPatch(k, dec(b[k]), dec(a[k]), "expected", "got", { context: 1 });
     out.push(patch.split("\n").slice(0, 60).join("\n"));
   }
@@ -147,7 +183,12 @@ export function snapDiff(a: Record<string, string>, b: Record<string, string>): 
 }
 
 /** Run the CLI to the end, polling (every ~1 ms) when `watch` exists: the window in which it writes. */
-export function runWatching(args: string[], cwd: string, env: NodeJS.ProcessEnv, watch: string): Promise<{ code: number | null; elapsed: number; from?: number; to?: number }> {
+export function runWatching(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  watch: string,
+): Promise<{ code: number | null; elapsed: number; from?: number; to?: number }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     let from: number | undefined;

@@ -20,7 +20,8 @@ describe("adopt --write killed mid-write: every file old or new, re-run converge
     const S = s.steps;
     const rnd = prng(6);
     for (const n of [3, Math.floor(S / 3), S - 1]) await killCase(s, { killAfterSteps: n });
-    for (let i = 0; i < 3; i++) await killCase(s, { delayMs: (s.window[1] - s.window[0]) * 1.3 * rnd(), afterJournal: true });
+    for (let i = 0; i < 3; i++)
+      await killCase(s, { delayMs: (s.window[1] - s.window[0]) * 1.3 * rnd(), afterJournal: true });
   }, 240_000);
 
   it("user scope (~/.claude.json, ~/.gemini/settings.json, ~/.codex/config.toml in a scratch HOME): killed mid-way", async () => {

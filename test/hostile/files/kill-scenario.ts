@@ -60,21 +60,43 @@ function both(dir: string, home: string): Record<string, string> {
  * `fresh`: nothing adopted yet. `update`: an earlier adopt with other packs, so
  * the killed run also deletes stale Skill copies and rewrites entries.
  */
-export async function makeScenario(kind: "fresh" | "update", scope: "project" | "user", packs: number): Promise<Scenario> {
+export async function makeScenario(
+  kind: "fresh" | "update",
+  scope: "project" | "user",
+  packs: number,
+): Promise<Scenario> {
   const base = tmp(`hcpx-kill-${kind}-${scope}-`);
   const tpl = bigProject(packs, { dir: join(base, "tpl"), home: join(base, "tpl-home") });
   const hosts = scope === "project" ? PROJECT_HOSTS : USER_HOSTS;
-  const run: Run = { name: `${kind}/${scope}`, args: ["adopt", ...hosts, "--command", "hcpx mcp", ...(scope === "user" ? ["--scope", "user"] : []), "--write"] };
+  const run: Run = {
+    name: `${kind}/${scope}`,
+    args: ["adopt", ...hosts, "--command", "hcpx mcp", ...(scope === "user" ? ["--scope", "user"] : []), "--write"],
+  };
   const all = Array.from({ length: packs }, (_, i) => `syn${String(i).padStart(3, "0")}`);
   // user scope serves the user's own config: the template's packs (~/../tpl from either HOME)
-  const userCfg = (ids: string[]) => writeUserConfig(tpl.home, { packs: ids.map((id) => `~/../tpl/packs/${id}`), principal: { id: "test", kind: "agent" }, grants: { allow: ids.map((id) => `${id}.*`), deny: [] } });
+  const userCfg = (ids: string[]) =>
+    writeUserConfig(tpl.home, {
+      packs: ids.map((id) => `~/../tpl/packs/${id}`),
+      principal: { id: "test", kind: "agent" },
+      grants: { allow: ids.map((id) => `${id}.*`), deny: [] },
+    });
   if (scope === "user") userCfg(all);
   // Codex uses a project's .codex/config.toml only when the project is trusted (adopt --check says so otherwise)
   const codexUser = join(tpl.home, ".codex", "config.toml");
-  if (scope === "project" && existsSync(codexUser)) appendFileSync(codexUser, `\n[projects."${join(base, "w")}"]\ntrust_level = "trusted"\n`);
+  if (scope === "project" && existsSync(codexUser))
+    appendFileSync(codexUser, `\n[projects."${join(base, "w")}"]\ntrust_level = "trusted"\n`);
   if (kind === "update") {
     // adopt the first half, then switch the config to the second half plus a few
-    const cfg = (ids: string[]) => JSON.stringify({ packs: ids.map((id) => `./packs/${id}`), principal: { id: "test", kind: "agent" }, grants: { allow: ids.map((id) => `${id}.*`), deny: [] } }, null, 2) + "\n";
+    const cfg = (ids: string[]) =>
+      JSON.stringify(
+        {
+          packs: ids.map((id) => `./packs/${id}`),
+          principal: { id: "test", kind: "agent" },
+          grants: { allow: ids.map((id) => `${id}.*`), deny: [] },
+        },
+        null,
+        2,
+      ) + "\n";
     writeFileSync(join(tpl.dir, "hcp.config.json5"), cfg(all.slice(0, Math.ceil(packs / 2))));
     if (scope === "user") userCfg(all.slice(0, Math.ceil(packs / 2)));
     const r = await hcpx(run.args, tpl.dir, { ...tpl.env });
@@ -92,7 +114,8 @@ export async function makeScenario(kind: "fresh" | "update", scope: "project" | 
   };
   reset();
   // a first clean run, watched: when is its journal on disk (= its write phase)?
-  const journal = scope === "user" ? join(home, ".config/hcp/adopt.journal.json") : join(dir, ".hcp/adopt.journal.json");
+  const journal =
+    scope === "user" ? join(home, ".config/hcp/adopt.journal.json") : join(dir, ".hcp/adopt.journal.json");
   const watched = await runWatching(run.args, dir, env, journal);
   expect(watched.code).toBe(0);
   const window: [number, number] = [watched.from ?? 0, watched.to ?? watched.elapsed];
@@ -106,7 +129,11 @@ export async function makeScenario(kind: "fresh" | "update", scope: "project" | 
   expect(m, r.stdout).not.toBeNull();
   const steps = 2 + 2 * Number(m![1]) + Number(m![2]) + 2;
   const next = both(dir, home);
-  const recheck = await hcpx(run.args.map((a) => (a === "--write" ? "--check" : a)), dir, env);
+  const recheck = await hcpx(
+    run.args.map((a) => (a === "--write" ? "--check" : a)),
+    dir,
+    env,
+  );
   expect(recheck.code, recheck.stdout + recheck.stderr).toBe(0);
   const rem = await hcpx([...run.args, "--remove"], dir, env);
   expect(rem.code, rem.stderr).toBe(0);
@@ -123,10 +150,15 @@ export interface KillOutcome {
 }
 
 /** One case: reset, run, kill (after `killAfterSteps` write steps, or after `delayMs`), then check 1–4. */
-export async function killCase(s: Scenario, how: { killAfterSteps?: number; delayMs?: number; afterJournal?: boolean }, opts: { remove?: boolean } = {}): Promise<KillOutcome> {
+export async function killCase(
+  s: Scenario,
+  how: { killAfterSteps?: number; delayMs?: number; afterJournal?: boolean },
+  opts: { remove?: boolean } = {},
+): Promise<KillOutcome> {
   s.reset();
   const label = `${s.name} ${how.killAfterSteps !== undefined ? `after ${how.killAfterSteps} write steps` : `${Math.round(how.delayMs!)} ms after ${how.afterJournal ? "the journal appeared" : "start"}`}`;
-  const env = how.killAfterSteps !== undefined ? { ...s.env, HCPX_TEST_KILL_AFTER_WRITES: String(how.killAfterSteps) } : s.env;
+  const env =
+    how.killAfterSteps !== undefined ? { ...s.env, HCPX_TEST_KILL_AFTER_WRITES: String(how.killAfterSteps) } : s.env;
   const r = await runAndKill(s.run.args, s.dir, env, how.delayMs ?? 60_000, how.afterJournal ? s.journal : undefined);
   const killed = r.signal === "SIGKILL";
   if (how.killAfterSteps !== undefined) expect(killed, `${label}: the hook should kill it`).toBe(true);
@@ -148,7 +180,10 @@ export async function killCase(s: Scenario, how: { killAfterSteps?: number; dela
   }
   for (const k of Object.keys(now)) {
     if (k in s.orig || k in s.next || k.endsWith("/")) continue;
-    expect(TEMP_RE.test(k) || k.startsWith("P:.hcp/") || k.startsWith("H:.config/hcp/"), `${label}: unexpected file ${k}`).toBe(true);
+    expect(
+      TEMP_RE.test(k) || k.startsWith("P:.hcp/") || k.startsWith("H:.config/hcp/"),
+      `${label}: unexpected file ${k}`,
+    ).toBe(true);
   }
 
   // 2. a re-run converges to the clean run's tree exactly (ledger included, no journal/lock/temp)
@@ -156,7 +191,11 @@ export async function killCase(s: Scenario, how: { killAfterSteps?: number; dela
   expect(again.code, `${label}: re-run: ${again.stderr}`).toBe(0);
   expect(snapDiff(both(s.dir, s.home), s.next), `${label}: re-run must converge to the clean result`).toEqual([]);
   // 3. --check passes
-  const check = await hcpx(s.run.args.map((a) => (a === "--write" ? "--check" : a)), s.dir, s.env);
+  const check = await hcpx(
+    s.run.args.map((a) => (a === "--write" ? "--check" : a)),
+    s.dir,
+    s.env,
+  );
   expect(check.code, `${label}: --check: ${check.stdout}`).toBe(0);
   // 4. --remove gives what a clean write + remove gives (for `fresh`: the original tree)
   if (opts.remove !== false) {

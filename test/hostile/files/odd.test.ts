@@ -18,7 +18,9 @@ const haveMkfifo = spawnSync("mkfifo", ["--version"]).status === 0;
 
 /** Two packs `p` (to be made odd) and `ok`, both over argv-echo. */
 function twoPacks() {
-  const p = project({ packs: [fxPack("p", "argv-echo.mjs", [cmd("show")]), fxPack("ok", "argv-echo.mjs", [cmd("show")])] });
+  const p = project({
+    packs: [fxPack("p", "argv-echo.mjs", [cmd("show")]), fxPack("ok", "argv-echo.mjs", [cmd("show")])],
+  });
   return { ...p, pack: join(p.dir, "packs", "p") };
 }
 
@@ -36,7 +38,11 @@ async function socketAt(path: string): Promise<() => void> {
   return () => srv.close();
 }
 
-function expectClearError(r: { code: number | null; stdout: string; stderr: string; signal: NodeJS.Signals | null }, file: RegExp, what: RegExp): void {
+function expectClearError(
+  r: { code: number | null; stdout: string; stderr: string; signal: NodeJS.Signals | null },
+  file: RegExp,
+  what: RegExp,
+): void {
   expect(r.signal, "killed by the test's timeout: it hung").toBeNull();
   expect(r.code, r.stdout + r.stderr).toBe(1);
   const out = r.stdout + r.stderr;
@@ -46,18 +52,25 @@ function expectClearError(r: { code: number | null; stdout: string; stderr: stri
 }
 
 describe.skipIf(!haveMkfifo)("a FIFO where a file should be: an error, never a hang", () => {
-  it.each(["surface.json", "policy.json", "SKILL.md"])("%s as a FIFO: lint, exec, status, generate answer at once (exit 1, the file named)", async (name) => {
-    const p = twoPacks();
-    fifo(join(p.pack, name));
-    // status and exec do not read SKILL.md
-    for (const args of [["lint", p.pack], ["generate"], ...(name === "SKILL.md" ? [] : [["status"], ["exec", "p", "show", "--json"]])]) {
-      const r = await runHcpx(args, { cwd: p.dir, timeoutMs: 8000 });
-      expectClearError(r, new RegExp(name.replace(".", "\\.")), /FIFO/);
-    }
-    // an unrelated pack still runs
-    const ok = await runHcpx(["exec", "ok", "show", "--json"], { cwd: p.dir, timeoutMs: 8000 });
-    expect(JSON.parse(ok.stdout).ok).toBe(true);
-  });
+  it.each(["surface.json", "policy.json", "SKILL.md"])(
+    "%s as a FIFO: lint, exec, status, generate answer at once (exit 1, the file named)",
+    async (name) => {
+      const p = twoPacks();
+      fifo(join(p.pack, name));
+      // status and exec do not read SKILL.md
+      for (const args of [
+        ["lint", p.pack],
+        ["generate"],
+        ...(name === "SKILL.md" ? [] : [["status"], ["exec", "p", "show", "--json"]]),
+      ]) {
+        const r = await runHcpx(args, { cwd: p.dir, timeoutMs: 8000 });
+        expectClearError(r, new RegExp(name.replace(".", "\\.")), /FIFO/);
+      }
+      // an unrelated pack still runs
+      const ok = await runHcpx(["exec", "ok", "show", "--json"], { cwd: p.dir, timeoutMs: 8000 });
+      expect(JSON.parse(ok.stdout).ok).toBe(true);
+    },
+  );
 
   it("hcp.config.json5 as a FIFO: exec and grant answer at once", async () => {
     const p = twoPacks();
@@ -69,11 +82,21 @@ describe.skipIf(!haveMkfifo)("a FIFO where a file should be: an error, never a h
   });
 
   it("hcpx mcp with a FIFO as one pack's SKILL.md and another's surface.json: starts, lists tools, serves the healthy pack, names the broken ones", async () => {
-    const p = project({ packs: [fxPack("p", "argv-echo.mjs", [cmd("show")]), fxPack("q", "argv-echo.mjs", [cmd("show")]), fxPack("ok", "argv-echo.mjs", [cmd("show")])] });
+    const p = project({
+      packs: [
+        fxPack("p", "argv-echo.mjs", [cmd("show")]),
+        fxPack("q", "argv-echo.mjs", [cmd("show")]),
+        fxPack("ok", "argv-echo.mjs", [cmd("show")]),
+      ],
+    });
     fifo(join(p.dir, "packs", "p", "SKILL.md"));
     fifo(join(p.dir, "packs", "q", "surface.json"));
     const t0 = Date.now();
-    const s = await connectMcp([HCPX, "mcp"], p.dir, { PATH: process.env.PATH ?? "", HOME: tmp("hcpx-odd-home-"), NO_COLOR: "1" });
+    const s = await connectMcp([HCPX, "mcp"], p.dir, {
+      PATH: process.env.PATH ?? "",
+      HOME: tmp("hcpx-odd-home-"),
+      NO_COLOR: "1",
+    });
     try {
       const tools = await s.client.listTools();
       expect(Date.now() - t0).toBeLessThan(8000);
@@ -82,9 +105,13 @@ describe.skipIf(!haveMkfifo)("a FIFO where a file should be: an error, never a h
       expect(hcp.description).toMatch(/^- p \(.*\): \S*SKILL\.md: is a FIFO/m);
       expect(hcp.description).toMatch(/^- \S*packs\/q: \S*surface\.json: is a FIFO/m);
       expect(tools.tools.find((t) => t.name === "hcp__read_skill")!.description).toContain("Not served, broken");
-      const ok = (await s.client.callTool({ name: "hcp", arguments: { pack: "ok", verb: "show" } })) as unknown as { structuredContent: { ok: boolean } };
+      const ok = (await s.client.callTool({ name: "hcp", arguments: { pack: "ok", verb: "show" } })) as unknown as {
+        structuredContent: { ok: boolean };
+      };
       expect(ok.structuredContent.ok).toBe(true);
-      const bad = (await s.client.callTool({ name: "hcp__read_skill", arguments: { pack: "p" } })) as unknown as { structuredContent: { ok: boolean; error: { code: string; message: string } } };
+      const bad = (await s.client.callTool({ name: "hcp__read_skill", arguments: { pack: "p" } })) as unknown as {
+        structuredContent: { ok: boolean; error: { code: string; message: string } };
+      };
       expect(bad.structuredContent.error.code).toBe("bad_pack");
       expect(bad.structuredContent.error.message).toMatch(/FIFO/);
       // still responsive after every refresh
@@ -148,17 +175,29 @@ describe("nesting deep enough to overflow a stack", () => {
     const sf = join(p.pack, "surface.json");
     const s = readFileSync(sf, "utf8");
     writeFileSync(sf, s.replace(/\}\s*$/, `, "stimuli": ${"[".repeat(200_000)}${"]".repeat(200_000)} }`));
-    for (const args of [["exec", "p", "show", "--json"], ["lint", p.pack]]) {
+    for (const args of [
+      ["exec", "p", "show", "--json"],
+      ["lint", p.pack],
+    ]) {
       const r = await runHcpx(args, { cwd: p.dir, timeoutMs: 15_000 });
       expectClearError(r, /surface\.json/, /nested deeper than 64 levels/);
     }
   });
 
   it("a bin printing JSON nested 1,000,000 deep: bad_output, exit 1 (--json and readable, with a Binding to redact)", async () => {
-    const p = project({ packs: [fxPack("deep", "argv-echo.mjs", [cmd("show")], { binding: { env: ["DEEP_TOKEN"] } })] });
-    writeFileSync(join(p.dir, "fx", "argv-echo.mjs"), 'process.stdout.write("[".repeat(1000000) + "]".repeat(1000000));\n');
+    const p = project({
+      packs: [fxPack("deep", "argv-echo.mjs", [cmd("show")], { binding: { env: ["DEEP_TOKEN"] } })],
+    });
+    writeFileSync(
+      join(p.dir, "fx", "argv-echo.mjs"),
+      'process.stdout.write("[".repeat(1000000) + "]".repeat(1000000));\n',
+    );
     for (const json of [true, false]) {
-      const r = await runHcpx(["exec", "deep", "show", ...(json ? ["--json"] : [])], { cwd: p.dir, env: { DEEP_TOKEN: "tok-deep-1234" }, timeoutMs: 15_000 });
+      const r = await runHcpx(["exec", "deep", "show", ...(json ? ["--json"] : [])], {
+        cwd: p.dir,
+        env: { DEEP_TOKEN: "tok-deep-1234" },
+        timeoutMs: 15_000,
+      });
       expect(r.code, r.stderr).toBe(1);
       expect(r.stdout + r.stderr).not.toMatch(/internal error/);
       if (json) expect(JSON.parse(r.stdout).error).toMatchObject({ code: "bad_output", limit_depth: 512 });
@@ -168,10 +207,19 @@ describe("nesting deep enough to overflow a stack", () => {
 
   it("hcpx mcp passes a deep bin output on as bad_output and keeps serving", async () => {
     const p = project({ packs: [fxPack("deep", "argv-echo.mjs", [cmd("show")])] });
-    writeFileSync(join(p.dir, "fx", "argv-echo.mjs"), 'process.stdout.write("{\\"a\\":".repeat(300000) + "1" + "}".repeat(300000));\n');
-    const s = await connectMcp([HCPX, "mcp"], p.dir, { PATH: process.env.PATH ?? "", HOME: tmp("hcpx-odd-home-"), NO_COLOR: "1" });
+    writeFileSync(
+      join(p.dir, "fx", "argv-echo.mjs"),
+      'process.stdout.write("{\\"a\\":".repeat(300000) + "1" + "}".repeat(300000));\n',
+    );
+    const s = await connectMcp([HCPX, "mcp"], p.dir, {
+      PATH: process.env.PATH ?? "",
+      HOME: tmp("hcpx-odd-home-"),
+      NO_COLOR: "1",
+    });
     try {
-      const r = (await s.client.callTool({ name: "hcp", arguments: { pack: "deep", verb: "show" } })) as unknown as { structuredContent: { ok: boolean; error: { code: string } } };
+      const r = (await s.client.callTool({ name: "hcp", arguments: { pack: "deep", verb: "show" } })) as unknown as {
+        structuredContent: { ok: boolean; error: { code: string } };
+      };
       expect(r.structuredContent.error.code).toBe("bad_output");
       expect((await s.client.listTools()).tools.length).toBe(2);
     } finally {
@@ -182,12 +230,28 @@ describe("nesting deep enough to overflow a stack", () => {
 
 // A private mount namespace (unshare -rm) lets an unprivileged test mount a
 // read-only bind or a tiny tmpfs; skipped where that is not possible.
-const canUnshare = process.platform === "linux" && spawnSync("unshare", ["-rm", "sh", "-c", "mount -t tmpfs -o size=16k tmpfs /mnt 2>/dev/null || mount -t tmpfs -o size=16k tmpfs \"$(mktemp -d)\""]).status === 0;
+const canUnshare =
+  process.platform === "linux" &&
+  spawnSync("unshare", [
+    "-rm",
+    "sh",
+    "-c",
+    'mount -t tmpfs -o size=16k tmpfs /mnt 2>/dev/null || mount -t tmpfs -o size=16k tmpfs "$(mktemp -d)"',
+  ]).status === 0;
 
 /** Run hcpx in `dir` inside a private mount namespace after `mount` (shell); `after` runs there too, its output on stderr after "--after--". */
-function inNamespace(mount: string, dir: string, args: string[], after = "true"): { code: number | null; stdout: string; stderr: string; signal: NodeJS.Signals | null } {
+function inNamespace(
+  mount: string,
+  dir: string,
+  args: string[],
+  after = "true",
+): { code: number | null; stdout: string; stderr: string; signal: NodeJS.Signals | null } {
   const script = `${mount} && cd "$1" && shift && "$@"; rc=$?; echo --after-- >&2; ${after} >&2; exit $rc`;
-  const r = spawnSync("unshare", ["-rm", "sh", "-c", script, "sh", dir, process.execPath, HCPX, ...args], { encoding: "utf8", timeout: 20_000, env: { ...process.env, HOME: tmp("hcpx-odd-home-"), NO_COLOR: "1" } });
+  const r = spawnSync("unshare", ["-rm", "sh", "-c", script, "sh", dir, process.execPath, HCPX, ...args], {
+    encoding: "utf8",
+    timeout: 20_000,
+    env: { ...process.env, HOME: tmp("hcpx-odd-home-"), NO_COLOR: "1" },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, signal: r.signal };
 }
 
@@ -195,7 +259,13 @@ describe.skipIf(!canUnshare)("a read-only file system and a full disk", () => {
   it("read-only project: generate, adopt --write, grant and pack new say so, naming the file (exit 1, not 70); exec still runs", () => {
     const p = twoPacks();
     const ro = `mount --bind "${p.dir}" "${p.dir}" && mount -o remount,bind,ro "${p.dir}"`;
-    for (const args of [["generate"], ["adopt", "claude", "--write"], ["grant", "p.show"], ["pack", "new", "zzz", "--wrap", "git", "--verb", "status=status"], ["generate", "--json"]]) {
+    for (const args of [
+      ["generate"],
+      ["adopt", "claude", "--write"],
+      ["grant", "p.show"],
+      ["pack", "new", "zzz", "--wrap", "git", "--verb", "status=status"],
+      ["generate", "--json"],
+    ]) {
       const r = inNamespace(ro, p.dir, args);
       expect(r.code, `${args.join(" ")}: ${r.stdout}${r.stderr}`).toBe(1);
       expect(r.stdout + r.stderr, args.join(" ")).toMatch(/read-only \(EROFS\)/);
@@ -215,7 +285,11 @@ describe.skipIf(!canUnshare)("a read-only file system and a full disk", () => {
       expect(r.code, r.stdout + r.stderr).toBe(1);
       const [err, after] = r.stderr.split("--after--\n");
       expect(r.stdout + err).not.toMatch(/internal error/);
-      if (args.includes("--json")) expect(JSON.parse(r.stdout).error).toMatchObject({ code: "io_error", message: "cannot write: no space left on the device (ENOSPC)" });
+      if (args.includes("--json"))
+        expect(JSON.parse(r.stdout).error).toMatchObject({
+          code: "io_error",
+          message: "cannot write: no space left on the device (ENOSPC)",
+        });
       else expect(err).toMatch(/^error \.hcp\/generated\/\S+: cannot write: no space left on the device \(ENOSPC\)/m);
       expect(after!.trim(), "temp files left on the full disk").toBe("");
     }

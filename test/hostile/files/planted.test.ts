@@ -21,7 +21,10 @@ function plant(path: string, how: Plant): void {
   }
 }
 
-function expectClearError(r: { code: number | null; stdout: string; stderr: string; signal: NodeJS.Signals | null }, file: RegExp): void {
+function expectClearError(
+  r: { code: number | null; stdout: string; stderr: string; signal: NodeJS.Signals | null },
+  file: RegExp,
+): void {
   expect(r.signal, "killed by the test's timeout: it hung").toBeNull();
   expect(r.code, r.stdout + r.stderr).toBe(1);
   const out = r.stdout + r.stderr;

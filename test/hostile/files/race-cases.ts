@@ -19,8 +19,10 @@ export function project(): { dir: string; env: NodeJS.ProcessEnv } {
   return { dir: p.dir, env: { HOME: tmp("hcpx-race-home-"), PATH: pathWithHcpx() } };
 }
 
-export const deadPid = (): string => execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).toString();
-export const ledger = (dir: string) => JSON.parse(readFileSync(join(dir, ".hcp/adopted.json"), "utf8")) as { hosts: Record<string, { entries: unknown[] }> };
+export const deadPid = (): string =>
+  execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).toString();
+export const ledger = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, ".hcp/adopted.json"), "utf8")) as { hosts: Record<string, { entries: unknown[] }> };
 export const CMD = ["--command", "hcpx mcp"];
 
 /** `rounds` rounds of five adopt --write at once, each on a fresh project. */
@@ -36,14 +38,23 @@ export async function adoptRace(rounds: number): Promise<void> {
     ]);
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     expect(Object.keys(ledger(p.dir).hosts).sort()).toEqual(["claude", "codex", "cursor", "gemini", "opencode"]);
-    const check = await hcpx(["adopt", "claude", "cursor", "codex", "opencode", "gemini", ...CMD, "--check"], p.dir, p.env);
+    const check = await hcpx(
+      ["adopt", "claude", "cursor", "codex", "opencode", "gemini", ...CMD, "--check"],
+      p.dir,
+      p.env,
+    );
     expect(check.code, check.stdout).toBe(0);
     expect(readFileSync(join(p.dir, ".mcp.json"), "utf8")).toContain('"github"');
     expect(readFileSync(join(p.dir, ".codex/config.toml"), "utf8")).toContain("[mcp_servers.other]");
     expect(existsSync(join(p.dir, ".hcp/adopt.lock"))).toBe(false);
     // and all of it comes out again, user bytes intact
-    const rem = await hcpx(["adopt", "claude", "cursor", "codex", "opencode", "gemini", "--remove", "--write"], p.dir, p.env);
+    const rem = await hcpx(
+      ["adopt", "claude", "cursor", "codex", "opencode", "gemini", "--remove", "--write"],
+      p.dir,
+      p.env,
+    );
     expect(rem.code, rem.stderr).toBe(0);
-    for (const [rel, text] of Object.entries(USER_FILES)) if (!rel.startsWith("~/")) expect(readFileSync(join(p.dir, rel), "utf8"), rel).toBe(text);
+    for (const [rel, text] of Object.entries(USER_FILES))
+      if (!rel.startsWith("~/")) expect(readFileSync(join(p.dir, rel), "utf8"), rel).toBe(text);
   }
 }

@@ -37,10 +37,16 @@ describe("two adopt --write at once", () => {
       expect(existsSync(join(p.dir, ".hcp/adopt.lock"))).toBe(false);
     }
     const p = project();
-    const killed = await hcpx(["adopt", "claude", "cursor", ...CMD, "--write"], p.dir, { ...p.env, HCPX_TEST_KILL_AFTER_WRITES: "5" });
+    const killed = await hcpx(["adopt", "claude", "cursor", ...CMD, "--write"], p.dir, {
+      ...p.env,
+      HCPX_TEST_KILL_AFTER_WRITES: "5",
+    });
     expect(killed.signal).toBe("SIGKILL");
     expect(existsSync(join(p.dir, ".hcp/adopt.lock"))).toBe(true);
-    const r = await hcpx(["adopt", "claude", "cursor", ...CMD, "--write"], p.dir, { ...p.env, HCPX_LOCK_WAIT_MS: "100" });
+    const r = await hcpx(["adopt", "claude", "cursor", ...CMD, "--write"], p.dir, {
+      ...p.env,
+      HCPX_LOCK_WAIT_MS: "100",
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(p.dir, ".hcp/adopt.lock"))).toBe(false);
     expect((await hcpx(["adopt", "claude", "cursor", ...CMD, "--check"], p.dir, p.env)).code).toBe(0);
@@ -83,7 +89,10 @@ describe("config edits at once", () => {
   it("eight grants and an activate racing on one config: every change is kept", async () => {
     const p = project();
     const pats = Array.from({ length: 8 }, (_, i) => `later${i}.read`);
-    const runs = await Promise.all([...pats.map((pat) => hcpx(["grant", pat], p.dir, p.env)), hcpx(["activate", "packs/notes"], p.dir, p.env)]);
+    const runs = await Promise.all([
+      ...pats.map((pat) => hcpx(["grant", pat], p.dir, p.env)),
+      hcpx(["activate", "packs/notes"], p.dir, p.env),
+    ]);
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     const text = readFileSync(join(p.dir, "hcp.config.json5"), "utf8");
     for (const pat of pats) expect(text).toContain(`"${pat}"`);

@@ -28,21 +28,99 @@ export interface HostFile {
 }
 
 export const HOST_FILES: HostFile[] = [
-  { path: ".mcp.json", host: "claude", fmt: "json", base: '{\n  "mcpServers": {\n    "github": {\n      "command": "gh-mcp"\n    }\n  },\n  "other": [1, 2]\n}\n', ours: '"hcp"' },
-  { path: ".cursor/mcp.json", host: "cursor", fmt: "json", base: '{\n  "mcpServers": {\n    "db": {\n      "command": "db-mcp"\n    }\n  }\n}\n', ours: '"hcp"' },
-  { path: ".vscode/mcp.json", host: "vscode", fmt: "json", base: '{\n  // mine\n  "servers": {\n    "fs": {\n      "type": "stdio",\n      "command": "fs-mcp"\n    }\n  }\n}\n', ours: '"hcp"' },
-  { path: ".gemini/settings.json", host: "gemini", fmt: "json", base: '{\n  "theme": "Dracula",\n  "mcpServers": {\n    "x": {\n      "command": "x"\n    }\n  }\n}\n', ours: '"hcp"' },
-  { path: "opencode.json", host: "opencode", fmt: "json", base: '{\n  "$schema": "https://opencode.ai/config.json",\n  "model": "anthropic/claude-sonnet-4"\n}\n', ours: '"hcp"' },
-  { path: "opencode.jsonc", host: "opencode", fmt: "json", base: '{\n  // models\n  "model": "anthropic/claude-sonnet-4",\n}\n', ours: '"hcp"' },
-  { path: ".codex/config.toml", host: "codex", fmt: "toml", base: '# mine\nmodel = "o3"\n\n[mcp_servers.other]\ncommand = "other-mcp"\nargs = ["-v"]\n', ours: "[mcp_servers.hcp]" },
+  {
+    path: ".mcp.json",
+    host: "claude",
+    fmt: "json",
+    base: '{\n  "mcpServers": {\n    "github": {\n      "command": "gh-mcp"\n    }\n  },\n  "other": [1, 2]\n}\n',
+    ours: '"hcp"',
+  },
+  {
+    path: ".cursor/mcp.json",
+    host: "cursor",
+    fmt: "json",
+    base: '{\n  "mcpServers": {\n    "db": {\n      "command": "db-mcp"\n    }\n  }\n}\n',
+    ours: '"hcp"',
+  },
+  {
+    path: ".vscode/mcp.json",
+    host: "vscode",
+    fmt: "json",
+    base: '{\n  // mine\n  "servers": {\n    "fs": {\n      "type": "stdio",\n      "command": "fs-mcp"\n    }\n  }\n}\n',
+    ours: '"hcp"',
+  },
+  {
+    path: ".gemini/settings.json",
+    host: "gemini",
+    fmt: "json",
+    base: '{\n  "theme": "Dracula",\n  "mcpServers": {\n    "x": {\n      "command": "x"\n    }\n  }\n}\n',
+    ours: '"hcp"',
+  },
+  {
+    path: "opencode.json",
+    host: "opencode",
+    fmt: "json",
+    base: '{\n  "$schema": "https://opencode.ai/config.json",\n  "model": "anthropic/claude-sonnet-4"\n}\n',
+    ours: '"hcp"',
+  },
+  {
+    path: "opencode.jsonc",
+    host: "opencode",
+    fmt: "json",
+    base: '{\n  // models\n  "model": "anthropic/claude-sonnet-4",\n}\n',
+    ours: '"hcp"',
+  },
+  {
+    path: ".codex/config.toml",
+    host: "codex",
+    fmt: "toml",
+    base: '# mine\nmodel = "o3"\n\n[mcp_servers.other]\ncommand = "other-mcp"\nargs = ["-v"]\n',
+    ours: "[mcp_servers.hcp]",
+  },
   { path: "CLAUDE.md", host: "claude", fmt: "md", base: "# Rules\n\n- be brief\n", ours: "<!-- hcp:begin -->" },
   { path: "AGENTS.md", host: "codex", fmt: "md", base: "# Agents\n\nTabs.\n", ours: "<!-- hcp:begin -->" },
   { path: "GEMINI.md", host: "gemini", fmt: "md", base: "Gemini notes", ours: "<!-- hcp:begin -->" },
-  { path: "~/.claude.json", host: "claude", fmt: "json", scope: "user", base: '{\n  "numStartups": 3,\n  "projects": {\n    "/p": {\n      "allowedTools": []\n    }\n  },\n  "mcpServers": {}\n}\n', ours: '"hcp-user"' },
+  {
+    path: "~/.claude.json",
+    host: "claude",
+    fmt: "json",
+    scope: "user",
+    base: '{\n  "numStartups": 3,\n  "projects": {\n    "/p": {\n      "allowedTools": []\n    }\n  },\n  "mcpServers": {}\n}\n',
+    ours: '"hcp-user"',
+  },
 ];
 
-export type Shape = "bom" | "crlf" | "tabs" | "indent4" | "indent2" | "big" | "empty" | "null" | "array" | "dir" | "readonly" | "symlink-in" | "symlink-out" | "non-utf8";
-export const SHAPES: Shape[] = ["bom", "crlf", "tabs", "indent4", "indent2", "big", "empty", "null", "array", "dir", "readonly", "symlink-in", "symlink-out", "non-utf8"];
+export type Shape =
+  | "bom"
+  | "crlf"
+  | "tabs"
+  | "indent4"
+  | "indent2"
+  | "big"
+  | "empty"
+  | "null"
+  | "array"
+  | "dir"
+  | "readonly"
+  | "symlink-in"
+  | "symlink-out"
+  | "non-utf8";
+export const SHAPES: Shape[] = [
+  "bom",
+  "crlf",
+  "tabs",
+  "indent4",
+  "indent2",
+  "big",
+  "empty",
+  "null",
+  "array",
+  "dir",
+  "readonly",
+  "symlink-in",
+  "symlink-out",
+  "non-utf8",
+];
 
 /** What must happen: "merge", or a refusal whose message matches. */
 export function expected(f: HostFile, shape: Shape): "merge" | RegExp {
@@ -56,9 +134,17 @@ export function expected(f: HostFile, shape: Shape): "merge" | RegExp {
     case "non-utf8":
       return /is not UTF-8 text \(invalid byte at offset \d+\)/;
     case "null":
-      return f.fmt === "json" ? /the top level is a null, expected an object/ : f.fmt === "toml" ? /cannot parse TOML/ : "merge";
+      return f.fmt === "json"
+        ? /the top level is a null, expected an object/
+        : f.fmt === "toml"
+          ? /cannot parse TOML/
+          : "merge";
     case "array":
-      return f.fmt === "json" ? /the top level is an array, expected an object/ : f.fmt === "toml" ? /cannot parse TOML/ : "merge";
+      return f.fmt === "json"
+        ? /the top level is an array, expected an object/
+        : f.fmt === "toml"
+          ? /cannot parse TOML/
+          : "merge";
     case "big":
       // Codex reads at most 32 KiB of AGENTS.md: a 5 MB one is refused (hosts/codex.json5 maxBytes)
       return f.host === "codex" && f.fmt === "md" ? /would be \d+ bytes; the host reads at most 32768/ : "merge";
@@ -90,11 +176,28 @@ export function shapeBytes(f: HostFile, shape: Shape): Buffer {
       const n = 40_000;
       if (f.fmt === "json") {
         const key = f.path.includes("vscode") ? "servers" : f.host === "opencode" ? "mcp" : "mcpServers";
-        const many = Array.from({ length: n }, (_, i) => `    "srv${i}": { "command": "server-${i}", "args": ["--port", "${1000 + (i % 9000)}"] }`).join(",\n");
+        const many = Array.from(
+          { length: n },
+          (_, i) => `    "srv${i}": { "command": "server-${i}", "args": ["--port", "${1000 + (i % 9000)}"] }`,
+        ).join(",\n");
         return Buffer.from(`{\n  "x-first": true,\n  "${key}": {\n${many}\n  },\n  "x-last": "end"\n}\n`, "utf8");
       }
-      if (f.fmt === "toml") return Buffer.from(b + Array.from({ length: n }, (_, i) => `\n[mcp_servers.s${i}]\ncommand = "server-${i}"\nargs = ["--port", "${i}"]\n`).join(""), "utf8");
-      return Buffer.from(b + Array.from({ length: n * 2 }, (_, i) => `- rule ${i}: keep every one of these lines exactly as it is\n`).join(""), "utf8");
+      if (f.fmt === "toml")
+        return Buffer.from(
+          b +
+            Array.from(
+              { length: n },
+              (_, i) => `\n[mcp_servers.s${i}]\ncommand = "server-${i}"\nargs = ["--port", "${i}"]\n`,
+            ).join(""),
+          "utf8",
+        );
+      return Buffer.from(
+        b +
+          Array.from({ length: n * 2 }, (_, i) => `- rule ${i}: keep every one of these lines exactly as it is\n`).join(
+            "",
+          ),
+        "utf8",
+      );
     }
     case "empty":
       return Buffer.alloc(0);
@@ -103,7 +206,12 @@ export function shapeBytes(f: HostFile, shape: Shape): Buffer {
     case "array":
       return Buffer.from("[]\n");
     case "non-utf8": {
-      const s = f.fmt === "md" ? b + "caf\xe9 cr\xe8me\n" : f.fmt === "toml" ? b + 'note = "caf\xe9"\n' : b.replace(/\n}\n$/, ',\n  "note": "caf\xe9"\n}\n');
+      const s =
+        f.fmt === "md"
+          ? b + "caf\xe9 cr\xe8me\n"
+          : f.fmt === "toml"
+            ? b + 'note = "caf\xe9"\n'
+            : b.replace(/\n}\n$/, ',\n  "note": "caf\xe9"\n}\n');
       return Buffer.from(s, "latin1");
     }
     default:
@@ -144,7 +252,10 @@ export async function runShape({ file: f, shape }: ShapeCase): Promise<void> {
     if (shape === "readonly") chmodSync(abs, 0o444);
   }
   const scopeArgs = f.scope === "user" ? ["--scope", "user"] : [];
-  const snap = () => ({ ...Object.fromEntries(Object.entries(snapshot(p.dir, { mtimes: true })).map(([k, v]) => [`P:${k}`, v])), ...Object.fromEntries(Object.entries(snapshot(home, { mtimes: true })).map(([k, v]) => [`H:${k}`, v])) });
+  const snap = () => ({
+    ...Object.fromEntries(Object.entries(snapshot(p.dir, { mtimes: true })).map(([k, v]) => [`P:${k}`, v])),
+    ...Object.fromEntries(Object.entries(snapshot(home, { mtimes: true })).map(([k, v]) => [`H:${k}`, v])),
+  });
   const before = snap();
   const beforeBytes = shape === "dir" || shape === "symlink-out" ? undefined : readFileSync(readAt);
   const want = expected(f, shape);
@@ -163,11 +274,14 @@ export async function runShape({ file: f, shape }: ShapeCase): Promise<void> {
   expect(text, `${label}: our entry`).toContain(f.ours);
   if (shape === "symlink-in") expect(snapshot(root)[rel]).toMatch(/^link:/);
   if (shape === "bom") expect(after.subarray(0, 3).toString("hex"), `${label}: BOM kept`).toBe("efbbbf");
-  if (shape === "crlf" && f.base.includes("\n")) expect(text.replace(/\r\n/g, ""), `${label}: no bare LF added`).not.toContain("\n");
+  if (shape === "crlf" && f.base.includes("\n"))
+    expect(text.replace(/\r\n/g, ""), `${label}: no bare LF added`).not.toContain("\n");
   // our key as the file names it (`"hcp"`, Claude Code's user scope `"hcp-user"`)
   const oursRe = f.ours.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  if (shape === "tabs" && f.fmt === "json") expect(text, `${label}: our lines indented with tabs`).toMatch(new RegExp(`\\n\\t+${oursRe}`));
-  if (shape === "indent4" && f.fmt === "json") expect(text, `${label}: our lines indented by 4`).toMatch(new RegExp(`\\n {8}${oursRe}`));
+  if (shape === "tabs" && f.fmt === "json")
+    expect(text, `${label}: our lines indented with tabs`).toMatch(new RegExp(`\\n\\t+${oursRe}`));
+  if (shape === "indent4" && f.fmt === "json")
+    expect(text, `${label}: our lines indented by 4`).toMatch(new RegExp(`\\n {8}${oursRe}`));
   // every byte outside our entry: the original bytes are a subsequence we can get back exactly
   const check = await hcpx(["adopt", f.host, ...scopeArgs, "--command", "hcpx mcp", "--check"], p.dir, env);
   expect(check.code, `${label}: --check after write\n${check.stdout}`).toBe(0);
@@ -178,10 +292,16 @@ export async function runShape({ file: f, shape }: ShapeCase): Promise<void> {
   expect(readFileSync(readAt).equals(beforeBytes!), `${label}: --remove restores the exact original bytes`).toBe(true);
   const back = snap();
   // mtimes of the file we edited changed; compare everything else without mtimes
-  const strip = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v.replace(/@[\d.]+$/, "")]));
+  const strip = (o: Record<string, string>) =>
+    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v.replace(/@[\d.]+$/, "")]));
   expect(snapDiff(strip(back), strip(before)), `${label}: the tree is as before`).toEqual([]);
 }
 
 export function allCases(): ShapeCase[] {
-  return HOST_FILES.flatMap((file) => SHAPES.filter((s) => !(file.fmt !== "json" && (s === "indent4" || s === "indent2") && false)).map((shape) => ({ file, shape })));
+  return HOST_FILES.flatMap((file) =>
+    SHAPES.filter((s) => !(file.fmt !== "json" && (s === "indent4" || s === "indent2") && false)).map((shape) => ({
+      file,
+      shape,
+    })),
+  );
 }

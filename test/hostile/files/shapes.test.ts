@@ -19,7 +19,11 @@ import { runInProcess } from "../../support/inproc";
 const hcpx = (args: string[], cwd: string, env: NodeJS.ProcessEnv) => runInProcess(args, { cwd, env });
 
 const FULL = new Set([".mcp.json"]);
-const SOME: Record<string, Shape[]> = { ".codex/config.toml": ["crlf", "null"], "AGENTS.md": ["bom", "big"], "~/.claude.json": ["non-utf8"] };
+const SOME: Record<string, Shape[]> = {
+  ".codex/config.toml": ["crlf", "null"],
+  "AGENTS.md": ["bom", "big"],
+  "~/.claude.json": ["non-utf8"],
+};
 
 async function inBatches(cases: ShapeCase[], n: number): Promise<void> {
   for (let i = 0; i < cases.length; i += n) await Promise.all(cases.slice(i, i + n).map(runShape));
@@ -28,7 +32,10 @@ async function inBatches(cases: ShapeCase[], n: number): Promise<void> {
 describe("host files in odd shapes: merged keeping every other byte, or refused and left untouched", () => {
   it("the subset names known host files and shapes", () => {
     for (const [path, shapes] of Object.entries(SOME)) {
-      expect(HOST_FILES.map((f) => f.path), path).toContain(path);
+      expect(
+        HOST_FILES.map((f) => f.path),
+        path,
+      ).toContain(path);
       for (const sh of shapes) expect(SHAPES, `${path}: ${sh}`).toContain(sh);
     }
   });
@@ -36,7 +43,10 @@ describe("host files in odd shapes: merged keeping every other byte, or refused 
     const shapes = FULL.has(file.path) ? SHAPES : (SOME[file.path] ?? []);
     if (shapes.length === 0) continue;
     it(`${file.path}: ${shapes.join(", ")}`, async () => {
-      await inBatches(shapes.map((shape) => ({ file, shape })), 3);
+      await inBatches(
+        shapes.map((shape) => ({ file, shape })),
+        3,
+      );
     }, 180_000);
   }
 
@@ -44,8 +54,27 @@ describe("host files in odd shapes: merged keeping every other byte, or refused 
     const p = scratchProject({ packs: ["ledger"] });
     const home = tmp("hcpx-claude-json-");
     const env = { HOME: home, PATH: cleanPath() };
-    const projects = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`/home/u/src/p${i}`, { allowedTools: [`Bash(git:*)`], history: [{ display: `ünïcödé ${i}`, pastedContents: {} }], mcpServers: { [`local${i}`]: { command: "x" } }, hasTrustDialogAccepted: i % 2 === 0 }]));
-    const doc = { numStartups: 812, installMethod: "npm", autoUpdates: false, tipsHistory: { a: 1 }, userID: "f".repeat(64), projects, oauthAccount: { emailAddress: "me@example.com" }, mcpServers: { mine: { type: "stdio", command: "mine" } } };
+    const projects = Object.fromEntries(
+      Array.from({ length: 500 }, (_, i) => [
+        `/home/u/src/p${i}`,
+        {
+          allowedTools: [`Bash(git:*)`],
+          history: [{ display: `ünïcödé ${i}`, pastedContents: {} }],
+          mcpServers: { [`local${i}`]: { command: "x" } },
+          hasTrustDialogAccepted: i % 2 === 0,
+        },
+      ]),
+    );
+    const doc = {
+      numStartups: 812,
+      installMethod: "npm",
+      autoUpdates: false,
+      tipsHistory: { a: 1 },
+      userID: "f".repeat(64),
+      projects,
+      oauthAccount: { emailAddress: "me@example.com" },
+      mcpServers: { mine: { type: "stdio", command: "mine" } },
+    };
     const text = JSON.stringify(doc, null, 2) + "\n";
     writeFileSync(join(home, ".claude.json"), text);
     const userFile = userConfigOf(p.dir, home);
@@ -57,7 +86,10 @@ describe("host files in odd shapes: merged keeping every other byte, or refused 
     expect(parsed.projects).toEqual(projects);
     expect(parsed.mcpServers.mine).toEqual(doc.mcpServers.mine);
     // Claude Code alone reads ~/.claude.json: the entry names its host (src/host/ask-rules.ts)
-    expect(parsed.mcpServers["hcp-user"]).toMatchObject({ command: "hcpx", args: ["mcp", "--shape", "per-command", "--host", "claude", "--config", userFile] });
+    expect(parsed.mcpServers["hcp-user"]).toMatchObject({
+      command: "hcpx",
+      args: ["mcp", "--shape", "per-command", "--host", "claude", "--config", userFile],
+    });
     // only added lines: the original is the text with our entry taken out
     const rem = await hcpx(["adopt", "claude", "--scope", "user", "--remove", "--write"], p.dir, env);
     expect(rem.code, rem.stderr).toBe(0);

@@ -16,7 +16,12 @@ import { fxPack, project } from "../../runtime/support";
 import { hcpCall, startServer, type Env, type Session } from "./support";
 
 const wellFormed = (s: string) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
-const cmd = (verb: string, cli: string[], args: Record<string, unknown>) => ({ verb_key: verb, summary: verb, cli, args });
+const cmd = (verb: string, cli: string[], args: Record<string, unknown>) => ({
+  verb_key: verb,
+  summary: verb,
+  cli,
+  args,
+});
 
 // pos: positionals a, b (no dash), c embedded after literal text, h embedded at the
 // start of an element (no dash), g positional with allow_dash; optional flags
@@ -41,8 +46,26 @@ const shellMarks = () => readdirSync(dir).filter((f) => f.startsWith("pwned"));
 beforeAll(() => {
   const p = project({
     packs: [
-      fxPack("echo", "argv-echo.mjs", [cmd("pos", ["echo", "pos", "{{a}}", "{{b}}", "x={{c}}", "{{h}}.txt", "{{g}}"], POS_ARGS), cmd("num", ["echo", "num", "{{n}}", "{{m}}"], { n: { type: "integer", required: true }, m: { type: "number", required: true, allow_dash: true } })]),
-      { id: "ptecho", surface: { kind: "wrap", wrap: { bin: "../../fx/argv-echo.mjs", json_flag: null, output: "json", pass_through: { allowedSubcommands: ["say"], maxArgv: 8 } } }, rows: { say: { operation: "read" } } },
+      fxPack("echo", "argv-echo.mjs", [
+        cmd("pos", ["echo", "pos", "{{a}}", "{{b}}", "x={{c}}", "{{h}}.txt", "{{g}}"], POS_ARGS),
+        cmd("num", ["echo", "num", "{{n}}", "{{m}}"], {
+          n: { type: "integer", required: true },
+          m: { type: "number", required: true, allow_dash: true },
+        }),
+      ]),
+      {
+        id: "ptecho",
+        surface: {
+          kind: "wrap",
+          wrap: {
+            bin: "../../fx/argv-echo.mjs",
+            json_flag: null,
+            output: "json",
+            pass_through: { allowedSubcommands: ["say"], maxArgv: 8 },
+          },
+        },
+        rows: { say: { operation: "read" } },
+      },
     ],
   });
   dir = p.dir;
@@ -50,17 +73,84 @@ beforeAll(() => {
 });
 
 // ---- value generators ----
-const SPECIAL = [";", "|", "&", "&&", "$", "$(", ")", "`", "'", '"', "*", "?", "~", "{", "}", "[", "]", "<", ">", "!", "#", "\n", "\r\n", " ", "\t", "\\", "$HOME", "${PATH}", "$(touch pwned1)", "`touch pwned2`", "; touch pwned3", "| touch pwned4", "{{a}}", "{{verb}}", "-", "--", "=", "*.mjs", "~/", "é", "✓", "👩‍💻", "\u202e", "\uFEFF"];
-const piece = fc.oneof(fc.constantFrom(...SPECIAL), fc.string({ unit: "binary", maxLength: 6 }), fc.string({ unit: "grapheme", maxLength: 6 }), fc.string({ unit: "grapheme-ascii", maxLength: 6 }));
-const longValue = fc.tuple(fc.integer({ min: 1000, max: 140_000 }), fc.constantFrom("a", "é", "; ", "$(x)")).map(([n, s]) => s.repeat(Math.ceil(n / s.length)));
-const baseValue = fc.oneof({ weight: 20, arbitrary: fc.array(piece, { maxLength: 6 }).map((p) => p.join("")) }, { weight: 2, arbitrary: fc.constant("") }, { weight: 1, arbitrary: longValue });
+const SPECIAL = [
+  ";",
+  "|",
+  "&",
+  "&&",
+  "$",
+  "$(",
+  ")",
+  "`",
+  "'",
+  '"',
+  "*",
+  "?",
+  "~",
+  "{",
+  "}",
+  "[",
+  "]",
+  "<",
+  ">",
+  "!",
+  "#",
+  "\n",
+  "\r\n",
+  " ",
+  "\t",
+  "\\",
+  "$HOME",
+  "${PATH}",
+  "$(touch pwned1)",
+  "`touch pwned2`",
+  "; touch pwned3",
+  "| touch pwned4",
+  "{{a}}",
+  "{{verb}}",
+  "-",
+  "--",
+  "=",
+  "*.mjs",
+  "~/",
+  "é",
+  "✓",
+  "👩‍💻",
+  "\u202e",
+  "\uFEFF",
+];
+const piece = fc.oneof(
+  fc.constantFrom(...SPECIAL),
+  fc.string({ unit: "binary", maxLength: 6 }),
+  fc.string({ unit: "grapheme", maxLength: 6 }),
+  fc.string({ unit: "grapheme-ascii", maxLength: 6 }),
+);
+const longValue = fc
+  .tuple(fc.integer({ min: 1000, max: 140_000 }), fc.constantFrom("a", "é", "; ", "$(x)"))
+  .map(([n, s]) => s.repeat(Math.ceil(n / s.length)));
+const baseValue = fc.oneof(
+  { weight: 20, arbitrary: fc.array(piece, { maxLength: 6 }).map((p) => p.join("")) },
+  { weight: 2, arbitrary: fc.constant("") },
+  { weight: 1, arbitrary: longValue },
+);
 /** A value that often starts with '-'. */
-const value = fc.tuple(fc.integer({ min: 0, max: 5 }), baseValue).map(([k, v]) => (k === 0 ? `-${v}` : k === 1 ? `--${v}` : v));
+const value = fc
+  .tuple(fc.integer({ min: 0, max: 5 }), baseValue)
+  .map(([k, v]) => (k === 0 ? `-${v}` : k === 1 ? `--${v}` : v));
 /** Only what an OS argv can carry (no NUL, well-formed UTF-16): for the CLI. */
 const cliValue = value.filter((v) => !v.includes("\0") && wellFormed(v) && v.length < 60_000);
 
 const posInput = (v: fc.Arbitrary<string>) =>
-  fc.record({ a: v, b: v, c: v, h: v, g: v, d: fc.option(v, { nil: undefined }), e: fc.option(v, { nil: undefined }), f: fc.option(fc.boolean(), { nil: undefined }) });
+  fc.record({
+    a: v,
+    b: v,
+    c: v,
+    h: v,
+    g: v,
+    d: fc.option(v, { nil: undefined }),
+    e: fc.option(v, { nil: undefined }),
+    f: fc.option(fc.boolean(), { nil: undefined }),
+  });
 type PosInput = { a: string; b: string; c: string; h: string; g: string; d?: string; e?: string; f?: boolean };
 
 /** Linux refuses one argv element longer than this (MAX_ARG_STRLEN) — the runtime must refuse it cleanly, not crash. */
@@ -75,9 +165,15 @@ function expected(i: PosInput): { argv: string[] } | { refuse: "dash" | "nul" | 
   if (i.f === true) argv.push("--f");
   const dash = given.filter(([k, v]) => NO_DASH.includes(k) && v.startsWith("-")).map(([k]) => k);
   if (dash.length) return { refuse: "dash", args: dash };
-  if (given.some(([, v]) => v.includes("\0"))) return { refuse: "nul", args: given.filter(([, v]) => v.includes("\0")).map(([k]) => k) };
-  if (given.some(([, v]) => !wellFormed(v))) return { refuse: "unpaired", args: given.filter(([, v]) => !wellFormed(v)).map(([k]) => k) };
-  if (argv.some((a) => Buffer.byteLength(a) > MAX_ARG_BYTES) || argv.reduce((n, a) => n + Buffer.byteLength(a) + 1, 0) > 1024 * 1024) return { refuse: "long", args: [] };
+  if (given.some(([, v]) => v.includes("\0")))
+    return { refuse: "nul", args: given.filter(([, v]) => v.includes("\0")).map(([k]) => k) };
+  if (given.some(([, v]) => !wellFormed(v)))
+    return { refuse: "unpaired", args: given.filter(([, v]) => !wellFormed(v)).map(([k]) => k) };
+  if (
+    argv.some((a) => Buffer.byteLength(a) > MAX_ARG_BYTES) ||
+    argv.reduce((n, a) => n + Buffer.byteLength(a) + 1, 0) > 1024 * 1024
+  )
+    return { refuse: "long", args: [] };
   return { argv };
 }
 
@@ -118,7 +214,14 @@ describe("argv: in-process execute()", () => {
   }, 120_000);
 
   it("NUL anywhere is refused before anything is spawned (positional, embedded, flag, pass-through)", async () => {
-    for (const [k, v] of [["a", "x\0y"], ["c", "\0"], ["h", "a\0"], ["g", "\0-"], ["d", "x\0"], ["e", "-\0"]] as const) {
+    for (const [k, v] of [
+      ["a", "x\0y"],
+      ["c", "\0"],
+      ["h", "a\0"],
+      ["g", "\0-"],
+      ["d", "x\0"],
+      ["e", "-\0"],
+    ] as const) {
       const args: Record<string, string> = { a: "a", b: "b", c: "c", h: "h", g: "g", [k]: v };
       const env = (await run({ pack: "echo", verb: "pos", args })) as Env;
       expect(env.error).toMatchObject({ code: "bad_args" });
@@ -130,25 +233,35 @@ describe("argv: in-process execute()", () => {
 
   it("numbers: a negative integer in a positional slot is refused, a negative number with allow_dash passes", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: -1e9, max: 1e9 }), fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 }), async (n, m) => {
-        const env = await run({ pack: "echo", verb: "num", args: { n, m } });
-        if (n < 0) return void expect(env.error).toMatchObject({ code: "bad_args", arg: "n" });
-        expect(env.ok).toBe(true);
-        expect(env.data.argv).toEqual(["num", String(n), String(m)]);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: -1e9, max: 1e9 }),
+        fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 }),
+        async (n, m) => {
+          const env = await run({ pack: "echo", verb: "num", args: { n, m } });
+          if (n < 0) return void expect(env.error).toMatchObject({ code: "bad_args", arg: "n" });
+          expect(env.ok).toBe(true);
+          expect(env.data.argv).toEqual(["num", String(n), String(m)]);
+        },
+      ),
       { numRuns: 25 },
     );
   }, 120_000);
 
   it("pass_through: any literal argv (≤ maxArgv) arrives literally after the subcommand; more is refused", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(value.filter((v) => !v.includes("\0") && wellFormed(v) && v.length < 5000), { maxLength: 10 }), async (argv) => {
-        const env = await run({ pack: "ptecho", verb: "say", argv });
-        if (argv.length > 8) return void expect(env.error).toMatchObject({ code: "bad_args" });
-        expect(env.error).toBeUndefined();
-        expect(env.data.argv).toEqual(["say", ...argv]);
-        expect(shellMarks()).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.array(
+          value.filter((v) => !v.includes("\0") && wellFormed(v) && v.length < 5000),
+          { maxLength: 10 },
+        ),
+        async (argv) => {
+          const env = await run({ pack: "ptecho", verb: "say", argv });
+          if (argv.length > 8) return void expect(env.error).toMatchObject({ code: "bad_args" });
+          expect(env.error).toBeUndefined();
+          expect(env.data.argv).toEqual(["say", ...argv]);
+          expect(shellMarks()).toEqual([]);
+        },
+      ),
       { numRuns: 40 },
     );
   }, 120_000);

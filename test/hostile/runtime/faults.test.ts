@@ -10,7 +10,17 @@ import { copyFileSync, existsSync, readFileSync, rmSync, symlinkSync, writeFileS
 import { join } from "node:path";
 import { runHcpx, tmp } from "../../support/hcpx";
 import { FIXTURE_BINS, fxPack, project } from "../../runtime/support";
-import { childrenOf, copyOwnFixtures, groupMembers, hcpCall, running, settle, startServer, type Env, type Session } from "./support";
+import {
+  childrenOf,
+  copyOwnFixtures,
+  groupMembers,
+  hcpCall,
+  running,
+  settle,
+  startServer,
+  type Env,
+  type Session,
+} from "./support";
 
 const cmd = (verb: string, cli: string[]) => ({ verb_key: verb, summary: verb, cli, args: {} });
 let dir: string;
@@ -37,14 +47,38 @@ beforeAll(() => {
   writeFileSync(join(outside, "other.mjs"), "process.stdout.write(JSON.stringify({ other: true }))\n");
   const sp = project({
     packs: [
-      fxPack("slow", "hang.mjs", [cmd("hang", ["hang"])], { wrap: { timeout_ms: 800, output: "text", agent_env: { HANG_PID_FILE: "PLACEHOLDER_slow" } } }),
-      { id: "slowd", surface: { kind: "wrap", wrap: { bin: "../../hfx/hang-detached.mjs", json_flag: null, output: "text", timeout_ms: 800, agent_env: { HANG_PID_FILE: "PLACEHOLDER_slowd" } }, commands: [cmd("hang", ["hang"])] } },
+      fxPack("slow", "hang.mjs", [cmd("hang", ["hang"])], {
+        wrap: { timeout_ms: 800, output: "text", agent_env: { HANG_PID_FILE: "PLACEHOLDER_slow" } },
+      }),
+      {
+        id: "slowd",
+        surface: {
+          kind: "wrap",
+          wrap: {
+            bin: "../../hfx/hang-detached.mjs",
+            json_flag: null,
+            output: "text",
+            timeout_ms: 800,
+            agent_env: { HANG_PID_FILE: "PLACEHOLDER_slowd" },
+          },
+          commands: [cmd("hang", ["hang"])],
+        },
+      },
       fxPack("flood", "flood.mjs", [cmd("flood", ["flood"])]),
       fxPack("sig", "sigkill-self.mjs", [cmd("die", ["sig"])]),
-      fxPack("sigterm", "sigkill-self.mjs", [cmd("die", ["sig"])], { wrap: { agent_env: { SIGKILL_SELF_SIGNAL: "SIGTERM" } } }),
-      fxPack("bad", "badjson.mjs", ["truncated", "text", "two", "empty"].map((m) => cmd(m, ["bad", m]))),
+      fxPack("sigterm", "sigkill-self.mjs", [cmd("die", ["sig"])], {
+        wrap: { agent_env: { SIGKILL_SELF_SIGNAL: "SIGTERM" } },
+      }),
+      fxPack(
+        "bad",
+        "badjson.mjs",
+        ["truncated", "text", "two", "empty"].map((m) => cmd(m, ["bad", m])),
+      ),
       fxPack("ok", "argv-echo.mjs", [cmd("echo", ["echo", "alive"])]),
-      { id: "victim", surface: { kind: "wrap", wrap: { bin: "./bin.mjs", json_flag: null }, commands: [cmd("run", ["v", "run"])] } },
+      {
+        id: "victim",
+        surface: { kind: "wrap", wrap: { bin: "./bin.mjs", json_flag: null }, commands: [cmd("run", ["v", "run"])] },
+      },
     ],
   });
   dir = sp.dir;
@@ -59,8 +93,14 @@ beforeAll(() => {
 /** After a hang case: neither the bin nor its child runs, nothing of the bin's process group is left (zombies included). */
 async function expectHangGone(id: string): Promise<void> {
   const { pid, child } = JSON.parse(readFileSync(pidFile(id), "utf8")) as { pid: number; child: number };
-  expect(await settle(() => !running(pid) && !running(child)), `${id}: bin ${pid} or child ${child} still running`).toBe(true);
-  expect(await settle(() => groupMembers(pid).length === 0), `${id}: group ${pid} has ${JSON.stringify(groupMembers(pid))}`).toBe(true);
+  expect(
+    await settle(() => !running(pid) && !running(child)),
+    `${id}: bin ${pid} or child ${child} still running`,
+  ).toBe(true);
+  expect(
+    await settle(() => groupMembers(pid).length === 0),
+    `${id}: group ${pid} has ${JSON.stringify(groupMembers(pid))}`,
+  ).toBe(true);
   rmSync(pidFile(id));
 }
 
@@ -104,21 +144,27 @@ describe("faults through the MCP server", () => {
   });
 
   const noChildren = async () => {
-    expect(await settle(() => childrenOf(s.serverPid).length === 0), `children of the server: ${JSON.stringify(childrenOf(s.serverPid))}`).toBe(true);
+    expect(
+      await settle(() => childrenOf(s.serverPid).length === 0),
+      `children of the server: ${JSON.stringify(childrenOf(s.serverPid))}`,
+    ).toBe(true);
   };
   const stillAnswers = async () => {
     const env = await hcpCall(s, "ok", "echo");
     expect(env.data.argv).toEqual(["alive"]);
   };
 
-  it.each(CASES)("%s %s → %s; the server keeps no child or zombie and answers the next call", async (pack, verb, code, extra) => {
-    const env = await hcpCall(s, pack, verb);
-    expect(env.error?.code).toBe(code);
-    extra?.(env.error);
-    if (pack.startsWith("slow")) await expectHangGone(pack);
-    await noChildren();
-    await stillAnswers();
-  });
+  it.each(CASES)(
+    "%s %s → %s; the server keeps no child or zombie and answers the next call",
+    async (pack, verb, code, extra) => {
+      const env = await hcpCall(s, pack, verb);
+      expect(env.error?.code).toBe(code);
+      extra?.(env.error);
+      if (pack.startsWith("slow")) await expectHangGone(pack);
+      await noChildren();
+      await stillAnswers();
+    },
+  );
 
   it("all faults at once (concurrent calls): every envelope right, no child left, still answering", async () => {
     const envs = await Promise.all(CASES.filter(([p]) => !p.startsWith("slow")).map(([p, v]) => hcpCall(s, p, v)));

@@ -70,7 +70,12 @@ beforeAll(async () => {
       res.end(JSON.stringify({ message: `bad token ${auth}`, echo, encoded: encodeURIComponent(auth) }));
     } else if (url.pathname === "/b64") {
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ b64: Buffer.from(auth.replace(/^Bearer /, "")).toString("base64"), b64url: Buffer.from(auth.replace(/^Bearer /, "")).toString("base64url") }));
+      res.end(
+        JSON.stringify({
+          b64: Buffer.from(auth.replace(/^Bearer /, "")).toString("base64"),
+          b64url: Buffer.from(auth.replace(/^Bearer /, "")).toString("base64url"),
+        }),
+      );
     } else {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(echo));
@@ -79,26 +84,68 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const cmd = (verb: string, cli: string[], args: Record<string, unknown> = {}) => ({ verb_key: verb, summary: verb, cli, args });
+  const cmd = (verb: string, cli: string[], args: Record<string, unknown> = {}) => ({
+    verb_key: verb,
+    summary: verb,
+    cli,
+    args,
+  });
   const sp = project({
     packs: [
-      fxPack("leaky", "leaky.mjs", [cmd("fail", ["leaky"]), cmd("ok", ["leaky", "ok"])], { binding: { env: ["LEAKY_TOKEN"] } }),
-      fxPack("echo", "argv-echo.mjs", [cmd("env", ["e"]), cmd("args", ["e", "x"])], { wrap: { agent_env: { ARGV_ECHO_ENV: "ECHO_TOKEN" } }, binding: { env: ["ECHO_TOKEN"] } }),
-      { id: "forms", surface: { kind: "wrap", wrap: { bin: "../../hfx/forms.mjs", json_flag: null, output: "json" }, binding: { env: ["FORMS_TOKEN"] }, commands: [cmd("ok", ["f", "ok"]), cmd("fail", ["f", "fail"]), cmd("bad", ["f", "bad"]), cmd("tail", ["f", "tail", "{{pad}}", "1"], { pad: { type: "integer", required: true } })] } },
+      fxPack("leaky", "leaky.mjs", [cmd("fail", ["leaky"]), cmd("ok", ["leaky", "ok"])], {
+        binding: { env: ["LEAKY_TOKEN"] },
+      }),
+      fxPack("echo", "argv-echo.mjs", [cmd("env", ["e"]), cmd("args", ["e", "x"])], {
+        wrap: { agent_env: { ARGV_ECHO_ENV: "ECHO_TOKEN" } },
+        binding: { env: ["ECHO_TOKEN"] },
+      }),
+      {
+        id: "forms",
+        surface: {
+          kind: "wrap",
+          wrap: { bin: "../../hfx/forms.mjs", json_flag: null, output: "json" },
+          binding: { env: ["FORMS_TOKEN"] },
+          commands: [
+            cmd("ok", ["f", "ok"]),
+            cmd("fail", ["f", "fail"]),
+            cmd("bad", ["f", "bad"]),
+            cmd("tail", ["f", "tail", "{{pad}}", "1"], { pad: { type: "integer", required: true } }),
+          ],
+        },
+      },
       {
         id: "api",
         surface: {
           kind: "openapi",
-          openapi: { base_url: "http://127.0.0.1:9", auth: { header: "Authorization", env: "API_TOKEN", scheme: "Bearer" } },
+          openapi: {
+            base_url: "http://127.0.0.1:9",
+            auth: { header: "Authorization", env: "API_TOKEN", scheme: "Bearer" },
+          },
           binding: { env: ["API_TOKEN"] },
           commands: [
-            { verb_key: "echo", summary: "echo", http: { method: "GET", path: "/echo" }, args: { q: { type: "string", in: "query" } } },
+            {
+              verb_key: "echo",
+              summary: "echo",
+              http: { method: "GET", path: "/echo" },
+              args: { q: { type: "string", in: "query" } },
+            },
             { verb_key: "deny", summary: "deny", http: { method: "GET", path: "/deny" }, args: {} },
             { verb_key: "b64", summary: "b64", http: { method: "GET", path: "/b64" }, args: {} },
           ],
         },
       },
-      { id: "comp", surface: { kind: "composite", composite: { module: "./index.mjs" }, binding: { env: ["COMP_TOKEN"] }, commands: [{ verb_key: "env", summary: "env", args: {} }, { verb_key: "boom", summary: "boom", args: {} }] } },
+      {
+        id: "comp",
+        surface: {
+          kind: "composite",
+          composite: { module: "./index.mjs" },
+          binding: { env: ["COMP_TOKEN"] },
+          commands: [
+            { verb_key: "env", summary: "env", args: {} },
+            { verb_key: "boom", summary: "boom", args: {} },
+          ],
+        },
+      },
     ],
   });
   dir = sp.dir;
@@ -145,7 +192,11 @@ describe("secrets: every output of the runtime", () => {
     const found: string[] = [];
     // stderr is "x"*1000 + token + "y"*pad; the runtime keeps the last 2048 chars: pads 2030…2048 cut through the token
     for (let pad = 2020; pad < 2056; pad += 1) {
-      const env = (await execute(proj, { pack: "forms", verb: "tail", args: { pad } }, { env: { ...process.env, ...TOKENS } })) as Env;
+      const env = (await execute(
+        proj,
+        { pack: "forms", verb: "tail", args: { pad } },
+        { env: { ...process.env, ...TOKENS } },
+      )) as Env;
       expect(env.ok).toBe(false);
       const text = JSON.stringify(env);
       for (const p of pieces) if (text.includes(p)) found.push(`pad ${pad}: ${p}`);
@@ -183,7 +234,12 @@ describe("secrets: every output of the runtime", () => {
 describe("secrets: the MCP transcript", () => {
   it("raw stdin/stdout/stderr of hcpx mcp (single and per-command, HCPX_DEBUG on) over every call", async () => {
     for (const shape of ["single", "per-command"] as const) {
-      const s = await startServer(dir, { tee: true, shape, home, env: { ...TOKENS, HCP_API_BASE_URL: base, HCPX_DEBUG: "1" } });
+      const s = await startServer(dir, {
+        tee: true,
+        shape,
+        home,
+        env: { ...TOKENS, HCP_API_BASE_URL: base, HCPX_DEBUG: "1" },
+      });
       try {
         await s.client.listTools();
         const res = await s.client.listResources();
@@ -191,8 +247,16 @@ describe("secrets: the MCP transcript", () => {
         await s.client.callTool({ name: "hcp__read_skill", arguments: { pack: "forms" } });
         let stars = 0;
         for (const [p, v, kv] of CALLS) {
-          const args = Object.fromEntries(kv.map((a) => [a.slice(0, a.indexOf("=")), a.startsWith("pad=") ? Number(a.slice(4)) : a.slice(a.indexOf("=") + 1)]));
-          const r = shape === "single" ? await s.client.callTool({ name: "hcp", arguments: { pack: p, verb: v, args } }) : await s.client.callTool({ name: `${p}__${v}`, arguments: args });
+          const args = Object.fromEntries(
+            kv.map((a) => [
+              a.slice(0, a.indexOf("=")),
+              a.startsWith("pad=") ? Number(a.slice(4)) : a.slice(a.indexOf("=") + 1),
+            ]),
+          );
+          const r =
+            shape === "single"
+              ? await s.client.callTool({ name: "hcp", arguments: { pack: p, verb: v, args } })
+              : await s.client.callTool({ name: `${p}__${v}`, arguments: args });
           if (JSON.stringify(r).includes("***")) stars++;
         }
         expect(stars).toBeGreaterThan(8);

@@ -35,7 +35,15 @@ beforeAll(() => {
   dir = sp.dir;
   writeFileSync(join(dir, "fx", "tail.mjs"), TAIL_BIN, { mode: 0o755 });
   const cutArg = { cut: { type: "integer", required: true, description: "where the tail starts in the value" } };
-  writePack(dir, { id: "odd", surface: { kind: "mcp", mcp: { bin: "../../fx/odd-mcp.mjs" }, binding: { env: ["ODD_TOKEN"] }, commands: [{ verb_key: "leak", summary: "Leak", tool: "leak", args: cutArg }] } });
+  writePack(dir, {
+    id: "odd",
+    surface: {
+      kind: "mcp",
+      mcp: { bin: "../../fx/odd-mcp.mjs" },
+      binding: { env: ["ODD_TOKEN"] },
+      commands: [{ verb_key: "leak", summary: "Leak", tool: "leak", args: cutArg }],
+    },
+  });
   writePack(dir, {
     id: "wt",
     surface: {
@@ -44,14 +52,28 @@ beforeAll(() => {
       binding: { env: ["ODD_TOKEN"] },
       commands: [
         { verb_key: "leak", summary: "Leak", cli: ["tail", "{{cut}}"], args: cutArg },
-        { verb_key: "save", summary: "Save a note", cli: ["tail", "save", "{{note}}"], args: { note: { type: "string", required: true, description: "The note" } } },
+        {
+          verb_key: "save",
+          summary: "Save a note",
+          cli: ["tail", "save", "{{note}}"],
+          args: { note: { type: "string", required: true, description: "The note" } },
+        },
       ],
     },
     rows: { save: { operation: "write", land: "local", confirm: true } },
   });
   writeFileSync(
     sp.config,
-    JSON.stringify({ packs: ["./packs/odd", "./packs/wt"], principal: { id: "test", kind: "agent" }, grants: { allow: ["odd.*", "wt.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } }, null, 2) + "\n",
+    JSON.stringify(
+      {
+        packs: ["./packs/odd", "./packs/wt"],
+        principal: { id: "test", kind: "agent" },
+        grants: { allow: ["odd.*", "wt.*"], deny: [] },
+        sandbox: { bins: {}, roots: ["."], cwd: "." },
+      },
+      null,
+      2,
+    ) + "\n",
   );
 });
 
@@ -72,7 +94,10 @@ describe("a Binding value cut by a stderr tail, at every cut point", () => {
   it("hcpx exec: the envelope (--json) and the readable error on stderr", async () => {
     for (const cut of CUTS) {
       for (const json of [true, false]) {
-        const r = await runHcpx(["exec", "odd", "leak", `cut=${cut}`, ...(json ? ["--json"] : [])], { cwd: dir, env: ENV });
+        const r = await runHcpx(["exec", "odd", "leak", `cut=${cut}`, ...(json ? ["--json"] : [])], {
+          cwd: dir,
+          env: ENV,
+        });
         expect(r.code).toBe(1);
         expect(r.stdout + r.stderr).toContain("yyyy");
         expect(r.stdout + r.stderr, `cut at ${cut}${json ? " --json" : ""}`).not.toMatch(ANY_PIECE);
@@ -85,7 +110,13 @@ describe("a Binding value cut by a stderr tail, at every cut point", () => {
     let asked: string[];
     beforeAll(async () => {
       asked = [];
-      const transport = new StdioClientTransport({ command: process.execPath, args: [HCPX, "mcp"], cwd: dir, env: ENV as Record<string, string>, stderr: "pipe" });
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [HCPX, "mcp"],
+        cwd: dir,
+        env: ENV as Record<string, string>,
+        stderr: "pipe",
+      });
       client = new Client({ name: "split-secret", version: "1" }, { capabilities: { elicitation: {} } });
       client.setRequestHandler(ElicitRequestSchema, async (req) => {
         asked.push(req.params.message);
@@ -149,10 +180,34 @@ describe("a Binding value cut by a stderr tail, at every cut point", () => {
 
   it("doctor: a message that quotes the value (a bin path) shows it redacted", async () => {
     const d = project({ packs: [] });
-    writePack(d.dir, { id: "doc", surface: { kind: "wrap", wrap: { bin: `../../fx/missing-${SECRET}.mjs`, json_flag: null, output: "json" }, binding: { env: ["ODD_TOKEN"] }, commands: [{ verb_key: "go", summary: "Go", cli: ["go"], args: {} }] } });
-    writeFileSync(d.config, JSON.stringify({ packs: ["./packs/doc"], principal: { id: "test", kind: "agent" }, grants: { allow: ["doc.*"], deny: [] }, sandbox: { bins: {}, roots: ["."], cwd: "." } }, null, 2) + "\n");
+    writePack(d.dir, {
+      id: "doc",
+      surface: {
+        kind: "wrap",
+        wrap: { bin: `../../fx/missing-${SECRET}.mjs`, json_flag: null, output: "json" },
+        binding: { env: ["ODD_TOKEN"] },
+        commands: [{ verb_key: "go", summary: "Go", cli: ["go"], args: {} }],
+      },
+    });
+    writeFileSync(
+      d.config,
+      JSON.stringify(
+        {
+          packs: ["./packs/doc"],
+          principal: { id: "test", kind: "agent" },
+          grants: { allow: ["doc.*"], deny: [] },
+          sandbox: { bins: {}, roots: ["."], cwd: "." },
+        },
+        null,
+        2,
+      ) + "\n",
+    );
     for (const json of [true, false]) {
-      const r = await runHcpx(["doctor", "--mcp-timeout", "20000", ...(json ? ["--json"] : [])], { cwd: d.dir, env: ENV, timeoutMs: 60_000 });
+      const r = await runHcpx(["doctor", "--mcp-timeout", "20000", ...(json ? ["--json"] : [])], {
+        cwd: d.dir,
+        env: ENV,
+        timeoutMs: 60_000,
+      });
       expect(r.code).toBe(1);
       expect(r.stdout + r.stderr).toContain("missing-***");
       expect(r.stdout + r.stderr).not.toMatch(ANY_PIECE);

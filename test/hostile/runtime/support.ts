@@ -105,15 +105,28 @@ export interface Session {
   close: () => Promise<void>;
 }
 
-export async function startServer(dir: string, opts: { env?: Record<string, string>; shape?: "single" | "per-command"; tee?: boolean; home?: string } = {}): Promise<Session> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: opts.home ?? tmp("hcpx-hmcp-home-"), NO_COLOR: "1", ...opts.env };
+export async function startServer(
+  dir: string,
+  opts: { env?: Record<string, string>; shape?: "single" | "per-command"; tee?: boolean; home?: string } = {},
+): Promise<Session> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    HOME: opts.home ?? tmp("hcpx-hmcp-home-"),
+    NO_COLOR: "1",
+    ...opts.env,
+  };
   const mcpArgs = [HCPX, "mcp", ...(opts.shape ? ["--shape", opts.shape] : [])];
   let teeDir: string | undefined;
   if (opts.tee) {
     teeDir = tmp("hcpx-tee-");
     env.TEE_DIR = teeDir;
   }
-  const { client, transport, stderr } = await connectMcp(teeDir ? [join(OWN_FIXTURES, "tee-mcp.mjs"), ...mcpArgs] : mcpArgs, dir, env, "hcpx-hostile");
+  const { client, transport, stderr } = await connectMcp(
+    teeDir ? [join(OWN_FIXTURES, "tee-mcp.mjs"), ...mcpArgs] : mcpArgs,
+    dir,
+    env,
+    "hcpx-hostile",
+  );
   const serverPid = teeDir ? Number(readFileSync(join(teeDir, "pid"), "utf8")) : transport.pid!;
   const read = (f: string) => {
     try {
@@ -127,7 +140,9 @@ export async function startServer(dir: string, opts: { env?: Record<string, stri
     transport,
     serverPid,
     stderr,
-    transcript: teeDir ? () => ({ stdin: read("stdin.log"), stdout: read("stdout.log"), stderr: read("stderr.log") }) : undefined,
+    transcript: teeDir
+      ? () => ({ stdin: read("stdin.log"), stdout: read("stdout.log"), stderr: read("stderr.log") })
+      : undefined,
     close: () => client.close(),
   };
 }
@@ -140,14 +155,25 @@ export function envOf(r: unknown): Env {
   const env = res.structuredContent;
   if (!env) throw new Error(`no structuredContent in ${JSON.stringify(r)}`);
   const text = res.content?.find((c) => c.type === "text")?.text;
-  if (text === undefined || JSON.stringify(JSON.parse(text)) !== JSON.stringify(env)) throw new Error(`text content differs from structuredContent: ${text}`);
+  if (text === undefined || JSON.stringify(JSON.parse(text)) !== JSON.stringify(env))
+    throw new Error(`text content differs from structuredContent: ${text}`);
   if (res.isError !== !env.ok) throw new Error(`isError ${res.isError} but ok ${env.ok}`);
   return env;
 }
 
 /** Call the single `hcp` tool. */
-export async function hcpCall(s: Session, pack: string, verb: string, args: Record<string, unknown> = {}, confirm?: boolean): Promise<Env> {
-  const r = await s.client.callTool({ name: "hcp", arguments: { pack, verb, args, ...(confirm === undefined ? {} : { confirm }) } }, undefined, { timeout: 30_000 });
+export async function hcpCall(
+  s: Session,
+  pack: string,
+  verb: string,
+  args: Record<string, unknown> = {},
+  confirm?: boolean,
+): Promise<Env> {
+  const r = await s.client.callTool(
+    { name: "hcp", arguments: { pack, verb, args, ...(confirm === undefined ? {} : { confirm }) } },
+    undefined,
+    { timeout: 30_000 },
+  );
   return envOf(r);
 }
 
@@ -155,14 +181,22 @@ export async function hcpCall(s: Session, pack: string, verb: string, args: Reco
 
 /** The forms a leaked value could take in an output. */
 export function leakForms(v: string): string[] {
-  const forms = new Set([v, encodeURIComponent(v), JSON.stringify(v).slice(1, -1), Buffer.from(v).toString("base64"), Buffer.from(v).toString("base64url"), JSON.stringify(JSON.stringify(v)).slice(1, -1)]);
+  const forms = new Set([
+    v,
+    encodeURIComponent(v),
+    JSON.stringify(v).slice(1, -1),
+    Buffer.from(v).toString("base64"),
+    Buffer.from(v).toString("base64url"),
+    JSON.stringify(JSON.stringify(v)).slice(1, -1),
+  ]);
   return [...forms];
 }
 
 /** Pieces of a value long enough to matter (8+ characters), raw and JSON-escaped: what a cut tail or excerpt leaves. */
 export function leakPieces(v: string, min = 8): string[] {
   const out = new Set<string>();
-  for (const w of [v, JSON.stringify(v).slice(1, -1)]) for (let i = 0; i + min <= w.length; i++) out.add(w.slice(i, i + min));
+  for (const w of [v, JSON.stringify(v).slice(1, -1)])
+    for (let i = 0; i + min <= w.length; i++) out.add(w.slice(i, i + min));
   return [...out];
 }
 
