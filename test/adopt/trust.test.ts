@@ -389,14 +389,18 @@ describe("generate's manifest and out dir", () => {
         for (const n of names) m.files[n] = sha(VICTIM);
         writeFileSync(join(out, ".manifest.json"), JSON.stringify(m, null, 2));
         const before = snapshot(outside);
-        const r = await s.run(["generate"]);
+        const r = await s.run(["generate", "--json"]);
         expect(snapshot(outside)).toEqual(before);
         expect(r.code).toBe(0);
-        // prose: generate --json carries no warnings (its envelope has none), so the text is where they are
-        if (names.some((n) => !plainInside(n)))
-          expect(r.stderr).toMatch(
-            /warning \.hcp\/generated\/\.manifest\.json at files\[.*ignored: never read or deleted/,
-          );
+        const env = JSON.parse(r.stdout) as {
+          ok: boolean;
+          data: { warnings: { file?: string; path?: string; message: string }[] };
+        };
+        expect(env.ok).toBe(true);
+        // each entry that is not a plain path below the out dir is one warning on the manifest, at files["<entry>"]
+        const warned = env.data.warnings.filter((w) => /\.manifest\.json$/.test(w.file ?? ""));
+        expect(warned.map((w) => w.message).every((m) => /ignored: never read or deleted/.test(m))).toBe(true);
+        expect(warned.length).toBe(names.filter((n) => !plainInside(n)).length);
       }),
       { numRuns: 4 },
     );

@@ -6,6 +6,7 @@
 // leaves it, is ignored with a warning and never read or deleted.
 import { applyGeneration, planGeneration, type GenerateOptions as AppGenerateOptions } from "../../app/generate";
 import type { PlannedFile } from "../../projection/types";
+import type { Problem } from "../../util/errors";
 import { c, done, failure, makeOut, printWarnings, sayErrRaw, writeJson } from "../output";
 
 export interface GenerateOptions extends Pick<AppGenerateOptions, "out" | "host" | "check"> {
@@ -16,20 +17,26 @@ export { DEFAULT_HOSTS, MANIFEST, type FileState } from "../../app/generate";
 
 export async function run(opts: GenerateOptions, globals: { config?: string }): Promise<number> {
   const out = makeOut(opts);
+  const projectWarnings: Problem[] = [];
   const r = await planGeneration({
     out: opts.out,
     host: opts.host,
     check: opts.check,
     config: globals.config,
-    warn: (ps) => printWarnings(ps, out),
+    warn: (ps) => {
+      printWarnings(ps, out);
+      projectWarnings.push(...ps);
+    },
   });
   printWarnings(r.warnings, out);
+  // --json: the same warnings the text run prints (the project's, the manifest's), in the envelope
+  const warnings = [...projectWarnings, ...r.warnings];
   const { shownOut, drift, changes } = r;
   if (opts.check) {
     if (drift.length === 0) {
       done(
         out,
-        { out: shownOut, current: true, files: r.files.length },
+        { out: shownOut, current: true, files: r.files.length, warnings },
         `${shownOut} is up to date (${r.files.length} files)`,
       );
       return 0;
@@ -45,6 +52,7 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
           out: shownOut,
           files: changes,
           drift,
+          warnings,
         }),
       );
     } else {
@@ -69,6 +77,8 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
       written: [...changed].sort(),
       removed,
       groups: summary.map((s) => ({ group: s.group, files: s.count, detail: s.detail })),
+      conflicts: r.conflicts,
+      warnings,
     },
     (color) => {
       const head = `${c.bold(color, "Generated")} ${shownOut}/ ${c.dim(color, `(${r.files.length} files, ${changed.size} written, ${removed.length} removed)`)}`;
