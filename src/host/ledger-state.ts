@@ -9,15 +9,8 @@ import { toPosix, userConfigDir } from "../util/paths";
 import { guardPath, type Guarded, type TrustBase } from "../util/fsio";
 import type { ReadFs } from "../plan/fs";
 import { sha256 } from "../util/text";
-import {
-  emptyLedger,
-  parseJournal,
-  parseLedger,
-  reconcileLedger,
-  sanitizeLedger,
-  serializeLedger,
-  type Ledger,
-} from "./ledger";
+import { emptyLedger, parseLedger, sanitizeLedger, serializeLedger, type Ledger } from "./ledger";
+import { parseJournal, reconcileLedger } from "./journal";
 import type { LedgerState, Scope } from "./adopt-types";
 
 export function ledgerPath(scope: Scope, project: Project): string {
