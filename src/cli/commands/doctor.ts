@@ -61,7 +61,7 @@ export async function run(opts: OptionsOf<"doctor"> & GlobalOpts): Promise<numbe
  * Start `hcpx mcp` as an MCP host would and ask for its tools over stdio with
  * the MCP SDK v2 client, once per era, both at once: 2026-07-28 (the client
  * pins it: `server/discover` must offer it) and legacy (`initialize`). Each
- * server process is our own (runtime/mcp-client.ts ProcessTransport, loaded
+ * server process is our own (runtime/mcp-stdio.ts ProcessTransport, loaded
  * only here). The whole check is bounded by `timeoutMs`: a server that does
  * not answer is killed, not waited for.
  */
