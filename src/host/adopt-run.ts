@@ -13,7 +13,6 @@ import { diskFs, type ReadFs } from "../plan/fs";
 import { resolveMcpCommand, type McpCommand } from "./command";
 import { HANDLERS, handlerForKind, type VFile } from "./formats";
 import { followsTools } from "./formats/rules";
-import { requireFileOrAbsent } from "./formats/common";
 import { ledgerKey, type Ledger, type LedgerEntry, type LedgerHost } from "./ledger";
 import type { RemoteOptions } from "./remote";
 import type { AdoptOptions, AdoptPlan, LedgerState, ProjectionFor, RunView, Scope } from "./adopt-types";
@@ -23,13 +22,11 @@ import { remoteFor, remoteRules } from "./adopt-remote";
 import { blockForms, shellCommandOf, shellFor } from "./block-route";
 import { targetContext } from "./target-context";
 import { finishPlan } from "./finish-plan";
+import { first, hostNotes, targetFile } from "./adopt-host";
 import type { ProjectionCache } from "./projection-cache";
 
-function first<T>(x: T | T[]): T {
-  return Array.isArray(x) ? x[0]! : x;
-}
-
-const shown = (argv: string[]) => "`" + argv.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : JSON.stringify(w))).join(" ") + "`";
+const shown = (argv: string[]) =>
+  "`" + argv.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : JSON.stringify(w))).join(" ") + "`";
 
 /**
  * One adopt plan in the making: the files as read and as planned (`vfs`), the ledger,
@@ -68,7 +65,17 @@ export class AdoptRun implements RunView {
     this.base = opts.preview ? "/" : this.scope === "project" ? project.root : this.homeDir;
     // every path the ledger, the journal or a lock names must stay inside this base
     const trust: TrustBase = { dir: this.base, prefix: this.scope === "user" ? "~/" : "" };
-    this.state = readLedgerState(this.fs, this.scope, project, this.base, this.homeDir, trust, opts.preview === true, this.problems, this.warnings);
+    this.state = readLedgerState(
+      this.fs,
+      this.scope,
+      project,
+      this.base,
+      this.homeDir,
+      trust,
+      opts.preview === true,
+      this.problems,
+      this.warnings,
+    );
     this.ledger = this.state.ledger;
     // a ledger that recorded a host under an id it has left (descriptor `aliases`) is read as the host's
     for (const k of Object.keys(this.ledger.hosts)) {
@@ -76,7 +83,17 @@ export class AdoptRun implements RunView {
       if (id === k) continue;
       const old = this.ledger.hosts[k]!;
       const now = this.ledger.hosts[id];
-      this.ledger.hosts[id] = now && now.scope === old.scope ? { ...now, entries: [...now.entries, ...old.entries.filter((e) => !now.entries.some((x) => ledgerKey(x) === ledgerKey(e)))], dirs: [...new Set([...now.dirs, ...old.dirs])].sort() } : (now ?? old);
+      this.ledger.hosts[id] =
+        now && now.scope === old.scope
+          ? {
+              ...now,
+              entries: [
+                ...now.entries,
+                ...old.entries.filter((e) => !now.entries.some((x) => ledgerKey(x) === ledgerKey(e))),
+              ],
+              dirs: [...new Set([...now.dirs, ...old.dirs])].sort(),
+            }
+          : (now ?? old);
       delete this.ledger.hosts[k];
     }
     this.rmdirCandidates = new Set(this.state.journalRmdirs);
@@ -103,7 +120,9 @@ export class AdoptRun implements RunView {
     return Object.values(this.ledger.hosts).flatMap((h) => h.entries);
   }
   claimedByOthers(host: string, e: LedgerEntry): boolean {
-    return Object.entries(this.ledger.hosts).some(([h, lh]) => h !== host && !this.removing.has(h) && lh.entries.some((x) => ledgerKey(x) === ledgerKey(e)));
+    return Object.entries(this.ledger.hosts).some(
+      ([h, lh]) => h !== host && !this.removing.has(h) && lh.entries.some((x) => ledgerKey(x) === ledgerKey(e)),
+    );
   }
 
   /** The file at `abs` as the plan sees it (read once; resolved inside the base). */
@@ -117,10 +136,23 @@ export class AdoptRun implements RunView {
       real = this.fs.resolve(abs, this.base, show);
       orig = this.fs.entry(real);
       if (orig.kind === "binary") {
-        throw new HcpxError({ code: "not_utf8", message: `is not UTF-8 text (invalid byte at offset ${orig.offset}); left untouched`, file: show, hint: "hcpx edits UTF-8 text only: convert the file to UTF-8, or move it away" });
+        throw new HcpxError({
+          code: "not_utf8",
+          message: `is not UTF-8 text (invalid byte at offset ${orig.offset}); left untouched`,
+          file: show,
+          hint: "hcpx edits UTF-8 text only: convert the file to UTF-8, or move it away",
+        });
       }
     }
-    const f: VFile = { abs, real, show, orig, cur: orig.kind === "file" ? orig.text : null, hosts: new Set(), notes: [] };
+    const f: VFile = {
+      abs,
+      real,
+      show,
+      orig,
+      cur: orig.kind === "file" ? orig.text : null,
+      hosts: new Set(),
+      notes: [],
+    };
     this.vfs.set(abs, f);
     return f;
   }
@@ -148,10 +180,24 @@ export class AdoptRun implements RunView {
       const lh = this.ledger.hosts[desc.host];
       if (!lh) continue;
       const targets = desc.scopes[this.scope]?.targets ?? [];
-      const fits = (e: LedgerEntry) => targets.some((t) => HANDLERS[t.format].fits(e, t, (Array.isArray(t.path) ? t.path : [t.path]).map((p) => this.showOf(this.absOf(p)))));
+      const fits = (e: LedgerEntry) =>
+        targets.some((t) =>
+          HANDLERS[t.format].fits(
+            e,
+            t,
+            (Array.isArray(t.path) ? t.path : [t.path]).map((p) => this.showOf(this.absOf(p))),
+          ),
+        );
       lh.entries = lh.entries.filter((e, i) => {
         if (fits(e)) return true;
-        this.warnings.push({ code: "ledger_entry_ignored", severity: "warning", file: this.state.show, path: `hosts.${desc.host}.entries[${i}]`, message: `entry ${JSON.stringify(e.path)} (${e.kind}) is not a file hcpx writes for ${desc.name}; ignored: hcpx never reads, writes or deletes what it names`, hint: "the ledger is written by hcpx adopt; restore it from version control if someone changed it" });
+        this.warnings.push({
+          code: "ledger_entry_ignored",
+          severity: "warning",
+          file: this.state.show,
+          path: `hosts.${desc.host}.entries[${i}]`,
+          message: `entry ${JSON.stringify(e.path)} (${e.kind}) is not a file hcpx writes for ${desc.name}; ignored: hcpx never reads, writes or deletes what it names`,
+          hint: "the ledger is written by hcpx adopt; restore it from version control if someone changed it",
+        });
         return false;
       });
     }
@@ -171,7 +217,10 @@ export class AdoptRun implements RunView {
     const opts = this.opts;
     const mcp = this.mcpOf(host);
     const recorded = opts.preview ? undefined : this.ledger.hosts[host]?.command;
-    if (opts.command === undefined && recorded && opts.useRecordedCommand) this.notes.push(`${host}: the MCP command recorded in ${this.state.show}, ${shown(recorded)}, is used (--use-recorded-command)`);
+    if (opts.command === undefined && recorded && opts.useRecordedCommand)
+      this.notes.push(
+        `${host}: the MCP command recorded in ${this.state.show}, ${shown(recorded)}, is used (--use-recorded-command)`,
+      );
     else if (opts.command === undefined && recorded && !isDeepStrictEqual(recorded, mcp.argv)) {
       this.warnings.push({
         code: "recorded_command",
@@ -183,7 +232,8 @@ export class AdoptRun implements RunView {
       });
     }
     // a remote entry runs no local command: nothing machine-specific is written for it
-    if (mcp.machineSpecific && !remoteFor(this, host) && !this.notes.includes(mcp.machineSpecific)) this.notes.push(mcp.machineSpecific);
+    if (mcp.machineSpecific && !remoteFor(this, host) && !this.notes.includes(mcp.machineSpecific))
+      this.notes.push(mcp.machineSpecific);
     return mcp;
   }
 
@@ -201,7 +251,13 @@ export class AdoptRun implements RunView {
     if (f.orig.kind !== "file" && f.orig.kind !== "absent") return "kept";
     let r: "removed" | "kept" | "gone";
     try {
-      r = handlerForKind(e.kind).remove(e, f, f.cur, { host, force: this.opts.force === true, conflicts: this.conflicts, initialOf: (path) => this.initialOf(host, path), targetOf: (x) => this.targetOf(host, x) });
+      r = handlerForKind(e.kind).remove(e, f, f.cur, {
+        host,
+        force: this.opts.force === true,
+        conflicts: this.conflicts,
+        initialOf: (path) => this.initialOf(host, path),
+        targetOf: (x) => this.targetOf(host, x),
+      });
     } catch (err) {
       if (err instanceof HcpxError) {
         this.problems.push(...err.problems);
@@ -217,14 +273,21 @@ export class AdoptRun implements RunView {
   /** the target of `host`'s descriptor that recorded the ledger entry `e` */
   targetOf(host: string, e: LedgerEntry): Target | undefined {
     const d = this.descriptors.find((x) => x.host === host);
-    return d?.scopes[this.scope]?.targets.find((t) => HANDLERS[t.format].fits(e, t, (Array.isArray(t.path) ? t.path : [t.path]).map((p) => this.showOf(this.absOf(p)))));
+    return d?.scopes[this.scope]?.targets.find((t) =>
+      HANDLERS[t.format].fits(
+        e,
+        t,
+        (Array.isArray(t.path) ? t.path : [t.path]).map((p) => this.showOf(this.absOf(p))),
+      ),
+    );
   }
 
   /** the `initial` skeleton of the json target of `host` at display path `path` */
   initialOf(host: string, path: string): Record<string, unknown> | undefined {
     const d = this.descriptors.find((x) => x.host === host);
     for (const t of d?.scopes[this.scope]?.targets ?? []) {
-      if (t.initial && (Array.isArray(t.path) ? t.path : [t.path]).some((p) => this.showOf(this.absOf(p)) === path)) return t.initial;
+      if (t.initial && (Array.isArray(t.path) ? t.path : [t.path]).some((p) => this.showOf(this.absOf(p)) === path))
+        return t.initial;
     }
     return undefined;
   }
@@ -234,12 +297,21 @@ export class AdoptRun implements RunView {
     const host = desc.host;
     const old = this.ledger.hosts[host];
     if (!old) {
-      this.notes.push(`${desc.name}: nothing recorded in ${this.state.show} for ${this.scope} scope, nothing to remove`);
+      this.notes.push(
+        `${desc.name}: nothing recorded in ${this.state.show} for ${this.scope} scope, nothing to remove`,
+      );
       return;
     }
     const kept = old.entries.filter((e) => !this.claimedByOthers(host, e) && this.removeEntry(host, e) === "kept");
     for (const d of old.dirs) this.rmdirCandidates.add(this.absOf(d));
-    if (kept.length) this.newHosts[host] = { scope: this.scope, entries: kept, dirs: old.dirs, ...(old.command ? { command: old.command } : {}), ...(old.remote ? { remote: old.remote } : {}) };
+    if (kept.length)
+      this.newHosts[host] = {
+        scope: this.scope,
+        entries: kept,
+        dirs: old.dirs,
+        ...(old.command ? { command: old.command } : {}),
+        ...(old.remote ? { remote: old.remote } : {}),
+      };
   }
 
   /** Plan one host: each target of its descriptor, asked of the target format's handler; then what is no longer projected goes. */
@@ -249,29 +321,25 @@ export class AdoptRun implements RunView {
     const old = this.ledger.hosts[host];
     const spec = desc.scopes[scope];
     if (!spec) {
-      this.problems.push({ code: "no_scope", message: `${desc.name} has no ${scope}-scope configuration in hcpx`, hint: `use --scope ${scope === "user" ? "project" : "user"}` });
+      this.problems.push({
+        code: "no_scope",
+        message: `${desc.name} has no ${scope}-scope configuration in hcpx`,
+        hint: `use --scope ${scope === "user" ? "project" : "user"}`,
+      });
       return;
     }
-    for (const n of spec.notes ?? []) this.notes.push(`${desc.name}: ${n}`);
-    if (desc.endOfLife) this.notes.push(`${desc.name}: end of life since ${desc.endOfLife.since}: ${desc.endOfLife.note}; adopt keeps working for people who still run it`);
-    // how the person approves the server here, or what a gated write relies on (descriptor gate.person)
-    const gate = desc.gate?.person?.[scope];
-    if (gate && !opts.preview) this.notes.push(`${desc.name}: ${gate}`);
-    // the person's approval: written with --approve where the descriptor has a place for it; else where they approve
-    const approval = spec.targets.find((t) => t.approval);
-    if (!opts.preview && !opts.remove) {
-      const where = approval ? first(approval.path) : undefined;
-      if (approval && !opts.approve) this.notes.push(`${desc.name}: \`hcpx adopt ${host}${scope === "user" ? " --scope user" : ""} --approve --write\` writes your approval of the server to ${where} (your own file${scope === "project" ? ", kept out of git" : ""})`);
-      else if (approval) this.notes.push(`${desc.name}: --approve: your approval of the server is in ${where} (\`${approval.key!.join(".")}\`)`);
-      else if (opts.approve) this.notes.push(`${desc.name}: --approve: hcpx writes no approval for this host (it keeps it in its own records); ${gate ?? "nothing to approve here"}`);
-    }
+    hostNotes(this, desc, spec);
     const skillsTarget = spec.targets.find((t) => t.format === "dir-of-skills");
     const mcp = this.mcpFor(host);
     let projection: Projection;
     try {
       const shell = shellFor(this, desc);
       const skillsPath = skillsTarget ? first(skillsTarget.path) : ".hcp/generated/skills";
-      const block = { shell, ...(shell ? { shellCommand: shellCommandOf(this, desc) } : {}), ...blockForms(this, desc) };
+      const block = {
+        shell,
+        ...(shell ? { shellCommand: shellCommandOf(this, desc) } : {}),
+        ...blockForms(this, desc),
+      };
       projection = typeof source === "function" ? source(skillsPath, block) : source.forHost(skillsPath, block);
     } catch (err) {
       if (err instanceof HcpxError) return void this.problems.push(...err.problems);
@@ -293,7 +361,7 @@ export class AdoptRun implements RunView {
         }
         const abs = this.targetPath(t);
         const caps = FORMAT_CAPS[t.format];
-        if (caps.keyed || caps.prose) this.targetFile(this.file(abs), t, desc, mcp);
+        if (caps.keyed || caps.prose) targetFile(this.file(abs), t, desc, mcp);
         entries.push(...(await HANDLERS[t.format].plan(t, abs, ctx)));
         // a rule the person wrote next to hcpx's that lets a gated write run without asking: said, never changed
         const audit = HANDLERS[t.format].audit;
@@ -313,24 +381,14 @@ export class AdoptRun implements RunView {
     }
     const command = opts.command !== undefined ? mcp.argv : opts.useRecordedCommand ? old?.command : undefined;
     const remote = remoteFor(this, host);
-    this.newHosts[host] = { scope, entries: [...entries, ...kept], dirs: [...dirs].sort(), ...(command && !opts.preview ? { command } : {}), ...(remote && !opts.preview ? { remote } : {}) };
+    this.newHosts[host] = {
+      scope,
+      entries: [...entries, ...kept],
+      dirs: [...dirs].sort(),
+      ...(command && !opts.preview ? { command } : {}),
+      ...(remote && !opts.preview ? { remote } : {}),
+    };
   }
-
-  /** What a format handler gets for one host: the files, the ledger, the rendered prose and the MCP entry. */
-  /** The checks on a target's own file: a file (or absent), no host variable in the command, the target's note. */
-  private targetFile(f: VFile, t: Target, desc: Descriptor, mcp: McpCommand): void {
-    requireFileOrAbsent(f);
-    // the host expands its variable syntax (hosts/<host>.json5 `vars`) in what we write: no host has an escape, so refuse
-    if (t.vars) {
-      const re = new RegExp(t.vars.pattern, "u");
-      const w = mcp.argv.find((x) => re.test(x));
-      if (w !== undefined) {
-        throw new HcpxError({ code: "host_variable", message: `the MCP command word ${JSON.stringify(w)} holds ${JSON.stringify(re.exec(w)![0])}, which ${desc.name} expands as a variable here (${t.vars.syntax}); it has no escape for it, so hcpx writes nothing`, file: f.show, hint: "install or run hcpx from a path without that text, or pass --command with a command line without it" });
-      }
-    }
-    if (t.note) f.notes.push(t.note);
-  }
-
 
   /** The plan: every file that changes, the new ledger (src/host/finish-plan.ts). */
   plan(): AdoptPlan {

@@ -12,6 +12,41 @@ import type { AdoptPlan, RunView } from "./adopt-types";
 export function finishPlan(run: RunView): AdoptPlan {
   const { problems, opts, state } = run;
   if (problems.length) throw new HcpxError(problems);
+  const ledgerNew = nextLedger(run);
+  const changes = changesOf(run);
+  if (!opts.preview) refuseUnwritable(run, changes);
+  const rmdirs = [...run.rmdirCandidates].sort((a, b) => b.length - a.length);
+  const recNew = ledgerNew === state.ledgerOld ? state.ledgerOld : ledgerNew;
+  const render = ledgerRender({ file: state.ledgerFile, base: state.ledgerBase, new: recNew });
+  const record: LedgerRecord = {
+    kind: "ledger",
+    file: state.ledgerFile,
+    old: state.ledgerOld,
+    new: recNew,
+    base: state.ledgerBase,
+    journal: state.journalFile,
+    journalPending: state.journalPending,
+    render,
+  };
+  return {
+    scope: run.scope,
+    base: run.base,
+    hosts: run.hosts,
+    remove: opts.remove === true,
+    changes,
+    notes: run.notes,
+    conflicts: run.conflicts,
+    warnings: run.warnings,
+    staleTemps: [...state.temps].sort(),
+    rmdirs,
+    record,
+    commands: run.commands,
+    remotes: run.remotes,
+  };
+}
+
+/** The ledger after this run: its hosts replaced, and the shared markdown blocks other hosts recorded given their new hash. */
+function nextLedger(run: RunView): string | undefined {
   const next: Ledger = { ...run.ledger, hosts: { ...run.ledger.hosts } };
   for (const h of run.hosts) delete next.hosts[h];
   Object.assign(next.hosts, run.newHosts);
@@ -19,17 +54,34 @@ export function finishPlan(run: RunView): AdoptPlan {
   // rewrites it (another host joined whose shell cannot run `hcpx exec`), the block the other
   // hosts recorded is now this one. Their entries record its new hash, else their own
   // --check/--remove would take the block for a hand edit and leave it in place.
-  const blocks = new Map(Object.values(run.newHosts).flatMap((h) => h.entries.filter((e) => e.kind === "markdown-block").map((e) => [ledgerKey(e), e.sha256] as const)));
+  const blocks = new Map(
+    Object.values(run.newHosts).flatMap((h) =>
+      h.entries.filter((e) => e.kind === "markdown-block").map((e) => [ledgerKey(e), e.sha256] as const),
+    ),
+  );
   for (const [h, lh] of Object.entries(next.hosts)) {
-    if (run.hosts.includes(h) || lh.scope !== run.scope || !lh.entries.some((e) => blocks.has(ledgerKey(e)) && blocks.get(ledgerKey(e)) !== e.sha256)) continue;
-    next.hosts[h] = { ...lh, entries: lh.entries.map((e) => (blocks.has(ledgerKey(e)) ? { ...e, sha256: blocks.get(ledgerKey(e))! } : e)) };
+    if (
+      run.hosts.includes(h) ||
+      lh.scope !== run.scope ||
+      !lh.entries.some((e) => blocks.has(ledgerKey(e)) && blocks.get(ledgerKey(e)) !== e.sha256)
+    )
+      continue;
+    next.hosts[h] = {
+      ...lh,
+      entries: lh.entries.map((e) => (blocks.has(ledgerKey(e)) ? { ...e, sha256: blocks.get(ledgerKey(e))! } : e)),
+    };
   }
-  const ledgerNew = Object.keys(next.hosts).length ? serializeLedger(next) : undefined;
-  const vfs = run.vfs;
-  const showOf = (abs: string) => run.showOf(abs);
+  return Object.keys(next.hosts).length ? serializeLedger(next) : undefined;
+}
+
+/** Every file whose text this run changes, sorted by path. */
+function changesOf(run: RunView): FileChange[] {
   const changes: FileChange[] = [];
-  const partsOf = (show: string) => Object.values(run.newHosts).flatMap((h) => h.entries.filter((e) => e.path === show).map((e) => ({ kind: e.kind, ...(e.key ? { key: e.key } : {}) })));
-  for (const f of vfs.values()) {
+  const partsOf = (show: string) =>
+    Object.values(run.newHosts).flatMap((h) =>
+      h.entries.filter((e) => e.path === show).map((e) => ({ kind: e.kind, ...(e.key ? { key: e.key } : {}) })),
+    );
+  for (const f of run.vfs.values()) {
     const origText = f.orig.kind === "file" ? f.orig.text : null;
     if (f.cur === origText) continue;
     changes.push({
@@ -45,26 +97,34 @@ export function finishPlan(run: RunView): AdoptPlan {
     });
   }
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  // Refuse, before anything is written, what the write would fail on half-way
-  // (or should not do): a read-only file, a directory we cannot write in.
-  if (!opts.preview) {
-    for (const ch of changes) {
-      const f = vfs.get(ch.abs)!;
-      if (f.orig.kind === "file" && (f.orig.mode & 0o200) === 0) {
-        problems.push({ code: "read_only", message: `is read-only (mode ${f.orig.mode.toString(8)}); left untouched`, file: ch.path, hint: "make it writable (chmod u+w) if hcpx should edit it, or leave this host out" });
-        continue;
-      }
-      let d = dirname(ch.real);
-      while (run.fs.entry(d).kind !== "dir" && dirname(d) !== d) d = dirname(d);
-      if (!run.fs.writable(d)) {
-        problems.push({ code: "read_only", message: `cannot write in ${showOf(d) || "."}: permission denied; nothing written`, file: ch.path, hint: "make the directory writable, or leave this host out" });
-      }
+  return changes;
+}
+
+/** Refuse, before anything is written, what the write would fail on half-way
+ * (or should not do): a read-only file, a directory we cannot write in. */
+function refuseUnwritable(run: RunView, changes: FileChange[]): void {
+  const { problems, vfs } = run;
+  for (const ch of changes) {
+    const f = vfs.get(ch.abs)!;
+    if (f.orig.kind === "file" && (f.orig.mode & 0o200) === 0) {
+      problems.push({
+        code: "read_only",
+        message: `is read-only (mode ${f.orig.mode.toString(8)}); left untouched`,
+        file: ch.path,
+        hint: "make it writable (chmod u+w) if hcpx should edit it, or leave this host out",
+      });
+      continue;
     }
-    if (problems.length) throw new HcpxError(problems);
+    let d = dirname(ch.real);
+    while (run.fs.entry(d).kind !== "dir" && dirname(d) !== d) d = dirname(d);
+    if (!run.fs.writable(d)) {
+      problems.push({
+        code: "read_only",
+        message: `cannot write in ${run.showOf(d) || "."}: permission denied; nothing written`,
+        file: ch.path,
+        hint: "make the directory writable, or leave this host out",
+      });
+    }
   }
-  const rmdirs = [...run.rmdirCandidates].sort((a, b) => b.length - a.length);
-  const recNew = ledgerNew === state.ledgerOld ? state.ledgerOld : ledgerNew;
-  const render = ledgerRender({ file: state.ledgerFile, base: state.ledgerBase, new: recNew });
-  const record: LedgerRecord = { kind: "ledger", file: state.ledgerFile, old: state.ledgerOld, new: recNew, base: state.ledgerBase, journal: state.journalFile, journalPending: state.journalPending, render };
-  return { scope: run.scope, base: run.base, hosts: run.hosts, remove: opts.remove === true, changes, notes: run.notes, conflicts: run.conflicts, warnings: run.warnings, staleTemps: [...state.temps].sort(), rmdirs, record, commands: run.commands, remotes: run.remotes };
+  if (problems.length) throw new HcpxError(problems);
 }

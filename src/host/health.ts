@@ -47,37 +47,16 @@ export async function checkHealth(hosts: string[], o: HealthOptions): Promise<Pr
     if (!spec) continue;
     const argv = o.commands[host];
     const problem = (code: ErrorCode, message: string, hint: string, file?: string, named = false): void => {
-      out.push({ code, severity: "error", message: named ? message : `${d.name}: ${message}`, hint, ...(file ? { file } : {}) });
+      out.push({
+        code,
+        severity: "error",
+        message: named ? message : `${d.name}: ${message}`,
+        hint,
+        ...(file ? { file } : {}),
+      });
     };
     // ---- the command, as the host starts it ----
-    if (argv && argv.length) {
-      const cwd = spec.launch?.cwd ? abs(spec.launch.cwd) : o.scope === "project" ? o.root : o.home;
-      const shownCwd = spec.launch?.cwd ?? (o.scope === "project" ? "the project root" : "~");
-      const passed = spec.launch?.env;
-      const hostPath = passed && !passed.includes("PATH") ? "" : (env.PATH ?? "");
-      const cmd = argv[0]!;
-      if (cmd.includes("/")) {
-        const p = isAbsolute(cmd) ? cmd : resolve(cwd, cmd);
-        if (!executable(p)) problem("mcp_command_missing", `the MCP command ${cmd} is not an executable file${isAbsolute(cmd) ? "" : ` (from ${shownCwd}, where ${d.name} starts it)`}`, "install hcpx there, or re-adopt with --command naming a program that exists");
-      } else if (!whichOnPath(cmd, hostPath)) {
-        problem("mcp_command_not_on_path", passed && !passed.includes("PATH") ? `starts MCP servers without PATH, so the MCP command \`${cmd}\` is not found` : `the MCP command \`${cmd}\` is not on the PATH ${d.name} inherits (${pathHead(env.PATH ?? "")})`, `put ${cmd} on PATH (see the README, Install), or re-adopt without --command: hcpx then writes the absolute node + hcpx it runs from`);
-      }
-      // the script node runs, the --config it is given: files that must be there
-      for (const w of argv.slice(1)) if (isAbsolute(w) && !existsSync(w)) problem("mcp_command_missing", `the MCP command names ${w}, which does not exist`, "re-adopt (hcpx writes the paths of the install it runs from), or fix --command");
-      // the config `hcpx mcp` will serve, found from where the host starts it
-      const at = argv.indexOf("--config");
-      const pinned = at >= 0 ? argv[at + 1] : undefined;
-      const isHcpx = argv.includes("mcp") && (basename(cmd) === "hcpx" || argv.some((w) => /hcpx(\.[cm]?js)?$/.test(w)));
-      if (isHcpx && o.config) {
-        // what `hcpx mcp` reads there: --config, else $HCP_CONFIG when the host passes it, else hcp.config.json5 found upward
-        const viaEnv = env.HCP_CONFIG && (!passed || passed.includes("HCP_CONFIG")) ? resolve(cwd, env.HCP_CONFIG) : undefined;
-        const found = pinned !== undefined ? resolve(cwd, pinned) : (viaEnv ?? findProjectConfig(cwd));
-        if (found !== o.config) {
-          const how = pinned !== undefined ? `is given --config ${pinned}` : env.HCP_CONFIG && !viaEnv ? `does not get HCP_CONFIG (set here), and ${found ? `finds ${found}` : "finds no hcp.config.json5"}` : found ? `finds ${found}` : "finds no hcp.config.json5";
-          problem("mcp_config_not_found", `starts the server in ${shownCwd}, where \`hcpx mcp\` ${how}, not ${o.config}: it would not serve the packs adopt planned with`, "keep hcp.config.json5 in the project root (where the host starts the server), or re-adopt with --command \"hcpx mcp --config <file>\"");
-        }
-      }
-    }
+    if (argv && argv.length) checkCommand(argv, { spec, name: d.name, o, env, abs, problem });
     // ---- trust, allow- and deny-lists the host keeps elsewhere ----
     for (const h of spec.health ?? []) {
       const r = await evaluate(h, abs, fill, server);
@@ -88,6 +67,78 @@ export async function checkHealth(hosts: string[], o: HealthOptions): Promise<Pr
   return out;
 }
 
+type ProblemAt = (code: ErrorCode, message: string, hint: string, file?: string, named?: boolean) => void;
+
+/** What `checkCommand` checks against: the host's scope, its name, the options, its environment. */
+interface CommandContext {
+  spec: NonNullable<ReturnType<typeof loadDescriptor>["scopes"][Scope]>;
+  name: string;
+  o: HealthOptions;
+  env: NodeJS.ProcessEnv;
+  abs: (p: string) => string;
+  problem: ProblemAt;
+}
+
+/** The MCP command line, as the host starts it: the program, the files it names, the config it will serve. */
+function checkCommand(argv: string[], k: CommandContext): void {
+  const { spec, name, o, env, abs, problem } = k;
+  const cwd = spec.launch?.cwd ? abs(spec.launch.cwd) : o.scope === "project" ? o.root : o.home;
+  const shownCwd = spec.launch?.cwd ?? (o.scope === "project" ? "the project root" : "~");
+  const passed = spec.launch?.env;
+  const hostPath = passed && !passed.includes("PATH") ? "" : (env.PATH ?? "");
+  const cmd = argv[0]!;
+  if (cmd.includes("/")) {
+    const p = isAbsolute(cmd) ? cmd : resolve(cwd, cmd);
+    if (!executable(p))
+      problem(
+        "mcp_command_missing",
+        `the MCP command ${cmd} is not an executable file${isAbsolute(cmd) ? "" : ` (from ${shownCwd}, where ${name} starts it)`}`,
+        "install hcpx there, or re-adopt with --command naming a program that exists",
+      );
+  } else if (!whichOnPath(cmd, hostPath)) {
+    problem(
+      "mcp_command_not_on_path",
+      passed && !passed.includes("PATH")
+        ? `starts MCP servers without PATH, so the MCP command \`${cmd}\` is not found`
+        : `the MCP command \`${cmd}\` is not on the PATH ${name} inherits (${pathHead(env.PATH ?? "")})`,
+      `put ${cmd} on PATH (see the README, Install), or re-adopt without --command: hcpx then writes the absolute node + hcpx it runs from`,
+    );
+  }
+  // the script node runs, the --config it is given: files that must be there
+  for (const w of argv.slice(1))
+    if (isAbsolute(w) && !existsSync(w))
+      problem(
+        "mcp_command_missing",
+        `the MCP command names ${w}, which does not exist`,
+        "re-adopt (hcpx writes the paths of the install it runs from), or fix --command",
+      );
+  // the config `hcpx mcp` will serve, found from where the host starts it
+  const at = argv.indexOf("--config");
+  const pinned = at >= 0 ? argv[at + 1] : undefined;
+  const isHcpx = argv.includes("mcp") && (basename(cmd) === "hcpx" || argv.some((w) => /hcpx(\.[cm]?js)?$/.test(w)));
+  if (isHcpx && o.config) {
+    // what `hcpx mcp` reads there: --config, else $HCP_CONFIG when the host passes it, else hcp.config.json5 found upward
+    const viaEnv =
+      env.HCP_CONFIG && (!passed || passed.includes("HCP_CONFIG")) ? resolve(cwd, env.HCP_CONFIG) : undefined;
+    const found = pinned !== undefined ? resolve(cwd, pinned) : (viaEnv ?? findProjectConfig(cwd));
+    if (found !== o.config) {
+      const how =
+        pinned !== undefined
+          ? `is given --config ${pinned}`
+          : env.HCP_CONFIG && !viaEnv
+            ? `does not get HCP_CONFIG (set here), and ${found ? `finds ${found}` : "finds no hcp.config.json5"}`
+            : found
+              ? `finds ${found}`
+              : "finds no hcp.config.json5";
+      problem(
+        "mcp_config_not_found",
+        `starts the server in ${shownCwd}, where \`hcpx mcp\` ${how}, not ${o.config}: it would not serve the packs adopt planned with`,
+        'keep hcp.config.json5 in the project root (where the host starts the server), or re-adopt with --command "hcpx mcp --config <file>"',
+      );
+    }
+  }
+}
+
 /**
  * The settings of the person's that switch a host's own asking off (descriptor `gate.inForce`:
  * Claude Code's bypassPermissions, Qwen Code's YOLO mode, Kimi Code's default_permission_mode
@@ -95,7 +146,10 @@ export async function checkHealth(hosts: string[], o: HealthOptions): Promise<Pr
  * Said as `policy_widened` warnings (adopt --check, doctor) when the Policy grants such a write,
  * never changed: the same facts `hcpx mcp --host` checks before it counts the host's prompt.
  */
-export async function widenedBySettings(hosts: string[], o: { scope: Scope; root: string; home: string }): Promise<Problem[]> {
+export async function widenedBySettings(
+  hosts: string[],
+  o: { scope: Scope; root: string; home: string },
+): Promise<Problem[]> {
   const out: Problem[] = [];
   const abs = (p: string) => (p === "~" ? o.home : p.startsWith("~/") ? join(o.home, p.slice(2)) : join(o.root, p));
   for (const host of hosts) {
@@ -128,7 +182,12 @@ function executable(p: string): boolean {
 }
 
 /** One health fact, read from the first of its files that has the key (the value the host uses). */
-export async function evaluate(h: HealthCheck, abs: (p: string) => string, fill: (s: string) => string, server: string): Promise<{ ok: boolean; why?: string; file?: string }> {
+export async function evaluate(
+  h: HealthCheck,
+  abs: (p: string) => string,
+  fill: (s: string) => string,
+  server: string,
+): Promise<{ ok: boolean; why?: string; file?: string }> {
   const paths = Array.isArray(h.path) ? h.path : [h.path];
   const key = h.key.map(fill);
   const want = fill(h.value);
@@ -154,7 +213,11 @@ export async function evaluate(h: HealthCheck, abs: (p: string) => string, fill:
       return { ok: false, why: `${p} does not parse`, file: p };
     }
     let v: unknown = doc;
-    for (const k of key) v = v !== null && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, k) ? (v as Record<string, unknown>)[k] : undefined;
+    for (const k of key)
+      v =
+        v !== null && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, k)
+          ? (v as Record<string, unknown>)[k]
+          : undefined;
     if (v !== undefined) {
       value = v;
       file = p;
@@ -164,12 +227,26 @@ export async function evaluate(h: HealthCheck, abs: (p: string) => string, fill:
   // none of the files is there: the host keeps no such state on this machine (it is not used
   // here, e.g. a CI runner, or it will ask on first start): nothing to hold against it
   if (!any) return { ok: true };
-  if (value === undefined) return h.absent === "ok" ? { ok: true } : { ok: false, why: `no ${keyShown} in ${paths.join(" or ")}`, file: paths[0] };
+  if (value === undefined)
+    return h.absent === "ok"
+      ? { ok: true }
+      : { ok: false, why: `no ${keyShown} in ${paths.join(" or ")}`, file: paths[0] };
   const list = Array.isArray(value) ? value : undefined;
-  if (h.expect === "equals") return value === want ? { ok: true } : { ok: false, why: `${file}: ${keyShown} is ${JSON.stringify(value)}`, file };
-  if (h.expect === "differs") return value !== want ? { ok: true } : { ok: false, why: `${file}: ${keyShown} is ${JSON.stringify(value)}`, file };
+  if (h.expect === "equals")
+    return value === want ? { ok: true } : { ok: false, why: `${file}: ${keyShown} is ${JSON.stringify(value)}`, file };
+  if (h.expect === "differs")
+    return value !== want ? { ok: true } : { ok: false, why: `${file}: ${keyShown} is ${JSON.stringify(value)}`, file };
   if (!list) return { ok: false, why: `${file}: ${keyShown} is not a list`, file };
-  const has = h.field ? list.some((x) => x !== null && typeof x === "object" && (x as Record<string, unknown>)[h.field!] === want) : list.includes(want);
-  if (h.expect === "includes") return has ? { ok: true } : { ok: false, why: `${file}: ${keyShown} is ${JSON.stringify(list)}, without ${JSON.stringify(server === want ? server : want)}`, file };
+  const has = h.field
+    ? list.some((x) => x !== null && typeof x === "object" && (x as Record<string, unknown>)[h.field!] === want)
+    : list.includes(want);
+  if (h.expect === "includes")
+    return has
+      ? { ok: true }
+      : {
+          ok: false,
+          why: `${file}: ${keyShown} is ${JSON.stringify(list)}, without ${JSON.stringify(server === want ? server : want)}`,
+          file,
+        };
   return has ? { ok: false, why: `${file}: ${keyShown} lists ${JSON.stringify(want)}`, file } : { ok: true };
 }

@@ -70,25 +70,62 @@ export function parseLedger(text: string, file: string): Ledger {
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new HcpxError({ code: "bad_ledger", message: `cannot parse the adopt ledger: ${(e as Error).message}`, file, hint: "restore it from version control, or delete it (hcpx then treats every hcp file as not written by it)" });
+    throw new HcpxError({
+      code: "bad_ledger",
+      message: `cannot parse the adopt ledger: ${(e as Error).message}`,
+      file,
+      hint: "restore it from version control, or delete it (hcpx then treats every hcp file as not written by it)",
+    });
   }
   const l = v as Ledger;
   if (!l || typeof l !== "object" || l.version !== 1 || typeof l.hosts !== "object" || l.hosts === null) {
-    throw new HcpxError({ code: "bad_ledger", message: "not an hcpx adopt ledger (version 1)", file, hint: "restore it, or delete it" });
+    throw new HcpxError({
+      code: "bad_ledger",
+      message: "not an hcpx adopt ledger (version 1)",
+      file,
+      hint: "restore it, or delete it",
+    });
   }
   for (const [name, h] of Object.entries(l.hosts)) {
-    if (!h || typeof h !== "object" || !Array.isArray(h.entries)) throw new HcpxError({ code: "bad_ledger", message: "ledger host without entries", file, path: `hosts.${name}`, hint: "restore it, or delete it" });
+    if (!h || typeof h !== "object" || !Array.isArray(h.entries))
+      throw new HcpxError({
+        code: "bad_ledger",
+        message: "ledger host without entries",
+        file,
+        path: `hosts.${name}`,
+        hint: "restore it, or delete it",
+      });
     h.dirs ??= [];
   }
-  if (l.dirs !== undefined && !Array.isArray(l.dirs)) throw new HcpxError({ code: "bad_ledger", message: "`dirs` is not a list", file, path: "dirs", hint: "restore it, or delete it" });
+  if (l.dirs !== undefined && !Array.isArray(l.dirs))
+    throw new HcpxError({
+      code: "bad_ledger",
+      message: "`dirs` is not a list",
+      file,
+      path: "dirs",
+      hint: "restore it, or delete it",
+    });
   return l;
 }
 
-const ENTRY_KEYS = new Set(["path", "kind", "key", "sha256", "created", "insertedAt", "blank", "emptyInner", "prefix", "items", "original"]);
+const ENTRY_KEYS = new Set([
+  "path",
+  "kind",
+  "key",
+  "sha256",
+  "created",
+  "insertedAt",
+  "blank",
+  "emptyInner",
+  "prefix",
+  "items",
+  "original",
+]);
 const HOST_KEYS = new Set(["scope", "entries", "dirs", "command", "remote"]);
 /** the separators setBlock / setToml put before appended text */
 const PREFIXES = new Set(["", "\n", "\r\n", "\n\n", "\r\n\r\n"]);
-const strings = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((w) => typeof w === "string" && w !== "" && !w.includes("\0"));
+const strings = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.length > 0 && v.every((w) => typeof w === "string" && w !== "" && !w.includes("\0"));
 
 /** JSONC text that holds nothing but whitespace and comments. */
 function onlyTrivia(text: string): boolean {
@@ -110,17 +147,57 @@ function entryShape(e: unknown): string | undefined {
   if (!isObj(e)) return "is not an object";
   const extra = Object.keys(e).filter((k) => !ENTRY_KEYS.has(k));
   if (extra.length) return `has unknown key(s) ${extra.join(", ")}`;
-  if (!["file", "json", "toml", "yaml", "markdown-block", "json-items"].includes(e.kind as string)) return `has an unknown kind ${JSON.stringify(e.kind)}`;
+  if (!["file", "json", "toml", "yaml", "markdown-block", "json-items"].includes(e.kind as string))
+    return `has an unknown kind ${JSON.stringify(e.kind)}`;
   if (typeof e.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(e.sha256)) return "has no sha256 of 64 hex digits";
   if (typeof e.created !== "boolean") return "has no boolean `created`";
   const keyed = e.kind === "json" || e.kind === "toml" || e.kind === "yaml" || e.kind === "json-items";
-  if (keyed ? !strings(e.key) : e.key !== undefined) return keyed ? "has no key path" : "has a key path, which its kind does not take";
-  if (e.insertedAt !== undefined && !((e.kind === "json" || e.kind === "json-items" || e.kind === "yaml") && strings(e.insertedAt) && e.insertedAt.every((k, i) => (e.key as string[])[i] === k))) return "has an `insertedAt` that is not a prefix of its key";
-  if (e.blank !== undefined && !((e.kind === "json" || e.kind === "json-items") && typeof e.blank === "string" && /^[\s\ufeff]*$/.test(e.blank))) return "has a `blank` that is not whitespace";
-  if (e.emptyInner !== undefined && !((e.kind === "json" || e.kind === "json-items") && typeof e.emptyInner === "string" && onlyTrivia(e.emptyInner))) return "has an `emptyInner` that is not whitespace and comments";
-  if (e.prefix !== undefined && !((e.kind === "toml" || e.kind === "yaml" || e.kind === "markdown-block") && typeof e.prefix === "string" && PREFIXES.has(e.prefix))) return "has a `prefix` that is not a line break";
-  if (e.kind === "json-items" ? !(Array.isArray(e.items) && e.items.every((w) => typeof w === "string" && w !== "" && !w.includes("\0"))) : e.items !== undefined) return e.kind === "json-items" ? "has no list of `items` (strings)" : "has `items`, which its kind does not take";
-  if (e.original !== undefined && !(e.kind === "json-items" && typeof e.original === "string" && e.original.length <= 1 << 20 && noComments(e.original))) return "has an `original` that is not plain JSON without comments";
+  if (keyed ? !strings(e.key) : e.key !== undefined)
+    return keyed ? "has no key path" : "has a key path, which its kind does not take";
+  if (
+    e.insertedAt !== undefined &&
+    !(
+      (e.kind === "json" || e.kind === "json-items" || e.kind === "yaml") &&
+      strings(e.insertedAt) &&
+      e.insertedAt.every((k, i) => (e.key as string[])[i] === k)
+    )
+  )
+    return "has an `insertedAt` that is not a prefix of its key";
+  if (
+    e.blank !== undefined &&
+    !((e.kind === "json" || e.kind === "json-items") && typeof e.blank === "string" && /^[\s\ufeff]*$/.test(e.blank))
+  )
+    return "has a `blank` that is not whitespace";
+  if (
+    e.emptyInner !== undefined &&
+    !((e.kind === "json" || e.kind === "json-items") && typeof e.emptyInner === "string" && onlyTrivia(e.emptyInner))
+  )
+    return "has an `emptyInner` that is not whitespace and comments";
+  if (
+    e.prefix !== undefined &&
+    !(
+      (e.kind === "toml" || e.kind === "yaml" || e.kind === "markdown-block") &&
+      typeof e.prefix === "string" &&
+      PREFIXES.has(e.prefix)
+    )
+  )
+    return "has a `prefix` that is not a line break";
+  if (
+    e.kind === "json-items"
+      ? !(Array.isArray(e.items) && e.items.every((w) => typeof w === "string" && w !== "" && !w.includes("\0")))
+      : e.items !== undefined
+  )
+    return e.kind === "json-items" ? "has no list of `items` (strings)" : "has `items`, which its kind does not take";
+  if (
+    e.original !== undefined &&
+    !(
+      e.kind === "json-items" &&
+      typeof e.original === "string" &&
+      e.original.length <= 1 << 20 &&
+      noComments(e.original)
+    )
+  )
+    return "has an `original` that is not plain JSON without comments";
   return undefined;
 }
 
@@ -132,11 +209,24 @@ function entryShape(e: unknown): string | undefined {
  * what fails is left out — so it is never read, written or deleted — with a
  * warning naming the ledger file and the entry.
  */
-export function sanitizeLedger(l: Ledger, scope: "project" | "user", base: TrustBase, file: string, guardOf: (named: unknown, base: TrustBase) => Guarded = guardPath): { ledger: Ledger; warnings: Problem[] } {
+export function sanitizeLedger(
+  l: Ledger,
+  scope: "project" | "user",
+  base: TrustBase,
+  file: string,
+  guardOf: (named: unknown, base: TrustBase) => Guarded = guardPath,
+): { ledger: Ledger; warnings: Problem[] } {
   const warnings: Problem[] = [];
   const where = scope === "project" ? "the project" : "$HOME";
   const warn = (path: string, what: string) =>
-    warnings.push({ code: "ledger_entry_ignored", severity: "warning", file, path, message: `${what}; ignored: hcpx never reads, writes or deletes what it names`, hint: "the ledger is written by hcpx adopt; restore it from version control if someone changed it" });
+    warnings.push({
+      code: "ledger_entry_ignored",
+      severity: "warning",
+      file,
+      path,
+      message: `${what}; ignored: hcpx never reads, writes or deletes what it names`,
+      hint: "the ledger is written by hcpx adopt; restore it from version control if someone changed it",
+    });
   const guard = (p: unknown, path: string, what: string): Guarded => {
     const g = guardOf(p, base);
     if (!g.ok) warn(path, `${what} ${JSON.stringify(p)} ${g.reason} (it must stay inside ${where})`);
@@ -155,7 +245,10 @@ export function sanitizeLedger(l: Ledger, scope: "project" | "user", base: Trust
       continue;
     }
     if (h.scope !== scope) {
-      warn(`${at}.scope`, `host ${name} is recorded with scope ${JSON.stringify(h.scope)} in the ${scope}-scope ledger`);
+      warn(
+        `${at}.scope`,
+        `host ${name} is recorded with scope ${JSON.stringify(h.scope)} in the ${scope}-scope ledger`,
+      );
       continue;
     }
     const entries: LedgerEntry[] = [];
@@ -164,7 +257,9 @@ export function sanitizeLedger(l: Ledger, scope: "project" | "user", base: Trust
       if (why) return warn(`${at}.entries[${i}]`, `entry ${why}`);
       if (guard((e as LedgerEntry).path, `${at}.entries[${i}].path`, "entry").ok) entries.push(e as LedgerEntry);
     });
-    const dirs = (Array.isArray(h.dirs) ? (h.dirs as unknown[]) : []).filter((d, i) => guard(d, `${at}.dirs[${i}]`, "directory").ok) as string[];
+    const dirs = (Array.isArray(h.dirs) ? (h.dirs as unknown[]) : []).filter(
+      (d, i) => guard(d, `${at}.dirs[${i}]`, "directory").ok,
+    ) as string[];
     let command: string[] | undefined;
     if (h.command !== undefined) {
       if (strings(h.command)) command = h.command;
@@ -178,7 +273,9 @@ export function sanitizeLedger(l: Ledger, scope: "project" | "user", base: Trust
     }
     out.hosts[name] = { scope, entries, dirs, ...(command ? { command } : {}), ...(remote ? { remote } : {}) };
   }
-  const dirs = (Array.isArray(l.dirs) ? (l.dirs as unknown[]) : []).filter((d, i) => guard(d, `dirs[${i}]`, "directory").ok) as string[];
+  const dirs = (Array.isArray(l.dirs) ? (l.dirs as unknown[]) : []).filter(
+    (d, i) => guard(d, `dirs[${i}]`, "directory").ok,
+  ) as string[];
   if (dirs.length) out.dirs = dirs;
   return { ledger: out, warnings };
 }
@@ -190,13 +287,26 @@ export function sanitizeLedger(l: Ledger, scope: "project" | "user", base: Trust
  * the same text through its ReadFs and folds an interrupted run's journal in
  * before the same sanitizeLedger (src/host/ledger-state.ts).
  */
-export function readLedgerFile(file: string, scope: "project" | "user", base: string): { ledger: Ledger; warnings: Problem[] } {
+export function readLedgerFile(
+  file: string,
+  scope: "project" | "user",
+  base: string,
+): { ledger: Ledger; warnings: Problem[] } {
   const show = display(file);
-  return sanitizeLedger(parseLedger(readTextFile(file, show, CAPS.ledger), show), scope, { dir: base, prefix: scope === "user" ? "~/" : "" }, show);
+  return sanitizeLedger(
+    parseLedger(readTextFile(file, show, CAPS.ledger), show),
+    scope,
+    { dir: base, prefix: scope === "user" ? "~/" : "" },
+    show,
+  );
 }
 
 export function serializeLedger(l: Ledger): string {
-  const hosts = Object.fromEntries(Object.keys(l.hosts).sort().map((h) => [h, l.hosts[h]!]));
+  const hosts = Object.fromEntries(
+    Object.keys(l.hosts)
+      .sort()
+      .map((h) => [h, l.hosts[h]!]),
+  );
   return JSON.stringify({ version: 1, hosts, ...(l.dirs?.length ? { dirs: l.dirs } : {}) }, null, 2) + "\n";
 }
 
@@ -218,37 +328,6 @@ export interface Journal {
 
 export function serializeJournal(j: Journal): string {
   return JSON.stringify(j) + "\n";
-}
-
-/** undefined when the text is not a journal (a torn one cannot exist: it is written atomically). */
-export function parseJournal(text: string): Journal | undefined {
-  try {
-    const j = JSON.parse(text) as Journal;
-    return j && j.version === 1 && Array.isArray(j.files) ? j : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The ledger that agrees with the disk after an interrupted write: entries of a
- * file still holding its old bytes come from `before`, all others from `after`;
- * directories are the union (apply drops those that do not exist).
- */
-export function reconcileLedger(before: Ledger, after: Ledger, state: (path: string) => "old" | "new" | undefined): Ledger {
-  const out: Ledger = { version: 1, hosts: {} };
-  for (const h of [...new Set([...Object.keys(before.hosts), ...Object.keys(after.hosts)])].sort()) {
-    const b = before.hosts[h];
-    const a = after.hosts[h];
-    const entries = [...(a?.entries ?? []).filter((e) => state(e.path) !== "old"), ...(b?.entries ?? []).filter((e) => state(e.path) === "old")];
-    const dirs = [...new Set([...(b?.dirs ?? []), ...(a?.dirs ?? [])])].sort();
-    const command = (b ?? a)!.command;
-    const remote = (b ?? a)!.remote;
-    if (entries.length || dirs.length) out.hosts[h] = { scope: (a ?? b)!.scope, entries, dirs, ...(command ? { command } : {}), ...(remote ? { remote } : {}) };
-  }
-  const dirs = [...new Set([...(before.dirs ?? []), ...(after.dirs ?? [])])].sort();
-  if (dirs.length) out.dirs = dirs;
-  return out;
 }
 
 /**
@@ -281,7 +360,12 @@ export function ledgerRender(rec: { file: string; base?: string; new?: string })
         version: 1,
         ledgerOld: rec.base,
         ledgerNew: ledger(made),
-        files: changes.map((c) => ({ path: c.path, real: c.real, before: c.old === undefined ? null : sha256(c.old), after: c.new === undefined ? null : sha256(c.new) })),
+        files: changes.map((c) => ({
+          path: c.path,
+          real: c.real,
+          before: c.old === undefined ? null : sha256(c.old),
+          after: c.new === undefined ? null : sha256(c.new),
+        })),
         rmdirs,
       }),
   };

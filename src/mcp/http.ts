@@ -13,7 +13,14 @@
 // (413 from the SDK) and the request must arrive in time (408 from Node).
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createMcpHandler, hostHeaderValidationResponse, localhostAllowedHostnames, originValidationResponse, WebStandardStreamableHTTPServerTransport, type Server } from "@modelcontextprotocol/server";
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  localhostAllowedHostnames,
+  originValidationResponse,
+  WebStandardStreamableHTTPServerTransport,
+  type Server,
+} from "@modelcontextprotocol/server";
 import type { McpFront } from "./front";
 import { buildServer, type InstanceHooks } from "./sdk-server";
 import { challenge, type Authenticator } from "./auth";
@@ -63,18 +70,15 @@ const MAX_STREAMS = 1024;
 
 export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
   const host = o.host ?? "127.0.0.1";
-  if (!isLoopback(host) && !o.public) throw new Error(`hcpx mcp --http binds loopback only (127.0.0.1, ::1), not ${host}, unless told otherwise (--bind-public)`);
-  if (!isLoopback(host) && !o.auth) throw new Error("hcpx mcp --http without authentication binds loopback only");
+  checkBind(o, host);
   const path = o.path ?? "/mcp";
   const instance = instanceOf(o);
-  const handler = createMcpHandler(
-    instance,
-    { onerror: (e) => o.hooks.log(`http: ${e.message}`), maxRequestBodySize: o.maxBodyBytes ?? 1024 * 1024 },
-  );
+  const handler = createMcpHandler(instance, {
+    onerror: (e) => o.hooks.log(`http: ${e.message}`),
+    maxRequestBodySize: o.maxBodyBytes ?? 1024 * 1024,
+  });
   let allowed = localhostAllowedHostnames();
-  const timeout = o.requestTimeoutMs ?? 30_000;
-  const server = createServer({ requestTimeout: timeout, headersTimeout: Math.min(timeout, 20_000), connectionsCheckingInterval: Math.min(1000, timeout) }, (req, res) => void handle(req, res));
-  server.keepAliveTimeout = o.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS; // the proxy closes idle connections first (team-config.ts)
+  const server = nodeServer(o, (req, res) => void handle(req, res));
   let resource = "";
   let resourceUrl = new URL("http://127.0.0.1/");
   let metaUrl = "",
@@ -88,20 +92,18 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
       let response: Response;
       if (guard) response = guard;
       else if (pathname === PRM || pathname === PRM + path || pathname === PRM + resourceUrl.pathname) {
-        response = request.method === "GET" || request.method === "HEAD" ? new Response(request.method === "HEAD" ? null : meta, { status: 200, headers: { "content-type": "application/json", "cache-control": "max-age=300" } }) : new Response("method not allowed", { status: 405, headers: { allow: "GET, HEAD" } });
+        response = metadataResponse(request, meta);
       } else if (pathname !== path) response = new Response("not found", { status: 404 });
-      else if (!o.auth) response = request.method === "GET" ? await legacyStream(request, undefined) : await handler.fetch(request);
+      else if (!o.auth)
+        response = request.method === "GET" ? await legacyStream(request, undefined) : await handler.fetch(request);
       else {
-        const who = await o.auth.authenticate(request.headers.get("authorization"));
-        if (!who.ok) {
-          // the body is not read: a refused request costs nothing more
-          response = Response.json({ error: who.error, ...(who.description ? { error_description: who.description } : {}) }, { status: 401, headers: { "www-authenticate": challenge(metaUrl, who) } });
-        } else if (!o.fronts.get(who.principal)) {
-          response = Response.json({ error: "unknown_principal", error_description: `principal '${who.principal}' is not in the server config` }, { status: 403 });
-        } else {
-          const authInfo = { token: "", clientId: who.principal, scopes: [], ...(who.expiresAt ? { expiresAt: who.expiresAt } : {}), resource: resourceUrl, extra: { principal: who.principal } };
-          response = request.method === "GET" ? await legacyStream(request, authInfo) : await handler.fetch(request, { authInfo });
-        }
+        const who = await authorize(o.auth, o.fronts, request, metaUrl, resourceUrl);
+        response =
+          who instanceof Response
+            ? who
+            : request.method === "GET"
+              ? await legacyStream(request, who)
+              : await handler.fetch(request, { authInfo: who });
       }
       await send(response, res);
       streamEnded.get(response)?.();
@@ -122,8 +124,7 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
   const url = `http://${a.family === "IPv6" ? `[${a.address}]` : a.address}:${a.port}${path}`;
   resource = o.resource ?? url;
   const r = (resourceUrl = new URL(resource));
-  metaUrl = `${r.origin}${PRM}${r.pathname === "/" ? "" : r.pathname}`;
-  meta = JSON.stringify({ resource, ...(o.issuer ? { authorization_servers: [o.issuer] } : {}), bearer_methods_supported: ["header"], resource_name: "hcpx (HCP packs)" });
+  ({ metaUrl, meta } = metadataOf(r, resource, o.issuer));
   allowed = [...new Set([...allowed, ...(isLoopback(host) ? [] : [host]), r.hostname, ...(o.allowedHosts ?? [])])];
   return {
     url,
@@ -142,9 +143,98 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
   };
 }
 
+/** The Node listener: requests must arrive in time (408), idle connections outlive the proxy's. */
+function nodeServer(o: HttpOptions, listener: (req: IncomingMessage, res: ServerResponse) => void): HttpServer {
+  const timeout = o.requestTimeoutMs ?? 30_000;
+  const server = createServer(
+    {
+      requestTimeout: timeout,
+      headersTimeout: Math.min(timeout, 20_000),
+      connectionsCheckingInterval: Math.min(1000, timeout),
+    },
+    listener,
+  );
+  server.keepAliveTimeout = o.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS; // the proxy closes idle connections first (team-config.ts)
+  return server;
+}
+
+function checkBind(o: HttpOptions, host: string): void {
+  if (!isLoopback(host) && !o.public)
+    throw new Error(
+      `hcpx mcp --http binds loopback only (127.0.0.1, ::1), not ${host}, unless told otherwise (--bind-public)`,
+    );
+  if (!isLoopback(host) && !o.auth) throw new Error("hcpx mcp --http without authentication binds loopback only");
+}
+
+/** The Protected Resource Metadata (RFC 9728): its URL and its body. */
+function metadataOf(r: URL, resource: string, issuer: string | undefined): { metaUrl: string; meta: string } {
+  return {
+    metaUrl: `${r.origin}${PRM}${r.pathname === "/" ? "" : r.pathname}`,
+    meta: JSON.stringify({
+      resource,
+      ...(issuer ? { authorization_servers: [issuer] } : {}),
+      bearer_methods_supported: ["header"],
+      resource_name: "hcpx (HCP packs)",
+    }),
+  };
+}
+
+/** The metadata document for anyone: GET and HEAD only. */
+function metadataResponse(request: Request, meta: string): Response {
+  return request.method === "GET" || request.method === "HEAD"
+    ? new Response(request.method === "HEAD" ? null : meta, {
+        status: 200,
+        headers: { "content-type": "application/json", "cache-control": "max-age=300" },
+      })
+    : new Response("method not allowed", { status: 405, headers: { allow: "GET, HEAD" } });
+}
+
+/** The bearer token → the request's authInfo, or the refusal: 401 (no valid token), 403 (a principal the server config does not name now). */
+async function authorize(
+  auth: Authenticator,
+  fronts: HttpOptions["fronts"],
+  request: Request,
+  metaUrl: string,
+  resourceUrl: URL,
+) {
+  const who = await auth.authenticate(request.headers.get("authorization"));
+  if (!who.ok) {
+    // the body is not read: a refused request costs nothing more
+    return Response.json(
+      { error: who.error, ...(who.description ? { error_description: who.description } : {}) },
+      { status: 401, headers: { "www-authenticate": challenge(metaUrl, who) } },
+    );
+  }
+  if (!fronts.get(who.principal)) {
+    return Response.json(
+      {
+        error: "unknown_principal",
+        error_description: `principal '${who.principal}' is not in the server config`,
+      },
+      { status: 403 },
+    );
+  }
+  return {
+    token: "",
+    clientId: who.principal,
+    scopes: [],
+    ...(who.expiresAt ? { expiresAt: who.expiresAt } : {}),
+    resource: resourceUrl,
+    extra: { principal: who.principal },
+  };
+}
+
 /** The server instance serving one request (or one legacy GET stream): the principal's front alone. */
 function instanceOf(o: HttpOptions) {
-  return ({ era, authInfo, requestInfo }: { era: "legacy" | "modern"; authInfo?: { extra?: Record<string, unknown> }; requestInfo?: Request }): Server => {
+  return ({
+    era,
+    authInfo,
+    requestInfo,
+  }: {
+    era: "legacy" | "modern";
+    authInfo?: { extra?: Record<string, unknown> };
+    requestInfo?: Request;
+  }): Server => {
     const principal = o.auth ? (authInfo?.extra?.principal as string | undefined) : "local";
     const front = principal !== undefined ? o.fronts.get(principal) : undefined;
     // the listener authenticated the request before the handler saw it: no front here is a bug, never a default
@@ -154,7 +244,11 @@ function instanceOf(o: HttpOptions) {
   };
 }
 
-type Instance = (ctx: { era: "legacy"; authInfo?: { extra?: Record<string, unknown> }; requestInfo?: Request }) => Server;
+type Instance = (ctx: {
+  era: "legacy";
+  authInfo?: { extra?: Record<string, unknown> };
+  requestInfo?: Request;
+}) => Server;
 
 /**
  * A 2025-era client's GET: the stream on which the server may speak first (2025-11-25 Streamable HTTP).
@@ -164,9 +258,16 @@ type Instance = (ctx: { era: "legacy"; authInfo?: { extra?: Record<string, unkno
 function legacyStreams(instance: Instance, live: HttpOptions["live"]) {
   const streamEnded = new WeakMap<Response, () => void>();
   let streams = 0;
-  async function legacyStream(request: Request, authInfo: { extra?: Record<string, unknown> } | undefined): Promise<Response> {
+  async function legacyStream(
+    request: Request,
+    authInfo: { extra?: Record<string, unknown> } | undefined,
+  ): Promise<Response> {
     // bounded like the SDK's subscriptions/listen streams (maxSubscriptions)
-    if (streams >= MAX_STREAMS) return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32603, message: `too many open streams (${MAX_STREAMS})` } }, { status: 503, headers: { "retry-after": "5" } });
+    if (streams >= MAX_STREAMS)
+      return Response.json(
+        { jsonrpc: "2.0", id: null, error: { code: -32603, message: `too many open streams (${MAX_STREAMS})` } },
+        { status: 503, headers: { "retry-after": "5" } },
+      );
     const server = instance({ era: "legacy", authInfo, requestInfo: request });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await server.connect(transport);
@@ -205,7 +306,12 @@ function toRequest(req: IncomingMessage, host: string): Request {
   });
   const method = req.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
-  return new Request(`http://${req.headers.host ?? host}${req.url ?? "/"}`, { method, headers, ...(hasBody ? { body: streamOf(req), duplex: "half" } : {}), signal: ac.signal } as RequestInit);
+  return new Request(`http://${req.headers.host ?? host}${req.url ?? "/"}`, {
+    method,
+    headers,
+    ...(hasBody ? { body: streamOf(req), duplex: "half" } : {}),
+    signal: ac.signal,
+  } as RequestInit);
 }
 
 function streamOf(req: IncomingMessage): ReadableStream<Uint8Array> {

@@ -11,7 +11,6 @@ import { MissingCapability, type InputRequestOut } from "./inputs";
 import { redactOut } from "../util/redact";
 import { VERSION } from "../util/build-info";
 
-
 export const SKILL_URI = (pack: string) => `skill://${pack}/SKILL.md`;
 const SKILL_URI_RE = /^skill:\/\/([a-z][a-z0-9-]{0,31})\/SKILL\.md$/;
 const CLIENT_CAPS = "io.modelcontextprotocol/clientCapabilities";
@@ -36,7 +35,12 @@ const clientName = (info: unknown): string | undefined => {
   return typeof n === "string" && n ? n.slice(0, 200) : undefined;
 };
 
-export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks, caller: Caller = { principal: "local" }): Server {
+export function buildServer(
+  front: McpFront,
+  era: Era,
+  hooks: InstanceHooks,
+  caller: Caller = { principal: "local" },
+): Server {
   const server = new Server(
     { name: "hcpx", version: VERSION },
     {
@@ -54,10 +58,40 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks, cal
     return { tools: front.listed as never };
   });
 
+  registerSkills(server, front, refresh);
+
+  server.setRequestHandler("tools/call", async (req, ctx) =>
+    hooks.track(ctx.mcpReq.signal, async (signal) => {
+      const input = (req.params.arguments ?? {}) as Record<string, unknown>;
+      try {
+        return (await front.callTool(
+          req.params.name,
+          input,
+          callContext(server, era, ctx, caller, hooks, signal),
+          hooks.announce,
+        )) as never;
+      } catch (e) {
+        throw protocolError(e);
+      }
+    }),
+  );
+
+  registerPrompts(server, front, refresh, (ctx, signal) => callContext(server, era, ctx, caller, hooks, signal), hooks);
+  return server;
+}
+
+/** Each pack's Skill as a resource: listed, and read by its skill:// URI. */
+function registerSkills(server: Server, front: McpFront, refresh: () => void): void {
   server.setRequestHandler("resources/list", async () => {
     refresh();
     return {
-      resources: front.view.packs.map((p) => ({ uri: SKILL_URI(p.pack.id), name: p.pack.id, title: `${p.pack.id} Skill`, description: p.description, mimeType: "text/markdown" })),
+      resources: front.view.packs.map((p) => ({
+        uri: SKILL_URI(p.pack.id),
+        name: p.pack.id,
+        title: `${p.pack.id} Skill`,
+        description: p.description,
+        mimeType: "text/markdown",
+      })),
     };
   });
 
@@ -66,21 +100,20 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks, cal
     refresh();
     const p = m ? front.view.packs.find((x) => x.pack.id === m[1]) : undefined;
     if (!p) throw new ProtocolError(-32602, `resource not found: ${req.params.uri}`, { uri: req.params.uri });
-    return { contents: [{ uri: req.params.uri, mimeType: "text/markdown", text: front.view.skills.get(p.pack.id) ?? "" }] };
+    return {
+      contents: [{ uri: req.params.uri, mimeType: "text/markdown", text: front.view.skills.get(p.pack.id) ?? "" }],
+    };
   });
+}
 
-  server.setRequestHandler("tools/call", async (req, ctx) =>
-    hooks.track(ctx.mcpReq.signal, async (signal) => {
-      const input = (req.params.arguments ?? {}) as Record<string, unknown>;
-      try {
-        return (await front.callTool(req.params.name, input, callContext(server, era, ctx, caller, hooks, signal), hooks.announce)) as never;
-      } catch (e) {
-        throw protocolError(e);
-      }
-    }),
-  );
-
-  // prompts (src/mcp/prompts.ts): the opted-in granted commands; a prompt's inputs are asked as a tool call's
+/** The prompts (src/mcp/prompts.ts): the opted-in granted commands; a prompt's inputs are asked as a tool call's. */
+function registerPrompts(
+  server: Server,
+  front: McpFront,
+  refresh: () => void,
+  context: (ctx: ServerContext, signal: AbortSignal) => CallContext,
+  hooks: InstanceHooks,
+): void {
   server.setRequestHandler("prompts/list", async () => {
     refresh();
     return { prompts: listPrompts(front) as never };
@@ -90,20 +123,28 @@ export function buildServer(front: McpFront, era: Era, hooks: InstanceHooks, cal
     hooks.track(ctx.mcpReq.signal, async (signal) => {
       refresh();
       try {
-        return (await getPrompt(front, req.params.name, req.params.arguments, callContext(server, era, ctx, caller, hooks, signal))) as never;
+        return (await getPrompt(front, req.params.name, req.params.arguments, context(ctx, signal))) as never;
       } catch (e) {
         throw protocolError(e);
       }
     }),
   );
-  return server;
 }
 
 /** A request's context for the front (tools/call, prompts/get): how this client is asked, in its era. */
-function callContext(server: Server, era: Era, ctx: ServerContext, caller: Caller, hooks: InstanceHooks, signal: AbortSignal): CallContext {
+function callContext(
+  server: Server,
+  era: Era,
+  ctx: ServerContext,
+  caller: Caller,
+  hooks: InstanceHooks,
+  signal: AbortSignal,
+): CallContext {
   if (era === "legacy") {
     const caps = server.getClientCapabilities();
-    const elicit = declaresFormElicitation(caps) ? (q: ConfirmQuestion, s: AbortSignal | undefined) => askLegacy(ctx, q, s, hooks.log) : undefined;
+    const elicit = declaresFormElicitation(caps)
+      ? (q: ConfirmQuestion, s: AbortSignal | undefined) => askLegacy(ctx, q, s, hooks.log)
+      : undefined;
     const askInput = (r: InputRequestOut, timeout: number, s: AbortSignal): Promise<unknown> =>
       r.method === "elicitation/create"
         ? ctx.mcpReq.elicitInput(r.params as never, { timeout, signal: s })
@@ -112,14 +153,31 @@ function callContext(server: Server, era: Era, ctx: ServerContext, caller: Calle
           : server.listRoots(undefined, { timeout, signal: s });
     const info = clientName(server.getClientVersion());
     const client = info ?? caller.client;
-    return { era, principal: caller.principal, ...(client ? { client } : {}), ...(info ? { clientInfo: info } : {}), signal, elicit, clientCaps: caps, askInput };
+    return {
+      era,
+      principal: caller.principal,
+      ...(client ? { client } : {}),
+      ...(info ? { clientInfo: info } : {}),
+      signal,
+      elicit,
+      clientCaps: caps,
+      askInput,
+    };
   }
   const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
   // InputResponses that are not an object of response objects: a protocol error, nothing runs
   const responses = ctx.mcpReq.inputResponses as unknown;
-  if (responses !== undefined && (responses === null || typeof responses !== "object" || Array.isArray(responses))) throw new ProtocolError(-32602, "inputResponses must be an object of responses keyed by the server's inputRequests ids; nothing was run");
+  if (responses !== undefined && (responses === null || typeof responses !== "object" || Array.isArray(responses)))
+    throw new ProtocolError(
+      -32602,
+      "inputResponses must be an object of responses keyed by the server's inputRequests ids; nothing was run",
+    );
   const dropped = ctx.mcpReq.droppedInputResponseKeys ?? [];
-  if (dropped.length) throw new ProtocolError(-32602, `inputResponses ${dropped.map((k) => `'${k}'`).join(", ")} ${dropped.length > 1 ? "are not responses" : "is not a response"} (an object such as {"action": "accept"}); nothing was run`);
+  if (dropped.length)
+    throw new ProtocolError(
+      -32602,
+      `inputResponses ${dropped.map((k) => `'${k}'`).join(", ")} ${dropped.length > 1 ? "are not responses" : "is not a response"} (an object such as {"action": "accept"}); nothing was run`,
+    );
   const state = ctx.mcpReq.requestState<unknown>();
   const info = clientName(envelope[CLIENT_INFO]);
   const client = info ?? caller.client;
@@ -139,7 +197,8 @@ function callContext(server: Server, era: Era, ctx: ServerContext, caller: Calle
 /** What the front throws, as the JSON-RPC error that says why (nothing ran). */
 function protocolError(e: unknown): unknown {
   // a requestState not good for this call: a JSON-RPC error that says why; nothing ran
-  if (e instanceof ConfirmStateError) return new ProtocolError(-32602, e.message, { reason: `request_state_${e.reason}` });
+  if (e instanceof ConfirmStateError)
+    return new ProtocolError(-32602, e.message, { reason: `request_state_${e.reason}` });
   // a required input this request's client cannot answer (modern era): MissingRequiredClientCapability
   if (e instanceof MissingCapability) return new ProtocolError(-32021, e.message, { requiredCapabilities: e.required });
   // a prompt that is not served, bad arguments, a declined input: invalid params, no messages
@@ -152,13 +211,23 @@ function protocolError(e: unknown): unknown {
  * write may run. Only "accept" runs it; a decline, a cancel, no answer within
  * the configured time, or an error all run nothing.
  */
-async function askLegacy(ctx: ServerContext, q: ConfirmQuestion, signal: AbortSignal | undefined, log: (msg: string) => void): Promise<PersonAnswer> {
+async function askLegacy(
+  ctx: ServerContext,
+  q: ConfirmQuestion,
+  signal: AbortSignal | undefined,
+  log: (msg: string) => void,
+): Promise<PersonAnswer> {
   try {
-    const r = await ctx.mcpReq.elicitInput({ mode: "form", message: redactOut(q.message), requestedSchema: { type: "object", properties: {} } }, { timeout: q.timeoutMs, signal });
+    const r = await ctx.mcpReq.elicitInput(
+      { mode: "form", message: redactOut(q.message), requestedSchema: { type: "object", properties: {} } },
+      { timeout: q.timeoutMs, signal },
+    );
     return r.action === "accept" ? "accept" : r.action === "decline" ? "decline" : "cancel";
   } catch (e) {
     const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout;
-    log(`confirm for ${q.pack}.${q.verb}: ${timedOut ? "no answer in time" : `the question failed: ${(e as Error)?.message ?? String(e)}`}; nothing was run`);
+    log(
+      `confirm for ${q.pack}.${q.verb}: ${timedOut ? "no answer in time" : `the question failed: ${(e as Error)?.message ?? String(e)}`}; nothing was run`,
+    );
     return timedOut ? "timeout" : "error";
   }
 }

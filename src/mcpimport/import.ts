@@ -15,7 +15,13 @@ export interface McpToolInfo {
   title?: string;
   description?: string;
   inputSchema?: unknown;
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean; idempotentHint?: boolean; title?: string };
+  annotations?: {
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    openWorldHint?: boolean;
+    idempotentHint?: boolean;
+    title?: string;
+  };
 }
 
 export interface DraftArg {
@@ -81,7 +87,8 @@ function argFrom(schema: unknown): DraftArg {
     const alts = s[k];
     if (Array.isArray(alts) && s.type === undefined) {
       const nonNull = alts.filter((a) => isObj(a) && a.type !== "null");
-      if (nonNull.length === 1 && isObj(nonNull[0])) s = { ...nonNull[0], description: s.description ?? nonNull[0].description };
+      if (nonNull.length === 1 && isObj(nonNull[0]))
+        s = { ...nonNull[0], description: s.description ?? nonNull[0].description };
       else return { type: "json", ...(oneLine(s.description) ? { description: oneLine(s.description) } : {}) };
     }
   }
@@ -103,7 +110,8 @@ function argFrom(schema: unknown): DraftArg {
     }
     return a;
   };
-  if (Array.isArray(s.enum) && s.enum.length > 0 && s.enum.every((x) => typeof x === "string" || typeof x === "number")) return dflt(withDesc({ type: "enum", values: s.enum as (string | number)[] }));
+  if (Array.isArray(s.enum) && s.enum.length > 0 && s.enum.every((x) => typeof x === "string" || typeof x === "number"))
+    return dflt(withDesc({ type: "enum", values: s.enum as (string | number)[] }));
   switch (type) {
     case "string":
       return dflt(withDesc({ type: "string" }));
@@ -119,17 +127,53 @@ function argFrom(schema: unknown): DraftArg {
 }
 
 /** The draft Policy row from a tool's annotations (MCP: destructiveHint and openWorldHint default to true). */
-export function policyFrom(a: McpToolInfo["annotations"]): Pick<DraftCommand, "operation" | "land" | "confirm" | "inferred" | "why"> {
+export function policyFrom(
+  a: McpToolInfo["annotations"],
+): Pick<DraftCommand, "operation" | "land" | "confirm" | "inferred" | "why"> {
   const land = a?.openWorldHint === false ? ("local" as const) : ("external" as const);
   if (a?.readOnlyHint === true) return { operation: "read", confirm: false, inferred: false, why: "readOnlyHint" };
-  if (a?.destructiveHint === true) return { operation: "write", land, confirm: true, inferred: false, why: "destructiveHint" };
+  if (a?.destructiveHint === true)
+    return { operation: "write", land, confirm: true, inferred: false, why: "destructiveHint" };
   // a non-destructive write that reaches the outside world (openWorldHint) still waits for a confirm
-  if (a?.destructiveHint === false) return { operation: "write", land, confirm: land === "external", inferred: true, why: `not readOnlyHint, destructiveHint: false${land === "external" ? ", openWorldHint" : ""}` };
+  if (a?.destructiveHint === false)
+    return {
+      operation: "write",
+      land,
+      confirm: land === "external",
+      inferred: true,
+      why: `not readOnlyHint, destructiveHint: false${land === "external" ? ", openWorldHint" : ""}`,
+    };
   // no hint: MCP's default for a non-read-only tool is destructive, so it waits for a confirm
   return { operation: "write", land, confirm: true, inferred: true, why: "no readOnlyHint or destructiveHint" };
 }
 
-export function draftFromTools(tools: readonly McpToolInfo[], opts: { id: string; bin: string; args: string[]; env: string[]; server: { name?: string; version?: string; title?: string } }): McpDraft {
+/** A tool's inputSchema as hcpx args, or the first property name hcpx cannot take (`bad`). */
+function argsFromSchema(inputSchema: unknown): { args: Record<string, DraftArg>; bad?: string } {
+  const schema = isObj(inputSchema) ? inputSchema : {};
+  const props = isObj(schema.properties) ? schema.properties : {};
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((x): x is string => typeof x === "string") : [],
+  );
+  const args: Record<string, DraftArg> = {};
+  for (const [name, p] of Object.entries(props)) {
+    if (!ARG_NAME_RE.test(name)) return { args, bad: name };
+    if (name === "confirm") return { args, bad: name };
+    const a = argFrom(p);
+    args[name] = required.has(name) ? { ...a, required: true } : a;
+  }
+  return { args };
+}
+
+export function draftFromTools(
+  tools: readonly McpToolInfo[],
+  opts: {
+    id: string;
+    bin: string;
+    args: string[];
+    env: string[];
+    server: { name?: string; version?: string; title?: string };
+  },
+): McpDraft {
   const notes: string[] = [];
   const commands: DraftCommand[] = [];
   const used = new Set<string>();
@@ -149,38 +193,35 @@ export function draftFromTools(tools: readonly McpToolInfo[], opts: { id: string
       notes.push(`tool '${t.name}': verb_key '${verb}' was taken, named '${verb}-${n}'`);
       verb = `${verb}-${n}`;
     }
-    const schema = isObj(t.inputSchema) ? t.inputSchema : {};
-    const props = isObj(schema.properties) ? schema.properties : {};
-    const required = new Set(Array.isArray(schema.required) ? schema.required.filter((x): x is string => typeof x === "string") : []);
-    const args: Record<string, DraftArg> = {};
-    let bad: string | undefined;
-    for (const [name, p] of Object.entries(props)) {
-      if (!ARG_NAME_RE.test(name)) {
-        bad = name;
-        break;
-      }
-      if (name === "confirm") {
-        bad = name;
-        break;
-      }
-      const a = argFrom(p);
-      args[name] = required.has(name) ? { ...a, required: true } : a;
-    }
+    const { args, bad } = argsFromSchema(t.inputSchema);
     if (bad !== undefined) {
       notes.push(`tool '${t.name}': its argument '${bad}' cannot be an hcpx argument name; left out`);
       continue;
     }
     used.add(verb);
-    const summary = firstSentence(t.description, 2000) ?? oneLine(t.title ?? t.annotations?.title) ?? `Call the server's tool ${t.name}`;
+    const summary =
+      firstSentence(t.description, 2000) ??
+      oneLine(t.title ?? t.annotations?.title) ??
+      `Call the server's tool ${t.name}`;
     const description = oneLine(t.description, 1000);
-    commands.push({ verb_key: verb, tool: t.name, summary, ...(description && description !== summary ? { description } : {}), args, ...policyFrom(t.annotations) });
+    commands.push({
+      verb_key: verb,
+      tool: t.name,
+      summary,
+      ...(description && description !== summary ? { description } : {}),
+      args,
+      ...policyFrom(t.annotations),
+    });
   }
   const title = oneLine(opts.server.title) ?? oneLine(opts.server.name) ?? opts.id;
   return {
     id: opts.id,
     description: `${title}: an MCP server's tools as hcpx commands (drafted by hcpx pack from-mcp)`,
     version: opts.server.version && opts.server.version.trim() ? opts.server.version.trim() : "0.0.0",
-    server: { ...(opts.server.name ? { name: opts.server.name } : {}), ...(opts.server.version ? { version: opts.server.version } : {}) },
+    server: {
+      ...(opts.server.name ? { name: opts.server.name } : {}),
+      ...(opts.server.version ? { version: opts.server.version } : {}),
+    },
     bin: opts.bin,
     args: opts.args,
     env: opts.env,
@@ -198,11 +239,26 @@ export function renderSurface(d: McpDraft): string {
     version: d.version,
     description: d.description,
     kind: "mcp",
-    mcp: { ...(d.url !== undefined ? { url: d.url, ...(d.headers ? { headers: d.headers } : {}) } : { bin: d.bin, args: d.args }), ...(Object.keys(d.server).length ? { server: d.server } : {}), ...(d.pins ? { pins: d.pins } : {}) },
+    mcp: {
+      ...(d.url !== undefined
+        ? { url: d.url, ...(d.headers ? { headers: d.headers } : {}) }
+        : { bin: d.bin, args: d.args }),
+      ...(Object.keys(d.server).length ? { server: d.server } : {}),
+      ...(d.pins ? { pins: d.pins } : {}),
+    },
     ...(d.env.length ? { binding: { env: d.env } } : {}),
-    commands: d.commands.map((c) => ({ verb_key: c.verb_key, tool: c.tool, summary: c.summary, ...(c.description ? { description: c.description } : {}), args: c.args })),
+    commands: d.commands.map((c) => ({
+      verb_key: c.verb_key,
+      tool: c.tool,
+      summary: c.summary,
+      ...(c.description ? { description: c.description } : {}),
+      args: c.args,
+    })),
   };
-  const what = d.url !== undefined ? "at mcp.url (its headers' credentials come from the Binding)" : "started by mcp.bin + mcp.args (a bare bin resolves through sandbox.bins)";
+  const what =
+    d.url !== undefined
+      ? "at mcp.url (its headers' credentials come from the Binding)"
+      : "started by mcp.bin + mcp.args (a bare bin resolves through sandbox.bins)";
   return `// ${d.id} — drafted by \`hcpx pack from-mcp\`. Each command calls one tool of the MCP server\n// ${what}. Review the\n// verb_keys and args.\n${JSON.stringify(surface, null, 2)}\n`;
 }
 
@@ -250,14 +306,22 @@ export function skillText(d: McpDraft): { lead: string; description: string } {
   if (c) lead += `; confirm: ${c}`;
   // the commands as code spans: a projection cuts a withheld one out of the description (a plain word is prose and stays)
   const head = `${d.description}. Commands: `;
-  const list = fitList(head, d.commands.map((x) => `\`${x.verb_key}\``), 998);
+  const list = fitList(
+    head,
+    d.commands.map((x) => `\`${x.verb_key}\``),
+    998,
+  );
   return { lead, description: list ? `${head}${list}.` : `${d.description}.` };
 }
 
 export function renderSkill(d: McpDraft): string {
   const { lead, description: desc } = skillText(d);
   const example = d.commands.find((c) => c.operation === "read") ?? d.commands[0];
-  const exArgs = example ? Object.entries(example.args).filter(([, a]) => a.required).map(([n, a]) => `${n}=<${a.type === "enum" ? (a.values ?? []).join("|") : a.type}>`) : [];
+  const exArgs = example
+    ? Object.entries(example.args)
+        .filter(([, a]) => a.required)
+        .map(([n, a]) => `${n}=<${a.type === "enum" ? (a.values ?? []).join("|") : a.type}>`)
+    : [];
   const lines = [
     "---",
     `name: ${d.id}`,
@@ -269,16 +333,22 @@ export function renderSkill(d: McpDraft): string {
     `# ${d.id}`,
     "",
     `The tools of the MCP server \`${d.server.name ?? (d.url !== undefined ? new URL(d.url).host : d.bin)}\`${d.server.version ? ` ${d.server.version}` : ""}, as hcpx commands: each call`,
-    d.url !== undefined ? "reaches the remote server and calls one tool. Arguments of type json take a JSON value" : "starts the server, calls one tool and stops it. Arguments of type json take a JSON value",
+    d.url !== undefined
+      ? "reaches the remote server and calls one tool. Arguments of type json take a JSON value"
+      : "starts the server, calls one tool and stops it. Arguments of type json take a JSON value",
     "(an array or an object) — on the command line, write it as JSON after `name=`.",
     "Drafted by `hcpx pack from-mcp`: the Policy comes from the server's annotations — review it.",
     "",
-    ...(example ? ["```sh", `hcpx exec ${d.id} ${example.verb_key}${exArgs.length ? ` -- ${exArgs.join(" ")}` : ""}`, "```", ""] : []),
+    ...(example
+      ? ["```sh", `hcpx exec ${d.id} ${example.verb_key}${exArgs.length ? ` -- ${exArgs.join(" ")}` : ""}`, "```", ""]
+      : []),
     "## Hot path",
     "",
     "| verb | what it does | read/write |",
     "|---|---|---|",
-    ...d.commands.map((c) => `| \`${c.verb_key}\` | ${cell(c.summary)} | ${c.operation}${c.confirm ? ", confirm" : ""} |`),
+    ...d.commands.map(
+      (c) => `| \`${c.verb_key}\` | ${cell(c.summary)} | ${c.operation}${c.confirm ? ", confirm" : ""} |`,
+    ),
     "",
   ];
   return lines.join("\n");

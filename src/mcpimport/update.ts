@@ -13,6 +13,7 @@ import { display } from "../util/paths";
 import { atomicWrite } from "../util/atomic";
 import { CAPS, readTextFile } from "../util/readfile";
 import { loadPack, loadProject } from "../pack/load";
+import type { Pack, Project } from "../pack/model";
 import { objectSet } from "../config/edit";
 import { DEFAULT_TIMEOUT_MS } from "../runtime/wrap";
 import { listAllTools, pinDiff, pinOf, PinError, toolsByName, type PinField, type ToolPin } from "../runtime/mcp-pins";
@@ -39,38 +40,65 @@ export interface McpUpdateResult {
   written: boolean;
 }
 
-const rowText = (r: { operation: string; land?: string; confirm?: boolean }) => (r.operation === "read" ? "read" : `write (${r.land ?? "land not declared"}${r.confirm ? ", confirm" : ""})`);
+const rowText = (r: { operation: string; land?: string; confirm?: boolean }) =>
+  r.operation === "read" ? "read" : `write (${r.land ?? "land not declared"}${r.confirm ? ", confirm" : ""})`;
 
-export async function updateMcpPack(dirArg: string, opts: { yes?: boolean; timeoutMs?: number; config?: string }): Promise<McpUpdateResult> {
-  const pack = loadPack(dirArg);
-  const spec = pack.surface.mcp;
-  if (!adapterOf(pack.surface.kind)?.capabilities.serverTools || !spec) throw new HcpxError({ code: "usage", message: `${display(pack.dir)} is a ${pack.surface.kind} pack, not an mcp pack`, hint: "--update reviews a pack written by `hcpx pack from-mcp`" });
-  const project = loadProject({ config: opts.config });
-  const timeoutMs = opts.timeoutMs ?? spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+/** The server's tools by name, reached as the runtime reaches it. */
+async function listServerTools(
+  pack: Pack,
+  project: Project,
+  timeoutMs: number,
+): Promise<Map<string, Record<string, unknown>>> {
   // the server as the runtime reaches it: a stdio program resolved and confined as at run time, or the URL with the Binding's headers
   const { serverRef, connectTo } = await import("../runtime/mcp-adapter");
   const { listToolsPage } = await import("../runtime/mcp-client");
   const ref = serverRef({ pack, project, env: process.env }, pack.id);
   if ("ok" in ref) {
     const err = ref.ok ? undefined : ref.error;
-    throw new HcpxError({ code: (err?.code ?? "internal") as ErrorCode, message: err?.message ?? "the server cannot be reached", hint: typeof err?.hint === "string" ? err.hint : undefined });
+    throw new HcpxError({
+      code: (err?.code ?? "internal") as ErrorCode,
+      message: err?.message ?? "the server cannot be reached",
+      hint: typeof err?.hint === "string" ? err.hint : undefined,
+    });
   }
   let conn;
   try {
     conn = await connectTo(ref, timeoutMs, new AbortController().signal);
   } catch (e) {
-    throw new HcpxError({ code: "mcp_connect_failed", message: `could not ${"http" in ref ? "connect to" : "start and initialize"} the server of ${pack.id}: ${(e as Error)?.message ?? String(e)}`, hint: "http" in ref ? "check mcp.url, that the server is up, and the Binding its headers read" : "run its command by hand; it must speak MCP on stdio" });
+    throw new HcpxError({
+      code: "mcp_connect_failed",
+      message: `could not ${"http" in ref ? "connect to" : "start and initialize"} the server of ${pack.id}: ${(e as Error)?.message ?? String(e)}`,
+      hint:
+        "http" in ref
+          ? "check mcp.url, that the server is up, and the Binding its headers read"
+          : "run its command by hand; it must speak MCP on stdio",
+    });
   }
-  let listed: Map<string, Record<string, unknown>>;
   try {
-    listed = toolsByName(await listAllTools((cursor) => listToolsPage(conn.client, cursor, timeoutMs)));
+    return toolsByName(await listAllTools((cursor) => listToolsPage(conn.client, cursor, timeoutMs)));
   } catch (e) {
-    if (e instanceof PinError) throw new HcpxError({ code: e.code, message: `${pack.id}: ${e.message}; nothing was changed`, hint: e.code === "too_many_tools" ? "wrap a server with fewer tools" : "a server must list each tool once" });
-    throw new HcpxError({ code: "mcp_list_failed", message: `the server of ${pack.id} did not list its tools: ${(e as Error)?.message ?? String(e)}`, hint: "does the server offer tools (capability `tools`)?" });
+    if (e instanceof PinError)
+      throw new HcpxError({
+        code: e.code,
+        message: `${pack.id}: ${e.message}; nothing was changed`,
+        hint: e.code === "too_many_tools" ? "wrap a server with fewer tools" : "a server must list each tool once",
+      });
+    throw new HcpxError({
+      code: "mcp_list_failed",
+      message: `the server of ${pack.id} did not list its tools: ${(e as Error)?.message ?? String(e)}`,
+      hint: "does the server offer tools (capability `tools`)?",
+    });
   } finally {
     await conn.close();
   }
-  const pins: Record<string, ToolPin> = { ...(spec.pins ?? {}) };
+}
+
+/** Per command, its tool as listed now against its pin; `next` is the pins as they would be rewritten. */
+function compareWithPins(
+  pack: Pack,
+  pins: Record<string, ToolPin>,
+  listed: Map<string, Record<string, unknown>>,
+): { changes: McpToolChange[]; next: Record<string, ToolPin> } {
   const changes: McpToolChange[] = [];
   const next: Record<string, ToolPin> = {};
   for (const cmd of pack.commands) {
@@ -95,11 +123,35 @@ export async function updateMcpPack(dirArg: string, opts: { yes?: boolean; timeo
       tool,
       status: pin ? "changed" : "unpinned",
       ...(changed ? { changed } : {}),
-      now: { title: info.title, description: info.description, inputSchema: info.inputSchema, annotations: info.annotations },
+      now: {
+        title: info.title,
+        description: info.description,
+        inputSchema: info.inputSchema,
+        annotations: info.annotations,
+      },
       draft: rowText(policyFrom(info.annotations)),
       policy: rowText(cmd.policy),
     });
   }
+  return { changes, next };
+}
+
+export async function updateMcpPack(
+  dirArg: string,
+  opts: { yes?: boolean; timeoutMs?: number; config?: string },
+): Promise<McpUpdateResult> {
+  const pack = loadPack(dirArg);
+  const spec = pack.surface.mcp;
+  if (!adapterOf(pack.surface.kind)?.capabilities.serverTools || !spec)
+    throw new HcpxError({
+      code: "usage",
+      message: `${display(pack.dir)} is a ${pack.surface.kind} pack, not an mcp pack`,
+      hint: "--update reviews a pack written by `hcpx pack from-mcp`",
+    });
+  const project = loadProject({ config: opts.config });
+  const timeoutMs = opts.timeoutMs ?? spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+  const listed = await listServerTools(pack, project, timeoutMs);
+  const { changes, next } = compareWithPins(pack, { ...(spec.pins ?? {}) }, listed);
   const wrapped = new Set(pack.commands.map((c) => c.tool));
   const unwrapped = [...listed.keys()].filter((n) => !wrapped.has(n));
   const pending = changes.some((c) => c.status !== "unchanged");
@@ -120,23 +172,40 @@ export function updateLines(r: McpUpdateResult): string[] {
   for (const c of r.changes) {
     if (c.status === "unchanged") continue;
     if (c.status === "gone") {
-      lines.push(`  - ${c.verb}: the server no longer lists the tool '${c.tool}' (its calls are refused; remove the command from surface.json)`);
+      lines.push(
+        `  - ${c.verb}: the server no longer lists the tool '${c.tool}' (its calls are refused; remove the command from surface.json)`,
+      );
       continue;
     }
-    lines.push(`  ~ ${c.verb} (tool '${c.tool}'): ${c.status === "unpinned" ? "not reviewed before (no pin)" : `${c.changed!.join(", ")} changed`}`);
-    const show = c.status === "unpinned" ? (["title", "description", "input_schema", "annotations"] as PinField[]) : c.changed!;
+    lines.push(
+      `  ~ ${c.verb} (tool '${c.tool}'): ${c.status === "unpinned" ? "not reviewed before (no pin)" : `${c.changed!.join(", ")} changed`}`,
+    );
+    const show =
+      c.status === "unpinned" ? (["title", "description", "input_schema", "annotations"] as PinField[]) : c.changed!;
     for (const f of show) {
-      const v = f === "input_schema" ? c.now?.inputSchema : f === "title" ? c.now?.title : f === "description" ? c.now?.description : c.now?.annotations;
+      const v =
+        f === "input_schema"
+          ? c.now?.inputSchema
+          : f === "title"
+            ? c.now?.title
+            : f === "description"
+              ? c.now?.description
+              : c.now?.annotations;
       lines.push(`      ${f} now: ${v === undefined ? "(none)" : clip(typeof v === "string" ? v : JSON.stringify(v))}`);
     }
-    if (c.draft !== c.policy) lines.push(`      its annotations now draft: ${c.draft}; policy.json says: ${c.policy} — review that row`);
+    if (c.draft !== c.policy)
+      lines.push(`      its annotations now draft: ${c.draft}; policy.json says: ${c.policy} — review that row`);
   }
   return lines;
 }
 
 export function reviewProblems(r: McpUpdateResult, lines: string[], json: boolean): Problem[] {
   return [
-    { code: "review_required", message: `${r.changes.filter((c) => c.status !== "unchanged").length} tool(s) of ${r.id} differ from what was reviewed; nothing was changed`, hint: `read what changed, then run \`hcpx pack from-mcp --update ${display(r.dir)} --yes\` to pin the tools as they are now` },
+    {
+      code: "review_required",
+      message: `${r.changes.filter((c) => c.status !== "unchanged").length} tool(s) of ${r.id} differ from what was reviewed; nothing was changed`,
+      hint: `read what changed, then run \`hcpx pack from-mcp --update ${display(r.dir)} --yes\` to pin the tools as they are now`,
+    },
     ...(json ? lines.map((l) => ({ code: "review" as const, message: l.trim(), severity: "warning" as const })) : []),
   ];
 }

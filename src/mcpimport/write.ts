@@ -5,51 +5,26 @@
 // absolute path recorded in sandbox.bins (the runtime never looks on PATH).
 // The server runs with the same minimal env as at run time, so what it shows
 // here is what it shows to the runtime.
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { baseForDir, guard, removeEmptyDir, removeFile, writeFiles } from "../util/door";
-import { basename, dirname, extname, join, relative, resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { basename, dirname, extname, relative, resolve } from "node:path";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, isInside, toPosix } from "../util/paths";
 import { ENV_NAME_RE, PACK_ID_RE } from "../pack/schema";
-import { loadPack } from "../pack/load";
-import { lintPackDir } from "../pack/lint";
 import { configPath } from "../config/file";
 import { warning } from "../config/common";
 import { whichOnPath } from "../util/which";
-import { recordSandboxBin, type BinRecorded } from "../config/sandbox";
 import { binEnv, DEFAULT_TIMEOUT_MS, launcherPath } from "../runtime/wrap";
-import { missingDirs } from "../util/fsio";
 import { isForbiddenEnv } from "../pack/envrules";
-import { draftFromTools, renderPolicy, renderSkill, renderSurface, type McpDraft, type McpToolInfo } from "./import";
-import { listAllTools, pinOf, PinError, toolsByName } from "../runtime/mcp-pins";
+import type { McpToolInfo } from "./import";
+import { writeDraft, type FromMcpOptions, type FromMcpResult, type Listed, type RemoteSource } from "./write-pack";
+import { listAllTools, PinError, toolsByName } from "../runtime/mcp-pins";
 import type { Connection } from "../runtime/mcp-client";
-import { headerEnvNames, headerValues, isCredentialHeader, urlProblem, type McpHeaderSpec } from "../pack/mcp-remote";
+import { headerEnvNames, headerValues, isCredentialHeader, urlProblem } from "../pack/mcp-remote";
+
+export type { FromMcpOptions, FromMcpResult, RemoteSource };
 
 /** Commands one pack gets from a server at most (a longer list: the first ones, with a note). */
 const MAX_COMMANDS = 500;
-
-export interface FromMcpOptions {
-  /** pack id; default: from the server's name */
-  id?: string;
-  /** pack directory; default packs/<id> next to the config */
-  out?: string;
-  /** Binding names the server needs from the environment (passed at run time, never written) */
-  env?: string[];
-  force?: boolean;
-  timeoutMs?: number;
-  config?: string;
-}
-
-export interface FromMcpResult {
-  id: string;
-  dir: string;
-  draft: McpDraft;
-  /** what runs: the resolved program and its argv */
-  runs: { bin: string; path: string; args: string[] };
-  sandboxBin?: { name: string; path: string; recorded: "added" | "present" | "conflict" | "no_config" };
-  lint: Problem[];
-  warnings: Problem[];
-}
 
 /** A pack id from a server name: lower-case words joined by '-', at most 32 characters. */
 export function idFromName(name: string): string | undefined {
@@ -65,12 +40,6 @@ export function idFromName(name: string): string | undefined {
   return id && PACK_ID_RE.test(id) ? id : undefined;
 }
 
-/** A remote server to import: its URL and headers (a credential only as a Binding reference). */
-export interface RemoteSource {
-  url: string;
-  headers: Record<string, McpHeaderSpec>;
-}
-
 /**
  * `hcpx pack from-mcp --url`: connect to a remote server (Streamable HTTP, the
  * SDK's client, either era), list its tools, write the pack. Refused before
@@ -79,15 +48,36 @@ export interface RemoteSource {
  */
 export async function packFromRemote(src: RemoteSource, opts: FromMcpOptions): Promise<FromMcpResult> {
   const why = urlProblem(src.url);
-  if (why) throw new HcpxError({ code: "mcp_url_invalid", message: `the URL ${why}; nothing was written`, hint: "give the server's http(s) endpoint; a credential goes in a header from the Binding: --header \"Authorization=Bearer env:TOKEN\"" }, 64);
+  if (why)
+    throw new HcpxError(
+      {
+        code: "mcp_url_invalid",
+        message: `the URL ${why}; nothing was written`,
+        hint: 'give the server\'s http(s) endpoint; a credential goes in a header from the Binding: --header "Authorization=Bearer env:TOKEN"',
+      },
+      64,
+    );
   for (const [name, h] of Object.entries(src.headers)) {
-    if (typeof h === "string" && isCredentialHeader(name, h)) throw new HcpxError({ code: "header_literal_secret", message: `the header ${name} has a literal credential value (not shown): hcpx never writes a secret into a pack; nothing was written`, hint: `put the value in an environment variable and pass --header "${name}=Bearer env:NAME"` }, 64);
+    if (typeof h === "string" && isCredentialHeader(name, h))
+      throw new HcpxError(
+        {
+          code: "header_literal_secret",
+          message: `the header ${name} has a literal credential value (not shown): hcpx never writes a secret into a pack; nothing was written`,
+          hint: `put the value in an environment variable and pass --header "${name}=Bearer env:NAME"`,
+        },
+        64,
+      );
   }
   const bindingNames = [...new Set([...headerEnvNames(src.headers), ...(opts.env ?? [])])];
   checkEnvNames(bindingNames);
   checkId(opts.id);
   const { headers, missing } = headerValues(src.headers, process.env);
-  if (missing.length) throw new HcpxError({ code: "binding_missing", message: `${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} not set: the server's headers come from the Binding; nothing was sent or written`, hint: `set ${missing.join(", ")} in this shell, then run the command again` });
+  if (missing.length)
+    throw new HcpxError({
+      code: "binding_missing",
+      message: `${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} not set: the server's headers come from the Binding; nothing was sent or written`,
+      hint: `set ${missing.join(", ")} in this shell, then run the command again`,
+    });
   const { connectHttp } = await import("../runtime/mcp-client");
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const host = new URL(src.url).host;
@@ -97,35 +87,68 @@ export async function packFromRemote(src: RemoteSource, opts: FromMcpOptions): P
   } catch (e) {
     const msg = (e as Error)?.message ?? String(e);
     const refused = /\b40[13]\b|unauthori[sz]ed|forbidden/i.test(msg);
-    throw new HcpxError({ code: "mcp_connect_failed", message: `could not connect to the remote server at ${host}: ${msg}; nothing was written`, hint: refused ? `the server refused the credentials: check ${headerEnvNames(src.headers).join(", ") || "the headers (--header NAME=Bearer env:VAR)"}` : "check the URL (the server's Streamable HTTP endpoint, often …/mcp) and that the server is up" });
+    throw new HcpxError({
+      code: "mcp_connect_failed",
+      message: `could not connect to the remote server at ${host}: ${msg}; nothing was written`,
+      hint: refused
+        ? `the server refused the credentials: check ${headerEnvNames(src.headers).join(", ") || "the headers (--header NAME=Bearer env:VAR)"}`
+        : "check the URL (the server's Streamable HTTP endpoint, often …/mcp) and that the server is up",
+    });
   }
   const base = projectBase(opts);
   const listed = await listTools(conn, `the server at ${host}`, timeoutMs);
-  const id = opts.id ?? idFromName(listed.server.name ?? "") ?? idFromName(new URL(src.url).hostname.replace(/^(www|api|mcp)\./, "").split(".")[0] ?? "");
-  return writeDraft(listed, { id, base, opts, label: host, source: { url: src.url, headers: src.headers }, bindingNames, args: [] });
+  const id =
+    opts.id ??
+    idFromName(listed.server.name ?? "") ??
+    idFromName(new URL(src.url).hostname.replace(/^(www|api|mcp)\./, "").split(".")[0] ?? "");
+  return writeDraft(listed, {
+    id,
+    base,
+    opts,
+    label: host,
+    source: { url: src.url, headers: src.headers },
+    bindingNames,
+    args: [],
+  });
 }
 
 function checkId(id: string | undefined): void {
-  if (id !== undefined && !PACK_ID_RE.test(id)) throw new HcpxError({ code: "bad_id", message: `'${id}' is not a valid pack id`, hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$, e.g. fs or github" }, 64);
+  if (id !== undefined && !PACK_ID_RE.test(id))
+    throw new HcpxError(
+      {
+        code: "bad_id",
+        message: `'${id}' is not a valid pack id`,
+        hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$, e.g. fs or github",
+      },
+      64,
+    );
 }
 
 function checkEnvNames(names: string[]): void {
-  for (const n of names) if (!ENV_NAME_RE.test(n)) throw new HcpxError({ code: "usage", message: `--env '${n}' is not an environment variable name`, hint: "pass names only, like --env GITHUB_TOKEN; the value is read from the environment at run time" });
+  for (const n of names)
+    if (!ENV_NAME_RE.test(n))
+      throw new HcpxError({
+        code: "usage",
+        message: `--env '${n}' is not an environment variable name`,
+        hint: "pass names only, like --env GITHUB_TOKEN; the value is read from the environment at run time",
+      });
   // refused before anything runs or is written: a Binding never names PATH, HOME, LD_* … (the pack would not load)
-  for (const n of names) if (isForbiddenEnv(n)) throw new HcpxError({ code: "usage", message: `--env '${n}': a pack's Binding cannot name ${n} (it changes what a program loads or runs); nothing was written`, hint: n === "PATH" ? "not needed: a launcher (npx, uvx…) gets the PATH it needs from the runtime" : "pass only the names the server reads as settings or secrets" });
+  for (const n of names)
+    if (isForbiddenEnv(n))
+      throw new HcpxError({
+        code: "usage",
+        message: `--env '${n}': a pack's Binding cannot name ${n} (it changes what a program loads or runs); nothing was written`,
+        hint:
+          n === "PATH"
+            ? "not needed: a launcher (npx, uvx…) gets the PATH it needs from the runtime"
+            : "pass only the names the server reads as settings or secrets",
+      });
 }
 
 function projectBase(opts: FromMcpOptions): { cfgFile?: string; haveConfig: boolean; base: string } {
   const cfgFile = configPath(opts);
   const haveConfig = cfgFile !== undefined && existsSync(cfgFile);
   return { cfgFile, haveConfig, base: haveConfig ? dirname(cfgFile!) : process.cwd() };
-}
-
-interface Listed {
-  tools: McpToolInfo[];
-  byName: Map<string, Record<string, unknown>>;
-  server: { name?: string; version?: string; title?: string };
-  warnings: Problem[];
 }
 
 /** The server's name and tools (page by page, capped), then the connection closed. */
@@ -139,8 +162,20 @@ async function listTools(conn: Connection, label: string, timeoutMs: number): Pr
     // page by page, never spread into arguments (a 200,000-tool page overflowed the stack), capped
     tools = (await listAllTools((cursor) => listToolsPage(conn.client, cursor, timeoutMs))) as McpToolInfo[];
   } catch (e) {
-    if (e instanceof PinError) throw new HcpxError({ code: e.code, message: `${label}: ${e.message}; nothing was written`, hint: e.code === "too_many_tools" ? "wrap a server with fewer tools (or one that lets you choose which it offers)" : "fix the server's tool list" });
-    throw new HcpxError({ code: "mcp_list_failed", message: `${label} did not list its tools: ${(e as Error)?.message ?? String(e)}`, hint: "does the server offer tools (capability `tools`)?" });
+    if (e instanceof PinError)
+      throw new HcpxError({
+        code: e.code,
+        message: `${label}: ${e.message}; nothing was written`,
+        hint:
+          e.code === "too_many_tools"
+            ? "wrap a server with fewer tools (or one that lets you choose which it offers)"
+            : "fix the server's tool list",
+      });
+    throw new HcpxError({
+      code: "mcp_list_failed",
+      message: `${label} did not list its tools: ${(e as Error)?.message ?? String(e)}`,
+      hint: "does the server offer tools (capability `tools`)?",
+    });
   } finally {
     await conn.close();
   }
@@ -148,16 +183,77 @@ async function listTools(conn: Connection, label: string, timeoutMs: number): Pr
   try {
     byName = toolsByName(tools);
   } catch (e) {
-    if (e instanceof PinError) throw new HcpxError({ code: e.code, message: `${e.message}; nothing was written`, hint: "a server must list each tool once" });
+    if (e instanceof PinError)
+      throw new HcpxError({
+        code: e.code,
+        message: `${e.message}; nothing was written`,
+        hint: "a server must list each tool once",
+      });
     throw e;
   }
   const warnings: Problem[] = [];
-  if (tools.length > MAX_COMMANDS) warnings.push(warning("mcp_import", `the server lists ${tools.length} tools; the first ${MAX_COMMANDS} became commands`));
+  if (tools.length > MAX_COMMANDS)
+    warnings.push(
+      warning("mcp_import", `the server lists ${tools.length} tools; the first ${MAX_COMMANDS} became commands`),
+    );
   return { tools: tools.slice(0, MAX_COMMANDS), byName, server, warnings };
 }
 
+interface Program {
+  /** the program's absolute path */
+  path: string;
+  /** the sandbox.bins entry to record: a program outside the project */
+  sandboxBin?: { name: string; path: string };
+  /** the bin as the pack at `dir` writes it */
+  binInPack: (dir: string) => string;
+}
+
+/** The server's program resolved now: a path (relative to the pack when inside the project) or a bare name on PATH. */
+function resolveProgram(first: string, base: string): Program {
+  let path: string;
+  let sandboxBin: { name: string; path: string } | undefined;
+  let binInPack: (dir: string) => string;
+  if (first.includes("/")) {
+    path = resolve(first);
+    if (!existsSync(path) || !statSync(path).isFile())
+      throw new HcpxError({
+        code: "bin_not_found",
+        message: `no program at ${display(path)}`,
+        hint: "check the path, or give a program on PATH, like node or npx",
+      });
+    if (isInside(path, base)) binInPack = (dir) => toPosix(relative(dir, path));
+    else {
+      sandboxBin = { name: basename(path), path };
+      binInPack = () => basename(path);
+    }
+  } else {
+    if (!/^[A-Za-z0-9._+-]+$/.test(first))
+      throw new HcpxError({
+        code: "usage",
+        message: `'${first}' is not a program name`,
+        hint: "give a bare name like node, or a path like ./server.mjs",
+      });
+    const found = whichOnPath(first);
+    if (!found)
+      throw new HcpxError({
+        code: "bin_not_found",
+        message: `'${first}' is not on PATH`,
+        hint: "give the program's path, or install it",
+      });
+    path = found;
+    sandboxBin = { name: first, path: found };
+    binInPack = () => first;
+  }
+  return { path, sandboxBin, binInPack };
+}
+
 export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise<FromMcpResult> {
-  if (argv.length === 0 || !argv[0]!.trim()) throw new HcpxError({ code: "usage", message: "no server command given", hint: "hcpx pack from-mcp --id fs -- npx @modelcontextprotocol/server-filesystem ." });
+  if (argv.length === 0 || !argv[0]!.trim())
+    throw new HcpxError({
+      code: "usage",
+      message: "no server command given",
+      hint: "hcpx pack from-mcp --id fs -- npx @modelcontextprotocol/server-filesystem .",
+    });
   checkEnvNames(opts.env ?? []);
   checkId(opts.id);
   const { cfgFile, haveConfig, base } = projectBase(opts);
@@ -165,25 +261,7 @@ export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise
 
   // what runs: the program (resolved now) and its argv
   const [first, ...args] = argv as [string, ...string[]];
-  let path: string;
-  let sandboxBin: { name: string; path: string } | undefined;
-  let binInPack: (dir: string) => string;
-  if (first.includes("/")) {
-    path = resolve(first);
-    if (!existsSync(path) || !statSync(path).isFile()) throw new HcpxError({ code: "bin_not_found", message: `no program at ${display(path)}`, hint: "check the path, or give a program on PATH, like node or npx" });
-    if (isInside(path, base)) binInPack = (dir) => toPosix(relative(dir, path));
-    else {
-      sandboxBin = { name: basename(path), path };
-      binInPack = () => basename(path);
-    }
-  } else {
-    if (!/^[A-Za-z0-9._+-]+$/.test(first)) throw new HcpxError({ code: "usage", message: `'${first}' is not a program name`, hint: "give a bare name like node, or a path like ./server.mjs" });
-    const found = whichOnPath(first);
-    if (!found) throw new HcpxError({ code: "bin_not_found", message: `'${first}' is not on PATH`, hint: "give the program's path, or install it" });
-    path = found;
-    sandboxBin = { name: first, path: found };
-    binInPack = () => first;
-  }
+  const { path, sandboxBin, binInPack } = resolveProgram(first, base);
   const ext = extname(path).toLowerCase();
   const command = ext === ".mjs" || ext === ".js" || ext === ".cjs" ? process.execPath : path;
   const prefix = command === path ? [] : [path];
@@ -193,77 +271,28 @@ export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let conn;
   try {
-    conn = await connect({ command, args: [...prefix, ...args], env: binEnv({}, opts.env ?? [], process.env, path, first), cwd: base }, timeoutMs);
+    conn = await connect(
+      { command, args: [...prefix, ...args], env: binEnv({}, opts.env ?? [], process.env, path, first), cwd: base },
+      timeoutMs,
+    );
   } catch (e) {
-    throw new HcpxError({ code: "mcp_connect_failed", message: `could not start and initialize the server \`${argv.join(" ")}\`: ${(e as Error)?.message ?? String(e)}`, hint: `run the command by hand; it must speak MCP on stdio. It runs with a minimal environment${launcherPath(path, first) ? ` (PATH: ${launcherPath(path, first)})` : " (no PATH; a launcher such as npx or uvx gets the PATH it needs)"}: pass the other names it needs with --env` });
+    throw new HcpxError({
+      code: "mcp_connect_failed",
+      message: `could not start and initialize the server \`${argv.join(" ")}\`: ${(e as Error)?.message ?? String(e)}`,
+      hint: `run the command by hand; it must speak MCP on stdio. It runs with a minimal environment${launcherPath(path, first) ? ` (PATH: ${launcherPath(path, first)})` : " (no PATH; a launcher such as npx or uvx gets the PATH it needs)"}: pass the other names it needs with --env`,
+    });
   }
   const listed = await listTools(conn, `the server \`${argv.join(" ")}\``, timeoutMs);
   const id = opts.id ?? idFromName(listed.server.name ?? "") ?? idFromName(basename(first));
-  return writeDraft(listed, { id, base: { cfgFile, haveConfig, base }, opts, label: first, source: { bin: binInPack, path }, bindingNames: opts.env ?? [], args, sandboxBin, warnings });
-}
-
-interface DraftPlace {
-  id: string | undefined;
-  base: { cfgFile?: string; haveConfig: boolean; base: string };
-  opts: FromMcpOptions;
-  /** how the server is named in a message */
-  label: string;
-  /** a stdio program (its bin as the pack writes it, its resolved path) or a remote URL */
-  source: { bin: (dir: string) => string; path: string } | RemoteSource;
-  bindingNames: string[];
-  args: string[];
-  sandboxBin?: { name: string; path: string };
-  warnings?: Problem[];
-}
-
-/** The draft written as a pack (all of it or nothing), then sandbox.bins recorded for a stdio program. */
-function writeDraft(listed: Listed, p: DraftPlace): FromMcpResult {
-  const { tools, byName, server } = listed;
-  const { opts, base: where } = p;
-  const warnings = [...(p.warnings ?? []), ...listed.warnings];
-  const { id } = p;
-  if (!id) throw new HcpxError({ code: "bad_id", message: `no pack id could be made from the server's name '${server.name ?? ""}'`, hint: "pass --id <id>" }, 64);
-  if (tools.length === 0) throw new HcpxError({ code: "no_tools", message: `the server '${server.name ?? p.label}' lists no tools`, hint: "a pack from an MCP server needs at least one tool" });
-
-  const dir = resolve(opts.out ?? join(where.base, "packs", id));
-  if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0) && !opts.force) {
-    throw new HcpxError({ code: "dir_exists", message: "the pack directory exists and is not empty; nothing was written", file: display(dir), hint: "choose another --out, or pass --force to overwrite its pack files" });
-  }
-  const remote = "url" in p.source ? p.source : undefined;
-  const bin = "url" in p.source ? "" : p.source.bin(dir);
-  const draft = draftFromTools(tools, { id, bin, args: p.args, env: p.bindingNames, server });
-  if (remote) {
-    draft.url = remote.url;
-    if (Object.keys(remote.headers).length) draft.headers = remote.headers;
-  }
-  if (draft.commands.length === 0) throw new HcpxError({ code: "no_tools", message: `none of the server's ${tools.length} tools could become a command`, hint: draft.notes.join("; ") });
-  // what the person reviews now is what the runtime holds the server to (mcp.pins)
-  draft.pins = Object.fromEntries(draft.commands.map((c) => [c.tool, pinOf(byName.get(c.tool)!)]));
-
-  // the one write door: refused before anything (the config's sandbox.bins included) is written
-  const door = baseForDir(dir);
-  guard(door, dir);
-  // the pack first, then sandbox.bins: a pack that does not load leaves nothing behind (its files go, the config is not edited)
-  const created = missingDirs(dir, where.base);
-  const files = ["surface.json", "policy.json", "SKILL.md"].map((f) => join(dir, f));
-  const had = new Set(files.filter((f) => existsSync(f)));
-  try {
-    // surface, policy and Skill land together or not at all
-    writeFiles(door, [
-      { abs: files[0]!, data: renderSurface(draft) },
-      { abs: files[1]!, data: renderPolicy(draft) },
-      { abs: files[2]!, data: renderSkill(draft) },
-    ]);
-    loadPack(dir); // what we wrote must load
-  } catch (e) {
-    for (const f of files) if (!had.has(f) && existsSync(f)) removeFile(door, f);
-    for (const d of [...created].reverse()) removeEmptyDir(door, d);
-    throw e;
-  }
-  // sandbox.bins: recorded in the project config when there is one
-  const recorded: BinRecorded | undefined = p.sandboxBin ? recordSandboxBin(opts, where.haveConfig, p.sandboxBin, warnings) : undefined;
-  const lint = lintPackDir(dir).problems;
-  for (const n of draft.notes) warnings.push(warning("mcp_import", n));
-  const runs = remote ? { bin: remote.url, path: remote.url, args: [] } : { bin: draft.bin, path: (p.source as { path: string }).path, args: p.args };
-  return { id, dir, draft, runs, sandboxBin: p.sandboxBin && recorded ? { ...p.sandboxBin, recorded } : undefined, lint, warnings };
+  return writeDraft(listed, {
+    id,
+    base: { cfgFile, haveConfig, base },
+    opts,
+    label: first,
+    source: { bin: binInPack, path },
+    bindingNames: opts.env ?? [],
+    args,
+    sandboxBin,
+    warnings,
+  });
 }

@@ -16,7 +16,14 @@ import type { Pack } from "../pack/model";
 import { failure, type Envelope } from "./envelope";
 import { createHash } from "node:crypto";
 import { binEnv, cancelled, DEFAULT_TIMEOUT_MS, resolveBin } from "./wrap";
-import { connect, connectHttp, listToolsPage, type Connection, type RemoteServer, type ServerSpawn } from "./mcp-client";
+import {
+  connect,
+  connectHttp,
+  listToolsPage,
+  type Connection,
+  type RemoteServer,
+  type ServerSpawn,
+} from "./mcp-client";
 import { headerEnvNames, headerValues } from "../pack/mcp-remote";
 import { confine, widestGranted } from "./sandbox/index";
 import { checkPin, listAllTools, PinError, toolsByName } from "./mcp-pins";
@@ -49,16 +56,25 @@ export type ServerRef = { stdio: ServerSpawn } | { http: RemoteServer };
 function keyOf(ref: ServerRef): string {
   if ("http" in ref) {
     const h = Object.entries(ref.http.headers).sort(([a], [b]) => (a < b ? -1 : 1));
-    return createHash("sha256").update(JSON.stringify(["http", ref.http.url, h])).digest("hex");
+    return createHash("sha256")
+      .update(JSON.stringify(["http", ref.http.url, h]))
+      .digest("hex");
   }
   const spec = ref.stdio;
   const env = Object.entries(spec.env).sort(([a], [b]) => (a < b ? -1 : 1));
-  return createHash("sha256").update(JSON.stringify([spec.command, spec.args, env, spec.cwd])).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([spec.command, spec.args, env, spec.cwd]))
+    .digest("hex");
 }
 
-export const connectTo = (ref: ServerRef, timeoutMs: number, signal: AbortSignal): Promise<Connection> => ("http" in ref ? connectHttp(ref.http, timeoutMs, signal) : connect(ref.stdio, timeoutMs, signal));
+export const connectTo = (ref: ServerRef, timeoutMs: number, signal: AbortSignal): Promise<Connection> =>
+  "http" in ref ? connectHttp(ref.http, timeoutMs, signal) : connect(ref.stdio, timeoutMs, signal);
 
-async function open(spec: ServerRef, timeoutMs: number, signal: AbortSignal): Promise<{ conn: Connection; release: (healthy: boolean) => Promise<void> }> {
+async function open(
+  spec: ServerRef,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<{ conn: Connection; release: (healthy: boolean) => Promise<void> }> {
   if ((globalThis as Record<symbol, unknown>)[KEEP_ALIVE] !== true) {
     const conn = await connectTo(spec, timeoutMs, signal);
     return { conn, release: () => conn.close() };
@@ -107,7 +123,13 @@ const listed = new WeakMap<Connection, Map<string, Record<string, unknown>>>();
  * The pin check (src/runtime/mcp-pins.ts): undefined when `tool` matches what
  * the person reviewed; else the failure to answer with, the tool not called.
  */
-async function pinFailure(pack: Pack, conn: Connection, tool: string, label: string, timeoutMs: number): Promise<Envelope | undefined> {
+async function pinFailure(
+  pack: Pack,
+  conn: Connection,
+  tool: string,
+  label: string,
+  timeoutMs: number,
+): Promise<Envelope | undefined> {
   const pins = pack.surface.mcp?.pins;
   if (!pins) return undefined; // a pack written before pins (or by hand): nothing reviewed to hold the server to
   const hint = `review what changed: hcpx pack from-mcp --update ${pack.dir}`;
@@ -124,8 +146,15 @@ async function pinFailure(pack: Pack, conn: Connection, tool: string, label: str
     const why = checkPin(pins, tools, tool);
     return why ? failure("tool_changed", `${label}: ${why}; it was not called`, { tool, hint }) : undefined;
   } catch (e) {
-    if (e instanceof PinError) return failure(e.code, `${label}: ${e.message}; nothing was called`, { tool, hint: e.code === "tool_changed" ? hint : "wrap a server with fewer tools" });
-    return failure("mcp_error", `${label}: the server's tools/list failed: ${(e as Error)?.message ?? String(e)}`, { tool, stderr_tail: conn.transport.stderrTail() || undefined });
+    if (e instanceof PinError)
+      return failure(e.code, `${label}: ${e.message}; nothing was called`, {
+        tool,
+        hint: e.code === "tool_changed" ? hint : "wrap a server with fewer tools",
+      });
+    return failure("mcp_error", `${label}: the server's tools/list failed: ${(e as Error)?.message ?? String(e)}`, {
+      tool,
+      stderr_tail: conn.transport.stderrTail() || undefined,
+    });
   }
 }
 
@@ -139,7 +168,8 @@ interface ContentItem {
 export function resultData(result: { content?: unknown; structuredContent?: unknown }): unknown {
   if (result.structuredContent !== undefined && result.structuredContent !== null) return result.structuredContent;
   const content = Array.isArray(result.content) ? (result.content as ContentItem[]) : [];
-  if (content.length > 0 && content.every((c) => c && c.type === "text" && typeof c.text === "string")) return { text: content.map((c) => c.text as string).join("\n") };
+  if (content.length > 0 && content.every((c) => c && c.type === "text" && typeof c.text === "string"))
+    return { text: content.map((c) => c.text as string).join("\n") };
   return { content };
 }
 
@@ -154,10 +184,23 @@ function errorText(result: { content?: unknown }): string {
 }
 
 /** The mcp adapter (the table: ./adapters/index.ts). A cancel stops the server's whole process tree (the SDK's notifications/cancelled only asks it to stop) and answers `cancelled` once it is gone. */
-export async function runMcp({ pack, project, cmd, values, env: runtimeEnv, signal }: AdapterCall<"mcp">): Promise<Envelope> {
+export async function runMcp({
+  pack,
+  project,
+  cmd,
+  values,
+  env: runtimeEnv,
+  signal,
+}: AdapterCall<"mcp">): Promise<Envelope> {
   const spec = pack.surface.mcp;
-  if (!spec) return failure("bad_pack", `pack ${pack.id} is kind mcp but has no mcp section`, { hint: 'add mcp: { bin: "…", args: [ … ] } to surface.json' });
-  if (!cmd.tool) return failure("bad_pack", `command '${cmd.verb_key}' of the mcp pack ${pack.id} names no server tool`, { hint: "add tool: \"<the server's tool name>\" to the command in surface.json" });
+  if (!spec)
+    return failure("bad_pack", `pack ${pack.id} is kind mcp but has no mcp section`, {
+      hint: 'add mcp: { bin: "…", args: [ … ] } to surface.json',
+    });
+  if (!cmd.tool)
+    return failure("bad_pack", `command '${cmd.verb_key}' of the mcp pack ${pack.id} names no server tool`, {
+      hint: 'add tool: "<the server\'s tool name>" to the command in surface.json',
+    });
   const timeoutMs = spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
   const label = `${pack.id} ${cmd.verb_key}`;
   const ref = serverRef({ pack, project, env: runtimeEnv }, label);
@@ -182,9 +225,7 @@ export async function runMcp({ pack, project, cmd, values, env: runtimeEnv, sign
       ({ conn, release } = await open(ref, timeoutMs, signal));
     } catch (e) {
       if (signal.aborted) return cancelled(label, signal, true);
-      const msg = (e as Error)?.message ?? String(e);
-      if (remote) return failure("mcp_error", `could not connect to the remote MCP server of ${label}: ${msg}`, { hint: /\b401\b|unauthori[sz]ed/i.test(msg) ? `the server refused the credentials: check the Binding (${headerEnvNames(pack.surface.mcp?.headers).join(", ") || "mcp.headers"}) in hcpx's environment` : "check mcp.url and that the server is up (`hcpx pack from-mcp --update` reaches it the same way)" });
-      return failure("spawn_failed", `could not start and initialize the MCP server of ${label}: ${msg}`, { hint: "run the server's command by hand to see why; `hcpx lint` checks mcp.bin" });
+      return connectFailure(e, remote, label, pack);
     }
     if (signal.aborted) return await wasCancelled();
     const refused = await pinFailure(pack, conn, cmd.tool, label, Math.max(1, timeoutMs - (Date.now() - started)));
@@ -192,27 +233,67 @@ export async function runMcp({ pack, project, cmd, values, env: runtimeEnv, sign
     const left = Math.max(1, timeoutMs - (Date.now() - started));
     let result: { content?: unknown; structuredContent?: unknown; isError?: unknown };
     try {
-      result = (await conn.client.callTool({ name: cmd.tool, arguments: values }, { timeout: left, signal })) as typeof result;
+      result = (await conn.client.callTool(
+        { name: cmd.tool, arguments: values },
+        { timeout: left, signal },
+      )) as typeof result;
     } catch (e) {
       if (signal.aborted) return await wasCancelled();
-      const f = conn.transport.failure;
-      if (f?.code === "output_too_large") return failure("output_too_large", `${label}: ${f.message}`);
-      const msg = (e as Error)?.message ?? String(e);
-      if (/timed out|timeout/i.test(msg)) return failure("timeout", `${label} did not finish within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
-      return failure("mcp_error", `${label}: the server's tools/call failed: ${msg}`, { tool: cmd.tool, stderr_tail: conn.transport.stderrTail() || undefined });
+      return callFailure(e, conn, label, cmd.tool, timeoutMs);
     }
     if (signal.aborted) return await wasCancelled();
     healthy = true;
-    if (result.isError === true) return failure("tool_error", `${label}: the tool '${cmd.tool}' returned an error: ${errorText(result) || "(no text)"}`, { tool: cmd.tool });
-    const data = resultData(result);
-    try {
-      return { ok: true, data: JSON.parse(JSON.stringify(data)) as unknown };
-    } catch (e) {
-      return failure("bad_output", `${label}: the server's result is not JSON: ${(e as Error).message}`);
-    }
+    return answer(result, label, cmd.tool);
   } finally {
     signal.removeEventListener("abort", onAbort);
     await release?.(healthy);
+  }
+}
+
+/** Why the server could not be reached: a remote server's refusal or outage, a local one's start. */
+function connectFailure(e: unknown, remote: boolean, label: string, pack: Pack): Envelope {
+  const msg = (e as Error)?.message ?? String(e);
+  if (remote)
+    return failure("mcp_error", `could not connect to the remote MCP server of ${label}: ${msg}`, {
+      hint: /\b401\b|unauthori[sz]ed/i.test(msg)
+        ? `the server refused the credentials: check the Binding (${headerEnvNames(pack.surface.mcp?.headers).join(", ") || "mcp.headers"}) in hcpx's environment`
+        : "check mcp.url and that the server is up (`hcpx pack from-mcp --update` reaches it the same way)",
+    });
+  return failure("spawn_failed", `could not start and initialize the MCP server of ${label}: ${msg}`, {
+    hint: "run the server's command by hand to see why; `hcpx lint` checks mcp.bin",
+  });
+}
+
+/** Why tools/call failed: the output bound, the timeout, or the server's error. */
+function callFailure(e: unknown, conn: Connection, label: string, tool: string, timeoutMs: number): Envelope {
+  const f = conn.transport.failure;
+  if (f?.code === "output_too_large") return failure("output_too_large", `${label}: ${f.message}`);
+  const msg = (e as Error)?.message ?? String(e);
+  if (/timed out|timeout/i.test(msg))
+    return failure("timeout", `${label} did not finish within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
+  return failure("mcp_error", `${label}: the server's tools/call failed: ${msg}`, {
+    tool,
+    stderr_tail: conn.transport.stderrTail() || undefined,
+  });
+}
+
+/** A tool's result as the envelope: its error, or its data as JSON. */
+function answer(
+  result: { content?: unknown; structuredContent?: unknown; isError?: unknown },
+  label: string,
+  tool: string,
+): Envelope {
+  if (result.isError === true)
+    return failure(
+      "tool_error",
+      `${label}: the tool '${tool}' returned an error: ${errorText(result) || "(no text)"}`,
+      { tool },
+    );
+  const data = resultData(result);
+  try {
+    return { ok: true, data: JSON.parse(JSON.stringify(data)) as unknown };
+  } catch (e) {
+    return failure("bad_output", `${label}: the server's result is not JSON: ${(e as Error).message}`);
   }
 }
 
@@ -222,17 +303,35 @@ export async function runMcp({ pack, project, cmd, values, env: runtimeEnv, sign
  * headers from the Binding; a failure envelope when it cannot be reached as
  * the pack says (nothing is started or sent then).
  */
-export function serverRef({ pack, project, env }: Pick<AdapterCall, "pack" | "project" | "env">, label: string): ServerRef | Envelope {
+export function serverRef(
+  { pack, project, env }: Pick<AdapterCall, "pack" | "project" | "env">,
+  label: string,
+): ServerRef | Envelope {
   const spec = pack.surface.mcp!;
   if (spec.url !== undefined) {
     const h = headerValues(spec.headers, env);
-    if (h.missing.length) return failure("binding_missing", `${label}: ${h.missing.join(", ")} ${h.missing.length > 1 ? "are" : "is"} not set: the remote server's headers come from the Binding; nothing was sent`, { hint: `set ${h.missing.join(", ")} in the environment hcpx runs in (the host's MCP entry env, or your shell)` });
+    if (h.missing.length)
+      return failure(
+        "binding_missing",
+        `${label}: ${h.missing.join(", ")} ${h.missing.length > 1 ? "are" : "is"} not set: the remote server's headers come from the Binding; nothing was sent`,
+        {
+          hint: `set ${h.missing.join(", ")} in the environment hcpx runs in (the host's MCP entry env, or your shell)`,
+        },
+      );
     return { http: { url: spec.url, headers: h.headers } };
   }
   const bin = resolveBin(pack, project, spec.bin!, "mcp.bin");
   if ("ok" in bin) return bin;
   // sandbox.enforce "os": one server serves every granted verb, so it is confined for the widest of them
-  const line = confine({ command: bin.command, argv: [...bin.prefix, ...(spec.args ?? [])], env: binEnv(spec, pack.surface.binding?.env ?? [], env, bin.path, spec.bin!), cwd: project.sandbox.cwd }, { pack, project, cls: widestGranted(pack, project), binPath: bin.path, label: `the MCP server of ${pack.id}` });
+  const line = confine(
+    {
+      command: bin.command,
+      argv: [...bin.prefix, ...(spec.args ?? [])],
+      env: binEnv(spec, pack.surface.binding?.env ?? [], env, bin.path, spec.bin!),
+      cwd: project.sandbox.cwd,
+    },
+    { pack, project, cls: widestGranted(pack, project), binPath: bin.path, label: `the MCP server of ${pack.id}` },
+  );
   if ("ok" in line) return line;
   return { stdio: { command: line.command, args: line.argv, env: line.env, cwd: line.cwd } };
 }

@@ -11,173 +11,18 @@
 // `server/discover` (the 2026-07-28 stdio rule) and falls back to `initialize`
 // on any non-modern answer or silence; a server that exits on the probe (some
 // legacy servers do) is started again and spoken to with `initialize`. A
-// modern-only server works as a pack.
+// modern-only server works as a pack. The stdio transport: mcp-stdio.ts.
 //
 // A remote server (`mcp.url`): connectHttp() speaks to it with the SDK's
 // StreamableHTTPClientTransport, both eras the same way (the probe, then
 // `initialize` for a 2025 server). Its requests go to the URL's origin only (a
 // redirect or a request elsewhere is refused: the Binding's headers never
 // leave that origin), and its answers are capped like a server's stdout.
-import type { ChildProcess } from "node:child_process";
-import { Client, ReadBuffer, serializeMessage, StreamableHTTPClientTransport, type FetchLike, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
-import { killGroup, terminateTree } from "./wrap";
-import { spawnChild } from "./spawn";
-import { CUT } from "./redact";
+import { Client, StreamableHTTPClientTransport, type FetchLike } from "@modelcontextprotocol/client";
+import { MCP_STDOUT_CAP, ProcessTransport, type ServerSpawn } from "./mcp-stdio";
 import { VERSION } from "../util/build-info";
 
-/** The most a server may write on stdout over one connection (its answers). */
-export const MCP_STDOUT_CAP = 8 * 1024 * 1024;
-const STDERR_TAIL = 2048;
-
-export interface ServerSpawn {
-  command: string;
-  args: string[];
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-}
-
-export class ProcessTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
-  private child?: ChildProcess;
-  private readonly buffer = new ReadBuffer();
-  private outBytes = 0;
-  private errTail = "";
-  private errCut = false;
-  private closed = false;
-  private atLineStart = true;
-  private strayReported = false;
-  /** why the connection ended early, when it did (too much output, the process exited) */
-  failure?: { code: "output_too_large" | "exit" | "spawn_failed"; message: string };
-
-  constructor(private readonly spec: ServerSpawn) {}
-
-  start(): Promise<void> {
-    return new Promise((resolveStart, rejectStart) => {
-      let child: ChildProcess;
-      try {
-        child = spawnChild({ command: this.spec.command, argv: this.spec.args, cwd: this.spec.cwd, env: this.spec.env, stdio: ["pipe", "pipe", "pipe"] });
-      } catch (e) {
-        this.failure = { code: "spawn_failed", message: (e as Error).message };
-        rejectStart(e as Error);
-        return;
-      }
-      this.child = child;
-      let started = false;
-      child.on("error", (e: NodeJS.ErrnoException) => {
-        this.failure ??= { code: "spawn_failed", message: e.code ?? e.message };
-        if (!started) rejectStart(e);
-        else this.onerror?.(e);
-      });
-      child.on("spawn", () => {
-        started = true;
-        resolveStart();
-      });
-      child.on("exit", (code, signal) => {
-        this.failure ??= { code: "exit", message: `the server exited (${signal ?? `code ${code}`}) before it answered` };
-        this.finish();
-      });
-      child.stdin!.on("error", (e) => this.onerror?.(e));
-      child.stdout!.on("data", (d: Buffer) => {
-        this.outBytes += d.length;
-        if (this.outBytes > MCP_STDOUT_CAP) {
-          this.failure = { code: "output_too_large", message: `the server wrote more than ${MCP_STDOUT_CAP} bytes` };
-          this.kill();
-          return;
-        }
-        this.scanStray(d);
-        this.buffer.append(d);
-        for (;;) {
-          let msg: JSONRPCMessage | null;
-          try {
-            msg = this.buffer.readMessage();
-          } catch (e) {
-            this.onerror?.(e as Error);
-            continue;
-          }
-          if (msg === null) break;
-          this.onmessage?.(msg);
-        }
-      });
-      child.stderr!.setEncoding("utf8").on("data", (d: string) => {
-        const all = this.errTail + d;
-        if (all.length > STDERR_TAIL) this.errCut = true;
-        this.errTail = all.slice(-STDERR_TAIL);
-      });
-    });
-  }
-
-  /**
-   * The SDK's ReadBuffer skips a stdout line that is not JSON; a host's client
-   * may not (the v1 SDK's closes the connection). A line that does not start
-   * a JSON object is reported once to onerror, as a SyntaxError.
-   */
-  private scanStray(d: Buffer): void {
-    let i = 0;
-    while (i < d.length) {
-      if (this.atLineStart && d[i] !== 0x7b && d[i] !== 0x0a && d[i] !== 0x0d && !this.strayReported) {
-        this.strayReported = true;
-        this.onerror?.(new SyntaxError("the server wrote a line that is not JSON-RPC on stdout"));
-      }
-      const nl = d.indexOf(0x0a, i);
-      if (nl === -1) {
-        this.atLineStart = false;
-        return;
-      }
-      i = nl + 1;
-      this.atLineStart = true;
-    }
-  }
-
-  send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((ok) => {
-      const stdin = this.child?.stdin;
-      if (!stdin || stdin.destroyed) return ok();
-      if (stdin.write(serializeMessage(message))) ok();
-      else stdin.once("drain", () => ok());
-    });
-  }
-
-  /**
-   * The last lines the server wrote on stderr. A cut is marked with a leading
-   * "…" (redact.ts CUT), so that the redaction also hides the end of a Binding
-   * value the cut split in two.
-   */
-  stderrTail(): string {
-    return this.errCut ? CUT + this.errTail : this.errTail;
-  }
-
-  private kill(): void {
-    const child = this.child;
-    if (!child) return;
-    try {
-      child.stdin?.end();
-    } catch {
-      /* gone */
-    }
-    killGroup(child.pid);
-  }
-
-  private finish(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.buffer.clear();
-    this.onclose?.();
-  }
-
-  /** A cancel: SIGTERM to the server's group and descendants, a grace, then SIGKILL (wrap.ts terminateTree); resolves when they are gone. */
-  async terminate(): Promise<void> {
-    const pid = this.child?.pid;
-    if (pid) await terminateTree(pid);
-    this.finish();
-  }
-
-  async close(): Promise<void> {
-    this.kill();
-    this.finish();
-  }
-}
+export type { ServerSpawn } from "./mcp-stdio";
 
 /** What the adapter asks of a connection's transport, stdio or HTTP. */
 export interface ConnTransport {
@@ -226,7 +71,13 @@ export const MODERN_REVISION = "2026-07-28";
  * JSON-RPC). On failure (or abort) the server is killed and the error carries
  * the transport (its `failure` and stderr tail).
  */
-export async function connectEra(spec: ServerSpawn, timeoutMs: number, era: "modern" | "legacy", onError: (e: Error) => void, signal?: AbortSignal): Promise<Connection> {
+export async function connectEra(
+  spec: ServerSpawn,
+  timeoutMs: number,
+  era: "modern" | "legacy",
+  onError: (e: Error) => void,
+  signal?: AbortSignal,
+): Promise<Connection> {
   return attempt(spec, timeoutMs, era, signal, onError);
 }
 
@@ -240,10 +91,20 @@ export class ConnectError extends Error {
   }
 }
 
-async function attempt(spec: ServerSpawn, timeoutMs: number, mode: "auto" | "legacy" | "modern", signal?: AbortSignal, onError?: (e: Error) => void): Promise<Connection> {
+async function attempt(
+  spec: ServerSpawn,
+  timeoutMs: number,
+  mode: "auto" | "legacy" | "modern",
+  signal?: AbortSignal,
+  onError?: (e: Error) => void,
+): Promise<Connection> {
   const transport = new ProcessTransport(spec);
   const negotiation =
-    mode === "auto" ? { versionNegotiation: { mode: "auto" as const, probe: { timeoutMs: Math.min(PROBE_MS, timeoutMs) } } } : mode === "modern" ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {};
+    mode === "auto"
+      ? { versionNegotiation: { mode: "auto" as const, probe: { timeoutMs: Math.min(PROBE_MS, timeoutMs) } } }
+      : mode === "modern"
+        ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } }
+        : {};
   const client = new Client(clientInfo(), { capabilities: {}, ...negotiation });
   if (onError) client.onerror = onError;
   const close = async () => {
@@ -251,7 +112,11 @@ async function attempt(spec: ServerSpawn, timeoutMs: number, mode: "auto" | "leg
     await transport.close();
   };
   try {
-    await client.connect(transport, { timeout: timeoutMs, signal, ...(mode === "legacy" ? { prior: { kind: "legacy" as const } } : {}) });
+    await client.connect(transport, {
+      timeout: timeoutMs,
+      signal,
+      ...(mode === "legacy" ? { prior: { kind: "legacy" as const } } : {}),
+    });
   } catch (e) {
     const exited = transport.failure?.code === "exit";
     await close();
@@ -261,7 +126,6 @@ async function attempt(spec: ServerSpawn, timeoutMs: number, mode: "auto" | "leg
   }
   return { client, transport, close };
 }
-
 
 const clientInfo = () => ({ name: "hcpx", version: VERSION });
 
@@ -291,9 +155,15 @@ class HttpState implements ConnTransport {
 function guardedFetch(origin: string, state: HttpState): FetchLike {
   return async (input, init) => {
     const u = new URL(String(input));
-    if (u.origin !== origin) throw new Error(`refused a request to another origin than the server's (${u.origin}): the pack's headers go to ${origin} only`);
+    if (u.origin !== origin)
+      throw new Error(
+        `refused a request to another origin than the server's (${u.origin}): the pack's headers go to ${origin} only`,
+      );
     const res = await fetch(u, { ...init, redirect: "manual" });
-    if (res.status >= 300 && res.status < 400) throw new Error(`the server answered a redirect (${res.status}); hcpx does not follow it: give the URL it redirects to`);
+    if (res.status >= 300 && res.status < 400)
+      throw new Error(
+        `the server answered a redirect (${res.status}); hcpx does not follow it: give the URL it redirects to`,
+      );
     if (!res.body) return res;
     let seen = 0;
     const cap = new TransformStream<Uint8Array, Uint8Array>({
@@ -307,7 +177,11 @@ function guardedFetch(origin: string, state: HttpState): FetchLike {
         ctl.enqueue(chunk);
       },
     });
-    return new Response(res.body.pipeThrough(cap), { status: res.status, statusText: res.statusText, headers: res.headers });
+    return new Response(res.body.pipeThrough(cap), {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
   };
 }
 
@@ -317,9 +191,21 @@ function guardedFetch(origin: string, state: HttpState): FetchLike {
  */
 export async function connectHttp(spec: RemoteServer, timeoutMs: number, signal?: AbortSignal): Promise<Connection> {
   const url = new URL(spec.url);
-  const client = new Client(clientInfo(), { capabilities: {}, versionNegotiation: { mode: "auto" as const, probe: { timeoutMs: Math.min(PROBE_MS, timeoutMs) } } });
+  const client = new Client(clientInfo(), {
+    capabilities: {},
+    versionNegotiation: { mode: "auto" as const, probe: { timeoutMs: Math.min(PROBE_MS, timeoutMs) } },
+  });
   const state = new HttpState(() => close());
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: spec.headers }, fetch: guardedFetch(url.origin, state), reconnectionOptions: { maxReconnectionDelay: 1000, initialReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1, maxRetries: 0 } });
+  const transport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers: spec.headers },
+    fetch: guardedFetch(url.origin, state),
+    reconnectionOptions: {
+      maxReconnectionDelay: 1000,
+      initialReconnectionDelay: 1000,
+      reconnectionDelayGrowFactor: 1,
+      maxRetries: 0,
+    },
+  });
   const close = async () => {
     await client.close().catch(() => undefined);
     await transport.close().catch(() => undefined);
@@ -339,6 +225,13 @@ export async function connectHttp(spec: RemoteServer, timeoutMs: number, signal?
  * 200,000 tools in pages would be read whole; hcpx reads page by page and
  * stops at its cap (mcp-pins.ts listAllTools).
  */
-export async function listToolsPage(client: Client, cursor: string | undefined, timeoutMs: number): Promise<{ tools?: unknown; nextCursor?: unknown }> {
-  return (await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, { timeout: timeoutMs })) as { tools?: unknown; nextCursor?: unknown };
+export async function listToolsPage(
+  client: Client,
+  cursor: string | undefined,
+  timeoutMs: number,
+): Promise<{ tools?: unknown; nextCursor?: unknown }> {
+  return (await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, { timeout: timeoutMs })) as {
+    tools?: unknown;
+    nextCursor?: unknown;
+  };
 }

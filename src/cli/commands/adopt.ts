@@ -20,67 +20,187 @@ export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { 
   printWarnings(setup.project.warnings, out);
   if (detected && !out.json) {
     const lines = describeDetected(detected);
-    sayRaw(lines.length ? `in use (${scope}):\n${lines.map((l) => `  ${l}`).join("\n")}\n` : `no host adopted or in use at ${scope} scope\n`);
+    sayRaw(
+      lines.length
+        ? `in use (${scope}):\n${lines.map((l) => `  ${l}`).join("\n")}\n`
+        : `no host adopted or in use at ${scope} scope\n`,
+    );
   }
   if (hosts.length === 0) {
     // `all --check` with nothing adopted or in use: nothing can be out of date
-    if (out.json) done(out, { inSync: true, scope, hosts, detected: detected ?? [], changes: [], conflicts: [], warnings: [], notes: [], health: [] });
+    if (out.json)
+      done(out, {
+        inSync: true,
+        scope,
+        hosts,
+        detected: detected ?? [],
+        changes: [],
+        conflicts: [],
+        warnings: [],
+        notes: [],
+        health: [],
+      });
     else sayRaw(`adopt (${scope}): nothing adopted or in use; in sync\n`);
     return 0;
   }
   return render(await runAdopt(setup), opts, out);
 }
 
+type PlanDiff = (plan: AdoptReport["plan"], color: boolean) => string;
+
 async function render(report: AdoptReport, opts: AdoptCliOptions, out: Out): Promise<number> {
-  const { plan, health, scope, hosts, detected } = report;
   // the diff package only when a diff is shown
-  const planDiff = opts.write ? () => "" : (await import("../../plan/diff")).planDiff;
+  const planDiff: PlanDiff = opts.write ? () => "" : (await import("../../plan/diff")).planDiff;
+  printWarnings(report.plan.warnings, out);
+  if (opts.check) return renderCheck(report, out, planDiff);
+  if (!opts.write) return renderPlan(report, out, planDiff);
+  return renderWritten(report, opts, out);
+}
+
+/** The reasons a host will not use the server, one red line and hint each. */
+function healthLines(health: AdoptReport["health"], color: boolean): string {
+  return health
+    .map(
+      (p) =>
+        c.red(color, `not used: ${p.file ? `${p.file}: ` : ""}${p.message}`) + `\n    ${c.dim(color, `→ ${p.hint}`)}\n`,
+    )
+    .join("");
+}
+
+/** The changes as the --json envelope lists them. */
+function changeSummary(plan: AdoptReport["plan"]) {
+  return plan.changes.map((ch) => ({
+    path: ch.path,
+    kind: ch.kind,
+    parts: ch.parts,
+    hosts: ch.hosts,
+    notes: ch.notes,
+  }));
+}
+
+/** `--check`: exit 1 on drift or on a reason a host will not use the server. */
+function renderCheck(report: AdoptReport, out: Out, planDiff: PlanDiff): number {
+  const { plan, health, scope, hosts, detected } = report;
   const drift = !report.inSync;
-  printWarnings(plan.warnings, out);
-  const healthLines = (color: boolean) => health.map((p) => c.red(color, `not used: ${p.file ? `${p.file}: ` : ""}${p.message}`) + `\n    ${c.dim(color, `→ ${p.hint}`)}\n`).join("");
   // the hint names exactly the hosts this run checked (never `all`, which --write reads as every host)
   const again = `hcpx adopt ${hosts.join(" ")}${scope === "user" ? " --scope user" : ""} --write`;
-  const problemsText = [plan.changes.length || !health.length ? `${plan.changes.length} file(s) out of date` : "", plan.conflicts.length ? `${plan.conflicts.length} changed by hand` : "", plan.warnings.length ? `${plan.warnings.length} warning(s)` : "", health.length ? `${health.length} reason(s) a host will not use the server (above)` : ""].filter(Boolean).join(", ");
-  const summary = plan.changes.map((ch) => ({ path: ch.path, kind: ch.kind, parts: ch.parts, hosts: ch.hosts, notes: ch.notes }));
-  if (opts.check) {
-    if (out.json) {
-      return finish(out, drift ? 1 : 0, { inSync: !drift, scope, hosts, ...(detected ? { detected } : {}), ...(report.remote ? { remote: report.remote } : {}), drift: report.drift, changes: summary, conflicts: plan.conflicts, warnings: plan.warnings, notes: plan.notes, health }, { code: "drift", message: `adopt ${hosts.join(" ")} (${scope}): ${problemsText}`, hint: health.length && !plan.changes.length ? health[0]!.hint : widenedOnly(plan) ? plan.warnings[0]!.hint : `run \`${again}\`` });
-    } else {
-      const color = useColor();
-      let s = planDiff(plan, color);
-      for (const p of plan.conflicts) s += c.yellow(color, `drift: ${p.file}: ${p.message}`) + "\n";
-      s += healthLines(color);
-      if (report.remote) s += `remote: ${neutralLine(probeSummary(report.remote))}\n`;
-      s += drift ? c.red(color, `adopt ${hosts.join(" ")} (${scope}): ${problemsText}${plan.changes.length || plan.conflicts.length || plan.warnings.length ? `; run \`${again}\`` : ""}\n`) : `adopt ${hosts.join(" ")} (${scope}): in sync, and each host will use the server\n`;
-      sayRaw(s);
-    }
-    return drift ? 1 : 0;
+  const problemsText = [
+    plan.changes.length || !health.length ? `${plan.changes.length} file(s) out of date` : "",
+    plan.conflicts.length ? `${plan.conflicts.length} changed by hand` : "",
+    plan.warnings.length ? `${plan.warnings.length} warning(s)` : "",
+    health.length ? `${health.length} reason(s) a host will not use the server (above)` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
+  if (out.json) {
+    return finish(
+      out,
+      drift ? 1 : 0,
+      {
+        inSync: !drift,
+        scope,
+        hosts,
+        ...(detected ? { detected } : {}),
+        ...(report.remote ? { remote: report.remote } : {}),
+        drift: report.drift,
+        changes: changeSummary(plan),
+        conflicts: plan.conflicts,
+        warnings: plan.warnings,
+        notes: plan.notes,
+        health,
+      },
+      {
+        code: "drift",
+        message: `adopt ${hosts.join(" ")} (${scope}): ${problemsText}`,
+        hint:
+          health.length && !plan.changes.length
+            ? health[0]!.hint
+            : widenedOnly(plan)
+              ? plan.warnings[0]!.hint
+              : `run \`${again}\``,
+      },
+    );
   }
-  if (!opts.write) {
-    const color = useColor();
-    if (out.json) done(out, { wrote: false, scope, hosts, ...(detected ? { detected } : {}), changes: summary, conflicts: plan.conflicts, warnings: plan.warnings, notes: plan.notes, health, git: gitClasses(plan), diff: planDiff(plan, false) });
-    else {
-      let s = planDiff(plan, color);
-      for (const n of plan.notes) s += c.yellow(color, `note: ${n}`) + "\n";
-      for (const p of plan.conflicts) s += c.yellow(color, `warning: ${p.file}: ${p.message} (${p.hint})`) + "\n";
-      s += healthLines(color);
-      s += plan.changes.length ? `${plan.changes.length} file(s) would change; nothing written. Apply with --write.\n` : "Nothing to change.\n";
-      sayRaw(s);
-    }
-    return 0;
+  const color = useColor();
+  let s = planDiff(plan, color);
+  for (const p of plan.conflicts) s += c.yellow(color, `drift: ${p.file}: ${p.message}`) + "\n";
+  s += healthLines(health, color);
+  if (report.remote) s += `remote: ${neutralLine(probeSummary(report.remote))}\n`;
+  s += drift
+    ? c.red(
+        color,
+        `adopt ${hosts.join(" ")} (${scope}): ${problemsText}${plan.changes.length || plan.conflicts.length || plan.warnings.length ? `; run \`${again}\`` : ""}\n`,
+      )
+    : `adopt ${hosts.join(" ")} (${scope}): in sync, and each host will use the server\n`;
+  sayRaw(s);
+  return drift ? 1 : 0;
+}
+
+/** Default: show the plan as a diff, write nothing. */
+function renderPlan(report: AdoptReport, out: Out, planDiff: PlanDiff): number {
+  const { plan, health, scope, hosts, detected } = report;
+  const color = useColor();
+  if (out.json)
+    done(out, {
+      wrote: false,
+      scope,
+      hosts,
+      ...(detected ? { detected } : {}),
+      changes: changeSummary(plan),
+      conflicts: plan.conflicts,
+      warnings: plan.warnings,
+      notes: plan.notes,
+      health,
+      git: gitClasses(plan),
+      diff: planDiff(plan, false),
+    });
+  else {
+    let s = planDiff(plan, color);
+    for (const n of plan.notes) s += c.yellow(color, `note: ${n}`) + "\n";
+    for (const p of plan.conflicts) s += c.yellow(color, `warning: ${p.file}: ${p.message} (${p.hint})`) + "\n";
+    s += healthLines(health, color);
+    s += plan.changes.length
+      ? `${plan.changes.length} file(s) would change; nothing written. Apply with --write.\n`
+      : "Nothing to change.\n";
+    sayRaw(s);
   }
+  return 0;
+}
+
+/** --write (or --remove): what was written and deleted, and which files go in git. */
+function renderWritten(report: AdoptReport, opts: AdoptCliOptions, out: Out): number {
+  const { plan, health, scope, hosts, detected } = report;
   const res = report.applied!;
   const git = gitClasses(plan);
-  if (out.json) done(out, { wrote: true, scope, hosts, ...(detected ? { detected } : {}), written: res.written, deleted: res.deleted, conflicts: plan.conflicts, warnings: plan.warnings, notes: plan.notes, health, git });
+  if (out.json)
+    done(out, {
+      wrote: true,
+      scope,
+      hosts,
+      ...(detected ? { detected } : {}),
+      written: res.written,
+      deleted: res.deleted,
+      conflicts: plan.conflicts,
+      warnings: plan.warnings,
+      notes: plan.notes,
+      health,
+      git,
+    });
   else {
     const color = useColor();
     let s = "";
-    for (const ch of plan.changes) s += `${ch.kind === "create" ? c.green(color, "created") : ch.kind === "delete" ? c.red(color, "deleted") : c.cyan(color, "updated")} ${ch.path}${ch.notes.length ? c.dim(color, `  (${ch.notes.join("; ")})`) : ""}\n`;
+    for (const ch of plan.changes)
+      s += `${ch.kind === "create" ? c.green(color, "created") : ch.kind === "delete" ? c.red(color, "deleted") : c.cyan(color, "updated")} ${ch.path}${ch.notes.length ? c.dim(color, `  (${ch.notes.join("; ")})`) : ""}\n`;
     if (plan.changes.length) for (const n of plan.notes) s += c.yellow(color, `note: ${n}`) + "\n";
     for (const p of plan.conflicts) s += c.yellow(color, `warning: ${p.file}: ${p.message} (${p.hint})`) + "\n";
-    s += healthLines(color);
-    s += gitSummary(git, plan.notes.some((n) => n.includes("machine-specific")));
-    s += plan.changes.length ? `${opts.remove ? "removed" : "adopted"}: ${hosts.join(", ")} (${scope}), ${res.written.length} written, ${res.deleted.length} deleted\n` : `${hosts.join(", ")} (${scope}): up to date, nothing written\n`;
+    s += healthLines(health, color);
+    s += gitSummary(
+      git,
+      plan.notes.some((n) => n.includes("machine-specific")),
+    );
+    s += plan.changes.length
+      ? `${opts.remove ? "removed" : "adopted"}: ${hosts.join(", ")} (${scope}), ${res.written.length} written, ${res.deleted.length} deleted\n`
+      : `${hosts.join(", ")} (${scope}): up to date, nothing written\n`;
     sayRaw(s);
   }
   return 0;
@@ -92,12 +212,19 @@ function gitSummary(git: { path: string; git: "commit" | "ignore" }[], machineSp
   const commit = git.filter((g) => g.git === "commit").map((g) => g.path);
   const ignore = git.filter((g) => g.git === "ignore").map((g) => g.path);
   let s = "";
-  if (commit.length) s += `git: commit ${commit.join(", ")}${machineSpecific ? " (the MCP entries name this machine's paths: put hcpx on PATH and re-adopt before you commit them)" : ""}\n`;
-  if (ignore.length) s += `git: keep out of git (one person's files) ${ignore.join(", ")}; \`hcpx adopt … --gitignore\` lists them in .gitignore\n`;
+  if (commit.length)
+    s += `git: commit ${commit.join(", ")}${machineSpecific ? " (the MCP entries name this machine's paths: put hcpx on PATH and re-adopt before you commit them)" : ""}\n`;
+  if (ignore.length)
+    s += `git: keep out of git (one person's files) ${ignore.join(", ")}; \`hcpx adopt … --gitignore\` lists them in .gitignore\n`;
   return s;
 }
 
 /** Every finding is a rule of the person's that widens the Policy: a --write would not change it, so its own hint is the one. */
 function widenedOnly(plan: { changes: unknown[]; conflicts: unknown[]; warnings: Problem[] }): boolean {
-  return plan.changes.length === 0 && plan.conflicts.length === 0 && plan.warnings.length > 0 && plan.warnings.every((w) => w.code === "policy_widened");
+  return (
+    plan.changes.length === 0 &&
+    plan.conflicts.length === 0 &&
+    plan.warnings.length > 0 &&
+    plan.warnings.every((w) => w.code === "policy_widened")
+  );
 }

@@ -1,0 +1,173 @@
+// The stdio transport of an MCP client connection (mcp-client.ts): the SDK's
+// StdioClientTransport always adds PATH, SHELL, TERM… to the server's env and
+// cannot kill a process group. Ours spawns with exactly the env it is given,
+// no shell, in its own process group; stdout (the protocol) is capped, stderr
+// is kept as a short tail for error messages.
+import type { ChildProcess } from "node:child_process";
+import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
+import { killGroup, terminateTree } from "./wrap";
+import { spawnChild } from "./spawn";
+import { CUT } from "./redact";
+
+/** The most a server may write on stdout over one connection (its answers). */
+export const MCP_STDOUT_CAP = 8 * 1024 * 1024;
+const STDERR_TAIL = 2048;
+
+export interface ServerSpawn {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export class ProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private child?: ChildProcess;
+  private readonly buffer = new ReadBuffer();
+  private outBytes = 0;
+  private errTail = "";
+  private errCut = false;
+  private closed = false;
+  private atLineStart = true;
+  private strayReported = false;
+  /** why the connection ended early, when it did (too much output, the process exited) */
+  failure?: { code: "output_too_large" | "exit" | "spawn_failed"; message: string };
+
+  constructor(private readonly spec: ServerSpawn) {}
+
+  start(): Promise<void> {
+    return new Promise((resolveStart, rejectStart) => {
+      let child: ChildProcess;
+      try {
+        child = spawnChild({
+          command: this.spec.command,
+          argv: this.spec.args,
+          cwd: this.spec.cwd,
+          env: this.spec.env,
+          stdio: ["pipe", "pipe", "pipe"],
+        });
+      } catch (e) {
+        this.failure = { code: "spawn_failed", message: (e as Error).message };
+        rejectStart(e as Error);
+        return;
+      }
+      this.child = child;
+      let started = false;
+      child.on("error", (e: NodeJS.ErrnoException) => {
+        this.failure ??= { code: "spawn_failed", message: e.code ?? e.message };
+        if (!started) rejectStart(e);
+        else this.onerror?.(e);
+      });
+      child.on("spawn", () => {
+        started = true;
+        resolveStart();
+      });
+      child.on("exit", (code, signal) => {
+        this.failure ??= {
+          code: "exit",
+          message: `the server exited (${signal ?? `code ${code}`}) before it answered`,
+        };
+        this.finish();
+      });
+      child.stdin!.on("error", (e) => this.onerror?.(e));
+      child.stdout!.on("data", (d: Buffer) => {
+        this.outBytes += d.length;
+        if (this.outBytes > MCP_STDOUT_CAP) {
+          this.failure = { code: "output_too_large", message: `the server wrote more than ${MCP_STDOUT_CAP} bytes` };
+          this.kill();
+          return;
+        }
+        this.scanStray(d);
+        this.buffer.append(d);
+        for (;;) {
+          let msg: JSONRPCMessage | null;
+          try {
+            msg = this.buffer.readMessage();
+          } catch (e) {
+            this.onerror?.(e as Error);
+            continue;
+          }
+          if (msg === null) break;
+          this.onmessage?.(msg);
+        }
+      });
+      child.stderr!.setEncoding("utf8").on("data", (d: string) => {
+        const all = this.errTail + d;
+        if (all.length > STDERR_TAIL) this.errCut = true;
+        this.errTail = all.slice(-STDERR_TAIL);
+      });
+    });
+  }
+
+  /**
+   * The SDK's ReadBuffer skips a stdout line that is not JSON; a host's client
+   * may not (the v1 SDK's closes the connection). A line that does not start
+   * a JSON object is reported once to onerror, as a SyntaxError.
+   */
+  private scanStray(d: Buffer): void {
+    let i = 0;
+    while (i < d.length) {
+      if (this.atLineStart && d[i] !== 0x7b && d[i] !== 0x0a && d[i] !== 0x0d && !this.strayReported) {
+        this.strayReported = true;
+        this.onerror?.(new SyntaxError("the server wrote a line that is not JSON-RPC on stdout"));
+      }
+      const nl = d.indexOf(0x0a, i);
+      if (nl === -1) {
+        this.atLineStart = false;
+        return;
+      }
+      i = nl + 1;
+      this.atLineStart = true;
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((ok) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || stdin.destroyed) return ok();
+      if (stdin.write(serializeMessage(message))) ok();
+      else stdin.once("drain", () => ok());
+    });
+  }
+
+  /**
+   * The last lines the server wrote on stderr. A cut is marked with a leading
+   * "…" (redact.ts CUT), so that the redaction also hides the end of a Binding
+   * value the cut split in two.
+   */
+  stderrTail(): string {
+    return this.errCut ? CUT + this.errTail : this.errTail;
+  }
+
+  private kill(): void {
+    const child = this.child;
+    if (!child) return;
+    try {
+      child.stdin?.end();
+    } catch {
+      /* gone */
+    }
+    killGroup(child.pid);
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.buffer.clear();
+    this.onclose?.();
+  }
+
+  /** A cancel: SIGTERM to the server's group and descendants, a grace, then SIGKILL (wrap.ts terminateTree); resolves when they are gone. */
+  async terminate(): Promise<void> {
+    const pid = this.child?.pid;
+    if (pid) await terminateTree(pid);
+    this.finish();
+  }
+
+  async close(): Promise<void> {
+    this.kill();
+    this.finish();
+  }
+}
