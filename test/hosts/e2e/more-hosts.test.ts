@@ -139,7 +139,10 @@ describe.skipIf(!avail.all)("host e2e: adopt, then Copilot CLI, Qwen Code, Droid
       });
 
       it("Factory Droid: `droid mcp list` → hcp stdio connected [project]", async () => {
-        const l = await listing("droid", { home: home(), cwd: w.dir });
+        let l = await listing("droid", { home: home(), cwd: w.dir });
+        // `connecting` is Droid's own listing window closing before a server answered (seen in CI, 12 s, with
+        // the host suites side by side): list once more; any other status, or `connecting` twice, fails
+        if (l.servers.some((x) => x.status === "connecting")) l = await listing("droid", { home: home(), cwd: w.dir });
         expectConnected(l, ["hcp", "tiny-proj", "tiny-user"], "droid mcp list");
         expect(l.servers.find((s) => s.name === "hcp")!.detail).toBe("project");
       });
