@@ -17,7 +17,8 @@ export function argsHash(args: unknown): string {
   return bytesToHex(sha256(utf8ToBytes(canonical(args))));
 }
 
-function canonical(v: unknown): string {
+/** The canonical JSON the hash is taken of (exported for the digest test, which hashes it with node:crypto). */
+export function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
   if (v && typeof v === "object") {
     const o = v as Record<string, unknown>;
