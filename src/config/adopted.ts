@@ -1,11 +1,11 @@
 // What `hcpx adopt` recorded in its ledgers (.hcp/adopted.json for the
 // project, ~/.config/hcp/adopted.json for the user scope): which hosts were
 // adopted and which files hcpx wrote for them. Read only.
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { HcpxError } from "../util/errors";
 import { display, home, userConfigDir } from "../util/paths";
-import { readLedgerFile } from "../host/ledger";
+import { diskFs } from "../plan/fs";
+import { ledgerAt, readLedger } from "../host/ledger-state";
 
 export interface AdoptedHost {
   host: string;
@@ -30,11 +30,13 @@ export function ledgerFiles(root: string): { scope: "project" | "user"; file: st
 export function readAdopted(root: string): AdoptedRead {
   const out: AdoptedRead = { hosts: [], errors: [] };
   for (const { scope, file } of ledgerFiles(root)) {
-    if (!existsSync(file)) continue;
     try {
-      // the same trust rules as adopt: only what passes guardPath is listed (and checked by doctor)
-      const base = scope === "project" ? root : home();
-      const { ledger, warnings } = readLedgerFile(file, scope, base);
+      // adopt's own reader and trust rules: only what passes guardPath is listed (and checked by doctor)
+      const { ledger, warnings, problems } = readLedger(
+        diskFs,
+        ledgerAt(file, scope, scope === "project" ? root : home()),
+      );
+      for (const p of problems) out.errors.push({ file: display(file), message: p.message });
       for (const w of warnings) out.errors.push({ file: display(file), message: `${w.path}: ${w.message}` });
       for (const [host, h] of Object.entries(ledger.hosts)) {
         out.hosts.push({ host, scope, files: [...new Set(h.entries.map((e) => e.path))].sort() });

@@ -3,12 +3,14 @@
 // scope: paths and program names, hosts/<host>.json5); this module only looks.
 // A file or directory hcpx itself created for some host (the adopt ledger says so)
 // is not a trace: adopting opencode must not make Codex look "in use".
-import { existsSync, lstatSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { listHosts, loadDescriptor, type Descriptor } from "./descriptor";
 import { whichOnPath } from "../util/which";
 import { display } from "../util/paths";
-import { readLedgerFile, type Ledger } from "./ledger";
+import type { Ledger } from "./ledger";
+import { ledgerAt, readLedger } from "./ledger-state";
+import { diskFs } from "../plan/fs";
 import { HcpxError } from "../util/errors";
 
 export type Scope = "project" | "user";
@@ -36,9 +38,9 @@ export interface DetectOptions {
 
 /** The ledger of a scope, trusted as far as adopt trusts it (an unreadable one counts as empty here: adopt itself reports it). */
 export function readLedgerQuiet(file: string, scope: Scope, base: string): Ledger | undefined {
-  if (!existsSync(file)) return undefined;
   try {
-    return readLedgerFile(file, scope, base).ledger;
+    const read = readLedger(diskFs, ledgerAt(file, scope, base));
+    return read.text === undefined || read.problems.length ? undefined : read.ledger;
   } catch (e) {
     if (e instanceof HcpxError || e instanceof Error) return undefined;
     throw e;

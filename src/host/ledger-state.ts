@@ -1,7 +1,8 @@
-// Where a ledger lives and what the adopt planner reads from it: the ledger
-// file, and the journal an interrupted `adopt --write` left (the ledger rebuilt
-// to agree with the disk), through the planner's read-only disk (src/plan/fs.ts)
-// and adopt's trust rules (src/host/ledger.ts sanitizeLedger).
+// Where a ledger lives, and the one reader of it (readLedger): the ledger file,
+// and for the adopt planner the journal an interrupted `adopt --write` left (the
+// ledger rebuilt to agree with the disk), through a read-only disk (src/plan/fs.ts:
+// the planner's, or the real one for doctor and host detection) and adopt's trust
+// rules (src/host/ledger.ts sanitizeLedger).
 import { join, relative, dirname } from "node:path";
 import type { Project } from "../pack/model";
 import { HcpxError, type Problem } from "../util/errors";
@@ -9,6 +10,7 @@ import { toPosix, userConfigDir } from "../util/paths";
 import { guardPath, type Guarded, type TrustBase } from "../util/fsio";
 import type { ReadFs } from "../plan/fs";
 import { sha256 } from "../util/text";
+import { CAPS } from "../util/readfile";
 import { emptyLedger, parseLedger, sanitizeLedger, serializeLedger, type Ledger } from "./ledger";
 import { parseJournal, reconcileLedger } from "./journal";
 import type { LedgerState, Scope } from "./adopt-types";
@@ -37,6 +39,101 @@ export function ledgerInside(
     });
 }
 
+/** Where a ledger is read from, how far what it names is trusted, and how messages name it. */
+export interface LedgerAt {
+  /** the ledger file (absolute) */
+  file: string;
+  scope: Scope;
+  /** every path the ledger (or its journal) names stays inside this: the project root, or $HOME (`~/…`) */
+  trust: TrustBase;
+  /** the file as messages name it (`.hcp/adopted.json`, `~/.config/hcp/adopted.json`) */
+  show: string;
+}
+
+/** The ledger `file` of a scope whose paths stay inside `base` (the project root, or $HOME), named as adopt names it. */
+export function ledgerAt(file: string, scope: Scope, base: string): LedgerAt {
+  return {
+    file,
+    scope,
+    trust: { dir: base, prefix: scope === "user" ? "~/" : "" },
+    show: (scope === "user" ? "~/" : "") + toPosix(relative(base, file)),
+  };
+}
+
+/** What readLedger found. */
+export interface LedgerRead {
+  /** the ledger as far as it can be trusted (sanitizeLedger; empty when there is no ledger file) */
+  ledger: Ledger;
+  /** the file's text as read (undefined: no file) */
+  text?: string;
+  /** what was left out of the ledger or the journal, each naming the file and the entry */
+  warnings: Problem[];
+  /** something that is not a file where the ledger belongs */
+  problems: Problem[];
+  /** sanitizeLedger left something out: the file's text says more than the ledger that is trusted */
+  trimmed: boolean;
+  /** an interrupted run's journal was read and the ledger rebuilt from it */
+  journalPending: boolean;
+  /** temp files of a writer that was killed, next to the files the journal names */
+  temps: string[];
+  /** directories the interrupted run meant to remove when empty (absolute, guarded) */
+  rmdirs: string[];
+}
+
+const nothingRead = (): LedgerRead => ({
+  ledger: emptyLedger(),
+  warnings: [],
+  problems: [],
+  trimmed: false,
+  journalPending: false,
+  temps: [],
+  rmdirs: [],
+});
+
+/**
+ * The one reader of an adopt ledger, for every caller: the adopt planner (through
+ * its read-only disk, with the journal an interrupted `adopt --write` left folded
+ * in), and doctor's adopted check and host detection (through the real disk,
+ * `diskFs`). Adopt's trust rules for all: a project's `.hcp` that a symlink leads
+ * out of the project is refused (ledgerInside), the read is bounded by the ledger's
+ * cap, a ledger that does not parse is an error (bad_ledger), and only what passes
+ * guardPath is kept (sanitizeLedger), with a warning for each thing left out.
+ */
+export function readLedger(fs: ReadFs, at: LedgerAt, journal?: { file: string }): LedgerRead {
+  const out = nothingRead();
+  if (at.scope === "project") ledgerInside(at.file, at.trust.dir, fs.guard);
+  const e = fs.entry(at.file);
+  if (e.kind === "file") {
+    const size = Buffer.byteLength(e.text);
+    if (size > CAPS.ledger)
+      throw new HcpxError({
+        code: "file_too_large",
+        message: `is ${size} bytes, more than the ${CAPS.ledger} bytes hcpx reads from such a file`,
+        file: at.show,
+        hint: "this is not a ledger hcpx wrote: restore it from version control, or delete it",
+      });
+    out.text = e.text;
+    out.ledger = parseLedger(e.text, at.show);
+  } else if (e.kind !== "absent") out.problems.push({ code: "not_a_file", message: "is not a file", file: at.show });
+  // An `adopt --write` killed mid-way left its journal: rebuild the ledger from
+  // what is on disk now (each file changed is either its old or its new bytes).
+  const j = journal ? fs.entry(journal.file) : undefined;
+  if (journal && j?.kind === "file") {
+    const replayed = replayJournal(fs, at, journal.file, j.text, out);
+    if (replayed) {
+      out.journalPending = true;
+      out.ledger = replayed;
+    }
+  }
+  // What the ledger names is trusted only as far as guardPath lets it (ledger.ts).
+  const sane = sanitizeLedger(out.ledger, at.scope, at.trust, at.show, fs.guard);
+  out.warnings.push(...sane.warnings);
+  out.trimmed = sane.warnings.length > 0;
+  out.ledger = sane.ledger;
+  return out;
+}
+
+/** What the adopt planner starts from: its ledger (readLedger, journal included) unless it only previews, and the stale temps of the ledger's directory. */
 export function readLedgerState(
   fs: ReadFs,
   scope: Scope,
@@ -51,37 +148,16 @@ export function readLedgerState(
   const ledgerFile = ledgerPath(scope, project);
   const showLedger =
     scope === "user" ? "~/" + toPosix(relative(homeDir, ledgerFile)) : toPosix(relative(project.root, ledgerFile));
-  let ledgerOld: string | undefined;
-  let ledger: Ledger = emptyLedger();
   const journalFile = journalPath(ledgerFile);
-  let journalPending = false;
-  const temps = new Set<string>();
-  const journalRmdirs: string[] = [];
-  if (!preview) {
-    if (scope === "project") ledgerInside(ledgerFile, base, fs.guard);
-    const e = fs.entry(ledgerFile);
-    if (e.kind === "file") {
-      ledgerOld = e.text;
-      ledger = parseLedger(e.text, showLedger);
-    } else if (e.kind !== "absent") problems.push({ code: "not_a_file", message: "is not a file", file: showLedger });
-    // An `adopt --write` killed mid-way left its journal: rebuild the ledger from
-    // what is on disk now (each file changed is either its old or its new bytes).
-    const j = fs.entry(journalFile);
-    if (j.kind === "file") {
-      const replayed = replayJournal(fs, scope, base, trust, journalFile, j.text, temps, journalRmdirs, warnings);
-      if (replayed) {
-        journalPending = true;
-        ledger = replayed;
-      }
-    }
-    for (const t of fs.staleTemps(dirname(ledgerFile))) if (!t.endsWith(".lock.tmp")) temps.add(t);
-  }
-  // What the ledger names is trusted only as far as guardPath lets it (ledger.ts).
-  const sane = sanitizeLedger(ledger, scope, trust, showLedger, fs.guard);
-  warnings.push(...sane.warnings);
-  ledger = sane.ledger;
+  const at: LedgerAt = { file: ledgerFile, scope, trust, show: showLedger };
+  const read = preview ? nothingRead() : readLedger(fs, at, { file: journalFile });
+  problems.push(...read.problems);
+  warnings.push(...read.warnings);
+  const temps = new Set(read.temps);
+  if (!preview) for (const t of fs.staleTemps(dirname(ledgerFile))) if (!t.endsWith(".lock.tmp")) temps.add(t);
+  const { ledger, text: ledgerOld, journalPending } = read;
   const ledgerBase =
-    journalPending || sane.warnings.length
+    journalPending || read.trimmed
       ? Object.keys(ledger.hosts).length || ledger.dirs?.length
         ? serializeLedger(ledger)
         : undefined
@@ -95,7 +171,7 @@ export function readLedgerState(
     journalFile,
     journalPending,
     temps,
-    journalRmdirs,
+    journalRmdirs: read.rmdirs,
   };
 }
 
@@ -104,30 +180,27 @@ export function readLedgerState(
  * What it names outside the trust base, or unlike what hcpx records, is ignored with a warning. */
 function replayJournal(
   fs: ReadFs,
-  scope: Scope,
-  base: string,
-  trust: TrustBase,
+  at: LedgerAt,
   journalFile: string,
   text: string,
-  temps: Set<string>,
-  journalRmdirs: string[],
-  warnings: Problem[],
+  out: Pick<LedgerRead, "warnings" | "temps" | "rmdirs">,
 ): Ledger | undefined {
   const journal = parseJournal(text);
   if (!journal) return undefined;
-  const showJournal = toPosix(relative(base, journalFile));
+  const trust = at.trust;
+  const showJournal = trust.prefix + toPosix(relative(trust.dir, journalFile));
   const ignored = (path: string, what: string) =>
-    warnings.push({
+    out.warnings.push({
       code: "journal_entry_ignored",
       severity: "warning",
-      file: (scope === "user" ? "~/" : "") + showJournal,
+      file: showJournal,
       path,
       message: `${what}; ignored: hcpx never reads, writes or deletes what it names`,
       hint: "the journal is written by an interrupted hcpx adopt --write; delete it if someone else wrote it",
     });
   for (const [i, d] of (Array.isArray(journal.rmdirs) ? journal.rmdirs : []).entries()) {
     const g = fs.guard(d, trust, "absolute");
-    if (g.ok) journalRmdirs.push(g.abs);
+    if (g.ok) out.rmdirs.push(g.abs);
     else ignored(`rmdirs[${i}]`, `directory ${JSON.stringify(d)} ${g.reason}`);
   }
   const state = new Map<string, "old" | "new">();
@@ -148,9 +221,8 @@ function replayJournal(
     const now = fs.entry(g.real);
     const h = now.kind === "file" ? sha256(now.text) : now.kind === "absent" ? null : "?";
     state.set(f.path, h === f.after ? "new" : h === f.before ? "old" : "new");
-    for (const t of fs.staleTemps(dirname(g.real))) temps.add(t);
+    for (const t of fs.staleTemps(dirname(g.real))) out.temps.push(t);
   }
-  const parse = (t: string | undefined) =>
-    t === undefined ? emptyLedger() : parseLedger(t, (scope === "user" ? "~/" : "") + showJournal);
+  const parse = (t: string | undefined) => (t === undefined ? emptyLedger() : parseLedger(t, showJournal));
   return reconcileLedger(parse(journal.ledgerOld), parse(journal.ledgerNew), (p) => state.get(p));
 }

@@ -5,8 +5,6 @@ import { createScanner } from "jsonc-parser/lib/esm/main.js"; // the ESM build (
 import { HcpxError, type Problem } from "../util/errors";
 import { guardPath, type Guarded, type TrustBase } from "../util/fsio";
 import { sha256 } from "../util/text";
-import { CAPS, readTextFile } from "../util/readfile";
-import { display } from "../util/paths";
 import type { LedgerRender } from "../plan/types";
 import { isObj } from "../util/is";
 import { remoteShape } from "./remote-shape";
@@ -278,27 +276,6 @@ export function sanitizeLedger(
   ) as string[];
   if (dirs.length) out.dirs = dirs;
   return { ledger: out, warnings };
-}
-
-/**
- * The one reader of a ledger file on disk (doctor's adopted check, host detection,
- * `--host` approval): a bounded read, the parse, and adopt's trust rules
- * (sanitizeLedger: only what passes guardPath is kept). Adopt's own planning reads
- * the same text through its ReadFs and folds an interrupted run's journal in
- * before the same sanitizeLedger (src/host/ledger-state.ts).
- */
-export function readLedgerFile(
-  file: string,
-  scope: "project" | "user",
-  base: string,
-): { ledger: Ledger; warnings: Problem[] } {
-  const show = display(file);
-  return sanitizeLedger(
-    parseLedger(readTextFile(file, show, CAPS.ledger), show),
-    scope,
-    { dir: base, prefix: scope === "user" ? "~/" : "" },
-    show,
-  );
 }
 
 export function serializeLedger(l: Ledger): string {
