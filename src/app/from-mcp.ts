@@ -9,27 +9,23 @@
 // live connection).
 import { HcpxError } from "../util/errors";
 import { LiteralSecret, parseHeaderOption, type McpHeaderSpec } from "../pack/mcp-remote";
-import { packFromMcp, packFromRemote, type FromMcpResult } from "../mcpimport/write";
+import {
+  packFromMcp,
+  packFromRemote,
+  type FromMcpOptions as PackFromMcpOptions,
+  type FromMcpResult,
+} from "../mcpimport/write";
 import { updateMcpPack, type McpUpdateResult } from "../mcpimport/update";
 
 export type { FromMcpResult, McpUpdateResult };
 
 /** What `hcpx pack from-mcp` is asked. */
-export interface FromMcpOptions {
-  /** pack id; default: from the server's name */
-  id?: string;
-  /** pack directory; default packs/<id> next to the config */
-  out?: string;
-  /** Binding names the server needs from the environment (passed at run time, never written) */
-  env?: string[];
+/** What the pack writer takes (src/mcpimport/write-pack.ts), and a remote server instead of a command line. */
+export interface FromMcpOptions extends PackFromMcpOptions {
   /** a remote server instead of a command line */
   url?: string;
   /** with url: NAME=VALUE, the value `env:VAR` or `<Scheme> env:VAR` (a literal credential is refused) */
   header?: string[];
-  force?: boolean;
-  timeoutMs?: number;
-  /** --config <file> */
-  config?: string;
 }
 
 /** The --header options as mcp.headers (a literal credential refused, exit 64, its value never shown). */

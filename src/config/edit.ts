@@ -4,9 +4,7 @@
 // locates and gives the positions edited here): find the container at a key
 // path and splice one element or member in or out, leaving every other byte as
 // it was (comments, key quoting, indentation, trailing-comma style).
-import { parseJson5, readTree, type Json5Node } from "../pack/json5";
-
-export type Seg = string | number;
+import { parseJson5, readTree, type Json5Node, type Seg } from "../pack/json5";
 
 /** A value in the document, with its items and positions (src/pack/json5.ts). */
 export type Node = Json5Node;

@@ -38,15 +38,7 @@ import { nodeAt, valueAt } from "./jsonedit";
 import { lenientJson } from "./formats/json";
 import { askOf, type Ask, type Scope } from "./ask-rules";
 import { isObj } from "../util/is";
-
-/** Same shape as src/mcp/contract.ts HostApproval (the CLI hands one to the other); `client`: the clientInfo name, when the client gave one. */
-export type HostApproval = (
-  project: Project,
-  pack: string,
-  verb: string,
-  tool: string,
-  client?: string,
-) => Promise<boolean>;
+import type { HostApproval } from "../runtime/execute";
 
 /**
  * The check for the host named by `--host` (undefined: no host named, the approval never

@@ -4,8 +4,9 @@
 // adopt asks it whether to write `--host` into an entry; src/host/approval.ts reads the
 // rule back under `confirm: "host"`.
 import { listHosts, loadDescriptor, type Descriptor, type RuleClasses, type Target } from "./descriptor";
+import type { Scope } from "./adopt-types";
 
-export type Scope = "project" | "user";
+export type { Scope };
 
 /** Whether a descriptor has an ask rule hcpx writes for gated writes (what `--host` can stand on). */
 export function hasAskRules(d: Descriptor, scope: Scope): boolean {

@@ -9,11 +9,12 @@ import { listHosts, loadDescriptor, type Descriptor } from "./descriptor";
 import { whichOnPath } from "../util/which";
 import { display } from "../util/paths";
 import type { Ledger } from "./ledger";
+import type { Scope } from "./adopt-types";
 import { ledgerAt, readLedger } from "./ledger-state";
 import { diskFs } from "../plan/fs";
 import { HcpxError } from "../util/errors";
 
-export type Scope = "project" | "user";
+export type { Scope };
 
 export interface Detected {
   host: string;

@@ -8,12 +8,14 @@ import { CONFIRM_STRICTNESS, type ConfirmMode, type Grants, type Pack, type Proj
 import { HcpxError } from "../util/errors";
 import { asUserError } from "../util/ioerror";
 import { redactOut } from "../util/redact";
-import type { ConfirmQuestion, PersonAnswer } from "../runtime/execute";
+import type { ConfirmQuestion, HostApproval, PersonAnswer } from "../runtime/execute";
 import { failure, problemFailure, type Envelope } from "../runtime/envelope";
 import type { AuditRecord } from "../runtime/audit";
 import type { ConfirmStates } from "./confirm-state";
 import type { InputRequestOut } from "./inputs";
 import type { Shape } from "./tools";
+
+export type { HostApproval };
 
 export type Era = "legacy" | "modern";
 
@@ -30,15 +32,6 @@ export interface InputRequired {
   inputRequests: Record<string, InputRequestOut>;
   requestState: string;
 }
-
-/** Whether the host's own approval guards a call (built by the CLI from src/host/approval.ts). */
-export type HostApproval = (
-  project: Project,
-  pack: string,
-  verb: string,
-  tool: string,
-  client?: string,
-) => Promise<boolean>;
 
 /** The key of hcpx's one question in inputRequests / inputResponses. */
 export const CONFIRM_KEY = "confirm";

@@ -25,6 +25,7 @@ export interface FromMcpOptions {
   env?: string[];
   force?: boolean;
   timeoutMs?: number;
+  /** --config <file> */
   config?: string;
 }
 

@@ -15,6 +15,9 @@ import { HcpxError } from "../util/errors";
 import { resolve } from "node:path";
 import { CAPS, readTextFile } from "../util/readfile";
 
+/** One step of a path into a document: a member name or an item index (what locate() takes, a lint finding's place, a config edit's key path). */
+export type Seg = string | number;
+
 export interface Json5Doc {
   file: string;
   text: string;

@@ -62,6 +62,19 @@ export interface ExecuteOptions {
   hostApproved?: boolean | (() => Promise<boolean>);
 }
 
+/**
+ * Whether the host's own approval guards a call (`hcpx mcp --host`): built by the CLI from
+ * src/host/approval.ts, asked by the MCP front (src/mcp/front.ts) for `hostApproved`;
+ * `client`: the clientInfo name, when the client gave one.
+ */
+export type HostApproval = (
+  project: Project,
+  pack: string,
+  verb: string,
+  tool: string,
+  client?: string,
+) => Promise<boolean>;
+
 /** What a person is asked before a confirm-gated write runs. */
 export interface ConfirmQuestion {
   pack: string;

@@ -6,8 +6,9 @@ import type { LintCode } from "../../util/lint-codes";
 import type { Problem } from "../../util/errors";
 import type * as Z from "zod/mini";
 import type { CommandSpec, Schemas, SurfaceFile } from "../schema";
+import type { Seg } from "../json5";
 
-export type Seg = string | number;
+export type { Seg };
 
 /** The keys of a surface that hold one kind's settings (Sections in ../schema-defs.ts). */
 export type SectionKey = keyof Schemas["Sections"];
