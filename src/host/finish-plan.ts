@@ -12,12 +12,14 @@ import type { AdoptPlan, RunView } from "./adopt-types";
 export function finishPlan(run: RunView): AdoptPlan {
   const { problems, opts, state } = run;
   if (problems.length) throw new HcpxError(problems);
-  const ledgerNew = nextLedger(run);
+  const next = nextLedger(run);
+  const ledgerNew = next && serializeLedger(next);
   const changes = changesOf(run);
   if (!opts.preview) refuseUnwritable(run, changes);
   const rmdirs = [...run.rmdirCandidates].sort((a, b) => b.length - a.length);
   const recNew = ledgerNew === state.ledgerOld ? state.ledgerOld : ledgerNew;
-  const render = ledgerRender({ file: state.ledgerFile, base: state.ledgerBase, new: recNew });
+  // baseDirs: the directories made for the ledger itself, as the ledger the plan started from records them
+  const render = ledgerRender({ base: state.ledgerBase, baseDirs: state.ledger.dirs ?? [], next });
   const record: LedgerRecord = {
     kind: "ledger",
     file: state.ledgerFile,
@@ -45,8 +47,8 @@ export function finishPlan(run: RunView): AdoptPlan {
   };
 }
 
-/** The ledger after this run: its hosts replaced, and the shared markdown blocks other hosts recorded given their new hash. */
-function nextLedger(run: RunView): string | undefined {
+/** The ledger after this run (undefined: no host left): its hosts replaced, and the shared markdown blocks other hosts recorded given their new hash. */
+function nextLedger(run: RunView): Ledger | undefined {
   const next: Ledger = { ...run.ledger, hosts: { ...run.ledger.hosts } };
   for (const h of run.hosts) delete next.hosts[h];
   Object.assign(next.hosts, run.newHosts);
@@ -71,7 +73,7 @@ function nextLedger(run: RunView): string | undefined {
       entries: lh.entries.map((e) => (blocks.has(ledgerKey(e)) ? { ...e, sha256: blocks.get(ledgerKey(e))! } : e)),
     };
   }
-  return Object.keys(next.hosts).length ? serializeLedger(next) : undefined;
+  return Object.keys(next.hosts).length ? next : undefined;
 }
 
 /** Every file whose text this run changes, sorted by path. */

@@ -309,25 +309,21 @@ export function serializeJournal(j: Journal): string {
 
 /**
  * What the one applier writes for an adopt plan's record (src/plan/types.ts
- * LedgerRender): the journal and the final ledger, from the ledger the plan
- * started from (`base`) and the one it planned (`next`).
+ * LedgerRender): the journal and the final ledger, from what the plan decided —
+ * the ledger it started from (`base`, its text; `baseDirs`, its directories) and
+ * the one it planned (`next`) — and the two facts only the write has: the
+ * directories the lock made, and which recorded directories exist once the
+ * files are written. Nothing is parsed or chosen here at apply time.
  */
-export function ledgerRender(rec: { file: string; base?: string; new?: string }): LedgerRender {
-  const dirsOf = (made: string[]): string[] => {
-    if (rec.base === undefined) return made;
-    try {
-      return [...new Set([...(parseLedger(rec.base, rec.file).dirs ?? []), ...made])];
-    } catch {
-      return made; // the plan already refused a bad ledger
-    }
-  };
+export function ledgerRender(rec: { base?: string; baseDirs: readonly string[]; next?: Ledger }): LedgerRender {
+  const dirsOf = (made: string[]): string[] => [...new Set([...rec.baseDirs, ...made])];
   const ledger = (made: string[], exists?: (dir: string) => boolean): string | undefined => {
-    if (rec.new === undefined) return undefined;
-    const l = parseLedger(rec.new, rec.file);
-    if (exists) for (const h of Object.values(l.hosts)) h.dirs = h.dirs.filter(exists);
+    if (rec.next === undefined) return undefined;
+    const hosts: Record<string, LedgerHost> = {};
+    for (const [name, h] of Object.entries(rec.next.hosts))
+      hosts[name] = exists ? { ...h, dirs: h.dirs.filter(exists) } : h;
     const dirs = dirsOf(made);
-    l.dirs = dirs.length ? [...dirs].sort() : undefined;
-    return serializeLedger(l);
+    return serializeLedger({ version: 1, hosts, dirs: dirs.length ? [...dirs].sort() : undefined });
   };
   return {
     dirs: dirsOf,

@@ -16,7 +16,6 @@ const SRC = process.env.HCPX_ARCH_SRC ?? join(REPO, "src");
 /** Module → why it may parse a ledger's text. */
 const READERS: Record<string, string> = {
   "host/ledger-state.ts": "readLedger, the one reader of a ledger file (and of the journal's ledgers)",
-  "host/ledger.ts": "ledgerRender: the ledger texts its own plan rendered (record.base, record.new), not a file",
   "host/gitignore.ts": "reads the ledger text its own plan rendered (plan.record.new), not a file",
 };
 
