@@ -17,7 +17,7 @@ import { CAPS, readTextFile } from "../util/readfile";
 export interface ReadFs {
   /** what is at `real` (a file's text only when it is UTF-8) */
   entry(real: string): Entry;
-  /** a file hcpx reads back (a manifest): bounded, never a blocking open; an HcpxError when it cannot be read, `missing_file` when absent */
+  /** a file hcpx reads back (a manifest): bounded by a manifest's cap (CAPS.host), never a blocking open; an HcpxError when it cannot be read, `missing_file` when absent */
   readRecord(real: string, show: string): string;
   /** the names in a directory ([] when it cannot be listed) */
   list(dir: string): string[];
@@ -37,7 +37,7 @@ export interface ReadFs {
 
 export const diskFs: ReadFs = {
   entry: readEntry,
-  readRecord: (real, show) => readTextFile(real, show, CAPS.ledger),
+  readRecord: (real, show) => readTextFile(real, show, CAPS.host),
   list(dir) {
     try {
       return readdirSync(dir);
