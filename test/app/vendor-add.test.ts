@@ -44,7 +44,7 @@ describe("vendorAdd", () => {
     const yes = await accepted.next(true);
     expect(yes.done).toBe(true);
     const r = yes.value;
-    if (r.status !== "added") throw new Error(`not added: ${JSON.stringify(r)}`);
+    if (!("status" in r) || r.status !== "added") throw new Error(`not added: ${JSON.stringify(r)}`);
     expect(r.id).toBe("greet");
     expect(Object.keys(r.files).length).toBeGreaterThan(0);
     expect(r.granted.length).toBeGreaterThan(0);
