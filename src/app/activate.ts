@@ -1,20 +1,23 @@
-// The `hcpx activate <pack-dir>` use case: lint the pack (errors refuse it), add
+// The `hcpx activate <pack-dir>` and `hcpx deactivate <id>` use cases. Activate: lint the pack (errors refuse it), add
 // it to hcp.config.json5 (path relative to the config) and grant its read
 // commands, one `pack.verb` each. Writes are never granted here: the caller
 // says how (`hcpx grant <pack>.<verb>`). Also the last step of `hcpx pack add`
-// (./vendor-add.ts) and of `hcpx import --activate`. Nothing here prints or asks.
-import { relative } from "node:path";
+// (./vendor-add.ts) and of `hcpx import --activate`. Deactivate: remove the
+// pack from `packs` and the allow patterns that name only it (`<id>.…`),
+// unless keepGrants. Nothing here prints or asks.
+import { basename, relative } from "node:path";
 import { HcpxError, type Problem, fail } from "../util/errors";
 import type { Pack } from "../pack/model";
 import { display, toPosix } from "../util/paths";
 import { declaredId, loadPack, loadProject } from "../pack/load";
 import { isGranted } from "../pack/grants";
 import { loadSkill } from "../pack/skill";
-import { arrayAppend } from "../config/edit";
+import { arrayAppend, arrayRemove } from "../config/edit";
 import { openConfig, writeConfig } from "../config/file";
 import { configPackEntries } from "../config/active";
 import type { CommonOpts } from "../config/common";
 import { lintErrors } from "../config/lint-bridge";
+import { didYouMean } from "../util/suggest";
 
 export interface Activated {
   pack: Pack;
@@ -86,4 +89,43 @@ export async function activateDir(dir: string, opts: CommonOpts): Promise<Activa
       confirm: cmd.policy.confirm,
     }));
   return { pack, dir, entry, config: cfg.file, alreadyActive: !!already, granted, withheld, warnings: lint.warnings };
+}
+
+export interface Deactivated {
+  pack: string;
+  /** the config entries removed from `packs` */
+  removed: string[];
+  removedGrants: string[];
+  config: string;
+}
+
+/** Remove the active pack `id` from the config (a broken or missing pack by its folder's name), and its own grants unless `keepGrants`. */
+export function deactivate(id: string, opts: CommonOpts & { keepGrants?: boolean }): Deactivated {
+  const cfg = openConfig(opts);
+  const entries = configPackEntries(cfg);
+  const ids: string[] = [];
+  const hit = entries.filter((e) => {
+    let pid: string;
+    try {
+      pid = loadPack(e.dir).id;
+    } catch {
+      pid = basename(e.dir); // a broken or missing pack can still be deactivated by its dir name
+    }
+    ids.push(pid);
+    return pid === id;
+  });
+  if (hit.length === 0) {
+    fail("unknown_pack", `no active pack '${id}' in ${display(cfg.file)}`, {
+      hint: ids.length
+        ? `${didYouMean(id, ids)}active packs: ${[...new Set(ids)].sort().join(", ")}`
+        : "no pack is active; `hcpx activate <pack-dir>` adds one",
+      exit: 64,
+    });
+  }
+  let text = cfg.text;
+  for (const e of hit) text = arrayRemove(text, ["packs"], e.entry);
+  const removedGrants = opts.keepGrants ? [] : (cfg.data.grants?.allow ?? []).filter((p) => p.startsWith(`${id}.`));
+  for (const p of removedGrants) text = arrayRemove(text, ["grants", "allow"], p);
+  writeConfig(cfg.file, text);
+  return { pack: id, removed: hit.map((e) => e.entry), removedGrants, config: cfg.file };
 }
