@@ -1,6 +1,7 @@
 // The vendoring use cases: `hcpx pack install` and `pack remove` whole, and the
-// steps `pack add` and `pack update` are made of (their review and question to
-// the person stay in the CLI, src/cli/commands/pack-vendor.ts). Packs from
+// steps `pack add` (./vendor-add.ts) and `pack update` (./vendor-update.ts) are
+// made of (the question to the person stays in the CLI,
+// src/cli/commands/pack-vendor.ts). Packs from
 // elsewhere (npm, git, a path) are vendored under .hcp/packs/<id> and recorded
 // in hcp.lock (src/packs/); every write goes through the door (src/util/door.ts,
 // swapDir replaces a pack's folder) with the project root as its base. Nothing

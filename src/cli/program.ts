@@ -17,6 +17,7 @@ import {
   type RunnableName,
 } from "./spec";
 import { VERSION } from "../util/build-info";
+import { releaseHeld } from "../util/held";
 
 export type GlobalOpts = GlobalOptions;
 
@@ -163,5 +164,8 @@ export async function runProgram(argv: string[]): Promise<void> {
       const { failure, writeJson } = await import("./output");
       writeJson(failure("usage", message), { line: true });
     }
+  } finally {
+    // the command is done: a config edit's lock goes now, not at exit (src/util/held.ts)
+    releaseHeld();
   }
 }

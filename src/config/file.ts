@@ -13,6 +13,7 @@ import { schemas, type ConfigFile } from "../pack/schema";
 import { validate } from "../pack/validate";
 import { CONFIG_NAME, findProjectConfig } from "../pack/load";
 import { acquireLock, removeFile, staleTemps } from "../util/fsio";
+import { hold, isHeld } from "../util/held";
 
 export interface ConfigDoc {
   /** absolute path */
@@ -47,20 +48,19 @@ export function openConfig(opts: { config?: string; cwd?: string } = {}): Config
   return { file, dir: dirname(file), text, data: checkConfigText(text, display(file)) };
 }
 
-const held = new Set<string>();
 /**
  * Every command that opens the config opens it to edit it (activate, grant,
  * revoke, deactivate, pack new): the read-modify-write is serialised by a lock
- * file next to the config (`.<name>.lock`), held until the process exits, so
- * two edits racing never lose one. A lock of a killed process (dead pid) is
- * taken over; a live one is waited for, then refused with a clear message.
+ * file next to the config (`.<name>.lock`), held until the command is done
+ * (src/util/held.ts: released when it returns, at the latest when the process
+ * exits), so two edits racing never lose one. A lock of a killed process (dead
+ * pid) is taken over; a live one is waited for, then refused with a clear message.
  */
 function lockConfig(file: string): void {
-  if (held.has(file)) return;
+  const key = `config-lock:${file}`;
+  if (isHeld(key)) return;
   const lock = join(dirname(file), `.${basename(file)}.lock`);
-  const release = acquireLock(lock, display(lock), "hcpx command editing this config");
-  held.add(file);
-  process.once("exit", release);
+  hold(key, acquireLock(lock, display(lock), "hcpx command editing this config"));
   // temp files of an edit that was killed (its writer is dead)
   for (const t of staleTemps(dirname(file))) if (basename(t).startsWith(`.${basename(file)}.hcpx-`)) removeFile(t);
 }

@@ -208,6 +208,7 @@ export interface AdoptResult {
   hosts: string[];
   /** nothing to change and each host will use the server */
   inSync: boolean;
+  /** a byte was written (false without `write`, and when everything was up to date) */
   wrote: boolean;
   changes: PlannedChange[];
   /** files changed by hand, left alone */
@@ -361,7 +362,7 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
       scope: setup.scope,
       hosts: setup.hosts,
       inSync: report ? report.inSync : true,
-      wrote: report?.applied !== undefined,
+      wrote: report?.applied?.wrote === true,
       changes: (plan?.changes ?? []).map((c) => ({ path: c.path, kind: c.kind, hosts: c.hosts, notes: c.notes })),
       conflicts: plain(plan?.conflicts ?? []),
       warnings: plain(plan?.warnings ?? []),

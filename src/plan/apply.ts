@@ -26,6 +26,8 @@ export type { AdoptLock };
 export interface ApplyResult {
   written: string[];
   deleted: string[];
+  /** a byte changed on disk: a file written or deleted, a stale temp or an emptied directory removed, the record (manifest, ledger, journal) written or removed */
+  wrote: boolean;
 }
 
 /** The base of a plan's writes: every path it names is written through the one write door, below it. */
@@ -48,7 +50,10 @@ export function applyPlan(plan: FilePlan, lock?: AdoptLock): ApplyResult {
   unchangedSincePlan(plan);
   const res = writeChanges(plan);
   const m = plan.record;
-  if (m.force || m.old !== m.new) writeFile(baseOfPlan(plan), m.file, m.new, { replaceLink: true });
+  if (m.force || m.old !== m.new) {
+    writeFile(baseOfPlan(plan), m.file, m.new, { replaceLink: true });
+    res.wrote = true;
+  }
   return res;
 }
 
@@ -89,8 +94,10 @@ function writeChanges(plan: FilePlan): ApplyResult {
     }
   }
   for (const t of plan.staleTemps) removeFile(base, t);
-  for (const d of plan.rmdirs) removeEmptyDir(base, d);
-  return { written, deleted };
+  // a directory counts when this run removed it (one gone already changed nothing)
+  const removedDirs = plan.rmdirs.filter((d) => existsSync(d) && removeEmptyDir(base, d));
+  const wrote = written.length + deleted.length + plan.staleTemps.length + removedDirs.length > 0;
+  return { written, deleted, wrote };
 }
 
 function applyLedgerPlan(plan: FilePlan, rec: LedgerRecord, lock: AdoptLock): ApplyResult {
@@ -106,6 +113,7 @@ function applyLedgerPlan(plan: FilePlan, rec: LedgerRecord, lock: AdoptLock): Ap
     if (ledgerNew !== rec.old) writeFile(baseOfPlan(plan), rec.file, ledgerNew);
   } else if (rec.old !== undefined) deleteTarget(baseOfPlan(plan), rec.file);
   if (journal || rec.journalPending) removeFile(baseOfPlan(plan), rec.journal);
+  if (journal || rec.journalPending || ledgerNew !== rec.old) res.wrote = true;
   // No ledger left: the directories adopt made for it go too, when empty (after the lock).
   if (ledgerNew === undefined) lock.rmdirsAfter.push(...rec.render.dirs(made).map(fromShow));
   return res;

@@ -33,7 +33,8 @@ export function parseOutput(text: string): { ok: true; value: unknown } | { ok: 
   } catch (e) {
     return { ok: false, why: (e as Error).message, deep: false };
   }
-  if (nestingDepth(value, MAX_OUTPUT_NESTING) > MAX_OUTPUT_NESTING) return { ok: false, why: `nested deeper than ${MAX_OUTPUT_NESTING} levels`, deep: true };
+  if (nestingDepth(value, MAX_OUTPUT_NESTING) > MAX_OUTPUT_NESTING)
+    return { ok: false, why: `nested deeper than ${MAX_OUTPUT_NESTING} levels`, deep: true };
   return { ok: true, value };
 }
 const STDERR_TAIL = 2048;
@@ -60,13 +61,19 @@ export function renderArgv(wrap: WrapSpec, cmd: Command, values: ArgValues): str
         argv.push(...cmd.verb_key.split("."));
         continue;
       }
-      if (!Object.hasOwn(cmd.args, name)) return failure("bad_pack", `${cmd.verb_key}: the argv slot {{${name}}} names no declared arg`, { hint: "declare the arg in the command's args, or fix the cli[] / argv_template" });
+      if (!Object.hasOwn(cmd.args, name))
+        return failure("bad_pack", `${cmd.verb_key}: the argv slot {{${name}}} names no declared arg`, {
+          hint: "declare the arg in the command's args, or fix the cli[] / argv_template",
+        });
       used.add(name);
       const v = values[name];
       if (v === undefined) continue; // optional positional not given: no element
       const s = argText(v);
       if (s.startsWith("-") && !cmd.args[name]!.allow_dash) {
-        return failure("bad_args", `argument '${name}' starts with '-', which the bin would read as an option`, { arg: name, hint: `pass a value that does not start with '-' (the pack can allow it with allow_dash: true on '${name}')` });
+        return failure("bad_args", `argument '${name}' starts with '-', which the bin would read as an option`, {
+          arg: name,
+          hint: `pass a value that does not start with '-' (the pack can allow it with allow_dash: true on '${name}')`,
+        });
       }
       argv.push(s);
       continue;
@@ -85,35 +92,61 @@ export function renderArgv(wrap: WrapSpec, cmd: Command, values: ArgValues): str
       if (v === undefined) missing = true;
       return v === undefined ? "" : argText(v);
     });
-    if (unknown) return failure("bad_pack", `${cmd.verb_key}: the argv element ${JSON.stringify(el)} names no declared arg '${unknown}'`);
+    if (unknown)
+      return failure(
+        "bad_pack",
+        `${cmd.verb_key}: the argv element ${JSON.stringify(el)} names no declared arg '${unknown}'`,
+      );
     if (missing) continue;
     if (s.startsWith("-") && !el.startsWith("-")) {
       // The element's template does not start with '-', so a value put it there
       // (`{{name}}.txt` with name=-rf): the same option injection as a whole slot.
       const name = leadingArg(el, cmd, values);
       if (name && !cmd.args[name]!.allow_dash) {
-        return failure("bad_args", `argument '${name}' makes the argv element ${JSON.stringify(s.length > 40 ? s.slice(0, 40) + "…" : s)} start with '-', which the bin would read as an option`, { arg: name, hint: `pass a value that does not start with '-' (the pack can allow it with allow_dash: true on '${name}')` });
+        return failure(
+          "bad_args",
+          `argument '${name}' makes the argv element ${JSON.stringify(s.length > 40 ? s.slice(0, 40) + "…" : s)} start with '-', which the bin would read as an option`,
+          {
+            arg: name,
+            hint: `pass a value that does not start with '-' (the pack can allow it with allow_dash: true on '${name}')`,
+          },
+        );
       }
     }
     argv.push(s);
   }
+  const flagged = pushFlags(argv, cmd, values, used);
+  if (flagged) return flagged;
+  if (wrap.json_flag) argv.push(wrap.json_flag);
+  return argv;
+}
+
+/** Each given arg without an argv slot, as its `flag` (a boolean: the flag alone when true), pushed onto `argv`; a failure when one has no flag. */
+function pushFlags(argv: string[], cmd: Command, values: ArgValues, used: Set<string>): Failure | undefined {
   for (const [name, spec] of Object.entries(cmd.args)) {
     if (used.has(name)) continue;
     const v = values[name];
     if (v === undefined) continue;
-    if (!spec.flag) return failure("bad_pack", `${cmd.verb_key}: argument '${name}' has neither an argv slot {{${name}}} nor a flag, so it cannot be passed to the bin`, { arg: name, hint: "add `flag: \"--name\"` to the arg or a {{name}} element to cli[]" });
+    if (!spec.flag)
+      return failure(
+        "bad_pack",
+        `${cmd.verb_key}: argument '${name}' has neither an argv slot {{${name}}} nor a flag, so it cannot be passed to the bin`,
+        { arg: name, hint: 'add `flag: "--name"` to the arg or a {{name}} element to cli[]' },
+      );
     if (spec.type === "boolean") {
       if (v === true) argv.push(spec.flag);
       continue;
     }
     const s = argText(v);
     if (s.startsWith("-") && !spec.allow_dash) {
-      return failure("bad_args", `argument '${name}' starts with '-', which the bin could read as an option`, { arg: name, hint: `pass a value that does not start with '-' (the pack can allow it with allow_dash: true on '${name}')` });
+      return failure("bad_args", `argument '${name}' starts with '-', which the bin could read as an option`, {
+        arg: name,
+        hint: `pass a value that does not start with '-' (the pack can allow it with allow_dash: true on '${name}')`,
+      });
     }
     argv.push(spec.flag, s);
   }
-  if (wrap.json_flag) argv.push(wrap.json_flag);
-  return argv;
+  return undefined;
 }
 
 /** The arg whose value comes first in an element that starts with placeholders (the first one with a non-empty value, else the first). */
@@ -134,8 +167,12 @@ function leadingArg(el: string, cmd: Command, values: ArgValues): string | undef
 /** argv for a pass_through verb: the subcommand, then the literal operands. */
 export function passThroughArgv(wrap: WrapSpec, cmd: Command, literal: readonly unknown[]): string[] | Failure {
   const max = cmd.passThrough!.maxArgv;
-  if (literal.length > max) return failure("bad_args", `${cmd.verb_key} takes at most ${max} literal arguments, got ${literal.length}`, { hint: "pass fewer arguments (maxArgv in the pack's pass_through)" });
-  if (!literal.every((a) => typeof a === "string")) return failure("bad_args", "pass-through arguments must be strings");
+  if (literal.length > max)
+    return failure("bad_args", `${cmd.verb_key} takes at most ${max} literal arguments, got ${literal.length}`, {
+      hint: "pass fewer arguments (maxArgv in the pack's pass_through)",
+    });
+  if (!literal.every((a) => typeof a === "string"))
+    return failure("bad_args", "pass-through arguments must be strings");
   const argv = [cmd.verb_key, ...(literal as string[])];
   if (wrap.json_flag) argv.push(wrap.json_flag);
   return argv;
@@ -162,20 +199,29 @@ export function resolveBin(pack: Pack, project: Project, bin: string, field = "w
   if (!bin.includes("/") && !bin.includes("\\")) {
     const mapped = Object.hasOwn(project.sandbox.bins, bin) ? project.sandbox.bins[bin] : undefined;
     if (!mapped) {
-      return failure("bin_denied", `bin '${bin}' is not in sandbox.bins, and bare names are never looked up on PATH`, { bin, hint: `add it to sandbox.bins in ${project.configFile ? "hcp.config.json5" : "your config"}: bins: { ${JSON.stringify(bin)}: "/absolute/path/to/${bin}" }` });
+      return failure("bin_denied", `bin '${bin}' is not in sandbox.bins, and bare names are never looked up on PATH`, {
+        bin,
+        hint: `add it to sandbox.bins in ${project.configFile ? "hcp.config.json5" : "your config"}: bins: { ${JSON.stringify(bin)}: "/absolute/path/to/${bin}" }`,
+      });
     }
     if (!isAbsolute(mapped)) return failure("bin_denied", `sandbox.bins.${bin} must be an absolute path`, { bin });
     try {
       path = realpathSync(mapped);
     } catch {
-      return failure("spawn_failed", `sandbox.bins.${bin} points to ${mapped}, which does not exist`, { bin, hint: "fix the path in sandbox.bins" });
+      return failure("spawn_failed", `sandbox.bins.${bin} points to ${mapped}, which does not exist`, {
+        bin,
+        hint: "fix the path in sandbox.bins",
+      });
     }
   } else {
     const abs = resolve(pack.dir, bin);
     try {
       path = realpathSync(abs);
     } catch {
-      return failure("spawn_failed", `${field} ${bin} not found (resolved to ${abs})`, { bin, hint: `fix ${field} in surface.json: a relative path is resolved against the pack directory` });
+      return failure("spawn_failed", `${field} ${bin} not found (resolved to ${abs})`, {
+        bin,
+        hint: `fix ${field} in surface.json: a relative path is resolved against the pack directory`,
+      });
     }
     const roots = project.sandbox.roots.map((r) => {
       try {
@@ -186,7 +232,11 @@ export function resolveBin(pack: Pack, project: Project, bin: string, field = "w
     });
     const allowedAbs = Object.values(project.sandbox.bins).includes(abs);
     if (!allowedAbs && !roots.some((r) => isInside(path, r))) {
-      return failure("bin_denied", `${field} ${bin} resolves to ${path}, outside the sandbox roots`, { bin, roots, hint: "keep the bin inside sandbox.roots (hcp.config.json5), or list it in sandbox.bins" });
+      return failure("bin_denied", `${field} ${bin} resolves to ${path}, outside the sandbox roots`, {
+        bin,
+        roots,
+        hint: "keep the bin inside sandbox.roots (hcp.config.json5), or list it in sandbox.bins",
+      });
     }
   }
   try {
@@ -200,7 +250,20 @@ export function resolveBin(pack: Pack, project: Project, bin: string, field = "w
 }
 
 /** Variables passed through from the runtime's env to every bin (no PATH: bins are absolute). */
-const PASS_ENV = ["HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TEMP", "TMP", "NO_COLOR", "SYSTEMROOT", "WINDIR"];
+const PASS_ENV = [
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "LANG",
+  "LANGUAGE",
+  "TZ",
+  "TMPDIR",
+  "TEMP",
+  "TMP",
+  "NO_COLOR",
+  "SYSTEMROOT",
+  "WINDIR",
+];
 
 /**
  * Launchers that start the program they are given by looking it (and its interpreter) up on
@@ -218,13 +281,20 @@ const LAUNCHERS = new Set(["npx", "npm", "pnpm", "pnpx", "bunx", "bun", "yarn", 
  */
 export function launcherPath(binPath: string | undefined, name?: string): string | undefined {
   const base = (p: string) => basename(p).replace(/(?:-cli)?\.(?:c|m)?js$/, "");
-  if (!binPath || !(LAUNCHERS.has(base(binPath)) || (name !== undefined && LAUNCHERS.has(base(name))))) return undefined;
+  if (!binPath || !(LAUNCHERS.has(base(binPath)) || (name !== undefined && LAUNCHERS.has(base(name)))))
+    return undefined;
   const dirs = [dirname(binPath), dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"];
   return [...new Set(dirs)].join(":");
 }
 
 /** The minimal env of a bin: a few locale/home basics + agent_env + the Binding names (+ a launcher's PATH, see launcherPath). */
-export function binEnv(wrap: Pick<WrapSpec, "agent_env">, bindingNames: readonly string[], runtimeEnv: NodeJS.ProcessEnv, binPath?: string, binName?: string): NodeJS.ProcessEnv {
+export function binEnv(
+  wrap: Pick<WrapSpec, "agent_env">,
+  bindingNames: readonly string[],
+  runtimeEnv: NodeJS.ProcessEnv,
+  binPath?: string,
+  binName?: string,
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(runtimeEnv)) {
     if (v === undefined) continue;
@@ -293,7 +363,8 @@ function procChildren(p: number): number[] {
   const out: number[] = [];
   for (const t of tasks) {
     try {
-      for (const c of readFileSync(`/proc/${p}/task/${t}/children`, "utf8").split(" ")) if (c.trim()) out.push(Number(c));
+      for (const c of readFileSync(`/proc/${p}/task/${t}/children`, "utf8").split(" "))
+        if (c.trim()) out.push(Number(c));
     } catch {
       /* the task ended */
     }
@@ -306,7 +377,11 @@ function psChildren(): (p: number) => number[] {
   const byParent = new Map<number, number[]>();
   const ps = ["/bin/ps", "/usr/bin/ps"].find((f) => existsSync(f));
   if (ps) {
-    const r = spawnSync(ps, ["-A", "-o", "pid=", "-o", "ppid="], { encoding: "utf8", timeout: 2000, stdio: ["ignore", "pipe", "ignore"] });
+    const r = spawnSync(ps, ["-A", "-o", "pid=", "-o", "ppid="], {
+      encoding: "utf8",
+      timeout: 2000,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     for (const line of (r.stdout ?? "").split("\n")) {
       const [a, b] = line.trim().split(/\s+/).map(Number);
       if (!a || b === undefined || Number.isNaN(b)) continue;
@@ -413,7 +488,7 @@ async function stopTree(pid: number, graceMs: number, root: boolean): Promise<vo
     else for (const d of known) killPid(d, sig);
   };
   signal("SIGTERM");
-  for (const deadline = Date.now() + graceMs; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + graceMs; Date.now() < deadline;) {
     if (gone()) return;
     await sleep(20);
     // children started after the first look (before the bin saw its SIGTERM) are tracked too
@@ -421,7 +496,7 @@ async function stopTree(pid: number, graceMs: number, root: boolean): Promise<vo
   }
   for (const d of descendants(pid)) known.add(d);
   signal("SIGKILL");
-  for (const deadline = Date.now() + KILL_WAIT_MS; Date.now() < deadline && !gone(); ) await sleep(20);
+  for (const deadline = Date.now() + KILL_WAIT_MS; Date.now() < deadline && !gone();) await sleep(20);
 }
 
 function killPid(pid: number, sig: NodeJS.Signals): void {
@@ -438,8 +513,19 @@ export function cancelReason(signal: AbortSignal | undefined): string {
   return typeof r === "string" ? r : "the caller cancelled the call";
 }
 
-export function cancelled(label: string, signal: AbortSignal | undefined, ran: boolean, extra: Record<string, unknown> = {}): Failure {
-  return failure("cancelled", ran ? `${label} was cancelled (${cancelReason(signal)}): it was stopped with its process group and descendants` : `${label} was cancelled (${cancelReason(signal)}) before it started; nothing was run`, extra);
+export function cancelled(
+  label: string,
+  signal: AbortSignal | undefined,
+  ran: boolean,
+  extra: Record<string, unknown> = {},
+): Failure {
+  return failure(
+    "cancelled",
+    ran
+      ? `${label} was cancelled (${cancelReason(signal)}): it was stopped with its process group and descendants`
+      : `${label} was cancelled (${cancelReason(signal)}) before it started; nothing was run`,
+    extra,
+  );
 }
 
 /**
@@ -453,16 +539,18 @@ export function runBin(spec: SpawnSpec): Promise<Envelope> {
       done(cancelled(spec.label, spec.signal, false));
       return;
     }
-    const out: Buffer[] = [];
-    let outBytes = 0;
-    let errTail = Buffer.alloc(0);
-    let errCut = false;
     let state: "running" | "timeout" | "too_large" | "cancelled" = "running";
     let finished = false;
     let stopping: Promise<void> | undefined;
     let child;
     try {
-      child = spawnChild({ command: spec.command, argv: spec.argv, cwd: spec.cwd, env: spec.env, stdio: ["ignore", "pipe", "pipe"] });
+      child = spawnChild({
+        command: spec.command,
+        argv: spec.argv,
+        cwd: spec.cwd,
+        env: spec.env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
     } catch (e) {
       done(failure("spawn_failed", `could not start ${spec.label}: ${(e as Error).message}`));
       return;
@@ -485,45 +573,73 @@ export function runBin(spec: SpawnSpec): Promise<Envelope> {
       state = "timeout";
       killGroup(child.pid);
     }, spec.timeoutMs);
-    child.stdout!.on("data", (d: Buffer) => {
-      if (state !== "running") return;
-      outBytes += d.length;
-      if (outBytes > STDOUT_CAP) {
+    const got = capture(
+      child,
+      () => state === "running",
+      () => {
         state = "too_large";
         killGroup(child.pid);
-        return;
-      }
-      out.push(d);
-    });
-    child.stderr!.on("data", (d: Buffer) => {
-      errTail = Buffer.concat([errTail, d]);
-      if (errTail.length > STDERR_TAIL * 2) {
-        errTail = errTail.subarray(errTail.length - STDERR_TAIL);
-        errCut = true;
-      }
-    });
+      },
+    );
     child.on("error", (e: NodeJS.ErrnoException) => {
-      finish(failure("spawn_failed", `could not start ${spec.label}: ${e.code ?? e.message}`, { hint: e.code === "EACCES" ? "the bin is not executable (chmod +x)" : undefined }));
+      finish(
+        failure("spawn_failed", `could not start ${spec.label}: ${e.code ?? e.message}`, {
+          hint: e.code === "EACCES" ? "the bin is not executable (chmod +x)" : undefined,
+        }),
+      );
     });
     let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let linger: NodeJS.Timeout | undefined;
     const settle = () => {
       if (!exited) return;
       if (linger) clearTimeout(linger);
-      finish(result(spec, exited.code, exited.signal, state, Buffer.concat(out), errTail, errCut));
+      finish(result(spec, exited.code, exited.signal, state, Buffer.concat(got.out), got.errTail, got.errCut));
     };
     child.on("exit", (code, signal) => {
       exited = { code, signal };
       // A grandchild may still hold the pipes: give them a moment, then stop waiting.
-      linger = setTimeout(() => {
-        if (!stopping) killGroup(child.pid);
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-        settle();
-      }, state === "running" ? 250 : 50);
+      linger = setTimeout(
+        () => {
+          if (!stopping) killGroup(child.pid);
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          settle();
+        },
+        state === "running" ? 250 : 50,
+      );
     });
     child.on("close", settle);
   });
+}
+
+/**
+ * What the bin prints: its stdout while `running()` (past STDOUT_CAP, `tooLarge()`
+ * and no more), and the last STDERR_TAIL bytes of its stderr (`errCut` once cut).
+ */
+function capture(
+  child: ReturnType<typeof spawnChild>,
+  running: () => boolean,
+  tooLarge: () => void,
+): { out: Buffer[]; errTail: Buffer; errCut: boolean } {
+  const got = { out: [] as Buffer[], errTail: Buffer.alloc(0), errCut: false };
+  let outBytes = 0;
+  child.stdout!.on("data", (d: Buffer) => {
+    if (!running()) return;
+    outBytes += d.length;
+    if (outBytes > STDOUT_CAP) {
+      tooLarge();
+      return;
+    }
+    got.out.push(d);
+  });
+  child.stderr!.on("data", (d: Buffer) => {
+    got.errTail = Buffer.concat([got.errTail, d]);
+    if (got.errTail.length > STDERR_TAIL * 2) {
+      got.errTail = got.errTail.subarray(got.errTail.length - STDERR_TAIL);
+      got.errCut = true;
+    }
+  });
+  return got;
 }
 
 /**
@@ -543,7 +659,10 @@ function head(s: string, n: number): string {
 }
 
 function lastLine(s: string): string {
-  const lines = s.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = s
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   return lines[lines.length - 1] ?? "";
 }
 
@@ -553,31 +672,72 @@ function lastLine(s: string): string {
  * else the last line (git prints usage after its `fatal:` line).
  */
 export function failureLine(s: string): string {
-  const lines = s.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-  return lines.find((l) => /^(?:[\w.-]+:\s*)?(?:fatal|error|panic|FATAL|ERROR|Error)\b[^:]{0,40}:/.test(l)) ?? lines[lines.length - 1] ?? "";
+  const lines = s
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return (
+    lines.find((l) => /^(?:[\w.-]+:\s*)?(?:fatal|error|panic|FATAL|ERROR|Error)\b[^:]{0,40}:/.test(l)) ??
+    lines[lines.length - 1] ??
+    ""
+  );
 }
 
 /** JSON Lines: one JSON value per non-blank line, or the first line that is not one. */
-function parseLines(text: string): { ok: true; items: unknown[] } | { ok: false; line: number; why: string; deep: boolean } {
+function parseLines(
+  text: string,
+): { ok: true; items: unknown[] } | { ok: false; line: number; why: string; deep: boolean } {
   const items: unknown[] = [];
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!.replace(/\r$/, "");
     if (!l.trim()) continue;
     const p = parseOutput(l);
-    if (!p.ok) return { ok: false, line: i + 1, why: p.why.replace(/,? *".*"(\.\.\.)? is not valid JSON$/s, " (not valid JSON)"), deep: p.deep };
+    if (!p.ok)
+      return {
+        ok: false,
+        line: i + 1,
+        why: p.why.replace(/,? *".*"(\.\.\.)? is not valid JSON$/s, " (not valid JSON)"),
+        deep: p.deep,
+      };
     items.push(p.value);
   }
   return { ok: true, items };
 }
 
-function result(spec: SpawnSpec, code: number | null, signal: NodeJS.Signals | null, state: string, stdout: Buffer, stderr: Buffer, stderrCut = false): Envelope {
+function result(
+  spec: SpawnSpec,
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  state: string,
+  stdout: Buffer,
+  stderr: Buffer,
+  stderrCut = false,
+): Envelope {
   const stderrTail = tail(stderr, stderrCut);
   if (state === "cancelled") return cancelled(spec.label, spec.signal, true, { stderr_tail: stderrTail });
-  if (state === "timeout") return failure("timeout", `${spec.label} did not finish within ${spec.timeoutMs} ms and was killed (with its process group)`, { timeout_ms: spec.timeoutMs, stderr_tail: stderrTail, hint: "raise wrap.timeout_ms in surface.json if this command is legitimately slow" });
-  if (state === "too_large") return failure("output_too_large", `${spec.label} wrote more than ${STDOUT_CAP} bytes to stdout and was stopped`, { limit_bytes: STDOUT_CAP, hint: "ask for less (a limit or filter argument)" });
+  if (state === "timeout")
+    return failure(
+      "timeout",
+      `${spec.label} did not finish within ${spec.timeoutMs} ms and was killed (with its process group)`,
+      {
+        timeout_ms: spec.timeoutMs,
+        stderr_tail: stderrTail,
+        hint: "raise wrap.timeout_ms in surface.json if this command is legitimately slow",
+      },
+    );
+  if (state === "too_large")
+    return failure("output_too_large", `${spec.label} wrote more than ${STDOUT_CAP} bytes to stdout and was stopped`, {
+      limit_bytes: STDOUT_CAP,
+      hint: "ask for less (a limit or filter argument)",
+    });
   const text = stdout.toString("utf8");
-  if (signal) return failure("exit_nonzero", `${spec.label} was killed by signal ${signal}`, { exit_code: null, signal, stderr_tail: stderrTail });
+  if (signal)
+    return failure("exit_nonzero", `${spec.label} was killed by signal ${signal}`, {
+      exit_code: null,
+      signal,
+      stderr_tail: stderrTail,
+    });
   if (code !== 0) {
     const detail = failureLine(stderrTail) || lastLine(text);
     const extra: Record<string, unknown> = { exit_code: code, stderr_tail: stderrTail };
@@ -593,15 +753,37 @@ function result(spec: SpawnSpec, code: number | null, signal: NodeJS.Signals | n
     // JSON Lines (jq -c, many CLIs' --json): `{ items: [one value per line] }`; no output is no items
     const lines = parseLines(text);
     if (lines.ok) return { ok: true, data: { items: lines.items } };
-    return failure("bad_output", `${spec.label} printed a line that is not JSON (line ${lines.line} of its output, declared as jsonl): ${lines.why}`, { line: lines.line, excerpt: head(text.split("\n")[lines.line - 1] ?? "", 200), stderr_tail: stderrTail, hint: "check wrap.output in surface.json: jsonl is one JSON value per line" });
+    return failure(
+      "bad_output",
+      `${spec.label} printed a line that is not JSON (line ${lines.line} of its output, declared as jsonl): ${lines.why}`,
+      {
+        line: lines.line,
+        excerpt: head(text.split("\n")[lines.line - 1] ?? "", 200),
+        stderr_tail: stderrTail,
+        hint: "check wrap.output in surface.json: jsonl is one JSON value per line",
+      },
+    );
   }
-  if (!text.trim()) return failure("bad_output", `${spec.label} printed nothing, but its output is declared as json`, { stderr_tail: stderrTail });
+  if (!text.trim())
+    return failure("bad_output", `${spec.label} printed nothing, but its output is declared as json`, {
+      stderr_tail: stderrTail,
+    });
   const parsed = parseOutput(text);
   if (parsed.ok) return { ok: true, data: parsed.value };
-  if (parsed.deep) return failure("bad_output", `${spec.label} printed JSON ${parsed.why}, more than hcpx passes on`, { limit_depth: MAX_OUTPUT_NESTING, excerpt: head(text, 200), stderr_tail: stderrTail, hint: "ask the bin for a flatter or smaller result" });
+  if (parsed.deep)
+    return failure("bad_output", `${spec.label} printed JSON ${parsed.why}, more than hcpx passes on`, {
+      limit_depth: MAX_OUTPUT_NESTING,
+      excerpt: head(text, 200),
+      stderr_tail: stderrTail,
+      hint: "ask the bin for a flatter or smaller result",
+    });
   // V8's message quotes the start of the text, cut mid-word ("abc"... is not valid JSON): the excerpt shows it instead
   const why = parsed.why.replace(/,? *".*"(\.\.\.)? is not valid JSON$/s, " (not valid JSON)");
-  return failure("bad_output", `${spec.label} printed output that is not one JSON value: ${why}`, { excerpt: head(text, 200), stderr_tail: stderrTail, hint: "check wrap.json_flag / wrap.output in surface.json" });
+  return failure("bad_output", `${spec.label} printed output that is not one JSON value: ${why}`, {
+    excerpt: head(text, 200),
+    stderr_tail: stderrTail,
+    hint: "check wrap.json_flag / wrap.output in surface.json",
+  });
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -618,21 +800,49 @@ export const MAX_ARGV_BYTES = 1024 * 1024;
 function argvProblem(argv: readonly string[]): Failure | undefined {
   let total = 0;
   for (const a of argv) {
-    if (LONE_SURROGATE.test(a)) return failure("bad_args", "an argument contains an unpaired UTF-16 surrogate, which cannot be passed to a program as UTF-8", { hint: "pass well-formed Unicode text" });
+    if (LONE_SURROGATE.test(a))
+      return failure(
+        "bad_args",
+        "an argument contains an unpaired UTF-16 surrogate, which cannot be passed to a program as UTF-8",
+        { hint: "pass well-formed Unicode text" },
+      );
     const n = Buffer.byteLength(a, "utf8");
-    if (n > MAX_ARG_BYTES) return failure("bad_args", `an argument is too long: ${n} bytes, the limit for one argument of a program is ${MAX_ARG_BYTES} bytes`, { limit_bytes: MAX_ARG_BYTES, hint: "pass less data per argument" });
+    if (n > MAX_ARG_BYTES)
+      return failure(
+        "bad_args",
+        `an argument is too long: ${n} bytes, the limit for one argument of a program is ${MAX_ARG_BYTES} bytes`,
+        { limit_bytes: MAX_ARG_BYTES, hint: "pass less data per argument" },
+      );
     total += n + 1;
   }
-  if (total > MAX_ARGV_BYTES) return failure("bad_args", `the arguments are too long together: ${total} bytes, the limit is ${MAX_ARGV_BYTES} bytes`, { limit_bytes: MAX_ARGV_BYTES, hint: "pass less data" });
+  if (total > MAX_ARGV_BYTES)
+    return failure(
+      "bad_args",
+      `the arguments are too long together: ${total} bytes, the limit is ${MAX_ARGV_BYTES} bytes`,
+      { limit_bytes: MAX_ARGV_BYTES, hint: "pass less data" },
+    );
   return undefined;
 }
 
 /** The wrap adapter (the table: ./adapters/index.ts). */
-export async function runWrap({ pack, project, cmd, values, literal, env: runtimeEnv, signal }: AdapterCall<"wrap">): Promise<Envelope> {
+export async function runWrap({
+  pack,
+  project,
+  cmd,
+  values,
+  literal,
+  env: runtimeEnv,
+  signal,
+}: AdapterCall<"wrap">): Promise<Envelope> {
   const wrap = pack.surface.wrap;
   // loadPack refuses such a pack already; checked again here, next to the spawn, for a Pack built any other way
   const bad = forbiddenEnvOf(pack.surface);
-  if (bad.length) return failure("bad_pack", `pack ${pack.id}: ${bad[0]!.path[0] === "wrap" ? "wrap.agent_env" : "binding.env"} names ${bad[0]!.name}, a variable that makes a program load other code or find other programs`, { path: bad[0]!.path.join("."), hint: "remove it from surface.json (README: Security model)" });
+  if (bad.length)
+    return failure(
+      "bad_pack",
+      `pack ${pack.id}: ${bad[0]!.path[0] === "wrap" ? "wrap.agent_env" : "binding.env"} names ${bad[0]!.name}, a variable that makes a program load other code or find other programs`,
+      { path: bad[0]!.path.join("."), hint: "remove it from surface.json (README: Security model)" },
+    );
   const argv = cmd.passThrough ? passThroughArgv(wrap, cmd, literal ?? []) : renderArgv(wrap, cmd, values);
   if (!Array.isArray(argv)) return argv;
   if (argv.some((a) => a.includes("\0"))) return failure("bad_args", "an argument contains a NUL byte");
@@ -642,7 +852,15 @@ export async function runWrap({ pack, project, cmd, values, literal, env: runtim
   if ("ok" in bin) return bin;
   const label = `${pack.id} ${cmd.verb_key}`;
   // sandbox.enforce "os": the same spawn, confined per the Policy row (src/runtime/sandbox)
-  const line = confine({ command: bin.command, argv: [...bin.prefix, ...argv], cwd: project.sandbox.cwd, env: binEnv(wrap, pack.surface.binding?.env ?? [], runtimeEnv, bin.path, wrap.bin) }, { pack, project, cls: classOf(cmd.policy), binPath: bin.path, label });
+  const line = confine(
+    {
+      command: bin.command,
+      argv: [...bin.prefix, ...argv],
+      cwd: project.sandbox.cwd,
+      env: binEnv(wrap, pack.surface.binding?.env ?? [], runtimeEnv, bin.path, wrap.bin),
+    },
+    { pack, project, cls: classOf(cmd.policy), binPath: bin.path, label },
+  );
   if ("ok" in line) return line;
   return line.explain(
     await runBin({

@@ -333,6 +333,28 @@ describe("idempotence and the ledger", () => {
     expect(snapshot(s.dir, { mtimes: true })).toEqual(a);
   });
 
+  it("--write --json: `wrote` is true exactly when a byte was written (a second identical run, a --remove of nothing: false)", async () => {
+    const s = scratch();
+    const first = succeeded<{ wrote: boolean; written: string[] }>(await s.adopt("claude", "--write", "--json"));
+    expect(first.wrote).toBe(true);
+    expect(first.written.length).toBeGreaterThan(0);
+    const a = snapshot(s.dir, { mtimes: true });
+    const again = succeeded<{ wrote: boolean; written: string[] }>(await s.adopt("claude", "--write", "--json"));
+    expect(again).toMatchObject({ wrote: false, written: [] });
+    expect(snapshot(s.dir, { mtimes: true })).toEqual(a);
+    // a host that was never adopted here: nothing to remove, nothing written
+    const none = succeeded<{ wrote: boolean; deleted: string[] }>(
+      await s.adopt("codex", "--remove", "--write", "--json"),
+    );
+    expect(none).toMatchObject({ wrote: false, deleted: [] });
+    expect(snapshot(s.dir, { mtimes: true })).toEqual(a);
+    const gone = succeeded<{ wrote: boolean; deleted: string[] }>(
+      await s.adopt("claude", "--remove", "--write", "--json"),
+    );
+    expect(gone.wrote).toBe(true);
+    expect(gone.deleted.length).toBeGreaterThan(0);
+  });
+
   it("the ledger records each entry with its hash; file modes are kept", async () => {
     const s = scratch();
     s.write(".mcp.json", "{}\n");

@@ -1,7 +1,7 @@
 // activate / deactivate / grant / revoke edit hcp.config.json5 in place: every
 // byte outside the changed array stays as the person wrote it.
 import { describe, expect, it } from "vitest";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import JSON5 from "json5";
 import { HAND, envelope, hcpx as hcpxChild, project, tmp } from "./helpers";
@@ -111,6 +111,18 @@ describe("hcpx grant / revoke", () => {
     const r = await hcpx(["revoke", "ledger.entry.add"], p.dir);
     expect(r.code, r.stderr).toBe(0);
     expect(p.read()).toBe(HAND);
+  });
+
+  it("a config edit's lock goes when the command is done: no lock file left, no 'exit' listener gathered over many runs", async () => {
+    const before = process.listenerCount("exit");
+    for (let i = 0; i < 12; i++) {
+      // a project of its own each time: one more config lock for a leak to keep
+      const p = project();
+      const g = await hcpx(["grant", "ledger.entry.add"], p.dir);
+      expect(g.code, g.stderr).toBe(0);
+      expect(existsSync(join(p.dir, ".hcp.config.json5.lock"))).toBe(false);
+    }
+    expect(process.listenerCount("exit")).toBe(before);
   });
 
   it("refuses a bad pattern with exit 64 and the pattern rule, writing nothing", async () => {

@@ -43,6 +43,9 @@ describe("adopt() in-process", () => {
     expect(wrote.wrote).toBe(true);
     expect(wrote.written.sort()).toEqual(planned.changes.map((c) => c.path).sort());
     expect(JSON.parse(readFileSync(join(pp.dir, ".hcp", "adopted.json"), "utf8")).hosts).toHaveProperty("claude");
+    // the same request again: up to date, not a byte written
+    const again = await adopt({ hosts: ["claude", "cursor"], cwd: pp.dir, write: true, command });
+    expect(again).toMatchObject({ wrote: false, written: [], deleted: [] });
 
     // the CLI's --check agrees with the library's
     const check = await adopt({ hosts: ["claude", "cursor"], cwd: pp.dir, check: true, command });

@@ -32,15 +32,18 @@ describe("applyPlan of a FilePlan", () => {
         ]),
       ),
     );
-    expect(res).toEqual({ written: ["a.md", "s/old/SKILL.md"], deleted: [] });
+    expect(res).toEqual({ written: ["a.md", "s/old/SKILL.md"], deleted: [], wrote: true });
     const again = planFiles(input(dir, [{ path: "a.md", content: "a\n" }]));
     expect(again.changes.map((c) => [c.kind, c.path])).toEqual([["delete", "s/old/SKILL.md"]]);
-    expect(applyPlan(again)).toEqual({ written: [], deleted: ["s/old/SKILL.md"] });
+    expect(applyPlan(again)).toEqual({ written: [], deleted: ["s/old/SKILL.md"], wrote: true });
     expect(existsSync(join(dir, "s"))).toBe(false);
     expect(JSON.parse(readFileSync(join(dir, ".manifest.json"), "utf8")).files).toEqual({
       "a.md": expect.stringMatching(/^[0-9a-f]{64}$/),
     });
-    expect(planFiles(input(dir, [{ path: "a.md", content: "a\n" }])).changes).toEqual([]);
+    const same = planFiles(input(dir, [{ path: "a.md", content: "a\n" }]));
+    expect(same.changes).toEqual([]);
+    // nothing to change: the manifest is not rewritten, and the result says no byte was written
+    expect(applyPlan(same)).toEqual({ written: [], deleted: [], wrote: false });
   });
 
   it("a file changed after the plan read it is not overwritten: nothing is written, the error names it", () => {

@@ -1,91 +1,12 @@
 // hcpx activate <pack-dir>: add the pack to hcp.config.json5 (path relative to
 // the config) and grant its read commands, one `pack.verb` each. Writes are
-// never granted here: the output says how (`hcpx grant <pack>.<verb>`).
-import { relative, resolve } from "node:path";
-import { HcpxError, type Problem, fail } from "../../util/errors";
-import type { Pack } from "../../pack/model";
-import { display, toPosix } from "../../util/paths";
-import { declaredId, loadPack, loadProject } from "../../pack/load";
-import { isGranted } from "../../pack/grants";
-import { loadSkill } from "../../pack/skill";
-import { arrayAppend } from "../../config/edit";
-import { openConfig, writeConfig } from "../../config/file";
-import { configPackEntries } from "../../config/active";
+// never granted here: the output says how (`hcpx grant <pack>.<verb>`). The use
+// case is src/app/activate.ts; this renders its report.
+import { resolve } from "node:path";
+import { display } from "../../util/paths";
 import type { CommonOpts } from "../../config/common";
-import { lintErrors } from "../../config/lint-bridge";
+import { activateDir } from "../../app/activate";
 import { c, done, makeOut, printWarnings } from "../output";
-
-export interface Activated {
-  pack: Pack;
-  dir: string;
-  entry: string | undefined;
-  config: string;
-  alreadyActive: boolean;
-  granted: string[];
-  withheld: { verb: string; operation: string; land?: string; confirm: boolean }[];
-  warnings: Problem[];
-}
-
-/**
- * Lint the pack (errors refuse it), add it to `packs` and grant its read
- * commands, one `pack.verb` each; never a write. Also used by `hcpx pack add`.
- */
-export async function activateDir(dir: string, opts: CommonOpts): Promise<Activated> {
-  const cfg = openConfig(opts);
-  const pack = loadPack(dir); // not_a_pack / schema errors stop here
-  loadSkill(pack);
-  const lint = await lintErrors(dir);
-  if (lint.errors.length) {
-    throw new HcpxError([
-      {
-        code: "lint_failed",
-        message: `pack '${pack.id}' has ${lint.errors.length} lint error(s); not activated`,
-        file: display(dir),
-        hint: `fix them (see \`hcpx lint ${display(dir)}\`), then activate again`,
-      },
-      ...lint.errors,
-    ]);
-  }
-  const entries = configPackEntries(cfg);
-  const already = entries.find((e) => e.dir === dir);
-  if (!already) {
-    // by the declared id: a broken pack (or two already clashing) still holds its id
-    const clash = entries.map((e) => ({ dir: e.dir, id: declaredId(e.dir) })).find((p) => p.id === pack.id);
-    if (clash)
-      fail("duplicate_pack", `a pack with id '${pack.id}' is already active (${display(clash.dir)})`, {
-        hint: `run \`hcpx deactivate ${pack.id}\` first`,
-      });
-  }
-  let text = cfg.text;
-  let entry = already?.entry;
-  if (!already) {
-    const rel = toPosix(relative(cfg.dir, dir)) || ".";
-    entry = rel.startsWith(".") ? rel : `./${rel}`;
-    text = arrayAppend(text, ["packs"], entry);
-  }
-  const grants = { allow: [...(cfg.data.grants?.allow ?? [])], deny: [...(cfg.data.grants?.deny ?? [])] };
-  const granted: string[] = [];
-  for (const cmd of pack.commands) {
-    if (cmd.policy.operation !== "read") continue;
-    if (grants.allow.some((p) => isGranted({ allow: [p], deny: [] }, pack.id, cmd.verb_key))) continue;
-    const pattern = `${pack.id}.${cmd.verb_key}`;
-    text = arrayAppend(text, ["grants", "allow"], pattern);
-    grants.allow.push(pattern);
-    granted.push(pattern);
-  }
-  if (text !== cfg.text) writeConfig(cfg.file, text);
-  // the merged view (user config included) decides what is effectively granted
-  const project = loadProject({ config: cfg.file });
-  const withheld = pack.commands
-    .filter((cmd) => !isGranted(project.grants, pack.id, cmd.verb_key))
-    .map((cmd) => ({
-      verb: cmd.verb_key,
-      operation: cmd.policy.operation,
-      ...(cmd.policy.land ? { land: cmd.policy.land } : {}),
-      confirm: cmd.policy.confirm,
-    }));
-  return { pack, dir, entry, config: cfg.file, alreadyActive: !!already, granted, withheld, warnings: lint.warnings };
-}
 
 export async function run(dirArg: string, opts: CommonOpts): Promise<number> {
   const out = makeOut(opts);

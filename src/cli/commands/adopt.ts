@@ -174,7 +174,7 @@ function renderWritten(report: AdoptReport, opts: AdoptCliOptions, out: Out): nu
   const git = gitClasses(plan);
   if (out.json)
     done(out, {
-      wrote: true,
+      wrote: res.wrote,
       scope,
       hosts,
       ...(detected ? { detected } : {}),

@@ -19,7 +19,7 @@ export async function run(host: string, opts: ImportOpts): Promise<number> {
   if (scope !== "project" && scope !== "user")
     fail("usage", `--scope must be project or user, not '${scope}'`, { hint: "hcpx import claude --scope user" });
   const activate = opts.activate
-    ? async (dir: string) => (await import("./activate")).activateDir(dir, opts)
+    ? async (dir: string) => (await import("../../app/activate")).activateDir(dir, opts)
     : undefined;
   const r = await importHost(host, {
     scope,

@@ -1,0 +1,180 @@
+// The `hcpx pack add <source>` use case: a pack from elsewhere (npm, git, a
+// path) fetched, staged, loaded and linted (errors refuse it), reviewed, and,
+// once the person has said yes, swapped in under .hcp/packs/<id> (through the
+// door, src/app/vendor.ts swapIn), recorded in hcp.lock, activated with its
+// reads granted (./activate.ts), and never a write: with --force over a
+// vendored version, a command whose Policy widened is withdrawn from the grants.
+// Nothing here prints or asks: vendorAdd() is a generator that yields the
+// review and takes the person's answer back (`next(yes)`), as vendorUpdate()
+// does (./vendor-update.ts).
+import { existsSync } from "node:fs";
+import { fail, type Problem } from "../util/errors";
+import { display } from "../util/paths";
+import { loadPack, loadProject } from "../pack/load";
+import { diffHashes, hashTree, lockFile, readLock, writeLock, type Lock, type LockEntry } from "../packs/lock";
+import { fetchNew, parseSource, removeDir } from "../packs/source";
+import { diffLines, diffReach, reachLines, widenedVerbs, type Reach, type ReachDiff } from "../packs/review";
+import { activateDir, type Activated } from "./activate";
+import {
+  baseOf,
+  hashesOf,
+  packTarget,
+  projectRoot,
+  reachIfLoads,
+  relocate,
+  sourceLabel,
+  stageChecked,
+  swapIn,
+  withdrawGrants,
+  type VendorOpts,
+} from "./vendor";
+
+/** The pack as the person reviews it before it is vendored: what it runs, from where, the env it reads, its writes. */
+export interface AddReview {
+  id: string;
+  /** the folder it goes to */
+  target: string;
+  /** `pack '<id>' from <source>:`, then its reach (and, with --force over a vendored version, the Policy change), one line each */
+  lines: string[];
+}
+
+/** What `pack add` did: vendored, locked and activated; or refused at the review (nothing was vendored). */
+export type AddReport =
+  | { status: "review_required"; review: AddReview }
+  | {
+      status: "added";
+      id: string;
+      /** the pack's folder (display path) */
+      dir: string;
+      version: string;
+      source: LockEntry["source"];
+      /** hcp.lock (display path) */
+      lock: string;
+      /** path → sha256 of every vendored file */
+      files: Record<string, string>;
+      reach: Reach;
+      granted: string[];
+      withheld: Activated["withheld"];
+      /** --force over a vendored version: its Policy change, and the grants that change took back */
+      change?: { changed: ReachDiff["changed"]; withdrawn: string[]; denied: string[] };
+      warnings: Problem[];
+    };
+
+/** Vendor `source`: yields its review once, takes whether the person accepts it. */
+export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerator<AddReview, AddReport, boolean> {
+  const root = projectRoot(opts);
+  const project = loadProject({ config: opts.config });
+  const lock = readLock(root);
+  const fetched = fetchNew(parseSource(source, process.cwd()), root, source);
+  const staged = stageChecked(fetched, root, project, source);
+  const { staging, id } = staged;
+  const target = packTarget(root, id);
+  const reach = relocate(staged.reach, staging, target);
+  let change: ReachDiff | undefined;
+  try {
+    refuseExisting(root, lock, id, target, opts);
+    const lines = [`pack '${id}' from ${sourceLabel(fetched.source)}:`, ...reachLines(reach)];
+    // --force over a vendored version: its Policy change is a consent change too
+    const beforeReach = existsSync(target) ? reachIfLoads(target) : undefined;
+    change = beforeReach ? diffReach(beforeReach, reach) : undefined;
+    if (change && change.changed.length)
+      lines.push(`  Policy changes from the version vendored here:`, ...changedLines(change));
+    const review = { id, target, lines };
+    if (!(yield review)) {
+      removeDir(baseOf(root), staging);
+      return { status: "review_required", review };
+    }
+    swapIn(root, staging, target);
+  } catch (e) {
+    removeDir(baseOf(root), staging);
+    throw e;
+  }
+  const files = hashesOf(fetched);
+  const landed = diffHashes(files, hashTree(target));
+  if (landed.length)
+    fail("hash_mismatch", `what landed in ${display(target)} differs from what was fetched: ${landed.join(", ")}`, {
+      hint: "something changed the folder while hcpx wrote it; run `hcpx pack install`",
+    });
+  const pack = loadPack(target);
+  const act = await lockAndActivate(
+    root,
+    lock,
+    id,
+    { source: fetched.source, version: pack.surface.version, files },
+    target,
+    opts,
+  );
+  // a command the forced version widened (write → read included) is not granted by this add
+  const widened = change ? widenedVerbs(change) : [];
+  const w = widened.length
+    ? withdrawGrants(loadProject({ config: opts.config }), opts, id, widened)
+    : { removed: [], denied: [] };
+  return {
+    status: "added",
+    id,
+    dir: display(target),
+    version: pack.surface.version,
+    source: fetched.source,
+    lock: display(lockFile(root)),
+    files,
+    reach,
+    granted: act.granted.filter((g) => !w.removed.includes(g) && !w.denied.includes(g)),
+    withheld: act.withheld,
+    ...(change?.changed.length ? { change: { changed: change.changed, withdrawn: w.removed, denied: w.denied } } : {}),
+    warnings: staged.warnings,
+  };
+}
+
+/** A pack already here is refused: one in hcp.lock (update or remove it), or a folder hcp.lock does not know (unless --force). */
+function refuseExisting(root: string, lock: Lock, id: string, target: string, opts: VendorOpts): void {
+  if (lock.packs[id] && !opts.force)
+    fail("exists", `pack '${id}' is already in ${display(lockFile(root))} (${sourceLabel(lock.packs[id].source)})`, {
+      hint: `run \`hcpx pack update ${id}\` to move it to a new version, or \`hcpx pack remove ${id}\` first`,
+    });
+  if (!lock.packs[id] && existsSync(target) && !opts.force)
+    fail("exists", `${display(target)} exists but is not in hcp.lock`, {
+      file: display(target),
+      hint: "remove it, or pass --force to replace it",
+    });
+}
+
+/** The Policy changes alone of a diff (what --force over a vendored version changes in a command the person consented to). */
+function changedLines(change: ReachDiff): string[] {
+  return diffLines({
+    ...change,
+    newWrites: [],
+    newConfirmless: [],
+    newReads: [],
+    removed: [],
+    newBins: [],
+    newEnv: [],
+    newSetsEnv: [],
+    newModules: [],
+    newHttp: [],
+    kindChanged: undefined,
+  });
+}
+
+/** Record the pack in hcp.lock and activate it; if activation fails, take the vendoring back. */
+async function lockAndActivate(
+  root: string,
+  lock: Lock,
+  id: string,
+  entry: LockEntry,
+  target: string,
+  opts: VendorOpts,
+): Promise<Activated> {
+  const prior = lock.packs[id];
+  lock.packs[id] = entry;
+  writeLock(root, lock);
+  try {
+    return await activateDir(target, opts);
+  } catch (e) {
+    // not activated (e.g. another active pack has this id): take the vendoring back
+    removeDir(baseOf(root), target);
+    if (prior) lock.packs[id] = prior;
+    else delete lock.packs[id];
+    writeLock(root, lock);
+    throw e;
+  }
+}
