@@ -27,7 +27,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
     "the JSON5 scanner is one state machine on exec's path; split, it costs instructions per exec (docs/design.md)",
   "pack/json5.ts value": "the scanner's value reader, the same loop as scan",
   "pack/schema-defs.ts build": "the zod schemas of every pack file, one declaration built lazily (off exec's path)",
-  "plan/files.ts planFiles": "every planned file and every manifest entry through the one guard, in one pass",
   "runtime/execute.ts run":
     "execute()'s gates in their order (grant, Policy, confirm, args, Binding): the order is the point",
 };
