@@ -27,8 +27,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
     "the JSON5 scanner is one state machine on exec's path; split, it costs instructions per exec (docs/design.md)",
   "pack/json5.ts value": "the scanner's value reader, the same loop as scan",
   "pack/schema-defs.ts build": "the zod schemas of every pack file, one declaration built lazily (off exec's path)",
-  "runtime/execute.ts run":
-    "execute()'s gates in their order (grant, Policy, confirm, args, Binding): the order is the point",
 };
 
 /** Files over the limit on 2026-12-02 → why. */
