@@ -9,7 +9,7 @@
 // key it most likely meant), and at start two principals that one token or one
 // JWT subject would map to is an error, as is a token of a principal the
 // config does not name.
-// size: the team server's config (principals, tokens, JWT, request-state key, spent store) in one reader so that it fails closed in one place; 79 lines over
+// size: the team server's config (principals, tokens, JWT, request-state key, spent store) in one reader so that it fails closed in one place; 263 lines over
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
@@ -157,9 +157,12 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   return checkServerConfig(data, resolve(file), file, text);
 }
 
+/** Reports a problem of the config at a JSON path (its line and column found in the text). */
+type At = (path: (string | number)[], code: Problem["code"], message: string, hint?: string) => void;
+
 function checkServerConfig(d: ServerConfigFile, abs: string, shown: string, text: string): ServerConfig {
   const problems: Problem[] = [];
-  const at = (path: (string | number)[], code: Problem["code"], message: string, hint?: string) => {
+  const at: At = (path, code, message, hint) => {
     const pos = locate(text, path);
     problems.push({
       code,
@@ -172,9 +175,14 @@ function checkServerConfig(d: ServerConfigFile, abs: string, shown: string, text
       severity: "error",
     });
   };
-  const dir = dirname(abs);
-  const rel = (p: string | undefined) =>
-    p === undefined ? undefined : resolve(dir, p.startsWith("~/") ? join(home(), p.slice(2)) : p);
+  checkSections(d, at);
+  const { principals, subjects } = checkPrincipals(d, at);
+  if (problems.length) throw new HcpxError(problems);
+  return serverConfig(d, abs, principals, subjects);
+}
+
+/** resource, request_state and jwt: each URL https (http on loopback only), one requestState key, a JWT audience. */
+function checkSections(d: ServerConfigFile, at: At): void {
   if (d.resource !== undefined) {
     const why = urlProblem(d.resource);
     if (why) at(["resource"], "schema", why, "the public URL of the MCP endpoint, e.g. https://mcp.example.com/mcp");
@@ -192,8 +200,23 @@ function checkServerConfig(d: ServerConfigFile, abs: string, shown: string, text
         'e.g. resource: "https://mcp.example.com/mcp"',
       );
   }
+}
+
+/** Each principal: its id, its grant patterns, its JWT subjects (a subject is one principal); their specs. */
+function checkPrincipals(
+  d: ServerConfigFile,
+  at: At,
+): { principals: Map<string, PrincipalSpec>; subjects: Map<string, string> } {
   const principals = new Map<string, PrincipalSpec>();
   const subjects = new Map<string, string>();
+  const patternProblem = (g: string, path: (string | number)[]) => {
+    try {
+      checkPattern(g);
+    } catch (e) {
+      if (!(e instanceof HcpxError)) throw e;
+      at(path, "bad_pattern", e.problems[0]!.message, e.problems[0]!.hint);
+    }
+  };
   for (const [id, p] of Object.entries(d.principals)) {
     if (!PRINCIPAL_RE.test(id))
       at(
@@ -229,27 +252,35 @@ function checkServerConfig(d: ServerConfigFile, abs: string, shown: string, text
         );
       subjects.set(s, id);
     });
-    const c =
-      p.confirm === undefined
-        ? undefined
-        : typeof p.confirm === "string"
-          ? { by: p.confirm }
-          : { by: p.confirm.by, ...(p.confirm.timeout_ms !== undefined ? { timeoutMs: p.confirm.timeout_ms } : {}) };
-    principals.set(id, {
-      id,
-      grants: { allow: p.grants.allow, deny: p.grants.deny ?? [] },
-      ...(c ? { confirm: c } : {}),
-    });
+    principals.set(id, principalSpec(id, p));
   }
-  function patternProblem(g: string, path: (string | number)[]) {
-    try {
-      checkPattern(g);
-    } catch (e) {
-      if (!(e instanceof HcpxError)) throw e;
-      at(path, "bad_pattern", e.problems[0]!.message, e.problems[0]!.hint);
-    }
-  }
-  if (problems.length) throw new HcpxError(problems);
+  return { principals, subjects };
+}
+
+function principalSpec(id: string, p: ServerConfigFile["principals"][string]): PrincipalSpec {
+  const c =
+    p.confirm === undefined
+      ? undefined
+      : typeof p.confirm === "string"
+        ? { by: p.confirm }
+        : { by: p.confirm.by, ...(p.confirm.timeout_ms !== undefined ? { timeoutMs: p.confirm.timeout_ms } : {}) };
+  return {
+    id,
+    grants: { allow: p.grants.allow, deny: p.grants.deny ?? [] },
+    ...(c ? { confirm: c } : {}),
+  };
+}
+
+/** The checked config with its defaults; its files resolved against the config's directory (`~/` from home). */
+function serverConfig(
+  d: ServerConfigFile,
+  abs: string,
+  principals: Map<string, PrincipalSpec>,
+  subjects: Map<string, string>,
+): ServerConfig {
+  const dir = dirname(abs);
+  const rel = (p: string | undefined) =>
+    p === undefined ? undefined : resolve(dir, p.startsWith("~/") ? join(home(), p.slice(2)) : p);
   return {
     file: abs,
     ...(d.resource !== undefined ? { resource: d.resource } : {}),

@@ -12,6 +12,7 @@ import { sha256 } from "../util/text";
 import type { PlannedFile } from "../projection/types";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, isInside } from "../util/paths";
+import type { TrustBase } from "../util/fsio";
 import { diskFs, type ReadFs } from "./fs";
 import type { FileChange, FilePlan } from "./types";
 
@@ -48,14 +49,67 @@ function digest(chunks: Iterable<string>, disk: string | undefined): { hash: str
   return { hash: h.digest("hex"), same: same && at === disk!.length };
 }
 
+/** The manifest of the last run, read back untrusted: its files map, its text, and why it is not usable. */
+interface LastRun {
+  recorded: Record<string, string>;
+  /** the manifest's text when it is usable (then the record replaces it) */
+  old: string | undefined;
+  /** why it is not usable (its files are then left in place), or undefined */
+  problem: string | undefined;
+}
+
+/** The plan's shared inputs: the directory as the guard's base, its manifest, and the disk. */
+interface Ctx {
+  input: FilesPlanInput;
+  base: TrustBase;
+  shownManifest: string;
+  fs: ReadFs;
+}
+
 export function planFiles(input: FilesPlanInput, fs: ReadFs = diskFs): FilePlan {
   const { dir, manifest: name } = input;
-  const base = { dir, prefix: "" as const, label: input.label };
-  const shownManifest = display(join(dir, name));
+  const ctx: Ctx = {
+    input,
+    base: { dir, prefix: "", label: input.label },
+    shownManifest: display(join(dir, name)),
+    fs,
+  };
   const warnings: Problem[] = [];
   const conflicts: Problem[] = [];
+  const last = readManifest(ctx);
+  if (last.problem !== undefined)
+    warnings.push({
+      code: "bad_manifest",
+      severity: "warning",
+      message: `${name} ${last.problem}; files it listed are left in place`,
+      file: ctx.shownManifest,
+    });
+  // two passes, each path through the guard once: the planned files, then the stale entries of the manifest
+  const changes: FileChange[] = [];
+  const hashes = planWritten(ctx, changes);
+  const planned = new Set(input.files.map((f) => f.path));
+  const rmdirs = planStale(ctx, last.recorded, planned, { changes, warnings, conflicts });
+  const next: Manifest = { generator: "hcpx", files: Object.fromEntries(hashes) };
+  return {
+    base: dir,
+    changes,
+    conflicts,
+    warnings,
+    staleTemps: [],
+    rmdirs: [...rmdirs].sort((a, b) => b.length - a.length),
+    record: {
+      kind: "manifest",
+      file: join(dir, name),
+      old: last.old,
+      new: JSON.stringify(next, null, 2) + "\n",
+      force: last.problem !== undefined,
+    },
+  };
+}
 
-  // ---- the manifest of the last run ----
+/** The manifest of the last run, through the guard: a manifest that cannot be read or parsed has a problem. */
+function readManifest({ input, base, fs }: Ctx): LastRun {
+  const name = input.manifest;
   let recorded: Record<string, string> = {};
   let old: string | undefined;
   let problem: string | undefined;
@@ -80,26 +134,19 @@ export function planFiles(input: FilesPlanInput, fs: ReadFs = diskFs): FilePlan 
     }
     if (problem !== undefined) old = undefined;
   }
-  if (problem !== undefined)
-    warnings.push({
-      code: "bad_manifest",
-      severity: "warning",
-      message: `${name} ${problem}; files it listed are left in place`,
-      file: shownManifest,
-    });
+  return { recorded, old, problem };
+}
 
-  // ---- every planned file, through the one guard ----
-  const changes: FileChange[] = [];
-  const planned = new Set<string>();
+/** Every planned file, through the one guard: a change where the disk differs; the hash of each, in order. */
+function planWritten({ input, base, fs }: Ctx, changes: FileChange[]): Map<string, string> {
   const hashes = new Map<string, string>();
   for (const f of input.files) {
-    planned.add(f.path);
     const g = fs.guard(f.path, base);
     if (!g.ok)
       throw new HcpxError({
         code: "symlink_refused",
         message: `${f.path} ${g.reason}`,
-        file: display(join(dir, f.path)),
+        file: display(join(input.dir, f.path)),
         hint: input.symlinkHint,
       });
     const e = fs.entry(g.real);
@@ -129,14 +176,27 @@ export function planFiles(input: FilesPlanInput, fs: ReadFs = diskFs): FilePlan 
       notes: [],
     });
   }
+  return hashes;
+}
 
-  // ---- stale: named by the manifest, no longer planned, still there ----
+/**
+ * Stale: named by the manifest, no longer planned, still there. Each entry
+ * through the one guard: deleted when it holds the bytes hcpx wrote, a
+ * conflict when someone changed it, ignored (a warning) when the guard or its
+ * hash refuses it. The directories a deletion leaves empty.
+ */
+function planStale(
+  { input, base, shownManifest, fs }: Ctx,
+  recorded: Record<string, string>,
+  planned: ReadonlySet<string>,
+  out: Pick<FilePlan, "changes" | "warnings" | "conflicts">,
+): Set<string> {
   const rmdirs = new Set<string>();
-  const realDir = fs.realpath(dir);
+  const realDir = fs.realpath(input.dir);
   for (const p of Object.keys(recorded).sort()) {
     if (planned.has(p)) continue;
     const ignore = (why: string) =>
-      warnings.push({
+      out.warnings.push({
         code: "manifest_entry_ignored",
         severity: "warning",
         file: shownManifest,
@@ -156,33 +216,26 @@ export function planFiles(input: FilesPlanInput, fs: ReadFs = diskFs): FilePlan 
     const e = fs.entry(g.real);
     if (e.kind === "absent" || e.kind === "dir") continue;
     if (e.kind === "file" && sha256(e.text) === recorded[p]) {
-      changes.push({ path: p, abs: g.abs, real: g.real, kind: "delete", old: e.text, parts: [], hosts: [], notes: [] });
+      out.changes.push({
+        path: p,
+        abs: g.abs,
+        real: g.real,
+        kind: "delete",
+        old: e.text,
+        parts: [],
+        hosts: [],
+        notes: [],
+      });
       // its directories go too when that leaves them empty
       for (let d = dirname(g.real); d !== realDir && isInside(d, realDir); d = dirname(d)) rmdirs.add(d);
     } else
-      conflicts.push({
+      out.conflicts.push({
         code: "changed_by_user",
         severity: "warning",
         message: "no longer generated, but changed since hcpx wrote it: left in place",
-        file: display(join(dir, p)),
+        file: display(join(input.dir, p)),
         hint: `delete it if it is not needed; hcpx no longer writes it`,
       });
   }
-
-  const next: Manifest = { generator: "hcpx", files: Object.fromEntries(hashes) };
-  return {
-    base: dir,
-    changes,
-    conflicts,
-    warnings,
-    staleTemps: [],
-    rmdirs: [...rmdirs].sort((a, b) => b.length - a.length),
-    record: {
-      kind: "manifest",
-      file: join(dir, name),
-      old,
-      new: JSON.stringify(next, null, 2) + "\n",
-      force: problem !== undefined,
-    },
-  };
+  return rmdirs;
 }

@@ -27,11 +27,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
     "the JSON5 scanner is one state machine on exec's path; split, it costs instructions per exec (docs/design.md)",
   "pack/json5.ts value": "the scanner's value reader, the same loop as scan",
   "pack/schema-defs.ts build": "the zod schemas of every pack file, one declaration built lazily (off exec's path)",
-  "runtime/openapi.ts buildRequest": "an OpenAPI request's parameters by location, in the spec's order",
-  "runtime/openapi.ts runOpenapi": "one request with its cancel, redirect and size rules in one place",
-  "plan/files.ts planFiles": "every planned file and every manifest entry through the one guard, in one pass",
-  "runtime/execute.ts run":
-    "execute()'s gates in their order (grant, Policy, confirm, args, Binding): the order is the point",
 };
 
 /** Files over the limit on 2026-12-02 → why. */
@@ -40,7 +35,6 @@ const LONG_FILES: Record<string, string> = {
   "runtime/wrap.ts": "the wrap adapter with its process-tree cancel per OS",
   "lib/index.ts":
     "the library's public types are declared in this file so dist/lib/index.d.ts stands alone (scripts/build.mjs)",
-  "runtime/openapi.ts": "the openapi adapter: request building, sending and the answer",
   "pack/load.ts": "config and pack loading with the validation cache",
 };
 

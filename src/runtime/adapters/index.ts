@@ -13,7 +13,7 @@ import { failure, type Envelope } from "../envelope";
 import { cancelReason, cancelled } from "../wrap";
 import type { Adapter, AdapterCall } from "./types";
 import type { Pack } from "../../pack/model";
-import { packUrls, schemeEnvNames, userinfoSecrets } from "../openapi";
+import { packUrls, schemeEnvNames, userinfoSecrets } from "../openapi-base";
 import { MCP_ADAPTER } from "../../util/build-info";
 
 export type { Adapter, AdapterCall } from "./types";
