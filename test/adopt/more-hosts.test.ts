@@ -207,8 +207,8 @@ describe.concurrent(
           expect(entry).toBeDefined();
           expect(JSON.stringify(entry)).toContain(HCPX);
         }
-        const check = await s.adopt(c.host, ...scope, "--check");
-        expect(check.stdout).toMatch(/in sync/);
+        const check = await s.adopt(c.host, ...scope, "--check", "--json");
+        expect(JSON.parse(check.stdout).data).toMatchObject({ inSync: true, drift: [] });
         expect(check.code).toBe(0);
         const r = await s.adopt(c.host, ...scope, "--remove", "--write");
         expect(r.code, r.stderr).toBe(0);
