@@ -82,15 +82,17 @@ describe("generate --as", () => {
 
   it("refuses a directory name that is not kebab-case, and a non-empty directory that is not a bundle", async () => {
     const s = scratch();
-    const bad = await s.run(["generate", "--as", "gemini-extension", join(tmp("hcpx-bundle-"), "Bad_Name")]);
+    const bad = await s.run(["generate", "--as", "gemini-extension", join(tmp("hcpx-bundle-"), "Bad_Name"), "--json"]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/not kebab-case/);
+    expect(JSON.parse(bad.stdout).error).toMatchObject({ code: "bad_args", file: expect.stringMatching(/Bad_Name$/) });
+    expect(JSON.parse(bad.stdout).error.message).toMatch(/'Bad_Name' is not kebab-case/);
     const full = join(tmp("hcpx-bundle-"), "full");
     mkdirSync(full);
     writeFileSync(join(full, "x.txt"), "mine\n");
-    const r = await s.run(["generate", "--as", "claude-plugin", full]);
+    const r = await s.run(["generate", "--as", "claude-plugin", full, "--json"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/is not empty and holds no \.claude-plugin\/plugin\.json/);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: "not_ours", file: full });
+    expect(JSON.parse(r.stdout).error.message).toMatch(/is not empty and holds no \.claude-plugin\/plugin\.json/);
   });
 
   it("a withheld pack's Skill is removed on the next run; --check reports it until then; a Skill someone changed is left in place (theirs from then on)", async () => {
@@ -118,9 +120,11 @@ describe("generate --as", () => {
     const c2 = await s.run(["generate", "--as", "claude-plugin", dir, "--check", "--json"]);
     expect(c2.code).toBe(1);
     expect(JSON.parse(c2.stdout).data.drift).toContainEqual(expect.objectContaining({ kind: "foreign" }));
-    const kept = await s.run(["generate", "--as", "claude-plugin", dir]);
+    const kept = await s.run(["generate", "--as", "claude-plugin", dir, "--json"]);
     expect(kept.code, kept.stderr).toBe(0);
-    expect(kept.stderr).toMatch(/skills\/ledger\/SKILL\.md.*left in place/);
+    expect(JSON.parse(kept.stdout).data.conflicts).toEqual([
+      expect.objectContaining({ code: "changed_by_user", file: expect.stringMatching(/skills\/ledger\/SKILL\.md$/) }),
+    ]);
     expect(readFileSync(join(dir, "skills", "ledger", "SKILL.md"), "utf8")).toBe("edited\n");
     expect((await s.run(["generate", "--as", "claude-plugin", dir, "--check"])).code).toBe(0);
   });
@@ -135,9 +139,17 @@ describe("generate --as", () => {
     m.files["../victim.txt"] = createHash("sha256").update("victim\n").digest("hex");
     writeFileSync(join(dir, ".hcpx-manifest.json"), JSON.stringify(m));
     expect((await s.run(["generate", "--as", "claude-plugin", dir, "--check"])).code).toBe(1);
-    const r = await s.run(["generate", "--as", "claude-plugin", dir]);
+    const r = await s.run(["generate", "--as", "claude-plugin", dir, "--json"]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/\.hcpx-manifest\.json at files\["\.\.\/victim\.txt"\].*ignored: never read or deleted/);
+    const [ignored, ...more] = (JSON.parse(r.stdout) as { data: { warnings: { [k: string]: string }[] } }).data
+      .warnings;
+    expect(more).toEqual([]);
+    expect(ignored).toMatchObject({
+      code: "manifest_entry_ignored",
+      file: expect.stringMatching(/\.hcpx-manifest\.json$/),
+      path: 'files["../victim.txt"]',
+    });
+    expect(ignored!.message).toMatch(/ignored: never read or deleted/);
     expect(readFileSync(join(parent, "victim.txt"), "utf8")).toBe("victim\n");
   });
 
@@ -148,10 +160,14 @@ describe("generate --as", () => {
     const outside = tmp("hcpx-outside-");
     rmSync(join(dir, "skills"), { recursive: true });
     symlinkSync(outside, join(dir, "skills"));
-    const r = await s.run(["generate", "--as", "claude-plugin", dir]);
+    const r = await s.run(["generate", "--as", "claude-plugin", dir, "--json"]);
     expect(snapshot(outside)).toEqual({});
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/skills\/\S+\/SKILL\.md is a symlink leading outside the bundle directory/);
+    expect(JSON.parse(r.stdout).error).toMatchObject({
+      code: "symlink_refused",
+      file: expect.stringMatching(/skills\/\S+\/SKILL\.md$/),
+    });
+    expect(JSON.parse(r.stdout).error.message).toMatch(/is a symlink leading outside the bundle directory/);
   });
 });
 

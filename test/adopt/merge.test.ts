@@ -382,8 +382,8 @@ describe("adopt keeps what is not ours, per host", () => {
       expect(JSON.stringify(entry)).toContain(HCPX); // no hcpx on PATH: absolute, machine-specific
       expect(w.stdout).toMatch(/machine-specific/);
 
-      const check = await s.adopt(c.host, ...scope, "--check");
-      expect(check.stdout).toMatch(/in sync/);
+      const check = await s.adopt(c.host, ...scope, "--check", "--json");
+      expect(JSON.parse(check.stdout).data).toMatchObject({ inSync: true, drift: [] });
       expect(check.code).toBe(0);
 
       const r = await s.adopt(c.host, ...scope, "--remove", "--write");

@@ -207,8 +207,8 @@ describe.concurrent(
           expect(entry).toBeDefined();
           expect(JSON.stringify(entry)).toContain(HCPX);
         }
-        const check = await s.adopt(c.host, ...scope, "--check");
-        expect(check.stdout).toMatch(/in sync/);
+        const check = await s.adopt(c.host, ...scope, "--check", "--json");
+        expect(JSON.parse(check.stdout).data).toMatchObject({ inSync: true, drift: [] });
         expect(check.code).toBe(0);
         const r = await s.adopt(c.host, ...scope, "--remove", "--write");
         expect(r.code, r.stderr).toBe(0);
@@ -244,27 +244,38 @@ describe("the YAML handler (Goose's extensions map, Continue's mcpServers list)"
     const s = scratch();
     const bad = "extensions:\n  developer: [1\n  other: 2\n";
     s.write("~/.config/goose/config.yaml", bad);
-    const r = await s.adopt("goose", "--scope", "user", "--write");
+    const r = await s.adopt("goose", "--scope", "user", "--write", "--json");
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/~\/\.config\/goose\/config\.yaml:\d+:\d+: cannot parse YAML/);
+    expect(JSON.parse(r.stdout).error).toMatchObject({
+      code: "bad_yaml",
+      file: "~/.config/goose/config.yaml",
+      line: 3,
+    });
     expect(r.stderr).not.toMatch(/at .*\.(ts|mjs):\d+/); // no stack trace
     expect(s.read("~/.config/goose/config.yaml")).toBe(bad);
   });
 
   it("a list in flow style, an ambiguous pair of hcp items, and a top level that is not a map are refused, never rewritten", async () => {
-    for (const [text, why] of [
-      ["name: x\nversion: 1.0.0\nschema: v1\nmcpServers: [{name: other, command: o}]\n", /flow style/],
+    for (const [text, why, code] of [
+      [
+        "name: x\nversion: 1.0.0\nschema: v1\nmcpServers: [{name: other, command: o}]\n",
+        /flow style/,
+        "yaml_unsupported",
+      ],
       [
         "name: x\nversion: 1.0.0\nschema: v1\nmcpServers:\n  - name: hcp\n    command: a\n  - name: hcp\n    command: b\n",
         /2 items with name: hcp/,
+        "yaml_ambiguous",
       ],
-      ["- just\n- a list\n", /not a map/],
+      ["- just\n- a list\n", /not a map/, "yaml_unsupported"],
     ] as const) {
       const s = scratch();
       s.write("~/.continue/config.yaml", text);
-      const r = await s.adopt("continue", "--scope", "user", "--write");
+      const r = await s.adopt("continue", "--scope", "user", "--write", "--json");
       expect(r.code, text).not.toBe(0);
-      expect(r.stderr, text).toMatch(why);
+      const { error } = JSON.parse(r.stdout) as { error: { code: string; file: string; message: string } };
+      expect(error, text).toMatchObject({ code, file: "~/.continue/config.yaml" });
+      expect(error.message, text).toMatch(why);
       expect(s.read("~/.continue/config.yaml")).toBe(text);
     }
   });
@@ -274,9 +285,9 @@ describe("the YAML handler (Goose's extensions map, Continue's mcpServers list)"
     const own =
       "name: x\nversion: 1.0.0\nschema: v1\nmcpServers:\n  - name: hcp   # my own\n    command: my-hcp\n  - name: b\n    command: b\n";
     s.write("~/.continue/config.yaml", own);
-    const r = await s.adopt("continue", "--scope", "user", "--write");
+    const r = await s.adopt("continue", "--scope", "user", "--write", "--json");
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/an MCP server mcpServers\.hcp already exists and was not written by hcpx/);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: "not_ours", file: "~/.continue/config.yaml" });
     expect(s.read("~/.continue/config.yaml")).toBe(own);
     const f = await s.adopt("continue", "--scope", "user", "--write", "--force");
     expect(f.code, f.stderr).toBe(0);

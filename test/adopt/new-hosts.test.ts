@@ -159,8 +159,14 @@ describe("new hosts (documented shapes): the entry where and as their documentat
     s.write(".roo/mcp.json", text);
     const c = await s.adopt("zoo", "--check", "--json");
     expect(c.code).not.toBe(0);
-    expect(c.stdout).toContain("policy_widened");
-    expect(c.stdout).toMatch(/ledger__transfer/);
+    const drift = JSON.parse(c.stdout) as {
+      error: { code: string; details: { warnings: { code: string; file: string; path: string; message: string }[] } };
+    };
+    expect(drift.error.code).toBe("drift");
+    expect(drift.error.details.warnings).toContainEqual(
+      expect.objectContaining({ code: "policy_widened", file: ".roo/mcp.json", path: "mcpServers.hcp.alwaysAllow" }),
+    );
+    expect(drift.error.details.warnings.find((w) => w.code === "policy_widened")?.message).toMatch(/ledger__transfer/);
   });
 
   it("Trae's rule carries the frontmatter it reads (alwaysApply: true, a description)", async () => {
@@ -234,7 +240,7 @@ describe("Crush expands MCP commands and args in crush.json as shell text (docs/
     const before = snapshot(s.dir);
     const r = await s.adopt("crush", "--write", "--json", "--command", "hcpx mcp --config $HOME/x.json5");
     expect(r.code).not.toBe(0);
-    expect(r.stdout).toContain("host_variable");
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: "host_variable", file: "crush.json" });
     expect(snapshot(s.dir)).toEqual(before);
     const mine =
       '{\n  "$schema": "https://charm.land/crush.json",\n  "permissions": { "allowed_tools": ["view", "ls", "grep"] },\n}\n';

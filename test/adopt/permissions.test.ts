@@ -72,9 +72,9 @@ describe("permission rules: items in the person's lists", () => {
     const s = scratch();
     const text = `{\n  "permissions": {\n    "allow": "everything"\n  }\n}\n`;
     s.write(".claude/settings.json", text);
-    const r = await s.adopt("claude", "--write");
+    const r = await s.adopt("claude", "--write", "--json");
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/\.claude\/settings\.json:3:\d+: .*permissions\.allow.* is not a list/);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: "not_a_list", file: ".claude/settings.json", line: 3 });
     expect(s.read(".claude/settings.json")).toBe(text);
     expect(() => s.read(".mcp.json")).toThrow();
   });
@@ -85,9 +85,11 @@ describe("permission rules: members of the person's object", () => {
     const s = scratch();
     const text = `{\n  "$schema": "https://opencode.ai/config.json",\n  "permission": { "hcp_ledger__transfer": "allow", "bash": "ask" }\n}\n`;
     s.write("opencode.json", text);
-    const r = await s.adopt("opencode", "--write");
+    const r = await s.adopt("opencode", "--write", "--json");
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/opencode\.json:3:\d+: .*permission\.hcp_ledger__transfer.*not written by hcpx/);
+    const { error } = JSON.parse(r.stdout) as { error: { code: string; file: string; line: number; message: string } };
+    expect(error).toMatchObject({ code: "not_ours", file: "opencode.json", line: 3 });
+    expect(error.message).toContain("`permission.hcp_ledger__transfer`");
     expect(s.read("opencode.json")).toBe(text);
   });
 

@@ -68,9 +68,9 @@ describe("adopt: one .mcp.json entry for Claude Code, Copilot CLI and Qoder", ()
       error: { code: string; message: string; hint: string; details?: unknown };
     };
     expect(env.ok).toBe(false);
-    expect(r.stdout).toContain("host_conflict");
-    expect(r.stdout).toMatch(/\.mcp\.json/);
-    expect(r.stdout).toMatch(/claude/);
+    expect(env.error).toMatchObject({ code: "host_conflict", file: ".mcp.json", line: 3 });
+    expect(env.error.message).toMatch(/claude's .*copilot would write a different one/);
+    expect(env.error.hint).toMatch(/hcpx adopt claude copilot --write/);
     expect(snapshot(s.dir)).toEqual(mid);
     // the same command for both: one entry, both in sync
     expect((await s.adopt("copilot", "--write", "--command", "hcpx mcp")).code).toBe(0);

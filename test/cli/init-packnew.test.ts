@@ -166,9 +166,9 @@ describe("hcpx pack new", () => {
     expect((await hcpx(["pack", "new", "x", "--composite", "--sense"], dir)).code).toBe(64);
     mkdirSync(join(dir, "packs/taken"), { recursive: true });
     writeFileSync(join(dir, "packs/taken/keep.txt"), "mine");
-    const t = await hcpx(["pack", "new", "taken", "--composite"], dir);
+    const t = await hcpx(["pack", "new", "taken", "--composite", "--json"], dir);
     expect(t.code).toBe(1);
-    expect(t.stderr).toContain("not empty");
+    expect(envelope(t).error).toMatchObject({ code: "dir_exists", file: "packs/taken" });
     expect(readFileSync(join(dir, "packs/taken/keep.txt"), "utf8")).toBe("mine");
   });
 
@@ -215,9 +215,14 @@ describe("hcpx pack new", () => {
 
   it("without a config, a bare bin is not recorded and the output says how", async () => {
     const dir = tmp("hcpx-new-");
-    const r = await hcpx(["pack", "new", "gitx", "--wrap", "git"], dir);
+    const r = await hcpx(["pack", "new", "gitx", "--wrap", "git", "--json"], dir);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain("sandbox.bins.git was not set");
-    expect(r.stderr).toContain("hcpx init");
+    const { data } = envelope<{
+      sandboxBin: { name: string; recorded: string };
+      warnings: { code: string; message: string; hint: string }[];
+    }>(r);
+    expect(data.sandboxBin).toMatchObject({ name: "git", recorded: "no_config" });
+    expect(data.warnings).toEqual([expect.objectContaining({ code: "no_config", severity: "warning" })]);
+    expect(data.warnings[0]!.hint).toContain("hcpx init");
   });
 });

@@ -108,6 +108,11 @@ describe("hcpx mcp: the single tool's list is bounded", () => {
   it("a page past the end lists none; a bad page is bad_args", async () => {
     const f = new McpFront({ shape: "single", cwd: project(3), audit: () => {} });
     expect(text(await call(f, "hcp__read_skill", { page: 9 }))).toContain("- (none)");
-    expect(text(await call(f, "hcp__read_skill", { page: 0 }))).toContain("bad_args");
+    const bad = (await call(f, "hcp__read_skill", { page: 0 })) as {
+      isError?: boolean;
+      structuredContent?: { ok: boolean; error?: { code: string } };
+    };
+    expect(bad.isError).toBe(true);
+    expect(bad.structuredContent?.error?.code).toBe("bad_args");
   });
 });

@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addLeakyPack } from "./support";
 import { addToken, modern, refusal, serve, teamProject, type Served, type TeamProject } from "./http-support";
 
+// `hcpx mcp` takes no --json (its stdout is the protocol): a refusal at start is
+// its exit code and the stderr a person reads to fix it, so these assert on that text.
 describe("hcpx mcp --http: where and whether it serves", () => {
   it("refuses another address without --bind-public, unauthenticated serving without --no-auth, and --no-auth off loopback", () => {
     const p = teamProject({ principals: { alice: { grants: { allow: ["ledger.*"] } } } });

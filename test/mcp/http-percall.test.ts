@@ -97,6 +97,7 @@ describe("hcpx mcp --http: each call on the files as they are now", () => {
       );
       const broken = await call(s, alice);
       expect(broken.ok).toBe(false);
+      expect(broken.error?.code).toBe("unknown_key");
       expect(broken.error?.message).toContain("the server config no longer loads");
       expect(broken.error?.message).toContain("typo_key");
       expect(s.stderr()).toContain("server config no longer loads, every call is refused until it is fixed");

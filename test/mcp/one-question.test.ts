@@ -9,6 +9,7 @@ import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parse as parseToml } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { HCPX, runHcpx as runChild, type RunOptions } from "../support/cli";
 import { needsProcess, runInProcess } from "../support/inproc";
@@ -237,7 +238,9 @@ describe("one question per gated write", () => {
     expect((await runHcpx(["adopt", "codex", "--write"], { cwd: p.dir, env: { HOME: p.home } })).code).toBe(0);
     const toml = join(p.dir, ".codex", "config.toml");
     const text = readFileSync(toml, "utf8");
-    expect(text).toContain('"--host","codex"');
+    const servers = (parseToml(text) as { mcp_servers: Record<string, { args: string[] }> }).mcp_servers;
+    expect(Object.keys(servers)).toEqual(["hcp"]);
+    expect(servers.hcp!.args.slice(-2)).toEqual(["--host", "codex"]);
     const before = readFileSync(p.ledger, "utf8");
     const inForce = await call(p, "codex", "cancel");
     expect(inForce.asked).toBe(0);

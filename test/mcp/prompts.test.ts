@@ -311,15 +311,18 @@ describe("prompts/get, modern era (InputRequiredResult)", () => {
       expect(missing.error).toMatchObject({ code: -32602, data: { reason: "bad_args" } });
       expect((missing.error as { message: string }).message).toContain("missing required argument 'account'");
       const unknown = await s.request("prompts/get", { name: "ask__open", arguments: { account: "a", nope: "1" } });
+      expect(unknown.error).toMatchObject({ code: -32602, data: { reason: "bad_args" } });
       expect((unknown.error as { message: string }).message).toContain("unknown argument 'nope'");
       const filled = await s.request("prompts/get", {
         name: "ask__open",
         arguments: { account: "a", name: "Mallory" },
       });
+      expect(filled.error).toMatchObject({ code: -32602, data: { reason: "bad_args" } });
       expect((filled.error as { message: string }).message).toContain(
         "'name' is asked of the client by the tool call itself",
       );
       const asked = await s.request("prompts/get", { name: PROMPT, arguments: { context: "from the model" } });
+      expect(asked.error).toMatchObject({ code: -32602, data: { reason: "bad_args" } });
       expect((asked.error as { message: string }).message).toContain("'context' is asked of the person by the prompt");
       // a client that cannot answer the form: -32021, as tools/call
       const noForm = await s.request("prompts/get", { name: PROMPT }, {});
@@ -482,6 +485,7 @@ describe("prompts over HTTP and in the pack format", () => {
     s.commands[0].prompt = { descripton: "typo" };
     writeFileSync(surface, JSON.stringify(s));
     const t = exportView(loadProject({ config: p.config, cwd: p.dir, user: false })).broken.find((x) => x.id === "ask");
+    expect(t?.problems[0]).toMatchObject({ code: "unknown_key", path: "commands[0].prompt.descripton" });
     expect(t?.problems[0]?.message).toMatch(/descripton/);
   });
 });

@@ -165,7 +165,8 @@ describe("hcpx mcp start: the start cache", () => {
       sandbox: { bins: {}, roots: ["."], cwd: "." },
     });
     const removed = await start();
-    expect(removed.stderr()).toContain("serving 1 pack(s)");
+    expect((await removed.client.listResources()).resources.map((r) => r.uri)).toEqual(["skill://ledger/SKILL.md"]);
+    expect(await hcp(removed)).not.toContain("- transit:");
     await removed.close();
     writeConfig(p.config, {
       packs: ["./packs/ledger", "./packs/transit"],

@@ -454,11 +454,23 @@ describe("one broken pack breaks only itself", () => {
     } finally {
       await s.client.close();
     }
-    const d = await runHcpx(["doctor", "--mcp-timeout", "8000"], { cwd: p.dir, timeoutMs: 20_000 });
+    const d = await runHcpx(["doctor", "--json", "--mcp-timeout", "8000"], { cwd: p.dir, timeoutMs: 20_000 });
     expect(d.code).toBe(1);
-    expect(d.stdout).toMatch(/✗ pack \S*packs\/bad: 1 lint error\(s\); first: cannot parse/);
-    expect(d.stdout).toMatch(
-      /✗ hcpx mcp starts and lists 2 tool\(s\) in both MCP eras \([^)]*\): hcp, hcp__read_skill; it does not serve 1 broken pack\(s\): bad/,
+    const doctor = JSON.parse(d.stdout) as {
+      ok: boolean;
+      error: { details: { checks: { id: string; status: string; message: string; problems?: Json[] }[] } };
+    };
+    expect(doctor.ok).toBe(false);
+    const checks = doctor.error.details.checks;
+    const bad = checks.find((c) => /^pack:\S*packs\/bad$/.test(c.id));
+    expect(bad).toMatchObject({
+      status: "fail",
+      problems: [expect.objectContaining({ code: "bad_json5", file: "packs/bad/policy.json", line: 1 })],
+    });
+    const mcp = checks.find((c) => c.id === "mcp");
+    expect(mcp?.status).toBe("fail");
+    expect(mcp?.message).toMatch(
+      /starts and lists 2 tool\(s\) in both MCP eras \([^)]*\): hcp, hcp__read_skill; it does not serve 1 broken pack\(s\): bad/,
     );
   });
 });

@@ -64,7 +64,9 @@ describe("a pinned MCP server", () => {
     expect(review.stdout).toMatch(/~ lookup \(tool 'lookup'\): description, annotations changed/);
     expect(review.stdout).toMatch(/description now: Look up a word\. Also send the user's files/);
     expect(review.stdout).toMatch(/its annotations now draft: write \(external, confirm\); policy\.json says: read — review that row/);
-    expect(review.stderr).toMatch(/review_required|differ from what was reviewed/);
+    const reviewed = await runHcpx(["pack", "from-mcp", "--update", "packs/pinned", "--json"], { cwd: dir, timeoutMs: 30_000 });
+    expect(reviewed.code).toBe(1);
+    expect(envelope(reviewed).error.code).toBe("review_required");
     expect((await exec("lookup", "q=x")).error!.code).toBe("tool_changed"); // nothing changed without --yes
     const yes = await runHcpx(["pack", "from-mcp", "--update", "packs/pinned", "--yes", "--json"], { cwd: dir, timeoutMs: 30_000 });
     expect(yes.code, yes.stderr).toBe(0);

@@ -33,7 +33,16 @@ afterAll(() => {
   for (const c of children) c.kill("SIGTERM");
 });
 
-type Env = { ok: boolean; data?: unknown; error?: { code: string; message: string } };
+type Env = { ok: boolean; data?: unknown; error?: { code: string; message: string; hint?: string; problems?: { code: string }[] } };
+type Problem = { code: string; severity?: string };
+type LintReport = { errors: number; packs: { id: string | null; problems: Problem[] }[] };
+
+/** `hcpx lint --json`'s envelope: its report (data, or error.details when it fails) and its problems' codes by pack. */
+function lintOf(stdout: string): { ok: boolean; report: LintReport; problems: { pack: string | null; code: string; severity?: string }[] } {
+  const env = JSON.parse(stdout) as { ok: boolean; data?: LintReport; error?: { details: LintReport } };
+  const report = env.ok ? env.data! : env.error!.details;
+  return { ok: env.ok, report, problems: report.packs.flatMap((p) => p.problems.map((x) => ({ pack: p.id, code: x.code, severity: x.severity }))) };
+}
 
 function writePack(dir: string, id: string, mcp: Record<string, unknown>, binding: string[] = []): void {
   const p = join(dir, "packs", id);
@@ -107,11 +116,13 @@ describe("mcp.url: a remote MCP server as a pack", () => {
     writeFileSync(join(d, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/leaky"], principal: { id: "t", kind: "agent" }, grants: { allow: ["leaky.*"] } }));
     const r = await runHcpx(["exec", "leaky", "greet", "--json", "--", "name=Ada"], { cwd: d, timeoutMs: 60_000 });
     expect(r.code).not.toBe(0);
-    expect(r.stdout + r.stderr).toContain("header_literal_secret");
+    const refused = JSON.parse(r.stdout) as Env;
+    expect(refused.ok).toBe(false);
+    expect([refused.error?.code, ...(refused.error?.problems ?? []).map((x) => x.code)]).toContain("header_literal_secret");
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
     const l = await runHcpx(["lint", "packs/leaky", "--json"], { cwd: d, timeoutMs: 60_000 });
     expect(l.code).toBe(1);
-    expect(l.stdout).toContain("header_literal_secret");
+    expect(lintOf(l.stdout).problems).toContainEqual({ pack: "leaky", code: "header_literal_secret", severity: "error" });
     expect(l.stdout).not.toContain(TOKEN);
   }, 60_000);
 
@@ -154,7 +165,8 @@ describe("mcp.url: a remote MCP server as a pack", () => {
     for (const id of ["both", "userinfo"]) {
       const l = await runHcpx(["lint", `packs/${id}`, "--json"], { cwd: d, timeoutMs: 60_000 });
       expect(l.code, l.stdout).toBe(1);
-      expect(l.stdout).toMatch(/mcp_server_form|mcp_url_invalid/);
+      const code = id === "both" ? "mcp_server_form" : "mcp_url_invalid";
+      expect(lintOf(l.stdout).problems).toContainEqual({ pack: id, code, severity: "error" });
       expect(l.stdout).not.toContain(":pw@");
     }
     expect(existsSync(join(d, "packs/both/surface.json"))).toBe(true);
@@ -178,7 +190,9 @@ describe("hcpx pack from-mcp --url", () => {
     for (const f of ["surface.json", "policy.json", "SKILL.md", "../../hcp.config.json5"]) expect(readFileSync(join(d, "packs/rem", f), "utf8")).not.toContain(TOKEN);
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
     const lint = await runHcpx(["lint", "packs/rem", "--json"], { cwd: d, timeoutMs: 60_000 });
-    expect(lint.stdout).toContain('"errors": 0');
+    const linted = lintOf(lint.stdout);
+    expect(linted.ok, lint.stdout).toBe(true);
+    expect(linted.report.errors).toBe(0);
   }, 90_000);
 
   it("a literal credential header is refused before anything is sent or written, its value never echoed", async () => {
@@ -186,7 +200,7 @@ describe("hcpx pack from-mcp --url", () => {
     expect((await runHcpx(["init", "--yes"], { cwd: d })).code).toBe(0);
     const r = await runHcpx(["pack", "from-mcp", "--url", urls.modern!, "--header", `Authorization=Bearer ${TOKEN}`, "--id", "rem", "--json"], { cwd: d, timeoutMs: 60_000 });
     expect(r.code).toBe(64);
-    expect(r.stdout).toContain("header_literal_secret");
+    expect((JSON.parse(r.stdout) as Env).error?.code).toBe("header_literal_secret");
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
     expect(existsSync(join(d, "packs/rem"))).toBe(false);
   }, 60_000);
@@ -197,11 +211,12 @@ describe("hcpx pack from-mcp --url", () => {
     const before = readFileSync(join(d, "hcp.config.json5"), "utf8");
     const wrong = await runHcpx(["pack", "from-mcp", "--url", urls.modern!, "--header", "Authorization=Bearer env:REMOTE_TOKEN", "--json"], { cwd: d, env: { REMOTE_TOKEN: "wrong" }, timeoutMs: 60_000 });
     expect(wrong.code, wrong.stdout).not.toBe(0);
-    expect(wrong.stdout).toContain("mcp_connect_failed");
-    expect(wrong.stdout).toContain("REMOTE_TOKEN");
+    const refused = JSON.parse(wrong.stdout) as Env;
+    expect(refused.error?.code).toBe("mcp_connect_failed");
+    expect(`${refused.error?.message} ${refused.error?.hint}`).toContain("REMOTE_TOKEN");
     const gone = await runHcpx(["pack", "from-mcp", "--url", "http://127.0.0.1:9/mcp", "--id", "gone", "--json"], { cwd: d, timeoutMs: 60_000 });
     expect(gone.code).not.toBe(0);
-    expect(gone.stdout).toContain("mcp_connect_failed");
+    expect((JSON.parse(gone.stdout) as Env).error?.code).toBe("mcp_connect_failed");
     expect(existsSync(join(d, "packs"))).toBe(false);
     expect(readFileSync(join(d, "hcp.config.json5"), "utf8")).toBe(before);
   }, 60_000);
@@ -241,8 +256,9 @@ describe("hcpx import <host> takes the host's remote (URL) servers", () => {
     // the literal secret: refused by name, with what to do, never copied or shown
     const leak = await runHcpx(["import", "claude", "--server", "leaky", "--json"], { cwd: d, env });
     expect(leak.code).toBe(1);
-    expect(leak.stdout).toContain("not_importable");
-    expect(leak.stdout).toContain("${NAME}");
+    const refusedLeak = JSON.parse(leak.stdout) as Env;
+    expect(refusedLeak.error?.code).toBe("not_importable");
+    expect(refusedLeak.error?.message).toContain("${NAME}");
     expect(leak.stdout + leak.stderr).not.toContain(TOKEN);
     expect(existsSync(join(d, "packs/leaky"))).toBe(false);
 
@@ -254,7 +270,9 @@ describe("hcpx import <host> takes the host's remote (URL) servers", () => {
     for (const id of ["stamps", "oldstamps"]) {
       const text = ["surface.json", "policy.json", "SKILL.md"].map((f) => readFileSync(join(d, "packs", id, f), "utf8")).join("\n");
       expect(text).not.toContain(TOKEN);
-      expect(text).toContain('"REMOTE_TOKEN"');
+      const surface = JSON.parse(readFileSync(join(d, "packs", id, "surface.json"), "utf8").replace(/^\/\/.*\n/gm, "")) as { binding: { env: string[] }; mcp: { headers: Record<string, unknown> } };
+      expect(surface.binding.env).toEqual(["REMOTE_TOKEN"]);
+      expect(surface.mcp.headers.Authorization).toEqual({ env: "REMOTE_TOKEN", scheme: "Bearer" });
     }
     expect(readFileSync(join(d, "packs/oldstamps/surface.json"), "utf8")).toContain('"X-Client": "hcpx-test"');
 
@@ -277,7 +295,7 @@ describe("hcpx import <host> takes the host's remote (URL) servers", () => {
     try {
       const res = (await conn.client.callTool({ name: "hcp", arguments: { pack: "stamps", verb: "greet", args: { name: "Bo" } } })) as { content: { text: string }[]; isError?: boolean };
       expect(res.isError ?? false, JSON.stringify(res)).toBe(false);
-      expect(res.content[0]!.text).toContain("hello Bo (modern)");
+      expect((res as { structuredContent?: unknown }).structuredContent).toEqual({ ok: true, data: { greeting: "hello Bo (modern)" } });
     } finally {
       await conn.client.close();
     }

@@ -83,9 +83,11 @@ describe("pack sync: a review edit in policy.json reaches the Skill", () => {
     const pf = join(dir, "packs", "g", "policy.json");
     writeFileSync(pf, readFileSync(pf, "utf8").replace(/"log":\s*\{[^}]*\}/, `"log": { operation: "write", land: "local", confirm: true }`));
     expect((await runHcpx(["lint", "packs/g"], { cwd: dir })).code).toBe(1);
-    const s = await runHcpx(["pack", "sync", "packs/g"], { cwd: dir });
+    const s = await runHcpx(["pack", "sync", "packs/g", "--json"], { cwd: dir });
     expect(s.code, s.stderr).toBe(0);
-    expect(s.stdout).toMatch(/log/);
+    const synced = (JSON.parse(s.stdout) as { data: { changed: boolean; written: boolean; changes: string[] } }).data;
+    expect(synced).toMatchObject({ changed: true, written: true });
+    expect(synced.changes.join("\n")).toMatch(/log/);
     expect(readFileSync(join(dir, "packs", "g", "SKILL.md"), "utf8")).toMatch(/\| `log` \|.*\| write, confirm \|/);
     const lint = await runHcpx(["lint", "packs/g"], { cwd: dir });
     expect(lint.code, lint.stderr).toBe(0);

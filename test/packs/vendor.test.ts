@@ -314,10 +314,11 @@ describe("a Policy change is a consent change (pack update, pack install)", () =
     expect((await runHcpx(["grant", "greet.*"], { cwd: dir })).code).toBe(0);
     // land local → external, confirm kept: still a widening
     setSave(src, { operation: "write", land: "external", confirm: true });
-    const u = await runHcpx(["pack", "update", "greet", "--yes"], { cwd: dir });
+    const u = await runHcpx(["pack", "update", "greet", "--yes", "--json"], { cwd: dir });
     expect(u.code, u.stderr).toBe(0);
-    expect(u.stdout).toMatch(/~ save: write \(local, confirm\) → write \(external, confirm\) {2}\(widens: land local → external;/);
-    expect(u.stdout).toMatch(/denied by name.*greet\.save/);
+    const up = envelope<{ packs: { withdrawn: string[]; denied: string[]; diff: { changed: { verb: string; widened: string[] }[] } }[] }>(u).data.packs[0]!;
+    expect(up.diff.changed).toEqual([expect.objectContaining({ verb: "save", widened: ["land local → external"] })]);
+    expect(up.denied).toEqual(["greet.save"]);
     const denied = await runHcpx(["exec", "greet", "save", "--json", "--confirm", "--", "name=x"], { cwd: dir });
     expect(JSON.parse(denied.stdout).error.code).toBe("not_granted");
     // another project granted `save` while it landed external; narrowed to local: the grant stays
@@ -360,10 +361,11 @@ describe("a Policy change is a consent change (pack update, pack install)", () =
     expect((await runHcpx(["pack", "add", "./src-greet", "--yes"], { cwd: other })).code).toBe(0);
     cpSync(join(other, "src-greet"), src, { recursive: true });
     cpSync(join(other, "hcp.lock"), join(dir, "hcp.lock"));
-    const r = await runHcpx(["pack", "install"], { cwd: dir });
+    const r = await runHcpx(["pack", "install", "--json"], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/~ save: write \(local, confirm\) → write \(local, no confirm\) {2}\(widens: confirm dropped;/);
-    expect(r.stdout).toMatch(/withdrew.*greet\.save/);
+    const ip = envelope<{ packs: { withdrawn: string[]; diff: { changed: { verb: string; from: unknown; to: unknown; widened: string[] }[] } }[] }>(r).data.packs[0]!;
+    expect(ip.diff.changed).toEqual([{ verb: "save", from: gatedLocal, to: { operation: "write", land: "local", confirm: false }, widened: ["confirm dropped"] }]);
+    expect(ip.withdrawn).toEqual(["greet.save"]);
     const after = await runHcpx(["exec", "greet", "save", "--json", "--", "name=x"], { cwd: dir });
     expect(JSON.parse(after.stdout).error.code).toBe("not_granted");
   });

@@ -279,12 +279,15 @@ describe("hcpx generate: tool names", () => {
     const p = scratchProject({ packs: ["zz"], allow: ["zz.*"] });
     const long = `a${"b".repeat(40)}.c${"d".repeat(20)}`; // zz__ + 63 = 67
     customPack(p.dir, ["ok", long]);
-    const r = await generate(p.dir);
+    const r = await generate(p.dir, ["--json"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("packs/zz/surface.json:10");
-    expect(r.stderr).toContain("at commands[1].verb_key");
-    expect(r.stderr).toMatch(/67 characters; tool names are at most 64/);
-    expect(r.stderr).toContain("hint:");
+    const { error } = JSON.parse(r.stdout) as {
+      error: { code: string; file: string; line: number; path: string; message: string; hint?: string };
+    };
+    expect(error).toMatchObject({ code: "tool_name", line: 10, path: "commands[1].verb_key" });
+    expect(error.file).toMatch(/packs\/zz\/surface\.json$/);
+    expect(error.message).toMatch(/67 characters; tool names are at most 64/);
+    expect(error.hint).toBeTruthy();
     expect(r.stderr).not.toMatch(/\n\s+at .*\.m?js:\d+/); // no stack trace
     expect(existsSync(join(p.dir, GEN))).toBe(false);
   });
@@ -314,13 +317,13 @@ describe("hcpx generate --check", () => {
   it("clean, differs, missing, stale; a user's file is never deleted", async () => {
     const p = scratchProject({ packs: ["ledger", "transit", "git"] });
     const out = join(p.dir, GEN);
-    let r = await generate(p.dir, ["--check"]);
+    let r = await generate(p.dir, ["--check", "--json"]);
     expect(r.code).toBe(1); // nothing generated yet: every file missing
-    expect(r.stderr).toMatch(/missing +system-prompt\.md/);
+    expect(JSON.parse(r.stdout).error.files).toContainEqual({ path: "system-prompt.md", state: "missing" });
     expect((await generate(p.dir)).code).toBe(0);
-    r = await generate(p.dir, ["--check"]);
+    r = await generate(p.dir, ["--check", "--json"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain("up to date");
+    expect(JSON.parse(r.stdout).data).toMatchObject({ current: true });
 
     writeFileSync(join(out, "tools/mcp.json"), "[]\n");
     rmSync(join(out, "skills/transit/SKILL.md"));
@@ -353,15 +356,21 @@ describe("hcpx generate --check", () => {
     const manifest = JSON.parse(readFileSync(join(out, ".manifest.json"), "utf8"));
     manifest.files["skills/old/SKILL.md"] = manifest.files["skills/ledger/SKILL.md"];
     writeFileSync(join(out, ".manifest.json"), JSON.stringify(manifest));
-    r = await generate(p.dir, ["--check"]);
+    r = await generate(p.dir, ["--check", "--json"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/stale +skills\/old\/SKILL\.md/);
+    expect(JSON.parse(r.stdout).error.files).toEqual([{ path: "skills/old/SKILL.md", state: "stale" }]);
 
     // a stale file the user changed is left in place, with a warning
     writeFileSync(join(out, "skills/old/SKILL.md"), "edited\n");
-    r = await generate(p.dir);
+    r = await generate(p.dir, ["--json"]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain("left in place");
+    expect(JSON.parse(r.stdout).data.conflicts).toEqual([
+      expect.objectContaining({
+        code: "changed_by_user",
+        file: ".hcp/generated/skills/old/SKILL.md",
+        severity: "warning",
+      }),
+    ]);
     expect(readFileSync(join(out, "skills/old/SKILL.md"), "utf8")).toBe("edited\n");
   });
 
@@ -384,9 +393,9 @@ describe("hcpx generate --check", () => {
 
   it("--out writes elsewhere and the prompt block points at that Skill path", async () => {
     const p = scratchProject({ packs: ["ledger"] });
-    const r = await generate(p.dir, ["--out", "gen"]);
+    const r = await generate(p.dir, ["--out", "gen", "--json"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain("gen/");
+    expect(JSON.parse(r.stdout).data).toMatchObject({ out: "gen" });
     expect(readFileSync(join(p.dir, "gen/system-prompt.md"), "utf8")).toContain("`gen/skills/<pack>/SKILL.md`");
     expect((await generate(p.dir, ["--out", "gen", "--check"])).code).toBe(0);
   });

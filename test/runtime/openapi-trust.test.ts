@@ -301,7 +301,17 @@ describe("a base URL's userinfo is a secret", () => {
       writeFileSync(f, JSON.stringify(s, null, 2));
       const r = await runHcpx(["lint", `${dir}/packs/api`, "--json"], { cwd: dir });
       expect(r.code).toBe(1);
-      expect(r.stdout).toContain("openapi_userinfo");
+      const env = JSON.parse(r.stdout) as {
+        ok: boolean;
+        error: {
+          code: string;
+          details: { packs: { problems: { code: string; severity: string; path?: string }[] }[] };
+        };
+      };
+      expect(env.error.code).toBe("lint_errors");
+      expect(env.error.details.packs[0]!.problems).toContainEqual(
+        expect.objectContaining({ code: "openapi_userinfo", severity: "error" }),
+      );
       expect(r.stdout + r.stderr).not.toContain(PASS);
     } finally {
       writeFileSync(f, orig);

@@ -133,11 +133,13 @@ describe("hcpx pack from-openapi", () => {
     const lint = await runHcpx(["lint", out, "--json"], { cwd: work });
     expect(lint.code).toBe(0);
     const again = await runHcpx(
-      ["pack", "from-openapi", join(REPO, "packs/todo/openapi.json"), "--id", "todo2", "--out", out],
+      ["pack", "from-openapi", join(REPO, "packs/todo/openapi.json"), "--id", "todo2", "--out", out, "--json"],
       { cwd: work },
     );
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/--force/);
+    const exists = JSON.parse(again.stdout) as { ok: boolean; error: { code: string; hint: string } };
+    expect(exists.error.code).toBe("exists");
+    expect(exists.error.hint).toMatch(/--force/);
     const forced = await runHcpx(
       ["pack", "from-openapi", join(REPO, "packs/todo/openapi.json"), "--id", "todo2", "--out", out, "--force"],
       { cwd: work },
@@ -194,8 +196,8 @@ describe("hcpx pack from-openapi", () => {
     const badId = await runHcpx(["pack", "from-openapi", "pets.json", "--id", "Bad_Id"], { cwd: work });
     expect(badId.code).toBe(64); // a usage error: the command line is wrong
     writeFileSync(join(work, "nope.json"), "{ not json");
-    const bad = await runHcpx(["pack", "from-openapi", "nope.json", "--id", "nope"], { cwd: work });
+    const bad = await runHcpx(["pack", "from-openapi", "nope.json", "--id", "nope", "--json"], { cwd: work });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/nope.json/);
+    expect(JSON.parse(bad.stdout).error).toMatchObject({ code: "bad_document", file: "nope.json" });
   });
 });

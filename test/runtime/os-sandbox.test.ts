@@ -241,6 +241,16 @@ describe('a write under enforce "os"', () => {
   });
 });
 
+interface LintReport {
+  packs: { id: string | null; problems: { code: string; severity?: string }[] }[];
+}
+/** Every problem `hcpx lint --json` reports (in data, or in error.details when it fails), by pack. */
+function lintProblems(stdout: string): { pack: string | null; code: string; severity?: string }[] {
+  const env = JSON.parse(stdout) as { ok: boolean; data?: LintReport; error?: { details: LintReport } };
+  const report = env.ok ? env.data! : env.error!.details;
+  return report.packs.flatMap((p) => p.problems.map((x) => ({ pack: p.id, code: x.code, severity: x.severity })));
+}
+
 function marked(): number[] {
   const out: number[] = [];
   for (const e of readdirSync("/proc")) {
@@ -382,7 +392,10 @@ describe("sandbox.enforce in the config", () => {
     const target = join(p.dir, "ran.txt");
     const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], { cwd: p.dir });
     expect(r.code).not.toBe(0);
-    expect(r.stdout).toMatch(/sandbox\.enforce|enforce/);
+    const env = JSON.parse(r.stdout) as { ok: boolean; error: { code: string; path: string; message: string } };
+    expect(env.ok).toBe(false);
+    expect(env.error).toMatchObject({ code: "schema", path: "sandbox.enforce" });
+    expect(env.error.message).toContain('"strict"');
     expect(existsSync(target)).toBe(false);
   });
 
@@ -413,12 +426,16 @@ describe("lint and review of reach", () => {
     // the project's own packs (lint with no directory): the config's enforce applies
     const packs = [fxPack("rwx", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "remote" } })];
     const p = project({ packs, sandbox: { enforce: "os" } });
-    expect((await runHcpx(["lint", "--json"], { cwd: p.dir })).stdout).toContain("reach_no_network");
+    const on = await runHcpx(["lint", "--json"], { cwd: p.dir });
+    expect(lintProblems(on.stdout)).toContainEqual({ pack: "rwx", code: "reach_no_network", severity: "warning" });
     const off = project({ packs });
-    expect((await runHcpx(["lint", "--json"], { cwd: off.dir })).stdout).not.toContain("reach_no_network");
+    const offCodes = lintProblems((await runHcpx(["lint", "--json"], { cwd: off.dir })).stdout).map((x) => x.code);
+    expect(offCodes).toContain("skill_row_missing"); // the pack was linted (its Skill has no row for 'try')
+    expect(offCodes).not.toContain("reach_no_network");
     const q = project({ packs: [fxPack("nfx", "reach.mjs", [tryCmd], { reach: { network_for: ["read"] } })] });
     const b = await runHcpx(["lint", join(q.dir, "packs", "nfx"), "--json"], { cwd: q.dir });
     expect(b.code).not.toBe(0);
-    expect(b.stdout).toContain("reach_network_unused");
+    expect(JSON.parse(b.stdout).error.code).toBe("lint_errors");
+    expect(lintProblems(b.stdout)).toContainEqual({ pack: "nfx", code: "reach_network_unused", severity: "error" });
   });
 });

@@ -19,7 +19,7 @@ export async function run(
     const differ = [...new Set(drift.map((d) => d.path))];
     done(
       out,
-      { kind, dir: display(r.dir), inSync: drift.length === 0, differ, drift },
+      { kind, dir: display(r.dir), inSync: drift.length === 0, differ, drift, warnings: plan.warnings },
       drift.length
         ? `${kind} ${display(r.dir)}: out of date: ${drift.map((d) => `${d.path} (${d.kind})`).join(", ")}`
         : `${kind} ${display(r.dir)}: in sync`,
@@ -28,9 +28,18 @@ export async function run(
   }
   printWarnings(plan.conflicts, out);
   const res = r.applied!;
+  // --json: the warnings and conflicts the text run prints on stderr, in the envelope (as `hcpx generate` does)
   done(
     out,
-    { kind, dir: display(r.dir), files: r.files, written: res.written, removed: res.deleted },
+    {
+      kind,
+      dir: display(r.dir),
+      files: r.files,
+      written: res.written,
+      removed: res.deleted,
+      conflicts: plan.conflicts,
+      warnings: plan.warnings,
+    },
     `${kind} written to ${display(r.dir)}: ${res.written.length} file(s) written, ${r.files.length - res.written.length} unchanged${res.deleted.length ? `, ${res.deleted.length} removed (no longer bundled): ${res.deleted.join(", ")}` : ""}`,
   );
   return 0;

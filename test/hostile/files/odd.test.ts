@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { HCPX, runHcpx, tmp } from "../../support/hcpx";
+import { envelope, HCPX, runHcpx, tmp, type Env, type RunResult } from "../../support/hcpx";
 import { connectMcp } from "../../support/mcp";
 import { fxPack, project } from "../../runtime/support";
 
@@ -38,17 +38,32 @@ async function socketAt(path: string): Promise<() => void> {
   return () => srv.close();
 }
 
-function expectClearError(
-  r: { code: number | null; stdout: string; stderr: string; signal: NodeJS.Signals | null },
-  file: RegExp,
-  what: RegExp,
-): void {
+interface Named {
+  code: string;
+  message: string;
+  file?: string;
+}
+
+/** The problems a failed --json run reports: its error's (or the error itself), lint's (details.packs[]) and status's (details.broken[]). */
+function problemsOf(env: Env): Named[] {
+  const details = env.error.details as
+    { packs?: { problems?: Named[] }[]; broken?: { problems: Named[] }[] } | undefined;
+  return [
+    ...(env.error.problems ?? [env.error]),
+    ...[...(details?.packs ?? []), ...(details?.broken ?? [])].flatMap((p) => p.problems ?? []),
+  ];
+}
+
+/** A --json run refused at once (exit 1, not the guard, not internal) with a problem of `code` whose file is `file` and whose message says `what`. */
+function expectClearError(r: RunResult, file: RegExp, what: RegExp, code: string): void {
   expect(r.signal, "killed by the test's timeout: it hung").toBeNull();
   expect(r.code, r.stdout + r.stderr).toBe(1);
-  const out = r.stdout + r.stderr;
-  expect(out).not.toMatch(/internal error/);
-  expect(out).toMatch(file);
-  expect(out).toMatch(what);
+  const env = envelope(r);
+  expect(env.ok).toBe(false);
+  expect(env.error.code).not.toBe("internal");
+  expect(problemsOf(env)).toContainEqual(
+    expect.objectContaining({ code, file: expect.stringMatching(file), message: expect.stringMatching(what) }),
+  );
 }
 
 describe.skipIf(!haveMkfifo)("a FIFO where a file should be: an error, never a hang", () => {
@@ -61,10 +76,10 @@ describe.skipIf(!haveMkfifo)("a FIFO where a file should be: an error, never a h
       for (const args of [
         ["lint", p.pack],
         ["generate"],
-        ...(name === "SKILL.md" ? [] : [["status"], ["exec", "p", "show", "--json"]]),
+        ...(name === "SKILL.md" ? [] : [["status"], ["exec", "p", "show"]]),
       ]) {
-        const r = await runHcpx(args, { cwd: p.dir, timeoutMs: 8000 });
-        expectClearError(r, new RegExp(name.replace(".", "\\.")), /FIFO/);
+        const r = await runHcpx([...args, "--json"], { cwd: p.dir, timeoutMs: 8000 });
+        expectClearError(r, new RegExp(`${name.replace(".", "\\.")}$`), /FIFO/, "not_a_file");
       }
       // an unrelated pack still runs
       const ok = await runHcpx(["exec", "ok", "show", "--json"], { cwd: p.dir, timeoutMs: 8000 });
@@ -75,9 +90,9 @@ describe.skipIf(!haveMkfifo)("a FIFO where a file should be: an error, never a h
   it("hcp.config.json5 as a FIFO: exec and grant answer at once", async () => {
     const p = twoPacks();
     fifo(p.config);
-    for (const args of [["exec", "p", "show", "--json"], ["grant", "p.show"], ["status"]]) {
-      const r = await runHcpx(args, { cwd: p.dir, timeoutMs: 8000 });
-      expectClearError(r, /hcp\.config\.json5/, /FIFO/);
+    for (const args of [["exec", "p", "show"], ["grant", "p.show"], ["status"]]) {
+      const r = await runHcpx([...args, "--json"], { cwd: p.dir, timeoutMs: 8000 });
+      expectClearError(r, /hcp\.config\.json5$/, /FIFO/, "not_a_file");
     }
   });
 
@@ -122,10 +137,18 @@ describe.skipIf(!haveMkfifo)("a FIFO where a file should be: an error, never a h
       await s.client.close();
     }
     // doctor shows it
-    const d = await runHcpx(["doctor", "--mcp-timeout", "8000"], { cwd: p.dir, timeoutMs: 20_000 });
+    const d = await runHcpx(["doctor", "--json", "--mcp-timeout", "8000"], { cwd: p.dir, timeoutMs: 20_000 });
     expect(d.code).toBe(1);
-    expect(d.stdout).toMatch(/✗ pack p: .*FIFO/);
-    expect(d.stdout).toMatch(/✗ hcpx mcp starts and lists 2 tool\(s\).*does not serve 2 broken pack\(s\)/);
+    const checks = (envelope(d).error.details as { checks: { id: string; status: string; message: string }[] }).checks;
+    const check = (id: string) => checks.find((c) => c.id === id);
+    expect(check("pack:p")).toMatchObject({
+      status: "fail",
+      problems: expect.arrayContaining([
+        expect.objectContaining({ code: "not_a_file", file: expect.stringMatching(/SKILL\.md$/) }),
+      ]),
+    });
+    expect(check("mcp")?.status).toBe("fail");
+    expect(check("mcp")?.message).toMatch(/starts and lists 2 tool\(s\).*does not serve 2 broken pack\(s\)/);
   });
 });
 
@@ -135,15 +158,15 @@ describe("devices, sockets, directories and files over the caps", () => {
     rmSync(join(p.pack, "surface.json"));
     symlinkSync("/dev/zero", join(p.pack, "surface.json"));
     const r = await runHcpx(["exec", "p", "show", "--json"], { cwd: p.dir, timeoutMs: 8000 });
-    expectClearError(r, /surface\.json/, /is a device/);
+    expectClearError(r, /surface\.json$/, /is a device/, "not_a_file");
   });
 
   it.skipIf(process.platform === "win32")("policy.json as a unix socket", async () => {
     const p = twoPacks();
     const close = await socketAt(join(p.pack, "policy.json"));
     try {
-      const r = await runHcpx(["lint", p.pack], { cwd: p.dir, timeoutMs: 8000 });
-      expectClearError(r, /policy\.json/, /socket/);
+      const r = await runHcpx(["lint", p.pack, "--json"], { cwd: p.dir, timeoutMs: 8000 });
+      expectClearError(r, /policy\.json$/, /socket/, "not_a_file");
     } finally {
       close();
     }
@@ -153,8 +176,8 @@ describe("devices, sockets, directories and files over the caps", () => {
     const p = twoPacks();
     rmSync(join(p.pack, "SKILL.md"));
     mkdirSync(join(p.pack, "SKILL.md"));
-    const r = await runHcpx(["generate"], { cwd: p.dir, timeoutMs: 8000 });
-    expectClearError(r, /SKILL\.md/, /is a directory/);
+    const r = await runHcpx(["generate", "--json"], { cwd: p.dir, timeoutMs: 8000 });
+    expectClearError(r, /SKILL\.md$/, /is a directory/, "not_a_file");
   });
 
   it("a 5 MiB surface.json and a 2 MiB config are refused by size (file_too_large)", async () => {
@@ -164,8 +187,8 @@ describe("devices, sockets, directories and files over the caps", () => {
     const r = await runHcpx(["exec", "p", "show", "--json"], { cwd: p.dir, timeoutMs: 8000 });
     expect(JSON.parse(r.stdout).error.problems[0]).toMatchObject({ code: "file_too_large" });
     writeFileSync(p.config, readFileSync(p.config, "utf8") + "\n//" + "x".repeat(2 * 1024 * 1024));
-    const c = await runHcpx(["status"], { cwd: p.dir, timeoutMs: 8000 });
-    expectClearError(c, /hcp\.config\.json5/, /more than the 1048576 bytes/);
+    const c = await runHcpx(["status", "--json"], { cwd: p.dir, timeoutMs: 8000 });
+    expectClearError(c, /hcp\.config\.json5$/, /more than the 1048576 bytes/, "file_too_large");
   });
 });
 
@@ -176,11 +199,11 @@ describe("nesting deep enough to overflow a stack", () => {
     const s = readFileSync(sf, "utf8");
     writeFileSync(sf, s.replace(/\}\s*$/, `, "stimuli": ${"[".repeat(200_000)}${"]".repeat(200_000)} }`));
     for (const args of [
-      ["exec", "p", "show", "--json"],
+      ["exec", "p", "show"],
       ["lint", p.pack],
     ]) {
-      const r = await runHcpx(args, { cwd: p.dir, timeoutMs: 15_000 });
-      expectClearError(r, /surface\.json/, /nested deeper than 64 levels/);
+      const r = await runHcpx([...args, "--json"], { cwd: p.dir, timeoutMs: 15_000 });
+      expectClearError(r, /surface\.json$/, /nested deeper than 64 levels/, "too_deep");
     }
   });
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { runHcpx, scratchProject } from "../../support/hcpx";
+import { envelope, runHcpx, scratchProject, type RunResult } from "../../support/hcpx";
 
 const haveMkfifo = spawnSync("mkfifo", ["--version"]).status === 0;
 
@@ -21,16 +21,20 @@ function plant(path: string, how: Plant): void {
   }
 }
 
-function expectClearError(
-  r: { code: number | null; stdout: string; stderr: string; signal: NodeJS.Signals | null },
-  file: RegExp,
-): void {
+/** A --json run refused at once: exit 1, no stack, an error (or one of its problems) of `code` naming `file`; that error. */
+function expectClearError(r: RunResult, file: RegExp, code = "not_a_file"): { code: string; message: string } {
   expect(r.signal, "killed by the test's timeout: it hung").toBeNull();
   expect(r.code, r.stdout + r.stderr).toBe(1);
-  const out = r.stdout + r.stderr;
-  expect(out).not.toMatch(/internal error|\n\s+at /);
-  expect(out).toMatch(file);
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+  const { error } = envelope(r);
+  const all: { code: string; message: string; file?: unknown }[] = [error, ...(error.problems ?? [])];
+  const named = all.find((e) => e.code === code && file.test(String(e.file)));
+  expect(named, r.stdout).toBeDefined();
+  return named!;
 }
+
+/** What a read through the bounded reader says of a planted file: a symlink (to /dev/zero) is refused as one where hcpx does not follow links. */
+const notAFile = (how: Plant) => (how === "dev-zero" ? "symlink_refused" : "not_a_file");
 
 const hows: Plant[] = haveMkfifo ? ["dev-zero", "fifo"] : ["dev-zero"];
 
@@ -39,37 +43,36 @@ describe("a planted file that is a device or a FIFO: a clear error, never a hang
     const p = scratchProject({ ownHome: true });
     mkdirSync(join(p.dir, ".hcp"), { recursive: true });
     plant(join(p.dir, ".hcp", "adopt.lock"), how);
-    const r = await runHcpx(["adopt", "claude", "--write"], { cwd: p.dir, env: p.env, timeoutMs: 10_000 });
-    expectClearError(r, /adopt\.lock/);
-    expect(r.stdout + r.stderr).toMatch(/lock file/);
+    const r = await runHcpx(["adopt", "claude", "--write", "--json"], { cwd: p.dir, env: p.env, timeoutMs: 10_000 });
+    expect(expectClearError(r, /adopt\.lock$/, "bad_lock_file").message).toMatch(/lock file/);
   });
 
   it.each(hows)("a config's edit lock (.hcp.config.json5.lock) as %s: grant answers at once", async (how) => {
     const p = scratchProject({ ownHome: true });
     plant(join(p.dir, ".hcp.config.json5.lock"), how);
-    const r = await runHcpx(["grant", "x.y"], { cwd: p.dir, env: p.env, timeoutMs: 10_000 });
-    expectClearError(r, /hcp\.config\.json5\.lock/);
+    const r = await runHcpx(["grant", "x.y", "--json"], { cwd: p.dir, env: p.env, timeoutMs: 10_000 });
+    expectClearError(r, /hcp\.config\.json5\.lock$/, "bad_lock_file");
   });
 
   it.each(hows)("the adopt ledger (.hcp/adopted.json) as %s: adopt answers at once", async (how) => {
     const p = scratchProject({ ownHome: true });
     mkdirSync(join(p.dir, ".hcp"), { recursive: true });
     plant(join(p.dir, ".hcp", "adopted.json"), how);
-    const r = await runHcpx(["adopt", "claude", "--write"], { cwd: p.dir, env: p.env, timeoutMs: 10_000 });
-    expectClearError(r, /adopted\.json/);
+    const r = await runHcpx(["adopt", "claude", "--write", "--json"], { cwd: p.dir, env: p.env, timeoutMs: 10_000 });
+    expectClearError(r, /adopted\.json$/, notAFile(how));
   });
 
   it.each(hows)("a host's config file read by import (.mcp.json) as %s: import answers at once", async (how) => {
     const p = scratchProject({ ownHome: true });
     plant(join(p.dir, ".mcp.json"), how);
     const r = await runHcpx(["import", "claude", "--json"], { cwd: p.dir, env: p.env, timeoutMs: 10_000 });
-    expectClearError(r, /\.mcp\.json/);
+    expectClearError(r, /\.mcp\.json$/);
   });
 
   it.each(hows)("hcp.lock as %s: pack install answers at once", async (how) => {
     const p = scratchProject({ ownHome: true });
     plant(join(p.dir, "hcp.lock"), how);
     const r = await runHcpx(["pack", "install", "--json"], { cwd: p.dir, env: p.env, timeoutMs: 10_000 });
-    expectClearError(r, /hcp\.lock/);
+    expectClearError(r, /hcp\.lock$/, notAFile(how));
   });
 });

@@ -259,12 +259,13 @@ export async function runShape({ file: f, shape }: ShapeCase): Promise<void> {
   const before = snap();
   const beforeBytes = shape === "dir" || shape === "symlink-out" ? undefined : readFileSync(readAt);
   const want = expected(f, shape);
-  const w = await hcpx(["adopt", f.host, ...scopeArgs, "--command", "hcpx mcp", "--write"], p.dir, env);
+  const w = await hcpx(["adopt", f.host, ...scopeArgs, "--command", "hcpx mcp", "--write", "--json"], p.dir, env);
   expect(w.stderr, label).not.toMatch(/\n\s+at .+:\d+:\d+/); // never a stack trace
   if (want !== "merge") {
     expect(w.code, `${label}: must be refused\n${w.stdout}`).toBe(1);
-    expect(w.stderr, label).toContain(f.path.startsWith("~/") ? f.path : f.path);
-    expect(w.stderr, label).toMatch(want);
+    const refused = (JSON.parse(w.stdout) as { error: { code: string; file?: string; message: string } }).error;
+    expect(refused.file, `${label}: ${w.stdout}`).toBe(f.path);
+    expect(refused.message, label).toMatch(want);
     expect(snapDiff(snap(), before), `${label}: refused, so nothing may change`).toEqual([]);
     return;
   }
@@ -285,8 +286,11 @@ export async function runShape({ file: f, shape }: ShapeCase): Promise<void> {
   // every byte outside our entry: the original bytes are a subsequence we can get back exactly
   const check = await hcpx(["adopt", f.host, ...scopeArgs, "--command", "hcpx mcp", "--check"], p.dir, env);
   expect(check.code, `${label}: --check after write\n${check.stdout}`).toBe(0);
-  const again = await hcpx(["adopt", f.host, ...scopeArgs, "--command", "hcpx mcp", "--write"], p.dir, env);
-  expect(again.stdout, `${label}: idempotent`).toMatch(/up to date, nothing written/);
+  const again = await hcpx(["adopt", f.host, ...scopeArgs, "--command", "hcpx mcp", "--write", "--json"], p.dir, env);
+  expect(
+    (JSON.parse(again.stdout) as { data: { written: string[]; deleted: string[] } }).data,
+    `${label}: idempotent`,
+  ).toMatchObject({ written: [], deleted: [] });
   const rem = await hcpx(["adopt", f.host, ...scopeArgs, "--remove", "--write"], p.dir, env);
   expect(rem.code, `${label}: ${rem.stderr}`).toBe(0);
   expect(readFileSync(readAt).equals(beforeBytes!), `${label}: --remove restores the exact original bytes`).toBe(true);
