@@ -72,7 +72,10 @@ export async function runComposite({
       verb: cmd.verb_key,
       env,
       cwd: project.sandbox.cwd,
-      signal: ac.signal,
+      // made when the module first reads it (most never do; an AbortSignal is a transferable EventTarget, made anew each call)
+      get signal() {
+        return ac.signal;
+      },
     };
     const data = await Promise.race([Promise.resolve().then(() => fn({ ...values }, ctx)), timeout]);
     if (data === "timeout") {
