@@ -300,20 +300,20 @@ function toRequest(req: IncomingMessage, host: string): Request {
     if (Array.isArray(v)) for (const x of v) headers.append(k, x);
     else headers.set(k, v);
   }
-  const ac = new AbortController();
-  req.on("close", () => {
-    if (!req.complete) ac.abort();
-  });
   const method = req.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
+  // no signal of its own: a request that goes away before its body is whole errors the body's
+  // stream (Node emits ECONNRESET "aborted" on req), so the SDK's read of it fails and nothing
+  // runs; one that goes away later cancels the response's stream (send). (An AbortController
+  // here, aborted only in the first case, was a signal and its listener on every request.)
   return new Request(`http://${req.headers.host ?? host}${req.url ?? "/"}`, {
     method,
     headers,
     ...(hasBody ? { body: streamOf(req), duplex: "half" } : {}),
-    signal: ac.signal,
   } as RequestInit);
 }
 
+/** The request's body: errored when the request goes away before its end (ECONNRESET "aborted"). */
 function streamOf(req: IncomingMessage): ReadableStream<Uint8Array> {
   return new ReadableStream({
     start(c) {

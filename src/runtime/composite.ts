@@ -1,6 +1,11 @@
 // The composite adapter: the pack's module (which must realpath inside the
 // pack directory) is imported in-process; its default export maps each
 // verb_key to `async (args, ctx) => data`. A throw becomes an envelope error.
+// A long-lived process (hcpx mcp) calls it again and again: the module's
+// checked real path is kept with the stamp of the file it names (one stat a
+// call instead of two realpath(3) walks and a stat: src/mcp/stamp.ts, whose
+// racy rule never vouches for a file changed within the last seconds), and
+// the module's namespace is kept as import() keeps it (by its URL).
 import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -11,6 +16,7 @@ import { failure, type Envelope } from "./envelope";
 import { dynamicImport } from "../util/dynamic-import";
 import { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_NESTING, cancelled, parseOutput } from "./wrap";
 import { forbiddenEnvOf } from "../pack/envrules";
+import { stampOf } from "../util/stamp";
 
 export interface CompositeContext {
   pack: string;
@@ -66,7 +72,10 @@ export async function runComposite({
       verb: cmd.verb_key,
       env,
       cwd: project.sandbox.cwd,
-      signal: ac.signal,
+      // made when the module first reads it (most never do; an AbortSignal is a transferable EventTarget, made anew each call)
+      get signal() {
+        return ac.signal;
+      },
     };
     const data = await Promise.race([Promise.resolve().then(() => fn({ ...values }, ctx)), timeout]);
     if (data === "timeout") {
@@ -95,13 +104,40 @@ export async function runComposite({
   }
 }
 
-/** Step 1: the composite's module, resolved inside its pack and a regular file (or the envelope that says why not). */
+/** The checked module path of each composite (pack directory, composite.module) with the stamp of the file it names. */
+const checked = new Map<string, { stamp: string; file: string }>();
+/** Bound on `checked` (one entry a composite pack; a server that saw more starts over). */
+const CHECKED_MAX = 1024;
+
+/**
+ * Step 1: the composite's module, resolved inside its pack and a regular file (or the envelope that says why not).
+ * Kept while the file the module path names keeps its stamp: the same file (device, inode) unchanged (size,
+ * mtime, ctime) since it was checked, and not changed within RACY_MS of the stamp. A link put in the way, a
+ * file replaced, moved or removed changes it (a new inode, or the ctime of a link count changed): checked again.
+ */
 function moduleFile(pack: AdapterCall<"composite">["pack"]): string | Envelope {
+  const named = resolve(pack.dir, pack.surface.composite.module);
+  const key = `${pack.dir}\0${named}`;
+  // taken before the checks: a change during them leaves a stamp the next call finds different
+  const stamp = stampOf([named]);
+  const kept = checked.get(key);
+  if (kept && stamp !== undefined && kept.stamp === stamp) return forbiddenEnv(pack) ?? kept.file;
+  checked.delete(key);
+  const file = checkModule(pack, named);
+  // a stamp of a missing file ("-") vouches for nothing
+  if (typeof file === "string" && stamp !== undefined && !stamp.endsWith("=-|")) {
+    if (checked.size >= CHECKED_MAX) checked.clear();
+    checked.set(key, { stamp, file });
+  }
+  return file;
+}
+
+function checkModule(pack: AdapterCall<"composite">["pack"], named: string): string | Envelope {
   const spec = pack.surface.composite;
   let file: string;
   try {
-    // the system's realpath(3): one call, not a lstat per component (per call on hcpx mcp's path)
-    file = realpathSync.native(resolve(pack.dir, spec.module));
+    // the system's realpath(3): one call, not a lstat per component
+    file = realpathSync.native(named);
   } catch {
     return failure("bad_pack", `composite.module ${spec.module} not found in ${pack.dir}`, {
       hint: "fix composite.module in surface.json (relative to the pack directory)",
@@ -117,13 +153,8 @@ function moduleFile(pack: AdapterCall<"composite">["pack"]): string | Envelope {
     return failure("bin_denied", `composite.module ${spec.module} resolves to ${file}, outside the pack directory`, {
       hint: "a composite module is loaded only from inside its pack",
     });
-  const bad = forbiddenEnvOf(pack.surface);
-  if (bad.length)
-    return failure(
-      "bad_pack",
-      `pack ${pack.id}: binding.env names ${bad[0]!.name}, a variable that makes a program load other code or find other programs`,
-      { hint: "remove it from surface.json (README: Security model)" },
-    );
+  const bad = forbiddenEnv(pack);
+  if (bad) return bad;
   // import() of a FIFO or a device would block, or read without end
   try {
     if (!statSync(file).isFile())
@@ -136,14 +167,31 @@ function moduleFile(pack: AdapterCall<"composite">["pack"]): string | Envelope {
   return file;
 }
 
+/** A pack whose binding.env names a variable that makes a program load other code: refused on every call. */
+function forbiddenEnv(pack: AdapterCall<"composite">["pack"]): Envelope | undefined {
+  const bad = forbiddenEnvOf(pack.surface);
+  return bad.length
+    ? failure(
+        "bad_pack",
+        `pack ${pack.id}: binding.env names ${bad[0]!.name}, a variable that makes a program load other code or find other programs`,
+        { hint: "remove it from surface.json (README: Security model)" },
+      )
+    : undefined;
+}
+
+/** Each module's namespace by its file, as import() keeps it (by its URL: a module is evaluated once per process). */
+const modules = new Map<string, Record<string, unknown>>();
+
 /** Step 2: the verb's function from the module's default export (or the envelope that says why not). */
 async function verbFunction(file: string, module: string, verb: string): Promise<VerbFn | Envelope> {
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await dynamicImport(pathToFileURL(file).href)) as Record<string, unknown>;
-  } catch (e) {
-    return failure("composite_error", `cannot load ${module}: ${(e as Error)?.message ?? String(e)}`);
-  }
+  let mod = modules.get(file);
+  if (!mod)
+    try {
+      mod = (await dynamicImport(pathToFileURL(file).href)) as Record<string, unknown>;
+      modules.set(file, mod);
+    } catch (e) {
+      return failure("composite_error", `cannot load ${module}: ${(e as Error)?.message ?? String(e)}`);
+    }
   const table = mod.default as Record<string, unknown> | undefined;
   const fn = (table && typeof table === "object" && Object.hasOwn(table, verb) ? table[verb] : undefined) as
     VerbFn | undefined;

@@ -5,7 +5,7 @@
 // not arrive in time 408; a Binding value can never be supplied or read by a
 // client.
 import { connect } from "node:net";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addLeakyPack } from "./support";
@@ -138,6 +138,37 @@ describe("hcpx mcp --http: limits", () => {
       setTimeout(() => sock.destroy(), 10_000);
     });
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it("a client that goes away before its body is whole: nothing runs, nothing is recorded, the server serves on", async () => {
+    const audit = join(p.state, "hcpx", "audit.jsonl");
+    const lines = () => (existsSync(audit) ? readFileSync(audit, "utf8").split("\n").filter(Boolean).length : 0);
+    const before = lines();
+    const u = new URL(s.url);
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } },
+    });
+    await new Promise<void>((resolve, reject) => {
+      const sock = connect(Number(u.port), "127.0.0.1", () => {
+        sock.write(
+          `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${u.port}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, -2)}`,
+          () => setTimeout(() => sock.destroy(), 100),
+        );
+      });
+      sock.on("close", () => resolve());
+      sock.on("error", reject);
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(lines()).toBe(before);
+    const ok = await modern(s.url, token, "tools/call", {
+      name: "hcp",
+      arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
+    });
+    expect(ok.status).toBe(200);
+    expect(lines()).toBe(before + 1);
   });
 });
 

@@ -3,10 +3,15 @@
 // realpath(3), links resolved) must lie inside the pack directory's. A module
 // reached through a link that leads out is refused (bin_denied), one through
 // a link that stays inside runs, and so does a pack reached through a linked
-// directory.
+// directory. In one process (hcpx mcp) the checked path is kept while the
+// module file keeps its stamp (src/util/stamp.ts): a link put in the way is
+// still refused at the next call, right after a call and once the files aged.
 import { cpSync, mkdirSync, renameSync, symlinkSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { loadProject } from "../../src/pack/load";
+import { execute } from "../../src/runtime/execute";
+import { RACY_MS } from "../../src/util/stamp";
 import { scratchProject, tmp } from "../support/hcpx";
 
 const envOf = (stdout: string) => JSON.parse(stdout) as { ok: boolean; error?: { code: string; message: string } };
@@ -32,5 +37,46 @@ describe("composite module: only from inside its pack", () => {
     renameSync(join(p.dir, "packs", "calc"), join(p.dir, "real", "calc"));
     symlinkSync(join(p.dir, "real", "calc"), join(p.dir, "packs", "calc"));
     expect(envOf((await p.run(["exec", "calc", "ping", "--json"])).stdout).ok).toBe(true);
+  }, 60_000);
+});
+
+describe("composite module: the checked path kept in one process", () => {
+  it("a link leading out put in the way is refused at the next call, right after a call and after the files aged", async () => {
+    const p = scratchProject({ packs: ["calc"] });
+    const project = loadProject({ config: p.config, user: false });
+    const dir = join(p.dir, "packs", "calc");
+    const mod = join(dir, "index.mjs");
+    const outside = tmp("hcpx-composite-outside-");
+    cpSync(dir, join(outside, "calc"), { recursive: true });
+    const ping = async () =>
+      (await execute(project, { pack: "calc", verb: "ping", args: {} })) as { ok: boolean; error?: { code: string } };
+    const linkOut = () => {
+      renameSync(mod, join(dir, "index.real.mjs"));
+      symlinkSync(join(outside, "calc", "index.mjs"), mod);
+    };
+    const restore = () => {
+      unlinkSync(mod);
+      renameSync(join(dir, "index.real.mjs"), mod);
+    };
+    expect((await ping()).ok).toBe(true);
+    linkOut();
+    expect((await ping()).error?.code).toBe("bin_denied");
+    restore();
+    expect((await ping()).ok).toBe(true);
+    // aged: the stamp now vouches for the module file, and a link put in the way still changes it
+    await new Promise((r) => setTimeout(r, RACY_MS + 300));
+    expect((await ping()).ok).toBe(true);
+    expect((await ping()).ok).toBe(true);
+    linkOut();
+    expect((await ping()).error?.code).toBe("bin_denied");
+    restore();
+    expect((await ping()).ok).toBe(true);
+    // removed, after the files aged: not found
+    await new Promise((r) => setTimeout(r, RACY_MS + 300));
+    expect((await ping()).ok).toBe(true);
+    renameSync(mod, join(dir, "index.real.mjs"));
+    expect((await ping()).error?.code).toBe("bad_pack");
+    renameSync(join(dir, "index.real.mjs"), mod);
+    expect((await ping()).ok).toBe(true);
   }, 60_000);
 });
