@@ -236,10 +236,8 @@ export default async function bench() {
     `\ntools/list at ${BIG} packs × 10 commands: p50 ${fmt(median(lists))} (of ${lists.length}); the single shape's tools/list is ${bytes.toLocaleString("en")} bytes\n`,
   );
   goalAbs(`tools/list at ${BIG} packs ≤ 5 ms (p50)`, "tools/list", median(lists), 5);
-  const fits = bytes <= 8192;
-  process.stdout.write(
-    `goal single-shape tools/list at ${BIG} packs ≤ 8,192 bytes: ${bytes.toLocaleString("en")} ${fits ? "MET" : "NOT MET"}\n`,
-  );
+  // a size, not a time: in the goals table with the bound beside it (whatever the number of packs)
+  goalAbs(`single-shape tools/list at ${BIG} packs ≤ 8,192 bytes`, "tools/list", bytes, 8192, { unit: "B" });
   for (const d of [bare.dir, big, ...Object.values(projects), home]) rmSync(d, { recursive: true, force: true });
 }
 

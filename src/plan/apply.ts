@@ -13,6 +13,7 @@
 // disk (src/host/ledger-state.ts). Generate's and a bundle's plan: each changed file
 // atomically, stale files deleted, their directories when left empty, then the
 // manifest (a rename, never written through a link).
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { display } from "../util/paths";
@@ -48,10 +49,12 @@ export function applyPlan(plan: FilePlan, lock?: AdoptLock): ApplyResult {
     return applyLedgerPlan(plan, plan.record, lock);
   }
   unchangedSincePlan(plan);
-  const res = writeChanges(plan);
+  const written = new Map<string, string>();
+  const res = writeChanges(plan, written);
   const m = plan.record;
-  if (m.force || m.old !== m.new) {
-    writeFile(baseOfPlan(plan), m.file, m.new, { replaceLink: true });
+  const text = m.render(written);
+  if (m.force || m.old !== text) {
+    writeFile(baseOfPlan(plan), m.file, text, { replaceLink: true });
     res.wrote = true;
   }
   return res;
@@ -78,8 +81,12 @@ function unchangedSincePlan(plan: FilePlan): void {
   if (moved.length) throw new HcpxError(moved);
 }
 
-/** The changes, the stale temp files and the emptied directories: the part every plan shares. */
-function writeChanges(plan: FilePlan): ApplyResult {
+/**
+ * The changes, the stale temp files and the emptied directories: the part every plan shares. A file
+ * given in pieces is rendered once, here, and the sha256 of the bytes written is set in `hashed`
+ * (by path) for the record.
+ */
+function writeChanges(plan: FilePlan, hashed?: Map<string, string>): ApplyResult {
   const written: string[] = [];
   const deleted: string[] = [];
   const base = baseOfPlan(plan);
@@ -88,8 +95,13 @@ function writeChanges(plan: FilePlan): ApplyResult {
     if (c.kind === "delete") {
       deleteTarget(base, c.real);
       deleted.push(c.path);
+    } else if (c.new === undefined && c.chunks) {
+      const h = createHash("sha256");
+      writeFile(base, c.real, { chunks: c.chunks, written: (b) => h.update(b) }, { dirs });
+      hashed?.set(c.path, h.digest("hex"));
+      written.push(c.path);
     } else {
-      writeFile(base, c.real, c.new ?? { chunks: c.chunks! }, { dirs });
+      writeFile(base, c.real, c.new!, { dirs });
       written.push(c.path);
     }
   }

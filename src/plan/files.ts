@@ -36,17 +36,19 @@ interface Manifest {
 
 const HASH_RE = /^[0-9a-f]{64}$/;
 
-/** The sha256 of a text given in pieces, and whether it is `disk`'s text. */
-function digest(chunks: Iterable<string>, disk: string | undefined): { hash: string; same: boolean } {
+/**
+ * The sha256 of a text given in pieces when it is `disk`'s text; undefined when it is not (rendering
+ * stops at the first piece that differs: the write renders it again, and hashes it then).
+ */
+function hashIfSame(chunks: Iterable<string>, disk: string): string | undefined {
   const h = createHash("sha256");
-  let same = disk !== undefined;
   let at = 0;
   for (const c of chunks) {
+    if (!disk.startsWith(c, at)) return undefined;
     h.update(c, "utf8");
-    if (same) same = disk!.startsWith(c, at);
     at += c.length;
   }
-  return { hash: h.digest("hex"), same: same && at === disk!.length };
+  return at === disk.length ? h.digest("hex") : undefined;
 }
 
 /** The manifest of the last run, read back untrusted: its files map, its text, and why it is not usable. */
@@ -89,7 +91,6 @@ export function planFiles(input: FilesPlanInput, fs: ReadFs = diskFs): FilePlan 
   const hashes = planWritten(ctx, changes);
   const planned = new Set(input.files.map((f) => f.path));
   const rmdirs = planStale(ctx, last.recorded, planned, { changes, warnings, conflicts });
-  const next: Manifest = { generator: "hcpx", files: Object.fromEntries(hashes) };
   return {
     base: dir,
     changes,
@@ -101,7 +102,7 @@ export function planFiles(input: FilesPlanInput, fs: ReadFs = diskFs): FilePlan 
       kind: "manifest",
       file: join(dir, name),
       old: last.old,
-      new: JSON.stringify(next, null, 2) + "\n",
+      render: (written) => renderManifest(hashes, written),
       force: last.problem !== undefined,
     },
   };
@@ -137,9 +138,11 @@ function readManifest({ input, base, fs }: Ctx): LastRun {
   return { recorded, old, problem };
 }
 
-/** Every planned file, through the one guard: a change where the disk differs; the hash of each, in order. */
-function planWritten({ input, base, fs }: Ctx, changes: FileChange[]): Map<string, string> {
-  const hashes = new Map<string, string>();
+/** Every planned file, through the one guard: a change where the disk differs; the hash of each, in order
+ * (undefined: a lazy file apply writes and hashes). */
+function planWritten({ input, base, fs }: Ctx, changes: FileChange[]): Map<string, string | undefined> {
+  // path → sha256, in plan order; undefined: a lazy file apply writes and hashes
+  const hashes = new Map<string, string | undefined>();
   for (const f of input.files) {
     const g = fs.guard(f.path, base);
     if (!g.ok)
@@ -153,10 +156,11 @@ function planWritten({ input, base, fs }: Ctx, changes: FileChange[]): Map<strin
     const disk = e.kind === "file" ? e.text : undefined;
     let bytes: Pick<FileChange, "new" | "chunks">;
     if (f.chunks) {
-      // a lazy file: rendered here once to hash and compare, in pieces, and again only when apply writes it
-      const d = digest(f.chunks(), disk);
-      hashes.set(f.path, d.hash);
-      if (d.same) continue;
+      // a lazy file: rendered here, in pieces, only to compare it with the disk (and hash it when the
+      // same); one to write is rendered once, by apply, which hashes the bytes it writes
+      const hash = disk === undefined ? undefined : hashIfSame(f.chunks(), disk);
+      hashes.set(f.path, hash);
+      if (hash !== undefined) continue;
       bytes = { chunks: f.chunks };
     } else {
       const text = f.content;
@@ -238,4 +242,18 @@ function planStale(
       });
   }
   return rmdirs;
+}
+
+/** The manifest's text: every planned file's sha256, those of the files apply wrote from their pieces from `written`. */
+function renderManifest(hashes: ReadonlyMap<string, string | undefined>, written: ReadonlyMap<string, string>): string {
+  const files: Record<string, string> = {};
+  for (const [path, hash] of hashes) {
+    const h = hash ?? written.get(path);
+    // fail closed: a manifest that names a file without the hash of its bytes would let a later run delete a changed file
+    if (h === undefined)
+      throw new Error(`renderManifest: ${path} was to be written by apply, which gave no sha256 for it`);
+    files[path] = h;
+  }
+  const next: Manifest = { generator: "hcpx", files };
+  return JSON.stringify(next, null, 2) + "\n";
 }

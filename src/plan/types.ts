@@ -26,7 +26,7 @@ export interface FileChange {
   old?: string;
   /** the text apply writes (undefined: deleted, or given by `chunks`) */
   new?: string;
-  /** a large generated file the plan does not hold (src/projection/types.ts lazyFile): apply renders it, in pieces, to write it */
+  /** a large generated file the plan does not hold (src/projection/types.ts lazyFile): apply renders it, in pieces, to write it, and hashes what it writes for the record */
   chunks?: () => Iterable<string>;
   /** what is hcpx's in the file once the change is written (none for a deletion) */
   parts: FilePart[];
@@ -49,8 +49,13 @@ export interface ManifestRecord {
   file: string;
   /** its text as read (undefined: absent or unreadable) */
   old?: string;
-  new: string;
-  /** rewrite even when `old` equals `new` (the old one could not be read) */
+  /**
+   * Its new text, given the sha256 (hex) of each file apply wrote from `chunks`, by path: a lazy
+   * file to be written is printed once, by the write, which hashes the bytes it writes; the plan
+   * knows every other file's hash (src/plan/files.ts).
+   */
+  render(written: ReadonlyMap<string, string>): string;
+  /** rewrite even when `old` equals the new text (the old one could not be read) */
   force: boolean;
 }
 

@@ -34,8 +34,8 @@ export interface PlannedFile {
   readonly content: string;
   /**
    * A lazy file's text in pieces, rendered again on each call and never held whole (generate's
-   * tool lists: ~35 MB each at 5,000 packs): src/plan/files.ts reads them once to compare and
-   * hash the file, apply once more to write it.
+   * tool lists: ~35 MB each at 5,000 packs): src/plan/files.ts reads them only to compare them with
+   * a file on disk (and hash them when the same); apply once to write them, hashing what it writes.
    */
   chunks?: () => Iterable<string>;
   /** a JSON array file: how many items it holds (the summary counts them without rendering it) */

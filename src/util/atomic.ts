@@ -21,6 +21,8 @@ import { basename, dirname, join } from "node:path";
 /** A large text written in pieces (generate's tool lists), never held whole: `chunks()` yields it, the same each call. */
 export interface Chunked {
   chunks(): Iterable<string>;
+  /** told the bytes of each piece once they are in the temp file (the applier hashes what it writes: src/plan/apply.ts) */
+  written?(bytes: Uint8Array): void;
 }
 
 /** What a write takes: a text, bytes, or a text in pieces. */
@@ -38,9 +40,13 @@ function writeNew(tmp: string, data: FileData, mode: number | undefined): void {
     mode ?? 0o666,
   );
   try {
+    // each piece encoded into one reused buffer (at most 3 bytes per UTF-16 unit): no new buffer per piece
+    let buf = Buffer.allocUnsafe(0);
     for (const piece of data.chunks()) {
-      const bytes = Buffer.from(piece, "utf8");
+      if (buf.length < piece.length * 3) buf = Buffer.allocUnsafe(piece.length * 3);
+      const bytes = buf.subarray(0, buf.write(piece, 0, "utf8"));
       for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off, bytes.length - off);
+      data.written?.(bytes);
     }
   } finally {
     closeSync(fd);

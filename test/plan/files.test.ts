@@ -43,7 +43,7 @@ describe("planFiles", () => {
       { kind: "missing", path: "c/d.md" },
     ]);
     expect(plan.record).toMatchObject({ kind: "manifest", file: at(".manifest.json"), old: undefined, force: false });
-    expect(JSON.parse(plan.record.kind === "manifest" ? plan.record.new : "").files).toEqual({
+    expect(JSON.parse(plan.record.kind === "manifest" ? plan.record.render(new Map()) : "").files).toEqual({
       "a.md": sha256("new\n"),
       "b.md": sha256("same\n"),
       "c/d.md": sha256("d\n"),
