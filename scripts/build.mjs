@@ -64,6 +64,7 @@ function inputsKey() {
     "packs/calc-wrap",
     "packs/calc",
     "bins",
+    "hosts", // the descriptors adopt's bundle carries (HCPX_HOSTS_INDEX)
   ])
     add(rel);
   return h.digest("hex");
@@ -192,6 +193,55 @@ const CJS_COMMANDS = {
   mcp: { minifyWhitespace: true, minifySyntax: true },
   adopt: { minifyWhitespace: true, minifySyntax: true },
 };
+// adopt loads every host descriptor (which hosts share an MCP entry); checking one is ~10 M
+// instructions. The build loads each shipped one with the loader adopt runs (src/host/descriptor.ts,
+// bundled from this same source) and gives adopt's bundle what that returned, with the text it read
+// (HCPX_HOSTS_INDEX, src/util/build-info.ts): a file whose text is still that text is not checked
+// again; any other (edited, added, or one that did not load here) is read and checked as before.
+// A descriptor whose JSON does not give back the same value is left out.
+async function hostsIndex() {
+  const r = await build({
+    ...common,
+    banner: undefined,
+    format: "cjs",
+    outExtension: { ".js": ".cjs" },
+    stdin: {
+      resolveDir: root,
+      loader: "ts",
+      contents: `
+        import { readFileSync } from "node:fs";
+        import { join } from "node:path";
+        import { isDeepStrictEqual } from "node:util";
+        import { hostsDir, listHosts, loadDescriptor } from "./src/host/descriptor";
+        const index: Record<string, { text: string; value: string }> = {};
+        for (const h of listHosts()) {
+          let d;
+          try {
+            d = loadDescriptor(h);
+          } catch {
+            continue;
+          }
+          const value = JSON.stringify(d);
+          if (isDeepStrictEqual(JSON.parse(value), d))
+            index[h + ".json5"] = { text: readFileSync(join(hostsDir(), h + ".json5"), "utf8"), value };
+        }
+        process.stdout.write(JSON.stringify(index));`,
+    },
+    logOverride: { "empty-import-meta": "silent" },
+  });
+  // run from dist/, where the loader finds hosts/ (the package root) as the bundles do
+  const tmp = join(out, `.hosts-index.${process.pid}.cjs`);
+  mkdirSync(out, { recursive: true });
+  writeFileSync(tmp, r.outputFiles[0].contents);
+  try {
+    const run = spawnSync(process.execPath, [tmp], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    if (run.status !== 0) throw new Error(`build: loading the host descriptors failed: ${run.stderr.slice(0, 500)}`);
+    return run.stdout;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+const HOSTS_INDEX = await hostsIndex();
 const CODE_CACHED = ["exec", "mcp", "adopt"]; // adopt: the shipped cache only (src/cli/load-command.ts)
 const cjsBuilds = await Promise.all(
   Object.entries(CJS_COMMANDS).map(
@@ -203,6 +253,7 @@ const cjsBuilds = await Promise.all(
         ...min,
         outExtension: { ".js": ".cjs" },
         entryPoints: { [`commands/${name}`]: `src/cli/commands/${name}.ts` },
+        ...(name === "adopt" ? { define: { ...common.define, HCPX_HOSTS_INDEX: HOSTS_INDEX } } : {}),
         plugins: [vendorJson5, lazyAdapter],
         logOverride: { "empty-import-meta": "silent" },
       }), // adapters/index.ts and descriptor.ts read import.meta.url only where __dirname is undefined (ESM bundles)
