@@ -266,6 +266,13 @@ const bundleHashes = {};
 for (const [i, name] of Object.keys(CJS_COMMANDS).entries()) {
   const r = cjsBuilds[i];
   const f = r.outputFiles[0];
+  // ASCII only (esbuild escapes strings, not regular expression literals): one non-ASCII byte makes
+  // the whole source a two-byte string, decoded off Node's ASCII fast path, on every start
+  const wide = f.contents.findIndex((b) => b > 0x7f);
+  if (wide >= 0)
+    throw new Error(
+      `build: commands/${name}.cjs is not ASCII at byte ${wide} (…${Buffer.from(f.contents.subarray(Math.max(0, wide - 60), wide + 20)).toString()}…): write the character as a \\u escape in the source`,
+    );
   r.outputFiles[0] = {
     path: f.path,
     contents: Buffer.concat([
