@@ -158,16 +158,19 @@ const vendorJson5 = {
 /**
  * The mcp adapter (and the MCP SDK client with it) is its own file,
  * dist/lib/mcp-adapter.mjs, which the runtime imports (through
- * src/util/dynamic-import.ts, at the path HCPX_MCP_ADAPTER; src/runtime/adapters/index.ts) only for an `mcp`
+ * src/util/dynamic-import.ts, at the path HCPX_MCP_ADAPTER; src/runtime/mcp-load.ts) only for an `mcp`
  * pack: `hcpx exec` of every other kind never parses it. The source's
  * `import("./mcp-adapter")` (the path vitest takes) stays out of the bundles.
- * doctor takes the SDK's stdio client from that file too (one copy in dist/).
+ * doctor takes the SDK's stdio client from that file too (one copy in dist/), and
+ * adopt its HTTP client for a remote server's probe (host/remote.ts: the SDK was
+ * half of adopt's bundle, read and deserialized on every adopt; callgrind, adopt
+ * claude --write: ~298 M -> ~283 M instructions).
  */
 const lazyAdapter = {
   name: "lazy-mcp-adapter",
   setup(b) {
     b.onResolve({ filter: /^(\.\/|\.\.\/|\.\.\/\.\.\/runtime\/)mcp-adapter$/ }, (args) =>
-      /[/\\](runtime[/\\]adapters[/\\]index|cli[/\\]commands[/\\]doctor)\.ts$/.test(args.importer)
+      /[/\\](runtime[/\\]mcp-load|cli[/\\]commands[/\\]doctor)\.ts$/.test(args.importer)
         ? { path: "../lib/mcp-adapter.mjs", external: true }
         : undefined,
     );
