@@ -64,6 +64,7 @@ function inputsKey() {
     "packs/calc-wrap",
     "packs/calc",
     "bins",
+    "hosts", // the descriptors adopt's bundle carries (HCPX_HOSTS_INDEX)
   ])
     add(rel);
   return h.digest("hex");
@@ -157,16 +158,19 @@ const vendorJson5 = {
 /**
  * The mcp adapter (and the MCP SDK client with it) is its own file,
  * dist/lib/mcp-adapter.mjs, which the runtime imports (through
- * src/util/dynamic-import.ts, at the path HCPX_MCP_ADAPTER; src/runtime/adapters/index.ts) only for an `mcp`
+ * src/util/dynamic-import.ts, at the path HCPX_MCP_ADAPTER; src/runtime/mcp-load.ts) only for an `mcp`
  * pack: `hcpx exec` of every other kind never parses it. The source's
  * `import("./mcp-adapter")` (the path vitest takes) stays out of the bundles.
- * doctor takes the SDK's stdio client from that file too (one copy in dist/).
+ * doctor takes the SDK's stdio client from that file too (one copy in dist/), and
+ * adopt its HTTP client for a remote server's probe (host/remote.ts: the SDK was
+ * half of adopt's bundle, read and deserialized on every adopt; callgrind, adopt
+ * claude --write: ~298 M -> ~283 M instructions).
  */
 const lazyAdapter = {
   name: "lazy-mcp-adapter",
   setup(b) {
     b.onResolve({ filter: /^(\.\/|\.\.\/|\.\.\/\.\.\/runtime\/)mcp-adapter$/ }, (args) =>
-      /[/\\](runtime[/\\]adapters[/\\]index|cli[/\\]commands[/\\]doctor)\.ts$/.test(args.importer)
+      /[/\\](runtime[/\\]mcp-load|cli[/\\]commands[/\\]doctor)\.ts$/.test(args.importer)
         ? { path: "../lib/mcp-adapter.mjs", external: true }
         : undefined,
     );
@@ -192,6 +196,55 @@ const CJS_COMMANDS = {
   mcp: { minifyWhitespace: true, minifySyntax: true },
   adopt: { minifyWhitespace: true, minifySyntax: true },
 };
+// adopt loads every host descriptor (which hosts share an MCP entry); checking one is ~10 M
+// instructions. The build loads each shipped one with the loader adopt runs (src/host/descriptor.ts,
+// bundled from this same source) and gives adopt's bundle what that returned, with the text it read
+// (HCPX_HOSTS_INDEX, src/util/build-info.ts): a file whose text is still that text is not checked
+// again; any other (edited, added, or one that did not load here) is read and checked as before.
+// A descriptor whose JSON does not give back the same value is left out.
+async function hostsIndex() {
+  const r = await build({
+    ...common,
+    banner: undefined,
+    format: "cjs",
+    outExtension: { ".js": ".cjs" },
+    stdin: {
+      resolveDir: root,
+      loader: "ts",
+      contents: `
+        import { readFileSync } from "node:fs";
+        import { join } from "node:path";
+        import { isDeepStrictEqual } from "node:util";
+        import { hostsDir, listHosts, loadDescriptor } from "./src/host/descriptor";
+        const index: Record<string, { text: string; value: string }> = {};
+        for (const h of listHosts()) {
+          let d;
+          try {
+            d = loadDescriptor(h);
+          } catch {
+            continue;
+          }
+          const value = JSON.stringify(d);
+          if (isDeepStrictEqual(JSON.parse(value), d))
+            index[h + ".json5"] = { text: readFileSync(join(hostsDir(), h + ".json5"), "utf8"), value };
+        }
+        process.stdout.write(JSON.stringify(index));`,
+    },
+    logOverride: { "empty-import-meta": "silent" },
+  });
+  // run from dist/, where the loader finds hosts/ (the package root) as the bundles do
+  const tmp = join(out, `.hosts-index.${process.pid}.cjs`);
+  mkdirSync(out, { recursive: true });
+  writeFileSync(tmp, r.outputFiles[0].contents);
+  try {
+    const run = spawnSync(process.execPath, [tmp], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    if (run.status !== 0) throw new Error(`build: loading the host descriptors failed: ${run.stderr.slice(0, 500)}`);
+    return run.stdout;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+const HOSTS_INDEX = await hostsIndex();
 const CODE_CACHED = ["exec", "mcp", "adopt"]; // adopt: the shipped cache only (src/cli/load-command.ts)
 const cjsBuilds = await Promise.all(
   Object.entries(CJS_COMMANDS).map(
@@ -203,6 +256,7 @@ const cjsBuilds = await Promise.all(
         ...min,
         outExtension: { ".js": ".cjs" },
         entryPoints: { [`commands/${name}`]: `src/cli/commands/${name}.ts` },
+        ...(name === "adopt" ? { define: { ...common.define, HCPX_HOSTS_INDEX: HOSTS_INDEX } } : {}),
         plugins: [vendorJson5, lazyAdapter],
         logOverride: { "empty-import-meta": "silent" },
       }), // adapters/index.ts and descriptor.ts read import.meta.url only where __dirname is undefined (ESM bundles)
@@ -215,6 +269,13 @@ const bundleHashes = {};
 for (const [i, name] of Object.keys(CJS_COMMANDS).entries()) {
   const r = cjsBuilds[i];
   const f = r.outputFiles[0];
+  // ASCII only (esbuild escapes strings, not regular expression literals): one non-ASCII byte makes
+  // the whole source a two-byte string, decoded off Node's ASCII fast path, on every start
+  const wide = f.contents.findIndex((b) => b > 0x7f);
+  if (wide >= 0)
+    throw new Error(
+      `build: commands/${name}.cjs is not ASCII at byte ${wide} (…${Buffer.from(f.contents.subarray(Math.max(0, wide - 60), wide + 20)).toString()}…): write the character as a \\u escape in the source`,
+    );
   r.outputFiles[0] = {
     path: f.path,
     contents: Buffer.concat([

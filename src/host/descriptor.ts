@@ -7,7 +7,9 @@ import { existsSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HcpxError } from "../util/errors";
-import { readJson5 } from "../pack/json5";
+import { parseJson5 } from "../pack/json5";
+import { CAPS, readTextFile } from "../util/readfile";
+import { HOSTS_INDEX } from "../util/build-info";
 import { validate } from "../pack/validate";
 import {
   DescriptorSchema,
@@ -86,6 +88,18 @@ export function hostAliases(): Record<string, string> {
 }
 
 const cache = new Map<string, Descriptor>();
+function setCached(host: string, d: Descriptor): Descriptor {
+  cache.set(host, d);
+  return d;
+}
+
+/**
+ * The descriptor of a host (`hosts/<host>.json5`) or bundle kind, loaded and checked once per process.
+ * Checking is most of the cost (a schema and the checks below, ~10 M instructions a file), and adopt
+ * loads every descriptor (which hosts share an entry, src/host/ask-rules.ts): adopt's bundle carries
+ * what the build's load of each shipped file returned with the text it read (HOSTS_INDEX,
+ * scripts/build.mjs), taken only for a file whose text is that text, byte for byte.
+ */
 export function loadDescriptor(name: string): Descriptor {
   const hit = cache.get(name);
   if (hit) return hit;
@@ -97,7 +111,11 @@ export function loadDescriptor(name: string): Descriptor {
   }
   const rel = descriptorFile(host);
   const file = join(hostsDir(), rel);
-  const doc = readJson5(file, `hosts/${rel}`);
+  const text = readTextFile(file, `hosts/${rel}`, CAPS.pack);
+  // the file as the build loaded it (the same checks, in this same bundle): the descriptor that load returned
+  const built = HOSTS_INDEX?.[rel];
+  if (built !== undefined && built.text === text) return setCached(host, JSON.parse(built.value) as Descriptor);
+  const doc = parseJson5(text, `hosts/${rel}`);
   const d = validate(DescriptorSchema, doc.value, doc.file, doc.text).data;
   if (d.host !== host)
     throw new HcpxError({

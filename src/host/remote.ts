@@ -11,6 +11,7 @@
 import { listHosts, loadDescriptor, type Descriptor, type Target } from "./descriptor";
 import { HcpxError, type Problem } from "../util/errors";
 import { ENV_NAME, urlProblem } from "./remote-shape";
+import { loadMcpAdapter } from "../runtime/mcp-load";
 
 export interface RemoteOptions {
   url: string;
@@ -165,7 +166,8 @@ async function probeEra(
 ): Promise<EraProbe> {
   const out: EraProbe = { era };
   try {
-    const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+    // the SDK client from the mcp adapter's file (runtime/mcp-load.ts): not in adopt's bundle
+    const { Client, StreamableHTTPClientTransport } = await loadMcpAdapter();
     const client = new Client(CLIENT, era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
     await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }), {
       timeout: timeoutMs,

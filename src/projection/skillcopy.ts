@@ -134,7 +134,7 @@ export function removeMentions(text: string, w: Withheld, bare: boolean): string
       t = left.slice(0, left.length - ls[0].length) + right; // `a, b` → `a`
     } else if (rs && isItem(firstTok(right.slice(rs[0].length)))) {
       t = left + right.slice(rs[0].length); // `b, c` → `c`
-    } else if (/(?:^|[:(]\s*)$/.test(left) && /^\s*(?:$|[,;.)…])/.test(right)) {
+    } else if (/(?:^|[:(]\s*)$/.test(left) && /^\s*(?:$|[,;.)\u2026])/.test(right)) {
       t = left + right.replace(/^\s*[,/]\s*/, ""); // alone after `label:` or `(`, or the whole text
     } else {
       // the subject of a clause: the clause goes, with the separator before it (or after it, at the start)
@@ -152,7 +152,7 @@ export function removeMentions(text: string, w: Withheld, bare: boolean): string
   // a label whose list went: `reads: a; confirm:` → `reads: a`; `(confirm: )` → `()`
   for (let guard = 0; guard < 100; guard++) {
     const before = t;
-    t = t.replace(/(^|[;,]\s*|[.!?]\s+|\(\s*)[^.;:,()\n]*:\s*…?\s*(?=$|[.;,)])/, (_m, pre: string) =>
+    t = t.replace(/(^|[;,]\s*|[.!?]\s+|\(\s*)[^.;:,()\n]*:\s*\u2026?\s*(?=$|[.;,)])/, (_m, pre: string) =>
       /^[;,]/.test(pre) ? "" : pre,
     );
     if (t === before) break;

@@ -31,6 +31,8 @@ import { checkPin, listAllTools, PinError, toolsByName } from "./mcp-pins";
 // The v2 SDK client at one era for `hcpx doctor`'s MCP check: from this file, so
 // that dist/ holds one copy of the SDK client (dist/lib/mcp-adapter.mjs), not two.
 export { connectEra } from "./mcp-client";
+// and the SDK's HTTP client for adopt's probe of a remote server (host/remote.ts), from here too
+export { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
 /**
  * A long-lived process (`hcpx mcp`) sets this global to keep each server

@@ -6,31 +6,15 @@
 // adapter: it refuses to start an already cancelled call, and a call cancelled
 // while it ran never answers `ok` (its effect may have landed; nobody is told
 // it did), whatever the adapter answered.
-import { pathToFileURL } from "node:url";
 import { adapterOf, type CallableKind } from "../../pack/adapters/index";
-import { dynamicImport } from "../../util/dynamic-import";
 import { failure, type Envelope } from "../envelope";
 import { cancelReason, cancelled } from "../wrap";
 import type { Adapter, AdapterCall } from "./types";
 import type { Pack } from "../../pack/model";
 import { packUrls, schemeEnvNames, userinfoSecrets } from "../openapi-base";
-import { MCP_ADAPTER } from "../../util/build-info";
+import { loadMcpAdapter } from "../mcp-load";
 
 export type { Adapter, AdapterCall } from "./types";
-
-/**
- * The mcp adapter, loaded only for an mcp pack: in dist/ a file of its own
- * (MCP_ADAPTER, relative to the command bundle; see scripts/build.mjs),
- * imported through dynamicImport() because the exec bundle runs from V8's
- * code cache; from the sources (vitest) the module itself.
- */
-async function mcpAdapter(): Promise<typeof import("../mcp-adapter")> {
-  if (MCP_ADAPTER !== undefined) {
-    const base = typeof __dirname === "string" ? pathToFileURL(`${__dirname}/`).href : import.meta.url;
-    return (await dynamicImport(new URL(MCP_ADAPTER, base).href)) as typeof import("../mcp-adapter");
-  }
-  return import("../mcp-adapter");
-}
 
 /**
  * The runtime's entry of each callable kind: its adapter, loaded on first use,
@@ -57,7 +41,7 @@ export const RUNNERS: { readonly [K in CallableKind]: RuntimeEntry<K> } = {
     // a base URL's userinfo (user:password) is a secret as much as a Binding value
     secretValues: (pack, env) => packUrls(pack, env).flatMap(userinfoSecrets),
   },
-  mcp: { load: async () => ({ run: (await mcpAdapter()).runMcp }) },
+  mcp: { load: async () => ({ run: (await loadMcpAdapter()).runMcp }) },
 };
 
 /** The runtime's entry of a pack's kind, with the pack it was looked up by (undefined: not callable). */

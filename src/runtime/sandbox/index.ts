@@ -183,7 +183,7 @@ const EACCES = /permission denied|\bEACCES\b|\bEPERM\b|operation not permitted/i
 const NET =
   /network is unreachable|\bENETUNREACH\b|connection refused|\bECONNREFUSED\b|\bEAI_AGAIN\b|\bENOTFOUND\b|temporary failure in name resolution|name or service not known|could not resolve host/i;
 const ENOENT = /no such file or directory|\bENOENT\b/i;
-const QUOTED_PATH = /['"‘`](\/[^'"’`\n]*)['"’`]/;
+const QUOTED_PATH = /['"\u2018`](\/[^'"\u2019`\n]*)['"\u2019`]/;
 
 /** A path of the host's /tmp the call does not see (its /tmp is its own): the host has it, the sandbox does not show it. */
 function hiddenTmp(path: string, plan: Pick<BwrapPlan, "rebind" | "writable">): boolean {
