@@ -107,7 +107,7 @@ function writeChanges(plan: FilePlan, hashed?: Map<string, string>): ApplyResult
   }
   for (const t of plan.staleTemps) removeFile(base, t);
   // a directory counts when this run removed it (one gone already changed nothing)
-  const removedDirs = plan.rmdirs.filter((d) => existsSync(d) && removeEmptyDir(base, d));
+  const removedDirs = plan.rmdirs.filter((d) => removeEmptyDir(base, d));
   const wrote = written.length + deleted.length + plan.staleTemps.length + removedDirs.length > 0;
   return { written, deleted, wrote };
 }

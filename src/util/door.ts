@@ -452,13 +452,13 @@ export function removeFile(base: Base | string, abs: string, show?: string, link
   unlinkQuiet(guardParent(base, abs, show), true);
 }
 
-/** Remove a directory when empty; true when removed or already gone. */
+/** Remove a directory when empty; true when this call removed it (false: not empty, or gone already). */
 export function removeEmptyDir(base: Base | string, dir: string): boolean {
   try {
     rmdirSync(guard(base, dir));
     return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "ENOENT";
+  } catch {
+    return false;
   }
 }
 
