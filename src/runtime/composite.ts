@@ -16,7 +16,7 @@ import { failure, type Envelope } from "./envelope";
 import { dynamicImport } from "../util/dynamic-import";
 import { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_NESTING, cancelled, parseOutput } from "./wrap";
 import { forbiddenEnvOf } from "../pack/envrules";
-import { stampOf } from "../util/stamp";
+import { namesMissing, stampOf } from "../util/stamp";
 
 export interface CompositeContext {
   pack: string;
@@ -125,7 +125,7 @@ function moduleFile(pack: AdapterCall<"composite">["pack"]): string | Envelope {
   checked.delete(key);
   const file = checkModule(pack, named);
   // a stamp of a missing file ("-") vouches for nothing
-  if (typeof file === "string" && stamp !== undefined && !stamp.endsWith("=-|")) {
+  if (typeof file === "string" && stamp !== undefined && !namesMissing(stamp)) {
     if (checked.size >= CHECKED_MAX) checked.clear();
     checked.set(key, { stamp, file });
   }

@@ -57,6 +57,11 @@ export function stampOf(
   return out;
 }
 
+/** Whether a stamp of stampOf names a missing file ("-"): a value kept with it would vouch for a file that is not there. */
+export function namesMissing(stamp: string): boolean {
+  return stamp.includes("=-|");
+}
+
 /**
  * Whether each file (missing ones aside) was last changed at least RACY_MS
  * before `readAt`: what was read of it then can be vouched for by its stamp
