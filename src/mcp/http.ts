@@ -19,6 +19,7 @@ import {
   localhostAllowedHostnames,
   originValidationResponse,
   WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
   type Server,
 } from "@modelcontextprotocol/server";
 import type { McpFront } from "./front";
@@ -73,9 +74,10 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
   checkBind(o, host);
   const path = o.path ?? "/mcp";
   const instance = instanceOf(o);
+  const maxBody = o.maxBodyBytes ?? 1024 * 1024;
   const handler = createMcpHandler(instance, {
     onerror: (e) => o.hooks.log(`http: ${e.message}`),
-    maxRequestBodySize: o.maxBodyBytes ?? 1024 * 1024,
+    maxRequestBodySize: maxBody,
   });
   let allowed = localhostAllowedHostnames();
   const server = nodeServer(o, (req, res) => void handle(req, res));
@@ -86,16 +88,23 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
-      const request = toRequest(req, host);
       const pathname = pathOf(req.url);
+      // a POST to the endpoint: its body is read here once the request is let in (post())
+      const held = req.method === "POST" && pathname === path;
+      const request = toRequest(req, host, !held);
       const guard = hostHeaderValidationResponse(request, allowed) ?? originValidationResponse(request, allowed);
-      let response: Response;
+      let response: Response | undefined;
       if (guard) response = guard;
       else if (pathname === PRM || pathname === PRM + path || pathname === PRM + resourceUrl.pathname) {
         response = metadataResponse(request, meta);
       } else if (pathname !== path) response = new Response("not found", { status: 404 });
       else if (!o.auth)
-        response = request.method === "GET" ? await legacyStream(request, undefined) : await handler.fetch(request);
+        response =
+          request.method === "GET"
+            ? await legacyStream(request, undefined)
+            : held
+              ? await post(req, request, undefined)
+              : await handler.fetch(request);
       else {
         const who = await authorize(o.auth, o.fronts, request, metaUrl, resourceUrl);
         response =
@@ -103,8 +112,12 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
             ? who
             : request.method === "GET"
               ? await legacyStream(request, who)
-              : await handler.fetch(request, { authInfo: who });
+              : held
+                ? await post(req, request, who)
+                : await handler.fetch(request, { authInfo: who });
       }
+      // undefined: the client went away before its body was whole; nothing ran, no one to answer
+      if (!response) return;
       await send(response, res);
       streamEnded.get(response)?.();
     } catch (e) {
@@ -115,6 +128,27 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
   }
 
   const { legacyStream, streamEnded } = legacyStreams(instance, o.live);
+
+  /**
+   * A POST to the endpoint, its body read from the Node request (bounded): a JSON body goes to the
+   * handler parsed (the SDK's `parsedBody`: it then neither clones the request nor reads its body
+   * again); an empty, unparseable or too large one goes as the bytes read, for the SDK to answer
+   * as it answers any (400, 413). Undefined when the client went away before its body was whole.
+   */
+  async function post(req: IncomingMessage, request: Request, authInfo: AuthInfo | undefined) {
+    const bytes = await bodyOf(req, maxBody);
+    if (!bytes) return undefined;
+    const opts = authInfo ? { authInfo } : {};
+    const parsed = bytes.length <= maxBody ? parseBody(bytes) : NOT_JSON;
+    if (parsed !== NOT_JSON) return handler.fetch(request, { ...opts, parsedBody: parsed });
+    const withBody = new Request(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: bytes,
+      duplex: "half",
+    } as RequestInit);
+    return handler.fetch(withBody, opts);
+  }
 
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
@@ -293,7 +327,47 @@ function pathOf(target: string | undefined): string {
   return new URL(`http://h${t}`).pathname;
 }
 
-function toRequest(req: IncomingMessage, host: string): Request {
+/** Not a JSON body (empty, or not JSON): the SDK reads the bytes and says so itself. */
+const NOT_JSON = Symbol("not JSON");
+/** The SDK's own decoding of a body (readRequestBody: UTF-8, a leading BOM dropped, bad bytes replaced). */
+const utf8 = new TextDecoder();
+
+/** The body as the SDK would parse it: the JSON value, or NOT_JSON where the SDK finds none. */
+function parseBody(bytes: Uint8Array): unknown {
+  const text = utf8.decode(bytes);
+  if (text.length === 0) return NOT_JSON;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/**
+ * The body of `req`, read whole: at most `max` + 1 bytes are kept (more is over the limit, and the
+ * rest is not kept); undefined when the request goes away before its end (ECONNRESET "aborted", or
+ * Node's 408 for a body that does not arrive in time): then nothing runs.
+ */
+function bodyOf(req: IncomingMessage, max: number): Promise<Uint8Array | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (d: Buffer) => {
+      if (size > max) return;
+      const room = max + 1 - size;
+      const kept = d.length > room ? d.subarray(0, room) : d;
+      chunks.push(kept);
+      size += kept.length;
+    });
+    req.on("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    req.on("error", () => resolve(undefined));
+    req.on("close", () => {
+      if (!req.complete) resolve(undefined);
+    });
+  });
+}
+
+function toRequest(req: IncomingMessage, host: string, withBody = true): Request {
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined) continue;
@@ -301,7 +375,7 @@ function toRequest(req: IncomingMessage, host: string): Request {
     else headers.set(k, v);
   }
   const method = req.method ?? "GET";
-  const hasBody = method !== "GET" && method !== "HEAD";
+  const hasBody = withBody && method !== "GET" && method !== "HEAD";
   // no signal of its own: a request that goes away before its body is whole errors the body's
   // stream (Node emits ECONNRESET "aborted" on req), so the SDK's read of it fails and nothing
   // runs; one that goes away later cancels the response's stream (send). (An AbortController

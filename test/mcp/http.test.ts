@@ -71,6 +71,34 @@ describe("hcpx mcp --http", () => {
         req.end("{}");
       });
       expect(status).toBe(403);
+
+      // the body is read by the listener and handed to the SDK parsed: the SDK's own answers still hold
+      const post = async (body: string | Uint8Array) => {
+        const r = await fetch(url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": "2025-11-25",
+          },
+          body,
+        });
+        return { status: r.status, text: await r.text() };
+      };
+      const call = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 7,
+        method: "tools/call",
+        params: { name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } },
+      });
+      const notJson = await post("{not json");
+      expect(notJson.status).toBe(400);
+      expect(notJson.text).toContain("-32700");
+      expect((await post("")).status).toBe(400);
+      // a UTF-8 BOM before the JSON: dropped, as the SDK's own read of a body drops it
+      const bom = await post(new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(call)]));
+      expect(bom.status).toBe(200);
+      expect(bom.text).toContain('"ok\\":true');
     } finally {
       child.kill("SIGTERM");
     }
