@@ -26,6 +26,7 @@ import type { McpFront } from "./front";
 import { buildServer, type InstanceHooks } from "./sdk-server";
 import { challenge, type Authenticator } from "./auth";
 import { DEFAULT_KEEP_ALIVE_TIMEOUT_MS } from "./team-config";
+import { pathOf, postParsed, send, toRequest } from "./http-bridge";
 
 export interface HttpOptions {
   /** the front of each principal (undefined: the server config does not name it now); with `auth` absent (--no-auth, loopback only) the one front under "local" */
@@ -98,23 +99,10 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
       else if (pathname === PRM || pathname === PRM + path || pathname === PRM + resourceUrl.pathname) {
         response = metadataResponse(request, meta);
       } else if (pathname !== path) response = new Response("not found", { status: 404 });
-      else if (!o.auth)
-        response =
-          request.method === "GET"
-            ? await legacyStream(request, undefined)
-            : held
-              ? await post(req, request, undefined)
-              : await handler.fetch(request);
+      else if (!o.auth) response = await serve(req, request, held, undefined);
       else {
         const who = await authorize(o.auth, o.fronts, request, metaUrl, resourceUrl);
-        response =
-          who instanceof Response
-            ? who
-            : request.method === "GET"
-              ? await legacyStream(request, who)
-              : held
-                ? await post(req, request, who)
-                : await handler.fetch(request, { authInfo: who });
+        response = who instanceof Response ? who : await serve(req, request, held, who);
       }
       // undefined: the client went away before its body was whole; nothing ran, no one to answer
       if (!response) return;
@@ -128,27 +116,7 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
   }
 
   const { legacyStream, streamEnded } = legacyStreams(instance, o.live);
-
-  /**
-   * A POST to the endpoint, its body read from the Node request (bounded): a JSON body goes to the
-   * handler parsed (the SDK's `parsedBody`: it then neither clones the request nor reads its body
-   * again); an empty, unparseable or too large one goes as the bytes read, for the SDK to answer
-   * as it answers any (400, 413). Undefined when the client went away before its body was whole.
-   */
-  async function post(req: IncomingMessage, request: Request, authInfo: AuthInfo | undefined) {
-    const bytes = await bodyOf(req, maxBody);
-    if (!bytes) return undefined;
-    const opts = authInfo ? { authInfo } : {};
-    const parsed = bytes.length <= maxBody ? parseBody(bytes) : NOT_JSON;
-    if (parsed !== NOT_JSON) return handler.fetch(request, { ...opts, parsedBody: parsed });
-    const withBody = new Request(request.url, {
-      method: request.method,
-      headers: request.headers,
-      body: bytes,
-      duplex: "half",
-    } as RequestInit);
-    return handler.fetch(withBody, opts);
-  }
+  const serve = endpointOf(handler, maxBody, legacyStream);
 
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
@@ -278,6 +246,23 @@ function instanceOf(o: HttpOptions) {
   };
 }
 
+/**
+ * The endpoint's answer to a request let in (allowed Host, authenticated): a GET is a legacy stream;
+ * a POST its body read here (postParsed); undefined when the client went away before its body was whole.
+ */
+function endpointOf(
+  handler: ReturnType<typeof createMcpHandler>,
+  maxBody: number,
+  legacyStream: (request: Request, authInfo: AuthInfo | undefined) => Promise<Response>,
+) {
+  return (req: IncomingMessage, request: Request, held: boolean, who: AuthInfo | undefined) =>
+    request.method === "GET"
+      ? legacyStream(request, who)
+      : held
+        ? postParsed(handler, maxBody, req, request, who)
+        : handler.fetch(request, who ? { authInfo: who } : undefined);
+}
+
 type Instance = (ctx: {
   era: "legacy";
   authInfo?: { extra?: Record<string, unknown> };
@@ -317,104 +302,4 @@ function legacyStreams(instance: Instance, live: HttpOptions["live"]) {
     return r;
   }
   return { legacyStream, streamEnded };
-}
-
-/** The path of a request target as the URL parser reads it (dot segments resolved, percent-encoding kept). */
-function pathOf(target: string | undefined): string {
-  const t = target ?? "/";
-  // the usual target ("/mcp"): nothing for the parser to do; anything else goes through it
-  if (/^\/[A-Za-z0-9_-]*$/.test(t)) return t;
-  return new URL(`http://h${t}`).pathname;
-}
-
-/** Not a JSON body (empty, or not JSON): the SDK reads the bytes and says so itself. */
-const NOT_JSON = Symbol("not JSON");
-/** The SDK's own decoding of a body (readRequestBody: UTF-8, a leading BOM dropped, bad bytes replaced). */
-const utf8 = new TextDecoder();
-
-/** The body as the SDK would parse it: the JSON value, or NOT_JSON where the SDK finds none. */
-function parseBody(bytes: Uint8Array): unknown {
-  const text = utf8.decode(bytes);
-  if (text.length === 0) return NOT_JSON;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return NOT_JSON;
-  }
-}
-
-/**
- * The body of `req`, read whole: at most `max` + 1 bytes are kept (more is over the limit, and the
- * rest is not kept); undefined when the request goes away before its end (ECONNRESET "aborted", or
- * Node's 408 for a body that does not arrive in time): then nothing runs.
- */
-function bodyOf(req: IncomingMessage, max: number): Promise<Uint8Array | undefined> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (d: Buffer) => {
-      if (size > max) return;
-      const room = max + 1 - size;
-      const kept = d.length > room ? d.subarray(0, room) : d;
-      chunks.push(kept);
-      size += kept.length;
-    });
-    req.on("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
-    req.on("error", () => resolve(undefined));
-    req.on("close", () => {
-      if (!req.complete) resolve(undefined);
-    });
-  });
-}
-
-function toRequest(req: IncomingMessage, host: string, withBody = true): Request {
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (v === undefined) continue;
-    if (Array.isArray(v)) for (const x of v) headers.append(k, x);
-    else headers.set(k, v);
-  }
-  const method = req.method ?? "GET";
-  const hasBody = withBody && method !== "GET" && method !== "HEAD";
-  // no signal of its own: a request that goes away before its body is whole errors the body's
-  // stream (Node emits ECONNRESET "aborted" on req), so the SDK's read of it fails and nothing
-  // runs; one that goes away later cancels the response's stream (send). (An AbortController
-  // here, aborted only in the first case, was a signal and its listener on every request.)
-  return new Request(`http://${req.headers.host ?? host}${req.url ?? "/"}`, {
-    method,
-    headers,
-    ...(hasBody ? { body: streamOf(req), duplex: "half" } : {}),
-  } as RequestInit);
-}
-
-/** The request's body: errored when the request goes away before its end (ECONNRESET "aborted"). */
-function streamOf(req: IncomingMessage): ReadableStream<Uint8Array> {
-  return new ReadableStream({
-    start(c) {
-      req.on("data", (d: Buffer) => c.enqueue(new Uint8Array(d)));
-      req.on("end", () => c.close());
-      req.on("error", (e) => c.error(e));
-    },
-  });
-}
-
-async function send(response: Response, res: ServerResponse): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((v, k) => {
-    const prev = headers[k];
-    headers[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-  });
-  res.writeHead(response.status, headers);
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  const reader = response.body.getReader();
-  res.on("close", () => void reader.cancel().catch(() => {}));
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    res.write(value);
-  }
-  res.end();
 }

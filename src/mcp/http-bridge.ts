@@ -1,0 +1,134 @@
+// The Node listener's request and response as the Web Request and Response the
+// MCP SDK's handler takes and gives (src/mcp/http.ts): headers copied, a body
+// streamed — or, for a POST to the endpoint, read whole here (bounded) and
+// handed over parsed, so the SDK neither clones the request nor reads its body
+// again — and the answer streamed back, cancelled when the client goes away.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AuthInfo, createMcpHandler } from "@modelcontextprotocol/server";
+
+/** The path of a request target as the URL parser reads it (dot segments resolved, percent-encoding kept). */
+export function pathOf(target: string | undefined): string {
+  const t = target ?? "/";
+  // the usual target ("/mcp"): nothing for the parser to do; anything else goes through it
+  if (/^\/[A-Za-z0-9_-]*$/.test(t)) return t;
+  return new URL(`http://h${t}`).pathname;
+}
+
+/** Not a JSON body (empty, or not JSON): the SDK reads the bytes and says so itself. */
+const NOT_JSON = Symbol("not JSON");
+/** The SDK's own decoding of a body (readRequestBody: UTF-8, a leading BOM dropped, bad bytes replaced). */
+const utf8 = new TextDecoder();
+
+/** The body as the SDK would parse it: the JSON value, or NOT_JSON where the SDK finds none. */
+function parseBody(bytes: Uint8Array): unknown {
+  const text = utf8.decode(bytes);
+  if (text.length === 0) return NOT_JSON;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/**
+ * The body of `req`, read whole: at most `max` + 1 bytes are kept (more is over the limit, and the
+ * rest is not kept); undefined when the request goes away before its end (ECONNRESET "aborted", or
+ * Node's 408 for a body that does not arrive in time): then nothing runs.
+ */
+function bodyOf(req: IncomingMessage, max: number): Promise<Uint8Array | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (d: Buffer) => {
+      if (size > max) return;
+      const room = max + 1 - size;
+      const kept = d.length > room ? d.subarray(0, room) : d;
+      chunks.push(kept);
+      size += kept.length;
+    });
+    req.on("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    req.on("error", () => resolve(undefined));
+    req.on("close", () => {
+      if (!req.complete) resolve(undefined);
+    });
+  });
+}
+
+export function toRequest(req: IncomingMessage, host: string, withBody = true): Request {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined) continue;
+    if (Array.isArray(v)) for (const x of v) headers.append(k, x);
+    else headers.set(k, v);
+  }
+  const method = req.method ?? "GET";
+  const hasBody = withBody && method !== "GET" && method !== "HEAD";
+  // no signal of its own: a request that goes away before its body is whole errors the body's
+  // stream (Node emits ECONNRESET "aborted" on req), so the SDK's read of it fails and nothing
+  // runs; one that goes away later cancels the response's stream (send). (An AbortController
+  // here, aborted only in the first case, was a signal and its listener on every request.)
+  return new Request(`http://${req.headers.host ?? host}${req.url ?? "/"}`, {
+    method,
+    headers,
+    ...(hasBody ? { body: streamOf(req), duplex: "half" } : {}),
+  } as RequestInit);
+}
+
+/** The request's body: errored when the request goes away before its end (ECONNRESET "aborted"). */
+function streamOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(c) {
+      req.on("data", (d: Buffer) => c.enqueue(new Uint8Array(d)));
+      req.on("end", () => c.close());
+      req.on("error", (e) => c.error(e));
+    },
+  });
+}
+
+export async function send(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((v, k) => {
+    const prev = headers[k];
+    headers[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  });
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  res.on("close", () => void reader.cancel().catch(() => {}));
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    res.write(value);
+  }
+  res.end();
+}
+
+/**
+ * A POST to the endpoint, its body read from the Node request (bounded): a JSON body goes to the
+ * handler parsed (the SDK's `parsedBody`: it then neither clones the request nor reads its body
+ * again); an empty, unparseable or too large one goes as the bytes read, for the SDK to answer
+ * as it answers any (400, 413). Undefined when the client went away before its body was whole.
+ */
+export async function postParsed(
+  handler: ReturnType<typeof createMcpHandler>,
+  maxBody: number,
+  req: IncomingMessage,
+  request: Request,
+  authInfo: AuthInfo | undefined,
+): Promise<Response | undefined> {
+  const bytes = await bodyOf(req, maxBody);
+  if (!bytes) return undefined;
+  const opts = authInfo ? { authInfo } : {};
+  const parsed = bytes.length <= maxBody ? parseBody(bytes) : NOT_JSON;
+  if (parsed !== NOT_JSON) return handler.fetch(request, { ...opts, parsedBody: parsed });
+  const withBody = new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: bytes,
+    duplex: "half",
+  } as RequestInit);
+  return handler.fetch(withBody, opts);
+}
