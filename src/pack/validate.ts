@@ -168,20 +168,36 @@ export function knownKeysAt(schema: unknown, path: readonly PropertyKey[]): stri
   return [...keys];
 }
 
+/** A container met by reservedKeyPaths: its parent and its key there (the path is spelt out only for a find). */
+interface Step {
+  up: Step | undefined;
+  key: string | number;
+}
+
+function pathOf(step: Step | undefined, last: string | number): (string | number)[] {
+  const path = [last];
+  for (let s = step; s; s = s.up) path.push(s.key);
+  return path.reverse();
+}
+
 /** Every own key of `value` that is one of RESERVED_KEYS, with its path (iterative: no recursion). */
 function reservedKeyPaths(value: unknown): (string | number)[][] {
   const out: (string | number)[][] = [];
-  const stack: [unknown, (string | number)[]][] = [[value, []]];
+  // containers only (a scalar has no keys): each with the step that leads to it
+  const stack: [object, Step | undefined][] = [];
+  const visit = (x: unknown, up: Step | undefined, key: string | number) => {
+    if (x !== null && typeof x === "object") stack.push([x, { up, key }]);
+  };
+  if (value !== null && typeof value === "object") stack.push([value, undefined]);
   while (stack.length && out.length < 20) {
-    const [v, path] = stack.pop()!;
-    if (v === null || typeof v !== "object") continue;
+    const [v, at] = stack.pop()!;
     if (Array.isArray(v)) {
-      v.forEach((x, i) => stack.push([x, [...path, i]]));
+      for (let i = 0; i < v.length; i++) visit(v[i], at, i);
       continue;
     }
     for (const k of Object.keys(v)) {
-      if (RESERVED_KEYS.has(k)) out.push([...path, k]);
-      else stack.push([(v as Record<string, unknown>)[k], [...path, k]]);
+      if (RESERVED_KEYS.has(k)) out.push(pathOf(at, k));
+      else visit((v as Record<string, unknown>)[k], at, k);
     }
   }
   return out;

@@ -56,15 +56,26 @@ function writeNew(tmp: string, data: FileData, mode: number | undefined): void {
 /** Directories this process has made or found (one mkdir per directory, not per file). */
 const madeDirs = new Set<string>();
 
-/** Write `text` to `file` atomically (temp file in the same dir + rename), keeping an existing file's mode (or setting `forceMode`). */
-export function atomicWrite(file: string, text: FileData, forceMode?: number): void {
+/**
+ * What the caller's lstat of the file found just before the write (src/util/door.ts, a batch's memo):
+ * its directory exists, and the file is absent (`mode` undefined) or a regular file of `mode`.
+ */
+export interface Found {
+  mode: number | undefined;
+}
+
+/**
+ * Write `text` to `file` atomically (temp file in the same dir + rename), keeping an existing file's mode
+ * (or setting `forceMode`). With `found`, neither its directory is made nor the file stat'ed again.
+ */
+export function atomicWrite(file: string, text: FileData, forceMode?: number, found?: Found): void {
   const dir = dirname(file);
-  if (!madeDirs.has(dir)) {
+  if (!found && !madeDirs.has(dir)) {
     mkdirSync(dir, { recursive: true });
     madeDirs.add(dir);
   }
-  let mode: number | undefined = forceMode;
-  if (mode === undefined) {
+  let mode: number | undefined = forceMode ?? found?.mode;
+  if (mode === undefined && !found) {
     try {
       mode = statSync(file, { throwIfNoEntry: false })?.mode;
       if (mode !== undefined) mode &= 0o7777;

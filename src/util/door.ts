@@ -38,7 +38,7 @@ import {
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { HcpxError } from "./errors";
 import { display, isInside } from "./paths";
-import { atomicWrite, writeStep, type FileData } from "./atomic";
+import { atomicWrite, writeStep, type FileData, type Found } from "./atomic";
 import { readBytes } from "./readfile";
 import { walkInside } from "./walk";
 
@@ -127,8 +127,8 @@ export interface WriteOpts {
 /** Write one file atomically below `base` (its directories made as needed). */
 export function writeFile(base: Base | string, abs: string, data: FileData, opts: WriteOpts = {}): void {
   if (opts.dirs && !opts.replaceLink) {
-    const real = memoGuard(base, opts.dirs, abs, opts.show);
-    atomicWrite(real, data, opts.mode);
+    const { real, found } = memoGuard(base, opts.dirs, abs, opts.show);
+    atomicWrite(real, data, opts.mode, found);
     return;
   }
   const real = opts.replaceLink ? guardParent(base, abs, opts.show) : guard(base, abs, opts.show);
@@ -149,18 +149,22 @@ export function dirMemo(): DirMemo {
   return new Map();
 }
 
-/** guard(base, abs) with the directories made (mkdirs), through the batch's memo. */
-function memoGuard(base: Base | string, memo: DirMemo, abs: string, show?: string): string {
+/**
+ * guard(base, abs) with the directories made (mkdirs), through the batch's memo; `found` when the
+ * file's own lstat saw it absent or a regular file (its mode), so the write need not look again.
+ */
+function memoGuard(base: Base | string, memo: DirMemo, abs: string, show?: string): { real: string; found?: Found } {
   const realDir = memoDir(base, memo, dirname(abs), show ?? display(abs));
   const real = join(realDir, basename(abs));
   let st;
   try {
     st = lstatSync(real, { throwIfNoEntry: false });
   } catch {
-    st = undefined;
+    return { real };
   }
-  if (st === undefined) return real;
-  return st.isSymbolicLink() ? guard(base, abs, show) : real;
+  if (st === undefined) return { real, found: { mode: undefined } };
+  if (st.isSymbolicLink()) return { real: guard(base, abs, show) };
+  return st.isFile() ? { real, found: { mode: st.mode & 0o7777 } } : { real };
 }
 
 function memoDir(base: Base | string, memo: DirMemo, dir: string, show: string): string {
@@ -172,21 +176,23 @@ function memoDir(base: Base | string, memo: DirMemo, dir: string, show: string):
   if (dir === b.dir || parent === dir || !isInside(parent, b.dir)) real = mkdirs(base, dir, show);
   else {
     const next = join(memoDir(base, memo, parent, show), basename(dir));
-    let st;
+    // made here (the common case of a first write: one mkdir, no lstat before it), or there already
+    let made = false;
     try {
-      st = lstatSync(next, { throwIfNoEntry: false });
+      mkdirSync(next);
+      made = true;
     } catch {
-      st = undefined;
+      /* there already (a directory, a link, a file), or cannot: the lstat below decides */
     }
-    if (st?.isDirectory()) real = next;
-    else if (st === undefined) {
+    let st;
+    if (!made)
       try {
-        mkdirSync(next);
-        real = next;
+        st = lstatSync(next, { throwIfNoEntry: false });
       } catch {
-        real = mkdirs(base, dir, show); // raced, or cannot: the full walk names the problem
+        st = undefined;
       }
-    } else real = mkdirs(base, dir, show); // a link (may lead out) or a file on the way: the full walk decides
+    if (made || st?.isDirectory()) real = next;
+    else real = mkdirs(base, dir, show); // a link (may lead out), a file on the way, a race or a refusal: the full walk decides
   }
   memo.set(dir, real);
   return real;

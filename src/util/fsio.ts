@@ -6,16 +6,7 @@
 // user scope) adopt refuses it. When it stays inside, adopt writes through it:
 // the link stays a link and the file it points to is updated (atomically, by a
 // rename next to that file).
-import {
-  existsSync,
-  linkSync,
-  readdirSync,
-  realpathSync,
-  rmdirSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, linkSync, readdirSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
 import { HcpxError } from "./errors";
 import { display, isInside, toPosix } from "./paths";
@@ -103,16 +94,9 @@ export function guardPath(named: unknown, base: TrustBase, form: "display" | "ab
   }
   const w = walkInside(abs, base.dir, base.label);
   if (!("real" in w)) return no(w.problem.message);
-  if (w.real === realpathOr(base.dir)) return no("resolves to the base directory itself");
+  // the base as the walk resolved it (one realpath per guard; none there yet: the base as named)
+  if (w.real === (w.realBase ?? base.dir)) return no("resolves to the base directory itself");
   return { ok: true, abs, real: w.real, show: base.prefix + toPosix(relative(base.dir, abs)) };
-}
-
-function realpathOr(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

@@ -6,7 +6,7 @@
 // (/dev/zero). The open is O_NONBLOCK, so opening a FIFO returns at once; the
 // fstat of the open descriptor then decides (no race between a stat and the
 // open). On the exec path: node:fs only.
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, type BigIntStats, type Stats } from "node:fs";
 import { HcpxError } from "./errors";
 import { walkInside } from "./walk";
 
@@ -123,15 +123,16 @@ export function readBytes(file: string, shown: string, maxBytes: number, opts?: 
   }
   const fd = openToRead(file, shown, opts?.noFollow === true);
   try {
-    const st = fstatSync(fd);
+    // one fstat: with `identity`, the bigint one (its ns times) serves the checks too
+    const b = opts?.identity ? fstatSync(fd, { bigint: true }) : undefined;
+    const st = b ?? fstatSync(fd);
     checkOpened(st, shown, maxBytes, opts);
-    if (opts?.identity) {
+    if (b && opts?.identity) {
       // taken before the read: a write during the read changes the file's ctime, so the text
       // read is never filed under an identity the file has after it
-      const b = fstatSync(fd, { bigint: true });
       opts.identity.id = `${b.dev}:${b.ino}:${b.size}:${b.mtimeNs}:${b.ctimeNs}`;
     }
-    return readToEnd(fd, st.size, shown, maxBytes);
+    return readToEnd(fd, Number(st.size), shown, maxBytes);
   } finally {
     closeSync(fd);
   }
@@ -159,7 +160,7 @@ function openToRead(file: string, shown: string, noFollow: boolean): number {
 }
 
 /** What was opened is a regular file of bounded size (and, ownerOnly, this user's own and not writable by others). */
-function checkOpened(st: Stats, shown: string, maxBytes: number, opts: ReadOpts | undefined): void {
+function checkOpened(st: Stats | BigIntStats, shown: string, maxBytes: number, opts: ReadOpts | undefined): void {
   if (!st.isFile())
     throw new HcpxError({
       code: "not_a_file",
@@ -169,7 +170,7 @@ function checkOpened(st: Stats, shown: string, maxBytes: number, opts: ReadOpts 
     });
   if (
     opts?.ownerOnly &&
-    ((typeof process.getuid === "function" && st.uid !== process.getuid()) || (st.mode & 0o022) !== 0)
+    ((typeof process.getuid === "function" && Number(st.uid) !== process.getuid()) || (Number(st.mode) & 0o022) !== 0)
   ) {
     throw new HcpxError({
       code: "foreign_file",
@@ -178,7 +179,7 @@ function checkOpened(st: Stats, shown: string, maxBytes: number, opts: ReadOpts 
       hint: "hcpx trusts a cache only when it wrote it: delete the file",
     });
   }
-  if (st.size > maxBytes)
+  if (Number(st.size) > maxBytes)
     throw new HcpxError({
       code: "file_too_large",
       message: `is ${st.size} bytes, more than the ${maxBytes} bytes hcpx reads from such a file`,
@@ -187,7 +188,12 @@ function checkOpened(st: Stats, shown: string, maxBytes: number, opts: ReadOpts 
     });
 }
 
-/** Read until EOF, but never more than the cap + 1 (a file that grows while being read is still bounded). */
+/**
+ * Read until EOF, but never more than the cap + 1 (a file that grows while being read is still bounded).
+ * A file of `size` bytes (its fstat) takes one read(2): the buffer asks for one byte more, and a regular
+ * file that answers exactly `size` bytes to that is at its end (one that grew fills the extra byte and
+ * is read on; any other short read is read on too, until read(2) answers 0).
+ */
 function readToEnd(fd: number, size: number, shown: string, maxBytes: number): Buffer {
   const chunks: Buffer[] = [];
   let n = 0;
@@ -203,6 +209,7 @@ function readToEnd(fd: number, size: number, shown: string, maxBytes: number): B
     if (got === 0) break;
     chunks.push(got === buf.length ? buf : buf.subarray(0, got));
     n += got;
+    if (n === size && got < buf.length) break;
     if (n > maxBytes)
       throw new HcpxError({
         code: "file_too_large",

@@ -8,7 +8,9 @@ import { isAbsolute, join, relative, sep } from "node:path";
 import type { ErrorCode } from "./errors";
 import { isInside } from "./paths";
 
-export type Walk = { real: string } | { problem: { code: ErrorCode; message: string; hint: string } };
+/** `real`: the path operated on; `realBase`: realpath(base) as the walk took it (absent: no base directory yet). */
+export type Walk =
+  { real: string; realBase?: string } | { problem: { code: ErrorCode; message: string; hint: string } };
 
 const problem = (code: ErrorCode, message: string, hint: string): Walk => ({ problem: { code, message, hint } });
 const OUTSIDE_HINT = "hcpx only touches files inside its base directory";
@@ -39,7 +41,7 @@ export function walkInside(abs: string, base: string, label?: string): Walk {
       st = undefined;
     }
     // the rest does not exist yet
-    if (st === undefined) return { real: join(next, ...parts.slice(i + 1)) };
+    if (st === undefined) return { real: join(next, ...parts.slice(i + 1)), realBase };
     if (st.isSymbolicLink()) {
       let target: string;
       try {
@@ -67,5 +69,5 @@ export function walkInside(abs: string, base: string, label?: string): Walk {
         "move that file away; hcpx does not replace files it does not own",
       );
   }
-  return { real: cur };
+  return { real: cur, realBase };
 }
