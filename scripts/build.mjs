@@ -142,6 +142,11 @@ const entryCodes = {
     b.onResolve({ filter: /^\.\/codes$/ }, (args) =>
       /[/\\]util[/\\]errors\.ts$/.test(args.importer) ? { path: "./codes.cjs", external: true } : undefined,
     );
+    // the same for the report of a failure (src/cli/failure.ts and the output module): dist/failure.cjs
+    // (its own copy of the error class: HcpxError is recognised by a registered symbol across copies)
+    b.onResolve({ filter: /^\.\/failure$/ }, (args) =>
+      /[/\\]cli[/\\]main\.ts$/.test(args.importer) ? { path: "./failure.cjs", external: true } : undefined,
+    );
   },
 };
 // The library (package.json "exports"): dist/lib/<entry>.mjs, one bundle per
@@ -342,7 +347,8 @@ const builds = [
       format: "cjs",
       minify: true,
       outExtension: { ".js": ".cjs" },
-      entryPoints: { codes: "src/util/codes.ts" },
+      entryPoints: { codes: "src/util/codes.ts", failure: "src/cli/failure.ts" },
+      plugins: [entryCodes],
     }),
     build({ ...withHash, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
     build({
