@@ -58,7 +58,9 @@ async function main(argv: string[]): Promise<void> {
     const p = await import("./program");
     await p.runProgram(argv);
   } catch (e) {
-    const { reportFailure } = await import("./failure");
+    // a file of its own in dist/ (failure.cjs, scripts/build.mjs), read only when something failed
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- this module is built as CommonJS only
+    const { reportFailure } = require("./failure") as typeof import("./failure");
     process.exitCode = reportFailure(e, argv);
   }
 }
