@@ -4,14 +4,20 @@
 // at run time (tool_changed, naming what changed) until `hcpx pack from-mcp
 // --update <pack-dir>` has shown the change and --yes pinned it again. A tool
 // list far past the cap is a clear error, never a stack overflow. Real
-// processes: the built CLI and a stdio MCP server (test/fixtures/bins/mcp-pinned.mjs).
+// processes: the built CLI's exec and mcp, and a stdio MCP server
+// (test/fixtures/bins/mcp-pinned.mjs); the other commands run in process.
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { REPO, runHcpx, tmp } from "../support/hcpx";
+import { REPO, runHcpx as runChild, tmp } from "../support/hcpx";
 import { envelope } from "../cli/helpers";
 import { connectMcp } from "../support/mcp";
 import { HCPX, baseEnv } from "../support/hcpx";
+import { needsProcess, runInProcess } from "../support/inproc";
+
+/** exec (and the server, below) as real processes; init, activate, grant and from-mcp (the review and the pins it writes are under test, the wrapped server stays a process) as function calls in this process (test/support/inproc.ts) */
+const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) =>
+  needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts);
 
 const SERVER = join(REPO, "test/fixtures/bins/mcp-pinned.mjs");
 
