@@ -42,7 +42,7 @@ vi.doMock(fileURLToPath(new URL("../../src/cli/load-command.ts", import.meta.url
 /** Run `hcpx ...args` in this process (see above); runHcpx's options, without `input` (the test's timeout bounds it, not `timeoutMs`). */
 export function runInProcess(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   if (opts.input !== undefined) throw new Error("runInProcess: stdin is the test's own: use runHcpx to feed input");
-  if (args.includes("exec") || args[0] === "mcp")
+  if ((args.includes("exec") || args[0] === "mcp") && !asksHelp(args))
     throw new Error(`runInProcess: \`hcpx ${args.join(" ")}\` ends or keeps the process: use runHcpx`);
   // the kill-mid-write hook (src/util/atomic.ts) would kill the test's own process
   if (opts.env?.HCPX_TEST_KILL_AFTER_WRITES !== undefined)
@@ -134,7 +134,14 @@ export function inProcess<S extends { dir: string; env: NodeJS.ProcessEnv }>(
   return { ...s, run, adopt: (...args: string[]) => run(["adopt", ...args]) };
 }
 
-/** The runs that need a process of their own: exec and mcp (above), and init without --yes (it asks on stdin). */
+/** `--help` (or `-h`) before any `--`: commander prints the help and the command's action never runs. */
+function asksHelp(args: string[]): boolean {
+  const end = args.indexOf("--");
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === "--help" || a === "-h");
+}
+
+/** The runs that need a process of their own: exec and mcp (above, unless they ask for help), and init without --yes (it asks on stdin). */
 export function needsProcess(args: string[]): boolean {
+  if (asksHelp(args)) return false;
   return args.includes("exec") || args[0] === "mcp" || (args[0] === "init" && !args.includes("--yes"));
 }
