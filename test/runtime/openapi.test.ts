@@ -3,11 +3,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHcpx, tmp, REPO } from "../support/hcpx";
+import { runHcpx as runChild, tmp, REPO } from "../support/hcpx";
+import { needsProcess, runInProcess } from "../support/inproc";
 import { project, startTodoServer } from "./support";
 import { execute } from "../../src/runtime/execute";
 import { loadProject } from "../../src/pack/load";
 import { verbFromOperationId, verbFromPath, importOpenapi } from "../../src/openapi/import";
+
+/** exec as a real process; pack from-openapi and lint (the pack they write and judge is under test here) as function calls in this process (test/support/inproc.ts) */
+const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) =>
+  needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts);
 
 const TOKEN = "todo-T0KEN-abc123xyz";
 let server: Awaited<ReturnType<typeof startTodoServer>>;
