@@ -9,13 +9,17 @@ import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { HCPX, REPO, runHcpx as runChild, tmp, baseEnv } from "../support/hcpx";
-import { needsProcess, runInProcess } from "../support/inproc";
+import { execInProcess, needsProcess, runInProcess } from "../support/inproc";
 import { connectMcp } from "../support/mcp";
 import { fitVerb, importOpenapi, MAX_SERVER_TOOL } from "../../src/openapi/import";
 
-/** exec and mcp as real processes; pack from-openapi, generate, lint and activate (the packs and files they write are under test here) as function calls in this process (test/support/inproc.ts) */
+/**
+ * Function calls in this process (test/support/inproc.ts): pack from-openapi, generate, lint and
+ * activate (the packs and files they write are under test here) and exec (the requests it sends and
+ * the envelope it prints are; exec's process is test/cli's). `hcpx mcp` stays a real process.
+ */
 const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) =>
-  needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts);
+  args[0] === "exec" ? execInProcess(args, opts) : needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts);
 
 const FIX = join(REPO, "test", "fixtures", "openapi");
 const SECRETS = {
