@@ -4,8 +4,8 @@
 // at run time (tool_changed, naming what changed) until `hcpx pack from-mcp
 // --update <pack-dir>` has shown the change and --yes pinned it again. A tool
 // list far past the cap is a clear error, never a stack overflow. Real
-// processes: the built CLI's exec and mcp, and a stdio MCP server
-// (test/fixtures/bins/mcp-pinned.mjs); the other commands run in process.
+// processes: the built CLI's mcp and a stdio MCP server
+// (test/fixtures/bins/mcp-pinned.mjs); the commands run in process.
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -13,11 +13,15 @@ import { REPO, runHcpx as runChild, tmp } from "../support/hcpx";
 import { envelope } from "../cli/helpers";
 import { connectMcp } from "../support/mcp";
 import { HCPX, baseEnv } from "../support/hcpx";
-import { needsProcess, runInProcess } from "../support/inproc";
+import { execInProcess, needsProcess, runInProcess } from "../support/inproc";
 
-/** exec (and the server, below) as real processes; init, activate, grant and from-mcp (the review and the pins it writes are under test, the wrapped server stays a process) as function calls in this process (test/support/inproc.ts) */
+/**
+ * Function calls in this process (test/support/inproc.ts): init, activate, grant and from-mcp (the
+ * review and the pins it writes are under test) and exec (the pin check before a call, the envelope;
+ * exec's process is test/cli's). `hcpx mcp` and the wrapped server stay real processes.
+ */
 const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) =>
-  needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts);
+  args[0] === "exec" ? execInProcess(args, opts) : needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts);
 
 const SERVER = join(REPO, "test/fixtures/bins/mcp-pinned.mjs");
 
