@@ -60,9 +60,11 @@ export function runInProcess(args: string[], opts: RunOptions = {}): Promise<Run
  * `hcpx exec ...` in this process, for tests of what a call does (the request an adapter sends,
  * the envelope it answers with, the exit code it maps to), not of exec's process: its start path
  * (src/cli/main.ts parses the plain form without commander, which gives the same result),
- * a signal to it, its end. The runtime's children (bins, MCP servers) stay processes. What a run
- * adds to this process (exec's signal listeners) goes with the run; exec leaves the process early
- * only when a signal aborted the call, which no in-process run sends.
+ * a signal to it, its end, and the validation cache (src/pack/validcache.ts: keyed by the build's
+ * schema hash, so off in the sources; test/pack/failclosed.test.ts runs the cache through the bin).
+ * The runtime's children (bins, MCP servers) stay processes. What a run adds to this process
+ * (exec's signal listeners) goes with the run; exec leaves the process early only when a signal
+ * aborted the call, which no in-process run sends.
  */
 export function execInProcess(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   if (args[0] !== "exec") throw new Error(`execInProcess: \`hcpx ${args.join(" ")}\` is not an exec: use runInProcess`);
