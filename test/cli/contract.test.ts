@@ -5,7 +5,16 @@ import { describe, expect, it } from "vitest";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { envelope, hcpx, hcpxBin, project, tmp } from "./helpers";
+import { envelope, hcpx as hcpxChild, hcpxBin, project, tmp } from "./helpers";
+import { runInProcessChecked } from "../support/inproc";
+
+/**
+ * `hcpx ...args` in this process (test/support/inproc.ts: the same argv, cwd, environment, no TTY,
+ * stdout, stderr and exit code; no stack trace) for what a command prints: help, colour, the
+ * completion scripts. The runs whose subject is the process (stdin closed, the envelope on its
+ * stdout, its exit code; the completion script calling the bin) stay real processes: hcpxChild.
+ */
+const hcpx = (args: string[], cwd: string, env?: NodeJS.ProcessEnv) => runInProcessChecked(args, { cwd, env });
 
 const CONFIG = `{ packs: ["./packs/ledger", "./packs/git"], grants: { allow: ["ledger.*", "git.*"] }, sandbox: { bins: { git: "/usr/bin/git" } } }\n`;
 
@@ -75,7 +84,7 @@ describe("the CLI contract", () => {
       [["status", "--bogus", "--json"], p.dir], // usage: unknown option
     ];
     for (const [args, cwd] of runs) {
-      const r = await hcpx(args, cwd); // asserts: not killed by the timeout, no stack trace
+      const r = await hcpxChild(args, cwd); // asserts: not killed by the timeout, no stack trace
       const env = envelope(r);
       expect(typeof env.ok, args.join(" ")).toBe("boolean");
       // ok exactly when the exit code is 0 (a doctor or lint --strict with warnings exits 2: ok false)
@@ -86,11 +95,11 @@ describe("the CLI contract", () => {
         expect(env.error.message.length, args.join(" ")).toBeGreaterThan(0);
       }
     }
-    const usage = await hcpx(["status", "--bogus", "--json"], p.dir);
+    const usage = await hcpxChild(["status", "--bogus", "--json"], p.dir);
     expect(usage.code).toBe(64);
     expect(envelope(usage).error.code).toBe("usage");
     // mcp with stdin closed ends by itself
-    const m = await hcpx(["mcp"], p.dir);
+    const m = await hcpxChild(["mcp"], p.dir);
     expect(m.signal).toBeNull();
   }, 120_000); // ~30 runs one after the other: the default 30 s is too short on a busy 2-core machine
 

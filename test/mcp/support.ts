@@ -2,7 +2,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { HCPX, REPO, scratchProject, tmp, type ScratchProject } from "../support/hcpx";
 import { connectMcp } from "../support/mcp";
@@ -20,17 +20,26 @@ export interface Ledgered extends ScratchProject {
   ledger: string;
 }
 
+/** The first seeded ledger file of this test file: the same bytes for every project (a fixed clock), so later ones copy it. */
+let seeded: string | undefined;
+
 /** A scratch project with a seeded ledger file (checking 1200.00, savings 5000.00). */
 export function ledgerProject(opts: Parameters<typeof scratchProject>[0] = {}): Ledgered {
   const p = scratchProject(opts);
   const home = tmp("hcpx-mcp-home-");
   const ledger = join(p.dir, "ledger.json");
+  if (seeded) {
+    copyFileSync(seeded, ledger); // bytes and mode, as the bin wrote them
+    return { ...p, home, ledger };
+  }
   // a write, so the file exists (seeded with checking and savings) before any test write
   const r = spawnSync(process.execPath, [join(p.dir, "bins", "ledger.mjs"), "account", "open", "cash", "--json"], {
     env: { LEDGER_FILE: ledger, LEDGER_SEED: "1", LEDGER_NOW: "2026-01-01T00:00:00Z", PATH: process.env.PATH ?? "" },
     encoding: "utf8",
   });
   if (r.status !== 0 || !existsSync(ledger)) throw new Error(`seeding the ledger failed: ${r.stderr}`);
+  seeded = join(tmp("hcpx-mcp-ledger-"), "ledger.json");
+  copyFileSync(ledger, seeded);
   return { ...p, home, ledger };
 }
 

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { launcherPath } from "../../src/runtime/wrap";
 import { REPO, runHcpx } from "../support/cli";
+import { needsProcess, runInProcess } from "../support/inproc";
 import { tmp } from "../support/project";
 
 function project() {
@@ -19,7 +20,9 @@ function project() {
   // npx finds the package in the project's node_modules (no network)
   symlinkSync(join(REPO, "node_modules"), join(dir, "node_modules"));
   mkdirSync(join(dir, "files"));
-  const run = (args: string[]) => runHcpx(args, { cwd: dir, env: { HOME: home }, timeoutMs: 90_000 });
+  // exec as a real process; init, pack from-mcp (the launcher it starts stays a process), activate, grant and import in this process (test/support/inproc.ts)
+  const run = (args: string[]) =>
+    (needsProcess(args) ? runHcpx : runInProcess)(args, { cwd: dir, env: { HOME: home }, timeoutMs: 90_000 });
   return { dir, home, run };
 }
 

@@ -4,14 +4,24 @@
 // at run time (tool_changed, naming what changed) until `hcpx pack from-mcp
 // --update <pack-dir>` has shown the change and --yes pinned it again. A tool
 // list far past the cap is a clear error, never a stack overflow. Real
-// processes: the built CLI and a stdio MCP server (test/fixtures/bins/mcp-pinned.mjs).
+// processes: the built CLI's mcp and a stdio MCP server
+// (test/fixtures/bins/mcp-pinned.mjs); the commands run in process.
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { REPO, runHcpx, tmp } from "../support/hcpx";
+import { REPO, runHcpx as runChild, tmp } from "../support/hcpx";
 import { envelope } from "../cli/helpers";
 import { connectMcp } from "../support/mcp";
 import { HCPX, baseEnv } from "../support/hcpx";
+import { execInProcess, needsProcess, runInProcess } from "../support/inproc";
+
+/**
+ * Function calls in this process (test/support/inproc.ts): init, activate, grant and from-mcp (the
+ * review and the pins it writes are under test) and exec (the pin check before a call, the envelope;
+ * exec's process is test/cli's). `hcpx mcp` and the wrapped server stay real processes.
+ */
+const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) =>
+  args[0] === "exec" ? execInProcess(args, opts) : needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts);
 
 const SERVER = join(REPO, "test/fixtures/bins/mcp-pinned.mjs");
 

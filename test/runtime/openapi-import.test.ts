@@ -8,9 +8,18 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { HCPX, REPO, runHcpx, tmp, baseEnv } from "../support/hcpx";
+import { HCPX, REPO, runHcpx as runChild, tmp, baseEnv } from "../support/hcpx";
+import { execInProcess, needsProcess, runInProcess } from "../support/inproc";
 import { connectMcp } from "../support/mcp";
 import { fitVerb, importOpenapi, MAX_SERVER_TOOL } from "../../src/openapi/import";
+
+/**
+ * Function calls in this process (test/support/inproc.ts): pack from-openapi, generate, lint and
+ * activate (the packs and files they write are under test here) and exec (the requests it sends and
+ * the envelope it prints are; exec's process is test/cli's). `hcpx mcp` stays a real process.
+ */
+const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) =>
+  args[0] === "exec" ? execInProcess(args, opts) : needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts);
 
 const FIX = join(REPO, "test", "fixtures", "openapi");
 const SECRETS = {

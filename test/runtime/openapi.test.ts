@@ -3,11 +3,25 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHcpx, tmp, REPO } from "../support/hcpx";
+import { runHcpx as runChild, tmp, REPO } from "../support/hcpx";
+import { execInProcess, needsProcess, runInProcess } from "../support/inproc";
 import { project, startTodoServer } from "./support";
 import { execute } from "../../src/runtime/execute";
 import { loadProject } from "../../src/pack/load";
 import { verbFromOperationId, verbFromPath, importOpenapi } from "../../src/openapi/import";
+
+/**
+ * Function calls in this process (test/support/inproc.ts): pack from-openapi and lint (the pack
+ * they write and judge is under test here) and exec of the openapi packs (the requests and the
+ * envelope are; exec's process is test/cli's). `hcpx exec` of the composite pack stays a real
+ * process: a composite's module is imported into the process that runs it.
+ */
+const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) =>
+  args[0] === "exec" && args[1] !== "calc"
+    ? execInProcess(args, opts)
+    : needsProcess(args)
+      ? runChild(args, opts)
+      : runInProcess(args, opts);
 
 const TOKEN = "todo-T0KEN-abc123xyz";
 let server: Awaited<ReturnType<typeof startTodoServer>>;

@@ -3,7 +3,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHcpx, tmp } from "../support/hcpx";
+import { tmp } from "../support/hcpx";
+import { execInProcess } from "../support/inproc";
 import { alive, fxPack, project } from "./support";
 
 const echoCmd = (verb: string, cli: string[], args: Record<string, unknown>) => ({
@@ -16,7 +17,8 @@ const TOKEN = "s3cr3t-T0ken-9f8e7d";
 
 let dir: string;
 let outside: string;
-const exec = (args: string[], env: NodeJS.ProcessEnv = {}) => runHcpx(["exec", ...args], { cwd: dir, env });
+/** `hcpx exec` as a function call in this process (test/support/inproc.ts): what the runtime does with the bin is the subject here (the bins stay processes); exec's own process is test/cli's */
+const exec = (args: string[], env: NodeJS.ProcessEnv = {}) => execInProcess(["exec", ...args], { cwd: dir, env });
 const json = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
   const r = await exec([...args.slice(0, 2), "--json", ...args.slice(2)], env);
   return { ...r, env: JSON.parse(r.stdout) as { ok: boolean; data?: any; error?: any } };

@@ -9,12 +9,14 @@
 // files, doctor's checks): the process itself — signals, stdin, exit on a
 // timer, the bin's start path, two processes racing — is tested with
 // runHcpx/spawnHcpx. Not for commands that end the process or keep it
-// running (exec: process.exit; mcp: a server). Runs are serialised: the cwd,
-// the environment and the streams are the process's.
+// running (mcp: a server); exec (it exits at once when a signal cancels its
+// call) only through execInProcess, for tests of what a call does. Runs are
+// serialised: the cwd, the environment and the streams are the process's.
 import { realpathSync } from "node:fs";
+import { isatty } from "node:tty";
 import { fileURLToPath } from "node:url";
 import { beforeAll, expect, vi } from "vitest";
-import { baseEnv, HCPX, REPO, type RunOptions, type RunResult } from "./cli";
+import { baseEnv, HCPX, REPO, runHcpx, type RunOptions, type RunResult } from "./cli";
 
 let queue: Promise<unknown> = Promise.resolve();
 
@@ -26,15 +28,19 @@ beforeAll(async () => {
   await import("../../src/cli/commands/adopt");
 });
 
-// The program loads adopt's command from its built bundle through the code cache
-// (src/cli/load-command.ts, tested by test/cli/code-cache.test.ts); here it is the
-// source module, as every other command is.
+/** exec's command module, imported by the first execInProcess (the files that never run exec in process do not load it). */
+let execCommand: unknown;
+
+// The program loads adopt's and exec's commands from their built bundles through the code cache
+// (src/cli/load-command.ts, tested by test/cli/code-cache.test.ts); here they are the
+// source modules, as every other command is.
 vi.doMock(fileURLToPath(new URL("../../src/cli/load-command.ts", import.meta.url)), async () => {
   const adopt = await import("../../src/cli/commands/adopt");
   return {
     loadCommand: (name: string) => {
-      if (name !== "adopt") throw new Error(`runInProcess: the ${name} command is not run in process`);
-      return { exports: adopt, save: () => {} };
+      if (name === "adopt") return { exports: adopt, save: () => {} };
+      if (name === "exec" && execCommand) return { exports: execCommand, save: () => {} };
+      throw new Error(`runInProcess: the ${name} command is not run in process`);
     },
   };
 });
@@ -42,15 +48,48 @@ vi.doMock(fileURLToPath(new URL("../../src/cli/load-command.ts", import.meta.url
 /** Run `hcpx ...args` in this process (see above); runHcpx's options, without `input` (the test's timeout bounds it, not `timeoutMs`). */
 export function runInProcess(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   if (opts.input !== undefined) throw new Error("runInProcess: stdin is the test's own: use runHcpx to feed input");
-  if (args.includes("exec") || args[0] === "mcp")
+  if ((args.includes("exec") || args[0] === "mcp") && !asksHelp(args))
     throw new Error(`runInProcess: \`hcpx ${args.join(" ")}\` ends or keeps the process: use runHcpx`);
   // the kill-mid-write hook (src/util/atomic.ts) would kill the test's own process
   if (opts.env?.HCPX_TEST_KILL_AFTER_WRITES !== undefined)
     throw new Error("runInProcess: HCPX_TEST_KILL_AFTER_WRITES kills the process: use runHcpx");
+  return queued(args, opts);
+}
+
+/**
+ * `hcpx exec ...` in this process, for tests of what a call does (the request an adapter sends,
+ * the envelope it answers with, the exit code it maps to), not of exec's process: its start path
+ * (src/cli/main.ts parses the plain form without commander, which gives the same result),
+ * a signal to it, its end, and the validation cache (src/pack/validcache.ts: keyed by the build's
+ * schema hash, so off in the sources; test/pack/failclosed.test.ts runs the cache through the bin).
+ * The runtime's children (bins, MCP servers) stay processes. What a run adds to this process
+ * (exec's signal listeners) goes with the run; exec leaves the process early only when a signal
+ * aborted the call, which no in-process run sends.
+ */
+export function execInProcess(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  if (args[0] !== "exec") throw new Error(`execInProcess: \`hcpx ${args.join(" ")}\` is not an exec: use runInProcess`);
+  if (opts.input !== undefined) throw new Error("execInProcess: stdin is the test's own: use runHcpx to feed input");
+  if (opts.env?.HCPX_TEST_KILL_AFTER_WRITES !== undefined)
+    throw new Error("execInProcess: HCPX_TEST_KILL_AFTER_WRITES kills the process: use runHcpx");
+  // exec asks whether its stdin and stderr are a terminal (a person there): a child with piped
+  // stdio never is; this process is when vitest runs in one, and then the run is a child's
+  if (isatty(0) && isatty(2)) return runHcpx(args, opts);
+  const next = queue.then(async () => {
+    execCommand ??= await import("../../src/cli/commands/exec");
+    return once(args, opts);
+  });
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+function queued(args: string[], opts: RunOptions): Promise<RunResult> {
   const next = queue.then(() => once(args, opts));
   queue = next.catch(() => undefined);
   return next;
 }
+
+/** The signals a command listens to while it runs (exec passes them on to its call). */
+const SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
 
 async function once(args: string[], opts: RunOptions): Promise<RunResult> {
   const env: NodeJS.ProcessEnv = opts.pureEnv ? { ...opts.env } : { ...baseEnv(), ...opts.env };
@@ -63,6 +102,7 @@ async function once(args: string[], opts: RunOptions): Promise<RunResult> {
     out: process.stdout.write,
     err: process.stderr.write,
     tty: [process.stdin.isTTY, process.stdout.isTTY, process.stderr.isTTY] as (boolean | undefined)[],
+    listeners: SIGNALS.map((sig) => process.listeners(sig)),
   };
   let stdout = "";
   let stderr = "";
@@ -95,6 +135,9 @@ async function once(args: string[], opts: RunOptions): Promise<RunResult> {
     const code = typeof process.exitCode === "number" ? process.exitCode : Number(process.exitCode ?? 0);
     return { code, signal: null, stdout, stderr };
   } finally {
+    SIGNALS.forEach((sig, i) => {
+      for (const l of process.listeners(sig)) if (!saved.listeners[i]!.includes(l)) process.removeListener(sig, l);
+    });
     process.stdout.write = saved.out;
     process.stderr.write = saved.err;
     [process.stdin, process.stdout, process.stderr].forEach((st, i) => {
@@ -134,7 +177,14 @@ export function inProcess<S extends { dir: string; env: NodeJS.ProcessEnv }>(
   return { ...s, run, adopt: (...args: string[]) => run(["adopt", ...args]) };
 }
 
-/** The runs that need a process of their own: exec and mcp (above), and init without --yes (it asks on stdin). */
+/** `--help` (or `-h`) before any `--`: commander prints the help and the command's action never runs. */
+function asksHelp(args: string[]): boolean {
+  const end = args.indexOf("--");
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === "--help" || a === "-h");
+}
+
+/** The runs that need a process of their own: exec and mcp (above, unless they ask for help), and init without --yes (it asks on stdin). */
 export function needsProcess(args: string[]): boolean {
+  if (asksHelp(args)) return false;
   return args.includes("exec") || args[0] === "mcp" || (args[0] === "init" && !args.includes("--yes"));
 }
