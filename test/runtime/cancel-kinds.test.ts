@@ -102,6 +102,8 @@ const CASES: Record<string, KindCase> = {
 let dir: string;
 let server: Server;
 const started: number[] = [];
+/** per effect file, the openapi service's request: settled once it was dropped or its write landed */
+const decided = new Map<string, Promise<void>>();
 
 beforeAll(async () => {
   // the openapi kind's service: a write lands 1.5 s after the request, only if the request is still there
@@ -112,10 +114,17 @@ beforeAll(async () => {
       const { pid, effect } = JSON.parse(body) as { pid: string; effect: string };
       writeFileSync(pid, JSON.stringify({ pid: 0, child: 0, grandchild: 0 }));
       let gone = false;
-      res.on("close", () => (gone = true));
+      let decide!: () => void;
+      decided.set(effect, new Promise<void>((r) => (decide = r)));
+      // dropped before the write: it can never land (the request is what the write waits on)
+      res.on("close", () => {
+        gone = true;
+        decide();
+      });
       setTimeout(() => {
         if (gone) return;
         appendFileSync(effect, "ran\n");
+        decide();
         res.setHeader("content-type", "application/json");
         res.end(JSON.stringify({ landed: true }));
       }, 1500);
@@ -162,6 +171,23 @@ async function waitFile(file: string, ended?: Promise<Done>, ms = 10_000): Promi
 }
 
 const running = (t: Tree) => [t.pid, t.child, t.grandchild].filter((p) => p > 0 && alive(p));
+
+/**
+ * Until the write can no longer land, at most 1.8 s (past the 1.5 s at which
+ * it would): the one writer is tree.mjs's root (`t.pid`) for a tree, the
+ * service's pending request for openapi. Once that is gone, the effect file
+ * is what it will stay.
+ */
+async function settled(t: Tree, f: { effect: string }): Promise<void> {
+  const service = decided.get(f.effect);
+  const end = Date.now() + 1800;
+  if (service) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([service, new Promise<void>((r) => (timer = setTimeout(r, 1800)))]);
+    return clearTimeout(timer);
+  }
+  while (t.pid > 0 && alive(t.pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+}
 
 function files(): { pid: string; effect: string } {
   const d = tmp("hcpx-cancel-kind-");
@@ -227,7 +253,7 @@ describe("cancellation over every adapter kind", () => {
         expect(env.error?.message).toContain(sig);
         expect(r.code).toBe(1);
         expect(took).toBeLessThan(4000);
-        await new Promise((res) => setTimeout(res, 1800));
+        await settled(t, f);
         expect(existsSync(f.effect), "the write landed").toBe(false);
       });
     }
@@ -253,7 +279,7 @@ describe("cancellation over every adapter kind", () => {
         expect("error" in (await caught)).toBe(true);
         for (let i = 0; i < 150 && running(t).length; i++) await new Promise((r) => setTimeout(r, 20));
         if (c.tree) expect(running(t), `still running: ${JSON.stringify(t)}`).toEqual([]);
-        await new Promise((res) => setTimeout(res, 1800));
+        await settled(t, f);
         expect(existsSync(f.effect), "the write landed").toBe(false);
         await s.client.ping();
       } finally {
@@ -290,7 +316,7 @@ describe("cancellation over every adapter kind", () => {
       clearTimeout(guard);
       if (c.tree) expect(running(t), `still running when hcpx mcp exited: ${JSON.stringify(t)}`).toEqual([]);
       expect(code).toBe(0);
-      await new Promise((res) => setTimeout(res, 1800));
+      await settled(t, f);
       expect(existsSync(f.effect), "the write landed").toBe(false);
     });
   }

@@ -65,6 +65,15 @@ async function waitFile(file: string, ms = 10_000): Promise<Tree> {
 
 const running = (t: Tree) => [t.pid, t.child, t.grandchild].filter(alive);
 
+/**
+ * Until the effect can no longer be written, at most 1.7 s (past the 1.5 s at
+ * which it would be): its one writer is tree.mjs's root (`t.pid`); once that
+ * is gone, the effect file is what it will stay.
+ */
+async function settled(t: Tree): Promise<void> {
+  for (const end = Date.now() + 1700; alive(t.pid) && Date.now() < end;) await new Promise((r) => setTimeout(r, 20));
+}
+
 function files(): { pid: string; effect: string } {
   const d = tmp("hcpx-cancel-");
   return { pid: join(d, "tree.json"), effect: join(d, "effect.txt") };
@@ -122,7 +131,7 @@ describe("hcpx exec: a signal ends the bin's whole tree", () => {
       expect(env.ok).toBe(false);
       expect(env.error.code).toBe("cancelled");
       expect(env.error.message).toContain(sig);
-      await new Promise((res) => setTimeout(res, 1700));
+      await settled(t);
       expect(existsSync(f.effect)).toBe(false);
     });
   }
@@ -158,7 +167,7 @@ describe("hcpx mcp: a cancelled call and a lost client leave no bin running", ()
       // bounded: SIGTERM, 1 s grace, SIGKILL
       for (let i = 0; i < 150 && running(t).length; i++) await new Promise((r) => setTimeout(r, 20));
       expect(running(t), `still running: ${JSON.stringify(t)}`).toEqual([]);
-      await new Promise((res) => setTimeout(res, 1700));
+      await settled(t);
       expect(existsSync(f.effect)).toBe(false);
       // the server is healthy: a later call runs (and is cancelled in turn)
       const g = files();
@@ -208,7 +217,7 @@ describe("hcpx mcp: a cancelled call and a lost client leave no bin running", ()
     // checked at the moment the server exited: nothing of the tree is left
     expect(running(t), `still running when hcpx mcp exited: ${JSON.stringify(t)}`).toEqual([]);
     expect(r.code).toBe(0);
-    await new Promise((res) => setTimeout(res, 1700));
+    await settled(t);
     expect(existsSync(f.effect)).toBe(false);
   });
 });
