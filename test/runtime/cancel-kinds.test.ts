@@ -15,7 +15,7 @@ import { type ChildProcessWithoutNullStreams } from "node:child_process";
 import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnHcpx } from "../support/cli";
 import { REPO, tmp } from "../support/hcpx";
 import { startMcp } from "../mcp/support";
@@ -141,7 +141,9 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-afterEach(() => {
+// after the file, not after each case: the cases run at once (describe.concurrent), and a case's
+// tree must not be killed under it by another case's end
+afterAll(() => {
   for (const p of started.splice(0)) {
     try {
       if (p > 0) process.kill(p, "SIGKILL");
@@ -217,7 +219,10 @@ function exec(
 
 const packOf = (kind: string) => `k-${kind === "sense_only" ? "sense" : kind}`;
 
-describe("cancellation over every adapter kind", () => {
+// The cases run at once: each has its own files, process and tree (the openapi
+// service tells its requests apart by their effect file), and most of a case
+// is a wait on processes (starts, a grace period, the cancel).
+describe.concurrent("cancellation over every adapter kind", () => {
   it("the cases cover the adapter table: one case per kind", () => {
     expect(Object.keys(CASES).sort()).toEqual(ADAPTERS.map((a) => a.kind).sort());
     for (const a of ADAPTERS) expect(CASES[a.kind]!.pack !== undefined, a.kind).toBe(a.capabilities.callable);

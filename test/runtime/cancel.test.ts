@@ -7,7 +7,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnHcpx } from "../support/cli";
 import { tmp } from "../support/project";
 import { startMcp } from "../mcp/support";
@@ -40,8 +40,9 @@ beforeAll(() => {
   }).dir;
 });
 
-afterEach(() => {
-  // never leave a tree behind, whatever the test saw
+afterAll(() => {
+  // never leave a tree behind, whatever the test saw (after the file: the cases of a
+  // describe run at once, and a case's tree must not be killed under it by another's end)
   for (const p of started.splice(0)) {
     try {
       process.kill(p, "SIGKILL");
@@ -106,7 +107,7 @@ function execTree(
   return { child, done };
 }
 
-describe("hcpx exec: a signal ends the bin's whole tree", () => {
+describe.concurrent("hcpx exec: a signal ends the bin's whole tree", () => {
   for (const [sig, pack] of [
     ["SIGTERM", "tree"],
     ["SIGINT", "tree"],
@@ -148,7 +149,7 @@ describe("hcpx exec: a signal ends the bin's whole tree", () => {
   });
 });
 
-describe("hcpx mcp: a cancelled call and a lost client leave no bin running", () => {
+describe.concurrent("hcpx mcp: a cancelled call and a lost client leave no bin running", () => {
   it("notifications/cancelled (the SDK client's AbortSignal) stops the bin's tree; the next call still works", async () => {
     const s = await startMcp({ dir });
     try {
