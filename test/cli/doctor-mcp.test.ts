@@ -43,6 +43,9 @@ async function mcpCheck(
   return { check: checks.find((c) => c.id === "mcp")!, ms, code: r.code };
 }
 
+// The four misbehaving servers run at once (it.concurrent): three of them are a
+// wait on doctor's --mcp-timeout (6 s, 6 s, 1.5 s), not work; each has its own
+// project and preload.
 describe("hcpx doctor: the MCP check", () => {
   it("a healthy server: ok, with its tools", async () => {
     const { check, code } = await mcpCheck({});
@@ -53,7 +56,7 @@ describe("hcpx doctor: the MCP check", () => {
     );
   });
 
-  it("a server that leaves server/discover unanswered: the modern era fails, named", async () => {
+  it.concurrent("a server that leaves server/discover unanswered: the modern era fails, named", async () => {
     const pre = preload(
       `const w = process.stdout.write.bind(process.stdout); process.stdout.write = (c, ...a) => (String(c).includes("supportedVersions") ? true : w(c, ...a));`,
     );
@@ -63,7 +66,7 @@ describe("hcpx doctor: the MCP check", () => {
     expect(check.message).toMatch(/^hcpx mcp does not speak MCP 2026-07-28 \(server\/discover\): /);
   });
 
-  it("a server that leaves initialize unanswered: the legacy era fails, named", async () => {
+  it.concurrent("a server that leaves initialize unanswered: the legacy era fails, named", async () => {
     const pre = preload(
       `const w = process.stdout.write.bind(process.stdout); process.stdout.write = (c, ...a) => (/"protocolVersion":"2025/.test(String(c)) ? true : w(c, ...a));`,
     );
@@ -73,14 +76,14 @@ describe("hcpx doctor: the MCP check", () => {
     expect(check.message).toMatch(/^hcpx mcp does not speak legacy MCP \(initialize\): /);
   });
 
-  it("a server that writes something else on stdout: not JSON-RPC", async () => {
+  it.concurrent("a server that writes something else on stdout: not JSON-RPC", async () => {
     const pre = preload(`process.stdout.write("hello from a hook\\n");`);
     const { check, code } = await mcpCheck({ NODE_OPTIONS: `--require ${pre}` });
     expect(code).toBe(1);
     expect(check).toMatchObject({ status: "fail", message: "hcpx mcp wrote something that is not JSON-RPC on stdout" });
   });
 
-  it("a server that never answers: fails after --mcp-timeout, and is not waited for", async () => {
+  it.concurrent("a server that never answers: fails after --mcp-timeout, and is not waited for", async () => {
     const pre = preload(`process.stdout.write = () => true;`);
     const { check, ms, code } = await mcpCheck({ NODE_OPTIONS: `--require ${pre}` }, 1500);
     expect(code).toBe(1);

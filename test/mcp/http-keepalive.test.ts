@@ -79,18 +79,27 @@ describe("hcpx mcp --http: idle connections outlive the proxy's", () => {
     await t?.stop();
   });
 
-  it("an idle keep-alive connection is still open 7 s after its answer (Node's own default closes it at 5 s)", async () => {
-    const r = await idleClose(s.url, token, 7000);
-    expect(r.status).toBe("HTTP/1.1 200 OK");
-    expect(r.closedAfterMs).toBeUndefined();
-  }, 30_000);
+  // the two idle waits (7 s and 1 s), one on each server, run at once
+  it.concurrent(
+    "an idle keep-alive connection is still open 7 s after its answer (Node's own default closes it at 5 s)",
+    async () => {
+      const r = await idleClose(s.url, token, 7000);
+      expect(r.status).toBe("HTTP/1.1 200 OK");
+      expect(r.closedAfterMs).toBeUndefined();
+    },
+    30_000,
+  );
 
-  it("limits.keep_alive_timeout_ms sets it: 1 s closes the idle connection", async () => {
-    const r = await idleClose(t.url, tokenQ, 7000);
-    expect(r.status).toBe("HTTP/1.1 200 OK");
-    expect(r.closedAfterMs).toBeGreaterThanOrEqual(900);
-    expect(r.closedAfterMs).toBeLessThan(5000);
-  }, 30_000);
+  it.concurrent(
+    "limits.keep_alive_timeout_ms sets it: 1 s closes the idle connection",
+    async () => {
+      const r = await idleClose(t.url, tokenQ, 7000);
+      expect(r.status).toBe("HTTP/1.1 200 OK");
+      expect(r.closedAfterMs).toBeGreaterThanOrEqual(900);
+      expect(r.closedAfterMs).toBeLessThan(5000);
+    },
+    30_000,
+  );
 
   it("the nginx blocks (docs/http.md, the bench's) keep idle upstream connections shorter than hcpx does", () => {
     const blocks = [

@@ -33,114 +33,138 @@ function sameSize(file: string, from: string, to: string): void {
   writeFileSync(file, text.replace(from, to));
 }
 
+// Each case edits the files its server reads, and each waits for them to age
+// (RACY_MS): one project and server a case, and the cases run at once.
 describe("hcpx mcp --http: each call on the files as they are now", () => {
-  let p: TeamProject;
-  let s: Served;
-  let alice: string;
+  type Case = { p: TeamProject; s: Served; alice: string };
+  const cases: Case[] = [];
+  const fixture = async (): Promise<Case> => {
+    const p = teamProject({ principals: { alice: { grants: { allow: ["ledger.*"] } } } }, { confirm: "host" });
+    const alice = addToken(p, "alice");
+    const c = { p, alice, s: await serve(p, ["--server-config", p.serverConfig], { HCPX_AUDIT_LOG: "off" }) };
+    cases.push(c);
+    return c;
+  };
+  let config: Case, pack: Case, server: Case;
   beforeAll(async () => {
-    p = teamProject({ principals: { alice: { grants: { allow: ["ledger.*"] } } } }, { confirm: "host" });
-    alice = addToken(p, "alice");
-    s = await serve(p, ["--server-config", p.serverConfig], { HCPX_AUDIT_LOG: "off" });
+    [config, pack, server] = await Promise.all([fixture(), fixture(), fixture()]);
   }, 60_000);
-  afterAll(async () => s?.stop());
+  afterAll(async () => {
+    await Promise.all(cases.map((c) => c.s.stop()));
+  });
 
-  it("the project config: a grant revoked by a same-size edit applies at the next call, right after a call and after the files aged", async () => {
-    expect((await call(s, alice)).ok).toBe(true);
-    sameSize(p.config, '"ledger.*"', '"ledgex.*"');
-    expect((await call(s, alice)).error?.code).toBe("not_granted");
-    sameSize(p.config, '"ledgex.*"', '"ledger.*"');
-    expect((await call(s, alice)).ok).toBe(true);
-    // aged: now the stamp vouches for the files, and the next edit still changes it
-    await aged();
-    expect((await call(s, alice)).ok).toBe(true);
-    expect((await call(s, alice)).ok).toBe(true);
-    sameSize(p.config, '"ledger.*"', '"ledgex.*"');
-    expect((await call(s, alice)).error?.code).toBe("not_granted");
-    sameSize(p.config, '"ledgex.*"', '"ledger.*"');
-    expect((await call(s, alice)).ok).toBe(true);
-  }, 30_000);
-
-  it("the pack: a same-size edit that breaks its policy, after the files aged, is refused at the next call", async () => {
-    await aged();
-    expect((await call(s, alice)).ok).toBe(true);
-    const policy = join(p.dir, "packs", "ledger", "policy.json");
-    const text = readFileSync(policy, "utf8");
-    sameSize(policy, '"read"', '"reed"');
-    try {
-      expect((await call(s, alice)).error?.code).toBe("bad_pack");
-    } finally {
-      writeFileSync(policy, text);
-    }
-    expect((await call(s, alice)).ok).toBe(true);
-  }, 30_000);
-
-  it("the server config: a principal's grant removed applies at the next call without a restart; a config that no longer loads refuses every call; a principal removed is refused", async () => {
-    const original = readFileSync(p.serverConfig, "utf8");
-    try {
+  it.concurrent(
+    "the project config: a grant revoked by a same-size edit applies at the next call, right after a call and after the files aged",
+    async () => {
+      const { p, s, alice } = config;
+      expect((await call(s, alice)).ok).toBe(true);
+      sameSize(p.config, '"ledger.*"', '"ledgex.*"');
+      expect((await call(s, alice)).error?.code).toBe("not_granted");
+      sameSize(p.config, '"ledgex.*"', '"ledger.*"');
+      expect((await call(s, alice)).ok).toBe(true);
+      // aged: now the stamp vouches for the files, and the next edit still changes it
       await aged();
       expect((await call(s, alice)).ok).toBe(true);
-      // the grant narrowed to entry.add: balance is no longer granted to alice
-      writeFileSync(
-        p.serverConfig,
-        JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.entry.add"] } } } }),
-      );
-      const no = await call(s, alice);
-      expect(no.error?.code).toBe("not_granted");
-      expect(no.error?.message).toContain("alice");
-      // the tool list follows too
-      const listed = await modern(s.url, alice, "tools/list");
-      expect(JSON.stringify(listed.body)).not.toMatch(/- ledger:.*balance/);
-      // a config that no longer loads: refused, saying why, never the old grants
-      writeFileSync(
-        p.serverConfig,
-        JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.*"] } } }, typo_key: 1 }),
-      );
-      const broken = await call(s, alice);
-      expect(broken.ok).toBe(false);
-      expect(broken.error?.code).toBe("unknown_key");
-      expect(broken.error?.message).toContain("the server config no longer loads");
-      expect(broken.error?.message).toContain("typo_key");
-      expect(s.stderr()).toContain("server config no longer loads, every call is refused until it is fixed");
-      // fixed: served again, with the grants it says now
-      writeFileSync(p.serverConfig, JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.*"] } } } }));
       expect((await call(s, alice)).ok).toBe(true);
-      // alice removed (bob added): her token still authenticates, her calls are refused; bob is served without a restart
-      writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.*"] } } } }));
-      const gone = await call(s, alice);
-      expect(gone.error?.code).toBe("unknown_principal");
-      expect(gone.error?.message).toContain("no longer in the server config");
-      expect(s.stderr()).toContain("principal(s) bob added; served from their next request");
-      const bob = addToken(p, "bob");
-      expect((await call(s, bob)).ok).toBe(true);
-      // and with his own grants, read at each call as alice's are
-      writeFileSync(
-        p.serverConfig,
-        JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.entry.add"] } } } }),
-      );
-      expect((await call(s, bob)).error?.code).toBe("not_granted");
-      const bobs = await modern(s.url, bob, "tools/list");
-      expect(JSON.stringify(bobs.body)).not.toMatch(/- ledger:.*balance/);
-      // carol added, given a token, removed before her first call: authenticated, refused before anything is served
-      writeFileSync(
-        p.serverConfig,
-        JSON.stringify({
-          principals: { bob: { grants: { allow: ["ledger.*"] } }, carol: { grants: { allow: ["ledger.*"] } } },
-        }),
-      );
-      const carol = addToken(p, "carol");
-      writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.*"] } } } }));
-      const refused = await modern(s.url, carol, "tools/call", {
-        name: "hcp",
-        arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
-      });
-      expect(refused.status).toBe(403);
-      expect(refused.body).toEqual({
-        error: "unknown_principal",
-        error_description: "principal 'carol' is not in the server config",
-      });
-    } finally {
-      writeFileSync(p.serverConfig, original);
-    }
-    expect((await call(s, alice)).ok).toBe(true);
-  }, 30_000);
+      sameSize(p.config, '"ledger.*"', '"ledgex.*"');
+      expect((await call(s, alice)).error?.code).toBe("not_granted");
+      sameSize(p.config, '"ledgex.*"', '"ledger.*"');
+      expect((await call(s, alice)).ok).toBe(true);
+    },
+    30_000,
+  );
+
+  it.concurrent(
+    "the pack: a same-size edit that breaks its policy, after the files aged, is refused at the next call",
+    async () => {
+      const { p, s, alice } = pack;
+      await aged();
+      expect((await call(s, alice)).ok).toBe(true);
+      const policy = join(p.dir, "packs", "ledger", "policy.json");
+      const text = readFileSync(policy, "utf8");
+      sameSize(policy, '"read"', '"reed"');
+      try {
+        expect((await call(s, alice)).error?.code).toBe("bad_pack");
+      } finally {
+        writeFileSync(policy, text);
+      }
+      expect((await call(s, alice)).ok).toBe(true);
+    },
+    30_000,
+  );
+
+  it.concurrent(
+    "the server config: a principal's grant removed applies at the next call without a restart; a config that no longer loads refuses every call; a principal removed is refused",
+    async () => {
+      const { p, s, alice } = server;
+      const original = readFileSync(p.serverConfig, "utf8");
+      try {
+        await aged();
+        expect((await call(s, alice)).ok).toBe(true);
+        // the grant narrowed to entry.add: balance is no longer granted to alice
+        writeFileSync(
+          p.serverConfig,
+          JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.entry.add"] } } } }),
+        );
+        const no = await call(s, alice);
+        expect(no.error?.code).toBe("not_granted");
+        expect(no.error?.message).toContain("alice");
+        // the tool list follows too
+        const listed = await modern(s.url, alice, "tools/list");
+        expect(JSON.stringify(listed.body)).not.toMatch(/- ledger:.*balance/);
+        // a config that no longer loads: refused, saying why, never the old grants
+        writeFileSync(
+          p.serverConfig,
+          JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.*"] } } }, typo_key: 1 }),
+        );
+        const broken = await call(s, alice);
+        expect(broken.ok).toBe(false);
+        expect(broken.error?.code).toBe("unknown_key");
+        expect(broken.error?.message).toContain("the server config no longer loads");
+        expect(broken.error?.message).toContain("typo_key");
+        expect(s.stderr()).toContain("server config no longer loads, every call is refused until it is fixed");
+        // fixed: served again, with the grants it says now
+        writeFileSync(p.serverConfig, JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.*"] } } } }));
+        expect((await call(s, alice)).ok).toBe(true);
+        // alice removed (bob added): her token still authenticates, her calls are refused; bob is served without a restart
+        writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.*"] } } } }));
+        const gone = await call(s, alice);
+        expect(gone.error?.code).toBe("unknown_principal");
+        expect(gone.error?.message).toContain("no longer in the server config");
+        expect(s.stderr()).toContain("principal(s) bob added; served from their next request");
+        const bob = addToken(p, "bob");
+        expect((await call(s, bob)).ok).toBe(true);
+        // and with his own grants, read at each call as alice's are
+        writeFileSync(
+          p.serverConfig,
+          JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.entry.add"] } } } }),
+        );
+        expect((await call(s, bob)).error?.code).toBe("not_granted");
+        const bobs = await modern(s.url, bob, "tools/list");
+        expect(JSON.stringify(bobs.body)).not.toMatch(/- ledger:.*balance/);
+        // carol added, given a token, removed before her first call: authenticated, refused before anything is served
+        writeFileSync(
+          p.serverConfig,
+          JSON.stringify({
+            principals: { bob: { grants: { allow: ["ledger.*"] } }, carol: { grants: { allow: ["ledger.*"] } } },
+          }),
+        );
+        const carol = addToken(p, "carol");
+        writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.*"] } } } }));
+        const refused = await modern(s.url, carol, "tools/call", {
+          name: "hcp",
+          arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
+        });
+        expect(refused.status).toBe(403);
+        expect(refused.body).toEqual({
+          error: "unknown_principal",
+          error_description: "principal 'carol' is not in the server config",
+        });
+      } finally {
+        writeFileSync(p.serverConfig, original);
+      }
+      expect((await call(s, alice)).ok).toBe(true);
+    },
+    30_000,
+  );
 });

@@ -6,11 +6,18 @@
 // reads its pack again, and without the cache every call ran zod over it.
 import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
-import { ledgerProject, startMcp, writeConfig } from "./support";
+import { ledgerProject, startMcp, writeConfig, type Ledgered } from "./support";
 import { serve } from "./http-support";
 import { RACY_MS } from "../../src/mcp/stamp";
+
+// the project of the start cache's listing case, made first: its files age
+// past the racy window while the cases before it run
+let aging: { p: Ledgered; made: number };
+beforeAll(() => {
+  aging = { p: ledgerProject({ packs: ["ledger", "transit"], allow: ["ledger.*", "transit.*"] }), made: Date.now() };
+});
 
 describe("hcpx mcp start: the validation cache", () => {
   it("a pack broken after a start that filled the cache is broken at the next start", async () => {
@@ -96,8 +103,9 @@ describe("hcpx mcp start: the start cache", () => {
   });
 
   it("serves the same listing from the cache, calls and Skills from the files; a same-size edit, a grant, a pack added or removed show at the next start", async () => {
-    const p = ledgerProject({ packs: ["ledger", "transit"], allow: ["ledger.*", "transit.*"] });
-    await new Promise((r) => setTimeout(r, RACY_MS + 100)); // the project's files settle (older than the racy window)
+    const { p, made } = aging;
+    // the project's files settle (older than the racy window): RACY_MS + 100 after they were made
+    await new Promise((r) => setTimeout(r, Math.max(0, made + RACY_MS + 100 - Date.now())));
     const start = () => startMcp(p, { args: ["--no-watch"], ...debug });
     const cold = await start();
     const first = await list(cold);

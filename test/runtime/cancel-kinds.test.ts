@@ -15,7 +15,7 @@ import { type ChildProcessWithoutNullStreams } from "node:child_process";
 import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnHcpx } from "../support/cli";
 import { REPO, tmp } from "../support/hcpx";
 import { startMcp } from "../mcp/support";
@@ -102,6 +102,8 @@ const CASES: Record<string, KindCase> = {
 let dir: string;
 let server: Server;
 const started: number[] = [];
+/** per effect file, the openapi service's request: settled once it was dropped or its write landed */
+const decided = new Map<string, Promise<void>>();
 
 beforeAll(async () => {
   // the openapi kind's service: a write lands 1.5 s after the request, only if the request is still there
@@ -112,10 +114,17 @@ beforeAll(async () => {
       const { pid, effect } = JSON.parse(body) as { pid: string; effect: string };
       writeFileSync(pid, JSON.stringify({ pid: 0, child: 0, grandchild: 0 }));
       let gone = false;
-      res.on("close", () => (gone = true));
+      let decide!: () => void;
+      decided.set(effect, new Promise<void>((r) => (decide = r)));
+      // dropped before the write: it can never land (the request is what the write waits on)
+      res.on("close", () => {
+        gone = true;
+        decide();
+      });
       setTimeout(() => {
         if (gone) return;
         appendFileSync(effect, "ran\n");
+        decide();
         res.setHeader("content-type", "application/json");
         res.end(JSON.stringify({ landed: true }));
       }, 1500);
@@ -132,7 +141,9 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-afterEach(() => {
+// after the file, not after each case: the cases run at once (describe.concurrent), and a case's
+// tree must not be killed under it by another case's end
+afterAll(() => {
   for (const p of started.splice(0)) {
     try {
       if (p > 0) process.kill(p, "SIGKILL");
@@ -163,6 +174,23 @@ async function waitFile(file: string, ended?: Promise<Done>, ms = 10_000): Promi
 
 const running = (t: Tree) => [t.pid, t.child, t.grandchild].filter((p) => p > 0 && alive(p));
 
+/**
+ * Until the write can no longer land, at most 1.8 s (past the 1.5 s at which
+ * it would): the one writer is tree.mjs's root (`t.pid`) for a tree, the
+ * service's pending request for openapi. Once that is gone, the effect file
+ * is what it will stay.
+ */
+async function settled(t: Tree, f: { effect: string }): Promise<void> {
+  const service = decided.get(f.effect);
+  const end = Date.now() + 1800;
+  if (service) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([service, new Promise<void>((r) => (timer = setTimeout(r, 1800)))]);
+    return clearTimeout(timer);
+  }
+  while (t.pid > 0 && alive(t.pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+}
+
 function files(): { pid: string; effect: string } {
   const d = tmp("hcpx-cancel-kind-");
   return { pid: join(d, "started.json"), effect: join(d, "effect.txt") };
@@ -191,7 +219,10 @@ function exec(
 
 const packOf = (kind: string) => `k-${kind === "sense_only" ? "sense" : kind}`;
 
-describe("cancellation over every adapter kind", () => {
+// The cases run at once: each has its own files, process and tree (the openapi
+// service tells its requests apart by their effect file), and most of a case
+// is a wait on processes (starts, a grace period, the cancel).
+describe.concurrent("cancellation over every adapter kind", () => {
   it("the cases cover the adapter table: one case per kind", () => {
     expect(Object.keys(CASES).sort()).toEqual(ADAPTERS.map((a) => a.kind).sort());
     for (const a of ADAPTERS) expect(CASES[a.kind]!.pack !== undefined, a.kind).toBe(a.capabilities.callable);
@@ -227,7 +258,7 @@ describe("cancellation over every adapter kind", () => {
         expect(env.error?.message).toContain(sig);
         expect(r.code).toBe(1);
         expect(took).toBeLessThan(4000);
-        await new Promise((res) => setTimeout(res, 1800));
+        await settled(t, f);
         expect(existsSync(f.effect), "the write landed").toBe(false);
       });
     }
@@ -253,7 +284,7 @@ describe("cancellation over every adapter kind", () => {
         expect("error" in (await caught)).toBe(true);
         for (let i = 0; i < 150 && running(t).length; i++) await new Promise((r) => setTimeout(r, 20));
         if (c.tree) expect(running(t), `still running: ${JSON.stringify(t)}`).toEqual([]);
-        await new Promise((res) => setTimeout(res, 1800));
+        await settled(t, f);
         expect(existsSync(f.effect), "the write landed").toBe(false);
         await s.client.ping();
       } finally {
@@ -290,7 +321,7 @@ describe("cancellation over every adapter kind", () => {
       clearTimeout(guard);
       if (c.tree) expect(running(t), `still running when hcpx mcp exited: ${JSON.stringify(t)}`).toEqual([]);
       expect(code).toBe(0);
-      await new Promise((res) => setTimeout(res, 1800));
+      await settled(t, f);
       expect(existsSync(f.effect), "the write landed").toBe(false);
     });
   }

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnHcpx } from "../support/cli";
 import { tmp } from "../support/project";
 import { startMcp } from "../mcp/support";
@@ -40,8 +40,9 @@ beforeAll(() => {
   }).dir;
 });
 
-afterEach(() => {
-  // never leave a tree behind, whatever the test saw
+afterAll(() => {
+  // never leave a tree behind, whatever the test saw (after the file: the cases of a
+  // describe run at once, and a case's tree must not be killed under it by another's end)
   for (const p of started.splice(0)) {
     try {
       process.kill(p, "SIGKILL");
@@ -64,6 +65,15 @@ async function waitFile(file: string, ms = 10_000): Promise<Tree> {
 }
 
 const running = (t: Tree) => [t.pid, t.child, t.grandchild].filter(alive);
+
+/**
+ * Until the effect can no longer be written, at most 1.7 s (past the 1.5 s at
+ * which it would be): its one writer is tree.mjs's root (`t.pid`); once that
+ * is gone, the effect file is what it will stay.
+ */
+async function settled(t: Tree): Promise<void> {
+  for (const end = Date.now() + 1700; alive(t.pid) && Date.now() < end;) await new Promise((r) => setTimeout(r, 20));
+}
 
 function files(): { pid: string; effect: string } {
   const d = tmp("hcpx-cancel-");
@@ -97,7 +107,7 @@ function execTree(
   return { child, done };
 }
 
-describe("hcpx exec: a signal ends the bin's whole tree", () => {
+describe.concurrent("hcpx exec: a signal ends the bin's whole tree", () => {
   for (const [sig, pack] of [
     ["SIGTERM", "tree"],
     ["SIGINT", "tree"],
@@ -122,7 +132,7 @@ describe("hcpx exec: a signal ends the bin's whole tree", () => {
       expect(env.ok).toBe(false);
       expect(env.error.code).toBe("cancelled");
       expect(env.error.message).toContain(sig);
-      await new Promise((res) => setTimeout(res, 1700));
+      await settled(t);
       expect(existsSync(f.effect)).toBe(false);
     });
   }
@@ -139,7 +149,7 @@ describe("hcpx exec: a signal ends the bin's whole tree", () => {
   });
 });
 
-describe("hcpx mcp: a cancelled call and a lost client leave no bin running", () => {
+describe.concurrent("hcpx mcp: a cancelled call and a lost client leave no bin running", () => {
   it("notifications/cancelled (the SDK client's AbortSignal) stops the bin's tree; the next call still works", async () => {
     const s = await startMcp({ dir });
     try {
@@ -158,7 +168,7 @@ describe("hcpx mcp: a cancelled call and a lost client leave no bin running", ()
       // bounded: SIGTERM, 1 s grace, SIGKILL
       for (let i = 0; i < 150 && running(t).length; i++) await new Promise((r) => setTimeout(r, 20));
       expect(running(t), `still running: ${JSON.stringify(t)}`).toEqual([]);
-      await new Promise((res) => setTimeout(res, 1700));
+      await settled(t);
       expect(existsSync(f.effect)).toBe(false);
       // the server is healthy: a later call runs (and is cancelled in turn)
       const g = files();
@@ -208,7 +218,7 @@ describe("hcpx mcp: a cancelled call and a lost client leave no bin running", ()
     // checked at the moment the server exited: nothing of the tree is left
     expect(running(t), `still running when hcpx mcp exited: ${JSON.stringify(t)}`).toEqual([]);
     expect(r.code).toBe(0);
-    await new Promise((res) => setTimeout(res, 1700));
+    await settled(t);
     expect(existsSync(f.effect)).toBe(false);
   });
 });

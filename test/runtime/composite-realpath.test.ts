@@ -41,42 +41,53 @@ describe("composite module: only from inside its pack", () => {
 });
 
 describe("composite module: the checked path kept in one process", () => {
+  // the two waits for the files to age (RACY_MS each) run at once, each on its own project
   it("a link leading out put in the way is refused at the next call, right after a call and after the files aged", async () => {
-    const p = scratchProject({ packs: ["calc"] });
-    const project = loadProject({ config: p.config, user: false });
-    const dir = join(p.dir, "packs", "calc");
-    const mod = join(dir, "index.mjs");
-    const outside = tmp("hcpx-composite-outside-");
-    cpSync(dir, join(outside, "calc"), { recursive: true });
-    const ping = async () =>
-      (await execute(project, { pack: "calc", verb: "ping", args: {} })) as { ok: boolean; error?: { code: string } };
-    const linkOut = () => {
+    const aged = () => new Promise((r) => setTimeout(r, RACY_MS + 300));
+    const calc = () => {
+      const p = scratchProject({ packs: ["calc"] });
+      const project = loadProject({ config: p.config, user: false });
+      const dir = join(p.dir, "packs", "calc");
+      const ping = async () =>
+        (await execute(project, { pack: "calc", verb: "ping", args: {} })) as { ok: boolean; error?: { code: string } };
+      return { dir, mod: join(dir, "index.mjs"), ping };
+    };
+    const linked = async () => {
+      const { dir, mod, ping } = calc();
+      const outside = tmp("hcpx-composite-outside-");
+      cpSync(dir, join(outside, "calc"), { recursive: true });
+      const linkOut = () => {
+        renameSync(mod, join(dir, "index.real.mjs"));
+        symlinkSync(join(outside, "calc", "index.mjs"), mod);
+      };
+      const restore = () => {
+        unlinkSync(mod);
+        renameSync(join(dir, "index.real.mjs"), mod);
+      };
+      expect((await ping()).ok).toBe(true);
+      linkOut();
+      expect((await ping()).error?.code).toBe("bin_denied");
+      restore();
+      expect((await ping()).ok).toBe(true);
+      // aged: the stamp now vouches for the module file, and a link put in the way still changes it
+      await aged();
+      expect((await ping()).ok).toBe(true);
+      expect((await ping()).ok).toBe(true);
+      linkOut();
+      expect((await ping()).error?.code).toBe("bin_denied");
+      restore();
+      expect((await ping()).ok).toBe(true);
+    };
+    const removed = async () => {
+      const { dir, mod, ping } = calc();
+      // removed, after the files aged: not found
+      await aged();
+      expect((await ping()).ok).toBe(true);
       renameSync(mod, join(dir, "index.real.mjs"));
-      symlinkSync(join(outside, "calc", "index.mjs"), mod);
-    };
-    const restore = () => {
-      unlinkSync(mod);
+      expect((await ping()).error?.code).toBe("bad_pack");
       renameSync(join(dir, "index.real.mjs"), mod);
+      expect((await ping()).ok).toBe(true);
     };
-    expect((await ping()).ok).toBe(true);
-    linkOut();
-    expect((await ping()).error?.code).toBe("bin_denied");
-    restore();
-    expect((await ping()).ok).toBe(true);
-    // aged: the stamp now vouches for the module file, and a link put in the way still changes it
-    await new Promise((r) => setTimeout(r, RACY_MS + 300));
-    expect((await ping()).ok).toBe(true);
-    expect((await ping()).ok).toBe(true);
-    linkOut();
-    expect((await ping()).error?.code).toBe("bin_denied");
-    restore();
-    expect((await ping()).ok).toBe(true);
-    // removed, after the files aged: not found
-    await new Promise((r) => setTimeout(r, RACY_MS + 300));
-    expect((await ping()).ok).toBe(true);
-    renameSync(mod, join(dir, "index.real.mjs"));
-    expect((await ping()).error?.code).toBe("bad_pack");
-    renameSync(join(dir, "index.real.mjs"), mod);
-    expect((await ping()).ok).toBe(true);
+    await Promise.all([linked(), removed()]);
   }, 60_000);
 });

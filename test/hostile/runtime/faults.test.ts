@@ -41,8 +41,6 @@ const CASES: [string, string, string, ((e: Env["error"]) => void)?][] = [
 ];
 
 beforeAll(() => {
-  const p = project({ packs: [] });
-  dir = p.dir;
   outside = tmp("hcpx-outside-");
   writeFileSync(join(outside, "other.mjs"), "process.stdout.write(JSON.stringify({ other: true }))\n");
   const sp = project({
