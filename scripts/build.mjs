@@ -308,6 +308,8 @@ for (const [i, name] of Object.keys(CJS_COMMANDS).entries()) {
     bundleHashes[name] = createHash("sha256").update(r.outputFiles[0].contents).digest("hex").slice(0, 16);
   rmSync(join(out, "commands", `${name}.mjs`), { force: true }); // the ES module of an earlier build
 }
+/** a minified CommonJS file (the entry and what it require()s, the vendored json5) */
+const minCjs = { banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" } };
 const withHash = { ...common, define: { ...common.define, HCPX_BUNDLE_HASHES: JSON.stringify(bundleHashes) } };
 const builds = [
   ...cjsBuilds,
@@ -334,19 +336,13 @@ const builds = [
     // the bin: CommonJS (no ESM loader on exec's start path, src/cli/main.ts)
     build({
       ...withHash,
-      banner: undefined,
-      format: "cjs",
-      minify: true,
-      outExtension: { ".js": ".cjs" },
+      ...minCjs,
       entryPoints: { hcpx: "src/cli/main.ts" },
       plugins: [separate, entryCodes],
     }),
     build({
       ...common,
-      banner: undefined,
-      format: "cjs",
-      minify: true,
-      outExtension: { ".js": ".cjs" },
+      ...minCjs,
       entryPoints: { codes: "src/util/codes.ts", failure: "src/cli/failure.ts" },
       plugins: [entryCodes],
     }),
@@ -360,10 +356,7 @@ const builds = [
     }),
     build({
       ...common,
-      banner: undefined,
-      format: "cjs",
-      minify: true,
-      outExtension: { ".js": ".cjs" },
+      ...minCjs,
       entryPoints: { "vendor/json5": "json5" },
     }),
     build({ ...common, entryPoints: { "lib/mcp-adapter": "src/runtime/mcp-adapter.ts" } }),
