@@ -7,8 +7,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { spawn } from "node:child_process";
-import { appendFileSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { appendFileSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
 import { describe, expect, it } from "vitest";
@@ -252,15 +252,21 @@ for (let i = 0; i < ${LINES}; i++) a.appendAudit(p, { time: new Date().toISOStri
       }
     }
     expect(seen.size).toBe(WRITERS * LINES);
+    // one more record after all of them: it is the newest, in the current file
+    // or (when it took the file past its size) in the newest rotated one. The
+    // current file need not exist here: the write that rotates leaves none
+    // until the next record (an earlier oracle asserted it and failed in CI).
+    const last = `const a = require(${JSON.stringify(bundle)}); a.appendAudit(a.auditPlace(), { time: new Date().toISOString(), principal: "last", via: "exec", tool: "exec", pack: "p", verb: "v", args: { i: -1 }, decision: "ran", result: "ok", duration_ms: 0 });`;
+    execFileSync(process.execPath, ["-e", last], { env });
     // hcpx log reads the rotated files and the current one, oldest first
     const r = await runHcpx(["log", "--json"], {
       cwd: dir,
       env: { PATH: process.env.PATH ?? "", HOME: dir, HCPX_AUDIT_LOG: file },
     });
     const data = (JSON.parse(r.stdout) as { data: { records: Rec[]; skipped: number } }).data;
-    expect(data.records).toHaveLength(WRITERS * LINES);
+    expect(data.records).toHaveLength(WRITERS * LINES + 1);
     expect(data.skipped).toBe(0);
-    expect(existsSync(file)).toBe(true);
+    expect(data.records.at(-1)!.principal).toBe("last");
   }, 60_000);
 
   it("keeps HCPX_AUDIT_KEEP rotated files", async () => {
