@@ -268,8 +268,12 @@ export interface Json5Counts {
 }
 
 // Identifier characters beyond ASCII, and \u escapes, in a key: the tree reader
-// takes them (the value reader leaves them to the library).
-const WIDE_KEY = /(?:[\p{ID_Continue}$\u200c\u200d]|\\u[0-9a-fA-F]{4})+/uy;
+// takes them (the value reader leaves them to the library). Made on first use:
+// a \p{…} class is built from ICU's tables when the RegExp is created, ~3 M
+// instructions (callgrind) that every `hcpx exec` paid at load for keys it
+// almost never meets.
+let wideKeyRe: RegExp | undefined;
+const WIDE_KEY = (): RegExp => (wideKeyRe ??= /(?:[\p{ID_Continue}$\u200c\u200d]|\\u[0-9a-fA-F]{4})+/uy);
 
 /**
  * The one JSON5 reader: the value (tree undefined), or also every value's
@@ -494,8 +498,9 @@ function scan(src: string, tree: (Json5Counts & { root?: Json5Node }) | undefine
     return src.slice(start, i);
   };
   const wideKey = (start: number): string => {
-    WIDE_KEY.lastIndex = start;
-    const m = WIDE_KEY.exec(src);
+    const re = WIDE_KEY();
+    re.lastIndex = start;
+    const m = re.exec(src);
     if (!m) return fail();
     i = start + m[0].length;
     return m[0].replace(/\\u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
