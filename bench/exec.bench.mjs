@@ -2,8 +2,9 @@
 //  1. CLI, interleaved, ≥ 30 runs each: `hcpx exec calc-wrap ping --json` vs a
 //     zero-dependency Node script that only spawns the same bin and parses its
 //     JSON, written as CommonJS like exec's own bundle (an ES module floor costs
-//     ~20 M instructions more and flattered exec; goal ≤ 1.10×, wall and
-//     callgrind instructions), vs a direct spawn
+//     ~20 M instructions more and flattered exec) and printing its line with
+//     fs.writeSync(1, …) as exec does (process.stdout costs ~1.8 M more; goal
+//     ≤ 1.10×, wall and callgrind instructions), vs a direct spawn
 //     of the bin; the same exec with 30 other packs active and the called one
 //     in a directory not named like its id (goal ≤ 1.05× of one pack). Each
 //     with NODE_EXTRA_CA_CERTS unset (the honest figure: loading that bundle
@@ -58,7 +59,7 @@ const env = ${JSON.stringify(binEnv)};
 const c = spawn(process.execPath, [${JSON.stringify(bin)}, "ping", "--json"], { env, stdio: ["ignore", "pipe", "pipe"] });
 let out = "";
 c.stdout.setEncoding("utf8").on("data", (d) => (out += d));
-c.on("close", (code) => { const data = JSON.parse(out); process.stdout.write(JSON.stringify({ ok: code === 0, data }) + "\\n"); process.exitCode = code ? 1 : 0; });
+c.on("close", (code) => { const data = JSON.parse(out); require("node:fs").writeSync(1, JSON.stringify({ ok: code === 0, data }) + "\\n"); process.exitCode = code ? 1 : 0; });
 `,
   );
   const hcpx = process.env.HCPX_DIST_BIN ?? join(REPO, "dist", "hcpx.cjs"); // the bin (package.json)

@@ -29,6 +29,7 @@ async function main(argv: string[]): Promise<void> {
     const fast = parseFastExec(argv.slice(2));
     if (fast) {
       const m = loadCommand<typeof import("./commands/exec")>("exec", __dirname); // built as CommonJS only (dist/hcpx.cjs)
+      m.exports.useFdOut(); // the envelope straight to fd 1, without building process.stdout (output.ts)
       const code = await m.exports.run(fast.pack, fast.verb, fast.operands, { confirm: fast.confirm, json: fast.json });
       m.save();
       if (code !== 0) process.exitCode = code;

@@ -9,6 +9,7 @@
 // only control that reaches the terminal, and only from c.* below: they mark
 // the text with a per-process token that no outside text can hold, and the
 // exit turns the marks into SGR sequences after neutralising.
+import { writeSync } from "node:fs";
 import { HcpxError, formatProblem, type ErrorCode, type Problem } from "../util/errors";
 import { colours, neutralise, neutralJson, paint } from "../util/neutral";
 import { redactOut } from "../util/redact";
@@ -48,34 +49,83 @@ export function shown(text: string): string {
   return colours(neutralise(redactOut(text)));
 }
 
+/**
+ * stdout's last step on `hcpx exec`'s start path (main.ts turns it on): the
+ * bytes go to fd 1 with write(2), without building process.stdout — a
+ * net.Socket over the pipe a host reads, ~5.4 M instructions (callgrind, with
+ * child_process already loaded; ~15 M without) of every agent tool call, for
+ * one line. A pipe left non-blocking by whoever shares it answers EAGAIN when
+ * full: then the rest, and every later write, goes through process.stdout,
+ * which waits for the reader (in order: Node's pipe writes are synchronous on
+ * Linux); so does any other failure (EPIPE: the stream reports it as it
+ * always did). What is written is the same text either way; only the sink differs.
+ */
+const fdOut = { on: false, stream: false };
+
+/** Write stdout's bytes to fd 1 directly from now on (exec's start path, main.ts). */
+export function useFdOut(): void {
+  fdOut.on = true;
+}
+
+/** Write `text` to fd 1, handing the rest to `fallback` when a write fails (false then); exported for its test. */
+export function writeFd(
+  text: string,
+  write: (buf: Uint8Array, off: number) => number = (buf, off) => writeSync(1, buf, off),
+  fallback: (rest: Uint8Array) => void = (rest) => process.stdout.write(rest),
+): boolean {
+  const buf = Buffer.from(text, "utf8");
+  let off = 0;
+  while (off < buf.length) {
+    let n = 0;
+    try {
+      n = write(buf, off);
+    } catch {
+      // EAGAIN, or anything else (EPIPE: the reader left): what process.stdout does with it, as before
+    }
+    // a failure, or a write that took nothing (never looped on)
+    if (!(n > 0)) {
+      fallback(buf.subarray(off));
+      return false;
+    }
+    off += n;
+  }
+  return true;
+}
+
+function out(text: string): void {
+  if (fdOut.on && !fdOut.stream) fdOut.stream = !writeFd(text);
+  else process.stdout.write(text);
+}
+
 /** The one place readable text is written (stdout or stderr). */
-function emit(stream: NodeJS.WriteStream, text: string): void {
-  stream.write(shown(text));
+function emit(stream: "out" | "err", text: string): void {
+  if (stream === "out") out(shown(text));
+  else process.stderr.write(shown(text));
 }
 
 /** Readable text on stdout, with a newline at its end. */
 export function say(text: string): void {
-  emit(process.stdout, text.endsWith("\n") ? text : text + "\n");
+  emit("out", text.endsWith("\n") ? text : text + "\n");
 }
 
 /** Readable text on stderr, with a newline at its end. */
 export function sayErr(text: string): void {
-  emit(process.stderr, text.endsWith("\n") ? text : text + "\n");
+  emit("err", text.endsWith("\n") ? text : text + "\n");
 }
 
 /** Readable text on stdout as it is (no newline added: a prompt, or a bin's text that has its own). */
 export function sayRaw(text: string): void {
-  emit(process.stdout, text);
+  emit("out", text);
 }
 
 /** Readable text on stderr as it is (no newline added). */
 export function sayErrRaw(text: string): void {
-  emit(process.stderr, text);
+  emit("err", text);
 }
 
 /** An envelope (or any JSON value) on stdout: redacted, and with no raw control character (C1, DEL, bidi are \\u escapes). */
 export function writeJson(value: unknown, opts: { line?: boolean } = {}): void {
-  process.stdout.write(neutralJson(JSON.stringify(redactOut(value), null, opts.line ? undefined : 2)) + "\n");
+  out(neutralJson(JSON.stringify(redactOut(value), null, opts.line ? undefined : 2)) + "\n");
 }
 
 /**

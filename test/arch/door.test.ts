@@ -71,6 +71,18 @@ const READ_ALLOWED: Record<string, { names: string[]; why: string }> = {
   },
 };
 
+/**
+ * Writes to a file descriptor the process was given, never a path, each with its
+ * reason and the descriptor its calls must name.
+ */
+const FD_WRITE_ALLOWED: Record<string, { names: string[]; fd: string; why: string }> = {
+  "cli/output.ts": {
+    names: ["writeSync"],
+    fd: "1",
+    why: "writeFd: the envelope on exec's start path goes to fd 1 (this process's stdout) without building process.stdout — the CLI's one exit, not a file",
+  },
+};
+
 /** Write calls on any object (fs.x, a renamed import, an injected fs): the write door's alone. */
 const WRITE_CALL =
   /\.\s*(writeFileSync|renameSync|rmSync|unlinkSync|mkdirSync|mkdtempSync|copyFileSync|cpSync|symlinkSync|linkSync|appendFileSync|rmdirSync|truncateSync|ftruncateSync|chmodSync|chownSync|lchownSync|utimesSync|lutimesSync|writeSync|writevSync|createWriteStream)\s*\(/g;
@@ -126,7 +138,8 @@ export function offences(modules: Record<string, string>): Offence[] {
         if (READ.has(name)) {
           if (readDoor || READ_ALLOWED[file]?.names.includes(name)) continue;
           out.push({ file, door: "read", what: `imports ${name} from node:fs` });
-        } else if (!writeDoor) out.push({ file, door: "write", what: `imports ${name} from node:fs` });
+        } else if (!writeDoor && !FD_WRITE_ALLOWED[file]?.names.includes(name))
+          out.push({ file, door: "write", what: `imports ${name} from node:fs` });
       }
     }
     if (!writeDoor) {
@@ -138,6 +151,12 @@ export function offences(modules: Record<string, string>): Offence[] {
             what: `reaches node:fs as a whole (${m[0].trim()}): name what it uses, or go through src/util/door.ts`,
           });
       for (const m of text.matchAll(WRITE_CALL)) out.push({ file, door: "write", what: `calls ${m[1]}()` });
+      // an allowed descriptor write names its descriptor, as a literal, in every call
+      const fdw = FD_WRITE_ALLOWED[file];
+      for (const name of fdw?.names ?? [])
+        for (const m of text.matchAll(new RegExp(`\\b${name}\\(\\s*([^,)]*)`, "g")))
+          if (m[1]!.trim() !== fdw!.fd)
+            out.push({ file, door: "write", what: `calls ${name}(${m[1]}…): only fd ${fdw!.fd} is allowed here` });
       for (const m of text.matchAll(WRITE_PROCESS))
         out.push({ file, door: "write", what: `starts a process to write (${m[0]})` });
     }
@@ -180,6 +199,12 @@ describe("one write door (issue 22 §1)", () => {
         offences({ "cli/commands/evil.ts": c }).filter((o) => o.door === "write"),
         c,
       ).not.toEqual([]);
+    // a descriptor write allowed for fd 1 is an offence on any other fd, or in another module
+    expect(
+      offences({ "cli/output.ts": `import { writeSync } from "node:fs";\nwriteSync(fd, b);` }).map((o) => o.what),
+    ).toEqual(["calls writeSync(fd…): only fd 1 is allowed here"]);
+    expect(offences({ "cli/output.ts": `import { writeSync } from "node:fs";\nwriteSync(1, b, 0);` })).toEqual([]);
+    expect(offences({ "cli/other.ts": `import { writeSync } from "node:fs";\nwriteSync(1, b, 0);` })).not.toEqual([]);
     // … and the door itself, metadata calls and comments are not offences
     expect(offences({ "util/door.ts": `import { writeFileSync, renameSync } from "node:fs";` })).toEqual([]);
     expect(

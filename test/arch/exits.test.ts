@@ -58,15 +58,28 @@ describe("one exit", () => {
     expect(asking).toEqual([]);
   });
 
-  it("the CLI's exit: its two writes are in emit() and writeJson(), and both redact (and emit neutralises)", () => {
+  it("the CLI's exit: what it writes comes from emit() and writeJson(), and both redact (and emit neutralises)", () => {
     const text = code("cli/output.ts");
-    expect(text.match(/\.write\(/g)?.length).toBe(2);
+    // the writes: stderr in emit(); stdout in out() — to fd 1 through writeFd() on exec's start path (its
+    // fallback to the stream is the third) — and nowhere else
+    expect(text.match(/\.write\(/g)?.length).toBe(3);
+    expect(text.match(/\bwriteSync\(/g)).toEqual(["writeSync("]);
     const emit = body(text, "emit");
+    const sink = body(text, "out");
+    const fd = body(text, "writeFd");
+    expect(emit).toMatch(/process\.stderr\.write\(shown\(/);
+    expect(sink).toMatch(/process\.stdout\.write\(text\)/);
+    expect(fd).toMatch(/writeSync\(1, buf, off\)/);
+    expect(fd).toMatch(/process\.stdout\.write\(rest\)/);
+    // out() and writeFd() are called from emit()/writeJson() and out() alone
+    expect(text.match(/(?<!function )\bout\(/g)?.length).toBe(2);
+    expect(text.match(/(?<!function )\bwriteFd\(/g)?.length).toBe(1);
+    expect(sink).toMatch(/writeFd\(text\)/);
+    expect(emit).toMatch(/\bout\(shown\(/);
     const shown = body(text, "shown");
     const json = body(text, "writeJson");
-    expect(emit).toMatch(/\.write\(shown\(/);
     expect(shown).toMatch(/colours\(neutralise\(redactOut\(/);
-    expect(json).toMatch(/process\.stdout\.write\(neutralJson\(JSON\.stringify\(redactOut\(/);
+    expect(json).toMatch(/\bout\(neutralJson\(JSON\.stringify\(redactOut\(/);
     // every other way out of the module goes through emit or writeJson
     for (const fn of ["say", "sayErr", "sayRaw", "sayErrRaw", "done", "finish", "reportError", "printWarnings"]) {
       expect(body(text, fn), fn).toMatch(/\b(?:emit|say|sayErr|writeJson|done)\(/);

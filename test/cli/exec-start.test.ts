@@ -2,9 +2,10 @@
 // instructions to load on every call (callgrind: node:crypto ~10 M, node:os and
 // the sandbox module ~2 M); exec needs neither unless a question is asked or
 // sandbox.enforce is "os". Node itself lists what it loaded (process.moduleLoadList).
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { writeFd } from "../../src/cli/output";
 import { HCPX, run, scratchProject, tmp } from "../support/hcpx";
 
 describe("exec's start path", () => {
@@ -41,5 +42,85 @@ describe("exec's start path", () => {
     expect(rec).toMatchObject({ pack: "calc-wrap", verb: "ping", args: [] });
     // sha256 of the canonical JSON "[]"
     expect(rec.args_sha256).toBe("4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945");
+  });
+});
+
+describe("exec's envelope on fd 1", () => {
+  it("a plain exec writes its envelope without building process.stdout (output.ts useFdOut)", async () => {
+    const p = scratchProject({ packs: ["calc-wrap"] });
+    const home = tmp("hcpx-fd1-home-");
+    const log = join(tmp("hcpx-fd1-"), "built.txt");
+    const preload = join(tmp("hcpx-fd1-"), "trap.cjs");
+    // records each of process.stdout / stderr the first time anything builds it
+    writeFileSync(
+      preload,
+      `const fs = require("node:fs");
+for (const k of ["stdout", "stderr"]) {
+  const d = Object.getOwnPropertyDescriptor(process, k);
+  Object.defineProperty(process, k, { configurable: true, enumerable: d.enumerable, get() {
+    fs.appendFileSync(${JSON.stringify(log)}, k + "\\n");
+    const v = d.get.call(process);
+    Object.defineProperty(process, k, { value: v, configurable: true, enumerable: d.enumerable });
+    return v;
+  } });
+}
+`,
+    );
+    const r = await run(process.execPath, ["-r", preload, HCPX, "exec", "calc-wrap", "ping", "--json"], {
+      cwd: p.dir,
+      env: { HOME: home, HCPX_AUDIT_LOG: "off" },
+    });
+    expect(r.stdout).toBe('{"ok":true,"data":{"pong":true}}\n');
+    const built = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
+    expect(built).not.toContain("stdout");
+    // the readable form takes the same way
+    const h = await run(process.execPath, ["-r", preload, HCPX, "exec", "calc-wrap", "ping"], {
+      cwd: p.dir,
+      env: { HOME: home, HCPX_AUDIT_LOG: "off" },
+    });
+    expect(h.stdout).toBe('{\n  "pong": true\n}\n');
+    expect(readFileSync(log, "utf8").split("\n")).not.toContain("stdout");
+  });
+
+  it("writeFd: every byte across short writes; on a failed write the rest, exactly, goes to the stream", () => {
+    const text = "é→" + "x".repeat(10) + "😀\n";
+    const bytes = Buffer.from(text, "utf8");
+    // a pipe that takes 3 bytes at a time
+    const got: number[] = [];
+    expect(
+      writeFd(text, (buf, off) => {
+        const n = Math.min(3, buf.length - off);
+        got.push(...buf.subarray(off, off + n));
+        return n;
+      }),
+    ).toBe(true);
+    expect(Buffer.from(got).equals(bytes)).toBe(true);
+    // full after 7 bytes (EAGAIN): the stream gets bytes 7.., nothing twice, nothing lost
+    const head: number[] = [];
+    let rest: Buffer | undefined;
+    const ok = writeFd(
+      text,
+      (buf, off) => {
+        if (off >= 7)
+          throw Object.assign(new Error("EAGAIN: resource temporarily unavailable, write"), { code: "EAGAIN" });
+        const n = Math.min(7 - off, buf.length - off);
+        head.push(...buf.subarray(off, off + n));
+        return n;
+      },
+      (r) => (rest = Buffer.from(r)),
+    );
+    expect(ok).toBe(false);
+    expect(Buffer.concat([Buffer.from(head), rest!]).equals(bytes)).toBe(true);
+    expect(head).toHaveLength(7);
+    // a write that takes nothing is not retried forever: the stream gets it all
+    let all: Buffer | undefined;
+    expect(
+      writeFd(
+        text,
+        () => 0,
+        (r) => (all = Buffer.from(r)),
+      ),
+    ).toBe(false);
+    expect(all!.equals(bytes)).toBe(true);
   });
 });

@@ -11,6 +11,8 @@ import { execute, type Envelope } from "../../runtime/execute";
 import { terminateDescendants } from "../../runtime/wrap";
 import { AuditWriter, execRecord } from "../../runtime/audit";
 import { c, neutralise, say, sayErr, sayRaw, useColor, writeJson } from "../output";
+
+export { useFdOut } from "../output";
 import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
 
 /** `hcpx exec`'s options, as the options schema (../spec.ts) types them, with the global ones. */
