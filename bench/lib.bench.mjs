@@ -20,23 +20,13 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { fmt, median, percentile, table, timeCommands } from "./lib.mjs";
+import { callgrind, fmt, median, percentile, table, timeCommands } from "./lib.mjs";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const RUNS = Number(process.env.BENCH_RUNS || 20);
 const N = Number(process.env.BENCH_INPROC_RUNS || 40);
 const LIB = join(REPO, "dist", "lib", "index.mjs");
 const HCPX = process.env.HCPX_DIST_BIN ?? join(REPO, "dist", "hcpx.cjs"); // the bin (package.json)
-
-function callgrind(cmd, args, cwd) {
-  const r = spawnSync("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", cmd, ...args], {
-    cwd,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const m = /Collected : (\d+)/.exec(r.stderr ?? "");
-  return m ? Number(m[1]) : undefined;
-}
 
 function spawnBin(bin, args, env, cwd) {
   return new Promise((resolve, reject) => {
@@ -96,7 +86,7 @@ if (!r.ok) { process.stderr.write(JSON.stringify(r)); process.exitCode = 1; }
   const hasValgrind = process.env.BENCH_CALLGRIND !== "0" && spawnSync("valgrind", ["--version"]).status === 0;
   if (hasValgrind) {
     const ir = {};
-    for (const [k, c] of Object.entries(cmds)) ir[k] = callgrind(c.cmd, c.args, c.cwd);
+    for (const [k, c] of Object.entries(cmds)) ir[k] = callgrind(c.cmd, c.args, { cwd: c.cwd })?.count;
     const e = ir["hcpx exec calc add"];
     const b = ir["node -e 0"];
     const irows = [["start", "instructions", "minus bare node", "vs exec"]];

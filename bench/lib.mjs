@@ -1,7 +1,9 @@
 // Timing helpers for benchmarks: interleaved runs, medians, ratios.
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { cpus, loadavg } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -113,24 +115,73 @@ export function caModes(env = process.env) {
 }
 
 /**
- * Instructions executed by one process (not its children) under callgrind,
- * median of `runs`; undefined when valgrind is not installed or BENCH_VALGRIND=0.
+ * The self cost (instructions) of the functions whose name contains `name` in a
+ * callgrind output file: the cost lines under `fn=`, not the inclusive cost
+ * lines that follow a `calls=` line. Names are compressed as `(id) name` once,
+ * then `(id)`, in fn= and cfn= lines alike.
  */
-export function instructions(cmd, args, { cwd, env, runs = 3, before } = {}) {
+export function selfCost(file, name) {
+  const names = new Map();
+  const named = (spec) => {
+    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
+    if (!m) return spec;
+    if (m[2] !== undefined) names.set(m[1], m[2]);
+    return names.get(m[1]) ?? "";
+  };
+  let cur = "";
+  let call = false;
+  let total = 0;
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (line.startsWith("fn=")) {
+      cur = named(line.slice(3));
+      call = false;
+    } else if (line.startsWith("cfn=")) named(line.slice(4));
+    else if (line.startsWith("calls=")) call = true;
+    else if (/^[0-9+*-]/.test(line)) {
+      if (call) call = false;
+      else if (cur.includes(name)) total += Number(line.trim().split(/\s+/)[1] ?? 0);
+    }
+  }
+  return total;
+}
+
+/**
+ * One run of `cmd args` under callgrind: the instructions its own process
+ * executed (not its children's) and its stdout; undefined when valgrind is not
+ * installed or BENCH_VALGRIND=0. Without V8's hash-seed prime search
+ * (`detail::sprp`, HashSeed::InitializeRoots): it tests random candidates, so
+ * it costs 5–8 M instructions that vary run to run in every Node start, the
+ * floor's too — noise, not work either side does.
+ */
+export function callgrind(cmd, args, { cwd, env, input } = {}) {
   if (process.env.BENCH_VALGRIND === "0") return undefined;
-  const counts = [];
-  for (let i = 0; i < runs; i++) {
-    before?.();
-    const r = spawnSync("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", cmd, ...args], {
+  const dir = mkdtempSync(join(tmpdir(), "hcpx-bench-cg-"));
+  try {
+    const out = join(dir, "callgrind.out");
+    const r = spawnSync("valgrind", ["--tool=callgrind", `--callgrind-out-file=${out}`, cmd, ...args], {
       cwd,
       env,
+      input,
       encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
     if (r.error) return undefined;
     const m = /Collected\s*:\s*(\d+)/.exec(r.stderr ?? "");
     if (!m) throw new Error(`callgrind gave no count for ${cmd} ${args.join(" ")}: ${r.stderr?.slice(-500)}`);
-    counts.push(Number(m[1]));
+    return { count: Number(m[1]) - selfCost(out, "detail::sprp"), stdout: r.stdout };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Instructions of `cmd args` (callgrind above), median of `runs`; undefined without valgrind. */
+export function instructions(cmd, args, { cwd, env, runs = 3, before } = {}) {
+  const counts = [];
+  for (let i = 0; i < runs; i++) {
+    before?.();
+    const r = callgrind(cmd, args, { cwd, env });
+    if (r === undefined) return undefined;
+    counts.push(r.count);
   }
   return median(counts);
 }

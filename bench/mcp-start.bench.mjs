@@ -12,14 +12,14 @@
 // - tools/list at 5,000 packs (p50, watching on, as a host starts it) and the
 //   bytes of the single shape's tools/list at 5,000 packs (what a model sees).
 // Run: `npm run bench -- mcp-start` (or `node bench/run.mjs mcp-start` after `npm run build`).
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { build } from "esbuild";
-import { fmt, goal, goalAbs, median, table, withoutCa } from "./lib.mjs";
+import { callgrind, fmt, goal, goalAbs, median, table, withoutCa } from "./lib.mjs";
 import { syntheticProject } from "./generate.bench.mjs";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -107,19 +107,10 @@ async function firstList(args, cwd, env, era) {
 
 /** Instructions of one start answering the opening and a tools/list, the input given whole (the server exits at its end). */
 function startInstructions(args, cwd, env, era) {
-  if (process.env.BENCH_VALGRIND === "0") return undefined;
-  const r = spawnSync("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", process.execPath, ...args], {
-    cwd,
-    env,
-    input: OPENING[era] + list(era, 2),
-    encoding: "utf8",
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  if (r.error) return undefined;
-  const m = /Collected\s*:\s*(\d+)/.exec(r.stderr ?? "");
-  if (!m || !r.stdout.includes('"id":2'))
-    throw new Error(`callgrind: no count or no answer for ${args.join(" ")}: ${r.stderr?.slice(-300)}`);
-  return Number(m[1]);
+  const r = callgrind(process.execPath, args, { cwd, env, input: OPENING[era] + list(era, 2) });
+  if (r === undefined) return undefined;
+  if (!r.stdout.includes('"id":2')) throw new Error(`callgrind: no answer for ${args.join(" ")}`);
+  return r.count;
 }
 
 async function bareServer() {
