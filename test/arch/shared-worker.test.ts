@@ -25,13 +25,17 @@ const PROCESS_STATE: [string, RegExp][] = [
   ["uses fake timers", /useFakeTimers/],
   ["sets the umask", /process\.umask\(\s*\w/],
 ];
-/** src modules whose module-level state one call leaves for the next. */
+/**
+ * src modules whose module-level state one call leaves for the next. Not here: the validation
+ * cache's switch (src/pack/validcache.ts: off in the sources, which have no schema hash), the
+ * kill-after-writes hook (src/util/atomic.ts: read from process.env, which no shared file sets;
+ * its made-directories memo holds only the scratch directories of the file that made them) and
+ * the memos of static data (the host descriptors, the schemas, the error table).
+ */
 const STATEFUL_SRC = [
   "src/util/redact.ts", // the values in play
   "src/runtime/mcp-adapter.ts", // the server pool, the exit hook
   "src/runtime/composite.ts", // the loaded modules, the checked stamps
-  "src/pack/validcache.ts", // the cache's switch
-  "src/util/atomic.ts", // the kill-after-writes counter
 ];
 const HOOK_AT_TOP = /^(beforeAll|afterAll|beforeEach|afterEach)\(/m;
 

@@ -5,13 +5,17 @@
 // no module it imports, its own or src's, at any depth, sets process.env, the
 // cwd, exit code, argv, process listeners or streams, mocks a module or uses
 // fake timers; and none of the src modules that keep call state (the redaction
-// set, the MCP server pool, the composite module cache, the validation cache
-// switch, the kill-after-writes counter) is among them. test/arch/shared-worker.test.ts
-// walks each file's imports and checks it. Setup files still run per file, and
-// baseEnv()'s scratch HOME is the file's own (test/support/cli.ts).
+// set, the MCP server pool, the composite module cache) is among them.
+// test/arch/shared-worker.test.ts walks each file's imports and checks it.
+// Setup files still run per file, and baseEnv()'s scratch HOME is the file's
+// own (test/support/cli.ts). test/adopt/descriptor.test.ts passes the check but
+// stays isolated: it writes descriptors of its own into hosts/ while it runs,
+// and src/host/descriptor.ts's alias memo would keep them for the next file.
 export const SHARED_FILES = [
   "test/adopt/mcpb.test.ts",
   "test/adopt/newcomer.test.ts",
+  "test/adopt/shipped-descriptors.test.ts",
+  "test/adopt/templates.test.ts",
   "test/adopt/yamledit.test.ts",
   "test/arch/door.test.ts",
   "test/arch/exits.test.ts",
@@ -43,6 +47,7 @@ export const SHARED_FILES = [
   "test/mcp/confirm.test.ts",
   "test/mcp/eras.test.ts",
   "test/mcp/http-auth.test.ts",
+  "test/mcp/http-keepalive.test.ts",
   "test/mcp/http-limits.test.ts",
   "test/mcp/http-list-changed.test.ts",
   "test/mcp/http-percall.test.ts",
@@ -59,9 +64,13 @@ export const SHARED_FILES = [
   "test/pack/grants.test.ts",
   "test/pack/json5.test.ts",
   "test/pack/validcache.test.ts",
+  "test/packs/door.test.ts",
   "test/packs/from-mcp-modern.test.ts",
   "test/packs/openapi-review.test.ts",
   "test/packs/review.test.ts",
+  "test/plan/apply.test.ts",
+  "test/plan/record-cap.test.ts",
+  "test/projection/skill-filter.test.ts",
   "test/runtime/argshash.test.ts",
   "test/runtime/cancel-kinds.test.ts",
   "test/runtime/cancel.test.ts",
