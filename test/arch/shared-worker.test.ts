@@ -33,10 +33,17 @@ const PROCESS_STATE: [string, RegExp][] = [
  * the memos of static data (the host descriptors, the schemas, the error table).
  */
 const STATEFUL_SRC = [
-  "src/util/redact.ts", // the values in play
   "src/runtime/mcp-adapter.ts", // the server pool, the exit hook
   "src/runtime/composite.ts", // the loaded modules, the checked stamps
 ];
+/**
+ * The redaction's set of values in play (src/util/redact.ts) is filled by secretsFrom(), which
+ * the runtime and the library call with a call's environment: a file that reaches one of them
+ * leaves values for the next. A file that only loads packs adds Binding names, whose values are
+ * read from process.env, which no shared file sets.
+ */
+const REDACT = "src/util/redact.ts";
+const GIVES_SECRETS = /\bsecretsFrom\(/;
 const HOOK_AT_TOP = /^(beforeAll|afterAll|beforeEach|afterEach)\(/m;
 
 function resolveImport(from: string, spec: string): string | undefined {
@@ -62,7 +69,13 @@ function closure(file: string, seen = new Set<string>()): Set<string> {
 
 function problems(file: string): string[] {
   const out: string[] = [];
-  for (const mod of closure(join(REPO, file))) {
+  const mods = closure(join(REPO, file));
+  const rels = [...mods].map((m) => relative(REPO, m));
+  if (rels.includes(REDACT))
+    for (const rel of rels)
+      if (rel !== REDACT && GIVES_SECRETS.test(readFileSync(join(REPO, rel), "utf8")))
+        out.push(`${REDACT}: keeps call state (values given by ${rel})`);
+  for (const mod of mods) {
     const rel = relative(REPO, mod);
     if (STATEFUL_SRC.includes(rel)) out.push(`${rel}: keeps call state`);
     const text = readFileSync(mod, "utf8");
@@ -87,7 +100,7 @@ describe("the files that share a worker process", () => {
   it("the check sees what it looks for (a file that sets process.env, one that reaches the redaction set)", () => {
     expect(problems("test/cli/exec-start.test.ts").join("\n")).toMatch(/sets process\.env|adds a process listener/);
     expect(problems("test/hostile/runtime/secrets.test.ts").join("\n")).toContain(
-      "src/util/redact.ts: keeps call state",
+      "src/util/redact.ts: keeps call state (values given by src/runtime/execute.ts)",
     );
     expect(problems("test/adopt/gates.test.ts").join("\n")).toContain("test/support/inproc.ts");
   });

@@ -4,8 +4,9 @@
 // 29). A file may be here only when nothing it runs keeps state between files:
 // no module it imports, its own or src's, at any depth, sets process.env, the
 // cwd, exit code, argv, process listeners or streams, mocks a module or uses
-// fake timers; and none of the src modules that keep call state (the redaction
-// set, the MCP server pool, the composite module cache) is among them.
+// fake timers; and none of the src modules that keep call state (the MCP
+// server pool, the composite module cache; the redaction's set of values when
+// a module that fills it, the runtime or the library, is there too) is among them.
 // test/arch/shared-worker.test.ts walks each file's imports and checks it.
 // Setup files still run per file, and baseEnv()'s scratch HOME is the file's
 // own (test/support/cli.ts). test/adopt/descriptor.test.ts passes the check but
@@ -31,6 +32,7 @@ export const SHARED_FILES = [
   "test/doc/architecture.test.ts",
   "test/doc/dependencies.test.ts",
   "test/doc/errors.test.ts",
+  "test/doc/pack-format.test.ts",
   "test/doc/readme.test.ts",
   "test/doc/skill-examples.test.ts",
   "test/golden/generate.test.ts",
@@ -42,6 +44,9 @@ export const SHARED_FILES = [
   "test/hostile/runtime/faults.test.ts",
   "test/install/tarball.test.ts",
   "test/lint/cli.test.ts",
+  "test/lint/fuzz.test.ts",
+  "test/lint/rules.test.ts",
+  "test/lint/table.test.ts",
   "test/mcp/audit.test.ts",
   "test/mcp/confirm-state.test.ts",
   "test/mcp/confirm.test.ts",
@@ -52,17 +57,21 @@ export const SHARED_FILES = [
   "test/mcp/http-list-changed.test.ts",
   "test/mcp/http-percall.test.ts",
   "test/mcp/http-state.test.ts",
+  "test/mcp/inputs.test.ts",
   "test/mcp/lifecycle.test.ts",
   "test/mcp/mcp.test.ts",
+  "test/mcp/prompts.test.ts",
   "test/mcp/stamp.test.ts",
   "test/mcp/start-cache.test.ts",
   "test/mcp/stdin-eof.test.ts",
   "test/mcp/view-cache.test.ts",
   "test/mcp/watched-list.test.ts",
   "test/pack/envrules.test.ts",
+  "test/pack/findpack.test.ts",
   "test/pack/frontmatter.test.ts",
   "test/pack/grants.test.ts",
   "test/pack/json5.test.ts",
+  "test/pack/load-examples.test.ts",
   "test/pack/validcache.test.ts",
   "test/packs/door.test.ts",
   "test/packs/from-mcp-modern.test.ts",
@@ -70,7 +79,9 @@ export const SHARED_FILES = [
   "test/packs/review.test.ts",
   "test/plan/apply.test.ts",
   "test/plan/record-cap.test.ts",
+  "test/projection/build.test.ts",
   "test/projection/skill-filter.test.ts",
+  "test/projection/withheld-text.test.ts",
   "test/runtime/argshash.test.ts",
   "test/runtime/cancel-kinds.test.ts",
   "test/runtime/cancel.test.ts",
