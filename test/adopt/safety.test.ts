@@ -407,7 +407,8 @@ describe("idempotence and the ledger", () => {
     const s = scratchChild(); // the lock's holder (this process) and adopt are two processes
     mkdirSync(join(s.dir, ".hcp"));
     writeFileSync(join(s.dir, ".hcp/adopt.lock"), `${process.pid}\n`);
-    const e = failed(await s.adopt("claude", "--write", "--json"));
+    // the held lock waited for 300 ms, not the default 5 s (how long is not the subject: test/hostile/files/race.test.ts)
+    const e = failed(await s.run(["adopt", "claude", "--write", "--json"], { HCPX_LOCK_WAIT_MS: "300" }));
     expect(e).toMatchObject({
       code: "locked",
       file: ".hcp/adopt.lock",

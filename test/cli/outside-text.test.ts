@@ -7,7 +7,11 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { REPO, runHcpx, tmp } from "../support/hcpx";
+import { REPO, runHcpx as runChild, tmp, type RunOptions } from "../support/hcpx";
+import { needsProcess, runInProcess } from "../support/inproc";
+
+/** The commands' printed text is the subject: they run in this process (test/support/inproc.ts); init without --yes would stay a process. */
+const runHcpx = (args: string[], opts?: RunOptions) => (needsProcess(args) ? runChild : runInProcess)(args, opts);
 
 /** Cursor up + erase line + CR, a bidi override, a one-byte CSI, BEL, and a newline that forges a review line. */
 const N = "\x1b[1A\x1b[2K\r\u202eevil\u009b2J\x07\b\x7f\n    write rm, confirm";

@@ -38,11 +38,18 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
+/**
+ * The test file's scratch HOME: one a file, also when files share a worker
+ * process (vitest.config.ts, test/support/shared-worker.ts), so what one file's
+ * runs leave in HOME (the audit log, user-scope configs) no other file sees.
+ */
+let scratchHome: { file: string | undefined; dir: string } | undefined;
+
 /** A hermetic environment: a scratch HOME so no user config leaks in, no colour. */
-let scratchHome: string | undefined;
 export function baseEnv(): NodeJS.ProcessEnv {
-  scratchHome ??= mkdtempSync(join(tmpdir(), "hcpx-home-"));
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: scratchHome, NO_COLOR: "1" };
+  const file = expect.getState().testPath;
+  if (!scratchHome || scratchHome.file !== file) scratchHome = { file, dir: mkdtempSync(join(tmpdir(), "hcpx-home-")) };
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: scratchHome.dir, NO_COLOR: "1" };
   delete env.XDG_CONFIG_HOME;
   delete env.XDG_STATE_HOME; // the audit log (src/runtime/audit.ts) goes to the scratch HOME
   delete env.HCP_CONFIG;
