@@ -5,7 +5,7 @@ import { existsSync, statSync } from "node:fs";
 import { didYouMean } from "../util/suggest";
 import { dirname, join, resolve, basename } from "node:path";
 import { HcpxError, pathToString, type ErrorCode, type Problem } from "../util/errors";
-import { display, home, userConfigDir } from "../util/paths";
+import { display, home, joinIn, resolveIn, resolved, userConfigDir } from "../util/paths";
 import { locate, readJson5 } from "./json5";
 import { CAPS, readBytes, readTextFile } from "../util/readfile";
 import { checkPattern } from "./grants";
@@ -36,7 +36,7 @@ export function loadPack(dirArg: string): Pack {
 
 /** The pack's directory, absolute; not_a_pack when it is missing, not a directory, or has no surface.json. */
 function packDir(dirArg: string): string {
-  const dir = resolve(dirArg);
+  const dir = resolved(dirArg);
   let st;
   try {
     st = statSync(dir);
@@ -55,7 +55,7 @@ function packDir(dirArg: string): string {
       file: display(dir),
       hint: "a pack is a directory with surface.json, policy.json and SKILL.md",
     });
-  if (!existsSync(join(dir, "surface.json"))) {
+  if (!existsSync(joinIn(dir, "surface.json"))) {
     throw new HcpxError({
       code: "not_a_pack",
       message: "no surface.json here, so this is not a pack",
@@ -68,12 +68,12 @@ function packDir(dirArg: string): string {
 
 /** surface.json and policy.json, parsed and validated; the problems of both at once (errors before warnings). */
 function readPackFiles(dir: string) {
-  const show = (f: string) => display(join(dir, f));
+  const show = (f: string) => display(joinIn(dir, f));
   const problems: Problem[] = [];
   const warnings: Problem[] = [];
   let surface;
   try {
-    const v = readValidated("SurfaceSchema", join(dir, "surface.json"), show("surface.json"), CAPS.pack);
+    const v = readValidated("SurfaceSchema", joinIn(dir, "surface.json"), show("surface.json"), CAPS.pack);
     surface = v.data;
     warnings.push(...v.warnings);
   } catch (e) {
@@ -82,7 +82,7 @@ function readPackFiles(dir: string) {
   }
   let policy;
   try {
-    const v = readValidated("PolicySchema", join(dir, "policy.json"), show("policy.json"), CAPS.pack);
+    const v = readValidated("PolicySchema", joinIn(dir, "policy.json"), show("policy.json"), CAPS.pack);
     policy = v.data;
     warnings.push(...v.warnings);
   } catch (e) {
@@ -117,9 +117,9 @@ export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem
   const pack: Pack = {
     id: surface.id,
     dir,
-    surfaceFile: join(dir, "surface.json"),
-    policyFile: join(dir, "policy.json"),
-    skillFile: join(dir, "SKILL.md"),
+    surfaceFile: joinIn(dir, "surface.json"),
+    policyFile: joinIn(dir, "policy.json"),
+    skillFile: joinIn(dir, "SKILL.md"),
     // a member of the union on kind, or packRuleProblems reports it and loadPack refuses the pack
     surface: surface as Surface,
     policyRows: rows,
@@ -266,8 +266,8 @@ function packRuleProblems(
   commands: Command[],
 ): Problem[] {
   const out: Problem[] = [];
-  const surfaceFile = join(dir, "surface.json");
-  const policyFile = join(dir, "policy.json");
+  const surfaceFile = joinIn(dir, "surface.json");
+  const policyFile = joinIn(dir, "policy.json");
   const at: At = (file, path, code, message, hint) => {
     const pos = locateIn(file, path);
     return {
@@ -409,9 +409,9 @@ export interface LoadProjectOptions {
 }
 
 export function findProjectConfig(cwd: string): string | undefined {
-  let dir = resolve(cwd);
+  let dir = resolved(cwd);
   for (;;) {
-    const f = join(dir, CONFIG_NAME);
+    const f = joinIn(dir, CONFIG_NAME);
     if (existsSync(f)) return f;
     const up = dirname(dir);
     if (up === dir) return undefined;
@@ -445,7 +445,7 @@ function readConfig(file: string): ReadConfig {
 }
 
 export function loadProject(opts: LoadProjectOptions = {}): Project {
-  const cwd = resolve(opts.cwd ?? process.cwd());
+  const cwd = resolved(opts.cwd ?? process.cwd());
   const { projectFile, userFile, layers } = readLayers(opts, cwd);
   const root = projectFile ? dirname(projectFile) : cwd;
   return {
@@ -473,7 +473,7 @@ function readLayers(
         hint: "check --config / HCP_CONFIG, or run `hcpx init`",
       });
   } else projectFile = findProjectConfig(cwd);
-  const userFile = join(userConfigDir(), "config.json5");
+  const userFile = joinIn(userConfigDir(), "config.json5");
   const layers: ReadConfig[] = [];
   const problems: Problem[] = [];
   const tryRead = (f: string) => {
@@ -522,7 +522,7 @@ function mergeLayers(layers: ReadConfig[], root: string): Omit<Project, "root" |
     warnings.push(...layer.warnings);
     const d = layer.data;
     for (const p of d.packs ?? []) {
-      const abs = resolve(layer.dir, p.startsWith("~/") ? join(home(), p.slice(2)) : p);
+      const abs = resolveIn(layer.dir, p.startsWith("~/") ? join(home(), p.slice(2)) : p);
       packDirs.add(abs);
     }
     for (const a of d.grants?.allow ?? []) allow.add(a);
@@ -583,7 +583,7 @@ export interface LoadedPacks {
 /** The id a pack directory's surface.json declares, without validating it (undefined when unreadable). */
 export function declaredId(dir: string): string | undefined {
   try {
-    const file = join(dir, "surface.json");
+    const file = joinIn(dir, "surface.json");
     const v = (cachedValue("SurfaceSchema", file, CAPS.pack)?.value ?? readJson5(file).value) as {
       id?: unknown;
     } | null;
@@ -621,7 +621,7 @@ const PLAIN_ESCAPE = new Set([..."bfnrtv'\"\\"].map((c) => c.charCodeAt(0)));
 /** The bytes of `<dir>/surface.json` when it is a regular file within the cap (never a blocking read), else undefined. */
 function surfaceBytes(dir: string): Buffer | undefined {
   try {
-    return readBytes(join(dir, "surface.json"), "surface.json", CAPS.pack);
+    return readBytes(joinIn(dir, "surface.json"), "surface.json", CAPS.pack);
   } catch {
     return undefined;
   }
