@@ -6,7 +6,7 @@ import { didYouMean } from "../util/suggest";
 import { dirname, join, resolve, basename } from "node:path";
 import { HcpxError, pathToString, type ErrorCode, type Problem } from "../util/errors";
 import { display, home, joinIn, resolveIn, resolved, userConfigDir } from "../util/paths";
-import { locate, readJson5 } from "./json5";
+import { locate, parseJson5, readJson5 } from "./json5";
 import { CAPS, readBytes, readTextFile } from "../util/readfile";
 import { checkPattern } from "./grants";
 import type { ConfigFile, Policy, PolicyRow, SurfaceFile } from "./schema";
@@ -580,11 +580,16 @@ export interface LoadedPacks {
   broken: BrokenPack[];
 }
 
-/** The id a pack directory's surface.json declares, without validating it (undefined when unreadable). */
-export function declaredId(dir: string): string | undefined {
+/**
+ * The id a pack directory's surface.json declares, without validating it (undefined when unreadable):
+ * the validated value when the validation cache has the file as it is, else the file parsed (`bytes`:
+ * its bytes, read already).
+ */
+export function declaredId(dir: string, bytes?: Buffer): string | undefined {
   try {
     const file = joinIn(dir, "surface.json");
-    const v = (cachedValue("SurfaceSchema", file, CAPS.pack)?.value ?? readJson5(file).value) as {
+    const hit = cachedValue("SurfaceSchema", file, CAPS.pack);
+    const v = (hit ? hit.value : bytes ? parseJson5(bytes.toString("utf8"), file).value : readJson5(file).value) as {
       id?: unknown;
     } | null;
     return v && typeof v === "object" && typeof v.id === "string" ? v.id : undefined;
@@ -595,25 +600,40 @@ export function declaredId(dir: string): string | undefined {
 
 /**
  * False only when a surface.json text certainly does not declare `id`: it has
- * neither `id` literally nor a backslash escape that could spell one of its
+ * neither the id written out between quotes (`"id"` or `'id'`: a JSON5 string
+ * that spells an id of printable ASCII without quotes or backslashes with no
+ * escape is exactly that) nor a backslash escape that could spell one of its
  * characters (the only way a JSON5 string spells a character otherwise:
  * \u, \x, an identity escape like \g, a line continuation; \n, \", \\ cannot).
- * Spares exec parsing every other surface (~5-10 M instructions each, cold).
+ * Another id: the id itself anywhere in the text. Spares exec parsing every
+ * other surface (~5-10 M instructions each, cold), and one that names the id
+ * only in a comment or a longer string (calc's: "packs/calc-wrap declares …").
  */
 export function mayDeclareText(text: string | Buffer, id: string): boolean {
-  if (typeof text === "string") return text.includes(id) || SPELLING_ESCAPE.test(text);
+  const quoted = PLAIN_ID.test(id);
+  if (typeof text === "string")
+    return (
+      (quoted ? text.includes(`"${id}"`) || text.includes(`'${id}'`) : text.includes(id)) || SPELLING_ESCAPE.test(text)
+    );
   // The file's bytes, undecoded (decoding the other packs' surfaces was most of what 30 more
   // packs cost exec): for an ASCII id the same answer, since UTF-8 never puts an ASCII byte
   // inside another character, and a byte that does not decode still is not one of the plain
   // escapes below.
-  if (!ASCII_ID.test(id)) return mayDeclareText(text.toString("utf8"), id);
-  if (text.indexOf(id, 0, "latin1") !== -1) return true;
+  if (!quoted && !ASCII_ID.test(id)) return mayDeclareText(text.toString("utf8"), id);
+  if (
+    quoted
+      ? text.indexOf(`"${id}"`, 0, "latin1") !== -1 || text.indexOf(`'${id}'`, 0, "latin1") !== -1
+      : text.indexOf(id, 0, "latin1") !== -1
+  )
+    return true;
   for (let i = text.indexOf(BACKSLASH); i !== -1 && i + 1 < text.length; i = text.indexOf(BACKSLASH, i + 1))
     if (!PLAIN_ESCAPE.has(text[i + 1]!)) return true;
   return false;
 }
 const SPELLING_ESCAPE = /\\[^bfnrtv'"\\]/;
 const ASCII_ID = /^[\x20-\x7e]+$/;
+/** printable ASCII without a quote or a backslash: a JSON5 string spells such an id, unescaped, only as "id" or 'id' */
+const PLAIN_ID = /^[\x20\x21\x23-\x26\x28-\x5b\x5d-\x7e]+$/;
 const BACKSLASH = 0x5c;
 /** the bytes after a backslash that cannot spell an id's character (SPELLING_ESCAPE's set) */
 const PLAIN_ESCAPE = new Set([..."bfnrtv'\"\\"].map((c) => c.charCodeAt(0)));
@@ -705,11 +725,12 @@ export function loadPacks(project: Project): Pack[] {
 /**
  * Find one activated pack by id, parsing as few surfaces as it can (the exec
  * hot path): only a surface whose text may declare the id (mayDeclareText) is
- * parsed, wherever the pack's directory is and whatever it is named. Every
- * pack that declares the id counts, a broken one too, so two activated packs
- * with one id are refused here as in loadPacks. A broken pack is reported when
- * it declares the id (or, unreadable, its directory is named like it); other
- * broken packs do not stop this one.
+ * parsed, wherever the pack's directory is and whatever it is named, and only
+ * a pack whose surface declares the id (declaredId: parsed, not validated) is
+ * loaded and validated. Every pack that declares the id counts, a broken one
+ * too, so two activated packs with one id are refused here as in loadPacks. A
+ * broken pack is reported when it declares the id (or, unreadable, its
+ * directory is named like it); other broken packs do not stop this one.
  */
 export function findPack(project: Project, id: string): Pack {
   const found: Pack[] = [];
@@ -720,6 +741,12 @@ export function findPack(project: Project, id: string): Pack {
     if (!named) {
       const bytes = surfaceBytes(dir);
       if (bytes === undefined || !mayDeclareText(bytes, id)) continue;
+      // A pack that loads has the id its surface declares (the schemas keep the parsed value as it is);
+      // one that does not load counts only when it declares the id: either way a surface that declares
+      // another id, or none (it does not parse), is not this pack, and loading it (its schemas, its
+      // policy) would decide nothing. The first call after install then validates the called pack
+      // alone, not every pack whose text names it (calc, whose comment names calc-wrap: ~12 M instructions).
+      if (declaredId(dir, bytes) !== id) continue;
     }
     let p: Pack;
     try {
