@@ -5,8 +5,8 @@ import { existsSync, statSync } from "node:fs";
 import { didYouMean } from "../util/suggest";
 import { dirname, join, resolve, basename } from "node:path";
 import { HcpxError, pathToString, type ErrorCode, type Problem } from "../util/errors";
-import { display, home, userConfigDir } from "../util/paths";
-import { locate, readJson5 } from "./json5";
+import { display, home, joinIn, resolveIn, resolved, userConfigDir } from "../util/paths";
+import { locate, parseJson5, readJson5 } from "./json5";
 import { CAPS, readBytes, readTextFile } from "../util/readfile";
 import { checkPattern } from "./grants";
 import type { ConfigFile, Policy, PolicyRow, SurfaceFile } from "./schema";
@@ -36,7 +36,7 @@ export function loadPack(dirArg: string): Pack {
 
 /** The pack's directory, absolute; not_a_pack when it is missing, not a directory, or has no surface.json. */
 function packDir(dirArg: string): string {
-  const dir = resolve(dirArg);
+  const dir = resolved(dirArg);
   let st;
   try {
     st = statSync(dir);
@@ -55,7 +55,7 @@ function packDir(dirArg: string): string {
       file: display(dir),
       hint: "a pack is a directory with surface.json, policy.json and SKILL.md",
     });
-  if (!existsSync(join(dir, "surface.json"))) {
+  if (!existsSync(joinIn(dir, "surface.json"))) {
     throw new HcpxError({
       code: "not_a_pack",
       message: "no surface.json here, so this is not a pack",
@@ -68,12 +68,12 @@ function packDir(dirArg: string): string {
 
 /** surface.json and policy.json, parsed and validated; the problems of both at once (errors before warnings). */
 function readPackFiles(dir: string) {
-  const show = (f: string) => display(join(dir, f));
+  const show = (f: string) => display(joinIn(dir, f));
   const problems: Problem[] = [];
   const warnings: Problem[] = [];
   let surface;
   try {
-    const v = readValidated("SurfaceSchema", join(dir, "surface.json"), show("surface.json"), CAPS.pack);
+    const v = readValidated("SurfaceSchema", joinIn(dir, "surface.json"), show("surface.json"), CAPS.pack);
     surface = v.data;
     warnings.push(...v.warnings);
   } catch (e) {
@@ -82,7 +82,7 @@ function readPackFiles(dir: string) {
   }
   let policy;
   try {
-    const v = readValidated("PolicySchema", join(dir, "policy.json"), show("policy.json"), CAPS.pack);
+    const v = readValidated("PolicySchema", joinIn(dir, "policy.json"), show("policy.json"), CAPS.pack);
     policy = v.data;
     warnings.push(...v.warnings);
   } catch (e) {
@@ -117,9 +117,9 @@ export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem
   const pack: Pack = {
     id: surface.id,
     dir,
-    surfaceFile: join(dir, "surface.json"),
-    policyFile: join(dir, "policy.json"),
-    skillFile: join(dir, "SKILL.md"),
+    surfaceFile: joinIn(dir, "surface.json"),
+    policyFile: joinIn(dir, "policy.json"),
+    skillFile: joinIn(dir, "SKILL.md"),
     // a member of the union on kind, or packRuleProblems reports it and loadPack refuses the pack
     surface: surface as Surface,
     policyRows: rows,
@@ -266,8 +266,8 @@ function packRuleProblems(
   commands: Command[],
 ): Problem[] {
   const out: Problem[] = [];
-  const surfaceFile = join(dir, "surface.json");
-  const policyFile = join(dir, "policy.json");
+  const surfaceFile = joinIn(dir, "surface.json");
+  const policyFile = joinIn(dir, "policy.json");
   const at: At = (file, path, code, message, hint) => {
     const pos = locateIn(file, path);
     return {
@@ -409,9 +409,9 @@ export interface LoadProjectOptions {
 }
 
 export function findProjectConfig(cwd: string): string | undefined {
-  let dir = resolve(cwd);
+  let dir = resolved(cwd);
   for (;;) {
-    const f = join(dir, CONFIG_NAME);
+    const f = joinIn(dir, CONFIG_NAME);
     if (existsSync(f)) return f;
     const up = dirname(dir);
     if (up === dir) return undefined;
@@ -445,7 +445,7 @@ function readConfig(file: string): ReadConfig {
 }
 
 export function loadProject(opts: LoadProjectOptions = {}): Project {
-  const cwd = resolve(opts.cwd ?? process.cwd());
+  const cwd = resolved(opts.cwd ?? process.cwd());
   const { projectFile, userFile, layers } = readLayers(opts, cwd);
   const root = projectFile ? dirname(projectFile) : cwd;
   return {
@@ -473,7 +473,7 @@ function readLayers(
         hint: "check --config / HCP_CONFIG, or run `hcpx init`",
       });
   } else projectFile = findProjectConfig(cwd);
-  const userFile = join(userConfigDir(), "config.json5");
+  const userFile = joinIn(userConfigDir(), "config.json5");
   const layers: ReadConfig[] = [];
   const problems: Problem[] = [];
   const tryRead = (f: string) => {
@@ -522,7 +522,7 @@ function mergeLayers(layers: ReadConfig[], root: string): Omit<Project, "root" |
     warnings.push(...layer.warnings);
     const d = layer.data;
     for (const p of d.packs ?? []) {
-      const abs = resolve(layer.dir, p.startsWith("~/") ? join(home(), p.slice(2)) : p);
+      const abs = resolveIn(layer.dir, p.startsWith("~/") ? join(home(), p.slice(2)) : p);
       packDirs.add(abs);
     }
     for (const a of d.grants?.allow ?? []) allow.add(a);
@@ -580,11 +580,16 @@ export interface LoadedPacks {
   broken: BrokenPack[];
 }
 
-/** The id a pack directory's surface.json declares, without validating it (undefined when unreadable). */
-export function declaredId(dir: string): string | undefined {
+/**
+ * The id a pack directory's surface.json declares, without validating it (undefined when unreadable):
+ * the validated value when the validation cache has the file as it is, else the file parsed (`bytes`:
+ * its bytes, read already).
+ */
+export function declaredId(dir: string, bytes?: Buffer): string | undefined {
   try {
-    const file = join(dir, "surface.json");
-    const v = (cachedValue("SurfaceSchema", file, CAPS.pack)?.value ?? readJson5(file).value) as {
+    const file = joinIn(dir, "surface.json");
+    const hit = cachedValue("SurfaceSchema", file, CAPS.pack);
+    const v = (hit ? hit.value : bytes ? parseJson5(bytes.toString("utf8"), file).value : readJson5(file).value) as {
       id?: unknown;
     } | null;
     return v && typeof v === "object" && typeof v.id === "string" ? v.id : undefined;
@@ -595,25 +600,40 @@ export function declaredId(dir: string): string | undefined {
 
 /**
  * False only when a surface.json text certainly does not declare `id`: it has
- * neither `id` literally nor a backslash escape that could spell one of its
+ * neither the id written out between quotes (`"id"` or `'id'`: a JSON5 string
+ * that spells an id of printable ASCII without quotes or backslashes with no
+ * escape is exactly that) nor a backslash escape that could spell one of its
  * characters (the only way a JSON5 string spells a character otherwise:
  * \u, \x, an identity escape like \g, a line continuation; \n, \", \\ cannot).
- * Spares exec parsing every other surface (~5-10 M instructions each, cold).
+ * Another id: the id itself anywhere in the text. Spares exec parsing every
+ * other surface (~5-10 M instructions each, cold), and one that names the id
+ * only in a comment or a longer string (calc's: "packs/calc-wrap declares …").
  */
 export function mayDeclareText(text: string | Buffer, id: string): boolean {
-  if (typeof text === "string") return text.includes(id) || SPELLING_ESCAPE.test(text);
+  const quoted = PLAIN_ID.test(id);
+  if (typeof text === "string")
+    return (
+      (quoted ? text.includes(`"${id}"`) || text.includes(`'${id}'`) : text.includes(id)) || SPELLING_ESCAPE.test(text)
+    );
   // The file's bytes, undecoded (decoding the other packs' surfaces was most of what 30 more
   // packs cost exec): for an ASCII id the same answer, since UTF-8 never puts an ASCII byte
   // inside another character, and a byte that does not decode still is not one of the plain
   // escapes below.
-  if (!ASCII_ID.test(id)) return mayDeclareText(text.toString("utf8"), id);
-  if (text.indexOf(id, 0, "latin1") !== -1) return true;
+  if (!quoted && !ASCII_ID.test(id)) return mayDeclareText(text.toString("utf8"), id);
+  if (
+    quoted
+      ? text.indexOf(`"${id}"`, 0, "latin1") !== -1 || text.indexOf(`'${id}'`, 0, "latin1") !== -1
+      : text.indexOf(id, 0, "latin1") !== -1
+  )
+    return true;
   for (let i = text.indexOf(BACKSLASH); i !== -1 && i + 1 < text.length; i = text.indexOf(BACKSLASH, i + 1))
     if (!PLAIN_ESCAPE.has(text[i + 1]!)) return true;
   return false;
 }
 const SPELLING_ESCAPE = /\\[^bfnrtv'"\\]/;
 const ASCII_ID = /^[\x20-\x7e]+$/;
+/** printable ASCII without a quote or a backslash: a JSON5 string spells such an id, unescaped, only as "id" or 'id' */
+const PLAIN_ID = /^[\x20\x21\x23-\x26\x28-\x5b\x5d-\x7e]+$/;
 const BACKSLASH = 0x5c;
 /** the bytes after a backslash that cannot spell an id's character (SPELLING_ESCAPE's set) */
 const PLAIN_ESCAPE = new Set([..."bfnrtv'\"\\"].map((c) => c.charCodeAt(0)));
@@ -621,7 +641,7 @@ const PLAIN_ESCAPE = new Set([..."bfnrtv'\"\\"].map((c) => c.charCodeAt(0)));
 /** The bytes of `<dir>/surface.json` when it is a regular file within the cap (never a blocking read), else undefined. */
 function surfaceBytes(dir: string): Buffer | undefined {
   try {
-    return readBytes(join(dir, "surface.json"), "surface.json", CAPS.pack);
+    return readBytes(joinIn(dir, "surface.json"), "surface.json", CAPS.pack);
   } catch {
     return undefined;
   }
@@ -705,11 +725,12 @@ export function loadPacks(project: Project): Pack[] {
 /**
  * Find one activated pack by id, parsing as few surfaces as it can (the exec
  * hot path): only a surface whose text may declare the id (mayDeclareText) is
- * parsed, wherever the pack's directory is and whatever it is named. Every
- * pack that declares the id counts, a broken one too, so two activated packs
- * with one id are refused here as in loadPacks. A broken pack is reported when
- * it declares the id (or, unreadable, its directory is named like it); other
- * broken packs do not stop this one.
+ * parsed, wherever the pack's directory is and whatever it is named, and only
+ * a pack whose surface declares the id (declaredId: parsed, not validated) is
+ * loaded and validated. Every pack that declares the id counts, a broken one
+ * too, so two activated packs with one id are refused here as in loadPacks. A
+ * broken pack is reported when it declares the id (or, unreadable, its
+ * directory is named like it); other broken packs do not stop this one.
  */
 export function findPack(project: Project, id: string): Pack {
   const found: Pack[] = [];
@@ -720,6 +741,12 @@ export function findPack(project: Project, id: string): Pack {
     if (!named) {
       const bytes = surfaceBytes(dir);
       if (bytes === undefined || !mayDeclareText(bytes, id)) continue;
+      // A pack that loads has the id its surface declares (the schemas keep the parsed value as it is);
+      // one that does not load counts only when it declares the id: either way a surface that declares
+      // another id, or none (it does not parse), is not this pack, and loading it (its schemas, its
+      // policy) would decide nothing. The first call after install then validates the called pack
+      // alone, not every pack whose text names it (calc, whose comment names calc-wrap: ~12 M instructions).
+      if (declaredId(dir, bytes) !== id) continue;
     }
     let p: Pack;
     try {

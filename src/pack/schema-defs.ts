@@ -12,25 +12,32 @@ import { ARG_NAME_RE, ENV_NAME_RE, PACK_ID_RE, VERB_KEY_RE } from "./names";
 // referring to the ones above it; split into functions it would only pass the
 // same schemas around. It stays one piece (test/arch/size.test.ts says why).
 export function build() {
-  const str = () => z.string();
-  const nonEmpty = () => z.string().check(z.minLength(1));
+  // One instance of each schema used in many places (a schema is immutable: .check() and z.optional()
+  // make new ones around it): building them was ~22 M instructions of exec's first call after install.
+  const STR = z.string();
+  const NON_EMPTY = z.string().check(z.minLength(1));
+  const OPT_STR = z.optional(STR);
+  const OPT_NON_EMPTY = z.optional(NON_EMPTY);
+  const OPT_BOOL = z.optional(z.boolean());
+  const str = () => STR;
+  const nonEmpty = () => NON_EMPTY;
 
   const ArgSchema = z.strictObject({
     /** array / object: openapi only; json (any JSON value): openapi and mcp packs; `schema` is their JSON Schema. */
     type: z.enum(["string", "integer", "number", "boolean", "enum", "array", "object", "json"]),
-    required: z.optional(z.boolean()),
-    description: z.optional(str()),
+    required: OPT_BOOL,
+    description: OPT_STR,
     flag: z.optional(z.string().check(z.regex(/^-{1,2}[A-Za-z0-9][A-Za-z0-9_-]*$/, "a flag looks like --name or -n"))),
     values: z.optional(z.array(z.union([z.string(), z.number()])).check(z.minLength(1))),
-    allow_dash: z.optional(z.boolean()),
+    allow_dash: OPT_BOOL,
     default: z.optional(z.union([z.string(), z.number(), z.boolean()])),
     /** openapi: where the value goes in the HTTP request. */
     in: z.optional(z.enum(["path", "query", "body", "header", "cookie"])),
     /** openapi: the parameter's or body property's name in the request, when it is not the arg name. */
-    name: z.optional(nonEmpty()),
+    name: OPT_NON_EMPTY,
     /** openapi: how the value is serialized (OpenAPI 3 parameter styles). */
     style: z.optional(z.enum(["simple", "label", "matrix", "form", "spaceDelimited", "pipeDelimited", "deepObject"])),
-    explode: z.optional(z.boolean()),
+    explode: OPT_BOOL,
     /** openapi: the JSON Schema of an array / object / json arg, passed to the tool's input schema. */
     schema: z.optional(z.record(z.string(), z.unknown())),
   });
@@ -39,7 +46,8 @@ export function build() {
   const SecurityReq = z.array(
     z.array(z.string().check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/, "a scheme name is letters, digits, _ . -"))),
   );
-  const EnvName = () => z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _"));
+  const ENV_NAME = z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _"));
+  const EnvName = () => ENV_NAME;
   const SchemeSchema = z.discriminatedUnion("type", [
     z.strictObject({
       type: z.literal("apiKey"),
@@ -64,7 +72,7 @@ export function build() {
       prompt: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
       max_tokens: z.optional(z.number().check(z.int(), z.gte(1), z.lte(100_000))),
       round: z.optional(z.number().check(z.int(), z.gte(1), z.lte(8))),
-      optional: z.optional(z.boolean()),
+      optional: OPT_BOOL,
     }),
   );
 
@@ -73,7 +81,7 @@ export function build() {
       .string()
       .check(z.regex(VERB_KEY_RE, "a verb_key is lower-case words joined by dots, like `plan` or `entry.add`")),
     summary: nonEmpty(),
-    description: z.optional(str()),
+    description: OPT_STR,
     cli: z.optional(z.array(str()).check(z.minLength(1))),
     /** wrap: how this command's stdout is read, when it differs from wrap.output. */
     output: z.optional(z.enum(["json", "text", "jsonl"])),
@@ -81,7 +89,7 @@ export function build() {
       z.record(z.string().check(z.regex(ARG_NAME_RE, "an arg name is letters, digits, _ or -")), ArgSchema),
     ),
     /** mcp: the name of the server's tool this command calls (verb_key is the hcpx name). */
-    tool: z.optional(nonEmpty()),
+    tool: OPT_NON_EMPTY,
     /**
      * What hcpx asks the MCP client for before the command runs (docs/inputs.md):
      * key → a form question to the person, a sampling prompt or the client's
@@ -117,17 +125,17 @@ export function build() {
         ]),
         path: z.string().check(z.regex(/^\//, "an HTTP path starts with /")),
         /** the operation's own server (absolute, or relative to openapi.base_url) */
-        base_url: z.optional(nonEmpty()),
+        base_url: OPT_NON_EMPTY,
         /** the request body: its media type; `whole` names the one arg that is the entire body */
         body: z.optional(
           z.strictObject({
             media: z.enum(["application/json", "application/x-www-form-urlencoded", "multipart/form-data"]),
-            required: z.optional(z.boolean()),
+            required: OPT_BOOL,
             whole: z.optional(z.string().check(z.regex(ARG_NAME_RE))),
           }),
         ),
         /** the Accept header (from the operation's response media types) */
-        accept: z.optional(nonEmpty()),
+        accept: OPT_NON_EMPTY,
         /** the operation's own security requirements (overrides openapi.security) */
         security: z.optional(SecurityReq),
       }),
@@ -151,10 +159,10 @@ export function build() {
     pass_through: z.optional(PassThroughSchema),
   });
 
-  const pinHash = () =>
-    z
-      .string()
-      .check(z.regex(/^sha256:[0-9a-f]{64}$/, "a pin is sha256: and 64 hex digits, written by `hcpx pack from-mcp`"));
+  const PIN_HASH = z
+    .string()
+    .check(z.regex(/^sha256:[0-9a-f]{64}$/, "a pin is sha256: and 64 hex digits, written by `hcpx pack from-mcp`"));
+  const pinHash = () => PIN_HASH;
   /** a header of a remote server: a literal (never a credential: load refuses one, header_literal_secret) or a Binding env name, with an optional scheme ("Bearer") */
   const McpHeader = z.union([
     str(),
@@ -168,9 +176,9 @@ export function build() {
   /** kind mcp: an MCP server called through the SDK client: a stdio one started per call (`bin`), or a remote one over Streamable HTTP (`url`). */
   const McpSchema = z.strictObject({
     /** what is started: a bare name (through sandbox.bins, never PATH) or a path (inside sandbox.roots), as wrap.bin */
-    bin: z.optional(nonEmpty()),
+    bin: OPT_NON_EMPTY,
     /** a remote server's Streamable HTTP endpoint (http or https; no user:password, no credential in the query) */
-    url: z.optional(nonEmpty()),
+    url: OPT_NON_EMPTY,
     /** url only: headers sent with every request; a credential comes from the Binding ({ env, scheme }) */
     headers: z.optional(
       z.record(
@@ -185,7 +193,7 @@ export function build() {
     /** per call: start, initialize and tools/call (default 30000) */
     timeout_ms: z.optional(z.int().check(z.gt(0), z.lte(3_600_000))),
     /** what `hcpx pack from-mcp` saw, for `hcpx pack update`-style review; informative */
-    server: z.optional(z.strictObject({ name: z.optional(str()), version: z.optional(str()) })),
+    server: z.optional(z.strictObject({ name: OPT_STR, version: OPT_STR })),
     /** per tool name: hashes of what the person reviewed (src/runtime/mcp-pins.ts); a tool that no longer matches is refused */
     pins: z.optional(
       z.record(
@@ -197,15 +205,15 @@ export function build() {
 
   /** kind openapi: the runtime sends each command as an HTTP request itself. */
   const OpenapiSchema = z.strictObject({
-    document: z.optional(nonEmpty()),
-    url: z.optional(nonEmpty()),
-    base_url: z.optional(nonEmpty()),
+    document: OPT_NON_EMPTY,
+    url: OPT_NON_EMPTY,
+    base_url: OPT_NON_EMPTY,
     timeout_ms: z.optional(z.int().check(z.gt(0))),
     auth: z.optional(
       z.strictObject({
         header: nonEmpty(),
         env: z.string().check(z.regex(ENV_NAME_RE)),
-        scheme: z.optional(str()),
+        scheme: OPT_STR,
       }),
     ),
     /** security schemes by name, each value from a Binding env name */
@@ -231,7 +239,7 @@ export function build() {
     };
 
   const SurfaceSchema = z.strictObject({
-    $schema: z.optional(str()),
+    $schema: OPT_STR,
     hcp: z.string().check(z.regex(/^1(\.\d+)?$/, 'hcp is the protocol version, like "1.1"')),
     id: z.string().check(z.regex(PACK_ID_RE, "a pack id matches ^[a-z][a-z0-9-]{0,31}$ (no '..', '/', '__')")),
     version: nonEmpty(),
@@ -274,8 +282,8 @@ export function build() {
       z.array(
         z.looseObject({
           id: nonEmpty(),
-          trigger: z.optional(str()),
-          summary: z.optional(str()),
+          trigger: OPT_STR,
+          summary: OPT_STR,
         }),
       ),
     ),
@@ -284,14 +292,14 @@ export function build() {
   const PolicyRowSchema = z.strictObject({
     operation: z.enum(["read", "write"]),
     land: z.optional(z.enum(["local", "remote", "external"])),
-    confirm: z.optional(z.boolean()),
-    inferred: z.optional(z.boolean()),
-    note: z.optional(str()),
+    confirm: OPT_BOOL,
+    inferred: OPT_BOOL,
+    note: OPT_STR,
   });
 
   const PolicySchema = z.strictObject({
-    $schema: z.optional(str()),
-    inferred: z.optional(z.boolean()),
+    $schema: OPT_STR,
+    inferred: OPT_BOOL,
     rows: z.record(z.string(), PolicyRowSchema),
   });
 
@@ -309,7 +317,7 @@ export function build() {
   const CONFIRM_MODES = ["person", "host", "agent"] as const;
   const GrantPattern = z.string().check(z.minLength(1));
   const ConfigSchema = z.strictObject({
-    $schema: z.optional(str()),
+    $schema: OPT_STR,
     packs: z.optional(z.array(nonEmpty())),
     principal: z.optional(z.strictObject({ id: nonEmpty(), kind: z.optional(z.enum(["person", "agent"])) })),
     grants: z.optional(
@@ -319,7 +327,7 @@ export function build() {
       z.strictObject({
         bins: z.optional(z.record(z.string(), nonEmpty())),
         roots: z.optional(z.array(nonEmpty())),
-        cwd: z.optional(nonEmpty()),
+        cwd: OPT_NON_EMPTY,
         /**
          * "os": every wrap bin and mcp server runs confined by the operating
          * system per its Policy row (docs/sandbox.md); "off" (default): not.

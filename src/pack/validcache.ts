@@ -23,7 +23,8 @@
 // the command that runs once per agent tool call; off when running from
 // source (no build hash) and with HCPX_NO_CACHE=1.
 import { readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { joinIn, resolved } from "../util/paths";
 import { cacheRoot, readCache, removeCache, writeCache } from "../util/cache";
 import { SCHEMA_HASH } from "../util/build-info";
 
@@ -40,7 +41,7 @@ export function useValidationCache(): void {
 /** The cache directory, or undefined when the cache is off. */
 export function cacheDir(): string | undefined {
   if (!enabled || !SCHEMA_HASH || process.env.HCPX_NO_CACHE) return undefined;
-  return join(cacheRoot(), "validated");
+  return joinIn(cacheRoot(), "validated");
 }
 
 /** 64-bit FNV-1a (two 32-bit lanes) of a string, as 16 hex digits: a slot name, not a check (the key is compared). */
@@ -90,9 +91,9 @@ export function cachedValue(kind: string, file: string, maxBytes: number): { val
   if (dir === undefined) return undefined;
   const identity = identityOf(file, maxBytes);
   if (identity === undefined) return undefined;
-  const k = keyOf(kind, `${resolve(file)}\0${identity}`)!;
+  const k = keyOf(kind, `${resolved(file)}\0${identity}`)!;
   try {
-    const bytes = readCache(join(dir, `${k.slot}.json`), maxBytes * 2 + 4096);
+    const bytes = readCache(joinIn(dir, `${k.slot}.json`), maxBytes * 2 + 4096);
     if (bytes === undefined) return undefined;
     const e = JSON.parse(bytes.toString("utf8")) as { key?: unknown; value?: unknown };
     return e !== null && typeof e === "object" && e.key === k.key && "value" in e ? { value: e.value } : undefined;
@@ -124,7 +125,7 @@ export function markValidated(kind: string, id: string | undefined, value: unkno
   const dir = cacheDir();
   const k = keyOf(kind, id);
   if (!dir || !k || !jsonExact(value)) return;
-  const file = join(dir, `${k.slot}.json`);
+  const file = joinIn(dir, `${k.slot}.json`);
   try {
     writeCache(file, Buffer.from(JSON.stringify({ key: k.key, value })));
     prune(dir);

@@ -17,8 +17,8 @@
 // in V8's interpreter before any JIT tier, ~33 M instructions (callgrind)
 // against ~3.7 M for loading node:zlib and its native crc32.
 import { existsSync } from "node:fs";
-import { join, isAbsolute } from "node:path";
-import { home } from "./paths";
+import { isAbsolute } from "node:path";
+import { home, joinIn } from "./paths";
 import { CAPS, readBytes } from "./readfile";
 import { removeFile, writeFile, type Base } from "./door";
 
@@ -28,7 +28,7 @@ const HEAD = MAGIC.length + 8;
 /** $XDG_CACHE_HOME/hcpx, or ~/.cache/hcpx. */
 export function cacheRoot(): string {
   const xdg = process.env.XDG_CACHE_HOME;
-  return join(xdg && isAbsolute(xdg) ? xdg : join(home(), ".cache"), "hcpx");
+  return joinIn(xdg && isAbsolute(xdg) ? xdg : joinIn(home(), ".cache"), "hcpx");
 }
 
 function base(): Base {

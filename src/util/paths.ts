@@ -1,7 +1,63 @@
-import { isAbsolute, join, relative, sep } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+
+// Fast paths for paths that are normal already. node:path's resolve, join and relative run
+// its normalizing loop (normalizeString) over every character, in the interpreter: on exec's
+// start path, once or twice per activated pack (the config's list, each surface.json) and per
+// file shown or guarded, it was enough work for V8 to tier that loop up to its optimizing
+// compiler, ~10 M instructions (callgrind, exec with 31 packs, and the first call after
+// install). A normal absolute path (isNormalAbs) needs no such loop: the answers below are
+// path's own, built with string builtins (test/util/paths-fast.test.ts compares them).
+
+/**
+ * `p` is absolute and normal: path.resolve(p) gives it back unchanged (no empty, "." or ".."
+ * component, no trailing "/" but the root itself). POSIX paths only (elsewhere: false).
+ */
+export function isNormalAbs(p: string): boolean {
+  return (
+    sep === "/" &&
+    p.startsWith("/") &&
+    !p.includes("//") &&
+    !p.includes("/./") &&
+    !p.includes("/../") &&
+    (p === "/" || (!p.endsWith("/") && !p.endsWith("/.") && !p.endsWith("/..")))
+  );
+}
+
+/** `dir` joined with `rel` (a leading "./" dropped), or undefined when that is not normal and absolute. */
+function normalJoin(dir: string, rel: string): string | undefined {
+  const r = rel.startsWith("./") ? rel.slice(2) : rel;
+  if (r === "" || !dir.startsWith("/")) return undefined;
+  const s = dir === "/" ? `/${r}` : `${dir}/${r}`;
+  return isNormalAbs(s) ? s : undefined;
+}
+
+/** path.resolve(dir, rel), the same string (without path's loop when it is normal already). */
+export function resolveIn(dir: string, rel: string): string {
+  return normalJoin(dir, rel) ?? resolve(dir, rel);
+}
+
+/** path.join(dir, rel), the same string (without path's loop when it is normal and absolute already). */
+export function joinIn(dir: string, rel: string): string {
+  return normalJoin(dir, rel) ?? join(dir, rel);
+}
+
+/** path.relative(from, to), the same string (without path's loop when `to` is `from` or below it, both normal). */
+export function relativeTo(from: string, to: string): string {
+  if (from !== "/" && isNormalAbs(from) && isNormalAbs(to)) {
+    if (to === from) return "";
+    if (to.startsWith(from) && to.charCodeAt(from.length) === 47) return to.slice(from.length + 1);
+  }
+  return relative(from, to);
+}
 
 /** A path as shown to a user: relative to the cwd when below it, else absolute. */
 export function display(abs: string, cwd = process.cwd()): string {
+  if (cwd !== "/" && isNormalAbs(cwd) && isNormalAbs(abs) && abs !== cwd) {
+    // path.relative would answer "../…" for a path not below the cwd: shown absolute
+    if (!abs.startsWith(cwd) || abs.charCodeAt(cwd.length) !== 47) return abs;
+    const rel = abs.slice(cwd.length + 1);
+    return rel.startsWith("..") ? abs : rel;
+  }
   const rel = relative(cwd, abs);
   if (!rel) return ".";
   return rel.startsWith("..") || isAbsolute(rel) ? abs : rel;
@@ -9,7 +65,7 @@ export function display(abs: string, cwd = process.cwd()): string {
 
 /** True when `p` is `dir` or below it (both absolute, already resolved). */
 export function isInside(p: string, dir: string): boolean {
-  const rel = relative(dir, p);
+  const rel = relativeTo(dir, p);
   return rel === "" || (!rel.startsWith(".." + sep) && rel !== ".." && !isAbsolute(rel));
 }
 
@@ -22,8 +78,13 @@ export function home(): string {
   return process.env.HOME || process.getBuiltinModule("node:os").homedir();
 }
 
+/** path.resolve(p) (the same string: p itself when it is normal and absolute). */
+export function resolved(p: string): string {
+  return isNormalAbs(p) ? p : resolve(p);
+}
+
 /** `$XDG_CONFIG_HOME/hcp` or `~/.config/hcp`. */
 export function userConfigDir(): string {
   const xdg = process.env.XDG_CONFIG_HOME;
-  return xdg && isAbsolute(xdg) ? join(xdg, "hcp") : join(home(), ".config", "hcp");
+  return xdg && isAbsolute(xdg) ? joinIn(xdg, "hcp") : joinIn(joinIn(home(), ".config"), "hcp");
 }

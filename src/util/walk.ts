@@ -4,9 +4,9 @@
 // inside realpath(base), and every component but the last must be a directory.
 // node:fs and node:path only (it is on exec's start path through readfile.ts).
 import { lstatSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, join, relative, sep } from "node:path";
+import { isAbsolute, join, sep } from "node:path";
 import type { ErrorCode } from "./errors";
-import { isInside } from "./paths";
+import { isInside, joinIn, relativeTo } from "./paths";
 
 /** `real`: the path operated on; `realBase`: realpath(base) as the walk took it (absent: no base directory yet). */
 export type Walk =
@@ -19,7 +19,7 @@ const leaves = (rel: string) => rel === ".." || rel.startsWith(".." + sep) || is
 /** The realpath walk behind resolveInside and guardPath: every existing component, symlinks followed, must stay inside realpath(base). */
 export function walkInside(abs: string, base: string, label?: string): Walk {
   const where = label ?? (base === process.env.HOME ? "$HOME" : "the project");
-  const rel = relative(base, abs);
+  const rel = relativeTo(base, abs);
   if (leaves(rel)) return problem("outside_base", `is outside ${where}`, OUTSIDE_HINT);
   let realBase: string;
   try {
@@ -31,7 +31,7 @@ export function walkInside(abs: string, base: string, label?: string): Walk {
   const parts = rel.split(sep).filter(Boolean);
   let cur = realBase;
   for (let i = 0; i < parts.length; i++) {
-    const next = join(cur, parts[i]!);
+    const next = joinIn(cur, parts[i]!);
     if (!isInside(next, realBase)) return problem("outside_base", `leads outside ${where}`, OUTSIDE_HINT);
     // (absent is the common case on a first write: lstat answers undefined, no exception is made)
     let st;

@@ -397,6 +397,12 @@ describe("exec's duplicate-id pre-check (mayDeclareText) never misses a declared
     );
     expect(mayDeclareText('{ id: "other", description: "say \\"hi\\"\\n" }', "git")).toBe(false);
     expect(mayDeclareText(Buffer.from('{ id: "other", description: "say \\"hi\\"\\n" }'), "git")).toBe(false);
+
+    // named, not declared: in a comment, or inside a longer string (no escape that could spell a character)
+    for (const text of ['// packs/git\n{ id: "other" }', '{ id: "other", description: "not git but \\"gitx\\"" }'])
+      for (const t of [text, Buffer.from(text)]) expect(mayDeclareText(t, "git"), text).toBe(false);
+    for (const text of ['{ id: "git" }', "{ id: 'git' }"])
+      for (const t of [text, Buffer.from(text)]) expect(mayDeclareText(t, "git"), text).toBe(true);
   });
 
   it("the byte scan answers as the text scan does, for any bytes (invalid UTF-8, backslashes, the id split across characters)", async () => {

@@ -69,6 +69,21 @@ describe("validation cache", () => {
     expect(JSON.stringify(err)).toMatch(/policy\.json:\d+:\d+|"line":\d+/);
   });
 
+  it("the first call validates the called pack alone: another whose text names its id but declares its own is not read as a pack", async () => {
+    // calc's surface names calc-wrap in a comment; here in a string too (quoted, so it is parsed for its id)
+    const p = scratchProject({ packs: ["calc", "calc-wrap"], allow: ["calc-wrap.*"] });
+    const f = join(p.dir, "packs/calc/surface.json");
+    const text = readFileSync(f, "utf8");
+    writeFileSync(f, text.replace(/description: "/, "description: \"not 'calc-wrap': "));
+    expect(readFileSync(f, "utf8")).not.toBe(text);
+    const home = tmp("hcpx-vc-home-");
+    const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
+    expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
+    const keys = Object.values(entries(home)).map((e) => e.key);
+    expect(keys).toHaveLength(3); // config, calc-wrap's surface and policy
+    expect(keys.filter((k) => k.includes(join(p.dir, "packs/calc/")))).toEqual([]);
+  });
+
   it("a cache file that is garbage, or not JSON, or unwritable, changes nothing", async () => {
     const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     for (const content of ["not json", '{"keys": 5}', "[]", "null", '{"value": {}}']) {
