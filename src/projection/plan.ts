@@ -6,7 +6,7 @@
 import type { Pack, Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { buildProjection, withSkillsPath, type BuildOptions } from "./build";
-import { toMcp, toolList, type ToolDialect } from "./tools";
+import { flat, toMcp, toolList, type ToolDialect } from "./tools";
 import { lazyFile, type BlockOptions, type Plan, type PlannedFile, type Projection } from "./types";
 
 export const DEFAULT_HOSTS = ["claude", "cursor"];
@@ -111,18 +111,6 @@ export class SharedTexts {
     if (t === undefined) this.texts.set(v, (t = flat(printed(v, this.nl))));
     return nl === this.nl ? t : t.replaceAll("\n", "\n" + nl.slice(this.nl.length));
   }
-}
-
-/**
- * `s` in one piece. A printed value is a string grown by concatenation: V8 keeps it as a tree of the
- * pieces until something reads it whole. A text kept for the rest of the run (a shared schema: ~50
- * pieces, ~2.5 KB as a tree, ~0.5 KB in one piece; 50,000 of them at 5,000 packs) is read once here:
- * charCodeAt makes V8 copy the tree into one flat string, and the pieces go at the next collection
- * instead of being copied from the young generation to the old one and kept.
- */
-function flat(s: string): string {
-  s.charCodeAt(0);
-  return s;
 }
 
 /** A key as printed, with its ": " (the few keys of a tool list, each quoted once). */
