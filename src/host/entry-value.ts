@@ -6,8 +6,23 @@ import type { Descriptor, Slot, Target } from "./descriptor";
 import type { CommandClass } from "./formats";
 import { expandItems } from "./formats/rules";
 
+/**
+ * The classes of one projection's commands for one server name, kept while its packs are: the hosts
+ * of one plan (generate's previews, adopt of several hosts) share the packs, and so one list (~50,000
+ * commands at 5,000 packs), and the rules expanded from it (src/host/formats/rules.ts expandItems).
+ */
+const CLASSES = new WeakMap<Projection["packs"], Map<string, CommandClass[]>>();
+
 export function commandClasses(projection: Projection, desc: Descriptor, scope: "project" | "user"): CommandClass[] {
   const server = desc.servers?.[scope] ?? desc.server ?? "hcp";
+  let byServer = CLASSES.get(projection.packs);
+  if (byServer === undefined) CLASSES.set(projection.packs, (byServer = new Map()));
+  let out = byServer.get(server);
+  if (out === undefined) byServer.set(server, (out = classesOf(projection, server)));
+  return out;
+}
+
+function classesOf(projection: Projection, server: string): CommandClass[] {
   return projection.packs.flatMap((p) =>
     p.commands.map((c) => ({
       cls:

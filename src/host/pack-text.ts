@@ -2,8 +2,15 @@
 // anything is planned: a block marker or a control character is refused.
 import { display } from "../util/paths";
 import type { Problem } from "../util/errors";
-import type { Projection } from "../projection/types";
+import type { ProjectedPack, Projection } from "../projection/types";
 import { hostTextProblems, unsafeHostText } from "../pack/hosttext";
+
+/**
+ * The packs found clean, by the Skill copies they were checked with: a projection a host re-renders
+ * for its own Skill path shares its packs and copies (src/projection/build.ts withSkillsPath), so the
+ * host previews of generate check each pack's text once, not once per host (~5 MB of text at 5,000 packs).
+ */
+const CLEAN = new WeakMap<Projection["skills"], WeakSet<ProjectedPack>>();
 
 /** Pack text that would break the files it lands in (a marker, a control character): refused, naming the pack file. */
 export function packTextProblems(projection: Projection, checked: Set<string>): Problem[] {
@@ -11,9 +18,12 @@ export function packTextProblems(projection: Projection, checked: Set<string>): 
   // each pack's Skill copy by id, the first one as find() took it (a find() per pack was quadratic in the packs)
   const copies = new Map<string, string>();
   for (const k of projection.skills) if (!copies.has(k.packId)) copies.set(k.packId, k.content);
+  let clean = CLEAN.get(projection.skills);
+  if (clean === undefined) CLEAN.set(projection.skills, (clean = new WeakSet()));
   for (const p of projection.packs) {
     if (checked.has(p.pack.dir)) continue;
     checked.add(p.pack.dir);
+    if (clean.has(p)) continue;
     // what lands is the Skill copy, the leads and the surface's texts: checked in memory; the pack's files are read for positions only when something is found
     const copy = copies.get(p.pack.id) ?? "";
     const texts = [
@@ -23,7 +33,10 @@ export function packTextProblems(projection: Projection, checked: Set<string>): 
       p.pack.surface.description,
       ...(p.pack.surface.commands ?? []).flatMap((c) => [c.summary, c.description ?? ""]),
     ];
-    if (!texts.some((t) => typeof t === "string" && unsafeHostText(t))) continue;
+    if (!texts.some((t) => typeof t === "string" && unsafeHostText(t))) {
+      clean.add(p);
+      continue;
+    }
     const found = hostTextProblems(p.pack, undefined, { leads: p.leads, description: p.description });
     const bad = found.length
       ? found

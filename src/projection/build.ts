@@ -182,6 +182,19 @@ function promptBody(packs: ProjectedPack[], skillsPath: string, opts: BlockOptio
   );
   if (packs.length === 0) return L.join("\n") + "\n";
   L.push("", `Each verb below is marked r (read) or w (write); "${CONFIRM_MARKER}" marks a gated write.`);
+  return L.join("\n") + "\n" + packLines(packs) + "\n";
+}
+
+/**
+ * The packs' part of the block, which no option changes: rendered once per projection's packs (the
+ * block is rendered again for each host's Skill path: ~1.2 MB of it at 5,000 packs, each time).
+ */
+const PACK_LINES = new WeakMap<ProjectedPack[], string>();
+
+function packLines(packs: ProjectedPack[]): string {
+  let text = PACK_LINES.get(packs);
+  if (text !== undefined) return text;
+  const L: string[] = [];
   for (const p of packs) {
     L.push("", `### ${p.pack.id}`, ...p.leads);
     if (p.commands.length === 0) L.push("Observes only: no commands (never call it as a tool).");
@@ -193,5 +206,6 @@ function promptBody(packs: ProjectedPack[], skillsPath: string, opts: BlockOptio
         )}`,
       );
   }
-  return L.join("\n") + "\n";
+  PACK_LINES.set(packs, (text = L.join("\n")));
+  return text;
 }

@@ -6,7 +6,7 @@
 import type { Pack, Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { buildProjection, withSkillsPath, type BuildOptions } from "./build";
-import { toMcp, toolList, type ToolDialect } from "./tools";
+import { flat, toMcp, toolList, type ToolDialect } from "./tools";
 import { lazyFile, type BlockOptions, type Plan, type PlannedFile, type Projection } from "./types";
 
 export const DEFAULT_HOSTS = ["claude", "cursor"];
@@ -108,7 +108,7 @@ export class SharedTexts {
     this.nl ??= nl;
     if (nl !== this.nl && !nl.startsWith(this.nl)) return printed(v, nl); // shallower than kept: printed here
     let t = this.texts.get(v);
-    if (t === undefined) this.texts.set(v, (t = printed(v, this.nl)));
+    if (t === undefined) this.texts.set(v, (t = flat(printed(v, this.nl))));
     return nl === this.nl ? t : t.replaceAll("\n", "\n" + nl.slice(this.nl.length));
   }
 }

@@ -84,6 +84,18 @@ export function inputSchema(packId: string, c: Command): Record<string, unknown>
   return schema;
 }
 
+/**
+ * `s` in one piece. A string grown by concatenation (a printed value, a template) is kept by V8 as a
+ * tree of its pieces until something reads it whole. A text kept for the rest of the run (a shared
+ * schema: ~50 pieces, ~2.5 KB as a tree, ~0.5 KB in one piece; 50,000 of them at 5,000 packs) is read
+ * once here: charCodeAt makes V8 copy the tree into one flat string, and the pieces go at the next
+ * collection instead of being copied from the young generation to the old one and kept.
+ */
+export function flat(s: string): string {
+  s.charCodeAt(0);
+  return s;
+}
+
 export function commandTool(packId: string, c: Command, name: string, summary = c.summary): ToolDef {
   const s = summary.trim().replace(/[.;:,]$/, "");
   let description = `${packId}: ${s}. ${policyTag(c)}`;
@@ -91,7 +103,8 @@ export function commandTool(packId: string, c: Command, name: string, summary = 
   if (c.policy.confirm) description += " Runs only with confirm: true; ask the user first.";
   return {
     name,
-    description,
+    // kept until the lists are written (~200,000 pieces at 5,000 packs as built)
+    description: flat(description),
     inputSchema: inputSchema(packId, c),
     annotations:
       c.policy.operation === "read"

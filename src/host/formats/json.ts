@@ -5,7 +5,17 @@ import { getNodeValue, parseTree, type Node, type ParseError } from "jsonc-parse
 import { isDeepStrictEqual } from "node:util";
 import { HcpxError } from "../../util/errors";
 import type { Target } from "../descriptor";
-import { nodeAt, parseJsonFor, registerTree, removeJson, setJson, unBom, valueAt, type JsonRules } from "../jsonedit";
+import {
+  checkJsonFor,
+  nodeAt,
+  parseJsonFor,
+  registerTree,
+  removeJson,
+  setJson,
+  unBom,
+  valueAt,
+  type JsonRules,
+} from "../jsonedit";
 import type { LedgerEntry } from "../ledger";
 import { lineCol, sha256 } from "../../util/text";
 import { planKeyedEntry, removeKeyedEntry } from "./keyed";
@@ -77,7 +87,7 @@ export const jsonDoc: KeyedFormat<Doc> = {
   set(text, doc, key, value, f, t, hostName) {
     const r = setJson(text, doc, key, value, f.show);
     // the host must be able to read what we write
-    parseJsonFor(r.text, f.show, rulesOf(t), hostName);
+    checkJsonFor(r.text, f.show, rulesOf(t), hostName);
     const blank = f.orig.kind === "file" && !doc ? text : undefined;
     return {
       text: r.text,
@@ -164,6 +174,8 @@ function mergeItems(
     });
   // rules are strings or objects: compared by itemKey (an object rule by its canonical JSON)
   const want = expandItems(items, ctx.classes);
+  // no list there yet: ours are the list, as they come (expandItems gives each key once)
+  if (have === undefined) return { next: want, ours: want.map((w) => itemKey(w)!) };
   const current = (have as unknown[] | undefined) ?? [];
   const theirs = new Set(
     current
@@ -259,9 +271,10 @@ function planRules(t: Target, abs: string, ctx: TargetContext): LedgerEntry | un
   // no rule to add and no list there: nothing is written (no empty `ask: []`)
   const nothing =
     have === undefined && (Array.isArray(next) ? next.length === 0 : Object.keys(next as object).length === 0);
-  if (!nothing && JSON.stringify(next) !== JSON.stringify(have)) {
+  // (no list there: nothing to compare, and a list of ~50,000 rules is not printed twice for it)
+  if (!nothing && (have === undefined || JSON.stringify(next) !== JSON.stringify(have))) {
     const r = setJson(text, tree, keyPath, next, f.show);
-    parseJsonFor(r.text, f.show, rules, ctx.desc.name);
+    checkJsonFor(r.text, f.show, rules, ctx.desc.name);
     f.cur = r.text;
     const insertedAt = prev?.insertedAt ?? (have === undefined ? highestMissing(f, keyPath) : undefined);
     if (insertedAt) entry.insertedAt = insertedAt;
