@@ -4,7 +4,7 @@
 // of the shell shape against the per-command MCP listing for 50 × 10 (goal ≤ 1/10);
 // start-up of `hcpx --version` and `hcpx generate` against bare `node -e 0`.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -75,9 +75,20 @@ export function syntheticProject(n, k = 10) {
   return dir;
 }
 
-/** Wall time (ms) and peak RSS (MB) of one `hcpx generate` from an empty out dir. */
+/**
+ * Wall time (ms) and peak RSS (MB) of one `hcpx generate` from an empty out dir.
+ * The last run's output is moved aside (`${dir}.old/`, removed after the size's
+ * runs), not deleted: on this VM's journal-less ext4, creating files right after
+ * deleting ~10,000 inodes makes the kernel skip the recently deleted ones
+ * (recently_deleted(): ~31% of a run in `perf`), and a run's sys time climbed
+ * 0.8 → 2.1 s over six back-to-back fresh runs; moved aside, ~0.4 s. That is
+ * the file system's bookkeeping of the bench's own deletes, not generate's work.
+ */
 function runGenerate(dir, extra = [], { fresh = true } = {}) {
-  if (fresh) rmSync(join(dir, ".hcp"), { recursive: true, force: true });
+  if (fresh && existsSync(join(dir, ".hcp"))) {
+    mkdirSync(`${dir}.old`, { recursive: true });
+    renameSync(join(dir, ".hcp"), join(`${dir}.old`, String(++moved)));
+  }
   // The child runs the CLI in-process and reports its own maxRSS on exit.
   const probe = `process.on("exit", () => { const u = process.resourceUsage(); process.stderr.write("\\nmaxrss=" + u.maxRSS + " cpu=" + (u.userCPUTime + u.systemCPUTime) + "\\n"); }); process.argv = [process.argv[0], ${JSON.stringify(HCPX)}, "generate", ...${JSON.stringify(extra)}]; await import(${JSON.stringify("file://" + HCPX)});`;
   const t0 = performance.now();
@@ -92,6 +103,8 @@ function runGenerate(dir, extra = [], { fresh = true } = {}) {
   const cpu = Number(/cpu=(\d+)/.exec(r.stderr)?.[1] ?? NaN) / 1000;
   return { ms, mb: kb / 1024, cpu };
 }
+
+let moved = 0;
 
 export default async function main() {
   // 1. Scale: 100 / 1,000 / 5,000 packs × 10 commands (BENCH_GENERATE_SIZES to change).
@@ -151,6 +164,7 @@ export default async function main() {
       }
     }
     rmSync(dir, { recursive: true, force: true });
+    rmSync(`${dir}.old`, { recursive: true, force: true });
   }
   console.log(table(rows));
   // time per pack at each size (linear means about the same at every size), and the 5,000-pack goal
