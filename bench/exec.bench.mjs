@@ -88,6 +88,9 @@ c.on("close", (code) => { const data = JSON.parse(out); require("node:fs").write
       sandbox: { roots: ["."], cwd: "." },
     }),
   );
+  // A user's warm call reads files that have aged: the validation cache keeps no file changed within
+  // RACY_MS (3 s) of its read (src/pack/validcache.ts), so the projects just written settle first.
+  await new Promise((r) => setTimeout(r, 3100));
   for (const [mode, env] of caModes()) {
     const coldCache = join(dir, "cold-cache");
     const coldEnv = { ...env, XDG_CACHE_HOME: coldCache };

@@ -86,6 +86,23 @@ if (!force && existsSync(stamp)) {
 }
 rmSync(stamp, { force: true });
 const { build } = await import("esbuild"); // after the check: an up-to-date build does not load it
+// The scratch project of the code-cache runs (below), copied now: the validation cache keeps no file
+// changed within RACY_MS (3 s) of its read (src/pack/validcache.ts), so the exec run there writes its
+// entries, and its code cache holds the write path a user's first call takes, only when these files
+// have aged by then (the build waits for what is left, usually nothing: esbuild takes longer).
+const cacheScratch = mkdtempSync(join(tmpdir(), "hcpx-build-cache-"));
+const cacheScratchMade = Date.now();
+process.on("exit", () => rmSync(cacheScratch, { recursive: true, force: true })); // also when the build fails
+for (const d of ["packs/calc-wrap", "packs/calc", "bins"])
+  cpSync(join(root, d), join(cacheScratch, d), { recursive: true });
+writeFileSync(
+  join(cacheScratch, "hcp.config.json5"),
+  JSON.stringify({
+    packs: ["./packs/calc-wrap"],
+    grants: { allow: ["calc-wrap.*"] },
+    sandbox: { roots: ["."], cwd: "." },
+  }),
+);
 if (process.argv.includes("--clean")) rmSync(out, { recursive: true, force: true });
 // outputs of the earlier layout (shared chunks)
 rmSync(join(out, "chunks"), { recursive: true, force: true });
@@ -394,18 +411,10 @@ for (const f of files) {
 // at build time ships none.
 {
   const shippedDir = join(out, "cache");
-  const scratch = mkdtempSync(join(tmpdir(), "hcpx-build-cache-"));
+  const scratch = cacheScratch;
   try {
-    for (const d of ["packs/calc-wrap", "packs/calc", "bins"])
-      cpSync(join(root, d), join(scratch, d), { recursive: true });
-    writeFileSync(
-      join(scratch, "hcp.config.json5"),
-      JSON.stringify({
-        packs: ["./packs/calc-wrap"],
-        grants: { allow: ["calc-wrap.*"] },
-        sandbox: { roots: ["."], cwd: "." },
-      }),
-    );
+    if (!process.env.HCPX_NO_SHIPPED_CACHE)
+      await new Promise((r) => setTimeout(r, Math.max(0, cacheScratchMade + 3100 - Date.now())));
     // exec: a wrap call; adopt: `adopt claude --write` in the same scratch project (HCPX_BUILD_CACHE=1: adopt
     // saves its cache only when told, and only here)
     const runs = {

@@ -272,9 +272,14 @@ export function validate<T>(
  * with its value (validcache.ts) when the cache is on. The schemas have no
  * defaults or transforms, so the parsed value is what validation returns.
  */
-export function validateDoc<K extends keyof Schemas>(kind: K, doc: Json5Doc): Validated<z.infer<Schemas[K]>> {
+export function validateDoc<K extends keyof Schemas>(
+  kind: K,
+  doc: Json5Doc,
+  /** when the file was read (before its identity was taken): what the racy rule measures from */
+  readAt: number,
+): Validated<z.infer<Schemas[K]>> {
   const v = validate(schemas()[kind] as unknown as z.ZodMiniType<z.infer<Schemas[K]>>, doc.value, doc.file, doc.text);
-  if (v.warnings.length === 0) markValidated(kind, doc.id, doc.value);
+  if (v.warnings.length === 0) markValidated(kind, doc.id, doc.value, readAt);
   return v;
 }
 
@@ -306,6 +311,7 @@ export function readValidated<K extends keyof Schemas>(
       text: () => (text ??= readJson5(file, shown, maxBytes).text),
     };
   }
+  const readAt = Date.now();
   const doc = readJson5(file, shown, maxBytes);
-  return { ...validateDoc(kind, doc), file: doc.file, text: () => doc.text };
+  return { ...validateDoc(kind, doc, readAt), file: doc.file, text: () => doc.text };
 }

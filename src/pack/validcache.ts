@@ -27,6 +27,7 @@ import { join } from "node:path";
 import { joinIn, resolved } from "../util/paths";
 import { cacheRoot, readCache, removeCache, writeCache } from "../util/cache";
 import { SCHEMA_HASH } from "../util/build-info";
+import { RACY_MS } from "../util/stamp";
 
 /** entries kept (one per source file read by exec) */
 export const MAX_ENTRIES = 1024;
@@ -120,11 +121,25 @@ function jsonExact(v: unknown): boolean {
   return true;
 }
 
-/** Remember that the file `id` validated clean for `kind`, with its value. */
-export function markValidated(kind: string, id: string | undefined, value: unknown): void {
+/**
+ * Whether the identity in `id` (…:mtimeNs:ctimeNs) can vouch for the text read at `readAt`: the file
+ * was last changed at least RACY_MS before (src/util/stamp.ts, git's "racy" rule). A file's times come
+ * from a coarse clock (a kernel tick; up to 2 s on some file systems): a second same-size write within
+ * the tick of the first leaves every field of the identity as it was, and an entry remembered between
+ * the two would hand back the first text's value for the second.
+ */
+export function settledAt(id: string, readAt: number): boolean {
+  const times = id.slice(id.lastIndexOf("\0") + 1).split(":");
+  const ctimeMs = Number(times[times.length - 1]) / 1e6;
+  const mtimeMs = Number(times[times.length - 2]) / 1e6;
+  return readAt - ctimeMs >= RACY_MS && readAt - mtimeMs >= RACY_MS;
+}
+
+/** Remember that the file `id`, read at `readAt`, validated clean for `kind`, with its value (not when it changed too recently: settledAt). */
+export function markValidated(kind: string, id: string | undefined, value: unknown, readAt: number): void {
   const dir = cacheDir();
   const k = keyOf(kind, id);
-  if (!dir || !k || !jsonExact(value)) return;
+  if (!dir || !k || !settledAt(id!, readAt) || !jsonExact(value)) return;
   const file = joinIn(dir, `${k.slot}.json`);
   try {
     writeCache(file, Buffer.from(JSON.stringify({ key: k.key, value })));

@@ -21,7 +21,10 @@ beforeAll(() => {
 
 describe("hcpx mcp start: the validation cache", () => {
   it("a pack broken after a start that filled the cache is broken at the next start", async () => {
+    const made = Date.now();
     const p = ledgerProject({ packs: ["ledger", "transit"], allow: ["ledger.*", "transit.*"] });
+    // settled: the validation cache keeps no file changed within RACY_MS of its read (src/pack/validcache.ts)
+    await new Promise((r) => setTimeout(r, Math.max(0, made + RACY_MS + 100 - Date.now())));
     const first = await startMcp(p, { args: ["--no-watch"] });
     expect((await first.client.listTools()).tools.find((t) => t.name === "hcp")!.description).toContain("- transit:");
     await first.close();
@@ -42,6 +45,7 @@ describe("hcpx mcp start: the validation cache", () => {
   });
 
   it("hcpx mcp --http fills the same cache, and a pack broken since is refused, not served from it", async () => {
+    const made = Date.now();
     const p = ledgerProject({ packs: ["ledger"] });
     writeConfig(p.config, {
       packs: ["./packs/ledger"],
@@ -49,6 +53,8 @@ describe("hcpx mcp start: the validation cache", () => {
       grants: { allow: ["ledger.*"], deny: [] },
       sandbox: { bins: {}, roots: ["."], cwd: "." },
     });
+    // settled: the validation cache keeps no file changed within RACY_MS of its read (src/pack/validcache.ts)
+    await new Promise((r) => setTimeout(r, Math.max(0, made + RACY_MS + 100 - Date.now())));
     const env = { PATH: process.env.PATH ?? "", HOME: p.home, LEDGER_FILE: p.ledger, HCPX_AUDIT_LOG: "off" };
     const s = await serve({ dir: p.dir, env }, ["--no-auth"]);
     try {

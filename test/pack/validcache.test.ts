@@ -1,7 +1,7 @@
 // The validation cache (src/pack/validcache.ts) may only ever save work: an
 // edited file is validated again, a broken cache is ignored, and it can be
 // turned off. Through the built CLI, where the cache is on.
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   chmodSync,
   existsSync,
@@ -17,7 +17,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
-import { runHcpx, scratchProject, tmp } from "../support/hcpx";
+import { runHcpx, scratchProject, tmp, type ScratchProject } from "../support/hcpx";
+import { RACY_MS } from "../../src/util/stamp";
 
 const cacheOf = (home: string) => join(home, ".cache", "hcpx", "validated");
 /** An entry's payload (src/util/cache.ts frames it: 8-byte magic, length, CRC-32). */
@@ -40,9 +41,48 @@ const entries = (home: string) =>
     ]),
   );
 
+/** what an entry's files need (src/pack/validcache.ts settledAt): their last change RACY_MS before the read */
+const settle = (made: number) => new Promise((r) => setTimeout(r, Math.max(0, made + RACY_MS + 100 - Date.now())));
+
 describe("validation cache", () => {
+  // the projects of the cases below, made first and settled once (a file changed within RACY_MS of its read
+  // is never remembered): `shared` is only read; the others are changed by their case
+  let shared: ScratchProject;
+  let edited: ScratchProject;
+  let other: ScratchProject;
+  let named: ScratchProject;
+  beforeAll(async () => {
+    const made = Date.now();
+    shared = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    edited = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    other = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    // calc's surface names calc-wrap in a comment; here in a string too (quoted, so it is parsed for its id)
+    named = scratchProject({ packs: ["calc", "calc-wrap"], allow: ["calc-wrap.*"] });
+    const f = join(named.dir, "packs/calc/surface.json");
+    const text = readFileSync(f, "utf8");
+    writeFileSync(f, text.replace(/description: "/, "description: \"not 'calc-wrap': "));
+    expect(readFileSync(f, "utf8")).not.toBe(text);
+    await settle(made);
+  }, RACY_MS + 30_000);
+
+  it(
+    "a file changed within RACY_MS of its read is not remembered (a same-size edit in the same clock tick cannot hide behind it); once settled, it is",
+    async () => {
+      const made = Date.now();
+      const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+      const home = tmp("hcpx-vc-home-");
+      const first = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
+      expect(JSON.parse(first.stdout)).toEqual({ ok: true, data: { pong: true } });
+      expect(existsSync(cacheOf(home)) ? readdirSync(cacheOf(home)) : []).toEqual([]);
+      await settle(made);
+      await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
+      expect(readdirSync(cacheOf(home))).toHaveLength(3);
+    },
+    RACY_MS + 30_000,
+  );
+
   it("remembers clean files, and an edited file is validated again (the error shows, with its line)", async () => {
-    const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    const p = edited;
     const home = tmp("hcpx-vc-home-");
     const env = { HOME: home };
     const first = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
@@ -70,12 +110,7 @@ describe("validation cache", () => {
   });
 
   it("the first call validates the called pack alone: another whose text names its id but declares its own is not read as a pack", async () => {
-    // calc's surface names calc-wrap in a comment; here in a string too (quoted, so it is parsed for its id)
-    const p = scratchProject({ packs: ["calc", "calc-wrap"], allow: ["calc-wrap.*"] });
-    const f = join(p.dir, "packs/calc/surface.json");
-    const text = readFileSync(f, "utf8");
-    writeFileSync(f, text.replace(/description: "/, "description: \"not 'calc-wrap': "));
-    expect(readFileSync(f, "utf8")).not.toBe(text);
+    const p = named;
     const home = tmp("hcpx-vc-home-");
     const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
     expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
@@ -85,7 +120,7 @@ describe("validation cache", () => {
   });
 
   it("a cache file that is garbage, or not JSON, or unwritable, changes nothing", async () => {
-    const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    const p = shared;
     for (const content of ["not json", '{"keys": 5}', "[]", "null", '{"value": {}}']) {
       const home = tmp("hcpx-vc-home-");
       await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
@@ -107,7 +142,7 @@ describe("validation cache", () => {
   });
 
   it("only exec uses it; HCPX_NO_CACHE=1 writes no cache; XDG_CACHE_HOME moves it", async () => {
-    const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    const p = other;
     const home = tmp("hcpx-vc-home-");
     for (const cmd of [["lint"], ["status"], ["generate"], ["adopt", "claude", "--write"]]) {
       const r = await runHcpx(cmd, { cwd: p.dir, env: { HOME: home } });
@@ -123,7 +158,7 @@ describe("validation cache", () => {
   });
 
   it("a hit takes the value remembered for the file as it is (no read, no parser), and only for that file", async () => {
-    const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    const p = shared;
     const home = tmp("hcpx-vc-home-");
     const env = { HOME: home };
     expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout).ok).toBe(
@@ -158,7 +193,7 @@ describe("validation cache", () => {
 
   // issue 22 §8: a cache never changes a result, only its speed
   it("an entry corrupted in place (same length, a value changed) is a miss and is written over: the result stays", async () => {
-    const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    const p = shared;
     const home = tmp("hcpx-vc-home-");
     const env = { HOME: home };
     expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout).ok).toBe(
@@ -177,7 +212,7 @@ describe("validation cache", () => {
   });
 
   it("an entry that is a symlink, or another's / writable by others, is ignored and rewritten; the link's target is untouched", async () => {
-    const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    const p = shared;
     const home = tmp("hcpx-vc-home-");
     const env = { HOME: home };
     expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout).ok).toBe(
