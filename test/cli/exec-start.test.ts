@@ -8,15 +8,21 @@ import { describe, expect, it } from "vitest";
 import { writeFd } from "../../src/cli/output";
 import { HCPX, run, scratchProject, tmp } from "../support/hcpx";
 
+/** A calc-wrap project, a HOME, a file the preload reports into, and the preload script `body(out)` writes. */
+function preloaded(name: string, body: (out: string) => string) {
+  const p = scratchProject({ packs: ["calc-wrap"] });
+  const home = tmp(`hcpx-${name}-home-`);
+  const out = join(tmp(`hcpx-${name}-`), "report.txt");
+  const preload = join(tmp(`hcpx-${name}-`), "preload.cjs");
+  writeFileSync(preload, body(JSON.stringify(out)));
+  return { p, home, out, preload };
+}
+
 describe("exec's start path", () => {
   it("a plain wrap call loads neither node:crypto nor node:os, the audit log off or on (its args hash is @noble/hashes' sha256)", async () => {
-    const p = scratchProject({ packs: ["calc-wrap"] });
-    const home = tmp("hcpx-start-home-");
-    const out = join(tmp("hcpx-start-"), "modules.txt");
-    const preload = join(tmp("hcpx-start-"), "list.cjs");
-    writeFileSync(
-      preload,
-      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join("\\n")));\n`,
+    const { p, home, out, preload } = preloaded(
+      "start",
+      (o) => `process.on("exit", () => require("node:fs").writeFileSync(${o}, process.moduleLoadList.join("\\n")));\n`,
     );
     const bin = HCPX;
     const modules = async (audit: string | undefined) => {
@@ -47,18 +53,19 @@ describe("exec's start path", () => {
 
 describe("exec's envelope on fd 1", () => {
   it("a plain exec writes its envelope without building process.stdout (output.ts useFdOut)", async () => {
-    const p = scratchProject({ packs: ["calc-wrap"] });
-    const home = tmp("hcpx-fd1-home-");
-    const log = join(tmp("hcpx-fd1-"), "built.txt");
-    const preload = join(tmp("hcpx-fd1-"), "trap.cjs");
     // records each of process.stdout / stderr the first time anything builds it
-    writeFileSync(
+    const {
+      p,
+      home,
+      out: log,
       preload,
-      `const fs = require("node:fs");
+    } = preloaded(
+      "fd1",
+      (o) => `const fs = require("node:fs");
 for (const k of ["stdout", "stderr"]) {
   const d = Object.getOwnPropertyDescriptor(process, k);
   Object.defineProperty(process, k, { configurable: true, enumerable: d.enumerable, get() {
-    fs.appendFileSync(${JSON.stringify(log)}, k + "\\n");
+    fs.appendFileSync(${o}, k + "\\n");
     const v = d.get.call(process);
     Object.defineProperty(process, k, { value: v, configurable: true, enumerable: d.enumerable });
     return v;
