@@ -411,7 +411,6 @@ for (const f of files) {
 // at build time ships none.
 {
   const shippedDir = join(out, "cache");
-  const scratch = cacheScratch;
   try {
     if (!process.env.HCPX_NO_SHIPPED_CACHE)
       await new Promise((r) => setTimeout(r, Math.max(0, cacheScratchMade + 3100 - Date.now())));
@@ -426,8 +425,8 @@ for (const f of files) {
     );
     const env = {
       PATH: process.env.PATH ?? "",
-      HOME: scratch,
-      XDG_CACHE_HOME: join(scratch, "cache"),
+      HOME: cacheScratch,
+      XDG_CACHE_HOME: join(cacheScratch, "cache"),
       HCPX_NO_SHIPPED_CACHE: "1",
       HCPX_BUILD_CACHE: "1",
     };
@@ -436,10 +435,10 @@ for (const f of files) {
       if (!Object.values(names).includes(f)) rmSync(join(shippedDir, f), { force: true });
     for (const [cmd, args] of Object.entries(runs)) {
       const name = names[cmd];
-      const made = join(scratch, "cache", "hcpx", "v8", name);
+      const made = join(cacheScratch, "cache", "hcpx", "v8", name);
       const r = process.env.HCPX_NO_SHIPPED_CACHE
         ? undefined
-        : spawnSync(process.execPath, [entry, ...args], { cwd: scratch, env, encoding: "utf8" });
+        : spawnSync(process.execPath, [entry, ...args], { cwd: cacheScratch, env, encoding: "utf8" });
       if (r && r.status === 0 && existsSync(made)) {
         const tmp = join(shippedDir, `${name}.${process.pid}.tmp`);
         writeFileSync(tmp, readFileSync(made));
@@ -454,7 +453,7 @@ for (const f of files) {
       }
     }
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    rmSync(cacheScratch, { recursive: true, force: true });
   }
 }
 

@@ -18,12 +18,12 @@ export function commandClasses(projection: Projection, desc: Descriptor, scope: 
   let byServer = CLASSES.get(projection.packs);
   if (byServer === undefined) CLASSES.set(projection.packs, (byServer = new Map()));
   let out = byServer.get(server);
-  if (out === undefined) byServer.set(server, (out = classesOf(projection, server)));
+  if (out === undefined) byServer.set(server, (out = classesOf(projection.packs, server)));
   return out;
 }
 
-function classesOf(projection: Projection, server: string): CommandClass[] {
-  return projection.packs.flatMap((p) =>
+function classesOf(packs: Projection["packs"], server: string): CommandClass[] {
+  return packs.flatMap((p) =>
     p.commands.map((c) => ({
       cls:
         c.command.policy.operation === "read"

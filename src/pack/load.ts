@@ -610,29 +610,21 @@ export function declaredId(dir: string, bytes?: Buffer): string | undefined {
  * only in a comment or a longer string (calc's: "packs/calc-wrap declares …").
  */
 export function mayDeclareText(text: string | Buffer, id: string): boolean {
-  const quoted = PLAIN_ID.test(id);
-  if (typeof text === "string")
-    return (
-      (quoted ? text.includes(`"${id}"`) || text.includes(`'${id}'`) : text.includes(id)) || SPELLING_ESCAPE.test(text)
-    );
+  const needles = PLAIN_ID.test(id) ? [`"${id}"`, `'${id}'`] : [id];
+  if (typeof text === "string") return needles.some((n) => text.includes(n)) || SPELLING_ESCAPE.test(text);
   // The file's bytes, undecoded (decoding the other packs' surfaces was most of what 30 more
   // packs cost exec): for an ASCII id the same answer, since UTF-8 never puts an ASCII byte
   // inside another character, and a byte that does not decode still is not one of the plain
   // escapes below.
-  if (!quoted && !ASCII_ID.test(id)) return mayDeclareText(text.toString("utf8"), id);
-  if (
-    quoted
-      ? text.indexOf(`"${id}"`, 0, "latin1") !== -1 || text.indexOf(`'${id}'`, 0, "latin1") !== -1
-      : text.indexOf(id, 0, "latin1") !== -1
-  )
-    return true;
+  if (!ASCII_ID.test(id)) return mayDeclareText(text.toString("utf8"), id);
+  if (needles.some((n) => text.indexOf(n, 0, "latin1") !== -1)) return true;
   for (let i = text.indexOf(BACKSLASH); i !== -1 && i + 1 < text.length; i = text.indexOf(BACKSLASH, i + 1))
     if (!PLAIN_ESCAPE.has(text[i + 1]!)) return true;
   return false;
 }
 const SPELLING_ESCAPE = /\\[^bfnrtv'"\\]/;
 const ASCII_ID = /^[\x20-\x7e]+$/;
-/** printable ASCII without a quote or a backslash: a JSON5 string spells such an id, unescaped, only as "id" or 'id' */
+/** printable ASCII without a quote or a backslash (so ASCII_ID too): a JSON5 string spells such an id, unescaped, only as "id" or 'id' */
 const PLAIN_ID = /^[\x20\x21\x23-\x26\x28-\x5b\x5d-\x7e]+$/;
 const BACKSLASH = 0x5c;
 /** the bytes after a backslash that cannot spell an id's character (SPELLING_ESCAPE's set) */

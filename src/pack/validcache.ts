@@ -27,7 +27,7 @@ import { join } from "node:path";
 import { joinIn, resolved } from "../util/paths";
 import { cacheRoot, readCache, removeCache, writeCache } from "../util/cache";
 import { SCHEMA_HASH } from "../util/build-info";
-import { RACY_MS } from "../util/stamp";
+import { settled } from "../util/stamp";
 
 /** entries kept (one per source file read by exec) */
 export const MAX_ENTRIES = 1024;
@@ -130,9 +130,10 @@ function jsonExact(v: unknown): boolean {
  */
 export function settledAt(id: string, readAt: number): boolean {
   const times = id.slice(id.lastIndexOf("\0") + 1).split(":");
-  const ctimeMs = Number(times[times.length - 1]) / 1e6;
-  const mtimeMs = Number(times[times.length - 2]) / 1e6;
-  return readAt - ctimeMs >= RACY_MS && readAt - mtimeMs >= RACY_MS;
+  return settled(
+    { ctimeMs: Number(times[times.length - 1]) / 1e6, mtimeMs: Number(times[times.length - 2]) / 1e6 },
+    readAt,
+  );
 }
 
 /** Remember that the file `id`, read at `readAt`, validated clean for `kind`, with its value (not when it changed too recently: settledAt). */

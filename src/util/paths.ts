@@ -41,24 +41,29 @@ export function joinIn(dir: string, rel: string): string {
   return normalJoin(dir, rel) ?? join(dir, rel);
 }
 
+/**
+ * `to` relative to `from` without node:path's loop, when both are normal and absolute (and `from` is not
+ * the root): the rest of `to` when it is `from` or below it ("" for `from` itself), null when it is not
+ * below; undefined when that takes node:path (a path not normal, or the root).
+ */
+function normalRel(from: string, to: string): string | null | undefined {
+  if (from === "/" || !isNormalAbs(from) || !isNormalAbs(to)) return undefined;
+  if (to === from) return "";
+  return to.startsWith(from) && to.charCodeAt(from.length) === 47 ? to.slice(from.length + 1) : null;
+}
+
 /** path.relative(from, to), the same string (without path's loop when `to` is `from` or below it, both normal). */
 export function relativeTo(from: string, to: string): string {
-  if (from !== "/" && isNormalAbs(from) && isNormalAbs(to)) {
-    if (to === from) return "";
-    if (to.startsWith(from) && to.charCodeAt(from.length) === 47) return to.slice(from.length + 1);
-  }
-  return relative(from, to);
+  const rel = normalRel(from, to);
+  return typeof rel === "string" ? rel : relative(from, to);
 }
 
 /** A path as shown to a user: relative to the cwd when below it, else absolute. */
 export function display(abs: string, cwd = process.cwd()): string {
-  if (cwd !== "/" && isNormalAbs(cwd) && isNormalAbs(abs) && abs !== cwd) {
-    // path.relative would answer "../…" for a path not below the cwd: shown absolute
-    if (!abs.startsWith(cwd) || abs.charCodeAt(cwd.length) !== 47) return abs;
-    const rel = abs.slice(cwd.length + 1);
-    return rel.startsWith("..") ? abs : rel;
-  }
-  const rel = relative(cwd, abs);
+  const below = normalRel(cwd, abs);
+  // not below the cwd (path.relative would answer "../…"): shown absolute
+  if (below === null) return abs;
+  const rel = below ?? relative(cwd, abs);
   if (!rel) return ".";
   return rel.startsWith("..") || isAbsolute(rel) ? abs : rel;
 }

@@ -24,6 +24,16 @@ import { statSync } from "node:fs";
 /** Longer than the coarsest timestamp granularity of a file system hcpx may read (2 s: FAT), with a margin. */
 export const RACY_MS = 3000;
 
+/**
+ * Whether a file with these times was last changed at least RACY_MS before
+ * `at`, so that its stamp can vouch for what was read of it then. Written so
+ * that a time that is not a number (an identity that did not parse) is never
+ * settled.
+ */
+export function settled(t: { ctimeMs: number; mtimeMs: number }, at: number): boolean {
+  return at - t.ctimeMs >= RACY_MS && at - t.mtimeMs >= RACY_MS;
+}
+
 export type StatFn = (
   file: string,
 ) => { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number } | undefined;
@@ -50,7 +60,7 @@ export function stampOf(
   for (const f of files) {
     const st = f === undefined ? undefined : stat(f);
     if (st) {
-      if (now - st.ctimeMs < RACY_MS || now - st.mtimeMs < RACY_MS) return undefined;
+      if (!settled(st, now)) return undefined;
       out += `${f}=${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}|`;
     } else out += `${f ?? ""}=-|`;
   }
@@ -71,7 +81,7 @@ export function settledBefore(files: Iterable<string>, readAt: number, stat: Sta
   for (const f of files) {
     const st = stat(f);
     // missing: its identity is "-", and its appearing changes that
-    if (st && (readAt - st.ctimeMs < RACY_MS || readAt - st.mtimeMs < RACY_MS)) return false;
+    if (st && !settled(st, readAt)) return false;
   }
   return true;
 }
