@@ -19,8 +19,6 @@ export function build() {
   const OPT_STR = z.optional(STR);
   const OPT_NON_EMPTY = z.optional(NON_EMPTY);
   const OPT_BOOL = z.optional(z.boolean());
-  const str = () => STR;
-  const nonEmpty = () => NON_EMPTY;
 
   const ArgSchema = z.strictObject({
     /** array / object: openapi only; json (any JSON value): openapi and mcp packs; `schema` is their JSON Schema. */
@@ -47,16 +45,15 @@ export function build() {
     z.array(z.string().check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/, "a scheme name is letters, digits, _ . -"))),
   );
   const ENV_NAME = z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _"));
-  const EnvName = () => ENV_NAME;
   const SchemeSchema = z.discriminatedUnion("type", [
     z.strictObject({
       type: z.literal("apiKey"),
       in: z.enum(["header", "query", "cookie"]),
-      name: nonEmpty(),
-      env: EnvName(),
+      name: NON_EMPTY,
+      env: ENV_NAME,
     }),
-    z.strictObject({ type: z.literal("bearer"), env: EnvName() }),
-    z.strictObject({ type: z.literal("basic"), username_env: EnvName(), password_env: EnvName() }),
+    z.strictObject({ type: z.literal("bearer"), env: ENV_NAME }),
+    z.strictObject({ type: z.literal("basic"), username_env: ENV_NAME, password_env: ENV_NAME }),
   ]);
 
   /** A command's inputs (docs/inputs.md), and a prompt's (docs/prompts.md): key → what hcpx asks the MCP client for. */
@@ -80,9 +77,9 @@ export function build() {
     verb_key: z
       .string()
       .check(z.regex(VERB_KEY_RE, "a verb_key is lower-case words joined by dots, like `plan` or `entry.add`")),
-    summary: nonEmpty(),
+    summary: NON_EMPTY,
     description: OPT_STR,
-    cli: z.optional(z.array(str()).check(z.minLength(1))),
+    cli: z.optional(z.array(STR).check(z.minLength(1))),
     /** wrap: how this command's stdout is read, when it differs from wrap.output. */
     output: z.optional(z.enum(["json", "text", "jsonl"])),
     args: z.optional(
@@ -150,10 +147,10 @@ export function build() {
   });
 
   const WrapSchema = z.strictObject({
-    bin: nonEmpty(),
-    argv_template: z.optional(z.array(str())),
+    bin: NON_EMPTY,
+    argv_template: z.optional(z.array(STR)),
     agent_env: z.optional(z.record(z.string().check(z.regex(ENV_NAME_RE)), z.string())),
-    json_flag: z.optional(z.nullable(str())),
+    json_flag: z.optional(z.nullable(STR)),
     output: z.optional(z.enum(["json", "text", "jsonl"])),
     timeout_ms: z.optional(z.int().check(z.gt(0), z.lte(3_600_000))),
     pass_through: z.optional(PassThroughSchema),
@@ -165,7 +162,7 @@ export function build() {
   const pinHash = () => PIN_HASH;
   /** a header of a remote server: a literal (never a credential: load refuses one, header_literal_secret) or a Binding env name, with an optional scheme ("Bearer") */
   const McpHeader = z.union([
-    str(),
+    STR,
     z.strictObject({
       env: z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _")),
       scheme: z.optional(
@@ -187,7 +184,7 @@ export function build() {
       ),
     ),
     /** the server's argv after the bin, literal (no placeholders) */
-    args: z.optional(z.array(str())),
+    args: z.optional(z.array(STR)),
     /** literal environment values for the server (Binding names come from binding.env) */
     agent_env: z.optional(z.record(z.string().check(z.regex(ENV_NAME_RE)), z.string())),
     /** per call: start, initialize and tools/call (default 30000) */
@@ -211,7 +208,7 @@ export function build() {
     timeout_ms: z.optional(z.int().check(z.gt(0))),
     auth: z.optional(
       z.strictObject({
-        header: nonEmpty(),
+        header: NON_EMPTY,
         env: z.string().check(z.regex(ENV_NAME_RE)),
         scheme: OPT_STR,
       }),
@@ -229,7 +226,7 @@ export function build() {
    */
   const Sections = {
     wrap: WrapSchema,
-    composite: z.strictObject({ module: nonEmpty() }),
+    composite: z.strictObject({ module: NON_EMPTY }),
     openapi: OpenapiSchema,
     mcp: McpSchema,
   };
@@ -242,8 +239,8 @@ export function build() {
     $schema: OPT_STR,
     hcp: z.string().check(z.regex(/^1(\.\d+)?$/, 'hcp is the protocol version, like "1.1"')),
     id: z.string().check(z.regex(PACK_ID_RE, "a pack id matches ^[a-z][a-z0-9-]{0,31}$ (no '..', '/', '__')")),
-    version: nonEmpty(),
-    description: nonEmpty(),
+    version: NON_EMPTY,
+    description: NON_EMPTY,
     /** the adapter kinds (the table in ./adapters; a type check there keeps the two the same) */
     kind: z.enum(["wrap", "composite", "openapi", "sense_only", "mcp"]),
     ...optional(Sections),
@@ -281,7 +278,7 @@ export function build() {
     stimuli: z.optional(
       z.array(
         z.looseObject({
-          id: nonEmpty(),
+          id: NON_EMPTY,
           trigger: OPT_STR,
           summary: OPT_STR,
         }),
@@ -318,15 +315,15 @@ export function build() {
   const GrantPattern = z.string().check(z.minLength(1));
   const ConfigSchema = z.strictObject({
     $schema: OPT_STR,
-    packs: z.optional(z.array(nonEmpty())),
-    principal: z.optional(z.strictObject({ id: nonEmpty(), kind: z.optional(z.enum(["person", "agent"])) })),
+    packs: z.optional(z.array(NON_EMPTY)),
+    principal: z.optional(z.strictObject({ id: NON_EMPTY, kind: z.optional(z.enum(["person", "agent"])) })),
     grants: z.optional(
       z.strictObject({ allow: z.optional(z.array(GrantPattern)), deny: z.optional(z.array(GrantPattern)) }),
     ),
     sandbox: z.optional(
       z.strictObject({
-        bins: z.optional(z.record(z.string(), nonEmpty())),
-        roots: z.optional(z.array(nonEmpty())),
+        bins: z.optional(z.record(z.string(), NON_EMPTY)),
+        roots: z.optional(z.array(NON_EMPTY)),
         cwd: OPT_NON_EMPTY,
         /**
          * "os": every wrap bin and mcp server runs confined by the operating
@@ -336,7 +333,7 @@ export function build() {
          */
         enforce: z.optional(z.enum(["os", "off"])),
         /** composite packs allowed to run in hcpx's own process under enforce "os" (every layer that asks "os" must list it) */
-        trusted_composites: z.optional(z.array(nonEmpty())),
+        trusted_composites: z.optional(z.array(NON_EMPTY)),
       }),
     ),
     /**
