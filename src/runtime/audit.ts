@@ -166,11 +166,15 @@ function rotate(place: AuditPlace): void {
   for (const old of rotated.slice(0, Math.max(0, rotated.length - place.keep))) removeFile(place.base, old);
 }
 
-/** The args as the log keeps them: hashed as given, then redacted (and cut when long). */
-export function auditArgs(args: unknown): { args_sha256: string; args: unknown } {
+/**
+ * The args as the log keeps them: hashed as given, then redacted (and cut when long). `hashed`: argsHash(args),
+ * computed earlier (exec hashes its operands while the bin runs); the redaction is done here, once every
+ * Binding value of the call is known.
+ */
+export function auditArgs(args: unknown, hashed?: string): { args_sha256: string; args: unknown } {
   const json = JSON.stringify(args ?? {}) ?? "null";
   const kept = json.length > ARGS_MAX ? redactOut(json.slice(0, ARGS_MAX) + CUT) : redactOut(args ?? {});
-  return { args_sha256: argsHash(args ?? {}), args: kept };
+  return { args_sha256: hashed ?? argsHash(args ?? {}), args: kept };
 }
 
 /** The decision an envelope's result code stands for (the confirm flow sets its own). */
@@ -204,6 +208,7 @@ export function execRecord(
   operands: readonly string[],
   env: { ok: boolean; error?: { code: string } },
   t0: number,
+  hashed?: string,
 ): AuditRecord {
   const result = env.ok ? "ok" : (env.error?.code ?? "failed");
   return {
@@ -213,7 +218,7 @@ export function execRecord(
     tool: "exec",
     pack,
     verb,
-    ...auditArgs([...operands]),
+    ...auditArgs([...operands], hashed),
     decision: decisionOf(result),
     result,
     duration_ms: Date.now() - t0,
@@ -237,18 +242,47 @@ export class AuditWriter {
   /** A record built only when it is written (the args hash needs node:crypto: `HCPX_AUDIT_LOG=off` skips it). */
   write(rec: AuditRecord | (() => AuditRecord)): void {
     try {
-      if (this.place === null) {
-        this.place = auditPlace();
-        if (this.place && this.hold) this.held = new HeldAppend(this.place.base, this.place.file, LOG_MODES);
-      }
-      if (this.place) appendAudit(this.place, typeof rec === "function" ? rec() : rec, this.held);
+      if (this.placed()) appendAudit(this.place!, typeof rec === "function" ? rec() : rec, this.held);
     } catch (e) {
-      const p = e instanceof HcpxError ? e.problems[0]! : undefined;
-      const why = p ? `${p.file ? `${p.file}: ` : ""}${p.message}` : ((e as Error)?.message ?? String(e));
-      if (!this.said.has(why)) {
-        this.said.add(why);
-        this.warn(`audit log not written: ${why}`);
-      }
+      this.failed(e);
+    }
+  }
+
+  /**
+   * Open the log now, ahead of the first record (a held writer: the file stays open, and each record
+   * still checks the path names it); false when the log is off or cannot be opened (said once, as write
+   * says it; write tries again).
+   */
+  open(): boolean {
+    try {
+      if (!this.placed()) return false;
+      this.held?.open();
+      return true;
+    } catch (e) {
+      this.failed(e);
+      return false;
+    }
+  }
+
+  /** Close a held log file (a writer that writes no more). */
+  close(): void {
+    this.held?.close();
+  }
+
+  private placed(): boolean {
+    if (this.place === null) {
+      this.place = auditPlace();
+      if (this.place && this.hold) this.held = new HeldAppend(this.place.base, this.place.file, LOG_MODES);
+    }
+    return this.place !== undefined;
+  }
+
+  private failed(e: unknown): void {
+    const p = e instanceof HcpxError ? e.problems[0]! : undefined;
+    const why = p ? `${p.file ? `${p.file}: ` : ""}${p.message}` : ((e as Error)?.message ?? String(e));
+    if (!this.said.has(why)) {
+      this.said.add(why);
+      this.warn(`audit log not written: ${why}`);
     }
   }
 }

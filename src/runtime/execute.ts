@@ -34,6 +34,12 @@ export interface ExecRequest {
 }
 
 export interface ExecuteOptions {
+  /**
+   * Called once, when the call's work runs in a process of its own and this one only waits for it (a wrap
+   * pack's bin has started): the caller may do its own bookkeeping meanwhile (`hcpx exec` opens the audit
+   * log). Not called for a call refused or answered before that, nor by the kinds that do their work here.
+   */
+  started?: () => void;
   /** The runtime's environment: Binding values are read from here (default process.env). */
   env?: NodeJS.ProcessEnv;
   /** An already loaded pack (skips reading surface/policy again); must be activated in `project`. */
@@ -201,7 +207,7 @@ async function run(
   }
   // 6. Binding + 7. Adapter, through the adapter table (never started for a call already cancelled)
   const { values, literal } = call;
-  return runAdapter({ pack, project, cmd, values, literal, env, signal: opts.signal ?? NEVER });
+  return runAdapter({ pack, project, cmd, values, literal, env, signal: opts.signal ?? NEVER, started: opts.started });
 }
 
 function unknownVerb(project: Project, pack: Pack, verb: string): Envelope {

@@ -321,6 +321,8 @@ export interface SpawnSpec {
   label: string;
   /** aborted when the caller is gone (a signal to `hcpx exec`, an MCP cancel, `hcpx mcp` shutting down) */
   signal?: AbortSignal;
+  /** called once the bin has started (its "spawn" event; ExecuteOptions.started) */
+  started?: () => void;
 }
 
 /** How long a cancelled bin's tree gets between SIGTERM and SIGKILL. */
@@ -569,6 +571,7 @@ export function runBin(spec: SpawnSpec): Promise<Envelope> {
       else done(env);
     };
     spec.signal?.addEventListener("abort", onAbort, { once: true });
+    if (spec.started) child.once("spawn", spec.started);
     const timer = setTimeout(() => {
       state = "timeout";
       killGroup(child.pid);
@@ -833,6 +836,7 @@ export async function runWrap({
   literal,
   env: runtimeEnv,
   signal,
+  started,
 }: AdapterCall<"wrap">): Promise<Envelope> {
   const wrap = pack.surface.wrap;
   // loadPack refuses such a pack already; checked again here, next to the spawn, for a Pack built any other way
@@ -872,6 +876,7 @@ export async function runWrap({
       output: cmd.output ?? wrap.output ?? "json",
       label,
       signal,
+      started,
     }),
   );
 }

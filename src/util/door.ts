@@ -387,6 +387,13 @@ export class HeldAppend {
     private readonly opts: AppendOpts = {},
   ) {}
 
+  /** Open the file now (the guarded open append would do), unless it is open already. */
+  open(): void {
+    if (this.held) return;
+    const o = openAppend(this.base, this.abs, this.opts);
+    this.held = { fd: o.fd, dev: o.dev, ino: o.ino };
+  }
+
   append(data: string | Uint8Array): number {
     let size: number | undefined;
     if (this.held) {

@@ -8,12 +8,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { execFileSync, spawn } from "node:child_process";
-import { appendFileSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { HCPX, REPO, runHcpx, tmp } from "../support/hcpx";
 import { addLeakyPack, envelope, ledgerProject, writeConfig } from "./support";
+import { scratchProject } from "../support/project";
 
 const SECRET = "s3cr3t-ΣΦΨ-binding-value";
 
@@ -205,6 +206,74 @@ describe("the audit log of hcpx exec", () => {
     ]);
     expect(recs[0]!.args).toEqual(["account=checking"]);
     expect(recs[1]!.args).toEqual(["note=***"]);
+  }, 60_000);
+
+  // issue 29: exec opens the log while the bin runs (off its wall time after the bin ends), and the
+  // record still lands in the file the path names when the log was moved aside meanwhile
+  it("the log is opened while the bin runs; a log rotated meanwhile gets the record at its path, not the file moved aside", async () => {
+    const p = scratchProject({});
+    mkdirSync(join(p.dir, "packs", "watch"), { recursive: true });
+    writeFileSync(
+      join(p.dir, "bins", "watch.mjs"),
+      `import { existsSync, renameSync } from "node:fs";
+const file = process.env.AUDIT_FILE;
+const t0 = Date.now();
+while (!existsSync(file) && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 10));
+const seen = existsSync(file);
+if (process.argv[2] === "rotate" && seen) renameSync(file, file + ".aside");
+process.stdout.write(JSON.stringify({ seen }) + "\\n");
+`,
+    );
+    writeFileSync(
+      join(p.dir, "packs", "watch", "surface.json"),
+      JSON.stringify({
+        hcp: "1.1",
+        id: "watch",
+        version: "0.1.0",
+        description: "A bin that watches the audit log while it runs",
+        kind: "wrap",
+        wrap: { bin: "../../bins/watch.mjs", json_flag: null, output: "json", timeout_ms: 20000 },
+        binding: { env: ["AUDIT_FILE"] },
+        commands: [
+          { verb_key: "seen", summary: "Say whether the log exists", cli: ["watch", "seen"], args: {} },
+          { verb_key: "rotate", summary: "Move the log aside", cli: ["watch", "rotate"], args: {} },
+        ],
+      }),
+    );
+    writeFileSync(
+      join(p.dir, "packs", "watch", "policy.json"),
+      JSON.stringify({ rows: { seen: { operation: "read" }, rotate: { operation: "read" } } }),
+    );
+    writeFileSync(
+      join(p.dir, "packs", "watch", "SKILL.md"),
+      "---\nname: watch\ndescription: Watches the audit log.\n---\n\n# watch\n\n| verb | what it does | read/write |\n|---|---|---|\n| `seen` | Say whether the log exists | read |\n| `rotate` | Move the log aside | read |\n",
+    );
+    writeConfig(p.config, {
+      packs: ["./packs/watch"],
+      grants: { allow: ["watch.*"] },
+      sandbox: { roots: ["."], cwd: "." },
+    });
+    const state = tmp("hcpx-audit-early-");
+    const file = join(state, "hcpx", "audit.jsonl");
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: tmp("hcpx-audit-home-"),
+      XDG_STATE_HOME: state,
+      AUDIT_FILE: file,
+    };
+    const seen = await runHcpx(["exec", "watch", "seen", "--json"], { cwd: p.dir, env });
+    expect(seen.code, seen.stderr).toBe(0);
+    expect(JSON.parse(seen.stdout)).toEqual({ ok: true, data: { seen: true } });
+    expect(records(file).map((r) => [r.pack, r.verb, r.result])).toEqual([["watch", "seen", "ok"]]);
+    // the log moved away first: the bin waits for exec's early open to make a new one, then moves that aside
+    renameSync(file, `${file}.first`);
+    const rotated = await runHcpx(["exec", "watch", "rotate", "--json"], { cwd: p.dir, env });
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(JSON.parse(rotated.stdout)).toEqual({ ok: true, data: { seen: true } });
+    expect(records(`${file}.first`).map((r) => r.verb)).toEqual(["seen"]);
+    expect(readFileSync(`${file}.aside`, "utf8")).toBe("");
+    expect(records(file).map((r) => [r.pack, r.verb, r.result])).toEqual([["watch", "rotate", "ok"]]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   }, 60_000);
 });
 

@@ -10,6 +10,7 @@ import { useValidationCache } from "../../pack/validcache";
 import { execute, type Envelope } from "../../runtime/execute";
 import { terminateDescendants } from "../../runtime/wrap";
 import { AuditWriter, execRecord } from "../../runtime/audit";
+import { argsHash } from "../../util/argshash";
 import { c, neutralise, say, sayErr, sayRaw, useColor, writeJson } from "../output";
 
 export { useFdOut } from "../output";
@@ -47,13 +48,25 @@ export async function run(pack: string, verb: string, operands: string[], opts: 
   useValidationCache();
   const project = loadProject({ config: opts.config });
   const t0 = Date.now();
+  // on record (src/runtime/audit.ts): one line, after the call, never failing it. The log is opened
+  // (the door's guarded open, held) and the operands hashed while the bin runs, once it has started
+  // (ExecuteOptions.started), when this process only waits for it: from the bin's exit to hcpx's,
+  // 2.8 -> 2.1 ms (median of 30 calls). Otherwise (a call refused, another kind) it is opened after.
+  const audit = new AuditWriter((m) => sayErr(`hcpx: ${m}`), true);
+  let hashed: string | undefined;
   const env = await execute(
     project,
     { pack, verb, kv: operands, confirm: opts.confirm === true },
-    { signal: ac.signal, terminal: isTerminal(0) && isTerminal(2) },
+    {
+      signal: ac.signal,
+      terminal: isTerminal(0) && isTerminal(2),
+      started: () => {
+        if (audit.open()) hashed = argsHash([...operands]);
+      },
+    },
   );
-  // on record (src/runtime/audit.ts): one line, after the call, never failing it
-  new AuditWriter((m) => sayErr(`hcpx: ${m}`)).write(() => execRecord(pack, verb, operands, env, t0));
+  audit.write(() => execRecord(pack, verb, operands, env, t0, hashed));
+  audit.close();
   const code = env.ok ? 0 : env.error.code === "unknown_pack" || env.error.code === "unknown_verb" ? 64 : 1;
   if (!ac.signal.aborted) {
     print(env, opts.json === true);

@@ -24,6 +24,8 @@ export interface AdapterCall<K extends AdapterKind = AdapterKind> {
   env: NodeJS.ProcessEnv;
   /** aborts when the caller is gone: a signal to `hcpx exec`, an MCP notifications/cancelled, `hcpx mcp` shutting down */
   signal: AbortSignal;
+  /** ExecuteOptions.started: called once when the call's work runs in a process of its own (wrap: the bin started) */
+  started?: () => void;
 }
 
 export interface Adapter<K extends CallableKind = CallableKind> {
