@@ -405,7 +405,7 @@ for (const f of files) {
 // The code cache of `hcpx exec`, shipped beside its bundle (dist/cache/, read by
 // src/cli/load-command.ts when the user has none): made by running the built exec
 // once, as a user's first call would (a wrap pack: config, validation, spawn), with a
-// cache folder of its own; the file it writes is copied as it is (framed, CRC-32).
+// cache folder of its own; the file it writes is copied as it is (framed, kept twice: src/util/cache.ts).
 // The first call after install then starts like a warm one. A Node other than this
 // build's looks for another file name and compiles as before. HCPX_NO_SHIPPED_CACHE=1
 // at build time ships none.

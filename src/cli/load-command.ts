@@ -11,8 +11,8 @@
 // bundle fixed at build time (HCPX_BUNDLE_HASHES): another build never reads this
 // one's cache. V8 does not check the cache's content either: a corrupted one
 // crashes the process (SIGSEGV, or a V8 fatal error) before it could be
-// rewritten. So the cache is framed and checksummed (src/util/cache.ts:
-// magic, length, CRC-32, verified before V8 sees a byte), read only when it is
+// rewritten. So the cache is framed and kept twice (src/util/cache.ts:
+// magic, length, two copies compared before V8 sees a byte), read only when it is
 // a regular file of this user's (not a link, not writable by others) and
 // written through the one write door. A missing, corrupt, foreign, rejected or
 // unreadable cache just means compiling, and the next save writes a good one.
@@ -84,7 +84,7 @@ export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
   const source = readBytes(file, file, CAPS.cache).toString("latin1");
   const base = cacheName(name);
   const cache = cacheFile(base, name);
-  // verified (magic, length, CRC-32, owner, no link) before V8 sees a byte; undefined on any doubt
+  // verified (magic, length, its two copies equal, owner, no link) before V8 sees a byte; undefined on any doubt
   let cachedData = cache ? readCache(cache) : undefined;
   // none of this user's: the one the build made, beside the bundle (read the same way, any owner)
   const shipped = cachedData === undefined && base !== undefined && !process.env.HCPX_NO_SHIPPED_CACHE;

@@ -17,7 +17,7 @@
 // is a miss). Only values that JSON keeps exactly are stored (no NaN,
 // Infinity or -0). Best effort: any I/O problem just means reading and
 // validating. An entry is read and written as the V8 code cache is
-// (src/util/cache.ts): framed with its length and CRC-32, this user's own
+// (src/util/cache.ts): framed with its length and kept twice, this user's own
 // regular file, never a link: a corrupt, foreign or linked entry is a miss
 // and is written over, so it can never change a result. Used by `hcpx exec` only (useValidationCache()),
 // the command that runs once per agent tool call; off when running from

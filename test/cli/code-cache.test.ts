@@ -58,7 +58,7 @@ describe("exec's code cache", () => {
     }
   });
 
-  // issue 22 §8: V8 checks a cache's length and flags, not its content; hcpx checks a CRC-32 first
+  // issue 22 §8: V8 checks a cache's length and flags, not its content; hcpx compares the entry's two copies first
   it("a cache corrupted in place (same length, bytes flipped anywhere) never crashes exec and is rewritten", async () => {
     const p = scratchProject({ packs: ["calc-wrap"] });
     const home = tmp("hcpx-cc-home-");

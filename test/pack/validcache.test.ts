@@ -16,21 +16,19 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { crc32 } from "node:zlib";
 import { runHcpx, scratchProject, tmp, type ScratchProject } from "../support/hcpx";
 import { RACY_MS } from "../../src/util/stamp";
 
 const cacheOf = (home: string) => join(home, ".cache", "hcpx", "validated");
-/** An entry's payload (src/util/cache.ts frames it: 8-byte magic, length, CRC-32). */
-const unframe = (b: Buffer) => b.subarray(16).toString("utf8");
+/** An entry's payload (src/util/cache.ts frames it: 8-byte magic, length, the payload twice). */
+const unframe = (b: Buffer) => b.subarray(12, 12 + b.readUInt32LE(8)).toString("utf8");
 /** A payload framed as hcpx writes it: a well-formed entry. */
 function frame(text: string): Buffer {
   const payload = Buffer.from(text);
-  const head = Buffer.alloc(16);
-  Buffer.from("hcpxC01\n", "latin1").copy(head);
+  const head = Buffer.alloc(12);
+  Buffer.from("hcpxC02\n", "latin1").copy(head);
   head.writeUInt32LE(payload.length, 8);
-  head.writeUInt32LE(crc32(payload) >>> 0, 12);
-  return Buffer.concat([head, payload]);
+  return Buffer.concat([head, payload, payload]);
 }
 /** The cache's entries: file name → { key, value } */
 const entries = (home: string) =>
