@@ -296,9 +296,11 @@ export function binEnv(
   binName?: string,
 ): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(runtimeEnv)) {
-    if (v === undefined) continue;
-    if (PASS_ENV.includes(k) || k.startsWith("LC_")) env[k] = v;
+  // the names first, then only the values passed on: process.env reads each value from the C environ
+  for (const k of Object.keys(runtimeEnv)) {
+    if (!PASS_ENV.includes(k) && !k.startsWith("LC_")) continue;
+    const v = runtimeEnv[k];
+    if (v !== undefined) env[k] = v;
   }
   Object.assign(env, wrap.agent_env ?? {});
   for (const n of bindingNames) {
