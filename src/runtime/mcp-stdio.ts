@@ -76,11 +76,15 @@ export class ProcessTransport implements Transport {
           code: "exit",
           message: `the server exited (${signal ?? `code ${code}`}) before it answered`,
         };
+        // closed by us already (close(), terminate()): nothing to wait for
+        if (this.closed) return;
         linger = setTimeout(() => {
           child.stdout?.destroy();
           child.stderr?.destroy();
           this.finish();
         }, EXIT_LINGER_MS);
+        // what keeps the process alive meanwhile is the pipes themselves, if anything
+        linger.unref();
       });
       child.on("close", () => {
         clearTimeout(linger);
