@@ -85,13 +85,19 @@ function streamOf(req: IncomingMessage): ReadableStream<Uint8Array> {
   });
 }
 
-export async function send(response: Response, res: ServerResponse): Promise<void> {
+/**
+ * Write `response` to `res`. `stream`: a stream that stays open (a legacy GET stream): its headers
+ * go out at once, not with its first event (the SDK's keep-alive, 15 s later) — until then the
+ * client cannot tell that the stream is open.
+ */
+export async function send(response: Response, res: ServerResponse, stream = false): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((v, k) => {
     const prev = headers[k];
     headers[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
   });
   res.writeHead(response.status, headers);
+  if (stream) res.flushHeaders();
   if (!response.body) {
     res.end();
     return;

@@ -106,8 +106,9 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
       }
       // undefined: the client went away before its body was whole; nothing ran, no one to answer
       if (!response) return;
-      await send(response, res);
-      streamEnded.get(response)?.();
+      const ended = streamEnded.get(response);
+      await send(response, res, ended !== undefined);
+      ended?.();
     } catch (e) {
       o.hooks.log(`http: ${(e as Error).message}`);
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });

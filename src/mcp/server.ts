@@ -25,6 +25,7 @@ import { VersionGate } from "./version-gate";
 import { watchFront, watchFronts } from "./watch";
 import { neutralise } from "../util/neutral";
 import { redactOut } from "../util/redact";
+import { terminateDescendants } from "../runtime/wrap";
 
 export { SKILL_URI } from "./sdk-server";
 
@@ -102,15 +103,22 @@ export class Instances {
     }
   }
 
-  /** Cancel every running call and wait (bounded) until each bin's tree is stopped. */
+  /**
+   * Cancel every running call and wait (bounded) until each bin's tree is
+   * stopped. The process exits next: when a call was cancelled, what it left
+   * running under this process (an in-process composite module's children,
+   * whose module may ignore ctx.signal) is stopped too, as `hcpx exec` does.
+   */
   async drain(why: string): Promise<void> {
     this.closing = true;
+    const cancelled = this.inflight.size;
     for (const ac of this.inflight.values()) ac.abort(`hcpx mcp is shutting down (${why})`);
-    if (this.inflight.size)
-      await Promise.race([
-        Promise.allSettled([...this.inflight.keys()]),
-        new Promise((r) => setTimeout(r, 5000).unref()),
-      ]);
+    if (!cancelled) return;
+    await Promise.race([
+      Promise.allSettled([...this.inflight.keys()]),
+      new Promise((r) => setTimeout(r, 5000).unref()),
+    ]);
+    await terminateDescendants(process.pid);
   }
 }
 

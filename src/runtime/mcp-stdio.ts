@@ -12,6 +12,8 @@ import { CUT } from "./redact";
 /** The most a server may write on stdout over one connection (its answers). */
 export const MCP_STDOUT_CAP = 8 * 1024 * 1024;
 const STDERR_TAIL = 2048;
+/** After a server exited, how long a process it started may hold its pipes before the connection is closed anyway. */
+const EXIT_LINGER_MS = 250;
 
 export interface ServerSpawn {
   command: string;
@@ -64,11 +66,28 @@ export class ProcessTransport implements Transport {
         started = true;
         resolveStart();
       });
+      // Gone once what it wrote before it exited was read: its last answers, its stderr line. The
+      // exit can be seen first (one SIGCHLD reaps every child that has exited: another server's
+      // reports this one's before its pipes were polled), so the end is the close of its pipes,
+      // or EXIT_LINGER_MS after the exit when a process it started still holds them (wrap.ts runBin).
+      let linger: NodeJS.Timeout | undefined;
       child.on("exit", (code, signal) => {
         this.failure ??= {
           code: "exit",
           message: `the server exited (${signal ?? `code ${code}`}) before it answered`,
         };
+        // closed by us already (close(), terminate()): nothing to wait for
+        if (this.closed) return;
+        linger = setTimeout(() => {
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          this.finish();
+        }, EXIT_LINGER_MS);
+        // what keeps the process alive meanwhile is the pipes themselves, if anything
+        linger.unref();
+      });
+      child.on("close", () => {
+        clearTimeout(linger);
         this.finish();
       });
       child.stdin!.on("error", (e) => this.onerror?.(e));

@@ -16,6 +16,24 @@ import { addToken, modern, serve, teamProject, type Served, type TeamProject } f
 import { writeConfig } from "./support";
 
 const auth = (token: string) => ({ requestInit: { headers: { authorization: `Bearer ${token}` } } });
+
+/**
+ * A client transport's fetch that tells when its 2025-era GET stream is open:
+ * the server made the stream's instance live (src/mcp/http.ts legacyStream)
+ * before it answered the GET, so a tools/list_changed sent after this reaches it.
+ */
+function streamWatch(): { fetch: typeof fetch; open: Promise<void> } {
+  let opened!: () => void;
+  const open = new Promise<void>((r) => (opened = r));
+  return {
+    fetch: async (input, init) => {
+      const r = await fetch(input, init);
+      if ((init?.method ?? "GET") === "GET" && r.ok && r.body) opened();
+      return r;
+    },
+    open,
+  };
+}
 const until = async (ok: () => boolean, ms = 15_000) => {
   for (const t0 = Date.now(); !ok() && Date.now() - t0 < ms;) await new Promise((r) => setTimeout(r, 50));
   return ok();
@@ -49,14 +67,22 @@ describe("hcpx mcp --http: tools/list_changed, each era's way", () => {
     let n2 = 0;
     v1.setNotificationHandler(ToolListChangedNotificationSchema, async () => void n1++);
     v2.setNotificationHandler("notifications/tools/list_changed", async () => void n2++);
-    await v1.connect(new HttpV1(new URL(s.url), auth(token)));
-    await v2.connect(new HttpV2(new URL(s.url), auth(token)));
+    const w1 = streamWatch();
+    const w2 = streamWatch();
+    await v1.connect(new HttpV1(new URL(s.url), { ...auth(token), fetch: w1.fetch }));
+    await v2.connect(new HttpV2(new URL(s.url), { ...auth(token), fetch: w2.fetch }));
     try {
       expect(v2.getProtocolEra()).toBe("legacy");
       const before = (await v1.listTools()).tools.map((t) => t.name);
       expect(before).toContain("ledger__transfer");
-      // the clients open their GET streams after initialize: give them a moment
-      await new Promise((r) => setTimeout(r, 1000));
+      // the clients open their GET streams after initialize: wait until both are open (at most 10 s)
+      let timer: NodeJS.Timeout | undefined;
+      const opened = await Promise.race([
+        Promise.all([w1.open, w2.open]).then(() => true),
+        new Promise<false>((r) => (timer = setTimeout(() => r(false), 10_000))),
+      ]);
+      clearTimeout(timer);
+      expect(opened, "both clients' GET streams open").toBe(true);
       grant(["ledger.balance"]);
       expect(await until(() => n1 > 0 && n2 > 0), `v1 ${n1}, v2 ${n2}\n${s.stderr()}`).toBe(true);
       const after = (await v1.listTools()).tools.map((t) => t.name);

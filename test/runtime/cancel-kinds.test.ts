@@ -10,7 +10,9 @@
 // to `hcpx mcp`, and `hcpx mcp` losing its stdin mid-call must each stop the
 // call: `cancelled` (exit 1 for exec, never ok),
 // within the README's bound, with no process of the tree left and the write
-// never landed.
+// never landed. A composite module that ignores ctx.signal (`run`) is stopped
+// from outside: `hcpx exec` on a signal, and `hcpx mcp` losing its stdin, stop
+// what the cancelled call left running under hcpx before they exit.
 import { type ChildProcessWithoutNullStreams } from "node:child_process";
 import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -219,6 +221,45 @@ function exec(
 
 const packOf = (kind: string) => `k-${kind === "sense_only" ? "sense" : kind}`;
 
+/**
+ * `hcpx mcp` loses its stdin while `verb` of the `kind` pack runs: the call
+ * must be stopped before hcpx exits (the tree gone, when there is one) and
+ * the write never land.
+ */
+async function stdinLoss(kind: string, verb: string, tree: boolean): Promise<void> {
+  const f = files();
+  const child = spawnHcpx(["mcp"], { cwd: dir });
+  child.stdout.resume();
+  child.stderr.resume();
+  const guard = setTimeout(() => child.kill("SIGKILL"), 15_000);
+  const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+  const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + "\n");
+  send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  });
+  send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  send({
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: {
+      name: "hcp",
+      arguments: { pack: packOf(kind), verb, args: { pid: f.pid, effect: f.effect } },
+    },
+  });
+  const t = await waitFile(f.pid);
+  child.stdin.end();
+  const code = await exited;
+  clearTimeout(guard);
+  if (tree) expect(running(t), `still running when hcpx mcp exited: ${JSON.stringify(t)}`).toEqual([]);
+  expect(code).toBe(0);
+  await settled(t, f);
+  expect(existsSync(f.effect), "the write landed").toBe(false);
+}
+
 // The cases run at once: each has its own files, process and tree (the openapi
 // service tells its requests apart by their effect file), and most of a case
 // is a wait on processes (starts, a grace period, the cancel).
@@ -291,38 +332,11 @@ describe.concurrent("cancellation over every adapter kind", () => {
         await s.close();
       }
     });
-    it(`${a.kind}: hcpx mcp losing its stdin mid-call stops the call before it exits; the tree is gone, the write never lands`, async () => {
-      const f = files();
-      const child = spawnHcpx(["mcp"], { cwd: dir });
-      child.stdout.resume();
-      child.stderr.resume();
-      const guard = setTimeout(() => child.kill("SIGKILL"), 15_000);
-      const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-      const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + "\n");
-      send({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-      });
-      send({ jsonrpc: "2.0", method: "notifications/initialized" });
-      send({
-        jsonrpc: "2.0",
-        id: 2,
-        method: "tools/call",
-        params: {
-          name: "hcp",
-          arguments: { pack: packOf(a.kind), verb: c.mcpVerb ?? "run", args: { pid: f.pid, effect: f.effect } },
-        },
-      });
-      const t = await waitFile(f.pid);
-      child.stdin.end();
-      const code = await exited;
-      clearTimeout(guard);
-      if (c.tree) expect(running(t), `still running when hcpx mcp exited: ${JSON.stringify(t)}`).toEqual([]);
-      expect(code).toBe(0);
-      await settled(t, f);
-      expect(existsSync(f.effect), "the write landed").toBe(false);
-    });
+    it(`${a.kind}: hcpx mcp losing its stdin mid-call stops the call before it exits; the tree is gone, the write never lands`, () =>
+      stdinLoss(a.kind, c.mcpVerb ?? "run", c.tree));
   }
+  // a composite module that ignores ctx.signal: hcpx mcp, which exits next, stops what the call left
+  // running under it (as hcpx exec does on a signal)
+  it("composite, a careless module: hcpx mcp losing its stdin mid-call stops what the call left running under hcpx before it exits; the write never lands", () =>
+    stdinLoss("composite", "run", true));
 });
