@@ -102,6 +102,17 @@ export function holdSecretNames(names: readonly string[]): void {
   for (const n of names) if (n) inPlayNames.add(n);
 }
 
+/**
+ * Forget every value and name in play, as a new process starts: for the test workers that run
+ * file after file in one process (test/support/forget-secrets.ts), so that one file's packs and
+ * calls hide nothing in the next file's output.
+ */
+export function forgetSecretsInPlay(): void {
+  inPlayValues.clear();
+  inPlayNames.clear();
+  cache = undefined;
+}
+
 /** The secrets every exit hides: the values given to secretsFrom, and process.env's values of the held Binding names. */
 export function secretsInPlay(): string[] {
   const key = `${inPlayValues.size}\u0000${[...inPlayNames].map((n) => `${n}=${process.env[n] ?? ""}`).join("\u0000")}`;

@@ -45,6 +45,27 @@ const STATEFUL_SRC = [
 const REDACT = "src/util/redact.ts";
 const GIVES_SECRETS = /\bsecretsFrom\(/;
 const HOOK_AT_TOP = /^(beforeAll|afterAll|beforeEach|afterEach)\(/m;
+/**
+ * The in-process runner (test/support/inproc.ts) sets the run's environment, cwd, argv[1], exit
+ * code, streams and signal listeners, and gives each back when the run ends (RESTORES below); it
+ * registers its module mock again before each run (a worker keeps modules between files, not
+ * mocks), and its top-level hook only imports the program early. Its runInProcess refuses exec and
+ * mcp, so the program it runs (not walked here) never reaches the runtime's call state (the
+ * server pool, the composite modules, the values secretsFrom() is given, exec's and the server's
+ * signal listeners); the Binding names its pack loads hold are forgotten after each file
+ * (test/support/forget-secrets.ts). Its execInProcess does run exec: a file that calls it is refused.
+ */
+const INPROC = "test/support/inproc.ts";
+const RUNS_EXEC_IN_PROCESS = /\bexecInProcess\(/;
+const RESTORES = [
+  "Object.assign(process.env, saved.env)",
+  "process.chdir(saved.cwd)",
+  "process.argv[1] = saved.argv1!",
+  "process.exitCode = saved.exitCode",
+  "process.stdout.write = saved.out",
+  "process.stderr.write = saved.err",
+  "process.removeListener(sig, l)",
+];
 
 function resolveImport(from: string, spec: string): string | undefined {
   if (spec === "hcpx" || spec.startsWith("hcpx/")) return join(REPO, "src", "lib", "index.ts");
@@ -55,14 +76,15 @@ function resolveImport(from: string, spec: string): string | undefined {
   return undefined;
 }
 
-/** Every module `file` loads, itself included. */
+/** Every module `file` loads, itself included (of the in-process runner, its test helpers, not the program it runs). */
 function closure(file: string, seen = new Set<string>()): Set<string> {
   if (seen.has(file)) return seen;
   seen.add(file);
   const text = readFileSync(file, "utf8");
+  const inproc = relative(REPO, file) === INPROC;
   for (const m of text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["']([^"']+)["']/g)) {
     const dep = resolveImport(file, m[1]!);
-    if (dep) closure(dep, seen);
+    if (dep && !(inproc && relative(REPO, dep).startsWith("src/"))) closure(dep, seen);
   }
   return seen;
 }
@@ -79,6 +101,9 @@ function problems(file: string): string[] {
     const rel = relative(REPO, mod);
     if (STATEFUL_SRC.includes(rel)) out.push(`${rel}: keeps call state`);
     const text = readFileSync(mod, "utf8");
+    if (rels.includes(INPROC) && rel !== INPROC && RUNS_EXEC_IN_PROCESS.test(text))
+      out.push(`${rel}: runs exec in process (${INPROC} execInProcess): the runtime's call state`);
+    if (rel === INPROC) continue;
     for (const [what, re] of PROCESS_STATE) if (re.test(text)) out.push(`${rel}: ${what}`);
     if (rel !== file && HOOK_AT_TOP.test(text)) out.push(`${rel}: a hook at its top level`);
   }
@@ -102,6 +127,20 @@ describe("the files that share a worker process", () => {
     expect(problems("test/hostile/runtime/secrets.test.ts").join("\n")).toContain(
       "src/util/redact.ts: keeps call state (values given by src/runtime/execute.ts)",
     );
-    expect(problems("test/adopt/gates.test.ts").join("\n")).toContain("test/support/inproc.ts");
+    expect(problems("test/runtime/sandbox.test.ts").join("\n")).toContain("runs exec in process");
+  });
+
+  it("the in-process runner gives back what a run sets (its files may share a worker unless they run exec)", () => {
+    const text = readFileSync(join(REPO, INPROC), "utf8");
+    const restore = text.slice(text.indexOf("} finally {", text.indexOf("async function once(")));
+    for (const r of RESTORES) expect(restore, r).toContain(r);
+    // and the names its packs hold are forgotten after each file
+    expect(readFileSync(join(REPO, "vitest.config.ts"), "utf8")).toContain("test/support/forget-secrets.ts");
+    // what it sets is what it gives back: nothing else of the process's
+    const sets = [
+      ...text.matchAll(/process\.(env|chdir|argv|exitCode|stdout\.write|stderr\.write|on|once|umask)\b/g),
+    ].map((m) => m[1]);
+    expect(new Set(sets)).toEqual(new Set(["env", "chdir", "argv", "exitCode", "stdout.write", "stderr.write"]));
+    expect(problems("test/adopt/gates.test.ts")).toEqual([]);
   });
 });

@@ -12,19 +12,34 @@ import { ledgerProject, startMcp, writeConfig, type Ledgered } from "./support";
 import { serve } from "./http-support";
 import { RACY_MS } from "../../src/mcp/stamp";
 
-// the project of the start cache's listing case, made first: its files age
-// past the racy window while the cases before it run
-let aging: { p: Ledgered; made: number };
+// the projects of the cases that need their files settled (older than the racy
+// window: the caches keep no file changed within RACY_MS of its read), all made
+// first, so that they age at once: the first case to need them waits, the others
+// find them aged (each is its case's own: the cases change them)
+let made: number;
+let broken: Ledgered;
+let http: Ledgered;
+let listing: Ledgered;
 beforeAll(() => {
-  aging = { p: ledgerProject({ packs: ["ledger", "transit"], allow: ["ledger.*", "transit.*"] }), made: Date.now() };
+  made = Date.now();
+  broken = ledgerProject({ packs: ["ledger", "transit"], allow: ["ledger.*", "transit.*"] });
+  http = ledgerProject({ packs: ["ledger"] });
+  writeConfig(http.config, {
+    packs: ["./packs/ledger"],
+    principal: { id: "test", kind: "agent" },
+    grants: { allow: ["ledger.*"], deny: [] },
+    sandbox: { bins: {}, roots: ["."], cwd: "." },
+  });
+  listing = ledgerProject({ packs: ["ledger", "transit"], allow: ["ledger.*", "transit.*"] });
 });
+/** the projects made above are settled: RACY_MS + 100 after they were made */
+const settled = () => new Promise((r) => setTimeout(r, Math.max(0, made + RACY_MS + 100 - Date.now())));
 
 describe("hcpx mcp start: the validation cache", () => {
   it("a pack broken after a start that filled the cache is broken at the next start", async () => {
-    const made = Date.now();
-    const p = ledgerProject({ packs: ["ledger", "transit"], allow: ["ledger.*", "transit.*"] });
+    const p = broken;
     // settled: the validation cache keeps no file changed within RACY_MS of its read (src/pack/validcache.ts)
-    await new Promise((r) => setTimeout(r, Math.max(0, made + RACY_MS + 100 - Date.now())));
+    await settled();
     const first = await startMcp(p, { args: ["--no-watch"] });
     expect((await first.client.listTools()).tools.find((t) => t.name === "hcp")!.description).toContain("- transit:");
     await first.close();
@@ -45,16 +60,9 @@ describe("hcpx mcp start: the validation cache", () => {
   });
 
   it("hcpx mcp --http fills the same cache, and a pack broken since is refused, not served from it", async () => {
-    const made = Date.now();
-    const p = ledgerProject({ packs: ["ledger"] });
-    writeConfig(p.config, {
-      packs: ["./packs/ledger"],
-      principal: { id: "test", kind: "agent" },
-      grants: { allow: ["ledger.*"], deny: [] },
-      sandbox: { bins: {}, roots: ["."], cwd: "." },
-    });
+    const p = http;
     // settled: the validation cache keeps no file changed within RACY_MS of its read (src/pack/validcache.ts)
-    await new Promise((r) => setTimeout(r, Math.max(0, made + RACY_MS + 100 - Date.now())));
+    await settled();
     const env = { PATH: process.env.PATH ?? "", HOME: p.home, LEDGER_FILE: p.ledger, HCPX_AUDIT_LOG: "off" };
     const s = await serve({ dir: p.dir, env }, ["--no-auth"]);
     try {
@@ -109,9 +117,9 @@ describe("hcpx mcp start: the start cache", () => {
   });
 
   it("serves the same listing from the cache, calls and Skills from the files; a same-size edit, a grant, a pack added or removed show at the next start", async () => {
-    const { p, made } = aging;
+    const p = listing;
     // the project's files settle (older than the racy window): RACY_MS + 100 after they were made
-    await new Promise((r) => setTimeout(r, Math.max(0, made + RACY_MS + 100 - Date.now())));
+    await settled();
     const start = () => startMcp(p, { args: ["--no-watch"], ...debug });
     const cold = await start();
     const first = await list(cold);

@@ -44,13 +44,17 @@ const settle = (made: number) => new Promise((r) => setTimeout(r, Math.max(0, ma
 
 describe("validation cache", () => {
   // the projects of the cases below, made first and settled once (a file changed within RACY_MS of its read
-  // is never remembered): `shared` is only read; the others are changed by their case
+  // is never remembered): `shared` is only read; the others are changed by their case. They settle while
+  // the first case waits for its own project to: each case takes its project through aged(), which waits
+  // for what is left of RACY_MS since they were made (nothing, after the first case)
   let shared: ScratchProject;
   let edited: ScratchProject;
   let other: ScratchProject;
   let named: ScratchProject;
-  beforeAll(async () => {
-    const made = Date.now();
+  let made: number;
+  const aged = async (p: ScratchProject) => (await settle(made), p);
+  beforeAll(() => {
+    made = Date.now();
     shared = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     edited = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     other = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
@@ -60,8 +64,7 @@ describe("validation cache", () => {
     const text = readFileSync(f, "utf8");
     writeFileSync(f, text.replace(/description: "/, "description: \"not 'calc-wrap': "));
     expect(readFileSync(f, "utf8")).not.toBe(text);
-    await settle(made);
-  }, RACY_MS + 30_000);
+  });
 
   it(
     "a file changed within RACY_MS of its read is not remembered (a same-size edit in the same clock tick cannot hide behind it); once settled, it is",
@@ -80,7 +83,7 @@ describe("validation cache", () => {
   );
 
   it("remembers clean files, and an edited file is validated again (the error shows, with its line)", async () => {
-    const p = edited;
+    const p = await aged(edited);
     const home = tmp("hcpx-vc-home-");
     const env = { HOME: home };
     const first = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
@@ -108,7 +111,7 @@ describe("validation cache", () => {
   });
 
   it("the first call validates the called pack alone: another whose text names its id but declares its own is not read as a pack", async () => {
-    const p = named;
+    const p = await aged(named);
     const home = tmp("hcpx-vc-home-");
     const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
     expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
@@ -118,7 +121,7 @@ describe("validation cache", () => {
   });
 
   it("a cache file that is garbage, or not JSON, or unwritable, changes nothing", async () => {
-    const p = shared;
+    const p = await aged(shared);
     for (const content of ["not json", '{"keys": 5}', "[]", "null", '{"value": {}}']) {
       const home = tmp("hcpx-vc-home-");
       await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
@@ -140,7 +143,7 @@ describe("validation cache", () => {
   });
 
   it("only exec uses it; HCPX_NO_CACHE=1 writes no cache; XDG_CACHE_HOME moves it", async () => {
-    const p = other;
+    const p = await aged(other);
     const home = tmp("hcpx-vc-home-");
     for (const cmd of [["lint"], ["status"], ["generate"], ["adopt", "claude", "--write"]]) {
       const r = await runHcpx(cmd, { cwd: p.dir, env: { HOME: home } });
@@ -156,7 +159,7 @@ describe("validation cache", () => {
   });
 
   it("a hit takes the value remembered for the file as it is (no read, no parser), and only for that file", async () => {
-    const p = shared;
+    const p = await aged(shared);
     const home = tmp("hcpx-vc-home-");
     const env = { HOME: home };
     expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout).ok).toBe(
@@ -191,7 +194,7 @@ describe("validation cache", () => {
 
   // issue 22 §8: a cache never changes a result, only its speed
   it("an entry corrupted in place (same length, a value changed) is a miss and is written over: the result stays", async () => {
-    const p = shared;
+    const p = await aged(shared);
     const home = tmp("hcpx-vc-home-");
     const env = { HOME: home };
     expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout).ok).toBe(
@@ -210,7 +213,7 @@ describe("validation cache", () => {
   });
 
   it("an entry that is a symlink, or another's / writable by others, is ignored and rewritten; the link's target is untouched", async () => {
-    const p = shared;
+    const p = await aged(shared);
     const home = tmp("hcpx-vc-home-");
     const env = { HOME: home };
     expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout).ok).toBe(

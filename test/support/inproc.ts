@@ -33,17 +33,21 @@ let execCommand: unknown;
 
 // The program loads adopt's and exec's commands from their built bundles through the code cache
 // (src/cli/load-command.ts, tested by test/cli/code-cache.test.ts); here they are the
-// source modules, as every other command is.
-vi.doMock(fileURLToPath(new URL("../../src/cli/load-command.ts", import.meta.url)), async () => {
-  const adopt = await import("../../src/cli/commands/adopt");
-  return {
-    loadCommand: (name: string) => {
-      if (name === "adopt") return { exports: adopt, save: () => {} };
-      if (name === "exec" && execCommand) return { exports: execCommand, save: () => {} };
-      throw new Error(`runInProcess: the ${name} command is not run in process`);
-    },
-  };
-});
+// source modules, as every other command is. Registered again before each run: a worker that
+// runs file after file in one process (the shared project, test/support/shared-worker.ts)
+// keeps this module, and the program, but not the mocks of the file before.
+const mockLoadCommand = () =>
+  vi.doMock(fileURLToPath(new URL("../../src/cli/load-command.ts", import.meta.url)), async () => {
+    const adopt = await import("../../src/cli/commands/adopt");
+    return {
+      loadCommand: (name: string) => {
+        if (name === "adopt") return { exports: adopt, save: () => {} };
+        if (name === "exec" && execCommand) return { exports: execCommand, save: () => {} };
+        throw new Error(`runInProcess: the ${name} command is not run in process`);
+      },
+    };
+  });
+mockLoadCommand();
 
 /** Run `hcpx ...args` in this process (see above); runHcpx's options, without `input` (the test's timeout bounds it, not `timeoutMs`). */
 export function runInProcess(args: string[], opts: RunOptions = {}): Promise<RunResult> {
@@ -92,6 +96,7 @@ function queued(args: string[], opts: RunOptions): Promise<RunResult> {
 const SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
 
 async function once(args: string[], opts: RunOptions): Promise<RunResult> {
+  mockLoadCommand();
   const env: NodeJS.ProcessEnv = opts.pureEnv ? { ...opts.env } : { ...baseEnv(), ...opts.env };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
   const saved = {

@@ -7,16 +7,44 @@
 // fake timers; and none of the src modules that keep call state (the MCP
 // server pool, the composite module cache; the redaction's set of values when
 // a module that fills it, the runtime or the library, is there too) is among them.
+// The in-process runner's files (test/support/inproc.ts runInProcess) are: each
+// run gives back what it set, its mock is registered again for each run, it
+// never runs exec or mcp, and the Binding names its packs hold are forgotten
+// after each file (test/support/forget-secrets.ts); a file that calls
+// execInProcess (exec in this process: the runtime's state) is not.
 // test/arch/shared-worker.test.ts walks each file's imports and checks it.
 // Setup files still run per file, and baseEnv()'s scratch HOME is the file's
 // own (test/support/cli.ts). test/adopt/descriptor.test.ts passes the check but
 // stays isolated: it writes descriptors of its own into hosts/ while it runs,
 // and src/host/descriptor.ts's alias memo would keep them for the next file.
 export const SHARED_FILES = [
+  "test/adopt/antigravity.test.ts",
+  "test/adopt/approve.test.ts",
+  "test/adopt/bundle.test.ts",
+  "test/adopt/duplicate-keys.test.ts",
+  "test/adopt/formats.test.ts",
+  "test/adopt/gates.test.ts",
+  "test/adopt/hints.test.ts",
+  "test/adopt/host-findings.test.ts",
   "test/adopt/mcpb.test.ts",
+  "test/adopt/merge.test.ts",
+  "test/adopt/more-hosts.test.ts",
+  "test/adopt/new-hosts.test.ts",
   "test/adopt/newcomer.test.ts",
+  "test/adopt/permissions.test.ts",
+  "test/adopt/products.test.ts",
+  "test/adopt/remote-ledger.test.ts",
+  "test/adopt/remote-probe.test.ts",
+  "test/adopt/remote-url.test.ts",
+  "test/adopt/safety.test.ts",
+  "test/adopt/scope-names.test.ts",
+  "test/adopt/scopes.test.ts",
+  "test/adopt/shared-entry.test.ts",
+  "test/adopt/shell-route.test.ts",
   "test/adopt/shipped-descriptors.test.ts",
+  "test/adopt/team.test.ts",
   "test/adopt/templates.test.ts",
+  "test/adopt/text-safety.test.ts",
   "test/adopt/yamledit.test.ts",
   "test/arch/door.test.ts",
   "test/arch/exits.test.ts",
@@ -27,8 +55,14 @@ export const SHARED_FILES = [
   "test/arch/size.test.ts",
   "test/arch/walk.test.ts",
   "test/cli/code-cache.test.ts",
+  "test/cli/config-commands.test.ts",
   "test/cli/config-edit.test.ts",
+  "test/cli/contract.test.ts",
   "test/cli/did-you-mean.test.ts",
+  "test/cli/doctor-status.test.ts",
+  "test/cli/init-packnew.test.ts",
+  "test/cli/outside-text.test.ts",
+  "test/cli/pack-writes.test.ts",
   "test/doc/architecture.test.ts",
   "test/doc/dependencies.test.ts",
   "test/doc/errors.test.ts",
@@ -41,6 +75,7 @@ export const SHARED_FILES = [
   "test/hostile/files/odd.test.ts",
   "test/hostile/files/planted.test.ts",
   "test/hostile/files/race.test.ts",
+  "test/hostile/files/shapes.test.ts",
   "test/hostile/runtime/faults.test.ts",
   "test/install/tarball.test.ts",
   "test/lint/cli.test.ts",
@@ -60,6 +95,7 @@ export const SHARED_FILES = [
   "test/mcp/inputs.test.ts",
   "test/mcp/lifecycle.test.ts",
   "test/mcp/mcp.test.ts",
+  "test/mcp/one-question.test.ts",
   "test/mcp/prompts.test.ts",
   "test/mcp/stamp.test.ts",
   "test/mcp/start-cache.test.ts",
@@ -67,6 +103,7 @@ export const SHARED_FILES = [
   "test/mcp/view-cache.test.ts",
   "test/mcp/watched-list.test.ts",
   "test/pack/envrules.test.ts",
+  "test/pack/failclosed.test.ts",
   "test/pack/findpack.test.ts",
   "test/pack/frontmatter.test.ts",
   "test/pack/grants.test.ts",
@@ -75,11 +112,14 @@ export const SHARED_FILES = [
   "test/pack/validcache.test.ts",
   "test/packs/door.test.ts",
   "test/packs/from-mcp-modern.test.ts",
+  "test/packs/launchers.test.ts",
   "test/packs/openapi-review.test.ts",
   "test/packs/review.test.ts",
+  "test/packs/vendor.test.ts",
   "test/plan/apply.test.ts",
   "test/plan/record-cap.test.ts",
   "test/projection/build.test.ts",
+  "test/projection/generate.test.ts",
   "test/projection/skill-filter.test.ts",
   "test/projection/withheld-text.test.ts",
   "test/runtime/argshash.test.ts",
