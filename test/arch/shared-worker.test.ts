@@ -5,6 +5,7 @@
 // writes process-wide state, registers a hook at a shared module's top level
 // (it would run for the first file only), or is one of src's modules that keep
 // call state. A file that fails here goes back to the isolated project.
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -128,6 +129,17 @@ describe("the files that share a worker process", () => {
       "src/util/redact.ts: keeps call state (values given by src/runtime/execute.ts)",
     );
     expect(problems("test/runtime/sandbox.test.ts").join("\n")).toContain("runs exec in process");
+  });
+
+  it("the redaction set is forgotten only by the test setup file: no module of src/ and no other test calls forgetSecretsInPlay", () => {
+    const rg = spawnSync("grep", ["-rlw", "forgetSecretsInPlay", "src", "test", "scripts", "bench"], {
+      cwd: REPO,
+      encoding: "utf8",
+    });
+    expect(rg.status).toBe(0);
+    expect(rg.stdout.trim().split("\n").sort()).toEqual(
+      ["src/util/redact.ts", "test/arch/shared-worker.test.ts", "test/support/forget-secrets.ts"].sort(),
+    );
   });
 
   it("the in-process runner gives back what a run sets (its files may share a worker unless they run exec)", () => {
