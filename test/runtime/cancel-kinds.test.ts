@@ -22,7 +22,7 @@ import { spawnHcpx } from "../support/cli";
 import { REPO, tmp } from "../support/hcpx";
 import { startMcp } from "../mcp/support";
 import { ADAPTERS } from "../../src/pack/adapters/index";
-import { alive, fxPack, project, type MiniPack } from "./support";
+import { alive, callHcpRaw, fxPack, project, type MiniPack } from "./support";
 
 interface Tree {
   pid: number;
@@ -233,23 +233,7 @@ async function stdinLoss(kind: string, verb: string, tree: boolean): Promise<voi
   child.stderr.resume();
   const guard = setTimeout(() => child.kill("SIGKILL"), 15_000);
   const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-  const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + "\n");
-  send({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-  });
-  send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  send({
-    jsonrpc: "2.0",
-    id: 2,
-    method: "tools/call",
-    params: {
-      name: "hcp",
-      arguments: { pack: packOf(kind), verb, args: { pid: f.pid, effect: f.effect } },
-    },
-  });
+  callHcpRaw(child.stdin, { pack: packOf(kind), verb, args: { pid: f.pid, effect: f.effect } });
   const t = await waitFile(f.pid);
   child.stdin.end();
   const code = await exited;

@@ -12,7 +12,7 @@ import { spawnHcpx } from "../support/cli";
 import { tmp } from "../support/project";
 import { startMcp } from "../mcp/support";
 import { descendants, terminateTree } from "../../src/runtime/wrap";
-import { alive, fxPack, project } from "./support";
+import { alive, callHcpRaw, fxPack, project } from "./support";
 
 interface Tree {
   pid: number;
@@ -197,20 +197,7 @@ describe.concurrent("hcpx mcp: a cancelled call and a lost client leave no bin r
     const exited = new Promise<{ code: number | null; t: Tree | undefined }>((r) =>
       child.on("exit", (code) => r({ code, t: undefined })),
     );
-    const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + "\n");
-    send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    });
-    send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    send({
-      jsonrpc: "2.0",
-      id: 2,
-      method: "tools/call",
-      params: { name: "hcp", arguments: { pack: "stubborn", verb: "run", args: { pid: f.pid, effect: f.effect } } },
-    });
+    callHcpRaw(child.stdin, { pack: "stubborn", verb: "run", args: { pid: f.pid, effect: f.effect } });
     const t = await waitFile(f.pid);
     child.stdin.end();
     const r = await exited;

@@ -51,14 +51,35 @@ function holdUntilExited(pid: number): void {
   pause(20);
 }
 
+/**
+ * A exits, and while its last message ("bye") is handled, B writes its last line and exits: B's exit is
+ * then reported with A's, before B's pipe is read. Resolves once both connections are closed.
+ */
+async function exitTogether(a: Started, b: Started): Promise<void> {
+  a.on = (m) => {
+    if ((m as { method?: string }).method !== "bye") return;
+    process.kill(b.pid, "SIGUSR2");
+    holdUntilExited(b.pid);
+  };
+  process.kill(a.pid, "SIGUSR2");
+  holdUntilExited(a.pid);
+  await b.closed;
+  await a.closed;
+}
+
+interface Started {
+  t: ProcessTransport;
+  pid: number;
+  closed: Promise<void>;
+  on: (m: JSONRPCMessage) => void;
+}
+
 const open: ProcessTransport[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((t) => t.close()));
 });
 
-async function start(
-  last: string,
-): Promise<{ t: ProcessTransport; pid: number; closed: Promise<void>; on: (m: JSONRPCMessage) => void }> {
+async function start(last: string): Promise<Started> {
   const t = new ProcessTransport({
     command: process.execPath,
     args: ["-e", server(last)],
@@ -85,16 +106,7 @@ describe.skipIf(process.platform !== "linux")("the stdio MCP transport: a server
     const b = await start(`process.stderr.write("boom: cannot serve\\n")`);
     let tailAtClose: string | undefined;
     void b.closed.then(() => (tailAtClose = b.t.stderrTail()));
-    // while A's "bye" is handled, B writes its line and exits: its exit is reported with A's, before B's pipe is read
-    a.on = (m) => {
-      if ((m as { method?: string }).method !== "bye") return;
-      process.kill(b.pid, "SIGUSR2");
-      holdUntilExited(b.pid);
-    };
-    process.kill(a.pid, "SIGUSR2");
-    holdUntilExited(a.pid);
-    await b.closed;
-    await a.closed;
+    await exitTogether(a, b);
     expect(b.t.failure?.code).toBe("exit");
     expect(tailAtClose).toBe("boom: cannot serve\n");
   });
@@ -108,15 +120,7 @@ describe.skipIf(process.platform !== "linux")("the stdio MCP transport: a server
     let gotAtClose: number | undefined;
     b.on = (m) => got.push(m);
     void b.closed.then(() => (gotAtClose = got.length));
-    a.on = (m) => {
-      if ((m as { method?: string }).method !== "bye") return;
-      process.kill(b.pid, "SIGUSR2");
-      holdUntilExited(b.pid);
-    };
-    process.kill(a.pid, "SIGUSR2");
-    holdUntilExited(a.pid);
-    await b.closed;
-    await a.closed;
+    await exitTogether(a, b);
     expect(gotAtClose).toBe(1);
     expect(got).toEqual([{ jsonrpc: "2.0", id: 7, result: { answered: true } }]);
   });
