@@ -239,10 +239,11 @@ export class AuditWriter {
     private readonly hold = false,
   ) {}
 
-  /** A record built only when it is written (the args hash needs node:crypto: `HCPX_AUDIT_LOG=off` skips it). */
+  /** A record built only when it is written (`HCPX_AUDIT_LOG=off` skips building it: the args hash, the redaction). */
   write(rec: AuditRecord | (() => AuditRecord)): void {
     try {
-      if (this.placed()) appendAudit(this.place!, typeof rec === "function" ? rec() : rec, this.held);
+      const place = this.placed();
+      if (place) appendAudit(place, typeof rec === "function" ? rec() : rec, this.held);
     } catch (e) {
       this.failed(e);
     }
@@ -269,12 +270,13 @@ export class AuditWriter {
     this.held?.close();
   }
 
-  private placed(): boolean {
+  /** The log's place, worked out on first use (undefined: the log is off). */
+  private placed(): AuditPlace | undefined {
     if (this.place === null) {
       this.place = auditPlace();
       if (this.place && this.hold) this.held = new HeldAppend(this.place.base, this.place.file, LOG_MODES);
     }
-    return this.place !== undefined;
+    return this.place;
   }
 
   private failed(e: unknown): void {

@@ -389,9 +389,14 @@ export class HeldAppend {
 
   /** Open the file now (the guarded open append would do), unless it is open already. */
   open(): void {
-    if (this.held) return;
+    if (!this.held) this.openHeld();
+  }
+
+  /** The guarded open, kept; the file's size now. */
+  private openHeld(): number {
     const o = openAppend(this.base, this.abs, this.opts);
     this.held = { fd: o.fd, dev: o.dev, ino: o.ino };
+    return o.size;
   }
 
   append(data: string | Uint8Array): number {
@@ -406,13 +411,9 @@ export class HeldAppend {
       if (st && st.dev === this.held.dev && st.ino === this.held.ino && st.isFile()) size = st.size;
       else this.close();
     }
-    if (!this.held) {
-      const o = openAppend(this.base, this.abs, this.opts);
-      this.held = { fd: o.fd, dev: o.dev, ino: o.ino };
-      size = o.size;
-    }
+    if (!this.held) size = this.openHeld();
     try {
-      return size! + writeWhole(this.held.fd, data, this.abs, this.opts);
+      return size! + writeWhole(this.held!.fd, data, this.abs, this.opts);
     } catch (e) {
       this.close();
       throw e;
