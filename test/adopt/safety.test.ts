@@ -19,6 +19,7 @@ import { envelope, HCPX, noStack, REPO, spawnHcpx, type RunResult } from "../sup
 import { tmp } from "../support/project";
 import { scratch as scratchChild, snapshot, userConfigFromProject } from "./helpers";
 import { inProcess } from "../support/inproc";
+import { rawMcp } from "../support/raw-mcp";
 
 /** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here; the real processes stay where the process is the subject */
 const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
@@ -593,15 +594,7 @@ describe("the MCP command", () => {
           res(out);
         }
       });
-      const send = (m: unknown) => ch.stdin.write(JSON.stringify(m) + "\n");
-      send({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
-      });
-      send({ jsonrpc: "2.0", method: "notifications/initialized" });
-      send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+      rawMcp(ch.stdin, { method: "tools/list" });
     });
     // Claude Code is given one tool per command (hosts/claude.json5 tools: per-command)
     expect(reply).toContain('"name":"ledger__balance"');

@@ -8,13 +8,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { execFileSync, spawn } from "node:child_process";
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { HCPX, REPO, runHcpx, tmp } from "../support/hcpx";
 import { addLeakyPack, envelope, ledgerProject, writeConfig } from "./support";
-import { scratchProject } from "../support/project";
+import { project } from "../runtime/support";
 
 const SECRET = "s3cr3t-ΣΦΨ-binding-value";
 
@@ -211,8 +211,22 @@ describe("the audit log of hcpx exec", () => {
   // issue 29: exec opens the log while the bin runs (off its wall time after the bin ends), and the
   // record still lands in the file the path names when the log was moved aside meanwhile
   it("the log is opened while the bin runs; a log rotated meanwhile gets the record at its path, not the file moved aside", async () => {
-    const p = scratchProject({});
-    mkdirSync(join(p.dir, "packs", "watch"), { recursive: true });
+    const p = project({
+      packs: [
+        {
+          id: "watch",
+          surface: {
+            kind: "wrap",
+            wrap: { bin: "../../bins/watch.mjs", json_flag: null, output: "json", timeout_ms: 20000 },
+            binding: { env: ["AUDIT_FILE"] },
+            commands: [
+              { verb_key: "seen", summary: "Say whether the log exists", cli: ["watch", "seen"], args: {} },
+              { verb_key: "rotate", summary: "Move the log aside", cli: ["watch", "rotate"], args: {} },
+            ],
+          },
+        },
+      ],
+    });
     writeFileSync(
       join(p.dir, "bins", "watch.mjs"),
       `import { existsSync, renameSync } from "node:fs";
@@ -224,35 +238,6 @@ if (process.argv[2] === "rotate" && seen) renameSync(file, file + ".aside");
 process.stdout.write(JSON.stringify({ seen }) + "\\n");
 `,
     );
-    writeFileSync(
-      join(p.dir, "packs", "watch", "surface.json"),
-      JSON.stringify({
-        hcp: "1.1",
-        id: "watch",
-        version: "0.1.0",
-        description: "A bin that watches the audit log while it runs",
-        kind: "wrap",
-        wrap: { bin: "../../bins/watch.mjs", json_flag: null, output: "json", timeout_ms: 20000 },
-        binding: { env: ["AUDIT_FILE"] },
-        commands: [
-          { verb_key: "seen", summary: "Say whether the log exists", cli: ["watch", "seen"], args: {} },
-          { verb_key: "rotate", summary: "Move the log aside", cli: ["watch", "rotate"], args: {} },
-        ],
-      }),
-    );
-    writeFileSync(
-      join(p.dir, "packs", "watch", "policy.json"),
-      JSON.stringify({ rows: { seen: { operation: "read" }, rotate: { operation: "read" } } }),
-    );
-    writeFileSync(
-      join(p.dir, "packs", "watch", "SKILL.md"),
-      "---\nname: watch\ndescription: Watches the audit log.\n---\n\n# watch\n\n| verb | what it does | read/write |\n|---|---|---|\n| `seen` | Say whether the log exists | read |\n| `rotate` | Move the log aside | read |\n",
-    );
-    writeConfig(p.config, {
-      packs: ["./packs/watch"],
-      grants: { allow: ["watch.*"] },
-      sandbox: { roots: ["."], cwd: "." },
-    });
     const state = tmp("hcpx-audit-early-");
     const file = join(state, "hcpx", "audit.jsonl");
     const env = {

@@ -22,7 +22,8 @@ import { spawnHcpx } from "../support/cli";
 import { REPO, tmp } from "../support/hcpx";
 import { startMcp } from "../mcp/support";
 import { ADAPTERS } from "../../src/pack/adapters/index";
-import { alive, callHcpRaw, fxPack, project, type MiniPack } from "./support";
+import { alive, fxPack, project, type MiniPack } from "./support";
+import { rawMcp } from "../support/raw-mcp";
 
 interface Tree {
   pid: number;
@@ -233,7 +234,10 @@ async function stdinLoss(kind: string, verb: string, tree: boolean): Promise<voi
   child.stderr.resume();
   const guard = setTimeout(() => child.kill("SIGKILL"), 15_000);
   const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-  callHcpRaw(child.stdin, { pack: packOf(kind), verb, args: { pid: f.pid, effect: f.effect } });
+  rawMcp(child.stdin, {
+    method: "tools/call",
+    params: { name: "hcp", arguments: { pack: packOf(kind), verb, args: { pid: f.pid, effect: f.effect } } },
+  });
   const t = await waitFile(f.pid);
   child.stdin.end();
   const code = await exited;

@@ -12,7 +12,8 @@ import { spawnHcpx } from "../support/cli";
 import { tmp } from "../support/project";
 import { startMcp } from "../mcp/support";
 import { descendants, terminateTree } from "../../src/runtime/wrap";
-import { alive, callHcpRaw, fxPack, project } from "./support";
+import { alive, fxPack, project } from "./support";
+import { rawMcp } from "../support/raw-mcp";
 
 interface Tree {
   pid: number;
@@ -197,7 +198,10 @@ describe.concurrent("hcpx mcp: a cancelled call and a lost client leave no bin r
     const exited = new Promise<{ code: number | null; t: Tree | undefined }>((r) =>
       child.on("exit", (code) => r({ code, t: undefined })),
     );
-    callHcpRaw(child.stdin, { pack: "stubborn", verb: "run", args: { pid: f.pid, effect: f.effect } });
+    rawMcp(child.stdin, {
+      method: "tools/call",
+      params: { name: "hcp", arguments: { pack: "stubborn", verb: "run", args: { pid: f.pid, effect: f.effect } } },
+    });
     const t = await waitFile(f.pid);
     child.stdin.end();
     const r = await exited;

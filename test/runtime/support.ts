@@ -123,19 +123,3 @@ export function alive(pid: number): boolean {
     return true;
   }
 }
-
-/**
- * Over a raw stdio session with `hcpx mcp` (the stdin of its process): initialize, initialized, then a
- * tools/call (id 2) of the single tool `hcp` with `args`.
- */
-export function callHcpRaw(stdin: NodeJS.WritableStream, args: Record<string, unknown>): void {
-  const send = (m: unknown) => stdin.write(JSON.stringify(m) + "\n");
-  send({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-  });
-  send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "hcp", arguments: args } });
-}
