@@ -176,7 +176,7 @@ function mergeItems(
   const want = expandItems(items, ctx.classes);
   // no list there yet: ours are the list, as they come (expandItems gives each key once)
   if (have === undefined) return { next: want, ours: want.map((w) => itemKey(w)!) };
-  const current = (have as unknown[] | undefined) ?? [];
+  const current = have as unknown[];
   const theirs = new Set(
     current
       .filter((x) => !isOurs(x, at.before))
