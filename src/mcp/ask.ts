@@ -14,6 +14,7 @@ import { redactOut } from "../util/redact";
 import { isObj } from "../util/is";
 import { execute, type ConfirmQuestion, type ExecRequest, type PersonAnswer } from "../runtime/execute";
 import { failure, type Envelope } from "../runtime/envelope";
+import { abortSignalOf, type CallSignal } from "../runtime/cancel";
 import { argsHash, ConfirmStateError, type ConfirmBinding, type ConfirmStates, type StateCall } from "./confirm-state";
 import {
   argsFromInputs,
@@ -51,8 +52,9 @@ export async function runLegacy(run: CallRun, req: ExecRequest, withInputs: Comm
   }
   const elicit = ctx.elicit;
   const askPerson = elicit
-    ? async (q: ConfirmQuestion, sig: AbortSignal | undefined) => {
-        const a = await elicit(q, sig);
+    ? async (q: ConfirmQuestion, sig: CallSignal | undefined) => {
+        // the call's own signal (ctx.signal, an AbortSignal: abortSignalOf hands it back as it is)
+        const a = await elicit(q, sig && abortSignalOf(sig));
         trace.answer = a;
         return a;
       }

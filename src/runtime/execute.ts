@@ -15,6 +15,7 @@ import { failure, type Envelope } from "./envelope";
 import { ArgError, validateArgs, type ArgValues } from "./args";
 import { redactDeep, secretsFrom } from "./redact";
 import { cancelled } from "./wrap";
+import { NEVER, type CallSignal } from "./cancel";
 import { kindSecretEnv, kindSecretValues, runAdapter } from "./adapters/index";
 import { adapterOf, kindsWith } from "../pack/adapters/index";
 
@@ -50,13 +51,13 @@ export interface ExecuteOptions {
    * after it, and a running bin is stopped with its process group and
    * descendants before the `cancelled` envelope comes back.
    */
-  signal?: AbortSignal;
+  signal?: CallSignal;
   /**
    * A person the runtime can ask (MCP elicitation when the client declares
    * it). For a confirm-gated write under `confirm: "person"` or `"host"`, the
    * runtime asks with what exactly will run and runs only on "accept".
    */
-  askPerson?: (q: ConfirmQuestion, signal: AbortSignal | undefined) => Promise<PersonAnswer>;
+  askPerson?: (q: ConfirmQuestion, signal: CallSignal | undefined) => Promise<PersonAnswer>;
   /** The call was typed by a person at a terminal (`hcpx exec` with stdin and stderr a TTY). */
   terminal?: boolean;
   /**
@@ -368,5 +369,3 @@ async function askPerson(call: Call, ask: NonNullable<Call["ask"]>): Promise<Env
   });
 }
 
-/** The signal of a caller that cannot cancel. */
-const NEVER = new AbortController().signal;

@@ -16,6 +16,7 @@ import type { Pack } from "../pack/model";
 import { failure, type Envelope } from "./envelope";
 import { createHash } from "node:crypto";
 import { binEnv, cancelled, DEFAULT_TIMEOUT_MS, resolveBin } from "./wrap";
+import { abortSignalOf } from "./cancel";
 import {
   connect,
   connectHttp,
@@ -205,6 +206,8 @@ export async function runMcp({
     });
   const timeoutMs = spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
   const label = `${pack.id} ${cmd.verb_key}`;
+  // the SDK's client takes an AbortSignal (an MCP server's call has one; exec's StopSignal gets one that follows it)
+  const sdkSignal = abortSignalOf(signal);
   const ref = serverRef({ pack, project, env: runtimeEnv }, label);
   if ("ok" in ref) return ref;
   const remote = "http" in ref;
@@ -224,7 +227,7 @@ export async function runMcp({
   };
   try {
     try {
-      ({ conn, release } = await open(ref, timeoutMs, signal));
+      ({ conn, release } = await open(ref, timeoutMs, sdkSignal));
     } catch (e) {
       if (signal.aborted) return cancelled(label, signal, true);
       return connectFailure(e, remote, label, pack);
@@ -237,7 +240,7 @@ export async function runMcp({
     try {
       result = (await conn.client.callTool(
         { name: cmd.tool, arguments: values },
-        { timeout: left, signal },
+        { timeout: left, signal: sdkSignal },
       )) as typeof result;
     } catch (e) {
       if (signal.aborted) return await wasCancelled();

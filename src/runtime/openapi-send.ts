@@ -6,6 +6,7 @@ import { failure, type Envelope } from "./envelope";
 import { shownUrl } from "./openapi-base";
 import type { Built } from "./openapi-request";
 import { STDOUT_CAP, cancelled } from "./wrap";
+import { abortSignalOf, type CallSignal } from "./cancel";
 
 const MAX_REDIRECTS = 5;
 
@@ -17,13 +18,15 @@ export interface Exchange {
   /** aborted by the timeout, or when the caller cancels the call (execute()'s signal) */
   signal: AbortSignal;
   /** the caller's cancel */
-  cancel: AbortSignal | undefined;
+  cancel: CallSignal | undefined;
   /** where the base URL came from (for a hint) */
   from: string;
 }
 
-export function exchange(label: string, timeoutMs: number, cancel: AbortSignal | undefined, from: string): Exchange {
-  const signal = cancel ? AbortSignal.any([AbortSignal.timeout(timeoutMs), cancel]) : AbortSignal.timeout(timeoutMs);
+export function exchange(label: string, timeoutMs: number, cancel: CallSignal | undefined, from: string): Exchange {
+  const signal = cancel
+    ? AbortSignal.any([AbortSignal.timeout(timeoutMs), abortSignalOf(cancel)])
+    : AbortSignal.timeout(timeoutMs);
   return { label, timeoutMs, signal, cancel, from };
 }
 

@@ -15,6 +15,7 @@ import { nestingDepth } from "../pack/json5";
 import { classOf, confine } from "./sandbox/gate";
 import { spawnChild } from "./spawn";
 import type { AdapterCall } from "./adapters/types";
+import type { CallSignal } from "./cancel";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const STDOUT_CAP = 8 * 1024 * 1024;
@@ -322,7 +323,7 @@ export interface SpawnSpec {
   /** shown in messages */
   label: string;
   /** aborted when the caller is gone (a signal to `hcpx exec`, an MCP cancel, `hcpx mcp` shutting down) */
-  signal?: AbortSignal;
+  signal?: CallSignal;
   /** called once the bin has started (its "spawn" event; ExecuteOptions.started) */
   started?: () => void;
 }
@@ -512,14 +513,14 @@ function killPid(pid: number, sig: NodeJS.Signals): void {
 }
 
 /** Why a call was cancelled, for the message: the signal's name when the CLI aborted on one. */
-export function cancelReason(signal: AbortSignal | undefined): string {
+export function cancelReason(signal: CallSignal | undefined): string {
   const r: unknown = signal?.reason;
   return typeof r === "string" ? r : "the caller cancelled the call";
 }
 
 export function cancelled(
   label: string,
-  signal: AbortSignal | undefined,
+  signal: CallSignal | undefined,
   ran: boolean,
   extra: Record<string, unknown> = {},
 ): Failure {

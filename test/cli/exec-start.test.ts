@@ -51,6 +51,38 @@ describe("exec's start path", () => {
   });
 });
 
+describe("exec's cancel", () => {
+  it("a plain exec never builds an AbortController or AbortSignal: its cancel is a StopSignal (src/runtime/cancel.ts)", async () => {
+    // records each of the two globals the first time anything reads it (Node defines both lazily)
+    const {
+      p,
+      home,
+      out: log,
+      preload,
+    } = preloaded(
+      "abort",
+      (o) => `const fs = require("node:fs");
+for (const k of ["AbortController", "AbortSignal"]) {
+  const d = Object.getOwnPropertyDescriptor(globalThis, k);
+  Object.defineProperty(globalThis, k, { configurable: true, enumerable: d.enumerable, get() {
+    fs.appendFileSync(${o}, k + "\\n");
+    const v = d.get ? d.get.call(globalThis) : d.value;
+    Object.defineProperty(globalThis, k, { value: v, configurable: true, writable: true, enumerable: d.enumerable });
+    return v;
+  } });
+}
+`,
+    );
+    const r = await run(process.execPath, ["-r", preload, HCPX, "exec", "calc-wrap", "ping", "--json"], {
+      cwd: p.dir,
+      env: { HOME: home },
+    });
+    expect(r.stdout).toBe('{"ok":true,"data":{"pong":true}}\n');
+    const read = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
+    expect(read).toEqual([]);
+  });
+});
+
 describe("exec's envelope on fd 1", () => {
   it("a plain exec writes its envelope without building process.stdout (output.ts useFdOut)", async () => {
     // records each of process.stdout / stderr the first time anything builds it

@@ -12,6 +12,7 @@ import { spawnHcpx } from "../support/cli";
 import { tmp } from "../support/project";
 import { startMcp } from "../mcp/support";
 import { descendants, terminateTree } from "../../src/runtime/wrap";
+import { abortSignalOf, NEVER, StopSignal } from "../../src/runtime/cancel";
 import { alive, fxPack, project } from "./support";
 import { rawMcp } from "../support/raw-mcp";
 
@@ -233,5 +234,43 @@ describe("the tree walk and its portable fallback", () => {
     expect(Date.now() - t0).toBeLessThan(3000);
     for (let i = 0; i < 50 && running(t).length; i++) await new Promise((r) => setTimeout(r, 20));
     expect(running(t)).toEqual([]);
+  });
+});
+
+describe("exec's StopSignal and abortSignalOf (src/runtime/cancel.ts)", () => {
+  it("aborts once with its reason; listeners run once, in order; a removed one or one added after never runs", () => {
+    const s = new StopSignal();
+    const ran: string[] = [];
+    const a = () => ran.push("a");
+    const b = () => ran.push("b");
+    const gone = () => ran.push("gone");
+    s.addEventListener("abort", a, { once: true });
+    s.addEventListener("abort", b);
+    s.addEventListener("abort", a); // the same listener twice is one listener, as on an EventTarget
+    s.addEventListener("abort", gone);
+    s.removeEventListener("abort", gone);
+    expect([s.aborted, s.reason]).toEqual([false, undefined]);
+    s.abort("SIGTERM");
+    s.abort("SIGINT");
+    expect([s.aborted, s.reason, ran]).toEqual([true, "SIGTERM", ["a", "b"]]);
+    s.addEventListener("abort", () => ran.push("late"));
+    s.abort("SIGHUP");
+    expect(ran).toEqual(["a", "b"]);
+  });
+
+  it("abortSignalOf: an AbortSignal as it is; a StopSignal's follows it with its reason; an aborted one is aborted; NEVER never", () => {
+    const real = new AbortController().signal;
+    expect(abortSignalOf(real)).toBe(real);
+    const s = new StopSignal();
+    const follows = abortSignalOf(s);
+    expect(follows).toBeInstanceOf(AbortSignal);
+    expect(follows.aborted).toBe(false);
+    s.abort("SIGINT");
+    expect([follows.aborted, follows.reason]).toEqual([true, "SIGINT"]);
+    const late = abortSignalOf(s);
+    expect([late.aborted, late.reason]).toEqual([true, "SIGINT"]);
+    const never = abortSignalOf(NEVER);
+    expect(never.aborted).toBe(false);
+    expect(Object.isFrozen(NEVER)).toBe(true);
   });
 });

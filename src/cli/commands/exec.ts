@@ -9,6 +9,7 @@ import { loadProject } from "../../pack/load";
 import { useValidationCache } from "../../pack/validcache";
 import { execute, type Envelope } from "../../runtime/execute";
 import { terminateDescendants } from "../../runtime/wrap";
+import { StopSignal } from "../../runtime/cancel";
 import { AuditWriter, execRecord } from "../../runtime/audit";
 import { argsHash } from "../../util/argshash";
 import { c, neutralise, say, sayErr, sayRaw, useColor, writeJson } from "../output";
@@ -41,9 +42,11 @@ function isTerminal(fd: number): boolean {
 
 export async function run(pack: string, verb: string, operands: string[], opts: ExecCliOptions): Promise<number> {
   // The bin runs in its own process group (a terminal's Ctrl-C never reaches it):
-  // a signal to hcpx is passed on by aborting the call (wrap.ts terminateTree).
-  const ac = new AbortController();
-  const onSignal = (sig: NodeJS.Signals) => ac.abort(sig);
+  // a signal to hcpx is passed on by aborting the call (wrap.ts terminateTree). A StopSignal, not an
+  // AbortController: the same cancel to the runtime, without compiling Node's EventTarget on the
+  // start path (src/runtime/cancel.ts)
+  const stop = new StopSignal();
+  const onSignal = (sig: NodeJS.Signals) => stop.abort(sig);
   for (const s of STOP_SIGNALS) process.on(s, onSignal);
   useValidationCache();
   const project = loadProject({ config: opts.config });
@@ -58,7 +61,7 @@ export async function run(pack: string, verb: string, operands: string[], opts: 
     project,
     { pack, verb, kv: operands, confirm: opts.confirm === true },
     {
-      signal: ac.signal,
+      signal: stop,
       terminal: isTerminal(0) && isTerminal(2),
       started: () => {
         if (audit.open()) hashed = argsHash([...operands]);
@@ -68,7 +71,7 @@ export async function run(pack: string, verb: string, operands: string[], opts: 
   audit.write(() => execRecord(pack, verb, operands, env, t0, hashed));
   audit.close();
   const code = env.ok ? 0 : env.error.code === "unknown_pack" || env.error.code === "unknown_verb" ? 64 : 1;
-  if (!ac.signal.aborted) {
+  if (!stop.aborted) {
     print(env, opts.json === true);
     return code;
   }
