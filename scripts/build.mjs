@@ -203,6 +203,15 @@ const vendorJson5 = {
  * half of adopt's bundle, read and deserialized on every adopt; callgrind, adopt
  * claude --write: ~298 M -> ~283 M instructions).
  */
+/** exec's bundle takes its schemas from commands/exec-schemas.cjs (CJS_COMMANDS above). */
+const execSchemas = {
+  name: "exec-schemas",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/schema-defs$/ }, (args) =>
+      /[/\\]pack[/\\]schema\.ts$/.test(args.importer) ? { path: "./exec-schemas.cjs", external: true } : undefined,
+    );
+  },
+};
 const lazyAdapter = {
   name: "lazy-mcp-adapter",
   setup(b) {
@@ -230,6 +239,12 @@ common.define = { ...common.define, HCPX_MCP_ADAPTER: JSON.stringify("../lib/mcp
 // without commander and the ESM loader (src/cli/main.ts).
 const CJS_COMMANDS = {
   exec: { minify: true },
+  // exec's zod schemas (src/pack/schema-defs.ts, with zod): a bundle of its own, require()d by exec's
+  // (execSchemas below) only when a file is validated, through a code cache of its own
+  // (src/cli/load-command.ts). A warm call (every file in the validation cache) never reads it;
+  // inside exec's bundle, its compiled code was deserialized on every call
+  // (callgrind, warm exec: ~2.5 M instructions).
+  "exec-schemas": { minify: true, entry: "src/pack/schema-defs.ts" },
   mcp: { minifyWhitespace: true, minifySyntax: true },
   adopt: { minifyWhitespace: true, minifySyntax: true },
 };
@@ -282,19 +297,19 @@ async function hostsIndex() {
   }
 }
 const HOSTS_INDEX = await hostsIndex();
-const CODE_CACHED = ["exec", "mcp", "adopt"]; // adopt: the shipped cache only (src/cli/load-command.ts)
+const CODE_CACHED = ["exec", "exec-schemas", "mcp", "adopt"]; // adopt: the shipped cache only (src/cli/load-command.ts)
 const cjsBuilds = await Promise.all(
   Object.entries(CJS_COMMANDS).map(
-    ([name, min]) =>
+    ([name, { entry: from, ...min }]) =>
       build({
         ...common,
         banner: undefined,
         format: "cjs",
         ...min,
         outExtension: { ".js": ".cjs" },
-        entryPoints: { [`commands/${name}`]: `src/cli/commands/${name}.ts` },
+        entryPoints: { [`commands/${name}`]: from ?? `src/cli/commands/${name}.ts` },
         ...(name === "adopt" ? { define: { ...common.define, HCPX_HOSTS_INDEX: HOSTS_INDEX } } : {}),
-        plugins: [vendorJson5, lazyAdapter],
+        plugins: name === "exec" ? [vendorJson5, lazyAdapter, execSchemas] : [vendorJson5, lazyAdapter],
         logOverride: { "empty-import-meta": "silent" },
       }), // adapters/index.ts and descriptor.ts read import.meta.url only where __dirname is undefined (ESM bundles)
   ),
@@ -416,12 +431,15 @@ for (const f of files) {
       await new Promise((r) => setTimeout(r, Math.max(0, cacheScratchMade + 3100 - Date.now())));
     // exec: a wrap call; adopt: `adopt claude --write` in the same scratch project (HCPX_BUILD_CACHE=1: adopt
     // saves its cache only when told, and only here)
+    // (exec's run validates the scratch project's files: its schemas bundle is compiled and cached too)
     const runs = {
-      exec: ["exec", "calc-wrap", "ping", "--json"],
-      adopt: ["adopt", "claude", "--write", "--command", "hcpx mcp"],
+      exec: { args: ["exec", "calc-wrap", "ping", "--json"], caches: ["exec", "exec-schemas"] },
+      adopt: { args: ["adopt", "claude", "--write", "--command", "hcpx mcp"], caches: ["adopt"] },
     };
     const names = Object.fromEntries(
-      Object.keys(runs).map((c) => [c, `${c}-${bundleHashes[c]}-${process.version}-${process.arch}.bin`]),
+      Object.values(runs)
+        .flatMap((r) => r.caches)
+        .map((c) => [c, `${c}-${bundleHashes[c]}-${process.version}-${process.arch}.bin`]),
     );
     const env = {
       PATH: process.env.PATH ?? "",
@@ -433,23 +451,25 @@ for (const f of files) {
     mkdirSync(shippedDir, { recursive: true });
     for (const f of readdirSync(shippedDir))
       if (!Object.values(names).includes(f)) rmSync(join(shippedDir, f), { force: true });
-    for (const [cmd, args] of Object.entries(runs)) {
-      const name = names[cmd];
-      const made = join(cacheScratch, "cache", "hcpx", "v8", name);
+    for (const [cmd, { args, caches }] of Object.entries(runs)) {
       const r = process.env.HCPX_NO_SHIPPED_CACHE
         ? undefined
         : spawnSync(process.execPath, [entry, ...args], { cwd: cacheScratch, env, encoding: "utf8" });
-      if (r && r.status === 0 && existsSync(made)) {
-        const tmp = join(shippedDir, `${name}.${process.pid}.tmp`);
-        writeFileSync(tmp, readFileSync(made));
-        chmodSync(tmp, 0o644);
-        renameSync(tmp, join(shippedDir, name));
-      } else {
-        rmSync(join(shippedDir, name), { force: true });
-        if (r)
-          process.stderr.write(
-            `build: no code cache shipped (${cmd} ${r.status}: ${(r.stderr || r.stdout).slice(0, 300)})\n`,
-          );
+      for (const c of caches) {
+        const name = names[c];
+        const made = join(cacheScratch, "cache", "hcpx", "v8", name);
+        if (r && r.status === 0 && existsSync(made)) {
+          const tmp = join(shippedDir, `${name}.${process.pid}.tmp`);
+          writeFileSync(tmp, readFileSync(made));
+          chmodSync(tmp, 0o644);
+          renameSync(tmp, join(shippedDir, name));
+        } else {
+          rmSync(join(shippedDir, name), { force: true });
+          if (r)
+            process.stderr.write(
+              `build: no code cache shipped (${c}, from ${cmd} ${r.status}: ${(r.stderr || r.stdout).slice(0, 300)})\n`,
+            );
+        }
       }
     }
   } finally {

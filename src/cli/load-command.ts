@@ -1,5 +1,5 @@
 // Loads the `hcpx exec` and `hcpx mcp` command bundles (dist/commands/<name>.cjs)
-// through V8's code cache. Node 20 has no module compile cache, and compiling the ~180 KB
+// through V8's code cache, and the bundles they split off (exec's schemas). Node 20 has no module compile cache, and compiling the ~180 KB
 // bundle was most of what `hcpx exec` costs over a bare spawn script
 // (callgrind: ~35 M of ~70 M instructions). So the bundle is built as
 // CommonJS, compiled here with `vm.Script`, and after the first run the
@@ -60,24 +60,52 @@ export interface Loaded<T> {
 }
 
 /**
- * What a command bundle require()s: node's builtins, and on rare paths a
- * vendored file beside it (`../vendor/json5.cjs`, scripts/build.mjs).
+ * What a command bundle require()s: node's builtins; a bundle split off beside it
+ * (`./<name>.cjs` in dist/commands/, a wrapped function expression like the
+ * command's: exec's zod schemas, `exec-schemas`, which a warm call never builds),
+ * compiled as the command is, through a code cache of its own, once per process;
+ * and on rare paths a vendored file (`../vendor/json5.cjs`, scripts/build.mjs).
  * `process.getBuiltinModule` (Node ≥ 20.16) spares loading node:module for
  * createRequire on the usual path.
  */
-function requireFor(file: string): (id: string) => unknown {
+function requireFor(file: string, distDir: string, split: Map<string, Compiled>): (id: string) => unknown {
   return (id) => {
+    const sibling = /^\.\/([a-z][a-z0-9-]*)\.cjs$/.exec(id);
+    if (sibling) {
+      const name = sibling[1]!;
+      let c = split.get(name);
+      if (!c) split.set(name, (c = compile(name, join(dirname(file), id), distDir, split)));
+      return c.exports;
+    }
     if (id.startsWith("."))
       return (process.getBuiltinModule("node:module") as typeof import("node:module")).createRequire(file)(id);
     const m = process.getBuiltinModule(id);
-    if (m === undefined) throw new Error(`a command bundle requires only node's builtins and dist/vendor/, not ${id}`);
+    if (m === undefined) throw new Error(`a command bundle requires only node's builtins and dist/, not ${id}`);
     return m;
   };
 }
 
-/** Load `commands/<name>.cjs` from `distDir` (the entry's own directory). */
+interface Compiled {
+  exports: unknown;
+  /** write this bundle's code cache when none usable was read (after the command ran: its lazily compiled code is in it) */
+  save(): void;
+}
+
+/** Load `commands/<name>.cjs` from `distDir` (the entry's own directory), and the bundles it splits off as it runs. */
 export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
-  const file = join(distDir, "commands", `${name}.cjs`);
+  const split = new Map<string, Compiled>();
+  const c = compile(name, join(distDir, "commands", `${name}.cjs`), distDir, split);
+  return {
+    exports: c.exports as T,
+    save() {
+      c.save();
+      for (const s of split.values()) s.save();
+    },
+  };
+}
+
+/** Compile and run the bundle `file` (a CommonJS wrapper's function expression) through the code cache of `name`. */
+function compile(name: string, file: string, distDir: string, split: Map<string, Compiled>): Compiled {
   // hcpx's own bundle, beside the entry: read like any file, bounded. The build writes it ASCII only
   // (scripts/build.mjs), so latin1 decodes it to the same text as UTF-8, without UTF-8's validation
   // pass over ~160 KB (callgrind, exec's start: ~0.4 M instructions)
@@ -98,10 +126,10 @@ export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
   // the bundle's build hash, for the caches keyed on this build's code (src/mcp/start-cache.ts)
   const built = BUNDLE_HASHES?.[name];
   if (typeof built === "string") (globalThis as Record<symbol, unknown>)[Symbol.for(`hcpx.bundleHash.${name}`)] = built;
-  const module = { exports: {} as T };
+  const module = { exports: {} };
   (script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: unknown, f: string, d: string) => void)(
     module.exports,
-    requireFor(file) as NodeJS.Require,
+    requireFor(file, distDir, split) as NodeJS.Require,
     module,
     file,
     dirname(file),
@@ -114,10 +142,10 @@ export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
       if (!needed) return;
       try {
         writeCache(cache, script.createCachedData());
-        // caches of earlier builds are never read again
+        // caches of earlier builds of this bundle are never read again (`exec-<hash>-…`, not `exec-schemas-…`)
         const dir = dirname(cache);
-        for (const f of readdirSync(dir))
-          if (f.startsWith(`${name}-`) && f.endsWith(".bin") && join(dir, f) !== cache) removeCache(join(dir, f));
+        const earlier = new RegExp(`^${name}-[0-9a-f]{16}-.*\\.bin$`);
+        for (const f of readdirSync(dir)) if (earlier.test(f) && join(dir, f) !== cache) removeCache(join(dir, f));
       } catch {
         /* a cache that cannot be written is compiled again next time */
       }

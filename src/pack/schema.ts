@@ -3,7 +3,9 @@
 //
 // The schemas themselves are in schema-defs.ts, loaded on first use with a
 // require() that esbuild bundles as a lazily run module (zod is still
-// tree-shaken: schema-defs imports it statically). Building them costs ~57 M
+// tree-shaken: schema-defs imports it statically); in exec's build, a bundle of
+// its own (dist/commands/exec-schemas.cjs, scripts/build.mjs), which the
+// command's loader compiles through its own code cache (src/cli/load-command.ts). Building them costs ~57 M
 // instructions (~11% of a bare Node start), and `hcpx exec` usually needs none
 // of it: a file whose exact text validated before is in the validation cache
 // (validcache.ts). Under vitest, test/support/lazy-require.ts turns the

@@ -368,4 +368,3 @@ async function askPerson(call: Call, ask: NonNullable<Call["ask"]>): Promise<Env
     hint: "nothing ran; call it again only if the person asks for it",
   });
 }
-

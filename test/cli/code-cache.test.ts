@@ -28,9 +28,11 @@ describe("exec's code cache", () => {
     const env = { HOME: home, HCPX_NO_SHIPPED_CACHE: "1" };
     const first = await runHcpx(["exec", "calc", "add", "--json", "--", "a=1", "b=2"], { cwd: p.dir, env });
     expect(JSON.parse(first.stdout)).toEqual({ ok: true, data: { sum: 3 } });
-    const files = readdirSync(v8Dir(home));
-    expect(files).toHaveLength(1);
+    // exec's, and its schemas' (the first call validates: src/cli/load-command.ts compiles that bundle too)
+    const files = readdirSync(v8Dir(home)).sort();
+    expect(files).toHaveLength(2);
     expect(files[0]).toMatch(/^exec-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.bin$/);
+    expect(files[1]).toMatch(/^exec-schemas-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.bin$/);
     // from the cache now: a composite's import() must still work
     for (const [args, data] of [
       [["exec", "calc", "add", "--json", "--", "a=2", "b=2"], { sum: 4 }],
@@ -103,26 +105,32 @@ describe("exec's code cache", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
-  it("the cache of an earlier build is removed when this build writes its own", async () => {
+  it("the cache of an earlier build is removed when this build writes its own, and only that bundle's", async () => {
     const p = scratchProject({ packs: ["calc-wrap"] });
     const home = tmp("hcpx-cc-home-");
-    const old = join(v8Dir(home), "exec-0123456789abcdef-v20.0.0-x64.bin");
+    const old = ["exec-0123456789abcdef-v20.0.0-x64.bin", "exec-schemas-0123456789abcdef-v20.0.0-x64.bin"];
     mkdirSync(v8Dir(home), { recursive: true });
-    writeFileSync(old, "an earlier build's cache");
-    const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], {
-      cwd: p.dir,
-      env: { HOME: home, HCPX_NO_SHIPPED_CACHE: "1" },
-    });
+    for (const f of old) writeFileSync(join(v8Dir(home), f), "an earlier build's cache");
+    const env = { HOME: home, HCPX_NO_SHIPPED_CACHE: "1" };
+    const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
     expect(r.code).toBe(0);
-    expect(existsSync(old)).toBe(false);
-    expect(readdirSync(v8Dir(home))).toHaveLength(1);
+    for (const f of old) expect(existsSync(join(v8Dir(home), f))).toBe(false);
+    const mine = readdirSync(v8Dir(home)).sort();
+    expect(mine).toHaveLength(2);
+    // exec's cache rewritten alone (garbage in it): its prune leaves the schemas' cache (exec-schemas-…) in place
+    writeFileSync(join(v8Dir(home), mine[0]!), "garbage");
+    const again = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
+    expect(JSON.parse(again.stdout)).toEqual({ ok: true, data: { pong: true } });
+    expect(readdirSync(v8Dir(home)).sort()).toEqual(mine);
+    expect(readFileSync(join(v8Dir(home), mine[0]!), "utf8")).not.toBe("garbage");
   });
 
   // issue 29: the first call after install (no ~/.cache/hcpx) reads the cache the build made, beside the bundle
   it("with no cache of the user's, the one shipped in dist/cache is used and none is written; same envelopes", async () => {
     // exec's, and adopt's (read only: adopt writes none of the user's)
-    const shipped = readdirSync(join(REPO, "dist", "cache")).filter((f) => f.startsWith("exec-"));
+    const shipped = readdirSync(join(REPO, "dist", "cache")).filter((f) => /^exec-[0-9a-f]{16}-/.test(f));
     expect(shipped).toHaveLength(1);
+    expect(readdirSync(join(REPO, "dist", "cache")).filter((f) => f.startsWith("exec-schemas-"))).toHaveLength(1);
     expect(readdirSync(join(REPO, "dist", "cache")).filter((f) => f.startsWith("adopt-"))).toHaveLength(1);
     expect(shipped[0]).toMatch(/^exec-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.bin$/);
     const p = scratchProject({ packs: ["calc", "calc-wrap"] });
@@ -141,7 +149,7 @@ describe("exec's code cache", () => {
   it("a shipped cache corrupted in place, or a link, is never used: exec works and writes the user's own", async () => {
     const dist = join(tmp("hcpx-cc-dist-"), "dist");
     cpSync(join(REPO, "dist"), dist, { recursive: true });
-    const name = readdirSync(join(dist, "cache")).find((f) => f.startsWith("exec-"))!;
+    const name = readdirSync(join(dist, "cache")).find((f) => /^exec-[0-9a-f]{16}-/.test(f))!;
     const file = join(dist, "cache", name);
     const good = readFileSync(file);
     const bad = Buffer.from(good);
@@ -203,7 +211,7 @@ describe("mcp's code cache", () => {
     expect(
       readdirSync(v8Dir(home))
         .sort()
-        .map((f) => f.split("-")[0]),
-    ).toEqual(["exec", "mcp"]);
+        .map((f) => f.replace(/-[0-9a-f]{16}-.*/, "")),
+    ).toEqual(["exec", "exec-schemas", "mcp"]);
   });
 });

@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { runHcpx, scratchProject, tmp, type ScratchProject } from "../support/hcpx";
+import { HCPX, REPO, run, runHcpx, scratchProject, tmp, type ScratchProject } from "../support/hcpx";
 import { RACY_MS } from "../../src/util/stamp";
 
 const cacheOf = (home: string) => join(home, ".cache", "hcpx", "validated");
@@ -51,6 +51,7 @@ describe("validation cache", () => {
   let edited: ScratchProject;
   let other: ScratchProject;
   let named: ScratchProject;
+  let compiled: ScratchProject;
   let made: number;
   const aged = async (p: ScratchProject) => (await settle(made), p);
   beforeAll(() => {
@@ -58,6 +59,7 @@ describe("validation cache", () => {
     shared = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     edited = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     other = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    compiled = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     // calc's surface names calc-wrap in a comment; here in a string too (quoted, so it is parsed for its id)
     named = scratchProject({ packs: ["calc", "calc-wrap"], allow: ["calc-wrap.*"] });
     const f = join(named.dir, "packs/calc/surface.json");
@@ -81,6 +83,25 @@ describe("validation cache", () => {
     },
     RACY_MS + 30_000,
   );
+
+  it("a call that validates compiles exec's schemas bundle (dist/commands/exec-schemas.cjs); one whose files are all remembered does not", async () => {
+    const p = await aged(compiled);
+    const home = tmp("hcpx-vc-home-");
+    // the bundles V8 compiles (src/cli/load-command.ts compiles each through vm.Script), one call's per line
+    const log = join(tmp("hcpx-vc-log-"), "scripts.txt");
+    const preload = join(REPO, "test/fixtures/preload/scripts-log.cjs");
+    const call = async () => {
+      const r = await run(process.execPath, ["-r", preload, HCPX, "exec", "calc-wrap", "ping", "--json"], {
+        cwd: p.dir,
+        env: { HOME: home, SCRIPTS_LOG: log },
+      });
+      expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
+    };
+    await call(); // the first: config, surface and policy validated
+    expect(Object.keys(entries(home))).toHaveLength(3);
+    await call(); // every file remembered
+    expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toEqual(["exec.cjs exec-schemas.cjs", "exec.cjs"]);
+  });
 
   it("remembers clean files, and an edited file is validated again (the error shows, with its line)", async () => {
     const p = await aged(edited);
