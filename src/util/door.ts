@@ -76,10 +76,14 @@ export function mkdirs(base: Base | string, dir: string, show?: string, mode?: n
   const real = guard(base, dir, show);
   const missing: string[] = [];
   for (let d = real; ; d = dirname(d)) {
+    // (a missing one is the common case on a first write: lstat answers undefined, no exception is made)
     let st;
     try {
-      st = lstatSync(d);
+      st = lstatSync(d, { throwIfNoEntry: false });
     } catch {
+      st = undefined;
+    }
+    if (st === undefined) {
       missing.unshift(d);
       if (dirname(d) === d) break;
       continue;
