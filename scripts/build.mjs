@@ -164,6 +164,10 @@ const entryCodes = {
     b.onResolve({ filter: /^\.\/failure$/ }, (args) =>
       /[/\\]cli[/\\]main\.ts$/.test(args.importer) ? { path: "./failure.cjs", external: true } : undefined,
     );
+    // and the writing of a code cache (src/cli/cache-save.ts, with the write door): dist/cache-save.cjs
+    b.onResolve({ filter: /^\.\/cache-save$/ }, (args) =>
+      /[/\\]cli[/\\]load-command\.ts$/.test(args.importer) ? { path: "./cache-save.cjs", external: true } : undefined,
+    );
   },
 };
 // The library (package.json "exports"): dist/lib/<entry>.mjs, one bundle per
@@ -375,7 +379,7 @@ const builds = [
     build({
       ...common,
       ...minCjs,
-      entryPoints: { codes: "src/util/codes.ts", failure: "src/cli/failure.ts" },
+      entryPoints: { codes: "src/util/codes.ts", failure: "src/cli/failure.ts", "cache-save": "src/cli/cache-save.ts" },
       plugins: [entryCodes],
     }),
     build({ ...withHash, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),

@@ -29,10 +29,9 @@
 // adopt, the bench's comparison with add-mcp) and never writes one of its own;
 // the build makes that one with HCPX_BUILD_CACHE=1, which lets adopt save it in
 // the build's scratch cache folder. The others are ES modules.
-import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
-import { cacheRoot, readCache, removeCache, writeCache } from "../util/cache";
+import { cacheRoot, readCache } from "../util/cache";
 import { CAPS, readBytes } from "../util/readfile";
 import { provideImporter } from "../util/dynamic-import";
 import { BUNDLE_HASHES } from "../util/build-info";
@@ -141,11 +140,9 @@ function compile(name: string, file: string, distDir: string, split: Map<string,
     save() {
       if (!needed) return;
       try {
-        writeCache(cache, script.createCachedData());
-        // caches of earlier builds of this bundle are never read again (`exec-<hash>-…`, not `exec-schemas-…`)
-        const dir = dirname(cache);
-        const earlier = new RegExp(`^${name}-[0-9a-f]{16}-.*\\.bin$`);
-        for (const f of readdirSync(dir)) if (earlier.test(f) && join(dir, f) !== cache) removeCache(join(dir, f));
+        // a file of its own in dist/, read only now (./cache-save.ts)
+        // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazily loaded module (scripts/build.mjs)
+        (require("./cache-save") as typeof import("./cache-save")).saveCodeCache(name, cache, script);
       } catch {
         /* a cache that cannot be written is compiled again next time */
       }

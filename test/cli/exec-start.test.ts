@@ -83,6 +83,35 @@ for (const k of ["AbortController", "AbortSignal"]) {
   });
 });
 
+describe("exec's code cache writer", () => {
+  it("dist/cache-save.cjs (the write door, src/cli/cache-save.ts) is loaded only by a call that writes a code cache", async () => {
+    // the CommonJS modules this process loaded, at exit
+    const { p, home, out, preload } = preloaded(
+      "save",
+      (o) =>
+        `process.on("exit", () => require("node:fs").writeFileSync(${o}, Object.keys(require.cache).map((f) => require("node:path").basename(f)).join("\\n")));\n`,
+    );
+    const loaded = async (env: Record<string, string>) => {
+      const r = await run(process.execPath, ["-r", preload, HCPX, "exec", "calc-wrap", "ping", "--json"], {
+        cwd: p.dir,
+        env: { HOME: home, ...env },
+      });
+      expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
+      return readFileSync(out, "utf8").split("\n");
+    };
+    // the shipped cache is taken: nothing written, the writer never read
+    const shipped = await loaded({});
+    expect(shipped).toContain("hcpx.cjs");
+    expect(shipped).not.toContain("cache-save.cjs");
+    expect(existsSync(join(home, ".cache", "hcpx", "v8"))).toBe(false);
+    // none usable (the shipped one skipped): the user's is written, through the writer
+    expect(await loaded({ HCPX_NO_SHIPPED_CACHE: "1" })).toContain("cache-save.cjs");
+    expect(existsSync(join(home, ".cache", "hcpx", "v8"))).toBe(true);
+    // and read back: the writer is not loaded again
+    expect(await loaded({ HCPX_NO_SHIPPED_CACHE: "1" })).not.toContain("cache-save.cjs");
+  });
+});
+
 describe("exec's envelope on fd 1", () => {
   it("a plain exec writes its envelope without building process.stdout (output.ts useFdOut)", async () => {
     // records each of process.stdout / stderr the first time anything builds it

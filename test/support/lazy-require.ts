@@ -10,6 +10,7 @@ const LAZY = [
   { file: /[\\/]src[\\/]util[\\/]errors\.ts$/, module: "./codes", name: "__codes" },
   { file: /[\\/]src[\\/]pack[\\/]load\.ts$/, module: "./input-rules", name: "__inputRules" },
   { file: /[\\/]src[\\/]runtime[\\/]sandbox[\\/]gate\.ts$/, module: "./index", name: "__sandbox" },
+  { file: /[\\/]src[\\/]cli[\\/]load-command\.ts$/, module: "./cache-save", name: "__cacheSave" },
 ];
 
 export function lazyRequireAsImport(): Plugin {
