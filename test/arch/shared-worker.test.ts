@@ -25,7 +25,12 @@ const PROCESS_STATE: [string, RegExp][] = [
   ["mocks a module or a global", /vi\.(mock|doMock|stubEnv|stubGlobal)\(|globalThis\.\w+\s*=[^=]/],
   ["uses fake timers", /useFakeTimers/],
   ["sets the umask", /process\.umask\(\s*\w/],
+  [
+    "sets the MCP adapter's keep-alive switch",
+    /Symbol\.for\("hcpx\.mcp\.keepAlive"\)\]\s*=[^=]|\[KEEP_ALIVE\]\s*=[^=]/,
+  ],
 ];
+const SETS_KEEP_ALIVE = PROCESS_STATE.find(([what]) => what.includes("keep-alive"))![1];
 /**
  * src modules whose module-level state one call leaves for the next. Not here: the validation
  * cache's switch (src/pack/validcache.ts: off in the sources, which have no schema hash), the
@@ -34,9 +39,18 @@ const PROCESS_STATE: [string, RegExp][] = [
  * the memos of static data (the host descriptors, the schemas, the error table).
  */
 const STATEFUL_SRC = [
-  "src/runtime/mcp-adapter.ts", // the server pool, the exit hook
   "src/runtime/composite.ts", // the loaded modules, the checked stamps
 ];
+/**
+ * The MCP adapter's server pool and its exit hook (src/runtime/mcp-adapter.ts open()) are used only
+ * under the keep-alive switch (globalThis[Symbol.for("hcpx.mcp.keepAlive")]), which only the server
+ * (src/mcp/server.ts) sets; without it each call connects and closes, and the module keeps nothing
+ * (its `listed` memo is a WeakMap keyed by the connection). A file whose modules set the switch is
+ * refused (PROCESS_STATE: the global outlives the file); one that reaches the adapter without it
+ * (adopt's probe of a remote server takes the SDK's client from it, src/host/remote.ts) may share.
+ * Pinned below: the switch's only setter, and the pool and the hook behind it.
+ */
+const POOL = "src/runtime/mcp-adapter.ts";
 /**
  * The redaction's set of values in play (src/util/redact.ts) is filled by secretsFrom(), which
  * the runtime and the library call with a call's environment: a file that reaches one of them
@@ -105,7 +119,8 @@ function problems(file: string): string[] {
     if (rels.includes(INPROC) && rel !== INPROC && RUNS_EXEC_IN_PROCESS.test(text))
       out.push(`${rel}: runs exec in process (${INPROC} execInProcess): the runtime's call state`);
     if (rel === INPROC) continue;
-    for (const [what, re] of PROCESS_STATE) if (re.test(text)) out.push(`${rel}: ${what}`);
+    for (const [what, re] of PROCESS_STATE)
+      if (re.test(text) && !(rel === POOL && what === "adds a process listener")) out.push(`${rel}: ${what}`);
     if (rel !== file && HOOK_AT_TOP.test(text)) out.push(`${rel}: a hook at its top level`);
   }
   return out;
@@ -129,6 +144,34 @@ describe("the files that share a worker process", () => {
       "src/util/redact.ts: keeps call state (values given by src/runtime/execute.ts)",
     );
     expect(problems("test/runtime/sandbox.test.ts").join("\n")).toContain("runs exec in process");
+    expect(problems("test/cli/envelope-contract.test.ts").join("\n")).toContain(
+      "src/mcp/server.ts: sets the MCP adapter's keep-alive switch",
+    );
+  });
+
+  it("the MCP adapter's pool and exit hook are behind the keep-alive switch, which only the server sets", () => {
+    const rg = spawnSync("grep", ["-rlE", "hcpx\\.mcp\\.keepAlive|KEEP_ALIVE\\]", "src", "test", "scripts", "bench"], {
+      cwd: REPO,
+      encoding: "utf8",
+    });
+    expect(rg.status).toBe(0);
+    const setters = rg.stdout
+      .trim()
+      .split("\n")
+      .filter((f) => SETS_KEEP_ALIVE.test(readFileSync(join(REPO, f), "utf8")));
+    expect(setters).toEqual(["src/mcp/server.ts"]);
+    const text = readFileSync(join(REPO, POOL), "utf8");
+    const open = text.slice(text.indexOf("async function open("));
+    const body = open.slice(0, open.indexOf("\n}\n"));
+    const gate = body.indexOf("[KEEP_ALIVE] !== true) {");
+    expect(gate).toBeGreaterThan(0);
+    // without the switch: connect, and close on release
+    expect(body.slice(gate, body.indexOf("\n  }\n", gate))).toContain("return { conn, release: () => conn.close() };");
+    // every use of the pool and every process listener of the module is in open(), after the switch's check
+    const uses = /\bpool\.(set|get|delete|values)\(|process\.(on|once|addListener|prependListener)\(|exitHook = true/g;
+    const all = text.match(uses) ?? [];
+    expect(all.length).toBeGreaterThan(3);
+    expect(body.slice(gate).match(uses)).toEqual(all);
   });
 
   it("the redaction set is forgotten only by the test setup file: no module of src/ and no other test calls forgetSecretsInPlay", () => {

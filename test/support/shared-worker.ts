@@ -5,8 +5,9 @@
 // no module it imports, its own or src's, at any depth, sets process.env, the
 // cwd, exit code, argv, process listeners or streams, mocks a module or uses
 // fake timers; and none of the src modules that keep call state (the MCP
-// server pool, the composite module cache; the redaction's set of values when
-// a module that fills it, the runtime or the library, is there too) is among them.
+// server pool when the server's keep-alive switch is set too, the composite
+// module cache; the redaction's set of values when a module that fills it, the
+// runtime or the library, is there too) is among them.
 // The in-process runner's files (test/support/inproc.ts runInProcess) are: each
 // run gives back what it set, its mock is registered again for each run, it
 // never runs exec or mcp, and the Binding names its packs hold are forgotten
@@ -26,6 +27,7 @@ export const SHARED_FILES = [
   "test/adopt/gates.test.ts",
   "test/adopt/hints.test.ts",
   "test/adopt/host-findings.test.ts",
+  "test/adopt/ledger-reader.test.ts",
   "test/adopt/mcpb.test.ts",
   "test/adopt/merge.test.ts",
   "test/adopt/more-hosts.test.ts",
@@ -35,6 +37,7 @@ export const SHARED_FILES = [
   "test/adopt/products.test.ts",
   "test/adopt/remote-ledger.test.ts",
   "test/adopt/remote-probe.test.ts",
+  "test/adopt/remote-rules.test.ts",
   "test/adopt/remote-url.test.ts",
   "test/adopt/safety.test.ts",
   "test/adopt/scope-names.test.ts",
@@ -45,6 +48,7 @@ export const SHARED_FILES = [
   "test/adopt/team.test.ts",
   "test/adopt/templates.test.ts",
   "test/adopt/text-safety.test.ts",
+  "test/adopt/trust.test.ts",
   "test/adopt/yamledit.test.ts",
   "test/arch/door.test.ts",
   "test/arch/exits.test.ts",
