@@ -52,6 +52,13 @@ const STATEFUL_SRC = [
  */
 const POOL = "src/runtime/mcp-adapter.ts";
 /**
+ * What a command holds (src/util/held.ts: a config edit's lock) has one 'exit' listener, registered
+ * while something is held and removed when it is released: by the program after each command, and
+ * after each test file by the setup file test/support/release-held.ts. Pinned below.
+ */
+const HELD = "src/util/held.ts";
+const RELEASES_HELD = "test/support/release-held.ts";
+/**
  * The redaction's set of values in play (src/util/redact.ts) is filled by secretsFrom(), which
  * the runtime and the library call with a call's environment: a file that reaches one of them
  * leaves values for the next. A file that only loads packs adds Binding names, whose values are
@@ -120,7 +127,8 @@ function problems(file: string): string[] {
       out.push(`${rel}: runs exec in process (${INPROC} execInProcess): the runtime's call state`);
     if (rel === INPROC) continue;
     for (const [what, re] of PROCESS_STATE)
-      if (re.test(text) && !(rel === POOL && what === "adds a process listener")) out.push(`${rel}: ${what}`);
+      if (re.test(text) && !((rel === POOL || rel === HELD) && what === "adds a process listener"))
+        out.push(`${rel}: ${what}`);
     if (rel !== file && HOOK_AT_TOP.test(text)) out.push(`${rel}: a hook at its top level`);
   }
   return out;
@@ -172,6 +180,20 @@ describe("the files that share a worker process", () => {
     const all = text.match(uses) ?? [];
     expect(all.length).toBeGreaterThan(3);
     expect(body.slice(gate).match(uses)).toEqual(all);
+  });
+
+  it("what a command holds goes after each file: held.ts's one listener is removed on release, which a setup file calls", () => {
+    const text = readFileSync(join(REPO, HELD), "utf8");
+    const listeners = [
+      ...text.matchAll(/process\.(on|once|addListener|prependListener|off|removeListener)\(([^)]*)\)/g),
+    ].map((m) => `${m[1]}(${m[2]})`);
+    expect(listeners).toEqual(['once("exit", h.onExit)', 'off("exit", h.onExit)']);
+    const release = text.slice(text.indexOf("export function releaseHeld("));
+    expect(release.slice(0, release.indexOf("\n}\n"))).toMatch(
+      /\n {2}process\.off\("exit", h\.onExit\);\n\s+const all = \[\.\.\.h\.releases\.values\(\)\];\n\s+h\.releases\.clear\(\);/,
+    );
+    expect(readFileSync(join(REPO, RELEASES_HELD), "utf8")).toContain("afterAll(() => releaseHeld());");
+    expect(readFileSync(join(REPO, "vitest.config.ts"), "utf8")).toContain(`"${RELEASES_HELD}"`);
   });
 
   it("the redaction set is forgotten only by the test setup file: no module of src/ and no other test calls forgetSecretsInPlay", () => {

@@ -21,6 +21,7 @@
 export const SHARED_FILES = [
   "test/adopt/antigravity.test.ts",
   "test/adopt/approve.test.ts",
+  "test/adopt/block-forms.test.ts",
   "test/adopt/bundle.test.ts",
   "test/adopt/duplicate-keys.test.ts",
   "test/adopt/formats.test.ts",
