@@ -75,10 +75,17 @@ const HOOK_AT_TOP = /^(beforeAll|afterAll|beforeEach|afterEach)\(/m;
  * mcp, so the program it runs (not walked here) never reaches the runtime's call state (the
  * server pool, the composite modules, the values secretsFrom() is given, exec's and the server's
  * signal listeners); the Binding names its pack loads hold are forgotten after each file
- * (test/support/forget-secrets.ts). Its execInProcess does run exec: a file that calls it is refused.
+ * (test/support/forget-secrets.ts). Its execInProcess does run exec, and what a call leaves is
+ * accounted for: exec's signal listeners go with the run (RESTORES), the values it gives
+ * secretsFrom() are forgotten after each file (forget-secrets.ts), the server pool is behind the
+ * keep-alive switch exec never sets (POOL), and a composite module, which would stay in the worker
+ * (import() keeps it), fails the shared file that loaded one (the setup file COMPOSITE_GUARD).
+ * All pinned below.
  */
 const INPROC = "test/support/inproc.ts";
 const RUNS_EXEC_IN_PROCESS = /\bexecInProcess\(/;
+const COMPOSITE = "src/runtime/composite.ts";
+const COMPOSITE_GUARD = "test/support/shared-composites.ts";
 const RESTORES = [
   "Object.assign(process.env, saved.env)",
   "process.chdir(saved.cwd)",
@@ -123,8 +130,6 @@ function problems(file: string): string[] {
     const rel = relative(REPO, mod);
     if (STATEFUL_SRC.includes(rel)) out.push(`${rel}: keeps call state`);
     const text = readFileSync(mod, "utf8");
-    if (rels.includes(INPROC) && rel !== INPROC && RUNS_EXEC_IN_PROCESS.test(text))
-      out.push(`${rel}: runs exec in process (${INPROC} execInProcess): the runtime's call state`);
     if (rel === INPROC) continue;
     for (const [what, re] of PROCESS_STATE)
       if (re.test(text) && !((rel === POOL || rel === HELD) && what === "adds a process listener"))
@@ -151,7 +156,7 @@ describe("the files that share a worker process", () => {
     expect(problems("test/hostile/runtime/secrets.test.ts").join("\n")).toContain(
       "src/util/redact.ts: keeps call state (values given by src/runtime/execute.ts)",
     );
-    expect(problems("test/runtime/sandbox.test.ts").join("\n")).toContain("runs exec in process");
+    expect(problems("test/runtime/openapi.test.ts").join("\n")).toContain("src/runtime/composite.ts: keeps call state");
     expect(problems("test/cli/envelope-contract.test.ts").join("\n")).toContain(
       "src/mcp/server.ts: sets the MCP adapter's keep-alive switch",
     );
@@ -194,6 +199,29 @@ describe("the files that share a worker process", () => {
     );
     expect(readFileSync(join(REPO, RELEASES_HELD), "utf8")).toContain("afterAll(() => releaseHeld());");
     expect(readFileSync(join(REPO, "vitest.config.ts"), "utf8")).toContain(`"${RELEASES_HELD}"`);
+  });
+
+  it("a shared file that runs exec in process and loads a composite module fails: the setup file's guard, its seam read by it alone", () => {
+    const shared = SHARED_FILES.filter((f) => RUNS_EXEC_IN_PROCESS.test(readFileSync(join(REPO, f), "utf8")));
+    expect(shared.length).toBeGreaterThan(0);
+    const guard = readFileSync(join(REPO, COMPOSITE_GUARD), "utf8");
+    expect(guard).toContain("if (!SHARED_FILES.includes(file)) return;");
+    expect(guard).toMatch(/expect\(compositesLoaded\(\), [^)]*\)\.toBe\(0\);/);
+    expect(readFileSync(join(REPO, "vitest.config.ts"), "utf8")).toContain(`"${COMPOSITE_GUARD}"`);
+    // the seam counts every module-level map of composite.ts (the checked paths, the loaded modules)
+    const text = readFileSync(join(REPO, COMPOSITE), "utf8");
+    expect([...text.matchAll(/^(?:const|let) (\w+) = new (?:Map|Set)\b/gm)].map((m) => m[1])).toEqual([
+      "checked",
+      "modules",
+    ]);
+    expect(text).toContain("return checked.size + modules.size;");
+    const rg = spawnSync("grep", ["-rlw", "compositesLoaded", "src", "test", "scripts", "bench"], {
+      cwd: REPO,
+      encoding: "utf8",
+    });
+    expect(rg.stdout.trim().split("\n").sort()).toEqual(
+      [COMPOSITE, COMPOSITE_GUARD, "test/arch/shared-worker.test.ts"].sort(),
+    );
   });
 
   it("the redaction set is forgotten only by the test setup file: no module of src/ and no other test calls forgetSecretsInPlay", () => {

@@ -11,8 +11,11 @@
 // The in-process runner's files (test/support/inproc.ts runInProcess) are: each
 // run gives back what it set, its mock is registered again for each run, it
 // never runs exec or mcp, and the Binding names its packs hold are forgotten
-// after each file (test/support/forget-secrets.ts); a file that calls
-// execInProcess (exec in this process: the runtime's state) is not.
+// after each file (test/support/forget-secrets.ts). A file that calls
+// execInProcess (exec in this process) may be too: exec's signal listeners go
+// with the run, the values it redacts are forgotten after the file, the server
+// pool is off without the server's keep-alive switch, and a file that loads a
+// composite module (kept for the next file) fails (test/support/shared-composites.ts).
 // test/arch/shared-worker.test.ts walks each file's imports and checks it.
 // Setup files still run per file, and baseEnv()'s scratch HOME is the file's
 // own (test/support/cli.ts). test/adopt/descriptor.test.ts passes the check but
@@ -121,8 +124,11 @@ export const SHARED_FILES = [
   "test/pack/validcache.test.ts",
   "test/packs/door.test.ts",
   "test/packs/from-mcp-modern.test.ts",
+  "test/packs/from-mcp.test.ts",
   "test/packs/import-remote-shapes.test.ts",
   "test/packs/launchers.test.ts",
+  "test/packs/mcp-pins.test.ts",
+  "test/packs/mcp-url.test.ts",
   "test/packs/openapi-review.test.ts",
   "test/packs/review.test.ts",
   "test/packs/vendor.test.ts",
@@ -137,9 +143,11 @@ export const SHARED_FILES = [
   "test/runtime/argshash.test.ts",
   "test/runtime/cancel-kinds.test.ts",
   "test/runtime/cancel.test.ts",
+  "test/runtime/openapi-import.test.ts",
   "test/runtime/os-sandbox.test.ts",
   "test/runtime/output-jsonl.test.ts",
   "test/runtime/sandbox-bwrap.test.ts",
+  "test/runtime/sandbox.test.ts",
   "test/runtime/terminal.test.ts",
   "test/runtime/wrap.test.ts",
   "test/support/fake-model.test.ts",
