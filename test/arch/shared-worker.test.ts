@@ -32,15 +32,17 @@ const PROCESS_STATE: [string, RegExp][] = [
 ];
 const SETS_KEEP_ALIVE = PROCESS_STATE.find(([what]) => what.includes("keep-alive"))![1];
 /**
- * src modules whose module-level state one call leaves for the next. Not here: the validation
- * cache's switch (src/pack/validcache.ts: off in the sources, which have no schema hash), the
- * kill-after-writes hook (src/util/atomic.ts: read from process.env, which no shared file sets;
- * its made-directories memo holds only the scratch directories of the file that made them) and
- * the memos of static data (the host descriptors, the schemas, the error table).
+ * The module-level state of src that one call leaves for the next, and what takes it away between
+ * the files of a shared worker (each pinned below): the composite modules and their checked stamps
+ * (COMPOSITE): a file that loaded one fails (the setup file COMPOSITE_GUARD), since import() would
+ * keep the module; the redaction's values and names in play (REDACT): forgotten after each file
+ * (FORGETS); the MCP server pool (POOL): off without the server's keep-alive switch; a config
+ * edit's lock (HELD): released after each file. Not state: the validation cache's switch
+ * (src/pack/validcache.ts: off in the sources, which have no schema hash), the kill-after-writes
+ * hook (src/util/atomic.ts: read from process.env, which no shared file sets; its made-directories
+ * memo holds only the scratch directories of the file that made them) and the memos of static data
+ * (the host descriptors, the schemas, the error table).
  */
-const STATEFUL_SRC = [
-  "src/runtime/composite.ts", // the loaded modules, the checked stamps
-];
 /**
  * The MCP adapter's server pool and its exit hook (src/runtime/mcp-adapter.ts open()) are used only
  * under the keep-alive switch (globalThis[Symbol.for("hcpx.mcp.keepAlive")]), which only the server
@@ -59,13 +61,12 @@ const POOL = "src/runtime/mcp-adapter.ts";
 const HELD = "src/util/held.ts";
 const RELEASES_HELD = "test/support/release-held.ts";
 /**
- * The redaction's set of values in play (src/util/redact.ts) is filled by secretsFrom(), which
- * the runtime and the library call with a call's environment: a file that reaches one of them
- * leaves values for the next. A file that only loads packs adds Binding names, whose values are
- * read from process.env, which no shared file sets.
+ * The redaction's values in play (src/util/redact.ts: given to secretsFrom() by the runtime and the
+ * library) and Binding names (of the packs loaded) are forgotten after each file by the setup file
+ * test/support/forget-secrets.ts, as a new process starts with none.
  */
 const REDACT = "src/util/redact.ts";
-const GIVES_SECRETS = /\bsecretsFrom\(/;
+const FORGETS = "test/support/forget-secrets.ts";
 const HOOK_AT_TOP = /^(beforeAll|afterAll|beforeEach|afterEach)\(/m;
 /**
  * The in-process runner (test/support/inproc.ts) sets the run's environment, cwd, argv[1], exit
@@ -121,14 +122,8 @@ function closure(file: string, seen = new Set<string>()): Set<string> {
 function problems(file: string): string[] {
   const out: string[] = [];
   const mods = closure(join(REPO, file));
-  const rels = [...mods].map((m) => relative(REPO, m));
-  if (rels.includes(REDACT))
-    for (const rel of rels)
-      if (rel !== REDACT && GIVES_SECRETS.test(readFileSync(join(REPO, rel), "utf8")))
-        out.push(`${REDACT}: keeps call state (values given by ${rel})`);
   for (const mod of mods) {
     const rel = relative(REPO, mod);
-    if (STATEFUL_SRC.includes(rel)) out.push(`${rel}: keeps call state`);
     const text = readFileSync(mod, "utf8");
     if (rel === INPROC) continue;
     for (const [what, re] of PROCESS_STATE)
@@ -153,10 +148,8 @@ describe("the files that share a worker process", () => {
 
   it("the check sees what it looks for (a file that sets process.env, one that reaches the redaction set)", () => {
     expect(problems("test/cli/exec-start.test.ts").join("\n")).toMatch(/sets process\.env|adds a process listener/);
-    expect(problems("test/hostile/runtime/secrets.test.ts").join("\n")).toContain(
-      "src/util/redact.ts: keeps call state (values given by src/runtime/execute.ts)",
-    );
-    expect(problems("test/runtime/openapi.test.ts").join("\n")).toContain("src/runtime/composite.ts: keeps call state");
+    expect(problems("test/lib/library.test.ts").join("\n")).toContain("test/lib/library.test.ts: sets process.env");
+    expect(problems("test/hostile/runtime/split-secret.test.ts").join("\n")).toContain("sets the exit code or argv");
     expect(problems("test/cli/envelope-contract.test.ts").join("\n")).toContain(
       "src/mcp/server.ts: sets the MCP adapter's keep-alive switch",
     );
@@ -222,6 +215,21 @@ describe("the files that share a worker process", () => {
     expect(rg.stdout.trim().split("\n").sort()).toEqual(
       [COMPOSITE, COMPOSITE_GUARD, "test/arch/shared-worker.test.ts"].sort(),
     );
+  });
+
+  it("the redaction's values and names in play go after each file: forgetSecretsInPlay empties both, a setup file calls it", () => {
+    const text = readFileSync(join(REPO, REDACT), "utf8");
+    const forget = text.slice(text.indexOf("export function forgetSecretsInPlay("));
+    const body = forget.slice(0, forget.indexOf("\n}\n"));
+    for (const c of ["inPlayValues.clear();", "inPlayNames.clear();", "cache = undefined;"])
+      expect(body, c).toContain(c);
+    // and they are the module's only state
+    const state = [...text.matchAll(/^(?:let (\w+)|const (\w+) = new (?:Map|Set|WeakMap)\b)/gm)].map(
+      (m) => m[1] ?? m[2],
+    );
+    expect(state).toEqual(["inPlayValues", "inPlayNames", "cache"]);
+    expect(readFileSync(join(REPO, FORGETS), "utf8")).toContain("afterAll(() => forgetSecretsInPlay());");
+    expect(readFileSync(join(REPO, "vitest.config.ts"), "utf8")).toContain(`"${FORGETS}"`);
   });
 
   it("the redaction set is forgotten only by the test setup file: no module of src/ and no other test calls forgetSecretsInPlay", () => {

@@ -4,10 +4,12 @@
 // 29). A file may be here only when nothing it runs keeps state between files:
 // no module it imports, its own or src's, at any depth, sets process.env, the
 // cwd, exit code, argv, process listeners or streams, mocks a module or uses
-// fake timers; and none of the src modules that keep call state (the MCP
-// server pool when the server's keep-alive switch is set too, the composite
-// module cache; the redaction's set of values when a module that fills it, the
-// runtime or the library, is there too) is among them.
+// fake timers. What src keeps between calls goes between files, or fails the
+// file: the redaction's values and names are forgotten, a config edit's lock
+// released (setup files test/support/forget-secrets.ts, release-held.ts), the
+// MCP server pool is off without the server's keep-alive switch (a file whose
+// modules set it may not share), and a file that loaded a composite module,
+// which this process would keep, fails (test/support/shared-composites.ts).
 // The in-process runner's files (test/support/inproc.ts runInProcess) are: each
 // run gives back what it set, its mock is registered again for each run, it
 // never runs exec or mcp, and the Binding names its packs hold are forgotten
@@ -21,6 +23,8 @@
 // own (test/support/cli.ts). test/adopt/descriptor.test.ts passes the check but
 // stays isolated: it writes descriptors of its own into hosts/ while it runs,
 // and src/host/descriptor.ts's alias memo would keep them for the next file.
+// test/runtime/openapi.test.ts and composite-realpath.test.ts pass it too but
+// load composite modules (shared-composites.ts fails them there): isolated.
 export const SHARED_FILES = [
   "test/adopt/antigravity.test.ts",
   "test/adopt/approve.test.ts",
@@ -57,6 +61,7 @@ export const SHARED_FILES = [
   "test/adopt/yamledit.test.ts",
   "test/app/plan-write.test.ts",
   "test/app/vendor-add.test.ts",
+  "test/arch/adapters.test.ts",
   "test/arch/door.test.ts",
   "test/arch/exits.test.ts",
   "test/arch/host-json-reader.test.ts",
@@ -88,13 +93,19 @@ export const SHARED_FILES = [
   "test/hostile/files/planted.test.ts",
   "test/hostile/files/race.test.ts",
   "test/hostile/files/shapes.test.ts",
+  "test/hostile/runtime/argv.test.ts",
   "test/hostile/runtime/faults.test.ts",
+  "test/hostile/runtime/grants.test.ts",
+  "test/hostile/runtime/secrets.test.ts",
   "test/install/tarball.test.ts",
+  "test/lib/package.test.ts",
+  "test/lib/sdk-loops.test.ts",
   "test/lint/cli.test.ts",
   "test/lint/fuzz.test.ts",
   "test/lint/rules.test.ts",
   "test/lint/table.test.ts",
   "test/mcp/audit.test.ts",
+  "test/mcp/bounded-list.test.ts",
   "test/mcp/confirm-state.test.ts",
   "test/mcp/confirm.test.ts",
   "test/mcp/eras.test.ts",
@@ -104,6 +115,7 @@ export const SHARED_FILES = [
   "test/mcp/http-list-changed.test.ts",
   "test/mcp/http-percall.test.ts",
   "test/mcp/http-state.test.ts",
+  "test/mcp/http.test.ts",
   "test/mcp/inputs.test.ts",
   "test/mcp/lifecycle.test.ts",
   "test/mcp/mcp.test.ts",
@@ -144,8 +156,10 @@ export const SHARED_FILES = [
   "test/runtime/cancel-kinds.test.ts",
   "test/runtime/cancel.test.ts",
   "test/runtime/openapi-import.test.ts",
+  "test/runtime/openapi-trust.test.ts",
   "test/runtime/os-sandbox.test.ts",
   "test/runtime/output-jsonl.test.ts",
+  "test/runtime/run-adapter.test.ts",
   "test/runtime/sandbox-bwrap.test.ts",
   "test/runtime/sandbox.test.ts",
   "test/runtime/terminal.test.ts",
