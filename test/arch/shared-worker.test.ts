@@ -192,6 +192,7 @@ describe("the files that share a worker process", () => {
     );
     expect(readFileSync(join(REPO, RELEASES_HELD), "utf8")).toContain("afterAll(() => releaseHeld());");
     expect(readFileSync(join(REPO, "vitest.config.ts"), "utf8")).toContain(`"${RELEASES_HELD}"`);
+    expect(problems(RELEASES_HELD)).toEqual([]);
   });
 
   it("a shared file that runs exec in process and loads a composite module fails: the setup file's guard, its seam read by it alone", () => {
@@ -201,6 +202,8 @@ describe("the files that share a worker process", () => {
     expect(guard).toContain("if (!SHARED_FILES.includes(file)) return;");
     expect(guard).toMatch(/expect\(compositesLoaded\(\), [^)]*\)\.toBe\(0\);/);
     expect(readFileSync(join(REPO, "vitest.config.ts"), "utf8")).toContain(`"${COMPOSITE_GUARD}"`);
+    // the guard itself, loaded by every file, keeps nothing (composite.ts's modules included)
+    expect(problems(COMPOSITE_GUARD)).toEqual([]);
     // the seam counts every module-level map of composite.ts (the checked paths, the loaded modules)
     const text = readFileSync(join(REPO, COMPOSITE), "utf8");
     expect([...text.matchAll(/^(?:const|let) (\w+) = new (?:Map|Set)\b/gm)].map((m) => m[1])).toEqual([
