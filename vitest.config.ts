@@ -38,7 +38,15 @@ export default defineConfig({
     // HCPX_TEST_CPU_LOG=<file>: the CPU each file used, children included
     // test/support/env.ts: children start without NODE_EXTRA_CA_CERTS (~55 ms CPU each)
     // test/support/forget-secrets.ts: what one file's runs left in the redaction's set goes with it
-    setupFiles: ["test/support/env.ts", "test/support/cpu-log.ts", "test/support/forget-secrets.ts"],
+    // test/support/release-held.ts: and what they left held (a config edit's lock)
+    // test/support/shared-composites.ts: a shared file that loaded a composite module (it would stay) fails
+    setupFiles: [
+      "test/support/env.ts",
+      "test/support/cpu-log.ts",
+      "test/support/forget-secrets.ts",
+      "test/support/release-held.ts",
+      "test/support/shared-composites.ts",
+    ],
     // vitest's default is one worker fewer than the cores: on the 2 cores of
     // CI that is one file at a time. Most of a test's time is a child process
     // (the CLI, a bin, a server) or a wait on one, so one worker per core.

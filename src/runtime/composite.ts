@@ -182,6 +182,15 @@ function forbiddenEnv(pack: AdapterCall<"composite">["pack"]): Envelope | undefi
 /** Each module's namespace by its file, as import() keeps it (by its URL: a module is evaluated once per process). */
 const modules = new Map<string, Record<string, unknown>>();
 
+/**
+ * How many composite modules this process has checked or loaded (test seam, read-only): the test
+ * setup file test/support/shared-composites.ts fails a file of a shared test worker that loaded one,
+ * since the module (here and in import()'s own cache) would stay for the worker's next file.
+ */
+export function compositesLoaded(): number {
+  return checked.size + modules.size;
+}
+
 /** Step 2: the verb's function from the module's default export (or the envelope that says why not). */
 async function verbFunction(file: string, module: string, verb: string): Promise<VerbFn | Envelope> {
   let mod = modules.get(file);

@@ -25,26 +25,48 @@ const PROCESS_STATE: [string, RegExp][] = [
   ["mocks a module or a global", /vi\.(mock|doMock|stubEnv|stubGlobal)\(|globalThis\.\w+\s*=[^=]/],
   ["uses fake timers", /useFakeTimers/],
   ["sets the umask", /process\.umask\(\s*\w/],
+  [
+    "sets the MCP adapter's keep-alive switch",
+    /Symbol\.for\("hcpx\.mcp\.keepAlive"\)\]\s*=[^=]|\[KEEP_ALIVE\]\s*=[^=]/,
+  ],
 ];
+const SETS_KEEP_ALIVE = PROCESS_STATE.find(([what]) => what.includes("keep-alive"))![1];
 /**
- * src modules whose module-level state one call leaves for the next. Not here: the validation
- * cache's switch (src/pack/validcache.ts: off in the sources, which have no schema hash), the
- * kill-after-writes hook (src/util/atomic.ts: read from process.env, which no shared file sets;
- * its made-directories memo holds only the scratch directories of the file that made them) and
- * the memos of static data (the host descriptors, the schemas, the error table).
+ * The module-level state of src that one call leaves for the next, and what takes it away between
+ * the files of a shared worker (each pinned below): the composite modules and their checked stamps
+ * (COMPOSITE): a file that loaded one fails (the setup file COMPOSITE_GUARD), since import() would
+ * keep the module; the redaction's values and names in play (REDACT): forgotten after each file
+ * (FORGETS); the MCP server pool (POOL): off without the server's keep-alive switch; a config
+ * edit's lock (HELD): released after each file. Not state: the validation cache's switch
+ * (src/pack/validcache.ts: off in the sources, which have no schema hash), the kill-after-writes
+ * hook (src/util/atomic.ts: read from process.env, which no shared file sets; its made-directories
+ * memo holds only the scratch directories of the file that made them) and the memos of static data
+ * (the host descriptors, the schemas, the error table).
  */
-const STATEFUL_SRC = [
-  "src/runtime/mcp-adapter.ts", // the server pool, the exit hook
-  "src/runtime/composite.ts", // the loaded modules, the checked stamps
-];
 /**
- * The redaction's set of values in play (src/util/redact.ts) is filled by secretsFrom(), which
- * the runtime and the library call with a call's environment: a file that reaches one of them
- * leaves values for the next. A file that only loads packs adds Binding names, whose values are
- * read from process.env, which no shared file sets.
+ * The MCP adapter's server pool and its exit hook (src/runtime/mcp-adapter.ts open()) are used only
+ * under the keep-alive switch (globalThis[Symbol.for("hcpx.mcp.keepAlive")]), which only the server
+ * (src/mcp/server.ts) sets; without it each call connects and closes, and the module keeps nothing
+ * (its `listed` memo is a WeakMap keyed by the connection). A file whose modules set the switch is
+ * refused (PROCESS_STATE: the global outlives the file); one that reaches the adapter without it
+ * (adopt's probe of a remote server takes the SDK's client from it, src/host/remote.ts) may share.
+ * Pinned below: the switch's only setter, and the pool and the hook behind it.
+ */
+const POOL = "src/runtime/mcp-adapter.ts";
+/**
+ * What a command holds (src/util/held.ts: a config edit's lock) has one 'exit' listener, registered
+ * while something is held and removed when it is released: by the program after each command, and
+ * after each test file by the setup file test/support/release-held.ts. Pinned below.
+ */
+const HELD = "src/util/held.ts";
+const RELEASES_HELD = "test/support/release-held.ts";
+/**
+ * The redaction's values in play (src/util/redact.ts: given to secretsFrom() by the runtime and the
+ * library) and Binding names (of the packs loaded) are forgotten after each file by the setup file
+ * test/support/forget-secrets.ts, as a new process starts with none.
  */
 const REDACT = "src/util/redact.ts";
-const GIVES_SECRETS = /\bsecretsFrom\(/;
+const FORGETS = "test/support/forget-secrets.ts";
 const HOOK_AT_TOP = /^(beforeAll|afterAll|beforeEach|afterEach)\(/m;
 /**
  * The in-process runner (test/support/inproc.ts) sets the run's environment, cwd, argv[1], exit
@@ -54,10 +76,17 @@ const HOOK_AT_TOP = /^(beforeAll|afterAll|beforeEach|afterEach)\(/m;
  * mcp, so the program it runs (not walked here) never reaches the runtime's call state (the
  * server pool, the composite modules, the values secretsFrom() is given, exec's and the server's
  * signal listeners); the Binding names its pack loads hold are forgotten after each file
- * (test/support/forget-secrets.ts). Its execInProcess does run exec: a file that calls it is refused.
+ * (test/support/forget-secrets.ts). Its execInProcess does run exec, and what a call leaves is
+ * accounted for: exec's signal listeners go with the run (RESTORES), the values it gives
+ * secretsFrom() are forgotten after each file (forget-secrets.ts), the server pool is behind the
+ * keep-alive switch exec never sets (POOL), and a composite module, which would stay in the worker
+ * (import() keeps it), fails the shared file that loaded one (the setup file COMPOSITE_GUARD).
+ * All pinned below.
  */
 const INPROC = "test/support/inproc.ts";
 const RUNS_EXEC_IN_PROCESS = /\bexecInProcess\(/;
+const COMPOSITE = "src/runtime/composite.ts";
+const COMPOSITE_GUARD = "test/support/shared-composites.ts";
 const RESTORES = [
   "Object.assign(process.env, saved.env)",
   "process.chdir(saved.cwd)",
@@ -93,19 +122,13 @@ function closure(file: string, seen = new Set<string>()): Set<string> {
 function problems(file: string): string[] {
   const out: string[] = [];
   const mods = closure(join(REPO, file));
-  const rels = [...mods].map((m) => relative(REPO, m));
-  if (rels.includes(REDACT))
-    for (const rel of rels)
-      if (rel !== REDACT && GIVES_SECRETS.test(readFileSync(join(REPO, rel), "utf8")))
-        out.push(`${REDACT}: keeps call state (values given by ${rel})`);
   for (const mod of mods) {
     const rel = relative(REPO, mod);
-    if (STATEFUL_SRC.includes(rel)) out.push(`${rel}: keeps call state`);
     const text = readFileSync(mod, "utf8");
-    if (rels.includes(INPROC) && rel !== INPROC && RUNS_EXEC_IN_PROCESS.test(text))
-      out.push(`${rel}: runs exec in process (${INPROC} execInProcess): the runtime's call state`);
     if (rel === INPROC) continue;
-    for (const [what, re] of PROCESS_STATE) if (re.test(text)) out.push(`${rel}: ${what}`);
+    for (const [what, re] of PROCESS_STATE)
+      if (re.test(text) && !((rel === POOL || rel === HELD) && what === "adds a process listener"))
+        out.push(`${rel}: ${what}`);
     if (rel !== file && HOOK_AT_TOP.test(text)) out.push(`${rel}: a hook at its top level`);
   }
   return out;
@@ -125,10 +148,91 @@ describe("the files that share a worker process", () => {
 
   it("the check sees what it looks for (a file that sets process.env, one that reaches the redaction set)", () => {
     expect(problems("test/cli/exec-start.test.ts").join("\n")).toMatch(/sets process\.env|adds a process listener/);
-    expect(problems("test/hostile/runtime/secrets.test.ts").join("\n")).toContain(
-      "src/util/redact.ts: keeps call state (values given by src/runtime/execute.ts)",
+    expect(problems("test/lib/library.test.ts").join("\n")).toContain("test/lib/library.test.ts: sets process.env");
+    expect(problems("test/hostile/runtime/split-secret.test.ts").join("\n")).toContain("sets the exit code or argv");
+    expect(problems("test/cli/envelope-contract.test.ts").join("\n")).toContain(
+      "src/mcp/server.ts: sets the MCP adapter's keep-alive switch",
     );
-    expect(problems("test/runtime/sandbox.test.ts").join("\n")).toContain("runs exec in process");
+  });
+
+  it("the MCP adapter's pool and exit hook are behind the keep-alive switch, which only the server sets", () => {
+    const rg = spawnSync("grep", ["-rlE", "hcpx\\.mcp\\.keepAlive|KEEP_ALIVE\\]", "src", "test", "scripts", "bench"], {
+      cwd: REPO,
+      encoding: "utf8",
+    });
+    expect(rg.status).toBe(0);
+    const setters = rg.stdout
+      .trim()
+      .split("\n")
+      .filter((f) => SETS_KEEP_ALIVE.test(readFileSync(join(REPO, f), "utf8")));
+    expect(setters).toEqual(["src/mcp/server.ts"]);
+    const text = readFileSync(join(REPO, POOL), "utf8");
+    const open = text.slice(text.indexOf("async function open("));
+    const body = open.slice(0, open.indexOf("\n}\n"));
+    const gate = body.indexOf("[KEEP_ALIVE] !== true) {");
+    expect(gate).toBeGreaterThan(0);
+    // without the switch: connect, and close on release
+    expect(body.slice(gate, body.indexOf("\n  }\n", gate))).toContain("return { conn, release: () => conn.close() };");
+    // every use of the pool and every process listener of the module is in open(), after the switch's check
+    const uses = /\bpool\.(set|get|delete|values)\(|process\.(on|once|addListener|prependListener)\(|exitHook = true/g;
+    const all = text.match(uses) ?? [];
+    expect(all.length).toBeGreaterThan(3);
+    expect(body.slice(gate).match(uses)).toEqual(all);
+  });
+
+  it("what a command holds goes after each file: held.ts's one listener is removed on release, which a setup file calls", () => {
+    const text = readFileSync(join(REPO, HELD), "utf8");
+    const listeners = [
+      ...text.matchAll(/process\.(on|once|addListener|prependListener|off|removeListener)\(([^)]*)\)/g),
+    ].map((m) => `${m[1]}(${m[2]})`);
+    expect(listeners).toEqual(['once("exit", h.onExit)', 'off("exit", h.onExit)']);
+    const release = text.slice(text.indexOf("export function releaseHeld("));
+    expect(release.slice(0, release.indexOf("\n}\n"))).toMatch(
+      /\n {2}process\.off\("exit", h\.onExit\);\n\s+const all = \[\.\.\.h\.releases\.values\(\)\];\n\s+h\.releases\.clear\(\);/,
+    );
+    expect(readFileSync(join(REPO, RELEASES_HELD), "utf8")).toContain("afterAll(() => releaseHeld());");
+    expect(readFileSync(join(REPO, "vitest.config.ts"), "utf8")).toContain(`"${RELEASES_HELD}"`);
+    expect(problems(RELEASES_HELD)).toEqual([]);
+  });
+
+  it("a shared file that runs exec in process and loads a composite module fails: the setup file's guard, its seam read by it alone", () => {
+    const shared = SHARED_FILES.filter((f) => RUNS_EXEC_IN_PROCESS.test(readFileSync(join(REPO, f), "utf8")));
+    expect(shared.length).toBeGreaterThan(0);
+    const guard = readFileSync(join(REPO, COMPOSITE_GUARD), "utf8");
+    expect(guard).toContain("if (!SHARED_FILES.includes(file)) return;");
+    expect(guard).toMatch(/expect\(compositesLoaded\(\), [^)]*\)\.toBe\(0\);/);
+    expect(readFileSync(join(REPO, "vitest.config.ts"), "utf8")).toContain(`"${COMPOSITE_GUARD}"`);
+    // the guard itself, loaded by every file, keeps nothing (composite.ts's modules included)
+    expect(problems(COMPOSITE_GUARD)).toEqual([]);
+    // the seam counts every module-level map of composite.ts (the checked paths, the loaded modules)
+    const text = readFileSync(join(REPO, COMPOSITE), "utf8");
+    expect([...text.matchAll(/^(?:const|let) (\w+) = new (?:Map|Set)\b/gm)].map((m) => m[1])).toEqual([
+      "checked",
+      "modules",
+    ]);
+    expect(text).toContain("return checked.size + modules.size;");
+    const rg = spawnSync("grep", ["-rlw", "compositesLoaded", "src", "test", "scripts", "bench"], {
+      cwd: REPO,
+      encoding: "utf8",
+    });
+    expect(rg.stdout.trim().split("\n").sort()).toEqual(
+      [COMPOSITE, COMPOSITE_GUARD, "test/arch/shared-worker.test.ts"].sort(),
+    );
+  });
+
+  it("the redaction's values and names in play go after each file: forgetSecretsInPlay empties both, a setup file calls it", () => {
+    const text = readFileSync(join(REPO, REDACT), "utf8");
+    const forget = text.slice(text.indexOf("export function forgetSecretsInPlay("));
+    const body = forget.slice(0, forget.indexOf("\n}\n"));
+    for (const c of ["inPlayValues.clear();", "inPlayNames.clear();", "cache = undefined;"])
+      expect(body, c).toContain(c);
+    // and they are the module's only state
+    const state = [...text.matchAll(/^(?:let (\w+)|const (\w+) = new (?:Map|Set|WeakMap)\b)/gm)].map(
+      (m) => m[1] ?? m[2],
+    );
+    expect(state).toEqual(["inPlayValues", "inPlayNames", "cache"]);
+    expect(readFileSync(join(REPO, FORGETS), "utf8")).toContain("afterAll(() => forgetSecretsInPlay());");
+    expect(readFileSync(join(REPO, "vitest.config.ts"), "utf8")).toContain(`"${FORGETS}"`);
   });
 
   it("the redaction set is forgotten only by the test setup file: no module of src/ and no other test calls forgetSecretsInPlay", () => {

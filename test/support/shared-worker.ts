@@ -4,28 +4,39 @@
 // 29). A file may be here only when nothing it runs keeps state between files:
 // no module it imports, its own or src's, at any depth, sets process.env, the
 // cwd, exit code, argv, process listeners or streams, mocks a module or uses
-// fake timers; and none of the src modules that keep call state (the MCP
-// server pool, the composite module cache; the redaction's set of values when
-// a module that fills it, the runtime or the library, is there too) is among them.
+// fake timers. What src keeps between calls goes between files, or fails the
+// file: the redaction's values and names are forgotten, a config edit's lock
+// released (setup files test/support/forget-secrets.ts, release-held.ts), the
+// MCP server pool is off without the server's keep-alive switch (a file whose
+// modules set it may not share), and a file that loaded a composite module,
+// which this process would keep, fails (test/support/shared-composites.ts).
 // The in-process runner's files (test/support/inproc.ts runInProcess) are: each
 // run gives back what it set, its mock is registered again for each run, it
 // never runs exec or mcp, and the Binding names its packs hold are forgotten
-// after each file (test/support/forget-secrets.ts); a file that calls
-// execInProcess (exec in this process: the runtime's state) is not.
+// after each file (test/support/forget-secrets.ts). A file that calls
+// execInProcess (exec in this process) may be too: exec's signal listeners go
+// with the run, the values it redacts are forgotten after the file, the server
+// pool is off without the server's keep-alive switch, and a file that loads a
+// composite module (kept for the next file) fails (test/support/shared-composites.ts).
 // test/arch/shared-worker.test.ts walks each file's imports and checks it.
 // Setup files still run per file, and baseEnv()'s scratch HOME is the file's
 // own (test/support/cli.ts). test/adopt/descriptor.test.ts passes the check but
 // stays isolated: it writes descriptors of its own into hosts/ while it runs,
 // and src/host/descriptor.ts's alias memo would keep them for the next file.
+// test/runtime/openapi.test.ts and composite-realpath.test.ts pass it too but
+// load composite modules (shared-composites.ts fails them there): isolated.
 export const SHARED_FILES = [
   "test/adopt/antigravity.test.ts",
   "test/adopt/approve.test.ts",
+  "test/adopt/block-forms.test.ts",
   "test/adopt/bundle.test.ts",
   "test/adopt/duplicate-keys.test.ts",
   "test/adopt/formats.test.ts",
   "test/adopt/gates.test.ts",
   "test/adopt/hints.test.ts",
   "test/adopt/host-findings.test.ts",
+  "test/adopt/json-check.test.ts",
+  "test/adopt/ledger-reader.test.ts",
   "test/adopt/mcpb.test.ts",
   "test/adopt/merge.test.ts",
   "test/adopt/more-hosts.test.ts",
@@ -35,6 +46,7 @@ export const SHARED_FILES = [
   "test/adopt/products.test.ts",
   "test/adopt/remote-ledger.test.ts",
   "test/adopt/remote-probe.test.ts",
+  "test/adopt/remote-rules.test.ts",
   "test/adopt/remote-url.test.ts",
   "test/adopt/safety.test.ts",
   "test/adopt/scope-names.test.ts",
@@ -45,7 +57,11 @@ export const SHARED_FILES = [
   "test/adopt/team.test.ts",
   "test/adopt/templates.test.ts",
   "test/adopt/text-safety.test.ts",
+  "test/adopt/trust.test.ts",
   "test/adopt/yamledit.test.ts",
+  "test/app/plan-write.test.ts",
+  "test/app/vendor-add.test.ts",
+  "test/arch/adapters.test.ts",
   "test/arch/door.test.ts",
   "test/arch/exits.test.ts",
   "test/arch/host-json-reader.test.ts",
@@ -54,6 +70,7 @@ export const SHARED_FILES = [
   "test/arch/one-type.test.ts",
   "test/arch/size.test.ts",
   "test/arch/walk.test.ts",
+  "test/bench/callgrind.test.ts",
   "test/cli/code-cache.test.ts",
   "test/cli/config-commands.test.ts",
   "test/cli/config-edit.test.ts",
@@ -76,13 +93,19 @@ export const SHARED_FILES = [
   "test/hostile/files/planted.test.ts",
   "test/hostile/files/race.test.ts",
   "test/hostile/files/shapes.test.ts",
+  "test/hostile/runtime/argv.test.ts",
   "test/hostile/runtime/faults.test.ts",
+  "test/hostile/runtime/grants.test.ts",
+  "test/hostile/runtime/secrets.test.ts",
   "test/install/tarball.test.ts",
+  "test/lib/package.test.ts",
+  "test/lib/sdk-loops.test.ts",
   "test/lint/cli.test.ts",
   "test/lint/fuzz.test.ts",
   "test/lint/rules.test.ts",
   "test/lint/table.test.ts",
   "test/mcp/audit.test.ts",
+  "test/mcp/bounded-list.test.ts",
   "test/mcp/confirm-state.test.ts",
   "test/mcp/confirm.test.ts",
   "test/mcp/eras.test.ts",
@@ -92,6 +115,7 @@ export const SHARED_FILES = [
   "test/mcp/http-list-changed.test.ts",
   "test/mcp/http-percall.test.ts",
   "test/mcp/http-state.test.ts",
+  "test/mcp/http.test.ts",
   "test/mcp/inputs.test.ts",
   "test/mcp/lifecycle.test.ts",
   "test/mcp/mcp.test.ts",
@@ -112,11 +136,17 @@ export const SHARED_FILES = [
   "test/pack/validcache.test.ts",
   "test/packs/door.test.ts",
   "test/packs/from-mcp-modern.test.ts",
+  "test/packs/from-mcp.test.ts",
+  "test/packs/import-remote-shapes.test.ts",
   "test/packs/launchers.test.ts",
+  "test/packs/mcp-pins.test.ts",
+  "test/packs/mcp-url.test.ts",
   "test/packs/openapi-review.test.ts",
   "test/packs/review.test.ts",
   "test/packs/vendor.test.ts",
+  "test/plan/adopt.test.ts",
   "test/plan/apply.test.ts",
+  "test/plan/files.test.ts",
   "test/plan/record-cap.test.ts",
   "test/projection/build.test.ts",
   "test/projection/generate.test.ts",
@@ -125,10 +155,15 @@ export const SHARED_FILES = [
   "test/runtime/argshash.test.ts",
   "test/runtime/cancel-kinds.test.ts",
   "test/runtime/cancel.test.ts",
+  "test/runtime/openapi-import.test.ts",
+  "test/runtime/openapi-trust.test.ts",
   "test/runtime/os-sandbox.test.ts",
   "test/runtime/output-jsonl.test.ts",
+  "test/runtime/run-adapter.test.ts",
   "test/runtime/sandbox-bwrap.test.ts",
+  "test/runtime/sandbox.test.ts",
   "test/runtime/terminal.test.ts",
   "test/runtime/wrap.test.ts",
   "test/support/fake-model.test.ts",
+  "test/util/paths-fast.test.ts",
 ];
