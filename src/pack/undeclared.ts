@@ -5,11 +5,12 @@
 // id in that project then takes one stat per other pack instead of an open,
 // fstat, read and close and a search of its bytes.
 //
-// One entry per (schemas, id, pack list) in `surface-ids/<slot>.json`, next to
-// the validation cache's `validated/` (src/pack/validcache.ts: the same switch,
-// the same build key, the same racy rule) and read and written as it is
+// One entry per (build, id, pack list) in `surface-ids/<slot>.json`, next to
+// the validation cache's `validated/` (src/pack/validcache.ts: the same switch
+// and racy rule; keyed on the command bundle's build hash too, since the
+// answer is this build's text check's, not its schemas') and read and written as it is
 // (src/util/cache.ts: framed, kept twice, this user's own regular file, never
-// a link). `{ key, skip }`: `key` names the schemas, the id and every pack
+// a link). `{ key, skip }`: `key` names the build, the id and every pack
 // directory in order, and must equal the key looked for; `skip[i]` is
 // [dev, ino, size, mtimeMs, ctimeMs] of packDirs[i]'s surface.json when its
 // text, read through the descriptor those came from, was found not to declare
@@ -48,11 +49,22 @@ export interface Undeclared {
   save(): void;
 }
 
-/** The entry for `id` over `dirs`, or undefined when the validation cache is off. */
+/**
+ * The build hash of the command bundle running (src/cli/load-command.ts sets it for exec and mcp):
+ * what decided an answer (mayDeclareText, the JSON5 reader) is that build's code, not only its schemas.
+ */
+function bundleHash(): string | undefined {
+  const g = globalThis as Record<symbol, unknown>;
+  const h = g[Symbol.for("hcpx.bundleHash.exec")] ?? g[Symbol.for("hcpx.bundleHash.mcp")];
+  return typeof h === "string" ? h : undefined;
+}
+
+/** The entry for `id` over `dirs`, or undefined when the validation cache is off or no bundle's build hash is known. */
 export function undeclaredFor(id: string, dirs: readonly string[]): Undeclared | undefined {
-  if (cacheDir() === undefined) return undefined;
+  const built = bundleHash();
+  if (cacheDir() === undefined || built === undefined) return undefined;
   const dir = joinIn(cacheRoot(), "surface-ids");
-  const key = `${SCHEMA_HASH}\0surface-ids\0${id}\0${dirs.join("\0")}`;
+  const key = `${SCHEMA_HASH}\0${built}\0surface-ids\0${id}\0${dirs.join("\0")}`;
   const file = joinIn(dir, `${slotOf(key)}.json`);
   const skip: (Stamp | null)[] = readSkip(file, key, dirs.length) ?? dirs.map(() => null);
   let changed = false;

@@ -170,5 +170,10 @@ describe("the other packs' surfaces exec remembers (surface-ids)", () => {
     expect((await call(p, home)).error?.code).toBe("duplicate_pack");
     forge(entry.key.replace("filler-0", "filler-00"), stamp);
     expect((await call(p, home)).error?.code).toBe("duplicate_pack");
+    // another build's answer (the command bundle's hash, the key's second part) is not this one's
+    const parts = entry.key.split("\0");
+    expect(parts[1]).toMatch(/^[0-9a-f]{8,}$/);
+    forge([parts[0], "0".repeat(parts[1]!.length), ...parts.slice(2)].join("\0"), stamp);
+    expect((await call(p, home)).error?.code).toBe("duplicate_pack");
   });
 });
