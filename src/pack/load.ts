@@ -1,7 +1,7 @@
 // Reading packs and the project config from disk into the model. This module
 // is on the `hcpx exec` path: keep it to JSON5 + zod/mini + node builtins.
 // size: loadPackChecked reads, validates and caches one pack in one pass (82 lines since command inputs' rules and the union check on kind joined it)
-import { existsSync, statSync } from "node:fs";
+import { existsSync, statSync, type BigIntStats, type Stats } from "node:fs";
 import { didYouMean } from "../util/suggest";
 import { dirname, join, resolve, basename } from "node:path";
 import { HcpxError, pathToString, type ErrorCode, type Problem } from "../util/errors";
@@ -13,6 +13,7 @@ import type { ConfigFile, Policy, PolicyRow, SurfaceFile } from "./schema";
 import { ADAPTERS, adapterOf, type AdapterEntry, type Surface } from "./adapters/index";
 import { readValidated } from "./validate";
 import { cachedValue } from "./validcache";
+import { undeclaredFor } from "./undeclared";
 import { forbiddenEnvOf } from "./envrules";
 import { headerEnvNames, isCredentialHeader, urlProblem } from "./mcp-remote";
 import { holdSecretNames } from "../util/redact";
@@ -630,10 +631,10 @@ const BACKSLASH = 0x5c;
 /** the bytes after a backslash that cannot spell an id's character (SPELLING_ESCAPE's set) */
 const PLAIN_ESCAPE = new Set([..."bfnrtv'\"\\"].map((c) => c.charCodeAt(0)));
 
-/** The bytes of `<dir>/surface.json` when it is a regular file within the cap (never a blocking read), else undefined. */
-function surfaceBytes(dir: string): Buffer | undefined {
+/** The bytes of `<dir>/surface.json` when it is a regular file within the cap (never a blocking read), else undefined; with `opened`, the fstat of the descriptor read. */
+function surfaceBytes(dir: string, opened?: { st?: Stats | BigIntStats }): Buffer | undefined {
   try {
-    return readBytes(joinIn(dir, "surface.json"), "surface.json", CAPS.pack);
+    return readBytes(joinIn(dir, "surface.json"), "surface.json", CAPS.pack, opened && { opened });
   } catch {
     return undefined;
   }
@@ -728,11 +729,25 @@ export function findPack(project: Project, id: string): Pack {
   const found: Pack[] = [];
   const withId: string[] = [];
   let namedError: unknown;
-  for (const dir of project.packDirs) {
-    const named = basename(dir) === id;
+  const dirs = project.packDirs;
+  const isNamed = dirs.map((d) => basename(d) === id);
+  // what an earlier call learned of the other packs (src/pack/undeclared.ts): read once it can save
+  // more than its own read, that is from two other packs on
+  const others = isNamed.reduce((n, named) => (named ? n : n + 1), 0);
+  const undeclared = others >= 2 ? undeclaredFor(id, dirs) : undefined;
+  for (let i = 0; i < dirs.length; i++) {
+    const dir = dirs[i]!;
+    const named = isNamed[i]!;
     if (!named) {
-      const bytes = surfaceBytes(dir);
-      if (bytes === undefined || !mayDeclareText(bytes, id)) continue;
+      if (undeclared?.known(i, joinIn(dir, "surface.json"))) continue;
+      const opened: { st?: Stats } = {};
+      const readAt = Date.now();
+      const bytes = surfaceBytes(dir, undeclared && opened);
+      if (bytes === undefined) continue;
+      // remembered only when these bytes alone decide (a text that names the id is read on every call)
+      const may = mayDeclareText(bytes, id);
+      undeclared?.note(i, may ? undefined : opened.st, readAt);
+      if (!may) continue;
       // A pack that loads has the id its surface declares (the schemas keep the parsed value as it is);
       // one that does not load counts only when it declares the id: either way a surface that declares
       // another id, or none (it does not parse), is not this pack, and loading it (its schemas, its
@@ -756,6 +771,7 @@ export function findPack(project: Project, id: string): Pack {
       withId.push(dir);
     }
   }
+  undeclared?.save();
   if (withId.length > 1) throw new HcpxError(duplicateProblem(id, withId[0]!, withId.slice(1)));
   if (found[0]) return found[0];
   if (namedError) throw namedError;

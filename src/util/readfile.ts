@@ -73,6 +73,8 @@ export function errnoWords(code: string | undefined): string {
 export interface ReadOpts {
   /** also the open file's identity (device, inode, size, mtime and ctime in ns) */
   identity?: { id?: string };
+  /** also the open file's fstat, as taken for the checks (the bigint one with `identity`), before the read */
+  opened?: { st?: Stats | BigIntStats };
   /**
    * The symlink policy of the file's base: every component of the path, the
    * last one included, must stay inside realpath(base) (src/util/walk.ts);
@@ -127,6 +129,7 @@ export function readBytes(file: string, shown: string, maxBytes: number, opts?: 
     const b = opts?.identity ? fstatSync(fd, { bigint: true }) : undefined;
     const st = b ?? fstatSync(fd);
     checkOpened(st, shown, maxBytes, opts);
+    if (opts?.opened) opts.opened.st = st;
     if (b && opts?.identity) {
       // taken before the read: a write during the read changes the file's ctime, so the text
       // read is never filed under an identity the file has after it

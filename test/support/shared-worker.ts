@@ -133,6 +133,7 @@ export const SHARED_FILES = [
   "test/pack/grants.test.ts",
   "test/pack/json5.test.ts",
   "test/pack/load-examples.test.ts",
+  "test/pack/undeclared.test.ts",
   "test/pack/validcache.test.ts",
   "test/packs/door.test.ts",
   "test/packs/from-mcp-modern.test.ts",

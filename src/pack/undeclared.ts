@@ -1,0 +1,119 @@
+// What findPack (src/pack/load.ts) learned about the other packs of a call:
+// for one called id and one list of activated pack directories, the identity
+// (device, inode, size, mtime and ctime) each other pack's surface.json had
+// when its text was found not to declare the id. The next `hcpx exec` of that
+// id in that project then takes one stat per other pack instead of an open,
+// fstat, read and close and a search of its bytes.
+//
+// One entry per (build, id, pack list) in `surface-ids/<slot>.json`, next to
+// the validation cache's `validated/` (src/pack/validcache.ts: the same switch
+// and racy rule; keyed on the command bundle's build hash too, since the
+// answer is this build's text check's, not its schemas') and read and written as it is
+// (src/util/cache.ts: framed, kept twice, this user's own regular file, never
+// a link). `{ key, skip }`: `key` names the build, the id and every pack
+// directory in order, and must equal the key looked for; `skip[i]` is
+// [dev, ino, size, mtimeMs, ctimeMs] of packDirs[i]'s surface.json when its
+// text, read through the descriptor those came from, was found not to declare
+// the id, else null. An answer is used only while a stat of the file (a link
+// followed, as the read follows it) gives exactly those five numbers, and
+// only a file that had settled when it was read is remembered (RACY_MS,
+// src/util/stamp.ts: two same-size writes within one clock tick leave every
+// field as it was; any later change, a replacement or a link put there
+// included, gives the file at that path another inode or a ctime at least a
+// second later than the one kept, and no one can set a ctime back). A miss of
+// any kind (no entry, another key, another number) is the full check, and a
+// file whose text may declare the id is never remembered: it is parsed, and
+// loaded when it declares the id, on every call. The plain stat's numbers and
+// not the ns identity of the validation cache: a bigint stat costs exec twice
+// as much (~65 K instructions against ~30 K), and ms times are precise enough
+// where only a settled time is kept (the same stamp as src/util/stamp.ts).
+import { statSync, type Stats } from "node:fs";
+import { cacheRoot, readCache, writeCache } from "../util/cache";
+import { joinIn } from "../util/paths";
+import { CAPS } from "../util/readfile";
+import { settled } from "../util/stamp";
+import { SCHEMA_HASH } from "../util/build-info";
+import { cacheDir, prune, slotOf } from "./validcache";
+
+const NO_THROW = { throwIfNoEntry: false } as const;
+
+type Stamp = [dev: number, ino: number, size: number, mtimeMs: number, ctimeMs: number];
+
+/** The entry's record of `dirs` for `id`, and what this call learned (save() writes it when it changed). */
+export interface Undeclared {
+  /** Whether packDirs[i]'s surface.json (`file`) is, by one stat, the file found not to declare the id. */
+  known(i: number, file: string): boolean;
+  /** packDirs[i]'s surface.json, read at `readAt` through a descriptor whose fstat was `st`, does not declare the id (or, st undefined, may). */
+  note(i: number, st: Stats | undefined, readAt: number): void;
+  /** Write the entry when this call learned something (best effort). */
+  save(): void;
+}
+
+/**
+ * The build hash of the command bundle running (src/cli/load-command.ts sets it for exec and mcp):
+ * what decided an answer (mayDeclareText, the JSON5 reader) is that build's code, not only its schemas.
+ */
+function bundleHash(): string | undefined {
+  const g = globalThis as Record<symbol, unknown>;
+  const h = g[Symbol.for("hcpx.bundleHash.exec")] ?? g[Symbol.for("hcpx.bundleHash.mcp")];
+  return typeof h === "string" ? h : undefined;
+}
+
+/** The entry for `id` over `dirs`, or undefined when the validation cache is off or no bundle's build hash is known. */
+export function undeclaredFor(id: string, dirs: readonly string[]): Undeclared | undefined {
+  const built = bundleHash();
+  if (cacheDir() === undefined || built === undefined) return undefined;
+  const dir = joinIn(cacheRoot(), "surface-ids");
+  const key = `${SCHEMA_HASH}\0${built}\0surface-ids\0${id}\0${dirs.join("\0")}`;
+  const file = joinIn(dir, `${slotOf(key)}.json`);
+  const skip: (Stamp | null)[] = readSkip(file, key, dirs.length) ?? dirs.map(() => null);
+  let changed = false;
+  return {
+    known(i, surface) {
+      const was = skip[i];
+      if (!was) return false;
+      const st = statSync(surface, NO_THROW);
+      return (
+        st !== undefined &&
+        st.isFile() &&
+        st.dev === was[0] &&
+        st.ino === was[1] &&
+        st.size === was[2] &&
+        st.mtimeMs === was[3] &&
+        st.ctimeMs === was[4]
+      );
+    },
+    note(i, st, readAt) {
+      const now: Stamp | null = st && settled(st, readAt) ? [st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs] : null;
+      const was = skip[i];
+      if (was === now || (was && now && was.every((x, k) => x === now[k]))) return;
+      skip[i] = now;
+      changed = true;
+    },
+    save() {
+      if (!changed) return;
+      try {
+        writeCache(file, Buffer.from(JSON.stringify({ key, skip })));
+        prune(dir);
+      } catch {
+        // a cache that cannot be written is a miss next time; the door leaves no temp file
+      }
+    },
+  };
+}
+
+/** The entry's stamps when it is this key's and well formed, else undefined. */
+function readSkip(file: string, key: string, n: number): (Stamp | null)[] | undefined {
+  try {
+    const bytes = readCache(file, CAPS.cache);
+    if (bytes === undefined) return undefined;
+    const e = JSON.parse(bytes.toString("utf8")) as { key?: unknown; skip?: unknown };
+    if (e === null || typeof e !== "object" || e.key !== key || !Array.isArray(e.skip) || e.skip.length !== n)
+      return undefined;
+    const ok = (s: unknown) =>
+      s === null || (Array.isArray(s) && s.length === 5 && s.every((x) => typeof x === "number"));
+    return e.skip.every(ok) ? (e.skip as (Stamp | null)[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
