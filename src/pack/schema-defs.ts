@@ -5,12 +5,19 @@
 // ("did you mean …") reads the known keys from these schemas.
 // A module of its own so that schema.ts loads it, and zod with it, only when
 // something is validated (see schema.ts).
+//
+// build() is a table, not steps: one declaration per file format, each
+// referring to the ones above it. What only some surfaces use — the openapi and
+// mcp sections and a command's inputs, prompt and http (~40% of the schemas,
+// ~9 M instructions of exec's first call after install) — is declared apart
+// (schema-kinds.ts) and built on first need: a surface whose keys
+// are all the lean one's (leanFits) is validated with LeanSurfaceSchema, the
+// same declarations without those optional keys, which parses it exactly as
+// SurfaceSchema does. One declaration of each schema, shared by both.
 import * as z from "zod/mini";
 import { ARG_NAME_RE, ENV_NAME_RE, PACK_ID_RE, VERB_KEY_RE } from "./names";
+import { commandExtras, kindSections, security } from "./schema-kinds";
 
-// build() is a table, not steps: one declaration per file format, each
-// referring to the ones above it; split into functions it would only pass the
-// same schemas around. It stays one piece (test/arch/size.test.ts says why).
 export function build() {
   // One instance of each schema used in many places (a schema is immutable: .check() and z.optional()
   // make new ones around it): building them was ~22 M instructions of exec's first call after install.
@@ -40,40 +47,8 @@ export function build() {
     schema: z.optional(z.record(z.string(), z.unknown())),
   });
 
-  /** openapi security: OR of alternatives, each an AND of scheme names ([] = no credentials needed). */
-  const SecurityReq = z.array(
-    z.array(z.string().check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/, "a scheme name is letters, digits, _ . -"))),
-  );
-  const ENV_NAME = z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _"));
-  const SchemeSchema = z.discriminatedUnion("type", [
-    z.strictObject({
-      type: z.literal("apiKey"),
-      in: z.enum(["header", "query", "cookie"]),
-      name: NON_EMPTY,
-      env: ENV_NAME,
-    }),
-    z.strictObject({ type: z.literal("bearer"), env: ENV_NAME }),
-    z.strictObject({ type: z.literal("basic"), username_env: ENV_NAME, password_env: ENV_NAME }),
-  ]);
-
-  /** A command's inputs (docs/inputs.md), and a prompt's (docs/prompts.md): key → what hcpx asks the MCP client for. */
-  const InputsSchema = z.record(
-    z
-      .string()
-      .check(z.regex(/^[a-z][a-z0-9_]{0,31}$/, "an input key is lower-case letters, digits and _ (at most 32)")),
-    z.strictObject({
-      ask: z.enum(["form", "sampling", "roots"]),
-      arg: z.string().check(z.regex(ARG_NAME_RE, "an arg name is letters, digits, _ or -")),
-      message: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
-      field: z.optional(z.string().check(z.regex(ARG_NAME_RE, "a field name is letters, digits, _ or -"))),
-      prompt: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
-      max_tokens: z.optional(z.number().check(z.int(), z.gte(1), z.lte(100_000))),
-      round: z.optional(z.number().check(z.int(), z.gte(1), z.lte(8))),
-      optional: OPT_BOOL,
-    }),
-  );
-
-  const CommandSchema = z.strictObject({
+  /** A command's keys of every kind (commandExtras adds the others after them). */
+  const commandKeys = {
     verb_key: z
       .string()
       .check(z.regex(VERB_KEY_RE, "a verb_key is lower-case words joined by dots, like `plan` or `entry.add`")),
@@ -87,57 +62,7 @@ export function build() {
     ),
     /** mcp: the name of the server's tool this command calls (verb_key is the hcpx name). */
     tool: OPT_NON_EMPTY,
-    /**
-     * What hcpx asks the MCP client for before the command runs (docs/inputs.md):
-     * key → a form question to the person, a sampling prompt or the client's
-     * roots; the answer fills the named arg. Never a gate: confirm is.
-     */
-    inputs: z.optional(InputsSchema),
-    /**
-     * `hcpx mcp`: this command is also an MCP prompt (docs/prompts.md): the
-     * person picks it in the host; hcpx asks the prompt's own inputs and answers
-     * with a message telling the model which tool to call. Never runs it.
-     */
-    prompt: z.optional(
-      z.strictObject({
-        description: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
-        inputs: z.optional(InputsSchema),
-      }),
-    ),
-    http: z.optional(
-      z.strictObject({
-        method: z.enum([
-          "GET",
-          "POST",
-          "PUT",
-          "PATCH",
-          "DELETE",
-          "HEAD",
-          "get",
-          "post",
-          "put",
-          "patch",
-          "delete",
-          "head",
-        ]),
-        path: z.string().check(z.regex(/^\//, "an HTTP path starts with /")),
-        /** the operation's own server (absolute, or relative to openapi.base_url) */
-        base_url: OPT_NON_EMPTY,
-        /** the request body: its media type; `whole` names the one arg that is the entire body */
-        body: z.optional(
-          z.strictObject({
-            media: z.enum(["application/json", "application/x-www-form-urlencoded", "multipart/form-data"]),
-            required: OPT_BOOL,
-            whole: z.optional(z.string().check(z.regex(ARG_NAME_RE))),
-          }),
-        ),
-        /** the Accept header (from the operation's response media types) */
-        accept: OPT_NON_EMPTY,
-        /** the operation's own security requirements (overrides openapi.security) */
-        security: z.optional(SecurityReq),
-      }),
-    ),
-  });
+  };
 
   const PassThroughSchema = z.strictObject({
     allowedSubcommands: z
@@ -156,86 +81,15 @@ export function build() {
     pass_through: z.optional(PassThroughSchema),
   });
 
-  const PIN_HASH = z
-    .string()
-    .check(z.regex(/^sha256:[0-9a-f]{64}$/, "a pin is sha256: and 64 hex digits, written by `hcpx pack from-mcp`"));
-  const pinHash = () => PIN_HASH;
-  /** a header of a remote server: a literal (never a credential: load refuses one, header_literal_secret) or a Binding env name, with an optional scheme ("Bearer") */
-  const McpHeader = z.union([
-    STR,
-    z.strictObject({
-      env: z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _")),
-      scheme: z.optional(
-        z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9._-]{0,31}$/, "a scheme is one word, like Bearer")),
-      ),
-    }),
-  ]);
-  /** kind mcp: an MCP server called through the SDK client: a stdio one started per call (`bin`), or a remote one over Streamable HTTP (`url`). */
-  const McpSchema = z.strictObject({
-    /** what is started: a bare name (through sandbox.bins, never PATH) or a path (inside sandbox.roots), as wrap.bin */
-    bin: OPT_NON_EMPTY,
-    /** a remote server's Streamable HTTP endpoint (http or https; no user:password, no credential in the query) */
-    url: OPT_NON_EMPTY,
-    /** url only: headers sent with every request; a credential comes from the Binding ({ env, scheme }) */
-    headers: z.optional(
-      z.record(
-        z.string().check(z.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/, "a header name is a token, like Authorization")),
-        McpHeader,
-      ),
-    ),
-    /** the server's argv after the bin, literal (no placeholders) */
-    args: z.optional(z.array(STR)),
-    /** literal environment values for the server (Binding names come from binding.env) */
-    agent_env: z.optional(z.record(z.string().check(z.regex(ENV_NAME_RE)), z.string())),
-    /** per call: start, initialize and tools/call (default 30000) */
-    timeout_ms: z.optional(z.int().check(z.gt(0), z.lte(3_600_000))),
-    /** what `hcpx pack from-mcp` saw, for `hcpx pack update`-style review; informative */
-    server: z.optional(z.strictObject({ name: OPT_STR, version: OPT_STR })),
-    /** per tool name: hashes of what the person reviewed (src/runtime/mcp-pins.ts); a tool that no longer matches is refused */
-    pins: z.optional(
-      z.record(
-        z.string(),
-        z.strictObject({ title: pinHash(), description: pinHash(), input_schema: pinHash(), annotations: pinHash() }),
-      ),
-    ),
-  });
-
-  /** kind openapi: the runtime sends each command as an HTTP request itself. */
-  const OpenapiSchema = z.strictObject({
-    document: OPT_NON_EMPTY,
-    url: OPT_NON_EMPTY,
-    base_url: OPT_NON_EMPTY,
-    timeout_ms: z.optional(z.int().check(z.gt(0))),
-    auth: z.optional(
-      z.strictObject({
-        header: NON_EMPTY,
-        env: z.string().check(z.regex(ENV_NAME_RE)),
-        scheme: OPT_STR,
-      }),
-    ),
-    /** security schemes by name, each value from a Binding env name */
-    schemes: z.optional(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/)), SchemeSchema)),
-    /** the document's default security requirements */
-    security: z.optional(SecurityReq),
-  });
-
+  const CompositeSchema = z.strictObject({ module: NON_EMPTY });
   /**
-   * Each adapter kind's own section of a surface, by its key (the `section` of
-   * its entry in the adapter table, ./adapters): optional in the file, required
-   * for a pack of that kind and refused on a pack of another when it loads.
+   * A surface's keys before and after the openapi and mcp sections (kindSections),
+   * which full() puts between them. Each adapter kind's own section (the
+   * `section` of its entry in the adapter table, ./adapters) is optional in the
+   * file, required for a pack of that kind and refused on a pack of another
+   * when it loads.
    */
-  const Sections = {
-    wrap: WrapSchema,
-    composite: z.strictObject({ module: NON_EMPTY }),
-    openapi: OpenapiSchema,
-    mcp: McpSchema,
-  };
-  const optional = <T extends Record<string, z.core.$ZodType>>(o: T) =>
-    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, z.optional(v)])) as {
-      [K in keyof T]: z.ZodMiniOptional<T[K]>;
-    };
-
-  const SurfaceSchema = z.strictObject({
+  const surfaceHead = {
     $schema: OPT_STR,
     hcp: z.string().check(z.regex(/^1(\.\d+)?$/, 'hcp is the protocol version, like "1.1"')),
     id: z.string().check(z.regex(PACK_ID_RE, "a pack id matches ^[a-z][a-z0-9-]{0,31}$ (no '..', '/', '__')")),
@@ -243,7 +97,10 @@ export function build() {
     description: NON_EMPTY,
     /** the adapter kinds (the table in ./adapters; a type check there keeps the two the same) */
     kind: z.enum(["wrap", "composite", "openapi", "sense_only", "mcp"]),
-    ...optional(Sections),
+    wrap: z.optional(WrapSchema),
+    composite: z.optional(CompositeSchema),
+  };
+  const surfaceTail = {
     pass_through: z.optional(PassThroughSchema),
     /**
      * What the program needs beyond its Policy when hcpx confines it
@@ -274,16 +131,22 @@ export function build() {
         env: z.optional(z.array(z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _")))),
       }),
     ),
-    commands: z.optional(z.array(CommandSchema)),
-    stimuli: z.optional(
-      z.array(
-        z.looseObject({
-          id: NON_EMPTY,
-          trigger: OPT_STR,
-          summary: OPT_STR,
-        }),
-      ),
+  };
+  const stimuli = z.optional(
+    z.array(
+      z.looseObject({
+        id: NON_EMPTY,
+        trigger: OPT_STR,
+        summary: OPT_STR,
+      }),
     ),
+  );
+  /** SurfaceSchema without openapi, mcp and a command's inputs, prompt and http (see leanFits) */
+  const LeanSurfaceSchema = z.strictObject({
+    ...surfaceHead,
+    ...surfaceTail,
+    commands: z.optional(z.array(z.strictObject(commandKeys))),
+    stimuli,
   });
 
   const PolicyRowSchema = z.strictObject({
@@ -362,18 +225,75 @@ export function build() {
       }),
     ),
   });
+  // SurfaceSchema: the lean keys with the others in their places (the order of the keys is the
+  // order of a parsed value's keys and of the issues).
+  const full = () => {
+    const lean = { STR, NON_EMPTY, OPT_STR, OPT_NON_EMPTY, OPT_BOOL };
+    const { SecurityReq, SchemeSchema } = security(lean);
+    const CommandSchema = z.strictObject({ ...commandKeys, ...commandExtras(lean, SecurityReq) });
+    const { OpenapiSchema, McpSchema } = kindSections(lean, SecurityReq, SchemeSchema);
+    const Sections = { wrap: WrapSchema, composite: CompositeSchema, openapi: OpenapiSchema, mcp: McpSchema };
+    const SurfaceSchema = z.strictObject({
+      ...surfaceHead,
+      openapi: z.optional(OpenapiSchema),
+      mcp: z.optional(McpSchema),
+      ...surfaceTail,
+      commands: z.optional(z.array(CommandSchema)),
+      stimuli,
+    });
+    return { SchemeSchema, CommandSchema, McpSchema, Sections, SurfaceSchema };
+  };
+  let whole: ReturnType<typeof full> | undefined;
+  const heavy = () => (whole ??= full());
+  // The five below are built on their first read (a getter), all together.
   return {
     ArgSchema,
-    SchemeSchema,
-    CommandSchema,
+    get SchemeSchema() {
+      return heavy().SchemeSchema;
+    },
+    get CommandSchema() {
+      return heavy().CommandSchema;
+    },
     PassThroughSchema,
     WrapSchema,
-    McpSchema,
-    Sections,
-    SurfaceSchema,
+    get McpSchema() {
+      return heavy().McpSchema;
+    },
+    get Sections() {
+      return heavy().Sections;
+    },
+    get SurfaceSchema() {
+      return heavy().SurfaceSchema;
+    },
+    LeanSurfaceSchema,
     PolicyRowSchema,
     PolicySchema,
     SkillFrontmatterSchema,
     ConfigSchema,
   };
+}
+
+/**
+ * Whether LeanSurfaceSchema parses `value` exactly as SurfaceSchema does: when
+ * every key of the value, and of each of its commands, is one of the lean
+ * schema's. The two differ only in optional keys, which zod passes over when
+ * they are absent (no key in the result, no issue), and share every schema
+ * under them: the same result, the same issues in the same order (the lean
+ * keys are in the full schema's order), and no unknown key at these two levels,
+ * the only places where validate.ts would read different known keys for a
+ * hint. Anything else (a key only the full schema has, a typo, commands that
+ * are not an array of objects) takes the full schema.
+ */
+export function leanFits(lean: ReturnType<typeof build>["LeanSurfaceSchema"], value: unknown): boolean {
+  // zod's own tests: an object is not null and not an array; its keys are what for...in yields
+  const within = (v: unknown, shape: object): boolean => {
+    if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+    for (const k in v) if (!Object.hasOwn(shape, k)) return false;
+    return true;
+  };
+  if (!within(value, lean.shape)) return false;
+  const commands = (value as { commands?: unknown }).commands;
+  if (commands === undefined) return true;
+  const command = lean.shape.commands._zod.def.innerType._zod.def.element.shape;
+  return Array.isArray(commands) && commands.every((c) => within(c, command));
 }

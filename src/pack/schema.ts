@@ -12,13 +12,25 @@ import type * as Z from "zod/mini";
 
 export { ARG_NAME_RE, ENV_NAME_RE, PACK_ID_RE, VERB_KEY_RE } from "./names";
 
-export type Schemas = ReturnType<typeof import("./schema-defs").build>;
+type Defs = typeof import("./schema-defs");
+export type Schemas = ReturnType<Defs["build"]>;
+let defs: Defs | undefined;
 let built: Schemas | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazily run bundled module (see above)
+const load = (): Defs => (defs ??= require("./schema-defs") as Defs);
 
-/** The schemas, built on first call. */
+/** The schemas, built on first call (those only some surfaces use on their first read: schema-defs.ts). */
 export function schemas(): Schemas {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazily run bundled module (see above)
-  return (built ??= (require("./schema-defs") as typeof import("./schema-defs")).build());
+  return (built ??= load().build());
+}
+
+/**
+ * The schema a surface.json's value is validated with: the lean one when it
+ * parses the value exactly as the full one would (leanFits), else the full one.
+ */
+export function surfaceSchemaFor(value: unknown): Schemas["LeanSurfaceSchema"] | Schemas["SurfaceSchema"] {
+  const s = schemas();
+  return load().leanFits(s.LeanSurfaceSchema, value) ? s.LeanSurfaceSchema : s.SurfaceSchema;
 }
 
 export type ArgSpec = Z.infer<Schemas["ArgSchema"]>;
