@@ -13,7 +13,8 @@
 // (schema-kinds.ts) and built on first need: a surface whose keys
 // are all the lean one's (leanFits) is validated with LeanSurfaceSchema, the
 // same declarations without those optional keys, which parses it exactly as
-// SurfaceSchema does. One declaration of each schema, shared by both.
+// SurfaceSchema does. One declaration of each schema, shared by both. A config
+// without confirm and mcp is validated with LeanConfigSchema the same way.
 import * as z from "zod/mini";
 import { ARG_NAME_RE, ENV_NAME_RE, PACK_ID_RE, VERB_KEY_RE } from "./names";
 import { commandExtras, kindSections, security } from "./schema-kinds";
@@ -176,7 +177,8 @@ export function build() {
 
   const CONFIRM_MODES = ["person", "host", "agent"] as const;
   const GrantPattern = z.string().check(z.minLength(1));
-  const ConfigSchema = z.strictObject({
+  /** A config's keys (fullConfig adds confirm and mcp after them). */
+  const configKeys = {
     $schema: OPT_STR,
     packs: z.optional(z.array(NON_EMPTY)),
     principal: z.optional(z.strictObject({ id: NON_EMPTY, kind: z.optional(z.enum(["person", "agent"])) })),
@@ -199,32 +201,39 @@ export function build() {
         trusted_composites: z.optional(z.array(NON_EMPTY)),
       }),
     ),
-    /**
-     * Who says yes to a `confirm: true` write (README "Who confirms a write"):
-     * "person" | "host" (default) | "agent", or { by, timeout_ms } (how long
-     * an MCP elicitation waits for the person, 1 s to 10 min, default 120 s).
-     */
-    confirm: z.optional(
-      z.union([
-        z.enum(CONFIRM_MODES),
+  };
+  /** ConfigSchema without confirm and mcp (see leanFits) */
+  const LeanConfigSchema = z.strictObject(configKeys);
+  // built on first read: a config with neither confirm nor mcp takes LeanConfigSchema
+  const fullConfig = () =>
+    z.strictObject({
+      ...configKeys,
+      /**
+       * Who says yes to a `confirm: true` write (README "Who confirms a write"):
+       * "person" | "host" (default) | "agent", or { by, timeout_ms } (how long
+       * an MCP elicitation waits for the person, 1 s to 10 min, default 120 s).
+       */
+      confirm: z.optional(
+        z.union([
+          z.enum(CONFIRM_MODES),
+          z.strictObject({
+            by: z.enum(CONFIRM_MODES),
+            timeout_ms: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))),
+          }),
+        ]),
+      ),
+      /** `hcpx mcp`: how a pack's tools are named — "pack__verb" (default) or "verb" (the verb alone; docs/inputs.md) */
+      mcp: z.optional(
         z.strictObject({
-          by: z.enum(CONFIRM_MODES),
-          timeout_ms: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))),
-        }),
-      ]),
-    ),
-    /** `hcpx mcp`: how a pack's tools are named — "pack__verb" (default) or "verb" (the verb alone; docs/inputs.md) */
-    mcp: z.optional(
-      z.strictObject({
-        tool_names: z.optional(
-          z.record(
-            z.string().check(z.regex(PACK_ID_RE, "a pack id matches ^[a-z][a-z0-9-]{0,31}$")),
-            z.enum(["verb", "pack__verb"]),
+          tool_names: z.optional(
+            z.record(
+              z.string().check(z.regex(PACK_ID_RE, "a pack id matches ^[a-z][a-z0-9-]{0,31}$")),
+              z.enum(["verb", "pack__verb"]),
+            ),
           ),
-        ),
-      }),
-    ),
-  });
+        }),
+      ),
+    });
   // SurfaceSchema: the lean keys with the others in their places (the order of the keys is the
   // order of a parsed value's keys and of the issues).
   const full = () => {
@@ -245,7 +254,8 @@ export function build() {
   };
   let whole: ReturnType<typeof full> | undefined;
   const heavy = () => (whole ??= full());
-  // The five below are built on their first read (a getter), all together.
+  let config: ReturnType<typeof fullConfig> | undefined;
+  // The getters build on first read: SchemeSchema to SurfaceSchema all together (full), ConfigSchema alone.
   return {
     ArgSchema,
     get SchemeSchema() {
@@ -269,31 +279,41 @@ export function build() {
     PolicyRowSchema,
     PolicySchema,
     SkillFrontmatterSchema,
-    ConfigSchema,
+    get ConfigSchema() {
+      return (config ??= fullConfig());
+    },
+    LeanConfigSchema,
   };
 }
 
 /**
- * Whether LeanSurfaceSchema parses `value` exactly as SurfaceSchema does: when
- * every key of the value, and of each of its commands, is one of the lean
- * schema's. The two differ only in optional keys, which zod passes over when
- * they are absent (no key in the result, no issue), and share every schema
- * under them: the same result, the same issues in the same order (the lean
- * keys are in the full schema's order), and no unknown key at these two levels,
- * the only places where validate.ts would read different known keys for a
- * hint. Anything else (a key only the full schema has, a typo, commands that
- * are not an array of objects) takes the full schema.
+ * Whether a lean schema (LeanSurfaceSchema, LeanConfigSchema) parses `value`
+ * exactly as the full one (SurfaceSchema, ConfigSchema) does: when every key of
+ * the value, and of each of a surface's commands, is one of the lean schema's.
+ * The two differ only in optional keys, which zod passes over when they are
+ * absent (no key in the result, no issue), and share every schema under them:
+ * the same result, the same issues in the same order (the lean keys are in the
+ * full schema's order), and no unknown key at these levels, the only places
+ * where validate.ts would read different known keys for a hint. Anything else
+ * (a key only the full schema has, a typo, commands that are not an array of
+ * objects) takes the full schema.
  */
-export function leanFits(lean: ReturnType<typeof build>["LeanSurfaceSchema"], value: unknown): boolean {
+export function leanFits(
+  lean: ReturnType<typeof build>["LeanSurfaceSchema"] | ReturnType<typeof build>["LeanConfigSchema"],
+  value: unknown,
+): boolean {
   // zod's own tests: an object is not null and not an array; its keys are what for...in yields
   const within = (v: unknown, shape: object): boolean => {
     if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
     for (const k in v) if (!Object.hasOwn(shape, k)) return false;
     return true;
   };
-  if (!within(value, lean.shape)) return false;
+  const shape = lean.shape;
+  if (!within(value, shape)) return false;
   const commands = (value as { commands?: unknown }).commands;
   if (commands === undefined) return true;
-  const command = lean.shape.commands._zod.def.innerType._zod.def.element.shape;
+  // a config has no commands: a value with them failed above
+  if (!("commands" in shape)) return false;
+  const command = shape.commands._zod.def.innerType._zod.def.element.shape;
   return Array.isArray(commands) && commands.every((c) => within(c, command));
 }

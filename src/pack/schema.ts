@@ -24,13 +24,18 @@ export function schemas(): Schemas {
   return (built ??= load().build());
 }
 
+/** The files that have a lean schema: its name in Schemas */
+const LEAN = { SurfaceSchema: "LeanSurfaceSchema", ConfigSchema: "LeanConfigSchema" } as const;
+
 /**
- * The schema a surface.json's value is validated with: the lean one when it
- * parses the value exactly as the full one would (leanFits), else the full one.
+ * The schema a file's value of `kind` is validated with: for a surface or a
+ * config, the lean one when it parses the value exactly as the full one would
+ * (leanFits, schema-defs.ts), which is then not built; else the full one.
  */
-export function surfaceSchemaFor(value: unknown): Schemas["LeanSurfaceSchema"] | Schemas["SurfaceSchema"] {
+export function schemaFor<K extends keyof Schemas>(kind: K, value: unknown): Schemas[K] {
   const s = schemas();
-  return load().leanFits(s.LeanSurfaceSchema, value) ? s.LeanSurfaceSchema : s.SurfaceSchema;
+  const lean = Object.hasOwn(LEAN, kind) ? s[LEAN[kind as keyof typeof LEAN]] : undefined;
+  return (lean && load().leanFits(lean, value) ? lean : s[kind]) as Schemas[K];
 }
 
 export type ArgSpec = Z.infer<Schemas["ArgSchema"]>;

@@ -108,7 +108,7 @@ export const SHARED_FILES = [
   "test/pack/frontmatter.test.ts",
   "test/pack/grants.test.ts",
   "test/pack/json5.test.ts",
-  "test/pack/lean-surface.test.ts",
+  "test/pack/lean-schema.test.ts",
   "test/pack/load-examples.test.ts",
   "test/pack/validcache.test.ts",
   "test/packs/door.test.ts",

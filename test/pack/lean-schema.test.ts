@@ -1,16 +1,17 @@
 // A surface whose keys (top level, and each command's) are all the lean
 // surface schema's is validated with LeanSurfaceSchema (src/pack/schema.ts
-// surfaceSchemaFor, schema-defs.ts leanFits): it must come out exactly as
-// through the full SurfaceSchema — the same value (key order included), the
-// same issues in the same order, the same problems with their hints and
-// lines. Generated surfaces, valid and invalid, with and without the keys only
-// the full schema has (openapi, mcp, a command's inputs, prompt, http), with
+// schemaFor, schema-defs.ts leanFits), and a config without confirm and mcp
+// with LeanConfigSchema: each must come out exactly as through the full schema
+// — the same value (key order included), the same issues in the same order,
+// the same problems with their hints and lines. Generated surfaces and
+// configs, valid and invalid, with and without the keys only the full schema
+// has (openapi, mcp, a command's inputs, prompt, http; confirm, mcp), with
 // typos of them and keys in any order.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { HcpxError } from "../../src/util/errors";
 import { parseJson5 } from "../../src/pack/json5";
-import { schemas, surfaceSchemaFor } from "../../src/pack/schema";
+import { schemaFor, schemas } from "../../src/pack/schema";
 import { validate, validateDoc } from "../../src/pack/validate";
 
 type Entry = [string, unknown];
@@ -18,8 +19,8 @@ type Arb<T> = fc.Arbitrary<T>;
 const obj = (entries: Entry[]) => Object.fromEntries(entries);
 const junk = fc.constantFrom<unknown>(null, 7, -1, 1.5, "", "x", true, [], {}, ["a"], { a: 1 });
 
-/** Surfaces: all valid (`clean`), or with wrong values, typos and missing keys here and there. */
-function surfaces(clean: boolean): Arb<unknown> {
+/** Makers of values all valid (`clean`), or with wrong values, typos and missing keys here and there. */
+function kit(clean: boolean) {
   /** good values, or (not clean) also bad ones, and once in a while junk */
   const pick = (good: unknown[], bad: unknown[] = []): Arb<unknown> =>
     clean
@@ -50,7 +51,12 @@ function surfaces(clean: boolean): Arb<unknown> {
           : fc.shuffledSubarray([...req, ...opt], { minLength: min }),
       )
       .map(obj);
+  return { pick, mostly, key, typos, some };
+}
 
+/** Surfaces (see kit) */
+function surfaces(clean: boolean): Arb<unknown> {
+  const { pick, mostly, key, typos, some } = kit(clean);
   const arg = some(
     [key("type", pick(["string", "number", "object"], ["nope"]))],
     [
@@ -175,6 +181,29 @@ function surfaces(clean: boolean): Arb<unknown> {
 }
 const surface = fc.oneof(surfaces(true), surfaces(false));
 
+/** Configs (see kit) */
+function configs(clean: boolean): Arb<unknown> {
+  const { pick, key, typos, some } = kit(clean);
+  const lean = [
+    key("$schema", pick(["./c.json"])),
+    key("packs", pick([["./packs/a"]], [[""]])),
+    key("principal", pick([{ id: "me", kind: "person" }], [{ id: "" }, { id: "me", knd: "x" }])),
+    key("grants", pick([{ allow: ["a.*"], deny: ["a.b"] }], [{ allow: [""] }, { alow: [] }])),
+    key("sandbox", pick([{ roots: ["."], cwd: ".", enforce: "os" }], [{ enforce: "on" }, { root: [] }])),
+  ];
+  const full = [
+    key("confirm", pick(["person", { by: "host", timeout_ms: 5000 }], ["nobody", { by: "agent", timeout_ms: 1 }])),
+    key("mcp", pick([{ tool_names: { calc: "verb" } }], [{ tool_names: { "Bad/Id": "verb" } }, { tool_name: {} }])),
+  ];
+  return fc.oneof(
+    { weight: 3, arbitrary: some([], lean) },
+    { weight: 3, arbitrary: some([], [...lean, ...full]) },
+    { weight: 1, arbitrary: some([], [...lean, ...typos(["confirm", "mcp", "packs", "grants"], {})]) },
+    ...(clean ? [] : [{ weight: 1, arbitrary: junk }]),
+  );
+}
+const config = fc.oneof(configs(true), configs(false));
+
 /** What validation says: the value as JSON (its key order too), or every problem (message, path, line, hint). */
 function outcome(schema: Parameters<typeof validate>[0], value: unknown, text: string) {
   try {
@@ -185,37 +214,45 @@ function outcome(schema: Parameters<typeof validate>[0], value: unknown, text: s
   }
 }
 
+/**
+ * Checks that each value of `values` comes out of the schema schemaFor picks as
+ * out of the full one; says how many took each schema, and how many were valid.
+ */
+function sameAsFull(kind: "SurfaceSchema" | "ConfigSchema", values: Arb<unknown>, numRuns: number) {
+  const s = schemas();
+  const full = s[kind] as Parameters<typeof validate>[0];
+  const seen = { lean: 0, full: 0, leanValid: 0, fullValid: 0 };
+  fc.assert(
+    fc.property(values, (value) => {
+      const text = JSON.stringify(value, null, 2) ?? "null";
+      const chosen = schemaFor(kind, value) as Parameters<typeof validate>[0];
+      const viaFull = full.safeParse(value);
+      const way = chosen === full ? "full" : "lean";
+      seen[way]++;
+      if (viaFull.success) seen[`${way}Valid`]++;
+      // zod's own result: the value (its key order too), or the issues in order
+      const raw = (x: typeof viaFull) => (x.success ? { data: JSON.stringify(x.data) } : { issues: x.error.issues });
+      expect(raw(chosen.safeParse(value))).toEqual(raw(viaFull));
+      // validate's: the value, or the problems (message, path, line, column, hint)
+      expect(outcome(chosen, value, text)).toEqual(outcome(full, value, text));
+      // the path exec takes (a parsed file)
+      const doc = parseJson5(text, "surface.json");
+      let viaDoc;
+      try {
+        viaDoc = { data: JSON.stringify(validateDoc(kind, doc, Date.now()).data) };
+      } catch (e) {
+        viaDoc = { problems: (e as HcpxError).problems, message: (e as HcpxError).message };
+      }
+      expect(viaDoc).toEqual(outcome(full, doc.value, text));
+    }),
+    { numRuns },
+  );
+  return seen;
+}
+
 describe("the lean surface schema", () => {
   it("validates each surface it is chosen for exactly as the full schema does (value, issues, problems, hints)", () => {
-    const s = schemas();
-    /** how many surfaces took each schema, and how many of those were valid */
-    const seen = { lean: 0, full: 0, leanValid: 0, fullValid: 0 };
-    fc.assert(
-      fc.property(surface, (value) => {
-        const text = JSON.stringify(value, null, 2) ?? "null";
-        const chosen = surfaceSchemaFor(value);
-        const viaFull = s.SurfaceSchema.safeParse(value);
-        const way = chosen === s.LeanSurfaceSchema ? "lean" : "full";
-        seen[way]++;
-        if (viaFull.success) seen[`${way}Valid`]++;
-        // zod's own result: the value (its key order too), or the issues in order
-        const raw = (x: ReturnType<typeof chosen.safeParse>) =>
-          x.success ? { data: JSON.stringify(x.data) } : { issues: x.error.issues };
-        expect(raw(chosen.safeParse(value))).toEqual(raw(viaFull));
-        // validate's: the value, or the problems (message, path, line, column, hint)
-        expect(outcome(chosen, value, text)).toEqual(outcome(s.SurfaceSchema, value, text));
-        // the path exec takes (a parsed surface.json)
-        const doc = parseJson5(text, "surface.json");
-        let viaDoc;
-        try {
-          viaDoc = { data: JSON.stringify(validateDoc("SurfaceSchema", doc, Date.now()).data) };
-        } catch (e) {
-          viaDoc = { problems: (e as HcpxError).problems, message: (e as HcpxError).message };
-        }
-        expect(viaDoc).toEqual(outcome(s.SurfaceSchema, doc.value, text));
-      }),
-      { numRuns: 400 },
-    );
+    const seen = sameAsFull("SurfaceSchema", surface, 400);
     // both ways were taken often, by valid surfaces and by invalid ones (about 230 lean, 135 of them valid)
     expect(seen.lean - seen.leanValid).toBeGreaterThan(40);
     expect(seen.leanValid).toBeGreaterThan(40);
@@ -227,8 +264,8 @@ describe("the lean surface schema", () => {
     const s = schemas();
     const base = { hcp: "1.1", id: "p", version: "1", description: "d", kind: "wrap", wrap: { bin: "./b" } };
     const cmd = { verb_key: "ping", summary: "Ping", args: { a: { type: "string" } } };
-    expect(surfaceSchemaFor({ ...base, commands: [cmd] })).toBe(s.LeanSurfaceSchema);
-    expect(surfaceSchemaFor({ ...base, kind: "composite", composite: { module: "./i.mjs" } })).toBe(
+    expect(schemaFor("SurfaceSchema", { ...base, commands: [cmd] })).toBe(s.LeanSurfaceSchema);
+    expect(schemaFor("SurfaceSchema", { ...base, kind: "composite", composite: { module: "./i.mjs" } })).toBe(
       s.LeanSurfaceSchema,
     );
     for (const other of [
@@ -243,6 +280,25 @@ describe("the lean surface schema", () => {
       [base],
       null,
     ])
-      expect(surfaceSchemaFor(other), JSON.stringify(other)).toBe(s.SurfaceSchema);
+      expect(schemaFor("SurfaceSchema", other), JSON.stringify(other)).toBe(s.SurfaceSchema);
+  });
+});
+
+describe("the lean config schema", () => {
+  it("validates each config it is chosen for exactly as the full schema does (value, issues, problems, hints)", () => {
+    const seen = sameAsFull("ConfigSchema", config, 300);
+    // about 210 lean, 165 of them valid; 90 full, 40 of them valid
+    expect(seen.lean - seen.leanValid).toBeGreaterThan(20);
+    expect(seen.leanValid).toBeGreaterThan(100);
+    expect(seen.full - seen.fullValid).toBeGreaterThan(20);
+    expect(seen.fullValid).toBeGreaterThan(15);
+  });
+
+  it("is chosen for a config without confirm and mcp, and never for one with them, or a typo", () => {
+    const s = schemas();
+    const base = { packs: ["./packs/calc"], grants: { allow: ["calc.*"] }, sandbox: { roots: ["."] } };
+    expect(schemaFor("ConfigSchema", base)).toBe(s.LeanConfigSchema);
+    for (const other of [{ ...base, confirm: "person" }, { ...base, mcp: {} }, { ...base, confrim: "host" }, [], null])
+      expect(schemaFor("ConfigSchema", other), JSON.stringify(other)).toBe(s.ConfigSchema);
   });
 });
