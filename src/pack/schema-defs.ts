@@ -164,16 +164,21 @@ export function build() {
     rows: z.record(z.string(), PolicyRowSchema),
   });
 
-  const SkillFrontmatterSchema = z.looseObject({
-    name: z
-      .string()
-      .check(
-        z.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "a Skill name is 1-64 of [a-z0-9-], no leading, trailing or double hyphen"),
-        z.maxLength(64),
-      ),
-    description: z.string().check(z.minLength(1), z.maxLength(1024)),
-    leads: z.optional(z.union([z.string(), z.array(z.string()).check(z.minLength(1), z.maxLength(3))])),
-  });
+  // built on first read: `hcpx exec` reads no SKILL.md
+  const skillFrontmatter = () =>
+    z.looseObject({
+      name: z
+        .string()
+        .check(
+          z.regex(
+            /^[a-z0-9]+(-[a-z0-9]+)*$/,
+            "a Skill name is 1-64 of [a-z0-9-], no leading, trailing or double hyphen",
+          ),
+          z.maxLength(64),
+        ),
+      description: z.string().check(z.minLength(1), z.maxLength(1024)),
+      leads: z.optional(z.union([z.string(), z.array(z.string()).check(z.minLength(1), z.maxLength(3))])),
+    });
 
   const CONFIRM_MODES = ["person", "host", "agent"] as const;
   const GrantPattern = z.string().check(z.minLength(1));
@@ -255,7 +260,8 @@ export function build() {
   let whole: ReturnType<typeof full> | undefined;
   const heavy = () => (whole ??= full());
   let config: ReturnType<typeof fullConfig> | undefined;
-  // The getters build on first read: SchemeSchema to SurfaceSchema all together (full), ConfigSchema alone.
+  let skill: ReturnType<typeof skillFrontmatter> | undefined;
+  // The getters build on first read: SchemeSchema to SurfaceSchema all together (full), the others each alone.
   return {
     ArgSchema,
     get SchemeSchema() {
@@ -278,7 +284,9 @@ export function build() {
     LeanSurfaceSchema,
     PolicyRowSchema,
     PolicySchema,
-    SkillFrontmatterSchema,
+    get SkillFrontmatterSchema() {
+      return (skill ??= skillFrontmatter());
+    },
     get ConfigSchema() {
       return (config ??= fullConfig());
     },

@@ -1,8 +1,8 @@
 // `hcpx exec` of a wrap pack validates its config, surface and policy without
 // building the schemas only other files use (the openapi and mcp sections, a
 // command's inputs, prompt and http: src/pack/schema-kinds.ts; a config's
-// confirm and mcp): about 45% of the schemas, ~7 M instructions of its first
-// call after install. Counted here as calls of zod's
+// confirm and mcp; SKILL.md's frontmatter): about 45% of the schemas, ~7 M
+// instructions of its first call after install. Counted here as calls of zod's
 // schema constructors (this file's module mock wraps each of zod/mini's
 // functions; it runs in a worker of its own).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -57,7 +57,7 @@ const policy = file("policy.json", { rows: { ping: { operation: "read" } } });
 const MAX = 1 << 20;
 
 describe("the schemas `hcpx exec` of a wrap pack needs", () => {
-  it("are the lean ones: its config, surface and policy build no schema of openapi, mcp, inputs, prompt, http or confirm", () => {
+  it("are the lean ones: its config, surface and policy build no schema of openapi, mcp, inputs, prompt, http, confirm or SKILL.md", () => {
     expect(made.calls).toBe(0); // nothing is built on import
     expect(readValidated("ConfigSchema", config, "config.json", MAX).data.packs).toEqual(["./packs/calc-wrap"]);
     expect(readValidated("SurfaceSchema", wrapSurface, "wrap.json", MAX).data.id).toBe("calc-wrap");
@@ -83,6 +83,7 @@ describe("the schemas `hcpx exec` of a wrap pack needs", () => {
     expect(cost(() => b.CommandSchema)).toBe(0); // with SurfaceSchema
     const fullConfig = cost(() => b.ConfigSchema);
     expect(fullConfig).toBeGreaterThan(10);
+    expect(cost(() => b.SkillFrontmatterSchema)).toBeGreaterThan(5);
     // an mcp surface needs the full surface schema, and a config with confirm the full one: the process's schemas build them then, once
     expect(cost(() => readValidated("SurfaceSchema", mcpSurface, "mcp.json", MAX))).toBe(surface);
     expect(cost(() => readValidated("ConfigSchema", confirmConfig, "confirm.json", MAX))).toBe(fullConfig);
