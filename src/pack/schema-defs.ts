@@ -8,16 +8,17 @@
 //
 // build() is a table, not steps: one declaration per file format, each
 // referring to the ones above it. What only some surfaces use — the openapi and
-// mcp sections and a command's inputs, prompt and http (~40% of the schemas,
-// ~9 M instructions of exec's first call after install) — is declared apart
-// (schema-kinds.ts) and built on first need: a surface whose keys
-// are all the lean one's (leanFits) is validated with LeanSurfaceSchema, the
-// same declarations without those optional keys, which parses it exactly as
-// SurfaceSchema does. One declaration of each schema, shared by both. A config
-// without confirm and mcp is validated with LeanConfigSchema the same way.
+// mcp sections, a command's inputs, prompt and http, an arg's openapi keys
+// (~45% of the schemas, ~7 M instructions of exec's first call after install)
+// — is declared apart (schema-kinds.ts) and built on first need: a surface
+// whose keys are all the lean one's (leanFits) is validated with
+// LeanSurfaceSchema, the same declarations without those optional keys, which
+// parses it exactly as SurfaceSchema does. One declaration of each schema,
+// shared by both. A config without confirm and mcp is validated with
+// LeanConfigSchema the same way.
 import * as z from "zod/mini";
 import { ARG_NAME_RE, ENV_NAME_RE, PACK_ID_RE, VERB_KEY_RE } from "./names";
-import { commandExtras, kindSections, security } from "./schema-kinds";
+import { argExtras, commandExtras, kindSections, security } from "./schema-kinds";
 
 export function build() {
   // One instance of each schema used in many places (a schema is immutable: .check() and z.optional()
@@ -28,7 +29,8 @@ export function build() {
   const OPT_NON_EMPTY = z.optional(NON_EMPTY);
   const OPT_BOOL = z.optional(z.boolean());
 
-  const ArgSchema = z.strictObject({
+  /** An arg's keys of every kind (argExtras adds openapi's after them). */
+  const argKeys = {
     /** array / object: openapi only; json (any JSON value): openapi and mcp packs; `schema` is their JSON Schema. */
     type: z.enum(["string", "integer", "number", "boolean", "enum", "array", "object", "json"]),
     required: OPT_BOOL,
@@ -37,16 +39,9 @@ export function build() {
     values: z.optional(z.array(z.union([z.string(), z.number()])).check(z.minLength(1))),
     allow_dash: OPT_BOOL,
     default: z.optional(z.union([z.string(), z.number(), z.boolean()])),
-    /** openapi: where the value goes in the HTTP request. */
-    in: z.optional(z.enum(["path", "query", "body", "header", "cookie"])),
-    /** openapi: the parameter's or body property's name in the request, when it is not the arg name. */
-    name: OPT_NON_EMPTY,
-    /** openapi: how the value is serialized (OpenAPI 3 parameter styles). */
-    style: z.optional(z.enum(["simple", "label", "matrix", "form", "spaceDelimited", "pipeDelimited", "deepObject"])),
-    explode: OPT_BOOL,
-    /** openapi: the JSON Schema of an array / object / json arg, passed to the tool's input schema. */
-    schema: z.optional(z.record(z.string(), z.unknown())),
-  });
+  };
+  const ARG_NAME = z.string().check(z.regex(ARG_NAME_RE, "an arg name is letters, digits, _ or -"));
+  const argsOf = <A extends z.core.$ZodType>(arg: A) => z.optional(z.record(ARG_NAME, arg));
 
   /** A command's keys of every kind (commandExtras adds the others after them). */
   const commandKeys = {
@@ -58,9 +53,7 @@ export function build() {
     cli: z.optional(z.array(STR).check(z.minLength(1))),
     /** wrap: how this command's stdout is read, when it differs from wrap.output. */
     output: z.optional(z.enum(["json", "text", "jsonl"])),
-    args: z.optional(
-      z.record(z.string().check(z.regex(ARG_NAME_RE, "an arg name is letters, digits, _ or -")), ArgSchema),
-    ),
+    args: argsOf(z.strictObject(argKeys)),
     /** mcp: the name of the server's tool this command calls (verb_key is the hcpx name). */
     tool: OPT_NON_EMPTY,
   };
@@ -244,7 +237,13 @@ export function build() {
   const full = () => {
     const lean = { STR, NON_EMPTY, OPT_STR, OPT_NON_EMPTY, OPT_BOOL };
     const { SecurityReq, SchemeSchema } = security(lean);
-    const CommandSchema = z.strictObject({ ...commandKeys, ...commandExtras(lean, SecurityReq) });
+    const ArgSchema = z.strictObject({ ...argKeys, ...argExtras(lean) });
+    // args in its place among commandKeys, with the full ArgSchema
+    const CommandSchema = z.strictObject({
+      ...commandKeys,
+      args: argsOf(ArgSchema),
+      ...commandExtras(lean, SecurityReq),
+    });
     const { OpenapiSchema, McpSchema } = kindSections(lean, SecurityReq, SchemeSchema);
     const Sections = { wrap: WrapSchema, composite: CompositeSchema, openapi: OpenapiSchema, mcp: McpSchema };
     const SurfaceSchema = z.strictObject({
@@ -255,15 +254,17 @@ export function build() {
       commands: z.optional(z.array(CommandSchema)),
       stimuli,
     });
-    return { SchemeSchema, CommandSchema, McpSchema, Sections, SurfaceSchema };
+    return { ArgSchema, SchemeSchema, CommandSchema, McpSchema, Sections, SurfaceSchema };
   };
   let whole: ReturnType<typeof full> | undefined;
   const heavy = () => (whole ??= full());
   let config: ReturnType<typeof fullConfig> | undefined;
   let skill: ReturnType<typeof skillFrontmatter> | undefined;
-  // The getters build on first read: SchemeSchema to SurfaceSchema all together (full), the others each alone.
+  // The getters build on first read: ArgSchema to SurfaceSchema all together (full), the others each alone.
   return {
-    ArgSchema,
+    get ArgSchema() {
+      return heavy().ArgSchema;
+    },
     get SchemeSchema() {
       return heavy().SchemeSchema;
     },
@@ -297,7 +298,8 @@ export function build() {
 /**
  * Whether a lean schema (LeanSurfaceSchema, LeanConfigSchema) parses `value`
  * exactly as the full one (SurfaceSchema, ConfigSchema) does: when every key of
- * the value, and of each of a surface's commands, is one of the lean schema's.
+ * the value, and of each of a surface's commands and their args, is one of the
+ * lean schema's.
  * The two differ only in optional keys, which zod passes over when they are
  * absent (no key in the result, no issue), and share every schema under them:
  * the same result, the same issues in the same order (the lean keys are in the
@@ -311,8 +313,9 @@ export function leanFits(
   value: unknown,
 ): boolean {
   // zod's own tests: an object is not null and not an array; its keys are what for...in yields
+  const isObject = (v: unknown): v is object => typeof v === "object" && v !== null && !Array.isArray(v);
   const within = (v: unknown, shape: object): boolean => {
-    if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+    if (!isObject(v)) return false;
     for (const k in v) if (!Object.hasOwn(shape, k)) return false;
     return true;
   };
@@ -323,5 +326,11 @@ export function leanFits(
   // a config has no commands: a value with them failed above
   if (!("commands" in shape)) return false;
   const command = shape.commands._zod.def.innerType._zod.def.element.shape;
-  return Array.isArray(commands) && commands.every((c) => within(c, command));
+  const arg = command.args._zod.def.innerType._zod.def.valueType.shape;
+  // and each command's args: an object whose every value is an arg with the lean keys only
+  const argsWithin = (args: unknown) =>
+    args === undefined || (isObject(args) && Object.values(args).every((a) => within(a, arg)));
+  return (
+    Array.isArray(commands) && commands.every((c) => within(c, command) && argsWithin((c as { args?: unknown }).args))
+  );
 }

@@ -1,7 +1,8 @@
 // The schemas of surface.json that only some packs use: the openapi and mcp
-// sections, and a command's inputs, prompt and http. build() (schema-defs.ts)
-// builds them on the first read of SurfaceSchema, which a surface without any of
-// these keys never needs (leanFits). Declared here once; nowhere else.
+// sections, a command's inputs, prompt and http, and an arg's openapi keys.
+// build() (schema-defs.ts) builds them on the first read of SurfaceSchema,
+// which a surface without any of these keys never needs (leanFits). Declared
+// here once; nowhere else.
 import * as z from "zod/mini";
 import { ARG_NAME_RE, ENV_NAME_RE } from "./names";
 
@@ -13,6 +14,21 @@ export type Lean = {
   OPT_NON_EMPTY: z.ZodMiniOptional<z.ZodMiniString>;
   OPT_BOOL: z.ZodMiniOptional<z.ZodMiniBoolean>;
 };
+
+/** An arg's keys that openapi packs use (and `schema`, mcp packs too). */
+export function argExtras({ OPT_NON_EMPTY, OPT_BOOL }: Lean) {
+  return {
+    /** openapi: where the value goes in the HTTP request. */
+    in: z.optional(z.enum(["path", "query", "body", "header", "cookie"])),
+    /** openapi: the parameter's or body property's name in the request, when it is not the arg name. */
+    name: OPT_NON_EMPTY,
+    /** openapi: how the value is serialized (OpenAPI 3 parameter styles). */
+    style: z.optional(z.enum(["simple", "label", "matrix", "form", "spaceDelimited", "pipeDelimited", "deepObject"])),
+    explode: OPT_BOOL,
+    /** openapi: the JSON Schema of an array / object / json arg, passed to the tool's input schema. */
+    schema: z.optional(z.record(z.string(), z.unknown())),
+  };
+}
 
 /** openapi's security schemes and requirements (kind openapi, and a command's http) */
 export function security({ NON_EMPTY }: Lean) {

@@ -1,11 +1,12 @@
-// A surface whose keys (top level, and each command's) are all the lean
+// A surface whose keys (top level, each command's and each arg's) are all the lean
 // surface schema's is validated with LeanSurfaceSchema (src/pack/schema.ts
 // schemaFor, schema-defs.ts leanFits), and a config without confirm and mcp
 // with LeanConfigSchema: each must come out exactly as through the full schema
 // — the same value (key order included), the same issues in the same order,
 // the same problems with their hints and lines. Generated surfaces and
 // configs, valid and invalid, with and without the keys only the full schema
-// has (openapi, mcp, a command's inputs, prompt, http; confirm, mcp), with
+// has (openapi, mcp, a command's inputs, prompt, http, an arg's in; confirm,
+// mcp), with
 // typos of them and keys in any order.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -275,6 +276,10 @@ describe("the lean surface schema", () => {
       { ...base, commands: [cmd, { ...cmd, inputs: {} }] },
       { ...base, commands: [{ ...cmd, http: { method: "GET", path: "/" } }] },
       { ...base, commands: [{ ...cmd, promt: {} }] },
+      { ...base, commands: [{ ...cmd, args: { a: { type: "string", in: "query" } } }] },
+      { ...base, commands: [{ ...cmd, args: { a: { type: "string", inn: "query" } } }] },
+      { ...base, commands: [{ ...cmd, args: [{ type: "string" }] }] },
+      { ...base, commands: [{ ...cmd, args: { a: "string" } }] },
       { ...base, commands: [cmd, "ping"] },
       { ...base, commands: {} },
       [base],
