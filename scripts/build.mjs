@@ -27,11 +27,14 @@ import { dirname, join } from "node:path";
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const out = join(root, "dist");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-// What decides whether a file validates: the schemas, the validator, zod. The
+// What decides whether a file validates: the schemas (and which of them a surface
+// takes: schema.ts), the validator, zod. The
 // validation cache (src/pack/validcache.ts) keys on this, so a build that
 // changes any of them never trusts what an earlier build validated.
 const schemaHash = createHash("sha256")
   .update(readFileSync(join(root, "src/pack/schema-defs.ts")))
+  .update(readFileSync(join(root, "src/pack/schema-kinds.ts")))
+  .update(readFileSync(join(root, "src/pack/schema.ts")))
   .update(readFileSync(join(root, "src/pack/validate.ts")))
   .update(readFileSync(join(root, "node_modules/zod/package.json")))
   .digest("hex")

@@ -5,12 +5,21 @@
 // ("did you mean …") reads the known keys from these schemas.
 // A module of its own so that schema.ts loads it, and zod with it, only when
 // something is validated (see schema.ts).
+//
+// build() is a table, not steps: one declaration per file format, each
+// referring to the ones above it. What only some surfaces use — the openapi and
+// mcp sections, a command's inputs, prompt and http, an arg's openapi keys
+// (~45% of the schemas, ~7 M instructions of exec's first call after install)
+// — is declared apart (schema-kinds.ts) and built on first need: a surface
+// whose keys are all the lean one's (leanFits) is validated with
+// LeanSurfaceSchema, the same declarations without those optional keys, which
+// parses it exactly as SurfaceSchema does. One declaration of each schema,
+// shared by both. A config without confirm and mcp is validated with
+// LeanConfigSchema the same way.
 import * as z from "zod/mini";
 import { ARG_NAME_RE, ENV_NAME_RE, PACK_ID_RE, VERB_KEY_RE } from "./names";
+import { argExtras, commandExtras, kindSections, security } from "./schema-kinds";
 
-// build() is a table, not steps: one declaration per file format, each
-// referring to the ones above it; split into functions it would only pass the
-// same schemas around. It stays one piece (test/arch/size.test.ts says why).
 export function build() {
   // One instance of each schema used in many places (a schema is immutable: .check() and z.optional()
   // make new ones around it): building them was ~22 M instructions of exec's first call after install.
@@ -20,7 +29,8 @@ export function build() {
   const OPT_NON_EMPTY = z.optional(NON_EMPTY);
   const OPT_BOOL = z.optional(z.boolean());
 
-  const ArgSchema = z.strictObject({
+  /** An arg's keys of every kind (argExtras adds openapi's after them). */
+  const argKeys = {
     /** array / object: openapi only; json (any JSON value): openapi and mcp packs; `schema` is their JSON Schema. */
     type: z.enum(["string", "integer", "number", "boolean", "enum", "array", "object", "json"]),
     required: OPT_BOOL,
@@ -29,51 +39,12 @@ export function build() {
     values: z.optional(z.array(z.union([z.string(), z.number()])).check(z.minLength(1))),
     allow_dash: OPT_BOOL,
     default: z.optional(z.union([z.string(), z.number(), z.boolean()])),
-    /** openapi: where the value goes in the HTTP request. */
-    in: z.optional(z.enum(["path", "query", "body", "header", "cookie"])),
-    /** openapi: the parameter's or body property's name in the request, when it is not the arg name. */
-    name: OPT_NON_EMPTY,
-    /** openapi: how the value is serialized (OpenAPI 3 parameter styles). */
-    style: z.optional(z.enum(["simple", "label", "matrix", "form", "spaceDelimited", "pipeDelimited", "deepObject"])),
-    explode: OPT_BOOL,
-    /** openapi: the JSON Schema of an array / object / json arg, passed to the tool's input schema. */
-    schema: z.optional(z.record(z.string(), z.unknown())),
-  });
+  };
+  const ARG_NAME = z.string().check(z.regex(ARG_NAME_RE, "an arg name is letters, digits, _ or -"));
+  const argsOf = <A extends z.core.$ZodType>(arg: A) => z.optional(z.record(ARG_NAME, arg));
 
-  /** openapi security: OR of alternatives, each an AND of scheme names ([] = no credentials needed). */
-  const SecurityReq = z.array(
-    z.array(z.string().check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/, "a scheme name is letters, digits, _ . -"))),
-  );
-  const ENV_NAME = z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _"));
-  const SchemeSchema = z.discriminatedUnion("type", [
-    z.strictObject({
-      type: z.literal("apiKey"),
-      in: z.enum(["header", "query", "cookie"]),
-      name: NON_EMPTY,
-      env: ENV_NAME,
-    }),
-    z.strictObject({ type: z.literal("bearer"), env: ENV_NAME }),
-    z.strictObject({ type: z.literal("basic"), username_env: ENV_NAME, password_env: ENV_NAME }),
-  ]);
-
-  /** A command's inputs (docs/inputs.md), and a prompt's (docs/prompts.md): key → what hcpx asks the MCP client for. */
-  const InputsSchema = z.record(
-    z
-      .string()
-      .check(z.regex(/^[a-z][a-z0-9_]{0,31}$/, "an input key is lower-case letters, digits and _ (at most 32)")),
-    z.strictObject({
-      ask: z.enum(["form", "sampling", "roots"]),
-      arg: z.string().check(z.regex(ARG_NAME_RE, "an arg name is letters, digits, _ or -")),
-      message: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
-      field: z.optional(z.string().check(z.regex(ARG_NAME_RE, "a field name is letters, digits, _ or -"))),
-      prompt: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
-      max_tokens: z.optional(z.number().check(z.int(), z.gte(1), z.lte(100_000))),
-      round: z.optional(z.number().check(z.int(), z.gte(1), z.lte(8))),
-      optional: OPT_BOOL,
-    }),
-  );
-
-  const CommandSchema = z.strictObject({
+  /** A command's keys of every kind (commandExtras adds the others after them). */
+  const commandKeys = {
     verb_key: z
       .string()
       .check(z.regex(VERB_KEY_RE, "a verb_key is lower-case words joined by dots, like `plan` or `entry.add`")),
@@ -82,62 +53,10 @@ export function build() {
     cli: z.optional(z.array(STR).check(z.minLength(1))),
     /** wrap: how this command's stdout is read, when it differs from wrap.output. */
     output: z.optional(z.enum(["json", "text", "jsonl"])),
-    args: z.optional(
-      z.record(z.string().check(z.regex(ARG_NAME_RE, "an arg name is letters, digits, _ or -")), ArgSchema),
-    ),
+    args: argsOf(z.strictObject(argKeys)),
     /** mcp: the name of the server's tool this command calls (verb_key is the hcpx name). */
     tool: OPT_NON_EMPTY,
-    /**
-     * What hcpx asks the MCP client for before the command runs (docs/inputs.md):
-     * key → a form question to the person, a sampling prompt or the client's
-     * roots; the answer fills the named arg. Never a gate: confirm is.
-     */
-    inputs: z.optional(InputsSchema),
-    /**
-     * `hcpx mcp`: this command is also an MCP prompt (docs/prompts.md): the
-     * person picks it in the host; hcpx asks the prompt's own inputs and answers
-     * with a message telling the model which tool to call. Never runs it.
-     */
-    prompt: z.optional(
-      z.strictObject({
-        description: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
-        inputs: z.optional(InputsSchema),
-      }),
-    ),
-    http: z.optional(
-      z.strictObject({
-        method: z.enum([
-          "GET",
-          "POST",
-          "PUT",
-          "PATCH",
-          "DELETE",
-          "HEAD",
-          "get",
-          "post",
-          "put",
-          "patch",
-          "delete",
-          "head",
-        ]),
-        path: z.string().check(z.regex(/^\//, "an HTTP path starts with /")),
-        /** the operation's own server (absolute, or relative to openapi.base_url) */
-        base_url: OPT_NON_EMPTY,
-        /** the request body: its media type; `whole` names the one arg that is the entire body */
-        body: z.optional(
-          z.strictObject({
-            media: z.enum(["application/json", "application/x-www-form-urlencoded", "multipart/form-data"]),
-            required: OPT_BOOL,
-            whole: z.optional(z.string().check(z.regex(ARG_NAME_RE))),
-          }),
-        ),
-        /** the Accept header (from the operation's response media types) */
-        accept: OPT_NON_EMPTY,
-        /** the operation's own security requirements (overrides openapi.security) */
-        security: z.optional(SecurityReq),
-      }),
-    ),
-  });
+  };
 
   const PassThroughSchema = z.strictObject({
     allowedSubcommands: z
@@ -156,86 +75,15 @@ export function build() {
     pass_through: z.optional(PassThroughSchema),
   });
 
-  const PIN_HASH = z
-    .string()
-    .check(z.regex(/^sha256:[0-9a-f]{64}$/, "a pin is sha256: and 64 hex digits, written by `hcpx pack from-mcp`"));
-  const pinHash = () => PIN_HASH;
-  /** a header of a remote server: a literal (never a credential: load refuses one, header_literal_secret) or a Binding env name, with an optional scheme ("Bearer") */
-  const McpHeader = z.union([
-    STR,
-    z.strictObject({
-      env: z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _")),
-      scheme: z.optional(
-        z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9._-]{0,31}$/, "a scheme is one word, like Bearer")),
-      ),
-    }),
-  ]);
-  /** kind mcp: an MCP server called through the SDK client: a stdio one started per call (`bin`), or a remote one over Streamable HTTP (`url`). */
-  const McpSchema = z.strictObject({
-    /** what is started: a bare name (through sandbox.bins, never PATH) or a path (inside sandbox.roots), as wrap.bin */
-    bin: OPT_NON_EMPTY,
-    /** a remote server's Streamable HTTP endpoint (http or https; no user:password, no credential in the query) */
-    url: OPT_NON_EMPTY,
-    /** url only: headers sent with every request; a credential comes from the Binding ({ env, scheme }) */
-    headers: z.optional(
-      z.record(
-        z.string().check(z.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/, "a header name is a token, like Authorization")),
-        McpHeader,
-      ),
-    ),
-    /** the server's argv after the bin, literal (no placeholders) */
-    args: z.optional(z.array(STR)),
-    /** literal environment values for the server (Binding names come from binding.env) */
-    agent_env: z.optional(z.record(z.string().check(z.regex(ENV_NAME_RE)), z.string())),
-    /** per call: start, initialize and tools/call (default 30000) */
-    timeout_ms: z.optional(z.int().check(z.gt(0), z.lte(3_600_000))),
-    /** what `hcpx pack from-mcp` saw, for `hcpx pack update`-style review; informative */
-    server: z.optional(z.strictObject({ name: OPT_STR, version: OPT_STR })),
-    /** per tool name: hashes of what the person reviewed (src/runtime/mcp-pins.ts); a tool that no longer matches is refused */
-    pins: z.optional(
-      z.record(
-        z.string(),
-        z.strictObject({ title: pinHash(), description: pinHash(), input_schema: pinHash(), annotations: pinHash() }),
-      ),
-    ),
-  });
-
-  /** kind openapi: the runtime sends each command as an HTTP request itself. */
-  const OpenapiSchema = z.strictObject({
-    document: OPT_NON_EMPTY,
-    url: OPT_NON_EMPTY,
-    base_url: OPT_NON_EMPTY,
-    timeout_ms: z.optional(z.int().check(z.gt(0))),
-    auth: z.optional(
-      z.strictObject({
-        header: NON_EMPTY,
-        env: z.string().check(z.regex(ENV_NAME_RE)),
-        scheme: OPT_STR,
-      }),
-    ),
-    /** security schemes by name, each value from a Binding env name */
-    schemes: z.optional(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/)), SchemeSchema)),
-    /** the document's default security requirements */
-    security: z.optional(SecurityReq),
-  });
-
+  const CompositeSchema = z.strictObject({ module: NON_EMPTY });
   /**
-   * Each adapter kind's own section of a surface, by its key (the `section` of
-   * its entry in the adapter table, ./adapters): optional in the file, required
-   * for a pack of that kind and refused on a pack of another when it loads.
+   * A surface's keys before and after the openapi and mcp sections (kindSections),
+   * which full() puts between them. Each adapter kind's own section (the
+   * `section` of its entry in the adapter table, ./adapters) is optional in the
+   * file, required for a pack of that kind and refused on a pack of another
+   * when it loads.
    */
-  const Sections = {
-    wrap: WrapSchema,
-    composite: z.strictObject({ module: NON_EMPTY }),
-    openapi: OpenapiSchema,
-    mcp: McpSchema,
-  };
-  const optional = <T extends Record<string, z.core.$ZodType>>(o: T) =>
-    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, z.optional(v)])) as {
-      [K in keyof T]: z.ZodMiniOptional<T[K]>;
-    };
-
-  const SurfaceSchema = z.strictObject({
+  const surfaceHead = {
     $schema: OPT_STR,
     hcp: z.string().check(z.regex(/^1(\.\d+)?$/, 'hcp is the protocol version, like "1.1"')),
     id: z.string().check(z.regex(PACK_ID_RE, "a pack id matches ^[a-z][a-z0-9-]{0,31}$ (no '..', '/', '__')")),
@@ -243,7 +91,10 @@ export function build() {
     description: NON_EMPTY,
     /** the adapter kinds (the table in ./adapters; a type check there keeps the two the same) */
     kind: z.enum(["wrap", "composite", "openapi", "sense_only", "mcp"]),
-    ...optional(Sections),
+    wrap: z.optional(WrapSchema),
+    composite: z.optional(CompositeSchema),
+  };
+  const surfaceTail = {
     pass_through: z.optional(PassThroughSchema),
     /**
      * What the program needs beyond its Policy when hcpx confines it
@@ -274,16 +125,22 @@ export function build() {
         env: z.optional(z.array(z.string().check(z.regex(ENV_NAME_RE, "an env name is letters, digits and _")))),
       }),
     ),
-    commands: z.optional(z.array(CommandSchema)),
-    stimuli: z.optional(
-      z.array(
-        z.looseObject({
-          id: NON_EMPTY,
-          trigger: OPT_STR,
-          summary: OPT_STR,
-        }),
-      ),
+  };
+  const stimuli = z.optional(
+    z.array(
+      z.looseObject({
+        id: NON_EMPTY,
+        trigger: OPT_STR,
+        summary: OPT_STR,
+      }),
     ),
+  );
+  /** SurfaceSchema without openapi, mcp and a command's inputs, prompt and http (see leanFits) */
+  const LeanSurfaceSchema = z.strictObject({
+    ...surfaceHead,
+    ...surfaceTail,
+    commands: z.optional(z.array(z.strictObject(commandKeys))),
+    stimuli,
   });
 
   const PolicyRowSchema = z.strictObject({
@@ -300,20 +157,26 @@ export function build() {
     rows: z.record(z.string(), PolicyRowSchema),
   });
 
-  const SkillFrontmatterSchema = z.looseObject({
-    name: z
-      .string()
-      .check(
-        z.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "a Skill name is 1-64 of [a-z0-9-], no leading, trailing or double hyphen"),
-        z.maxLength(64),
-      ),
-    description: z.string().check(z.minLength(1), z.maxLength(1024)),
-    leads: z.optional(z.union([z.string(), z.array(z.string()).check(z.minLength(1), z.maxLength(3))])),
-  });
+  // built on first read: `hcpx exec` reads no SKILL.md
+  const skillFrontmatter = () =>
+    z.looseObject({
+      name: z
+        .string()
+        .check(
+          z.regex(
+            /^[a-z0-9]+(-[a-z0-9]+)*$/,
+            "a Skill name is 1-64 of [a-z0-9-], no leading, trailing or double hyphen",
+          ),
+          z.maxLength(64),
+        ),
+      description: z.string().check(z.minLength(1), z.maxLength(1024)),
+      leads: z.optional(z.union([z.string(), z.array(z.string()).check(z.minLength(1), z.maxLength(3))])),
+    });
 
   const CONFIRM_MODES = ["person", "host", "agent"] as const;
   const GrantPattern = z.string().check(z.minLength(1));
-  const ConfigSchema = z.strictObject({
+  /** A config's keys (fullConfig adds confirm and mcp after them). */
+  const configKeys = {
     $schema: OPT_STR,
     packs: z.optional(z.array(NON_EMPTY)),
     principal: z.optional(z.strictObject({ id: NON_EMPTY, kind: z.optional(z.enum(["person", "agent"])) })),
@@ -336,44 +199,138 @@ export function build() {
         trusted_composites: z.optional(z.array(NON_EMPTY)),
       }),
     ),
-    /**
-     * Who says yes to a `confirm: true` write (README "Who confirms a write"):
-     * "person" | "host" (default) | "agent", or { by, timeout_ms } (how long
-     * an MCP elicitation waits for the person, 1 s to 10 min, default 120 s).
-     */
-    confirm: z.optional(
-      z.union([
-        z.enum(CONFIRM_MODES),
+  };
+  /** ConfigSchema without confirm and mcp (see leanFits) */
+  const LeanConfigSchema = z.strictObject(configKeys);
+  // built on first read: a config with neither confirm nor mcp takes LeanConfigSchema
+  const fullConfig = () =>
+    z.strictObject({
+      ...configKeys,
+      /**
+       * Who says yes to a `confirm: true` write (README "Who confirms a write"):
+       * "person" | "host" (default) | "agent", or { by, timeout_ms } (how long
+       * an MCP elicitation waits for the person, 1 s to 10 min, default 120 s).
+       */
+      confirm: z.optional(
+        z.union([
+          z.enum(CONFIRM_MODES),
+          z.strictObject({
+            by: z.enum(CONFIRM_MODES),
+            timeout_ms: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))),
+          }),
+        ]),
+      ),
+      /** `hcpx mcp`: how a pack's tools are named — "pack__verb" (default) or "verb" (the verb alone; docs/inputs.md) */
+      mcp: z.optional(
         z.strictObject({
-          by: z.enum(CONFIRM_MODES),
-          timeout_ms: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))),
-        }),
-      ]),
-    ),
-    /** `hcpx mcp`: how a pack's tools are named — "pack__verb" (default) or "verb" (the verb alone; docs/inputs.md) */
-    mcp: z.optional(
-      z.strictObject({
-        tool_names: z.optional(
-          z.record(
-            z.string().check(z.regex(PACK_ID_RE, "a pack id matches ^[a-z][a-z0-9-]{0,31}$")),
-            z.enum(["verb", "pack__verb"]),
+          tool_names: z.optional(
+            z.record(
+              z.string().check(z.regex(PACK_ID_RE, "a pack id matches ^[a-z][a-z0-9-]{0,31}$")),
+              z.enum(["verb", "pack__verb"]),
+            ),
           ),
-        ),
-      }),
-    ),
-  });
+        }),
+      ),
+    });
+  // SurfaceSchema: the lean keys with the others in their places (the order of the keys is the
+  // order of a parsed value's keys and of the issues).
+  const full = () => {
+    const lean = { STR, NON_EMPTY, OPT_STR, OPT_NON_EMPTY, OPT_BOOL };
+    const { SecurityReq, SchemeSchema } = security(lean);
+    const ArgSchema = z.strictObject({ ...argKeys, ...argExtras(lean) });
+    // args in its place among commandKeys, with the full ArgSchema
+    const CommandSchema = z.strictObject({
+      ...commandKeys,
+      args: argsOf(ArgSchema),
+      ...commandExtras(lean, SecurityReq),
+    });
+    const { OpenapiSchema, McpSchema } = kindSections(lean, SecurityReq, SchemeSchema);
+    const Sections = { wrap: WrapSchema, composite: CompositeSchema, openapi: OpenapiSchema, mcp: McpSchema };
+    const SurfaceSchema = z.strictObject({
+      ...surfaceHead,
+      openapi: z.optional(OpenapiSchema),
+      mcp: z.optional(McpSchema),
+      ...surfaceTail,
+      commands: z.optional(z.array(CommandSchema)),
+      stimuli,
+    });
+    return { ArgSchema, SchemeSchema, CommandSchema, McpSchema, Sections, SurfaceSchema };
+  };
+  let whole: ReturnType<typeof full> | undefined;
+  const heavy = () => (whole ??= full());
+  let config: ReturnType<typeof fullConfig> | undefined;
+  let skill: ReturnType<typeof skillFrontmatter> | undefined;
+  // The getters build on first read: ArgSchema to SurfaceSchema all together (full), the others each alone.
   return {
-    ArgSchema,
-    SchemeSchema,
-    CommandSchema,
+    get ArgSchema() {
+      return heavy().ArgSchema;
+    },
+    get SchemeSchema() {
+      return heavy().SchemeSchema;
+    },
+    get CommandSchema() {
+      return heavy().CommandSchema;
+    },
     PassThroughSchema,
     WrapSchema,
-    McpSchema,
-    Sections,
-    SurfaceSchema,
+    get McpSchema() {
+      return heavy().McpSchema;
+    },
+    get Sections() {
+      return heavy().Sections;
+    },
+    get SurfaceSchema() {
+      return heavy().SurfaceSchema;
+    },
+    LeanSurfaceSchema,
     PolicyRowSchema,
     PolicySchema,
-    SkillFrontmatterSchema,
-    ConfigSchema,
+    get SkillFrontmatterSchema() {
+      return (skill ??= skillFrontmatter());
+    },
+    get ConfigSchema() {
+      return (config ??= fullConfig());
+    },
+    LeanConfigSchema,
   };
+}
+
+/**
+ * Whether a lean schema (LeanSurfaceSchema, LeanConfigSchema) parses `value`
+ * exactly as the full one (SurfaceSchema, ConfigSchema) does: when every key of
+ * the value, and of each of a surface's commands and their args, is one of the
+ * lean schema's.
+ * The two differ only in optional keys, which zod passes over when they are
+ * absent (no key in the result, no issue), and share every schema under them:
+ * the same result, the same issues in the same order (the lean keys are in the
+ * full schema's order), and no unknown key at these levels, the only places
+ * where validate.ts would read different known keys for a hint. Anything else
+ * (a key only the full schema has, a typo, commands that are not an array of
+ * objects) takes the full schema.
+ */
+export function leanFits(
+  lean: ReturnType<typeof build>["LeanSurfaceSchema"] | ReturnType<typeof build>["LeanConfigSchema"],
+  value: unknown,
+): boolean {
+  // zod's own tests: an object is not null and not an array; its keys are what for...in yields
+  const isObject = (v: unknown): v is object => typeof v === "object" && v !== null && !Array.isArray(v);
+  const within = (v: unknown, shape: object): boolean => {
+    if (!isObject(v)) return false;
+    for (const k in v) if (!Object.hasOwn(shape, k)) return false;
+    return true;
+  };
+  const shape = lean.shape;
+  if (!within(value, shape)) return false;
+  const commands = (value as { commands?: unknown }).commands;
+  if (commands === undefined) return true;
+  // a config has no commands: a value with them failed above
+  if (!("commands" in shape)) return false;
+  const command = shape.commands._zod.def.innerType._zod.def.element.shape;
+  const arg = command.args._zod.def.innerType._zod.def.valueType.shape;
+  // and each command's args: an object whose every value is an arg with the lean keys only
+  const argsWithin = (args: unknown) =>
+    args === undefined || (isObject(args) && Object.values(args).every((a) => within(a, arg)));
+  return (
+    Array.isArray(commands) && commands.every((c) => within(c, command) && argsWithin((c as { args?: unknown }).args))
+  );
 }

@@ -14,13 +14,30 @@ import type * as Z from "zod/mini";
 
 export { ARG_NAME_RE, ENV_NAME_RE, PACK_ID_RE, VERB_KEY_RE } from "./names";
 
-export type Schemas = ReturnType<typeof import("./schema-defs").build>;
+type Defs = typeof import("./schema-defs");
+export type Schemas = ReturnType<Defs["build"]>;
+let defs: Defs | undefined;
 let built: Schemas | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazily run bundled module (see above)
+const load = (): Defs => (defs ??= require("./schema-defs") as Defs);
 
-/** The schemas, built on first call. */
+/** The schemas, built on first call (those only some surfaces use on their first read: schema-defs.ts). */
 export function schemas(): Schemas {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazily run bundled module (see above)
-  return (built ??= (require("./schema-defs") as typeof import("./schema-defs")).build());
+  return (built ??= load().build());
+}
+
+/** The files that have a lean schema: its name in Schemas */
+const LEAN = { SurfaceSchema: "LeanSurfaceSchema", ConfigSchema: "LeanConfigSchema" } as const;
+
+/**
+ * The schema a file's value of `kind` is validated with: for a surface or a
+ * config, the lean one when it parses the value exactly as the full one would
+ * (leanFits, schema-defs.ts), which is then not built; else the full one.
+ */
+export function schemaFor<K extends keyof Schemas>(kind: K, value: unknown): Schemas[K] {
+  const s = schemas();
+  const lean = Object.hasOwn(LEAN, kind) ? s[LEAN[kind as keyof typeof LEAN]] : undefined;
+  return (lean && load().leanFits(lean, value) ? lean : s[kind]) as Schemas[K];
 }
 
 export type ArgSpec = Z.infer<Schemas["ArgSchema"]>;

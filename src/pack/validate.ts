@@ -9,7 +9,7 @@
 import type * as z from "zod/mini";
 import { HcpxError, pathToString, type ErrorCode, type Problem } from "../util/errors";
 import { locate, readJson5, type Json5Doc } from "./json5";
-import { schemas, type Schemas } from "./schema";
+import { schemaFor, type Schemas } from "./schema";
 import { cachedValue, markValidated } from "./validcache";
 
 type Issue = z.core.$ZodIssue;
@@ -278,7 +278,13 @@ export function validateDoc<K extends keyof Schemas>(
   /** when the file was read (before its identity was taken): what the racy rule measures from */
   readAt: number,
 ): Validated<z.infer<Schemas[K]>> {
-  const v = validate(schemas()[kind] as unknown as z.ZodMiniType<z.infer<Schemas[K]>>, doc.value, doc.file, doc.text);
+  // a surface's or a config's lean schema when it parses this value as the full one would (schema.ts)
+  const v = validate(
+    schemaFor(kind, doc.value) as unknown as z.ZodMiniType<z.infer<Schemas[K]>>,
+    doc.value,
+    doc.file,
+    doc.text,
+  );
   if (v.warnings.length === 0) markValidated(kind, doc.id, doc.value, readAt);
   return v;
 }

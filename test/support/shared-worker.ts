@@ -132,6 +132,7 @@ export const SHARED_FILES = [
   "test/pack/frontmatter.test.ts",
   "test/pack/grants.test.ts",
   "test/pack/json5.test.ts",
+  "test/pack/lean-schema.test.ts",
   "test/pack/load-examples.test.ts",
   "test/pack/undeclared.test.ts",
   "test/pack/validcache.test.ts",
