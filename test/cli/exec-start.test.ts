@@ -18,6 +18,23 @@ function preloaded(name: string, body: (out: string) => string) {
   return { p, home, out, preload };
 }
 
+/**
+ * A preload's body: appends to the report `o` the name of each of `target`'s `keys` (getters, like
+ * process.stdout or Node's lazily defined globals) the first time anything reads it.
+ */
+const firstReads = (target: "process" | "globalThis", keys: string[]) => (o: string) =>
+  `const fs = require("node:fs");
+for (const k of ${JSON.stringify(keys)}) {
+  const d = Object.getOwnPropertyDescriptor(${target}, k);
+  Object.defineProperty(${target}, k, { configurable: true, enumerable: d.enumerable, get() {
+    fs.appendFileSync(${o}, k + "\\n");
+    const v = d.get ? d.get.call(${target}) : d.value;
+    Object.defineProperty(${target}, k, { value: v, configurable: true, writable: true, enumerable: d.enumerable });
+    return v;
+  } });
+}
+`;
+
 describe("exec's start path", () => {
   it("a plain wrap call loads neither node:crypto nor node:os, the audit log off or on (its args hash is @noble/hashes' sha256)", async () => {
     const { p, home, out, preload } = preloaded(
@@ -59,20 +76,7 @@ describe("exec's cancel", () => {
       home,
       out: log,
       preload,
-    } = preloaded(
-      "abort",
-      (o) => `const fs = require("node:fs");
-for (const k of ["AbortController", "AbortSignal"]) {
-  const d = Object.getOwnPropertyDescriptor(globalThis, k);
-  Object.defineProperty(globalThis, k, { configurable: true, enumerable: d.enumerable, get() {
-    fs.appendFileSync(${o}, k + "\\n");
-    const v = d.get ? d.get.call(globalThis) : d.value;
-    Object.defineProperty(globalThis, k, { value: v, configurable: true, writable: true, enumerable: d.enumerable });
-    return v;
-  } });
-}
-`,
-    );
+    } = preloaded("abort", firstReads("globalThis", ["AbortController", "AbortSignal"]));
     const r = await run(process.execPath, ["-r", preload, HCPX, "exec", "calc-wrap", "ping", "--json"], {
       cwd: p.dir,
       env: { HOME: home },
@@ -115,25 +119,7 @@ describe("exec's code cache writer", () => {
 describe("exec's envelope on fd 1", () => {
   it("a plain exec writes its envelope without building process.stdout (output.ts useFdOut)", async () => {
     // records each of process.stdout / stderr the first time anything builds it
-    const {
-      p,
-      home,
-      out: log,
-      preload,
-    } = preloaded(
-      "fd1",
-      (o) => `const fs = require("node:fs");
-for (const k of ["stdout", "stderr"]) {
-  const d = Object.getOwnPropertyDescriptor(process, k);
-  Object.defineProperty(process, k, { configurable: true, enumerable: d.enumerable, get() {
-    fs.appendFileSync(${o}, k + "\\n");
-    const v = d.get.call(process);
-    Object.defineProperty(process, k, { value: v, configurable: true, enumerable: d.enumerable });
-    return v;
-  } });
-}
-`,
-    );
+    const { p, home, out: log, preload } = preloaded("fd1", firstReads("process", ["stdout", "stderr"]));
     const r = await run(process.execPath, ["-r", preload, HCPX, "exec", "calc-wrap", "ping", "--json"], {
       cwd: p.dir,
       env: { HOME: home, HCPX_AUDIT_LOG: "off" },

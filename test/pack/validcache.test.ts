@@ -18,18 +18,9 @@ import {
 import { join } from "node:path";
 import { HCPX, REPO, run, runHcpx, scratchProject, tmp, type ScratchProject } from "../support/hcpx";
 import { RACY_MS } from "../../src/util/stamp";
+import { frame, unframe } from "../support/cache-frame";
 
 const cacheOf = (home: string) => join(home, ".cache", "hcpx", "validated");
-/** An entry's payload (src/util/cache.ts frames it: 8-byte magic, length, the payload twice). */
-const unframe = (b: Buffer) => b.subarray(12, 12 + b.readUInt32LE(8)).toString("utf8");
-/** A payload framed as hcpx writes it: a well-formed entry. */
-function frame(text: string): Buffer {
-  const payload = Buffer.from(text);
-  const head = Buffer.alloc(12);
-  Buffer.from("hcpxC02\n", "latin1").copy(head);
-  head.writeUInt32LE(payload.length, 8);
-  return Buffer.concat([head, payload, payload]);
-}
 /** The cache's entries: file name → { key, value } */
 const entries = (home: string) =>
   Object.fromEntries(
