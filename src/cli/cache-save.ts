@@ -4,7 +4,7 @@
 // (cache-save.cjs, scripts/build.mjs), require()d only then: the write door
 // and the cache framing it takes are ~4.6 KB the entry no longer carries,
 // and V8 pre-parses all of the entry on every call (callgrind, warm `hcpx
-// exec`: ~1.5 M instructions).
+// exec`: 137.2 -> 136.0 M instructions).
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Script } from "node:vm";
