@@ -15,6 +15,7 @@ import { readdirSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import * as z from "zod/mini";
 import { checkPattern } from "../pack/grants";
+import { confirmField } from "../pack/schema-kinds";
 import { locate, parseJson5, readJson5 } from "../pack/json5";
 import type { ConfirmMode, Grants } from "../pack/model";
 import { validate } from "../pack/validate";
@@ -26,7 +27,6 @@ import { CAPS, readTextIfExists } from "../util/readfile";
 import { Stamped, stampOf } from "./stamp";
 
 export const PRINCIPAL_RE = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
-const CONFIRM_MODES = ["person", "host", "agent"] as const;
 const ENV_RE = /^[A-Z_][A-Z0-9_]*$/;
 
 const str = () => z.string().check(z.minLength(1));
@@ -35,15 +35,7 @@ const PrincipalSchema = z.strictObject({
   /** JWT subjects (the `principal_claim` of a verified token) that are this principal */
   subjects: z.optional(z.array(str())),
   grants: GrantsSchema,
-  confirm: z.optional(
-    z.union([
-      z.enum(CONFIRM_MODES),
-      z.strictObject({
-        by: z.enum(CONFIRM_MODES),
-        timeout_ms: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))),
-      }),
-    ]),
-  ),
+  confirm: confirmField(),
 });
 export const ServerConfigSchema = z.strictObject({
   $schema: z.optional(str()),

@@ -18,7 +18,7 @@
 // LeanConfigSchema the same way.
 import * as z from "zod/mini";
 import { ARG_NAME_RE, ENV_NAME_RE, PACK_ID_RE, VERB_KEY_RE } from "./names";
-import { argExtras, commandExtras, kindSections, security } from "./schema-kinds";
+import { argExtras, commandExtras, confirmField, kindSections, security } from "./schema-kinds";
 
 export function build() {
   // One instance of each schema used in many places (a schema is immutable: .check() and z.optional()
@@ -173,7 +173,6 @@ export function build() {
       leads: z.optional(z.union([z.string(), z.array(z.string()).check(z.minLength(1), z.maxLength(3))])),
     });
 
-  const CONFIRM_MODES = ["person", "host", "agent"] as const;
   const GrantPattern = z.string().check(z.minLength(1));
   /** A config's keys (fullConfig adds confirm and mcp after them). */
   const configKeys = {
@@ -206,20 +205,8 @@ export function build() {
   const fullConfig = () =>
     z.strictObject({
       ...configKeys,
-      /**
-       * Who says yes to a `confirm: true` write (README "Who confirms a write"):
-       * "person" | "host" (default) | "agent", or { by, timeout_ms } (how long
-       * an MCP elicitation waits for the person, 1 s to 10 min, default 120 s).
-       */
-      confirm: z.optional(
-        z.union([
-          z.enum(CONFIRM_MODES),
-          z.strictObject({
-            by: z.enum(CONFIRM_MODES),
-            timeout_ms: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))),
-          }),
-        ]),
-      ),
+      /** who says yes to a `confirm: true` write (schema-kinds.ts) */
+      confirm: confirmField(),
       /** `hcpx mcp`: how a pack's tools are named — "pack__verb" (default) or "verb" (the verb alone; docs/inputs.md) */
       mcp: z.optional(
         z.strictObject({

@@ -2,7 +2,9 @@
 // sections, a command's inputs, prompt and http, and an arg's openapi keys.
 // build() (schema-defs.ts) builds them on the first read of SurfaceSchema,
 // which a surface without any of these keys never needs (leanFits). Declared
-// here once; nowhere else.
+// here once; nowhere else. Also the confirm field of a config, built only for
+// a config that has one, and shared with the team server's principals
+// (src/mcp/team-config.ts).
 import * as z from "zod/mini";
 import { ARG_NAME_RE, ENV_NAME_RE } from "./names";
 
@@ -195,4 +197,20 @@ export function kindSections(
     security: z.optional(SecurityReq),
   });
   return { OpenapiSchema, McpSchema };
+}
+
+/**
+ * Who says yes to a `confirm: true` write (README "Who confirms a write"):
+ * "person" | "host" (default) | "agent", or { by, timeout_ms } (how long
+ * an MCP elicitation waits for the person, 1 s to 10 min, default 120 s).
+ * A config's `confirm`, and a team server principal's.
+ */
+export function confirmField() {
+  const by = z.enum(["person", "host", "agent"]);
+  return z.optional(
+    z.union([
+      by,
+      z.strictObject({ by, timeout_ms: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(600_000))) }),
+    ]),
+  );
 }
