@@ -740,13 +740,14 @@ export function findPack(project: Project, id: string): Pack {
     const named = isNamed[i]!;
     if (!named) {
       if (undeclared?.known(i, joinIn(dir, "surface.json"))) continue;
-      const opened: { st?: Stats } = {};
-      const readAt = Date.now();
-      const bytes = surfaceBytes(dir, undeclared && opened);
+      // the descriptor's fstat and the read's time, for the entry (only when there is one to keep them in)
+      const opened: { st?: Stats } | undefined = undeclared && {};
+      const readAt = undeclared ? Date.now() : 0;
+      const bytes = surfaceBytes(dir, opened);
       if (bytes === undefined) continue;
       // remembered only when these bytes alone decide (a text that names the id is read on every call)
       const may = mayDeclareText(bytes, id);
-      undeclared?.note(i, may ? undefined : opened.st, readAt);
+      undeclared?.note(i, may ? undefined : opened?.st, readAt);
       if (!may) continue;
       // A pack that loads has the id its surface declares (the schemas keep the parsed value as it is);
       // one that does not load counts only when it declares the id: either way a surface that declares
