@@ -92,6 +92,8 @@ interface Compiled {
 
 /** Load `commands/<name>.cjs` from `distDir` (the entry's own directory), and the bundles it splits off as it runs. */
 export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
+  // the bundles' import() (a composite module, the mcp adapter): this module's, which Node resolves
+  provideImporter((url) => import(url));
   const split = new Map<string, Compiled>();
   const c = compile(name, join(distDir, "commands", `${name}.cjs`), distDir, split);
   return {
@@ -121,7 +123,6 @@ function compile(name: string, file: string, distDir: string, split: Map<string,
     filename: file,
     cachedData,
   });
-  provideImporter((url) => import(url));
   // the bundle's build hash, for the caches keyed on this build's code (src/mcp/start-cache.ts)
   const built = BUNDLE_HASHES?.[name];
   if (typeof built === "string") (globalThis as Record<symbol, unknown>)[Symbol.for(`hcpx.bundleHash.${name}`)] = built;
