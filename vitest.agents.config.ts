@@ -9,9 +9,13 @@ export default defineConfig({
   plugins: [lazyRequireAsImport()],
   test: {
     include: ["test/agents/**/*.test.ts"],
-    testTimeout: 60_000,
+    // a test's time includes its runs' wait for a host-program slot (test/hosts/slots.mjs); a
+    // host run has its own timeout (up to 120 s), which catches a hang
+    testTimeout: 300_000,
     hookTimeout: 180_000,
     pool: "forks",
+    // the host programs read once, in sequence, before the first test starts one (test/hosts/warm.mjs)
+    globalSetup: ["test/hosts/warm.mjs"],
     // one file per host; two side by side (2 cores: most of a run is the host's own start)
     maxWorkers: 2,
     env: { HCPX_HOSTS_DIR: process.env.HCPX_HOSTS_DIR || join(homedir(), ".cache", "hcpx-hosts") },

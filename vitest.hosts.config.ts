@@ -12,9 +12,13 @@ export default defineConfig({
     include: ["test/hosts/**/*.test.ts"],
     exclude: ["node_modules/**", "test/hosts/node_modules/**"],
     // the host programs spawn MCP servers and take seconds each (budget: HOST-PROBES.md)
-    testTimeout: 180_000,
+    // a test's time includes its runs' wait for a host-program slot (test/hosts/slots.mjs);
+    // each run has its own timeout, which catches a hang
+    testTimeout: 600_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // the host programs read once, in sequence, before the first test starts a dozen of them
+    globalSetup: ["test/hosts/warm.mjs"],
     // files run side by side: most of the time is spent waiting on host processes
     maxWorkers: 3,
     env: { HCPX_HOSTS_DIR: process.env.HCPX_HOSTS_DIR || join(homedir(), ".cache", "hcpx-hosts") },

@@ -10,10 +10,13 @@
 //
 // Findings behind each parser: test/hosts/HOST-PROBES.md.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import readline from 'node:readline';
+import { withSlot } from './slots.mjs';
+
+export { withSlot };
 
 export const HOSTS_DIR = process.env.HCPX_HOSTS_DIR || join(homedir(), '.cache', 'hcpx-hosts');
 export const HOSTS_BIN = join(HOSTS_DIR, 'node_modules', '.bin');
@@ -88,7 +91,16 @@ const wantOffline = (o) => (o ?? process.env.HCPX_HOSTS_OFFLINE === '1') && canR
  * Run a program; resolves { cmd, args, code, signal, stdout, stderr, ms, timedOut }.
  * opts: cwd, env, input (string written to stdin, then closed), timeoutMs, offline.
  */
-export function run(cmd, args, { cwd, env, input = '', timeoutMs = 60_000, offline } = {}) {
+export function run(cmd, args, opts = {}) {
+  // the timeout is the program's own time: it starts once the run has a slot (slots.mjs)
+  return withSlot((waitedMs) => runNow(cmd, args, opts).then((r) => {
+    // HCPX_HOST_RUNLOG=<file>: a JSON line per run, to see how close runs come to their timeout
+    if (process.env.HCPX_HOST_RUNLOG) appendFileSync(process.env.HCPX_HOST_RUNLOG, JSON.stringify({ cmd: basename(cmd), arg: args[0], ms: r.ms, waitedMs, timeoutMs: opts.timeoutMs ?? 60_000, timedOut: r.timedOut }) + '\n');
+    return { ...r, waitedMs };
+  }));
+}
+
+function runNow(cmd, args, { cwd, env, input = '', timeoutMs = 60_000, offline } = {}) {
   const [c, a] = wantOffline(offline) ? ['unshare', ['-n', '--', cmd, ...args]] : [cmd, args];
   return new Promise((resolve) => {
     const t0 = Date.now();
@@ -281,7 +293,7 @@ async function codexMcpListIn(home, { cwd, timeoutMs, env, offline }) {
  * copyHome:true to keep `home` pristine.
  */
 export async function codexMcpServerStatus({ home, copyHome = false, ...opts } = {}) {
-  return withHome(home, copyHome, (h) => codexAppServer({ home: h, ...opts }));
+  return withHome(home, copyHome, (h) => withSlot(() => codexAppServer({ home: h, ...opts })));
 }
 async function codexAppServer({ home, cwd, thread = true, call, timeoutMs = 60_000, env = {}, offline } = {}) {
   const bin = hostBin('codex');

@@ -31,7 +31,8 @@ const cleanup = removeAfterAll();
 function kimiOffline(args: string[], o: { home: string; cwd: string; model: FakeModel; socket: string; port: number }): Promise<{ code: number | null; out: string }> {
   const script = 'ip link set lo up && exec "$@"';
   const argv = ["-n", "--", "sh", "-c", script, "sh", NODE22, BRIDGE, String(o.port), o.socket, "--", NODE22, KIMI, ...args];
-  return new Promise((resolve) => {
+  // one of the host-program slots (test/hosts/slots.mjs), as every other host run
+  return hc.withSlot(() => new Promise((resolve) => {
     const child = spawn("unshare", argv, { cwd: o.cwd, env: hc.hostEnv(o.home, { NO_COLOR: "1" }), stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
@@ -41,7 +42,7 @@ function kimiOffline(args: string[], o: { home: string; cwd: string; model: Fake
       clearTimeout(timer);
       resolve({ code, out });
     });
-  });
+  }));
 }
 
 /** Kimi's own config in the scratch HOME: the fake model as an OpenAI-compatible provider, no telemetry. */

@@ -19,6 +19,8 @@ export interface Raw {
   stderr: string;
   ms: number;
   timedOut: boolean;
+  /** how long the run waited for a slot before its clock started (test/hosts/slots.mjs) */
+  waitedMs?: number;
 }
 export interface Server {
   name: string;
@@ -59,6 +61,8 @@ export interface HostCli {
   codexMcpServerStatus(o: ListOpts & { thread?: boolean; call?: { server: string; tool: string; arguments?: Record<string, unknown> } }): Promise<HostResult & { threadId: string | null; callResult?: ToolResult; error?: string }>;
   run(cmd: string, args: string[], o?: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number }): Promise<Raw>;
   hostEnv(home: string, extra?: Record<string, string>): Record<string, string>;
+  /** fn() while holding one of the host-program slots (test/hosts/slots.mjs) */
+  withSlot<T>(fn: (waitedMs: number) => Promise<T>): Promise<T>;
   canRunOffline(): boolean;
   hostBin(host: string): string;
   parseClaudeMcpList(text: string): Server[];
