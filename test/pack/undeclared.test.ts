@@ -115,7 +115,8 @@ describe("the other packs' surfaces exec remembers (surface-ids)", () => {
     const f = join(p.dir, "packs", "filler-7", "surface.json");
     const was = statSync(f);
     writeFileSync(f, twinText(p, "plain", was.size));
-    utimesSync(f, was.atime, was.mtime);
+    // the stamp set back to the microsecond (a Date would round it to the millisecond, at times up into the next second)
+    utimesSync(f, was.atimeMs / 1000, was.mtimeMs / 1000);
     const now = statSync(f);
     expect([now.size, now.ino, Math.trunc(now.mtimeMs / 1000)]).toEqual([
       was.size,

@@ -111,7 +111,7 @@ describe("validation cache", () => {
     const policy = join(p.dir, "packs/calc-wrap/policy.json");
     const was = statSync(policy);
     writeFileSync(policy, readFileSync(policy, "utf8").replace(/"read"/, '"reed"'));
-    utimesSync(policy, was.atime, was.mtime);
+    utimesSync(policy, was.atimeMs / 1000, was.mtimeMs / 1000); // to the microsecond (a Date rounds to the millisecond)
     expect(statSync(policy).size).toBe(was.size);
     const bad = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env });
     expect(bad.code).toBe(1);
