@@ -14,8 +14,6 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 180_000,
     pool: "forks",
-    // the host programs read once, in sequence, before the first test starts one (test/hosts/warm.mjs)
-    globalSetup: ["test/hosts/warm.mjs"],
     // one file per host; two side by side (2 cores: most of a run is the host's own start)
     maxWorkers: 2,
     env: { HCPX_HOSTS_DIR: process.env.HCPX_HOSTS_DIR || join(homedir(), ".cache", "hcpx-hosts") },

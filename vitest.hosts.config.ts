@@ -17,8 +17,6 @@ export default defineConfig({
     testTimeout: 600_000,
     hookTimeout: 120_000,
     pool: "forks",
-    // the host programs read once, in sequence, before the first test starts a dozen of them
-    globalSetup: ["test/hosts/warm.mjs"],
     // files run side by side: most of the time is spent waiting on host processes
     maxWorkers: 3,
     env: { HCPX_HOSTS_DIR: process.env.HCPX_HOSTS_DIR || join(homedir(), ".cache", "hcpx-hosts") },

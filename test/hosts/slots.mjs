@@ -1,10 +1,11 @@
 // slots.mjs — how many host programs run at once, across every vitest worker
 // process of the host and agent suites (and any other suite on this machine).
 //
-// The host programs are big Node/Bun apps whose start alone is seconds of CPU. Three
-// suite files side by side, each with a `describe.concurrent` block, put a dozen of
-// them on 2 cores at once: on a slower CI machine `claude mcp list` then ran past its
-// 60 s timeout with no output at all, and the Inspector past its 30 s (CI, stop 37).
+// The host programs are big native or bundled apps whose start alone is seconds of
+// CPU. Three suite files side by side, each with a `describe.concurrent` block, put a
+// dozen of them on 2 cores at once, and a run's own time then depends on what else
+// runs: with 9 busy loops beside the suite and a dropped page cache, the slowest run
+// took 26% of its timeout (an Inspector call, 7.7 of 30 s); with the slots, 10%.
 // A run's timeout is meant to catch a hang of the program, not the queue before it:
 // a run takes a slot first (waiting as long as it must), and its clock starts then.
 //
