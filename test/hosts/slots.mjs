@@ -5,7 +5,8 @@
 // CPU. Three suite files side by side, each with a `describe.concurrent` block, put a
 // dozen of them on 2 cores at once, and a run's own time then depends on what else
 // runs: with 9 busy loops beside the suite and a dropped page cache, the slowest run
-// took 26% of its timeout (an Inspector call, 7.7 of 30 s); with the slots, 10%.
+// took 26% of its timeout (an Inspector call, 7.7 of 30 s); with the slots (and a
+// read-ahead of the host binaries, since removed), 10%.
 // A run's timeout is meant to catch a hang of the program, not the queue before it:
 // a run takes a slot first (waiting as long as it must), and its clock starts then.
 //
