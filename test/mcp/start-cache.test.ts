@@ -21,7 +21,6 @@ let broken: Ledgered;
 let http: Ledgered;
 let listing: Ledgered;
 beforeAll(() => {
-  made = Date.now();
   broken = ledgerProject({ packs: ["ledger", "transit"], allow: ["ledger.*", "transit.*"] });
   http = ledgerProject({ packs: ["ledger"] });
   writeConfig(http.config, {
@@ -31,6 +30,8 @@ beforeAll(() => {
     sandbox: { bins: {}, roots: ["."], cwd: "." },
   });
   listing = ledgerProject({ packs: ["ledger", "transit"], allow: ["ledger.*", "transit.*"] });
+  // after the last file is written (before it, a slow machine's writes could end past the margin)
+  made = Date.now();
 });
 /** the projects made above are settled: RACY_MS + 100 after they were made */
 const settled = () => new Promise((r) => setTimeout(r, Math.max(0, made + RACY_MS + 100 - Date.now())));

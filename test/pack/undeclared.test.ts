@@ -75,8 +75,8 @@ describe("the other packs' surfaces exec remembers (surface-ids)", () => {
   let made: number;
   const projects: Record<string, ScratchProject> = {};
   beforeAll(() => {
-    made = Date.now();
     for (const k of ["changed", "replaced", "linked", "forged"]) projects[k] = manyPacks();
+    made = Date.now(); // after the last file is written
   });
   /** a project's first call after its files settled: ok, and the entry remembers every filler */
   async function warm(k: string): Promise<{ p: ScratchProject; home: string }> {
@@ -93,8 +93,8 @@ describe("the other packs' surfaces exec remembers (surface-ids)", () => {
   it(
     "a file changed within RACY_MS of its read is not remembered; once settled, every other pack is, and the next call reads none of them",
     async () => {
-      const made = Date.now();
       const p = manyPacks();
+      const made = Date.now(); // after its files are written
       const home = tmp("hcpx-ids-home-");
       expect(await call(p, home)).toEqual({ ok: true, data: { pong: true } });
       expect(existsSync(idsOf(home)) ? readdirSync(idsOf(home)) : []).toEqual([]);

@@ -46,7 +46,6 @@ describe("validation cache", () => {
   let made: number;
   const aged = async (p: ScratchProject) => (await settle(made), p);
   beforeAll(() => {
-    made = Date.now();
     shared = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     edited = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     other = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
@@ -57,13 +56,15 @@ describe("validation cache", () => {
     const text = readFileSync(f, "utf8");
     writeFileSync(f, text.replace(/description: "/, "description: \"not 'calc-wrap': "));
     expect(readFileSync(f, "utf8")).not.toBe(text);
+    // after the last file is written (taken before, a slow machine's writes ended past settle()'s 100 ms margin)
+    made = Date.now();
   });
 
   it(
     "a file changed within RACY_MS of its read is not remembered (a same-size edit in the same clock tick cannot hide behind it); once settled, it is",
     async () => {
-      const made = Date.now();
       const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+      const made = Date.now(); // after its files are written
       const home = tmp("hcpx-vc-home-");
       const first = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
       expect(JSON.parse(first.stdout)).toEqual({ ok: true, data: { pong: true } });
