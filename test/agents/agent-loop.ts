@@ -13,6 +13,7 @@ import {
   envelopeIn,
   HOSTS,
   readBlock,
+  planResults,
   runAgent,
   sha12,
   SHELL_TEXT,
@@ -65,7 +66,7 @@ export function agentLoop(host: HostId): void {
     let last: ModelRequest;
     const result = (what: string) => {
       const i = run.plan.findIndex((p) => p.what === what);
-      const r = last.toolResults[i];
+      const r = planResults(last.toolResults)[i];
       expect(r, `no tool result for step ${what}\n${why(run)}`).toBeDefined();
       return r!;
     };
@@ -77,7 +78,7 @@ export function agentLoop(host: HostId): void {
     beforeAll(async () => {
       run = await runAgent(host);
       console.log(
-        `[agents] ${host}: ${run.ms} ms (agent ${run.raw.ms} ms), ${run.fake.modelRequests.length} model requests, ${run.fake.sideRequests.length} side calls`,
+        `[agents] ${host}: ${run.ms} ms (agent ${run.raw.ms} ms), ${run.fake.modelRequests.length} model requests, ${run.fake.sideRequests.length} side calls${run.loadRetries ? `, the deferred tools loaded again ${run.loadRetries}×` : ""}`,
       );
       const main = run.fake.modelRequests.filter((r) => r.tools.length > 0);
       first = main[0]!;
@@ -100,7 +101,7 @@ export function agentLoop(host: HostId): void {
       ).toEqual([]);
       expect(first, why(run)).toBeDefined();
       // a host whose approval stops a headless run ends at the gated write (HostSpec.gatedWrite)
-      expect(last.toolResults.length, why(run)).toBe(
+      expect(planResults(last.toolResults).length, why(run)).toBe(
         spec.gatedWrite === "stops" ? run.plan.findIndex((p) => p.what === "unconfirmed") : run.plan.length,
       );
     });
@@ -149,7 +150,7 @@ export function agentLoop(host: HostId): void {
       // the body arrives after the skill call: as its result, or (Claude Code) as a message the host adds
       expect(first.raw.includes(SKILL_MARKER), "the Skill body was in the first request already").toBe(false);
       const skillStep = run.plan.findIndex((p) => p.what === "skill");
-      const after = run.fake.modelRequests.find((r) => r.toolResults.length === skillStep + 1);
+      const after = run.fake.modelRequests.find((r) => planResults(r.toolResults).length === skillStep + 1);
       expect(
         after && allText(after.body).includes(SKILL_MARKER),
         `the Skill body did not reach the model after the skill call\n${why(run)}`,
@@ -173,7 +174,7 @@ export function agentLoop(host: HostId): void {
 
     if (spec.gatedWrite === "stops") {
       it("the gated write does not run without a person's approval: the headless run stops at the host's approval prompt", () => {
-        expect(last.toolResults.length, why(run)).toBe(run.plan.findIndex((p) => p.what === "unconfirmed"));
+        expect(planResults(last.toolResults).length, why(run)).toBe(run.plan.findIndex((p) => p.what === "unconfirmed"));
         expect(
           run.calls().filter((c) => c.verb === "stamp"),
           why(run),

@@ -94,8 +94,11 @@ export const HOSTS: Record<HostId, HostSpec> = {
     skillCall: { name: "Skill", input: { skill: "probe" } },
     shellCall: (cmd) => ({ name: "Bash", input: { command: cmd, description: "run the probe through hcpx" } }),
     homeFiles: () => ({ ".claude/settings.json": JSON.stringify({ enableAllProjectMcpServers: true }) }),
-    // ENABLE_TOOL_SEARCH=false: MCP tools are offered in full, not deferred behind ToolSearch
-    env: (url) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "sk-fake", ENABLE_TOOL_SEARCH: "false" }),
+    // ENABLE_TOOL_SEARCH=false: MCP tools are offered in full, not deferred behind ToolSearch.
+    // MCP_CONNECTION_NONBLOCKING=false: the first request waits for the MCP servers (its default since 2.1.x
+    // connects them in the background and offers WaitForMcpServers; a first request sent before `hcpx mcp`
+    // answered offered no hcp tool: agents suite, stop 38)
+    env: (url) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "sk-fake", ENABLE_TOOL_SEARCH: "false", MCP_CONNECTION_NONBLOCKING: "false" }),
     // --allowedTools stands in for a person who allowed every hcp tool, the gated write included:
     // the project's permissions.ask rule (adopt) still sends that one to the approval prompt
     argv: (prompt) => [
@@ -369,6 +372,8 @@ export interface AgentRun {
   mcpTools: { name: string; description?: string; inputSchema: unknown }[];
   calls: () => Call[];
   ms: number;
+  /** how often the script loaded deferred MCP tools again, the host's servers not yet up (runAgent) */
+  loadRetries: number;
 }
 
 /** Every string inside a JSON value, joined with newlines (what a model is shown, unescaped). */
@@ -456,6 +461,11 @@ export async function adopted(host: HostId, onPath: boolean): Promise<{ dir: str
   return { dir, home, path };
 }
 
+const WAIT_ID = "load_again_";
+const MAX_WAITS = 20;
+/** The tool results of the plan's steps: without those of the load step's retries (runAgent; a host may prefix the id). */
+export const planResults = <T extends { id: string }>(results: T[]): T[] => results.filter((r) => !r.id.includes(WAIT_ID));
+
 /** Side calls (no tools offered: titles, routing classifiers) get an answer without taking a turn. */
 export function side(req: ModelRequest): { text: string } | undefined {
   if (req.tools.length > 0) return undefined;
@@ -502,11 +512,30 @@ export async function runAgent(host: HostId): Promise<AgentRun> {
     { what: "unconfirmed", call: hcp("probe__stamp", { note: "unconfirmed-1" }) },
     { what: "confirmed", call: hcp("probe__stamp", { note: "confirmed-1", confirm: true }) },
   ];
+  // A host that defers MCP tools (loadTools) can load them only once its servers are up. Droid answered
+  // the load step "Error: Not found: hcp___probe__echo, …" when it came before `hcpx mcp` had answered
+  // (CI, stop 37; here with every node it starts slowed by 3 s), and then never offered them. So after
+  // the load step, while the request does not offer the tools, the script waits a second through the
+  // host's shell (the Skill read again, for a host without one) and loads them again, the names in
+  // another order each time (Droid ends a run that repeats one call five times); at most MAX_WAITS
+  // such calls, told apart by their ids: the plan's steps count only the other results (planResults).
+  let waits = 0;
+  const names = ["probe__echo", "probe__stamp", "hcp__read_skill"].map((n) => spec.tool(n).name);
+  const loaded = (req: ModelRequest) => req.tools.some((t) => t.name === spec.tool("probe__echo").name);
   const turn: Turn = (req) => {
-    const step = plan[req.toolResults.length];
+    const done = planResults(req.toolResults);
+    const step = plan[done.length];
+    if (plan[done.length - 1]?.what === "load" && spec.loadTools && !loaded(req) && waits < MAX_WAITS) {
+      waits++;
+      const id = `${WAIT_ID}${waits}`;
+      const turnOf = (call: ToolCallSpec) => ({ text: "step: wait for the MCP tools", toolCalls: [{ ...call, id }] });
+      if (waits % 2 === 1) return turnOf(spec.shellCall ? spec.shellCall("sleep 1") : spec.skillCall);
+      const k = (waits / 2) % names.length;
+      return turnOf(spec.loadTools([...names.slice(k), ...names.slice(0, k)]));
+    }
     return step ? { text: `step: ${step.what}`, toolCalls: [step.call] } : { text: "PROBE-FINISHED" };
   };
-  const fake = await startFakeModel({ script: Array.from({ length: plan.length * 2 + 4 }, () => turn), side });
+  const fake = await startFakeModel({ script: Array.from({ length: plan.length * 2 + 4 + MAX_WAITS }, () => turn), side });
   // what `hcpx mcp` itself lists in this project: the reference for what the host offered
   const mcp = await connectMcp([DIST, "mcp", "--shape", "per-command"], dir, { HOME: home, PATH: path });
   const { tools } = await mcp.client.listTools();
@@ -544,6 +573,7 @@ export async function runAgent(host: HostId): Promise<AgentRun> {
     mcpTools: tools,
     calls,
     ms: Date.now() - t0,
+    loadRetries: waits,
   };
 }
 
