@@ -174,7 +174,9 @@ export function agentLoop(host: HostId): void {
 
     if (spec.gatedWrite === "stops") {
       it("the gated write does not run without a person's approval: the headless run stops at the host's approval prompt", () => {
-        expect(planResults(last.toolResults).length, why(run)).toBe(run.plan.findIndex((p) => p.what === "unconfirmed"));
+        expect(planResults(last.toolResults).length, why(run)).toBe(
+          run.plan.findIndex((p) => p.what === "unconfirmed"),
+        );
         expect(
           run.calls().filter((c) => c.verb === "stamp"),
           why(run),

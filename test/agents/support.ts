@@ -98,7 +98,12 @@ export const HOSTS: Record<HostId, HostSpec> = {
     // MCP_CONNECTION_NONBLOCKING=false: the first request waits for the MCP servers (its default since 2.1.x
     // connects them in the background and offers WaitForMcpServers; a first request sent before `hcpx mcp`
     // answered offered no hcp tool: agents suite, stop 38)
-    env: (url) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "sk-fake", ENABLE_TOOL_SEARCH: "false", MCP_CONNECTION_NONBLOCKING: "false" }),
+    env: (url) => ({
+      ANTHROPIC_BASE_URL: url,
+      ANTHROPIC_API_KEY: "sk-fake",
+      ENABLE_TOOL_SEARCH: "false",
+      MCP_CONNECTION_NONBLOCKING: "false",
+    }),
     // --allowedTools stands in for a person who allowed every hcp tool, the gated write included:
     // the project's permissions.ask rule (adopt) still sends that one to the approval prompt
     argv: (prompt) => [
@@ -464,7 +469,8 @@ export async function adopted(host: HostId, onPath: boolean): Promise<{ dir: str
 const WAIT_ID = "load_again_";
 const MAX_WAITS = 20;
 /** The tool results of the plan's steps: without those of the load step's retries (runAgent; a host may prefix the id). */
-export const planResults = <T extends { id: string }>(results: T[]): T[] => results.filter((r) => !r.id.includes(WAIT_ID));
+export const planResults = <T extends { id: string }>(results: T[]): T[] =>
+  results.filter((r) => !r.id.includes(WAIT_ID));
 
 /** Side calls (no tools offered: titles, routing classifiers) get an answer without taking a turn. */
 export function side(req: ModelRequest): { text: string } | undefined {
@@ -535,7 +541,10 @@ export async function runAgent(host: HostId): Promise<AgentRun> {
     }
     return step ? { text: `step: ${step.what}`, toolCalls: [step.call] } : { text: "PROBE-FINISHED" };
   };
-  const fake = await startFakeModel({ script: Array.from({ length: plan.length * 2 + 4 + MAX_WAITS }, () => turn), side });
+  const fake = await startFakeModel({
+    script: Array.from({ length: plan.length * 2 + 4 + MAX_WAITS }, () => turn),
+    side,
+  });
   // what `hcpx mcp` itself lists in this project: the reference for what the host offered
   const mcp = await connectMcp([DIST, "mcp", "--shape", "per-command"], dir, { HOME: home, PATH: path });
   const { tools } = await mcp.client.listTools();
