@@ -2,19 +2,14 @@
 # The agent-loop suite (`npm run test:agents`): the hosts' own headless agents
 # against the scripted fake model on 127.0.0.1, with no network but loopback.
 # Installs the pinned hosts (scripts/install-hosts.sh), builds, then runs vitest
-# inside a new network namespace (`unshare -rn`, loopback brought up) so that
-# nothing a host tries can leave the machine; HCPX_AGENTS_OFFLINE=1 tells the
-# suite it is in one (test/agents/offline.test.ts checks it). Where unshare is
-# not allowed, it runs in the normal network and says so.
+# with only loopback (scripts/loopback-only.sh) so that nothing a host tries can
+# leave the machine; HCPX_AGENTS_OFFLINE=1 tells the suite it is so
+# (test/agents/offline.test.ts checks it). Where unshare is not allowed, it runs
+# in the normal network and says so.
 #
 #   scripts/test-agents.sh [vitest args…]     e.g. test/agents/claude.test.ts
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-hosts.sh >/dev/null
 node scripts/build.mjs
-run=(npx vitest run --config vitest.agents.config.ts "$@")
-if unshare -rn true 2>/dev/null; then
-  exec unshare -rn bash -c 'ip link set lo up && HCPX_AGENTS_OFFLINE=1 exec "$@"' bash "${run[@]}"
-fi
-echo "test-agents: unshare -rn is not allowed here: running with the normal network" >&2
-exec "${run[@]}"
+exec bash scripts/loopback-only.sh HCPX_AGENTS_OFFLINE npx vitest run --config vitest.agents.config.ts "$@"

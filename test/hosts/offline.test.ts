@@ -1,17 +1,10 @@
 // The host e2e suite runs in a network namespace with only loopback
 // (scripts/test-hosts.sh): nothing a host tries reaches beyond 127.0.0.1, and
 // nothing waits on the machine's network.
-import { createServer, connect } from "node:net";
+import { createServer } from "node:net";
 import { lookup } from "node:dns/promises";
 import { describe, expect, it } from "vitest";
-
-const tryConnect = (host: string, port: number) =>
-  new Promise<string>((resolve) => {
-    const s = connect({ host, port, timeout: 3000 });
-    s.on("connect", () => (s.destroy(), resolve("connected")));
-    s.on("timeout", () => (s.destroy(), resolve("timeout")));
-    s.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? "error"));
-  });
+import { tryConnect } from "../support/net";
 
 describe.skipIf(process.env.HCPX_HOSTS_NETNS !== "1")("network namespace", () => {
   it("a public address is unreachable at once, a name does not resolve, loopback works", async () => {
