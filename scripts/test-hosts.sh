@@ -13,4 +13,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-hosts.sh >/dev/null
 node scripts/build.mjs
-exec bash scripts/loopback-only.sh HCPX_HOSTS_NETNS npx vitest run --config vitest.hosts.config.ts "$@"
+# each host run's time, wait and timeout (test/hosts/hostcli.mjs), summed up after the run
+if [ -z "${HCPX_HOST_RUNLOG:-}" ]; then
+  export HCPX_HOST_RUNLOG="$(mktemp -t hcpx-host-runs.XXXXXX)"
+  trap 'rm -f "$HCPX_HOST_RUNLOG"' EXIT
+fi
+status=0
+bash scripts/loopback-only.sh HCPX_HOSTS_NETNS npx vitest run --config vitest.hosts.config.ts "$@" || status=$?
+node test/hosts/runlog-summary.mjs "$HCPX_HOST_RUNLOG" || true
+exit "$status"
