@@ -535,7 +535,7 @@ export async function runAgent(host: HostId): Promise<AgentRun> {
       waits++;
       const id = `${WAIT_ID}${waits}`;
       const turnOf = (call: ToolCallSpec) => ({ text: "step: wait for the MCP tools", toolCalls: [{ ...call, id }] });
-      if (waits % 2 === 1) return turnOf(spec.shellCall ? spec.shellCall("sleep 1") : spec.skillCall);
+      if (waits % 2 === 1) return turnOf(spec.shell ? spec.shellCall("sleep 1") : spec.skillCall);
       const k = (waits / 2) % names.length;
       return turnOf(spec.loadTools([...names.slice(k), ...names.slice(0, k)]));
     }
