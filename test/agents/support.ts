@@ -497,6 +497,8 @@ export async function runAgent(host: HostId): Promise<AgentRun> {
   const { dir, home, path } = await adopted(host, true);
   const token = `tok-${randomBytes(12).toString("hex")}`;
   const hcp = (name: string, input: Record<string, unknown>): ToolCallSpec => ({ ...spec.tool(name), input });
+  // the MCP tools a host that defers them (loadTools) must load: the load step's, and its retries' below
+  const deferred = ["probe__echo", "probe__stamp", "hcp__read_skill"].map((n) => spec.tool(n).name);
   const plan = [
     { what: "skill", call: spec.skillCall },
     // after the skill step: a host that defers MCP tools lists them once its servers are up
@@ -504,7 +506,7 @@ export async function runAgent(host: HostId): Promise<AgentRun> {
       ? [
           {
             what: "load",
-            call: spec.loadTools(["probe__echo", "probe__stamp", "hcp__read_skill"].map((n) => spec.tool(n).name)),
+            call: spec.loadTools(deferred),
           },
         ]
       : []),
@@ -526,7 +528,6 @@ export async function runAgent(host: HostId): Promise<AgentRun> {
   // another order each time (Droid ends a run that repeats one call five times); at most MAX_WAITS
   // such calls, told apart by their ids: the plan's steps count only the other results (planResults).
   let waits = 0;
-  const names = ["probe__echo", "probe__stamp", "hcp__read_skill"].map((n) => spec.tool(n).name);
   const loaded = (req: ModelRequest) => req.tools.some((t) => t.name === spec.tool("probe__echo").name);
   const turn: Turn = (req) => {
     const done = planResults(req.toolResults);
@@ -536,8 +537,8 @@ export async function runAgent(host: HostId): Promise<AgentRun> {
       const id = `${WAIT_ID}${waits}`;
       const turnOf = (call: ToolCallSpec) => ({ text: "step: wait for the MCP tools", toolCalls: [{ ...call, id }] });
       if (waits % 2 === 1) return turnOf(spec.shell ? spec.shellCall("sleep 1") : spec.skillCall);
-      const k = (waits / 2) % names.length;
-      return turnOf(spec.loadTools([...names.slice(k), ...names.slice(0, k)]));
+      const k = (waits / 2) % deferred.length;
+      return turnOf(spec.loadTools([...deferred.slice(k), ...deferred.slice(0, k)]));
     }
     return step ? { text: `step: ${step.what}`, toolCalls: [step.call] } : { text: "PROBE-FINISHED" };
   };
