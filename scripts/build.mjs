@@ -424,13 +424,25 @@ for (const f of files) {
   if (f.path === entry || f.path === shim) chmodSync(tmp, 0o755);
   renameSync(tmp, f.path);
 }
-// The code cache of `hcpx exec`, shipped beside its bundle (dist/cache/, read by
-// src/cli/load-command.ts when the user has none): made by running the built exec
-// once, as a user's first call would (a wrap pack: config, validation, spawn), with a
-// cache folder of its own; the file it writes is copied as it is (framed, kept twice: src/util/cache.ts).
+// The code caches of `hcpx exec`, `hcpx mcp` and adopt, shipped beside their bundles (dist/cache/, read by
+// src/cli/load-command.ts when the user has none): made by running the built command
+// once, as a user's first call would (exec: a wrap pack: config, validation, spawn; mcp: a host's
+// start), with a cache folder of its own; the file it writes is copied as it is (framed, kept twice: src/util/cache.ts).
 // The first call after install then starts like a warm one. A Node other than this
 // build's looks for another file name and compiles as before. HCPX_NO_SHIPPED_CACHE=1
 // at build time ships none.
+const MCP_START = [
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "hcpx-build", version: "1" } },
+  },
+  { jsonrpc: "2.0", method: "notifications/initialized" },
+  { jsonrpc: "2.0", id: 2, method: "tools/list" },
+]
+  .map((m) => JSON.stringify(m) + "\n")
+  .join("");
 {
   const shippedDir = join(out, "cache");
   try {
@@ -442,6 +454,9 @@ for (const f of files) {
     const runs = {
       exec: { args: ["exec", "calc-wrap", "ping", "--json"], caches: ["exec", "exec-schemas"] },
       adopt: { args: ["adopt", "claude", "--write", "--command", "hcpx mcp"], caches: ["adopt"] },
+      // mcp: a host's start (initialize, tools/list), then stdin ends and the server with it; it saves its
+      // cache once connected (src/cli/main.ts), so a host's first start after install reads this one
+      mcp: { args: ["mcp"], caches: ["mcp"], input: MCP_START },
     };
     const names = Object.fromEntries(
       Object.values(runs)
@@ -458,10 +473,15 @@ for (const f of files) {
     mkdirSync(shippedDir, { recursive: true });
     for (const f of readdirSync(shippedDir))
       if (!Object.values(names).includes(f)) rmSync(join(shippedDir, f), { force: true });
-    for (const [cmd, { args, caches }] of Object.entries(runs)) {
+    for (const [cmd, { args, caches, input }] of Object.entries(runs)) {
       const r = process.env.HCPX_NO_SHIPPED_CACHE
         ? undefined
-        : spawnSync(process.execPath, [entry, ...args], { cwd: cacheScratch, env, encoding: "utf8" });
+        : spawnSync(process.execPath, [entry, ...args], {
+            cwd: cacheScratch,
+            env,
+            encoding: "utf8",
+            input: input ?? "",
+          });
       for (const c of caches) {
         const name = names[c];
         const made = join(cacheScratch, "cache", "hcpx", "v8", name);

@@ -184,13 +184,15 @@ describe("exec's code cache", () => {
 });
 
 describe("mcp's code cache", () => {
+  // the user's own: written when the build's (dist/cache) is not read
+  const noShipped = { env: { HCPX_NO_SHIPPED_CACHE: "1" } };
   it("plain `hcpx mcp` writes its own cache beside exec's and serves the same tools, calls and --shape form from it", async () => {
     const { startMcp } = await import("../mcp/support");
     const p = scratchProject({ packs: ["calc-wrap"] });
     const home = tmp("hcpx-cc-home-");
     const listed: unknown[] = [];
     for (let i = 0; i < 2; i++) {
-      const s = await startMcp({ dir: p.dir, home });
+      const s = await startMcp({ dir: p.dir, home }, noShipped);
       listed.push((await s.client.listTools()).tools);
       const r = await s.client.callTool({ name: "hcp", arguments: { pack: "calc-wrap", verb: "ping", args: {} } });
       expect(r.isError).not.toBe(true);
@@ -201,7 +203,7 @@ describe("mcp's code cache", () => {
     }
     expect(listed[1]).toEqual(listed[0]);
     // the commander form loads the same bundle through the same cache
-    const s = await startMcp({ dir: p.dir, home }, { shape: "per-command" });
+    const s = await startMcp({ dir: p.dir, home }, { shape: "per-command", ...noShipped });
     expect((await s.client.listTools()).tools.map((t) => t.name)).toContain("calc-wrap__ping");
     await s.close();
     await runHcpx(["exec", "calc-wrap", "ping", "--json"], {
@@ -213,5 +215,26 @@ describe("mcp's code cache", () => {
         .sort()
         .map((f) => f.replace(/-[0-9a-f]{16}-.*/, "")),
     ).toEqual(["exec", "exec-schemas", "mcp"]);
+  });
+
+  // issue 29: a host's first `hcpx mcp` after install (a fresh container, CI, a new HOME) reads the build's
+  it("with no cache of the user's, the one shipped in dist/cache is used and none is written; the same tools and calls", async () => {
+    const { startMcp } = await import("../mcp/support");
+    const shipped = readdirSync(join(REPO, "dist", "cache")).filter((f) => /^mcp-[0-9a-f]{16}-/.test(f));
+    expect(shipped).toHaveLength(1);
+    const p = scratchProject({ packs: ["calc-wrap"] });
+    const seen: unknown[] = [];
+    for (const env of [{}, { HCPX_NO_SHIPPED_CACHE: "1" }]) {
+      const home = tmp("hcpx-cc-home-");
+      const s = await startMcp({ dir: p.dir, home }, { env });
+      const tools = (await s.client.listTools()).tools;
+      const r = await s.client.callTool({ name: "hcp", arguments: { pack: "calc-wrap", verb: "ping", args: {} } });
+      expect(r.isError).not.toBe(true);
+      seen.push({ tools, content: r.structuredContent });
+      await s.close();
+      // read from dist/cache: nothing of the user's; without it: the user's own, from this compile
+      expect(existsSync(join(v8Dir(home), shipped[0]!))).toBe("HCPX_NO_SHIPPED_CACHE" in env);
+    }
+    expect(seen[1]).toEqual(seen[0]);
   });
 });
