@@ -224,7 +224,8 @@ describe("mcp's code cache", () => {
     expect(shipped).toHaveLength(1);
     const p = scratchProject({ packs: ["calc-wrap"] });
     const seen: unknown[] = [];
-    for (const env of [{}, { HCPX_NO_SHIPPED_CACHE: "1" }]) {
+    const envs: Record<string, string>[] = [{}, { HCPX_NO_SHIPPED_CACHE: "1" }];
+    for (const env of envs) {
       const home = tmp("hcpx-cc-home-");
       const s = await startMcp({ dir: p.dir, home }, { env });
       const tools = (await s.client.listTools()).tools;
