@@ -146,14 +146,17 @@ process.stdin.on("end", () => process.exit(0));
 }
 
 export default async function bench() {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-home-")));
-  const env = {
+  // a HOME of its own, and the environment whose caches and config are there
+  const scratchHome = (prefix) => realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const homeEnv = (h) => ({
     ...withoutCa(),
     PATH: process.env.PATH ?? "",
-    HOME: home,
-    XDG_CACHE_HOME: join(home, ".cache"),
-    XDG_CONFIG_HOME: join(home, ".config"),
-  };
+    HOME: h,
+    XDG_CACHE_HOME: join(h, ".cache"),
+    XDG_CONFIG_HOME: join(h, ".config"),
+  });
+  const home = scratchHome("hcpx-bench-home-");
+  const env = homeEnv(home);
   const bare = await bareServer();
   const projects = { 1: syntheticProject(1), 100: syntheticProject(100) };
   // the command lines adopt writes (src/host/engine.ts): the config named when the entry serves a given file
@@ -217,11 +220,8 @@ export default async function bench() {
   // empty. Against the warm start above, as exec's first call is against its warm one (≤ 1.3×); and
   // without the shipped cache (HCPX_NO_SHIPPED_CACHE=1), what the user's first start would compile.
   const fresh = (extra = {}) => {
-    const h = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-fresh-")));
-    return {
-      h,
-      env: { ...env, HOME: h, XDG_CACHE_HOME: join(h, ".cache"), XDG_CONFIG_HOME: join(h, ".config"), ...extra },
-    };
+    const h = scratchHome("hcpx-bench-fresh-");
+    return { h, env: { ...homeEnv(h), ...extra } };
   };
   const firstCases = cases.filter((c) => c.shape && c.n === 1);
   const firstRows = [
