@@ -186,17 +186,23 @@ describe("exec's code cache", () => {
 describe("mcp's code cache", () => {
   // the user's own: written when the build's (dist/cache) is not read
   const noShipped = { env: { HCPX_NO_SHIPPED_CACHE: "1" } };
+  /** One start of `hcpx mcp` in `dir` with `home`: its tools, and a call of calc-wrap ping (which must succeed). */
+  async function listAndCall(dir: string, home: string, env?: Record<string, string>) {
+    const { startMcp } = await import("../mcp/support");
+    const s = await startMcp({ dir, home }, { env });
+    const tools = (await s.client.listTools()).tools;
+    const r = await s.client.callTool({ name: "hcp", arguments: { pack: "calc-wrap", verb: "ping", args: {} } });
+    expect(r.isError).not.toBe(true);
+    await s.close();
+    return { tools, content: r.structuredContent };
+  }
   it("plain `hcpx mcp` writes its own cache beside exec's and serves the same tools, calls and --shape form from it", async () => {
     const { startMcp } = await import("../mcp/support");
     const p = scratchProject({ packs: ["calc-wrap"] });
     const home = tmp("hcpx-cc-home-");
     const listed: unknown[] = [];
     for (let i = 0; i < 2; i++) {
-      const s = await startMcp({ dir: p.dir, home }, noShipped);
-      listed.push((await s.client.listTools()).tools);
-      const r = await s.client.callTool({ name: "hcp", arguments: { pack: "calc-wrap", verb: "ping", args: {} } });
-      expect(r.isError).not.toBe(true);
-      await s.close();
+      listed.push((await listAndCall(p.dir, home, noShipped.env)).tools);
       const files = readdirSync(v8Dir(home));
       expect(files).toHaveLength(1);
       expect(files[0]).toMatch(/^mcp-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.bin$/);
@@ -219,7 +225,6 @@ describe("mcp's code cache", () => {
 
   // issue 29: a host's first `hcpx mcp` after install (a fresh container, CI, a new HOME) reads the build's
   it("with no cache of the user's, the one shipped in dist/cache is used and none is written; the same tools and calls", async () => {
-    const { startMcp } = await import("../mcp/support");
     const shipped = readdirSync(join(REPO, "dist", "cache")).filter((f) => /^mcp-[0-9a-f]{16}-/.test(f));
     expect(shipped).toHaveLength(1);
     const p = scratchProject({ packs: ["calc-wrap"] });
@@ -227,12 +232,7 @@ describe("mcp's code cache", () => {
     const envs: Record<string, string>[] = [{}, { HCPX_NO_SHIPPED_CACHE: "1" }];
     for (const env of envs) {
       const home = tmp("hcpx-cc-home-");
-      const s = await startMcp({ dir: p.dir, home }, { env });
-      const tools = (await s.client.listTools()).tools;
-      const r = await s.client.callTool({ name: "hcp", arguments: { pack: "calc-wrap", verb: "ping", args: {} } });
-      expect(r.isError).not.toBe(true);
-      seen.push({ tools, content: r.structuredContent });
-      await s.close();
+      seen.push(await listAndCall(p.dir, home, env));
       // read from dist/cache: nothing of the user's; without it: the user's own, from this compile
       expect(existsSync(join(v8Dir(home), shipped[0]!))).toBe("HCPX_NO_SHIPPED_CACHE" in env);
     }
