@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds dist/: the CLI entry, the commander program, and one self-contained
-// ESM bundle per command (dist/commands/<name>.mjs), so a command loads only
-// its own code (the MCP SDK, diff, TOML, yaml only where used).
+// CommonJS bundle per command (dist/commands/<name>.cjs, read through the code
+// cache shipped in dist/cache), so a command loads only its own code (the MCP
+// SDK, diff, TOML, yaml only where used); and the library (dist/lib, ESM).
 //
 // Outputs are written atomically (temp + rename), the entry last, so tests that
 // run while a build lands see either build. `--clean` starts from empty.
@@ -131,24 +132,15 @@ const common = {
     js: "import { createRequire as __hcpxCreateRequire } from 'node:module'; const require = __hcpxCreateRequire(import.meta.url);",
   },
 };
-// No shared chunks: every path loads at most three modules, hcpx.mjs (the
-// entry) -> program.mjs (commander) -> commands/<name>.mjs, each bundled whole.
-// Resolving and compiling a module costs ~1 ms here; a command used to load ~24.
-// `hcpx exec`'s plain form skips program.mjs (src/cli/main.ts).
+// No shared chunks: every path loads at most three bundles, hcpx.cjs (the
+// entry) -> commands/program.cjs (commander) -> commands/<name>.cjs, each bundled whole
+// and compiled through a code cache (CJS_COMMANDS below). Resolving and compiling a
+// module costs ~1 ms here; a command used to load ~24.
+// `hcpx exec`'s, `hcpx mcp`'s and `hcpx adopt`'s plain forms skip the program (src/cli/main.ts).
 const commandsDir = join(root, "src/cli/commands");
 const commands = readdirSync(commandsDir)
   .filter((f) => f.endsWith(".ts"))
   .map((f) => f.slice(0, -3));
-/** `./program` and `./commands/<name>` stay separate files: load them at run time. */
-const separate = {
-  name: "separate-modules",
-  setup(b) {
-    b.onResolve({ filter: /^\.\/(program|commands\/[\w-]+)$/ }, (args) => ({
-      path: `./${args.path.slice(2)}.mjs`,
-      external: true,
-    }));
-  },
-};
 /**
  * The error-code table (src/util/codes.ts, ~14 KB minified), which src/util/errors.ts require()s only
  * when an error is built: in the entry (dist/hcpx.cjs), a file of its own, dist/codes.cjs. Node
@@ -223,7 +215,7 @@ const lazyAdapter = {
   name: "lazy-mcp-adapter",
   setup(b) {
     b.onResolve({ filter: /^(\.\/|\.\.\/|\.\.\/\.\.\/runtime\/)mcp-adapter$/ }, (args) =>
-      /[/\\](runtime[/\\]mcp-load|cli[/\\]commands[/\\]doctor)\.ts$/.test(args.importer)
+      /[/\\]runtime[/\\]mcp-load\.ts$/.test(args.importer)
         ? { path: "../lib/mcp-adapter.mjs", external: true }
         : undefined,
     );
@@ -254,6 +246,33 @@ const CJS_COMMANDS = {
   "exec-schemas": { minify: true, entry: "src/pack/schema-defs.ts" },
   mcp: { minifyWhitespace: true, minifySyntax: true },
   adopt: { minifyWhitespace: true, minifySyntax: true },
+  // the commander program (src/cli/program.ts), and every other command: CommonJS too, loaded the same
+  // way (the program by the entry, a command by the program: `./commands/<name>` is its sibling
+  // `./<name>.cjs`, programCommands below), through the code cache shipped beside them. As ES modules
+  // (dist/program.mjs, dist/commands/<name>.mjs) Node compiled them from their text on every run:
+  // callgrind, `hcpx status` in the bench's project ~310 M instructions, `hcpx lint` ~322 M.
+  program: { minifyWhitespace: true, minifySyntax: true, entry: "src/cli/program.ts" },
+  ...Object.fromEntries(
+    commands
+      .filter((c) => !["exec", "mcp", "adopt"].includes(c))
+      .map((c) => [c, { minifyWhitespace: true, minifySyntax: true }]),
+  ),
+};
+/**
+ * The program's `import("./commands/<name>")` (a command's module, loaded when it runs) is the
+ * bundle beside it, required through the loader (src/cli/load-command.ts: its code cache, saved
+ * with the program's by the entry); esbuild turns the import() into a require() (no dynamic
+ * import in a script compiled by node:vm).
+ */
+const programCommands = {
+  name: "program-commands",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/commands\/[\w-]+$/ }, (args) =>
+      /[/\\]cli[/\\]program\.ts$/.test(args.importer)
+        ? { path: `./${args.path.slice("./commands/".length)}.cjs`, external: true }
+        : undefined,
+    );
+  },
 };
 // adopt loads every host descriptor (which hosts share an MCP entry); checking one is ~10 M
 // instructions. The build loads each shipped one with the loader adopt runs (src/host/descriptor.ts,
@@ -304,7 +323,8 @@ async function hostsIndex() {
   }
 }
 const HOSTS_INDEX = await hostsIndex();
-const CODE_CACHED = ["exec", "exec-schemas", "mcp", "adopt"]; // adopt: the shipped cache only (src/cli/load-command.ts)
+// every one of them; a user's own cache only for exec's two and mcp's (src/cli/load-command.ts)
+const CODE_CACHED = Object.keys(CJS_COMMANDS);
 const cjsBuilds = await Promise.all(
   Object.entries(CJS_COMMANDS).map(
     ([name, { entry: from, ...min }]) =>
@@ -316,7 +336,16 @@ const cjsBuilds = await Promise.all(
         outExtension: { ".js": ".cjs" },
         entryPoints: { [`commands/${name}`]: from ?? `src/cli/commands/${name}.ts` },
         ...(name === "adopt" ? { define: { ...common.define, HCPX_HOSTS_INDEX: HOSTS_INDEX } } : {}),
-        plugins: name === "exec" ? [vendorJson5, lazyAdapter, execSchemas] : [vendorJson5, lazyAdapter],
+        plugins:
+          name === "exec"
+            ? [vendorJson5, lazyAdapter, execSchemas]
+            : name === "program"
+              ? [programCommands]
+              : [vendorJson5, lazyAdapter],
+        // an import() (a node builtin loaded lazily, a command by the program) as a require(): a script
+        // compiled by node:vm has no import() in Node 20 ("A dynamic import callback was not specified");
+        // a module outside dist/ (a composite's, the mcp adapter) goes through src/util/dynamic-import.ts
+        supported: { "dynamic-import": false },
         logOverride: { "empty-import-meta": "silent" },
       }), // adapters/index.ts and descriptor.ts read import.meta.url only where __dirname is undefined (ESM bundles)
   ),
@@ -347,6 +376,7 @@ for (const [i, name] of Object.keys(CJS_COMMANDS).entries()) {
     bundleHashes[name] = createHash("sha256").update(r.outputFiles[0].contents).digest("hex").slice(0, 16);
   rmSync(join(out, "commands", `${name}.mjs`), { force: true }); // the ES module of an earlier build
 }
+rmSync(join(out, "program.mjs"), { force: true }); // likewise
 /** a minified CommonJS file (the entry and what it require()s, the vendored json5) */
 const minCjs = { banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" } };
 const withHash = { ...common, define: { ...common.define, HCPX_BUNDLE_HASHES: JSON.stringify(bundleHashes) } };
@@ -377,21 +407,13 @@ const builds = [
       ...withHash,
       ...minCjs,
       entryPoints: { hcpx: "src/cli/main.ts" },
-      plugins: [separate, entryCodes],
+      plugins: [entryCodes],
     }),
     build({
       ...common,
       ...minCjs,
       entryPoints: { codes: "src/util/codes.ts", failure: "src/cli/failure.ts", "cache-save": "src/cli/cache-save.ts" },
       plugins: [entryCodes],
-    }),
-    build({ ...withHash, entryPoints: { program: "src/cli/program.ts" }, plugins: [separate] }),
-    build({
-      ...common,
-      entryPoints: Object.fromEntries(
-        commands.filter((c) => !(c in CJS_COMMANDS)).map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`]),
-      ),
-      plugins: [vendorJson5, lazyAdapter],
     }),
     build({
       ...common,
@@ -424,10 +446,10 @@ for (const f of files) {
   if (f.path === entry || f.path === shim) chmodSync(tmp, 0o755);
   renameSync(tmp, f.path);
 }
-// The code caches of `hcpx exec`, `hcpx mcp` and adopt, shipped beside their bundles (dist/cache/, read by
-// src/cli/load-command.ts when the user has none): made by running the built command
-// once, as a user's first call would (exec: a wrap pack: config, validation, spawn; mcp: a host's
-// start), with a cache folder of its own; the file it writes is copied as it is (framed, kept twice: src/util/cache.ts).
+// The code caches of `hcpx exec`, `hcpx mcp`, adopt, the program and the other commands, shipped beside
+// their bundles (dist/cache/, read by src/cli/load-command.ts when the user has none, the only cache of
+// all but exec's and mcp's): made by running the built command once, as a user's first call would (exec:
+// a wrap pack: config, validation, spawn; mcp: a host's start; the others `runs` below), with a cache folder of its own; the file it writes is copied as it is (framed, kept twice: src/util/cache.ts).
 // The first call after install then starts like a warm one. A Node other than this
 // build's looks for another file name and compiles as before. HCPX_NO_SHIPPED_CACHE=1
 // at build time ships none.
@@ -453,10 +475,34 @@ const MCP_START = [
     // (exec's run validates the scratch project's files: its schemas bundle is compiled and cached too)
     const runs = {
       exec: { args: ["exec", "calc-wrap", "ping", "--json"], caches: ["exec", "exec-schemas"] },
-      adopt: { args: ["adopt", "claude", "--write", "--command", "hcpx mcp"], caches: ["adopt"] },
       // mcp: a host's start (initialize, tools/list), then stdin ends and the server with it; it saves its
       // cache once connected (src/cli/main.ts), so a host's first start after install reads this one
       mcp: { args: ["mcp"], caches: ["mcp"], input: MCP_START },
+      // the program (its cache made by the first run through it), and the commands a user runs in a
+      // project, each once as a user would, in this order (doctor before adopt's run: no host adopted,
+      // healthy, exit 0; pack new -> add-verb -> sync; grant -> revoke; ...); a command with no run
+      // here (pack from-openapi, from-mcp, import) compiles its bundle on every run, as before
+      status: { args: ["status"], caches: ["program", "status"] },
+      doctor: { args: ["doctor"], caches: ["doctor"] },
+      adopt: { args: ["adopt", "claude", "--write", "--command", "hcpx mcp"], caches: ["adopt"] },
+      lint: { args: ["lint", "packs/calc-wrap"], caches: ["lint"] },
+      generate: { args: ["generate", "--out", "gen"], caches: ["generate"] },
+      "generate-bundle": {
+        args: ["generate", "--as", "claude-plugin", "--out", "bundle"],
+        caches: ["generate-bundle"],
+      },
+      grant: { args: ["grant", "calc-wrap.ping"], caches: ["grant"] },
+      revoke: { args: ["revoke", "calc-wrap.ping"], caches: ["revoke"] },
+      "pack new": { args: ["pack", "new", "demo", "--wrap", "node"], caches: ["pack-new"] },
+      "pack add-verb": { args: ["pack", "add-verb", "packs/demo", "--verb", "hello=hello"], caches: ["pack-add-verb"] },
+      "pack sync": { args: ["pack", "sync", "packs/demo"], caches: ["pack-sync"] },
+      "pack install": { args: ["pack", "install"], caches: ["pack-vendor"] },
+      activate: { args: ["activate", "packs/calc"], caches: ["activate"] },
+      deactivate: { args: ["deactivate", "calc"], caches: ["deactivate"] },
+      log: { args: ["log"], caches: ["log"] },
+      completion: { args: ["completion", "bash"], caches: ["completion"] },
+      token: { args: ["token", "list"], caches: ["token"] },
+      init: { args: ["init"], caches: ["init"], cwd: "fresh" },
     };
     const names = Object.fromEntries(
       Object.values(runs)
@@ -473,11 +519,12 @@ const MCP_START = [
     mkdirSync(shippedDir, { recursive: true });
     for (const f of readdirSync(shippedDir))
       if (!Object.values(names).includes(f)) rmSync(join(shippedDir, f), { force: true });
-    for (const [cmd, { args, caches, input }] of Object.entries(runs)) {
+    for (const [cmd, { args, caches, input, cwd }] of Object.entries(runs)) {
+      if (cwd) mkdirSync(join(cacheScratch, cwd), { recursive: true });
       const r = process.env.HCPX_NO_SHIPPED_CACHE
         ? undefined
         : spawnSync(process.execPath, [entry, ...args], {
-            cwd: cacheScratch,
+            cwd: join(cacheScratch, cwd ?? "."),
             env,
             encoding: "utf8",
             input: input ?? "",

@@ -1,5 +1,5 @@
-// Loads the `hcpx exec` and `hcpx mcp` command bundles (dist/commands/<name>.cjs)
-// through V8's code cache, and the bundles they split off (exec's schemas). Node 20 has no module compile cache, and compiling the ~180 KB
+// Loads the command bundles (dist/commands/<name>.cjs: exec, mcp, adopt, the program
+// and the commands it runs) through V8's code cache, and the bundles they split off (exec's schemas). Node 20 has no module compile cache, and compiling the ~180 KB
 // bundle was most of what `hcpx exec` costs over a bare spawn script
 // (callgrind: ~35 M of ~70 M instructions). So the bundle is built as
 // CommonJS, compiled here with `vm.Script`, and after the first run the
@@ -23,12 +23,13 @@
 // one. Another Node version or V8 flags mean another name or a rejection: then
 // the user's cache is written as before. HCPX_NO_SHIPPED_CACHE=1 skips the
 // shipped one (tests of the user's cache).
-// HCPX_NO_CACHE=1 turns it off. Only exec and mcp use it (the commands a host
-// starts over and over). adopt writes nothing in $HOME it did not plan, so it
-// reads only the cache the build ships (compiling its bundle was ~20% of an
-// adopt, the bench's comparison with add-mcp) and never writes one of its own;
-// the build makes that one with HCPX_BUILD_CACHE=1, which lets adopt save it in
-// the build's scratch cache folder. The others are ES modules.
+// HCPX_NO_CACHE=1 turns it off. Only exec and mcp keep a cache of the user's (the
+// commands a host starts over and over). adopt writes nothing in $HOME it did not
+// plan, and the other commands (the commander program, dist/commands/program.cjs,
+// and the bundle of each command it runs) no more than they say, so they read only the
+// cache the build ships (compiling adopt's bundle was ~20% of an adopt, the bench's
+// comparison with add-mcp) and never write one of their own; the build makes those
+// with HCPX_BUILD_CACHE=1, which lets them save it in the build's scratch cache folder.
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { cacheRoot, readCache } from "../util/cache";
@@ -43,12 +44,12 @@ function cacheName(name: string): string | undefined {
   return `${name}-${hash}-${process.version}-${process.arch}.bin`;
 }
 
-/** Commands that read the shipped cache only (above): no cache of the user's is read or written. */
-const SHIPPED_ONLY = new Set(["adopt"]);
+/** The bundles with a cache of the user's (above); every other reads the shipped cache only, and writes none. */
+const USER_CACHED = new Set(["exec", "exec-schemas", "mcp"]);
 
 function cacheFile(base: string | undefined, name: string): string | undefined {
   if (base === undefined || (!process.env.HOME && !process.env.XDG_CACHE_HOME)) return undefined;
-  if (SHIPPED_ONLY.has(name) && process.env.HCPX_BUILD_CACHE !== "1") return undefined;
+  if (!USER_CACHED.has(name) && process.env.HCPX_BUILD_CACHE !== "1") return undefined;
   return join(cacheRoot(), "v8", base);
 }
 

@@ -5,14 +5,14 @@
 // instructions, ~9% of a bare Node start); everything else, including
 // `hcpx exec --help` and any exec form with other options, goes to the
 // commander program in program.ts, which gives the same result for the same
-// exec arguments. Each command is its own bundle, dist/commands/<name>.mjs
-// (scripts/build.mjs): the exec path loads hcpx.mjs and commands/exec.cjs only,
+// exec arguments. Each command is its own bundle, dist/commands/<name>.cjs
+// (scripts/build.mjs): the exec path loads hcpx.cjs and commands/exec.cjs only,
 // the latter through V8's code cache (load-command.ts).
 //
 // The entry, dist/hcpx.cjs (the package's bin), is CommonJS: a CommonJS main
 // module starts without Node's ESM loader, ~16 M instructions (callgrind) of a
-// ~100 M bare start. The commands and the program stay ES modules, imported
-// (which starts the ESM loader) on every path but the plain exec form.
+// ~100 M bare start. The program (dist/commands/program.cjs) and the commands are
+// CommonJS bundles too, loaded through the code cache the build ships.
 // dist/hcpx.mjs is kept as a one-line ES module that imports the entry, for
 // host configs and scripts written with that path.
 import { parseFastAdopt, parseFastExec, parseFastMcp } from "./fast-exec";
@@ -56,8 +56,11 @@ async function main(argv: string[]): Promise<void> {
       if (code !== 0) process.exitCode = code;
       return;
     }
-    const p = await import("./program");
-    await p.runProgram(argv);
+    // the program, and the command it runs (its sibling bundle, required as it runs): their code caches
+    // are read now and, where the build ships none usable, written after the command (adopt's rule)
+    const p = loadCommand<typeof import("./program")>("program", __dirname);
+    await p.exports.runProgram(argv);
+    p.save();
   } catch (e) {
     // a file of its own in dist/ (failure.cjs, scripts/build.mjs), read only when something failed
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- this module is built as CommonJS only

@@ -1,9 +1,9 @@
 // The commander program, built from the one options schema (spec.ts): every
 // command, its options and help. Loaded by main.ts for everything but the plain
 // exec, mcp and adopt forms, which fast-exec.ts reads itself. Each command's code
-// is loaded with import() only when that command runs: dist/commands/<name>.mjs,
-// a bundle of its own (scripts/build.mjs); exec, mcp and adopt through V8's code
-// cache (load-command.ts).
+// is loaded with import() only when that command runs: in dist/, the bundle
+// commands/<name>.cjs beside this one's, required through V8's code cache
+// (scripts/build.mjs, load-command.ts).
 import { Command, CommanderError } from "commander";
 import { sayErrRaw, sayRaw } from "./output";
 import {
@@ -27,20 +27,6 @@ export type Runner<C extends RunnableName> = (
   g: GlobalOpts,
 ) => Promise<number | void>;
 
-/** A command bundle loaded through V8's code cache (exec, mcp, adopt: dist/commands/<name>.cjs). */
-async function cached<M>(
-  name: "exec" | "mcp" | "adopt",
-  run: (m: M) => Promise<number | void>,
-): Promise<number | void> {
-  const { loadCommand } = await import("./load-command");
-  const { fileURLToPath } = await import("node:url");
-  const { dirname } = await import("node:path");
-  const m = loadCommand<M>(name, dirname(fileURLToPath(import.meta.url))); // dist/, where program.mjs is
-  const code = await run(m.exports);
-  m.save();
-  return code;
-}
-
 // What each command runs: its module's entry, given the arguments and options the schema types.
 export type Runners = { [C in RunnableName]: Runner<C> };
 
@@ -50,15 +36,15 @@ const RUN: Runners = {
       return (await import("./commands/generate-bundle")).run(opts.as, dir ?? opts.out, opts, g);
     return (await import("./commands/generate")).run(opts, g);
   },
-  adopt: ([hosts], opts, g) => cached<typeof import("./commands/adopt")>("adopt", (m) => m.run(hosts, opts, g)),
+  adopt: async ([hosts], opts, g) => (await import("./commands/adopt")).run(hosts, opts, g),
   lint: async ([dirs], opts, g) => (await import("./commands/lint")).run(dirs, { ...opts, ...g }),
-  mcp: (_, opts, g) => cached<typeof import("./commands/mcp")>("mcp", (m) => m.run({ ...opts, ...g })),
+  mcp: async (_, opts, g) => (await import("./commands/mcp")).run({ ...opts, ...g }),
   "token add": async ([principal], opts, g) => (await import("./commands/token")).runAdd(principal, { ...opts, ...g }),
   "token list": async (_, opts, g) => (await import("./commands/token")).runList({ ...opts, ...g }),
   "token remove": async ([principal], opts, g) =>
     (await import("./commands/token")).runRemove(principal, { ...opts, ...g }),
-  exec: ([pack, verb, args], opts, g) =>
-    cached<typeof import("./commands/exec")>("exec", (m) => m.run(pack, verb, args, { ...opts, ...g })),
+  exec: async ([pack, verb, args], opts, g) =>
+    (await import("./commands/exec")).run(pack, verb, args, { ...opts, ...g }),
   "pack from-openapi": async ([document], opts, g) =>
     (await import("./commands/pack-from-openapi")).run(document, { ...opts, ...g }),
   "pack add": async ([source], opts, g) => (await import("./commands/pack-vendor")).runAdd(source, { ...opts, ...g }),

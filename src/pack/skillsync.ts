@@ -114,7 +114,7 @@ function syncDrafted(lines: string[], skill: ReturnType<typeof parseSkill>, pack
       if (!lead.startsWith(`${pack.id}: `)) continue;
       const cut = lead.search(/; (reads|needs confirm): /);
       const title = (
-        cut >= 0 ? lead.slice(pack.id.length + 2, cut) : lead.slice(pack.id.length + 2).replace(/[.…]$/, "")
+        cut >= 0 ? lead.slice(pack.id.length + 2, cut) : lead.slice(pack.id.length + 2).replace(/[.\u2026]$/, "")
       ).trim();
       if (!title) continue;
       const next = openapiLead(pack.id, title, reads, confirms);

@@ -50,7 +50,7 @@ export function hintOf(p: Pick<Problem, "code" | "hint">): string | undefined {
 
 /**
  * `instanceof HcpxError` holds across copies of this class: each command is a
- * bundle of its own (dist/commands/*.mjs) with its own copy, and its errors
+ * bundle of its own (dist/commands/*.cjs) with its own copy, and its errors
  * reach the handler in main.ts (another copy).
  */
 const BRAND = Symbol.for("hcpx.HcpxError");

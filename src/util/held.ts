@@ -4,7 +4,7 @@
 // while anything is held, removed when it is released: a process that runs
 // command after command (the library, the tests' in-process runs) keeps no
 // lock and gathers no listener. Kept under a registered symbol: each command's
-// bundle (dist/commands/*.mjs) has its own copy of this module, the program
+// bundle (dist/commands/*.cjs) has its own copy of this module, the program
 // another, and all of them must see the same holdings.
 const KEY = Symbol.for("hcpx.held");
 

@@ -239,3 +239,51 @@ describe("mcp's code cache", () => {
     expect(seen[1]).toEqual(seen[0]);
   });
 });
+
+// issue 29: the program (commander) and every other command are CommonJS bundles too, read through the
+// code cache the build ships (scripts/build.mjs); they never write one of the user's
+describe("the program's and the other commands' code caches", () => {
+  const commandsDir = join(REPO, "dist", "commands");
+  const bundles = () =>
+    readdirSync(commandsDir)
+      .filter((f) => f.endsWith(".cjs"))
+      .map((f) => f.slice(0, -4));
+
+  it("every command is a CommonJS bundle without an import() (none in a script node:vm compiles, Node 20), and all but three ship a cache", () => {
+    const names = bundles();
+    expect(names).toEqual(expect.arrayContaining(["program", "status", "lint", "generate", "init", "doctor"]));
+    expect(readdirSync(commandsDir).filter((f) => !f.endsWith(".cjs"))).toEqual([]);
+    for (const n of names) expect(readFileSync(join(commandsDir, `${n}.cjs`), "latin1"), n).not.toMatch(/\bimport\(/);
+    const shipped = new Set(readdirSync(join(REPO, "dist", "cache")).map((f) => f.replace(/-[0-9a-f]{16}-v.*$/, "")));
+    expect(names.filter((n) => !shipped.has(n)).sort()).toEqual(["import", "pack-from-mcp", "pack-from-openapi"]);
+  });
+
+  it("status and lint read the shipped caches (nothing written even when saving is allowed); without them the same output", async () => {
+    const p = scratchProject({ packs: ["calc-wrap"] });
+    const outs: string[] = [];
+    for (const env of [{}, { HCPX_NO_SHIPPED_CACHE: "1" }] as Record<string, string>[]) {
+      const home = tmp("hcpx-cc-home-");
+      // HCPX_BUILD_CACHE=1 lets these bundles save a cache when none usable was read (the build's runs)
+      const e = { HOME: home, HCPX_BUILD_CACHE: "1", ...env };
+      const s = await runHcpx(["status"], { cwd: p.dir, env: e });
+      const l = await runHcpx(["lint", "packs/calc-wrap"], { cwd: p.dir, env: e });
+      expect([s.code, l.code], s.stderr + l.stderr).toEqual([0, 0]);
+      outs.push(s.stdout + l.stdout);
+      const written = existsSync(v8Dir(home))
+        ? readdirSync(v8Dir(home)).map((f) => f.replace(/-[0-9a-f]{16}-.*/, ""))
+        : [];
+      expect(written.sort()).toEqual("HCPX_NO_SHIPPED_CACHE" in env ? ["lint", "program", "status"] : []);
+    }
+    expect(outs[1]).toEqual(outs[0]);
+  });
+
+  it("without HCPX_BUILD_CACHE no command but exec and mcp writes a cache of the user's, shipped cache or not", async () => {
+    const p = scratchProject({ packs: ["calc-wrap"] });
+    const home = tmp("hcpx-cc-home-");
+    for (const args of [["status"], ["lint", "packs/calc-wrap"], ["generate", "--out", "gen"]]) {
+      const r = await runHcpx(args, { cwd: p.dir, env: { HOME: home, HCPX_NO_SHIPPED_CACHE: "1" } });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    expect(existsSync(v8Dir(home))).toBe(false);
+  });
+});

@@ -88,7 +88,7 @@ describe("exec fast path: same results as the commander path", () => {
 });
 
 describe("hcpx --version skips commander", () => {
-  it("answers from dist/hcpx.cjs alone, the bin (program.mjs, the commander bundle, is never loaded)", async () => {
+  it("answers from dist/hcpx.cjs alone, the bin (commands/program.cjs, the commander bundle, is never loaded)", async () => {
     const { cpSync, rmSync } = await import("node:fs");
     const { REPO, run } = await import("../support/cli");
     const { tmp } = await import("../support/project");

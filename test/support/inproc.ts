@@ -14,8 +14,7 @@
 // serialised: the cwd, the environment and the streams are the process's.
 import { realpathSync } from "node:fs";
 import { isatty } from "node:tty";
-import { fileURLToPath } from "node:url";
-import { beforeAll, expect, vi } from "vitest";
+import { beforeAll, expect } from "vitest";
 import { baseEnv, HCPX, REPO, runHcpx, type RunOptions, type RunResult } from "./cli";
 
 let queue: Promise<unknown> = Promise.resolve();
@@ -27,27 +26,6 @@ beforeAll(async () => {
   await import("../../src/cli/failure");
   await import("../../src/cli/commands/adopt");
 });
-
-/** exec's command module, imported by the first execInProcess (the files that never run exec in process do not load it). */
-let execCommand: unknown;
-
-// The program loads adopt's and exec's commands from their built bundles through the code cache
-// (src/cli/load-command.ts, tested by test/cli/code-cache.test.ts); here they are the
-// source modules, as every other command is. Registered again before each run: a worker that
-// runs file after file in one process (the shared project, test/support/shared-worker.ts)
-// keeps this module, and the program, but not the mocks of the file before.
-const mockLoadCommand = () =>
-  vi.doMock(fileURLToPath(new URL("../../src/cli/load-command.ts", import.meta.url)), async () => {
-    const adopt = await import("../../src/cli/commands/adopt");
-    return {
-      loadCommand: (name: string) => {
-        if (name === "adopt") return { exports: adopt, save: () => {} };
-        if (name === "exec" && execCommand) return { exports: execCommand, save: () => {} };
-        throw new Error(`runInProcess: the ${name} command is not run in process`);
-      },
-    };
-  });
-mockLoadCommand();
 
 /** Run `hcpx ...args` in this process (see above); runHcpx's options, without `input` (the test's timeout bounds it, not `timeoutMs`). */
 export function runInProcess(args: string[], opts: RunOptions = {}): Promise<RunResult> {
@@ -78,10 +56,7 @@ export function execInProcess(args: string[], opts: RunOptions = {}): Promise<Ru
   // exec asks whether its stdin and stderr are a terminal (a person there): a child with piped
   // stdio never is; this process is when vitest runs in one, and then the run is a child's
   if (isatty(0) && isatty(2)) return runHcpx(args, opts);
-  const next = queue.then(async () => {
-    execCommand ??= await import("../../src/cli/commands/exec");
-    return once(args, opts);
-  });
+  const next = queue.then(() => once(args, opts));
   queue = next.catch(() => undefined);
   return next;
 }
@@ -96,7 +71,6 @@ function queued(args: string[], opts: RunOptions): Promise<RunResult> {
 const SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
 
 async function once(args: string[], opts: RunOptions): Promise<RunResult> {
-  mockLoadCommand();
   const env: NodeJS.ProcessEnv = opts.pureEnv ? { ...opts.env } : { ...baseEnv(), ...opts.env };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
   const saved = {

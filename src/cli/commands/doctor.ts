@@ -74,8 +74,9 @@ async function mcpCheck(project: Project, timeoutMs: number): Promise<Check> {
     cwd: project.root,
     env: process.env,
   };
-  // dist/lib/mcp-adapter.mjs at run time (scripts/build.mjs): the SDK client bundled once
-  const { connectEra } = await import("../../runtime/mcp-adapter");
+  // dist/lib/mcp-adapter.mjs at run time (scripts/build.mjs): the SDK client bundled once, imported
+  // through the entry's import() (this bundle runs from a script compiled with a code cache)
+  const { connectEra } = await (await import("../../runtime/mcp-load")).loadMcpAdapter();
   const run: EraRun = { connectEra, spec, timeoutMs, stop: new AbortController(), closers: [], garbage: false };
   const settled: Partial<Record<Era, Outcome>> = {};
   let timer: NodeJS.Timeout | undefined;
