@@ -23,6 +23,7 @@ async function main(argv: string[]): Promise<void> {
   try {
     // `hcpx --version` alone: answered here, without loading commander.
     if (argv.length === 3 && (argv[2] === "--version" || argv[2] === "-V")) {
+      process.stdout.on("error", () => {}); // a reader that left (EPIPE): nothing else was to be said
       process.stdout.write(`${VERSION}\n`);
       return;
     }

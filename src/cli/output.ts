@@ -62,6 +62,29 @@ export function shown(text: string): string {
  */
 const fdOut = { on: false, stream: false };
 
+/**
+ * A reader that leaves early (`hcpx --help | head -1`) makes the next write to its pipe fail with
+ * EPIPE, which the stream reports as an 'error' event: unhandled, Node printed a stack trace and ended
+ * the process wherever the command was (a write half planned). Now the rest of that stream's text
+ * goes nowhere, and the command finishes what it does and exits as it would have. Any other
+ * failure of the stream (EIO, ENOSPC in a redirect) is said once on stderr.
+ * `open(which)`: may `which` still be written to (its listener is added on the first write).
+ */
+const gone = { out: false, err: false };
+const watched = { out: false, err: false };
+
+function open(which: "out" | "err"): boolean {
+  if (!watched[which]) {
+    watched[which] = true;
+    (which === "out" ? process.stdout : process.stderr).on("error", (e: NodeJS.ErrnoException) => {
+      gone[which] = true;
+      if (e.code !== "EPIPE" && which === "out")
+        emit("err", `hcpx: writing the output failed (${e.code ?? "error"}); the rest of it is lost\n`);
+    });
+  }
+  return !gone[which];
+}
+
 /** Write stdout's bytes to fd 1 directly from now on (exec's start path, main.ts). */
 export function useFdOut(): void {
   fdOut.on = true;
@@ -71,7 +94,7 @@ export function useFdOut(): void {
 export function writeFd(
   text: string,
   write: (buf: Uint8Array, off: number) => number = (buf, off) => writeSync(1, buf, off),
-  fallback: (rest: Uint8Array) => void = (rest) => process.stdout.write(rest),
+  fallback: (rest: Uint8Array) => void = (rest) => void (open("out") && process.stdout.write(rest)),
 ): boolean {
   const buf = Buffer.from(text, "utf8");
   let off = 0;
@@ -80,7 +103,7 @@ export function writeFd(
     try {
       n = write(buf, off);
     } catch {
-      // EAGAIN, or anything else (EPIPE: the reader left): what process.stdout does with it, as before
+      // EAGAIN, or anything else (EPIPE: the reader left): what process.stdout does with it (open() above)
     }
     // a failure, or a write that took nothing (never looped on)
     if (!(n > 0)) {
@@ -94,13 +117,13 @@ export function writeFd(
 
 function out(text: string): void {
   if (fdOut.on && !fdOut.stream) fdOut.stream = !writeFd(text);
-  else process.stdout.write(text);
+  else if (open("out")) process.stdout.write(text);
 }
 
 /** The one place readable text is written (stdout or stderr). */
 function emit(stream: "out" | "err", text: string): void {
   if (stream === "out") out(shown(text));
-  else process.stderr.write(shown(text));
+  else if (open("err")) process.stderr.write(shown(text));
 }
 
 /** Readable text on stdout, with a newline at its end. */
