@@ -11,8 +11,7 @@
 // modules set it may not share), and a file that loaded a composite module,
 // which this process would keep, fails (test/support/shared-composites.ts).
 // The in-process runner's files (test/support/inproc.ts runInProcess) are: each
-// run gives back what it set, its mock is registered again for each run, it
-// never runs exec or mcp, and the Binding names its packs hold are forgotten
+// run gives back what it set, it mocks no module, it never runs exec or mcp, and the Binding names its packs hold are forgotten
 // after each file (test/support/forget-secrets.ts). A file that calls
 // execInProcess (exec in this process) may be too: exec's signal listeners go
 // with the run, the values it redacts are forgotten after the file, the server
@@ -71,6 +70,7 @@ export const SHARED_FILES = [
   "test/arch/size.test.ts",
   "test/arch/walk.test.ts",
   "test/bench/callgrind.test.ts",
+  "test/cli/closed-reader.test.ts",
   "test/cli/code-cache.test.ts",
   "test/cli/config-commands.test.ts",
   "test/cli/config-edit.test.ts",
