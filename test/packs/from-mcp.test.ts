@@ -201,4 +201,12 @@ describe("the exec start path", () => {
     expect(exec).not.toContain("LATEST_PROTOCOL_VERSION");
     expect(exec).toContain("../lib/mcp-adapter.mjs");
   });
+
+  it("doctor's and adopt's bundles take the SDK client from that file too, not a copy of their own", () => {
+    for (const name of ["doctor", "adopt"]) {
+      const bundle = readFileSync(join(REPO, "dist/commands", `${name}.cjs`), "utf8");
+      expect(bundle, name).not.toContain("LATEST_PROTOCOL_VERSION");
+      expect(bundle, name).toContain("../lib/mcp-adapter.mjs");
+    }
+  });
 });
