@@ -252,12 +252,8 @@ const CJS_COMMANDS = {
   // (dist/program.mjs, dist/commands/<name>.mjs) Node compiled them from their text on every run:
   // callgrind, `hcpx status` in the bench's project ~310 M instructions, `hcpx lint` ~322 M.
   program: { minifyWhitespace: true, minifySyntax: true, entry: "src/cli/program.ts" },
-  ...Object.fromEntries(
-    commands
-      .filter((c) => !["exec", "mcp", "adopt"].includes(c))
-      .map((c) => [c, { minifyWhitespace: true, minifySyntax: true }]),
-  ),
 };
+for (const c of commands) CJS_COMMANDS[c] ??= { minifyWhitespace: true, minifySyntax: true };
 /**
  * The program's `import("./commands/<name>")` (a command's module, loaded when it runs) is the
  * bundle beside it, required through the loader (src/cli/load-command.ts: its code cache, saved

@@ -28,46 +28,42 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     const fast = parseFastExec(argv.slice(2));
-    if (fast) {
-      const m = loadCommand<typeof import("./commands/exec")>("exec", __dirname); // built as CommonJS only (dist/hcpx.cjs)
-      m.exports.useFdOut(); // the envelope straight to fd 1, without building process.stdout (output.ts)
-      const code = await m.exports.run(fast.pack, fast.verb, fast.operands, { confirm: fast.confirm, json: fast.json });
-      m.save();
-      if (code !== 0) process.exitCode = code;
-      return;
-    }
+    if (fast)
+      return await runBundle<typeof import("./commands/exec")>("exec", (m) => {
+        m.useFdOut(); // the envelope straight to fd 1, without building process.stdout (output.ts)
+        return m.run(fast.pack, fast.verb, fast.operands, { confirm: fast.confirm, json: fast.json });
+      });
     // `hcpx mcp` alone, as hosts start it (adopt writes that command): its
     // bundle through the code cache too, without commander; the same options
     // commander gives it (shape single, watching).
     // (and the forms adopt writes: --shape per-command, --host, --config)
+    // serve() returns once connected: the start path is compiled by the time its cache is saved
     const mcp = parseFastMcp(argv.slice(2));
-    if (mcp) {
-      const m = loadCommand<typeof import("./commands/mcp")>("mcp", __dirname);
-      const code = await m.exports.run(mcp);
-      m.save(); // serve() returns once connected: the start path is compiled by now
-      if (typeof code === "number" && code !== 0) process.exitCode = code;
-      return;
-    }
+    if (mcp) return await runBundle<typeof import("./commands/mcp")>("mcp", (m) => m.run(mcp));
     // `hcpx adopt <host>… [--write] [--json] [--command <cmd>]`: the same, for the bench's and a user's usual form
     const adopt = parseFastAdopt(argv.slice(2));
-    if (adopt) {
-      const m = loadCommand<typeof import("./commands/adopt")>("adopt", __dirname);
-      const code = await m.exports.run(adopt.hosts, adopt.opts, {});
-      m.save();
-      if (code !== 0) process.exitCode = code;
-      return;
-    }
+    if (adopt)
+      return await runBundle<typeof import("./commands/adopt")>("adopt", (m) => m.run(adopt.hosts, adopt.opts, {}));
     // the program, and the command it runs (its sibling bundle, required as it runs): their code caches
     // are read now and, where the build ships none usable, written after the command (adopt's rule)
-    const p = loadCommand<typeof import("./program")>("program", __dirname);
-    await p.exports.runProgram(argv);
-    p.save();
+    await runBundle<typeof import("./program")>("program", (m) => m.runProgram(argv));
   } catch (e) {
     // a file of its own in dist/ (failure.cjs, scripts/build.mjs), read only when something failed
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- this module is built as CommonJS only
     const { reportFailure } = require("./failure") as typeof import("./failure");
     process.exitCode = reportFailure(e, argv);
   }
+}
+
+/**
+ * Run a command bundle (dist/commands/<name>.cjs, through its code cache: load-command.ts), save
+ * its cache once it ran (its lazily compiled code is in it then), and exit with the code it gives.
+ */
+async function runBundle<M>(name: string, run: (m: M) => Promise<number | void>): Promise<void> {
+  const m = loadCommand<M>(name, __dirname); // built as CommonJS only (dist/hcpx.cjs)
+  const code = await run(m.exports);
+  m.save();
+  if (typeof code === "number" && code !== 0) process.exitCode = code;
 }
 
 void main(process.argv);

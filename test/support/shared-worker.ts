@@ -11,8 +11,9 @@
 // modules set it may not share), and a file that loaded a composite module,
 // which this process would keep, fails (test/support/shared-composites.ts).
 // The in-process runner's files (test/support/inproc.ts runInProcess) are: each
-// run gives back what it set, it mocks no module, it never runs exec or mcp, and the Binding names its packs hold are forgotten
-// after each file (test/support/forget-secrets.ts). A file that calls
+// run gives back what it set, it mocks no module, it never runs exec or mcp, and
+// the Binding names its packs hold are forgotten after each file
+// (test/support/forget-secrets.ts). A file that calls
 // execInProcess (exec in this process) may be too: exec's signal listeners go
 // with the run, the values it redacts are forgotten after the file, the server
 // pool is off without the server's keep-alive switch, and a file that loads a

@@ -9,6 +9,7 @@ import { doctor, type Check, type CheckStatus } from "../../app/doctor";
 import { c, finish, makeOut, sayRaw } from "../output";
 import { msOption } from "../options";
 import { BROKEN_HEADER } from "../../mcp/view";
+import { loadMcpAdapter } from "../../runtime/mcp-load";
 import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
 
 export { MIN_NODE, type Check, type CheckStatus } from "../../app/doctor";
@@ -74,9 +75,8 @@ async function mcpCheck(project: Project, timeoutMs: number): Promise<Check> {
     cwd: project.root,
     env: process.env,
   };
-  // dist/lib/mcp-adapter.mjs at run time (scripts/build.mjs): the SDK client bundled once, imported
-  // through the entry's import() (this bundle runs from a script compiled with a code cache)
-  const { connectEra } = await (await import("../../runtime/mcp-load")).loadMcpAdapter();
+  // dist/lib/mcp-adapter.mjs at run time (scripts/build.mjs): the SDK client bundled once
+  const { connectEra } = await loadMcpAdapter();
   const run: EraRun = { connectEra, spec, timeoutMs, stop: new AbortController(), closers: [], garbage: false };
   const settled: Partial<Record<Era, Outcome>> = {};
   let timer: NodeJS.Timeout | undefined;
