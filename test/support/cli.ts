@@ -52,6 +52,7 @@ export function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: scratchHome.dir, NO_COLOR: "1" };
   delete env.XDG_CONFIG_HOME;
   delete env.XDG_STATE_HOME; // the audit log (src/runtime/audit.ts) goes to the scratch HOME
+  delete env.XDG_CACHE_HOME; // and the caches (code, validation, mcp start): a developer's own is never written
   delete env.HCP_CONFIG;
   delete env.FORCE_COLOR;
   return env;
