@@ -4,7 +4,7 @@
 // did into an envelope. node:child_process only (this is the exec hot path).
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, extname, isAbsolute, resolve } from "node:path";
+import { basename, dirname, isAbsolute, resolve } from "node:path";
 import type { Command, Pack, Project } from "../pack/model";
 import type { WrapSpec } from "../pack/schema";
 import { isInside } from "../util/paths";
@@ -245,8 +245,9 @@ export function resolveBin(pack: Pack, project: Project, bin: string, field = "w
   } catch {
     return failure("spawn_failed", `${field} ${path} cannot be read`, { bin });
   }
-  const ext = extname(path).toLowerCase();
-  if (ext === ".mjs" || ext === ".js" || ext === ".cjs") return { command: process.execPath, prefix: [path], path };
+  // a JavaScript file (path.extname's .mjs/.js/.cjs, a dotfile's name aside) runs under this Node; the
+  // regex spares exec's start compiling path.extname (~1.6 KB of Node's source, callgrind ~0.3 M)
+  if (isJsFile(path)) return { command: process.execPath, prefix: [path], path };
   return { command: path, prefix: [], path };
 }
 
@@ -574,7 +575,8 @@ export function runBin(spec: SpawnSpec): Promise<Envelope> {
       else done(env);
     };
     spec.signal?.addEventListener("abort", onAbort, { once: true });
-    if (spec.started) child.once("spawn", spec.started);
+    // "spawn" comes once: on(), not once(), spares exec's start compiling once's wrapper and removeListener (~0.3 M)
+    if (spec.started) child.on("spawn", spec.started);
     const timer = setTimeout(() => {
       state = "timeout";
       killGroup(child.pid);
@@ -803,7 +805,22 @@ export const MAX_ARGV_BYTES = 1024 * 1024;
  * UTF-16 surrogate would reach the bin as U+FFFD (not the value given), an
  * over-long element or argv would fail the spawn with E2BIG.
  */
+/** Whether path.extname(file), lower-cased, is .mjs, .js or .cjs (test/runtime/js-file.test.ts checks it against extname). */
+export function isJsFile(file: string): boolean {
+  return JS_FILE.test(file);
+}
+const JS_FILE = /[^/]\.(?:mjs|js|cjs)$/i;
+
 function argvProblem(argv: readonly string[]): Failure | undefined {
+  // A string of n UTF-16 units is at most 3n bytes of UTF-8: when that bound is within both limits,
+  // so is the argv, and no byte is counted (Buffer.byteLength compiled on exec's start, ~0.15 M)
+  let bound = 0;
+  for (const a of argv) bound += 3 * a.length + 1;
+  if (bound <= MAX_ARG_BYTES && !argv.some((a) => LONE_SURROGATE.test(a))) return undefined;
+  return argvProblemExact(argv);
+}
+
+function argvProblemExact(argv: readonly string[]): Failure | undefined {
   let total = 0;
   for (const a of argv) {
     if (LONE_SURROGATE.test(a))

@@ -158,6 +158,7 @@ export const SHARED_FILES = [
   "test/runtime/argshash.test.ts",
   "test/runtime/cancel-kinds.test.ts",
   "test/runtime/cancel.test.ts",
+  "test/runtime/js-file.test.ts",
   "test/runtime/openapi-import.test.ts",
   "test/runtime/openapi-trust.test.ts",
   "test/runtime/os-sandbox.test.ts",
