@@ -3,7 +3,10 @@
 // servers), from /proc/self/stat: the figure that says where `npm test`'s time
 // goes on a busy machine, where wall times do not. Then the worker's pid and its
 // resident MiB before and after the file: a worker that stays large makes each
-// child it starts dearer (fork() copies its page tables).
+// child it starts dearer (fork() copies its page tables). Last, when the file
+// started and ended (ms since the epoch): its wall time less its CPU is the
+// time its worker's core waited (a timer, a child's sleep, the racy rule's
+// 3 s), which a CPU figure alone does not show.
 import { appendFileSync, readFileSync } from "node:fs";
 import { afterAll, expect } from "vitest";
 
@@ -20,13 +23,14 @@ if (log) {
   };
   const mib = (n: number) => Math.round(n / 2 ** 20);
   const t0 = ticks();
+  const started = Date.now();
   const rss0 = mib(process.memoryUsage.rss());
   afterAll(() => {
     const t = ticks();
     const file = expect.getState().testPath ?? "?";
     appendFileSync(
       log,
-      `${((t.self - t0.self) / 100).toFixed(2)}\t${((t.children - t0.children) / 100).toFixed(2)}\t${file}\t${process.pid}\t${rss0}\t${mib(process.memoryUsage.rss())}\n`,
+      `${((t.self - t0.self) / 100).toFixed(2)}\t${((t.children - t0.children) / 100).toFixed(2)}\t${file}\t${process.pid}\t${rss0}\t${mib(process.memoryUsage.rss())}\t${started}\t${Date.now()}\n`,
     );
   });
 }
