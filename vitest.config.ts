@@ -2,8 +2,9 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { lazyRequireAsImport } from "./test/support/lazy-require";
-import { SHARED_FILES } from "./test/support/shared-worker";
+import { SHARED_FILES, WAITING_FILES } from "./test/support/shared-worker";
 
+const WORKERS = Math.max(2, availableParallelism());
 const EXCLUDE = ["test/hosts/**", "test/agents/**", "test/openapi/**", "node_modules/**"];
 
 export default defineConfig({
@@ -23,12 +24,43 @@ export default defineConfig({
     // files that keep no state between files (test/support/shared-worker.ts,
     // checked by test/arch/shared-worker.test.ts): they share their workers,
     // without a process start and module graph each (~0.3 CPU-s a file).
+    // Two groups, one after the other: first the isolated files and the shared
+    // ones that mostly wait (WAITING_FILES: a timeout, a keep-alive, the racy
+    // rule's 3 s), twice as many at once as there are cores, so that their waits
+    // overlap; the isolated ones wait too (~22 CPU-s in ~44 s of their files' time,
+    // HCPX_TEST_CPU_LOG). Then the rest, one worker per core. On the 2-core
+    // machine the first group took 24 s -> 13-16 s, and vitest's Duration was
+    // 122-141 s in seven runs before, 108-124 s in four after.
     projects: [
       {
         extends: true,
-        test: { name: "isolated", include: ["test/**/*.test.ts"], exclude: [...EXCLUDE, ...SHARED_FILES] },
+        test: {
+          name: "isolated",
+          include: ["test/**/*.test.ts"],
+          exclude: [...EXCLUDE, ...SHARED_FILES],
+          sequence: { groupOrder: 0 },
+          maxWorkers: 2 * WORKERS,
+        },
       },
-      { extends: true, test: { name: "shared", include: SHARED_FILES, isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: "shared-waits",
+          include: WAITING_FILES,
+          isolate: false,
+          sequence: { groupOrder: 0 },
+          maxWorkers: 2 * WORKERS,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "shared",
+          include: SHARED_FILES.filter((f) => !WAITING_FILES.includes(f)),
+          isolate: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -50,7 +82,7 @@ export default defineConfig({
     // vitest's default is one worker fewer than the cores: on the 2 cores of
     // CI that is one file at a time. Most of a test's time is a child process
     // (the CLI, a bin, a server) or a wait on one, so one worker per core.
-    maxWorkers: Math.max(2, availableParallelism()),
+    maxWorkers: WORKERS,
     // the transformed sources kept between runs (node_modules/.experimental-vitest-cache,
     // keyed by each file's content and the config): ~2-3 CPU-s less a run once warm
     // (perf stat, 1-3 files: 7.8 -> 4.9 and 25.4 -> 23.7 CPU-s); `npx vitest --clearCache` empties it

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO } from "../support/cli";
-import { SHARED_FILES } from "../support/shared-worker";
+import { SHARED_FILES, WAITING_FILES } from "../support/shared-worker";
 
 /** Process-wide state a module could leave behind for the next file. */
 const PROCESS_STATE: [string, RegExp][] = [
@@ -139,6 +139,12 @@ describe("the files that share a worker process", () => {
     expect(SHARED_FILES.length).toBeGreaterThan(0);
     expect(new Set(SHARED_FILES).size).toBe(SHARED_FILES.length);
     for (const f of SHARED_FILES) expect(existsSync(join(REPO, f)), f).toBe(true);
+  });
+
+  it("the ones run as a group of waits (vitest.config.ts) are shared files, listed once", () => {
+    expect(WAITING_FILES.length).toBeGreaterThan(0);
+    expect(new Set(WAITING_FILES).size).toBe(WAITING_FILES.length);
+    expect(WAITING_FILES.filter((f) => !SHARED_FILES.includes(f))).toEqual([]);
   });
 
   it("import no module that keeps state between files", () => {

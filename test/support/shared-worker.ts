@@ -171,3 +171,25 @@ export const SHARED_FILES = [
   "test/support/fake-model.test.ts",
   "test/util/paths-fast.test.ts",
 ];
+
+// Of the files above, those whose time is mostly a wait, not work (HCPX_TEST_CPU_LOG,
+// test/support/cpu-log.ts: wall time well above CPU, children included): a keep-alive
+// that must outlive 5 s, a bin's timeout, the racy rule's 3 s (src/util/stamp.ts), a
+// server's confirm or rate window. vitest.config.ts runs them as a group of their own
+// before the others, twice as many at once as there are cores, so that their waits
+// overlap instead of each holding one of the cores' workers idle (~2 CPU-s a file).
+export const WAITING_FILES = [
+  "test/hostile/runtime/faults.test.ts",
+  "test/mcp/confirm.test.ts",
+  "test/mcp/http-keepalive.test.ts",
+  "test/mcp/http-limits.test.ts",
+  "test/mcp/http-list-changed.test.ts",
+  "test/mcp/http-percall.test.ts",
+  "test/mcp/start-cache.test.ts",
+  "test/mcp/watched-list.test.ts",
+  "test/pack/undeclared.test.ts",
+  "test/pack/validcache.test.ts",
+  "test/packs/mcp-url.test.ts",
+  "test/runtime/cancel.test.ts",
+  "test/runtime/os-sandbox.test.ts",
+];
