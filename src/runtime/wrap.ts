@@ -794,6 +794,12 @@ function result(
   });
 }
 
+/** Whether path.extname(file), lower-cased, is .mjs, .js or .cjs (test/runtime/js-file.test.ts checks it against extname). */
+export function isJsFile(file: string): boolean {
+  return JS_FILE.test(file);
+}
+const JS_FILE = /[^/]\.(?:mjs|js|cjs)$/i;
+
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** Linux refuses one argv element longer than this (MAX_ARG_STRLEN, 32 pages); E2BIG otherwise. */
 export const MAX_ARG_BYTES = 128 * 1024 - 1;
@@ -805,12 +811,6 @@ export const MAX_ARGV_BYTES = 1024 * 1024;
  * UTF-16 surrogate would reach the bin as U+FFFD (not the value given), an
  * over-long element or argv would fail the spawn with E2BIG.
  */
-/** Whether path.extname(file), lower-cased, is .mjs, .js or .cjs (test/runtime/js-file.test.ts checks it against extname). */
-export function isJsFile(file: string): boolean {
-  return JS_FILE.test(file);
-}
-const JS_FILE = /[^/]\.(?:mjs|js|cjs)$/i;
-
 function argvProblem(argv: readonly string[]): Failure | undefined {
   // A string of n UTF-16 units is at most 3n bytes of UTF-8: when that bound is within both limits,
   // so is the argv, and no byte is counted (Buffer.byteLength compiled on exec's start, ~0.15 M)
