@@ -5,6 +5,9 @@ import { lazyRequireAsImport } from "./test/support/lazy-require";
 import { SHARED_FILES, WAITING_FILES } from "./test/support/shared-worker";
 
 const WORKERS = Math.max(2, availableParallelism());
+// the first group's: two more than the cores (4 on the 2-core machine), not twice as many (a
+// 16-core machine would start 32 workers, each with its module graph, for ~31 files)
+const WAIT_WORKERS = WORKERS + 2;
 const EXCLUDE = ["test/hosts/**", "test/agents/**", "test/openapi/**", "node_modules/**"];
 
 export default defineConfig({
@@ -26,7 +29,7 @@ export default defineConfig({
     // without a process start and module graph each (~0.3 CPU-s a file).
     // Two groups, one after the other: first the isolated files and the shared
     // ones that mostly wait (WAITING_FILES: a timeout, a keep-alive, the racy
-    // rule's 3 s), twice as many at once as there are cores, so that their waits
+    // rule's 3 s), two more at once than there are cores, so that their waits
     // overlap; the isolated ones wait too (~22 CPU-s in ~44 s of their files' time,
     // HCPX_TEST_CPU_LOG). Then the rest, one worker per core. On the 2-core
     // machine the first group took 24 s -> 13-16 s, and vitest's Duration was
@@ -39,7 +42,7 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: [...EXCLUDE, ...SHARED_FILES],
           sequence: { groupOrder: 0 },
-          maxWorkers: 2 * WORKERS,
+          maxWorkers: WAIT_WORKERS,
         },
       },
       {
@@ -49,7 +52,7 @@ export default defineConfig({
           include: WAITING_FILES,
           isolate: false,
           sequence: { groupOrder: 0 },
-          maxWorkers: 2 * WORKERS,
+          maxWorkers: WAIT_WORKERS,
         },
       },
       {

@@ -176,7 +176,7 @@ export const SHARED_FILES = [
 // test/support/cpu-log.ts: wall time well above CPU, children included): a keep-alive
 // that must outlive 5 s, a bin's timeout, the racy rule's 3 s (src/util/stamp.ts), a
 // server's confirm or rate window. vitest.config.ts runs them as a group of their own
-// before the others, twice as many at once as there are cores, so that their waits
+// before the others, two more at once than there are cores, so that their waits
 // overlap instead of each holding one of the cores' workers idle (~2 CPU-s a file).
 export const WAITING_FILES = [
   "test/hostile/runtime/faults.test.ts",
