@@ -32,7 +32,8 @@ export default defineConfig({
     // rule's 3 s), two more at once than there are cores, so that their waits
     // overlap; the isolated ones wait too (~22 CPU-s in ~44 s of their files' time,
     // HCPX_TEST_CPU_LOG). Then the rest, one worker per core. On the 2-core
-    // machine the first group took 24 s -> 13-16 s, and vitest's Duration was
+    // machine the isolated files took 24 s -> 13-16 s, the waiting ones the next
+    // 16-20 s (~31 s of the two workers before), and vitest's Duration was
     // 122-141 s in seven runs before, 108-124 s in four after.
     projects: [
       {
