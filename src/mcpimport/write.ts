@@ -6,14 +6,14 @@
 // The server runs with the same minimal env as at run time, so what it shows
 // here is what it shows to the runtime.
 import { existsSync, statSync } from "node:fs";
-import { basename, dirname, extname, relative, resolve } from "node:path";
+import { basename, dirname, relative, resolve } from "node:path";
 import { HcpxError, type Problem } from "../util/errors";
 import { display, isInside, toPosix } from "../util/paths";
 import { ENV_NAME_RE, PACK_ID_RE } from "../pack/schema";
 import { configPath } from "../config/file";
 import { warning } from "../config/common";
 import { whichOnPath } from "../util/which";
-import { binEnv, DEFAULT_TIMEOUT_MS, launcherPath } from "../runtime/wrap";
+import { binEnv, DEFAULT_TIMEOUT_MS, isJsFile, launcherPath } from "../runtime/wrap";
 import { isForbiddenEnv } from "../pack/envrules";
 import type { McpToolInfo } from "./import";
 import { writeDraft, type FromMcpOptions, type FromMcpResult, type Listed, type RemoteSource } from "./write-pack";
@@ -262,8 +262,7 @@ export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise
   // what runs: the program (resolved now) and its argv
   const [first, ...args] = argv as [string, ...string[]];
   const { path, sandboxBin, binInPack } = resolveProgram(first, base);
-  const ext = extname(path).toLowerCase();
-  const command = ext === ".mjs" || ext === ".js" || ext === ".cjs" ? process.execPath : path;
+  const command = isJsFile(path) ? process.execPath : path;
   const prefix = command === path ? [] : [path];
 
   // list the tools, with the SDK's Client (loaded only here)

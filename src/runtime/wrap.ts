@@ -816,11 +816,7 @@ function argvProblem(argv: readonly string[]): Failure | undefined {
   // so is the argv, and no byte is counted (Buffer.byteLength compiled on exec's start, ~0.15 M)
   let bound = 0;
   for (const a of argv) bound += 3 * a.length + 1;
-  if (bound <= MAX_ARG_BYTES && !argv.some((a) => LONE_SURROGATE.test(a))) return undefined;
-  return argvProblemExact(argv);
-}
-
-function argvProblemExact(argv: readonly string[]): Failure | undefined {
+  const count = bound > MAX_ARG_BYTES;
   let total = 0;
   for (const a of argv) {
     if (LONE_SURROGATE.test(a))
@@ -829,6 +825,7 @@ function argvProblemExact(argv: readonly string[]): Failure | undefined {
         "an argument contains an unpaired UTF-16 surrogate, which cannot be passed to a program as UTF-8",
         { hint: "pass well-formed Unicode text" },
       );
+    if (!count) continue;
     const n = Buffer.byteLength(a, "utf8");
     if (n > MAX_ARG_BYTES)
       return failure(

@@ -1,5 +1,6 @@
 // The wrap adapter runs a bin whose name ends in .mjs, .js or .cjs under this
-// Node (src/runtime/wrap.ts resolveBin). It decides that with a regex instead of
+// Node (src/runtime/wrap.ts resolveBin), as `pack from-mcp` does the server it
+// lists (src/mcpimport/write.ts). Both decide that with a regex instead of
 // path.extname (which exec's start would compile for one call): the regex must
 // give extname's answer for every path a bin can have (a file: no trailing slash).
 import { extname } from "node:path";
