@@ -472,7 +472,8 @@ const MCP_START = [
     const runs = {
       exec: { args: ["exec", "calc-wrap", "ping", "--json"], caches: ["exec", "exec-schemas"] },
       // mcp: a host's start (initialize, tools/list), then stdin ends and the server with it; it saves its
-      // cache once connected (src/cli/main.ts), so a host's first start after install reads this one
+      // cache once that tools/list is answered (src/mcp/server.ts serve), so a host's first start after
+      // install reads this one, with the code that answers it
       mcp: { args: ["mcp"], caches: ["mcp"], input: MCP_START },
       // the program (its cache made by the first run through it), and the commands a user runs in a
       // project, each once as a user would, in this order (doctor before adopt's run: no host adopted,

@@ -37,7 +37,8 @@ async function main(argv: string[]): Promise<void> {
     // bundle through the code cache too, without commander; the same options
     // commander gives it (shape single, watching).
     // (and the forms adopt writes: --shape per-command, --host, --config)
-    // serve() returns once connected: the start path is compiled by the time its cache is saved
+    // serve() returns once the first tools/list is answered (or the server stops first): the code of a
+    // host's start is compiled by the time its cache is saved
     const mcp = parseFastMcp(argv.slice(2));
     if (mcp) return await runBundle<typeof import("./commands/mcp")>("mcp", (m) => m.run(mcp));
     // `hcpx adopt <host>… [--write] [--json] [--command <cmd>]`: the same, for the bench's and a user's usual form

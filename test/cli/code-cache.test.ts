@@ -223,6 +223,40 @@ describe("mcp's code cache", () => {
     ).toEqual(["exec", "exec-schemas", "mcp"]);
   });
 
+  // issue 29: the cache holds the code that answers a host's start, so it is saved once the first tools/list
+  // is answered (src/mcp/server.ts serve), not once connected, before any request was read
+  it("is saved once the first tools/list is answered, not at connect; a start that ends before one saves it as it stops", async () => {
+    const { startMcp } = await import("../mcp/support");
+    const p = scratchProject({ packs: ["calc-wrap"] });
+    const home = tmp("hcpx-cc-home-");
+    const s = await startMcp({ dir: p.dir, home }, noShipped); // initialize answered
+    try {
+      expect(existsSync(v8Dir(home))).toBe(false);
+      expect((await s.client.listTools()).tools.map((t) => t.name)).toContain("hcp");
+      // saved just after the answer went out
+      for (let i = 0; i < 100 && !existsSync(v8Dir(home)); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(readdirSync(v8Dir(home))).toEqual([expect.stringMatching(/^mcp-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.bin$/)]);
+    } finally {
+      await s.close();
+    }
+    // a client that initializes, then closes stdin: the cache is written before the exit
+    const home2 = tmp("hcpx-cc-home-");
+    const line = (o: object) => JSON.stringify({ jsonrpc: "2.0", ...o }) + "\n";
+    const r = await runHcpx(["mcp"], {
+      cwd: p.dir,
+      env: { HOME: home2, ...noShipped.env },
+      input:
+        line({
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+        }) + line({ method: "notifications/initialized" }),
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout.split("\n")[0]!)).toMatchObject({ id: 1, result: { protocolVersion: "2025-11-25" } });
+    expect(readdirSync(v8Dir(home2))).toHaveLength(1);
+  });
+
   // issue 29: a host's first `hcpx mcp` after install (a fresh container, CI, a new HOME) reads the build's
   it("with no cache of the user's, the one shipped in dist/cache is used and none is written; the same tools and calls", async () => {
     const shipped = readdirSync(join(REPO, "dist", "cache")).filter((f) => /^mcp-[0-9a-f]{16}-/.test(f));
