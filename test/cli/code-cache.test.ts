@@ -18,6 +18,7 @@ import {
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO, run, runHcpx, scratchProject, tmp } from "../support/hcpx";
+import { RAW_OPENING } from "../support/raw-mcp";
 
 const v8Dir = (home: string) => join(home, ".cache", "hcpx", "v8");
 
@@ -241,19 +242,9 @@ describe("mcp's code cache", () => {
     }
     // a client that initializes, then closes stdin: the cache is written before the exit
     const home2 = tmp("hcpx-cc-home-");
-    const line = (o: object) => JSON.stringify({ jsonrpc: "2.0", ...o }) + "\n";
-    const r = await runHcpx(["mcp"], {
-      cwd: p.dir,
-      env: { HOME: home2, ...noShipped.env },
-      input:
-        line({
-          id: 1,
-          method: "initialize",
-          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-        }) + line({ method: "notifications/initialized" }),
-    });
+    const r = await runHcpx(["mcp"], { cwd: p.dir, env: { HOME: home2, ...noShipped.env }, input: RAW_OPENING });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout.split("\n")[0]!)).toMatchObject({ id: 1, result: { protocolVersion: "2025-11-25" } });
+    expect(JSON.parse(r.stdout.split("\n")[0]!)).toMatchObject({ id: 1, result: { protocolVersion: "2025-06-18" } });
     expect(readdirSync(v8Dir(home2))).toHaveLength(1);
   });
 
