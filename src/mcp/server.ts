@@ -334,7 +334,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
  * A start answered from the start cache has no view yet: build the one calls
  * need 300 ms after the first tools/list is answered, while the host is busy
  * with it (a call that comes first builds it itself; none is built once stdin
- * has ended: no call can come).
+ * has ended: no call can come). `firstList` is told of that first answer.
  */
 function prebuildView(gate: VersionGate, front: McpFront, stopped: () => boolean, firstList: () => void): void {
   let timer: ReturnType<typeof setTimeout> | undefined;
