@@ -372,13 +372,16 @@ async function hostsIndex() {
 const HOSTS_INDEX = await hostsIndex();
 // every one of them; a user's own cache only for exec's two and mcp's (src/cli/load-command.ts)
 const CODE_CACHED = Object.keys(CJS_COMMANDS);
-/** esbuild's options for the bundle of command `name`, but its entry point (the same object for alike commands) */
+/** plugins of a command's bundle beyond the usual two (json5 vendored, the mcp adapter lazy) */
+const CJS_PLUGINS = { exec: [vendorJson5, lazyAdapter, execSchemas], program: [programCommands] };
+/**
+ * esbuild's options for the bundle of command `name` but its entry point, and a key: commands with the same
+ * key share one esbuild call (their own plugins or define, adopt's hosts index, make a call of its own)
+ */
 function cjsOptions(name) {
-  const { entry: _from, ...min } = CJS_COMMANDS[name];
-  const plugins = name === "exec" ? "exec" : name === "program" ? "program" : "plain";
-  const own = name === "adopt" || name === "exec-schemas" || plugins !== "plain"; // a define, an entry, plugins
+  const { entry: _entry, ...min } = CJS_COMMANDS[name];
   return {
-    key: own ? name : JSON.stringify(min),
+    key: name in CJS_PLUGINS || name === "adopt" ? name : JSON.stringify(min),
     options: {
       ...common,
       banner: undefined,
@@ -386,11 +389,7 @@ function cjsOptions(name) {
       ...min,
       outExtension: { ".js": ".cjs" },
       ...(name === "adopt" ? { define: { ...common.define, HCPX_HOSTS_INDEX: HOSTS_INDEX } } : {}),
-      plugins: {
-        exec: [vendorJson5, lazyAdapter, execSchemas],
-        program: [programCommands],
-        plain: [vendorJson5, lazyAdapter],
-      }[plugins],
+      plugins: CJS_PLUGINS[name] ?? [vendorJson5, lazyAdapter],
       // an import() (a node builtin loaded lazily, a command by the program) as a require(): a script
       // compiled by node:vm has no import() in Node 20 ("A dynamic import callback was not specified");
       // a module outside dist/ (a composite's, the mcp adapter) goes through src/util/dynamic-import.ts
