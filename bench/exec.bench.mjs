@@ -1,10 +1,7 @@
 // `hcpx exec` start-up against its floor, and composite against wrap.
-//  1. CLI, interleaved, ≥ 30 runs each: `hcpx exec calc-wrap ping --json` vs a
-//     zero-dependency Node script that only spawns the same bin and parses its
-//     JSON, written as CommonJS like exec's own bundle (an ES module floor costs
-//     ~20 M instructions more and flattered exec) and printing its line with
-//     fs.writeSync(1, …) as exec does (process.stdout costs ~1.8 M more; goal
-//     ≤ 1.10×, wall and callgrind instructions), vs a direct spawn
+//  1. CLI, interleaved, ≥ 30 runs each: `hcpx exec calc-wrap ping --json` vs the
+//     CommonJS floor (bench/exec-project.mjs: a script that only spawns the same bin
+//     and parses its JSON; goal ≤ 1.10×, wall and callgrind instructions), vs a direct spawn
 //     of the bin; the same exec with 30 other packs active and the called one
 //     in a directory not named like its id (goal ≤ 1.05× of one pack). Each
 //     with NODE_EXTRA_CA_CERTS unset (the honest figure: loading that bundle
@@ -18,50 +15,18 @@
 // The bin gets the runtime's minimal env in all three CLI variants, so the
 // comparison is the same work; the parent processes inherit this env (with
 // NODE_EXTRA_CA_CERTS when set: Node 20 then loads the CA bundle at every start).
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 import { build } from "esbuild";
+import { execProject, REPO } from "./exec-project.mjs";
 import { caModes, fmt, goal, instructions, median, percentile, table, timeCommands } from "./lib.mjs";
 
-const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const RUNS = Number(process.env.BENCH_RUNS || 30);
 
-function minimalEnv(extra) {
-  const env = {};
-  for (const k of ["HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "NO_COLOR"])
-    if (process.env[k] !== undefined) env[k] = process.env[k];
-  for (const k of Object.keys(process.env)) if (k.startsWith("LC_")) env[k] = process.env[k];
-  return { ...env, ...extra };
-}
-
 export default async function bench() {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-exec-")));
-  cpSync(join(REPO, "packs"), join(dir, "packs"), { recursive: true });
-  cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
-  writeFileSync(
-    join(dir, "hcp.config.json5"),
-    JSON.stringify({
-      packs: ["./packs/calc", "./packs/calc-wrap"],
-      grants: { allow: ["calc.*", "calc-wrap.*"] },
-      sandbox: { roots: ["."], cwd: "." },
-    }),
-  );
-  const bin = join(dir, "bins", "calc.mjs");
-  const binEnv = minimalEnv({ CALC_OUTPUT: "json" });
-  const floor = join(dir, "floor.cjs");
-  writeFileSync(
-    floor,
-    `const { spawn } = require("node:child_process");
-const env = ${JSON.stringify(binEnv)};
-const c = spawn(process.execPath, [${JSON.stringify(bin)}, "ping", "--json"], { env, stdio: ["ignore", "pipe", "pipe"] });
-let out = "";
-c.stdout.setEncoding("utf8").on("data", (d) => (out += d));
-c.on("close", (code) => { const data = JSON.parse(out); require("node:fs").writeSync(1, JSON.stringify({ ok: code === 0, data }) + "\\n"); process.exitCode = code ? 1 : 0; });
-`,
-  );
+  const { dir, bin, binEnv, floor } = execProject();
   const hcpx = process.env.HCPX_DIST_BIN ?? join(REPO, "dist", "hcpx.cjs"); // the bin (package.json)
   // 30 more active packs, and the one called lives in a directory not named like
   // its id: exec must not parse the other 30 to find it.

@@ -1,0 +1,49 @@
+// The project `hcpx exec` is measured in (bench/exec.bench.mjs, bench/snapshot-probe.mjs): the
+// repository's calc packs and bins in a scratch directory, and the CommonJS floor, a zero-dependency
+// script that only spawns the same bin and parses its JSON, written as CommonJS like exec's own
+// bundle (an ES module floor costs ~20 M instructions more and flattered exec) and printing its
+// line with fs.writeSync(1, …) as exec does (process.stdout costs ~1.8 M more).
+import { cpSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
+
+/** The environment the runtime gives a bin (and the floor gives it too): a short list, plus `extra`. */
+export function minimalEnv(extra) {
+  const env = {};
+  for (const k of ["HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "NO_COLOR"])
+    if (process.env[k] !== undefined) env[k] = process.env[k];
+  for (const k of Object.keys(process.env)) if (k.startsWith("LC_")) env[k] = process.env[k];
+  return { ...env, ...extra };
+}
+
+/** A scratch project with calc and calc-wrap active; `bin` is calc-wrap's bin, `floor` the CommonJS floor script. */
+export function execProject() {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-exec-")));
+  cpSync(join(REPO, "packs"), join(dir, "packs"), { recursive: true });
+  cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
+  writeFileSync(
+    join(dir, "hcp.config.json5"),
+    JSON.stringify({
+      packs: ["./packs/calc", "./packs/calc-wrap"],
+      grants: { allow: ["calc.*", "calc-wrap.*"] },
+      sandbox: { roots: ["."], cwd: "." },
+    }),
+  );
+  const bin = join(dir, "bins", "calc.mjs");
+  const binEnv = minimalEnv({ CALC_OUTPUT: "json" });
+  const floor = join(dir, "floor.cjs");
+  writeFileSync(
+    floor,
+    `const { spawn } = require("node:child_process");
+const env = ${JSON.stringify(binEnv)};
+const c = spawn(process.execPath, [${JSON.stringify(bin)}, "ping", "--json"], { env, stdio: ["ignore", "pipe", "pipe"] });
+let out = "";
+c.stdout.setEncoding("utf8").on("data", (d) => (out += d));
+c.on("close", (code) => { const data = JSON.parse(out); require("node:fs").writeSync(1, JSON.stringify({ ok: code === 0, data }) + "\\n"); process.exitCode = code ? 1 : 0; });
+`,
+  );
+  return { dir, bin, binEnv, floor };
+}
