@@ -76,6 +76,8 @@ export default defineConfig({
     // test/support/forget-secrets.ts: what one file's runs left in the redaction's set goes with it
     // test/support/release-held.ts: and what they left held (a config edit's lock)
     // test/support/shared-composites.ts: a shared file that loaded a composite module (it would stay) fails
+    // test/support/run-tmp.ts: every temporary folder of the run in one, removed when it ends
+    globalSetup: ["test/support/run-tmp.ts"],
     setupFiles: [
       "test/support/env.ts",
       "test/support/cpu-log.ts",

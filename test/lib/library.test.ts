@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { openProject, ProjectError } from "hcpx";
 import { describe, expect, it } from "vitest";
 import { runHcpx } from "../support/hcpx";
-import { ENV, SECRET, person, probeProject } from "./support";
+import { probeEnv, SECRET, person, probeProject } from "./support";
 
 describe("openProject: the projection, one source with hcpx generate", () => {
   it("tools(shape), the prompt block and the Skills are generate's files byte for byte", async () => {
@@ -56,7 +56,7 @@ describe("openProject: the projection, one source with hcpx generate", () => {
 describe("call(): the runtime's gates, in-process", () => {
   it("a granted read runs once; its Binding value comes back redacted", async () => {
     const pp = probeProject();
-    const p = await openProject({ cwd: pp.dir, env: ENV });
+    const p = await openProject({ cwd: pp.dir, env: probeEnv() });
     const env = await p.call("probe__status", {});
     expect(env).toEqual({ ok: true, data: { status: "fine", token: "***" } });
     expect(JSON.stringify(env)).not.toContain(SECRET);
@@ -65,7 +65,7 @@ describe("call(): the runtime's gates, in-process", () => {
 
   it("an ungranted command, an unknown tool and a revoked grant are refused before anything runs", async () => {
     const pp = probeProject();
-    const p = await openProject({ cwd: pp.dir, env: ENV });
+    const p = await openProject({ cwd: pp.dir, env: probeEnv() });
     expect(await p.call("probe__wipe", {})).toMatchObject({ ok: false, error: { code: "not_granted" } });
     expect(await p.call("probe__nope", {})).toMatchObject({ ok: false, error: { code: "unknown_verb" } });
     expect(await p.call("nopack__x", {})).toMatchObject({ ok: false, error: { code: "unknown_pack" } });
@@ -79,7 +79,7 @@ describe("call(): the runtime's gates, in-process", () => {
 
   it("a gated write: no callback → confirm_required even with the model's confirm: true; a no, a throw → confirm_declined; a yes runs it once", async () => {
     const pp = probeProject();
-    const p = await openProject({ cwd: pp.dir, env: ENV });
+    const p = await openProject({ cwd: pp.dir, env: probeEnv() });
     const noCallback = await p.call("probe__save", { note: "a", confirm: true });
     expect(noCallback).toMatchObject({
       ok: false,
@@ -155,7 +155,7 @@ describe("call(): the runtime's gates, in-process", () => {
     const pp = probeProject();
     const cfg = JSON.parse(readFileSync(pp.config, "utf8")) as Record<string, unknown>;
     writeFileSync(pp.config, JSON.stringify({ ...cfg, confirm: "person" }, null, 2) + "\n");
-    const p = await openProject({ cwd: pp.dir, env: ENV });
+    const p = await openProject({ cwd: pp.dir, env: probeEnv() });
     expect(await p.call("probe__save", { note: "h", confirm: true })).toMatchObject({
       ok: false,
       error: { code: "confirm_required" },
@@ -171,7 +171,7 @@ describe("call(): the runtime's gates, in-process", () => {
 
   it("the same envelope as hcpx exec --json for the same call, refusals included", async () => {
     const pp = probeProject({ examples: ["calc"] });
-    const p = await openProject({ cwd: pp.dir, env: ENV });
+    const p = await openProject({ cwd: pp.dir, env: probeEnv() });
     const cases: [string, string[], string, Record<string, unknown>][] = [
       ["calc add", ["calc", "add", "--json", "--", "a=2", "b=5"], "calc__add", { a: 2, b: 5 }],
       ["probe status", ["probe", "status", "--json"], "probe__status", {}],
@@ -190,7 +190,7 @@ describe("call(): the runtime's gates, in-process", () => {
     const was = process.env.HCPX_AUDIT_LOG;
     process.env.HCPX_AUDIT_LOG = log;
     try {
-      const p = await openProject({ cwd: pp.dir, env: ENV });
+      const p = await openProject({ cwd: pp.dir, env: probeEnv() });
       expect(await p.call("probe__status", {})).toMatchObject({ ok: true });
       expect(
         await p.call("probe__save", { note: "n", confirm: true }, { confirm: person([false]).confirm }),
@@ -227,7 +227,7 @@ describe("call(): the runtime's gates, in-process", () => {
 
   it("hcp__read_skill returns the projected Skill; a composite call runs in-process", async () => {
     const pp = probeProject({ examples: ["calc"] });
-    const p = await openProject({ cwd: pp.dir, env: ENV });
+    const p = await openProject({ cwd: pp.dir, env: probeEnv() });
     const skill = await p.call("hcp__read_skill", { pack: "probe" });
     expect(skill).toEqual({
       ok: true,

@@ -20,7 +20,7 @@ import { toolResults, tools as anthropicTools } from "hcpx/anthropic";
 import { tools as agentsTools } from "hcpx/openai-agents";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeModel, type FakeModel, type Turn } from "../support/fake-model";
-import { ENV, SECRET, person, probeProject, type ProbeProject } from "./support";
+import { probeEnv, SECRET, person, probeProject, type ProbeProject } from "./support";
 
 setTracingDisabled(true);
 
@@ -39,7 +39,7 @@ interface Loop {
 
 async function setUp(): Promise<Loop> {
   const pp = probeProject({ allow: ["probe.status", "probe.wipe", "probe.save"] });
-  const project = await openProject({ cwd: pp.dir, env: ENV });
+  const project = await openProject({ cwd: pp.dir, env: probeEnv() });
   const script: Turn[] = [
     { text: "Checking status.", toolCalls: [{ name: "probe__status", input: {} }] },
     () => {

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { project as runtimeProject, writePack } from "../runtime/support";
 
 export const SECRET = "sekrit-7f3a9c-binding-value";
-export const ENV = { ...process.env, PROBE_TOKEN: SECRET };
+/** The environment a probe call runs in: this worker's (its scratch HOME of this file, test/support/env.ts) and the Binding value. */
+export const probeEnv = (): NodeJS.ProcessEnv => ({ ...process.env, PROBE_TOKEN: SECRET });
 
 const BIN = `#!/usr/bin/env node
 import { appendFileSync } from "node:fs";

@@ -169,6 +169,7 @@ export const SHARED_FILES = [
   "test/runtime/terminal.test.ts",
   "test/runtime/wrap.test.ts",
   "test/support/fake-model.test.ts",
+  "test/support/hermetic.test.ts",
   "test/util/paths-fast.test.ts",
 ];
 
