@@ -15,14 +15,13 @@
 //     Goal: the in-process wrap call costs the bin's spawn and no Node start
 //     of its own (≈ 1× the direct spawn).
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
+import { execProject, REPO } from "./exec-project.mjs";
 import { callgrind, fmt, median, percentile, table, timeCommands } from "./lib.mjs";
 
-const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const RUNS = Number(process.env.BENCH_RUNS || 20);
 const N = Number(process.env.BENCH_INPROC_RUNS || 40);
 const LIB = join(REPO, "dist", "lib", "index.mjs");
@@ -39,17 +38,7 @@ function spawnBin(bin, args, env, cwd) {
 }
 
 export default async function bench() {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-lib-")));
-  cpSync(join(REPO, "packs"), join(dir, "packs"), { recursive: true });
-  cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
-  writeFileSync(
-    join(dir, "hcp.config.json5"),
-    JSON.stringify({
-      packs: ["./packs/calc", "./packs/calc-wrap"],
-      grants: { allow: ["calc.*", "calc-wrap.*"] },
-      sandbox: { roots: ["."], cwd: "." },
-    }),
-  );
+  const { dir } = execProject(); // the exec bench's project: calc and calc-wrap active
   const openCall = join(dir, "open-call.mjs");
   writeFileSync(
     openCall,
