@@ -14,13 +14,16 @@
 //
 // The public types are declared in this file, not imported from the rest of
 // src/, so the emitted index.d.ts stands alone (scripts/build.mjs checks it).
+//
+// `import("hcpx")` loads this entry, the one redaction and the error types only
+// (bench/lib.bench.mjs: ~107 M instructions against ~189 M when the loader and the
+// runtime came with it, and `hcpx exec calc add`'s ~141 M): the packs' loader, the
+// runtime, the projection and the host engine are chunks imported as a call needs them.
 import { join } from "node:path";
-import { loadPacks, loadProject } from "../pack/load";
 import type { Project } from "../pack/model";
-import { useValidationCache } from "../pack/validcache";
 import type { buildProjection } from "../projection/build";
-import { READ_SKILL_TOOL, toolList } from "../projection/tools";
-import { bindingNames, type ConfirmQuestion, type PersonAnswer } from "../runtime/execute";
+import { READ_SKILL_TOOL } from "../projection/names";
+import type { ConfirmQuestion, PersonAnswer } from "../runtime/execute";
 import type { McpFront } from "../mcp/front";
 import { redactDeep, redactOut, secretsFrom } from "../util/redact";
 import { HcpxError } from "../util/errors";
@@ -276,10 +279,17 @@ function problemEnvelope(e: unknown): Envelope {
 export async function openProject(options: OpenProjectOptions = {}): Promise<HcpxProject> {
   const loadOpts = { cwd: options.cwd ?? process.cwd(), config: options.config };
   const env = options.env ?? process.env;
+  // what a project needs and `import("hcpx")` does not, loaded now (./impl/project.ts)
+  const {
+    loadPacks,
+    loadProject,
+    useValidationCache,
+    toolList,
+    buildProjection: build,
+    DEFAULT_SKILLS_PATH,
+    McpFront: Front,
+  } = await import("./impl/project");
   useValidationCache();
-  // The projection builder (and the YAML parser the Skills need, ~250 KB) is
-  // its own chunk, loaded here: `import("hcpx")` itself stays cheap.
-  const { buildProjection: build, DEFAULT_SKILLS_PATH } = await import("../projection/build");
   let project: Project;
   let projection: ReturnType<typeof buildProjection>;
   try {
@@ -290,8 +300,6 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Hcp
     throw e;
   }
   // every call goes through the one tool-call front of `hcpx mcp` (src/mcp/front.ts; its questions in src/mcp/ask.ts), with the person's callback as its elicitation
-  // (its own chunk, loaded here with the projection: `import("hcpx")` itself stays cheap)
-  const { McpFront: Front } = await import("../mcp/front");
   let front: McpFront;
   try {
     front = new Front({ shape: "per-command", cwd: loadOpts.cwd, config: loadOpts.config, via: "library" });
@@ -469,6 +477,7 @@ async function callFront(
       "this write runs only when a person says yes: the host app passes a confirm callback to call(); the model's confirm: true is not enough here";
   if (failed && res.error.code === "confirm_declined") {
     // the callback's own words, through the pack's Binding redaction
+    const { bindingNames } = await import("../runtime/execute");
     const pack = front.view.packs.find((p) => p.pack.id === failed!.pack)?.pack;
     const secrets = secretsFrom(env as NodeJS.ProcessEnv, pack ? bindingNames(pack) : []);
     res.error.message = redactDeep(

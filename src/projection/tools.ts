@@ -8,10 +8,11 @@ import type { ArgSpec } from "../pack/schema";
 import { HcpxError, type Problem } from "../util/errors";
 import { display } from "../util/paths";
 import type { ProjectedPack, ToolDef } from "./types";
+import { READ_SKILL_TOOL } from "./names";
 
 /** Anthropic and OpenAI tool names (the stricter of the dialects we emit). */
 export const TOOL_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
-export const READ_SKILL_TOOL = "hcp__read_skill";
+export { READ_SKILL_TOOL };
 /** The single tool of the shell shape; the same name as the MCP export's tool (§12.5.1). */
 export const SHELL_TOOL = "hcp";
 /** The words every confirm-gated write carries on every surface. */

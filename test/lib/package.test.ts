@@ -125,4 +125,22 @@ describe("the package: exports, declarations, plain Node", () => {
       expect(pkg.peerDependenciesMeta[sdk]).toEqual({ optional: true });
     }
   });
+
+  it('import("hcpx") loads the entry, the redaction and the error types: the loader, runtime, projection and front come with openProject()', () => {
+    // the modules dist/lib/index.mjs imports statically, at any depth (an import() is not followed)
+    const seen = new Set<string>();
+    const next = ["index.mjs"];
+    while (next.length) {
+      const f = next.pop()!;
+      if (seen.has(f)) continue;
+      seen.add(f);
+      const text = readFileSync(join(REPO, "dist", "lib", f), "utf8");
+      for (const m of text.matchAll(/^\s*(?:import|export)\b[^;()]*?["']\.\/([^"']+)["']/gm)) next.push(m[1]!);
+    }
+    const loaded = [...seen].map((f) => readFileSync(join(REPO, "dist", "lib", f), "utf8")).join("\n");
+    for (const heavy of ["function loadProject(", "function execute(", "function buildProjection(", "class McpFront"])
+      expect(loaded, `${heavy} is loaded by import("hcpx")`).not.toContain(heavy);
+    // bench/lib.bench.mjs: ~34 KB in 5 files, against ~330 KB in 15 with the loader and the runtime
+    expect(loaded.length).toBeLessThan(64_000);
+  });
 });
