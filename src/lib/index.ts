@@ -16,7 +16,7 @@
 // src/, so the emitted index.d.ts stands alone (scripts/build.mjs checks it).
 //
 // `import("hcpx")` loads this entry, the one redaction and the error types only
-// (bench/lib.bench.mjs: ~107 M instructions against ~189 M when the loader and the
+// (bench/lib.bench.mjs: ~115 M instructions against ~189 M when the loader and the
 // runtime came with it, and `hcpx exec calc add`'s ~141 M): the packs' loader, the
 // runtime, the projection and the host engine are chunks imported as a call needs them.
 import { join } from "node:path";
