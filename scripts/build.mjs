@@ -422,14 +422,12 @@ await Promise.all(
     }
   }),
 );
-const cjsBuilds = Object.keys(CJS_COMMANDS).map((n) => ({ outputFiles: [cjsOutputs.get(n)] }));
 // Written as the function expression load-command.ts compiles, CommonJS's
 // wrapper included, so the loader hands V8 the file's text as it is (no copy
 // of ~130 KB into a wrapped string on every call).
 const bundleHashes = {};
-for (const [i, name] of Object.keys(CJS_COMMANDS).entries()) {
-  const r = cjsBuilds[i];
-  const f = r.outputFiles[0];
+for (const name of Object.keys(CJS_COMMANDS)) {
+  const f = cjsOutputs.get(name);
   // ASCII only (esbuild escapes strings, not regular expression literals): one non-ASCII byte makes
   // the whole source a two-byte string, decoded off Node's ASCII fast path, on every start
   const wide = f.contents.findIndex((b) => b > 0x7f);
@@ -437,7 +435,7 @@ for (const [i, name] of Object.keys(CJS_COMMANDS).entries()) {
     throw new Error(
       `build: commands/${name}.cjs is not ASCII at byte ${wide} (…${Buffer.from(f.contents.subarray(Math.max(0, wide - 60), wide + 20)).toString()}…): write the character as a \\u escape in the source`,
     );
-  r.outputFiles[0] = {
+  const wrapped = {
     path: f.path,
     contents: Buffer.concat([
       Buffer.from("(function (exports, require, module, __filename, __dirname) {"),
@@ -445,8 +443,9 @@ for (const [i, name] of Object.keys(CJS_COMMANDS).entries()) {
       Buffer.from("\n})"),
     ]),
   };
+  cjsOutputs.set(name, wrapped);
   if (CODE_CACHED.includes(name))
-    bundleHashes[name] = createHash("sha256").update(r.outputFiles[0].contents).digest("hex").slice(0, 16);
+    bundleHashes[name] = createHash("sha256").update(wrapped.contents).digest("hex").slice(0, 16);
   rmSync(join(out, "commands", `${name}.mjs`), { force: true }); // the ES module of an earlier build
 }
 rmSync(join(out, "program.mjs"), { force: true }); // likewise
@@ -454,7 +453,7 @@ rmSync(join(out, "program.mjs"), { force: true }); // likewise
 const minCjs = { banner: undefined, format: "cjs", minify: true, outExtension: { ".js": ".cjs" } };
 const withHash = { ...common, define: { ...common.define, HCPX_BUNDLE_HASHES: JSON.stringify(bundleHashes) } };
 const builds = [
-  ...cjsBuilds,
+  { outputFiles: Object.keys(CJS_COMMANDS).map((n) => cjsOutputs.get(n)) },
   ...(await Promise.all([
     // the core, split: openProject() loads the projection builder (and yaml) as a chunk
     // (chunks beside it in dist/lib/, so the mcp adapter's relative path holds from every file)
