@@ -477,7 +477,7 @@ async function callFront(
       "this write runs only when a person says yes: the host app passes a confirm callback to call(); the model's confirm: true is not enough here";
   if (failed && res.error.code === "confirm_declined") {
     // the callback's own words, through the pack's Binding redaction
-    const { bindingNames } = await import("../runtime/execute");
+    const { bindingNames } = await import("./impl/project"); // loaded already, by openProject()
     const pack = front.view.packs.find((p) => p.pack.id === failed!.pack)?.pack;
     const secrets = secretsFrom(env as NodeJS.ProcessEnv, pack ? bindingNames(pack) : []);
     res.error.message = redactDeep(
