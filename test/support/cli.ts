@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
+import { USER_PLACES } from "./hermetic";
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /**
@@ -50,11 +51,9 @@ export function baseEnv(): NodeJS.ProcessEnv {
   const file = expect.getState().testPath;
   if (!scratchHome || scratchHome.file !== file) scratchHome = { file, dir: mkdtempSync(join(tmpdir(), "hcpx-home-")) };
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: scratchHome.dir, NO_COLOR: "1" };
-  delete env.XDG_CONFIG_HOME;
-  delete env.XDG_STATE_HOME; // the audit log (src/runtime/audit.ts) goes to the scratch HOME
-  delete env.XDG_CACHE_HOME; // and the caches (code, validation, mcp start): a developer's own is never written
-  delete env.HCP_CONFIG;
-  delete env.FORCE_COLOR;
+  // the places a test may have set in this process since test/support/env.ts took the developer's out: the
+  // audit log (src/runtime/audit.ts) and the caches (code, validation, mcp start) go to the scratch HOME
+  for (const k of USER_PLACES) delete env[k];
   return env;
 }
 

@@ -3,11 +3,11 @@
 // the end, and still never past its cap. A file of /proc is such a file every
 // time (size 0 to fstat, text to read), so the case is met without a race.
 import { describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { HcpxError } from "../../../src/util/errors";
 import { readBytes } from "../../../src/util/readfile";
+import { tmp } from "../../support/hcpx";
 
 const PROC = "/proc/self/limits";
 const haveProc = existsSync(PROC) && statSync(PROC).isFile() && statSync(PROC).size === 0;
@@ -39,7 +39,7 @@ describe.skipIf(!haveProc)("a file longer than its fstat size when read", () => 
 describe("a regular file, at sizes around the reader's chunk", () => {
   const MiB = 1024 * 1024;
   it("is read whole and exactly, up to its cap; one byte over the cap is file_too_large", () => {
-    const dir = mkdtempSync(join(tmpdir(), "hcpx-readsize-"));
+    const dir = tmp("hcpx-readsize-");
     try {
       for (const size of [0, 1, 4095, MiB - 1, MiB, MiB + 1, 3 * MiB + 7]) {
         const f = join(dir, `f${size}`);
