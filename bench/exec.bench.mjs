@@ -1,6 +1,6 @@
 // `hcpx exec` start-up against its floor, and composite against wrap.
 //  1. CLI, interleaved, ≥ 30 runs each: `hcpx exec calc-wrap ping --json` vs the
-//     CommonJS floor (bench/exec-project.mjs: a script that only spawns the same bin
+//     CommonJS floor (bench/project.mjs: a script that only spawns the same bin
 //     and parses its JSON; goal ≤ 1.10×, wall and callgrind instructions), vs a direct spawn
 //     of the bin; the same exec with 30 other packs active and the called one
 //     in a directory not named like its id (goal ≤ 1.05× of one pack). Each
@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 import { build } from "esbuild";
-import { execProject, REPO } from "./exec-project.mjs";
+import { execProject, REPO } from "./project.mjs";
 import { caModes, fmt, goal, instructions, median, percentile, table, timeCommands } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS || 30);

@@ -20,13 +20,14 @@
 // BENCH_HTTP_CONNECTIONS (16). Run: `npm run bench -- http`.
 /* global AbortSignal */
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createServer } from "node:net";
 import autocannon from "autocannon";
 import { goal, load, median, table } from "./lib.mjs";
+import { benchProject } from "./project.mjs";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const HCPX = join(REPO, "dist", "hcpx.cjs");
@@ -57,22 +58,12 @@ export function requestHeaders(token) {
 
 /** A scratch project serving the composite pack calc, with its own HOME (the audit log goes there). */
 export function scratchProject() {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-http-")));
-  cpSync(join(REPO, "packs"), join(dir, "packs"), { recursive: true });
-  cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
-  writeFileSync(
-    join(dir, "hcp.config.json5"),
-    JSON.stringify(
-      {
-        packs: ["./packs/calc"],
-        principal: { id: "bench", kind: "agent" },
-        grants: { allow: ["calc.*"] },
-        sandbox: { roots: ["."], cwd: "." },
-      },
-      null,
-      2,
-    ),
-  );
+  const dir = benchProject("hcpx-bench-http-", {
+    packs: ["./packs/calc"],
+    principal: { id: "bench", kind: "agent" },
+    grants: { allow: ["calc.*"] },
+    sandbox: { roots: ["."], cwd: "." },
+  });
   const home = join(dir, "home");
   mkdirSync(home);
   return { dir, home, cleanup: () => rmSync(dir, { recursive: true, force: true }) };

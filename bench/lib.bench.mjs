@@ -19,7 +19,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import { execProject, REPO } from "./exec-project.mjs";
+import { execProject, REPO } from "./project.mjs";
 import { callgrind, fmt, goal, median, percentile, table, timeCommands } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS || 20);

@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execProject, REPO } from "./exec-project.mjs";
+import { execProject, REPO } from "./project.mjs";
 import { fmt, instructions, median, table, timeCommands, withoutCa } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS || 30);

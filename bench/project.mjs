@@ -1,5 +1,6 @@
-// The project `hcpx exec` is measured in (bench/exec.bench.mjs, bench/snapshot-probe.mjs): the
-// repository's calc packs and bins in a scratch directory, and the CommonJS floor, a zero-dependency
+// The projects the benches measure in: the repository's packs and bins in a scratch directory with
+// a config (benchProject), and the one `hcpx exec` is measured in (execProject: bench/exec.bench.mjs,
+// bench/lib.bench.mjs, bench/snapshot-probe.mjs) with the CommonJS floor, a zero-dependency
 // script that only spawns the same bin and parses its JSON, written as CommonJS like exec's own
 // bundle (an ES module floor costs ~20 M instructions more and flattered exec) and printing its
 // line with fs.writeSync(1, …) as exec does (process.stdout costs ~1.8 M more).
@@ -19,19 +20,22 @@ export function minimalEnv(extra) {
   return { ...env, ...extra };
 }
 
-/** A scratch project with calc and calc-wrap active; `bin` is calc-wrap's bin, `floor` the CommonJS floor script. */
-export function execProject() {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-exec-")));
+/** A scratch directory (`prefix`…) with the repository's packs and bins, and `config` as its hcp.config.json5. */
+export function benchProject(prefix, config) {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
   cpSync(join(REPO, "packs"), join(dir, "packs"), { recursive: true });
   cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
-  writeFileSync(
-    join(dir, "hcp.config.json5"),
-    JSON.stringify({
-      packs: ["./packs/calc", "./packs/calc-wrap"],
-      grants: { allow: ["calc.*", "calc-wrap.*"] },
-      sandbox: { roots: ["."], cwd: "." },
-    }),
-  );
+  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify(config, null, 2));
+  return dir;
+}
+
+/** A scratch project with calc and calc-wrap active; `bin` is calc-wrap's bin, `floor` the CommonJS floor script. */
+export function execProject() {
+  const dir = benchProject("hcpx-bench-exec-", {
+    packs: ["./packs/calc", "./packs/calc-wrap"],
+    grants: { allow: ["calc.*", "calc-wrap.*"] },
+    sandbox: { roots: ["."], cwd: "." },
+  });
   const bin = join(dir, "bins", "calc.mjs");
   const binEnv = minimalEnv({ CALC_OUTPUT: "json" });
   const floor = join(dir, "floor.cjs");
