@@ -10,5 +10,9 @@ export default defineConfig({
     testTimeout: 1_200_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // as npm test's (vitest.config.ts): one scratch TMPDIR for the run, removed at its end, and a
+    // hermetic worker (a scratch HOME, no hcpx switch or user place from the developer's shell)
+    globalSetup: ["test/support/run-tmp.ts"],
+    setupFiles: ["test/support/env.ts"],
   },
 });

@@ -2,6 +2,8 @@
 // against `prism mock --errors` on 127.0.0.1, for the fixture documents and two
 // large real ones (scripts/install-openapi-docs.sh). Kept out of `npm test`:
 // Prism takes ~1 minute to load GitHub's 13 MB document.
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 import { lazyRequireAsImport } from "./test/support/lazy-require";
 
@@ -13,5 +15,14 @@ export default defineConfig({
     testTimeout: 240_000,
     hookTimeout: 250_000,
     pool: "forks",
+    // as npm test's (vitest.config.ts): one scratch TMPDIR for the run, removed at its end, and a
+    // hermetic worker (a scratch HOME, no hcpx switch or user place from the developer's shell)
+    globalSetup: ["test/support/run-tmp.ts"],
+    setupFiles: ["test/support/env.ts"],
+    // the documents scripts/install-openapi-docs.sh installed in the developer's HOME, named before the
+    // setup gives the worker a scratch one (the large-documents cases are skipped without them outside CI)
+    env: {
+      HCPX_OPENAPI_DOCS_DIR: process.env.HCPX_OPENAPI_DOCS_DIR || join(homedir(), ".cache", "hcpx-openapi-docs"),
+    },
   },
 });
