@@ -50,6 +50,18 @@ describe("the test worker's environment", () => {
     expect(dirname(tmpdir())).not.toMatch(/hcpx-test-/);
   });
 
+  it("is what every vitest config of the repository sets up, npm test's and the slower suites' (hosts, agents, hostile, Prism)", async () => {
+    const configs = readdirSync(REPO).filter((f) => /^vitest(\.[a-z-]+)?\.config\.ts$/.test(f));
+    expect(configs.length).toBeGreaterThanOrEqual(5);
+    for (const f of configs) {
+      const test =
+        ((await import(join(REPO, f))) as { default: { test?: Record<string, unknown> } }).default.test ?? {};
+      const list = (v: unknown) => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
+      expect(list(test.globalSetup), f).toContain("test/support/run-tmp.ts");
+      expect(list(test.setupFiles), f).toContain("test/support/env.ts");
+    }
+  });
+
   it("a library call in this process writes its audit record in that HOME, not in the developer's", async () => {
     const theirs = join(userInfo().homedir, ".local", "state", "hcpx", "audit.jsonl");
     const before = state(theirs);
