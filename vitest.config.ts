@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { lazyRequireAsImport } from "./test/support/lazy-require";
 import { SHARED_FILES, WAITING_FILES } from "./test/support/shared-worker";
+import { HERMETIC_SETUP } from "./test/support/suite-setup";
 
 const WORKERS = Math.max(2, availableParallelism());
 // the first group's: two more than the cores (4 on the 2-core machine), not twice as many (a
@@ -77,9 +78,9 @@ export default defineConfig({
     // test/support/release-held.ts: and what they left held (a config edit's lock)
     // test/support/shared-composites.ts: a shared file that loaded a composite module (it would stay) fails
     // test/support/run-tmp.ts: every temporary folder of the run in one, removed when it ends
-    globalSetup: ["test/support/run-tmp.ts"],
+    globalSetup: HERMETIC_SETUP.globalSetup,
     setupFiles: [
-      "test/support/env.ts",
+      ...HERMETIC_SETUP.setupFiles,
       "test/support/cpu-log.ts",
       "test/support/forget-secrets.ts",
       "test/support/release-held.ts",

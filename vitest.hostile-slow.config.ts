@@ -2,6 +2,7 @@
 // called by .ci/run. Files: test/hostile/**/*.slow.ts.
 import { defineConfig } from "vitest/config";
 import { lazyRequireAsImport } from "./test/support/lazy-require";
+import { HERMETIC_SETUP } from "./test/support/suite-setup";
 
 export default defineConfig({
   plugins: [lazyRequireAsImport()],
@@ -10,9 +11,7 @@ export default defineConfig({
     testTimeout: 1_200_000,
     hookTimeout: 120_000,
     pool: "forks",
-    // as npm test's (vitest.config.ts): one scratch TMPDIR for the run, removed at its end, and a
-    // hermetic worker (a scratch HOME, no hcpx switch or user place from the developer's shell)
-    globalSetup: ["test/support/run-tmp.ts"],
-    setupFiles: ["test/support/env.ts"],
+    // as npm test's: a scratch TMPDIR for the run and a hermetic worker (test/support/suite-setup.ts)
+    ...HERMETIC_SETUP,
   },
 });

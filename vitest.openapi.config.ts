@@ -6,6 +6,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 import { lazyRequireAsImport } from "./test/support/lazy-require";
+import { HERMETIC_SETUP } from "./test/support/suite-setup";
 
 export default defineConfig({
   plugins: [lazyRequireAsImport()],
@@ -15,10 +16,8 @@ export default defineConfig({
     testTimeout: 240_000,
     hookTimeout: 250_000,
     pool: "forks",
-    // as npm test's (vitest.config.ts): one scratch TMPDIR for the run, removed at its end, and a
-    // hermetic worker (a scratch HOME, no hcpx switch or user place from the developer's shell)
-    globalSetup: ["test/support/run-tmp.ts"],
-    setupFiles: ["test/support/env.ts"],
+    // as npm test's: a scratch TMPDIR for the run and a hermetic worker (test/support/suite-setup.ts)
+    ...HERMETIC_SETUP,
     // the documents scripts/install-openapi-docs.sh installed in the developer's HOME, named before the
     // setup gives the worker a scratch one (the large-documents cases are skipped without them outside CI)
     env: {
