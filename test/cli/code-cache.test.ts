@@ -234,9 +234,12 @@ describe("mcp's code cache", () => {
     try {
       expect(existsSync(v8Dir(home))).toBe(false);
       expect((await s.client.listTools()).tools.map((t) => t.name)).toContain("hcp");
-      // saved just after the answer went out
-      for (let i = 0; i < 100 && !existsSync(v8Dir(home)); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(readdirSync(v8Dir(home))).toEqual([expect.stringMatching(/^mcp-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.bin$/)]);
+      // saved just after the answer went out: through the door, a temporary file renamed into place, so
+      // wait for the file's own name (the folder appears with the temporary file, before the rename)
+      const saved = /^mcp-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.bin$/;
+      const names = () => (existsSync(v8Dir(home)) ? readdirSync(v8Dir(home)) : []);
+      for (let i = 0; i < 100 && !names().some((n) => saved.test(n)); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(names()).toEqual([expect.stringMatching(saved)]);
     } finally {
       await s.close();
     }
