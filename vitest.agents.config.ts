@@ -2,7 +2,7 @@
 // own headless agents against the scripted fake model. Kept out of `npm test`.
 import { defineConfig } from "vitest/config";
 import { lazyRequireAsImport } from "./test/support/lazy-require";
-import { HERMETIC_SETUP, hostSuiteEnv } from "./test/support/suite-setup";
+import { HERMETIC_SETUP, suiteEnv } from "./test/support/suite-setup";
 
 export default defineConfig({
   plugins: [lazyRequireAsImport()],
@@ -17,6 +17,6 @@ export default defineConfig({
     maxWorkers: 2,
     // as npm test's: a scratch TMPDIR for the run and a hermetic worker (test/support/suite-setup.ts)
     ...HERMETIC_SETUP,
-    env: hostSuiteEnv(),
+    env: await suiteEnv(),
   },
 });

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { lazyRequireAsImport } from "./test/support/lazy-require";
 import { SHARED_FILES, WAITING_FILES } from "./test/support/shared-worker";
-import { HERMETIC_SETUP } from "./test/support/suite-setup";
+import { HERMETIC_SETUP, suiteEnv } from "./test/support/suite-setup";
 
 const WORKERS = Math.max(2, availableParallelism());
 // the first group's: two more than the cores (4 on the 2-core machine), not twice as many (a
@@ -79,6 +79,8 @@ export default defineConfig({
     // test/support/shared-composites.ts: a shared file that loaded a composite module (it would stay) fails
     // test/support/run-tmp.ts: every temporary folder of the run in one, removed when it ends
     globalSetup: HERMETIC_SETUP.globalSetup,
+    // the host programs test/adopt/bundle.test.ts validates with, where the hosts suite installed them
+    env: await suiteEnv(),
     setupFiles: [
       ...HERMETIC_SETUP.setupFiles,
       "test/support/cpu-log.ts",

@@ -2,11 +2,9 @@
 // against `prism mock --errors` on 127.0.0.1, for the fixture documents and two
 // large real ones (scripts/install-openapi-docs.sh). Kept out of `npm test`:
 // Prism takes ~1 minute to load GitHub's 13 MB document.
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 import { lazyRequireAsImport } from "./test/support/lazy-require";
-import { HERMETIC_SETUP } from "./test/support/suite-setup";
+import { HERMETIC_SETUP, suiteEnv } from "./test/support/suite-setup";
 
 export default defineConfig({
   plugins: [lazyRequireAsImport()],
@@ -18,10 +16,6 @@ export default defineConfig({
     pool: "forks",
     // as npm test's: a scratch TMPDIR for the run and a hermetic worker (test/support/suite-setup.ts)
     ...HERMETIC_SETUP,
-    // the documents scripts/install-openapi-docs.sh installed in the developer's HOME, named before the
-    // setup gives the worker a scratch one (the large-documents cases are skipped without them outside CI)
-    env: {
-      HCPX_OPENAPI_DOCS_DIR: process.env.HCPX_OPENAPI_DOCS_DIR || join(homedir(), ".cache", "hcpx-openapi-docs"),
-    },
+    env: await suiteEnv(),
   },
 });

@@ -5,7 +5,6 @@ import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { userInfo } from "node:os";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { tmp } from "../support/hcpx";
@@ -15,12 +14,8 @@ import { inProcess } from "../support/inproc";
 /** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here; the real processes stay where the process is the subject */
 const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
-// the host programs the hosts suite installs, in the real home (this worker's HOME is a scratch one: test/support/env.ts)
-const HOSTS_BIN = join(
-  process.env.HCPX_HOSTS_DIR || join(userInfo().homedir, ".cache", "hcpx-hosts"),
-  "node_modules",
-  ".bin",
-);
+// the host programs the hosts suite installs, as npm test's config names them (test/support/suite-setup.ts)
+const HOSTS_BIN = join(process.env.HCPX_HOSTS_DIR!, "node_modules", ".bin");
 
 function skillsOk(dir: string): void {
   for (const name of readdirSync(join(dir, "skills"))) {

@@ -14,12 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { REPO, runHcpx, tmp } from "../support/hcpx";
 
 const PRISM = join(REPO, "node_modules", ".bin", "prism");
-const DOCS = process.env.HCPX_OPENAPI_DOCS_DIR || join(homedir(), ".cache", "hcpx-openapi-docs");
+// as the suite's config names it (test/support/suite-setup.ts), before the worker's HOME is a scratch one
+const DOCS = process.env.HCPX_OPENAPI_DOCS_DIR!;
 const GITHUB_DOC = join(DOCS, "node_modules/@octokit/openapi/generated/api.github.com.json");
 const BLOCKFROST_DOC = join(DOCS, "node_modules/@blockfrost/openapi/openapi.yaml");
 const FIX = join(REPO, "test", "fixtures", "openapi");

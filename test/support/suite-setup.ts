@@ -3,8 +3,11 @@
 // test/support/run-tmp.ts gives the run one scratch TMPDIR, removed when it ends, and
 // test/support/env.ts gives each file a scratch HOME without the developer's hcpx switches or
 // user places. test/support/hermetic.test.ts checks each config against it.
-import { homedir, tmpdir } from "node:os";
-import { join } from "node:path";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const HOSTS = join(dirname(dirname(fileURLToPath(import.meta.url))), "hosts");
 
 export const HERMETIC_SETUP = {
   globalSetup: ["test/support/run-tmp.ts"],
@@ -12,14 +15,19 @@ export const HERMETIC_SETUP = {
 };
 
 /**
- * The host suites' places in the developer's HOME and TMPDIR, named when the config loads, before
- * the setup moves both: the hosts' programs (scripts/install-hosts.sh) and the host-program slots
- * every suite of this user shares (test/hosts/slots.mjs), not one set a run.
+ * The places of the developer's HOME and TMPDIR a suite uses, named when its config loads, before
+ * the setup moves both; each as its own module names it (the scripts outside vitest read the same):
+ * the hosts' programs (test/hosts/hostcli.mjs, scripts/install-hosts.sh), the host-program slots every
+ * suite of this user shares, not one set a run (test/hosts/slots.mjs), and the Prism suite's large
+ * OpenAPI documents (scripts/install-openapi-docs.sh).
  */
-export function hostSuiteEnv(): Record<string, string> {
-  const uid = typeof process.getuid === "function" ? process.getuid() : 0;
+export async function suiteEnv(): Promise<Record<string, string>> {
+  const hosts = (f: string) => import(pathToFileURL(join(HOSTS, f)).href);
+  const { HOSTS_DIR } = (await hosts("hostcli.mjs")) as { HOSTS_DIR: string };
+  const { slotsDir } = (await hosts("slots.mjs")) as { slotsDir: () => string };
   return {
-    HCPX_HOSTS_DIR: process.env.HCPX_HOSTS_DIR || join(homedir(), ".cache", "hcpx-hosts"),
-    HCPX_HOST_SLOTS_DIR: process.env.HCPX_HOST_SLOTS_DIR || join(tmpdir(), `hcpx-host-slots-${uid}`),
+    HCPX_HOSTS_DIR: HOSTS_DIR,
+    HCPX_HOST_SLOTS_DIR: slotsDir(),
+    HCPX_OPENAPI_DOCS_DIR: process.env.HCPX_OPENAPI_DOCS_DIR || join(homedir(), ".cache", "hcpx-openapi-docs"),
   };
 }
