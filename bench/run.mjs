@@ -6,8 +6,13 @@
 // run, interleaved, are what the goals are stated in.
 //
 // The benchmarks write nothing into the real home directory: HOME and the XDG
-// dirs point to a scratch directory for this process and every child.
-import { mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
+// dirs point to a scratch directory for this process and every child. Nor
+// anything that outlives the run in /tmp: TMPDIR (which os.tmpdir() reads at
+// each call, and the children inherit) is one scratch folder for the run, HOME
+// inside it, removed at the end (a whole run left six folders in /tmp before:
+// the projects of the exec, lib, mcp-packs and sandbox benches, and the homes
+// of mcp-packs and mcp-start).
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -19,7 +24,10 @@ const files = readdirSync(here)
   .filter((f) => f.endsWith(".bench.mjs"))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
-const home = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-home-")));
+const run = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-")));
+process.env.TMPDIR = run;
+const home = join(run, "home");
+mkdirSync(home);
 process.env.HOME = home;
 process.env.XDG_CONFIG_HOME = join(home, ".config");
 process.env.XDG_CACHE_HOME = join(home, ".cache");
@@ -37,5 +45,5 @@ try {
   const s = goalSummary();
   if (s) process.stdout.write(`\n## goals\n${s}\n`);
 } finally {
-  rmSync(home, { recursive: true, force: true });
+  rmSync(run, { recursive: true, force: true });
 }
