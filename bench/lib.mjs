@@ -1,6 +1,6 @@
 // Timing helpers for benchmarks: interleaved runs, medians, ratios.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -152,13 +152,21 @@ export function selfCost(file, name) {
  * (`detail::sprp`, HashSeed::InitializeRoots): it tests random candidates, so
  * it costs 5–8 M instructions that vary run to run in every Node start, the
  * floor's too — noise, not work either side does.
+ * `children`: also the processes `cmd` starts, except those with an argument
+ * matching the pattern (valgrind's --trace-children-skip-by-arg: e.g. the
+ * pack's bin, which the other rows do not count either), summed: for a
+ * launcher script, the shell, what it runs and the program it execs.
  */
-export function callgrind(cmd, args, { cwd, env, input } = {}) {
+export function callgrind(cmd, args, { cwd, env, input, children } = {}) {
   if (process.env.BENCH_VALGRIND === "0") return undefined;
   const dir = mkdtempSync(join(tmpdir(), "hcpx-bench-cg-"));
   try {
     const out = join(dir, "callgrind.out");
-    const r = spawnSync("valgrind", ["--tool=callgrind", `--callgrind-out-file=${out}`, cmd, ...args], {
+    const trace =
+      children === undefined
+        ? [`--callgrind-out-file=${out}`]
+        : [`--callgrind-out-file=${out}.%p`, "--trace-children=yes", `--trace-children-skip-by-arg=${children}`];
+    const r = spawnSync("valgrind", ["--tool=callgrind", ...trace, cmd, ...args], {
       cwd,
       env,
       input,
@@ -166,20 +174,23 @@ export function callgrind(cmd, args, { cwd, env, input } = {}) {
       stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
     if (r.error) return undefined;
-    const m = /Collected\s*:\s*(\d+)/.exec(r.stderr ?? "");
-    if (!m) throw new Error(`callgrind gave no count for ${cmd} ${args.join(" ")}: ${r.stderr?.slice(-500)}`);
-    return { count: Number(m[1]) - selfCost(out, "detail::sprp"), stdout: r.stdout };
+    const counts = [...(r.stderr ?? "").matchAll(/Collected\s*:\s*(\d+)/g)].map((m) => Number(m[1]));
+    if (!counts.length)
+      throw new Error(`callgrind gave no count for ${cmd} ${args.join(" ")}: ${r.stderr?.slice(-500)}`);
+    if (children === undefined) return { count: counts[0] - selfCost(out, "detail::sprp"), stdout: r.stdout };
+    const sprp = readdirSync(dir).reduce((a, f) => a + selfCost(join(dir, f), "detail::sprp"), 0);
+    return { count: counts.reduce((a, b) => a + b, 0) - sprp, stdout: r.stdout };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 /** Instructions of `cmd args` (callgrind above), median of `runs`; undefined without valgrind. */
-export function instructions(cmd, args, { cwd, env, runs = 3, before } = {}) {
+export function instructions(cmd, args, { cwd, env, runs = 3, before, children } = {}) {
   const counts = [];
   for (let i = 0; i < runs; i++) {
     before?.();
-    const r = callgrind(cmd, args, { cwd, env });
+    const r = callgrind(cmd, args, { cwd, env, children });
     if (r === undefined) return undefined;
     counts.push(r.count);
   }

@@ -2,12 +2,13 @@
 // hash-seed prime search (random, 5–8 M a Node start) by reading its self cost
 // from callgrind's output file. The parser must count the function's own cost
 // lines and never the inclusive cost lines that follow a `calls=` line.
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error -- a plain ES module of the bench, no types
-import { selfCost } from "../../bench/lib.mjs";
+import { callgrind, selfCost } from "../../bench/lib.mjs";
 
 describe("bench: callgrind self cost", () => {
   it("sums a function's own cost lines across its blocks, skips the cost of its calls, reads compressed names", () => {
@@ -42,4 +43,27 @@ describe("bench: callgrind self cost", () => {
     expect(selfCost(file, "v8::internal::Other")).toBe(40);
     expect(selfCost(file, "nothing")).toBe(0);
   });
+});
+
+describe("bench: callgrind with children", () => {
+  // a launcher's row counts the shell and what it starts, but not the process left out by its argument
+  const script = "/bin/true; /bin/echo skipme > /dev/null; /bin/true";
+  const count = (children?: string): number => {
+    const r = callgrind("/bin/sh", ["-c", script], children === undefined ? {} : { children }) as
+      { count: number } | undefined;
+    if (r === undefined) throw new Error("valgrind is not installed");
+    return r.count;
+  };
+  it.skipIf(spawnSync("valgrind", ["--version"]).error !== undefined)(
+    "sums the shell and its children, and leaves out a child whose argument matches the pattern",
+    () => {
+      const shell = count();
+      const all = count("*nomatch*");
+      const skipped = count("*skipme*");
+      // three children (true, echo, true) on top of the shell; the echo left out
+      expect(all).toBeGreaterThan(shell + 3 * 50_000);
+      expect(skipped).toBeLessThan(all - 50_000);
+      expect(skipped).toBeGreaterThan(shell + 2 * 50_000);
+    },
+  );
 });
