@@ -22,7 +22,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { execProject, REPO } from "./project.mjs";
 import { fmt, instructions, median, table, timeCommands, withoutCa } from "./lib.mjs";
 
@@ -100,7 +100,7 @@ try {
   const launcher = join(home, "launcher.sh");
   writeFileSync(
     launcher,
-    `#!/bin/sh\nd=$(dirname "$(readlink -f "$0")")\nexec ${JSON.stringify(process.execPath)} --snapshot-blob "$d/exec-warm.blob" "$@"\n`,
+    `#!/bin/sh\nd=$(dirname "$(readlink -f "$0")")\nexec ${JSON.stringify(process.execPath)} --snapshot-blob "$d/${basename(blobs.warm)}" "$@"\n`,
     { mode: 0o755 },
   );
   // and one with the blob's path written in (as an install step could), which runs no other program
