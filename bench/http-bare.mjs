@@ -3,7 +3,11 @@
 // with one tool (`ping` → {pong: true}), on the same entry hcpx uses
 // (createMcpHandler, both eras per request) behind node:http, with the same
 // Request/Response bridging as src/mcp/http.ts. No Policy, no config, no audit.
-// Usage: node bench/http-bare.mjs [port]; prints "listening <url>" on stderr.
+// `--defer`: the tool answers one event-loop turn later (after a setImmediate),
+// as hcpx's calls do while their audit records of the turn are written
+// together (src/runtime/audit.ts): that alone changes the throughput, so the
+// bench shows the bare server both ways.
+// Usage: node bench/http-bare.mjs [port] [--defer]; prints "listening <url>" on stderr.
 /* global Headers, ReadableStream, Request */
 import { createServer } from "node:http";
 import { createMcpHandler, Server } from "@modelcontextprotocol/server";
@@ -14,10 +18,13 @@ const TOOL = {
   inputSchema: { type: "object", properties: {} },
 };
 
+const DEFER = process.argv.includes("--defer");
+
 function build() {
   const server = new Server({ name: "bare", version: "1" }, { capabilities: { tools: {} } });
   server.setRequestHandler("tools/list", async () => ({ tools: [TOOL] }));
   server.setRequestHandler("tools/call", async () => {
+    if (DEFER) await new Promise((r) => setImmediate(r));
     const env = { ok: true, data: { pong: true } };
     return { content: [{ type: "text", text: JSON.stringify(env) }], structuredContent: env, isError: false };
   });
@@ -76,7 +83,7 @@ const http = createServer(async (req, res) => {
     res.end(String(e?.message ?? e));
   }
 });
-http.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
+http.listen(Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 0), "127.0.0.1", () => {
   process.stderr.write(`listening http://127.0.0.1:${http.address().port}/mcp\n`);
 });
 for (const sig of ["SIGTERM", "SIGINT"]) process.on(sig, () => process.exit(0));

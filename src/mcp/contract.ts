@@ -84,8 +84,8 @@ export interface FrontOptions {
   validationCache?: boolean;
   /** answer the first requests from the start cache while nothing it was built from changed (hcpx mcp on stdio; src/mcp/start-cache.ts) */
   startCache?: boolean;
-  /** where each call's audit record goes (default: the audit log; tests give their own) */
-  audit?: (rec: AuditRecord) => void;
+  /** where each call's audit record goes (default: the audit log; tests give their own); a promise: the call answers once it settles */
+  audit?: (rec: AuditRecord) => void | Promise<void>;
   /**
    * `hcpx mcp --http`: the authenticated principal this front serves. Its
    * grants apply within the project's (a command must be granted by both),

@@ -52,7 +52,7 @@ export class McpFront extends ViewCache {
   private readonly hostApproval?: HostApproval;
   private readonly via: "stdio" | "http" | "library";
   private readonly host?: string;
-  private readonly audit: (rec: AuditRecord) => void;
+  private readonly audit: (rec: AuditRecord) => void | Promise<void>;
 
   constructor(opts: FrontOptions) {
     super(opts);
@@ -63,7 +63,7 @@ export class McpFront extends ViewCache {
     if (opts.audit) this.audit = opts.audit;
     else {
       const w = new AuditWriter(this.log, true);
-      this.audit = (rec) => w.write(rec);
+      this.audit = (rec) => w.record(rec);
     }
   }
 
@@ -83,15 +83,17 @@ export class McpFront extends ViewCache {
     const trace: Trace = {};
     let out: Answer | undefined;
     let thrown: unknown;
+    let failed = false;
     try {
       out = await this.callTraced(name, input, ctx, trace, onChanged);
-      return out;
     } catch (e) {
+      failed = true;
       thrown = e;
-      throw e;
-    } finally {
-      this.record(name, input, ctx, trace, t0, out, thrown);
     }
+    // answered once its record is written (the writer groups the records of one event-loop turn)
+    await this.record(name, input, ctx, trace, t0, out, thrown);
+    if (failed) throw thrown;
+    return out!;
   }
 
   /** The call's audit record: what it asked, what was decided, how it ended. */
@@ -103,7 +105,7 @@ export class McpFront extends ViewCache {
     t0: number,
     out: Answer | undefined,
     thrown: unknown,
-  ): void {
+  ): void | Promise<void> {
     let result: string;
     if (out && "resultType" in out) result = "input_required";
     else if (out) {
@@ -112,7 +114,7 @@ export class McpFront extends ViewCache {
     } else result = thrown instanceof ConfirmStateError ? `request_state_${thrown.reason}` : "internal";
     const decision = trace.answer === "pending" ? "confirm_asked" : thrown ? "refused" : decisionOf(result);
     const args = trace.args ?? input;
-    this.audit({
+    return this.audit({
       time: new Date(t0).toISOString(),
       principal: ctx.principal ?? "local",
       via: this.via,

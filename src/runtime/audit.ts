@@ -10,9 +10,14 @@
 // line with O_APPEND through the write door (appendRecord), so several
 // processes (instances, exec calls) appending at once never tear or mix lines.
 // A server (hcpx mcp, stdio and HTTP) keeps the file open between records
-// (HeldAppend): each record first checks with one lstat that the path still
+// (HeldAppend): each write first checks with one lstat that the path still
 // names that file, and opens it again through the whole guard when not (a
-// rotation, a removal, a link put in the way).
+// rotation, a removal, a link put in the way). It also writes the records of
+// the calls that end in one turn of the event loop together, in one write()
+// at the turn's end (AuditWriter.record), and each of those calls is answered
+// only once that write is done: no client sees an answer whose record is not
+// in the file, as before, and under load one lstat and one write serve
+// several calls (docs/design.md).
 // Rotation: when a write leaves the file past its size
 // ($HCPX_AUDIT_MAX_BYTES, default 8 MiB), the writer renames it to
 // audit.jsonl.<UTC time>-<pid>-<random> — a fresh name, so two writers
@@ -148,8 +153,12 @@ const LOG_MODES = { mode: 0o600, dirMode: 0o700 };
 
 /** Append one record (one line) and rotate when the file is past its size; `held`: a long-lived writer's file kept open (AuditWriter). */
 export function appendAudit(place: AuditPlace, rec: AuditRecord, held?: HeldAppend): void {
-  const line = JSON.stringify(rec) + "\n";
-  const size = held ? held.append(line) : appendRecord(place.base, place.file, line, LOG_MODES);
+  appendLines(place, JSON.stringify(rec) + "\n", held);
+}
+
+/** Whole lines in one write(), then the rotation when the file is past its size. */
+function appendLines(place: AuditPlace, lines: string, held?: HeldAppend): void {
+  const size = held ? held.append(lines) : appendRecord(place.base, place.file, lines, LOG_MODES);
   if (size > place.maxBytes) rotate(place);
 }
 
@@ -226,6 +235,16 @@ export function execRecord(
 }
 
 /**
+ * Writers with records kept for the end of the turn, written on the process's way out if it exits
+ * first: one 'exit' listener while any is kept, removed once all are written (a process that serves
+ * or tests call after call gathers no listener).
+ */
+const pending = new Set<AuditWriter>();
+const writeKept = (): void => {
+  for (const w of [...pending]) w.flush();
+};
+
+/**
  * A writer that never breaks a call: a log it cannot write is said once (per
  * distinct reason) through `warn`, and the call goes on.
  */
@@ -233,11 +252,55 @@ export class AuditWriter {
   private said = new Set<string>();
   private place: AuditPlace | undefined | null = null;
   private held: HeldAppend | undefined;
-  /** `hold`: keep the log open between records (a server: hcpx mcp), re-checked on every record (door.ts HeldAppend) */
+  /** record()'s lines of this event-loop turn, and what their calls wait on */
+  private queued: string[] = [];
+  private turn: { written: Promise<void>; release: () => void } | undefined;
+  /** `hold`: keep the log open between records (a server: hcpx mcp), re-checked on every write (door.ts HeldAppend) */
   constructor(
     private readonly warn: (msg: string) => void,
     private readonly hold = false,
   ) {}
+
+  /**
+   * A server's record (hcpx mcp: one per call): kept until the end of this
+   * event-loop turn (setImmediate), then written with the others of the turn
+   * in one write(). The promise settles once that write is done or failed
+   * (and said): the call answers after it. Never rejects. A process that
+   * exits before the turn ends writes what is kept on its way out (`exit`).
+   */
+  record(rec: AuditRecord | (() => AuditRecord)): Promise<void> {
+    try {
+      if (!this.placed()) return Promise.resolve();
+      this.queued.push(JSON.stringify(typeof rec === "function" ? rec() : rec) + "\n");
+    } catch (e) {
+      this.failed(e);
+      return Promise.resolve();
+    }
+    if (!this.turn) {
+      let release!: () => void;
+      const written = new Promise<void>((r) => (release = r));
+      this.turn = { written, release };
+      if (pending.size === 0) process.once("exit", writeKept);
+      pending.add(this);
+      setImmediate(() => this.flush());
+    }
+    return this.turn.written;
+  }
+
+  /** Write what record() kept, now, in one write() (a held log stays open). */
+  flush(): void {
+    const turn = this.turn;
+    this.turn = undefined;
+    if (pending.delete(this) && pending.size === 0) process.off("exit", writeKept);
+    const lines = this.queued.join("");
+    this.queued = [];
+    try {
+      if (lines && this.place) appendLines(this.place, lines, this.held);
+    } catch (e) {
+      this.failed(e);
+    }
+    turn?.release();
+  }
 
   /** A record built only when it is written (`HCPX_AUDIT_LOG=off` skips building it: the args hash, the redaction). */
   write(rec: AuditRecord | (() => AuditRecord)): void {
@@ -265,8 +328,9 @@ export class AuditWriter {
     }
   }
 
-  /** Close a held log file (a writer that writes no more). */
+  /** Close a held log file (a writer that writes no more), after writing what record() kept. */
   close(): void {
+    this.flush();
     this.held?.close();
   }
 

@@ -59,6 +59,12 @@ const POOL = "src/runtime/mcp-adapter.ts";
  * after each test file by the setup file test/support/release-held.ts. Pinned below.
  */
 const HELD = "src/util/held.ts";
+/**
+ * A server's audit records kept until the end of an event-loop turn (src/runtime/audit.ts
+ * AuditWriter.record) have one 'exit' listener, registered while any record is kept and removed
+ * when the turn's write is done (a setImmediate): nothing outlives the turn. Pinned below.
+ */
+const AUDIT = "src/runtime/audit.ts";
 const RELEASES_HELD = "test/support/release-held.ts";
 /**
  * The redaction's values in play (src/util/redact.ts: given to secretsFrom() by the runtime and the
@@ -127,7 +133,7 @@ function problems(file: string): string[] {
     const text = readFileSync(mod, "utf8");
     if (rel === INPROC) continue;
     for (const [what, re] of PROCESS_STATE)
-      if (re.test(text) && !((rel === POOL || rel === HELD) && what === "adds a process listener"))
+      if (re.test(text) && !((rel === POOL || rel === HELD || rel === AUDIT) && what === "adds a process listener"))
         out.push(`${rel}: ${what}`);
     if (rel !== file && HOOK_AT_TOP.test(text)) out.push(`${rel}: a hook at its top level`);
   }
@@ -199,6 +205,21 @@ describe("the files that share a worker process", () => {
     expect(readFileSync(join(REPO, RELEASES_HELD), "utf8")).toContain("afterAll(() => releaseHeld());");
     expect(readFileSync(join(REPO, "vitest.config.ts"), "utf8")).toContain(`"${RELEASES_HELD}"`);
     expect(problems(RELEASES_HELD)).toEqual([]);
+  });
+
+  it("a server's kept audit records go with their turn: audit.ts's one listener is removed once the kept records are written", () => {
+    const text = readFileSync(join(REPO, AUDIT), "utf8");
+    const listeners = [
+      ...text.matchAll(/process\.(on|once|addListener|prependListener|off|removeListener)\(([^)]*)\)/g),
+    ].map((m) => `${m[1]}(${m[2]})`);
+    expect(listeners).toEqual(['once("exit", writeKept)', 'off("exit", writeKept)']);
+    const flush = text.slice(text.indexOf("\n  flush(): void {"));
+    expect(flush.slice(0, flush.indexOf("\n  }\n"))).toContain(
+      'if (pending.delete(this) && pending.size === 0) process.off("exit", writeKept);',
+    );
+    expect(text).toMatch(
+      /\n {6}if \(pending\.size === 0\) process\.once\("exit", writeKept\);\n {6}pending\.add\(this\);\n {6}setImmediate\(\(\) => this\.flush\(\)\);/,
+    );
   });
 
   it("a shared file that runs exec in process and loads a composite module fails: the setup file's guard, its seam read by it alone", () => {

@@ -4,7 +4,9 @@
 // record lands in the file the path names at that moment (a rotation by
 // another instance, a removed log, a replaced one), a link put in the way is
 // refused like at the first open, and several servers appending and rotating
-// at once lose and tear no line.
+// at once lose and tear no line. The records of the calls that end in one
+// turn of the event loop go out together in one write, and no call is
+// answered before its record is in the file.
 import { spawn } from "node:child_process";
 import {
   existsSync,
@@ -22,6 +24,8 @@ import { buildSync } from "esbuild";
 import { afterEach, describe, expect, it } from "vitest";
 import { AuditWriter, type AuditRecord } from "../../src/runtime/audit";
 import { REPO, tmp } from "../support/hcpx";
+import { McpFront } from "../../src/mcp/front";
+import { modern, serve, teamProject } from "./http-support";
 
 const rec = (i: number): AuditRecord => ({
   time: new Date().toISOString(),
@@ -152,5 +156,124 @@ for (let i = 0; i < ${LINES}; i++) w.write({ time: new Date().toISOString(), pri
     expect(existsSync(file)).toBe(true);
     // no rotated file grew far past the size: a writer holding a rotated file moved on to the new one
     for (const f of files) expect(statSync(join(dir, "log", f)).size).toBeLessThan(8192 * 3);
+  }, 60_000);
+
+  it("the records of one event-loop turn: kept until the turn ends, then all in the file, each call told so by the same promise", async () => {
+    const dir = tmp("hcpx-audit-turn-");
+    const file = join(dir, "audit.jsonl");
+    process.env.HCPX_AUDIT_LOG = file;
+    const said: string[] = [];
+    const w = new AuditWriter((m) => said.push(m), true);
+    const listeners = process.listenerCount("exit");
+    const first = w.record(rec(1));
+    const second = w.record(rec(2));
+    expect(second).toBe(first);
+    expect(existsSync(file) ? readFileSync(file, "utf8") : "").toBe("");
+    // kept records are written on the way out if the process exits first: one listener while any are kept
+    expect(process.listenerCount("exit")).toBe(listeners + 1);
+    await first;
+    expect(lines(file)).toEqual([1, 2]);
+    expect(process.listenerCount("exit")).toBe(listeners);
+    // the next turn is a write of its own
+    const third = w.record(() => rec(3));
+    expect(third).not.toBe(first);
+    await third;
+    expect(lines(file)).toEqual([1, 2, 3]);
+    // close() writes what is kept
+    void w.record(rec(4));
+    w.close();
+    expect(lines(file)).toEqual([1, 2, 3, 4]);
+    expect(said).toEqual([]);
+  });
+
+  it("a server that exits before the turn ends still writes the records it kept", async () => {
+    const dir = tmp("hcpx-audit-exit-");
+    const bundle = join(dir, "audit.cjs");
+    buildSync({
+      entryPoints: [join(REPO, "src", "runtime", "audit.ts")],
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      outfile: bundle,
+      logLevel: "silent",
+    });
+    const file = join(dir, "audit.jsonl");
+    const script = `const a = require(${JSON.stringify(bundle)}); const w = new a.AuditWriter((m) => { throw new Error(m); }, true);
+for (let i = 0; i < 3; i++) void w.record({ time: new Date().toISOString(), principal: "p", via: "http", tool: "hcp", args: { i }, decision: "ran", result: "ok", duration_ms: 0 });
+process.exit(0);`;
+    await new Promise<void>((resolve, reject) => {
+      const c = spawn(process.execPath, ["-e", script], {
+        env: { ...process.env, HCPX_AUDIT_LOG: file },
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      let err = "";
+      c.stderr.on("data", (d) => (err += d));
+      c.on("close", (code) => (code === 0 ? resolve() : reject(new Error(err))));
+    });
+    expect(lines(file)).toEqual([0, 1, 2]);
+  }, 30_000);
+
+  it("the front answers a call only once its record is written: a record still on its way holds the answer back", async () => {
+    const dir = tmp("hcpx-audit-front-");
+    writeFileSync(
+      join(dir, "hcp.config.json5"),
+      JSON.stringify({ packs: [], principal: { id: "t", kind: "agent" }, grants: { allow: [] } }),
+    );
+    const xdg = process.env.XDG_CONFIG_HOME;
+    process.env.XDG_CONFIG_HOME = join(dir, "xdg");
+    try {
+      let release!: () => void;
+      const written = new Promise<void>((r) => (release = r));
+      const recs: AuditRecord[] = [];
+      const f = new McpFront({
+        shape: "single",
+        cwd: dir,
+        audit: (r) => {
+          recs.push(r);
+          return written;
+        },
+      });
+      let answered = false;
+      const call = f
+        .callTool("hcp", { pack: "nope", verb: "x", args: {} }, { era: "legacy", signal: new AbortController().signal })
+        .then((a) => ((answered = true), a));
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+      expect(recs.map((r) => r.result)).toEqual(["unknown_pack"]);
+      expect(answered).toBe(false);
+      release();
+      expect((await call) as { isError?: boolean }).toMatchObject({ isError: true });
+    } finally {
+      if (xdg === undefined) delete process.env.XDG_CONFIG_HOME;
+      else process.env.XDG_CONFIG_HOME = xdg;
+    }
+  });
+
+  it("hcpx mcp --http, 16 calls at once: each answered only once its record is in the file; every record whole", async () => {
+    const p = teamProject({});
+    const s = await serve(p, ["--no-auth"]);
+    const file = join(p.state, "hcpx", "audit.jsonl");
+    const accounts = (): string[] =>
+      existsSync(file)
+        ? readFileSync(file, "utf8")
+            .split("\n")
+            .filter(Boolean)
+            .map((l) => (JSON.parse(l) as { args: { account: string } }).args.account)
+        : [];
+    try {
+      const seenAtAnswer: boolean[] = await Promise.all(
+        Array.from({ length: 16 }, async (_, i) => {
+          const r = await modern(s.url, undefined, "tools/call", {
+            name: "hcp",
+            arguments: { pack: "ledger", verb: "balance", args: { account: `acct-${i}` } },
+          });
+          expect(r.status).toBe(200);
+          return accounts().includes(`acct-${i}`);
+        }),
+      );
+      expect(seenAtAnswer).toEqual(Array.from({ length: 16 }, () => true));
+      expect(accounts().sort()).toEqual(Array.from({ length: 16 }, (_, i) => `acct-${i}`).sort());
+    } finally {
+      await s.stop();
+    }
   }, 60_000);
 });
