@@ -284,7 +284,8 @@ export default async function bench() {
     // the same server authenticating every request (a static token): what a team's server does
     const authed = await startHcpx(project, 0, {}, auth);
     procs.push(authed);
-    // the same server without its audit log: what the per-call record costs
+    // the same server without its audit log: no record to write, and so no answer held to the turn's end
+    // (it is slower than the logging one: see the bare server answering a turn later)
     const quiet = await startHcpx(project, 0, { HCPX_AUDIT_LOG: "off" });
     procs.push(quiet);
     // a request without the token is refused by the authenticating one (so the rows measure what they say)
