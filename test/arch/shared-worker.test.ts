@@ -125,6 +125,13 @@ function closure(file: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
+/** The process listeners a module's text adds and removes, in order: `once("exit", f)`. */
+function listenersIn(text: string): string[] {
+  return [...text.matchAll(/process\.(on|once|addListener|prependListener|off|removeListener)\(([^)]*)\)/g)].map(
+    (m) => `${m[1]}(${m[2]})`,
+  );
+}
+
 function problems(file: string): string[] {
   const out: string[] = [];
   const mods = closure(join(REPO, file));
@@ -194,10 +201,7 @@ describe("the files that share a worker process", () => {
 
   it("what a command holds goes after each file: held.ts's one listener is removed on release, which a setup file calls", () => {
     const text = readFileSync(join(REPO, HELD), "utf8");
-    const listeners = [
-      ...text.matchAll(/process\.(on|once|addListener|prependListener|off|removeListener)\(([^)]*)\)/g),
-    ].map((m) => `${m[1]}(${m[2]})`);
-    expect(listeners).toEqual(['once("exit", h.onExit)', 'off("exit", h.onExit)']);
+    expect(listenersIn(text)).toEqual(['once("exit", h.onExit)', 'off("exit", h.onExit)']);
     const release = text.slice(text.indexOf("export function releaseHeld("));
     expect(release.slice(0, release.indexOf("\n}\n"))).toMatch(
       /\n {2}process\.off\("exit", h\.onExit\);\n\s+const all = \[\.\.\.h\.releases\.values\(\)\];\n\s+h\.releases\.clear\(\);/,
@@ -209,10 +213,7 @@ describe("the files that share a worker process", () => {
 
   it("a server's kept audit records go with their turn: audit.ts's one listener is removed once the kept records are written", () => {
     const text = readFileSync(join(REPO, AUDIT), "utf8");
-    const listeners = [
-      ...text.matchAll(/process\.(on|once|addListener|prependListener|off|removeListener)\(([^)]*)\)/g),
-    ].map((m) => `${m[1]}(${m[2]})`);
-    expect(listeners).toEqual(['once("exit", writeKept)', 'off("exit", writeKept)']);
+    expect(listenersIn(text)).toEqual(['once("exit", writeKept)', 'off("exit", writeKept)']);
     const flush = text.slice(text.indexOf("\n  flush(): void {"));
     expect(flush.slice(0, flush.indexOf("\n  }\n"))).toContain(
       'if (pending.delete(this) && pending.size === 0) process.off("exit", writeKept);',

@@ -7,7 +7,6 @@
 // at once lose and tear no line. The records of the calls that end in one
 // turn of the event loop go out together in one write, and no call is
 // answered before its record is in the file.
-import { spawn } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -20,12 +19,12 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { buildSync } from "esbuild";
 import { afterEach, describe, expect, it } from "vitest";
 import { AuditWriter, type AuditRecord } from "../../src/runtime/audit";
-import { REPO, tmp } from "../support/hcpx";
+import { tmp } from "../support/hcpx";
 import { McpFront } from "../../src/mcp/front";
 import { modern, serve, teamProject } from "./http-support";
+import { auditBundle, nodeScript } from "./support";
 
 const rec = (i: number): AuditRecord => ({
   time: new Date().toISOString(),
@@ -112,33 +111,14 @@ describe("a server's audit log, kept open", () => {
 
   it("several servers appending and rotating every few KiB at once: no line lost, none torn or mixed", async () => {
     const dir = tmp("hcpx-audit-held-conc-");
-    const bundle = join(dir, "audit.cjs");
-    buildSync({
-      entryPoints: [join(REPO, "src", "runtime", "audit.ts")],
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      outfile: bundle,
-      logLevel: "silent",
-    });
+    const bundle = auditBundle(dir);
     const file = join(dir, "log", "audit.jsonl");
     const WRITERS = 6;
     const LINES = 400;
     const script = `const a = require(${JSON.stringify(bundle)}); const w = new a.AuditWriter((m) => { throw new Error(m); }, true);
 for (let i = 0; i < ${LINES}; i++) w.write({ time: new Date().toISOString(), principal: "w" + process.argv[1], via: "http", tool: "hcp", pack: "p", verb: "v", args: { i, pad: "x".repeat(i % 97) }, decision: "ran", result: "ok", duration_ms: i });`;
     const env = { ...process.env, HCPX_AUDIT_LOG: file, HCPX_AUDIT_MAX_BYTES: "8192", HCPX_AUDIT_KEEP: "1000" };
-    await Promise.all(
-      Array.from(
-        { length: WRITERS },
-        (_, w) =>
-          new Promise<void>((resolve, reject) => {
-            const c = spawn(process.execPath, ["-e", script, String(w)], { env, stdio: ["ignore", "ignore", "pipe"] });
-            let err = "";
-            c.stderr.on("data", (d) => (err += d));
-            c.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`writer ${w}: ${err}`))));
-          }),
-      ),
-    );
+    await Promise.all(Array.from({ length: WRITERS }, (_, w) => nodeScript(script, env, [String(w)], `writer ${w}`)));
     const files = readdirSync(join(dir, "log"));
     expect(files.length).toBeGreaterThan(10);
     const seen = new Set<string>();
@@ -188,28 +168,12 @@ for (let i = 0; i < ${LINES}; i++) w.write({ time: new Date().toISOString(), pri
 
   it("a server that exits before the turn ends still writes the records it kept", async () => {
     const dir = tmp("hcpx-audit-exit-");
-    const bundle = join(dir, "audit.cjs");
-    buildSync({
-      entryPoints: [join(REPO, "src", "runtime", "audit.ts")],
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      outfile: bundle,
-      logLevel: "silent",
-    });
+    const bundle = auditBundle(dir);
     const file = join(dir, "audit.jsonl");
     const script = `const a = require(${JSON.stringify(bundle)}); const w = new a.AuditWriter((m) => { throw new Error(m); }, true);
 for (let i = 0; i < 3; i++) void w.record({ time: new Date().toISOString(), principal: "p", via: "http", tool: "hcp", args: { i }, decision: "ran", result: "ok", duration_ms: 0 });
 process.exit(0);`;
-    await new Promise<void>((resolve, reject) => {
-      const c = spawn(process.execPath, ["-e", script], {
-        env: { ...process.env, HCPX_AUDIT_LOG: file },
-        stdio: ["ignore", "ignore", "pipe"],
-      });
-      let err = "";
-      c.stderr.on("data", (d) => (err += d));
-      c.on("close", (code) => (code === 0 ? resolve() : reject(new Error(err))));
-    });
+    await nodeScript(script, { ...process.env, HCPX_AUDIT_LOG: file });
     expect(lines(file)).toEqual([0, 1, 2]);
   }, 30_000);
 

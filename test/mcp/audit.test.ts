@@ -7,13 +7,12 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { appendFileSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildSync } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { HCPX, REPO, runHcpx, tmp } from "../support/hcpx";
-import { addLeakyPack, envelope, ledgerProject, writeConfig } from "./support";
+import { HCPX, runHcpx, tmp } from "../support/hcpx";
+import { addLeakyPack, auditBundle, envelope, ledgerProject, nodeScript, writeConfig } from "./support";
 import { project } from "../runtime/support";
 
 const SECRET = "s3cr3t-ΣΦΨ-binding-value";
@@ -265,33 +264,14 @@ process.stdout.write(JSON.stringify({ seen }) + "\\n");
 describe("appending from several processes at once", () => {
   it("with rotation every few KiB: no line lost, none torn or mixed", async () => {
     const dir = tmp("hcpx-audit-conc-");
-    const bundle = join(dir, "audit.cjs");
-    buildSync({
-      entryPoints: [join(REPO, "src", "runtime", "audit.ts")],
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      outfile: bundle,
-      logLevel: "silent",
-    });
+    const bundle = auditBundle(dir);
     const file = join(dir, "log", "audit.jsonl");
     const WRITERS = 6;
     const LINES = 400;
     const script = `const a = require(${JSON.stringify(bundle)}); const p = a.auditPlace();
 for (let i = 0; i < ${LINES}; i++) a.appendAudit(p, { time: new Date().toISOString(), principal: "w" + process.argv[1], via: "exec", tool: "exec", pack: "p", verb: "v", args: { i, pad: "x".repeat(i % 97) }, decision: "ran", result: "ok", duration_ms: i });`;
     const env = { ...process.env, HCPX_AUDIT_LOG: file, HCPX_AUDIT_MAX_BYTES: "8192", HCPX_AUDIT_KEEP: "1000" };
-    await Promise.all(
-      Array.from(
-        { length: WRITERS },
-        (_, w) =>
-          new Promise<void>((resolve, reject) => {
-            const c = spawn(process.execPath, ["-e", script, String(w)], { env, stdio: ["ignore", "ignore", "pipe"] });
-            let err = "";
-            c.stderr.on("data", (d) => (err += d));
-            c.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`writer ${w}: ${err}`))));
-          }),
-      ),
-    );
+    await Promise.all(Array.from({ length: WRITERS }, (_, w) => nodeScript(script, env, [String(w)], `writer ${w}`)));
     const files = readdirSync(join(dir, "log"));
     expect(files.length).toBeGreaterThan(10); // it rotated, many times
     const seen = new Set<string>();
@@ -325,24 +305,15 @@ for (let i = 0; i < ${LINES}; i++) a.appendAudit(p, { time: new Date().toISOStri
 
   it("keeps HCPX_AUDIT_KEEP rotated files", async () => {
     const dir = tmp("hcpx-audit-keep-");
-    const bundle = join(dir, "audit.cjs");
-    buildSync({
-      entryPoints: [join(REPO, "src", "runtime", "audit.ts")],
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      outfile: bundle,
-      logLevel: "silent",
-    });
+    const bundle = auditBundle(dir);
     const file = join(dir, "audit.jsonl");
     const script = `const a = require(${JSON.stringify(bundle)}); const p = a.auditPlace();
 for (let i = 0; i < 300; i++) a.appendAudit(p, { time: new Date().toISOString(), principal: "x", via: "exec", tool: "exec", args: { pad: "y".repeat(200) }, decision: "ran", result: "ok", duration_ms: 0 });`;
-    await new Promise<void>((resolve, reject) => {
-      const c = spawn(process.execPath, ["-e", script], {
-        env: { ...process.env, HCPX_AUDIT_LOG: file, HCPX_AUDIT_MAX_BYTES: "4096", HCPX_AUDIT_KEEP: "2" },
-        stdio: "ignore",
-      });
-      c.on("close", (code) => (code === 0 ? resolve() : reject(new Error(String(code)))));
+    await nodeScript(script, {
+      ...process.env,
+      HCPX_AUDIT_LOG: file,
+      HCPX_AUDIT_MAX_BYTES: "4096",
+      HCPX_AUDIT_KEEP: "2",
     });
     expect(readdirSync(dir).filter((f) => f.startsWith("audit.jsonl.")).length).toBe(2);
   }, 30_000);

@@ -1,9 +1,10 @@
 // Drive `node dist/hcpx.cjs mcp` with the SDK's real Client over stdio.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { buildSync } from "esbuild";
 import { HCPX, REPO, scratchProject, tmp, type ScratchProject } from "../support/hcpx";
 import { connectMcp } from "../support/mcp";
 
@@ -113,4 +114,33 @@ export function envelope(r: unknown): { ok: boolean; data?: unknown; error?: { c
   if (text === undefined || JSON.stringify(JSON.parse(text)) !== JSON.stringify(env))
     throw new Error(`text content differs from structuredContent: ${text}`);
   return env;
+}
+
+/** src/runtime/audit.ts as one CommonJS file in `dir`, for child processes that append to a log; its path. */
+export function auditBundle(dir: string): string {
+  const bundle = join(dir, "audit.cjs");
+  buildSync({
+    entryPoints: [join(REPO, "src", "runtime", "audit.ts")],
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    outfile: bundle,
+    logLevel: "silent",
+  });
+  return bundle;
+}
+
+/** `node -e <script> [...args]`: resolves once it exits 0; otherwise rejects, naming `label` and giving its stderr. */
+export function nodeScript(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  args: string[] = [],
+  label = "script",
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const c = spawn(process.execPath, ["-e", script, ...args], { env, stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    c.stderr.on("data", (d) => (err += d));
+    c.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${label} exited ${code}: ${err}`))));
+  });
 }
