@@ -9,12 +9,13 @@
 // test/runtime/argshash.test.ts), not node:crypto: loading node:crypto pulls ~15
 // of Node's internal modules (pbkdf2, scrypt, keygen, x509 …) and cost
 // `hcpx exec` ~10 M instructions (callgrind) on every call, for one hash of a
-// few bytes; noble's sha256 of that is a few thousand.
+// few bytes; noble's sha256 of that is a few thousand. The bytes in and the
+// hex out are Buffer's (native): noble's own bytesToHex needs a table of 256
+// strings its module builds when loaded, which the bundle then leaves out.
 import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 
 export function argsHash(args: unknown): string {
-  return bytesToHex(sha256(utf8ToBytes(canonical(args))));
+  return Buffer.from(sha256(Buffer.from(canonical(args), "utf8"))).toString("hex");
 }
 
 /** The canonical JSON the hash is taken of (exported for the digest test, which hashes it with node:crypto). */
