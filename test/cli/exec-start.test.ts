@@ -68,6 +68,29 @@ describe("exec's start path", () => {
   });
 });
 
+describe("exec's args hash", () => {
+  it("a plain exec builds no table of hex digits at load: the hash's bytes and hex are Buffer's, not @noble/hashes' utf8ToBytes/bytesToHex", async () => {
+    // records each Array.from of 256 entries (noble's utils module builds its hex table so, at load); Node's own
+    // modules call their captured Array.from, not this one
+    const { p, home, out, preload } = preloaded(
+      "hex",
+      (o) => `const fs = require("node:fs");
+const from = Array.from;
+Array.from = function (a, ...rest) {
+  if (a && a.length === 256) fs.appendFileSync(${o}, "Array.from of 256\\n");
+  return from.call(this, a, ...rest);
+};
+`,
+    );
+    const r = await run(process.execPath, ["-r", preload, HCPX, "exec", "calc-wrap", "ping", "--json"], {
+      cwd: p.dir,
+      env: { HOME: home },
+    });
+    expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
+    expect(existsSync(out) ? readFileSync(out, "utf8") : "").toBe("");
+  });
+});
+
 describe("exec's cancel", () => {
   it("a plain exec never builds an AbortController or AbortSignal: its cancel is a StopSignal (src/runtime/cancel.ts)", async () => {
     // records each of the two globals the first time anything reads it (Node defines both lazily)
