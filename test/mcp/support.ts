@@ -1,11 +1,11 @@
 // Drive `node dist/hcpx.cjs mcp` with the SDK's real Client over stdio.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
-import { HCPX, REPO, scratchProject, tmp, type ScratchProject } from "../support/hcpx";
+import { HCPX, REPO, run, scratchProject, tmp, type ScratchProject } from "../support/hcpx";
 import { connectMcp } from "../support/mcp";
 
 export interface McpSession {
@@ -130,17 +130,13 @@ export function auditBundle(dir: string): string {
   return bundle;
 }
 
-/** `node -e <script> [...args]`: resolves once it exits 0; otherwise rejects, naming `label` and giving its stderr. */
-export function nodeScript(
+/** `node -e <script> [...args]` through test/support/cli.ts run() (its env as given): resolves once it exits 0; otherwise rejects, naming `label` and giving its stderr. */
+export async function nodeScript(
   script: string,
   env: NodeJS.ProcessEnv,
   args: string[] = [],
   label = "script",
 ): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, ["-e", script, ...args], { env, stdio: ["ignore", "ignore", "pipe"] });
-    let err = "";
-    c.stderr.on("data", (d) => (err += d));
-    c.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${label} exited ${code}: ${err}`))));
-  });
+  const r = await run(process.execPath, ["-e", script, ...args], { env, pureEnv: true, timeoutMs: 60_000 });
+  if (r.code !== 0) throw new Error(`${label} exited ${r.code ?? r.signal}: ${r.stderr}`);
 }
