@@ -12,11 +12,12 @@ import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { fmt, median, table } from "./lib.mjs";
+import { openapiDocsDir } from "../test/openapi/docs-dir.mjs";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const HCPX = join(REPO, "dist", "hcpx.cjs"); // the bin (package.json)
 // the real home (bench/run.mjs points HOME at a scratch dir): where scripts/install-openapi-docs.sh installs
-const DOCS = process.env.HCPX_OPENAPI_DOCS_DIR || join(userInfo().homedir, ".cache", "hcpx-openapi-docs");
+const DOCS = openapiDocsDir(userInfo().homedir);
 const GITHUB = join(DOCS, "node_modules/@octokit/openapi/generated/api.github.com.json");
 
 /** Run hcpx; wall time and the child's peak RSS (a preload reports it). */

@@ -3,11 +3,10 @@
 // test/support/run-tmp.ts gives the run one scratch TMPDIR, removed when it ends, and
 // test/support/env.ts gives each file a scratch HOME without the developer's hcpx switches or
 // user places. test/support/hermetic.test.ts checks each config against it.
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const HOSTS = join(dirname(dirname(fileURLToPath(import.meta.url))), "hosts");
+const TEST = dirname(dirname(fileURLToPath(import.meta.url)));
 
 export const HERMETIC_SETUP = {
   globalSetup: ["test/support/run-tmp.ts"],
@@ -19,15 +18,16 @@ export const HERMETIC_SETUP = {
  * the setup moves both; each as its own module names it (the scripts outside vitest read the same):
  * the hosts' programs (test/hosts/hostcli.mjs, scripts/install-hosts.sh), the host-program slots every
  * suite of this user shares, not one set a run (test/hosts/slots.mjs), and the Prism suite's large
- * OpenAPI documents (scripts/install-openapi-docs.sh).
+ * OpenAPI documents (test/openapi/docs-dir.mjs, scripts/install-openapi-docs.sh).
  */
 export async function suiteEnv(): Promise<Record<string, string>> {
-  const hosts = (f: string) => import(pathToFileURL(join(HOSTS, f)).href);
-  const { HOSTS_DIR } = (await hosts("hostcli.mjs")) as { HOSTS_DIR: string };
-  const { slotsDir } = (await hosts("slots.mjs")) as { slotsDir: () => string };
+  const mod = (f: string) => import(pathToFileURL(join(TEST, f)).href);
+  const { HOSTS_DIR } = (await mod("hosts/hostcli.mjs")) as { HOSTS_DIR: string };
+  const { slotsDir } = (await mod("hosts/slots.mjs")) as { slotsDir: () => string };
+  const { openapiDocsDir } = (await mod("openapi/docs-dir.mjs")) as { openapiDocsDir: () => string };
   return {
     HCPX_HOSTS_DIR: HOSTS_DIR,
     HCPX_HOST_SLOTS_DIR: slotsDir(),
-    HCPX_OPENAPI_DOCS_DIR: process.env.HCPX_OPENAPI_DOCS_DIR || join(homedir(), ".cache", "hcpx-openapi-docs"),
+    HCPX_OPENAPI_DOCS_DIR: openapiDocsDir(),
   };
 }
