@@ -330,7 +330,7 @@ export class AuditWriter {
 
   /** Close a held log file (a writer that writes no more), after writing what record() kept. */
   close(): void {
-    this.flush();
+    if (this.turn) this.flush();
     this.held?.close();
   }
 
