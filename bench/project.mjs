@@ -3,7 +3,11 @@
 // bench/lib.bench.mjs, bench/snapshot-probe.mjs) with the CommonJS floor, a zero-dependency
 // script that only spawns the same bin and parses its JSON, written as CommonJS like exec's own
 // bundle (an ES module floor costs ~20 M instructions more and flattered exec) and printing its
-// line with fs.writeSync(1, …) as exec does (process.stdout costs ~1.8 M more).
+// line with fs.writeSync(1, …) as exec does (process.stdout costs ~1.8 M more). `floorSync` is
+// the same work through spawnSync, the cheapest way in instructions (~14 M fewer), but not the
+// goal's floor: a process blocked in spawnSync cannot pass a SIGTERM on to its bin (stopped, it
+// leaves the bin running to its end), and passing a cancel on is part of exec's work
+// (docs/design.md).
 import { cpSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -29,7 +33,10 @@ export function benchProject(prefix, config) {
   return dir;
 }
 
-/** A scratch project with calc and calc-wrap active; `bin` is calc-wrap's bin, `floor` the CommonJS floor script. */
+/**
+ * A scratch project with calc and calc-wrap active; `bin` is calc-wrap's bin, `floor` the CommonJS floor script,
+ * `floorSync` the same through spawnSync.
+ */
 export function execProject() {
   const dir = benchProject("hcpx-bench-exec-", {
     packs: ["./packs/calc", "./packs/calc-wrap"],
@@ -49,5 +56,16 @@ c.stdout.setEncoding("utf8").on("data", (d) => (out += d));
 c.on("close", (code) => { const data = JSON.parse(out); require("node:fs").writeSync(1, JSON.stringify({ ok: code === 0, data }) + "\\n"); process.exitCode = code ? 1 : 0; });
 `,
   );
-  return { dir, bin, binEnv, floor };
+  const floorSync = join(dir, "floor-sync.cjs");
+  writeFileSync(
+    floorSync,
+    `const { spawnSync } = require("node:child_process");
+const env = ${JSON.stringify(binEnv)};
+const r = spawnSync(process.execPath, [${JSON.stringify(bin)}, "ping", "--json"], { env, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+const data = JSON.parse(r.stdout);
+require("node:fs").writeSync(1, JSON.stringify({ ok: r.status === 0, data }) + "\\n");
+process.exitCode = r.status ? 1 : 0;
+`,
+  );
+  return { dir, bin, binEnv, floor, floorSync };
 }
