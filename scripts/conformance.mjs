@@ -191,6 +191,23 @@ function checkAll(results, baseline) {
   return { passed, failed, warned, expected, unexpected, stale };
 }
 
+/**
+ * docs/mcp.md's table row for `set` (scenarios passed, failed, with warnings only, baseline entries) against this
+ * run's figures: what a reader is told about conformance is what the last run gave. Returns the differences.
+ */
+function docsDiffer(set, all, entries) {
+  const doc = readFileSync(join(REPO, "docs", "mcp.md"), "utf8");
+  const row = doc.split("\n").find((l) => l.startsWith(`| ${set} |`));
+  if (!row) return [`docs/mcp.md has no row for ${set} in its conformance table`];
+  const cells = row
+    .split("|")
+    .slice(2, 6)
+    .map((c) => Number.parseInt(c.trim(), 10));
+  const want = [all.passed, all.failed, all.warned.length, entries];
+  const names = ["scenarios passed", "failed", "warnings only", "baseline entries"];
+  return names.flatMap((n, i) => (cells[i] === want[i] ? [] : [`${n}: the docs say ${cells[i]}, this run ${want[i]}`]));
+}
+
 install();
 const hcpx = await startHcpx();
 let failed = 0;
@@ -199,13 +216,17 @@ try {
     const { code, text, results } = await runSuite(hcpx.url, set);
     const summary = text.slice(text.indexOf("=== SUMMARY ==="));
     process.stdout.write(`\n## requirement set ${set} (exit ${code})\n${summary || text}\n`);
-    const all = checkAll(results, readBaseline(set));
+    const baseline = readBaseline(set);
+    const all = checkAll(results, baseline);
     process.stdout.write(
       `every scenario run (scored or not): ${all.passed} passed, ${all.failed} failed, ${all.warned.length} with warnings only${all.warned.length ? ` (${all.warned.join(", ")})` : ""}; ${all.expected} failing or warning as the baseline says\n`,
     );
     for (const u of all.unexpected) process.stdout.write(`  unexpected failure (not in the baseline): ${u}\n`);
     for (const u of all.stale) process.stdout.write(`  stale baseline entry (passes now or did not run): ${u}\n`);
-    if (code !== 0 || all.unexpected.length || all.stale.length || results.size === 0) failed++;
+    const docs = docsDiffer(set, all, baseline.length);
+    for (const d of docs)
+      process.stdout.write(`  docs/mcp.md's conformance table is out of date (update its ${set} row): ${d}\n`);
+    if (code !== 0 || all.unexpected.length || all.stale.length || docs.length || results.size === 0) failed++;
   }
 } finally {
   await hcpx.stop();
