@@ -1,7 +1,7 @@
 // The README tutorial is a test: every command of its ```sh blocks runs, in
 // order, in one scratch directory with `hcpx` on PATH, and must exit 0.
 import { describe, expect, it } from "vitest";
-import { existsSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { REPO, run } from "../support/hcpx";
 import { hcpxBin, noStack, tmp } from "../cli/helpers";
@@ -68,5 +68,31 @@ describe("README tutorial", () => {
     });
     expect(readFileSync(join(dir, "CLAUDE.md"), "utf8")).toContain("gitx");
     expect(readFileSync(join(dir, "hcp.config.json5"), "utf8")).toMatch(/bins: \{ git: "\/[^"]+\/git" \}/);
+  });
+});
+
+describe("README hosts", () => {
+  const readme = readFileSync(join(REPO, "README.md"), "utf8");
+
+  it("the Hosts table has one row per hosts/<id>.json5, and the opening's count is the table's", () => {
+    const ids = readdirSync(join(REPO, "hosts"))
+      .filter((f) => f.endsWith(".json5"))
+      .map((f) => f.slice(0, -".json5".length))
+      .sort();
+    // the first table after the heading: its consecutive "|" lines
+    const lines = readme.slice(readme.indexOf("\n## Hosts\n")).split("\n");
+    const first = lines.findIndex((l) => l.startsWith("|"));
+    const end = lines.findIndex((l, i) => i > first && !l.startsWith("|"));
+    // each row's first cell: "Name (`id`, alias …)"; the header and the rule row have no id
+    const rows = lines
+      .slice(first, end)
+      .map((l) => /^\| [^|]*?\(`([a-z0-9-]+)`/.exec(l)?.[1])
+      .filter((id): id is string => id !== undefined);
+    expect([...rows].sort()).toEqual(ids);
+    // "… Claude Code, Cursor, Codex, Gemini CLI, VS Code Copilot and N more ([Hosts](#hosts))"
+    const opening = /— ([^—]+?) and (\d+) more \(\[Hosts\]\(#hosts\)\)/.exec(readme.replace(/\s+/g, " "));
+    expect(opening, "the opening names hosts and says how many more").not.toBeNull();
+    const named = opening![1]!.split(", ").length;
+    expect(named + Number(opening![2])).toBe(ids.length);
   });
 });
