@@ -78,7 +78,7 @@ function unreachable(e: unknown, url: URL, x: Exchange): Envelope {
   );
 }
 
-/** Where a redirect from `url` goes: the same origin, no credentials, within MAX_REDIRECTS; else the failure. */
+/** Where the redirect answering hop `hop` (0: the first request) goes: the same origin, no credentials, at most MAX_REDIRECTS followed; else the failure. */
 function redirectTarget(loc: string, status: number, url: URL, hop: number, x: Exchange): URL | Envelope {
   let next: URL;
   try {
@@ -99,7 +99,7 @@ function redirectTarget(loc: string, status: number, url: URL, hop: number, x: E
       },
     );
   }
-  if (hop + 1 >= MAX_REDIRECTS)
+  if (hop >= MAX_REDIRECTS)
     return failure("http_error", `${x.label}: more than ${MAX_REDIRECTS} redirects; stopped`, { status });
   return next;
 }

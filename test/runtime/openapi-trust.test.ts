@@ -115,6 +115,9 @@ beforeAll(async () => {
     if (u.startsWith("/go/away-rel")) return { status: 302, headers: { location: `//127.0.0.1:${b.port}/steal` } };
     if (u.startsWith("/go/same")) return { status: 302, headers: { location: "/landed" } };
     if (u.startsWith("/go/loop")) return { status: 302, headers: { location: "/go/loop" } };
+    // a chain: /go/hops-<n> redirects to /go/hops-<n-1>, and /go/hops-0 answers
+    const hops = /^\/go\/hops-(\d+)$/.exec(u);
+    if (hops && Number(hops[1]) > 0) return { status: 302, headers: { location: `/go/hops-${Number(hops[1]) - 1}` } };
     if (u.startsWith("/go/userinfo"))
       return { status: 302, headers: { location: `http://evil:x@127.0.0.1:${self.port}/landed` } };
     if (u.startsWith("/post/away")) return { status: 307, headers: { location: `${b.origin}/steal` } };
@@ -250,6 +253,17 @@ describe("credentials never cross origins", () => {
     const p = await call("post", { where: "same", title: "kept" });
     expect(p).toMatchObject({ ok: true, data: { url: "/landed-post" } });
     expect(a.seen.at(-1)).toMatchObject({ method: "POST", body: JSON.stringify({ title: "kept" }) });
+  });
+
+  it("at most 5 redirects are followed (README, 'Credentials never cross origins'); the 6th is an error", async () => {
+    let before = a.seen.length;
+    expect(await call("go", { where: "hops-5" })).toMatchObject({ ok: true, data: { url: "/go/hops-0" } });
+    expect(a.seen.length - before, "the request and its 5 redirects").toBe(6);
+    before = a.seen.length;
+    const six = await call("go", { where: "hops-6" });
+    expect(six).toMatchObject({ ok: false, error: { code: "http_error", status: 302 } });
+    if (!six.ok) expect(six.error.message).toMatch(/more than 5 redirects; stopped/);
+    expect(a.seen.length - before, "the 6th redirect is not followed").toBe(6);
   });
 
   it("a redirect loop ends with an error; a Location with userinfo is not followed", async () => {
