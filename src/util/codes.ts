@@ -16,7 +16,7 @@ export const ERRORS = {
   // ---- the command line (exit 64) ----
   usage: { hint: "see `hcpx <command> --help`", usage: true },
   unknown_host: { hint: "`hcpx adopt --help` lists the hosts" },
-  bad_shell: { hint: "hcpx completion bash (or zsh)", usage: true },
+  bad_shell: { hint: "hcpx completion bash (or zsh, fish)", usage: true },
   bad_pattern: { hint: "a grant pattern is <pack>.<verb>, <pack>.<prefix>.*, <pack>.* or *" },
   bad_id: { hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$, e.g. todo or my-api" },
   matches_nothing: { hint: "`hcpx status` lists the active packs and their commands" },

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { REPO, run } from "../support/hcpx";
 import { hcpxBin, noStack, tmp } from "../cli/helpers";
+import { listHosts, loadDescriptor } from "../../src/host/descriptor";
 
 const HEADING = "## Tutorial: wrap a CLI you already have in five minutes";
 
@@ -94,5 +95,23 @@ describe("README hosts", () => {
     expect(opening, "the opening names hosts and says how many more").not.toBeNull();
     const named = opening![1]!.split(", ").length;
     expect(named + Number(opening![2])).toBe(ids.length);
+  });
+
+  it("the --detected section names every project trace and program of the hosts' descriptors", () => {
+    const text = readme.slice(readme.indexOf("### The hosts you use: `--detected`"));
+    const next = text.indexOf("\n#", 5); // the next heading ends the section
+    const section = next > 0 ? text.slice(0, next) : text;
+    const missing: string[] = [];
+    for (const host of listHosts()) {
+      const d = loadDescriptor(host);
+      for (const [scope, sc] of Object.entries(d.scopes ?? {})) {
+        const det = (sc as { detect?: { paths?: string[]; programs?: string[] } } | undefined)?.detect;
+        if (scope === "project")
+          for (const p of det?.paths ?? [])
+            if (!section.includes(`\`${p}\``) && !section.includes(`\`${p}/\``)) missing.push(`${host}: ${p}`);
+        for (const g of det?.programs ?? []) if (!section.includes(`\`${g}\``)) missing.push(`${host}: program ${g}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });
