@@ -262,7 +262,7 @@ export function acquireLock(
   }
   throw new HcpxError({
     code: "locked",
-    message: `another ${what} is running (pid ${holder}); waited ${Math.round(lockWaitMs() / 1000)}s for it`,
+    message: `another ${what} is running (pid ${holder}); waited ${lockWaitMs() / 1000} s for it`,
     file: show,
     hint: "wait for it to finish and run this again; if no hcpx is running, delete the lock file",
   });
