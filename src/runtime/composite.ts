@@ -60,8 +60,9 @@ export async function runComposite({
   let timer: NodeJS.Timeout | undefined;
   let onCancel: (() => void) | undefined;
   const timeout = new Promise<"timeout" | "cancelled">((r) => {
+    // not unref'd: a verb whose promise nothing is left to settle would let the process end at once, with
+    // no answer (hcpx exec: exit 0, no output); the timer holds it until the timeout answers
     timer = setTimeout(() => r("timeout"), timeoutMs);
-    timer.unref?.();
     onCancel = () => r("cancelled");
     signal?.addEventListener("abort", onCancel, { once: true });
   });
