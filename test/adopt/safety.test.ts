@@ -245,7 +245,12 @@ describe("--check catches drift", () => {
     expect((await s.adopt("claude", "--write")).code).toBe(0);
 
     s.write(".claude/skills/ledger/SKILL.md", s.read(".claude/skills/ledger/SKILL.md") + "\nmy note\n");
-    d = drift(await s.adopt("claude", "--check", "--json"));
+    const handOnly = await s.adopt("claude", "--check", "--json");
+    // --write keeps the edit, so the hint does not send there alone: it says what does
+    expect(failed(handOnly).hint).toBe(
+      "`hcpx adopt claude --write` keeps what was changed by hand: rerun with --force to replace it (your edit is lost), or undo the edit",
+    );
+    d = drift(handOnly);
     // a hand edit in hcpx's own file is kept by --write until --force (issue 26): --check names it
     expect(d.drift).toContainEqual({
       kind: "foreign",
@@ -257,7 +262,15 @@ describe("--check catches drift", () => {
     );
 
     unlinkSync(join(s.dir, ".claude/skills/transit/SKILL.md"));
-    d = drift(await s.adopt("claude", "--check", "--json"));
+    const both = await s.adopt("claude", "--check", "--json");
+    expect(failed(both).hint).toMatch(
+      /^run `hcpx adopt claude --write`; `hcpx adopt claude --write` keeps what was changed by hand: /,
+    );
+    const text = await s.adopt("claude", "--check");
+    expect(text.stdout + text.stderr).toContain(
+      "; run `hcpx adopt claude --write`; `hcpx adopt claude --write` keeps what",
+    );
+    d = drift(both);
     expect(d.changes).toContainEqual(
       expect.objectContaining({ path: ".claude/skills/transit/SKILL.md", kind: "create" }),
     );

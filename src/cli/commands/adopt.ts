@@ -84,6 +84,10 @@ function renderCheck(report: AdoptReport, out: Out, planDiff: PlanDiff): number 
   const drift = !report.inSync;
   // the hint names exactly the hosts this run checked (never `all`, which --write reads as every host)
   const again = `hcpx adopt ${hosts.join(" ")}${scope === "user" ? " --scope user" : ""} --write`;
+  // what --write does: bring the files out of date; what was changed by hand stays, and its own hint says what does
+  const byHand = plan.conflicts[0]?.hint;
+  const keeps = byHand ? `\`${again}\` keeps what was changed by hand: ${byHand}` : "";
+  const step = plan.changes.length ? `run \`${again}\`${keeps ? `; ${keeps}` : ""}` : keeps || `run \`${again}\``;
   const problemsText = [
     plan.changes.length || !health.length ? `${plan.changes.length} file(s) out of date` : "",
     plan.conflicts.length ? `${plan.conflicts.length} changed by hand` : "",
@@ -113,11 +117,7 @@ function renderCheck(report: AdoptReport, out: Out, planDiff: PlanDiff): number 
         code: "drift",
         message: `adopt ${hosts.join(" ")} (${scope}): ${problemsText}`,
         hint:
-          health.length && !plan.changes.length
-            ? health[0]!.hint
-            : widenedOnly(plan)
-              ? plan.warnings[0]!.hint
-              : `run \`${again}\``,
+          health.length && !plan.changes.length ? health[0]!.hint : widenedOnly(plan) ? plan.warnings[0]!.hint : step,
       },
     );
   }
@@ -129,7 +129,7 @@ function renderCheck(report: AdoptReport, out: Out, planDiff: PlanDiff): number 
   s += drift
     ? c.red(
         color,
-        `adopt ${hosts.join(" ")} (${scope}): ${problemsText}${plan.changes.length || plan.conflicts.length || plan.warnings.length ? `; run \`${again}\`` : ""}\n`,
+        `adopt ${hosts.join(" ")} (${scope}): ${problemsText}${plan.changes.length || plan.conflicts.length || plan.warnings.length ? `; ${step}` : ""}\n`,
       )
     : `adopt ${hosts.join(" ")} (${scope}): in sync, and each host will use the server\n`;
   sayRaw(s);
