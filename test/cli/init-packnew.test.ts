@@ -1,10 +1,10 @@
 // hcpx init and hcpx pack new: what they write, and what they refuse.
 import { describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import JSON5 from "json5";
 import { spawnSync } from "node:child_process";
-import { run } from "../support/hcpx";
+import { REPO, run } from "../support/hcpx";
 import { HAND, envelope, hcpx as hcpxChild, hcpxBin, project, tmp } from "./helpers";
 import { needsProcess, runInProcessChecked } from "../support/inproc";
 
@@ -43,6 +43,28 @@ describe("hcpx init", () => {
     expect(f.code, f.stderr).toBe(0);
     expect(envelope<{ created: boolean }>(f).data.created).toBe(false);
     expect(JSON5.parse(p.read()).principal).toEqual({ id: "ci-bot", kind: "agent" });
+  });
+});
+
+describe("hcpx init --config", () => {
+  it("the next steps name the config again, and the user config is adopted at user scope: the printed steps run", async () => {
+    const home = tmp("hcpx-init-home-");
+    const dir = tmp("hcpx-init-elsewhere-"); // no project config here or above
+    const file = join(home, ".config", "hcp", "config.json5");
+    const env = { HOME: home, XDG_CONFIG_HOME: undefined };
+    const r = await hcpxChild(["init", "--yes", "--config", file], dir, env);
+    expect(r.code, r.stderr).toBe(0);
+    const steps = r.stdout.split("\n").map((l) => l.trim().split(/\s{2,}/)[0]!);
+    expect(steps).toContain(`hcpx status --config ${file}`);
+    expect(steps).toContain(`hcpx activate <pack-dir> --config ${file}`);
+    expect(steps).toContain("hcpx adopt <host> --scope user --write");
+    // the activate step, as printed, works from here; without --config there is no config to edit here
+    cpSync(join(REPO, "packs", "ledger"), join(dir, "ledger"), { recursive: true });
+    const bare = await hcpxChild(["activate", "./ledger", "--json"], dir, env);
+    expect(envelope(bare).error.message).toMatch(/no hcp\.config\.json5/);
+    const a = await hcpxChild(["activate", "./ledger", "--config", file, "--json"], dir, env);
+    expect(a.code, a.stderr).toBe(0);
+    expect(JSON5.parse(readFileSync(file, "utf8")).packs).toHaveLength(1);
   });
 });
 

@@ -2,7 +2,9 @@
 // Never prompts without a TTY or with --yes/--json (§12.1.6); refuses to
 // overwrite an existing config without --force. The use case is
 // src/app/init.ts; this asks the questions and renders its report.
+import { resolve } from "node:path";
 import { display } from "../../util/paths";
+import { userConfigFile } from "../../host/userscope";
 import { initTarget, writeInit, type InitAnswers } from "../../app/init";
 import { interactive } from "../../config/common";
 import { c, done, makeOut, sayRaw } from "../output";
@@ -21,21 +23,35 @@ export async function run(opts: InitOpts): Promise<number> {
   const file = r.config;
   const existed = !r.created;
   const { describeDetected } = await import("../../host/detect");
+  // a config named with --config is named again in each next step; the user config is adopted at user scope
+  const cfg = opts.config !== undefined ? ` --config ${display(file)}` : "";
+  const userConfig = opts.config !== undefined && resolve(file) === userConfigFile();
+  const step = (cmd: string, what: string) => `  ${`${cmd}  `.padEnd(34)}${what}`;
   done(out, { config: file, created: r.created, principal: r.principal, detected }, (col) =>
     [
       `${c.green(col, "✓")} ${existed ? "overwrote" : "wrote"} ${display(file)} (principal ${answers.principal}, ${answers.kind})`,
       "next:",
-      "  hcpx pack new <id> --wrap <bin>   scaffold a pack around a CLI you have",
-      "  hcpx activate <pack-dir>          activate it and grant its read commands",
-      "  hcpx status                       what is active and granted",
-      ...(detected.length
+      step("hcpx pack new <id> --wrap <bin>", "scaffold a pack around a CLI you have"),
+      step(`hcpx activate <pack-dir>${cfg}`, "activate it and grant its read commands"),
+      step(`hcpx status${cfg}`, "what is active and granted"),
+      ...(userConfig
         ? [
-            "",
-            `hosts this project uses (${detected.map((d) => d.host).join(", ")}):`,
-            ...describeDetected(detected).map((l) => `  ${l}`),
-            "  hcpx adopt --detected --write     show them the packs (review first: without --write it prints the diff)",
+            step(
+              "hcpx adopt <host> --scope user --write",
+              "show your packs to your agent in every project (claude, codex, …)",
+            ),
           ]
-        : ["  hcpx adopt <host> --write         show the packs to your agent (claude, codex, gemini, …)"]),
+        : detected.length
+          ? [
+              "",
+              `hosts this project uses (${detected.map((d) => d.host).join(", ")}):`,
+              ...describeDetected(detected).map((l) => `  ${l}`),
+              step(
+                `hcpx adopt --detected --write${cfg}`,
+                "show them the packs (review first: without --write it prints the diff)",
+              ),
+            ]
+          : [step(`hcpx adopt <host> --write${cfg}`, "show the packs to your agent (claude, codex, gemini, …)")]),
     ].join("\n"),
   );
   return 0;
