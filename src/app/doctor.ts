@@ -220,11 +220,13 @@ async function remoteCheck(url: RemoteOptions, probe: RemoteProbe, users: string
     (users.length ? `; the remote entry of ${users.join(", ")}` : "; no adopted host's entry names this URL");
   const fail = (hint: string): Check => ({ id: "remote", status: "fail", message, hint, probe });
   if (!probe.reachable)
-    return fail("start the server (`hcpx mcp --http`), or check the URL and the proxy in front of it");
+    return fail(
+      "start the server (`hcpx mcp --http <port> --server-config <file>`, docs/http.md), or check the URL and the proxy in front of it",
+    );
   if (!probe.authenticated)
     return fail(
       url.tokenEnv
-        ? `check that ${url.tokenEnv} holds a token the server knows (\`hcpx token add <principal>\` on the server)`
+        ? `check that ${url.tokenEnv} holds a token the server knows (\`hcpx token add <principal> --server-config <file>\` on the server)`
         : "give --token-env NAME: the variable the host reads the token from",
     );
   if (!probe.tools) return fail("check that the URL is the MCP endpoint (e.g. …/mcp)");
@@ -289,7 +291,7 @@ async function hostChecks(
         id: `host:${h.host}`,
         status: "fail",
         message: `host ${h.host} (${h.scope}): ${where}${p.message}`,
-        hint: p.hint ?? `hcpx adopt ${h.host} --check`,
+        hint: p.hint ?? `hcpx adopt ${h.host}${h.scope === "user" ? " --scope user" : ""} --check`,
         problems: e.problems,
       });
     }
@@ -358,7 +360,7 @@ async function hostCheck(
     hint: plan.warnings.some((w) => w.code === "recorded_command")
       ? `review with \`hcpx adopt ${h.host}${h.scope === "user" ? " --scope user" : ""}\`; keep the recorded command with --use-recorded-command`
       : hand && !n
-        ? `review with \`hcpx adopt ${h.host} --check\``
+        ? `review with \`hcpx adopt ${h.host}${h.scope === "user" ? " --scope user" : ""} --check\``
         : again,
   };
 }

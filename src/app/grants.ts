@@ -149,7 +149,14 @@ export function revoke(patterns: string[], opts: CommonOpts & { deny?: boolean }
         message: `'${p}' is not an allow pattern itself; it is granted by ${by.map((s) => `'${s}'`).join(", ")}`,
         hint: `to withhold it, deny it: hcpx revoke --deny ${p}`,
       });
-    } else warnings.push(warning("not_granted", `'${p}' was not granted; nothing to revoke`));
+    } else
+      warnings.push(
+        warning(
+          "not_granted",
+          `'${p}' was not granted; nothing to revoke`,
+          "`hcpx status` lists what is granted; nothing was changed",
+        ),
+      );
   }
   if (errors.length) throw new HcpxError(errors);
   if (text !== cfg.text) writeConfig(cfg.file, text);

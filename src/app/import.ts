@@ -270,7 +270,7 @@ export async function importHost(host: string, opts: ImportOptions): Promise<Imp
             ? "use `hcpx pack from-mcp --id <id> --url <url>`"
             : `use \`hcpx pack from-mcp --id <id> -- ${s.argv!.map(o).join(" ")}\``,
       });
-    const common = { id, force: opts.force, config: opts.config, timeoutMs: opts.timeoutMs };
+    const common = { id, force: opts.force, noOut: true, config: opts.config, timeoutMs: opts.timeoutMs };
     const r =
       s.url !== undefined
         ? await packFromRemote({ url: s.url, headers: s.headers ?? {} }, common)

@@ -95,7 +95,7 @@ export function status(opts: StatusOptions = {}): {
     ? {
         code: "broken_packs" as const,
         message: `${broken.length} activated pack(s) cannot be loaded`,
-        hint: "run `hcpx lint` for each, or `hcpx deactivate <dir>`",
+        hint: "run `hcpx lint <pack-dir>` for each, or `hcpx deactivate <id>` (the folder's name where its surface.json does not load)",
       }
     : {
         code: "warnings" as const,

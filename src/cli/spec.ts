@@ -644,7 +644,8 @@ export const COMMANDS = {
 export const GLOBAL_OPTIONS = {
   config: {
     flags: "--config <file>",
-    description: "project config to use (default: hcp.config.json5 found upward from the cwd, or $HCP_CONFIG)",
+    description:
+      "project config to use (default: $HCP_CONFIG when set, else hcp.config.json5 found upward from the cwd)",
     complete: "path",
   },
 } as const satisfies Record<string, OptionSpec>;

@@ -167,7 +167,7 @@ function descriptorFile(host: string): string {
       {
         code: "unknown_host",
         message: `unknown host '${host}'`,
-        hint: `${didYouMean(host, [...listHosts(), "all"])}known hosts: ${listHosts().join(", ")} (or \`all\`)`,
+        hint: `${didYouMean(host, listHosts())}known hosts: ${listHosts().join(", ")}`,
       },
       64,
     );

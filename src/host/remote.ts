@@ -314,7 +314,7 @@ export function probeProblems(desc: Descriptor, p: RemoteProbe): Problem[] {
       code: "remote_unreachable",
       severity: "error",
       message: `${at} is not reachable (${p.error})`,
-      hint: "start the server (`hcpx mcp --http`), or check the URL and the proxy in front of it",
+      hint: "start the server (`hcpx mcp --http <port> --server-config <file>`, docs/http.md), or check the URL and the proxy in front of it",
     });
   else if (!p.authenticated)
     out.push({

@@ -144,7 +144,7 @@ export async function render(host: string, name: string, ctx: TemplateContext): 
         message:
           "uses template syntax beyond what hcpx renders ({{{name}}}, {{{json name}}}, {{{toml name}}}, {{#if name}}…{{/if}})",
         file: `templates/${host}/${name}`,
-        hint: "reinstall hcpx; a changed template must keep to that subset (README: host descriptors)",
+        hint: "reinstall hcpx; a changed template must keep to that subset (docs/host-descriptors.md)",
       });
     compiled.set(file, fn);
   }

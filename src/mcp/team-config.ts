@@ -398,7 +398,7 @@ export function tokenTable(cfg: ServerConfig, atStart = true): Map<string, strin
         code: "unknown_principal",
         message: `a token is for principal '${t.principal}', which the server config does not name`,
         file: cfg.tokensFile,
-        hint: `add '${t.principal}' to principals in ${cfg.file}, or \`hcpx token remove ${t.principal}\``,
+        hint: `add '${t.principal}' to principals in ${cfg.file}, or \`hcpx token remove ${t.principal} --server-config ${cfg.file}\``,
         severity: "error",
       });
     out.set(t.sha256, t.principal);
@@ -638,7 +638,7 @@ export function liveServerConfig(
           code: "unknown_principal",
           message: `principal '${id}' is no longer in the server config, so its calls are refused`,
           file: cfg.file,
-          hint: `add '${id}' back to principals, or \`hcpx token remove ${id}\``,
+          hint: `add '${id}' back to principals, or \`hcpx token remove ${id} --server-config ${cfg.file}\``,
           severity: "error",
         });
       return p;

@@ -24,6 +24,8 @@ export interface FromMcpOptions {
   /** Binding names the server needs from the environment (passed at run time, never written) */
   env?: string[];
   force?: boolean;
+  /** the caller has no --out (hcpx import): the hint of a pack directory in the way says so */
+  noOut?: boolean;
   timeoutMs?: number;
   /** --config <file> */
   config?: string;
@@ -141,7 +143,7 @@ export function writeDraft(listed: Listed, p: DraftPlace): FromMcpResult {
       code: "dir_exists",
       message: "the pack directory exists and is not empty; nothing was written",
       file: display(dir),
-      hint: "choose another --out, or pass --force to overwrite its pack files",
+      hint: `pass --force to overwrite its pack files, or ${opts.noOut ? "move that folder away first" : "choose another --out"}`,
     });
   }
   const remote = "url" in p.source ? p.source : undefined;

@@ -61,7 +61,7 @@ function packDir(dirArg: string): string {
       code: "not_a_pack",
       message: "no surface.json here, so this is not a pack",
       file: display(dir),
-      hint: "run `hcpx pack new <id>` to scaffold one",
+      hint: "run `hcpx pack new <id> --wrap <bin>` (or --composite, --sense) to scaffold one",
     });
   }
   return dir;
@@ -646,7 +646,7 @@ function duplicateProblem(id: string, dir: string, others: string[]): Problem {
     message: `pack id '${id}' is activated more than once (also ${others.map((d) => display(d)).join(", ")}): no command of '${id}' runs`,
     file: display(join(dir, "surface.json")),
     path: "id",
-    hint: "pack ids are unique: deactivate one (`hcpx deactivate <dir>`) or rename its id",
+    hint: "pack ids are unique: rename the id of one, or remove one of the two from `packs` in the config (`hcpx deactivate <id>` would remove both)",
     severity: "error",
   };
 }

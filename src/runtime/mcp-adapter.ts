@@ -262,7 +262,7 @@ function connectFailure(e: unknown, remote: boolean, label: string, pack: Pack):
     return failure("mcp_error", `could not connect to the remote MCP server of ${label}: ${msg}`, {
       hint: /\b401\b|unauthori[sz]ed/i.test(msg)
         ? `the server refused the credentials: check the Binding (${headerEnvNames(pack.surface.mcp?.headers).join(", ") || "mcp.headers"}) in hcpx's environment`
-        : "check mcp.url and that the server is up (`hcpx pack from-mcp --update` reaches it the same way)",
+        : `check mcp.url and that the server is up (\`hcpx pack from-mcp --update ${pack.dir}\` reaches it the same way)`,
     });
   return failure("spawn_failed", `could not start and initialize the MCP server of ${label}: ${msg}`, {
     hint: "run the server's command by hand to see why; `hcpx lint` checks mcp.bin",

@@ -15,7 +15,7 @@ const SEE_ADOPT =
 export const ERRORS = {
   // ---- the command line (exit 64) ----
   usage: { hint: "see `hcpx <command> --help`", usage: true },
-  unknown_host: { hint: "`hcpx adopt --help` lists the hosts" },
+  unknown_host: { hint: "the README's Hosts table lists the hosts (an unknown one's error names them)" },
   bad_shell: { hint: "hcpx completion bash (or zsh, fish)", usage: true },
   bad_pattern: { hint: "a grant pattern is <pack>.<verb>, <pack>.<prefix>.*, <pack>.* or *" },
   bad_id: { hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$, e.g. todo or my-api" },
@@ -31,7 +31,7 @@ export const ERRORS = {
   bin_not_found: { hint: "install the program, or set sandbox.bins.<name> in hcp.config.json5 to its path" },
   bin_mismatch: { hint: "sandbox.bins.<name> and the pack must name the same program" },
   timeout: {
-    hint: "the program did not answer in time; raise the command's timeout_ms in surface.json if it is slow by nature",
+    hint: "the call did not finish in time; a pack that is slow by nature sets its own limit in surface.json (wrap.timeout_ms, mcp.timeout_ms, openapi.timeout_ms; a composite has 30 s)",
   },
   exit_nonzero: { hint: "the program failed: its stderr (stderr_tail) says why" },
   bad_output: { hint: "the command's output is not what surface.json declares (output: json needs one JSON value)" },
@@ -43,7 +43,9 @@ export const ERRORS = {
   tool_error: { hint: "the MCP tool answered with an error: its message says why" },
   cancelled: { hint: "the caller stopped the call; nothing more runs" },
   bad_pack: { hint: "`hcpx lint <pack-dir>` names what is wrong, with file and line" },
-  duplicate_pack: { hint: "two activated packs declare one id: `hcpx deactivate` one of them" },
+  duplicate_pack: {
+    hint: "two activated packs declare one id: rename one, or remove one of the two from `packs` in the config (`hcpx deactivate <id>` would remove both)",
+  },
   sandbox_denied: {
     hint: 'the OS sandbox (sandbox.enforce "os") stopped what the call\'s Policy row does not allow (denied says what); if the program needs it, its pack must declare it (reach in surface.json, docs/sandbox.md)',
   },
@@ -111,9 +113,9 @@ export const ERRORS = {
   bad_manifest: { hint: "generate's manifest is damaged: delete the out dir and generate again" },
   bad_markers: { hint: "the `hcp` markers in the file are broken: fix or remove them by hand, then adopt again" },
   bad_plan_path: { hint: "a planned path leaves the project or names a special file: check the host's file paths" },
-  bad_descriptor: { hint: "hosts/<host>.json5 is wrong: the README's Design section says what a descriptor holds" },
+  bad_descriptor: { hint: "hosts/<host>.json5 is wrong: docs/host-descriptors.md says what a descriptor holds" },
   bad_template: { hint: "a template under templates/ is wrong: fix it" },
-  no_host_engine: { hint: "use a host hcpx knows (`hcpx adopt --help`)" },
+  no_host_engine: { hint: "use a host hcpx knows (the README's Hosts table)" },
   no_scope: { hint: "this host has no files in that scope: try the other --scope" },
   no_servers_target: { hint: "this host takes no MCP entry; adopt another host" },
   host_conflict: { hint: SEE_ADOPT },
@@ -165,9 +167,11 @@ export const ERRORS = {
     usage: true,
   },
   remote_unsupported: {
-    hint: "adopt that host without --url (its local command); `hcpx adopt --help` says which hosts take --url",
+    hint: "adopt that host without --url (its local command); docs/remote-hosts.md says which hosts take --url",
   },
-  remote_unreachable: { hint: "start the server (`hcpx mcp --http`), or check the URL and the proxy in front of it" },
+  remote_unreachable: {
+    hint: "start the server (`hcpx mcp --http <port> --server-config <file>`, docs/http.md), or check the URL and the proxy in front of it",
+  },
   remote_unauthorized: {
     hint: "set the token's variable (--token-env NAME) where the host runs, and check that the server knows the token",
   },
@@ -190,14 +194,14 @@ export const ERRORS = {
   lint_failed: { hint: "`hcpx lint <pack-dir>` lists the errors with file and line" },
   verb_exists: { hint: "choose another verb_key, or edit the command in surface.json" },
   bad_document: { hint: "give an OpenAPI 3.0 or 3.1 document in JSON or YAML" },
-  openapi_import: { hint: "review the operation in the document; the pack leaves it out" },
+  openapi_import: { hint: "review the operation in the document: the note says what the pack does with it" },
   unknown_server: { hint: "`hcpx import <host>` lists the servers of that host" },
   not_importable: {
     hint: "the message says why; a remote server needs a fixed Streamable HTTP URL and its credentials as env references (hcpx pack from-mcp --url)",
   },
   mcp_connect_failed: { hint: "check the server's command line: run it by hand and see that it speaks MCP on stdio" },
   mcp_list_failed: { hint: "the server started but did not list its tools: check its stderr" },
-  mcp_import: { hint: "review the tool in the server; the pack leaves it out" },
+  mcp_import: { hint: "review the tool in the server: the note says what the pack does with it" },
   no_tools: { hint: "the server lists no tools: there is nothing to wrap" },
   exit: { hint: "the server ended: its stderr says why" },
   tool_changed: {

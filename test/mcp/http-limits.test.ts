@@ -25,6 +25,9 @@ describe("hcpx mcp --http: where and whether it serves", () => {
     const c = refusal(p, ["--http", "0.0.0.0:0", "--no-auth", "--bind-public"]);
     expect(c.status).toBe(64);
     expect(c.stderr).toMatch(/--no-auth serves loopback only/);
+    // the hint does not ask for the --bind-public that was given: it says what serves
+    expect(c.stderr).not.toMatch(/needs --bind-public/);
+    expect(c.stderr).toMatch(/serve 127\.0\.0\.1 with --no-auth, or another address with --server-config/);
     const d = refusal(p, ["--http", "nope"]);
     expect(d.status).toBe(64);
     expect(refusal(p, ["--http", "0", "--server-config", p.serverConfig, "--host", "claude"]).stderr).toMatch(

@@ -10,6 +10,10 @@ export type McpOptions = OptionsOf<"mcp"> & GlobalOpts;
 
 const SHAPES = ["single", "per-command"];
 
+/** Why `--no-auth` off loopback is refused whatever else is given (--bind-public included), and what serves instead. */
+const NO_AUTH_OFF_LOOPBACK =
+  "serve 127.0.0.1 with --no-auth, or another address with --server-config (its principals authenticated) and --bind-public (docs/http.md)";
+
 export async function run(opts: McpOptions): Promise<number | void> {
   const shape = opts.shape ?? "single";
   if (!SHAPES.includes(shape)) {
@@ -27,7 +31,8 @@ export async function run(opts: McpOptions): Promise<number | void> {
         hint: "the server config's principals are authenticated; --no-auth serves one unauthenticated caller on loopback",
         exit: 64,
       });
-    if (noAuth && !loopback) fail("not_loopback", `--no-auth serves loopback only, not ${host}`, { exit: 64 });
+    if (noAuth && !loopback)
+      fail("not_loopback", `--no-auth serves loopback only, not ${host}`, { hint: NO_AUTH_OFF_LOOPBACK, exit: 64 });
     if (!loopback && !opts.bindPublic)
       fail("not_loopback", `--http ${opts.http} binds ${host}, not loopback: add --bind-public to mean it`, {
         exit: 64,

@@ -76,7 +76,7 @@ export async function runRemove(principal: string, opts: TokenOpts): Promise<num
   const w = where(opts);
   if (!removeToken(w.file, principal))
     fail("not_found", `no token for '${principal}' in ${display(w.file)}`, {
-      hint: "`hcpx token list` lists them",
+      hint: `\`hcpx token list${opts.serverConfig === undefined ? "" : ` --server-config ${opts.serverConfig}`}\` lists them`,
       exit: 1,
     });
   done(
