@@ -5,7 +5,7 @@
 // two server names (.mcp.json `hcp`, ~/.claude.json `hcp-user`), so Claude
 // Code sees no "Conflicting scopes" and the project's entry does not hide the
 // user's. status and doctor say which scope serves which packs.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HCPX } from "../support/cli";
@@ -76,6 +76,16 @@ describe("a project's files hold only the project's packs", () => {
       expect(JSON.stringify(rules)).not.toContain("mcp__hcp__");
       // in sync, and removed byte for byte
       expect((await s.adopt("claude", "--scope", "user", "--check")).code).toBe(0);
+      // a hand edit at user scope: doctor's hint names the scope, so the command it gives shows the edit
+      const skill = join(s.home, ".claude/skills/notes/SKILL.md");
+      const before = readFileSync(skill, "utf8");
+      writeFileSync(skill, before + "\nmy note\n");
+      const doc = JSON.parse((await s.run(["doctor", "--json"])).stdout);
+      const checks = (doc.data?.checks ?? doc.error?.details?.checks ?? []) as { id: string; hint?: string }[];
+      expect(checks.filter((c) => c.id === "host:claude").map((c) => c.hint)).toContain(
+        "review with `hcpx adopt claude --scope user --check`",
+      );
+      writeFileSync(skill, before);
       expect((await s.adopt("claude", "--scope", "user", "--remove", "--write")).code).toBe(0);
       expect(
         existsSync(join(s.home, ".claude.json")) ? readFileSync(join(s.home, ".claude.json"), "utf8") : "gone",
