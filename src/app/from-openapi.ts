@@ -10,9 +10,10 @@
 // local files, YAML or JSON; no network). That library is loaded by this use
 // case only: nothing on the exec path loads it.
 import { existsSync, readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { baseForDir, guard, writeFiles } from "../util/door";
-import { CAPS, readTextFile } from "../util/readfile";
+import { CAPS, readBytes, readTextFile } from "../util/readfile";
 import { HcpxError, fail, usage } from "../util/errors";
 import { display } from "../util/paths";
 import { PACK_ID_RE } from "../pack/schema";
@@ -142,12 +143,41 @@ async function readDocument(document: string): Promise<ReadDocument> {
   return { docFile, text, isJson, root: r0 };
 }
 
-/** The document with its $refs resolved (local files only), and the files it spans. */
+/**
+ * How the parser reads the files a document's $refs name: never over http, and never its own file reader
+ * (which reads a FIFO forever, /dev/zero without end, any size, anywhere). Each file goes through the one
+ * reader (src/util/readfile.ts: a regular file, under the document cap) and must lie in the document's
+ * folder or below, symlinks followed (a $ref to /etc/passwd or ~/.ssh would be copied into the pack).
+ */
+function refResolver(docFile: string, refused: { problem?: string } = {}) {
+  const base = dirname(docFile);
+  return {
+    http: false as const,
+    file: false as const,
+    guarded: {
+      order: 1,
+      canRead: (f: { url: string }) => !/^[a-z][a-z0-9+.-]*:/i.test(f.url) || f.url.startsWith("file:"),
+      read: (f: { url: string }) => {
+        const path = f.url.startsWith("file:") ? fileURLToPath(f.url) : decodeURIComponent(f.url);
+        try {
+          return readBytes(path, display(path), CAPS.openapi, { base, baseLabel: "the document's folder" });
+        } catch (e) {
+          // the parser keeps none of a resolver's error: the caller reads it here
+          if (e instanceof HcpxError) refused.problem = `${display(path)}: ${e.problems[0]!.message}`;
+          throw e;
+        }
+      },
+    },
+  };
+}
+
+/** The document with its $refs resolved (files in its folder only), and the files it spans. */
 async function dereference({ docFile, root }: ReadDocument): Promise<{ doc: unknown; files: string[] }> {
   const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
   const parser = new SwaggerParser();
+  const refused: { problem?: string } = {};
   const parserOpts = {
-    resolve: { http: false as const },
+    resolve: refResolver(docFile, refused),
     dereference: { circular: true as const },
     validate: { schema: false, spec: false },
   };
@@ -156,10 +186,10 @@ async function dereference({ docFile, root }: ReadDocument): Promise<{ doc: unkn
     // the parser resolves in place: `root` is not used again (the bundle below parses afresh)
     doc = await parser.dereference(docFile, root as never, parserOpts as never);
   } catch (e) {
-    const msg = (e as Error).message.split("\n")[0]!.replace(docFile, display(docFile));
+    const msg = refused.problem ?? (e as Error).message.split("\n")[0]!.replace(docFile, display(docFile));
     fail("bad_document", `the document's $refs do not resolve: ${msg}`, {
       file: display(docFile),
-      hint: "every $ref must name a local file (JSON or YAML) or a place in one; remote (http) refs are not fetched",
+      hint: "every $ref must name a file in the document's folder or below (JSON or YAML) or a place in one; remote (http) refs are not fetched",
     });
   }
   return { doc, files: parser.$refs.paths() };
@@ -174,7 +204,7 @@ async function documentCopy(
   const { docFile, text, isJson } = d;
   if (files.length > 1) {
     const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
-    const bundled = await new SwaggerParser().bundle(docFile, { resolve: { http: false } } as never);
+    const bundled = await new SwaggerParser().bundle(docFile, { resolve: refResolver(docFile) } as never);
     const kept = result.filtered ? keepImported(bundled, result.commands) : bundled;
     return { copy: JSON.stringify(kept, null, 2) + "\n", docName: "openapi.json" };
   }

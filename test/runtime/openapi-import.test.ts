@@ -5,7 +5,8 @@
 // huge pack that keeps the prompt block and the `hcp` tool description bounded.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import fc from "fast-check";
 import { HCPX, REPO, runHcpx as runChild, tmp, baseEnv } from "../support/hcpx";
@@ -240,6 +241,57 @@ describe("documents as they are", () => {
     );
     const v32 = await runHcpx(["pack", "from-openapi", "new.json", "--id", "new", "--json"], { cwd: w });
     expect(JSON.parse(v32.stdout).error.message).toMatch(/3\.2\.0 is not supported/);
+  });
+
+  it("a $ref is read by the one reader, in the document's folder only: no FIFO, no device, no file outside, no size without bound", async () => {
+    const w = tmp("hcpx-oa-refs-");
+    mkdirSync(join(w, "api", "sub"), { recursive: true });
+    writeFileSync(
+      join(w, "api", "sub", "p.json"),
+      JSON.stringify({ x: { get: { operationId: "geta", responses: { 200: { description: "ok" } } } } }),
+    );
+    execFileSync("mkfifo", [join(w, "api", "fifo.json")]);
+    symlinkSync("/dev/zero", join(w, "api", "zero.json"));
+    symlinkSync("/etc/passwd", join(w, "api", "link.json"));
+    writeFileSync(
+      join(w, "outside.json"),
+      JSON.stringify({ x: { get: { responses: { 200: { description: "ok" } } } } }),
+    );
+    const doc = (ref: string) =>
+      JSON.stringify({ openapi: "3.0.0", info: { title: "t", version: "1" }, paths: { "/a": { $ref: `${ref}#/x` } } });
+    const cases: [string, RegExp | undefined][] = [
+      ["sub/p.json", undefined],
+      ["fifo.json", /fifo\.json: is a FIFO/],
+      ["zero.json", /zero\.json: is a symlink leading outside the document's folder/],
+      ["link.json", /link\.json: is a symlink leading outside the document's folder/],
+      ["../outside.json", /outside\.json: is outside the document's folder/],
+      ["/etc/hostname", /\/etc\/hostname: is outside the document's folder/],
+    ];
+    for (const [ref, refused] of cases) {
+      writeFileSync(join(w, "api", "d.json"), doc(ref));
+      // a process of its own, bounded: a FIFO read without the reader would never end
+      const r = await runChild(
+        [
+          "pack",
+          "from-openapi",
+          "api/d.json",
+          "--id",
+          "r",
+          "--out",
+          `packs/r-${cases.findIndex((c) => c[0] === ref)}`,
+          "--json",
+        ],
+        { cwd: w, timeoutMs: 20_000 },
+      );
+      expect(r.signal, ref).toBeNull();
+      const env = JSON.parse(r.stdout);
+      if (!refused) expect(env.ok, r.stdout).toBe(true);
+      else {
+        expect(env.error.code, ref).toBe("bad_document");
+        expect(env.error.message, ref).toMatch(refused);
+        expect(r.stdout, "no line of a file outside").not.toContain("root:");
+      }
+    }
   });
 
   it("a relative server URL resolves against --origin; without it the pack keeps the path and the runtime asks for the origin", async () => {
