@@ -20,7 +20,7 @@ import { applyPlan, type ApplyResult } from "../plan/apply";
 import { driftOf, type Drift, type DriftKind } from "../plan/drift";
 import { planFiles } from "../plan/files";
 import type { FilePlan } from "../plan/types";
-import { fail, type Problem } from "../util/errors";
+import { fail, usage, type Problem } from "../util/errors";
 import { guardPath } from "../util/fsio";
 import { display, isInside, toPosix } from "../util/paths";
 import { didYouMean } from "../util/suggest";
@@ -76,6 +76,8 @@ export interface GenerateReport {
 
 /** Plan the projections of a project (read-only). */
 export async function planGeneration(opts: GenerateOptions): Promise<GenerateReport> {
+  if (opts.out !== undefined && opts.out.trim() === "")
+    usage("--out needs a directory", "name the folder to write into, e.g. --out .hcp/generated (the default)");
   // the project's packs alone: generate writes files the project commits (the user's own packs are not the team's)
   const project = loadProject({ config: opts.config, cwd: opts.cwd, user: "fallback" });
   let packs: Pack[] | undefined = loadPacks(project);

@@ -88,7 +88,7 @@ export function planFiles(input: FilesPlanInput, fs: ReadFs = diskFs): FilePlan 
     });
   // two passes, each path through the guard once: the planned files, then the stale entries of the manifest
   const changes: FileChange[] = [];
-  const hashes = planWritten(ctx, changes);
+  const hashes = planWritten(ctx, changes, last.recorded, conflicts);
   const planned = new Set(input.files.map((f) => f.path));
   const rmdirs = planStale(ctx, last.recorded, planned, { changes, warnings, conflicts });
   return {
@@ -140,7 +140,12 @@ function readManifest({ input, base, fs }: Ctx): LastRun {
 
 /** Every planned file, through the one guard: a change where the disk differs; the hash of each, in order
  * (undefined: a lazy file apply writes and hashes). */
-function planWritten({ input, base, fs }: Ctx, changes: FileChange[]): Map<string, string | undefined> {
+function planWritten(
+  { input, base, fs }: Ctx,
+  changes: FileChange[],
+  recorded: Record<string, string>,
+  conflicts: Problem[],
+): Map<string, string | undefined> {
   // path → sha256, in plan order; undefined: a lazy file apply writes and hashes
   const hashes = new Map<string, string | undefined>();
   for (const f of input.files) {
@@ -167,6 +172,19 @@ function planWritten({ input, base, fs }: Ctx, changes: FileChange[]): Map<strin
       hashes.set(f.path, sha256(text));
       if (disk === text) continue;
       bytes = { new: text };
+    }
+    // a file there that hcpx never wrote (not in the last manifest: the user's own, in a folder given with
+    // --out) is left in place, and not recorded as hcpx's; one it wrote is its output, brought up to date
+    if (disk !== undefined && !Object.hasOwn(recorded, f.path)) {
+      hashes.delete(f.path);
+      conflicts.push({
+        code: "changed_by_user",
+        severity: "warning",
+        message: `${f.path} is there and hcpx did not write it: left in place`,
+        file: display(join(input.dir, f.path)),
+        hint: `move it away or delete it, then run the command again: hcpx replaces only the files its manifest (${input.manifest}) records`,
+      });
+      continue;
     }
     changes.push({
       path: f.path,

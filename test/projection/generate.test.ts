@@ -400,6 +400,33 @@ describe("hcpx generate --check", () => {
     expect((await generate(p.dir, ["--out", "gen", "--check"])).code).toBe(0);
   });
 
+  it("--out into a folder of the user's: a file there that hcpx did not write is left in place, named; --out '' is refused", async () => {
+    const p = scratchProject({ packs: ["ledger"] });
+    mkdirSync(join(p.dir, "docs", "tools"), { recursive: true });
+    writeFileSync(join(p.dir, "docs", "system-prompt.md"), "MY NOTES\n");
+    writeFileSync(join(p.dir, "docs", "tools", "openai.json"), '{"mine":1}\n');
+    const r = await generate(p.dir, ["--out", "docs", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const data = JSON.parse(r.stdout).data as { written: string[]; conflicts: { file: string }[] };
+    expect(readFileSync(join(p.dir, "docs", "system-prompt.md"), "utf8")).toBe("MY NOTES\n");
+    expect(readFileSync(join(p.dir, "docs", "tools", "openai.json"), "utf8")).toBe('{"mine":1}\n');
+    expect(data.written).not.toContain("system-prompt.md");
+    expect(data.conflicts.map((c) => c.file).sort()).toEqual(["docs/system-prompt.md", "docs/tools/openai.json"]);
+    // the manifest does not claim them, and the check says they need a person
+    expect(readFileSync(join(p.dir, "docs", ".manifest.json"), "utf8")).not.toContain('"system-prompt.md"');
+    const c = await generate(p.dir, ["--out", "docs", "--check", "--json"]);
+    expect(c.code).toBe(1);
+    expect(JSON.parse(c.stdout).error.hint).toMatch(/2 file\(s\) it leaves in place \(above\) need moving away first/);
+    // moved away: generate writes them, and they are its own from then on
+    rmSync(join(p.dir, "docs", "system-prompt.md"));
+    rmSync(join(p.dir, "docs", "tools", "openai.json"));
+    expect((await generate(p.dir, ["--out", "docs"])).code).toBe(0);
+    expect((await generate(p.dir, ["--out", "docs", "--check"])).code).toBe(0);
+    const empty = await generate(p.dir, ["--out", "", "--json"]);
+    expect(empty.code).toBe(64);
+    expect(JSON.parse(empty.stdout).error.message).toBe("--out needs a directory");
+  });
+
   it("--host: previews from the host engine", async () => {
     const p = scratchProject({ packs: ["ledger"] });
     const r = await generate(p.dir, ["--host", "claude"]);

@@ -45,10 +45,15 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
       ...changes.map((ch) => `  ${ch.state.padEnd(7)} ${ch.path}`),
       ...r.others.map((d) => `  ${d.kind.padEnd(7)} ${d.path}${d.at ? ` at ${d.at}` : ""}`),
     ];
+    // what generate would bring up to date; files left in place (not hcpx's, or changed since) need a person
+    const again = `run \`hcpx generate${opts.out ? ` --out ${opts.out}` : ""}\``;
+    const hint = r.conflicts.length
+      ? `${again}; ${r.conflicts.length} file(s) it leaves in place (above) need moving away first`
+      : `${again} and commit the result`;
     if (out.json) {
       writeJson(
         failure("out_of_date", `${shownOut} is out of date: ${drift.length} file(s)`, {
-          hint: "run `hcpx generate` and commit the result",
+          hint,
           out: shownOut,
           files: changes,
           drift,
@@ -56,9 +61,7 @@ export async function run(opts: GenerateOptions, globals: { config?: string }): 
         }),
       );
     } else {
-      sayErrRaw(
-        `${shownOut} is out of date (${drift.length} file(s)):\n${lines.join("\n")}\n  hint: run \`hcpx generate\`${opts.out ? ` --out ${opts.out}` : ""} to update it\n`,
-      );
+      sayErrRaw(`${shownOut} is out of date (${drift.length} file(s)):\n${lines.join("\n")}\n  hint: ${hint}\n`);
     }
     return 1;
   }
