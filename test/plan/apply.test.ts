@@ -50,6 +50,11 @@ describe("applyPlan of a FilePlan", () => {
     const dir = join(tmp("hcpx-apply-"), "out");
     mkdirSync(dir);
     writeFileSync(join(dir, "a.md"), "before\n");
+    // a.md is hcpx's own (its manifest names it): the plan updates it
+    writeFileSync(
+      join(dir, ".manifest.json"),
+      JSON.stringify({ generator: "hcpx", files: { "a.md": sha256("before\n") } }),
+    );
     const plan = planFiles(
       input(dir, [
         { path: "a.md", content: "hcpx\n" },

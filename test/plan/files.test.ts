@@ -25,12 +25,20 @@ const at = (p: string) => join(DIR, p);
 
 describe("planFiles", () => {
   it("plans creates, updates and nothing for a file that is already right; --check's drift is missing and changed", () => {
-    const fs = memFs({ [at("a.md")]: "old\n", [at("b.md")]: "same\n" });
+    // a.md is hcpx's (its last manifest names it); e.md is there and hcpx never wrote it
+    const last = manifest({ "a.md": sha256("old\n") });
+    const fs = memFs({
+      [at(".manifest.json")]: last,
+      [at("a.md")]: "old\n",
+      [at("b.md")]: "same\n",
+      [at("e.md")]: "mine\n",
+    });
     const plan = planFiles(
       input([
         { path: "a.md", content: "new\n" },
         { path: "b.md", content: "same\n" },
         { path: "c/d.md", content: "d\n" },
+        { path: "e.md", content: "e\n" },
       ]),
       fs,
     );
@@ -38,11 +46,19 @@ describe("planFiles", () => {
       ["update", "a.md", "old\n", "new\n"],
       ["create", "c/d.md", undefined, "d\n"],
     ]);
+    expect(plan.conflicts).toEqual([
+      expect.objectContaining({
+        code: "changed_by_user",
+        message: "e.md is there and hcpx did not write it: left in place",
+      }),
+    ]);
     expect(driftOf(plan)).toEqual([
       { kind: "changed", path: "a.md" },
       { kind: "missing", path: "c/d.md" },
+      expect.objectContaining({ kind: "foreign" }),
     ]);
-    expect(plan.record).toMatchObject({ kind: "manifest", file: at(".manifest.json"), old: undefined, force: false });
+    expect(plan.record).toMatchObject({ kind: "manifest", file: at(".manifest.json"), old: last, force: false });
+    // the manifest claims what hcpx writes or already holds, never the file it left in place
     expect(JSON.parse(plan.record.kind === "manifest" ? plan.record.render(new Map()) : "").files).toEqual({
       "a.md": sha256("new\n"),
       "b.md": sha256("same\n"),
