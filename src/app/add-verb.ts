@@ -9,7 +9,7 @@ import { basename } from "node:path";
 import { HcpxError, fail, type Problem } from "../util/errors";
 import { display } from "../util/paths";
 import { baseForDir, guard, writeFiles } from "../util/door";
-import { CAPS, readTextFile } from "../util/readfile";
+import { CAPS, readTextToEdit } from "../util/readfile";
 import { arrayAppend, objectSet } from "../config/edit";
 import { loadPack } from "../pack/load";
 import { lintPackDir } from "../pack/lint";
@@ -124,9 +124,9 @@ export function addVerbs(opts: AddVerbOptions): AddVerbReport {
   // the files as they are now, through the one bounded reader; none may be a link leading out of the pack's base
   const base = baseForDir(pack.dir);
   for (const f of [pack.surfaceFile, pack.policyFile, pack.skillFile]) guard(base, f);
-  let surfaceText = readTextFile(pack.surfaceFile, display(pack.surfaceFile), CAPS.pack);
-  let policyText = readTextFile(pack.policyFile, display(pack.policyFile), CAPS.pack);
-  const skillText = readTextFile(pack.skillFile, display(pack.skillFile), CAPS.skill);
+  let surfaceText = readTextToEdit(pack.surfaceFile, display(pack.surfaceFile), CAPS.pack);
+  let policyText = readTextToEdit(pack.policyFile, display(pack.policyFile), CAPS.pack);
+  const skillText = readTextToEdit(pack.skillFile, display(pack.skillFile), CAPS.skill);
   for (const x of cmds) {
     surfaceText = arrayAppend(surfaceText, ["commands"], wrapCommandObject(cliName, x));
     policyText = objectSet(policyText, ["rows"], x.verb, policyRow(x));

@@ -8,7 +8,7 @@
 import { HcpxError, type Problem } from "../util/errors";
 import { display } from "../util/paths";
 import { baseForDir, guard, writeFile } from "../util/door";
-import { CAPS, readTextFile } from "../util/readfile";
+import { CAPS, readTextToEdit } from "../util/readfile";
 import { loadPack } from "../pack/load";
 import { lintPackDir } from "../pack/lint";
 import { syncSkill } from "../pack/skillsync";
@@ -33,7 +33,7 @@ export function syncPack(opts: { dir: string; check?: boolean }): PackSyncReport
   const base = baseForDir(pack.dir);
   guard(base, pack.skillFile);
   const file = display(pack.skillFile);
-  const text = readTextFile(pack.skillFile, file, CAPS.skill);
+  const text = readTextToEdit(pack.skillFile, file, CAPS.skill);
   const r = syncSkill(text, file, pack);
   const changed = r.changes.length > 0;
   const report = {

@@ -4,7 +4,7 @@
 // and write it atomically (temp file + rename).
 import { writeFile, type Base } from "../util/door";
 import { existsSync } from "node:fs";
-import { CAPS, readTextFile } from "../util/readfile";
+import { CAPS, readTextToEdit } from "../util/readfile";
 import { dirname, resolve, basename, join } from "node:path";
 import { HcpxError, fail } from "../util/errors";
 import { display, home, isInside, userConfigDir } from "../util/paths";
@@ -44,7 +44,7 @@ export function openConfig(opts: { config?: string; cwd?: string } = {}): Config
     });
   }
   lockConfig(file);
-  const text = readTextFile(file, display(file), CAPS.config);
+  const text = readTextToEdit(file, display(file), CAPS.config);
   return { file, dir: dirname(file), text, data: checkConfigText(text, display(file)) };
 }
 

@@ -11,7 +11,7 @@ import { basename, dirname, isAbsolute, join, normalize, relative, sep } from "n
 import { HcpxError } from "./errors";
 import { display, isInside, toPosix } from "./paths";
 import { atomicWrite, writeStep } from "./atomic";
-import { CAPS, readBytes } from "./readfile";
+import { CAPS, invalidUtf8Offset, readBytes } from "./readfile";
 import { walkInside } from "./walk";
 
 export { atomicWrite, writeStep };
@@ -125,13 +125,7 @@ export function readEntry(real: string): Entry {
     return { kind: "file", text: utf8.decode(buf), mode };
   } catch {
     // not UTF-8: never decoded lossily (a write-back would replace the bytes)
-    const loose = buf.toString("utf8");
-    let offset = 0;
-    for (let i = loose.indexOf("\ufffd"); i >= 0; i = loose.indexOf("\ufffd", i + 1)) {
-      offset = Buffer.byteLength(loose.slice(0, i));
-      if (!(buf[offset] === 0xef && buf[offset + 1] === 0xbf && buf[offset + 2] === 0xbd)) break;
-    }
-    return { kind: "binary", offset, mode };
+    return { kind: "binary", offset: invalidUtf8Offset(buf), mode };
   }
 }
 

@@ -6,6 +6,7 @@
 // (/dev/zero). The open is O_NONBLOCK, so opening a FIFO returns at once; the
 // fstat of the open descriptor then decides (no race between a stat and the
 // open). On the exec path: node:fs only.
+import { isUtf8 } from "node:buffer";
 import { closeSync, constants, fstatSync, openSync, readSync, type BigIntStats, type Stats } from "node:fs";
 import { HcpxError } from "./errors";
 import { walkInside } from "./walk";
@@ -105,6 +106,38 @@ export function readTextFile(
   opts?: ReadOpts,
 ): string {
   return readBytes(file, shown, maxBytes, identity ? { ...opts, identity } : opts).toString("utf8");
+}
+
+/**
+ * The byte offset of the first byte of `buf` that is not UTF-8, or -1 when it all is. A U+FFFD written
+ * as its own three bytes is text, not an invalid byte.
+ */
+export function invalidUtf8Offset(buf: Buffer): number {
+  if (isUtf8(buf)) return -1;
+  const loose = buf.toString("utf8");
+  let offset = 0;
+  for (let i = loose.indexOf("\ufffd"); i >= 0; i = loose.indexOf("\ufffd", i + 1)) {
+    offset = Buffer.byteLength(loose.slice(0, i));
+    if (!(buf[offset] === 0xef && buf[offset + 1] === 0xbf && buf[offset + 2] === 0xbd)) break;
+  }
+  return offset;
+}
+
+/**
+ * readTextFile for a file the command writes back (a config edit, pack add-verb, pack sync): text that is
+ * not UTF-8 is `not_utf8`, never decoded lossily (the write would replace its bytes with U+FFFD).
+ */
+export function readTextToEdit(file: string, shown: string, maxBytes: number): string {
+  const buf = readBytes(file, shown, maxBytes);
+  const offset = invalidUtf8Offset(buf);
+  if (offset >= 0)
+    throw new HcpxError({
+      code: "not_utf8",
+      message: `is not UTF-8 text (invalid byte at offset ${offset}); left untouched`,
+      file: shown,
+      hint: "hcpx edits UTF-8 text only: convert the file to UTF-8, then run the command again",
+    });
+  return buf.toString("utf8");
 }
 
 /** readTextFile, undefined when the file does not exist (any other problem is still an error). */

@@ -56,3 +56,29 @@ describe("hints", () => {
     expect(readFileSync(cfg, "utf8")).toContain("bob");
   });
 });
+
+describe("files that are not UTF-8 are never rewritten lossily", () => {
+  it("grant (a config edit), pack add-verb and pack sync refuse with not_utf8 and leave every byte", async () => {
+    const p = project();
+    const latin1 = (text: string) => Buffer.from(text, "latin1");
+    // the config, with a Latin-1 comment
+    const cfg = Buffer.concat([latin1("// r\xe9sum\xe9\n"), readFileSync(p.config)]);
+    writeFileSync(p.config, cfg);
+    const g = await hcpx(["grant", "ledger.accounts", "--json"], p.dir);
+    expect(envelope(g).error).toMatchObject({ code: "not_utf8", message: expect.stringMatching(/offset 4\b/) });
+    expect(readFileSync(p.config).equals(cfg)).toBe(true);
+    // a pack's surface.json and SKILL.md
+    const surface = join(p.dir, "packs", "ledger", "surface.json");
+    const skill = join(p.dir, "packs", "ledger", "SKILL.md");
+    const s = Buffer.concat([latin1("// caf\xe9\n"), readFileSync(surface)]);
+    writeFileSync(surface, s);
+    const v = await hcpx(["pack", "add-verb", "packs/ledger", "--verb", "lg=log", "--json"], p.dir);
+    expect(envelope(v).error.code).toBe("not_utf8");
+    expect(readFileSync(surface).equals(s)).toBe(true);
+    const k = Buffer.concat([readFileSync(skill), latin1("\ncaf\xe9\n")]);
+    writeFileSync(skill, k);
+    const y = await hcpx(["pack", "sync", "packs/ledger", "--json"], p.dir);
+    expect(envelope(y).error.code).toBe("not_utf8");
+    expect(readFileSync(skill).equals(k)).toBe(true);
+  });
+});
