@@ -150,7 +150,9 @@ const SCAFFOLDS = {
       `  },`,
     ],
     commandLines: (s, c) => {
-      const args = (c.args ?? []).map((a) => `${a}: { type: "string", required: true }`).join(", ");
+      // a name that is not a JSON5 identifier ({{my-rev}}) is a quoted key
+      const key = (a: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(a) ? a : j(a));
+      const args = (c.args ?? []).map((a) => `${key(a)}: { type: "string", required: true }`).join(", ");
       return [
         `    { verb_key: ${j(c.verb)}, summary: ${j(c.summary)}, cli: ${j([s.id, ...c.cliTail!]).replace(/","/g, '", "')},${c.output ? ` output: ${j(c.output)},` : ""} args: {${args ? ` ${args} ` : ""}} },`,
       ];

@@ -10,6 +10,7 @@
 // a backslash escapes the next character outside single quotes. `{{name}}` as
 // a whole word becomes a required string arg.
 import { VERB_KEY_RE } from "../pack/schema";
+import { RESERVED_KEYS } from "../pack/validate";
 import type { Land } from "../pack/model";
 import { fail } from "../util/errors";
 
@@ -105,6 +106,11 @@ export function parseVerbSpec(spec: string, operation: "read" | "write", default
       usage(
         `${flag} '${spec}': '${t}' mixes a placeholder with text`,
         'a {{name}} placeholder is one whole argv element: write it apart, like "show=show {{rev}}"',
+      );
+    if (RESERVED_KEYS.has(t.slice(2, -2)) && t.startsWith("{{"))
+      usage(
+        `${flag} '${spec}': '${t.slice(2, -2)}' is a reserved name (JavaScript's own) and cannot name an argument`,
+        "name the placeholder otherwise: __proto__, constructor and prototype are never argument names",
       );
   }
   let land: Land | undefined;

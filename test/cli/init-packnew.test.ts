@@ -208,13 +208,17 @@ describe("hcpx pack new", () => {
         "say=-e process.stdout.write(process.argv[1]) {{what}}",
         "--verb",
         "ver=--version",
+        "--verb",
+        "as=-e process.stdout.write(process.argv[1]) {{my-text}}",
         "--json",
       ],
       dir,
     );
     expect(r.code, r.stderr).toBe(0);
     const surface = JSON5.parse(readFileSync(join(dir, "packs/echoer/surface.json"), "utf8"));
-    expect(surface.commands.map((c: { verb_key: string }) => c.verb_key)).toEqual(["say", "ver"]);
+    expect(surface.commands.map((c: { verb_key: string }) => c.verb_key)).toEqual(["say", "ver", "as"]);
+    // a placeholder name that is not an identifier is a quoted key, so the pack parses and lints clean
+    expect(surface.commands[2].args).toEqual({ "my-text": { type: "string", required: true } });
     expect(surface.commands[0].cli).toEqual(["echoer", "-e", "process.stdout.write(process.argv[1])", "{{what}}"]);
     expect(surface.commands[0].args).toEqual({ what: { type: "string", required: true } });
     await lintClean(dir, "packs/echoer");
@@ -225,6 +229,7 @@ describe("hcpx pack new", () => {
       ["--verb", "Bad=x"],
       ["--verb", "x=a{{b}}"],
       ["--verb", "x=1", "--verb", "x=2"],
+      ["--verb", "x=show {{constructor}}"],
     ]) {
       const b = await hcpx(["pack", "new", "other", "--wrap", "git", ...bad, "--json"], dir);
       expect(b.code, bad.join(" ")).toBe(64);
