@@ -5,7 +5,7 @@
 // restores the file as it was before `adopt --write`.
 import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser/lib/esm/main.js"; // the ESM build: the UMD one require()s its parts at run time, which a bundle cannot resolve
 import { HcpxError } from "../util/errors";
-import { lineCol } from "../util/text";
+import { checkNesting, lineCol } from "../util/text";
 
 export interface JsonStyle {
   /** one indentation unit, e.g. "  " or "\t" */
@@ -40,6 +40,7 @@ export function detectStyle(text: string): JsonStyle {
 export function parseJsonFor(text: string, file: string, rules: JsonRules, hostName: string): Node | undefined {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim() === "") return undefined;
+  checkNesting(text, file);
   const errors: ParseError[] = [];
   // a UTF-8 BOM parses as a space (same offsets; the BOM itself is kept on write)
   const tree = parseTree(unBom(text), errors, {

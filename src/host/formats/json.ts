@@ -17,7 +17,7 @@ import {
   type JsonRules,
 } from "../jsonedit";
 import type { LedgerEntry } from "../ledger";
-import { lineCol, sha256 } from "../../util/text";
+import { checkNesting, lineCol, sha256 } from "../../util/text";
 import { planKeyedEntry, removeKeyedEntry } from "./keyed";
 import { expandItems, fill, isOurs, itemKey, widening } from "./rules";
 import type { CommandClass, FormatHandler, KeyedFormat, RemoveContext, TargetContext, VFile } from "./types";
@@ -33,6 +33,7 @@ const initialText = (t: Target) => (t.initial ? JSON.stringify(t.initial, null, 
 /** Parse what is on disk for a removal: comments and trailing commas accepted (hcpx only takes its part out). */
 export function lenientJson(text: string, show: string): Doc {
   if (text.trim() === "") return undefined;
+  checkNesting(text, show);
   const errors: ParseError[] = [];
   const tree = parseTree(unBom(text), errors, { allowTrailingComma: true, allowEmptyContent: true });
   if (errors.length)

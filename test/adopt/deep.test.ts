@@ -1,0 +1,32 @@
+// A host's config file nested thousands of levels deep (no host writes one): adopt, import and
+// doctor refuse it as too_deep, naming the file and line, before a parser recurses into it. Before,
+// ~8,000 levels overflowed the stack: exit 70, "internal error", no file named.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { envelope, noStack } from "../support/cli";
+import { scratch } from "./helpers";
+
+const deepJson = `{"x":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+
+describe("a host config nested too deep", () => {
+  it("JSON (adopt, import) and YAML (import at user scope): too_deep with file and line, the file untouched", async () => {
+    const s = scratch();
+    s.write(".mcp.json", deepJson);
+    for (const args of [
+      ["adopt", "claude", "--write", "--json"],
+      ["import", "claude", "--json"],
+    ]) {
+      const r = await s.run(args);
+      noStack(r);
+      expect(r.code, args.join(" ")).toBe(1);
+      expect(envelope(r).error).toMatchObject({ code: "too_deep", file: ".mcp.json", line: 1, column: 261 });
+    }
+    expect(readFileSync(join(s.dir, ".mcp.json"), "utf8")).toBe(deepJson);
+    mkdirSync(join(s.home, ".config", "goose"), { recursive: true });
+    writeFileSync(join(s.home, ".config", "goose", "config.yaml"), `x: ${"[".repeat(100_000)}${"]".repeat(100_000)}\n`);
+    const y = await s.run(["import", "goose", "--scope", "user", "--json"]);
+    noStack(y);
+    expect(envelope(y).error).toMatchObject({ code: "too_deep", file: expect.stringMatching(/config\.yaml$/) });
+  });
+});
