@@ -4,6 +4,8 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { envelope, hcpx, project, tmp } from "./helpers";
+import { baseEnv, HCPX } from "../support/cli";
+import { connectMcp } from "../support/mcp";
 
 describe("hints", () => {
   it("revoke of what was not granted: the warning's hint does not say to grant it", async () => {
@@ -80,5 +82,62 @@ describe("files that are not UTF-8 are never rewritten lossily", () => {
     const y = await hcpx(["pack", "sync", "packs/ledger", "--json"], p.dir);
     expect(envelope(y).error.code).toBe("not_utf8");
     expect(readFileSync(skill).equals(k)).toBe(true);
+  });
+});
+
+describe("a composite module's console output", () => {
+  it("stays off stdout, which carries answers: exec --json prints one envelope, hcpx mcp's stream holds; it goes to stderr, redacted", async () => {
+    const p = project();
+    const dir = join(p.dir, "packs", "loud");
+    mkdirSync(dir);
+    writeFileSync(
+      join(dir, "surface.json"),
+      JSON.stringify({
+        hcp: "1.1",
+        id: "loud",
+        version: "0.0.1",
+        description: "a composite that prints",
+        kind: "composite",
+        composite: { module: "./index.mjs" },
+        binding: { env: ["LOUD_TOKEN"] },
+        commands: [{ verb_key: "ping", summary: "prints, then answers", args: {} }],
+      }),
+    );
+    writeFileSync(join(dir, "policy.json"), JSON.stringify({ rows: { ping: { operation: "read" } } }));
+    writeFileSync(join(dir, "SKILL.md"), "---\nname: loud\ndescription: a composite that prints\n---\n# loud\n");
+    writeFileSync(
+      join(dir, "index.mjs"),
+      'export default { ping: async (_a, ctx) => { console.log("debug line", ctx.env.LOUD_TOKEN); console.info({ n: 1 }); return { pong: true }; } };\n',
+    );
+    writeFileSync(
+      p.config,
+      p
+        .read()
+        .replace("'./packs/ledger',", "'./packs/ledger', './packs/loud',")
+        .replace("'ledger.balance',", "'ledger.balance', 'loud.*',"),
+    );
+    const env = { LOUD_TOKEN: "s3cret-Token-0123456789" };
+    const r = await hcpx(["exec", "loud", "ping", "--json"], p.dir, env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('{"ok":true,"data":{"pong":true}}\n');
+    expect(r.stderr).toContain("debug line");
+    expect(r.stderr).toContain("{ n: 1 }");
+    expect(r.stderr).not.toContain(env.LOUD_TOKEN);
+    const c = await connectMcp([HCPX, "mcp", "--shape", "per-command"], p.dir, {
+      ...(baseEnv() as Record<string, string>),
+      ...env,
+    });
+    try {
+      const res = (await c.client.callTool({ name: "loud__ping", arguments: {} })) as { structuredContent?: unknown };
+      expect(res.structuredContent).toMatchObject({ ok: true, data: { pong: true } });
+      // a second call on the same stream still answers: the stream was not broken by the first one's line
+      const again = (await c.client.callTool({ name: "loud__ping", arguments: {} })) as { structuredContent?: unknown };
+      expect(again.structuredContent).toMatchObject({ ok: true });
+      await new Promise((res2) => setTimeout(res2, 100));
+      expect(c.stderr()).toContain("hcpx mcp: debug line");
+      expect(c.stderr()).not.toContain(env.LOUD_TOKEN);
+    } finally {
+      await c.client.close();
+    }
   });
 });

@@ -12,7 +12,8 @@ import { terminateDescendants } from "../../runtime/wrap";
 import { StopSignal } from "../../runtime/cancel";
 import { AuditWriter, execRecord } from "../../runtime/audit";
 import { argsHash } from "../../util/argshash";
-import { c, neutralise, say, sayErr, sayRaw, useColor, writeJson } from "../output";
+import { consoleTo } from "../../util/console";
+import { c, neutralise, say, sayErr, sayErrRaw, sayRaw, useColor, writeJson } from "../output";
 
 export { useFdOut } from "../output";
 import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
@@ -45,6 +46,8 @@ export async function run(pack: string, verb: string, operands: string[], opts: 
   // a signal to hcpx is passed on by aborting the call (wrap.ts terminateTree). A StopSignal, not an
   // AbortController: the same cancel to the runtime, without compiling Node's EventTarget on the
   // start path (src/runtime/cancel.ts)
+  // what a composite module prints with the console goes to stderr, through the exit: never on the envelope's stdout
+  consoleTo(sayErrRaw);
   const stop = new StopSignal();
   const onSignal = (sig: NodeJS.Signals) => stop.abort(sig);
   for (const s of STOP_SIGNALS) process.on(s, onSignal);

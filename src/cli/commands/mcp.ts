@@ -3,6 +3,7 @@
 import { fail } from "../../util/errors";
 import type { Shape } from "../../mcp/tools";
 import { sayErrRaw } from "../output";
+import { consoleTo } from "../../util/console";
 import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
 
 /** `hcpx mcp`'s options, as the options schema (../spec.ts) types them, with the global ones. */
@@ -84,6 +85,8 @@ export async function run(opts: McpOptions): Promise<number | void> {
       : clientHosts
         ? (await import("../../host/approval")).clientHostApproval(clientHosts)
         : undefined;
+  // stdout is the MCP stream: what a composite module prints with the console goes to stderr, through the exit
+  consoleTo((text) => sayErrRaw(`hcpx mcp: ${text}`));
   await serve({
     shape: shape as Shape,
     config: opts.config,
