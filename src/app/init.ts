@@ -4,7 +4,7 @@
 // --detected`. The answers (principal id and kind) are the caller's: the CLI
 // asks them on a terminal (src/cli/commands/init.ts). Nothing here prints or asks.
 import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fail } from "../util/errors";
 import { display, home } from "../util/paths";
 import { CONFIG_NAME } from "../pack/load";
@@ -32,7 +32,7 @@ export function initTarget(opts: { config?: string; force?: boolean }): InitTarg
   const file = resolve(opts.config ?? CONFIG_NAME);
   const existed = existsSync(file);
   if (existed && !opts.force) {
-    fail("config_exists", `${CONFIG_NAME} already exists; left unchanged`, {
+    fail("config_exists", `${basename(file)} already exists; left unchanged`, {
       file: display(file),
       hint: "edit it, use `hcpx activate` / `hcpx grant`, or pass --force to overwrite it",
     });

@@ -135,6 +135,13 @@ export function gitignoreChange(plan: AdoptPlanned, request: boolean, fs: ReadFs
   const show = ".gitignore";
   const real = fs.resolve(abs, plan.base, show);
   const e = fs.entry(real);
+  if (e.kind === "binary")
+    throw new HcpxError({
+      code: "not_utf8",
+      message: `is not UTF-8 text (invalid byte at offset ${e.offset}); left untouched`,
+      file: show,
+      hint: "hcpx keeps a block in a UTF-8 .gitignore: convert it to UTF-8, or leave out --gitignore",
+    });
   if (e.kind !== "file" && e.kind !== "absent")
     throw new HcpxError({
       code: "not_a_file",

@@ -37,10 +37,15 @@ function describe(issue: Issue, value: unknown): { message: string; hint?: strin
     case "invalid_type":
       if (got === undefined) return { message: `missing required key (expected ${issue.expected})`, hint: "add it" };
       return { message: `expected ${issue.expected}, got ${typeName(got)}` };
-    case "invalid_value":
-      return {
-        message: `${JSON.stringify(got)} is not one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`,
-      };
+    case "invalid_value": {
+      const allowed = issue.values.map((v) => JSON.stringify(v)).join(", ");
+      if (got === undefined)
+        return {
+          message: `missing required key (expected ${issue.values.length > 1 ? "one of " : ""}${allowed})`,
+          hint: "add it",
+        };
+      return { message: `${JSON.stringify(got)} is not one of ${allowed}` };
+    }
     case "too_small":
       if (issue.origin === "number" || issue.origin === "int" || issue.origin === "bigint")
         return {

@@ -59,6 +59,20 @@ describe("hints", () => {
   });
 });
 
+describe("messages that named the wrong thing", () => {
+  it("init --config of an existing file names that file; a lock without its version says the key is missing", async () => {
+    const p = project();
+    writeFileSync(join(p.dir, "my.json5"), "{}\n");
+    const i = envelope(await hcpx(["init", "--config", "my.json5", "--yes", "--json"], p.dir)).error;
+    expect(i).toMatchObject({ code: "config_exists", message: "my.json5 already exists; left unchanged" });
+    writeFileSync(join(p.dir, "hcp.lock"), "{}\n");
+    const l = envelope(await hcpx(["pack", "install", "--json"], p.dir)).error;
+    expect(l.problems).toContainEqual(
+      expect.objectContaining({ path: "lockfileVersion", message: "missing required key (expected 1)" }),
+    );
+  });
+});
+
 describe("files that are not UTF-8 are never rewritten lossily", () => {
   it("grant (a config edit), pack add-verb and pack sync refuse with not_utf8 and leave every byte", async () => {
     const p = project();
@@ -82,6 +96,12 @@ describe("files that are not UTF-8 are never rewritten lossily", () => {
     const y = await hcpx(["pack", "sync", "packs/ledger", "--json"], p.dir);
     expect(envelope(y).error.code).toBe("not_utf8");
     expect(readFileSync(skill).equals(k)).toBe(true);
+    // a .gitignore adopt would keep a block in: not_utf8, not "is not a regular file"
+    const gi = latin1("# caf\xe9\n");
+    writeFileSync(join(p.dir, ".gitignore"), gi);
+    const a = envelope(await hcpx(["adopt", "claude", "--write", "--gitignore", "--json"], p.dir)).error;
+    expect(a).toMatchObject({ code: "not_utf8", file: ".gitignore" });
+    expect(readFileSync(join(p.dir, ".gitignore")).equals(gi)).toBe(true);
   });
 });
 
