@@ -4,7 +4,7 @@
 // and write it atomically (temp file + rename).
 import { writeFile, type Base } from "../util/door";
 import { existsSync } from "node:fs";
-import { CAPS, readTextToEdit } from "../util/readfile";
+import { CAPS, isSymlink, readTextToEdit } from "../util/readfile";
 import { dirname, resolve, basename, join } from "node:path";
 import { HcpxError, fail } from "../util/errors";
 import { display, home, isInside, userConfigDir } from "../util/paths";
@@ -33,7 +33,7 @@ export function configPath(opts: { config?: string; cwd?: string } = {}): string
 
 export function openConfig(opts: { config?: string; cwd?: string } = {}): ConfigDoc {
   const file = configPath(opts);
-  if (!file || !existsSync(file)) {
+  if (!file || (!existsSync(file) && !isSymlink(file))) {
     throw new HcpxError({
       code: "no_config",
       message: file

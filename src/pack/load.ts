@@ -7,7 +7,7 @@ import { dirname, join, resolve, basename } from "node:path";
 import { HcpxError, pathToString, type ErrorCode, type Problem } from "../util/errors";
 import { display, home, joinIn, resolveIn, resolved, userConfigDir } from "../util/paths";
 import { locate, parseJson5, readJson5 } from "./json5";
-import { CAPS, readBytes, readTextFile } from "../util/readfile";
+import { CAPS, isSymlink, readBytes, readTextFile } from "../util/readfile";
 import { checkPattern } from "./grants";
 import type { ConfigFile, Policy, PolicyRow, SurfaceFile } from "./schema";
 import { ADAPTERS, adapterOf, type AdapterEntry, type Surface } from "./adapters/index";
@@ -413,7 +413,8 @@ export function findProjectConfig(cwd: string): string | undefined {
   let dir = resolved(cwd);
   for (;;) {
     const f = joinIn(dir, CONFIG_NAME);
-    if (existsSync(f)) return f;
+    // a link that leads nowhere is found too: reading it says what is wrong with it (not "run hcpx init")
+    if (existsSync(f) || isSymlink(f)) return f;
     const up = dirname(dir);
     if (up === dir) return undefined;
     dir = up;
@@ -466,7 +467,7 @@ function readLayers(
   let projectFile: string | undefined;
   if (explicit) {
     projectFile = resolve(cwd, explicit);
-    if (!existsSync(projectFile))
+    if (!existsSync(projectFile) && !isSymlink(projectFile))
       throw new HcpxError({
         code: "no_config",
         message: "config file not found",

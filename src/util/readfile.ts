@@ -7,7 +7,7 @@
 // fstat of the open descriptor then decides (no race between a stat and the
 // open). On the exec path: node:fs only.
 import { isUtf8 } from "node:buffer";
-import { closeSync, constants, fstatSync, openSync, readSync, type BigIntStats, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type BigIntStats, type Stats } from "node:fs";
 import { HcpxError } from "./errors";
 import { walkInside } from "./walk";
 
@@ -187,12 +187,27 @@ function openToRead(file: string, shown: string, noFollow: boolean): number {
         file: shown,
         hint: "hcpx does not read this file through a link: remove the link",
       });
+    if (code === "ENOENT" && isSymlink(file))
+      throw new HcpxError({
+        code: "missing_file",
+        message: "is a symbolic link whose target does not exist",
+        file: shown,
+        hint: "point the link at the file, or replace it with the file itself",
+      });
     throw new HcpxError({
       code: code === "ENOENT" ? "missing_file" : code === "ENXIO" ? "not_a_file" : "unreadable_file",
       message: errnoWords(code),
       file: shown,
+      ...(code === "ELOOP"
+        ? { hint: "the link leads back to itself: point it at the file, or replace it with the file" }
+        : {}),
     });
   }
+}
+
+/** Whether `path` itself is a symbolic link (one that leads nowhere included: existsSync says false for it). */
+export function isSymlink(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
 }
 
 /** What was opened is a regular file of bounded size (and, ownerOnly, this user's own and not writable by others). */

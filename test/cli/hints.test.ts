@@ -1,6 +1,6 @@
 // What a hint tells a person to do works, or at least exists: hints found wrong by an audit of
 // src/'s user-facing text (each case failed on the build before its fix).
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { envelope, hcpx, project, tmp } from "./helpers";
@@ -70,6 +70,27 @@ describe("messages that named the wrong thing", () => {
     expect(l.problems).toContainEqual(
       expect.objectContaining({ path: "lockfileVersion", message: "missing required key (expected 1)" }),
     );
+  });
+});
+
+describe("a config that is a link leading nowhere", () => {
+  it("is named for what it is (a loop, a missing target), by status and by an edit, not 'no hcp.config.json5: run hcpx init'", async () => {
+    const dir = tmp("hcpx-link-config-");
+    symlinkSync("hcp.config.json5", join(dir, "hcp.config.json5"));
+    const loop = envelope(await hcpx(["status", "--json"], dir)).error;
+    expect(loop).toMatchObject({ message: "is a symbolic link loop", file: "hcp.config.json5" });
+    rmSync(join(dir, "hcp.config.json5"));
+    symlinkSync("gone.json5", join(dir, "hcp.config.json5"));
+    for (const args of [
+      ["status", "--json"],
+      ["grant", "x.y", "--json"],
+    ]) {
+      const e = envelope(await hcpx(args, dir)).error;
+      expect(e, args[0]).toMatchObject({
+        code: "missing_file",
+        message: "is a symbolic link whose target does not exist",
+      });
+    }
   });
 });
 
