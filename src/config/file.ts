@@ -3,8 +3,7 @@
 // apply text edits from ./edit, check the result still parses and validates,
 // and write it atomically (temp file + rename).
 import { writeFile, type Base } from "../util/door";
-import { existsSync } from "node:fs";
-import { CAPS, isSymlink, readTextToEdit } from "../util/readfile";
+import { CAPS, isThere, readTextToEdit } from "../util/readfile";
 import { dirname, resolve, basename, join } from "node:path";
 import { HcpxError, fail } from "../util/errors";
 import { display, home, isInside, userConfigDir } from "../util/paths";
@@ -33,7 +32,7 @@ export function configPath(opts: { config?: string; cwd?: string } = {}): string
 
 export function openConfig(opts: { config?: string; cwd?: string } = {}): ConfigDoc {
   const file = configPath(opts);
-  if (!file || (!existsSync(file) && !isSymlink(file))) {
+  if (!file || !isThere(file)) {
     throw new HcpxError({
       code: "no_config",
       message: file

@@ -7,7 +7,7 @@ import { dirname, join, resolve, basename } from "node:path";
 import { HcpxError, pathToString, type ErrorCode, type Problem } from "../util/errors";
 import { display, home, joinIn, resolveIn, resolved, userConfigDir } from "../util/paths";
 import { locate, parseJson5, readJson5 } from "./json5";
-import { CAPS, isSymlink, readBytes, readTextFile } from "../util/readfile";
+import { CAPS, isThere, readBytes, readTextFile } from "../util/readfile";
 import { checkPattern } from "./grants";
 import type { ConfigFile, Policy, PolicyRow, SurfaceFile } from "./schema";
 import { ADAPTERS, adapterOf, type AdapterEntry, type Surface } from "./adapters/index";
@@ -414,7 +414,7 @@ export function findProjectConfig(cwd: string): string | undefined {
   for (;;) {
     const f = joinIn(dir, CONFIG_NAME);
     // a link that leads nowhere is found too: reading it says what is wrong with it (not "run hcpx init")
-    if (existsSync(f) || isSymlink(f)) return f;
+    if (isThere(f)) return f;
     const up = dirname(dir);
     if (up === dir) return undefined;
     dir = up;
@@ -467,7 +467,7 @@ function readLayers(
   let projectFile: string | undefined;
   if (explicit) {
     projectFile = resolve(cwd, explicit);
-    if (!existsSync(projectFile) && !isSymlink(projectFile))
+    if (!isThere(projectFile))
       throw new HcpxError({
         code: "no_config",
         message: "config file not found",

@@ -7,7 +7,17 @@
 // fstat of the open descriptor then decides (no race between a stat and the
 // open). On the exec path: node:fs only.
 import { isUtf8 } from "node:buffer";
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type BigIntStats, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  type BigIntStats,
+  type Stats,
+} from "node:fs";
 import { HcpxError } from "./errors";
 import { walkInside } from "./walk";
 
@@ -206,8 +216,13 @@ function openToRead(file: string, shown: string, noFollow: boolean): number {
 }
 
 /** Whether `path` itself is a symbolic link (one that leads nowhere included: existsSync says false for it). */
-export function isSymlink(path: string): boolean {
+function isSymlink(path: string): boolean {
   return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+}
+
+/** Whether something is at `path` for the reader to open: a file, or a link even when it leads nowhere (the read then says why). */
+export function isThere(path: string): boolean {
+  return existsSync(path) || isSymlink(path);
 }
 
 /** What was opened is a regular file of bounded size (and, ownerOnly, this user's own and not writable by others). */
