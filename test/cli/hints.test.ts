@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { envelope, hcpx, project, tmp } from "./helpers";
 import { baseEnv, HCPX } from "../support/cli";
 import { connectMcp } from "../support/mcp";
+import { writePack } from "../runtime/support";
 
 describe("hints", () => {
   it("revoke of what was not granted: the warning's hint does not say to grant it", async () => {
@@ -129,23 +130,16 @@ describe("files that are not UTF-8 are never rewritten lossily", () => {
 describe("a composite module's console output", () => {
   it("stays off stdout, which carries answers: exec --json prints one envelope, hcpx mcp's stream holds; it goes to stderr, redacted", async () => {
     const p = project();
-    const dir = join(p.dir, "packs", "loud");
-    mkdirSync(dir);
-    writeFileSync(
-      join(dir, "surface.json"),
-      JSON.stringify({
-        hcp: "1.1",
-        id: "loud",
-        version: "0.0.1",
-        description: "a composite that prints",
+    // the pack's three files as the runtime tests write them (a read row for its command)
+    const dir = writePack(p.dir, {
+      id: "loud",
+      surface: {
         kind: "composite",
         composite: { module: "./index.mjs" },
         binding: { env: ["LOUD_TOKEN"] },
         commands: [{ verb_key: "ping", summary: "prints, then answers", args: {} }],
-      }),
-    );
-    writeFileSync(join(dir, "policy.json"), JSON.stringify({ rows: { ping: { operation: "read" } } }));
-    writeFileSync(join(dir, "SKILL.md"), "---\nname: loud\ndescription: a composite that prints\n---\n# loud\n");
+      },
+    });
     writeFileSync(
       join(dir, "index.mjs"),
       'export default { ping: async (_a, ctx) => { console.log("debug line", ctx.env.LOUD_TOKEN); console.info({ n: 1 }); return { pong: true }; } };\n',
