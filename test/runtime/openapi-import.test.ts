@@ -267,22 +267,13 @@ describe("documents as they are", () => {
       ["../outside.json", /outside\.json: is outside the document's folder/],
       ["/etc/hostname", /\/etc\/hostname: is outside the document's folder/],
     ];
-    for (const [ref, refused] of cases) {
+    for (const [i, [ref, refused]] of cases.entries()) {
       writeFileSync(join(w, "api", "d.json"), doc(ref));
       // a process of its own, bounded: a FIFO read without the reader would never end
-      const r = await runChild(
-        [
-          "pack",
-          "from-openapi",
-          "api/d.json",
-          "--id",
-          "r",
-          "--out",
-          `packs/r-${cases.findIndex((c) => c[0] === ref)}`,
-          "--json",
-        ],
-        { cwd: w, timeoutMs: 20_000 },
-      );
+      const r = await runChild(["pack", "from-openapi", "api/d.json", "--id", "r", "--out", `packs/r-${i}`, "--json"], {
+        cwd: w,
+        timeoutMs: 20_000,
+      });
       expect(r.signal, ref).toBeNull();
       const env = JSON.parse(r.stdout);
       if (!refused) expect(env.ok, r.stdout).toBe(true);
