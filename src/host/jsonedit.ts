@@ -5,7 +5,8 @@
 // restores the file as it was before `adopt --write`.
 import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser/lib/esm/main.js"; // the ESM build: the UMD one require()s its parts at run time, which a bundle cannot resolve
 import { HcpxError } from "../util/errors";
-import { checkNesting, lineCol } from "../util/text";
+import { checkNesting, parsingDeep } from "../util/nesting";
+import { lineCol } from "../util/text";
 
 export interface JsonStyle {
   /** one indentation unit, e.g. "  " or "\t" */
@@ -43,11 +44,13 @@ export function parseJsonFor(text: string, file: string, rules: JsonRules, hostN
   checkNesting(text, file);
   const errors: ParseError[] = [];
   // a UTF-8 BOM parses as a space (same offsets; the BOM itself is kept on write)
-  const tree = parseTree(unBom(text), errors, {
-    allowTrailingComma: rules.trailingCommas,
-    disallowComments: !rules.comments,
-    allowEmptyContent: true,
-  });
+  const tree = parsingDeep(file, () =>
+    parseTree(unBom(text), errors, {
+      allowTrailingComma: rules.trailingCommas,
+      disallowComments: !rules.comments,
+      allowEmptyContent: true,
+    }),
+  );
   if (errors.length) {
     const e = errors[0]!;
     const { line, column } = lineCol(text, e.offset);

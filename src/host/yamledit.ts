@@ -24,7 +24,8 @@ import {
 } from "yaml";
 import { isDeepStrictEqual } from "node:util";
 import { HcpxError } from "../util/errors";
-import { checkNesting, eolOf, lineCol, withEol } from "../util/text";
+import { checkNesting, parsingDeep } from "../util/nesting";
+import { eolOf, lineCol, withEol } from "../util/text";
 
 export interface YamlKey {
   /** map keys down to the entry; with `named`, the last segment is the item's name */
@@ -55,8 +56,10 @@ export function yamlDocValue(text: string, file: string): unknown {
 
 /** Parse one YAML document; a file the `yaml` package reports any error for is refused (file, line, column). */
 export function parseYamlFor(text: string, file: string): Document.Parsed {
-  checkNesting(text, file);
-  const doc = parseDocument(text, { keepSourceTokens: false, prettyErrors: false, uniqueKeys: true });
+  checkNesting(text, file, "yaml");
+  const doc = parsingDeep(file, () =>
+    parseDocument(text, { keepSourceTokens: false, prettyErrors: false, uniqueKeys: true }),
+  );
   const err = doc.errors[0];
   if (err) {
     const at = lineCol(text, err.pos[0]);

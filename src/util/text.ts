@@ -2,37 +2,6 @@
 import { createHash } from "node:crypto";
 import { HcpxError } from "./errors";
 
-/** How deep a host's config file may nest its brackets: theirs nest a few levels; the parsers recurse. */
-export const MAX_HOST_NESTING = 256;
-
-/**
- * Refuse a JSON, JSONC or YAML text whose [ and { (outside double-quoted strings) nest deeper than
- * MAX_HOST_NESTING, before a parser recurses into it (~8,000 levels overflowed the stack: an internal
- * error naming no file). `too_deep`, with the file and the line where the limit is passed.
- */
-export function checkNesting(text: string, file: string): void {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92)
-        i++; // a backslash escapes the next character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      if (++depth > MAX_HOST_NESTING)
-        throw new HcpxError({
-          code: "too_deep",
-          message: `nested deeper than ${MAX_HOST_NESTING} levels`,
-          file,
-          ...lineCol(text, i),
-          hint: "this is not a file a host writes: fix or move it, then run the command again",
-        });
-    } else if (c === 93 || c === 125) depth = Math.max(0, depth - 1);
-  }
-}
-
 /** 1-based line and column of a character offset. */
 export function lineCol(text: string, offset: number): { line: number; column: number } {
   let line = 1;

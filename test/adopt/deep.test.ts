@@ -29,4 +29,23 @@ describe("a host config nested too deep", () => {
     noStack(y);
     expect(envelope(y).error).toMatchObject({ code: "too_deep", file: expect.stringMatching(/config\.yaml$/) });
   });
+
+  it("a quote in a comment does not hide the brackets after it; a YAML `- - -` chain is counted (both were exit 70)", async () => {
+    const s = scratch();
+    const hidden = `// "\n{"a": "x", "b": ${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+    s.write(".mcp.json", hidden);
+    const r = await s.run(["adopt", "claude", "--write", "--json"]);
+    noStack(r);
+    expect(envelope(r).error).toMatchObject({ code: "too_deep", file: ".mcp.json", line: 2 });
+    expect(readFileSync(join(s.dir, ".mcp.json"), "utf8")).toBe(hidden);
+    mkdirSync(join(s.home, ".config", "goose"), { recursive: true });
+    writeFileSync(join(s.home, ".config", "goose", "config.yaml"), `x: ${"- ".repeat(20_000)}a\n`);
+    const y = await s.run(["import", "goose", "--scope", "user", "--json"]);
+    noStack(y);
+    expect(envelope(y).error).toMatchObject({
+      code: "too_deep",
+      file: expect.stringMatching(/config\.yaml$/),
+      line: 1,
+    });
+  });
 });

@@ -17,7 +17,8 @@ import {
   type JsonRules,
 } from "../jsonedit";
 import type { LedgerEntry } from "../ledger";
-import { checkNesting, lineCol, sha256 } from "../../util/text";
+import { checkNesting, parsingDeep } from "../../util/nesting";
+import { lineCol, sha256 } from "../../util/text";
 import { planKeyedEntry, removeKeyedEntry } from "./keyed";
 import { expandItems, fill, isOurs, itemKey, widening } from "./rules";
 import type { CommandClass, FormatHandler, KeyedFormat, RemoveContext, TargetContext, VFile } from "./types";
@@ -35,7 +36,9 @@ export function lenientJson(text: string, show: string): Doc {
   if (text.trim() === "") return undefined;
   checkNesting(text, show);
   const errors: ParseError[] = [];
-  const tree = parseTree(unBom(text), errors, { allowTrailingComma: true, allowEmptyContent: true });
+  const tree = parsingDeep(show, () =>
+    parseTree(unBom(text), errors, { allowTrailingComma: true, allowEmptyContent: true }),
+  );
   if (errors.length)
     throw new HcpxError({
       code: "bad_json",
