@@ -13,7 +13,7 @@ function refusal(f: () => unknown): Record<string, unknown> {
     f();
   } catch (e) {
     expect(e).toBeInstanceOf(HcpxError);
-    return { code: (e as HcpxError).code, ...(e as HcpxError).problems[0] };
+    return { ...(e as HcpxError).problems[0], code: (e as HcpxError).code };
   }
   throw new Error("expected too_deep, got no error");
 }
