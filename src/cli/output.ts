@@ -15,7 +15,7 @@ import { colours, neutralise, neutralJson, paint } from "../util/neutral";
 import { redactOut } from "../util/redact";
 import { failure, problemFailure, success, type Envelope } from "../runtime/envelope";
 
-export { failure, neutralise, type Envelope };
+export { failure, neutralise, success, type Envelope };
 export { neutralLine, unpainted } from "../util/neutral";
 
 export interface Out {

@@ -99,8 +99,9 @@ export function buildProgram(run: Runners = RUN): Command {
     .option(GLOBAL_OPTIONS.config.flags, GLOBAL_OPTIONS.config.description)
     .showSuggestionAfterError(true)
     .configureHelp({ sortSubcommands: false })
-    // help and usage errors leave through the one exit too (they can quote an argument)
-    .configureOutput({ writeOut: sayRaw, writeErr: sayErrRaw })
+    // help and usage errors leave through the one exit too (they can quote an argument); with --json,
+    // help and version text is held for runProgram's envelope
+    .configureOutput({ writeOut: (s) => (held ? held.push(s) : sayRaw(s)), writeErr: sayErrRaw })
     .exitOverride();
   const made = new Map<string, Command>([["", root]]);
   for (const [path, spec] of Object.entries(COMMANDS) as [string, CommandSpec][]) {
@@ -135,22 +136,34 @@ export function buildProgram(run: Runners = RUN): Command {
   return root;
 }
 
+/** Help or version text commander printed while --json was asked for: runProgram sends it as one envelope. */
+let held: string[] | undefined;
+
+/** --json among the arguments hcpx reads (not after a `--`, which are a bin's). */
+function jsonAsked(argv: string[]): boolean {
+  const end = argv.indexOf("--");
+  return (end < 0 ? argv : argv.slice(0, end)).includes("--json");
+}
+
 export const program = buildProgram();
 
 /** Parse and run; usage errors (already printed by commander) become exit 64. */
 export async function runProgram(argv: string[]): Promise<void> {
+  const json = jsonAsked(argv);
+  held = json ? [] : undefined;
   try {
     await program.parseAsync(argv);
   } catch (e) {
     if (!(e instanceof CommanderError)) throw e;
     // help and version exit 0; usage errors were already printed by commander.
     process.exitCode = e.exitCode === 0 ? 0 : 64;
-    if (e.exitCode !== 0 && argv.includes("--json")) {
-      const message = e.message.replace(/^error: /, "");
-      const { failure, writeJson } = await import("./output");
-      writeJson(failure("usage", message), { line: true });
+    if (json) {
+      const { failure, success, writeJson } = await import("./output");
+      if (e.exitCode !== 0) writeJson(failure("usage", e.message.replace(/^error: /, "")), { line: true });
+      else writeJson(success(e.code === "commander.version" ? { version: VERSION } : { help: (held ?? []).join("") }));
     }
   } finally {
+    held = undefined;
     // the command is done: a config edit's lock goes now, not at exit (src/util/held.ts)
     releaseHeld();
   }

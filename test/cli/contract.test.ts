@@ -82,6 +82,9 @@ describe("the CLI contract", () => {
       [["exec", "ledger", "nosuch", "--json"], p.dir],
       [["grant", "--json"], p.dir], // usage: missing argument
       [["status", "--bogus", "--json"], p.dir], // usage: unknown option
+      [["--version", "--json"], p.dir], // help and version are envelopes too
+      [["exec", "--help", "--json"], p.dir],
+      [["help", "status", "--json"], p.dir],
     ];
     for (const [args, cwd] of runs) {
       const r = await hcpxChild(args, cwd); // asserts: not killed by the timeout, no stack trace
@@ -98,6 +101,11 @@ describe("the CLI contract", () => {
     const usage = await hcpxChild(["status", "--bogus", "--json"], p.dir);
     expect(usage.code).toBe(64);
     expect(envelope(usage).error.code).toBe("usage");
+    const version = await hcpxChild(["--version", "--json"], p.dir);
+    expect(envelope(version).data).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    const help = await hcpxChild(["exec", "--help", "--json"], p.dir);
+    expect(envelope(help).data.help).toMatch(/^Usage: hcpx exec /);
+    expect(help.stdout.trimEnd().split("\n").at(-1)).toBe("}"); // the envelope alone: no help text after it
     // mcp with stdin closed ends by itself
     const m = await hcpxChild(["mcp"], p.dir);
     expect(m.signal).toBeNull();
