@@ -56,7 +56,7 @@ function packDir(dirArg: string): string {
       file: display(dir),
       hint: "a pack is a directory with surface.json, policy.json and SKILL.md",
     });
-  if (!existsSync(joinIn(dir, "surface.json"))) {
+  if (!isThere(joinIn(dir, "surface.json"))) {
     throw new HcpxError({
       code: "not_a_pack",
       message: "no surface.json here, so this is not a pack",
@@ -487,7 +487,7 @@ function readLayers(
     }
   };
   const withUser = opts.user === "fallback" ? projectFile === undefined : opts.user !== false;
-  if (withUser && existsSync(userFile) && userFile !== projectFile) tryRead(userFile);
+  if (withUser && isThere(userFile) && userFile !== projectFile) tryRead(userFile); // a link leading nowhere is read: the reader says why
   if (projectFile) tryRead(projectFile);
   if (problems.length) throw new HcpxError(problems);
   if (!projectFile && !opts.optional && layers.length === 0) {

@@ -93,6 +93,27 @@ describe("a config that is a link leading nowhere", () => {
       });
     }
   });
+
+  it("a pack's surface.json or the user config leading nowhere is named, not 'not a pack' or skipped", async () => {
+    const p = project();
+    // the user config can deny what the project grants: one that cannot be read stops exec, it is not skipped
+    const xdg = tmp("hcpx-link-user-");
+    mkdirSync(join(xdg, "hcp"));
+    symlinkSync("gone.json5", join(xdg, "hcp", "config.json5"));
+    const r = await hcpx(["exec", "ledger", "balance", "--json"], p.dir, { XDG_CONFIG_HOME: xdg });
+    expect(r.code).toBe(1);
+    expect(envelope(r).error).toMatchObject({
+      code: "missing_file",
+      message: "is a symbolic link whose target does not exist",
+      file: expect.stringMatching(/hcp\/config\.json5$/),
+    });
+    const surface = join(p.dir, "packs", "ledger", "surface.json");
+    rmSync(surface);
+    symlinkSync("gone.json", surface);
+    const lint = JSON.stringify(envelope(await hcpx(["lint", "packs/ledger", "--json"], p.dir)));
+    expect(lint).toContain("is a symbolic link whose target does not exist");
+    expect(lint).not.toContain("not_a_pack");
+  });
 });
 
 describe("files that are not UTF-8 are never rewritten lossily", () => {
