@@ -75,8 +75,9 @@ export class ViewCache {
   constructor(opts: FrontOptions) {
     this.shape = opts.shape;
     // a project's entry serves the project's packs alone; the user's own config is served where there is
-    // no project (and by the user-scope entry, which names it with --config): the two entries never overlap
-    this.loadOpts = { config: opts.config, cwd: opts.cwd ?? process.cwd(), optional: true, user: "fallback" };
+    // no project (and by the user-scope entry, which names it with --config): the two entries never overlap.
+    // What the user config forbids (grants.deny, a stricter confirm, sandbox.enforce "os") holds in both.
+    this.loadOpts = { config: opts.config, cwd: opts.cwd ?? process.cwd(), optional: true, user: "restrict" };
     this.log = opts.log ?? (() => {});
     this.principal = opts.principal;
     this.livePrincipal = opts.livePrincipal;

@@ -401,10 +401,13 @@ export interface LoadProjectOptions {
   /**
    * Read the user config (~/.config/hcp/config.json5). Default true (merged under the
    * project's). "fallback": only where there is no project config — what writes or serves
-   * a project's files (project-scope adopt, generate, the project's MCP entry) holds the
-   * project's packs alone, and the user's packs are served by the user-scope entry.
+   * a project's files (project-scope adopt, generate) holds the project's packs alone, and the
+   * user's packs are served by the user-scope entry. "restrict": the same, for a runtime (the
+   * project's MCP entry): where there is a project, the user config's packs, grants and sandbox
+   * are left out but what it forbids still holds (its grants.deny, a stricter `confirm`, its
+   * sandbox.enforce "os"), as for exec: a repository's config cannot lower the user's setting.
    */
-  user?: boolean | "fallback";
+  user?: boolean | "fallback" | "restrict";
   /** Do not fail when no config exists (returns an empty project at cwd). */
   optional?: boolean;
 }
@@ -423,6 +426,8 @@ export function findProjectConfig(cwd: string): string | undefined {
 
 interface ReadConfig {
   file: string;
+  /** the user config read under a project's for what it forbids only (LoadProjectOptions.user "restrict") */
+  restrictOnly?: true;
   dir: string;
   data: ConfigFile;
   warnings: Problem[];
@@ -453,7 +458,7 @@ export function loadProject(opts: LoadProjectOptions = {}): Project {
   return {
     root,
     configFile: projectFile,
-    userConfigFile: layers.some((l) => l.file === userFile) ? userFile : undefined,
+    userConfigFile: layers.some((l) => l.file === userFile && !l.restrictOnly) ? userFile : undefined,
     ...mergeLayers(layers, root),
   };
 }
@@ -486,8 +491,13 @@ function readLayers(
       problems.push(...e.problems);
     }
   };
+  const restrictOnly = opts.user === "restrict" && projectFile !== undefined;
   const withUser = opts.user === "fallback" ? projectFile === undefined : opts.user !== false;
-  if (withUser && isThere(userFile) && userFile !== projectFile) tryRead(userFile); // a link leading nowhere is read: the reader says why
+  // a link leading nowhere is read: the reader says why
+  if (withUser && isThere(userFile) && userFile !== projectFile) {
+    tryRead(userFile);
+    if (restrictOnly && layers.length) layers[0] = { ...layers[0]!, restrictOnly: true };
+  }
   if (projectFile) tryRead(projectFile);
   if (problems.length) throw new HcpxError(problems);
   if (!projectFile && !opts.optional && layers.length === 0) {
@@ -523,29 +533,30 @@ function mergeLayers(layers: ReadConfig[], root: string): Omit<Project, "root" |
   for (const layer of layers) {
     warnings.push(...layer.warnings);
     const d = layer.data;
-    for (const p of d.packs ?? []) {
-      const abs = resolveIn(layer.dir, p.startsWith("~/") ? join(home(), p.slice(2)) : p);
-      packDirs.add(abs);
-    }
-    for (const a of d.grants?.allow ?? []) allow.add(a);
     for (const a of d.grants?.deny ?? []) deny.add(a);
-    for (const [name, path] of Object.entries(d.sandbox?.bins ?? {})) bins[name] = resolve(layer.dir, path);
-    for (const r of d.sandbox?.roots ?? []) {
-      roots.add(resolve(layer.dir, r));
-    }
-    if (d.sandbox?.cwd) sandboxCwd = resolve(layer.dir, d.sandbox.cwd);
     if (d.sandbox?.enforce === "os") {
       enforcedBy.push(layer.file);
       const mine = new Set(d.sandbox.trusted_composites ?? []);
       trusted = trusted ? new Set([...trusted].filter((t) => mine.has(t))) : mine;
     }
-    if (d.principal) principal = { id: d.principal.id, kind: d.principal.kind ?? "agent" };
     if (d.confirm !== undefined) {
       const c = typeof d.confirm === "string" ? { by: d.confirm, timeout_ms: undefined } : d.confirm;
       // the stricter setting wins: a project config never lowers a user's "person" to "agent", nor the reverse
       if (confirmBy === undefined || CONFIRM_STRICTNESS[c.by] > CONFIRM_STRICTNESS[confirmBy]) confirmBy = c.by;
-      if (c.timeout_ms !== undefined) confirmTimeout = c.timeout_ms;
+      if (c.timeout_ms !== undefined && !layer.restrictOnly) confirmTimeout = c.timeout_ms;
     }
+    if (layer.restrictOnly) continue; // what the user forbids, above; not what they serve or allow
+    for (const p of d.packs ?? []) {
+      const abs = resolveIn(layer.dir, p.startsWith("~/") ? join(home(), p.slice(2)) : p);
+      packDirs.add(abs);
+    }
+    for (const a of d.grants?.allow ?? []) allow.add(a);
+    for (const [name, path] of Object.entries(d.sandbox?.bins ?? {})) bins[name] = resolve(layer.dir, path);
+    for (const r of d.sandbox?.roots ?? []) {
+      roots.add(resolve(layer.dir, r));
+    }
+    if (d.sandbox?.cwd) sandboxCwd = resolve(layer.dir, d.sandbox.cwd);
+    if (d.principal) principal = { id: d.principal.id, kind: d.principal.kind ?? "agent" };
     for (const [id, how] of Object.entries(d.mcp?.tool_names ?? {})) verbNames.set(id, how === "verb");
   }
   if (roots.size === 0) roots.add(root);

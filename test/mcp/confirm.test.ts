@@ -5,7 +5,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HCPX, runHcpx } from "../support/cli";
 import { envelope, ledgerProject, writeConfig, type Ledgered } from "./support";
@@ -215,6 +216,33 @@ describe("a client without elicitation, per setting", () => {
       }
     });
   }
+
+  it("the user config's stricter confirm and its deny hold in a project's server, as in exec (its packs stay out)", async () => {
+    const p = ledgerProject({ packs: ["ledger"] });
+    configFor(p, "agent");
+    mkdirSync(join(p.home, ".config", "hcp"), { recursive: true });
+    writeFileSync(
+      join(p.home, ".config", "hcp", "config.json5"),
+      '{ confirm: "person", grants: { deny: ["ledger.accounts"] }, packs: ["./nosuch-user-pack"] }\n',
+    );
+    const before = readFileSync(p.ledger);
+    const s = await connect(p);
+    try {
+      const yes = envelope(await s.client.callTool(transfer(true)));
+      expect(yes.error!.code).toBe("confirm_required");
+      expect(yes.error!.message).toMatch(/person/);
+      expect(readFileSync(p.ledger).equals(before)).toBe(true);
+      const denied = envelope(
+        await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "accounts" } }),
+      );
+      expect(denied.ok).toBe(false);
+      // the user's pack list is not served here (it names a folder that does not exist: that would fail the start)
+      const balance = { pack: "ledger", verb: "balance", args: { account: "checking" } };
+      expect(envelope(await s.client.callTool({ name: "hcp", arguments: balance })).ok).toBe(true);
+    } finally {
+      await s.close();
+    }
+  });
 
   it("a typo in the setting is a config error, not a weaker default", async () => {
     const p = ledgerProject({ packs: ["ledger"] });
