@@ -36,6 +36,29 @@ export function parseFastExec(args: readonly string[]): FastExec | undefined {
   return r;
 }
 
+/**
+ * Where `hcpx exec <pack> <verb> … --config <file>` names a config after the pack: the message that
+ * refuses it (undefined: not so). A host's allow rule for `hcpx exec <pack> <verb>` matches the
+ * command's start, so an option after it must not swap in another config (its own packs, grants and
+ * confirm) under the rule a person gave for this one; `hcpx --config <file> exec …` says it up front.
+ */
+export function lateExecConfig(args: readonly string[]): string | undefined {
+  let i = 0;
+  while (i < args.length && args[i]!.startsWith("-") && args[i] !== "--") i += args[i] === "--config" ? 2 : 1;
+  if (args[i] !== "exec") return undefined;
+  let named = 0; // the positionals seen: the pack, then the verb
+  for (i++; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--") return undefined; // a bin's arguments
+    if (a === "--config" || a.startsWith("--config=")) {
+      if (named > 0)
+        return "--config after `exec <pack>`: give it before exec (`hcpx --config <file> exec <pack> <verb> …`); an allow rule for `hcpx exec <pack> <verb>` covers that pack's command in this project's config only";
+      if (a === "--config") i++;
+    } else if (!a.startsWith("-")) named++;
+  }
+  return undefined;
+}
+
 // The plain `hcpx adopt` form, read without commander too.
 export interface FastAdopt {
   hosts: string[];

@@ -6,6 +6,7 @@
 // (scripts/build.mjs, load-command.ts).
 import { Command, CommanderError } from "commander";
 import { sayErrRaw, sayRaw } from "./output";
+import { lateExecConfig } from "./fast-exec";
 import {
   COMMANDS,
   GLOBAL_OPTIONS,
@@ -152,6 +153,16 @@ export async function runProgram(argv: string[]): Promise<void> {
   const json = jsonAsked(argv);
   held = json ? [] : undefined;
   try {
+    const late = lateExecConfig(argv.slice(2));
+    if (late) {
+      sayErrRaw(`error: ${late}\n`);
+      process.exitCode = 64;
+      if (json) {
+        const { failure, writeJson } = await import("./output");
+        writeJson(failure("usage", late), { line: true });
+      }
+      return;
+    }
     await program.parseAsync(argv);
   } catch (e) {
     if (!(e instanceof CommanderError)) throw e;

@@ -1,7 +1,7 @@
 // main.ts reads the plain `hcpx exec` form itself (no commander on the hot
 // path); anything else goes to commander. Both must mean the same thing.
 import { describe, expect, it } from "vitest";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseFastAdopt, parseFastExec, parseFastMcp } from "../../src/cli/fast-exec";
 import { runHcpx, scratchProject } from "../support/hcpx";
@@ -84,6 +84,36 @@ describe("exec fast path: same results as the commander path", () => {
     expect(b.code).toBe(1);
     expect(b.stderr).toContain("hcpx init");
     expect(b.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe("exec: --config after the pack", () => {
+  it("is refused (usage, exit 64) before any config is read: a host's allow rule for `hcpx exec <pack> <verb>` must not run another config's pack", async () => {
+    const p = scratchProject({ packs: ["ledger"], allow: ["ledger.*"] });
+    // another config: every command of its own ledger granted, confirm left to the agent
+    const other = join(p.dir, "other.json5");
+    writeFileSync(other, '{ packs: ["./packs/ledger"], grants: { allow: ["*"] }, confirm: "agent" }\n');
+    for (const args of [
+      ["exec", "ledger", "accounts", "--config", other, "--json"],
+      ["exec", "ledger", `--config=${other}`, "accounts", "--json"],
+    ]) {
+      const r = await runHcpx(args, { cwd: p.dir });
+      expect(r.code, args.join(" ")).toBe(64);
+      expect(JSON.parse(r.stdout).error).toMatchObject({
+        code: "usage",
+        message: expect.stringContaining("give it before exec"),
+      });
+    }
+    // before the command, or after exec and before the pack, it names the config as always; after `--` it is a bin's
+    for (const args of [
+      ["--config", other, "exec", "ledger", "accounts", "--json"],
+      ["exec", "--config", other, "ledger", "accounts", "--json"],
+    ]) {
+      const r = await runHcpx(args, { cwd: p.dir });
+      expect(r.code, `${args.join(" ")}: ${r.stdout}`).toBe(0);
+    }
+    const after = await runHcpx(["exec", "ledger", "accounts", "--json", "--", "--config"], { cwd: p.dir });
+    expect(JSON.parse(after.stdout).error?.code).not.toBe("usage");
   });
 });
 
