@@ -32,13 +32,15 @@ export function policyRows(pack: Pack, { inPolicy }: LintContext): Problem[] {
           "add confirm: true so that it runs only with an explicit confirm (docs/pack-format.md#confirm)",
         ),
       );
-    if (row.operation === "read" && (row.land !== undefined || row.confirm !== undefined))
+    // (confirm: true on a read is an error of its own, policy_read_confirm: the pack does not load)
+    const readGated = row.land !== undefined || (row.confirm !== undefined && row.confirm !== true);
+    if (row.operation === "read" && readGated)
       out.push(
         inPolicy(
           rp,
           "policy_read_gated",
           "warning",
-          `'${verb}' is a read but has ${[row.land !== undefined ? "land" : "", row.confirm !== undefined ? "confirm" : ""].filter(Boolean).join(" and ")}`,
+          `'${verb}' is a read but has ${[row.land !== undefined ? "land" : "", row.confirm === false ? "confirm" : ""].filter(Boolean).join(" and ")}`,
           "land and confirm apply to writes; drop them, or make it a write (docs/pack-format.md#land)",
         ),
       );

@@ -214,7 +214,7 @@ function kindProblems(surface: SurfaceFile, surfaceFile: string, at: At): Proble
   return out;
 }
 
-/** Every command has exactly one policy row, and every row names a command. */
+/** Every command has exactly one policy row, every row names a command, and no read asks for a confirm. */
 function policyRowProblems(
   rows: Record<string, PolicyRow>,
   commands: Command[],
@@ -236,7 +236,18 @@ function policyRowProblems(
       );
     }
   }
-  for (const verb of Object.keys(rows)) {
+  for (const [verb, row] of Object.entries(rows)) {
+    // hcpx asks before writes only: a read's confirm would be shown to no one and the read would run unasked
+    if (verbs.has(verb) && row.operation === "read" && row.confirm === true)
+      out.push(
+        at(
+          policyFile,
+          ["rows", verb, "confirm"],
+          "policy_read_confirm",
+          `'${verb}' is a read with confirm: true, but hcpx asks before writes only: it would run unasked`,
+          `make it a write (operation: "write", land, confirm: true) if it changes anything, or drop confirm`,
+        ),
+      );
     if (!verbs.has(verb)) {
       out.push(
         at(

@@ -39,6 +39,7 @@ export const LINT_CODES = [
   "pack_id",
   "policy_missing_row",
   "policy_unknown_row",
+  "policy_read_confirm",
   "external_no_confirm",
   "policy_read_gated",
   "policy_inferred",

@@ -760,11 +760,19 @@ const cases: RuleCase[] = [
     pack: { policy: (p) => (p.rows.show.land = "local") },
   },
   {
-    name: "confirm on a read",
+    name: "confirm: false on a read",
     code: "policy_read_gated",
     severity: "warning",
     file: "policy.json",
     path: "rows.show",
+    pack: { policy: (p) => (p.rows.show.confirm = false) },
+  },
+  {
+    name: "confirm: true on a read (it would run unasked: the pack does not load)",
+    code: "policy_read_confirm",
+    severity: "error",
+    file: "policy.json",
+    path: "rows.show.confirm",
     pack: { policy: (p) => (p.rows.show.confirm = true) },
   },
   {

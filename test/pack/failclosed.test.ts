@@ -159,6 +159,12 @@ describe("a misspelt key in a policy row is an error, never an ungated write", (
       /no policy row for 'send'/,
     ],
     [
+      "confirm: true on a read (hcpx asks before writes only: it ran unasked)",
+      { policy: (r: Json) => (r.show.confirm = true) },
+      "policy_read_confirm",
+      /'show' is a read with confirm: true/,
+    ],
+    [
       'a value of the wrong type (confirm: "yes")',
       { policy: (r: Json) => (r.send.confirm = "yes") },
       "schema",
