@@ -26,7 +26,8 @@ export interface Activated {
   config: string;
   alreadyActive: boolean;
   granted: string[];
-  withheld: { verb: string; operation: string; land?: string; confirm: boolean }[];
+  /** passThrough: a pass-through verb (the agent's own argv), never granted by default */
+  withheld: { verb: string; operation: string; land?: string; confirm: boolean; passThrough?: true }[];
   warnings: Problem[];
 }
 
@@ -70,7 +71,9 @@ export async function activateDir(dir: string, opts: CommonOpts): Promise<Activa
   const grants = { allow: [...(cfg.data.grants?.allow ?? [])], deny: [...(cfg.data.grants?.deny ?? [])] };
   const granted: string[] = [];
   for (const cmd of pack.commands) {
-    if (cmd.policy.operation !== "read") continue;
+    // a pass-through verb runs the argv the agent gives, options included (git log --output=FILE writes):
+    // its read row cannot vouch for that, so it is granted by a person (`hcpx grant`), never by default
+    if (cmd.policy.operation !== "read" || cmd.passThrough) continue;
     if (grants.allow.some((p) => isGranted({ allow: [p], deny: [] }, pack.id, cmd.verb_key))) continue;
     const pattern = `${pack.id}.${cmd.verb_key}`;
     text = arrayAppend(text, ["grants", "allow"], pattern);
@@ -87,6 +90,7 @@ export async function activateDir(dir: string, opts: CommonOpts): Promise<Activa
       operation: cmd.policy.operation,
       ...(cmd.policy.land ? { land: cmd.policy.land } : {}),
       confirm: cmd.policy.confirm,
+      ...(cmd.passThrough ? { passThrough: true as const } : {}),
     }));
   return { pack, dir, entry, config: cfg.file, alreadyActive: !!already, granted, withheld, warnings: lint.warnings };
 }

@@ -552,7 +552,8 @@ export const COMMANDS = {
     },
   },
   activate: {
-    description: "add a pack to hcp.config.json5 and grant its read commands (writes need `hcpx grant`)",
+    description:
+      "add a pack to hcp.config.json5 and grant its read commands (writes and pass-through verbs need `hcpx grant`)",
     examples: ["hcpx activate ./packs/ledger"],
     args: [{ name: "<pack-dir>", description: "the pack directory", complete: "dir" }],
     options: {

@@ -60,6 +60,24 @@ describe("hcpx activate / deactivate", () => {
     expect(human.stdout).toMatch(/to grant one: hcpx grant ledger\.\S+/);
   });
 
+  it("grants no pass-through verb, read or not: its argv is the agent's own (options that write included)", async () => {
+    const p = project(`{ packs: [], grants: { allow: [] } }\n`);
+    const r = await hcpx(["activate", "./packs/notes", "--json"], p.dir);
+    expect(r.code, r.stderr).toBe(0);
+    const env = envelope<{ granted: string[]; withheld: { verb: string; passThrough?: true }[] }>(r);
+    expect(env.data.granted).toEqual([]);
+    expect(env.data.withheld.map((w) => [w.verb, w.passThrough]).sort()).toEqual([
+      ["add", true],
+      ["list", true],
+      ["search", true],
+      ["show", true],
+      ["tags", true],
+    ]);
+    expect(p.read()).toBe(`{ packs: ["./packs/notes"], grants: { allow: [] } }\n`);
+    const human = await hcpx(["activate", "./packs/notes"], p.dir);
+    expect(human.stdout).toContain("notes.list (read, pass-through)");
+  });
+
   it("refuses a directory that is not a pack, and a pack with lint errors, leaving the config alone", async () => {
     const p = project();
     mkdirSync(join(p.dir, "empty"));

@@ -41,7 +41,10 @@ export async function run(dirArg: string, opts: CommonOpts): Promise<number> {
       if (withheld.length) {
         const shown = withheld
           .slice(0, 12)
-          .map((w) => `${pack.id}.${w.verb} (${w.operation}${w.confirm ? ", confirm" : ""})`);
+          .map(
+            (w) =>
+              `${pack.id}.${w.verb} (${w.operation}${w.passThrough ? ", pass-through" : ""}${w.confirm ? ", confirm" : ""})`,
+          );
         lines.push(
           `  not granted: ${shown.join(", ")}${withheld.length > shown.length ? `, … and ${withheld.length - shown.length} more (--json lists them all)` : ""}`,
         );
