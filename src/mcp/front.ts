@@ -21,6 +21,7 @@ import { inputArgs } from "./inputs";
 import { gatherLegacy, gatherModern, runLegacy, runModern, type CallRun } from "./ask";
 import { requestByName, requestFromHcp, requestFromTool } from "./call-request";
 import { readSkill } from "./read-skill";
+import { asAgentSees } from "./unseen";
 import {
   problemEnvelope,
   toResult,
@@ -93,7 +94,27 @@ export class McpFront extends ViewCache {
     // answered once its record is written (the writer groups the records of one event-loop turn)
     await this.record(name, input, ctx, trace, t0, out, thrown);
     if (failed) throw thrown;
-    return out!;
+    return ctx.personOnly ? out! : this.asAgentSees(out!, trace, onChanged);
+  }
+
+  /** A refusal that would tell the agent of a pack or command it was not granted, as for one that does not exist (unseen.ts). */
+  private asAgentSees(out: Answer, trace: Trace, onChanged?: () => void): Answer {
+    const env = "structuredContent" in out ? (out.structuredContent as unknown as Envelope | undefined) : undefined;
+    if (!env || env.ok || trace.pack === undefined || trace.verb === undefined) return out;
+    if (!["unknown_pack", "not_granted", "unknown_verb"].includes(env.error.code)) return out;
+    let project: Project | undefined;
+    try {
+      project = this.currentProject();
+    } catch {
+      return out; // the config does not load: that refusal names no pack
+    }
+    if (this.refresh()) onChanged?.(); // the packs served now, for the hint
+    const seen = asAgentSees(
+      env,
+      this.view.packs.map((p) => p.pack.id),
+      { pack: trace.pack, verb: trace.verb, project, loaded: trace.loaded },
+    );
+    return seen === env ? out : toResult(seen);
   }
 
   /** The call's audit record: what it asked, what was decided, how it ended. */
@@ -140,7 +161,7 @@ export class McpFront extends ViewCache {
   ): Promise<Answer> {
     if (name === READ_SKILL_TOOL) {
       if (typeof input.pack === "string") trace.pack = input.pack;
-      return readSkill(this, input, onChanged);
+      return readSkill(this, input, onChanged, ctx.personOnly !== undefined);
     }
     const req = this.request(name, input, ctx, onChanged);
     if ("ok" in req) return toResult(req);

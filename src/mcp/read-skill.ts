@@ -4,12 +4,19 @@
 // Read from the view (view-cache.ts), refreshed first when a file changed.
 import { basename } from "node:path";
 import { failure } from "../runtime/envelope";
-import { READ_SKILL_TOOL, boundedList } from "../projection/tools";
+import { READ_SKILL_TOOL } from "../projection/tools";
+import { unknownPackAnswer } from "./unseen";
 import { packIndex } from "./tools";
 import { toResult, type ToolResult } from "./contract";
 import type { ViewCache } from "./view-cache";
 
-export function readSkill(cache: ViewCache, input: Record<string, unknown>, onChanged?: () => void): ToolResult {
+/** `person`: a person's call through the library, told what an agent is not (a pack it was not granted). */
+export function readSkill(
+  cache: ViewCache,
+  input: Record<string, unknown>,
+  onChanged?: () => void,
+  person = false,
+): ToolResult {
   const id = input.pack;
   if (id === undefined) {
     // no pack: a page of the pack index (the `hcp` description lists only the packs that fit)
@@ -40,18 +47,15 @@ export function readSkill(cache: ViewCache, input: Record<string, unknown>, onCh
         }),
       );
     }
-    const activated = view.project.packDirs.some((d) => basename(d) === id);
+    // to an agent, a pack none of whose commands is granted is one that does not exist (unseen.ts)
+    const activated = person && view.project.packDirs.some((d) => basename(d) === id);
     return toResult(
       activated
         ? failure("not_granted", `no command of pack '${id}' is granted`, { hint: "grant it with `hcpx grant`" })
-        : failure("unknown_pack", `no activated pack '${id}'`, {
-            hint: `packs: ${
-              boundedList(
-                view.packs.map((x) => x.pack.id),
-                `${READ_SKILL_TOOL} {} lists them`,
-              ) || "(none)"
-            }`,
-          }),
+        : unknownPackAnswer(
+            view.packs.map((x) => x.pack.id),
+            id,
+          ),
     );
   }
   return { content: [{ type: "text", text: view.skills.get(p.pack.id) ?? "" }] };

@@ -211,7 +211,8 @@ async function run(
   return runAdapter({ pack, project, cmd, values, literal, env, signal: opts.signal ?? NEVER, started: opts.started });
 }
 
-function unknownVerb(project: Project, pack: Pack, verb: string): Envelope {
+/** What a call of a command the pack does not have (or, to an agent, one it was not granted) is told. */
+export function unknownVerb(project: Project, pack: Pack, verb: string): Envelope {
   const granted = pack.commands.filter((c) => isGranted(project.grants, pack.id, c.verb_key)).map((c) => c.verb_key);
   const sense = adapterOf(pack.surface.kind)?.capabilities.callable === false;
   return failure(

@@ -132,7 +132,7 @@ describe("hcpx mcp --http: static tokens, two principals", () => {
     expect(readFileSync(p.ledger, "utf8")).not.toBe(before);
   });
 
-  it("the single tool hcp: an ungranted verb is not_granted to that principal", async () => {
+  it("the single tool hcp: a verb not granted to that principal is answered as one the pack does not have", async () => {
     const s2 = await serve(p, ["--server-config", p.serverConfig]);
     try {
       const r = await modern(s2.url, alice, "tools/call", {
@@ -142,8 +142,8 @@ describe("hcpx mcp --http: static tokens, two principals", () => {
       expect(r.status).toBe(200);
       const e = (r.body.result as { structuredContent: { error: { code: string; message: string } } }).structuredContent
         .error;
-      expect(e.code).toBe("not_granted");
-      expect(e.message).toContain("not granted to alice");
+      expect(e.code).toBe("unknown_verb");
+      expect(e.message).toBe("pack ledger has no command 'entry.add'");
     } finally {
       await s2.stop();
     }
@@ -241,7 +241,7 @@ describe("hcpx mcp --http: JWTs from the team's identity provider", () => {
         arguments: { pack: "ledger", verb: "entry.add", args: { account: "checking", amount: 1, memo: "x" } },
       }),
     );
-    expect(denied.error?.code).toBe("not_granted");
+    expect(denied.error?.code).toBe("unknown_verb");
     await c.close();
     const l = new ClientV1({ name: "v1", version: "1" });
     await l.connect(new HttpV1(new URL(s.url), auth(jwt)));

@@ -59,7 +59,8 @@ describe("hcpx mcp --http: each call on the files as they are now", () => {
       const { p, s, alice } = config;
       expect((await call(s, alice)).ok).toBe(true);
       sameSize(p.config, '"ledger.*"', '"ledgex.*"');
-      expect((await call(s, alice)).error?.code).toBe("not_granted");
+      // nothing of ledger granted now: to the agent, a pack that is not there
+      expect((await call(s, alice)).error?.code).toBe("unknown_pack");
       sameSize(p.config, '"ledgex.*"', '"ledger.*"');
       expect((await call(s, alice)).ok).toBe(true);
       // aged: now the stamp vouches for the files, and the next edit still changes it
@@ -67,7 +68,8 @@ describe("hcpx mcp --http: each call on the files as they are now", () => {
       expect((await call(s, alice)).ok).toBe(true);
       expect((await call(s, alice)).ok).toBe(true);
       sameSize(p.config, '"ledger.*"', '"ledgex.*"');
-      expect((await call(s, alice)).error?.code).toBe("not_granted");
+      // nothing of ledger granted now: to the agent, a pack that is not there
+      expect((await call(s, alice)).error?.code).toBe("unknown_pack");
       sameSize(p.config, '"ledgex.*"', '"ledger.*"');
       expect((await call(s, alice)).ok).toBe(true);
     },
@@ -107,8 +109,9 @@ describe("hcpx mcp --http: each call on the files as they are now", () => {
           JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.entry.add"] } } } }),
         );
         const no = await call(s, alice);
-        expect(no.error?.code).toBe("not_granted");
-        expect(no.error?.message).toContain("alice");
+        // to the agent, a command it was not granted is one its pack does not have (the audit keeps not_granted)
+        expect(no.error?.code).toBe("unknown_verb");
+        expect(no.error?.message).toBe("pack ledger has no command 'balance'");
         // the tool list follows too
         const listed = await modern(s.url, alice, "tools/list");
         expect(JSON.stringify(listed.body)).not.toMatch(/- ledger:.*balance/);
@@ -139,7 +142,7 @@ describe("hcpx mcp --http: each call on the files as they are now", () => {
           p.serverConfig,
           JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.entry.add"] } } } }),
         );
-        expect((await call(s, bob)).error?.code).toBe("not_granted");
+        expect((await call(s, bob)).error?.code).toBe("unknown_verb");
         const bobs = await modern(s.url, bob, "tools/list");
         expect(JSON.stringify(bobs.body)).not.toMatch(/- ledger:.*balance/);
         // carol added, given a token, removed before her first call: authenticated, refused before anything is served

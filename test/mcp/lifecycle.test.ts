@@ -130,7 +130,7 @@ describe("hcpx mcp lifetime", () => {
     const byId = Object.fromEntries(msgs.map((m) => [m.id, m]));
     expect(byId[3]!.result!.isError).toBe(true);
     expect(byId[3]!.result!.structuredContent!.error!.code).toBe("exit_nonzero");
-    expect(byId[4]!.result!.structuredContent!.error!.code).toBe("not_granted");
+    expect(byId[4]!.result!.structuredContent!.error!.code).toBe("unknown_verb"); // not granted: to the agent, not there
     expect(byId[5]!.error).toBeTruthy();
     expect(byId[6]!.result!.structuredContent!.ok).toBe(true);
     expect(s.err()).toContain("hcpx mcp: serving 1 pack(s)");

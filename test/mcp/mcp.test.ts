@@ -138,12 +138,20 @@ describe("hcpx mcp, default shape (the single tool hcp)", () => {
       arguments: { pack: "ledger", verb: "entry.delete", args: { id: 1 }, confirm: true },
     });
     expect(denied.isError).toBe(true);
-    expect(envelope(denied).error?.code).toBe("not_granted");
+    // not granted (denied): to the agent, a command the pack does not have; its hint names the granted ones
+    expect(envelope(denied).error).toMatchObject({
+      code: "unknown_verb",
+      message: "pack ledger has no command 'entry.delete'",
+      hint: expect.not.stringContaining("entry.delete"),
+    });
     const notAllowed = await s.client.callTool({
       name: "hcp",
       arguments: { pack: "transit", verb: "departures", args: { station: "central" } },
     });
-    expect(envelope(notAllowed).error?.code).toBe("not_granted");
+    expect(envelope(notAllowed).error).toMatchObject({
+      code: "unknown_verb",
+      message: "pack transit has no command 'departures'",
+    });
     const unknown = await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "explode", args: {} } });
     expect(unknown.isError).toBe(true);
     expect(envelope(unknown).error?.code).toBe("unknown_verb");
@@ -356,7 +364,7 @@ describe("hcpx mcp and the config", () => {
       writeConfig(p.config, config(p, { allow: ["ledger.accounts", "transit.*"], deny: [] }));
       const revoked = await s.client.callTool({ name: "ledger__balance", arguments: { account: "checking" } });
       expect(revoked.isError).toBe(true);
-      expect(envelope(revoked).error?.code).toBe("not_granted");
+      expect(envelope(revoked).error?.code).toBe("unknown_verb");
       // the watcher (or this tools/list) sees the change
       for (let i = 0; i < 100 && changed === 0; i++) await new Promise((r) => setTimeout(r, 50));
       expect(changed).toBeGreaterThan(0);
