@@ -312,8 +312,17 @@ async function hostCheck(
   const { loadUserScope } = await import("../host/userscope");
   // user scope serves the user config, not this project's: the same plan as `adopt --scope user`
   const user = h.scope === "user" ? loadUserScope({ remove: false }) : undefined;
-  const proj = user?.project ?? project;
-  const ps = user ? loadPacks(user.project) : packs;
+  // project scope: the project's packs alone, as `adopt` plans it (the user's own are the user-scope entry's)
+  const proj =
+    user?.project ??
+    (project.userConfigFile
+      ? loadProject({ config: project.configFile, cwd: project.root, optional: true, user: "fallback" })
+      : project);
+  const ps = user
+    ? loadPacks(user.project)
+    : proj === project
+      ? packs
+      : packs.filter((p) => proj.packDirs.includes(p.dir));
   // "in sync" is not "healthy" (will the host use the server?)
   const { plan, health } = await planAdoption({
     opts: { hosts: [h.host], check: true },

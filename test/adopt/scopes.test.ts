@@ -106,4 +106,24 @@ describe("a project's files hold only the project's packs", () => {
       /project scope .* serves: ledger, transit; user scope .* serves: notes/,
     );
   });
+
+  it(
+    "doctor plans a project-scope host as adopt does, with the project's packs alone: in sync right after adopt",
+    { timeout: 60_000 },
+    async () => {
+      const { s } = withUserPack();
+      expect((await s.adopt("claude", "--write")).code).toBe(0);
+      expect((await s.adopt("claude", "--check")).code).toBe(0);
+      const doc = JSON.parse((await s.run(["doctor", "--json"])).stdout);
+      const checks = (doc.data?.checks ?? doc.error?.details?.checks ?? []) as {
+        id: string;
+        status: string;
+        message: string;
+      }[];
+      const claude = checks.find((c) => c.id.includes("claude"));
+      expect(claude, JSON.stringify(checks)).toBeDefined();
+      expect(claude!.message).not.toMatch(/out of date/);
+      expect(claude!.message).not.toContain("notes");
+    },
+  );
 });
