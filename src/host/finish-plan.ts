@@ -15,7 +15,10 @@ export function finishPlan(run: RunView): AdoptPlan {
   const next = nextLedger(run);
   const ledgerNew = next && serializeLedger(next);
   const changes = changesOf(run);
-  if (!opts.preview) refuseUnwritable(run, changes);
+  if (!opts.preview) {
+    refuseOneFileTwice(run, changes);
+    refuseUnwritable(run, changes);
+  }
   const rmdirs = [...run.rmdirCandidates].sort((a, b) => b.length - a.length);
   const recNew = ledgerNew === state.ledgerOld ? state.ledgerOld : ledgerNew;
   // baseDirs: the directories made for the ledger itself, as the ledger the plan started from records them
@@ -100,6 +103,51 @@ function changesOf(run: RunView): FileChange[] {
   }
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return changes;
+}
+
+/**
+ * Refuse a change to a file that another path of the plan, or another host's part recorded under
+ * another path, is too: a symbolic link makes them one file (CLAUDE.md -> AGENTS.md, .cursor/skills ->
+ * ../.claude/skills). Written twice, the last host's bytes won and the other's --check saw a hand
+ * edit; removed, one host took the other's file with it.
+ */
+function refuseOneFileTwice(run: RunView, changes: FileChange[]): void {
+  const byReal = new Map<string, string>();
+  const realOf = (p: string): string | undefined => {
+    try {
+      return run.fs.resolve(run.absOf(p), run.base, p);
+    } catch {
+      return undefined; // a link that leads out is the format's to refuse, where it reads the file
+    }
+  };
+  const recorded: { host: string; path: string; real: string }[] = [];
+  for (const [host, lh] of Object.entries(run.ledger.hosts)) {
+    if (run.hosts.includes(host) || lh.scope !== run.scope) continue;
+    for (const path of new Set(lh.entries.map((e) => e.path))) {
+      const real = realOf(path);
+      if (real !== undefined) recorded.push({ host, path, real });
+    }
+  }
+  for (const ch of changes) {
+    const twin = byReal.get(ch.real);
+    if (twin !== undefined && twin !== ch.path)
+      run.problems.push({
+        code: "host_conflict",
+        message: `${ch.path} and ${twin} are one file (a symbolic link leads from one to the other): this run would write it for two hosts`,
+        file: ch.path,
+        hint: "make one of them a file of its own, or leave one of these hosts out",
+      });
+    byReal.set(ch.real, ch.path);
+    const other = recorded.find((r) => r.real === ch.real && r.path !== ch.path);
+    if (other)
+      run.problems.push({
+        code: "host_conflict",
+        message: `${ch.path} is ${other.path} (a symbolic link), where hcpx keeps ${other.host}'s part: one file cannot hold both hosts' parts; nothing written`,
+        file: ch.path,
+        hint: `make ${ch.path} a file of its own, or leave one host out (\`hcpx adopt ${other.host} --remove --write\` first)`,
+      });
+  }
+  if (run.problems.length) throw new HcpxError(run.problems);
 }
 
 /** Refuse, before anything is written, what the write would fail on half-way
