@@ -112,6 +112,7 @@ function changesOf(run: RunView): FileChange[] {
  * edit; removed, one host took the other's file with it.
  */
 function refuseOneFileTwice(run: RunView, changes: FileChange[]): void {
+  if (changes.length === 0) return;
   const byReal = new Map<string, string>();
   const realOf = (p: string): string | undefined => {
     try {
