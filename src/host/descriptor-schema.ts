@@ -254,7 +254,8 @@ const HealthSchema = z.strictObject({
   key: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
   /** "differs": the value there is anything but `value` (Gemini's trustedFolders.json: not DO_NOT_TRUST) */
   expect: z.enum(["includes", "excludes", "equals", "differs"]),
-  value: z.string(),
+  /** a string ({root}, {server} filled in), or a boolean (Codex's `enabled = false`, Kiro's `"disabled": true`) */
+  value: z.union([z.string(), z.boolean()]),
   /** includes/excludes on a list of objects: the member compared with `value` (Amp's amp.mcpTrustedServers: serverName) */
   field: z.optional(z.string().check(z.minLength(1))),
   absent: z.enum(["ok", "fail"]),

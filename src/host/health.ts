@@ -190,7 +190,7 @@ export async function evaluate(
 ): Promise<{ ok: boolean; why?: string; file?: string }> {
   const paths = Array.isArray(h.path) ? h.path : [h.path];
   const key = h.key.map(fill);
-  const want = fill(h.value);
+  const want = typeof h.value === "string" ? fill(h.value) : h.value;
   const keyShown = key.map((k) => (/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k))).join(".");
   let value: unknown;
   let file: string | undefined;

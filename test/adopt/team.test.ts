@@ -343,6 +343,36 @@ describe("healthy: the host will use the server", () => {
     healthy(await s.adopt("qwen", "--check", "--json"));
   });
 
+  it('an entry the person turned off (Codex enabled = false, Kiro "disabled": true) is kept, and --check says the host will not use it', async () => {
+    const s = scratch({ packs: ["ledger"] });
+    expect((await s.adopt("codex", "kiro", "--write")).code).toBe(0);
+    healthy(await s.adopt("codex", "kiro", "--check", "--json"));
+    s.write(
+      ".codex/config.toml",
+      s.read(".codex/config.toml").replace("[mcp_servers.hcp]\n", "[mcp_servers.hcp]\nenabled = false\n"),
+    );
+    const kiro = JSON.parse(s.read(".kiro/settings/mcp.json")) as { mcpServers: { hcp: Record<string, unknown> } };
+    kiro.mcpServers.hcp.disabled = true;
+    s.write(".kiro/settings/mcp.json", JSON.stringify(kiro, null, 2) + "\n");
+    // adopt --write keeps the person's "off" (it does not take a choice back), and --check says what it means
+    await s.adopt("codex", "kiro", "--write");
+    expect(s.read(".codex/config.toml")).toContain("enabled = false");
+    expect(s.read(".kiro/settings/mcp.json")).toContain('"disabled": true');
+    const r = await s.adopt("codex", "kiro", "--check", "--json");
+    expect(unhealthy(r)).toEqual([
+      expect.objectContaining({
+        code: "host_will_not_use",
+        file: ".codex/config.toml",
+        message: expect.stringContaining("enabled = false"),
+      }),
+      expect.objectContaining({
+        code: "host_will_not_use",
+        file: ".kiro/settings/mcp.json",
+        message: expect.stringContaining('"disabled": true'),
+      }),
+    ]);
+  });
+
   it("Claude Code: hcp on disabledMcpjsonServers fails --check and doctor, with the file and what to do", async () => {
     const s = scratch({ packs: ["ledger"] });
     expect((await s.adopt("claude", "--write")).code).toBe(0);
