@@ -75,15 +75,15 @@ describe("two adopt --write at once", () => {
       const [a, b, act] = await Promise.all([
         hcpx(["adopt", "claude", ...CMD, "--write"], p.dir, p.env),
         hcpx(["adopt", "cursor", ...CMD, "--write"], p.dir, p.env),
-        hcpx(["activate", "packs/notes"], p.dir, p.env),
+        hcpx(["activate", "packs/calc"], p.dir, p.env),
       ]);
       for (const r of [a, b, act]) expect(r.code, r.stderr).toBe(0);
-      expect(readFileSync(join(p.dir, "hcp.config.json5"), "utf8")).toContain("./packs/notes");
+      expect(readFileSync(join(p.dir, "hcp.config.json5"), "utf8")).toContain("./packs/calc");
       expect(Object.keys(ledger(p.dir).hosts).sort()).toEqual(["claude", "cursor"]);
       expect((await hcpx(["adopt", "claude", "cursor", ...CMD, "--write"], p.dir, p.env)).code).toBe(0);
       const check = await hcpx(["adopt", "claude", "cursor", ...CMD, "--check"], p.dir, p.env);
       expect(check.code, check.stdout).toBe(0);
-      expect(readdirSync(join(p.dir, ".claude/skills")).sort()).toEqual(["ledger", "notes", "transit"]);
+      expect(readdirSync(join(p.dir, ".claude/skills")).sort()).toEqual(["calc", "ledger", "transit"]);
     }
   }, 120_000);
 });
@@ -94,7 +94,7 @@ describe("config edits at once", () => {
     const pats = Array.from({ length: 8 }, (_, i) => `later${i}.read`);
     const runs = await Promise.all([
       ...pats.map((pat) => hcpx(["grant", pat], p.dir, p.env)),
-      hcpx(["activate", "packs/notes"], p.dir, p.env),
+      hcpx(["activate", "packs/calc"], p.dir, p.env),
     ]);
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     const cfg = JSON5.parse(readFileSync(join(p.dir, "hcp.config.json5"), "utf8")) as {
@@ -102,8 +102,8 @@ describe("config edits at once", () => {
       grants: { allow: string[] };
     };
     for (const pat of pats) expect(cfg.grants.allow).toContain(pat);
-    expect(cfg.packs).toContain("./packs/notes");
-    expect(cfg.grants.allow).toContain("notes.list");
+    expect(cfg.packs).toContain("./packs/calc");
+    expect(cfg.grants.allow).toContain("calc.add"); // (a pass-through pack, notes, has nothing granted by activate)
     expect(readdirSync(p.dir).filter((n) => n.includes(".lock") || TEMP_RE.test(n))).toEqual([]);
   }, 60_000);
 
