@@ -2,6 +2,7 @@
 // its sub-tables. The entry is serialized here from the descriptor's `entry`; the
 // text edits are src/host/tomledit.ts's (every other table stays byte for byte).
 import { HcpxError } from "../../util/errors";
+import { isObj } from "../../util/is";
 import { sha256, tomlString, tomlValue } from "../../util/text";
 import { parseTomlFor, removeToml, setToml, tomlValueAt } from "../tomledit";
 import { planKeyedEntry, removeKeyedEntry } from "./keyed";
@@ -22,6 +23,46 @@ export function tomlTable(key: string[], value: Record<string, unknown>): string
   );
 }
 
+/** `doc` without the entry at `key`, and without the tables above it that held nothing else. */
+function outside(doc: Doc, key: string[]): Doc {
+  const cut = (o: Doc, i: number): Doc | undefined => {
+    const rest = { ...o };
+    const k = key[i]!;
+    if (i === key.length - 1) delete rest[k];
+    else if (isObj(rest[k]) && !(rest[k] instanceof Date)) {
+      const inner = cut(rest[k] as Doc, i + 1);
+      if (inner === undefined) delete rest[k];
+      else rest[k] = inner;
+    }
+    return Object.keys(rest).length ? rest : undefined;
+  };
+  return cut(doc, 0) ?? {};
+}
+
+/**
+ * The text edit read back: refused unless everything but hcpx's entry is as it was in
+ * `before` (the edits are textual; a misread layout must not cost the person a table).
+ */
+export function checkRest(before: Doc, afterText: string, key: string[], file: string, what: string): Doc {
+  const refuse = (why: string) =>
+    new HcpxError({
+      code: "toml_unsupported",
+      message: `${what} [${key.join(".")}] would ${why}; nothing was written`,
+      file,
+      hint: `edit the [${key.join(".")}] table by hand, and report the file's layout as an hcpx bug`,
+    });
+  let after: Doc;
+  try {
+    after = parseTomlFor(afterText, file);
+  } catch (e) {
+    if (e instanceof HcpxError) throw refuse(`leave a file that does not parse (${e.problems[0]?.message})`);
+    throw e;
+  }
+  if (!isDeepStrictEqual(outside(before, key), outside(after, key)))
+    throw refuse("change other tables or keys of this file too");
+  return after;
+}
+
 export const tomlDoc: KeyedFormat<Doc> = {
   kind: "toml",
   showKey: (key) => `[${key.join(".")}]`,
@@ -31,7 +72,7 @@ export const tomlDoc: KeyedFormat<Doc> = {
   where: () => ({}),
   set(text, doc, key, value, f) {
     const r = setToml(text, doc, key, tomlTable(key, value as Record<string, unknown>), f.show);
-    if (JSON.stringify(tomlValueAt(parseTomlFor(r.text, f.show), key)) !== JSON.stringify(value)) {
+    if (JSON.stringify(tomlValueAt(checkRest(doc, r.text, key, f.show, "writing"), key)) !== JSON.stringify(value)) {
       throw new HcpxError({
         code: "toml_unsupported",
         message: `cannot place [${key.join(".")}] in this file without changing other tables`,
@@ -43,9 +84,16 @@ export const tomlDoc: KeyedFormat<Doc> = {
   },
   carry: (prev) => (prev ? { created: prev.created, prefix: prev.prefix } : {}),
   readBack: parseTomlFor,
-  remove(text, _doc, e, f) {
+  remove(text, doc, e, f) {
     const next = removeToml(text, e.key!, e.prefix);
-    parseTomlFor(next, f.show);
+    if (tomlValueAt(checkRest(doc, next, e.key!, f.show, "removing"), e.key!) !== undefined) {
+      throw new HcpxError({
+        code: "toml_unsupported",
+        message: `cannot find where [${e.key!.join(".")}] is written in this file to take it out; nothing was written`,
+        file: f.show,
+        hint: `delete the [${e.key!.join(".")}] table by hand`,
+      });
+    }
     return e.created && next.trim() === "" ? null : next;
   },
   hash: (v) => sha256(JSON.stringify(v)),
