@@ -4,6 +4,7 @@
 import { parse as parseToml, TomlError } from "smol-toml";
 import { HcpxError } from "../util/errors";
 import { eolOf, withEol } from "../util/text";
+import { scanToml } from "./tomlscan";
 
 export function parseTomlFor(text: string, file: string): Record<string, unknown> {
   try {
@@ -46,41 +47,22 @@ function get(obj: unknown, path: string[]): unknown {
 }
 export const tomlValueAt = get;
 
-const keySeg = String.raw`(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')`;
-function unquote(seg: string): string {
-  seg = seg.trim();
-  if (seg.startsWith('"')) return JSON.parse(seg) as string;
-  if (seg.startsWith("'")) return seg.slice(1, -1);
-  return seg;
-}
-
 interface Header {
   start: number;
   /** path of the table header */
   path: string[];
 }
 
-function headers(text: string): Header[] {
-  const out: Header[] = [];
-  const re = new RegExp(
-    String.raw`^[ \t]*\[\[?[ \t]*(${keySeg}(?:[ \t]*\.[ \t]*${keySeg})*)[ \t]*\]\]?[ \t]*(?:#.*)?$`,
-    "gm",
-  );
-  let m: RegExpExecArray | null;
-  // Multi-line strings could contain a line that looks like a header; blank them out first.
-  const masked = text
-    .replace(/^\ufeff/, " ")
-    .replace(/("""[\s\S]*?"""|'''[\s\S]*?''')/g, (s) => s.replace(/[^\n]/g, " "));
-  while ((m = re.exec(masked))) {
-    const segs = m[1]!.match(new RegExp(keySeg, "g")) ?? [];
-    out.push({ start: m.index, path: segs.map(unquote) });
-  }
-  return out;
+/** The table headers TOML sees (src/host/tomlscan.ts: none inside a string or a comment). */
+function headers(text: string, file: string): Header[] {
+  return scanToml(text, file)
+    .filter((it) => it.kind === "header")
+    .map((it) => ({ start: it.start, path: it.path }));
 }
 
 /** [start, end) spans of the tables at `path` and below, each ending after its last non-blank line. */
-function spans(text: string, path: string[]): [number, number][] {
-  const hs = headers(text);
+function spans(text: string, path: string[], file: string): [number, number][] {
+  const hs = headers(text, file);
   const res: [number, number][] = [];
   hs.forEach((h, i) => {
     if (h.path.length < path.length || !path.every((p, j) => h.path[j] === p)) return;
@@ -113,7 +95,7 @@ export function setToml(
 ): TomlSetResult {
   const eol = eolOf(text || undefined);
   let block = withEol(snippet, eol).replace(/(\r?\n)+$/, "") + eol;
-  const sp = spans(text, path);
+  const sp = spans(text, path, file);
   if (sp.length === 0) {
     if (get(parsed, path) !== undefined) {
       throw new HcpxError({
@@ -143,8 +125,8 @@ export function setToml(
   return { text: out };
 }
 
-export function removeToml(text: string, path: string[], prefix?: string): string {
-  const sp = spans(text, path);
+export function removeToml(text: string, path: string[], file: string, prefix?: string): string {
+  const sp = spans(text, path, file);
   if (sp.length === 0) return text;
   let out = "";
   let pos = 0;

@@ -6,9 +6,10 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { HCPX, noStack, REPO } from "../support/cli";
+import { HCPX, REPO } from "../support/cli";
 import { checkRest } from "../../src/host/formats/toml";
-import { scratch, snapshot } from "./helpers";
+import { scanToml } from "../../src/host/tomlscan";
+import { scratch } from "./helpers";
 
 beforeAll(() => {
   if (!existsSync(HCPX)) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);
@@ -18,7 +19,7 @@ const CONFIG = ".codex/config.toml";
 
 /** A scratch project adopted for Codex: its config.toml holds hcpx's table alone. */
 async function adopted() {
-  const s = scratch();
+  const s = scratch({ hcpxOnPath: true }); // the entry runs `hcpx mcp`
   const r = await s.adopt("codex", "--write");
   expect(r.code, r.stderr).toBe(0);
   return { s, hcp: s.read(CONFIG) };
@@ -50,18 +51,60 @@ describe("an edit that would change anything outside hcpx's table is refused", (
     );
     expect(() => checkRest(before, "[a]\n[a]\n", key, "c.toml", "writing")).toThrow(/does not parse/);
   });
+});
 
-  it('a removal hcpx misreads (a stray """ in a comment, before the table fix) is refused and the file stays', async () => {
+describe("a \"\"\" or ''' in a comment or a one-line string is text, not the start of a string", () => {
+  const mine =
+    '# tip: Codex takes """ strings for long prompts\n[profiles.deep]\nmodel = "o3"\ndeveloper_instructions = """\nThink hard.\n"""\n\n[profiles.fast]\nmodel = "o4-mini"\n';
+
+  it("the scanner sees the headers TOML sees", () => {
+    const text =
+      '# odd """ and \'\'\' here\nnote = "say \\" \'\'\' [x]"\nlit = \'"""\'\n[a] # [b]\ns = """\n[not.a.header]\n""""\nt = \'\'\'\n[nor.this]\'\'\'\narr = [\n  "[x]", # ]\n  { k = "}" },\n]\n[[c."d.e"]]\n\'f g\'.h = 1\n';
+    expect(() => parseToml(text)).not.toThrow();
+    const items = scanToml(text, "c.toml");
+    expect(items.filter((i) => i.kind === "header").map((i) => [i.path, i.line])).toEqual([
+      [["a"], 4],
+      [["c", "d.e"], 14],
+    ]);
+    expect(items.filter((i) => i.kind === "keyval").map((i) => i.path)).toEqual([
+      ["note"],
+      ["lit"],
+      ["s"],
+      ["t"],
+      ["arr"],
+      ["f g", "h"],
+    ]);
+    // the items cover the text whole, in order
+    expect(items.map((i) => text.slice(i.start, i.end)).join("")).toBe(text);
+  });
+
+  it('--remove takes out hcpx\'s table only: [profiles.deep] after a comment with """ stays', async () => {
     const { s, hcp } = await adopted();
-    const mine =
-      '# tip: Codex takes """ strings for long prompts\n[profiles.deep]\nmodel = "o3"\ndeveloper_instructions = """\nThink hard.\n"""\n\n[profiles.fast]\nmodel = "o4-mini"\n';
     s.write(CONFIG, hcp + mine);
-    const before = snapshot(s.dir);
     const r = await s.adopt("codex", "--remove", "--write");
-    noStack(r);
-    expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/nothing was written/);
-    expect(s.read(CONFIG)).toBe(hcp + mine);
-    expect(snapshot(s.dir)[CONFIG]).toEqual(before[CONFIG]);
+    expect(r.code, r.stderr).toBe(0);
+    const after = s.read(CONFIG);
+    expect(parseToml(after)).toEqual(parseToml(mine));
+    expect(after.endsWith(mine.slice(mine.indexOf("[profiles.deep]")))).toBe(true);
+  });
+
+  it("a re-adopt that changes the entry replaces hcpx's table only", async () => {
+    const { s, hcp } = await adopted();
+    s.write(CONFIG, hcp + mine);
+    const r = await s.adopt("codex", "--write", "--command", "npx -y hcpx mcp");
+    expect(r.code, r.stderr).toBe(0);
+    const after = parseToml(s.read(CONFIG)) as Record<string, Record<string, Record<string, unknown>>>;
+    expect(after.profiles).toEqual((parseToml(mine) as Record<string, unknown>).profiles);
+    expect(after.mcp_servers!.hcp!.command).toBe("npx");
+  });
+
+  it('an odd """ above [mcp_servers.hcp] does not hide it: --remove takes it out and leaves the rest', async () => {
+    const { s, hcp } = await adopted();
+    const head = '# odd """ here\nnote = "say \'\'\' twice"\n';
+    const tail = '\n[profiles.deep]\ndeveloper_instructions = """\nThink.\n"""\n';
+    s.write(CONFIG, head + hcp + tail);
+    const r = await s.adopt("codex", "--remove", "--write");
+    expect(r.code, r.stderr).toBe(0);
+    expect(s.read(CONFIG)).toBe(head + tail);
   });
 });

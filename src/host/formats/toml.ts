@@ -85,7 +85,7 @@ export const tomlDoc: KeyedFormat<Doc> = {
   carry: (prev) => (prev ? { created: prev.created, prefix: prev.prefix } : {}),
   readBack: parseTomlFor,
   remove(text, doc, e, f) {
-    const next = removeToml(text, e.key!, e.prefix);
+    const next = removeToml(text, e.key!, f.show, e.prefix);
     if (tomlValueAt(checkRest(doc, next, e.key!, f.show, "removing"), e.key!) !== undefined) {
       throw new HcpxError({
         code: "toml_unsupported",
