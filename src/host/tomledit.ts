@@ -47,31 +47,22 @@ function get(obj: unknown, path: string[]): unknown {
 }
 export const tomlValueAt = get;
 
-interface Header {
-  start: number;
-  /** path of the table header */
-  path: string[];
-}
-
-/** The table headers TOML sees (src/host/tomlscan.ts: none inside a string or a comment). */
-function headers(text: string, file: string): Header[] {
-  return scanToml(text, file)
-    .filter((it) => it.kind === "header")
-    .map((it) => ({ start: it.start, path: it.path }));
-}
-
-/** [start, end) spans of the tables at `path` and below, each ending after its last non-blank line. */
+/**
+ * [start, end) spans of the tables at `path` and below (src/host/tomlscan.ts reads the
+ * headers as TOML does: none inside a string or a comment). A span ends after its
+ * table's last key/value line: comment and blank lines after it stay, as they mostly
+ * head the next table (hcpx writes none of its own).
+ */
 function spans(text: string, path: string[], file: string): [number, number][] {
-  const hs = headers(text, file);
   const res: [number, number][] = [];
-  hs.forEach((h, i) => {
-    if (h.path.length < path.length || !path.every((p, j) => h.path[j] === p)) return;
-    const next = i + 1 < hs.length ? hs[i + 1]!.start : text.length;
-    const body = text.slice(h.start, next);
-    const m = /\S[^\n]*(\n|$)(?![\s\S]*\S)/.exec(body);
-    const end = m ? h.start + m.index + m[0].length : next;
-    res.push([h.start, end]);
-  });
+  let cur: [number, number] | undefined;
+  for (const it of scanToml(text, file)) {
+    if (it.kind === "header") {
+      const ours = it.path.length >= path.length && path.every((p, j) => it.path[j] === p);
+      cur = ours ? [it.start, it.end] : undefined;
+      if (cur) res.push(cur);
+    } else if (it.kind === "keyval" && cur) cur[1] = it.end;
+  }
   return res;
 }
 
@@ -135,6 +126,10 @@ export function removeToml(text: string, path: string[], file: string, prefix?: 
     pos = e;
   }
   const rest = text.slice(pos);
-  if (prefix && rest === "" && out.endsWith(prefix)) out = out.slice(0, out.length - prefix.length);
+  // the line break(s) hcpx put before its table go with it, unless the text after the
+  // table would then run on from the line before it (the person's own lines follow
+  // without a blank line of theirs)
+  if (prefix && (rest === "" || /^\r?\n/.test(rest)) && out.endsWith(prefix))
+    out = out.slice(0, out.length - prefix.length);
   return out + rest;
 }

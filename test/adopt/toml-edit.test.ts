@@ -83,9 +83,7 @@ describe("a \"\"\" or ''' in a comment or a one-line string is text, not the sta
     s.write(CONFIG, hcp + mine);
     const r = await s.adopt("codex", "--remove", "--write");
     expect(r.code, r.stderr).toBe(0);
-    const after = s.read(CONFIG);
-    expect(parseToml(after)).toEqual(parseToml(mine));
-    expect(after.endsWith(mine.slice(mine.indexOf("[profiles.deep]")))).toBe(true);
+    expect(s.read(CONFIG)).toBe(mine);
   });
 
   it("a re-adopt that changes the entry replaces hcpx's table only", async () => {
@@ -106,5 +104,40 @@ describe("a \"\"\" or ''' in a comment or a one-line string is text, not the sta
     const r = await s.adopt("codex", "--remove", "--write");
     expect(r.code, r.stderr).toBe(0);
     expect(s.read(CONFIG)).toBe(head + tail);
+  });
+});
+
+describe("comment and blank lines after hcpx's table are the person's: they stay", () => {
+  const other = '\n# --- Other server: ask Bob before changing ---\n[mcp_servers.other]\ncommand = "x"\n';
+
+  it("--remove of a file hcpx created leaves what the person appended, byte for byte", async () => {
+    const { s, hcp } = await adopted();
+    s.write(CONFIG, hcp + other);
+    const r = await s.adopt("codex", "--remove", "--write");
+    expect(r.code, r.stderr).toBe(0);
+    expect(s.read(CONFIG)).toBe(other);
+  });
+
+  it("--remove from a file of the person's gives it back as it was, with what they appended since", async () => {
+    const s = scratch({ hcpxOnPath: true });
+    const theirs = '# mine\nmodel = "o3"\n';
+    s.write(CONFIG, theirs);
+    expect((await s.adopt("codex", "--write")).code).toBe(0);
+    s.write(CONFIG, s.read(CONFIG) + other + "# the end\n");
+    const r = await s.adopt("codex", "--remove", "--write");
+    expect(r.code, r.stderr).toBe(0);
+    expect(s.read(CONFIG)).toBe(theirs + other + "# the end\n");
+  });
+
+  it("a re-adopt that changes the entry keeps them too", async () => {
+    const { s } = await adopted();
+    s.write(CONFIG, s.read(CONFIG) + other);
+    const r = await s.adopt("codex", "--write", "--command", "npx -y hcpx mcp");
+    expect(r.code, r.stderr).toBe(0);
+    const after = s.read(CONFIG);
+    expect(after.startsWith('[mcp_servers.hcp]\ncommand = "npx"\n')).toBe(true);
+    expect(after.endsWith(other)).toBe(true);
+    expect((await s.adopt("codex", "--remove", "--write")).code).toBe(0);
+    expect(s.read(CONFIG)).toBe(other);
   });
 });
