@@ -4,7 +4,7 @@
 import { parse as parseToml, TomlError } from "smol-toml";
 import { HcpxError } from "../util/errors";
 import { eolOf, withEol } from "../util/text";
-import { scanToml } from "./tomlscan";
+import { scanToml, type TomlItem } from "./tomlscan";
 
 export function parseTomlFor(text: string, file: string): Record<string, unknown> {
   try {
@@ -53,10 +53,10 @@ export const tomlValueAt = get;
  * table's last key/value line: comment and blank lines after it stay, as they mostly
  * head the next table (hcpx writes none of its own).
  */
-function spans(text: string, path: string[], file: string): [number, number][] {
+function spans(items: TomlItem[], path: string[]): [number, number][] {
   const res: [number, number][] = [];
   let cur: [number, number] | undefined;
-  for (const it of scanToml(text, file)) {
+  for (const it of items) {
     if (it.kind === "header") {
       const ours = it.path.length >= path.length && path.every((p, j) => it.path[j] === p);
       cur = ours ? [it.start, it.end] : undefined;
@@ -64,6 +64,38 @@ function spans(text: string, path: string[], file: string): [number, number][] {
     } else if (it.kind === "keyval" && cur) cur[1] = it.end;
   }
   return res;
+}
+
+const startsWith = (a: string[], b: string[]) => a.length >= b.length && b.every((k, j) => a[j] === k);
+
+/**
+ * A table above `path` that is written in a form hcpx cannot add a [table] to: a value
+ * (`mcp_servers = { other = {…} }`, an inline table) or an array of tables
+ * (`[[mcp_servers]]`). Appending [mcp_servers.hcp] would define it twice; refused here,
+ * at the person's line, before anything is edited.
+ */
+function refuseValueAbove(items: TomlItem[], parsed: Record<string, unknown>, path: string[], file: string): void {
+  for (const it of items) {
+    const at = it.kind === "keyval" ? it.table.concat(it.path) : it.kind === "header" && it.array ? it.path : [];
+    if (at.length === 0 || at.length >= path.length || !startsWith(path, at)) continue;
+    const name = at.join(".");
+    const inner = get(parsed, at);
+    const table = inner !== null && typeof inner === "object" && !Array.isArray(inner) && !(inner instanceof Date);
+    const other = table ? Object.keys(inner)[0] : undefined;
+    const example = `[${name}.${other ?? "<name>"}]`;
+    throw new HcpxError({
+      code: "toml_unsupported",
+      message:
+        it.kind === "keyval"
+          ? `\`${name}\` is written as a value (\`${it.path.join(".")} = …\`${table ? ", an inline table" : ""}), which hcpx does not add [${path.join(".")}] to; nothing was written`
+          : `\`${name}\` is an array of tables ([[${name}]]), which hcpx does not add [${path.join(".")}] to; nothing was written`,
+      file,
+      line: it.line,
+      hint: table
+        ? `rewrite each entry of it as a table of its own (${example} with its keys on the lines below), then run the command again`
+        : `make it a table: each entry as ${example} with its keys on the lines below, then run the command again`,
+    });
+  }
 }
 
 export interface TomlSetResult {
@@ -86,13 +118,17 @@ export function setToml(
 ): TomlSetResult {
   const eol = eolOf(text || undefined);
   let block = withEol(snippet, eol).replace(/(\r?\n)+$/, "") + eol;
-  const sp = spans(text, path, file);
+  const items = scanToml(text, file);
+  refuseValueAbove(items, parsed, path, file);
+  const sp = spans(items, path);
   if (sp.length === 0) {
     if (get(parsed, path) !== undefined) {
+      const at = items.find((it) => it.kind === "keyval" && startsWith(it.table.concat(it.path), path));
       throw new HcpxError({
         code: "toml_unsupported",
-        message: `\`${path.join(".")}\` is defined inline or with dotted keys, which hcpx does not edit`,
+        message: `\`${path.join(".")}\` is defined inline or with dotted keys, which hcpx does not edit; nothing was written`,
         file,
+        line: at?.line,
         hint: `move it to its own [${path.join(".")}] table, or remove it`,
       });
     }
@@ -117,7 +153,7 @@ export function setToml(
 }
 
 export function removeToml(text: string, path: string[], file: string, prefix?: string): string {
-  const sp = spans(text, path, file);
+  const sp = spans(scanToml(text, file), path);
   if (sp.length === 0) return text;
   let out = "";
   let pos = 0;

@@ -13,6 +13,8 @@ export interface TomlItem {
   end: number;
   /** the header's path, or the key's (dotted) segments */
   path: string[];
+  /** the path of the table a key/value is in (the last header above it; [] at the top) */
+  table: string[];
   /** `[[…]]` */
   array?: boolean;
   /** 1-based line of `start` */
@@ -155,7 +157,7 @@ class Scanner {
       this.value();
     }
     this.eol();
-    return { kind, start, end: this.i, path, ...(array ? { array } : {}), line: 0 };
+    return { kind, start, end: this.i, path, table: [], ...(array ? { array } : {}), line: 0 };
   }
 }
 
@@ -167,8 +169,11 @@ export function scanToml(text: string, file: string): TomlItem[] {
   const out: TomlItem[] = [];
   let line = 1;
   let at = 0;
+  let table: string[] = [];
   while (s.i < text.length) {
     const it = s.item();
+    if (it.kind === "header") table = it.path;
+    else it.table = table;
     for (; at < it.start; at++) if (text[at] === "\n") line++;
     it.line = line;
     out.push(it);

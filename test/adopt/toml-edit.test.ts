@@ -6,10 +6,10 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { HCPX, REPO } from "../support/cli";
+import { envelope, HCPX, noStack, REPO } from "../support/cli";
 import { checkRest } from "../../src/host/formats/toml";
 import { scanToml } from "../../src/host/tomlscan";
-import { scratch } from "./helpers";
+import { scratch, snapshot } from "./helpers";
 
 beforeAll(() => {
   if (!existsSync(HCPX)) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);
@@ -140,4 +140,41 @@ describe("comment and blank lines after hcpx's table are the person's: they stay
     expect((await s.adopt("codex", "--remove", "--write")).code).toBe(0);
     expect(s.read(CONFIG)).toBe(other);
   });
+});
+
+describe("mcp_servers written as a value (an inline table) or as [[mcp_servers]] is refused up front, at the person's line", () => {
+  const cases: [string, string, RegExp, RegExp][] = [
+    [
+      'model = "o3"\nmcp_servers = { other = { command = "x" } }\n',
+      "an inline table",
+      /^`mcp_servers` is written as a value \(`mcp_servers = …`, an inline table\), which hcpx does not add \[mcp_servers\.hcp\] to; nothing was written$/,
+      /\[mcp_servers\.other\] with its keys/,
+    ],
+    [
+      'model = "o3"\n[[mcp_servers]]\nname = "x"\n',
+      "an array of tables",
+      /^`mcp_servers` is an array of tables \(\[\[mcp_servers\]\]\)/,
+      /\[mcp_servers\.<name>\]/,
+    ],
+  ];
+  for (const [text, what, says, hint] of cases) {
+    it(`${what}: toml_unsupported at line 2 with what to do; nothing is written`, async () => {
+      const s = scratch();
+      s.write(CONFIG, text);
+      const before = snapshot(s.dir);
+      const r = await s.adopt("codex", "--write", "--json");
+      expect(r.code).toBe(1);
+      noStack(r);
+      const e = envelope(r).error;
+      expect(e).toMatchObject({
+        code: "toml_unsupported",
+        file: CONFIG,
+        line: 2,
+        message: expect.stringMatching(says),
+      });
+      expect(e!.hint).toMatch(hint);
+      expect(e!.hint).toMatch(/then run the command again/);
+      expect(snapshot(s.dir)).toEqual(before);
+    });
+  }
 });
