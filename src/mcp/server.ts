@@ -183,8 +183,8 @@ export async function serveHttp(opts: ServeOptions, h: HttpServeOptions): Promis
     const { authenticator } = await import("./auth");
     // the audience needs the URL: known from the config, or the listener's own (set below, before any request)
     let own = resource ?? "";
-    // a JWT subject as the server config names it now (a principal added), else as at start (a principal removed: refused per call)
-    const subjectOf = (sub: string) => liveCfg!.subjects().get(sub) ?? cfg.subjects.get(sub);
+    // a JWT subject as the server config names it now (team-config.ts liveServerConfig): one taken off a principal is refused
+    const subjectOf = (sub: string) => liveCfg!.subject(sub);
     const lazy = {
       authenticate: (hdr: string | null) => (inner ??= authenticator(cfg, tokens!, own, subjectOf)).authenticate(hdr),
     };

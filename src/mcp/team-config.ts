@@ -591,7 +591,7 @@ export function liveServerConfig(
   log: (msg: string) => void,
 ): {
   file: string;
-  subjects(): Map<string, string>;
+  subject(sub: string): string | undefined;
   named(id: string): PrincipalSpec | undefined;
   principal(id: string): () => PrincipalSpec;
 } {
@@ -628,8 +628,7 @@ export function liveServerConfig(
   };
   return {
     file: cfg.file,
-    // a config that no longer loads names no principal and no JWT subject until it is fixed
-    subjects: () => nowOr(() => current().subjects, new Map<string, string>()),
+    subject: (sub) => subjectNow(sub, cfg, () => nowOr(current, undefined)),
     named: (id) => nowOr(() => current().principals.get(id), undefined),
     principal: (id) => () => {
       const p = current().principals.get(id);
@@ -644,6 +643,19 @@ export function liveServerConfig(
       return p;
     },
   };
+}
+
+/**
+ * A JWT subject's principal as the server config says now, as `hcpx token remove` does for a token:
+ * a subject taken off a principal that is still there authenticates no more. A subject of a principal
+ * since removed still names it, and each of its calls is refused (unknown_principal); so does any
+ * subject of the start while the config does not load (every call is refused then).
+ */
+function subjectNow(sub: string, start: ServerConfig, now: () => ServerConfig | undefined): string | undefined {
+  const cfg = now();
+  const was = start.subjects.get(sub);
+  if (!cfg) return was;
+  return cfg.subjects.get(sub) ?? (was !== undefined && !cfg.principals.has(was) ? was : undefined);
 }
 
 function nowOr<T>(get: () => T, otherwise: T): T {
