@@ -7,7 +7,7 @@ import { failure } from "../runtime/envelope";
 import { READ_SKILL_TOOL } from "../projection/tools";
 import { unknownPackAnswer } from "./unseen";
 import { packIndex } from "./tools";
-import { toResult, type ToolResult } from "./contract";
+import { problemEnvelope, toResult, type ToolResult } from "./contract";
 import type { ViewCache } from "./view-cache";
 
 /** `person`: a person's call through the library, told what an agent is not (a pack it was not granted). */
@@ -17,13 +17,15 @@ export function readSkill(
   onChanged?: () => void,
   person = false,
 ): ToolResult {
+  if (cache.refresh()) onChanged?.();
+  // a principal served nothing now (removed from the server config, or it does not load): refused, saying why
+  if (cache.refused) return toResult(problemEnvelope(cache.refused));
   const id = input.pack;
   if (id === undefined) {
     // no pack: a page of the pack index (the `hcp` description lists only the packs that fit)
     const page = input.page ?? 1;
     if (typeof page !== "number" || !Number.isInteger(page) || page < 1)
       return toResult(failure("bad_args", "'page' must be a whole number from 1"));
-    if (cache.refresh()) onChanged?.();
     return { content: [{ type: "text", text: packIndex(cache.view.packs, page) }] };
   }
   if (typeof id !== "string" || !id)
@@ -32,7 +34,6 @@ export function readSkill(
         hint: `leave it out for the pack index (${READ_SKILL_TOOL} {})`,
       }),
     );
-  if (cache.refresh()) onChanged?.();
   const view = cache.view;
   const p = view.packs.find((x) => x.pack.id === id);
   if (!p) {

@@ -55,7 +55,8 @@ export function buildServer(
 
   server.setRequestHandler("tools/list", async () => {
     refresh();
-    return { tools: front.listed as never };
+    // a principal served nothing now (removed from the server config, or it does not load): no tools
+    return { tools: (front.refused ? [] : front.listed) as never };
   });
 
   registerSkills(server, front, refresh);
@@ -85,7 +86,7 @@ function registerSkills(server: Server, front: McpFront, refresh: () => void): v
   server.setRequestHandler("resources/list", async () => {
     refresh();
     return {
-      resources: front.view.packs.map((p) => ({
+      resources: (front.refused ? [] : front.view.packs).map((p) => ({
         uri: SKILL_URI(p.pack.id),
         name: p.pack.id,
         title: `${p.pack.id} Skill`,
@@ -98,6 +99,9 @@ function registerSkills(server: Server, front: McpFront, refresh: () => void): v
   server.setRequestHandler("resources/read", async (req) => {
     const m = SKILL_URI_RE.exec(req.params.uri);
     refresh();
+    const no = front.refused?.problems[0];
+    if (no)
+      throw new ProtocolError(-32602, `resource not served: ${no.message}`, { uri: req.params.uri, reason: no.code });
     const p = m ? front.view.packs.find((x) => x.pack.id === m[1]) : undefined;
     if (!p) throw new ProtocolError(-32602, `resource not found: ${req.params.uri}`, { uri: req.params.uri });
     return {
@@ -116,7 +120,7 @@ function registerPrompts(
 ): void {
   server.setRequestHandler("prompts/list", async () => {
     refresh();
-    return { prompts: listPrompts(front) as never };
+    return { prompts: (front.refused ? [] : listPrompts(front)) as never };
   });
 
   server.setRequestHandler("prompts/get", async (req, ctx) =>

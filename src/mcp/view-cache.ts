@@ -51,6 +51,8 @@ export class ViewCache {
   /** the view built late (from the start cache) differs from the listing served: the next refresh() says the list changed */
   private lateChange = false;
   private brokenSaid = "";
+  /** refusal() as the last refresh() found it */
+  refused?: HcpxError;
   // Watched packs (server.ts): while every pack directory of the view (and its
   // parent) has a live watch and none fired, a request skips the pack files'
   // stat pass (3 stats a pack: 60 ms at 5,000 packs). A watch event marks the
@@ -230,9 +232,21 @@ export class ViewCache {
           : findProjectConfig(o.cwd!);
   }
 
-  /** No config at all: the instructions say so. */
+  /** No config at all: the instructions say so; a principal served nothing now (refusal()): why. */
   get instructions(): string {
-    return this.instr;
+    const no = this.refusal();
+    return no ? `Nothing is served: ${no.problems[0]!.message}` : this.instr;
+  }
+
+  /** --http: why this principal is served nothing now (removed from the server config, which may not load); its last view is kept, unserved. */
+  refusal(): HcpxError | undefined {
+    try {
+      this.livePrincipal?.get();
+      return undefined;
+    } catch (e) {
+      if (e instanceof HcpxError) return e;
+      throw e;
+    }
   }
 
   private install(next: ExportView): boolean {
@@ -283,17 +297,17 @@ export class ViewCache {
     return packDirs.map((d) => PACK_FILES.map((f) => identity(join(d, f))).join(",")).join("|");
   }
 
-  /** Rebuild the view when a file it was built from changed; true when the tool list changed. Keeps the last good view when the config cannot be read. */
+  /** Rebuild the view when a file it was built from changed; true when the tool list changed (or refused began or ended). Keeps the last good view when the config cannot be read. */
   refresh(): boolean {
     const late = this.lateChange;
     this.lateChange = false;
+    const was = this.refused !== undefined;
+    this.refused = this.refusal();
+    if (this.refused) return this.notReloaded(this.refused) || !was || late;
     const config = this.configStamp();
     // undefined: the config did not change (its project is the view's, built or not yet)
     let project: Project | undefined;
-    const notReloaded = (e: unknown) => {
-      this.log(`config not reloaded: ${e instanceof HcpxError ? e.problems[0]!.message : (e as Error).message}`);
-      return late;
-    };
+    const notReloaded = (e: unknown) => this.notReloaded(e) || was || late;
     if (config !== this.built.config) {
       try {
         project = this.freshProject();
@@ -304,7 +318,7 @@ export class ViewCache {
     const skip = this.packsWatched && !this.packsDirty && project === undefined;
     this.packsDirty = false;
     const packs = skip ? this.built.packs : this.packsStamp(project?.packDirs ?? this.packDirs);
-    if (config === this.built.config && packs === this.built.packs) return late;
+    if (config === this.built.config && packs === this.built.packs) return was || late;
     let next: ExportView;
     try {
       next = exportView(project ?? this.built_?.project ?? this.freshProject());
@@ -312,7 +326,13 @@ export class ViewCache {
       return notReloaded(e);
     }
     this.built = { config, packs };
-    return this.install(next) || late;
+    return this.install(next) || was || late;
+  }
+
+  /** The log says why the config was not reloaded (false: no change). */
+  private notReloaded(e: unknown): false {
+    this.log(`config not reloaded: ${e instanceof HcpxError ? e.problems[0]!.message : (e as Error).message}`);
+    return false;
   }
 
   /** The files to watch for changes: dir → names (the config, the user config, each pack's files, each pack directory in its parent). */

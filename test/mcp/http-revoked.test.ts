@@ -3,10 +3,10 @@
 // taken off a principal no longer authenticates as it (as `hcpx token remove`
 // for a static token); a principal removed, or a server config that no longer
 // loads, is served no tools, no Skills and no prompts, and its tool calls are
-// refused; the log says why once, not on every request.
+// refused.
 import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { modern, serve, teamProject, testIssuer, type Served, type TeamProject } from "./http-support";
+import { addToken, modern, serve, teamProject, testIssuer, type Served, type TeamProject } from "./http-support";
 
 type Env = { ok: boolean; error?: { code: string; message: string } };
 const balance = { name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } };
@@ -58,5 +58,67 @@ describe("hcpx mcp --http: what the server config takes away", () => {
     );
     for (const jwt of [ofAlice, ofMallory])
       expect(envOf(await modern(s.url, jwt, "tools/call", balance)).error?.code).toBe("unknown_principal");
+  }, 30_000);
+});
+
+describe("hcpx mcp --http: a principal removed, a server config that no longer loads", () => {
+  let p: TeamProject;
+  let s: Served;
+  let alice: string;
+  beforeAll(async () => {
+    p = teamProject({ principals: { alice: { grants: { allow: ["ledger.*"] } } } }, { confirm: "host" });
+    alice = addToken(p, "alice");
+    s = await serve(p, ["--server-config", p.serverConfig], { HCPX_AUDIT_LOG: "off" });
+  }, 60_000);
+  afterAll(async () => s?.stop());
+
+  const skill = { name: "hcp__read_skill", arguments: { pack: "ledger" } };
+  const uri = "skill://ledger/SKILL.md";
+  /** What alice is served: her tools, the Skill (as a tool and as a resource), her prompts and a call. */
+  const served = async () => {
+    const list = (await modern(s.url, alice, "tools/list")).body.result as { tools: unknown[] };
+    const read = await modern(s.url, alice, "tools/call", skill);
+    const resources = (await modern(s.url, alice, "resources/list")).body.result as { resources: unknown[] };
+    const resource = await modern(s.url, alice, "resources/read", { uri });
+    const prompts = (await modern(s.url, alice, "prompts/list")).body.result as { prompts: unknown[] };
+    const call = envOf(await modern(s.url, alice, "tools/call", balance));
+    return { list, read, resources, resource, prompts, call };
+  };
+  /** Nothing is served, and each refusal says why (`code`, `why`). */
+  const nothing = async (code: string, why: string) => {
+    const r = await served();
+    expect(r.list.tools).toEqual([]);
+    expect(r.resources.resources).toEqual([]);
+    expect(r.prompts.prompts).toEqual([]);
+    expect(envOf(r.read).error?.code).toBe(code);
+    expect(envOf(r.read).error?.message).toContain(why);
+    expect(r.resource.body.result).toBeUndefined();
+    expect((r.resource.body.error as { message: string }).message).toContain(why);
+    expect(r.call.error?.code).toBe(code);
+  };
+
+  it("is served no tools, no Skill, no prompts; every call is refused", async () => {
+    const original = JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.*"] } } } });
+    const before = await served();
+    expect(before.list.tools.length).toBeGreaterThan(0);
+    expect(JSON.stringify(before.read.body)).toContain("ledger");
+    expect(JSON.stringify(before.resource.body.result)).toContain("# ledger");
+    expect(before.call.ok).toBe(true);
+    try {
+      writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.*"] } } } }));
+      await nothing("unknown_principal", "no longer in the server config");
+      await nothing("unknown_principal", "no longer in the server config");
+      // a server config that no longer loads: the same, with the problem
+      writeFileSync(p.serverConfig, original.replace("{", '{"typo_key":1,'));
+      await nothing("unknown_key", "typo_key");
+      await nothing("unknown_key", "typo_key");
+      writeFileSync(p.serverConfig, original);
+      const again = await served();
+      expect(again.list.tools).toEqual(before.list.tools);
+      expect(again.call.ok).toBe(true);
+      expect(again.resource.body.result).toEqual(before.resource.body.result);
+    } finally {
+      writeFileSync(p.serverConfig, original);
+    }
   }, 30_000);
 });

@@ -128,7 +128,9 @@ export async function modern(
       accept: "application/json, text/event-stream",
       "mcp-protocol-version": MODERN,
       "mcp-method": method,
+      // Mcp-Name mirrors params.name (tools/call, prompts/get) or params.uri (resources/read)
       ...(typeof params.name === "string" ? { "mcp-name": params.name } : {}),
+      ...(typeof params.uri === "string" ? { "mcp-name": params.uri } : {}),
       ...(token ? { authorization: `Bearer ${token}` } : {}),
     },
     body: JSON.stringify({
