@@ -53,6 +53,8 @@ export class ViewCache {
   private brokenSaid = "";
   /** refusal() as the last refresh() found it */
   refused?: HcpxError;
+  /** the last "config not reloaded" said: once, until the config loads again */
+  private notReloadedSaid = "";
   // Watched packs (server.ts): while every pack directory of the view (and its
   // parent) has a live watch and none fired, a request skips the pack files'
   // stat pass (3 stats a pack: 60 ms at 5,000 packs). A watch event marks the
@@ -326,12 +328,14 @@ export class ViewCache {
       return notReloaded(e);
     }
     this.built = { config, packs };
+    this.notReloadedSaid = "";
     return this.install(next) || was || late;
   }
 
-  /** The log says why the config was not reloaded (false: no change). */
+  /** The log says why the config was not reloaded once per reason, not on every request (false: no change). */
   private notReloaded(e: unknown): false {
-    this.log(`config not reloaded: ${e instanceof HcpxError ? e.problems[0]!.message : (e as Error).message}`);
+    const why = e instanceof HcpxError ? e.problems[0]!.message : (e as Error).message;
+    if (why !== this.notReloadedSaid) this.log(`config not reloaded: ${(this.notReloadedSaid = why)}`);
     return false;
   }
 

@@ -3,7 +3,7 @@
 // taken off a principal no longer authenticates as it (as `hcpx token remove`
 // for a static token); a principal removed, or a server config that no longer
 // loads, is served no tools, no Skills and no prompts, and its tool calls are
-// refused.
+// refused; the log says why once, not on every request.
 import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addToken, modern, serve, teamProject, testIssuer, type Served, type TeamProject } from "./http-support";
@@ -11,6 +11,7 @@ import { addToken, modern, serve, teamProject, testIssuer, type Served, type Tea
 type Env = { ok: boolean; error?: { code: string; message: string } };
 const balance = { name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } };
 const envOf = (r: { body: Record<string, unknown> }) => (r.body.result as { structuredContent: Env }).structuredContent;
+const count = (text: string, what: string) => text.split(what).length - 1;
 
 describe("hcpx mcp --http: what the server config takes away", () => {
   let iss: Awaited<ReturnType<typeof testIssuer>>;
@@ -97,7 +98,7 @@ describe("hcpx mcp --http: a principal removed, a server config that no longer l
     expect(r.call.error?.code).toBe(code);
   };
 
-  it("is served no tools, no Skill, no prompts; every call is refused", async () => {
+  it("is served no tools, no Skill, no prompts; every call is refused; the log says why once", async () => {
     const original = JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.*"] } } } });
     const before = await served();
     expect(before.list.tools.length).toBeGreaterThan(0);
@@ -108,10 +109,12 @@ describe("hcpx mcp --http: a principal removed, a server config that no longer l
       writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.*"] } } } }));
       await nothing("unknown_principal", "no longer in the server config");
       await nothing("unknown_principal", "no longer in the server config");
+      expect(count(s.stderr(), "config not reloaded: principal 'alice' is no longer")).toBe(1);
       // a server config that no longer loads: the same, with the problem
       writeFileSync(p.serverConfig, original.replace("{", '{"typo_key":1,'));
       await nothing("unknown_key", "typo_key");
       await nothing("unknown_key", "typo_key");
+      expect(count(s.stderr(), "config not reloaded: ")).toBe(2);
       writeFileSync(p.serverConfig, original);
       const again = await served();
       expect(again.list.tools).toEqual(before.list.tools);
