@@ -15,7 +15,7 @@ import { isObj } from "../util/is";
 import { execute, type ConfirmQuestion, type ExecRequest, type PersonAnswer } from "../runtime/execute";
 import { failure, type Envelope } from "../runtime/envelope";
 import { abortSignalOf, type CallSignal } from "../runtime/cancel";
-import { argsHash, ConfirmStateError, type ConfirmBinding, type ConfirmStates, type StateCall } from "./confirm-state";
+import { argsHash, ConfirmStateError, type Checked, type ConfirmStates, type StateCall } from "./confirm-state";
 import {
   argsFromInputs,
   canAnswer,
@@ -119,7 +119,7 @@ export function gatherModern(
   c: Command,
   req: ExecRequest,
   ctx: CallContext,
-  bound: ConfirmBinding | undefined,
+  bound: Checked | undefined,
   call: StateCall,
 ): Gathered | { failed: Envelope } | { ask: InputRequired } {
   const hash = argsHash({ args: req.args, argv: req.argv ?? null });
@@ -128,6 +128,8 @@ export function gatherModern(
       "mismatch",
       `the answers are for ${bound.pack}.${bound.verb} with other args than this call's; nothing was run; call the tool again to be asked anew`,
     );
+  // the whole binding holds: the answers are taken, once
+  bound?.spend();
   const got: Record<string, InputValue> = { ...(bound?.inputs ?? {}) };
   for (const round of inputRounds(c)) {
     const open: [string, (typeof round)[number][1]][] = [];
@@ -169,8 +171,8 @@ export async function runModern(
 ): Promise<ToolResult | InputRequired> {
   const { ctx, states } = run;
   const call = { principal: run.project.principal.id, pack: req.pack, verb: req.verb };
-  // A retry: the state must be ours, unspent, unexpired and for this call.
-  const bound = ctx.requestState !== undefined ? states.redeem(ctx.requestState, call) : undefined;
+  // A retry: the state must be ours, unspent, unexpired and for this call (spent once its args hash holds too).
+  const bound = ctx.requestState !== undefined ? states.check(ctx.requestState, call) : undefined;
   if (!withInputs) {
     if (bound?.stage === "inputs")
       throw new ConfirmStateError(
@@ -200,15 +202,17 @@ export async function runModern(
 async function confirmModern(
   run: CallRun,
   req: ExecRequest,
-  bound: ConfirmBinding | undefined,
+  bound: Checked | undefined,
   inputs: Record<string, InputValue>,
 ): Promise<ToolResult | InputRequired> {
   const { project, ctx, trace } = run;
   if (bound) {
     const given = ctx.inputResponses?.[CONFIRM_KEY];
-    // no answer to hcpx's question in the retry: ask again (the spent state is not reissued)
-    if (given === undefined)
+    // no answer to hcpx's question in the retry: ask again (the state is spent, not reissued)
+    if (given === undefined) {
+      bound.spend();
       return confirmModern({ ...run, ctx: { ...ctx, inputResponses: undefined } }, req, undefined, inputs);
+    }
     return answered(run, req, bound, personAnswer(given));
   }
   // A first call: the question goes back to the client as an InputRequiredResult.
@@ -248,30 +252,51 @@ async function confirmModern(
   };
 }
 
-/** modern: the retry's answer to the confirm, for the args it was asked about (other args: a mismatch, nothing runs). */
-async function answered(
-  run: CallRun,
-  req: ExecRequest,
-  bound: ConfirmBinding,
-  answer: PersonAnswer,
-): Promise<ToolResult> {
+/**
+ * modern: the retry's answer to the confirm, for the args it was asked about. Other args: a mismatch,
+ * nothing runs, and the state stays good for the call it was asked about. It is spent when execute()
+ * asks (the args validated, their hash the state's), before anything runs: of concurrent answers, one runs.
+ */
+async function answered(run: CallRun, req: ExecRequest, bound: Checked, answer: PersonAnswer): Promise<ToolResult> {
   const { ctx, trace } = run;
   trace.answer = answer;
-  let mismatch: string | undefined;
+  let refused: ConfirmStateError | undefined;
+  let asked = false;
   const env = await execute(run.project, req, {
     signal: ctx.signal,
     hostApproved: run.hostApproved,
     pack: trace.loaded,
     askPerson: async (q) => {
+      asked = true;
       if (q.argsHash !== bound.argsHash) {
-        mismatch = `the answer is for ${bound.pack}.${bound.verb} with other args than this call's; nothing was run; call the tool again to be asked about these args`;
+        refused = new ConfirmStateError(
+          "mismatch",
+          `the answer is for ${bound.pack}.${bound.verb} with other args than this call's; nothing was run; call the tool again to be asked about these args`,
+        );
+        return "error";
+      }
+      try {
+        bound.spend();
+      } catch (e) {
+        if (!(e instanceof ConfirmStateError)) throw e;
+        refused = e;
         return "error";
       }
       return answer;
     },
   });
-  if (mismatch) throw new ConfirmStateError("mismatch", mismatch);
+  if (refused) throw refused;
+  // no question this time (the write needs no yes now, or a gate refused it first): the state is spent all the same
+  if (!asked) spendQuietly(bound);
   return toResult(env);
+}
+
+function spendQuietly(bound: Checked): void {
+  try {
+    bound.spend();
+  } catch (e) {
+    if (!(e instanceof ConfirmStateError)) throw e;
+  }
 }
 
 function unavailableText(req: ExecRequest, key: string, method: string): string {

@@ -39,6 +39,12 @@ export interface ConfirmBinding {
   use?: "prompt";
 }
 
+/** A state checked for a call and not spent yet: spend() once the whole binding holds (the args hash too). */
+export interface Checked extends ConfirmBinding {
+  /** Mark the state answered (here and in the shared store); throws "replayed" when it already was. */
+  spend(): void;
+}
+
 /** What a state is redeemed for: the call (or the prompts/get) that echoes it. */
 export interface StateCall {
   principal: string;
@@ -120,13 +126,22 @@ export class ConfirmStates {
     return `${PREFIX}${body}.${this.sign(body)}`;
   }
 
+  /** check() and spend() at once: a second answer with the state is refused. */
+  redeem(state: string, call: StateCall): ConfirmBinding {
+    const { spend, ...binding } = this.check(state, call);
+    spend();
+    return binding;
+  }
+
   /**
    * Check a state as echoed by the client: signature, expiry, not answered
-   * before, and bound to this call's principal, pack and verb (the args hash
-   * is checked by `bindsArgs` once the args are validated). On success the
-   * state is spent: a second answer with it is refused.
+   * before, and bound to this call's principal, pack and verb. It is not spent
+   * here: the caller checks the args hash once the args are validated, then
+   * spends it (spend()) before anything runs, so a call with other args is
+   * refused and leaves the state good for the call it was asked about. spend()
+   * is synchronous: of concurrent answers with one state, one runs.
    */
-  redeem(state: string, call: StateCall): ConfirmBinding {
+  check(state: string, call: StateCall): Checked {
     if (typeof state !== "string" || !state.startsWith(PREFIX))
       throw new ConfirmStateError("malformed", "requestState is not one hcpx issued; nothing was run");
     const rest = state.slice(PREFIX.length);
@@ -182,12 +197,6 @@ export class ConfirmStates {
         `the answer is for ${kind(p.use)}, not for ${kind(call.use)}; nothing was run; ask again`,
       );
     }
-    if (this.spend && !this.spend(p.nonce, p.exp))
-      throw new ConfirmStateError(
-        "replayed",
-        "requestState was already answered once (on this or another instance): each answer runs at most one call; nothing was run",
-      );
-    this.used.set(p.nonce, p.exp);
     return {
       principal: p.principal,
       pack: p.pack,
@@ -196,7 +205,17 @@ export class ConfirmStates {
       ...(p.stage === "inputs" ? { stage: p.stage } : {}),
       ...(p.inputs ? { inputs: p.inputs } : {}),
       ...(p.use === "prompt" ? { use: p.use } : {}),
+      spend: () => this.spendOnce(p.nonce, p.exp),
     };
+  }
+
+  private spendOnce(nonce: string, exp: number): void {
+    if (this.used.has(nonce) || (this.spend && !this.spend(nonce, exp)))
+      throw new ConfirmStateError(
+        "replayed",
+        "requestState was already answered once (on this or another instance): each answer runs at most one call; nothing was run",
+      );
+    this.used.set(nonce, exp);
   }
 
   /** The key id an unverified state claims (only to word the refusal). */

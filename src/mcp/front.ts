@@ -16,7 +16,7 @@ import { failure, type Envelope } from "../runtime/envelope";
 import { READ_SKILL_TOOL } from "../projection/tools";
 import { auditArgs, AuditWriter, decisionOf, type AuditRecord } from "../runtime/audit";
 import { HCP_TOOL } from "./tools";
-import { ConfirmStateError, ConfirmStates, type ConfirmBinding, type StateCall } from "./confirm-state";
+import { ConfirmStateError, ConfirmStates, type Checked, type StateCall } from "./confirm-state";
 import { inputArgs } from "./inputs";
 import { gatherLegacy, gatherModern, runLegacy, runModern, type CallRun } from "./ask";
 import { requestByName, requestFromHcp, requestFromTool } from "./call-request";
@@ -254,14 +254,14 @@ export class McpFront extends ViewCache {
     c: Command,
     req: ExecRequest,
     ctx: CallContext,
-    bound: ConfirmBinding | undefined,
+    bound: Checked | undefined,
     call: StateCall,
   ): ReturnType<typeof gatherModern> {
     return gatherModern(this.states, c, req, ctx, bound, call);
   }
 
-  /** Check an echoed requestState for a call or a prompts/get (src/mcp/prompts.ts); spends it. */
-  redeem(state: string, call: StateCall): ConfirmBinding {
-    return this.states.redeem(state, call);
+  /** Check an echoed requestState for a prompts/get (src/mcp/prompts.ts); gatherModern spends it once its args hash holds. */
+  checkState(state: string, call: StateCall): Checked {
+    return this.states.check(state, call);
   }
 }

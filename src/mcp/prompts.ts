@@ -191,7 +191,7 @@ export async function getPrompt(
       got = g.got;
     }
   } else {
-    const bound = ctx.requestState !== undefined ? front.redeem(ctx.requestState, call) : undefined;
+    const bound = ctx.requestState !== undefined ? front.checkState(ctx.requestState, call) : undefined;
     if (bound && !inputs)
       throw new ConfirmStateError(
         "mismatch",

@@ -303,7 +303,7 @@ describe("a confirm is one question: modern clients get an InputRequiredResult",
       expect(otherArgs.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
       expect(readFileSync(p.ledger, "utf8")).toBe(before);
 
-      // a state is spent once redeemed, even by a mismatched call: a fresh question for the real one
+      // a mismatched call spends no state (the right call may still take it); a fresh question for this case
       const again = result(await s.modern("tools/call", transfer()));
       const state2 = again.requestState as string;
       const otherVerb = await s.modern("tools/call", {

@@ -82,6 +82,42 @@ describe("hcpx mcp --http: requestState across instances", () => {
     expect(readFileSync(p.ledger, "utf8")).toBe(after);
   });
 
+  it("an answer with other args is refused and leaves the state good for its own call; of three answers at once, one runs", async () => {
+    const legs = () => (readFileSync(p.ledger, "utf8").match(/"transfer":/g) ?? []).length;
+    const before = legs();
+    const state = await ask(a, alice);
+    const otherArgs = {
+      ...transfer,
+      arguments: { ...transfer.arguments, args: { ...transfer.arguments.args, amount: 8 } },
+    };
+    const other = await modern(a.url, alice, "tools/call", {
+      ...otherArgs,
+      inputResponses: accept,
+      requestState: state,
+    });
+    expect(other.body.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
+    expect(legs()).toBe(before);
+    // the person's yes is not lost: the call it was asked about still takes it, on either instance
+    const ok = await modern(b.url, alice, "tools/call", { ...transfer, inputResponses: accept, requestState: state });
+    expect((ok.body.result as { structuredContent: { ok: boolean } }).structuredContent.ok).toBe(true);
+    expect(legs()).toBe(before + 2);
+    const state2 = await ask(a, alice);
+    const answers = await Promise.all(
+      [a, b, a].map((s) =>
+        modern(s.url, alice, "tools/call", { ...transfer, inputResponses: accept, requestState: state2 }),
+      ),
+    );
+    const ran = answers.filter(
+      (r) => (r.body.result as { structuredContent?: { ok: boolean } })?.structuredContent?.ok,
+    );
+    expect(ran.length).toBe(1);
+    const replayed = answers.filter(
+      (r) => (r.body.error as { data?: { reason?: string } })?.data?.reason === "request_state_replayed",
+    );
+    expect(replayed.length).toBe(2);
+    expect(legs()).toBe(before + 4);
+  });
+
   it("an instance with another key says the state was signed by another key; nothing runs", async () => {
     const before = readFileSync(p.ledger, "utf8");
     const state = await ask(a, alice);
