@@ -6,13 +6,36 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthInfo, createMcpHandler } from "@modelcontextprotocol/server";
 
-/** The path of a request target as the URL parser reads it (dot segments resolved, percent-encoding kept). */
-export function pathOf(target: string | undefined): string {
-  const t = target ?? "/";
-  // the usual target ("/mcp"): nothing for the parser to do; anything else goes through it
-  if (/^\/[A-Za-z0-9_-]*$/.test(t)) return t;
-  return new URL(`http://h${t}`).pathname;
+/** A request target as the URL parser reads it (dot segments resolved, percent-encoding kept): its path, and its path and query. */
+export interface RequestTarget {
+  pathname: string;
+  /** the path and the query: what follows the host in the Request's URL */
+  rest: string;
 }
+
+/**
+ * The target of a request in origin form ("/mcp?x") or absolute form ("http://host/mcp", which a
+ * proxy may send: its path is served; the Host header is what the Host check reads). Any other
+ * ("*", authority form), one that does not parse, or a malformed Host header: the 400 that says so.
+ */
+export function targetOf(req: IncomingMessage): RequestTarget | Response {
+  const host = req.headers.host;
+  if (host !== undefined && !HOST_RE.test(host)) return badRequest("a malformed Host header");
+  const t = req.url ?? "/";
+  // the usual target ("/mcp"): nothing for the parser to do; anything else goes through it
+  if (/^\/[A-Za-z0-9_-]*$/.test(t)) return { pathname: t, rest: t };
+  const base = t.startsWith("/") ? `http://h${t}` : /^https?:\/\//i.test(t) ? t : undefined;
+  if (base === undefined || !URL.canParse(base))
+    return badRequest("the request target is neither a path nor http://host/path");
+  const u = new URL(base);
+  return { pathname: u.pathname, rest: u.pathname + u.search };
+}
+
+/** A Host header value: a name or an IPv4 address, or an IPv6 one in brackets, and an optional port (no userinfo, no spaces). */
+const HOST_RE = /^(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+const badRequest = (why: string) =>
+  new Response(`bad request: ${why}\n`, { status: 400, headers: { "content-type": "text/plain" } });
 
 /** Not a JSON body (empty, or not JSON): the SDK reads the bytes and says so itself. */
 const NOT_JSON = Symbol("not JSON");
@@ -54,7 +77,8 @@ function bodyOf(req: IncomingMessage, max: number): Promise<Uint8Array | undefin
   });
 }
 
-export function toRequest(req: IncomingMessage, host: string, withBody = true): Request {
+/** `target`: targetOf(req)'s, which also checked the Host header (a malformed one makes new Request throw). */
+export function toRequest(req: IncomingMessage, host: string, target: RequestTarget, withBody = true): Request {
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined) continue;
@@ -67,7 +91,7 @@ export function toRequest(req: IncomingMessage, host: string, withBody = true): 
   // stream (Node emits ECONNRESET "aborted" on req), so the SDK's read of it fails and nothing
   // runs; one that goes away later cancels the response's stream (send). (An AbortController
   // here, aborted only in the first case, was a signal and its listener on every request.)
-  return new Request(`http://${req.headers.host ?? host}${req.url ?? "/"}`, {
+  return new Request(`http://${req.headers.host ?? host}${target.rest}`, {
     method,
     headers,
     ...(hasBody ? { body: streamOf(req), duplex: "half" } : {}),

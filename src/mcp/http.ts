@@ -26,7 +26,7 @@ import type { McpFront } from "./front";
 import { buildServer, type InstanceHooks } from "./sdk-server";
 import { challenge, type Authenticator } from "./auth";
 import { DEFAULT_KEEP_ALIVE_TIMEOUT_MS } from "./team-config";
-import { pathOf, postParsed, send, toRequest } from "./http-bridge";
+import { postParsed, send, targetOf, toRequest } from "./http-bridge";
 
 export interface HttpOptions {
   /** the front of each principal (undefined: the server config does not name it now); with `auth` absent (--no-auth, loopback only) the one front under "local" */
@@ -89,10 +89,13 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
-      const pathname = pathOf(req.url);
+      const target = targetOf(req);
+      // what the client sent does not parse ("*", a Host with userinfo or spaces): 400, before anything else
+      if (target instanceof Response) return await send(target, res);
+      const pathname = target.pathname;
       // a POST to the endpoint: its body is read here once the request is let in (post())
       const held = req.method === "POST" && pathname === path;
-      const request = toRequest(req, host, !held);
+      const request = toRequest(req, host, target, !held);
       const guard = hostHeaderValidationResponse(request, allowed) ?? originValidationResponse(request, allowed);
       let response: Response | undefined;
       if (guard) response = guard;

@@ -1,0 +1,85 @@
+// What a client sends is answered, never a bare 500 (docs/http.md "Requests
+// and errors"): a request target in absolute form (`POST http://host/mcp`, as
+// a proxy may send) is served by its path, with the Host check on the Host
+// header; `*` and a malformed Host are 400.
+import { connect } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addToken, MODERN, serve, teamProject, type Served, type TeamProject } from "./http-support";
+
+/** One raw HTTP/1.1 exchange: the request line and headers as given (Connection: close added), then `body`. */
+function raw(port: number, head: string[], body = ""): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const sock = connect(port, "127.0.0.1", () => {
+      const len = body ? [`Content-Length: ${Buffer.byteLength(body)}`] : [];
+      sock.write([...head, ...len, "Connection: close", "", body].join("\r\n"));
+    });
+    let got = "";
+    sock.setEncoding("utf8").on("data", (d: string) => (got += d));
+    sock.on("close", () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(got)?.[1] ?? 0), text: got }));
+    sock.on("error", reject);
+    setTimeout(() => sock.destroy(), 10_000);
+  });
+}
+
+const listBody = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/list",
+  params: {
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": MODERN,
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    },
+  },
+});
+
+describe("hcpx mcp --http: request targets and Host values", () => {
+  let p: TeamProject;
+  let s: Served;
+  let token: string;
+  let port: number;
+  beforeAll(async () => {
+    p = teamProject({ principals: { alice: { grants: { allow: ["ledger.*"] } } } });
+    token = addToken(p, "alice");
+    s = await serve(p, ["--server-config", p.serverConfig]);
+    port = Number(new URL(s.url).port);
+  }, 60_000);
+  afterAll(async () => s?.stop());
+
+  const post = (target: string, host: string) => [
+    `POST ${target} HTTP/1.1`,
+    `Host: ${host}`,
+    `Authorization: Bearer ${token}`,
+    "Content-Type: application/json",
+    "Accept: application/json, text/event-stream",
+    `MCP-Protocol-Version: ${MODERN}`,
+    "Mcp-Method: tools/list",
+  ];
+
+  it("an absolute-form target is served by its path; the Host check applies to the Host header", async () => {
+    const ok = await raw(port, post(`http://127.0.0.1:${port}/mcp`, `127.0.0.1:${port}`), listBody);
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.text).toContain('"name":"hcp"');
+    const elsewhere = await raw(port, post(`http://127.0.0.1:${port}/other`, `127.0.0.1:${port}`), listBody);
+    expect(elsewhere.status).toBe(404);
+    const foreign = await raw(port, post(`http://127.0.0.1:${port}/mcp`, "evil.example"), listBody);
+    expect(foreign.status).toBe(403);
+  });
+
+  it("`*`, a malformed Host or an unparseable target is 400, never 500", async () => {
+    const star = await raw(port, ["OPTIONS * HTTP/1.1", `Host: 127.0.0.1:${port}`]);
+    expect(star.status).toBe(400);
+    for (const host of [`evil.example@127.0.0.1:${port}`, "a b", "127.0.0.1:port", "[::1"]) {
+      const r = await raw(port, post("/mcp", host), listBody);
+      expect(r.status, host).toBe(400);
+      expect(r.text).toContain("Host");
+    }
+    const bad = await raw(port, post("http://[::1/mcp", `127.0.0.1:${port}`), listBody);
+    expect(bad.status).toBe(400);
+    expect(s.stderr()).not.toContain("Failed to parse URL");
+    // the server serves on
+    const ok = await raw(port, post("/mcp", `127.0.0.1:${port}`), listBody);
+    expect(ok.status).toBe(200);
+  });
+});
