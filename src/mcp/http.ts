@@ -26,6 +26,7 @@ import type { McpFront } from "./front";
 import { buildServer, type InstanceHooks } from "./sdk-server";
 import { challenge, type Authenticator } from "./auth";
 import { DEFAULT_KEEP_ALIVE_TIMEOUT_MS } from "./team-config";
+import { HcpxError } from "../util/errors";
 import { postParsed, send, targetOf, toRequest } from "./http-bridge";
 
 export interface HttpOptions {
@@ -123,7 +124,7 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
   const serve = endpointOf(handler, maxBody, legacyStream);
 
   await new Promise<void>((ok, fail) => {
-    server.once("error", fail);
+    server.once("error", (e) => fail(listenError(e, host, o.port)));
     server.listen(o.port, host, () => ok());
   });
   const a = server.address() as AddressInfo;
@@ -162,6 +163,20 @@ function nodeServer(o: HttpOptions, listener: (req: IncomingMessage, res: Server
   );
   server.keepAliveTimeout = o.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS; // the proxy closes idle connections first (team-config.ts)
   return server;
+}
+
+/** The address cannot be listened on: said with the address and what to do (a port taken, an address not this machine's); anything else is as it was. */
+function listenError(e: Error, host: string, port: number): Error {
+  const code = (e as NodeJS.ErrnoException).code;
+  const at = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  if (code === "EADDRINUSE")
+    return new HcpxError({ code: "address_in_use", message: `cannot listen on ${at}: the port is in use` });
+  if (code === "EADDRNOTAVAIL")
+    return new HcpxError({
+      code: "address_unavailable",
+      message: `cannot listen on ${at}: ${host} is not an address of this machine`,
+    });
+  return e;
 }
 
 function checkBind(o: HttpOptions, host: string): void {

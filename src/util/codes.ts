@@ -234,6 +234,12 @@ export const ERRORS = {
     hint: "binding another address than loopback needs --bind-public (put a TLS reverse proxy in front, docs/http.md); --no-auth is loopback only",
     usage: true,
   },
+  address_in_use: {
+    hint: "another process listens on that port: pick another port (`--http PORT`), or stop that process (`ss -ltnp` names it)",
+  },
+  address_unavailable: {
+    hint: "the address is not one of this machine's: listen on one it has (`ip addr` lists them), 127.0.0.1 by default",
+  },
   principal_overlap: { hint: "a token or a JWT subject is one principal: remove it from the others" },
   unknown_principal: { hint: "add the principal to the server config's principals, or `hcpx token remove` its token" },
   bad_state_key: {

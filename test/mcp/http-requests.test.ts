@@ -1,10 +1,12 @@
 // What a client sends is answered, never a bare 500 (docs/http.md "Requests
 // and errors"): a request target in absolute form (`POST http://host/mcp`, as
 // a proxy may send) is served by its path, with the Host check on the Host
-// header; `*` and a malformed Host are 400.
-import { connect } from "node:net";
+// header; `*` and a malformed Host are 400. And a port that is taken, or an
+// address that is not this machine's, stops the start with what to do.
+import { createServer } from "node:http";
+import { connect, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addToken, MODERN, serve, teamProject, type Served, type TeamProject } from "./http-support";
+import { addToken, MODERN, refusal, serve, teamProject, type Served, type TeamProject } from "./http-support";
 
 /** One raw HTTP/1.1 exchange: the request line and headers as given (Connection: close added), then `body`. */
 function raw(port: number, head: string[], body = ""): Promise<{ status: number; text: string }> {
@@ -82,4 +84,28 @@ describe("hcpx mcp --http: request targets and Host values", () => {
     const ok = await raw(port, post("/mcp", `127.0.0.1:${port}`), listBody);
     expect(ok.status).toBe(200);
   });
+});
+
+describe("hcpx mcp --http: an address it cannot listen on", () => {
+  it("a port in use, an address not this machine's: exit 1, the address and what to do (not 'a bug in hcpx')", async () => {
+    const p = teamProject({ principals: { alice: { grants: { allow: ["ledger.*"] } } } });
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, "127.0.0.1", () => r()));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const inUse = refusal(p, ["--http", `127.0.0.1:${port}`, "--server-config", p.serverConfig]);
+      expect(inUse.status).toBe(1);
+      expect(inUse.stderr).toContain(`cannot listen on 127.0.0.1:${port}: the port is in use`);
+      expect(inUse.stderr).toContain("pick another port");
+      expect(inUse.stderr).not.toMatch(/internal error|a bug in hcpx/);
+    } finally {
+      await new Promise<void>((r) => taken.close(() => r()));
+    }
+    // 192.0.2.1 (TEST-NET-1) is no machine's own address
+    const args = ["--http", "192.0.2.1:8080", "--bind-public", "--server-config", p.serverConfig];
+    const elsewhere = refusal(p, args);
+    expect(elsewhere.status).toBe(1);
+    expect(elsewhere.stderr).toContain("cannot listen on 192.0.2.1:8080: 192.0.2.1 is not an address of this machine");
+    expect(elsewhere.stderr).not.toMatch(/internal error|a bug in hcpx/);
+  }, 60_000);
 });
