@@ -181,7 +181,12 @@ export class ConfirmStates {
         "replayed",
         "requestState was already answered once: each answer runs at most one call; nothing was run",
       );
-    if (p.principal !== call.principal || p.pack !== call.pack || p.verb !== call.verb) {
+    if (p.principal !== call.principal)
+      throw new ConfirmStateError(
+        "mismatch",
+        `the answer is for another principal's call of ${p.pack}.${p.verb}, not ${call.principal}'s: each principal answers its own questions; nothing was run`,
+      );
+    if (p.pack !== call.pack || p.verb !== call.verb) {
       throw new ConfirmStateError(
         "mismatch",
         `the answer is for another call (${p.pack}.${p.verb}), not for ${call.pack}.${call.verb}; nothing was run`,

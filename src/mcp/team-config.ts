@@ -320,9 +320,18 @@ export const tokenHash = (token: string) => createHash("sha256").update(token, "
 export function readTokens(file: string): TokenEntry[] {
   const text = readTextIfExists(file, file, CAPS.config);
   if (text === undefined) return [];
-  const doc = parseJson5(text, file);
-  return validate(TokensSchema, doc.value, file, text).data.tokens;
+  try {
+    const doc = parseJson5(text, file);
+    return validate(TokensSchema, doc.value, file, text).data.tokens;
+  } catch (e) {
+    if (!(e instanceof HcpxError)) throw e;
+    // the generic hints name the pack format; the tokens file is the team server's
+    throw new HcpxError(e.problems.map((p) => ({ ...p, hint: p.hint ? `${p.hint}; ${TOKENS_HINT}` : TOKENS_HINT })));
+  }
 }
+
+const TOKENS_HINT =
+  "the tokens file is { version: 1, tokens: [{ principal, sha256, created }] }, written by `hcpx token add` (docs/http.md, Authentication and Files)";
 
 function writeTokens(file: string, tokens: TokenEntry[]): void {
   writeFile(baseFor(file), file, JSON.stringify({ version: 1, tokens }, null, 2) + "\n", { mode: 0o600 });

@@ -231,8 +231,13 @@ export function unknownVerb(project: Project, pack: Pack, verb: string): Envelop
 /** 3. grant check (deny by default) */
 function grantGate({ project, pack, cmd }: Call): Envelope | undefined {
   if (!isGranted(project.grants, pack.id, cmd.verb_key)) {
-    return failure("not_granted", `${pack.id}.${cmd.verb_key} is not granted to ${project.principal.id}`, {
-      hint: `a person can grant it: \`hcpx grant ${pack.id}.${cmd.verb_key}\` or grants.allow in hcp.config.json5`,
+    const name = `${pack.id}.${cmd.verb_key}`;
+    // `hcpx mcp --http`: the principal's own grants (the server config's) may be what refuses, not the project's
+    const own = project.grants.within && !isGranted({ ...project.grants, within: undefined }, pack.id, cmd.verb_key);
+    return failure("not_granted", `${name} is not granted to ${project.principal.id}`, {
+      hint: own
+        ? `the server config's principals.${project.principal.id}.grants do not grant it: a person can add it to their allow (or take it out of their deny), docs/http.md`
+        : `a person can grant it: \`hcpx grant ${name}\` or grants.allow in hcp.config.json5`,
     });
   }
   return undefined;

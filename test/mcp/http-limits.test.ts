@@ -96,6 +96,16 @@ describe("hcpx mcp --http: where and whether it serves", () => {
     const r = refusal(p, ["--http", "0", "--server-config", p.serverConfig]);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/a token is for principal 'bob', which the server config does not name/);
+    // a tokens file that does not check: its hint is the tokens file's (docs/http.md), not the pack format's
+    writeFileSync(
+      join(p.state, "hcpx", "tokens.json"),
+      JSON.stringify({ version: 1, tokens: [{ principal: "alice" }] }),
+    );
+    const t = refusal(p, ["--http", "0", "--server-config", p.serverConfig]);
+    expect(t.status).toBe(1);
+    expect(t.stderr).toContain("tokens.json");
+    expect(t.stderr).toContain("docs/http.md");
+    expect(t.stderr).not.toContain("pack-format");
   });
 });
 

@@ -137,6 +137,9 @@ describe("hcpx mcp --http: requestState across instances", () => {
     const state = await ask(a, alice);
     const r = await modern(b.url, bob, "tools/call", { ...transfer, inputResponses: accept, requestState: state });
     expect(r.body.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
+    expect((r.body.error as { message: string }).message).toContain(
+      "the answer is for another principal's call of ledger.transfer, not bob's",
+    );
     expect(readFileSync(p.ledger, "utf8")).toBe(before);
   });
 
