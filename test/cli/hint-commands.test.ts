@@ -37,6 +37,7 @@ const flagsOf = (path: string) =>
 /** Backticked text that begins with "hcpx" and is a sentence, not a command. */
 const PROSE = new Set([
   "hcpx would set it to ${JSON.stringify(v)}: remove your rule, or rerun with --force to replace it",
+  "hcpx cannot follow this TOML (${what}); nothing was written",
 ]);
 
 /** Each `hcpx …` in backticks in src/: the file, the text, and what is wrong with it (undefined: nothing). */

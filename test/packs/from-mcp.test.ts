@@ -137,7 +137,8 @@ describe("hcpx pack from-mcp", () => {
       expect(JSON.stringify(again)).toContain("a.txt");
       expect(await live()).toEqual(first);
       const refused = await conn.client.callTool({ name: "hcp", arguments: { pack: "fs", verb: "move_file", args: { source: join(root, "a.txt"), destination: join(root, "c.txt") } } });
-      expect(JSON.stringify(refused)).toContain("not_granted");
+      // not granted: to the agent, a command the pack does not have (the audit keeps not_granted)
+      expect(JSON.stringify(refused)).toContain("pack fs has no command 'move_file'");
       expect(existsSync(join(root, "c.txt"))).toBe(false);
 
       const viaHcpx = JSON.stringify(listed.tools).length;
