@@ -55,6 +55,17 @@ export function hintOf(p: Pick<Problem, "code" | "hint">): string | undefined {
  */
 const BRAND = Symbol.for("hcpx.HcpxError");
 
+function uniqueProblems(list: Problem[]): Problem[] {
+  if (list.length < 2) return list;
+  const seen = new Set<string>();
+  return list.filter((p) => {
+    const k = JSON.stringify(p);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
 export class HcpxError extends Error {
   readonly [BRAND] = true;
   static override [Symbol.hasInstance](v: unknown): boolean {
@@ -64,7 +75,8 @@ export class HcpxError extends Error {
   readonly exitCode: number;
   /** `exitCode` defaults to 64 when the first error's code is a usage error (ERRORS[code].usage), else 1. */
   constructor(problems: Problem | Problem[], exitCode?: number) {
-    const list = Array.isArray(problems) ? problems : [problems];
+    // one problem once: several checks of one file (a host's targets in it) may find the same fault
+    const list = Array.isArray(problems) ? uniqueProblems(problems) : [problems];
     super(list.map(formatProblem).join("\n"));
     this.name = "HcpxError";
     this.problems = list;

@@ -116,6 +116,19 @@ describe("a config that is a link leading nowhere", () => {
   });
 });
 
+describe("one fault, said once", () => {
+  it("a host file several of the host's targets read (Gemini's settings.json) with a trailing comma: one error, not one a target", async () => {
+    const p = project();
+    mkdirSync(join(p.dir, ".gemini"));
+    writeFileSync(join(p.dir, ".gemini", "settings.json"), '{\n  "theme": "x",\n}\n');
+    const r = await hcpx(["adopt", "gemini", "--write"], p.dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr.match(/^error .*trailing comma/gm)).toHaveLength(1);
+    const j = envelope(await hcpx(["adopt", "gemini", "--write", "--json"], p.dir));
+    expect((j.error as unknown as { problems: unknown[] }).problems).toHaveLength(1);
+  });
+});
+
 describe("files that are not UTF-8 are never rewritten lossily", () => {
   it("grant (a config edit), pack add-verb and pack sync refuse with not_utf8 and leave every byte", async () => {
     const p = project();
