@@ -1,7 +1,8 @@
 // Markdown files shared with the user (CLAUDE.md, AGENTS.md, GEMINI.md, …): we
 // own only the text between `<!-- hcp:begin -->` and `<!-- hcp:end -->`, each
 // on a line of its own; every byte outside it stays, CRLF included. A user's
-// line that mentions the marker text is the user's text.
+// line that mentions the marker text is the user's text, and so is a marker
+// line inside a fenced code block (an example of hcpx's block, say).
 import { HcpxError } from "../util/errors";
 import { eolOf, lineCol, withEol } from "../util/text";
 
@@ -16,18 +17,60 @@ export interface BlockSpan {
   inner: string;
 }
 
+/** A fenced code block: [start, end) of its lines, opening and closing fence included. */
+export interface Fence {
+  start: number;
+  end: number;
+  /** false: never closed, so it runs to the end of the text */
+  closed: boolean;
+}
+
+// CommonMark: up to 3 spaces, then 3 or more backticks or tildes, then the info string
+const FENCE = / {0,3}(`{3,}|~{3,})([^\n]*)/y;
+
+/**
+ * The fenced code blocks of `text` (CommonMark, at the top level): a line of 3 or more
+ * backticks or tildes, indented up to 3 spaces, opens one (a backtick fence's info
+ * string holds no backtick); a line of the same character, at least as many, with only
+ * spaces or tabs after them, closes it; one never closed runs to the end of the text.
+ */
+export function fences(text: string): Fence[] {
+  const out: Fence[] = [];
+  let open: { start: number; ch: string; len: number } | undefined;
+  for (let at = 0; at < text.length;) {
+    const nl = text.indexOf("\n", at);
+    const next = nl < 0 ? text.length : nl + 1;
+    FENCE.lastIndex = at;
+    const m = FENCE.exec(text);
+    if (m) {
+      const run = m[1]!;
+      const rest = m[2]!.replace(/\r$/, "");
+      if (!open) {
+        if (!(run[0] === "`" && rest.includes("`"))) open = { start: at, ch: run[0]!, len: run.length };
+      } else if (run[0] === open.ch && run.length >= open.len && /^[ \t]*$/.test(rest)) {
+        out.push({ start: open.start, end: next, closed: true });
+        open = undefined;
+      }
+    }
+    at = next;
+  }
+  if (open) out.push({ start: open.start, end: text.length, closed: false });
+  return out;
+}
+
 /**
  * Offsets of the lines that are exactly `marker` (a line break, `\r\n` or
  * `\n`, or the file's start/end around it). A marker mentioned inside a line
  * of the user's — `see <!-- hcp:begin --> below` — is not one: it is text.
+ * With `code` (the text's fences), a marker line inside a fence is text too.
  */
-export function markerLines(text: string, marker: string): number[] {
+export function markerLines(text: string, marker: string, code: Fence[] = []): number[] {
   const out: number[] = [];
   for (let i = text.indexOf(marker); i >= 0; i = text.indexOf(marker, i + 1)) {
     const before = i === 0 || text[i - 1] === "\n";
     const j = i + marker.length;
     const after = j === text.length || text[j] === "\n" || (text[j] === "\r" && text[j + 1] === "\n");
-    if (before && after) out.push(i);
+    if (before && after && !code.some((f) => i >= f.start && i < f.end)) out.push(i);
   }
   return out;
 }
@@ -37,9 +80,11 @@ export function hasMarkerLine(content: string): boolean {
   return markerLines(content, BEGIN).length > 0 || markerLines(content, END).length > 0;
 }
 
+/** hcpx's block in `text` (its markers outside fenced code), or undefined; broken markers throw bad_markers. */
 export function findBlock(text: string, file: string): BlockSpan | undefined {
-  const bs = markerLines(text, BEGIN);
-  const es = markerLines(text, END);
+  const code = fences(text);
+  const bs = markerLines(text, BEGIN, code);
+  const es = markerLines(text, END, code);
   if (bs.length === 0 && es.length === 0) return undefined;
   const b = bs[0] ?? -1;
   const e = es[0] ?? -1;
@@ -79,6 +124,15 @@ export function blockContent(content: string): string {
   return content.replace(/\r\n/g, "\n").replace(/\n+$/, "");
 }
 
+/** Where findBlock finds the block in `text` (undefined: none, or broken markers). */
+function foundAt(text: string, file: string): number | undefined {
+  try {
+    return findBlock(text, file)?.start;
+  } catch {
+    return undefined;
+  }
+}
+
 export function setBlock(text: string | undefined, content: string, file: string): { text: string; prefix?: string } {
   // the block's own text must not hold a marker line: the block could not be found (or removed) again
   if (hasMarkerLine(withEol(content, "\n")))
@@ -90,11 +144,34 @@ export function setBlock(text: string | undefined, content: string, file: string
     });
   const eol = eolOf(text);
   const block = renderBlock(content, eol);
-  if (text === undefined || text === "") return { text: block + eol, prefix: "" };
-  const span = findBlock(text, file);
-  if (span) return { text: text.slice(0, span.start) + block + text.slice(span.end) };
-  const prefix = text.endsWith("\n") ? eol : eol + eol;
-  return { text: text + prefix + block + eol, prefix };
+  let out: { text: string; prefix?: string; at: number };
+  if (text === undefined || text === "") out = { text: block + eol, prefix: "", at: 0 };
+  else {
+    const span = findBlock(text, file);
+    if (span) out = { text: text.slice(0, span.start) + block + text.slice(span.end), at: span.start };
+    else {
+      const open = fences(text).find((f) => !f.closed);
+      if (open)
+        throw new HcpxError({
+          code: "bad_markers",
+          message: "ends inside a code fence that is never closed: the hcp block added after it would be code",
+          file,
+          ...lineCol(text, open.start),
+          hint: "close that fence (a line of the same backticks or tildes), then adopt again",
+        });
+      const prefix = text.endsWith("\n") ? eol : eol + eol;
+      out = { text: text + prefix + block + eol, prefix, at: text.length + prefix.length };
+    }
+  }
+  // what is written must be found again as this block, or a re-run would add a second one
+  if (foundAt(out.text, file) !== out.at)
+    throw new HcpxError({
+      code: "bad_markers",
+      message: "the hcp block to write opens or closes a code fence, so it could not be found again; nothing written",
+      file,
+      hint: "a pack's lead, description or Skill text holds an unbalanced ``` or ~~~ fence: balance it there",
+    });
+  return out.prefix === undefined ? { text: out.text } : { text: out.text, prefix: out.prefix };
 }
 
 export function removeBlock(text: string, file: string, prefix?: string): string {

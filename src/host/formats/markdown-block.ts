@@ -4,7 +4,7 @@
 import { HcpxError } from "../../util/errors";
 import type { LedgerEntry } from "../ledger";
 import { blockContent, findBlock, removeBlock, setBlock } from "../mdblock";
-import { sha256 } from "../../util/text";
+import { lineCol, sha256 } from "../../util/text";
 import { changedSince } from "./common";
 import type { FormatHandler } from "./types";
 
@@ -37,6 +37,17 @@ export const markdownBlockFormat: FormatHandler = {
         message: `${f.plannedBy.host} and ${ctx.host} would write different hcp blocks here`,
         file: f.show,
         hint: "adopt these hosts one at a time",
+      });
+    }
+    // a block no ledger records (hcpx did not write it here) is the person's text, refused as any
+    // entry hcpx did not write; one that already holds what hcpx would write is taken as hcpx's
+    if (existing && !prev && !f.plannedBy && !ctx.force && blockContent(existing.inner) !== blockContent(content)) {
+      throw new HcpxError({
+        code: "not_ours",
+        message: "an hcp block is already here and was not written by hcpx (the adopt ledger has no record of it)",
+        file: f.show,
+        ...lineCol(before!, existing.start),
+        hint: "move your text out of the hcp markers (or into a code fence), or rerun with --force to replace the block",
       });
     }
     // a hand edit in hcpx's own block stays until --force (the ledger keeps hcpx's hash: --check shows it)
