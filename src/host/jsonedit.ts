@@ -107,11 +107,11 @@ export function unBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? " " + text.slice(1) : text;
 }
 
-function lineStart(text: string, offset: number): number {
+export function lineStart(text: string, offset: number): number {
   const i = text.lastIndexOf("\n", offset - 1);
   return i + 1;
 }
-function indentAt(text: string, offset: number): string {
+export function indentAt(text: string, offset: number): string {
   const s = lineStart(text, offset);
   return /^[ \t]*/.exec(text.slice(s))![0];
 }
@@ -119,7 +119,7 @@ function indentAt(text: string, offset: number): string {
 // Every line after the first indented by `baseIndent`, lines joined by the file's EOL: printed JSON holds
 // no raw line feed but its own (a string's is escaped), so one replace does it (a split and join per
 // line was ~100,000 strings for a rules list at 5,000 packs).
-function serialize(value: unknown, style: JsonStyle, baseIndent: string): string {
+export function serialize(value: unknown, style: JsonStyle, baseIndent: string): string {
   const s = JSON.stringify(value, null, style.unit);
   return baseIndent === "" && style.eol === "\n" ? s : s.replaceAll("\n", style.eol + baseIndent);
 }
@@ -219,7 +219,7 @@ function nodeValue(n: Node): unknown {
 }
 
 /** Skip whitespace and comments forward from i. */
-function skipTrivia(text: string, i: number): number {
+export function skipTrivia(text: string, i: number): number {
   for (;;) {
     while (i < text.length && /\s/.test(text[i]!)) i++;
     if (text.startsWith("//", i)) {

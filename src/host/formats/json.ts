@@ -16,6 +16,7 @@ import {
   valueAt,
   type JsonRules,
 } from "../jsonedit";
+import { editMembers, editRules, hasComment, removeItems, type Merged } from "../jsonlist";
 import type { LedgerEntry } from "../ledger";
 import { checkNesting, parsingDeep } from "../../util/nesting";
 import { lineCol, sha256 } from "../../util/text";
@@ -162,12 +163,7 @@ interface RulesAt {
 }
 
 /** hcpx's rules into the person's list: theirs stay where they are, ours follow (`items`). */
-function mergeItems(
-  items: NonNullable<Target["items"]>,
-  have: unknown,
-  at: RulesAt,
-  ctx: TargetContext,
-): { next: unknown; ours: string[] } {
+function mergeItems(items: NonNullable<Target["items"]>, have: unknown, at: RulesAt, ctx: TargetContext): Merged {
   if (have !== undefined && !Array.isArray(have))
     throw new HcpxError({
       code: "not_a_list",
@@ -179,7 +175,7 @@ function mergeItems(
   // rules are strings or objects: compared by itemKey (an object rule by its canonical JSON)
   const want = expandItems(items, ctx.classes);
   // no list there yet: ours are the list, as they come (expandItems gives each key once)
-  if (have === undefined) return { next: want, ours: want.map((w) => itemKey(w)!) };
+  if (have === undefined) return { next: want, ours: want.map((w) => itemKey(w)!), drop: [], add: want };
   const current = have as unknown[];
   const theirs = new Set(
     current
@@ -188,24 +184,24 @@ function mergeItems(
       .filter((k): k is string => k !== undefined),
   );
   const wanted = new Set(want.map((w) => itemKey(w)!));
-  const kept = current.filter((x) => !(isOurs(x, at.before) && !isOurs(x, wanted)));
+  // hcpx's stale items go (their indexes: taken out in place), the wanted ones missing are appended
+  const kept: unknown[] = [];
+  const drop: number[] = [];
+  current.forEach((x, i) => (isOurs(x, at.before) && !isOurs(x, wanted) ? drop.push(i) : kept.push(x)));
   const inKept = new Set(kept.map(itemKey).filter((k): k is string => k !== undefined));
+  const add: unknown[] = [];
   for (const w of want) {
     const k = itemKey(w)!;
     if (inKept.has(k)) continue;
     inKept.add(k);
     kept.push(w);
+    add.push(w);
   }
-  return { next: kept, ours: want.map((w) => itemKey(w)!).filter((k) => !theirs.has(k)) };
+  return { next: kept, ours: want.map((w) => itemKey(w)!).filter((k) => !theirs.has(k)), drop, add };
 }
 
 /** hcpx's rules into the person's object of rules (`members`); a rule of theirs that differs is refused unless --force. */
-function mergeMembers(
-  m: NonNullable<Target["members"]>,
-  have: unknown,
-  at: RulesAt,
-  ctx: TargetContext,
-): { next: unknown; ours: string[] } {
+function mergeMembers(m: NonNullable<Target["members"]>, have: unknown, at: RulesAt, ctx: TargetContext): Merged {
   if (have !== undefined && (have === null || typeof have !== "object" || Array.isArray(have)))
     throw new HcpxError({
       code: "not_an_object",
@@ -254,7 +250,8 @@ function planRules(t: Target, abs: string, ctx: TargetContext): LedgerEntry | un
   if (t.ifPresent && have === undefined && !(t.approval && ctx.approve)) return undefined;
   const where = () => jsonDoc.where(tree, keyPath, text);
   const at = { keyPath, show: f.show, where, before, host: ctx.desc.name };
-  const { next, ours } = t.items ? mergeItems(t.items, have, at, ctx) : mergeMembers(t.members!, have, at, ctx);
+  const merged = t.items ? mergeItems(t.items, have, at, ctx) : mergeMembers(t.members!, have, at, ctx);
+  const { next, ours } = merged;
   const entry: LedgerEntry = {
     ...base,
     sha256: sha256(JSON.stringify(ours)),
@@ -268,18 +265,21 @@ function planRules(t: Target, abs: string, ctx: TargetContext): LedgerEntry | un
       ? f.orig.text
       : undefined;
   if (blank !== undefined) entry.blank = blank;
-  // the person's list as they wrote it, so that --remove gives it back byte for byte
+  // the person's list as they wrote it, so that --remove gives it back byte for byte: kept when it is
+  // plain JSON (what the ledger holds); one with comments is never written whole, so taking hcpx's
+  // items out in place gives it back
   const n = nodeAt(tree, keyPath);
-  const original = prev ? prev.original : n ? text.slice(n.offset, n.offset + n.length) : undefined;
+  const listText = n ? text.slice(n.offset, n.offset + n.length) : undefined;
+  const original = prev ? prev.original : listText !== undefined && !hasComment(listText) ? listText : undefined;
   if (original !== undefined) entry.original = original;
   // no rule to add and no list there: nothing is written (no empty `ask: []`)
   const nothing =
     have === undefined && (Array.isArray(next) ? next.length === 0 : Object.keys(next as object).length === 0);
   // (no list there: nothing to compare, and a list of ~50,000 rules is not printed twice for it)
   if (!nothing && (have === undefined || JSON.stringify(next) !== JSON.stringify(have))) {
-    const r = setJson(text, tree, keyPath, next, f.show);
-    checkJsonFor(r.text, f.show, rules, ctx.desc.name);
-    f.cur = r.text;
+    const out = editRules(text, tree, keyPath, have, merged, (t) => lenientJson(t, f.show), f.show);
+    checkJsonFor(out, f.show, rules, ctx.desc.name);
+    f.cur = out;
     const insertedAt = prev?.insertedAt ?? (have === undefined ? highestMissing(f, keyPath) : undefined);
     if (insertedAt) entry.insertedAt = insertedAt;
   } else if (prev?.insertedAt) entry.insertedAt = prev.insertedAt;
@@ -298,20 +298,23 @@ function withoutItems(text: string, tree: Doc, e: LedgerEntry, ours: Set<string>
   const v = valueAt(tree, key);
   let rest: unknown;
   let empty: boolean;
+  let drop: number[] = [];
   if (Array.isArray(v)) {
-    const r = v.filter((x) => !isOurs(x, ours));
-    if (r.length === v.length) return undefined;
-    rest = r;
-    empty = r.length === 0;
+    drop = v.flatMap((x, i) => (isOurs(x, ours) ? [i] : []));
+    if (drop.length === 0) return undefined;
+    rest = v.filter((x) => !isOurs(x, ours));
+    empty = drop.length === v.length;
   } else if (v !== null && typeof v === "object") {
     const r = Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([k]) => !ours.has(k)));
     if (Object.keys(r).length === Object.keys(v).length) return undefined;
     rest = r;
     empty = Object.keys(r).length === 0;
   } else return undefined;
-  if (e.original !== undefined) {
+  const n = nodeAt(tree, key)!;
+  // (a comment the person put in since is theirs: then only hcpx's items are taken out, below)
+  const commented = hasComment(text, n.offset, n.offset + n.length);
+  if (e.original !== undefined && !commented) {
     // what is left is exactly what the person had: their text, byte for byte
-    const n = nodeAt(tree, key)!;
     const was = lenientJson(e.original, show);
     if (
       was !== undefined &&
@@ -319,7 +322,19 @@ function withoutItems(text: string, tree: Doc, e: LedgerEntry, ours: Set<string>
     )
       return text.slice(0, n.offset) + e.original + text.slice(n.offset + n.length);
   }
-  if (!empty || !e.insertedAt) return setJson(text, tree, key, rest, show).text;
+  if (!empty || !e.insertedAt) {
+    if (Array.isArray(v)) return removeItems(text, n, drop, show);
+    if (commented)
+      return editMembers(
+        text,
+        key,
+        v as Record<string, unknown>,
+        rest as Record<string, unknown>,
+        (t) => lenientJson(t, show),
+        show,
+      );
+    return setJson(text, tree, key, rest, show).text;
+  }
   let next = removeJson(text, tree, key);
   for (let i = key.length - 1; i >= e.insertedAt.length; i--) {
     const t2 = lenientJson(next, show);
