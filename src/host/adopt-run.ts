@@ -1,6 +1,7 @@
 // One adopt plan in the making (src/host/engine.ts planAdopt): the files as
 // read and as planned, the ledger, what is reported. Each target is asked of
 // its format's handler (src/host/formats/); nothing is written here.
+import { recordedElsewhere, twinFor, type Recorded } from "./twins";
 import { join, relative } from "node:path";
 import type { Project } from "../pack/model";
 import type { Projection } from "../projection/types";
@@ -41,6 +42,7 @@ export class AdoptRun implements RunView {
   readonly warnings: Problem[] = [];
   readonly notes: string[] = [];
   readonly vfs = new Map<string, VFile>();
+  private recorded?: Recorded[]; // the other hosts' parts, resolved once (twins.ts)
   readonly state: LedgerState;
   readonly ledger: Ledger;
   readonly descriptors: Descriptor[] = [];
@@ -152,6 +154,7 @@ export class AdoptRun implements RunView {
       cur: orig.kind === "file" ? orig.text : null,
       hosts: new Set(),
       notes: [],
+      ...(this.opts.preview ? {} : twinFor((this.recorded ??= recordedElsewhere(this)), real, show)),
     };
     this.vfs.set(abs, f);
     return f;

@@ -4,6 +4,7 @@
 // write would fail half-way.
 import { dirname } from "node:path";
 import { HcpxError } from "../util/errors";
+import { twinConflict } from "./twins";
 import type { FileChange, LedgerRecord } from "../plan/types";
 import { ledgerKey, ledgerRender, serializeLedger, type Ledger } from "./ledger";
 import type { AdoptPlan, RunView } from "./adopt-types";
@@ -112,23 +113,7 @@ function changesOf(run: RunView): FileChange[] {
  * edit; removed, one host took the other's file with it.
  */
 function refuseOneFileTwice(run: RunView, changes: FileChange[]): void {
-  if (changes.length === 0) return;
   const byReal = new Map<string, string>();
-  const realOf = (p: string): string | undefined => {
-    try {
-      return run.fs.resolve(run.absOf(p), run.base, p);
-    } catch {
-      return undefined; // a link that leads out is the format's to refuse, where it reads the file
-    }
-  };
-  const recorded: { host: string; path: string; real: string }[] = [];
-  for (const [host, lh] of Object.entries(run.ledger.hosts)) {
-    if (run.hosts.includes(host) || lh.scope !== run.scope) continue;
-    for (const path of new Set(lh.entries.map((e) => e.path))) {
-      const real = realOf(path);
-      if (real !== undefined) recorded.push({ host, path, real });
-    }
-  }
   for (const ch of changes) {
     const twin = byReal.get(ch.real);
     if (twin !== undefined && twin !== ch.path)
@@ -139,14 +124,8 @@ function refuseOneFileTwice(run: RunView, changes: FileChange[]): void {
         hint: "make one of them a file of its own, or leave one of these hosts out",
       });
     byReal.set(ch.real, ch.path);
-    const other = recorded.find((r) => r.real === ch.real && r.path !== ch.path);
-    if (other)
-      run.problems.push({
-        code: "host_conflict",
-        message: `${ch.path} is ${other.path} (a symbolic link), where hcpx keeps ${other.host}'s part: one file cannot hold both hosts' parts; nothing written`,
-        file: ch.path,
-        hint: `make ${ch.path} a file of its own, or leave one host out (\`hcpx adopt ${other.host} --remove --write\` first)`,
-      });
+    const other = run.vfs.get(ch.abs)?.twinOf;
+    if (other) run.problems.push(twinConflict(ch.path, other));
   }
   if (run.problems.length) throw new HcpxError(run.problems);
 }

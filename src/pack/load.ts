@@ -1,7 +1,7 @@
 // Reading packs and the project config from disk into the model. This module
 // is on the `hcpx exec` path: keep it to JSON5 + zod/mini + node builtins.
 // size: loadPackChecked reads, validates and caches one pack in one pass (82 lines since command inputs' rules and the union check on kind joined it)
-import { existsSync, statSync, type BigIntStats, type Stats } from "node:fs";
+import { statSync, type BigIntStats, type Stats } from "node:fs";
 import { didYouMean } from "../util/suggest";
 import { dirname, join, resolve, basename } from "node:path";
 import { HcpxError, pathToString, type ErrorCode, type Problem } from "../util/errors";

@@ -1,6 +1,7 @@
 // format "markdown-block": the hcp block in a Markdown file the person shares with
 // hcpx (CLAUDE.md, AGENTS.md, …): only the text between the markers is hcpx's
 // (src/host/mdblock.ts does the text edits).
+import { twinConflict } from "../twins";
 import { HcpxError } from "../../util/errors";
 import type { LedgerEntry } from "../ledger";
 import { blockContent, findBlock, removeBlock, setBlock } from "../mdblock";
@@ -42,6 +43,8 @@ export const markdownBlockFormat: FormatHandler = {
     // a block no ledger records (hcpx did not write it here) is the person's text, refused as any
     // entry hcpx did not write; one that already holds what hcpx would write is taken as hcpx's
     if (existing && !prev && !f.plannedBy && !ctx.force && blockContent(existing.inner) !== blockContent(content)) {
+      // the block is another host's, reached through a symbolic link: say that, not "not written by hcpx"
+      if (f.twinOf) throw new HcpxError(twinConflict(f.show, f.twinOf));
       throw new HcpxError({
         code: "not_ours",
         message: "an hcp block is already here and was not written by hcpx (the adopt ledger has no record of it)",

@@ -19,6 +19,8 @@ export interface VFile {
   cur: string | null;
   hosts: Set<string>;
   notes: string[];
+  /** another host's part recorded under another path that is this file (a symbolic link): finish-plan refuses a change */
+  twinOf?: { host: string; path: string };
   /** owned-file content planned in this run (to detect two hosts disagreeing) */
   plannedBy?: { host: string; text: string };
   /** markdown: the prefix the first host of this run inserted */
