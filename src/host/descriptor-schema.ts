@@ -253,7 +253,8 @@ const HealthSchema = z.strictObject({
   format: z.enum(["json", "jsonc", "toml"]),
   key: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
   /** "differs": the value there is anything but `value` (Gemini's trustedFolders.json: not DO_NOT_TRUST) */
-  expect: z.enum(["includes", "excludes", "equals", "differs"]),
+  /** "missing": no value at `key` at all (Claude Code's local-scope server of the same name, which wins over .mcp.json's) */
+  expect: z.enum(["includes", "excludes", "equals", "differs", "missing"]),
   /** a string ({root}, {server} filled in), or a boolean (Codex's `enabled = false`, Kiro's `"disabled": true`) */
   value: z.union([z.string(), z.boolean()]),
   /** includes/excludes on a list of objects: the member compared with `value` (Amp's amp.mcpTrustedServers: serverName) */

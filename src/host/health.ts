@@ -227,6 +227,8 @@ export async function evaluate(
   // none of the files is there: the host keeps no such state on this machine (it is not used
   // here, e.g. a CI runner, or it will ask on first start): nothing to hold against it
   if (!any) return { ok: true };
+  if (h.expect === "missing")
+    return value === undefined ? { ok: true } : { ok: false, why: `${file}: ${keyShown} is there`, file };
   if (value === undefined)
     return h.absent === "ok"
       ? { ok: true }

@@ -373,6 +373,22 @@ describe("healthy: the host will use the server", () => {
     ]);
   });
 
+  it("Claude Code: a local-scope server of the same name (it wins over .mcp.json) fails --check, with what to do", async () => {
+    const s = scratch({ packs: ["ledger"] });
+    expect((await s.adopt("claude", "--write")).code).toBe(0);
+    const root = realpathSync(s.dir);
+    s.write("~/.claude.json", JSON.stringify({ projects: { [root]: { mcpServers: {} } } }));
+    healthy(await s.adopt("claude", "--check", "--json"));
+    s.write("~/.claude.json", JSON.stringify({ projects: { [root]: { mcpServers: { hcp: { command: "other" } } } } }));
+    expect(unhealthy(await s.adopt("claude", "--check", "--json"))).toEqual([
+      expect.objectContaining({
+        code: "host_will_not_use",
+        file: "~/.claude.json",
+        message: expect.stringContaining("runs its local-scope server hcp"),
+      }),
+    ]);
+  });
+
   it("Claude Code: hcp on disabledMcpjsonServers fails --check and doctor, with the file and what to do", async () => {
     const s = scratch({ packs: ["ledger"] });
     expect((await s.adopt("claude", "--write")).code).toBe(0);
