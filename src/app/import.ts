@@ -271,10 +271,22 @@ export async function importHost(host: string, opts: ImportOptions): Promise<Imp
             : `use \`hcpx pack from-mcp --id <id> -- ${s.argv!.map(o).join(" ")}\``,
       });
     const common = { id, force: opts.force, noOut: true, config: opts.config, timeoutMs: opts.timeoutMs };
-    const r =
-      s.url !== undefined
-        ? await packFromRemote({ url: s.url, headers: s.headers ?? {} }, common)
-        : await packFromMcp(s.argv!, { ...common, env: s.env });
+    let r: Awaited<ReturnType<typeof packFromMcp>>;
+    try {
+      r =
+        s.url !== undefined
+          ? await packFromRemote({ url: s.url, headers: s.headers ?? {} }, common)
+          : await packFromMcp(s.argv!, { ...common, env: s.env });
+    } catch (e) {
+      // "nothing was written" is this server's: say what the servers before it did write
+      if (!(e instanceof HcpxError) || imported.length === 0) throw e;
+      const [first, ...rest] = e.problems;
+      const done = imported.map((i) => i.dir).join(", ");
+      throw new HcpxError([
+        { ...first!, message: `server '${o(name)}': ${first!.message} (written before it: ${done})` },
+        ...rest,
+      ]);
+    }
     warnings.push(...r.warnings);
     const lintErrors = r.lint.filter((p) => p.severity !== "warning").length;
     let activated: ImportedPack["activated"];

@@ -191,6 +191,10 @@ describe("hcpx import <host>", () => {
     expect(remote.code).toBe(1);
     expect(envelope(remote).error.code).toBe("mcp_connect_failed");
     expect(existsSync(join(proj, "packs/docs"))).toBe(false);
+    // --all: the failing server's "nothing was written" is its own; the message names what the servers before it wrote
+    const all = await runHcpx(["import", "claude", "--all", "--force", "--json"], { cwd: proj, timeoutMs: 60_000 });
+    expect(all.code).toBe(1);
+    expect(envelope(all).error.message).toMatch(/^server 'docs': .*nothing was written \(written before it: packs\/everything\)$/);
   }, 120_000);
 });
 
