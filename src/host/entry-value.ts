@@ -13,16 +13,23 @@ import { expandItems } from "./formats/rules";
  */
 const CLASSES = new WeakMap<Projection["packs"], Map<string, CommandClass[]>>();
 
-export function commandClasses(projection: Projection, desc: Descriptor, scope: "project" | "user"): CommandClass[] {
+/** `exec`: the shell route's command as the block names it (block-route.ts shellCommandOf); none, no shell rules. */
+export function commandClasses(
+  projection: Projection,
+  desc: Descriptor,
+  scope: "project" | "user",
+  exec?: string,
+): CommandClass[] {
   const server = desc.servers?.[scope] ?? desc.server ?? "hcp";
   let byServer = CLASSES.get(projection.packs);
   if (byServer === undefined) CLASSES.set(projection.packs, (byServer = new Map()));
-  let out = byServer.get(server);
-  if (out === undefined) byServer.set(server, (out = classesOf(projection.packs, server)));
+  const key = `${server}\0${exec ?? ""}`;
+  let out = byServer.get(key);
+  if (out === undefined) byServer.set(key, (out = classesOf(projection.packs, server, exec)));
   return out;
 }
 
-function classesOf(packs: Projection["packs"], server: string): CommandClass[] {
+function classesOf(packs: Projection["packs"], server: string, exec: string | undefined): CommandClass[] {
   return packs.flatMap((p) =>
     p.commands.map((c) => ({
       cls:
@@ -31,7 +38,13 @@ function classesOf(packs: Projection["packs"], server: string): CommandClass[] {
           : c.command.policy.confirm
             ? ("confirm" as const)
             : ("write" as const),
-      vars: { tool: c.toolName, pack: p.pack.id, verb: c.command.verb_key, server },
+      vars: {
+        tool: c.toolName,
+        pack: p.pack.id,
+        verb: c.command.verb_key,
+        server,
+        ...(exec !== undefined ? { exec } : {}),
+      },
     })),
   );
 }

@@ -12,6 +12,7 @@ import { expandItems } from "./formats/rules";
 import { ledgerKey, type LedgerEntry } from "./ledger";
 import { keptField, remoteFor } from "./adopt-remote";
 import { commandClasses, entryValue, toolApprovals } from "./entry-value";
+import { shellCommandOf } from "./block-route";
 import type { RemoteRules, RunView } from "./adopt-types";
 
 export function targetContext(
@@ -27,7 +28,12 @@ export function targetContext(
   const served = servedArgv(run, desc, mcp);
   const remote = recordRoute(run, desc, served);
   // a remote entry's rules: the tools its server listed (never this checkout's packs, grants or shell route)
-  const classes = rules === undefined ? commandClasses(projection, desc, run.scope) : rules === "kept" ? [] : rules;
+  const classes =
+    rules === undefined
+      ? commandClasses(projection, desc, run.scope, shellCommandOf(run, desc))
+      : rules === "kept"
+        ? []
+        : rules;
   const envVars = [...new Set(projection.packs.flatMap((p) => p.pack.surface.binding?.env ?? []))].sort();
   const tctx: TemplateContext = {
     command: served[0]!,

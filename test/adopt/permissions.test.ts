@@ -18,7 +18,7 @@ const settings = (text: string) => JSON.parse(text) as ClaudeSettings;
 
 describe("permission rules: items in the person's lists", () => {
   it("Claude Code: reads allowed, gated writes ask; a revoke takes the stale rule out; the person's rules (before and after adopt) stay", async () => {
-    const s = scratch();
+    const s = scratch({ hcpxOnPath: true }); // the shell route's command is `hcpx` then, and so is the rule's
     s.write(
       ".claude/settings.json",
       `{\n  "permissions": { "allow": ["Bash(ls:*)", "mcp__hcp__ledger__balance"] }\n}\n`,
@@ -58,6 +58,19 @@ describe("permission rules: items in the person's lists", () => {
     p = settings(s.read(".claude/settings.json")).permissions;
     expect(p.allow).toEqual(["Bash(ls:*)", "mcp__hcp__ledger__balance", "Bash(git status:*)"]);
     expect(p.ask).toBeUndefined();
+  });
+
+  it("Claude Code's shell rules name the command the block tells the model to run (hcpx not on PATH: the absolute one)", async () => {
+    const s = scratch();
+    expect((await s.adopt("claude", "--write")).code).toBe(0);
+    const block = s.read("CLAUDE.md");
+    const cmd = /`([^`\n]+) exec <pack> <verb>/.exec(block)?.[1];
+    expect(cmd, block).toBeDefined();
+    expect(cmd).not.toBe("hcpx");
+    const p = settings(s.read(".claude/settings.json")).permissions;
+    expect(p.ask).toContain(`Bash(${cmd} exec ledger transfer:*)`);
+    expect(p.allow).toContain(`Bash(${cmd} exec ledger accounts:*)`);
+    expect([...(p.allow ?? []), ...(p.ask ?? [])].filter((r) => r.startsWith("Bash(hcpx "))).toEqual([]);
   });
 
   it("a settings file hcpx created is deleted again by --remove", async () => {

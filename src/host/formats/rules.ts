@@ -10,14 +10,15 @@ import type { CommandClass } from "./types";
 import { isObj } from "../../util/is";
 
 /**
- * A pattern split once at its `{tool}`, `{pack}`, `{verb}` and `{server}`: literal, name,
+ * A pattern split once at its `{tool}`, `{pack}`, `{verb}`, `{server}` and `{exec}` (the shell
+ * route's command before `exec`: `hcpx`, or the absolute command when hcpx is not on PATH): literal, name,
  * literal, … (a preview at 5,000 packs fills the same few patterns ~100,000 times).
  */
 const PIECES = new Map<string, string[]>();
 function pieces(pattern: string): string[] {
   let p = PIECES.get(pattern);
   if (p === undefined) {
-    p = pattern.split(/\{(tool|pack|verb|server)\}/);
+    p = pattern.split(/\{(tool|pack|verb|server|exec)\}/);
     if (PIECES.size < 512) PIECES.set(pattern, p);
   }
   return p;
