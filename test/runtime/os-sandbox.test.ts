@@ -157,6 +157,17 @@ describe('a read verb under enforce "os"', () => {
     expect(readdirSync(outside)).toEqual([]);
   });
 
+  it("the kernel's settings are read-only inside (/proc/sys, /proc/sysrq-trigger): bwrap leaves them writable to root", async () => {
+    const r = await exec("rd", "try", ["act=read", "arg=/proc/self/mountinfo"]);
+    expect(r.env.ok, r.stdout).toBe(true);
+    const mounts = (r.env.data.text as string).split("\n").map((l) => l.split(" "));
+    for (const at of ["/proc/sys", "/proc/sysrq-trigger"].filter((p) => existsSync(p))) {
+      const m = mounts.filter((f) => f[4] === at).at(-1);
+      expect(m, `${at} is a mount of its own`).toBeDefined();
+      expect(m![5]!.split(","), at).toContain("ro");
+    }
+  });
+
   it("its private temp dir is writable, and gone after the call", async () => {
     const r = await exec("rd", "try", ["act=tmp"]);
     expect(r.env).toMatchObject({ ok: true, data: { tmpdir: "/tmp", text: "private" } });

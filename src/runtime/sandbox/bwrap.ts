@@ -33,11 +33,18 @@ export interface BwrapPlan {
   cwd: string;
 }
 
+/** What of /proc changes the host's kernel (sysctls, SysRq, interrupts, bus devices). */
+const PROC_RO = ["/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"];
+
 const byDepth = (xs: readonly string[]) => [...new Set(xs)].sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
 
 /** bwrap's arguments for `plan`, ending with `--` and the command to run. */
 export function bwrapArgs(plan: BwrapPlan, command: string, argv: readonly string[]): string[] {
-  const a = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  const a = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  // the kernel's settings stay read-only: bwrap makes them so itself only inside a user namespace, and as
+  // root it makes none (a read wrote /proc/sys/kernel/core_pattern, code run as the host's root)
+  for (const p of PROC_RO) a.push("--ro-bind-try", p, p);
+  a.push("--tmpfs", "/tmp");
   for (const p of byDepth(plan.rebind)) a.push("--ro-bind", p, p);
   for (const p of byDepth(plan.writable)) a.push("--bind", p, p);
   for (const m of plan.masks) {
