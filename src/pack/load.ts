@@ -5,7 +5,7 @@ import { statSync, type BigIntStats, type Stats } from "node:fs";
 import { didYouMean } from "../util/suggest";
 import { dirname, join, resolve, basename } from "node:path";
 import { HcpxError, pathToString, type ErrorCode, type Problem } from "../util/errors";
-import { display, home, joinIn, resolveIn, resolved, userConfigDir } from "../util/paths";
+import { display, home, isInside, joinIn, resolveIn, resolved, userConfigDir } from "../util/paths";
 import { locate, parseJson5, readJson5 } from "./json5";
 import { CAPS, isThere, readBytes, readTextFile } from "../util/readfile";
 import { checkPattern } from "./grants";
@@ -437,6 +437,8 @@ export function findProjectConfig(cwd: string): string | undefined {
 
 interface ReadConfig {
   file: string;
+  /** the user's own config (~/.config/hcp/config.json5): trusted to name the sandbox's program and outside roots */
+  user?: true;
   /** the user config read under a project's for what it forbids only (LoadProjectOptions.user "restrict") */
   restrictOnly?: true;
   dir: string;
@@ -510,6 +512,7 @@ function readLayers(
     if (restrictOnly && layers.length) layers[0] = { ...layers[0]!, restrictOnly: true };
   }
   if (projectFile) tryRead(projectFile);
+  for (const l of layers) if (l.file === userFile) l.user = true; // --config naming the user's own config too
   if (problems.length) throw new HcpxError(problems);
   if (!projectFile && !opts.optional && layers.length === 0) {
     throw new HcpxError({
@@ -529,15 +532,8 @@ function mergeLayers(layers: ReadConfig[], root: string): Omit<Project, "root" |
   const packDirs = new Set<string>();
   const allow = new Set<string>();
   const deny = new Set<string>();
-  const bins: Record<string, string> = {};
-  const roots = new Set<string>();
-  let sandboxCwd = root;
   let principal: Project["principal"] = { id: process.env.USER || "user", kind: "agent" };
   let confirmBy: ConfirmMode | undefined;
-  // sandbox.enforce: "os" from any layer holds (the stricter wins); a composite
-  // is trusted only when every layer that asks "os" lists it
-  const enforcedBy: string[] = [];
-  let trusted: Set<string> | undefined;
   let confirmTimeout = DEFAULT_CONFIRM_TIMEOUT_MS;
   const verbNames = new Map<string, boolean>();
   const warnings: Problem[] = [];
@@ -545,11 +541,6 @@ function mergeLayers(layers: ReadConfig[], root: string): Omit<Project, "root" |
     warnings.push(...layer.warnings);
     const d = layer.data;
     for (const a of d.grants?.deny ?? []) deny.add(a);
-    if (d.sandbox?.enforce === "os") {
-      enforcedBy.push(layer.file);
-      const mine = new Set(d.sandbox.trusted_composites ?? []);
-      trusted = trusted ? new Set([...trusted].filter((t) => mine.has(t))) : mine;
-    }
     if (d.confirm !== undefined) {
       const c = typeof d.confirm === "string" ? { by: d.confirm, timeout_ms: undefined } : d.confirm;
       // the stricter setting wins: a project config never lowers a user's "person" to "agent", nor the reverse
@@ -562,30 +553,77 @@ function mergeLayers(layers: ReadConfig[], root: string): Omit<Project, "root" |
       packDirs.add(abs);
     }
     for (const a of d.grants?.allow ?? []) allow.add(a);
-    for (const [name, path] of Object.entries(d.sandbox?.bins ?? {})) bins[name] = resolve(layer.dir, path);
-    for (const r of d.sandbox?.roots ?? []) {
-      roots.add(resolve(layer.dir, r));
-    }
-    if (d.sandbox?.cwd) sandboxCwd = resolve(layer.dir, d.sandbox.cwd);
     if (d.principal) principal = { id: d.principal.id, kind: d.principal.kind ?? "agent" };
     for (const [id, how] of Object.entries(d.mcp?.tool_names ?? {})) verbNames.set(id, how === "verb");
   }
-  if (roots.size === 0) roots.add(root);
   return {
     packDirs: [...packDirs],
     principal,
     grants: { allow: [...allow], deny: [...deny] },
-    sandbox: {
-      bins,
-      roots: [...roots],
-      cwd: sandboxCwd,
-      enforce: enforcedBy.length ? "os" : "off",
-      enforcedBy,
-      trustedComposites: [...(trusted ?? [])],
-    },
+    sandbox: mergeSandbox(layers, root, warnings),
     confirm: { by: confirmBy ?? "host", timeoutMs: confirmTimeout },
     ...(verbNames.size ? { verbToolNames: [...verbNames].filter(([, v]) => v).map(([k]) => k) } : {}),
     warnings,
+  };
+}
+
+/**
+ * The layers' sandbox settings. enforce "os" from any layer holds (the stricter wins), and a composite is
+ * trusted only when every layer that asks "os" lists it. What a repository's config could use to undo the
+ * user's "os" it does not decide: the sandbox's own program (sandbox.bins.bwrap) is the user config's, and
+ * a write may change only the user config's roots and a project config's inside its own folder.
+ */
+function mergeSandbox(layers: ReadConfig[], root: string, warnings: Problem[]): Project["sandbox"] {
+  const bins: Record<string, string> = {};
+  const roots = new Set<string>();
+  const writable = new Set<string>();
+  let cwd = root;
+  const enforcedBy: string[] = [];
+  let trusted: Set<string> | undefined;
+  let bwrap: string | undefined;
+  for (const layer of layers) {
+    const s = layer.data.sandbox;
+    if (!s) continue;
+    if (s.enforce === "os") {
+      enforcedBy.push(layer.file);
+      const mine = new Set(s.trusted_composites ?? []);
+      trusted = trusted ? new Set([...trusted].filter((t) => mine.has(t))) : mine;
+    }
+    const named = s.bins && Object.hasOwn(s.bins, "bwrap") ? resolve(layer.dir, s.bins.bwrap!) : undefined;
+    if (named !== undefined && layer.user) bwrap = named;
+    else if (named !== undefined)
+      warnings.push({
+        code: "sandbox_setting_ignored",
+        severity: "warning",
+        message:
+          "sandbox.bins.bwrap in a project config is not used: the sandbox's program is named in your user config only",
+        file: display(layer.file),
+        path: "sandbox.bins.bwrap",
+        hint: "move it to ~/.config/hcp/config.json5, or delete it",
+      });
+    if (layer.restrictOnly) continue;
+    for (const [name, path] of Object.entries(s.bins ?? {}))
+      if (name !== "bwrap") bins[name] = resolve(layer.dir, path);
+    for (const r of s.roots ?? []) {
+      const abs = resolve(layer.dir, r);
+      roots.add(abs);
+      if (layer.user || isInside(abs, layer.dir)) writable.add(abs);
+    }
+    if (s.cwd) cwd = resolve(layer.dir, s.cwd);
+  }
+  if (roots.size === 0) {
+    roots.add(root);
+    writable.add(root);
+  }
+  return {
+    bins,
+    roots: [...roots],
+    writable: [...writable],
+    ...(bwrap !== undefined ? { bwrap } : {}),
+    cwd,
+    enforce: enforcedBy.length ? "os" : "off",
+    enforcedBy,
+    trustedComposites: [...(trusted ?? [])],
   };
 }
 

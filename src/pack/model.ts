@@ -83,6 +83,13 @@ export interface Sandbox {
   bins: Record<string, string>;
   /** absolute, resolved roots a relative wrap.bin must stay inside */
   roots: string[];
+  /**
+   * The roots a write may change under enforce "os": the user config's, and a project config's that
+   * lie inside its own folder (a repository's config cannot open /etc or HOME to writes). Unset: all roots.
+   */
+  writable?: string[];
+  /** sandbox.bins.bwrap of the user config (a project config cannot name the sandbox's own program) */
+  bwrap?: string;
   /** absolute cwd for wrapped bins */
   cwd: string;
   /**

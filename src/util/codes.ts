@@ -110,6 +110,9 @@ export const ERRORS = {
   ledger_entry_ignored: { hint: "the ledger names something hcpx would not have written; it is left alone" },
   journal_entry_ignored: { hint: "the journal names something hcpx would not have written; it is left alone" },
   manifest_entry_ignored: { hint: "the manifest names something generate would not have written; it is left alone" },
+  sandbox_setting_ignored: {
+    hint: "the sandbox's own program is named in your user config (~/.config/hcp/config.json5) only: move it there, or delete it",
+  },
   bad_manifest: { hint: "generate's manifest is damaged: delete the out dir and generate again" },
   bad_markers: { hint: "the `hcp` markers in the file are broken: fix or remove them by hand, then adopt again" },
   bad_plan_path: { hint: "a planned path leaves the project or names a special file: check the host's file paths" },

@@ -332,14 +332,63 @@ describe('the mcp adapter\'s server under enforce "os"', () => {
   });
 });
 
-describe('enforce "os" where it cannot be done: nothing runs', () => {
-  it("no bubblewrap (sandbox.bins.bwrap names no file): sandbox_unavailable, the bin never ran", async () => {
+/** An environment whose user config (XDG_CONFIG_HOME/hcp/config.json5) holds this sandbox section. */
+function userSandbox(sandbox: Record<string, unknown>): Record<string, string> {
+  const xdg = tmp("hcpx-sbx-xdg-");
+  mkdirSync(join(xdg, "hcp"));
+  writeFileSync(join(xdg, "hcp", "config.json5"), JSON.stringify({ sandbox }));
+  return { XDG_CONFIG_HOME: xdg };
+}
+
+describe('what a project config cannot undo of the user\'s "os"', () => {
+  it("its sandbox.bins.bwrap is not used (a warning says so): a program of its own cannot stand in for bubblewrap", async () => {
+    const p = project({
+      packs: [fxPack("rd", "reach.mjs", [tryCmd])],
+      sandbox: { bins: { node: process.execPath, bwrap: "./fake-bwrap" } },
+    });
+    // a fake that drops bubblewrap's arguments and runs the command unconfined
+    writeFileSync(join(p.dir, "fake-bwrap"), '#!/bin/sh\nwhile [ "$1" != "--" ]; do shift; done; shift; exec "$@"\n');
+    chmodSync(join(p.dir, "fake-bwrap"), 0o755);
+    const target = join(p.dir, "written-by-read.txt");
+    const env = userSandbox({ enforce: "os" });
+    const r = await runHcpx(["exec", "rd", "try", "--json", "--", "act=write", `arg=${target}`], { cwd: p.dir, env });
+    expect(JSON.parse(r.stdout).error?.code, r.stdout).toBe("sandbox_denied");
+    expect(existsSync(target)).toBe(false);
+    const st = await runHcpx(["status", "--json"], { cwd: p.dir, env });
+    expect(st.stdout).toContain("sandbox_setting_ignored");
+  });
+
+  it("its roots outside its own folder are not writable to a write (they still hold bins)", async () => {
+    const elsewhere = tmp("hcpx-sbx-elsewhere-");
     const p = project({
       packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })],
-      sandbox: { enforce: "os", bins: { bwrap: "/nonexistent/bwrap" } },
+      sandbox: { bins: { node: process.execPath }, roots: [".", elsewhere] },
+    });
+    const env = userSandbox({ enforce: "os" });
+    const out = join(elsewhere, "written.txt");
+    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${out}`], { cwd: p.dir, env });
+    expect(JSON.parse(r.stdout).error?.code, r.stdout).toBe("sandbox_denied");
+    expect(existsSync(out)).toBe(false);
+    // inside the project, as before
+    const ok = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${join(p.dir, "in.txt")}`], {
+      cwd: p.dir,
+      env,
+    });
+    expect(JSON.parse(ok.stdout).ok, ok.stdout).toBe(true);
+  });
+});
+
+describe('enforce "os" where it cannot be done: nothing runs', () => {
+  it("no bubblewrap (the user config's sandbox.bins.bwrap names no file): sandbox_unavailable, the bin never ran", async () => {
+    const p = project({
+      packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })],
+      sandbox: { enforce: "os" },
     });
     const target = join(p.dir, "ran.txt");
-    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], { cwd: p.dir });
+    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
+      cwd: p.dir,
+      env: userSandbox({ bins: { bwrap: "/nonexistent/bwrap" } }),
+    });
     expect(r.code).toBe(1);
     const e = JSON.parse(r.stdout).error;
     expect(e.code).toBe("sandbox_unavailable");
@@ -358,11 +407,9 @@ describe('enforce "os" where it cannot be done: nothing runs', () => {
       "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces.' >&2\nexit 1\n",
     );
     chmodSync(fake, 0o755);
-    const cfg = JSON.parse(readFileSync(p.config, "utf8")) as { sandbox: Record<string, unknown> };
-    cfg.sandbox = { ...cfg.sandbox, enforce: "os", bins: { bwrap: fake } };
-    writeFileSync(p.config, JSON.stringify(cfg));
     const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${join(p.dir, "ran.txt")}`], {
       cwd: p.dir,
+      env: userSandbox({ enforce: "os", bins: { bwrap: fake } }),
     });
     const e = JSON.parse(r.stdout).error;
     expect(e.code).toBe("sandbox_unavailable");
@@ -414,8 +461,11 @@ describe("sandbox.enforce in the config", () => {
   });
 
   it('doctor: "os" that cannot be done fails its sandbox check with what to install; where it can, the check passes', async () => {
-    const bad = project({ packs: [lwPack()], sandbox: { enforce: "os", bins: { bwrap: "/nonexistent/bwrap" } } });
-    const r = await runHcpx(["doctor", "--json", "--mcp-timeout", "5000"], { cwd: bad.dir });
+    const bad = project({ packs: [lwPack()], sandbox: { enforce: "os" } });
+    const r = await runHcpx(["doctor", "--json", "--mcp-timeout", "5000"], {
+      cwd: bad.dir,
+      env: userSandbox({ bins: { bwrap: "/nonexistent/bwrap" } }),
+    });
     const checks = JSON.parse(r.stdout).data?.checks ?? JSON.parse(r.stdout).error?.details?.checks;
     const c = (checks as { id: string; status: string; hint?: string; message: string }[]).find(
       (x) => x.id === "sandbox",

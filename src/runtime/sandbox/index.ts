@@ -49,9 +49,9 @@ export function networkFor(pack: Pack, cls: CallClass): boolean {
 
 const BWRAP_PATHS = ["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"];
 
-/** The bubblewrap program: sandbox.bins.bwrap when set, else its usual places (never PATH). */
+/** The bubblewrap program: the user config's sandbox.bins.bwrap when set, else its usual places (never PATH). */
 export function findBwrap(project: Pick<Project, "sandbox">): { path?: string; why?: string } {
-  const mapped = Object.hasOwn(project.sandbox.bins, "bwrap") ? project.sandbox.bins.bwrap : undefined;
+  const mapped = project.sandbox.bwrap; // the user config's sandbox.bins.bwrap (load.ts: never a project's)
   if (mapped !== undefined)
     return isFile(mapped) ? { path: mapped } : { why: `sandbox.bins.bwrap is ${mapped}, which is not a file` };
   const found = BWRAP_PATHS.find(isFile);
@@ -138,7 +138,9 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
   const { pack, project, cls } = ctx;
   const hs = homes(line.env);
   const roots = project.sandbox.roots.map(real);
-  const writable = cls === "read" ? [] : roots.filter((r) => existsSync(r));
+  // a write changes the user config's roots and a project config's inside its own folder (load.ts mergeSandbox)
+  const writable =
+    cls === "read" ? [] : (project.sandbox.writable ?? project.sandbox.roots).map(real).filter((r) => existsSync(r));
   // what must stay visible under the private /tmp: the project, the program, the pack, Node, HOME
   const needed = [
     ...roots,
