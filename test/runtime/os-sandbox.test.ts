@@ -340,6 +340,25 @@ function userSandbox(sandbox: Record<string, unknown>): Record<string, string> {
   return { XDG_CONFIG_HOME: xdg };
 }
 
+describe('a write under enforce "os" cannot change what decides the next call', () => {
+  it("the config, the packs and git's hooks stay read-only inside a writable root; the rest of the root is written", async () => {
+    mkdirSync(join(dir, ".git", "hooks"), { recursive: true });
+    const cfgBefore = readFileSync(join(dir, "hcp.config.json5"), "utf8");
+    for (const target of [
+      join(dir, "hcp.config.json5"),
+      join(dir, "packs", "lw", "policy.json"),
+      join(dir, ".git", "hooks", "pre-commit"),
+    ]) {
+      const r = await exec("lw", "try", ["act=write", `arg=${target}`]);
+      expect(r.env.error?.code, `${target}: ${r.stdout}`).toBe("sandbox_denied");
+    }
+    expect(readFileSync(join(dir, "hcp.config.json5"), "utf8")).toBe(cfgBefore);
+    expect(existsSync(join(dir, ".git", "hooks", "pre-commit"))).toBe(false);
+    const ok = await exec("lw", "try", ["act=write", `arg=${join(dir, "notes-by-write.txt")}`]);
+    expect(ok.env.ok, ok.stdout).toBe(true);
+  });
+});
+
 describe('what a project config cannot undo of the user\'s "os"', () => {
   it("its sandbox.bins.bwrap is not used (a warning says so): a program of its own cannot stand in for bubblewrap", async () => {
     const p = project({

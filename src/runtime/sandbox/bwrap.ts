@@ -9,7 +9,8 @@
 //   /tmp         a private, empty, writable tmpfs (the call's temp dir), over
 //                which the paths the call needs that live under /tmp are
 //                bound again, read-only
-//   writable     sandbox.roots for a write, bound read-write
+//   writable     sandbox.roots for a write, bound read-write; inside them the
+//                configs, the packs and git's hooks bound back read-only
 //   masks        HOME's secrets: a directory becomes an empty one mode 000,
 //                a file the null device on a nodev mount (opening it: EACCES);
 //                a declared path inside one is bound back
@@ -23,6 +24,8 @@ export interface BwrapPlan {
   rebind: string[];
   /** paths the call may write (a write's sandbox.roots), bound read-write */
   writable: string[];
+  /** inside the writable roots, what decides what runs (the configs, the packs, git's hooks): bound back read-only */
+  protect?: string[];
   /** secrets to hide: `dir` for a directory (an empty tmpfs, mode 000), else a file (/dev/null bound nodev: unopenable) */
   masks: { path: string; dir: boolean; traverse?: boolean }[];
   /** declared paths (reach.paths) inside a masked directory: bound back read-only */
@@ -47,6 +50,7 @@ export function bwrapArgs(plan: BwrapPlan, command: string, argv: readonly strin
   a.push("--tmpfs", "/tmp");
   for (const p of byDepth(plan.rebind)) a.push("--ro-bind", p, p);
   for (const p of byDepth(plan.writable)) a.push("--bind", p, p);
+  for (const p of byDepth(plan.protect ?? [])) a.push("--ro-bind", p, p);
   for (const m of plan.masks) {
     // a directory with a declared path inside is traversable (0111: the path opens, nothing lists or reads the rest)
     if (m.dir) a.push("--perms", m.traverse ? "0111" : "0000", "--tmpfs", m.path);

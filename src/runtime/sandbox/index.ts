@@ -14,7 +14,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Pack, Project } from "../../pack/model";
 import { isGranted } from "../../pack/grants";
-import { isInside } from "../../util/paths";
+import { isInside, userConfigDir } from "../../util/paths";
 import { failure, type Envelope, type Failure } from "../envelope";
 import { bwrapArgs, type BwrapPlan } from "./bwrap";
 import { SECRET_DIRS, SECRET_FILES } from "../../pack/secret-paths";
@@ -177,7 +177,30 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
       unmask.push(...inside);
     }
   }
-  return { rebind, writable, masks, unmask, network: networkFor(pack, cls), cwd: line.cwd };
+  const protect = protectedIn(writable, project);
+  return { rebind, writable, protect, masks, unmask, network: networkFor(pack, cls), cwd: line.cwd };
+}
+
+/**
+ * What a write inside the roots must not change, because it decides what runs next, unconfined or under
+ * another Policy: the config files (a write that sets enforce "off"), the packs (their policy.json), hcp.lock,
+ * and git's hooks (run on the person's next commit). Only what exists and lies in a writable root.
+ */
+function protectedIn(writable: string[], project: ConfineContext["project"]): string[] {
+  if (writable.length === 0) return [];
+  const candidates = [
+    project.configFile,
+    join(userConfigDir(), "config.json5"),
+    ...project.packDirs,
+    ...writable.flatMap((r) => [join(r, "hcp.config.json5"), join(r, "hcp.lock"), join(r, ".git", "hooks")]),
+  ];
+  const out = new Set<string>();
+  for (const c of candidates) {
+    if (c === undefined || !existsSync(c)) continue;
+    const p = real(c);
+    if (writable.some((w) => isInside(p, w))) out.add(p);
+  }
+  return [...out];
 }
 
 const EROFS = /read-only file system|\bEROFS\b/i;
