@@ -117,7 +117,15 @@ export function build() {
           ),
         ),
         network_for: z.optional(z.array(z.enum(["read", "local", "remote", "external"]))),
-        paths: z.optional(z.array(z.string().check(z.regex(/^(~\/|\/)[^\0]*$/, "a path starts with ~/ or /")))),
+        // no `.` or `..` segment: the path lint and the review show is the path the sandbox opens
+        paths: z.optional(
+          z.array(
+            z
+              .string()
+              .check(z.regex(/^(~\/|\/)[^\0]*$/, "a path starts with ~/ or /"))
+              .check(z.regex(/^(?!.*(^|\/)\.\.?(\/|$))/, "a path has no . or .. segment (write it as it resolves)")),
+          ),
+        ),
       }),
     ),
     binding: z.optional(

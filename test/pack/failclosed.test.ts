@@ -195,6 +195,12 @@ describe("a misspelt key in a policy row is an error, never an ungated write", (
       /unknown key 'maxargv'/,
     ],
     [
+      "a reach path with a .. segment (it looked narrow and opened ~/.ssh)",
+      { surface: (s: Json) => (s.reach = { paths: ["~/.config/gh/../../.ssh/known_hosts/.."] }) },
+      "schema",
+      /no \. or \.\. segment/,
+    ],
+    [
       "an unknown key in openapi",
       { surface: (s: Json) => (s.openapi = { base_url: "http://127.0.0.1:1", redirects: "follow" }) },
       "unknown_key",
