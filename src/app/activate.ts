@@ -10,7 +10,7 @@ import { HcpxError, type Problem, fail } from "../util/errors";
 import type { Pack } from "../pack/model";
 import { display, toPosix } from "../util/paths";
 import { declaredId, loadPack, loadProject } from "../pack/load";
-import { isGranted } from "../pack/grants";
+import { grantedByDefault, isGranted } from "../pack/grants";
 import { loadSkill } from "../pack/skill";
 import { arrayAppend, arrayRemove } from "../config/edit";
 import { openConfig, writeConfig } from "../config/file";
@@ -71,9 +71,8 @@ export async function activateDir(dir: string, opts: CommonOpts): Promise<Activa
   const grants = { allow: [...(cfg.data.grants?.allow ?? [])], deny: [...(cfg.data.grants?.deny ?? [])] };
   const granted: string[] = [];
   for (const cmd of pack.commands) {
-    // a pass-through verb runs the argv the agent gives, options included (git log --output=FILE writes):
-    // its read row cannot vouch for that, so it is granted by a person (`hcpx grant`), never by default
-    if (cmd.policy.operation !== "read" || cmd.passThrough) continue;
+    // reads only, and no pass-through verb (src/pack/grants.ts grantedByDefault: the one rule)
+    if (!grantedByDefault(cmd)) continue;
     if (grants.allow.some((p) => isGranted({ allow: [p], deny: [] }, pack.id, cmd.verb_key))) continue;
     const pattern = `${pack.id}.${cmd.verb_key}`;
     text = arrayAppend(text, ["grants", "allow"], pattern);

@@ -10,6 +10,7 @@ import { fail } from "../util/errors";
 import { display } from "../util/paths";
 import { neutralLine as o } from "../util/neutral";
 import { loadPack, loadProject } from "../pack/load";
+import type { Project } from "../pack/model";
 import { diffHashes, hashTree, lockFile, readLock, writeLock, type Lock } from "../packs/lock";
 import { fetchLatest, removeDir } from "../packs/source";
 import { diffEmpty, diffLines, diffReach, reachOf, widenedVerbs, type ReachDiff } from "../packs/review";
@@ -46,6 +47,8 @@ export interface UpdateResult {
   granted?: string[];
   withdrawn?: string[];
   denied?: string[];
+  /** new pass-through verbs: reads that take the agent's own argv, never granted by an update */
+  withheld?: string[];
 }
 
 export interface UpdateReport {
@@ -110,22 +113,14 @@ export function* vendorUpdate(
         report.pending.push(head, ...lines);
         continue;
       }
-      swapIn(root, staging, target);
       lock.packs[id] = { source: fetched.source, version: newVersion, files };
-      writeLock(root, lock);
-      // never grant a write or a widening: withdraw grants of commands that became writes,
-      // became reads (a read runs without a confirm), lost their confirm or land wider
-      const w = withdrawGrants(project, opts, id, widenedVerbs(diff));
-      const granted = grantReads(opts, loadProject({ config: opts.config }), id, diff.newReads);
       report.packs.push({
         id,
         status: "updated",
         from: entry.version,
         to: newVersion,
         diff,
-        granted,
-        withdrawn: w.removed,
-        denied: w.denied,
+        ...applyUpdate(root, lock, id, staging, target, diff, project, opts),
       });
     } catch (e) {
       removeDir(baseOf(root), staging);
@@ -133,4 +128,27 @@ export function* vendorUpdate(
     }
   }
   return report;
+}
+
+/** Swap the reviewed version in, write hcp.lock (`lock` holds its new entry), narrow the grants and grant its new reads. */
+function applyUpdate(
+  root: string,
+  lock: Lock,
+  id: string,
+  staging: string,
+  target: string,
+  diff: ReachDiff,
+  project: Project,
+  opts: VendorOpts,
+): Pick<UpdateResult, "granted" | "withdrawn" | "denied" | "withheld"> {
+  swapIn(root, staging, target);
+  writeLock(root, lock);
+  // never grant a write or a widening: withdraw grants of commands that became writes,
+  // became reads (a read runs without a confirm), lost their confirm or land wider
+  const w = withdrawGrants(project, opts, id, widenedVerbs(diff));
+  const pack = loadPack(target);
+  const granted = grantReads(opts, loadProject({ config: opts.config }), pack, diff.newReads);
+  // a new pass-through verb waits for a person (src/pack/grants.ts grantedByDefault)
+  const passThrough = pack.commands.filter((c) => c.passThrough && diff.newReads.includes(c.verb_key));
+  return { granted, withdrawn: w.removed, denied: w.denied, withheld: passThrough.map((c) => `${id}.${c.verb_key}`) };
 }

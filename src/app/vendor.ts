@@ -13,9 +13,9 @@ import { HcpxError, type Problem, fail } from "../util/errors";
 import { display } from "../util/paths";
 import { neutralLine as o } from "../util/neutral";
 import { findProjectConfig, loadPack, loadProject } from "../pack/load";
-import { isGranted } from "../pack/grants";
+import { grantedByDefault, isGranted } from "../pack/grants";
 import { lintPackDir } from "../pack/lint";
-import type { Project } from "../pack/model";
+import type { Pack, Project } from "../pack/model";
 import { arrayAppend, arrayRemove } from "../config/edit";
 import { openConfig, writeConfig } from "../config/file";
 import { configPackEntries } from "../config/active";
@@ -200,12 +200,15 @@ export function withdrawGrants(
   return { removed, denied };
 }
 
-export function grantReads(cfgOpts: CommonOpts, project: Project, id: string, verbs: string[]): string[] {
+/** Grant those of `verbs` (commands of `pack`) that hcpx grants by default (grantedByDefault: reads, no pass-through verb). */
+export function grantReads(cfgOpts: CommonOpts, project: Project, pack: Pack, verbs: string[]): string[] {
+  const id = pack.id;
   const cfg = openConfig(cfgOpts);
   let text = cfg.text;
   const granted: string[] = [];
   for (const verb of verbs) {
-    if (isGranted(project.grants, id, verb)) continue;
+    const cmd = pack.commands.find((c) => c.verb_key === verb);
+    if (!cmd || !grantedByDefault(cmd) || isGranted(project.grants, id, verb)) continue;
     text = arrayAppend(text, ["grants", "allow"], `${id}.${verb}`);
     granted.push(`${id}.${verb}`);
   }

@@ -47,6 +47,16 @@ export function isGranted(grants: Grants, packId: string, verbKey: string): bool
   );
 }
 
+/**
+ * The one rule for what hcpx grants without a person's word (activate, and so `pack add`; `pack update`
+ * for a new command): a read that is not a pass-through verb. A pass-through verb runs the argv the
+ * agent gives, options included (git log --output=FILE writes): its read row cannot vouch for that,
+ * so a person grants it (`hcpx grant`). A write never.
+ */
+export function grantedByDefault(cmd: Pick<Command, "policy" | "passThrough">): boolean {
+  return cmd.policy.operation === "read" && !cmd.passThrough;
+}
+
 export function grantedCommands(grants: Grants, pack: Pack): Command[] {
   return pack.commands.filter((c) => isGranted(grants, pack.id, c.verb_key));
 }

@@ -183,6 +183,11 @@ export async function runUpdate(idArg: string | undefined, opts: VendorOpts): Pr
             ? [`  withdrew grant(s) of command(s) whose Policy widened: ${r.withdrawn.join(", ")}`]
             : []),
           ...(r.denied?.length ? [`  denied by name (a wider pattern granted them): ${r.denied.join(", ")}`] : []),
+          ...(r.withheld?.length
+            ? [
+                `  not granted (pass-through: the agent's own argv, options included): ${r.withheld.join(", ")}; to grant one: hcpx grant ${r.withheld[0]}`,
+              ]
+            : []),
           ...(writes.length
             ? [
                 `  not granted: ${writes.map((v) => `${r.id}.${v}`).join(", ")}; to grant one: hcpx grant ${r.id}.${writes[0]}`,
