@@ -22,7 +22,8 @@ export interface Reach {
   env: string[];
   /** environment names it sets for its bin */
   setsEnv: string[];
-  commands: { verb: string; operation: "read" | "write"; confirm: boolean; land?: string; inferred: boolean }[];
+  /** passThrough: a pass-through verb, which runs the agent's own argv (at most maxArgv words), options included */
+  commands: { verb: string; operation: "read" | "write"; confirm: boolean; land?: string; inferred: boolean; passThrough?: { maxArgv: number } }[];
   /** reach.network: endpoints its program talks to, and which calls get the network under sandbox.enforce "os" */
   network: string[];
   networkFor: string[];
@@ -64,7 +65,7 @@ export function reachOf(pack: Pack, project?: Project): Reach {
     http,
     env: env.sort(),
     setsEnv: setsEnv.sort(),
-    commands: pack.commands.map((c) => ({ verb: c.verb_key, operation: c.policy.operation, confirm: c.policy.confirm, ...(c.policy.land ? { land: c.policy.land } : {}), inferred: c.policy.inferred })),
+    commands: pack.commands.map((c) => ({ verb: c.verb_key, operation: c.policy.operation, confirm: c.policy.confirm, ...(c.policy.land ? { land: c.policy.land } : {}), inferred: c.policy.inferred, ...(c.passThrough ? { passThrough: { maxArgv: c.passThrough.maxArgv } } : {}) })),
     network: [...(s.reach?.network ?? [])],
     networkFor: s.reach?.network?.length ? [...(s.reach.network_for ?? ["remote", "external"])] : [],
     paths: [...(s.reach?.paths ?? [])],
@@ -86,14 +87,16 @@ export function reachLines(r: Reach): string[] {
   const writes = r.commands.filter((c) => c.operation === "write");
   lines.push(`  commands: ${r.commands.length} (${r.commands.length - writes.length} read, ${writes.length} write${writes.filter((c) => !c.confirm).length ? `, ${writes.filter((c) => !c.confirm).length} without confirm` : ""})`);
   for (const c of writes) lines.push(`    write ${o(c.verb)}${c.land ? ` (${o(c.land)})` : ""}${c.confirm ? ", confirm" : ", NO confirm"}${c.inferred ? ", inferred" : ""}`);
+  for (const c of r.commands.filter((c) => c.passThrough)) lines.push(`    pass-through ${o(c.verb)} (${c.operation}): ${passThroughText(c.passThrough!)}; granted by a person only (\`hcpx grant\`)`);
   return lines;
 }
 
-/** One command's Policy as it decides what runs: a read has no land and no confirm. */
+/** One command's Policy as it decides what runs: a read has no land and no confirm; a pass-through verb runs the agent's own argv. */
 export interface PolicyView {
   operation: "read" | "write";
   land?: string;
   confirm?: boolean;
+  passThrough?: { maxArgv: number };
 }
 
 /** A command present before and after whose operation, land or confirm changed. */
@@ -113,6 +116,8 @@ export interface ReachDiff {
   /** writes without confirm now that were not (new, were reads, or lost their confirm) */
   newConfirmless: string[];
   newReads: string[];
+  /** new commands (in newReads or newWrites) that are pass-through verbs: never granted by default */
+  newPassThrough?: string[];
   removed: string[];
   newBins: string[];
   newEnv: string[];
@@ -132,10 +137,13 @@ const LAND_RANK: Record<string, number> = { local: 0, remote: 1, external: 2 };
 const landRank = (land: string | undefined): number => (land !== undefined && Object.hasOwn(LAND_RANK, land) ? LAND_RANK[land]! : 3);
 
 function policyView(c: Reach["commands"][number]): PolicyView {
-  return c.operation === "read" ? { operation: "read" } : { operation: "write", ...(c.land ? { land: c.land } : {}), confirm: c.confirm };
+  const pt = c.passThrough ? { passThrough: { maxArgv: c.passThrough.maxArgv } } : {};
+  return c.operation === "read" ? { operation: "read", ...pt } : { operation: "write", ...(c.land ? { land: c.land } : {}), confirm: c.confirm, ...pt };
 }
 
-const sameView = (a: PolicyView, b: PolicyView) => a.operation === b.operation && a.land === b.land && a.confirm === b.confirm;
+const sameView = (a: PolicyView, b: PolicyView) => a.operation === b.operation && a.land === b.land && a.confirm === b.confirm && a.passThrough?.maxArgv === b.passThrough?.maxArgv;
+
+const passThroughText = (p: { maxArgv: number }) => `pass-through (the agent's argv, up to ${p.maxArgv})`;
 
 /** How `to` widens `from`: what a grant given for `from` would now let run unasked. */
 export function widening(from: PolicyView, to: PolicyView): string[] {
@@ -144,11 +152,15 @@ export function widening(from: PolicyView, to: PolicyView): string[] {
   if (from.operation === "read" && to.operation === "write") w.push("read → write");
   if (from.operation === "write" && from.confirm && !(to.operation === "write" && to.confirm)) w.push("confirm dropped");
   if (from.operation === "write" && to.operation === "write" && landRank(to.land) > landRank(from.land)) w.push(`land ${from.land ?? "not declared"} → ${to.land ?? "not declared"}`);
+  // a pass-through verb runs the agent's own argv, options included: its row cannot vouch for what that does
+  if (to.passThrough && !from.passThrough) w.push("named → pass-through");
+  if (to.passThrough && from.passThrough && to.passThrough.maxArgv > from.passThrough.maxArgv) w.push(`maxArgv ${from.passThrough.maxArgv} → ${to.passThrough.maxArgv}`);
   return w;
 }
 
 export function viewText(v: PolicyView): string {
-  return v.operation === "read" ? "read" : `write (${v.land ?? "land not declared"}, ${v.confirm ? "confirm" : "no confirm"})`;
+  const op = v.operation === "read" ? "read" : `write (${v.land ?? "land not declared"}, ${v.confirm ? "confirm" : "no confirm"})`;
+  return v.passThrough ? `${op}, ${passThroughText(v.passThrough)}` : op;
 }
 
 const binKey = (b: Reach["bins"][number]) => `${b.bin}${b.args?.length ? ` ${b.args.join(" ")}` : ""}`;
@@ -168,6 +180,7 @@ export function diffReach(before: Reach, after: Reach): ReachDiff {
       if (!o || o.operation === "read") d.newWrites.push(c.verb);
       if (!c.confirm && (!o || o.operation === "read" || o.confirm)) d.newConfirmless.push(c.verb);
     } else if (!o) d.newReads.push(c.verb);
+    if (!o && c.passThrough) (d.newPassThrough ??= []).push(c.verb);
   }
   for (const c of before.commands) if (!now.has(c.verb)) d.removed.push(c.verb);
   const oldBins = new Set(before.bins.map(binKey));
@@ -207,7 +220,8 @@ export function diffLines(d0: ReachDiff): string[] {
   for (const ch of d.changed) l.push(`  ~ ${ch.verb}: ${viewText(ch.from)} → ${viewText(ch.to)}${ch.widened.length ? `  (widens: ${ch.widened.join(", ")}; any grant of it is withdrawn)` : ""}`);
   for (const v of d.newWrites.filter((v) => !d.changed.some((ch) => ch.verb === v))) l.push(`  + new write: ${v}${d.newConfirmless.includes(v) ? " (without confirm)" : ""}`);
   for (const v of d.newConfirmless.filter((v) => !d.newWrites.includes(v) && !d.changed.some((ch) => ch.verb === v))) l.push(`  + write without confirm now: ${v}`);
-  for (const v of d.newReads) l.push(`  + new read: ${v}`);
+  const pt = new Set((d0.newPassThrough ?? []).map(o));
+  for (const v of d.newReads) l.push(`  + new read: ${v}${pt.has(v) ? " (pass-through: the agent's own argv, options included; not granted until a person does)" : ""}`);
   for (const v of d.removed) l.push(`  - removed: ${v}`);
   for (const b of d.newBins) l.push(`  + new program: ${b}`);
   for (const e of d.newEnv) l.push(`  + reads env: ${e}`);
