@@ -33,9 +33,10 @@ export interface Activated {
 
 /**
  * Lint the pack (errors refuse it), add it to `packs` and grant its read
- * commands, one `pack.verb` each; never a write.
+ * commands, one `pack.verb` each; never a write, nor a verb in `withhold`
+ * (`pack add --force`: the commands its new version widened).
  */
-export async function activateDir(dir: string, opts: CommonOpts): Promise<Activated> {
+export async function activateDir(dir: string, opts: CommonOpts & { withhold?: string[] }): Promise<Activated> {
   const cfg = openConfig(opts);
   const pack = loadPack(dir); // not_a_pack / schema errors stop here
   loadSkill(pack);
@@ -72,7 +73,7 @@ export async function activateDir(dir: string, opts: CommonOpts): Promise<Activa
   const granted: string[] = [];
   for (const cmd of pack.commands) {
     // reads only, and no pass-through verb (src/pack/grants.ts grantedByDefault: the one rule)
-    if (!grantedByDefault(cmd)) continue;
+    if (!grantedByDefault(cmd) || opts.withhold?.includes(cmd.verb_key)) continue;
     if (grants.allow.some((p) => isGranted({ allow: [p], deny: [] }, pack.id, cmd.verb_key))) continue;
     const pattern = `${pack.id}.${cmd.verb_key}`;
     text = arrayAppend(text, ["grants", "allow"], pattern);

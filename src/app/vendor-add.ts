@@ -71,6 +71,8 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
   const target = packTarget(root, id);
   const reach = relocate(staged.reach, staging, target);
   let change: ReachDiff | undefined;
+  let widened: string[] = [];
+  let w: { removed: string[]; denied: string[] } = { removed: [], denied: [] };
   try {
     refuseExisting(root, lock, id, target, opts);
     const lines = [`pack '${id}' from ${sourceLabel(fetched.source)}:`, ...reachLines(reach)];
@@ -84,6 +86,10 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
       removeDir(baseOf(root), staging);
       return { status: "review_required", review };
     }
+    // a command the forced version widened (write → read included) loses its grant before the
+    // new bytes land (a config that cannot be edited leaves the old pack and its grants)
+    widened = change ? widenedVerbs(change) : [];
+    if (widened.length) w = withdrawGrants(loadProject({ config: opts.config }), opts, id, widened);
     swapIn(root, staging, target);
   } catch (e) {
     removeDir(baseOf(root), staging);
@@ -102,13 +108,8 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
     id,
     { source: fetched.source, version: pack.surface.version, files },
     target,
-    opts,
+    { ...opts, withhold: widened },
   );
-  // a command the forced version widened (write → read included) is not granted by this add
-  const widened = change ? widenedVerbs(change) : [];
-  const w = widened.length
-    ? withdrawGrants(loadProject({ config: opts.config }), opts, id, widened)
-    : { removed: [], denied: [] };
   return {
     status: "added",
     id,
@@ -118,7 +119,7 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
     lock: display(lockFile(root)),
     files,
     reach,
-    granted: act.granted.filter((g) => !w.removed.includes(g) && !w.denied.includes(g)),
+    granted: act.granted,
     withheld: act.withheld,
     ...(change?.changed.length ? { change: { changed: change.changed, withdrawn: w.removed, denied: w.denied } } : {}),
     warnings: staged.warnings,
@@ -162,7 +163,7 @@ async function lockAndActivate(
   id: string,
   entry: LockEntry,
   target: string,
-  opts: VendorOpts,
+  opts: VendorOpts & { withhold: string[] },
 ): Promise<Activated> {
   const prior = lock.packs[id];
   lock.packs[id] = entry;

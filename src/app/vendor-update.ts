@@ -141,11 +141,13 @@ function applyUpdate(
   project: Project,
   opts: VendorOpts,
 ): Pick<UpdateResult, "granted" | "withdrawn" | "denied" | "withheld"> {
+  // never grant a write or a widening: withdraw grants of commands that became writes, became reads
+  // (a read runs without a confirm), lost their confirm, land wider or became pass-through. Before the
+  // swap, and with the config's edit lock taken: a config that cannot be edited leaves the old pack,
+  // its lock entry and its grants; a failure after leaves the new pack with those grants withdrawn.
+  const w = withdrawGrants(project, opts, id, widenedVerbs(diff));
   swapIn(root, staging, target);
   writeLock(root, lock);
-  // never grant a write or a widening: withdraw grants of commands that became writes,
-  // became reads (a read runs without a confirm), lost their confirm or land wider
-  const w = withdrawGrants(project, opts, id, widenedVerbs(diff));
   const pack = loadPack(target);
   const granted = grantReads(opts, loadProject({ config: opts.config }), pack, diff.newReads);
   // a new pass-through verb waits for a person (src/pack/grants.ts grantedByDefault)

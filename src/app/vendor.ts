@@ -172,6 +172,11 @@ export function reachIfLoads(dir: string): Reach | undefined {
   }
 }
 
+/**
+ * Withdraw the grants of `verbs` of pack `id` (an exact allow removed; a wider pattern denied by name).
+ * It always opens the config, so the config's edit lock is held from here on (src/config/file.ts): the
+ * vendoring commands call it before they swap a new version in.
+ */
 export function withdrawGrants(
   project: Project,
   cfgOpts: CommonOpts,
@@ -230,7 +235,12 @@ export function vendorInstall(opts: VendorOpts): InstallReport {
   const lock = readLock(root);
   const results: InstallResult[] = [];
   const problems: Problem[] = [];
-  const changes: { id: string; diff: ReachDiff; result: InstallResult }[] = [];
+  // the lock's content changed under a vendored pack: a Policy change is a consent change, so a
+  // grant the change would widen is withdrawn, as `pack update` does, before the new bytes land
+  const narrow = (id: string, diff: ReachDiff) => {
+    const w = withdrawGrants(loadProject({ config: opts.config }), opts, id, widenedVerbs(diff));
+    return { withdrawn: w.removed, denied: w.denied };
+  };
   for (const [id, entry] of Object.entries(lock.packs)) {
     const target = packTarget(root, id);
     let current: string[] | undefined;
@@ -255,31 +265,28 @@ export function vendorInstall(opts: VendorOpts): InstallReport {
       continue;
     }
     try {
-      const result = restoreLocked(root, id, entry, target);
-      results.push(result);
-      if (result.diff) changes.push({ id, diff: result.diff, result });
+      results.push(restoreLocked(root, id, entry, target, narrow));
     } catch (e) {
       if (!(e instanceof HcpxError)) throw e;
       results.push({ id, status: "refused", detail: e.problems.map((p) => p.message) });
       problems.push(...e.problems);
     }
   }
-  // the lock's content changed under a vendored pack: a Policy change is a consent change,
-  // so a grant the change would widen is withdrawn, as `pack update` does
-  if (changes.length) {
-    const project = loadProject({ config: opts.config });
-    for (const ch of changes) {
-      const w = withdrawGrants(project, opts, ch.id, widenedVerbs(ch.diff));
-      ch.result.withdrawn = w.removed;
-      ch.result.denied = w.denied;
-    }
-  }
   if (problems.length) throw new HcpxError(problems);
   return { lock: display(lockFile(root)), packs: results };
 }
 
-/** Fetch a locked pack, check it against hcp.lock and swap it in; its Policy change from the folder it replaced, if any. */
-function restoreLocked(root: string, id: string, entry: Lock["packs"][string], target: string): InstallResult {
+/**
+ * Fetch a locked pack, check it against hcp.lock and swap it in; its Policy change from the folder it
+ * replaced, if any, is given to `narrow` (the grants it widens withdrawn) before the swap.
+ */
+function restoreLocked(
+  root: string,
+  id: string,
+  entry: Lock["packs"][string],
+  target: string,
+  narrow: (id: string, diff: ReachDiff) => Pick<InstallResult, "withdrawn" | "denied">,
+): InstallResult {
   const fetched = fetchLocked(entry.source, root, `${id} (${sourceLabel(entry.source)})`);
   const mismatch = diffHashes(entry.files, hashesOf(fetched));
   if (mismatch.length) {
@@ -299,22 +306,20 @@ function restoreLocked(root: string, id: string, entry: Lock["packs"][string], t
   // what the person consented to: the vendored folder this install replaces (none in a fresh clone)
   const before = existsSync(target) ? reachIfLoads(target) : undefined;
   const staging = stage(fetched.entries, baseOf(root), join(root, ...PACKS_DIR.split("/")));
+  const result: InstallResult = { id, status: "restored" };
   try {
     const again = diffHashes(entry.files, hashTree(staging));
     if (again.length)
       fail("hash_mismatch", `pack '${id}': the staged files differ from hcp.lock: ${again.join(", ")}`, {
         hint: "retry",
       });
+    const after = before ? reachIfLoads(staging) : undefined;
+    const diff = before && after ? diffReach(before, after) : undefined;
+    if (diff && !diffEmpty(diff)) Object.assign(result, { diff }, narrow(id, diff));
     swapIn(root, staging, target);
   } catch (e) {
     removeDir(baseOf(root), staging);
     throw e;
-  }
-  const result: InstallResult = { id, status: "restored" };
-  const after = before ? reachIfLoads(target) : undefined;
-  if (before && after) {
-    const diff = diffReach(before, after);
-    if (!diffEmpty(diff)) result.diff = diff;
   }
   return result;
 }

@@ -1,0 +1,79 @@
+// A vendoring command that fails half-way leaves a sound state: the old pack, its lock entry
+// and its grants, or the new pack with the grants its widening took back; never the new pack
+// under the old grants, and never no pack at all. The failure here: the config's edit lock held
+// by another hcpx (a lock file naming a live pid). Through the real CLI.
+import { cpSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { grantsOf, json, projectWithGreet, writeGreet, type GreetShape } from "./vendor-support";
+
+const gated: GreetShape = {
+  version: "1.0.0",
+  named: { hello: { operation: "read" }, save: { operation: "write", land: "local", confirm: true } },
+};
+const confirmless: GreetShape = { ...gated, version: "1.1.0", named: { ...gated.named, save: { operation: "write", land: "local" } } };
+const WAIT = { HCPX_LOCK_WAIT_MS: "500" };
+
+/** Every file under dir, path → bytes. */
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else out[relative(dir, p)] = readFileSync(p).toString("base64");
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Another hcpx editing the config: its lock file, naming a live process (this one). */
+const lockConfig = (dir: string) => writeFileSync(join(dir, ".hcp.config.json5.lock"), `${process.pid}\nheld-by-test\n`);
+const unlockConfig = (dir: string) => rmSync(join(dir, ".hcp.config.json5.lock"));
+
+/** What a failed command must leave as it was: the pack's folder, hcp.lock, the grants. */
+const state = (dir: string) => ({
+  pack: tree(join(dir, ".hcp/packs/greet")),
+  lock: readFileSync(join(dir, "hcp.lock"), "utf8"),
+  grants: grantsOf(dir),
+});
+
+describe("a vendoring command that fails on the config leaves the old pack, lock and grants", () => {
+  it("pack update that drops a confirm, with the config locked: nothing changes; once unlocked, the grant is withdrawn", async () => {
+    const { dir, src } = await projectWithGreet(gated);
+    expect((await json(dir, ["grant", "greet.save"])).r.code).toBe(0);
+    const before = state(dir);
+    writeGreet(src, confirmless);
+    lockConfig(dir);
+    const { r, e } = await json(dir, ["pack", "update", "greet", "--yes"], WAIT);
+    expect(r.code).toBe(1);
+    expect(e.error.code).toBe("locked");
+    expect(state(dir)).toEqual(before);
+    unlockConfig(dir);
+    const u = await json<{ packs: { status: string; withdrawn: string[] }[] }>(dir, ["pack", "update", "greet", "--yes"]);
+    expect(u.r.code, u.r.stderr).toBe(0);
+    expect(u.e.data.packs[0]).toMatchObject({ status: "updated", withdrawn: ["greet.save"] });
+    expect((await json(dir, ["exec", "greet", "save", "--", "name=x"])).e.error.code).toBe("not_granted");
+  });
+
+  it("pack install of a lock that drops a confirm, with the config locked: the vendored folder and grants stay", async () => {
+    const { dir } = await projectWithGreet(gated);
+    expect((await json(dir, ["grant", "greet.save"])).r.code).toBe(0);
+    const other = await projectWithGreet(confirmless);
+    writeGreet(join(dir, "src-greet"), confirmless);
+    cpSync(join(other.dir, "hcp.lock"), join(dir, "hcp.lock"));
+    const before = state(dir);
+    lockConfig(dir);
+    const { r, e } = await json(dir, ["pack", "install"], WAIT);
+    expect(r.code).toBe(1);
+    expect(e.error.code).toBe("locked");
+    expect(state(dir)).toEqual(before);
+    unlockConfig(dir);
+    const i = await json<{ packs: { withdrawn: string[] }[] }>(dir, ["pack", "install"]);
+    expect(i.r.code, i.r.stderr).toBe(0);
+    expect(i.e.data.packs[0]!.withdrawn).toEqual(["greet.save"]);
+    expect((await json(dir, ["exec", "greet", "save", "--", "name=x"])).e.error.code).toBe("not_granted");
+  });
+
+});
