@@ -11,7 +11,16 @@ import { existsSync } from "node:fs";
 import { fail, type Problem } from "../util/errors";
 import { display } from "../util/paths";
 import { loadPack, loadProject } from "../pack/load";
-import { diffHashes, hashTree, lockFile, readLock, writeLock, type Lock, type LockEntry } from "../packs/lock";
+import {
+  diffHashes,
+  hashTree,
+  lockFile,
+  openLock,
+  readLock,
+  writeLock,
+  type Lock,
+  type LockEntry,
+} from "../packs/lock";
 import { fetchNew, parseSource, removeDir } from "../packs/source";
 import { diffLines, diffReach, reachLines, widenedVerbs, type Reach, type ReachDiff } from "../packs/review";
 import { activateDir, type Activated } from "./activate";
@@ -71,6 +80,7 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
   const target = packTarget(root, id);
   const reach = relocate(staged.reach, staging, target);
   let change: ReachDiff | undefined;
+  let locked: Lock = lock;
   let widened: string[] = [];
   let w: { removed: string[]; denied: string[] } = { removed: [], denied: [] };
   try {
@@ -86,6 +96,10 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
       removeDir(baseOf(root), staging);
       return { status: "review_required", review };
     }
+    // hcp.lock as it is now, under its edit lock (held until the command is done): another
+    // vendoring command may have changed it while the person read the review
+    locked = openLock(root);
+    refuseExisting(root, locked, id, target, opts);
     // a command the forced version widened (write → read included) loses its grant before the
     // new bytes land (a config that cannot be edited leaves the old pack and its grants)
     widened = change ? widenedVerbs(change) : [];
@@ -104,7 +118,7 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
   const pack = loadPack(target);
   const act = await lockAndActivate(
     root,
-    lock,
+    locked,
     id,
     { source: fetched.source, version: pack.surface.version, files },
     target,

@@ -11,7 +11,16 @@ import { display } from "../util/paths";
 import { neutralLine as o } from "../util/neutral";
 import { loadPack, loadProject } from "../pack/load";
 import type { Project } from "../pack/model";
-import { diffHashes, hashTree, lockFile, readLock, writeLock, type Lock } from "../packs/lock";
+import {
+  diffHashes,
+  hashTree,
+  lockFile,
+  openLock,
+  readLock,
+  writeLock,
+  type Lock,
+  type LockEntry,
+} from "../packs/lock";
 import { fetchLatest, removeDir } from "../packs/source";
 import { diffEmpty, diffLines, diffReach, reachOf, widenedVerbs, type ReachDiff } from "../packs/review";
 import {
@@ -113,14 +122,14 @@ export function* vendorUpdate(
         report.pending.push(head, ...lines);
         continue;
       }
-      lock.packs[id] = { source: fetched.source, version: newVersion, files };
+      const newEntry = { source: fetched.source, version: newVersion, files };
       report.packs.push({
         id,
         status: "updated",
         from: entry.version,
         to: newVersion,
         diff,
-        ...applyUpdate(root, lock, id, staging, target, diff, project, opts),
+        ...applyUpdate(root, newEntry, id, staging, target, diff, project, opts),
       });
     } catch (e) {
       removeDir(baseOf(root), staging);
@@ -130,10 +139,10 @@ export function* vendorUpdate(
   return report;
 }
 
-/** Swap the reviewed version in, write hcp.lock (`lock` holds its new entry), narrow the grants and grant its new reads. */
+/** Swap the reviewed version in, record `entry` in hcp.lock, narrow the grants and grant its new reads. */
 function applyUpdate(
   root: string,
-  lock: Lock,
+  entry: LockEntry,
   id: string,
   staging: string,
   target: string,
@@ -145,8 +154,11 @@ function applyUpdate(
   // (a read runs without a confirm), lost their confirm, land wider or became pass-through. Before the
   // swap, and with the config's edit lock taken: a config that cannot be edited leaves the old pack,
   // its lock entry and its grants; a failure after leaves the new pack with those grants withdrawn.
+  // hcp.lock's edit lock first (one order: src/packs/lock.ts openLock), then the config's
+  const lock = openLock(root);
   const w = withdrawGrants(project, opts, id, widenedVerbs(diff));
   swapIn(root, staging, target);
+  lock.packs[id] = entry;
   writeLock(root, lock);
   const pack = loadPack(target);
   const granted = grantReads(opts, loadProject({ config: opts.config }), pack, diff.newReads);

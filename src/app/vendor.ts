@@ -27,6 +27,7 @@ import {
   lockFile,
   packDir,
   PACKS_DIR,
+  openLock,
   readLock,
   writeLock,
   type Lock,
@@ -232,7 +233,7 @@ export function retarget(src: Source, to: string): Source {
 /** `hcpx pack install [--check]`: each locked pack as hcp.lock says (restored, or with --check only compared). */
 export function vendorInstall(opts: VendorOpts): InstallReport {
   const root = projectRoot(opts);
-  const lock = readLock(root);
+  const lock = opts.check ? readLock(root) : openLock(root);
   const results: InstallResult[] = [];
   const problems: Problem[] = [];
   // the lock's content changed under a vendored pack: a Policy change is a consent change, so a
@@ -327,7 +328,7 @@ function restoreLocked(
 /** `hcpx pack remove <id>`: its folder, its hcp.lock entry, its config entry and grants. */
 export function vendorRemove(id: string, opts: VendorOpts): RemoveReport {
   const root = projectRoot(opts);
-  const lock = readLock(root);
+  const lock = openLock(root);
   if (!lock.packs[id])
     fail("unknown_pack", `no pack '${id}' in ${display(lockFile(root))}`, {
       hint: Object.keys(lock.packs).length

@@ -16,6 +16,8 @@ import { display } from "../util/paths";
 import { PACK_ID_RE } from "../pack/schema";
 import { validate } from "../pack/validate";
 import { readJson5 } from "../pack/json5";
+import { acquireLock } from "../util/fsio";
+import { hold, isHeld } from "../util/held";
 import { LIMITS, safeRelPath } from "./tar";
 
 export const LOCK_NAME = "hcp.lock";
@@ -89,6 +91,22 @@ export function readLock(root: string): Lock {
     }
   }
   return v.data;
+}
+
+/**
+ * Read hcp.lock to change it: its read-modify-write is serialised by a lock file next to it
+ * (`.hcp.lock.lock`), taken here and held until the command is done (src/util/held.ts), as a
+ * config edit's is (src/config/file.ts), so two vendoring commands racing never lose an entry.
+ * Take it before the config's edit lock (one order, so two commands never wait on each other's).
+ */
+export function openLock(root: string): Lock {
+  const file = lockFile(root);
+  const key = `hcp-lock:${file}`;
+  if (!isHeld(key)) {
+    const lock = join(root, `.${LOCK_NAME}.lock`);
+    hold(key, acquireLock(lock, display(lock), "hcpx command changing hcp.lock (pack add, install, update, remove)"));
+  }
+  return readLock(root);
 }
 
 export function writeLock(root: string, lock: Lock): void {

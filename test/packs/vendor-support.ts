@@ -19,6 +19,8 @@ export const git = (cwd: string, ...args: string[]) =>
 export type Row = { operation: "read" | "write"; land?: string; confirm?: boolean };
 
 export interface GreetShape {
+  /** the pack's id (default greet) */
+  id?: string;
   version: string;
   /** named commands and their Policy rows */
   named: Record<string, Row>;
@@ -27,7 +29,7 @@ export interface GreetShape {
   rows?: Record<string, Row>;
 }
 
-/** Write the pack `greet` in `shape` into `dir` (replacing what a former shape wrote there). */
+/** Write the pack `greet` (or `shape.id`) in `shape` into `dir` (replacing what a former shape wrote there). */
 export function writeGreet(dir: string, shape: GreetShape): void {
   mkdirSync(join(dir, "bin"), { recursive: true });
   writeFileSync(
@@ -47,7 +49,8 @@ export function writeGreet(dir: string, shape: GreetShape): void {
     timeout_ms: 10000,
     ...(shape.passThrough ? { pass_through: shape.passThrough } : {}),
   };
-  const surface = { hcp: "1.1", id: "greet", version: shape.version, description: "Greets people", kind: "wrap", wrap, commands };
+  const id = shape.id ?? "greet";
+  const surface = { hcp: "1.1", id, version: shape.version, description: "Greets people", kind: "wrap", wrap, commands };
   writeFileSync(join(dir, "surface.json"), JSON.stringify(surface, null, 2));
   const rows: Record<string, Row> = { ...shape.named };
   for (const sub of shape.passThrough?.allowedSubcommands ?? []) rows[sub] = { operation: "read" };
@@ -59,11 +62,11 @@ export function writeGreet(dir: string, shape: GreetShape): void {
     join(dir, "SKILL.md"),
     [
       "---",
-      "name: greet",
+      `name: ${id}`,
       'description: "Greets people by name. Use it when the user wants a greeting."',
       "---",
       "",
-      "# greet",
+      `# ${id}`,
       "",
       "## Hot path",
       "",
