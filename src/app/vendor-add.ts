@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import { fail, type Problem } from "../util/errors";
 import { display } from "../util/paths";
 import { loadPack, loadProject } from "../pack/load";
+import type { Pack } from "../pack/model";
 import {
   diffHashes,
   hashTree,
@@ -21,7 +22,7 @@ import {
   type Lock,
   type LockEntry,
 } from "../packs/lock";
-import { fetchNew, parseSource, removeDir } from "../packs/source";
+import { fetchNew, parseSource, removeDir, type Fetched } from "../packs/source";
 import { diffLines, diffReach, reachLines, widenedVerbs, type Reach, type ReachDiff } from "../packs/review";
 import { activateDir, type Activated } from "./activate";
 import {
@@ -33,7 +34,8 @@ import {
   relocate,
   sourceLabel,
   stageChecked,
-  swapIn,
+  swapInKeep,
+  swapOut,
   withdrawGrants,
   type VendorOpts,
 } from "./vendor";
@@ -83,6 +85,7 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
   let locked: Lock = lock;
   let widened: string[] = [];
   let w: { removed: string[]; denied: string[] } = { removed: [], denied: [] };
+  let old: string | undefined;
   try {
     refuseExisting(root, lock, id, target, opts);
     const lines = [`pack '${id}' from ${sourceLabel(fetched.source)}:`, ...reachLines(reach)];
@@ -104,26 +107,16 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
     // new bytes land (a config that cannot be edited leaves the old pack and its grants)
     widened = change ? widenedVerbs(change) : [];
     if (widened.length) w = withdrawGrants(loadProject({ config: opts.config }), opts, id, widened);
-    swapIn(root, staging, target);
+    old = swapInKeep(root, staging, target);
   } catch (e) {
     removeDir(baseOf(root), staging);
     throw e;
   }
   const files = hashesOf(fetched);
-  const landed = diffHashes(files, hashTree(target));
-  if (landed.length)
-    fail("hash_mismatch", `what landed in ${display(target)} differs from what was fetched: ${landed.join(", ")}`, {
-      hint: "something changed the folder while hcpx wrote it; run `hcpx pack install`",
-    });
-  const pack = loadPack(target);
-  const act = await lockAndActivate(
-    root,
-    locked,
-    id,
-    { source: fetched.source, version: pack.surface.version, files },
-    target,
-    { ...opts, withhold: widened },
-  );
+  const { pack, act } = await lockAndActivate(root, locked, id, { fetched, files, old }, target, {
+    ...opts,
+    withhold: widened,
+  });
   return {
     status: "added",
     id,
@@ -170,23 +163,35 @@ function changedLines(change: ReachDiff): string[] {
   });
 }
 
-/** Record the pack in hcp.lock and activate it; if activation fails, take the vendoring back. */
+/**
+ * Check what landed, record the pack in hcp.lock and activate it; the folder it replaced (`old`, kept
+ * aside by swapInKeep) is removed only then. On any failure the vendoring is taken back: the old
+ * folder in place again (the pack that was working keeps working), hcp.lock's entry as it was.
+ */
 async function lockAndActivate(
   root: string,
   lock: Lock,
   id: string,
-  entry: LockEntry,
+  got: { fetched: Fetched; files: Record<string, string>; old: string | undefined },
   target: string,
   opts: VendorOpts & { withhold: string[] },
-): Promise<Activated> {
+): Promise<{ pack: Pack; act: Activated }> {
   const prior = lock.packs[id];
-  lock.packs[id] = entry;
-  writeLock(root, lock);
   try {
-    return await activateDir(target, opts);
+    const landed = diffHashes(got.files, hashTree(target));
+    if (landed.length)
+      fail("hash_mismatch", `what landed in ${display(target)} differs from what was fetched: ${landed.join(", ")}`, {
+        hint: "something changed the folder while hcpx wrote it; run `hcpx pack install`",
+      });
+    const pack = loadPack(target);
+    lock.packs[id] = { source: got.fetched.source, version: pack.surface.version, files: got.files };
+    writeLock(root, lock);
+    const act = await activateDir(target, opts);
+    if (got.old) removeDir(baseOf(root), got.old);
+    return { pack, act };
   } catch (e) {
-    // not activated (e.g. another active pack has this id): take the vendoring back
-    removeDir(baseOf(root), target);
+    // not activated (e.g. another active pack has this id, the config is locked): take the vendoring back
+    swapOut(root, got.old, target);
     if (prior) lock.packs[id] = prior;
     else delete lock.packs[id];
     writeLock(root, lock);

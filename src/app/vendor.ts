@@ -8,7 +8,7 @@
 // here prints or asks.
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { guard, swapDir, type Base } from "../util/door";
+import { guard, swapBack, swapDir, swapDirKeep, type Base } from "../util/door";
 import { HcpxError, type Problem, fail } from "../util/errors";
 import { display } from "../util/paths";
 import { neutralLine as o } from "../util/neutral";
@@ -97,6 +97,16 @@ export function packTarget(root: string, id: string): string {
 /** Replace `target` with `staging` (renames inside the project; the old folder is removed after). */
 export function swapIn(root: string, staging: string, target: string): void {
   swapDir(baseOf(root), staging, target, display(target));
+}
+
+/** swapIn that keeps the old folder aside until the change succeeded (src/util/door.ts swapDirKeep): its path, if any. */
+export function swapInKeep(root: string, staging: string, target: string): string | undefined {
+  return swapDirKeep(baseOf(root), staging, target, display(target));
+}
+
+/** Undo swapInKeep: the new folder removed, the old one (if any) back at `target`. */
+export function swapOut(root: string, old: string | undefined, target: string): void {
+  swapBack(baseOf(root), old, target, display(target));
 }
 
 /** Where a pack comes from, on one line (the lock and a package's metadata are outside text). */

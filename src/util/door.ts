@@ -520,6 +520,15 @@ export function stagingDir(base: Base | string, parent: string, prefix = ".stagi
  * second rename fails, the old folder is put back.
  */
 export function swapDir(base: Base | string, staging: string, target: string, show?: string): void {
+  const old = swapDirKeep(base, staging, target, show);
+  if (old) removeTree(base, old);
+}
+
+/**
+ * swapDir that keeps the old folder aside (its path is returned; undefined when there was none) until
+ * the whole change succeeded: then removeTree it, or swapBack to undo the swap.
+ */
+export function swapDirKeep(base: Base | string, staging: string, target: string, show?: string): string | undefined {
   const realStaging = guard(base, staging);
   const realTarget = guardParent(base, target, show);
   guard(base, target, show); // the folder itself may not be a link leading out
@@ -540,7 +549,13 @@ export function swapDir(base: Base | string, staging: string, target: string, sh
     if (old) renameSync(old, realTarget);
     throw e;
   }
-  if (old) removeTree(base, old);
+  return old;
+}
+
+/** Undo swapDirKeep: the folder swapped in at `target` removed, and the old one (if there was one) renamed back. */
+export function swapBack(base: Base | string, old: string | undefined, target: string, show?: string): void {
+  removeTree(base, target, show);
+  if (old) renameSync(guard(base, old), guardParent(base, target, show));
 }
 
 /** A fresh private scratch folder under the OS temp dir (a fetch's download); remove it with removeScratch. */

@@ -76,4 +76,18 @@ describe("a vendoring command that fails on the config leaves the old pack, lock
     expect((await json(dir, ["exec", "greet", "save", "--", "name=x"])).e.error.code).toBe("not_granted");
   });
 
+  it("pack add --force that cannot activate puts the working pack back", async () => {
+    const { dir, src } = await projectWithGreet(gated);
+    const before = state(dir);
+    writeGreet(src, { ...gated, version: "1.0.1" });
+    lockConfig(dir);
+    const { r, e } = await json(dir, ["pack", "add", "./src-greet", "--force", "--yes"], WAIT);
+    expect(r.code).toBe(1);
+    expect(e.error.code).toBe("locked");
+    expect(state(dir)).toEqual(before);
+    expect(readdirSync(join(dir, ".hcp/packs"))).toEqual(["greet"]); // no staging or old folder left
+    unlockConfig(dir);
+    const run = await json<{ argv: string[] }>(dir, ["exec", "greet", "hello", "--", "name=Ada"]);
+    expect(run.e.data.argv).toEqual(["hello", "Ada"]);
+  });
 });
