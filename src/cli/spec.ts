@@ -386,9 +386,13 @@ export const COMMANDS = {
   },
   "pack remove": {
     description: "deactivate a vendored pack, drop its grants, its folder and its hcp.lock entry",
-    examples: ["hcpx pack remove notes"],
+    examples: ["hcpx pack remove notes", "hcpx pack remove notes --force  # also when its folder was changed by hand"],
     args: [{ name: "<id>", description: "pack id" }],
     options: {
+      force: {
+        flags: "--force",
+        description: "remove the folder even when files in it were added or changed since hcp.lock recorded it",
+      },
       json: { flags: "--json", description: "print the result envelope" },
     },
   },
