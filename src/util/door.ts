@@ -1,4 +1,4 @@
-// size: the one write door; every raw write primitive lives in this file on purpose (test/arch/door.test.ts allows them nowhere else), 27 lines over
+// size: the one write door; every raw write primitive lives in this file on purpose (test/arch/door.test.ts allows them nowhere else), ~200 lines over (the staging, swap and swap-back of vendored folders are write primitives too)
 // The one write door. Every file or directory hcpx creates, replaces, renames
 // or deletes — in the project, in $HOME, in a cache, in a scratch folder —
 // goes through this module (with src/util/atomic.ts, the temp-file-and-rename
