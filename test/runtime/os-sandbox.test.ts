@@ -10,9 +10,9 @@
 // refuses, nothing runs (sandbox_unavailable). Needs bubblewrap (.ci/run
 // installs it).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { runHcpx, spawnHcpx, tmp, REPO } from "../support/hcpx";
 import { fxPack, project, writePack } from "./support";
@@ -209,6 +209,27 @@ describe('a read verb under enforce "os"', () => {
     expect(r.env.error.code).toBe("sandbox_denied");
     expect(r.env.error.denied[0]).toMatchObject({ what: "network" });
     expect(declared.hits).toBe(before);
+  });
+
+  it("a unix socket of the host's per-user runtime folder (a session bus, an agent): not reached, the listener never hit", async () => {
+    // /run/user is made here only where it is not there and this runs as root (the CI machine): else skipped
+    if (process.getuid?.() !== 0 || existsSync("/run/user")) return;
+    const sock = join("/run/user", "4242", "bus");
+    mkdirSync(dirname(sock), { recursive: true });
+    let hit = 0;
+    const server = createServer((c) => {
+      hit++;
+      c.end("reached\n");
+    });
+    try {
+      await new Promise<void>((res) => server.listen(sock, res));
+      const r = await exec("rd", "try", ["act=unix", `arg=${sock}`]);
+      expect(r.env.ok, r.stdout).toBe(false);
+      expect(hit).toBe(0);
+    } finally {
+      await new Promise((res) => server.close(res));
+      rmSync("/run/user", { recursive: true, force: true });
+    }
   });
 
   it("a read whose pack declares the network for reads reaches it", async () => {

@@ -177,9 +177,25 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
       unmask.push(...inside);
     }
   }
+  // the host's sockets are no network namespace's: a session bus (systemd-run --user runs anything
+  // unconfined), an ssh or gpg agent, a container engine. A read-only mount does not stop connect().
+  for (const path of new Set(RUN_SOCKETS.filter((p) => existsSync(p)).map(real))) {
+    if (!masks.some((m) => m.path === path)) masks.push({ path, dir: statSync(path).isDirectory() });
+  }
   const protect = protectedIn(writable, project);
   return { rebind, writable, protect, masks, unmask, network: networkFor(pack, cls), cwd: line.cwd };
 }
+
+/** The host's local sockets a call must not reach: the per-user runtime folders, the container engines', the system bus. */
+const RUN_SOCKETS = [
+  "/run/user",
+  "/run/docker.sock",
+  "/var/run/docker.sock",
+  "/run/podman",
+  "/run/containerd",
+  "/run/dbus/system_bus_socket",
+  "/run/snapd.socket",
+];
 
 /**
  * What a write inside the roots must not change, because it decides what runs next, unconfined or under
