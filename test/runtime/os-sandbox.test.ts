@@ -14,6 +14,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, wr
 import { createServer, type Server } from "node:net";
 import { dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { userInfo } from "node:os";
 import { runHcpx, spawnHcpx, tmp, REPO } from "../support/hcpx";
 import { fxPack, project, writePack } from "./support";
 import { startMcp } from "../mcp/support";
@@ -190,6 +191,21 @@ describe('a read verb under enforce "os"', () => {
       ok: true,
       data: { text: "[user]\n" },
     });
+  });
+
+  it("the secrets of the user's own home (passwd's) are hidden too when HOME names another folder", async () => {
+    // made here only where it is not there and the passwd home is /root (the CI machine, as root): else skipped
+    const own = userInfo().homedir;
+    if (process.getuid?.() !== 0 || own !== "/root" || existsSync(join(own, ".ssh"))) return;
+    mkdirSync(join(own, ".ssh"));
+    try {
+      writeFileSync(join(own, ".ssh", "id_probe"), "-----BEGIN FAKE KEY-----\n");
+      const r = await exec("rd", "try", ["act=read", `arg=${join(own, ".ssh", "id_probe")}`]);
+      expect(r.env.ok, r.stdout).toBe(false);
+      expect(r.stdout).not.toContain("FAKE KEY");
+    } finally {
+      rmSync(join(own, ".ssh"), { recursive: true, force: true });
+    }
   });
 
   it("a declared path inside a hidden directory reads (reach.paths: ~/.ssh/known_hosts); the rest of it stays hidden", async () => {

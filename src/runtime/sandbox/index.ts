@@ -10,7 +10,7 @@
 // run unconfined. No dependency: node builtins only (it is on exec's path).
 import { spawnSync } from "node:child_process";
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { homedir } from "node:os";
+import { homedir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
 import type { Pack, Project } from "../../pack/model";
 import { isGranted } from "../../pack/grants";
@@ -123,10 +123,16 @@ export function confine(line: SpawnLine, ctx: ConfineContext): Confined | Failur
   return confined;
 }
 
-/** The homes whose secrets are hidden: the one the program is given, and the user's. */
+/** The homes whose secrets are hidden: the one the program is given, this process's, and the user's own (passwd's, which $HOME may not be). */
 function homes(env: NodeJS.ProcessEnv): string[] {
   const out = new Set<string>();
-  for (const h of [env.HOME, homedir()]) if (h && h !== "/") out.add(real(h));
+  let own: string | undefined;
+  try {
+    own = userInfo().homedir;
+  } catch {
+    // no passwd entry for this uid (a container): $HOME is all there is
+  }
+  for (const h of [env.HOME, homedir(), own]) if (h && h !== "/" && existsSync(h)) out.add(real(h));
   return [...out];
 }
 
