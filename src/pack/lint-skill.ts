@@ -6,6 +6,7 @@ import { display } from "../util/paths";
 import type { Pack } from "./model";
 import type { Skill } from "./skill";
 import type { LintContext, PackLintRule } from "./lint-context";
+import { policyCell } from "./policycell";
 
 export const MAX_LEAD = 120;
 /**
@@ -160,7 +161,7 @@ function hotPathRows(pack: Pack, skill: Skill, { inSkill }: LintContext): Proble
           "skill_row_operation",
           "error",
           `hot-path row '${row.verb}' has no read/write cell`,
-          `end the row with | ${want}${cmd.policy.confirm ? ", confirm" : ""} |`,
+          `end the row with | ${policyCell(cmd.policy)} |`,
         ),
       );
     else if (row.operation !== want)
@@ -209,7 +210,7 @@ function missingRows(pack: Pack, skill: Skill, { inSkill }: LintContext): Proble
         "skill_row_missing",
         "error",
         `the hot-path table has no row for '${c.verb_key}'`,
-        `add | \`${c.verb_key}\` | ${c.summary} | ${c.policy.operation}${c.policy.confirm ? ", confirm" : ""} | (each command has a Skill row: docs/pack-format.md#the-four-faces)`,
+        `add | \`${c.verb_key}\` | ${c.summary} | ${policyCell(c.policy)} | (each command has a Skill row: docs/pack-format.md#the-four-faces)`,
       ),
     );
 }

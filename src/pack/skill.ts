@@ -8,6 +8,7 @@ import { schemas, VERB_KEY_RE, type SkillFrontmatter } from "./schema";
 import { validate } from "./validate";
 import { simpleFrontmatter } from "./frontmatter";
 import type { Pack } from "./model";
+import { readPolicyCell } from "./policycell";
 
 export interface HotPathRow {
   verb: string;
@@ -100,9 +101,8 @@ export function parseSkill(text: string, file: string): Skill {
     const verb = cells[0]!.replace(/`/g, "").trim();
     if (!VERB_KEY_RE.test(verb) || /^-+$/.test(cells[0]!)) return;
     if (/^(verb|command|verb_key)$/i.test(verb)) return; // header
-    const last = cells.length >= 3 ? cells[cells.length - 1]! : "";
-    const op = /\b(read|write)\b/i.exec(last)?.[1]?.toLowerCase() as "read" | "write" | undefined;
-    rows.push({ verb, line: bodyLine + i, raw, cells, operation: op, confirm: /\bconfirm\b/i.test(last) });
+    const { operation, confirm } = readPolicyCell(cells.length >= 3 ? cells[cells.length - 1]! : "");
+    rows.push({ verb, line: bodyLine + i, raw, cells, operation, confirm });
   });
   return { file, text, frontmatter: v.data, frontmatterText: m[1]!, body, bodyLine, leads, rows };
 }

@@ -11,6 +11,7 @@
 // Every other line stays byte for byte. Pure: the CLI command does the I/O.
 import { parseSkill } from "./skill";
 import type { Pack } from "./model";
+import { cellStates, policyCell as cellOf } from "./policycell";
 
 /** The scaffold's own words for a pack without writes (SKILL.md lines, frontmatter up to `fmEnd`), dropped in place once it has one. */
 export function readOnlyWordsDropped(lines: string[], fmEnd: number): string[] {
@@ -45,8 +46,6 @@ export interface SkillSync {
   changes: string[];
 }
 
-const cellOf = (p: { operation: "read" | "write"; confirm?: boolean }) =>
-  p.operation === "write" && p.confirm ? "write, confirm" : p.operation;
 const escCell = (s: string) => s.replace(/\|/g, "\\|").replace(/\s+/g, " ");
 
 export function syncSkill(text: string, file: string, pack: Pack): SkillSync {
@@ -84,11 +83,7 @@ function syncCells(lines: string[], skill: ReturnType<typeof parseSkill>, pack: 
     if (!cmd || seen.has(row.verb)) continue;
     seen.add(row.verb);
     const want = cellOf(cmd.policy);
-    const ok =
-      row.cells.length >= 3 &&
-      row.operation === cmd.policy.operation &&
-      row.confirm === (cmd.policy.operation === "write" && cmd.policy.confirm === true);
-    if (ok) continue;
+    if (cellStates(row.cells.length >= 3 ? row.cells[row.cells.length - 1] : undefined, cmd.policy)) continue;
     const i = row.line - 1;
     const raw = lines[i]!;
     lines[i] =

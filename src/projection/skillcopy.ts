@@ -23,6 +23,7 @@
 import type { Command } from "../pack/model";
 import type { Skill } from "../pack/skill";
 import { toolName } from "../pack/model";
+import { cellStates, policyCell } from "../pack/policycell";
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const BEFORE = "(?<![\\w-]|\\w\\.)";
@@ -207,10 +208,6 @@ export function filterDescription(description: string, w: Withheld): string {
   return removeMentions(description.trim(), w, false);
 }
 
-export function policyCell(c: Command): string {
-  return c.policy.confirm ? `${c.policy.operation}, confirm` : c.policy.operation;
-}
-
 function splitRow(line: string): string[] {
   return line
     .trim()
@@ -263,6 +260,42 @@ function units(body: string): Unit[] {
 }
 
 /**
+ * A hot-path row as the copy shows it: a mention of a withheld command cut out
+ * of its cells; for a granted command `c`, its read/write cell made to state
+ * what policy.json says, read as lint reads it (src/pack/policycell.ts) — a
+ * row of two cells (no read/write cell) gets one.
+ */
+function copyRow(line: string, c: Command | undefined, w: Withheld): string {
+  const cells = splitRow(line);
+  let out = line;
+  // a granted row that mentions a withheld command keeps its place, without the mention
+  if (namesWithheld(line, w)) {
+    for (let i = 1; i < cells.length; i++) cells[i] = removeMentions(cells[i]!, w, false);
+    out = `| ${cells.join(" | ")} |`;
+  }
+  if (!c || cells.length < 2) return out;
+  const want = policyCell(c.policy);
+  if (cells.length === 2) return `${out.trimEnd()}${out.trimEnd().endsWith("|") ? "" : " |"} ${want} |`;
+  if (cellStates(cells[cells.length - 1], c.policy)) return out;
+  // only the last cell is rewritten: the others (escaped pipes included) stay as written
+  return out.replace(/\|([^|]*)\|(\s*)$/, `| ${want} |`);
+}
+
+/** A row given its read/write cell: the header and separator rows of its table (the rows before it in `out`) get a third cell too. */
+function widenTable(out: string[]): void {
+  let i = out.length;
+  while (i > 0 && /^\s*\|/.test(out[i - 1]!)) i--;
+  const delim = out[i + 1];
+  if (i + 1 >= out.length || delim === undefined || !/^[\s|:-]+$/.test(delim)) return;
+  const widen = (at: number, cell: string) => {
+    const l = out[at]!.trimEnd();
+    if (splitRow(l).length === 2) out[at] = `${l}${l.endsWith("|") ? "" : "|"}${cell}|`;
+  };
+  widen(i, " read/write ");
+  widen(i + 1, "---");
+}
+
+/**
  * The body of a Skill copy: units (paragraphs, list items, table rows, code
  * lines) naming a withheld command are dropped; hot-path rows of granted
  * commands get the policy cell of policy.json; granted commands without a row
@@ -277,24 +310,12 @@ export function filterSkillBody(skill: Skill, granted: Command[], w: Withheld): 
   let lastRowIndex = -1;
   for (const u of units(body)) {
     if (u.kind === "row") {
-      let line = u.lines[0]!;
-      const cells = splitRow(line);
-      const verb = (cells[0] ?? "").replace(/`/g, "").trim();
+      const verb = (splitRow(u.lines[0]!)[0] ?? "").replace(/`/g, "").trim();
       if (withheld.has(verb)) continue;
       const c = byVerb.get(verb);
-      // a granted row that mentions a withheld command keeps its place, without the mention
-      if (namesWithheld(line, w)) {
-        for (let i = 1; i < cells.length; i++) cells[i] = removeMentions(cells[i]!, w, false);
-        line = `| ${cells.join(" | ")} |`;
-      }
-      if (c && cells.length >= 3) {
-        const cell = cells[cells.length - 1]!;
-        const ok = cell.toLowerCase().includes(c.policy.operation) && /confirm/i.test(cell) === c.policy.confirm;
-        if (!ok) {
-          cells[cells.length - 1] = policyCell(c);
-          out.push(`| ${cells.join(" | ")} |`);
-        } else out.push(line);
-      } else out.push(line);
+      const line = copyRow(u.lines[0]!, c, w);
+      if (c && splitRow(u.lines[0]!).length === 2) widenTable(out);
+      out.push(line);
       if (c) lastRowIndex = out.length - 1;
       continue;
     }
@@ -308,7 +329,9 @@ export function filterSkillBody(skill: Skill, granted: Command[], w: Withheld): 
   }
   const missing = granted.filter((c) => !rowVerbs.has(c.verb_key));
   if (missing.length) {
-    const rows = missing.map((c) => `| \`${c.verb_key}\` | ${c.summary.replace(/\|/g, "\\|")} | ${policyCell(c)} |`);
+    const rows = missing.map(
+      (c) => `| \`${c.verb_key}\` | ${c.summary.replace(/\|/g, "\\|")} | ${policyCell(c.policy)} |`,
+    );
     if (lastRowIndex >= 0) out.splice(lastRowIndex + 1, 0, ...rows);
     else {
       while (out.length && !out[out.length - 1]!.trim()) out.pop();

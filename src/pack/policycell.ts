@@ -1,0 +1,33 @@
+// The read/write cell of a hot-path row (its last cell: `read`, `write`,
+// `write, confirm`), read one way by lint (src/pack/lint-skill.ts), `pack sync`
+// (./skillsync.ts) and the Skill copies hosts read (src/projection/skillcopy.ts),
+// so that what lint accepts and what a copy keeps are the same cells.
+
+export interface CellReading {
+  /** the first whole word `read` or `write` (`reader`, `rewrite` are neither) */
+  operation?: "read" | "write";
+  /** the whole word `confirm` (`unconfirmed`, `confirmation` are not the marker) */
+  confirm: boolean;
+}
+
+export interface CellPolicy {
+  operation: "read" | "write";
+  confirm?: boolean;
+}
+
+export function readPolicyCell(cell: string): CellReading {
+  const op = /\b(read|write)\b/i.exec(cell)?.[1]?.toLowerCase() as "read" | "write" | undefined;
+  return { operation: op, confirm: /\bconfirm\b/i.test(cell) };
+}
+
+/** The cell hcpx writes for a policy: `read`, `write`, `write, confirm`. */
+export function policyCell(p: CellPolicy): string {
+  return p.operation === "write" && p.confirm ? "write, confirm" : p.operation;
+}
+
+/** True when `cell` (undefined: the row has none) states what the policy says: its operation, and a confirm marker exactly when it is a gated write. */
+export function cellStates(cell: string | undefined, p: CellPolicy): boolean {
+  if (cell === undefined) return false;
+  const r = readPolicyCell(cell);
+  return r.operation === p.operation && r.confirm === (p.operation === "write" && p.confirm === true);
+}
