@@ -8,7 +8,7 @@ import type { Command, Pack, Project } from "../pack/model";
 import { loadSkill } from "../pack/skill";
 import { HcpxError } from "../util/errors";
 import { display } from "../util/paths";
-import { filterDescription, filterLeads, skillCopy } from "./skillcopy";
+import { filterDescription, filterLeads, rowCell, skillCopy } from "./skillcopy";
 import {
   CONFIRM_MARKER,
   READ_SKILL_TOOL,
@@ -75,10 +75,11 @@ export function buildProjection(project: Project, packs: Pack[], opts: BuildOpti
       const d = filterLeads([pack.surface.description], w)[0] ?? "";
       leads = /[A-Za-z0-9]/.test(d) ? [`${pack.id}: ${d}`] : [];
     }
-    // A pass_through verb has only a synthesised summary; its Skill row says what it does.
+    // A pass_through verb has only a synthesised summary; its Skill row says what it does, as the copy shows it.
     for (const c of granted) {
       const row = c.passThrough ? skill.rows.find((r) => r.verb === c.verb_key) : undefined;
-      if (row && row.cells[1]) summaries.set(c, row.cells[1]);
+      const said = row?.cells[1] ? rowCell(row.cells[1], w) : "";
+      if (/[A-Za-z0-9]/.test(said)) summaries.set(c, said);
     }
     const skillText = skillCopy(skill, { id: pack.id, version: pack.surface.version }, leads, granted, w);
     projected.push({

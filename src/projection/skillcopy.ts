@@ -259,6 +259,11 @@ function units(body: string): Unit[] {
   return out;
 }
 
+/** A cell of a granted hot-path row as the copy shows it (and a pass_through verb's tool description takes it): mentions of withheld commands cut out. */
+export function rowCell(cell: string, w: Withheld): string {
+  return removeMentions(cell, w, false);
+}
+
 /**
  * A hot-path row as the copy shows it: a mention of a withheld command cut out
  * of its cells; for a granted command `c`, its read/write cell made to state
@@ -270,7 +275,7 @@ function copyRow(line: string, c: Command | undefined, w: Withheld): string {
   let out = line;
   // a granted row that mentions a withheld command keeps its place, without the mention
   if (namesWithheld(line, w)) {
-    for (let i = 1; i < cells.length; i++) cells[i] = removeMentions(cells[i]!, w, false);
+    for (let i = 1; i < cells.length; i++) cells[i] = rowCell(cells[i]!, w);
     out = `| ${cells.join(" | ")} |`;
   }
   if (!c || cells.length < 2) return out;

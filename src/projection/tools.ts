@@ -97,10 +97,17 @@ export function flat(s: string): string {
   return s;
 }
 
+/** A policy label the pack wrote itself (`[read]`, `[write · remote]`, `[w, confirm required]`): only hcpx's, from policy.json, is shown. */
+const PACK_LABEL_RE = /\s*\[(?:read|write|r|w)(?:[\s\u00b7,:][^\]]*)?\]/gi;
+
 export function commandTool(packId: string, c: Command, name: string, summary = c.summary): ToolDef {
-  const s = summary.trim().replace(/[.;:,]$/, "");
+  const s = summary
+    .replace(PACK_LABEL_RE, "")
+    .trim()
+    .replace(/[.;:,]$/, "");
   let description = `${packId}: ${s}. ${policyTag(c)}`;
-  if (c.description) description += ` ${c.description.trim()}`;
+  const more = c.description?.replace(PACK_LABEL_RE, "").trim();
+  if (more) description += ` ${more}`;
   if (c.policy.confirm) description += " Runs only with confirm: true; ask the user first.";
   return {
     name,
