@@ -7,6 +7,7 @@
 import { firstSentence, oneLine } from "../util/prose";
 import { ARG_NAME_RE, VERB_KEY_RE } from "../pack/schema";
 import { isObj } from "../util/is";
+import { defaultProblem } from "../pack/arg-rules";
 
 type Json = Record<string, unknown>;
 
@@ -101,13 +102,9 @@ function argFrom(schema: unknown): DraftArg {
   const withDesc = (a: DraftArg): DraftArg => (description ? { ...a, description } : a);
   const dflt = (a: DraftArg): DraftArg => {
     const d = s.default;
-    if ((typeof d === "string" || typeof d === "number" || typeof d === "boolean") && a.type !== "json") {
-      if (a.type === "enum" && !(a.values ?? []).includes(d as string | number)) return a;
-      if ((a.type === "integer" || a.type === "number") && typeof d !== "number") return a;
-      if (a.type === "boolean" && typeof d !== "boolean") return a;
-      if (a.type === "string" && typeof d !== "string") return a;
-      return { ...a, default: d };
-    }
+    // a default that is not a value of the arg would fail the pack at load (src/pack/arg-rules.ts): left out
+    if ((typeof d === "string" || typeof d === "number" || typeof d === "boolean") && a.type !== "json")
+      return defaultProblem(a, d, false) ? a : { ...a, default: d };
     return a;
   };
   if (Array.isArray(s.enum) && s.enum.length > 0 && s.enum.every((x) => typeof x === "string" || typeof x === "number"))

@@ -17,6 +17,7 @@ import { undeclaredFor } from "./undeclared";
 import { forbiddenEnvOf } from "./envrules";
 import { headerEnvNames, isCredentialHeader, urlProblem } from "./mcp-remote";
 import { holdSecretNames } from "../util/redact";
+import { argRuleProblems } from "./arg-rules";
 import {
   CONFIRM_STRICTNESS,
   DEFAULT_CONFIRM_TIMEOUT_MS,
@@ -300,6 +301,7 @@ function packRuleProblems(
     const rules = require("./input-rules") as typeof import("./input-rules");
     out.push(...rules.inputRuleProblems(commands, surfaceFile, at));
   }
+  out.push(...argRuleProblems(commands, adapterOf(surface.kind)?.capabilities.cliArgv === true, surfaceFile, at));
   for (const f of forbiddenEnvOf(surface)) {
     const where = f.path[0] === "wrap" ? "wrap.agent_env" : "binding.env";
     out.push(

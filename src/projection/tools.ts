@@ -31,7 +31,9 @@ function argSchema(a: ArgSpec): Record<string, unknown> {
   switch (a.type) {
     case "enum": {
       const values = a.values ?? [];
-      s.type = values.length > 0 && values.every((v) => typeof v === "number") ? "number" : "string";
+      // the runtime takes a value of either type (src/runtime/args.ts): numbers and strings mixed advertise both
+      const types = [...new Set(values.map((v) => (typeof v === "number" ? "number" : "string")))].sort();
+      s.type = types.length === 1 ? types[0] : types.length ? types : "string";
       s.enum = values;
       break;
     }

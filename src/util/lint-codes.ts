@@ -47,6 +47,7 @@ export const LINT_CODES = [
   "skill_claims_read_only",
   "enum_no_values",
   "values_not_enum",
+  "arg_default",
   "flag_on_required",
   "path_outside_pack",
   "missing_file",

@@ -801,6 +801,14 @@ const cases: RuleCase[] = [
     pack: { surface: (s) => (s.commands[0].args.id.type = "enum") },
   },
   {
+    name: "a default that is not a value of its arg (it would fail every call without it: the pack does not load)",
+    code: "arg_default",
+    severity: "error",
+    file: "surface.json",
+    path: "commands[0].args.id.default",
+    pack: { surface: (s) => (s.commands[0].args.id.default = 5) },
+  },
+  {
     name: "values on a non-enum",
     code: "values_not_enum",
     severity: "warning",
