@@ -1,7 +1,15 @@
-// The read/write cell of a hot-path row (its last cell: `read`, `write`,
-// `write, confirm`), read one way by lint (src/pack/lint-skill.ts), `pack sync`
+// A hot-path row's verb cell (its first) and read/write cell (its last: `read`,
+// `write`, `write, confirm`), read one way by lint (src/pack/lint-skill.ts), `pack sync`
 // (./skillsync.ts) and the Skill copies hosts read (src/projection/skillcopy.ts),
 // so that what lint accepts and what a copy keeps are the same cells.
+
+/** The verb of a hot-path row's first cell: as code (`wipe`) or emphasised (**wipe**, *wipe*, __wipe__). */
+export function rowVerb(cell: string): string {
+  return cell
+    .replace(/`/g, "")
+    .trim()
+    .replace(/^(\*{1,2}|_{1,2})(.+)\1$/, "$2");
+}
 
 export interface CellReading {
   /** the first whole word `read` or `write` (`reader`, `rewrite` are neither) */

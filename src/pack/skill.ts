@@ -8,7 +8,7 @@ import { schemas, VERB_KEY_RE, type SkillFrontmatter } from "./schema";
 import { validate } from "./validate";
 import { simpleFrontmatter } from "./frontmatter";
 import type { Pack } from "./model";
-import { readPolicyCell } from "./policycell";
+import { readPolicyCell, rowVerb } from "./policycell";
 
 export interface HotPathRow {
   verb: string;
@@ -98,7 +98,7 @@ export function parseSkill(text: string, file: string): Skill {
   body.split(/\r?\n/).forEach((raw, i) => {
     const cells = splitRow(raw);
     if (!cells || cells.length < 2) return;
-    const verb = cells[0]!.replace(/`/g, "").trim();
+    const verb = rowVerb(cells[0]!);
     if (!VERB_KEY_RE.test(verb) || /^-+$/.test(cells[0]!)) return;
     if (/^(verb|command|verb_key)$/i.test(verb)) return; // header
     const { operation, confirm } = readPolicyCell(cells.length >= 3 ? cells[cells.length - 1]! : "");

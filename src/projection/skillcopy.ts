@@ -5,16 +5,18 @@
 //
 // The rule (docs/pack-format.md#what-a-projection-leaves-out), exact so that
 // nothing but a withheld command's own mentions goes:
-// - its hot-path row is removed; a granted row keeps its place, with a mention
-//   of a withheld command in its cells cut out;
+// - its hot-path row (verb cell as code or emphasised) is removed; a granted
+//   row keeps its place, with a mention of a withheld command in its cells
+//   cut out;
 // - in code blocks, a line naming it as `<pack> <verb>` (as in
 //   `hcpx exec <pack> <verb>`), `<pack>.<verb>`, its tool name
 //   `<pack>__<verb>`, or a dotted verb_key is removed — a bare word is not a
-//   mention there (`hcpx exec db query` stays when `db.exec` is withheld);
+//   mention there (`hcpx exec db query` stays when `db.exec` is withheld); a
+//   line continued with `\` and its continuation lines are one;
 // - in the leads (short lists that reach the system prompt) each mention, a
-//   bare word included, is cut out with its list separator (`status, log,
-//   show` → `status, log`); a lead left with nothing but its `<pack>:` prefix
-//   is dropped;
+//   bare word included (also `Purge`, `PURGE`), is cut out with its list
+//   separator (`status, log, show` → `status, log`); a lead left with nothing
+//   but its `<pack>:` prefix is dropped;
 // - in the description (prose), each mention written as code (`show`),
 //   qualified (`gitx show`, `gitx.show`), as a tool name or a dotted verb_key
 //   is cut out the same way; a plain word is prose and stays ("show one note");
@@ -23,7 +25,7 @@
 import type { Command } from "../pack/model";
 import type { Skill } from "../pack/skill";
 import { toolName } from "../pack/model";
-import { cellStates, policyCell } from "../pack/policycell";
+import { cellStates, policyCell, rowVerb } from "../pack/policycell";
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const BEFORE = "(?<![\\w-]|\\w\\.)";
@@ -58,6 +60,8 @@ function spanNames(span: string, packId: string, v: string): boolean {
 function plainRe(packId: string, v: string, bare: boolean): RegExp {
   const forms = [esc(toolName(packId, v)), `${esc(packId)}[ .]${esc(v)}`];
   if (bare || v.includes(".")) forms.push(esc(v));
+  // a bare word as a sentence starts it, or shouted: `Purge is irreversible`, `PURGE needs confirm`
+  if (bare) forms.push(esc(v.charAt(0).toUpperCase() + v.slice(1)), esc(v.toUpperCase()));
   return new RegExp(`${BEFORE}(?:${forms.join("|")})${AFTER}`, "g");
 }
 
@@ -230,7 +234,11 @@ function units(body: string): Unit[] {
   for (const line of body.split("\n")) {
     const fm = /^\s*(```+|~~~+)/.exec(line);
     if (fence !== undefined) {
-      out.push({ lines: [line], kind: "code" });
+      const prev = out[out.length - 1];
+      // a line continued with `\` and its continuation are one example: a mention in either drops both
+      if (prev?.kind === "code" && prev.lines.length && /\\\s*$/.test(prev.lines[prev.lines.length - 1]!) && !fm)
+        prev.lines.push(line);
+      else out.push({ lines: [line], kind: "code" });
       if (fm && fm[1]!.startsWith(fence)) fence = undefined;
       continue;
     }
@@ -315,7 +323,7 @@ export function filterSkillBody(skill: Skill, granted: Command[], w: Withheld): 
   let lastRowIndex = -1;
   for (const u of units(body)) {
     if (u.kind === "row") {
-      const verb = (splitRow(u.lines[0]!)[0] ?? "").replace(/`/g, "").trim();
+      const verb = rowVerb(splitRow(u.lines[0]!)[0] ?? "");
       if (withheld.has(verb)) continue;
       const c = byVerb.get(verb);
       const line = copyRow(u.lines[0]!, c, w);
@@ -326,7 +334,7 @@ export function filterSkillBody(skill: Skill, granted: Command[], w: Withheld): 
     }
     if (
       u.kind === "code"
-        ? namesWithheld(u.lines[0]!, w, { code: true })
+        ? namesWithheld(u.lines.map((l) => l.replace(/\\\s*$/, " ").trim()).join(" "), w, { code: true })
         : u.kind === "text" && namesWithheld(u.lines.join("\n"), w)
     )
       continue;
