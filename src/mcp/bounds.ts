@@ -66,6 +66,14 @@ export function readSkillToolFor(base: ToolDef, ids: string[], index: boolean): 
   };
 }
 
+/**
+ * The lines the server instructions carry for a pack: its leads (one line each: src/pack/leads.ts), or
+ * `<pack>: <description>` with the description's line breaks folded, so that it is one line too.
+ */
+export function instructionLeads(p: ProjectedPack): string[] {
+  return p.leads.length ? p.leads : [`${p.pack.id}: ${p.description.replace(/\s+/g, " ").trim()}`];
+}
+
 /** Whether the model is pointed to the pack index: the packs' lines, their leads or their ids do not all fit. */
 export function needsIndex(packs: ProjectedPack[]): boolean {
   const callable = packs.filter((p) => p.commands.length > 0);
@@ -73,7 +81,7 @@ export function needsIndex(packs: ProjectedPack[]): boolean {
   if (fitLines(callable.map(packLine), DESCRIPTION_BUDGET).more) return true;
   return (
     fitLines(
-      packs.flatMap((p) => (p.leads.length ? p.leads : [`${p.pack.id}: ${p.description}`])).map((l) => `- ${l}`),
+      packs.flatMap(instructionLeads).map((l) => `- ${l}`),
       DESCRIPTION_BUDGET,
     ).more > 0
   );

@@ -7,7 +7,7 @@
 import { packLine, shellTool } from "../projection/tools";
 import type { ProjectedPack, ToolDef } from "../projection/types";
 import { brokenNote, type ExportView } from "./view";
-import { DESCRIPTION_BUDGET, fitLines, idsFit, indexHint, withPackIds } from "./bounds";
+import { DESCRIPTION_BUDGET, fitLines, idsFit, indexHint, instructionLeads, withPackIds } from "./bounds";
 
 export { packIndex } from "./bounds";
 
@@ -52,9 +52,7 @@ export function instructions(packs: ProjectedPack[], shape: Shape, broken: Expor
     shape === "single"
       ? "Use the `hcp` tool with {pack, verb, args}; read a pack's Skill with hcp__read_skill before its first use."
       : "Each tool is one pack command (`<pack>__<verb>`); read a pack's Skill with hcp__read_skill before its first use.";
-  const leads = packs
-    .flatMap((p) => (p.leads.length ? p.leads : [`${p.pack.id}: ${p.description}`]))
-    .map((l) => `- ${l}`);
+  const leads = packs.flatMap(instructionLeads).map((l) => `- ${l}`);
   const { shown, more } = fitLines(leads, DESCRIPTION_BUDGET);
   const note = brokenNote(broken);
   return [

@@ -7,8 +7,9 @@ import type { Pack } from "./model";
 import type { Skill } from "./skill";
 import type { LintContext, PackLintRule } from "./lint-context";
 import { policyCell } from "./policycell";
+import { MAX_LEAD, leadLine } from "./leads";
 
-export const MAX_LEAD = 120;
+export { MAX_LEAD } from "./leads";
 /**
  * A claim that the whole pack only reads (docs/pack-format.md#read-only-claims):
  * "Read-only …" at the start, "(read-only)" at the end, "every command is a
@@ -51,22 +52,12 @@ function leads(skill: Skill, { inSkill }: LintContext): Problem[] {
         "leads",
       ),
     );
-  else if (skill.leads.length > 3)
-    out.push(
-      inSkill(
-        fmLine(skill, "leads"),
-        "skill_leads_count",
-        "error",
-        `the Skill has ${skill.leads.length} leads; at most 3`,
-        "keep the 1–3 lines that matter most",
-        "leads",
-      ),
-    );
+  // more than 3 leads, a line break in one, one past MAX_LEAD_HARD: the Skill does not load (./leads.ts)
   skill.leads.forEach((l, i) => {
     if (l.length > MAX_LEAD)
       out.push(
         inSkill(
-          fmLine(skill, "leads"),
+          leadLine(skill.frontmatterText, i),
           "skill_lead_long",
           "warning",
           `lead ${i + 1} is ${l.length} chars (> ${MAX_LEAD})`,
@@ -235,7 +226,7 @@ export const SKILL_RULES: readonly PackLintRule[] = [
     ),
   },
   {
-    code: ["skill_no_leads", "skill_leads_count", "skill_lead_long"],
+    code: ["skill_no_leads", "skill_lead_long"],
     check: withSkill((_pack, skill, ctx) => leads(skill, ctx)),
   },
   { code: "skill_claims_read_only", check: withSkill(readOnlyClaims) },

@@ -7,6 +7,7 @@ import { display } from "../util/paths";
 import { schemas, VERB_KEY_RE, type SkillFrontmatter } from "./schema";
 import { validate } from "./validate";
 import { simpleFrontmatter } from "./frontmatter";
+import { leadProblems } from "./leads";
 import type { Pack } from "./model";
 import { readPolicyCell, rowVerb } from "./policycell";
 
@@ -94,6 +95,9 @@ export function parseSkill(text: string, file: string): Skill {
   const leadsRaw = v.data.leads;
   const leads =
     leadsRaw === undefined ? [] : Array.isArray(leadsRaw) ? leadsRaw : leadsRaw.split(/\r?\n/).filter((l) => l.trim());
+  // each lead is one bounded line of every host's prompt block: refused here, so every command agrees (./leads.ts)
+  const bad = leadProblems(leads, Array.isArray(leadsRaw), m[1]!, file);
+  if (bad.length) throw new HcpxError(bad);
   const rows: HotPathRow[] = [];
   body.split(/\r?\n/).forEach((raw, i) => {
     const cells = splitRow(raw);

@@ -71,8 +71,9 @@ export function buildProjection(project: Project, packs: Pack[], opts: BuildOpti
     const skill = loadSkill(pack);
     let leads = filterLeads(skill.leads, w);
     if (leads.length === 0) {
-      // No lead survives the grants: the surface description, as a lead (mentions of withheld commands cut out).
-      const d = filterLeads([pack.surface.description], w)[0] ?? "";
+      // No lead survives the grants: the surface description, as a lead (mentions of withheld commands cut
+      // out), its line breaks folded: a lead is one line of the block (src/pack/leads.ts)
+      const d = (filterLeads([pack.surface.description], w)[0] ?? "").replace(/\s+/g, " ").trim();
       leads = /[A-Za-z0-9]/.test(d) ? [`${pack.id}: ${d}`] : [];
     }
     // A pass_through verb has only a synthesised summary; its Skill row says what it does, as the copy shows it.
