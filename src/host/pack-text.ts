@@ -1,5 +1,6 @@
 // Pack text an adopt plan would land in a host's files, checked before
-// anything is planned: a block marker or a control character is refused.
+// anything is planned: a block marker, a control character or (in what lands in an instructions file) an
+// import directive is refused.
 import { display } from "../util/paths";
 import type { Problem } from "../util/errors";
 import type { ProjectedPack, Projection } from "../projection/types";
@@ -12,7 +13,7 @@ import { hostTextProblems, unsafeHostText } from "../pack/hosttext";
  */
 const CLEAN = new WeakMap<Projection["skills"], WeakSet<ProjectedPack>>();
 
-/** Pack text that would break the files it lands in (a marker, a control character): refused, naming the pack file. */
+/** Pack text that would break the files it lands in (a marker, a control character, an import directive): refused, naming the pack file. */
 export function packTextProblems(projection: Projection, checked: Set<string>): Problem[] {
   const problems: Problem[] = [];
   // each pack's Skill copy by id, the first one as find() took it (a find() per pack was quadratic in the packs)
@@ -26,14 +27,14 @@ export function packTextProblems(projection: Projection, checked: Set<string>): 
     if (clean.has(p)) continue;
     // what lands is the Skill copy, the leads and the surface's texts: checked in memory; the pack's files are read for positions only when something is found
     const copy = copies.get(p.pack.id) ?? "";
+    // what lands in an instructions file (a lead, a description, a summary) holds no import directive either
     const texts = [
-      copy,
       p.description,
       ...p.leads,
       p.pack.surface.description,
       ...(p.pack.surface.commands ?? []).flatMap((c) => [c.summary, c.description ?? ""]),
     ];
-    if (!texts.some((t) => typeof t === "string" && unsafeHostText(t))) {
+    if (!unsafeHostText(copy) && !texts.some((t) => typeof t === "string" && unsafeHostText(t, { imports: true }))) {
       clean.add(p);
       continue;
     }

@@ -7,7 +7,11 @@
 // corrupt a file or a terminal showing it), a lone CR, U+2028/U+2029 (line
 // breaks to some readers, not to others), and the bidi embedding, override and
 // isolate controls (they make a reviewed diff show other text than the file
-// holds). Used by `hcpx lint` (rule `host_text_unsafe`, an error) and by the
+// holds). In what lands in an instructions file (the leads, the Skill's
+// description, the surface's description and command summaries and
+// descriptions) an import directive is refused too: `@path` at the start or
+// after white space, which Claude Code and Gemini CLI read as a file to import
+// (`@~/.ssh/id_rsa`). Used by `hcpx lint` (rule `host_text_unsafe`, an error) and by the
 // host engine, which refuses such a pack before planning anything.
 import { CAPS, readTextFile } from "../util/readfile";
 import type { Problem } from "../util/errors";
@@ -19,9 +23,29 @@ import type { Pack } from "./model";
 const MARKERS = ["<!-- hcp:begin -->", "<!-- hcp:end -->"];
 const BAD_CHAR = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|\r(?!\n)/;
 
-/** The first thing in `text` that would break a host file, or undefined. */
-export function unsafeHostText(text: string): { index: number; what: string } | undefined {
-  let best: { index: number; what: string } | undefined;
+/**
+ * An import directive: `@` at the start or after white space, then what starts a path (`~`, `/`, `.`, `\\`,
+ * a letter, digit or `_`). Claude Code (CLAUDE.md) and Gemini CLI (GEMINI.md) read `@path` in an instructions
+ * file as a file to import into the model's context (`@~/.ssh/id_rsa`). An e-mail address (`a@b.com`: no white
+ * space before the `@`) is not one.
+ */
+const IMPORT = /(?:^|\s)(@[~/.\\\p{L}\p{N}_]\S{0,39})/u;
+const IMPORT_HINT =
+  "remove the @ before the path, or rephrase: Claude Code and Gemini CLI read @path in an instructions file (CLAUDE.md, GEMINI.md) as a file to import; an e-mail address (a@b.com) is fine";
+
+export interface UnsafeText {
+  index: number;
+  what: string;
+  /** what to do, when not the general HINT */
+  hint?: string;
+}
+
+/**
+ * The first thing in `text` that would break a host file, or undefined. `imports`: the text lands in an
+ * instructions file (a lead, a description, a summary), where an import directive is refused too.
+ */
+export function unsafeHostText(text: string, opts: { imports?: boolean } = {}): UnsafeText | undefined {
+  let best: UnsafeText | undefined;
   for (const m of MARKERS) {
     const i = text.indexOf(m);
     if (i >= 0 && (!best || i < best.index)) best = { index: i, what: `the hcp block marker ${m}` };
@@ -34,6 +58,16 @@ export function unsafeHostText(text: string): { index: number; what: string } | 
         ? "a carriage return not followed by a line feed"
         : `the control character U+${ch.toString(16).toUpperCase().padStart(4, "0")}`;
     best = { index: c.index, what: name };
+  }
+  const imp = opts.imports ? IMPORT.exec(text) : null;
+  if (imp) {
+    const index = imp.index + imp[0].length - imp[1]!.length;
+    if (!best || index < best.index)
+      best = {
+        index,
+        what: `the import directive ${imp[1]!}…: Claude Code and Gemini CLI read @path in an instructions file as a file to import`,
+        hint: IMPORT_HINT,
+      };
   }
   return best;
 }
@@ -104,7 +138,7 @@ function frontmatterProblems(
     ...parsed.leads.map((l, i): [string, string, string] => ["leads", `leads[${i}]`, l]),
   ];
   for (const [key, path, v] of vals) {
-    const bad = unsafeHostText(v);
+    const bad = unsafeHostText(v, { imports: true });
     if (bad)
       out.push({
         code: "host_text_unsafe",
@@ -113,7 +147,7 @@ function frontmatterProblems(
         file: display(pack.skillFile),
         line: fmLine(key),
         path,
-        hint: HINT,
+        hint: bad.hint ?? HINT,
       });
   }
   return out;
@@ -133,7 +167,7 @@ function surfaceProblems(pack: Pack): Problem[] {
   let surfaceText: string | undefined;
   for (const t of texts) {
     if (typeof t.text !== "string") continue;
-    const bad = unsafeHostText(t.text);
+    const bad = unsafeHostText(t.text, { imports: true });
     if (!bad) continue;
     try {
       surfaceText ??= readTextFile(pack.surfaceFile, display(pack.surfaceFile), CAPS.pack);
@@ -149,7 +183,7 @@ function surfaceProblems(pack: Pack): Problem[] {
       path: pathToString(t.segs),
       line: pos?.line,
       column: pos?.column,
-      hint: HINT,
+      hint: bad.hint ?? HINT,
     });
   }
   return out;

@@ -100,3 +100,45 @@ describe("a lead is one bounded line, at most 3 of them", () => {
     expect(md).toMatch(/^### ledger$/m);
   });
 });
+
+describe("an import directive (@path) in pack text that lands in an instructions file", () => {
+  it("a lead `@~/.ssh/id_rsa`: lint error host_text_unsafe saying why; adopt claude and gemini refuse it, nothing written", async () => {
+    const s = withLeads(`leads:\n  - "@~/.ssh/id_rsa"\n`);
+    const l = await s.run(["lint", "packs/ledger"]);
+    expect(l.code).toBe(1);
+    expect(l.stdout + l.stderr).toMatch(
+      /packs\/ledger\/SKILL\.md:4 at leads\[0\]: the Skill's leads\[0\] holds the import directive @~\/\.ssh\/id_rsa…: Claude Code and Gemini CLI read @path in an instructions file as a file to import \[host_text_unsafe\]/,
+    );
+    for (const host of ["claude", "gemini"]) {
+      const before = snapshot(s.dir);
+      const a = await s.adopt(host, "--write");
+      expect(a.code, a.stdout + a.stderr).toBe(1);
+      expect(a.stderr).toMatch(/SKILL\.md:4 at leads\[0\]: .*import directive @~\/\.ssh\/id_rsa/);
+      expect(snapshot(s.dir)).toEqual(before);
+    }
+  });
+
+  it("inline after white space, in a command summary and the surface description: refused, naming surface.json and the path", async () => {
+    const s = scratch();
+    const sf = join(s.dir, "packs/ledger/surface.json");
+    const surface = readFileSync(sf, "utf8");
+    const edited = surface
+      .replace(/^ {2}description: "([^"]*)"/m, '  description: "$1, see @docs/notes.md"')
+      .replace(/summary: "([^"]*)"/, 'summary: "$1 @/etc/passwd"');
+    expect(edited).not.toBe(surface);
+    writeFileSync(sf, edited);
+    const l = await s.run(["lint", "packs/ledger", "--json"]);
+    expect(l.code).toBe(1);
+    expect(l.stdout).toMatch(/"message": "description holds the import directive @docs\/notes\.md…/);
+    expect(l.stdout).toMatch(/"message": "commands\[0\]\.summary holds the import directive @\/etc\/passwd…/);
+    expect((await s.adopt("claude", "--write")).code).toBe(1);
+  });
+
+  it("an e-mail address, or an @ before a space, is fine", async () => {
+    const s = withLeads(`leads:\n  - "ledger: questions to help@example.com, or @ the desk."\n`);
+    const l = await s.run(["lint", "packs/ledger"]);
+    expect(l.code, l.stdout + l.stderr).toBe(0);
+    expect((await s.adopt("claude", "--write")).code).toBe(0);
+    expect(s.read("CLAUDE.md")).toContain("help@example.com");
+  });
+});
