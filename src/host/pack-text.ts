@@ -4,7 +4,7 @@
 import { display } from "../util/paths";
 import type { Problem } from "../util/errors";
 import type { ProjectedPack, Projection } from "../projection/types";
-import { hostTextProblems, unsafeHostText } from "../pack/hosttext";
+import { surfaceTextProblems, unsafeHostText } from "../pack/hosttext";
 
 /**
  * The packs found clean, by the Skill copies they were checked with: a projection a host re-renders
@@ -25,31 +25,35 @@ export function packTextProblems(projection: Projection, checked: Set<string>): 
     if (checked.has(p.pack.dir)) continue;
     checked.add(p.pack.dir);
     if (clean.has(p)) continue;
-    // what lands is the Skill copy, the leads and the surface's texts: checked in memory; the pack's files are read for positions only when something is found
+    // what lands is the Skill copy, the leads and the surface's texts: checked in memory; surface.json is read for positions only when something is found
     const copy = copies.get(p.pack.id) ?? "";
     // what lands in an instructions file (a lead, a description, a summary) holds no import directive either
-    const texts = [
-      p.description,
-      ...p.leads,
-      p.pack.surface.description,
-      ...(p.pack.surface.commands ?? []).flatMap((c) => [c.summary, c.description ?? ""]),
+    const texts: [string, string, boolean][] = [
+      ["the Skill copy", copy, false],
+      ["the Skill's description", p.description, true],
+      ...p.leads.map((l, i): [string, string, boolean] => [`the prompt block's lead ${i + 1}`, l, true]),
     ];
-    if (!unsafeHostText(copy) && !texts.some((t) => typeof t === "string" && unsafeHostText(t, { imports: true }))) {
+    const surface = surfaceTextProblems(p.pack);
+    const found = texts.flatMap(([what, text, imports]) => {
+      const u = unsafeHostText(text, { imports });
+      return u ? [{ what, u }] : [];
+    });
+    if (!surface.length && !found.length) {
       clean.add(p);
       continue;
     }
-    const found = hostTextProblems(p.pack, undefined, { leads: p.leads, description: p.description });
-    const bad = found.length
-      ? found
-      : [
-          {
-            code: "host_text_unsafe" as const,
-            severity: "error" as const,
-            message: "the Skill copy holds a block marker or a control character",
-            file: display(p.pack.skillFile),
-            hint: "run hcpx lint on the pack",
-          },
-        ];
+    // the Skill's own text is refused where it is loaded (src/pack/skill.ts): what is found here is the surface's
+    // (a lead may be its description: named once), or what the projection made of the Skill
+    const bad: Problem[] = [
+      ...surface,
+      ...(surface.length ? [] : found).map(({ what, u }) => ({
+        code: "host_text_unsafe" as const,
+        severity: "error" as const,
+        message: `${what} holds ${u.what}`,
+        file: display(p.pack.skillFile),
+        hint: u.hint ?? "run hcpx lint on the pack",
+      })),
+    ];
     problems.push(...bad.map((x) => ({ ...x, hint: `${x.hint}; hcpx adopts nothing while a pack holds it` })));
   }
   return problems;

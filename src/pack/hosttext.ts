@@ -1,27 +1,41 @@
 // Pack text that lands in host files — the Skill (frontmatter leads and
-// description, body: copied to every host's skills dir, leads in the prompt
-// block of CLAUDE.md / AGENTS.md / rule files), the surface's description and
-// command summaries — must not break those files. Refused: the hcp block
-// markers (anywhere: a block holding one could not be found or removed again),
-// control characters other than tab and line breaks (NUL, ESC, DEL, C1: they
-// corrupt a file or a terminal showing it), a lone CR, U+2028/U+2029 (line
-// breaks to some readers, not to others), and the bidi embedding, override and
-// isolate controls (they make a reviewed diff show other text than the file
-// holds). In what lands in an instructions file (the leads, the Skill's
-// description, the surface's description and command summaries and
-// descriptions) an import directive is refused too: `@path` at the start or
-// after white space, which Claude Code and Gemini CLI read as a file to import
-// (`@~/.ssh/id_rsa`). Used by `hcpx lint` (rule `host_text_unsafe`, an error) and by the
-// host engine, which refuses such a pack before planning anything.
+// description, license, compatibility, metadata, body: copied to every host's
+// skills dir, leads in the prompt block of CLAUDE.md / AGENTS.md / rule files),
+// the surface's description and command summaries — must not break those
+// files or hide text from whoever reviews them. Refused: the hcp block markers
+// (anywhere: a block holding one could not be found or removed again), control
+// characters other than tab and line breaks (NUL, ESC, DEL, C1: they corrupt a
+// file or a terminal showing it), a lone CR, U+2028/U+2029 (line breaks to some
+// readers, not to others), the bidi marks, embeddings, overrides and isolates
+// (they make a reviewed diff show other text than the file holds), and what is
+// invisible (zero-width characters, word joiner, a BOM inside text, the tag
+// characters U+E0000–U+E007F: a model reads them, a reviewer never sees them).
+// In what lands in an instructions file (the leads, the Skill's description,
+// the surface's description and command summaries and descriptions) an import
+// directive is refused too: `@path` at the start or after white space, which
+// Claude Code and Gemini CLI read as a file to import (`@~/.ssh/id_rsa`).
+// The Skill is checked where it is loaded (./skill.ts: lint, generate, adopt
+// and mcp refuse it alike); the surface by `hcpx lint` (rule
+// `host_text_unsafe`, an error) and by the host engine, which refuses such a
+// pack before planning anything.
 import { CAPS, readTextFile } from "../util/readfile";
 import type { Problem } from "../util/errors";
 import { pathToString } from "../util/errors";
 import { display } from "../util/paths";
 import { locate } from "./json5";
 import type { Pack } from "./model";
+import { leadLine } from "./leads";
 
 const MARKERS = ["<!-- hcp:begin -->", "<!-- hcp:end -->"];
-const BAD_CHAR = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|\r(?!\n)/;
+/**
+ * Control characters but tab and line breaks, a lone CR, U+2028/9, the bidi marks, embeddings, overrides
+ * and isolates (U+061C, U+200E/F, U+202A–U+202E, U+2066–U+2069: the set src/util/neutral.ts escapes), and
+ * what is invisible: zero-width space, joiners (U+200B–U+200D), word joiner and invisible operators
+ * (U+2060–U+2064), the BOM inside text (U+FEFF) and the tag characters (U+E0000–U+E007F, which spell text a
+ * model reads and a reviewer never sees).
+ */
+const BAD_CHAR =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\udb40[\udc00-\udc7f]|\r(?!\n)/;
 
 /**
  * An import directive: `@` at the start or after white space, then what starts a path (`~`, `/`, `.`, `\\`,
@@ -29,7 +43,7 @@ const BAD_CHAR = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u20
  * file as a file to import into the model's context (`@~/.ssh/id_rsa`). An e-mail address (`a@b.com`: no white
  * space before the `@`) is not one.
  */
-const IMPORT = /(?:^|\s)(@[~/.\\\p{L}\p{N}_]\S{0,39})/u;
+const IMPORT = /(?:^|\s)(@[~/.\\\p{L}\p{N}_]\S*)/u;
 const IMPORT_HINT =
   "remove the @ before the path, or rephrase: Claude Code and Gemini CLI read @path in an instructions file (CLAUDE.md, GEMINI.md) as a file to import; an e-mail address (a@b.com) is fine";
 
@@ -38,6 +52,18 @@ export interface UnsafeText {
   what: string;
   /** what to do, when not the general HINT */
   hint?: string;
+}
+
+/** The name of a character BAD_CHAR found. */
+function charName(ch: string): string {
+  const cp = ch.codePointAt(0)!;
+  const u = `U+${cp.toString(16).toUpperCase().padStart(4, "0")}`;
+  if (cp === 0x0d) return "a carriage return not followed by a line feed";
+  if (cp >= 0xe0000) return `the invisible tag character ${u}`;
+  if ((cp >= 0x200b && cp <= 0x200d) || (cp >= 0x2060 && cp <= 0x2064) || cp === 0xfeff)
+    return `the invisible character ${u}`;
+  if (cp === 0x061c || cp === 0x200e || cp === 0x200f) return `the bidi mark ${u}`;
+  return `the control character ${u}`;
 }
 
 /**
@@ -51,21 +77,15 @@ export function unsafeHostText(text: string, opts: { imports?: boolean } = {}): 
     if (i >= 0 && (!best || i < best.index)) best = { index: i, what: `the hcp block marker ${m}` };
   }
   const c = BAD_CHAR.exec(text);
-  if (c && (!best || c.index < best.index)) {
-    const ch = c[0].charCodeAt(0);
-    const name =
-      ch === 0x0d
-        ? "a carriage return not followed by a line feed"
-        : `the control character U+${ch.toString(16).toUpperCase().padStart(4, "0")}`;
-    best = { index: c.index, what: name };
-  }
+  if (c && (!best || c.index < best.index)) best = { index: c.index, what: charName(c[0]) };
   const imp = opts.imports ? IMPORT.exec(text) : null;
   if (imp) {
     const index = imp.index + imp[0].length - imp[1]!.length;
+    const path = imp[1]!.length > 40 ? `${imp[1]!.slice(0, 39)}…` : imp[1]!;
     if (!best || index < best.index)
       best = {
         index,
-        what: `the import directive ${imp[1]!}…: Claude Code and Gemini CLI read @path in an instructions file as a file to import`,
+        what: `the import directive ${path}: Claude Code and Gemini CLI read @path in an instructions file as a file to import`,
         hint: IMPORT_HINT,
       };
   }
@@ -79,73 +99,82 @@ function lineColOf(text: string, index: number): { line: number; column: number 
 }
 
 const HINT =
-  "remove it: this text is copied into host files (CLAUDE.md, AGENTS.md, rule files, Skill copies), where a marker or a control character breaks them";
+  "remove it: this text is copied into host files (CLAUDE.md, AGENTS.md, rule files, Skill copies), where a marker, a control or an invisible character breaks them or hides text from whoever reviews them";
+
+/** What of a loaded Skill the checks read (./skill.ts). */
+export interface SkillTexts {
+  frontmatter: Record<string, unknown>;
+  /** the frontmatter block's text (between the --- lines) */
+  frontmatterText: string;
+  leads: string[];
+}
 
 /**
- * Problems (code `host_text_unsafe`, errors) for the pack texts that reach host
- * files. `skillText`: SKILL.md as read (read here when not given; an unreadable
- * one is left to the Skill's own checks).
+ * SKILL.md's problems (code `host_text_unsafe`, errors), checked where the Skill is loaded (./skill.ts), so
+ * lint, generate, adopt and mcp refuse the same Skill: the file as a whole (a BOM that starts it aside), then,
+ * when that is clean, each frontmatter value as YAML decoded it (an escape such as "\u200b" is the character
+ * itself) — the description, each lead, license, compatibility, metadata and any other key — named by its
+ * path. `skipLeads`: the paths of leads already refused (./leads.ts).
  */
-export function hostTextProblems(
-  pack: Pack,
-  skillText?: string,
-  parsed?: { leads: string[]; description: string },
-): Problem[] {
-  let skill = skillText;
-  if (skill === undefined) {
-    try {
-      skill = readTextFile(pack.skillFile, display(pack.skillFile), CAPS.skill);
-    } catch {
-      skill = undefined;
+export function skillTextProblems(file: string, text: string, skill: SkillTexts, skipLeads: Set<string>): Problem[] {
+  const from = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const bad = unsafeHostText(from ? text.slice(from) : text);
+  if (bad)
+    return [
+      {
+        code: "host_text_unsafe",
+        severity: "error",
+        message: `SKILL.md holds ${bad.what}`,
+        file,
+        ...lineColOf(text, bad.index + from),
+        hint: HINT,
+      },
+    ];
+  return frontmatterProblems(file, skill, skipLeads);
+}
+
+/** The frontmatter's string values (and keys) under `segs`, at most 32 levels deep. */
+function strings(v: unknown, segs: (string | number)[], out: [(string | number)[], string][], depth = 0): void {
+  if (typeof v === "string") out.push([segs, v]);
+  else if (depth >= 32 || v === null || typeof v !== "object") return;
+  else if (Array.isArray(v)) v.forEach((x, i) => strings(x, [...segs, i], out, depth + 1));
+  else
+    for (const [k, x] of Object.entries(v)) {
+      out.push([[...segs, k], k]);
+      strings(x, [...segs, k], out, depth + 1);
     }
-  }
-  const out = skill !== undefined ? skillProblems(pack, skill) : [];
-  // the frontmatter's values as YAML decodes them (an escape such as "\u001b" is the character itself)
-  if (parsed && !out.length) out.push(...frontmatterProblems(pack, skill, parsed));
-  out.push(...surfaceProblems(pack));
-  return out;
 }
 
-/** SKILL.md as a whole: a marker or control character anywhere in it. */
-function skillProblems(pack: Pack, skill: string): Problem[] {
-  const bad = unsafeHostText(skill);
-  if (!bad) return [];
-  return [
-    {
-      code: "host_text_unsafe",
-      severity: "error",
-      message: `SKILL.md holds ${bad.what}`,
-      file: display(pack.skillFile),
-      ...lineColOf(skill, bad.index),
-      hint: HINT,
-    },
-  ];
-}
-
-/** The Skill's description and leads as YAML decoded them. */
-function frontmatterProblems(
-  pack: Pack,
-  skill: string | undefined,
-  parsed: { leads: string[]; description: string },
-): Problem[] {
-  const out: Problem[] = [];
-  const fmLine = (key: string) => {
-    const i = (skill ?? "").split(/\r?\n/).findIndex((l) => l.startsWith(`${key}:`));
-    return i >= 0 ? i + 1 : undefined;
+/** Each frontmatter value as YAML decoded it; an import directive is refused in the description and the leads (they land in instructions files). */
+function frontmatterProblems(file: string, skill: SkillTexts, skipLeads: Set<string>): Problem[] {
+  const lines = skill.frontmatterText.split(/\r?\n/);
+  const keyLine = (key: string) => {
+    const i = lines.findIndex((l) => l.startsWith(`${key}:`));
+    return i >= 0 ? i + 2 : 2;
   };
-  const vals: [string, string, string][] = [
-    ["description", "description", parsed.description],
-    ...parsed.leads.map((l, i): [string, string, string] => ["leads", `leads[${i}]`, l]),
-  ];
-  for (const [key, path, v] of vals) {
-    const bad = unsafeHostText(v, { imports: true });
+  const asList = Array.isArray(skill.frontmatter.leads);
+  const vals: { path: string; line: number; text: string; imports: boolean }[] = [];
+  skill.leads.forEach((text, i) => {
+    const path = asList ? `leads[${i}]` : "leads";
+    if (!skipLeads.has(path)) vals.push({ path, line: leadLine(skill.frontmatterText, i), text, imports: true });
+  });
+  for (const [key, v] of Object.entries(skill.frontmatter)) {
+    if (key === "leads") continue;
+    const found: [(string | number)[], string][] = [];
+    strings(v, [key], found);
+    for (const [segs, text] of found)
+      vals.push({ path: pathToString(segs), line: keyLine(key), text, imports: key === "description" });
+  }
+  const out: Problem[] = [];
+  for (const { path, line, text, imports } of vals) {
+    const bad = unsafeHostText(text, { imports });
     if (bad)
       out.push({
         code: "host_text_unsafe",
         severity: "error",
         message: `the Skill's ${path} holds ${bad.what}`,
-        file: display(pack.skillFile),
-        line: fmLine(key),
+        file,
+        line,
         path,
         hint: bad.hint ?? HINT,
       });
@@ -153,8 +182,8 @@ function frontmatterProblems(
   return out;
 }
 
-/** The surface's description and each command's summary/description, placed in the pack file. */
-function surfaceProblems(pack: Pack): Problem[] {
+/** The surface's description and each command's summary/description (`host_text_unsafe`), placed in the pack file. */
+export function surfaceTextProblems(pack: Pack): Problem[] {
   const out: Problem[] = [];
   const texts: { segs: (string | number)[]; text: string | undefined }[] = [
     { segs: ["description"], text: pack.surface.description },

@@ -2,7 +2,7 @@
 // check, which returns its findings. lintPack (./lint.ts) runs them in this
 // order; a kind's own rules are its adapter entry's `lint` (./adapters/*),
 // run at the "kind" step. A new rule is one entry; a new kind touches none.
-import { hostTextProblems } from "./hosttext";
+import { surfaceTextProblems } from "./hosttext";
 import { ADAPTERS, kindsWith } from "./adapters/index";
 import { COMMAND_RULES } from "./lint-commands";
 import { READ_ONLY_CLAIM_RE, READ_ONLY_HINT, SKILL_RULES } from "./lint-skill";
@@ -136,15 +136,8 @@ export const LINT_RULES: readonly PackLintRule[] = [
   { code: [], check: (_pack, ctx) => ctx.skill().problems },
   ...SKILL_RULES,
   {
-    // pack text that would break the host files it is copied into (./hosttext.ts)
+    // the surface's text that would break the host files it is copied into (./hosttext.ts; the Skill's: its load)
     code: "host_text_unsafe",
-    check: (pack, ctx) => {
-      const { skill } = ctx.skill();
-      return hostTextProblems(
-        pack,
-        skill?.text,
-        skill ? { leads: skill.leads, description: String(skill.frontmatter.description) } : undefined,
-      );
-    },
+    check: (pack) => surfaceTextProblems(pack),
   },
 ];

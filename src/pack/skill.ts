@@ -8,6 +8,7 @@ import { schemas, VERB_KEY_RE, type SkillFrontmatter } from "./schema";
 import { validate } from "./validate";
 import { simpleFrontmatter } from "./frontmatter";
 import { leadProblems } from "./leads";
+import { skillTextProblems } from "./hosttext";
 import type { Pack } from "./model";
 import { readPolicyCell, rowVerb } from "./policycell";
 
@@ -95,8 +96,12 @@ export function parseSkill(text: string, file: string): Skill {
   const leadsRaw = v.data.leads;
   const leads =
     leadsRaw === undefined ? [] : Array.isArray(leadsRaw) ? leadsRaw : leadsRaw.split(/\r?\n/).filter((l) => l.trim());
-  // each lead is one bounded line of every host's prompt block: refused here, so every command agrees (./leads.ts)
+  // each lead is one bounded line of every host's prompt block, and no text of the Skill holds a marker, a
+  // control or an invisible character: refused here, so every command agrees (./leads.ts, ./hosttext.ts)
   const bad = leadProblems(leads, Array.isArray(leadsRaw), m[1]!, file);
+  const values = v.data as unknown as Record<string, unknown>;
+  const skipLeads = new Set(bad.flatMap((p) => (p.path ? [p.path] : [])));
+  bad.push(...skillTextProblems(file, text, { frontmatter: values, frontmatterText: m[1]!, leads }, skipLeads));
   if (bad.length) throw new HcpxError(bad);
   const rows: HotPathRow[] = [];
   body.split(/\r?\n/).forEach((raw, i) => {

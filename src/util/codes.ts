@@ -100,7 +100,9 @@ export const ERRORS = {
   tool_name_collision: { hint: "rename one of the two commands" },
   input_decl: { hint: "a command's inputs each fill one declared arg (docs/inputs.md)" },
   reserved_arg: { hint: "rename the arg: that name is the tool call's own" },
-  host_text_unsafe: { hint: "remove the control characters and the markers from the pack's text" },
+  host_text_unsafe: {
+    hint: "remove the markers, the control and invisible characters, the line breaks in a lead and the @path import directives from the pack's text",
+  },
   // ---- adopt, generate and what they read back ----
   drift: { hint: "run `hcpx adopt <host> --write`" },
   out_of_date: { hint: "run `hcpx generate` and commit the result" },
