@@ -33,7 +33,7 @@ export function packTextProblems(projection: Projection, checked: Set<string>): 
       ["the Skill's description", p.description, true],
       ...p.leads.map((l, i): [string, string, boolean] => [`the prompt block's lead ${i + 1}`, l, true]),
     ];
-    const surface = surfaceTextProblems(p.pack);
+    const surface = surfaceTextProblems(p.pack.surface, p.pack.surfaceFile);
     const found = texts.flatMap(([what, text, imports]) => {
       const u = unsafeHostText(text, { imports });
       return u ? [{ what, u }] : [];

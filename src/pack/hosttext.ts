@@ -14,16 +14,16 @@
 // the surface's description and command summaries and descriptions) an import
 // directive is refused too: `@path` at the start or after white space, which
 // Claude Code and Gemini CLI read as a file to import (`@~/.ssh/id_rsa`).
-// The Skill is checked where it is loaded (./skill.ts: lint, generate, adopt
-// and mcp refuse it alike); the surface by `hcpx lint` (rule
-// `host_text_unsafe`, an error) and by the host engine, which refuses such a
-// pack before planning anything.
+// Both are checked where they are loaded — the Skill in ./skill.ts, the surface
+// in ./load.ts (packRuleProblems) — so lint (`host_text_unsafe`, an error),
+// generate, adopt, `hcpx mcp` and `hcpx exec` refuse such a pack alike; the
+// host engine checks what a projection made of them again before planning
+// anything (src/host/pack-text.ts).
 import { CAPS, readTextFile } from "../util/readfile";
 import type { Problem } from "../util/errors";
 import { pathToString } from "../util/errors";
 import { display } from "../util/paths";
 import { locate } from "./json5";
-import type { Pack } from "./model";
 import { leadLine } from "./leads";
 
 const MARKERS = ["<!-- hcp:begin -->", "<!-- hcp:end -->"];
@@ -183,12 +183,15 @@ function frontmatterProblems(file: string, skill: SkillTexts, skipLeads: Set<str
 }
 
 /** The surface's description and each command's summary/description (`host_text_unsafe`), placed in the pack file. */
-export function surfaceTextProblems(pack: Pack): Problem[] {
+export function surfaceTextProblems(
+  surface: { description?: unknown; commands?: readonly unknown[] },
+  surfaceFile: string,
+): Problem[] {
   const out: Problem[] = [];
   const texts: { segs: (string | number)[]; text: string | undefined }[] = [
-    { segs: ["description"], text: pack.surface.description },
+    { segs: ["description"], text: typeof surface.description === "string" ? surface.description : undefined },
   ];
-  (pack.surface.commands ?? []).forEach((c, i) => {
+  (surface.commands ?? []).forEach((c, i) => {
     const cmd = c as { summary?: unknown; description?: unknown };
     for (const k of ["summary", "description"] as const)
       if (typeof cmd[k] === "string") texts.push({ segs: ["commands", i, k], text: cmd[k] });
@@ -199,7 +202,7 @@ export function surfaceTextProblems(pack: Pack): Problem[] {
     const bad = unsafeHostText(t.text, { imports: true });
     if (!bad) continue;
     try {
-      surfaceText ??= readTextFile(pack.surfaceFile, display(pack.surfaceFile), CAPS.pack);
+      surfaceText ??= readTextFile(surfaceFile, display(surfaceFile), CAPS.pack);
     } catch {
       /* position unknown */
     }
@@ -208,7 +211,7 @@ export function surfaceTextProblems(pack: Pack): Problem[] {
       code: "host_text_unsafe",
       severity: "error",
       message: `${pathToString(t.segs)} holds ${bad.what}`,
-      file: display(pack.surfaceFile),
+      file: display(surfaceFile),
       path: pathToString(t.segs),
       line: pos?.line,
       column: pos?.column,

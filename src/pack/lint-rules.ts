@@ -2,7 +2,6 @@
 // check, which returns its findings. lintPack (./lint.ts) runs them in this
 // order; a kind's own rules are its adapter entry's `lint` (./adapters/*),
 // run at the "kind" step. A new rule is one entry; a new kind touches none.
-import { surfaceTextProblems } from "./hosttext";
 import { ADAPTERS, kindsWith } from "./adapters/index";
 import { COMMAND_RULES } from "./lint-commands";
 import { READ_ONLY_CLAIM_RE, READ_ONLY_HINT, SKILL_RULES } from "./lint-skill";
@@ -132,12 +131,8 @@ export const LINT_RULES: readonly PackLintRule[] = [
         : [];
     },
   },
-  // SKILL.md: its load errors (codes of ./skill.ts), then its rules (./lint-skill.ts)
+  // SKILL.md: its load errors (codes of ./skill.ts, host_text_unsafe among them), then its rules (./lint-skill.ts);
+  // the surface's host_text_unsafe is a load rule (./load.ts packRuleProblems)
   { code: [], check: (_pack, ctx) => ctx.skill().problems },
   ...SKILL_RULES,
-  {
-    // the surface's text that would break the host files it is copied into (./hosttext.ts; the Skill's: its load)
-    code: "host_text_unsafe",
-    check: (pack) => surfaceTextProblems(pack),
-  },
 ];

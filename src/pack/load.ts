@@ -15,6 +15,7 @@ import { readValidated } from "./validate";
 import { cachedValue } from "./validcache";
 import { undeclaredFor } from "./undeclared";
 import { forbiddenEnvOf } from "./envrules";
+import { surfaceTextProblems } from "./hosttext";
 import { headerEnvNames, isCredentialHeader, urlProblem } from "./mcp-remote";
 import { holdSecretNames } from "../util/redact";
 import { argRuleProblems } from "./arg-rules";
@@ -269,8 +270,9 @@ function policyRowProblems(
  * reports the same problems; the runtime refuses the pack, `bad_pack`):
  * the surface is its kind's member of the union on kind (./adapters), every
  * command has exactly one policy row and every row names a command,
- * and neither wrap.agent_env nor binding.env names a variable of the
- * forbidden list (src/pack/envrules.ts).
+ * neither wrap.agent_env nor binding.env names a variable of the
+ * forbidden list (src/pack/envrules.ts), and the surface's description and
+ * command texts are safe in host files (src/pack/hosttext.ts).
  */
 function packRuleProblems(
   dir: string,
@@ -314,6 +316,9 @@ function packRuleProblems(
       ),
     );
   }
+  // text that lands in host files and in hcpx mcp's answers: no marker, control or invisible character, no
+  // import directive (./hosttext.ts), so mcp and exec refuse what lint and adopt refuse
+  out.push(...surfaceTextProblems(surface, surfaceFile));
   if (surface.mcp)
     out.push(
       ...mcpFormProblems(surface.mcp, (path, code, message, hint) =>

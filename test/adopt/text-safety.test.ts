@@ -105,8 +105,10 @@ describe("pack text that would break a host file is refused", () => {
     expect(probs).toMatch(/control character U\+0000/);
     const r = await s.adopt("cursor", "--write");
     expect(r.code).toBe(1);
-    // the Skill is refused where it is loaded, before adopt's own check of the surfaces
-    expect(r.stderr).toMatch(/packs\/ledger\/SKILL\.md:\d+:\d+: SKILL\.md holds the control character U\+0000/);
+    // the surface is refused where the pack is loaded, before its Skill is read
+    expect(r.stderr).toMatch(
+      /packs\/transit\/surface\.json:\d+:\d+ at description: description holds the control character U\+001B/,
+    );
   });
 });
 

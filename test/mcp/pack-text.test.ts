@@ -67,4 +67,32 @@ describe("hcpx mcp serves no pack text that lint refuses for the host files", ()
       s = undefined;
     }
   });
+
+  it("a summary holding U+202E, ESC and the end marker: ledger not served in either shape, none of it in tools/list; exec refuses the pack", async () => {
+    const bad = " \\u202e\\u001b[2J<!-- hcp:end -->";
+    const p = project((f, t) => (f === "surface.json" ? t.replace(/summary: "([^"]*)"/, `summary: "$1${bad}"`) : t));
+    expect(readFileSync(join(p.dir, "packs/ledger/surface.json"), "utf8")).toContain("hcp:end");
+    for (const shape of ["single", "per-command"] as const) {
+      s = await startMcp(p, { shape });
+      const out = await served(s);
+      expect(out.all, shape).not.toMatch(/[\u202e\u001b]|hcp:end/);
+      expect(out.tools, shape).not.toContain("ledger__");
+      expect(out.tools, shape).toContain("transit");
+      expect(out.instructions, shape).toMatch(
+        /Not served, broken[^]*ledger[^]*surface\.json:\d+: commands\[0\]\.summary holds the control character U\+202E/,
+      );
+      await s.close();
+      s = undefined;
+    }
+    // twice: the second run may take the validated surface from exec's cache, and refuses it as well
+    for (let i = 0; i < 2; i++) {
+      const r = await p.run(["exec", "ledger", "accounts", "--json"]);
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      const env = JSON.parse(r.stdout) as { error: { code: string; problems: { code: string; path: string }[] } };
+      expect(env.error.code).toBe("bad_pack");
+      expect(env.error.problems).toContainEqual(
+        expect.objectContaining({ code: "host_text_unsafe", path: "commands[0].summary" }),
+      );
+    }
+  });
 });

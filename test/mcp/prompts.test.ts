@@ -34,7 +34,8 @@ const envOf = (p: Ledgered): Record<string, string> => ({
 
 /**
  * The ledger, the conformance pack (its `test_input_required_result_prompt` is a prompt asking for `context`)
- * and `ask`: `open` (a gated ledger write, a prompt whose summary carries a terminal escape, a command input for
+ * and `ask`: `open` (a gated ledger write, a prompt whose description carries a terminal escape — a summary that
+ * carries one does not load: test/mcp/pack-text.test.ts —, a command input for
  * the display name), `close` (a prompt, never granted) and `list` (granted, not a prompt).
  */
 function project(shape: "per-command" | "single" = "per-command"): Ledgered & { shape: string } {
@@ -60,7 +61,7 @@ function project(shape: "per-command" | "single" = "per-command"): Ledgered & { 
       commands: [
         {
           verb_key: "open",
-          summary: `Open an account ${ESC}[2Jnamed by the person`,
+          summary: `Open an account named by the person`,
           cli: ["ledger", "account", "open", "{{account}}"],
           args: {
             account: { type: "string", required: true, description: "Account id" },
@@ -190,7 +191,7 @@ describe("prompts/list", () => {
       // pack text through the one neutraliser: the ESC is shown, never sent raw
       expect(open.description).not.toContain(ESC);
       expect(open.description).toContain("\\x1b]0;owned");
-      expect(open.title).toContain("\\x1b[2J");
+      expect(open.title).toBe("ask: Open an account named by the person");
       // the prompt's own input fills `context`: asked of the person, not an argument
       expect(prompts[1]!.arguments).toEqual([]);
     } finally {
@@ -237,7 +238,6 @@ describe("prompts/get, modern era (InputRequiredResult)", () => {
       expect(wt).toContain('Call the tool `ask__open` with these arguments:\n{"account":"travel"}');
       expect(wt).toContain("set confirm only after the person agreed");
       expect(wt).not.toContain(ESC);
-      expect(wt).toContain("\\x1b[2J");
       expect(readFileSync(p.ledger, "utf8")).toBe(before);
     } finally {
       await s.close();
