@@ -39,8 +39,12 @@ describe.skipIf(!avail.all)("host approval rules: adopt writes them, the hosts a
     expect(s.model).toBe("sonnet");
     expect(s.permissions.deny).toEqual(["Bash(rm:*)"]);
     expect(s.permissions.allow.slice(0, 2)).toEqual(["Bash(ls:*)", "mcp__hcp__ledger__balance"]);
-    expect(s.permissions.allow).toEqual(expect.arrayContaining(["mcp__hcp__hcp__read_skill", "mcp__hcp__ledger__accounts", "Bash(hcpx exec ledger balance:*)", "mcp__hcp__ledger__entries"]));
-    expect(s.permissions.ask).toEqual(["mcp__hcp__ledger__transfer", "Bash(hcpx exec ledger transfer:*)"]);
+    // the shell rules name the command the prompt block names: the entry's command up to `mcp` (hcpx is not on PATH here)
+    const entry = JSON.parse(w.read(".mcp.json")) as { mcpServers: { hcp: { command: string; args: string[] } } };
+    const exec = [entry.mcpServers.hcp.command, ...entry.mcpServers.hcp.args.slice(0, entry.mcpServers.hcp.args.indexOf("mcp"))].join(" ");
+    expect(w.read("CLAUDE.md")).toContain(`${exec} exec`);
+    expect(s.permissions.allow).toEqual(expect.arrayContaining(["mcp__hcp__hcp__read_skill", "mcp__hcp__ledger__accounts", `Bash(${exec} exec ledger balance:*)`, "mcp__hcp__ledger__entries"]));
+    expect(s.permissions.ask).toEqual(["mcp__hcp__ledger__transfer", `Bash(${exec} exec ledger transfer:*)`]);
     // an ungated write is in neither list (the host's default applies); a gated one is never allowed
     for (const list of [s.permissions.allow, s.permissions.ask]) expect(list.some((x) => x.includes("entry_add") || x.includes("entry.add"))).toBe(false);
     expect(s.permissions.allow.some((x) => x.includes("transfer"))).toBe(false);
