@@ -78,7 +78,8 @@ export function unsafeHostText(text: string, opts: { imports?: boolean } = {}): 
   }
   const c = BAD_CHAR.exec(text);
   if (c && (!best || c.index < best.index)) best = { index: c.index, what: charName(c[0]) };
-  const imp = opts.imports ? IMPORT.exec(text) : null;
+  // this runs at every hcpx exec's pack load: text without an @ never runs (or compiles) the Unicode pattern
+  const imp = opts.imports && text.includes("@") ? IMPORT.exec(text) : null;
   if (imp) {
     const index = imp.index + imp[0].length - imp[1]!.length;
     const path = imp[1]!.length > 40 ? `${imp[1]!.slice(0, 39)}…` : imp[1]!;
