@@ -5,20 +5,14 @@
 // adapter starts a child process only through src/runtime/spawn.ts (where a
 // sandbox hooks in once). HCPX_ARCH_SRC=<dir> checks another tree.
 import { describe, expect, it } from "vitest";
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { REPO } from "../support/hcpx";
 import { ADAPTERS } from "../../src/pack/adapters/index";
 import { RUNNERS } from "../../src/runtime/adapters/index";
+import { tsFilesUnder as files } from "../support/tree";
 
 const SRC = process.env.HCPX_ARCH_SRC ?? join(REPO, "src");
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : p.endsWith(".ts") ? [p] : [];
-  });
-}
 
 const code = (f: string) => readFileSync(f, "utf8").replace(/^\s*\/\/.*$/gm, "");
 const mod = (f: string) => relative(SRC, f).replace(/\\/g, "/");

@@ -10,9 +10,10 @@
 // (rm, mv, cp, ln, mkdir, …). HCPX_ARCH_SRC=<dir> checks another tree (e.g.
 // an old checkout's src/, which fails).
 import { describe, expect, it } from "vitest";
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { REPO } from "../support/hcpx";
+import { tsFilesUnder as files } from "../support/tree";
 
 const SRC = process.env.HCPX_ARCH_SRC ?? join(REPO, "src");
 
@@ -100,13 +101,6 @@ const WHOLE = [
   new RegExp(`\\bimport\\(\\s*${FS_MODULE}\\s*\\)`, "g"),
   new RegExp(`getBuiltinModule\\(\\s*${FS_MODULE}\\s*\\)`, "g"),
 ];
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : p.endsWith(".ts") ? [p] : [];
-  });
-}
 
 /** Comments out (line and block), so a comment naming a call is not a call. */
 function code(text: string): string {

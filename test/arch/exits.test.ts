@@ -7,18 +7,13 @@
 // log line out another way fails here. HCPX_ARCH_SRC=<dir> checks another
 // tree (e.g. an old checkout's src/).
 import { describe, expect, it } from "vitest";
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { REPO } from "../support/hcpx";
+import { tsFilesUnder as files } from "../support/tree";
 
 const SRC = process.env.HCPX_ARCH_SRC ?? join(REPO, "src");
 
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : p.endsWith(".ts") ? [p] : [];
-  });
-}
 const modules = files(SRC).map((f) => relative(SRC, f));
 /** The code of a module without its comments (so a comment that names process.stdout is not a write). */
 const code = (m: string) =>

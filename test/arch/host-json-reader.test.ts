@@ -5,19 +5,13 @@
 // file:line. A walk that takes the first of two copies (jsonc-parser's
 // findNodeAtLocation, or a parseTree anywhere else) fails here.
 import { describe, expect, it } from "vitest";
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { REPO } from "../support/hcpx";
+import { tsFilesUnder as files } from "../support/tree";
 
 const SRC = join(REPO, "src");
 const READERS = new Set(["src/host/jsonedit.ts", "src/host/formats/json.ts"]);
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : p.endsWith(".ts") ? [p] : [];
-  });
-}
 
 const count = (text: string, re: RegExp) => [...text.matchAll(re)].length;
 

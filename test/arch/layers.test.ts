@@ -6,23 +6,17 @@
 // `typeof import()`. A new directory of src/ fails here until it has a layer.
 // HCPX_ARCH_SRC=<dir> checks another tree (e.g. an old checkout's src/).
 import { describe, expect, it } from "vitest";
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { REPO } from "../support/hcpx";
 // @ts-expect-error -- a plain .mjs script (scripts/layers.mjs), no declarations
 import { LAYER as LAYERS } from "../../scripts/layers.mjs";
+import { tsFilesUnder as files } from "../support/tree";
 
 const SRC = process.env.HCPX_ARCH_SRC ?? join(REPO, "src");
 
 /** The layer of each directory of src/ (scripts/layers.mjs, shared with scripts/walk.mjs and the README's drawing). */
 const LAYER: Record<string, number> = LAYERS;
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : p.endsWith(".ts") ? [p] : [];
-  });
-}
 
 const IMPORT_RE =
   /\b(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?["'](\.{1,2}\/[^"']+)["']|\b(?:import|require)\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;

@@ -7,9 +7,10 @@
 // a second reader: parseLedger and sanitizeLedger are called only by the
 // modules below (host/ledger.ts defines them). HCPX_ARCH_SRC=<dir> checks another tree.
 import { describe, expect, it } from "vitest";
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { REPO } from "../support/hcpx";
+import { tsFilesUnder as files } from "../support/tree";
 
 const SRC = process.env.HCPX_ARCH_SRC ?? join(REPO, "src");
 
@@ -18,13 +19,6 @@ const READERS: Record<string, string> = {
   "host/ledger-state.ts": "readLedger, the one reader of a ledger file (and of the journal's ledgers)",
   "host/gitignore.ts": "reads the ledger text its own plan rendered (plan.record.new), not a file",
 };
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : p.endsWith(".ts") ? [p] : [];
-  });
-}
 
 /** A call of parseLedger or sanitizeLedger (their declarations are not calls). */
 const CALL = /(?<!\bfunction\s+)\b(?:parseLedger|sanitizeLedger)\s*\(/;

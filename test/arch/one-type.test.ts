@@ -5,9 +5,10 @@
 // below are declared twice on purpose: different things that share a name.
 // HCPX_ARCH_SRC=<dir> checks another tree.
 import { describe, expect, it } from "vitest";
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { REPO } from "../support/hcpx";
+import { tsFilesUnder as files } from "../support/tree";
 
 const SRC = process.env.HCPX_ARCH_SRC ?? join(REPO, "src");
 
@@ -28,13 +29,6 @@ const DIFFERENT: Record<string, string> = {
   Envelope:
     "the public spelling in lib/index.ts of runtime/envelope.ts's Envelope: the package ships src/lib's declarations only",
 };
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : p.endsWith(".ts") ? [p] : [];
-  });
-}
 
 const DECL = /^export\s+(?:declare\s+)?(?:type|interface)\s+([A-Za-z_$][\w$]*)/gm;
 

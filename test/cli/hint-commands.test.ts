@@ -1,22 +1,14 @@
 // Every `hcpx …` that src/ tells a person to run (hints, messages, help, notes) names a command the
 // program has, with options that command (or every command) takes: a hint that sends someone to a
 // command that does not exist is a wrong hint. Template parts (`${…}`) stand for one word.
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMANDS, GLOBAL_OPTIONS, type CommandSpec } from "../../src/cli/spec";
+import { tsFilesUnder } from "../support/tree";
 
 const SRC = join(__dirname, "..", "..", "src");
 const cmds = COMMANDS as Record<string, CommandSpec>;
-
-function tsFiles(dir: string, out: string[] = []): string[] {
-  for (const f of readdirSync(dir)) {
-    const p = join(dir, f);
-    if (statSync(p).isDirectory()) tsFiles(p, out);
-    else if (p.endsWith(".ts")) out.push(p);
-  }
-  return out;
-}
 
 const flagsIn = (flags: string) =>
   flags
@@ -43,7 +35,7 @@ const PROSE = new Set([
 /** Each `hcpx …` in backticks in src/: the file, the text, and what is wrong with it (undefined: nothing). */
 function mentions(): { file: string; text: string; wrong?: string }[] {
   const found: { file: string; text: string; wrong?: string }[] = [];
-  for (const file of tsFiles(SRC)) {
+  for (const file of tsFilesUnder(SRC)) {
     for (const m of readFileSync(file, "utf8").matchAll(/`(hcpx [^`]*)`/g)) {
       const text = m[1]!;
       const words = text
