@@ -10,6 +10,9 @@ import { parseSkill } from "../../src/pack/skill";
 import { filterSkillBody } from "../../src/projection/skillcopy";
 import type { Command } from "../../src/pack/model";
 
+/** A SKILL.md of pack p: its frontmatter, then these body lines. */
+const skill = (...body: string[]) => ["---", "name: p", "description: d", "---", "", ...body].join("\n");
+
 const cmd = (verb_key: string, operation: "read" | "write", confirm = false): Command =>
   ({ verb_key, summary: verb_key, args: {}, policy: { operation, confirm, inferred: false } }) as unknown as Command;
 
@@ -31,19 +34,14 @@ describe("the read/write cell, read one way", () => {
 });
 
 describe("filterSkillBody: the policy cell of a granted row", () => {
-  const text = [
-    "---",
-    "name: p",
-    "description: d",
-    "---",
-    "",
+  const text = skill(
     "| verb | what it does | read/write |",
     "|---|---|---|",
     "| `send` | Send it | write, unconfirmed (runs at once) |",
     "| `look` | Look | write (already read) |",
     "| `peek` | Peek |",
     "",
-  ].join("\n");
+  );
   const body = filterSkillBody(
     parseSkill(text, "SKILL.md"),
     [cmd("send", "write", true), cmd("look", "read"), cmd("peek", "read")],
@@ -61,19 +59,8 @@ describe("filterSkillBody: the policy cell of a granted row", () => {
 
 describe("filterSkillBody: a table of two columns", () => {
   it("gets the read/write column: header, delimiter and each granted row", () => {
-    const text = [
-      "---",
-      "name: p",
-      "description: d",
-      "---",
-      "",
-      "| verb | what |",
-      "|---|---|",
-      "| `a` | A |",
-      "| `b` | B |",
-      "",
-    ];
-    const body = filterSkillBody(parseSkill(text.join("\n"), "SKILL.md"), [cmd("a", "read"), cmd("b", "write", true)], {
+    const text = skill("| verb | what |", "|---|---|", "| `a` | A |", "| `b` | B |", "");
+    const body = filterSkillBody(parseSkill(text, "SKILL.md"), [cmd("a", "read"), cmd("b", "write", true)], {
       packId: "p",
       verbs: [],
     });
