@@ -37,13 +37,16 @@ const MARKERS = ["<!-- hcp:begin -->", "<!-- hcp:end -->"];
 const BAD_CHAR =
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\udb40[\udc00-\udc7f]|\r(?!\n)/;
 
+let importRe: RegExp | undefined;
 /**
  * An import directive: `@` at the start or after white space, then what starts a path (`~`, `/`, `.`, `\\`,
  * a letter, digit or `_`). Claude Code (CLAUDE.md) and Gemini CLI (GEMINI.md) read `@path` in an instructions
  * file as a file to import into the model's context (`@~/.ssh/id_rsa`). An e-mail address (`a@b.com`: no white
- * space before the `@`) is not one.
+ * space before the `@`) is not one. Made on first use, like json5.ts's WIDE_KEY: a \p{…} class is
+ * built from ICU's tables when the RegExp is created (~2.5 M instructions, callgrind), which every `hcpx exec`
+ * paid at load (test/arch/regexp-load.test.ts).
  */
-const IMPORT = /(?:^|\s)(@[~/.\\\p{L}\p{N}_]\S*)/u;
+const IMPORT = (): RegExp => (importRe ??= /(?:^|\s)(@[~/.\\\p{L}\p{N}_]\S*)/u);
 const IMPORT_HINT =
   "remove the @ before the path, or rephrase: Claude Code and Gemini CLI read @path in an instructions file (CLAUDE.md, GEMINI.md) as a file to import; an e-mail address (a@b.com) is fine";
 
@@ -79,7 +82,7 @@ export function unsafeHostText(text: string, opts: { imports?: boolean } = {}): 
   const c = BAD_CHAR.exec(text);
   if (c && (!best || c.index < best.index)) best = { index: c.index, what: charName(c[0]) };
   // this runs at every hcpx exec's pack load: text without an @ never runs (or compiles) the Unicode pattern
-  const imp = opts.imports && text.includes("@") ? IMPORT.exec(text) : null;
+  const imp = opts.imports && text.includes("@") ? IMPORT().exec(text) : null;
   if (imp) {
     const index = imp.index + imp[0].length - imp[1]!.length;
     const path = imp[1]!.length > 40 ? `${imp[1]!.slice(0, 39)}…` : imp[1]!;
