@@ -105,6 +105,10 @@ function lineColOf(text: string, index: number): { line: number; column: number 
 const HINT =
   "remove it: this text is copied into host files (CLAUDE.md, AGENTS.md, rule files, Skill copies), where a marker, a control or an invisible character breaks them or hides text from whoever reviews them";
 
+/** The same, for a text that reaches a tool's schema or a question rather than a host file. */
+const SCHEMA_HINT =
+  "remove it: this text reaches the model in every tool list (tools/list, the generated tool files) or the person in a question, where a marker, a control or an invisible character hides text from whoever reads or reviews it";
+
 /** What of a loaded Skill the checks read (./skill.ts). */
 export interface SkillTexts {
   frontmatter: Record<string, unknown>;
@@ -186,24 +190,43 @@ function frontmatterProblems(file: string, skill: SkillTexts, skipLeads: Set<str
   return out;
 }
 
-/** The surface's description and each command's summary/description (`host_text_unsafe`), placed in the pack file. */
+/**
+ * The surface's description and each command's summary/description (`host_text_unsafe`), placed in the pack
+ * file; and the texts that reach a model or a person through a tool's schema or a question rather than an
+ * instructions file (no @path rule there): each arg's description (every tool list and tools/list), an
+ * input's form message (the question a person reads: src/mcp/inputs.ts) and sampling prompt, the command's
+ * own and its prompt's (docs/inputs.md).
+ */
 export function surfaceTextProblems(
   surface: { description?: unknown; commands?: readonly unknown[] },
   surfaceFile: string,
 ): Problem[] {
   const out: Problem[] = [];
-  const texts: { segs: (string | number)[]; text: string | undefined }[] = [
-    { segs: ["description"], text: typeof surface.description === "string" ? surface.description : undefined },
+  const texts: { segs: (string | number)[]; text: unknown; imports: boolean }[] = [
+    { segs: ["description"], text: surface.description, imports: true },
   ];
+  const entries = (o: unknown): [string, unknown][] =>
+    o !== null && typeof o === "object" && !Array.isArray(o) ? Object.entries(o) : [];
+  const field = (o: unknown, k: string): unknown =>
+    o !== null && typeof o === "object" ? (o as Record<string, unknown>)[k] : undefined;
   (surface.commands ?? []).forEach((c, i) => {
-    const cmd = c as { summary?: unknown; description?: unknown };
     for (const k of ["summary", "description"] as const)
-      if (typeof cmd[k] === "string") texts.push({ segs: ["commands", i, k], text: cmd[k] });
+      texts.push({ segs: ["commands", i, k], text: field(c, k), imports: true });
+    for (const [name, a] of entries(field(c, "args")))
+      texts.push({ segs: ["commands", i, "args", name, "description"], text: field(a, "description"), imports: false });
+    const inputs: [(string | number)[], unknown][] = [
+      [["commands", i, "inputs"], field(c, "inputs")],
+      [["commands", i, "prompt", "inputs"], field(field(c, "prompt"), "inputs")],
+    ];
+    for (const [at, set] of inputs)
+      for (const [key, inp] of entries(set))
+        for (const k of ["message", "prompt"] as const)
+          texts.push({ segs: [...at, key, k], text: field(inp, k), imports: false });
   });
   let surfaceText: string | undefined;
   for (const t of texts) {
     if (typeof t.text !== "string") continue;
-    const bad = unsafeHostText(t.text, { imports: true });
+    const bad = unsafeHostText(t.text, { imports: t.imports });
     if (!bad) continue;
     try {
       surfaceText ??= readTextFile(surfaceFile, display(surfaceFile), CAPS.pack);
@@ -219,7 +242,7 @@ export function surfaceTextProblems(
       path: pathToString(t.segs),
       line: pos?.line,
       column: pos?.column,
-      hint: bad.hint ?? HINT,
+      hint: bad.hint ?? (t.imports ? HINT : SCHEMA_HINT),
     });
   }
   return out;

@@ -95,4 +95,41 @@ describe("hcpx mcp serves no pack text that lint refuses for the host files", ()
       );
     }
   });
+
+  it("an arg's description or a form input's message holding U+202E or ESC: ledger not served, none of it in tools/list; lint and exec name the field", async () => {
+    // the arg description reaches every tool list's input schema; the form message is the question a person reads
+    const cases = [
+      {
+        edit: (t: string) =>
+          t.replace('description: "Account id, e.g. checking"', 'description: "Account id \\u202e\\u001b[2J"'),
+        path: /^commands\[\d+\]\.args\.account\.description$/,
+      },
+      {
+        edit: (t: string) =>
+          t.replace(
+            'description: "Display name" },\n      },',
+            'description: "Display name" },\n      },\n      inputs: { shown: { ask: "form", arg: "name", message: "Name it \\u202e" } },',
+          ),
+        path: /^commands\[\d+\]\.inputs\.shown\.message$/,
+      },
+    ];
+    for (const c of cases) {
+      const p = project((f, t) => (f === "surface.json" ? c.edit(t) : t));
+      expect(readFileSync(join(p.dir, "packs/ledger/surface.json"), "utf8"), String(c.path)).toContain("\\u202e");
+      s = await startMcp(p, { shape: "per-command" });
+      const out = await served(s);
+      expect(out.all).not.toMatch(/[\u202e\u001b]/);
+      expect(out.tools).not.toContain("ledger__");
+      expect(out.tools).toContain("transit");
+      await s.close();
+      s = undefined;
+      const lint = await p.run(["lint", "--json"]);
+      expect(lint.code, lint.stdout).toBe(1);
+      expect(lint.stdout).toMatch(/host_text_unsafe/);
+      const r = await p.run(["exec", "ledger", "accounts", "--json"]);
+      const env = JSON.parse(r.stdout) as { error: { code: string; problems: { code: string; path: string }[] } };
+      expect(env.error.code).toBe("bad_pack");
+      expect(env.error.problems.map((x) => x.path)).toContainEqual(expect.stringMatching(c.path));
+    }
+  });
 });
