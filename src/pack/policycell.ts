@@ -14,7 +14,7 @@ export function rowVerb(cell: string): string {
 export interface CellReading {
   /** the first whole word `read` or `write` (`reader`, `rewrite` are neither) */
   operation?: "read" | "write";
-  /** the whole word `confirm` (`unconfirmed`, `confirmation` are not the marker) */
+  /** the whole word `confirm`, not negated (`unconfirmed`, `confirmation`, `no confirm`, `confirm: no` are not the marker) */
   confirm: boolean;
 }
 
@@ -23,9 +23,22 @@ export interface CellPolicy {
   confirm?: boolean;
 }
 
+/**
+ * "confirm" said not to apply: a negation before it, at most two of these words between (`no confirm`,
+ * `without the person's confirm`, `non-confirm`), or a negative after it (`confirm: no`, `confirm not
+ * needed`, `confirm optional`). Such a cell is no confirm marker, so a gated write's row that says it is
+ * refused by lint and rewritten in a copy (a model never reads "no confirm" of a write that asks).
+ */
+const NEGATED_BEFORE =
+  /\b(?:no|not|without|never|skips?|skipped|skipping|non)[\s-]+(?:(?:a|an|any|the|user|users|person|person's|human|explicit|prior)\s+){0,2}confirm\b/i;
+const NEGATED_AFTER = /\bconfirm\b\s*(?:[:=]\s*)?(?:no|none|false|off|never|not|optional|unneeded|n\/a)(?![\w/])/i;
+
 export function readPolicyCell(cell: string): CellReading {
   const op = /\b(read|write)\b/i.exec(cell)?.[1]?.toLowerCase() as "read" | "write" | undefined;
-  return { operation: op, confirm: /\bconfirm\b/i.test(cell) };
+  return {
+    operation: op,
+    confirm: /\bconfirm\b/i.test(cell) && !NEGATED_BEFORE.test(cell) && !NEGATED_AFTER.test(cell),
+  };
 }
 
 /** The cell hcpx writes for a policy: `read`, `write`, `write, confirm`. */

@@ -23,6 +23,24 @@ describe("the read/write cell, read one way", () => {
     expect(readPolicyCell("⚠ write, needs confirm")).toEqual({ operation: "write", confirm: true });
     expect(readPolicyCell("reader")).toEqual({ operation: undefined, confirm: false });
   });
+  it("a negated `confirm` is no marker: `write, no confirm` of a gated write is refused and rewritten, of an ungated one kept", () => {
+    for (const cell of [
+      "write, no confirm",
+      "write (no-confirm)",
+      "write, without the person's confirm",
+      "write, never confirm",
+      "write, confirm: no",
+      "write; confirm not needed",
+      "write, confirm optional",
+      "write, confirm=false",
+    ])
+      expect(readPolicyCell(cell), cell).toEqual({ operation: "write", confirm: false });
+    // a negation elsewhere in the cell is not about the marker
+    expect(readPolicyCell("write, no undo; confirm")).toEqual({ operation: "write", confirm: true });
+    expect(readPolicyCell("write, confirm (nothing runs unasked)")).toEqual({ operation: "write", confirm: true });
+    expect(cellStates("write, no confirm", { operation: "write", confirm: true })).toBe(false);
+    expect(cellStates("write, no confirm", { operation: "write", confirm: false })).toBe(true);
+  });
   it("a cell states the policy only when both its operation and its confirm marker agree", () => {
     const gated = { operation: "write", confirm: true } as const;
     expect(cellStates("write, confirm", gated)).toBe(true);
@@ -40,15 +58,28 @@ describe("filterSkillBody: the policy cell of a granted row", () => {
     "| `send` | Send it | write, unconfirmed (runs at once) |",
     "| `look` | Look | write (already read) |",
     "| `peek` | Peek |",
+    "| `wipe` | Wipe it | write, no confirm |",
+    "| `note` | Note it | write, no confirm |",
     "",
   );
+  const parsed = parseSkill(text, "SKILL.md");
   const body = filterSkillBody(
-    parseSkill(text, "SKILL.md"),
-    [cmd("send", "write", true), cmd("look", "read"), cmd("peek", "read")],
+    parsed,
+    [
+      cmd("send", "write", true),
+      cmd("look", "read"),
+      cmd("peek", "read"),
+      cmd("wipe", "write", true),
+      cmd("note", "write"),
+    ],
     { packId: "p", verbs: [] },
   );
   it("is rewritten when it does not state the policy", () => {
     expect(body).toContain("| `send` | Send it | write, confirm |");
+    // a gated write said to need no confirm: lint's reading (no marker: skill_confirm_missing) and the copy's agree
+    expect(parsed.rows.find((r) => r.verb === "wipe")).toMatchObject({ operation: "write", confirm: false });
+    expect(body).toContain("| `wipe` | Wipe it | write, confirm |");
+    expect(body).toContain("| `note` | Note it | write, no confirm |");
     expect(body).toContain("| `look` | Look | read |");
   });
   it("a row too short to hold one gets one", () => {
