@@ -339,7 +339,7 @@ async function hostCheck(
     return {
       id: `host:${h.host}`,
       status: "fail",
-      message: `host ${h.host} (${h.scope}) will not use the server: ${health.map((p) => (p.file ? `${p.file}: ` : "") + p.message).join("; ")}`,
+      message: `host ${h.host} (${h.scope}) will not use the server or the rules adopt wrote: ${health.map((p) => (p.file ? `${p.file}: ` : "") + p.message).join("; ")}`,
       hint: health[0]!.hint,
       problems: health,
     };

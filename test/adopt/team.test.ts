@@ -4,7 +4,7 @@
 // own config, named in the entry), and "healthy" meaning the host will use the
 // server (command on the host's PATH, Codex trust, Claude Code's approval lists).
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HCPX, tmp } from "../support/hcpx";
 import { scratch as scratchChild, type Scratch } from "./helpers";
@@ -373,13 +373,43 @@ describe("healthy: the host will use the server", () => {
     ]);
   });
 
+  it("Claude Code: a workspace not trusted fails --check: its allow rules are ignored", async () => {
+    // seen with the pinned claude -p (test/agents/claude-env-prefix.test.ts): "Ignoring 3 permissions.allow entries
+    // from .claude/settings.json: this workspace has not been trusted"; trust of a folder above does not count
+    const s = scratch({ packs: ["ledger"] });
+    expect((await s.adopt("claude", "--write")).code).toBe(0);
+    const root = realpathSync(s.dir);
+    const trust = (dir: string, yes = true) => JSON.stringify({ projects: { [dir]: { hasTrustDialogAccepted: yes } } });
+    // no ~/.claude.json: Claude Code has not run here, it asks on its first start
+    healthy(await s.adopt("claude", "--check", "--json"));
+    const untrusted = [
+      expect.objectContaining({
+        code: "host_will_not_use",
+        file: "~/.claude.json",
+        message: expect.stringContaining(`ignores a project's permissions.allow rules`),
+        hint: expect.stringContaining(`start \`claude\` in ${root} and accept the trust dialog`),
+      }),
+    ];
+    for (const text of [JSON.stringify({ numStartups: 2, projects: {} }), trust(dirname(root)), trust(root, false)]) {
+      s.write("~/.claude.json", text);
+      expect(unhealthy(await s.adopt("claude", "--check", "--json")), text).toEqual(untrusted);
+    }
+    s.write("~/.claude.json", trust(root));
+    healthy(await s.adopt("claude", "--check", "--json"));
+  });
+
   it("Claude Code: a local-scope server of the same name (it wins over .mcp.json) fails --check, with what to do", async () => {
     const s = scratch({ packs: ["ledger"] });
     expect((await s.adopt("claude", "--write")).code).toBe(0);
     const root = realpathSync(s.dir);
-    s.write("~/.claude.json", JSON.stringify({ projects: { [root]: { mcpServers: {} } } }));
+    // a trusted workspace (the next case: else the allow rules are ignored)
+    const trusted = { hasTrustDialogAccepted: true };
+    s.write("~/.claude.json", JSON.stringify({ projects: { [root]: { ...trusted, mcpServers: {} } } }));
     healthy(await s.adopt("claude", "--check", "--json"));
-    s.write("~/.claude.json", JSON.stringify({ projects: { [root]: { mcpServers: { hcp: { command: "other" } } } } }));
+    s.write(
+      "~/.claude.json",
+      JSON.stringify({ projects: { [root]: { ...trusted, mcpServers: { hcp: { command: "other" } } } } }),
+    );
     expect(unhealthy(await s.adopt("claude", "--check", "--json"))).toEqual([
       expect.objectContaining({
         code: "host_will_not_use",

@@ -92,7 +92,7 @@ function renderCheck(report: AdoptReport, out: Out, planDiff: PlanDiff): number 
     plan.changes.length || !health.length ? `${plan.changes.length} file(s) out of date` : "",
     plan.conflicts.length ? `${plan.conflicts.length} changed by hand` : "",
     plan.warnings.length ? `${plan.warnings.length} warning(s)` : "",
-    health.length ? `${health.length} reason(s) a host will not use the server (above)` : "",
+    health.length ? `${health.length} reason(s) a host will not use the server or the rules adopt wrote (above)` : "",
   ]
     .filter(Boolean)
     .join(", ");

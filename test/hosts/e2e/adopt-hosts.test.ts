@@ -22,7 +22,8 @@ const USER_FILES: Record<string, string> = {
   ".mcp.json": `{\n  "mcpServers": {\n    "tiny-proj": ${TINY_JSON()}\n  }\n}\n`,
   ".gemini/settings.json": `// the user's project settings\n{\n  "mcpServers": {\n    "tiny-proj": ${TINY_JSON(false)}\n  }\n}\n`,
   ".vscode/mcp.json": `{\n  // the user's inputs\n  "inputs": [],\n  "servers": {}\n}\n`,
-  "~/.claude.json": `{\n  "numStartups": 1,\n  "mcpServers": {\n    "tiny-user": ${TINY_JSON()}\n  }\n}\n`,
+  // the project trusted (Claude Code ignores its permissions.allow rules until then; adopt --check says so otherwise)
+  "~/.claude.json": `{\n  "numStartups": 1,\n  "projects": {\n    "$P": { "hasTrustDialogAccepted": true }\n  },\n  "mcpServers": {\n    "tiny-user": ${TINY_JSON()}\n  }\n}\n`,
   // the project trusted (Codex reads its .codex/config.toml only then; adopt --check says so otherwise)
   "~/.codex/config.toml": `# the user's codex settings\n[mcp_servers.tiny-user]\ncommand = "$NODE"\nargs = ["$TINY"]\n\n[projects."$P"]\ntrust_level = "trusted"\n`,
   "~/.gemini/settings.json": `{\n  // user-wide\n  "mcpServers": {\n    "tiny-user": ${TINY_JSON(false)}\n  }\n}\n`,
