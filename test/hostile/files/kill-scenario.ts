@@ -13,7 +13,7 @@
 //   3. --check passes;
 //   4. --remove --write gives exactly the tree a clean write + remove gives.
 import { expect } from "vitest";
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmp } from "../../support/hcpx";
 import { writeUserConfig } from "../../support/userconfig";
@@ -85,6 +85,13 @@ export async function makeScenario(
   const codexUser = join(tpl.home, ".codex", "config.toml");
   if (scope === "project" && existsSync(codexUser))
     appendFileSync(codexUser, `\n[projects."${join(base, "w")}"]\ntrust_level = "trusted"\n`);
+  // and Claude Code applies a project's permissions.allow rules only in a workspace the person trusted
+  const claudeUser = join(tpl.home, ".claude.json");
+  if (scope === "project" && existsSync(claudeUser)) {
+    const cj = JSON.parse(readFileSync(claudeUser, "utf8")) as { projects?: Record<string, unknown> };
+    cj.projects = { ...cj.projects, [join(base, "w")]: { hasTrustDialogAccepted: true } };
+    writeFileSync(claudeUser, JSON.stringify(cj, null, 2) + "\n");
+  }
   if (kind === "update") {
     // adopt the first half, then switch the config to the second half plus a few
     const cfg = (ids: string[]) =>
