@@ -14,6 +14,7 @@ import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addToken, modern, serve, teamProject, type Served, type TeamProject } from "./http-support";
 import { writeConfig } from "./support";
+import { until } from "../support/until";
 
 const auth = (token: string) => ({ requestInit: { headers: { authorization: `Bearer ${token}` } } });
 
@@ -34,10 +35,6 @@ function streamWatch(): { fetch: typeof fetch; open: Promise<void> } {
     open,
   };
 }
-const until = async (ok: () => boolean, ms = 15_000) => {
-  for (const t0 = Date.now(); !ok() && Date.now() - t0 < ms;) await new Promise((r) => setTimeout(r, 50));
-  return ok();
-};
 
 describe("hcpx mcp --http: tools/list_changed, each era's way", () => {
   let p: TeamProject;

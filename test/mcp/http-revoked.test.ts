@@ -7,11 +7,18 @@
 import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addToken, modern, serve, teamProject, testIssuer, type Served, type TeamProject } from "./http-support";
+import { until } from "../support/until";
 
 type Env = { ok: boolean; error?: { code: string; message: string } };
 const balance = { name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } };
 const envOf = (r: { body: Record<string, unknown> }) => (r.body.result as { structuredContent: Env }).structuredContent;
 const count = (text: string, what: string) => text.split(what).length - 1;
+/** how often the server's log (its stderr, a pipe apart from its answers) says `what`, once `n` have arrived and a moment passed */
+const logged = async (s: Served, what: string, n: number) => {
+  await until(() => count(s.stderr(), what) >= n, 5_000);
+  await new Promise((r) => setTimeout(r, 200));
+  return count(s.stderr(), what);
+};
 
 describe("hcpx mcp --http: what the server config takes away", () => {
   let iss: Awaited<ReturnType<typeof testIssuer>>;
@@ -109,12 +116,12 @@ describe("hcpx mcp --http: a principal removed, a server config that no longer l
       writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.*"] } } } }));
       await nothing("unknown_principal", "no longer in the server config");
       await nothing("unknown_principal", "no longer in the server config");
-      expect(count(s.stderr(), "config not reloaded: principal 'alice' is no longer")).toBe(1);
+      expect(await logged(s, "config not reloaded: principal 'alice' is no longer", 1)).toBe(1);
       // a server config that no longer loads: the same, with the problem
       writeFileSync(p.serverConfig, original.replace("{", '{"typo_key":1,'));
       await nothing("unknown_key", "typo_key");
       await nothing("unknown_key", "typo_key");
-      expect(count(s.stderr(), "config not reloaded: ")).toBe(2);
+      expect(await logged(s, "config not reloaded: ", 2)).toBe(2);
       writeFileSync(p.serverConfig, original);
       const again = await served();
       expect(again.list.tools).toEqual(before.list.tools);
