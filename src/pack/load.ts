@@ -576,7 +576,7 @@ function mergeLayers(layers: ReadConfig[], root: string): Omit<Project, "root" |
 
 /**
  * The layers' sandbox settings. enforce "os" from any layer holds (the stricter wins), and a composite is
- * trusted only when every layer that asks "os" lists it. What a repository's config could use to undo the
+ * trusted, or a pack may write .git/config, only when every layer that asks "os" lists it. What a repository's config could use to undo the
  * user's "os" it does not decide: the sandbox's own program (sandbox.bins.bwrap) is the user config's, and
  * a write may change only the user config's roots and a project config's inside its own folder.
  */
@@ -587,14 +587,15 @@ function mergeSandbox(layers: ReadConfig[], root: string, warnings: Problem[]): 
   let cwd = root;
   const enforcedBy: string[] = [];
   let trusted: Set<string> | undefined;
+  let gitWriters: Set<string> | undefined;
   let bwrap: string | undefined;
   for (const layer of layers) {
     const s = layer.data.sandbox;
     if (!s) continue;
     if (s.enforce === "os") {
       enforcedBy.push(layer.file);
-      const mine = new Set(s.trusted_composites ?? []);
-      trusted = trusted ? new Set([...trusted].filter((t) => mine.has(t))) : mine;
+      trusted = everyLists(trusted, s.trusted_composites);
+      gitWriters = everyLists(gitWriters, s.git_config_writers);
     }
     const named = s.bins && Object.hasOwn(s.bins, "bwrap") ? resolve(layer.dir, s.bins.bwrap!) : undefined;
     if (named !== undefined && layer.user) bwrap = named;
@@ -631,7 +632,14 @@ function mergeSandbox(layers: ReadConfig[], root: string, warnings: Problem[]): 
     enforce: enforcedBy.length ? "os" : "off",
     enforcedBy,
     trustedComposites: [...(trusted ?? [])],
+    gitConfigWriters: [...(gitWriters ?? [])],
   };
+}
+
+/** What every layer so far lists (`sofar`, undefined before the first) and this one lists too. */
+function everyLists(sofar: Set<string> | undefined, listed: string[] | undefined): Set<string> {
+  const mine = new Set(listed ?? []);
+  return sofar ? new Set([...sofar].filter((t) => mine.has(t))) : mine;
 }
 
 export interface BrokenPack {

@@ -101,6 +101,8 @@ export interface Sandbox {
   enforcedBy?: string[];
   /** composite pack ids every layer asking "os" trusts to run in-process */
   trustedComposites?: string[];
+  /** pack ids every layer asking "os" lets write .git/config (src/runtime/sandbox: read-only for every other) */
+  gitConfigWriters?: string[];
 }
 
 /**

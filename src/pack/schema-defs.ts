@@ -204,6 +204,12 @@ export function build() {
         enforce: z.optional(z.enum(["os", "off"])),
         /** composite packs allowed to run in hcpx's own process under enforce "os" (every layer that asks "os" must list it) */
         trusted_composites: z.optional(z.array(NON_EMPTY)),
+        /**
+         * packs whose writes may change .git/config in a writable root under enforce "os" (git push -u,
+         * git remote add); every layer that asks "os" must list it. For any other call .git/config is
+         * read-only: a core.fsmonitor or core.hooksPath set there runs unconfined at the person's next git command
+         */
+        git_config_writers: z.optional(z.array(NON_EMPTY)),
       }),
     ),
   };

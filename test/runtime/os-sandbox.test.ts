@@ -396,6 +396,39 @@ describe('a write under enforce "os" cannot change what decides the next call', 
   });
 });
 
+describe('git\'s config under enforce "os"', () => {
+  it("is read-only to a write (a core.fsmonitor there would run at the person's next git command), unless every config asking \"os\" lists the pack in sandbox.git_config_writers", async () => {
+    const gitConfig = join(dir, ".git", "config");
+    mkdirSync(dirname(gitConfig), { recursive: true });
+    const mine = "[core]\n\trepositoryformatversion = 0\n";
+    writeFileSync(gitConfig, mine);
+    const cfgFile = join(dir, "hcp.config.json5");
+    const cfg = readFileSync(cfgFile, "utf8");
+    try {
+      const r = await exec("lw", "try", ["act=write", `arg=${gitConfig}`]);
+      expect(r.env.error?.code, r.stdout).toBe("sandbox_denied");
+      expect(r.env.error?.hint, r.stdout).toContain('list "lw" in sandbox.git_config_writers');
+      expect(readFileSync(gitConfig, "utf8")).toBe(mine);
+      // listed: the write lands; another pack stays refused
+      const c = JSON.parse(cfg) as { sandbox: Record<string, unknown> };
+      writeFileSync(cfgFile, JSON.stringify({ ...c, sandbox: { ...c.sandbox, git_config_writers: ["lw"] } }));
+      const listed = await exec("lw", "try", ["act=write", `arg=${gitConfig}`]);
+      expect(listed.env.ok, listed.stdout).toBe(true);
+      expect(readFileSync(gitConfig, "utf8")).toBe("reached\n");
+      // a user config that also asks "os" and does not list it: refused again (every layer must)
+      writeFileSync(gitConfig, mine);
+      const again = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${gitConfig}`], {
+        cwd: dir,
+        env: { HOME: home, ...userSandbox({ enforce: "os" }) },
+      });
+      expect(JSON.parse(again.stdout).error?.code, again.stdout).toBe("sandbox_denied");
+      expect(readFileSync(gitConfig, "utf8")).toBe(mine);
+    } finally {
+      writeFileSync(cfgFile, cfg);
+    }
+  });
+});
+
 describe('what a project config cannot undo of the user\'s "os"', () => {
   it("its sandbox.bins.bwrap is not used (a warning says so): a program of its own cannot stand in for bubblewrap", async () => {
     const p = project({

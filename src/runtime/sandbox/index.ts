@@ -14,7 +14,7 @@ import { homedir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
 import type { Pack, Project } from "../../pack/model";
 import { isGranted } from "../../pack/grants";
-import { isInside, userConfigDir } from "../../util/paths";
+import { display, isInside, userConfigDir } from "../../util/paths";
 import { failure, type Envelope, type Failure } from "../envelope";
 import { bwrapArgs, type BwrapPlan } from "./bwrap";
 import { SECRET_DIRS, SECRET_FILES } from "../../pack/secret-paths";
@@ -188,7 +188,7 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
   for (const path of new Set(RUN_SOCKETS.filter((p) => existsSync(p)).map(real))) {
     if (!masks.some((m) => m.path === path)) masks.push({ path, dir: statSync(path).isDirectory() });
   }
-  const protect = protectedIn(writable, project);
+  const protect = protectedIn(writable, project, pack.id);
   return { rebind, writable, protect, masks, unmask, network: networkFor(pack, cls), cwd: line.cwd };
 }
 
@@ -206,15 +206,23 @@ const RUN_SOCKETS = [
 /**
  * What a write inside the roots must not change, because it decides what runs next, unconfined or under
  * another Policy: the config files (a write that sets enforce "off"), the packs (their policy.json), hcp.lock,
- * and git's hooks (run on the person's next commit). Only what exists and lies in a writable root.
+ * git's hooks (run on the person's next commit) and git's config (a core.fsmonitor, core.hooksPath or alias
+ * there runs at the person's next git command, a shell prompt's `git status` included), unless every config
+ * that asks "os" lists the pack in sandbox.git_config_writers. Only what exists and lies in a writable root.
  */
-function protectedIn(writable: string[], project: ConfineContext["project"]): string[] {
+function protectedIn(writable: string[], project: ConfineContext["project"], packId: string): string[] {
   if (writable.length === 0) return [];
+  const gitConfig = !project.sandbox.gitConfigWriters?.includes(packId);
   const candidates = [
     project.configFile,
     join(userConfigDir(), "config.json5"),
     ...project.packDirs,
-    ...writable.flatMap((r) => [join(r, "hcp.config.json5"), join(r, "hcp.lock"), join(r, ".git", "hooks")]),
+    ...writable.flatMap((r) => [
+      join(r, "hcp.config.json5"),
+      join(r, "hcp.lock"),
+      join(r, ".git", "hooks"),
+      ...(gitConfig ? [join(r, ".git", "config")] : []),
+    ]),
   ];
   const out = new Set<string>();
   for (const c of candidates) {
@@ -324,7 +332,9 @@ function explainDenial(e: Envelope, plan: BwrapPlan, ctx: ConfineContext): Envel
       policy: { operation: ctx.cls === "read" ? "read" : "write", ...(ctx.cls === "read" ? {} : { land: ctx.cls }) },
       exit_code: err.exit_code,
       stderr_tail: err.stderr_tail,
-      hint: "nothing outside what the Policy row allows was changed; if the program needs it, fix the pack: its Policy row, or reach.network / reach.paths in surface.json (docs/sandbox.md)",
+      hint: denied.some((d) => d.path !== undefined && /(^|\/)\.git\/config$/.test(d.path))
+        ? `.git/config stays read-only for this pack (a setting there runs at the person's next git command); if it must change git's config (git push -u, git remote add), list "${ctx.pack.id}" in sandbox.git_config_writers of every config that sets enforce "os" (${(ctx.project.sandbox.enforcedBy ?? []).map((f) => display(f)).join(", ")}; docs/sandbox.md)`
+        : "nothing outside what the Policy row allows was changed; if the program needs it, fix the pack: its Policy row, or reach.network / reach.paths in surface.json (docs/sandbox.md)",
     },
   );
 }
