@@ -397,7 +397,7 @@ describe('a write under enforce "os" cannot change what decides the next call', 
 });
 
 describe('git\'s config under enforce "os"', () => {
-  it("is read-only to a write (a core.fsmonitor there would run at the person's next git command), unless every config asking \"os\" lists the pack in sandbox.git_config_writers", async () => {
+  it('is read-only to a write (a core.fsmonitor there would run at the person\'s next git command), unless every config asking "os" lists the pack in sandbox.git_config_writers', async () => {
     const gitConfig = join(dir, ".git", "config");
     mkdirSync(dirname(gitConfig), { recursive: true });
     const mine = "[core]\n\trepositoryformatversion = 0\n";
