@@ -24,6 +24,14 @@ export const SECRET_DIRS = [
   ".config/doctl",
   ".config/op",
   ".vault-token.d",
+  // container engines kept in HOME: their sockets (whoever connects runs a container as the engine's
+  // user, the host's / mountable: docker's own is under .docker) and registry logins
+  ".colima",
+  ".config/colima",
+  ".lima",
+  ".rd",
+  ".local/share/containers",
+  ".config/containers",
   // hosts (every user-scope path of hosts/*.json5: test/runtime/sandbox-bwrap.test.ts):
   // their configs carry other MCP servers' env values and their own tokens
   ".claude",

@@ -248,6 +248,26 @@ describe('a read verb under enforce "os"', () => {
     }
   });
 
+  it("a container engine's socket kept in HOME (Colima, Lima, Rancher Desktop, Podman): not reached, the listener never hit", async () => {
+    // root on the host for whoever connects: a read cannot ask the engine for a container with / mounted
+    let hit = 0;
+    const server = createServer((c) => {
+      hit++;
+      c.end("reached\n");
+    });
+    const sock = join(home, ".colima", "default", "docker.sock");
+    mkdirSync(dirname(sock), { recursive: true });
+    try {
+      await new Promise<void>((res) => server.listen(sock, res));
+      const r = await exec("rd", "try", ["act=unix", `arg=${sock}`]);
+      expect(r.env.ok, r.stdout).toBe(false);
+      expect(hit).toBe(0);
+    } finally {
+      await new Promise((res) => server.close(res));
+      rmSync(join(home, ".colima"), { recursive: true, force: true });
+    }
+  });
+
   it("a read whose pack declares the network for reads reaches it", async () => {
     const r = await exec("rdnet", "try", ["act=connect", `arg=${declared.port}`]);
     expect(r.env).toEqual({ ok: true, data: { connected: true, got: "declared-endpoint" } });
