@@ -449,6 +449,27 @@ describe('git\'s config under enforce "os"', () => {
   });
 });
 
+describe("a protected path cannot be swapped by moving its folder aside", () => {
+  it(".git (holding the protected hooks and config) and packs/ (holding the packs) stay where they are; nothing planted", async () => {
+    const git = join(dir, ".git");
+    mkdirSync(join(git, "hooks"), { recursive: true });
+    writeFileSync(join(git, "config"), "[core]\n");
+    for (const folder of [git, join(dir, "packs")]) {
+      const r = await exec("lw", "try", ["act=swap", `arg=${folder}`]);
+      expect(r.env.ok, `${folder}: ${r.stdout}`).toBe(false);
+      expect(existsSync(`${folder}-aside`), folder).toBe(false);
+      expect(existsSync(join(folder, "config")) && readFileSync(join(folder, "config"), "utf8"), folder).not.toBe(
+        "planted\n",
+      );
+    }
+    expect(readFileSync(join(git, "config"), "utf8")).toBe("[core]\n");
+    expect(existsSync(join(dir, "packs", "lw", "policy.json"))).toBe(true);
+    // the folders are pinned, not frozen: a write still lands beside the protected paths
+    const ok = await exec("lw", "try", ["act=write", `arg=${join(git, "description")}`]);
+    expect(ok.env.ok, ok.stdout).toBe(true);
+  });
+});
+
 describe('what a project config cannot undo of the user\'s "os"', () => {
   it("its sandbox.bins.bwrap is not used (a warning says so): a program of its own cannot stand in for bubblewrap", async () => {
     const p = project({

@@ -78,6 +78,26 @@ describe("bwrapArgs", () => {
     ).toBe(true);
     expect(a).not.toContain("--unshare-net");
   });
+
+  it("a protected path's folders inside its writable root are pinned (bound onto themselves) before it is bound read-only; the root and what is outside it are not", () => {
+    const a = bwrapArgs(
+      plan({ writable: ["/w/p"], protect: ["/w/p/.git/hooks", "/w/p/.git/config", "/w/p/packs/lw", "/w/p/hcp.lock"] }),
+      "/bin/prog",
+      [],
+    );
+    const root = at(a, "--bind", "/w/p", "/w/p");
+    const git = at(a, "--bind", "/w/p/.git", "/w/p/.git");
+    const packs = at(a, "--bind", "/w/p/packs", "/w/p/packs");
+    const hooks = at(a, "--ro-bind", "/w/p/.git/hooks", "/w/p/.git/hooks");
+    const lw = at(a, "--ro-bind", "/w/p/packs/lw", "/w/p/packs/lw");
+    expect(
+      [root, git, packs, hooks, lw].every((i) => i >= 0),
+      a.join(" "),
+    ).toBe(true);
+    expect(root < git && git < hooks && packs < lw).toBe(true);
+    expect(a.filter((x) => x === "/w/p/.git").length).toBe(2); // pinned once
+    expect(at(a, "--bind", "/w", "/w")).toBe(-1);
+  });
 });
 
 describe("denialsIn", () => {

@@ -10,7 +10,8 @@
 //                which the paths the call needs that live under /tmp are
 //                bound again, read-only
 //   writable     sandbox.roots for a write, bound read-write; inside them the
-//                configs, the packs and git's hooks bound back read-only
+//                configs, the packs and git's hooks and config bound back
+//                read-only, the folders between them and the root pinned
 //   masks        HOME's secrets: a directory becomes an empty one mode 000,
 //                a file the null device on a nodev mount (opening it: EACCES);
 //                a declared path inside one is bound back
@@ -18,6 +19,8 @@
 //                unless the call may use it; all capabilities dropped (root
 //                included), a new session (no terminal injection), killed
 //                when hcpx dies
+
+import { dirname } from "node:path";
 
 export interface BwrapPlan {
   /** paths under /tmp the call must still see, read-only (the project, the bin, HOME…) */
@@ -41,6 +44,17 @@ const PROC_RO = ["/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"];
 
 const byDepth = (xs: readonly string[]) => [...new Set(xs)].sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
 
+/** The folders between each protected path and the writable root it lies in (both left out). */
+function pinned(protect: readonly string[], writable: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const p of protect) {
+    const root = writable.filter((w) => p.startsWith(w === "/" ? "/" : `${w}/`)).sort((x, y) => y.length - x.length)[0];
+    if (root === undefined) continue;
+    for (let d = dirname(p); d !== root && d.length > root.length; d = dirname(d)) out.push(d);
+  }
+  return out;
+}
+
 /** bwrap's arguments for `plan`, ending with `--` and the command to run. */
 export function bwrapArgs(plan: BwrapPlan, command: string, argv: readonly string[]): string[] {
   const a = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
@@ -50,6 +64,10 @@ export function bwrapArgs(plan: BwrapPlan, command: string, argv: readonly strin
   a.push("--tmpfs", "/tmp");
   for (const p of byDepth(plan.rebind)) a.push("--ro-bind", p, p);
   for (const p of byDepth(plan.writable)) a.push("--bind", p, p);
+  // a protected path's folders inside its root are pinned (bound onto themselves): a mount point cannot be
+  // renamed, and without them a write moved .git (or packs/) aside and made a new one, whose config or
+  // policy.json the next call or git command read
+  for (const p of byDepth(pinned(plan.protect ?? [], plan.writable))) a.push("--bind", p, p);
   for (const p of byDepth(plan.protect ?? [])) a.push("--ro-bind", p, p);
   for (const m of plan.masks) {
     // a directory with a declared path inside is traversable (0111: the path opens, nothing lists or reads the rest)
