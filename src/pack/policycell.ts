@@ -24,13 +24,13 @@ export interface CellPolicy {
 }
 
 /**
- * "confirm" said not to apply: a negation before it, at most two of these words between (`no confirm`,
- * `without the person's confirm`, `non-confirm`), or a negative after it (`confirm: no`, `confirm not
+ * "confirm" said not to apply: a negation before it, at most three of these words between (`no confirm`,
+ * `without the person's confirm`, `no need to confirm`, `non-confirm`), or a negative after it (`confirm: no`, `confirm not
  * needed`, `confirm optional`). Such a cell is no confirm marker, so a gated write's row that says it is
  * refused by lint and rewritten in a copy (a model never reads "no confirm" of a write that asks).
  */
 const NEGATED_BEFORE =
-  /\b(?:no|not|without|never|skips?|skipped|skipping|non)[\s-]+(?:(?:a|an|any|the|user|users|person|person's|human|explicit|prior)\s+){0,2}confirm\b/i;
+  /\b(?:no|not|without|never|skips?|skipped|skipping|non)[\s-]+(?:(?:a|an|any|the|user|users|person|person's|human|explicit|prior|need|needed|required|to)\s+){0,3}confirm\b/i;
 const NEGATED_AFTER = /\bconfirm\b\s*(?:[:=]\s*)?(?:no|none|false|off|never|not|optional|unneeded|n\/a)(?![\w/])/i;
 
 export function readPolicyCell(cell: string): CellReading {

@@ -33,6 +33,7 @@ describe("the read/write cell, read one way", () => {
       "write; confirm not needed",
       "write, confirm optional",
       "write, confirm=false",
+      "write, no need to confirm",
     ])
       expect(readPolicyCell(cell), cell).toEqual({ operation: "write", confirm: false });
     // a negation elsewhere in the cell is not about the marker
