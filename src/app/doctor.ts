@@ -13,8 +13,8 @@ import { loadPack, loadPacks, loadPacksTolerant, loadProject } from "../pack/loa
 import type { Pack, Project } from "../pack/model";
 import { lintPackDir } from "../pack/lint";
 import { resolveBin } from "../runtime/wrap";
+import { binOf } from "../runtime/pack-bins";
 import { probeBackend } from "../runtime/sandbox/index";
-import { adapterOf } from "../pack/adapters/index";
 import { servesLines } from "./status";
 import type { RemoteOptions, RemoteProbe } from "../host/remote";
 
@@ -150,10 +150,9 @@ function packChecks(project: Project, checks: Check[]): Pack[] {
 function binChecks(project: Project, packs: Pack[]): Check[] {
   const checks: Check[] = [];
   for (const pack of packs) {
-    const binIn = adapterOf(pack.surface.kind)?.capabilities.binIn;
-    const bin = binIn ? pack.surface[binIn]?.bin : undefined;
-    if (!binIn || !bin) continue;
-    const field = `${binIn}.bin`;
+    const named = binOf(pack);
+    if (!named) continue;
+    const { bin, field } = named;
     const r = resolveBin(pack, project, bin, field);
     if ("ok" in r)
       checks.push({

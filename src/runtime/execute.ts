@@ -15,6 +15,7 @@ import { failure, type Envelope } from "./envelope";
 import { ArgError, validateArgs, type ArgValues } from "./args";
 import { redactDeep, secretsFrom } from "./redact";
 import { cancelled } from "./wrap";
+import { packBins } from "./pack-bins";
 import { NEVER, type CallSignal } from "./cancel";
 import { kindSecretEnv, kindSecretValues, runAdapter } from "./adapters/index";
 import { adapterOf, kindsWith } from "../pack/adapters/index";
@@ -208,7 +209,17 @@ async function run(
   }
   // 6. Binding + 7. Adapter, through the adapter table (never started for a call already cancelled)
   const { values, literal } = call;
-  return runAdapter({ pack, project, cmd, values, literal, env, signal: opts.signal ?? NEVER, started: opts.started });
+  return runAdapter({
+    pack,
+    project,
+    cmd,
+    values,
+    literal,
+    env,
+    signal: opts.signal ?? NEVER,
+    started: opts.started,
+    packBins: () => packBins(project),
+  });
 }
 
 /** What a call of a command the pack does not have (or, to an agent, one it was not granted) is told. */

@@ -194,6 +194,7 @@ export async function runMcp({
   values,
   env: runtimeEnv,
   signal,
+  packBins,
 }: AdapterCall<"mcp">): Promise<Envelope> {
   const spec = pack.surface.mcp;
   if (!spec)
@@ -208,7 +209,7 @@ export async function runMcp({
   const label = `${pack.id} ${cmd.verb_key}`;
   // the SDK's client takes an AbortSignal (an MCP server's call has one; exec's StopSignal gets one that follows it)
   const sdkSignal = abortSignalOf(signal);
-  const ref = serverRef({ pack, project, env: runtimeEnv }, label);
+  const ref = serverRef({ pack, project, env: runtimeEnv, packBins }, label);
   if ("ok" in ref) return ref;
   const remote = "http" in ref;
   const started = Date.now();
@@ -309,7 +310,7 @@ function answer(
  * the pack says (nothing is started or sent then).
  */
 export function serverRef(
-  { pack, project, env }: Pick<AdapterCall, "pack" | "project" | "env">,
+  { pack, project, env, packBins }: Pick<AdapterCall, "pack" | "project" | "env" | "packBins">,
   label: string,
 ): ServerRef | Envelope {
   const spec = pack.surface.mcp!;
@@ -335,7 +336,14 @@ export function serverRef(
       env: binEnv(spec, pack.surface.binding?.env ?? [], env, bin.path, spec.bin!),
       cwd: project.sandbox.cwd,
     },
-    { pack, project, cls: widestGranted(pack, project), binPath: bin.path, label: `the MCP server of ${pack.id}` },
+    {
+      pack,
+      project,
+      cls: widestGranted(pack, project),
+      binPath: bin.path,
+      label: `the MCP server of ${pack.id}`,
+      packBins,
+    },
   );
   if ("ok" in line) return line;
   return { stdio: { command: line.command, args: line.argv, env: line.env, cwd: line.cwd } };

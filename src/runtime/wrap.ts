@@ -853,6 +853,7 @@ export async function runWrap({
   literal,
   env: runtimeEnv,
   signal,
+  packBins,
   started,
 }: AdapterCall<"wrap">): Promise<Envelope> {
   const wrap = pack.surface.wrap;
@@ -880,7 +881,7 @@ export async function runWrap({
       cwd: project.sandbox.cwd,
       env: binEnv(wrap, pack.surface.binding?.env ?? [], runtimeEnv, bin.path, wrap.bin),
     },
-    { pack, project, cls: classOf(cmd.policy), binPath: bin.path, label },
+    { pack, project, cls: classOf(cmd.policy), binPath: bin.path, label, packBins },
   );
   if ("ok" in line) return line;
   return line.explain(

@@ -449,6 +449,20 @@ describe('git\'s config under enforce "os"', () => {
   });
 });
 
+describe("a write cannot change what another pack's next call runs", () => {
+  it("the active packs' programs in a writable root stay read-only (tree's bin, fx/tree.mjs): refused and unchanged", async () => {
+    const bin = join(dir, "fx", "tree.mjs");
+    const before = readFileSync(bin, "utf8");
+    const r = await exec("lw", "try", ["act=write", `arg=${bin}`]);
+    expect(r.env.error?.code, r.stdout).toBe("sandbox_denied");
+    expect(readFileSync(bin, "utf8")).toBe(before);
+    // and fx/ cannot be moved aside for a new one
+    const swap = await exec("lw", "try", ["act=swap", `arg=${join(dir, "fx")}`]);
+    expect(swap.env.ok, swap.stdout).toBe(false);
+    expect(readFileSync(bin, "utf8")).toBe(before);
+  });
+});
+
 describe("a protected path cannot be swapped by moving its folder aside", () => {
   it(".git (holding the protected hooks and config) and packs/ (holding the packs) stay where they are; nothing planted", async () => {
     const git = join(dir, ".git");

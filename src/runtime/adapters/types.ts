@@ -27,6 +27,12 @@ export interface AdapterCall<K extends AdapterKind = AdapterKind> {
   signal: CallSignal;
   /** ExecuteOptions.started: called once when the call's work runs in a process of its own (wrap: the bin started) */
   started?: () => void;
+  /**
+   * the resolved programs of the project's active packs, for a confined spawn to keep read-only
+   * (ConfineContext.packBins): given by the runtime, which loads packs, so that an adapter bundled apart (mcp)
+   * does not carry the pack loader
+   */
+  packBins?: () => string[];
 }
 
 export interface Adapter<K extends CallableKind = CallableKind> {

@@ -188,7 +188,7 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
   for (const path of new Set(RUN_SOCKETS.filter((p) => existsSync(p)).map(real))) {
     if (!masks.some((m) => m.path === path)) masks.push({ path, dir: statSync(path).isDirectory() });
   }
-  const protect = protectedIn(writable, project, pack.id);
+  const protect = protectedIn(writable, ctx);
   return { rebind, writable, protect, masks, unmask, network: networkFor(pack, cls), cwd: line.cwd };
 }
 
@@ -208,15 +208,18 @@ const RUN_SOCKETS = [
  * another Policy: the config files (a write that sets enforce "off"), the packs (their policy.json), hcp.lock,
  * git's hooks (run on the person's next commit) and git's config (a core.fsmonitor, core.hooksPath or alias
  * there runs at the person's next git command, a shell prompt's `git status` included), unless every config
- * that asks "os" lists the pack in sandbox.git_config_writers. Only what exists and lies in a writable root.
+ * that asks "os" lists the pack in sandbox.git_config_writers, and the active packs' programs (what another
+ * pack's call runs, under its own Policy). Only what exists and lies in a writable root.
  */
-function protectedIn(writable: string[], project: ConfineContext["project"], packId: string): string[] {
+function protectedIn(writable: string[], ctx: ConfineContext): string[] {
   if (writable.length === 0) return [];
-  const gitConfig = !project.sandbox.gitConfigWriters?.includes(packId);
+  const { project } = ctx;
+  const gitConfig = !project.sandbox.gitConfigWriters?.includes(ctx.pack.id);
   const candidates = [
     project.configFile,
     join(userConfigDir(), "config.json5"),
     ...project.packDirs,
+    ...(ctx.packBins?.() ?? []),
     ...writable.flatMap((r) => [
       join(r, "hcp.config.json5"),
       join(r, "hcp.lock"),

@@ -33,5 +33,11 @@ export interface ConfineContext {
   cls: CallClass;
   /** the resolved program (its directory stays readable) */
   binPath: string;
+  /**
+   * the programs of the project's active packs (wrap.bin, mcp.bin, resolved), asked for only when the call is
+   * confined: bound read-only where they lie in a writable root, so that a write cannot change what another
+   * pack's next call runs under that call's Policy (its network, say)
+   */
+  packBins?: () => string[];
   label: string;
 }
