@@ -16,6 +16,7 @@ import { loadPack, loadProject } from "../pack/load";
 import type { Pack, Project } from "../pack/model";
 import { objectSet } from "../config/edit";
 import { DEFAULT_TIMEOUT_MS } from "../runtime/wrap";
+import { packBins } from "../runtime/pack-bins";
 import { listAllTools, pinDiff, pinOf, PinError, toolsByName, type PinField, type ToolPin } from "../runtime/mcp-pins";
 import { policyFrom, type McpToolInfo } from "./import";
 
@@ -52,7 +53,7 @@ async function listServerTools(
   // the server as the runtime reaches it: a stdio program resolved and confined as at run time, or the URL with the Binding's headers
   const { serverRef, connectTo } = await import("../runtime/mcp-adapter");
   const { listToolsPage } = await import("../runtime/mcp-client");
-  const ref = serverRef({ pack, project, env: process.env }, pack.id);
+  const ref = serverRef({ pack, project, env: process.env, packBins: () => packBins(project) }, pack.id);
   if ("ok" in ref) {
     const err = ref.ok ? undefined : ref.error;
     throw new HcpxError({
