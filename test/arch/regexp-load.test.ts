@@ -29,7 +29,11 @@ function loadTimePropertyClasses(file: string, text: string): string[] {
 
 describe("no Unicode property class is built at module load", () => {
   it("every \\p{…} regular expression in src/ is inside a function", () => {
-    const found = tsFilesUnder(SRC).flatMap((f) => loadTimePropertyClasses(relative(SRC, f), readFileSync(f, "utf8")));
+    // only a file whose text holds one is parsed (TypeScript's parser over all of src/ took ~1 s)
+    const found = tsFilesUnder(SRC)
+      .map((f) => ({ f, text: readFileSync(f, "utf8") }))
+      .filter(({ text }) => /\\[pP]\{/.test(text))
+      .flatMap(({ f, text }) => loadTimePropertyClasses(relative(SRC, f), text));
     expect(found).toEqual([]);
   });
 
