@@ -576,9 +576,10 @@ function mergeLayers(layers: ReadConfig[], root: string): Omit<Project, "root" |
 
 /**
  * The layers' sandbox settings. enforce "os" from any layer holds (the stricter wins), and a composite is
- * trusted, or a pack may write .git/config, only when every layer that asks "os" lists it. What a repository's config could use to undo the
- * user's "os" it does not decide: the sandbox's own program (sandbox.bins.bwrap) is the user config's, and
- * a write may change only the user config's roots and a project config's inside its own folder.
+ * trusted, or a pack may write .git/config, only when every layer that asks "os" lists it. What a
+ * repository's config could use to undo the user's "os" it does not decide: the sandbox's own program
+ * (sandbox.bins.bwrap) is the user config's, and a write may change only the user config's roots and a
+ * project config's inside its own folder.
  */
 function mergeSandbox(layers: ReadConfig[], root: string, warnings: Problem[]): Project["sandbox"] {
   const bins: Record<string, string> = {};
