@@ -14,7 +14,7 @@ export function rowVerb(cell: string): string {
 export interface CellReading {
   /** the first whole word `read` or `write` (`reader`, `rewrite` are neither) */
   operation?: "read" | "write";
-  /** the whole word `confirm`, not negated (`unconfirmed`, `confirmation`, `no confirm`, `confirm: no` are not the marker) */
+  /** the whole word `confirm`, not negated (`unconfirmed`, `confirmation`, `no confirm`, `confirm: no`: no marker) */
   confirm: boolean;
 }
 
@@ -25,9 +25,9 @@ export interface CellPolicy {
 
 /**
  * "confirm" said not to apply: a negation before it, at most three of these words between (`no confirm`,
- * `without the person's confirm`, `no need to confirm`, `non-confirm`), or a negative after it (`confirm: no`, `confirm not
- * needed`, `confirm optional`). Such a cell is no confirm marker, so a gated write's row that says it is
- * refused by lint and rewritten in a copy (a model never reads "no confirm" of a write that asks).
+ * `without the person's confirm`, `no need to confirm`, `non-confirm`), or a negative after it (`confirm: no`,
+ * `confirm not needed`, `confirm optional`). Such a cell is no confirm marker, so a gated write's row that
+ * says it is refused by lint and rewritten in a copy (a model never reads "no confirm" of a write that asks).
  */
 const NEGATED_BEFORE =
   /\b(?:no|not|without|never|skips?|skipped|skipping|non)[\s-]+(?:(?:a|an|any|the|user|users|person|person's|human|explicit|prior|need|needed|required|to)\s+){0,3}confirm\b/i;
