@@ -57,6 +57,25 @@ let outside: string;
 let declared: Listener;
 let other: Listener;
 
+/** A listener on the unix socket `sock` (its folders made, `made` removed after): a confined read of rd does not reach it. */
+async function expectUnreached(sock: string, made: string): Promise<void> {
+  mkdirSync(dirname(sock), { recursive: true });
+  let hit = 0;
+  const server = createServer((c) => {
+    hit++;
+    c.end("reached\n");
+  });
+  try {
+    await new Promise<void>((res) => server.listen(sock, res));
+    const r = await exec("rd", "try", ["act=unix", `arg=${sock}`]);
+    expect(r.env.ok, r.stdout).toBe(false);
+    expect(hit).toBe(0);
+  } finally {
+    await new Promise((res) => server.close(res));
+    rmSync(made, { recursive: true, force: true });
+  }
+}
+
 const exec = async (pack: string, verb: string, kv: string[], extra: string[] = []) => {
   const r = await runHcpx(["exec", pack, verb, "--json", ...extra, "--", ...kv], { cwd: dir, env: { HOME: home } });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- envelopes of several shapes, read field by field
@@ -230,42 +249,12 @@ describe('a read verb under enforce "os"', () => {
   it("a unix socket of the host's per-user runtime folder (a session bus, an agent): not reached, the listener never hit", async () => {
     // /run/user is made here only where it is not there and this runs as root (the CI machine): else skipped
     if (process.getuid?.() !== 0 || existsSync("/run/user")) return;
-    const sock = join("/run/user", "4242", "bus");
-    mkdirSync(dirname(sock), { recursive: true });
-    let hit = 0;
-    const server = createServer((c) => {
-      hit++;
-      c.end("reached\n");
-    });
-    try {
-      await new Promise<void>((res) => server.listen(sock, res));
-      const r = await exec("rd", "try", ["act=unix", `arg=${sock}`]);
-      expect(r.env.ok, r.stdout).toBe(false);
-      expect(hit).toBe(0);
-    } finally {
-      await new Promise((res) => server.close(res));
-      rmSync("/run/user", { recursive: true, force: true });
-    }
+    await expectUnreached(join("/run/user", "4242", "bus"), "/run/user");
   });
 
   it("a container engine's socket kept in HOME (Colima, Lima, Rancher Desktop, Podman): not reached, the listener never hit", async () => {
     // root on the host for whoever connects: a read cannot ask the engine for a container with / mounted
-    let hit = 0;
-    const server = createServer((c) => {
-      hit++;
-      c.end("reached\n");
-    });
-    const sock = join(home, ".colima", "default", "docker.sock");
-    mkdirSync(dirname(sock), { recursive: true });
-    try {
-      await new Promise<void>((res) => server.listen(sock, res));
-      const r = await exec("rd", "try", ["act=unix", `arg=${sock}`]);
-      expect(r.env.ok, r.stdout).toBe(false);
-      expect(hit).toBe(0);
-    } finally {
-      await new Promise((res) => server.close(res));
-      rmSync(join(home, ".colima"), { recursive: true, force: true });
-    }
+    await expectUnreached(join(home, ".colima", "default", "docker.sock"), join(home, ".colima"));
   });
 
   it("a read whose pack declares the network for reads reaches it", async () => {
