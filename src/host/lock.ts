@@ -1,7 +1,7 @@
 // The adopt lock of one ledger: taken before the plan is made (a plan made
 // before another writer finished would overwrite that writer's entries), held
 // while the one applier (src/plan/apply.ts) writes, released after.
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { toPosix } from "../util/paths";
 import { ledgerInside, type Scope } from "./engine";
@@ -22,6 +22,9 @@ export function lockAdopt(ledgerFile: string, base: string, scope: Scope): Adopt
   const ledgerDir = dirname(ledgerFile);
   if (scope === "project") ledgerInside(ledgerFile, base);
   const madeAbs = missingDirs(ledgerDir, base);
+  // a run killed after making the ledger's folder and before its lock file named it (the lock hands on what it
+  // made: below) left the folder empty, or holding only the temp file of its lock: still adopt's
+  if (!madeAbs.length && !existsSync(ledgerFile) && onlyLockTemps(ledgerDir)) madeAbs.push(ledgerDir);
   const door: Base = { dir: base, label: scope === "user" ? "$HOME" : "the project" };
   mkdirs(door, ledgerDir, show(ledgerDir));
   const rmdirIfEmpty = (d: string) => removeEmptyDir(door, d);
@@ -67,4 +70,13 @@ export function lockAdopt(ledgerFile: string, base: string, scope: Scope): Adopt
     },
   };
   return lock;
+}
+
+/** Whether `dir` is a folder holding nothing but temp files of its adopt lock (`adopt.lock.<pid>-<rand>.tmp`). */
+function onlyLockTemps(dir: string): boolean {
+  try {
+    return readdirSync(dir).every((n) => /^adopt\.lock\.(?:break\.)?\d+-[a-z0-9]+\.tmp$/.test(n));
+  } catch {
+    return false;
+  }
 }

@@ -435,6 +435,29 @@ describe("idempotence and the ledger", () => {
     expect(ok.code).toBe(0);
     expect(existsSync(join(s.dir, ".hcp/adopt.lock"))).toBe(false);
   });
+
+  it("a run killed after making .hcp and before its lock file named it: the next run still counts .hcp as adopt's (its ledger and --remove as after a clean run)", async () => {
+    // what a clean first adopt records: .hcp is a folder adopt made (its --remove takes it away)
+    const clean = scratchChild();
+    expect((await clean.adopt("claude", "--write")).code).toBe(0);
+    expect(JSON.parse(clean.read(".hcp/adopted.json")).dirs).toEqual([".hcp"]);
+    // killed in that window: .hcp empty, or holding only the dead run's lock temp file
+    const dead = execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).toString();
+    for (const left of [[], [`adopt.lock.${dead}-k1lled.tmp`]]) {
+      const s = scratchChild();
+      mkdirSync(join(s.dir, ".hcp"));
+      for (const f of left) writeFileSync(join(s.dir, ".hcp", f), `${dead}\nx\n[]\n`);
+      expect((await s.adopt("claude", "--write")).code).toBe(0);
+      expect(JSON.parse(s.read(".hcp/adopted.json")).dirs, left.join()).toEqual([".hcp"]);
+      expect((await s.adopt("claude", "--remove", "--write")).code).toBe(0);
+      expect(existsSync(join(s.dir, ".hcp")), left.join()).toBe(false);
+    }
+    // a .hcp that holds something else (hcpx generate's output, the person's files) is not adopt's
+    const other = scratchChild();
+    mkdirSync(join(other.dir, ".hcp", "generated"), { recursive: true });
+    expect((await other.adopt("claude", "--write")).code).toBe(0);
+    expect(JSON.parse(other.read(".hcp/adopted.json")).dirs).toBeUndefined();
+  });
 });
 
 describe("symlinks", () => {
