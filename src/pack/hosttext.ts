@@ -25,6 +25,7 @@ import { pathToString } from "../util/errors";
 import { display } from "../util/paths";
 import { locate } from "./json5";
 import { leadLine } from "./leads";
+import { IMPORT_PATH_START, UNSAFE_CHARS } from "../util/prose";
 
 const MARKERS = ["<!-- hcp:begin -->", "<!-- hcp:end -->"];
 /**
@@ -32,10 +33,10 @@ const MARKERS = ["<!-- hcp:begin -->", "<!-- hcp:end -->"];
  * and isolates (U+061C, U+200E/F, U+202A–U+202E, U+2066–U+2069: the set src/util/neutral.ts escapes), and
  * what is invisible: zero-width space, joiners (U+200B–U+200D), word joiner and invisible operators
  * (U+2060–U+2064), the BOM inside text (U+FEFF) and the tag characters (U+E0000–U+E007F, which spell text a
- * model reads and a reviewer never sees).
+ * model reads and a reviewer never sees). The same set src/util/prose.ts drops from drafted text (UNSAFE_CHARS),
+ * with the white space it folds.
  */
-const BAD_CHAR =
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\udb40[\udc00-\udc7f]|\r(?!\n)/;
+const BAD_CHAR = new RegExp(`${UNSAFE_CHARS}|[\\u000b\\u000c\\u2028\\u2029]|\\r(?!\\n)`);
 
 let importRe: RegExp | undefined;
 /**
@@ -46,7 +47,7 @@ let importRe: RegExp | undefined;
  * built from ICU's tables when the RegExp is created (~2.5 M instructions, callgrind), which every `hcpx exec`
  * paid at load (test/arch/regexp-load.test.ts).
  */
-const IMPORT = (): RegExp => (importRe ??= /(?:^|\s)(@[~/.\\\p{L}\p{N}_]\S*)/u);
+const IMPORT = (): RegExp => (importRe ??= new RegExp(`(?:^|\\s)(@${IMPORT_PATH_START}\\S*)`, "u"));
 const IMPORT_HINT =
   "remove the @ before the path, or rephrase: Claude Code and Gemini CLI read @path in an instructions file (CLAUDE.md, GEMINI.md) as a file to import; an e-mail address (a@b.com) is fine";
 

@@ -2,11 +2,18 @@
 // one line, bounded, for summaries and descriptions.
 
 /**
- * What src/pack/hosttext.ts refuses in a pack's text, as characters: controls, bidi marks and controls, the
- * line and paragraph separators, zero-width characters, word joiner and invisible operators, BOM, tag characters.
+ * What src/pack/hosttext.ts refuses in a pack's text that is not white space, as a pattern's source (one
+ * definition for the check and for the drafting below): controls, bidi marks and controls, zero-width
+ * characters, word joiner and invisible operators, BOM, tag characters. The check adds the white space it
+ * refuses (VT, FF, a lone CR, U+2028/9), which oneLine folds instead.
  */
-const UNSAFE =
-  /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\udb40[\udc00-\udc7f]/g;
+export const UNSAFE_CHARS =
+  "[\\u0000-\\u0008\\u000e-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff]|\\udb40[\\udc00-\\udc7f]";
+/** What may follow the `@` of an import directive (`@~/…`, `@/…`, `@docs/x.md`): a path's start, as a character class. */
+export const IMPORT_PATH_START = "[~/.\\\\\\p{L}\\p{N}_]";
+
+const UNSAFE = new RegExp(UNSAFE_CHARS, "g");
+let importAt: RegExp | undefined;
 
 /**
  * `s` on one line (white space folded), cut to `max` characters with a trailing "…"; undefined when empty or
@@ -21,7 +28,8 @@ export function oneLine(s: unknown, max = 200): string | undefined {
     .replace(/\s+/g, " ")
     .trim()
     .replace(/<!--/g, "<!- -")
-    .replace(/(^|\s)@(?=[~/.\\\p{L}\p{N}_])/gu, "$1@ ");
+    // made on first use: a \p{…} class is built from ICU's tables when the RegExp is (test/arch/regexp-load.test.ts)
+    .replace((importAt ??= new RegExp(`(^|\\s)@(?=${IMPORT_PATH_START})`, "gu")), "$1@ ");
   if (!t) return undefined;
   return t.length > max ? t.slice(0, max - 1).trimEnd() + "…" : t;
 }
