@@ -2,10 +2,11 @@
 // and its grants, or the new pack with the grants its widening took back; never the new pack
 // under the old grants, and never no pack at all. The failure here: the config's edit lock held
 // by another hcpx (a lock file naming a live pid). Through the real CLI.
-import { cpSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { grantsOf, json, projectWithGreet, writeGreet, type GreetShape } from "./vendor-support";
+import { fileBytes as tree } from "../support/tree";
 
 const gated: GreetShape = {
   version: "1.0.0",
@@ -13,20 +14,6 @@ const gated: GreetShape = {
 };
 const confirmless: GreetShape = { ...gated, version: "1.1.0", named: { ...gated.named, save: { operation: "write", land: "local" } } };
 const WAIT = { HCPX_LOCK_WAIT_MS: "500" };
-
-/** Every file under dir, path → bytes. */
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const n of readdirSync(d)) {
-      const p = join(d, n);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[relative(dir, p)] = readFileSync(p).toString("base64");
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 /** Another hcpx editing the config: its lock file, naming a live process (this one). */
 const lockConfig = (dir: string) => writeFileSync(join(dir, ".hcp.config.json5.lock"), `${process.pid}\nheld-by-test\n`);

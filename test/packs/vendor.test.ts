@@ -6,32 +6,19 @@
 // process (test/support/inproc.ts), their npm and git as real processes.
 import { execFileSync } from "node:child_process";
 import { gzipSync } from "node:zlib";
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPO, runHcpx as runChild, tmp } from "../support/hcpx";
 import { runInProcess } from "../support/inproc";
 import { envelope } from "../cli/helpers";
 import { readTar } from "../../src/packs/tar";
+import { fileBytes as tree } from "../support/tree";
 
 const FIX = join(REPO, "test/fixtures/remote-pack");
 /** `hcpx exec` as a process of its own, every other command in this process */
 const runHcpx = (args: string[], opts: Parameters<typeof runChild>[1] = {}) => (args[0] === "exec" ? runChild(args, opts) : runInProcess(args, opts));
 const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "init.defaultBranch=main", ...args], { cwd, encoding: "utf8" });
-
-/** Every file under dir, path → bytes. */
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const n of readdirSync(d)) {
-      const p = join(d, n);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[relative(dir, p)] = readFileSync(p).toString("base64");
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 /** One `hcpx init --yes` per file (in an empty dir it writes hcp.config.json5 alone, no path in it); each test gets a copy. */
 let initialised: Promise<string> | undefined;
