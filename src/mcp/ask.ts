@@ -66,10 +66,18 @@ export async function runLegacy(run: CallRun, req: ExecRequest, withInputs: Comm
       await execute(
         { ...project, confirm: { ...project.confirm, by: "person" } },
         { ...r, confirm: false },
-        { signal: ctx.signal, askPerson, env: only.env, pack },
+        { signal: ctx.signal, askPerson, env: only.env, pack, activePacks: trace.activePacks },
       ),
     );
-  return toResult(await execute(project, r, { signal: ctx.signal, askPerson, hostApproved: run.hostApproved, pack }));
+  return toResult(
+    await execute(project, r, {
+      signal: ctx.signal,
+      askPerson,
+      hostApproved: run.hostApproved,
+      pack,
+      activePacks: trace.activePacks,
+    }),
+  );
 }
 
 /** legacy: ask the client for each input, round by round, now (server → client requests). Also prompts/get's (src/mcp/prompts.ts). */
@@ -221,6 +229,7 @@ async function confirmModern(
     signal: ctx.signal,
     hostApproved: run.hostApproved,
     pack: trace.loaded,
+    activePacks: trace.activePacks,
     askPerson: ctx.canAskModern
       ? async (q) => {
           question = q;
@@ -266,6 +275,7 @@ async function answered(run: CallRun, req: ExecRequest, bound: Checked, answer: 
     signal: ctx.signal,
     hostApproved: run.hostApproved,
     pack: trace.loaded,
+    activePacks: trace.activePacks,
     askPerson: async (q) => {
       asked = true;
       if (q.argsHash !== bound.argsHash) {

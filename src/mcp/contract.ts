@@ -126,6 +126,8 @@ export interface Trace {
   answer?: NonNullable<AuditRecord["confirm"]>["answer"];
   /** the called pack as its files are now (the view cache's currentPack), handed to execute() */
   loaded?: Pack;
+  /** the project's active packs that load, as their files are now (the view cache's currentPacks), handed to execute() */
+  activePacks?: () => readonly Pack[];
 }
 
 /** Every tool result of hcpx mcp (stdio, HTTP) and the library is made here, through the one redaction. */

@@ -178,6 +178,7 @@ export class McpFront extends ViewCache {
       return toResult(problemEnvelope(e));
     }
     trace.loaded = pack;
+    trace.activePacks = () => this.currentPacks(project);
     // a command that declares inputs: the args they fill come from the client's answers, never from the call
     const command = this.commandOf(req);
     const withInputs = command?.inputs && Object.keys(command.inputs).length ? command : undefined;

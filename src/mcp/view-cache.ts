@@ -10,7 +10,7 @@
 // execute(), which reads the pack's files as they are.
 import { statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { CONFIG_NAME, findPack, findProjectConfig, loadProject, type LoadProjectOptions } from "../pack/load";
+import { CONFIG_NAME, findProjectConfig, loadProject, type LoadProjectOptions } from "../pack/load";
 import { MAX_ENTRIES, useValidationCache } from "../pack/validcache";
 import type { Pack, Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
@@ -21,6 +21,7 @@ import { settledBefore, Stamped, type StatFn } from "./stamp";
 import { readStart, startKey, writeStart, type StartEntry } from "./start-cache";
 import { asPrincipal, type FrontOptions, type FrontPrincipal } from "./contract";
 import { mcpTool, servedOf } from "./listing";
+import { PackMemo } from "./pack-memo";
 
 const PACK_FILES = ["surface.json", "policy.json", "SKILL.md"];
 
@@ -71,10 +72,7 @@ export class ViewCache {
   private projects = new Stamped<Project>((f) => this.statOnce(f));
   /** This call's stat of the first place the config search looks (nearestConfig), taken by the stamp that follows. */
   private near?: { file: string; st: ReturnType<StatFn> };
-  private packMemo: { project?: Project; files: string[]; byId: Map<string, Stamped<Pack>> } = {
-    files: [],
-    byId: new Map(),
-  };
+  private packMemo = new PackMemo();
 
   constructor(opts: FrontOptions) {
     this.shape = opts.shape;
@@ -198,28 +196,14 @@ export class ViewCache {
     return up === dir ? undefined : findProjectConfig(up);
   }
 
-  /**
-   * The pack `id` of `project` as its files say now, or undefined when it does not load (execute()
-   * then reads it and says why). Stamped on every activated pack's surface.json and policy.json:
-   * findPack refuses an id that two activated packs declare.
-   */
+  /** The pack `id` of `project` as its files say now, or undefined when it does not load (pack-memo.ts). */
   protected currentPack(project: Project, id: string): Pack | undefined {
-    let m = this.packMemo;
-    if (m.project !== project)
-      m = this.packMemo = {
-        project,
-        files: project.packDirs.flatMap((d) => [join(d, "surface.json"), join(d, "policy.json")]),
-        byId: new Map(),
-      };
-    const s = m.byId.get(id) ?? new Stamped<Pack>();
-    try {
-      const pack = s.get(m.files, () => findPack(project, id));
-      m.byId.set(id, s);
-      return pack;
-    } catch {
-      m.byId.delete(id);
-      return undefined;
-    }
+    return this.packMemo.pack(project, id);
+  }
+
+  /** The project's active packs that load, as their files are now: a confined write's kept programs (packBins). */
+  protected currentPacks(project: Project): readonly Pack[] {
+    return this.packMemo.packs(project);
   }
 
   /** The project config's path as it is named now (the upward search for hcp.config.json5 included; `perCall`: nearestConfig's). */

@@ -47,6 +47,12 @@ export interface ExecuteOptions {
   /** An already loaded pack (skips reading surface/policy again); must be activated in `project`. */
   pack?: Pack;
   /**
+   * The project's active packs that load, as their files are now, from a caller that keeps them loaded
+   * (`hcpx mcp`'s view cache): a confined write takes the programs the sandbox keeps read-only from them
+   * (packBins) instead of reading every pack again. Asked only for a confined call.
+   */
+  activePacks?: () => readonly Pack[];
+  /**
    * The caller is gone when this aborts (a signal to `hcpx exec`, an MCP
    * `notifications/cancelled`, `hcpx mcp` shutting down): nothing starts
    * after it, and a running bin is stopped with its process group and
@@ -218,7 +224,7 @@ async function run(
     env,
     signal: opts.signal ?? NEVER,
     started: opts.started,
-    packBins: () => packBins(project),
+    packBins: () => packBins(project, opts.activePacks?.()),
   });
 }
 

@@ -379,6 +379,27 @@ describe('the mcp adapter\'s server under enforce "os"', () => {
   });
 });
 
+describe('hcpx mcp under enforce "os"', () => {
+  it("a confined write cannot change another pack's program: the server's own loaded packs name them (twice: the memo too)", async () => {
+    const bin = join(dir, "fx", "tree.mjs");
+    const before = readFileSync(bin, "utf8");
+    const s = await startMcp({ dir, home });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const res = (await s.client.callTool({
+          name: "hcp",
+          arguments: { pack: "lw", verb: "try", args: { act: "write", arg: bin } },
+        })) as { content: { text: string }[] };
+        const env = JSON.parse(res.content[0]!.text) as { ok: boolean; error?: { code: string } };
+        expect(env.error?.code, res.content[0]!.text).toBe("sandbox_denied");
+        expect(readFileSync(bin, "utf8")).toBe(before);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 /** An environment whose user config (XDG_CONFIG_HOME/hcp/config.json5) holds this sandbox section. */
 function userSandbox(sandbox: Record<string, unknown>): Record<string, string> {
   const xdg = tmp("hcpx-sbx-xdg-");
