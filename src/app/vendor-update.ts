@@ -58,6 +58,8 @@ export interface UpdateResult {
   denied?: string[];
   /** new pass-through verbs: reads that take the agent's own argv, never granted by an update */
   withheld?: string[];
+  /** up to date with `--to` another source of the same bytes: the source hcp.lock now records */
+  source?: string;
 }
 
 export interface UpdateReport {
@@ -98,7 +100,15 @@ export function* vendorUpdate(
     const fetched = fetchLatest(source, root, `${id} (${sourceLabel(entry.source)})`);
     const files = hashesOf(fetched);
     if (diffHashes(entry.files, files).length === 0) {
-      report.packs.push({ id, status: "up_to_date" });
+      // --to a source with the same bytes (a new tag on the same commit): nothing to review, and the lock
+      // follows the source the person named, so that the next update and install fetch from it
+      const moved = opts.to !== undefined && JSON.stringify(fetched.source) !== JSON.stringify(entry.source);
+      if (moved) {
+        const current = openLock(root);
+        current.packs[id] = { ...entry, source: fetched.source };
+        writeLock(root, current);
+      }
+      report.packs.push({ id, status: "up_to_date", ...(moved ? { source: sourceLabel(fetched.source) } : {}) });
       continue;
     }
     const before = reachOf(loadPack(target), project);

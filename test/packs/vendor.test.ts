@@ -250,6 +250,29 @@ describe("hcpx pack update", () => {
   });
 });
 
+describe("hcpx pack update --to", () => {
+  it("a source with the same bytes (a new tag on the same commit): up to date, nothing to review, and hcp.lock follows it", async () => {
+    const repo = gitRepo(join(FIX, "v1"));
+    const dir = await newProject();
+    expect((await runHcpx(["pack", "add", `${repo}#v1`, "--yes"], { cwd: dir })).code).toBe(0);
+    git(repo, "tag", "v1.0.1");
+    const before = tree(join(dir, ".hcp/packs/greet"));
+    const u = await runHcpx(["pack", "update", "greet", "--to", "v1.0.1", "--json"], { cwd: dir });
+    expect(u.code, u.stderr).toBe(0);
+    expect(envelope<{ packs: { status: string; source?: string }[] }>(u).data.packs[0]).toMatchObject({
+      status: "up_to_date",
+      source: expect.stringContaining("#v1.0.1"),
+    });
+    const lock = JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")) as { packs: { greet: { source: { ref: string } } } };
+    expect(lock.packs.greet.source.ref).toBe("v1.0.1");
+    expect(tree(join(dir, ".hcp/packs/greet"))).toEqual(before);
+    // the same source again: nothing moves, and the text says only "up to date"
+    const again = await runHcpx(["pack", "update", "greet", "--to", "v1.0.1"], { cwd: dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout.trim()).toMatch(/greet: up to date$/);
+  });
+});
+
 describe("a Policy change is a consent change (pack update, pack install)", () => {
   type Row = { operation: "read" | "write"; land?: string; confirm?: boolean };
   /** Write the pack's policy with `save` as `row`, and its SKILL.md hot-path cell to match. */

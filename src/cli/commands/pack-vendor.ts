@@ -174,7 +174,8 @@ export async function runUpdate(idArg: string | undefined, opts: VendorOpts): Pr
   done(out, { packs: results }, (col) =>
     results
       .map((r) => {
-        if (r.status === "up_to_date") return `${c.green(col, "✓")} ${r.id}: up to date`;
+        if (r.status === "up_to_date")
+          return `${c.green(col, "✓")} ${r.id}: up to date${r.source ? `; hcp.lock now follows ${r.source}` : ""}`;
         const writes = r.diff ? widenedVerbs(r.diff) : [];
         return [
           `${c.green(col, "✓")} ${r.id}: ${o(r.from ?? "")} → ${o(r.to ?? "")}`,
