@@ -39,6 +39,7 @@ import {
   withdrawGrants,
   type VendorOpts,
 } from "./vendor";
+import { sweepStaging } from "./vendor-sweep";
 
 /** The pack as the person reviews it before it is vendored: what it runs, from where, the env it reads, its writes. */
 export interface AddReview {
@@ -102,6 +103,7 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
     // hcp.lock as it is now, under its edit lock (held until the command is done): another
     // vendoring command may have changed it while the person read the review
     locked = openLock(root);
+    sweepStaging(root); // what a killed run left (src/app/vendor-sweep.ts), under the same lock
     refuseExisting(root, locked, id, target, opts);
     // a command the forced version widened (write → read included) loses its grant before the
     // new bytes land (a config that cannot be edited leaves the old pack and its grants)

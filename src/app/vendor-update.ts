@@ -22,6 +22,7 @@ import {
   type LockEntry,
 } from "../packs/lock";
 import { fetchLatest, removeDir } from "../packs/source";
+import { sweepStaging } from "./vendor-sweep";
 import { diffEmpty, diffLines, diffReach, reachOf, widenedVerbs, type ReachDiff } from "../packs/review";
 import {
   baseOf,
@@ -166,6 +167,7 @@ function applyUpdate(
   // its lock entry and its grants; a failure after leaves the new pack with those grants withdrawn.
   // hcp.lock's edit lock first (one order: src/packs/lock.ts openLock), then the config's
   const lock = openLock(root);
+  sweepStaging(root); // what a killed run left (src/app/vendor-sweep.ts), under the same lock
   const w = withdrawGrants(project, opts, id, widenedVerbs(diff));
   swapIn(root, staging, target);
   lock.packs[id] = entry;

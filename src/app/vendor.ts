@@ -8,8 +8,10 @@
 // here prints or asks.
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { guard, swapBack, swapDir, swapDirKeep, type Base } from "../util/door";
 import { HcpxError, type Problem, fail } from "../util/errors";
+import { baseOf, packTarget, swapIn } from "./vendor-files";
+import { sweepStaging } from "./vendor-sweep";
+export { baseOf, packTarget, swapIn, swapInKeep, swapOut } from "./vendor-files";
 import { display } from "../util/paths";
 import { neutralLine as o } from "../util/neutral";
 import { findProjectConfig, loadPack, loadProject } from "../pack/load";
@@ -25,7 +27,6 @@ import {
   hashBytes,
   hashTree,
   lockFile,
-  packDir,
   PACKS_DIR,
   openLock,
   readLock,
@@ -57,6 +58,8 @@ export interface InstallResult {
 export interface InstallReport {
   lock: string;
   packs: InstallResult[];
+  /** what interrupted runs had left in .hcp/packs, and what was done with it (src/app/vendor-sweep.ts) */
+  swept?: string[];
 }
 
 export interface RemoveReport {
@@ -80,33 +83,6 @@ export function hashesOf(f: Fetched): Record<string, string> {
   const out: Record<string, string> = {};
   for (const e of f.entries) out[e.path] = hashBytes(e.data);
   return out;
-}
-
-/** Every write of these commands goes through src/util/door.ts with the project root as its base. */
-export function baseOf(root: string): Base {
-  return { dir: root, label: "the project" };
-}
-
-/** A pack's folder under .hcp/packs, refused when a component of its path (the folder included) is a link leading out of the project. */
-export function packTarget(root: string, id: string): string {
-  const target = packDir(root, id);
-  guard(baseOf(root), target, display(target));
-  return target;
-}
-
-/** Replace `target` with `staging` (renames inside the project; the old folder is removed after). */
-export function swapIn(root: string, staging: string, target: string): void {
-  swapDir(baseOf(root), staging, target, display(target));
-}
-
-/** swapIn that keeps the old folder aside until the change succeeded (src/util/door.ts swapDirKeep): its path, if any. */
-export function swapInKeep(root: string, staging: string, target: string): string | undefined {
-  return swapDirKeep(baseOf(root), staging, target, display(target));
-}
-
-/** Undo swapInKeep: the new folder removed, the old one (if any) back at `target`. */
-export function swapOut(root: string, old: string | undefined, target: string): void {
-  swapBack(baseOf(root), old, target, display(target));
 }
 
 /** Where a pack comes from, on one line (the lock and a package's metadata are outside text). */
@@ -244,6 +220,9 @@ export function retarget(src: Source, to: string): Source {
 export function vendorInstall(opts: VendorOpts): InstallReport {
   const root = projectRoot(opts);
   const lock = opts.check ? readLock(root) : openLock(root);
+  // what a killed run left is put right first (a pack folder it took away put back from its copy), and
+  // again at the end (an old copy kept while its pack's folder differed from the lock is now spare)
+  const swept = opts.check ? [] : sweepStaging(root);
   const results: InstallResult[] = [];
   const problems: Problem[] = [];
   // the lock's content changed under a vendored pack: a Policy change is a consent change, so a
@@ -284,7 +263,8 @@ export function vendorInstall(opts: VendorOpts): InstallReport {
     }
   }
   if (problems.length) throw new HcpxError(problems);
-  return { lock: display(lockFile(root)), packs: results };
+  if (!opts.check) swept.push(...sweepStaging(root));
+  return { lock: display(lockFile(root)), packs: results, ...(swept.length ? { swept } : {}) };
 }
 
 /**
@@ -339,6 +319,7 @@ function restoreLocked(
 export function vendorRemove(id: string, opts: VendorOpts): RemoveReport {
   const root = projectRoot(opts);
   const lock = openLock(root);
+  sweepStaging(root);
   if (!lock.packs[id])
     fail("unknown_pack", `no pack '${id}' in ${display(lockFile(root))}`, {
       hint: Object.keys(lock.packs).length

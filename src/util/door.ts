@@ -542,6 +542,7 @@ export function swapDirKeep(base: Base | string, staging: string, target: string
   if (st) {
     old = `${realStaging}.old`;
     renameSync(realTarget, old);
+    writeStep();
   }
   try {
     renameSync(realStaging, realTarget);
@@ -549,6 +550,7 @@ export function swapDirKeep(base: Base | string, staging: string, target: string
     if (old) renameSync(old, realTarget);
     throw e;
   }
+  writeStep();
   return old;
 }
 

@@ -165,7 +165,8 @@ export function rmdirIfEmpty(dir: string): boolean {
   }
 }
 
-function pidAlive(pid: number): boolean {
+/** Whether a process with this pid runs (one of another user counts: EPERM). */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

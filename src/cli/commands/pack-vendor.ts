@@ -118,22 +118,27 @@ function addedLines(col: boolean, r: Extract<AddReport, { status: "added" }>): s
 
 export async function runInstall(opts: VendorOpts): Promise<number> {
   const out = makeOut(opts);
-  const { lock, packs: results } = vendorInstall(opts);
-  done(out, { lock, packs: results }, (col) =>
-    results.length === 0
-      ? `no packs in ${lock}`
-      : results
-          .map((r) =>
-            [
-              `${c.green(col, "✓")} ${r.id}: ${r.status === "unchanged" ? "matches hcp.lock" : r.diff ? "restored from hcp.lock, which differs from the version that was vendored here:" : "restored from hcp.lock"}`,
-              ...(r.diff ? diffLines(r.diff) : []),
-              ...(r.withdrawn?.length
-                ? [`  withdrew grant(s) of command(s) whose Policy widened: ${r.withdrawn.join(", ")}`]
-                : []),
-              ...(r.denied?.length ? [`  denied by name (a wider pattern granted them): ${r.denied.join(", ")}`] : []),
-            ].join("\n"),
-          )
-          .join("\n"),
+  const { lock, packs: results, swept } = vendorInstall(opts);
+  done(out, { lock, packs: results, ...(swept ? { swept } : {}) }, (col) =>
+    [
+      ...(swept ?? []).map((line) => `${c.green(col, "✓")} ${line}`),
+      results.length === 0
+        ? `no packs in ${lock}`
+        : results
+            .map((r) =>
+              [
+                `${c.green(col, "✓")} ${r.id}: ${r.status === "unchanged" ? "matches hcp.lock" : r.diff ? "restored from hcp.lock, which differs from the version that was vendored here:" : "restored from hcp.lock"}`,
+                ...(r.diff ? diffLines(r.diff) : []),
+                ...(r.withdrawn?.length
+                  ? [`  withdrew grant(s) of command(s) whose Policy widened: ${r.withdrawn.join(", ")}`]
+                  : []),
+                ...(r.denied?.length
+                  ? [`  denied by name (a wider pattern granted them): ${r.denied.join(", ")}`]
+                  : []),
+              ].join("\n"),
+            )
+            .join("\n"),
+    ].join("\n"),
   );
   return 0;
 }

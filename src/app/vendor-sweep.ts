@@ -1,0 +1,78 @@
+// What a killed `hcpx pack add / update / install` leaves in .hcp/packs, put right by the next one
+// (src/util/door.ts stagingDir, swapDirKeep): its staging folder `.staging-<pid>-<rand>` (the
+// fetched copy, never swapped in), and, when it was killed between the swap's two renames or before
+// the old folder was removed, the old folder renamed aside to `.staging-<pid>-<rand>.old`. Only a
+// dead writer's folders are touched (a live pid's run is under way).
+// - A folder that holds exactly what hcp.lock records for a pack whose folder is missing is put in
+//   its place: the locked bytes, without fetching them again (an old folder, killed between the
+//   swap's renames; a fetched copy, killed before install's swap).
+// - Every other folder of a dead run is removed: a fetched copy, or an old folder the lock no longer
+//   needs (the pack's folder is there). One that holds the locked files of a pack whose folder
+//   differs from the lock is kept while it does (pack install fetches the locked files; the next
+//   sweep removes it).
+// `.hcp/packs` is hcpx's own: everything here is reproducible from hcp.lock and its sources.
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { pidAlive } from "../util/fsio";
+import { display } from "../util/paths";
+import { diffHashes, hashTree, openLock, packDir, PACKS_DIR, type Lock } from "../packs/lock";
+import { removeDir } from "../packs/source";
+import { baseOf, packTarget, swapIn } from "./vendor-files";
+
+const STAGING = /^\.staging-(\d+)-[0-9a-z]+(\.old)?$/;
+
+/** Put right what dead runs left in .hcp/packs (above); what was done, one line each (empty: nothing was left). */
+export function sweepStaging(root: string): string[] {
+  const parent = join(root, ...PACKS_DIR.split("/"));
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return [];
+  }
+  const dead = names.filter((n) => {
+    const m = STAGING.exec(n);
+    return m !== null && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]));
+  });
+  if (dead.length === 0) return [];
+  const lock = openLock(root);
+  const done: string[] = [];
+  const keep = new Set<string>();
+  // the old folders first: a run killed between the renames left both copies, and the old one is the locked
+  for (const name of [...dead.filter((n) => n.endsWith(".old")), ...dead.filter((n) => !n.endsWith(".old"))]) {
+    const dir = join(parent, name);
+    const id = lockedIn(dir, lock);
+    if (id === undefined) continue;
+    const target = packDir(root, id);
+    if (!existsSync(target)) {
+      swapIn(root, dir, packTarget(root, id));
+      done.push(`${id}: put back from an interrupted run's copy (${display(dir)}), as hcp.lock records it`);
+    } else if (!same(target, lock.packs[id]!.files)) keep.add(name);
+  }
+  for (const name of dead) {
+    const dir = join(parent, name);
+    if (keep.has(name) || !existsSync(dir)) continue;
+    removeDir(baseOf(root), dir);
+    done.push(`removed ${display(dir)}, left by an interrupted run`);
+  }
+  return done;
+}
+
+/** The pack whose locked files `dir` holds exactly, if any. */
+function lockedIn(dir: string, lock: Lock): string | undefined {
+  let files: Record<string, string>;
+  try {
+    files = hashTree(dir);
+  } catch {
+    return undefined; // a link or special file: not a copy hcpx made
+  }
+  return Object.keys(lock.packs).find((id) => diffHashes(lock.packs[id]!.files, files).length === 0);
+}
+
+function same(dir: string, files: Record<string, string>): boolean {
+  try {
+    return diffHashes(files, hashTree(dir)).length === 0;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,102 @@
+// A vendoring run SIGKILLed at each of its write steps (the test hook HCPX_TEST_KILL_AFTER_WRITES,
+// src/util/atomic.ts; the door's folder swap counts each rename): the next `hcpx pack install` leaves
+// the pack as hcp.lock records it and nothing of the killed run in .hcp/packs — its staging folder
+// and the old folder it had renamed aside (src/app/vendor-sweep.ts). A run killed between the swap's
+// two renames had taken the pack's folder away: install puts the locked copy back without fetching
+// (the source is gone). The killed runs are real processes; install and --check run in this process.
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { REPO, runHcpx, tmp } from "../support/hcpx";
+import { runInProcess } from "../support/inproc";
+import { envelope } from "../cli/helpers";
+import { diffHashes, hashTree } from "../../src/packs/lock";
+
+const FIX = join(REPO, "test/fixtures/remote-pack");
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "init.defaultBranch=main", ...args], {
+    cwd,
+    encoding: "utf8",
+  });
+
+let repo: string;
+let base: string;
+beforeAll(async () => {
+  repo = tmp("hcpx-vkill-repo-");
+  cpSync(join(FIX, "v1"), repo, { recursive: true });
+  git(repo, "init", "-q");
+  git(repo, "add", "-A");
+  git(repo, "commit", "-qm", "v1");
+  base = tmp("hcpx-vkill-");
+  expect((await runInProcess(["init", "--yes"], { cwd: base })).code).toBe(0);
+  expect((await runInProcess(["pack", "add", `${repo}#main`, "--yes"], { cwd: base })).code).toBe(0);
+  expect((await runInProcess(["grant", "greet.*"], { cwd: base })).code).toBe(0);
+  // v2 on the branch: `pack update greet --yes` swaps it in
+  cpSync(join(FIX, "v2"), repo, { recursive: true });
+  git(repo, "commit", "-qam", "v2");
+});
+
+/** The project's locked pack matches hcp.lock, and .hcp/packs holds nothing else. */
+function settled(dir: string, label: string): void {
+  expect(readdirSync(join(dir, ".hcp/packs")), label).toEqual(["greet"]);
+  const lock = JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")) as {
+    packs: { greet: { files: Record<string, string> } };
+  };
+  expect(diffHashes(lock.packs.greet.files, hashTree(join(dir, ".hcp/packs/greet"))), label).toEqual([]);
+}
+
+describe("pack update killed at each write step", () => {
+  it("the next pack install settles on hcp.lock and sweeps what the run left; a folder taken away comes back without a fetch", async () => {
+    let tookAway = 0;
+    let k = 1;
+    for (; k < 40; k++) {
+      const dir = tmp("hcpx-vkill-k-");
+      cpSync(base, dir, { recursive: true });
+      const r = await runHcpx(["pack", "update", "greet", "--yes"], {
+        cwd: dir,
+        env: { HCPX_TEST_KILL_AFTER_WRITES: String(k) },
+      });
+      if (r.signal !== "SIGKILL") {
+        expect(r.code, r.stderr).toBe(0);
+        break;
+      }
+      const left = readdirSync(join(dir, ".hcp/packs"));
+      const gone = !left.includes("greet");
+      // the pack's folder was taken away (killed between the renames): the locked copy is put back, the source unreachable
+      if (gone) {
+        tookAway++;
+        renameSync(repo, `${repo}-away`);
+      }
+      try {
+        const i = await runInProcess(["pack", "install", "--json"], { cwd: dir });
+        expect(i.code, `after ${k} steps: ${i.stdout}${i.stderr}`).toBe(0);
+        const swept = envelope<{ swept?: string[] }>(i).data.swept ?? [];
+        if (left.some((n) => n.startsWith(".staging-"))) expect(swept.length, `after ${k} steps`).toBeGreaterThan(0);
+        if (gone) expect(swept.join("\n")).toMatch(/greet: put back from an interrupted run's copy/);
+      } finally {
+        if (gone) renameSync(`${repo}-away`, repo);
+      }
+      settled(dir, `after ${k} steps (left: ${left.join(", ")})`);
+      expect((await runInProcess(["pack", "install", "--check"], { cwd: dir })).code).toBe(0);
+    }
+    expect(k).toBeGreaterThan(3); // it was killed at several steps, then ran through
+    expect(tookAway).toBe(1); // one step lies between the two renames
+  }, 60_000);
+
+  it("a live run's folders are not touched, and install --check writes nothing", async () => {
+    const dir = tmp("hcpx-vkill-live-");
+    cpSync(base, dir, { recursive: true });
+    const live = join(dir, ".hcp/packs", `.staging-${process.pid}-abc123`);
+    const dead = join(dir, ".hcp/packs", ".staging-2147483646-abc123");
+    mkdirSync(live);
+    mkdirSync(dead);
+    expect((await runInProcess(["pack", "install", "--check"], { cwd: dir })).code).toBe(0);
+    expect(existsSync(dead)).toBe(true);
+    const i = await runInProcess(["pack", "install"], { cwd: dir });
+    expect(i.code, i.stderr).toBe(0);
+    expect(i.stdout).toMatch(/removed \.hcp\/packs\/\.staging-2147483646-abc123, left by an interrupted run/);
+    expect(existsSync(dead)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+  });
+});
