@@ -473,6 +473,34 @@ describe("a write cannot change what another pack's next call runs", () => {
     expect(readFileSync(bin, "utf8")).toBe(before);
   });
 
+  it("a packs/ folder holding only active packs is kept read-only whole (one mount): nothing planted beside them either", async () => {
+    const p = project({
+      packs: [
+        fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } }),
+        fxPack("rd", "reach.mjs", [tryCmd]),
+      ],
+      sandbox: { enforce: "os", bins: { node: process.execPath } },
+    });
+    for (const name of readdirSync(join(p.dir, "packs")))
+      if (!["lw", "rd"].includes(name)) rmSync(join(p.dir, "packs", name), { recursive: true });
+    const run = async (target: string) => {
+      const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
+        cwd: p.dir,
+        env: { HOME: home },
+      });
+      return JSON.parse(r.stdout) as { ok: boolean; error?: { code: string } };
+    };
+    const policy = join(p.dir, "packs", "rd", "policy.json");
+    const before = readFileSync(policy, "utf8");
+    expect((await run(policy)).error?.code).toBe("sandbox_denied");
+    expect(readFileSync(policy, "utf8")).toBe(before);
+    const planted = join(p.dir, "packs", "planted.json");
+    expect((await run(planted)).error?.code).toBe("sandbox_denied");
+    expect(existsSync(planted)).toBe(false);
+    // the rest of the root is written
+    expect((await run(join(p.dir, "out.txt"))).ok).toBe(true);
+  });
+
   it("pack from-mcp --update starts the server as the runtime does: it cannot change another pack's program either", async () => {
     // a server that, started, overwrites the program of the wrap pack beside it, then serves as server-filesystem
     const p = project({

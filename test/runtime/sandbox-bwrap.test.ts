@@ -5,6 +5,7 @@
 // in test/runtime/os-sandbox.test.ts.
 import { describe, expect, it } from "vitest";
 import { bwrapArgs, type BwrapPlan } from "../../src/runtime/sandbox/bwrap";
+import { fewerMounts } from "../../src/runtime/sandbox/mounts";
 import { classOf, denialsIn, networkFor, widestGranted } from "../../src/runtime/sandbox/index";
 import type { Pack, Project } from "../../src/pack/model";
 
@@ -212,5 +213,36 @@ describe("HOME's secrets", () => {
           !SECRET_DIRS.some((d) => p === d || p.startsWith(d + "/")),
       );
     expect(uncovered).toEqual([]);
+  });
+});
+
+describe("fewer mounts for the same protection (src/runtime/sandbox/mounts.ts)", () => {
+  /** A listing from names; a name ending in / is a folder. */
+  const listing = (dirs: Record<string, string[]>) => (d: string) => {
+    const names = dirs[d];
+    if (!names) throw new Error(`ENOENT ${d}`);
+    return names.map((n) => ({ name: n.replace(/\/$/, ""), dir: n.endsWith("/") }));
+  };
+
+  it("a folder whose every entry is a protected folder is bound whole; a path inside a protected one is left out", () => {
+    const protect = ["/w/p/packs/a", "/w/p/packs/b", "/w/p/packs/c", "/w/p/packs/a/bin.mjs", "/w/p/hcp.lock"];
+    const out = fewerMounts(protect, ["/w/p"], listing({ "/w/p/packs": ["a/", "b/", "c/"] }));
+    expect(out.sort()).toEqual(["/w/p/hcp.lock", "/w/p/packs"]);
+  });
+
+  it("a folder holding anything else or a protected file, a root itself, a lone entry, an unreadable folder: entry by entry", () => {
+    const list = listing({
+      "/w/p/packs": ["a/", "b/", "notes.md"],
+      "/w/p/.git": ["hooks/", "config"],
+      "/w/q": ["x/", "y/"],
+      "/w/r/one": ["a/"],
+    });
+    const same = (protect: string[], writable: string[]) =>
+      expect(fewerMounts(protect, writable, list).sort()).toEqual([...protect].sort());
+    same(["/w/p/packs/a", "/w/p/packs/b"], ["/w/p"]);
+    same(["/w/p/.git/hooks", "/w/p/.git/config"], ["/w/p"]);
+    same(["/w/q/x", "/w/q/y"], ["/w/q"]);
+    same(["/w/r/one/a"], ["/w/r"]);
+    same(["/w/s/gone/a", "/w/s/gone/b"], ["/w/s"]);
   });
 });

@@ -17,6 +17,7 @@ import { isGranted } from "../../pack/grants";
 import { display, isInside, userConfigDir } from "../../util/paths";
 import { failure, type Envelope, type Failure } from "../envelope";
 import { bwrapArgs, type BwrapPlan } from "./bwrap";
+import { fewerMounts } from "./mounts";
 import { SECRET_DIRS, SECRET_FILES } from "../../pack/secret-paths";
 
 import { classOf, type CallClass, type Confined, type ConfineContext, type SpawnLine } from "./line";
@@ -188,7 +189,7 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
   for (const path of new Set(RUN_SOCKETS.filter((p) => existsSync(p)).map(real))) {
     if (!masks.some((m) => m.path === path)) masks.push({ path, dir: statSync(path).isDirectory() });
   }
-  const protect = protectedIn(writable, ctx);
+  const protect = fewerMounts(protectedIn(writable, ctx), writable);
   return { rebind, writable, protect, masks, unmask, network: networkFor(pack, cls), cwd: line.cwd };
 }
 

@@ -1,0 +1,52 @@
+// Fewer mounts for the same protection (issue 29): each read-only bind costs a confined call ~0.09 ms
+// in bwrap (100 packs' folders: ~9 ms a call, measured), so a folder inside a writable root whose
+// every entry is a protected folder — a project's packs/ holding only active packs, .hcp/packs — is
+// bound read-only whole, one mount, instead of entry by entry. It is stricter only in that nothing new
+// can be made in that folder during the call. A folder holding a protected file (.git: its config) is
+// not: the files beside stay writable. A path inside another protected one is left out: its folder's
+// mount covers it.
+import { readdirSync } from "node:fs";
+
+/** A folder's entries: each name, and whether it is a folder (not a link to one). */
+export type Listing = (dir: string) => { name: string; dir: boolean }[];
+const listDir: Listing = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, dir: e.isDirectory() }));
+import { dirname, join } from "node:path";
+import { isInside } from "../../util/paths";
+
+/** `protect` (real paths, each inside one of `writable`) with nested paths left out and folders of protected folders bound whole. */
+export function fewerMounts(
+  protect: readonly string[],
+  writable: readonly string[],
+  list: Listing = listDir,
+): string[] {
+  const kept = outermost(protect);
+  const byParent = new Map<string, string[]>();
+  for (const p of kept) {
+    const parent = dirname(p);
+    byParent.set(parent, [...(byParent.get(parent) ?? []), p]);
+  }
+  const whole: string[] = [];
+  for (const [parent, inside] of byParent) {
+    // a root itself stays writable; one entry alone gains nothing
+    if (inside.length < 2 || writable.includes(parent) || !writable.some((w) => isInside(parent, w))) continue;
+    let entries: ReturnType<Listing>;
+    try {
+      entries = list(parent);
+    } catch {
+      continue;
+    }
+    const set = new Set(inside);
+    if (entries.every((e) => e.dir && set.has(join(parent, e.name)))) whole.push(parent);
+  }
+  return whole.length ? outermost([...kept, ...whole]) : kept;
+}
+
+/** The paths not inside another of them (a path and its folder: the folder); one lookup per folder above each. */
+function outermost(paths: readonly string[]): string[] {
+  const set = new Set(paths);
+  return [...set].filter((p) => {
+    for (let d = dirname(p); d !== dirname(d); d = dirname(d)) if (set.has(d)) return false;
+    return true;
+  });
+}
