@@ -19,6 +19,7 @@ import { surfaceTextProblems } from "./hosttext";
 import { headerEnvNames, isCredentialHeader, urlProblem } from "./mcp-remote";
 import { holdSecretNames } from "../util/redact";
 import { argRuleProblems } from "./arg-rules";
+import { refuseUnlistedNested } from "./nested";
 import {
   CONFIRM_STRICTNESS,
   DEFAULT_CONFIRM_TIMEOUT_MS,
@@ -521,6 +522,9 @@ function readLayers(
   if (projectFile) tryRead(projectFile);
   for (const l of layers) if (l.file === userFile) l.user = true; // --config naming the user's own config too
   if (problems.length) throw new HcpxError(problems);
+  // a project config a confined write could have made is not used (src/pack/nested.ts)
+  if (projectFile && projectFile !== userFile)
+    refuseUnlistedNested(projectFile, CONFIG_NAME, userSetsOs(layers), readConfig);
   if (!projectFile && !opts.optional && layers.length === 0) {
     throw new HcpxError({
       code: "no_config",
@@ -529,6 +533,11 @@ function readLayers(
     });
   }
   return { projectFile, userFile, layers };
+}
+
+/** Whether the user config (a layer read in full or for what it forbids) turns the OS sandbox on. */
+function userSetsOs(layers: ReadConfig[]): boolean {
+  return layers.some((l) => l.user && l.data.sandbox?.enforce === "os");
 }
 
 /** The layers merged, the user's first and the project's over it. */
@@ -590,6 +599,7 @@ function mergeSandbox(layers: ReadConfig[], root: string, warnings: Problem[]): 
   let trusted: Set<string> | undefined;
   let gitWriters: Set<string> | undefined;
   let bwrap: string | undefined;
+  const nested: string[] = [];
   for (const layer of layers) {
     const s = layer.data.sandbox;
     if (!s) continue;
@@ -611,6 +621,7 @@ function mergeSandbox(layers: ReadConfig[], root: string, warnings: Problem[]): 
         hint: "move it to ~/.config/hcp/config.json5, or delete it",
       });
     if (layer.restrictOnly) continue;
+    if (!layer.user) for (const n of s.nested_projects ?? []) nested.push(joinIn(resolve(layer.dir, n), CONFIG_NAME));
     for (const [name, path] of Object.entries(s.bins ?? {}))
       if (name !== "bwrap") bins[name] = resolve(layer.dir, path);
     for (const r of s.roots ?? []) {
@@ -634,6 +645,7 @@ function mergeSandbox(layers: ReadConfig[], root: string, warnings: Problem[]): 
     enforcedBy,
     trustedComposites: [...(trusted ?? [])],
     gitConfigWriters: [...(gitWriters ?? [])],
+    ...(nested.length ? { nestedConfigs: nested } : {}),
   };
 }
 

@@ -103,6 +103,8 @@ export interface Sandbox {
   trustedComposites?: string[];
   /** pack ids every layer asking "os" lets write .git/config (src/runtime/sandbox: read-only for every other) */
   gitConfigWriters?: string[];
+  /** the project configs of the folders the config names in sandbox.nested_projects (src/pack/nested.ts): read-only to a confined call */
+  nestedConfigs?: string[];
 }
 
 /**

@@ -210,6 +210,12 @@ export function build() {
          * read-only: a core.fsmonitor or core.hooksPath set there runs unconfined at the person's next git command
          */
         git_config_writers: z.optional(z.array(NON_EMPTY)),
+        /**
+         * folders (relative to this config's) inside a writable root that hold project configs of their own,
+         * used when hcpx runs there while the sandbox is on (src/pack/nested.ts) and kept read-only to
+         * every confined call of this project; any other such config is refused (nested_config)
+         */
+        nested_projects: z.optional(z.array(NON_EMPTY)),
       }),
     ),
   };

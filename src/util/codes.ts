@@ -112,6 +112,9 @@ export const ERRORS = {
   ledger_entry_ignored: { hint: "the ledger names something hcpx would not have written; it is left alone" },
   journal_entry_ignored: { hint: "the journal names something hcpx would not have written; it is left alone" },
   manifest_entry_ignored: { hint: "the manifest names something generate would not have written; it is left alone" },
+  nested_config: {
+    hint: "name its folder in the enclosing project's sandbox.nested_projects if it is yours, else delete it (docs/sandbox.md)",
+  },
   sandbox_setting_ignored: {
     hint: "the sandbox's own program is named in your user config (~/.config/hcp/config.json5) only: move it there, or delete it",
   },

@@ -501,6 +501,22 @@ describe("a write cannot change what another pack's next call runs", () => {
     expect((await run(join(p.dir, "out.txt"))).ok).toBe(true);
   });
 
+  it("a nested project's config the project names (sandbox.nested_projects) stays read-only: a write cannot make it its own", async () => {
+    const p = project({
+      packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })],
+      sandbox: { enforce: "os", bins: { node: process.execPath }, nested_projects: ["sub"] },
+    });
+    mkdirSync(join(p.dir, "sub"));
+    const nested = join(p.dir, "sub", "hcp.config.json5");
+    writeFileSync(nested, "{}\n");
+    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${nested}`], {
+      cwd: p.dir,
+      env: { HOME: home },
+    });
+    expect(JSON.parse(r.stdout).error?.code, r.stdout).toBe("sandbox_denied");
+    expect(readFileSync(nested, "utf8")).toBe("{}\n");
+  });
+
   it("pack from-mcp --update starts the server as the runtime does: it cannot change another pack's program either", async () => {
     // a server that, started, overwrites the program of the wrap pack beside it, then serves as server-filesystem
     const p = project({

@@ -219,6 +219,7 @@ function protectedIn(writable: string[], ctx: ConfineContext): string[] {
   const candidates = [
     project.configFile,
     join(userConfigDir(), "config.json5"),
+    ...(project.sandbox.nestedConfigs ?? []),
     ...project.packDirs,
     ...(ctx.packBins?.() ?? []),
     ...writable.flatMap((r) => [

@@ -1,0 +1,54 @@
+// A project config inside another project's writable root, where the OS sandbox is on (issue 25,
+// docs/sandbox.md): a confined write may land there, so it could have made that config — one that
+// sets enforce "off", activates a pack it planted beside it and grants it, under the name an allow
+// rule gave another pack — and the next `hcpx exec` run in that folder would read it. Such a config
+// is refused unless the enclosing project names its folder (sandbox.nested_projects), which a write
+// cannot change: that config is read-only to every confined call, and so is the named one.
+// "Where the sandbox is on": the enclosing config sets enforce "os", or the user config does.
+import { dirname, resolve } from "node:path";
+import { HcpxError } from "../util/errors";
+import { display, isInside, joinIn, resolveIn } from "../util/paths";
+import { isThere } from "../util/readfile";
+import type { ConfigFile } from "./schema";
+
+/** A config as the loader reads it: its folder and validated data. */
+export interface ConfigRead {
+  dir: string;
+  data: ConfigFile;
+}
+
+/**
+ * Refuse `projectFile` (named CONFIG_NAME) when an enclosing project config (in a folder above) has it in a
+ * writable root while the sandbox is on there (its enforce "os", or `userOs`), and does not name its folder in
+ * sandbox.nested_projects. One stat per folder above; an enclosing config is read only when there is one.
+ */
+export function refuseUnlistedNested(
+  projectFile: string,
+  name: string,
+  userOs: boolean,
+  read: (file: string) => ConfigRead,
+): void {
+  const innerDir = dirname(projectFile);
+  for (let dir = dirname(innerDir); ; dir = dirname(dir)) {
+    const outer = joinIn(dir, name);
+    if (isThere(outer)) check(outer, read(outer), innerDir, projectFile, userOs);
+    if (dirname(dir) === dir) return;
+  }
+}
+
+function check(outerFile: string, outer: ConfigRead, innerDir: string, innerFile: string, userOs: boolean): void {
+  const s = outer.data.sandbox;
+  if (s?.enforce !== "os" && !userOs) return;
+  // its writable roots: those inside its own folder (a project config's roots elsewhere are not writable), else the folder
+  const roots = (s?.roots ?? []).map((r) => resolveIn(outer.dir, r)).filter((r) => isInside(r, outer.dir));
+  const writable = roots.length ? roots : [outer.dir];
+  if (!writable.some((r) => isInside(innerDir, r))) return;
+  if ((s?.nested_projects ?? []).some((n) => resolve(outer.dir, n) === innerDir)) return;
+  const rel = innerDir.slice(outer.dir.length + 1);
+  throw new HcpxError({
+    code: "nested_config",
+    message: `${display(innerFile)} lies in a writable root of the project of ${display(outerFile)}, where the OS sandbox is on: a confined write could have made it, so it is not used`,
+    file: display(innerFile),
+    hint: `if it is yours, name its folder in ${display(outerFile)}: sandbox: { nested_projects: [${JSON.stringify(rel)}] }; else delete it, or run hcpx from the enclosing project`,
+  });
+}
