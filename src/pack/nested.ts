@@ -5,7 +5,7 @@
 // is refused unless the enclosing project names its folder (sandbox.nested_projects), which a write
 // cannot change: that config is read-only to every confined call, and so is the named one.
 // "Where the sandbox is on": the enclosing config sets enforce "os", or the user config does.
-import { dirname, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { HcpxError } from "../util/errors";
 import { display, isInside, joinIn, resolveIn } from "../util/paths";
 import { isThere } from "../util/readfile";
@@ -44,7 +44,7 @@ function check(outerFile: string, outer: ConfigRead, innerDir: string, innerFile
   const writable = roots.length ? roots : [outer.dir];
   if (!writable.some((r) => isInside(innerDir, r))) return;
   if ((s?.nested_projects ?? []).some((n) => resolve(outer.dir, n) === innerDir)) return;
-  const rel = innerDir.slice(outer.dir.length + 1);
+  const rel = relative(outer.dir, innerDir);
   throw new HcpxError({
     code: "nested_config",
     message: `${display(innerFile)} lies in a writable root of the project of ${display(outerFile)}, where the OS sandbox is on: a confined write could have made it, so it is not used`,

@@ -236,6 +236,7 @@ describe("fewer mounts for the same protection (src/runtime/sandbox/mounts.ts)",
       "/w/p/.git": ["hooks/", "config"],
       "/w/q": ["x/", "y/"],
       "/w/r/one": ["a/"],
+      "/w/t/packs": ["a/", "b/"],
     });
     const same = (protect: string[], writable: string[]) =>
       expect(fewerMounts(protect, writable, list).sort()).toEqual([...protect].sort());
@@ -244,5 +245,7 @@ describe("fewer mounts for the same protection (src/runtime/sandbox/mounts.ts)",
     same(["/w/q/x", "/w/q/y"], ["/w/q"]);
     same(["/w/r/one/a"], ["/w/r"]);
     same(["/w/s/gone/a", "/w/s/gone/b"], ["/w/s"]);
+    // another writable root inside the folder: its bind would be covered by the folder's
+    same(["/w/t/packs/a", "/w/t/packs/b"], ["/w/t", "/w/t/packs/a/data"]);
   });
 });

@@ -6,13 +6,13 @@
 // not: the files beside stay writable. A path inside another protected one is left out: its folder's
 // mount covers it.
 import { readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { isInside } from "../../util/paths";
 
 /** A folder's entries: each name, and whether it is a folder (not a link to one). */
 export type Listing = (dir: string) => { name: string; dir: boolean }[];
 const listDir: Listing = (dir) =>
   readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, dir: e.isDirectory() }));
-import { dirname, join } from "node:path";
-import { isInside } from "../../util/paths";
 
 /** `protect` (real paths, each inside one of `writable`) with nested paths left out and folders of protected folders bound whole. */
 export function fewerMounts(
@@ -28,8 +28,10 @@ export function fewerMounts(
   }
   const whole: string[] = [];
   for (const [parent, inside] of byParent) {
-    // a root itself stays writable; one entry alone gains nothing
-    if (inside.length < 2 || writable.includes(parent) || !writable.some((w) => isInside(parent, w))) continue;
+    // a root itself stays writable, and so does a root inside the folder (its bind would be covered); one
+    // entry alone gains nothing
+    if (inside.length < 2 || !writable.some((w) => isInside(parent, w))) continue;
+    if (writable.some((w) => isInside(w, parent))) continue;
     let entries: ReturnType<Listing>;
     try {
       entries = list(parent);
