@@ -105,9 +105,13 @@ export function* vendorUpdate(
       // follows the source the person named, so that the next update and install fetch from it
       const moved = opts.to !== undefined && JSON.stringify(fetched.source) !== JSON.stringify(entry.source);
       if (moved) {
+        // hcp.lock as it is now, under its edit lock: recorded only while it still locks these bytes
         const current = openLock(root);
-        current.packs[id] = { ...entry, source: fetched.source };
-        writeLock(root, current);
+        const now = current.packs[id];
+        if (now && diffHashes(now.files, files).length === 0) {
+          current.packs[id] = { ...now, source: fetched.source };
+          writeLock(root, current);
+        }
       }
       report.packs.push({ id, status: "up_to_date", ...(moved ? { source: sourceLabel(fetched.source) } : {}) });
       continue;
