@@ -15,6 +15,7 @@ import { createServer, type Server } from "node:net";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { randomBytes } from "node:crypto";
+import { execFileSync } from "node:child_process";
 import { userInfo } from "node:os";
 import { runHcpx, spawnHcpx, tmp, REPO } from "../support/hcpx";
 import { fxPack, project, writePack } from "./support";
@@ -554,6 +555,46 @@ describe("a write cannot change what another pack's next call runs", () => {
     // the server started and listed its tools (the unpinned tool is up for review), and the other pack's program is as it was
     expect(JSON.parse(r.stdout).error?.code, r.stdout + r.stderr).toBe("review_required");
     expect(readFileSync(bin, "utf8")).toBe(before);
+  });
+});
+
+describe("a submodule's and a worktree's git dirs inside .git", () => {
+  it("their hooks and config stay read-only (git made them: submodule add, worktree add); the rest of them is written", async () => {
+    const p = project({
+      packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })],
+      sandbox: { enforce: "os", bins: { node: process.execPath } },
+    });
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync(
+        "git",
+        ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "init.defaultBranch=main", ...args],
+        { cwd, stdio: "ignore" },
+      );
+    const lib = tmp("hcpx-sbx-sub-");
+    writeFileSync(join(lib, "README"), "lib\n");
+    git(lib, "init", "-q");
+    git(lib, "add", "-A");
+    git(lib, "commit", "-qm", "lib");
+    git(p.dir, "init", "-q");
+    git(p.dir, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib");
+    git(p.dir, "commit", "-qm", "with lib");
+    git(p.dir, "worktree", "add", "-q", join(tmp("hcpx-sbx-wt-"), "wt"));
+    const mod = join(p.dir, ".git", "modules", "lib");
+    const wt = join(p.dir, ".git", "worktrees", "wt");
+    writeFileSync(join(wt, "config.worktree"), "[core]\n");
+    const run = async (target: string) => {
+      const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
+        cwd: p.dir,
+        env: { HOME: home },
+      });
+      return JSON.parse(r.stdout) as { ok: boolean; error?: { code: string } };
+    };
+    for (const target of [join(mod, "config"), join(mod, "hooks", "pre-commit"), join(wt, "config.worktree")]) {
+      const before = existsSync(target) ? readFileSync(target, "utf8") : undefined;
+      expect((await run(target)).error?.code, target).toBe("sandbox_denied");
+      expect(existsSync(target) ? readFileSync(target, "utf8") : undefined, target).toBe(before);
+    }
+    expect((await run(join(mod, "description"))).ok).toBe(true);
   });
 });
 

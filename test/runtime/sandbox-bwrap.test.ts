@@ -6,6 +6,10 @@
 import { describe, expect, it } from "vitest";
 import { bwrapArgs, type BwrapPlan } from "../../src/runtime/sandbox/bwrap";
 import { fewerMounts } from "../../src/runtime/sandbox/mounts";
+import { innerGitDirs } from "../../src/runtime/sandbox/gitdirs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { classOf, denialsIn, networkFor, widestGranted } from "../../src/runtime/sandbox/index";
 import type { Pack, Project } from "../../src/pack/model";
 
@@ -247,5 +251,20 @@ describe("fewer mounts for the same protection (src/runtime/sandbox/mounts.ts)",
     same(["/w/s/gone/a", "/w/s/gone/b"], ["/w/s"]);
     // another writable root inside the folder: its bind would be covered by the folder's
     same(["/w/t/packs/a", "/w/t/packs/b"], ["/w/t", "/w/t/packs/a/data"]);
+  });
+});
+
+describe("the git dirs inside a .git (src/runtime/sandbox/gitdirs.ts)", () => {
+  it("its own, each submodule's (a name with a slash, a submodule's submodule) and each worktree's", () => {
+    const git = join(mkdtempSync(join(tmpdir(), "hcpx-gitdirs-")), ".git");
+    for (const d of ["modules/lib/a", "modules/x", "modules/x/modules/y", "worktrees/w", "modules/empty"]) {
+      mkdirSync(join(git, d), { recursive: true });
+      if (d !== "modules/empty") writeFileSync(join(git, d, "HEAD"), "ref: refs/heads/main\n");
+    }
+    expect(innerGitDirs(git).sort()).toEqual(
+      [git, "modules/lib/a", "modules/x", "modules/x/modules/y", "worktrees/w"]
+        .map((d) => (d === git ? d : join(git, d)))
+        .sort(),
+    );
   });
 });

@@ -18,6 +18,7 @@ import { display, isInside, userConfigDir } from "../../util/paths";
 import { failure, type Envelope, type Failure } from "../envelope";
 import { bwrapArgs, type BwrapPlan } from "./bwrap";
 import { fewerMounts } from "./mounts";
+import { innerGitDirs } from "./gitdirs";
 import { SECRET_DIRS, SECRET_FILES } from "../../pack/secret-paths";
 
 import { classOf, type CallClass, type Confined, type ConfineContext, type SpawnLine } from "./line";
@@ -208,9 +209,10 @@ const RUN_SOCKETS = [
  * What a write inside the roots must not change, because it decides what runs next, unconfined or under
  * another Policy: the config files (a write that sets enforce "off"), the packs (their policy.json), hcp.lock,
  * git's hooks (run on the person's next commit) and git's config (a core.fsmonitor, core.hooksPath or alias
- * there runs at the person's next git command, a shell prompt's `git status` included), unless every config
- * that asks "os" lists the pack in sandbox.git_config_writers, and the active packs' programs (what another
- * pack's call runs, under its own Policy). Only what exists and lies in a writable root.
+ * there runs at the person's next git command, a shell prompt's `git status` included), a submodule's and a
+ * worktree's kept inside .git too, unless every config that asks "os" lists the pack in
+ * sandbox.git_config_writers, and the active packs' programs (what another pack's call runs, under its own
+ * Policy). Only what exists and lies in a writable root.
  */
 function protectedIn(writable: string[], ctx: ConfineContext): string[] {
   if (writable.length === 0) return [];
@@ -225,8 +227,10 @@ function protectedIn(writable: string[], ctx: ConfineContext): string[] {
     ...writable.flatMap((r) => [
       join(r, "hcp.config.json5"),
       join(r, "hcp.lock"),
-      join(r, ".git", "hooks"),
-      ...(gitConfig ? [join(r, ".git", "config")] : []),
+      ...gitDirsOf(join(r, ".git")).flatMap((g) => [
+        join(g, "hooks"),
+        ...(gitConfig ? [join(g, "config"), join(g, "config.worktree")] : []),
+      ]),
     ]),
   ];
   const out = new Set<string>();
@@ -236,6 +240,15 @@ function protectedIn(writable: string[], ctx: ConfineContext): string[] {
     if (writable.some((w) => isInside(p, w))) out.add(p);
   }
   return [...out];
+}
+
+/**
+ * A repository's git dir and those it keeps inside (src/runtime/sandbox/gitdirs.ts): each runs its own
+ * hooks and reads its own config when git works in a submodule or a worktree (`git status` in the
+ * superproject included, which recurses into submodules).
+ */
+function gitDirsOf(git: string): string[] {
+  return existsSync(git) ? innerGitDirs(git) : [];
 }
 
 const EROFS = /read-only file system|\bEROFS\b/i;
