@@ -251,6 +251,9 @@ function gitDirsOf(git: string): string[] {
   return existsSync(git) ? innerGitDirs(git) : [];
 }
 
+/** git's config in a .git: its own, a submodule's (modules/…/config) or a worktree's (worktrees/<name>/config.worktree). */
+const GIT_CONFIG = /(^|\/)\.git\/(?:config|modules\/.+\/config|worktrees\/[^/]+\/config\.worktree)$/;
+
 const EROFS = /read-only file system|\bEROFS\b/i;
 const EACCES = /permission denied|\bEACCES\b|\bEPERM\b|operation not permitted/i;
 const NET =
@@ -350,8 +353,8 @@ function explainDenial(e: Envelope, plan: BwrapPlan, ctx: ConfineContext): Envel
       policy: { operation: ctx.cls === "read" ? "read" : "write", ...(ctx.cls === "read" ? {} : { land: ctx.cls }) },
       exit_code: err.exit_code,
       stderr_tail: err.stderr_tail,
-      hint: denied.some((d) => d.path !== undefined && /(^|\/)\.git\/config$/.test(d.path))
-        ? `.git/config stays read-only for this pack (a setting there runs at the person's next git command); if it must change git's config (git push -u, git remote add), list "${ctx.pack.id}" in sandbox.git_config_writers of every config that sets enforce "os" (${(ctx.project.sandbox.enforcedBy ?? []).map((f) => display(f)).join(", ")}; docs/sandbox.md)`
+      hint: denied.some((d) => d.path !== undefined && GIT_CONFIG.test(d.path))
+        ? `.git/config (a submodule's or worktree's too) stays read-only for this pack (a setting there runs at the person's next git command); if it must change git's config (git push -u, git remote add), list "${ctx.pack.id}" in sandbox.git_config_writers of every config that sets enforce "os" (${(ctx.project.sandbox.enforcedBy ?? []).map((f) => display(f)).join(", ")}; docs/sandbox.md)`
         : "nothing outside what the Policy row allows was changed; if the program needs it, fix the pack: its Policy row, or reach.network / reach.paths in surface.json (docs/sandbox.md)",
     },
   );
