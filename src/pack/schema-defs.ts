@@ -117,6 +117,8 @@ export function build() {
           ),
         ),
         network_for: z.optional(z.array(z.enum(["read", "local", "remote", "external"]))),
+        /** the program connects to unix sockets (a database's, an agent's): under "os" it may make them (else EACCES) */
+        unix_sockets: z.optional(z.boolean()),
         // no `.` or `..` segment: the path lint and the review show is the path the sandbox opens
         paths: z.optional(
           z.array(

@@ -29,9 +29,14 @@ export interface Reach {
   networkFor: string[];
   /** reach.paths: hidden paths (HOME's secrets) its program reads */
   paths: string[];
+  /** reach.unix_sockets: its program connects to unix sockets (under sandbox.enforce "os": any it can see) */
+  unixSockets?: true;
   /** kind mcp: the pins of the server's tools (what was reviewed of each: src/runtime/mcp-pins.ts) */
   pins?: Record<string, Record<string, string>>;
 }
+
+/** reach.unix_sockets, as the review says it */
+const UNIX_SOCKETS = 'connects to unix sockets (reach.unix_sockets: under sandbox.enforce "os" any it can see, a database\'s, an agent\'s, a container engine\'s)';
 
 function resolvesTo(pack: Pack, project: Project | undefined, bin: string): string {
   if (!bin.includes("/") && !bin.includes("\\")) {
@@ -69,6 +74,7 @@ export function reachOf(pack: Pack, project?: Project): Reach {
     network: [...(s.reach?.network ?? [])],
     networkFor: s.reach?.network?.length ? [...(s.reach.network_for ?? ["remote", "external"])] : [],
     paths: [...(s.reach?.paths ?? [])],
+    ...(s.reach?.unix_sockets ? { unixSockets: true as const } : {}),
     ...(s.mcp?.pins ? { pins: s.mcp.pins } : {}),
   };
 }
@@ -83,6 +89,7 @@ export function reachLines(r: Reach): string[] {
   if (r.setsEnv.length) lines.push(`  sets env for its program: ${r.setsEnv.map(o).join(", ")}`);
   if (r.network.length) lines.push(`  network: ${r.network.map(o).join(", ")} for its ${r.networkFor.join(", ")} calls (under sandbox.enforce "os" a declared network is the host's whole network: not filtered by host)`);
   if (r.paths.length) lines.push(`  reads paths hcpx hides (HOME's secrets): ${r.paths.map(o).join(", ")}`);
+  if (r.unixSockets) lines.push(`  ${UNIX_SOCKETS}`);
   if (adapterOf(r.kind)?.capabilities.serverTools) lines.push(`  its MCP server is one process serving every verb: under sandbox.enforce "os" it runs with the widest land among the verbs you grant`);
   const writes = r.commands.filter((c) => c.operation === "write");
   lines.push(`  commands: ${r.commands.length} (${r.commands.length - writes.length} read, ${writes.length} write${writes.filter((c) => !c.confirm).length ? `, ${writes.filter((c) => !c.confirm).length} without confirm` : ""})`);
@@ -190,7 +197,7 @@ export function diffReach(before: Reach, after: Reach): ReachDiff {
   d.newModules = after.modules.filter((m) => !before.modules.includes(m));
   d.newHttp = after.http.filter((h) => !before.http.includes(h));
   // a Reach from an older hcp.lock may lack the sandbox fields: nothing declared then
-  d.newNetwork = [...(after.network ?? []).filter((n) => !(before.network ?? []).includes(n)), ...(after.networkFor ?? []).filter((n) => !(before.networkFor ?? []).includes(n)).map((k) => `${k} calls`)];
+  d.newNetwork = [...(after.network ?? []).filter((n) => !(before.network ?? []).includes(n)), ...(after.networkFor ?? []).filter((n) => !(before.networkFor ?? []).includes(n)).map((k) => `${k} calls`), ...(after.unixSockets && !before.unixSockets ? [UNIX_SOCKETS] : [])];
   d.newPaths = (after.paths ?? []).filter((p) => !(before.paths ?? []).includes(p));
   if (before.kind !== after.kind) d.kindChanged = { from: before.kind, to: after.kind };
   const repinned: { tool: string; fields: string[] }[] = [];

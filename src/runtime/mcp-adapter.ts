@@ -346,5 +346,13 @@ export function serverRef(
     },
   );
   if ("ok" in line) return line;
-  return { stdio: { command: line.command, args: line.argv, env: line.env, cwd: line.cwd } };
+  return {
+    stdio: {
+      command: line.command,
+      args: line.argv,
+      env: line.env,
+      cwd: line.cwd,
+      ...(line.fds ? { fds: line.fds } : {}),
+    },
+  };
 }

@@ -20,6 +20,8 @@ export interface ServerSpawn {
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** what it reads on fds 3 … (the sandbox's seccomp filter: SpawnLine.fds) */
+  fds?: Uint8Array[];
 }
 
 export class ProcessTransport implements Transport {
@@ -49,6 +51,7 @@ export class ProcessTransport implements Transport {
           cwd: this.spec.cwd,
           env: this.spec.env,
           stdio: ["pipe", "pipe", "pipe"],
+          ...(this.spec.fds ? { fds: this.spec.fds } : {}),
         });
       } catch (e) {
         this.failure = { code: "spawn_failed", message: (e as Error).message };

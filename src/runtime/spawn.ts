@@ -10,16 +10,27 @@ export interface ChildSpec {
   cwd: string;
   env: NodeJS.ProcessEnv;
   stdio: StdioOptions;
+  /** what the child reads on fds 3, 4 … (the sandbox's seccomp filter): each a pipe, fed and closed at start */
+  fds?: readonly Uint8Array[];
 }
 
 /** Start `command argv…` (may throw synchronously, like spawn(); an async failure is the child's "error" event). */
 export function spawnChild(spec: ChildSpec): ChildProcess {
-  return spawn(spec.command, spec.argv, {
+  const fds = spec.fds ?? [];
+  const base = typeof spec.stdio === "string" ? [spec.stdio, spec.stdio, spec.stdio] : spec.stdio;
+  const child = spawn(spec.command, spec.argv, {
     cwd: spec.cwd,
     env: spec.env,
     shell: false,
     detached: process.platform !== "win32",
-    stdio: spec.stdio,
+    stdio: fds.length ? [...base, ...fds.map(() => "pipe" as const)] : spec.stdio,
     windowsHide: true,
   });
+  fds.forEach((data, i) => {
+    const s = child.stdio[3 + i] as NodeJS.WritableStream | null | undefined;
+    if (!s) return; // no process was started (its "error" says why)
+    s.on("error", () => {}); // a child that exits before reading: its own failure says why
+    s.end(data);
+  });
+  return child;
 }

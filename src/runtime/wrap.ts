@@ -327,6 +327,8 @@ export interface SpawnSpec {
   signal?: CallSignal;
   /** called once the bin has started (its "spawn" event; ExecuteOptions.started) */
   started?: () => void;
+  /** what it reads on fds 3 … (the sandbox's seccomp filter: SpawnLine.fds) */
+  fds?: Uint8Array[];
 }
 
 /** How long a cancelled bin's tree gets between SIGTERM and SIGKILL. */
@@ -556,6 +558,7 @@ export function runBin(spec: SpawnSpec): Promise<Envelope> {
         cwd: spec.cwd,
         env: spec.env,
         stdio: ["ignore", "pipe", "pipe"],
+        ...(spec.fds ? { fds: spec.fds } : {}),
       });
     } catch (e) {
       done(failure("spawn_failed", `could not start ${spec.label}: ${(e as Error).message}`));
@@ -890,6 +893,7 @@ export async function runWrap({
       argv: line.argv,
       cwd: line.cwd,
       env: line.env,
+      ...(line.fds ? { fds: line.fds } : {}),
       timeoutMs: wrap.timeout_ms ?? DEFAULT_TIMEOUT_MS,
       output: cmd.output ?? wrap.output ?? "json",
       label,

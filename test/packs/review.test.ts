@@ -8,6 +8,15 @@ const reach = (commands: Reach["commands"], pins?: Reach["pins"]): Reach => ({ k
 const cmd = (verb: string, operation: "read" | "write", land?: string, confirm = false) => ({ verb, operation, confirm, ...(land ? { land } : {}), inferred: false });
 
 describe("diffReach", () => {
+  it("a program that newly connects to unix sockets (reach.unix_sockets) is a widening the review shows; the reach says it", async () => {
+    const { reachLines } = await import("../../src/packs/review");
+    const d = diffReach(reach([]), { ...reach([]), unixSockets: true });
+    expect(diffEmpty(d)).toBe(false);
+    expect(diffLines(d).join("\n")).toMatch(/\+ network: connects to unix sockets \(reach\.unix_sockets: under sandbox\.enforce "os" any it can see/);
+    expect(reachLines({ ...reach([]), unixSockets: true }).join("\n")).toMatch(/^ {2}connects to unix sockets/m);
+    expect(diffEmpty(diffReach({ ...reach([]), unixSockets: true }, { ...reach([]), unixSockets: true }))).toBe(true);
+  });
+
   it("names each widening: write → read, confirm dropped, land widened (an undeclared land is widest); a narrowing is shown but keeps the grant", () => {
     const before = reach([cmd("a", "write", "local", true), cmd("b", "write", "local", true), cmd("c", "write", "remote"), cmd("d", "write", "external", true), cmd("e", "write", "remote")]);
     const after = reach([cmd("a", "read"), cmd("b", "write", "local"), cmd("c", "write", "external"), cmd("d", "write", "local", true), cmd("e", "write")]);

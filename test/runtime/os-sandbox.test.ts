@@ -60,7 +60,8 @@ let declared: Listener;
 let other: Listener;
 
 /** A listener on the unix socket `sock` (its folders made, `made` removed after): a confined read of rd does not reach it. */
-async function expectUnreached(sock: string, made: string): Promise<void> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the envelope, read field by field
+async function expectUnreached(sock: string, made: string): Promise<{ ok: boolean; error?: any }> {
   mkdirSync(dirname(sock), { recursive: true });
   let hit = 0;
   const server = createServer((c) => {
@@ -72,6 +73,7 @@ async function expectUnreached(sock: string, made: string): Promise<void> {
     const r = await exec("rd", "try", ["act=unix", `arg=${sock}`]);
     expect(r.env.ok, r.stdout).toBe(false);
     expect(hit).toBe(0);
+    return r.env;
   } finally {
     await new Promise((res) => server.close(res));
     rmSync(made, { recursive: true, force: true });
@@ -108,6 +110,7 @@ beforeAll(async () => {
         reach: { network: [`127.0.0.1:${declared.port}`], network_for: ["read"] },
       }),
       fxPack("rdkh", "reach.mjs", [tryCmd], { reach: { paths: ["~/.ssh/known_hosts"] } }),
+      fxPack("rdu", "reach.mjs", [tryCmd], { reach: { unix_sockets: true } }),
       fxPack(
         "tree",
         "tree.mjs",
@@ -257,6 +260,28 @@ describe('a read verb under enforce "os"', () => {
   it("a container engine's socket kept in HOME (Colima, Lima, Rancher Desktop, Podman): not reached, the listener never hit", async () => {
     // root on the host for whoever connects: a read cannot ask the engine for a container with / mounted
     await expectUnreached(join(home, ".colima", "default", "docker.sock"), join(home, ".colima"));
+  });
+
+  it("a unix socket kept in the project (a dev database's, say): not reached, the listener never hit (no new unix socket under the sandbox: EACCES)", async () => {
+    const sock = join(dir, "run", "db.sock");
+    const env = await expectUnreached(sock, join(dir, "run"));
+    expect(env.error?.code).toBe("sandbox_denied");
+    expect(env.error?.denied).toEqual([expect.objectContaining({ what: "unix socket", path: sock })]);
+    expect(env.error?.hint).toMatch(/reach: \{ unix_sockets: true \}/);
+  });
+
+  it("a pack that declares reach.unix_sockets reaches one; its own children still talk over pipes", async () => {
+    const sock = join(dir, "run2", "db.sock");
+    mkdirSync(dirname(sock), { recursive: true });
+    const server = createServer((c) => c.end("reached\n"));
+    try {
+      await new Promise<void>((res) => server.listen(sock, res));
+      const r = await exec("rdu", "try", ["act=unix", `arg=${sock}`]);
+      expect(r.env, r.stdout).toMatchObject({ ok: true, data: { connected: true, got: "reached" } });
+    } finally {
+      await new Promise((res) => server.close(res));
+      rmSync(dirname(sock), { recursive: true, force: true });
+    }
   });
 
   it("a read whose pack declares the network for reads reaches it", async () => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { bwrapArgs, type BwrapPlan } from "../../src/runtime/sandbox/bwrap";
 import { fewerMounts } from "../../src/runtime/sandbox/mounts";
 import { innerGitDirs } from "../../src/runtime/sandbox/gitdirs";
+import { unixSocketFilter } from "../../src/runtime/sandbox/seccomp";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -266,5 +267,31 @@ describe("the git dirs inside a .git (src/runtime/sandbox/gitdirs.ts)", () => {
         .map((d) => (d === git ? d : join(git, d)))
         .sort(),
     );
+  });
+});
+
+describe("no new unix socket under the sandbox (src/runtime/sandbox/seccomp.ts)", () => {
+  it("bwrap reads the filter from fd 3 unless the pack declares reach.unix_sockets", () => {
+    const args = bwrapArgs(plan({ noUnixSockets: true }), "/bin/x", []);
+    expect(args.slice(args.indexOf("--seccomp"), args.indexOf("--seccomp") + 2)).toEqual(["--seccomp", "3"]);
+    expect(args.indexOf("--seccomp")).toBeLessThan(args.indexOf("--"));
+    expect(bwrapArgs(plan({}), "/bin/x", [])).not.toContain("--seccomp");
+  });
+
+  it("the filter is a classic BPF program: it loads the arch first and ends allowing; a refusal is EACCES", () => {
+    const f = Buffer.from(unixSocketFilter());
+    expect(f.length % 8).toBe(0);
+    const at = (i: number) => ({ code: f.readUInt16LE(i * 8), k: f.readUInt32LE(i * 8 + 4) });
+    expect(at(0)).toEqual({ code: 0x20, k: 4 });
+    expect(at(f.length / 8 - 1)).toEqual({ code: 0x06, k: 0x7fff0000 });
+    expect(at(f.length / 8 - 2)).toEqual({ code: 0x06, k: 0x0005000d });
+  });
+
+  it("a connect the filter refused is told as such", () => {
+    const p = { masks: [], network: false, rebind: [], writable: [], noUnixSockets: true };
+    expect(denialsIn("Error: connect EACCES /w/p/run/db.sock", p)).toEqual([
+      { what: "unix socket", path: "/w/p/run/db.sock", line: "Error: connect EACCES /w/p/run/db.sock" },
+    ]);
+    expect(denialsIn("Error: connect EACCES /w/p/run/db.sock", { ...p, noUnixSockets: false })).toEqual([]);
   });
 });

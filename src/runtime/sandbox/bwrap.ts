@@ -20,6 +20,7 @@
 //                included), a new session (no terminal injection), killed
 //                when hcpx dies
 
+import { SECCOMP_FD } from "./seccomp";
 import { dirname } from "node:path";
 
 export interface BwrapPlan {
@@ -37,6 +38,8 @@ export interface BwrapPlan {
   network: boolean;
   /** the working directory inside */
   cwd: string;
+  /** no new unix socket: the seccomp filter (seccomp.ts) read from SECCOMP_FD, which the spawn feeds */
+  noUnixSockets?: boolean;
 }
 
 /** What of /proc changes the host's kernel (sysctls, SysRq, interrupts, bus devices). */
@@ -78,6 +81,7 @@ export function bwrapArgs(plan: BwrapPlan, command: string, argv: readonly strin
   for (const m of plan.masks) if (m.dir) a.push("--remount-ro", m.path);
   a.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
   if (!plan.network) a.push("--unshare-net");
+  if (plan.noUnixSockets) a.push("--seccomp", String(SECCOMP_FD));
   a.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", plan.cwd, "--", command, ...argv);
   return a;
 }

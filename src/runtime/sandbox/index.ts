@@ -19,6 +19,9 @@ import { failure, type Envelope, type Failure } from "../envelope";
 import { bwrapArgs, type BwrapPlan } from "./bwrap";
 import { fewerMounts } from "./mounts";
 import { innerGitDirs } from "./gitdirs";
+import { unixSocketFilter } from "./seccomp";
+import { denialsIn, type Denial } from "./denials";
+export { denialsIn, type Denial } from "./denials";
 import { SECRET_DIRS, SECRET_FILES } from "../../pack/secret-paths";
 
 import { classOf, type CallClass, type Confined, type ConfineContext, type SpawnLine } from "./line";
@@ -119,6 +122,7 @@ export function confine(line: SpawnLine, ctx: ConfineContext): Confined | Failur
     argv: bwrapArgs(plan, line.command, line.argv),
     env,
     cwd: line.cwd,
+    ...(plan.noUnixSockets ? { fds: [unixSocketFilter()] } : {}),
     plan: { ...plan, cls: ctx.cls, backend: "bwrap", bwrap: bw.path },
     explain: (e) => explainDenial(e, plan, ctx),
   };
@@ -191,7 +195,8 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
     if (!masks.some((m) => m.path === path)) masks.push({ path, dir: statSync(path).isDirectory() });
   }
   const protect = fewerMounts(protectedIn(writable, ctx), writable);
-  return { rebind, writable, protect, masks, unmask, network: networkFor(pack, cls), cwd: line.cwd };
+  const noUnixSockets = pack.surface.reach?.unix_sockets !== true;
+  return { rebind, writable, protect, masks, unmask, network: networkFor(pack, cls), cwd: line.cwd, noUnixSockets };
 }
 
 /** The host's local sockets a call must not reach: the per-user runtime folders, the container engines', the system bus. */
@@ -254,56 +259,14 @@ function gitDirsOf(git: string): string[] {
 /** git's config in a .git: its own, a submodule's (modules/…/config) or a worktree's (worktrees/<name>/config.worktree). */
 const GIT_CONFIG = /(^|\/)\.git\/(?:config|modules\/.+\/config|worktrees\/[^/]+\/config\.worktree)$/;
 
-const EROFS = /read-only file system|\bEROFS\b/i;
-const EACCES = /permission denied|\bEACCES\b|\bEPERM\b|operation not permitted/i;
-const NET =
-  /network is unreachable|\bENETUNREACH\b|connection refused|\bECONNREFUSED\b|\bEAI_AGAIN\b|\bENOTFOUND\b|temporary failure in name resolution|name or service not known|could not resolve host/i;
-const ENOENT = /no such file or directory|\bENOENT\b/i;
-const QUOTED_PATH = /['"\u2018`](\/[^'"\u2019`\n]*)['"\u2019`]/;
-
-/** A path of the host's /tmp the call does not see (its /tmp is its own): the host has it, the sandbox does not show it. */
-function hiddenTmp(path: string, plan: Pick<BwrapPlan, "rebind" | "writable">): boolean {
-  if (!isInside(path, "/tmp") || path === "/tmp") return false;
-  if ([...plan.rebind, ...plan.writable].some((p) => isInside(path, p))) return false;
-  // the first component under /tmp exists on the host: the program reached for something outside its private /tmp
-  const top = join("/tmp", path.slice("/tmp/".length).split("/")[0]!);
-  return existsSync(top);
-}
-
-export interface Denial {
-  /** what the call tried that its Policy row does not allow ("tmp": a path of the host's /tmp, which the call's private /tmp does not show) */
-  what: "write" | "read" | "network" | "tmp";
-  /** the path, when the program's message names one */
-  path?: string;
-  /** the program's own line that says so */
-  line: string;
-}
-
-/** The denials a failed program's output shows, as far as its messages tell (bubblewrap keeps no log). */
-export function denialsIn(text: string, plan: Pick<BwrapPlan, "masks" | "network" | "rebind" | "writable">): Denial[] {
-  const out: Denial[] = [];
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (!line) continue;
-    const path = QUOTED_PATH.exec(line)?.[1];
-    if (EROFS.test(line)) out.push({ what: "write", ...(path ? { path } : {}), line });
-    else if (!plan.network && NET.test(line)) out.push({ what: "network", line });
-    else if (EACCES.test(line) && plan.masks.some((m) => line.includes(m.path)))
-      out.push({ what: "read", path: path ?? plan.masks.find((m) => line.includes(m.path))!.path, line });
-    else if (path && ENOENT.test(line) && plan.masks.some((m) => isInside(path, m.path)))
-      out.push({ what: "read", path, line });
-    else if (path && ENOENT.test(line) && hiddenTmp(path, plan)) out.push({ what: "tmp", path, line });
-  }
-  // one per kind and path (a stack trace repeats its message); a line without a path only when its kind has none
-  const seen = new Set<string>();
-  return out.filter((d) => {
-    if (!d.path && out.some((o) => o.what === d.what && o.path)) return false;
-    const k = `${d.what}\0${d.path ?? ""}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-}
+/** How a denial is told in the refusal's message. */
+const SAID: Record<Denial["what"], (d: Denial) => string> = {
+  write: (d) => `writing ${d.path ?? "a file"}`,
+  read: (d) => `reading ${d.path}`,
+  tmp: (d) => `${d.path} (the host's /tmp: the call's /tmp is its own)`,
+  network: () => "the network",
+  "unix socket": (d) => `connecting to a unix socket${d.path ? ` (${d.path})` : ""}`,
+};
 
 const ALLOWED: Record<CallClass, string> = {
   read: "a read: the file system is read-only (a private /tmp aside)",
@@ -331,19 +294,7 @@ function explainDenial(e: Envelope, plan: BwrapPlan, ctx: ConfineContext): Envel
   ].join("\n");
   const denied = denialsIn(text, plan);
   if (!denied.length) return e;
-  const what = [
-    ...new Set(
-      denied.map((d) =>
-        d.what === "write"
-          ? `writing ${d.path ?? "a file"}`
-          : d.what === "read"
-            ? `reading ${d.path}`
-            : d.what === "tmp"
-              ? `${d.path} (the host's /tmp: the call's /tmp is its own)`
-              : "the network",
-      ),
-    ),
-  ].join(", ");
+  const what = [...new Set(denied.map((d) => SAID[d.what](d)))].join(", ");
   const net = plan.network ? "the network is shared (declared)" : "no network (none declared for this kind of call)";
   return failure(
     "sandbox_denied",
@@ -353,9 +304,11 @@ function explainDenial(e: Envelope, plan: BwrapPlan, ctx: ConfineContext): Envel
       policy: { operation: ctx.cls === "read" ? "read" : "write", ...(ctx.cls === "read" ? {} : { land: ctx.cls }) },
       exit_code: err.exit_code,
       stderr_tail: err.stderr_tail,
-      hint: denied.some((d) => d.path !== undefined && GIT_CONFIG.test(d.path))
-        ? `.git/config (a submodule's or worktree's too) stays read-only for this pack (a setting there runs at the person's next git command); if it must change git's config (git push -u, git remote add), list "${ctx.pack.id}" in sandbox.git_config_writers of every config that sets enforce "os" (${(ctx.project.sandbox.enforcedBy ?? []).map((f) => display(f)).join(", ")}; docs/sandbox.md)`
-        : "nothing outside what the Policy row allows was changed; if the program needs it, fix the pack: its Policy row, or reach.network / reach.paths in surface.json (docs/sandbox.md)",
+      hint: denied.some((d) => d.what === "unix socket")
+        ? `no new unix socket under the sandbox (a database's, an agent's, a container engine's); if the program must reach one, declare it in surface.json: reach: { unix_sockets: true } (docs/sandbox.md)`
+        : denied.some((d) => d.path !== undefined && GIT_CONFIG.test(d.path))
+          ? `.git/config (a submodule's or worktree's too) stays read-only for this pack (a setting there runs at the person's next git command); if it must change git's config (git push -u, git remote add), list "${ctx.pack.id}" in sandbox.git_config_writers of every config that sets enforce "os" (${(ctx.project.sandbox.enforcedBy ?? []).map((f) => display(f)).join(", ")}; docs/sandbox.md)`
+          : "nothing outside what the Policy row allows was changed; if the program needs it, fix the pack: its Policy row, or reach.network / reach.paths in surface.json (docs/sandbox.md)",
     },
   );
 }

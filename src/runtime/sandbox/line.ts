@@ -17,6 +17,8 @@ export interface SpawnLine {
   argv: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** what the program reads on fds 3, 4 … (the sandbox's seccomp filter, seccomp.ts): the spawn feeds each and closes it */
+  fds?: Uint8Array[];
 }
 
 export interface Confined extends SpawnLine {
