@@ -101,19 +101,7 @@ export function* vendorUpdate(
     const fetched = fetchLatest(source, root, `${id} (${sourceLabel(entry.source)})`);
     const files = hashesOf(fetched);
     if (diffHashes(entry.files, files).length === 0) {
-      // --to a source with the same bytes (a new tag on the same commit): nothing to review, and the lock
-      // follows the source the person named, so that the next update and install fetch from it
-      const moved = opts.to !== undefined && JSON.stringify(fetched.source) !== JSON.stringify(entry.source);
-      if (moved) {
-        // hcp.lock as it is now, under its edit lock: recorded only while it still locks these bytes
-        const current = openLock(root);
-        const now = current.packs[id];
-        if (now && diffHashes(now.files, files).length === 0) {
-          current.packs[id] = { ...now, source: fetched.source };
-          writeLock(root, current);
-        }
-      }
-      report.packs.push({ id, status: "up_to_date", ...(moved ? { source: sourceLabel(fetched.source) } : {}) });
+      report.packs.push(upToDate(root, id, entry, fetched.source, files, opts.to !== undefined));
       continue;
     }
     const before = reachOf(loadPack(target), project);
@@ -152,6 +140,29 @@ export function* vendorUpdate(
     }
   }
   return report;
+}
+
+/**
+ * A pack whose source has the bytes vendored. With --to another source (a new tag on the same commit) there
+ * is nothing to review, and the lock follows the source the person named, so that the next update and install
+ * fetch from it: hcp.lock as it is now, under its edit lock, and only while it still locks these bytes.
+ */
+function upToDate(
+  root: string,
+  id: string,
+  entry: LockEntry,
+  source: LockEntry["source"],
+  files: Record<string, string>,
+  to: boolean,
+): UpdateResult {
+  if (!to || JSON.stringify(source) === JSON.stringify(entry.source)) return { id, status: "up_to_date" };
+  const current = openLock(root);
+  const now = current.packs[id];
+  if (now && diffHashes(now.files, files).length === 0) {
+    current.packs[id] = { ...now, source };
+    writeLock(root, current);
+  }
+  return { id, status: "up_to_date", source: sourceLabel(source) };
 }
 
 /** Swap the reviewed version in, record `entry` in hcp.lock, narrow the grants and grant its new reads. */

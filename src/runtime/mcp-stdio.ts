@@ -45,14 +45,8 @@ export class ProcessTransport implements Transport {
     return new Promise((resolveStart, rejectStart) => {
       let child: ChildProcess;
       try {
-        child = spawnChild({
-          command: this.spec.command,
-          argv: this.spec.args,
-          cwd: this.spec.cwd,
-          env: this.spec.env,
-          stdio: ["pipe", "pipe", "pipe"],
-          ...(this.spec.fds ? { fds: this.spec.fds } : {}),
-        });
+        // its command, args, cwd, env and fds (spawnChild reads no other field)
+        child = spawnChild({ ...this.spec, argv: this.spec.args, stdio: ["pipe", "pipe", "pipe"] });
       } catch (e) {
         this.failure = { code: "spawn_failed", message: (e as Error).message };
         rejectStart(e as Error);

@@ -552,14 +552,8 @@ export function runBin(spec: SpawnSpec): Promise<Envelope> {
     let stopping: Promise<void> | undefined;
     let child;
     try {
-      child = spawnChild({
-        command: spec.command,
-        argv: spec.argv,
-        cwd: spec.cwd,
-        env: spec.env,
-        stdio: ["ignore", "pipe", "pipe"],
-        ...(spec.fds ? { fds: spec.fds } : {}),
-      });
+      // its command, argv, cwd, env and fds (spawnChild reads no other field)
+      child = spawnChild({ ...spec, stdio: ["ignore", "pipe", "pipe"] });
     } catch (e) {
       done(failure("spawn_failed", `could not start ${spec.label}: ${(e as Error).message}`));
       return;
