@@ -8,7 +8,7 @@
 import { dirname, relative, resolve } from "node:path";
 import { HcpxError } from "../util/errors";
 import { display, isInside, joinIn, resolveIn } from "../util/paths";
-import { isThere } from "../util/readfile";
+import { CAPS, isThere, readTextFile } from "../util/readfile";
 import type { ConfigFile } from "./schema";
 
 /** A config as the loader reads it: its folder and validated data. */
@@ -31,9 +31,24 @@ export function refuseUnlistedNested(
   const innerDir = dirname(projectFile);
   for (let dir = dirname(innerDir); ; dir = dirname(dir)) {
     const outer = joinIn(dir, name);
-    if (isThere(outer)) check(outer, read(outer), innerDir, projectFile, userOs);
+    if (isThere(outer) && (userOs || mayEnforce(outer))) check(outer, read(outer), innerDir, projectFile, userOs);
     if (dirname(dir) === dir) return;
   }
+}
+
+/**
+ * Whether a config's text may set sandbox.enforce, before it is parsed and validated (~1 M instructions on
+ * every exec of a project nested in another): without a backslash (an escape could spell the key) the key
+ * must appear as written. A text that cannot be read is read again in full, which says why.
+ */
+function mayEnforce(file: string): boolean {
+  let text: string;
+  try {
+    text = readTextFile(file, display(file), CAPS.config);
+  } catch {
+    return true;
+  }
+  return text.includes("\\") || text.includes("enforce");
 }
 
 function check(outerFile: string, outer: ConfigRead, innerDir: string, innerFile: string, userOs: boolean): void {

@@ -67,6 +67,17 @@ describe("a project config inside an enclosing project's writable root, the sand
     expect(r.env.error?.code).toBe("nested_config");
   });
 
+  it("an enclosing config that cannot set enforce (no such word, no escape) is not parsed; one that may and does not parse fails closed", async () => {
+    const l = layout({});
+    writeFileSync(join(l.dir, "hcp.config.json5"), "{ packs: [ // not finished\n");
+    expect((await l.exec()).env.ok).toBe(true);
+    writeFileSync(join(l.dir, "hcp.config.json5"), '{ sandbox: { enforce: "os" }, packs: [\n');
+    const r = await l.exec();
+    expect(r.env.ok).toBe(false);
+    expect(r.env.error?.code).not.toBe("nested_config");
+    expect(JSON.stringify(r.env.error)).toMatch(/hcp\.config\.json5/);
+  });
+
   it("outside the enclosing project's writable roots, or two levels down under a project that names only the middle one", async () => {
     const outside = layout({ enforce: "os", roots: ["./data"] });
     expect((await outside.exec()).env.ok).toBe(true);
