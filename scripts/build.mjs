@@ -262,6 +262,22 @@ const execSchemas = {
     );
   },
 };
+/**
+ * exec's bundle takes the OS sandbox (src/runtime/sandbox/index.ts: bubblewrap's arguments, the
+ * protected paths, the seccomp filter, the denial reading) from commands/exec-sandbox.cjs, which
+ * src/runtime/sandbox/gate.ts require()s only for a call under sandbox.enforce "os": every other exec
+ * no longer reads and deserializes it (~9% of exec's bundle).
+ */
+const execSandbox = {
+  name: "exec-sandbox",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/index$/ }, (args) =>
+      /[/\\]runtime[/\\]sandbox[/\\]gate\.ts$/.test(args.importer)
+        ? { path: "./exec-sandbox.cjs", external: true }
+        : undefined,
+    );
+  },
+};
 const lazyAdapter = {
   name: "lazy-mcp-adapter",
   setup(b) {
@@ -295,6 +311,8 @@ const CJS_COMMANDS = {
   // inside exec's bundle, its compiled code was deserialized on every call
   // (callgrind, warm exec: ~2.5 M instructions).
   "exec-schemas": { minify: true, entry: "src/pack/schema-defs.ts" },
+  // the OS sandbox (execSandbox above), for exec's calls under sandbox.enforce "os" only
+  "exec-sandbox": { minify: true, entry: "src/runtime/sandbox/index.ts" },
   mcp: { minifyWhitespace: true, minifySyntax: true },
   adopt: { minifyWhitespace: true, minifySyntax: true },
   // the commander program (src/cli/program.ts), and every other command: CommonJS too, loaded the same
@@ -373,7 +391,7 @@ const HOSTS_INDEX = await hostsIndex();
 // every one of them; a user's own cache only for exec's two and mcp's (src/cli/load-command.ts)
 const CODE_CACHED = Object.keys(CJS_COMMANDS);
 /** plugins of a command's bundle beyond the usual two (json5 vendored, the mcp adapter lazy) */
-const CJS_PLUGINS = { exec: [vendorJson5, lazyAdapter, execSchemas], program: [programCommands] };
+const CJS_PLUGINS = { exec: [vendorJson5, lazyAdapter, execSchemas, execSandbox], program: [programCommands] };
 /**
  * esbuild's options for the bundle of command `name` but its entry point, and a key: commands with the same
  * key share one esbuild call (their own plugins or define, adopt's hosts index, make a call of its own)

@@ -45,7 +45,7 @@ function cacheName(name: string): string | undefined {
 }
 
 /** The bundles with a cache of the user's (above); every other reads the shipped cache only, and writes none. */
-const USER_CACHED = new Set(["exec", "exec-schemas", "mcp"]);
+const USER_CACHED = new Set(["exec", "exec-schemas", "exec-sandbox", "mcp"]);
 
 function cacheFile(base: string | undefined, name: string): string | undefined {
   if (base === undefined || (!process.env.HOME && !process.env.XDG_CACHE_HOME)) return undefined;

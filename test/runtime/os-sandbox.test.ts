@@ -17,7 +17,7 @@ import { pathToFileURL } from "node:url";
 import { randomBytes } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { userInfo } from "node:os";
-import { runHcpx, spawnHcpx, tmp, REPO } from "../support/hcpx";
+import { HCPX, run, runHcpx, spawnHcpx, tmp, REPO } from "../support/hcpx";
 import { fxPack, project, writePack } from "./support";
 import { startMcp } from "../mcp/support";
 import { writeUserConfig } from "../support/userconfig";
@@ -402,6 +402,29 @@ describe('the mcp adapter\'s server under enforce "os"', () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+describe("the sandbox's own bundle (dist/commands/exec-sandbox.cjs)", () => {
+  it('is compiled for a call under "os" only: a call without it reads exec\'s bundle alone', async () => {
+    const log = join(tmp("hcpx-sbx-log-"), "scripts.txt");
+    const preload = join(REPO, "test/fixtures/preload/scripts-log.cjs");
+    const plain = project({ packs: [fxPack("rd", "reach.mjs", [tryCmd])] });
+    for (const cwd of [dir, plain.dir]) {
+      const r = await run(
+        process.execPath,
+        ["-r", preload, HCPX, "exec", "rd", "try", "--json", "--", "act=write", `arg=${join(cwd, "x.txt")}`],
+        {
+          cwd,
+          env: { HOME: home, SCRIPTS_LOG: log, HCPX_NO_CACHE: "1" },
+        },
+      );
+      expect(r.stdout).toMatch(/"ok"/);
+    }
+    // under "os" (the suite's project) the sandbox's bundle is compiled beside exec's; a plain project's call never does
+    const lines = readFileSync(log, "utf8").split("\n").filter(Boolean);
+    expect(lines[0]!.split(" ")).toContain("exec-sandbox.cjs");
+    expect(lines[1]!.split(" ")).not.toContain("exec-sandbox.cjs");
   });
 });
 
