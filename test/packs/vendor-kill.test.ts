@@ -1,4 +1,4 @@
-// A vendoring run SIGKILLed at each of its write steps (the test hook HCPX_TEST_KILL_AFTER_WRITES,
+// A vendoring run (pack update, pack add --force) SIGKILLed at each of its write steps (the test hook HCPX_TEST_KILL_AFTER_WRITES,
 // src/util/atomic.ts; the door's folder swap counts each rename): the next `hcpx pack install` leaves
 // the pack as hcp.lock records it and nothing of the killed run in .hcp/packs — its staging folder
 // and the old folder it had renamed aside (src/app/vendor-sweep.ts). A run killed between the swap's
@@ -46,14 +46,20 @@ function settled(dir: string, label: string): void {
   expect(diffHashes(lock.packs.greet.files, hashTree(join(dir, ".hcp/packs/greet"))), label).toEqual([]);
 }
 
-describe("pack update killed at each write step", () => {
+/** The vendoring runs killed: each replaces the vendored v1 with the branch's v2. */
+const RUNS: [string, () => string[]][] = [
+  ["pack update", () => ["pack", "update", "greet", "--yes"]],
+  ["pack add --force", () => ["pack", "add", `${repo}#main`, "--force", "--yes"]],
+];
+
+describe.each(RUNS)("%s killed at each write step", (_name, args) => {
   it("the next pack install settles on hcp.lock and sweeps what the run left; a folder taken away comes back without a fetch", async () => {
     let tookAway = 0;
     let k = 1;
     for (; k < 40; k++) {
       const dir = tmp("hcpx-vkill-k-");
       cpSync(base, dir, { recursive: true });
-      const r = await runHcpx(["pack", "update", "greet", "--yes"], {
+      const r = await runHcpx(args(), {
         cwd: dir,
         env: { HCPX_TEST_KILL_AFTER_WRITES: String(k) },
       });
@@ -83,7 +89,9 @@ describe("pack update killed at each write step", () => {
     expect(k).toBeGreaterThan(3); // it was killed at several steps, then ran through
     expect(tookAway).toBe(1); // one step lies between the two renames
   }, 60_000);
+});
 
+describe("what a live run left", () => {
   it("a live run's folders are not touched, and install --check writes nothing", async () => {
     const dir = tmp("hcpx-vkill-live-");
     cpSync(base, dir, { recursive: true });
