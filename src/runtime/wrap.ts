@@ -887,7 +887,7 @@ export async function runWrap({
       argv: line.argv,
       cwd: line.cwd,
       env: line.env,
-      ...(line.fds ? { fds: line.fds } : {}),
+      fds: line.fds,
       timeoutMs: wrap.timeout_ms ?? DEFAULT_TIMEOUT_MS,
       output: cmd.output ?? wrap.output ?? "json",
       label,

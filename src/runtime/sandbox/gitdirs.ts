@@ -5,7 +5,7 @@
 // submodule or worktree, and `git status` in the superproject recurses into its submodules. The
 // sandbox keeps them read-only as it keeps .git's own (index.ts protectedIn). Read only for a
 // confined write, and only where .git exists: a few readdir calls.
-import { readdirSync } from "node:fs";
+import { listDir, type Listing } from "./mounts";
 import { join } from "node:path";
 
 /** Folders at most this deep in modules/ are looked at (a submodule of a submodule … ): past it, none. */
@@ -38,9 +38,10 @@ function folders(dir: string): string[] {
     .map((e) => e.name);
 }
 
-function list(dir: string): { name: string; dir: boolean }[] {
+/** listDir's entries of `dir`, none when it cannot be read. */
+function list(dir: string): ReturnType<Listing> {
   try {
-    return readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, dir: e.isDirectory() }));
+    return listDir(dir);
   } catch {
     return [];
   }
