@@ -271,7 +271,7 @@ export async function packFromMcp(argv: string[], opts: FromMcpOptions): Promise
   let conn;
   try {
     conn = await connect(
-      { command, args: [...prefix, ...args], env: binEnv({}, opts.env ?? [], process.env, path, first), cwd: base },
+      { command, argv: [...prefix, ...args], env: binEnv({}, opts.env ?? [], process.env, path, first), cwd: base },
       timeoutMs,
     );
   } catch (e) {

@@ -66,7 +66,7 @@ function keyOf(ref: ServerRef): string {
   const spec = ref.stdio;
   const env = Object.entries(spec.env).sort(([a], [b]) => (a < b ? -1 : 1));
   return createHash("sha256")
-    .update(JSON.stringify([spec.command, spec.args, env, spec.cwd]))
+    .update(JSON.stringify([spec.command, spec.argv, env, spec.cwd]))
     .digest("hex");
 }
 
@@ -346,13 +346,5 @@ export function serverRef(
     },
   );
   if ("ok" in line) return line;
-  return {
-    stdio: {
-      command: line.command,
-      args: line.argv,
-      env: line.env,
-      cwd: line.cwd,
-      ...(line.fds ? { fds: line.fds } : {}),
-    },
-  };
+  return { stdio: line };
 }

@@ -7,6 +7,7 @@ import type { ChildProcess } from "node:child_process";
 import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { killGroup, terminateTree } from "./wrap";
 import { spawnChild } from "./spawn";
+import type { SpawnLine } from "./sandbox/line";
 import { CUT } from "./redact";
 
 /** The most a server may write on stdout over one connection (its answers). */
@@ -15,14 +16,8 @@ const STDERR_TAIL = 2048;
 /** After a server exited, how long a process it started may hold its pipes before the connection is closed anyway. */
 const EXIT_LINGER_MS = 250;
 
-export interface ServerSpawn {
-  command: string;
-  args: string[];
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  /** what it reads on fds 3 … (the sandbox's seccomp filter: SpawnLine.fds) */
-  fds?: Uint8Array[];
-}
+/** A stdio server's program as the spawn site has it: command, argv, env, cwd and the fds it reads (a confined one's too). */
+export type ServerSpawn = SpawnLine;
 
 export class ProcessTransport implements Transport {
   onclose?: () => void;
@@ -45,8 +40,8 @@ export class ProcessTransport implements Transport {
     return new Promise((resolveStart, rejectStart) => {
       let child: ChildProcess;
       try {
-        // its command, args, cwd, env and fds (spawnChild reads no other field)
-        child = spawnChild({ ...this.spec, argv: this.spec.args, stdio: ["pipe", "pipe", "pipe"] });
+        // its command, argv, cwd, env and fds (spawnChild reads no other field)
+        child = spawnChild({ ...this.spec, stdio: ["pipe", "pipe", "pipe"] });
       } catch (e) {
         this.failure = { code: "spawn_failed", message: (e as Error).message };
         rejectStart(e as Error);

@@ -82,7 +82,7 @@ afterEach(async () => {
 async function start(last: string): Promise<Started> {
   const t = new ProcessTransport({
     command: process.execPath,
-    args: ["-e", server(last)],
+    argv: ["-e", server(last)],
     env: { PATH: process.env.PATH ?? "" },
     cwd: process.cwd(),
   });

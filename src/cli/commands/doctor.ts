@@ -71,7 +71,7 @@ async function mcpCheck(project: Project, timeoutMs: number): Promise<Check> {
   if (!entry) return { id: "mcp", status: "warn", message: "cannot tell how hcpx was started; skipped the MCP check" };
   const spec = {
     command: process.execPath,
-    args: [entry, "mcp", ...(project.configFile ? ["--config", project.configFile] : [])],
+    argv: [entry, "mcp", ...(project.configFile ? ["--config", project.configFile] : [])],
     cwd: project.root,
     env: process.env,
   };
@@ -106,7 +106,7 @@ type Outcome =
 /** One `mcpCheck` run: how to start the server, and what both eras share (the stop, the closers, the garbage flag). */
 interface EraRun {
   connectEra: Awaited<typeof import("../../runtime/mcp-adapter")>["connectEra"];
-  spec: { command: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv };
+  spec: { command: string; argv: string[]; cwd: string; env: NodeJS.ProcessEnv };
   timeoutMs: number;
   stop: AbortController;
   closers: (() => Promise<void>)[];
