@@ -15,14 +15,14 @@
 //   bytes of the single shape's tools/list at 5,000 packs (what a model sees).
 // Run: `npm run bench -- mcp-start` (or `node bench/run.mjs mcp-start` after `npm run build`).
 import { spawn } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { build } from "esbuild";
 import { callgrind, fmt, goal, goalAbs, median, table, withoutCa } from "./lib.mjs";
 import { syntheticProject } from "./generate.bench.mjs";
+import { bareServer } from "./bare-sdk.mjs";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const HCPX = process.env.HCPX_BENCH_BIN ?? join(REPO, "dist", "hcpx.cjs"); // the bin (package.json)
@@ -113,36 +113,6 @@ function startInstructions(args, cwd, env, era) {
   if (r === undefined) return undefined;
   if (!r.stdout.includes('"id":2')) throw new Error(`callgrind: no answer for ${args.join(" ")}`);
   return r.count;
-}
-
-async function bareServer() {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-bare-")));
-  const src = join(dir, "bare.mjs");
-  writeFileSync(
-    src,
-    `import { Server } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
-// the SDK hcpx mcp is built on (v2), served the same way (both eras)
-serveStdio(() => {
-  const server = new Server({ name: "bare", version: "1" }, { capabilities: { tools: {} } });
-  server.setRequestHandler("tools/list", async () => ({ tools: [{ name: "t", description: "a tool", inputSchema: { type: "object" } }] }));
-  return server;
-});
-process.stdin.on("end", () => process.exit(0));
-`,
-  );
-  const out = join(dir, "bare.bundle.mjs");
-  await build({
-    entryPoints: [src],
-    outfile: out,
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    logLevel: "warning",
-    nodePaths: [join(REPO, "node_modules")],
-  });
-  return { dir, file: out };
 }
 
 export default async function bench() {

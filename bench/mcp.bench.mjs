@@ -1,7 +1,9 @@
 // `hcpx mcp` benchmark: one server, driven by the SDK's real Client over stdio.
 // - tools/call of a trivial wrap read (`calc-wrap ping`) through `hcp`, p50/p95
 //   over ≥ 200 calls, interleaved with a direct spawn of the same bin with the
-//   same argv from this process (goal: p50 ratio ≤ 1.1×);
+//   same argv from this process (goal: p50 ratio ≤ 1.05×), and with a bare SDK v2 server whose
+//   tools/call spawns that bin the same way (bare-sdk.mjs: the SDK's own cost of a call, a
+//   reference, not a goal);
 // - a call that spawns nothing (unknown verb): the per-call cost of the server
 //   itself (JSON-RPC, re-reading hcp.config.json5, loading the pack);
 // - server start to ready (spawn → initialize answered), next to a bare Node start.
@@ -14,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { bareServer } from "./bare-sdk.mjs";
 import { fmt, goal, median, percentile, table } from "./lib.mjs";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -101,11 +104,17 @@ export default async function bench() {
     }
   }
 
-  // ---- tools/call vs direct spawn, interleaved ----
+  // ---- tools/call vs direct spawn vs a bare SDK server, interleaved ----
   const client = await connect(dir, home);
+  const bare = await bareServer({ callBin: true });
+  const bareClient = await connect(dir, home, [bare.file]);
   const call = async () => {
     const r = await client.callTool({ name: "hcp", arguments: { pack: "calc-wrap", verb: "ping" } });
     if (r.isError || !r.structuredContent?.ok) throw new Error(`tools/call failed: ${JSON.stringify(r)}`);
+  };
+  const bareCall = async () => {
+    const r = await bareClient.callTool({ name: "t", arguments: {} });
+    if (r.isError || !r.structuredContent?.ok) throw new Error(`bare tools/call failed: ${JSON.stringify(r)}`);
   };
   const noSpawn = async () => {
     const r = await client.callTool({ name: "hcp", arguments: { pack: "calc-wrap", verb: "nope" } });
@@ -115,24 +124,29 @@ export default async function bench() {
   const listTools = async () => {
     await client.listTools();
   };
-  const s = { mcp: [], direct: [], noSpawn: [], listTools: [] };
+  const s = { mcp: [], direct: [], bare: [], noSpawn: [], listTools: [] };
   for (let i = 0; i < 20; i++) {
     await call();
     await direct(dir);
+    await bareCall();
   }
+  const sides = [
+    ["mcp", call],
+    ["direct", () => direct(dir)],
+    ["bare", bareCall],
+  ];
   for (let i = 0; i < CALLS; i++) {
-    // alternate the order so neither side always runs first
-    if (i % 2) {
-      s.mcp.push(await time(call));
-      s.direct.push(await time(() => direct(dir)));
-    } else {
-      s.direct.push(await time(() => direct(dir)));
-      s.mcp.push(await time(call));
+    // rotate the order so no side always runs first
+    for (let k = 0; k < sides.length; k++) {
+      const [key, fn] = sides[(i + k) % sides.length];
+      s[key].push(await time(fn));
     }
     if (i % 3 === 0) s.noSpawn.push(await time(noSpawn));
     if (i % 10 === 0) s.listTools.push(await time(listTools));
   }
   await client.close();
+  await bareClient.close();
+  rmSync(bare.dir, { recursive: true, force: true });
 
   const row = (name, xs) => [name, String(xs.length), fmt(median(xs)), fmt(percentile(xs, 95))];
   process.stdout.write(
@@ -140,6 +154,7 @@ export default async function bench() {
       ["", "n", "p50", "p95"],
       row("tools/call hcp calc-wrap.ping (via hcpx mcp)", s.mcp),
       row("direct spawn: node bins/calc.mjs ping --json", s.direct),
+      row("tools/call of a bare SDK v2 server spawning that bin (reference)", s.bare),
       row("tools/call, nothing spawned (unknown verb)", s.noSpawn),
       row("tools/list (3 packs)", s.listTools),
       row("hcpx mcp start → initialize answered", starts),
@@ -151,10 +166,20 @@ export default async function bench() {
     max: 1.05,
   });
   process.stdout.write(
+    `reference, not a goal: a bare SDK v2 server spawning the same bin is ${(median(s.bare) / median(s.direct)).toFixed(3)}× the direct spawn; hcpx mcp is ${(median(s.mcp) / median(s.bare)).toFixed(3)}× that server\n`,
+  );
+  process.stdout.write(
     `server start over a bare node: +${fmt(median(starts) - median(nodes))} (start → first tools/list against a bare SDK server: bench/mcp-start.bench.mjs)\n\n`,
   );
   rmSync(dir, { recursive: true, force: true });
-  return { ratio, p50: median(s.mcp), p95: percentile(s.mcp, 95), direct: median(s.direct), start: median(starts) };
+  return {
+    ratio,
+    p50: median(s.mcp),
+    p95: percentile(s.mcp, 95),
+    direct: median(s.direct),
+    bare: median(s.bare),
+    start: median(starts),
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await bench();
