@@ -33,7 +33,7 @@ import { joinIn } from "../util/paths";
 import { CAPS } from "../util/readfile";
 import { settled } from "../util/stamp";
 import { SCHEMA_HASH } from "../util/build-info";
-import { cacheDir, prune, slotOf } from "./validcache";
+import { cacheDir, prune, schemaPrefix, slotOf } from "./validcache";
 
 const NO_THROW = { throwIfNoEntry: false } as const;
 
@@ -65,7 +65,7 @@ export function undeclaredFor(id: string, dirs: readonly string[]): Undeclared |
   if (cacheDir() === undefined || built === undefined) return undefined;
   const dir = joinIn(cacheRoot(), "surface-ids");
   const key = `${SCHEMA_HASH}\0${built}\0surface-ids\0${id}\0${dirs.join("\0")}`;
-  const file = joinIn(dir, `${slotOf(key)}.json`);
+  const file = joinIn(dir, `${slotOf(slotText(built, id, dirs), schemaPrefix())}.json`);
   const skip: (Stamp | null)[] = readSkip(file, key, dirs.length) ?? dirs.map(() => null);
   let changed = false;
   return {
@@ -100,6 +100,16 @@ export function undeclaredFor(id: string, dirs: readonly string[]): Undeclared |
       }
     },
   };
+}
+
+/**
+ * What names an entry's file: the build, the id, the number of pack directories and the first and the
+ * last (a project's own paths), not every directory. Hashing the whole list cost exec ~18 K instructions
+ * a pack (its JavaScript hash, char by char). A project whose list changed in between shares the slot
+ * and rewrites the entry: the key in it, compared whole, names every directory.
+ */
+function slotText(built: string, id: string, dirs: readonly string[]): string {
+  return `${built}\0surface-ids\0${id}\0${dirs.length}\0${dirs[0] ?? ""}\0${dirs[dirs.length - 1] ?? ""}`;
 }
 
 /** The entry's stamps when it is this key's and well formed, else undefined. */

@@ -45,16 +45,34 @@ export function cacheDir(): string | undefined {
   return joinIn(cacheRoot(), "validated");
 }
 
-/** 64-bit FNV-1a (two 32-bit lanes) of a string, as 16 hex digits: a slot name, not a check (the key is compared). */
-export function slotOf(s: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x050c5d1f;
+/** The two 32-bit lanes of slotOf's hash: after a prefix, to go on from (the same hash as of the whole text). */
+export type Lanes = readonly [number, number];
+const START: Lanes = [0x811c9dc5, 0x050c5d1f];
+
+/** The lanes after `s`, from `from` (a prefix's lanes: a prefix every key shares is hashed once). */
+export function lanesOf(s: string, from: Lanes = START): Lanes {
+  let [a, b] = from;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
   }
+  return [a, b];
+}
+
+/**
+ * 64-bit FNV-1a (two 32-bit lanes) of a string, as 16 hex digits: a slot name, not a check (the key is
+ * compared). `from`: the lanes of a prefix (lanesOf), the slot then that of the prefix and `s` together.
+ */
+export function slotOf(s: string, from?: Lanes): string {
+  const [a, b] = lanesOf(s, from);
   return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
+}
+
+let schemaLanes: Lanes | undefined;
+/** The lanes of `${SCHEMA_HASH}\0`, the prefix of every slot of this cache and of surface-ids (undeclared.ts). */
+export function schemaPrefix(): Lanes {
+  return (schemaLanes ??= lanesOf(`${SCHEMA_HASH}\0`));
 }
 
 /** The identity of the file at `file` as readTextFile gives it, when it is a regular file of at most maxBytes. */
@@ -79,7 +97,7 @@ export interface CacheKey {
 export function keyOf(kind: string, id: string | undefined): CacheKey | undefined {
   if (id === undefined || cacheDir() === undefined) return undefined;
   const path = id.slice(0, id.indexOf("\0"));
-  return { slot: slotOf(`${SCHEMA_HASH}\0${kind}\0${path}`), key: `${SCHEMA_HASH}\0${kind}\0${id}` };
+  return { slot: slotOf(`${kind}\0${path}`, schemaPrefix()), key: `${SCHEMA_HASH}\0${kind}\0${id}` };
 }
 
 /**

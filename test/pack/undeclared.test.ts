@@ -75,7 +75,7 @@ describe("the other packs' surfaces exec remembers (surface-ids)", () => {
   let made: number;
   const projects: Record<string, ScratchProject> = {};
   beforeAll(() => {
-    for (const k of ["changed", "replaced", "linked", "forged"]) projects[k] = manyPacks();
+    for (const k of ["changed", "replaced", "linked", "forged", "relisted"]) projects[k] = manyPacks();
     made = Date.now(); // after the last file is written
   });
   /** a project's first call after its files settled: ok, and the entry remembers every filler */
@@ -168,5 +168,21 @@ describe("the other packs' surfaces exec remembers (surface-ids)", () => {
     expect(parts[1]).toMatch(/^[0-9a-f]{8,}$/);
     forge([parts[0], "0".repeat(parts[1]!.length), ...parts.slice(2)].join("\0"), stamp);
     expect((await call(p, home)).error?.code).toBe("duplicate_pack");
+  });
+
+  it("a list that differs only between its first and last pack shares the entry's file, never its answers", async () => {
+    // the entry's file is named by the id, the number of packs and the first and last one (slotText);
+    // the key in it names every pack: the other list is a miss, read and checked whole
+    const { p, home } = await warm("relisted");
+    const { file } = entryOf(home);
+    const config = JSON.parse(readFileSync(p.config, "utf8")) as { packs: string[] };
+    const relisted = config.packs.map((d, i) => (i === 3 ? "./twin" : d));
+    writeFileSync(p.config, JSON.stringify({ ...config, packs: relisted }));
+    expect((await call(p, home)).error?.code).toBe("duplicate_pack");
+    expect(entryOf(home).file).toBe(file);
+    expect(entryOf(home).entry.key).toContain(`${p.dir}/twin`);
+    writeFileSync(p.config, JSON.stringify(config));
+    expect(await call(p, home)).toEqual({ ok: true, data: { pong: true } });
+    expect(entryOf(home).entry.key).not.toContain(`${p.dir}/twin`);
   });
 });
