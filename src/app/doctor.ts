@@ -181,7 +181,7 @@ function sandboxCheck(project: Project): Check {
     : {
         id: "sandbox",
         status: "fail",
-        message: `sandbox.enforce is "os" but every wrap and mcp call is refused: ${p.message}`,
+        message: `sandbox.enforce is "os" but ${p.some ? "" : "every wrap and mcp call is refused: "}${p.message}`,
         hint: p.hint,
       };
 }

@@ -747,6 +747,47 @@ describe('enforce "os" where it cannot be done: nothing runs', () => {
     expect(existsSync(join(p.dir, "ran.txt"))).toBe(false);
   });
 
+  it("a machine whose system calls the seccomp filter does not know: refused, unless the pack declares reach.unix_sockets", async () => {
+    // process.arch as a riscv64 machine's Node says it (a preload): the filter knows x86_64, i386, aarch64, arm
+    const p = project({
+      packs: [
+        fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } }),
+        fxPack(
+          "ldu",
+          "reach.mjs",
+          [tryCmd],
+          { reach: { unix_sockets: true } },
+          { try: { operation: "write", land: "local" } },
+        ),
+      ],
+      sandbox: { enforce: "os", bins: { node: process.execPath } },
+    });
+    const stub = join(p.dir, "riscv64.cjs");
+    writeFileSync(stub, 'Object.defineProperty(process, "arch", { value: "riscv64" });\n');
+    const as = (pack: string, target: string) =>
+      run(
+        process.execPath,
+        ["--require", stub, HCPX, "exec", pack, "try", "--json", "--", "act=write", `arg=${target}`],
+        {
+          cwd: p.dir,
+        },
+      );
+    const refused = await as("lw", join(p.dir, "ran.txt"));
+    const e = JSON.parse(refused.stdout).error;
+    expect(e.code, refused.stdout).toBe("sandbox_unavailable");
+    expect(e.message).toContain("riscv64");
+    expect(e.hint).toMatch(/reach: \{ unix_sockets: true \}/);
+    expect(existsSync(join(p.dir, "ran.txt"))).toBe(false);
+    const declared = await as("ldu", join(p.dir, "declared.txt"));
+    expect(JSON.parse(declared.stdout).ok, declared.stdout).toBe(true);
+    expect(existsSync(join(p.dir, "declared.txt"))).toBe(true);
+    // and doctor says so before any call
+    const d = await run(process.execPath, ["--require", stub, HCPX, "doctor", "--json"], { cwd: p.dir });
+    const check = (JSON.parse(d.stdout).error?.details?.checks ?? []).find((c: { id: string }) => c.id === "sandbox");
+    expect(check?.status, d.stdout).not.toBe("ok");
+    expect(check?.message).toContain("riscv64");
+  });
+
   it('a composite is refused unless every config asking "os" trusts it; trusted, it runs', async () => {
     const p = project({ examples: ["calc"], sandbox: { enforce: "os" } });
     const r = await runHcpx(["exec", "calc", "ping", "--json"], { cwd: p.dir });

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { bwrapArgs, type BwrapPlan } from "../../src/runtime/sandbox/bwrap";
 import { fewerMounts } from "../../src/runtime/sandbox/mounts";
 import { innerGitDirs } from "../../src/runtime/sandbox/gitdirs";
-import { unixSocketFilter } from "../../src/runtime/sandbox/seccomp";
+import { filterKnowsThisMachine, unixSocketFilter } from "../../src/runtime/sandbox/seccomp";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -285,6 +285,52 @@ describe("no new unix socket under the sandbox (src/runtime/sandbox/seccomp.ts)"
     expect(at(0)).toEqual({ code: 0x20, k: 4 });
     expect(at(f.length / 8 - 1)).toEqual({ code: 0x06, k: 0x7fff0000 });
     expect(at(f.length / 8 - 2)).toEqual({ code: 0x06, k: 0x0005000d });
+  });
+
+  it("run as the kernel runs it: socket(AF_UNIX) refused on each known architecture, everything of another refused", () => {
+    // a classic BPF interpreter for the four instructions the program uses (ld abs, jeq, jge, ret)
+    const f = Buffer.from(unixSocketFilter());
+    const verdict = (arch: number, nr: number, arg0 = 0): number => {
+      const data = Buffer.alloc(64);
+      data.writeInt32LE(nr, 0);
+      data.writeUInt32LE(arch, 4);
+      data.writeUInt32LE(arg0, 16);
+      let a = 0;
+      for (let pc = 0; pc < f.length / 8; pc++) {
+        const code = f.readUInt16LE(pc * 8);
+        const k = f.readUInt32LE(pc * 8 + 4);
+        if (code === 0x06) return k;
+        if (code === 0x20) a = data.readUInt32LE(k);
+        else if (code === 0x15 || code === 0x35)
+          pc += (code === 0x15 ? a === k : a >= k) ? f[pc * 8 + 2]! : f[pc * 8 + 3]!;
+        else throw new Error(`unexpected BPF code ${code}`);
+      }
+      throw new Error("the program fell off its end");
+    };
+    const ALLOW = 0x7fff0000;
+    const EACCES = 0x0005000d;
+    const [X86_64, I386, AARCH64, ARM, RISCV64] = [0xc000003e, 0x40000003, 0xc00000b7, 0x40000028, 0xc00000f3];
+    const [AF_UNIX, AF_INET] = [1, 2];
+    for (const [arch, socket] of [
+      [X86_64, 41],
+      [AARCH64, 198],
+      [ARM, 281],
+      [I386, 359],
+    ] as const) {
+      expect(verdict(arch, socket, AF_UNIX)).toBe(EACCES);
+      expect(verdict(arch, socket, AF_INET)).toBe(ALLOW);
+      expect(verdict(arch, 3)).toBe(ALLOW); // read / close / … whatever the number
+    }
+    expect(verdict(X86_64, 0x40000000 + 41, AF_INET)).toBe(EACCES); // x32
+    expect(verdict(I386, 102, 1)).toBe(EACCES); // socketcall(SYS_SOCKET): the family is behind a pointer
+    expect(verdict(I386, 102, 3)).toBe(ALLOW); // socketcall(SYS_CONNECT)
+    // an architecture the filter does not know: fails closed, not open
+    expect(verdict(RISCV64, 198, AF_UNIX)).toBe(EACCES);
+    expect(verdict(RISCV64, 63)).toBe(EACCES);
+    expect(filterKnowsThisMachine("x64")).toBe(true);
+    expect(filterKnowsThisMachine("arm64")).toBe(true);
+    expect(filterKnowsThisMachine("riscv64")).toBe(false);
+    expect(filterKnowsThisMachine("s390x")).toBe(false);
   });
 
   it("a connect the filter refused is told as such", () => {

@@ -59,7 +59,8 @@ function pinned(protect: readonly string[], writable: readonly string[]): string
 }
 
 /** bwrap's arguments for `plan`, ending with `--` and the command to run. */
-export function bwrapArgs(plan: BwrapPlan, command: string, argv: readonly string[]): string[] {
+/** `seccompFd`: where bubblewrap reads the filter (the spawn feeds SECCOMP_FD; doctor's probe, its stdin). */
+export function bwrapArgs(plan: BwrapPlan, command: string, argv: readonly string[], seccompFd = SECCOMP_FD): string[] {
   const a = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
   // the kernel's settings stay read-only: bwrap makes them so itself only inside a user namespace, and as
   // root it makes none (a read wrote /proc/sys/kernel/core_pattern, code run as the host's root)
@@ -81,7 +82,7 @@ export function bwrapArgs(plan: BwrapPlan, command: string, argv: readonly strin
   for (const m of plan.masks) if (m.dir) a.push("--remount-ro", m.path);
   a.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
   if (!plan.network) a.push("--unshare-net");
-  if (plan.noUnixSockets) a.push("--seccomp", String(SECCOMP_FD));
+  if (plan.noUnixSockets) a.push("--seccomp", String(seccompFd));
   a.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", plan.cwd, "--", command, ...argv);
   return a;
 }

@@ -19,7 +19,7 @@ import { failure, type Envelope, type Failure } from "../envelope";
 import { bwrapArgs, type BwrapPlan } from "./bwrap";
 import { fewerMounts } from "./mounts";
 import { innerGitDirs } from "./gitdirs";
-import { unixSocketFilter } from "./seccomp";
+import { filterKnowsThisMachine, unixSocketFilter } from "./seccomp";
 import { denialsIn, type Denial } from "./denials";
 export { denialsIn, type Denial } from "./denials";
 import { SECRET_DIRS, SECRET_FILES } from "../../pack/secret-paths";
@@ -88,12 +88,18 @@ export function installHint(): string {
   return `there is no OS sandbox backend for ${process.platform}: set sandbox.enforce to "off" to run unconfined`;
 }
 
-function unavailable(label: string, project: Project, why: string): Failure {
+function unavailable(label: string, project: Project, why: string, hint?: string): Failure {
   const from = project.sandbox.enforcedBy?.length ? ` (asked in ${project.sandbox.enforcedBy.join(", ")})` : "";
   return failure("sandbox_unavailable", `${label} was not run: sandbox.enforce is "os"${from}, but ${why}`, {
-    hint: `${installHint()}; \`hcpx doctor\` checks it`,
+    hint: hint ?? `${installHint()}; \`hcpx doctor\` checks it`,
   });
 }
+
+/** Why a call that needs the seccomp filter (no reach.unix_sockets) cannot be confined on this machine. */
+const NO_FILTER = () =>
+  `the filter that keeps unix sockets closed under it (seccomp) knows the system calls of x86_64, i386, aarch64 and arm, not of this machine's ${process.arch}`;
+const NO_FILTER_HINT =
+  'a pack whose program may reach unix sockets declares reach: { unix_sockets: true } in surface.json and runs confined without the filter; else set sandbox.enforce to "off" to run unconfined (docs/sandbox.md)';
 
 const identity = (e: Envelope) => e;
 
@@ -116,6 +122,8 @@ export function confine(line: SpawnLine, ctx: ConfineContext): Confined | Failur
   const bw = findBwrap(project);
   if (!bw.path) return unavailable(ctx.label, project, bw.why!);
   const plan = planFor(line, ctx);
+  if (plan.noUnixSockets && !filterKnowsThisMachine())
+    return unavailable(ctx.label, project, NO_FILTER(), NO_FILTER_HINT);
   const env: NodeJS.ProcessEnv = { ...line.env, TMPDIR: "/tmp", TMP: "/tmp", TEMP: "/tmp" };
   const confined: Confined = {
     command: bw.path,
@@ -318,7 +326,13 @@ function explainDenial(e: Envelope, plan: BwrapPlan, ctx: ConfineContext): Envel
  * there and starts a sandbox as confine() asks for one (namespaces, no
  * capabilities). Runs bubblewrap once; never on exec's path.
  */
-export function probeBackend(project: Pick<Project, "sandbox">): { ok: boolean; message: string; hint?: string } {
+/** `some`: not every call is refused, only those `message` names. */
+export function probeBackend(project: Pick<Project, "sandbox">): {
+  ok: boolean;
+  message: string;
+  hint?: string;
+  some?: true;
+} {
   if (process.platform !== "linux")
     return {
       ok: false,
@@ -331,14 +345,36 @@ export function probeBackend(project: Pick<Project, "sandbox">): { ok: boolean; 
   const bw = findBwrap(project);
   if (!bw.path) return { ok: false, message: bw.why!, hint: installHint() };
   const probe = existsSync("/bin/true") ? ["/bin/true"] : [process.execPath, "-e", "0"];
-  const plan: BwrapPlan = { rebind: [], writable: [], masks: [], unmask: [], network: false, cwd: "/" };
-  const r = spawnSync(bw.path, bwrapArgs(plan, probe[0]!, probe.slice(1)), {
+  // the call's sandbox, the seccomp filter included (fed on the probe's stdin): a kernel without seccomp
+  // filters, or a bubblewrap that cannot load one, fails every confined call as it fails this
+  const known = filterKnowsThisMachine();
+  const plan: BwrapPlan = {
+    rebind: [],
+    writable: [],
+    masks: [],
+    unmask: [],
+    network: false,
+    cwd: "/",
+    noUnixSockets: known,
+  };
+  const r = spawnSync(bw.path, bwrapArgs(plan, probe[0]!, probe.slice(1), 0), {
     encoding: "utf8",
     timeout: 10_000,
-    stdio: ["ignore", "ignore", "pipe"],
+    input: known ? unixSocketFilter() : "",
+    stdio: ["pipe", "ignore", "pipe"],
   });
+  if (r.status === 0 && !known)
+    return {
+      ok: false,
+      some: true,
+      message: `a call of a pack that does not declare reach.unix_sockets is refused: bubblewrap ${bw.path} confines a call here, but ${NO_FILTER()}`,
+      hint: NO_FILTER_HINT,
+    };
   if (r.status === 0)
-    return { ok: true, message: `bubblewrap ${bw.path} confines a call here (mount, pid and network namespaces)` };
+    return {
+      ok: true,
+      message: `bubblewrap ${bw.path} confines a call here (mount, pid and network namespaces, no new unix socket)`,
+    };
   const why = (r.stderr ?? "").trim().split("\n")[0] || (r.error ? r.error.message : `exit ${r.status ?? r.signal}`);
   return {
     ok: false,

@@ -6,12 +6,21 @@
 // socketpair() (how Node, Python … talk to their own children) are not socket() and keep working. A
 // pack whose program must reach a unix socket declares reach.unix_sockets: its calls get no filter.
 // The program is classic BPF (struct sock_filter: u16 code, u8 jt, u8 jf, u32 k, host byte order),
-// built here for the architectures a Linux host runs hcpx on; for any other the filter allows all.
+// built here for the architectures a Linux host runs hcpx on. It fails closed: a system call of any
+// other architecture is refused (EACCES), and on a machine of another architecture a call that needs
+// the filter is not run at all (filterKnowsThisMachine: sandbox_unavailable, src/runtime/sandbox).
 
 /** The file descriptor the confined program's filter is read from (spawn.ts feeds it: stdio[3]). */
 export const SECCOMP_FD = 3;
 
 const AUDIT_ARCH = { x86_64: 0xc000003e, i386: 0x40000003, aarch64: 0xc00000b7, arm: 0x40000028 } as const;
+/** Node's names (process.arch) of the machines whose programs the filter knows (their own and 32-bit ones). */
+const KNOWN_MACHINES = new Set(["x64", "ia32", "arm64", "arm"]);
+
+/** Whether the filter knows the system calls of programs on this machine (`arch`: process.arch). */
+export function filterKnowsThisMachine(arch: string = process.arch): boolean {
+  return KNOWN_MACHINES.has(arch);
+}
 const X32_BIT = 0x40000000;
 const AF_UNIX = 1;
 const SYS_SOCKET = 1; // socketcall's call number for socket()
@@ -44,7 +53,7 @@ const PROGRAM: Op[] = [
   ["ld", NR],
   ["jeq", 281, "unix?", "allow"], // socket
   ["label", "not-arm"],
-  ["jeq", AUDIT_ARCH.i386, "i386", "allow"],
+  ["jeq", AUDIT_ARCH.i386, "i386", "deny"], // an architecture the filter does not know: nothing at all
   ["label", "i386"],
   ["ld", NR],
   ["jeq", 359, "unix?", "i386-socketcall"], // socket
