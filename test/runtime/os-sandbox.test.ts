@@ -649,6 +649,37 @@ describe("a submodule's and a worktree's git dirs inside .git", () => {
   });
 });
 
+describe("a .git/modules filled with folders (a planted flood)", () => {
+  it("the walk stops, modules/ is kept read-only whole, and the call still runs", async () => {
+    const p = project({
+      packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })],
+      sandbox: { enforce: "os", bins: { node: process.execPath } },
+    });
+    const git = join(p.dir, ".git");
+    mkdirSync(join(git, "hooks"), { recursive: true });
+    writeFileSync(join(git, "config"), "[core]\n");
+    // one git dir past 5,000 empty folders: the walk never gets to it
+    for (let i = 0; i < 5000; i++)
+      mkdirSync(join(git, "modules", `f${String(i).padStart(4, "0")}`), { recursive: true });
+    const deep = join(git, "modules", "zz");
+    mkdirSync(join(deep, "hooks"), { recursive: true });
+    writeFileSync(join(deep, "HEAD"), "ref: refs/heads/main\n");
+    const call = async (target: string) => {
+      const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
+        cwd: p.dir,
+        env: { HOME: home },
+      });
+      return JSON.parse(r.stdout) as { ok: boolean; error?: { code: string } };
+    };
+    for (const target of [join(deep, "hooks", "pre-commit"), join(deep, "config"), join(git, "modules", "planted")]) {
+      expect((await call(target)).error?.code, target).toBe("sandbox_denied");
+      expect(existsSync(target), target).toBe(false);
+    }
+    expect((await call(join(git, "description"))).ok).toBe(true);
+    expect((await call(join(p.dir, "written.txt"))).ok).toBe(true);
+  });
+});
+
 describe("a protected path cannot be swapped by moving its folder aside", () => {
   it(".git (holding the protected hooks and config) and packs/ (holding the packs) stay where they are; nothing planted", async () => {
     const git = join(dir, ".git");

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { bwrapArgs, type BwrapPlan } from "../../src/runtime/sandbox/bwrap";
 import { fewerMounts } from "../../src/runtime/sandbox/mounts";
-import { innerGitDirs } from "../../src/runtime/sandbox/gitdirs";
+import { gitProtected, innerGitDirs } from "../../src/runtime/sandbox/gitdirs";
 import { filterKnowsThisMachine, unixSocketFilter } from "../../src/runtime/sandbox/seccomp";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -262,11 +262,35 @@ describe("the git dirs inside a .git (src/runtime/sandbox/gitdirs.ts)", () => {
       mkdirSync(join(git, d), { recursive: true });
       if (d !== "modules/empty") writeFileSync(join(git, d, "HEAD"), "ref: refs/heads/main\n");
     }
-    expect(innerGitDirs(git).sort()).toEqual(
+    expect(innerGitDirs(git)!.sort()).toEqual(
       [git, "modules/lib/a", "modules/x", "modules/x/modules/y", "worktrees/w"]
         .map((d) => (d === git ? d : join(git, d)))
         .sort(),
     );
+  });
+});
+
+describe("the walk of .git/modules is bounded", () => {
+  it("past 4,096 entries or 8 levels it stops: modules/ and worktrees/ are then protected whole", () => {
+    const flood = join(mkdtempSync(join(tmpdir(), "hcpx-gitdirs-")), ".git");
+    for (let i = 0; i < 4200; i++) mkdirSync(join(flood, "modules", `f${i}`), { recursive: true });
+    expect(innerGitDirs(flood)).toBeUndefined();
+    expect(gitProtected(flood, true)).toEqual(
+      ["hooks", "config", "config.worktree", "modules", "worktrees"].map((n) => join(flood, n)),
+    );
+    expect(gitProtected(flood, false)).toEqual(["hooks", "modules", "worktrees"].map((n) => join(flood, n)));
+    // a submodule's git dir nested past 8 levels of folders
+    const deep = join(mkdtempSync(join(tmpdir(), "hcpx-gitdirs-")), ".git");
+    const nested = join(deep, "modules", ...Array.from({ length: 9 }, (_, i) => `d${i}`));
+    mkdirSync(nested, { recursive: true });
+    writeFileSync(join(nested, "HEAD"), "ref: refs/heads/main\n");
+    expect(innerGitDirs(deep)).toBeUndefined();
+    expect(gitProtected(deep, true)).toContain(join(deep, "modules"));
+    // within the bounds: each git dir's own, nothing whole
+    const few = join(mkdtempSync(join(tmpdir(), "hcpx-gitdirs-")), ".git");
+    mkdirSync(join(few, "modules", "x"), { recursive: true });
+    writeFileSync(join(few, "modules", "x", "HEAD"), "ref: refs/heads/main\n");
+    expect(gitProtected(few, false)).toEqual([join(few, "hooks"), join(few, "modules", "x", "hooks")]);
   });
 });
 

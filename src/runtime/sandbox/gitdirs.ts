@@ -5,18 +5,49 @@
 // submodule or worktree, and `git status` in the superproject recurses into its submodules. The
 // sandbox keeps them read-only as it keeps .git's own (index.ts protectedIn). Read only for a
 // confined write, and only where .git exists: a few readdir calls.
-import { listDir, type Listing } from "./mounts";
+//
+// The walk is bounded: modules/ lies in the writable root, so an earlier confined write may have
+// filled it with folders. Past MAX_LISTED entries (~300 submodules' git dirs) or MAX_DEPTH it stops,
+// and modules/ and worktrees/ are then kept read-only whole (gitProtected): a bounded cost, and
+// nothing in them left writable.
+import { opendirSync } from "node:fs";
 import { join } from "node:path";
 
-/** Folders at most this deep in modules/ are looked at (a submodule of a submodule … ): past it, none. */
+/** Folders at most this deep in modules/ are looked at (a submodule of a submodule … ). */
 const MAX_DEPTH = 8;
+/** Entries read at most over one walk, every folder's together. */
+const MAX_LISTED = 4096;
 
-/** `git` (a .git folder) and the git dirs inside it: its submodules' (recursively) and its worktrees'. */
-export function innerGitDirs(git: string, depth = 0): string[] {
+class TooMany extends Error {}
+
+/** What a write must not change in `git` (a .git, where it exists): each inner git dir's hooks and, `config`, its config. */
+export function gitProtected(git: string, config: boolean): string[] {
+  const dirs = innerGitDirs(git);
+  const own = (g: string) => [join(g, "hooks"), ...(config ? [join(g, "config"), join(g, "config.worktree")] : [])];
+  if (dirs) return dirs.flatMap(own);
+  // too many folders to look at: everything below modules/ and worktrees/ stays as it is
+  return [...own(git), join(git, "modules"), join(git, "worktrees")];
+}
+
+/**
+ * `git` (a .git folder) and the git dirs inside it: its submodules' (recursively) and its worktrees'.
+ * Undefined when there are more than the walk looks at (MAX_LISTED entries, or deeper than MAX_DEPTH).
+ */
+export function innerGitDirs(git: string): string[] | undefined {
+  const budget = { left: MAX_LISTED };
+  try {
+    return walk(git, 0, budget);
+  } catch (e) {
+    if (e instanceof TooMany) return undefined;
+    throw e;
+  }
+}
+
+function walk(git: string, depth: number, budget: { left: number }): string[] {
   const out = [git];
-  if (depth >= MAX_DEPTH) return out;
-  for (const name of folders(join(git, "modules"))) out.push(...moduleDirs(join(git, "modules", name), depth + 1));
-  if (depth === 0) for (const name of folders(join(git, "worktrees"))) out.push(join(git, "worktrees", name));
+  for (const name of folders(join(git, "modules"), budget))
+    out.push(...moduleDirs(join(git, "modules", name), depth + 1, budget));
+  if (depth === 0) for (const name of folders(join(git, "worktrees"), budget)) out.push(join(git, "worktrees", name));
   return out;
 }
 
@@ -24,25 +55,43 @@ export function innerGitDirs(git: string, depth = 0): string[] {
  * A folder under modules/: a submodule's git dir, or (a submodule named with a slash, `lib/a`) a folder
  * holding some. A git dir has a HEAD; its own modules/ holds its submodules.
  */
-function moduleDirs(dir: string, depth: number): string[] {
-  const entries = list(dir);
-  if (entries.some((e) => e.name === "HEAD")) return innerGitDirs(dir, depth);
-  if (depth >= MAX_DEPTH) return [];
-  return entries.filter((e) => e.dir).flatMap((e) => moduleDirs(join(dir, e.name), depth + 1));
+function moduleDirs(dir: string, depth: number, budget: { left: number }): string[] {
+  if (depth > MAX_DEPTH) throw new TooMany();
+  const entries = list(dir, budget);
+  if (entries.some((e) => e.name === "HEAD")) return walk(dir, depth, budget);
+  return entries.filter((e) => e.dir).flatMap((e) => moduleDirs(join(dir, e.name), depth + 1, budget));
 }
 
 /** The folders in `dir`, none when it cannot be read. */
-function folders(dir: string): string[] {
-  return list(dir)
+function folders(dir: string, budget: { left: number }): string[] {
+  return list(dir, budget)
     .filter((e) => e.dir)
     .map((e) => e.name);
 }
 
-/** listDir's entries of `dir`, none when it cannot be read. */
-function list(dir: string): ReturnType<Listing> {
+/** The entries of `dir` (none when it cannot be read), each taken from the budget: past it, TooMany, read no further. */
+function list(dir: string, budget: { left: number }): { name: string; dir: boolean }[] {
+  let d;
   try {
-    return listDir(dir);
+    d = opendirSync(dir);
   } catch {
     return [];
   }
+  const out: { name: string; dir: boolean }[] = [];
+  try {
+    for (let e = d.readSync(); e !== null; e = d.readSync()) {
+      if (--budget.left < 0) throw new TooMany();
+      out.push({ name: e.name, dir: e.isDirectory() });
+    }
+  } catch (e) {
+    if (e instanceof TooMany) throw e;
+    return out;
+  } finally {
+    try {
+      d.closeSync();
+    } catch {
+      // closed already
+    }
+  }
+  return out;
 }

@@ -18,7 +18,7 @@ import { display, isInside, userConfigDir } from "../../util/paths";
 import { failure, type Envelope, type Failure } from "../envelope";
 import { bwrapArgs, type BwrapPlan } from "./bwrap";
 import { fewerMounts } from "./mounts";
-import { innerGitDirs } from "./gitdirs";
+import { gitProtected } from "./gitdirs";
 import { filterKnowsThisMachine, unixSocketFilter } from "./seccomp";
 import { denialsIn, type Denial } from "./denials";
 export { denialsIn, type Denial } from "./denials";
@@ -240,10 +240,7 @@ function protectedIn(writable: string[], ctx: ConfineContext): string[] {
     ...writable.flatMap((r) => [
       join(r, "hcp.config.json5"),
       join(r, "hcp.lock"),
-      ...gitDirsOf(join(r, ".git")).flatMap((g) => [
-        join(g, "hooks"),
-        ...(gitConfig ? [join(g, "config"), join(g, "config.worktree")] : []),
-      ]),
+      ...gitDirsOf(join(r, ".git"), gitConfig),
     ]),
   ];
   const out = new Set<string>();
@@ -260,8 +257,8 @@ function protectedIn(writable: string[], ctx: ConfineContext): string[] {
  * hooks and reads its own config when git works in a submodule or a worktree (`git status` in the
  * superproject included, which recurses into submodules).
  */
-function gitDirsOf(git: string): string[] {
-  return existsSync(git) ? innerGitDirs(git) : [];
+function gitDirsOf(git: string, config: boolean): string[] {
+  return existsSync(git) ? gitProtected(git, config) : [];
 }
 
 /** git's config in a .git: its own, a submodule's (modules/…/config) or a worktree's (worktrees/<name>/config.worktree). */
