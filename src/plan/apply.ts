@@ -14,7 +14,7 @@
 // atomically, stale files deleted, their directories when left empty, then the
 // manifest (a rename, never written through a link).
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { display } from "../util/paths";
 import { readEntry, writeStep } from "../util/fsio";
@@ -79,6 +79,20 @@ function unchangedSincePlan(plan: FilePlan): void {
       });
   }
   if (moved.length) throw new HcpxError(moved);
+  // a file with another name (a hard link) would be refused by the door half-way: refused here, before any write
+  const linked: Problem[] = [];
+  for (const c of plan.changes) {
+    if (c.kind === "delete") continue;
+    const links = lstatSync(c.real, { throwIfNoEntry: false })?.nlink ?? 1;
+    const file = plan.record.kind === "ledger" ? c.path : display(c.abs);
+    if (links > 1)
+      linked.push({
+        code: "hard_linked",
+        message: `${file} has ${links} names (hard links): replacing it would leave the others with the old bytes; nothing was written`,
+        file,
+      });
+  }
+  if (linked.length) throw new HcpxError(linked);
 }
 
 /**

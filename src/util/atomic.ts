@@ -17,6 +17,8 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { HcpxError } from "./errors";
+import { display } from "./paths";
 
 /** A large text written in pieces (generate's tool lists), never held whole: `chunks()` yields it, the same each call. */
 export interface Chunked {
@@ -58,10 +60,26 @@ const madeDirs = new Set<string>();
 
 /**
  * What the caller's lstat of the file found just before the write (src/util/door.ts, a batch's memo):
- * its directory exists, and the file is absent (`mode` undefined) or a regular file of `mode`.
+ * its directory exists, and the file is absent (`mode` undefined) or a regular file of `mode` with
+ * `links` names.
  */
 export interface Found {
   mode: number | undefined;
+  links?: number;
+}
+
+/**
+ * A file with more than one name (a hard link: a dotfiles repository's copy of ~/.claude.json) is
+ * not replaced: the rename would give this name new bytes and leave the others with the old ones,
+ * two files where the person kept one. Refused before anything is written (hard_linked).
+ */
+export function refuseHardLinked(file: string, links: number | undefined): void {
+  if (links === undefined || links <= 1) return;
+  throw new HcpxError({
+    code: "hard_linked",
+    message: `${display(file)} has ${links} names (hard links): replacing it would leave the ${links > 2 ? `other ${links - 1} names` : "other name"} with the old bytes, so it was not written`,
+    file: display(file),
+  });
 }
 
 /**
@@ -75,13 +93,16 @@ export function atomicWrite(file: string, text: FileData, forceMode?: number, fo
     madeDirs.add(dir);
   }
   let mode: number | undefined = forceMode ?? found?.mode;
-  if (mode === undefined && !found) {
+  if (found) refuseHardLinked(file, found.links);
+  else {
+    let st;
     try {
-      mode = statSync(file, { throwIfNoEntry: false })?.mode;
-      if (mode !== undefined) mode &= 0o7777;
+      st = statSync(file, { throwIfNoEntry: false });
     } catch {
-      mode = undefined;
+      st = undefined;
     }
+    refuseHardLinked(file, st?.nlink);
+    if (mode === undefined && st) mode = st.mode & 0o7777;
   }
   const tmp = join(dir, `.${basename(file)}.hcpx-${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
   try {

@@ -157,6 +157,9 @@ export const ERRORS = {
   symlink_refused: { hint: "hcpx does not write through a symbolic link: replace the link with a directory or file" },
   outside_base: { hint: "a path must stay inside the project (or $HOME for --scope user)" },
   unsafe_file: { hint: "hcpx writes only regular files it may own: move that file away" },
+  hard_linked: {
+    hint: "replacing the file would leave its other names with the old bytes: make it one file (cp it to a new name, mv that over it) or a symlink to the one you keep, then run again",
+  },
   locked: { hint: "another `hcpx adopt --write` runs: wait for it, or remove a stale lock it names" },
   policy_widened: {
     hint: "a rule you wrote in the host's settings lets a confirm-gated write run without asking: narrow or remove it",

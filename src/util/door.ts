@@ -38,7 +38,7 @@ import {
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { HcpxError } from "./errors";
 import { display, isInside } from "./paths";
-import { atomicWrite, writeStep, type FileData, type Found } from "./atomic";
+import { atomicWrite, refuseHardLinked, writeStep, type FileData, type Found } from "./atomic";
 import { readBytes } from "./readfile";
 import { walkInside } from "./walk";
 
@@ -168,7 +168,7 @@ function memoGuard(base: Base | string, memo: DirMemo, abs: string, show?: strin
   }
   if (st === undefined) return { real, found: { mode: undefined } };
   if (st.isSymbolicLink()) return { real: guard(base, abs, show) };
-  return st.isFile() ? { real, found: { mode: st.mode & 0o7777 } } : { real };
+  return st.isFile() ? { real, found: { mode: st.mode & 0o7777, links: st.nlink } } : { real };
 }
 
 function memoDir(base: Base | string, memo: DirMemo, dir: string, show: string): string {
@@ -225,11 +225,14 @@ export function writeFiles(base: Base | string, files: readonly PlannedWrite[]):
       const tmp = join(dirname(f.real), `.${basename(f.real)}.hcpx-${tag()}.tmp`);
       temps.push({ real: f.real, tmp });
       let mode = f.mode;
+      let st;
       try {
-        mode = lstatSync(f.real).mode & 0o7777;
+        st = lstatSync(f.real);
+        mode = st.mode & 0o7777;
       } catch {
         /* new file */
       }
+      refuseHardLinked(f.real, st?.isFile() ? st.nlink : undefined);
       writeFileSync(tmp, f.data, { flag: "wx", ...(mode !== undefined ? { mode } : {}) });
       writeStep();
     }

@@ -2,7 +2,18 @@
 // repository that commits `.hcp/packs` (or `.hcp`) as a symlink to a folder
 // beside the project must not make `pack install`, `pack add`, `pack update`
 // or `pack remove` create, replace or delete anything in that folder.
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO, runHcpx, tmp } from "../support/hcpx";
@@ -176,5 +187,66 @@ describe("src/util/door.ts writeFiles: a multi-file change lands whole or not at
     ).toThrow(/symbolic link|symlink/);
     expect(existsSync(join(dir, "surface.json"))).toBe(false);
     expect(readFileSync(join(out, "target"), "utf8")).toBe("outside");
+  });
+});
+
+describe("a file with more than one name (a hard link) is not replaced: both names keep their bytes", () => {
+  it("writeFile (plain and through a batch's memo) and writeFiles refuse it, hard_linked, before writing anything", async () => {
+    const { dirMemo, writeFile, writeFiles } = await import("../../src/util/door");
+    const dir = tmp("hcpx-door-links-");
+    const kept = tmp("hcpx-door-dotfiles-");
+    writeFileSync(join(kept, "settings.json"), "the person's bytes\n");
+    linkSync(join(kept, "settings.json"), join(dir, "settings.json"));
+    const unchanged = () => {
+      expect(readFileSync(join(dir, "settings.json"), "utf8")).toBe("the person's bytes\n");
+      expect(readFileSync(join(kept, "settings.json"), "utf8")).toBe("the person's bytes\n");
+      expect(statSync(join(dir, "settings.json")).nlink).toBe(2);
+      expect(readdirSync(dir)).toEqual(["settings.json"]); // no temp file left
+    };
+    const code = (f: () => void) => {
+      try {
+        f();
+      } catch (e) {
+        return (e as { code?: string }).code;
+      }
+      return "written";
+    };
+    expect(code(() => writeFile({ dir }, join(dir, "settings.json"), "new"))).toBe("hard_linked");
+    unchanged();
+    expect(code(() => writeFile({ dir }, join(dir, "settings.json"), "new", { dirs: dirMemo() }))).toBe("hard_linked");
+    unchanged();
+    expect(
+      code(() =>
+        writeFiles({ dir }, [
+          { abs: join(dir, "other.json"), data: "new other" },
+          { abs: join(dir, "settings.json"), data: "new" },
+        ]),
+      ),
+    ).toBe("hard_linked");
+    unchanged();
+    // one name again: written
+    rmSync(join(kept, "settings.json"));
+    writeFile({ dir }, join(dir, "settings.json"), "new");
+    expect(readFileSync(join(dir, "settings.json"), "utf8")).toBe("new");
+  });
+
+  it("adopt --write on a host file that is a hard link: refused with hard_linked, both names as they were", async () => {
+    const dir = join(tmp("hcpx-door-adopt-"), "p");
+    mkdirSync(dir);
+    expect((await runHcpx(["init", "--yes"], { cwd: dir })).code).toBe(0);
+    const kept = tmp("hcpx-door-dotfiles-");
+    writeFileSync(join(kept, "AGENTS.md"), "# my notes\n");
+    linkSync(join(kept, "AGENTS.md"), join(dir, "AGENTS.md"));
+    const r = await runHcpx(["adopt", "codex", "--write", "--json"], { cwd: dir, env: { HOME: tmp("hcpx-door-home-") } });
+    expect(r.code, r.stdout).not.toBe(0);
+    const e = JSON.parse(r.stdout) as { ok: boolean; error?: { code: string; message: string; hint?: string } };
+    expect(e.error?.code, r.stdout).toBe("hard_linked");
+    expect(e.error?.message).toContain("AGENTS.md");
+    expect(readFileSync(join(dir, "AGENTS.md"), "utf8")).toBe("# my notes\n");
+    expect(readFileSync(join(kept, "AGENTS.md"), "utf8")).toBe("# my notes\n");
+    expect(statSync(join(dir, "AGENTS.md")).nlink).toBe(2);
+    // refused before anything of the plan was written: no other host file, no journal
+    expect(existsSync(join(dir, ".codex"))).toBe(false);
+    expect(existsSync(join(dir, ".hcp", "adopt.journal.json"))).toBe(false);
   });
 });
