@@ -29,6 +29,8 @@ const LOOK = new Set([
   "lstatSync",
   "fstatSync",
   "readdirSync",
+  "opendirSync", // a folder's entries, one at a time (a bounded listing: src/runtime/sandbox/gitdirs.ts)
+  "Dir",
   "realpathSync",
   "accessSync",
   "constants",
