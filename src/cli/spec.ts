@@ -236,7 +236,8 @@ export const COMMANDS = {
     options: {
       serverConfig: {
         flags: "--server-config <file>",
-        description: "check the principal against this config and use its tokens_file",
+        description:
+          "required: the server config that names the principal (the token is kept in its tokens_file); a token for a principal no config names would stop the server's start",
         complete: "path",
       },
       force: { flags: "--force", description: "replace the principal's token (the old one stops working)" },

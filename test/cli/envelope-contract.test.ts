@@ -44,6 +44,12 @@ const mcpJson = (dir: string) =>
     join(dir, ".mcp.json"),
     JSON.stringify({ mcpServers: { self: { command: process.execPath, args: [HCPX, "mcp"] } } }),
   );
+/** A server config (`server.json5`) in `dir` naming `principal` (hcpx token add checks the principal against it). */
+const serverConfigIn = (dir: string, principal: string) =>
+  writeFileSync(
+    join(dir, "server.json5"),
+    JSON.stringify({ principals: { [principal]: { grants: { allow: ["*"] } } } }),
+  );
 const hcpxIn = async (dir: string, args: string[]) => {
   const r = await runHcpx(args, { cwd: dir });
   if (r.code !== 0) throw new Error(`setup: hcpx ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
@@ -118,7 +124,10 @@ const CASES: Record<string, Case> = {
   completion: { ok: { args: ["completion", "bash"] }, fail: { args: ["completion", "tcsh"], exit: 64 } },
   // the runs share one scratch HOME (and state directory): each row its own principal
   "token add": {
-    ok: { args: ["token", "add", `ta-${process.pid}`] },
+    ok: {
+      args: ["token", "add", `ta-${process.pid}`, "--server-config", "server.json5"],
+      setup: (d) => serverConfigIn(d, `ta-${process.pid}`),
+    },
     fail: { args: ["token", "add", "alice", "--server-config", "nosuch.json5"] },
   },
   "token list": {
@@ -128,7 +137,10 @@ const CASES: Record<string, Case> = {
   "token remove": {
     ok: {
       args: ["token", "remove", `tr-${process.pid}`],
-      setup: (d) => hcpxIn(d, ["token", "add", `tr-${process.pid}`]),
+      setup: async (d) => {
+        serverConfigIn(d, `tr-${process.pid}`);
+        await hcpxIn(d, ["token", "add", `tr-${process.pid}`, "--server-config", "server.json5"]);
+      },
     },
     fail: { args: ["token", "remove", `nobody-${process.pid}`] },
   },

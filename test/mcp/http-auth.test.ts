@@ -165,18 +165,49 @@ describe("hcpx mcp --http: static tokens, two principals", () => {
 });
 
 describe("hcpx token", () => {
+  it("add needs the server config that names the principal: without it, a usage error and no token kept", () => {
+    const p = teamProject({ principals: { alice: { grants: { allow: ["ledger.*"] } } } });
+    const r = spawnSync(process.execPath, [HCPX, "token", "add", "bob", "--json"], {
+      cwd: p.dir,
+      env: p.env,
+      encoding: "utf8",
+    });
+    expect(r.status).toBe(64);
+    const e = (JSON.parse(r.stdout) as { error: { code: string; message: string; hint: string } }).error;
+    expect(e.code).toBe("usage");
+    expect(e.message).toContain("--server-config");
+    const list = spawnSync(process.execPath, [HCPX, "token", "list", "--json"], {
+      cwd: p.dir,
+      env: p.env,
+      encoding: "utf8",
+    });
+    expect((JSON.parse(list.stdout) as { data: { tokens: unknown[] } }).data.tokens).toEqual([]);
+    // with it: a principal it does not name is refused, one it names gets its token
+    const named = (id: string) =>
+      spawnSync(process.execPath, [HCPX, "token", "add", id, "--server-config", p.serverConfig, "--json"], {
+        cwd: p.dir,
+        env: p.env,
+        encoding: "utf8",
+      });
+    expect(JSON.parse(named("bob").stdout).error.code).toBe("unknown_principal");
+    expect(named("alice").status).toBe(0);
+  });
+
   it("concurrent adds lose no token (the tokens file is edited under a lock)", async () => {
-    const p = teamProject({ principals: {} });
-    const { spawn } = await import("node:child_process");
     const ids = Array.from({ length: 8 }, (_, i) => `p${i}`);
+    const p = teamProject({
+      principals: Object.fromEntries(ids.map((id) => [id, { grants: { allow: ["ledger.*"] } }])),
+    });
+    const { spawn } = await import("node:child_process");
     const codes = await Promise.all(
       ids.map(
         (id) =>
           new Promise<number | null>((r) =>
-            spawn(process.execPath, [HCPX, "token", "add", id], { cwd: p.dir, env: p.env, stdio: "ignore" }).on(
-              "close",
-              r,
-            ),
+            spawn(process.execPath, [HCPX, "token", "add", id, "--server-config", p.serverConfig], {
+              cwd: p.dir,
+              env: p.env,
+              stdio: "ignore",
+            }).on("close", r),
           ),
       ),
     );

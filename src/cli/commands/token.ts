@@ -34,6 +34,12 @@ function checkId(principal: string): void {
 
 export async function runAdd(principal: string, opts: TokenOpts): Promise<number> {
   checkId(principal);
+  // a token is for a principal of a server config: one no config names is refused here, not at the server's start
+  if (opts.serverConfig === undefined)
+    fail("usage", `token add needs --server-config FILE: the server config that names '${principal}'`, {
+      hint: `hcpx token add ${principal} --server-config <file> (its principals name '${principal}', with its grants: docs/http.md)`,
+      exit: 64,
+    });
   const out = makeOut(opts);
   const w = where(opts);
   if (w.principals && !w.principals.has(principal))
