@@ -83,7 +83,12 @@ function unchangedSincePlan(plan: FilePlan): void {
   const linked: Problem[] = [];
   for (const c of plan.changes) {
     if (c.kind === "delete") continue;
-    const links = lstatSync(c.real, { throwIfNoEntry: false })?.nlink ?? 1;
+    let links = 1;
+    try {
+      links = lstatSync(c.real, { throwIfNoEntry: false })?.nlink ?? 1;
+    } catch {
+      // not a path to a file now (the door's own check says what): no other name
+    }
     const file = plan.record.kind === "ledger" ? c.path : display(c.abs);
     if (links > 1)
       linked.push({

@@ -58,8 +58,10 @@ function pinned(protect: readonly string[], writable: readonly string[]): string
   return out;
 }
 
-/** bwrap's arguments for `plan`, ending with `--` and the command to run. */
-/** `seccompFd`: where bubblewrap reads the filter (the spawn feeds SECCOMP_FD; doctor's probe, its stdin). */
+/**
+ * bwrap's arguments for `plan`, ending with `--` and the command to run. `seccompFd`: where bubblewrap
+ * reads the filter (the spawn feeds SECCOMP_FD; doctor's probe, its stdin).
+ */
 export function bwrapArgs(plan: BwrapPlan, command: string, argv: readonly string[], seccompFd = SECCOMP_FD): string[] {
   const a = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
   // the kernel's settings stay read-only: bwrap makes them so itself only inside a user namespace, and as

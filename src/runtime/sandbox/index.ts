@@ -327,8 +327,8 @@ function explainDenial(e: Envelope, plan: BwrapPlan, ctx: ConfineContext): Envel
  * Whether this machine can confine a call (for `hcpx doctor`): the backend is
  * there and starts a sandbox as confine() asks for one (namespaces, no
  * capabilities). Runs bubblewrap once; never on exec's path.
+ * `some`: not every call is refused, only those `message` names.
  */
-/** `some`: not every call is refused, only those `message` names. */
 export function probeBackend(project: Pick<Project, "sandbox">): {
   ok: boolean;
   message: string;
