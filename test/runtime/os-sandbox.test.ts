@@ -649,6 +649,39 @@ describe("a submodule's and a worktree's git dirs inside .git", () => {
   });
 });
 
+describe("what git's config points at in the root: core.hooksPath (husky) and an included file", () => {
+  it("stay read-only, a new hook in the hooks folder too; the rest of the root is written", async () => {
+    const p = project({
+      packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })],
+      sandbox: { enforce: "os", bins: { node: process.execPath } },
+    });
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: p.dir, stdio: "ignore" });
+    git("init", "-q");
+    git("config", "core.hooksPath", ".husky/_");
+    git("config", "include.path", "../team.gitconfig");
+    mkdirSync(join(p.dir, ".husky", "_"), { recursive: true });
+    writeFileSync(join(p.dir, ".husky", "_", "pre-commit"), "#!/bin/sh\nexit 0\n");
+    writeFileSync(join(p.dir, "team.gitconfig"), "[core]\n\tautocrlf = false\n");
+    const call = async (target: string) => {
+      const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
+        cwd: p.dir,
+        env: { HOME: home },
+      });
+      return JSON.parse(r.stdout) as { ok: boolean; error?: { code: string } };
+    };
+    for (const [target, before] of [
+      [join(p.dir, ".husky", "_", "pre-commit"), "#!/bin/sh\nexit 0\n"],
+      [join(p.dir, ".husky", "_", "post-checkout"), undefined],
+      [join(p.dir, "team.gitconfig"), "[core]\n\tautocrlf = false\n"],
+    ] as const) {
+      expect((await call(target)).error?.code, target).toBe("sandbox_denied");
+      expect(existsSync(target) ? readFileSync(target, "utf8") : undefined, target).toBe(before);
+    }
+    expect((await call(join(p.dir, ".husky", "README"))).ok).toBe(true);
+    expect((await call(join(p.dir, "written.txt"))).ok).toBe(true);
+  });
+});
+
 describe("a .git/modules filled with folders (a planted flood)", () => {
   it("the walk stops, modules/ is kept read-only whole, and the call still runs", async () => {
     const p = project({

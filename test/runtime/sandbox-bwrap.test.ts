@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { bwrapArgs, type BwrapPlan } from "../../src/runtime/sandbox/bwrap";
 import { fewerMounts } from "../../src/runtime/sandbox/mounts";
 import { gitProtected, innerGitDirs } from "../../src/runtime/sandbox/gitdirs";
+import { parseGitConfig, repoGitPointers } from "../../src/runtime/sandbox/git-config";
 import { filterKnowsThisMachine, unixSocketFilter } from "../../src/runtime/sandbox/seccomp";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -363,5 +364,55 @@ describe("no new unix socket under the sandbox (src/runtime/sandbox/seccomp.ts)"
       { what: "unix socket", path: "/w/p/run/db.sock", line: "Error: connect EACCES /w/p/run/db.sock" },
     ]);
     expect(denialsIn("Error: connect EACCES /w/p/run/db.sock", { ...p, noUnixSockets: false })).toEqual([]);
+  });
+});
+
+describe("what git's configs point at (src/runtime/sandbox/git-config.ts)", () => {
+  it("parses git's syntax: sections and subsections, quotes, escapes, comments, continued lines, keys without a value", () => {
+    const text = [
+      "# a comment",
+      "[core]",
+      '\thooksPath = ".husky/_"  ; husky',
+      "\tbare",
+      "[Core]",
+      "  HooksPath = .githooks # the team's",
+      '[includeIf "gitdir:~/work/"]',
+      '  path = "~/work/.gitconfig"',
+      "[include]",
+      "  path = ../shared\\",
+      ".gitconfig",
+      '[alias] co = "checkout \\"x\\""',
+    ].join("\n");
+    expect(parseGitConfig(text)).toEqual([
+      { section: "core", key: "hookspath", value: ".husky/_" },
+      { section: "core", key: "bare", value: undefined },
+      { section: "core", key: "hookspath", value: ".githooks" },
+      { section: "includeif.gitdir:~/work/", key: "path", value: "~/work/.gitconfig" },
+      { section: "include", key: "path", value: "../shared.gitconfig" },
+      { section: "alias", key: "co", value: 'checkout "x"' },
+    ]);
+  });
+
+  it("every hooksPath and every include counts, followed through includes; a missing one is kept by its nearest folder", () => {
+    const root = mkdtempSync(join(tmpdir(), "hcpx-gitcfg-"));
+    const home = mkdtempSync(join(tmpdir(), "hcpx-gitcfg-home-"));
+    mkdirSync(join(root, ".git"));
+    mkdirSync(join(root, ".husky", "_"), { recursive: true });
+    mkdirSync(join(root, "conf"));
+    writeFileSync(join(root, ".git", "config"), "[core]\n\thooksPath = .husky/_\n[include]\n\tpath = ../conf/extra\n");
+    // the included file (in the root) includes one more, and sets a hooks folder that is not there yet
+    writeFileSync(join(root, "conf", "extra"), "[include]\n\tpath = ~/more\n[core]\n\thooksPath = tools/hooks\n");
+    writeFileSync(join(home, "more"), '[includeIf "onbranch:main"]\n\tpath = /nonexistent-hcpx/x\n');
+    expect(repoGitPointers(root, [home]).sort()).toEqual(
+      [join(root, ".husky", "_"), join(root, "conf", "extra"), root, join(home, "more"), "/"].sort(),
+    );
+    // no .git folder here: nothing to look at
+    expect(repoGitPointers(home, [home])).toEqual([]);
+    // an include loop is followed once; a chain past 32 files stops the call
+    writeFileSync(join(root, "conf", "extra"), "[include]\n\tpath = extra\n");
+    expect(repoGitPointers(root, [home])).toContain(join(root, "conf", "extra"));
+    for (let i = 0; i < 40; i++) writeFileSync(join(root, "conf", `c${i}`), `[include]\n\tpath = c${i + 1}\n`);
+    writeFileSync(join(root, "conf", "extra"), "[include]\n\tpath = c0\n");
+    expect(() => repoGitPointers(root, [home])).toThrow(/more than 32 files/);
   });
 });

@@ -15,10 +15,12 @@ import { dirname, join } from "node:path";
 import type { Pack, Project } from "../../pack/model";
 import { isGranted } from "../../pack/grants";
 import { display, isInside, userConfigDir } from "../../util/paths";
+import { HcpxError } from "../../util/errors";
 import { failure, type Envelope, type Failure } from "../envelope";
 import { bwrapArgs, type BwrapPlan } from "./bwrap";
 import { fewerMounts } from "./mounts";
 import { gitProtected } from "./gitdirs";
+import { repoGitPointers } from "./git-config";
 import { filterKnowsThisMachine, unixSocketFilter } from "./seccomp";
 import { denialsIn, type Denial } from "./denials";
 export { denialsIn, type Denial } from "./denials";
@@ -125,7 +127,14 @@ export function confine(line: SpawnLine, ctx: ConfineContext): Confined | Failur
     return unavailable(ctx.label, project, `${process.platform} has no OS sandbox backend`);
   const bw = findBwrap(project);
   if (!bw.path) return unavailable(ctx.label, project, bw.why!);
-  const plan = planFor(line, ctx);
+  let plan: BwrapPlan;
+  try {
+    plan = planFor(line, ctx);
+  } catch (e) {
+    // what the plan cannot know (a git config it cannot read) stops the call: nothing runs
+    if (!(e instanceof HcpxError) || e.code !== "sandbox_unavailable") throw e;
+    return unavailable(ctx.label, project, e.problems[0]!.message, e.problems[0]!.hint);
+  }
   if (plan.noUnixSockets && !filterKnowsThisMachine())
     return unavailable(ctx.label, project, NO_FILTER(), NO_FILTER_HINT);
   const env: NodeJS.ProcessEnv = { ...line.env, TMPDIR: "/tmp", TMP: "/tmp", TEMP: "/tmp" };
@@ -207,7 +216,7 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
   for (const path of new Set(RUN_SOCKETS.filter((p) => existsSync(p)).map(real))) {
     if (!masks.some((m) => m.path === path)) masks.push({ path, dir: statSync(path).isDirectory() });
   }
-  const protect = fewerMounts(protectedIn(writable, ctx), writable);
+  const protect = fewerMounts(protectedIn(writable, ctx, hs), writable);
   const noUnixSockets = pack.surface.reach?.unix_sockets !== true;
   return { rebind, writable, protect, masks, unmask, network: networkFor(pack, cls), cwd: line.cwd, noUnixSockets };
 }
@@ -229,10 +238,11 @@ const RUN_SOCKETS = [
  * git's hooks (run on the person's next commit) and git's config (a core.fsmonitor, core.hooksPath or alias
  * there runs at the person's next git command, a shell prompt's `git status` included), a submodule's and a
  * worktree's kept inside .git too, unless every config that asks "os" lists the pack in
- * sandbox.git_config_writers, and the active packs' programs (what another pack's call runs, under its own
+ * sandbox.git_config_writers, what git's configs point at (core.hooksPath's folder, an included file:
+ * git-config.ts), and the active packs' programs (what another pack's call runs, under its own
  * Policy). Only what exists and lies in a writable root.
  */
-function protectedIn(writable: string[], ctx: ConfineContext): string[] {
+function protectedIn(writable: string[], ctx: ConfineContext, hs: readonly string[]): string[] {
   if (writable.length === 0) return [];
   const { project } = ctx;
   const gitConfig = !project.sandbox.gitConfigWriters?.includes(ctx.pack.id);
@@ -246,6 +256,7 @@ function protectedIn(writable: string[], ctx: ConfineContext): string[] {
       join(r, "hcp.config.json5"),
       join(r, "hcp.lock"),
       ...gitDirsOf(join(r, ".git"), gitConfig),
+      ...repoGitPointers(r, hs),
     ]),
   ];
   const out = new Set<string>();
