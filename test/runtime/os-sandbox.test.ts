@@ -682,6 +682,29 @@ describe("what git's config points at in the root: core.hooksPath (husky) and an
   });
 });
 
+describe("a .git without a hooks folder (a template without hooks)", () => {
+  it("is kept whole: a write cannot make .git/hooks/pre-commit", async () => {
+    const p = project({
+      packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })],
+      sandbox: { enforce: "os", bins: { node: process.execPath } },
+    });
+    execFileSync("git", ["init", "-q"], { cwd: p.dir, stdio: "ignore" });
+    rmSync(join(p.dir, ".git", "hooks"), { recursive: true, force: true });
+    const call = async (target: string) => {
+      const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
+        cwd: p.dir,
+        env: { HOME: home },
+      });
+      return JSON.parse(r.stdout) as { ok: boolean; error?: { code: string } };
+    };
+    // the fixture's write makes no folder: what it makes in .git (here an entry named hooks) is refused
+    const hook = join(p.dir, ".git", "hooks");
+    expect((await call(hook)).error?.code).toBe("sandbox_denied");
+    expect(existsSync(hook)).toBe(false);
+    expect((await call(join(p.dir, "written.txt"))).ok).toBe(true);
+  });
+});
+
 describe("a .git/modules filled with folders (a planted flood)", () => {
   it("the walk stops, modules/ is kept read-only whole, and the call still runs", async () => {
     const p = project({

@@ -274,11 +274,11 @@ describe("the git dirs inside a .git (src/runtime/sandbox/gitdirs.ts)", () => {
 describe("the walk of .git/modules is bounded", () => {
   it("past 4,096 entries or 8 levels it stops: modules/ and worktrees/ are then protected whole", () => {
     const flood = join(mkdtempSync(join(tmpdir(), "hcpx-gitdirs-")), ".git");
+    mkdirSync(join(flood, "hooks"), { recursive: true });
+    writeFileSync(join(flood, "config"), "[core]\n");
     for (let i = 0; i < 4200; i++) mkdirSync(join(flood, "modules", `f${i}`), { recursive: true });
     expect(innerGitDirs(flood)).toBeUndefined();
-    expect(gitProtected(flood, true)).toEqual(
-      ["hooks", "config", "config.worktree", "modules", "worktrees"].map((n) => join(flood, n)),
-    );
+    expect(gitProtected(flood, true)).toEqual(["hooks", "config", "modules", "worktrees"].map((n) => join(flood, n)));
     expect(gitProtected(flood, false)).toEqual(["hooks", "modules", "worktrees"].map((n) => join(flood, n)));
     // a submodule's git dir nested past 8 levels of folders
     const deep = join(mkdtempSync(join(tmpdir(), "hcpx-gitdirs-")), ".git");
@@ -289,9 +289,44 @@ describe("the walk of .git/modules is bounded", () => {
     expect(gitProtected(deep, true)).toContain(join(deep, "modules"));
     // within the bounds: each git dir's own, nothing whole
     const few = join(mkdtempSync(join(tmpdir(), "hcpx-gitdirs-")), ".git");
-    mkdirSync(join(few, "modules", "x"), { recursive: true });
+    mkdirSync(join(few, "hooks"), { recursive: true });
+    mkdirSync(join(few, "modules", "x", "hooks"), { recursive: true });
     writeFileSync(join(few, "modules", "x", "HEAD"), "ref: refs/heads/main\n");
     expect(gitProtected(few, false)).toEqual([join(few, "hooks"), join(few, "modules", "x", "hooks")]);
+  });
+
+  it("what is not there is kept by its nearest folder: a git dir without hooks/ or config whole; config.worktree when turned on", () => {
+    const git = join(mkdtempSync(join(tmpdir(), "hcpx-gitdirs-")), ".git");
+    mkdirSync(join(git, "modules", "x", "hooks"), { recursive: true });
+    writeFileSync(join(git, "modules", "x", "HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(git, "config"), "[core]\n");
+    // .git has no hooks/: .git itself; the submodule's git dir has no config: that git dir itself
+    expect(gitProtected(git, true)).toEqual([
+      git,
+      join(git, "config"),
+      join(git, "modules", "x", "hooks"),
+      join(git, "modules", "x"),
+    ]);
+    mkdirSync(join(git, "hooks"));
+    mkdirSync(join(git, "worktrees", "w"), { recursive: true });
+    writeFileSync(join(git, "worktrees", "w", "HEAD"), "ref: refs/heads/w\n");
+    writeFileSync(join(git, "modules", "x", "config"), "[core]\n");
+    expect(gitProtected(git, true)).not.toContain(join(git, "worktrees", "w"));
+    // extensions.worktreeConfig on: a worktree's config.worktree that is not there yet is kept too
+    writeFileSync(join(git, "config"), "[extensions]\n\tworktreeConfig = true\n");
+    expect(gitProtected(git, true)).toContain(join(git, "worktrees", "w"));
+    expect(gitProtected(git, true)).toContain(git); // the main worktree's .git/config.worktree: .git whole
+    writeFileSync(join(git, "config.worktree"), "");
+    writeFileSync(join(git, "worktrees", "w", "config.worktree"), "");
+    expect(gitProtected(git, true)).toEqual(
+      ["hooks", "config", "config.worktree", "modules/x/hooks", "modules/x/config", "worktrees/w/config.worktree"].map(
+        (n) => join(git, n),
+      ),
+    );
+    // a .git that is a file (a worktree's pointer): the file itself
+    const wt = mkdtempSync(join(tmpdir(), "hcpx-gitdirs-wt-"));
+    writeFileSync(join(wt, ".git"), "gitdir: /somewhere/.git/worktrees/w\n");
+    expect(new Set(gitProtected(join(wt, ".git"), true))).toEqual(new Set([join(wt, ".git")]));
   });
 });
 

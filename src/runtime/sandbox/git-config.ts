@@ -101,8 +101,17 @@ function pathOf(value: string, base: string, home: string | undefined): string {
   return isAbsolute(value) ? resolve(value) : resolve(base, value);
 }
 
+/** Whether the repository's config at `git`/config turns per-worktree configs on (extensions.worktreeConfig). */
+export function worktreeConfigOn(git: string): boolean {
+  let on = false;
+  for (const e of parseGitConfig(readConfig(join(git, "config"))))
+    if (e.section === "extensions" && e.key === "worktreeconfig")
+      on = e.value === undefined || /^(true|yes|on|1)$/i.test(e.value.trim());
+  return on;
+}
+
 /** `p`, or its nearest folder that exists (a write must not make `p`). */
-function nearest(p: string): string {
+export function nearest(p: string): string {
   let d = p;
   while (!existsSync(d) && dirname(d) !== d) d = dirname(d);
   return d;

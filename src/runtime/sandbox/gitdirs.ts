@@ -10,8 +10,9 @@
 // filled it with folders. Past MAX_LISTED entries (~300 submodules' git dirs) or MAX_DEPTH it stops,
 // and modules/ and worktrees/ are then kept read-only whole (gitProtected): a bounded cost, and
 // nothing in them left writable.
-import { opendirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, opendirSync } from "node:fs";
+import { join, sep } from "node:path";
+import { nearest, worktreeConfigOn } from "./git-config";
 
 /** Folders at most this deep in modules/ are looked at (a submodule of a submodule … ). */
 const MAX_DEPTH = 8;
@@ -20,13 +21,30 @@ const MAX_LISTED = 4096;
 
 class TooMany extends Error {}
 
-/** What a write must not change in `git` (a .git, where it exists): each inner git dir's hooks and, `config`, its config. */
+/**
+ * What a write must not change in `git` (a .git, where it exists): each inner git dir's hooks and, `config`,
+ * its config (and config.worktree, where there is one or the repository turns them on). One that is not
+ * there is kept by its nearest folder that is (git-config.ts nearest): a git dir without a hooks folder is
+ * kept whole, since a write could make one and git would run what it holds; a .git that is a file (a
+ * worktree's or a submodule's pointer to its git dir) is kept as it is, so a write cannot point it elsewhere.
+ */
 export function gitProtected(git: string, config: boolean): string[] {
   const dirs = innerGitDirs(git);
-  const own = (g: string) => [join(g, "hooks"), ...(config ? [join(g, "config"), join(g, "config.worktree")] : [])];
+  const worktrees = join(git, "worktrees");
+  // config.worktree: where there is one, or where the git dir's own config (a linked worktree: the repository's) turns them on
+  const worktreeConfig = (g: string, on: boolean) => {
+    const w = join(g, "config.worktree");
+    return on || existsSync(w) ? [nearest(w)] : [];
+  };
+  const own = (g: string): string[] => {
+    if (!config) return g.startsWith(worktrees + sep) ? [] : [nearest(join(g, "hooks"))];
+    // a linked worktree's git dir has neither hooks nor config of its own (the repository's are its)
+    if (g.startsWith(worktrees + sep)) return worktreeConfig(g, worktreeConfigOn(git));
+    return [nearest(join(g, "hooks")), nearest(join(g, "config")), ...worktreeConfig(g, worktreeConfigOn(g))];
+  };
   if (dirs) return dirs.flatMap(own);
   // too many folders to look at: everything below modules/ and worktrees/ stays as it is
-  return [...own(git), join(git, "modules"), join(git, "worktrees")];
+  return [...own(git), join(git, "modules"), worktrees];
 }
 
 /**
