@@ -4,6 +4,8 @@
 // Policy row, and the mcp server's widest granted class. The kernel side runs
 // in test/runtime/os-sandbox.test.ts.
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { spawnSync } from "node:child_process";
 import { bwrapArgs, type BwrapPlan } from "../../src/runtime/sandbox/bwrap";
 import { fewerMounts } from "../../src/runtime/sandbox/mounts";
 import { gitProtected, innerGitDirs } from "../../src/runtime/sandbox/gitdirs";
@@ -449,5 +451,53 @@ describe("what git's configs point at (src/runtime/sandbox/git-config.ts)", () =
     for (let i = 0; i < 40; i++) writeFileSync(join(root, "conf", `c${i}`), `[include]\n\tpath = c${i + 1}\n`);
     writeFileSync(join(root, "conf", "extra"), "[include]\n\tpath = c0\n");
     expect(() => repoGitPointers(root, [home])).toThrow(/more than 32 files/);
+  });
+});
+
+describe("the git config reader against git itself", () => {
+  const gitGet = (file: string, key: string): string[] => {
+    const r = spawnSync("git", ["config", "--file", file, "--get-all", key], { encoding: "utf8" });
+    return r.status === 0 ? r.stdout.split("\n").slice(0, -1) : [];
+  };
+  const ours = (text: string, section: string, key: string) =>
+    parseGitConfig(text)
+      .filter((e) => e.section === section && e.key === key)
+      .map((e) => e.value ?? "true");
+
+  it("reads core.hooksPath and include.path as `git config --file` does", () => {
+    const dir = mkdtempSync(join(tmpdir(), "hcpx-gitcfg-vs-"));
+    const cases = [
+      "[core]\n\thooksPath = .husky/_\n",
+      '[core]\n\thooksPath = "a b"  # c\n',
+      "[CORE]\nHOOKSPATH=x;y\n",
+      '[core] hooksPath = "q\\"x\\\\y"\n',
+      "[core]\n\thooksPath = one \\\n two\n",
+      "[core]\n  hooksPath   =   spaced   out   \n",
+      "[include]\n\tpath = a\n\tpath = ../b\n[include]\n\tpath = ~/c\n",
+      '[includeIf "gitdir:~/w/"]\n\tpath = w.inc\n',
+      "[core]\r\n\thooksPath = crlf\r\n",
+      "# [core]\n; hooksPath = no\n[core]\n\thooksPath = yes\n",
+    ];
+    for (const [i, text] of cases.entries()) {
+      const f = join(dir, `c${i}`);
+      writeFileSync(f, text);
+      expect(ours(text, "core", "hookspath"), text).toEqual(gitGet(f, "core.hooksPath"));
+      expect(ours(text, "include", "path"), text).toEqual(gitGet(f, "include.path"));
+    }
+  });
+
+  it("any text: an answer, never an exception or a hang", () => {
+    fc.assert(
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom("[", "]", '"', "\\", "\n", "\r", "=", "#", ";", " ", "\t", "a", "k", ".", "-"),
+          maxLength: 200,
+        }),
+        (text) => {
+          expect(Array.isArray(parseGitConfig(text))).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
