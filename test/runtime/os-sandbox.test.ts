@@ -630,6 +630,9 @@ describe("a submodule's and a worktree's git dirs inside .git", () => {
     const mod = join(p.dir, ".git", "modules", "lib");
     const wt = join(p.dir, ".git", "worktrees", "wt");
     writeFileSync(join(wt, "config.worktree"), "[core]\n");
+    // the submodule's own config puts its hooks in its working tree (relative to it: lib/.hooks)
+    git(join(p.dir, "lib"), "config", "core.hooksPath", ".hooks");
+    mkdirSync(join(p.dir, "lib", ".hooks"));
     const run = async (target: string) => {
       const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
         cwd: p.dir,
@@ -637,12 +640,17 @@ describe("a submodule's and a worktree's git dirs inside .git", () => {
       });
       return JSON.parse(r.stdout) as { ok: boolean; error?: { code: string; hint?: string } };
     };
-    for (const target of [join(mod, "config"), join(mod, "hooks", "pre-commit"), join(wt, "config.worktree")]) {
+    for (const target of [
+      join(mod, "config"),
+      join(mod, "hooks", "pre-commit"),
+      join(wt, "config.worktree"),
+      join(p.dir, "lib", ".hooks", "pre-commit"),
+    ]) {
       const before = existsSync(target) ? readFileSync(target, "utf8") : undefined;
       const r = await run(target);
       expect(r.error?.code, target).toBe("sandbox_denied");
       // a config's refusal says how a pack that must change git's config gets to
-      if (!target.includes("hooks")) expect(r.error?.hint, target).toMatch(/sandbox\.git_config_writers/);
+      if (!/hooks/i.test(target)) expect(r.error?.hint, target).toMatch(/sandbox\.git_config_writers/);
       expect(existsSync(target) ? readFileSync(target, "utf8") : undefined, target).toBe(before);
     }
     expect((await run(join(mod, "description"))).ok).toBe(true);

@@ -101,6 +101,14 @@ function pathOf(value: string, base: string, home: string | undefined): string {
   return isAbsolute(value) ? resolve(value) : resolve(base, value);
 }
 
+/** A submodule's working tree: its git dir's core.worktree (git writes it, relative to the git dir), else `root`. */
+export function moduleWorktree(g: string, root: string): string {
+  let worktree: string | undefined;
+  for (const e of parseGitConfig(readConfig(join(g, "config"))))
+    if (e.section === "core" && e.key === "worktree" && e.value) worktree = e.value;
+  return worktree === undefined ? root : resolve(g, worktree);
+}
+
 /** Whether the repository's config at `git`/config turns per-worktree configs on (extensions.worktreeConfig). */
 export function worktreeConfigOn(git: string): boolean {
   let on = false;

@@ -11,8 +11,8 @@
 // and modules/ and worktrees/ are then kept read-only whole (gitProtected): a bounded cost, and
 // nothing in them left writable.
 import { existsSync, opendirSync } from "node:fs";
-import { join, sep } from "node:path";
-import { nearest, worktreeConfigOn } from "./git-config";
+import { dirname, join, sep } from "node:path";
+import { gitConfigPointers, moduleWorktree, nearest, worktreeConfigOn } from "./git-config";
 
 /** Folders at most this deep in modules/ are looked at (a submodule of a submodule … ). */
 const MAX_DEPTH = 8;
@@ -28,7 +28,7 @@ class TooMany extends Error {}
  * kept whole, since a write could make one and git would run what it holds; a .git that is a file (a
  * worktree's or a submodule's pointer to its git dir) is kept as it is, so a write cannot point it elsewhere.
  */
-export function gitProtected(git: string, config: boolean): string[] {
+export function gitProtected(git: string, config: boolean, home?: string): string[] {
   const dirs = innerGitDirs(git);
   const worktrees = join(git, "worktrees");
   // config.worktree: where there is one, or where the git dir's own config (a linked worktree: the repository's) turns them on
@@ -37,10 +37,16 @@ export function gitProtected(git: string, config: boolean): string[] {
     return on || existsSync(w) ? [nearest(w)] : [];
   };
   const own = (g: string): string[] => {
-    if (!config) return g.startsWith(worktrees + sep) ? [] : [nearest(join(g, "hooks"))];
     // a linked worktree's git dir has neither hooks nor config of its own (the repository's are its)
-    if (g.startsWith(worktrees + sep)) return worktreeConfig(g, worktreeConfigOn(git));
-    return [nearest(join(g, "hooks")), nearest(join(g, "config")), ...worktreeConfig(g, worktreeConfigOn(g))];
+    if (g.startsWith(worktrees + sep)) return config ? worktreeConfig(g, worktreeConfigOn(git)) : [];
+    const mine = [
+      nearest(join(g, "hooks")),
+      ...(config ? [nearest(join(g, "config")), ...worktreeConfig(g, worktreeConfigOn(g))] : []),
+    ];
+    // a submodule's own config: what its core.hooksPath and includes name (the repository's: repoGitPointers)
+    return g === git
+      ? mine
+      : [...mine, ...gitConfigPointers([join(g, "config")], moduleWorktree(g, dirname(git)), home)];
   };
   if (dirs) return dirs.flatMap(own);
   // too many folders to look at: everything below modules/ and worktrees/ stays as it is

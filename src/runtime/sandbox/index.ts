@@ -255,7 +255,7 @@ function protectedIn(writable: string[], ctx: ConfineContext, hs: readonly strin
     ...writable.flatMap((r) => [
       join(r, "hcp.config.json5"),
       join(r, "hcp.lock"),
-      ...gitDirsOf(join(r, ".git"), gitConfig),
+      ...gitDirsOf(join(r, ".git"), gitConfig, hs[0]),
       ...repoGitPointers(r, hs),
     ]),
   ];
@@ -273,8 +273,8 @@ function protectedIn(writable: string[], ctx: ConfineContext, hs: readonly strin
  * hooks and reads its own config when git works in a submodule or a worktree (`git status` in the
  * superproject included, which recurses into submodules).
  */
-function gitDirsOf(git: string, config: boolean): string[] {
-  return existsSync(git) ? gitProtected(git, config) : [];
+function gitDirsOf(git: string, config: boolean, home: string | undefined): string[] {
+  return existsSync(git) ? gitProtected(git, config, home) : [];
 }
 
 /** git's config in a .git: its own, a submodule's (modules/…/config) or a worktree's (worktrees/<name>/config.worktree). */
