@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { randomBytes } from "node:crypto";
 import { execFileSync } from "node:child_process";
@@ -686,6 +686,36 @@ describe("what git's config points at in the root: core.hooksPath (husky) and an
       expect(existsSync(target) ? readFileSync(target, "utf8") : undefined, target).toBe(before);
     }
     expect((await call(join(p.dir, ".husky", "README"))).ok).toBe(true);
+    expect((await call(join(p.dir, "written.txt"))).ok).toBe(true);
+  });
+});
+
+describe("a project that is a linked worktree (its .git a file): the repository's core.hooksPath counts", () => {
+  it("the hooks folder in the worktree stays read-only", async () => {
+    const p = project({
+      packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })],
+      sandbox: { enforce: "os", bins: { node: process.execPath } },
+    });
+    const main = tmp("hcpx-sbx-main-");
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd, stdio: "ignore" });
+    git(main, "init", "-q");
+    git(main, "commit", "-q", "--allow-empty", "-m", "init");
+    git(main, "config", "core.hooksPath", ".husky/_");
+    git(main, "worktree", "add", "-q", join(main, "..", `${basename(main)}-wt`));
+    // the project's .git is the worktree's pointer (what `git worktree add` writes)
+    writeFileSync(join(p.dir, ".git"), readFileSync(join(main, "..", `${basename(main)}-wt`, ".git"), "utf8"));
+    mkdirSync(join(p.dir, ".husky", "_"), { recursive: true });
+    const call = async (target: string) => {
+      const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
+        cwd: p.dir,
+        env: { HOME: home },
+      });
+      return JSON.parse(r.stdout) as { ok: boolean; error?: { code: string } };
+    };
+    const hook = join(p.dir, ".husky", "_", "pre-commit");
+    expect((await call(hook)).error?.code).toBe("sandbox_denied");
+    expect(existsSync(hook)).toBe(false);
     expect((await call(join(p.dir, "written.txt"))).ok).toBe(true);
   });
 });

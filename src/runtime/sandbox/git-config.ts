@@ -30,19 +30,37 @@ export interface GitConfigEntry {
 
 /**
  * What a write in `root` must not change besides .git's own files, when `root` holds a repository (a
- * .git folder): what the repository's, the person's and the system's git configs point at.
+ * .git folder, or a linked worktree's .git file): what the repository's, the person's and the system's
+ * git configs point at.
  */
 export function repoGitPointers(root: string, homes: readonly string[]): string[] {
-  const git = join(root, ".git");
-  if (statSync(git, { throwIfNoEntry: false })?.isDirectory() !== true) return [];
+  const git = gitDirOf(join(root, ".git"));
+  if (git === undefined) return [];
   const xdg = process.env.XDG_CONFIG_HOME;
   const configs = [
-    join(git, "config"),
+    join(git.common, "config"),
+    ...(git.dir !== git.common ? [join(git.dir, "config.worktree")] : []),
     ...homes.flatMap((h) => [join(h, ".gitconfig"), join(h, ".config", "git", "config")]),
     ...(xdg && isAbsolute(xdg) ? [join(xdg, "git", "config")] : []),
     "/etc/gitconfig",
   ];
   return gitConfigPointers(configs, root, homes[0]);
+}
+
+/**
+ * The git dir a `.git` stands for: the folder itself, or (a linked worktree's or a submodule's `.git`
+ * file, "gitdir: <path>") the one it names; `common`: the repository's (its commondir), whose config
+ * a linked worktree shares. Undefined when there is none.
+ */
+function gitDirOf(dotGit: string): { dir: string; common: string } | undefined {
+  const st = statSync(dotGit, { throwIfNoEntry: false });
+  if (st?.isDirectory()) return { dir: dotGit, common: dotGit };
+  if (!st?.isFile()) return undefined;
+  const m = /^gitdir:\s*(.+?)\s*$/m.exec(readConfig(dotGit));
+  if (!m) return undefined;
+  const dir = resolve(dirname(dotGit), m[1]!);
+  const common = readConfig(join(dir, "commondir")).trim();
+  return { dir, common: common ? resolve(dir, common) : dir };
 }
 
 /**
