@@ -450,6 +450,37 @@ describe('hcpx mcp under enforce "os"', () => {
 });
 
 /** An environment whose user config (XDG_CONFIG_HOME/hcp/config.json5) holds this sandbox section. */
+/** A project whose pack `lw` writes "reached" to a path under enforce "os", and that write as its envelope. */
+function writeProject(): {
+  p: ReturnType<typeof project>;
+  call: (target: string) => Promise<{ ok: boolean; error?: { code: string; hint?: string } }>;
+} {
+  const p = project({
+    packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })],
+    sandbox: { enforce: "os", bins: { node: process.execPath } },
+  });
+  const call = async (target: string) => {
+    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
+      cwd: p.dir,
+      env: { HOME: home },
+    });
+    return JSON.parse(r.stdout) as { ok: boolean; error?: { code: string; hint?: string } };
+  };
+  return { p, call };
+}
+
+/** `call`'s write to `target` is refused by the kernel and leaves it as it was (`before`; undefined: not there); one to a plain file of the root lands. */
+async function refusedNotWritten(
+  call: ReturnType<typeof writeProject>["call"],
+  target: string,
+  root: string,
+  before?: string,
+): Promise<void> {
+  expect((await call(target)).error?.code, target).toBe("sandbox_denied");
+  expect(existsSync(target) ? readFileSync(target, "utf8") : undefined, target).toBe(before);
+  expect((await call(join(root, "written.txt"))).ok).toBe(true);
+}
+
 function userSandbox(sandbox: Record<string, unknown>): Record<string, string> {
   const xdg = tmp("hcpx-sbx-xdg-");
   mkdirSync(join(xdg, "hcp"));
@@ -659,10 +690,7 @@ describe("a submodule's and a worktree's git dirs inside .git", () => {
 
 describe("what git's config points at in the root: core.hooksPath (husky) and an included file", () => {
   it("stay read-only, a new hook in the hooks folder too; the rest of the root is written", async () => {
-    const p = project({
-      packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })],
-      sandbox: { enforce: "os", bins: { node: process.execPath } },
-    });
+    const { p, call } = writeProject();
     const git = (...args: string[]) => execFileSync("git", args, { cwd: p.dir, stdio: "ignore" });
     git("init", "-q");
     git("config", "core.hooksPath", ".husky/_");
@@ -670,13 +698,6 @@ describe("what git's config points at in the root: core.hooksPath (husky) and an
     mkdirSync(join(p.dir, ".husky", "_"), { recursive: true });
     writeFileSync(join(p.dir, ".husky", "_", "pre-commit"), "#!/bin/sh\nexit 0\n");
     writeFileSync(join(p.dir, "team.gitconfig"), "[core]\n\tautocrlf = false\n");
-    const call = async (target: string) => {
-      const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
-        cwd: p.dir,
-        env: { HOME: home },
-      });
-      return JSON.parse(r.stdout) as { ok: boolean; error?: { code: string } };
-    };
     for (const [target, before] of [
       [join(p.dir, ".husky", "_", "pre-commit"), "#!/bin/sh\nexit 0\n"],
       [join(p.dir, ".husky", "_", "post-checkout"), undefined],
@@ -692,10 +713,7 @@ describe("what git's config points at in the root: core.hooksPath (husky) and an
 
 describe("a project that is a linked worktree (its .git a file): the repository's core.hooksPath counts", () => {
   it("the hooks folder in the worktree stays read-only", async () => {
-    const p = project({
-      packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })],
-      sandbox: { enforce: "os", bins: { node: process.execPath } },
-    });
+    const { p, call } = writeProject();
     const main = tmp("hcpx-sbx-main-");
     const git = (cwd: string, ...args: string[]) =>
       execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd, stdio: "ignore" });
@@ -706,49 +724,23 @@ describe("a project that is a linked worktree (its .git a file): the repository'
     // the project's .git is the worktree's pointer (what `git worktree add` writes)
     writeFileSync(join(p.dir, ".git"), readFileSync(join(main, "..", `${basename(main)}-wt`, ".git"), "utf8"));
     mkdirSync(join(p.dir, ".husky", "_"), { recursive: true });
-    const call = async (target: string) => {
-      const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
-        cwd: p.dir,
-        env: { HOME: home },
-      });
-      return JSON.parse(r.stdout) as { ok: boolean; error?: { code: string } };
-    };
-    const hook = join(p.dir, ".husky", "_", "pre-commit");
-    expect((await call(hook)).error?.code).toBe("sandbox_denied");
-    expect(existsSync(hook)).toBe(false);
-    expect((await call(join(p.dir, "written.txt"))).ok).toBe(true);
+    await refusedNotWritten(call, join(p.dir, ".husky", "_", "pre-commit"), p.dir);
   });
 });
 
 describe("a .git without a hooks folder (a template without hooks)", () => {
   it("is kept whole: a write cannot make .git/hooks/pre-commit", async () => {
-    const p = project({
-      packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })],
-      sandbox: { enforce: "os", bins: { node: process.execPath } },
-    });
+    const { p, call } = writeProject();
     execFileSync("git", ["init", "-q"], { cwd: p.dir, stdio: "ignore" });
     rmSync(join(p.dir, ".git", "hooks"), { recursive: true, force: true });
-    const call = async (target: string) => {
-      const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
-        cwd: p.dir,
-        env: { HOME: home },
-      });
-      return JSON.parse(r.stdout) as { ok: boolean; error?: { code: string } };
-    };
     // the fixture's write makes no folder: what it makes in .git (here an entry named hooks) is refused
-    const hook = join(p.dir, ".git", "hooks");
-    expect((await call(hook)).error?.code).toBe("sandbox_denied");
-    expect(existsSync(hook)).toBe(false);
-    expect((await call(join(p.dir, "written.txt"))).ok).toBe(true);
+    await refusedNotWritten(call, join(p.dir, ".git", "hooks"), p.dir);
   });
 });
 
 describe("a .git/modules filled with folders (a planted flood)", () => {
   it("the walk stops, modules/ is kept read-only whole, and the call still runs", async () => {
-    const p = project({
-      packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })],
-      sandbox: { enforce: "os", bins: { node: process.execPath } },
-    });
+    const { p, call } = writeProject();
     const git = join(p.dir, ".git");
     mkdirSync(join(git, "hooks"), { recursive: true });
     writeFileSync(join(git, "config"), "[core]\n");
@@ -758,13 +750,6 @@ describe("a .git/modules filled with folders (a planted flood)", () => {
     const deep = join(git, "modules", "zz");
     mkdirSync(join(deep, "hooks"), { recursive: true });
     writeFileSync(join(deep, "HEAD"), "ref: refs/heads/main\n");
-    const call = async (target: string) => {
-      const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
-        cwd: p.dir,
-        env: { HOME: home },
-      });
-      return JSON.parse(r.stdout) as { ok: boolean; error?: { code: string } };
-    };
     for (const target of [join(deep, "hooks", "pre-commit"), join(deep, "config"), join(git, "modules", "planted")]) {
       expect((await call(target)).error?.code, target).toBe("sandbox_denied");
       expect(existsSync(target), target).toBe(false);
