@@ -28,12 +28,25 @@ export interface GitConfigEntry {
   value: string | undefined;
 }
 
+/** A git config's entries (parseGitConfig of readConfig), read once per reader: one confined call's reads. */
+export type ConfigReader = (file: string) => GitConfigEntry[];
+
+/** A reader that reads and parses each git config once: the repository's, a submodule's and the person's are asked for more than one thing per confined call. */
+export function configReader(): ConfigReader {
+  const read = new Map<string, GitConfigEntry[]>();
+  return (file) => {
+    let entries = read.get(file);
+    if (entries === undefined) read.set(file, (entries = parseGitConfig(readConfig(file))));
+    return entries;
+  };
+}
+
 /**
  * What a write in `root` must not change besides .git's own files, when `root` holds a repository (a
  * .git folder, or a linked worktree's .git file): what the repository's, the person's and the system's
  * git configs point at.
  */
-export function repoGitPointers(root: string, homes: readonly string[]): string[] {
+export function repoGitPointers(root: string, homes: readonly string[], read = configReader()): string[] {
   const git = gitDirOf(join(root, ".git"));
   if (git === undefined) return [];
   const xdg = process.env.XDG_CONFIG_HOME;
@@ -44,7 +57,7 @@ export function repoGitPointers(root: string, homes: readonly string[]): string[
     ...(xdg && isAbsolute(xdg) ? [join(xdg, "git", "config")] : []),
     "/etc/gitconfig",
   ];
-  return gitConfigPointers(configs, root, homes[0]);
+  return gitConfigPointers(configs, root, homes[0], read);
 }
 
 /**
@@ -68,7 +81,12 @@ function gitDirOf(dotGit: string): { dir: string; common: string } | undefined {
  * [include] and [includeIf] name, in `configs` and in what they include. `worktree`: where a relative
  * hooksPath starts (the repository's top folder); `home`: what `~/` is.
  */
-export function gitConfigPointers(configs: readonly string[], worktree: string, home: string | undefined): string[] {
+export function gitConfigPointers(
+  configs: readonly string[],
+  worktree: string,
+  home: string | undefined,
+  read = configReader(),
+): string[] {
   const out = new Set<string>();
   const seen = new Set<string>();
   const queue = [...configs];
@@ -82,7 +100,7 @@ export function gitConfigPointers(configs: readonly string[], worktree: string, 
         message: `git's configs include more than ${MAX_FILES} files (from ${display(configs[0] ?? file)}): the sandbox cannot tell which of them a write must not change`,
         hint: 'remove the include loop or chain from the git config, or set sandbox.enforce to "off"',
       });
-    for (const e of parseGitConfig(readConfig(file))) {
+    for (const e of read(file)) {
       if (e.value === undefined || e.value === "") continue;
       if (e.section === "core" && e.key === "hookspath") out.add(nearest(pathOf(e.value, worktree, home)));
       else if ((e.section === "include" || e.section.startsWith("includeif.")) && e.key === "path") {
@@ -120,17 +138,17 @@ function pathOf(value: string, base: string, home: string | undefined): string {
 }
 
 /** A submodule's working tree: its git dir's core.worktree (git writes it, relative to the git dir), else `root`. */
-export function moduleWorktree(g: string, root: string): string {
+export function moduleWorktree(g: string, root: string, read = configReader()): string {
   let worktree: string | undefined;
-  for (const e of parseGitConfig(readConfig(join(g, "config"))))
+  for (const e of read(join(g, "config")))
     if (e.section === "core" && e.key === "worktree" && e.value) worktree = e.value;
   return worktree === undefined ? root : resolve(g, worktree);
 }
 
 /** Whether the repository's config at `git`/config turns per-worktree configs on (extensions.worktreeConfig). */
-export function worktreeConfigOn(git: string): boolean {
+export function worktreeConfigOn(git: string, read = configReader()): boolean {
   let on = false;
-  for (const e of parseGitConfig(readConfig(join(git, "config"))))
+  for (const e of read(join(git, "config")))
     if (e.section === "extensions" && e.key === "worktreeconfig")
       on = e.value === undefined || /^(true|yes|on|1)$/i.test(e.value.trim());
   return on;

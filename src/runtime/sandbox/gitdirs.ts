@@ -12,7 +12,7 @@
 // nothing in them left writable.
 import { existsSync, opendirSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
-import { gitConfigPointers, moduleWorktree, nearest, worktreeConfigOn } from "./git-config";
+import { configReader, gitConfigPointers, moduleWorktree, nearest, worktreeConfigOn } from "./git-config";
 
 /** Folders at most this deep in modules/ are looked at (a submodule of a submodule … ). */
 const MAX_DEPTH = 8;
@@ -28,8 +28,9 @@ class TooMany extends Error {}
  * kept whole, since a write could make one and git would run what it holds; a .git that is a file (a
  * worktree's or a submodule's pointer to its git dir) is kept as it is, so a write cannot point it elsewhere.
  */
-export function gitProtected(git: string, config: boolean, home?: string): string[] {
+export function gitProtected(git: string, config: boolean, home?: string, read = configReader()): string[] {
   const dirs = innerGitDirs(git);
+  const repoPerWorktree = config && worktreeConfigOn(git, read);
   const worktrees = join(git, "worktrees");
   // config.worktree: where there is one, or where the git dir's own config (a linked worktree: the repository's) turns them on
   const worktreeConfig = (g: string, on: boolean) => {
@@ -38,15 +39,17 @@ export function gitProtected(git: string, config: boolean, home?: string): strin
   };
   const own = (g: string): string[] => {
     // a linked worktree's git dir has neither hooks nor config of its own (the repository's are its)
-    if (g.startsWith(worktrees + sep)) return config ? worktreeConfig(g, worktreeConfigOn(git)) : [];
+    if (g.startsWith(worktrees + sep)) return config ? worktreeConfig(g, repoPerWorktree) : [];
     const mine = [
       nearest(join(g, "hooks")),
-      ...(config ? [nearest(join(g, "config")), ...worktreeConfig(g, worktreeConfigOn(g))] : []),
+      ...(config
+        ? [nearest(join(g, "config")), ...worktreeConfig(g, g === git ? repoPerWorktree : worktreeConfigOn(g, read))]
+        : []),
     ];
     // a submodule's own config: what its core.hooksPath and includes name (the repository's: repoGitPointers)
     return g === git
       ? mine
-      : [...mine, ...gitConfigPointers([join(g, "config")], moduleWorktree(g, dirname(git)), home)];
+      : [...mine, ...gitConfigPointers([join(g, "config")], moduleWorktree(g, dirname(git), read), home, read)];
   };
   if (dirs) return dirs.flatMap(own);
   // too many folders to look at: everything below modules/ and worktrees/ stays as it is

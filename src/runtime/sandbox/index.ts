@@ -20,7 +20,7 @@ import { failure, type Envelope, type Failure } from "../envelope";
 import { bwrapArgs, type BwrapPlan } from "./bwrap";
 import { fewerMounts } from "./mounts";
 import { gitProtected } from "./gitdirs";
-import { repoGitPointers } from "./git-config";
+import { configReader, repoGitPointers, type ConfigReader } from "./git-config";
 import { filterKnowsThisMachine, unixSocketFilter } from "./seccomp";
 import { denialsIn, type Denial } from "./denials";
 export { denialsIn, type Denial } from "./denials";
@@ -246,6 +246,7 @@ function protectedIn(writable: string[], ctx: ConfineContext, hs: readonly strin
   if (writable.length === 0) return [];
   const { project } = ctx;
   const gitConfig = !project.sandbox.gitConfigWriters?.includes(ctx.pack.id);
+  const read = configReader(); // each git config read once for this call, whatever asks
   const candidates = [
     project.configFile,
     join(userConfigDir(), "config.json5"),
@@ -255,8 +256,8 @@ function protectedIn(writable: string[], ctx: ConfineContext, hs: readonly strin
     ...writable.flatMap((r) => [
       join(r, "hcp.config.json5"),
       join(r, "hcp.lock"),
-      ...gitDirsOf(join(r, ".git"), gitConfig, hs[0]),
-      ...repoGitPointers(r, hs),
+      ...gitDirsOf(join(r, ".git"), gitConfig, hs[0], read),
+      ...repoGitPointers(r, hs, read),
     ]),
   ];
   const out = new Set<string>();
@@ -273,8 +274,8 @@ function protectedIn(writable: string[], ctx: ConfineContext, hs: readonly strin
  * hooks and reads its own config when git works in a submodule or a worktree (`git status` in the
  * superproject included, which recurses into submodules).
  */
-function gitDirsOf(git: string, config: boolean, home: string | undefined): string[] {
-  return existsSync(git) ? gitProtected(git, config, home) : [];
+function gitDirsOf(git: string, config: boolean, home: string | undefined, read: ConfigReader): string[] {
+  return existsSync(git) ? gitProtected(git, config, home, read) : [];
 }
 
 /** git's config in a .git: its own, a submodule's (modules/…/config) or a worktree's (worktrees/<name>/config.worktree). */

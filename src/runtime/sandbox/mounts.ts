@@ -11,7 +11,7 @@ import { isInside } from "../../util/paths";
 
 /** A folder's entries: each name, and whether it is a folder (not a link to one). */
 export type Listing = (dir: string) => { name: string; dir: boolean }[];
-export const listDir: Listing = (dir) =>
+const listDir: Listing = (dir) =>
   readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, dir: e.isDirectory() }));
 
 /** `protect` (real paths, each inside one of `writable`) with nested paths left out and folders of protected folders bound whole. */
