@@ -18,7 +18,7 @@ import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { display } from "../util/paths";
 import { readEntry, writeStep } from "../util/fsio";
-import { dirMemo, removeEmptyDir, removeFile, writeFile, type Base } from "../util/door";
+import { dirMemo, hardLinked, removeEmptyDir, removeFile, writeFile, type Base } from "../util/door";
 import { HcpxError, type Problem } from "../util/errors";
 import type { AdoptLock, FilePlan, LedgerRecord } from "./types";
 
@@ -89,13 +89,12 @@ function unchangedSincePlan(plan: FilePlan): void {
     } catch {
       // not a path to a file now (the door's own check says what): no other name
     }
-    const file = plan.record.kind === "ledger" ? c.path : display(c.abs);
-    if (links > 1)
-      linked.push({
-        code: "hard_linked",
-        message: `${file} has ${links} names (hard links): replacing it would leave the others with the old bytes; nothing was written`,
-        file,
-      });
+    const problem = hardLinked(
+      plan.record.kind === "ledger" ? c.path : display(c.abs),
+      links,
+      "and nothing was written",
+    );
+    if (problem) linked.push(problem);
   }
   if (linked.length) throw new HcpxError(linked);
 }

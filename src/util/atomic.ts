@@ -17,7 +17,7 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { HcpxError } from "./errors";
+import { HcpxError, type Problem } from "./errors";
 import { display } from "./paths";
 
 /** A large text written in pieces (generate's tool lists), never held whole: `chunks()` yields it, the same each call. */
@@ -74,12 +74,19 @@ export interface Found {
  * two files where the person kept one. Refused before anything is written (hard_linked).
  */
 export function refuseHardLinked(file: string, links: number | undefined): void {
-  if (links === undefined || links <= 1) return;
-  throw new HcpxError({
+  const problem = hardLinked(display(file), links, "so it was not written");
+  if (problem) throw new HcpxError(problem);
+}
+
+/** The refusal of a file shown as `shown` with `links` names (none for one name); `outcome`: what was not done. */
+export function hardLinked(shown: string, links: number | undefined, outcome: string): Problem | undefined {
+  if (links === undefined || links <= 1) return undefined;
+  const others = links > 2 ? `other ${links - 1} names` : "other name";
+  return {
     code: "hard_linked",
-    message: `${display(file)} has ${links} names (hard links): replacing it would leave the ${links > 2 ? `other ${links - 1} names` : "other name"} with the old bytes, so it was not written`,
-    file: display(file),
-  });
+    message: `${shown} has ${links} names (hard links): replacing it would leave the ${others} with the old bytes, ${outcome}`,
+    file: shown,
+  };
 }
 
 /**

@@ -39,6 +39,8 @@ import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { HcpxError } from "./errors";
 import { display, isInside } from "./paths";
 import { atomicWrite, refuseHardLinked, writeStep, type FileData, type Found } from "./atomic";
+/** The door's refusal of a file with more than one name, for a caller that checks a whole plan first (src/plan/apply.ts). */
+export { hardLinked } from "./atomic";
 import { readBytes } from "./readfile";
 import { walkInside } from "./walk";
 
