@@ -50,9 +50,9 @@ export function denialsIn(
     else if (path && ENOENT.test(line) && plan.masks.some((m) => isInside(path, m.path)))
       out.push({ what: "read", path, line });
     else if (path && ENOENT.test(line) && hiddenTmp(path, plan)) out.push({ what: "tmp", path, line });
-    else if (plan.noUnixSockets && UNIX_DENIED.test(line)) {
-      const sock = UNIX_DENIED.exec(line)?.[1];
-      out.push({ what: "unix socket", ...(sock ? { path: sock } : {}), line });
+    else if (plan.noUnixSockets) {
+      const m = UNIX_DENIED.exec(line);
+      if (m) out.push({ what: "unix socket", ...(m[1] ? { path: m[1] } : {}), line });
     }
   }
   // one per kind and path (a stack trace repeats its message); a line without a path only when its kind has none
