@@ -6,7 +6,7 @@
 // that are pack ids, file paths that stay inside the pack's folder under the
 // packs dir.
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, readdirSync } from "node:fs";
+import { existsSync, lstatSync, opendirSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { guard, writeFile } from "../util/door";
@@ -124,21 +124,47 @@ export function hashBytes(b: Buffer): string {
   return `sha256-${createHash("sha256").update(b).digest("base64")}`;
 }
 
-/** sha256 of every regular file under `dir`; a link or special file is an error (vendored packs hold files only). */
+/**
+ * sha256 of every regular file under `dir`; a link or special file is an error (vendored packs hold files only),
+ * and so is a tree larger than a fetch may bring (LIMITS: files, bytes): no copy hcpx made is, and a folder in
+ * a repository may hold anything. A folder is read entry by entry, so a huge one is not listed whole.
+ */
 export function hashTree(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
+  const left = { entries: 2 * LIMITS.files, files: LIMITS.files, bytes: LIMITS.totalBytes };
+  const over = (what: string): never => {
+    throw new HcpxError({ code: "unsafe_file", message: `it holds more than ${what}, more than a pack hcpx fetches may`, file: display(dir), hint: "a vendored pack is what `hcpx pack install` fetched; run it to restore the locked files" });
+  };
   const walk = (abs: string, rel: string) => {
-    for (const name of readdirSync(abs).sort()) {
+    for (const name of entries(abs, left, over)) {
       const a = join(abs, name);
       const r = rel ? `${rel}/${name}` : name;
       const st = lstatSync(a);
       if (st.isDirectory()) walk(a, r);
-      else if (st.isFile()) out[r] = hashBytes(readBytes(a, display(a), LIMITS.fileBytes, { noFollow: true }));
-      else throw new HcpxError({ code: "unsafe_file", message: `'${r}' is not a regular file (a link or a special file)`, file: display(a), hint: "a vendored pack holds regular files only; run `hcpx pack install` to restore it" });
+      else if (st.isFile()) {
+        if (--left.files < 0) over(`${LIMITS.files} files`);
+        if ((left.bytes -= st.size) < 0) over(`${LIMITS.totalBytes} bytes`);
+        out[r] = hashBytes(readBytes(a, display(a), LIMITS.fileBytes, { noFollow: true }));
+      } else throw new HcpxError({ code: "unsafe_file", message: `'${r}' is not a regular file (a link or a special file)`, file: display(a), hint: "a vendored pack holds regular files only; run `hcpx pack install` to restore it" });
     }
   };
   walk(dir, "");
   return out;
+}
+
+/** The names in `dir`, sorted, each taken from `left.entries` (past it, `over`). */
+function entries(dir: string, left: { entries: number }, over: (what: string) => never): string[] {
+  const d = opendirSync(dir);
+  const names: string[] = [];
+  try {
+    for (let e = d.readSync(); e !== null; e = d.readSync()) {
+      if (--left.entries < 0) over(`${2 * LIMITS.files} entries`);
+      names.push(e.name);
+    }
+  } finally {
+    d.closeSync();
+  }
+  return names.sort();
 }
 
 /** The files whose hashes differ, are missing or are extra, as `path (why)`. */

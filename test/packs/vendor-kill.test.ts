@@ -5,7 +5,7 @@
 // two renames had taken the pack's folder away: install puts the locked copy back without fetching
 // (the source is gone). The killed runs are real processes; install and --check run in this process.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPO, runHcpx, tmp } from "../support/hcpx";
@@ -106,5 +106,40 @@ describe("what a live run left", () => {
     expect(i.stdout).toMatch(/removed \.hcp\/packs\/\.staging-2147483646-abc123, left by an interrupted run/);
     expect(existsSync(dead)).toBe(false);
     expect(existsSync(live)).toBe(true);
+  });
+});
+
+describe("a folder larger than a fetch may bring (a repository's .hcp/packs may hold anything)", () => {
+  it("is not hashed whole: past LIMITS' files, entries or bytes hashTree stops and says so", () => {
+    const dir = tmp("hcpx-vkill-big-");
+    const many = join(dir, "many-files");
+    mkdirSync(many);
+    for (let i = 0; i <= 5000; i++) writeFileSync(join(many, `f${i}`), "");
+    expect(() => hashTree(many)).toThrow(/it holds more than 5000 files/);
+    const deep = join(dir, "many-folders");
+    mkdirSync(deep);
+    for (let i = 0; i <= 10_000; i++) mkdirSync(join(deep, `d${i}`));
+    expect(() => hashTree(deep)).toThrow(/it holds more than 10000 entries/);
+    const big = join(dir, "big-files");
+    mkdirSync(big);
+    for (let i = 0; i < 5; i++) truncateSync((writeFileSync(join(big, `f${i}`), ""), join(big, `f${i}`)), 15 * 1024 * 1024); // sparse
+    expect(() => hashTree(big)).toThrow(/it holds more than 67108864 bytes/);
+  });
+
+  it("a vendored pack padded past the limits differs from the lock, says why, and install restores it; a dead run's such folder is removed", async () => {
+    const dir = tmp("hcpx-vkill-pad-");
+    cpSync(base, dir, { recursive: true });
+    const pack = join(dir, ".hcp/packs/greet");
+    for (let i = 0; i <= 5000; i++) writeFileSync(join(pack, `pad${i}`), "");
+    const dead = join(dir, ".hcp/packs", ".staging-2147483646-big123");
+    mkdirSync(dead);
+    for (let i = 0; i <= 10_000; i++) mkdirSync(join(dead, `d${i}`));
+    const c = await runInProcess(["pack", "install", "--check"], { cwd: dir });
+    expect(c.code).not.toBe(0);
+    expect(c.stdout + c.stderr).toMatch(/greet does not match hcp.lock: it holds more than 5000 files/);
+    const i = await runInProcess(["pack", "install"], { cwd: dir });
+    expect(i.code, i.stderr).toBe(0);
+    expect(i.stdout).toMatch(/removed \.hcp\/packs\/\.staging-2147483646-big123, left by an interrupted run/);
+    settled(dir, "after install");
   });
 });
