@@ -85,6 +85,20 @@ function requireFor(file: string, distDir: string, split: Map<string, Compiled>)
   };
 }
 
+/** Past this many bytes Node makes a latin1-decoded string external: its bytes in malloc'd memory, not V8's heap. */
+const EXTERN_APEX = 0xfbee9;
+
+/**
+ * A bundle's text. The build writes it ASCII only (scripts/build.mjs), so latin1 decodes it to the same
+ * text as UTF-8, without UTF-8's validation pass (exec's ~160 KB: ~0.4 M instructions at start). Past
+ * EXTERN_APEX (hcpx mcp's 1.3 MB bundle) latin1 would leave the text outside V8's heap for the life of
+ * the process, and a fork copies such memory (V8's heap is MADV_DONTFORK): every bin the server spawns
+ * paid for it (~60 µs a spawn, docs/design.md). UTF-8 puts it in V8's heap.
+ */
+export function bundleSource(bytes: Buffer): string {
+  return bytes.toString(bytes.length > EXTERN_APEX ? "utf8" : "latin1");
+}
+
 interface Compiled {
   exports: unknown;
   /** write this bundle's code cache when none usable was read (after the command ran: its lazily compiled code is in it) */
@@ -108,10 +122,8 @@ export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
 
 /** Compile and run the bundle `file` (a CommonJS wrapper's function expression) through the code cache of `name`. */
 function compile(name: string, file: string, distDir: string, split: Map<string, Compiled>): Compiled {
-  // hcpx's own bundle, beside the entry: read like any file, bounded. The build writes it ASCII only
-  // (scripts/build.mjs), so latin1 decodes it to the same text as UTF-8, without UTF-8's validation
-  // pass over ~160 KB (callgrind, exec's start: ~0.4 M instructions)
-  const source = readBytes(file, file, CAPS.cache).toString("latin1");
+  // hcpx's own bundle, beside the entry: read like any file, bounded
+  const source = bundleSource(readBytes(file, file, CAPS.cache));
   const base = cacheName(name);
   const cache = cacheFile(base, name);
   // verified (magic, length, its two copies equal, owner, no link) before V8 sees a byte; undefined on any doubt
