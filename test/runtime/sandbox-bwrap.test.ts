@@ -11,7 +11,7 @@ import { fewerMounts } from "../../src/runtime/sandbox/mounts";
 import { gitProtected, innerGitDirs } from "../../src/runtime/sandbox/gitdirs";
 import { parseGitConfig, repoGitPointers } from "../../src/runtime/sandbox/git-config";
 import { filterKnowsThisMachine, unixSocketFilter } from "../../src/runtime/sandbox/seccomp";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { classOf, denialsIn, networkFor, widestGranted } from "../../src/runtime/sandbox/index";
@@ -255,6 +255,39 @@ describe("fewer mounts for the same protection (src/runtime/sandbox/mounts.ts)",
     same(["/w/s/gone/a", "/w/s/gone/b"], ["/w/s"]);
     // another writable root inside the folder: its bind would be covered by the folder's
     same(["/w/t/packs/a", "/w/t/packs/b"], ["/w/t", "/w/t/packs/a/data"]);
+  });
+
+  it("reads a folder only until an entry that is not protected: a folder a write filled costs no more than its packs", () => {
+    let read = 0;
+    const flooded = function* (d: string) {
+      if (d !== "/w/p/packs") throw new Error(`ENOENT ${d}`);
+      for (const n of ["a", "b", "planted-0"]) {
+        read++;
+        yield { name: n, dir: true };
+      }
+      for (let i = 1; i < 100_000; i++) {
+        read++;
+        yield { name: `planted-${i}`, dir: false };
+      }
+    };
+    const protect = ["/w/p/packs/a", "/w/p/packs/b"];
+    expect(fewerMounts(protect, ["/w/p"], flooded).sort()).toEqual(protect);
+    expect(read).toBe(3);
+  });
+
+  it("lists a real folder the same way (opendir, entry by entry), and closes it when it stops early", () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-mounts-")));
+    try {
+      for (const n of ["a", "b"]) mkdirSync(join(root, "packs", n), { recursive: true });
+      const protect = [join(root, "packs", "a"), join(root, "packs", "b")];
+      expect(fewerMounts(protect, [root])).toEqual([join(root, "packs")]);
+      for (let i = 0; i < 2000; i++) writeFileSync(join(root, "packs", `f${i}`), "");
+      const fds = readdirSync("/proc/self/fd").length;
+      expect(fewerMounts(protect, [root]).sort()).toEqual(protect);
+      expect(readdirSync("/proc/self/fd").length).toBe(fds);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

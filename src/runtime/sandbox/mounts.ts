@@ -5,14 +5,20 @@
 // can be made in that folder during the call. A folder holding a protected file (.git: its config) is
 // not: the files beside stay writable. A path inside another protected one is left out: its folder's
 // mount covers it.
-import { readdirSync } from "node:fs";
+import { opendirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isInside } from "../../util/paths";
 
-/** A folder's entries: each name, and whether it is a folder (not a link to one). */
-export type Listing = (dir: string) => { name: string; dir: boolean }[];
-const listDir: Listing = (dir) =>
-  readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, dir: e.isDirectory() }));
+/** A folder's entries, one at a time (the caller may stop early): each name, and whether it is a folder (not a link to one). */
+export type Listing = (dir: string) => Iterable<{ name: string; dir: boolean }>;
+function* listDir(dir: string): Generator<{ name: string; dir: boolean }> {
+  const d = opendirSync(dir);
+  try {
+    for (let e = d.readSync(); e !== null; e = d.readSync()) yield { name: e.name, dir: e.isDirectory() };
+  } finally {
+    d.closeSync();
+  }
+}
 
 /** `protect` (real paths, each inside one of `writable`) with nested paths left out and folders of protected folders bound whole. */
 export function fewerMounts(
@@ -32,16 +38,24 @@ export function fewerMounts(
     // entry alone gains nothing
     if (inside.length < 2 || !writable.some((w) => isInside(parent, w))) continue;
     if (writable.some((w) => isInside(w, parent))) continue;
-    let entries: ReturnType<Listing>;
-    try {
-      entries = list(parent);
-    } catch {
-      continue;
-    }
-    const set = new Set(inside);
-    if (entries.every((e) => e.dir && set.has(join(parent, e.name)))) whole.push(parent);
+    if (onlyThese(parent, new Set(inside), list)) whole.push(parent);
   }
   return whole.length ? outermost([...kept, ...whole]) : kept;
+}
+
+/**
+ * Whether every entry of `parent` is one of the protected folders `set`: read entry by entry, stopping at the
+ * first that is not (or past set's size), so a folder a write filled costs a call no more than its packs do.
+ * An unreadable folder: false.
+ */
+function onlyThese(parent: string, set: ReadonlySet<string>, list: Listing): boolean {
+  try {
+    let n = 0;
+    for (const e of list(parent)) if (++n > set.size || !e.dir || !set.has(join(parent, e.name))) return false;
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The paths not inside another of them (a path and its folder: the folder); one lookup per folder above each. */
