@@ -6,7 +6,7 @@
 // that are pack ids, file paths that stay inside the pack's folder under the
 // packs dir.
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, opendirSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { guard, writeFile } from "../util/door";
@@ -18,7 +18,7 @@ import { validate } from "../pack/validate";
 import { readJson5 } from "../pack/json5";
 import { acquireLock } from "../util/fsio";
 import { hold, isHeld } from "../util/held";
-import { LIMITS, safeRelPath } from "./tar";
+import { LIMITS, namesWithin, safeRelPath } from "./tar";
 
 export const LOCK_NAME = "hcp.lock";
 /** Where vendored packs live, relative to the project root: `.hcp/packs/<id>`. */
@@ -136,7 +136,7 @@ export function hashTree(dir: string): Record<string, string> {
     throw new HcpxError({ code: "unsafe_file", message: `it holds more than ${what}, more than a pack hcpx fetches may`, file: display(dir), hint: "a vendored pack is what `hcpx pack install` fetched; run it to restore the locked files" });
   };
   const walk = (abs: string, rel: string) => {
-    for (const name of entries(abs, left, over)) {
+    for (const name of namesWithin(abs, left, () => over(`${2 * LIMITS.files} entries`))) {
       const a = join(abs, name);
       const r = rel ? `${rel}/${name}` : name;
       const st = lstatSync(a);
@@ -150,21 +150,6 @@ export function hashTree(dir: string): Record<string, string> {
   };
   walk(dir, "");
   return out;
-}
-
-/** The names in `dir`, sorted, each taken from `left.entries` (past it, `over`). */
-function entries(dir: string, left: { entries: number }, over: (what: string) => never): string[] {
-  const d = opendirSync(dir);
-  const names: string[] = [];
-  try {
-    for (let e = d.readSync(); e !== null; e = d.readSync()) {
-      if (--left.entries < 0) over(`${2 * LIMITS.files} entries`);
-      names.push(e.name);
-    }
-  } finally {
-    d.closeSync();
-  }
-  return names.sort();
 }
 
 /** The files whose hashes differ, are missing or are extra, as `path (why)`. */

@@ -13,14 +13,14 @@
 // A bare word that is both an npm name and an existing path is ambiguous and
 // refused: write `./name` for the directory or `npm:name` for the registry.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, lstatSync, readdirSync, statSync } from "node:fs";
+import { existsSync, lstatSync, statSync } from "node:fs";
 import { removeScratch, removeTree, scratchDir, stagingDir, type Base } from "../util/door";
 import { readBytes } from "../util/readfile";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { createHash } from "node:crypto";
 import { HcpxError } from "../util/errors";
 import { display, toPosix } from "../util/paths";
-import { LIMITS, readTar, stripTop, writeEntries, type TarEntry } from "./tar";
+import { LIMITS, namesWithin, readTar, stripTop, writeEntries, type TarEntry } from "./tar";
 import type { Source } from "./lock";
 
 export type Parsed = { type: "npm"; spec: string; tarball?: string } | { type: "git"; url: string; ref?: string } | { type: "path"; path: string };
@@ -139,8 +139,13 @@ function gitFetch(url: string, ref: string | undefined, label: string, wantCommi
 function pathFetch(abs: string, label: string): TarEntry[] {
   const out: TarEntry[] = [];
   let total = 0;
+  const left = { entries: 2 * LIMITS.files };
+  const tooLarge = (what = `is larger than ${LIMITS.totalBytes} bytes or ${LIMITS.files} files`): never => {
+    throw new HcpxError({ code: "unsafe_archive", message: `${label} ${what}`, hint: "a pack is small" });
+  };
+  const tooMany = () => tooLarge(`holds more than ${2 * LIMITS.files} entries (files and folders)`);
   const walk = (dir: string, rel: string) => {
-    for (const name of readdirSync(dir).sort()) {
+    for (const name of namesWithin(dir, left, tooMany)) {
       if (!rel && name === ".git") continue;
       const a = join(dir, name);
       const r = rel ? `${rel}/${name}` : name;
@@ -149,7 +154,7 @@ function pathFetch(abs: string, label: string): TarEntry[] {
       else if (st.isFile()) {
         if (st.size > LIMITS.fileBytes) throw new HcpxError({ code: "unsafe_archive", message: `${label}: '${r}' is ${st.size} bytes, over the ${LIMITS.fileBytes}-byte limit`, hint: "a pack is small: surface, policy, Skill and its own code" });
         total += st.size;
-        if (total > LIMITS.totalBytes || out.length >= LIMITS.files) throw new HcpxError({ code: "unsafe_archive", message: `${label} is larger than ${LIMITS.totalBytes} bytes or ${LIMITS.files} files`, hint: "a pack is small" });
+        if (total > LIMITS.totalBytes || out.length >= LIMITS.files) tooLarge();
         out.push({ path: r, data: readBytes(a, display(a), LIMITS.fileBytes, { noFollow: true }), executable: (st.mode & 0o111) !== 0 });
       } else throw new HcpxError({ code: "unsafe_archive", message: `${label}: '${r}' is ${st.isSymbolicLink() ? "a symbolic link" : "not a regular file"}; a pack from elsewhere may hold regular files only`, file: display(a), hint: "copy the file into the pack instead of linking it" });
     }

@@ -7,6 +7,7 @@
 // outside it. npm tarballs wrap their files in one top-level folder
 // (`package/`): `stripTop` removes it.
 import { gunzipSync } from "node:zlib";
+import { opendirSync } from "node:fs";
 import { writeNewFile } from "../util/door";
 import { join } from "node:path";
 import { HcpxError } from "../util/errors";
@@ -20,6 +21,24 @@ export const LIMITS = {
   fileBytes: 16 * 1024 * 1024,
   files: 5000,
 };
+
+/**
+ * The names in `dir`, sorted, each taken from `left.entries` (past it, `over`): a
+ * folder is read entry by entry, so one far larger than a pack is not listed whole (hashTree, pathFetch).
+ */
+export function namesWithin(dir: string, left: { entries: number }, over: () => never): string[] {
+  const d = opendirSync(dir);
+  const names: string[] = [];
+  try {
+    for (let e = d.readSync(); e !== null; e = d.readSync()) {
+      if (--left.entries < 0) over();
+      names.push(e.name);
+    }
+  } finally {
+    d.closeSync();
+  }
+  return names.sort();
+}
 
 export interface TarEntry {
   path: string;

@@ -6,7 +6,7 @@
 // process (test/support/inproc.ts), their npm and git as real processes.
 import { execFileSync } from "node:child_process";
 import { gzipSync } from "node:zlib";
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPO, runHcpx as runChild, tmp } from "../support/hcpx";
@@ -107,6 +107,18 @@ describe("hcpx pack add", () => {
     expect(existsSync(join(dir2, ".hcp/packs/greet"))).toBe(false);
     expect(JSON.parse(readFileSync(join(dir2, "hcp.lock"), "utf8")).packs).toEqual({});
     expect(readFileSync(join(dir2, "hcp.config.json5"), "utf8")).not.toContain("greet");
+  });
+
+  it("refuses a pack folder past a fetch's limits, reading it no further: 10,001 empty folders (no file among them)", async () => {
+    const dir = await newProject();
+    const src = join(dir, "padded");
+    cpSync(join(FIX, "v1"), src, { recursive: true });
+    for (let i = 0; i <= 10_000; i++) mkdirSync(join(src, "pad", `d${i}`), { recursive: true });
+    const r = await runHcpx(["pack", "add", "./padded", "--yes", "--json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(envelope(r).error.code).toBe("unsafe_archive");
+    expect(envelope(r).error.message).toMatch(/padded holds more than 10000 entries \(files and folders\)/);
+    expect(existsSync(join(dir, ".hcp/packs/greet"))).toBe(false);
   });
 
   it("refuses a pack with a symlink, and one that does not lint, writing nothing", async () => {
