@@ -93,7 +93,7 @@ const EXTERN_APEX = 0xfbee9;
  * text as UTF-8, without UTF-8's validation pass (exec's ~160 KB: ~0.4 M instructions at start). Past
  * EXTERN_APEX (hcpx mcp's 1.3 MB bundle) latin1 would leave the text outside V8's heap for the life of
  * the process, and a fork copies such memory (V8's heap is MADV_DONTFORK): every bin the server spawns
- * paid for it (~60 µs a spawn, docs/design.md). UTF-8 puts it in V8's heap.
+ * paid for it (hcpx mcp over a bare SDK server: ~195 → ~124 µs a spawn, docs/design.md). UTF-8 puts it in V8's heap.
  */
 export function bundleSource(bytes: Buffer): string {
   return bytes.toString(bytes.length > EXTERN_APEX ? "utf8" : "latin1");
