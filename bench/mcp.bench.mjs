@@ -9,7 +9,7 @@
 // - server start to ready (spawn → initialize answered), next to a bare Node start.
 // Run: `npm run bench -- mcp` (or `node bench/run.mjs mcp` after `npm run build`).
 import { spawn } from "node:child_process";
-import { cpSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +18,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { bareServer } from "./bare-sdk.mjs";
 import { fmt, goal, median, percentile, table } from "./lib.mjs";
+import { mcpProject } from "./project.mjs";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const HCPX = process.env.HCPX_BENCH_BIN ?? join(REPO, "dist", "hcpx.cjs"); // the bin (package.json)
@@ -25,16 +26,7 @@ const CALLS = Number(process.env.MCP_BENCH_CALLS ?? 300);
 const STARTS = Number(process.env.MCP_BENCH_STARTS ?? 15);
 
 function scratch() {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-mcp-")));
-  cpSync(join(REPO, "packs"), join(dir, "packs"), { recursive: true });
-  cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
-  const config = {
-    packs: ["./packs/calc-wrap", "./packs/ledger", "./packs/transit"],
-    principal: { id: "bench", kind: "agent" },
-    grants: { allow: ["calc-wrap.*", "ledger.*", "transit.*"] },
-    sandbox: { roots: ["."], cwd: "." },
-  };
-  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify(config, null, 2));
+  const dir = mcpProject("hcpx-bench-mcp-");
   const home = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-home-")));
   return { dir, home };
 }

@@ -33,6 +33,16 @@ export function benchProject(prefix, config) {
   return dir;
 }
 
+/** The project the mcp benches serve (mcp.bench.mjs, spawn-probe.mjs): calc-wrap, ledger and transit, all granted. */
+export function mcpProject(prefix) {
+  return benchProject(prefix, {
+    packs: ["./packs/calc-wrap", "./packs/ledger", "./packs/transit"],
+    principal: { id: "bench", kind: "agent" },
+    grants: { allow: ["calc-wrap.*", "ledger.*", "transit.*"] },
+    sandbox: { roots: ["."], cwd: "." },
+  });
+}
+
 /**
  * A scratch project with calc and calc-wrap active; `bin` is calc-wrap's bin, `floor` the CommonJS floor script,
  * `floorSync` the same through spawnSync.

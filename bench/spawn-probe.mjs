@@ -8,13 +8,12 @@
 // last 200) and the anonymous memory a fork copies and the one it does not, read from its smaps.
 // docs/design.md ("A stdio tools/call") has the figures.
 // Run after a build: `node bench/spawn-probe.mjs [calls, default 300]` (HCPX_BENCH_BIN: another hcpx).
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { bareServer } from "./bare-sdk.mjs";
-import { REPO } from "./project.mjs";
+import { mcpProject, REPO } from "./project.mjs";
 import { table } from "./lib.mjs";
 
 const CALLS = Number(process.argv[2] ?? 300);
@@ -42,17 +41,8 @@ process.on("SIGUSR2", () => {
 });
 `;
 
-const dir = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-spawn-")));
+const dir = mcpProject("hcpx-bench-spawn-");
 try {
-  cpSync(join(REPO, "packs"), join(dir, "packs"), { recursive: true });
-  cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
-  const config = {
-    packs: ["./packs/calc-wrap", "./packs/ledger", "./packs/transit"],
-    principal: { id: "bench", kind: "agent" },
-    grants: { allow: ["calc-wrap.*", "ledger.*", "transit.*"] },
-    sandbox: { roots: ["."], cwd: "." },
-  };
-  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify(config, null, 2));
   writeFileSync(join(dir, "preload.cjs"), PRELOAD);
   const report = join(dir, "report.jsonl");
   const connect = async (who, args) => {
