@@ -12,7 +12,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { REPO, runHcpx as runChild, tmp } from "../support/hcpx";
 import { runInProcess } from "../support/inproc";
 import { envelope } from "../cli/helpers";
-import { readTar } from "../../src/packs/tar";
+import { readTar, writeEntries } from "../../src/packs/tar";
+import { hashTree } from "../../src/packs/lock";
 import { fileBytes as tree } from "../support/tree";
 
 const FIX = join(REPO, "test/fixtures/remote-pack");
@@ -427,6 +428,15 @@ describe("the tar reader", () => {
     for (const bad of [tar(["package/../../evil", "0", "x"]), tar(["/etc/evil", "0", "x"]), tar(["package/l", "2", "/etc/passwd"]), tar(["package/h", "1"]), tar(["package/a", "0", "1"], ["package/a", "0", "2"])]) {
       expect(() => readTar(bad, { gzip: false, label: "t" })).toThrow(/unsafe|link|twice/);
     }
+  });
+  it("refuses a tree a vendored pack could not be hashed again from: its folders count, as hashTree counts them", () => {
+    const dir = tmp("hcpx-tar-");
+    const entries = Array.from({ length: 5000 }, (_, i) => ({ path: `a/d${i}/f`, data: Buffer.from(""), executable: false }));
+    expect(() => writeEntries(join(dir, "one-folder-each"), entries)).toThrow(/holds more than 10000 entries \(5000 files in 5001 folders\)/);
+    expect(existsSync(join(dir, "one-folder-each"))).toBe(false); // refused before anything was written
+    const flat = entries.slice(0, 4999).map((e, i) => ({ ...e, path: `sub/f${i}` }));
+    writeEntries(join(dir, "flat"), flat);
+    expect(Object.keys(hashTree(join(dir, "flat"))).length).toBe(4999);
   });
   it("caps what a gzip bomb can unpack to", () => {
     const bomb = gzipSync(Buffer.alloc(80 * 1024 * 1024));
