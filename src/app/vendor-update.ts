@@ -158,10 +158,16 @@ function upToDate(
   if (!to || JSON.stringify(source) === JSON.stringify(entry.source)) return { id, status: "up_to_date" };
   const current = openLock(root);
   const now = current.packs[id];
-  if (now && diffHashes(now.files, files).length === 0) {
-    current.packs[id] = { ...now, source };
-    writeLock(root, current);
-  }
+  // another vendoring command changed the entry while this one fetched: its bytes are not these, so the
+  // source named is not recorded, and the person is told so rather than that it is
+  if (!now || diffHashes(now.files, files).length !== 0)
+    fail(
+      "changed_during_plan",
+      `${display(lockFile(root))}: the entry of '${id}' changed while this update fetched ${sourceLabel(source)} (another vendoring command wrote it); nothing was recorded`,
+      { hint: `run \`hcpx pack update ${id} --to …\` again` },
+    );
+  current.packs[id] = { ...now, source };
+  writeLock(root, current);
   return { id, status: "up_to_date", source: sourceLabel(source) };
 }
 
