@@ -132,7 +132,7 @@ export function* vendorUpdate(
         from: entry.version,
         to: newVersion,
         diff,
-        ...applyUpdate(root, newEntry, id, staging, target, diff, project, opts),
+        ...applyUpdate(root, { was: entry, now: newEntry }, id, staging, target, diff, project, opts),
       });
     } catch (e) {
       removeDir(baseOf(root), staging);
@@ -171,10 +171,13 @@ function upToDate(
   return { id, status: "up_to_date", source: sourceLabel(source) };
 }
 
-/** Swap the reviewed version in, record `entry` in hcp.lock, narrow the grants and grant its new reads. */
+/**
+ * Swap the reviewed version in, record `entry.now` in hcp.lock, narrow the grants and grant its new reads;
+ * only while hcp.lock still locks `entry.was`, the version the review compared it with.
+ */
 function applyUpdate(
   root: string,
-  entry: LockEntry,
+  entry: { was: LockEntry; now: LockEntry },
   id: string,
   staging: string,
   target: string,
@@ -188,10 +191,19 @@ function applyUpdate(
   // its lock entry and its grants; a failure after leaves the new pack with those grants withdrawn.
   // hcp.lock's edit lock first (one order: src/packs/lock.ts openLock), then the config's
   const lock = openLock(root);
+  // another vendoring command changed the pack while this one fetched (or the person read the review):
+  // what was reviewed is not the change any more
+  const now = lock.packs[id];
+  if (!now || diffHashes(now.files, entry.was.files).length !== 0)
+    fail(
+      "changed_during_plan",
+      `${display(lockFile(root))}: the entry of '${id}' changed while this update was fetched and reviewed (another vendoring command wrote it); nothing was changed`,
+      { hint: `run \`hcpx pack update ${id}\` again to review the change from what is there now` },
+    );
   sweepStaging(root); // what a killed run left (src/app/vendor-sweep.ts), under the same lock
   const w = withdrawGrants(project, opts, id, widenedVerbs(diff));
   swapIn(root, staging, target);
-  lock.packs[id] = entry;
+  lock.packs[id] = entry.now;
   writeLock(root, lock);
   const pack = loadPack(target);
   const granted = grantReads(opts, loadProject({ config: opts.config }), pack, diff.newReads);

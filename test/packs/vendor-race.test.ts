@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { envelope } from "../cli/helpers";
 import { runHcpx } from "../support/hcpx";
-import { git, grantsOf, newProject, writeGreet } from "./vendor-support";
+import { git, grantsOf, newProject, writeGreet, type Row } from "./vendor-support";
 
 describe("hcp.lock under concurrent pack add", () => {
   it("two pack add runs at once (git and path): both packs are locked, vendored and activated", async () => {
@@ -34,6 +34,31 @@ describe("hcp.lock under concurrent pack add", () => {
   }, 60_000);
 });
 
+describe("pack update while another update lands", () => {
+  it("swaps in what was reviewed only while hcp.lock still locks the version the review compared it with", async () => {
+    const dir = await newProject();
+    const repo = greetRepo(dir);
+    expect((await runHcpx(["pack", "add", `${repo}#v1`, "--yes"], { cwd: dir })).code).toBe(0);
+    // this update's review is v1 → v3; while it fetches, another takes the pack to v2
+    const held = heldGit(dir);
+    const slow = runHcpx(["pack", "update", "greet", "--to", "main", "--yes", "--json"], { cwd: dir, env: held.env });
+    await held.reached();
+    const other = await runHcpx(["pack", "update", "greet", "--to", "v2", "--yes"], { cwd: dir });
+    expect(other.code, other.stderr).toBe(0);
+    held.release();
+    const s = await slow;
+    const lock = JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")) as {
+      packs: { greet: { version: string; source: { ref?: string } } };
+    };
+    expect(lock.packs.greet.version).toBe("2.0.0");
+    expect(lock.packs.greet.source.ref).toBe("v2");
+    expect((await runHcpx(["pack", "install", "--check"], { cwd: dir })).code).toBe(0);
+    expect(s.code, s.stdout + s.stderr).toBe(1);
+    expect(envelope(s).error.code, s.stdout).toBe("changed_during_plan");
+    expect(envelope(s).error.message).toMatch(/the entry of 'greet' changed while this update was fetched and reviewed/);
+  }, 60_000);
+});
+
 describe("pack update --to while another update lands", () => {
   it("records the source named only while hcp.lock still locks the bytes it fetched, and says so when it does not", async () => {
     const dir = await newProject();
@@ -48,26 +73,17 @@ describe("pack update --to while another update lands", () => {
     expect((await runHcpx(["pack", "add", `${repo}#main`, "--yes"], { cwd: dir })).code).toBe(0);
     writeGreet(repo, { version: "2.0.0", named: { hello: { operation: "read" } } });
     git(repo, "commit", "-qam", "v2");
-    // the --to run's git waits at its archive (a shim in front of the real one) until the plain update has landed:
-    // the --to run read hcp.lock before, and takes its edit lock after
-    const shim = join(dir, "slow-git");
-    mkdirSync(shim);
-    const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
-    const [reached, go] = [join(dir, "reached"), join(dir, "go")];
-    writeFileSync(
-      join(shim, "git"),
-      `#!/bin/sh\ncase " $* " in *" archive "*)\n  : > '${reached}'\n  i=0; while [ ! -e '${go}' ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done;;\nesac\nexec '${realGit}' "$@"\n`,
-      { mode: 0o755 },
-    );
+    // the --to run's git waits at its archive until the plain update has landed: it read hcp.lock before,
+    // and takes its edit lock after
+    const held = heldGit(dir);
     const slow = runHcpx(["pack", "update", "greet", "--to", "v1", "--json"], {
       cwd: dir,
-      env: { PATH: `${shim}:${process.env.PATH ?? ""}` },
+      env: held.env,
     });
-    for (let t = 0; !existsSync(reached) && t < 600; t++) await new Promise((r) => setTimeout(r, 100));
-    expect(existsSync(reached)).toBe(true);
+    await held.reached();
     const plain = await runHcpx(["pack", "update", "greet", "--yes"], { cwd: dir });
     expect(plain.code, plain.stderr).toBe(0);
-    writeFileSync(go, "");
+    held.release();
     const s = await slow;
     // hcp.lock records what the plain update vendored, and the folder matches it
     const lock = JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")) as {
@@ -83,3 +99,43 @@ describe("pack update --to while another update lands", () => {
     expect(envelope(s).error.message).toMatch(/the entry of 'greet' changed while this update fetched .*nothing was recorded/);
   }, 60_000);
 });
+
+/**
+ * A `git` in front of the real one (on PATH through `env`) that stops at `git archive` until released:
+ * `reached()` resolves once a run got there (it read hcp.lock before), `release()` lets it go on.
+ */
+function heldGit(dir: string): { env: Record<string, string>; reached(): Promise<void>; release(): void } {
+  const shim = join(dir, "held-git");
+  mkdirSync(shim);
+  const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+  const [reached, go] = [join(dir, "git-reached"), join(dir, "git-go")];
+  writeFileSync(
+    join(shim, "git"),
+    `#!/bin/sh\ncase " $* " in *" archive "*)\n  : > '${reached}'\n  i=0; while [ ! -e '${go}' ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done;;\nesac\nexec '${realGit}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  return {
+    env: { PATH: `${shim}:${process.env.PATH ?? ""}` },
+    async reached() {
+      for (let t = 0; !existsSync(reached) && t < 600; t++) await new Promise((r) => setTimeout(r, 100));
+      expect(existsSync(reached)).toBe(true);
+    },
+    release: () => writeFileSync(go, ""),
+  };
+}
+
+/** A git repository of the pack greet: v1 (tagged v1), v2 (tagged v2) and v3 on main, each with one more read command. */
+function greetRepo(dir: string): string {
+  const repo = join(dir, "repo-greet");
+  mkdirSync(repo);
+  const named: Record<string, Row> = { hello: { operation: "read" } };
+  for (const v of ["1", "2", "3"]) {
+    writeGreet(repo, { version: `${v}.0.0`, named });
+    if (v === "1") git(repo, "init", "-q");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-qm", `v${v}`);
+    if (v !== "3") git(repo, "tag", `v${v}`);
+    named[`hello${v}`] = { operation: "read" };
+  }
+  return repo;
+}
