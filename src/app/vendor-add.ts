@@ -40,6 +40,7 @@ import {
   type VendorOpts,
 } from "./vendor";
 import { sweepStaging } from "./vendor-sweep";
+import { refuseChangedEntry } from "./vendor-files";
 
 /** The pack as the person reviews it before it is vendored: what it runs, from where, the env it reads, its writes. */
 export interface AddReview {
@@ -105,6 +106,12 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
     locked = openLock(root);
     sweepStaging(root); // what a killed run left (src/app/vendor-sweep.ts), under the same lock
     refuseExisting(root, locked, id, target, opts);
+    // --force over a vendored version: the Policy change shown was from the version locked when this began
+    refuseChangedEntry(root, id, lock.packs[id]?.files, locked.packs[id]?.files, {
+      doing: "this pack add fetched and reviewed it",
+      result: "nothing was changed",
+      again: `hcpx pack add ${source} --force`,
+    });
     // a command the forced version widened (write → read included) loses its grant before the
     // new bytes land (a config that cannot be edited leaves the old pack and its grants)
     widened = change ? widenedVerbs(change) : [];

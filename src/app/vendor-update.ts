@@ -23,6 +23,7 @@ import {
 } from "../packs/lock";
 import { fetchLatest, removeDir } from "../packs/source";
 import { sweepStaging } from "./vendor-sweep";
+import { refuseChangedEntry } from "./vendor-files";
 import { diffEmpty, diffLines, diffReach, reachOf, widenedVerbs, type ReachDiff } from "../packs/review";
 import {
   baseOf,
@@ -158,15 +159,14 @@ function upToDate(
   if (!to || JSON.stringify(source) === JSON.stringify(entry.source)) return { id, status: "up_to_date" };
   const current = openLock(root);
   const now = current.packs[id];
-  // another vendoring command changed the entry while this one fetched: its bytes are not these, so the
-  // source named is not recorded, and the person is told so rather than that it is
-  if (!now || diffHashes(now.files, files).length !== 0)
-    fail(
-      "changed_during_plan",
-      `${display(lockFile(root))}: the entry of '${id}' changed while this update fetched ${sourceLabel(source)} (another vendoring command wrote it); nothing was recorded`,
-      { hint: `run \`hcpx pack update ${id} --to …\` again` },
-    );
-  current.packs[id] = { ...now, source };
+  // changed while this one fetched: its bytes are not these, so the source named is not recorded, and the
+  // person is told so rather than that it is
+  refuseChangedEntry(root, id, files, now?.files, {
+    doing: `this update fetched ${sourceLabel(source)}`,
+    result: "nothing was recorded",
+    again: `hcpx pack update ${id} --to …`,
+  });
+  current.packs[id] = { ...now!, source };
   writeLock(root, current);
   return { id, status: "up_to_date", source: sourceLabel(source) };
 }
@@ -191,15 +191,12 @@ function applyUpdate(
   // its lock entry and its grants; a failure after leaves the new pack with those grants withdrawn.
   // hcp.lock's edit lock first (one order: src/packs/lock.ts openLock), then the config's
   const lock = openLock(root);
-  // another vendoring command changed the pack while this one fetched (or the person read the review):
-  // what was reviewed is not the change any more
-  const now = lock.packs[id];
-  if (!now || diffHashes(now.files, entry.was.files).length !== 0)
-    fail(
-      "changed_during_plan",
-      `${display(lockFile(root))}: the entry of '${id}' changed while this update was fetched and reviewed (another vendoring command wrote it); nothing was changed`,
-      { hint: `run \`hcpx pack update ${id}\` again to review the change from what is there now` },
-    );
+  // changed while this one fetched (or the person read the review): what was reviewed is not the change any more
+  refuseChangedEntry(root, id, entry.was.files, lock.packs[id]?.files, {
+    doing: "this update was fetched and reviewed",
+    result: "nothing was changed",
+    again: `hcpx pack update ${id}`,
+  });
   sweepStaging(root); // what a killed run left (src/app/vendor-sweep.ts), under the same lock
   const w = withdrawGrants(project, opts, id, widenedVerbs(diff));
   swapIn(root, staging, target);

@@ -59,6 +59,27 @@ describe("pack update while another update lands", () => {
   }, 60_000);
 });
 
+describe("pack add --force while an update lands", () => {
+  it("replaces the vendored version only while hcp.lock still locks the one whose Policy change it showed", async () => {
+    const dir = await newProject();
+    const repo = greetRepo(dir);
+    expect((await runHcpx(["pack", "add", `${repo}#v1`, "--yes"], { cwd: dir })).code).toBe(0);
+    const held = heldGit(dir);
+    const slow = runHcpx(["pack", "add", `${repo}#main`, "--force", "--yes", "--json"], { cwd: dir, env: held.env });
+    await held.reached();
+    const other = await runHcpx(["pack", "update", "greet", "--to", "v2", "--yes"], { cwd: dir });
+    expect(other.code, other.stderr).toBe(0);
+    held.release();
+    const s = await slow;
+    const lock = JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")) as { packs: { greet: { version: string } } };
+    expect(lock.packs.greet.version).toBe("2.0.0");
+    expect((await runHcpx(["pack", "install", "--check"], { cwd: dir })).code).toBe(0);
+    expect(s.code, s.stdout + s.stderr).toBe(1);
+    expect(envelope(s).error.code, s.stdout).toBe("changed_during_plan");
+    expect(envelope(s).error.message).toMatch(/the entry of 'greet' changed while this pack add fetched and reviewed it/);
+  }, 60_000);
+});
+
 describe("pack update --to while another update lands", () => {
   it("records the source named only while hcp.lock still locks the bytes it fetched, and says so when it does not", async () => {
     const dir = await newProject();
