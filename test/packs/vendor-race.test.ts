@@ -34,14 +34,33 @@ describe("hcp.lock under concurrent pack add", () => {
   }, 60_000);
 });
 
-describe("pack update while another update lands", () => {
-  it("swaps in what was reviewed only while hcp.lock still locks the version the review compared it with", async () => {
+/** A vendoring command held at its `git archive` while `pack update greet --to v2` lands: what it runs and must say. */
+const HELD: [string, (repo: string) => string[], RegExp][] = [
+  [
+    "pack update (a v1 → v3 review): swaps in what was reviewed only while hcp.lock still locks v1",
+    () => ["pack", "update", "greet", "--to", "main", "--yes", "--json"],
+    /changed while this update was fetched and reviewed .*; nothing was changed/,
+  ],
+  [
+    "pack add --force (a v1 → v3 Policy change): replaces only while hcp.lock still locks v1",
+    (repo) => ["pack", "add", `${repo}#main`, "--force", "--yes", "--json"],
+    /changed while this pack add fetched and reviewed it .*; nothing was changed/,
+  ],
+  [
+    "pack update --to another ref of v1's bytes: records the source only while hcp.lock still locks them",
+    () => ["pack", "update", "greet", "--to", "also-v1", "--json"],
+    /changed while this update fetched .*; nothing was recorded/,
+  ],
+];
+
+describe.each(HELD)("while another update lands: %s", (_name, args, said) => {
+  it("leaves hcp.lock and the folder as the other update made them, and says it changed nothing", async () => {
     const dir = await newProject();
     const repo = greetRepo(dir);
     expect((await runHcpx(["pack", "add", `${repo}#v1`, "--yes"], { cwd: dir })).code).toBe(0);
-    // this update's review is v1 → v3; while it fetches, another takes the pack to v2
+    // this command read hcp.lock, then its git waits at its archive until the other update has landed
     const held = heldGit(dir);
-    const slow = runHcpx(["pack", "update", "greet", "--to", "main", "--yes", "--json"], { cwd: dir, env: held.env });
+    const slow = runHcpx(args(repo), { cwd: dir, env: held.env });
     await held.reached();
     const other = await runHcpx(["pack", "update", "greet", "--to", "v2", "--yes"], { cwd: dir });
     expect(other.code, other.stderr).toBe(0);
@@ -52,72 +71,11 @@ describe("pack update while another update lands", () => {
     };
     expect(lock.packs.greet.version).toBe("2.0.0");
     expect(lock.packs.greet.source.ref).toBe("v2");
-    expect((await runHcpx(["pack", "install", "--check"], { cwd: dir })).code).toBe(0);
-    expect(s.code, s.stdout + s.stderr).toBe(1);
-    expect(envelope(s).error.code, s.stdout).toBe("changed_during_plan");
-    expect(envelope(s).error.message).toMatch(/the entry of 'greet' changed while this update was fetched and reviewed/);
-  }, 60_000);
-});
-
-describe("pack add --force while an update lands", () => {
-  it("replaces the vendored version only while hcp.lock still locks the one whose Policy change it showed", async () => {
-    const dir = await newProject();
-    const repo = greetRepo(dir);
-    expect((await runHcpx(["pack", "add", `${repo}#v1`, "--yes"], { cwd: dir })).code).toBe(0);
-    const held = heldGit(dir);
-    const slow = runHcpx(["pack", "add", `${repo}#main`, "--force", "--yes", "--json"], { cwd: dir, env: held.env });
-    await held.reached();
-    const other = await runHcpx(["pack", "update", "greet", "--to", "v2", "--yes"], { cwd: dir });
-    expect(other.code, other.stderr).toBe(0);
-    held.release();
-    const s = await slow;
-    const lock = JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")) as { packs: { greet: { version: string } } };
-    expect(lock.packs.greet.version).toBe("2.0.0");
-    expect((await runHcpx(["pack", "install", "--check"], { cwd: dir })).code).toBe(0);
-    expect(s.code, s.stdout + s.stderr).toBe(1);
-    expect(envelope(s).error.code, s.stdout).toBe("changed_during_plan");
-    expect(envelope(s).error.message).toMatch(/the entry of 'greet' changed while this pack add fetched and reviewed it/);
-  }, 60_000);
-});
-
-describe("pack update --to while another update lands", () => {
-  it("records the source named only while hcp.lock still locks the bytes it fetched, and says so when it does not", async () => {
-    const dir = await newProject();
-    const repo = join(dir, "repo-greet");
-    mkdirSync(repo);
-    writeGreet(repo, { version: "1.0.0", named: { hello: { operation: "read" } } });
-    git(repo, "init", "-q");
-    git(repo, "add", "-A");
-    git(repo, "commit", "-qm", "v1");
-    // a tag on v1: `--to v1` is the same bytes from another ref (nothing to review, the lock follows it)
-    git(repo, "tag", "v1");
-    expect((await runHcpx(["pack", "add", `${repo}#main`, "--yes"], { cwd: dir })).code).toBe(0);
-    writeGreet(repo, { version: "2.0.0", named: { hello: { operation: "read" } } });
-    git(repo, "commit", "-qam", "v2");
-    // the --to run's git waits at its archive until the plain update has landed: it read hcp.lock before,
-    // and takes its edit lock after
-    const held = heldGit(dir);
-    const slow = runHcpx(["pack", "update", "greet", "--to", "v1", "--json"], {
-      cwd: dir,
-      env: held.env,
-    });
-    await held.reached();
-    const plain = await runHcpx(["pack", "update", "greet", "--yes"], { cwd: dir });
-    expect(plain.code, plain.stderr).toBe(0);
-    held.release();
-    const s = await slow;
-    // hcp.lock records what the plain update vendored, and the folder matches it
-    const lock = JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")) as {
-      packs: { greet: { version: string; source: { url?: string; ref?: string } } };
-    };
-    expect(lock.packs.greet.version).toBe("2.0.0");
-    expect(lock.packs.greet.source.ref).toBe("main");
     const check = await runHcpx(["pack", "install", "--check"], { cwd: dir });
     expect(check.code, check.stdout + check.stderr).toBe(0);
-    // and the --to run says it recorded nothing
     expect(s.code, s.stdout + s.stderr).toBe(1);
     expect(envelope(s).error.code, s.stdout).toBe("changed_during_plan");
-    expect(envelope(s).error.message).toMatch(/the entry of 'greet' changed while this update fetched .*nothing was recorded/);
+    expect(envelope(s).error.message).toMatch(said);
   }, 60_000);
 });
 
@@ -145,7 +103,10 @@ function heldGit(dir: string): { env: Record<string, string>; reached(): Promise
   };
 }
 
-/** A git repository of the pack greet: v1 (tagged v1), v2 (tagged v2) and v3 on main, each with one more read command. */
+/**
+ * A git repository of the pack greet: v1 (tagged v1 and also-v1), v2 (tagged v2) and v3 on main, each with one
+ * more read command.
+ */
 function greetRepo(dir: string): string {
   const repo = join(dir, "repo-greet");
   mkdirSync(repo);
@@ -156,6 +117,7 @@ function greetRepo(dir: string): string {
     git(repo, "add", "-A");
     git(repo, "commit", "-qm", `v${v}`);
     if (v !== "3") git(repo, "tag", `v${v}`);
+    if (v === "1") git(repo, "tag", "also-v1");
     named[`hello${v}`] = { operation: "read" };
   }
   return repo;
