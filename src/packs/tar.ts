@@ -7,7 +7,7 @@
 // outside it. npm tarballs wrap their files in one top-level folder
 // (`package/`): `stripTop` removes it.
 import { gunzipSync } from "node:zlib";
-import { opendirSync } from "node:fs";
+import { entriesOf } from "../util/dirents";
 import { writeNewFile } from "../util/door";
 import { join } from "node:path";
 import { HcpxError } from "../util/errors";
@@ -27,15 +27,10 @@ export const LIMITS = {
  * folder is read entry by entry, so one far larger than a pack is not listed whole (hashTree, pathFetch).
  */
 export function namesWithin(dir: string, left: { entries: number }, over: () => never): string[] {
-  const d = opendirSync(dir);
   const names: string[] = [];
-  try {
-    for (let e = d.readSync(); e !== null; e = d.readSync()) {
-      if (--left.entries < 0) over();
-      names.push(e.name);
-    }
-  } finally {
-    d.closeSync();
+  for (const e of entriesOf(dir)) {
+    if (--left.entries < 0) over();
+    names.push(e.name);
   }
   return names.sort();
 }

@@ -29,7 +29,7 @@ const LOOK = new Set([
   "lstatSync",
   "fstatSync",
   "readdirSync",
-  "opendirSync", // a folder's entries, one at a time (a bounded listing: src/runtime/sandbox/gitdirs.ts)
+  "opendirSync", // a folder's entries, one at a time (the bounded walks: src/util/dirents.ts)
   "Dir",
   "realpathSync",
   "accessSync",

@@ -10,8 +10,9 @@
 // filled it with folders. Past MAX_LISTED entries (~300 submodules' git dirs) or MAX_DEPTH it stops,
 // and modules/ and worktrees/ are then kept read-only whole (gitProtected): a bounded cost, and
 // nothing in them left writable.
-import { existsSync, opendirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
+import { entriesOf, type Dirent } from "../../util/dirents";
 import { configReader, gitConfigPointers, moduleWorktree, nearest, worktreeConfigOn } from "./git-config";
 
 /** Folders at most this deep in modules/ are looked at (a submodule of a submodule … ). */
@@ -96,29 +97,16 @@ function folders(dir: string, budget: { left: number }): string[] {
     .map((e) => e.name);
 }
 
-/** The entries of `dir` (none when it cannot be read), each taken from the budget: past it, TooMany, read no further. */
-function list(dir: string, budget: { left: number }): { name: string; dir: boolean }[] {
-  let d;
+/** The entries of `dir` (those read before it could not be read further), each taken from the budget: past it, TooMany. */
+function list(dir: string, budget: { left: number }): Dirent[] {
+  const out: Dirent[] = [];
   try {
-    d = opendirSync(dir);
-  } catch {
-    return [];
-  }
-  const out: { name: string; dir: boolean }[] = [];
-  try {
-    for (let e = d.readSync(); e !== null; e = d.readSync()) {
+    for (const e of entriesOf(dir)) {
       if (--budget.left < 0) throw new TooMany();
-      out.push({ name: e.name, dir: e.isDirectory() });
+      out.push(e);
     }
   } catch (e) {
     if (e instanceof TooMany) throw e;
-    return out;
-  } finally {
-    try {
-      d.closeSync();
-    } catch {
-      // closed already
-    }
   }
   return out;
 }

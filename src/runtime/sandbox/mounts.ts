@@ -5,26 +5,18 @@
 // can be made in that folder during the call. A folder holding a protected file (.git: its config) is
 // not: the files beside stay writable. A path inside another protected one is left out: its folder's
 // mount covers it.
-import { opendirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isInside } from "../../util/paths";
+import { entriesOf, type Dirent } from "../../util/dirents";
 
-/** A folder's entries, one at a time (the caller may stop early): each name, and whether it is a folder (not a link to one). */
-export type Listing = (dir: string) => Iterable<{ name: string; dir: boolean }>;
-function* listDir(dir: string): Generator<{ name: string; dir: boolean }> {
-  const d = opendirSync(dir);
-  try {
-    for (let e = d.readSync(); e !== null; e = d.readSync()) yield { name: e.name, dir: e.isDirectory() };
-  } finally {
-    d.closeSync();
-  }
-}
+/** A folder's entries, one at a time (the caller may stop early): util/dirents.ts, or a test's. */
+export type Listing = (dir: string) => Iterable<Dirent>;
 
 /** `protect` (real paths, each inside one of `writable`) with nested paths left out and folders of protected folders bound whole. */
 export function fewerMounts(
   protect: readonly string[],
   writable: readonly string[],
-  list: Listing = listDir,
+  list: Listing = entriesOf,
 ): string[] {
   const kept = outermost(protect);
   const byParent = new Map<string, string[]>();
