@@ -14,7 +14,7 @@
 // atomically, stale files deleted, their directories when left empty, then the
 // manifest (a rename, never written through a link).
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { display } from "../util/paths";
 import { readEntry, writeStep } from "../util/fsio";
@@ -67,35 +67,24 @@ export function applyPlan(plan: FilePlan, lock?: AdoptLock): ApplyResult {
  */
 function unchangedSincePlan(plan: FilePlan): void {
   const moved: Problem[] = [];
+  // a file with another name (a hard link) would be refused by the door half-way: refused here, before any write
+  const linked: Problem[] = [];
   for (const c of plan.changes) {
     const now = readEntry(c.real);
+    const shown = plan.record.kind === "ledger" ? c.path : display(c.abs);
     const same = c.old === undefined ? now.kind !== "file" : now.kind === "file" && now.text === c.old;
     if (!same)
       moved.push({
         code: "changed_during_plan",
         message: "changed while hcpx was planning its change; nothing written",
-        file: plan.record.kind === "ledger" ? c.path : display(c.abs),
+        file: shown,
         hint: "run the command again (it plans from the file as it is now)",
       });
-  }
-  if (moved.length) throw new HcpxError(moved);
-  // a file with another name (a hard link) would be refused by the door half-way: refused here, before any write
-  const linked: Problem[] = [];
-  for (const c of plan.changes) {
-    if (c.kind === "delete") continue;
-    let links = 1;
-    try {
-      links = lstatSync(c.real, { throwIfNoEntry: false })?.nlink ?? 1;
-    } catch {
-      // not a path to a file now (the door's own check says what): no other name
-    }
-    const problem = hardLinked(
-      plan.record.kind === "ledger" ? c.path : display(c.abs),
-      links,
-      "and nothing was written",
-    );
+    const links = c.kind !== "delete" && (now.kind === "file" || now.kind === "binary") ? now.links : undefined;
+    const problem = hardLinked(shown, links, "and nothing was written");
     if (problem) linked.push(problem);
   }
+  if (moved.length) throw new HcpxError(moved);
   if (linked.length) throw new HcpxError(linked);
 }
 

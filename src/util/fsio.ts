@@ -18,10 +18,10 @@ export { atomicWrite, writeStep };
 
 export type Entry =
   | { kind: "absent" }
-  | { kind: "file"; text: string; mode: number }
+  | { kind: "file"; text: string; mode: number; links?: number }
   | { kind: "dir" }
   | { kind: "other" }
-  | { kind: "binary"; offset: number; mode: number };
+  | { kind: "binary"; offset: number; mode: number; links?: number };
 
 export interface Resolved {
   /** the path as planned (inside base) */
@@ -121,11 +121,13 @@ export function readEntry(real: string): Entry {
     throw e;
   }
   const mode = st.mode & 0o7777;
+  // its names (hard links): a file with more than one is not replaced (src/util/atomic.ts hardLinked)
+  const links = st.nlink;
   try {
-    return { kind: "file", text: utf8.decode(buf), mode };
+    return { kind: "file", text: utf8.decode(buf), mode, links };
   } catch {
     // not UTF-8: never decoded lossily (a write-back would replace the bytes)
-    return { kind: "binary", offset: invalidUtf8Offset(buf), mode };
+    return { kind: "binary", offset: invalidUtf8Offset(buf), mode, links };
   }
 }
 
