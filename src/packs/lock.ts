@@ -131,12 +131,12 @@ export function hashBytes(b: Buffer): string {
  */
 export function hashTree(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
-  const left = { entries: 2 * LIMITS.files, files: LIMITS.files, bytes: LIMITS.totalBytes };
+  const left = { entries: LIMITS.entries, files: LIMITS.files, bytes: LIMITS.totalBytes };
   const over = (what: string): never => {
     throw new HcpxError({ code: "unsafe_file", message: `it holds more than ${what}, more than a pack hcpx fetches may`, file: display(dir), hint: "a vendored pack is what `hcpx pack install` fetched; run it to restore the locked files" });
   };
   const walk = (abs: string, rel: string) => {
-    for (const name of namesWithin(abs, left, () => over(`${2 * LIMITS.files} entries`))) {
+    for (const name of namesWithin(abs, left, () => over(`${LIMITS.entries} entries`))) {
       const a = join(abs, name);
       const r = rel ? `${rel}/${name}` : name;
       const st = lstatSync(a);

@@ -139,11 +139,11 @@ function gitFetch(url: string, ref: string | undefined, label: string, wantCommi
 function pathFetch(abs: string, label: string): TarEntry[] {
   const out: TarEntry[] = [];
   let total = 0;
-  const left = { entries: 2 * LIMITS.files };
+  const left = { entries: LIMITS.entries };
   const tooLarge = (what = `is larger than ${LIMITS.totalBytes} bytes or ${LIMITS.files} files`): never => {
     throw new HcpxError({ code: "unsafe_archive", message: `${label} ${what}`, hint: "a pack is small" });
   };
-  const tooMany = () => tooLarge(`holds more than ${2 * LIMITS.files} entries (files and folders)`);
+  const tooMany = () => tooLarge(`holds more than ${LIMITS.entries} entries (files and folders)`);
   const walk = (dir: string, rel: string) => {
     for (const name of namesWithin(dir, left, tooMany)) {
       if (!rel && name === ".git") continue;

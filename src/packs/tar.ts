@@ -20,6 +20,8 @@ export const LIMITS = {
   /** one file */
   fileBytes: 16 * 1024 * 1024,
   files: 5000,
+  /** files and folders together, as a vendored pack's folder is read (namesWithin) */
+  entries: 10000,
 };
 
 /**
@@ -161,13 +163,13 @@ export function stripTop(entries: TarEntry[], label: string): TarEntry[] {
 
 /**
  * Write entries under `dir` (which must be new and empty): O_EXCL, no links, parents made as needed. The tree
- * they make, its folders counted, is at most what namesWithin reads of a vendored pack (2 × LIMITS.files
- * entries), so every pack hcpx vendors can be hashed against hcp.lock again (src/packs/lock.ts hashTree).
+ * they make, its folders counted, is at most what namesWithin reads of a vendored pack (LIMITS.entries), so
+ * every pack hcpx vendors can be hashed against hcp.lock again (src/packs/lock.ts hashTree).
  */
 export function writeEntries(dir: string, entries: readonly TarEntry[]): void {
   const folders = new Set<string>();
   for (const e of entries) for (let i = e.path.indexOf("/"); i !== -1; i = e.path.indexOf("/", i + 1)) folders.add(e.path.slice(0, i));
-  if (entries.length + folders.size > 2 * LIMITS.files) bad(`the pack holds more than ${2 * LIMITS.files} entries (${entries.length} files in ${folders.size} folders)`);
+  if (entries.length + folders.size > LIMITS.entries) bad(`the pack holds more than ${LIMITS.entries} entries (${entries.length} files in ${folders.size} folders)`);
   for (const e of entries) {
     const safe = safeRelPath(e.path);
     if (!safe) bad(`unsafe path ${JSON.stringify(e.path)}`);
