@@ -17,13 +17,13 @@
 // The bin gets the runtime's minimal env in all three CLI variants, so the
 // comparison is the same work; the parent processes inherit this env (with
 // NODE_EXTRA_CA_CERTS when set: Node 20 then loads the CA bundle at every start).
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 import { build } from "esbuild";
-import { execProject, REPO } from "./project.mjs";
+import { execProject, fillerPacks, REPO } from "./project.mjs";
 import { caModes, fmt, goal, instructions, median, percentile, table, timeCommands } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS || 30);
@@ -42,16 +42,7 @@ export default async function bench() {
   cpSync(join(dir, "bins"), join(many, "bins"), { recursive: true });
   cpSync(join(many, "packs", "calc-wrap"), join(many, "packs", "zz-calculator"), { recursive: true });
   rmSync(join(many, "packs", "calc-wrap"), { recursive: true });
-  const extra = [];
-  for (let i = 0; i < 30; i++) {
-    const id = `filler-${i}`;
-    cpSync(join(many, "packs", "ledger"), join(many, "packs", id), { recursive: true });
-    const sf = join(many, "packs", id, "surface.json");
-    writeFileSync(sf, readFileSync(sf, "utf8").replace(/id: "ledger"|"id": "ledger"/, `id: "${id}"`));
-    const kf = join(many, "packs", id, "SKILL.md");
-    writeFileSync(kf, readFileSync(kf, "utf8").replace(/^name: ledger$/m, `name: ${id}`));
-    extra.push(`./packs/${id}`);
-  }
+  const extra = fillerPacks(many, 30);
   writeFileSync(
     join(many, "hcp.config.json5"),
     JSON.stringify({

@@ -8,7 +8,7 @@
 // goal's floor: a process blocked in spawnSync cannot pass a SIGTERM on to its bin (stopped, it
 // leaves the bin running to its end), and passing a cancel on is part of exec's work
 // (docs/design.md).
-import { cpSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,14 +33,38 @@ export function benchProject(prefix, config) {
   return dir;
 }
 
-/** The project the mcp benches serve (mcp.bench.mjs, spawn-probe.mjs): calc-wrap, ledger and transit, all granted. */
-export function mcpProject(prefix) {
-  return benchProject(prefix, {
-    packs: ["./packs/calc-wrap", "./packs/ledger", "./packs/transit"],
+/**
+ * `n` more packs in `dir`/packs (copies of ledger, each with an id of its own: filler-0 …), for the rows that
+ * measure a call with many packs active; returns their config paths.
+ */
+export function fillerPacks(dir, n) {
+  const paths = [];
+  for (let i = 0; i < n; i++) {
+    const id = `filler-${i}`;
+    cpSync(join(dir, "packs", "ledger"), join(dir, "packs", id), { recursive: true });
+    const sf = join(dir, "packs", id, "surface.json");
+    writeFileSync(sf, readFileSync(sf, "utf8").replace(/id: "ledger"|"id": "ledger"/, `id: "${id}"`));
+    const kf = join(dir, "packs", id, "SKILL.md");
+    writeFileSync(kf, readFileSync(kf, "utf8").replace(/^name: ledger$/m, `name: ${id}`));
+    paths.push(`./packs/${id}`);
+  }
+  return paths;
+}
+
+/**
+ * The project the mcp benches serve (mcp.bench.mjs, spawn-probe.mjs): calc-wrap, ledger and transit, all granted,
+ * after `fillers` more active packs (fillerPacks).
+ */
+export function mcpProject(prefix, fillers = 0) {
+  const dir = benchProject(prefix, {});
+  const config = {
+    packs: [...fillerPacks(dir, fillers), "./packs/calc-wrap", "./packs/ledger", "./packs/transit"],
     principal: { id: "bench", kind: "agent" },
     grants: { allow: ["calc-wrap.*", "ledger.*", "transit.*"] },
     sandbox: { roots: ["."], cwd: "." },
-  });
+  };
+  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify(config, null, 2));
+  return dir;
 }
 
 /**
