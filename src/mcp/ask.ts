@@ -66,7 +66,7 @@ export async function runLegacy(run: CallRun, req: ExecRequest, withInputs: Comm
       await execute(
         { ...project, confirm: { ...project.confirm, by: "person" } },
         { ...r, confirm: false },
-        { signal: ctx.signal, askPerson, env: only.env, pack, activePacks: trace.activePacks },
+        { signal: ctx.signal, askPerson, env: only.env, pack, activePacks: trace.activePacks, started: trace.started },
       ),
     );
   return toResult(
@@ -76,6 +76,7 @@ export async function runLegacy(run: CallRun, req: ExecRequest, withInputs: Comm
       hostApproved: run.hostApproved,
       pack,
       activePacks: trace.activePacks,
+      started: trace.started,
     }),
   );
 }
@@ -230,6 +231,7 @@ async function confirmModern(
     hostApproved: run.hostApproved,
     pack: trace.loaded,
     activePacks: trace.activePacks,
+    started: trace.started,
     askPerson: ctx.canAskModern
       ? async (q) => {
           question = q;
@@ -276,6 +278,7 @@ async function answered(run: CallRun, req: ExecRequest, bound: Checked, answer: 
     hostApproved: run.hostApproved,
     pack: trace.loaded,
     activePacks: trace.activePacks,
+    started: trace.started,
     askPerson: async (q) => {
       asked = true;
       if (q.argsHash !== bound.argsHash) {

@@ -128,6 +128,10 @@ export interface Trace {
   loaded?: Pack;
   /** the project's active packs that load, as their files are now (the view cache's currentPacks), handed to execute() */
   activePacks?: () => readonly Pack[];
+  /** ExecuteOptions.started, handed to execute(): the args hashed for the record while the bin runs (into `hashed`) */
+  started?: () => void;
+  /** argsHash(args), when taken while the bin ran */
+  hashed?: string;
 }
 
 /** Every tool result of hcpx mcp (stdio, HTTP) and the library is made here, through the one redaction. */
