@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { findPack } from "../pack/load";
 import type { Pack, Project } from "../pack/model";
 import { loadablePacks } from "../runtime/pack-bins";
-import { Marks, type StatFn } from "../util/stamp";
+import { Marks, type StatFn } from "./stamp";
 
 type Kept<T> = { marks: Marks; value: T };
 

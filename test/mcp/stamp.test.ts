@@ -8,7 +8,7 @@
 import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { RACY_MS, Stamped, stampOf, type StatFn } from "../../src/mcp/stamp";
+import { Marks, RACY_MS, Stamped, stampOf, type StatFn } from "../../src/mcp/stamp";
 import { tmp } from "../support/hcpx";
 
 /** A file system whose clock ticks coarsely: every write within one tick gets the same times. */
@@ -110,5 +110,50 @@ describe("the per-call stamp", () => {
     expect(get()).toBe("rode");
     expect(loads).toBe(3);
     expect(statSync(f).size).toBe(4);
+  });
+});
+
+describe("the per-call stamp kept as numbers (Marks: a call's pack files, src/mcp/pack-memo.ts)", () => {
+  it("holds while every file is as taken; a same-size edit, a file that appears, one that goes: not", () => {
+    const fs = coarseFs(2000);
+    fs.write("/a", "one");
+    fs.write("/b", "two");
+    fs.advance(RACY_MS + 1);
+    const m = Marks.take(["/a", "/b", "/absent"], fs.clock(), fs.stat)!;
+    expect(m.holds(fs.stat)).toBe(true);
+    fs.advance(10);
+    fs.write("/b", "owt"); // same size, a later tick
+    expect(m.holds(fs.stat)).toBe(false);
+    fs.advance(RACY_MS + 1);
+    const n = Marks.take(["/a", "/b", "/absent"], fs.clock(), fs.stat)!;
+    fs.write("/absent", "x");
+    expect(n.holds(fs.stat)).toBe(false);
+    const gone = Marks.take(["/a"], fs.clock() + RACY_MS + 1, fs.stat)!;
+    const none: StatFn = () => undefined;
+    expect(gone.holds(none)).toBe(false);
+  });
+
+  it("is never taken of a file changed within RACY_MS (or dated ahead of the clock), as stampOf", () => {
+    const fs = coarseFs(1);
+    fs.write("/f", "x");
+    expect(Marks.take(["/f"], fs.clock(), fs.stat)).toBeUndefined();
+    expect(Marks.take(["/f"], fs.clock() + RACY_MS - 1, fs.stat)).toBeUndefined();
+    expect(Marks.take(["/f"], fs.clock() - 60_000, fs.stat)).toBeUndefined();
+    expect(Marks.take(["/f", "/nothing"], fs.clock() + RACY_MS, fs.stat)).toBeDefined();
+  });
+
+  it("only(): the marks of some of the files, as they were taken; a change to a file left out is not seen", () => {
+    const fs = coarseFs(2000);
+    for (const f of ["/s1", "/s2", "/p1", "/p2"]) fs.write(f, f);
+    fs.advance(RACY_MS + 1);
+    const all = Marks.take(["/s1", "/s2", "/p1", "/p2"], fs.clock(), fs.stat)!;
+    const some = all.only((f) => f !== "/p2");
+    expect(some.files).toEqual(["/s1", "/s2", "/p1"]);
+    fs.advance(10);
+    fs.write("/p2", "changed");
+    expect(some.holds(fs.stat)).toBe(true);
+    expect(all.holds(fs.stat)).toBe(false);
+    fs.write("/p1", "changed");
+    expect(some.holds(fs.stat)).toBe(false);
   });
 });
