@@ -174,7 +174,7 @@ export default async function bench() {
     max: 1.05,
   });
   goal(
-    `tools/call p50 with ${FILLERS + 3} packs ≤ 1.05× with 3`,
+    `tools/call p50 with ${FILLERS + 3} packs ≤ 1.05× with 3 (hcpx's own bound, after exec's 31 packs)`,
     [`${FILLERS + 3} packs`, median(s.many)],
     ["3 packs", median(s.mcp)],
     { max: 1.05 },
