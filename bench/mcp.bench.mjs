@@ -1,11 +1,10 @@
 // `hcpx mcp` benchmark: one server, driven by the SDK's real Client over stdio.
 // - tools/call of a trivial wrap read (`calc-wrap ping`) through `hcp`, p50/p95
 //   over ≥ 200 calls, interleaved with a direct spawn of the same bin with the
-//   same argv from this process (goal: p50 ratio ≤ 1.05×), with the same call to a server whose project
-//   has 100 more packs active (hcpx's own bound, as exec's 31 packs: ≤ 1.05× the 3-pack call), and with a
-//   bare SDK v2 server whose
-//   tools/call spawns that bin the same way (bare-sdk.mjs: the SDK's own cost of a call, a
-//   reference, not a goal);
+//   same argv from this process (goal: p50 ratio ≤ 1.05×), with the same call to a server whose
+//   project has 100 more packs active (hcpx's own bound, as exec's 31 packs: ≤ 1.05× the 3-pack
+//   call), and with a bare SDK v2 server whose tools/call spawns that bin the same way
+//   (bare-sdk.mjs: the SDK's own cost of a call, a reference, not a goal);
 // - a call that spawns nothing (unknown verb): the per-call cost of the server
 //   itself (JSON-RPC, re-reading hcp.config.json5, loading the pack);
 // - server start to ready (spawn → initialize answered), next to a bare Node start.
