@@ -105,6 +105,7 @@ export const SHARED_FILES = [
   "test/lint/fuzz.test.ts",
   "test/lint/rules.test.ts",
   "test/lint/table.test.ts",
+  "test/mcp/audit-hash.test.ts",
   "test/mcp/audit.test.ts",
   "test/mcp/bounded-list.test.ts",
   "test/mcp/confirm-state.test.ts",
