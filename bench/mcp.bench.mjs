@@ -184,8 +184,7 @@ export default async function bench() {
   process.stdout.write(
     `server start over a bare node: +${fmt(median(starts) - median(nodes))} (start → first tools/list against a bare SDK server: bench/mcp-start.bench.mjs)\n\n`,
   );
-  rmSync(dir, { recursive: true, force: true });
-  rmSync(many, { recursive: true, force: true });
+  for (const d of [dir, many, home]) rmSync(d, { recursive: true, force: true });
   return {
     ratio,
     p50: median(s.mcp),
