@@ -11,9 +11,7 @@ import { join } from "node:path";
 import { findPack } from "../pack/load";
 import type { Pack, Project } from "../pack/model";
 import { loadablePacks } from "../runtime/pack-bins";
-import { Marks, type StatFn } from "./stamp";
-
-type Kept<T> = { marks: Marks; value: T };
+import { Stamped, type StatFn } from "./stamp";
 
 export class PackMemo {
   /** `clock`: now, for the stamps (a test's clock ages the files); `stat`: the stamps' stat (a test counts them). */
@@ -24,8 +22,8 @@ export class PackMemo {
   private project?: Project;
   /** every active pack's surface.json, then every one's policy.json */
   private files: string[] = [];
-  private byId = new Map<string, Kept<Pack>>();
-  private all?: Kept<Pack[]>;
+  private byId = new Map<string, Stamped<Pack>>();
+  private all?: Stamped<Pack[]>;
 
   /**
    * The pack `id` of `project` as its files say now, or undefined when it does not load (execute()
@@ -33,37 +31,31 @@ export class PackMemo {
    */
   pack(project: Project, id: string): Pack | undefined {
     this.of(project);
-    const kept = this.byId.get(id);
-    if (kept && kept.marks.holds(this.stat)) return kept.value;
-    this.byId.delete(id);
-    // taken before the load, of both files of every pack: which pack declares `id` is known after it
-    const marks = Marks.take(this.files, this.clock(), this.stat);
-    let pack: Pack;
+    const s = this.byId.get(id) ?? new Stamped<Pack>(this.stat, this.clock);
+    const surfaces = this.files.length / 2;
     try {
-      pack = findPack(project, id);
+      // stamped before the load, both files of every pack (which pack declares `id` is known after it);
+      // kept: the surfaces and the found pack's policy.json (none found among them, not expected: all)
+      const pack = s.get(
+        this.files,
+        () => findPack(project, id),
+        (p) => {
+          const own = this.files.indexOf(p.policyFile, surfaces);
+          return own < 0 ? undefined : (_, i) => i < surfaces || i === own;
+        },
+      );
+      this.byId.set(id, s);
+      return pack;
     } catch {
+      this.byId.delete(id);
       return undefined;
     }
-    if (marks) {
-      const surfaces = this.files.length / 2;
-      const own = this.files.indexOf(pack.policyFile, surfaces);
-      // a pack found where no policy.json was stamped (not expected): every file stays in its stamp
-      const keep = own < 0 ? marks : marks.only((_, i) => i < surfaces || i === own);
-      this.byId.set(id, { marks: keep, value: pack });
-    }
-    return pack;
   }
 
   /** The project's active packs that load, as their files are now (a confined write's kept programs, packBins). */
   packs(project: Project): readonly Pack[] {
     this.of(project);
-    const kept = this.all;
-    if (kept && kept.marks.holds(this.stat)) return kept.value;
-    this.all = undefined;
-    const marks = Marks.take(this.files, this.clock(), this.stat);
-    const value = loadablePacks(project);
-    if (marks) this.all = { marks, value };
-    return value;
+    return (this.all ??= new Stamped<Pack[]>(this.stat, this.clock)).get(this.files, () => loadablePacks(project));
   }
 
   private of(project: Project): void {

@@ -31,7 +31,7 @@ import { statSync, type Stats } from "node:fs";
 import { cacheRoot, readCache, writeCache } from "../util/cache";
 import { joinIn } from "../util/paths";
 import { CAPS } from "../util/readfile";
-import { settled } from "../util/stamp";
+import { sameIdentity, settled } from "../util/stamp";
 import { SCHEMA_HASH } from "../util/build-info";
 import { cacheDir, prune, schemaPrefix, slotOf } from "./validcache";
 
@@ -73,15 +73,7 @@ export function undeclaredFor(id: string, dirs: readonly string[]): Undeclared |
       const was = skip[i];
       if (!was) return false;
       const st = statSync(surface, NO_THROW);
-      return (
-        st !== undefined &&
-        st.isFile() &&
-        st.dev === was[0] &&
-        st.ino === was[1] &&
-        st.size === was[2] &&
-        st.mtimeMs === was[3] &&
-        st.ctimeMs === was[4]
-      );
+      return st !== undefined && st.isFile() && sameIdentity(was, 0, st);
     },
     note(i, st, readAt) {
       const now: Stamp | null = st && settled(st, readAt) ? [st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs] : null;

@@ -87,65 +87,40 @@ export function settledBefore(files: Iterable<string>, readAt: number, stat: Sta
 }
 
 /**
- * One value loaded from files, reused while their stamp is unchanged: get()
- * stamps the files (before loading), and loads anew when the stamp differs
- * or is undefined (a file too recent); a load that throws is never kept.
+ * Whether `st` has the identity kept at `v[o]` … `v[o + 4]`: device, inode, size, mtime and ctime, the
+ * five numbers of stampOf (Marks below; a pack's surface remembered by src/pack/undeclared.ts).
  */
-export class Stamped<T> {
-  private kept: { stamp: string; value: T } | undefined;
-  constructor(
-    private readonly stat: StatFn = statOf,
-    private readonly clock: () => number = Date.now,
-  ) {}
-
-  get(files: readonly (string | undefined)[], load: () => T): T {
-    const stamp = stampOf(files, this.clock(), this.stat);
-    const k = this.kept;
-    if (stamp !== undefined && k && k.stamp === stamp) return k.value;
-    this.kept = undefined;
-    const value = load();
-    if (stamp !== undefined) this.kept = { stamp, value };
-    return value;
-  }
-
-  /** Forget the value (the next get() loads). */
-  drop(): void {
-    this.kept = undefined;
-  }
+export function sameIdentity(v: ArrayLike<number>, o: number, st: NonNullable<ReturnType<StatFn>>): boolean {
+  return (
+    v[o] === st.dev && v[o + 1] === st.ino && v[o + 2] === st.size && v[o + 3] === st.mtimeMs && v[o + 4] === st.ctimeMs
+  );
 }
 
 /** A missing file's device in Marks (a device number is never negative). */
 const MISSING = -1;
 
 /**
- * A stamp kept as numbers, compared in place: the same rule as stampOf (one
- * stat a file, taken before the load, never of a file changed within RACY_MS),
- * without the string. A call that checks every active pack's surface.json
- * built ~100 bytes of stamp a file; at 1,000 packs that was a 100 KB string on
- * every call, and the scavenges it made.
+ * A stamp kept as numbers, compared in place: the same rule as stampOf (one stat a file, taken before
+ * the load, never of a file changed within RACY_MS), without building a string on every check (a call
+ * that checks every active pack's surface.json built ~100 bytes of stamp a file: at 1,000 packs a
+ * 100 KB string a call, and the scavenges it made). An undefined file is one that is not there.
  */
 export class Marks {
   private constructor(
-    readonly files: readonly string[],
+    readonly files: readonly (string | undefined)[],
     private readonly v: Float64Array,
   ) {}
 
   /** The files' identities now, or undefined when one changed within RACY_MS of `now` (nothing can be vouched for). */
-  static take(files: readonly string[], now: number, stat: StatFn = statOf): Marks | undefined {
+  static take(files: readonly (string | undefined)[], now: number, stat: StatFn = statOf): Marks | undefined {
     const v = new Float64Array(files.length * 5);
     for (let i = 0; i < files.length; i++) {
-      const st = stat(files[i]!);
-      if (!st) {
-        v[i * 5] = MISSING;
-        continue;
-      }
-      if (!settled(st, now)) return undefined;
+      const f = files[i];
+      const st = f === undefined ? undefined : stat(f);
       const o = i * 5;
-      v[o] = st.dev;
-      v[o + 1] = st.ino;
-      v[o + 2] = st.size;
-      v[o + 3] = st.mtimeMs;
-      v[o + 4] = st.ctimeMs;
+      if (!st) v[o] = MISSING;
+      else if (!settled(st, now)) return undefined;
+      else v.set([st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs], o);
     }
     return new Marks(files, v);
   }
@@ -155,35 +130,65 @@ export class Marks {
    * files RACY_MS old, an identity that still matches vouches for the content read then (see stampOf).
    */
   holds(stat: StatFn = statOf): boolean {
-    const v = this.v;
     for (let i = 0; i < this.files.length; i++) {
-      const st = stat(this.files[i]!);
-      const o = i * 5;
-      if (!st) {
-        if (v[o] !== MISSING) return false;
-        continue;
-      }
-      if (
-        v[o] !== st.dev ||
-        v[o + 1] !== st.ino ||
-        v[o + 2] !== st.size ||
-        v[o + 3] !== st.mtimeMs ||
-        v[o + 4] !== st.ctimeMs
-      )
-        return false;
+      const f = this.files[i];
+      const st = f === undefined ? undefined : stat(f);
+      if (st ? !sameIdentity(this.v, i * 5, st) : this.v[i * 5] !== MISSING) return false;
     }
     return true;
   }
 
   /** The marks of the files `keep` says (the same identities, taken when these were). */
-  only(keep: (file: string, i: number) => boolean): Marks {
-    const files: string[] = [];
-    const v: number[] = [];
-    this.files.forEach((f, i) => {
-      if (!keep(f, i)) return;
-      files.push(f);
-      for (let k = 0; k < 5; k++) v.push(this.v[i * 5 + k]!);
-    });
-    return new Marks(files, Float64Array.from(v));
+  only(keep: (file: string | undefined, i: number) => boolean): Marks {
+    const at = this.files.flatMap((f, i) => (keep(f, i) ? [i] : []));
+    return new Marks(
+      at.map((i) => this.files[i]),
+      Float64Array.from(at.flatMap((i) => [...this.v.subarray(i * 5, i * 5 + 5)])),
+    );
   }
+}
+
+/**
+ * One value loaded from files, reused while their stamp is unchanged: get()
+ * stamps the files (before loading), and loads anew when one changed or the
+ * stamp could not vouch for them (a file too recent); a load that throws is
+ * never kept.
+ */
+export class Stamped<T> {
+  private kept: { from: readonly (string | undefined)[]; marks: Marks; value: T } | undefined;
+  constructor(
+    private readonly stat: StatFn = statOf,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /**
+   * `files`' value: the kept one while they are the files it was loaded from and none changed, else `load()`'s.
+   * `narrow`: of the files stamped before the load, those the value loaded depends on (undefined: all of
+   * them); the others are not checked again (a called pack and every pack's surface, src/mcp/pack-memo.ts).
+   */
+  get(
+    files: readonly (string | undefined)[],
+    load: () => T,
+    narrow?: (value: T) => ((file: string | undefined, i: number) => boolean) | undefined,
+  ): T {
+    const k = this.kept;
+    if (k && sameList(k.from, files) && k.marks.holds(this.stat)) return k.value;
+    this.kept = undefined;
+    const marks = Marks.take(files, this.clock(), this.stat);
+    const value = load();
+    if (marks) {
+      const keep = narrow?.(value);
+      this.kept = { from: [...files], marks: keep ? marks.only(keep) : marks, value };
+    }
+    return value;
+  }
+
+  /** Forget the value (the next get() loads). */
+  drop(): void {
+    this.kept = undefined;
+  }
+}
+
+function sameList(a: readonly (string | undefined)[], b: readonly (string | undefined)[]): boolean {
+  return a === b || (a.length === b.length && a.every((x, i) => x === b[i]));
 }
