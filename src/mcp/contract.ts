@@ -130,7 +130,7 @@ export interface Trace {
   activePacks?: () => readonly Pack[];
   /** ExecuteOptions.started, handed to execute(): the args hashed for the record while the bin runs (into `hashed`) */
   started?: () => void;
-  /** argsHash(args), when taken while the bin ran */
+  /** argsHash of what the record records (the args, else the tool input), when taken while the bin ran */
   hashed?: string;
 }
 

@@ -145,7 +145,7 @@ export class McpFront extends ViewCache {
       tool: name,
       ...(trace.pack ? { pack: trace.pack } : {}),
       ...(trace.verb ? { verb: trace.verb } : {}),
-      ...auditArgs(args, trace.args === undefined ? undefined : trace.hashed),
+      ...auditArgs(args, trace.hashed),
       decision,
       ...(trace.answer ? { confirm: { answer: trace.answer } } : {}),
       result,
@@ -168,10 +168,12 @@ export class McpFront extends ViewCache {
     if ("ok" in req) return toResult(req);
     trace.pack = req.pack;
     trace.verb = req.verb;
-    const args = (trace.args = req.argv ? { ...req.args, argv: req.argv } : req.args);
-    // the record's hash of the args, taken while the bin runs (as hcpx exec does): ~50 µs of a
-    // server's call (noble's sha256 mostly uncompiled at one call in 30 ms) off the answer's path
-    trace.started = () => (trace.hashed = argsHash(args ?? {}));
+    trace.args = req.argv ? { ...req.args, argv: req.argv } : req.args;
+    // the record's hash of what it records (record(): the args, else the input), taken while the bin runs
+    // (as hcpx exec does): ~50 µs of a server's call (noble's sha256 mostly uncompiled at one call in 30 ms)
+    // off the answer's path
+    const recorded = trace.args ?? input;
+    trace.started = () => (trace.hashed = argsHash(recorded));
     // Per call: the config as it is now, so grant changes apply without a restart.
     let project: Project;
     let pack: Pack | undefined;
