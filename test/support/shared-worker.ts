@@ -166,6 +166,7 @@ export const SHARED_FILES = [
   "test/runtime/output-jsonl.test.ts",
   "test/runtime/run-adapter.test.ts",
   "test/runtime/sandbox-bwrap.test.ts",
+  "test/runtime/sandbox-secrets.test.ts",
   "test/runtime/sandbox.test.ts",
   "test/runtime/terminal.test.ts",
   "test/runtime/wrap.test.ts",

@@ -24,7 +24,7 @@ import { configReader, repoGitPointers, type ConfigReader } from "./git-config";
 import { filterKnowsThisMachine, unixSocketFilter } from "./seccomp";
 import { denialsIn, type Denial } from "./denials";
 export { denialsIn, type Denial } from "./denials";
-import { SECRET_DIRS, SECRET_FILES } from "../../pack/secret-paths";
+import { secretMasks } from "./secrets";
 
 import { classOf, type CallClass, type Confined, type ConfineContext, type SpawnLine } from "./line";
 
@@ -65,8 +65,7 @@ export function findBwrap(project: Pick<Project, "sandbox">): { path?: string; w
   return found ? { path: found } : { why: `bubblewrap (bwrap) is not installed (looked in ${BWRAP_PATHS.join(", ")})` };
 }
 
-// a missing path is an answer, not an exception: a thrown ENOENT captures a stack (~60 K instructions each, for
-// each secret path a HOME does not have: ~2.5 M of a confined call's start)
+// a missing path is an answer, not an exception: a thrown ENOENT captures a stack (~60 K instructions each)
 const QUIET = { throwIfNoEntry: false } as const;
 
 function isFile(p: string): boolean {
@@ -189,28 +188,7 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
   const rebind = [...needed, ...declared].filter(
     (p) => isInside(p, "/tmp") && p !== "/tmp" && existsSync(p) && !writable.some((w) => isInside(p, w)),
   );
-  const masks: BwrapPlan["masks"] = [];
-  const unmask: string[] = [];
-  for (const h of hs) {
-    for (const [rel, dir] of [
-      ...SECRET_DIRS.map((d) => [d, true] as const),
-      ...SECRET_FILES.map((f) => [f, false] as const),
-    ]) {
-      const path = join(h, rel);
-      let st;
-      try {
-        st = statSync(path, QUIET);
-      } catch {
-        st = undefined;
-      }
-      if (!st) continue; // absent: nothing to hide (a program that creates it creates it in a read-only or hidden place)
-      // a declared path equal to the secret, or around it, shows it whole
-      if (declared.some((d) => isInside(path, d))) continue;
-      const inside = declared.filter((d) => isInside(d, path) && d !== path && existsSync(d));
-      masks.push({ path, dir: st.isDirectory() && dir, ...(inside.length ? { traverse: true } : {}) });
-      unmask.push(...inside);
-    }
-  }
+  const { masks, unmask } = secretMasks(hs, declared);
   // the host's sockets are no network namespace's: a session bus (systemd-run --user runs anything
   // unconfined), an ssh or gpg agent, a container engine. A read-only mount does not stop connect().
   for (const path of new Set(RUN_SOCKETS.filter((p) => existsSync(p)).map(real))) {

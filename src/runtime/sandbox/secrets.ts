@@ -1,0 +1,99 @@
+// HOME's secrets a confined call must not see (SECRET_DIRS, SECRET_FILES): which of them exist in each
+// home, as the masks bwrap gets (a folder: an empty one nobody may open; a file: the null device).
+//
+// Most of the ~75 paths are absent from any one home, and asking each by stat() was ~0.3 ms of a
+// confined call's start for two homes (issue 29, measured in place). So the folders they lie in (the
+// home, .config, .local/share, Library/Application Support) are listed once, and only a name a listing
+// holds is asked by stat(), as before; a folder its parent does not list is not opened. A listing only
+// ever saves a stat, never hides less: a folder that cannot be listed, holds more than LIST_BUDGET
+// entries, or lists a name outside ASCII (on a case-folding file system "ſsh" or a Kelvin sign can name
+// what stat(".ssh") or stat(".kube") finds, and ASCII lower case would not match them) is asked path by
+// path. Names are compared in ASCII lower case, so ".SSH" on a case-folding file system is asked too.
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { isInside } from "../../util/paths";
+import { entriesOf } from "../../util/dirents";
+import { SECRET_DIRS, SECRET_FILES } from "../../pack/secret-paths";
+import type { BwrapPlan } from "./bwrap";
+import type { Listing } from "./mounts";
+
+/** Past this many entries a folder is not listed further: its secrets are asked by stat(). */
+export const LIST_BUDGET = 512;
+
+const SECRETS: readonly (readonly [string, boolean])[] = [
+  ...SECRET_DIRS.map((d) => [d, true] as const),
+  ...SECRET_FILES.map((f) => [f, false] as const),
+];
+
+// a missing path is an answer, not an exception: a thrown ENOENT captures a stack (~60 K instructions each,
+// for each secret path a HOME does not have: ~2.5 M of a confined call's start before the listing)
+const QUIET = { throwIfNoEntry: false } as const;
+const ASCII = /^[\x00-\x7f]*$/;
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * Whether `rel` (a path under `home`) may exist: false only when a listing of a folder it lies in says
+ * its name is not there. Each folder is listed at most once.
+ */
+export function mayExist(home: string, list: Listing = entriesOf): (rel: string) => boolean {
+  const listed = new Map<string, ReadonlySet<string> | undefined>(); // undefined: not listed, ask by stat
+  const namesIn = (folder: string): ReadonlySet<string> | undefined => {
+    if (listed.has(folder)) return listed.get(folder);
+    const names = folder !== "" && !may(folder) ? NONE : listing(folder === "" ? home : join(home, folder), list);
+    listed.set(folder, names);
+    return names;
+  };
+  const may = (rel: string): boolean => {
+    const i = rel.lastIndexOf("/");
+    const names = namesIn(i < 0 ? "" : rel.slice(0, i));
+    return names === undefined || names.has(rel.slice(i + 1).toLowerCase());
+  };
+  return may;
+}
+
+/** The names in `dir`, in ASCII lower case; undefined when it cannot be listed, or not within the budget, or a name is not ASCII. */
+function listing(dir: string, list: Listing): ReadonlySet<string> | undefined {
+  const names = new Set<string>();
+  try {
+    let n = 0;
+    for (const e of list(dir)) {
+      if (++n > LIST_BUDGET || !ASCII.test(e.name)) return undefined;
+      names.add(e.name.toLowerCase());
+    }
+  } catch {
+    return undefined;
+  }
+  return names;
+}
+
+/**
+ * The masks of the secrets in `homes` that exist, and the declared paths (real paths, `declared`) inside a
+ * masked folder, bound back. A declared path equal to a secret, or around it, shows it whole.
+ */
+export function secretMasks(
+  homes: readonly string[],
+  declared: readonly string[],
+  list: Listing = entriesOf,
+): { masks: BwrapPlan["masks"]; unmask: string[] } {
+  const masks: BwrapPlan["masks"] = [];
+  const unmask: string[] = [];
+  for (const h of homes) {
+    const may = mayExist(h, list);
+    for (const [rel, dir] of SECRETS) {
+      if (!may(rel)) continue;
+      const path = join(h, rel);
+      let st;
+      try {
+        st = statSync(path, QUIET);
+      } catch {
+        st = undefined;
+      }
+      if (!st) continue; // absent: nothing to hide (a program that creates it creates it in a read-only or hidden place)
+      if (declared.some((d) => isInside(path, d))) continue;
+      const inside = declared.filter((d) => isInside(d, path) && d !== path && existsSync(d));
+      masks.push({ path, dir: st.isDirectory() && dir, ...(inside.length ? { traverse: true } : {}) });
+      unmask.push(...inside);
+    }
+  }
+  return { masks, unmask };
+}
