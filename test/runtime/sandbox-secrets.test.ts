@@ -1,14 +1,13 @@
 // Which of HOME's secrets a confined call hides (src/runtime/sandbox/secrets.ts): the folders they lie
 // in are listed once and only a listed name is asked by stat(). A listing may only save a stat: on any
-// home, the masks are those of a stat of every secret path; a folder that cannot be listed, is over the
-// budget or lists a name outside ASCII is asked path by path.
+// home, the masks are those of a stat of every secret path; a folder that cannot be listed, is too large,
+// lists too many names or a name outside ASCII is asked path by path.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { LIST_BUDGET, mayExist, secretMasks } from "../../src/runtime/sandbox/secrets";
-import { entriesOf, type Dirent } from "../../src/util/dirents";
+import { LIST_BYTES, LIST_NAMES, listNames, mayExist, secretMasks } from "../../src/runtime/sandbox/secrets";
 import { SECRET_DIRS, SECRET_FILES } from "../../src/pack/secret-paths";
 
 const SECRETS = [...SECRET_DIRS.map((d) => [d, true] as const), ...SECRET_FILES.map((f) => [f, false] as const)];
@@ -23,13 +22,11 @@ function everyStat(home: string): { path: string; dir: boolean }[] {
   return out;
 }
 
-/** A listing of made-up folders, recording what it was asked. */
+/** A listing of made-up folders (one not in `tree` cannot be listed), recording what it was asked. */
 function fakeList(tree: Record<string, string[]>, asked: string[]) {
-  return (dir: string): Iterable<Dirent> => {
+  return (dir: string): readonly string[] | undefined => {
     asked.push(dir);
-    const names = tree[dir];
-    if (!names) throw Object.assign(new Error(`ENOENT: ${dir}`), { code: "ENOENT" });
-    return names.map((name) => ({ name, dir: false }));
+    return tree[dir];
   };
 }
 
@@ -63,8 +60,8 @@ describe("mayExist", () => {
     }
   });
 
-  it(`a folder of more than ${LIST_BUDGET} entries, or one that cannot be listed, is asked path by path`, () => {
-    const many = Array.from({ length: LIST_BUDGET + 1 }, (_, i) => `f${i}`);
+  it(`a listing of more than ${LIST_NAMES} names, or a folder that cannot be listed, is asked path by path`, () => {
+    const many = Array.from({ length: LIST_NAMES + 1 }, (_, i) => `f${i}`);
     expect(mayExist("/h", fakeList({ "/h": many }, []))(".ssh")).toBe(true);
     expect(mayExist("/h", fakeList({ "/h": many.slice(1) }, []))(".ssh")).toBe(false);
     const asked: string[] = [];
@@ -72,6 +69,26 @@ describe("mayExist", () => {
     expect(may(".config/gh")).toBe(true);
     expect(may(".config/zed")).toBe(true);
     expect(asked).toEqual(["/h", "/h/.config"]);
+  });
+});
+
+describe("listNames", () => {
+  it(`a folder's names; [] when it does not exist; undefined when it is a file or larger than ${LIST_BYTES} bytes`, () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-secrets-")));
+    try {
+      writeFileSync(join(dir, ".npmrc"), "x");
+      mkdirSync(join(dir, ".ssh"));
+      expect([...listNames(dir)!].sort()).toEqual([".npmrc", ".ssh"]);
+      expect(listNames(join(dir, "absent"))).toEqual([]);
+      expect(listNames(join(dir, ".npmrc"))).toBeUndefined();
+      const big = join(dir, "big");
+      mkdirSync(big);
+      for (let i = 0; statSync(big).size <= LIST_BYTES; i++)
+        writeFileSync(join(big, `entry-with-a-long-name-${i}`), "");
+      expect(listNames(big)).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -125,7 +142,7 @@ describe("secretMasks", () => {
     const home = made([".ssh/", ".npmrc", ".config/gh/"], []);
     try {
       const asked: string[] = [];
-      const list = (dir: string) => (asked.push(dir), entriesOf(dir));
+      const list = (dir: string) => (asked.push(dir), listNames(dir));
       const { masks } = secretMasks([home], [], list);
       expect(masks).toEqual([
         { path: join(home, ".ssh"), dir: true },
