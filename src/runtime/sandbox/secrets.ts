@@ -1,7 +1,7 @@
 // HOME's secrets a confined call must not see (SECRET_DIRS, SECRET_FILES): which of them exist in each
 // home, as the masks bwrap gets (a folder: an empty one nobody may open; a file: the null device).
 //
-// Most of the ~75 paths are absent from any one home, and asking each by stat() was ~0.9 ms of a
+// Most of the ~75 paths are absent from any one home, and asking each by stat() was ~1 ms of a
 // confined call's start for two homes (issue 29, a fresh process). So the folders they lie in (the
 // home, .config, .local/share, Library/Application Support) are listed once (readdir: opendir's module
 // alone costs a fresh process ~0.35 ms), and only a name a listing holds is asked by stat(), as before;
