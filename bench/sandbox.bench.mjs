@@ -3,8 +3,11 @@
 // with sandbox.enforce "os" (bubblewrap: mount, pid, ipc, uts and network
 // namespaces, HOME's secrets hidden, a private /tmp), one without, run
 // interleaved in one run. Goal: on ≤ 1.15× off. Skipped where bubblewrap
-// cannot confine a call (the figure would be a refusal's).
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+// cannot confine a call (the figure would be a refusal's). Printed beside it,
+// not a goal: the same call as a local write in a git repository (ping's row
+// made `write` `local`), on and off: a write's plan also keeps the configs,
+// the packs, their bins and git's hooks and config read-only in its roots.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -14,10 +17,19 @@ import { caModes, fmt, goal, median, percentile, table, timeCommands } from "./l
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const RUNS = Number(process.env.BENCH_RUNS || 30);
 
-function projectAt(dir, sandbox) {
+function projectAt(dir, sandbox, write = false) {
   mkdirSync(dir, { recursive: true });
   cpSync(join(REPO, "packs"), join(dir, "packs"), { recursive: true }); // calc-wrap and the calc ops its bin imports
   cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
+  if (write) {
+    const policy = join(dir, "packs", "calc-wrap", "policy.json");
+    const text = readFileSync(policy, "utf8");
+    const made = text.replace(/"ping":\s*\{ operation: "read" \}/, '"ping": { operation: "write", land: "local" }');
+    if (made === text) throw new Error(`sandbox bench: ${policy} has no read row for ping to make a write`);
+    writeFileSync(policy, made);
+    const git = spawnSync("git", ["init", "-q", dir], { encoding: "utf8" });
+    if (git.status !== 0) throw new Error(`sandbox bench: git init failed: ${git.stderr || git.error}`);
+  }
   writeFileSync(
     join(dir, "hcp.config.json5"),
     JSON.stringify({
@@ -33,6 +45,9 @@ export default async function bench() {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-sandbox-")));
   const off = projectAt(join(root, "off"), {});
   const on = projectAt(join(root, "on"), { enforce: "os" });
+  const offWrite = projectAt(join(root, "off-write"), {}, true);
+  const onWrite = projectAt(join(root, "on-write"), { enforce: "os" }, true);
+  const written = performance.now();
   const hcpx = process.env.HCPX_DIST_BIN ?? join(REPO, "dist", "hcpx.cjs");
   const args = [hcpx, "exec", "calc-wrap", "ping", "--json"];
   const probe = spawnSync(process.execPath, args, { cwd: on, encoding: "utf8" });
@@ -42,26 +57,34 @@ export default async function bench() {
     );
     return;
   }
+  // a user's packs have aged: a file changed within 3 s is validated again on every call (src/pack/validcache.ts)
+  await new Promise((r) => setTimeout(r, Math.max(0, 3100 - (performance.now() - written))));
+  const OFF = "exec, sandbox.enforce off";
+  const OS = "exec, sandbox.enforce os";
+  const WRITE_OFF = "a local write, enforce off";
+  const WRITE_OS = "a local write, enforce os";
   for (const [mode, env] of caModes()) {
     const samples = timeCommands(
       {
-        "exec, sandbox.enforce off": { cmd: process.execPath, args, cwd: off, env },
-        "exec, sandbox.enforce os": { cmd: process.execPath, args, cwd: on, env },
+        [OFF]: { cmd: process.execPath, args, cwd: off, env },
+        [OS]: { cmd: process.execPath, args, cwd: on, env },
+        [WRITE_OFF]: { cmd: process.execPath, args, cwd: offWrite, env },
+        [WRITE_OS]: { cmd: process.execPath, args, cwd: onWrite, env },
       },
       { runs: RUNS, warmup: 3 },
     );
     const m = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
-    const base = m["exec, sandbox.enforce off"];
-    const rows = [["variant", "median", "p90", "vs off"]];
-    for (const [k, v] of Object.entries(samples))
-      rows.push([k, fmt(m[k]), fmt(percentile(v, 90)), `${(m[k] / base).toFixed(2)}×`]);
+    const base = m[OFF];
+    const rows = [["variant", "median", "p90", "vs off (the same kind of call)"]];
+    for (const [k, v] of Object.entries(samples)) {
+      const against = k.startsWith("a local write") ? m[WRITE_OFF] : base;
+      rows.push([k, fmt(m[k]), fmt(percentile(v, 90)), `${(m[k] / against).toFixed(2)}×`]);
+    }
     process.stdout.write(`CLI, ${mode} (${RUNS} runs each, interleaved):\n${table(rows)}\n`);
-    goal(
-      `exec with sandbox.enforce os ≤ 1.15× off, wall, ${mode}`,
-      ["os", m["exec, sandbox.enforce os"]],
-      ["off", base],
-      { max: 1.15 },
+    process.stdout.write(
+      `not a goal: a local write in a git repository under os is ${(m[WRITE_OS] / m[WRITE_OFF]).toFixed(3)}× the same write unconfined (${mode})\n`,
     );
+    goal(`exec with sandbox.enforce os ≤ 1.15× off, wall, ${mode}`, ["os", m[OS]], ["off", base], { max: 1.15 });
   }
 }
 
