@@ -25,6 +25,7 @@ import { filterKnowsThisMachine, unixSocketFilter } from "./seccomp";
 import { denialsIn, type Denial } from "./denials";
 export { denialsIn, type Denial } from "./denials";
 import { secretMasks } from "./secrets";
+import { quietStat } from "../../util/stamp";
 
 import { classOf, type CallClass, type Confined, type ConfineContext, type SpawnLine } from "./line";
 
@@ -65,15 +66,8 @@ export function findBwrap(project: Pick<Project, "sandbox">): { path?: string; w
   return found ? { path: found } : { why: `bubblewrap (bwrap) is not installed (looked in ${BWRAP_PATHS.join(", ")})` };
 }
 
-// a missing path is an answer, not an exception: a thrown ENOENT captures a stack (~60 K instructions each)
-const QUIET = { throwIfNoEntry: false } as const;
-
 function isFile(p: string): boolean {
-  try {
-    return statSync(p, QUIET)?.isFile() === true;
-  } catch {
-    return false;
-  }
+  return quietStat(p)?.isFile() === true;
 }
 
 function real(p: string): string {

@@ -11,9 +11,10 @@
 // or a Kelvin sign can name what stat(".ssh") or stat(".kube") finds, and ASCII lower case would not
 // match them) is asked path by path. Names are compared in ASCII lower case, so ".SSH" on a
 // case-folding file system is asked too.
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { isInside } from "../../util/paths";
+import { quietStat } from "../../util/stamp";
 import { SECRET_DIRS, SECRET_FILES } from "../../pack/secret-paths";
 import type { BwrapPlan } from "./bwrap";
 
@@ -27,9 +28,6 @@ const SECRETS: readonly (readonly [string, boolean])[] = [
   ...SECRET_FILES.map((f) => [f, false] as const),
 ];
 
-// a missing path is an answer, not an exception: a thrown ENOENT captures a stack (~60 K instructions each,
-// for each secret path a HOME does not have: ~2.5 M of a confined call's start before the listing)
-const QUIET = { throwIfNoEntry: false } as const;
 const ASCII = /^[\x00-\x7f]*$/;
 const NONE: ReadonlySet<string> = new Set();
 
@@ -38,10 +36,10 @@ export type Lister = (dir: string) => readonly string[] | undefined;
 
 /** The names in `dir`: [] when it does not exist; undefined when it is not a folder, larger than LIST_BYTES, or cannot be read. */
 export function listNames(dir: string): readonly string[] | undefined {
+  const st = quietStat(dir);
+  if (!st) return [];
+  if (!st.isDirectory() || st.size > LIST_BYTES) return undefined;
   try {
-    const st = statSync(dir, QUIET);
-    if (!st) return [];
-    if (!st.isDirectory() || st.size > LIST_BYTES) return undefined;
     return readdirSync(dir);
   } catch {
     return undefined;
@@ -95,12 +93,7 @@ export function secretMasks(
     for (const [rel, dir] of SECRETS) {
       if (!may(rel)) continue;
       const path = join(h, rel);
-      let st;
-      try {
-        st = statSync(path, QUIET);
-      } catch {
-        st = undefined;
-      }
+      const st = quietStat(path);
       if (!st) continue; // absent: nothing to hide (a program that creates it creates it in a read-only or hidden place)
       if (declared.some((d) => isInside(path, d))) continue;
       const inside = declared.filter((d) => isInside(d, path) && d !== path && existsSync(d));
