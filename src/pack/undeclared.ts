@@ -31,13 +31,11 @@ import { statSync, type Stats } from "node:fs";
 import { cacheRoot, readCache, writeCache } from "../util/cache";
 import { joinIn } from "../util/paths";
 import { CAPS } from "../util/readfile";
-import { sameIdentity, settled } from "../util/stamp";
+import { identityOf, sameIdentity, settled, type Identity } from "../util/stamp";
 import { SCHEMA_HASH } from "../util/build-info";
 import { cacheDir, prune, schemaPrefix, slotOf } from "./validcache";
 
 const NO_THROW = { throwIfNoEntry: false } as const;
-
-type Stamp = [dev: number, ino: number, size: number, mtimeMs: number, ctimeMs: number];
 
 /** The entry's record of `dirs` for `id`, and what this call learned (save() writes it when it changed). */
 export interface Undeclared {
@@ -66,7 +64,7 @@ export function undeclaredFor(id: string, dirs: readonly string[]): Undeclared |
   const dir = joinIn(cacheRoot(), "surface-ids");
   const key = `${SCHEMA_HASH}\0${built}\0surface-ids\0${id}\0${dirs.join("\0")}`;
   const file = joinIn(dir, `${slotOf(slotText(built, id, dirs), schemaPrefix())}.json`);
-  const skip: (Stamp | null)[] = readSkip(file, key, dirs.length) ?? dirs.map(() => null);
+  const skip: (Identity | null)[] = readSkip(file, key, dirs.length) ?? dirs.map(() => null);
   let changed = false;
   return {
     known(i, surface) {
@@ -76,7 +74,7 @@ export function undeclaredFor(id: string, dirs: readonly string[]): Undeclared |
       return st !== undefined && st.isFile() && sameIdentity(was, 0, st);
     },
     note(i, st, readAt) {
-      const now: Stamp | null = st && settled(st, readAt) ? [st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs] : null;
+      const now: Identity | null = st && settled(st, readAt) ? identityOf(st) : null;
       const was = skip[i];
       if (was === now || (was && now && was.every((x, k) => x === now[k]))) return;
       skip[i] = now;
@@ -105,7 +103,7 @@ function slotText(built: string, id: string, dirs: readonly string[]): string {
 }
 
 /** The entry's stamps when it is this key's and well formed, else undefined. */
-function readSkip(file: string, key: string, n: number): (Stamp | null)[] | undefined {
+function readSkip(file: string, key: string, n: number): (Identity | null)[] | undefined {
   try {
     const bytes = readCache(file, CAPS.cache);
     if (bytes === undefined) return undefined;
@@ -114,7 +112,7 @@ function readSkip(file: string, key: string, n: number): (Stamp | null)[] | unde
       return undefined;
     const ok = (s: unknown) =>
       s === null || (Array.isArray(s) && s.length === 5 && s.every((x) => typeof x === "number"));
-    return e.skip.every(ok) ? (e.skip as (Stamp | null)[]) : undefined;
+    return e.skip.every(ok) ? (e.skip as (Identity | null)[]) : undefined;
   } catch {
     return undefined;
   }

@@ -92,9 +92,16 @@ export function settledBefore(files: Iterable<string>, readAt: number, stat: Sta
   return true;
 }
 
+/** A file's identity as five numbers (device, inode, size, mtime, ctime), in the order sameIdentity reads them. */
+export type Identity = [dev: number, ino: number, size: number, mtimeMs: number, ctimeMs: number];
+
+/** The identity of the file `st` describes (Marks below; a pack's surface remembered by src/pack/undeclared.ts). */
+export function identityOf(st: NonNullable<ReturnType<StatFn>>): Identity {
+  return [st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs];
+}
+
 /**
- * Whether `st` has the identity kept at `v[o]` … `v[o + 4]`: device, inode, size, mtime and ctime, the
- * five numbers of stampOf (Marks below; a pack's surface remembered by src/pack/undeclared.ts).
+ * Whether `st` has the identity kept at `v[o]` … `v[o + 4]` (identityOf's five numbers, those of stampOf).
  */
 export function sameIdentity(v: ArrayLike<number>, o: number, st: NonNullable<ReturnType<StatFn>>): boolean {
   return (
@@ -126,7 +133,7 @@ export class Marks {
       const o = i * 5;
       if (!st) v[o] = MISSING;
       else if (!settled(st, now)) return undefined;
-      else v.set([st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs], o);
+      else v.set(identityOf(st), o);
     }
     return new Marks(files, v);
   }
