@@ -7,20 +7,22 @@
 // not a goal: the same call as a local write in a git repository (ping's row
 // made `write` `local`), on and off: a write's plan also keeps the configs,
 // the packs, their bins and git's hooks and config read-only in its roots.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { caModes, fmt, goal, median, percentile, table, timeCommands } from "./lib.mjs";
+import { benchProject, REPO } from "./project.mjs";
 
-const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const RUNS = Number(process.env.BENCH_RUNS || 30);
 
-function projectAt(dir, sandbox, write = false) {
-  mkdirSync(dir, { recursive: true });
-  cpSync(join(REPO, "packs"), join(dir, "packs"), { recursive: true }); // calc-wrap and the calc ops its bin imports
-  cpSync(join(REPO, "bins"), join(dir, "bins"), { recursive: true });
+/** A project of its own (bench/project.mjs) where calc-wrap is active, with `sandbox`; `write`: ping a local write, in a git repository. */
+function projectFor(prefix, sandbox, write = false) {
+  const dir = benchProject(prefix, {
+    packs: ["./packs/calc-wrap"],
+    grants: { allow: ["calc-wrap.*"] },
+    sandbox: { roots: ["."], cwd: ".", ...sandbox },
+  });
   if (write) {
     const policy = join(dir, "packs", "calc-wrap", "policy.json");
     const text = readFileSync(policy, "utf8");
@@ -30,61 +32,57 @@ function projectAt(dir, sandbox, write = false) {
     const git = spawnSync("git", ["init", "-q", dir], { encoding: "utf8" });
     if (git.status !== 0) throw new Error(`sandbox bench: git init failed: ${git.stderr || git.error}`);
   }
-  writeFileSync(
-    join(dir, "hcp.config.json5"),
-    JSON.stringify({
-      packs: ["./packs/calc-wrap"],
-      grants: { allow: ["calc-wrap.*"] },
-      sandbox: { roots: ["."], cwd: ".", ...sandbox },
-    }),
-  );
   return dir;
 }
 
 export default async function bench() {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-bench-sandbox-")));
-  const off = projectAt(join(root, "off"), {});
-  const on = projectAt(join(root, "on"), { enforce: "os" });
-  const offWrite = projectAt(join(root, "off-write"), {}, true);
-  const onWrite = projectAt(join(root, "on-write"), { enforce: "os" }, true);
-  const written = performance.now();
-  const hcpx = process.env.HCPX_DIST_BIN ?? join(REPO, "dist", "hcpx.cjs");
-  const args = [hcpx, "exec", "calc-wrap", "ping", "--json"];
-  const probe = spawnSync(process.execPath, args, { cwd: on, encoding: "utf8" });
-  if (probe.status !== 0) {
-    process.stdout.write(
-      `skipped: exec with enforce "os" fails here (${(probe.stdout || probe.stderr).trim().slice(0, 300)}); \`hcpx doctor\` says why\n`,
-    );
-    return;
-  }
-  // a user's packs have aged: a file changed within 3 s is validated again on every call (src/pack/validcache.ts)
-  await new Promise((r) => setTimeout(r, Math.max(0, 3100 - (performance.now() - written))));
-  const OFF = "exec, sandbox.enforce off";
-  const OS = "exec, sandbox.enforce os";
-  const WRITE_OFF = "a local write, enforce off";
-  const WRITE_OS = "a local write, enforce os";
-  for (const [mode, env] of caModes()) {
-    const samples = timeCommands(
-      {
-        [OFF]: { cmd: process.execPath, args, cwd: off, env },
-        [OS]: { cmd: process.execPath, args, cwd: on, env },
-        [WRITE_OFF]: { cmd: process.execPath, args, cwd: offWrite, env },
-        [WRITE_OS]: { cmd: process.execPath, args, cwd: onWrite, env },
-      },
-      { runs: RUNS, warmup: 3 },
-    );
-    const m = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
-    const base = m[OFF];
-    const rows = [["variant", "median", "p90", "vs off (the same kind of call)"]];
-    for (const [k, v] of Object.entries(samples)) {
-      const against = k.startsWith("a local write") ? m[WRITE_OFF] : base;
-      rows.push([k, fmt(m[k]), fmt(percentile(v, 90)), `${(m[k] / against).toFixed(2)}×`]);
+  const off = projectFor("hcpx-bench-sandbox-off-", {});
+  const on = projectFor("hcpx-bench-sandbox-on-", { enforce: "os" });
+  const offWrite = projectFor("hcpx-bench-sandbox-off-write-", {}, true);
+  const onWrite = projectFor("hcpx-bench-sandbox-on-write-", { enforce: "os" }, true);
+  const projects = [off, on, offWrite, onWrite];
+  try {
+    const written = performance.now();
+    const hcpx = process.env.HCPX_DIST_BIN ?? join(REPO, "dist", "hcpx.cjs");
+    const args = [hcpx, "exec", "calc-wrap", "ping", "--json"];
+    const probe = spawnSync(process.execPath, args, { cwd: on, encoding: "utf8" });
+    if (probe.status !== 0) {
+      process.stdout.write(
+        `skipped: exec with enforce "os" fails here (${(probe.stdout || probe.stderr).trim().slice(0, 300)}); \`hcpx doctor\` says why\n`,
+      );
+      return;
     }
-    process.stdout.write(`CLI, ${mode} (${RUNS} runs each, interleaved):\n${table(rows)}\n`);
-    process.stdout.write(
-      `not a goal: a local write in a git repository under os is ${(m[WRITE_OS] / m[WRITE_OFF]).toFixed(3)}× the same write unconfined (${mode})\n`,
-    );
-    goal(`exec with sandbox.enforce os ≤ 1.15× off, wall, ${mode}`, ["os", m[OS]], ["off", base], { max: 1.15 });
+    // a user's packs have aged: a file changed within 3 s is validated again on every call (src/pack/validcache.ts)
+    await new Promise((r) => setTimeout(r, Math.max(0, 3100 - (performance.now() - written))));
+    const OFF = "exec, sandbox.enforce off";
+    const OS = "exec, sandbox.enforce os";
+    const WRITE_OFF = "a local write, enforce off";
+    const WRITE_OS = "a local write, enforce os";
+    for (const [mode, env] of caModes()) {
+      const samples = timeCommands(
+        {
+          [OFF]: { cmd: process.execPath, args, cwd: off, env },
+          [OS]: { cmd: process.execPath, args, cwd: on, env },
+          [WRITE_OFF]: { cmd: process.execPath, args, cwd: offWrite, env },
+          [WRITE_OS]: { cmd: process.execPath, args, cwd: onWrite, env },
+        },
+        { runs: RUNS, warmup: 3 },
+      );
+      const m = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+      const base = m[OFF];
+      const rows = [["variant", "median", "p90", "vs off (the same kind of call)"]];
+      for (const [k, v] of Object.entries(samples)) {
+        const against = k.startsWith("a local write") ? m[WRITE_OFF] : base;
+        rows.push([k, fmt(m[k]), fmt(percentile(v, 90)), `${(m[k] / against).toFixed(2)}×`]);
+      }
+      process.stdout.write(`CLI, ${mode} (${RUNS} runs each, interleaved):\n${table(rows)}\n`);
+      process.stdout.write(
+        `not a goal: a local write in a git repository under os is ${(m[WRITE_OS] / m[WRITE_OFF]).toFixed(3)}× the same write unconfined (${mode})\n`,
+      );
+      goal(`exec with sandbox.enforce os ≤ 1.15× off, wall, ${mode}`, ["os", m[OS]], ["off", base], { max: 1.15 });
+    }
+  } finally {
+    for (const d of projects) rmSync(d, { recursive: true, force: true });
   }
 }
 
