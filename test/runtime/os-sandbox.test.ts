@@ -10,7 +10,18 @@
 // refuses, nothing runs (sandbox_unavailable). Needs bubblewrap (.ci/run
 // installs it).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:net";
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -89,7 +100,8 @@ const exec = async (pack: string, verb: string, kv: string[], extra: string[] = 
 beforeAll(async () => {
   declared = await listen("declared-endpoint");
   other = await listen("other-endpoint");
-  outside = tmp("hcpx-sbx-outside-");
+  // the host's own /tmp (the run's TMPDIR may be /dev/shm: test/support/run-tmp.ts)
+  outside = realpathSync(mkdtempSync("/tmp/hcpx-sbx-outside-"));
   home = tmp("hcpx-sbx-home-");
   mkdirSync(join(home, ".ssh"));
   writeFileSync(join(home, ".ssh", "id_rsa"), "-----BEGIN FAKE KEY-----\n");
@@ -153,6 +165,7 @@ beforeAll(async () => {
 afterAll(() => {
   declared?.server.close();
   other?.server.close();
+  if (outside) rmSync(outside, { recursive: true, force: true });
 });
 
 describe('a read verb under enforce "os"', () => {
@@ -192,6 +205,35 @@ describe('a read verb under enforce "os"', () => {
       expect(m![5]!.split(","), at).toContain("ro");
     }
   });
+
+  it.skipIf(!existsSync("/dev/shm"))(
+    "a project in /dev/shm (under the call's fresh /dev) is seen and read; its write lands in it; one beside it lands nowhere on the host",
+    async () => {
+      const shm = realpathSync(mkdtempSync("/dev/shm/hcpx-sbx-shm-"));
+      try {
+        const proj = join(shm, "project");
+        cpSync(dir, proj, { recursive: true });
+        writeFileSync(join(proj, "note.txt"), "in shm\n");
+        const call = async (pack: string, kv: string[]) => {
+          const r = await runHcpx(["exec", pack, "try", "--json", "--", ...kv], { cwd: proj, env: { HOME: home } });
+          return JSON.parse(r.stdout) as { ok: boolean; data?: { text?: string }; error?: { code: string } };
+        };
+        expect(await call("rd", ["act=read", `arg=${join(proj, "note.txt")}`])).toEqual({
+          ok: true,
+          data: { text: "in shm\n" },
+        });
+        const inside = join(proj, "by-shm-write.txt");
+        expect((await call("lw", ["act=write", `arg=${inside}`])).ok).toBe(true);
+        expect(readFileSync(inside, "utf8")).toBe("reached\n");
+        const beside = join(shm, "by-shm-write.txt");
+        await call("lw", ["act=write", `arg=${beside}`]); // into the call's own /dev (a tmpfs of bwrap's), gone with it
+
+        expect(existsSync(beside)).toBe(false);
+      } finally {
+        rmSync(shm, { recursive: true, force: true });
+      }
+    },
+  );
 
   it("its private temp dir is writable, and gone after the call", async () => {
     const r = await exec("rd", "try", ["act=tmp"]);

@@ -5,7 +5,9 @@
 //
 // The layout, in bwrap's order (later mounts cover earlier ones):
 //   /            read-only (the host's own tree)
-//   /dev /proc   fresh (no host devices, this pid namespace's processes)
+//   /dev /proc   fresh (no host devices, this pid namespace's processes); the
+//                paths the call needs under /dev (a project in /dev/shm) are
+//                bound again, read-only, with those under /tmp
 //   /tmp         a private, empty, writable tmpfs (the call's temp dir), over
 //                which the paths the call needs that live under /tmp are
 //                bound again, read-only
@@ -24,7 +26,7 @@ import { SECCOMP_FD } from "./seccomp";
 import { dirname } from "node:path";
 
 export interface BwrapPlan {
-  /** paths under /tmp the call must still see, read-only (the project, the bin, HOME…) */
+  /** paths under /tmp or /dev the call must still see, read-only (the project, the bin, HOME…; /dev/shm) */
   rebind: string[];
   /** paths the call may write (a write's sandbox.roots), bound read-write */
   writable: string[];

@@ -160,6 +160,9 @@ function expand(p: string, home: string): string {
   return p.startsWith("~/") ? join(home, p.slice(2)) : p;
 }
 
+/** The host's folders the layout covers with its own (bwrap.ts): what lies in them is bound again to be seen. */
+const COVERED = ["/tmp", "/dev"];
+
 function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
   const { pack, project, cls } = ctx;
   const hs = homes(line.env);
@@ -167,7 +170,8 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
   // a write changes the user config's roots and a project config's inside its own folder (load.ts mergeSandbox)
   const writable =
     cls === "read" ? [] : (project.sandbox.writable ?? project.sandbox.roots).map(real).filter((r) => existsSync(r));
-  // what must stay visible under the private /tmp: the project, the program, the pack, Node, HOME
+  // what must stay visible under the private /tmp and the fresh /dev (a project in /dev/shm): the project,
+  // the program, the pack, Node, HOME
   const needed = [
     ...roots,
     real(line.cwd),
@@ -180,7 +184,7 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
     .flatMap((p) => (p.startsWith("~/") ? hs.map((h) => expand(p, h)) : [p]))
     .map(real);
   const rebind = [...needed, ...declared].filter(
-    (p) => isInside(p, "/tmp") && p !== "/tmp" && existsSync(p) && !writable.some((w) => isInside(p, w)),
+    (p) => COVERED.some((c) => isInside(p, c) && p !== c) && existsSync(p) && !writable.some((w) => isInside(p, w)),
   );
   const { masks, unmask } = secretMasks(hs, declared);
   // the host's sockets are no network namespace's: a session bus (systemd-run --user runs anything
