@@ -4,13 +4,14 @@
 // switches it takes out are every one src/ reads. A library call made in this
 // process writes its audit record there, not in the developer's home (before,
 // the suite appended to ~/.local/state/hcpx/audit.jsonl and filled ~/.cache/hcpx).
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, statfsSync, statSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { openProject } from "hcpx";
 import { describe, expect, it } from "vitest";
 import { REPO } from "./cli";
 import { HCPX_SWITCHES, USER_PLACES } from "./hermetic";
+import { memoryBase } from "./memory-tmp";
 import { probeEnv, probeProject } from "../lib/support";
 
 /** The names of the environment variables of hcpx's own that src/ reads: `env.X`, `env["X"]` or a "X" literal. */
@@ -50,6 +51,12 @@ describe("the test worker's environment", () => {
     expect(dirname(tmpdir())).not.toMatch(/hcpx-test-/);
   });
 
+  it("is in memory (/dev/shm) when the machine has a tmpfs there with room, unless HCPX_TEST_TMP_ON_DISK=1", () => {
+    expect(dirname(tmpdir())).toBe(memoryBase() ?? dirname(tmpdir()));
+    if (memoryBase()) expect(statfsSync(tmpdir()).type).toBe(0x01021994);
+    expect(memoryBase({ ...process.env, HCPX_TEST_TMP_ON_DISK: "1" })).toBeUndefined();
+  });
+
   it("is what every vitest config of the repository sets up, npm test's and the slower suites' (hosts, agents, hostile, Prism)", async () => {
     const configs = readdirSync(REPO).filter((f) => /^vitest(\.[a-z-]+)?\.config\.ts$/.test(f));
     expect(configs.length).toBeGreaterThanOrEqual(5);
@@ -57,7 +64,7 @@ describe("the test worker's environment", () => {
       const test =
         ((await import(join(REPO, f))) as { default: { test?: Record<string, unknown> } }).default.test ?? {};
       const list = (v: unknown) => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
-      expect(list(test.globalSetup), f).toContain("test/support/run-tmp.ts");
+      expect(list(test.globalSetup), f).toContainEqual(expect.stringMatching(/^test\/support\/run-tmp(-memory)?\.ts$/));
       expect(list(test.setupFiles), f).toContain("test/support/env.ts");
     }
   });

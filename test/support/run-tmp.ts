@@ -9,16 +9,22 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-// vitest runs a globalSetup once for the config and once for each project that extends it (four
-// times here): the first makes the folder, the others find it (not a folder inside a folder inside a
-// folder: a unix socket's path past 107 bytes is cut, and a test's socket was then bound elsewhere).
-export default function setup(): () => void {
+/** The run's scratch folder, made in `base`; the teardown that removes it. */
+export function runTmp(base: string): () => void {
+  // vitest runs a globalSetup once for the config and once for each project that extends it (four
+  // times here): the first makes the folder, the others find it (not a folder inside a folder inside a
+  // folder: a unix socket's path past 107 bytes is cut, and a test's socket was then bound elsewhere).
   if (process.env.HCPX_TEST_RUN_TMP) return () => {};
-  const dir = mkdtempSync(join(tmpdir(), "hcpx-test-"));
+  const dir = mkdtempSync(join(base, "hcpx-test-"));
   process.env.HCPX_TEST_RUN_TMP = dir;
   process.env.TMPDIR = dir;
   return () => {
     rmSync(dir, { recursive: true, force: true });
     delete process.env.HCPX_TEST_RUN_TMP;
   };
+}
+
+/** The slower suites' (hosts, agents, Prism): in the temporary folder the run was given (TMPDIR or /tmp). */
+export default function setup(): () => void {
+  return runTmp(tmpdir());
 }

@@ -13,6 +13,12 @@ export const HERMETIC_SETUP = {
   setupFiles: ["test/support/env.ts"],
 };
 
+/** npm test's and the hostile suite's: the same, with the run's scratch folder in memory where there is room (test/support/run-tmp-memory.ts). */
+export const HERMETIC_SETUP_IN_MEMORY = {
+  globalSetup: ["test/support/run-tmp-memory.ts"],
+  setupFiles: HERMETIC_SETUP.setupFiles,
+};
+
 /**
  * The places of the developer's HOME and TMPDIR a suite uses, named when its config loads, before
  * the setup moves both; each as its own module names it (the scripts outside vitest read the same):
