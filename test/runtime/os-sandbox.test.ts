@@ -192,6 +192,7 @@ describe('a read verb under enforce "os"', () => {
     const r = await exec("rd", "try", ["act=write", `arg=${target}`]);
     expect(r.env.error.code).toBe("sandbox_denied");
     expect(r.env.error.denied[0]).toMatchObject({ what: "tmp", path: target });
+    expect(r.env.error.message).toContain(`${target} (the host's /tmp: the call's /tmp is its own)`);
     expect(readdirSync(outside)).toEqual([]);
   });
 
@@ -229,6 +230,23 @@ describe('a read verb under enforce "os"', () => {
         await call("lw", ["act=write", `arg=${beside}`]); // into the call's own /dev (a tmpfs of bwrap's), gone with it
 
         expect(existsSync(beside)).toBe(false);
+      } finally {
+        rmSync(shm, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it.skipIf(!existsSync("/dev/shm"))(
+    "reading a file of the host's /dev/shm: sandbox_denied (tmp, the path; the call's /dev/shm is its own)",
+    async () => {
+      const shm = realpathSync(mkdtempSync("/dev/shm/hcpx-sbx-host-"));
+      try {
+        const target = join(shm, "segment");
+        writeFileSync(target, "another program's\n");
+        const r = await exec("rd", "try", ["act=read", `arg=${target}`]);
+        expect(r.env.error.code).toBe("sandbox_denied");
+        expect(r.env.error.denied[0]).toMatchObject({ what: "tmp", path: target });
+        expect(r.env.error.message).toContain(`${target} (the host's /dev/shm: the call's /dev/shm is its own)`);
       } finally {
         rmSync(shm, { recursive: true, force: true });
       }

@@ -15,17 +15,26 @@ const ENOENT = /no such file or directory|\bENOENT\b/i;
 const UNIX_DENIED = /\bconnect EACCES (\/\S+)|\bsocket\b.*(?:EACCES|permission denied)/i;
 const QUOTED_PATH = /['"\u2018`](\/[^'"\u2019`\n]*)['"\u2019`]/;
 
-/** A path of the host's /tmp the call does not see (its /tmp is its own): the host has it, the sandbox does not show it. */
+/** The host's folders the call has a private one in place of (bwrap.ts): /tmp, and /dev/shm in its fresh /dev. */
+const PRIVATE = ["/tmp", "/dev/shm"];
+
+/** Which of the host's private-in-the-sandbox folders `path` lies in (a "tmp" denial's). */
+export function privateRoot(path: string): string | undefined {
+  return PRIVATE.find((r) => isInside(path, r) && path !== r);
+}
+
+/** A path of the host's /tmp or /dev/shm the call does not see (its own are empty): the host has it, the sandbox does not show it. */
 function hiddenTmp(path: string, plan: Pick<BwrapPlan, "rebind" | "writable">): boolean {
-  if (!isInside(path, "/tmp") || path === "/tmp") return false;
+  const root = privateRoot(path);
+  if (root === undefined) return false;
   if ([...plan.rebind, ...plan.writable].some((p) => isInside(path, p))) return false;
-  // the first component under /tmp exists on the host: the program reached for something outside its private /tmp
-  const top = join("/tmp", path.slice("/tmp/".length).split("/")[0]!);
+  // the first component under it exists on the host: the program reached for something outside its private one
+  const top = join(root, path.slice(root.length + 1).split("/")[0]!);
   return existsSync(top);
 }
 
 export interface Denial {
-  /** what the call tried that its Policy row does not allow ("tmp": a path of the host's /tmp, which the call's private /tmp does not show) */
+  /** what the call tried that its Policy row does not allow ("tmp": a path of the host's /tmp or /dev/shm, which the call's own do not show) */
   what: "write" | "read" | "network" | "tmp" | "unix socket";
   /** the path, when the program's message names one */
   path?: string;

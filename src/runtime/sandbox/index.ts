@@ -22,7 +22,7 @@ import { fewerMounts } from "./mounts";
 import { gitProtected } from "./gitdirs";
 import { configReader, repoGitPointers, type ConfigReader } from "./git-config";
 import { filterKnowsThisMachine, unixSocketFilter } from "./seccomp";
-import { denialsIn, type Denial } from "./denials";
+import { denialsIn, privateRoot, type Denial } from "./denials";
 export { denialsIn, type Denial } from "./denials";
 import { secretMasks } from "./secrets";
 import { quietStat } from "../../util/stamp";
@@ -261,7 +261,10 @@ const GIT_CONFIG = /(^|\/)\.git\/(?:config|modules\/.+\/config|worktrees\/[^/]+\
 const SAID: Record<Denial["what"], (d: Denial) => string> = {
   write: (d) => `writing ${d.path ?? "a file"}`,
   read: (d) => `reading ${d.path}`,
-  tmp: (d) => `${d.path} (the host's /tmp: the call's /tmp is its own)`,
+  tmp: (d) => {
+    const root = privateRoot(d.path ?? "") ?? "/tmp";
+    return `${d.path} (the host's ${root}: the call's ${root} is its own)`;
+  },
   network: () => "the network",
   "unix socket": (d) => `connecting to a unix socket${d.path ? ` (${d.path})` : ""}`,
 };
