@@ -97,6 +97,16 @@ const exec = async (pack: string, verb: string, kv: string[], extra: string[] = 
   return { ...r, env: JSON.parse(r.stdout) as { ok: boolean; data?: any; error?: any } };
 };
 
+/** A scratch folder in the host's own /dev/shm (not the run's TMPDIR) for `fn`, removed after. */
+async function inHostShm(prefix: string, fn: (shm: string) => Promise<void>): Promise<void> {
+  const shm = realpathSync(mkdtempSync(join("/dev/shm", prefix)));
+  try {
+    await fn(shm);
+  } finally {
+    rmSync(shm, { recursive: true, force: true });
+  }
+}
+
 beforeAll(async () => {
   declared = await listen("declared-endpoint");
   other = await listen("other-endpoint");
@@ -209,9 +219,8 @@ describe('a read verb under enforce "os"', () => {
 
   it.skipIf(!existsSync("/dev/shm"))(
     "a project in /dev/shm (under the call's fresh /dev) is seen and read; its write lands in it; one beside it lands nowhere on the host",
-    async () => {
-      const shm = realpathSync(mkdtempSync("/dev/shm/hcpx-sbx-shm-"));
-      try {
+    () =>
+      inHostShm("hcpx-sbx-shm-", async (shm) => {
         const proj = join(shm, "project");
         cpSync(dir, proj, { recursive: true });
         writeFileSync(join(proj, "note.txt"), "in shm\n");
@@ -228,29 +237,21 @@ describe('a read verb under enforce "os"', () => {
         expect(readFileSync(inside, "utf8")).toBe("reached\n");
         const beside = join(shm, "by-shm-write.txt");
         await call("lw", ["act=write", `arg=${beside}`]); // into the call's own /dev (a tmpfs of bwrap's), gone with it
-
         expect(existsSync(beside)).toBe(false);
-      } finally {
-        rmSync(shm, { recursive: true, force: true });
-      }
-    },
+      }),
   );
 
   it.skipIf(!existsSync("/dev/shm"))(
     "reading a file of the host's /dev/shm: sandbox_denied (tmp, the path; the call's /dev/shm is its own)",
-    async () => {
-      const shm = realpathSync(mkdtempSync("/dev/shm/hcpx-sbx-host-"));
-      try {
+    () =>
+      inHostShm("hcpx-sbx-host-", async (shm) => {
         const target = join(shm, "segment");
         writeFileSync(target, "another program's\n");
         const r = await exec("rd", "try", ["act=read", `arg=${target}`]);
         expect(r.env.error.code).toBe("sandbox_denied");
         expect(r.env.error.denied[0]).toMatchObject({ what: "tmp", path: target });
         expect(r.env.error.message).toContain(`${target} (the host's /dev/shm: the call's /dev/shm is its own)`);
-      } finally {
-        rmSync(shm, { recursive: true, force: true });
-      }
-    },
+      }),
   );
 
   it("its private temp dir is writable, and gone after the call", async () => {
