@@ -33,8 +33,9 @@ export function packageRoot(): string {
   });
 }
 
+let hostsDirCache: string | undefined;
 export function hostsDir(): string {
-  return join(packageRoot(), "hosts");
+  return (hostsDirCache ??= join(packageRoot(), "hosts"));
 }
 
 /**
@@ -47,6 +48,26 @@ export function listHosts(kind: "host" | "bundle" = "host"): string[] {
     .filter((f) => f.endsWith(".json5"))
     .map((f) => f.slice(0, -".json5".length))
     .sort();
+}
+
+const named: Partial<Record<"host" | "bundle", Set<string>>> = {};
+/**
+ * Whether hosts/ (or hosts/bundles/) holds `<name>.json5`: a name the folder's listing (read once)
+ * holds, without a stat of each (adopt loads every descriptor: ~12 M instructions less a run); any
+ * other name by a stat, so a file added since is found. A folder that cannot be listed holds none.
+ */
+function listedAs(kind: "host" | "bundle", name: string): boolean {
+  if (!named[kind]) {
+    try {
+      named[kind] = new Set(listHosts(kind));
+    } catch {
+      named[kind] = new Set();
+    }
+  }
+  if (named[kind].has(name)) return true;
+  const found = existsSync(join(hostsDir(), ...(kind === "bundle" ? ["bundles"] : []), `${name}.json5`));
+  if (found) named[kind].add(name);
+  return found;
 }
 
 let aliasCache: Map<string, string> | undefined;
@@ -72,7 +93,7 @@ function aliasMap(): Map<string, string> {
 
 /** The host's id for a name: itself, or the host whose `aliases` list it (`windsurf` → `devin`). */
 export function canonicalHost(name: string): string {
-  if (!/^[a-z][a-z0-9-]*$/.test(name) || existsSync(join(hostsDir(), `${name}.json5`))) return name;
+  if (!/^[a-z][a-z0-9-]*$/.test(name) || listedAs("host", name)) return name;
   return aliasMap().get(name) ?? name;
 }
 
@@ -157,9 +178,9 @@ export function loadDescriptor(name: string): Descriptor {
 function descriptorFile(host: string): string {
   const valid = /^[a-z][a-z0-9-]*$/.test(host);
   const rel =
-    valid && existsSync(join(hostsDir(), `${host}.json5`))
+    valid && listedAs("host", host)
       ? `${host}.json5`
-      : valid && existsSync(join(hostsDir(), "bundles", `${host}.json5`))
+      : valid && listedAs("bundle", host)
         ? `bundles/${host}.json5`
         : undefined;
   if (!rel)
