@@ -1,6 +1,7 @@
 // The Skill copy's read/write cell is made true whenever it does not state what
 // policy.json says, read as lint reads it (src/pack/policycell.ts): a cell that
 // merely contains the operation word and "confirm" somewhere is not kept.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -16,7 +17,65 @@ const skill = (...body: string[]) => ["---", "name: p", "description: d", "---",
 const cmd = (verb_key: string, operation: "read" | "write", confirm = false): Command =>
   ({ verb_key, summary: verb_key, args: {}, policy: { operation, confirm, inferred: false } }) as unknown as Command;
 
+/** readPolicyCell as it was written with the `i` flag, the reference the lower-case reading must agree with. */
+function caseBlind(cell: string) {
+  const op = /\b(read|write)\b/i.exec(cell)?.[1]?.toLowerCase();
+  const before =
+    /\b(?:no|not|without|never|skips?|skipped|skipping|non)[\s-]+(?:(?:a|an|any|the|user|users|person|person's|human|explicit|prior|need|needed|required|to)\s+){0,3}confirm\b/i;
+  const after = /\bconfirm\b\s*(?:[:=]\s*)?(?:no|none|false|off|never|not|optional|unneeded|n\/a)(?![\w/])/i;
+  return { operation: op, confirm: /\bconfirm\b/i.test(cell) && !before.test(cell) && !after.test(cell) };
+}
+
 describe("the read/write cell, read one way", () => {
+  it("reads a cell in lower case as the case-blind patterns did (property), and the Kelvin sign as a k", () => {
+    const words = [
+      "read",
+      "Write",
+      "WRITE",
+      "confirm",
+      "Confirm",
+      "CONFIRM",
+      "no",
+      "Not",
+      "without",
+      "skip",
+      "Skipped",
+    ];
+    const more = [
+      "the",
+      "user's",
+      "person's",
+      "need",
+      "to",
+      "n/a",
+      "optional",
+      "none",
+      "OFF",
+      ":",
+      "=",
+      "-",
+      ", ",
+      " ",
+      "ü",
+      "É",
+      "ß",
+      "İ",
+      "_",
+    ];
+    const cell = fc
+      .array(fc.oneof(fc.constantFrom(...words, ...more), fc.string({ maxLength: 3 })), { maxLength: 9 })
+      .map((xs) => xs.join(" "))
+      .filter((c) => !c.includes("\u212a"));
+    fc.assert(
+      fc.property(cell, (c) => {
+        expect(readPolicyCell(c)).toEqual(caseBlind(c));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(readPolicyCell("write, s\u212Aip confirm")).toEqual({ operation: "write", confirm: false });
+    expect(caseBlind("write, s\u212Aip confirm")).toEqual({ operation: "write", confirm: true });
+  });
+
   it("whole words: `unconfirmed` is no confirm marker, `write (already read)` says write", () => {
     expect(readPolicyCell("write, unconfirmed (runs at once)")).toEqual({ operation: "write", confirm: false });
     expect(readPolicyCell("write (already read)").operation).toBe("write");
