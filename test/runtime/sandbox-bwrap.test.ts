@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { spawnSync } from "node:child_process";
-import { bwrapArgs, type BwrapPlan } from "../../src/runtime/sandbox/bwrap";
+import { bwrapArgs, OWN_FOLDERS, ownFolderOf, type BwrapPlan } from "../../src/runtime/sandbox/bwrap";
 import { fewerMounts } from "../../src/runtime/sandbox/mounts";
 import { gitProtected, innerGitDirs } from "../../src/runtime/sandbox/gitdirs";
 import { parseGitConfig, repoGitPointers } from "../../src/runtime/sandbox/git-config";
@@ -106,6 +106,16 @@ describe("bwrapArgs", () => {
     expect(root < git && git < hooks && packs < lw).toBe(true);
     expect(a.filter((x) => x === "/w/p/.git").length).toBe(2); // pinned once
     expect(at(a, "--bind", "/w", "/w")).toBe(-1);
+  });
+});
+
+describe("the call's own folders (OWN_FOLDERS)", () => {
+  it("are /tmp and /dev/shm: what lies inside them is bound again, nothing else of /dev (no host device comes in)", () => {
+    expect(OWN_FOLDERS).toEqual(["/tmp", "/dev/shm"]);
+    expect(ownFolderOf("/tmp/p/sub")).toBe("/tmp");
+    expect(ownFolderOf("/dev/shm/hcpx-test-1/project")).toBe("/dev/shm");
+    for (const p of ["/tmp", "/dev/shm", "/dev/sda", "/dev/kvm", "/dev", "/tmpfoo/x", "/dev/shmx/y", "/home/me"])
+      expect(ownFolderOf(p), p).toBeUndefined();
   });
 });
 

@@ -6,8 +6,8 @@
 // The layout, in bwrap's order (later mounts cover earlier ones):
 //   /            read-only (the host's own tree)
 //   /dev /proc   fresh (no host devices, this pid namespace's processes); the
-//                paths the call needs under /dev (a project in /dev/shm) are
-//                bound again, read-only, with those under /tmp
+//                paths the call needs under /dev/shm (a project there) are
+//                bound again, read-only, with those under /tmp (OWN_FOLDERS)
 //   /tmp         a private, empty, writable tmpfs (the call's temp dir), over
 //                which the paths the call needs that live under /tmp are
 //                bound again, read-only
@@ -26,7 +26,7 @@ import { SECCOMP_FD } from "./seccomp";
 import { dirname } from "node:path";
 
 export interface BwrapPlan {
-  /** paths under /tmp or /dev the call must still see, read-only (the project, the bin, HOME…; /dev/shm) */
+  /** paths under /tmp or /dev/shm the call must still see, read-only (the project, the bin, HOME…) */
   rebind: string[];
   /** paths the call may write (a write's sandbox.roots), bound read-write */
   writable: string[];
@@ -42,6 +42,18 @@ export interface BwrapPlan {
   cwd: string;
   /** no new unix socket: the seccomp filter (seccomp.ts) read from SECCOMP_FD, which the spawn feeds */
   noUnixSockets?: boolean;
+}
+
+/**
+ * The host's folders the layout gives the call its own of: /tmp, and /dev/shm in its fresh /dev. What the
+ * call needs inside them (a project, HOME, the program) is bound again (`rebind`); nothing else of /dev
+ * is, so a declared path never brings a host device in.
+ */
+export const OWN_FOLDERS = ["/tmp", "/dev/shm"];
+
+/** Whether `path` lies inside one of OWN_FOLDERS (not the folder itself): the one it lies in. */
+export function ownFolderOf(path: string): string | undefined {
+  return OWN_FOLDERS.find((r) => path.startsWith(r + "/"));
 }
 
 /** What of /proc changes the host's kernel (sysctls, SysRq, interrupts, bus devices). */

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { isInside } from "../../util/paths";
-import type { BwrapPlan } from "./bwrap";
+import { ownFolderOf, type BwrapPlan } from "./bwrap";
 
 const EROFS = /read-only file system|\bEROFS\b/i;
 const EACCES = /permission denied|\bEACCES\b|\bEPERM\b|operation not permitted/i;
@@ -15,17 +15,9 @@ const ENOENT = /no such file or directory|\bENOENT\b/i;
 const UNIX_DENIED = /\bconnect EACCES (\/\S+)|\bsocket\b.*(?:EACCES|permission denied)/i;
 const QUOTED_PATH = /['"\u2018`](\/[^'"\u2019`\n]*)['"\u2019`]/;
 
-/** The host's folders the call has a private one in place of (bwrap.ts): /tmp, and /dev/shm in its fresh /dev. */
-const PRIVATE = ["/tmp", "/dev/shm"];
-
-/** Which of the host's private-in-the-sandbox folders `path` lies in (a "tmp" denial's). */
-export function privateRoot(path: string): string | undefined {
-  return PRIVATE.find((r) => isInside(path, r) && path !== r);
-}
-
 /** A path of the host's /tmp or /dev/shm the call does not see (its own are empty): the host has it, the sandbox does not show it. */
 function hiddenTmp(path: string, plan: Pick<BwrapPlan, "rebind" | "writable">): boolean {
-  const root = privateRoot(path);
+  const root = ownFolderOf(path);
   if (root === undefined) return false;
   if ([...plan.rebind, ...plan.writable].some((p) => isInside(path, p))) return false;
   // the first component under it exists on the host: the program reached for something outside its private one

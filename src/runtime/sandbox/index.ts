@@ -17,12 +17,12 @@ import { isGranted } from "../../pack/grants";
 import { display, isInside, userConfigDir } from "../../util/paths";
 import { HcpxError } from "../../util/errors";
 import { failure, type Envelope, type Failure } from "../envelope";
-import { bwrapArgs, type BwrapPlan } from "./bwrap";
+import { bwrapArgs, ownFolderOf, type BwrapPlan } from "./bwrap";
 import { fewerMounts } from "./mounts";
 import { gitProtected } from "./gitdirs";
 import { configReader, repoGitPointers, type ConfigReader } from "./git-config";
 import { filterKnowsThisMachine, unixSocketFilter } from "./seccomp";
-import { denialsIn, privateRoot, type Denial } from "./denials";
+import { denialsIn, type Denial } from "./denials";
 export { denialsIn, type Denial } from "./denials";
 import { secretMasks } from "./secrets";
 import { quietStat } from "../../util/stamp";
@@ -160,9 +160,6 @@ function expand(p: string, home: string): string {
   return p.startsWith("~/") ? join(home, p.slice(2)) : p;
 }
 
-/** The host's folders the layout covers with its own (bwrap.ts): what lies in them is bound again to be seen. */
-const COVERED = ["/tmp", "/dev"];
-
 function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
   const { pack, project, cls } = ctx;
   const hs = homes(line.env);
@@ -170,7 +167,7 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
   // a write changes the user config's roots and a project config's inside its own folder (load.ts mergeSandbox)
   const writable =
     cls === "read" ? [] : (project.sandbox.writable ?? project.sandbox.roots).map(real).filter((r) => existsSync(r));
-  // what must stay visible under the private /tmp and the fresh /dev (a project in /dev/shm): the project,
+  // what must stay visible under the call's own /tmp and /dev/shm (bwrap.ts OWN_FOLDERS): the project,
   // the program, the pack, Node, HOME
   const needed = [
     ...roots,
@@ -184,7 +181,7 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
     .flatMap((p) => (p.startsWith("~/") ? hs.map((h) => expand(p, h)) : [p]))
     .map(real);
   const rebind = [...needed, ...declared].filter(
-    (p) => COVERED.some((c) => isInside(p, c) && p !== c) && existsSync(p) && !writable.some((w) => isInside(p, w)),
+    (p) => ownFolderOf(p) !== undefined && existsSync(p) && !writable.some((w) => isInside(p, w)),
   );
   const { masks, unmask } = secretMasks(hs, declared);
   // the host's sockets are no network namespace's: a session bus (systemd-run --user runs anything
@@ -262,7 +259,7 @@ const SAID: Record<Denial["what"], (d: Denial) => string> = {
   write: (d) => `writing ${d.path ?? "a file"}`,
   read: (d) => `reading ${d.path}`,
   tmp: (d) => {
-    const root = privateRoot(d.path ?? "") ?? "/tmp";
+    const root = ownFolderOf(d.path ?? "") ?? "/tmp";
     return `${d.path} (the host's ${root}: the call's ${root} is its own)`;
   },
   network: () => "the network",
