@@ -116,6 +116,11 @@ describe("the call's own folders (OWN_FOLDERS)", () => {
     expect(ownFolderOf("/dev/shm/hcpx-test-1/project")).toBe("/dev/shm");
     for (const p of ["/tmp", "/dev/shm", "/dev/sda", "/dev/kvm", "/dev", "/tmpfoo/x", "/dev/shmx/y", "/home/me"])
       expect(ownFolderOf(p), p).toBeUndefined();
+    // as the path resolves (a program's message may name one with ..), as hiddenTmp read /tmp before
+    expect(ownFolderOf("/tmp/../home/me/x")).toBeUndefined();
+    expect(ownFolderOf("/dev/shm/../sda")).toBeUndefined();
+    const p = { masks: [], network: false, rebind: [], writable: [] };
+    expect(denialsIn("Error: ENOENT: no such file or directory, open '/tmp/../home/x'", p)).toEqual([]);
   });
 });
 

@@ -24,6 +24,7 @@
 
 import { SECCOMP_FD } from "./seccomp";
 import { dirname } from "node:path";
+import { isInside } from "../../util/paths";
 
 export interface BwrapPlan {
   /** paths under /tmp or /dev/shm the call must still see, read-only (the project, the bin, HOME…) */
@@ -51,9 +52,9 @@ export interface BwrapPlan {
  */
 export const OWN_FOLDERS = ["/tmp", "/dev/shm"];
 
-/** Whether `path` lies inside one of OWN_FOLDERS (not the folder itself): the one it lies in. */
+/** Whether `path` lies inside one of OWN_FOLDERS (not the folder itself), as it resolves: the one it lies in. */
 export function ownFolderOf(path: string): string | undefined {
-  return OWN_FOLDERS.find((r) => path.startsWith(r + "/"));
+  return OWN_FOLDERS.find((r) => isInside(path, r) && path !== r);
 }
 
 /** What of /proc changes the host's kernel (sysctls, SysRq, interrupts, bus devices). */
