@@ -32,6 +32,8 @@ import { HCPX, run, runHcpx, spawnHcpx, tmp, REPO } from "../support/hcpx";
 import { fxPack, project, writePack } from "./support";
 import { startMcp } from "../mcp/support";
 import { writeUserConfig } from "../support/userconfig";
+import { findPack, loadProject } from "../../src/pack/load";
+import { confine } from "../../src/runtime/sandbox/index";
 
 const tryCmd = {
   verb_key: "try",
@@ -251,6 +253,25 @@ describe('a read verb under enforce "os"', () => {
         expect(r.env.error.code).toBe("sandbox_denied");
         expect(r.env.error.denied[0]).toMatchObject({ what: "tmp", path: target });
         expect(r.env.error.message).toContain(`${target} (the host's /dev/shm: the call's /dev/shm is its own)`);
+      }),
+  );
+
+  it.skipIf(!existsSync("/dev/shm") || !existsSync("/dev/zero"))(
+    "a declared path in /dev/shm is bound in again; one elsewhere in /dev is not (no host device reaches a call)",
+    () =>
+      inHostShm("hcpx-sbx-decl-", async (shm) => {
+        const p = project({
+          packs: [fxPack("decl", "reach.mjs", [tryCmd], { reach: { paths: [shm, "/dev/zero"] } })],
+          sandbox: { enforce: "os", bins: { node: process.execPath } },
+        });
+        const proj = loadProject({ config: p.config, user: false });
+        const line = { command: process.execPath, argv: [], env: {}, cwd: p.dir };
+        const ctx = { pack: findPack(proj, "decl"), project: proj, cls: "read" as const, binPath: process.execPath };
+        const c = confine(line, { ...ctx, label: "decl try" });
+        const plan = "plan" in c ? c.plan : undefined;
+        expect(plan?.rebind).toContain(shm);
+        expect(plan?.rebind).not.toContain("/dev/zero");
+        expect("argv" in c ? c.argv : []).not.toContain("/dev/zero");
       }),
   );
 
