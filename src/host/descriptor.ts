@@ -33,9 +33,8 @@ export function packageRoot(): string {
   });
 }
 
-let hostsDirCache: string | undefined;
 export function hostsDir(): string {
-  return (hostsDirCache ??= join(packageRoot(), "hosts"));
+  return join(packageRoot(), "hosts");
 }
 
 /**
