@@ -8,18 +8,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pidAlive } from "../../src/util/fsio";
 
 /** The file in a run's folder that names the process that made it. */
 const OWNER = ".owner-pid";
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM"; // another user's: alive
-  }
-}
 
 /**
  * The folders in `base` that runs killed before their teardown left (in /dev/shm they hold memory
@@ -41,7 +33,7 @@ export function sweepDeadRuns(base: string): string[] {
     } catch {
       continue;
     }
-    if (!Number.isSafeInteger(pid) || pid <= 0 || alive(pid)) continue;
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pidAlive(pid)) continue;
     try {
       rmSync(join(base, n), { recursive: true, force: true });
       swept.push(n);
