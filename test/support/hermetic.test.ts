@@ -11,7 +11,7 @@ import { openProject } from "hcpx";
 import { describe, expect, it } from "vitest";
 import { REPO } from "./cli";
 import { HCPX_SWITCHES, USER_PLACES } from "./hermetic";
-import { memoryBase } from "./memory-tmp";
+import { memoryBase, TMPFS_MAGIC } from "./memory-tmp";
 import { probeEnv, probeProject } from "../lib/support";
 
 /** The names of the environment variables of hcpx's own that src/ reads: `env.X`, `env["X"]` or a "X" literal. */
@@ -55,7 +55,7 @@ describe("the test worker's environment", () => {
     // (on the disk, the run's folder is wherever TMPDIR named, /dev/shm included: nothing to say then)
     if (memoryBase() !== undefined) {
       expect(dirname(tmpdir())).toBe("/dev/shm");
-      expect(statfsSync(tmpdir()).type).toBe(0x01021994);
+      expect(statfsSync(tmpdir()).type).toBe(TMPFS_MAGIC);
     }
     expect(memoryBase({ ...process.env, HCPX_TEST_TMP_ON_DISK: "1" })).toBeUndefined();
   });

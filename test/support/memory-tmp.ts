@@ -2,7 +2,7 @@
 // with room for a run, else nowhere in memory. Reads only: test/support/hermetic.test.ts checks it.
 import { accessSync, constants, statfsSync } from "node:fs";
 
-const TMPFS_MAGIC = 0x01021994;
+export const TMPFS_MAGIC = 0x01021994;
 /** A run's peak in its scratch folder is a few hundred MB (sparse files aside): ask for several times it. */
 const ROOM = 2 * 2 ** 30;
 
