@@ -2,7 +2,8 @@
 // scope's paths, and a server renamed through the descriptor's `servers`. Called by loadDescriptor
 // (descriptor.ts), which finds, reads and caches descriptors.
 import { HcpxError } from "../util/errors";
-import { FORMAT_CAPS, type Descriptor, type EntrySpec, type Slot, type Target } from "./descriptor-schema";
+import { FORMAT_CAPS, type Slot } from "./descriptor-schema";
+import type { Descriptor, EntrySpec, Target } from "./descriptor-zod";
 
 /** A target's shape: what its format takes (a key, an entry, a template, rules), and the fields that go together. */
 export function checkTarget(

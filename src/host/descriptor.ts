@@ -12,9 +12,27 @@ import { CAPS, readTextFile } from "../util/readfile";
 import { HOSTS_INDEX } from "../util/build-info";
 import { validate } from "../pack/validate";
 import { checkScopePaths, checkTarget, checkTargetPaths, renameServer } from "./descriptor-check";
-import { DescriptorSchema, type Descriptor } from "./descriptor-schema";
+import type { Descriptor, EntrySpec } from "./descriptor-zod";
+import type { Slot } from "./descriptor-schema";
 
 export * from "./descriptor-schema";
+export type {
+  RuleItem,
+  RuleClasses,
+  Widens,
+  EntrySpec,
+  Target,
+  Detect,
+  HealthCheck,
+  ScopeSpec,
+  Descriptor,
+} from "./descriptor-zod";
+
+/** The field of an entry that holds a slot (written or only read), if any. */
+export function slotField(e: EntrySpec, slot: Slot): string | undefined {
+  for (const [k, v] of Object.entries(e.fields)) if (v === slot) return k;
+  return slot === "env" || slot === "envNames" ? e.read?.[slot] : undefined;
+}
 
 let rootCache: string | undefined;
 /** The package root: the directory holding `hosts/` and `templates/` (works from src/ and from dist/commands/). */
@@ -101,6 +119,17 @@ export function hostAliases(): Record<string, string> {
   return Object.fromEntries(aliasMap());
 }
 
+type Zod = typeof import("./descriptor-zod");
+let zod: Zod | undefined;
+/**
+ * The descriptor's zod schema, loaded on first use: a require() that esbuild bundles as a lazily run
+ * module (under vitest, test/support/lazy-require.ts makes it an import). adopt's bundle carries the
+ * shipped descriptors as the build checked them (HOSTS_INDEX): an adopt that reads only those never
+ * builds the schema.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazily run bundled module (see above)
+const descriptorSchema = () => (zod ??= require("./descriptor-zod") as Zod).DescriptorSchema;
+
 const cache = new Map<string, Descriptor>();
 function setCached(host: string, d: Descriptor): Descriptor {
   cache.set(host, d);
@@ -130,7 +159,7 @@ export function loadDescriptor(name: string): Descriptor {
   const built = HOSTS_INDEX?.[rel];
   if (built !== undefined && built.text === text) return setCached(host, JSON.parse(built.value) as Descriptor);
   const doc = parseJson5(text, `hosts/${rel}`);
-  const d = validate(DescriptorSchema, doc.value, doc.file, doc.text).data;
+  const d = validate(descriptorSchema(), doc.value, doc.file, doc.text).data;
   if (d.host !== host)
     throw new HcpxError({
       code: "bad_descriptor",

@@ -11,6 +11,7 @@ const LAZY = [
   { file: /[\\/]src[\\/]pack[\\/]load\.ts$/, module: "./input-rules", name: "__inputRules" },
   { file: /[\\/]src[\\/]runtime[\\/]sandbox[\\/]gate\.ts$/, module: "./index", name: "__sandbox" },
   { file: /[\\/]src[\\/]cli[\\/]load-command\.ts$/, module: "./cache-save", name: "__cacheSave" },
+  { file: /[\\/]src[\\/]host[\\/]descriptor\.ts$/, module: "./descriptor-zod", name: "__descriptorZod" },
 ];
 
 export function lazyRequireAsImport(): Plugin {
