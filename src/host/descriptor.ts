@@ -10,6 +10,7 @@ import { HcpxError } from "../util/errors";
 import { parseJson5 } from "../pack/json5";
 import { CAPS, readTextFile } from "../util/readfile";
 import { HOSTS_INDEX } from "../util/build-info";
+import { sha256 } from "../util/text";
 import { validate } from "../pack/validate";
 import { checkScopePaths, checkTarget, checkTargetPaths, renameServer } from "./descriptor-check";
 import type { Descriptor, EntrySpec } from "./descriptor-zod";
@@ -140,8 +141,8 @@ function setCached(host: string, d: Descriptor): Descriptor {
  * The descriptor of a host (`hosts/<host>.json5`) or bundle kind, loaded and checked once per process.
  * Checking is most of the cost (a schema and the checks below, ~10 M instructions a file), and adopt
  * loads every descriptor (which hosts share an entry, src/host/ask-rules.ts): adopt's bundle carries
- * what the build's load of each shipped file returned with the text it read (HOSTS_INDEX,
- * scripts/build.mjs), taken only for a file whose text is that text, byte for byte.
+ * what the build's load of each shipped file returned with the SHA-256 of the text it read (HOSTS_INDEX,
+ * scripts/build.mjs), taken only for a file whose text has that hash.
  */
 export function loadDescriptor(name: string): Descriptor {
   const hit = cache.get(name);
@@ -157,7 +158,8 @@ export function loadDescriptor(name: string): Descriptor {
   const text = readTextFile(file, `hosts/${rel}`, CAPS.pack);
   // the file as the build loaded it (the same checks, in this same bundle): the descriptor that load returned
   const built = HOSTS_INDEX?.[rel];
-  if (built !== undefined && built.text === text) return setCached(host, JSON.parse(built.value) as Descriptor);
+  if (built !== undefined && built.sha256 === sha256(text))
+    return setCached(host, JSON.parse(built.value) as Descriptor);
   const doc = parseJson5(text, `hosts/${rel}`);
   const d = validate(descriptorSchema(), doc.value, doc.file, doc.text).data;
   if (d.host !== host)

@@ -9,7 +9,7 @@ declare const HCPX_VERSION: string | undefined;
 declare const HCPX_SCHEMA_HASH: string | undefined;
 declare const HCPX_BUNDLE_HASHES: Record<string, string> | undefined;
 declare const HCPX_MCP_ADAPTER: string | undefined;
-declare const HCPX_HOSTS_INDEX: Record<string, { text: string; value: string }> | undefined;
+declare const HCPX_HOSTS_INDEX: Record<string, { sha256: string; value: string }> | undefined;
 
 /** package.json's version; "0.0.0-dev" from source */
 export const VERSION: string = typeof HCPX_VERSION === "string" ? HCPX_VERSION : "0.0.0-dev";
@@ -21,8 +21,8 @@ export const BUNDLE_HASHES: Record<string, string> | undefined =
 /** the mcp adapter's bundle, relative to a command bundle (runtime/adapters/index.ts) */
 export const MCP_ADAPTER: string | undefined = typeof HCPX_MCP_ADAPTER === "string" ? HCPX_MCP_ADAPTER : undefined;
 /**
- * `hosts/<file>` → its text when the build loaded it and the descriptor that load
- * returned, as JSON (host/descriptor.ts takes it for a file whose text is the same)
+ * `hosts/<file>` → the SHA-256 of its text when the build loaded it and the descriptor that load
+ * returned, as JSON (host/descriptor.ts takes it for a file whose text has the same hash)
  */
-export const HOSTS_INDEX: Readonly<Record<string, { text: string; value: string }>> | undefined =
+export const HOSTS_INDEX: Readonly<Record<string, { sha256: string; value: string }>> | undefined =
   typeof HCPX_HOSTS_INDEX === "object" ? HCPX_HOSTS_INDEX : undefined;
