@@ -12,6 +12,7 @@ const LAZY = [
   { file: /[\\/]src[\\/]runtime[\\/]sandbox[\\/]gate\.ts$/, module: "./index", name: "__sandbox" },
   { file: /[\\/]src[\\/]cli[\\/]load-command\.ts$/, module: "./cache-save", name: "__cacheSave" },
   { file: /[\\/]src[\\/]host[\\/]descriptor\.ts$/, module: "./descriptor-zod", name: "__descriptorZod" },
+  { file: /[\\/]src[\\/]host[\\/]formats[\\/]yaml\.ts$/, module: "../yamledit", name: "__yamlEdit" },
 ];
 
 export function lazyRequireAsImport(): Plugin {

@@ -8,8 +8,16 @@ import type { Document } from "yaml";
 import { planKeyedEntry, removeKeyedEntry } from "./keyed";
 import type { FormatHandler, KeyedFormat } from "./types";
 
-import * as yamledit from "../yamledit";
-const y = () => yamledit;
+type YamlEdit = typeof import("../yamledit");
+let yamledit: YamlEdit | undefined;
+/**
+ * The YAML editor and the `yaml` package under it (~160 KB of the adopt, doctor and generate bundles),
+ * loaded when a plan has a YAML file: a require() that esbuild bundles as a lazily run module (under
+ * vitest, test/support/lazy-require.ts makes it an import), so every other adopt skips the package's
+ * start (cpu profile, adopt claude --write: ~0.4 ms).
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazily run bundled module (see above)
+const y = (): YamlEdit => (yamledit ??= require("../yamledit") as YamlEdit);
 
 /** the parsed document and its text (yamledit locates entries by the text's offsets) */
 interface Doc {
