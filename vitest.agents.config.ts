@@ -17,6 +17,8 @@ export default defineConfig({
     maxWorkers: 2,
     // as npm test's: a scratch TMPDIR for the run and a hermetic worker (test/support/suite-setup.ts)
     ...HERMETIC_SETUP,
+    // and the folder Codex makes in the machine's /tmp whatever TMPDIR says, removed when the run made it
+    globalSetup: [...HERMETIC_SETUP.globalSetup, "test/support/host-leftovers.ts"],
     env: await suiteEnv(),
   },
 });

@@ -172,6 +172,7 @@ export const SHARED_FILES = [
   "test/runtime/wrap.test.ts",
   "test/support/fake-model.test.ts",
   "test/support/hermetic.test.ts",
+  "test/support/host-leftovers.test.ts",
   "test/util/paths-fast.test.ts",
 ];
 
