@@ -5,24 +5,16 @@
 // there at the start) is removed at the end when it is a folder of this user's and empty; one that was
 // there before, or that holds anything, is left as it was found.
 import { lstatSync, rmdirSync } from "node:fs";
+import { isThere } from "../../src/util/readfile";
 
 /** The places host programs make in /tmp whatever TMPDIR says. */
 export function hostTmpLeftovers(): string[] {
   return [`/tmp/codex-daemon-${process.getuid?.() ?? 0}`];
 }
 
-const present = (p: string): boolean => {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** Note which of `dirs` exist now; the teardown removes the others that the run made, when empty and this user's (it returns those). */
 export function removeWhatTheRunMade(dirs: string[]): () => string[] {
-  const there = new Set(dirs.filter(present));
+  const there = new Set(dirs.filter(isThere));
   return () => {
     const removed: string[] = [];
     for (const d of dirs) {
@@ -40,9 +32,6 @@ export function removeWhatTheRunMade(dirs: string[]): () => string[] {
   };
 }
 
-export default function setup(): () => void {
-  const teardown = removeWhatTheRunMade(hostTmpLeftovers());
-  return () => {
-    teardown();
-  };
+export default function setup(): () => string[] {
+  return removeWhatTheRunMade(hostTmpLeftovers());
 }
