@@ -14,7 +14,7 @@ import type { Command, Pack, Project } from "../pack/model";
 import type { ExecRequest } from "../runtime/execute";
 import { failure, type Envelope } from "../runtime/envelope";
 import { READ_SKILL_TOOL } from "../projection/tools";
-import { auditArgs, AuditWriter, decisionOf, type AuditRecord } from "../runtime/audit";
+import { auditArgs, auditTime, AuditWriter, decisionOf, type AuditRecord } from "../runtime/audit";
 import { argsHash } from "../util/argshash";
 import { HCP_TOOL } from "./tools";
 import { ConfirmStateError, ConfirmStates, type Checked, type StateCall } from "./confirm-state";
@@ -137,7 +137,7 @@ export class McpFront extends ViewCache {
     const decision = trace.answer === "pending" ? "confirm_asked" : thrown ? "refused" : decisionOf(result);
     const args = trace.args ?? input;
     return this.audit({
-      time: new Date(t0).toISOString(),
+      time: auditTime(t0),
       principal: ctx.principal ?? "local",
       via: this.via,
       ...(ctx.client ? { client: ctx.client } : {}),

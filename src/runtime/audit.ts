@@ -210,6 +210,20 @@ const PRE_RUN = new Set([
   "internal",
 ]);
 
+/**
+ * What of exec's record is known before the bin ends, computed while it runs (when exec only waits for
+ * it): the operands' hash (argsHash) and the call's time stamp (auditTime of its start).
+ */
+export interface ExecEarly {
+  hashed?: string;
+  time?: string;
+}
+
+/** A record's `time`: the ISO 8601 form of `t` (ms since the epoch, UTC). */
+export function auditTime(t: number): string {
+  return new Date(t).toISOString();
+}
+
 /** The record of one `hcpx exec` call (principal "local"; the operands as given are its args). */
 export function execRecord(
   pack: string,
@@ -217,17 +231,17 @@ export function execRecord(
   operands: readonly string[],
   env: { ok: boolean; error?: { code: string } },
   t0: number,
-  hashed?: string,
+  early: ExecEarly = {},
 ): AuditRecord {
   const result = env.ok ? "ok" : (env.error?.code ?? "failed");
   return {
-    time: new Date(t0).toISOString(),
+    time: early.time ?? auditTime(t0),
     principal: "local",
     via: "exec",
     tool: "exec",
     pack,
     verb,
-    ...auditArgs([...operands], hashed),
+    ...auditArgs([...operands], early.hashed),
     decision: decisionOf(result),
     result,
     duration_ms: Date.now() - t0,

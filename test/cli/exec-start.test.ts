@@ -91,6 +91,46 @@ Array.from = function (a, ...rest) {
   });
 });
 
+describe("exec's audit record", () => {
+  it("its time stamp is made while the bin runs: after the bin's exit, no Date#toISOString on the way to the envelope", async () => {
+    // notes each toISOString call, and whether the bin (the first child) had exited by then; the exit listener
+    // goes on the child when it is spawned, before hcpx's own, so it is told first
+    const { p, home, out, preload } = preloaded(
+      "iso",
+      (o) => `const fs = require("node:fs");
+let exited = false;
+const iso = Date.prototype.toISOString;
+Date.prototype.toISOString = function () {
+  fs.appendFileSync(${o}, (exited ? "after" : "before") + " the bin's exit\\n");
+  return iso.call(this);
+};
+const cp = require("node:child_process");
+const spawn = cp.ChildProcess.prototype.spawn;
+cp.ChildProcess.prototype.spawn = function () {
+  const r = spawn.apply(this, arguments);
+  this.once("exit", () => (exited = true));
+  return r;
+};
+`,
+    );
+    const t0 = Date.now();
+    const r = await run(process.execPath, ["-r", preload, HCPX, "exec", "calc-wrap", "ping", "--json"], {
+      cwd: p.dir,
+      env: { HOME: home },
+    });
+    expect(r.stdout).toBe('{"ok":true,"data":{"pong":true}}\n');
+    expect(readFileSync(out, "utf8").split("\n").filter(Boolean)).toEqual(["before the bin's exit"]);
+    // and it is the call's start, as before
+    const log = readFileSync(join(home, ".local", "state", "hcpx", "audit.jsonl"), "utf8")
+      .trim()
+      .split("\n");
+    const rec = JSON.parse(log.at(-1)!) as { time: string; pack: string; duration_ms: number };
+    expect(rec.pack).toBe("calc-wrap");
+    expect(Date.parse(rec.time)).toBeGreaterThanOrEqual(t0 - 1);
+    expect(Date.parse(rec.time) + rec.duration_ms).toBeLessThanOrEqual(Date.now() + 1);
+  });
+});
+
 describe("exec's cancel", () => {
   it("a plain exec never builds an AbortController or AbortSignal: its cancel is a StopSignal (src/runtime/cancel.ts)", async () => {
     // records each of the two globals the first time anything reads it (Node defines both lazily)
