@@ -1,26 +1,25 @@
-// `hcpx mcp`: the reference MCP export (§12.5) — a stdio server on the official
-// MCP TypeScript SDK v2, answering both protocol eras on the same stream as
-// the spec says: an `initialize` opening is served as a legacy (2025-06-18 /
-// 2025-11-25) connection; a request carrying the 2026-07-28 `_meta` envelope
-// (server/discover first, as dual-era clients probe) is served statelessly;
-// an unsupported version gets -32022 with the versions hcpx supports. The
-// SDK's serveStdio makes that choice; every tool call goes through the one
-// front (front.ts) and the runtime's execute() (§12.5.3).
+// `hcpx mcp`: the reference MCP export (§12.5) — a stdio server on the official MCP TypeScript SDK v2,
+// answering both protocol eras on the same stream as the spec says: an `initialize` opening is served as a
+// legacy (2025-06-18 / 2025-11-25) connection; a request carrying the 2026-07-28 `_meta` envelope
+// (server/discover first, as dual-era clients probe) is served statelessly; an unsupported version gets
+// -32022 with the versions hcpx supports. The SDK's serveStdio makes that choice; every tool call goes
+// through the one front (front.ts) and the runtime's execute() (§12.5.3).
 //
-// Config: the tool list is built at start and rebuilt when the config or a
-// pack file changes (fs.watch → tools/list_changed: an unsolicited
-// notification on a legacy connection, on the client's subscriptions/listen
-// stream on a modern one); each tools/call re-reads hcp.config.json5 (~1 ms),
-// so a revoked grant stops working at once, without restarting the host.
+// Config: the tool list is built at start and rebuilt when the config or a pack file changes (fs.watch →
+// tools/list_changed: an unsolicited notification on a legacy connection, on the client's
+// subscriptions/listen stream on a modern one); each tools/call checks hcp.config.json5 and the called
+// pack's files by their stamps (src/util/stamp.ts) and loads again what changed, so a revoked grant stops
+// working at once, without restarting the host.
 //
-// This module is only reached through import() from `hcpx mcp`, so only that
-// command pays for loading the SDK. stdout carries nothing but protocol.
+// This module is only reached through import() from `hcpx mcp`, so only that command pays for loading the
+// SDK. stdout carries nothing but protocol.
 import { EventEmitter } from "node:events";
 import type { Server } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { McpFront, type HostApproval } from "./front";
 import { buildServer, type InstanceHooks } from "./sdk-server";
 import type { Shape } from "./tools";
+import { statOncePerTurn } from "./stamp";
 import { VersionGate } from "./version-gate";
 import { watchFront, watchFronts } from "./watch";
 import { neutralise } from "../util/neutral";
@@ -140,6 +139,7 @@ export interface HttpServeOptions {
  */
 export async function serveHttp(opts: ServeOptions, h: HttpServeOptions): Promise<void> {
   (globalThis as Record<symbol, unknown>)[Symbol.for("hcpx.mcp.keepAlive")] = true;
+  statOncePerTurn(); // the calls of one event-loop turn share a stat of each stamped file (src/util/stamp.ts)
   const tc = await import("./team-config");
   const { ConfirmStates } = await import("./confirm-state");
   const cfg = h.serverConfig !== undefined ? tc.loadServerConfig(h.serverConfig) : undefined;

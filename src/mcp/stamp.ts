@@ -3,4 +3,13 @@
 // the front's view cache (view-cache.ts), the server config and tokens file
 // (team-config.ts), the start cache, and the composite adapter's module
 // (src/runtime/composite.ts). One rule for all of them.
-export { Marks, RACY_MS, settledBefore, Stamped, stampOf, type StatFn } from "../util/stamp";
+export {
+  Marks,
+  RACY_MS,
+  settledBefore,
+  Stamped,
+  stampOf,
+  stampStat,
+  statOncePerTurn,
+  type StatFn,
+} from "../util/stamp";

@@ -17,7 +17,7 @@ import { HcpxError } from "../util/errors";
 import { userConfigDir } from "../util/paths";
 import { brokenLines, exportView, type ExportView } from "./view";
 import { instructions, toolsFor, type McpToolDef, type Shape } from "./tools";
-import { settledBefore, Stamped, type StatFn } from "./stamp";
+import { settledBefore, Stamped, stampStat, type StatFn } from "./stamp";
 import { readStart, startKey, writeStart, type StartEntry } from "./start-cache";
 import { asPrincipal, type FrontOptions, type FrontPrincipal } from "./contract";
 import { mcpTool, servedOf } from "./listing";
@@ -178,7 +178,7 @@ export class ViewCache {
   private statOnce(file: string): ReturnType<StatFn> {
     const n = this.near;
     this.near = undefined;
-    return n && n.file === file ? n.st : statQuiet(file);
+    return n && n.file === file ? n.st : stampStat(file);
   }
 
   /**
@@ -188,7 +188,7 @@ export class ViewCache {
    */
   private nearestConfig(): string | undefined {
     const here = (this.here ??= join(resolve(this.loadOpts.cwd!), CONFIG_NAME));
-    const st = statQuiet(here);
+    const st = stampStat(here);
     this.near = { file: here, st };
     if (st) return here;
     const dir = dirname(here);
@@ -370,14 +370,5 @@ function identity(file: string | undefined): string {
     return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
   } catch {
     return "-";
-  }
-}
-
-/** A stat that says "no such file" by undefined, never by a throw (a thrown ENOENT costs ~5x the stat). */
-function statQuiet(file: string): ReturnType<StatFn> {
-  try {
-    return statSync(file, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
   }
 }

@@ -51,7 +51,47 @@ export function quietStat(file: string): Stats | undefined {
   }
 }
 
-const statOf: StatFn = quietStat;
+/**
+ * A server that decides many calls at once (`hcpx mcp --http`: serveHttp in src/mcp/server.ts) stats
+ * each stamped file once per turn of its event loop: the calls it takes up in one turn (requests that
+ * arrived together) are decided on the files as that turn's first stat found them, and a change made
+ * while they are decided applies from the next turn's calls. A stat is never kept longer than
+ * TURN_MS, should a turn run long. A stat a file per call was the largest single cost of an HTTP
+ * tools/call (the `stat` system call: 11-14% of the server's busy time under 16 connections, CPU
+ * profile); bench/http.bench.mjs has the figures. Off elsewhere: a command, hcpx exec and a stdio
+ * server (one client, one call at a time) stat each time. The stamps' rules are the same either way:
+ * a stat only ever comes earlier, so a file that changed is at worst loaded once more, and a file
+ * changed within RACY_MS is still never vouched for.
+ */
+let perTurn = false;
+/** ms a stat is kept at the most */
+export const TURN_MS = 10;
+let turn: { at: number; stats: Map<string, Stats | undefined> } | undefined;
+const endTurn = (): void => {
+  turn = undefined;
+};
+
+/** Stat each stamped file once per turn of the event loop in this process (serveHttp; see above). */
+export function statOncePerTurn(): void {
+  perTurn = true;
+}
+
+/** The stamps' stat: quietStat, or with statOncePerTurn() the one this turn of the event loop took. */
+export function stampStat(file: string): Stats | undefined {
+  if (!perTurn) return quietStat(file);
+  const now = Date.now();
+  if (turn === undefined || now - turn.at > TURN_MS) {
+    if (turn === undefined) setImmediate(endTurn);
+    turn = { at: now, stats: new Map() };
+  }
+  const { stats } = turn;
+  if (stats.has(file)) return stats.get(file);
+  const st = quietStat(file);
+  stats.set(file, st);
+  return st;
+}
+
+const statOf: StatFn = stampStat;
 
 /**
  * The stamp of `files` (undefined entries: no such file, "-"), or undefined
