@@ -58,7 +58,7 @@ export function quietStat(file: string): Stats | undefined {
  * while they are decided applies from the next turn's calls. A stat is never kept longer than
  * TURN_MS, should a turn run long. A stat a file per call was the largest single cost of an HTTP
  * tools/call (the `stat` system call: 11-14% of the server's busy time under 16 connections, CPU
- * profile); bench/http.bench.mjs has the figures. Off elsewhere: a command, hcpx exec and a stdio
+ * profile); docs/design.md has the figures. Off elsewhere: a command, hcpx exec and a stdio
  * server (one client, one call at a time) stat each time. The stamps' rules are the same either way:
  * a stat only ever comes earlier, so a file that changed is at worst loaded once more, and a file
  * changed within RACY_MS is still never vouched for.
