@@ -17,17 +17,8 @@ import type { Descriptor, EntrySpec } from "./descriptor-zod";
 import type { Slot } from "./descriptor-schema";
 
 export * from "./descriptor-schema";
-export type {
-  RuleItem,
-  RuleClasses,
-  Widens,
-  EntrySpec,
-  Target,
-  Detect,
-  HealthCheck,
-  ScopeSpec,
-  Descriptor,
-} from "./descriptor-zod";
+// the types the schemas give (type-only: importing them here never builds the schemas)
+export type * from "./descriptor-zod";
 
 /** The field of an entry that holds a slot (written or only read), if any. */
 export function slotField(e: EntrySpec, slot: Slot): string | undefined {
