@@ -16,6 +16,9 @@ import { execProject, REPO } from "./project.mjs";
 import { median, table, withoutCa } from "./lib.mjs";
 
 const RUNS = Number(process.argv[2] ?? 40);
+/** The marks each run must have: the floor has no bundle or code cache of its own (its stages from the main module to child_process are one). */
+const SHARED_MARKS = ["main", "cpStart", "cp", "spawn", "spawned", "exit", "close", "end"];
+const MARKS = { "hcpx exec": [...SHARED_MARKS, "bundle", "cache", "script", "scripted"], floor: SHARED_MARKS };
 const HCPX = process.env.HCPX_DIST_BIN ?? join(REPO, "dist", "hcpx.cjs");
 
 // the preload: one JSON line of marks on stderr at the process's exit (stdout is the envelope's)
@@ -92,7 +95,13 @@ try {
       const wall = performance.now() - t0;
       const line = /^PROBE(.*)$/m.exec(r.stderr);
       if (r.status !== 0 || !line) throw new Error(`${name} failed (${r.status}): ${r.stderr.slice(0, 500)}`);
-      if (i >= 3) runs[name].push({ ...JSON.parse(line[1]), wall });
+      const marks = JSON.parse(line[1]);
+      // a mark the preload never saw (a bundle renamed, no code cache read) would leave its stage at 0
+      // and the next one with its time: refused, not printed
+      const missing = MARKS[name].filter((k) => typeof marks[k] !== "number");
+      if (missing.length)
+        throw new Error(`${name}: the preload saw no ${missing.join(", ")}: ${r.stderr.slice(0, 300)}`);
+      if (i >= 3) runs[name].push({ ...marks, wall });
     }
   }
   // [stage, from, to]: a stage's time is the median over the runs of (to − from)
