@@ -12,7 +12,10 @@
 //   config in a temp dir on loopback ports, never the system service) against
 //   one behind the same nginx (goal: ≥ 2.5× on enough cores: the core count is
 //   printed with the figure, and on a 2-core machine the load generator, nginx
-//   and three Node processes share 2 cores, so the goal cannot be met there).
+//   and three Node processes share 2 cores, so the goal cannot be met there);
+//   beside it, not a goal, what the rounds used (/proc: whether the CPUs were
+//   busy, and a request's CPU time and context switches in the instances and
+//   nginx: nginxUse below; docs/design.md has the figures).
 // The call is `hcp {pack: "calc", verb: "ping"}`: a granted read of the
 // composite pack calc (in-process), so the figure is hcpx's own per-call cost
 // (config re-read, Policy, execute(), the audit record), not a bin's spawn.
@@ -240,6 +243,96 @@ ${ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).joi
   };
 }
 
+/** What process `pid` has used so far (/proc): CPU time (user + system, ms) and context switches; zeros when gone. */
+function procUse(pid) {
+  try {
+    // the fields after the command's name, which is in parentheses and may hold spaces: utime and stime
+    // are the line's fields 14 and 15, in clock ticks (USER_HZ, 100 a second on Linux)
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8")
+      .replace(/^.*\) /s, "")
+      .split(" ");
+    const st = readFileSync(`/proc/${pid}/status`, "utf8");
+    const sw = (k) => Number(new RegExp(`^${k}:\\s+(\\d+)`, "m").exec(st)?.[1] ?? 0);
+    return {
+      ms: (Number(f[11]) + Number(f[12])) * 10,
+      switches: sw("voluntary_ctxt_switches") + sw("nonvoluntary_ctxt_switches"),
+    };
+  } catch {
+    return { ms: 0, switches: 0 };
+  }
+}
+
+/** The machine's CPU time so far (/proc/stat's first line, clock ticks): all of it, and the idle part (idle + iowait). */
+function machineUse() {
+  const t = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  return { all: t.reduce((a, b) => a + b, 0), idle: t[3] + t[4] };
+}
+
+/** The pids of an nginx master's worker processes (its children). */
+function nginxWorkers(master) {
+  try {
+    return readFileSync(`/proc/${master}/task/${master}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** One round's load behind nginx, with what the machine, the instances (`upstreams`) and nginx's workers used meanwhile. */
+async function measuredRound(ng, upstreams, opts) {
+  const pids = [...upstreams, ...nginxWorkers(ng.child.pid)];
+  const before = pids.map(procUse);
+  const m0 = machineUse();
+  const r = await loadRun(ng.url, opts);
+  const m1 = machineUse();
+  const used = pids.map((p, i) => {
+    const u = procUse(p);
+    return { ms: u.ms - before[i].ms, switches: u.switches - before[i].switches };
+  });
+  return {
+    ...r,
+    use: { upstreams: used.slice(0, upstreams.length), nginx: used.slice(upstreams.length) },
+    busy: 1 - (m1.idle - m0.idle) / (m1.all - m0.all),
+  };
+}
+
+/**
+ * Not a goal: why three instances give no more throughput than one here. Whether the CPUs were busy
+ * (a lock or a shared file serialising the instances would leave them idle), and what a request cost
+ * the instances and nginx in CPU time and in wakeups (context switches): with the same load split three
+ * ways, each instance wakes for fewer requests at a time, and per-wakeup work is shared by fewer.
+ */
+function nginxUse(rounds) {
+  const sum = (xs, f) => xs.reduce((a, x) => a + f(x), 0);
+  const of = (rs) => {
+    const total = sum(rs, (r) => r.total);
+    const up = rs.flatMap((r) => r.use.upstreams);
+    const ng = rs.flatMap((r) => r.use.nginx);
+    const perInstance = rs[0].use.upstreams.map((_, i) => sum(rs, (r) => r.use.upstreams[i].ms));
+    return {
+      total,
+      busy: median(rs.map((r) => r.busy)),
+      up: (sum(up, (u) => u.ms) / total) * 1000,
+      upSwitches: sum(up, (u) => u.switches) / total,
+      ng: (sum(ng, (u) => u.ms) / total) * 1000,
+      shares: perInstance.map((x) => x / (sum(perInstance, (y) => y) || 1)),
+    };
+  };
+  const one = of(rounds.one);
+  const three = of(rounds.three);
+  const us = (x) => `${x.toFixed(1)} µs`;
+  const pct = (x) => `${Math.round(x * 100)}%`;
+  return (
+    `not a goal, behind nginx (${one.total} and ${three.total} requests, /proc): the CPUs ${pct(one.busy)} busy with 1 instance, ${pct(three.busy)} with 3; ` +
+    `CPU time a request cost the instances ${us(three.up)} with 3 / ${us(one.up)} with 1 = ${(three.up / one.up).toFixed(3)}×, ` +
+    `their context switches a request ${three.upSwitches.toFixed(2)} / ${one.upSwitches.toFixed(2)}, nginx's CPU ${us(three.ng)} / ${us(one.ng)}; ` +
+    `each of the 3 instances' share of their CPU time ${three.shares.map(pct).join(", ")}\n`
+  );
+}
+
 /** autocannon against `url` for `seconds`: requests/s, p50/p99 latency (ms), non-2xx, errors. */
 export function loadRun(url, { seconds = 5, connections = 16, body = CALL_BODY, token, onResponse } = {}) {
   return new Promise((resolve, reject) => {
@@ -339,16 +432,21 @@ export default async function bench() {
       const ng3 = await startNginx([authed.url, ...more.map((m) => m.url)].map(portOf));
       procs.push(ng3);
       await loadRun(ng1.url, { seconds: 1, connections, token });
-      await loadRun(ng3.url, { seconds: 1, connections, token });
+      // three instances, each warmed as long as the first was (JIT, the pack's module)
+      await loadRun(ng3.url, { seconds: 3, connections, token });
       const nr = { one: [], three: [] };
+      // what the machine, the instances and nginx used in each round (nginxUse)
+      const upstreams = { one: [authed.child.pid], three: [authed, ...more].map((m) => m.child.pid) };
+      const round = { seconds, connections: connections * 2, token };
       for (let i = 0; i < rounds; i++) {
-        nr.one.push(await loadRun(ng1.url, { seconds, connections: connections * 2, token }));
-        nr.three.push(await loadRun(ng3.url, { seconds, connections: connections * 2, token }));
+        nr.one.push(await measuredRound(ng1, upstreams.one, round));
+        nr.three.push(await measuredRound(ng3, upstreams.three, round));
       }
       rows.push(row("nginx → 1 instance (token auth)", nr.one), row("nginx → 3 instances (token auth)", nr.three));
       if ([...nr.one, ...nr.three].some((r) => r.non2xx))
         process.stdout.write(`nginx error log (non-2xx answers):\n${ng3.errorLog()}${ng1.errorLog()}\n`);
       process.stdout.write(table(rows) + "\n");
+      process.stdout.write(nginxUse(nr));
       goal(
         `http: 3 instances behind nginx ≥ 2.5× 1 (${cpus().length} cores, token auth)`,
         ["3 instances", median(nr.three.map((r) => r.rps))],
