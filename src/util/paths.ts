@@ -68,9 +68,15 @@ export function display(abs: string, cwd = process.cwd()): string {
   return rel.startsWith("..") || isAbsolute(rel) ? abs : rel;
 }
 
-/** True when `p` is `dir` or below it (both absolute, already resolved). */
+/**
+ * True when `p` is `dir` or below it (both absolute, already resolved). Two normal paths are answered
+ * by normalRel alone, the one outside too (null: node:path's relative is not run to say "../…"; the
+ * OS sandbox's plan asks it ~15 times for paths outside /tmp and /dev/shm: ~0.25 ms of a confined call).
+ */
 export function isInside(p: string, dir: string): boolean {
-  const rel = relativeTo(dir, p);
+  const below = normalRel(dir, p);
+  if (below !== undefined) return below !== null;
+  const rel = relative(dir, p);
   return rel === "" || (!rel.startsWith(".." + sep) && rel !== ".." && !isAbsolute(rel));
 }
 
