@@ -244,7 +244,7 @@ ${ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).joi
 }
 
 /** What process `pid` has used so far (/proc): CPU time (user + system, ms) and context switches; undefined when unreadable. */
-function procUse(pid) {
+export function procUse(pid) {
   try {
     // the fields after the command's name, which is in parentheses and may hold spaces: utime and stime
     // are the line's fields 14 and 15, in clock ticks (USER_HZ, 100 a second on Linux)
@@ -315,7 +315,7 @@ async function measuredRound(ng, upstreams, opts) {
  * the instances and nginx in CPU time and in wakeups (context switches): with the same load split three
  * ways, each instance wakes for fewer requests at a time, and per-wakeup work is shared by fewer.
  */
-function nginxUse(rounds) {
+export function nginxUse(rounds) {
   if ([...rounds.one, ...rounds.three].some((r) => r.use === undefined))
     return "not a goal, behind nginx: what the rounds used is not measured here (it reads /proc: Linux)\n";
   const sum = (xs, f) => xs.reduce((a, x) => a + f(x), 0);
