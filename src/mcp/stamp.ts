@@ -11,5 +11,6 @@ export {
   stampOf,
   stampStat,
   statOncePerTurn,
+  TURN_MS,
   type StatFn,
 } from "../util/stamp";

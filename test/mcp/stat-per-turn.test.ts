@@ -5,8 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { RACY_MS, Stamped, stampStat, statOncePerTurn } from "../../src/mcp/stamp";
-import { TURN_MS } from "../../src/util/stamp";
+import { RACY_MS, Stamped, stampStat, statOncePerTurn, TURN_MS } from "../../src/mcp/stamp";
 import { tmp } from "../support/hcpx";
 
 const nextTurn = () => new Promise<void>((r) => setImmediate(r));
