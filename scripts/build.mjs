@@ -97,16 +97,21 @@ const { build } = await import("esbuild"); // after the check: an up-to-date bui
 const cacheScratch = mkdtempSync(join(tmpdir(), "hcpx-build-cache-"));
 const cacheScratchMade = Date.now();
 process.on("exit", () => rmSync(cacheScratch, { recursive: true, force: true })); // also when the build fails
-for (const d of ["packs/calc-wrap", "packs/calc", "bins"])
-  cpSync(join(root, d), join(cacheScratch, d), { recursive: true });
-writeFileSync(
-  join(cacheScratch, "hcp.config.json5"),
-  JSON.stringify({
-    packs: ["./packs/calc-wrap"],
-    grants: { allow: ["calc-wrap.*"] },
-    sandbox: { roots: ["."], cwd: "." },
-  }),
-);
+// and the same project under sandbox.enforce "os" (`sandboxed/`), for the sandbox's own bundle
+for (const [at, enforce] of [
+  [cacheScratch, undefined],
+  [join(cacheScratch, "sandboxed"), "os"],
+]) {
+  for (const d of ["packs/calc-wrap", "packs/calc", "bins"]) cpSync(join(root, d), join(at, d), { recursive: true });
+  writeFileSync(
+    join(at, "hcp.config.json5"),
+    JSON.stringify({
+      packs: ["./packs/calc-wrap"],
+      grants: { allow: ["calc-wrap.*"] },
+      sandbox: { roots: ["."], cwd: ".", ...(enforce ? { enforce } : {}) },
+    }),
+  );
+}
 if (process.argv.includes("--clean")) rmSync(out, { recursive: true, force: true });
 // outputs of the earlier layout (shared chunks)
 rmSync(join(out, "chunks"), { recursive: true, force: true });
@@ -539,6 +544,14 @@ for (const f of files) {
   if (f.path === entry || f.path === shim) chmodSync(tmp, 0o755);
   renameSync(tmp, f.path);
 }
+/** The error code of a run's `--json` envelope, if it printed one. */
+function envelopeCode(stdout) {
+  try {
+    return JSON.parse(stdout).error?.code;
+  } catch {
+    return undefined;
+  }
+}
 // The code caches of `hcpx exec`, `hcpx mcp`, adopt, the program and the other commands, shipped beside
 // their bundles (dist/cache/, read by src/cli/load-command.ts when the user has none, the only cache of
 // all but exec's and mcp's): made by running the built command once, as a user's first call would (exec:
@@ -568,6 +581,15 @@ const MCP_START = [
     // (exec's run validates the scratch project's files: its schemas bundle is compiled and cached too)
     const runs = {
       exec: { args: ["exec", "calc-wrap", "ping", "--json"], caches: ["exec", "exec-schemas"] },
+      // the sandbox's bundle (exec-sandbox): the same call confined, where bubblewrap can confine one here
+      // (where the call's envelope says sandbox_unavailable, none is shipped: a user's first confined call compiles
+      // the bundle and writes their own cache)
+      "exec (os)": {
+        args: ["exec", "calc-wrap", "ping", "--json"],
+        caches: ["exec-sandbox"],
+        cwd: "sandboxed",
+        unavailable: "sandbox_unavailable",
+      },
       // mcp: a host's start (initialize, tools/list), then stdin ends and the server with it; it saves its
       // cache once that tools/list is answered (src/mcp/server.ts serve), so a host's first start after
       // install reads this one, with the code that answers it
@@ -613,7 +635,7 @@ const MCP_START = [
     mkdirSync(shippedDir, { recursive: true });
     for (const f of readdirSync(shippedDir))
       if (!Object.values(names).includes(f)) rmSync(join(shippedDir, f), { force: true });
-    for (const [cmd, { args, caches, input, cwd }] of Object.entries(runs)) {
+    for (const [cmd, { args, caches, input, cwd, unavailable }] of Object.entries(runs)) {
       if (cwd) mkdirSync(join(cacheScratch, cwd), { recursive: true });
       const r = process.env.HCPX_NO_SHIPPED_CACHE
         ? undefined
@@ -633,7 +655,9 @@ const MCP_START = [
           renameSync(tmp, join(shippedDir, name));
         } else {
           rmSync(join(shippedDir, name), { force: true });
-          if (r)
+          if (r && unavailable && envelopeCode(r.stdout) === unavailable)
+            process.stderr.write(`build: no code cache shipped for ${c}: ${cmd} says ${unavailable} on this machine\n`);
+          else if (r)
             process.stderr.write(
               `build: no code cache shipped (${c}, from ${cmd} ${r.status}: ${(r.stderr || r.stdout).slice(0, 300)})\n`,
             );

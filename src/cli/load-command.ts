@@ -17,7 +17,8 @@
 // written through the one write door. A missing, corrupt, foreign, rejected or
 // unreadable cache just means compiling, and the next save writes a good one.
 // The build ships exec's and mcp's caches too (dist/cache/<same name>, scripts/build.mjs: made by
-// running the built exec once, and `hcpx mcp` through a host's start): when this user has no cache of their own, or it
+// running the built exec once, confined too where bubblewrap can confine a call there (the sandbox's
+// bundle), and `hcpx mcp` through a host's start): when this user has no cache of their own, or it
 // is unusable, that one is read (framed and checked the same way), and when V8
 // accepts it nothing is written: the first call after install starts like a warm
 // one. Another Node version or V8 flags mean another name or a rejection: then

@@ -147,6 +147,28 @@ describe("exec's code cache", () => {
     expect(existsSync(v8Dir(home))).toBe(false);
   });
 
+  // the sandbox's bundle (dist/commands/exec-sandbox.cjs) too: the build confines a call where bubblewrap can
+  // (this suite needs it: test/runtime/os-sandbox.test.ts), so a user's first confined call compiles nothing
+  it("under sandbox.enforce \"os\", the sandbox bundle's shipped cache is read and none written; without it, the user's own", async () => {
+    const shipped = readdirSync(join(REPO, "dist", "cache")).filter((f) => f.startsWith("exec-sandbox-"));
+    const p = scratchProject({
+      packs: ["calc-wrap"],
+      extraConfig: { sandbox: { roots: ["."], cwd: ".", enforce: "os" } },
+    });
+    for (const env of [{}, { HCPX_NO_SHIPPED_CACHE: "1" }] as Record<string, string>[]) {
+      const home = tmp("hcpx-cc-home-");
+      const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { ...env, HOME: home } });
+      expect(r.code, r.stdout).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
+      // the shipped one read: no sandbox cache of the user's; without the shipped caches, this compile's
+      const mine = (existsSync(v8Dir(home)) ? readdirSync(v8Dir(home)) : []).filter((f) =>
+        f.startsWith("exec-sandbox-"),
+      );
+      expect(mine).toEqual("HCPX_NO_SHIPPED_CACHE" in env ? shipped : []);
+    }
+    expect(shipped).toHaveLength(1);
+  });
+
   it("a shipped cache corrupted in place, or a link, is never used: exec works and writes the user's own", async () => {
     const dist = join(tmp("hcpx-cc-dist-"), "dist");
     cpSync(join(REPO, "dist"), dist, { recursive: true });
@@ -277,20 +299,14 @@ describe("the program's and the other commands' code caches", () => {
       .filter((f) => f.endsWith(".cjs"))
       .map((f) => f.slice(0, -4));
 
-  it("every command is a CommonJS bundle without an import() (none in a script node:vm compiles, Node 20), and all but four ship a cache", () => {
+  it("every command is a CommonJS bundle without an import() (none in a script node:vm compiles, Node 20), and all but three ship a cache", () => {
     const names = bundles();
     expect(names).toEqual(expect.arrayContaining(["program", "status", "lint", "generate", "init", "doctor"]));
     expect(readdirSync(commandsDir).filter((f) => !f.endsWith(".cjs"))).toEqual([]);
     for (const n of names) expect(readFileSync(join(commandsDir, `${n}.cjs`), "latin1"), n).not.toMatch(/\bimport\(/);
     const shipped = new Set(readdirSync(join(REPO, "dist", "cache")).map((f) => f.replace(/-[0-9a-f]{16}-v.*$/, "")));
-    // exec-sandbox: the build runs no call under sandbox.enforce "os" (bubblewrap may be missing where it
-    // builds); a user's first confined call writes its own cache (USER_CACHED)
-    expect(names.filter((n) => !shipped.has(n)).sort()).toEqual([
-      "exec-sandbox",
-      "import",
-      "pack-from-mcp",
-      "pack-from-openapi",
-    ]);
+    // exec-sandbox's is shipped too: the build confines a call where bubblewrap can (this suite needs it)
+    expect(names.filter((n) => !shipped.has(n)).sort()).toEqual(["import", "pack-from-mcp", "pack-from-openapi"]);
   });
 
   it("status and lint read the shipped caches (nothing written even when saving is allowed); without them the same output", async () => {
