@@ -71,6 +71,7 @@ export const SHARED_FILES = [
   "test/arch/size.test.ts",
   "test/arch/walk.test.ts",
   "test/bench/callgrind.test.ts",
+  "test/bench/exec-timeline.test.ts",
   "test/cli/closed-reader.test.ts",
   "test/cli/code-cache.test.ts",
   "test/cli/config-commands.test.ts",
@@ -184,6 +185,7 @@ export const SHARED_FILES = [
 // overlap instead of each holding one of the cores' workers idle (the 13 took ~62 s
 // of wall time for ~23 CPU-s).
 export const WAITING_FILES = [
+  "test/bench/exec-timeline.test.ts",
   "test/hostile/runtime/faults.test.ts",
   "test/mcp/confirm.test.ts",
   "test/mcp/http-keepalive.test.ts",
