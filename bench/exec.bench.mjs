@@ -24,7 +24,7 @@ import { pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 import { build } from "esbuild";
 import { execProject, fillerPacks, REPO } from "./project.mjs";
-import { caModes, fmt, goal, instructions, median, percentile, table, timeCommands } from "./lib.mjs";
+import { caModes, emptyCache, fmt, goal, instructions, median, percentile, table, timeCommands } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS || 30);
 /** The same script through spawnSync (bench/project.mjs): the cheapest in instructions, but it cannot pass a cancel on. */
@@ -55,8 +55,7 @@ export default async function bench() {
   // RACY_MS (3 s) of its read (src/pack/validcache.ts), so the projects just written settle first.
   await new Promise((r) => setTimeout(r, 3100));
   for (const [mode, env] of caModes()) {
-    const coldCache = join(dir, "cold-cache");
-    const coldEnv = { ...env, XDG_CACHE_HOME: coldCache };
+    const cold = emptyCache(join(dir, "cold-cache"), env);
     const samples = timeCommands(
       {
         "hcpx exec calc-wrap ping": {
@@ -69,8 +68,7 @@ export default async function bench() {
           cmd: process.execPath,
           args: [hcpx, "exec", "calc-wrap", "ping", "--json"],
           cwd: dir,
-          env: coldEnv,
-          before: () => rmSync(coldCache, { recursive: true, force: true }),
+          ...cold,
         },
         "hcpx exec, 31 packs active": {
           cmd: process.execPath,
@@ -128,8 +126,7 @@ export default async function bench() {
       });
       const iCold = instructions(process.execPath, [hcpx, "exec", "calc-wrap", "ping", "--json"], {
         cwd: dir,
-        env: coldEnv,
-        before: () => rmSync(coldCache, { recursive: true, force: true }),
+        ...cold,
       });
       process.stdout.write(
         `instructions (callgrind, parent process only, median of 3; the floor is the CommonJS spawn + parse script): hcpx exec ${(ih / 1e6).toFixed(0)} M, audit log off ${(iOff / 1e6).toFixed(0)} M, first call after install ${(iCold / 1e6).toFixed(0)} M, 31 packs ${(iMany / 1e6).toFixed(0)} M, CommonJS floor ${(iFloor / 1e6).toFixed(0)} M, spawnSync floor ${(iSync / 1e6).toFixed(0)} M, node -e 0 ${(iNode / 1e6).toFixed(0)} M\n` +

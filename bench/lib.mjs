@@ -107,6 +107,15 @@ export function withoutCa(env = process.env) {
   return e;
 }
 
+/**
+ * A run with an empty cache, as the first call after install has: `env` with XDG_CACHE_HOME at `dir`
+ * (hcpx's caches: code, validation) and `before`, which empties it before each run (untimed). Spread
+ * into a timeCommands or instructions entry.
+ */
+export function emptyCache(dir, env) {
+  return { env: { ...env, XDG_CACHE_HOME: dir }, before: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 /** The CA modes to measure in: always unset (the honest figure); also set when this machine sets it. */
 export function caModes(env = process.env) {
   const modes = [["NODE_EXTRA_CA_CERTS unset", withoutCa(env)]];

@@ -14,7 +14,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { caModes, fmt, goal, median, percentile, table, timeCommands } from "./lib.mjs";
+import { caModes, emptyCache, fmt, goal, median, percentile, table, timeCommands } from "./lib.mjs";
 import { benchProject, REPO } from "./project.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS || 30);
@@ -62,7 +62,6 @@ export default async function bench() {
     const WRITE_OFF = "a local write, enforce off";
     const WRITE_OS = "a local write, enforce os";
     const FIRST = "the first call under os after install (empty cache)";
-    const coldCache = join(on, "cold-cache");
     for (const [mode, env] of caModes()) {
       const samples = timeCommands(
         {
@@ -72,8 +71,7 @@ export default async function bench() {
             cmd: process.execPath,
             args,
             cwd: on,
-            env: { ...env, XDG_CACHE_HOME: coldCache },
-            before: () => rmSync(coldCache, { recursive: true, force: true }),
+            ...emptyCache(join(on, "cold-cache"), env),
           },
           [WRITE_OFF]: { cmd: process.execPath, args, cwd: offWrite, env },
           [WRITE_OS]: { cmd: process.execPath, args, cwd: onWrite, env },
