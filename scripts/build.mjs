@@ -18,28 +18,18 @@ import {
   readdirSync,
   renameSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
+import { SCHEMA_INPUTS, treeHash } from "./tree-hash.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const out = join(root, "dist");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-// What decides whether a file validates: the schemas (and which of them a surface
-// takes: schema.ts), the validator, zod. The
-// validation cache (src/pack/validcache.ts) keys on this, so a build that
-// changes any of them never trusts what an earlier build validated.
-const schemaHash = createHash("sha256")
-  .update(readFileSync(join(root, "src/pack/schema-defs.ts")))
-  .update(readFileSync(join(root, "src/pack/schema-kinds.ts")))
-  .update(readFileSync(join(root, "src/pack/schema.ts")))
-  .update(readFileSync(join(root, "src/pack/validate.ts")))
-  .update(readFileSync(join(root, "node_modules/zod/package.json")))
-  .digest("hex")
-  .slice(0, 16);
+// What the validation cache keys on (SCHEMA_INPUTS, scripts/tree-hash.mjs: the sources and the lock).
+const schemaHash = treeHash(root, SCHEMA_INPUTS).slice(0, 16);
 // Up to date: `npm test` and `npm run bench` build first, ~8 s of CPU (esbuild,
 // the two code-cache runs) that is wasted when nothing changed. The stamp,
 // dist/.build-stamp, holds a hash of everything the build reads (below) and the
@@ -48,30 +38,25 @@ const schemaHash = createHash("sha256")
 const stamp = join(out, ".build-stamp");
 const sha = (b) => createHash("sha256").update(b).digest("hex");
 function inputsKey() {
-  const h = createHash("sha256");
-  h.update(`${process.version} ${process.arch} ${process.env.HCPX_NO_SHIPPED_CACHE ?? ""}\0`);
-  const add = (rel) => {
-    const abs = join(root, rel);
-    if (statSync(abs).isDirectory()) {
-      for (const f of readdirSync(abs).sort()) add(join(rel, f));
-    } else h.update(rel).update("\0").update(readFileSync(abs)).update("\0");
-  };
   // the sources, this script, the dependencies (the lock: npm ci installs exactly it), the compiler
   // settings, and what the code-cache runs read (packs/calc-wrap, packs/calc, bins)
-  for (const rel of [
-    "src",
-    "scripts/build.mjs",
-    "package.json",
-    "package-lock.json",
-    "tsconfig.json",
-    "tsconfig.lib.json",
-    "packs/calc-wrap",
-    "packs/calc",
-    "bins",
-    "hosts", // the descriptors adopt's bundle carries (HCPX_HOSTS_INDEX)
-  ])
-    add(rel);
-  return h.digest("hex");
+  return treeHash(
+    root,
+    [
+      "src",
+      "scripts/build.mjs",
+      "scripts/tree-hash.mjs",
+      "package.json",
+      "package-lock.json",
+      "tsconfig.json",
+      "tsconfig.lib.json",
+      "packs/calc-wrap",
+      "packs/calc",
+      "bins",
+      "hosts", // the descriptors adopt's bundle carries (HCPX_HOSTS_INDEX)
+    ],
+    `${process.version} ${process.arch} ${process.env.HCPX_NO_SHIPPED_CACHE ?? ""}\0`,
+  );
 }
 const key = inputsKey();
 const force = process.argv.includes("--clean") || process.env.HCPX_BUILD_FORCE === "1";

@@ -137,6 +137,7 @@ export const SHARED_FILES = [
   "test/pack/json5.test.ts",
   "test/pack/lean-schema.test.ts",
   "test/pack/load-examples.test.ts",
+  "test/pack/schema-hash.test.ts",
   "test/pack/undeclared.test.ts",
   "test/pack/validcache.test.ts",
   "test/packs/door.test.ts",
