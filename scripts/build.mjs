@@ -585,7 +585,10 @@ const MCP_START = [
       // here (pack from-openapi, from-mcp, import) compiles its bundle on every run, as before
       status: { args: ["status"], caches: ["program", "status"] },
       doctor: { args: ["doctor"], caches: ["doctor"] },
-      adopt: { args: ["adopt", "claude", "--write", "--command", "hcpx mcp"], caches: ["adopt"] },
+      // adopt uses the validation cache (src/pack/validcache.ts) as exec and mcp do, and their runs above
+      // filled it: its run starts from an empty one (fresh), as a first adopt after install does, so its
+      // cache holds the reader and the schemas (a miss's code; a hit's is the lookup a miss runs too)
+      adopt: { args: ["adopt", "claude", "--write", "--command", "hcpx mcp"], caches: ["adopt"], fresh: true },
       lint: { args: ["lint", "packs/calc-wrap"], caches: ["lint"] },
       generate: { args: ["generate", "--out", "gen"], caches: ["generate"] },
       "generate-bundle": {
@@ -620,8 +623,9 @@ const MCP_START = [
     mkdirSync(shippedDir, { recursive: true });
     for (const f of readdirSync(shippedDir))
       if (!Object.values(names).includes(f)) rmSync(join(shippedDir, f), { force: true });
-    for (const [cmd, { args, caches, input, cwd, unavailable }] of Object.entries(runs)) {
+    for (const [cmd, { args, caches, input, cwd, unavailable, fresh }] of Object.entries(runs)) {
       if (cwd) mkdirSync(join(cacheScratch, cwd), { recursive: true });
+      if (fresh) rmSync(join(cacheScratch, "cache", "hcpx", "validated"), { recursive: true, force: true });
       const r = process.env.HCPX_NO_SHIPPED_CACHE
         ? undefined
         : spawnSync(process.execPath, [entry, ...args], {

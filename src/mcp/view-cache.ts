@@ -24,6 +24,11 @@ import { mcpTool, servedOf } from "./listing";
 import { PackMemo } from "./pack-memo";
 
 const PACK_FILES = ["surface.json", "policy.json", "SKILL.md"];
+/**
+ * The most packs whose files (an entry for each of PACK_FILES: the SKILL.md's frontmatter) the server keeps in
+ * the validation cache: 128, at most 384 of its 1,024 entries, so that exec's are not crowded out.
+ */
+const CACHED_PACKS = MAX_ENTRIES / 8;
 
 /** See the file comment. The call path (McpFront, front.ts) extends it. */
 export class ViewCache {
@@ -90,9 +95,9 @@ export class ViewCache {
     if (key !== undefined && this.fromStartCache(key, opts.validationCache === true)) return;
     const project = this.freshProject();
     // hcpx mcp on stdio: the packs' validated files come from the validation cache (src/pack/validcache.ts,
-    // keyed on each file's identity, ctime included), as for hcpx exec; not for a project whose 2 files a
-    // pack would crowd the cache's entries (exec's among them) out
-    if (opts.validationCache && project.packDirs.length * 2 <= MAX_ENTRIES / 4) useValidationCache();
+    // keyed on each file's identity, ctime included), as for hcpx exec; not for a project whose files
+    // would crowd the cache's entries (exec's among them) out (CACHED_PACKS)
+    if (opts.validationCache && project.packDirs.length <= CACHED_PACKS) useValidationCache();
     this.built.packs = this.packsStamp(project.packDirs);
     this.install(exportView(project));
     // kept once the first requests had their turn (a start that misses writes ~0.5 MB at 100 packs per-command)
@@ -103,7 +108,7 @@ export class ViewCache {
   private fromStartCache(key: string, validationCache: boolean): boolean {
     const e = readStart(key);
     if (!e || e.config !== this.built.config || e.packs !== this.packsStamp(e.packDirs)) return false;
-    if (validationCache && e.packDirs.length * 2 <= MAX_ENTRIES / 4) useValidationCache();
+    if (validationCache && e.packDirs.length <= CACHED_PACKS) useValidationCache();
     this.built.packs = e.packs;
     this.sayBroken(e.brokenLines);
     this.listed = e.listed;

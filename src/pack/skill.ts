@@ -10,6 +10,8 @@ import { leadProblems } from "./leads";
 import { skillTextProblems } from "./hosttext";
 import type { Pack } from "./model";
 import { readPolicyCell, rowVerb } from "./policycell";
+import { cachedValueOf, markValidated } from "./validcache";
+import { resolved } from "../util/paths";
 
 /**
  * The `yaml` package's parse, for a frontmatter simpleFrontmatter declines (rare: a Skill's is a few plain
@@ -45,7 +47,22 @@ export interface Skill {
   rows: HotPathRow[];
 }
 
-export function parseSkill(text: string, file: string): Skill {
+/** The validation cache's kind for a SKILL.md's frontmatter (validcache.ts): the value its YAML parsed to. */
+const FRONTMATTER = "SkillFrontmatterSchema";
+
+/** A SKILL.md as read from its file: its id (path \0 identity) and when it was read (validcache.ts). */
+export interface SkillRead {
+  id: string;
+  readAt: number;
+}
+
+/**
+ * The Skill in `text` (read from `file`, as shown). With `read`, the frontmatter goes through the validation
+ * cache (validcache.ts): a file that, as it is now, parsed and validated clean before gives the value
+ * remembered then, without the YAML reader or the schemas (zod's start); the checks of its leads and text
+ * and the table's rows run every time.
+ */
+export function parseSkill(text: string, file: string, read?: SkillRead): Skill {
   const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const m = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(src);
   if (!m) {
@@ -57,9 +74,49 @@ export function parseSkill(text: string, file: string): Skill {
       hint: "start the file with ---, name: <pack id>, description: …, leads: […], then ---",
     });
   }
+  const data = frontmatterOf(m[1]!, file, read);
+  const body = src.slice(m[0].length);
+  const bodyLine = m[0].split("\n").length;
+  const leadsRaw = data.leads;
+  const leads =
+    leadsRaw === undefined ? [] : Array.isArray(leadsRaw) ? leadsRaw : leadsRaw.split(/\r?\n/).filter((l) => l.trim());
+  // each lead is one bounded line of every host's prompt block, and no text of the Skill holds a marker, a
+  // control or an invisible character: refused here, so every command agrees (./leads.ts, ./hosttext.ts)
+  const bad = leadProblems(leads, Array.isArray(leadsRaw), m[1]!, file);
+  const values = data as unknown as Record<string, unknown>;
+  const skipLeads = new Set(bad.flatMap((p) => (p.path ? [p.path] : [])));
+  bad.push(...skillTextProblems(file, text, { frontmatter: values, frontmatterText: m[1]!, leads }, skipLeads));
+  if (bad.length) throw new HcpxError(bad);
+  const rows: HotPathRow[] = [];
+  body.split(/\r?\n/).forEach((raw, i) => {
+    const cells = splitRow(raw);
+    if (!cells || cells.length < 2) return;
+    const verb = rowVerb(cells[0]!);
+    if (!VERB_KEY_RE.test(verb) || /^-+$/.test(cells[0]!)) return;
+    if (/^(verb|command|verb_key)$/i.test(verb)) return; // header
+    const { operation, confirm } = readPolicyCell(cells.length >= 3 ? cells[cells.length - 1]! : "");
+    rows.push({ verb, line: bodyLine + i, raw, cells, operation, confirm });
+  });
+  return { file, text, frontmatter: data, frontmatterText: m[1]!, body, bodyLine, leads, rows };
+}
+
+function splitRow(line: string): string[] | undefined {
+  const t = line.trim();
+  if (!t.startsWith("|")) return undefined;
+  const inner = t.replace(/^\|/, "").replace(/\|$/, "");
+  return inner.split("|").map((c) => c.trim());
+}
+
+/**
+ * The frontmatter block's value, read (YAML) and validated; with `read`, the value remembered when the file,
+ * as it is now, did both clean before (validcache.ts): neither the YAML reader nor the schemas run then.
+ */
+function frontmatterOf(block: string, file: string, read: SkillRead | undefined): SkillFrontmatter {
+  const remembered = read && cachedValueOf(FRONTMATTER, read.id, CAPS.skill);
+  if (remembered) return remembered.value as SkillFrontmatter;
   let fm: unknown;
   try {
-    fm = simpleFrontmatter(m[1]!) ?? parseYaml(m[1]!);
+    fm = simpleFrontmatter(block) ?? parseYaml(block);
   } catch (e) {
     const err = e as Error & { linePos?: { line: number; col: number }[] };
     const pos = err.linePos?.[0];
@@ -85,7 +142,7 @@ export function parseSkill(text: string, file: string): Skill {
   } catch (e) {
     if (!(e instanceof HcpxError)) throw e;
     // Point each problem at its frontmatter line (`key:` at the top level).
-    const fmLines = m[1]!.split(/\r?\n/);
+    const fmLines = block.split(/\r?\n/);
     throw new HcpxError(
       e.problems.map((p) => {
         const key = p.path?.split(/[.[]/)[0];
@@ -98,46 +155,22 @@ export function parseSkill(text: string, file: string): Skill {
       }),
     );
   }
-  const body = src.slice(m[0].length);
-  const bodyLine = m[0].split("\n").length;
-  const leadsRaw = v.data.leads;
-  const leads =
-    leadsRaw === undefined ? [] : Array.isArray(leadsRaw) ? leadsRaw : leadsRaw.split(/\r?\n/).filter((l) => l.trim());
-  // each lead is one bounded line of every host's prompt block, and no text of the Skill holds a marker, a
-  // control or an invisible character: refused here, so every command agrees (./leads.ts, ./hosttext.ts)
-  const bad = leadProblems(leads, Array.isArray(leadsRaw), m[1]!, file);
-  const values = v.data as unknown as Record<string, unknown>;
-  const skipLeads = new Set(bad.flatMap((p) => (p.path ? [p.path] : [])));
-  bad.push(...skillTextProblems(file, text, { frontmatter: values, frontmatterText: m[1]!, leads }, skipLeads));
-  if (bad.length) throw new HcpxError(bad);
-  const rows: HotPathRow[] = [];
-  body.split(/\r?\n/).forEach((raw, i) => {
-    const cells = splitRow(raw);
-    if (!cells || cells.length < 2) return;
-    const verb = rowVerb(cells[0]!);
-    if (!VERB_KEY_RE.test(verb) || /^-+$/.test(cells[0]!)) return;
-    if (/^(verb|command|verb_key)$/i.test(verb)) return; // header
-    const { operation, confirm } = readPolicyCell(cells.length >= 3 ? cells[cells.length - 1]! : "");
-    rows.push({ verb, line: bodyLine + i, raw, cells, operation, confirm });
-  });
-  return { file, text, frontmatter: v.data, frontmatterText: m[1]!, body, bodyLine, leads, rows };
-}
-
-function splitRow(line: string): string[] | undefined {
-  const t = line.trim();
-  if (!t.startsWith("|")) return undefined;
-  const inner = t.replace(/^\|/, "").replace(/\|$/, "");
-  return inner.split("|").map((c) => c.trim());
+  if (read && v.warnings.length === 0) markValidated(FRONTMATTER, read.id, v.data, read.readAt);
+  return v.data;
 }
 
 export function loadSkill(pack: Pack): Skill {
-  return parseSkill(readSkillText(pack.skillFile), display(pack.skillFile));
+  const identity: { id?: string } = {};
+  const readAt = Date.now();
+  const text = readSkillText(pack.skillFile, identity);
+  const read = identity.id === undefined ? undefined : { id: `${resolved(pack.skillFile)}\0${identity.id}`, readAt };
+  return parseSkill(text, display(pack.skillFile), read);
 }
 
-/** SKILL.md's text: a regular file of at most CAPS.skill bytes (src/util/readfile.ts). */
-export function readSkillText(file: string): string {
+/** SKILL.md's text: a regular file of at most CAPS.skill bytes (src/util/readfile.ts); with `identity`, its identity too. */
+export function readSkillText(file: string, identity?: { id?: string }): string {
   try {
-    return readTextFile(file, display(file), CAPS.skill);
+    return readTextFile(file, display(file), CAPS.skill, identity);
   } catch (e) {
     if (!(e instanceof HcpxError)) throw e;
     throw new HcpxError(

@@ -303,7 +303,7 @@ export interface ReadValidated<T> extends Validated<T> {
 
 /**
  * Read, parse and validate a JSON5 file of `kind` — or, when the file as it is
- * now validated clean before (validcache.ts, `hcpx exec` only), take the value
+ * now validated clean before (validcache.ts: exec, mcp, the library, adopt), take the value
  * remembered then: no read of the file, no parser, no schemas.
  */
 export function readValidated<K extends keyof Schemas>(

@@ -1,7 +1,9 @@
 // A cache of the parsed, validated values of the files that validated clean
 // (no error, no warning): `hcpx exec` then takes the value as it is and runs
-// neither the JSON5 parser nor the schemas. A file's key is the schema
-// sources' hash (fixed at build time), the kind of file, its absolute path and
+// neither the JSON5 parser nor the schemas (a SKILL.md: its frontmatter's value,
+// without the YAML reader or the schemas; src/pack/skill.ts). A file's key is the
+// build's hash of the sources and the lock (fixed at build time: the readers and
+// the schemas, scripts/tree-hash.mjs SCHEMA_INPUTS), the kind of file, its absolute path and
 // its identity (device, inode, size, mtime and ctime in ns: src/util/readfile.ts),
 // taken with one stat: any write to the file changes its ctime, which no one
 // can set back, so an edited file, or another hcpx build, is read and
@@ -11,7 +13,7 @@
 // One small file per source file, `validated/<slot>.json` under
 // `$XDG_CACHE_HOME/hcpx/` (default `~/.cache/hcpx/`): `{ key, value }`, the
 // slot a hash of (schemas, kind, path), so an edit replaces its file's entry
-// and the directory holds one entry per file hcpx exec has read (pruned to
+// and the directory holds one entry per file read (pruned to
 // MAX_ENTRIES, oldest first). A hit reads that one file with JSON.parse; the
 // key in it must equal the key looked for (a hash collision or a stale entry
 // is a miss). Only values that JSON keeps exactly are stored (no NaN,
@@ -19,9 +21,11 @@
 // validating. An entry is read and written as the V8 code cache is
 // (src/util/cache.ts): framed with its length and kept twice, this user's own
 // regular file, never a link: a corrupt, foreign or linked entry is a miss
-// and is written over, so it can never change a result. Used by `hcpx exec` only (useValidationCache()),
-// the command that runs once per agent tool call; off when running from
-// source (no build hash) and with HCPX_NO_CACHE=1.
+// and is written over, so it can never change a result. Used (useValidationCache()) by
+// `hcpx exec` (once per agent tool call), `hcpx mcp` and the library; `hcpx adopt` (run
+// again by a host's hook, CI's --check) takes what they remembered and writes none; lint,
+// status, doctor and generate, which show packs to a person, validate afresh. Off when
+// running from source (no build hash) and with HCPX_NO_CACHE=1.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { joinIn, resolved } from "../util/paths";
@@ -33,10 +37,15 @@ import { settled } from "../util/stamp";
 export const MAX_ENTRIES = 1024;
 
 let enabled = false;
+let writes = false;
 
-/** Turn the cache on for this process (hcpx exec). */
-export function useValidationCache(): void {
+/**
+ * Turn the cache on for this process: values are taken from it, and (unless `readOnly`) remembered in
+ * it. `hcpx adopt` only reads it: it writes nothing in $HOME it did not plan (docs/design.md).
+ */
+export function useValidationCache(opts: { readOnly?: boolean } = {}): void {
   enabled = true;
+  if (!opts.readOnly) writes = true;
 }
 
 /** The cache directory, or undefined when the cache is off. */
@@ -102,15 +111,26 @@ export function keyOf(kind: string, id: string | undefined): CacheKey | undefine
 
 /**
  * The cached value of `file` for `kind`, when the file as it is now (one stat)
- * validated clean before; undefined on any miss. `id` is the file's
- * Json5Doc.id (for markValidated after a miss).
+ * validated clean before; undefined on any miss.
  */
 export function cachedValue(kind: string, file: string, maxBytes: number): { value: unknown } | undefined {
   const dir = cacheDir();
   if (dir === undefined) return undefined;
   const identity = identityOf(file, maxBytes);
-  if (identity === undefined) return undefined;
-  const k = keyOf(kind, `${resolved(file)}\0${identity}`)!;
+  return identity === undefined ? undefined : lookup(dir, kind, `${resolved(file)}\0${identity}`, maxBytes);
+}
+
+/**
+ * The cached value for `kind` of the file `id` (path \0 identity, as taken when it was read: Json5Doc.id,
+ * readTextFile's `identity`), when that file validated clean before; undefined on any miss.
+ */
+export function cachedValueOf(kind: string, id: string, maxBytes: number): { value: unknown } | undefined {
+  const dir = cacheDir();
+  return dir === undefined ? undefined : lookup(dir, kind, id, maxBytes);
+}
+
+function lookup(dir: string, kind: string, id: string, maxBytes: number): { value: unknown } | undefined {
+  const k = keyOf(kind, id)!;
   try {
     const bytes = readCache(joinIn(dir, `${k.slot}.json`), maxBytes * 2 + 4096);
     if (bytes === undefined) return undefined;
@@ -156,6 +176,7 @@ export function settledAt(id: string, readAt: number): boolean {
 
 /** Remember that the file `id`, read at `readAt`, validated clean for `kind`, with its value (not when it changed too recently: settledAt). */
 export function markValidated(kind: string, id: string | undefined, value: unknown, readAt: number): void {
+  if (!writes) return;
   const dir = cacheDir();
   const k = keyOf(kind, id);
   if (!dir || !k || !settledAt(id!, readAt) || !jsonExact(value)) return;

@@ -30,6 +30,20 @@ const entries = (home: string) =>
     ]),
   );
 
+/** a host's start of hcpx mcp: initialize, then tools/list; the server ends with its input */
+const MCP_START = [
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "validcache-test", version: "1" } },
+  },
+  { jsonrpc: "2.0", method: "notifications/initialized" },
+  { jsonrpc: "2.0", id: 2, method: "tools/list" },
+]
+  .map((m) => JSON.stringify(m) + "\n")
+  .join("");
+
 /** what an entry's files need (src/pack/validcache.ts settledAt): their last change RACY_MS before the read */
 const settle = (made: number) => new Promise((r) => setTimeout(r, Math.max(0, made + RACY_MS + 100 - Date.now())));
 
@@ -43,6 +57,7 @@ describe("validation cache", () => {
   let other: ScratchProject;
   let named: ScratchProject;
   let compiled: ScratchProject;
+  let adopted: ScratchProject;
   let made: number;
   const aged = async (p: ScratchProject) => (await settle(made), p);
   beforeAll(() => {
@@ -50,6 +65,7 @@ describe("validation cache", () => {
     edited = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     other = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     compiled = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    adopted = scratchProject({ packs: ["ledger"], allow: ["ledger.*"] });
     // calc's surface names calc-wrap in a comment; here in a string too (quoted, so it is parsed for its id)
     named = scratchProject({ packs: ["calc", "calc-wrap"], allow: ["calc-wrap.*"] });
     const f = join(named.dir, "packs/calc/surface.json");
@@ -155,7 +171,7 @@ describe("validation cache", () => {
     expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
   });
 
-  it("only exec uses it; HCPX_NO_CACHE=1 writes no cache; XDG_CACHE_HOME moves it", async () => {
+  it("only exec, mcp and the library write it (lint, status, generate and adopt write none); HCPX_NO_CACHE=1 writes no cache; XDG_CACHE_HOME moves it", async () => {
     const p = await aged(other);
     const home = tmp("hcpx-vc-home-");
     for (const cmd of [["lint"], ["status"], ["generate"], ["adopt", "claude", "--write"]]) {
@@ -203,6 +219,45 @@ describe("validation cache", () => {
       ok: true,
       data: { pong: true },
     });
+  });
+
+  it("adopt takes what mcp remembered (the packs' files, a Skill's frontmatter: no parser, no schemas) and writes none, only for those files as they are", async () => {
+    const p = await aged(adopted);
+    const home = tmp("hcpx-vc-home-");
+    const env = { HOME: home };
+    const adopt = async () => {
+      rmSync(join(p.dir, "CLAUDE.md"), { force: true });
+      const r = await runHcpx(["adopt", "claude", "--write"], { cwd: p.dir, env });
+      expect(r.code, r.stderr).toBe(0);
+      return readFileSync(join(p.dir, "CLAUDE.md"), "utf8");
+    };
+    const lead = "\nledger: balances, entries and transfers of the household accounts.\n";
+    expect(await adopt()).toContain(lead);
+    expect(existsSync(join(home, ".cache"))).toBe(false); // nothing remembered, and adopt wrote none
+    // a host's start of hcpx mcp (initialize, tools/list) reads and validates them all, the Skills too
+    const started = await runHcpx(["mcp"], { cwd: p.dir, env, input: MCP_START });
+    expect(started.code, started.stderr).toBe(0);
+    const skill = join(p.dir, "packs", "ledger", "SKILL.md");
+    const all = entries(home);
+    const [name, entry] = Object.entries(all).find(([, e]) => e.key.includes(`\0SkillFrontmatterSchema\0${skill}\0`))!;
+    expect((entry.value as { leads: string[] }).leads[0]).toBe(lead.trim());
+    const surface = join(p.dir, "packs", "ledger", "surface.json");
+    expect(Object.values(all).some((e) => e.key.includes(`\0SurfaceSchema\0${surface}\0`))).toBe(true);
+    // changed in the cache only: adopt now goes by the remembered frontmatter, so it never parsed the file's
+    const changed = frame(
+      JSON.stringify({ key: entry.key, value: { ...(entry.value as object), leads: ["the remembered lead"] } }),
+    );
+    writeFileSync(join(cacheOf(home), name), changed);
+    const second = await adopt();
+    expect(second).toContain("\nthe remembered lead\n");
+    expect(second).not.toContain(lead);
+    expect(readdirSync(cacheOf(home)).sort()).toEqual(Object.keys(all).sort());
+    expect(readFileSync(join(cacheOf(home), name)).equals(Buffer.from(changed))).toBe(true);
+    // the Skill edited (its identity changes): read, parsed and validated again, whatever the cache holds
+    writeFileSync(skill, readFileSync(skill, "utf8").replace("household accounts.", "household's accounts."));
+    const third = await adopt();
+    expect(third).toContain("\nledger: balances, entries and transfers of the household's accounts.\n");
+    expect(third).not.toContain("the remembered lead");
   });
 
   // issue 22 §8: a cache never changes a result, only its speed

@@ -8,6 +8,7 @@ import { c, done, finish, makeOut, printWarnings, sayRaw, useColor, type Out } f
 import type { Problem } from "../../util/errors";
 import { probeSummary } from "../../host/remote";
 import { neutralLine } from "../../util/neutral";
+import { useValidationCache } from "../../pack/validcache";
 
 export interface AdoptCliOptions extends Omit<AdoptOptions, "hosts" | "config" | "cwd" | "fs"> {
   json?: boolean;
@@ -15,6 +16,8 @@ export interface AdoptCliOptions extends Omit<AdoptOptions, "hosts" | "config" |
 
 export async function run(hostArgs: string[], opts: AdoptCliOptions, globals: { config?: string }): Promise<number> {
   const out = makeOut(opts);
+  // what exec, mcp and the library remembered of the project's files (read only: adopt writes nothing in $HOME it did not plan)
+  useValidationCache({ readOnly: true });
   const setup = prepareAdopt({ ...opts, hosts: hostArgs, config: globals.config });
   const { scope, hosts, detected } = setup;
   printWarnings(setup.project.warnings, out);
