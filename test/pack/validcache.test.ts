@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { HCPX, REPO, run, runHcpx, scratchProject, tmp, type ScratchProject } from "../support/hcpx";
 import { RACY_MS } from "../../src/util/stamp";
 import { frame, unframe } from "../support/cache-frame";
+import { RAW_OPENING } from "../support/raw-mcp";
 
 const cacheOf = (home: string) => join(home, ".cache", "hcpx", "validated");
 /** The cache's entries: file name → { key, value } */
@@ -30,19 +31,8 @@ const entries = (home: string) =>
     ]),
   );
 
-/** a host's start of hcpx mcp: initialize, then tools/list; the server ends with its input */
-const MCP_START = [
-  {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "validcache-test", version: "1" } },
-  },
-  { jsonrpc: "2.0", method: "notifications/initialized" },
-  { jsonrpc: "2.0", id: 2, method: "tools/list" },
-]
-  .map((m) => JSON.stringify(m) + "\n")
-  .join("");
+/** a host's start of hcpx mcp: the opening, then tools/list; the server ends with its input */
+const MCP_START = RAW_OPENING + JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) + "\n";
 
 /** what an entry's files need (src/pack/validcache.ts settledAt): their last change RACY_MS before the read */
 const settle = (made: number) => new Promise((r) => setTimeout(r, Math.max(0, made + RACY_MS + 100 - Date.now())));
