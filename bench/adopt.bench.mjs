@@ -96,7 +96,7 @@ export default async function bench() {
 
   for (const [mode, modeEnv] of caModes(base))
     measure(mode, { hp, rp, ap, hcpxArgs, rulerArgs, addArgs, env: modeEnv });
-  afterMcp({ hp, rp, hcpxArgs, rulerArgs, env });
+  afterMcp({ hp, hcpxArgs, env });
   for (const d of [hp, rp, ap, home]) rmSync(d, { recursive: true, force: true });
 }
 
@@ -116,29 +116,32 @@ const MCP_START = [
 /**
  * Not a goal: the same adopt in a project where a host has started `hcpx mcp`, which remembered the packs'
  * files and Skills in the validation cache (src/pack/validcache.ts; adopt reads it and writes none), the
- * case of a re-adopt or a hook's `--check`. The goals above are adopt's first run, with nothing remembered.
- * NODE_EXTRA_CA_CERTS unset; the project's files have long settled (the racy rule's 3 s) by now.
+ * case of a re-adopt or a hook's `--check`, interleaved with adopt's first run (nothing remembered: the
+ * goals above) in the same project, each with a cache folder of its own. NODE_EXTRA_CA_CERTS unset; the
+ * project's files have long settled (the racy rule's 3 s) by now.
  */
-function afterMcp({ hp, rp, hcpxArgs, rulerArgs, env }) {
-  const r = spawnSync(process.execPath, [HCPX, "mcp"], { cwd: hp, env, input: MCP_START, encoding: "utf8" });
+function afterMcp({ hp, hcpxArgs, env }) {
+  const warm = { ...env, XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "hcpx-bench-adopt-cache-")) };
+  const cold = { ...env, XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "hcpx-bench-adopt-cache-")) };
+  const r = spawnSync(process.execPath, [HCPX, "mcp"], { cwd: hp, env: warm, input: MCP_START, encoding: "utf8" });
   if (r.status !== 0 || !r.stdout.includes('"id":2'))
     throw new Error(`hcpx mcp did not start (${r.status}): ${r.stderr}`);
-  const s = { hcpx: [], ruler: [] };
+  const s = { warm: [], cold: [] };
   for (let i = 0; i < 2 + RUNS; i++) {
     clean(hp);
-    const a = time(process.execPath, hcpxArgs, hp, env);
-    clean(rp);
-    const b = time(process.execPath, rulerArgs, rp, env);
+    const a = time(process.execPath, hcpxArgs, hp, cold);
+    clean(hp);
+    const b = time(process.execPath, hcpxArgs, hp, warm);
     if (i >= 2) {
-      s.hcpx.push(a);
-      s.ruler.push(b);
+      s.cold.push(a);
+      s.warm.push(b);
     }
   }
-  const mh = median(s.hcpx);
-  const mr = median(s.ruler);
+  const [mw, mc] = [median(s.warm), median(s.cold)];
   console.log(
-    `not a goal: adopt claude --write after hcpx mcp started in the project (the packs' files and Skills remembered), NODE_EXTRA_CA_CERTS unset: hcpx adopt ${fmt(mh)} / ruler ${fmt(mr)} = ${(mh / mr).toFixed(3)}×`,
+    `not a goal: adopt claude --write after hcpx mcp started in the project (the packs' files and Skills remembered) against its first run, NODE_EXTRA_CA_CERTS unset: ${fmt(mw)} / ${fmt(mc)} = ${(mw / mc).toFixed(3)}×`,
   );
+  for (const e of [warm, cold]) rmSync(e.XDG_CACHE_HOME, { recursive: true, force: true });
 }
 
 /** The interleaved runs in one CA mode, their table and the two goals. */
