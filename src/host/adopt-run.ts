@@ -2,11 +2,10 @@
 // read and as planned, the ledger, what is reported. Each target is asked of
 // its format's handler (src/host/formats/); nothing is written here.
 import { recordedElsewhere, twinFor, type Recorded } from "./twins";
-import { join, relative } from "node:path";
 import type { Project } from "../pack/model";
 import type { Projection } from "../projection/types";
 import { HcpxError, type Problem } from "../util/errors";
-import { home, toPosix } from "../util/paths";
+import { home, joinIn, relativeTo, toPosix } from "../util/paths";
 import { canonicalHost, FORMAT_CAPS, loadDescriptor, type Descriptor, type Target } from "./descriptor";
 import { isDeepStrictEqual } from "node:util";
 import type { Entry, TrustBase } from "../util/fsio";
@@ -112,11 +111,12 @@ export class AdoptRun implements RunView {
     this.dropForeignEntries();
   }
 
+  // joinIn, relativeTo: path's answers without its loop for normal paths (src/util/paths.ts; test/adopt/paths-fast.test.ts)
   absOf(p: string): string {
-    return p.startsWith("~/") ? join(this.homeDir, p.slice(2)) : join(this.base, p);
+    return p.startsWith("~/") ? joinIn(this.homeDir, p.slice(2)) : joinIn(this.base, p);
   }
   showOf(abs: string): string {
-    return this.scope === "user" ? "~/" + toPosix(relative(this.homeDir, abs)) : toPosix(relative(this.base, abs));
+    return this.scope === "user" ? "~/" + toPosix(relativeTo(this.homeDir, abs)) : toPosix(relativeTo(this.base, abs));
   }
   allLedgerEntries(): LedgerEntry[] {
     return Object.values(this.ledger.hosts).flatMap((h) => h.entries);

@@ -6,6 +6,7 @@ import { didYouMean } from "../util/suggest";
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { joinIn } from "../util/paths";
 import { HcpxError } from "../util/errors";
 import { parseJson5 } from "../pack/json5";
 import { CAPS, readTextFile } from "../util/readfile";
@@ -44,7 +45,7 @@ export function packageRoot(): string {
 }
 
 export function hostsDir(): string {
-  return join(packageRoot(), "hosts");
+  return joinIn(packageRoot(), "hosts");
 }
 
 /**
@@ -145,7 +146,7 @@ export function loadDescriptor(name: string): Descriptor {
     return d;
   }
   const rel = descriptorFile(host);
-  const file = join(hostsDir(), rel);
+  const file = joinIn(hostsDir(), rel);
   const text = readTextFile(file, `hosts/${rel}`, CAPS.pack);
   // the file as the build loaded it (the same checks, in this same bundle): the descriptor that load returned
   const built = HOSTS_INDEX?.[rel];

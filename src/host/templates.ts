@@ -6,7 +6,7 @@
 // Handlebars. `templates/<host>/<name>` wins over `templates/common/<name>`.
 import { existsSync } from "node:fs";
 import { CAPS, readTextFile } from "../util/readfile";
-import { join } from "node:path";
+import { joinIn } from "../util/paths";
 import { HcpxError } from "../util/errors";
 import { packageRoot } from "./descriptor";
 import { tomlValue } from "../util/text";
@@ -42,10 +42,10 @@ type Render = (ctx: TemplateContext) => string;
 const compiled = new Map<string, Render>();
 
 export function templatePath(host: string, name: string): string {
-  const root = join(packageRoot(), "templates");
-  const own = join(root, host, name);
+  const root = joinIn(packageRoot(), "templates");
+  const own = joinIn(root, `${host}/${name}`);
   if (existsSync(own)) return own;
-  const common = join(root, "common", name);
+  const common = joinIn(root, `common/${name}`);
   if (existsSync(common)) return common;
   throw new HcpxError({
     code: "bad_descriptor",
