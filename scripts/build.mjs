@@ -28,8 +28,6 @@ import { SCHEMA_INPUTS, treeHash } from "./tree-hash.mjs";
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const out = join(root, "dist");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-// What the validation cache keys on (SCHEMA_INPUTS, scripts/tree-hash.mjs: the sources and the lock).
-const schemaHash = treeHash(root, SCHEMA_INPUTS).slice(0, 16);
 // Up to date: `npm test` and `npm run bench` build first, ~8 s of CPU (esbuild,
 // the two code-cache runs) that is wasted when nothing changed. The stamp,
 // dist/.build-stamp, holds a hash of everything the build reads (below) and the
@@ -75,6 +73,9 @@ if (!force && existsSync(stamp)) {
 }
 rmSync(stamp, { force: true });
 const { build } = await import("esbuild"); // after the check: an up-to-date build does not load it
+// What the validation cache keys on (SCHEMA_INPUTS, scripts/tree-hash.mjs: the sources and the lock); after
+// the check too: an up-to-date build does not walk src/ a second time
+const schemaHash = treeHash(root, SCHEMA_INPUTS).slice(0, 16);
 // The scratch project of the code-cache runs (below), copied now: the validation cache keeps no file
 // changed within RACY_MS (3 s) of its read (src/pack/validcache.ts), so the exec run there writes its
 // entries, and its code cache holds the write path a user's first call takes, only when these files
