@@ -12,8 +12,7 @@
 // surface on every agent tool call. A bare `require()` keeps it synchronous:
 // esbuild bundles it as a lazily evaluated module, vitest provides `require`.
 import { HcpxError } from "../util/errors";
-import { resolved } from "../util/paths";
-import { CAPS, readTextFile } from "../util/readfile";
+import { CAPS, fileId, readTextFile } from "../util/readfile";
 
 /** One step of a path into a document: a member name or an item index (what locate() takes, a lint finding's place, a config edit's key path). */
 export type Seg = string | number;
@@ -634,7 +633,7 @@ function scan(src: string, tree: (Json5Counts & { root?: Json5Node }) | undefine
 export function readJson5(file: string, display = file, maxBytes: number = CAPS.pack): Json5Doc {
   const identity: { id?: string } = {};
   const doc = parseJson5(readTextFile(file, display, maxBytes, identity), display);
-  return { ...doc, id: `${resolved(file)}\0${identity.id}` };
+  return { ...doc, id: fileId(file, identity.id!) };
 }
 
 /** A document read as a tree: its root node, and how it is written. */

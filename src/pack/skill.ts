@@ -1,9 +1,9 @@
 // SKILL.md: YAML frontmatter (name, description, leads) + a body whose hot-path
 // table has one row per command: | `verb` | what it does | read/write |
 import { HcpxError } from "../util/errors";
-import { CAPS, readTextFile } from "../util/readfile";
+import { CAPS, fileId, readTextFile } from "../util/readfile";
 import { display } from "../util/paths";
-import { schemas, VERB_KEY_RE, type SkillFrontmatter } from "./schema";
+import { schemas, VERB_KEY_RE, type Schemas, type SkillFrontmatter } from "./schema";
 import { validate } from "./validate";
 import { simpleFrontmatter } from "./frontmatter";
 import { leadProblems } from "./leads";
@@ -11,7 +11,6 @@ import { skillTextProblems } from "./hosttext";
 import type { Pack } from "./model";
 import { readPolicyCell, rowVerb } from "./policycell";
 import { cachedValueOf, markValidated } from "./validcache";
-import { resolved } from "../util/paths";
 
 /**
  * The `yaml` package's parse, for a frontmatter simpleFrontmatter declines (rare: a Skill's is a few plain
@@ -48,7 +47,7 @@ export interface Skill {
 }
 
 /** The validation cache's kind for a SKILL.md's frontmatter (validcache.ts): the value its YAML parsed to. */
-const FRONTMATTER = "SkillFrontmatterSchema";
+const FRONTMATTER: keyof Schemas = "SkillFrontmatterSchema";
 
 /** A SKILL.md as read from its file: its id (path \0 identity) and when it was read (validcache.ts). */
 export interface SkillRead {
@@ -163,7 +162,7 @@ export function loadSkill(pack: Pack): Skill {
   const identity: { id?: string } = {};
   const readAt = Date.now();
   const text = readSkillText(pack.skillFile, identity);
-  const read = identity.id === undefined ? undefined : { id: `${resolved(pack.skillFile)}\0${identity.id}`, readAt };
+  const read = identity.id === undefined ? undefined : { id: fileId(pack.skillFile, identity.id), readAt };
   return parseSkill(text, display(pack.skillFile), read);
 }
 

@@ -28,7 +28,8 @@
 // running from source (no build hash) and with HCPX_NO_CACHE=1.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { joinIn, resolved } from "../util/paths";
+import { joinIn } from "../util/paths";
+import { fileId } from "../util/readfile";
 import { cacheRoot, readCache, removeCache, writeCache } from "../util/cache";
 import { SCHEMA_HASH } from "../util/build-info";
 import { settled } from "../util/stamp";
@@ -117,7 +118,7 @@ export function cachedValue(kind: string, file: string, maxBytes: number): { val
   const dir = cacheDir();
   if (dir === undefined) return undefined;
   const identity = identityOf(file, maxBytes);
-  return identity === undefined ? undefined : lookup(dir, kind, `${resolved(file)}\0${identity}`, maxBytes);
+  return identity === undefined ? undefined : lookup(dir, kind, fileId(file, identity), maxBytes);
 }
 
 /**

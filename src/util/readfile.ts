@@ -20,6 +20,7 @@ import {
 } from "node:fs";
 import { HcpxError } from "./errors";
 import { walkInside } from "./walk";
+import { resolved } from "./paths";
 
 /** Size caps (bytes) of what hcpx reads; the README's "Security model" lists them. */
 export const CAPS = {
@@ -116,6 +117,14 @@ export function readTextFile(
   opts?: ReadOpts,
 ): string {
   return readBytes(file, shown, maxBytes, identity ? { ...opts, identity } : opts).toString("utf8");
+}
+
+/**
+ * A file read from disk, as the validation cache keys it (src/pack/validcache.ts; Json5Doc.id): its
+ * absolute path, then the identity readTextFile gave (or one stat took) when it was read.
+ */
+export function fileId(file: string, identity: string): string {
+  return `${resolved(file)}\0${identity}`;
 }
 
 /**
