@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { caModes, fmt, goal, median, table, withoutCa } from "./lib.mjs";
+import { caModes, fmt, goal, MCP_OPENING, mcpList, median, table, withoutCa } from "./lib.mjs";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const HCPX = process.env.HCPX_DIST_BIN ?? join(REPO, "dist", "hcpx.cjs"); // the bin (package.json); HCPX_DIST_BIN: another build
@@ -100,18 +100,8 @@ export default async function bench() {
   for (const d of [hp, rp, ap, home]) rmSync(d, { recursive: true, force: true });
 }
 
-/** A host's start of `hcpx mcp` (initialize, tools/list; the server ends with its input). */
-const MCP_START = [
-  {
-    id: 1,
-    method: "initialize",
-    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
-  },
-  { method: "notifications/initialized" },
-  { id: 2, method: "tools/list" },
-]
-  .map((m) => JSON.stringify({ jsonrpc: "2.0", ...m }) + "\n")
-  .join("");
+/** A host's start of `hcpx mcp` (the opening, tools/list; the server ends with its input). */
+const MCP_START = MCP_OPENING.legacy + mcpList("legacy", 2);
 
 /**
  * Not a goal: the same adopt in a project where a host has started `hcpx mcp`, which remembered the packs'

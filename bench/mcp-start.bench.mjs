@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { callgrind, fmt, goal, goalAbs, median, table, withoutCa } from "./lib.mjs";
+import { callgrind, fmt, goal, goalAbs, MCP_OPENING, mcpList, median, table, withoutCa } from "./lib.mjs";
 import { syntheticProject } from "./generate.bench.mjs";
 import { bareServer } from "./bare-sdk.mjs";
 
@@ -28,24 +28,6 @@ const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const HCPX = process.env.HCPX_BENCH_BIN ?? join(REPO, "dist", "hcpx.cjs"); // the bin (package.json)
 const STARTS = Number(process.env.MCP_BENCH_STARTS ?? 9);
 const BIG = Number(process.env.MCP_BENCH_BIG ?? 5000);
-const MODERN = "2026-07-28";
-
-const meta = {
-  "io.modelcontextprotocol/protocolVersion": MODERN,
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
-};
-const line = (o) => `${JSON.stringify({ jsonrpc: "2.0", ...o })}\n`;
-const OPENING = {
-  legacy:
-    line({
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
-    }) + line({ method: "notifications/initialized" }),
-  modern: line({ id: 1, method: "server/discover", params: { _meta: meta } }),
-};
-const list = (era, id) => line({ id, method: "tools/list", params: era === "modern" ? { _meta: meta } : {} });
 
 /** A server on stdio, spoken to in raw lines: request(text, id) resolves with the response of that id. */
 function open(args, cwd, env) {
@@ -98,8 +80,8 @@ function open(args, cwd, env) {
 async function firstList(args, cwd, env, era) {
   const t0 = performance.now();
   const s = open(args, cwd, env);
-  await s.request(OPENING[era], 1);
-  const r = await s.request(list(era, 2), 2);
+  await s.request(MCP_OPENING[era], 1);
+  const r = await s.request(mcpList(era, 2), 2);
   const dt = performance.now() - t0;
   await s.close();
   if (!r.result?.tools)
@@ -109,7 +91,7 @@ async function firstList(args, cwd, env, era) {
 
 /** Instructions of one start answering the opening and a tools/list, the input given whole (the server exits at its end). */
 function startInstructions(args, cwd, env, era) {
-  const r = callgrind(process.execPath, args, { cwd, env, input: OPENING[era] + list(era, 2) });
+  const r = callgrind(process.execPath, args, { cwd, env, input: MCP_OPENING[era] + mcpList(era, 2) });
   if (r === undefined) return undefined;
   if (!r.stdout.includes('"id":2')) throw new Error(`callgrind: no answer for ${args.join(" ")}`);
   return r.count;
@@ -240,13 +222,13 @@ export default async function bench() {
   // ---- tools/list at BIG packs, and what a model sees of the single shape ----
   const big = syntheticProject(BIG);
   const s = open([HCPX, "mcp"], big, env);
-  await s.request(OPENING.legacy, 1);
-  const first = await s.request(list("legacy", 2), 2);
+  await s.request(MCP_OPENING.legacy, 1);
+  const first = await s.request(mcpList("legacy", 2), 2);
   const bytes = JSON.stringify(first.result.tools).length;
   const lists = [];
   for (let i = 0; i < 40; i++) {
     const t0 = performance.now();
-    await s.request(list("legacy", 3 + i), 3 + i);
+    await s.request(mcpList("legacy", 3 + i), 3 + i);
     if (i >= 5) lists.push(performance.now() - t0);
   }
   await s.close();
