@@ -11,7 +11,7 @@
 import { statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { CONFIG_NAME, findProjectConfig, loadProject, type LoadProjectOptions } from "../pack/load";
-import { MAX_ENTRIES, useValidationCache } from "../pack/validcache";
+import { MAX_ENTRIES, stopValidationCache, useValidationCache } from "../pack/validcache";
 import type { Pack, Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
 import { userConfigDir } from "../util/paths";
@@ -93,11 +93,12 @@ export class ViewCache {
     this.built.config = this.configStamp();
     const key = opts.startCache && !opts.principal ? startKey(this.shape, this.loadOpts.cwd!, opts.config) : undefined;
     if (key !== undefined && this.fromStartCache(key, opts.validationCache === true)) return;
+    // the validated files come from the validation cache (src/pack/validcache.ts, keyed on each file's
+    // identity, ctime included), as for hcpx exec: the config files, and the packs' files unless they would
+    // crowd the cache's entries (exec's among them) out (CACHED_PACKS): the config says how many there are
+    if (opts.validationCache) useValidationCache();
     const project = this.freshProject();
-    // hcpx mcp on stdio: the packs' validated files come from the validation cache (src/pack/validcache.ts,
-    // keyed on each file's identity, ctime included), as for hcpx exec; not for a project whose files
-    // would crowd the cache's entries (exec's among them) out (CACHED_PACKS)
-    if (opts.validationCache && project.packDirs.length <= CACHED_PACKS) useValidationCache();
+    if (opts.validationCache && project.packDirs.length > CACHED_PACKS) stopValidationCache();
     this.built.packs = this.packsStamp(project.packDirs);
     this.install(exportView(project));
     // kept once the first requests had their turn (a start that misses writes ~0.5 MB at 100 packs per-command)

@@ -49,6 +49,15 @@ export function useValidationCache(opts: { readOnly?: boolean } = {}): void {
   if (!opts.readOnly) writes = true;
 }
 
+/**
+ * Turn the cache off again for this process (`hcpx mcp` at a project of more packs than it keeps: the
+ * config was read through the cache, the packs' files are not).
+ */
+export function stopValidationCache(): void {
+  enabled = false;
+  writes = false;
+}
+
 /** The cache directory, or undefined when the cache is off. */
 export function cacheDir(): string | undefined {
   if (!enabled || !SCHEMA_HASH || process.env.HCPX_NO_CACHE) return undefined;

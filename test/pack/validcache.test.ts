@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   chmodSync,
+  cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -17,6 +18,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { HCPX, REPO, run, runHcpx, scratchProject, tmp, type ScratchProject } from "../support/hcpx";
+import { projectConfig } from "../support/project";
 import { RACY_MS } from "../../src/util/stamp";
 import { frame, unframe } from "../support/cache-frame";
 import { RAW_OPENING } from "../support/raw-mcp";
@@ -48,6 +50,7 @@ describe("validation cache", () => {
   let named: ScratchProject;
   let compiled: ScratchProject;
   let adopted: ScratchProject;
+  let crowded: ScratchProject;
   let made: number;
   const aged = async (p: ScratchProject) => (await settle(made), p);
   beforeAll(() => {
@@ -56,6 +59,22 @@ describe("validation cache", () => {
     other = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     compiled = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     adopted = scratchProject({ packs: ["ledger"], allow: ["ledger.*"] });
+    // one pack more than hcpx mcp keeps in the cache (src/mcp/view-cache.ts CACHED_PACKS): copies of ledger
+    crowded = scratchProject({ packs: ["ledger"], allow: ["ledger.*"] });
+    const ids = Array.from({ length: 129 }, (_, i) => `crowd-${i}`);
+    for (const id of ids) {
+      const d = join(crowded.dir, "packs", id);
+      cpSync(join(crowded.dir, "packs", "ledger"), d, { recursive: true });
+      writeFileSync(
+        join(d, "surface.json"),
+        crowded.read("packs/ledger/surface.json").replace(/id: "ledger"/, `id: "${id}"`),
+      );
+      writeFileSync(
+        join(d, "SKILL.md"),
+        crowded.read("packs/ledger/SKILL.md").replace(/^name: ledger$/m, `name: ${id}`),
+      );
+    }
+    writeFileSync(crowded.config, JSON.stringify(projectConfig({ packs: ids, allow: ids.map((id) => `${id}.*`) })));
     // calc's surface names calc-wrap in a comment; here in a string too (quoted, so it is parsed for its id)
     named = scratchProject({ packs: ["calc", "calc-wrap"], allow: ["calc-wrap.*"] });
     const f = join(named.dir, "packs/calc/surface.json");
@@ -233,6 +252,8 @@ describe("validation cache", () => {
     expect((entry.value as { leads: string[] }).leads[0]).toBe(lead.trim());
     const surface = join(p.dir, "packs", "ledger", "surface.json");
     expect(Object.values(all).some((e) => e.key.includes(`\0SurfaceSchema\0${surface}\0`))).toBe(true);
+    // and the config it read before it knew how many packs it serves
+    expect(Object.values(all).some((e) => e.key.includes(`\0ConfigSchema\0${p.config}\0`))).toBe(true);
     // changed in the cache only: adopt now goes by the remembered frontmatter, so it never parsed the file's
     const changed = frame(
       JSON.stringify({ key: entry.key, value: { ...(entry.value as object), leads: ["the remembered lead"] } }),
@@ -248,6 +269,17 @@ describe("validation cache", () => {
     const third = await adopt();
     expect(third).toContain("\nledger: balances, entries and transfers of the household's accounts.\n");
     expect(third).not.toContain("the remembered lead");
+  });
+
+  it("hcpx mcp remembers the config, and its packs' files only while they fit (at most 128 packs: at 129, none of them)", async () => {
+    const p = await aged(crowded);
+    const home = tmp("hcpx-vc-home-");
+    const started = await runHcpx(["mcp"], { cwd: p.dir, env: { HOME: home }, input: MCP_START });
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stdout).toContain("(129 packs: hcp__read_skill {} lists them)");
+    const keys = Object.values(entries(home)).map((e) => e.key);
+    expect(keys.filter((k) => k.includes(`\0${p.config}\0`))).toHaveLength(1);
+    expect(keys.filter((k) => k.includes(join(p.dir, "packs")))).toEqual([]);
   });
 
   // issue 22 §8: a cache never changes a result, only its speed
