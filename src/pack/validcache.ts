@@ -29,7 +29,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { joinIn } from "../util/paths";
-import { fileId } from "../util/readfile";
+import { fileId, identityOf } from "../util/readfile";
 import { cacheRoot, readCache, removeCache, writeCache } from "../util/cache";
 import { SCHEMA_HASH } from "../util/build-info";
 import { settled } from "../util/stamp";
@@ -95,11 +95,11 @@ export function schemaPrefix(): Lanes {
 }
 
 /** The identity of the file at `file` as readTextFile gives it, when it is a regular file of at most maxBytes. */
-function identityOf(file: string, maxBytes: number): string | undefined {
+function identityAt(file: string, maxBytes: number): string | undefined {
   try {
     const b = statSync(file, { bigint: true });
     if (!b.isFile() || b.size > BigInt(maxBytes)) return undefined;
-    return `${b.dev}:${b.ino}:${b.size}:${b.mtimeNs}:${b.ctimeNs}`;
+    return identityOf(b);
   } catch {
     return undefined;
   }
@@ -126,7 +126,7 @@ export function keyOf(kind: string, id: string | undefined): CacheKey | undefine
 export function cachedValue(kind: string, file: string, maxBytes: number): { value: unknown } | undefined {
   const dir = cacheDir();
   if (dir === undefined) return undefined;
-  const identity = identityOf(file, maxBytes);
+  const identity = identityAt(file, maxBytes);
   return identity === undefined ? undefined : lookup(dir, kind, fileId(file, identity), maxBytes);
 }
 

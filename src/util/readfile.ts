@@ -128,6 +128,15 @@ export function fileId(file: string, identity: string): string {
 }
 
 /**
+ * A file's identity from a bigint stat: device, inode, size, mtime and ctime in ns (any write changes
+ * the ctime, which no one can set back). The one form readTextFile's `identity` and the validation cache's
+ * one-stat lookup (src/pack/validcache.ts) both give.
+ */
+export function identityOf(b: BigIntStats): string {
+  return `${b.dev}:${b.ino}:${b.size}:${b.mtimeNs}:${b.ctimeNs}`;
+}
+
+/**
  * The byte offset of the first byte of `buf` that is not UTF-8, or -1 when it all is. A U+FFFD written
  * as its own three bytes is text, not an invalid byte.
  */
@@ -185,7 +194,7 @@ export function readBytes(file: string, shown: string, maxBytes: number, opts?: 
     if (b && opts?.identity) {
       // taken before the read: a write during the read changes the file's ctime, so the text
       // read is never filed under an identity the file has after it
-      opts.identity.id = `${b.dev}:${b.ino}:${b.size}:${b.mtimeNs}:${b.ctimeNs}`;
+      opts.identity.id = identityOf(b);
     }
     return readToEnd(fd, Number(st.size), shown, maxBytes);
   } finally {
