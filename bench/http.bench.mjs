@@ -246,20 +246,25 @@ ${ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).joi
 /** What process `pid` has used so far (/proc): CPU time (user + system, ms) and context switches; undefined when unreadable. */
 export function procUse(pid) {
   try {
-    // the fields after the command's name, which is in parentheses and may hold spaces: utime and stime
-    // are the line's fields 14 and 15, in clock ticks (USER_HZ, 100 a second on Linux)
-    const f = readFileSync(`/proc/${pid}/stat`, "utf8")
-      .replace(/^.*\) /s, "")
-      .split(" ");
-    const st = readFileSync(`/proc/${pid}/status`, "utf8");
-    const sw = (k) => Number(new RegExp(`^${k}:\\s+(\\d+)`, "m").exec(st)?.[1] ?? 0);
-    return {
-      ms: (Number(f[11]) + Number(f[12])) * 10,
-      switches: sw("voluntary_ctxt_switches") + sw("nonvoluntary_ctxt_switches"),
-    };
+    return useOf(readFileSync(`/proc/${pid}/stat`, "utf8"), readFileSync(`/proc/${pid}/status`, "utf8"));
   } catch {
     return undefined;
   }
+}
+
+/**
+ * procUse's figures from a process's /proc `stat` and `status` texts; undefined when either lacks one
+ * (a kernel without the context-switch lines gives no figure, not a zero).
+ */
+export function useOf(stat, status) {
+  // the fields after the command's name, which is in parentheses and may hold spaces: utime and stime
+  // are the line's fields 14 and 15, in clock ticks (USER_HZ, 100 a second on Linux)
+  const f = stat.replace(/^.*\) /s, "").split(" ");
+  const sw = (k) => new RegExp(`^${k}:\\s+(\\d+)$`, "m").exec(status)?.[1];
+  const [vol, invol] = [sw("voluntary_ctxt_switches"), sw("nonvoluntary_ctxt_switches")];
+  const ticks = [f[11], f[12]].map((x) => (x !== undefined && /^\d+$/.test(x) ? Number(x) : NaN));
+  if (vol === undefined || invol === undefined || ticks.some(Number.isNaN)) return undefined;
+  return { ms: (ticks[0] + ticks[1]) * 10, switches: Number(vol) + Number(invol) };
 }
 
 /** The machine's CPU time so far (/proc/stat's first line, clock ticks): all of it, and the idle part (idle + iowait); undefined without /proc. */

@@ -4,7 +4,7 @@
 // sets the exit code (test/arch/shared-worker.test.ts).
 import { describe, expect, it } from "vitest";
 // @ts-expect-error -- a plain ES module of the bench, no types
-import { nginxUse, procUse } from "../../bench/http.bench.mjs";
+import { nginxUse, procUse, useOf } from "../../bench/http.bench.mjs";
 
 /** A round of `total` requests: each instance's and nginx's CPU ms and context switches, the machine's busy share. */
 const round = (total: number, upstreams: [number, number][], nginx: [number, number], busy: number) => ({
@@ -22,6 +22,15 @@ describe("bench: what the nginx rounds used", () => {
     const me = procUse(process.pid) as { ms: number; switches: number };
     expect(me.ms).toBeGreaterThan(0);
     expect(me.switches).toBeGreaterThan(0);
+  });
+
+  it("a /proc text without a figure's line or field gives no figure, not a zero", () => {
+    const stat = "1234 (a (b) c) S 1 1234 1234 0 -1 4194560 100 0 0 0 25 7 0 0 20 0 1 0 100 0 0";
+    const status = "Name:\tx\nvoluntary_ctxt_switches:\t40\nnonvoluntary_ctxt_switches:\t2\n";
+    expect(useOf(stat, status)).toEqual({ ms: 320, switches: 42 });
+    expect(useOf(stat, "Name:\tx\nvoluntary_ctxt_switches:\t40\n")).toBeUndefined();
+    expect(useOf(stat, "Name:\tx\n")).toBeUndefined();
+    expect(useOf("1234 (x) S 1", status)).toBeUndefined();
   });
 
   it("a round without its figures makes the line say so", () => {
