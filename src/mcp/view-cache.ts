@@ -37,6 +37,8 @@ export class ViewCache {
   protected readonly log: (msg: string) => void;
   private readonly principal?: FrontPrincipal;
   private readonly livePrincipal?: { file: string; get(): FrontPrincipal };
+  /** the validation cache is used (FrontOptions.validationCache), within CACHED_PACKS (freshProject) */
+  private readonly validationCache: boolean;
   private built = { config: "", packs: "" };
   // The view is built when first needed: a start answered from the start cache
   // has the listing, the instructions and the stamps, and no view until a
@@ -88,17 +90,13 @@ export class ViewCache {
     this.log = opts.log ?? (() => {});
     this.principal = opts.principal;
     this.livePrincipal = opts.livePrincipal;
+    this.validationCache = opts.validationCache === true;
     // At start a broken config is fatal (the CLI reports it, exit 1).
     const readAt = Date.now();
     this.built.config = this.configStamp();
     const key = opts.startCache && !opts.principal ? startKey(this.shape, this.loadOpts.cwd!, opts.config) : undefined;
-    if (key !== undefined && this.fromStartCache(key, opts.validationCache === true)) return;
-    // the validated files come from the validation cache (src/pack/validcache.ts, keyed on each file's
-    // identity, ctime included), as for hcpx exec: the config files, and the packs' files unless they would
-    // crowd the cache's entries (exec's among them) out (CACHED_PACKS): the config says how many there are
-    if (opts.validationCache) useValidationCache();
+    if (key !== undefined && this.fromStartCache(key)) return;
     const project = this.freshProject();
-    if (opts.validationCache && project.packDirs.length > CACHED_PACKS) stopValidationCache();
     this.built.packs = this.packsStamp(project.packDirs);
     this.install(exportView(project));
     // kept once the first requests had their turn (a start that misses writes ~0.5 MB at 100 packs per-command)
@@ -106,10 +104,10 @@ export class ViewCache {
   }
 
   /** Serve the start cache's entry of `key` when every stamp of it holds now (src/mcp/start-cache.ts). */
-  private fromStartCache(key: string, validationCache: boolean): boolean {
+  private fromStartCache(key: string): boolean {
     const e = readStart(key);
     if (!e || e.config !== this.built.config || e.packs !== this.packsStamp(e.packDirs)) return false;
-    if (validationCache && e.packDirs.length <= CACHED_PACKS) useValidationCache();
+    if (this.validationCache && e.packDirs.length <= CACHED_PACKS) useValidationCache();
     this.built.packs = e.packs;
     this.sayBroken(e.brokenLines);
     this.listed = e.listed;
@@ -169,7 +167,12 @@ export class ViewCache {
   }
 
   freshProject(): Project {
+    // the validated files come from the validation cache (src/pack/validcache.ts, keyed on each file's
+    // identity, ctime included), as for hcpx exec: the config files, and the packs' files unless they would
+    // crowd the cache's entries (exec's among them) out (CACHED_PACKS): the config says how many there are
+    if (this.validationCache) useValidationCache();
     const p = loadProject(this.loadOpts);
+    if (this.validationCache && p.packDirs.length > CACHED_PACKS) stopValidationCache();
     const who = this.livePrincipal ? this.livePrincipal.get() : this.principal;
     return who ? asPrincipal(p, who) : p;
   }

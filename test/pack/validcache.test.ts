@@ -17,7 +17,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { HCPX, REPO, run, runHcpx, scratchProject, tmp, type ScratchProject } from "../support/hcpx";
+import { HCPX, REPO, run, runHcpx, scratchProject, spawnHcpx, tmp, type ScratchProject } from "../support/hcpx";
 import { projectConfig } from "../support/project";
 import { RACY_MS } from "../../src/util/stamp";
 import { frame, unframe } from "../support/cache-frame";
@@ -280,6 +280,39 @@ describe("validation cache", () => {
     const keys = Object.values(entries(home)).map((e) => e.key);
     expect(keys.filter((k) => k.includes(`\0${p.config}\0`))).toHaveLength(1);
     expect(keys.filter((k) => k.includes(join(p.dir, "packs")))).toEqual([]);
+  });
+
+  it("a config grown past 128 packs while hcpx mcp runs: the packs it then serves are not remembered", async () => {
+    const p = await aged(crowded);
+    const home = tmp("hcpx-vc-home-");
+    // a config of its own beside the project's (the case above serves that one): ledger alone at start
+    const grown = join(p.dir, "grown.json5");
+    writeFileSync(grown, JSON.stringify(projectConfig({ packs: ["ledger"] })));
+    const child = spawnHcpx(["mcp", "--config", grown], { cwd: p.dir, env: { HOME: home } });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    const answer = async (id: number) => {
+      for (let i = 0; i < 200 && !out.includes(`"id":${id}}`); i++) await new Promise((r) => setTimeout(r, 25));
+      return out.slice(out.lastIndexOf("\n", out.indexOf(`"id":${id}}`)) + 1);
+    };
+    const list = (id: number) => child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list" }) + "\n");
+    child.stdin.write(RAW_OPENING);
+    list(2);
+    expect(await answer(2)).toContain("\\n- ledger: accounts, balance");
+    const ids = Array.from({ length: 129 }, (_, i) => `crowd-${i}`);
+    writeFileSync(grown, JSON.stringify(projectConfig({ packs: ids, allow: ids.map((id) => `${id}.*`) })));
+    // the next request after the server saw the change serves the 129 packs (a watch event may come a moment late)
+    let id = 3;
+    for (; id < 40; id++) {
+      list(id);
+      if ((await answer(id)).includes("(129 packs: hcp__read_skill {} lists them)")) break;
+    }
+    expect(id).toBeLessThan(40);
+    child.stdin.end();
+    await new Promise((r) => child.on("close", r));
+    const keys = Object.values(entries(home)).map((e) => e.key);
+    expect(keys.some((k) => k.includes(join(p.dir, "packs", "ledger", "surface.json")))).toBe(true);
+    expect(keys.filter((k) => k.includes(join(p.dir, "packs", "crowd-")))).toEqual([]);
   });
 
   // issue 22 §8: a cache never changes a result, only its speed
