@@ -296,20 +296,25 @@ describe("validation cache", () => {
       return out.slice(out.lastIndexOf("\n", out.indexOf(`"id":${id}}`)) + 1);
     };
     const list = (id: number) => child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list" }) + "\n");
-    child.stdin.write(RAW_OPENING);
-    list(2);
-    expect(await answer(2)).toContain("\\n- ledger: accounts, balance");
-    const ids = Array.from({ length: 129 }, (_, i) => `crowd-${i}`);
-    writeFileSync(grown, JSON.stringify(projectConfig({ packs: ids, allow: ids.map((id) => `${id}.*`) })));
-    // the next request after the server saw the change serves the 129 packs (a watch event may come a moment late)
-    let id = 3;
-    for (; id < 40; id++) {
-      list(id);
-      if ((await answer(id)).includes("(129 packs: hcp__read_skill {} lists them)")) break;
+    const closed = new Promise((r) => child.on("close", r));
+    try {
+      child.stdin.write(RAW_OPENING);
+      list(2);
+      expect(await answer(2)).toContain("\\n- ledger: accounts, balance");
+      const ids = Array.from({ length: 129 }, (_, i) => `crowd-${i}`);
+      writeFileSync(grown, JSON.stringify(projectConfig({ packs: ids, allow: ids.map((id) => `${id}.*`) })));
+      // the next request after the server saw the change serves the 129 packs (a watch event may come a moment late)
+      let id = 3;
+      for (; id < 40; id++) {
+        list(id);
+        if ((await answer(id)).includes("(129 packs: hcp__read_skill {} lists them)")) break;
+      }
+      expect(id).toBeLessThan(40);
+    } finally {
+      child.stdin.end();
+      setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+      await closed;
     }
-    expect(id).toBeLessThan(40);
-    child.stdin.end();
-    await new Promise((r) => child.on("close", r));
     const keys = Object.values(entries(home)).map((e) => e.key);
     expect(keys.some((k) => k.includes(join(p.dir, "packs", "ledger", "surface.json")))).toBe(true);
     expect(keys.filter((k) => k.includes(join(p.dir, "packs", "crowd-")))).toEqual([]);
