@@ -44,7 +44,10 @@ async function main(argv: string[]): Promise<void> {
     // `hcpx adopt <host>… [--write] [--json] [--command <cmd>]`: the same, for the bench's and a user's usual form
     const adopt = parseFastAdopt(argv.slice(2));
     if (adopt)
-      return await runBundle<typeof import("./commands/adopt")>("adopt", (m) => m.run(adopt.hosts, adopt.opts, {}));
+      return await runBundle<typeof import("./commands/adopt")>("adopt", (m) => {
+        m.useFdOut(); // its report straight to fd 1, as exec's envelope (output.ts)
+        return m.run(adopt.hosts, adopt.opts, {});
+      });
     // the program, and the command it runs (its sibling bundle, required as it runs): their code caches
     // are read now and, where the build ships none usable, written after the command (adopt's rule)
     await runBundle<typeof import("./program")>("program", (m) => m.runProgram(argv));

@@ -9,7 +9,7 @@
 // only control that reaches the terminal, and only from c.* below: they mark
 // the text with a per-process token that no outside text can hold, and the
 // exit turns the marks into SGR sequences after neutralising.
-import { writeSync } from "node:fs";
+import { fstatSync, statSync, writeSync } from "node:fs";
 import { HcpxError, formatProblem, type ErrorCode, type Problem } from "../util/errors";
 import { colours, neutralise, neutralJson, paint } from "../util/neutral";
 import { redactOut } from "../util/redact";
@@ -23,10 +23,30 @@ export interface Out {
   color: boolean;
 }
 
-export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {
+/** Colour for `stream` (stdout when none is named): NO_COLOR, FORCE_COLOR, else whether it is a terminal. */
+export function useColor(stream?: NodeJS.WriteStream): boolean {
   if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== "") return false;
   if (process.env.FORCE_COLOR && process.env.FORCE_COLOR !== "0") return true;
-  return stream.isTTY === true;
+  // stdout: not process.stdout.isTTY, which builds process.stdout (for a pipe, a net.Socket: node:net
+  // loaded, ~1 ms of a plain `hcpx adopt`) even where the text then goes to fd 1 directly (useFdOut)
+  return stream ? stream.isTTY === true : isTerminal(1);
+}
+
+/**
+ * Whether fd is a terminal, as Node decides it for process.stdin/stdout (a tty stream exactly when
+ * isatty(fd)), without building that stream (~1 ms on exec's and adopt's start paths). A terminal is
+ * a character device other than /dev/null (what an agent's tool call usually gets as stdin): only
+ * for another character device is node:tty loaded to ask isatty() (two more builtin modules, node:net
+ * among them, ~1.5 M instructions).
+ */
+export function isTerminal(fd: number): boolean {
+  try {
+    const st = fstatSync(fd);
+    if (!st.isCharacterDevice() || st.rdev === statSync("/dev/null").rdev) return false;
+  } catch {
+    return false;
+  }
+  return (process.getBuiltinModule("node:tty") as typeof import("node:tty")).isatty(fd);
 }
 
 export function makeOut(opts: { json?: boolean }): Out {

@@ -2,6 +2,7 @@
 // instructions to load on every call (callgrind: node:crypto ~10 M, node:os and
 // the sandbox module ~2 M); exec needs neither unless a question is asked or
 // sandbox.enforce is "os". Node itself lists what it loaded (process.moduleLoadList).
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -197,6 +198,24 @@ describe("exec's envelope on fd 1", () => {
     });
     expect(h.stdout).toBe('{\n  "pong": true\n}\n');
     expect(readFileSync(log, "utf8").split("\n")).not.toContain("stdout");
+  });
+
+  it("a plain adopt writes its report the same way, and asks whether stdout is a terminal without building it: coloured on a terminal only", async () => {
+    const { p, home, out: log, preload } = preloaded("adopt-fd1", firstReads("process", ["stdout", "stderr"]));
+    // colour as a terminal would get it (the hermetic env's NO_COLOR off): a pipe is no terminal
+    const env = { HOME: home, NO_COLOR: undefined, FORCE_COLOR: undefined };
+    const r = await run(process.execPath, ["-r", preload, HCPX, "adopt", "claude"], { cwd: p.dir, env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("+++ b/.mcp.json\n");
+    expect(r.stdout).not.toContain("\x1b[");
+    expect(existsSync(log) ? readFileSync(log, "utf8").split("\n") : []).not.toContain("stdout");
+    // on a terminal (a pty from script(1)), the same report in colour
+    if (spawnSync("script", ["--version"]).status !== 0) return;
+    const cmd = [process.execPath, HCPX, "adopt", "claude"].map((a) => JSON.stringify(a)).join(" ");
+    const t = await run("script", ["-qec", cmd, "/dev/null"], { cwd: p.dir, env });
+    expect(t.code, t.stdout).toBe(0);
+    expect(t.stdout).toContain("+++ b/.mcp.json");
+    expect(t.stdout).toContain("\x1b[");
   });
 
   it("writeFd: every byte across short writes; on a failed write the rest, exactly, goes to the stream", () => {

@@ -10,6 +10,8 @@ import { probeSummary } from "../../host/remote";
 import { neutralLine } from "../../util/neutral";
 import { useValidationCache } from "../../pack/validcache";
 
+export { useFdOut } from "../output";
+
 export interface AdoptCliOptions extends Omit<AdoptOptions, "hosts" | "config" | "cwd" | "fs"> {
   json?: boolean;
 }

@@ -4,7 +4,6 @@
 // Exit 0 on ok, 64 when the pack or verb does not exist (a usage error: the
 // hint says which one was meant), 1 on any other failure. Never prompts. On the hot path: keep imports
 // to the runtime and output helpers.
-import { fstatSync, statSync } from "node:fs";
 import { loadProject } from "../../pack/load";
 import { useValidationCache } from "../../pack/validcache";
 import { execute, type Envelope } from "../../runtime/execute";
@@ -13,7 +12,7 @@ import { StopSignal } from "../../runtime/cancel";
 import { AuditWriter, auditTime, execRecord, type ExecEarly } from "../../runtime/audit";
 import { argsHash } from "../../util/argshash";
 import { consoleTo } from "../../util/console";
-import { c, neutralise, say, sayErr, sayErrRaw, sayRaw, useColor, writeJson } from "../output";
+import { c, isTerminal, neutralise, say, sayErr, sayErrRaw, sayRaw, useColor, writeJson } from "../output";
 
 export { useFdOut } from "../output";
 import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
@@ -23,23 +22,6 @@ export type ExecCliOptions = OptionsOf<"exec"> & GlobalOpts;
 
 /** The signals that end the caller: each stops the bin's tree, then hcpx prints `cancelled` and exits 1. */
 const STOP_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
-
-/**
- * Whether fd is a terminal. Not process.stdin.isTTY: touching process.stdin
- * builds a stream for it (~1 ms on exec's start path), which exec never reads.
- * A terminal is a character device other than /dev/null (what an agent's tool
- * call usually gets as stdin): only for another character device is node:tty
- * loaded to ask isatty() (two more builtin modules, ~1.5 M instructions).
- */
-function isTerminal(fd: number): boolean {
-  try {
-    const st = fstatSync(fd);
-    if (!st.isCharacterDevice() || st.rdev === statSync("/dev/null").rdev) return false;
-  } catch {
-    return false;
-  }
-  return (process.getBuiltinModule("node:tty") as typeof import("node:tty")).isatty(fd);
-}
 
 export async function run(pack: string, verb: string, operands: string[], opts: ExecCliOptions): Promise<number> {
   // The bin runs in its own process group (a terminal's Ctrl-C never reaches it):
