@@ -62,11 +62,12 @@ export function lateExecConfig(args: readonly string[]): string | undefined {
 // The plain `hcpx adopt` form, read without commander too.
 export interface FastAdopt {
   hosts: string[];
-  opts: Pick<OptionsOf<"adopt">, "scope" | "write" | "json" | "command"> & { scope: "project" };
+  opts: Pick<OptionsOf<"adopt">, "scope" | "write" | "check" | "json" | "command"> & { scope: "project" };
 }
 
 /**
- * `adopt <host>… [--write] [--json] [--command <cmd>]` as commander reads it
+ * `adopt <host>… [--write] [--check] [--json] [--command <cmd>]` as commander reads it (--check: CI's
+ * and a hook's form, `adopt all --check`)
  * (its options object: scope defaults to project, only given flags set);
  * undefined for anything else, `--command=<cmd>` and a value starting with
  * `-` included (then commander parses it).
@@ -78,6 +79,7 @@ export function parseFastAdopt(args: readonly string[]): FastAdopt | undefined {
   for (let i = 1; i < args.length; i++) {
     const a = args[i]!;
     if (a === "--write") r.opts.write = true;
+    else if (a === "--check") r.opts.check = true;
     else if (a === "--json") r.opts.json = true;
     else if (a === "--command" && r.opts.command === undefined && i + 1 < args.length && !args[i + 1]!.startsWith("-"))
       r.opts.command = args[++i]!;

@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<void> {
     // host's start is compiled by the time its cache is saved
     const mcp = parseFastMcp(argv.slice(2));
     if (mcp) return await runBundle<typeof import("./commands/mcp")>("mcp", (m) => m.run(mcp));
-    // `hcpx adopt <host>… [--write] [--json] [--command <cmd>]`: the same, for the bench's and a user's usual form
+    // `hcpx adopt <host>… [--write] [--check] [--json] [--command <cmd>]`: the same, for the bench's, a user's and CI's usual forms
     const adopt = parseFastAdopt(argv.slice(2));
     if (adopt)
       return await runBundle<typeof import("./commands/adopt")>("adopt", (m) => {

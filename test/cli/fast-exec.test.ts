@@ -168,7 +168,7 @@ describe("the bin's start path", () => {
 });
 
 describe("adopt fast path", () => {
-  it("reads hosts, --write, --json and --command <cmd> as commander does; leaves everything else to commander", () => {
+  it("reads hosts, --write, --check, --json and --command <cmd> as commander does; leaves everything else to commander", () => {
     expect(parseFastAdopt(["adopt", "claude", "--write", "--command", "hcpx mcp"])).toEqual({
       hosts: ["claude"],
       opts: { scope: "project", write: true, command: "hcpx mcp" },
@@ -177,11 +177,14 @@ describe("adopt fast path", () => {
       hosts: ["claude", "cursor"],
       opts: { scope: "project", json: true },
     });
+    expect(parseFastAdopt(["adopt", "all", "--check"])).toEqual({
+      hosts: ["all"],
+      opts: { scope: "project", check: true },
+    });
     for (const args of [
       ["adopt"],
       ["adopt", "--write"],
       ["adopt", "claude", "--help"],
-      ["adopt", "claude", "--check"],
       ["adopt", "claude", "--scope", "user"],
       ["adopt", "claude", "--command"],
       ["adopt", "claude", "--command", "-x"],
@@ -201,6 +204,10 @@ describe("adopt fast path", () => {
       ["claude", "cursor", "--write", "--command", "hcpx mcp"],
       ["claude", "--write", "--json", "--command", "hcpx mcp"],
       ["nosuchhost", "--json"],
+      // CI's and a hook's check: nothing adopted (drift, exit 1), in both output forms
+      ["claude", "--check", "--command", "hcpx mcp"],
+      ["all", "--check", "--json"],
+      ["claude", "--check", "--write"],
     ];
     for (const c of cases) {
       const runs = [];
