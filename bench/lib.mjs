@@ -4,6 +4,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { cpus, loadavg, tmpdir } from "node:os";
+import { MCP_OPENING, mcpRequest } from "../test/support/mcp-lines.mjs";
+
+export { MCP_OPENING };
 
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -116,28 +119,8 @@ export function emptyCache(dir, env) {
   return { env: { ...env, XDG_CACHE_HOME: dir }, before: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** MCP's current protocol version (the modern era: server/discover, a _meta envelope on each request). */
-const MCP_MODERN = "2026-07-28";
-const mcpMeta = {
-  "io.modelcontextprotocol/protocolVersion": MCP_MODERN,
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
-};
-/** One JSON-RPC message as a stdio line. */
-const mcpLine = (o) => `${JSON.stringify({ jsonrpc: "2.0", ...o })}\n`;
-/** A client's opening of an MCP session on stdio, by era (legacy: initialize, id 1, then initialized). */
-export const MCP_OPENING = {
-  legacy:
-    mcpLine({
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
-    }) + mcpLine({ method: "notifications/initialized" }),
-  modern: mcpLine({ id: 1, method: "server/discover", params: { _meta: mcpMeta } }),
-};
-/** A tools/list request of id `id` in `era`. */
-export const mcpList = (era, id) =>
-  mcpLine({ id, method: "tools/list", params: era === "modern" ? { _meta: mcpMeta } : {} });
+/** A tools/list request of id `id` in `era` (the opening: MCP_OPENING, test/support/mcp-lines.mjs). */
+export const mcpList = (era, id) => mcpRequest(era, id, "tools/list");
 
 /** The CA modes to measure in: always unset (the honest figure); also set when this machine sets it. */
 export function caModes(env = process.env) {

@@ -16,26 +16,7 @@ import { describe, expect, it } from "vitest";
 import { HCPX } from "../support/hcpx";
 import { tmp } from "../support/project";
 import { ledgerProject, writeConfig } from "./support";
-
-const MODERN = "2026-07-28";
-const meta = {
-  "io.modelcontextprotocol/protocolVersion": MODERN,
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "eof", version: "1" },
-};
-const line = (o: Record<string, unknown>) => `${JSON.stringify({ jsonrpc: "2.0", ...o })}\n`;
-const OPENING = {
-  legacy:
-    line({
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "eof", version: "1" } },
-    }) + line({ method: "notifications/initialized" }),
-  modern: line({ id: 1, method: "server/discover", params: { _meta: meta } }),
-};
-type Era = keyof typeof OPENING;
-const request = (era: Era, id: number, method: string, params: Record<string, unknown> = {}) =>
-  line({ id, method, params: era === "modern" ? { ...params, _meta: meta } : params });
+import { MCP_OPENING as OPENING, mcpRequest as request } from "../support/mcp-lines.mjs";
 
 interface Msg {
   id?: number;

@@ -22,6 +22,7 @@ import { projectConfig } from "../support/project";
 import { RACY_MS } from "../../src/util/stamp";
 import { frame, unframe } from "../support/cache-frame";
 import { RAW_OPENING } from "../support/raw-mcp";
+import { mcpLine } from "../support/mcp-lines.mjs";
 
 const cacheOf = (home: string) => join(home, ".cache", "hcpx", "validated");
 /** The cache's entries: file name → { key, value } */
@@ -34,7 +35,7 @@ const entries = (home: string) =>
   );
 
 /** a host's start of hcpx mcp: the opening, then tools/list; the server ends with its input */
-const MCP_START = RAW_OPENING + JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) + "\n";
+const MCP_START = RAW_OPENING + mcpLine({ id: 2, method: "tools/list" });
 
 /** what an entry's files need (src/pack/validcache.ts settledAt): their last change RACY_MS before the read */
 const settle = (made: number) => new Promise((r) => setTimeout(r, Math.max(0, made + RACY_MS + 100 - Date.now())));
@@ -295,7 +296,7 @@ describe("validation cache", () => {
       for (let i = 0; i < 200 && !out.includes(`"id":${id}}`); i++) await new Promise((r) => setTimeout(r, 25));
       return out.slice(out.lastIndexOf("\n", out.indexOf(`"id":${id}}`)) + 1);
     };
-    const list = (id: number) => child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list" }) + "\n");
+    const list = (id: number) => child.stdin.write(mcpLine({ id, method: "tools/list" }));
     const closed = new Promise((r) => child.on("close", r));
     try {
       child.stdin.write(RAW_OPENING);
