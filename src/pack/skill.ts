@@ -162,8 +162,8 @@ export function loadSkill(pack: Pack): Skill {
   const identity: { id?: string } = {};
   const readAt = Date.now();
   const text = readSkillText(pack.skillFile, identity);
-  const read = identity.id === undefined ? undefined : { id: fileId(pack.skillFile, identity.id), readAt };
-  return parseSkill(text, display(pack.skillFile), read);
+  // readTextFile sets the identity whenever asked for it, as readJson5 takes it (json5.ts)
+  return parseSkill(text, display(pack.skillFile), { id: fileId(pack.skillFile, identity.id!), readAt });
 }
 
 /** SKILL.md's text: a regular file of at most CAPS.skill bytes (src/util/readfile.ts); with `identity`, its identity too. */
