@@ -107,7 +107,7 @@ export class ViewCache {
   private fromStartCache(key: string): boolean {
     const e = readStart(key);
     if (!e || e.config !== this.built.config || e.packs !== this.packsStamp(e.packDirs)) return false;
-    if (this.validationCache && e.packDirs.length <= CACHED_PACKS) useValidationCache();
+    this.fitCache(e.packDirs.length);
     this.built.packs = e.packs;
     this.sayBroken(e.brokenLines);
     this.listed = e.listed;
@@ -172,9 +172,16 @@ export class ViewCache {
     // crowd the cache's entries (exec's among them) out (CACHED_PACKS): the config says how many there are
     if (this.validationCache) useValidationCache();
     const p = loadProject(this.loadOpts);
-    if (this.validationCache && p.packDirs.length > CACHED_PACKS) stopValidationCache();
+    this.fitCache(p.packDirs.length);
     const who = this.livePrincipal ? this.livePrincipal.get() : this.principal;
     return who ? asPrincipal(p, who) : p;
+  }
+
+  /** The validation cache for the packs' files: on for `packs` packs up to CACHED_PACKS, off past them. */
+  private fitCache(packs: number): void {
+    if (!this.validationCache) return;
+    if (packs > CACHED_PACKS) stopValidationCache();
+    else useValidationCache();
   }
 
   /** The project as its config files say now (see above). */
