@@ -55,7 +55,7 @@ describe("bwrapArgs", () => {
   it("order: the private /tmp, then the read-only rebinds (parents first), then the writable roots, then the masks, then the declared paths inside them, then the masks made read-only", () => {
     const a = bwrapArgs(
       plan({
-        rebind: ["/tmp/p/sub", "/tmp/p"],
+        rebind: ["/tmp/q/sub", "/tmp/p"],
         writable: ["/tmp/p/out"],
         masks: [
           { path: "/tmp/h/.ssh", dir: true },
@@ -69,7 +69,7 @@ describe("bwrapArgs", () => {
     );
     const tmp = at(a, "--tmpfs", "/tmp");
     const parent = at(a, "--ro-bind", "/tmp/p", "/tmp/p");
-    const child = at(a, "--ro-bind", "/tmp/p/sub", "/tmp/p/sub");
+    const child = at(a, "--ro-bind", "/tmp/q/sub", "/tmp/q/sub");
     const write = at(a, "--bind", "/tmp/p/out", "/tmp/p/out");
     const dirMask = at(a, "--perms", "0000", "--tmpfs", "/tmp/h/.ssh");
     const fileMask = at(a, "--ro-bind", "/dev/null", "/tmp/h/.netrc");
@@ -86,6 +86,19 @@ describe("bwrapArgs", () => {
         unmask < ro,
     ).toBe(true);
     expect(a).not.toContain("--unshare-net");
+  });
+
+  it("a rebind inside another rebound path is no mount of its own (the outer bind shows it): a read's project, its bins and its pack are one bind", () => {
+    const a = bwrapArgs(
+      plan({
+        rebind: ["/tmp/p/bins", "/tmp/h", "/tmp/p", "/tmp/p/packs/calc-wrap", "/tmp/p", "/tmp/pq", "/dev/shm/s/x"],
+      }),
+      "/bin/prog",
+      [],
+    );
+    const binds = a.flatMap((x, i) => (x === "--ro-bind" && a[i + 1]!.match(/^\/(tmp|dev\/shm)\//) ? [a[i + 1]] : []));
+    // "/tmp/pq" is no path inside "/tmp/p": a name's prefix is not a folder
+    expect(binds).toEqual(["/tmp/h", "/tmp/p", "/tmp/pq", "/dev/shm/s/x"]);
   });
 
   it("a protected path's folders inside its writable root are pinned (bound onto themselves) before it is bound read-only; the root and what is outside it are not", () => {

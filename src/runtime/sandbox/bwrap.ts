@@ -25,6 +25,7 @@
 import { SECCOMP_FD } from "./seccomp";
 import { dirname } from "node:path";
 import { isInside } from "../../util/paths";
+import { outermost } from "./mounts";
 
 export interface BwrapPlan {
   /** paths under /tmp or /dev/shm the call must still see, read-only (the project, the bin, HOME…) */
@@ -83,7 +84,10 @@ export function bwrapArgs(plan: BwrapPlan, command: string, argv: readonly strin
   // root it makes none (a read wrote /proc/sys/kernel/core_pattern, code run as the host's root)
   for (const p of PROC_RO) a.push("--ro-bind-try", p, p);
   a.push("--tmpfs", "/tmp");
-  for (const p of byDepth(plan.rebind)) a.push("--ro-bind", p, p);
+  // a path inside another rebound one is no mount of its own: the outer bind (recursive, read-only) shows it
+  // already, and every mount after covers both alike (a read's project, its bins and its pack: one bind, not
+  // three; each read-only bind is ~0.07-0.09 ms of bwrap's start)
+  for (const p of byDepth(outermost(plan.rebind))) a.push("--ro-bind", p, p);
   for (const p of byDepth(plan.writable)) a.push("--bind", p, p);
   // a protected path's folders inside its root are pinned (bound onto themselves): a mount point cannot be
   // renamed, and without them a write moved .git (or packs/) aside and made a new one, whose config or

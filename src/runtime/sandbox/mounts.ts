@@ -51,7 +51,7 @@ function onlyThese(parent: string, set: ReadonlySet<string>, list: Listing): boo
 }
 
 /** The paths not inside another of them (a path and its folder: the folder); one lookup per folder above each. */
-function outermost(paths: readonly string[]): string[] {
+export function outermost(paths: readonly string[]): string[] {
   const set = new Set(paths);
   return [...set].filter((p) => {
     for (let d = dirname(p); d !== dirname(d); d = dirname(d)) if (set.has(d)) return false;
