@@ -3,15 +3,26 @@
 // (`hcpx mcp`), the same instruction text (the packs' prompt block), the same
 // two Skills (ledger, transit). Each run starts from the same clean project
 // (the previous run's output removed, untimed), interleaved hcpx/ruler; medians.
-// Also: hcpx's no-op re-run (idempotent --write) as a second figure, and
-// add-mcp (a devDependency) writing only the MCP entry. Goals: ≤ 0.4× ruler,
+// Also: hcpx's no-op re-run (idempotent --write) and `hcpx adopt all --check --command "hcpx mcp"` in the adopted
+// project (CI's form: in sync, exit 0) as figures, not goals, and add-mcp (a devDependency)
+// writing only the MCP entry. Goals: ≤ 0.4× ruler,
 // ≤ 1.0× add-mcp, with NODE_EXTRA_CA_CERTS unset and, where this machine sets it,
 // set (as exec's bench: the bundle adds ~25 ms to every Node start here, to all
 // three programs alike, and so pushes each ratio towards 1).
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { caModes, fmt, goal, MCP_OPENING, mcpList, median, table, withoutCa } from "./lib.mjs";
@@ -136,11 +147,17 @@ function afterMcp({ hp, hcpxArgs, env }) {
 
 /** The interleaved runs in one CA mode, their table and the two goals. */
 function measure(mode, { hp, rp, ap, hcpxArgs, rulerArgs, addArgs, env }) {
-  const s = { hcpx: [], ruler: [], hcpxNoop: [], addMcp: [] };
+  // --check asks whether the host will run the command written (`hcpx` on the PATH it inherits): a folder
+  // holding `hcpx` (the build's bin) put first on PATH for it, as an installed hcpx is
+  const bin = mkdtempSync(join(tmpdir(), "hcpx-bench-path-"));
+  symlinkSync(HCPX, join(bin, "hcpx"));
+  const onPath = { ...env, PATH: `${bin}${delimiter}${env.PATH ?? ""}` };
+  const s = { hcpx: [], ruler: [], hcpxNoop: [], hcpxCheck: [], addMcp: [] };
   for (let i = 0; i < 2 + RUNS; i++) {
     clean(hp);
     const a = time(process.execPath, hcpxArgs, hp, env);
     const n = time(process.execPath, hcpxArgs, hp, env); // second run: nothing to write
+    const k = time(process.execPath, [HCPX, "adopt", "all", "--check", "--command", "hcpx mcp"], hp, onPath); // in sync: exit 0
     clean(rp);
     const b = time(process.execPath, rulerArgs, rp, env);
     rmSync(join(ap, ".mcp.json"), { force: true });
@@ -148,6 +165,7 @@ function measure(mode, { hp, rp, ap, hcpxArgs, rulerArgs, addArgs, env }) {
     if (i >= 2) {
       s.hcpx.push(a);
       s.hcpxNoop.push(n);
+      s.hcpxCheck.push(k);
       s.ruler.push(b);
       s.addMcp.push(c);
     }
@@ -155,12 +173,14 @@ function measure(mode, { hp, rp, ap, hcpxArgs, rulerArgs, addArgs, env }) {
   const mh = median(s.hcpx);
   const mr = median(s.ruler);
   const mn = median(s.hcpxNoop);
+  const mk = median(s.hcpxCheck);
   console.log(`${mode}:`);
   console.log(
     table([
       ["command", `median of ${RUNS}`, "ratio to ruler"],
       ["hcpx adopt claude --write (fresh project)", fmt(mh), (mh / mr).toFixed(2) + "×"],
       ["hcpx adopt claude --write (no-op re-run)", fmt(mn), (mn / mr).toFixed(2) + "×"],
+      ["hcpx adopt all --check (in sync, CI's form)", fmt(mk), (mk / mr).toFixed(2) + "×"],
       ["ruler apply --agents claude", fmt(mr), "1.00×"],
       ["add-mcp (the MCP entry only)", fmt(median(s.addMcp)), (median(s.addMcp) / mr).toFixed(2) + "×"],
     ]),
@@ -172,4 +192,5 @@ function measure(mode, { hp, rp, ap, hcpxArgs, rulerArgs, addArgs, env }) {
     ["add-mcp", median(s.addMcp)],
     { max: 1.0 },
   );
+  rmSync(bin, { recursive: true, force: true });
 }
