@@ -530,6 +530,30 @@ for (const f of files) {
   if (f.path === entry || f.path === shim) chmodSync(tmp, 0o755);
   renameSync(tmp, f.path);
 }
+/**
+ * The code-cache runs' V8 flags: `--predictable` (one thread, a fixed hash seed), so that a cache is the same
+ * bytes from one build of the same sources to the next (scripts/check-reproducible.mjs, run by .ci/run). Without
+ * it every shipped cache differed from build to build, in size too: V8's hash seed is random per process, and
+ * its collector's timing decides what is kept. V8 leaves the flag out of the hash a cache is checked against,
+ * so a process started without it takes the cache; checked here on a small script, and the runs go without
+ * the flag where this Node's V8 would reject such a cache.
+ */
+function cacheRunFlags() {
+  const script = join(cacheScratch, "predictable-probe.cjs");
+  const cache = join(cacheScratch, "predictable-probe.bin");
+  writeFileSync(script, "module.exports = (a) => [a, a * 2].map((x) => x + 1);\n");
+  const vm = `const vm = require("node:vm"), fs = require("node:fs"); const src = fs.readFileSync(${JSON.stringify(script)}, "utf8");`;
+  const make = `${vm} const s = new vm.Script(src); s.runInThisContext(); fs.writeFileSync(${JSON.stringify(cache)}, s.createCachedData());`;
+  const take = `${vm} const s = new vm.Script(src, { cachedData: fs.readFileSync(${JSON.stringify(cache)}) }); process.stdout.write(String(s.cachedDataRejected));`;
+  const made = spawnSync(process.execPath, ["--predictable", "-e", make], { encoding: "utf8" });
+  const taken = made.status === 0 ? spawnSync(process.execPath, ["-e", take], { encoding: "utf8" }) : undefined;
+  if (taken?.status === 0 && taken.stdout === "false") return ["--predictable"];
+  process.stderr.write(
+    "build: this Node rejects a code cache made under --predictable: the shipped caches differ from build to build\n",
+  );
+  return [];
+}
+
 /** The error code of a run's `--json` envelope, if it printed one. */
 function envelopeCode(stdout) {
   try {
@@ -621,6 +645,7 @@ const MCP_START = [
       HCPX_NO_SHIPPED_CACHE: "1",
       HCPX_BUILD_CACHE: "1",
     };
+    const flags = process.env.HCPX_NO_SHIPPED_CACHE ? [] : cacheRunFlags();
     mkdirSync(shippedDir, { recursive: true });
     for (const f of readdirSync(shippedDir))
       if (!Object.values(names).includes(f)) rmSync(join(shippedDir, f), { force: true });
@@ -629,7 +654,7 @@ const MCP_START = [
       if (fresh) rmSync(join(cacheScratch, "cache", "hcpx", "validated"), { recursive: true, force: true });
       const r = process.env.HCPX_NO_SHIPPED_CACHE
         ? undefined
-        : spawnSync(process.execPath, [entry, ...args], {
+        : spawnSync(process.execPath, [...flags, entry, ...args], {
             cwd: join(cacheScratch, cwd ?? "."),
             env,
             encoding: "utf8",
