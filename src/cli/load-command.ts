@@ -31,7 +31,7 @@
 // cache the build ships (compiling adopt's bundle was ~20% of an adopt, the bench's
 // comparison with add-mcp) and never write one of their own; the build makes those
 // with HCPX_BUILD_CACHE=1, which lets them save it in the build's scratch cache folder.
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { cacheRoot, readCache } from "../util/cache";
 import { CAPS, readBytes } from "../util/readfile";
@@ -121,6 +121,20 @@ export function loadCommand<T>(name: string, distDir: string): Loaded<T> {
   };
 }
 
+/**
+ * The name V8 gives the bundle's script (its stack frames). A code cache keeps the name it was made under,
+ * and Node 20's V8 shows that one when it takes the cache, whatever name is given with it: so the build's
+ * runs (HCPX_BUILD_CACHE=1), which make the shipped caches, name a bundle as the package does,
+ * `hcpx/dist/commands/<file>`, not by the folder the build ran in (which every shipped cache carried, and
+ * every user's stack frame showed, and which made two checkouts' builds differ).
+ */
+function scriptName(file: string): string {
+  if (process.env.HCPX_BUILD_CACHE !== "1") return file;
+  // a string of its own, copied through bytes: the base name is a slice of the whole path, and V8 writes a
+  // sliced string's parent into the cache with it
+  return Buffer.from(`hcpx/dist/commands/${basename(file)}`).toString();
+}
+
 /** Compile and run the bundle `file` (a CommonJS wrapper's function expression) through the code cache of `name`. */
 function compile(name: string, file: string, distDir: string, split: Map<string, Compiled>): Compiled {
   // hcpx's own bundle, beside the entry: read like any file, bounded
@@ -134,7 +148,7 @@ function compile(name: string, file: string, distDir: string, split: Map<string,
   if (shipped) cachedData = readCache(join(distDir, "cache", base), CAPS.cache, true);
   // the file is the wrapped function expression already (scripts/build.mjs)
   const script = new Script(source, {
-    filename: file,
+    filename: scriptName(file),
     cachedData,
   });
   // the bundle's build hash, for the caches keyed on this build's code (src/mcp/start-cache.ts)

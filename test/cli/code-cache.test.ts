@@ -309,6 +309,20 @@ describe("the program's and the other commands' code caches", () => {
     expect(names.filter((n) => !shipped.has(n)).sort()).toEqual(["import", "pack-from-mcp", "pack-from-openapi"]);
   });
 
+  it("the shipped caches name their bundles as the package does, not by the folder the build ran in (V8 keeps a cache's name)", () => {
+    // Node 20's V8 shows the name a cache was made under in the stack frames of a process that takes it,
+    // and that name was the build's checkout path: in every user's stack frame, and different from one
+    // checkout's build to another's (src/cli/load-command.ts scriptName)
+    const files = readdirSync(join(REPO, "dist", "cache"));
+    expect(files.length).toBeGreaterThan(20);
+    for (const f of files) {
+      const bytes = readFileSync(join(REPO, "dist", "cache", f));
+      const bundle = `${f.replace(/-[0-9a-f]{16}-v.*$/, "")}.cjs`;
+      expect(bytes.includes(`hcpx/dist/commands/${bundle}`), f).toBe(true);
+      expect(bytes.includes(join(REPO, "dist")), f).toBe(false);
+    }
+  });
+
   it("status and lint read the shipped caches (nothing written even when saving is allowed); without them the same output", async () => {
     const p = scratchProject({ packs: ["calc-wrap"] });
     const outs: string[] = [];
