@@ -612,7 +612,8 @@ const MCP_START = [
       doctor: { args: ["doctor"], caches: ["doctor"] },
       // adopt uses the validation cache (src/pack/validcache.ts) as exec and mcp do, and their runs above
       // filled it: its run starts from an empty one (fresh), as a first adopt after install does, so its
-      // cache holds the reader and the schemas (a miss's code; a hit's is the lookup a miss runs too)
+      // cache holds the reader and the schemas (a miss's code; a hit's is the lookup a miss runs too;
+      // test/pack/validcache.test.ts: a first adopt compiles no more than one after an mcp start)
       adopt: { args: ["adopt", "claude", "--write", "--command", "hcpx mcp"], caches: ["adopt"], fresh: true },
       lint: { args: ["lint", "packs/calc-wrap"], caches: ["lint"] },
       generate: { args: ["generate", "--out", "gen"], caches: ["generate"] },

@@ -52,6 +52,8 @@ describe("validation cache", () => {
   let compiled: ScratchProject;
   let adopted: ScratchProject;
   let crowded: ScratchProject;
+  let firstAdopt: ScratchProject;
+  let warmAdopt: ScratchProject;
   let made: number;
   const aged = async (p: ScratchProject) => (await settle(made), p);
   beforeAll(() => {
@@ -60,6 +62,8 @@ describe("validation cache", () => {
     other = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     compiled = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     adopted = scratchProject({ packs: ["ledger"], allow: ["ledger.*"] });
+    firstAdopt = scratchProject({ packs: ["ledger"], allow: ["ledger.*"] });
+    warmAdopt = scratchProject({ packs: ["ledger"], allow: ["ledger.*"] });
     // one pack more than hcpx mcp keeps in the cache (src/mcp/view-cache.ts CACHED_PACKS): copies of ledger
     crowded = scratchProject({ packs: ["ledger"], allow: ["ledger.*"] });
     const ids = Array.from({ length: 129 }, (_, i) => `crowd-${i}`);
@@ -229,6 +233,44 @@ describe("validation cache", () => {
       ok: true,
       data: { pong: true },
     });
+  });
+
+  // scripts/build.mjs makes adopt's shipped code cache from a run with nothing remembered (its `fresh: true`):
+  // the code of a miss (the JSON5 reader, the schemas) is then in it, and a user's first adopt after install
+  // compiles none of it. V8 tells how much bytecode a process compiled beyond what the cache gave
+  // (v8.getHeapCodeStatistics, read by a preload just after adopt's bundle is compiled, and at the exit).
+  // Measured: ~52 KB either way with the cache the build ships; made from a run that hit (no `fresh`), the
+  // first adopt compiled ~127 KB.
+  it("a first adopt after install compiles no more than one after hcpx mcp remembered its files: the shipped cache holds a miss's code", async () => {
+    const first = await aged(firstAdopt);
+    const warm = await aged(warmAdopt);
+    const preload = join(tmp("hcpx-vc-preload-"), "compiled.cjs");
+    writeFileSync(
+      preload,
+      `const v8 = require("node:v8"), vm = require("node:vm");
+const Script = vm.Script; let after;
+vm.Script = class extends Script { constructor(src, o) { super(src, o); if (/adopt\\.cjs$/.test(o?.filename ?? "") && o.cachedData && !this.cachedDataRejected) after = v8.getHeapCodeStatistics().bytecode_and_metadata_size; } };
+process.on("exit", () => require("node:fs").writeSync(2, "COMPILED " + (after === undefined ? "none" : v8.getHeapCodeStatistics().bytecode_and_metadata_size - after) + "\\n"));
+`,
+    );
+    const compiled = async (dir: string, home: string) => {
+      const r = await run(process.execPath, ["-r", preload, HCPX, "adopt", "claude", "--write"], {
+        cwd: dir,
+        env: { HOME: home },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const m = /^COMPILED (\d+)$/m.exec(r.stderr);
+      expect(m, r.stderr).not.toBeNull(); // the preload saw adopt's bundle compiled through the shipped cache, taken
+      return Number(m![1]);
+    };
+    const cold = await compiled(first.dir, tmp("hcpx-vc-home-"));
+    // a host's start of hcpx mcp remembers the config, the packs' files and the Skills; then adopt takes them
+    const home = tmp("hcpx-vc-home-");
+    const started = await runHcpx(["mcp"], { cwd: warm.dir, env: { HOME: home }, input: MCP_START });
+    expect(started.code, started.stderr).toBe(0);
+    expect(Object.values(entries(home)).some((e) => e.key.includes(`\0ConfigSchema\0${warm.config}\0`))).toBe(true);
+    const hit = await compiled(warm.dir, home);
+    expect(cold - hit).toBeLessThan(16 * 1024);
   });
 
   it("adopt takes what mcp remembered (the packs' files, a Skill's frontmatter: no parser, no schemas) and writes none, only for those files as they are", async () => {
