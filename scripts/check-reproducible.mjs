@@ -8,6 +8,7 @@
 // folder (the script name a cache keeps: src/cli/load-command.ts scriptName).
 // Run by .ci/run on its own, after `npm test`: a build in place while tests read dist/ (or write their own
 // descriptors into hosts/, which adopt's bundle carries) would race them. Exit 1 names the files that differ.
+// Needs git, GNU tar and GNU cp (-al), as .ci/run's Linux machine has.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
