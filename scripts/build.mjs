@@ -533,10 +533,11 @@ for (const f of files) {
 /**
  * The code-cache runs' V8 flags: `--predictable` (one thread, a fixed hash seed), so that a cache is the same
  * bytes from one build of the same sources to the next (scripts/check-reproducible.mjs, run by .ci/run). Without
- * it every shipped cache differed from build to build, in size too: V8's hash seed is random per process, and
- * its collector's timing decides what is kept. V8 leaves the flag out of the hash a cache is checked against,
- * so a process started without it takes the cache; checked here on a small script, and the runs go without
- * the flag where this Node's V8 would reject such a cache.
+ * it every shipped cache differed from build to build, in size too: V8's hash seed is random per process
+ * (`--hash-seed=1` alone makes two caches the same bytes too, but that flag is part of what V8 checks a cache
+ * against, so a plain node rejects them). V8 leaves `--predictable` out of that check, so a process started
+ * without it takes the cache; checked here on a small script, and the runs go without the flag where this
+ * Node's V8 would reject such a cache.
  */
 function cacheRunFlags() {
   const script = join(cacheScratch, "predictable-probe.cjs");

@@ -4,7 +4,7 @@
 // checkout (the tracked files copied into .repro/ inside this one, node_modules hard-linked: the same bytes
 // at other paths); the builds' stamps (dist/.build-stamp: a SHA-256 of every file in dist/, the shipped code
 // caches included) are compared. The caches are the part that used to differ: from build to build (V8's
-// hash seed and collector: scripts/build.mjs cacheRunFlags runs them under --predictable) and from folder to
+// random hash seed: scripts/build.mjs cacheRunFlags runs them under --predictable) and from folder to
 // folder (the script name a cache keeps: src/cli/load-command.ts scriptName).
 // Run by .ci/run on its own, after `npm test`: a build in place while tests read dist/ (or write their own
 // descriptors into hosts/, which adopt's bundle carries) would race them. Exit 1 names the files that differ.
