@@ -29,7 +29,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { joinIn } from "../util/paths";
-import { fileId, identityOf } from "../util/readfile";
+import { fileId, nsIdentity } from "../util/readfile";
 import { cacheRoot, readCache, removeCache, writeCache } from "../util/cache";
 import { SCHEMA_HASH } from "../util/build-info";
 import { settled } from "../util/stamp";
@@ -99,7 +99,7 @@ function identityAt(file: string, maxBytes: number): string | undefined {
   try {
     const b = statSync(file, { bigint: true });
     if (!b.isFile() || b.size > BigInt(maxBytes)) return undefined;
-    return identityOf(b);
+    return nsIdentity(b);
   } catch {
     return undefined;
   }

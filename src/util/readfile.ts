@@ -130,9 +130,10 @@ export function fileId(file: string, identity: string): string {
 /**
  * A file's identity from a bigint stat: device, inode, size, mtime and ctime in ns (any write changes
  * the ctime, which no one can set back). The one form readTextFile's `identity` and the validation cache's
- * one-stat lookup (src/pack/validcache.ts) both give.
+ * one-stat lookup (src/pack/validcache.ts) both give. (src/util/stamp.ts identityOf is the ms form of a plain
+ * stat, for the answers kept only once a file has settled.)
  */
-export function identityOf(b: BigIntStats): string {
+export function nsIdentity(b: BigIntStats): string {
   return `${b.dev}:${b.ino}:${b.size}:${b.mtimeNs}:${b.ctimeNs}`;
 }
 
@@ -194,7 +195,7 @@ export function readBytes(file: string, shown: string, maxBytes: number, opts?: 
     if (b && opts?.identity) {
       // taken before the read: a write during the read changes the file's ctime, so the text
       // read is never filed under an identity the file has after it
-      opts.identity.id = identityOf(b);
+      opts.identity.id = nsIdentity(b);
     }
     return readToEnd(fd, Number(st.size), shown, maxBytes);
   } finally {
