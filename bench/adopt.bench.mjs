@@ -25,7 +25,7 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { caModes, fmt, goal, MCP_OPENING, mcpList, median, table, withoutCa } from "./lib.mjs";
+import { caModes, fmt, goal, mcpStart, median, table, withoutCa } from "./lib.mjs";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const HCPX = process.env.HCPX_DIST_BIN ?? join(REPO, "dist", "hcpx.cjs"); // the bin (package.json); HCPX_DIST_BIN: another build
@@ -111,9 +111,6 @@ export default async function bench() {
   for (const d of [hp, rp, ap, home]) rmSync(d, { recursive: true, force: true });
 }
 
-/** A host's start of `hcpx mcp` (the opening, tools/list; the server ends with its input). */
-const MCP_START = MCP_OPENING.legacy + mcpList("legacy", 2);
-
 /**
  * Not a goal: the same adopt in a project where a host has started `hcpx mcp`, which remembered the packs'
  * files and Skills in the validation cache (src/pack/validcache.ts; adopt reads it and writes none), the
@@ -124,7 +121,12 @@ const MCP_START = MCP_OPENING.legacy + mcpList("legacy", 2);
 function afterMcp({ hp, hcpxArgs, env }) {
   const warm = { ...env, XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "hcpx-bench-adopt-cache-")) };
   const cold = { ...env, XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "hcpx-bench-adopt-cache-")) };
-  const r = spawnSync(process.execPath, [HCPX, "mcp"], { cwd: hp, env: warm, input: MCP_START, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [HCPX, "mcp"], {
+    cwd: hp,
+    env: warm,
+    input: mcpStart("legacy"),
+    encoding: "utf8",
+  });
   if (r.status !== 0 || !r.stdout.includes('"id":2'))
     throw new Error(`hcpx mcp did not start (${r.status}): ${r.stderr}`);
   const s = { warm: [], cold: [] };

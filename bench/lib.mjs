@@ -4,9 +4,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { MCP_OPENING, mcpRequest } from "../test/support/mcp-lines.mjs";
+import { MCP_OPENING, mcpRequest, mcpStart } from "../test/support/mcp-lines.mjs";
 
-export { MCP_OPENING };
+export { MCP_OPENING, mcpStart };
 
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);

@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { callgrind, fmt, goal, goalAbs, MCP_OPENING, mcpList, median, table, withoutCa } from "./lib.mjs";
+import { callgrind, fmt, goal, goalAbs, MCP_OPENING, mcpList, mcpStart, median, table, withoutCa } from "./lib.mjs";
 import { syntheticProject } from "./generate.bench.mjs";
 import { bareServer } from "./bare-sdk.mjs";
 
@@ -91,7 +91,7 @@ async function firstList(args, cwd, env, era) {
 
 /** Instructions of one start answering the opening and a tools/list, the input given whole (the server exits at its end). */
 function startInstructions(args, cwd, env, era) {
-  const r = callgrind(process.execPath, args, { cwd, env, input: MCP_OPENING[era] + mcpList(era, 2) });
+  const r = callgrind(process.execPath, args, { cwd, env, input: mcpStart(era) });
   if (r === undefined) return undefined;
   if (!r.stdout.includes('"id":2')) throw new Error(`callgrind: no answer for ${args.join(" ")}`);
   return r.count;

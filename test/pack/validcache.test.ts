@@ -21,8 +21,7 @@ import { HCPX, REPO, run, runHcpx, scratchProject, spawnHcpx, tmp, type ScratchP
 import { projectConfig } from "../support/project";
 import { RACY_MS } from "../../src/util/stamp";
 import { frame, unframe } from "../support/cache-frame";
-import { RAW_OPENING } from "../support/raw-mcp";
-import { mcpLine } from "../support/mcp-lines.mjs";
+import { MCP_OPENING, mcpRequest, mcpStart } from "../support/mcp-lines.mjs";
 
 const cacheOf = (home: string) => join(home, ".cache", "hcpx", "validated");
 /** The cache's entries: file name → { key, value } */
@@ -35,7 +34,7 @@ const entries = (home: string) =>
   );
 
 /** a host's start of hcpx mcp: the opening, then tools/list; the server ends with its input */
-const MCP_START = RAW_OPENING + mcpLine({ id: 2, method: "tools/list" });
+const MCP_START = mcpStart("legacy");
 
 /** what an entry's files need (src/pack/validcache.ts settledAt): their last change RACY_MS before the read */
 const settle = (made: number) => new Promise((r) => setTimeout(r, Math.max(0, made + RACY_MS + 100 - Date.now())));
@@ -331,10 +330,10 @@ describe("validation cache", () => {
       for (let i = 0; i < 200 && !out.includes(`"id":${id}}`); i++) await new Promise((r) => setTimeout(r, 25));
       return out.slice(out.lastIndexOf("\n", out.indexOf(`"id":${id}}`)) + 1);
     };
-    const list = (id: number) => child.stdin.write(mcpLine({ id, method: "tools/list" }));
+    const list = (id: number) => child.stdin.write(mcpRequest("legacy", id, "tools/list"));
     const closed = new Promise((r) => child.on("close", r));
     try {
-      child.stdin.write(RAW_OPENING);
+      child.stdin.write(MCP_OPENING.legacy);
       list(2);
       expect(await answer(2)).toContain("\\n- ledger: accounts, balance");
       const ids = Array.from({ length: 129 }, (_, i) => `crowd-${i}`);

@@ -26,3 +26,6 @@ export const MCP_OPENING = {
 /** A request of id `id` in `era` (the modern era's _meta added to its params). */
 export const mcpRequest = (era, id, method, params = {}) =>
   mcpLine({ id, method, params: era === "modern" ? { ...params, _meta: meta } : params });
+
+/** A host's start in `era`: the opening, then tools/list (id 2); a server given it whole ends with its input. */
+export const mcpStart = (era) => MCP_OPENING[era] + mcpRequest(era, 2, "tools/list");
