@@ -8,10 +8,11 @@
 // goal's floor: a process blocked in spawnSync cannot pass a SIGTERM on to its bin (stopped, it
 // leaves the bin running to its end), and passing a cancel on is part of exec's work
 // (docs/design.md).
-import { cpSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ledgerCopies } from "../test/support/ledger-copies.mjs";
 
 export const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 
@@ -38,17 +39,7 @@ export function benchProject(prefix, config) {
  * measure a call with many packs active; returns their config paths.
  */
 export function fillerPacks(dir, n) {
-  const paths = [];
-  for (let i = 0; i < n; i++) {
-    const id = `filler-${i}`;
-    cpSync(join(dir, "packs", "ledger"), join(dir, "packs", id), { recursive: true });
-    const sf = join(dir, "packs", id, "surface.json");
-    writeFileSync(sf, readFileSync(sf, "utf8").replace(/id: "ledger"|"id": "ledger"/, `id: "${id}"`));
-    const kf = join(dir, "packs", id, "SKILL.md");
-    writeFileSync(kf, readFileSync(kf, "utf8").replace(/^name: ledger$/m, `name: ${id}`));
-    paths.push(`./packs/${id}`);
-  }
-  return paths;
+  return ledgerCopies(dir, n, "filler").map((id) => `./packs/${id}`);
 }
 
 /**

@@ -4,7 +4,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   chmodSync,
-  cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -19,6 +18,7 @@ import {
 import { join } from "node:path";
 import { HCPX, REPO, run, runHcpx, scratchProject, spawnHcpx, tmp, type ScratchProject } from "../support/hcpx";
 import { projectConfig } from "../support/project";
+import { ledgerCopies } from "../support/ledger-copies.mjs";
 import { RACY_MS } from "../../src/util/stamp";
 import { frame, unframe } from "../support/cache-frame";
 import { MCP_OPENING, mcpRequest, mcpStart } from "../support/mcp-lines.mjs";
@@ -51,6 +51,8 @@ describe("validation cache", () => {
   let compiled: ScratchProject;
   let adopted: ScratchProject;
   let crowded: ScratchProject;
+  /** crowded's 129 copies of ledger (one pack more than hcpx mcp keeps in the cache), by id */
+  let crowd: string[];
   let firstAdopt: ScratchProject;
   let warmAdopt: ScratchProject;
   let made: number;
@@ -65,20 +67,8 @@ describe("validation cache", () => {
     warmAdopt = scratchProject({ packs: ["ledger"], allow: ["ledger.*"] });
     // one pack more than hcpx mcp keeps in the cache (src/mcp/view-cache.ts CACHED_PACKS): copies of ledger
     crowded = scratchProject({ packs: ["ledger"], allow: ["ledger.*"] });
-    const ids = Array.from({ length: 129 }, (_, i) => `crowd-${i}`);
-    for (const id of ids) {
-      const d = join(crowded.dir, "packs", id);
-      cpSync(join(crowded.dir, "packs", "ledger"), d, { recursive: true });
-      writeFileSync(
-        join(d, "surface.json"),
-        crowded.read("packs/ledger/surface.json").replace(/id: "ledger"/, `id: "${id}"`),
-      );
-      writeFileSync(
-        join(d, "SKILL.md"),
-        crowded.read("packs/ledger/SKILL.md").replace(/^name: ledger$/m, `name: ${id}`),
-      );
-    }
-    writeFileSync(crowded.config, JSON.stringify(projectConfig({ packs: ids, allow: ids.map((id) => `${id}.*`) })));
+    crowd = ledgerCopies(crowded.dir, 129, "crowd");
+    writeFileSync(crowded.config, JSON.stringify(projectConfig({ packs: crowd })));
     // calc's surface names calc-wrap in a comment; here in a string too (quoted, so it is parsed for its id)
     named = scratchProject({ packs: ["calc", "calc-wrap"], allow: ["calc-wrap.*"] });
     const f = join(named.dir, "packs/calc/surface.json");
@@ -336,8 +326,7 @@ describe("validation cache", () => {
       child.stdin.write(MCP_OPENING.legacy);
       list(2);
       expect(await answer(2)).toContain("\\n- ledger: accounts, balance");
-      const ids = Array.from({ length: 129 }, (_, i) => `crowd-${i}`);
-      writeFileSync(grown, JSON.stringify(projectConfig({ packs: ids, allow: ids.map((id) => `${id}.*`) })));
+      writeFileSync(grown, JSON.stringify(projectConfig({ packs: crowd })));
       // the next request after the server saw the change serves the 129 packs (a watch event may come a moment late)
       let id = 3;
       for (; id < 40; id++) {
