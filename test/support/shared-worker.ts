@@ -82,6 +82,7 @@ export const SHARED_FILES = [
   "test/cli/init-packnew.test.ts",
   "test/cli/outside-text.test.ts",
   "test/cli/pack-writes.test.ts",
+  "test/cli/shipped-cache-warm.test.ts",
   "test/doc/architecture.test.ts",
   "test/doc/dependencies.test.ts",
   "test/doc/errors.test.ts",
@@ -184,9 +185,11 @@ export const SHARED_FILES = [
 // server's confirm or rate window. vitest.config.ts runs them as a group of their own
 // before the others, two more at once than there are cores, so that their waits
 // overlap instead of each holding one of the cores' workers idle (when they were 13,
-// they took ~62 s of wall time for ~23 CPU-s; the 14th, exec-timeline, waits 3.1 s).
+// they took ~62 s of wall time for ~23 CPU-s; the 14th, exec-timeline, waits 3.1 s, and the 15th,
+// shipped-cache-warm, the racy rule's 3 s).
 export const WAITING_FILES = [
   "test/bench/exec-timeline.test.ts",
+  "test/cli/shipped-cache-warm.test.ts",
   "test/hostile/runtime/faults.test.ts",
   "test/mcp/confirm.test.ts",
   "test/mcp/http-keepalive.test.ts",
