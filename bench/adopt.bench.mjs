@@ -79,6 +79,17 @@ export default async function bench() {
   const env = withoutCa(base);
   const hp = project("hcpx-bench-adopt-");
   const rp = project("hcpx-bench-ruler-");
+  const ap = mkdtempSync(join(tmpdir(), "hcpx-bench-addmcp-"));
+  try {
+    compare({ base, env, hp, rp, ap });
+  } finally {
+    // a failing run too (a command that did not write what it should): no scratch folder left behind
+    for (const d of [hp, rp, ap, home]) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+/** ruler's and add-mcp's inputs made from what hcpx writes, then the interleaved runs in each CA mode. */
+function compare({ base, env, hp, rp, ap }) {
   const hcpxArgs = [HCPX, "adopt", "claude", "--write", "--command", "hcpx mcp"];
 
   // Equivalent ruler input, taken from what hcpx writes.
@@ -99,7 +110,6 @@ export default async function bench() {
   }
 
   // add-mcp writes one file, the MCP entry, in a git repository (it finds the project root by it)
-  const ap = mkdtempSync(join(tmpdir(), "hcpx-bench-addmcp-"));
   spawnSync("git", ["init", "-q"], { cwd: ap });
   const addArgs = [ADD_MCP, "hcpx mcp", "-a", "claude-code", "-n", "hcp", "-y"];
   time(process.execPath, addArgs, ap, env);
@@ -108,7 +118,6 @@ export default async function bench() {
   for (const [mode, modeEnv] of caModes(base))
     measure(mode, { hp, rp, ap, hcpxArgs, rulerArgs, addArgs, env: modeEnv });
   afterMcp({ hp, hcpxArgs, env });
-  for (const d of [hp, rp, ap, home]) rmSync(d, { recursive: true, force: true });
 }
 
 /**
@@ -121,6 +130,14 @@ export default async function bench() {
 function afterMcp({ hp, hcpxArgs, env }) {
   const warm = { ...env, XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "hcpx-bench-adopt-cache-")) };
   const cold = { ...env, XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "hcpx-bench-adopt-cache-")) };
+  try {
+    firstAgainstRemembered(hp, hcpxArgs, warm, cold);
+  } finally {
+    for (const e of [warm, cold]) rmSync(e.XDG_CACHE_HOME, { recursive: true, force: true });
+  }
+}
+
+function firstAgainstRemembered(hp, hcpxArgs, warm, cold) {
   const r = spawnSync(process.execPath, [HCPX, "mcp"], {
     cwd: hp,
     env: warm,
@@ -144,7 +161,6 @@ function afterMcp({ hp, hcpxArgs, env }) {
   console.log(
     `not a goal: adopt claude --write after hcpx mcp started in the project (the packs' files and Skills remembered) against its first run, NODE_EXTRA_CA_CERTS unset: ${fmt(mw)} / ${fmt(mc)} = ${(mw / mc).toFixed(3)}×`,
   );
-  for (const e of [warm, cold]) rmSync(e.XDG_CACHE_HOME, { recursive: true, force: true });
 }
 
 /** The interleaved runs in one CA mode, their table and the two goals. */
@@ -154,6 +170,14 @@ function measure(mode, { hp, rp, ap, hcpxArgs, rulerArgs, addArgs, env }) {
   const bin = mkdtempSync(join(tmpdir(), "hcpx-bench-path-"));
   symlinkSync(HCPX, join(bin, "hcpx"));
   const onPath = { ...env, PATH: `${bin}${delimiter}${env.PATH ?? ""}` };
+  try {
+    runAndReport(mode, { hp, rp, ap, hcpxArgs, rulerArgs, addArgs, env, onPath });
+  } finally {
+    rmSync(bin, { recursive: true, force: true });
+  }
+}
+
+function runAndReport(mode, { hp, rp, ap, hcpxArgs, rulerArgs, addArgs, env, onPath }) {
   const s = { hcpx: [], ruler: [], hcpxNoop: [], hcpxCheck: [], addMcp: [] };
   for (let i = 0; i < 2 + RUNS; i++) {
     clean(hp);
@@ -194,5 +218,4 @@ function measure(mode, { hp, rp, ap, hcpxArgs, rulerArgs, addArgs, env }) {
     ["add-mcp", median(s.addMcp)],
     { max: 1.0 },
   );
-  rmSync(bin, { recursive: true, force: true });
 }
