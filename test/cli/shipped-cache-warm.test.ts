@@ -43,7 +43,7 @@ describe("the shipped code caches against a user's own, warm", () => {
   async function both(bundle: string, args: string[], input?: string) {
     await settled();
     const figures: number[] = [];
-    for (const extra of [{}, { HCPX_NO_SHIPPED_CACHE: "1" }]) {
+    for (const extra of [{}, { HCPX_NO_SHIPPED_CACHE: "1" }] as Record<string, string>[]) {
       const env = { HOME: tmp("hcpx-warm-home-"), ...extra };
       // the first call writes the validation cache (and, without the shipped cache, the user's code cache);
       // the second is a warm one, as every later call is
