@@ -11,6 +11,7 @@
 import { statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { CONFIG_NAME, findProjectConfig, loadProject, type LoadProjectOptions } from "../pack/load";
+import { enclosingConfigs } from "../pack/nested";
 import { MAX_ENTRIES, stopValidationCache, useValidationCache } from "../pack/validcache";
 import type { Pack, Project } from "../pack/model";
 import { HcpxError } from "../util/errors";
@@ -52,6 +53,7 @@ export class ViewCache {
   private packDirs: string[] = [];
   /** the cwd's own hcp.config.json5 (where the config search looks first) */
   private here?: string;
+  private readonly around: Record<string, string[]> = Object.create(null); // enclosing()'s, by config
   /** how many packs are served */
   packCount = 0;
   /** the tool-list change key (JSON of the listing and the packs served); from the start cache, made when compared */
@@ -126,6 +128,7 @@ export class ViewCache {
     const files = [
       ...(this.configFile ? [this.configFile] : []),
       join(userConfigDir(), "config.json5"),
+      ...this.enclosing(this.configFile),
       ...this.packDirs.flatMap((d) => PACK_FILES.map((f) => join(d, f))),
     ];
     if (
@@ -186,8 +189,14 @@ export class ViewCache {
 
   /** The project as its config files say now (see above). */
   currentProject(): Project {
-    const files = [this.configPath(true), join(userConfigDir(), "config.json5"), this.livePrincipal?.file];
+    const config = this.configPath(true);
+    const files = [config, join(userConfigDir(), "config.json5"), this.livePrincipal?.file, ...this.enclosing(config)];
     return this.projects.get(files, () => this.freshProject());
+  }
+
+  /** The configs of projects enclosing `config` (src/pack/nested.ts: whether it is used depends on them too). */
+  private enclosing(config: string | undefined): string[] {
+    return config === undefined ? [] : (this.around[config] ??= enclosingConfigs(config, CONFIG_NAME));
   }
 
   /** The stamp's stat: the one nearestConfig took of that file in this call, else a stat now. */
@@ -292,7 +301,7 @@ export class ViewCache {
   // stat pass ~1 ms). The stamp is taken before the read.
   private configStamp(): string {
     const file = this.configPath();
-    return `${file ?? "-"}=${identity(file)}|${identity(join(userConfigDir(), "config.json5"))}|${identity(this.livePrincipal?.file)}`;
+    return `${file ?? "-"}=${identity(file)}|${identity(join(userConfigDir(), "config.json5"))}|${identity(this.livePrincipal?.file)}|${this.enclosing(file).map(identity).join(",")}`;
   }
 
   private packsStamp(packDirs: string[]): string {

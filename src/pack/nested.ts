@@ -29,10 +29,20 @@ export function refuseUnlistedNested(
   read: (file: string) => ConfigRead,
 ): void {
   const innerDir = dirname(projectFile);
-  for (let dir = dirname(innerDir); ; dir = dirname(dir)) {
-    const outer = joinIn(dir, name);
+  for (const outer of enclosingConfigs(projectFile, name))
     if (isThere(outer) && (userOs || mayEnforce(outer))) check(outer, read(outer), innerDir, projectFile, userOs);
-    if (dirname(dir) === dir) return;
+}
+
+/**
+ * The configs of the projects that may enclose `projectFile`'s (`name` in each folder above its own), there or
+ * not: the files refuseUnlistedNested reads, so what a project kept loaded depends on besides its own config
+ * and the user's (src/mcp/view-cache.ts stamps them: one appearing, edited or gone may refuse the config).
+ */
+export function enclosingConfigs(projectFile: string, name: string): string[] {
+  const out: string[] = [];
+  for (let dir = dirname(dirname(projectFile)); ; dir = dirname(dir)) {
+    out.push(joinIn(dir, name));
+    if (dirname(dir) === dir) return out;
   }
 }
 
