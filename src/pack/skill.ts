@@ -111,7 +111,7 @@ function splitRow(line: string): string[] | undefined {
  * as it is now, did both clean before (validcache.ts): neither the YAML reader nor the schemas run then.
  */
 function frontmatterOf(block: string, file: string, read: SkillRead | undefined): SkillFrontmatter {
-  const remembered = read && cachedValueOf(FRONTMATTER, read.id, CAPS.skill);
+  const remembered = read && cachedValueOf(FRONTMATTER, read.id, CAPS.skill, block);
   if (remembered) return remembered.value as SkillFrontmatter;
   let fm: unknown;
   try {
@@ -154,7 +154,7 @@ function frontmatterOf(block: string, file: string, read: SkillRead | undefined)
       }),
     );
   }
-  if (read && v.warnings.length === 0) markValidated(FRONTMATTER, read.id, v.data, read.readAt);
+  if (read && v.warnings.length === 0) markValidated(FRONTMATTER, read.id, v.data, read.readAt, block);
   return v.data;
 }
 

@@ -290,21 +290,21 @@ export function validateDoc<K extends keyof Schemas>(
     doc.file,
     doc.text,
   );
-  if (v.warnings.length === 0) markValidated(kind, doc.id, doc.value, readAt);
+  if (v.warnings.length === 0) markValidated(kind, doc.id, doc.value, readAt, doc.text);
   return v;
 }
 
 export interface ReadValidated<T> extends Validated<T> {
   /** the file as shown in messages */
   file: string;
-  /** the file's text, read only when asked for (a cache hit reads none): for locating a later problem */
+  /** the file's text, as read for the value (a cache hit's included): for locating a later problem */
   text(): string;
 }
 
 /**
- * Read, parse and validate a JSON5 file of `kind` — or, when the file as it is
- * now validated clean before (validcache.ts: exec, mcp, the library, adopt), take the value
- * remembered then: no read of the file, no parser, no schemas.
+ * Read, parse and validate a JSON5 file of `kind` — or, when the file's text as read now
+ * validated clean before (validcache.ts: exec, mcp, the library, adopt), take the value
+ * remembered then: no parser, no schemas.
  */
 export function readValidated<K extends keyof Schemas>(
   kind: K,
@@ -313,15 +313,7 @@ export function readValidated<K extends keyof Schemas>(
   maxBytes: number,
 ): ReadValidated<z.infer<Schemas[K]>> {
   const hit = cachedValue(kind, file, maxBytes);
-  if (hit) {
-    let text: string | undefined;
-    return {
-      data: hit.value as z.infer<Schemas[K]>,
-      warnings: [],
-      file: shown,
-      text: () => (text ??= readJson5(file, shown, maxBytes).text),
-    };
-  }
+  if (hit) return { data: hit.value as z.infer<Schemas[K]>, warnings: [], file: shown, text: () => hit.text };
   const readAt = Date.now();
   const doc = readJson5(file, shown, maxBytes);
   return { ...validateDoc(kind, doc, readAt), file: doc.file, text: () => doc.text };

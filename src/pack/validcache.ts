@@ -5,10 +5,15 @@
 // build's hash of the sources and the lock (fixed at build time: the readers and
 // the schemas, scripts/tree-hash.mjs SCHEMA_INPUTS), the kind of file, its absolute path and
 // its identity (device, inode, size, mtime and ctime in ns: src/util/readfile.ts),
-// taken with one stat: any write to the file changes its ctime, which no one
-// can set back, so an edited file, or another hcpx build, is read and
-// validated again. No content hash is needed, and node:crypto (~17 M
-// instructions to load) stays off exec's start path.
+// from the fstat of the read. The entry also holds the text its value came from,
+// and a hit is only a hit when the file's text, read now, is that text: an
+// identity alone does not vouch for a file's content everywhere (on sshfs the
+// ctime is the mtime, which `touch -d` sets back; an NFS client's stat answers
+// from its attribute cache for up to a minute, where an open asks the server; a
+// write through a shared mapping changes no time after the page's first write
+// fault; all reproduced in review, stop 63). So a hit costs a read of the file
+// and a string comparison, not the JSON5 parser and the schemas; no content hash
+// is needed, and node:crypto (~17 M instructions to load) stays off exec's start path.
 //
 // One small file per source file, `validated/<slot>.json` under
 // `$XDG_CACHE_HOME/hcpx/` (default `~/.cache/hcpx/`): `{ key, value }`, the
@@ -29,7 +34,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { joinIn } from "../util/paths";
-import { fileId, nsIdentity } from "../util/readfile";
+import { fileId, readTextFile } from "../util/readfile";
 import { cacheRoot, readCache, removeCache, writeCache } from "../util/cache";
 import { SCHEMA_HASH } from "../util/build-info";
 import { settled } from "../util/stamp";
@@ -94,17 +99,6 @@ export function schemaPrefix(): Lanes {
   return (schemaLanes ??= lanesOf(`${SCHEMA_HASH}\0`));
 }
 
-/** The identity of the file at `file` as readTextFile gives it, when it is a regular file of at most maxBytes. */
-function identityAt(file: string, maxBytes: number): string | undefined {
-  try {
-    const b = statSync(file, { bigint: true });
-    if (!b.isFile() || b.size > BigInt(maxBytes)) return undefined;
-    return nsIdentity(b);
-  } catch {
-    return undefined;
-  }
-}
-
 export interface CacheKey {
   /** the entry's file name (from schemas, kind and path) */
   slot: string;
@@ -120,32 +114,55 @@ export function keyOf(kind: string, id: string | undefined): CacheKey | undefine
 }
 
 /**
- * The cached value of `file` for `kind`, when the file as it is now (one stat)
- * validated clean before; undefined on any miss.
+ * The cached value of `file` for `kind`, when the file, read now (bounded, as readTextFile reads it), has the
+ * text it validated clean with before; undefined on any miss (a file that cannot be read included: the
+ * caller's own read then says why). `text` is that read, for the caller's later use.
  */
-export function cachedValue(kind: string, file: string, maxBytes: number): { value: unknown } | undefined {
+export function cachedValue(
+  kind: string,
+  file: string,
+  maxBytes: number,
+): { value: unknown; text: string } | undefined {
   const dir = cacheDir();
   if (dir === undefined) return undefined;
-  const identity = identityAt(file, maxBytes);
-  return identity === undefined ? undefined : lookup(dir, kind, fileId(file, identity), maxBytes);
+  const identity: { id?: string } = {};
+  let text: string;
+  try {
+    text = readTextFile(file, file, maxBytes, identity);
+  } catch {
+    return undefined;
+  }
+  // as the JSON5 reader keeps it (json5.ts parseJson5: a byte order mark is not the text's)
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const hit = lookup(dir, kind, fileId(file, identity.id!), maxBytes, text);
+  return hit && { value: hit.value, text };
 }
 
 /**
  * The cached value for `kind` of the file `id` (path \0 identity, as taken when it was read: Json5Doc.id,
- * readTextFile's `identity`), when that file validated clean before; undefined on any miss.
+ * readTextFile's `identity`) whose value comes from `text` (read then), when that text validated clean before;
+ * undefined on any miss.
  */
-export function cachedValueOf(kind: string, id: string, maxBytes: number): { value: unknown } | undefined {
+export function cachedValueOf(
+  kind: string,
+  id: string,
+  maxBytes: number,
+  text: string,
+): { value: unknown } | undefined {
   const dir = cacheDir();
-  return dir === undefined ? undefined : lookup(dir, kind, id, maxBytes);
+  return dir === undefined ? undefined : lookup(dir, kind, id, maxBytes, text);
 }
 
-function lookup(dir: string, kind: string, id: string, maxBytes: number): { value: unknown } | undefined {
+function lookup(dir: string, kind: string, id: string, maxBytes: number, text: string): { value: unknown } | undefined {
   const k = keyOf(kind, id)!;
   try {
-    const bytes = readCache(joinIn(dir, `${k.slot}.json`), maxBytes * 2 + 4096);
+    // the value (at most about twice the text's JSON) and the text itself
+    const bytes = readCache(joinIn(dir, `${k.slot}.json`), maxBytes * 4 + 4096);
     if (bytes === undefined) return undefined;
-    const e = JSON.parse(bytes.toString("utf8")) as { key?: unknown; value?: unknown };
-    return e !== null && typeof e === "object" && e.key === k.key && "value" in e ? { value: e.value } : undefined;
+    const e = JSON.parse(bytes.toString("utf8")) as { key?: unknown; value?: unknown; text?: unknown };
+    return e !== null && typeof e === "object" && e.key === k.key && e.text === text && "value" in e
+      ? { value: e.value }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -184,15 +201,24 @@ export function settledAt(id: string, readAt: number): boolean {
   );
 }
 
-/** Remember that the file `id`, read at `readAt`, validated clean for `kind`, with its value (not when it changed too recently: settledAt). */
-export function markValidated(kind: string, id: string | undefined, value: unknown, readAt: number): void {
+/**
+ * Remember that the file `id`, read at `readAt`, validated clean for `kind`, with its value and the `text` it
+ * came from (not when it changed too recently: settledAt).
+ */
+export function markValidated(
+  kind: string,
+  id: string | undefined,
+  value: unknown,
+  readAt: number,
+  text: string,
+): void {
   if (!writes) return;
   const dir = cacheDir();
   const k = keyOf(kind, id);
   if (!dir || !k || !settledAt(id!, readAt) || !jsonExact(value)) return;
   const file = joinIn(dir, `${k.slot}.json`);
   try {
-    writeCache(file, Buffer.from(JSON.stringify({ key: k.key, value })));
+    writeCache(file, Buffer.from(JSON.stringify({ key: k.key, value, text })));
     prune(dir);
   } catch {
     // a cache that cannot be written (read-only, full disk) is a cache miss next time; the door leaves no temp file

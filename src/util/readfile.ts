@@ -128,12 +128,12 @@ export function fileId(file: string, identity: string): string {
 }
 
 /**
- * A file's identity from a bigint stat: device, inode, size, mtime and ctime in ns (any write changes
- * the ctime, which no one can set back). The one form readTextFile's `identity` and the validation cache's
- * one-stat lookup (src/pack/validcache.ts) both give. (src/util/stamp.ts identityOf is the ms form of a plain
- * stat, for the answers kept only once a file has settled.)
+ * A file's identity from a bigint stat: device, inode, size, mtime and ctime in ns (a write on a local disk
+ * changes the ctime, which no one can set back; not on every file system: the validation cache compares the
+ * text too, src/pack/validcache.ts). readTextFile's `identity` gives this form. (src/util/stamp.ts identityOf
+ * is the ms form of a plain stat, for the answers kept only once a file has settled.)
  */
-export function nsIdentity(b: BigIntStats): string {
+function nsIdentity(b: BigIntStats): string {
   return `${b.dev}:${b.ino}:${b.size}:${b.mtimeNs}:${b.ctimeNs}`;
 }
 

@@ -24,12 +24,12 @@ import { frame, unframe } from "../support/cache-frame";
 import { MCP_OPENING, mcpRequest, mcpStart } from "../support/mcp-lines.mjs";
 
 const cacheOf = (home: string) => join(home, ".cache", "hcpx", "validated");
-/** The cache's entries: file name → { key, value } */
+/** The cache's entries: file name → { key, value, text } */
 const entries = (home: string) =>
   Object.fromEntries(
     readdirSync(cacheOf(home)).map((f) => [
       f,
-      JSON.parse(unframe(readFileSync(join(cacheOf(home), f)))) as { key: string; value: unknown },
+      JSON.parse(unframe(readFileSync(join(cacheOf(home), f)))) as { key: string; value: unknown; text?: string },
     ]),
   );
 
@@ -190,38 +190,40 @@ describe("validation cache", () => {
     expect(existsSync(cacheOf(home))).toBe(false);
   });
 
-  it("a hit takes the value remembered for the file as it is (no read, no parser), and only for that file", async () => {
+  it("a hit takes the value remembered for the file's text as it is now (no parser), and only for that text and identity", async () => {
     const p = await aged(shared);
     const home = tmp("hcpx-vc-home-");
     const env = { HOME: home };
     expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout).ok).toBe(
       true,
     );
-    // the config's entry holds its parsed, validated value under a key naming the config's path
+    // the config's entry holds its parsed, validated value and the text it came from, under a key naming the config's path
     const [name, entry] = Object.entries(entries(home)).find(([, e]) => e.key.includes(p.config))!;
     expect((entry.value as { grants: { allow: string[] } }).grants.allow).toEqual(["calc-wrap.*"]);
-    // changed in the cache only: exec now goes by the remembered value, so it never read the file
-    writeFileSync(
-      join(cacheOf(home), name),
-      frame(JSON.stringify({ key: entry.key, value: { ...(entry.value as object), grants: { allow: [] } } })),
-    );
-    const denied = JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout);
+    expect(entry.text).toBe(readFileSync(p.config, "utf8"));
+    const plant = (e: Record<string, unknown>) => writeFileSync(join(cacheOf(home), name), frame(JSON.stringify(e)));
+    const none = { ...(entry.value as object), grants: { allow: [] } };
+    const exec = async () =>
+      JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout);
+    // changed in the cache only: exec now goes by the remembered value (the file's text is the entry's), not the parser's
+    plant({ key: entry.key, value: none, text: entry.text });
+    const denied = await exec();
     expect(denied.ok).toBe(false);
     expect(denied.error.code).toBe("not_granted");
-    // the same entry under another key (another identity of the file) is a miss: the file is read again
-    writeFileSync(
-      join(cacheOf(home), name),
-      frame(
-        JSON.stringify({
-          key: entry.key.replace(/:(\d+)$/, (_m, ns: string) => `:${BigInt(ns) + 1n}`),
-          value: { ...(entry.value as object), grants: { allow: [] } },
-        }),
-      ),
-    );
-    expect(JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout)).toEqual({
-      ok: true,
-      data: { pong: true },
+    // the same entry under another key (another identity of the file) is a miss: the file is parsed again
+    plant({
+      key: entry.key.replace(/:(\d+)$/, (_m, ns: string) => `:${BigInt(ns) + 1n}`),
+      value: none,
+      text: entry.text,
     });
+    expect(await exec()).toEqual({ ok: true, data: { pong: true } });
+    // the file's identity as it is, but another text than the file's now: a miss too (an identity does not vouch
+    // for content everywhere: sshfs's ctime is its mtime, an NFS client's stat is cached, a shared mapping's
+    // writes change no time), so the file is parsed again; an entry without a text is never a hit
+    plant({ key: entry.key, value: none, text: String(entry.text).replace("calc-wrap.*", "calc-wrap.x") });
+    expect(await exec()).toEqual({ ok: true, data: { pong: true } });
+    plant({ key: entry.key, value: none });
+    expect(await exec()).toEqual({ ok: true, data: { pong: true } });
   });
 
   // scripts/build.mjs makes adopt's shipped code cache from a run with nothing remembered (its `fresh: true`):
@@ -281,7 +283,11 @@ describe("validation cache", () => {
     expect(Object.values(all).some((e) => e.key.includes(`\0ConfigSchema\0${p.config}\0`))).toBe(true);
     // changed in the cache only: adopt now goes by the remembered frontmatter, so it never parsed the file's
     const changed = frame(
-      JSON.stringify({ key: entry.key, value: { ...(entry.value as object), leads: ["the remembered lead"] } }),
+      JSON.stringify({
+        key: entry.key,
+        value: { ...(entry.value as object), leads: ["the remembered lead"] },
+        text: entry.text, // the frontmatter block it came from
+      }),
     );
     writeFileSync(join(cacheOf(home), name), changed);
     const second = await adopt();

@@ -141,6 +141,7 @@ export const SHARED_FILES = [
   "test/pack/load-examples.test.ts",
   "test/pack/schema-hash.test.ts",
   "test/pack/undeclared.test.ts",
+  "test/pack/validcache-content.test.ts",
   "test/pack/validcache.test.ts",
   "test/packs/door.test.ts",
   "test/packs/from-mcp-modern.test.ts",
@@ -187,7 +188,7 @@ export const SHARED_FILES = [
 // before the others, two more at once than there are cores, so that their waits
 // overlap instead of each holding one of the cores' workers idle (when they were 13,
 // they took ~62 s of wall time for ~23 CPU-s; the 14th, exec-timeline, waits 3.1 s, and the 15th and
-// 16th, shipped-cache-warm and enclosing-config, the racy rule's 3 s).
+// 16th, shipped-cache-warm and enclosing-config, and the 17th, validcache-content, the racy rule's 3 s).
 export const WAITING_FILES = [
   "test/bench/exec-timeline.test.ts",
   "test/cli/shipped-cache-warm.test.ts",
@@ -201,6 +202,7 @@ export const WAITING_FILES = [
   "test/mcp/start-cache.test.ts",
   "test/mcp/watched-list.test.ts",
   "test/pack/undeclared.test.ts",
+  "test/pack/validcache-content.test.ts",
   "test/pack/validcache.test.ts",
   "test/packs/mcp-url.test.ts",
   "test/runtime/cancel.test.ts",
