@@ -1,11 +1,13 @@
 // The composite adapter: the pack's module (which must realpath inside the
 // pack directory) is imported in-process; its default export maps each
 // verb_key to `async (args, ctx) => data`. A throw becomes an envelope error.
-// A long-lived process (hcpx mcp) calls it again and again: the module's
-// checked real path is kept with the stamp of the file it names (one stat a
-// call instead of two realpath(3) walks and a stat: src/mcp/stamp.ts, whose
-// racy rule never vouches for a file changed within the last seconds), and
-// the module's namespace is kept as import() keeps it (by its URL).
+// A long-lived process (hcpx mcp) calls it again and again, and a call acts on
+// the files as they are now: one stat a call of the module file gives its
+// version (identity: device, inode, size, mtime, ctime; src/util/stamp.ts,
+// whose racy rule never vouches for a file changed within RACY_MS). While the
+// version holds, the checked real path (instead of two realpath(3) walks and a
+// stat) and the imported module are kept; a new version is checked again and
+// imported anew (verbFunction: under a new URL, import() keeping each by its URL).
 import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -16,7 +18,7 @@ import { failure, type Envelope } from "./envelope";
 import { dynamicImport } from "../util/dynamic-import";
 import { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_NESTING, cancelled, parseOutput } from "./wrap";
 import { forbiddenEnvOf } from "../pack/envrules";
-import { namesMissing, stampOf } from "../util/stamp";
+import { identityOf, settled, stampStat } from "../util/stamp";
 
 export interface CompositeContext {
   pack: string;
@@ -51,7 +53,7 @@ export async function runComposite({
       },
     );
   const file = moduleFile(pack);
-  if (typeof file !== "string") return file;
+  if ("ok" in file) return file;
   const fn = await verbFunction(file, spec.module, cmd.verb_key);
   if (typeof fn !== "function") return fn;
   const env = bindingEnv(pack, runtimeEnv);
@@ -105,32 +107,58 @@ export async function runComposite({
   }
 }
 
-/** The checked module path of each composite (pack directory, composite.module) with the stamp of the file it names. */
-const checked = new Map<string, { stamp: string; file: string }>();
+/**
+ * A module file's version: its identity (identityOf) as text, and whether it can vouch for the file's
+ * content (stampOf's rule: not when the file changed within RACY_MS of now); undefined when it is missing.
+ */
+interface Version {
+  id: string;
+  settled: boolean;
+}
+
+/** The module file's version now (one stat, through links: that of the file it names). */
+function versionOf(named: string): Version | undefined {
+  const st = stampStat(named);
+  return st && { id: identityOf(st).join("-"), settled: settled(st, Date.now()) };
+}
+
+/** Whether `a` is `b` and vouches for it: what was kept with `a` may be reused. */
+function holds(a: Version | undefined, b: Version | undefined): boolean {
+  return a !== undefined && b !== undefined && a.settled && b.settled && a.id === b.id;
+}
+
+/** The checked module path of each composite (pack directory, composite.module) with the version of the file it names. */
+const checked = new Map<string, { version: Version; file: string }>();
 /** Bound on `checked` (one entry a composite pack; a server that saw more starts over). */
 const CHECKED_MAX = 1024;
 
+/** A composite's module: its real path, checked, and the version of the file taken before the checks. */
+interface ModuleFile {
+  file: string;
+  version: Version | undefined;
+}
+
 /**
  * Step 1: the composite's module, resolved inside its pack and a regular file (or the envelope that says why not).
- * Kept while the file the module path names keeps its stamp: the same file (device, inode) unchanged (size,
- * mtime, ctime) since it was checked, and not changed within RACY_MS of the stamp. A link put in the way, a
- * file replaced, moved or removed changes it (a new inode, or the ctime of a link count changed): checked again.
+ * Kept while the file the module path names keeps its version: the same file (device, inode) unchanged (size,
+ * mtime, ctime) since it was checked, and not changed within RACY_MS of then. A link put in the way, a file
+ * replaced, moved or removed changes it (a new inode, or the ctime of a link count changed): checked again.
  */
-function moduleFile(pack: AdapterCall<"composite">["pack"]): string | Envelope {
+function moduleFile(pack: AdapterCall<"composite">["pack"]): ModuleFile | Envelope {
   const named = resolve(pack.dir, pack.surface.composite.module);
   const key = `${pack.dir}\0${named}`;
-  // taken before the checks: a change during them leaves a stamp the next call finds different
-  const stamp = stampOf([named]);
+  // taken before the checks (and the import): a change during them leaves a version the next call finds different
+  const version = versionOf(named);
   const kept = checked.get(key);
-  if (kept && stamp !== undefined && kept.stamp === stamp) return forbiddenEnv(pack) ?? kept.file;
+  if (kept && holds(kept.version, version)) return forbiddenEnv(pack) ?? { file: kept.file, version };
   checked.delete(key);
   const file = checkModule(pack, named);
-  // a stamp of a missing file ("-") vouches for nothing
-  if (typeof file === "string" && stamp !== undefined && !namesMissing(stamp)) {
+  if (typeof file !== "string") return file;
+  if (version?.settled) {
     if (checked.size >= CHECKED_MAX) checked.clear();
-    checked.set(key, { stamp, file });
+    checked.set(key, { version, file });
   }
-  return file;
+  return { file, version };
 }
 
 function checkModule(pack: AdapterCall<"composite">["pack"], named: string): string | Envelope {
@@ -180,8 +208,14 @@ function forbiddenEnv(pack: AdapterCall<"composite">["pack"]): Envelope | undefi
     : undefined;
 }
 
-/** Each module's namespace by its file, as import() keeps it (by its URL: a module is evaluated once per process). */
-const modules = new Map<string, Record<string, unknown>>();
+/**
+ * Each module's namespace (as import() gives it: calls that come while it loads wait for the same one) by
+ * its file, with the version of the file it was imported from; one entry a file, a new import replaces it.
+ * A failed import is kept too: the same version of the file fails the same way (import() keeps the failure).
+ */
+const modules = new Map<string, { version: Version | undefined; mod: Promise<Record<string, unknown>> }>();
+/** Imports of a module file whose version could not vouch for it (numbers their URLs apart). */
+let unsettledImports = 0;
 
 /**
  * How many composite modules this process has checked or loaded (test seam, read-only): the test
@@ -193,15 +227,19 @@ export function compositesLoaded(): number {
 }
 
 /** Step 2: the verb's function from the module's default export (or the envelope that says why not). */
-async function verbFunction(file: string, module: string, verb: string): Promise<VerbFn | Envelope> {
-  let mod = modules.get(file);
-  if (!mod)
-    try {
-      mod = (await dynamicImport(pathToFileURL(file).href)) as Record<string, unknown>;
-      modules.set(file, mod);
-    } catch (e) {
-      return failure("composite_error", `cannot load ${module}: ${(e as Error)?.message ?? String(e)}`);
+async function verbFunction({ file, version }: ModuleFile, module: string, verb: string): Promise<VerbFn | Envelope> {
+  const kept = modules.get(file);
+  let mod: Record<string, unknown>;
+  try {
+    if (kept && holds(kept.version, version)) mod = await kept.mod;
+    else {
+      const loading = dynamicImport(moduleUrl(file, version, kept !== undefined)) as Promise<Record<string, unknown>>;
+      modules.set(file, { version, mod: loading });
+      mod = await loading;
     }
+  } catch (e) {
+    return failure("composite_error", `cannot load ${module}: ${(e as Error)?.message ?? String(e)}`);
+  }
   const table = mod.default as Record<string, unknown> | undefined;
   const fn = (table && typeof table === "object" && Object.hasOwn(table, verb) ? table[verb] : undefined) as
     VerbFn | undefined;
@@ -210,6 +248,26 @@ async function verbFunction(file: string, module: string, verb: string): Promise
       hint: "the default export maps each verb_key to async (args, ctx) => data",
     });
   return fn;
+}
+
+/**
+ * The URL to import `file` from. import() evaluates a module once per URL and keeps it (or its failure)
+ * for the life of the process, so a file imported again (its version changed, or could not vouch for it)
+ * is imported under a URL of its own: `?hcpx-v=` and the file's identity, which a settled version vouches
+ * for, and an unsettled one (two writes within one tick can leave the identity as it was) numbered apart
+ * as well. The first import of a file in a process (hcpx exec's only one) is of its plain URL.
+ * What it costs: Node cannot drop a module from import()'s map, so each one imported stays there, one a
+ * version: a server keeps one per edit of the file (and one per call within RACY_MS of an edit), while
+ * `modules` holds the newest alone.
+ * Only the pack's module file is imported anew: the modules it imports itself (./ops.mjs beside it, …)
+ * resolve to their plain URLs, which import() has already evaluated, and run as first imported until
+ * the process ends (hcpx exec runs each call's; a running hcpx mcp needs a restart for them).
+ */
+function moduleUrl(file: string, version: Version | undefined, again: boolean): string {
+  const url = pathToFileURL(file).href;
+  if (!again) return url;
+  const v = version?.id ?? "missing";
+  return `${url}?hcpx-v=${version?.settled ? v : `${v}-${++unsettledImports}`}`;
 }
 
 /** Step 3: the Binding's variables the module may read (binding.env, from the runtime's environment). */

@@ -1,8 +1,8 @@
 // File stamps for the per-call reuse of what the one tool-call front
 // (src/mcp/view-cache.ts) loaded: the project (its config files) and a pack
 // (the packs' surface.json and policy.json); also the server config and tokens
-// file (src/mcp/team-config.ts) and a composite's checked module path
-// (src/runtime/composite.ts). A call is decided on the files as they are
+// file (src/mcp/team-config.ts) and a composite's checked module path and
+// imported module (src/runtime/composite.ts). A call is decided on the files as they are
 // now; a stamp only says "nothing changed since the load" cheaply (one stat a
 // file instead of a read, parse and validation).
 //

@@ -110,6 +110,7 @@ export const SHARED_FILES = [
   "test/mcp/audit-hash.test.ts",
   "test/mcp/audit.test.ts",
   "test/mcp/bounded-list.test.ts",
+  "test/mcp/composite-edit.test.ts",
   "test/mcp/confirm-state.test.ts",
   "test/mcp/confirm.test.ts",
   "test/mcp/enclosing-config.test.ts",
@@ -187,12 +188,14 @@ export const SHARED_FILES = [
 // server's confirm or rate window. vitest.config.ts runs them as a group of their own
 // before the others, two more at once than there are cores, so that their waits
 // overlap instead of each holding one of the cores' workers idle (when they were 13,
-// they took ~62 s of wall time for ~23 CPU-s; the 14th, exec-timeline, waits 3.1 s, and the 15th and
-// 16th, shipped-cache-warm and enclosing-config, and the 17th, validcache-content, the racy rule's 3 s).
+// they took ~62 s of wall time for ~23 CPU-s; the 14th, exec-timeline, waits 3.1 s;
+// shipped-cache-warm, enclosing-config and validcache-content wait out the racy rule's 3 s,
+// composite-edit three times).
 export const WAITING_FILES = [
   "test/bench/exec-timeline.test.ts",
   "test/cli/shipped-cache-warm.test.ts",
   "test/hostile/runtime/faults.test.ts",
+  "test/mcp/composite-edit.test.ts",
   "test/mcp/confirm.test.ts",
   "test/mcp/enclosing-config.test.ts",
   "test/mcp/http-keepalive.test.ts",
