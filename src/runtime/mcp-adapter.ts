@@ -28,6 +28,7 @@ import {
 import { headerEnvNames, headerValues } from "../pack/mcp-remote";
 import { confine, widestGranted } from "./sandbox/index";
 import { checkPin, listAllTools, PinError, toolsByName } from "./mcp-pins";
+import { Marks } from "../util/stamp";
 
 // The v2 SDK client at one era for `hcpx doctor`'s MCP check: from this file, so
 // that dist/ holds one copy of the SDK client (dist/lib/mcp-adapter.mjs), not two.
@@ -38,7 +39,8 @@ export { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 /**
  * A long-lived process (`hcpx mcp`) sets this global to keep each server
  * running between calls (the same program, argv, env and cwd reuse one
- * connection; one that failed, timed out or sat idle for IDLE_MS is closed).
+ * connection while the program's files are those it was started from; one
+ * that failed, timed out or sat idle for IDLE_MS is closed).
  * `hcpx exec` runs once per call and never sets it. A global, not an export:
  * the adapter is a file of its own (dist/lib/mcp-adapter.mjs), and the server
  * command's bundle must not load it to flip a switch.
@@ -49,12 +51,23 @@ const IDLE_MS = 120_000;
 interface Pooled {
   conn: Connection;
   idle?: NodeJS.Timeout;
+  /**
+   * The program's files (ServerRef's `program`) as stamped before the server started: a call is
+   * answered by the program as it is now, so a server whose program was replaced (an editor's save,
+   * an upgrade: the same path, another file) is not reused.
+   */
+  program: Marks;
+  /** calls using it now: one taken out of the pool while in use is closed when the last of them ends */
+  busy: number;
 }
 const pool = new Map<string, Pooled>();
 let exitHook = false;
 
-/** A server to reach: a stdio program to start, or a remote URL. */
-export type ServerRef = { stdio: ServerSpawn } | { http: RemoteServer };
+/**
+ * A server to reach: a stdio program to start (`program`: the files it runs, the pack's bin and the
+ * interpreter that runs it, stamped by the pool), or a remote URL.
+ */
+export type ServerRef = { stdio: ServerSpawn; program: readonly string[] } | { http: RemoteServer };
 
 function keyOf(ref: ServerRef): string {
   if ("http" in ref) {
@@ -91,25 +104,39 @@ async function open(
   }
   const key = keyOf(spec);
   let p = pool.get(key);
-  if (p && p.conn.transport.failure) {
+  // one stat a program file per call (src/util/stamp.ts): a replaced program gets a new server, as exec would run it
+  if (p && (p.conn.transport.failure || !p.program.holds())) {
     pool.delete(key);
-    await p.conn.close();
+    if (p.busy === 0) await p.conn.close(); // else its last call's release closes it
     p = undefined;
   }
   if (!p) {
-    p = { conn: await connectTo(spec, timeoutMs, signal) };
+    // stamped before the start; a program changed within RACY_MS of it cannot be vouched for by its
+    // stamp (the racy rule): that server answers this call only
+    const program = Marks.take("http" in spec ? [] : spec.program, Date.now());
+    const conn = await connectTo(spec, timeoutMs, signal);
+    if (!program) return { conn, release: () => conn.close() };
+    p = { conn, program, busy: 0 };
     pool.set(key, p);
   }
   const mine = p;
+  mine.busy++;
   if (mine.idle) clearTimeout(mine.idle);
   return {
     conn: mine.conn,
     release: async (healthy) => {
+      mine.busy--;
       if (!healthy || mine.conn.transport.failure) {
         if (pool.get(key) === mine) pool.delete(key);
         await mine.conn.close();
         return;
       }
+      if (pool.get(key) !== mine) {
+        // replaced while in use: closed by the last call on it
+        if (mine.busy === 0) await mine.conn.close();
+        return;
+      }
+      if (mine.busy > 0) return; // the idle wait starts when the last call on it ends
       mine.idle = setTimeout(() => {
         if (pool.get(key) === mine) pool.delete(key);
         void mine.conn.close();
@@ -346,5 +373,6 @@ export function serverRef(
     },
   );
   if ("ok" in line) return line;
-  return { stdio: line };
+  // the files the server runs: the pack's bin, and the interpreter when it is one that runs it (a .mjs under Node)
+  return { stdio: line, program: bin.command === bin.path ? [bin.path] : [bin.path, bin.command] };
 }

@@ -126,6 +126,7 @@ export const SHARED_FILES = [
   "test/mcp/lifecycle.test.ts",
   "test/mcp/mcp.test.ts",
   "test/mcp/one-question.test.ts",
+  "test/mcp/pool-program.test.ts",
   "test/mcp/prompts.test.ts",
   "test/mcp/stamp.test.ts",
   "test/mcp/start-cache.test.ts",
@@ -189,8 +190,8 @@ export const SHARED_FILES = [
 // before the others, two more at once than there are cores, so that their waits
 // overlap instead of each holding one of the cores' workers idle (when they were 13,
 // they took ~62 s of wall time for ~23 CPU-s; the 14th, exec-timeline, waits 3.1 s;
-// shipped-cache-warm, enclosing-config and validcache-content wait out the racy rule's 3 s,
-// composite-edit three times).
+// shipped-cache-warm, enclosing-config, validcache-content and pool-program wait out the racy
+// rule's 3 s, composite-edit three times).
 export const WAITING_FILES = [
   "test/bench/exec-timeline.test.ts",
   "test/cli/shipped-cache-warm.test.ts",
@@ -202,6 +203,7 @@ export const WAITING_FILES = [
   "test/mcp/http-limits.test.ts",
   "test/mcp/http-list-changed.test.ts",
   "test/mcp/http-percall.test.ts",
+  "test/mcp/pool-program.test.ts",
   "test/mcp/start-cache.test.ts",
   "test/mcp/watched-list.test.ts",
   "test/pack/undeclared.test.ts",
