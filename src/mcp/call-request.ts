@@ -1,10 +1,11 @@
 // A tool call's name and input → the runtime's request (pack, verb, args,
 // argv, confirm), or the bad_args / unknown_verb envelope that says why not:
-// the single shape's `hcp` input, a per-command tool of the view, and (the
-// library) a `<pack>__<verb>` name the view does not serve, for the runtime
-// to judge in hcpx exec's words. Nothing here decides what may run.
+// the single shape's `hcp` input, a per-command tool of the view (its name
+// mapped by the view, its input read by the command as its pack's files are
+// now), and (the library) a `<pack>__<verb>` name the view does not serve, for
+// the runtime to judge in hcpx exec's words. Nothing here decides what may run.
 import { findPack } from "../pack/load";
-import { toolName, type Project } from "../pack/model";
+import { toolName, type Command, type Project } from "../pack/model";
 import { failure, type Envelope } from "../runtime/envelope";
 import type { ExecRequest } from "../runtime/execute";
 import { isObj } from "../util/is";
@@ -53,29 +54,45 @@ function split(pack: string, verb: string, args: Record<string, unknown>, confir
   return { pack, verb, args, confirm };
 }
 
+/** A per-command tool's call: the pack and verb its name maps to in the view, and its input as given. */
+export interface ToolCall {
+  pack: string;
+  verb: string;
+  input: Record<string, unknown>;
+}
+
 /**
- * A per-command tool's input → a runtime request. `view` is asked first; on a
+ * A per-command tool's name → its pack and verb. `view` is asked first; on a
  * miss, `refreshed()` rebuilds it when a file changed and returns the view to
- * ask again (undefined: nothing changed).
+ * ask again (undefined: nothing changed). Only the mapping comes from the
+ * view: requestFromTool reads the input by the command as its files are now.
  */
-export function requestFromTool(
+export function toolCallOf(
   view: ExportView,
   name: string,
   input: Record<string, unknown>,
   refreshed: () => ExportView | undefined,
-): ExecRequest | Envelope {
+): ToolCall | Envelope {
   let hit = view.byTool.get(name);
   if (!hit) hit = refreshed()?.byTool.get(name);
   if (!hit)
     return failure("unknown_verb", `no tool '${name}' (not a granted command of an activated pack)`, {
       hint: "list the tools again; hcpx only serves granted commands",
     });
-  const { confirm, ...rest } = input;
+  return { pack: hit.pack, verb: hit.verb, input };
+}
+
+/**
+ * A per-command tool's call → a runtime request. `command`: the one called, as its pack's files are now
+ * (undefined: gone or not granted now; execute() says why nothing runs).
+ */
+export function requestFromTool(call: ToolCall, command: Command | undefined): ExecRequest | Envelope {
+  const { confirm, ...rest } = call.input;
   // `confirm` is the tool-call confirm unless the command declares an arg of that name.
-  if ("confirm" in hit.command.args) return split(hit.pack, hit.verb, input, false);
+  if (command && "confirm" in command.args) return split(call.pack, call.verb, call.input, false);
   if (confirm !== undefined && typeof confirm !== "boolean")
     return failure("bad_args", "'confirm' must be true or false");
-  return split(hit.pack, hit.verb, rest, confirm === true);
+  return split(call.pack, call.verb, rest, confirm === true);
 }
 
 /** A tool name `<pack>__<verb>` as a request for the runtime to judge (not granted, no such pack or verb); undefined when it names no one command. */

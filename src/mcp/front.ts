@@ -2,15 +2,18 @@
 // (http.ts) — both through the SDK's handlers (sdk-server.ts) — and the
 // library (src/lib/index.ts) call tools through this object, in either
 // protocol era. A call goes one way down:
-//   name + input → a runtime request (call-request.ts) → the project and pack
-//   as their files are now (view-cache.ts) → the command's inputs and the
-//   confirm, asked in the caller's era (ask.ts) → execute() (grants,
-//   validation, Binding, the Adapter run, redaction; §12.5.3) → one tool
-//   result (contract.ts toResult) → one audit record (here).
+//   name + input → a runtime request (call-request.ts; a per-command tool's
+//   name → its pack and verb) → the project and pack as their files are now
+//   (view-cache.ts), whose command says what the call may pass → the
+//   command's inputs and the confirm, asked in the caller's era (ask.ts) →
+//   execute() (grants, validation, Binding, the Adapter run, redaction;
+//   §12.5.3) → one tool result (contract.ts toResult) → one audit record
+//   (here).
 // It never checks Policy or touches Binding itself. The view and its listing
 // (rebuilt when a file changes) are the ViewCache this class extends.
 // No MCP SDK here: the transports translate.
 import type { Command, Pack, Project } from "../pack/model";
+import { isGranted } from "../pack/grants";
 import type { ExecRequest } from "../runtime/execute";
 import { failure, type Envelope } from "../runtime/envelope";
 import { READ_SKILL_TOOL } from "../projection/tools";
@@ -20,7 +23,7 @@ import { HCP_TOOL } from "./tools";
 import { ConfirmStateError, ConfirmStates, type Checked, type StateCall } from "./confirm-state";
 import { inputArgs } from "./inputs";
 import { gatherLegacy, gatherModern, runLegacy, runModern, type CallRun } from "./ask";
-import { requestByName, requestFromHcp, requestFromTool } from "./call-request";
+import { requestByName, requestFromHcp, requestFromTool, toolCallOf, type ToolCall } from "./call-request";
 import { readSkill } from "./read-skill";
 import { asAgentSees } from "./unseen";
 import {
@@ -164,29 +167,30 @@ export class McpFront extends ViewCache {
       if (typeof input.pack === "string") trace.pack = input.pack;
       return readSkill(this, input, onChanged, ctx.personOnly !== undefined);
     }
-    const req = this.request(name, input, ctx, onChanged);
-    if ("ok" in req) return toResult(req);
-    trace.pack = req.pack;
-    trace.verb = req.verb;
-    trace.args = req.argv ? { ...req.args, argv: req.argv } : req.args;
-    // the record's hash of what it records (record(): the args, else the input), taken while the bin runs
-    // (as hcpx exec does): ~50 µs of a server's call (noble's sha256 mostly uncompiled at one call in 30 ms)
-    // off the answer's path
-    const recorded = trace.args ?? input;
-    trace.started = () => (trace.hashed = argsHash(recorded));
+    const named = this.request(name, input, ctx, onChanged);
+    if ("ok" in named) return toResult(named);
+    trace.pack = named.pack;
+    trace.verb = named.verb;
+    // the record's args: a request's now, a per-command tool's once its input is read (below)
+    if (!("input" in named)) this.traceArgs(trace, named, input);
     // Per call: the config as it is now, so grant changes apply without a restart.
     let project: Project;
     let pack: Pack | undefined;
     try {
       project = this.currentProject();
-      pack = this.currentPack(project, req.pack);
+      pack = this.currentPack(project, named.pack);
     } catch (e) {
       return toResult(problemEnvelope(e));
     }
     trace.loaded = pack;
     trace.activePacks = () => this.currentPacks(project);
+    // what the call may pass is read from the pack execute() runs (never the listing, which a call does not
+    // rebuild): a tool's `confirm`, and the args its inputs fill
+    const command = commandOf(project, pack, named.verb);
+    const req = "input" in named ? requestFromTool(named, command) : named;
+    if ("ok" in req) return toResult(req);
+    if (req !== named) this.traceArgs(trace, req, input);
     // a command that declares inputs: the args they fill come from the client's answers, never from the call
-    const command = this.commandOf(req);
     const withInputs = command?.inputs && Object.keys(command.inputs).length ? command : undefined;
     if (withInputs) {
       const given = [...inputArgs(withInputs)].filter((a) => Object.hasOwn(req.args ?? {}, a));
@@ -209,13 +213,13 @@ export class McpFront extends ViewCache {
     return ctx.era === "legacy" ? runLegacy(run, req, withInputs) : runModern(run, req, withInputs);
   }
 
-  /** The tool call as a runtime request, in this front's shape (or the envelope that says why not). */
+  /** The tool call as a runtime request, in this front's shape, or a per-command tool's call (requestFromTool reads it), or the envelope that says why not. */
   private request(
     name: string,
     input: Record<string, unknown>,
     ctx: CallContext,
     onChanged?: () => void,
-  ): ExecRequest | Envelope {
+  ): ExecRequest | ToolCall | Envelope {
     if (name === HCP_TOOL && this.shape === "single") return requestFromHcp(input);
     if (this.shape !== "per-command")
       return failure("unknown_verb", `no tool '${name}'`, { hint: `call ${HCP_TOOL} with {pack, verb, args}` });
@@ -224,7 +228,7 @@ export class McpFront extends ViewCache {
       onChanged?.();
       return this.view;
     };
-    const req = requestFromTool(this.view, name, input, refreshed);
+    const req = toolCallOf(this.view, name, input, refreshed);
     // the library: a name the view does not serve goes to the runtime, which says why in hcpx exec's words
     if (ctx.personOnly && "ok" in req && !req.ok && req.error.code === "unknown_verb")
       return requestByName(() => this.freshProject(), name, input) ?? req;
@@ -245,10 +249,14 @@ export class McpFront extends ViewCache {
     return check ? () => check(project, req.pack, req.verb, name, ctx.clientInfo) : false;
   }
 
-  /** The granted command a request names, as the view serves it (undefined: execute() says why). */
-  private commandOf(req: ExecRequest): Command | undefined {
-    return this.view.packs.find((p) => p.pack.id === req.pack)?.commands.find((c) => c.command.verb_key === req.verb)
-      ?.command;
+  /** The args the record keeps, and their hash taken while the bin runs. */
+  private traceArgs(trace: Trace, req: ExecRequest, input: Record<string, unknown>): void {
+    trace.args = req.argv ? { ...req.args, argv: req.argv } : req.args;
+    // the record's hash of what it records (record(): the args, else the input), taken while the bin runs
+    // (as hcpx exec does): ~50 µs of a server's call (noble's sha256 mostly uncompiled at one call in 30 ms)
+    // off the answer's path
+    const recorded = trace.args ?? input;
+    trace.started = () => (trace.hashed = argsHash(recorded));
   }
 
   /** legacy: a command's inputs asked now (ask.ts); prompts/get's (src/mcp/prompts.ts). */
@@ -271,4 +279,9 @@ export class McpFront extends ViewCache {
   checkState(state: string, call: StateCall): Checked {
     return this.states.check(state, call);
   }
+}
+
+/** The granted command a call names, as its pack's files are now (undefined: execute() says why it does not run). */
+function commandOf(project: Project, pack: Pack | undefined, verb: string): Command | undefined {
+  return pack && isGranted(project.grants, pack.id, verb) ? pack.commands.find((c) => c.verb_key === verb) : undefined;
 }

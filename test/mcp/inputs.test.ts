@@ -16,7 +16,7 @@ import {
   ListRootsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfirmStateError, ConfirmStates } from "../../src/mcp/confirm-state";
@@ -24,7 +24,7 @@ import { exportView } from "../../src/mcp/view";
 import { loadProject } from "../../src/pack/load";
 import { HcpxError } from "../../src/util/errors";
 import { HCPX, REPO } from "../support/cli";
-import { ledgerProject, writeConfig, type Ledgered } from "./support";
+import { ledgerProject, startMcp, writeConfig, type Ledgered } from "./support";
 
 const MODERN = "2026-07-28";
 const envOf = (p: Ledgered): Record<string, string> => ({
@@ -495,6 +495,66 @@ describe("command inputs, legacy era (server → client requests)", () => {
       await client.close();
     }
   });
+});
+
+// Guards the rule that a tools/call acts on the pack's files as they are now: which args the model may not pass
+// (those an input fills) is read from the pack the call runs, not from the server's view, which a tools/call does
+// not rebuild. Before, a command that had just declared an input still took the model's value for its arg (the
+// person was never asked) until a tools/list rebuilt the view; and, surface.json a link whose target the watch
+// does not see, even after one.
+describe("an input declared while the server runs", () => {
+  /** The ledger's account.open asks the person for `name` from now on. */
+  const declareInput = (file: string) => {
+    const text = readFileSync(file, "utf8");
+    const anchor = 'name: { type: "string", flag: "--name", description: "Display name" },\n      },';
+    expect(text).toContain(anchor);
+    const input =
+      'inputs: { display_name: { ask: "form", arg: "name", message: "What should the account be called?" } },';
+    writeFileSync(file, text.replace(anchor, `${anchor}\n      ${input}`));
+  };
+  const cases = [
+    { shape: "single", args: ["--no-watch"] },
+    { shape: "single", args: [] }, // watching: called at once, before the watch event is read
+    { shape: "per-command", args: ["--no-watch"] },
+    { shape: "single", args: [], linked: true }, // the watch sees no change of the link's target
+  ] as const;
+  for (const c of cases)
+    it(`the next call that passes the arg is bad_args and runs nothing (${c.shape} ${c.args.join(" ") || "watching"}${"linked" in c ? ", surface.json a link" : ""})`, async () => {
+      const p = ledgerProject({ packs: ["ledger"], allow: ["ledger.*"] });
+      let surface = join(p.dir, "packs", "ledger", "surface.json");
+      if ("linked" in c) {
+        const target = join(p.dir, "shared-surface.json");
+        renameSync(surface, target);
+        symlinkSync(target, surface);
+        surface = target;
+      }
+      const s = await startMcp(p, { shape: c.shape, args: [...c.args] });
+      const open = async (account: string) => {
+        const args = { account, name: "Mallory" };
+        const r = await s.client.callTool(
+          c.shape === "single"
+            ? { name: "hcp", arguments: { pack: "ledger", verb: "account.open", args } }
+            : { name: "ledger__account_open", arguments: args },
+        );
+        return r.structuredContent as { ok: boolean; error?: { code: string; message: string } };
+      };
+      try {
+        expect((await open("first")).ok).toBe(true); // the view is built and used
+        if ("linked" in c) {
+          await new Promise((r) => setTimeout(r, 500)); // the watches are set
+          await s.client.listTools();
+        }
+        declareInput(surface);
+        if ("linked" in c) await s.client.listTools();
+        const before = readFileSync(p.ledger, "utf8");
+        const r = await open("second");
+        expect(r.error?.code).toBe("bad_args");
+        expect(r.error?.message).toContain("'name' is asked of the client");
+        expect(readFileSync(p.ledger, "utf8")).toBe(before);
+      } finally {
+        await s.close();
+      }
+    }, 30_000);
 });
 
 describe("input states and declarations", () => {
