@@ -313,7 +313,10 @@ export function readValidated<K extends keyof Schemas>(
   maxBytes: number,
 ): ReadValidated<z.infer<Schemas[K]>> {
   const hit = cachedValue(kind, file, maxBytes);
-  if (hit) return { data: hit.value as z.infer<Schemas[K]>, warnings: [], file: shown, text: () => hit.text };
+  if (hit) {
+    let text: string | undefined;
+    return { data: hit.value as z.infer<Schemas[K]>, warnings: [], file: shown, text: () => (text ??= hit.text()) };
+  }
   const readAt = Date.now();
   const doc = readJson5(file, shown, maxBytes);
   return { ...validateDoc(kind, doc, readAt), file: doc.file, text: () => doc.text };

@@ -6,13 +6,13 @@
 // the schemas, scripts/tree-hash.mjs SCHEMA_INPUTS), the kind of file, its absolute path and
 // its identity (device, inode, size, mtime and ctime in ns: src/util/readfile.ts),
 // from the fstat of the read. The entry also holds the text its value came from,
-// and a hit is only a hit when the file's text, read now, is that text: an
+// and a hit is only a hit when the file's bytes, read now, are that text's: an
 // identity alone does not vouch for a file's content everywhere (on sshfs the
 // ctime is the mtime, which `touch -d` sets back; an NFS client's stat answers
 // from its attribute cache for up to a minute, where an open asks the server; a
 // write through a shared mapping changes no time after the page's first write
 // fault; all reproduced in review, stop 63). So a hit costs a read of the file
-// and a string comparison, not the JSON5 parser and the schemas; no content hash
+// and a comparison of bytes, not the JSON5 parser and the schemas; no content hash
 // is needed, and node:crypto (~17 M instructions to load) stays off exec's start path.
 //
 // One small file per source file, `validated/<slot>.json` under
@@ -34,10 +34,12 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { joinIn } from "../util/paths";
-import { fileId, readTextFile } from "../util/readfile";
+import { fileId, readBytes } from "../util/readfile";
 import { cacheRoot, readCache, removeCache, writeCache } from "../util/cache";
 import { SCHEMA_HASH } from "../util/build-info";
 import { settled } from "../util/stamp";
+
+const NUL = Buffer.from([0]);
 
 /** entries kept (one per source file read by exec) */
 export const MAX_ENTRIES = 1024;
@@ -114,28 +116,28 @@ export function keyOf(kind: string, id: string | undefined): CacheKey | undefine
 }
 
 /**
- * The cached value of `file` for `kind`, when the file, read now (bounded, as readTextFile reads it), has the
- * text it validated clean with before; undefined on any miss (a file that cannot be read included: the
- * caller's own read then says why). `text` is that read, for the caller's later use.
+ * The cached value of `file` for `kind`, when the file, read now (bounded, through the one reader), has the
+ * bytes it validated clean with before; undefined on any miss (a file that cannot be read included: the
+ * caller's own read then says why). `text()`: those bytes as the JSON5 reader takes them, for a later problem.
  */
 export function cachedValue(
   kind: string,
   file: string,
   maxBytes: number,
-): { value: unknown; text: string } | undefined {
+): { value: unknown; text(): string } | undefined {
   const dir = cacheDir();
   if (dir === undefined) return undefined;
   const identity: { id?: string } = {};
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readTextFile(file, file, maxBytes, identity);
+    bytes = readBytes(file, file, maxBytes, { identity });
   } catch {
     return undefined;
   }
-  // as the JSON5 reader keeps it (json5.ts parseJson5: a byte order mark is not the text's)
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const hit = lookup(dir, kind, fileId(file, identity.id!), maxBytes, text);
-  return hit && { value: hit.value, text };
+  // the text as the JSON5 reader keeps it (json5.ts parseJson5): a byte order mark is not the text's
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+  const hit = lookup(dir, kind, fileId(file, identity.id!), maxBytes, bytes);
+  return hit && { value: hit.value, text: () => bytes.toString("utf8") };
 }
 
 /**
@@ -150,19 +152,23 @@ export function cachedValueOf(
   text: string,
 ): { value: unknown } | undefined {
   const dir = cacheDir();
-  return dir === undefined ? undefined : lookup(dir, kind, id, maxBytes, text);
+  return dir === undefined ? undefined : lookup(dir, kind, id, maxBytes, Buffer.from(text, "utf8"));
 }
 
-function lookup(dir: string, kind: string, id: string, maxBytes: number, text: string): { value: unknown } | undefined {
+/**
+ * An entry is `{ key, value }` as JSON, a NUL (never in JSON's text: it escapes control characters) and the
+ * bytes the value came from (markValidated): those are compared, natively, before the JSON is parsed.
+ */
+function lookup(dir: string, kind: string, id: string, maxBytes: number, from: Buffer): { value: unknown } | undefined {
   const k = keyOf(kind, id)!;
   try {
-    // the value (at most about twice the text's JSON) and the text itself
-    const bytes = readCache(joinIn(dir, `${k.slot}.json`), maxBytes * 4 + 4096);
+    // the value (about twice the text's JSON at most) and the text itself
+    const bytes = readCache(joinIn(dir, `${k.slot}.json`), maxBytes * 3 + 4096);
     if (bytes === undefined) return undefined;
-    const e = JSON.parse(bytes.toString("utf8")) as { key?: unknown; value?: unknown; text?: unknown };
-    return e !== null && typeof e === "object" && e.key === k.key && e.text === text && "value" in e
-      ? { value: e.value }
-      : undefined;
+    const nul = bytes.indexOf(0);
+    if (nul < 0 || !bytes.subarray(nul + 1).equals(from)) return undefined;
+    const e = JSON.parse(bytes.toString("utf8", 0, nul)) as { key?: unknown; value?: unknown };
+    return e !== null && typeof e === "object" && e.key === k.key && "value" in e ? { value: e.value } : undefined;
   } catch {
     return undefined;
   }
@@ -218,7 +224,10 @@ export function markValidated(
   if (!dir || !k || !settledAt(id!, readAt) || !jsonExact(value)) return;
   const file = joinIn(dir, `${k.slot}.json`);
   try {
-    writeCache(file, Buffer.from(JSON.stringify({ key: k.key, value, text })));
+    writeCache(
+      file,
+      Buffer.concat([Buffer.from(JSON.stringify({ key: k.key, value })), NUL, Buffer.from(text, "utf8")]),
+    );
     prune(dir);
   } catch {
     // a cache that cannot be written (read-only, full disk) is a cache miss next time; the door leaves no temp file

@@ -24,14 +24,23 @@ import { frame, unframe } from "../support/cache-frame";
 import { MCP_OPENING, mcpRequest, mcpStart } from "../support/mcp-lines.mjs";
 
 const cacheOf = (home: string) => join(home, ".cache", "hcpx", "validated");
+interface Entry {
+  key: string;
+  value: unknown;
+  /** the text the value came from (after the JSON, a NUL between: src/pack/validcache.ts) */
+  text: string;
+}
+/** An entry's key, value and text, from its framed bytes. */
+const entryOf = (b: Buffer): Entry => {
+  const payload = unframe(b);
+  const nul = payload.indexOf("\0");
+  return { ...(JSON.parse(payload.slice(0, nul)) as Omit<Entry, "text">), text: payload.slice(nul + 1) };
+};
+/** An entry's framed bytes, as hcpx writes one. */
+const entryBytes = (e: Entry): Buffer => frame(`${JSON.stringify({ key: e.key, value: e.value })}\0${e.text}`);
 /** The cache's entries: file name → { key, value, text } */
 const entries = (home: string) =>
-  Object.fromEntries(
-    readdirSync(cacheOf(home)).map((f) => [
-      f,
-      JSON.parse(unframe(readFileSync(join(cacheOf(home), f)))) as { key: string; value: unknown; text?: string },
-    ]),
-  );
+  Object.fromEntries(readdirSync(cacheOf(home)).map((f) => [f, entryOf(readFileSync(join(cacheOf(home), f)))]));
 
 /** a host's start of hcpx mcp: the opening, then tools/list; the server ends with its input */
 const MCP_START = mcpStart("legacy");
@@ -201,7 +210,7 @@ describe("validation cache", () => {
     const [name, entry] = Object.entries(entries(home)).find(([, e]) => e.key.includes(p.config))!;
     expect((entry.value as { grants: { allow: string[] } }).grants.allow).toEqual(["calc-wrap.*"]);
     expect(entry.text).toBe(readFileSync(p.config, "utf8"));
-    const plant = (e: Record<string, unknown>) => writeFileSync(join(cacheOf(home), name), frame(JSON.stringify(e)));
+    const plant = (e: Entry) => writeFileSync(join(cacheOf(home), name), entryBytes(e));
     const none = { ...(entry.value as object), grants: { allow: [] } };
     const exec = async () =>
       JSON.parse((await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env })).stdout);
@@ -219,10 +228,10 @@ describe("validation cache", () => {
     expect(await exec()).toEqual({ ok: true, data: { pong: true } });
     // the file's identity as it is, but another text than the file's now: a miss too (an identity does not vouch
     // for content everywhere: sshfs's ctime is its mtime, an NFS client's stat is cached, a shared mapping's
-    // writes change no time), so the file is parsed again; an entry without a text is never a hit
-    plant({ key: entry.key, value: none, text: String(entry.text).replace("calc-wrap.*", "calc-wrap.x") });
+    // writes change no time), so the file is parsed again; an entry without its text (no NUL) is never a hit
+    plant({ key: entry.key, value: none, text: entry.text.replace("calc-wrap.*", "calc-wrap.x") });
     expect(await exec()).toEqual({ ok: true, data: { pong: true } });
-    plant({ key: entry.key, value: none });
+    writeFileSync(join(cacheOf(home), name), frame(JSON.stringify({ key: entry.key, value: none })));
     expect(await exec()).toEqual({ ok: true, data: { pong: true } });
   });
 
@@ -282,13 +291,8 @@ describe("validation cache", () => {
     // and the config it read before it knew how many packs it serves
     expect(Object.values(all).some((e) => e.key.includes(`\0ConfigSchema\0${p.config}\0`))).toBe(true);
     // changed in the cache only: adopt now goes by the remembered frontmatter, so it never parsed the file's
-    const changed = frame(
-      JSON.stringify({
-        key: entry.key,
-        value: { ...(entry.value as object), leads: ["the remembered lead"] },
-        text: entry.text, // the frontmatter block it came from
-      }),
-    );
+    // (its text, the frontmatter block it came from, as it is)
+    const changed = entryBytes({ ...entry, value: { ...(entry.value as object), leads: ["the remembered lead"] } });
     writeFileSync(join(cacheOf(home), name), changed);
     const second = await adopt();
     expect(second).toContain("\nthe remembered lead\n");
@@ -379,10 +383,11 @@ describe("validation cache", () => {
     );
     const name = readdirSync(cacheOf(home)).find((f) => readFileSync(join(cacheOf(home), f)).includes("calc-wrap.*"))!;
     const file = join(cacheOf(home), name);
-    const entry = JSON.parse(unframe(readFileSync(file))) as { key: string; value: { grants: object } };
-    // a well-formed entry that would deny the command, planted through a link
+    const entry = entryOf(readFileSync(file));
+    // a well-formed entry that would deny the command (the config's own text, so only where it lies stops it),
+    // planted through a link
     const elsewhere = join(tmp("hcpx-vc-planted-"), "entry.json");
-    const forged = frame(JSON.stringify({ key: entry.key, value: { ...entry.value, grants: { allow: [] } } }));
+    const forged = entryBytes({ ...entry, value: { ...(entry.value as object), grants: { allow: [] } } });
     writeFileSync(elsewhere, forged);
     rmSync(file);
     symlinkSync(elsewhere, file);
