@@ -5,11 +5,12 @@
 // rebuild makes the listing, the instructions and the tool-list change key.
 // Per call it also hands out the project and the called pack as their files
 // are now (stamp.ts). The watches that let a request skip the stat pass are
-// server.ts's; they tell this cache through setPacksWatched/packsChanged.
+// watch.ts's (what they cover: watch-plan.ts); they tell this cache through
+// setPacksWatched/packsChanged.
 // Nothing here decides what may run: the call path (front.ts) goes through
 // execute(), which reads the pack's files as they are.
 import { statSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { CONFIG_NAME, findProjectConfig, loadProject, type LoadProjectOptions } from "../pack/load";
 import { enclosingConfigs } from "../pack/nested";
 import { MAX_ENTRIES, stopValidationCache, useValidationCache } from "../pack/validcache";
@@ -23,6 +24,7 @@ import { readStart, startKey, writeStart, type StartEntry } from "./start-cache"
 import { asPrincipal, type FrontOptions, type FrontPrincipal } from "./contract";
 import { mcpTool, servedOf } from "./listing";
 import { PackMemo } from "./pack-memo";
+import { watchPlan, type WatchPlan } from "./watch-plan";
 
 const PACK_FILES = ["surface.json", "policy.json", "SKILL.md"];
 /**
@@ -65,9 +67,10 @@ export class ViewCache {
   refused?: HcpxError;
   /** the last "config not reloaded" said: once, until the config loads again */
   private notReloadedSaid = "";
-  // Watched packs (server.ts): while every pack directory of the view (and its
-  // parent) has a live watch and none fired, a request skips the pack files'
-  // stat pass (3 stats a pack: 60 ms at 5,000 packs). A watch event marks the
+  // Watched packs (watch.ts): while every folder of the view's packs (from the
+  // config's down, watch-plan.ts) has a live watch, the watches see every
+  // change (no link) and none fired, a request skips the pack files' stat
+  // pass (3 stats a pack: 60 ms at 5,000 packs). A watch event marks the
   // packs dirty synchronously when it is read; a request read before it (a
   // loaded machine) gets the listing of a moment ago. Calls are never decided
   // on the listing: execute() reads the pack's files as they are.
@@ -348,34 +351,12 @@ export class ViewCache {
     return false;
   }
 
-  /** The files to watch for changes: dir → names (the config, the user config, each pack's files, each pack directory in its parent). */
-  watched(): Map<string, Set<string>> {
-    const want = new Map<string, Set<string>>();
-    const add = (dir: string, names: string[]) => {
-      const had = want.get(dir);
-      if (had) for (const n of names) had.add(n);
-      else want.set(dir, new Set(names));
-    };
-    const cfg = this.configFile;
-    if (cfg) add(resolve(cfg, ".."), [basename(cfg)]);
-    add(userConfigDir(), ["config.json5"]);
-    const server = this.livePrincipal?.file;
-    if (server) add(resolve(server, ".."), [basename(server)]);
-    for (const d of this.packDirs) {
-      add(d, PACK_FILES);
-      add(resolve(d, ".."), [basename(d)]);
-    }
-    return want;
+  /** What to watch for changes, and whether those watches may stand in for the stat pass (watch-plan.ts). */
+  watched(): WatchPlan {
+    return watchPlan(this.configFile, this.livePrincipal?.file, this.packDirs, PACK_FILES);
   }
 
-  /** The watched directories a request may trust instead of a stat pass: each pack directory and its parent. */
-  packWatchDirs(): Set<string> {
-    const dirs = new Set<string>();
-    for (const d of this.packDirs) dirs.add(d).add(resolve(d, ".."));
-    return dirs;
-  }
-
-  /** server.ts: whether every directory of packWatchDirs() has a live watch now. A newly set watch may have missed a change: one stat pass follows. */
+  /** watch.ts: whether every folder of the packs has a live watch now, and they see every change (watch-plan.ts). A newly set watch may have missed a change: one stat pass follows. */
   setPacksWatched(live: boolean): void {
     this.packsWatched = live;
     this.packsDirty = true;

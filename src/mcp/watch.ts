@@ -2,19 +2,20 @@
 // project and user config (grants), and each active pack's files. fs.watch on
 // their directories, debounced; a change rebuilds the view (view-cache.ts
 // refresh()) and, when the tool list changed, `onChanged` tells the clients.
-//   stdio (watchFront): one front; every pack directory and its parent
-//     watched lets a request skip the pack files' stat pass (setPacksWatched);
+//   stdio (watchFront): one front; every folder of its packs watched, when
+//     the watches see every change of them (watch-plan.ts), lets a request
+//     skip the pack files' stat pass (setPacksWatched);
 //   HTTP (watchFronts): one front per principal, the union of what they read;
 //     onChanged reaches the legacy GET streams and the 2026-07-28
 //     subscriptions/listen streams (src/mcp/server.ts serveHttp).
 import { statSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import type { ViewCache } from "./view-cache";
+import type { WatchPlan } from "./watch-plan";
 
 /** stdio: watch what `front` reads, resynced after each rebuild (its onInstall); `onChanged` after a change of the tool list. */
 export function watchFront(front: ViewCache, onChanged: () => void, debounceMs = 100): { close(): void } {
-  const watchers = new Map<string, FSWatcher>();
-  const inodes = new Map<string, number | undefined>();
+  const state: Watching = { watchers: new Map(), inodes: new Map() };
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
   const onFsEvent = () => {
@@ -26,7 +27,7 @@ export function watchFront(front: ViewCache, onChanged: () => void, debounceMs =
     }, debounceMs);
     timer.unref();
   };
-  const sync = () => syncWatches(front, watchers, inodes, onFsEvent);
+  const sync = () => syncWatches(front, state, onFsEvent);
   front.onInstall = () => {
     if (!closed) setImmediate(sync);
   };
@@ -34,7 +35,8 @@ export function watchFront(front: ViewCache, onChanged: () => void, debounceMs =
   return {
     close: () => {
       closed = true;
-      for (const w of watchers.values()) w.close();
+      state.plan = undefined;
+      for (const w of state.watchers.values()) w.close();
       if (timer) clearTimeout(timer);
     },
   };
@@ -61,7 +63,7 @@ export function watchFronts(fronts: readonly ViewCache[], onChanged: () => void,
     // the fronts share the project: the union of what they read
     const want = new Map<string, Set<string>>();
     for (const f of fronts)
-      for (const [dir, names] of f.watched()) want.set(dir, new Set([...(want.get(dir) ?? []), ...names]));
+      for (const [dir, names] of f.watched().want) want.set(dir, new Set([...(want.get(dir) ?? []), ...names]));
     for (const [dir, w] of watchers) {
       if (!want.has(dir)) {
         w.close();
@@ -103,22 +105,25 @@ function inodeOf(dir: string): number | undefined {
   }
 }
 
+/** watchFront's watches: each folder's, its inode when the watch was set, and what the last sync watched. */
+interface Watching {
+  watchers: Map<string, FSWatcher>;
+  inodes: Map<string, number | undefined>;
+  plan?: WatchPlan;
+}
+
 /**
  * Watch what the front's view was built from (front.watched()); tell the front
- * whether every pack directory is watched, so that a request may trust the
- * watches instead of a stat pass (view-cache.ts refresh()). `inodes_`: each
- * watched directory's inode when its watch was set.
+ * whether every folder of the packs is watched and the watches see every change
+ * (watch-plan.ts), so that a request may trust them instead of a stat pass
+ * (view-cache.ts refresh()). A watch set before reads the names it is for from
+ * the last sync's plan: a folder's names change with the view (a pack added).
  */
-function syncWatches(
-  front: ViewCache,
-  watchers: Map<string, FSWatcher>,
-  inodes_: Map<string, number | undefined>,
-  onFsEvent: () => void,
-): void {
-  const want = front.watched();
-  const trusted = front.packWatchDirs();
+function syncWatches(front: ViewCache, state: Watching, onFsEvent: () => void): void {
+  const { watchers, inodes } = state;
+  const plan = (state.plan = front.watched());
   for (const [dir, w] of watchers) {
-    if (!want.has(dir)) {
+    if (!plan.want.has(dir)) {
       w.close();
       watchers.delete(dir);
     }
@@ -126,28 +131,39 @@ function syncWatches(
   const lost = (dir: string) => {
     watchers.get(dir)?.close();
     watchers.delete(dir);
-    if (trusted.has(dir)) front.setPacksWatched(false);
+    if (state.plan?.packFolders.has(dir)) front.setPacksWatched(false);
   };
-  for (const [dir, names] of want) {
-    // a directory replaced since its watch was set (the watch follows the old one): set it again
-    if (watchers.has(dir) && trusted.has(dir) && inodes_.get(dir) !== inodeOf(dir)) lost(dir);
+  for (const dir of plan.want.keys()) {
+    // a folder of the packs replaced since its watch was set (the watch follows the old one): set it again
+    if (watchers.has(dir) && plan.packFolders.has(dir) && inodes.get(dir) !== inodeOf(dir)) lost(dir);
     if (watchers.has(dir)) continue;
     try {
       const w = watch(dir, { persistent: false }, (_ev, file) => {
         const name = file?.toString();
-        if (name && !names.has(name)) return;
+        const now = state.plan;
+        if (!now || (name && !now.want.get(dir)?.has(name))) return;
         // synchronously: a request read after this event must not be served the old view
-        if (trusted.has(dir)) front.packsChanged();
-        // a pack directory replaced (renamed over): its watch follows the old one, set it again
+        if (now.packFolders.has(dir)) front.packsChanged();
+        // a folder replaced (renamed over, a link repointed): its watch follows the old one, set it again
+        // (the folders below it: by their inodes, at the sync this event brings)
         if (name && watchers.has(join(dir, name))) lost(join(dir, name));
         onFsEvent();
       });
       w.on("error", () => lost(dir));
       watchers.set(dir, w);
-      inodes_.set(dir, inodeOf(dir));
+      inodes.set(dir, inodeOf(dir));
     } catch {
       // a missing directory (no user config): tools/list still re-reads it
     }
   }
-  front.setPacksWatched([...trusted].every((d) => watchers.has(d)));
+  // Whether the watches see every change (plan.seen(): ~1 ms of lstats at 100 packs) is asked once the
+  // watches are set (a link made after is an event) and the first requests had their turn (a start's, which
+  // stat anyway: a watch newly set may have missed a change); meanwhile requests stat. Not when a newer sync
+  // took over, or a watch was lost since.
+  const all = () => state.plan === plan && [...plan.packFolders].every((d) => watchers.has(d));
+  front.setPacksWatched(false);
+  if (all())
+    setImmediate(() => {
+      if (all()) front.setPacksWatched(plan.seen());
+    });
 }
