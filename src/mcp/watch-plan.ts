@@ -20,9 +20,13 @@
 //     replaced) with no event where the link is; a pack file with another
 //     hard link: edited through that name, the event is in that name's
 //     folder. Not trusted either (seen(): lstat, once a sync).
+//   - on Linux, a pack directory (or the config's folder) on a file system
+//     whose changes made elsewhere make no inotify event here: anything but
+//     the local ones below (NFS, sshfs and other FUSE, CIFS, 9p: another
+//     machine's edit is seen only by a stat). Not trusted (seen(): statfs).
 // Not trusted, every request stats the pack files, as with --no-watch (3
 // stats a pack: ~1 ms at 100 packs).
-import { lstatSync, type Stats } from "node:fs";
+import { lstatSync, statfsSync, type Stats } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { isInside, userConfigDir } from "../util/paths";
 
@@ -77,7 +81,8 @@ export function watchPlan(
   const seen = () =>
     !outside &&
     [...below].every((d) => !isLink(d)) &&
-    packDirs.every((d) => packFiles.every((f) => ownFile(join(d, f))));
+    packDirs.every((d) => packFiles.every((f) => ownFile(join(d, f)))) &&
+    [...(configFile ? [dirname(configFile)] : []), ...packDirs].every(localFs);
   return { want, packFolders, seen };
 }
 
@@ -98,5 +103,24 @@ function lstatOf(path: string): Stats | undefined | null {
     return lstatSync(path, { throwIfNoEntry: false });
   } catch {
     return null;
+  }
+}
+
+/**
+ * Linux's local file systems (statfs f_type), whose every change is made through this kernel and so makes
+ * an inotify event: ext2/3/4, xfs, btrfs, tmpfs, overlayfs, zfs, f2fs, bcachefs, reiserfs, jfs, ramfs.
+ */
+const LOCAL_FS = new Set([
+  0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630, 0x2fc12fc1, 0xf2f52010, 0xca451a4e, 0x52654973, 0x3153464a,
+  0x858458f6,
+]);
+
+/** Whether a watch on `dir` sees every change there (Linux: a local file system; elsewhere as before). */
+function localFs(dir: string): boolean {
+  if (process.platform !== "linux") return true;
+  try {
+    return LOCAL_FS.has(statfsSync(dir).type);
+  } catch {
+    return false;
   }
 }

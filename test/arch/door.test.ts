@@ -40,6 +40,7 @@ const LOOK = new Set([
   "Dirent",
   "BigIntStats",
   "closeSync",
+  "statfsSync", // a file system's type (src/mcp/watch-plan.ts: whether its watches see every change)
 ]);
 /** node:fs names that read a file's bytes: the read door's alone. */
 const READ = new Set([
