@@ -19,6 +19,7 @@ import { packBins } from "./pack-bins";
 import { NEVER, type CallSignal } from "./cancel";
 import { kindSecretEnv, kindSecretValues, runAdapter } from "./adapters/index";
 import { adapterOf, kindsWith } from "../pack/adapters/index";
+import { confirmMessage, QUESTION_MAX } from "./question";
 
 export type { Envelope } from "./envelope";
 
@@ -150,24 +151,6 @@ export async function execute(project: Project, req: ExecRequest, opts: ExecuteO
       failure("spawn_failed", `internal error running ${req.pack} ${req.verb}: ${(e as Error)?.message ?? String(e)}`),
     );
   }
-}
-
-/** The question a person sees: exactly what will run, and where it lands. */
-export function confirmMessage(
-  pack: string,
-  verb: string,
-  args: Record<string, unknown> | string[],
-  land: string | undefined,
-): string {
-  const a = Array.isArray(args) ? args.map((x) => JSON.stringify(x)).join(" ") : JSON.stringify(args);
-  return [
-    `An agent asks to run a write that needs your yes:`,
-    `  pack: ${pack}`,
-    `  verb: ${verb}`,
-    `  args: ${a.length > 2000 ? a.slice(0, 2000) + "…" : a}`,
-    `  lands: ${land ?? "(not declared)"}${land === "local" ? " (this machine)" : land === "remote" ? " (a service of yours)" : land === "external" ? " (the outside world: others see it)" : ""}`,
-    `Accept runs it once. Decline or cancel runs nothing.`,
-  ].join("\n");
 }
 
 /** A call on its way through execute()'s gates: what they read, and what the gates before found. */
@@ -375,6 +358,15 @@ async function askPerson(call: Call, ask: NonNullable<Call["ask"]>): Promise<Env
     message: confirmMessage(pack.id, cmd.verb_key, shown, cmd.policy.land),
     argsHash: argsHash(literal ?? values),
   };
+  // the yes runs every arg, so the person sees every arg: never a cut question (src/runtime/question.ts)
+  if (q.message.length > QUESTION_MAX)
+    return failure(
+      "bad_args",
+      `${pack.id}.${cmd.verb_key}'s args are too long to ask a person: the question would be ${q.message.length} characters, at most ${QUESTION_MAX} are asked; nothing was run`,
+      {
+        hint: "a person's yes needs every arg shown in full: shorten the long values (or split the write), or a person runs it at a terminal with `hcpx exec … --confirm`",
+      },
+    );
   const answer = await ask(q, signal);
   if (answer === "accept") return undefined;
   if (signal?.aborted) return cancelled(`${pack.id} ${cmd.verb_key}`, signal, false);
