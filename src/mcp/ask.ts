@@ -15,7 +15,14 @@ import { isObj } from "../util/is";
 import { execute, type ConfirmQuestion, type ExecRequest, type PersonAnswer } from "../runtime/execute";
 import { failure, type Envelope } from "../runtime/envelope";
 import { abortSignalOf, type CallSignal } from "../runtime/cancel";
-import { argsHash, ConfirmStateError, type Checked, type ConfirmStates, type StateCall } from "./confirm-state";
+import {
+  argsHash,
+  ConfirmStateError,
+  questionHash,
+  type Checked,
+  type ConfirmStates,
+  type StateCall,
+} from "./confirm-state";
 import {
   argsFromInputs,
   canAnswer,
@@ -258,6 +265,7 @@ async function confirmModern(
       pack: question.pack,
       verb: question.verb,
       argsHash: question.argsHash,
+      question: questionHash(question.message),
       inputs,
     }),
   };
@@ -265,8 +273,11 @@ async function confirmModern(
 
 /**
  * modern: the retry's answer to the confirm, for the args it was asked about. Other args: a mismatch,
- * nothing runs, and the state stays good for the call it was asked about. It is spent when execute()
- * asks (the args validated, their hash the state's), before anything runs: of concurrent answers, one runs.
+ * nothing runs, and the state stays good for the call it was asked about. The question is made again for
+ * the call as it would run now (execute() on the pack as its files are now): a text other than the one the
+ * person was shown (its Policy row changed in between) is a mismatch too. It is spent when execute()
+ * asks (the args validated, their hash and the question the state's), before anything runs: of
+ * concurrent answers, one runs.
  */
 async function answered(run: CallRun, req: ExecRequest, bound: Checked, answer: PersonAnswer): Promise<ToolResult> {
   const { ctx, trace } = run;
@@ -285,6 +296,13 @@ async function answered(run: CallRun, req: ExecRequest, bound: Checked, answer: 
         refused = new ConfirmStateError(
           "mismatch",
           `the answer is for ${bound.pack}.${bound.verb} with other args than this call's; nothing was run; call the tool again to be asked about these args`,
+        );
+        return "error";
+      }
+      if (bound.question === undefined || questionHash(q.message) !== bound.question) {
+        refused = new ConfirmStateError(
+          "mismatch",
+          `${bound.pack}.${bound.verb} changed since the person was asked (what would run now is not what the question said, e.g. where it lands); nothing was run; call the tool again to be asked anew`,
         );
         return "error";
       }

@@ -2,8 +2,10 @@
 // hcpx's confirm question (an InputRequiredResult). It passes through the
 // client, so it is attacker-controlled input: hcpx signs it (HMAC-SHA256 with
 // a key only this runtime holds), binds it to exactly one call (principal,
-// pack, verb, a hash of the validated args), lets it expire, and accepts each
-// state once. Anything else — a tampered, replayed, expired or mismatched
+// pack, verb, a hash of the validated args) and to the question the person was
+// shown (a hash of its text: a Policy row changed before the answer makes
+// another question, and the answer is refused), lets it expire, and accepts
+// each state once. Anything else — a tampered, replayed, expired or mismatched
 // state — is refused with the reason, and nothing runs.
 //
 // The key is per process (random) unless one is given: `hcpx mcp --http`
@@ -23,6 +25,12 @@ export interface ConfirmBinding {
   verb: string;
   /** sha256 (hex) of the validated args, in a canonical JSON form */
   argsHash: string;
+  /**
+   * hcpx's confirm question: questionHash() of the text the person was shown. At the answer the
+   * question is made again for the call as it would run now (its pack as its files are now): another
+   * text (the Policy row's land changed, the command now runs elsewhere) is refused, nothing runs.
+   */
+  question?: string;
   /**
    * "inputs": the state of a round of a command's inputs (src/mcp/inputs.ts),
    * argsHash then hashes the model's args; absent: hcpx's confirm question.
@@ -88,6 +96,11 @@ export interface ConfirmStateOptions {
 
 const PREFIX = "hcpx1.";
 
+/** What a confirm state binds of the question a person was shown: sha256 (hex) of its text. */
+export function questionHash(text: string): string {
+  return createHash("sha256").update("hcpx.question\0").update(text, "utf8").digest("hex");
+}
+
 export class ConfirmStates {
   private readonly key: Uint8Array;
   private readonly ttlMs: number;
@@ -115,6 +128,7 @@ export class ConfirmStates {
       pack: b.pack,
       verb: b.verb,
       argsHash: b.argsHash,
+      ...(b.question ? { question: b.question } : {}),
       ...(b.stage ? { stage: b.stage } : {}),
       ...(b.inputs && Object.keys(b.inputs).length ? { inputs: b.inputs } : {}),
       ...(b.use ? { use: b.use } : {}),
@@ -207,6 +221,7 @@ export class ConfirmStates {
       pack: p.pack,
       verb: p.verb,
       argsHash: p.argsHash,
+      ...(typeof p.question === "string" ? { question: p.question } : {}),
       ...(p.stage === "inputs" ? { stage: p.stage } : {}),
       ...(p.inputs ? { inputs: p.inputs } : {}),
       ...(p.use === "prompt" ? { use: p.use } : {}),

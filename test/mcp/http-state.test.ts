@@ -3,7 +3,8 @@
 // answer each other's confirm questions, each answer runs exactly once across
 // them (the shared spent store), and an instance with another key says so
 // ("signed by another key") instead of a bare refusal. A state is bound to
-// its principal: another principal cannot answer it.
+// its principal: another principal cannot answer it; and to the question the
+// person was shown: an answer after the command's Policy changed runs nothing.
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { randomBytes } from "node:crypto";
@@ -151,5 +152,62 @@ describe("hcpx mcp --http: requestState across instances", () => {
     expect((r.structuredContent as { error: { code: string } }).error.code).toBe("confirm_required");
     await l.close();
     expect(readFileSync(p.ledger, "utf8")).toBe(before);
+  });
+});
+
+describe("hcpx mcp --http: a requestState is bound to the question the person was shown", () => {
+  let p: TeamProject;
+  let s: Served;
+  let alice: string;
+  beforeAll(async () => {
+    p = teamProject({ principals: { alice: { grants: { allow: ["ledger.*"] } } } });
+    alice = addToken(p, "alice");
+    s = await serve(p, ["--server-config", p.serverConfig]);
+  }, 60_000);
+  afterAll(async () => s?.stop());
+
+  const policy = () => join(p.dir, "packs", "ledger", "policy.json");
+  const land = (from: string, to: string) =>
+    writeFileSync(
+      policy(),
+      readFileSync(policy(), "utf8").replace(
+        `"transfer":     { operation: "write", land: "${from}"`,
+        `"transfer":     { operation: "write", land: "${to}"`,
+      ),
+    );
+
+  it("the command's Policy changed between the question and the answer (land remote → external): refused (mismatch), nothing runs", async () => {
+    const first = await modern(s.url, alice, "tools/call", transfer);
+    const res = first.body.result as {
+      requestState: string;
+      inputRequests: { confirm: { params: { message: string } } };
+    };
+    expect(res.inputRequests.confirm.params.message).toContain("lands: remote");
+    land("remote", "external");
+    expect(readFileSync(policy(), "utf8")).toContain('land: "external"');
+    const before = readFileSync(p.ledger, "utf8");
+    const r = await modern(s.url, alice, "tools/call", {
+      ...transfer,
+      inputResponses: accept,
+      requestState: res.requestState,
+    });
+    expect(r.body.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
+    expect((r.body.error as { message: string }).message).toContain("changed since the person was asked");
+    expect(readFileSync(p.ledger, "utf8")).toBe(before);
+    // asked anew, the question says where it lands now, and that yes runs it
+    const again = await modern(s.url, alice, "tools/call", transfer);
+    const res2 = again.body.result as {
+      requestState: string;
+      inputRequests: { confirm: { params: { message: string } } };
+    };
+    expect(res2.inputRequests.confirm.params.message).toContain("lands: external");
+    const ok = await modern(s.url, alice, "tools/call", {
+      ...transfer,
+      inputResponses: accept,
+      requestState: res2.requestState,
+    });
+    expect((ok.body.result as { structuredContent: { ok: boolean } }).structuredContent.ok).toBe(true);
+    expect(readFileSync(p.ledger, "utf8")).not.toBe(before);
+    land("external", "remote");
   });
 });
