@@ -11,6 +11,10 @@
 // SDK handler, whose server instance serves that principal's front alone (its
 // grants, its confirm). The body is bounded
 // (413 from the SDK) and the request must arrive in time (408 from Node).
+// An open stream (a 2025-era GET, a 2026-07-28 subscriptions/listen) was let
+// in once: at each announcement its token is checked again first, and the
+// stream of one that no longer authenticates (removed, expired) is closed
+// before anything is sent on the streams.
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
@@ -52,15 +56,13 @@ export interface HttpOptions {
   requestTimeoutMs?: number;
   /** how long an idle connection stays open (default 65 s: longer than a proxy's idle upstream connections) */
   keepAliveTimeoutMs?: number;
-  /** keeps a legacy GET stream's server instance while the stream is open (its tools/list_changed goes there) */
-  live?: { add(server: Server): Server };
 }
 
 export interface HttpListener {
   url: string;
   resource: string;
   server: HttpServer;
-  /** the tool (and Skill resource, and prompt) list changed: tell the 2026-07-28 clients on their subscriptions/listen streams */
+  /** the tool (and Skill resource, and prompt) list changed: tell the clients on their open streams (both eras) */
   changed(): void;
   close(): Promise<void>;
 }
@@ -107,11 +109,12 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
       else {
         const who = await authorize(o.auth, o.fronts, request, metaUrl, resourceUrl);
         response = who instanceof Response ? who : await serve(req, request, held, who);
+        if (!(who instanceof Response) && response?.ok) open.watch(res, request, who.clientId);
       }
       // undefined: the client went away before its body was whole; nothing ran, no one to answer
       if (!response) return;
       const ended = streamEnded.get(response);
-      await send(response, res, ended !== undefined);
+      await send(response, res, ended !== undefined).finally(() => open.done(res));
       ended?.();
     } catch (e) {
       o.hooks.log(`http: ${(e as Error).message}`);
@@ -120,8 +123,9 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
     }
   }
 
-  const { legacyStream, streamEnded } = legacyStreams(instance, o.live);
+  const { legacyStream, streamEnded, legacy } = legacyStreams(instance);
   const serve = endpointOf(handler, maxBody, legacyStream);
+  const open = openStreams(o);
 
   await new Promise<void>((ok, fail) => {
     server.once("error", (e) => fail(listenError(e, host, o.port)));
@@ -137,17 +141,59 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
     url,
     resource,
     server,
-    changed: () => {
-      handler.notify.toolsChanged();
-      handler.notify.resourcesChanged();
-      handler.notify.promptsChanged();
-    },
+    // the tokens are checked first: a stream closed by recheck() is not told of this change
+    changed: () => void open.recheck().then(() => tell(handler, legacy)),
     close: async () => {
       await handler.close().catch(() => {});
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+/** A request whose answer is a stream that stays open: a 2025-era GET, a 2026-07-28 subscriptions/listen (the SDK checks the header against the body). */
+const isStream = (request: Request) =>
+  request.method === "GET" || request.headers.get("mcp-method")?.trim() === "subscriptions/listen";
+
+/**
+ * The open streams of authenticated requests, each with the Authorization header and the principal it
+ * was let in with. recheck() closes each whose token no longer authenticates as its principal (a removed
+ * token, an expired JWT, a subject taken off, a principal the server config no longer names): a stream
+ * was let in once, and is told nothing more than a new request with its token would be.
+ */
+function openStreams(o: HttpOptions) {
+  const open = new Map<ServerResponse, { header: string | null; principal: string }>();
+  return {
+    watch(res: ServerResponse, request: Request, principal: string): void {
+      if (isStream(request)) open.set(res, { header: request.headers.get("authorization"), principal });
+    },
+    done: (res: ServerResponse) => open.delete(res),
+    /** never rejects: a token that cannot be checked (an error) closes its stream */
+    async recheck(): Promise<void> {
+      const auth = o.auth;
+      if (!auth || !open.size) return;
+      await Promise.all(
+        [...open].map(async ([res, s]) => {
+          const who = await auth.authenticate(s.header).catch(() => undefined);
+          if (who?.ok && who.principal === s.principal && o.fronts.get(s.principal)) return;
+          open.delete(res);
+          res.destroy();
+        }),
+      );
+    },
+  };
+}
+
+/** A list changed: the 2026-07-28 subscriptions/listen streams (the SDK's) and the 2025-era GET streams' instances. */
+function tell(handler: ReturnType<typeof createMcpHandler>, legacy: ReadonlySet<Server>): void {
+  handler.notify.toolsChanged();
+  handler.notify.resourcesChanged();
+  handler.notify.promptsChanged();
+  for (const server of legacy) {
+    server.sendToolListChanged().catch(() => {});
+    server.sendResourceListChanged().catch(() => {});
+    server.sendPromptListChanged().catch(() => {});
+  }
 }
 
 /** The Node listener: requests must arrive in time (408), idle connections outlive the proxy's. */
@@ -291,10 +337,11 @@ type Instance = (ctx: {
 /**
  * A 2025-era client's GET: the stream on which the server may speak first (2025-11-25 Streamable HTTP).
  * Served statelessly like the legacy POSTs (no session: any instance serves it), by the SDK's own
- * transport; the instance stays live while the stream is open, so a tools/list_changed reaches it.
+ * transport; the instance is kept (`legacy`) while the stream is open, so a tools/list_changed reaches it.
  */
-function legacyStreams(instance: Instance, live: HttpOptions["live"]) {
+function legacyStreams(instance: Instance) {
   const streamEnded = new WeakMap<Response, () => void>();
+  const legacy = new Set<Server>();
   let streams = 0;
   async function legacyStream(
     request: Request,
@@ -310,15 +357,16 @@ function legacyStreams(instance: Instance, live: HttpOptions["live"]) {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await server.connect(transport);
     const r = await transport.handleRequest(request);
-    if (r.ok && r.body && live) {
-      live.add(server);
+    if (r.ok && r.body) {
+      legacy.add(server);
       streams++;
       streamEnded.set(r, () => {
         streams--;
+        legacy.delete(server);
         void server.close().catch(() => {});
       });
     } else await server.close().catch(() => {});
     return r;
   }
-  return { legacyStream, streamEnded };
+  return { legacyStream, streamEnded, legacy };
 }

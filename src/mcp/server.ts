@@ -89,7 +89,7 @@ export class Instances {
     return server;
   }
 
-  /** also told of each announcement (HTTP: the 2026-07-28 subscriptions/listen streams) */
+  /** also told of each announcement (HTTP: the open streams of both eras, src/mcp/http.ts changed()) */
   readonly also: (() => void)[] = [];
 
   announce(): void {
@@ -193,7 +193,6 @@ export async function serveHttp(opts: ServeOptions, h: HttpServeOptions): Promis
     const l = await listenHttp({
       fronts,
       hooks: live.hooks(),
-      live,
       port: h.port,
       host: h.host,
       public: h.public,
@@ -214,7 +213,7 @@ export async function serveHttp(opts: ServeOptions, h: HttpServeOptions): Promis
       `${cfg.principals.size} principal(s), ${tokens!().size} token(s)${cfg.jwt ? `, JWTs from ${cfg.jwt.issuer}` : ""}`,
     );
   }
-  const l = await listenHttp({ fronts, hooks: live.hooks(), live, port: h.port, host: h.host, public: h.public });
+  const l = await listenHttp({ fronts, hooks: live.hooks(), port: h.port, host: h.host, public: h.public });
   return started(l, all, live, opts, "NO AUTHENTICATION (--no-auth, loopback only)");
 }
 

@@ -3,10 +3,23 @@
 // taken off a principal no longer authenticates as it (as `hcpx token remove`
 // for a static token); a principal removed, or a server config that no longer
 // loads, is served no tools, no Skills and no prompts, and its tool calls are
-// refused; the log says why once, not on every request.
+// refused; the log says why once, not on every request. A removed token's open
+// streams (a 2025-era GET, a 2026-07-28 subscriptions/listen) are closed at the
+// next announcement, before it is sent: they are told nothing more.
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addToken, modern, serve, teamProject, testIssuer, type Served, type TeamProject } from "./http-support";
+import { HCPX } from "../support/cli";
+import {
+  addToken,
+  MODERN,
+  modern,
+  serve,
+  teamProject,
+  testIssuer,
+  type Served,
+  type TeamProject,
+} from "./http-support";
 import { until } from "../support/until";
 
 type Env = { ok: boolean; error?: { code: string; message: string } };
@@ -131,4 +144,111 @@ describe("hcpx mcp --http: a principal removed, a server config that no longer l
       writeFileSync(p.serverConfig, original);
     }
   }, 30_000);
+});
+
+/** An open event stream: what it received so far, and whether the server ended it. */
+interface Stream {
+  got: () => string;
+  ended: () => boolean;
+  cancel: () => Promise<void>;
+}
+
+async function streamOf(res: Response): Promise<Stream> {
+  expect(res.status).toBe(200);
+  const reader = res.body!.getReader();
+  let got = "";
+  let ended = false;
+  void (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        got += new TextDecoder().decode(value);
+      }
+    } catch {
+      // the server closed the connection
+    }
+    ended = true;
+  })();
+  return { got: () => got, ended: () => ended, cancel: () => reader.cancel().catch(() => {}) };
+}
+
+/** A 2025-era client's GET stream (opened after initialize; served without a session). */
+const legacyStream = async (url: string, token: string) =>
+  streamOf(
+    await fetch(url, {
+      method: "GET",
+      headers: { accept: "text/event-stream", "mcp-protocol-version": "2025-11-25", authorization: `Bearer ${token}` },
+    }),
+  );
+
+/** A 2026-07-28 client's subscriptions/listen stream for the tool list. */
+const listenStream = async (url: string, token: string) => {
+  const s = await streamOf(
+    await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": MODERN,
+        "mcp-method": "subscriptions/listen",
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "subscriptions/listen",
+        params: {
+          notifications: { toolsListChanged: true },
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+          },
+        },
+      }),
+    }),
+  );
+  expect(await until(() => s.got().includes("acknowledged"), 5_000)).toBe(true);
+  return s;
+};
+
+describe("hcpx mcp --http: a removed token's open streams", () => {
+  it("a 2025-era GET stream and a 2026-07-28 listen stream of a removed token are closed at the next announcement and told nothing; another token's are told", async () => {
+    const principals = { alice: { grants: { allow: ["ledger.*"] } }, bob: { grants: { allow: ["ledger.*"] } } };
+    const p = teamProject({ principals });
+    const alice = addToken(p, "alice");
+    const bob = addToken(p, "bob");
+    const s = await serve(p, ["--server-config", p.serverConfig]);
+    const streams: Stream[] = [];
+    try {
+      const [aGet, aListen, bGet, bListen] = await Promise.all([
+        legacyStream(s.url, alice),
+        listenStream(s.url, alice),
+        legacyStream(s.url, bob),
+        listenStream(s.url, bob),
+      ]);
+      streams.push(aGet, aListen, bGet, bListen);
+      const r = spawnSync(process.execPath, [HCPX, "token", "remove", "alice", "--server-config", p.serverConfig], {
+        cwd: p.dir,
+        env: p.env,
+        encoding: "utf8",
+      });
+      expect(r.status).toBe(0);
+      expect((await modern(s.url, alice, "tools/list")).status).toBe(401);
+      // a grant change: an announcement
+      principals.alice.grants.allow = ["ledger.balance"];
+      principals.bob.grants.allow = ["ledger.balance"];
+      writeFileSync(p.serverConfig, JSON.stringify({ principals }));
+      const told = (x: Stream) => x.got().includes("notifications/tools/list_changed");
+      expect(await until(() => told(bGet) && told(bListen), 10_000)).toBe(true);
+      expect(await until(() => aGet.ended() && aListen.ended(), 5_000)).toBe(true);
+      expect(told(aGet)).toBe(false);
+      expect(told(aListen)).toBe(false);
+      expect(bGet.ended() || bListen.ended()).toBe(false);
+    } finally {
+      await Promise.all(streams.map((x) => x.cancel()));
+      await s.stop();
+    }
+  }, 60_000);
 });
