@@ -5,7 +5,7 @@ import { statSync, type BigIntStats, type Stats } from "node:fs";
 import { didYouMean } from "../util/suggest";
 import { dirname, join, resolve, basename } from "node:path";
 import { HcpxError, pathToString, type ErrorCode, type Problem } from "../util/errors";
-import { display, home, isInside, joinIn, resolveIn, resolved, userConfigDir } from "../util/paths";
+import { display, home, joinIn, resolveIn, resolved, userConfigDir } from "../util/paths";
 import { locate, parseJson5, readJson5 } from "./json5";
 import { CAPS, isThere, readBytes, readTextFile } from "../util/readfile";
 import { checkPattern } from "./grants";
@@ -19,7 +19,7 @@ import { surfaceTextProblems } from "./hosttext";
 import { headerEnvNames, isCredentialHeader, urlProblem } from "./mcp-remote";
 import { holdSecretNames } from "../util/redact";
 import { argRuleProblems } from "./arg-rules";
-import { refuseUnlistedNested } from "./nested";
+import { refuseUnlistedNested, rootInside } from "./nested";
 import {
   CONFIRM_STRICTNESS,
   DEFAULT_CONFIRM_TIMEOUT_MS,
@@ -627,7 +627,8 @@ function mergeSandbox(layers: ReadConfig[], root: string, warnings: Problem[]): 
     for (const r of s.roots ?? []) {
       const abs = resolve(layer.dir, r);
       roots.add(abs);
-      if (layer.user || isInside(abs, layer.dir)) writable.add(abs);
+      // inside its folder after its links: a root that is a link out of the project (`data` -> HOME) is not writable
+      if (layer.user || abs === layer.dir || rootInside(abs, layer.dir) !== undefined) writable.add(abs);
     }
     if (s.cwd) cwd = resolve(layer.dir, s.cwd);
   }

@@ -5,7 +5,8 @@
 // is refused unless the enclosing project names its folder (sandbox.nested_projects), which a write
 // cannot change: that config is read-only to every confined call, and so is the named one.
 // "Where the sandbox is on": the enclosing config sets enforce "os", or the user config does.
-import { dirname, relative, resolve } from "node:path";
+import { realpathSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { HcpxError } from "../util/errors";
 import { display, isInside, joinIn, resolveIn } from "../util/paths";
 import { CAPS, isThere, readTextFile } from "../util/readfile";
@@ -61,13 +62,41 @@ function mayEnforce(file: string): boolean {
   return text.includes("\\") || text.includes("enforce");
 }
 
+/**
+ * A project config's root (`root`, absolute) as the sandbox binds it, when that lies inside the config's own
+ * folder `dir`: its real path (index.ts planFor binds each root's real path), so `./data` that is a link to
+ * HOME or / is not inside. A root not there (yet) goes by its nearest folder that is: a write that makes it a
+ * link later is seen at the next load. Undefined: outside. Where a write may change a root (load.ts
+ * mergeSandbox) and where a nested config is judged (check, below) ask this alike.
+ */
+export function rootInside(root: string, dir: string): string | undefined {
+  const real = realOrNearest(root);
+  return isInside(real, realOrNearest(dir)) ? real : undefined;
+}
+
+/** `p`'s real path; for a path not there, its nearest folder's that is, with the rest of `p` after it. */
+function realOrNearest(p: string): string {
+  let rest = "";
+  for (let d = p; ; d = dirname(d)) {
+    try {
+      const real = realpathSync(d);
+      return rest ? join(real, rest) : real;
+    } catch {
+      if (dirname(d) === d) return p;
+      rest = rest ? join(basename(d), rest) : basename(d);
+    }
+  }
+}
+
 function check(outerFile: string, outer: ConfigRead, innerDir: string, innerFile: string, userOs: boolean): void {
   const s = outer.data.sandbox;
   if (s?.enforce !== "os" && !userOs) return;
-  // its writable roots: those inside its own folder (a project config's roots elsewhere are not writable), else the folder
-  const roots = (s?.roots ?? []).map((r) => resolveIn(outer.dir, r)).filter((r) => isInside(r, outer.dir));
-  const writable = roots.length ? roots : [outer.dir];
-  if (!writable.some((r) => isInside(innerDir, r))) return;
+  // its writable roots: those inside its own folder (a project config's roots elsewhere are not writable), else the
+  // folder; real paths, as the sandbox binds them (rootInside), and so the inner folder's
+  const roots = (s?.roots ?? []).flatMap((r) => rootInside(resolveIn(outer.dir, r), outer.dir) ?? []);
+  const writable = roots.length ? roots : [realOrNearest(outer.dir)];
+  const inner = realOrNearest(innerDir);
+  if (!writable.some((r) => isInside(inner, r))) return;
   if ((s?.nested_projects ?? []).some((n) => resolve(outer.dir, n) === innerDir)) return;
   const rel = relative(outer.dir, innerDir);
   throw new HcpxError({

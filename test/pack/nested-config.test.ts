@@ -3,7 +3,7 @@
 // the name an allow rule gave another, its grant — so hcpx run in that folder refuses it
 // (nested_config) unless the enclosing project names the folder in sandbox.nested_projects.
 // Real `hcpx exec` processes on scratch projects.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runHcpx, scratchProject, tmp } from "../support/hcpx";
@@ -86,5 +86,12 @@ describe("a project config inside an enclosing project's writable root, the sand
     const r = await deep.exec();
     expect(r.env.error?.code).toBe("nested_config");
     expect(r.env.error?.hint).toMatch(/nested_projects: \["a\/b"\]/);
+  });
+
+  it("a root that is a link (./out -> data) counts where it leads, as the sandbox binds it: a config below data/ is refused", async () => {
+    const l = layout({ enforce: "os", roots: ["./out"] }, "data/sub");
+    symlinkSync("data", join(l.dir, "out"));
+    const r = await l.exec();
+    expect(r.env.error?.code, JSON.stringify(r.env)).toBe("nested_config");
   });
 });

@@ -20,6 +20,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { createServer, type Server } from "node:net";
@@ -897,6 +898,22 @@ describe('what a project config cannot undo of the user\'s "os"', () => {
       env,
     });
     expect(JSON.parse(ok.stdout).ok, ok.stdout).toBe(true);
+  });
+
+  it("a root inside its folder that is a link out of it (./data -> a folder elsewhere) is not writable either", async () => {
+    const elsewhere = tmp("hcpx-sbx-linked-");
+    const p = project({
+      packs: [fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } })],
+      sandbox: { bins: { node: process.execPath }, roots: [".", "./data"] },
+    });
+    symlinkSync(elsewhere, join(p.dir, "data"));
+    const env = userSandbox({ enforce: "os" });
+    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${join(p.dir, "data", "x.txt")}`], {
+      cwd: p.dir,
+      env,
+    });
+    expect(JSON.parse(r.stdout).error?.code, r.stdout).toBe("sandbox_denied");
+    expect(existsSync(join(elsewhere, "x.txt"))).toBe(false);
   });
 });
 
