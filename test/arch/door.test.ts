@@ -3,7 +3,7 @@
 // delete a file or directory (src/util/door.ts, with atomic.ts and fsio.ts
 // behind it), and none but the bounded reader (src/util/readfile.ts) may open
 // or read a file's bytes. A module may still ask node:fs about metadata
-// (exists, stat, lstat, readdir, realpath, access, watch). Every way to reach
+// (exists, stat, lstat, readlink, readdir, realpath, access, watch). Every way to reach
 // node:fs is checked: named imports (static, type-only excepted), namespace
 // and default imports, require(), import() and process.getBuiltinModule();
 // also any `.<write>Sync(` call, and a child process started to do a write
@@ -32,6 +32,7 @@ const LOOK = new Set([
   "opendirSync", // a folder's entries, one at a time (the bounded walks: src/util/dirents.ts)
   "Dir",
   "realpathSync",
+  "readlinkSync", // a link's target, what realpathSync reads too (src/runtime/sandbox/links.ts: the links on a path)
   "accessSync",
   "constants",
   "watch",

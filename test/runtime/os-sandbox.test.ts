@@ -19,6 +19,7 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -860,6 +861,49 @@ describe("a protected path cannot be swapped by moving its folder aside", () => 
     // the folders are pinned, not frozen: a write still lands beside the protected paths
     const ok = await exec("lw", "try", ["act=write", `arg=${join(git, "description")}`]);
     expect(ok.env.ok, ok.stdout).toBe(true);
+  });
+});
+
+describe("a protected path that is a symbolic link in a writable root", () => {
+  it("a write is not run (sandbox_unavailable naming the link: a bind cannot pin it); a read is; the link replaced by its file, the write runs", async () => {
+    const p = project({
+      packs: [
+        fxPack("lw", "reach.mjs", [tryCmd], {}, { try: { operation: "write", land: "local" } }),
+        fxPack("rd", "reach.mjs", [tryCmd]),
+      ],
+      sandbox: { enforce: "os", bins: { node: process.execPath } },
+    });
+    const run = async (pack: string, act: string, target: string) => {
+      const r = await runHcpx(["exec", pack, "try", "--json", "--", `act=${act}`, `arg=${target}`], {
+        cwd: p.dir,
+        env: { HOME: home },
+      });
+      return JSON.parse(r.stdout) as { ok: boolean; error?: { code: string; message: string; hint?: string } };
+    };
+    const out = join(p.dir, "written.txt");
+    // the config, a link to conf/hcp.config.json5 (a write could remove it and write one that sets enforce "off")
+    mkdirSync(join(p.dir, "conf"));
+    renameSync(p.config, join(p.dir, "conf", "hcp.config.json5"));
+    symlinkSync("conf/hcp.config.json5", p.config);
+    const refused = await run("lw", "write", out);
+    expect(refused.error?.code, JSON.stringify(refused)).toBe("sandbox_unavailable");
+    expect(refused.error?.message).toMatch(/hcp\.config\.json5 is a symbolic link in a writable root/);
+    expect(refused.error?.hint).toMatch(/replace the link with the file or folder it points at, or move it out/);
+    expect(existsSync(out)).toBe(false);
+    expect((await run("rd", "read", p.config)).ok).toBe(true);
+    rmSync(p.config);
+    renameSync(join(p.dir, "conf", "hcp.config.json5"), p.config);
+    expect((await run("lw", "write", out)).ok).toBe(true);
+    // git's hooks, a link to ../githooks (a write could make .git/hooks a folder of its own: the next commit runs it)
+    execFileSync("git", ["init", "-q"], { cwd: p.dir, stdio: "ignore" });
+    rmSync(join(p.dir, ".git", "hooks"), { recursive: true, force: true });
+    mkdirSync(join(p.dir, "githooks"));
+    symlinkSync("../githooks", join(p.dir, ".git", "hooks"));
+    const hooks = await run("lw", "write", join(p.dir, "again.txt"));
+    expect(hooks.error?.code, JSON.stringify(hooks)).toBe("sandbox_unavailable");
+    expect(hooks.error?.message).toMatch(/\.git\/hooks is a symbolic link/);
+    expect(existsSync(join(p.dir, "again.txt"))).toBe(false);
+    expect((await run("rd", "read", p.config)).ok).toBe(true);
   });
 });
 

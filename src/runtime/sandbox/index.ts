@@ -20,6 +20,7 @@ import { failure, type Envelope, type Failure } from "../envelope";
 import { bwrapArgs, ownFolderOf, type BwrapPlan } from "./bwrap";
 import { fewerMounts } from "./mounts";
 import { gitProtected } from "./gitdirs";
+import { linksOn, refuseSwappableLinks, type Link } from "./links";
 import { configReader, repoGitPointers, type ConfigReader } from "./git-config";
 import { filterKnowsThisMachine, unixSocketFilter } from "./seccomp";
 import { denialsIn, type Denial } from "./denials";
@@ -189,7 +190,9 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
   for (const path of new Set(RUN_SOCKETS.filter((p) => existsSync(p)).map(real))) {
     if (!masks.some((m) => m.path === path)) masks.push({ path, dir: statSync(path).isDirectory() });
   }
-  const protect = fewerMounts(protectedIn(writable, ctx, hs), writable);
+  const kept = protectedIn(writable, ctx, hs);
+  const protect = fewerMounts(kept.paths, writable);
+  refuseSwappableLinks(kept.links, writable, protect); // a link on the way to one cannot be pinned (links.ts)
   const noUnixSockets = pack.surface.reach?.unix_sockets !== true;
   return { rebind, writable, protect, masks, unmask, network: networkFor(pack, cls), cwd: line.cwd, noUnixSockets };
 }
@@ -213,10 +216,14 @@ const RUN_SOCKETS = [
  * worktree's kept inside .git too, unless every config that asks "os" lists the pack in
  * sandbox.git_config_writers, what git's configs point at (core.hooksPath's folder, an included file:
  * git-config.ts), and the active packs' programs (what another pack's call runs, under its own
- * Policy). Only what exists and lies in a writable root.
+ * Policy). Only what exists and lies in a writable root; `links`: those met on the way to any of them.
  */
-function protectedIn(writable: string[], ctx: ConfineContext, hs: readonly string[]): string[] {
-  if (writable.length === 0) return [];
+function protectedIn(
+  writable: string[],
+  ctx: ConfineContext,
+  hs: readonly string[],
+): { paths: string[]; links: Link[] } {
+  if (writable.length === 0) return { paths: [], links: [] };
   const { project } = ctx;
   const gitConfig = !project.sandbox.gitConfigWriters?.includes(ctx.pack.id);
   const read = configReader(); // each git config read once for this call, whatever asks
@@ -234,12 +241,14 @@ function protectedIn(writable: string[], ctx: ConfineContext, hs: readonly strin
     ]),
   ];
   const out = new Set<string>();
+  const links: Link[] = [];
   for (const c of candidates) {
     if (c === undefined || !existsSync(c)) continue;
     const p = real(c);
+    if (p !== c) links.push(...linksOn(c)); // reached through a link: where it leads is bound, not the link
     if (writable.some((w) => isInside(p, w))) out.add(p);
   }
-  return [...out];
+  return { paths: [...out], links };
 }
 
 /**
