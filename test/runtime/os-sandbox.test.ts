@@ -772,6 +772,23 @@ describe("a submodule's and a worktree's git dirs inside .git", () => {
   });
 });
 
+describe("a worktree's commondir inside .git (where git reads that worktree's config and hooks)", () => {
+  it("stays read-only, also for a pack listed in sandbox.git_config_writers: a write cannot point it at a git dir of its own", async () => {
+    const { p, call } = writeProject();
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd, stdio: "ignore" });
+    git(p.dir, "init", "-q");
+    git(p.dir, "commit", "-q", "--allow-empty", "-m", "init");
+    git(p.dir, "worktree", "add", "-q", join(tmp("hcpx-sbx-wt-"), "wt"));
+    const commondir = join(p.dir, ".git", "worktrees", "wt", "commondir");
+    const before = readFileSync(commondir, "utf8");
+    await refusedNotWritten(call, commondir, p.dir, before);
+    const cfg = JSON.parse(readFileSync(p.config, "utf8")) as { sandbox: Record<string, unknown> };
+    writeFileSync(p.config, JSON.stringify({ ...cfg, sandbox: { ...cfg.sandbox, git_config_writers: ["lw"] } }));
+    await refusedNotWritten(call, commondir, p.dir, before);
+  });
+});
+
 describe("what git's config points at in the root: core.hooksPath (husky) and an included file", () => {
   it("stay read-only, a new hook in the hooks folder too; the rest of the root is written", async () => {
     const { p, call } = writeProject();

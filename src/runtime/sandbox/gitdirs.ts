@@ -23,9 +23,10 @@ const MAX_LISTED = 4096;
 class TooMany extends Error {}
 
 /**
- * What a write must not change in `git` (a .git, where it exists): each inner git dir's hooks and, `config`,
- * its config (and config.worktree, where there is one or the repository turns them on). One that is not
- * there is kept by its nearest folder that is (git-config.ts nearest): a git dir without a hooks folder is
+ * What a write must not change in `git` (a .git, where it exists): each inner git dir's hooks, its commondir
+ * (redirect) and, `config`, its config (and config.worktree, where there is one or the repository turns them
+ * on). One that is not there is kept by its nearest folder that is (git-config.ts nearest), but a commondir
+ * (redirect says why): a git dir without a hooks folder is
  * kept whole, since a write could make one and git would run what it holds; a .git that is a file (a
  * worktree's or a submodule's pointer to its git dir) is kept as it is, so a write cannot point it elsewhere.
  */
@@ -39,9 +40,10 @@ export function gitProtected(git: string, config: boolean, home?: string, read =
     return on || existsSync(w) ? [nearest(w)] : [];
   };
   const own = (g: string): string[] => {
-    // a linked worktree's git dir has neither hooks nor config of its own (the repository's are its)
-    if (g.startsWith(worktrees + sep)) return config ? worktreeConfig(g, repoPerWorktree) : [];
+    // a linked worktree's git dir has neither hooks nor config of its own: the repository's, its commondir names
+    if (g.startsWith(worktrees + sep)) return [...redirect(g), ...(config ? worktreeConfig(g, repoPerWorktree) : [])];
     const mine = [
+      ...redirect(g),
       nearest(join(g, "hooks")),
       ...(config
         ? [nearest(join(g, "config")), ...worktreeConfig(g, g === git ? repoPerWorktree : worktreeConfigOn(g, read))]
@@ -55,6 +57,24 @@ export function gitProtected(git: string, config: boolean, home?: string, read =
   if (dirs) return dirs.flatMap(own);
   // too many folders to look at: everything below modules/ and worktrees/ stays as it is
   return [...own(git), join(git, "modules"), worktrees];
+}
+
+/**
+ * Besides hooks and config, what in a git dir (gitrepository-layout(5)) names where git reads them: `commondir`
+ * (a linked worktree's has one, "../.."). Rewritten to a folder of the write's own, git reads that folder's
+ * config and hooks: its core.fsmonitor runs at the person's next git command there. Kept where it exists,
+ * whatever git_config_writers says (it moves the hooks too). Not kept, each for its reason:
+ * - a commondir not there (every repository's own .git, a submodule's): only keeping the git dir read-only whole
+ *   stops one being made, and a write that commits makes files beside it (docs/sandbox.md says what is left);
+ * - `gitdir` (a worktree's): git reads it to find the worktree (`git worktree list`, `prune`), never for a
+ *   config or hooks;
+ * - info/: its attributes name filter and diff drivers, whose commands only a config defines;
+ * - new git dirs in modules/ and worktrees/: git uses one only through a `.git` file in a working tree, and a
+ *   write may make a repository of its own in a root anyway (docs/sandbox.md).
+ */
+function redirect(g: string): string[] {
+  const c = join(g, "commondir");
+  return existsSync(c) ? [c] : [];
 }
 
 /**
