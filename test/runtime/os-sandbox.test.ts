@@ -789,6 +789,42 @@ describe("a worktree's commondir inside .git (where git reads that worktree's co
   });
 });
 
+describe("a repository a write makes in a root, added as a submodule (the limit docs/sandbox.md states)", () => {
+  it("the superproject's git status runs its core.fsmonitor and filters; only --ignore-submodules=all on the command line keeps git out", () => {
+    const p = tmp("hcpx-sbx-gitlink-");
+    const mark = join(tmp("hcpx-sbx-mark-"), "ran");
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd, stdio: "ignore" });
+    // what a confined write can do in a writable root: a repository of its own, its config running a program, a gitlink to it
+    git(p, "init", "-q");
+    git(p, "commit", "-q", "--allow-empty", "-m", "init");
+    const lib = join(p, "vendor", "lib");
+    mkdirSync(lib, { recursive: true });
+    writeFileSync(join(p, "fsm.sh"), `#!/bin/sh\necho ran >> ${JSON.stringify(mark)}\nexit 1\n`);
+    chmodSync(join(p, "fsm.sh"), 0o755);
+    writeFileSync(join(lib, "f"), "x\n");
+    git(lib, "init", "-q");
+    git(lib, "add", "f");
+    git(lib, "commit", "-qm", "lib");
+    git(lib, "config", "core.fsmonitor", join(p, "fsm.sh"));
+    const sha = execFileSync("git", ["rev-parse", "HEAD"], { cwd: lib, encoding: "utf8" }).trim();
+    git(p, "update-index", "--add", "--cacheinfo", `160000,${sha},vendor/lib`);
+    writeFileSync(
+      join(p, ".gitmodules"),
+      '[submodule "lib"]\n\tpath = vendor/lib\n\turl = ./vendor/lib\n\tignore = none\n',
+    );
+    // whether `git <before> status --short <after>` in the superproject ran the planted program
+    const ran = (before: string[], after: string[] = []) => {
+      rmSync(mark, { force: true });
+      execFileSync("git", [...before, "status", "--short", ...after], { cwd: p, stdio: "ignore" });
+      return existsSync(mark);
+    };
+    expect(ran([])).toBe(true);
+    expect(ran(["-c", "diff.ignoreSubmodules=all"])).toBe(true); // .gitmodules' ignore = none overrides it
+    expect(ran([], ["--ignore-submodules=all"])).toBe(false);
+  });
+});
+
 describe("what git's config points at in the root: core.hooksPath (husky) and an included file", () => {
   it("stay read-only, a new hook in the hooks folder too; the rest of the root is written", async () => {
     const { p, call } = writeProject();
