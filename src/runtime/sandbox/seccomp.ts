@@ -2,9 +2,11 @@
 // (`--seccomp 3`), makes socket(AF_UNIX, …) fail with EACCES in the confined program and all it
 // starts. A network namespace does not cover a unix socket that is a file (a database's, an agent's, a
 // container engine's kept in the project or under a path the call can see), and a read-only mount
-// does not stop connect(); a call with the network shares the host's abstract sockets too. Pipes and
-// socketpair() (how Node, Python … talk to their own children) are not socket() and keep working. A
-// pack whose program must reach a unix socket declares reach.unix_sockets: its calls get no filter.
+// does not stop connect(); a call with the network shares the host's abstract sockets too. The other
+// ways to a socket are closed with it: io_uring (its IORING_OP_SOCKET) is refused, ENOSYS, and
+// socketpair() makes only a stream pair (SOCK_STREAM). Pipes and stream socketpairs (how Node, Python …
+// talk to their own children) keep working. A pack whose program must reach a unix socket declares
+// reach.unix_sockets: its calls get no filter.
 // The program is classic BPF (struct sock_filter: u16 code, u8 jt, u8 jf, u32 k, host byte order),
 // built here for the architectures a Linux host runs hcpx on. It fails closed: a system call of any
 // other architecture is refused (EACCES), and on a machine of another architecture a call that needs
@@ -23,15 +25,45 @@ export function filterKnowsThisMachine(arch: string = process.arch): boolean {
 }
 const X32_BIT = 0x40000000;
 const AF_UNIX = 1;
-const SYS_SOCKET = 1; // socketcall's call number for socket()
+const SOCK_STREAM = 1;
+const SOCK_TYPE = 0xf; // socketpair()'s type without its flags (SOCK_NONBLOCK, SOCK_CLOEXEC: higher bits)
+const SYS_SOCKET = 1; // socketcall's call numbers for socket() and socketpair()
+const SYS_SOCKETPAIR = 8;
+// io_uring_setup, io_uring_enter, io_uring_register: 425–427 on each architecture the filter knows (the
+// numbers every architecture shares since 5.1)
+const IO_URING_FIRST = 425;
+const IO_URING_LAST = 427;
 const RET_ALLOW = 0x7fff0000;
 const RET_EACCES = 0x00050000 | 13; // SECCOMP_RET_ERRNO | EACCES
-// seccomp_data: nr at 0, arch at 4, args[0] (its low 32 bits on a little-endian host) at 16
+// io_uring's IORING_OP_SOCKET makes a socket without socket(), then connect() reaches any unix socket: no
+// io_uring at all (Docker's default profile refuses it too). ENOSYS, as on a kernel built without it:
+// what a program that may use io_uring (libuv, liburing's users) tests for and falls back from, and no
+// EACCES for the denial's reader (denials.ts) to take for a unix socket
+const RET_ENOSYS = 0x00050000 | 38;
+// seccomp_data: nr at 0, arch at 4, args[0] and args[1] (their low 32 bits on a little-endian host) at 16, 24
 const NR = 0;
 const ARCH = 4;
 const ARG0 = 16;
+const ARG1 = 24;
 
-type Op = ["ld", number] | ["jeq" | "jge", number, string, string] | ["ret", number] | ["label", string];
+type Op =
+  ["ld", number] | ["and", number] | ["jeq" | "jge", number, string, string] | ["ret", number] | ["label", string];
+
+/**
+ * One architecture's checks of the system call's number (loaded): socket() by its family, socketpair()
+ * by its type, io_uring refused; any other call goes on to `next`.
+ */
+function calls(arch: string, socket: number, socketpair: number, next = "allow"): Op[] {
+  return [
+    ["jeq", socket, "unix?", `${arch}-socketpair`],
+    ["label", `${arch}-socketpair`],
+    ["jeq", socketpair, "stream?", `${arch}-io_uring`],
+    ["label", `${arch}-io_uring`],
+    ["jge", IO_URING_FIRST, `${arch}-io_uring-last`, next],
+    ["label", `${arch}-io_uring-last`],
+    ["jge", IO_URING_LAST + 1, next, "no-io_uring"],
+  ];
+}
 
 /** The filter's program, with labels for its jumps. */
 const PROGRAM: Op[] = [
@@ -41,39 +73,51 @@ const PROGRAM: Op[] = [
   ["ld", NR],
   ["jge", X32_BIT, "deny", "x86_64-nr"], // the x32 ABI: nothing hcpx runs uses it
   ["label", "x86_64-nr"],
-  ["jeq", 41, "unix?", "allow"], // socket
+  ...calls("x86_64", 41, 53),
   ["label", "not-x86_64"],
-  ["jeq", AUDIT_ARCH.aarch64, "nr-198", "not-aarch64"],
-  ["label", "nr-198"],
+  ["jeq", AUDIT_ARCH.aarch64, "aarch64", "not-aarch64"],
+  ["label", "aarch64"],
   ["ld", NR],
-  ["jeq", 198, "unix?", "allow"], // socket
+  ...calls("aarch64", 198, 199),
   ["label", "not-aarch64"],
-  ["jeq", AUDIT_ARCH.arm, "nr-281", "not-arm"],
-  ["label", "nr-281"],
+  ["jeq", AUDIT_ARCH.arm, "arm", "not-arm"],
+  ["label", "arm"],
   ["ld", NR],
-  ["jeq", 281, "unix?", "allow"], // socket
+  ...calls("arm", 281, 288),
   ["label", "not-arm"],
   ["jeq", AUDIT_ARCH.i386, "i386", "deny"], // an architecture the filter does not know: nothing at all
   ["label", "i386"],
   ["ld", NR],
-  ["jeq", 359, "unix?", "i386-socketcall"], // socket
+  ...calls("i386", 359, 360, "i386-socketcall"),
   ["label", "i386-socketcall"],
-  // socketcall(SYS_SOCKET, args): the family is behind a pointer the filter cannot read, so a 32-bit
-  // program makes no socket at all under the filter
+  // socketcall(SYS_SOCKET or SYS_SOCKETPAIR, args): the family and the type are behind a pointer the filter
+  // cannot read, so a 32-bit program that goes through socketcall makes neither under the filter
   ["jeq", 102, "socketcall", "allow"],
   ["label", "socketcall"],
   ["ld", ARG0],
-  ["jeq", SYS_SOCKET, "deny", "allow"],
+  ["jeq", SYS_SOCKET, "deny", "socketcall-pair"],
+  ["label", "socketcall-pair"],
+  ["jeq", SYS_SOCKETPAIR, "deny", "allow"],
   ["label", "unix?"],
   ["ld", ARG0],
   ["jeq", AF_UNIX, "deny", "allow"],
+  // a socketpair() of datagrams can sendto() any unix socket by its path (the host's journal, a service's),
+  // and connect() to one: only a stream pair, already connected to each other (how libuv, so Node, and
+  // Python make a child's stdio), which can neither
+  ["label", "stream?"],
+  ["ld", ARG1],
+  ["and", SOCK_TYPE],
+  ["jeq", SOCK_STREAM, "allow", "deny"],
+  ["label", "no-io_uring"],
+  ["ret", RET_ENOSYS],
   ["label", "deny"],
   ["ret", RET_EACCES],
   ["label", "allow"],
   ["ret", RET_ALLOW],
 ];
 
-const CODE = { ld: 0x20, jeq: 0x15, jge: 0x35, ret: 0x06 } as const; // BPF_LD|W|ABS, BPF_JMP|JEQ|K, BPF_JMP|JGE|K, BPF_RET|K
+// BPF_LD|W|ABS, BPF_ALU|AND|K, BPF_JMP|JEQ|K, BPF_JMP|JGE|K, BPF_RET|K
+const CODE = { ld: 0x20, and: 0x54, jeq: 0x15, jge: 0x35, ret: 0x06 } as const;
 
 let built: Uint8Array | undefined;
 
