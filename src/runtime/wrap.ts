@@ -329,6 +329,8 @@ export interface SpawnSpec {
   started?: () => void;
   /** what it reads on fds 3 … (the sandbox's seccomp filter: SpawnLine.fds) */
   fds?: Uint8Array[];
+  /** the fds hcpx inherited reach it as /dev/null (a confined call: SpawnLine.shutInherited) */
+  shutInherited?: boolean;
 }
 
 /** How long a cancelled bin's tree gets between SIGTERM and SIGKILL. */
@@ -552,7 +554,7 @@ export function runBin(spec: SpawnSpec): Promise<Envelope> {
     let stopping: Promise<void> | undefined;
     let child;
     try {
-      // its command, argv, cwd, env and fds (spawnChild reads no other field)
+      // its command, argv, cwd, env, fds and shutInherited (spawnChild reads no other field)
       child = spawnChild({ ...spec, stdio: ["ignore", "pipe", "pipe"] });
     } catch (e) {
       done(failure("spawn_failed", `could not start ${spec.label}: ${(e as Error).message}`));
@@ -888,6 +890,7 @@ export async function runWrap({
       cwd: line.cwd,
       env: line.env,
       fds: line.fds,
+      shutInherited: line.shutInherited,
       timeoutMs: wrap.timeout_ms ?? DEFAULT_TIMEOUT_MS,
       output: cmd.output ?? wrap.output ?? "json",
       label,

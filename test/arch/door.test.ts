@@ -66,6 +66,10 @@ const READ_ALLOWED: Record<string, { names: string[]; why: string }> = {
     names: ["readFileSync"],
     why: "/proc/<pid>/stat and /proc/<pid>/task/*/children of the bin's own process tree: made by the kernel, not a file anyone plants",
   },
+  "runtime/spawn.ts": {
+    names: ["openSync", "readSync"],
+    why: "/proc/self/fdinfo/<fd> of hcpx's own fds (their close-on-exec flag, before a confined spawn) and /dev/null, opened to stand in for an inherited fd in the child: made by the kernel, not a file anyone plants",
+  },
   "util/door.ts": {
     names: ["openSync"],
     why: "appendRecord opens a log O_WRONLY|O_APPEND|O_NOFOLLOW to append one record: a write, never a read",

@@ -438,6 +438,35 @@ describe.skipIf(!HAS_GCC && !process.env.CI)('the other ways to a unix socket un
   });
 });
 
+describe('the fds hcpx inherited under enforce "os"', () => {
+  it("reach the program as /dev/null, not as what they are: a read cannot write through a directory of HOME open at fd 200; with enforce off nothing changes", async () => {
+    // the caller's shell ran `exec 200<"$HOME" 201>>"$HOME/inherited.log"`: neither is close-on-exec, and
+    // bubblewrap passes on what it is given
+    const inherit = async (kv: string[], cwd = dir) => {
+      const sh = 'exec 200<"$HOME" 201>>"$HOME/inherited.log"; exec "$0" "$@"';
+      const argv = ["-c", sh, process.execPath, HCPX, "exec", "rd", "try", "--json", "--", ...kv];
+      const r = await run("/bin/bash", argv, { cwd, env: { HOME: home } }); // dash takes fds 0–9 only
+      expect(r.stdout, r.stderr).not.toBe("");
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the envelope, read field by field
+      return JSON.parse(r.stdout) as { ok: boolean; data?: any; error?: any };
+    };
+    const through = join(home, "written-through-fd.txt");
+    expect((await inherit(["act=write", "arg=/proc/self/fd/200/written-through-fd.txt"])).ok).toBe(false);
+    expect(existsSync(through)).toBe(false);
+    const given = await inherit(["act=fds"]);
+    expect(given.ok, JSON.stringify(given)).toBe(true);
+    const fds = given.data.fds as Record<string, string>;
+    expect(Object.keys(fds)).toEqual(expect.arrayContaining(["200", "201"]));
+    for (const [fd, what] of Object.entries(fds))
+      if (Number(fd) > 2) expect({ fd, what }).toEqual({ fd, what: "/dev/null" });
+    const off = project({
+      packs: [fxPack("rd", "reach.mjs", [tryCmd])],
+      sandbox: { bins: { node: process.execPath } },
+    });
+    expect((await inherit(["act=fds"], off.dir)).data.fds).toMatchObject({ "200": home });
+  });
+});
+
 describe('a write under enforce "os"', () => {
   it("local: writes inside sandbox.roots", async () => {
     const target = join(dir, "notes", "by-local-write.txt");

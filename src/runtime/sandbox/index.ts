@@ -4,7 +4,8 @@
 // row: a read sees the file system read-only, a write may change only
 // sandbox.roots, both get a private /tmp, HOME's secrets are hidden, and the
 // network is a namespace of its own unless the pack declares it for this kind
-// of call (reach.network + reach.network_for). With enforcement "off" it
+// of call (reach.network + reach.network_for), and the fds hcpx inherited
+// reach the program as /dev/null (spawn.ts). With enforcement "off" it
 // returns the spawn unchanged and touches nothing. Where "os" is asked and
 // this machine cannot do it, the call is refused (sandbox_unavailable): never
 // run unconfined. No dependency: node builtins only (it is on exec's path).
@@ -138,6 +139,7 @@ export function confine(line: SpawnLine, ctx: ConfineContext): Confined | Failur
     env,
     cwd: line.cwd,
     ...(plan.noUnixSockets ? { fds: [unixSocketFilter()] } : {}),
+    shutInherited: true, // bubblewrap passes on every fd it is given: an open folder of HOME, a socket
     plan: { ...plan, cls: ctx.cls, backend: "bwrap", bwrap: bw.path },
     explain: (e) => explainDenial(e, plan, ctx),
   };

@@ -19,6 +19,8 @@ export interface SpawnLine {
   cwd: string;
   /** what the program reads on fds 3, 4 … (the sandbox's seccomp filter, seccomp.ts): the spawn feeds each and closes it */
   fds?: Uint8Array[];
+  /** set when confined: the fds hcpx inherited reach the program as /dev/null (spawn.ts inheritedFds) */
+  shutInherited?: boolean;
 }
 
 export interface Confined extends SpawnLine {
