@@ -13,7 +13,16 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HCPX } from "../support/cli";
-import { addToken, modern, serve, teamProject, testIssuer, type Served, type TeamProject } from "./http-support";
+import {
+  addToken,
+  modern,
+  removeToken,
+  serve,
+  teamProject,
+  testIssuer,
+  type Served,
+  type TeamProject,
+} from "./http-support";
 
 const auth = (token: string) => ({ requestInit: { headers: { authorization: `Bearer ${token}` } } });
 const env = (r: unknown) =>
@@ -153,12 +162,7 @@ describe("hcpx mcp --http: static tokens, two principals", () => {
     const t = addToken(p, "alice", ["--force"]);
     expect((await modern(s.url, t, "tools/list")).status).toBe(200);
     expect((await modern(s.url, alice, "tools/list")).status).toBe(401); // replaced by --force
-    const r = spawnSync(process.execPath, [HCPX, "token", "remove", "alice", "--server-config", p.serverConfig], {
-      cwd: p.dir,
-      env: p.env,
-      encoding: "utf8",
-    });
-    expect(r.status).toBe(0);
+    removeToken(p, "alice");
     expect((await modern(s.url, t, "tools/list")).status).toBe(401);
     expect((await modern(s.url, bob, "tools/list")).status).toBe(200);
   });

@@ -6,14 +6,13 @@
 // refused; the log says why once, not on every request. A removed token's open
 // streams (a 2025-era GET, a 2026-07-28 subscriptions/listen) are closed at the
 // next announcement, before it is sent: they are told nothing more.
-import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HCPX } from "../support/cli";
 import {
   addToken,
   MODERN,
   modern,
+  removeToken,
   serve,
   teamProject,
   testIssuer,
@@ -229,12 +228,7 @@ describe("hcpx mcp --http: a removed token's open streams", () => {
         listenStream(s.url, bob),
       ]);
       streams.push(aGet, aListen, bGet, bListen);
-      const r = spawnSync(process.execPath, [HCPX, "token", "remove", "alice", "--server-config", p.serverConfig], {
-        cwd: p.dir,
-        env: p.env,
-        encoding: "utf8",
-      });
-      expect(r.status).toBe(0);
+      removeToken(p, "alice");
       expect((await modern(s.url, alice, "tools/list")).status).toBe(401);
       // a grant change: an announcement
       principals.alice.grants.allow = ["ledger.balance"];

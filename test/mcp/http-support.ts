@@ -65,6 +65,16 @@ export function addToken(p: TeamProject, principal: string, extra: string[] = []
   return (JSON.parse(r.stdout) as { data: { token: string } }).data.token;
 }
 
+/** `hcpx token remove <principal>` for the project's server config (it must succeed). */
+export function removeToken(p: TeamProject, principal: string): void {
+  const r = spawnSync(process.execPath, [HCPX, "token", "remove", principal, "--server-config", p.serverConfig], {
+    cwd: p.dir,
+    env: p.env,
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`token remove failed: ${r.stdout}${r.stderr}`);
+}
+
 export function serve(
   p: { dir: string; env: Record<string, string> },
   args: string[],
