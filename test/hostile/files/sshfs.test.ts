@@ -12,6 +12,7 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { identityParts } from "../../support/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO, runHcpx, tmp } from "../../support/hcpx";
 import { startMcp } from "../../mcp/support";
@@ -72,19 +73,14 @@ describe.skipIf(!HAS_SSHFS && !process.env.CI)("a project on sshfs", () => {
     expect(await exec()).toEqual({ ok: true, data: { pong: true } });
     expect(await exec()).toEqual({ ok: true, data: { pong: true } }); // the config remembered
     const config = join(mnt, "hcp.config.json5");
-    const before = statSync(config, { bigint: true });
+    const before = identityParts(config);
     const was = statSync(join(remote, "hcp.config.json5"));
     const text = readFileSync(join(remote, "hcp.config.json5"), "utf8");
     writeFileSync(join(remote, "hcp.config.json5"), text.replace('"calc-wrap.*"', '"calc-wrap.x"'));
     utimesSync(join(remote, "hcp.config.json5"), was.atime, was.mtime);
     // the case itself: as sshfs shows it, the file is the same one, unchanged
-    const after = statSync(config, { bigint: true });
-    expect([after.ino, after.size, after.mtimeNs, after.ctimeNs]).toEqual([
-      before.ino,
-      before.size,
-      before.mtimeNs,
-      before.ctimeNs,
-    ]);
+    const after = identityParts(config);
+    expect(after).toEqual(before);
     const denied = await exec();
     expect(denied.ok).toBe(false);
     expect(denied.error.code).toBe("not_granted");
