@@ -7,7 +7,8 @@ import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from "n
 import { basename, dirname, isAbsolute, resolve } from "node:path";
 import type { Command, Pack, Project } from "../pack/model";
 import type { WrapSpec } from "../pack/schema";
-import { isInside } from "../util/paths";
+import { display, isInside } from "../util/paths";
+import { removeFile } from "../util/door";
 import { argText, type ArgValues } from "./args";
 import { failure, type Envelope, type Failure } from "./envelope";
 import { forbiddenEnvOf } from "../pack/envrules";
@@ -16,6 +17,9 @@ import { classOf, confine } from "./sandbox/gate";
 import { spawnChild } from "./spawn";
 import type { AdapterCall } from "./adapters/types";
 import type { CallSignal } from "./cancel";
+
+/** A file a confined write must not have made (sandbox/planted.ts: a git dir's new commondir), removed through the door. */
+const removePlanted = (file: string) => removeFile(dirname(file), file, display(file), true);
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const STDOUT_CAP = 8 * 1024 * 1024;
@@ -880,7 +884,7 @@ export async function runWrap({
       cwd: project.sandbox.cwd,
       env: binEnv(wrap, pack.surface.binding?.env ?? [], runtimeEnv, bin.path, wrap.bin),
     },
-    { pack, project, cls: classOf(cmd.policy), binPath: bin.path, label, packBins },
+    { pack, project, cls: classOf(cmd.policy), binPath: bin.path, label, packBins, remove: removePlanted },
   );
   if ("ok" in line) return line;
   return line.explain(

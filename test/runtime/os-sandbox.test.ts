@@ -882,6 +882,38 @@ describe("a worktree's commondir inside .git (where git reads that worktree's co
   });
 });
 
+describe("a commondir a write makes in a git dir that has none (the repository's own .git)", () => {
+  it("is removed once the call ends, and the call is sandbox_denied: the person's next git status runs nothing of it", async () => {
+    const { p, call } = writeProject();
+    const mark = join(tmp("hcpx-sbx-mark-"), "ran");
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], {
+        cwd: p.dir,
+        stdio: "ignore",
+      });
+    git("init", "-q");
+    git("commit", "-q", "--allow-empty", "-m", "init");
+    // a git dir of the write's own beside (the bin writes "reached" to its target: commondir then names .git/reached),
+    // whose config runs a program at git's next status
+    const evil = join(p.dir, ".git", "reached");
+    for (const d of ["objects", "refs", "HEAD"]) cpSync(join(p.dir, ".git", d), join(evil, d), { recursive: true });
+    writeFileSync(join(p.dir, "fsm.sh"), `#!/bin/sh\necho ran >> ${JSON.stringify(mark)}\nexit 1\n`);
+    chmodSync(join(p.dir, "fsm.sh"), 0o755);
+    writeFileSync(
+      join(evil, "config"),
+      `[core]\n\trepositoryformatversion = 0\n\tfsmonitor = ${join(p.dir, "fsm.sh")}\n`,
+    );
+    const commondir = join(p.dir, ".git", "commondir");
+    const r = await call(commondir);
+    expect(r.error?.code).toBe("sandbox_denied");
+    expect(existsSync(commondir)).toBe(false);
+    git("status", "--short");
+    expect(existsSync(mark)).toBe(false);
+    // a write that makes none is answered as before
+    expect((await call(join(p.dir, "written.txt"))).ok).toBe(true);
+  });
+});
+
 describe("a repository a write makes in a root, added as a submodule (the limit docs/sandbox.md states)", () => {
   it("the superproject's git status runs its core.fsmonitor and filters; only --ignore-submodules=all on the command line keeps git out", () => {
     const p = tmp("hcpx-sbx-gitlink-");

@@ -44,6 +44,8 @@ export interface BwrapPlan {
   cwd: string;
   /** no new unix socket: the seccomp filter (seccomp.ts) read from SECCOMP_FD, which the spawn feeds */
   noUnixSockets?: boolean;
+  /** files a write must not make, absent before it (a git dir's commondir): looked for after the call (planted.ts) */
+  unmade?: string[];
 }
 
 /**

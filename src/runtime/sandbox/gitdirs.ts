@@ -10,7 +10,7 @@
 // filled it with folders. Past MAX_LISTED entries (~300 submodules' git dirs) or MAX_DEPTH it stops,
 // and modules/ and worktrees/ are then kept read-only whole (gitProtected): a bounded cost, and
 // nothing in them left writable.
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { entriesOf, type Dirent } from "../../util/dirents";
 import { configReader, gitConfigPointers, moduleWorktree, nearest, worktreeConfigOn } from "./git-config";
@@ -75,6 +75,21 @@ export function gitProtected(git: string, config: boolean, home?: string, read =
 function redirect(g: string): string[] {
   const c = join(g, "commondir");
   return existsSync(c) ? [c] : [];
+}
+
+/**
+ * The commondir files `git` (a .git, where it exists) and the git dirs it keeps inside have not (all but a
+ * linked worktree's): a write may make one (a mount cannot keep a name from being made in a folder a commit
+ * writes in), so they are looked for after a confined write and removed (planted.ts). Empty when the walk
+ * is too long (gitProtected keeps modules/ and worktrees/ whole then; the repository's own is still looked for).
+ */
+export function absentRedirects(git: string): string[] {
+  if (statSync(git, { throwIfNoEntry: false })?.isDirectory() !== true) return []; // none, or a .git file
+  const worktrees = join(git, "worktrees");
+  return (innerGitDirs(git) ?? [git])
+    .filter((g) => !g.startsWith(worktrees + sep))
+    .map((g) => join(g, "commondir"))
+    .filter((c) => !existsSync(c));
 }
 
 /**

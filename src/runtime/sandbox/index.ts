@@ -20,7 +20,8 @@ import { HcpxError } from "../../util/errors";
 import { failure, type Envelope, type Failure } from "../envelope";
 import { bwrapArgs, ownFolderOf, type BwrapPlan } from "./bwrap";
 import { fewerMounts } from "./mounts";
-import { gitProtected } from "./gitdirs";
+import { absentRedirects, gitProtected } from "./gitdirs";
+import { sweepPlanted } from "./planted";
 import { linksOn, refuseSwappableLinks, type Link } from "./links";
 import { configReader, repoGitPointers, type ConfigReader } from "./git-config";
 import { filterKnowsThisMachine, unixSocketFilter } from "./seccomp";
@@ -141,7 +142,7 @@ export function confine(line: SpawnLine, ctx: ConfineContext): Confined | Failur
     ...(plan.noUnixSockets ? { fds: [unixSocketFilter()] } : {}),
     shutInherited: true, // bubblewrap passes on every fd it is given: an open folder of HOME, a socket
     plan: { ...plan, cls: ctx.cls, backend: "bwrap", bwrap: bw.path },
-    explain: (e) => explainDenial(e, plan, ctx),
+    explain: (e) => explainDenial(sweepPlanted(e, plan.unmade, ctx.label, ctx.remove), plan, ctx),
   };
   return confined;
 }
@@ -196,7 +197,9 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
   const protect = fewerMounts(kept.paths, writable);
   refuseSwappableLinks(kept.links, writable, protect); // a link on the way to one cannot be pinned (links.ts)
   const noUnixSockets = pack.surface.reach?.unix_sockets !== true;
-  return { rebind, writable, protect, masks, unmask, network: networkFor(pack, cls), cwd: line.cwd, noUnixSockets };
+  const unmade = writable.flatMap((r) => absentRedirects(join(r, ".git"))); // looked for after the call (planted.ts)
+  const network = networkFor(pack, cls);
+  return { rebind, writable, protect, masks, unmask, network, cwd: line.cwd, noUnixSockets, unmade };
 }
 
 /** The host's local sockets a call must not reach: the per-user runtime folders, the container engines', the system bus. */

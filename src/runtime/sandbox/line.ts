@@ -44,4 +44,9 @@ export interface ConfineContext {
    */
   packBins?: () => string[];
   label: string;
+  /**
+   * removes a file a confined write made that it must not have (planted.ts): the caller's door (the sandbox's
+   * own bundle keeps no state of the door's); without it such a file is reported, not removed
+   */
+  remove?: (file: string) => void;
 }
