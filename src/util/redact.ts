@@ -20,23 +20,45 @@ export function secretsFrom(
     if (typeof v !== "string" || v === "") continue;
     inPlayValues.add(v);
     out.add(v);
-    // the forms a value commonly takes on its way out: URL-encoded, JSON-escaped
-    const enc = encodeURIComponent(v);
-    if (enc !== v) out.add(enc);
-    const js = JSON.stringify(v).slice(1, -1);
-    if (js !== v) out.add(js);
-    // base64 / base64url of the value (a bin or a service that echoes an encoded credential);
-    // without the padding too, so a value followed by more encoded bytes is still caught
-    if (v.length >= 4) {
-      const b64 = Buffer.from(v, "utf8").toString("base64");
-      out.add(b64);
-      out.add(b64.replace(/=+$/, ""));
-      out.add(Buffer.from(v, "utf8").toString("base64url"));
-    }
+    for (const f of encodedForms(v)) if (f !== v) out.add(f);
   }
   // longest first, so that a secret containing another is replaced whole
   return [...out].sort((a, b) => b.length - a.length);
 }
+
+/**
+ * The forms a value commonly takes on its way out:
+ * - URL-encoded, as encodeURIComponent gives it and as RFC 3986 strictly does (`!'()*` encoded too: hcpx's
+ *   own query and cookie values, src/runtime/openapi-request.ts);
+ * - JSON-escaped;
+ * - hex (lower and upper case);
+ * - base64 and base64url, padded and not, and, since the value may sit at any byte offset inside what is
+ *   encoded (a Basic header's `user:pass`, a token after a prefix), the characters that encode its bytes alone
+ *   at each of the three offsets (OFFSET_MIN of them at least, so that a short one does not hide other text):
+ *   a character or two at either end, which also encode the bytes next to it, stay.
+ */
+function encodedForms(v: string): string[] {
+  const out = [encodeURIComponent(v), JSON.stringify(v).slice(1, -1)];
+  out.push(out[0]!.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
+  const bytes = Buffer.from(v, "utf8");
+  if (bytes.length < 4) return out;
+  out.push(bytes.toString("hex"), bytes.toString("hex").toUpperCase());
+  const b64 = bytes.toString("base64");
+  out.push(b64, b64.replace(/=+$/, ""), bytes.toString("base64url"));
+  for (let k = 0; k < 3; k++) {
+    const n = k + bytes.length;
+    const end = Math.floor(n / 3) * 4 + (n % 3); // past it, a character also encodes the byte after the value
+    const start = k === 0 ? 0 : k + 1; // before it, a character also encodes the byte before the value
+    const core = Buffer.concat([Buffer.alloc(k), bytes])
+      .toString("base64")
+      .slice(start, end);
+    if (core.length >= OFFSET_MIN) out.push(core, core.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return out;
+}
+
+/** The fewest characters of an offset base64 form that are hidden (encodedForms). */
+const OFFSET_MIN = 6;
 
 /** Marks where the runtime cut a text (a stderr tail, an excerpt): a value may be split there. */
 export const CUT = "…";
@@ -50,16 +72,22 @@ export function redactString(s: string, secrets: readonly string[]): string {
   return r;
 }
 
-/** A value cut in two by a tail ("…" + its end) or an excerpt (its start + "…"): hide the piece next to the mark. */
+/**
+ * A value cut in two by a tail ("…" + its end) or an excerpt (its start + "…"): hide the piece next to the mark.
+ * The longest piece of any value first: a short end of another value (its last letter, say) replaced first
+ * would have put "***" between the mark and the rest of this one, which then matched nothing and showed.
+ */
 function redactCuts(r: string, secrets: readonly string[]): string {
-  for (const v of secrets) {
+  const ends: string[] = [];
+  const starts: string[] = [];
+  for (const v of secrets)
     for (let k = v.length - 1; k >= MIN_PIECE; k--) {
-      const end = CUT + v.slice(-k);
-      if (r.includes(end)) r = r.split(end).join(CUT + REDACTED);
-      const start = v.slice(0, k) + CUT;
-      if (r.includes(start)) r = r.split(start).join(REDACTED + CUT);
+      ends.push(CUT + v.slice(-k));
+      starts.push(v.slice(0, k) + CUT);
     }
-  }
+  const longestFirst = (a: string, b: string) => b.length - a.length;
+  for (const end of ends.sort(longestFirst)) if (r.includes(end)) r = r.split(end).join(CUT + REDACTED);
+  for (const start of starts.sort(longestFirst)) if (r.includes(start)) r = r.split(start).join(REDACTED + CUT);
   return r;
 }
 

@@ -20,7 +20,7 @@ import { copyOwnFixtures, findLeaks, startServer, type Env } from "./support";
 const TOKENS = {
   LEAKY_TOKEN: "leaky-S3cr3t-A1b2C3d4",
   ECHO_TOKEN: 'echo/"tok"+\\ü=1&x y-9Q',
-  FORMS_TOKEN: "forms-Zq9/Xw+8==kP",
+  FORMS_TOKEN: "forms-Zq9/Xw+8==kP!(x)'y",
   API_TOKEN: "api-T0k/en+==Vb7",
   COMP_TOKEN: 'comp-k3y-"quoted"-Lm4',
 };

@@ -188,8 +188,28 @@ export function leakForms(v: string): string[] {
     Buffer.from(v).toString("base64"),
     Buffer.from(v).toString("base64url"),
     JSON.stringify(JSON.stringify(v)).slice(1, -1),
+    encodeURIComponent(v).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`),
+    Buffer.from(v).toString("hex"),
+    ...offsetBase64(v),
   ]);
   return [...forms];
+}
+
+/**
+ * The base64 (and base64url) characters that encode `v`'s bytes alone when they sit 1 or 2 bytes into a
+ * 3-byte group (after a prefix: a Basic header's `user:`): found in any encoding of prefix + v + more.
+ */
+function offsetBase64(v: string): string[] {
+  const bytes = Buffer.from(v);
+  const out: string[] = [];
+  for (const k of [1, 2]) {
+    const n = k + bytes.length;
+    const core = Buffer.concat([Buffer.alloc(k), bytes])
+      .toString("base64")
+      .slice(k + 1, Math.floor(n / 3) * 4 + (n % 3));
+    out.push(core, core.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return out;
 }
 
 /** Pieces of a value long enough to matter (8+ characters), raw and JSON-escaped: what a cut tail or excerpt leaves. */
