@@ -679,8 +679,9 @@ export interface LoadedPacks {
 export function declaredId(dir: string, bytes?: Buffer): string | undefined {
   try {
     const file = joinIn(dir, "surface.json");
-    const hit = cachedValue("SurfaceSchema", file, CAPS.pack);
-    const v = (hit ? hit.value : bytes ? parseJson5(bytes.toString("utf8"), file).value : readJson5(file).value) as {
+    const read = cachedValue("SurfaceSchema", file, CAPS.pack);
+    const text = read && !read.hit ? read.text : bytes?.toString("utf8"); // a miss's read, or the caller's
+    const v = (read?.hit ? read.value : text !== undefined ? parseJson5(text, file).value : readJson5(file).value) as {
       id?: unknown;
     } | null;
     return v && typeof v === "object" && typeof v.id === "string" ? v.id : undefined;

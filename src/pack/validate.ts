@@ -8,7 +8,7 @@
 // differ (validcache.ts hands back the parsed one).
 import type * as z from "zod/mini";
 import { HcpxError, pathToString, type ErrorCode, type Problem } from "../util/errors";
-import { locate, readJson5, type Json5Doc } from "./json5";
+import { locate, parseJson5, readJson5, type Json5Doc } from "./json5";
 import { schemaFor, type Schemas } from "./schema";
 import { cachedValue, markValidated } from "./validcache";
 
@@ -312,12 +312,13 @@ export function readValidated<K extends keyof Schemas>(
   shown: string,
   maxBytes: number,
 ): ReadValidated<z.infer<Schemas[K]>> {
-  const hit = cachedValue(kind, file, maxBytes);
-  if (hit) {
+  const read = cachedValue(kind, file, maxBytes);
+  if (read?.hit) {
     let text: string | undefined;
-    return { data: hit.value as z.infer<Schemas[K]>, warnings: [], file: shown, text: () => (text ??= hit.text()) };
+    return { data: read.value as z.infer<Schemas[K]>, warnings: [], file: shown, text: () => (text ??= read.text()) };
   }
-  const readAt = Date.now();
-  const doc = readJson5(file, shown, maxBytes);
+  // a miss parses the text the cache's lookup read (one read of the file), else (the cache off) reads it
+  const readAt = read?.readAt ?? Date.now();
+  const doc = read ? { ...parseJson5(read.text, shown), id: read.id } : readJson5(file, shown, maxBytes);
   return { ...validateDoc(kind, doc, readAt), file: doc.file, text: () => doc.text };
 }

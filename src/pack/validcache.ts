@@ -115,29 +115,34 @@ export function keyOf(kind: string, id: string | undefined): CacheKey | undefine
   return { slot: slotOf(`${kind}\0${path}`, schemaPrefix()), key: `${SCHEMA_HASH}\0${kind}\0${id}` };
 }
 
+/** cachedValue's read of a file: a hit (its value; `text()` decodes the bytes read), or a miss with what it read. */
+export type CacheRead =
+  { hit: true; value: unknown; text(): string } | { hit: false; text: string; id: string; readAt: number };
+
 /**
- * The cached value of `file` for `kind`, when the file, read now (bounded, through the one reader), has the
- * bytes it validated clean with before; undefined on any miss (a file that cannot be read included: the
- * caller's own read then says why). `text()`: those bytes as the JSON5 reader takes them, for a later problem.
+ * `file` read now (bounded, as readTextFile reads it) for `kind`: its cached value when its bytes are the ones
+ * it validated clean with before, else the text, identity (its id: path \0 identity) and time of that read,
+ * for the caller to parse and validate without reading it again. Undefined when the cache is off or the file
+ * cannot be read (the caller's own read then says why).
  */
-export function cachedValue(
-  kind: string,
-  file: string,
-  maxBytes: number,
-): { value: unknown; text(): string } | undefined {
+export function cachedValue(kind: string, file: string, maxBytes: number): CacheRead | undefined {
   const dir = cacheDir();
   if (dir === undefined) return undefined;
   const identity: { id?: string } = {};
+  const readAt = Date.now(); // before the read: what the racy rule measures from (settledAt)
   let bytes: Buffer;
   try {
     bytes = readBytes(file, file, maxBytes, { identity });
   } catch {
     return undefined;
   }
+  const id = fileId(file, identity.id!);
   // the text as the JSON5 reader keeps it (json5.ts parseJson5): a byte order mark is not the text's
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
-  const hit = lookup(dir, kind, fileId(file, identity.id!), maxBytes, bytes);
-  return hit && { value: hit.value, text: () => bytes.toString("utf8") };
+  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+  const hit = lookup(dir, kind, id, maxBytes, body);
+  return hit
+    ? { hit: true, value: hit.value, text: () => body.toString("utf8") }
+    : { hit: false, text: bytes.toString("utf8"), id, readAt };
 }
 
 /**
