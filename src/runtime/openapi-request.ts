@@ -7,6 +7,7 @@ import type { SchemeSpec } from "../pack/schema";
 import type { Command, Pack } from "../pack/model";
 import { argText, type ArgValue, type ArgValues } from "./args";
 import type { ErrorCode } from "../util/errors";
+import { strictPercent as enc } from "../util/percent"; // RFC 3986: every character but the unreserved ones
 
 export type Placement = "path" | "query" | "body" | "header" | "cookie";
 
@@ -26,10 +27,6 @@ export class RequestError extends Error {
     super(message);
   }
 }
-
-// RFC 3986 unreserved stays; everything else is percent-encoded (encodeURIComponent leaves !'()* too).
-const enc = (s: string) =>
-  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 type Scalar = string | number | boolean | null;
 const isObj = (v: ArgValue): v is { [k: string]: never } => v !== null && typeof v === "object" && !Array.isArray(v);

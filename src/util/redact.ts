@@ -7,6 +7,8 @@
 // secretsFrom() was given, and the runtime env's values of the Binding names
 // of every pack loaded (holdSecretNames, from src/pack/load.ts).
 
+import { strictPercent } from "./percent";
+
 export const REDACTED = "***";
 
 /** The secret values to hide: the runtime env's values of the given names, and other secret `values` (non-empty), with their encoded forms. */
@@ -39,7 +41,7 @@ export function secretsFrom(
  */
 function encodedForms(v: string): string[] {
   const out = [encodeURIComponent(v), JSON.stringify(v).slice(1, -1)];
-  out.push(out[0]!.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
+  out.push(strictPercent(v));
   const bytes = Buffer.from(v, "utf8");
   if (bytes.length < 4) return out;
   out.push(bytes.toString("hex"), bytes.toString("hex").toUpperCase());
