@@ -30,8 +30,18 @@ class TooMany extends Error {}
  * kept whole, since a write could make one and git would run what it holds; a .git that is a file (a
  * worktree's or a submodule's pointer to its git dir) is kept as it is, so a write cannot point it elsewhere.
  */
-export function gitProtected(git: string, config: boolean, home?: string, read = configReader()): string[] {
+export function gitProtected(
+  git: string,
+  config: boolean,
+  home?: string,
+  read = configReader(),
+  absent?: string[],
+): string[] {
   const dirs = innerGitDirs(git);
+  // `absent`: the commondir files this git dir (a folder, not a .git file) and those it keeps have not, but a
+  // linked worktree's: a write may make one (a mount cannot keep a name from being made in a folder a commit
+  // writes in), so they are looked for after a confined write and removed (planted.ts)
+  const missing = absent && statSync(git, { throwIfNoEntry: false })?.isDirectory() ? absent : undefined;
   const repoPerWorktree = config && worktreeConfigOn(git, read);
   const worktrees = join(git, "worktrees");
   // config.worktree: where there is one, or where the git dir's own config (a linked worktree: the repository's) turns them on
@@ -43,7 +53,7 @@ export function gitProtected(git: string, config: boolean, home?: string, read =
     // a linked worktree's git dir has neither hooks nor config of its own: the repository's, its commondir names
     if (g.startsWith(worktrees + sep)) return [...redirect(g), ...(config ? worktreeConfig(g, repoPerWorktree) : [])];
     const mine = [
-      ...redirect(g),
+      ...redirect(g, missing),
       nearest(join(g, "hooks")),
       ...(config
         ? [nearest(join(g, "config")), ...worktreeConfig(g, g === git ? repoPerWorktree : worktreeConfigOn(g, read))]
@@ -72,24 +82,11 @@ export function gitProtected(git: string, config: boolean, home?: string, read =
  * - new git dirs in modules/ and worktrees/: git uses one only through a `.git` file in a working tree, and a
  *   write may make a repository of its own in a root anyway (docs/sandbox.md).
  */
-function redirect(g: string): string[] {
+function redirect(g: string, missing?: string[]): string[] {
   const c = join(g, "commondir");
-  return existsSync(c) ? [c] : [];
-}
-
-/**
- * The commondir files `git` (a .git, where it exists) and the git dirs it keeps inside have not (all but a
- * linked worktree's): a write may make one (a mount cannot keep a name from being made in a folder a commit
- * writes in), so they are looked for after a confined write and removed (planted.ts). Empty when the walk
- * is too long (gitProtected keeps modules/ and worktrees/ whole then; the repository's own is still looked for).
- */
-export function absentRedirects(git: string): string[] {
-  if (statSync(git, { throwIfNoEntry: false })?.isDirectory() !== true) return []; // none, or a .git file
-  const worktrees = join(git, "worktrees");
-  return (innerGitDirs(git) ?? [git])
-    .filter((g) => !g.startsWith(worktrees + sep))
-    .map((g) => join(g, "commondir"))
-    .filter((c) => !existsSync(c));
+  if (existsSync(c)) return [c];
+  missing?.push(c);
+  return [];
 }
 
 /**

@@ -20,7 +20,7 @@ import { HcpxError } from "../../util/errors";
 import { failure, type Envelope, type Failure } from "../envelope";
 import { bwrapArgs, ownFolderOf, type BwrapPlan } from "./bwrap";
 import { fewerMounts } from "./mounts";
-import { absentRedirects, gitProtected } from "./gitdirs";
+import { gitProtected } from "./gitdirs";
 import { sweepPlanted } from "./planted";
 import { linksOn, refuseSwappableLinks, type Link } from "./links";
 import { configReader, repoGitPointers, type ConfigReader } from "./git-config";
@@ -197,9 +197,9 @@ function planFor(line: SpawnLine, ctx: ConfineContext): BwrapPlan {
   const protect = fewerMounts(kept.paths, writable);
   refuseSwappableLinks(kept.links, writable, protect); // a link on the way to one cannot be pinned (links.ts)
   const noUnixSockets = pack.surface.reach?.unix_sockets !== true;
-  const unmade = writable.flatMap((r) => absentRedirects(join(r, ".git"))); // looked for after the call (planted.ts)
   const network = networkFor(pack, cls);
-  return { rebind, writable, protect, masks, unmask, network, cwd: line.cwd, noUnixSockets, unmade };
+  // the commondir files absent now: looked for after the call (planted.ts)
+  return { rebind, writable, protect, masks, unmask, network, cwd: line.cwd, noUnixSockets, unmade: kept.unmade };
 }
 
 /** The host's local sockets a call must not reach: the per-user runtime folders, the container engines', the system bus. */
@@ -227,8 +227,9 @@ function protectedIn(
   writable: string[],
   ctx: ConfineContext,
   hs: readonly string[],
-): { paths: string[]; links: Link[] } {
-  if (writable.length === 0) return { paths: [], links: [] };
+): { paths: string[]; links: Link[]; unmade: string[] } {
+  const unmade: string[] = [];
+  if (writable.length === 0) return { paths: [], links: [], unmade };
   const { project } = ctx;
   const gitConfig = !project.sandbox.gitConfigWriters?.includes(ctx.pack.id);
   const read = configReader(); // each git config read once for this call, whatever asks
@@ -241,7 +242,7 @@ function protectedIn(
     ...writable.flatMap((r) => [
       join(r, "hcp.config.json5"),
       join(r, "hcp.lock"),
-      ...gitDirsOf(join(r, ".git"), gitConfig, hs[0], read),
+      ...gitDirsOf(join(r, ".git"), gitConfig, hs[0], read, unmade),
       ...repoGitPointers(r, hs, read),
     ]),
   ];
@@ -253,7 +254,7 @@ function protectedIn(
     if (p !== c) links.push(...linksOn(c)); // reached through a link: where it leads is bound, not the link
     if (writable.some((w) => isInside(p, w))) out.add(p);
   }
-  return { paths: [...out], links };
+  return { paths: [...out], links, unmade };
 }
 
 /**
@@ -261,8 +262,14 @@ function protectedIn(
  * hooks and reads its own config when git works in a submodule or a worktree (`git status` in the
  * superproject included, which recurses into submodules).
  */
-function gitDirsOf(git: string, config: boolean, home: string | undefined, read: ConfigReader): string[] {
-  return existsSync(git) ? gitProtected(git, config, home, read) : [];
+function gitDirsOf(
+  git: string,
+  config: boolean,
+  home: string | undefined,
+  read: ConfigReader,
+  unmade: string[],
+): string[] {
+  return existsSync(git) ? gitProtected(git, config, home, read, unmade) : [];
 }
 
 /** git's config in a .git: its own, a submodule's (modules/…/config) or a worktree's (worktrees/<name>/config.worktree). */

@@ -2,7 +2,7 @@
 // has none (the repository's own .git, a submodule's). git takes it as where to read that repository's
 // config and hooks, so one pointing at a git dir of the write's own would have its core.fsmonitor run at
 // the person's next git command (a shell prompt's `git status` included). planFor lists the ones absent
-// before the call (gitdirs.ts absentRedirects); after it, one that is there was made by the call: it is
+// before the call (gitdirs.ts gitProtected's `absent`); after it, one that is there was made by the call: it is
 // removed through the door, and the call's answer is sandbox_denied, saying so. The call has ended by then
 // (bubblewrap's pid namespace: nothing it started runs on), so nothing makes it again.
 import { lstatSync } from "node:fs";
