@@ -6,6 +6,7 @@
 import { HcpxError } from "../util/errors";
 import { ioProblem } from "../util/ioerror";
 import { failure, makeOut, reportError, sayErr, writeJson } from "./output";
+import { strayOf } from "../runtime/stray";
 
 export function reportFailure(e: unknown, argv: readonly string[]): number {
   const json = argv.includes("--json");
@@ -20,4 +21,25 @@ export function reportFailure(e: unknown, argv: readonly string[]): number {
   else sayErr(`${message}\n  hint: ${hint}`);
   if (process.env.HCPX_DEBUG) sayErr(`${err?.stack ?? ""}`);
   return 70;
+}
+
+/** How many stray errors a process reports (a pack's timer that throws again and again says it once, then this many). */
+const STRAY_REPORTS = 10;
+
+/**
+ * An error nothing caught, that Node would end the process with, printing it raw (src/cli/main.ts listens for
+ * them): a composite pack's code that threw where no call awaits it (src/runtime/stray.ts strayOf) is reported
+ * through the one exit, a line on stderr, and the process goes on (hcpx mcp keeps serving; a call of that pack
+ * still running is answered composite_error), except hcpx exec after its answer, which ends with the answer's
+ * code. Anything else is hcpx's own: reported as an internal error, and the process ends (exit 70).
+ */
+export function onStray(e: unknown, argv: readonly string[]): void {
+  const stray = strayOf(e);
+  if (!stray) process.exit(reportFailure(e, argv));
+  const who = stray.pack ? `pack ${stray.pack}'s code` : "a composite pack's code";
+  const answered = stray.failed ? ` (its running call answered composite_error)` : "";
+  if (stray.reported < STRAY_REPORTS)
+    sayErr(`hcpx: ${who} threw where no call awaited it${answered}: ${stray.message}`);
+  else if (stray.reported === STRAY_REPORTS) sayErr(`hcpx: more errors of composite packs' code are not shown`);
+  if (stray.answeredCode !== undefined) process.exit(stray.answeredCode);
 }

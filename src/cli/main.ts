@@ -70,4 +70,10 @@ async function runBundle<M>(name: string, run: (m: M) => Promise<number | void>)
   if (typeof code === "number" && code !== 0) process.exitCode = code;
 }
 
+// An error nothing caught (a composite pack's timer or unawaited promise, or hcpx's own bug): through the one exit,
+// never Node's raw print of it (src/cli/failure.ts onStray). failure.cjs is read only when one comes.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- this module is built as CommonJS only
+const onStray = (e: unknown) => (require("./failure") as typeof import("./failure")).onStray(e, process.argv);
+process.on("uncaughtException", onStray);
+process.on("unhandledRejection", onStray);
 void main(process.argv);

@@ -12,6 +12,7 @@ import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { AdapterCall } from "./adapters/types";
+import type { CallSignal } from "./cancel";
 import { isInside } from "../util/paths";
 import type { ArgValues } from "./args";
 import { failure, type Envelope } from "./envelope";
@@ -19,6 +20,7 @@ import { dynamicImport } from "../util/dynamic-import";
 import { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_NESTING, cancelled, parseOutput } from "./wrap";
 import { forbiddenEnvOf } from "../pack/envrules";
 import { identityOf, settled, stampStat } from "../util/stamp";
+import { callRunning, compositeRan } from "./stray";
 
 export interface CompositeContext {
   pack: string;
@@ -61,12 +63,17 @@ export async function runComposite({
   const timeoutMs = DEFAULT_TIMEOUT_MS;
   let timer: NodeJS.Timeout | undefined;
   let onCancel: (() => void) | undefined;
-  const timeout = new Promise<"timeout" | "cancelled">((r) => {
+  let done: (() => void) | undefined;
+  // what ends the call when the verb does not: an object of this module's own, never a value a verb returns
+  const ended = new Promise<Ended>((r) => {
     // not unref'd: a verb whose promise nothing is left to settle would let the process end at once, with
     // no answer (hcpx exec: exit 0, no output); the timer holds it until the timeout answers
-    timer = setTimeout(() => r("timeout"), timeoutMs);
-    onCancel = () => r("cancelled");
+    timer = setTimeout(() => r(new Ended("timeout")), timeoutMs);
+    onCancel = () => r(new Ended("cancelled"));
     signal?.addEventListener("abort", onCancel, { once: true });
+    // its code threw where nothing awaits it (a timer, a promise not awaited): answered now (./stray.ts)
+    compositeRan(pack.id, file.packUrl);
+    done = callRunning({ pack: pack.id, fail: (message) => r(new Ended("stray", message)) });
   });
   try {
     if (signal?.aborted) return cancelled(`${pack.id} ${cmd.verb_key}`, signal, false);
@@ -80,18 +87,8 @@ export async function runComposite({
         return ac.signal;
       },
     };
-    const data = await Promise.race([Promise.resolve().then(() => fn({ ...values }, ctx)), timeout]);
-    if (data === "timeout") {
-      ac.abort();
-      return failure("timeout", `${pack.id} ${cmd.verb_key} did not finish within ${timeoutMs} ms`, {
-        timeout_ms: timeoutMs,
-      });
-    }
-    if (data === "cancelled") {
-      // in-process code cannot be killed: ctx.signal tells it to stop what it started
-      ac.abort(signal?.reason);
-      return cancelled(`${pack.id} ${cmd.verb_key}`, signal, true);
-    }
+    const data = await Promise.race([Promise.resolve().then(() => fn({ ...values }, ctx)), ended]);
+    if (data instanceof Ended) return endedBy(data, `${pack.id} ${cmd.verb_key}`, timeoutMs, ac, signal);
     return asData(`${pack.id} ${cmd.verb_key}`, data);
   } catch (e) {
     const err = e as { message?: unknown; code?: unknown } | undefined;
@@ -102,9 +99,34 @@ export async function runComposite({
       typeof err?.code === "string" ? { reason: err.code } : {},
     );
   } finally {
+    done?.();
     clearTimeout(timer);
     if (onCancel) signal?.removeEventListener("abort", onCancel);
   }
+}
+
+/** What ended a call before its verb answered: the timeout, the caller's cancel, a stray error of the pack's code. */
+class Ended {
+  constructor(
+    readonly by: "timeout" | "cancelled" | "stray",
+    readonly message = "",
+  ) {}
+}
+
+/** The answer of a call that `e` ended: ctx.signal tells the code to stop what it started (it cannot be killed). */
+function endedBy(e: Ended, what: string, timeoutMs: number, ac: AbortController, signal?: CallSignal): Envelope {
+  if (e.by === "cancelled") {
+    ac.abort(signal?.reason);
+    return cancelled(what, signal, true);
+  }
+  ac.abort();
+  if (e.by === "timeout")
+    return failure("timeout", `${what} did not finish within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
+  return failure(
+    "composite_error",
+    `${what} failed: the pack's code threw where no call awaited it (a timer's callback, a promise nobody awaited) while this call ran: ${e.message}`,
+    { hint: "the pack's module must await what it starts; what it started may still run (ctx.signal is aborted)" },
+  );
 }
 
 /**
@@ -128,7 +150,7 @@ function holds(a: Version | undefined, b: Version | undefined): boolean {
 }
 
 /** The checked module path of each composite (pack directory, composite.module) with the version of the file it names. */
-const checked = new Map<string, { version: Version; file: string }>();
+const checked = new Map<string, { version: Version; file: string; packUrl: string }>();
 /** Bound on `checked` (one entry a composite pack; a server that saw more starts over). */
 const CHECKED_MAX = 1024;
 
@@ -136,6 +158,8 @@ const CHECKED_MAX = 1024;
 interface ModuleFile {
   file: string;
   version: Version | undefined;
+  /** the file URL of the pack's real folder: what a stack frame of its code names (./stray.ts) */
+  packUrl: string;
 }
 
 /**
@@ -150,18 +174,22 @@ function moduleFile(pack: AdapterCall<"composite">["pack"]): ModuleFile | Envelo
   // taken before the checks (and the import): a change during them leaves a version the next call finds different
   const version = versionOf(named);
   const kept = checked.get(key);
-  if (kept && holds(kept.version, version)) return forbiddenEnv(pack) ?? { file: kept.file, version };
+  if (kept && holds(kept.version, version))
+    return forbiddenEnv(pack) ?? { file: kept.file, version, packUrl: kept.packUrl };
   checked.delete(key);
-  const file = checkModule(pack, named);
-  if (typeof file !== "string") return file;
+  const found = checkModule(pack, named);
+  if ("ok" in found) return found;
   if (version?.settled) {
     if (checked.size >= CHECKED_MAX) checked.clear();
-    checked.set(key, { version, file });
+    checked.set(key, { version, ...found });
   }
-  return { file, version };
+  return { ...found, version };
 }
 
-function checkModule(pack: AdapterCall<"composite">["pack"], named: string): string | Envelope {
+function checkModule(
+  pack: AdapterCall<"composite">["pack"],
+  named: string,
+): { file: string; packUrl: string } | Envelope {
   const spec = pack.surface.composite;
   let file: string;
   try {
@@ -193,7 +221,7 @@ function checkModule(pack: AdapterCall<"composite">["pack"], named: string): str
   } catch {
     return failure("bad_pack", `composite.module ${spec.module} cannot be read`);
   }
-  return file;
+  return { file, packUrl: pathToFileURL(packDir).href };
 }
 
 /** A pack whose binding.env names a variable that makes a program load other code: refused on every call. */

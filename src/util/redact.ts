@@ -121,11 +121,26 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
 
 // ---- the values in play, for the one exit ----
 
+/**
+ * What this process hides at every exit: the values given to secretsFrom, and the Binding names of the packs
+ * loaded. Process-wide (a global symbol), not this module's own: each bundle in dist/ has its own copy of this
+ * module (a command's, dist/failure.cjs that reports an error reaching the entry, the library's chunks), and
+ * one that reports what another ran must hide the values that one was given.
+ */
+interface InPlay {
+  values: Set<string>;
+  names: Set<string>;
+  cache?: { key: string; secrets: string[] };
+}
+const IN_PLAY = Symbol.for("hcpx.redact.inPlay");
+const inPlay: InPlay = ((globalThis as Record<symbol, InPlay | undefined>)[IN_PLAY] ??= {
+  values: new Set(),
+  names: new Set(),
+});
 /** Every secret value this process has been given to hide (by secretsFrom). */
-const inPlayValues = new Set<string>();
+const inPlayValues = inPlay.values;
 /** Binding names of the packs loaded in this process: their values in process.env are secrets too. */
-const inPlayNames = new Set<string>();
-let cache: { key: string; secrets: string[] } | undefined;
+const inPlayNames = inPlay.names;
 
 /** Record Binding names (a pack's binding.env, openapi.auth.env): from now on their runtime values are redacted at every exit. */
 export function holdSecretNames(names: readonly string[]): void {
@@ -140,17 +155,17 @@ export function holdSecretNames(names: readonly string[]): void {
 export function forgetSecretsInPlay(): void {
   inPlayValues.clear();
   inPlayNames.clear();
-  cache = undefined;
+  inPlay.cache = undefined;
 }
 
 /** The secrets every exit hides: the values given to secretsFrom, and process.env's values of the held Binding names. */
 export function secretsInPlay(): string[] {
   const key = `${inPlayValues.size}\u0000${[...inPlayNames].map((n) => `${n}=${process.env[n] ?? ""}`).join("\u0000")}`;
-  if (cache?.key !== key) {
+  if (inPlay.cache?.key !== key) {
     const values = [...inPlayValues];
-    cache = { key, secrets: secretsFrom(process.env, [...inPlayNames], values) };
+    inPlay.cache = { key, secrets: secretsFrom(process.env, [...inPlayNames], values) };
   }
-  return cache.secrets;
+  return inPlay.cache.secrets;
 }
 
 /**

@@ -11,6 +11,7 @@ import { terminateDescendants } from "../../runtime/wrap";
 import { StopSignal } from "../../runtime/cancel";
 import { AuditWriter, auditTime, execRecord, type ExecEarly } from "../../runtime/audit";
 import { argsHash } from "../../util/argshash";
+import { answered } from "../../runtime/stray";
 import { consoleTo } from "../../util/console";
 import { c, isTerminal, neutralise, say, sayErr, sayErrRaw, sayRaw, useColor, writeJson } from "../output";
 
@@ -62,6 +63,8 @@ export async function run(pack: string, verb: string, operands: string[], opts: 
   const code = env.ok ? 0 : env.error.code === "unknown_pack" || env.error.code === "unknown_verb" ? 64 : 1;
   if (!stop.aborted) {
     print(env, opts.json === true);
+    // what the module left running may still throw: the process then ends with this code (src/cli/failure.ts onStray)
+    answered(code);
     return code;
   }
   // The caller is gone: what the call left running under this process (an
