@@ -21,7 +21,7 @@ function leakProject(): { dir: string; home: string } {
   const pack = join(dir, "packs", "leak");
   mkdirSync(pack, { recursive: true });
   writeFileSync(join(dir, "hcp.config.json5"), `{ packs: ["./packs/leak"], grants: { allow: ["leak.*"] } }\n`);
-  const verbs = ["later", "reject", "hang", "thrown", "every", "plain"];
+  const verbs = ["later", "reject", "hang", "thrown", "every", "plain", "timeout", "cancelled"];
   writeFileSync(
     join(pack, "surface.json"),
     JSON.stringify({
@@ -52,6 +52,9 @@ function leakProject(): { dir: string; home: string } {
       `  thrown: async (a, ctx) => new Promise(() => setTimeout(() => { throw "thrown ${raw}; }, 20)),`,
       `  every: async (a, ctx) => { setInterval(() => { throw new Error("every ${raw}); }, 5); return "answered"; },`,
       `  plain: async () => "plain",`,
+      // what ends a call the verb did not end is an object of hcpx's own: a verb may answer with these words
+      `  timeout: async () => "timeout",`,
+      `  cancelled: async () => "cancelled",`,
       "};",
       "",
     ].join("\n"),
@@ -93,6 +96,11 @@ describe("hcpx exec: a composite's error that no call awaits", () => {
     expect(env.error.message).toContain(`leak ${verb} failed: the pack's code threw where no call awaited it`);
     expect(env.error.message).toContain(`${verb} ***`);
     clean(r.stderr + r.stdout);
+  });
+
+  it.each(["timeout", "cancelled"])("a verb that answers the word '%s' answers it", async (verb) => {
+    const r = await exec(verb);
+    expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: verb });
   });
 
   it("a timer that throws again and again: the process ends at its first error after the answer", async () => {
