@@ -66,7 +66,7 @@ export async function runLegacy(run: CallRun, req: ExecRequest, withInputs: Comm
         return a;
       }
     : undefined;
-  const pack: Pack | undefined = trace.loaded;
+  const pack: Pack | null | undefined = trace.loaded;
   const only = ctx.personOnly;
   if (only)
     return toResult(

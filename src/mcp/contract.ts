@@ -125,7 +125,7 @@ export interface Trace {
   args?: unknown;
   answer?: NonNullable<AuditRecord["confirm"]>["answer"];
   /** the called pack as its files are now (the view cache's currentPack), handed to execute() */
-  loaded?: Pack;
+  loaded?: Pack | null;
   /** the project's active packs that load, as their files are now (the view cache's currentPacks), handed to execute() */
   activePacks?: () => readonly Pack[];
   /** ExecuteOptions.started, handed to execute(): the args hashed for the record while the bin runs (into `hashed`) */

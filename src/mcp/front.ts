@@ -182,7 +182,8 @@ export class McpFront extends ViewCache {
     } catch (e) {
       return toResult(problemEnvelope(e));
     }
-    trace.loaded = pack;
+    // none: execute() says why, and refuses a pack that loads by then (the checks below ran on none)
+    trace.loaded = pack ?? null;
     trace.activePacks = () => this.currentPacks(project);
     // what the call may pass is read from the pack execute() runs (never the listing, which a call does not
     // rebuild): a tool's `confirm`, and the args its inputs fill

@@ -24,7 +24,7 @@ export function unknownPackAnswer(served: readonly string[], id: string): Envelo
 export function asAgentSees(
   env: Envelope,
   served: readonly string[],
-  call: { pack: string; verb: string; project?: Project; loaded?: Pack },
+  call: { pack: string; verb: string; project?: Project; loaded?: Pack | null },
 ): Envelope {
   if (env.ok) return env;
   const code = env.error.code;

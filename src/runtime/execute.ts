@@ -45,8 +45,12 @@ export interface ExecuteOptions {
   started?: () => void;
   /** The runtime's environment: Binding values are read from here (default process.env). */
   env?: NodeJS.ProcessEnv;
-  /** An already loaded pack (skips reading surface/policy again); must be activated in `project`. */
-  pack?: Pack;
+  /**
+   * An already loaded pack (skips reading surface/policy again); must be activated in `project`. null: the
+   * caller read the pack and it did not load, and checked the call on that (`hcpx mcp`: a tool's inputs and
+   * confirm): it is read again only to say why, and a pack that loads by then is refused, not run unchecked.
+   */
+  pack?: Pack | null;
   /**
    * The project's active packs that load, as their files are now, from a caller that keeps them loaded
    * (`hcpx mcp`'s view cache): a confined write takes the programs the sandbox keeps read-only from them
@@ -140,6 +144,14 @@ export async function execute(project: Project, req: ExecRequest, opts: ExecuteO
         problems: e.problems,
       });
     }
+    if (opts.pack === null)
+      return failure(
+        "bad_pack",
+        `pack ${req.pack} did not load when the call was read, and does now; nothing was run`,
+        {
+          hint: "its files changed during the call: call again",
+        },
+      );
   }
   const secrets = secretsFrom(env, bindingNames(pack), kindSecretValues(pack, env));
   const finish = (e: Envelope): Envelope => redactDeep(e, secrets);

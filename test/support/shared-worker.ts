@@ -166,6 +166,7 @@ export const SHARED_FILES = [
   "test/runtime/argshash.test.ts",
   "test/runtime/cancel-kinds.test.ts",
   "test/runtime/cancel.test.ts",
+  "test/runtime/execute-read-pack.test.ts",
   "test/runtime/js-file.test.ts",
   "test/runtime/openapi-import.test.ts",
   "test/runtime/openapi-trust.test.ts",
@@ -211,5 +212,6 @@ export const WAITING_FILES = [
   "test/pack/validcache.test.ts",
   "test/packs/mcp-url.test.ts",
   "test/runtime/cancel.test.ts",
+  "test/runtime/execute-read-pack.test.ts",
   "test/runtime/os-sandbox.test.ts",
 ];
