@@ -80,7 +80,11 @@ export interface ConfirmRequest {
   tool: string;
   pack: string;
   verb: string;
-  /** the arguments as they will run (validated and typed; an openapi pack's JSON Schema args can be arrays or objects) */
+  /**
+   * the arguments as they will run (validated and typed; an openapi pack's JSON Schema args can be arrays or objects):
+   * the model's values as they are, terminal controls and bidi marks included (Binding values hidden). Show `message`
+   * (neutralised), or make these safe before a person sees them.
+   */
   args: { [arg: string]: unknown } | { argv: string[] };
   operation: "write";
   /** where the write lands (the pack's Policy): local, remote or external */
