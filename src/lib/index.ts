@@ -29,6 +29,8 @@ import { redactDeep, redactOut, secretsFrom } from "../util/redact";
 import { HcpxError } from "../util/errors";
 import { failure, problemFailure, type Envelope as RuntimeEnvelope } from "../runtime/envelope";
 import { isObj } from "../util/is";
+import { strayOf } from "../runtime/stray";
+import { neutralise } from "../util/neutral";
 
 // ---- public types ----
 
@@ -386,6 +388,30 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   } catch (e) {
     throw asProjectError(e);
   }
+}
+
+/** An error a composite pack's code threw where no call awaited it (strayError). */
+export interface StrayError {
+  /** the pack whose code threw it, when its stack (a frame in the pack's folder) or the one call running tells */
+  pack?: string;
+  /** its message: Binding values hidden, terminal controls and bidi marks shown as escapes */
+  message: string;
+  /** how many of the pack's calls still running were answered `composite_error` for it */
+  failed: number;
+}
+
+/**
+ * For the host app's own `uncaughtException`/`unhandledRejection` listener (the library installs none: the
+ * process is the app's). A composite pack's module runs in this process and may throw where no call awaits
+ * it (a timer's callback, a promise it did not await); Node would end the process and print the error as it
+ * is, a Binding value in it included. Hand such an error here: a composite's is answered (a call of its pack
+ * still running answers `composite_error` at once) and described, safe to log; anything else is undefined,
+ * the app's own to handle (docs/output-safety.md).
+ */
+export function strayError(e: unknown): StrayError | undefined {
+  const s = strayOf(e);
+  if (!s) return undefined;
+  return { ...(s.pack ? { pack: s.pack } : {}), message: neutralise(redactOut(s.message)), failed: s.failed };
 }
 
 /**

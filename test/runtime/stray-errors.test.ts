@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runHcpx, tmp } from "../support/hcpx";
+import { REPO, run, runHcpx, tmp } from "../support/hcpx";
 import { startMcp, envelope, type McpSession } from "../mcp/support";
 
 const TOKEN = "s3cr3t-T0ken-4stray";
@@ -143,4 +143,31 @@ describe("hcpx mcp: a composite's error that no call awaits", () => {
     clean(log);
     expect(JSON.stringify(hang)).not.toContain(TOKEN);
   }, 30_000);
+});
+
+describe("the library: a host app's own listener hands such an error to strayError()", () => {
+  it("the running call is answered at once, and the error is described safely; the app's own errors are not the pack's", async () => {
+    const p = leakProject();
+    const lib = join(REPO, "dist", "lib", "index.mjs");
+    const app = `
+      const { openProject, strayError } = await import(${JSON.stringify(lib)});
+      const seen = [];
+      const listen = (e) => { const s = strayError(e); if (!s) throw e; seen.push(s); };
+      process.on("uncaughtException", listen);
+      process.on("unhandledRejection", listen);
+      const project = await openProject({ cwd: process.argv[1] });
+      const hang = await project.call("leak__hang", {});
+      const own = strayError(new Error("the app's own"));
+      console.log(JSON.stringify({ hang, seen, own: own === undefined }));
+    `;
+    const r = await run(process.execPath, ["--input-type=module", "-e", app, p.dir], {
+      env: { HOME: p.home, LEAK_TOKEN: TOKEN },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.hang).toMatchObject({ ok: false, error: { code: "composite_error" } });
+    expect(out.seen).toEqual([{ pack: "leak", message: "hang *** \\x1b[31mred\\u202e", failed: 1 }]);
+    expect(out.own).toBe(true);
+    expect(r.stdout).not.toContain(TOKEN);
+  });
 });
