@@ -15,7 +15,7 @@ import type { AdapterCall } from "./adapters/types";
 import type { Pack } from "../pack/model";
 import { failure, type Envelope } from "./envelope";
 import { createHash } from "node:crypto";
-import { binEnv, cancelled, DEFAULT_TIMEOUT_MS, resolveBin } from "./wrap";
+import { binEnv, cancelled, DEFAULT_TIMEOUT_MS, removePlanted, resolveBin } from "./wrap";
 import { abortSignalOf } from "./cancel";
 import {
   connect,
@@ -63,11 +63,17 @@ interface Pooled {
 const pool = new Map<string, Pooled>();
 let exitHook = false;
 
-/**
- * A server to reach: a stdio program to start (`program`: the files it runs, the pack's bin and the
- * interpreter that runs it, stamped by the pool), or a remote URL.
- */
-export type ServerRef = { stdio: ServerSpawn; program: readonly string[] } | { http: RemoteServer };
+/** A server to reach: a stdio program to start (`program`: its files, stamped by the pool), or a remote URL. */
+export type ServerRef =
+  | {
+      stdio: ServerSpawn;
+      program: readonly string[];
+      /** false when confined for a write: stopped after its call, then `after` looks at what it made (planted.ts) */
+      keep: boolean;
+      /** the call's answer as the sandbox tells it (a denial, a git dir redirected), once the server is gone */
+      after: (e: Envelope) => Envelope;
+    }
+  | { http: RemoteServer };
 
 function keyOf(ref: ServerRef): string {
   if ("http" in ref) {
@@ -91,9 +97,10 @@ async function open(
   timeoutMs: number,
   signal: AbortSignal,
 ): Promise<{ conn: Connection; release: (healthy: boolean) => Promise<void> }> {
-  if ((globalThis as Record<symbol, unknown>)[KEEP_ALIVE] !== true) {
+  if ((globalThis as Record<symbol, unknown>)[KEEP_ALIVE] !== true || ("stdio" in spec && !spec.keep)) {
     const conn = await connectTo(spec, timeoutMs, signal);
-    return { conn, release: () => conn.close() };
+    // stopped and waited for: what the call does after, sandbox/planted.ts, looks at what it left
+    return { conn, release: () => conn.transport.terminate().then(() => conn.close()) };
   }
   if (!exitHook) {
     exitHook = true;
@@ -234,10 +241,20 @@ export async function runMcp({
     });
   const timeoutMs = spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
   const label = `${pack.id} ${cmd.verb_key}`;
-  // the SDK's client takes an AbortSignal (an MCP server's call has one; exec's StopSignal gets one that follows it)
-  const sdkSignal = abortSignalOf(signal);
   const ref = serverRef({ pack, project, env: runtimeEnv, packBins }, label);
   if ("ok" in ref) return ref;
+  const e = await callServer(ref, { pack, tool: cmd.tool, values, signal, timeoutMs, label });
+  return "after" in ref ? ref.after(e) : e;
+}
+
+/** One tools/call on the pack's server, released (a server not kept: stopped) before it answers. */
+async function callServer(
+  ref: ServerRef,
+  c: Pick<AdapterCall<"mcp">, "pack" | "values" | "signal"> & { tool: string; timeoutMs: number; label: string },
+): Promise<Envelope> {
+  const { pack, tool, values, signal, timeoutMs, label } = c;
+  // the SDK's client takes an AbortSignal (an MCP server's call has one; exec's StopSignal gets one that follows it)
+  const sdkSignal = abortSignalOf(signal);
   const remote = "http" in ref;
   const started = Date.now();
   let conn: Connection | undefined;
@@ -261,22 +278,22 @@ export async function runMcp({
       return connectFailure(e, remote, label, pack);
     }
     if (signal.aborted) return await wasCancelled();
-    const refused = await pinFailure(pack, conn, cmd.tool, label, Math.max(1, timeoutMs - (Date.now() - started)));
+    const refused = await pinFailure(pack, conn, tool, label, Math.max(1, timeoutMs - (Date.now() - started)));
     if (refused) return refused;
     const left = Math.max(1, timeoutMs - (Date.now() - started));
     let result: { content?: unknown; structuredContent?: unknown; isError?: unknown };
     try {
       result = (await conn.client.callTool(
-        { name: cmd.tool, arguments: values },
+        { name: tool, arguments: values },
         { timeout: left, signal: sdkSignal },
       )) as typeof result;
     } catch (e) {
       if (signal.aborted) return await wasCancelled();
-      return callFailure(e, conn, label, cmd.tool, timeoutMs);
+      return callFailure(e, conn, label, tool, timeoutMs);
     }
     if (signal.aborted) return await wasCancelled();
     healthy = true;
-    return answer(result, label, cmd.tool);
+    return answer(result, label, tool);
   } finally {
     signal.removeEventListener("abort", onAbort);
     await release?.(healthy);
@@ -356,6 +373,7 @@ export function serverRef(
   const bin = resolveBin(pack, project, spec.bin!, "mcp.bin");
   if ("ok" in bin) return bin;
   // sandbox.enforce "os": one server serves every granted verb, so it is confined for the widest of them
+  const cls = widestGranted(pack, project);
   const line = confine(
     {
       command: bin.command,
@@ -366,13 +384,15 @@ export function serverRef(
     {
       pack,
       project,
-      cls: widestGranted(pack, project),
+      cls,
       binPath: bin.path,
       label: `the MCP server of ${pack.id}`,
       packBins,
+      remove: removePlanted,
     },
   );
   if ("ok" in line) return line;
   // the files the server runs: the pack's bin, and the interpreter when it is one that runs it (a .mjs under Node)
-  return { stdio: line, program: bin.command === bin.path ? [bin.path] : [bin.path, bin.command] };
+  const program = bin.command === bin.path ? [bin.path] : [bin.path, bin.command];
+  return { stdio: line, program, keep: project.sandbox.enforce !== "os" || cls === "read", after: line.explain };
 }

@@ -19,7 +19,7 @@ import type { AdapterCall } from "./adapters/types";
 import type { CallSignal } from "./cancel";
 
 /** A file a confined write must not have made (sandbox/planted.ts: a git dir's new commondir), removed through the door. */
-const removePlanted = (file: string) => removeFile(dirname(file), file, display(file), true);
+export const removePlanted = (file: string) => removeFile(dirname(file), file, display(file), true);
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const STDOUT_CAP = 8 * 1024 * 1024;

@@ -188,10 +188,12 @@ describe("the files that share a worker process", () => {
     const text = readFileSync(join(REPO, POOL), "utf8");
     const open = text.slice(text.indexOf("async function open("));
     const body = open.slice(0, open.indexOf("\n}\n"));
-    const gate = body.indexOf("[KEEP_ALIVE] !== true) {");
+    const gate = body.indexOf("[KEEP_ALIVE] !== true ||");
     expect(gate).toBeGreaterThan(0);
-    // without the switch: connect, and close on release
-    expect(body.slice(gate, body.indexOf("\n  }\n", gate))).toContain("return { conn, release: () => conn.close() };");
+    // without the switch (or for a server never kept): connect, and stop and close on release
+    expect(body.slice(gate, body.indexOf("\n  }\n", gate))).toContain(
+      "return { conn, release: () => conn.transport.terminate().then(() => conn.close()) };",
+    );
     // every use of the pool and every process listener of the module is in open(), after the switch's check
     const uses = /\bpool\.(set|get|delete|values)\(|process\.(on|once|addListener|prependListener)\(|exitHook = true/g;
     const all = text.match(uses) ?? [];

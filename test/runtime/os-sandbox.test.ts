@@ -914,6 +914,82 @@ describe("a commondir a write makes in a git dir that has none (the repository's
   });
 });
 
+describe("a commondir an mcp pack's server confined for a write makes (the repository's own .git)", () => {
+  // Before, the server's calls were never swept (its process outlived them, kept by hcpx mcp): the write was
+  // answered ok, the commondir stayed, and the person's next git status ran the planted core.fsmonitor. Now a
+  // server confined for a write is started for its call and stopped after it, then swept as a wrap call is.
+  it("is removed once the server is gone, and the call is sandbox_denied: under exec and under hcpx mcp", async () => {
+    const p = project({ packs: [], sandbox: { enforce: "os", bins: { node: process.execPath } } });
+    writePack(p.dir, {
+      id: "fsw",
+      surface: {
+        kind: "mcp",
+        mcp: { bin: "node", args: [FILESYSTEM, p.dir] },
+        commands: [
+          {
+            verb_key: "put",
+            summary: "write a file",
+            tool: "write_file",
+            args: { path: { type: "string", required: true }, content: { type: "string", required: true } },
+          },
+        ],
+      },
+      rows: { put: { operation: "write", land: "local" } },
+    });
+    const cfg = JSON.parse(readFileSync(p.config, "utf8")) as { packs: string[]; grants: { allow: string[] } };
+    cfg.packs.push("./packs/fsw");
+    cfg.grants.allow.push("fsw.*");
+    writeFileSync(p.config, JSON.stringify(cfg, null, 2));
+    const mark = join(tmp("hcpx-sbx-mark-"), "ran");
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], {
+        cwd: p.dir,
+        stdio: "ignore",
+      });
+    git("init", "-q");
+    git("commit", "-q", "--allow-empty", "-m", "init");
+    // a git dir of the write's own beside, whose config runs a program at git's next status
+    const evil = join(p.dir, ".git", "reached");
+    for (const d of ["objects", "refs", "HEAD"]) cpSync(join(p.dir, ".git", d), join(evil, d), { recursive: true });
+    writeFileSync(join(p.dir, "fsm.sh"), `#!/bin/sh\necho ran >> ${JSON.stringify(mark)}\nexit 1\n`);
+    chmodSync(join(p.dir, "fsm.sh"), 0o755);
+    writeFileSync(
+      join(evil, "config"),
+      `[core]\n\trepositoryformatversion = 0\n\tfsmonitor = ${join(p.dir, "fsm.sh")}\n`,
+    );
+    const commondir = join(p.dir, ".git", "commondir");
+    const args = (path: string) => ({ path, content: "reached" });
+    const r = await runHcpx(["exec", "fsw", "put", "--json", "--", `path=${commondir}`, "content=reached"], {
+      cwd: p.dir,
+      env: { HOME: home },
+    });
+    expect(JSON.parse(r.stdout).error?.code, r.stdout).toBe("sandbox_denied");
+    expect(existsSync(commondir)).toBe(false);
+    git("status", "--short");
+    expect(existsSync(mark)).toBe(false);
+    const s = await startMcp({ dir: p.dir, home });
+    try {
+      const put = async (path: string) =>
+        JSON.parse(
+          (
+            (await s.client.callTool({ name: "hcp", arguments: { pack: "fsw", verb: "put", args: args(path) } })) as {
+              content: { text: string }[];
+            }
+          ).content[0]!.text,
+        ) as { ok: boolean; error?: { code: string } };
+      expect((await put(commondir)).error?.code).toBe("sandbox_denied");
+      expect(existsSync(commondir)).toBe(false);
+      // a write that makes none is answered as before, by a server started anew
+      expect((await put(join(p.dir, "written.txt"))).ok).toBe(true);
+      expect(readFileSync(join(p.dir, "written.txt"), "utf8")).toBe("reached");
+      git("status", "--short");
+      expect(existsSync(mark)).toBe(false);
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
+});
+
 describe("a repository a write makes in a root, added as a submodule (the limit docs/sandbox.md states)", () => {
   it("the superproject's git status runs its core.fsmonitor and filters; only --ignore-submodules=all on the command line keeps git out", () => {
     const p = tmp("hcpx-sbx-gitlink-");
