@@ -10,8 +10,9 @@
 //   needs (the pack's folder is there). One that holds the locked files of a pack whose folder
 //   differs from the lock is kept while it does (pack install fetches the locked files; the next
 //   sweep removes it).
-// `.hcp/packs` is hcpx's own: everything here is reproducible from hcp.lock and its sources.
-import { existsSync, readdirSync } from "node:fs";
+// `.hcp/packs` is hcpx's own: everything here is reproducible from hcp.lock and its sources. A link named
+// like a run's folder is not one (a run makes folders): it is left alone, never followed.
+import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { pidAlive } from "../util/fsio";
 import { display } from "../util/paths";
@@ -30,9 +31,10 @@ export function sweepStaging(root: string): string[] {
   } catch {
     return [];
   }
+  // a folder a run made; a link of that name is not one, and is left alone
   const dead = names.filter((n) => {
     const m = STAGING.exec(n);
-    return m !== null && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]));
+    return m !== null && Number(m[1]) !== process.pid && !pidAlive(Number(m[1])) && isFolder(join(parent, n));
   });
   if (dead.length === 0) return [];
   const lock = openLock(root);
@@ -75,4 +77,8 @@ function same(dir: string, files: Record<string, string>): boolean {
   } catch {
     return false;
   }
+}
+
+function isFolder(p: string): boolean {
+  return lstatSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
 }

@@ -488,27 +488,29 @@ export function removeEmptyDir(base: Base | string, dir: string): boolean {
 /**
  * Remove the tree at `abs` below `base`: refused when a component of its path
  * (the tree itself included) is a link leading outside, or when it is the base
- * itself. A link inside the tree is removed, never followed.
+ * itself. A link inside the tree is removed, never followed; so is the tree's
+ * own name when it is a link that stays inside (the link goes, not the folder
+ * of the project it points at).
  */
 export function removeTree(base: Base | string, abs: string, show?: string): void {
   const b = baseOf(base);
-  const real = guard(b, abs, show);
-  if (real === guard(b, b.dir))
+  if (guard(b, abs, show) === guard(b, b.dir))
     throw new HcpxError({
       code: "outside_base",
       message: "is the base directory itself, not a folder below it",
       file: show ?? display(abs),
       hint: "hcpx removes only folders it made below the project",
     });
+  // guard() followed the last component: the name itself is what goes
+  const at = guardParent(b, abs, show);
   let st;
   try {
-    st = lstatSync(real);
+    st = lstatSync(at);
   } catch {
     return;
   }
-  if (st.isSymbolicLink())
-    unlinkSync(real); // a link that stays inside: the link goes, not its target
-  else rmSync(real, { recursive: true, force: true });
+  if (st.isSymbolicLink()) unlinkSync(at);
+  else rmSync(at, { recursive: true, force: true });
 }
 
 /** A new, empty staging folder in `parent` (below `base`): same file system as the target, so a rename swaps it in. */
@@ -534,7 +536,8 @@ export function swapDir(base: Base | string, staging: string, target: string, sh
  * the whole change succeeded: then removeTree it, or swapBack to undo the swap.
  */
 export function swapDirKeep(base: Base | string, staging: string, target: string, show?: string): string | undefined {
-  const realStaging = guard(base, staging);
+  // the names themselves are renamed, never what a link there points at
+  const realStaging = guardParent(base, staging);
   const realTarget = guardParent(base, target, show);
   guard(base, target, show); // the folder itself may not be a link leading out
   let st;
@@ -562,7 +565,7 @@ export function swapDirKeep(base: Base | string, staging: string, target: string
 /** Undo swapDirKeep: the folder swapped in at `target` removed, and the old one (if there was one) renamed back. */
 export function swapBack(base: Base | string, old: string | undefined, target: string, show?: string): void {
   removeTree(base, target, show);
-  if (old) renameSync(guard(base, old), guardParent(base, target, show));
+  if (old) renameSync(guardParent(base, old), guardParent(base, target, show));
 }
 
 /** A fresh private scratch folder under the OS temp dir (a fetch's download); remove it with removeScratch. */

@@ -6,6 +6,7 @@ import {
   cpSync,
   existsSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   readFileSync,
   readdirSync,
@@ -111,6 +112,53 @@ describe("pack commands write only inside the project", () => {
     expect(r.code).toBe(1);
     expect(readFileSync(join(outside, "lock.json"), "utf8")).toBe(lockText);
     expect(existsSync(join(outside, "greet", "precious.txt"))).toBe(true);
+  });
+});
+
+/** A folder of the project's own, `mine/work.txt`, that a link inside the project may point at. */
+function mine(dir: string): string {
+  mkdirSync(join(dir, "mine"));
+  writeFileSync(join(dir, "mine", "work.txt"), "the user's own file\n");
+  return join(dir, "mine");
+}
+
+function mineKept(dir: string): void {
+  expect(readdirSync(join(dir, "mine"))).toEqual(["work.txt"]);
+  expect(readFileSync(join(dir, "mine", "work.txt"), "utf8")).toBe("the user's own file\n");
+}
+
+describe("a link that stays inside the project is removed itself, never what it points at", () => {
+  it("pack install over a pack folder that is a link to a project folder: the link is replaced, the folder kept", async () => {
+    const { dir } = await setup();
+    mine(dir);
+    rmSync(join(dir, ".hcp", "packs", "greet"), { recursive: true });
+    symlinkSync("../../mine", join(dir, ".hcp", "packs", "greet"));
+    const r = await runHcpx(["pack", "install", "--json"], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    mineKept(dir);
+    expect(lstatSync(join(dir, ".hcp", "packs", "greet")).isDirectory()).toBe(true);
+    expect(readdirSync(join(dir, ".hcp", "packs"))).toEqual(["greet"]);
+  });
+
+  it("pack remove --force of a pack folder that is a link to a project folder removes the link only", async () => {
+    const { dir } = await setup();
+    mine(dir);
+    rmSync(join(dir, ".hcp", "packs", "greet"), { recursive: true });
+    symlinkSync("../../mine", join(dir, ".hcp", "packs", "greet"));
+    const r = await runHcpx(["pack", "remove", "greet", "--force", "--json"], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    mineKept(dir);
+    expect(existsSync(join(dir, ".hcp", "packs", "greet"))).toBe(false);
+  });
+
+  it("a link named like a dead run's staging folder is not swept through: what it points at stays", async () => {
+    const { dir } = await setup();
+    mine(dir);
+    // no process has this pid: the sweep takes the name for a killed run's
+    symlinkSync("../../mine", join(dir, ".hcp", "packs", ".staging-2147483646-abc"));
+    const r = await runHcpx(["pack", "install", "--json"], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    mineKept(dir);
   });
 });
 
