@@ -16,7 +16,7 @@ import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { pidAlive } from "../util/fsio";
 import { display } from "../util/paths";
-import { diffHashes, hashTree, openLock, packDir, PACKS_DIR, type Lock } from "../packs/lock";
+import { diffHashes, hashTree, openLock, packDir, packsRoot, type Lock } from "../packs/lock";
 import { removeDir } from "../packs/source";
 import { baseOf, packTarget, swapIn } from "./vendor-files";
 
@@ -24,9 +24,11 @@ const STAGING = /^\.staging-(\d+)-[0-9a-z]+(\.old)?$/;
 
 /** Put right what dead runs left in .hcp/packs (above); what was done, one line each (empty: nothing was left). */
 export function sweepStaging(root: string): string[] {
-  const parent = join(root, ...PACKS_DIR.split("/"));
   let names: string[];
+  let parent: string;
   try {
+    // a packs folder that is a link is not hcpx's own: nothing to sweep (the command's own write refuses it)
+    parent = packsRoot(root);
     names = readdirSync(parent);
   } catch {
     return [];

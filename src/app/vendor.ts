@@ -27,8 +27,8 @@ import {
   hashBytes,
   hashTree,
   lockFile,
-  PACKS_DIR,
   openLock,
+  packsRoot,
   readLock,
   writeLock,
   type Lock,
@@ -102,7 +102,7 @@ export function stageChecked(
   project: Project | undefined,
   label: string,
 ): { staging: string; id: string; reach: Reach; warnings: Problem[] } {
-  const staging = stage(f.entries, baseOf(root), join(root, ...PACKS_DIR.split("/")));
+  const staging = stage(f.entries, baseOf(root), packsRoot(root));
   try {
     if (!existsSync(join(staging, "surface.json")))
       fail("not_a_pack", `${label} has no surface.json at its root, so it is not a pack; nothing was vendored`, {
@@ -296,7 +296,7 @@ function restoreLocked(
   }
   // what the person consented to: the vendored folder this install replaces (none in a fresh clone)
   const before = existsSync(target) ? reachIfLoads(target) : undefined;
-  const staging = stage(fetched.entries, baseOf(root), join(root, ...PACKS_DIR.split("/")));
+  const staging = stage(fetched.entries, baseOf(root), packsRoot(root));
   const result: InstallResult = { id, status: "restored" };
   try {
     const again = diffHashes(entry.files, hashTree(staging));

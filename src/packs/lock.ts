@@ -70,7 +70,27 @@ export function lockFile(root: string): string {
 
 export function packDir(root: string, id: string): string {
   if (!PACK_ID_RE.test(id)) throw new HcpxError({ code: "bad_lock", message: `'${id}' is not a pack id`, file: LOCK_NAME, hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$" });
-  return join(root, ...PACKS_DIR.split("/"), id);
+  return join(packsRoot(root, display(join(root, ...PACKS_DIR.split("/"), id))), id);
+}
+
+/**
+ * `.hcp/packs` under `root`, refused (`symlink_refused`, naming `show`) when it or `.hcp` is a link: the folder is
+ * hcpx's own (everything in it is replaced from hcp.lock), so a link there, even one that stays inside the project
+ * (`.hcp/packs -> ..`), would make a folder of the project's a vendored pack's, replaced by `pack install`.
+ */
+export function packsRoot(root: string, show?: string): string {
+  let dir = root;
+  for (const part of PACKS_DIR.split("/")) {
+    dir = join(dir, part);
+    if (lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink())
+      throw new HcpxError({
+        code: "symlink_refused",
+        message: `${display(dir)} is a symbolic link; the folder of vendored packs is hcpx's own`,
+        file: show ?? display(dir),
+        hint: "remove the link: `hcpx pack install` fetches what hcp.lock records into a folder of its own",
+      });
+  }
+  return dir;
 }
 
 /** Read and check hcp.lock (an empty lock when there is none). */

@@ -160,6 +160,23 @@ describe("a link that stays inside the project is removed itself, never what it 
     expect(r.code, r.stdout + r.stderr).toBe(0);
     mineKept(dir);
   });
+
+  it("pack install through a .hcp/packs symlink that stays inside the project (to its root): refused, the project's folder of the pack's name untouched", async () => {
+    const { dir } = await setup();
+    mkdirSync(join(dir, "greet"));
+    writeFileSync(join(dir, "greet", "notes.txt"), "the user's own file\n");
+    rmSync(join(dir, ".hcp", "packs"), { recursive: true });
+    symlinkSync("..", join(dir, ".hcp", "packs"));
+    const r = await runHcpx(["pack", "install", "--json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(envelope(r).error.code).toBe("symlink_refused");
+    expect(readdirSync(join(dir, "greet"))).toEqual(["notes.txt"]);
+    const add = await runHcpx(["pack", "add", "./vendor-src", "--yes", "--force", "--json"], { cwd: dir });
+    expect(add.code).toBe(1);
+    expect(envelope(add).error.code).toBe("symlink_refused");
+    expect(readdirSync(join(dir, "greet"))).toEqual(["notes.txt"]);
+    expect(readdirSync(dir).filter((n) => n.startsWith(".staging"))).toEqual([]);
+  });
 });
 
 describe("pack new / add-verb write only inside their base", () => {
