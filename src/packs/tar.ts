@@ -4,7 +4,9 @@
 // path that is absolute, has `..`, a backslash, a NUL or a control character,
 // or names one file twice. Sizes are capped before anything is written, and
 // files are created with O_EXCL under a fresh directory, so nothing lands
-// outside it. npm tarballs wrap their files in one top-level folder
+// outside it. Nor is a `.git` at any depth taken (a shell prompt's or an editor's
+// git run in the vendored folder would read its config: core.fsmonitor, hooks).
+// npm tarballs wrap their files in one top-level folder
 // (`package/`): `stripTop` removes it.
 import { gunzipSync } from "node:zlib";
 import { entriesOf } from "../util/dirents";
@@ -170,6 +172,8 @@ export function writeEntries(dir: string, entries: readonly TarEntry[]): void {
   const folders = new Set<string>();
   for (const e of entries) for (let i = e.path.indexOf("/"); i !== -1; i = e.path.indexOf("/", i + 1)) folders.add(e.path.slice(0, i));
   if (entries.length + folders.size > LIMITS.entries) bad(`the pack holds more than ${LIMITS.entries} entries (${entries.length} files in ${folders.size} folders)`);
+  const git = entries.find((e) => e.path.split("/").some((part) => part.toLowerCase() === ".git"));
+  if (git) bad(`the pack holds '${git.path}': a git directory (or a .git file naming one), whose config and hooks any git command started in the vendored folder would run`, "a pack from elsewhere may not hold a .git; nothing was written");
   for (const e of entries) {
     const safe = safeRelPath(e.path);
     if (!safe) bad(`unsafe path ${JSON.stringify(e.path)}`);

@@ -443,4 +443,31 @@ describe("the tar reader", () => {
     expect(bomb.length).toBeLessThan(1024 * 1024);
     expect(() => readTar(bomb, { gzip: true, label: "bomb" })).toThrow(/larger than|gunzip/);
   });
+  // a .git folder (or a .git file naming one) in the vendored folder would make any git command started there
+  // (a shell prompt, an editor opening SKILL.md) read its config: core.fsmonitor, hooks, run as the person
+  it("refuses a git directory in a pack from elsewhere: a path source with a nested .git, and an npm tarball holding one, writing nothing", async () => {
+    const dir = await newProject();
+    const src = join(dir, "with-git");
+    cpSync(join(FIX, "v1"), src, { recursive: true });
+    mkdirSync(join(src, "sub", ".git"), { recursive: true });
+    writeFileSync(join(src, "sub", ".git", "config"), "[core]\n\tfsmonitor = touch pwned\n");
+    const r = await runHcpx(["pack", "add", "./with-git", "--yes", "--json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(envelope(r).error.code).toBe("unsafe_archive");
+    expect(envelope(r).error.message).toMatch(/sub\/\.git/);
+    expect(existsSync(join(dir, ".hcp/packs/greet"))).toBe(false);
+    // the same in a tarball (npm pack passes a .tgz through as it is): package/.git/config, package/.GIT/x
+    for (const name of [".git/config", ".GIT/config", "bin/.git"]) {
+      const tgz = join(dir, "with-git.tgz");
+      const files = readdirSync(join(FIX, "v1"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+      const entries: [string, string, string?][] = files.map((e) => [`package/${join(e.parentPath, e.name).slice(join(FIX, "v1").length + 1)}`, "0", readFileSync(join(e.parentPath, e.name), "utf8")]);
+      writeFileSync(tgz, gzipSync(tar(...entries, [`package/${name}`, "0", "[core]\n\tfsmonitor = touch pwned\n"])));
+      const t = await runHcpx(["pack", "add", "./with-git.tgz", "--yes", "--json"], { cwd: dir });
+      expect(t.code, name).toBe(1);
+      expect(envelope(t).error.code, name).toBe("unsafe_archive");
+      expect(envelope(t).error.message, name).toMatch(/\.git/i);
+      expect(existsSync(join(dir, ".hcp/packs/greet"))).toBe(false);
+    }
+    expect(readdirSync(join(dir, ".hcp/packs"))).toEqual([]); // no staging left behind
+  });
 });
