@@ -26,7 +26,8 @@
 // the file before the rename appends to the renamed file: its line is kept.
 // No lock, nothing to go stale.
 //
-// A Binding value never reaches the file: the args are written through the
+// A Binding value never reaches the file: the args, and then the whole record
+// (the pack, verb and tool named are the caller's too), are written through the
 // one redaction (redactOut), which knows every Binding value in play.
 import { lstatSync, readdirSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
@@ -153,7 +154,25 @@ const LOG_MODES = { mode: 0o600, dirMode: 0o700 };
 
 /** Append one record (one line) and rotate when the file is past its size; `held`: a long-lived writer's file kept open (AuditWriter). */
 export function appendAudit(place: AuditPlace, rec: AuditRecord, held?: HeldAppend): void {
-  appendLines(place, JSON.stringify(rec) + "\n", held);
+  appendLines(place, recordLine(rec), held);
+}
+
+/** A name (pack, verb, tool, client, …) longer than this is cut (…) */
+const NAME_MAX = 256;
+const NAMES = ["principal", "client", "host", "tool", "pack", "verb"] as const;
+
+/**
+ * A record as its line: the whole record through the one redaction, not only its args. The pack, verb and tool
+ * it names are what the caller gave (an unknown one included), and a Binding value given there is hidden as it
+ * is in the envelope's message; a name past NAME_MAX is cut first, as long args are.
+ */
+function recordLine(rec: AuditRecord): string {
+  const cut: AuditRecord = { ...rec };
+  for (const k of NAMES) {
+    const v = cut[k];
+    if (typeof v === "string" && v.length > NAME_MAX) cut[k] = v.slice(0, NAME_MAX) + CUT;
+  }
+  return JSON.stringify(redactOut(cut)) + "\n";
 }
 
 /** Whole lines in one write(), then the rotation when the file is past its size. */
@@ -285,7 +304,7 @@ export class AuditWriter {
   record(rec: AuditRecord | (() => AuditRecord)): Promise<void> {
     try {
       if (!this.placed()) return Promise.resolve();
-      this.queued.push(JSON.stringify(typeof rec === "function" ? rec() : rec) + "\n");
+      this.queued.push(recordLine(typeof rec === "function" ? rec() : rec));
     } catch (e) {
       this.failed(e);
       return Promise.resolve();

@@ -207,6 +207,46 @@ describe("the audit log of hcpx exec", () => {
     expect(recs[1]!.args).toEqual(["note=***"]);
   }, 60_000);
 
+  it("a Binding value given where a name goes (exec's verb, an MCP call's pack and tool name) is *** in the record too", async () => {
+    const p = ledgerProject({ packs: ["ledger"] });
+    addLeakyPack(p.dir);
+    writeConfig(p.config, {
+      packs: ["./packs/ledger", "./packs/leaky"],
+      principal: { id: "test", kind: "agent" },
+      grants: { allow: ["ledger.*", "leaky.*"], deny: [] },
+      sandbox: { bins: {}, roots: ["."], cwd: "." },
+    });
+    const state = tmp("hcpx-audit-names-");
+    const env = { PATH: process.env.PATH ?? "", HOME: p.home, XDG_STATE_HOME: state, LEAKY_TOKEN: SECRET };
+    const ex = await runHcpx(["exec", "leaky", SECRET, "--json", "--", "note=x"], { cwd: p.dir, env });
+    expect(ex.code).not.toBe(0);
+    expect(ex.stdout).not.toContain(SECRET); // the envelope hid it already
+    // a long name is cut, as long args are
+    expect((await runHcpx(["exec", "leaky", "v".repeat(5000), "--json"], { cwd: p.dir, env })).code).not.toBe(0);
+    const transport = new StdioClientTransport({ command: process.execPath, args: [HCPX, "mcp"], cwd: p.dir, env });
+    const client = new Client({ name: "audit-test-client", version: "1" });
+    await client.connect(transport);
+    try {
+      await client.callTool({ name: "hcp", arguments: { pack: SECRET, verb: "ok", args: {} } });
+      await client.callTool({ name: "hcp", arguments: { pack: "leaky", verb: SECRET, args: {} } });
+      await client.callTool({ name: SECRET, arguments: {} }).catch(() => undefined);
+    } finally {
+      await client.close();
+    }
+    const file = join(state, "hcpx", "audit.jsonl");
+    const raw = readFileSync(file, "utf8");
+    expect(raw).not.toContain(SECRET);
+    expect(raw).not.toContain("ΣΦΨ");
+    const recs = records(file);
+    expect(recs.map((r) => [r.via, r.tool, r.pack, r.verb])).toEqual([
+      ["exec", "exec", "leaky", "***"],
+      ["exec", "exec", "leaky", `${"v".repeat(256)}…`],
+      ["stdio", "hcp", "***", "ok"],
+      ["stdio", "hcp", "leaky", "***"],
+      ["stdio", "***", undefined, undefined],
+    ]);
+  }, 60_000);
+
   // issue 29: exec opens the log while the bin runs (off its wall time after the bin ends), and the
   // record still lands in the file the path names when the log was moved aside meanwhile
   it("the log is opened while the bin runs; a log rotated meanwhile gets the record at its path, not the file moved aside", async () => {
