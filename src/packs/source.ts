@@ -3,7 +3,8 @@
 //          (`./x.tgz`): `npm pack <spec> --json --ignore-scripts` into a temp
 //          folder (npm does the registry, its auth and its cache), then the
 //          tarball is read by src/packs/tar.ts (untrusted: no links, no `..`,
-//          size caps).
+//          size caps). hcp.lock records a registry spec as the name@version
+//          npm fetched, any other `npm:` spec (git, a URL) as itself.
 //   git:   `git+https://…`, `git+file://…`, `https://….git`, `ssh://…`,
 //          `git@host:…`, or a local path with `#ref`; `#ref` picks a branch,
 //          tag or commit. `git clone --no-checkout`, then `git archive` of the
@@ -174,7 +175,10 @@ export function fetchNew(p: Parsed, root: string, label: string): Fetched {
   if (p.type === "npm") {
     const r = npmFetch(p.spec, label);
     const spec = p.tarball ? recordPath(p.tarball, root) : p.spec;
-    return { source: { type: "npm", spec, resolved: p.tarball ? spec : `${r.name}@${r.version}`, version: r.version, integrity: r.integrity }, entries: r.entries };
+    // the registry's name@version only for a registry spec: another (`npm:git+https://…`, `npm:github:…`, a URL)
+    // is fetched again from where it is, not from the registry by a name its package.json gives
+    const resolved = p.tarball || !NPM_NAME.test(p.spec) ? spec : `${r.name}@${r.version}`;
+    return { source: { type: "npm", spec, resolved, version: r.version, integrity: r.integrity }, entries: r.entries };
   }
   if (p.type === "git") {
     const r = gitFetch(p.url, p.ref, label);

@@ -141,6 +141,24 @@ describe("hcpx pack add", () => {
   });
 });
 
+describe("hcpx pack add npm:<a spec that is not a registry name>", () => {
+  it("npm:git+file://…: hcp.lock records the spec itself, not the package's name@version, and pack install fetches it from there again", async () => {
+    const dir = await newProject();
+    const repo = gitRepo(join(FIX, "v1"));
+    // the registry is nowhere: a fetch by the package's name would fail (and one did, to the public registry)
+    const env = { npm_config_registry: "http://127.0.0.1:9/", npm_config_update_notifier: "false", npm_config_audit: "false" };
+    const spec = `git+file://${repo}`;
+    const a = await runHcpx(["pack", "add", `npm:${spec}`, "--yes", "--json"], { cwd: dir, env });
+    expect(a.code, a.stdout + a.stderr).toBe(0);
+    const source = JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")).packs.greet.source;
+    expect(source).toMatchObject({ type: "npm", spec, resolved: spec, version: "1.0.0" });
+    rmSync(join(dir, ".hcp/packs/greet"), { recursive: true });
+    const i = await runHcpx(["pack", "install", "--json"], { cwd: dir, env });
+    expect(i.code, i.stdout + i.stderr).toBe(0);
+    expect(existsSync(join(dir, ".hcp/packs/greet/surface.json"))).toBe(true);
+  }, 60_000);
+});
+
 describe("hcpx pack install", () => {
   it("restores byte-identical packs in a fresh clone; a tampered vendored file is found and restored; a tampered lock is refused", async () => {
     const repo = gitRepo(join(FIX, "v1"));
