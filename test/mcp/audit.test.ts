@@ -154,6 +154,44 @@ describe("the audit log of hcpx mcp (stdio)", () => {
     expect(torn.data.skipped).toBe(1);
   }, 90_000);
 
+  it("hcpx log: a line whose fields are not a record's types is skipped and counted, in the text and in --json", async () => {
+    const state = tmp("hcpx-audit-shape-");
+    const file = join(state, "audit.jsonl");
+    const good = {
+      time: "2026-12-01T00:00:00.000Z",
+      principal: "local",
+      via: "exec",
+      tool: "exec",
+      pack: "p",
+      verb: "v",
+      args: ["a=1"],
+      decision: "ran",
+      confirm: { answer: "accept" },
+      result: "ok",
+      duration_ms: 3,
+    };
+    const odd = [
+      { pack: { x: 1 } },
+      { verb: 7 },
+      { duration_ms: "3" },
+      { duration_ms: undefined },
+      { confirm: "yes" },
+      { confirm: { answer: ["accept"] } },
+      { via: ["exec"] },
+      { client: null },
+    ].map((o) => ({ ...good, ...o }));
+    writeFileSync(file, [good, ...odd].map((l) => JSON.stringify(l) + "\n").join(""), { mode: 0o600 });
+    const env = { PATH: process.env.PATH ?? "", HOME: state, HCPX_AUDIT_LOG: file };
+    const j = JSON.parse((await runHcpx(["log", "--json"], { cwd: state, env })).stdout) as {
+      data: { records: Rec[]; skipped: number };
+    };
+    expect(j.data.records).toEqual([good]);
+    expect(j.data.skipped).toBe(odd.length);
+    const text = await runHcpx(["log"], { cwd: state, env });
+    expect(text.stdout).toContain("exec local p.v ran (confirm: accept) ok 3ms");
+    expect(text.stdout).not.toMatch(/\[object Object\]|undefined/);
+  });
+
   it("hcpx log: HCPX_AUDIT_LOG=off says the log is off (exit 64); a relative HCPX_AUDIT_LOG is refused", async () => {
     const state = tmp("hcpx-audit-off-");
     const r = await runHcpx(["log", "--json"], {

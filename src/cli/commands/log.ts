@@ -1,9 +1,9 @@
 // `hcpx log [--since <dur|iso>] [--principal P] [--pack P] [--json]`: the
 // audit log (src/runtime/audit.ts), its rotated files oldest first, read through
 // the bounded reader. A line another process is writing right now (a torn
-// last line) or a line that is not a record is skipped and counted, never
-// fatal. Text for the terminal goes through the one neutraliser (output.ts);
-// --json is one envelope.
+// last line) or a line that is not a record (a record's fields, of a record's
+// types) is skipped and counted, never fatal. Text for the terminal goes
+// through the one neutraliser (output.ts); --json is one envelope.
 import { display } from "../../util/paths";
 import { readBytes } from "../../util/readfile";
 import { HcpxError, fail } from "../../util/errors";
@@ -35,15 +35,18 @@ export function sinceMs(v: string, now = Date.now()): number {
   );
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
+const STRINGS = ["time", "principal", "via", "tool", "decision", "result"] as const;
+const OPTIONAL_STRINGS = ["client", "host", "pack", "verb", "args_sha256"] as const;
+
+/** A line is a record when its fields have a record's types (src/runtime/audit.ts AuditRecord); --json passes on only those. */
 function isRecord(v: unknown): v is AuditRecord {
-  if (!v || typeof v !== "object" || Array.isArray(v)) return false;
-  const r = v as Record<string, unknown>;
+  if (!isObject(v)) return false;
   return (
-    typeof r.time === "string" &&
-    typeof r.principal === "string" &&
-    typeof r.tool === "string" &&
-    typeof r.decision === "string" &&
-    typeof r.result === "string"
+    STRINGS.every((k) => typeof v[k] === "string") &&
+    OPTIONAL_STRINGS.every((k) => v[k] === undefined || typeof v[k] === "string") &&
+    typeof v.duration_ms === "number" &&
+    (v.confirm === undefined || (isObject(v.confirm) && typeof v.confirm.answer === "string"))
   );
 }
 
