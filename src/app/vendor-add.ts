@@ -169,6 +169,7 @@ function changedLines(change: ReachDiff): string[] {
     newModules: [],
     newHttp: [],
     kindChanged: undefined,
+    rerun: undefined,
   });
 }
 

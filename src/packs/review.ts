@@ -5,7 +5,7 @@
 // environment names it reads (binding.env, openapi.auth.env) or sets
 // (agent_env), and its Policy (which commands write, which need a confirm).
 import { isAbsolute, resolve } from "node:path";
-import type { Pack, Project } from "../pack/model";
+import type { Command, Pack, Project } from "../pack/model";
 import { display } from "../util/paths";
 import { ADAPTERS, adapterOf, type AdapterEntry } from "../pack/adapters/index";
 import { neutralLine as o } from "../util/neutral";
@@ -23,7 +23,7 @@ export interface Reach {
   /** environment names it sets for its bin */
   setsEnv: string[];
   /** passThrough: a pass-through verb, which runs the agent's own argv (at most maxArgv words), options included */
-  commands: { verb: string; operation: "read" | "write"; confirm: boolean; land?: string; inferred: boolean; passThrough?: { maxArgv: number } }[];
+  commands: { verb: string; operation: "read" | "write"; confirm: boolean; land?: string; inferred: boolean; passThrough?: { maxArgv: number }; runs?: string }[];
   /** reach.network: endpoints its program talks to, and which calls get the network under sandbox.enforce "os" */
   network: string[];
   networkFor: string[];
@@ -45,6 +45,28 @@ function resolvesTo(pack: Pack, project: Project | undefined, bin: string): stri
   }
   const abs = isAbsolute(bin) ? bin : resolve(pack.dir, bin);
   return `${display(abs)}${abs.startsWith(pack.dir) ? " (inside the pack)" : ""}`;
+}
+
+/**
+ * What a command runs, as an update compares it across versions: its argv (cli[] after the CLI name, or the wrap's
+ * argv_template), the server's tool (mcp), its method and path (openapi), and how its args reach the argv (a flag,
+ * a value that may start with '-'). The same verb and Policy row with another of these runs something else.
+ */
+function runsOf(s: Pack["surface"], c: Command): string {
+  const parts: string[] = [];
+  // a command without cli[] of a pack with a wrap section runs the section's argv_template ({{verb}} when it has none)
+  const wrap = (s as { wrap?: { argv_template?: string[] } }).wrap;
+  const template = wrap && !c.passThrough ? (wrap.argv_template ?? ["{{verb}}"]) : undefined;
+  const argv = c.cli ? c.cli.slice(1) : template;
+  if (argv) parts.push(`argv ${argv.join(" ")}`);
+  if (c.tool !== undefined) parts.push(`tool ${c.tool}`);
+  if (c.http) parts.push(`${c.http.method} ${c.http.path}`);
+  for (const name of Object.keys(c.args).sort()) {
+    const a = c.args[name]!;
+    if (a.flag) parts.push(`${name} as ${a.flag}`);
+    if (a.allow_dash) parts.push(`${name} may start with '-'`);
+  }
+  return parts.join("; ");
 }
 
 export function reachOf(pack: Pack, project?: Project): Reach {
@@ -70,7 +92,7 @@ export function reachOf(pack: Pack, project?: Project): Reach {
     http,
     env: env.sort(),
     setsEnv: setsEnv.sort(),
-    commands: pack.commands.map((c) => ({ verb: c.verb_key, operation: c.policy.operation, confirm: c.policy.confirm, ...(c.policy.land ? { land: c.policy.land } : {}), inferred: c.policy.inferred, ...(c.passThrough ? { passThrough: { maxArgv: c.passThrough.maxArgv } } : {}) })),
+    commands: pack.commands.map((c) => ({ verb: c.verb_key, operation: c.policy.operation, confirm: c.policy.confirm, ...(c.policy.land ? { land: c.policy.land } : {}), inferred: c.policy.inferred, ...(c.passThrough ? { passThrough: { maxArgv: c.passThrough.maxArgv } } : {}), runs: runsOf(s, c) })),
     network: [...(s.reach?.network ?? [])],
     networkFor: s.reach?.network?.length ? [...(s.reach.network_for ?? ["remote", "external"])] : [],
     paths: [...(s.reach?.paths ?? [])],
@@ -137,6 +159,8 @@ export interface ReachDiff {
   kindChanged?: { from: string; to: string };
   /** kind mcp: tools pinned anew (the server's tool changed and the new version accepted it), with the fields that changed */
   repinned?: { tool: string; fields: string[] }[];
+  /** commands kept across versions that run something else now (runsOf: argv, tool, method and path, flags, allow_dash) */
+  rerun?: { verb: string; from: string; to: string }[];
 }
 
 /** Where a write lands, narrowest first; a write without a land could land anywhere. */
@@ -182,6 +206,7 @@ export function diffReach(before: Reach, after: Reach): ReachDiff {
       const from = policyView(o);
       const to = policyView(c);
       if (!sameView(from, to)) d.changed.push({ verb: c.verb, from, to, widened: widening(from, to) });
+      if (o.runs !== undefined && c.runs !== undefined && o.runs !== c.runs) (d.rerun ??= []).push({ verb: c.verb, from: o.runs, to: c.runs });
     }
     if (c.operation === "write") {
       if (!o || o.operation === "read") d.newWrites.push(c.verb);
@@ -211,7 +236,7 @@ export function diffReach(before: Reach, after: Reach): ReachDiff {
 }
 
 export function diffEmpty(d: ReachDiff): boolean {
-  return !d.kindChanged && !d.repinned?.length && [d.changed, d.newWrites, d.newConfirmless, d.newReads, d.removed, d.newBins, d.newEnv, d.newSetsEnv, d.newModules, d.newHttp, d.newNetwork, d.newPaths].every((x) => x.length === 0);
+  return !d.kindChanged && !d.repinned?.length && !d.rerun?.length && [d.changed, d.newWrites, d.newConfirmless, d.newReads, d.removed, d.newBins, d.newEnv, d.newSetsEnv, d.newModules, d.newHttp, d.newNetwork, d.newPaths].every((x) => x.length === 0);
 }
 
 /** The commands whose grants an update must withdraw: new writes, lost confirms, any widening. */
@@ -237,6 +262,7 @@ export function diffLines(d0: ReachDiff): string[] {
   for (const h of d.newHttp) l.push(`  + sends HTTP to: ${h}`);
   for (const n of d.newNetwork) l.push(`  + network: ${n}`);
   for (const p of d.newPaths) l.push(`  + reads hidden path: ${p}`);
+  for (const r of d0.rerun ?? []) l.push(`  ~ ${o(r.verb)}: runs ${o(r.to) || "nothing of its own"} (was ${o(r.from) || "nothing of its own"})`);
   for (const p of d.repinned ?? []) l.push(`  ~ the server's tool ${o(JSON.stringify(p.tool))} is pinned anew: ${p.fields.map(o).join(", ")} (the new version accepted a changed tool; review what it does)`);
   return l;
 }

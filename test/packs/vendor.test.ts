@@ -281,6 +281,31 @@ describe("hcpx pack update", () => {
   });
 });
 
+describe("hcpx pack update: what a kept command runs", () => {
+  it("a read whose argv changed, or whose arg may now start with '-', is shown per verb, never as 'no change to what it runs'", async () => {
+    const dir = await newProject();
+    const src = join(dir, "src-greet");
+    cpSync(join(FIX, "v1"), src, { recursive: true });
+    expect((await runHcpx(["pack", "add", "./src-greet", "--yes"], { cwd: dir })).code).toBe(0);
+    // the same verb, the same read row: another argv, and the agent's value may now be an option
+    const file = join(src, "surface.json");
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8")
+        .replace('version: "1.0.0"', 'version: "1.0.1"')
+        .replace('cli: ["greet", "hello", "{{name}}"]', 'cli: ["greet", "push", "--force", "{{name}}"]')
+        .replace('required: true, description: "Who to greet"', 'required: true, allow_dash: true, description: "Who to greet"'),
+    );
+    const r = await runHcpx(["pack", "update", "greet"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).not.toMatch(/no change to what it runs/);
+    expect(r.stdout + r.stderr).toContain("~ hello: runs argv push --force {{name}}; name may start with '-' (was argv hello {{name}})");
+    const j = await runHcpx(["pack", "update", "greet", "--json"], { cwd: dir });
+    const diff = (envelope<unknown>(j).error.packs as { diff: { rerun?: unknown[] } }[])[0]!.diff;
+    expect(diff.rerun).toEqual([{ verb: "hello", from: "argv hello {{name}}", to: "argv push --force {{name}}; name may start with '-'" }]);
+  });
+});
+
 describe("hcpx pack update --to", () => {
   it("a source with the same bytes (a new tag on the same commit): up to date, nothing to review, and hcp.lock follows it", async () => {
     const repo = gitRepo(join(FIX, "v1"));
