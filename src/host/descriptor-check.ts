@@ -45,6 +45,7 @@ export function checkTarget(
       `the list item's \`${t.named}\` is { value: ${JSON.stringify(t.key!.at(-1))} } in \`entry.fields\``,
       ".entry.fields",
     );
+  checkReads(t, scope, bad);
   if (t.entry) checkEntry(t.entry, t, d, bad);
   if (t.widens) checkWidens(t, bad);
   if (t.ifPresent && !t.items)
@@ -57,6 +58,33 @@ export function checkTarget(
   if (t.approval && scope === "project" && t.git !== "ignore")
     throw bad('a project-scope `approval` is one person\'s file: it needs `git: "ignore"`', ".git");
   if (t.git && scope !== "project") throw bad("`git` applies to project-scope files", ".git");
+}
+
+/** What the host reads of a block target besides the file (`maxBytes`, `maxBytesFrom`, `shadowedBy`, `chain`) goes together. */
+function checkReads(t: Target, scope: "project" | "user", bad: (message: string, path?: string) => HcpxError): void {
+  const block = t.format === "markdown-block";
+  for (const k of ["maxBytes", "maxBytesFrom", "shadowedBy", "chain"] as const)
+    if (t[k] !== undefined && !block) throw bad(`\`${k}\` goes with a markdown-block target`, `.${k}`);
+  if (t.maxBytesFrom && t.maxBytes === undefined)
+    throw bad("`maxBytesFrom` needs `maxBytes` (the host's default, when no file sets the key)", ".maxBytesFrom");
+  if (t.chain && t.maxBytes === undefined)
+    throw bad("`chain` needs `maxBytes` (what the host counts over the folders)", ".chain");
+  if (t.chain && scope !== "project") throw bad("`chain` applies to project-scope files", ".chain");
+  const own = (Array.isArray(t.path) ? t.path : [t.path]).map((p) => p.split("/").at(-1));
+  for (const [i, f] of (t.shadowedBy?.files ?? []).entries())
+    if (own.includes(f)) throw bad(`\`shadowedBy\` names the target's own file ${f}`, `.shadowedBy.files[${i}]`);
+}
+
+/** The descriptor's `homes`: folders below ~/, each moved by a variable. */
+export function checkHomes(d: Descriptor, file: string): void {
+  for (const [i, h] of (d.homes ?? []).entries())
+    if (!h.path.startsWith("~/") || h.path.split("/").includes(".."))
+      throw new HcpxError({
+        code: "bad_descriptor",
+        message: `a home's path '${h.path}' must start with ~/`,
+        file,
+        path: `homes[${i}].path`,
+      });
 }
 
 /** A target's `vars.pattern` compiles, and its paths stay in their scope (the project, or below ~/). */
@@ -74,6 +102,19 @@ export function checkTargetPaths(t: Target, scope: "project" | "user", at: strin
     }
   }
   const paths = Array.isArray(t.path) ? t.path : [t.path];
+  // the host's own config it reads a limit from: in the project, or below ~/ (its own settings, at project scope too)
+  const from = t.maxBytesFrom?.path ?? [];
+  for (const p of Array.isArray(from) ? from : [from])
+    if (p.startsWith("/") || p.split("/").includes("..") || (scope === "user" && !p.startsWith("~/")))
+      throw new HcpxError({
+        code: "bad_descriptor",
+        message:
+          scope === "user"
+            ? `user-scope path '${p}' must start with ~/`
+            : `path '${p}' must stay inside the project or start with ~/`,
+        file,
+        path: `${at}.maxBytesFrom.path`,
+      });
   for (const p of paths) {
     const userPath = p.startsWith("~/");
     if (scope === "project" && (userPath || p.startsWith("/") || p.split("/").includes("..")))

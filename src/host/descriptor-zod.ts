@@ -110,8 +110,52 @@ const TargetSchema = z.strictObject({
   trailingCommas: z.optional(z.boolean()),
   /** a size the host ignores text beyond (characters of the rendered file / block) */
   maxChars: z.optional(z.number()),
-  /** a size cap on the whole resulting file, in bytes (e.g. Codex's 32 KiB for AGENTS.md) */
-  maxBytes: z.optional(z.number()),
+  /**
+   * markdown-block: the bytes of this file the host reads (Codex: 32 KiB of project docs); the hcp
+   * block must end within them, after the docs `chain` counts first. The host's default when
+   * `maxBytesFrom` names a setting of its own.
+   */
+  maxBytes: z.optional(z.int().check(z.nonnegative())),
+  /**
+   * markdown-block: the host's setting that replaces `maxBytes` (Codex's `project_doc_max_bytes`): the
+   * value at `key` in the first of `path` (relative to the project, or `~/…`, where the descriptor's
+   * `homes` may move it) that sets it; a whole number ≥ 0. A file that does not parse, or a value of
+   * another kind, is an error naming the file and line (the host refuses it too), never the default.
+   */
+  maxBytesFrom: z.optional(
+    z.strictObject({
+      path: z.union([
+        z.string().check(z.minLength(1)),
+        z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+      ]),
+      format: z.enum(["json", "jsonc", "toml"]),
+      key: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+    }),
+  ),
+  /**
+   * markdown-block: files the host reads *instead of* this one when one of them is in the same folder
+   * (the first that is a file): Codex's AGENTS.override.md. adopt merges the block into it too (this
+   * file keeps its own, for the other hosts and readers). `empty`: what an empty (blank) one does —
+   * "hides": the host reads it, so nothing there (Codex's project folders): adopt leaves it as it is,
+   * and --check and doctor say the host reads no block; "skipped": the host goes on to this file (~/.codex).
+   */
+  shadowedBy: z.optional(
+    z.strictObject({
+      files: z
+        .array(z.string().check(z.regex(/^(?!\.\.?$)[^/\\\0]+$/, "a file name in the same folder (no / or ..)")))
+        .check(z.minLength(1)),
+      empty: z.enum(["hides", "skipped"]),
+    }),
+  ),
+  /**
+   * markdown-block: the host reads this file in every folder from the nearest one above the project
+   * holding one of `markers` (Codex: `.git`) down to where it starts, and `maxBytes` counts them all:
+   * the docs of the folders above the project (each the first of `shadowedBy` and this file's name
+   * that is a file; a blank one counts nothing) come first.
+   */
+  chain: z.optional(
+    z.strictObject({ markers: z.array(z.string().check(z.regex(/^[^/\\\0]+$/))).check(z.minLength(1)) }),
+  ),
   /** the host's env var reference syntax in this file, `VAR` standing for the name (the entry's `env` slot is written with it) */
   envSyntax: z.optional(z.string().check(z.regex(/VAR/))),
   /**
@@ -255,6 +299,20 @@ export const DescriptorSchema = z.strictObject({
   docs: z.optional(z.array(z.string())),
   /** the MCP server name the entry is written under */
   server: z.optional(z.string()),
+  /**
+   * Folders of the host's own under ~/ that an environment variable moves when set (Codex: `~/.codex`
+   * is `$CODEX_HOME`): where hcpx reads the host's settings (`health`, `maxBytesFrom`, `gate.inForce`).
+   * The files adopt writes stay where `path` says: `adopt --check` and `doctor` say when the host reads
+   * its files elsewhere.
+   */
+  homes: z.optional(
+    z.array(
+      z.strictObject({
+        path: z.string().check(z.minLength(1)),
+        env: z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/)),
+      }),
+    ),
+  ),
   /**
    * Other ids the same product is known by (Windsurf became Devin Desktop: `devin` with
    * `aliases: ["windsurf"]`): `adopt windsurf` adopts this host, and a ledger that recorded

@@ -13,7 +13,7 @@ import { CAPS, readTextFile } from "../util/readfile";
 import { HOSTS_INDEX } from "../util/build-info";
 import { sha256 } from "../util/text";
 import { validate } from "../pack/validate";
-import { checkScopePaths, checkTarget, checkTargetPaths, renameServer } from "./descriptor-check";
+import { checkHomes, checkScopePaths, checkTarget, checkTargetPaths, renameServer } from "./descriptor-check";
 import type { Descriptor, EntrySpec } from "./descriptor-zod";
 import type { Slot } from "./descriptor-schema";
 
@@ -171,6 +171,7 @@ export function loadDescriptor(name: string): Descriptor {
     }
   }
   for (const scope of ["project", "user"] as const) checkScopePaths(d, scope, doc.file);
+  checkHomes(d, doc.file);
   for (const scope of ["project", "user"] as const) {
     const name = d.servers?.[scope];
     const sc = d.scopes[scope];

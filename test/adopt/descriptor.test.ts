@@ -37,6 +37,20 @@ describe("host descriptors", () => {
   });
   it("a good entry loads", () =>
     expect(load(mcp)().scopes.project!.targets[0]!.entry!.fields).toEqual({ command: "command", args: "args" }));
+  // what the host reads instead of a file, and a limit it reads from its own config (Codex: AGENTS.override.md, project_doc_max_bytes)
+  const block = { path: "Z.md", format: "markdown-block", template: "instructions.md.hbs", maxBytes: 100 };
+  const from = { path: [".z/config.toml", "~/.z/config.toml"], format: "toml", key: ["max"] };
+  it("a block target with shadowedBy, maxBytesFrom and chain loads", () => {
+    const t = load({
+      ...block,
+      shadowedBy: { files: ["Z.override.md"], empty: "hides" },
+      maxBytesFrom: from,
+      chain: { markers: [".git"] },
+    })().scopes.project!.targets[0]!;
+    expect(t.shadowedBy).toEqual({ files: ["Z.override.md"], empty: "hides" });
+    expect(t.maxBytesFrom).toEqual(from);
+    expect(t.chain).toEqual({ markers: [".git"] });
+  });
   const bad: [string, Record<string, unknown>, RegExp, string, Record<string, unknown>?][] = [
     [
       "an unknown key in the entry",
@@ -133,6 +147,49 @@ describe("host descriptors", () => {
       /no `key` or `entry`/,
       "scopes.project.targets[0].entry",
     ],
+    [
+      "an unknown key in shadowedBy",
+      { ...block, shadowedBy: { files: ["Z.override.md"], empty: "hides", typo: 1 } },
+      /typo/,
+      "scopes.project.targets[0].shadowedBy.typo",
+    ],
+    [
+      "a shadowedBy file in another folder",
+      { ...block, shadowedBy: { files: ["../Z.override.md"], empty: "hides" } },
+      /./,
+      "scopes.project.targets[0].shadowedBy.files[0]",
+    ],
+    [
+      "shadowedBy on a keyed target",
+      { ...mcp, shadowedBy: { files: ["z.local.json"], empty: "skipped" } },
+      /markdown-block/,
+      "scopes.project.targets[0].shadowedBy",
+    ],
+    [
+      "maxBytesFrom without maxBytes (the host's default)",
+      { ...block, maxBytes: undefined, maxBytesFrom: from },
+      /maxBytes/,
+      "scopes.project.targets[0].maxBytesFrom",
+    ],
+    [
+      "an unknown key in maxBytesFrom",
+      { ...block, maxBytesFrom: { ...from, default: 5 } },
+      /default/,
+      "scopes.project.targets[0].maxBytesFrom.default",
+    ],
+    [
+      "a maxBytesFrom path out of the project",
+      { ...block, maxBytesFrom: { ...from, path: "../z.toml" } },
+      /stay inside|start with ~\//,
+      "scopes.project.targets[0].maxBytesFrom.path",
+    ],
+    [
+      "chain without maxBytes",
+      { ...block, maxBytes: undefined, chain: { markers: [".git"] } },
+      /maxBytes/,
+      "scopes.project.targets[0].chain",
+    ],
+    ["a homes path not under ~/", mcp, /~\//, "homes[0].path", { homes: [{ path: ".z", env: "Z_HOME" }] }],
     [
       "a written field marked remote",
       { ...mcp, entry: { ...mcp.entry, remote: ["command"] } },
