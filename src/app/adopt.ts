@@ -279,15 +279,19 @@ export async function planAdoption(setup: AdoptSetup): Promise<AdoptReport> {
       "an earlier `adopt --write` was interrupted; --write finishes it (its ledger is rebuilt from the files on disk)",
     );
   // will each host use the server? (the command as the host starts it, trust, allow-lists)
+  // (and what the plan found the host would not read: a blank file it reads instead of the block's)
   const health: Problem[] = opts.remove
     ? []
-    : await checkHealth(plan.hosts, {
-        scope,
-        root: project.root,
-        home: home(),
-        commands: plan.commands,
-        config: scope === "project" ? project.configFile : setup.userConfig,
-      });
+    : [
+        ...plan.unread,
+        ...(await checkHealth(plan.hosts, {
+          scope,
+          root: project.root,
+          home: home(),
+          commands: plan.commands,
+          config: scope === "project" ? project.configFile : setup.userConfig,
+        })),
+      ];
   // a setting of the person's that switches a host's own asking off (gate.inForce), where the Policy gates a write with confirm
   if (
     !opts.remove &&

@@ -8,6 +8,17 @@ import type { VFile } from "./formats";
 import { requireFileOrAbsent } from "./formats/common";
 import type { RunView } from "./adopt-types";
 
+/**
+ * The display paths a target writes: its path (each alternative), and the files the host reads
+ * instead in the same folder (`shadowedBy`), which get the block too.
+ */
+export function targetShows(run: Pick<RunView, "absOf" | "showOf">, t: Target): string[] {
+  const paths = Array.isArray(t.path) ? t.path : [t.path];
+  const folder = (p: string) => p.slice(0, p.lastIndexOf("/") + 1);
+  const shadows = paths.flatMap((p) => (t.shadowedBy?.files ?? []).map((n) => folder(p) + n));
+  return [...paths, ...shadows].map((p) => run.showOf(run.absOf(p)));
+}
+
 /** The first of a target path given as one or several. */
 export function first<T>(x: T | T[]): T {
   return Array.isArray(x) ? x[0]! : x;

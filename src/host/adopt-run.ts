@@ -22,7 +22,7 @@ import { remoteFor, remoteRules } from "./adopt-remote";
 import { blockForms, shellCommandOf, shellFor } from "./block-route";
 import { targetContext } from "./target-context";
 import { finishPlan } from "./finish-plan";
-import { first, hostNotes, targetFile } from "./adopt-host";
+import { first, hostNotes, targetFile, targetShows } from "./adopt-host";
 import type { ProjectionCache } from "./projection-cache";
 
 const shown = (argv: string[]) =>
@@ -39,6 +39,7 @@ export class AdoptRun implements RunView {
   readonly problems: Problem[] = [];
   readonly conflicts: Problem[] = [];
   readonly warnings: Problem[] = [];
+  readonly unread: Problem[] = [];
   readonly notes: string[] = [];
   readonly vfs = new Map<string, VFile>();
   private recorded?: Recorded[]; // the other hosts' parts, resolved once (twins.ts)
@@ -183,14 +184,7 @@ export class AdoptRun implements RunView {
       const lh = this.ledger.hosts[desc.host];
       if (!lh) continue;
       const targets = desc.scopes[this.scope]?.targets ?? [];
-      const fits = (e: LedgerEntry) =>
-        targets.some((t) =>
-          HANDLERS[t.format].fits(
-            e,
-            t,
-            (Array.isArray(t.path) ? t.path : [t.path]).map((p) => this.showOf(this.absOf(p))),
-          ),
-        );
+      const fits = (e: LedgerEntry) => targets.some((t) => HANDLERS[t.format].fits(e, t, targetShows(this, t)));
       lh.entries = lh.entries.filter((e, i) => {
         if (fits(e)) return true;
         this.warnings.push({
@@ -276,13 +270,7 @@ export class AdoptRun implements RunView {
   /** the target of `host`'s descriptor that recorded the ledger entry `e` */
   targetOf(host: string, e: LedgerEntry): Target | undefined {
     const d = this.descriptors.find((x) => x.host === host);
-    return d?.scopes[this.scope]?.targets.find((t) =>
-      HANDLERS[t.format].fits(
-        e,
-        t,
-        (Array.isArray(t.path) ? t.path : [t.path]).map((p) => this.showOf(this.absOf(p))),
-      ),
-    );
+    return d?.scopes[this.scope]?.targets.find((t) => HANDLERS[t.format].fits(e, t, targetShows(this, t)));
   }
 
   /** the `initial` skeleton of the json target of `host` at display path `path` */
@@ -358,8 +346,7 @@ export class AdoptRun implements RunView {
       try {
         // a remote entry without a listing: the rules an earlier --url wrote stay as they are (nothing hcpx did not see is allowed)
         if (rules === "kept" && followsTools(t)) {
-          const paths = (Array.isArray(t.path) ? t.path : [t.path]).map((x) => this.showOf(this.absOf(x)));
-          entries.push(...(old?.entries ?? []).filter((e) => HANDLERS[t.format].fits(e, t, paths)));
+          entries.push(...(old?.entries ?? []).filter((e) => HANDLERS[t.format].fits(e, t, targetShows(this, t))));
           continue;
         }
         const abs = this.targetPath(t);

@@ -82,6 +82,8 @@ export interface AdoptPlan extends FilePlan {
   commands: Record<string, string[]>;
   /** the hosts whose entry is a remote one (--url, or recorded by an earlier --url), and its URL and token variable */
   remotes: Record<string, RemoteOptions>;
+  /** why a host will not read what the plan writes (a blank file it reads instead of the block's): health, for --check and doctor */
+  unread: Problem[];
 }
 
 /** A remote entry's approval rules (AdoptRun.remoteRules): the listed tools' classes, "kept", or undefined for a local entry. */
@@ -117,6 +119,7 @@ export interface RunView {
   readonly problems: Problem[];
   readonly conflicts: Problem[];
   readonly warnings: Problem[];
+  readonly unread: Problem[];
   readonly notes: string[];
   readonly vfs: Map<string, VFile>;
   readonly state: LedgerState;

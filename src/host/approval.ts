@@ -32,6 +32,7 @@ import type { Project } from "../pack/model";
 import { readEntry } from "../util/fsio";
 import { loadDescriptor, type Descriptor, type Target } from "./descriptor";
 import { evaluate } from "./health";
+import { hostPath } from "./host-paths";
 import { expandItems, fill, itemKey, widening } from "./formats/rules";
 import type { CommandClass } from "./formats/types";
 import { nodeAt, valueAt } from "./jsonedit";
@@ -119,7 +120,9 @@ async function inForce(
   }
   // 3. nothing switches the host's asking off
   const fillVars = (s: string) => s.replaceAll("{root}", project.root).replaceAll("{server}", server);
-  for (const h of d.gate?.inForce ?? []) if (!(await evaluate(h, abs, fillVars, server)).ok) return false;
+  // (the host's own settings, where it finds them: a folder its `homes` moves)
+  const own = (p: string) => hostPath(p, { home, root: project.root, env: process.env, desc: d }).abs;
+  for (const h of d.gate?.inForce ?? []) if (!(await evaluate(h, own, fillVars, server)).ok) return false;
   return true;
 }
 

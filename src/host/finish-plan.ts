@@ -43,6 +43,7 @@ export function finishPlan(run: RunView): AdoptPlan {
     notes: run.notes,
     conflicts: run.conflicts,
     warnings: run.warnings,
+    unread: run.unread,
     staleTemps: [...state.temps].sort(),
     rmdirs,
     record,

@@ -10,11 +10,12 @@
 // What adopt can fix in its own scope is a target of the descriptor (an `ifPresent`
 // items target adds `hcp` to an allow-list); what is left here is reported with the
 // exact file, key and what to do.
-import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { parse as parseJsonc, type ParseError } from "jsonc-parser/lib/esm/main.js";
 import type { ErrorCode, Problem } from "../util/errors";
-import { loadDescriptor, type HealthCheck } from "./descriptor";
+import { loadDescriptor, type HealthCheck, type Target } from "./descriptor";
+import { hostPath } from "./host-paths";
 import { pathHead, whichOnPath } from "../util/which";
 import { findProjectConfig } from "../pack/load";
 import { readEntry } from "../util/fsio";
@@ -39,12 +40,13 @@ export async function checkHealth(hosts: string[], o: HealthOptions): Promise<Pr
   const out: Problem[] = [];
   const env = o.env ?? process.env;
   const server = o.server ?? "hcp";
-  const abs = (p: string) => (p === "~" ? o.home : p.startsWith("~/") ? join(o.home, p.slice(2)) : join(o.root, p));
   const fill = (s: string) => s.replaceAll("{root}", o.root).replaceAll("{server}", server);
   for (const host of hosts) {
     const d = loadDescriptor(host);
     const spec = d.scopes[o.scope];
     if (!spec) continue;
+    // the host's own files, where it finds them (a folder the descriptor's `homes` moves: $CODEX_HOME)
+    const abs = (p: string) => hostPath(p, { home: o.home, root: o.root, env, desc: d }).abs;
     const argv = o.commands[host];
     const problem = (code: ErrorCode, message: string, hint: string, file?: string, named = false): void => {
       out.push({
@@ -55,6 +57,14 @@ export async function checkHealth(hosts: string[], o: HealthOptions): Promise<Pr
         ...(file ? { file } : {}),
       });
     };
+    // ---- the files adopt writes, in a folder the host does not read (its `homes` moved by a variable) ----
+    for (const m of movedHomes(d, spec.targets, o.home, env))
+      problem(
+        "host_will_not_use",
+        `reads its files in $${m.env} (${m.moved}), not in ${m.path}, where adopt writes ${m.files.join(", ")}`,
+        `start ${d.name} without ${m.env}, or make ${m.path} that folder (a symbolic link to it), then adopt again`,
+        m.files[0],
+      );
     // ---- the command, as the host starts it ----
     if (argv && argv.length) checkCommand(argv, { spec, name: d.name, o, env, abs, problem });
     // ---- trust, allow- and deny-lists the host keeps elsewhere ----
@@ -151,9 +161,9 @@ export async function widenedBySettings(
   o: { scope: Scope; root: string; home: string },
 ): Promise<Problem[]> {
   const out: Problem[] = [];
-  const abs = (p: string) => (p === "~" ? o.home : p.startsWith("~/") ? join(o.home, p.slice(2)) : join(o.root, p));
   for (const host of hosts) {
     const d = loadDescriptor(host);
+    const abs = (p: string) => hostPath(p, { home: o.home, root: o.root, env: process.env, desc: d }).abs;
     const server = d.servers?.[o.scope] ?? d.server ?? "hcp";
     const fill = (s: string) => s.replaceAll("{root}", o.root).replaceAll("{server}", server);
     for (const h of d.gate?.inForce ?? []) {
@@ -167,6 +177,32 @@ export async function widenedBySettings(
         hint: fill(h.hint),
       });
     }
+  }
+  return out;
+}
+
+/** The descriptor's `homes` a variable moves elsewhere than where adopt writes this scope's files. */
+function movedHomes(
+  d: ReturnType<typeof loadDescriptor>,
+  targets: Target[],
+  home: string,
+  env: NodeJS.ProcessEnv,
+): { env: string; moved: string; path: string; files: string[] }[] {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  const out = [];
+  for (const h of d.homes ?? []) {
+    const moved = env[h.env];
+    if (!moved || real(moved) === real(join(home, h.path.slice(2)))) continue;
+    const files = targets
+      .flatMap((t) => (Array.isArray(t.path) ? t.path : [t.path]))
+      .filter((p) => p.startsWith(h.path + "/"));
+    if (files.length) out.push({ env: h.env, moved, path: h.path, files });
   }
   return out;
 }

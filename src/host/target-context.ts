@@ -76,6 +76,9 @@ export function targetContext(
       remote ? remoteValue(run, desc, t, remote, rules, classes) : entryValue(t, served, envVars, desc, classes),
     file: (abs) => run.file(abs),
     touched: (f) => touched(run, host, dirs, f),
+    preview: run.opts.preview === true,
+    reads: { fs: run.fs, home: run.homeDir, root: run.base, env: process.env, desc },
+    unread: run.unread,
   };
 }
 

@@ -142,6 +142,12 @@ export const ERRORS = {
   host_will_not_use: {
     hint: "see the message: the host keeps a list or trust setting that stops it from using the hcp server",
   },
+  block_not_read: {
+    hint: "see the message: the host reads another file instead of the one holding the hcp block (an empty AGENTS.override.md)",
+  },
+  bad_host_setting: {
+    hint: "a setting in the host's own config has a value the host refuses: fix it at the place named",
+  },
   mcp_command_missing: { hint: "install hcpx where the host finds it, or pass --command with the full command line" },
   mcp_command_not_on_path: {
     hint: "put hcpx on the PATH the host starts servers with, or pass --command with an absolute path",

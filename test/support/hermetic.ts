@@ -15,5 +15,15 @@ export const HCPX_SWITCHES = [
   "HCPX_TEST_KILL_AFTER_WRITES",
 ];
 
-/** Where hcpx looks for the user's files, besides HOME, and what colours its output. */
-export const USER_PLACES = ["HCP_CONFIG", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "FORCE_COLOR"];
+/**
+ * Where hcpx looks for the user's files, besides HOME, and what colours its output; and where it reads
+ * a host's own settings when a variable moves them (hosts/<host>.json5 `homes`: Codex's $CODEX_HOME).
+ */
+export const USER_PLACES = [
+  "HCP_CONFIG",
+  "XDG_CONFIG_HOME",
+  "XDG_STATE_HOME",
+  "XDG_CACHE_HOME",
+  "FORCE_COLOR",
+  "CODEX_HOME",
+];

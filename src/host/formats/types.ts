@@ -7,6 +7,7 @@ import type { Problem } from "../../util/errors";
 import type { Descriptor, Target } from "../descriptor";
 import type { Entry } from "../../util/fsio";
 import type { LedgerEntry } from "../ledger";
+import type { ReadsContext } from "../host-reads";
 
 /** One file as the plan sees it: what is on disk (`orig`) and what the plan makes of it (`cur`). */
 export interface VFile {
@@ -68,6 +69,12 @@ export interface TargetContext {
   machineSpecific?: string;
   /** a file this target plans (its missing directories go to the ledger) */
   touched(f: VFile): void;
+  /** a preview (generate's host previews, bundles): every file absent, nothing of the host's own read */
+  preview: boolean;
+  /** what the host's own files say of what it reads (src/host/host-reads.ts) */
+  reads: ReadsContext;
+  /** why the host will not read what this plan writes (an empty file it reads instead): said with the health problems */
+  unread: Problem[];
 }
 
 /** What a handler gets to take out what one ledger entry recorded. */
