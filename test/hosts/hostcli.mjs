@@ -282,6 +282,20 @@ async function codexMcpListIn(home, { cwd, timeoutMs, env, offline }) {
 }
 
 /**
+ * `codex debug prompt-input` (0.171): the input Codex would send its model, made without a
+ * model or a network. `text` is its AGENTS.md instructions message (`# AGENTS.md
+ * instructions for <cwd>`: what it read of ~/.codex/AGENTS.md and of each folder's
+ * AGENTS.override.md or AGENTS.md, cut at project_doc_max_bytes), null when it read none.
+ */
+export async function codexInstructions({ home, cwd, timeoutMs = 30_000, env = {}, offline } = {}) {
+  const raw = await run(hostBin('codex'), ['debug', 'prompt-input'], { cwd, env: hostEnv(home, env), timeoutMs, offline });
+  let items = [];
+  try { items = JSON.parse(raw.stdout); } catch { return { ok: false, text: null, raw }; }
+  const texts = items.filter((i) => i.role === 'user').flatMap((i) => i.content ?? []).map((c) => c.text ?? '');
+  return { ok: raw.code === 0, text: texts.find((t) => t.startsWith('# AGENTS.md instructions')) ?? null, raw };
+}
+
+/**
  * Start `codex app-server`, send `initialize` + `initialized`, optionally `thread/start`
  * {cwd, ephemeral:true}, then `mcpServerStatus/list` — which connects to each server and
  * lists its tools. Without a thread only user-scope (~/.codex/config.toml) servers are

@@ -59,6 +59,7 @@ export interface HostCli {
   geminiExtensionValidate(dir: string): Promise<HostResult & { errors: string[]; warnings: string[] }>;
   opencodeMcpList(o: ListOpts): Promise<HostResult>;
   codexMcpServerStatus(o: ListOpts & { thread?: boolean; call?: { server: string; tool: string; arguments?: Record<string, unknown> } }): Promise<HostResult & { threadId: string | null; callResult?: ToolResult; error?: string }>;
+  codexInstructions(o: ListOpts): Promise<{ ok: boolean; text: string | null; raw: Raw }>;
   run(cmd: string, args: string[], o?: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number }): Promise<Raw>;
   hostEnv(home: string, extra?: Record<string, string>): Record<string, string>;
   /** fn() while holding one of the host-program slots (test/hosts/slots.mjs) */
