@@ -146,8 +146,10 @@ export function expected(f: HostFile, shape: Shape): "merge" | RegExp {
           ? /cannot parse TOML/
           : "merge";
     case "big":
-      // Codex reads at most 32 KiB of AGENTS.md: a 5 MB one is refused (hosts/codex.json5 maxBytes)
-      return f.host === "codex" && f.fmt === "md" ? /would be \d+ bytes; the host reads at most 32768/ : "merge";
+      // Codex reads at most 32 KiB of AGENTS.md: a block added after 5 MB is refused (hosts/codex.json5 maxBytes)
+      return f.host === "codex" && f.fmt === "md"
+        ? /the hcp block would end at byte \d+; Codex reads at most 32768 bytes/
+        : "merge";
     default:
       return "merge";
   }
