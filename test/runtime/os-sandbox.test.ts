@@ -414,7 +414,7 @@ describe.skipIf(!HAS_GCC && !process.env.CI)('the other ways to a unix socket un
     }
   });
 
-  it("a socketpair() of datagrams is refused (EACCES): nothing reaches a host datagram socket by its path (a journal's); a stream pair still works", async () => {
+  it("a socketpair() of datagrams is refused (EACCES): nothing reaches a host datagram socket by its path (a journal's); a stream or packet pair still works", async () => {
     const sock = join(dir, "run-dgram", "journal.sock");
     mkdirSync(dirname(sock), { recursive: true });
     const host = spawn(bin, ["recv", sock], { stdio: ["ignore", "pipe", "inherit"] });
@@ -427,6 +427,10 @@ describe.skipIf(!HAS_GCC && !process.env.CI)('the other ways to a unix socket un
       expect(r.env.ok, r.stdout).toBe(false);
       expect(r.env.error.stderr_tail).toContain("socketpair: Permission denied");
       expect(r.env.error).toMatchObject({ code: "sandbox_denied", denied: [{ what: "unix socket" }] });
+      // a packet pair (Chromium's) is made: connected, so a sendto()'s address is ignored (the packet reaches
+      // its peer, not the journal) and connect() refused
+      const sp = await exec("rdc", "try", ["act=seqpacket", `arg=${sock}`]);
+      expect(sp.env, sp.stdout).toEqual({ ok: true, data: { text: "seqpacket pair: from the sandbox\n" } });
       execFileSync(bin, ["dgram", sock, "end"]); // the host's own datagram ends the listener
       await ended;
       expect(heard).toBe("ready\ngot: end\n"); // nothing from the sandbox before it

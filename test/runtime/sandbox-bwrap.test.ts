@@ -410,7 +410,7 @@ describe("no new unix socket under the sandbox (src/runtime/sandbox/seccomp.ts)"
     expect(at(f.length / 8 - 2)).toEqual({ code: 0x06, k: 0x0005000d });
   });
 
-  it("run as the kernel runs it: socket(AF_UNIX), a socketpair() but a stream one and io_uring refused on each known architecture, everything of another refused", () => {
+  it("run as the kernel runs it: socket(AF_UNIX), a socketpair() but a stream or packet one and io_uring refused on each known architecture, everything of another refused", () => {
     // a classic BPF interpreter for the five instructions the program uses (ld abs, and, jeq, jge, ret)
     const f = Buffer.from(unixSocketFilter());
     const verdict = (arch: number, nr: number, arg0 = 0, arg1 = 0): number => {
@@ -447,10 +447,13 @@ describe("no new unix socket under the sandbox (src/runtime/sandbox/seccomp.ts)"
       expect(verdict(arch, socket, AF_UNIX)).toBe(EACCES);
       expect(verdict(arch, socket, AF_INET)).toBe(ALLOW);
       expect(verdict(arch, 3)).toBe(ALLOW); // read / close / … whatever the number
-      // a child's stdio (libuv: socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC)); no pair that can send to a path
+      // a child's stdio (libuv: socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC)) and Chromium's packet pairs:
+      // connected, so neither can send to a path; no pair that can (datagrams)
       expect(verdict(arch, socketpair, AF_UNIX, STREAM)).toBe(ALLOW);
       expect(verdict(arch, socketpair, AF_UNIX, STREAM | NONBLOCK_CLOEXEC)).toBe(ALLOW);
-      for (const type of [DGRAM, DGRAM | NONBLOCK_CLOEXEC, SEQPACKET, 3 /* SOCK_RAW */])
+      expect(verdict(arch, socketpair, AF_UNIX, SEQPACKET)).toBe(ALLOW);
+      expect(verdict(arch, socketpair, AF_UNIX, SEQPACKET | NONBLOCK_CLOEXEC)).toBe(ALLOW);
+      for (const type of [DGRAM, DGRAM | NONBLOCK_CLOEXEC, 3 /* SOCK_RAW */, 4 /* SOCK_RDM */, 10 /* SOCK_PACKET */])
         expect(verdict(arch, socketpair, AF_UNIX, type)).toBe(EACCES);
       for (const nr of [425, 426, 427]) expect(verdict(arch, nr)).toBe(ENOSYS); // io_uring_setup, _enter, _register
       expect(verdict(arch, 424)).toBe(ALLOW); // pidfd_send_signal

@@ -4,8 +4,8 @@
 // container engine's kept in the project or under a path the call can see), and a read-only mount
 // does not stop connect(); a call with the network shares the host's abstract sockets too. The other
 // ways to a socket are closed with it: io_uring (its IORING_OP_SOCKET) is refused, ENOSYS, and
-// socketpair() makes only a stream pair (SOCK_STREAM). Pipes and stream socketpairs (how Node, Python …
-// talk to their own children) keep working. A pack whose program must reach a unix socket declares
+// socketpair() makes only a connected pair (SOCK_STREAM, SOCK_SEQPACKET). Pipes and such socketpairs (how
+// Node, Python … talk to their own children, and Chromium to its helpers) keep working. A pack whose program must reach a unix socket declares
 // reach.unix_sockets: its calls get no filter.
 // The program is classic BPF (struct sock_filter: u16 code, u8 jt, u8 jf, u32 k, host byte order),
 // built here for the architectures a Linux host runs hcpx on. It fails closed: a system call of any
@@ -26,6 +26,7 @@ export function filterKnowsThisMachine(arch: string = process.arch): boolean {
 const X32_BIT = 0x40000000;
 const AF_UNIX = 1;
 const SOCK_STREAM = 1;
+const SOCK_SEQPACKET = 5;
 const SOCK_TYPE = 0xf; // socketpair()'s type without its flags (SOCK_NONBLOCK, SOCK_CLOEXEC: higher bits)
 const SYS_SOCKET = 1; // socketcall's call numbers for socket() and socketpair()
 const SYS_SOCKETPAIR = 8;
@@ -102,12 +103,15 @@ const PROGRAM: Op[] = [
   ["ld", ARG0],
   ["jeq", AF_UNIX, "deny", "allow"],
   // a socketpair() of datagrams can sendto() any unix socket by its path (the host's journal, a service's),
-  // and connect() to one: only a stream pair, already connected to each other (how libuv, so Node, and
-  // Python make a child's stdio), which can neither
+  // and connect() to one: only a pair already connected to each other, which can neither (connect(): EISCONN;
+  // a sendto()'s address is ignored, af_unix.c unix_seqpacket_sendmsg): a stream pair (how libuv, so Node,
+  // and Python make a child's stdio) or a packet pair (Chromium's)
   ["label", "stream?"],
   ["ld", ARG1],
   ["and", SOCK_TYPE],
-  ["jeq", SOCK_STREAM, "allow", "deny"],
+  ["jeq", SOCK_STREAM, "allow", "seqpacket?"],
+  ["label", "seqpacket?"],
+  ["jeq", SOCK_SEQPACKET, "allow", "deny"],
   ["label", "no-io_uring"],
   ["ret", RET_ENOSYS],
   ["label", "deny"],
