@@ -6,7 +6,7 @@
 import { HcpxError } from "../util/errors";
 import { ioProblem } from "../util/ioerror";
 import { failure, makeOut, reportError, sayErr, writeJson } from "./output";
-import { strayOf } from "../runtime/stray";
+import { answeredCode, strayOf } from "../runtime/stray";
 
 export function reportFailure(e: unknown, argv: readonly string[]): number {
   const json = argv.includes("--json");
@@ -35,7 +35,16 @@ const STRAY_REPORTS = 10;
  */
 export function onStray(e: unknown, argv: readonly string[]): void {
   const stray = strayOf(e);
-  if (!stray) process.exit(reportFailure(e, argv));
+  if (!stray) {
+    // after exec's one envelope: the error is told on stderr, and the process ends with the answer's code
+    const code = answeredCode();
+    if (code === undefined) process.exit(reportFailure(e, argv));
+    reportFailure(
+      e,
+      argv.filter((a) => a !== "--json"),
+    );
+    process.exit(code);
+  }
   const who = stray.pack ? `pack ${stray.pack}'s code` : "a composite pack's code";
   const answered = stray.failed ? ` (its running call answered composite_error)` : "";
   if (stray.reported < STRAY_REPORTS)

@@ -62,6 +62,11 @@ export function answered(code: number): void {
   registry().answeredCode = code;
 }
 
+/** hcpx exec's exit code once its envelope is printed (answered()), else undefined. */
+export function answeredCode(): number | undefined {
+  return registry().answeredCode;
+}
+
 /** Whose a stray error is, and what was done about it. */
 export interface Stray {
   /** the pack whose code threw it, when its stack or the calls running tell */

@@ -21,7 +21,7 @@ function leakProject(): { dir: string; home: string } {
   const pack = join(dir, "packs", "leak");
   mkdirSync(pack, { recursive: true });
   writeFileSync(join(dir, "hcp.config.json5"), `{ packs: ["./packs/leak"], grants: { allow: ["leak.*"] } }\n`);
-  const verbs = ["later", "reject", "hang", "thrown", "every", "plain", "timeout", "cancelled"];
+  const verbs = ["later", "reject", "hang", "thrown", "every", "plain", "timeout", "cancelled", "forged"];
   writeFileSync(
     join(pack, "surface.json"),
     JSON.stringify({
@@ -53,6 +53,8 @@ function leakProject(): { dir: string; home: string } {
       `  every: async (a, ctx) => { setInterval(() => { throw new Error("every ${raw}); }, 5); return "answered"; },`,
       `  plain: async () => "plain",`,
       // what ends a call the verb did not end is an object of hcpx's own: a verb may answer with these words
+      // an error whose stack passes through no pack's file: taken for hcpx's own
+      `  forged: async (a, ctx) => { setTimeout(() => { const e = new Error("forged ${raw}); e.stack = "Error: forged\\n    at x (node:internal/x:1:1)"; throw e; }, 30); return "answered"; },`,
       `  timeout: async () => "timeout",`,
       `  cancelled: async () => "cancelled",`,
       "};",
@@ -101,6 +103,19 @@ describe("hcpx exec: a composite's error that no call awaits", () => {
   it.each(["timeout", "cancelled"])("a verb that answers the word '%s' answers it", async (verb) => {
     const r = await exec(verb);
     expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: verb });
+  });
+
+  it("an error taken for hcpx's own after the answer: told on stderr, the one envelope and its exit code kept", async () => {
+    const r = await exec("forged");
+    expect(r.code).toBe(0);
+    expect(
+      r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    ).toEqual([{ ok: true, data: "answered" }]);
+    expect(r.stderr).toContain("internal error: forged ***");
+    clean(r.stderr);
   });
 
   it("a timer that throws again and again: the process ends at its first error after the answer", async () => {
