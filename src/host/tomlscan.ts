@@ -17,6 +17,10 @@ export interface TomlItem {
   table: string[];
   /** `[[…]]` */
   array?: boolean;
+  /** a key/value: where its value starts; a header: where its line's text starts */
+  valueStart: number;
+  /** a key/value: after its value's last character (before the spaces and comment after it); a header: after its `]` */
+  valueEnd: number;
   /** 1-based line of `start` */
   line: number;
 }
@@ -116,20 +120,78 @@ class Scanner {
     }
   }
 
-  /** a value, to the line break that ends it (arrays and inline tables may span lines) */
-  value(): void {
+  /** a value, to the line break that ends it (arrays and inline tables may span lines); returns where its text ends */
+  value(): number {
+    let depth = 0;
+    let last = this.i;
+    while (this.i < this.t.length) {
+      const c = this.t[this.i]!;
+      if (c === '"' || c === "'") {
+        this.string();
+        last = this.i;
+      } else if (c === "#") this.toEol();
+      else {
+        if (c === "\n" && depth <= 0) return last;
+        if (c === "[" || c === "{") depth++;
+        else if (c === "]" || c === "}") depth--;
+        this.i++;
+        if (c !== " " && c !== "\t" && c !== "\r" && c !== "\n") last = this.i;
+      }
+    }
+    return last;
+  }
+
+  /** whitespace, line breaks and comments; true when a comment was among them */
+  trivia(): boolean {
+    let comment = false;
+    for (;;) {
+      const c = this.t[this.i];
+      if (c === " " || c === "\t" || c === "\r" || c === "\n") this.i++;
+      else if (c === "#") {
+        comment = true;
+        this.toEol();
+      } else return comment;
+    }
+  }
+
+  /** the list starting at `i` (its `[`), past its `]`: where its items are, and whether a comment is in it */
+  list(): { open: number; close: number; items: [number, number][]; comment: boolean } {
+    const open = this.i++;
+    const items: [number, number][] = [];
+    let comment = false;
+    for (;;) {
+      comment = this.trivia() || comment;
+      const c = this.t[this.i];
+      if (c === "]") return { open, close: this.i++, items, comment };
+      if (c === undefined) this.fail("a list that does not close");
+      const from = this.i;
+      if (c === '"' || c === "'") this.string();
+      else if (c === "[") comment = this.list().comment || comment;
+      else if (c === "{") this.inlineTable();
+      else {
+        while (this.i < this.t.length && !/[,\]#\n]/.test(this.t[this.i]!)) this.i++;
+        while (this.t[this.i - 1] === " " || this.t[this.i - 1] === "\t" || this.t[this.i - 1] === "\r") this.i--;
+      }
+      items.push([from, this.i]);
+      comment = this.trivia() || comment;
+      if (this.t[this.i] === ",") this.i++;
+      else if (this.t[this.i] !== "]") this.fail("`,` or `]` expected in a list");
+    }
+  }
+
+  /** an inline table starting at `i` (its `{`), past its `}` */
+  inlineTable(): void {
     let depth = 0;
     while (this.i < this.t.length) {
       const c = this.t[this.i]!;
       if (c === '"' || c === "'") this.string();
-      else if (c === "#") this.toEol();
       else {
-        if (c === "\n" && depth <= 0) return;
-        if (c === "[" || c === "{") depth++;
-        else if (c === "]" || c === "}") depth--;
         this.i++;
+        if (c === "{" || c === "[") depth++;
+        else if ((c === "}" || c === "]") && --depth === 0) return;
       }
     }
+    this.fail("an inline table that does not close");
   }
 
   item(): TomlItem {
@@ -139,6 +201,8 @@ class Scanner {
     let kind: TomlItem["kind"] = "keyval";
     let path: string[] = [];
     let array: boolean | undefined;
+    let valueStart = this.i;
+    let valueEnd = this.i;
     if (c === undefined || c === "\n" || (c === "\r" && this.t[this.i + 1] === "\n")) kind = "blank";
     else if (c === "#") {
       kind = "comment";
@@ -149,15 +213,18 @@ class Scanner {
       this.i += array ? 2 : 1;
       path = this.key();
       if (!this.t.startsWith(array ? "]]" : "]", this.i)) this.fail("a table header that does not close");
+      valueEnd = this.i + (array ? 2 : 1);
       this.toEol();
     } else {
       path = this.key();
       if (this.t[this.i] !== "=") this.fail("`=` expected after a key");
       this.i++;
-      this.value();
+      this.skipWs();
+      valueStart = this.i;
+      valueEnd = this.value();
     }
     this.eol();
-    return { kind, start, end: this.i, path, table: [], ...(array ? { array } : {}), line: 0 };
+    return { kind, start, end: this.i, path, table: [], ...(array ? { array } : {}), valueStart, valueEnd, line: 0 };
   }
 }
 
@@ -179,4 +246,15 @@ export function scanToml(text: string, file: string): TomlItem[] {
     out.push(it);
   }
   return out;
+}
+
+/** The list whose `[` is at `at` in `text` (a value scanToml found): its items' spans, and whether a comment is in it. */
+export function tomlList(
+  text: string,
+  at: number,
+  file: string,
+): { open: number; close: number; items: [number, number][]; comment: boolean } {
+  const s = new Scanner(text, file);
+  s.i = at;
+  return s.list();
 }

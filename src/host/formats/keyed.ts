@@ -83,7 +83,7 @@ export function planKeyedEntry<D>(fmt: KeyedFormat<D>, t: Target, abs: string, c
     f.hosts.add(ctx.host);
     return record({ ...base, ...(prev || !placed ? fmt.carry(prev, key) : fmt.carry(placed.entry, key)) });
   }
-  const r = fmt.set(text, doc, key, next, f, t, ctx.desc.name);
+  const r = fmt.set(text, doc, key, next, f, t, ctx.desc.name, { whole: ctx.force });
   if (have !== undefined && prev && fmt.hash(have) !== prev.sha256) {
     f.notes.push(
       kept.length

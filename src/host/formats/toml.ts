@@ -1,15 +1,23 @@
 // format "toml": the MCP entry as the table at `key` (Codex's [mcp_servers.hcp]) and
-// its sub-tables. The entry is serialized here from the descriptor's `entry`; the
-// text edits are src/host/tomledit.ts's (every other table stays byte for byte).
+// its sub-tables. A new entry is serialized here from the descriptor's `entry` and
+// placed by src/host/tomledit.ts (every other table stays byte for byte); one already
+// there is edited in place by src/host/tomlentry.ts (the person's comments and keys in
+// it stay too).
 import { HcpxError } from "../../util/errors";
 import { isObj } from "../../util/is";
-import { sha256, tomlString, tomlValue } from "../../util/text";
-import { parseTomlFor, removeToml, setToml, tomlValueAt } from "../tomledit";
+import { eolOf, sha256, tomlString, tomlValue } from "../../util/text";
+import { parseTomlFor, removeToml, setToml, tomlValueAt, type TomlSetResult } from "../tomledit";
+import { patchTomlEntry, tomlEntryHasComment } from "../tomlentry";
+import { scanToml } from "../tomlscan";
 import { planKeyedEntry, removeKeyedEntry } from "./keyed";
 import type { FormatHandler, KeyedFormat } from "./types";
 import { isDeepStrictEqual } from "node:util";
 
 type Doc = Record<string, unknown>;
+
+const startsWith = (a: string[], b: string[]) => a.length >= b.length && b.every((k, j) => a[j] === k);
+/** a value as JSON reads it (a TOML date as its string), key order aside in the comparisons */
+const norm = (v: unknown): unknown => JSON.parse(JSON.stringify(v ?? null));
 
 const bare = (k: string) => (/^[A-Za-z0-9_-]+$/.test(k) ? k : tomlString(k));
 
@@ -63,6 +71,42 @@ export function checkRest(before: Doc, afterText: string, key: string[], file: s
   return after;
 }
 
+/**
+ * The text with the entry at `key` made `value`: one already written as tables is edited in place
+ * (src/host/tomlentry.ts), unless `whole` (--force); else, or when the edit in place does not read
+ * back as `value`, the tables are written whole (setToml), but only where no comment of the person's
+ * is in them: then it is refused, nothing written.
+ */
+function placeEntry(
+  text: string,
+  doc: Doc,
+  key: string[],
+  value: unknown,
+  file: string,
+  whole?: boolean,
+): TomlSetResult {
+  const have = tomlValueAt(doc, key);
+  const items = isObj(have) && isObj(value) && !whole ? scanToml(text, file) : [];
+  if (!items.some((it) => it.kind === "header" && startsWith(it.path, key)))
+    return setToml(text, doc, key, tomlTable(key, value as Record<string, unknown>), file);
+  const out = patchTomlEntry(text, items, key, have as Doc, value as Doc, file, eolOf(text));
+  try {
+    if (isDeepStrictEqual(norm(tomlValueAt(checkRest(doc, out, key, file, "writing"), key)), norm(value)))
+      return { text: out };
+  } catch (e) {
+    if (!(e instanceof HcpxError)) throw e;
+  }
+  if (!tomlEntryHasComment(text, items, key))
+    return setToml(text, doc, key, tomlTable(key, value as Record<string, unknown>), file);
+  throw new HcpxError({
+    code: "toml_unsupported",
+    message: `cannot set hcpx's keys of [${key.join(".")}] in place and keep the comments in its tables; nothing was written`,
+    file,
+    line: items.find((it) => it.kind === "header" && startsWith(it.path, key))?.line,
+    hint: "rerun with --force to write hcpx's table whole (the comments and keys of yours in it go), or edit the table by hand",
+  });
+}
+
 export const tomlDoc: KeyedFormat<Doc> = {
   kind: "toml",
   showKey: (key) => `[${key.join(".")}]`,
@@ -70,9 +114,9 @@ export const tomlDoc: KeyedFormat<Doc> = {
   read: (text, file) => parseTomlFor(text, file),
   get: tomlValueAt,
   where: () => ({}),
-  set(text, doc, key, value, f) {
-    const r = setToml(text, doc, key, tomlTable(key, value as Record<string, unknown>), f.show);
-    if (JSON.stringify(tomlValueAt(checkRest(doc, r.text, key, f.show, "writing"), key)) !== JSON.stringify(value)) {
+  set(text, doc, key, value, f, _t, _host, opts) {
+    const r = placeEntry(text, doc, key, value, f.show, opts?.whole);
+    if (!isDeepStrictEqual(norm(tomlValueAt(checkRest(doc, r.text, key, f.show, "writing"), key)), norm(value))) {
       throw new HcpxError({
         code: "toml_unsupported",
         message: `cannot place [${key.join(".")}] in this file without changing other tables`,

@@ -122,7 +122,11 @@ export interface KeyedFormat<Doc> {
   get(doc: Doc, key: string[], t?: Target): unknown;
   /** line and column of the value at `key`, for messages */
   where(doc: Doc, key: string[], text: string): { line?: number; column?: number };
-  /** the text with `value` at `key`; `undo`: what the ledger records so that a removal restores the file exactly */
+  /**
+   * the text with `value` at `key`; `undo`: what the ledger records so that a removal restores the file exactly.
+   * An entry already there is edited in place, only where its value differs (the person's comments and
+   * fields in it stay where they are); `whole` (--force): written whole, as a new one is.
+   */
   set(
     text: string,
     doc: Doc,
@@ -131,6 +135,7 @@ export interface KeyedFormat<Doc> {
     f: VFile,
     t: Target,
     hostName: string,
+    opts?: { whole?: boolean },
   ): { text: string; undo: Partial<LedgerEntry> };
   /** the ledger fields carried over when hcpx's entry is already there (so a removal still restores the file as it was) */
   carry(prev: LedgerEntry | undefined, key: string[]): Partial<LedgerEntry>;

@@ -1,0 +1,142 @@
+// A re-adopt that changes hcpx's MCP entry edits it in place: the values hcpx owns change,
+// and the person's comments, keys and tables in and around the entry stay where they wrote
+// them, byte for byte (src/host/tomlentry.ts, src/host/listedit.ts).
+// Here with the real CLI: Codex's .codex/config.toml ([mcp_servers.hcp], its tools
+// sub-tables, an [mcp_servers.hcp.env] of the person's further down); the change is a pack
+// activated, which adds tools and a Binding's env name to the entry.
+import { beforeAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseToml } from "smol-toml";
+import { HCPX, REPO } from "../support/cli";
+import { scratch, type Scratch } from "./helpers";
+
+beforeAll(() => {
+  if (!existsSync(HCPX)) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);
+});
+
+const CODEX = ".codex/config.toml";
+type Entry = Record<string, unknown>;
+const tomlEntry = (t: string) => (parseToml(t) as { mcp_servers: Record<string, Entry> }).mcp_servers.hcp!;
+
+async function adopted(host: string): Promise<Scratch> {
+  const s = scratch({ hcpxOnPath: true });
+  const r = await s.adopt(host, "--write");
+  expect(r.code, r.stderr).toBe(0);
+  return s;
+}
+
+/** The todo pack activated (its reads granted: 2 tools more, TODO_TOKEN more), and `host` adopted again. */
+async function readopt(s: Scratch, host: string, ...more: string[]): Promise<void> {
+  const a = await s.run(["activate", "packs/todo"]);
+  expect(a.code, a.stderr).toBe(0);
+  const r = await s.adopt(host, "--write", ...more);
+  expect(r.code, r.stderr).toBe(0);
+}
+
+/**
+ * `before`'s lines are in `after` in order (a JSON line may have gained the comma before a line put in
+ * after it), but for those `changed` picks (each then changed in `after`).
+ */
+function keptInOrder(before: string, after: string, changed: (line: string) => boolean): void {
+  const rest = after.split("\n");
+  let at = 0;
+  for (const line of before.split("\n")) {
+    if (changed(line)) {
+      expect(rest.includes(line), `still there: ${line}`).toBe(false);
+      continue;
+    }
+    let i = rest.indexOf(line, at);
+    if (i < 0) i = rest.indexOf(line + ",", at);
+    expect(i, `kept, in order: ${line}`).toBeGreaterThanOrEqual(0);
+    at = i + 1;
+  }
+}
+
+/** A second re-adopt changes no byte, and --check agrees. */
+async function idempotent(s: Scratch, host: string, file: string, ...more: string[]): Promise<void> {
+  const once = s.read(file);
+  const r = await s.adopt(host, "--write", ...more);
+  expect(r.code, r.stderr).toBe(0);
+  expect(s.read(file)).toBe(once);
+  expect((await s.adopt(host, "--check", ...more)).code).toBe(0);
+}
+
+describe("Codex: [mcp_servers.hcp] edited in place", () => {
+  it("comments above and after its keys, and a key of the person's, stay where they are", async () => {
+    const s = await adopted("codex");
+    const hcp = s.read(CODEX);
+    const mine =
+      '# my codex config\nmodel = "o3"\n\n' +
+      hcp
+        .replace(/^command = /m, "# the command hcpx runs\ncommand = ")
+        .replace(/^(args = .*)$/m, "$1 # how it starts")
+        .replace(/^(env_vars = .*)$/m, "# mine, slow machine\nstartup_timeout_sec = 30 # seconds\n$1 # names only") +
+      '\n[profiles.fast]\nmodel = "mini" # fast\n';
+    s.write(CODEX, mine);
+    await readopt(s, "codex");
+    const after = s.read(CODEX);
+    keptInOrder(mine, after, (l) => /^(tools|env_vars) = /.test(l));
+    expect(after).toMatch(/^env_vars = \["LEDGER_TOKEN","TODO_TOKEN"\] # names only$/m);
+    const v = tomlEntry(after);
+    expect(v.startup_timeout_sec).toBe(30);
+    expect(Object.keys(v.tools as Entry)).toContain("todo__list");
+    expect(after.split("\n").length).toBe(mine.split("\n").length);
+    await idempotent(s, "codex", CODEX);
+  });
+
+  it("tools written as sub-tables with comments: each stays, a new tool is a table after them, one that goes is taken out", async () => {
+    const s = await adopted("codex");
+    const hcp = s.read(CODEX);
+    const tools = tomlEntry(hcp).tools as Record<string, Record<string, string>>;
+    const tables = Object.entries(tools)
+      .map(
+        ([name, t]) =>
+          `# ${name}\n[mcp_servers.hcp.tools.${name}]\napproval_mode = "${t.approval_mode}" # mine: ${name}\n`,
+      )
+      .join("\n");
+    const mine = hcp.replace(/^tools = .*\n/m, "") + "\n" + tables;
+    s.write(CODEX, mine);
+    await readopt(s, "codex");
+    const after = s.read(CODEX);
+    keptInOrder(mine, after, (l) => /^env_vars = /.test(l));
+    const v = tomlEntry(after);
+    expect(v.tools).toMatchObject({ ...tools, todo__list: { approval_mode: "approve" } });
+    expect(after).toMatch(/\[mcp_servers\.hcp\.tools\.todo__list\]\napproval_mode = "approve"\n/);
+    expect(after).not.toMatch(/^tools = /m);
+    await idempotent(s, "codex", CODEX);
+    // a tool that goes: its table goes, every other line stays
+    const d = await s.run(["deactivate", "transit"]);
+    expect(d.code, d.stderr).toBe(0);
+    const was = s.read(CODEX);
+    expect((await s.adopt("codex", "--write")).code).toBe(0);
+    const left = s.read(CODEX);
+    keptInOrder(was.replace(/\[mcp_servers\.hcp\.tools\.transit__\w+\]\napproval_mode = .*\n/g, ""), left, () => false);
+    expect(Object.keys(tomlEntry(left).tools as Entry).some((k) => k.startsWith("transit__"))).toBe(false);
+  });
+
+  it("a person's [mcp_servers.hcp.env] further down the file stays there, and the file means what it meant", async () => {
+    const s = await adopted("codex");
+    const hcp = s.read(CODEX);
+    const tail = '\n[profiles.fast]\nmodel = "mini"\n\n# my env for hcp\n[mcp_servers.hcp.env]\nFOO = "bar" # foo\n';
+    const mine = hcp + tail;
+    s.write(CODEX, mine);
+    await readopt(s, "codex");
+    const after = s.read(CODEX);
+    expect(after.endsWith(tail)).toBe(true);
+    const v = parseToml(after) as Record<string, unknown> & { mcp_servers: Record<string, Entry> };
+    expect(v.mcp_servers.hcp!.env).toEqual({ FOO: "bar" });
+    expect(v.profiles).toEqual({ fast: { model: "mini" } });
+    await idempotent(s, "codex", CODEX);
+  });
+
+  it("--force writes hcpx's table whole: the person's keys in it go", async () => {
+    const s = await adopted("codex");
+    s.write(CODEX, s.read(CODEX).replace(/^command = /m, "mine = 1 # mine\ncommand = "));
+    await readopt(s, "codex", "--force");
+    const after = s.read(CODEX);
+    expect(after).not.toContain("# mine");
+    expect(tomlEntry(after).mine).toBeUndefined();
+  });
+});

@@ -1,0 +1,100 @@
+// The in-place edit of hcpx's MCP entry (src/host/tomlentry.ts, listedit.ts),
+// property-tested through the format handlers' `set`: whatever the entry held and however
+// the person laid it out (TOML: tools inline, as sub-tables, as a [tools] table, as dotted
+// keys; lists over several lines), with a comment on every line, the result reads as the
+// new entry, the rest of the file is as it was, a comment on a line hcpx had no reason to
+// touch is still there, and setting the same entry again changes nothing.
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { parse as parseToml } from "smol-toml";
+import { tomlDoc } from "../../src/host/formats/toml";
+import type { Target } from "../../src/host/descriptor";
+import type { VFile } from "../../src/host/formats";
+import { tomlValue } from "../../src/util/text";
+
+const KEY = ["mcp_servers", "hcp"];
+const F = { show: "config", orig: { kind: "file", text: "" } } as unknown as VFile;
+const MODES = ["approve", "auto", "prompt"] as const;
+type Tools = Record<string, { approval_mode: string }>;
+interface Entry {
+  command: string;
+  args: string[];
+  tools: Tools;
+  env_vars?: string[];
+}
+
+const word = fc.constantFrom("a", "b", "c", "d", "e", "f");
+const tools: fc.Arbitrary<Tools> = fc.dictionary(
+  fc.constantFrom("t1", "t2", "t3", "t4", "t5"),
+  fc.constantFrom(...MODES).map((m) => ({ approval_mode: m })),
+  { maxKeys: 5 },
+);
+const entry: fc.Arbitrary<Entry> = fc.record(
+  { command: word, args: fc.array(word, { maxLength: 6 }), tools, env_vars: fc.array(word, { maxLength: 3 }) },
+  { requiredKeys: ["command", "args", "tools"] },
+);
+
+/** hcpx's entry written by a person: each key on its line with a comment `# <token>`, tools in one of four layouts. */
+function tomlText(e: Entry, layout: number, multiline: boolean): { text: string; tokens: Map<string, string> } {
+  const tokens = new Map<string, string>();
+  const c = (what: string) => {
+    tokens.set(what, `c-${what}`);
+    return ` # c-${what}`;
+  };
+  const args = multiline
+    ? "[\n" + e.args.map((a, i) => `  ${tomlValue(a)}, # c-arg${i}\n`).join("") + "]"
+    : tomlValue(e.args);
+  if (multiline) e.args.forEach((_, i) => tokens.set(`arg${i}`, `c-arg${i}`));
+  let main = `[mcp_servers.hcp]\n# above command\ncommand = ${tomlValue(e.command)}${c("command")}\nargs = ${args}${c("args")}\nmine = 1${c("mine")}\n`;
+  if (e.env_vars) main += `env_vars = ${tomlValue(e.env_vars)}${c("env_vars")}\n`;
+  const t = Object.entries(e.tools);
+  let rest = "";
+  if (layout === 0) main += `tools = ${tomlValue(e.tools)}${c("tools")}\n`;
+  else if (layout === 1)
+    rest = t
+      .map(([k, v]) => `\n# ${k}\n[mcp_servers.hcp.tools.${k}]\napproval_mode = "${v.approval_mode}"${c(k)}\n`)
+      .join("");
+  else if (layout === 2 && t.length)
+    rest = "\n[mcp_servers.hcp.tools]\n" + t.map(([k, v]) => `${k} = ${tomlValue(v)}${c(k)}\n`).join("");
+  else main += t.map(([k, v]) => `tools.${k}.approval_mode = "${v.approval_mode}"${c(k)}\n`).join("");
+  return { text: `# mine\nmodel = "o3"\n\n${main}${rest}\n[profiles.x]\nmodel = "y" # c-profile\n`, tokens };
+}
+
+/** Which comments must stay: those on the line of a key kept (its value may change), or by a list item kept or replaced one for one. */
+function mustStay(what: string, have: Entry, next: Entry): boolean {
+  if (what === "mine" || what === "profile") return true;
+  if (/^arg\d+$/.test(what)) {
+    const i = Number(what.slice(3));
+    const [H, N] = [have.args.length, next.args.length];
+    let p = 0;
+    while (p < H && p < N && have.args[p] === next.args[p]) p++;
+    let s = 0;
+    while (s < H - p && s < N - p && have.args[H - 1 - s] === next.args[N - 1 - s]) s++;
+    return i < p + Math.min(H - s - p, N - s - p) || i >= H - s;
+  }
+  if (what in have.tools) return what in next.tools;
+  return what in have && what in next;
+}
+
+describe("TOML: [mcp_servers.hcp] made another entry in place", () => {
+  it("reads as the new entry, keeps the rest of the file and the comments of the lines it keeps; once more changes nothing", () => {
+    fc.assert(
+      fc.property(entry, entry, fc.integer({ min: 0, max: 3 }), fc.boolean(), (have, want, layout, multiline) => {
+        const { text, tokens } = tomlText(have, layout, multiline);
+        const doc = parseToml(text) as Record<string, unknown>;
+        const next = { ...want, mine: 1 };
+        const r = tomlDoc.set(text, doc, KEY, next, F, {} as Target, "Codex");
+        const after = parseToml(r.text) as Record<string, Record<string, unknown>>;
+        expect(JSON.parse(JSON.stringify(after.mcp_servers!.hcp))).toEqual(next);
+        expect(after.profiles).toEqual({ x: { model: "y" } });
+        expect(r.text.startsWith('# mine\nmodel = "o3"\n\n[mcp_servers.hcp]\n# above command\ncommand = ')).toBe(true);
+        for (const [what, token] of tokens)
+          if (mustStay(what, have, next)) expect(r.text, `${what} kept its comment`).toContain(`# ${token}`);
+        expect(
+          tomlDoc.set(r.text, parseToml(r.text) as Record<string, unknown>, KEY, next, F, {} as Target, "Codex").text,
+        ).toBe(r.text);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
