@@ -234,6 +234,7 @@ export function skipTrivia(text: string, i: number): number {
 /**
  * Set `path` to `value`. Ancestors that are missing are created. Returns the new
  * text and, for an insertion, how to undo it. Throws when an ancestor is not an object.
+ * `style`: the file's, when `text` is a part of it.
  */
 export function setJson(
   text: string,
@@ -241,8 +242,8 @@ export function setJson(
   path: string[],
   value: unknown,
   file: string,
+  style: JsonStyle = detectStyle(text),
 ): { text: string; insert?: JsonInsertInfo } {
-  const style = detectStyle(text);
   if (!tree) {
     // Empty or absent file: a fresh object.
     let v: unknown = value;

@@ -1,14 +1,16 @@
 // A re-adopt that changes hcpx's MCP entry edits it in place: the values hcpx owns change,
 // and the person's comments, keys and tables in and around the entry stay where they wrote
-// them, byte for byte (src/host/tomlentry.ts, src/host/listedit.ts).
+// them, byte for byte (src/host/tomlentry.ts, src/host/jsonentry.ts, src/host/listedit.ts).
 // Here with the real CLI: Codex's .codex/config.toml ([mcp_servers.hcp], its tools
-// sub-tables, an [mcp_servers.hcp.env] of the person's further down); the change is a pack
-// activated, which adds tools and a Binding's env name to the entry.
+// sub-tables, an [mcp_servers.hcp.env] of the person's further down) and Gemini's JSONC
+// .gemini/settings.json (mcpServers.hcp); the change is a pack activated, which adds tools
+// and a Binding's env name to the entry.
 import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
+import { parse as parseJsonc } from "jsonc-parser";
 import { HCPX, REPO } from "../support/cli";
 import { scratch, type Scratch } from "./helpers";
 
@@ -17,8 +19,10 @@ beforeAll(() => {
 });
 
 const CODEX = ".codex/config.toml";
+const GEMINI = ".gemini/settings.json";
 type Entry = Record<string, unknown>;
 const tomlEntry = (t: string) => (parseToml(t) as { mcp_servers: Record<string, Entry> }).mcp_servers.hcp!;
+const jsonEntry = (t: string) => (parseJsonc(t) as { mcpServers: Record<string, Entry> }).mcpServers.hcp!;
 
 async function adopted(host: string): Promise<Scratch> {
   const s = scratch({ hcpxOnPath: true });
@@ -138,5 +142,45 @@ describe("Codex: [mcp_servers.hcp] edited in place", () => {
     const after = s.read(CODEX);
     expect(after).not.toContain("# mine");
     expect(tomlEntry(after).mine).toBeUndefined();
+  });
+});
+
+describe("JSONC (Gemini): mcpServers.hcp edited in place", () => {
+  const commented = (hcpText: string) =>
+    hcpText
+      .replace(/^(\s*)"command": (.*),$/m, '$1// the command hcpx runs\n$1"command": $2, // trailing on command')
+      .replace(/^(\s*)"env": \{$/m, '$1"env": {\n$1  /* my token */')
+      .replace(/^(\s*)"args": \[$/m, '$1/* my own key */\n$1"timeout": 30000, // ms\n$1"args": [');
+
+  it("// and /* */ comments inside the entry, and a key of the person's, stay where they are", async () => {
+    const s = await adopted("gemini");
+    const mine = commented(s.read(GEMINI));
+    expect(mine).toContain("/* my token */");
+    s.write(GEMINI, mine);
+    await readopt(s, "gemini");
+    const after = s.read(GEMINI);
+    // only lines added (and a comma after the line they follow)
+    keptInOrder(mine, after, () => false);
+    const v = jsonEntry(after);
+    expect(v.env).toEqual({ LEDGER_TOKEN: "$LEDGER_TOKEN", TODO_TOKEN: "$TODO_TOKEN" });
+    expect(v.timeout).toBe(30000);
+    expect(after).not.toMatch(/,\s*[}\]]/); // Gemini: a trailing comma is fatal
+    await idempotent(s, "gemini", GEMINI);
+  });
+
+  it("a comment inside the args list stays by its item when the command line changes", async () => {
+    const s = await adopted("gemini");
+    const mine = commented(s.read(GEMINI)).replace(/^(\s*)"mcp",$/m, '$1"mcp", // the server');
+    s.write(GEMINI, mine);
+    const r = await s.adopt("gemini", "--write", "--command", "npx -y hcpx mcp");
+    expect(r.code, r.stderr).toBe(0);
+    const after = s.read(GEMINI);
+    expect(after).toMatch(/"mcp", \/\/ the server\n/);
+    keptInOrder(mine, after, (l) => /"command": /.test(l));
+    expect(jsonEntry(after)).toMatchObject({
+      command: "npx",
+      args: ["-y", "hcpx", "mcp", "--shape", "per-command", "--host", "gemini"],
+    });
+    await idempotent(s, "gemini", GEMINI, "--command", "npx -y hcpx mcp");
   });
 });

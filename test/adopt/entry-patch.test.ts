@@ -1,4 +1,4 @@
-// The in-place edit of hcpx's MCP entry (src/host/tomlentry.ts, listedit.ts),
+// The in-place edit of hcpx's MCP entry (src/host/tomlentry.ts, jsonentry.ts, listedit.ts),
 // property-tested through the format handlers' `set`: whatever the entry held and however
 // the person laid it out (TOML: tools inline, as sub-tables, as a [tools] table, as dotted
 // keys; lists over several lines), with a comment on every line, the result reads as the
@@ -7,7 +7,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { parse as parseToml } from "smol-toml";
+import { parse as parseJsonc, type ParseError } from "jsonc-parser";
 import { tomlDoc } from "../../src/host/formats/toml";
+import { jsonDoc, lenientJson } from "../../src/host/formats/json";
 import type { Target } from "../../src/host/descriptor";
 import type { VFile } from "../../src/host/formats";
 import { tomlValue } from "../../src/util/text";
@@ -93,6 +95,65 @@ describe("TOML: [mcp_servers.hcp] made another entry in place", () => {
         expect(
           tomlDoc.set(r.text, parseToml(r.text) as Record<string, unknown>, KEY, next, F, {} as Target, "Codex").text,
         ).toBe(r.text);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("JSONC: mcpServers.hcp made another entry in place", () => {
+  const T = { format: "jsonc", trailingCommas: false } as Target;
+  const key = ["mcpServers", "hcp"];
+
+  /** The entry as JSON.stringify lays it out, with a `// c-<key>` after each member and a `// c-argN` after each arg. */
+  function jsonText(e: Entry): { text: string; tokens: Map<string, string> } {
+    const tokens = new Map<string, string>();
+    const body = JSON.stringify(
+      { theme: "x", mcpServers: { other: { command: "o" }, hcp: { ...e, mine: 1 } } },
+      null,
+      2,
+    );
+    let argIndex = 0;
+    let inArgs = false;
+    let inHcp = false;
+    const lines = body.split("\n").map((l) => {
+      if (/^ {4}"hcp": \{$/.test(l)) inHcp = true;
+      if (!inHcp) return l;
+      if (/^ {6}"args": \[$/.test(l)) inArgs = true;
+      else if (inArgs && /^ {6}\],?$/.test(l)) inArgs = false;
+      else if (inArgs && /^ {8}"/.test(l)) {
+        tokens.set(`arg${argIndex}`, `c-arg${argIndex}`);
+        return `${l} // c-arg${argIndex++}`;
+      }
+      const m = /^ {6}"(\w+)": /.exec(l);
+      if (m) {
+        tokens.set(m[1]!, `c-${m[1]}`);
+        return `      /* c-${m[1]} */\n${l}`;
+      }
+      return l;
+    });
+    return { text: lines.join("\n") + "\n", tokens };
+  }
+
+  it("reads as the new entry, keeps the rest of the file and the comments of what it keeps; once more changes nothing", () => {
+    fc.assert(
+      fc.property(entry, entry, (have, want) => {
+        const { text, tokens } = jsonText(have);
+        const tree = lenientJson(text, "settings.json");
+        const next = { ...want, mine: 1 };
+        const r = jsonDoc.set(text, tree, key, next, F, T, "Gemini");
+        const errors: ParseError[] = [];
+        const v = parseJsonc(r.text, errors, { allowTrailingComma: false }) as Record<string, Record<string, unknown>>;
+        expect(errors).toEqual([]);
+        expect(v.mcpServers!.hcp).toEqual(next);
+        expect(v.mcpServers!.other).toEqual({ command: "o" });
+        expect(
+          r.text.startsWith('{\n  "theme": "x",\n  "mcpServers": {\n    "other": {\n      "command": "o"\n    },\n'),
+        ).toBe(true);
+        for (const [what, token] of tokens)
+          if (what === "mine" || mustStay(what, have, next))
+            expect(r.text, `${what} kept its comment`).toContain(token);
+        expect(jsonDoc.set(r.text, lenientJson(r.text, "settings.json"), key, next, F, T, "Gemini").text).toBe(r.text);
       }),
       { numRuns: 300 },
     );

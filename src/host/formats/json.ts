@@ -16,6 +16,7 @@ import {
   valueAt,
   type JsonRules,
 } from "../jsonedit";
+import { setJsonEntry } from "../jsonentry";
 import { editMembers, editRules, hasComment, removeItems, type Merged } from "../jsonlist";
 import type { LedgerEntry } from "../ledger";
 import { checkNesting, parsingDeep } from "../../util/nesting";
@@ -89,8 +90,8 @@ export const jsonDoc: KeyedFormat<Doc> = {
     const n = nodeAt(doc, key);
     return n ? lineCol(text, n.offset) : {};
   },
-  set(text, doc, key, value, f, t, hostName) {
-    const r = setJson(text, doc, key, value, f.show);
+  set(text, doc, key, value, f, t, hostName, opts) {
+    const r = setJsonEntry(text, doc, key, value, f.show, (x) => lenientJson(x, f.show), opts?.whole);
     // the host must be able to read what we write
     checkJsonFor(r.text, f.show, rulesOf(t), hostName);
     const blank = f.orig.kind === "file" && !doc ? text : undefined;
