@@ -46,15 +46,34 @@ function listSyntax(env: Env): ListSyntax {
   };
 }
 
+/** `s` without the member at `path`, and without a `//` comment that ends its line (as a list item's goes with it). */
+function dropMember(s: string, path: string[], env: Env): string {
+  const v = nodeAt(env.parse(s), path)!;
+  let j = end(v);
+  while (s[j] === " " || s[j] === "\t") j++;
+  if (s[j] === ",") j++;
+  const from = j;
+  while (s[j] === " " || s[j] === "\t") j++;
+  if (s.startsWith("//", j)) {
+    let to = s.indexOf("\n", j);
+    if (to < 0) to = s.length;
+    else if (s[to - 1] === "\r") to--;
+    s = s.slice(0, s[from - 1] === "," ? from : end(v)) + s.slice(to);
+  }
+  return removeJson(s, env.parse(s), path);
+}
+
 /** `s` (the entry's text) with the value at `path` in it made `n` (it is `h`). */
 function patchAt(s: string, path: string[], h: unknown, n: unknown, env: Env): string {
   if (sameJson(h, n)) return s;
   if (isObj(h) && isObj(n)) {
-    for (const k of Object.keys(h)) if (!Object.hasOwn(n, k)) s = removeJson(s, env.parse(s), [...path, k]);
+    // new members first, then the ones that go: the object is never empty on the way (what an empty
+    // object holds, a comment of the person's, would go with it)
     for (const [k, v] of Object.entries(n)) {
       if (Object.hasOwn(h, k)) s = patchAt(s, [...path, k], h[k], v, env);
       else s = setJson(s, env.parse(s), [...path, k], v, env.show, env.style).text;
     }
+    for (const k of Object.keys(h)) if (!Object.hasOwn(n, k)) s = dropMember(s, [...path, k], env);
     return s;
   }
   if (Array.isArray(h) && Array.isArray(n)) {
@@ -83,12 +102,14 @@ export function patchJsonEntry(
   const node = nodeAt(tree, key);
   const have = valueAt(tree, key);
   if (!node || !isObj(have)) return undefined;
-  // the entry's text, at the columns it has in the file (its first line's indentation kept, the
-  // text before it on that line blanked), so that what is added is indented as its neighbours
+  // the entry's text, at the columns it has in the file: its first line's indentation kept and the
+  // text before it on that line (`"hcp": `, 4 characters at least) made a comment, so that what is
+  // added is indented as its neighbours are
   const ls = lineStart(text, node.offset);
   const before = unBom(text.slice(0, node.offset)).slice(ls);
   const lead = /^[ \t]*/.exec(before)![0];
-  const pad = lead + " ".repeat(before.length - lead.length);
+  const width = before.length - lead.length;
+  const pad = lead + (width >= 4 ? "/*" + " ".repeat(width - 4) + "*/" : " ".repeat(width));
   const env: Env = { style: detectStyle(text), show, parse };
   const out = patchAt(pad + text.slice(node.offset, end(node)), [], have, next, env);
   if (!out.startsWith(pad)) return undefined;

@@ -53,6 +53,7 @@ function lineEndAfter(text: string, i: number, syn: ListSyntax): number {
   let j = i;
   while (text[j] === " " || text[j] === "\t") j++;
   if (syn.lineComment(text, j)) while (j < text.length && text[j] !== "\n") j++;
+  if (text[j] === "\n" && text[j - 1] === "\r") return j - 1;
   if (text[j] === "\r" && text[j + 1] === "\n") return j;
   return text[j] === "\n" || j >= text.length ? j : -1;
 }

@@ -22,6 +22,8 @@ const isTable = (v: unknown): v is Record<string, unknown> => isObj(v) && !(v in
 interface Ctx {
   text: string;
   items: TomlItem[];
+  /** the key/value items by their full path (joined by NUL): one look-up per key hcpx sets */
+  keyvals: Map<string, TomlItem>;
   file: string;
   eol: string;
   splices: Splice[];
@@ -88,7 +90,7 @@ function putIn(c: Ctx, F: string[], n: unknown): void {
 
 function patchAt(c: Ctx, F: string[], h: unknown, n: unknown): void {
   if (sameJson(h, n)) return;
-  const kv = c.items.find((it) => it.kind === "keyval" && same(fullPath(it), F));
+  const kv = c.keyvals.get(F.join("\0"));
   if (kv) {
     if (n === undefined) c.splices.push([kv.start, kv.end, ""]);
     else if (Array.isArray(h) && Array.isArray(n) && c.text[kv.valueStart] === "[") {
@@ -118,7 +120,8 @@ export function patchTomlEntry(
   file: string,
   eol: string,
 ): string {
-  const c: Ctx = { text, items, file, eol, splices: [] };
+  const keyvals = new Map(items.filter((it) => it.kind === "keyval").map((it) => [fullPath(it).join("\0"), it]));
+  const c: Ctx = { text, items, keyvals, file, eol, splices: [] };
   patchAt(c, key, have, next);
   return applySplices(text, c.splices);
 }

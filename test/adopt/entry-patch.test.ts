@@ -81,21 +81,35 @@ function mustStay(what: string, have: Entry, next: Entry): boolean {
 describe("TOML: [mcp_servers.hcp] made another entry in place", () => {
   it("reads as the new entry, keeps the rest of the file and the comments of the lines it keeps; once more changes nothing", () => {
     fc.assert(
-      fc.property(entry, entry, fc.integer({ min: 0, max: 3 }), fc.boolean(), (have, want, layout, multiline) => {
-        const { text, tokens } = tomlText(have, layout, multiline);
-        const doc = parseToml(text) as Record<string, unknown>;
-        const next = { ...want, mine: 1 };
-        const r = tomlDoc.set(text, doc, KEY, next, F, {} as Target, "Codex");
-        const after = parseToml(r.text) as Record<string, Record<string, unknown>>;
-        expect(JSON.parse(JSON.stringify(after.mcp_servers!.hcp))).toEqual(next);
-        expect(after.profiles).toEqual({ x: { model: "y" } });
-        expect(r.text.startsWith('# mine\nmodel = "o3"\n\n[mcp_servers.hcp]\n# above command\ncommand = ')).toBe(true);
-        for (const [what, token] of tokens)
-          if (mustStay(what, have, next)) expect(r.text, `${what} kept its comment`).toContain(`# ${token}`);
-        expect(
-          tomlDoc.set(r.text, parseToml(r.text) as Record<string, unknown>, KEY, next, F, {} as Target, "Codex").text,
-        ).toBe(r.text);
-      }),
+      fc.property(
+        entry,
+        entry,
+        fc.integer({ min: 0, max: 3 }),
+        fc.boolean(),
+        fc.boolean(),
+        (have, want, layout, multiline, crlf) => {
+          const lf = tomlText(have, layout, multiline);
+          const tokens = lf.tokens;
+          const text = crlf ? lf.text.replaceAll("\n", "\r\n") : lf.text;
+          const doc = parseToml(text) as Record<string, unknown>;
+          const next = { ...want, mine: 1 };
+          const r = tomlDoc.set(text, doc, KEY, next, F, {} as Target, "Codex");
+          const after = parseToml(r.text) as Record<string, Record<string, unknown>>;
+          expect(JSON.parse(JSON.stringify(after.mcp_servers!.hcp))).toEqual(next);
+          expect(after.profiles).toEqual({ x: { model: "y" } });
+          expect(
+            r.text
+              .replaceAll("\r\n", "\n")
+              .startsWith('# mine\nmodel = "o3"\n\n[mcp_servers.hcp]\n# above command\ncommand = '),
+          ).toBe(true);
+          expect(/(^|[^\r])\n/.test(r.text), "the file's line breaks").toBe(!crlf);
+          for (const [what, token] of tokens)
+            if (mustStay(what, have, next)) expect(r.text, `${what} kept its comment`).toContain(`# ${token}`);
+          expect(
+            tomlDoc.set(r.text, parseToml(r.text) as Record<string, unknown>, KEY, next, F, {} as Target, "Codex").text,
+          ).toBe(r.text);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -128,7 +142,10 @@ describe("JSONC: mcpServers.hcp made another entry in place", () => {
       const m = /^ {6}"(\w+)": /.exec(l);
       if (m) {
         tokens.set(m[1]!, `c-${m[1]}`);
-        return `      /* c-${m[1]} */\n${l}`;
+        // a member on one line: a comment after it too
+        const after = /[[{]$/.test(l) ? "" : ` // t-${m[1]}`;
+        if (after) tokens.set(`${m[1]}:after`, `t-${m[1]}`);
+        return `      /* c-${m[1]} */\n${l}${after}`;
       }
       return l;
     });
@@ -137,8 +154,10 @@ describe("JSONC: mcpServers.hcp made another entry in place", () => {
 
   it("reads as the new entry, keeps the rest of the file and the comments of what it keeps; once more changes nothing", () => {
     fc.assert(
-      fc.property(entry, entry, (have, want) => {
-        const { text, tokens } = jsonText(have);
+      fc.property(entry, entry, fc.boolean(), (have, want, crlf) => {
+        const lf = jsonText(have);
+        const tokens = lf.tokens;
+        const text = crlf ? lf.text.replaceAll("\n", "\r\n") : lf.text;
         const tree = lenientJson(text, "settings.json");
         const next = { ...want, mine: 1 };
         const r = jsonDoc.set(text, tree, key, next, F, T, "Gemini");
@@ -148,14 +167,35 @@ describe("JSONC: mcpServers.hcp made another entry in place", () => {
         expect(v.mcpServers!.hcp).toEqual(next);
         expect(v.mcpServers!.other).toEqual({ command: "o" });
         expect(
-          r.text.startsWith('{\n  "theme": "x",\n  "mcpServers": {\n    "other": {\n      "command": "o"\n    },\n'),
+          r.text
+            .replaceAll("\r\n", "\n")
+            .startsWith('{\n  "theme": "x",\n  "mcpServers": {\n    "other": {\n      "command": "o"\n    },\n'),
         ).toBe(true);
+        expect(/(^|[^\r])\n/.test(r.text), "the file's line breaks").toBe(!crlf);
         for (const [what, token] of tokens)
-          if (what === "mine" || mustStay(what, have, next))
+          if (what === "mine" || mustStay(what.replace(/:after$/, ""), have, next))
             expect(r.text, `${what} kept its comment`).toContain(token);
         expect(jsonDoc.set(r.text, lenientJson(r.text, "settings.json"), key, next, F, T, "Gemini").text).toBe(r.text);
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("JSONC: members that go and come", () => {
+  const T = { format: "jsonc", trailingCommas: false } as Target;
+  const key = ["mcpServers", "hcp"];
+  const set = (text: string, next: Record<string, unknown>) =>
+    jsonDoc.set(text, lenientJson(text, "settings.json"), key, next, F, T, "Gemini").text;
+  const wrap = (entry: string) => `{\n  "mcpServers": {\n    "hcp": {\n${entry}\n    }\n  }\n}\n`;
+
+  it("a member that goes takes the comment that ends its line; the comment on the line before stays", () => {
+    const text = wrap('      "command": "x", // c\n      "env": { "A": "1" } // e');
+    expect(set(text, { command: "x" })).toBe(wrap('      "command": "x" // c'));
+  });
+
+  it("an object whose only member goes keeps the comment in it, and a new member is indented as it would be", () => {
+    const text = wrap('      // only\n      "env": { "A": "1" }');
+    expect(set(text, { command: "x" })).toBe(wrap('      // only\n      "command": "x"'));
   });
 });
