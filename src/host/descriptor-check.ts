@@ -75,18 +75,6 @@ function checkReads(t: Target, scope: "project" | "user", bad: (message: string,
     if (own.includes(f)) throw bad(`\`shadowedBy\` names the target's own file ${f}`, `.shadowedBy.files[${i}]`);
 }
 
-/** The descriptor's `homes`: folders below ~/, each moved by a variable. */
-export function checkHomes(d: Descriptor, file: string): void {
-  for (const [i, h] of (d.homes ?? []).entries())
-    if (!h.path.startsWith("~/") || h.path.split("/").includes(".."))
-      throw new HcpxError({
-        code: "bad_descriptor",
-        message: `a home's path '${h.path}' must start with ~/`,
-        file,
-        path: `homes[${i}].path`,
-      });
-}
-
 /** A target's `vars.pattern` compiles, and its paths stay in their scope (the project, or below ~/). */
 export function checkTargetPaths(t: Target, scope: "project" | "user", at: string, file: string): void {
   if (t.vars) {
@@ -281,4 +269,29 @@ function checkWidens(t: Target, bad: (message: string, path?: string) => HcpxErr
     throw bad("member rules are name → decision: no `field` or `decision`", ".widens");
   if (t.members !== undefined && !w.allow)
     throw bad("member rules need `allow` (the decisions that run a tool without asking)", ".widens.allow");
+}
+
+/**
+ * Each `homes` key moves a `~/…` path the descriptor names (a target's, a health check's, a trace's, a
+ * launch folder or a gate fact's): a key that moves nothing is a misspelling, and the files it meant
+ * would be read and written at the host's default place.
+ */
+export function checkHomes(d: Descriptor, file: string): void {
+  const paths: string[] = [];
+  const add = (p: string | string[] | undefined) => paths.push(...(p === undefined ? [] : Array.isArray(p) ? p : [p]));
+  for (const sc of [d.scopes.project, d.scopes.user]) {
+    for (const t of sc?.targets ?? []) add(t.path);
+    for (const h of sc?.health ?? []) add(h.path);
+    add(sc?.detect?.paths);
+    add(sc?.launch?.cwd);
+  }
+  for (const h of d.gate?.inForce ?? []) add(h.path);
+  for (const key of Object.keys(d.homes ?? {}))
+    if (!paths.some((p) => p === key || p.startsWith(key + "/")))
+      throw new HcpxError({
+        code: "bad_descriptor",
+        message: `homes: '${key}' is not a path of this descriptor, nor a folder above one (it would move nothing)`,
+        file,
+        path: `homes["${key}"]`,
+      });
 }

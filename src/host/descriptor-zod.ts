@@ -300,20 +300,6 @@ export const DescriptorSchema = z.strictObject({
   /** the MCP server name the entry is written under */
   server: z.optional(z.string()),
   /**
-   * Folders of the host's own under ~/ that an environment variable moves when set (Codex: `~/.codex`
-   * is `$CODEX_HOME`): where hcpx reads the host's settings (`health`, `maxBytesFrom`, `gate.inForce`).
-   * The files adopt writes stay where `path` says: `adopt --check` and `doctor` say when the host reads
-   * its files elsewhere.
-   */
-  homes: z.optional(
-    z.array(
-      z.strictObject({
-        path: z.string().check(z.minLength(1)),
-        env: z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/)),
-      }),
-    ),
-  ),
-  /**
    * Other ids the same product is known by (Windsurf became Devin Desktop: `devin` with
    * `aliases: ["windsurf"]`): `adopt windsurf` adopts this host, and a ledger that recorded
    * the old id is read as this one. One descriptor, never two writing the same files.
@@ -360,6 +346,20 @@ export const DescriptorSchema = z.strictObject({
    * its prompt block does not advertise the shell route; the MCP tools are the route
    */
   shellRoute: z.optional(z.boolean()),
+  /**
+   * Where the host's user files go when an environment variable moves them: a `~/…` path of this
+   * descriptor (a file or a folder, and everything below it) → `$VAR` or `$VAR/<path below it>`.
+   * Claude Code: `{ "~/.claude": "$CLAUDE_CONFIG_DIR", "~/.claude.json": "$CLAUDE_CONFIG_DIR/.claude.json" }`.
+   * The variable is read where the path is used (src/host/homes.ts): adopt's own environment for
+   * what it writes, checks and detects; `hcpx mcp`'s for the host's approval (src/host/approval.ts).
+   * Unset or empty: the `~/…` path. Where two keys match, the longer decides while its variable is set.
+   */
+  homes: z.optional(
+    z.record(
+      z.string().check(z.regex(/^~(\/(?!\.{1,2}(?:\/|$))[^/]+)+$/)),
+      z.string().check(z.regex(/^\$[A-Za-z_][A-Za-z0-9_]*(\/(?!\.{1,2}(?:\/|$))[^/]+)*$/)),
+    ),
+  ),
   scopes: z.strictObject({
     project: z.optional(ScopeSchema),
     user: z.optional(ScopeSchema),

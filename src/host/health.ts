@@ -57,14 +57,6 @@ export async function checkHealth(hosts: string[], o: HealthOptions): Promise<Pr
         ...(file ? { file } : {}),
       });
     };
-    // ---- the files adopt writes, in a folder the host does not read (its `homes` moved by a variable) ----
-    for (const m of movedHomes(d, spec.targets, o.home, env))
-      problem(
-        "host_will_not_use",
-        `reads its files in $${m.env} (${m.moved}), not in ${m.path}, where adopt writes ${m.files.join(", ")}`,
-        `start ${d.name} without ${m.env}, or make ${m.path} that folder (a symbolic link to it), then adopt again`,
-        m.files[0],
-      );
     // ---- the command, as the host starts it ----
     if (argv && argv.length) checkCommand(argv, { spec, name: d.name, o, env, abs, problem });
     // ---- trust, allow- and deny-lists the host keeps elsewhere ----
@@ -177,32 +169,6 @@ export async function widenedBySettings(
         hint: fill(h.hint),
       });
     }
-  }
-  return out;
-}
-
-/** The descriptor's `homes` a variable moves elsewhere than where adopt writes this scope's files. */
-function movedHomes(
-  d: ReturnType<typeof loadDescriptor>,
-  targets: Target[],
-  home: string,
-  env: NodeJS.ProcessEnv,
-): { env: string; moved: string; path: string; files: string[] }[] {
-  const real = (p: string) => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return resolve(p);
-    }
-  };
-  const out = [];
-  for (const h of d.homes ?? []) {
-    const moved = env[h.env];
-    if (!moved || real(moved) === real(join(home, h.path.slice(2)))) continue;
-    const files = targets
-      .flatMap((t) => (Array.isArray(t.path) ? t.path : [t.path]))
-      .filter((p) => p.startsWith(h.path + "/"));
-    if (files.length) out.push({ env: h.env, moved, path: h.path, files });
   }
   return out;
 }

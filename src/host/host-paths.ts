@@ -1,25 +1,20 @@
-// Where a host keeps a file of its own: `~/…` below $HOME, or in the folder a variable of the
-// descriptor's `homes` moves it to (Codex: ~/.codex is $CODEX_HOME when set), or relative to the
+// Where a host keeps a file of its own: `~/…` below $HOME, or where a variable of the descriptor's
+// `homes` moves it (src/host/homes.ts: Codex's ~/.codex is $CODEX_HOME when set), or relative to the
 // project. A module of its own, without the parsers: health.ts (and so the MCP server's approval
 // check) uses it too.
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Descriptor } from "./descriptor";
+import { homePath } from "./homes";
 
 /**
- * A path of the host's own as the host finds it: `~/…` below $HOME, or where a variable of the
- * descriptor's `homes` moves that folder (`$CODEX_HOME`, shown as the absolute path then);
- * anything else relative to the project.
+ * A path of the host's own as the host finds it (homes.ts homePath; a moved one shown as its absolute
+ * path), or relative to the project. A home variable that is not an absolute path is an error (`host_home`).
  */
 export function hostPath(
   p: string,
-  k: { home: string; root: string; env: NodeJS.ProcessEnv; desc: Pick<Descriptor, "homes"> },
+  k: { home: string; root: string; env: NodeJS.ProcessEnv; desc: Descriptor },
 ): { abs: string; show: string } {
-  for (const h of k.desc.homes ?? []) {
-    const moved = k.env[h.env];
-    if (!moved || (p !== h.path && !p.startsWith(h.path + "/"))) continue;
-    const abs = join(resolve(moved), p.slice(h.path.length));
-    return { abs, show: abs };
-  }
-  if (p === "~" || p.startsWith("~/")) return { abs: join(k.home, p.slice(1)), show: p };
-  return { abs: join(k.root, p), show: p };
+  const moved = homePath(k.desc, p, k.home, k.env);
+  if (!moved) return { abs: join(k.root, p), show: p };
+  return { abs: moved.abs, show: moved.by ? moved.abs : p };
 }

@@ -148,6 +148,9 @@ export const ERRORS = {
   bad_host_setting: {
     hint: "a setting in the host's own config has a value the host refuses: fix it at the place named",
   },
+  host_home: {
+    hint: "the host's files are moved by an environment variable hcpx cannot use as it is: the message names it and what to set",
+  },
   mcp_command_missing: { hint: "install hcpx where the host finds it, or pass --command with the full command line" },
   mcp_command_not_on_path: {
     hint: "put hcpx on the PATH the host starts servers with, or pass --command with an absolute path",

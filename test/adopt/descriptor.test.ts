@@ -189,7 +189,15 @@ describe("host descriptors", () => {
       /maxBytes/,
       "scopes.project.targets[0].chain",
     ],
-    ["a homes path not under ~/", mcp, /~\//, "homes[0].path", { homes: [{ path: ".z", env: "Z_HOME" }] }],
+    [
+      "a home that moves no path of the descriptor (a misspelling would leave the host's files unread)",
+      mcp,
+      /would move nothing/,
+      'homes["~/.z"]',
+      { homes: { "~/.z": "$Z_HOME" } },
+    ],
+    ["a home whose value is not `$VAR` or `$VAR/<path>`", mcp, /./, 'homes["~/.z"]', { homes: { "~/.z": "Z_HOME" } }],
+    ["a home key that is not a `~/…` path", mcp, /./, 'homes["~/../z"]', { homes: { "~/../z": "$Z_HOME" } }],
     [
       "a written field marked remote",
       { ...mcp, entry: { ...mcp.entry, remote: ["command"] } },
@@ -197,6 +205,20 @@ describe("host descriptors", () => {
       "scopes.project.targets[0].entry.remote",
     ],
   ];
+  it("a home moves the user-scope paths below it (and a file of its own), with a variable each", () => {
+    const host = `zz-desc-${process.pid}-${n++}`;
+    const file = join(REPO, "hosts", `${host}.json5`);
+    written.push(file);
+    const homes = { "~/.z": "$Z_HOME", "~/.z.json": "$Z_HOME/.z.json" };
+    const user = {
+      targets: [
+        { id: "mcp", path: "~/.z.json", ...mcp },
+        { id: "skills", path: "~/.z/skills", format: "dir-of-skills" },
+      ],
+    };
+    writeFileSync(file, JSON.stringify({ host, name: "Z", homes, scopes: { user } }));
+    expect(loadDescriptor(host).homes).toEqual(homes);
+  });
   for (const [what, target, message, path, top] of bad) {
     it(`refuses ${what}`, () => {
       let err: unknown;
