@@ -12,11 +12,12 @@
 // and a header holding a literal credential is refused (named, never shown).
 // Nothing is activated, nothing is removed from the host's config.
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { CAPS, readTextFile } from "../util/readfile";
 import { HcpxError, fail, type Problem } from "../util/errors";
 import { display, home } from "../util/paths";
-import { loadDescriptor, slotField, type Target } from "../host/descriptor";
+import { loadDescriptor, slotField, type Descriptor, type Target } from "../host/descriptor";
+import { pathResolver } from "../host/homes";
 import { HANDLERS } from "../host/formats";
 import { findProjectConfig } from "../pack/load";
 import { idFromName, packFromMcp, packFromRemote } from "../mcpimport/write";
@@ -220,9 +221,11 @@ export async function readHostServers(file: string, t: Target, hostName: string)
   return out;
 }
 
-function hostFile(t: Target, scope: "project" | "user", base: string): string {
+/** The host's file of a target: `~/…` where the host reads it (a home its variable moves, descriptor `homes`). */
+function hostFile(d: Descriptor, t: Target, base: string): string {
   const paths = Array.isArray(t.path) ? t.path : [t.path];
-  const abs = paths.map((p) => (p.startsWith("~/") ? join(home(), p.slice(2)) : join(base, p)));
+  const at = pathResolver(d, { root: base, home: home(), env: process.env });
+  const abs = paths.map(at);
   return abs.find((p) => existsSync(p)) ?? abs[0]!;
 }
 
@@ -239,7 +242,7 @@ export async function importHost(host: string, opts: ImportOptions): Promise<Imp
     });
   const cfg = opts.config ? resolve(opts.config) : findProjectConfig(process.cwd());
   const base = cfg ? resolve(cfg, "..") : process.cwd();
-  const file = hostFile(t, scope, base);
+  const file = hostFile(desc, t, base);
   if (!existsSync(file))
     throw new HcpxError({
       code: "missing_file",

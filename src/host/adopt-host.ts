@@ -7,16 +7,20 @@ import type { McpCommand } from "./command";
 import type { VFile } from "./formats";
 import { requireFileOrAbsent } from "./formats/common";
 import type { RunView } from "./adopt-types";
+import { movedHomes } from "./homes";
+import { canonicalHost } from "./descriptor";
+import { ledgerKey, type Ledger } from "./ledger";
+import { isInside } from "../util/paths";
 
 /**
  * The display paths a target writes: its path (each alternative), and the files the host reads
  * instead in the same folder (`shadowedBy`), which get the block too.
  */
-export function targetShows(run: Pick<RunView, "absOf" | "showOf">, t: Target): string[] {
+export function targetShows(run: Pick<RunView, "pathOf" | "showOf">, d: Descriptor, t: Target): string[] {
   const paths = Array.isArray(t.path) ? t.path : [t.path];
   const folder = (p: string) => p.slice(0, p.lastIndexOf("/") + 1);
   const shadows = paths.flatMap((p) => (t.shadowedBy?.files ?? []).map((n) => folder(p) + n));
-  return [...paths, ...shadows].map((p) => run.showOf(run.absOf(p)));
+  return [...paths, ...shadows].map((p) => run.showOf(run.pathOf(d, p)));
 }
 
 /** The first of a target path given as one or several. */
@@ -76,4 +80,62 @@ export function targetFile(f: VFile, t: Target, desc: Descriptor, mcp: McpComman
     }
   }
   if (t.note) f.notes.push(t.note);
+}
+
+/**
+ * A home of the host's that a variable moves (descriptor `homes`), said with the plan at user scope, where
+ * adopt writes there; a value hcpx cannot use is a problem: not an absolute path (at any scope: the health
+ * checks read there too), or, at user scope, outside $HOME (user-scope files are written only below it).
+ */
+export function homeNotes(run: RunView, d: Descriptor): void {
+  if (!d.homes || !d.scopes[run.scope]) return;
+  let moved;
+  try {
+    moved = movedHomes(d, run.homeDir, run.env);
+  } catch (err) {
+    if (err instanceof HcpxError) return void run.problems.push(...err.problems);
+    throw err;
+  }
+  if (run.scope !== "user") return;
+  // the homes adopt writes in: those holding a target of this scope
+  const written = d.scopes.user!.targets.flatMap((t) => (Array.isArray(t.path) ? t.path : [t.path]));
+  const refused = new Set<string>();
+  for (const m of moved) {
+    if (!written.some((p) => p === m.key || p.startsWith(m.key + "/"))) continue;
+    if (!isInside(m.abs, run.homeDir) || m.abs === run.homeDir) {
+      if (refused.has(m.variable)) continue;
+      refused.add(m.variable);
+      run.problems.push({
+        code: "host_home",
+        message: `$${m.variable} is ${m.value}: ${d.name} reads its ${m.key} at ${m.abs}, outside your home (${run.homeDir}); user-scope adopt writes only below your home`,
+        hint: `point ${m.variable} at a folder below ${run.homeDir} (move ${d.name}'s files there) in the shell you start ${d.name} from, then run adopt again`,
+      });
+      continue;
+    }
+    run.notes.push(
+      `${d.name}: $${m.variable} is set: ${d.name}'s ${m.key} is ${run.showOf(m.abs)}, where adopt reads and writes it`,
+    );
+  }
+}
+
+/** A ledger that recorded a host under an id it has left (descriptor `aliases`: windsurf) is read as the host's, in place. */
+export function canonicalLedgerHosts(ledger: Ledger): void {
+  for (const k of Object.keys(ledger.hosts)) {
+    const id = canonicalHost(k);
+    if (id === k) continue;
+    const old = ledger.hosts[k]!;
+    const now = ledger.hosts[id];
+    ledger.hosts[id] =
+      now && now.scope === old.scope
+        ? {
+            ...now,
+            entries: [
+              ...now.entries,
+              ...old.entries.filter((e) => !now.entries.some((x) => ledgerKey(x) === ledgerKey(e))),
+            ],
+            dirs: [...new Set([...now.dirs, ...old.dirs])].sort(),
+          }
+        : (now ?? old);
+    delete ledger.hosts[k];
+  }
 }

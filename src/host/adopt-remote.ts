@@ -67,7 +67,7 @@ export function remoteRules(run: RunView, desc: Descriptor): RemoteRules {
 export function keptField(run: RunView, desc: Descriptor, t: Target, field: string): unknown {
   if (!t.key || !t.entry?.remoteFields) return undefined;
   const fmt = HANDLERS[t.format].doc;
-  const f = run.file(run.targetPath(t));
+  const f = run.file(run.targetPath(t, desc));
   if (!fmt || f.orig.kind !== "file") return undefined;
   try {
     const have = fmt.get(fmt.read(f.orig.text, f.show, t, desc.name), t.key, t);
@@ -92,7 +92,7 @@ export function hostFileNames(run: RunView, host: string, url: string): boolean 
   const t = desc && mcpTarget(desc, run.scope);
   const field = t?.entry?.remoteFields && Object.entries(t.entry.remoteFields).find(([, v]) => v === "url")?.[0];
   if (!desc || !t?.key || !field) return false;
-  const f = run.file(run.targetPath(t));
+  const f = run.file(run.targetPath(t, desc));
   if (f.orig.kind !== "file") return false;
   try {
     const fmt = HANDLERS[t.format].doc!;

@@ -6,7 +6,7 @@ import type { Project } from "../pack/model";
 import type { Projection } from "../projection/types";
 import { HcpxError, type Problem } from "../util/errors";
 import { home, joinIn, relativeTo, toPosix } from "../util/paths";
-import { canonicalHost, FORMAT_CAPS, loadDescriptor, type Descriptor, type Target } from "./descriptor";
+import { FORMAT_CAPS, loadDescriptor, type Descriptor, type Target } from "./descriptor";
 import { isDeepStrictEqual } from "node:util";
 import type { Entry, TrustBase } from "../util/fsio";
 import { diskFs, type ReadFs } from "../plan/fs";
@@ -22,7 +22,8 @@ import { remoteFor, remoteRules } from "./adopt-remote";
 import { blockForms, shellCommandOf, shellFor } from "./block-route";
 import { targetContext } from "./target-context";
 import { finishPlan } from "./finish-plan";
-import { first, hostNotes, targetFile, targetShows } from "./adopt-host";
+import { canonicalLedgerHosts, first, homeNotes, hostNotes, targetFile, targetShows } from "./adopt-host";
+import { homePath } from "./homes";
 import type { ProjectionCache } from "./projection-cache";
 
 const shown = (argv: string[]) =>
@@ -35,6 +36,8 @@ const shown = (argv: string[]) =>
 export class AdoptRun implements RunView {
   readonly scope: Scope;
   readonly homeDir: string;
+  /** where the hosts' home variables are read (descriptor `homes`) */
+  readonly env: NodeJS.ProcessEnv;
   readonly base: string;
   readonly problems: Problem[] = [];
   readonly conflicts: Problem[] = [];
@@ -64,6 +67,7 @@ export class AdoptRun implements RunView {
     this.scope = opts.scope;
     this.fs = opts.fs ?? diskFs;
     this.homeDir = opts.home ?? home();
+    this.env = opts.env ?? process.env;
     this.base = opts.preview ? "/" : this.scope === "project" ? project.root : this.homeDir;
     // every path the ledger, the journal or a lock names must stay inside this base
     const trust: TrustBase = { dir: this.base, prefix: this.scope === "user" ? "~/" : "" };
@@ -80,24 +84,7 @@ export class AdoptRun implements RunView {
     );
     this.ledger = this.state.ledger;
     // a ledger that recorded a host under an id it has left (descriptor `aliases`) is read as the host's
-    for (const k of Object.keys(this.ledger.hosts)) {
-      const id = canonicalHost(k);
-      if (id === k) continue;
-      const old = this.ledger.hosts[k]!;
-      const now = this.ledger.hosts[id];
-      this.ledger.hosts[id] =
-        now && now.scope === old.scope
-          ? {
-              ...now,
-              entries: [
-                ...now.entries,
-                ...old.entries.filter((e) => !now.entries.some((x) => ledgerKey(x) === ledgerKey(e))),
-              ],
-              dirs: [...new Set([...now.dirs, ...old.dirs])].sort(),
-            }
-          : (now ?? old);
-      delete this.ledger.hosts[k];
-    }
+    canonicalLedgerHosts(this.ledger);
     this.rmdirCandidates = new Set(this.state.journalRmdirs);
     this.removing = new Set(opts.remove ? hosts : []);
     for (const host of hosts) {
@@ -108,6 +95,8 @@ export class AdoptRun implements RunView {
         else throw err;
       }
     }
+    // a host home moved by a variable: where, said; one hcpx cannot use (not absolute; out of $HOME at user scope), refused
+    if (!opts.preview) for (const d of this.descriptors) homeNotes(this, d);
     if (this.problems.length) throw new HcpxError(this.problems);
     this.dropForeignEntries();
   }
@@ -115,6 +104,10 @@ export class AdoptRun implements RunView {
   // joinIn, relativeTo: path's answers without its loop for normal paths (src/util/paths.ts; test/adopt/paths-fast.test.ts)
   absOf(p: string): string {
     return p.startsWith("~/") ? joinIn(this.homeDir, p.slice(2)) : joinIn(this.base, p);
+  }
+  pathOf(d: Descriptor, p: string): string {
+    if (this.opts.preview || !d.homes) return this.absOf(p);
+    return homePath(d, p, this.homeDir, this.env)?.abs ?? joinIn(this.base, p);
   }
   showOf(abs: string): string {
     return this.scope === "user" ? "~/" + toPosix(relativeTo(this.homeDir, abs)) : toPosix(relativeTo(this.base, abs));
@@ -162,15 +155,15 @@ export class AdoptRun implements RunView {
   }
 
   /** The path of a target: the first of its alternatives that exists (or is planned), else the first. */
-  targetPath(t: Target): string {
+  targetPath(t: Target, d: Descriptor): string {
     const paths = Array.isArray(t.path) ? t.path : [t.path];
     if (!this.opts.preview) {
       for (const p of paths) {
-        const f = this.file(this.absOf(p));
-        if (f.orig.kind !== "absent" || f.cur !== null) return this.absOf(p);
+        const f = this.file(this.pathOf(d, p));
+        if (f.orig.kind !== "absent" || f.cur !== null) return this.pathOf(d, p);
       }
     }
-    return this.absOf(paths[0]!);
+    return this.pathOf(d, paths[0]!);
   }
 
   /**
@@ -184,7 +177,7 @@ export class AdoptRun implements RunView {
       const lh = this.ledger.hosts[desc.host];
       if (!lh) continue;
       const targets = desc.scopes[this.scope]?.targets ?? [];
-      const fits = (e: LedgerEntry) => targets.some((t) => HANDLERS[t.format].fits(e, t, targetShows(this, t)));
+      const fits = (e: LedgerEntry) => targets.some((t) => HANDLERS[t.format].fits(e, t, targetShows(this, desc, t)));
       lh.entries = lh.entries.filter((e, i) => {
         if (fits(e)) return true;
         this.warnings.push({
@@ -270,14 +263,17 @@ export class AdoptRun implements RunView {
   /** the target of `host`'s descriptor that recorded the ledger entry `e` */
   targetOf(host: string, e: LedgerEntry): Target | undefined {
     const d = this.descriptors.find((x) => x.host === host);
-    return d?.scopes[this.scope]?.targets.find((t) => HANDLERS[t.format].fits(e, t, targetShows(this, t)));
+    return d && d.scopes[this.scope]?.targets.find((t) => HANDLERS[t.format].fits(e, t, targetShows(this, d, t)));
   }
 
   /** the `initial` skeleton of the json target of `host` at display path `path` */
   initialOf(host: string, path: string): Record<string, unknown> | undefined {
     const d = this.descriptors.find((x) => x.host === host);
     for (const t of d?.scopes[this.scope]?.targets ?? []) {
-      if (t.initial && (Array.isArray(t.path) ? t.path : [t.path]).some((p) => this.showOf(this.absOf(p)) === path))
+      if (
+        t.initial &&
+        (Array.isArray(t.path) ? t.path : [t.path]).some((p) => this.showOf(this.pathOf(d!, p)) === path)
+      )
         return t.initial;
     }
     return undefined;
@@ -325,7 +321,10 @@ export class AdoptRun implements RunView {
     let projection: Projection;
     try {
       const shell = shellFor(this, desc);
-      const skillsPath = skillsTarget ? first(skillsTarget.path) : ".hcp/generated/skills";
+      // the Skills folder as the model finds it: where the host reads it (a moved home: `~/…` of the folder it is in)
+      const skillsPath = skillsTarget
+        ? this.showOf(this.pathOf(desc, first(skillsTarget.path)))
+        : ".hcp/generated/skills";
       const block = {
         shell,
         ...(shell ? { shellCommand: shellCommandOf(this, desc) } : {}),
@@ -346,10 +345,12 @@ export class AdoptRun implements RunView {
       try {
         // a remote entry without a listing: the rules an earlier --url wrote stay as they are (nothing hcpx did not see is allowed)
         if (rules === "kept" && followsTools(t)) {
-          entries.push(...(old?.entries ?? []).filter((e) => HANDLERS[t.format].fits(e, t, targetShows(this, t))));
+          entries.push(
+            ...(old?.entries ?? []).filter((e) => HANDLERS[t.format].fits(e, t, targetShows(this, desc, t))),
+          );
           continue;
         }
-        const abs = this.targetPath(t);
+        const abs = this.targetPath(t, desc);
         const caps = FORMAT_CAPS[t.format];
         if (caps.keyed || caps.prose) targetFile(this.file(abs), t, desc, mcp);
         entries.push(...(await HANDLERS[t.format].plan(t, abs, ctx)));

@@ -30,6 +30,8 @@ export interface AdoptOptions {
   approve?: boolean;
   /** $HOME (default: home()) */
   home?: string;
+  /** the environment the hosts' home variables are read from (descriptor `homes`; default: this process's) */
+  env?: NodeJS.ProcessEnv;
   /** previews: pretend every file is absent and use the portable command */
   preview?: boolean;
   /** false: leave the Skill copies (dir-of-skills targets) out of the plan (generate's host previews) */
@@ -115,6 +117,8 @@ export interface RunView {
   readonly opts: AdoptOptions;
   readonly scope: Scope;
   readonly homeDir: string;
+  /** where the hosts' home variables are read (AdoptOptions.env) */
+  readonly env: NodeJS.ProcessEnv;
   readonly base: string;
   readonly problems: Problem[];
   readonly conflicts: Problem[];
@@ -131,9 +135,11 @@ export interface RunView {
   readonly rmdirCandidates: Set<string>;
   readonly fs: ReadFs;
   absOf(p: string): string;
+  /** a path of a descriptor (`~/…` where the host reads it: its `homes`), absolute */
+  pathOf(d: Descriptor, p: string): string;
   showOf(abs: string): string;
   allLedgerEntries(): LedgerEntry[];
   file(abs: string): VFile;
-  targetPath(t: Target): string;
+  targetPath(t: Target, d: Descriptor): string;
   mcpOf(host: string): McpCommand;
 }

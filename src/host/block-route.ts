@@ -39,7 +39,7 @@ export function blockReaders(run: RunView, desc: Descriptor): Descriptor[] {
     new Set(
       (d.scopes[run.scope]?.targets ?? [])
         .filter((t) => t.format === "markdown-block")
-        .flatMap((t) => (Array.isArray(t.path) ? t.path : [t.path]).map((p) => run.absOf(p))),
+        .flatMap((t) => (Array.isArray(t.path) ? t.path : [t.path]).map((p) => run.pathOf(d, p))),
     );
   const mine = blocks(desc);
   const others = new Map(run.descriptors.map((d) => [d.host, d]));

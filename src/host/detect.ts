@@ -12,6 +12,7 @@ import type { Ledger } from "./ledger";
 import type { Scope } from "./adopt-types";
 import { ledgerAt, readLedger } from "./ledger-state";
 import { diskFs } from "../plan/fs";
+import { pathResolver } from "./homes";
 import { HcpxError } from "../util/errors";
 
 export type { Scope };
@@ -35,6 +36,8 @@ export interface DetectOptions {
   /** the ledger of this scope, its file (for the reason) */
   ledgerFile: string;
   path?: string;
+  /** where the hosts' home variables are read (descriptor `homes`; default: this process's environment) */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The ledger of a scope, trusted as far as adopt trusts it (an unreadable one counts as empty here: adopt itself reports it). */
@@ -59,7 +62,6 @@ export function detectHosts(o: DetectOptions): Detected[] {
     for (const e of h.entries) if (e.created) ours.add(e.path);
     for (const d of h.dirs) ours.add(d);
   }
-  const abs = (p: string) => (p.startsWith("~/") ? join(o.home, p.slice(2)) : join(o.root, p));
   const out: Detected[] = [];
   for (const host of listHosts()) {
     let d;
@@ -70,16 +72,34 @@ export function detectHosts(o: DetectOptions): Detected[] {
     }
     const spec = d.scopes[o.scope]?.detect;
     const reasons: string[] = [];
+    // `~/…` where the host keeps it (a home its variable moves: descriptor `homes`); a value it cannot use: no trace
+    const abs = (p: string) => {
+      try {
+        return pathResolver(d, { root: o.root, home: o.home, env: o.env ?? process.env })(p);
+      } catch {
+        return undefined;
+      }
+    };
     for (const p of spec?.paths ?? []) {
       const clean = p.replace(/\/+$/, "");
       if (ours.has(clean)) continue;
+      const at = abs(clean);
+      // what hcpx created there, as its ledger names it (`~/…` of a moved home too)
+      if (
+        at !== undefined &&
+        o.scope === "user" &&
+        at.startsWith(o.home + "/") &&
+        ours.has("~/" + at.slice(o.home.length + 1))
+      )
+        continue;
       let st;
       try {
-        st = lstatSync(abs(clean));
+        st = at === undefined ? undefined : lstatSync(at);
       } catch {
         continue;
       }
-      reasons.push(`found ${clean}${st.isDirectory() ? "/" : ""}`);
+      if (!st) continue;
+      reasons.push(`found ${shownAt(clean, at!, o.home)}${st.isDirectory() ? "/" : ""}`);
     }
     for (const prog of spec?.programs ?? []) {
       const at = whichOnPath(prog, o.path ?? process.env.PATH ?? "");
@@ -92,6 +112,12 @@ export function detectHosts(o: DetectOptions): Detected[] {
       out.push({ host, name: d.name, reasons, adopted, ...(d.endOfLife ? { endOfLife: endOfLife(d) } : {}) });
   }
   return out;
+}
+
+/** A trace as found: its descriptor path, and where it is when a home variable moved it. */
+function shownAt(p: string, at: string, home: string): string {
+  if (!p.startsWith("~/") || at === join(home, p.slice(2))) return p;
+  return `${p} (moved: ${at.startsWith(home + "/") ? "~/" + at.slice(home.length + 1) : at})`;
 }
 
 /** One line per host: "claude (Claude Code): found CLAUDE.md; found .claude/". */

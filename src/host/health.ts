@@ -10,16 +10,16 @@
 // What adopt can fix in its own scope is a target of the descriptor (an `ifPresent`
 // items target adds `hcp` to an allow-list); what is left here is reported with the
 // exact file, key and what to do.
-import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs";
-import { basename, isAbsolute, join, resolve } from "node:path";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { basename, isAbsolute, resolve } from "node:path";
 import { parse as parseJsonc, type ParseError } from "jsonc-parser/lib/esm/main.js";
 import type { ErrorCode, Problem } from "../util/errors";
 import { loadDescriptor, type HealthCheck, type Target } from "./descriptor";
-import { hostPath } from "./host-paths";
 import { pathHead, whichOnPath } from "../util/which";
 import { findProjectConfig } from "../pack/load";
 import { readEntry } from "../util/fsio";
 import type { Scope } from "./engine";
+import { pathResolver } from "./homes";
 
 export interface HealthOptions {
   scope: Scope;
@@ -45,8 +45,8 @@ export async function checkHealth(hosts: string[], o: HealthOptions): Promise<Pr
     const d = loadDescriptor(host);
     const spec = d.scopes[o.scope];
     if (!spec) continue;
-    // the host's own files, where it finds them (a folder the descriptor's `homes` moves: $CODEX_HOME)
-    const abs = (p: string) => hostPath(p, { home: o.home, root: o.root, env, desc: d }).abs;
+    // `~/…` where the host reads it: a home its variable moves (descriptor `homes`), in the host's environment
+    const abs = pathResolver(d, { root: o.root, home: o.home, env });
     const argv = o.commands[host];
     const problem = (code: ErrorCode, message: string, hint: string, file?: string, named = false): void => {
       out.push({
@@ -85,7 +85,8 @@ interface CommandContext {
 function checkCommand(argv: string[], k: CommandContext): void {
   const { spec, name, o, env, abs, problem } = k;
   const cwd = spec.launch?.cwd ? abs(spec.launch.cwd) : o.scope === "project" ? o.root : o.home;
-  const shownCwd = spec.launch?.cwd ?? (o.scope === "project" ? "the project root" : "~");
+  const tilde = (p: string) => (p.startsWith(o.home + "/") ? "~/" + p.slice(o.home.length + 1) : p);
+  const shownCwd = spec.launch?.cwd ? tilde(cwd) : o.scope === "project" ? "the project root" : "~";
   const passed = spec.launch?.env;
   const hostPath = passed && !passed.includes("PATH") ? "" : (env.PATH ?? "");
   const cmd = argv[0]!;
@@ -150,12 +151,12 @@ function checkCommand(argv: string[], k: CommandContext): void {
  */
 export async function widenedBySettings(
   hosts: string[],
-  o: { scope: Scope; root: string; home: string },
+  o: { scope: Scope; root: string; home: string; env?: NodeJS.ProcessEnv },
 ): Promise<Problem[]> {
   const out: Problem[] = [];
   for (const host of hosts) {
     const d = loadDescriptor(host);
-    const abs = (p: string) => hostPath(p, { home: o.home, root: o.root, env: process.env, desc: d }).abs;
+    const abs = pathResolver(d, { root: o.root, home: o.home, env: o.env ?? process.env });
     const server = d.servers?.[o.scope] ?? d.server ?? "hcp";
     const fill = (s: string) => s.replaceAll("{root}", o.root).replaceAll("{server}", server);
     for (const h of d.gate?.inForce ?? []) {

@@ -14,6 +14,7 @@ import { keptField, remoteFor } from "./adopt-remote";
 import { commandClasses, entryValue, toolApprovals } from "./entry-value";
 import { shellCommandOf } from "./block-route";
 import type { RemoteRules, RunView } from "./adopt-types";
+import { forwardedHomes } from "./homes";
 
 export function targetContext(
   run: RunView,
@@ -35,6 +36,8 @@ export function targetContext(
         ? []
         : rules;
   const envVars = [...new Set(projection.packs.flatMap((p) => p.pack.surface.binding?.env ?? []))].sort();
+  // the host's home variables it does not pass its servers by itself: the entry forwards them (src/host/homes.ts)
+  const forwarded = [...new Set([...envVars, ...forwardedHomes(desc, run.scope)])].sort();
   const tctx: TemplateContext = {
     command: served[0]!,
     args: served.slice(1),
@@ -73,7 +76,7 @@ export function targetContext(
       )?.[0],
     render: (t) => render(host, t.template!, tctx),
     entryValue: (t) =>
-      remote ? remoteValue(run, desc, t, remote, rules, classes) : entryValue(t, served, envVars, desc, classes),
+      remote ? remoteValue(run, desc, t, remote, rules, classes) : entryValue(t, served, forwarded, desc, classes),
     file: (abs) => run.file(abs),
     touched: (f) => touched(run, host, dirs, f),
     preview: run.opts.preview === true,

@@ -11,6 +11,8 @@ import { openProject } from "hcpx";
 import { describe, expect, it } from "vitest";
 import { REPO } from "./cli";
 import { HCPX_SWITCHES, USER_PLACES } from "./hermetic";
+import { listHosts, loadDescriptor } from "../../src/host/descriptor";
+import { homeVariables } from "../../src/host/homes";
 import { memoryBase, TMPFS_MAGIC } from "./memory-tmp";
 import { probeEnv, probeProject } from "../lib/support";
 
@@ -35,6 +37,12 @@ function state(path: string): string {
 describe("the test worker's environment", () => {
   it("takes out every hcpx switch src/ reads, and lists no other", () => {
     expect(switchesSrcReads()).toEqual([...HCPX_SWITCHES].sort());
+  });
+
+  it("takes out every variable that moves a host's files (descriptor `homes`): adopt would write the developer's", () => {
+    const moving = listHosts().flatMap((h) => homeVariables(loadDescriptor(h)));
+    expect(moving.length).toBeGreaterThan(0);
+    for (const v of moving) expect(USER_PLACES, v).toContain(v);
   });
 
   it("has a scratch HOME under the temporary folder, not the developer's, and none of their places or switches", () => {

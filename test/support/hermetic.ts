@@ -16,8 +16,8 @@ export const HCPX_SWITCHES = [
 ];
 
 /**
- * Where hcpx looks for the user's files, besides HOME, and what colours its output; and where it reads
- * a host's own settings when a variable moves them (hosts/<host>.json5 `homes`: Codex's $CODEX_HOME).
+ * Where hcpx looks for the user's files, besides HOME, and what colours its output; and the variables that
+ * move a host's files (every descriptor's `homes`: test/support/hermetic.test.ts), which adopt follows.
  */
 export const USER_PLACES = [
   "HCP_CONFIG",
@@ -25,5 +25,8 @@ export const USER_PLACES = [
   "XDG_STATE_HOME",
   "XDG_CACHE_HOME",
   "FORCE_COLOR",
+  "CLAUDE_CONFIG_DIR",
   "CODEX_HOME",
+  "GEMINI_CLI_HOME",
+  "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
 ];
