@@ -14,6 +14,10 @@
 //     `widens`, in every scope's files the host reads);
 //   - every `gate.inForce` fact holds (no setting that switches the host's
 //     asking off, e.g. Claude Code's bypassPermissions).
+//   - the server can tell which files the host reads: a `~/…` path is where the
+//     descriptor's `homes` variable in the server's environment moves it (the
+//     host's own value: $CLAUDE_CONFIG_DIR, $CODEX_HOME, which Codex's entry
+//     forwards), unless the entry sets it for the server alone (hostPaths).
 // Where the rule is and what it must say come from the descriptor alone: the
 // adopt ledger (.hcp/adopted.json) is a file of the repository, and anyone may
 // have written it. Anything else — no --host, a rule removed or changed, a file
@@ -27,10 +31,11 @@
 // matched against the descriptor's `clientNames` (clientHostApproval). clientInfo
 // is the client's word: docs/confirm.md says what that guarantees.
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute } from "node:path";
+import { pathResolver, homeVariables } from "./homes";
 import type { Project } from "../pack/model";
 import { readEntry } from "../util/fsio";
-import { loadDescriptor, type Descriptor, type Target } from "./descriptor";
+import { loadDescriptor, slotField, type Descriptor, type Target } from "./descriptor";
 import { evaluate } from "./health";
 import { hostPath } from "./host-paths";
 import { expandItems, fill, itemKey, widening } from "./formats/rules";
@@ -45,12 +50,12 @@ import type { HostApproval } from "../runtime/execute";
  * The check for the host named by `--host` (undefined: no host named, the approval never
  * counts). An unknown host is an error here, at start (`unknown_host`).
  */
-export function hostApproval(host: string | undefined, o: { home?: string } = {}): HostApproval | undefined {
+export function hostApproval(host: string | undefined, o: Where = {}): HostApproval | undefined {
   if (!host) return undefined;
   const d = loadDescriptor(host);
   return async (project, pack, verb, tool) => {
     try {
-      return await inForce(d, project, pack, verb, tool, o.home ?? homedir());
+      return await inForce(d, project, pack, verb, tool, o);
     } catch {
       return false; // a file that does not parse, a duplicate key, a swapped file: not in force
     }
@@ -63,18 +68,24 @@ export function hostApproval(host: string | undefined, o: { home?: string } = {}
  * listed host claims, or one that more than one claims (ambiguous): not in force. Unknown
  * ids are an error at start (`unknown_host`), as with --host.
  */
-export function clientHostApproval(hosts: string[], o: { home?: string } = {}): HostApproval {
+export function clientHostApproval(hosts: string[], o: Where = {}): HostApproval {
   const ds = hosts.map((h) => loadDescriptor(h));
   return async (project, pack, verb, tool, client) => {
     if (client === undefined) return false;
     const named = ds.filter((d) => d.clientNames?.includes(client));
     if (named.length !== 1) return false;
     try {
-      return await inForce(named[0]!, project, pack, verb, tool, o.home ?? homedir());
+      return await inForce(named[0]!, project, pack, verb, tool, o);
     } catch {
       return false;
     }
   };
+}
+
+/** Where the server finds the host's files: $HOME and the environment it was started with (default: this process's). */
+interface Where {
+  home?: string;
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The scope this server serves: the user config (adopt's user entry passes it with --config), else the project's. */
@@ -89,14 +100,16 @@ async function inForce(
   pack: string,
   verb: string,
   tool: string,
-  home: string,
+  where: Where,
 ): Promise<boolean> {
   const scope = servedScope(project);
   const server = d.servers?.[scope] ?? d.server ?? "hcp";
   const cls: CommandClass = { cls: "confirm", vars: { tool, pack, verb, server } };
-  const abs = (p: string) => (p === "~" ? home : p.startsWith("~/") ? join(home, p.slice(2)) : join(project.root, p));
   const spec = d.scopes[scope];
   if (!spec) return false;
+  // the host's files where the host reads them (its homes, moved or not), or: hcpx cannot tell → not in force
+  const abs = await hostPaths(d, scope, project.root, where.home ?? homedir(), where.env ?? process.env);
+  if (!abs) return false;
   // 1. the ask rule, where the descriptor says, for exactly this tool
   let asked = false;
   for (const t of spec.targets) {
@@ -170,4 +183,52 @@ function holds(ask: Ask, value: unknown, cls: CommandClass): boolean {
       return isObj(per) && per[ask.field] === ask.value;
     }
   }
+}
+
+/**
+ * `~/…` paths as the host that started this server reads them (descriptor `homes`, with the server's
+ * environment), or undefined when hcpx cannot tell, and so the host's approval is not in force:
+ *  - a home variable's value is not an absolute path (the host would take it from its own folder);
+ *  - the entry this scope's server is started from sets HOME or a home variable in its `env`: the
+ *    value reached the server only (Claude Code applies an entry's env to that server, and a project's
+ *    .mcp.json is anyone's to write), not the host, which reads its own;
+ *  - a home variable the server does not have, where the host passes its servers only the variables
+ *    `launch.env` lists and not this one (Codex: CODEX_HOME), unless the entry forwards it (`envNames`,
+ *    which adopt writes): absent then means the host has none. Where the host passes its whole
+ *    environment (no `launch.env`), absent means the same.
+ */
+async function hostPaths(
+  d: Descriptor,
+  scope: Scope,
+  root: string,
+  home: string,
+  env: NodeJS.ProcessEnv,
+): Promise<((p: string) => string) | undefined> {
+  const vars = homeVariables(d);
+  if (vars.some((v) => env[v] && !isAbsolute(env[v]))) return undefined;
+  const abs = pathResolver(d, { root, home, env });
+  const forwarded = new Set<string>();
+  for (const t of d.scopes[scope]?.targets ?? []) {
+    if (!t.entry || !t.key) continue;
+    const file = firstFile(t, abs);
+    if (!file) continue;
+    const entry = await readAt(file.text, t.format, t.key, file.show);
+    if (!isObj(entry)) continue;
+    const envField = slotField(t.entry, "env");
+    const set = envField !== undefined ? entry[envField] : undefined;
+    for (const v of ["HOME", ...vars])
+      if (isObj(set) && Object.hasOwn(set, v) && set[v] !== t.envSyntax?.replaceAll("VAR", v)) return undefined;
+    const namesField = slotField(t.entry, "envNames");
+    const names = namesField !== undefined ? entry[namesField] : undefined;
+    // Codex's env_vars: a name, or { name, source } where source "local" (the default) is the host's own value
+    for (const n of Array.isArray(names) ? names : []) {
+      if (typeof n === "string") forwarded.add(n);
+      else if (isObj(n) && typeof n.name === "string" && (n.source === undefined || n.source === "local"))
+        forwarded.add(n.name);
+    }
+  }
+  const passed = d.scopes[scope]?.launch?.env;
+  for (const v of vars)
+    if (!env[v] && passed !== undefined && !passed.includes(v) && !forwarded.has(v)) return undefined;
+  return abs;
 }
