@@ -37,7 +37,6 @@ import type { Project } from "../pack/model";
 import { readEntry } from "../util/fsio";
 import { loadDescriptor, slotField, type Descriptor, type Target } from "./descriptor";
 import { evaluate } from "./health";
-import { hostPath } from "./host-paths";
 import { expandItems, fill, itemKey, widening } from "./formats/rules";
 import type { CommandClass } from "./formats/types";
 import { nodeAt, valueAt } from "./jsonedit";
@@ -134,8 +133,7 @@ async function inForce(
   // 3. nothing switches the host's asking off
   const fillVars = (s: string) => s.replaceAll("{root}", project.root).replaceAll("{server}", server);
   // (the host's own settings, where it finds them: a folder its `homes` moves)
-  const own = (p: string) => hostPath(p, { home, root: project.root, env: process.env, desc: d }).abs;
-  for (const h of d.gate?.inForce ?? []) if (!(await evaluate(h, own, fillVars, server)).ok) return false;
+  for (const h of d.gate?.inForce ?? []) if (!(await evaluate(h, abs, fillVars, server)).ok) return false;
   return true;
 }
 
