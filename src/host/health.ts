@@ -14,7 +14,7 @@ import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { basename, isAbsolute, resolve } from "node:path";
 import { parse as parseJsonc, type ParseError } from "jsonc-parser/lib/esm/main.js";
 import type { ErrorCode, Problem } from "../util/errors";
-import { loadDescriptor, type HealthCheck, type Target } from "./descriptor";
+import { loadDescriptor, type HealthCheck } from "./descriptor";
 import { pathHead, whichOnPath } from "../util/which";
 import { findProjectConfig } from "../pack/load";
 import { readEntry } from "../util/fsio";

@@ -7,6 +7,7 @@
 // the files the host reads. The paths the descriptor names stay `~/…`: the host's default.
 import { isAbsolute, join } from "node:path";
 import { HcpxError } from "../util/errors";
+import { joinIn } from "../util/paths";
 import type { Descriptor } from "./descriptor";
 
 /** A `homes` key that moves `p`: the key, the variable and the path below the variable's folder. */
@@ -65,7 +66,7 @@ export function homePath(
     if (!isAbsolute(value)) throw notAbsolute(d, m.variable, value);
     return { abs: join(value, ...m.below, p.slice(m.key.length)), by: { variable: m.variable, value, key: m.key } };
   }
-  return { abs: p === "~" ? home : join(home, p.slice(2)) };
+  return { abs: p === "~" ? home : joinIn(home, p.slice(2)) };
 }
 
 /** `homePath` for a descriptor path, a project path joined to `root`. */
@@ -73,7 +74,7 @@ export function pathResolver(
   d: Descriptor,
   o: { root: string; home: string; env: NodeJS.ProcessEnv },
 ): (p: string) => string {
-  return (p) => homePath(d, p, o.home, o.env)?.abs ?? join(o.root, p);
+  return (p) => homePath(d, p, o.home, o.env)?.abs ?? joinIn(o.root, p);
 }
 
 function notAbsolute(d: Descriptor, variable: string, value: string): HcpxError {

@@ -2,7 +2,7 @@
 // `homes` moves it (src/host/homes.ts: Codex's ~/.codex is $CODEX_HOME when set), or relative to the
 // project. A module of its own, without the parsers: health.ts (and so the MCP server's approval
 // check) uses it too.
-import { join } from "node:path";
+import { joinIn } from "../util/paths";
 import type { Descriptor } from "./descriptor";
 import { homePath } from "./homes";
 
@@ -15,6 +15,6 @@ export function hostPath(
   k: { home: string; root: string; env: NodeJS.ProcessEnv; desc: Descriptor },
 ): { abs: string; show: string } {
   const moved = homePath(k.desc, p, k.home, k.env);
-  if (!moved) return { abs: join(k.root, p), show: p };
+  if (!moved) return { abs: joinIn(k.root, p), show: p };
   return { abs: moved.abs, show: moved.by ? moved.abs : p };
 }

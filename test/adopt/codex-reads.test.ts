@@ -184,16 +184,19 @@ describe("Codex reads at most project_doc_max_bytes of project docs", () => {
     expect((await s.adopt("codex", "--check")).code).toBe(0);
   });
 
-  it("user scope with $CODEX_HOME elsewhere: Codex reads none of the files adopt writes in ~/.codex, and --check says so; $CODEX_HOME naming ~/.codex itself is fine", async () => {
+  it("user scope with $CODEX_HOME elsewhere: --check is not in sync (adopt writes where Codex reads: test/adopt/host-homes.test.ts); outside $HOME it is refused; naming ~/.codex itself is fine", async () => {
     const s = scratch({ packs: ["ledger"] });
     userConfigFromProject(s);
     expect((await s.adopt("codex", "--scope", "user", "--write")).code).toBe(0);
-    const ch = tmp("hcpx-codex-home-");
-    const c = failed(await s.run(["adopt", "codex", "--scope", "user", "--check", "--json"], { CODEX_HOME: ch }));
-    const h = c.details!.health!.find((p) => p.code === "host_will_not_use")!;
-    expect(h.message).toContain(`$CODEX_HOME (${ch})`);
-    expect(h.message).toContain("~/.codex/config.toml");
-    expect(h.hint).toMatch(/CODEX_HOME/);
+    const moved = join(s.home, "codex-elsewhere");
+    mkdirSync(moved);
+    const c = await s.run(["adopt", "codex", "--scope", "user", "--check", "--json"], { CODEX_HOME: moved });
+    expect(c.code, c.stdout).not.toBe(0);
+    expect(JSON.parse(c.stdout).ok).toBe(false);
+    const outside = failed(
+      await s.run(["adopt", "codex", "--scope", "user", "--check", "--json"], { CODEX_HOME: tmp("hcpx-codex-home-") }),
+    );
+    expect(outside.code).toBe("host_home");
     const same = await s.run(["adopt", "codex", "--scope", "user", "--check"], { CODEX_HOME: join(s.home, ".codex") });
     expect(same.code, same.stdout).toBe(0);
   });
