@@ -6,11 +6,12 @@
 //   - a map key path: `extensions.hcp` (Goose);
 //   - a named item of a list: `mcpServers` is a list of `{name, command, …}` and
 //     hcpx owns the item whose `name` is `hcp` (Continue) — `named: "name"`.
-// Every result is parsed again and compared with the file before: anything but our
-// entry changed, or a file the host could not read, is refused, never written.
-// Reading and locating: src/host/yamlread.ts.
+// An entry already there is edited in place (src/host/yamlentry.ts): the person's
+// comments and keys in it stay. Every result is parsed again and compared with the
+// file before: anything but our entry changed, or a file the host could not read,
+// is refused, never written. Reading and locating: src/host/yamlread.ts.
 // Loaded lazily by the engine (only a plan that involves a YAML file pays for it).
-import { isSeq, stringify, type Node as YNode, type Pair, type YAMLMap, type YAMLSeq } from "yaml";
+import { isSeq, stringify, type Document, type Node as YNode, type Pair, type YAMLMap, type YAMLSeq } from "yaml";
 import { isDeepStrictEqual } from "node:util";
 import { HcpxError } from "../util/errors";
 import { eolOf, lineCol } from "../util/text";
@@ -26,8 +27,10 @@ import {
   render,
   span,
   yamlValueAt,
+  type YamlFound,
   type YamlKey,
 } from "./yamlread";
+import { patchYamlEntry, within, yamlMarks } from "./yamlentry";
 
 export { parseYamlFor, yamlValueAt, type YamlKey } from "./yamlread";
 
@@ -50,10 +53,62 @@ export function yamlDocValue(text: string, file: string): unknown {
 }
 
 /**
- * Put `value` at `key` (replacing hcpx's entry, or adding it after the last entry of
- * its map or list, creating the keys it needs). The caller parsed `text` already.
+ * hcpx's entry (found at `f`) made `value`: edited in place (src/host/yamlentry.ts), unless `whole`
+ * (--force); an entry that cannot be edited exactly is written whole when no comment is in its lines,
+ * else refused, nothing written.
  */
-export function setYaml(text: string, key: YamlKey, value: unknown, file: string): YamlSetResult {
+function replaceEntry(
+  text: string,
+  doc: Document.Parsed,
+  f: YamlFound,
+  key: YamlKey,
+  value: unknown,
+  file: string,
+  opts: SetOpts,
+): string {
+  const [s, e] = span(text, f, file, key);
+  const at = f.item ? f.item.range![0] : (f.pair!.key as YNode).range![0];
+  if (!opts.whole) {
+    const node = f.item ?? (f.pair!.value as YNode | null);
+    const have = yamlValueAt(doc, key, text, file);
+    const patched = patchYamlEntry(text, node, [s, e], have, value, opts.eol, opts.ind);
+    if (patched !== undefined) {
+      try {
+        verify(text, patched, key, value, file);
+        return patched;
+      } catch (err) {
+        if (!(err instanceof HcpxError)) throw err;
+      }
+    }
+    if (within(yamlMarks(text).comments, s, e))
+      throw new HcpxError({
+        code: "yaml_unsupported",
+        message: `cannot set hcpx's fields of \`${key.path.join(".")}\` in place and keep the comments in it; nothing was written`,
+        file,
+        ...lineCol(text, at),
+        hint: "rerun with --force to write hcpx's entry whole (the comments and fields of yours in it go), or edit the entry by hand",
+      });
+  }
+  const block = f.item
+    ? render([], [value], itemDashCol(text, s), opts.eol, opts.ind)
+    : render([key.path.at(-1)!], value, column(text, at), opts.eol, opts.ind);
+  // keep the original line break state of the span's end
+  const b = text.slice(s, e).endsWith("\n") ? block : block.replace(/\r?\n$/, "");
+  return text.slice(0, s) + b + text.slice(e);
+}
+
+interface SetOpts {
+  eol: string;
+  ind: number;
+  /** write an entry already there whole (--force), not in place */
+  whole?: boolean;
+}
+
+/**
+ * Put `value` at `key` (hcpx's entry edited, or written whole with `whole`: replaceEntry; or
+ * added after the last entry of its map or list, creating the keys it needs).
+ */
+export function setYaml(text: string, key: YamlKey, value: unknown, file: string, whole = false): YamlSetResult {
   const eol = eolOf(text || undefined);
   const doc = parseYamlFor(text, file);
   const f = locate(doc, key, text, file);
@@ -61,13 +116,7 @@ export function setYaml(text: string, key: YamlKey, value: unknown, file: string
   const ind = indentOf(text, doc);
   let out: YamlSetResult;
   if (f.item || f.pair) {
-    const [s, e] = span(text, f, file, key);
-    const block = f.item
-      ? render([], [value], itemDashCol(text, s), eol, ind)
-      : render([key.path.at(-1)!], value, column(text, (f.pair!.key as YNode).range![0]), eol, ind);
-    // keep the original line break state of the span's end
-    const b = text.slice(s, e).endsWith("\n") ? block : block.replace(/\r?\n$/, "");
-    out = { text: text.slice(0, s) + b + text.slice(e) };
+    out = { text: replaceEntry(text, doc, f, key, value, file, { eol, ind, whole }) };
   } else {
     // add: the keys from f.depth on (and the list item) are new
     const rest = key.path.slice(f.depth, named ? -1 : undefined);

@@ -1,18 +1,21 @@
 // A re-adopt that changes hcpx's MCP entry edits it in place: the values hcpx owns change,
 // and the person's comments, keys and tables in and around the entry stay where they wrote
-// them, byte for byte (src/host/tomlentry.ts, src/host/jsonentry.ts, src/host/listedit.ts).
-// Here with the real CLI: Codex's .codex/config.toml ([mcp_servers.hcp], its tools
-// sub-tables, an [mcp_servers.hcp.env] of the person's further down) and Gemini's JSONC
-// .gemini/settings.json (mcpServers.hcp); the change is a pack activated, which adds tools
-// and a Binding's env name to the entry.
+// them, byte for byte (src/host/tomlentry.ts, src/host/jsonentry.ts, src/host/yamlentry.ts,
+// src/host/listedit.ts). Here with the real CLI: Codex's .codex/config.toml ([mcp_servers.hcp],
+// its tools sub-tables, an [mcp_servers.hcp.env] of the person's further down) and Gemini's
+// JSONC .gemini/settings.json (mcpServers.hcp), where the change is a pack activated, which
+// adds tools and a Binding's env name to the entry; Goose's and Continue's YAML
+// (~/.config/goose/config.yaml extensions.hcp, ~/.continue/config.yaml's mcpServers item
+// named hcp), where it is another --command.
 import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { parse as parseJsonc } from "jsonc-parser";
+import { parse as parseYaml } from "yaml";
 import { HCPX, REPO } from "../support/cli";
-import { scratch, type Scratch } from "./helpers";
+import { scratch, userConfigFromProject, type Scratch } from "./helpers";
 
 beforeAll(() => {
   if (!existsSync(HCPX)) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);
@@ -182,5 +185,108 @@ describe("JSONC (Gemini): mcpServers.hcp edited in place", () => {
       args: ["-y", "hcpx", "mcp", "--shape", "per-command", "--host", "gemini"],
     });
     await idempotent(s, "gemini", GEMINI, "--command", "npx -y hcpx mcp");
+  });
+});
+
+describe("YAML (Goose, Continue): hcpx's entry edited in place", () => {
+  const GOOSE = "~/.config/goose/config.yaml";
+  const CONTINUE = "~/.continue/config.yaml";
+  const user = (...more: string[]) => ["--scope", "user", ...more];
+  const gooseEntry = (t: string) => (parseYaml(t) as { extensions: Record<string, Entry> }).extensions.hcp!;
+  const continueEntry = (t: string) =>
+    (parseYaml(t) as { mcpServers: Entry[] }).mcpServers.find((x) => x.name === "hcp")!;
+  /** user scope adopted (`hcpx` on PATH: the entry runs `hcpx mcp --config …`); a re-adopt with NPX changes the command and puts two args first */
+  async function adoptedUser(host: string): Promise<Scratch> {
+    const s = scratch({ hcpxOnPath: true });
+    userConfigFromProject(s);
+    const r = await s.adopt(host, ...user("--write"));
+    expect(r.code, r.stderr).toBe(0);
+    return s;
+  }
+  const NPX = ["--command", "npx -y hcpx mcp"];
+
+  it("Goose: comments above and after its keys, in its args, and keys of the person's stay where they are", async () => {
+    const s = await adoptedUser("goose");
+    const e = gooseEntry(s.read(GOOSE));
+    const args = e.args as string[];
+    const mine =
+      "# my goose config\nGOOSE_PROVIDER: openai   # the provider\nextensions:\n" +
+      "  developer: # builtin\n    enabled: true\n    type: builtin\n" +
+      "  # hcpx's server\n  hcp:\n    name: hcp\n" +
+      `    # the command hcpx runs\n    cmd: ${JSON.stringify(e.cmd)}   # trailing on cmd\n    type: stdio\n    args:\n` +
+      args
+        .map((a, i) => `${i === 2 ? "      # where the packs are\n" : ""}      - ${JSON.stringify(a)} # arg ${i}\n`)
+        .join("") +
+      "    envs:\n      LEDGER_TOKEN: x # mine\n    enabled: true\n    timeout: 300\n    description: HCP packs (hcpx mcp)\n" +
+      "    # the end of hcp\n\n# the model\nGOOSE_MODEL: gpt-x\n";
+    s.write(GOOSE, mine);
+    const r = await s.adopt("goose", ...user("--write", ...NPX));
+    expect(r.code, r.stderr).toBe(0);
+    const after = s.read(GOOSE);
+    keptInOrder(mine, after, (l) => /^ {4}cmd: /.test(l));
+    expect(after).toMatch(/^ {4}cmd: npx {3}# trailing on cmd$/m);
+    expect(after).toMatch(/^ {4}args:\n {6}- -y\n {6}- hcpx\n {6}- "mcp" # arg 0\n/m);
+    expect(gooseEntry(after)).toEqual({ ...e, cmd: "npx", args: ["-y", "hcpx", ...args], envs: { LEDGER_TOKEN: "x" } });
+    expect(after.split("\n").length).toBe(mine.split("\n").length + 2);
+    await idempotent(s, "goose", GOOSE, ...user(...NPX));
+  });
+
+  it("Continue: its list item, with a flow list of args over several lines holding comments, and keys of the person's", async () => {
+    const s = await adoptedUser("continue");
+    const e = continueEntry(s.read(CONTINUE));
+    const args = e.args as string[];
+    const mine =
+      "# my continue config\nname: Mine\nversion: 1.0.0\nschema: v1\nmcpServers:\n  - name: other # mine\n    command: o\n" +
+      "  # hcpx's server\n  - name: hcp # hcpx owns this one\n" +
+      `    # the command hcpx runs\n    command: ${JSON.stringify(e.command)} # trailing on command\n` +
+      "    env:\n      FOO: bar # my env\n    args: [ # by hand\n" +
+      args.map((a, i) => `        ${JSON.stringify(a)}, # arg ${i}\n`).join("") +
+      "      ]\n    timeout: 30 # mine\nmodels: [] # none yet\n";
+    s.write(CONTINUE, mine);
+    const r = await s.adopt("continue", ...user("--write", ...NPX));
+    expect(r.code, r.stderr).toBe(0);
+    const after = s.read(CONTINUE);
+    keptInOrder(mine, after, (l) => /^ {4}command: "hcpx"/.test(l));
+    expect(after).toMatch(/^ {4}command: npx # trailing on command$/m);
+    expect(continueEntry(after)).toEqual({
+      name: "hcp",
+      command: "npx",
+      args: ["-y", "hcpx", ...args],
+      env: { FOO: "bar" },
+      timeout: 30,
+    });
+    await idempotent(s, "continue", CONTINUE, ...user(...NPX));
+  });
+
+  it("an entry it cannot edit exactly (an anchor in it): refused when it holds comments, nothing written; --force writes it whole", async () => {
+    const s = await adoptedUser("goose");
+    const mine = s.read(GOOSE).replace(/^( {4})timeout: 300$/m, "$1timeout: &t 300 # mine");
+    s.write(GOOSE, mine);
+    const r = await s.adopt("goose", ...user("--write", ...NPX));
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/config\.yaml:2:\d+: cannot set hcpx's fields of `extensions\.hcp` in place/);
+    expect(r.stderr).toMatch(/--force/);
+    expect(s.read(GOOSE)).toBe(mine);
+    const f = await s.adopt("goose", ...user("--write", "--force", ...NPX));
+    expect(f.code, f.stderr).toBe(0);
+    const after = s.read(GOOSE);
+    expect(after).not.toContain("# mine");
+    expect(gooseEntry(after)).toMatchObject({ cmd: "npx", timeout: 300 });
+    await idempotent(s, "goose", GOOSE, ...user(...NPX));
+  });
+
+  it("without a comment in it, such an entry is written whole; a file of several documents is never written", async () => {
+    const s = await adoptedUser("goose");
+    s.write(GOOSE, s.read(GOOSE).replace(/^( {4})timeout: 300$/m, "$1timeout: !!int 300"));
+    const r = await s.adopt("goose", ...user("--write", ...NPX));
+    expect(r.code, r.stderr).toBe(0);
+    expect(s.read(GOOSE)).not.toContain("!!int");
+    expect(gooseEntry(s.read(GOOSE))).toMatchObject({ cmd: "npx", timeout: 300 });
+    const two = s.read(GOOSE) + "---\nGOOSE_MODEL: x # two\n";
+    s.write(GOOSE, two);
+    const b = await s.adopt("goose", ...user("--write"));
+    expect(b.code).not.toBe(0);
+    expect(b.stderr).toMatch(/config\.yaml:\d+:\d+: cannot parse YAML/);
+    expect(s.read(GOOSE)).toBe(two);
   });
 });

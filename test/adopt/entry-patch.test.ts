@@ -1,7 +1,8 @@
-// The in-place edit of hcpx's MCP entry (src/host/tomlentry.ts, jsonentry.ts, listedit.ts),
-// property-tested through the format handlers' `set`: whatever the entry held and however
-// the person laid it out (TOML: tools inline, as sub-tables, as a [tools] table, as dotted
-// keys; lists over several lines), with a comment on every line, the result reads as the
+// The in-place edit of hcpx's MCP entry (src/host/tomlentry.ts, jsonentry.ts, yamlentry.ts,
+// listedit.ts), property-tested through the format handlers' `set`: whatever the entry held
+// and however the person laid it out (TOML: tools inline, as sub-tables, as a [tools] table,
+// as dotted keys; lists over several lines; YAML: a map at a key or a named list item, args
+// as a block list or a flow list), with a comment on every line, the result reads as the
 // new entry, the rest of the file is as it was, a comment on a line hcpx had no reason to
 // touch is still there, and setting the same entry again changes nothing.
 import { describe, expect, it } from "vitest";
@@ -13,6 +14,8 @@ import { jsonDoc, lenientJson } from "../../src/host/formats/json";
 import type { Target } from "../../src/host/descriptor";
 import type { VFile } from "../../src/host/formats";
 import { tomlValue } from "../../src/util/text";
+import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
+import { yamlDoc } from "../../src/host/formats/yaml";
 
 const KEY = ["mcp_servers", "hcp"];
 const F = { show: "config", orig: { kind: "file", text: "" } } as unknown as VFile;
@@ -197,5 +200,212 @@ describe("JSONC: members that go and come", () => {
   it("an object whose only member goes keeps the comment in it, and a new member is indented as it would be", () => {
     const text = wrap('      // only\n      "env": { "A": "1" }');
     expect(set(text, { command: "x" })).toBe(wrap('      // only\n      "command": "x"'));
+  });
+});
+
+describe("YAML: hcpx's entry (a map at a key, a named list item) made another entry in place", () => {
+  const GOOSE = { key: ["extensions", "hcp"], t: { format: "yaml" } as Target };
+  const CONTINUE = { key: ["mcpServers", "hcp"], t: { format: "yaml", named: "name" } as Target };
+  const y = (v: unknown) => stringifyYaml(v, { lineWidth: 0 }).replace(/\n$/, "");
+  const flow = (v: unknown) => stringifyYaml(v, { collectionStyle: "flow", lineWidth: 0 }).replace(/\n$/, "");
+
+  /**
+   * The entry written by a person at column `col` (a list item: `- ` before its first key), a comment above
+   * `command` and after every value; args in a block list (a comment after each item, a comment line
+   * between items), on one line or in a flow list over several lines with a comment after each item.
+   */
+  function yamlEntry(e: Entry, col: number, item: boolean, layout: number) {
+    const tokens = new Map<string, string>();
+    const c = (what: string) => {
+      tokens.set(what, `c-${what}`);
+      return ` # c-${what}`;
+    };
+    const pad = " ".repeat(col);
+    const lines: string[] = [];
+    const key = (k: string, rest: string) =>
+      lines.push(`${lines.length === 0 && item ? pad.slice(2) + "- " : pad}${k}:${rest}`);
+    if (item) key("name", ` hcp${c("name")}`);
+    else lines.push(`${pad.slice(2)}hcp:${c("name")}`);
+    lines.push(`${pad}# above command`);
+    key("command", ` ${y(e.command)}${c("command")}`);
+    if (e.args.length === 0) key("args", ` []${c("args")}`);
+    else if (layout === 0) {
+      key("args", c("args"));
+      e.args.forEach((a, i) => {
+        if (i > 0) lines.push(`${pad}  # between`);
+        lines.push(`${pad}  - ${y(a)}${c(`arg${i}`)}`);
+      });
+    } else if (layout === 1) key("args", ` ${flow(e.args)}${c("args")}`);
+    else {
+      key("args", ` [${c("args[")}`);
+      e.args.forEach((a, i) => lines.push(`${pad}    ${y(a)},${c(`arg${i}`)}`));
+      lines.push(`${pad}  ]`);
+    }
+    key("mine", ` 1${c("mine")}`);
+    if (e.env_vars) key("env_vars", ` ${flow(e.env_vars)}${c("env_vars")}`);
+    const t = Object.entries(e.tools);
+    if (!t.length) key("tools", ` {}${c("tools")}`);
+    else {
+      key("tools", c("tools"));
+      for (const [k, v] of t) {
+        lines.push(`${pad}  ${k}:${c(k)}`);
+        lines.push(`${pad}    approval_mode: ${v.approval_mode}${c(`${k}-mode`)}`);
+      }
+    }
+    return { text: lines.map((l) => l + "\n").join(""), tokens };
+  }
+
+  const head = (item: boolean) =>
+    item
+      ? "# mine\nname: Mine\nmcpServers:\n  - name: other # c-other\n    command: o\n"
+      : "# mine\nGOOSE_MODEL: o3\nextensions:\n  other: # c-other\n    cmd: o\n";
+  const tail = "# after\nprofile:\n  x: y # c-profile\n";
+
+  /** mustStay, for the YAML tokens: a tool's mode by its tool, the item's name always, one after `[` while the list has items. */
+  const stays = (what: string, have: Entry, next: Entry) =>
+    what === "name" || (what === "args[" ? next.args.length > 0 : mustStay(what.replace(/-mode$/, ""), have, next));
+
+  it("reads as the new entry, keeps the rest of the file and the comments of what it keeps; once more changes nothing", () => {
+    fc.assert(
+      fc.property(
+        entry,
+        entry,
+        fc.boolean(),
+        fc.integer({ min: 0, max: 2 }),
+        fc.boolean(),
+        (have, want, item, layout, crlf) => {
+          const { key, t } = item ? CONTINUE : GOOSE;
+          const e = yamlEntry(have, 4, item, layout);
+          const lf = head(item) + e.text + tail;
+          const text = crlf ? lf.replaceAll("\n", "\r\n") : lf;
+          const next = { ...(item ? { name: "hcp" } : {}), ...want, mine: 1 };
+          const doc = yamlDoc.read(text, "config.yaml", t, "Goose");
+          expect(JSON.parse(JSON.stringify(yamlDoc.get(doc, key, t)))).toEqual({
+            ...(item ? { name: "hcp" } : {}),
+            ...have,
+            mine: 1,
+          });
+          const r = yamlDoc.set(text, doc, key, next, F, t, "Goose");
+          const v = parseYaml(r.text) as Record<string, unknown>;
+          const got = item
+            ? (v.mcpServers as Record<string, unknown>[]).find((x) => x.name === "hcp")
+            : (v.extensions as Record<string, unknown>).hcp;
+          expect(got).toEqual(next);
+          const lfOut = r.text.replaceAll("\r\n", "\n");
+          expect(lfOut.startsWith(head(item)), "the lines before the entry").toBe(true);
+          expect(lfOut.endsWith(tail), "the lines after the entry").toBe(true);
+          expect(/(^|[^\r])\n/.test(r.text), "the file's line breaks").toBe(!crlf);
+          expect(r.text, "above command kept").toContain("# above command");
+          for (const [what, token] of e.tokens)
+            if (stays(what, have, next)) expect(r.text, `${what} kept its comment`).toContain(`# ${token}`);
+          expect(
+            yamlDoc.set(r.text, yamlDoc.read(r.text, "config.yaml", t, "Goose"), key, next, F, t, "Goose").text,
+          ).toBe(r.text);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("YAML: what is not edited in place", () => {
+  const T = { format: "yaml" } as Target;
+  const key = ["extensions", "hcp"];
+  const next = { cmd: "npx", args: ["-y", "mcp"], timeout: 300 };
+  const set = (text: string) =>
+    yamlDoc.set(text, yamlDoc.read(text, "config.yaml", T, "Goose"), key, next, F, T, "Goose").text;
+  const entry = (lines: string) => `# mine\nextensions:\n  hcp:\n${lines}x: 1 # after\n`;
+
+  it("an anchor, alias, tag, merge key, block scalar or explicit key in an entry holding comments: refused, naming its line", () => {
+    for (const lines of [
+      "    <<: *b # mine\n    cmd: hcpx\n    args: [mcp]\n",
+      "    cmd: *c\n    args: [mcp] # mine\n    timeout: 300\n",
+      "    cmd: !!str hcpx # mine\n    args: [mcp]\n    timeout: 300\n",
+      "    cmd: |- # mine\n      hcpx\n    args: [mcp]\n    timeout: 300\n",
+      "    ? cmd # mine\n    : hcpx\n    args: [mcp]\n    timeout: 300\n",
+      "    cmd: &c hcpx # mine\n    args: [mcp]\n    timeout: 300\n",
+    ]) {
+      const text = `base: &b {timeout: 300}\nc: &c hcpx\n` + entry(lines);
+      expect(() => set(text), lines).toThrow(/config:5:3: cannot set hcpx's fields of `extensions\.hcp` in place/);
+    }
+  });
+
+  it("without a comment in it, such an entry is written whole", () => {
+    const text = "c: &c hcpx\n" + entry("    cmd: *c\n    args: [mcp]\n    timeout: 300\n");
+    expect(set(text)).toBe(
+      "c: &c hcpx\n" + entry("    cmd: npx\n    args:\n      - -y\n      - mcp\n    timeout: 300\n"),
+    );
+  });
+
+  it("an entry in flow style: its values replaced where they are; a key added where a comment is, refused", () => {
+    expect(set(entry("    {cmd: hcpx, # mine\n    args: [mcp], timeout: 300}\n"))).toBe(
+      entry("    {cmd: npx, # mine\n    args: [-y, mcp], timeout: 300}\n"),
+    );
+    expect(set(entry("    {cmd: hcpx, args: [mcp]}\n"))).toBe(entry("    {cmd: npx, args: [-y, mcp], timeout: 300}\n"));
+    expect(() => set(entry("    {cmd: hcpx, # mine\n    args: [mcp]}\n"))).toThrow(/in place/);
+  });
+
+  it("the file's end without a line break: kept so", () => {
+    const text = "extensions:\n  hcp:\n    cmd: hcpx # mine\n    args:\n      - mcp";
+    expect(set(text)).toBe(
+      "extensions:\n  hcp:\n    cmd: npx # mine\n    args:\n      - -y\n      - mcp\n    timeout: 300",
+    );
+  });
+});
+
+describe("YAML: values that need quoting, keys of the person's", () => {
+  const T = { format: "yaml", named: "name" } as Target;
+  const key = ["mcpServers", "hcp"];
+  const odd = fc.oneof(
+    fc.constantFrom("300", "true", "null", "", "- x", "[a]", "{b}", "&x", "*y", "!t", "a #b", "a: b", "'q'", "x\ny"),
+    fc.constantFrom("#c", " lead", "-y", "a,b", "?", "|", "<<", "é"),
+    fc.string({ maxLength: 4 }),
+  );
+  const value = fc.oneof(odd, fc.integer(), fc.boolean(), fc.constant(null));
+  const env = fc.dictionary(odd, fc.oneof(odd, fc.integer(), fc.array(odd, { maxLength: 2 })), { maxKeys: 4 });
+
+  it("a command, args and env of any strings: written so that they read back, the comments kept", () => {
+    fc.assert(
+      fc.property(
+        fc.tuple(value, fc.array(odd, { maxLength: 4 }), env),
+        fc.tuple(value, fc.array(odd, { minLength: 1, maxLength: 4 }), env),
+        fc.boolean(),
+        fc.boolean(),
+        ([c0, a0, e0], [c1, a1, e1], flowLists, crlf) => {
+          const j = JSON.stringify;
+          const args = !a0.length
+            ? " [] # c-args"
+            : flowLists
+              ? ` [ # c-args\n      ${a0.map((x) => j(x) + ", # i").join("\n      ")}\n    ]`
+              : " # c-args\n" + a0.map((x) => `      - ${j(x)} # i`).join("\n");
+          const envText = !Object.keys(e0).length
+            ? " {} # c-env"
+            : flowLists
+              ? ` ${j(e0)} # c-env`
+              : " # c-env\n" +
+                Object.entries(e0)
+                  .map(([k, v]) => `      ${j(k)}: ${j(v)} # v`)
+                  .join("\n");
+          const lf = `mcpServers:\n  - name: a\n  - name: hcp # c-name\n    command: ${j(c0)} # c-command\n    args:${args}\n    env:${envText}\n    mine: 1 # c-mine\nz: 2\n`;
+          const text = crlf ? lf.replaceAll("\n", "\r\n") : lf;
+          const next = { name: "hcp", command: c1, args: a1, env: e1, mine: 1 };
+          const out = yamlDoc.set(
+            text,
+            yamlDoc.read(text, "config.yaml", T, "Continue"),
+            key,
+            next,
+            F,
+            T,
+            "Continue",
+          ).text;
+          expect((parseYaml(out) as { mcpServers: unknown[] }).mcpServers[1]).toEqual(next);
+          for (const token of ["c-name", "c-command", "c-mine"]) expect(out).toContain(`# ${token}`);
+          expect(out.startsWith(crlf ? "mcpServers:\r\n  - name: a\r\n" : "mcpServers:\n  - name: a\n")).toBe(true);
+          expect(out.endsWith(crlf ? "\r\nz: 2\r\n" : "\nz: 2\n")).toBe(true);
+          expect(/(^|[^\r])\n/.test(out), "the file's line breaks").toBe(!crlf);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,6 +1,8 @@
 // format "yaml": the MCP entry in a YAML config (Goose's `extensions.hcp`, Continue's
 // `mcpServers` list item named `hcp`, descriptor `named`). The text edits are
-// src/host/yamledit.ts's (in the adopt/generate/doctor bundles only: never on the exec path).
+// src/host/yamledit.ts's (in the adopt/generate/doctor bundles only: never on the exec path);
+// an entry already there is edited in place (src/host/yamlentry.ts: the person's comments and
+// keys in it stay), or with --force written whole.
 import { isDeepStrictEqual } from "node:util";
 import type { Target } from "../descriptor";
 import { sha256 } from "../../util/text";
@@ -34,8 +36,8 @@ export const yamlDoc: KeyedFormat<Doc> = {
   read: (text, file) => ({ doc: y().parseYamlFor(text, file), text, file }),
   get: (d, key, t) => y().yamlValueAt(d.doc, keyOf(key, t), d.text, d.file),
   where: () => ({}),
-  set(text, _d, key, value, f, t) {
-    const r = y().setYaml(text, keyOf(key, t), value, f.show);
+  set(text, _d, key, value, f, t, _host, opts) {
+    const r = y().setYaml(text, keyOf(key, t), value, f.show, opts?.whole);
     return {
       text: r.text,
       undo: { ...(r.prefix ? { prefix: r.prefix } : {}), ...(r.insertedAt ? { insertedAt: r.insertedAt } : {}) },

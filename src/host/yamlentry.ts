@@ -1,0 +1,281 @@
+// hcpx's MCP entry in a YAML file set again with the fewest edits (a re-adopt), as
+// tomlentry.ts and jsonentry.ts do: a key whose value is as it should be is not touched;
+// a scalar that differs is replaced where it is written (its quoting chosen again, the
+// comment after it kept); a map is edited key by key (hcpx's keys that go are taken out
+// with their lines, new ones added after its last key, at its column); a block list item
+// by item (the items both lists start and end with stay, the ones between are replaced
+// one for one, the rest taken out or put in as `- item` lines), a flow list holding
+// comments with src/host/listedit.ts. So the person's comments and keys in the entry stay
+// where they wrote them, byte for byte. What this cannot do exactly (an anchor, alias,
+// tag, merge key `<<`, block scalar or explicit `? key` in the entry, found with the
+// `yaml` package's lexer; a value whose shape changes where a comment is; a key not on a
+// line of its own) is left to the caller (yamledit.ts replaceEntry), which also parses the
+// result and compares it.
+import {
+  Lexer,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  stringify,
+  type Node as YNode,
+  type Pair,
+  type YAMLMap,
+  type YAMLSeq,
+} from "yaml";
+import { isObj } from "../util/is";
+import { applySplices, listSplices, sameJson, type ListSyntax, type Splice } from "./listedit";
+import { column, contentEnd, render } from "./yamlread";
+
+/** Thrown where the entry cannot be edited exactly in place (caught in patchYamlEntry). */
+class NotInPlace extends Error {}
+const no = (): never => {
+  throw new NotInPlace("not in place");
+};
+
+interface Ctx {
+  text: string;
+  eol: string;
+  /** the file's indentation step */
+  ind: number;
+  /** where the file's comments start */
+  comments: number[];
+  splices: Splice[];
+}
+
+/** The lexer's markers, which are not in the text. */
+const MARKERS = new Set(["\x02", "\x18", "\x1f"]);
+
+export interface YamlMarks {
+  /** where each comment starts */
+  comments: number[];
+  /** where each anchor, alias, tag, block scalar, explicit key or merge key starts */
+  special: number[];
+  /** the tokens cover the text exactly (else nothing is edited in place) */
+  covered: boolean;
+}
+
+/** The comments and the constructs hcpx does not edit in place, by offset (the `yaml` package's lexer). */
+export function yamlMarks(text: string): YamlMarks {
+  const comments: number[] = [];
+  const special: number[] = [];
+  let at = 0;
+  for (const tok of new Lexer().lex(text)) {
+    if (MARKERS.has(tok)) continue;
+    if (tok[0] === "#") comments.push(at);
+    else if ("&*!|>?".includes(tok[0] ?? " ") || tok === "<<") special.push(at);
+    at += tok.length;
+  }
+  return { comments, special, covered: at === text.length };
+}
+
+export const within = (xs: number[], s: number, e: number): boolean => xs.some((x) => x >= s && x < e);
+const lineStart = (t: string, i: number) => t.lastIndexOf("\n", i - 1) + 1;
+const keyStart = (p: Pair) => (p.key as YNode).range![0];
+const isColl = (v: unknown) => typeof v === "object" && v !== null;
+
+/** A scalar as written after `key: ` (block context): the `yaml` package's quoting, on one line. */
+function inline(v: unknown): string {
+  const s = stringify(v, { lineWidth: 0 }).replace(/\r?\n$/, "");
+  return s.includes("\n") ? JSON.stringify(v) : s;
+}
+
+/** A value as written inside `[…]` or `{…}`, on one line (as JSON, which YAML reads, where the package's would not be). */
+function flow(v: unknown): string {
+  const s = stringify([v], { collectionStyle: "flow", lineWidth: 0, flowCollectionPadding: false }).replace(
+    /\r?\n$/,
+    "",
+  );
+  return s.includes("\n") || !s.startsWith("[") || !s.endsWith("]") ? JSON.stringify(v) : s.slice(1, -1);
+}
+
+/** Lines put in at `at` (`block` ends with a line break; when `at` follows none, the break goes first). */
+function putLines(c: Ctx, at: number, block: string): void {
+  if (at > 0 && c.text[at - 1] !== "\n") c.splices.push([at, at, c.eol + block.replace(/\r?\n$/, "")]);
+  else c.splices.push([at, at, block]);
+}
+
+/** [start, end) of the lines of `node` whose first line starts with `prefix` (spaces, or spaces and a `-`). */
+function linesOf(c: Ctx, start: number, node: YNode | Pair, prefix: RegExp): [number, number] {
+  const ls = lineStart(c.text, start);
+  if (!prefix.test(c.text.slice(ls, start))) no();
+  return [ls, contentEnd(c.text, node)];
+}
+
+/**
+ * The lines [s, e) of a value that cannot be edited (its shape changes) written again as `block`, as hcpx
+ * writes it, when no comment is in them; else, a scalar made a map or list, in flow style where the
+ * scalar is (the comment after it kept).
+ */
+function again(c: Ctx, [s, e]: [number, number], block: string, v: YNode | null, n: unknown): void {
+  if (!within(c.comments, s, e))
+    return void c.splices.push([s, e, c.text.slice(s, e).endsWith("\n") ? block : block.replace(/\r?\n$/, "")]);
+  if (!oneLineScalar(c, v)) no();
+  c.splices.push([v!.range![0], v!.range![1], flow(n)]);
+}
+
+/**
+ * The pair `p` made `k: n` where its value cannot be edited: a block map or list made a scalar or an empty
+ * one is written after `k:` (the comment on that line kept; the collection's lines go, as listedit.ts
+ * takes out a list made empty whole); anything else as again() does.
+ */
+function pairAgain(c: Ctx, p: Pair, k: string, n: unknown, col: number): void {
+  const v = p.value as YNode | null;
+  const lines = linesOf(c, keyStart(p), p, /^ *$/);
+  if (v?.range && (isMap(v) || isSeq(v)) && !v.flow && !(isColl(n) && Object.keys(n as object).length)) {
+    const keyEnd = (p.key as YNode).range![1];
+    const colon = /^[ \t]*:/.exec(c.text.slice(keyEnd));
+    const nl = c.text.indexOf("\n", keyEnd);
+    if (colon && nl >= 0 && nl < v.range[0]) {
+      const at = keyEnd + colon[0].length;
+      c.splices.push([at, at, " " + (isColl(n) ? flow(n) : inline(n))], [nl + 1, lines[1], ""]);
+      return;
+    }
+  }
+  again(c, lines, render([k], n, col, c.eol, c.ind), v, n);
+}
+
+/** `v` is a plain or quoted scalar written on one line (its range is what replaces it). */
+function oneLineScalar(c: Ctx, v: YNode | null): boolean {
+  if (!isScalar(v) || !v.range) return false;
+  const [a, b] = v.range;
+  return (
+    b > a && !c.text.slice(a, b).includes("\n") && ["PLAIN", "QUOTE_DOUBLE", "QUOTE_SINGLE"].includes(v.type ?? "")
+  );
+}
+
+/** The text that replaces the value node `v` where it is written; undefined when it cannot be. */
+function replacement(c: Ctx, v: YNode | null, n: unknown, inFlow: boolean): string | undefined {
+  if (!v?.range) return undefined;
+  const [a, b] = v.range;
+  if (isScalar(v)) {
+    if (!oneLineScalar(c, v)) return undefined;
+    if (inFlow) return flow(n);
+    return isColl(n) ? undefined : inline(n);
+  }
+  if ((isMap(v) || isSeq(v)) && v.flow && !within(c.comments, a, b)) return isColl(n) || inFlow ? flow(n) : inline(n);
+  return undefined;
+}
+
+/** `v` (holding `h`) made `n`; `whole` writes its lines again where it cannot be edited. */
+function patchValue(c: Ctx, v: YNode | null, h: unknown, n: unknown, inFlow: boolean, whole: () => void): void {
+  if (sameJson(h, n)) return;
+  if (isMap(v) && isObj(h) && isObj(n) && Object.keys(n).length) return patchMap(c, v, h, n);
+  if (isSeq(v) && Array.isArray(h) && Array.isArray(n) && (n.length || v.flow))
+    return v.flow ? patchFlowSeq(c, v, h, n) : patchSeq(c, v, h, n);
+  const put = replacement(c, v, n, inFlow);
+  if (put === undefined) return whole();
+  c.splices.push([v!.range![0], v!.range![1], put]);
+}
+
+function patchMap(c: Ctx, map: YAMLMap, h: Record<string, unknown>, n: Record<string, unknown>): void {
+  const pairs = new Map<string, Pair>();
+  for (const p of map.items) {
+    if (!isScalar(p.key) || typeof p.key.value !== "string" || !p.key.range) no();
+    pairs.set((p.key as { value: string }).value, p);
+  }
+  if (map.flow) return patchFlowMap(c, map, pairs, h, n);
+  const col = column(c.text, keyStart(map.items[0]!));
+  for (const [k, v] of Object.entries(n)) {
+    const p = pairs.get(k);
+    if (p) patchValue(c, p.value as YNode | null, h[k], v, false, () => pairAgain(c, p, k, v, col));
+  }
+  for (const [k, p] of pairs) if (!Object.hasOwn(n, k)) c.splices.push([...linesOf(c, keyStart(p), p, /^ *$/), ""]);
+  const added = Object.entries(n).filter(([k]) => !pairs.has(k));
+  if (added.length)
+    putLines(c, contentEnd(c.text, map.items.at(-1)!), render([], Object.fromEntries(added), col, c.eol, c.ind));
+}
+
+/** A `{…}` map: written again when no comment is in it, else its values replaced where the keys stay the same. */
+function patchFlowMap(
+  c: Ctx,
+  map: YAMLMap,
+  pairs: Map<string, Pair>,
+  h: Record<string, unknown>,
+  n: Record<string, unknown>,
+): void {
+  const [a, b] = map.range!;
+  if (!within(c.comments, a, b)) return void c.splices.push([a, b, flow(n)]);
+  const keys = Object.keys(n);
+  if (keys.length !== pairs.size || !keys.every((k) => pairs.has(k))) no();
+  for (const k of keys) patchValue(c, pairs.get(k)!.value as YNode | null, h[k], n[k], true, no);
+}
+
+/** `[…]`: written again when no comment is in it, else item by item (listedit.ts). */
+function patchFlowSeq(c: Ctx, seq: YAMLSeq, h: unknown[], n: unknown[]): void {
+  const [a, b] = seq.range!;
+  if (!within(c.comments, a, b)) return void c.splices.push([a, b, flow(n)]);
+  if (c.text[a] !== "[" || c.text[b - 1] !== "]") no();
+  const items = seq.items.map((it): [number, number] => {
+    if (isPair(it) || !(it as YNode | null)?.range) no();
+    const r = (it as YNode).range!;
+    return [r[0], r[1]];
+  });
+  const syntax: ListSyntax = {
+    skipTrivia(t, i) {
+      for (;;) {
+        while (i < t.length && /\s/.test(t[i]!)) i++;
+        if (t[i] !== "#") return i;
+        while (i < t.length && t[i] !== "\n") i++;
+      }
+    },
+    lineComment: (t, i) => t[i] === "#",
+    render: (v) => flow(v),
+    eol: c.eol,
+    trailingCommas: true,
+  };
+  c.splices.push(...listSplices(c.text, { open: a, close: b - 1, items }, h, n, syntax));
+}
+
+/** A block list (`- item` lines) made `n` item by item. */
+function patchSeq(c: Ctx, seq: YAMLSeq, h: unknown[], n: unknown[]): void {
+  const items = seq.items.map((it) => {
+    if (isPair(it) || !(it as YNode | null)?.range) no();
+    return it as YNode;
+  });
+  const lines = items.map((it) => linesOf(c, it.range![0], it, /^ *- +$/));
+  const dash = /^ */.exec(c.text.slice(lines[0]![0]))![0].length;
+  const H = h.length;
+  const N = n.length;
+  let p = 0;
+  while (p < H && p < N && sameJson(h[p], n[p])) p++;
+  let s = 0;
+  while (s < H - p && s < N - p && sameJson(h[H - 1 - s], n[N - 1 - s])) s++;
+  const m = Math.min(H - s - p, N - s - p);
+  for (let i = p; i < p + m; i++)
+    patchValue(c, items[i]!, h[i], n[i], false, () =>
+      again(c, lines[i]!, render([], [n[i]], dash, c.eol, c.ind), items[i]!, n[i]),
+    );
+  if (H - s - p > m) c.splices.push([lines[p + m]![0], lines[H - s - 1]![1], ""]);
+  else if (N - s - p > m) {
+    const block = render([], n.slice(p + m, N - s), dash, c.eol, c.ind);
+    putLines(c, p + m > 0 ? lines[p + m - 1]![1] : lines[0]![0], block);
+  }
+}
+
+/**
+ * The text with the entry (the map `entry` on the lines [s, e), holding `have`) made `next`, edited
+ * in place; undefined when it cannot be exactly (the caller then writes it whole, or refuses).
+ */
+export function patchYamlEntry(
+  text: string,
+  entry: YNode | null,
+  [s, e]: [number, number],
+  have: unknown,
+  next: unknown,
+  eol: string,
+  ind: number,
+): string | undefined {
+  if (!isObj(have) || !isObj(next) || !isMap(entry) || !Object.keys(next).length) return undefined;
+  const marks = yamlMarks(text);
+  if (!marks.covered || within(marks.special, s, e)) return undefined;
+  const c: Ctx = { text, eol, ind, comments: marks.comments, splices: [] };
+  try {
+    patchMap(c, entry, have, next);
+  } catch (err) {
+    if (err instanceof NotInPlace) return undefined;
+    throw err;
+  }
+  if (c.splices.some(([a, b]) => a < s || b > e)) return undefined;
+  return applySplices(text, c.splices);
+}
