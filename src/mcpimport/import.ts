@@ -4,7 +4,7 @@
 // CLI command (src/cli/commands/pack-from-mcp.ts) talks to the server and
 // writes the files. The annotations are the server's hints (untrusted): the
 // rows are a draft the person reviews, and lint warns until they have.
-import { firstSentence, oneLine } from "../util/prose";
+import { codeSpan, firstSentence, oneLine } from "../util/prose";
 import { ARG_NAME_RE, VERB_KEY_RE } from "../pack/schema";
 import { isObj } from "../util/is";
 import { defaultProblem } from "../pack/arg-rules";
@@ -214,7 +214,8 @@ export function draftFromTools(
   return {
     id: opts.id,
     description: `${title}: an MCP server's tools as hcpx commands (drafted by hcpx pack from-mcp)`,
-    version: opts.server.version && opts.server.version.trim() ? opts.server.version.trim() : "0.0.0",
+    // one line: the pack's version lands in its Skill copies (src/projection/skillcopy.ts); mcp.server records the server's words as said
+    version: oneLine(opts.server.version, 40) ?? "0.0.0",
     server: {
       ...(opts.server.name ? { name: opts.server.name } : {}),
       ...(opts.server.version ? { version: opts.server.version } : {}),
@@ -329,7 +330,7 @@ export function renderSkill(d: McpDraft): string {
     "",
     `# ${d.id}`,
     "",
-    `The tools of the MCP server \`${d.server.name ?? (d.url !== undefined ? new URL(d.url).host : d.bin)}\`${d.server.version ? ` ${d.server.version}` : ""}, as hcpx commands: each call`,
+    `The tools of the MCP server ${codeSpan(d.server.name ?? (d.url !== undefined ? new URL(d.url).host : d.bin))}${d.server.version ? ` ${oneLine(d.server.version, 40)}` : ""}, as hcpx commands: each call`,
     d.url !== undefined
       ? "reaches the remote server and calls one tool. Arguments of type json take a JSON value"
       : "starts the server, calls one tool and stops it. Arguments of type json take a JSON value",

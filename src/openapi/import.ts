@@ -91,7 +91,8 @@ export function importOpenapi(docIn: unknown, id: string, opts: ImportOptions = 
     id,
     title,
     description,
-    version: typeof info.version === "string" && info.version.trim() ? info.version : "0.1.0",
+    // one line: the version lands in SKILL.md's Skill copies (src/projection/skillcopy.ts)
+    version: oneLine(info.version, 40) ?? "0.1.0",
     baseUrl,
     schemes,
     ...(docSecurity && docSecurity.length ? { security: docSecurity } : {}),

@@ -370,7 +370,8 @@ export function importOperation(
     operation,
     ...(operation === "write" ? { land: seen ? ("external" as const) : ("remote" as const) } : {}),
     confirm: method === "delete" || seen !== undefined,
-    tag: tags[0] ?? "other",
+    // a heading and a list item of SKILL.md: one line of the document's words
+    tag: oneLine(tags[0], 60) ?? "other",
     ...(operationId ? { operationId } : {}),
     source,
   };

@@ -1,5 +1,6 @@
 // An import's files: surface.json, the draft policy.json and SKILL.md.
 import { openapiLead, POLICY_LINE } from "../pack/skillsync";
+import { codeSpan } from "../util/prose";
 import { type ImportedArg, type ImportResult, type Json } from "./types";
 import { envPrefix } from "./names";
 
@@ -60,7 +61,7 @@ function credentialText(r: ImportResult): string {
       ? `\`${s.env}\` as a bearer token (${name})`
       : s.type === "basic"
         ? `\`${s.username_env}\`/\`${s.password_env}\` as HTTP Basic (${name})`
-        : `\`${s.env}\` as the ${s.in} ${s.in === "header" ? "header" : "parameter"} \`${s.name}\` (${name})`,
+        : `\`${s.env}\` as the ${s.in} ${s.in === "header" ? "header" : "parameter"} ${codeSpan(s.name)} (${name})`,
   );
   return parts.length ? ` with the user's credentials from the environment: ${parts.join("; ")}` : "";
 }
@@ -96,7 +97,7 @@ export function renderSkill(r: ImportResult): string {
     `# ${r.id}`,
     "",
     `${r.title}: an OpenAPI pack. The runtime sends each command as an HTTP request to`,
-    `\`${/^[a-z]+:/i.test(r.baseUrl) ? r.baseUrl : `$HCP_${envPrefix(r.id)}_BASE_URL + ${r.baseUrl}`}\`${credentialText(r)}.`,
+    `${codeSpan(/^[a-z]+:/i.test(r.baseUrl) ? r.baseUrl : `$HCP_${envPrefix(r.id)}_BASE_URL + ${r.baseUrl}`, 300)}${credentialText(r)}.`,
     POLICY_LINE.inferred,
     "Array and object arguments take JSON: `labels='[\"bug\"]'` on the command line, plain JSON in a tool call.",
     "",

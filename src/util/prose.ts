@@ -34,6 +34,11 @@ export function oneLine(s: unknown, max = 200): string | undefined {
   return t.length > max ? t.slice(0, max - 1).trimEnd() + "…" : t;
 }
 
+/** `s` as one inline code span of drafted text: oneLine, its backticks made `'` (one would end the span). */
+export function codeSpan(s: unknown, max = 200): string {
+  return "`" + (oneLine(s, max) ?? "").replace(/`/g, "'") + "`";
+}
+
 /** The first sentence of `s` (looked for in its first `scan` characters), at most 120 characters. */
 export function firstSentence(s: unknown, scan = 1000): string | undefined {
   const t = oneLine(s, scan);
