@@ -5,17 +5,22 @@
 // (it takes effect when such a pack is activated). `hcpx revoke <pattern…>`
 // removes exact allow patterns: a command granted only through a wildcard is
 // not revoked silently (the error says which pattern grants it and how to deny
-// it instead: `deny`, which adds the pattern to grants.deny). Each edit is
+// it instead: `deny`, which adds the pattern to grants.deny), and neither is
+// one granted by the user config merged under this one (exec counts it: a
+// project's deny wins over it); what a revoke leaves granted is said. Each edit is
 // checked and written atomically under the config's lock (src/config/file.ts).
 // Nothing here prints.
 import { checkPatterns, matches } from "../pack/grants";
 import { loadProject } from "../pack/load";
 import { arrayAppend, arrayRemove } from "../config/edit";
-import { openConfig, writeConfig } from "../config/file";
+import { checkConfigText, openConfig, writeConfig } from "../config/file";
 import { loadActive, matchedCommands } from "../config/active";
 import { warning, type CommonOpts } from "../config/common";
 import { HcpxError, type Problem } from "../util/errors";
 import { didYouMean } from "../util/suggest";
+import { display } from "../util/paths";
+import { CAPS, readTextFile } from "../util/readfile";
+import { resolve } from "node:path";
 
 export interface GrantReport {
   added: string[];
@@ -104,49 +109,88 @@ export function grant(patterns: string[], opts: CommonOpts): GrantReport {
   return { added, unchanged, patterns: result, config: cfg.file, warnings };
 }
 
+/** An allow pattern and, when it is another file's (the user config merged under this one), that file. */
+interface Source {
+  pattern: string;
+  file?: string;
+}
+
+/**
+ * The grants exec and status count besides this file's: the user config's, when it is merged under this one
+ * (src/pack/load.ts loadProject). Read through the one reader and checked as any config is.
+ */
+function userLayer(cfgFile: string): { file: string; allow: string[]; deny: string[] } | undefined {
+  const user = loadProject({ config: cfgFile }).userConfigFile;
+  if (!user || resolve(user) === resolve(cfgFile)) return undefined;
+  const g = checkConfigText(readTextFile(user, display(user), CAPS.config), display(user)).grants;
+  return { file: user, allow: g?.allow ?? [], deny: g?.deny ?? [] };
+}
+
+const named = (s: Source) => `'${s.pattern}'${s.file ? ` (in ${display(s.file)})` : ""}`;
+
+/**
+ * What `p` named that stays granted once this file's allow is `allow` and its deny `deny`, and by which allow
+ * patterns: the active commands `p` matched (or, with none active, a name it matches), against both files' grants.
+ */
+function stillGranted(
+  p: string,
+  hits: string[],
+  mine: { allow: string[]; deny: string[] },
+  user: ReturnType<typeof userLayer>,
+): { still: string[]; by: Source[] } {
+  const names = hits.length ? hits : [p.endsWith(".*") ? p.slice(0, -1) + "x" : p];
+  const allow: Source[] = [
+    ...mine.allow.map((pattern) => ({ pattern })),
+    ...(user?.allow ?? []).map((pattern) => ({ pattern, file: user!.file })),
+  ];
+  const deny = [...mine.deny, ...(user?.deny ?? [])];
+  const still = names.filter((n) => allow.some((a) => matches(a.pattern, n)) && !deny.some((d) => matches(d, n)));
+  return {
+    still: hits.length ? still : still.map(() => p),
+    by: allow.filter((a) => still.some((n) => matches(a.pattern, n))),
+  };
+}
+
 /** Take `patterns` out of the config's allow list (with `deny`: add them to its deny list as well). */
 export function revoke(patterns: string[], opts: CommonOpts & { deny?: boolean }): RevokeReport {
   checkPatterns(patterns);
   const cfg = openConfig(opts);
-  const allow = cfg.data.grants?.allow ?? [];
+  const user = userLayer(cfg.file);
+  const { packs } = loadActive(loadProject({ config: cfg.file }));
+  let allow = [...(cfg.data.grants?.allow ?? [])];
   const deny = [...(cfg.data.grants?.deny ?? [])];
   let text = cfg.text;
   const removed: string[] = [];
   const denied: string[] = [];
-  const warnings: Problem[] = [];
-  const errors: Problem[] = [];
   for (const p of patterns) {
-    if (opts.deny) {
-      if (!deny.includes(p)) {
-        text = arrayAppend(text, ["grants", "deny"], p);
-        deny.push(p);
-        denied.push(p);
-      }
-      if (allow.includes(p)) {
-        text = arrayRemove(text, ["grants", "allow"], p);
-        removed.push(p);
-      }
-      continue;
+    if (opts.deny && !deny.includes(p)) {
+      text = arrayAppend(text, ["grants", "deny"], p);
+      deny.push(p);
+      denied.push(p);
     }
     if (allow.includes(p)) {
       text = arrayRemove(text, ["grants", "allow"], p);
+      allow = allow.filter((a) => a !== p);
       removed.push(p);
-      const still = allow.filter((a) => a !== p && matches(a, p.replace(/\.\*$/, ".x")));
-      if (still.length && !p.endsWith(".*"))
+    }
+  }
+  const warnings: Problem[] = [];
+  const errors: Problem[] = [];
+  for (const p of opts.deny ? [] : patterns) {
+    const { still, by } = stillGranted(p, matchedCommands(packs, p), { allow, deny }, user);
+    if (removed.includes(p)) {
+      if (by.length)
         warnings.push(
           warning(
             "still_granted",
-            `${p} is still granted by ${still.map((s) => `'${s}'`).join(", ")}`,
-            `hcpx revoke --deny ${p}`,
+            `${still.join(", ")} ${still.length > 1 ? "are" : "is"} still granted by ${by.map(named).join(", ")}`,
+            `hcpx revoke --deny ${still.length === 1 ? still[0] : p}`,
           ),
         );
-      continue;
-    }
-    const by = allow.filter((a) => matches(a, p.endsWith(".*") ? p.slice(0, -1) + "x" : p));
-    if (by.length) {
+    } else if (by.length) {
       errors.push({
         code: "granted_by_wildcard",
-        message: `'${p}' is not an allow pattern itself; it is granted by ${by.map((s) => `'${s}'`).join(", ")}`,
+        message: `'${p}' is not an allow pattern itself; it is granted by ${by.map(named).join(", ")}`,
         hint: `to withhold it, deny it: hcpx revoke --deny ${p}`,
       });
     } else

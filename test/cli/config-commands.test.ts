@@ -201,6 +201,34 @@ describe("hcpx grant / revoke", () => {
     expect(s.data.packs[0]!.commands.find((c) => c.verb === "balance")!.granted).toBe(true);
   });
 
+  it("revoke counts every grant exec counts: the user config's, and a `*` beside a `<pack>.*`", async () => {
+    const p = project(`{ packs: ["./packs/ledger"], grants: { allow: ["ledger.balance"] } }\n`);
+    const xdg = tmp("hcpx-xdg-");
+    mkdirSync(join(xdg, "hcp"));
+    writeFileSync(join(xdg, "hcp", "config.json5"), `{ grants: { allow: ["ledger.*"] } }\n`);
+    const env = { XDG_CONFIG_HOME: xdg };
+    // granted by the user config alone: not "was not granted", nothing written
+    const r = await hcpx(["revoke", "ledger.transfer", "--json"], p.dir, env);
+    expect(r.code).toBe(1);
+    expect(envelope(r).error).toMatchObject({
+      code: "granted_by_wildcard",
+      message: expect.stringContaining("'ledger.*' (in "),
+      hint: "to withhold it, deny it: hcpx revoke --deny ledger.transfer",
+    });
+    // removed here, still granted there: said
+    const b = await hcpx(["revoke", "ledger.balance", "--json"], p.dir, env);
+    expect(b.code, b.stderr).toBe(0);
+    expect(envelope<{ warnings: unknown[] }>(b).data.warnings).toEqual([
+      expect.objectContaining({ code: "still_granted", message: expect.stringContaining("'ledger.*' (in ") }),
+    ]);
+    const q = project(`{ packs: ["./packs/ledger"], grants: { allow: ["ledger.*", "*"] } }\n`);
+    const w = await hcpx(["revoke", "ledger.*", "--json"], q.dir);
+    expect(w.code, w.stderr).toBe(0);
+    expect(envelope<{ warnings: unknown[] }>(w).data.warnings).toEqual([
+      expect.objectContaining({ code: "still_granted", message: expect.stringContaining("by '*'") }),
+    ]);
+  });
+
   it("every edited config still parses as JSON5 with the expected value", async () => {
     const p = project();
     await hcpx(["activate", "packs/git"], p.dir);
