@@ -174,6 +174,7 @@ export function draftFromTools(
   const notes: string[] = [];
   const commands: DraftCommand[] = [];
   const used = new Set<string>();
+  const usedTool = new Set<string>();
   for (const t of tools) {
     if (typeof t?.name !== "string" || t.name === "") {
       notes.push("a tool without a name was left out");
@@ -184,9 +185,11 @@ export function draftFromTools(
       notes.push(`tool '${t.name}': its name gives no verb_key; left out`);
       continue;
     }
-    if (used.has(verb)) {
+    // taken: the verb, or the host tool name it makes (dots become `_`: `a.b` and `a_b` meet as `<pack>__a_b`)
+    const taken = (v: string) => used.has(v) || usedTool.has(v.replace(/\./g, "_"));
+    if (taken(verb)) {
       let n = 2;
-      while (used.has(`${verb}-${n}`)) n++;
+      while (taken(`${verb}-${n}`)) n++;
       notes.push(`tool '${t.name}': verb_key '${verb}' was taken, named '${verb}-${n}'`);
       verb = `${verb}-${n}`;
     }
@@ -196,6 +199,7 @@ export function draftFromTools(
       continue;
     }
     used.add(verb);
+    usedTool.add(verb.replace(/\./g, "_"));
     const summary =
       firstSentence(t.description, 2000) ??
       oneLine(t.title ?? t.annotations?.title) ??

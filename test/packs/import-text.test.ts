@@ -72,3 +72,19 @@ describe("the Skill copy hosts read", () => {
     expect(line.indexOf("-->")).toBe(line.length - 3);
   });
 });
+
+describe("pack from-mcp: tools whose names meet on a host", () => {
+  it("a.b and a_b get verbs whose tool names differ, so the drafted pack lints", () => {
+    const tool = (name: string) => ({ name, inputSchema: { type: "object" }, annotations: { readOnlyHint: true } });
+    const d = draftFromTools([tool("a.b"), tool("a_b"), tool("A_B")], {
+      id: "coll",
+      bin: "node",
+      args: [],
+      env: [],
+      server: {},
+    });
+    const names = d.commands.map((c) => c.verb_key.replace(/\./g, "_"));
+    expect(new Set(names).size).toBe(3);
+    expect(d.commands.map((c) => c.tool)).toEqual(["a.b", "a_b", "A_B"]);
+  });
+});
