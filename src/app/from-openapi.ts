@@ -266,7 +266,30 @@ export async function planFromOpenapi(document: string, opts: FromOpenapiOptions
     ["policy.json", renderPolicy(result)],
     ["SKILL.md", renderSkill(result)],
   ] as const;
+  refuseUnreadable(planned);
   return { id, dir, files: [...planned], documentFiles: files.length, result };
+}
+
+/** What the pack's files are read with (src/util/readfile.ts CAPS): a file past its cap would make a pack that never loads. */
+const READ_CAP: Record<string, number> = {
+  "surface.json": CAPS.pack,
+  "policy.json": CAPS.pack,
+  "SKILL.md": CAPS.skill,
+};
+
+function refuseUnreadable(files: readonly (readonly [string, string])[]): void {
+  for (const [name, body] of files) {
+    const cap = READ_CAP[name];
+    const n = Buffer.byteLength(body);
+    if (cap !== undefined && n > cap)
+      fail(
+        "too_large",
+        `the pack's ${name} would be ${n} bytes, more than the ${cap} hcpx reads; nothing was written`,
+        {
+          hint: "import fewer operations (--include tag:<tag>, path:/…/**, op:<operationId>, or --exclude)",
+        },
+      );
+  }
 }
 
 /** Write the plan: the document, surface, policy and Skill land together or not at all; what was written must load. */

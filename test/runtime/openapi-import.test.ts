@@ -5,7 +5,7 @@
 // huge pack that keeps the prompt block and the `hcp` tool description bounded.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -283,6 +283,30 @@ describe("documents as they are", () => {
         expect(r.stdout, "no line of a file outside").not.toContain("root:");
       }
     }
+  });
+
+  it("a pack whose surface.json would be more than hcpx reads is refused before anything is written", async () => {
+    const w = tmp("hcpx-oa-big-");
+    const properties = Object.fromEntries(
+      Array.from({ length: 40_000 }, (_, i) => [`p${i}`, { type: "string", description: "x".repeat(100) }]),
+    );
+    const body = { content: { "application/json": { schema: { type: "object", properties } } } };
+    writeFileSync(
+      join(w, "big.json"),
+      JSON.stringify({
+        openapi: "3.0.3",
+        info: { title: "big", version: "1" },
+        servers: [{ url: "http://127.0.0.1:9" }],
+        paths: { "/w": { post: { operationId: "wide", requestBody: body, responses: {} } } },
+      }),
+    );
+    const r = await runHcpx(["pack", "from-openapi", "big.json", "--id", "big", "--json"], { cwd: w });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error).toMatchObject({
+      code: "too_large",
+      message: expect.stringContaining("surface.json would be"),
+    });
+    expect(existsSync(join(w, "packs", "big"))).toBe(false);
   });
 
   it("a relative server URL resolves against --origin; without it the pack keeps the path and the runtime asks for the origin", async () => {
