@@ -14,6 +14,8 @@ export interface Style {
   unquotedKeys: boolean;
   /** one indentation step, e.g. two spaces */
   indentUnit: string;
+  /** the line end a new line gets: CRLF in a document whose lines end so */
+  eol: "\n" | "\r\n";
 }
 
 export interface Cst {
@@ -36,13 +38,14 @@ export function parseCst(text: string): Cst {
       quote: t.singleQuotes > t.doubleQuotes ? "'" : '"',
       unquotedKeys: t.unquotedKeys >= t.quotedKeys,
       indentUnit: m ? m[1]! : "  ",
+      eol: text.split("\r\n").length * 2 > text.split("\n").length + 1 ? "\r\n" : "\n",
     },
   };
 }
 
 const IDENT_RE = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-export function renderString(s: string, style: Style): string {
+export function renderString(s: string, style: Pick<Style, "quote">): string {
   const json = JSON.stringify(s);
   if (style.quote === '"') return json;
   return "'" + json.slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'") + "'";
@@ -72,13 +75,17 @@ function lineEnd(text: string, at: number): number {
   const e = text.indexOf("\n", at);
   return e < 0 ? text.length : e;
 }
+/** Where a line's end starts: before the CR of a CRLF. */
+function beforeEol(text: string, le: number): number {
+  return le > 0 && text[le - 1] === "\r" && text[le] === "\n" ? le - 1 : le;
+}
 function indentOf(text: string, at: number): string {
   const ls = lineStart(text, at);
   return /^[ \t]*/.exec(text.slice(ls))![0];
 }
 /** Only whitespace and a comment from `from` to the end of its line? */
 function restIsTrivia(text: string, from: number): boolean {
-  const rest = text.slice(from, lineEnd(text, from));
+  const rest = text.slice(from, beforeEol(text, lineEnd(text, from)));
   return /^\s*(\/\/.*|\/\*.*?\*\/\s*)?$/.test(rest);
 }
 function onlyWsBefore(text: string, at: number): boolean {
@@ -108,7 +115,8 @@ function insertItem(text: string, c: Node, itemText: string, style: Style): stri
     if (/^\s*$/.test(inner)) {
       if (inner.includes("\n")) {
         const ind = indentOf(text, close);
-        return text.slice(0, c.start + 1) + "\n" + ind + style.indentUnit + itemText + ",\n" + ind + text.slice(close);
+        const nl = style.eol;
+        return text.slice(0, c.start + 1) + nl + ind + style.indentUnit + itemText + "," + nl + ind + text.slice(close);
       }
       const pad = c.kind === "object" ? " " : "";
       return text.slice(0, c.start + 1) + pad + itemText + pad + text.slice(close);
@@ -117,7 +125,7 @@ function insertItem(text: string, c: Node, itemText: string, style: Style): stri
     const ind = indentOf(text, close);
     if (onlyWsBefore(text, close)) {
       const ls = lineStart(text, close);
-      return text.slice(0, ls) + ind + style.indentUnit + itemText + ",\n" + text.slice(ls);
+      return text.slice(0, ls) + ind + style.indentUnit + itemText + "," + style.eol + text.slice(ls);
     }
     return text.slice(0, close) + " " + itemText + " " + text.slice(close);
   }
@@ -131,7 +139,7 @@ function insertItem(text: string, c: Node, itemText: string, style: Style): stri
   if (ownLine && restIsTrivia(text, afterLast)) {
     // new line after the last item's line, same indentation, same comma style
     const ind = indentOf(text, last.start);
-    const le = lineEnd(text, afterLast);
+    const le = beforeEol(text, lineEnd(text, afterLast));
     let out = text;
     let shift = 0;
     if (!trailingComma) {
@@ -139,13 +147,13 @@ function insertItem(text: string, c: Node, itemText: string, style: Style): stri
       shift = 1;
     }
     const at = le + shift;
-    return out.slice(0, at) + "\n" + ind + itemText + (trailingComma ? "," : "") + out.slice(at);
+    return out.slice(0, at) + style.eol + ind + itemText + (trailingComma ? "," : "") + out.slice(at);
   }
   if (ownLine) {
     // e.g. `  "b"]` — the closing bracket follows on the same line
     const ind = indentOf(text, last.start);
-    if (trailingComma) return text.slice(0, afterLast) + "\n" + ind + itemText + "," + text.slice(afterLast);
-    return text.slice(0, last.end) + ",\n" + ind + itemText + text.slice(last.end);
+    if (trailingComma) return text.slice(0, afterLast) + style.eol + ind + itemText + "," + text.slice(afterLast);
+    return text.slice(0, last.end) + "," + style.eol + ind + itemText + text.slice(last.end);
   }
   // inline: `["a", "b"]` → `["a", "b", "c"]`
   if (trailingComma) return text.slice(0, afterLast) + " " + itemText + "," + text.slice(afterLast);

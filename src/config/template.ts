@@ -7,7 +7,7 @@ export interface InitAnswers {
 }
 
 export function configTemplate(a: InitAnswers): string {
-  const q = (s: string) => renderString(s, { quote: '"', unquotedKeys: true, indentUnit: "  " });
+  const q = (s: string) => renderString(s, { quote: '"' });
   return `// hcp.config.json5 — which packs this project uses and what may run.
 // JSON5: comments, trailing commas and unquoted keys are fine.
 // Edit by hand, or with: hcpx activate <pack-dir> · hcpx grant <pattern> · hcpx revoke <pattern>

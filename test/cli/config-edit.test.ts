@@ -25,6 +25,21 @@ describe("config editor (JSON5, comment-preserving)", () => {
     expect(arrayAppend(`{\n  a: [\n    "x"]\n}`, ["a"], "z")).toBe(`{\n  a: [\n    "x",\n    "z"]\n}`);
   });
 
+  it("keeps a CRLF document's line ends: every line it adds ends in CRLF too", () => {
+    const crlf = (s: string) => s.replace(/\n/g, "\r\n");
+    const lf = HAND.replace("    deny: [],\n", "    deny: [\n    ],\n");
+    const a = arrayAppend(crlf(lf), ["packs"], "./packs/transit");
+    expect(a).toBe(crlf(arrayAppend(lf, ["packs"], "./packs/transit")));
+    const d = arrayAppend(a, ["grants", "deny"], "ledger.transfer");
+    expect(d).toBe(
+      crlf(arrayAppend(arrayAppend(lf, ["packs"], "./packs/transit"), ["grants", "deny"], "ledger.transfer")),
+    );
+    expect(d.replace(/\r\n/g, "")).not.toMatch(/[\r\n]/);
+    expect(arrayRemove(arrayRemove(d, ["grants", "deny"], "ledger.transfer"), ["packs"], "./packs/transit")).toBe(
+      crlf(lf),
+    );
+  });
+
   it("creates a missing key path in the object, matching key style", () => {
     expect(arrayAppend(`{\n  packs: [],\n}\n`, ["grants", "allow"], "a.b")).toBe(
       `{\n  packs: [],\n  grants: { allow: ["a.b"] },\n}\n`,
