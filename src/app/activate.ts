@@ -7,10 +7,10 @@
 // unless keepGrants. Nothing here prints or asks.
 import { basename, relative } from "node:path";
 import { HcpxError, type Problem, fail } from "../util/errors";
-import type { Pack } from "../pack/model";
+import type { Command, Grants, Pack } from "../pack/model";
 import { display, toPosix } from "../util/paths";
 import { declaredId, loadPack, loadProject } from "../pack/load";
-import { grantedByDefault, isGranted } from "../pack/grants";
+import { grantedByDefault, isGranted, matches } from "../pack/grants";
 import { loadSkill } from "../pack/skill";
 import { arrayAppend, arrayRemove } from "../config/edit";
 import { openConfig, writeConfig } from "../config/file";
@@ -27,8 +27,41 @@ export interface Activated {
   alreadyActive: boolean;
   granted: string[];
   /** passThrough: a pass-through verb (the agent's own argv), never granted by default */
-  withheld: { verb: string; operation: string; land?: string; confirm: boolean; passThrough?: true }[];
+  withheld: CommandWord[];
+  /**
+   * The writes and pass-through verbs that activate never grants but that an allow pattern already in the
+   * grants (this config's or the user config's: `*`, `<id>.*`) covers: they run now, and the person is told.
+   */
+  grantedBy: (CommandWord & { by: string[] })[];
   warnings: Problem[];
+}
+
+/** A command as activate reports it: its verb and Policy. */
+export interface CommandWord {
+  verb: string;
+  operation: string;
+  land?: string;
+  confirm: boolean;
+  passThrough?: true;
+}
+
+const word = (cmd: Command): CommandWord => ({
+  verb: cmd.verb_key,
+  operation: cmd.policy.operation,
+  ...(cmd.policy.land ? { land: cmd.policy.land } : {}),
+  confirm: cmd.policy.confirm,
+  ...(cmd.passThrough ? { passThrough: true as const } : {}),
+});
+
+/** What the merged grants (user config included) withhold of `pack`, and what they grant that activate never would. */
+function grantState(grants: Grants, pack: Pack): Pick<Activated, "withheld" | "grantedBy"> {
+  const granted = (cmd: Command) => isGranted(grants, pack.id, cmd.verb_key);
+  return {
+    withheld: pack.commands.filter((cmd) => !granted(cmd)).map(word),
+    grantedBy: pack.commands
+      .filter((cmd) => !grantedByDefault(cmd) && granted(cmd))
+      .map((cmd) => ({ ...word(cmd), by: grants.allow.filter((p) => matches(p, `${pack.id}.${cmd.verb_key}`)) })),
+  };
 }
 
 /**
@@ -82,17 +115,8 @@ export async function activateDir(dir: string, opts: CommonOpts & { withhold?: s
   }
   if (text !== cfg.text) writeConfig(cfg.file, text);
   // the merged view (user config included) decides what is effectively granted
-  const project = loadProject({ config: cfg.file });
-  const withheld = pack.commands
-    .filter((cmd) => !isGranted(project.grants, pack.id, cmd.verb_key))
-    .map((cmd) => ({
-      verb: cmd.verb_key,
-      operation: cmd.policy.operation,
-      ...(cmd.policy.land ? { land: cmd.policy.land } : {}),
-      confirm: cmd.policy.confirm,
-      ...(cmd.passThrough ? { passThrough: true as const } : {}),
-    }));
-  return { pack, dir, entry, config: cfg.file, alreadyActive: !!already, granted, withheld, warnings: lint.warnings };
+  const state = grantState(loadProject({ config: cfg.file }).grants, pack);
+  return { pack, dir, entry, config: cfg.file, alreadyActive: !!already, granted, ...state, warnings: lint.warnings };
 }
 
 export interface Deactivated {

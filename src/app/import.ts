@@ -24,6 +24,7 @@ import { idFromName, packFromMcp, packFromRemote } from "../mcpimport/write";
 import { isCredentialHeader, urlProblem, type McpHeaderSpec } from "../pack/mcp-remote";
 import { neutralLine as o } from "../util/neutral";
 import { isObj } from "../util/is";
+import type { Activated } from "./activate";
 
 export interface ImportOptions {
   scope?: "project" | "user";
@@ -36,7 +37,7 @@ export interface ImportOptions {
   /** --config <file> */
   config?: string;
   /** `--activate`: activate each pack once written (the caller's `hcpx activate`: its reads granted, never a write) */
-  activate?: (dir: string) => Promise<{ granted: string[]; warnings: Problem[] }>;
+  activate?: (dir: string) => Promise<Pick<Activated, "granted" | "grantedBy" | "warnings">>;
 }
 
 export interface HostServer {
@@ -61,8 +62,8 @@ export interface ImportedPack {
   commands: number;
   env: string[];
   lintErrors: number;
-  /** with --activate: the read grants it got */
-  activated?: { granted: string[] };
+  /** with --activate: the read grants it got, and the writes a pattern already in the grants covers */
+  activated?: { granted: string[]; grantedBy: Activated["grantedBy"] };
 }
 
 export interface ImportReport {
@@ -296,7 +297,7 @@ export async function importHost(host: string, opts: ImportOptions): Promise<Imp
     if (opts.activate && lintErrors === 0) {
       const a = await opts.activate(r.dir);
       warnings.push(...a.warnings);
-      activated = { granted: a.granted };
+      activated = { granted: a.granted, grantedBy: a.grantedBy };
     }
     imported.push({
       server: name,

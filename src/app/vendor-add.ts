@@ -68,6 +68,7 @@ export type AddReport =
       reach: Reach;
       granted: string[];
       withheld: Activated["withheld"];
+      grantedBy: Activated["grantedBy"];
       /** --force over a vendored version: its Policy change, and the grants that change took back */
       change?: { changed: ReachDiff["changed"]; withdrawn: string[]; denied: string[] };
       warnings: Problem[];
@@ -137,6 +138,7 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
     reach,
     granted: act.granted,
     withheld: act.withheld,
+    grantedBy: act.grantedBy,
     ...(change?.changed.length ? { change: { changed: change.changed, withdrawn: w.removed, denied: w.denied } } : {}),
     warnings: staged.warnings,
   };

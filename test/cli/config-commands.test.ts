@@ -35,6 +35,22 @@ describe("hcpx activate / deactivate", () => {
     expect(p.read()).toBe(HAND);
   });
 
+  it("says which writes a pattern already in the grants covers: activate granted none, but they run", async () => {
+    const p = project(`{ packs: [], grants: { allow: ["ledger.*"], deny: ["ledger.entry.delete"] } }\n`);
+    const r = await hcpx(["activate", "./packs/ledger", "--json"], p.dir);
+    expect(r.code, r.stderr).toBe(0);
+    const env = envelope<{ grantedBy: { verb: string; operation: string; by: string[] }[]; withheld: unknown[] }>(r);
+    expect(env.data.grantedBy.map((g) => g.verb).sort()).toEqual(["account.open", "entry.add", "transfer"]);
+    expect(env.data.grantedBy.find((g) => g.verb === "transfer")).toMatchObject({
+      operation: "write",
+      by: ["ledger.*"],
+    });
+    const human = await hcpx(["activate", "./packs/ledger"], p.dir);
+    expect(human.stdout).toContain(
+      "already granted by 'ledger.*': ledger.account.open (write), ledger.entry.add (write), ledger.transfer (write, confirm)",
+    );
+  });
+
   it("grants the reads of a pack with writes, and says how to grant a write", async () => {
     const p = project(`{ packs: [], grants: { allow: [] } }\n`);
     const r = await hcpx(["activate", "./packs/ledger", "--json"], p.dir);

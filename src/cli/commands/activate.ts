@@ -7,12 +7,13 @@ import { display } from "../../util/paths";
 import type { CommonOpts } from "../../config/common";
 import { activateDir } from "../../app/activate";
 import { c, done, makeOut, printWarnings } from "../output";
+import { commandWord, grantedByLines } from "../grant-lines";
 
 export async function run(dirArg: string, opts: CommonOpts): Promise<number> {
   const out = makeOut(opts);
   const dir = resolve(dirArg);
   const r = await activateDir(dir, opts);
-  const { pack, entry, granted, withheld } = r;
+  const { pack, entry, granted, withheld, grantedBy } = r;
   const already = r.alreadyActive;
   const cfg = { file: r.config };
   const lint = { warnings: r.warnings };
@@ -27,6 +28,7 @@ export async function run(dirArg: string, opts: CommonOpts): Promise<number> {
       alreadyActive: !!already,
       granted,
       withheld,
+      grantedBy,
       warnings: lint.warnings,
     },
     (col) => {
@@ -38,13 +40,9 @@ export async function run(dirArg: string, opts: CommonOpts): Promise<number> {
           ? `${c.green(col, "✓")} granted ${granted.length} read command(s): ${granted.slice(0, 12).join(", ")}${granted.length > 12 ? `, … and ${granted.length - 12} more (--json lists them all)` : ""}`
           : "  no new read grants needed",
       ];
+      lines.push(...grantedByLines(pack.id, grantedBy));
       if (withheld.length) {
-        const shown = withheld
-          .slice(0, 12)
-          .map(
-            (w) =>
-              `${pack.id}.${w.verb} (${w.operation}${w.passThrough ? ", pass-through" : ""}${w.confirm ? ", confirm" : ""})`,
-          );
+        const shown = withheld.slice(0, 12).map((w) => commandWord(pack.id, w));
         lines.push(
           `  not granted: ${shown.join(", ")}${withheld.length > shown.length ? `, … and ${withheld.length - shown.length} more (--json lists them all)` : ""}`,
         );

@@ -6,6 +6,7 @@ import { fail } from "../../util/errors";
 import { msOption } from "../options";
 import { importHost } from "../../app/import";
 import { c, done, makeOut, neutralLine as o, printWarnings } from "../output";
+import { grantedByLines } from "../grant-lines";
 import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
 
 export { readHostServers, type HostServer } from "../../app/import";
@@ -54,6 +55,7 @@ export async function run(host: string, opts: ImportOpts): Promise<number> {
       if (m.activated)
         lines.push(
           `  ${c.green(col, "✓")} activated; granted ${m.activated.granted.length} read command(s); a write is granted by name: hcpx grant ${o(m.id)}.<verb>`,
+          ...grantedByLines(m.id, m.activated.grantedBy),
         );
     }
     lines.push(

@@ -16,6 +16,7 @@ import { diffLines, widenedVerbs } from "../../packs/review";
 import { vendorInstall, vendorRemove, type VendorOpts } from "../../app/vendor";
 import { vendorAdd, type AddReport } from "../../app/vendor-add";
 import { vendorUpdate } from "../../app/vendor-update";
+import { grantedByLines } from "../grant-lines";
 import { c, done, failure, makeOut, neutralLine as o, printWarnings, sayRaw, writeJson } from "../output";
 
 export type { VendorOpts } from "../../app/vendor";
@@ -83,6 +84,7 @@ export async function runAdd(source: string, opts: VendorOpts): Promise<number> 
       reach: r.reach,
       granted: r.granted,
       withheld: r.withheld,
+      grantedBy: r.grantedBy,
       ...(r.change ? r.change : {}),
     },
     (col) =>
@@ -105,6 +107,7 @@ function addedLines(col: boolean, r: Extract<AddReport, { status: "added" }>): s
       ? [`  withdrew grant(s) of command(s) whose Policy widened: ${w.withdrawn.join(", ")}`]
       : []),
     ...(w.denied.length ? [`  denied by name (a wider pattern granted them): ${w.denied.join(", ")}`] : []),
+    ...grantedByLines(r.id, r.grantedBy),
     ...(r.withheld.length
       ? [
           `  not granted: ${r.withheld.map((h) => `${r.id}.${h.verb} (${h.operation}${h.confirm ? ", confirm" : ""})`).join(", ")}`,
