@@ -341,7 +341,7 @@ export function importOperation(
   if (Array.isArray(op.security) && op.security.length > 0 && opSec?.length === 0)
     notes.push(`${source}: none of its security schemes is supported; sent without credentials`);
   const accept = acceptOf(op);
-  const summary = oneLine(op.summary, 120) ?? firstSentence(op.description) ?? source;
+  const summary = oneLine(op.summary, 120) ?? firstSentence(op.description) ?? oneLine(source, 120) ?? method;
   const description = oneLine(op.description, 300);
   const operation = method === "get" || method === "head" ? "read" : "write";
   const seen =

@@ -186,6 +186,27 @@ describe("pack from-mcp: the summary of what the server says", () => {
   });
 });
 
+describe("pack from-openapi: the summary and the notes of what the document says", () => {
+  it("a path and a security scheme's name stay on their line", async () => {
+    const dir = await newProject();
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      servers: [{ url: "http://127.0.0.1:9" }],
+      components: { securitySchemes: { ["k" + N]: { type: "http", scheme: "bearer" } } },
+      paths: { ["/x" + N]: { get: { operationId: "getx", responses: {} } } },
+    };
+    writeFileSync(join(dir, "doc.json"), JSON.stringify(doc));
+    const r = await runHcpx(["pack", "from-openapi", "doc.json", "--id", "t"], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    for (const text of [r.stdout, r.stderr]) {
+      expect(text).not.toMatch(CONTROL);
+      expect(text).not.toMatch(FORGED);
+    }
+    expect(r.stderr).toContain("k\\x1b[1A");
+  });
+});
+
 describe("the neutraliser and the exit's colour (in-process)", () => {
   it("neutralise: idempotent, CRLF kept, every control and bidi character an escape; neutralLine also folds newline and tab and shows zero-width characters", async () => {
     const { neutralise, neutralLine } = await import("../../src/util/neutral");

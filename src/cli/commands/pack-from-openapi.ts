@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { display } from "../../util/paths";
 import type { CommonOpts } from "../../config/common";
 import { fromOpenapi, type FromOpenapiOptions as AppOptions } from "../../app/from-openapi";
-import { c, done, makeOut, printWarnings } from "../output";
+import { c, done, makeOut, neutralLine as o, printWarnings } from "../output";
 
 export interface FromOpenapiOptions extends AppOptions, Pick<CommonOpts, "json" | "config"> {}
 
@@ -22,7 +22,8 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
   const written = r.files;
   const notes = result.notes.map((m) => ({
     code: "openapi_import" as const,
-    message: m,
+    // one line each: a note quotes the document's names and paths (src/util/neutral.ts neutralLine)
+    message: o(m),
     severity: "warning" as const,
     ...(result.hints[m] ? { hint: result.hints[m]!.replace("<dir>", display(dir)) } : {}),
   }));
@@ -67,7 +68,7 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
           .slice(0, 40)
           .map(
             (cmd) =>
-              `  ${cmd.verb_key.padEnd(24)} ${cmd.http.method} ${cmd.http.path}  ${cmd.operation}${cmd.land === "external" ? " (external)" : ""}${cmd.confirm ? ", confirm" : ""}`,
+              `  ${cmd.verb_key.padEnd(24)} ${cmd.http.method} ${o(cmd.http.path)}  ${cmd.operation}${cmd.land === "external" ? " (external)" : ""}${cmd.confirm ? ", confirm" : ""}`,
           ),
         ...(result.commands.length > 40
           ? [`  … and ${result.commands.length - 40} more (see surface.json or --json)`]
