@@ -186,6 +186,37 @@ describe("pack from-mcp: the summary of what the server says", () => {
   });
 });
 
+describe("pack from-mcp: the notes about tools left out", () => {
+  it("a tool's argument name stays on its line", async () => {
+    const dir = await newProject();
+    mkdirSync(join(dir, "fx"));
+    cpSync(join(REPO, "test/fixtures/bins/mcp-pinned.mjs"), join(dir, "fx", "srv.mjs"));
+    const schema = (prop: string) => ({ type: "object", properties: { [prop]: { type: "string" } } });
+    const tools = [
+      { name: "ok", inputSchema: schema("a"), annotations: { readOnlyHint: true } },
+      { name: "odd", inputSchema: schema("a" + N) },
+    ];
+    writeFileSync(join(dir, "fx", "tools.json"), JSON.stringify({ tools }));
+    const r = await runHcpx(
+      [
+        "pack",
+        "from-mcp",
+        "--id",
+        "odd",
+        "--",
+        process.execPath,
+        join(dir, "fx", "srv.mjs"),
+        join(dir, "fx", "tools.json"),
+      ],
+      { cwd: dir, timeoutMs: 30_000 },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("its argument 'a\\x1b[1A");
+    expect(r.stderr).not.toMatch(CONTROL);
+    expect(r.stderr).not.toMatch(FORGED);
+  });
+});
+
 describe("pack from-openapi: the summary and the notes of what the document says", () => {
   it("a path and a security scheme's name stay on their line", async () => {
     const dir = await newProject();

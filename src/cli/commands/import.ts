@@ -31,7 +31,11 @@ export async function run(host: string, opts: ImportOpts): Promise<number> {
     timeoutMs: msOption("--timeout", opts.timeout),
     activate,
   });
-  printWarnings(r.warnings, out);
+  // a note quotes the servers' tool and argument names: one line each (--json keeps them exact)
+  printWarnings(
+    r.warnings.map((w) => (w.code === "mcp_import" ? { ...w, message: o(w.message) } : w)),
+    out,
+  );
   const made = r.imported;
   done(out, { host, scope, file: r.file, servers: r.servers, imported: made }, (col) => {
     const lines = [`${r.hostName} (${r.file}): ${r.servers.length} MCP server(s)`];

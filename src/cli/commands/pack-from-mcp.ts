@@ -38,7 +38,11 @@ export async function run(command: string[], opts: FromMcpCliOptions): Promise<n
     config: opts.config,
   });
   const errors = r.lint.filter((p) => p.severity !== "warning");
-  printWarnings(r.warnings, out);
+  // a note quotes the server's tool and argument names: one line each (--json keeps them exact)
+  printWarnings(
+    r.warnings.map((w) => (w.code === "mcp_import" ? { ...w, message: o(w.message) } : w)),
+    out,
+  );
   const cmds = r.draft.commands;
   done(
     out,
