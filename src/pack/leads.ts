@@ -2,7 +2,7 @@
 // in CLAUDE.md / AGENTS.md / rule files and of `hcpx mcp`'s instructions, under
 // the pack's own `### <pack>` heading and above its `Verbs:` line. So a lead
 // is one line (no line break of any kind: it would add a heading or a `Verbs:`
-// line of the pack's own), there are at most MAX_LEADS of them, and each is
+// line of the pack's own) and is not such a line itself (OWN_LINE), there are at most MAX_LEADS of them, and each is
 // bounded (MAX_LEAD_HARD; lint warns past MAX_LEAD). Checked where the Skill is
 // loaded (./skill.ts), so lint, generate, adopt and mcp refuse the same Skill.
 import type { Problem } from "../util/errors";
@@ -15,6 +15,12 @@ export const MAX_LEADS = 3;
 
 /** A line break: LF, CR, NEL, and the line and paragraph separators. */
 const BREAK = /[\n\r\u0085\u2028\u2029]/;
+/**
+ * A line of the block's own, which a lead may not be either (src/projection/build.ts packLines): a Markdown
+ * heading (`### gitx`), a setext underline (`===`, `---`: it makes the line above a heading), an HTML comment
+ * (hcpx's `<!-- hcp:… -->` lines), or hcpx's `Verbs:` / `Observes only:` line.
+ */
+const OWN_LINE = /^\s{0,3}(#{1,6}(\s|$)|(=+|-+)\s*$|<!--)|^\s*(verbs|observes only)\s*:/i;
 
 /**
  * The SKILL.md line (1-based) of lead `i`: the i-th item (`- …`, or the i-th
@@ -60,6 +66,14 @@ export function leadProblems(leads: string[], asList: boolean, frontmatterText: 
         severity: "error",
         message: `the Skill's ${asList ? `leads[${i}]` : "leads"} holds a line break: a lead is one line of the prompt block in host files (CLAUDE.md, AGENTS.md), and a second line would be the pack's own heading or Verbs: line`,
         hint: "write each lead on one line (as a list item, or one lead per line of a `leads: |` block): at most 3 leads",
+        ...at(i),
+      });
+    else if (OWN_LINE.test(l))
+      out.push({
+        code: "host_text_unsafe",
+        severity: "error",
+        message: `the Skill's ${asList ? `leads[${i}]` : "leads"} reads as a line of hcpx's own prompt block (a heading, a Verbs: line, a comment): the block gives each pack its heading and Verbs: line, and a lead under another pack's heading would speak for that pack`,
+        hint: "start the lead with the pack's id, like `transit: plan journeys; reads: plan, departures`",
         ...at(i),
       });
     else if (l.length > MAX_LEAD_HARD)
