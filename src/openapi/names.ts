@@ -115,12 +115,18 @@ export function fitVerb(verb: string, packId: string, key: string): string {
   return out.replace(/[._]+$/, "") + h;
 }
 
+/**
+ * Names an arg may not have: JavaScript's own, and `confirm`, the tool call's flag of a gated write (a tool
+ * whose arg is named so is refused where tools are made, src/projection/tools.ts reserved_arg).
+ */
+const TAKEN = new Set(["__proto__", "constructor", "prototype", "confirm"]);
+
 /** A usable arg name for a parameter / property name (the original stays in `name`). */
 export function argName(raw: string): string {
-  if (ARG_NAME_RE.test(raw) && raw !== "__proto__" && raw !== "constructor" && raw !== "prototype") return raw;
+  if (ARG_NAME_RE.test(raw) && !TAKEN.has(raw)) return raw;
   let s = raw.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "");
   if (!s || !/^[A-Za-z_]/.test(s)) s = `p_${s}`;
-  if (s === "__proto__" || s === "constructor" || s === "prototype") s = `p_${s}`;
+  if (TAKEN.has(s)) s = `p_${s}`;
   return s;
 }
 

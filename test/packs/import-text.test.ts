@@ -88,3 +88,26 @@ describe("pack from-mcp: tools whose names meet on a host", () => {
     expect(d.commands.map((c) => c.tool)).toEqual(["a.b", "a_b", "A_B"]);
   });
 });
+
+describe("pack from-openapi: a parameter named like the tool call's own confirm", () => {
+  it("is drafted under another arg name (its wire name kept), so the gated write's tool has one confirm", () => {
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "C", version: "1" },
+      paths: {
+        "/a/{confirm}": {
+          delete: {
+            operationId: "delA",
+            parameters: [{ name: "confirm", in: "path", required: true, schema: { type: "string" } }],
+            responses: {},
+          },
+        },
+      },
+    };
+    const [cmd] = importOpenapi(doc, "c").commands;
+    expect(Object.keys(cmd!.args)).not.toContain("confirm");
+    const arg = Object.entries(cmd!.args).find(([, a]) => a.name === "confirm");
+    expect(arg).toBeDefined();
+    expect(cmd!.http.path).toBe(`/a/{${arg![0]}}`);
+  });
+});
