@@ -10,6 +10,7 @@
 // descriptions, its instructions and on stderr.
 import { HcpxError, type Problem } from "../util/errors";
 import { display } from "../util/paths";
+import { neutralLine } from "../util/neutral";
 import { loadPacksTolerant, type BrokenPack } from "../pack/load";
 import type { Command, Pack, Project } from "../pack/model";
 import { buildProjection } from "../projection/build";
@@ -86,13 +87,19 @@ function firstError(problems: Problem[]): Problem | undefined {
   return problems.find((p) => p.severity !== "warning") ?? problems[0];
 }
 
-/** One line per broken pack: `- <id or dir>: <file>:<line>: <what>`. */
+/**
+ * One line per broken pack: `- <id or dir>: <file>:<line>: <what>`. One line indeed (neutralLine): the reason
+ * may quote the pack's own text (an unknown key, a value), which must not add a line to the instructions and
+ * tool descriptions the model reads as hcpx's.
+ */
 export function brokenLines(broken: BrokenPack[]): string[] {
   return broken.map((b) => {
     const p = firstError(b.problems);
     const where = p?.file ? `${p.file}${p.line ? `:${p.line}` : ""}: ` : "";
     const more = b.problems.length > 1 ? ` (+${b.problems.length - 1} more)` : "";
-    return `- ${b.id !== undefined ? `${b.id} (${display(b.dir)})` : display(b.dir)}: ${where}${p?.message ?? "does not load"}${more}`;
+    return neutralLine(
+      `- ${b.id !== undefined ? `${b.id} (${display(b.dir)})` : display(b.dir)}: ${where}${p?.message ?? "does not load"}${more}`,
+    );
   });
 }
 
