@@ -8,6 +8,7 @@
 // differ (validcache.ts hands back the parsed one).
 import type * as z from "zod/mini";
 import { HcpxError, pathToString, type ErrorCode, type Problem } from "../util/errors";
+import { neutralLine } from "../util/neutral";
 import { locate, parseJson5, readJson5, type Json5Doc } from "./json5";
 import { schemaFor, type Schemas } from "./schema";
 import { cachedValue, markValidated } from "./validcache";
@@ -259,7 +260,8 @@ export function validate<T>(
           problemAt(
             [...path, k],
             "unknown_key",
-            `unknown key '${k}'${path.length ? ` in ${pathToString(path)}` : ""}`,
+            // the key is the file's text, a name: on its line (a line break in it would add lines to the error)
+            `unknown key '${neutralLine(k)}'${path.length ? ` in ${pathToString(path)}` : ""}`,
             hint,
           ),
         );

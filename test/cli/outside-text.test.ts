@@ -186,6 +186,21 @@ describe("pack from-mcp: the summary of what the server says", () => {
   });
 });
 
+describe("lint: an unknown key of a pack is a name", () => {
+  it("stays on its line in the error", async () => {
+    const dir = oddPack();
+    const surface = JSON.parse(readFileSync(join(dir, "surface.json"), "utf8"));
+    writeFileSync(join(dir, "surface.json"), JSON.stringify({ ["k" + N]: 1, ...surface }));
+    const r = await runHcpx(["lint", dir], { cwd: dir });
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toContain("unknown key 'k\\x1b[1A");
+    for (const text of [r.stdout, r.stderr]) {
+      expect(text).not.toMatch(CONTROL);
+      expect(text).not.toMatch(FORGED);
+    }
+  });
+});
+
 describe("pack from-mcp: the notes about tools left out", () => {
   it("a tool's argument name stays on its line", async () => {
     const dir = await newProject();
