@@ -370,10 +370,7 @@ export function filterSkillBody(skill: Skill, granted: Command[], w: Withheld): 
 /** YAML double-quoted scalar (JSON string syntax is valid YAML). */
 const q = (s: string) => JSON.stringify(s);
 
-/**
- * A pack's text inside hcpx's own `<!-- … -->` line: on that line (a line break an escape) and inside the
- * comment (no `--`, so no `-->` ends it early and shows what follows to the model as if hcpx wrote it).
- */
+/** A pack's text inside hcpx's `<!-- … -->` line: on it (line breaks escaped), no `--` (no early `-->`). */
 const inComment = (s: string) => neutralLine(s).replace(/-(?=-)/g, "- ");
 
 export function skillCopy(
