@@ -4,6 +4,7 @@
 // locates and gives the positions edited here): find the container at a key
 // path and splice one element or member in or out, leaving every other byte as
 // it was (comments, key quoting, indentation, trailing-comma style).
+import { bidiEscaped } from "../util/bidi";
 import { parseJson5, readTree, type Json5Node, type Seg } from "../pack/json5";
 
 /** A value in the document, with its items and positions (src/pack/json5.ts). */
@@ -46,7 +47,8 @@ export function parseCst(text: string): Cst {
 const IDENT_RE = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 export function renderString(s: string, style: Pick<Style, "quote">): string {
-  const json = JSON.stringify(s);
+  // a bidi control as an escape: the one JSON5 reader refuses one written as it is (src/util/bidi.ts)
+  const json = bidiEscaped(JSON.stringify(s));
   if (style.quote === '"') return json;
   return "'" + json.slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'") + "'";
 }

@@ -4,6 +4,7 @@
 // CLI command (src/cli/commands/pack-from-mcp.ts) talks to the server and
 // writes the files. The annotations are the server's hints (untrusted): the
 // rows are a draft the person reviews, and lint warns until they have.
+import { bidiEscaped } from "../util/bidi";
 import { codeSpan, firstSentence, oneLine } from "../util/prose";
 import { ARG_NAME_RE, VERB_KEY_RE } from "../pack/schema";
 import { isObj } from "../util/is";
@@ -261,7 +262,9 @@ export function renderSurface(d: McpDraft): string {
     d.url !== undefined
       ? "at mcp.url (its headers' credentials come from the Binding)"
       : "started by mcp.bin + mcp.args (a bare bin resolves through sandbox.bins)";
-  return `// ${d.id} — drafted by \`hcpx pack from-mcp\`. Each command calls one tool of the MCP server\n// ${what}. Review the\n// verb_keys and args.\n${JSON.stringify(surface, null, 2)}\n`;
+  return bidiEscaped(
+    `// ${d.id} — drafted by \`hcpx pack from-mcp\`. Each command calls one tool of the MCP server\n// ${what}. Review the\n// verb_keys and args.\n${JSON.stringify(surface, null, 2)}\n`,
+  );
 }
 
 export function renderPolicy(d: McpDraft): string {
@@ -274,7 +277,9 @@ export function renderPolicy(d: McpDraft): string {
     if (c.inferred) parts.push("inferred: true");
     return `    ${q(c.verb_key)}: { ${parts.join(", ")} }, // ${c.why}`;
   });
-  return `// Draft Policy from the server's tool annotations (\`hcpx pack from-mcp\`): readOnlyHint ->\n// read; destructiveHint -> write with confirm; otherwise write, marked inferred. The\n// annotations are the server's own claims: review every row (operation, land, confirm),\n// then remove the \`inferred\` marks.\n{\n  rows: {\n${rows.join("\n")}\n  },\n}\n`;
+  return bidiEscaped(
+    `// Draft Policy from the server's tool annotations (\`hcpx pack from-mcp\`): readOnlyHint ->\n// read; destructiveHint -> write with confirm; otherwise write, marked inferred. The\n// annotations are the server's own claims: review every row (operation, land, confirm),\n// then remove the \`inferred\` marks.\n{\n  rows: {\n${rows.join("\n")}\n  },\n}\n`,
+  );
 }
 
 function cell(s: string): string {

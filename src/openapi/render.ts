@@ -1,4 +1,5 @@
 // An import's files: surface.json, the draft policy.json and SKILL.md.
+import { bidiEscaped } from "../util/bidi";
 import { openapiLead, POLICY_LINE } from "../pack/skillsync";
 import { codeSpan } from "../util/prose";
 import { type ImportedArg, type ImportResult, type Json } from "./types";
@@ -40,7 +41,9 @@ export function renderSurface(r: ImportResult, documentFile: string): string {
     /"commands": \[\]\n\}$/,
     `"commands": [\n${cmds}\n  ]\n}`,
   );
-  return `// ${r.id} — drafted by \`hcpx pack from-openapi\` from ${documentFile}. Review the verb_keys\n// and args; the runtime sends each command as an HTTP request (base URL override:\n// $HCP_${envPrefix(r.id)}_BASE_URL).\n${head}\n`;
+  return bidiEscaped(
+    `// ${r.id} — drafted by \`hcpx pack from-openapi\` from ${documentFile}. Review the verb_keys\n// and args; the runtime sends each command as an HTTP request (base URL override:\n// $HCP_${envPrefix(r.id)}_BASE_URL).\n${head}\n`,
+  );
 }
 
 export function renderPolicy(r: ImportResult): string {
@@ -48,7 +51,9 @@ export function renderPolicy(r: ImportResult): string {
     (c) =>
       `    ${q(c.verb_key)}: { operation: ${q(c.operation)}${c.operation === "write" ? `, land: ${q(c.land ?? "remote")}` : ""}${c.confirm ? ", confirm: true" : ""}, inferred: true },`,
   );
-  return `// Draft Policy inferred by \`hcpx pack from-openapi\` (GET/HEAD -> read, other methods ->\n// write, DELETE -> write + confirm, a write whose effect the document says others see ->\n// external + confirm). Review each row (operation, land, confirm), remove the \`inferred\`\n// marks, then run \`hcpx pack sync <dir>\` to carry the review into SKILL.md.\n{\n  inferred: true,\n  rows: {\n${rows.join("\n")}\n  },\n}\n`;
+  return bidiEscaped(
+    `// Draft Policy inferred by \`hcpx pack from-openapi\` (GET/HEAD -> read, other methods ->\n// write, DELETE -> write + confirm, a write whose effect the document says others see ->\n// external + confirm). Review each row (operation, land, confirm), remove the \`inferred\`\n// marks, then run \`hcpx pack sync <dir>\` to carry the review into SKILL.md.\n{\n  inferred: true,\n  rows: {\n${rows.join("\n")}\n  },\n}\n`,
+  );
 }
 
 function cell(s: string): string {

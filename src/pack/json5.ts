@@ -13,6 +13,7 @@
 // esbuild bundles it as a lazily evaluated module, vitest provides `require`.
 import { HcpxError } from "../util/errors";
 import { CAPS, fileId, readTextFile } from "../util/readfile";
+import { BIDI_RAW } from "../util/bidi";
 
 /** One step of a path into a document: a member name or an item index (what locate() takes, a lint finding's place, a config edit's key path). */
 export type Seg = string | number;
@@ -67,6 +68,26 @@ function tooDeep(file: string): HcpxError {
     message: `nested deeper than ${MAX_NESTING} levels`,
     file,
     hint: "this is not a file hcpx expects: packs and configs nest a few levels",
+  });
+}
+
+/**
+ * A bidi control written as it is anywhere in a document, comments included (src/util/bidi.ts): an editor or
+ * a review would show the text in another order than it parses (found in review: a config whose grants read
+ * `allow: ["gitx.status"]` on screen granted "*"). What decides what may run must read as it parses. Written
+ * as an escape in a string (`\u202e`) it shows as the escape, and the readers of pack text refuse it there.
+ */
+function bidiControl(body: string, file: string, at: number): HcpxError {
+  const cp = body.charCodeAt(at).toString(16).toUpperCase().padStart(4, "0");
+  const before = body.slice(0, at);
+  const line = before.split("\n").length;
+  return new HcpxError({
+    code: "bidi_control",
+    message: `holds the bidi control U+${cp} as it is: the file would read in another order than hcpx reads it`,
+    file,
+    line,
+    column: at - before.lastIndexOf("\n"),
+    hint: "remove it (or write it as an escape, \\u" + cp.toLowerCase() + ", where a string needs it)",
   });
 }
 
@@ -147,6 +168,8 @@ function own(s: string): string {
 
 export function parseJson5(text: string, file: string): Json5Doc {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const bidi = BIDI_RAW.exec(body);
+  if (bidi) throw bidiControl(body, file, bidi.index);
   try {
     return parseJson5Unique(body, file);
   } catch (e) {

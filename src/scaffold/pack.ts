@@ -2,6 +2,7 @@
 // no warnings — named commands (never a mega-command `run`), a Policy row per
 // command, a SKILL.md whose hot-path table matches the surface. Reads and
 // writes (src/scaffold/spec.ts); nothing calls the pack read-only when it writes.
+import { bidiEscaped } from "../util/bidi";
 import type { VerbSpec } from "./spec";
 import type { AdapterKind } from "../pack/adapters/index";
 /** The kinds `hcpx pack new` scaffolds (the keys of SCAFFOLDS below). */
@@ -241,8 +242,9 @@ const kindOf = (s: ScaffoldInput): KindScaffold => SCAFFOLDS[s.kind];
 export function scaffoldFiles(s: ScaffoldInput): Record<string, string> {
   const cmds = kindOf(s).commands(s, nameOf(s));
   const files: Record<string, string> = {};
-  files["surface.json"] = surface(s, cmds);
-  files["policy.json"] = policy(s, cmds);
+  // names and descriptions given on the command line: a bidi control in them as an escape (src/util/bidi.ts)
+  files["surface.json"] = bidiEscaped(surface(s, cmds));
+  files["policy.json"] = bidiEscaped(policy(s, cmds));
   files["SKILL.md"] = skill(s, cmds);
   Object.assign(files, kindOf(s).files?.(s));
   return files;

@@ -90,6 +90,9 @@ export const ERRORS = {
     hint: "a key written twice: the host (or hcpx) reads the last copy; keep the one you mean, delete the other",
   },
   too_deep: { hint: "nest less deeply" },
+  bidi_control: {
+    hint: "remove the bidi control from the file (or write it as an escape where a string needs it): what decides what may run must read as it parses",
+  },
   too_large: { hint: "make it smaller" },
   schema: { hint: "docs/pack-format.md says what each key takes" },
   unknown_key: { hint: "remove the key or fix its name (docs/pack-format.md lists the keys)" },

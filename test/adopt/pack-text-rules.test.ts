@@ -167,8 +167,12 @@ describe("invisible characters and direction marks in pack text", () => {
           writeFileSync(sf, readFileSync(sf, "utf8").replace(/summary: "([^"]*)"/, `summary: "$1${ch}"`));
         const l = await s.run(["lint", "packs/ledger"]);
         expect(l.code, `${where}: ${l.stdout}${l.stderr}`).toBe(1);
-        const want =
-          where === "summary"
+        // a bidi mark written as it is in surface.json: the file is refused before its fields are read
+        // (test/pack/bidi-text.test.ts); the other characters are refused in the field
+        const bidiInFile = where === "summary" && /[\u061c\u200e\u200f]/.test(ch);
+        const want = bidiInFile
+          ? /packs\/ledger\/surface\.json:\d+:\d+: holds the bidi control U\+/
+          : where === "summary"
             ? /packs\/ledger\/surface\.json:\d+:\d+ at commands\[0\]\.summary: commands\[0\]\.summary holds the (invisible character|invisible tag character|bidi mark) /
             : /packs\/ledger\/SKILL\.md:\d+(:\d+)?( at leads\[0\])?: (SKILL\.md|the Skill's leads\[0\]) holds the (invisible character|invisible tag character|bidi mark) /;
         expect(l.stdout + l.stderr, where).toMatch(want);

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPO, runHcpx as runChild, tmp, type RunOptions } from "../support/hcpx";
 import { needsProcess, runInProcess } from "../support/inproc";
+import { bidiEscaped } from "../../src/util/bidi";
 
 /** The commands' printed text is the subject: they run in this process (test/support/inproc.ts); init without --yes would stay a process. */
 const runHcpx = (args: string[], opts?: RunOptions) => (needsProcess(args) ? runChild : runInProcess)(args, opts);
@@ -20,6 +21,12 @@ const FORGED = /^\s*write rm, confirm/m;
 const CONTROL =
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|\r(?!\n)/;
 const ODD_MCP = join(REPO, "test/fixtures/bins/odd-mcp.mjs");
+/**
+ * A pack file's JSON with its bidi controls as escapes: the values still hold them (what is shown is the
+ * subject here), while one written as it is makes the file refused before anything reads it
+ * (test/pack/bidi-text.test.ts).
+ */
+const packJson = (v: unknown) => bidiEscaped(JSON.stringify(v));
 
 async function newProject(): Promise<string> {
   const dir = tmp("hcpx-outside-");
@@ -33,7 +40,7 @@ function oddPack(): string {
   const dir = tmp("hcpx-outside-pack-");
   writeFileSync(
     join(dir, "surface.json"),
-    JSON.stringify({
+    packJson({
       hcp: "1.1",
       id: "odd",
       version: "1.0.0" + N,
@@ -45,7 +52,7 @@ function oddPack(): string {
   );
   writeFileSync(
     join(dir, "policy.json"),
-    JSON.stringify({ rows: { hello: { operation: "write", land: "local", confirm: true } } }),
+    packJson({ rows: { hello: { operation: "write", land: "local", confirm: true } } }),
   );
   writeFileSync(
     join(dir, "SKILL.md"),
@@ -101,11 +108,11 @@ describe("pack add: the review a person reads before --yes", () => {
     };
     writeFileSync(
       join(src, "surface.json"),
-      JSON.stringify({ ...plain, version: "1.0.0", mcp: { ...plain.mcp, args: ["--plain"] } }),
+      packJson({ ...plain, version: "1.0.0", mcp: { ...plain.mcp, args: ["--plain"] } }),
     );
     const dir = await newProject();
     expect((await runHcpx(["pack", "add", src, "--yes"], { cwd: dir })).code).toBe(0);
-    writeFileSync(join(src, "surface.json"), JSON.stringify({ ...plain, version: "2.0.0" + N }));
+    writeFileSync(join(src, "surface.json"), packJson({ ...plain, version: "2.0.0" + N }));
     const r = await runHcpx(["pack", "update", "odd"], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("+ new program: ./srv.mjs --x\\x1b[1A");
@@ -119,7 +126,7 @@ describe("pack add: the review a person reads before --yes", () => {
     writeFileSync(join(bad, "SKILL.md"), "---\nname: odd\ndescription: odd pack\n---\n# odd\n");
     writeFileSync(
       join(bad, "surface.json"),
-      JSON.stringify({
+      packJson({
         hcp: "1.1",
         id: "odd",
         version: "1",
@@ -143,7 +150,7 @@ describe("hcpx import: the listing of a host file's servers", () => {
     const dir = await newProject();
     writeFileSync(
       join(dir, ".mcp.json"),
-      JSON.stringify({
+      packJson({
         mcpServers: {
           ["srv" + N]: { command: "node" + N, args: ["a" + N], env: { ["TOKEN" + N]: "x" } },
           ["remote" + N]: { url: "http://127.0.0.1:1/" + N },
@@ -190,7 +197,7 @@ describe("lint: an unknown key of a pack is a name", () => {
   it("stays on its line in the error", async () => {
     const dir = oddPack();
     const surface = JSON.parse(readFileSync(join(dir, "surface.json"), "utf8"));
-    writeFileSync(join(dir, "surface.json"), JSON.stringify({ ["k" + N]: 1, ...surface }));
+    writeFileSync(join(dir, "surface.json"), packJson({ ["k" + N]: 1, ...surface }));
     const r = await runHcpx(["lint", dir], { cwd: dir });
     expect(r.code).not.toBe(0);
     expect(r.stdout + r.stderr).toContain("unknown key 'k\\x1b[1A");

@@ -133,6 +133,7 @@ export const SHARED_FILES = [
   "test/mcp/stdin-eof.test.ts",
   "test/mcp/view-cache.test.ts",
   "test/mcp/watched-list.test.ts",
+  "test/pack/bidi-text.test.ts",
   "test/pack/envrules.test.ts",
   "test/pack/failclosed.test.ts",
   "test/pack/findpack.test.ts",
