@@ -886,33 +886,37 @@ describe("a worktree's commondir inside .git (where git reads that worktree's co
   });
 });
 
+/**
+ * `dir` made a git repository with a git dir of a write's own beside it (.git/reached: a commondir holding
+ * "reached" names it), whose config runs a program at git's next status; `ran()` tells whether it ran.
+ */
+function plantedGitDir(dir: string): { git: (...args: string[]) => void; commondir: string; ran: () => boolean } {
+  const mark = join(tmp("hcpx-sbx-mark-"), "ran");
+  const git = (...args: string[]) =>
+    void execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], {
+      cwd: dir,
+      stdio: "ignore",
+    });
+  git("init", "-q");
+  git("commit", "-q", "--allow-empty", "-m", "init");
+  const evil = join(dir, ".git", "reached");
+  for (const d of ["objects", "refs", "HEAD"]) cpSync(join(dir, ".git", d), join(evil, d), { recursive: true });
+  writeFileSync(join(dir, "fsm.sh"), `#!/bin/sh\necho ran >> ${JSON.stringify(mark)}\nexit 1\n`);
+  chmodSync(join(dir, "fsm.sh"), 0o755);
+  writeFileSync(join(evil, "config"), `[core]\n\trepositoryformatversion = 0\n\tfsmonitor = ${join(dir, "fsm.sh")}\n`);
+  return { git, commondir: join(dir, ".git", "commondir"), ran: () => existsSync(mark) };
+}
+
 describe("a commondir a write makes in a git dir that has none (the repository's own .git)", () => {
   it("is removed once the call ends, and the call is sandbox_denied: the person's next git status runs nothing of it", async () => {
     const { p, call } = writeProject();
-    const mark = join(tmp("hcpx-sbx-mark-"), "ran");
-    const git = (...args: string[]) =>
-      execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], {
-        cwd: p.dir,
-        stdio: "ignore",
-      });
-    git("init", "-q");
-    git("commit", "-q", "--allow-empty", "-m", "init");
-    // a git dir of the write's own beside (the bin writes "reached" to its target: commondir then names .git/reached),
-    // whose config runs a program at git's next status
-    const evil = join(p.dir, ".git", "reached");
-    for (const d of ["objects", "refs", "HEAD"]) cpSync(join(p.dir, ".git", d), join(evil, d), { recursive: true });
-    writeFileSync(join(p.dir, "fsm.sh"), `#!/bin/sh\necho ran >> ${JSON.stringify(mark)}\nexit 1\n`);
-    chmodSync(join(p.dir, "fsm.sh"), 0o755);
-    writeFileSync(
-      join(evil, "config"),
-      `[core]\n\trepositoryformatversion = 0\n\tfsmonitor = ${join(p.dir, "fsm.sh")}\n`,
-    );
-    const commondir = join(p.dir, ".git", "commondir");
+    // the bin writes "reached" to its target: commondir then names .git/reached
+    const { git, commondir, ran } = plantedGitDir(p.dir);
     const r = await call(commondir);
     expect(r.error?.code).toBe("sandbox_denied");
     expect(existsSync(commondir)).toBe(false);
     git("status", "--short");
-    expect(existsSync(mark)).toBe(false);
+    expect(ran()).toBe(false);
     // a write that makes none is answered as before
     expect((await call(join(p.dir, "written.txt"))).ok).toBe(true);
   });
@@ -944,24 +948,7 @@ describe("a commondir an mcp pack's server confined for a write makes (the repos
     cfg.packs.push("./packs/fsw");
     cfg.grants.allow.push("fsw.*");
     writeFileSync(p.config, JSON.stringify(cfg, null, 2));
-    const mark = join(tmp("hcpx-sbx-mark-"), "ran");
-    const git = (...args: string[]) =>
-      execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], {
-        cwd: p.dir,
-        stdio: "ignore",
-      });
-    git("init", "-q");
-    git("commit", "-q", "--allow-empty", "-m", "init");
-    // a git dir of the write's own beside, whose config runs a program at git's next status
-    const evil = join(p.dir, ".git", "reached");
-    for (const d of ["objects", "refs", "HEAD"]) cpSync(join(p.dir, ".git", d), join(evil, d), { recursive: true });
-    writeFileSync(join(p.dir, "fsm.sh"), `#!/bin/sh\necho ran >> ${JSON.stringify(mark)}\nexit 1\n`);
-    chmodSync(join(p.dir, "fsm.sh"), 0o755);
-    writeFileSync(
-      join(evil, "config"),
-      `[core]\n\trepositoryformatversion = 0\n\tfsmonitor = ${join(p.dir, "fsm.sh")}\n`,
-    );
-    const commondir = join(p.dir, ".git", "commondir");
+    const { git, commondir, ran } = plantedGitDir(p.dir);
     const args = (path: string) => ({ path, content: "reached" });
     const r = await runHcpx(["exec", "fsw", "put", "--json", "--", `path=${commondir}`, "content=reached"], {
       cwd: p.dir,
@@ -970,7 +957,7 @@ describe("a commondir an mcp pack's server confined for a write makes (the repos
     expect(JSON.parse(r.stdout).error?.code, r.stdout).toBe("sandbox_denied");
     expect(existsSync(commondir)).toBe(false);
     git("status", "--short");
-    expect(existsSync(mark)).toBe(false);
+    expect(ran()).toBe(false);
     const s = await startMcp({ dir: p.dir, home });
     try {
       const put = async (path: string) =>
@@ -987,7 +974,7 @@ describe("a commondir an mcp pack's server confined for a write makes (the repos
       expect((await put(join(p.dir, "written.txt"))).ok).toBe(true);
       expect(readFileSync(join(p.dir, "written.txt"), "utf8")).toBe("reached");
       git("status", "--short");
-      expect(existsSync(mark)).toBe(false);
+      expect(ran()).toBe(false);
     } finally {
       await s.close();
     }
