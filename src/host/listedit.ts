@@ -27,6 +27,23 @@ export interface ListSyntax {
   trailingCommas: boolean;
 }
 
+/** The list syntax of a format whose comments run from `#` to the end of the line (TOML, YAML's flow lists). */
+export function hashCommentSyntax(render: (value: unknown) => string, eol: string): ListSyntax {
+  return {
+    skipTrivia(t, i) {
+      for (;;) {
+        while (i < t.length && /\s/.test(t[i]!)) i++;
+        if (t[i] !== "#") return i;
+        while (i < t.length && t[i] !== "\n") i++;
+      }
+    },
+    lineComment: (t, i) => t[i] === "#",
+    render,
+    eol,
+    trailingCommas: true,
+  };
+}
+
 type Splice = [from: number, to: number, text: string];
 
 /** Two values read from files, compared as JSON (key order aside). */

@@ -10,7 +10,7 @@
 // byte. The caller parses the result and compares it (tomledit.ts checkRest).
 import { isObj } from "../util/is";
 import { tomlString, tomlValue } from "../util/text";
-import { applySplices, listSplices, sameJson, type ListSyntax, type Splice } from "./listedit";
+import { applySplices, hashCommentSyntax, listSplices, sameJson, type ListSyntax, type Splice } from "./listedit";
 import { tomlList, type TomlItem } from "./tomlscan";
 
 const bare = (k: string) => (/^[A-Za-z0-9_-]+$/.test(k) ? k : tomlString(k));
@@ -29,19 +29,7 @@ interface Ctx {
   splices: Splice[];
 }
 
-const SYNTAX = (eol: string): ListSyntax => ({
-  skipTrivia(t, i) {
-    for (;;) {
-      while (i < t.length && /\s/.test(t[i]!)) i++;
-      if (t[i] !== "#") return i;
-      while (i < t.length && t[i] !== "\n") i++;
-    }
-  },
-  lineComment: (t, i) => t[i] === "#",
-  render: (v) => tomlValue(v),
-  eol,
-  trailingCommas: true,
-});
+const SYNTAX = (eol: string): ListSyntax => hashCommentSyntax((v) => tomlValue(v), eol);
 
 /** The end of the last key/value line of the table `header` (its own keys, not its sub-tables'). */
 function tableEnd(c: Ctx, header: TomlItem): number {

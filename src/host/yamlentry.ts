@@ -24,7 +24,7 @@ import {
   type YAMLSeq,
 } from "yaml";
 import { isObj } from "../util/is";
-import { applySplices, listSplices, sameJson, type ListSyntax, type Splice } from "./listedit";
+import { applySplices, hashCommentSyntax, listSplices, sameJson, type Splice } from "./listedit";
 import { column, contentEnd, render } from "./yamlread";
 
 /** Thrown where the entry cannot be edited exactly in place (caught in patchYamlEntry). */
@@ -211,19 +211,7 @@ function patchFlowSeq(c: Ctx, seq: YAMLSeq, h: unknown[], n: unknown[]): void {
     const r = (it as YNode).range!;
     return [r[0], r[1]];
   });
-  const syntax: ListSyntax = {
-    skipTrivia(t, i) {
-      for (;;) {
-        while (i < t.length && /\s/.test(t[i]!)) i++;
-        if (t[i] !== "#") return i;
-        while (i < t.length && t[i] !== "\n") i++;
-      }
-    },
-    lineComment: (t, i) => t[i] === "#",
-    render: (v) => flow(v),
-    eol: c.eol,
-    trailingCommas: true,
-  };
+  const syntax = hashCommentSyntax((v) => flow(v), c.eol);
   c.splices.push(...listSplices(c.text, { open: a, close: b - 1, items }, h, n, syntax));
 }
 

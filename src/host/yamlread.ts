@@ -67,21 +67,17 @@ export function parseYamlFor(text: string, file: string): Document.Parsed {
 }
 
 export function toJs(doc: Document.Parsed, node: YNode, file: string): unknown {
-  try {
-    return node.toJS(doc, { maxAliasCount: MAX_ALIASES });
-  } catch (e) {
-    throw new HcpxError({
-      code: "bad_yaml",
-      message: `cannot read YAML: ${(e as Error).message}`,
-      file,
-      hint: "hcpx leaves a file it cannot read untouched",
-    });
-  }
+  return readable(file, () => node.toJS(doc, { maxAliasCount: MAX_ALIASES }));
 }
 
 export function docJs(doc: Document.Parsed, file: string): unknown {
+  return readable(file, () => doc.toJS({ maxAliasCount: MAX_ALIASES }));
+}
+
+/** `read()`'s value, or bad_yaml for `file` when the library cannot give it (an alias bomb, a cycle). */
+function readable(file: string, read: () => unknown): unknown {
   try {
-    return doc.toJS({ maxAliasCount: MAX_ALIASES });
+    return read();
   } catch (e) {
     throw new HcpxError({
       code: "bad_yaml",
