@@ -210,16 +210,22 @@ describe("the audit log of hcpx mcp (stdio)", () => {
   });
 });
 
+/** A project with the ledger and the leaky pack (its Binding LEAKY_TOKEN), both granted. */
+function ledgerAndLeaky(): ReturnType<typeof ledgerProject> {
+  const p = ledgerProject({ packs: ["ledger"] });
+  addLeakyPack(p.dir);
+  writeConfig(p.config, {
+    packs: ["./packs/ledger", "./packs/leaky"],
+    principal: { id: "test", kind: "agent" },
+    grants: { allow: ["ledger.*", "leaky.*"], deny: [] },
+    sandbox: { bins: {}, roots: ["."], cwd: "." },
+  });
+  return p;
+}
+
 describe("the audit log of hcpx exec", () => {
   it("one record per call, via exec, the operands redacted (a Binding value given as an operand is ***)", async () => {
-    const p = ledgerProject({ packs: ["ledger"] });
-    addLeakyPack(p.dir);
-    writeConfig(p.config, {
-      packs: ["./packs/ledger", "./packs/leaky"],
-      principal: { id: "test", kind: "agent" },
-      grants: { allow: ["ledger.*", "leaky.*"], deny: [] },
-      sandbox: { bins: {}, roots: ["."], cwd: "." },
-    });
+    const p = ledgerAndLeaky();
     const state = tmp("hcpx-audit-exec-");
     const env = {
       PATH: process.env.PATH ?? "",
@@ -246,14 +252,7 @@ describe("the audit log of hcpx exec", () => {
   }, 60_000);
 
   it("a Binding value given where a name goes (exec's verb, an MCP call's pack and tool name) is *** in the record too", async () => {
-    const p = ledgerProject({ packs: ["ledger"] });
-    addLeakyPack(p.dir);
-    writeConfig(p.config, {
-      packs: ["./packs/ledger", "./packs/leaky"],
-      principal: { id: "test", kind: "agent" },
-      grants: { allow: ["ledger.*", "leaky.*"], deny: [] },
-      sandbox: { bins: {}, roots: ["."], cwd: "." },
-    });
+    const p = ledgerAndLeaky();
     const state = tmp("hcpx-audit-names-");
     const env = { PATH: process.env.PATH ?? "", HOME: p.home, XDG_STATE_HOME: state, LEAKY_TOKEN: SECRET };
     const ex = await runHcpx(["exec", "leaky", SECRET, "--json", "--", "note=x"], { cwd: p.dir, env });

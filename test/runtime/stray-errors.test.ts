@@ -64,6 +64,13 @@ function leakProject(): { dir: string; home: string } {
   return { dir, home };
 }
 
+/** stdout's lines, each parsed: one envelope is one line. */
+const lines = (stdout: string): unknown[] =>
+  stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+
 /** No Binding value, no terminal control from the module's text: the one exit neutralised and redacted it. */
 function clean(text: string): void {
   expect(text).not.toContain(TOKEN);
@@ -78,12 +85,7 @@ describe("hcpx exec: a composite's error that no call awaits", () => {
   it.each(["later", "reject"])("%s: after the answer, one line on stderr, the answer's exit code", async (verb) => {
     const r = await exec(verb);
     expect(r.code).toBe(0);
-    expect(
-      r.stdout
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l)),
-    ).toEqual([{ ok: true, data: "answered" }]);
+    expect(lines(r.stdout)).toEqual([{ ok: true, data: "answered" }]);
     expect(r.stderr).toContain(`hcpx: pack leak's code threw where no call awaited it: ${verb} ***`);
     clean(r.stderr + r.stdout);
   });
@@ -108,12 +110,7 @@ describe("hcpx exec: a composite's error that no call awaits", () => {
   it("an error taken for hcpx's own after the answer: told on stderr, the one envelope and its exit code kept", async () => {
     const r = await exec("forged");
     expect(r.code).toBe(0);
-    expect(
-      r.stdout
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l)),
-    ).toEqual([{ ok: true, data: "answered" }]);
+    expect(lines(r.stdout)).toEqual([{ ok: true, data: "answered" }]);
     expect(r.stderr).toContain("internal error: forged ***");
     clean(r.stderr);
   });
