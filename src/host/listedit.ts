@@ -138,14 +138,26 @@ export function patchList(text: string, l: ListShape, have: unknown[], next: unk
   return applySplices(text, listSplices(text, l, have, next, syn));
 }
 
+/** How many items two lists share at their start (`p`) and, after those, at their end (`s`): kept as they are. */
+export function commonEnds(
+  have: readonly unknown[],
+  next: readonly unknown[],
+  same: (a: unknown, b: unknown) => boolean,
+): { p: number; s: number } {
+  const H = have.length;
+  const N = next.length;
+  let p = 0;
+  while (p < H && p < N && same(have[p], next[p])) p++;
+  let s = 0;
+  while (s < H - p && s < N - p && same(have[H - 1 - s], next[N - 1 - s])) s++;
+  return { p, s };
+}
+
 /** patchList's edits, to make with others (applySplices). */
 export function listSplices(text: string, l: ListShape, have: unknown[], next: unknown[], syn: ListSyntax): Splice[] {
   const H = have.length;
   const N = next.length;
-  let p = 0;
-  while (p < H && p < N && isDeepStrictEqual(have[p], next[p])) p++;
-  let s = 0;
-  while (s < H - p && s < N - p && isDeepStrictEqual(have[H - 1 - s], next[N - 1 - s])) s++;
+  const { p, s } = commonEnds(have, next, isDeepStrictEqual);
   const oldMid = H - s - p;
   const newMid = N - s - p;
   const m = Math.min(oldMid, newMid);

@@ -24,7 +24,7 @@ import {
   type YAMLSeq,
 } from "yaml";
 import { isObj } from "../util/is";
-import { applySplices, hashCommentSyntax, listSplices, sameJson, type Splice } from "./listedit";
+import { applySplices, commonEnds, hashCommentSyntax, listSplices, sameJson, type Splice } from "./listedit";
 import { column, contentEnd, render } from "./yamlread";
 
 /** Thrown where the entry cannot be edited exactly in place (caught in patchYamlEntry). */
@@ -225,10 +225,7 @@ function patchSeq(c: Ctx, seq: YAMLSeq, h: unknown[], n: unknown[]): void {
   const dash = /^ */.exec(c.text.slice(lines[0]![0]))![0].length;
   const H = h.length;
   const N = n.length;
-  let p = 0;
-  while (p < H && p < N && sameJson(h[p], n[p])) p++;
-  let s = 0;
-  while (s < H - p && s < N - p && sameJson(h[H - 1 - s], n[N - 1 - s])) s++;
+  const { p, s } = commonEnds(h, n, sameJson);
   const m = Math.min(H - s - p, N - s - p);
   for (let i = p; i < p + m; i++)
     patchValue(c, items[i]!, h[i], n[i], false, () =>
