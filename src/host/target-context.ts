@@ -80,7 +80,7 @@ export function targetContext(
     file: (abs) => run.file(abs),
     touched: (f) => touched(run, host, dirs, f),
     preview: run.opts.preview === true,
-    reads: { fs: run.fs, home: run.homeDir, root: run.base, env: process.env, desc },
+    reads: { fs: run.fs, home: run.homeDir, root: run.base, env: run.env, desc },
     unread: run.unread,
   };
 }
