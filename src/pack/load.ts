@@ -298,6 +298,21 @@ function packRuleProblems(
     };
   };
   out.push(...kindProblems(surface, surfaceFile, at), ...policyRowProblems(rows, commands, policyFile, at));
+  // a confirm-gated write's tool takes `confirm` (the flag the model sets once the person agreed): an arg of
+  // that name would be the flag's (generate and hcpx mcp refused the pack there; lint passed it)
+  for (const c of commands)
+    if (rows[c.verb_key]?.confirm === true && Object.hasOwn(c.args, "confirm")) {
+      const i = (surface.commands ?? []).findIndex((x) => x.verb_key === c.verb_key);
+      out.push(
+        at(
+          surfaceFile,
+          i < 0 ? ["commands"] : ["commands", i, "args", "confirm"],
+          "reserved_arg",
+          `'${c.verb_key}' is a confirm-gated write with an arg named 'confirm': that name is its tool's confirm flag`,
+          "rename the arg (and its {{…}} in cli): on a gated write `confirm` is the flag the model sets once the person agreed",
+        ),
+      );
+    }
   // command inputs (docs/inputs.md) and a prompt's (docs/prompts.md): their rules load only for a pack that declares some
   if (commands.some((c) => c.inputs || c.prompt?.inputs)) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazily run bundled module, like schema-defs

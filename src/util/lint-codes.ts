@@ -40,6 +40,7 @@ export const LINT_CODES = [
   "policy_missing_row",
   "policy_unknown_row",
   "policy_read_confirm",
+  "reserved_arg",
   "external_no_confirm",
   "policy_read_gated",
   "policy_inferred",

@@ -776,6 +776,19 @@ const cases: RuleCase[] = [
     pack: { policy: (p) => (p.rows.show.confirm = true) },
   },
   {
+    name: "an arg named confirm on a confirm-gated write (the tool's own flag: the pack does not load)",
+    code: "reserved_arg",
+    severity: "error",
+    file: "surface.json",
+    path: "commands[2].args.confirm",
+    pack: {
+      surface: (s) => {
+        const del = s.commands.find((c: Json) => c.verb_key === "item.delete");
+        del.args = { ...del.args, confirm: { type: "string" } };
+      },
+    },
+  },
+  {
     name: "inferred policy not reviewed (file level)",
     code: "policy_inferred",
     severity: "warning",
