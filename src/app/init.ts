@@ -8,7 +8,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fail } from "../util/errors";
 import { display, home } from "../util/paths";
 import { CONFIG_NAME } from "../pack/load";
-import { atomicWrite, checkConfigText } from "../config/file";
+import { atomicWrite, checkConfigText, lockConfig } from "../config/file";
 import { configTemplate, type InitAnswers } from "../config/template";
 import type { Detected } from "../host/detect";
 
@@ -45,6 +45,10 @@ export async function writeInit(target: InitTarget, answers: InitAnswers): Promi
   const { file, existed } = target;
   const text = configTemplate(answers);
   checkConfigText(text, display(file));
+  // the config's edit lock (src/config/file.ts), over one that exists (--force): a grant or activate running
+  // now would write its edit on the config this replaces, or this over its edit (a config not there yet has
+  // no editor: each edit opens an existing one)
+  if (existed) lockConfig(file);
   atomicWrite(file, text);
   // the hosts this project already uses (their config files): proposed for `hcpx adopt --detected`
   const { detectHosts } = await import("../host/detect");

@@ -49,13 +49,13 @@ export function openConfig(opts: { config?: string; cwd?: string } = {}): Config
 
 /**
  * Every command that opens the config opens it to edit it (activate, grant,
- * revoke, deactivate, pack new): the read-modify-write is serialised by a lock
+ * revoke, deactivate, pack new; init, which writes it whole): the read-modify-write is serialised by a lock
  * file next to the config (`.<name>.lock`), held until the command is done
  * (src/util/held.ts: released when it returns, at the latest when the process
  * exits), so two edits racing never lose one. A lock of a killed process (dead
  * pid) is taken over; a live one is waited for, then refused with a clear message.
  */
-function lockConfig(file: string): void {
+export function lockConfig(file: string): void {
   const key = `config-lock:${file}`;
   if (isHeld(key)) return;
   const lock = join(dirname(file), `.${basename(file)}.lock`);

@@ -1,6 +1,6 @@
 // hcpx init and hcpx pack new: what they write, and what they refuse.
 import { describe, expect, it } from "vitest";
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import JSON5 from "json5";
 import { spawnSync } from "node:child_process";
@@ -29,6 +29,20 @@ describe("hcpx init", () => {
     const s = envelope<{ packs: unknown[] }>(await hcpx(["status", "--json"], dir));
     expect(s.ok).toBe(true);
     expect(s.data.packs).toEqual([]);
+  });
+
+  it("--force waits for the config's edit lock: while another command holds it, nothing is written (locked)", async () => {
+    const p = project();
+    // a live holder (this test's process): what a grant or activate running now leaves in place
+    const lock = join(p.dir, ".hcp.config.json5.lock");
+    writeFileSync(lock, `${process.pid}\nheld-by-the-test\n`);
+    const env = { HCPX_LOCK_WAIT_MS: "300" };
+    const r = await hcpxChild(["init", "--yes", "--force", "--principal", "ci-bot", "--json"], p.dir, env);
+    expect(r.code, r.stdout).toBe(1);
+    expect(envelope(r).error.code).toBe("locked");
+    expect(p.read()).toBe(HAND);
+    rmSync(lock);
+    expect((await hcpxChild(["init", "--yes", "--force", "--json"], p.dir, env)).code).toBe(0);
   });
 
   it("refuses to overwrite a hand-edited config (byte for byte unchanged); --force overwrites", async () => {
