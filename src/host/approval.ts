@@ -34,7 +34,7 @@ import { homedir } from "node:os";
 import { isAbsolute } from "node:path";
 import { pathResolver, homeVariables } from "./homes";
 import type { Project } from "../pack/model";
-import { readEntry } from "../util/fsio";
+import { readEntry, type Entry } from "../util/fsio";
 import { loadDescriptor, slotField, type Descriptor, type Target } from "./descriptor";
 import { evaluate } from "./health";
 import { expandItems, fill, itemKey, widening } from "./formats/rules";
@@ -106,15 +106,17 @@ async function inForce(
   const cls: CommandClass = { cls: "confirm", vars: { tool, pack, verb, server } };
   const spec = d.scopes[scope];
   if (!spec) return false;
+  // each file read once in this check: the entry, its ask rules and the widenings are often one file
+  const read = readsOnce();
   // the host's files where the host reads them (its homes, moved or not), or: hcpx cannot tell → not in force
-  const abs = await hostPaths(d, scope, project.root, where.home ?? homedir(), where.env ?? process.env);
+  const abs = await hostPaths(d, scope, project.root, where.home ?? homedir(), where.env ?? process.env, read);
   if (!abs) return false;
   // 1. the ask rule, where the descriptor says, for exactly this tool
   let asked = false;
   for (const t of spec.targets) {
     const ask = askOf(t, d);
     if (!ask) continue;
-    const file = firstFile(t, abs);
+    const file = firstFile(t, abs, read);
     if (!file) continue;
     const value = await readAt(file.text, t.format, ask.at, file.show);
     if (holds(ask, value, cls)) asked = true;
@@ -124,7 +126,7 @@ async function inForce(
   for (const sc of ["project", "user"] as const) {
     for (const t of d.scopes[sc]?.targets ?? []) {
       if (!t.widens) continue;
-      const file = firstFile(t, abs);
+      const file = firstFile(t, abs, read);
       if (!file) continue;
       const value = await readAt(file.text, t.format, t.key ?? [], file.show);
       if (widening(t, value, [cls], { file: file.show, hostName: d.name }).length) return false;
@@ -138,13 +140,27 @@ async function inForce(
 }
 
 /** The first of a target's files that is there (a target with alternatives: the one the host reads). */
-function firstFile(t: Target, abs: (p: string) => string): { text: string; show: string } | undefined {
+function firstFile(
+  t: Target,
+  abs: (p: string) => string,
+  read: (file: string) => Entry,
+): { text: string; show: string } | undefined {
   for (const p of Array.isArray(t.path) ? t.path : [t.path]) {
-    const e = readEntry(abs(p));
+    const e = read(abs(p));
     if (e.kind === "file") return { text: e.text, show: p };
     if (e.kind !== "absent") return undefined;
   }
   return undefined;
+}
+
+/** readEntry, each file once: what one check reads (nothing is kept past it; the next call reads anew). */
+function readsOnce(): (file: string) => Entry {
+  const seen = new Map<string, Entry>();
+  return (file) => {
+    let e = seen.get(file);
+    if (e === undefined) seen.set(file, (e = readEntry(file)));
+    return e;
+  };
 }
 
 /** The value at `at` in a host file (json/jsonc/toml); a duplicate key on the way throws (not in force). */
@@ -201,6 +217,7 @@ async function hostPaths(
   root: string,
   home: string,
   env: NodeJS.ProcessEnv,
+  read: (file: string) => Entry,
 ): Promise<((p: string) => string) | undefined> {
   const vars = homeVariables(d);
   if (vars.some((v) => env[v] && !isAbsolute(env[v]))) return undefined;
@@ -208,7 +225,7 @@ async function hostPaths(
   const forwarded = new Set<string>();
   for (const t of d.scopes[scope]?.targets ?? []) {
     if (!t.entry || !t.key) continue;
-    const file = firstFile(t, abs);
+    const file = firstFile(t, abs, read);
     if (!file) continue;
     const entry = await readAt(file.text, t.format, t.key, file.show);
     if (!isObj(entry)) continue;
