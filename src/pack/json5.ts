@@ -79,14 +79,11 @@ function tooDeep(file: string): HcpxError {
  */
 function bidiControl(body: string, file: string, at: number): HcpxError {
   const cp = body.charCodeAt(at).toString(16).toUpperCase().padStart(4, "0");
-  const before = body.slice(0, at);
-  const line = before.split("\n").length;
   return new HcpxError({
     code: "bidi_control",
     message: `holds the bidi control U+${cp} as it is: the file would read in another order than hcpx reads it`,
     file,
-    line,
-    column: at - before.lastIndexOf("\n"),
+    ...placeOf(body, at),
     hint: "remove it (or write it as an escape, \\u" + cp.toLowerCase() + ", where a string needs it)",
   });
 }
@@ -103,16 +100,18 @@ class DuplicateKey {
   ) {}
 }
 
+/** The 1-based line and column of offset `at` (util/text.ts lineCol's, without its module's node:crypto on exec's path). */
+function placeOf(text: string, at: number): { line: number; column: number } {
+  const before = text.slice(0, at);
+  return { line: before.split("\n").length, column: at - before.lastIndexOf("\n") };
+}
+
 function duplicateKey(text: string, file: string, d: DuplicateKey): HcpxError {
-  const before = text.slice(0, d.at);
-  const line = before.split("\n").length;
-  const column = d.at - before.lastIndexOf("\n");
   return new HcpxError({
     code: "duplicate_key",
     message: `the key '${d.key}' appears twice in one object; its last copy would be the value, so it is refused`,
     file,
-    line,
-    column,
+    ...placeOf(text, d.at),
     hint: "keep the copy you mean and delete the other",
   });
 }
