@@ -195,13 +195,14 @@ function rotate(place: AuditPlace): void {
 }
 
 /**
- * The args as the log keeps them: hashed as given, then redacted (and cut when long). `hashed`: argsHash(args),
- * computed earlier (exec hashes its operands while the bin runs); the redaction is done here, once every
- * Binding value of the call is known.
+ * The args as the log keeps them: hashed as given, and cut when long. `hashed`: argsHash(args), computed earlier
+ * (exec hashes its operands while the bin runs). They are redacted with the whole record as it is written
+ * (recordLine: the one redaction for every record), once every Binding value of the call is known.
  */
 export function auditArgs(args: unknown, hashed?: string): { args_sha256: string; args: unknown } {
   const json = JSON.stringify(args ?? {}) ?? "null";
-  const kept = json.length > ARGS_MAX ? redactOut(json.slice(0, ARGS_MAX) + CUT) : redactOut(args ?? {});
+  // redacted with the whole record where it is written (recordLine), the cut mark included
+  const kept = json.length > ARGS_MAX ? json.slice(0, ARGS_MAX) + CUT : (args ?? {});
   return { args_sha256: hashed ?? argsHash(args ?? {}), args: kept };
 }
 
