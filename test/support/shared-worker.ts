@@ -30,6 +30,7 @@ export const SHARED_FILES = [
   "test/adopt/approve.test.ts",
   "test/adopt/block-forms.test.ts",
   "test/adopt/bundle.test.ts",
+  "test/adopt/codex-env.test.ts",
   "test/adopt/duplicate-keys.test.ts",
   "test/adopt/formats.test.ts",
   "test/adopt/gates.test.ts",
