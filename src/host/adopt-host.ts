@@ -7,7 +7,7 @@ import type { McpCommand } from "./command";
 import type { VFile } from "./formats";
 import { requireFileOrAbsent } from "./formats/common";
 import type { RunView } from "./adopt-types";
-import { movedHomes } from "./homes";
+import { homeText, movedHomes } from "./homes";
 import { canonicalHost } from "./descriptor";
 import { ledgerKey, type Ledger } from "./ledger";
 import { isInside } from "../util/paths";
@@ -36,18 +36,20 @@ export function hostNotes(
 ): void {
   const { scope } = run;
   const host = desc.host;
-  for (const n of spec.notes ?? []) run.notes.push(`${desc.name}: ${n}`);
+  // the host's files named where it reads them (a home its variable moves)
+  const said = homeText(desc, run.homeDir, run.env);
+  for (const n of spec.notes ?? []) run.notes.push(said(`${desc.name}: ${n}`));
   if (desc.endOfLife)
     run.notes.push(
       `${desc.name}: end of life since ${desc.endOfLife.since}: ${desc.endOfLife.note}; adopt keeps working for people who still run it`,
     );
   // how the person approves the server here, or what a gated write relies on (descriptor gate.person)
   const gate = desc.gate?.person?.[scope];
-  if (gate && !run.opts.preview) run.notes.push(`${desc.name}: ${gate}`);
+  if (gate && !run.opts.preview) run.notes.push(said(`${desc.name}: ${gate}`));
   // the person's approval: written with --approve where the descriptor has a place for it; else where they approve
   const approval = spec.targets.find((t) => t.approval);
   if (!run.opts.preview && !run.opts.remove) {
-    const where = approval ? first(approval.path) : undefined;
+    const where = approval ? said(first(approval.path)) : undefined;
     if (approval && !run.opts.approve)
       run.notes.push(
         `${desc.name}: \`hcpx adopt ${host}${scope === "user" ? " --scope user" : ""} --approve --write\` writes your approval of the server to ${where} (your own file${scope === "project" ? ", kept out of git" : ""})`,

@@ -19,7 +19,7 @@ import { pathHead, whichOnPath } from "../util/which";
 import { findProjectConfig } from "../pack/load";
 import { readEntry } from "../util/fsio";
 import type { Scope } from "./engine";
-import { pathResolver } from "./homes";
+import { homeText, pathResolver } from "./homes";
 
 export interface HealthOptions {
   scope: Scope;
@@ -60,10 +60,13 @@ export async function checkHealth(hosts: string[], o: HealthOptions): Promise<Pr
     // ---- the command, as the host starts it ----
     if (argv && argv.length) checkCommand(argv, { spec, name: d.name, o, env, abs, problem });
     // ---- trust, allow- and deny-lists the host keeps elsewhere ----
+    // (said with the files where the host reads them: a home its variable moves)
+    const said = homeText(d, o.home, env);
     for (const h of spec.health ?? []) {
       const r = await evaluate(h, abs, fill, server);
       if (r.ok) continue;
-      problem("host_will_not_use", `${fill(h.message)} (${r.why})`, fill(h.hint), r.file, true);
+      const file = r.file === undefined ? undefined : said(r.file);
+      problem("host_will_not_use", said(`${fill(h.message)} (${r.why})`), said(fill(h.hint)), file, true);
     }
   }
   return out;
@@ -156,18 +159,22 @@ export async function widenedBySettings(
   const out: Problem[] = [];
   for (const host of hosts) {
     const d = loadDescriptor(host);
-    const abs = pathResolver(d, { root: o.root, home: o.home, env: o.env ?? process.env });
+    const env = o.env ?? process.env;
+    const abs = pathResolver(d, { root: o.root, home: o.home, env });
     const server = d.servers?.[o.scope] ?? d.server ?? "hcp";
     const fill = (s: string) => s.replaceAll("{root}", o.root).replaceAll("{server}", server);
+    const said = homeText(d, o.home, env);
     for (const h of d.gate?.inForce ?? []) {
       const r = await evaluate(h, abs, fill, server);
       if (r.ok) continue;
       out.push({
         code: "policy_widened",
         severity: "warning",
-        ...(r.file ? { file: r.file } : {}),
-        message: `${d.name}: ${fill(h.message)} (${r.why}): a write the Policy gates with confirm runs without ${d.name} asking`,
-        hint: fill(h.hint),
+        ...(r.file ? { file: said(r.file) } : {}),
+        message: said(
+          `${d.name}: ${fill(h.message)} (${r.why}): a write the Policy gates with confirm runs without ${d.name} asking`,
+        ),
+        hint: said(fill(h.hint)),
       });
     }
   }

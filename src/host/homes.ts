@@ -108,3 +108,24 @@ export function forwardedHomes(d: Descriptor, scope: "project" | "user"): string
   const passed = d.scopes[scope]?.launch?.env;
   return passed === undefined ? [] : homeVariables(d).filter((v) => !passed.includes(v));
 }
+
+/**
+ * A descriptor's message, hint or file name (`~/.codex/config.toml`) as the person reads it: each home a
+ * set variable moves shown where the host reads it (`~/codex-work/config.toml`, or the absolute path
+ * outside `home`), so that a health message names the file hcpx read. A value hcpx cannot use is left
+ * as written (homePath refuses it where a path is made from it).
+ */
+export function homeText(d: Descriptor, home: string, env: NodeJS.ProcessEnv): (s: string) => string {
+  let moved: (MovedBy & { abs: string })[];
+  try {
+    moved = movedHomes(d, home, env).sort((a, b) => b.key.length - a.key.length);
+  } catch {
+    return (s) => s;
+  }
+  if (!moved.length) return (s) => s;
+  const shown = (abs: string) => (abs.startsWith(home + "/") ? "~/" + abs.slice(home.length + 1) : abs);
+  // a key not followed by more of a name: `~/.claude` is not the start of `~/.claude.json`
+  const at = new RegExp(moved.map((m) => m.key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|") + "(?![\\w.-])", "g");
+  const to = new Map(moved.map((m) => [m.key, shown(m.abs)]));
+  return (s) => s.replace(at, (k) => to.get(k)!);
+}

@@ -11,6 +11,7 @@ import { parse as parseToml } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { inProcess } from "../support/inproc";
 import { tmp } from "../support/project";
+import type { Problem } from "../../src/util/errors";
 import { scratch as scratchChild, userConfigFromProject } from "./helpers";
 
 const scratch = () => inProcess(scratchChild());
@@ -109,6 +110,23 @@ describe("a host home moved by an environment variable", () => {
     const c = await s.run(["adopt", "claude", "--check", "--json"], env);
     expect(c.stdout).toMatch(/disabledMcpjsonServers/);
     expect(c.stdout).toContain("host_will_not_use");
+  }, 60_000);
+
+  it("the health messages name the file in the moved home, not the host's default", async () => {
+    const s = scratch();
+    const codexHome = join(s.home, "codex-work");
+    mkdirSync(codexHome, { recursive: true });
+    writeFileSync(join(codexHome, "config.toml"), "# no project trusted here\n");
+    const env = { CODEX_HOME: codexHome };
+    expect((await s.run(["adopt", "codex", "--write"], env)).code).toBe(0);
+    const c = await s.run(["adopt", "codex", "--check", "--json"], env);
+    expect(c.code).toBe(1);
+    // the trust check read $CODEX_HOME/config.toml: its message, hint, file and the notes say so
+    const trust = (JSON.parse(c.stdout) as { error: { details: { health: Problem[] } } }).error.details.health[0]!;
+    expect(trust.file).toBe("~/codex-work/config.toml");
+    expect(trust.message).toContain("trust_level in ~/codex-work/config.toml");
+    expect(trust.hint).toContain("to ~/codex-work/config.toml");
+    expect(c.stdout).not.toContain("~/.codex");
   }, 60_000);
 
   it("--detected at user scope finds a host by its moved home", async () => {
