@@ -623,7 +623,8 @@ const MCP_START = [
         caches: ["generate-bundle"],
       },
       grant: { args: ["grant", "calc-wrap.ping"], caches: ["grant"] },
-      revoke: { args: ["revoke", "calc-wrap.ping"], caches: ["revoke"] },
+      // both: the one grant's pattern alone would leave it granted by the wildcard (still_granted, refused)
+      revoke: { args: ["revoke", "calc-wrap.ping", "calc-wrap.*"], caches: ["revoke"] },
       "pack new": { args: ["pack", "new", "demo", "--wrap", "node"], caches: ["pack-new"] },
       "pack add-verb": { args: ["pack", "add-verb", "packs/demo", "--verb", "hello=hello"], caches: ["pack-add-verb"] },
       "pack sync": { args: ["pack", "sync", "packs/demo"], caches: ["pack-sync"] },

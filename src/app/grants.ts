@@ -151,6 +151,13 @@ function stillGranted(
   };
 }
 
+/** How to take out the wider patterns too: with this one here, or in the other file that holds them. */
+function alsoRevoke(p: string, by: Source[]): string {
+  const elsewhere = by.find((b) => b.file);
+  if (elsewhere) return `take ${named(elsewhere)} out of that file`;
+  return `revoke them together: hcpx revoke ${[p, ...by.map((b) => b.pattern)].join(" ")}`;
+}
+
 /** Take `patterns` out of the config's allow list (with `deny`: add them to its deny list as well). */
 export function revoke(patterns: string[], opts: CommonOpts & { deny?: boolean }): RevokeReport {
   checkPatterns(patterns);
@@ -179,14 +186,14 @@ export function revoke(patterns: string[], opts: CommonOpts & { deny?: boolean }
   for (const p of opts.deny ? [] : patterns) {
     const { still, by } = stillGranted(p, matchedCommands(packs, p), { allow, deny }, user);
     if (removed.includes(p)) {
+      // taking the pattern out would not withhold what it named: refused, nothing written (fail closed: the
+      // person asked for it not to run, and it would)
       if (by.length)
-        warnings.push(
-          warning(
-            "still_granted",
-            `${still.join(", ")} ${still.length > 1 ? "are" : "is"} still granted by ${by.map(named).join(", ")}`,
-            `hcpx revoke --deny ${still.length === 1 ? still[0] : p}`,
-          ),
-        );
+        errors.push({
+          code: "still_granted",
+          message: `${still.join(", ")} would still be granted by ${by.map(named).join(", ")}: '${p}' was not revoked`,
+          hint: `${alsoRevoke(p, by)}, or withhold it: hcpx revoke --deny ${still.length === 1 ? still[0] : p}`,
+        });
     } else if (by.length) {
       errors.push({
         code: "granted_by_wildcard",

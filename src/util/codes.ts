@@ -236,7 +236,9 @@ export const ERRORS = {
     hint: "set the Binding's variable in the environment hcpx runs in; a remote server's headers come from it",
   },
   // ---- config edits ----
-  still_granted: { hint: "a wider pattern still grants it: revoke that one, or --deny this one" },
+  still_granted: {
+    hint: "a wider pattern would still grant it (nothing was changed): revoke them together, or --deny this one",
+  },
   still_denied: { hint: "grants.deny names it: remove it there" },
   granted_by_wildcard: { hint: "revoke the wildcard, or --deny the one command" },
   not_found: { hint: "check the name" },

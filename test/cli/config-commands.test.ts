@@ -231,18 +231,30 @@ describe("hcpx grant / revoke", () => {
       message: expect.stringContaining("'ledger.*' (in "),
       hint: "to withhold it, deny it: hcpx revoke --deny ledger.transfer",
     });
-    // removed here, still granted there: said
+    // taken out here, still granted there: refused, the config as it was (the person asked it not to run)
+    const before = p.read();
     const b = await hcpx(["revoke", "ledger.balance", "--json"], p.dir, env);
-    expect(b.code, b.stderr).toBe(0);
-    expect(envelope<{ warnings: unknown[] }>(b).data.warnings).toEqual([
-      expect.objectContaining({ code: "still_granted", message: expect.stringContaining("'ledger.*' (in ") }),
-    ]);
+    expect(b.code, b.stdout).toBe(1);
+    expect(envelope(b).error).toMatchObject({
+      code: "still_granted",
+      message: expect.stringContaining("'ledger.*' (in "),
+      hint: expect.stringContaining("hcpx revoke --deny ledger.balance"),
+    });
+    expect(p.read()).toBe(before);
     const q = project(`{ packs: ["./packs/ledger"], grants: { allow: ["ledger.*", "*"] } }\n`);
     const w = await hcpx(["revoke", "ledger.*", "--json"], q.dir);
-    expect(w.code, w.stderr).toBe(0);
-    expect(envelope<{ warnings: unknown[] }>(w).data.warnings).toEqual([
-      expect.objectContaining({ code: "still_granted", message: expect.stringContaining("by '*'") }),
-    ]);
+    expect(w.code, w.stdout).toBe(1);
+    expect(envelope(w).error).toMatchObject({
+      code: "still_granted",
+      message: expect.stringContaining("by '*'"),
+      hint: expect.stringContaining("hcpx revoke ledger.* *"),
+    });
+    // both at once: nothing grants it any more
+    const both = await hcpx(["revoke", "ledger.*", "*", "--json"], q.dir);
+    expect(both.code, both.stdout).toBe(0);
+    expect(JSON5.parse(q.read()).grants.allow).toEqual([]);
+    // with --deny: withheld, whatever else grants it
+    expect((await hcpx(["revoke", "ledger.balance", "--deny", "--json"], p.dir, env)).code).toBe(0);
   });
 
   it("every edited config still parses as JSON5 with the expected value", async () => {
