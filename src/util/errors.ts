@@ -13,6 +13,7 @@
 // successful path never evaluates it; under vitest test/support/lazy-require.ts
 // turns it into an import).
 import { LINT_CODES, type LintCode } from "./lint-codes";
+import { neutralLine } from "./neutral";
 import type { CodeInfo } from "./codes";
 
 export { LINT_CODES, type LintCode };
@@ -113,11 +114,17 @@ export function where(p: Problem): string {
   return s;
 }
 
+/**
+ * A problem as a person reads it: its place and message on one line, its hint on the next. Each is kept on
+ * its line (neutralLine: a newline, CR or tab in it becomes an escape): a message quotes names, paths and
+ * values from outside (a config's pack path, a pack's fields, the name an agent gave exec), and a newline
+ * in one of them would forge a line of what the person reads.
+ */
 export function formatProblem(p: Problem): string {
   const loc = where(p);
   const sev = p.severity === "warning" ? "warning" : "error";
   const hint = hintOf(p);
-  return `${sev}${loc ? ` ${loc}` : ""}: ${p.message}${hint ? `\n  hint: ${hint}` : ""}`;
+  return `${sev}${loc ? ` ${neutralLine(loc)}` : ""}: ${neutralLine(p.message)}${hint ? `\n  hint: ${neutralLine(hint)}` : ""}`;
 }
 
 /** JSON path segments to the display form `a.b[2].c` (keys that are not identifiers are quoted). */

@@ -13,7 +13,7 @@ import { AuditWriter, auditTime, execRecord, type ExecEarly } from "../../runtim
 import { argsHash } from "../../util/argshash";
 import { answered } from "../../runtime/stray";
 import { consoleTo } from "../../util/console";
-import { c, isTerminal, neutralise, say, sayErr, sayErrRaw, sayRaw, useColor, writeJson } from "../output";
+import { c, isTerminal, neutralLine, neutralise, say, sayErr, sayErrRaw, sayRaw, useColor, writeJson } from "../output";
 
 export { useFdOut } from "../output";
 import type { GlobalOptions as GlobalOpts, OptionsOf } from "../spec";
@@ -92,11 +92,13 @@ export function print(env: Envelope, json: boolean): void {
   }
   const color = useColor(process.stderr);
   const { code, message, hint, stderr_tail, ...rest } = env.error;
-  let s = c.red(color, neutralise(`error [${code}]: ${message}`)) + "\n";
-  if (typeof hint === "string") s += neutralise(`  hint: ${hint}`) + "\n";
+  // each field on its own line (neutralLine): the message quotes what the agent gave and what the pack and
+  // the program said, and a newline there would forge a line of what the person reads
+  let s = c.red(color, neutralLine(`error [${code}]: ${message}`)) + "\n";
+  if (typeof hint === "string") s += neutralLine(`  hint: ${hint}`) + "\n";
   for (const k of ["exit_code", "signal", "status", "arg", "land"])
-    if (rest[k] !== undefined && rest[k] !== null) s += c.dim(color, neutralise(`  ${k}: ${String(rest[k])}`)) + "\n";
-  if (typeof rest.body === "string" && rest.body) s += c.dim(color, neutralise(`  body: ${rest.body}`)) + "\n";
+    if (rest[k] !== undefined && rest[k] !== null) s += c.dim(color, neutralLine(`  ${k}: ${String(rest[k])}`)) + "\n";
+  if (typeof rest.body === "string" && rest.body) s += c.dim(color, neutralLine(`  body: ${rest.body}`)) + "\n";
   if (typeof stderr_tail === "string" && stderr_tail)
     s +=
       c.dim(color, "  stderr (last lines):") +

@@ -3,6 +3,7 @@
 // Exit 0 when everything loads, 2 with warnings, 1 when a pack does not load (§12.1.7).
 // The report is the status use case's (src/app/status.ts); this module renders it.
 import { display } from "../../util/paths";
+import { neutralLine } from "../../util/neutral";
 import type { CommonOpts } from "../../config/common";
 import { c, finish, makeOut, unpainted } from "../output";
 import { servesLines, status, type StatusReport } from "../../app/status";
@@ -21,6 +22,7 @@ function table(rows: string[][], col: boolean, header: boolean): string[] {
   const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => strip(r[i] ?? "").length)));
   return rows.map((r, ri) => {
     const line = r
+      .map(neutralLine)
       .map((cell, i) => (i === r.length - 1 ? cell : cell + " ".repeat(w[i]! - strip(cell).length)))
       .join("  ")
       .trimEnd();
@@ -52,8 +54,9 @@ function render(d: Data, col: boolean): string {
     for (const b of d.broken) {
       const p = b.problems.find((x) => x.severity !== "warning") ?? b.problems[0];
       const where = p?.file ? `${p.file}${p.line ? `:${p.line}` : ""}: ` : "";
+      // the path and the message quote the config and the pack's files: each kept on this line
       lines.push(
-        c.red(col, `✗ ${display(b.dir)}: ${where}${p?.message ?? "does not load"}`) +
+        c.red(col, neutralLine(`✗ ${display(b.dir)}: ${where}${p?.message ?? "does not load"}`)) +
           (b.problems.length > 1 ? ` (+${b.problems.length - 1} more)` : ""),
       );
     }
