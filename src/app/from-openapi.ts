@@ -16,6 +16,7 @@ import { baseForDir, guard, writeFiles } from "../util/door";
 import { CAPS, readBytes, readTextFile } from "../util/readfile";
 import { HcpxError, fail, usage } from "../util/errors";
 import { display } from "../util/paths";
+import { checkNesting } from "../util/nesting";
 import { PACK_ID_RE } from "../pack/schema";
 import { loadPack } from "../pack/load";
 import type { Pack } from "../pack/model";
@@ -124,6 +125,7 @@ async function readDocument(document: string): Promise<ReadDocument> {
     );
   }
   const isJson = /^\s*[{[]/.test(text);
+  deepAsDocument(() => checkNesting(text, display(docFile), isJson ? "json" : "yaml"));
   let root: unknown;
   try {
     root = isJson ? JSON.parse(text) : await parseYaml(text);
@@ -171,6 +173,32 @@ function refResolver(docFile: string, refused: { problem?: string } = {}) {
   };
 }
 
+const DEEP_HINT =
+  "an OpenAPI document's schemas nest a few dozen levels: this one is not one a tool wrote; fix it, or import the operations you need (--include)";
+
+/** A nesting check's too_deep with what to do about a document (not a host's file). */
+function deepAsDocument(check: () => void): void {
+  try {
+    check();
+  } catch (e) {
+    if (e instanceof HcpxError && e.problems[0]?.code === "too_deep")
+      throw new HcpxError(e.problems.map((p) => ({ ...p, hint: DEEP_HINT })));
+    throw e;
+  }
+}
+
+const outOfStack = (e: unknown) => e instanceof RangeError && /call stack/i.test(e.message);
+
+/** A schema nested too deep through its $refs (no bracket nests: a chain of schemas, each naming the next). */
+function tooDeepByRefs(file: string): HcpxError {
+  return new HcpxError({
+    code: "too_deep",
+    message: "the document's schemas nest too deep through their $refs to read (the reader ran out of stack)",
+    file,
+    hint: DEEP_HINT,
+  });
+}
+
 /** The document with its $refs resolved (files in its folder only), and the files it spans. */
 async function dereference({ docFile, root }: ReadDocument): Promise<{ doc: unknown; files: string[] }> {
   const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
@@ -186,6 +214,7 @@ async function dereference({ docFile, root }: ReadDocument): Promise<{ doc: unkn
     // the parser resolves in place: `root` is not used again (the bundle below parses afresh)
     doc = await parser.dereference(docFile, root as never, parserOpts as never);
   } catch (e) {
+    if (outOfStack(e)) throw tooDeepByRefs(display(docFile));
     const msg = refused.problem ?? (e as Error).message.split("\n")[0]!.replace(docFile, display(docFile));
     fail("bad_document", `the document's $refs do not resolve: ${msg}`, {
       file: display(docFile),
@@ -235,6 +264,7 @@ export async function planFromOpenapi(document: string, opts: FromOpenapiOptions
       auth,
     });
   } catch (e) {
+    if (outOfStack(e)) throw tooDeepByRefs(file);
     fail("bad_document", (e as Error).message, { file });
   }
   if (result.commands.length === 0) {

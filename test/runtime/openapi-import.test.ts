@@ -285,6 +285,39 @@ describe("documents as they are", () => {
     }
   });
 
+  it("a document nested past what can be read says so (too_deep, naming the file), not that its $refs do not resolve", async () => {
+    const w = tmp("hcpx-oa-deep-");
+    const op = (schema: string) =>
+      `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{"operationId":"x","requestBody":{"content":{"application/json":{"schema":${schema}}}},"responses":{"200":{"description":"ok"}}}}}}`;
+    let nested = '{"type":"string"}';
+    for (let i = 0; i < 3000; i++) nested = `{"type":"object","properties":{"a":${nested}}}`;
+    writeFileSync(join(w, "nested.json"), op(nested));
+    // as deep through a chain of $refs, each level a schema of its own: no bracket nests
+    const schemas = Array.from({ length: 3000 }, (_, i) =>
+      i === 2999
+        ? `"s${i}":{"type":"string"}`
+        : `"s${i}":{"type":"object","properties":{"a":{"$ref":"#/components/schemas/s${i + 1}"}}}`,
+    );
+    writeFileSync(
+      join(w, "chain.json"),
+      op('{"$ref":"#/components/schemas/s0"}').slice(0, -1) + `,"components":{"schemas":{${schemas.join(",")}}}}`,
+    );
+    for (const [file, where] of [
+      ["nested.json", /nested\.json/],
+      ["chain.json", /chain\.json/],
+    ] as const) {
+      const r = await runHcpx(["pack", "from-openapi", file, "--id", "deep", "--out", `packs/${file}`, "--json"], {
+        cwd: w,
+      });
+      const env = JSON.parse(r.stdout);
+      expect(env.ok, file).toBe(false);
+      expect(env.error.code, r.stdout).toBe("too_deep");
+      expect(env.error.message, file).not.toMatch(/do not resolve|call stack/);
+      expect(env.error.file, file).toMatch(where);
+      expect(existsSync(join(w, "packs", file)), file).toBe(false);
+    }
+  });
+
   it("a pack whose surface.json would be more than hcpx reads is refused before anything is written", async () => {
     const w = tmp("hcpx-oa-big-");
     const properties = Object.fromEntries(
