@@ -21,7 +21,19 @@ function leakProject(): { dir: string; home: string } {
   const pack = join(dir, "packs", "leak");
   mkdirSync(pack, { recursive: true });
   writeFileSync(join(dir, "hcp.config.json5"), `{ packs: ["./packs/leak"], grants: { allow: ["leak.*"] } }\n`);
-  const verbs = ["later", "reject", "hang", "thrown", "every", "plain", "timeout", "cancelled", "forged"];
+  const verbs = [
+    "later",
+    "reject",
+    "hang",
+    "thrown",
+    "every",
+    "plain",
+    "timeout",
+    "cancelled",
+    "forged",
+    "slow",
+    "socket",
+  ];
   writeFileSync(
     join(pack, "surface.json"),
     JSON.stringify({
@@ -56,6 +68,10 @@ function leakProject(): { dir: string; home: string } {
       // an error whose stack passes through no pack's file: taken for hcpx's own
       `  forged: async (a, ctx) => { setTimeout(() => { const e = new Error("forged ${raw}); e.stack = "Error: forged\\n    at x (node:internal/x:1:1)"; throw e; }, 30); return "answered"; },`,
       `  timeout: async () => "timeout",`,
+      // answers after the others' timers threw: another call of the same pack, running meanwhile
+      `  slow: async () => new Promise((r) => setTimeout(() => r("slow"), 600)),`,
+      // an error emitted by Node's own code (a refused connection, no listener): no frame of the pack's
+      `  socket: async () => { (await import("node:net")).connect(1, "127.0.0.1"); return new Promise(() => {}); },`,
       `  cancelled: async () => "cancelled",`,
       "};",
       "",
@@ -100,6 +116,15 @@ describe("hcpx exec: a composite's error that no call awaits", () => {
     expect(env.error.message).toContain(`leak ${verb} failed: the pack's code threw where no call awaited it`);
     expect(env.error.message).toContain(`${verb} ***`);
     clean(r.stderr + r.stdout);
+  });
+
+  it("an error Node's own code emitted for the call (a refused connection): the call's, not an internal error of hcpx's", async () => {
+    const r = await exec("socket");
+    expect(r.code).toBe(1);
+    const env = JSON.parse(r.stdout);
+    expect(env).toMatchObject({ ok: false, error: { code: "composite_error" } });
+    expect(env.error.message).toContain("ECONNREFUSED");
+    expect(r.stderr).not.toContain("bug in hcpx");
   });
 
   it.each(["timeout", "cancelled"])("a verb that answers the word '%s' answers it", async (verb) => {
@@ -155,6 +180,35 @@ describe("hcpx mcp: a composite's error that no call awaits", () => {
     clean(log);
     expect(JSON.stringify(hang)).not.toContain(TOKEN);
   }, 30_000);
+});
+
+describe("hcpx mcp: the error is the call's whose code started what threw", () => {
+  let s: McpSession | undefined;
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it("another call of the same pack running meanwhile is not answered for it; an error with no stack or no frame of the pack's is still the call's", async () => {
+    const p = leakProject();
+    s = await startMcp(p, { env: { LEAK_TOKEN: TOKEN } });
+    const call = async (verb: string) =>
+      envelope(await s!.client.callTool({ name: "hcp", arguments: { pack: "leak", verb, args: {} } }));
+    // hang's timer throws while slow runs: hang is answered, slow answers itself
+    const [slow, hang] = await Promise.all([call("slow"), call("hang")]);
+    expect(hang).toMatchObject({ ok: false, error: { code: "composite_error" } });
+    expect(slow).toMatchObject({ ok: true, data: "slow" });
+    // a string thrown (no stack) while two calls run: the one that threw it is answered at once
+    const [slow2, thrown] = await Promise.all([call("slow"), call("thrown")]);
+    expect(thrown).toMatchObject({ ok: false, error: { code: "composite_error" } });
+    expect(thrown.error!.message).toContain("thrown ***");
+    expect(slow2).toMatchObject({ ok: true, data: "slow" });
+    // Node's own code emitted it (no frame of the pack's): the call's, not an internal error of hcpx's
+    const socket = await call("socket");
+    expect(socket).toMatchObject({ ok: false, error: { code: "composite_error" } });
+    expect(socket.error!.message).toContain("ECONNREFUSED");
+    expect(await call("plain")).toMatchObject({ ok: true, data: "plain" });
+    clean(s.stderr());
+  }, 20_000);
 });
 
 describe("the library: a host app's own listener hands such an error to strayError()", () => {
