@@ -80,6 +80,7 @@ export const SHARED_FILES = [
   "test/cli/contract.test.ts",
   "test/cli/did-you-mean.test.ts",
   "test/cli/doctor-status.test.ts",
+  "test/cli/inferred-grants.test.ts",
   "test/cli/init-packnew.test.ts",
   "test/cli/outside-text.test.ts",
   "test/cli/pack-writes.test.ts",
