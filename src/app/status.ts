@@ -34,6 +34,8 @@ export interface StatusCommand {
   land?: string;
   confirm: boolean;
   granted: boolean;
+  /** its Policy row is still marked inferred: a drafted guess nobody reviewed (activate grants no such read) */
+  inferred?: true;
 }
 
 export interface StatusReport {
@@ -78,6 +80,7 @@ export function status(opts: StatusOptions = {}): {
         ...(cmd.policy.land ? { land: cmd.policy.land } : {}),
         confirm: cmd.policy.confirm,
         granted: isGranted(project.grants, p.id, cmd.verb_key),
+        ...(cmd.policy.inferred ? { inferred: true as const } : {}),
       })),
       ...(!callable(p.surface.kind) ? { stimuli: (p.surface.stimuli ?? []).map((s) => s.id) } : {}),
     })),

@@ -68,5 +68,11 @@ describe("activate and a Policy row still marked inferred", () => {
     const g = await hcpx(["grant", "todo.get"], p.dir);
     expect(g.code, g.stderr).toBe(0);
     expect(p.read()).toBe(`{ packs: ["./packs/todo"], grants: { allow: ["todo.get"] } }\n`);
+    // status says which rows are guesses: a withheld read among them waits for a review
+    const st = envelope<{ packs: { commands: { verb: string; granted: boolean; inferred?: true }[] }[] }>(
+      await hcpx(["status", "--json"], p.dir),
+    );
+    expect(st.data.packs[0]!.commands.find((c) => c.verb === "list")).toMatchObject({ granted: false, inferred: true });
+    expect((await hcpx(["status"], p.dir)).stdout).toMatch(/todo\.list +read, inferred +withheld/);
   });
 });

@@ -46,7 +46,11 @@ function render(d: Data, col: boolean): string {
         continue;
       }
       for (const cmd of p.commands) {
-        const op = cmd.operation + (cmd.land ? `/${cmd.land}` : "") + (cmd.confirm ? ", confirm" : "");
+        const op =
+          cmd.operation +
+          (cmd.land ? `/${cmd.land}` : "") +
+          (cmd.confirm ? ", confirm" : "") +
+          (cmd.inferred ? ", inferred" : "");
         rows.push([cmd.name, op, cmd.granted ? c.green(col, "yes") : c.dim(col, "withheld")]);
       }
     }
