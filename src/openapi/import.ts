@@ -1,7 +1,9 @@
 // OpenAPI 3.x → pack: surface.json (named commands with everything the runtime
 // needs to send the request — it never reads the document), a draft
-// policy.json (GET/HEAD → read, others → write, DELETE → write + confirm;
-// every row `inferred: true` until a person reviews it) and a SKILL.md with the
+// policy.json (GET/HEAD → read, but write + confirm when its own words say it
+// deletes, wipes, destroys, purges, drops, resets or removes; others → write,
+// DELETE → write + confirm; every row `inferred: true` until a person reviews
+// it, and hcpx grants no inferred row by default) and a SKILL.md with the
 // hot-path table grouped by tag.
 //
 // `importOpenapi` takes a document whose `$ref`s the parser already resolved
@@ -11,7 +13,8 @@
 //
 // The steps, one module each: types.ts (what an import is asked and returns),
 // document.ts (servers, filters, security schemes), operation.ts (one
-// operation → one command), names.ts (verbs, arg and env names), schema.ts
+// operation → one command), policy.ts (its draft Policy row), names.ts (verbs,
+// arg and env names), schema.ts
 // (JSON Schema of a tool's input), render.ts (surface.json, policy.json,
 // SKILL.md). This module walks the document and is the importer's one entry.
 import { oneLine } from "../util/prose";

@@ -17,7 +17,7 @@ export function externalWords(op: {
   summary?: unknown;
   description?: unknown;
 }): string[] | undefined {
-  const id = (op.operationId ?? "").replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_./-]+/g, " ");
+  const id = idWords(op.operationId);
   const text = [
     id,
     typeof op.summary === "string" ? op.summary : "",
@@ -25,6 +25,11 @@ export function externalWords(op: {
   ].join("\n");
   const found = [...new Set([...text.matchAll(EXTERNAL_RE)].map((m) => m[1]!.toLowerCase()))];
   return found.length ? found.slice(0, 4) : undefined;
+}
+
+/** An operationId as words: `adminWipe` → `admin Wipe`, `_./-` → spaces. */
+export function idWords(operationId: string | undefined): string {
+  return (operationId ?? "").replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_./-]+/g, " ");
 }
 
 /** camelCase / snake / kebab / spaces → lower_snake words; dots and slashes become separators. */

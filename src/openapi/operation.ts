@@ -12,7 +12,8 @@ import {
   type ImportOptions,
   type Json,
 } from "./types";
-import { argName, envPrefix, externalWords, fitVerb, shortHash, verbFromOperationId, verbFromPath } from "./names";
+import { argName, envPrefix, fitVerb, shortHash, verbFromOperationId, verbFromPath } from "./names";
+import { draftRow } from "./policy";
 import { importSchemes, importSecurity, resolveServer, sameReq, serverUrl } from "./document";
 import { argFromSchema, derefInternal, mergeObject } from "./schema";
 
@@ -306,7 +307,7 @@ export function importOperation(
   op: Json,
   sel: { tags: string[]; operationId: string | undefined },
 ): ImportedCommand | undefined {
-  const { doc, opts, notes, hints, baseUrl, schemes, docSecurity } = run;
+  const { doc, opts, notes, baseUrl, schemes, docSecurity } = run;
   const { tags, operationId } = sel;
   const source = `${method.toUpperCase()} ${path}`;
   const verb = importVerb(run, method, path, source, operationId);
@@ -343,17 +344,6 @@ export function importOperation(
   const accept = acceptOf(op);
   const summary = oneLine(op.summary, 120) ?? firstSentence(op.description) ?? oneLine(source, 120) ?? method;
   const description = oneLine(op.description, 300);
-  const operation = method === "get" || method === "head" ? "read" : "write";
-  const seen =
-    operation === "write"
-      ? externalWords({ operationId, summary: op.summary, description: op.description })
-      : undefined;
-  if (seen) {
-    const msg = `${source} (${verb}): drafted external + confirm: the document says ${seen.map((w) => `"${w}"`).join(", ")} (others see its effect)`;
-    notes.push(msg);
-    hints[msg] =
-      "review its row in policy.json (land, confirm), then `hcpx pack sync <dir>` carries the review into the Skill";
-  }
   return {
     verb_key: verb,
     summary,
@@ -367,9 +357,7 @@ export function importOperation(
       ...(opSec !== undefined && !sameReq(opSec, docSecurity) ? { security: opSec } : {}),
     },
     args,
-    operation,
-    ...(operation === "write" ? { land: seen ? ("external" as const) : ("remote" as const) } : {}),
-    confirm: method === "delete" || seen !== undefined,
+    ...draftRow(run, { source, verb, method, path, operationId }, op),
     // a heading and a list item of SKILL.md: one line of the document's words
     tag: oneLine(tags[0], 60) ?? "other",
     ...(operationId ? { operationId } : {}),

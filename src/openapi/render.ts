@@ -52,7 +52,7 @@ export function renderPolicy(r: ImportResult): string {
       `    ${q(c.verb_key)}: { operation: ${q(c.operation)}${c.operation === "write" ? `, land: ${q(c.land ?? "remote")}` : ""}${c.confirm ? ", confirm: true" : ""}, inferred: true },`,
   );
   return bidiEscaped(
-    `// Draft Policy inferred by \`hcpx pack from-openapi\` (GET/HEAD -> read, other methods ->\n// write, DELETE -> write + confirm, a write whose effect the document says others see ->\n// external + confirm). Review each row (operation, land, confirm), remove the \`inferred\`\n// marks, then run \`hcpx pack sync <dir>\` to carry the review into SKILL.md.\n{\n  inferred: true,\n  rows: {\n${rows.join("\n")}\n  },\n}\n`,
+    `// Draft Policy inferred by \`hcpx pack from-openapi\` (GET/HEAD -> read, but write + confirm when\n// its operationId, path, summary or description says delete, wipe, destroy, purge, drop, reset or\n// remove; other methods -> write, DELETE -> write + confirm, a write whose effect the document says\n// others see -> external + confirm). hcpx grants no row still marked inferred by default: review\n// each row (operation, land, confirm), remove the \`inferred\` marks, then run\n// \`hcpx pack sync <dir>\` to carry the review into SKILL.md.\n{\n  inferred: true,\n  rows: {\n${rows.join("\n")}\n  },\n}\n`,
   );
 }
 

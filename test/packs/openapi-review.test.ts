@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHcpx, tmp } from "../support/hcpx";
+import { importOpenapi } from "../../src/openapi/import";
 
 const DOC = {
   openapi: "3.0.3",
@@ -117,6 +118,34 @@ describe("from-openapi drafts what the document says", () => {
     const policy = readFileSync(join(pack, "policy.json"), "utf8");
     expect(policy).toMatch(/"publish_note": \{ operation: "write", land: "external", confirm: true, inferred: true \}/);
     expect(readFileSync(join(pack, "SKILL.md"), "utf8")).toMatch(/\| `publish_note` \| Publish a note \| write, confirm \|/);
+  });
+
+  it("a GET or HEAD whose own words say it deletes, wipes, destroys, purges, drops, resets or removes is drafted write + confirm, and said", async () => {
+    const ok = { responses: { "200": { description: "ok" } } };
+    const doc = {
+      ...DOC,
+      paths: {
+        ...DOC.paths,
+        "/admin/wipe": { get: { operationId: "adminWipe", tags: ["admin"], summary: "Wipe", description: "Deletes every todo.", ...ok } },
+        "/cache/reset": { get: { operationId: "cacheState", tags: ["admin"], summary: "Cache", ...ok } },
+        "/locks/{id}": { head: { operationId: "lockProbe", tags: ["admin"], summary: "Probe a lock", description: "Removes the lock when it is stale.", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], ...ok } },
+        "/notes/deleted": { get: { operationId: "listDeletedNotes", tags: ["notes"], summary: "List deleted notes in a dropdown", ...ok } },
+      },
+    };
+    const byVerb = Object.fromEntries(importOpenapi(doc, "notes").commands.map((c) => [c.verb_key, c]));
+    for (const v of ["admin_wipe", "cache_state", "lock_probe"])
+      expect(byVerb[v], v).toMatchObject({ operation: "write", land: "remote", confirm: true });
+    // whole words of the list only: "deleted" (what it lists) and "dropdown" are not a GET that deletes
+    expect(byVerb.list_deleted_notes).toMatchObject({ operation: "read", confirm: false });
+    expect(byVerb.admin_stats).toMatchObject({ operation: "read" });
+    const { r, pack } = await imported([], doc);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/GET \/admin\/wipe \(admin_wipe\): drafted write \+ confirm, not read: the document says "wipe", "deletes"/);
+    expect(r.stderr).toMatch(/GET \/cache\/reset \(cache_state\): drafted write \+ confirm, not read: the document says "reset"/);
+    expect(r.stdout).toMatch(/admin_wipe +GET \/admin\/wipe {2}write, confirm/);
+    const policy = readFileSync(join(pack, "policy.json"), "utf8");
+    expect(policy).toMatch(/"admin_wipe": \{ operation: "write", land: "remote", confirm: true, inferred: true \}/);
+    expect(policy).toMatch(/GET\/HEAD -> read, but write \+ confirm when/);
   });
 
   it("no security scheme: a warning with how to add auth; --auth adds a scheme and its Binding", async () => {

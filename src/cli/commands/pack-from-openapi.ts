@@ -74,7 +74,7 @@ export async function run(document: string, opts: FromOpenapiOptions): Promise<n
           ? [`  … and ${result.commands.length - 40} more (see surface.json or --json)`]
           : []),
         "next:",
-        `  review ${display(join(dir, "policy.json"))} (inferred: GET -> read, others -> write) and remove the inferred marks, then \`hcpx pack sync ${display(dir)}\` carries it into SKILL.md`,
+        `  review ${display(join(dir, "policy.json"))} (inferred: GET -> read unless its words say it deletes, others -> write; no inferred row is granted by activate) and remove the inferred marks, then \`hcpx pack sync ${display(dir)}\` carries it into SKILL.md`,
         ...(env.length ? [`  set ${env.join(", ")} in the environment (the Binding)`] : []),
         `  hcpx lint ${display(dir)}; hcpx activate ${display(dir)}`,
       ].join("\n"),
