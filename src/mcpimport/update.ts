@@ -130,7 +130,7 @@ function compareWithPins(
         inputSchema: info.inputSchema,
         annotations: info.annotations,
       },
-      draft: rowText(policyFrom(info.annotations)),
+      draft: rowText(policyFrom(info)),
       policy: rowText(cmd.policy),
     });
   }

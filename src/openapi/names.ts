@@ -28,7 +28,7 @@ export function externalWords(op: {
 }
 
 /** An operationId as words: `adminWipe` → `admin Wipe`, `_./-` → spaces. */
-export function idWords(operationId: string | undefined): string {
+function idWords(operationId: string | undefined): string {
   return (operationId ?? "").replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_./-]+/g, " ");
 }
 

@@ -3,7 +3,7 @@
 // words say it destroys something → write + confirm; a write whose effect the document says others see
 // → external + confirm. A note says which words decided a row.
 import { destructiveWords } from "../pack/destructive";
-import { externalWords, idWords } from "./names";
+import { externalWords } from "./names";
 import type { ImportedCommand, ImportResult, Json } from "./types";
 
 /** The operation's draft Policy row, by the rules above; a note (with its hint) in `run` says which words decided it. */
@@ -21,8 +21,8 @@ export function draftRow(
   const quoted = (words: string[]) => words.map((w) => `"${w}"`).join(", ");
   const safe = method === "get" || method === "head";
   // the path's own words, not its parameters' names
-  const path = idWords(at.path.replace(/\{[^}]*\}/g, " "));
-  const destroys = safe ? destructiveWords([idWords(operationId), path, op.summary, op.description]) : undefined;
+  const path = at.path.replace(/\{[^}]*\}/g, " ");
+  const destroys = safe ? destructiveWords([operationId, path, op.summary, op.description]) : undefined;
   if (destroys)
     say(
       `${source} (${verb}): drafted write + confirm, not read: the document says ${quoted(destroys)} (a ${method.toUpperCase()} that destroys something)`,

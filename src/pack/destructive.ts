@@ -10,9 +10,17 @@
 export const DESTRUCTIVE_RE =
   /\b(delet(?:e|es|ing)|wip(?:e|es|ing)|destroy(?:s|ing)?|purg(?:e|es|ing)|drop(?:s|ping)?|reset(?:s|ting)?|remov(?:e|es|ing))\b/gi;
 
-/** The destructive words (DESTRUCTIVE_RE) in `texts` (at most 4, lower-cased, in order), or undefined. */
+/**
+ * The destructive words (DESTRUCTIVE_RE) in `texts` (at most 4, lower-cased, in order), or undefined. Names are
+ * read as words: `wipeCache`, `purge_all`, `reset-db` and `/cache/reset` each say one.
+ */
 export function destructiveWords(texts: readonly unknown[]): string[] | undefined {
-  const text = texts.map((t) => (typeof t === "string" ? t.slice(0, 4000) : "")).join("\n");
+  const words = (t: string) =>
+    t
+      .slice(0, 4000)
+      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+      .replace(/[_./-]+/g, " ");
+  const text = texts.map((t) => (typeof t === "string" ? words(t) : "")).join("\n");
   const found = [...new Set([...text.matchAll(DESTRUCTIVE_RE)].map((m) => m[1]!.toLowerCase()))];
   return found.length ? found.slice(0, 4) : undefined;
 }

@@ -153,6 +153,7 @@ export const SHARED_FILES = [
   "test/packs/from-mcp.test.ts",
   "test/packs/import-remote-shapes.test.ts",
   "test/packs/launchers.test.ts",
+  "test/packs/mcp-draft.test.ts",
   "test/packs/mcp-pins.test.ts",
   "test/packs/mcp-url.test.ts",
   "test/packs/openapi-review.test.ts",
