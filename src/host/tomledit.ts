@@ -6,6 +6,8 @@ import { HcpxError } from "../util/errors";
 import { eolOf, withEol } from "../util/text";
 import { scanToml, type TomlItem } from "./tomlscan";
 
+const TOML_11 = /(newlines|trailing commas) are not allowed in inline tables|inline tables cannot contain comments/;
+
 export function parseTomlFor(text: string, file: string): Record<string, unknown> {
   try {
     // a UTF-8 BOM is not TOML; it is kept on write
@@ -24,13 +26,18 @@ export function parseTomlFor(text: string, file: string): Record<string, unknown
           column: err.column,
           hint: "keep the copy you mean and delete the other, then run the command again",
         });
+      // TOML 1.1's inline tables (over several lines, a comma after the last key, comments in them): Codex
+      // reads them (its `toml` crate is 0.9.11+spec-1.1.0), smol-toml 1.4 reads TOML 1.0; never guessed at
+      const v11 = TOML_11.test(first);
       throw new HcpxError({
         code: "bad_toml",
-        message: `cannot parse TOML: ${first}`,
+        message: `cannot parse TOML: ${first}${v11 ? " (TOML 1.1 allows it; hcpx reads TOML 1.0 and writes no file it cannot read)" : ""}`,
         file,
         line: err.line,
         column: err.column,
-        hint: "fix the syntax at that position; hcpx leaves a file it cannot parse untouched",
+        hint: v11
+          ? "write that inline table on one line, without a comma after its last key or comments (or as a [table] with its keys on the lines below), then run the command again; nothing was written"
+          : "fix the syntax at that position; hcpx leaves a file it cannot parse untouched",
       });
     }
     throw e;

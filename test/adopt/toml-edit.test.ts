@@ -178,3 +178,26 @@ describe("mcp_servers written as a value (an inline table) or as [[mcp_servers]]
     });
   }
 });
+
+describe("TOML 1.1's inline tables over several lines (Codex reads them; hcpx's reader, smol-toml, is TOML 1.0)", () => {
+  const cases: [string, string][] = [
+    ['model = "o3"\nlimits = {\n  a = 1,\n  b = 2,\n}\n', "over several lines"],
+    ['model = "o3"\nlimits = { a = 1, b = 2, }\n', "with a comma after its last key"],
+  ];
+  for (const [text, what] of cases) {
+    it(`an inline table ${what}: bad_toml at its line, saying what to do; nothing is written`, async () => {
+      const s = scratch();
+      s.write(CONFIG, text);
+      const before = snapshot(s.dir);
+      const r = await s.adopt("codex", "--write", "--json");
+      expect(r.code).toBe(1);
+      noStack(r);
+      const e = envelope(r).error;
+      expect(e).toMatchObject({ code: "bad_toml", file: CONFIG, line: 2 });
+      expect(e!.message).toMatch(/TOML 1\.1/);
+      expect(e!.hint).toMatch(/on one line|\[table\]/);
+      expect(e!.hint).toMatch(/then run the command again/);
+      expect(snapshot(s.dir)).toEqual(before);
+    });
+  }
+});
