@@ -45,12 +45,24 @@ function putLines(c: Ctx, at: number, lines: string[]): void {
   c.splices.push([at, at, lead + lines.map((l) => l + c.eol).join("")]);
 }
 
-/** Take out every line that defines `F` or something under it: its key/value lines and its tables. */
+/** A blank line (or the end of the text) at `i`. */
+const blankAt = (t: string, i: number) => i >= t.length || t[i] === "\n" || t.startsWith("\r\n", i);
+
+/**
+ * Take out every line that defines `F` or something under it: its key/value lines and its tables (a
+ * table with the blank lines right above it when a blank line or the file's end follows it: the blank
+ * line that set it apart goes with it, not left beside the next one).
+ */
 function takeOut(c: Ctx, F: string[]): void {
-  for (const it of c.items) {
+  c.items.forEach((it, i) => {
     if (it.kind === "keyval" && under(fullPath(it), F)) c.splices.push([it.start, it.end, ""]);
-    else if (it.kind === "header" && under(it.path, F)) c.splices.push([it.start, tableEnd(c, it), ""]);
-  }
+    else if (it.kind === "header" && under(it.path, F)) {
+      const to = tableEnd(c, it);
+      let j = i;
+      if (blankAt(c.text, to)) while (j > 0 && c.items[j - 1]!.kind === "blank") j--;
+      c.splices.push([c.items[j]!.start, to, ""]);
+    }
+  });
 }
 
 /** Put `F = n` in where its parent table is written. */

@@ -108,6 +108,7 @@ describe("TOML: [mcp_servers.hcp] made another entry in place", () => {
           expect(/(^|[^\r])\n/.test(r.text), "the file's line breaks").toBe(!crlf);
           for (const [what, token] of tokens)
             if (mustStay(what, have, next)) expect(r.text, `${what} kept its comment`).toContain(`# ${token}`);
+          expect(r.text.replaceAll("\r\n", "\n"), "no blank line more than the file had").not.toMatch(/\n\n\n/);
           expect(
             tomlDoc.set(r.text, parseToml(r.text) as Record<string, unknown>, KEY, next, F, {} as Target, "Codex").text,
           ).toBe(r.text);
@@ -115,6 +116,23 @@ describe("TOML: [mcp_servers.hcp] made another entry in place", () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("TOML: tables that go", () => {
+  const set = (text: string, next: Record<string, unknown>) =>
+    tomlDoc.set(text, parseToml(text) as Record<string, unknown>, KEY, next, F, {} as Target, "Codex").text;
+  const head = '[mcp_servers.hcp]\ncommand = "x"\n';
+
+  it("tools made empty: its tables go with the blank line that set them apart, not one blank line more", () => {
+    const t1 = '\n[mcp_servers.hcp.tools.t1]\napproval_mode = "auto"\n';
+    const t2 = '\n[mcp_servers.hcp.tools]\nt2 = { approval_mode = "auto" }\n';
+    for (const tools of [t1, t2, t1 + t1.replaceAll("t1", "t3")]) {
+      expect(set(head + tools + '\n[profiles.x]\nmodel = "y"\n', { command: "x", tools: {} })).toBe(
+        head + 'tools = {}\n\n[profiles.x]\nmodel = "y"\n',
+      );
+      expect(set(head + tools, { command: "x", tools: {} })).toBe(head + "tools = {}\n");
+    }
   });
 });
 
