@@ -3,9 +3,11 @@
 // value replaced where it is (an object member by member, a list holding comments item
 // by item: src/host/listedit.ts), hcpx's members that go are taken out and its new ones
 // added at the end. So the person's comments and members in the entry stay where they
-// wrote them, byte for byte. The edits are made on the entry's own text (a file with a
-// list of ~50,000 rules is not parsed again for each of them) and the result is checked:
-// it must read as `next`, and nothing outside the entry may have changed.
+// wrote them, byte for byte; one on a line taken out stays, on a line of its own where that
+// line was (listedit.ts's rule, the same in all three formats). The edits are made on the
+// entry's own text (a file with a list of ~50,000 rules is not parsed again for each of
+// them) and the result is checked: it must read as `next`, and nothing outside the entry
+// may have changed.
 import type { Node } from "jsonc-parser/lib/esm/main.js"; // the ESM build (see jsonedit.ts)
 import { HcpxError } from "../util/errors";
 import { isObj } from "../util/is";
@@ -14,7 +16,6 @@ import {
   detectStyle,
   lineStart,
   nodeAt,
-  removeJson,
   serialize,
   setJson,
   skipTrivia,
@@ -23,8 +24,8 @@ import {
   type JsonInsertInfo,
   type JsonStyle,
 } from "./jsonedit";
-import { hasComment } from "./jsonlist";
-import { patchList, sameJson, type ListSyntax } from "./listedit";
+import { hasComment, jsonComments } from "./jsonlist";
+import { applySplices, cutRun, NotInPlace, patchList, sameJson, type ListSyntax } from "./listedit";
 
 interface Env {
   style: JsonStyle;
@@ -39,6 +40,7 @@ function listSyntax(env: Env): ListSyntax {
   return {
     skipTrivia,
     lineComment: (t, i) => t.startsWith("//", i),
+    comments: jsonComments,
     render: (v, indent) => serialize(v, env.style, indent),
     eol: env.style.eol,
     // the caller checks the result as strictly as the host reads the file
@@ -46,21 +48,17 @@ function listSyntax(env: Env): ListSyntax {
   };
 }
 
-/** `s` without the member at `path`, and without a `//` comment that ends its line (as a list item's goes with it). */
+/**
+ * `s` without the member at `path`, by listedit.ts's rule: on a line of its own, its lines go, and the
+ * comments in them (one ending its line) stay on lines of their own; else it goes with a comma, where
+ * no comment would go with it (then NotInPlace).
+ */
 function dropMember(s: string, path: string[], env: Env): string {
-  const v = nodeAt(env.parse(s), path)!;
-  let j = end(v);
-  while (s[j] === " " || s[j] === "\t") j++;
-  if (s[j] === ",") j++;
-  const from = j;
-  while (s[j] === " " || s[j] === "\t") j++;
-  if (s.startsWith("//", j)) {
-    let to = s.indexOf("\n", j);
-    if (to < 0) to = s.length;
-    else if (s[to - 1] === "\r") to--;
-    s = s.slice(0, s[from - 1] === "," ? from : end(v)) + s.slice(to);
-  }
-  return removeJson(s, env.parse(s), path);
+  const obj = nodeAt(env.parse(s), path.slice(0, -1))!;
+  const props = obj.children ?? [];
+  const k = props.findIndex((p) => p.children?.[0]?.value === path.at(-1));
+  const items = props.map((p): [number, number] => [p.offset, end(p)]);
+  return applySplices(s, cutRun(s, { open: obj.offset, close: end(obj) - 1, items }, k, k, listSyntax(env)));
 }
 
 /** `s` (the entry's text) with the value at `path` in it made `n` (it is `h`). */
@@ -111,7 +109,13 @@ export function patchJsonEntry(
   const width = before.length - lead.length;
   const pad = lead + (width >= 4 ? "/*" + " ".repeat(width - 4) + "*/" : " ".repeat(width));
   const env: Env = { style: detectStyle(text), show, parse };
-  const out = patchAt(pad + text.slice(node.offset, end(node)), [], have, next, env);
+  let out: string;
+  try {
+    out = patchAt(pad + text.slice(node.offset, end(node)), [], have, next, env);
+  } catch (e) {
+    if (e instanceof NotInPlace) return undefined;
+    throw e;
+  }
   if (!out.startsWith(pad)) return undefined;
   const result = text.slice(0, node.offset) + out.slice(pad.length) + text.slice(end(node));
   try {

@@ -19,6 +19,20 @@ export function hasComment(text: string, from = 0, to = text.length): boolean {
   return false;
 }
 
+/** [start, end) of each line and block comment in text[from, to). */
+export function jsonComments(text: string, from: number, to: number): [number, number][] {
+  const out: [number, number][] = [];
+  const sc = createScanner(text.slice(from, to), false);
+  for (let k: number = sc.scan(); k !== 17; k = sc.scan()) {
+    if (k !== 12 && k !== 13) continue;
+    const s = from + sc.getTokenOffset();
+    let e = s + sc.getTokenLength();
+    if (text[e - 1] === "\r") e--;
+    out.push([s, e]);
+  }
+  return out;
+}
+
 /** `values` appended to the list node `list` of `text`, after its last item (none: after `[`, before any comment in it). */
 export function appendItems(text: string, list: Node, values: unknown[]): string {
   if (values.length === 0) return text;

@@ -1,9 +1,17 @@
 // A list (a JSON/JSONC or TOML array) that holds comments, made another list with the fewest
 // text edits: the items both lists begin and end with stay as they are, the ones between
 // are replaced one for one, and what is left over is taken out or put in on lines of its
-// own. A comment stays where the person wrote it (next to the item it was next to), unless
-// it was on the line of an item that goes. The format gives its syntax (how a comment is
-// skipped, how a value is written); the caller parses the result again and compares it.
+// own. The format gives its syntax (how a comment is skipped, where its comments are, how
+// a value is written); the caller parses the result again and compares it.
+//
+// The person's comments are never lost, the rule for all three formats (tomlentry.ts,
+// jsonentry.ts, yamlentry.ts use keptComments for the keys and tables they take out): a
+// comment stays where the person wrote it, next to the item it was next to; one on a line
+// hcpx takes out (an item, a key, a table that goes) stays on a line of its own where that
+// line was, at that line's indentation (hcpx writes no comment of its own, so every one is
+// the person's). What cannot be taken out so (an item sharing its line with others, with a
+// comment or line break in what would go) is not edited in place (NotInPlace): the caller
+// then refuses, nothing written, or writes the entry whole where it holds no comment.
 import { isDeepStrictEqual } from "node:util";
 
 export interface ListShape {
@@ -20,6 +28,8 @@ export interface ListSyntax {
   skipTrivia(text: string, i: number): number;
   /** a line comment starts at `i` (it runs to the end of its line) */
   lineComment(text: string, i: number): boolean;
+  /** [start, end) of each comment in text[from, to) */
+  comments(text: string, from: number, to: number): Spans;
   /** an item, written at `indent` (the indentation of its line) */
   render(value: unknown, indent: string): string;
   eol: string;
@@ -27,9 +37,54 @@ export interface ListSyntax {
   trailingCommas: boolean;
 }
 
+/** [start, end) of a run of text: here, of each comment. */
+export type Spans = [number, number][];
+
+/** Thrown where a list or an entry cannot be edited in place without losing a comment (the caller refuses). */
+export class NotInPlace extends Error {}
+
+const lineStart = (t: string, i: number) => t.lastIndexOf("\n", i - 1) + 1;
+const indentAt = (t: string, i: number) => /^[ \t]*/.exec(t.slice(lineStart(t, i)))![0];
+
+/** The end of the line at `i`, before its line break. */
+const lineEnd = (t: string, i: number) => {
+  const n = t.indexOf("\n", i);
+  return n < 0 ? t.length : t[n - 1] === "\r" ? n - 1 : n;
+};
+
+/** The `#` comments of text[from, to), past the strings in it ("…", '…', TOML's """…""" and '''…'''). */
+export function hashComments(t: string, from: number, to: number): Spans {
+  const out: Spans = [];
+  for (let i = from; i < to; i++) {
+    const q = t[i]!;
+    if (q === "#") {
+      const e = lineEnd(t, i);
+      out.push([i, e]);
+      i = e;
+    } else if (q === '"' || q === "'") {
+      const close = t.startsWith(q.repeat(3), i) ? q.repeat(3) : q;
+      let j = i + close.length;
+      while (j < to && !t.startsWith(close, j) && (close.length > 1 || t[j] !== "\n"))
+        j += q === '"' && t[j] === "\\" ? 2 : 1;
+      i = j + close.length - 1;
+    }
+  }
+  return out;
+}
+
+/** The comments `spans` of `text` on lines of their own, each at the indentation of the line it was on ("" for none). */
+export function keptComments(text: string, spans: Spans, eol: string): string {
+  return spans.map(([s, e]) => indentAt(text, s) + text.slice(s, e) + eol).join("");
+}
+
 /** The list syntax of a format whose comments run from `#` to the end of the line (TOML, YAML's flow lists). */
-export function hashCommentSyntax(render: (value: unknown) => string, eol: string): ListSyntax {
+export function hashCommentSyntax(
+  render: (value: unknown) => string,
+  eol: string,
+  comments: (text: string, from: number, to: number) => Spans = hashComments,
+): ListSyntax {
   return {
+    comments,
     skipTrivia(t, i) {
       for (;;) {
         while (i < t.length && /\s/.test(t[i]!)) i++;
@@ -55,8 +110,6 @@ export function sameJson(a: unknown, b: unknown): boolean {
   );
 }
 
-const lineStart = (t: string, i: number) => t.lastIndexOf("\n", i - 1) + 1;
-const indentAt = (t: string, i: number) => /^[ \t]*/.exec(t.slice(lineStart(t, i)))![0];
 const startsLine = (t: string, i: number) => t.slice(lineStart(t, i), i).trim() === "";
 
 /** The offset of the comma after the item ending at `e` (comments between), or -1. */
@@ -75,18 +128,22 @@ function lineEndAfter(text: string, i: number, syn: ListSyntax): number {
   return text[j] === "\n" || j >= text.length ? j : -1;
 }
 
-/** Take out the items a..b (the list keeps at least one other). */
-function cutRun(text: string, l: ListShape, a: number, b: number, syn: ListSyntax): Splice[] {
+/**
+ * Take out the items a..b (all of them: the list's text is left holding only its comments, when it
+ * has any). Exported for the members of a JSON object (jsonentry.ts), which go by the same rule.
+ */
+export function cutRun(text: string, l: ListShape, a: number, b: number, syn: ListSyntax): Splice[] {
   const it = l.items;
   const last = it.length - 1;
   const cb = commaAfter(text, it[b]![1], syn);
-  // each on a line of its own: their lines go (with a comment that ends the last one)
+  // each on a line of its own: their lines go, the comments in them (one ending the last) kept on lines of their own
   if (startsLine(text, it[a]![0])) {
     const x = cb >= 0 ? cb + 1 : it[b]![1];
     const eol = lineEndAfter(text, x, syn);
     if (eol >= 0) {
-      const to = text[eol] === "\r" ? eol + 2 : eol + 1;
-      const out: Splice[] = [[lineStart(text, it[a]![0]), Math.min(to, text.length), ""]];
+      const from = lineStart(text, it[a]![0]);
+      const to = Math.min(text[eol] === "\r" ? eol + 2 : eol + 1, text.length);
+      const out: Splice[] = [[from, to, keptComments(text, syn.comments(text, from, to), syn.eol)]];
       // the new last item must not keep a comma the reader refuses
       if (b === last && cb < 0 && a > 0 && !syn.trailingCommas) {
         const c = commaAfter(text, it[a - 1]![1], syn);
@@ -95,8 +152,15 @@ function cutRun(text: string, l: ListShape, a: number, b: number, syn: ListSynta
       return out;
     }
   }
-  if (a > 0) return [[it[a - 1]![1], it[b]![1], ""]];
-  return [[it[a]![0], it[b + 1]![0], ""]];
+  // on a line with others: with the comma before them (or after them), where no comment is in what goes (and
+  // no line break, when there is a choice: lines joined would put an item beside another's comment)
+  const tries: [number, number][] = [];
+  if (a > 0) tries.push([it[a - 1]![1], it[b]![1]]);
+  if (b < last) tries.push([it[a]![0], it[b + 1]![0]]);
+  const clean = tries.filter(([f, t]) => syn.comments(text, f, t).length === 0);
+  const cut = clean.find(([f, t]) => !/[\r\n]/.test(text.slice(f, t))) ?? clean[0];
+  if (cut) return [[cut[0], cut[1], ""]];
+  throw new NotInPlace("a comment would go with the items taken out");
 }
 
 /** Put `values` in after item j (-1: before the first). */
@@ -164,10 +228,11 @@ export function listSplices(text: string, l: ListShape, have: unknown[], next: u
   const splices: Splice[] = [];
   for (let i = p; i < p + m; i++) {
     const [a, b] = l.items[i]!;
+    if (syn.comments(text, a, b).length) throw new NotInPlace("a comment inside an item that changes");
     splices.push([a, b, syn.render(next[i], indentAt(text, a))]);
   }
   if (oldMid > m) {
-    if (N === 0) return [[l.open, l.close + 1, "[]"]];
+    if (N === 0 && syn.comments(text, l.open, l.close).length === 0) return [[l.open, l.close + 1, "[]"]];
     splices.push(...cutRun(text, l, p + m, H - s - 1, syn));
   } else if (newMid > m) splices.push(...putIn(text, l, p + m - 1, next.slice(p + m, p + newMid), syn));
   return splices;

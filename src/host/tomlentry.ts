@@ -7,10 +7,22 @@
 // last key of their table, as a dotted key beside the others, or as a table of their own
 // after the last of their sub-tables). So the person's comments, their keys and their own
 // tables (an [mcp_servers.hcp.env] further down the file) stay where they are, byte for
-// byte. The caller parses the result and compares it (tomledit.ts checkRest).
+// byte. A comment on a line taken out stays, on a line of its own where that line was
+// (listedit.ts's rule, the same in all three formats). The caller parses the result and
+// compares it (tomledit.ts checkRest).
 import { isObj } from "../util/is";
 import { tomlString, tomlValue } from "../util/text";
-import { applySplices, hashCommentSyntax, listSplices, sameJson, type ListSyntax, type Splice } from "./listedit";
+import {
+  applySplices,
+  hashComments,
+  hashCommentSyntax,
+  keptComments,
+  listSplices,
+  NotInPlace,
+  sameJson,
+  type ListSyntax,
+  type Splice,
+} from "./listedit";
 import { tomlList, type TomlItem } from "./tomlscan";
 
 const bare = (k: string) => (/^[A-Za-z0-9_-]+$/.test(k) ? k : tomlString(k));
@@ -48,19 +60,27 @@ function putLines(c: Ctx, at: number, lines: string[]): void {
 /** A blank line (or the end of the text) at `i`. */
 const blankAt = (t: string, i: number) => i >= t.length || t[i] === "\n" || t.startsWith("\r\n", i);
 
+/** The lines [from, to) taken out: the comments in them stay, on lines of their own (listedit.ts keptComments). */
+function cut(c: Ctx, from: number, to: number): string {
+  return keptComments(c.text, hashComments(c.text, from, to), c.eol);
+}
+
 /**
- * Take out every line that defines `F` or something under it: its key/value lines and its tables (a
- * table with the blank lines right above it when a blank line or the file's end follows it: the blank
- * line that set it apart goes with it, not left beside the next one).
+ * Take out every line that defines `F` or something under it: its key/value lines and its tables, the
+ * comments in them kept (cut). A table that holds none goes with the blank lines right above it when a
+ * blank line or the file's end follows it: the blank line that set it apart, not left beside the next one.
  */
 function takeOut(c: Ctx, F: string[]): void {
   c.items.forEach((it, i) => {
-    if (it.kind === "keyval" && under(fullPath(it), F)) c.splices.push([it.start, it.end, ""]);
+    // (a key of a table that goes goes with its table)
+    if (it.kind === "keyval" && under(fullPath(it), F) && !under(it.table, F))
+      c.splices.push([it.start, it.end, cut(c, it.start, it.end)]);
     else if (it.kind === "header" && under(it.path, F)) {
       const to = tableEnd(c, it);
+      const kept = cut(c, it.start, to);
       let j = i;
-      if (blankAt(c.text, to)) while (j > 0 && c.items[j - 1]!.kind === "blank") j--;
-      c.splices.push([c.items[j]!.start, to, ""]);
+      if (!kept && blankAt(c.text, to)) while (j > 0 && c.items[j - 1]!.kind === "blank") j--;
+      c.splices.push([c.items[j]!.start, to, kept]);
     }
   });
 }
@@ -92,7 +112,7 @@ function patchAt(c: Ctx, F: string[], h: unknown, n: unknown): void {
   if (sameJson(h, n)) return;
   const kv = c.keyvals.get(F.join("\0"));
   if (kv) {
-    if (n === undefined) c.splices.push([kv.start, kv.end, ""]);
+    if (n === undefined) c.splices.push([kv.start, kv.end, cut(c, kv.start, kv.end)]);
     else if (Array.isArray(h) && Array.isArray(n) && c.text[kv.valueStart] === "[") {
       const l = tomlList(c.text, kv.valueStart, c.file);
       if (l.comment) c.splices.push(...listSplices(c.text, l, h, n, SYNTAX(c.eol)));
@@ -110,7 +130,7 @@ function patchAt(c: Ctx, F: string[], h: unknown, n: unknown): void {
   if (n !== undefined) putIn(c, F, n);
 }
 
-/** The text with the table at `key` (it holds `have`) made `next`, edited in place. */
+/** The text with the table at `key` (it holds `have`) made `next`, edited in place; undefined where a comment would go (listedit.ts). */
 export function patchTomlEntry(
   text: string,
   items: TomlItem[],
@@ -119,10 +139,15 @@ export function patchTomlEntry(
   next: Record<string, unknown>,
   file: string,
   eol: string,
-): string {
+): string | undefined {
   const keyvals = new Map(items.filter((it) => it.kind === "keyval").map((it) => [fullPath(it).join("\0"), it]));
   const c: Ctx = { text, items, keyvals, file, eol, splices: [] };
-  patchAt(c, key, have, next);
+  try {
+    patchAt(c, key, have, next);
+  } catch (e) {
+    if (e instanceof NotInPlace) return undefined;
+    throw e;
+  }
   return applySplices(text, c.splices);
 }
 

@@ -6,11 +6,12 @@
 // by item (the items both lists start and end with stay, the ones between are replaced
 // one for one, the rest taken out or put in as `- item` lines), a flow list holding
 // comments with src/host/listedit.ts. So the person's comments and keys in the entry stay
-// where they wrote them, byte for byte. What this cannot do exactly (an anchor, alias,
-// tag, merge key `<<`, block scalar or explicit `? key` in the entry, found with the
-// `yaml` package's lexer; a value whose shape changes where a comment is; a key not on a
-// line of its own) is left to the caller (yamledit.ts replaceEntry), which also parses the
-// result and compares it.
+// where they wrote them, byte for byte; one on a line taken out stays, on a line of its own
+// where that line was (listedit.ts's rule, the same in all three formats). What this cannot
+// do exactly (an anchor, alias, tag, merge key `<<`, block scalar or explicit `? key` in the
+// entry, found with the `yaml` package's lexer; a value whose shape changes where a comment
+// is; a key not on a line of its own) is left to the caller (yamledit.ts replaceEntry),
+// which also parses the result and compares it.
 import {
   Lexer,
   isMap,
@@ -24,11 +25,20 @@ import {
   type YAMLSeq,
 } from "yaml";
 import { isObj } from "../util/is";
-import { applySplices, commonEnds, hashCommentSyntax, listSplices, sameJson, type Splice } from "./listedit";
+import {
+  applySplices,
+  commonEnds,
+  hashCommentSyntax,
+  keptComments,
+  listSplices,
+  NotInPlace,
+  sameJson,
+  type Spans,
+  type Splice,
+} from "./listedit";
 import { column, contentEnd, render } from "./yamlread";
 
-/** Thrown where the entry cannot be edited exactly in place (caught in patchYamlEntry). */
-class NotInPlace extends Error {}
+/** Thrown where the entry cannot be edited exactly in place (caught in patchYamlEntry): listedit.ts's NotInPlace. */
 const no = (): never => {
   throw new NotInPlace("not in place");
 };
@@ -70,6 +80,22 @@ export function yamlMarks(text: string): YamlMarks {
 }
 
 export const within = (xs: number[], s: number, e: number): boolean => xs.some((x) => x >= s && x < e);
+
+/** The comments in text[s, e) (the lexer's), each to the end of its line. */
+function commentsIn(c: Ctx, s: number, e: number): Spans {
+  return c.comments
+    .filter((x) => x >= s && x < e)
+    .map((x): [number, number] => {
+      const n = c.text.indexOf("\n", x);
+      const end = n < 0 ? c.text.length : n;
+      return [x, c.text[end - 1] === "\r" ? end - 1 : end];
+    });
+}
+
+/** The lines [s, e) taken out, the comments in them kept on lines of their own (listedit.ts keptComments). */
+function cutLines(c: Ctx, s: number, e: number): Splice {
+  return [s, e, keptComments(c.text, commentsIn(c, s, e), c.eol)];
+}
 const lineStart = (t: string, i: number) => t.lastIndexOf("\n", i - 1) + 1;
 const keyStart = (p: Pair) => (p.key as YNode).range![0];
 const isColl = (v: unknown) => typeof v === "object" && v !== null;
@@ -128,7 +154,7 @@ function pairAgain(c: Ctx, p: Pair, k: string, n: unknown, col: number): void {
     const nl = c.text.indexOf("\n", keyEnd);
     if (colon && nl >= 0 && nl < v.range[0]) {
       const at = keyEnd + colon[0].length;
-      c.splices.push([at, at, " " + (isColl(n) ? flow(n) : inline(n))], [nl + 1, lines[1], ""]);
+      c.splices.push([at, at, " " + (isColl(n) ? flow(n) : inline(n))], cutLines(c, nl + 1, lines[1]));
       return;
     }
   }
@@ -180,7 +206,8 @@ function patchMap(c: Ctx, map: YAMLMap, h: Record<string, unknown>, n: Record<st
     const p = pairs.get(k);
     if (p) patchValue(c, p.value as YNode | null, h[k], v, false, () => pairAgain(c, p, k, v, col));
   }
-  for (const [k, p] of pairs) if (!Object.hasOwn(n, k)) c.splices.push([...linesOf(c, keyStart(p), p, /^ *$/), ""]);
+  for (const [k, p] of pairs)
+    if (!Object.hasOwn(n, k)) c.splices.push(cutLines(c, ...linesOf(c, keyStart(p), p, /^ *$/)));
   const added = Object.entries(n).filter(([k]) => !pairs.has(k));
   if (added.length)
     putLines(c, contentEnd(c.text, map.items.at(-1)!), render([], Object.fromEntries(added), col, c.eol, c.ind));
@@ -211,7 +238,11 @@ function patchFlowSeq(c: Ctx, seq: YAMLSeq, h: unknown[], n: unknown[]): void {
     const r = (it as YNode).range!;
     return [r[0], r[1]];
   });
-  const syntax = hashCommentSyntax((v) => flow(v), c.eol);
+  const syntax = hashCommentSyntax(
+    (v) => flow(v),
+    c.eol,
+    (_t, f, t) => commentsIn(c, f, t),
+  );
   c.splices.push(...listSplices(c.text, { open: a, close: b - 1, items }, h, n, syntax));
 }
 
@@ -231,7 +262,7 @@ function patchSeq(c: Ctx, seq: YAMLSeq, h: unknown[], n: unknown[]): void {
     patchValue(c, items[i]!, h[i], n[i], false, () =>
       again(c, lines[i]!, render([], [n[i]], dash, c.eol, c.ind), items[i]!, n[i]),
     );
-  if (H - s - p > m) c.splices.push([lines[p + m]![0], lines[H - s - 1]![1], ""]);
+  if (H - s - p > m) c.splices.push(cutLines(c, lines[p + m]![0], lines[H - s - 1]![1]));
   else if (N - s - p > m) {
     const block = render([], n.slice(p + m, N - s), dash, c.eol, c.ind);
     putLines(c, p + m > 0 ? lines[p + m - 1]![1] : lines[0]![0], block);

@@ -3,8 +3,9 @@
 // and however the person laid it out (TOML: tools inline, as sub-tables, as a [tools] table,
 // as dotted keys; lists over several lines; YAML: a map at a key or a named list item, args
 // as a block list or a flow list), with a comment on every line, the result reads as the
-// new entry, the rest of the file is as it was, a comment on a line hcpx had no reason to
-// touch is still there, and setting the same entry again changes nothing.
+// new entry, the rest of the file is as it was, every comment of the person's is still there
+// (one on a line hcpx takes out on a line of its own where that line was), and setting the
+// same entry again changes nothing.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { parse as parseToml } from "smol-toml";
@@ -65,22 +66,6 @@ function tomlText(e: Entry, layout: number, multiline: boolean): { text: string;
   return { text: `# mine\nmodel = "o3"\n\n${main}${rest}\n[profiles.x]\nmodel = "y" # c-profile\n`, tokens };
 }
 
-/** Which comments must stay: those on the line of a key kept (its value may change), or by a list item kept or replaced one for one. */
-function mustStay(what: string, have: Entry, next: Entry): boolean {
-  if (what === "mine" || what === "profile") return true;
-  if (/^arg\d+$/.test(what)) {
-    const i = Number(what.slice(3));
-    const [H, N] = [have.args.length, next.args.length];
-    let p = 0;
-    while (p < H && p < N && have.args[p] === next.args[p]) p++;
-    let s = 0;
-    while (s < H - p && s < N - p && have.args[H - 1 - s] === next.args[N - 1 - s]) s++;
-    return i < p + Math.min(H - s - p, N - s - p) || i >= H - s;
-  }
-  if (what in have.tools) return what in next.tools;
-  return what in have && what in next;
-}
-
 describe("TOML: [mcp_servers.hcp] made another entry in place", () => {
   it("reads as the new entry, keeps the rest of the file and the comments of the lines it keeps; once more changes nothing", () => {
     fc.assert(
@@ -106,8 +91,7 @@ describe("TOML: [mcp_servers.hcp] made another entry in place", () => {
               .startsWith('# mine\nmodel = "o3"\n\n[mcp_servers.hcp]\n# above command\ncommand = '),
           ).toBe(true);
           expect(/(^|[^\r])\n/.test(r.text), "the file's line breaks").toBe(!crlf);
-          for (const [what, token] of tokens)
-            if (mustStay(what, have, next)) expect(r.text, `${what} kept its comment`).toContain(`# ${token}`);
+          for (const [what, token] of tokens) expect(r.text, `${what} kept its comment`).toContain(`# ${token}`);
           expect(r.text.replaceAll("\r\n", "\n"), "no blank line more than the file had").not.toMatch(/\n\n\n/);
           expect(
             tomlDoc.set(r.text, parseToml(r.text) as Record<string, unknown>, KEY, next, F, {} as Target, "Codex").text,
@@ -133,6 +117,23 @@ describe("TOML: tables that go", () => {
       );
       expect(set(head + tools, { command: "x", tools: {} })).toBe(head + "tools = {}\n");
     }
+  });
+
+  it("a comment on a line that goes stays, on a line of its own where that line was", () => {
+    expect(set(head + 'env_vars = ["A"] # names\nmine = 1\n', { command: "x", mine: 1 })).toBe(
+      head + "# names\nmine = 1\n",
+    );
+    const t1 = '\n[mcp_servers.hcp.tools.t1] # t1\n  # why\napproval_mode = "auto" # m\n\n[profiles.x]\nmodel = "y"\n';
+    expect(set(head + t1, { command: "x", tools: {} })).toBe(
+      head + 'tools = {}\n\n# t1\n  # why\n# m\n\n[profiles.x]\nmodel = "y"\n',
+    );
+    const args = 'args = [\n  "a", # ca\n  "b", # cb\n  # c below\n  "c" # cc\n]\n';
+    expect(set(head + args, { command: "x", args: ["a"] })).toBe(
+      head + 'args = [\n  "a", # ca\n  # cb\n  # c below\n  # cc\n]\n',
+    );
+    expect(set(head + args, { command: "x", args: [] })).toBe(
+      head + "args = [\n  # ca\n  # cb\n  # c below\n  # cc\n]\n",
+    );
   });
 });
 
@@ -193,9 +194,7 @@ describe("JSONC: mcpServers.hcp made another entry in place", () => {
             .startsWith('{\n  "theme": "x",\n  "mcpServers": {\n    "other": {\n      "command": "o"\n    },\n'),
         ).toBe(true);
         expect(/(^|[^\r])\n/.test(r.text), "the file's line breaks").toBe(!crlf);
-        for (const [what, token] of tokens)
-          if (what === "mine" || mustStay(what.replace(/:after$/, ""), have, next))
-            expect(r.text, `${what} kept its comment`).toContain(token);
+        for (const [what, token] of tokens) expect(r.text, `${what} kept its comment`).toContain(token);
         expect(jsonDoc.set(r.text, lenientJson(r.text, "settings.json"), key, next, F, T, "Gemini").text).toBe(r.text);
       }),
       { numRuns: 300 },
@@ -210,9 +209,15 @@ describe("JSONC: members that go and come", () => {
     jsonDoc.set(text, lenientJson(text, "settings.json"), key, next, F, T, "Gemini").text;
   const wrap = (entry: string) => `{\n  "mcpServers": {\n    "hcp": {\n${entry}\n    }\n  }\n}\n`;
 
-  it("a member that goes takes the comment that ends its line; the comment on the line before stays", () => {
+  it("a member that goes leaves the comment that ended its line on a line of its own; the comment on the line before stays", () => {
     const text = wrap('      "command": "x", // c\n      "env": { "A": "1" } // e');
-    expect(set(text, { command: "x" })).toBe(wrap('      "command": "x" // c'));
+    expect(set(text, { command: "x" })).toBe(wrap('      "command": "x" // c\n      // e'));
+    const inside = wrap(
+      '      "command": "x",\n      "env": { // e\n        "A": "1" /* a */\n      },\n      "mine": 1',
+    );
+    expect(set(inside, { command: "x", mine: 1 })).toBe(
+      wrap('      "command": "x",\n      // e\n        /* a */\n      "mine": 1'),
+    );
   });
 
   it("an object whose only member goes keeps the comment in it, and a new member is indented as it would be", () => {
@@ -279,10 +284,6 @@ describe("YAML: hcpx's entry (a map at a key, a named list item) made another en
       : "# mine\nGOOSE_MODEL: o3\nextensions:\n  other: # c-other\n    cmd: o\n";
   const tail = "# after\nprofile:\n  x: y # c-profile\n";
 
-  /** mustStay, for the YAML tokens: a tool's mode by its tool, the item's name always, one after `[` while the list has items. */
-  const stays = (what: string, have: Entry, next: Entry) =>
-    what === "name" || (what === "args[" ? next.args.length > 0 : mustStay(what.replace(/-mode$/, ""), have, next));
-
   it("reads as the new entry, keeps the rest of the file and the comments of what it keeps; once more changes nothing", () => {
     fc.assert(
       fc.property(
@@ -314,8 +315,7 @@ describe("YAML: hcpx's entry (a map at a key, a named list item) made another en
           expect(lfOut.endsWith(tail), "the lines after the entry").toBe(true);
           expect(/(^|[^\r])\n/.test(r.text), "the file's line breaks").toBe(!crlf);
           expect(r.text, "above command kept").toContain("# above command");
-          for (const [what, token] of e.tokens)
-            if (stays(what, have, next)) expect(r.text, `${what} kept its comment`).toContain(`# ${token}`);
+          for (const [what, token] of e.tokens) expect(r.text, `${what} kept its comment`).toContain(`# ${token}`);
           expect(
             yamlDoc.set(r.text, yamlDoc.read(r.text, "config.yaml", t, "Goose"), key, next, F, t, "Goose").text,
           ).toBe(r.text);
@@ -323,6 +323,25 @@ describe("YAML: hcpx's entry (a map at a key, a named list item) made another en
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("YAML: a comment on a line that goes", () => {
+  const T = { format: "yaml", named: "name" } as Target;
+  const set = (text: string, next: Record<string, unknown>) =>
+    yamlDoc.set(text, yamlDoc.read(text, "config.yaml", T, "C"), ["mcpServers", "hcp"], next, F, T, "C").text;
+  const item = (lines: string) => `mcpServers:\n  - name: hcp # n\n${lines}z: 1\n`;
+
+  it("stays, on a line of its own where that line was (a key, a list item, a list made empty)", () => {
+    const text = item("    command: x # c\n    env_vars: # e\n      # a below\n      - a # a\n    mine: 1\n");
+    expect(set(text, { name: "hcp", command: "x", mine: 1 })).toBe(
+      item("    command: x # c\n    # e\n      # a below\n      # a\n    mine: 1\n"),
+    );
+    expect(set(text, { name: "hcp", command: "x", env_vars: [], mine: 1 })).toBe(
+      item("    command: x # c\n    env_vars: [] # e\n      # a below\n      # a\n    mine: 1\n"),
+    );
+    const two = item("    args:\n      - a # a\n      - b # b\n");
+    expect(set(two, { name: "hcp", args: ["a"] })).toBe(item("    args:\n      - a # a\n      # b\n"));
   });
 });
 

@@ -91,7 +91,10 @@ function placeEntry(
     return setToml(text, doc, key, tomlTable(key, value as Record<string, unknown>), file);
   const out = patchTomlEntry(text, items, key, have as Doc, value as Doc, file, eolOf(text));
   try {
-    if (isDeepStrictEqual(norm(tomlValueAt(checkRest(doc, out, key, file, "writing"), key)), norm(value)))
+    if (
+      out !== undefined &&
+      isDeepStrictEqual(norm(tomlValueAt(checkRest(doc, out, key, file, "writing"), key)), norm(value))
+    )
       return { text: out };
   } catch (e) {
     if (!(e instanceof HcpxError)) throw e;
