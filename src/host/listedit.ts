@@ -1,12 +1,16 @@
-// A list (a JSON/JSONC or TOML array) that holds comments, made another list with the fewest
-// text edits: the items both lists begin and end with stay as they are, the ones between
-// are replaced one for one, and what is left over is taken out or put in on lines of its
-// own. The format gives its syntax (how a comment is skipped, where its comments are, how
-// a value is written); the caller parses the result again and compares it.
+// A list (a JSON/JSONC or TOML array, a YAML flow list; yamlentry.ts's block lists by the same
+// runs) that holds comments, made another list with the fewest text edits: the items both
+// lists keep (their longest common subsequence) stay as they are; in each run between them,
+// items are replaced one for one and what is left over is taken out or put in on lines of
+// its own. The format gives its syntax (how a comment is skipped, where its comments are,
+// how a value is written); the caller parses the result again and compares it.
 //
 // The person's comments are never lost, the rule for all three formats (tomlentry.ts,
 // jsonentry.ts, yamlentry.ts use keptComments for the keys and tables they take out): a
-// comment stays where the person wrote it, next to the item it was next to; one on a line
+// comment belongs to the item on its line, or, on a line of its own, to the item below it.
+// It stays with that item while the item is kept, whatever goes or comes around it (an item
+// put in before the first goes above the first's comment lines); an item replaced in its
+// run keeps the comment on its line, as a key whose value changes does; one on a line
 // hcpx takes out (an item, a key, a table that goes) stays on a line of its own where that
 // line was, at that line's indentation (hcpx writes no comment of its own, so every one is
 // the person's). What cannot be taken out so (an item sharing its line with others, with a
@@ -172,9 +176,14 @@ function putIn(text: string, l: ListShape, j: number, values: unknown[], syn: Li
     const s = it[0]![0];
     if (!startsLine(text, s)) return [[s, s, values.map((v) => inline(v) + ", ").join("")]];
     const ind = indentAt(text, s);
-    return [
-      [lineStart(text, s), lineStart(text, s), values.map((v) => ind + syn.render(v, ind) + "," + syn.eol).join("")],
-    ];
+    // above the comment lines right above the first item: they are its
+    let at = lineStart(text, s);
+    for (let ps = lineStart(text, at - 1); at > 0 && ps > l.open; ps = lineStart(text, at - 1)) {
+      const line = text.slice(ps, at);
+      if (line.trim() === "" || syn.skipTrivia(text, ps) < at) break;
+      at = ps;
+    }
+    return [[at, at, values.map((v) => ind + syn.render(v, ind) + "," + syn.eol).join("")]];
   }
   const e = it[j]![1];
   const last = j === it.length - 1;
@@ -217,24 +226,75 @@ export function commonEnds(
   return { p, s };
 }
 
-/** patchList's edits, to make with others (applySplices). */
-export function listSplices(text: string, l: ListShape, have: unknown[], next: unknown[], syn: ListSyntax): Splice[] {
-  const H = have.length;
-  const N = next.length;
-  const { p, s } = commonEnds(have, next, isDeepStrictEqual);
-  const oldMid = H - s - p;
-  const newMid = N - s - p;
-  const m = Math.min(oldMid, newMid);
-  const splices: Splice[] = [];
-  for (let i = p; i < p + m; i++) {
-    const [a, b] = l.items[i]!;
-    if (syn.comments(text, a, b).length) throw new NotInPlace("a comment inside an item that changes");
-    splices.push([a, b, syn.render(next[i], indentAt(text, a))]);
+/** A run of items that changes: have[i0, i1) become next[j0, j1) (the items between two runs are kept). */
+export interface Hunk {
+  i0: number;
+  i1: number;
+  j0: number;
+  j1: number;
+}
+
+/** LCS tables past this many cells are not built: the middle is then one run (as it was before runs). */
+const MAX_CELLS = 4_000_000;
+
+/**
+ * Where two lists differ: the items both keep (the longest common subsequence, after the ends they share)
+ * stay, each with its comments, whatever changes around it; the runs between them change.
+ */
+export function hunks(
+  have: readonly unknown[],
+  next: readonly unknown[],
+  same: (a: unknown, b: unknown) => boolean,
+): Hunk[] {
+  const { p, s } = commonEnds(have, next, same);
+  const H = have.length - p - s;
+  const N = next.length - p - s;
+  if (H === 0 && N === 0) return [];
+  if (H === 0 || N === 0 || (H + 1) * (N + 1) > MAX_CELLS) return [{ i0: p, i1: p + H, j0: p, j1: p + N }];
+  // L[i][j]: the LCS of have[p+i..] and next[p+j..]
+  const W = N + 1;
+  const L = new Uint32Array((H + 1) * W);
+  for (let i = H - 1; i >= 0; i--)
+    for (let j = N - 1; j >= 0; j--)
+      L[i * W + j] = same(have[p + i], next[p + j])
+        ? L[(i + 1) * W + j + 1]! + 1
+        : Math.max(L[(i + 1) * W + j]!, L[i * W + j + 1]!);
+  const out: Hunk[] = [];
+  let [i, j, i0, j0] = [0, 0, 0, 0];
+  const close = () => {
+    if (i > i0 || j > j0) out.push({ i0: p + i0, i1: p + i, j0: p + j0, j1: p + j });
+  };
+  while (i < H && j < N) {
+    if (same(have[p + i], next[p + j]) && L[i * W + j] === L[(i + 1) * W + j + 1]! + 1) {
+      close();
+      [i0, j0] = [++i, ++j];
+    } else if (L[(i + 1) * W + j]! >= L[i * W + j + 1]!) i++;
+    else j++;
   }
-  if (oldMid > m) {
-    if (N === 0 && syn.comments(text, l.open, l.close).length === 0) return [[l.open, l.close + 1, "[]"]];
-    splices.push(...cutRun(text, l, p + m, H - s - 1, syn));
-  } else if (newMid > m) splices.push(...putIn(text, l, p + m - 1, next.slice(p + m, p + newMid), syn));
+  [i, j] = [H, N];
+  close();
+  return out;
+}
+
+/**
+ * patchList's edits, to make with others (applySplices): in each run that changes (hunks), its items
+ * replaced one for one (a comment on the line of one stays with its place), what is left over taken
+ * out (cutRun) or put in after them.
+ */
+export function listSplices(text: string, l: ListShape, have: unknown[], next: unknown[], syn: ListSyntax): Splice[] {
+  if (next.length === 0 && have.length > 0 && syn.comments(text, l.open, l.close).length === 0)
+    return [[l.open, l.close + 1, "[]"]];
+  const splices: Splice[] = [];
+  for (const { i0, i1, j0, j1 } of hunks(have, next, isDeepStrictEqual)) {
+    const m = Math.min(i1 - i0, j1 - j0);
+    for (let k = 0; k < m; k++) {
+      const [a, b] = l.items[i0 + k]!;
+      if (syn.comments(text, a, b).length) throw new NotInPlace("a comment inside an item that changes");
+      splices.push([a, b, syn.render(next[j0 + k], indentAt(text, a))]);
+    }
+    if (i1 - i0 > m) splices.push(...cutRun(text, l, i0 + m, i1 - 1, syn));
+    else if (j1 - j0 > m) splices.push(...putIn(text, l, i0 + m - 1, next.slice(j0 + m, j1), syn));
+  }
   return splices;
 }
 

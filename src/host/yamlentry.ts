@@ -27,7 +27,7 @@ import {
 import { isObj } from "../util/is";
 import {
   applySplices,
-  commonEnds,
+  hunks,
   hashCommentSyntax,
   keptComments,
   listSplices,
@@ -246,6 +246,16 @@ function patchFlowSeq(c: Ctx, seq: YAMLSeq, h: unknown[], n: unknown[]): void {
   c.splices.push(...listSplices(c.text, { open: a, close: b - 1, items }, h, n, syntax));
 }
 
+/** The start of the comment lines right above the line at `ls` (theirs: a comment line belongs to the item below it). */
+function aboveComments(text: string, ls: number): number {
+  while (ls > 0) {
+    const ps = text.lastIndexOf("\n", ls - 2) + 1;
+    if (!/^[ \t]*#/.test(text.slice(ps, ls))) break;
+    ls = ps;
+  }
+  return ls;
+}
+
 /** A block list (`- item` lines) made `n` item by item. */
 function patchSeq(c: Ctx, seq: YAMLSeq, h: unknown[], n: unknown[]): void {
   const items = seq.items.map((it) => {
@@ -254,18 +264,19 @@ function patchSeq(c: Ctx, seq: YAMLSeq, h: unknown[], n: unknown[]): void {
   });
   const lines = items.map((it) => linesOf(c, it.range![0], it, /^ *- +$/));
   const dash = /^ */.exec(c.text.slice(lines[0]![0]))![0].length;
-  const H = h.length;
-  const N = n.length;
-  const { p, s } = commonEnds(h, n, sameJson);
-  const m = Math.min(H - s - p, N - s - p);
-  for (let i = p; i < p + m; i++)
-    patchValue(c, items[i]!, h[i], n[i], false, () =>
-      again(c, lines[i]!, render([], [n[i]], dash, c.eol, c.ind), items[i]!, n[i]),
-    );
-  if (H - s - p > m) c.splices.push(cutLines(c, lines[p + m]![0], lines[H - s - 1]![1]));
-  else if (N - s - p > m) {
-    const block = render([], n.slice(p + m, N - s), dash, c.eol, c.ind);
-    putLines(c, p + m > 0 ? lines[p + m - 1]![1] : lines[0]![0], block);
+  for (const { i0, i1, j0, j1 } of hunks(h, n, sameJson)) {
+    const m = Math.min(i1 - i0, j1 - j0);
+    for (let k = 0; k < m; k++) {
+      const [i, v] = [i0 + k, n[j0 + k]];
+      patchValue(c, items[i]!, h[i], v, false, () =>
+        again(c, lines[i]!, render([], [v], dash, c.eol, c.ind), items[i]!, v),
+      );
+    }
+    if (i1 - i0 > m) c.splices.push(cutLines(c, lines[i0 + m]![0], lines[i1 - 1]![1]));
+    else if (j1 - j0 > m) {
+      const block = render([], n.slice(j0 + m, j1), dash, c.eol, c.ind);
+      putLines(c, i0 + m > 0 ? lines[i0 + m - 1]![1] : aboveComments(c.text, lines[0]![0]), block);
+    }
   }
 }
 

@@ -22,6 +22,7 @@ const KEY = ["mcp_servers", "hcp"];
 const F = { show: "config", orig: { kind: "file", text: "" } } as unknown as VFile;
 const MODES = ["approve", "auto", "prompt"] as const;
 type Tools = Record<string, { approval_mode: string }>;
+type Doc = Record<string, unknown>;
 interface Entry {
   command: string;
   args: string[];
@@ -66,6 +67,40 @@ function tomlText(e: Entry, layout: number, multiline: boolean): { text: string;
   return { text: `# mine\nmodel = "o3"\n\n${main}${rest}\n[profiles.x]\nmodel = "y" # c-profile\n`, tokens };
 }
 
+/**
+ * args of distinct values, and another list of some of them (in their order) with new values put in
+ * between: an arg in both is the same item, and must keep its comment whatever changes around it.
+ */
+const argsEdit = fc
+  .tuple(
+    fc.uniqueArray(fc.constantFrom<string>("a", "b", "c", "d", "e", "f"), { maxLength: 6 }),
+    fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
+    fc.array(fc.tuple(fc.nat(6), fc.constantFrom<string>("g", "h")), { maxLength: 4 }),
+  )
+  .map(([have, keep, ins]) => {
+    const next = have.filter((_, i) => keep[i]);
+    for (const [at, v] of ins) next.splice(Math.min(at, next.length), 0, v);
+    return { have, next };
+  });
+
+/**
+ * The comment `c-argI` of each arg kept is on that arg's line; one of an arg that goes is on a line of
+ * its own, or beside a new arg (put in its place). `bare`: an arg as the format writes it.
+ */
+function argCommentsStay(out: string, have: string[], next: string[], marker: string, bare: (v: string) => string) {
+  const lines = out.replaceAll("\r\n", "\n").split("\n");
+  have.forEach((v, i) => {
+    const line = lines.find((l) => l.includes(`c-arg${i}`));
+    expect(line, `arg${i}'s comment`).toBeDefined();
+    const item = line!
+      .slice(0, line!.indexOf(marker))
+      .replace(/^\s*(- )?/, "")
+      .replace(/,?\s*$/, "");
+    if (next.includes(v)) expect(item, `arg${i} (${v}) kept its comment`).toBe(bare(v));
+    else expect(["", ...next.filter((x) => !have.includes(x)).map(bare)], `arg${i}'s comment`).toContain(item);
+  });
+}
+
 describe("TOML: [mcp_servers.hcp] made another entry in place", () => {
   it("reads as the new entry, keeps the rest of the file and the comments of the lines it keeps; once more changes nothing", () => {
     fc.assert(
@@ -99,6 +134,45 @@ describe("TOML: [mcp_servers.hcp] made another entry in place", () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("TOML: args over several lines with a comment each", () => {
+  it("an arg kept keeps its comment, whatever goes or comes around it", () => {
+    fc.assert(
+      fc.property(argsEdit, ({ have, next }) => {
+        const { text } = tomlText({ command: "a", args: have, tools: {} }, 0, true);
+        const want = { command: "a", args: next, tools: {}, mine: 1 };
+        const r = tomlDoc.set(text, parseToml(text) as Record<string, unknown>, KEY, want, F, {} as Target, "Codex");
+        argCommentsStay(r.text, have, next, "#", (v) => JSON.stringify(v));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("a comment line above an item belongs to it: what is put in before the first item goes above it", () => {
+  it("TOML, JSONC, YAML", () => {
+    const toml = (args: string) => `[mcp_servers.hcp]\nargs = [\n${args}]\n`;
+    const t = toml('  # about a\n  "a", # ca\n');
+    expect(tomlDoc.set(t, parseToml(t) as Doc, KEY, { args: ["g", "a"] }, F, {} as Target, "Codex").text).toBe(
+      toml('  "g",\n  # about a\n  "a", # ca\n'),
+    );
+    const json = (args: string) =>
+      `{\n  "mcpServers": {\n    "hcp": {\n      "args": [\n${args}      ]\n    }\n  }\n}\n`;
+    const j = json('        // about a\n        "a" // ca\n');
+    const J = { format: "jsonc", trailingCommas: false } as Target;
+    const key = ["mcpServers", "hcp"];
+    expect(jsonDoc.set(j, lenientJson(j, "s.json"), key, { args: ["g", "a"] }, F, J, "Gemini").text).toBe(
+      json('        "g",\n        // about a\n        "a" // ca\n'),
+    );
+    const yaml = (args: string) => `extensions:\n  hcp:\n    args:\n${args}z: 1\n`;
+    const y = yaml("      # about a\n      - a # ca\n");
+    const Y = { format: "yaml" } as Target;
+    const yk = ["extensions", "hcp"];
+    expect(yamlDoc.set(y, yamlDoc.read(y, "c.yaml", Y, "G"), yk, { args: ["g", "a"] }, F, Y, "G").text).toBe(
+      yaml("      - g\n      # about a\n      - a # ca\n"),
     );
   });
 });
@@ -196,6 +270,17 @@ describe("JSONC: mcpServers.hcp made another entry in place", () => {
         expect(/(^|[^\r])\n/.test(r.text), "the file's line breaks").toBe(!crlf);
         for (const [what, token] of tokens) expect(r.text, `${what} kept its comment`).toContain(token);
         expect(jsonDoc.set(r.text, lenientJson(r.text, "settings.json"), key, next, F, T, "Gemini").text).toBe(r.text);
+      }),
+      { numRuns: 300 },
+    );
+  });
+  it("an arg kept keeps its comment, whatever goes or comes around it", () => {
+    fc.assert(
+      fc.property(argsEdit, ({ have, next }) => {
+        const { text } = jsonText({ command: "a", args: have, tools: {} });
+        const want = { command: "a", args: next, tools: {}, mine: 1 };
+        const r = jsonDoc.set(text, lenientJson(text, "settings.json"), key, want, F, T, "Gemini");
+        argCommentsStay(r.text, have, next, "//", (v) => JSON.stringify(v));
       }),
       { numRuns: 300 },
     );
@@ -321,6 +406,26 @@ describe("YAML: hcpx's entry (a map at a key, a named list item) made another en
           ).toBe(r.text);
         },
       ),
+      { numRuns: 300 },
+    );
+  });
+  it("an arg kept keeps its comment, whatever goes or comes around it (a block list, a flow list)", () => {
+    fc.assert(
+      fc.property(argsEdit, fc.constantFrom(0, 2), ({ have, next }, layout) => {
+        const e = yamlEntry({ command: "a", args: have, tools: {} }, 4, false, layout);
+        const text = head(false) + e.text + tail;
+        const want = { command: "a", args: next, tools: {}, mine: 1 };
+        const r = yamlDoc.set(
+          text,
+          yamlDoc.read(text, "config.yaml", GOOSE.t, "Goose"),
+          GOOSE.key,
+          want,
+          F,
+          GOOSE.t,
+          "Goose",
+        );
+        argCommentsStay(r.text, have, next, "#", (v) => v);
+      }),
       { numRuns: 300 },
     );
   });
