@@ -2,10 +2,11 @@
 // tomlentry.ts and jsonentry.ts do: a key whose value is as it should be is not touched;
 // a scalar that differs is replaced where it is written (its quoting chosen again, the
 // comment after it kept); a map is edited key by key (hcpx's keys that go are taken out
-// with their lines, new ones added after its last key, at its column); a block list item
-// by item (the items both lists start and end with stay, the ones between are replaced
-// one for one, the rest taken out or put in as `- item` lines), a flow list holding
-// comments with src/host/listedit.ts. So the person's comments and keys in the entry stay
+// with their lines; those a list item starts with, `- key: …`, by moving the first key it
+// keeps up to the `- ` line; new ones added after its last key, at its column); a block
+// list item by item (in listedit.ts's runs: the items both lists keep stay, in each run
+// between them items are replaced one for one, the rest taken out or put in as `- item`
+// lines), a flow list holding comments with src/host/listedit.ts. So the person's comments and keys in the entry stay
 // where they wrote them, byte for byte; one on a line taken out stays, on a line of its own
 // where that line was (listedit.ts's rule, the same in all three formats). What this cannot
 // do exactly (an anchor, alias, tag, merge key `<<`, block scalar or explicit `? key` in the
@@ -194,6 +195,24 @@ function patchValue(c: Ctx, v: YNode | null, h: unknown, n: unknown, inFlow: boo
   c.splices.push([v!.range![0], v!.range![1], put]);
 }
 
+/**
+ * The keys a list item starts with (`- key: …`) taken out: the first key it keeps moves up to the `- `
+ * line (its column is theirs), the comments on the lines taken out kept above that line (cutLines). The
+ * pairs so taken out.
+ */
+function dashKeysOut(c: Ctx, map: YAMLMap, gone: Pair[]): Pair[] {
+  const first = map.items[0]!;
+  const ls = lineStart(c.text, keyStart(first));
+  const dash = c.text.slice(ls, keyStart(first));
+  if (!gone.includes(first) || !/^ *- +$/.test(dash)) return [];
+  const stay = map.items.find((p) => !gone.includes(p)) ?? no();
+  const at = keyStart(stay);
+  if (!/^ *$/.test(c.text.slice(lineStart(c.text, at), at))) no();
+  const [, , kept] = cutLines(c, ls, at);
+  c.splices.push([ls, at, kept + dash]);
+  return map.items.slice(0, map.items.indexOf(stay));
+}
+
 function patchMap(c: Ctx, map: YAMLMap, h: Record<string, unknown>, n: Record<string, unknown>): void {
   const pairs = new Map<string, Pair>();
   for (const p of map.items) {
@@ -206,8 +225,9 @@ function patchMap(c: Ctx, map: YAMLMap, h: Record<string, unknown>, n: Record<st
     const p = pairs.get(k);
     if (p) patchValue(c, p.value as YNode | null, h[k], v, false, () => pairAgain(c, p, k, v, col));
   }
-  for (const [k, p] of pairs)
-    if (!Object.hasOwn(n, k)) c.splices.push(cutLines(c, ...linesOf(c, keyStart(p), p, /^ *$/)));
+  const gone = [...pairs].filter(([k]) => !Object.hasOwn(n, k)).map(([, p]) => p);
+  const moved = dashKeysOut(c, map, gone);
+  for (const p of gone) if (!moved.includes(p)) c.splices.push(cutLines(c, ...linesOf(c, keyStart(p), p, /^ *$/)));
   const added = Object.entries(n).filter(([k]) => !pairs.has(k));
   if (added.length)
     putLines(c, contentEnd(c.text, map.items.at(-1)!), render([], Object.fromEntries(added), col, c.eol, c.ind));

@@ -322,7 +322,7 @@ describe("YAML: hcpx's entry (a map at a key, a named list item) made another en
    * `command` and after every value; args in a block list (a comment after each item, a comment line
    * between items), on one line or in a flow list over several lines with a comment after each item.
    */
-  function yamlEntry(e: Entry, col: number, item: boolean, layout: number) {
+  function yamlEntry(e: Entry, col: number, item: boolean, layout: number, envFirst = false) {
     const tokens = new Map<string, string>();
     const c = (what: string) => {
       tokens.set(what, `c-${what}`);
@@ -332,6 +332,9 @@ describe("YAML: hcpx's entry (a map at a key, a named list item) made another en
     const lines: string[] = [];
     const key = (k: string, rest: string) =>
       lines.push(`${lines.length === 0 && item ? pad.slice(2) + "- " : pad}${k}:${rest}`);
+    // a list item may start with a key hcpx takes out (env_vars, when the new entry has none)
+    const env = () => e.env_vars && key("env_vars", ` ${flow(e.env_vars)}${c("env_vars")}`);
+    if (item && envFirst) env();
     if (item) key("name", ` hcp${c("name")}`);
     else lines.push(`${pad.slice(2)}hcp:${c("name")}`);
     lines.push(`${pad}# above command`);
@@ -350,7 +353,7 @@ describe("YAML: hcpx's entry (a map at a key, a named list item) made another en
       lines.push(`${pad}  ]`);
     }
     key("mine", ` 1${c("mine")}`);
-    if (e.env_vars) key("env_vars", ` ${flow(e.env_vars)}${c("env_vars")}`);
+    if (!(item && envFirst)) env();
     const t = Object.entries(e.tools);
     if (!t.length) key("tools", ` {}${c("tools")}`);
     else {
@@ -377,9 +380,10 @@ describe("YAML: hcpx's entry (a map at a key, a named list item) made another en
         fc.boolean(),
         fc.integer({ min: 0, max: 2 }),
         fc.boolean(),
-        (have, want, item, layout, crlf) => {
+        fc.boolean(),
+        (have, want, item, layout, crlf, envFirst) => {
           const { key, t } = item ? CONTINUE : GOOSE;
-          const e = yamlEntry(have, 4, item, layout);
+          const e = yamlEntry(have, 4, item, layout, envFirst);
           const lf = head(item) + e.text + tail;
           const text = crlf ? lf.replaceAll("\n", "\r\n") : lf;
           const next = { ...(item ? { name: "hcp" } : {}), ...want, mine: 1 };
@@ -447,6 +451,20 @@ describe("YAML: a comment on a line that goes", () => {
     );
     const two = item("    args:\n      - a # a\n      - b # b\n");
     expect(set(two, { name: "hcp", args: ["a"] })).toBe(item("    args:\n      - a # a\n      # b\n"));
+  });
+
+  it("the item's first key taken out: the next key it keeps moves up to the `- ` line, the comments kept above it", () => {
+    const list = (lines: string) => `mcpServers:\n  - name: other # o\n${lines}z: 1\n`;
+    const first = list("  - command: x # c\n    # above name\n    name: hcp # n\n    mine: 1\n");
+    expect(set(first, { name: "hcp", mine: 1 })).toBe(
+      list("  # c\n    # above name\n  - name: hcp # n\n    mine: 1\n"),
+    );
+    const nested = list("  -   env: # e\n        A: 1 # a\n      args: [x] # x\n      name: hcp\n      mine: 1 # m\n");
+    expect(set(nested, { name: "hcp", mine: 2 })).toBe(
+      list("  # e\n        # a\n      # x\n  -   name: hcp\n      mine: 2 # m\n"),
+    );
+    const bare = list("  - command: x\n    name: hcp\n");
+    expect(set(bare, { name: "hcp", args: ["y"] })).toBe(list("  - name: hcp\n    args:\n      - y\n"));
   });
 });
 
