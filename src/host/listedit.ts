@@ -76,9 +76,13 @@ export function hashComments(t: string, from: number, to: number): Spans {
   return out;
 }
 
-/** The comments `spans` of `text` on lines of their own, each at the indentation of the line it was on ("" for none). */
-export function keptComments(text: string, spans: Spans, eol: string): string {
-  return spans.map(([s, e]) => indentAt(text, s) + text.slice(s, e) + eol).join("");
+/**
+ * The comments `spans` of the lines text[…, to) taken out, on lines of their own, each at the indentation
+ * of the line it was on ("" for none); without a last line break where those lines had none (the file's end).
+ */
+export function keptComments(text: string, spans: Spans, eol: string, to: number): string {
+  const out = spans.map(([s, e]) => indentAt(text, s) + text.slice(s, e) + eol).join("");
+  return to > 0 && text[to - 1] !== "\n" ? out.slice(0, out.length - eol.length) : out;
 }
 
 /** The list syntax of a format whose comments run from `#` to the end of the line (TOML, YAML's flow lists). */
@@ -147,7 +151,7 @@ export function cutRun(text: string, l: ListShape, a: number, b: number, syn: Li
     if (eol >= 0) {
       const from = lineStart(text, it[a]![0]);
       const to = Math.min(text[eol] === "\r" ? eol + 2 : eol + 1, text.length);
-      const out: Splice[] = [[from, to, keptComments(text, syn.comments(text, from, to), syn.eol)]];
+      const out: Splice[] = [[from, to, keptComments(text, syn.comments(text, from, to), syn.eol, to)]];
       // the new last item must not keep a comma the reader refuses
       if (b === last && cb < 0 && a > 0 && !syn.trailingCommas) {
         const c = commaAfter(text, it[a - 1]![1], syn);

@@ -62,7 +62,7 @@ const blankAt = (t: string, i: number) => i >= t.length || t[i] === "\n" || t.st
 
 /** The lines [from, to) taken out: the comments in them stay, on lines of their own (listedit.ts keptComments). */
 function cut(c: Ctx, from: number, to: number): string {
-  return keptComments(c.text, hashComments(c.text, from, to), c.eol);
+  return keptComments(c.text, hashComments(c.text, from, to), c.eol, to);
 }
 
 /**

@@ -95,7 +95,7 @@ function commentsIn(c: Ctx, s: number, e: number): Spans {
 
 /** The lines [s, e) taken out, the comments in them kept on lines of their own (listedit.ts keptComments). */
 function cutLines(c: Ctx, s: number, e: number): Splice {
-  return [s, e, keptComments(c.text, commentsIn(c, s, e), c.eol)];
+  return [s, e, keptComments(c.text, commentsIn(c, s, e), c.eol, e)];
 }
 const lineStart = (t: string, i: number) => t.lastIndexOf("\n", i - 1) + 1;
 const keyStart = (p: Pair) => (p.key as YNode).range![0];
@@ -208,7 +208,7 @@ function dashKeysOut(c: Ctx, map: YAMLMap, gone: Pair[]): Pair[] {
   const stay = map.items.find((p) => !gone.includes(p)) ?? no();
   const at = keyStart(stay);
   if (!/^ *$/.test(c.text.slice(lineStart(c.text, at), at))) no();
-  const [, , kept] = cutLines(c, ls, at);
+  const kept = keptComments(c.text, commentsIn(c, ls, at), c.eol, lineStart(c.text, at));
   c.splices.push([ls, at, kept + dash]);
   return map.items.slice(0, map.items.indexOf(stay));
 }

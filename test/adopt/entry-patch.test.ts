@@ -197,6 +197,8 @@ describe("TOML: tables that go", () => {
     expect(set(head + 'env_vars = ["A"] # names\nmine = 1\n', { command: "x", mine: 1 })).toBe(
       head + "# names\nmine = 1\n",
     );
+    // the file's end without a line break: kept so
+    expect(set(head + 'env_vars = ["A"] # names', { command: "x" })).toBe(head + "# names");
     const t1 = '\n[mcp_servers.hcp.tools.t1] # t1\n  # why\napproval_mode = "auto" # m\n\n[profiles.x]\nmodel = "y"\n';
     expect(set(head + t1, { command: "x", tools: {} })).toBe(
       head + 'tools = {}\n\n# t1\n  # why\n# m\n\n[profiles.x]\nmodel = "y"\n',
@@ -451,6 +453,10 @@ describe("YAML: a comment on a line that goes", () => {
     );
     const two = item("    args:\n      - a # a\n      - b # b\n");
     expect(set(two, { name: "hcp", args: ["a"] })).toBe(item("    args:\n      - a # a\n      # b\n"));
+    // the file's end without a line break: kept so
+    expect(set("mcpServers:\n  - name: hcp\n    env_vars: [a] # e", { name: "hcp" })).toBe(
+      "mcpServers:\n  - name: hcp\n    # e",
+    );
   });
 
   it("the item's first key taken out: the next key it keeps moves up to the `- ` line, the comments kept above it", () => {
