@@ -130,7 +130,10 @@ function patchAt(c: Ctx, F: string[], h: unknown, n: unknown): void {
   if (n !== undefined) putIn(c, F, n);
 }
 
-/** The text with the table at `key` (it holds `have`) made `next`, edited in place; undefined where a comment would go (listedit.ts). */
+/**
+ * The text with the table at `key` (it holds `have`) made `next`, edited in place; undefined where a
+ * comment would go with what is edited (listedit.ts NotInPlace).
+ */
 export function patchTomlEntry(
   text: string,
   items: TomlItem[],

@@ -6,13 +6,13 @@
 // keeps up to the `- ` line; new ones added after its last key, at its column); a block
 // list item by item (in listedit.ts's runs: the items both lists keep stay, in each run
 // between them items are replaced one for one, the rest taken out or put in as `- item`
-// lines), a flow list holding comments with src/host/listedit.ts. So the person's comments and keys in the entry stay
-// where they wrote them, byte for byte; one on a line taken out stays, on a line of its own
-// where that line was (listedit.ts's rule, the same in all three formats). What this cannot
-// do exactly (an anchor, alias, tag, merge key `<<`, block scalar or explicit `? key` in the
-// entry, found with the `yaml` package's lexer; a value whose shape changes where a comment
-// is; a key not on a line of its own) is left to the caller (yamledit.ts replaceEntry),
-// which also parses the result and compares it.
+// lines), a flow list holding comments with src/host/listedit.ts. So the person's comments
+// and keys in the entry stay where they wrote them, byte for byte; one on a line taken out
+// stays, on a line of its own where that line was (listedit.ts's rule, the same in all three
+// formats). What this cannot do exactly (an anchor, alias, tag, merge key `<<`, block scalar
+// or explicit `? key` in the entry, found with the `yaml` package's lexer; a value whose
+// shape changes where a comment is; a key not on a line of its own) is left to the caller
+// (yamledit.ts replaceEntry), which also parses the result and compares it.
 import {
   Lexer,
   isMap,
@@ -97,6 +97,7 @@ function commentsIn(c: Ctx, s: number, e: number): Spans {
 function cutLines(c: Ctx, s: number, e: number): Splice {
   return [s, e, keptComments(c.text, commentsIn(c, s, e), c.eol, e)];
 }
+
 const lineStart = (t: string, i: number) => t.lastIndexOf("\n", i - 1) + 1;
 const keyStart = (p: Pair) => (p.key as YNode).range![0];
 const isColl = (v: unknown) => typeof v === "object" && v !== null;
@@ -266,7 +267,7 @@ function patchFlowSeq(c: Ctx, seq: YAMLSeq, h: unknown[], n: unknown[]): void {
   c.splices.push(...listSplices(c.text, { open: a, close: b - 1, items }, h, n, syntax));
 }
 
-/** The start of the comment lines right above the line at `ls` (theirs: a comment line belongs to the item below it). */
+/** The start of the comment lines right above the line at `ls` (a comment line belongs to the item below it). */
 function aboveComments(text: string, ls: number): number {
   while (ls > 0) {
     const ps = text.lastIndexOf("\n", ls - 2) + 1;
