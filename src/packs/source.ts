@@ -9,6 +9,7 @@
 //          `git@host:…`, or a local path with `#ref`; `#ref` picks a branch,
 //          tag or commit. `git clone --no-checkout`, then `git archive` of the
 //          commit, read by the same tar reader (a symlink in the repo refuses it).
+//          git and npm run without the caller's GIT_DIR & co (src/packs/git-env.ts).
 //   path:  a local directory (`./packs/x`, `/abs/x`): its regular files are
 //          copied (`.git` left out); a symlink or special file refuses it.
 // A bare word that is both an npm name and an existing path is ambiguous and
@@ -23,6 +24,7 @@ import { HcpxError } from "../util/errors";
 import { display, toPosix } from "../util/paths";
 import { LIMITS, namesWithin, readTar, stripTop, writeEntries, type TarEntry } from "./tar";
 import type { Source } from "./lock";
+import { fetchEnv, gitEnv } from "./git-env";
 
 export type Parsed = { type: "npm"; spec: string; tarball?: string } | { type: "git"; url: string; ref?: string } | { type: "path"; path: string };
 
@@ -79,7 +81,7 @@ function npmFetch(spec: string, label: string, wantIntegrity?: string): { entrie
   if (spec.startsWith("-") || /[\0\n]/.test(spec)) throw new HcpxError({ code: "bad_source", message: `${label}: ${JSON.stringify(spec)} is not an npm spec`, hint: "an npm spec looks like @scope/name@^1 or ./pack.tgz" });
   const dir = tempDir();
   try {
-    const r = spawnSync("npm", ["pack", spec, "--json", "--ignore-scripts", "--pack-destination", dir], { cwd: dir, encoding: "utf8", maxBuffer: 16 * 1024 * 1024, timeout: 300_000, env: { ...process.env, npm_config_loglevel: "error" } });
+    const r = spawnSync("npm", ["pack", spec, "--json", "--ignore-scripts", "--pack-destination", dir], { cwd: dir, encoding: "utf8", maxBuffer: 16 * 1024 * 1024, timeout: 300_000, env: { ...fetchEnv(), npm_config_loglevel: "error" } });
     if (r.status !== 0) throw runFailed(`npm pack ${spec}`, r, "check the spec and your npm registry settings (`npm view <name>`)");
     let info: { name?: unknown; version?: unknown; filename?: unknown; integrity?: unknown }[];
     try {
@@ -107,7 +109,7 @@ function npmFetch(spec: string, label: string, wantIntegrity?: string): { entrie
   }
 }
 
-const GIT_ENV = () => ({ ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ALLOW_PROTOCOL: "file:git:http:https:ssh", GIT_CONFIG_NOSYSTEM: "1" });
+const GIT_ENV = () => gitEnv();
 
 function gitFetch(url: string, ref: string | undefined, label: string, wantCommit?: string): { entries: TarEntry[]; commit: string } {
   if (url.startsWith("-")) throw new HcpxError({ code: "usage", message: `'${url}' is not a git URL`, hint: "give a URL or a path" });

@@ -14,6 +14,7 @@ import { runInProcess } from "../support/inproc";
 import { envelope } from "../cli/helpers";
 import { readTar, writeEntries } from "../../src/packs/tar";
 import { hashTree } from "../../src/packs/lock";
+import { gitEnv } from "../../src/packs/git-env";
 import { fileBytes as tree } from "../support/tree";
 
 const FIX = join(REPO, "test/fixtures/remote-pack");
@@ -108,6 +109,45 @@ describe("hcpx pack add", () => {
     expect(existsSync(join(dir2, ".hcp/packs/greet"))).toBe(false);
     expect(JSON.parse(readFileSync(join(dir2, "hcp.lock"), "utf8")).packs).toEqual({});
     expect(readFileSync(join(dir2, "hcp.config.json5"), "utf8")).not.toContain("greet");
+  });
+
+  // run from a git hook, hcpx inherits GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, -c settings…: the fetch's git
+  // must clone into its scratch folder, not act on the repository the hook runs in
+  it("from a git repository while GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE name another repository: that one is untouched", async () => {
+    const repo = gitRepo(join(FIX, "v1"));
+    const commit = git(repo, "rev-parse", "v1").trim();
+    const other = tmp("hcpx-vendor-hook-");
+    writeFileSync(join(other, "mine.txt"), "the person's work\n");
+    git(other, "init", "-q");
+    git(other, "add", "-A");
+    git(other, "commit", "-qm", "mine");
+    const state = () => ({
+      refs: git(other, "for-each-ref", "--format=%(refname) %(objectname)"),
+      config: readFileSync(join(other, ".git/config"), "utf8"),
+      index: readFileSync(join(other, ".git/index")).toString("base64"),
+      files: readdirSync(other).sort(),
+      objects: git(other, "count-objects", "-v"),
+    });
+    const before = state();
+    const dir = await newProject();
+    const env = {
+      GIT_DIR: join(other, ".git"),
+      GIT_WORK_TREE: other,
+      GIT_INDEX_FILE: join(other, ".git/index"),
+      GIT_CONFIG_COUNT: "1",
+      GIT_CONFIG_KEY_0: "remote.origin.url",
+      GIT_CONFIG_VALUE_0: other,
+    };
+    const r = await runHcpx(["pack", "add", `${repo}#v1`, "--yes", "--json"], { cwd: dir, env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")).packs.greet.source.commit).toBe(commit);
+    expect(tree(join(dir, ".hcp/packs/greet"))).toEqual(tree(join(FIX, "v1")));
+    expect(state()).toEqual(before);
+  });
+
+  it("the fetch's environment keeps the ssh, askpass, proxy and CA variables and drops every other GIT_*", () => {
+    const env = gitEnv({ PATH: "/bin", GIT_SSH_COMMAND: "ssh -i k", GIT_ASKPASS: "/a", GIT_SSL_CAINFO: "/ca", GIT_DIR: "/r/.git", GIT_CONFIG_PARAMETERS: "'core.fsmonitor'='x'", GIT_OBJECT_DIRECTORY: "/o", GIT_SSL_NO_VERIFY: "1", GIT_FUTURE_THING: "1" });
+    expect(env).toEqual({ PATH: "/bin", GIT_SSH_COMMAND: "ssh -i k", GIT_ASKPASS: "/a", GIT_SSL_CAINFO: "/ca", GIT_TERMINAL_PROMPT: "0", GIT_ALLOW_PROTOCOL: "file:git:http:https:ssh", GIT_CONFIG_NOSYSTEM: "1" });
   });
 
   it("refuses a pack folder past a fetch's limits, reading it no further: 10,001 empty folders (no file among them)", async () => {
