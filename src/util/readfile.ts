@@ -312,3 +312,71 @@ function readToEnd(fd: number, size: number, shown: string, maxBytes: number): B
   }
   return buf.subarray(0, n);
 }
+
+/** How much of a file readLines holds at a time (besides the line being gathered). */
+const LINE_CHUNK = 64 * 1024;
+
+/**
+ * The lines of a regular file (the same open and checks as readBytes, no size cap), read in LINE_CHUNK pieces up
+ * to the size it had when opened, so memory stays bounded however large the file: `onLine` gets each line ending
+ * in a newline (UTF-8, without it), or undefined for one longer than `maxLine` bytes (never held whole). Answers
+ * whether the file ends in a part without a newline (a line still being written, or torn).
+ */
+export function readLines(
+  file: string,
+  shown: string,
+  maxLine: number,
+  onLine: (line: string | undefined) => void,
+  opts?: ReadOpts,
+): { torn: boolean } {
+  if (opts?.base !== undefined) {
+    const w = walkInside(file, opts.base, opts.baseLabel);
+    if (!("real" in w)) throw new HcpxError({ ...w.problem, file: shown });
+  }
+  const fd = openToRead(file, shown, opts?.noFollow === true);
+  try {
+    const st = fstatSync(fd);
+    checkOpened(st, shown, Infinity, opts);
+    const buf = Buffer.allocUnsafe(LINE_CHUNK);
+    let parts: Buffer[] = [];
+    let held = 0;
+    let over = false;
+    const take = (piece: Buffer) => {
+      if (over || piece.length === 0) return;
+      if (held + piece.length > maxLine) {
+        [over, parts, held] = [true, [], 0];
+        return;
+      }
+      parts.push(Buffer.from(piece)); // a copy: buf is read into again
+      held += piece.length;
+    };
+    for (let pos = 0; pos < st.size;) {
+      const got = readChunk(fd, buf, Math.min(LINE_CHUNK, st.size - pos), pos, shown);
+      if (got === 0) break;
+      pos += got;
+      const chunk = buf.subarray(0, got);
+      let start = 0;
+      for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+        take(chunk.subarray(start, nl));
+        onLine(over ? undefined : Buffer.concat(parts, held).toString("utf8"));
+        [over, parts, held, start] = [false, [], 0, nl + 1];
+      }
+      take(chunk.subarray(start));
+    }
+    return { torn: over || held > 0 };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readChunk(fd: number, buf: Buffer, length: number, position: number, shown: string): number {
+  try {
+    return readSync(fd, buf, 0, length, position);
+  } catch (e) {
+    throw new HcpxError({
+      code: "unreadable_file",
+      message: errnoWords((e as NodeJS.ErrnoException).code),
+      file: shown,
+    });
+  }
+}

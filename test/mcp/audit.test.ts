@@ -8,10 +8,20 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { execFileSync } from "node:child_process";
-import { appendFileSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HCPX, runHcpx, tmp } from "../support/hcpx";
+import { runInProcess } from "../support/inproc";
 import { addLeakyPack, auditBundle, envelope, ledgerProject, nodeScript, writeConfig } from "./support";
 import { project } from "../runtime/support";
 
@@ -191,6 +201,89 @@ describe("the audit log of hcpx mcp (stdio)", () => {
     expect(text.stdout).toContain("exec local p.v ran (confirm: accept) ok 3ms");
     expect(text.stdout).not.toMatch(/\[object Object\]|undefined/);
   });
+
+  // /proc/self/io's rchar: the bytes this process's read(2) calls returned (Linux)
+  const readBytesSoFar = () => Number(/^rchar: (\d+)$/m.exec(readFileSync("/proc/self/io", "utf8"))![1]);
+  const MiB = 1024 * 1024;
+
+  it.skipIf(!existsSync("/proc/self/io"))(
+    "hcpx log --since reads no rotated file rotated before the date, however large; its output is the same",
+    async () => {
+      const state = tmp("hcpx-audit-since-");
+      const file = join(state, "audit.jsonl");
+      const rec = (time: string, verb: string) =>
+        JSON.stringify({
+          time,
+          principal: "local",
+          via: "exec",
+          tool: "exec",
+          pack: "p",
+          verb,
+          decision: "ran",
+          result: "ok",
+          duration_ms: 1,
+        }) + "\n";
+      const stamp = (t: number) => new Date(t).toISOString().replace(/[-:]/g, "").replace(".", "");
+      const now = Date.now();
+      // 48 MiB of records from a year ago, in a file rotated then
+      const old = rec(new Date(now - 365 * 86_400_000).toISOString(), "old");
+      writeFileSync(
+        `${file}.${stamp(now - 365 * 86_400_000)}-1-aaaaaa`,
+        Buffer.alloc(old.length * Math.ceil((48 * MiB) / old.length), old),
+        { mode: 0o600 },
+      );
+      writeFileSync(
+        `${file}.${stamp(now - 10 * 60_000)}-2-bbbbbb`,
+        rec(new Date(now - 2 * 3_600_000).toISOString(), "older") + rec(new Date(now - 20 * 60_000).toISOString(), "a"),
+        { mode: 0o600 },
+      );
+      writeFileSync(file, rec(new Date(now - 5 * 60_000).toISOString(), "b"), { mode: 0o600 });
+      const env = { PATH: process.env.PATH ?? "", HOME: state, HCPX_AUDIT_LOG: file, HCPX_AUDIT_KEEP: "1000" };
+      const before = readBytesSoFar();
+      const r = await runInProcess(["log", "--since", "1h", "--json"], { cwd: state, env });
+      const read = readBytesSoFar() - before;
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      const data = (JSON.parse(r.stdout) as { data: { records: Rec[]; skipped: number } }).data;
+      expect(data.records.map((x) => x.verb)).toEqual(["a", "b"]);
+      expect(data.skipped).toBe(0);
+      expect(read).toBeLessThan(8 * MiB);
+    },
+    60_000,
+  );
+
+  it("hcpx log reads a file past any one buffer's size in bounded pieces: a 100 MiB line is skipped, the record after it shown", async () => {
+    const state = tmp("hcpx-audit-huge-");
+    const file = join(state, "audit.jsonl");
+    const good = {
+      time: "2026-12-01T00:00:00.000Z",
+      principal: "local",
+      via: "exec",
+      tool: "exec",
+      decision: "ran",
+      result: "ok",
+      duration_ms: 1,
+    };
+    writeFileSync(file, "", { mode: 0o600 });
+    truncateSync(file, 100 * MiB); // sparse: a hole of NULs, no newline
+    appendFileSync(file, "\n" + JSON.stringify(good) + "\n");
+    const env = { PATH: process.env.PATH ?? "", HOME: state, HCPX_AUDIT_LOG: file };
+    const r = await runInProcess(["log", "--json"], { cwd: state, env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { data: { records: Rec[]; skipped: number } }).data).toEqual({
+      file,
+      records: [good],
+      skipped: 1,
+    });
+    // lines of multi-byte text across the pieces' edges come back whole
+    const many = Array.from({ length: 3000 }, (_, i) => ({ ...good, verb: `ΣΦΨ-${"é".repeat(i % 50)}-${i}` }));
+    writeFileSync(file, many.map((m) => JSON.stringify(m) + "\n").join(""), { mode: 0o600 });
+    const all = await runInProcess(["log", "--json"], { cwd: state, env });
+    expect((JSON.parse(all.stdout) as { data: { records: Rec[]; skipped: number } }).data).toEqual({
+      file,
+      records: many,
+      skipped: 0,
+    });
+  }, 60_000);
 
   it("hcpx log: HCPX_AUDIT_LOG=off says the log is off (exit 64); a relative HCPX_AUDIT_LOG is refused", async () => {
     const state = tmp("hcpx-audit-off-");

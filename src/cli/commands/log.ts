@@ -1,11 +1,17 @@
 // `hcpx log [--since <dur|iso>] [--principal P] [--pack P] [--json]`: the
-// audit log (src/runtime/audit.ts), its rotated files oldest first, read through
-// the bounded reader. A line another process is writing right now (a torn
-// last line) or a line that is not a record (a record's fields, of a record's
-// types) is skipped and counted, never fatal. Text for the terminal goes
-// through the one neutraliser (output.ts); --json is one envelope.
+// audit log (src/runtime/audit.ts), its rotated files oldest first, each read
+// line by line in bounded pieces (readLines), never whole: memory is what is
+// printed, however large the files (HCPX_AUDIT_KEEP up to 1000 of 32 MiB). With
+// --since, a rotated file renamed before that time is not read at all: a record's
+// time is its call's start, stamped before its line is written, and its line is
+// written before the rename (or by a writer that had opened the file before it),
+// so every record in it is older (ROTATION_SLACK allows for a clock set back).
+// A line another process is writing right now (a torn last line), one past
+// LINE_MAX, or a line that is not a record (a record's fields, of a record's
+// types) is skipped and counted (in the files read), never fatal. Text for the
+// terminal goes through the one neutraliser (output.ts); --json is one envelope.
 import { display } from "../../util/paths";
-import { readBytes } from "../../util/readfile";
+import { readLines } from "../../util/readfile";
 import { HcpxError, fail } from "../../util/errors";
 import { auditFiles, auditPlace, type AuditRecord } from "../../runtime/audit";
 import { done, makeOut } from "../output";
@@ -15,8 +21,10 @@ import type { OptionsOf } from "../spec";
 /** `hcpx log`'s options, as the options schema (../spec.ts) types them. */
 export type LogOptions = OptionsOf<"log">;
 
-/** A rotated file is at most HCPX_AUDIT_MAX_BYTES (≤ 32 MiB) plus the lines appended while it was renamed. */
-const READ_CAP = 64 * 1024 * 1024;
+/** A record's line is a few KiB (its args are cut at 4 KiB, its names at 256 characters): a longer one is no record. */
+const LINE_MAX = 1024 * 1024;
+/** --since: a rotated file renamed this long before the time is still read (a clock set back a little). */
+const ROTATION_SLACK = 5 * 60_000;
 
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
@@ -62,39 +70,48 @@ export async function run(opts: LogOptions): Promise<number> {
   const records: AuditRecord[] = [];
   let skipped = 0;
   const files = auditFiles(place);
+  const keep = (rec: AuditRecord) =>
+    (since === undefined || Date.parse(rec.time) >= since) &&
+    (opts.principal === undefined || rec.principal === opts.principal) &&
+    (opts.pack === undefined || rec.pack === opts.pack);
+  const onLine = (line: string | undefined) => {
+    if (line === "") return;
+    const rec = line === undefined ? undefined : parsed(line);
+    if (!rec) skipped++;
+    else if (keep(rec)) records.push(rec);
+  };
   for (const f of files) {
-    let text: string;
+    const at = f === place.file ? undefined : rotatedAt(f);
+    if (since !== undefined && at !== undefined && at < since - ROTATION_SLACK) continue;
     try {
-      text = readBytes(f, display(f), READ_CAP, { ownerOnly: true, noFollow: true }).toString("utf8");
+      // the part after the last newline is a line still being written (or torn): not a record yet
+      if (readLines(f, display(f), LINE_MAX, onLine, { ownerOnly: true, noFollow: true }).torn) skipped++;
     } catch (e) {
       // rotated and pruned between the listing and the read: nothing to show from it
       if (e instanceof HcpxError && e.problems[0]?.code === "missing_file") continue;
       throw e;
     }
-    const lines = text.split("\n");
-    // the part after the last newline is a line still being written (or torn): not a record yet
-    if (lines[lines.length - 1] !== "") skipped++;
-    for (const line of lines.slice(0, -1)) {
-      if (!line) continue;
-      let rec: unknown;
-      try {
-        rec = JSON.parse(line);
-      } catch {
-        skipped++;
-        continue;
-      }
-      if (!isRecord(rec)) {
-        skipped++;
-        continue;
-      }
-      if (since !== undefined && !(Date.parse(rec.time) >= since)) continue;
-      if (opts.principal !== undefined && rec.principal !== opts.principal) continue;
-      if (opts.pack !== undefined && rec.pack !== opts.pack) continue;
-      records.push(rec);
-    }
   }
   done(out, { file: place.file, records, skipped }, () => human(records, skipped, place.file, files.length));
   return 0;
+}
+
+/** A line as a record, or undefined when it is not JSON or not a record's shape. */
+function parsed(line: string): AuditRecord | undefined {
+  try {
+    const rec: unknown = JSON.parse(line);
+    return isRecord(rec) ? rec : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** When a rotated file was renamed: the UTC time src/runtime/audit.ts rotate() puts in its name (…jsonl.20261201T093000123Z-pid-rand). */
+function rotatedAt(file: string): number | undefined {
+  const m = /\.(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z-\d+-[a-z0-9]+$/.exec(file);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, sec, ms] = m.map(Number) as number[];
+  return Date.UTC(y!, mo! - 1, d!, h!, mi!, sec!, ms!);
 }
 
 function human(records: AuditRecord[], skipped: number, file: string, files: number): string {
