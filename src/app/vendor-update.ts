@@ -17,6 +17,7 @@ import {
   hashTree,
   lockFile,
   openLock,
+  packsRoot,
   readLock,
   writeLock,
   type Lock,
@@ -175,6 +176,23 @@ function upToDate(
 }
 
 /**
+ * After the yes: the staged folder must still hold the files fetched, staged and reviewed (`files`); a file
+ * changed, added or removed in it meanwhile (something else writing in .hcp/packs) is not what the person
+ * said yes to, and is refused by name before anything is swapped in or locked.
+ */
+function refuseRestaged(root: string, id: string, staging: string, files: Record<string, string>): void {
+  const changed = diffHashes(files, hashTree(staging));
+  if (changed.length)
+    fail(
+      "changed_during_plan",
+      `${display(staging)}: the staged files of '${id}' changed after they were reviewed (${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ", …" : ""}); nothing was changed`,
+      {
+        hint: `something else writes in ${display(packsRoot(root))}: run \`hcpx pack update ${id}\` again and review it again`,
+      },
+    );
+}
+
+/**
  * Swap the reviewed version in, record `entry.now` in hcp.lock, narrow the grants and grant its new reads;
  * only while hcp.lock still locks `entry.was`, the version the review compared it with.
  */
@@ -200,6 +218,7 @@ function applyUpdate(
     result: "nothing was changed",
     again: `hcpx pack update ${id}`,
   });
+  refuseRestaged(root, id, staging, entry.now.files);
   sweepStaging(root); // what a killed run left (src/app/vendor-sweep.ts), under the same lock
   const w = withdrawGrants(project, opts, id, widenedVerbs(diff));
   swapIn(root, staging, target);

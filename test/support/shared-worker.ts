@@ -62,6 +62,7 @@ export const SHARED_FILES = [
   "test/adopt/yamledit.test.ts",
   "test/app/plan-write.test.ts",
   "test/app/vendor-add.test.ts",
+  "test/app/vendor-update.test.ts",
   "test/arch/adapters.test.ts",
   "test/arch/door.test.ts",
   "test/arch/exits.test.ts",
