@@ -17,9 +17,10 @@ import { redactDeep, secretsFrom } from "./redact";
 import { cancelled } from "./wrap";
 import { packBins } from "./pack-bins";
 import { NEVER, type CallSignal } from "./cancel";
-import { kindSecretEnv, kindSecretValues, runAdapter } from "./adapters/index";
+import { kindSecretValues, runAdapter } from "./adapters/index";
 import { adapterOf, kindsWith } from "../pack/adapters/index";
 import { confirmMessage, QUESTION_MAX } from "./question";
+import { bindingGate, bindingNames } from "./binding-gate";
 
 export type { Envelope } from "./envelope";
 
@@ -110,12 +111,7 @@ export interface ConfirmQuestion {
 
 export type PersonAnswer = "accept" | "decline" | "cancel" | "timeout" | "error";
 
-/** Names whose runtime-env values are secrets for this pack (binding.env + what its kind reads as credentials, e.g. openapi.auth.env). */
-export function bindingNames(pack: Pack): string[] {
-  const names = [...(pack.surface.binding?.env ?? [])];
-  for (const n of kindSecretEnv(pack)) if (!names.includes(n)) names.push(n);
-  return names;
-}
+export { bindingNames } from "./binding-gate";
 
 export async function execute(project: Project, req: ExecRequest, opts: ExecuteOptions = {}): Promise<Envelope> {
   const env = opts.env ?? process.env;
@@ -187,10 +183,10 @@ type Gate = (call: Call) => Envelope | undefined | Promise<Envelope | undefined>
 /**
  * execute()'s gates, in their order (the order is the point): 3. grant,
  * 4. Policy (who must confirm a write), 5. the args and whether the kind
- * takes a json arg, 4b. the person's yes, asked last so the question says
- * exactly what runs. Then 6. Binding and 7. Adapter (runAdapter).
+ * takes a json arg, 6a. no Binding value too short to hide (binding-gate.ts), 4b. the person's
+ * yes, asked last so the question says exactly what runs. Then 6. Binding and 7. Adapter (runAdapter).
  */
-const GATES: readonly Gate[] = [grantGate, confirmGate, argsGate, jsonArgsGate, personGate];
+const GATES: readonly Gate[] = [grantGate, confirmGate, argsGate, jsonArgsGate, bindingGate, personGate];
 
 async function run(
   project: Project,

@@ -14,6 +14,7 @@
 import type { AdapterCall } from "./adapters/types";
 import type { Pack } from "../pack/model";
 import { failure, type Envelope } from "./envelope";
+import { shortBinding } from "./short-binding";
 import { createHash } from "node:crypto";
 import { binEnv, cancelled, DEFAULT_TIMEOUT_MS, removePlanted, resolveBin } from "./wrap";
 import { abortSignalOf } from "./cancel";
@@ -348,16 +349,17 @@ function answer(
 }
 
 /**
- * The server of an mcp pack, ready to reach: a stdio program resolved like
- * wrap.bin (and confined, for sandbox.enforce "os"), or a remote URL with its
- * headers from the Binding; a failure envelope when it cannot be reached as
- * the pack says (nothing is started or sent then).
+ * The server of an mcp pack, ready to reach (a stdio program resolved like wrap.bin, confined for sandbox.enforce
+ * "os"; a remote URL, its headers from the Binding), or a failure envelope: not reachable as the pack says, or a
+ * Binding value too short to hide (nothing is started or sent; also outside a call: doctor, pack from-mcp --update).
  */
 export function serverRef(
   { pack, project, env, packBins }: Pick<AdapterCall, "pack" | "project" | "env" | "packBins">,
   label: string,
 ): ServerRef | Envelope {
   const spec = pack.surface.mcp!;
+  const short = shortBinding(pack.id, [...(pack.surface.binding?.env ?? []), ...headerEnvNames(spec.headers)], env);
+  if (short) return short;
   if (spec.url !== undefined) {
     const h = headerValues(spec.headers, env);
     if (h.missing.length)

@@ -49,6 +49,18 @@ export function userinfoSecrets(url: string | undefined): string[] {
   return [...out].filter(Boolean);
 }
 
+/** A base URL's credential (decoded): its password, or its user when it has no password (a token given as the user). */
+export function userinfoKey(url: string | undefined): string[] {
+  const raw = (url && /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]*)@/i.exec(url)?.[1]) || "";
+  const colon = raw.indexOf(":");
+  const key = (colon < 0 ? "" : raw.slice(colon + 1)) || (colon < 0 ? raw : raw.slice(0, colon));
+  try {
+    return key ? [decodeURIComponent(key)] : [];
+  } catch {
+    return [key];
+  }
+}
+
 /** Every server URL the pack may use (for redaction of their userinfo). */
 export function packUrls(pack: Pack<"openapi">, env: NodeJS.ProcessEnv): string[] {
   const urls = new Set<string>();

@@ -234,6 +234,9 @@ export const ERRORS = {
   },
   too_many_tools: { hint: "the server lists more tools than hcpx reads: wrap a server with fewer tools" },
   skill_out_of_date: { hint: "`hcpx pack sync <pack-dir>` carries policy.json into SKILL.md" },
+  binding_too_short: {
+    hint: "a Binding value under 4 characters cannot be hidden from output: set the variable to the real credential",
+  },
   binding_missing: {
     hint: "set the Binding's variable in the environment hcpx runs in; a remote server's headers come from it",
   },

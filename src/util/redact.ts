@@ -67,9 +67,23 @@ export const CUT = "…";
 /** The shortest piece of a split value that is still hidden: any piece, one character too. */
 const MIN_PIECE = 1;
 
+/**
+ * A value (or a form of one) shorter than this is hidden as a whole word only: not next to a letter or digit.
+ * By substring, a value "a" would hide that letter in every word shown. Such a value is never handed to a
+ * pack (src/runtime/binding-gate.ts refuses the call), so it cannot come back glued inside a program's text.
+ */
+export const SHORT_SECRET = 4;
+
+function wordOf(v: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}])${v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "gu");
+}
+
 export function redactString(s: string, secrets: readonly string[]): string {
   let r = s;
-  for (const v of secrets) if (r.includes(v)) r = r.split(v).join(REDACTED);
+  for (const v of secrets) {
+    if (!r.includes(v)) continue;
+    r = [...v].length < SHORT_SECRET ? r.replace(wordOf(v), REDACTED) : r.split(v).join(REDACTED);
+  }
   if (r.includes(CUT)) r = redactCuts(r, secrets);
   return r;
 }

@@ -288,6 +288,17 @@ describe("a base URL's userinfo is a secret", () => {
     expect(out).not.toContain(Buffer.from(`alice:${PASS}`).toString("base64"));
   });
 
+  // a password under 4 characters cannot be hidden from output: it is never sent (docs/output-safety.md); a
+  // short user name beside a long password is not the credential, and the call runs
+  it("a password too short to hide is refused, naming no value; a short user with a long password is sent", async () => {
+    const short = await call("echo", {}, `http://alice:pw@127.0.0.1:${a.port}`);
+    expect(short).toMatchObject({ ok: false, error: { code: "binding_too_short" } });
+    expect(JSON.stringify(short)).toMatch(/password in its base URL/);
+    const bob = await call("echo", {}, `http://bob:${PASS}@127.0.0.1:${a.port}`);
+    expect(bob.ok).toBe(true);
+    expect(a.seen.at(-1)!.headers.authorization).toBe(`Basic ${Buffer.from(`bob:${PASS}`).toString("base64")}`);
+  });
+
   it("an unreachable base URL with userinfo: the error names the origin without it (exec --json and plain)", async () => {
     const base = `http://alice:${PASS}@127.0.0.1:9/api`;
     const direct = await call("echo", {}, base);

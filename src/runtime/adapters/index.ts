@@ -11,7 +11,7 @@ import { failure, type Envelope } from "../envelope";
 import { cancelReason, cancelled } from "../wrap";
 import type { Adapter, AdapterCall } from "./types";
 import type { Pack } from "../../pack/model";
-import { packUrls, schemeEnvNames, userinfoSecrets } from "../openapi-base";
+import { packUrls, schemeEnvNames, userinfoKey, userinfoSecrets } from "../openapi-base";
 import { loadMcpAdapter } from "../mcp-load";
 
 export type { Adapter, AdapterCall } from "./types";
@@ -27,6 +27,8 @@ export interface RuntimeEntry<K extends CallableKind = CallableKind> {
   secretEnv?(pack: Pack<K>): string[];
   /** other secret values (a base URL's user:password) */
   secretValues?(pack: Pack<K>, env: NodeJS.ProcessEnv): string[];
+  /** of those, the credentials themselves (a base URL's password): the Binding gate refuses one too short to hide */
+  keyValues?(pack: Pack<K>, env: NodeJS.ProcessEnv): string[];
 }
 
 export const RUNNERS: { readonly [K in CallableKind]: RuntimeEntry<K> } = {
@@ -40,6 +42,7 @@ export const RUNNERS: { readonly [K in CallableKind]: RuntimeEntry<K> } = {
     ],
     // a base URL's userinfo (user:password) is a secret as much as a Binding value
     secretValues: (pack, env) => packUrls(pack, env).flatMap(userinfoSecrets),
+    keyValues: (pack, env) => packUrls(pack, env).flatMap(userinfoKey),
   },
   mcp: { load: async () => ({ run: (await loadMcpAdapter()).runMcp }) },
 };
@@ -66,6 +69,12 @@ export function kindSecretEnv(pack: Pack): string[] {
 export function kindSecretValues(pack: Pack, env: NodeJS.ProcessEnv): string[] {
   const e = entryOf(pack);
   return e?.entry.secretValues?.(e.pack, env) ?? [];
+}
+
+/** Of kindSecretValues, the credentials themselves (a base URL's password; not its user name). */
+export function kindKeyValues(pack: Pack, env: NodeJS.ProcessEnv): string[] {
+  const e = entryOf(pack);
+  return e?.entry.keyValues?.(e.pack, env) ?? [];
 }
 
 /** Run a checked call through its kind's adapter (`runners`: the table; another only in tests). */
