@@ -205,7 +205,8 @@ describe("hcpx mcp: every request read before stdin's end is answered", () => {
         p.home,
         ["--config", p.config],
         OPENING[era] + request(era, 2, "tools/call", call("slow")) + request(era, 3, "tools/list"),
-        { SLOW_MS: "800" },
+        // a Binding value is at least 4 characters (binding_too_short)
+        { SLOW_MS: "0800" },
       );
       expect(r.code).toBe(0);
       const byId = new Map(r.msgs.map((m) => [m.id, m]));
