@@ -14,9 +14,10 @@ import { ADAPTERS, adapterOf, type AdapterEntry, type Surface } from "./adapters
 import { readValidated } from "./validate";
 import { cachedValue } from "./validcache";
 import { undeclaredFor } from "./undeclared";
+import { bindingNamesOf } from "./binding-names";
 import { forbiddenEnvOf } from "./envrules";
 import { surfaceTextProblems } from "./hosttext";
-import { headerEnvNames, isCredentialHeader, urlProblem } from "./mcp-remote";
+import { isCredentialHeader, urlProblem } from "./mcp-remote";
 import { holdSecretNames } from "../util/redact";
 import { argRuleProblems } from "./arg-rules";
 import { refuseUnlistedNested, rootInside } from "./nested";
@@ -132,11 +133,7 @@ export function loadPackChecked(dirArg: string): { pack: Pack; problems: Problem
     warnings,
   };
   // its Binding values are secrets from now on, at every exit (src/util/redact.ts)
-  holdSecretNames([
-    ...(surface.binding?.env ?? []),
-    ...(surface.openapi?.auth?.env ? [surface.openapi.auth.env] : []),
-    ...headerEnvNames(surface.mcp?.headers),
-  ]);
+  holdSecretNames(bindingNamesOf(surface));
   return { pack, problems: packRuleProblems(dir, surface, rows, commands) };
 }
 
