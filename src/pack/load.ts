@@ -13,8 +13,8 @@ import type { ConfigFile, Policy, PolicyRow, SurfaceFile } from "./schema";
 import { ADAPTERS, adapterOf, type AdapterEntry, type Surface } from "./adapters/index";
 import { readValidated } from "./validate";
 import { cachedValue } from "./validcache";
-import { undeclaredFor } from "./undeclared";
-import { bindingNamesOf } from "./binding-names";
+import { undeclaredFor, type Undeclared } from "./undeclared";
+import { bindingNamesIn, bindingNamesOf, spellingEscape } from "./binding-names";
 import { forbiddenEnvOf } from "./envrules";
 import { surfaceTextProblems } from "./hosttext";
 import { isCredentialHeader, urlProblem } from "./mcp-remote";
@@ -689,17 +689,24 @@ export interface LoadedPacks {
  * its bytes, read already).
  */
 export function declaredId(dir: string, bytes?: Buffer): string | undefined {
+  return idOf(surfaceValue(dir, bytes));
+}
+
+/** declaredId's value of `<dir>/surface.json`, not validated (undefined when unreadable). */
+function surfaceValue(dir: string, bytes?: Buffer): unknown {
   try {
     const file = joinIn(dir, "surface.json");
     const read = cachedValue("SurfaceSchema", file, CAPS.pack);
     const text = read && !read.hit ? read.text : bytes?.toString("utf8"); // a miss's read, or the caller's
-    const v = (read?.hit ? read.value : text !== undefined ? parseJson5(text, file).value : readJson5(file).value) as {
-      id?: unknown;
-    } | null;
-    return v && typeof v === "object" && typeof v.id === "string" ? v.id : undefined;
+    return read?.hit ? read.value : text !== undefined ? parseJson5(text, file).value : readJson5(file).value;
   } catch {
     return undefined;
   }
+}
+
+function idOf(v: unknown): string | undefined {
+  const id = v && typeof v === "object" ? (v as { id?: unknown }).id : undefined;
+  return typeof id === "string" ? id : undefined;
 }
 
 /**
@@ -719,20 +726,14 @@ export function mayDeclareText(text: string | Buffer, id: string): boolean {
   // The file's bytes, undecoded (decoding the other packs' surfaces was most of what 30 more
   // packs cost exec): for an ASCII id the same answer, since UTF-8 never puts an ASCII byte
   // inside another character, and a byte that does not decode still is not one of the plain
-  // escapes below.
+  // escapes (spellingEscape).
   if (!ASCII_ID.test(id)) return mayDeclareText(text.toString("utf8"), id);
-  if (needles.some((n) => text.indexOf(n, 0, "latin1") !== -1)) return true;
-  for (let i = text.indexOf(BACKSLASH); i !== -1 && i + 1 < text.length; i = text.indexOf(BACKSLASH, i + 1))
-    if (!PLAIN_ESCAPE.has(text[i + 1]!)) return true;
-  return false;
+  return needles.some((n) => text.indexOf(n, 0, "latin1") !== -1) || spellingEscape(text);
 }
 const SPELLING_ESCAPE = /\\[^bfnrtv'"\\]/;
 const ASCII_ID = /^[\x20-\x7e]+$/;
 /** printable ASCII without a quote or a backslash (so ASCII_ID too): a JSON5 string spells such an id, unescaped, only as "id" or 'id' */
 const PLAIN_ID = /^[\x20\x21\x23-\x26\x28-\x5b\x5d-\x7e]+$/;
-const BACKSLASH = 0x5c;
-/** the bytes after a backslash that cannot spell an id's character (SPELLING_ESCAPE's set) */
-const PLAIN_ESCAPE = new Set([..."bfnrtv'\"\\"].map((c) => c.charCodeAt(0)));
 
 /** The bytes of `<dir>/surface.json` when it is a regular file within the cap (never a blocking read), else undefined; with `opened`, the fstat of the descriptor read. */
 function surfaceBytes(dir: string, opened?: { st?: Stats | BigIntStats }): Buffer | undefined {
@@ -827,6 +828,8 @@ export function loadPacks(project: Project): Pack[] {
  * too, so two activated packs with one id are refused here as in loadPacks. A
  * broken pack is reported when it declares the id (or, unreadable, its
  * directory is named like it); other broken packs do not stop this one.
+ * Every other pack's Binding names are held as the found pack's are (mayBe):
+ * exec hides every active pack's Binding values, as `hcpx mcp` does.
  */
 export function findPack(project: Project, id: string): Pack {
   const found: Pack[] = [];
@@ -834,31 +837,14 @@ export function findPack(project: Project, id: string): Pack {
   let namedError: unknown;
   const dirs = project.packDirs;
   const isNamed = dirs.map((d) => basename(d) === id);
-  // what an earlier call learned of the other packs (src/pack/undeclared.ts): read once it can save
-  // more than its own read, that is from two other packs on
-  const others = isNamed.reduce((n, named) => (named ? n : n + 1), 0);
-  const undeclared = others >= 2 ? undeclaredFor(id, dirs) : undefined;
+  // what an earlier call learned of the other packs (src/pack/undeclared.ts): which do not declare the
+  // id, and the Binding names each reads (every active pack's Binding values are hidden, not only the
+  // called one's: src/util/redact.ts); read from one other pack on (it saves that pack's read and parse)
+  const undeclared = isNamed.some((named) => !named) ? undeclaredFor(id, dirs) : undefined;
   for (let i = 0; i < dirs.length; i++) {
     const dir = dirs[i]!;
     const named = isNamed[i]!;
-    if (!named) {
-      if (undeclared?.known(i, joinIn(dir, "surface.json"))) continue;
-      // the descriptor's fstat and the read's time, for the entry (only when there is one to keep them in)
-      const opened: { st?: Stats } | undefined = undeclared && {};
-      const readAt = undeclared ? Date.now() : 0;
-      const bytes = surfaceBytes(dir, opened);
-      if (bytes === undefined) continue;
-      // remembered only when these bytes alone decide (a text that names the id is read on every call)
-      const may = mayDeclareText(bytes, id);
-      undeclared?.note(i, may ? undefined : opened?.st, readAt);
-      if (!may) continue;
-      // A pack that loads has the id its surface declares (the schemas keep the parsed value as it is);
-      // one that does not load counts only when it declares the id: either way a surface that declares
-      // another id, or none (it does not parse), is not this pack, and loading it (its schemas, its
-      // policy) would decide nothing. The first call after install then validates the called pack
-      // alone, not every pack whose text names it (calc, whose comment names calc-wrap: ~12 M instructions).
-      if (declaredId(dir, bytes) !== id) continue;
-    }
+    if (!named && !mayBe(dir, i, id, undeclared)) continue;
     let p: Pack;
     try {
       p = loadPack(dir);
@@ -892,4 +878,40 @@ export function findPack(project: Project, id: string): Pack {
     message: `no activated pack '${id}'`,
     hint: `${didYouMean(id, ids)}run \`hcpx status\` to list active packs, or \`hcpx activate <pack-dir>\``,
   });
+}
+
+/**
+ * Whether packDirs[i] (`dir`), not named like `id`, may be the pack `id`: only when its surface declares
+ * the id (parsed, not validated). Its Binding names are held either way (from what an earlier call
+ * remembered of it, or from its text): every active pack's Binding values are hidden, not only the
+ * called one's (src/util/redact.ts).
+ */
+function mayBe(dir: string, i: number, id: string, undeclared: Undeclared | undefined): boolean {
+  const held = undeclared?.known(i, joinIn(dir, "surface.json"));
+  if (held) {
+    holdSecretNames(held);
+    return false;
+  }
+  // the descriptor's fstat and the read's time, for the entry (only when there is one to keep them in)
+  const opened: { st?: Stats } | undefined = undeclared && {};
+  const readAt = undeclared ? Date.now() : 0;
+  const bytes = surfaceBytes(dir, opened);
+  if (bytes === undefined) return false;
+  // remembered only when these bytes alone decide (a text that names the id is read on every call),
+  // with its Binding names
+  if (!mayDeclareText(bytes, id)) {
+    const names = bindingNamesIn(bytes, joinIn(dir, "surface.json"));
+    holdSecretNames(names);
+    undeclared?.note(i, opened?.st, readAt, names);
+    return false;
+  }
+  undeclared?.note(i, undefined, readAt, []);
+  const value = surfaceValue(dir, bytes);
+  holdSecretNames(bindingNamesOf(value));
+  // A pack that loads has the id its surface declares (the schemas keep the parsed value as it is);
+  // one that does not load counts only when it declares the id: either way a surface that declares
+  // another id, or none (it does not parse), is not this pack, and loading it (its schemas, its
+  // policy) would decide nothing. The first call after install then validates the called pack
+  // alone, not every pack whose text names it (calc, whose comment names calc-wrap: ~12 M instructions).
+  return idOf(value) === id;
 }

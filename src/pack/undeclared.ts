@@ -10,11 +10,13 @@
 // and racy rule; keyed on the command bundle's build hash too, since the
 // answer is this build's text check's, not its schemas') and read and written as it is
 // (src/util/cache.ts: framed, kept twice, this user's own regular file, never
-// a link). `{ key, skip }`: `key` names the build, the id and every pack
+// a link). `{ key, skip, names }`: `key` names the build, the id and every pack
 // directory in order, and must equal the key looked for; `skip[i]` is
 // [dev, ino, size, mtimeMs, ctimeMs] of packDirs[i]'s surface.json when its
 // text, read through the descriptor those came from, was found not to declare
-// the id, else null. An answer is used only while a stat of the file (a link
+// the id, else null; `names[i]` the Binding names that same text reads
+// (binding-names.ts), whose values exec hides as the called pack's (an entry
+// without them, or with a remembered file's missing, is a miss). An answer is used only while a stat of the file (a link
 // followed, as the read follows it) gives exactly those five numbers, and
 // only a file that had settled when it was read is remembered (RACY_MS,
 // src/util/stamp.ts: two same-size writes within one clock tick leave every
@@ -39,10 +41,10 @@ const NO_THROW = { throwIfNoEntry: false } as const;
 
 /** The entry's record of `dirs` for `id`, and what this call learned (save() writes it when it changed). */
 export interface Undeclared {
-  /** Whether packDirs[i]'s surface.json (`file`) is, by one stat, the file found not to declare the id. */
-  known(i: number, file: string): boolean;
-  /** packDirs[i]'s surface.json, read at `readAt` through a descriptor whose fstat was `st`, does not declare the id (or, st undefined, may). */
-  note(i: number, st: Stats | undefined, readAt: number): void;
+  /** The Binding names of packDirs[i]'s surface.json (`file`) when it is, by one stat, the file found not to declare the id; else undefined. */
+  known(i: number, file: string): readonly string[] | undefined;
+  /** packDirs[i]'s surface.json, read at `readAt` through a descriptor whose fstat was `st`, does not declare the id (or, st undefined, may), and reads the Binding `names`. */
+  note(i: number, st: Stats | undefined, readAt: number, names: readonly string[]): void;
   /** Write the entry when this call learned something (best effort). */
   save(): void;
 }
@@ -64,26 +66,31 @@ export function undeclaredFor(id: string, dirs: readonly string[]): Undeclared |
   const dir = joinIn(cacheRoot(), "surface-ids");
   const key = `${SCHEMA_HASH}\0${built}\0surface-ids\0${id}\0${dirs.join("\0")}`;
   const file = joinIn(dir, `${slotOf(slotText(built, id, dirs), schemaPrefix())}.json`);
-  const skip: (Identity | null)[] = readSkip(file, key, dirs.length) ?? dirs.map(() => null);
+  const { skip, names } = readEntry(file, key, dirs.length) ?? {
+    skip: dirs.map(() => null),
+    names: dirs.map(() => []),
+  };
   let changed = false;
   return {
     known(i, surface) {
       const was = skip[i];
-      if (!was) return false;
+      if (!was) return undefined;
       const st = statSync(surface, NO_THROW);
-      return st !== undefined && st.isFile() && sameIdentity(was, 0, st);
+      return st !== undefined && st.isFile() && sameIdentity(was, 0, st) ? names[i] : undefined;
     },
-    note(i, st, readAt) {
+    note(i, st, readAt, held) {
       const now: Identity | null = st && settled(st, readAt) ? identityOf(st) : null;
       const was = skip[i];
-      if (was === now || (was && now && was.every((x, k) => x === now[k]))) return;
+      const kept = now ? [...held] : [];
+      if ((was === now || (was && now && was.every((x, k) => x === now[k]))) && sameNames(names[i]!, kept)) return;
       skip[i] = now;
+      names[i] = kept;
       changed = true;
     },
     save() {
       if (!changed) return;
       try {
-        writeCache(file, Buffer.from(JSON.stringify({ key, skip })));
+        writeCache(file, Buffer.from(JSON.stringify({ key, skip, names })));
         prune(dir);
       } catch {
         // a cache that cannot be written is a miss next time; the door leaves no temp file
@@ -102,17 +109,31 @@ function slotText(built: string, id: string, dirs: readonly string[]): string {
   return `${built}\0surface-ids\0${id}\0${dirs.length}\0${dirs[0] ?? ""}\0${dirs[dirs.length - 1] ?? ""}`;
 }
 
-/** The entry's stamps when it is this key's and well formed, else undefined. */
-function readSkip(file: string, key: string, n: number): (Identity | null)[] | undefined {
+const sameNames = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x, k) => x === b[k]);
+
+interface Entry {
+  skip: (Identity | null)[];
+  names: string[][];
+}
+
+/** The entry's stamps and names when it is this key's and well formed (names for every remembered file), else undefined. */
+function readEntry(file: string, key: string, n: number): Entry | undefined {
   try {
     const bytes = readCache(file, CAPS.cache);
     if (bytes === undefined) return undefined;
-    const e = JSON.parse(bytes.toString("utf8")) as { key?: unknown; skip?: unknown };
-    if (e === null || typeof e !== "object" || e.key !== key || !Array.isArray(e.skip) || e.skip.length !== n)
-      return undefined;
-    const ok = (s: unknown) =>
-      s === null || (Array.isArray(s) && s.length === 5 && s.every((x) => typeof x === "number"));
-    return e.skip.every(ok) ? (e.skip as (Identity | null)[]) : undefined;
+    const e = JSON.parse(bytes.toString("utf8")) as { key?: unknown; skip?: unknown; names?: unknown };
+    if (e === null || typeof e !== "object" || e.key !== key) return undefined;
+    const { skip, names } = e;
+    if (!Array.isArray(skip) || skip.length !== n || !Array.isArray(names) || names.length !== n) return undefined;
+    const ok = (s: unknown, i: number) =>
+      s === null ||
+      (Array.isArray(s) &&
+        s.length === 5 &&
+        s.every((x) => typeof x === "number") &&
+        Array.isArray(names[i]) &&
+        (names[i] as unknown[]).every((x) => typeof x === "string"));
+    return skip.every(ok) ? { skip, names: names.map((x) => (Array.isArray(x) ? x : [])) } : undefined;
   } catch {
     return undefined;
   }

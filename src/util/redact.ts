@@ -5,7 +5,9 @@
 // library's envelopes and confirm requests (src/lib/index.ts) — passes through
 // redactOut(), which knows every value in play in this process: the values
 // secretsFrom() was given, and the runtime env's values of the Binding names
-// of every pack loaded (holdSecretNames, from src/pack/load.ts).
+// of every active pack (holdSecretNames, from src/pack/load.ts: each pack
+// loaded, and each other pack `hcpx exec`'s findPack looks at without loading
+// it, src/pack/binding-names.ts).
 
 import { strictPercent } from "./percent";
 

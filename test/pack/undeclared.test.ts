@@ -23,7 +23,7 @@ import { RACY_MS } from "../../src/util/stamp";
 import { frame, unframe } from "../support/cache-frame";
 
 const idsOf = (home: string) => join(home, ".cache", "hcpx", "surface-ids");
-type Entry = { key: string; skip: (number[] | null)[] };
+type Entry = { key: string; skip: (number[] | null)[]; names: string[][] };
 /** The one entry (file, content) of a HOME's surface-ids cache. */
 function entryOf(home: string): { file: string; entry: Entry } {
   const names = readdirSync(idsOf(home));
@@ -87,6 +87,8 @@ describe("the other packs' surfaces exec remembers (surface-ids)", () => {
     const { entry } = entryOf(home);
     expect(entry.skip.filter((s) => s !== null)).toHaveLength(FILLERS);
     expect(entry.skip.at(-1)).toBeNull(); // zz-calc declares the id: never remembered
+    // with each filler's Binding names (a copy of ledger's), hidden as the called pack's are
+    expect(entry.names.slice(0, FILLERS)).toEqual(Array.from({ length: FILLERS }, () => ["LEDGER_TOKEN"]));
     return { p, home };
   }
 
@@ -156,7 +158,10 @@ describe("the other packs' surfaces exec remembers (surface-ids)", () => {
     const st = statSync(f);
     const stamp = [st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs];
     const forge = (key: string, s: number[]) =>
-      writeFileSync(file, frame(JSON.stringify({ key, skip: entry.skip.map((x, i) => (i === 3 ? s : x)) })));
+      writeFileSync(
+        file,
+        frame(JSON.stringify({ key, skip: entry.skip.map((x, i) => (i === 3 ? s : x)), names: entry.names })),
+      );
     forge(entry.key, stamp);
     expect(await call(p, home)).toEqual({ ok: true, data: { pong: true } });
     forge(entry.key, [...stamp.slice(0, 4), st.ctimeMs + 1]);
