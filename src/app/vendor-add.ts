@@ -68,8 +68,6 @@ export type AddReport =
       reach: Reach;
       granted: string[];
       withheld: Activated["withheld"];
-      /** the reads withheld because their row is still marked inferred (src/app/activate.ts) */
-      inferred: Activated["inferred"];
       grantedBy: Activated["grantedBy"];
       /** --force over a vendored version: its Policy change, and the grants that change took back */
       change?: { changed: ReachDiff["changed"]; withdrawn: string[]; denied: string[] };
@@ -140,7 +138,6 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
     reach,
     granted: act.granted,
     withheld: act.withheld,
-    inferred: act.inferred,
     grantedBy: act.grantedBy,
     ...(change?.changed.length ? { change: { changed: change.changed, withdrawn: w.removed, denied: w.denied } } : {}),
     warnings: staged.warnings,

@@ -10,8 +10,7 @@ import { fail } from "../util/errors";
 import { display } from "../util/paths";
 import { neutralLine as o } from "../util/neutral";
 import { loadPack, loadProject } from "../pack/load";
-import type { Command, Project } from "../pack/model";
-import { inferredRead, isGranted } from "../pack/grants";
+import type { Project } from "../pack/model";
 import {
   diffHashes,
   hashTree,
@@ -62,8 +61,6 @@ export interface UpdateResult {
   denied?: string[];
   /** new pass-through verbs: reads that take the agent's own argv, never granted by an update */
   withheld?: string[];
-  /** new reads whose row is still marked inferred (a guess nobody reviewed), never granted by an update */
-  inferred?: string[];
   /** up to date with `--to` another source of the same bytes: the source hcp.lock now records */
   source?: string;
 }
@@ -205,7 +202,7 @@ function applyUpdate(
   diff: ReachDiff,
   project: Project,
   opts: VendorOpts,
-): Pick<UpdateResult, "granted" | "withdrawn" | "denied" | "withheld" | "inferred"> {
+): Pick<UpdateResult, "granted" | "withdrawn" | "denied" | "withheld"> {
   // never grant a write or a widening: withdraw grants of commands that became writes, became reads
   // (a read runs without a confirm), lost their confirm, land wider or became pass-through. Before the
   // swap, and with the config's edit lock taken: a config that cannot be edited leaves the old pack,
@@ -225,17 +222,8 @@ function applyUpdate(
   lock.packs[id] = entry.now;
   writeLock(root, lock);
   const pack = loadPack(target);
-  const now = loadProject({ config: opts.config });
-  const granted = grantReads(opts, now, pack, diff.newReads);
-  // a new pass-through verb, and a new read still marked inferred, wait for a person (src/pack/grants.ts grantedByDefault)
-  const fresh = pack.commands.filter((c) => diff.newReads.includes(c.verb_key));
-  const named = (cmds: Command[]) => cmds.map((c) => `${id}.${c.verb_key}`);
-  const guessed = named(fresh.filter((c) => inferredRead(c) && !isGranted(now.grants, id, c.verb_key)));
-  return {
-    granted,
-    withdrawn: w.removed,
-    denied: w.denied,
-    withheld: named(fresh.filter((c) => c.passThrough)),
-    ...(guessed.length ? { inferred: guessed } : {}),
-  };
+  const granted = grantReads(opts, loadProject({ config: opts.config }), pack, diff.newReads);
+  // a new pass-through verb waits for a person (src/pack/grants.ts grantedByDefault)
+  const passThrough = pack.commands.filter((c) => c.passThrough && diff.newReads.includes(c.verb_key));
+  return { granted, withdrawn: w.removed, denied: w.denied, withheld: passThrough.map((c) => `${id}.${c.verb_key}`) };
 }

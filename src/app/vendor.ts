@@ -192,7 +192,7 @@ export function withdrawGrants(
   return { removed, denied };
 }
 
-/** Grant those of `verbs` (commands of `pack`) that hcpx grants by default (grantedByDefault: reviewed reads, no pass-through verb). */
+/** Grant those of `verbs` (commands of `pack`) that hcpx grants by default (grantedByDefault: reads, no pass-through verb). */
 export function grantReads(cfgOpts: CommonOpts, project: Project, pack: Pack, verbs: string[]): string[] {
   const id = pack.id;
   const cfg = openConfig(cfgOpts);

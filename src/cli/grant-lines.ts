@@ -8,23 +8,17 @@ export function commandWord(id: string, w: CommandWord): string {
   return `${id}.${w.verb} (${w.operation}${w.passThrough ? ", pass-through" : ""}${w.confirm ? ", confirm" : ""}${w.inferred ? ", inferred" : ""})`;
 }
 
-/**
- * What to do about a read withheld because its row is still marked inferred (the `--json` hint too): review the
- * rows in the pack's folder `dir`; without one, a vendored pack, whose files are its source's (hcp.lock).
- */
-export function inferredHint(first: string, dir?: string): string {
-  const grant = `grant one as it is: hcpx grant ${first}`;
-  return dir === undefined
-    ? `a vendored pack's files are its source's (hcp.lock): review the rows there and update, or ${grant}`
-    : `review each row in ${dir}/policy.json (operation, land, confirm) and remove its \`inferred\` mark (and the file's top-level \`inferred: true\`), run \`hcpx pack sync ${dir}\`, then \`hcpx activate ${dir}\` grants the reviewed reads; or ${grant}`;
+/** What to do about a read withheld because its row is still marked inferred (activate's and pack add's `--json` hint too). */
+export function inferredHint(dir: string, first: string): string {
+  return `review each row in ${dir}/policy.json (operation, land, confirm) and remove its \`inferred\` mark (and the file's top-level \`inferred: true\`), run \`hcpx pack sync ${dir}\`, then \`hcpx activate ${dir}\` grants the reviewed reads; or grant one as it is: hcpx grant ${first}`;
 }
 
-/** The lines for reads withheld because their row is still marked inferred: which, and what to do (inferredHint). */
-export function inferredLines(inferred: readonly string[], words: readonly string[], dir?: string): string[] {
+/** The lines for reads withheld because their row is still marked inferred: which, and what to do. */
+export function inferredLines(dir: string, inferred: readonly string[], words: readonly string[]): string[] {
   if (inferred.length === 0) return [];
   return [
     `  not granted until a person reviews it (inferred: a drafted guess): ${words.slice(0, 12).join(", ")}${words.length > 12 ? `, … and ${words.length - 12} more (--json lists them all)` : ""}`,
-    `  ${inferredHint(inferred[0]!, dir)}`,
+    `  ${inferredHint(dir, inferred[0]!)}`,
   ];
 }
 

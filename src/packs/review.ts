@@ -116,8 +116,6 @@ export function reachLines(r: Reach): string[] {
   const writes = r.commands.filter((c) => c.operation === "write");
   lines.push(`  commands: ${r.commands.length} (${r.commands.length - writes.length} read, ${writes.length} write${writes.filter((c) => !c.confirm).length ? `, ${writes.filter((c) => !c.confirm).length} without confirm` : ""})`);
   for (const c of writes) lines.push(`    write ${o(c.verb)}${c.land ? ` (${o(c.land)})` : ""}${c.confirm ? ", confirm" : ", NO confirm"}${c.inferred ? ", inferred" : ""}`);
-  const guessed = r.commands.filter((c) => c.operation === "read" && c.inferred && !c.passThrough);
-  if (guessed.length) lines.push(`    inferred reads (drafted guesses nobody reviewed; granted by a person only, \`hcpx grant\`): ${guessed.map((c) => o(c.verb)).join(", ")}`);
   for (const c of r.commands.filter((c) => c.passThrough)) lines.push(`    pass-through ${o(c.verb)} (${c.operation}): ${passThroughText(c.passThrough!)}; granted by a person only (\`hcpx grant\`)`);
   return lines;
 }
@@ -149,8 +147,6 @@ export interface ReachDiff {
   newReads: string[];
   /** new commands (in newReads or newWrites) that are pass-through verbs: never granted by default */
   newPassThrough?: string[];
-  /** new reads (in newReads) whose row is still marked inferred, a guess nobody reviewed: never granted by default */
-  newInferred?: string[];
   removed: string[];
   newBins: string[];
   newEnv: string[];
@@ -217,7 +213,6 @@ export function diffReach(before: Reach, after: Reach): ReachDiff {
       if (!c.confirm && (!o || o.operation === "read" || o.confirm)) d.newConfirmless.push(c.verb);
     } else if (!o) d.newReads.push(c.verb);
     if (!o && c.passThrough) (d.newPassThrough ??= []).push(c.verb);
-    else if (!o && c.operation === "read" && c.inferred) (d.newInferred ??= []).push(c.verb);
   }
   for (const c of before.commands) if (!now.has(c.verb)) d.removed.push(c.verb);
   const oldBins = new Set(before.bins.map(binKey));
@@ -258,8 +253,7 @@ export function diffLines(d0: ReachDiff): string[] {
   for (const v of d.newWrites.filter((v) => !d.changed.some((ch) => ch.verb === v))) l.push(`  + new write: ${v}${d.newConfirmless.includes(v) ? " (without confirm)" : ""}`);
   for (const v of d.newConfirmless.filter((v) => !d.newWrites.includes(v) && !d.changed.some((ch) => ch.verb === v))) l.push(`  + write without confirm now: ${v}`);
   const pt = new Set((d0.newPassThrough ?? []).map(o));
-  const guessed = new Set((d0.newInferred ?? []).map(o));
-  for (const v of d.newReads) l.push(`  + new read: ${v}${pt.has(v) ? " (pass-through: the agent's own argv, options included; not granted until a person does)" : guessed.has(v) ? " (inferred: a drafted guess; not granted until a person reviews or grants it)" : ""}`);
+  for (const v of d.newReads) l.push(`  + new read: ${v}${pt.has(v) ? " (pass-through: the agent's own argv, options included; not granted until a person does)" : ""}`);
   for (const v of d.removed) l.push(`  - removed: ${v}`);
   for (const b of d.newBins) l.push(`  + new program: ${b}`);
   for (const e of d.newEnv) l.push(`  + reads env: ${e}`);

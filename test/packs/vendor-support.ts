@@ -16,7 +16,7 @@ export const git = (cwd: string, ...args: string[]) =>
     { cwd, encoding: "utf8" },
   );
 
-export type Row = { operation: "read" | "write"; land?: string; confirm?: boolean; inferred?: boolean };
+export type Row = { operation: "read" | "write"; land?: string; confirm?: boolean };
 
 export interface GreetShape {
   /** the pack's id (default greet) */

@@ -32,7 +32,7 @@ export async function run(dirArg: string, opts: CommonOpts): Promise<number> {
       granted,
       withheld,
       grantedBy,
-      ...(inferred.length ? { inferred: { commands: inferred, hint: inferredHint(inferred[0]!, shownDir) } } : {}),
+      ...(inferred.length ? { inferred: { commands: inferred, hint: inferredHint(shownDir, inferred[0]!) } } : {}),
       warnings: lint.warnings,
     },
     (col) => {
@@ -48,7 +48,7 @@ export async function run(dirArg: string, opts: CommonOpts): Promise<number> {
       ];
       lines.push(...grantedByLines(pack.id, grantedBy));
       const words = withheld.filter((w) => !other.includes(w)).map((w) => commandWord(pack.id, w));
-      lines.push(...inferredLines(inferred, words, shownDir));
+      lines.push(...inferredLines(shownDir, inferred, words));
       if (other.length) {
         const shown = other.slice(0, 12).map((w) => commandWord(pack.id, w));
         lines.push(

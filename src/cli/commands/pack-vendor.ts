@@ -16,7 +16,7 @@ import { diffLines, widenedVerbs } from "../../packs/review";
 import { vendorInstall, vendorRemove, type VendorOpts } from "../../app/vendor";
 import { vendorAdd, type AddReport } from "../../app/vendor-add";
 import { vendorUpdate } from "../../app/vendor-update";
-import { commandWord, grantedByLines, inferredHint, inferredLines } from "../grant-lines";
+import { grantedByLines } from "../grant-lines";
 import { c, done, failure, makeOut, neutralLine as o, printWarnings, sayRaw, writeJson } from "../output";
 
 export type { VendorOpts } from "../../app/vendor";
@@ -84,7 +84,6 @@ export async function runAdd(source: string, opts: VendorOpts): Promise<number> 
       reach: r.reach,
       granted: r.granted,
       withheld: r.withheld,
-      ...(r.inferred.length ? { inferred: { commands: r.inferred, hint: inferredHint(r.inferred[0]!) } } : {}),
       grantedBy: r.grantedBy,
       ...(r.change ? r.change : {}),
     },
@@ -100,9 +99,6 @@ export async function runAdd(source: string, opts: VendorOpts): Promise<number> 
 /** The lines after "vendored …": what was granted, withdrawn, denied and withheld. */
 function addedLines(col: boolean, r: Extract<AddReport, { status: "added" }>): string[] {
   const w = r.change ?? { withdrawn: [], denied: [] };
-  // a read withheld because its row is a guess has its own lines: why, and what to do
-  const guessed = r.withheld.filter((h) => r.inferred.includes(`${r.id}.${h.verb}`));
-  const withheld = r.withheld.filter((h) => !guessed.includes(h));
   return [
     r.granted.length
       ? `${c.green(col, "✓")} activated; granted ${r.granted.length} read command(s): ${r.granted.join(", ")}`
@@ -112,14 +108,10 @@ function addedLines(col: boolean, r: Extract<AddReport, { status: "added" }>): s
       : []),
     ...(w.denied.length ? [`  denied by name (a wider pattern granted them): ${w.denied.join(", ")}`] : []),
     ...grantedByLines(r.id, r.grantedBy),
-    ...inferredLines(
-      r.inferred,
-      guessed.map((h) => commandWord(r.id, h)),
-    ),
-    ...(withheld.length
+    ...(r.withheld.length
       ? [
-          `  not granted: ${withheld.map((h) => `${r.id}.${h.verb} (${h.operation}${h.confirm ? ", confirm" : ""})`).join(", ")}`,
-          `  to grant one: hcpx grant ${r.id}.${withheld[0]!.verb}`,
+          `  not granted: ${r.withheld.map((h) => `${r.id}.${h.verb} (${h.operation}${h.confirm ? ", confirm" : ""})`).join(", ")}`,
+          `  to grant one: hcpx grant ${r.id}.${r.withheld[0]!.verb}`,
         ]
       : []),
   ];
@@ -205,10 +197,6 @@ export async function runUpdate(idArg: string | undefined, opts: VendorOpts): Pr
                 `  not granted (pass-through: the agent's own argv, options included): ${r.withheld.join(", ")}; to grant one: hcpx grant ${r.withheld[0]}`,
               ]
             : []),
-          ...inferredLines(
-            r.inferred ?? [],
-            (r.inferred ?? []).map((v) => `${v} (read, inferred)`),
-          ),
           ...(writes.length
             ? [
                 `  not granted: ${writes.map((v) => `${r.id}.${v}`).join(", ")}; to grant one: hcpx grant ${r.id}.${writes[0]}`,
