@@ -1,7 +1,6 @@
 // The `hcpx activate <pack-dir>` and `hcpx deactivate <id>` use cases. Activate: lint the pack (errors refuse it), add
 // it to hcp.config.json5 (path relative to the config) and grant its read
-// commands, one `pack.verb` each, but a read whose row is still marked inferred
-// (a drafted guess nobody reviewed). Writes are never granted here: the caller
+// commands, one `pack.verb` each. Writes are never granted here: the caller
 // says how (`hcpx grant <pack>.<verb>`). Also the last step of `hcpx pack add`
 // (./vendor-add.ts) and of `hcpx import --activate`. Deactivate: remove the
 // pack from `packs` and the allow patterns that name only it (`<id>.…`),
@@ -11,7 +10,7 @@ import { HcpxError, type Problem, fail } from "../util/errors";
 import type { Command, Grants, Pack } from "../pack/model";
 import { display, toPosix } from "../util/paths";
 import { declaredId, loadPack, loadProject } from "../pack/load";
-import { grantedByDefault, inferredRead, isGranted, matches } from "../pack/grants";
+import { grantedByDefault, isGranted, matches } from "../pack/grants";
 import { loadSkill } from "../pack/skill";
 import { arrayAppend, arrayRemove } from "../config/edit";
 import { openConfig, writeConfig } from "../config/file";
@@ -27,10 +26,8 @@ export interface Activated {
   config: string;
   alreadyActive: boolean;
   granted: string[];
-  /** passThrough: a pass-through verb (the agent's own argv), never granted by default; inferred: its row is a guess */
+  /** passThrough: a pass-through verb (the agent's own argv), never granted by default */
   withheld: CommandWord[];
-  /** the withheld reads activate would grant but that their row is still marked inferred (`<id>.<verb>`): a person reviews or grants each */
-  inferred: string[];
   /**
    * The writes and pass-through verbs that activate never grants but that an allow pattern already in the
    * grants (this config's or the user config's: `*`, `<id>.*`) covers: they run now, and the person is told.
@@ -46,8 +43,6 @@ export interface CommandWord {
   land?: string;
   confirm: boolean;
   passThrough?: true;
-  /** its Policy row is still marked inferred: drafted, not reviewed */
-  inferred?: true;
 }
 
 const word = (cmd: Command): CommandWord => ({
@@ -56,15 +51,13 @@ const word = (cmd: Command): CommandWord => ({
   ...(cmd.policy.land ? { land: cmd.policy.land } : {}),
   confirm: cmd.policy.confirm,
   ...(cmd.passThrough ? { passThrough: true as const } : {}),
-  ...(cmd.policy.inferred ? { inferred: true as const } : {}),
 });
 
 /** What the merged grants (user config included) withhold of `pack`, and what they grant that activate never would. */
-function grantState(grants: Grants, pack: Pack): Pick<Activated, "withheld" | "inferred" | "grantedBy"> {
+function grantState(grants: Grants, pack: Pack): Pick<Activated, "withheld" | "grantedBy"> {
   const granted = (cmd: Command) => isGranted(grants, pack.id, cmd.verb_key);
   return {
     withheld: pack.commands.filter((cmd) => !granted(cmd)).map(word),
-    inferred: pack.commands.filter((cmd) => inferredRead(cmd) && !granted(cmd)).map((c) => `${pack.id}.${c.verb_key}`),
     grantedBy: pack.commands
       .filter((cmd) => !grantedByDefault(cmd) && granted(cmd))
       .map((cmd) => ({ ...word(cmd), by: grants.allow.filter((p) => matches(p, `${pack.id}.${cmd.verb_key}`)) })),
@@ -112,7 +105,7 @@ export async function activateDir(dir: string, opts: CommonOpts & { withhold?: s
   const grants = { allow: [...(cfg.data.grants?.allow ?? [])], deny: [...(cfg.data.grants?.deny ?? [])] };
   const granted: string[] = [];
   for (const cmd of pack.commands) {
-    // reviewed reads only, and no pass-through verb (src/pack/grants.ts grantedByDefault: the one rule)
+    // reads only, and no pass-through verb (src/pack/grants.ts grantedByDefault: the one rule)
     if (!grantedByDefault(cmd) || opts.withhold?.includes(cmd.verb_key)) continue;
     if (grants.allow.some((p) => isGranted({ allow: [p], deny: [] }, pack.id, cmd.verb_key))) continue;
     const pattern = `${pack.id}.${cmd.verb_key}`;

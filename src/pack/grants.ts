@@ -49,19 +49,12 @@ export function isGranted(grants: Grants, packId: string, verbKey: string): bool
 
 /**
  * The one rule for what hcpx grants without a person's word (activate, and so `pack add`; `pack update`
- * for a new command): a reviewed read that is not a pass-through verb. A pass-through verb runs the argv
- * the agent gives, options included (git log --output=FILE writes): its read row cannot vouch for that,
- * so a person grants it (`hcpx grant`). A row still marked inferred (its own `inferred`, or the policy
- * file's: src/pack/load.ts sets `policy.inferred` from both) is a drafted guess nobody reviewed
- * (`pack from-openapi` drafts every GET as a read): a person grants it, or reviews it first. A write never.
+ * for a new command): a read that is not a pass-through verb. A pass-through verb runs the argv the
+ * agent gives, options included (git log --output=FILE writes): its read row cannot vouch for that,
+ * so a person grants it (`hcpx grant`). A write never.
  */
 export function grantedByDefault(cmd: Pick<Command, "policy" | "passThrough">): boolean {
-  return cmd.policy.operation === "read" && !cmd.passThrough && !cmd.policy.inferred;
-}
-
-/** A read that grantedByDefault would grant but for its inferred mark: withheld until a person reviews it. */
-export function inferredRead(cmd: Pick<Command, "policy" | "passThrough">): boolean {
-  return cmd.policy.operation === "read" && !cmd.passThrough && cmd.policy.inferred;
+  return cmd.policy.operation === "read" && !cmd.passThrough;
 }
 
 export function grantedCommands(grants: Grants, pack: Pack): Command[] {

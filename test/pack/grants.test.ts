@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkPattern, grantedByDefault, isGranted, matches } from "../../src/pack/grants";
+import { checkPattern, isGranted, matches } from "../../src/pack/grants";
 import { HcpxError } from "../../src/util/errors";
 
 describe("grants", () => {
@@ -32,13 +32,5 @@ describe("grants", () => {
       expect(() => checkPattern(bad), bad).toThrow(HcpxError);
     }
     for (const good of ["ledger.*", "ledger.entry.*", "mail.send", "*"]) expect(() => checkPattern(good)).not.toThrow();
-  });
-  it("grants by default a reviewed read only: never a write, a pass-through verb or a row still marked inferred", () => {
-    const row = (operation: "read" | "write", inferred: boolean) => ({ operation, confirm: false, inferred });
-    expect(grantedByDefault({ policy: row("read", false) })).toBe(true);
-    expect(grantedByDefault({ policy: row("write", false) })).toBe(false);
-    expect(grantedByDefault({ policy: row("read", false), passThrough: { maxArgv: 4 } })).toBe(false);
-    // a drafted guess (pack from-openapi: GET -> read) nobody reviewed waits for a person
-    expect(grantedByDefault({ policy: row("read", true) })).toBe(false);
   });
 });

@@ -7,16 +7,13 @@ import { display } from "../../util/paths";
 import type { CommonOpts } from "../../config/common";
 import { activateDir } from "../../app/activate";
 import { c, done, makeOut, printWarnings } from "../output";
-import { commandWord, grantedByLines, inferredHint, inferredLines } from "../grant-lines";
+import { commandWord, grantedByLines } from "../grant-lines";
 
 export async function run(dirArg: string, opts: CommonOpts): Promise<number> {
   const out = makeOut(opts);
   const dir = resolve(dirArg);
   const r = await activateDir(dir, opts);
-  const { pack, entry, granted, withheld, grantedBy, inferred } = r;
-  const shownDir = display(dir);
-  // a read withheld because its row is a guess has its own line: why, and what to do
-  const other = withheld.filter((w) => !inferred.includes(`${pack.id}.${w.verb}`));
+  const { pack, entry, granted, withheld, grantedBy } = r;
   const already = r.alreadyActive;
   const cfg = { file: r.config };
   const lint = { warnings: r.warnings };
@@ -32,7 +29,6 @@ export async function run(dirArg: string, opts: CommonOpts): Promise<number> {
       granted,
       withheld,
       grantedBy,
-      ...(inferred.length ? { inferred: { commands: inferred, hint: inferredHint(shownDir, inferred[0]!) } } : {}),
       warnings: lint.warnings,
     },
     (col) => {
@@ -42,19 +38,15 @@ export async function run(dirArg: string, opts: CommonOpts): Promise<number> {
           : `${c.green(col, "✓")} activated '${pack.id}' (${entry}) in ${display(cfg.file)}`,
         granted.length
           ? `${c.green(col, "✓")} granted ${granted.length} read command(s): ${granted.slice(0, 12).join(", ")}${granted.length > 12 ? `, … and ${granted.length - 12} more (--json lists them all)` : ""}`
-          : inferred.length
-            ? "  no read granted"
-            : "  no new read grants needed",
+          : "  no new read grants needed",
       ];
       lines.push(...grantedByLines(pack.id, grantedBy));
-      const words = withheld.filter((w) => !other.includes(w)).map((w) => commandWord(pack.id, w));
-      lines.push(...inferredLines(shownDir, inferred, words));
-      if (other.length) {
-        const shown = other.slice(0, 12).map((w) => commandWord(pack.id, w));
+      if (withheld.length) {
+        const shown = withheld.slice(0, 12).map((w) => commandWord(pack.id, w));
         lines.push(
-          `  not granted: ${shown.join(", ")}${other.length > shown.length ? `, … and ${other.length - shown.length} more (--json lists them all)` : ""}`,
+          `  not granted: ${shown.join(", ")}${withheld.length > shown.length ? `, … and ${withheld.length - shown.length} more (--json lists them all)` : ""}`,
         );
-        lines.push(`  to grant one: hcpx grant ${pack.id}.${other[0]!.verb}`);
+        lines.push(`  to grant one: hcpx grant ${pack.id}.${withheld[0]!.verb}`);
       }
       return lines.join("\n");
     },
