@@ -329,7 +329,7 @@ export const COMMANDS = {
   },
   "pack add": {
     description:
-      "vendor a pack from npm, git or a path into .hcp/packs/<id>, record it in hcp.lock, activate it (reviewed reads granted)",
+      "vendor a pack from npm, git or a path into .hcp/packs/<id>, record it in hcp.lock, activate it (reads granted)",
     examples: [
       "hcpx pack add @acme/hcp-pack-jira@^1 --yes",
       "hcpx pack add git+https://example.com/packs/notes.git#v1.2.0",
@@ -540,8 +540,7 @@ export const COMMANDS = {
       all: { flags: "--all", description: "import every server that can be (stdio, and remote by Streamable HTTP)" },
       activate: {
         flags: "--activate",
-        description:
-          "activate each pack written (its reads granted, never a write nor an inferred row), as `hcpx activate`",
+        description: "activate each pack written (its reads granted, never a write), as `hcpx activate`",
       },
       timeout: {
         flags: "--timeout <ms>",
@@ -564,7 +563,7 @@ export const COMMANDS = {
   },
   activate: {
     description:
-      "add a pack to hcp.config.json5 and grant its read commands (writes, pass-through verbs and rows still marked inferred need `hcpx grant`)",
+      "add a pack to hcp.config.json5 and grant its read commands (writes and pass-through verbs need `hcpx grant`)",
     examples: ["hcpx activate ./packs/ledger"],
     args: [{ name: "<pack-dir>", description: "the pack directory", complete: "dir" }],
     options: {
