@@ -1,10 +1,9 @@
 // Where vendored packs are written: every write of the vendoring commands goes through the one write
 // door (src/util/door.ts) with the project root as its base, and a pack's folder is swapped in whole.
-import { existsSync, lstatSync } from "node:fs";
 import { guard, swapBack, swapDir, swapDirKeep, type Base } from "../util/door";
 import { display } from "../util/paths";
-import { diffHashes, hashTree, lockFile, packDir, readVendoredRecord } from "../packs/lock";
-import { fail, HcpxError } from "../util/errors";
+import { diffHashes, lockFile, packDir } from "../packs/lock";
+import { fail } from "../util/errors";
 
 /** Every write of these commands goes through src/util/door.ts with the project root as its base. */
 export function baseOf(root: string): Base {
@@ -52,43 +51,5 @@ export function refuseChangedEntry(
       "changed_during_plan",
       `${display(lockFile(root))}: the entry of '${id}' changed while ${said.doing} (another vendoring command wrote it); ${said.result}`,
       { hint: `run \`${said.again}\` again` },
-    );
-}
-
-/**
- * The files of a vendored folder that replacing or deleting it would lose: changed or added since hcpx wrote
- * them (its record, src/packs/lock.ts VENDORED_RECORD; without one, since hcp.lock recorded them), as
- * `path (changed)` / `path (added)`. A missing file is no loss, nor is a link in the folder's place. A folder that cannot be hashed (a link in it,
- * past a fetch's limits) is one entry saying why: nothing in it can be told apart, so it is all kept.
- */
-export function editedFiles(target: string, locked: Record<string, string>): string[] {
-  // a link where the folder should be is replaced itself, never what it points at (src/util/door.ts): nothing is lost
-  if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink()) return [];
-  let now: Record<string, string>;
-  try {
-    now = hashTree(target);
-  } catch (e) {
-    if (!(e instanceof HcpxError)) throw e;
-    return [e.problems[0]!.message];
-  }
-  if (diffHashes(locked, now).length === 0) return [];
-  return diffHashes(readVendoredRecord(target) ?? locked, now)
-    .filter((f) => !f.endsWith(" (missing)"))
-    .map((f) => f.replace(/ \(not in the lock\)$/, " (added)"));
-}
-
-/** Refuse (`pack_differs`) to replace or delete `target` while it holds files edited by hand (editedFiles), unless `force`. */
-export function refuseEdited(
-  target: string,
-  locked: Record<string, string>,
-  force: boolean | undefined,
-  said: { result: string; hint: string },
-): void {
-  const edited = force || !existsSync(target) ? [] : editedFiles(target, locked);
-  if (edited.length)
-    fail(
-      "pack_differs",
-      `${display(target)} holds files changed or added since hcpx vendored them: ${edited.slice(0, 10).join(", ")}${edited.length > 10 ? `, … (${edited.length} in all)` : ""}; ${said.result}`,
-      { file: display(target), hint: said.hint },
     );
 }

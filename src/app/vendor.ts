@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { HcpxError, type Problem, fail } from "../util/errors";
-import { baseOf, packTarget, refuseEdited, swapIn } from "./vendor-files";
+import { baseOf, packTarget, swapIn } from "./vendor-files";
 import { sweepStaging } from "./vendor-sweep";
 export { baseOf, packTarget, swapIn, swapInKeep, swapOut } from "./vendor-files";
 import { display } from "../util/paths";
@@ -255,11 +255,6 @@ export function vendorInstall(opts: VendorOpts): InstallReport {
       continue;
     }
     try {
-      // a file changed or added by hand is never overwritten without --force (hcpx never loses a person's files)
-      refuseEdited(target, entry.files, opts.force, {
-        result: "nothing was replaced",
-        hint: `keep your edit (copy it out, or make it in the pack's source and \`hcpx pack update ${id}\`), or run \`hcpx pack install --force\` to replace it with what hcp.lock records`,
-      });
       results.push(restoreLocked(root, id, entry, target, narrow));
     } catch (e) {
       if (!(e instanceof HcpxError)) throw e;
@@ -332,10 +327,7 @@ export function vendorRemove(id: string, opts: VendorOpts): RemoveReport {
         : "nothing was added with `hcpx pack add`",
     });
   const target = packTarget(root, id);
-  refuseEdited(target, lock.packs[id]!.files, opts.force, {
-    result: "nothing was removed",
-    hint: `copy what you want to keep out of the folder, then run \`hcpx pack remove ${id} --force\` to delete it with them`,
-  });
+  refuseEdited(id, target, lock.packs[id]!.files, opts);
   const cfg = openConfig(opts);
   let text = cfg.text;
   const entries = configPackEntries(cfg).filter((e) => resolve(e.dir) === target);
@@ -347,4 +339,26 @@ export function vendorRemove(id: string, opts: VendorOpts): RemoveReport {
   delete lock.packs[id];
   writeLock(root, lock);
   return { id, dir: display(target), deactivated: entries.map((e) => e.entry), removedGrants };
+}
+
+/** A vendored folder holding what hcp.lock does not record (a file added or changed by hand) is not deleted unless --force. */
+function refuseEdited(id: string, target: string, files: Record<string, string>, opts: VendorOpts): void {
+  if (opts.force || !existsSync(target)) return;
+  let edited: string[];
+  try {
+    // a file missing is no loss; one added or changed would be deleted with the folder
+    edited = diffHashes(files, hashTree(target)).filter((f) => !f.endsWith("(missing)"));
+  } catch (e) {
+    if (!(e instanceof HcpxError)) throw e;
+    edited = [e.problems[0]!.message];
+  }
+  if (edited.length)
+    fail(
+      "pack_differs",
+      `${display(target)} holds files hcp.lock does not record: ${edited.slice(0, 10).join(", ")}${edited.length > 10 ? `, … (${edited.length} in all)` : ""}; nothing was removed`,
+      {
+        file: display(target),
+        hint: `copy what you want to keep out of the folder, then run \`hcpx pack remove ${id} --force\` to delete it with them`,
+      },
+    );
 }

@@ -23,17 +23,8 @@ import { LIMITS, namesWithin, safeRelPath } from "./tar";
 export const LOCK_NAME = "hcp.lock";
 /** Where vendored packs live, relative to the project root: `.hcp/packs/<id>`. */
 export const PACKS_DIR = ".hcp/packs";
-/**
- * hcpx's own record at the top of a vendored folder: the sha256 of each file as hcpx wrote it there (written
- * with the files into the staging folder, so it lands with them in the one swap). It tells a file changed or
- * added by hand (pack install and remove refuse to lose it) from a folder that is an older version the lock no
- * longer names (a pulled hcp.lock: install replaces it). Not a file of the pack: hashTree leaves it out, and a
- * pack that holds one is refused.
- */
-export const VENDORED_RECORD = ".hcpx-vendored.json";
 
-const HASH_RE = /^sha256-[A-Za-z0-9+/]{43}=$/;
-const Hash = z.string().check(z.regex(HASH_RE, "a file hash is sha256-<base64>"));
+const Hash = z.string().check(z.regex(/^sha256-[A-Za-z0-9+/]{43}=$/, "a file hash is sha256-<base64>"));
 const SourceSchema = z.union([
   z.strictObject({
     type: z.literal("npm"),
@@ -166,7 +157,6 @@ export function hashTree(dir: string): Record<string, string> {
   };
   const walk = (abs: string, rel: string) => {
     for (const name of namesWithin(abs, left, () => over(`${LIMITS.entries} entries`))) {
-      if (!rel && name === VENDORED_RECORD) continue;
       const a = join(abs, name);
       const r = rel ? `${rel}/${name}` : name;
       const st = lstatSync(a);
@@ -191,28 +181,4 @@ export function diffHashes(want: Record<string, string>, got: Record<string, str
   }
   for (const f of Object.keys(got)) if (!Object.hasOwn(want, f)) out.push(`${f} (not in the lock)`);
   return out;
-}
-
-/** The record of what hcpx wrote in a vendored folder (VENDORED_RECORD), or undefined: none, or not one hcpx wrote. */
-export function readVendoredRecord(dir: string): Record<string, string> | undefined {
-  const file = join(dir, VENDORED_RECORD);
-  if (!existsSync(file)) return undefined;
-  try {
-    const v = JSON.parse(readBytes(file, display(file), 1024 * 1024, { noFollow: true }).toString("utf8")) as { files?: unknown };
-    const files = v.files;
-    if (!files || typeof files !== "object" || Array.isArray(files)) return undefined;
-    const out: Record<string, string> = {};
-    for (const [f, h] of Object.entries(files)) {
-      if (typeof h !== "string" || !HASH_RE.test(h) || safeRelPath(f) !== f) return undefined;
-      out[f] = h;
-    }
-    return out;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The record's bytes for the files `hashes` (VENDORED_RECORD). */
-export function vendoredRecordBytes(hashes: Record<string, string>): Buffer {
-  return Buffer.from(JSON.stringify({ files: hashes }, null, 2) + "\n");
 }

@@ -11,7 +11,7 @@
 //          commit, read by the same tar reader (a symlink in the repo refuses it).
 //          git and npm run without the caller's GIT_DIR & co (src/packs/git-env.ts).
 //   path:  a local directory (`./packs/x`, `/abs/x`): its regular files are
-//          copied (`.git` and hcpx's record of a vendored folder left out); a symlink or special file refuses it.
+//          copied (`.git` left out); a symlink or special file refuses it.
 // A bare word that is both an npm name and an existing path is ambiguous and
 // refused: write `./name` for the directory or `npm:name` for the registry.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -23,7 +23,7 @@ import { createHash } from "node:crypto";
 import { HcpxError } from "../util/errors";
 import { display, toPosix } from "../util/paths";
 import { LIMITS, namesWithin, readTar, stripTop, writeEntries, type TarEntry } from "./tar";
-import { hashBytes, VENDORED_RECORD, vendoredRecordBytes, type Source } from "./lock";
+import type { Source } from "./lock";
 import { fetchEnv, gitEnv } from "./git-env";
 
 export type Parsed = { type: "npm"; spec: string; tarball?: string } | { type: "git"; url: string; ref?: string } | { type: "path"; path: string };
@@ -149,7 +149,7 @@ function pathFetch(abs: string, label: string): TarEntry[] {
   const tooMany = () => tooLarge(`holds more than ${LIMITS.entries} entries (files and folders)`);
   const walk = (dir: string, rel: string) => {
     for (const name of namesWithin(dir, left, tooMany)) {
-      if (!rel && (name === ".git" || name === VENDORED_RECORD)) continue;
+      if (!rel && name === ".git") continue;
       const a = join(dir, name);
       const r = rel ? `${rel}/${name}` : name;
       const st = lstatSync(a);
@@ -224,14 +224,9 @@ export function fetchLatest(src: Source, root: string, label: string): Fetched {
  * never through a link leading out of the project (src/util/door.ts).
  */
 export function stage(entries: TarEntry[], base: Base, parent: string): string {
-  const own = entries.find((e) => e.path === VENDORED_RECORD);
-  if (own) throw new HcpxError({ code: "unsafe_archive", message: `the pack holds '${VENDORED_RECORD}', the name of hcpx's own record in a vendored folder`, hint: "a pack may not hold it; remove it from the pack" });
   const dir = stagingDir(base, parent);
   try {
     writeEntries(dir, entries);
-    // what hcpx wrote here, beside it (src/packs/lock.ts VENDORED_RECORD): it lands with the files in the swap
-    const hashes = Object.fromEntries(entries.map((e) => [e.path, hashBytes(e.data)]));
-    writeEntries(dir, [{ path: VENDORED_RECORD, data: vendoredRecordBytes(hashes), executable: false }]);
   } catch (e) {
     removeTree(base, dir);
     throw e;

@@ -208,9 +208,7 @@ export const ERRORS = {
   hash_mismatch: { hint: "a vendored file differs from hcp.lock: `hcpx pack install` restores it" },
   unsafe_archive: { hint: "the archive holds links, odd paths or too much: hcpx does not unpack it" },
   bad_lock: { hint: "hcp.lock is damaged: restore it from version control, or `hcpx pack add` the packs again" },
-  pack_differs: {
-    hint: "`hcpx pack install` restores the locked version; files changed or added by hand in the folder are kept until `--force`",
-  },
+  pack_differs: { hint: "`hcpx pack install` restores the locked version" },
   install_broken: { hint: "`hcpx pack install` restores the packs hcp.lock records" },
   exists: { hint: "--force replaces it" },
   dir_exists: { hint: "--force writes into it, or choose another --out" },

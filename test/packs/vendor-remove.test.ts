@@ -15,7 +15,7 @@ describe("pack remove of a folder changed by hand", () => {
     const { r, e } = await json(dir, ["pack", "remove", "greet"]);
     expect(r.code).toBe(1);
     expect(e.error.code).toBe("pack_differs");
-    expect(e.error.message).toMatch(/MY-NOTES\.md \(added\)/);
+    expect(e.error.message).toMatch(/MY-NOTES\.md \(not in the lock\)/);
     expect(e.error.message).toMatch(/SKILL\.md \(changed\)/);
     expect(readFileSync(join(pack, "MY-NOTES.md"), "utf8")).toBe("my notes\n");
     expect(readFileSync(join(dir, "hcp.lock"), "utf8")).toBe(lock);

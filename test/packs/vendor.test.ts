@@ -13,18 +13,11 @@ import { REPO, runHcpx as runChild, tmp } from "../support/hcpx";
 import { runInProcess } from "../support/inproc";
 import { envelope } from "../cli/helpers";
 import { readTar, writeEntries } from "../../src/packs/tar";
-import { hashTree, VENDORED_RECORD } from "../../src/packs/lock";
+import { hashTree } from "../../src/packs/lock";
 import { gitEnv } from "../../src/packs/git-env";
 import { fileBytes as tree } from "../support/tree";
 
 const FIX = join(REPO, "test/fixtures/remote-pack");
-/** A vendored folder's files but hcpx's record of what it wrote there (src/packs/lock.ts VENDORED_RECORD), which it holds too */
-function packTree(dir: string): Record<string, string> {
-  const t = tree(dir);
-  expect(JSON.parse(Buffer.from(t[VENDORED_RECORD] ?? "", "base64").toString()).files).toEqual(hashTree(dir));
-  delete t[VENDORED_RECORD];
-  return t;
-}
 /** `hcpx exec` as a process of its own, every other command in this process */
 const runHcpx = (args: string[], opts: Parameters<typeof runChild>[1] = {}) => (args[0] === "exec" ? runChild(args, opts) : runInProcess(args, opts));
 const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "init.defaultBranch=main", ...args], { cwd, encoding: "utf8" });
@@ -85,7 +78,7 @@ describe("hcpx pack add", () => {
     expect(lock.packs.greet.source.integrity).toMatch(/^sha512-/);
     expect(Object.keys(lock.packs.greet.files).sort()).toEqual(["SKILL.md", "bin/greet.mjs", "package.json", "policy.json", "surface.json"]);
     // byte-identical to the fixture
-    expect(packTree(join(dir, ".hcp/packs/greet"))).toEqual(tree(join(FIX, "v1")));
+    expect(tree(join(dir, ".hcp/packs/greet"))).toEqual(tree(join(FIX, "v1")));
     const run = await runHcpx(["exec", "greet", "hello", "--json", "--", "name=Ada"], { cwd: dir });
     expect(JSON.parse(run.stdout)).toEqual({ ok: true, data: { greeting: "hello, Ada" } });
     // a second add of the same id is refused
@@ -102,14 +95,14 @@ describe("hcpx pack add", () => {
     expect(r.code, r.stderr).toBe(0);
     const lock = JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8"));
     expect(lock.packs.greet.source).toEqual({ type: "git", url: repo, ref: "v1", commit });
-    expect(packTree(join(dir, ".hcp/packs/greet"))).toEqual(tree(join(FIX, "v1")));
+    expect(tree(join(dir, ".hcp/packs/greet"))).toEqual(tree(join(FIX, "v1")));
 
     const dir2 = await newProject();
     cpSync(join(FIX, "v1"), join(dir2, "vendor-src"), { recursive: true });
     const p = await runHcpx(["pack", "add", "./vendor-src", "--yes", "--json"], { cwd: dir2 });
     expect(p.code, p.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(dir2, "hcp.lock"), "utf8")).packs.greet.source).toEqual({ type: "path", path: "./vendor-src" });
-    expect(packTree(join(dir2, ".hcp/packs/greet"))).toEqual(tree(join(FIX, "v1")));
+    expect(tree(join(dir2, ".hcp/packs/greet"))).toEqual(tree(join(FIX, "v1")));
     // remove: config entry, grants, folder and lock entry go
     const rm = await runHcpx(["pack", "remove", "greet", "--json"], { cwd: dir2 });
     expect(rm.code, rm.stderr).toBe(0);
@@ -148,7 +141,7 @@ describe("hcpx pack add", () => {
     const r = await runHcpx(["pack", "add", `${repo}#v1`, "--yes", "--json"], { cwd: dir, env });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")).packs.greet.source.commit).toBe(commit);
-    expect(packTree(join(dir, ".hcp/packs/greet"))).toEqual(tree(join(FIX, "v1")));
+    expect(tree(join(dir, ".hcp/packs/greet"))).toEqual(tree(join(FIX, "v1")));
     expect(state()).toEqual(before);
   });
 
@@ -229,22 +222,12 @@ describe("hcpx pack install", () => {
     const run = await runHcpx(["exec", "greet", "hello", "--json", "--", "name=CI"], { cwd: c });
     expect(JSON.parse(run.stdout)).toEqual({ ok: true, data: { greeting: "hello, CI" } });
 
-    // a vendored file changed by hand, one added: --check fails; install refuses to overwrite them, naming
-    // each (hcpx never loses a person's files); --force restores the locked bytes
-    const edited = "process.stdout.write('{\"owned\":true}')\n";
-    writeFileSync(join(c, ".hcp/packs/greet/bin/greet.mjs"), edited);
-    writeFileSync(join(c, ".hcp/packs/greet/notes.txt"), "mine\n");
+    // a vendored file changed by hand: --check fails, install restores the locked bytes
+    writeFileSync(join(c, ".hcp/packs/greet/bin/greet.mjs"), "process.stdout.write('{\"owned\":true}')\n");
     const check = await runHcpx(["pack", "install", "--check", "--json"], { cwd: c });
     expect(check.code).toBe(1);
     expect(envelope(check).error.message).toMatch(/bin\/greet\.mjs \(changed\)/);
-    const refused = await runHcpx(["pack", "install", "--json"], { cwd: c });
-    expect(refused.code).toBe(1);
-    expect(envelope(refused).error.code).toBe("pack_differs");
-    expect(envelope(refused).error.message).toMatch(/bin\/greet\.mjs \(changed\), notes\.txt \(added\)/);
-    expect(envelope(refused).error.hint).toMatch(/--force/);
-    expect(readFileSync(join(c, ".hcp/packs/greet/bin/greet.mjs"), "utf8")).toBe(edited);
-    expect(readFileSync(join(c, ".hcp/packs/greet/notes.txt"), "utf8")).toBe("mine\n");
-    expect((await runHcpx(["pack", "install", "--force"], { cwd: c })).code).toBe(0);
+    expect((await runHcpx(["pack", "install"], { cwd: c })).code).toBe(0);
     expect(tree(join(c, ".hcp/packs/greet"))).toEqual(tree(join(dir, ".hcp/packs/greet")));
 
     // the lock says other bytes than the source has: refused, nothing written
@@ -328,7 +311,7 @@ describe("hcpx pack update", () => {
     expect(u.code, u.stderr).toBe(0);
     const ue = envelope<{ packs: { status: string; to: string; denied: string[] }[] }>(u);
     expect(ue.data.packs[0]).toMatchObject({ status: "updated", to: "2.0.0", denied: ["greet.save"] });
-    expect(packTree(join(dir, ".hcp/packs/greet"))).toEqual(tree(join(FIX, "v2")));
+    expect(tree(join(dir, ".hcp/packs/greet"))).toEqual(tree(join(FIX, "v2")));
     const save = await runHcpx(["exec", "greet", "save", "--json", "--", "name=x"], { cwd: dir });
     expect(JSON.parse(save.stdout).error.code).toBe("not_granted");
     const hello = await runHcpx(["exec", "greet", "hello", "--json", "--", "name=x"], { cwd: dir });
@@ -484,16 +467,6 @@ describe("a Policy change is a consent change (pack update, pack install)", () =
     expect((await runHcpx(["pack", "add", "./src-greet", "--yes"], { cwd: other })).code).toBe(0);
     cpSync(join(other, "src-greet"), src, { recursive: true });
     cpSync(join(other, "hcp.lock"), join(dir, "hcp.lock"));
-    // the folder is the version vendored here (hcpx's record in it says so), so install replaces it; a file
-    // edited by hand in it is not what hcpx wrote there, and is kept until --force
-    const skill = join(dir, ".hcp/packs/greet/SKILL.md");
-    const original = readFileSync(skill, "utf8");
-    writeFileSync(skill, original + "\nmy edit\n");
-    const kept = await runHcpx(["pack", "install", "--json"], { cwd: dir });
-    expect(kept.code).toBe(1);
-    expect(envelope(kept).error.message).toMatch(/: SKILL\.md \(changed\); nothing was replaced/);
-    expect(readFileSync(skill, "utf8")).toBe(original + "\nmy edit\n");
-    writeFileSync(skill, original);
     const r = await runHcpx(["pack", "install", "--json"], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     const ip = envelope<{ packs: { withdrawn: string[]; diff: { changed: { verb: string; from: unknown; to: unknown; widened: string[] }[] } }[] }>(r).data.packs[0]!;
@@ -579,25 +552,5 @@ describe("the tar reader", () => {
       expect(existsSync(join(dir, ".hcp/packs/greet"))).toBe(false);
     }
     expect(readdirSync(join(dir, ".hcp/packs"))).toEqual([]); // no staging left behind
-  });
-
-  // hcpx's record of what it wrote in a vendored folder is its own: a pack cannot bring one that says its files
-  // were not changed by hand; a vendored folder copied as a path source leaves it out
-  it("refuses a pack holding .hcpx-vendored.json at its top; a path source's is left out", async () => {
-    const dir = await newProject();
-    const files = readdirSync(join(FIX, "v1"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
-    const entries: [string, string, string?][] = files.map((e) => [`package/${join(e.parentPath, e.name).slice(join(FIX, "v1").length + 1)}`, "0", readFileSync(join(e.parentPath, e.name), "utf8")]);
-    writeFileSync(join(dir, "own.tgz"), gzipSync(tar(...entries, [`package/${VENDORED_RECORD}`, "0", '{"files":{}}'])));
-    const t = await runHcpx(["pack", "add", "./own.tgz", "--yes", "--json"], { cwd: dir });
-    expect(t.code).toBe(1);
-    expect(envelope(t).error.code).toBe("unsafe_archive");
-    expect(envelope(t).error.message).toContain(VENDORED_RECORD);
-    expect(existsSync(join(dir, ".hcp/packs/greet"))).toBe(false);
-    const src = join(dir, "copied");
-    cpSync(join(FIX, "v1"), src, { recursive: true });
-    writeFileSync(join(src, VENDORED_RECORD), '{"files":{}}');
-    const p = await runHcpx(["pack", "add", "./copied", "--yes", "--json"], { cwd: dir });
-    expect(p.code, p.stdout).toBe(0);
-    expect(packTree(join(dir, ".hcp/packs/greet"))).toEqual(tree(join(FIX, "v1")));
   });
 });
