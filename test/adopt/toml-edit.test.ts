@@ -25,6 +25,21 @@ async function adopted() {
   return { s, hcp: s.read(CONFIG) };
 }
 
+/** adopt codex --write over a config.toml holding `text`: refused with `code` at line 2, saying what to do; nothing written. */
+async function refusedAtLine2(text: string, code: string): Promise<{ message: string; hint: string }> {
+  const s = scratch();
+  s.write(CONFIG, text);
+  const before = snapshot(s.dir);
+  const r = await s.adopt("codex", "--write", "--json");
+  expect(r.code).toBe(1);
+  noStack(r);
+  const e = envelope(r).error!;
+  expect(e).toMatchObject({ code, file: CONFIG, line: 2 });
+  expect(e.hint).toMatch(/then run the command again/);
+  expect(snapshot(s.dir)).toEqual(before);
+  return { message: e.message, hint: e.hint ?? "" };
+}
+
 describe("an edit that would change anything outside hcpx's table is refused", () => {
   it("checkRest: the rest of the document as it was passes; a table lost or a value changed is refused", () => {
     const before = parseToml('model = "o3"\n[profiles.deep]\nmodel = "o3"\n[mcp_servers.hcp]\ncommand = "a"\n');
@@ -159,22 +174,9 @@ describe("mcp_servers written as a value (an inline table) or as [[mcp_servers]]
   ];
   for (const [text, what, says, hint] of cases) {
     it(`${what}: toml_unsupported at line 2 with what to do; nothing is written`, async () => {
-      const s = scratch();
-      s.write(CONFIG, text);
-      const before = snapshot(s.dir);
-      const r = await s.adopt("codex", "--write", "--json");
-      expect(r.code).toBe(1);
-      noStack(r);
-      const e = envelope(r).error;
-      expect(e).toMatchObject({
-        code: "toml_unsupported",
-        file: CONFIG,
-        line: 2,
-        message: expect.stringMatching(says),
-      });
-      expect(e!.hint).toMatch(hint);
-      expect(e!.hint).toMatch(/then run the command again/);
-      expect(snapshot(s.dir)).toEqual(before);
+      const e = await refusedAtLine2(text, "toml_unsupported");
+      expect(e.message).toMatch(says);
+      expect(e.hint).toMatch(hint);
     });
   }
 });
@@ -186,18 +188,9 @@ describe("TOML 1.1's inline tables over several lines (Codex reads them; hcpx's 
   ];
   for (const [text, what] of cases) {
     it(`an inline table ${what}: bad_toml at its line, saying what to do; nothing is written`, async () => {
-      const s = scratch();
-      s.write(CONFIG, text);
-      const before = snapshot(s.dir);
-      const r = await s.adopt("codex", "--write", "--json");
-      expect(r.code).toBe(1);
-      noStack(r);
-      const e = envelope(r).error;
-      expect(e).toMatchObject({ code: "bad_toml", file: CONFIG, line: 2 });
-      expect(e!.message).toMatch(/TOML 1\.1/);
-      expect(e!.hint).toMatch(/on one line|\[table\]/);
-      expect(e!.hint).toMatch(/then run the command again/);
-      expect(snapshot(s.dir)).toEqual(before);
+      const e = await refusedAtLine2(text, "bad_toml");
+      expect(e.message).toMatch(/TOML 1\.1/);
+      expect(e.hint).toMatch(/on one line|\[table\]/);
     });
   }
 });

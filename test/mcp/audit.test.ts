@@ -50,6 +50,17 @@ function records(file: string): Rec[] {
     .map((l) => JSON.parse(l) as Rec);
 }
 
+/** The fields every audit record has, as `hcpx log` reads them back. */
+const A_RECORD = {
+  time: "2026-12-01T00:00:00.000Z",
+  principal: "local",
+  via: "exec",
+  tool: "exec",
+  decision: "ran",
+  result: "ok",
+  duration_ms: 1,
+};
+
 describe("the audit log of hcpx mcp (stdio)", () => {
   it("records each call's principal, client, pack, verb, args hash, decision, answer, result and duration; never a Binding value", async () => {
     const p = ledgerProject({ packs: ["ledger"] });
@@ -167,19 +178,7 @@ describe("the audit log of hcpx mcp (stdio)", () => {
   it("hcpx log: a line whose fields are not a record's types is skipped and counted, in the text and in --json", async () => {
     const state = tmp("hcpx-audit-shape-");
     const file = join(state, "audit.jsonl");
-    const good = {
-      time: "2026-12-01T00:00:00.000Z",
-      principal: "local",
-      via: "exec",
-      tool: "exec",
-      pack: "p",
-      verb: "v",
-      args: ["a=1"],
-      decision: "ran",
-      confirm: { answer: "accept" },
-      result: "ok",
-      duration_ms: 3,
-    };
+    const good = { ...A_RECORD, pack: "p", verb: "v", args: ["a=1"], confirm: { answer: "accept" }, duration_ms: 3 };
     const odd = [
       { pack: { x: 1 } },
       { verb: 7 },
@@ -254,15 +253,7 @@ describe("the audit log of hcpx mcp (stdio)", () => {
   it("hcpx log reads a file past any one buffer's size in bounded pieces: a 100 MiB line is skipped, the record after it shown", async () => {
     const state = tmp("hcpx-audit-huge-");
     const file = join(state, "audit.jsonl");
-    const good = {
-      time: "2026-12-01T00:00:00.000Z",
-      principal: "local",
-      via: "exec",
-      tool: "exec",
-      decision: "ran",
-      result: "ok",
-      duration_ms: 1,
-    };
+    const good = A_RECORD;
     writeFileSync(file, "", { mode: 0o600 });
     truncateSync(file, 100 * MiB); // sparse: a hole of NULs, no newline
     appendFileSync(file, "\n" + JSON.stringify(good) + "\n");
