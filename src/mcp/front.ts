@@ -137,7 +137,9 @@ export class McpFront extends ViewCache {
       const env = out.structuredContent as { ok?: boolean; error?: { code?: string } } | undefined;
       result = env ? (env.ok ? "ok" : (env.error?.code ?? "failed")) : out.isError ? "failed" : "ok";
     } else result = thrown instanceof ConfirmStateError ? `request_state_${thrown.reason}` : "internal";
-    const decision = trace.answer === "pending" ? "confirm_asked" : thrown ? "refused" : decisionOf(result);
+    // a failure before the called pack was loaded (the server config or the principal refused it, a Skill not read): nothing ran
+    const early = trace.loaded === undefined && result !== "ok" && decisionOf(result) === "ran";
+    const decision = trace.answer === "pending" ? "confirm_asked" : thrown || early ? "refused" : decisionOf(result);
     const args = trace.args ?? input;
     return this.audit({
       time: auditTime(t0),

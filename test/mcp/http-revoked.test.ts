@@ -6,7 +6,8 @@
 // refused; the log says why once, not on every request. A removed token's open
 // streams (a 2025-era GET, a 2026-07-28 subscriptions/listen) are closed at the
 // next announcement, before it is sent: they are told nothing more.
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   addToken,
@@ -245,4 +246,37 @@ describe("hcpx mcp --http: a removed token's open streams", () => {
       await s.stop();
     }
   }, 60_000);
+});
+
+describe("hcpx mcp --http: the audit record of a call refused by the server config", () => {
+  it("a removed principal's call and a call while the server config does not load are recorded as refused, not ran", async () => {
+    const original = { principals: { alice: { grants: { allow: ["ledger.*"] } } } };
+    const p = teamProject(original, { confirm: "host" });
+    const alice = addToken(p, "alice");
+    const s = await serve(p, ["--server-config", p.serverConfig]);
+    const audit = join(p.state, "hcpx", "audit.jsonl");
+    const records = () =>
+      readFileSync(audit, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { decision: string; result: string; tool: string });
+    try {
+      expect(envOf(await modern(s.url, alice, "tools/call", balance)).ok).toBe(true);
+      writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.*"] } } } }));
+      expect(envOf(await modern(s.url, alice, "tools/call", balance)).error?.code).toBe("unknown_principal");
+      writeFileSync(p.serverConfig, JSON.stringify({ typo_key: 1, ...original }));
+      expect(envOf(await modern(s.url, alice, "tools/call", balance)).error?.code).toBe("unknown_key");
+      const skill = { name: "hcp__read_skill", arguments: { pack: "ledger" } };
+      expect(envOf(await modern(s.url, alice, "tools/call", skill)).error?.code).toBe("unknown_key");
+      expect(await until(() => existsSync(audit) && records().length >= 4, 5_000)).toBe(true);
+      expect(records().map((r) => [r.tool, r.decision, r.result])).toEqual([
+        ["hcp", "ran", "ok"],
+        ["hcp", "refused", "unknown_principal"],
+        ["hcp", "refused", "unknown_key"],
+        ["hcp__read_skill", "refused", "unknown_key"],
+      ]);
+    } finally {
+      await s.stop();
+    }
+  }, 30_000);
 });
