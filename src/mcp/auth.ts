@@ -4,7 +4,7 @@
 //     tokens file's hashes (constant-time compare);
 //   - a JWT from the team's identity provider: verified by `jose` against the
 //     IdP's JWKS (signature, issuer, audience = this server's resource URL,
-//     expiry and not-before), its subject claim naming the principal.
+//     expiry (required) and not-before), its subject claim naming the principal.
 // No home-made crypto: node:crypto hashes, jose verifies.
 import { createRemoteJWKSet, jwtVerify, errors as joseErrors } from "jose";
 import { principalOfToken, TOKEN_PREFIX, type ServerConfig } from "./team-config";
@@ -58,6 +58,8 @@ export function authenticator(
           issuer: jwt.issuer,
           audience,
           ...(jwt.algorithms ? { algorithms: jwt.algorithms } : {}),
+          // a token without an expiry would authenticate for ever (RFC 9068: an access token carries exp)
+          requiredClaims: ["exp"],
           clockTolerance: 30,
         }));
       } catch (e) {
@@ -80,11 +82,13 @@ export function authenticator(
 function jwtWhy(e: unknown): string {
   if (e instanceof joseErrors.JWTExpired) return "the token has expired";
   if (e instanceof joseErrors.JWTClaimValidationFailed)
-    return e.claim === "aud"
-      ? "the token is for another audience (not this server)"
-      : e.claim === "iss"
-        ? "the token is from another issuer"
-        : `the token's ${e.claim} claim is not valid`;
+    return e.claim === "exp" && e.reason === "missing"
+      ? "the token has no expiry (exp)"
+      : e.claim === "aud"
+        ? "the token is for another audience (not this server)"
+        : e.claim === "iss"
+          ? "the token is from another issuer"
+          : `the token's ${e.claim} claim is not valid`;
   if (e instanceof joseErrors.JWKSNoMatchingKey || e instanceof joseErrors.JWSSignatureVerificationFailed)
     return "the token's signature does not verify";
   if (e instanceof joseErrors.JWKSTimeout || e instanceof joseErrors.JWKSInvalid)

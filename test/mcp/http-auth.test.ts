@@ -284,12 +284,14 @@ describe("hcpx mcp --http: JWTs from the team's identity provider", () => {
     await l.close();
   });
 
-  it("an expired, wrong-audience, unknown-subject or foreign-signed JWT is refused with the reason", async () => {
+  it("an expired, never-expiring, wrong-audience, unknown-subject or foreign-signed JWT is refused with the reason", async () => {
     const cases: [string, string][] = [
       [
         await iss.sign({ sub: "carol@team.test" }, { aud: RESOURCE, exp: Math.floor(Date.now() / 1000) - 3600 }),
         "the token has expired",
       ],
+      // no exp: it would never expire
+      [await iss.sign({ sub: "carol@team.test" }, { aud: RESOURCE, exp: null }), "the token has no expiry (exp)"],
       [
         await iss.sign({ sub: "carol@team.test" }, { aud: "https://other.test/mcp" }),
         "the token is for another audience (not this server)",

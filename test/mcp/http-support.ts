@@ -176,7 +176,8 @@ export async function modern(
 export async function testIssuer(): Promise<{
   issuer: string;
   jwksUrl: string;
-  sign: (claims: Record<string, unknown>, opts?: { exp?: number | string; aud?: string }) => Promise<string>;
+  /** `exp: null`: a token without an expiry */
+  sign: (claims: Record<string, unknown>, opts?: { exp?: number | string | null; aud?: string }) => Promise<string>;
   close: () => Promise<void>;
 }> {
   const { privateKey, publicKey } = await generateKeyPair("ES256");
@@ -198,7 +199,7 @@ export async function testIssuer(): Promise<{
     sign: async (claims, o = {}) => {
       const j = new SignJWT(claims).setProtectedHeader({ alg: "ES256", kid: "k1" }).setIssuer(issuer).setIssuedAt();
       if (o.aud) j.setAudience(o.aud);
-      j.setExpirationTime(o.exp ?? "5m");
+      if (o.exp !== null) j.setExpirationTime(o.exp ?? "5m");
       return j.sign(privateKey);
     },
     close: () => new Promise((r) => server.close(() => r())),
