@@ -31,6 +31,7 @@ import { buildServer, type InstanceHooks } from "./sdk-server";
 import { challenge, type Authenticator } from "./auth";
 import { DEFAULT_KEEP_ALIVE_TIMEOUT_MS } from "./team-config";
 import { HcpxError } from "../util/errors";
+import { neutralLine } from "../util/neutral";
 import { postParsed, send, targetOf, toRequest } from "./http-bridge";
 
 export interface HttpOptions {
@@ -67,6 +68,9 @@ export interface HttpListener {
   close(): Promise<void>;
 }
 
+/** A message that may quote the client (the SDK's refusals do) as one line of the log, bounded: no line is the client's. */
+const logLine = (m: string) => neutralLine(m.length > 500 ? `${m.slice(0, 500)}…` : m);
+
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 export const isLoopback = (h: string) => LOOPBACK.has(h) || /^127\.\d+\.\d+\.\d+$/.test(h);
 const PRM = "/.well-known/oauth-protected-resource";
@@ -80,7 +84,7 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
   const instance = instanceOf(o);
   const maxBody = o.maxBodyBytes ?? 1024 * 1024;
   const handler = createMcpHandler(instance, {
-    onerror: (e) => o.hooks.log(`http: ${e.message}`),
+    onerror: (e) => o.hooks.log(`http: ${logLine(e.message)}`),
     maxRequestBodySize: maxBody,
   });
   let allowed = localhostAllowedHostnames();
@@ -117,7 +121,7 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
       await send(response, res, ended !== undefined).finally(() => open.done(res));
       ended?.();
     } catch (e) {
-      o.hooks.log(`http: ${(e as Error).message}`);
+      o.hooks.log(`http: ${logLine((e as Error)?.message ?? String(e))}`);
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
       res.end("internal error");
     }

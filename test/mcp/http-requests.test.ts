@@ -7,6 +7,7 @@ import { createServer } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addToken, MODERN, refusal, serve, teamProject, type Served, type TeamProject } from "./http-support";
+import { until } from "../support/until";
 
 /** One raw HTTP/1.1 exchange: the request line and headers as given (Connection: close added), then `body`. */
 function raw(port: number, head: string[], body = ""): Promise<{ status: number; text: string }> {
@@ -83,6 +84,28 @@ describe("hcpx mcp --http: request targets and Host values", () => {
     // the server serves on
     const ok = await raw(port, post("/mcp", `127.0.0.1:${port}`), listBody);
     expect(ok.status).toBe(200);
+  });
+
+  it("a refused request's words reach the server's log on one line, bounded: a client cannot write a line of its own", async () => {
+    const forged = "hcpx mcp: tokens file not used, no static token authenticates";
+    const body = (method: string) => listBody.replace('"method":"tools/list"', `"method":${JSON.stringify(method)}`);
+    // the body's method disagrees with the Mcp-Method header: the SDK's refusal quotes it, and the server logs it
+    const r = await raw(port, post("/mcp", `127.0.0.1:${port}`), body(`tools/x\n${forged}\r\n${forged}`));
+    expect(r.status).toBe(400);
+    const long = await raw(port, post("/mcp", `127.0.0.1:${port}`), body("tools/" + "y".repeat(100_000)));
+    expect(long.status).toBe(400);
+    await until(
+      () =>
+        s
+          .stderr()
+          .split("\n")
+          .filter((l) => l.includes("method-header-mismatch")).length >= 2,
+      5_000,
+    );
+    const lines = s.stderr().split("\n");
+    expect(lines.filter((l) => l.startsWith(forged))).toEqual([]);
+    expect(lines.filter((l) => l.includes("method-header-mismatch")).length).toBe(2);
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThan(2000);
   });
 });
 
