@@ -36,7 +36,11 @@ import { postParsed, send, targetOf, toRequest } from "./http-bridge";
 
 export interface HttpOptions {
   /** the front of each principal (undefined: the server config does not name it now); with `auth` absent (--no-auth, loopback only) the one front under "local" */
-  fronts: { get(principal: string): McpFront | undefined };
+  fronts: {
+    get(principal: string): McpFront | undefined;
+    /** the server config no longer names it (its front stays, its calls are refused): its open streams are closed */
+    removed?(principal: string): boolean;
+  };
   hooks: InstanceHooks;
   /** 0: any free port */
   port: number;
@@ -179,7 +183,8 @@ function openStreams(o: HttpOptions) {
       await Promise.all(
         [...open].map(async ([res, s]) => {
           const who = await auth.authenticate(s.header).catch(() => undefined);
-          if (who?.ok && who.principal === s.principal && o.fronts.get(s.principal)) return;
+          const named = o.fronts.get(s.principal) && !o.fronts.removed?.(s.principal);
+          if (who?.ok && who.principal === s.principal && named) return;
           open.delete(res);
           res.destroy();
         }),

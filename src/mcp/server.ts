@@ -174,6 +174,7 @@ export async function serveHttp(opts: ServeOptions, h: HttpServeOptions): Promis
       const p = liveCfg.named(id);
       return p ? add(id, frontFor(id, p)) : undefined;
     },
+    removed: (id: string) => liveCfg?.removed(id) ?? false,
   };
   const live = new Instances();
   const { listenHttp } = await import("./http");

@@ -602,6 +602,8 @@ export function liveServerConfig(
   file: string;
   subject(sub: string): string | undefined;
   named(id: string): PrincipalSpec | undefined;
+  /** the server config loads now and does not name `id` (one that does not load removes no one) */
+  removed(id: string): boolean;
   principal(id: string): () => PrincipalSpec;
 } {
   const kept = new Stamped<ServerConfig>();
@@ -639,6 +641,7 @@ export function liveServerConfig(
     file: cfg.file,
     subject: (sub) => subjectNow(sub, cfg, () => nowOr(current, undefined)),
     named: (id) => nowOr(() => current().principals.get(id), undefined),
+    removed: (id) => nowOr(() => !current().principals.has(id), false),
     principal: (id) => () => {
       const p = current().principals.get(id);
       if (!p)

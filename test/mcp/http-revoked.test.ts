@@ -248,6 +248,42 @@ describe("hcpx mcp --http: a removed token's open streams", () => {
   }, 60_000);
 });
 
+describe("hcpx mcp --http: a removed principal's open streams", () => {
+  it("a principal taken out of the server config: its streams (token still there) are closed at the announcement and told nothing", async () => {
+    const principals: Record<string, { grants: { allow: string[] } }> = {
+      alice: { grants: { allow: ["ledger.*"] } },
+      bob: { grants: { allow: ["ledger.*"] } },
+    };
+    const p = teamProject({ principals });
+    const alice = addToken(p, "alice");
+    const bob = addToken(p, "bob");
+    const s = await serve(p, ["--server-config", p.serverConfig]);
+    const streams: Stream[] = [];
+    try {
+      const [aGet, bGet, bListen] = await Promise.all([
+        legacyStream(s.url, alice),
+        legacyStream(s.url, bob),
+        listenStream(s.url, bob),
+      ]);
+      streams.push(aGet, bGet, bListen);
+      // bob out, alice's grants changed: an announcement
+      writeFileSync(
+        p.serverConfig,
+        JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.balance"] } } } }),
+      );
+      const told = (x: Stream) => x.got().includes("notifications/tools/list_changed");
+      expect(await until(() => told(aGet), 10_000)).toBe(true);
+      expect(await until(() => bGet.ended() && bListen.ended(), 5_000)).toBe(true);
+      expect(told(bGet)).toBe(false);
+      expect(told(bListen)).toBe(false);
+      expect(aGet.ended()).toBe(false);
+    } finally {
+      await Promise.all(streams.map((x) => x.cancel()));
+      await s.stop();
+    }
+  }, 60_000);
+});
+
 describe("hcpx mcp --http: the audit record of a call refused by the server config", () => {
   it("a removed principal's call and a call while the server config does not load are recorded as refused, not ran", async () => {
     const original = { principals: { alice: { grants: { allow: ["ledger.*"] } } } };
