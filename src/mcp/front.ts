@@ -19,6 +19,7 @@ import { failure, type Envelope } from "../runtime/envelope";
 import { READ_SKILL_TOOL } from "../projection/tools";
 import { auditArgs, auditTime, AuditWriter, decisionOf, type AuditRecord } from "../runtime/audit";
 import { argsHash } from "../util/argshash";
+import { nestedDeeper } from "../util/nesting";
 import { HCP_TOOL } from "./tools";
 import { ConfirmStateError, ConfirmStates, type Checked, type StateCall } from "./confirm-state";
 import { inputArgs } from "./inputs";
@@ -90,7 +91,9 @@ export class McpFront extends ViewCache {
     let thrown: unknown;
     let failed = false;
     try {
-      out = await this.callTraced(name, input, ctx, trace, onChanged);
+      out = nestedDeeper(input, MAX_INPUT_NESTING)
+        ? tooDeep(trace)
+        : await this.callTraced(name, input, ctx, trace, onChanged);
     } catch (e) {
       failed = true;
       thrown = e;
@@ -282,6 +285,19 @@ export class McpFront extends ViewCache {
   checkState(state: string, call: StateCall): Checked {
     return this.states.check(state, call);
   }
+}
+
+/** Levels of arrays and objects a tool call's input may nest: deeper is refused before anything walks it. */
+const MAX_INPUT_NESTING = 64;
+
+/** The refusal of an input nested too deep; its record keeps a note in place of the args (the walks over them recurse). */
+function tooDeep(trace: Trace): ToolResult {
+  trace.args = `(nested deeper than ${MAX_INPUT_NESTING} levels: not recorded)`;
+  return toResult(
+    failure("bad_args", `the tool input is nested deeper than ${MAX_INPUT_NESTING} levels; nothing was run`, {
+      hint: "nest the args less deeply",
+    }),
+  );
 }
 
 /** The granted command a call names, as its pack's files are now (undefined: execute() says why it does not run). */

@@ -156,3 +156,20 @@ export function parsingDeep<T>(file: string, run: () => T): T {
     throw e;
   }
 }
+
+/**
+ * Whether a value (a tool call's input, as parsed) nests its arrays and objects deeper than `max` levels,
+ * found without recursion: the walks over such a value (the args hash, the redaction, the validation)
+ * recurse once a level, and a deep one would overflow the stack.
+ */
+export function nestedDeeper(v: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[v, 0]];
+  while (stack.length) {
+    const [x, d] = stack.pop()!;
+    if (x === null || typeof x !== "object") continue;
+    if (d >= max) return true;
+    for (const y of Array.isArray(x) ? x : Object.values(x))
+      if (y !== null && typeof y === "object") stack.push([y, d + 1]);
+  }
+  return false;
+}

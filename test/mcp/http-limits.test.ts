@@ -9,7 +9,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addLeakyPack } from "./support";
-import { addToken, modern, refusal, serve, teamProject, type Served, type TeamProject } from "./http-support";
+import { addToken, MODERN, modern, refusal, serve, teamProject, type Served, type TeamProject } from "./http-support";
+
+type Env = { ok: boolean; error?: { code: string; message: string } };
+import { until } from "../support/until";
 
 // `hcpx mcp` takes no --json (its stdout is the protocol): a refusal at start is
 // its exit code and the stderr a person reads to fix it, so these assert on that text.
@@ -183,6 +186,65 @@ describe("hcpx mcp --http: limits", () => {
     expect(ok.status).toBe(200);
     expect(lines()).toBe(before + 1);
   });
+});
+
+describe("hcpx mcp --http: input nested too deep", () => {
+  it("is refused (bad_args) and recorded, never an internal error without a record", async () => {
+    const p = teamProject({ principals: { alice: { grants: { allow: ["ledger.*"] } } } });
+    const token = addToken(p, "alice");
+    const s = await serve(p, ["--server-config", p.serverConfig]);
+    const audit = join(p.state, "hcpx", "audit.jsonl");
+    const records = () =>
+      existsSync(audit)
+        ? readFileSync(audit, "utf8")
+            .split("\n")
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as { decision: string; result: string })
+        : [];
+    try {
+      for (const depth of [3000, 100_000]) {
+        // the body as text: a value this deep is more than JSON.stringify takes
+        const marker = '"DEEP"';
+        const text = JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: {
+            name: "hcp",
+            arguments: { pack: "ledger", verb: "balance", args: { account: "DEEP" } },
+            _meta: {
+              "io.modelcontextprotocol/protocolVersion": MODERN,
+              "io.modelcontextprotocol/clientCapabilities": {},
+              "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+            },
+          },
+        }).replace(marker, "[".repeat(depth) + "]".repeat(depth));
+        const res = await fetch(s.url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": MODERN,
+            "mcp-method": "tools/call",
+            "mcp-name": "hcp",
+            authorization: `Bearer ${token}`,
+          },
+          body: text,
+        });
+        const body = (await res.json()) as { error?: unknown; result?: { structuredContent: Env } };
+        expect(body.error, JSON.stringify(body.error)).toBeUndefined();
+        expect(body.result?.structuredContent.error?.code).toBe("bad_args");
+        expect(body.result?.structuredContent.error?.message).toContain("nested deeper than");
+      }
+      expect(await until(() => records().length === 2, 5_000)).toBe(true);
+      expect(records().map((x) => [x.decision, x.result])).toEqual([
+        ["refused", "bad_args"],
+        ["refused", "bad_args"],
+      ]);
+    } finally {
+      await s.stop();
+    }
+  }, 30_000);
 });
 
 describe("hcpx mcp --http: Binding values stay on the server", () => {
