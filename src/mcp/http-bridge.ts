@@ -85,6 +85,16 @@ export function toRequest(req: IncomingMessage, host: string, target: RequestTar
     if (Array.isArray(v)) for (const x of v) headers.append(k, x);
     else headers.set(k, v);
   }
+  // Node keeps the first of several Authorization headers; a proxy may read another: all are kept
+  // ("Bearer a, Bearer b"), which no token is, so such a request is refused whichever comes first
+  const raw = req.rawHeaders;
+  let auths: string[] | undefined;
+  for (let i = 0; i < raw.length; i += 2)
+    if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === "authorization") (auths ??= []).push(raw[i + 1]!);
+  if (auths && auths.length > 1) {
+    headers.delete("authorization");
+    for (const a of auths) headers.append("authorization", a);
+  }
   const method = req.method ?? "GET";
   const hasBody = withBody && method !== "GET" && method !== "HEAD";
   // no signal of its own: a request that goes away before its body is whole errors the body's

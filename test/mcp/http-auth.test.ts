@@ -10,11 +10,13 @@ import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/s
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HCPX } from "../support/cli";
 import {
   addToken,
+  MODERN,
   modern,
   removeToken,
   serve,
@@ -155,6 +157,55 @@ describe("hcpx mcp --http: static tokens, two principals", () => {
       expect(e.message).toBe("pack ledger has no command 'entry.add'");
     } finally {
       await s2.stop();
+    }
+  });
+
+  it("several Authorization headers are refused (401 invalid_request), whichever comes first", async () => {
+    const port = Number(new URL(s.url).port);
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/list",
+      params: {
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": MODERN,
+          "io.modelcontextprotocol/clientCapabilities": {},
+          "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+        },
+      },
+    });
+    const send = (auths: string[]) =>
+      new Promise<string>((resolve, reject) => {
+        const sock = connect(port, "127.0.0.1", () => {
+          const head = [
+            "POST /mcp HTTP/1.1",
+            `Host: 127.0.0.1:${port}`,
+            ...auths.map((a) => `Authorization: Bearer ${a}`),
+            "Content-Type: application/json",
+            "Accept: application/json, text/event-stream",
+            `MCP-Protocol-Version: ${MODERN}`,
+            "Mcp-Method: tools/list",
+            `Content-Length: ${body.length}`,
+            "Connection: close",
+          ];
+          sock.write([...head, "", body].join("\r\n"));
+        });
+        let got = "";
+        sock.setEncoding("utf8").on("data", (d: string) => (got += d));
+        sock.on("close", () => resolve(got));
+        sock.on("error", reject);
+        setTimeout(() => sock.destroy(), 5_000);
+      });
+    expect(await send([alice])).toMatch(/^HTTP\/1\.1 200/);
+    for (const auths of [
+      [alice, "hcpx_other"],
+      ["hcpx_other", alice],
+      [alice, bob],
+      [alice, alice],
+    ]) {
+      const r = await send(auths);
+      expect(r, auths.join(" ")).toMatch(/^HTTP\/1\.1 401/);
+      expect(r).toContain('"error":"invalid_request"');
     }
   });
 
