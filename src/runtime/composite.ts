@@ -20,7 +20,7 @@ import { dynamicImport } from "../util/dynamic-import";
 import { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_NESTING, cancelled, parseOutput } from "./wrap";
 import { forbiddenEnvOf } from "../pack/envrules";
 import { identityOf, settled, stampStat } from "../util/stamp";
-import { callRunning, compositeRan, withCall, type RunningCall } from "./stray";
+import { callRunning, compositeRan } from "./stray";
 
 export interface CompositeContext {
   pack: string;
@@ -64,7 +64,6 @@ export async function runComposite({
   let timer: NodeJS.Timeout | undefined;
   let onCancel: (() => void) | undefined;
   let done: (() => void) | undefined;
-  let call: RunningCall | undefined;
   // what ends the call when the verb does not: an object of this module's own, never a value a verb returns
   const ended = new Promise<Ended>((r) => {
     // not unref'd: a verb whose promise nothing is left to settle would let the process end at once, with
@@ -74,8 +73,7 @@ export async function runComposite({
     signal?.addEventListener("abort", onCancel, { once: true });
     // its code threw where nothing awaits it (a timer, a promise not awaited): answered now (./stray.ts)
     compositeRan(pack.id, file.packUrl);
-    call = { pack: pack.id, fail: (message) => r(new Ended("stray", message)) };
-    done = callRunning(call);
+    done = callRunning({ pack: pack.id, fail: (message) => r(new Ended("stray", message)) });
   });
   try {
     if (signal?.aborted) return cancelled(`${pack.id} ${cmd.verb_key}`, signal, false);
@@ -89,8 +87,7 @@ export async function runComposite({
         return ac.signal;
       },
     };
-    // what the verb starts is this call's (./stray.ts withCall): a stray error there answers this call only
-    const data = await Promise.race([withCall(call!, () => fn({ ...values }, ctx)), ended]);
+    const data = await Promise.race([Promise.resolve().then(() => fn({ ...values }, ctx)), ended]);
     if (data instanceof Ended) return endedBy(data, `${pack.id} ${cmd.verb_key}`, timeoutMs, ac, signal);
     return asData(`${pack.id} ${cmd.verb_key}`, data);
   } catch (e) {

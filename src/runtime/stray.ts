@@ -6,17 +6,12 @@
 // exited 1; hcpx mcp died at the first such call). The CLI's entry listens for
 // these errors (src/cli/main.ts) and hands them to src/cli/failure.ts
 // onStray(), which asks here whose they are:
-// - a running call's, when its verb started what threw (the verb runs in an
-//   AsyncLocalStorage context of its call, withCall, and Node runs the
-//   listeners in the thrower's context): Node's own code emitting an error
-//   for the call's socket included;
 // - a pack's, when a frame of the error's stack lies in a composite pack
 //   this process ran (or, an error without such a frame, while composite
 //   code is the only code that could have thrown it: see strayOf);
 // - else hcpx's own: an internal error, reported as one.
-// That call (else every running call of that pack) is answered
-// `composite_error` at once, instead of waiting for its timeout (its verb may
-// never answer now).
+// A call of that pack still running is answered `composite_error` at once,
+// instead of waiting for its timeout (its verb may never answer now).
 //
 // This state is process-wide (a global symbol), not module state: the
 // composite adapter runs in a command's bundle (dist/commands/exec.cjs,
@@ -31,18 +26,10 @@ export interface RunningCall {
   fail(message: string): void;
 }
 
-/** What a call's code started carries (Node's AsyncLocalStorage: timers, promises and callbacks made under it). */
-interface CallContext {
-  getStore(): RunningCall | undefined;
-  run<R>(call: RunningCall, fn: () => R): R;
-}
-
 interface Registry {
   /** each composite pack this process ran: file URL prefix of its real folder (`file:///…/pack/`) -> pack id */
   packs: Map<string, string>;
   running: Set<RunningCall>;
-  /** made at the first composite call (withCall): which call's code started what threw */
-  context?: CallContext;
   /** exec's exit code, once its one call is answered and its envelope printed (answered()) */
   answeredCode?: number;
   /** stray errors reported so far (onStray stops printing them after a bound) */
@@ -68,17 +55,6 @@ export function callRunning(call: RunningCall): () => void {
   const running = registry().running;
   running.add(call);
   return () => running.delete(call);
-}
-
-/**
- * Run a composite call's verb so that what its code starts (a timer, a promise, a socket's callbacks) is known
- * to be that call's: a stray error thrown there answers this call and no other of its pack (strayOf). The
- * context is Node's AsyncLocalStorage, loaded at a process's first composite call, never on another path.
- */
-export async function withCall<R>(call: RunningCall, fn: () => R): Promise<R> {
-  const r = registry();
-  r.context ??= new (await import("node:async_hooks")).AsyncLocalStorage<RunningCall>();
-  return r.context.run(call, fn);
 }
 
 /** hcpx exec answered its one call (its envelope is printed) with this exit code: a stray error after it ends the process so. */
@@ -116,30 +92,32 @@ export function strayOf(e: unknown): Stray | undefined {
   const r = registry();
   if (r.packs.size === 0) return undefined;
   const stack = stackOf(e);
-  // the call whose code started what threw (Node runs the listeners in the thrower's context), while it runs
-  const own = r.context?.getStore();
-  const mine = own && r.running.has(own) ? own : undefined;
   let pack: string | undefined;
   if (stack !== undefined) {
     for (const [prefix, id] of r.packs) if (stack.includes(prefix)) pack = id;
-    // an error with a stack of its own that passes through no pack's file, and started by no call's code: hcpx's
-    // own code threw it (one that Node's code emitted for a call's socket or stream is that call's)
-    if (pack === undefined && !mine && /\n\s+at /.test(stack)) return undefined;
+    // an error with a stack of its own that passes through no pack's file: hcpx's own code threw it, unless
+    // only Node's own code is on it (an `error` event nobody listens to, for a socket a verb opened) while
+    // one composite call runs: then that call's code started it (hcpx's own sockets and streams have listeners)
+    if (pack === undefined && /\n\s+at /.test(stack) && !(r.running.size === 1 && nodeOnly(stack))) return undefined;
   }
   const message = messageOf(e);
-  pack ??= mine?.pack;
-  // the call that started it; else every running call of its pack; else (no stack to tell by: a string
-  // thrown, an Error without frames) the only call running, if one is
-  const calls =
-    mine && mine.pack === pack
-      ? [mine]
-      : [...r.running].filter((c) => (pack === undefined ? r.running.size === 1 : c.pack === pack));
+  // no stack to tell by (a string thrown, an Error without frames): the only call running, if one is
+  const calls = [...r.running].filter((c) => (pack === undefined ? r.running.size === 1 : c.pack === pack));
   if (pack === undefined && calls.length === 1) pack = calls[0]!.pack;
   for (const c of calls) {
     r.running.delete(c);
     c.fail(message);
   }
   return { pack, message, failed: calls.length, answeredCode: r.answeredCode, reported: r.reported++ };
+}
+
+/**
+ * Every frame of `stack` is Node's own (`node:net:…`, `internal/…`, `<anonymous>`): none names a file by an
+ * absolute path or a file URL, as hcpx's bundles and a pack's modules are named.
+ */
+function nodeOnly(stack: string): boolean {
+  const frames = stack.split("\n").filter((l) => /^\s+at /.test(l));
+  return frames.length > 0 && frames.every((l) => !/(?:\(|at )(?:file:\/\/|\/)/.test(l));
 }
 
 function stackOf(e: unknown): string | undefined {

@@ -21,19 +21,7 @@ function leakProject(): { dir: string; home: string } {
   const pack = join(dir, "packs", "leak");
   mkdirSync(pack, { recursive: true });
   writeFileSync(join(dir, "hcp.config.json5"), `{ packs: ["./packs/leak"], grants: { allow: ["leak.*"] } }\n`);
-  const verbs = [
-    "later",
-    "reject",
-    "hang",
-    "thrown",
-    "every",
-    "plain",
-    "timeout",
-    "cancelled",
-    "forged",
-    "slow",
-    "socket",
-  ];
+  const verbs = ["later", "reject", "hang", "thrown", "every", "plain", "timeout", "cancelled", "forged", "socket"];
   writeFileSync(
     join(pack, "surface.json"),
     JSON.stringify({
@@ -68,8 +56,6 @@ function leakProject(): { dir: string; home: string } {
       // an error whose stack passes through no pack's file: taken for hcpx's own
       `  forged: async (a, ctx) => { setTimeout(() => { const e = new Error("forged ${raw}); e.stack = "Error: forged\\n    at x (node:internal/x:1:1)"; throw e; }, 30); return "answered"; },`,
       `  timeout: async () => "timeout",`,
-      // answers after the others' timers threw: another call of the same pack, running meanwhile
-      `  slow: async () => new Promise((r) => setTimeout(() => r("slow"), 600)),`,
       // an error emitted by Node's own code (a refused connection, no listener): no frame of the pack's
       `  socket: async () => { (await import("node:net")).connect(1, "127.0.0.1"); return new Promise(() => {}); },`,
       `  cancelled: async () => "cancelled",`,
@@ -166,6 +152,10 @@ describe("hcpx mcp: a composite's error that no call awaits", () => {
     const hang = await call("hang");
     expect(hang).toMatchObject({ ok: false, error: { code: "composite_error" } });
     expect(hang.error!.message).toContain("hang ***");
+    // Node's own code emitted it for the one call running (no frame of the pack's): that call's, the server serves on
+    const socket = await call("socket");
+    expect(socket).toMatchObject({ ok: false, error: { code: "composite_error" } });
+    expect(socket.error!.message).toContain("ECONNREFUSED");
     expect(await call("every")).toMatchObject({ ok: true, data: "answered" });
     await new Promise((r) => setTimeout(r, 300)); // the interval throws ~60 times
     // alive: it answers, and the later error was logged too
@@ -180,35 +170,6 @@ describe("hcpx mcp: a composite's error that no call awaits", () => {
     clean(log);
     expect(JSON.stringify(hang)).not.toContain(TOKEN);
   }, 30_000);
-});
-
-describe("hcpx mcp: the error is the call's whose code started what threw", () => {
-  let s: McpSession | undefined;
-  afterAll(async () => {
-    await s?.close();
-  });
-
-  it("another call of the same pack running meanwhile is not answered for it; an error with no stack or no frame of the pack's is still the call's", async () => {
-    const p = leakProject();
-    s = await startMcp(p, { env: { LEAK_TOKEN: TOKEN } });
-    const call = async (verb: string) =>
-      envelope(await s!.client.callTool({ name: "hcp", arguments: { pack: "leak", verb, args: {} } }));
-    // hang's timer throws while slow runs: hang is answered, slow answers itself
-    const [slow, hang] = await Promise.all([call("slow"), call("hang")]);
-    expect(hang).toMatchObject({ ok: false, error: { code: "composite_error" } });
-    expect(slow).toMatchObject({ ok: true, data: "slow" });
-    // a string thrown (no stack) while two calls run: the one that threw it is answered at once
-    const [slow2, thrown] = await Promise.all([call("slow"), call("thrown")]);
-    expect(thrown).toMatchObject({ ok: false, error: { code: "composite_error" } });
-    expect(thrown.error!.message).toContain("thrown ***");
-    expect(slow2).toMatchObject({ ok: true, data: "slow" });
-    // Node's own code emitted it (no frame of the pack's): the call's, not an internal error of hcpx's
-    const socket = await call("socket");
-    expect(socket).toMatchObject({ ok: false, error: { code: "composite_error" } });
-    expect(socket.error!.message).toContain("ECONNREFUSED");
-    expect(await call("plain")).toMatchObject({ ok: true, data: "plain" });
-    clean(s.stderr());
-  }, 20_000);
 });
 
 describe("the library: a host app's own listener hands such an error to strayError()", () => {
