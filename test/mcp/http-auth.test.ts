@@ -18,6 +18,7 @@ import {
   addToken,
   MODERN,
   modern,
+  RAW_LIST_BODY,
   removeToken,
   serve,
   teamProject,
@@ -162,18 +163,7 @@ describe("hcpx mcp --http: static tokens, two principals", () => {
 
   it("several Authorization headers are refused (401 invalid_request), whichever comes first", async () => {
     const port = Number(new URL(s.url).port);
-    const body = JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/list",
-      params: {
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": MODERN,
-          "io.modelcontextprotocol/clientCapabilities": {},
-          "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-        },
-      },
-    });
+    const body = RAW_LIST_BODY;
     const send = (auths: string[]) =>
       new Promise<string>((resolve, reject) => {
         const sock = connect(port, "127.0.0.1", () => {

@@ -6,7 +6,16 @@
 import { createServer } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addToken, MODERN, refusal, serve, teamProject, type Served, type TeamProject } from "./http-support";
+import {
+  addToken,
+  MODERN,
+  RAW_LIST_BODY,
+  refusal,
+  serve,
+  teamProject,
+  type Served,
+  type TeamProject,
+} from "./http-support";
 import { until } from "../support/until";
 
 /** One raw HTTP/1.1 exchange: the request line and headers as given (Connection: close added), then `body`. */
@@ -24,18 +33,7 @@ function raw(port: number, head: string[], body = ""): Promise<{ status: number;
   });
 }
 
-const listBody = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "tools/list",
-  params: {
-    _meta: {
-      "io.modelcontextprotocol/protocolVersion": MODERN,
-      "io.modelcontextprotocol/clientCapabilities": {},
-      "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-    },
-  },
-});
+const listBody = RAW_LIST_BODY;
 
 describe("hcpx mcp --http: request targets and Host values", () => {
   let p: TeamProject;

@@ -14,6 +14,20 @@ import { ledgerProject, writeConfig, type Ledgered } from "./support";
 
 export const MODERN = "2026-07-28";
 
+/** A 2026-07-28 tools/list request's body, for the tests that write raw HTTP (one a request is refused or answered by). */
+export const RAW_LIST_BODY = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/list",
+  params: {
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": MODERN,
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    },
+  },
+});
+
 export interface Served {
   url: string;
   child: ChildProcess;
