@@ -213,6 +213,15 @@ const listenStream = async (url: string, token: string) => {
   return s;
 };
 
+/** After an announcement: the `kept` streams are told of it and stay open; the `gone` ones are closed and told nothing. */
+async function afterAnnouncement({ gone, kept }: { gone: Stream[]; kept: Stream[] }): Promise<void> {
+  const told = (x: Stream) => x.got().includes("notifications/tools/list_changed");
+  expect(await until(() => kept.every(told), 10_000)).toBe(true);
+  expect(await until(() => gone.every((x) => x.ended()), 5_000)).toBe(true);
+  for (const x of gone) expect(told(x)).toBe(false);
+  expect(kept.some((x) => x.ended())).toBe(false);
+}
+
 describe("hcpx mcp --http: a removed token's open streams", () => {
   it("a 2025-era GET stream and a 2026-07-28 listen stream of a removed token are closed at the next announcement and told nothing; another token's are told", async () => {
     const principals = { alice: { grants: { allow: ["ledger.*"] } }, bob: { grants: { allow: ["ledger.*"] } } };
@@ -235,12 +244,7 @@ describe("hcpx mcp --http: a removed token's open streams", () => {
       principals.alice.grants.allow = ["ledger.balance"];
       principals.bob.grants.allow = ["ledger.balance"];
       writeFileSync(p.serverConfig, JSON.stringify({ principals }));
-      const told = (x: Stream) => x.got().includes("notifications/tools/list_changed");
-      expect(await until(() => told(bGet) && told(bListen), 10_000)).toBe(true);
-      expect(await until(() => aGet.ended() && aListen.ended(), 5_000)).toBe(true);
-      expect(told(aGet)).toBe(false);
-      expect(told(aListen)).toBe(false);
-      expect(bGet.ended() || bListen.ended()).toBe(false);
+      await afterAnnouncement({ gone: [aGet, aListen], kept: [bGet, bListen] });
     } finally {
       await Promise.all(streams.map((x) => x.cancel()));
       await s.stop();
@@ -271,12 +275,7 @@ describe("hcpx mcp --http: a removed principal's open streams", () => {
         p.serverConfig,
         JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.balance"] } } } }),
       );
-      const told = (x: Stream) => x.got().includes("notifications/tools/list_changed");
-      expect(await until(() => told(aGet), 10_000)).toBe(true);
-      expect(await until(() => bGet.ended() && bListen.ended(), 5_000)).toBe(true);
-      expect(told(bGet)).toBe(false);
-      expect(told(bListen)).toBe(false);
-      expect(aGet.ended()).toBe(false);
+      await afterAnnouncement({ gone: [bGet, bListen], kept: [aGet] });
     } finally {
       await Promise.all(streams.map((x) => x.cancel()));
       await s.stop();
