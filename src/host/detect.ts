@@ -7,7 +7,7 @@ import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { listHosts, loadDescriptor, type Descriptor } from "./descriptor";
 import { whichOnPath } from "../util/which";
-import { display } from "../util/paths";
+import { display, tildePath } from "../util/paths";
 import type { Ledger } from "./ledger";
 import type { Scope } from "./adopt-types";
 import { ledgerAt, readLedger } from "./ledger-state";
@@ -117,7 +117,7 @@ export function detectHosts(o: DetectOptions): Detected[] {
 /** A trace as found: its descriptor path, and where it is when a home variable moved it. */
 function shownAt(p: string, at: string, home: string): string {
   if (!p.startsWith("~/") || at === join(home, p.slice(2))) return p;
-  return `${p} (moved: ${at.startsWith(home + "/") ? "~/" + at.slice(home.length + 1) : at})`;
+  return `${p} (moved: ${tildePath(at, home)})`;
 }
 
 /** One line per host: "claude (Claude Code): found CLAUDE.md; found .claude/". */

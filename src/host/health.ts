@@ -20,6 +20,7 @@ import { findProjectConfig } from "../pack/load";
 import { readEntry } from "../util/fsio";
 import type { Scope } from "./engine";
 import { homeText, pathResolver } from "./homes";
+import { tildePath } from "../util/paths";
 
 export interface HealthOptions {
   scope: Scope;
@@ -88,8 +89,7 @@ interface CommandContext {
 function checkCommand(argv: string[], k: CommandContext): void {
   const { spec, name, o, env, abs, problem } = k;
   const cwd = spec.launch?.cwd ? abs(spec.launch.cwd) : o.scope === "project" ? o.root : o.home;
-  const tilde = (p: string) => (p.startsWith(o.home + "/") ? "~/" + p.slice(o.home.length + 1) : p);
-  const shownCwd = spec.launch?.cwd ? tilde(cwd) : o.scope === "project" ? "the project root" : "~";
+  const shownCwd = spec.launch?.cwd ? tildePath(cwd, o.home) : o.scope === "project" ? "the project root" : "~";
   const passed = spec.launch?.env;
   const hostPath = passed && !passed.includes("PATH") ? "" : (env.PATH ?? "");
   const cmd = argv[0]!;

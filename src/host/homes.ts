@@ -7,7 +7,7 @@
 // the files the host reads. The paths the descriptor names stay `~/…`: the host's default.
 import { isAbsolute, join } from "node:path";
 import { HcpxError } from "../util/errors";
-import { joinIn } from "../util/paths";
+import { joinIn, tildePath } from "../util/paths";
 import type { Descriptor } from "./descriptor";
 
 /** A `homes` key that moves `p`: the key, the variable and the path below the variable's folder. */
@@ -123,9 +123,8 @@ export function homeText(d: Descriptor, home: string, env: NodeJS.ProcessEnv): (
     return (s) => s;
   }
   if (!moved.length) return (s) => s;
-  const shown = (abs: string) => (abs.startsWith(home + "/") ? "~/" + abs.slice(home.length + 1) : abs);
   // a key not followed by more of a name: `~/.claude` is not the start of `~/.claude.json`
   const at = new RegExp(moved.map((m) => m.key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|") + "(?![\\w.-])", "g");
-  const to = new Map(moved.map((m) => [m.key, shown(m.abs)]));
+  const to = new Map(moved.map((m) => [m.key, tildePath(m.abs, home)]));
   return (s) => s.replace(at, (k) => to.get(k)!);
 }

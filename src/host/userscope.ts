@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { HcpxError } from "../util/errors";
-import { display, home, toPosix, userConfigDir } from "../util/paths";
+import { display, home, tildePath, userConfigDir } from "../util/paths";
 import { findProjectConfig, loadProject } from "../pack/load";
 import type { Project } from "../pack/model";
 
@@ -17,8 +17,7 @@ export function userConfigFile(): string {
 
 /** `~/…` when below $HOME, else absolute. */
 export function showHome(abs: string): string {
-  const h = home();
-  return abs.startsWith(h + "/") ? "~/" + toPosix(abs.slice(h.length + 1)) : abs;
+  return tildePath(abs, home());
 }
 
 export interface UserScope {

@@ -85,6 +85,11 @@ export function toPosix(p: string): string {
   return p.split(sep).join("/");
 }
 
+/** `abs` as `~/…` when it is below `home`, else as it is (the home's files as a person names them). */
+export function tildePath(abs: string, home: string): string {
+  return abs.startsWith(home + "/") ? "~/" + toPosix(abs.slice(home.length + 1)) : abs;
+}
+
 /** $HOME, else the OS's answer (node:os is loaded only then: it is ~4 M instructions on exec's start path). */
 export function home(): string {
   return process.env.HOME || process.getBuiltinModule("node:os").homedir();
