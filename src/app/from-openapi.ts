@@ -16,7 +16,7 @@ import { baseForDir, guard, writeFiles } from "../util/door";
 import { CAPS, readBytes, readTextFile } from "../util/readfile";
 import { HcpxError, fail, usage } from "../util/errors";
 import { display } from "../util/paths";
-import { checkNesting } from "../util/nesting";
+import { checkNesting, outOfStack } from "../util/nesting";
 import { PACK_ID_RE } from "../pack/schema";
 import { loadPack } from "../pack/load";
 import type { Pack } from "../pack/model";
@@ -186,8 +186,6 @@ function deepAsDocument(check: () => void): void {
     throw e;
   }
 }
-
-const outOfStack = (e: unknown) => e instanceof RangeError && /call stack/i.test(e.message);
 
 /** A schema nested too deep through its $refs (no bracket nests: a chain of schemas, each naming the next). */
 function tooDeepByRefs(file: string): HcpxError {

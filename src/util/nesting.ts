@@ -138,6 +138,11 @@ export function checkNesting(text: string, file: string, syntax: "json" | "yaml"
   else checkJson(text, file);
 }
 
+/** `e` is V8's stack overflow (a recursive parser or walk ran out of stack). */
+export function outOfStack(e: unknown): boolean {
+  return e instanceof RangeError && /call stack/i.test(e.message);
+}
+
 /**
  * Run a parser (or a walk over what it returned) on a host's file, and report a stack overflow in it
  * as `too_deep` naming the file: the last guard behind checkNesting, never an internal error.
@@ -146,7 +151,7 @@ export function parsingDeep<T>(file: string, run: () => T): T {
   try {
     return run();
   } catch (e) {
-    if (e instanceof RangeError && /call stack/i.test(e.message))
+    if (outOfStack(e))
       throw new HcpxError({
         code: "too_deep",
         message: "nested too deep to read (the parser ran out of stack)",
