@@ -20,6 +20,7 @@ import { READ_SKILL_TOOL } from "../projection/tools";
 import { auditArgs, auditTime, AuditWriter, decisionOf, type AuditRecord } from "../runtime/audit";
 import { argsHash } from "../util/argshash";
 import { nestedDeeper } from "../util/nesting";
+import { MAX_JSON_DEPTH } from "../runtime/args";
 import { HCP_TOOL } from "./tools";
 import { ConfirmStateError, ConfirmStates, type Checked, type StateCall } from "./confirm-state";
 import { inputArgs } from "./inputs";
@@ -287,8 +288,8 @@ export class McpFront extends ViewCache {
   }
 }
 
-/** Levels of arrays and objects a tool call's input may nest: deeper is refused before anything walks it. */
-const MAX_INPUT_NESTING = 64;
+/** Levels of arrays and objects a tool call's input may nest (a JSON arg's cap): deeper is refused before anything walks it. */
+const MAX_INPUT_NESTING = MAX_JSON_DEPTH;
 
 /** The refusal of an input nested too deep; its record keeps a note in place of the args (the walks over them recurse). */
 function tooDeep(trace: Trace): ToolResult {

@@ -31,7 +31,7 @@ function describe(spec: ArgSpec): string {
 }
 
 /** Nesting and size caps for a JSON arg (what a tool call or `k=<json>` may carry). */
-const MAX_JSON_DEPTH = 64;
+export const MAX_JSON_DEPTH = 64;
 const MAX_JSON_CHARS = 1_000_000;
 
 function plainJson(v: unknown, depth = 0): boolean {
