@@ -150,6 +150,14 @@ function stamp(d: Date): string {
   return d.toISOString().replace(/[-:]/g, "").replace(".", "");
 }
 
+/** When a rotated file was renamed: the UTC time rotate() puts in its name (stamp: …jsonl.20261201T093000123Z-pid-rand). */
+export function rotatedAt(file: string): number | undefined {
+  const m = /\.(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z-\d+-[a-z0-9]+$/.exec(file);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, sec, ms] = m.map(Number) as number[];
+  return Date.UTC(y!, mo! - 1, d!, h!, mi!, sec!, ms!);
+}
+
 const LOG_MODES = { mode: 0o600, dirMode: 0o700 };
 
 /** Append one record (one line) and rotate when the file is past its size; `held`: a long-lived writer's file kept open (AuditWriter). */

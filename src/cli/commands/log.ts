@@ -13,7 +13,7 @@
 import { display } from "../../util/paths";
 import { readLines } from "../../util/readfile";
 import { HcpxError, fail } from "../../util/errors";
-import { auditFiles, auditPlace, type AuditRecord } from "../../runtime/audit";
+import { auditFiles, auditPlace, rotatedAt, type AuditRecord } from "../../runtime/audit";
 import { done, makeOut } from "../output";
 import { neutralLine } from "../../util/neutral";
 import type { OptionsOf } from "../spec";
@@ -104,14 +104,6 @@ function parsed(line: string): AuditRecord | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** When a rotated file was renamed: the UTC time src/runtime/audit.ts rotate() puts in its name (…jsonl.20261201T093000123Z-pid-rand). */
-function rotatedAt(file: string): number | undefined {
-  const m = /\.(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z-\d+-[a-z0-9]+$/.exec(file);
-  if (!m) return undefined;
-  const [, y, mo, d, h, mi, sec, ms] = m.map(Number) as number[];
-  return Date.UTC(y!, mo! - 1, d!, h!, mi!, sec!, ms!);
 }
 
 function human(records: AuditRecord[], skipped: number, file: string, files: number): string {
