@@ -299,13 +299,7 @@ function readToEnd(fd: number, size: number, shown: string, maxBytes: number): B
       buf.copy(more, 0, 0, n);
       buf = more;
     }
-    let got: number;
-    try {
-      got = readSync(fd, buf, n, buf.length - n, null);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new HcpxError({ code: "unreadable_file", message: errnoWords(code), file: shown });
-    }
+    const got = readChunk(fd, buf, n, buf.length - n, null, shown);
     if (got === 0) break;
     n += got;
     if (n === size && n < buf.length) break;
@@ -351,7 +345,7 @@ export function readLines(
       held += piece.length;
     };
     for (let pos = 0; pos < st.size;) {
-      const got = readChunk(fd, buf, Math.min(LINE_CHUNK, st.size - pos), pos, shown);
+      const got = readChunk(fd, buf, 0, Math.min(LINE_CHUNK, st.size - pos), pos, shown);
       if (got === 0) break;
       pos += got;
       const chunk = buf.subarray(0, got);
@@ -369,9 +363,17 @@ export function readLines(
   }
 }
 
-function readChunk(fd: number, buf: Buffer, length: number, position: number, shown: string): number {
+/** readSync into `buf` at `offset` (`position` null: from the file's offset), its error said as `unreadable_file`. */
+function readChunk(
+  fd: number,
+  buf: Buffer,
+  offset: number,
+  length: number,
+  position: number | null,
+  shown: string,
+): number {
   try {
-    return readSync(fd, buf, 0, length, position);
+    return readSync(fd, buf, offset, length, position);
   } catch (e) {
     throw new HcpxError({
       code: "unreadable_file",
