@@ -213,6 +213,16 @@ const listenStream = async (url: string, token: string) => {
   return s;
 };
 
+/** A team server whose config names alice and bob, each granted ledger.*, each with a token. */
+async function aliceAndBob() {
+  const principals = { alice: { grants: { allow: ["ledger.*"] } }, bob: { grants: { allow: ["ledger.*"] } } };
+  const p = teamProject({ principals });
+  const alice = addToken(p, "alice");
+  const bob = addToken(p, "bob");
+  const s = await serve(p, ["--server-config", p.serverConfig]);
+  return { principals, p, alice, bob, s };
+}
+
 /** After an announcement: the `kept` streams are told of it and stay open; the `gone` ones are closed and told nothing. */
 async function afterAnnouncement({ gone, kept }: { gone: Stream[]; kept: Stream[] }): Promise<void> {
   const told = (x: Stream) => x.got().includes("notifications/tools/list_changed");
@@ -224,11 +234,7 @@ async function afterAnnouncement({ gone, kept }: { gone: Stream[]; kept: Stream[
 
 describe("hcpx mcp --http: a removed token's open streams", () => {
   it("a 2025-era GET stream and a 2026-07-28 listen stream of a removed token are closed at the next announcement and told nothing; another token's are told", async () => {
-    const principals = { alice: { grants: { allow: ["ledger.*"] } }, bob: { grants: { allow: ["ledger.*"] } } };
-    const p = teamProject({ principals });
-    const alice = addToken(p, "alice");
-    const bob = addToken(p, "bob");
-    const s = await serve(p, ["--server-config", p.serverConfig]);
+    const { principals, p, alice, bob, s } = await aliceAndBob();
     const streams: Stream[] = [];
     try {
       const [aGet, aListen, bGet, bListen] = await Promise.all([
@@ -254,14 +260,7 @@ describe("hcpx mcp --http: a removed token's open streams", () => {
 
 describe("hcpx mcp --http: a removed principal's open streams", () => {
   it("a principal taken out of the server config: its streams (token still there) are closed at the announcement and told nothing", async () => {
-    const principals: Record<string, { grants: { allow: string[] } }> = {
-      alice: { grants: { allow: ["ledger.*"] } },
-      bob: { grants: { allow: ["ledger.*"] } },
-    };
-    const p = teamProject({ principals });
-    const alice = addToken(p, "alice");
-    const bob = addToken(p, "bob");
-    const s = await serve(p, ["--server-config", p.serverConfig]);
+    const { p, alice, bob, s } = await aliceAndBob();
     const streams: Stream[] = [];
     try {
       const [aGet, bGet, bListen] = await Promise.all([
