@@ -13,7 +13,9 @@
 //   - no rule of the person's lets the tool run without asking (the descriptor's
 //     `widens`, in every scope's files the host reads);
 //   - every `gate.inForce` fact holds (no setting that switches the host's
-//     asking off, e.g. Claude Code's bypassPermissions).
+//     asking off, e.g. Claude Code's bypassPermissions);
+//   - nothing the host merges over its rules that hcpx does not read is there
+//     (`gate.unread`: opencode's OPENCODE_CONFIG, a managed config; src/host/unread.ts).
 //   - the server can tell which files the host reads: a `~/…` path is where the
 //     descriptor's `homes` variable in the server's environment moves it (the
 //     host's own value: $CLAUDE_CONFIG_DIR, $CODEX_HOME, which Codex's entry
@@ -43,6 +45,7 @@ import { nodeAt, valueAt } from "./jsonedit";
 import { lenientJson } from "./formats/json";
 import { askOf, type Ask, type Scope } from "./ask-rules";
 import { isObj } from "../util/is";
+import { unreadLayers, unreadVariables } from "./unread";
 import type { HostApproval } from "../runtime/execute";
 
 /**
@@ -81,10 +84,12 @@ export function clientHostApproval(hosts: string[], o: Where = {}): HostApproval
   };
 }
 
-/** Where the server finds the host's files: $HOME and the environment it was started with (default: this process's). */
+/** Where the server finds the host's files: $HOME, the environment and folder it was started with (default: this process's). */
 interface Where {
   home?: string;
   env?: NodeJS.ProcessEnv;
+  /** the folder the host started the server in (default: this process's working directory) */
+  cwd?: string;
 }
 
 /** The scope this server serves: the user config (adopt's user entry passes it with --config), else the project's. */
@@ -111,6 +116,8 @@ async function inForce(
   // the host's files where the host reads them (its homes, moved or not), or: hcpx cannot tell → not in force
   const abs = await hostPaths(d, scope, project.root, where.home ?? homedir(), where.env ?? process.env, read);
   if (!abs) return false;
+  // 0. nothing the host merges over its files that hcpx does not read (gate.unread): a rule there may widen
+  if (unreadThere(d, scope, abs, read, where)) return false;
   // 1. the ask rule, where the descriptor says, for exactly this tool
   let asked = false;
   for (const t of spec.targets) {
@@ -137,6 +144,29 @@ async function inForce(
   // (the host's own settings, where it finds them: a folder its `homes` moves)
   for (const h of d.gate?.inForce ?? []) if (!(await evaluate(h, abs, fillVars, server)).ok) return false;
   return true;
+}
+
+/**
+ * A `gate.unread` layer is there for this server (src/host/unread.ts): a variable in its environment,
+ * a file beside the ones this check reads. A project's file, at user scope: where the host runs, the
+ * folder it started this server in.
+ */
+function unreadThere(
+  d: Descriptor,
+  scope: Scope,
+  abs: (p: string) => string,
+  read: (file: string) => Entry,
+  where: Where,
+): boolean {
+  const files = new Set<string>();
+  for (const t of d.scopes[scope]?.targets ?? []) {
+    const f = t.key ? firstFile(t, abs, read) : undefined;
+    if (f) files.add(abs(f.show));
+  }
+  const env = where.env ?? process.env;
+  const here =
+    scope === "user" ? pathResolver(d, { root: where.cwd ?? process.cwd(), home: where.home ?? homedir(), env }) : abs;
+  return unreadLayers(d, scope, { env, abs: here, read: files, server: true }).length > 0;
 }
 
 /** The first of a target's files that is there (a target with alternatives: the one the host reads). */
@@ -231,7 +261,7 @@ async function hostPaths(
     if (!isObj(entry)) continue;
     const envField = slotField(t.entry, "env");
     const set = envField !== undefined ? entry[envField] : undefined;
-    for (const v of ["HOME", ...vars])
+    for (const v of ["HOME", ...vars, ...unreadVariables(d)])
       if (isObj(set) && Object.hasOwn(set, v) && set[v] !== t.envSyntax?.replaceAll("VAR", v)) return undefined;
     const namesField = slotField(t.entry, "envNames");
     const names = namesField !== undefined ? entry[namesField] : undefined;

@@ -286,6 +286,7 @@ export function checkHomes(d: Descriptor, file: string): void {
     add(sc?.launch?.cwd);
   }
   for (const h of d.gate?.inForce ?? []) add(h.path);
+  for (const u of d.gate?.unread ?? []) add(u.path);
   for (const key of Object.keys(d.homes ?? {}))
     if (!paths.some((p) => p === key || p.startsWith(key + "/")))
       throw new HcpxError({
@@ -294,4 +295,20 @@ export function checkHomes(d: Descriptor, file: string): void {
         file,
         path: `homes["${key}"]`,
       });
+}
+
+/**
+ * `gate.unread`: each names one variable or one file (never both); `hidden` is a variable's; a path is
+ * the project's (relative, never `..`), `~/…`, or absolute (a managed config the host reads from /etc).
+ */
+export function checkUnread(d: Descriptor, file: string): void {
+  for (const [i, u] of (d.gate?.unread ?? []).entries()) {
+    const bad = (message: string) =>
+      new HcpxError({ code: "bad_descriptor", message, file, path: `gate.unread[${i}]` });
+    if ((u.env === undefined) === (u.path === undefined))
+      throw bad("gate.unread: name either `env` (a variable the host reads) or `path` (a file it reads), one of them");
+    if (u.hidden && u.env === undefined) throw bad("gate.unread: `hidden` is said of a variable (`env`)");
+    if (u.path !== undefined && u.path.split("/").includes(".."))
+      throw bad(`gate.unread path '${u.path}' must not go up (..): the project's, ~/…, or absolute`);
+  }
 }

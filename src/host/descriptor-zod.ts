@@ -5,6 +5,7 @@
 // none of this (zod makes a schema's checks when the schema is made: ~1 ms of adopt's start, cpu profile).
 import * as z from "zod/mini";
 import { FORMATS, SLOTS } from "./descriptor-schema";
+import { UnreadSchema } from "./unread-zod"; // gate.unread
 
 /**
  * One rule as the host's list holds it: a string (`mcp__hcp__{tool}`), or an object whose
@@ -387,12 +388,12 @@ export const DescriptorSchema = z.strictObject({
       model: z.string().check(z.minLength(1)),
       person: z.optional(z.strictObject({ project: z.optional(z.string()), user: z.optional(z.string()) })),
       /**
-       * Settings the host keeps that switch its own asking off (Claude Code's
-       * `permissions.defaultMode: "bypassPermissions"`): each must hold for an ask rule hcpx
-       * wrote to count as the person's one question under `confirm: "host"` (src/host/approval.ts).
-       * Health-check shape; `{root}` and `{server}` are filled in.
+       * Settings that switch the host's own asking off (Claude Code's `permissions.defaultMode:
+       * "bypassPermissions"`): each must hold for an ask rule hcpx wrote to count as the person's one
+       * question under `confirm: "host"` (src/host/approval.ts). Health-check shape, `{root}`/`{server}` filled.
        */
       inForce: z.optional(z.array(HealthSchema)),
+      unread: z.optional(z.array(UnreadSchema)), // what the host merges into its rules that hcpx does not read
     }),
   ),
 });

@@ -13,7 +13,14 @@ import { CAPS, readTextFile } from "../util/readfile";
 import { HOSTS_INDEX } from "../util/build-info";
 import { sha256 } from "../util/text";
 import { validate } from "../pack/validate";
-import { checkHomes, checkScopePaths, checkTarget, checkTargetPaths, renameServer } from "./descriptor-check";
+import {
+  checkHomes,
+  checkScopePaths,
+  checkTarget,
+  checkTargetPaths,
+  checkUnread,
+  renameServer,
+} from "./descriptor-check";
 import type { Descriptor, EntrySpec } from "./descriptor-zod";
 import type { Slot } from "./descriptor-schema";
 
@@ -186,6 +193,7 @@ export function loadDescriptor(name: string): Descriptor {
           file: doc.file,
           path: `gate.inForce[${i}].path`,
         });
+  checkUnread(d, doc.file);
   if (d.toolApprovals && d.tools !== "per-command")
     throw new HcpxError({
       code: "bad_descriptor",

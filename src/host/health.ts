@@ -21,6 +21,7 @@ import { readEntry } from "../util/fsio";
 import type { Scope } from "./engine";
 import { homeText, pathResolver } from "./homes";
 import { tildePath } from "../util/paths";
+import { targetFiles, unreadLayers, unreadProblem } from "./unread";
 
 export interface HealthOptions {
   scope: Scope;
@@ -176,6 +177,12 @@ export async function widenedBySettings(
         ),
         hint: said(fill(h.hint)),
       });
+    }
+    // what the host merges over its files that hcpx does not read (gate.unread), set or there now
+    const read = targetFiles(d, o.scope, abs);
+    for (const f of unreadLayers(d, o.scope, { env, abs, read, server: false })) {
+      const p = unreadProblem(d, f);
+      out.push({ ...p, message: said(p.message), ...(p.file ? { file: said(p.file) } : {}) });
     }
   }
   return out;

@@ -1,0 +1,106 @@
+// What a host merges into its rules that hcpx does not read (descriptor `gate.unread`): an
+// environment variable it reads a config from (opencode's OPENCODE_CONFIG, OPENCODE_CONFIG_CONTENT,
+// OPENCODE_PERMISSION…), or a config file no target names (a managed config in /etc/opencode, the
+// project's .opencode/opencode.json, the second of opencode.json and opencode.jsonc). A rule there can
+// let a gated write run without the host asking, and hcpx would not see it: while one is there, the
+// host's approval is not in force (src/host/approval.ts: hcpx asks the person itself), and adopt
+// --check and doctor say which (src/host/health.ts, `policy_widened`). A variable the host does not
+// pass to its servers (`hidden`: Kilo deletes KILO_CONFIG, KILO_CONFIG_CONTENT and KILO_CONFIG_DIR
+// from their environment) cannot be seen by the server at all: there it is never in force.
+import { lstatSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import type { Descriptor } from "./descriptor";
+import type { Scope } from "./adopt-types";
+import { readEntry } from "../util/fsio";
+import type { Problem } from "../util/errors";
+
+export type Unread = NonNullable<NonNullable<Descriptor["gate"]>["unread"]>[number];
+
+/** One layer the host reads that is there (or, hidden, may be): what it is and how it is shown. */
+export interface UnreadFound {
+  item: Unread;
+  /** `$OPENCODE_CONFIG`, or the file as the descriptor names it */
+  shown: string;
+  /** the server cannot see whether it is set (the host does not pass it): counted as there */
+  unknown?: true;
+}
+
+/** The environment variables a descriptor names in `gate.unread` (an entry must not set them for its server). */
+export function unreadVariables(d: Descriptor): string[] {
+  return (d.gate?.unread ?? []).flatMap((u) => (u.env !== undefined ? [u.env] : []));
+}
+
+/**
+ * The `gate.unread` layers that are there for a server of `scope`: a variable set (not empty) in
+ * `env`, a file that exists (anything but "no such file": a folder, a file hcpx may not read…) and
+ * is not one of `read` (the files hcpx read for this check: opencode reads both opencode.json and
+ * opencode.jsonc, hcpx the first). `server`: the check of `hcpx mcp`, where a `hidden` variable is
+ * unknown, so counted; adopt's own check (the person's shell) sees it, and says it when it is set.
+ */
+export function unreadLayers(
+  d: Descriptor,
+  scope: Scope,
+  o: { env: NodeJS.ProcessEnv; abs: (p: string) => string; read: ReadonlySet<string>; server: boolean },
+): UnreadFound[] {
+  const out: UnreadFound[] = [];
+  for (const item of d.gate?.unread ?? []) {
+    if (item.scope !== undefined && item.scope !== scope) continue;
+    if (item.env !== undefined) {
+      if (item.hidden && o.server) out.push({ item, shown: `$${item.env}`, unknown: true });
+      else if (o.env[item.env]) out.push({ item, shown: `$${item.env}` });
+    } else if (item.path !== undefined) {
+      const file = isAbsolute(item.path) ? item.path : o.abs(item.path);
+      if (!o.read.has(file) && there(file)) out.push({ item, shown: item.path });
+    }
+  }
+  return out;
+}
+
+/** Anything at `file`, or hcpx cannot tell (a folder on the way it may not search): only "no such file" is absent. */
+function there(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code !== "ENOENT" && code !== "ENOTDIR";
+  }
+}
+
+/**
+ * The files a scope's keyed targets are read from: of each target's paths, the first that is there
+ * (what approval.ts reads; a target whose first path is not a file reads none). The other of a pair
+ * the host reads both of (opencode.json and opencode.jsonc) is then a layer hcpx does not read.
+ */
+export function targetFiles(d: Descriptor, scope: Scope, abs: (p: string) => string): Set<string> {
+  const out = new Set<string>();
+  for (const t of d.scopes[scope]?.targets ?? []) {
+    if (!t.key) continue;
+    for (const p of Array.isArray(t.path) ? t.path : [t.path]) {
+      const kind = readEntry(abs(p)).kind;
+      if (kind === "file") out.add(abs(p));
+      if (kind !== "absent") break;
+    }
+  }
+  return out;
+}
+
+/** What adopt --check and doctor say of a layer the host reads that hcpx does not: `policy_widened`. */
+export function unreadProblem(d: Descriptor, f: UnreadFound): Problem {
+  const u = f.item;
+  const where = u.env !== undefined ? `${f.shown} is set` : `${f.shown} is there`;
+  return {
+    code: "policy_widened",
+    severity: "warning",
+    ...(u.path !== undefined ? { file: f.shown } : {}),
+    message:
+      `${d.name}: ${where}: ${u.what}, which hcpx does not read. A rule there may let a write the Policy gates ` +
+      `with confirm run without ${d.name} asking` +
+      (u.hidden ? ` (and ${d.name} does not pass ${u.env} to its MCP servers)` : "") +
+      `, so hcpx does not count ${d.name}'s prompt: it asks the person itself where it can`,
+    hint:
+      u.env !== undefined
+        ? `unset ${u.env} in the shell you start ${d.name} from (keep the rules in the files adopt wrote), or accept that hcpx asks for gated writes itself`
+        : `move the rules in ${f.shown} into the file adopt wrote (or remove it), or accept that hcpx asks for gated writes itself`,
+  };
+}

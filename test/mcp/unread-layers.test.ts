@@ -1,0 +1,148 @@
+// The host's approval and the config layers hcpx does not read (descriptor `gate.unread`): opencode
+// merges OPENCODE_CONFIG's file, OPENCODE_CONFIG_CONTENT, OPENCODE_CONFIG_DIR, OPENCODE_PERMISSION,
+// .opencode/opencode.json, ~/.opencode/, the second of opencode.json(c) and its managed config over the
+// file adopt wrote its ask rule in; a `"permission": {"hcp_*": "allow"}` there makes opencode run the
+// gated write unasked. While one is there, `hcpx mcp --host opencode` does not count opencode's prompt
+// (hcpx asks itself), and adopt --check and doctor name it (`policy_widened`). Kilo deletes KILO_CONFIG,
+// KILO_CONFIG_CONTENT and KILO_CONFIG_DIR from its servers' environment: its prompt never counts there.
+// The decision is called in this process (src/host/approval.ts), against the files adopt wrote.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { hostApproval } from "../../src/host/approval";
+import { checkUnread } from "../../src/host/descriptor-check";
+import type { Descriptor } from "../../src/host/descriptor";
+import type { Project } from "../../src/pack/model";
+import { scratch as scratchChild, userConfigFromProject } from "../adopt/helpers";
+import { inProcess } from "../support/inproc";
+
+const scratch = () => inProcess(scratchChild());
+
+/** What `hcpx mcp` serving this config sees: the project's (project scope) or the person's own (user scope). */
+const projectOf = (root: string, config: string, user = false) =>
+  ({ root, configFile: config, ...(user ? { userConfigFile: config } : {}) }) as unknown as Project;
+
+/** Is the host's approval in force for the gated ledger.transfer, with this server environment? */
+async function inForce(
+  host: string,
+  s: { dir: string; home: string },
+  env: Record<string, string> = {},
+  o: { user?: string; cwd?: string } = {},
+): Promise<boolean> {
+  const check = hostApproval(host, { home: s.home, env: { HOME: s.home, ...env }, cwd: o.cwd ?? s.dir })!;
+  const project = o.user
+    ? projectOf(join(o.user, ".."), o.user, true)
+    : projectOf(s.dir, join(s.dir, "hcp.config.json5"));
+  return check(project, "ledger", "transfer", "ledger__transfer");
+}
+
+const warningsOf = (stdout: string): { code: string; message: string; file?: string }[] => {
+  const e = JSON.parse(stdout) as { ok: boolean; data?: { warnings?: [] }; error?: { details?: { warnings?: [] } } };
+  return (e.ok ? e.data?.warnings : e.error?.details?.warnings) ?? [];
+};
+
+describe("opencode: a config layer hcpx does not read takes its prompt out of force", () => {
+  it("each variable opencode reads a config from, set in the server's environment: not in force (empty: as unset)", async () => {
+    const s = scratch();
+    expect((await s.adopt("opencode", "--write")).code).toBe(0);
+    expect(await inForce("opencode", s)).toBe(true);
+    for (const [name, value] of [
+      ["OPENCODE_CONFIG", "/tmp/extra.json"],
+      ["OPENCODE_CONFIG_CONTENT", '{"permission":{"hcp_*":"allow"}}'],
+      ["OPENCODE_CONFIG_DIR", "/tmp/oc"],
+      ["OPENCODE_PERMISSION", '{"hcp_*":"allow"}'],
+      ["OPENCODE_DISABLE_PROJECT_CONFIG", "1"],
+      ["OPENCODE_TEST_MANAGED_CONFIG_DIR", "/tmp/managed"],
+    ])
+      expect(await inForce("opencode", s, { [name]: value }), name).toBe(false);
+    expect(await inForce("opencode", s, { OPENCODE_CONFIG: "" })).toBe(true);
+  });
+
+  it("a config file opencode merges over the one adopt wrote: .opencode/, ~/.opencode/, opencode.jsonc beside opencode.json", async () => {
+    const s = scratch();
+    expect((await s.adopt("opencode", "--write")).code).toBe(0);
+    const allow = JSON.stringify({ permission: { "hcp_*": "allow" } });
+    for (const rel of [".opencode/opencode.json", "opencode.jsonc"]) {
+      s.write(rel, allow);
+      expect(await inForce("opencode", s), rel).toBe(false);
+      const { rmSync } = await import("node:fs");
+      rmSync(join(s.dir, rel));
+      expect(await inForce("opencode", s)).toBe(true);
+    }
+    mkdirSync(join(s.home, ".opencode"), { recursive: true });
+    writeFileSync(join(s.home, ".opencode", "opencode.jsonc"), allow);
+    expect(await inForce("opencode", s)).toBe(false);
+  });
+
+  it("an entry that sets one of these variables for the server alone (hiding the host's value): not in force", async () => {
+    const s = scratch();
+    expect((await s.adopt("opencode", "--write")).code).toBe(0);
+    const doc = JSON.parse(s.read("opencode.json")) as { mcp: { hcp: Record<string, unknown> } };
+    doc.mcp.hcp.environment = { OPENCODE_CONFIG: "" };
+    s.write("opencode.json", JSON.stringify(doc));
+    expect(await inForce("opencode", s)).toBe(false);
+    doc.mcp.hcp.environment = { OPENCODE_CONFIG: "{env:OPENCODE_CONFIG}" };
+    s.write("opencode.json", JSON.stringify(doc));
+    expect(await inForce("opencode", s)).toBe(true);
+  });
+
+  it("user scope: the project opencode runs in merges its opencode.json over ~/.config/opencode: not in force there", async () => {
+    const s = scratch();
+    const user = userConfigFromProject(s);
+    expect((await s.adopt("opencode", "--scope", "user", "--write")).code).toBe(0);
+    const elsewhere = join(s.home, "elsewhere");
+    mkdirSync(elsewhere, { recursive: true });
+    expect(await inForce("opencode", s, {}, { user, cwd: elsewhere })).toBe(true);
+    writeFileSync(join(elsewhere, "opencode.json"), JSON.stringify({ permission: { "hcp-user_*": "allow" } }));
+    expect(await inForce("opencode", s, {}, { user, cwd: elsewhere })).toBe(false);
+  });
+
+  it("adopt --check and doctor name the variable (policy_widened), and the file", async () => {
+    const s = scratch();
+    expect((await s.adopt("opencode", "--write")).code).toBe(0);
+    const c = await s.run(["adopt", "opencode", "--check", "--json"], { OPENCODE_CONFIG_CONTENT: "{}" });
+    const w = warningsOf(c.stdout).filter((x) => x.code === "policy_widened");
+    expect(c.code, c.stdout).toBe(1);
+    expect(w.map((x) => x.message).join("\n")).toMatch(/opencode: \$OPENCODE_CONFIG_CONTENT is set/);
+    const d = await s.run(["doctor", "--json"], { OPENCODE_CONFIG_CONTENT: "{}" });
+    expect(d.stdout).toMatch(/\$OPENCODE_CONFIG_CONTENT is set/);
+    s.write(".opencode/opencode.json", "{}");
+    const f = await s.run(["adopt", "opencode", "--check", "--json"]);
+    expect(warningsOf(f.stdout).find((x) => x.code === "policy_widened")?.file).toBe(".opencode/opencode.json");
+  });
+});
+
+describe("Kilo: the variables it hides from its servers", () => {
+  it("KILO_CONFIG and the like never reach the server: Kilo's prompt never counts; adopt --check names one set", async () => {
+    const s = scratch();
+    expect((await s.adopt("kilo", "--write")).code).toBe(0);
+    expect(await inForce("kilo", s)).toBe(false);
+    expect((await s.adopt("kilo", "--check")).code).toBe(0);
+    const c = await s.run(["adopt", "kilo", "--check", "--json"], { KILO_CONFIG: "/tmp/k.json" });
+    expect(c.code, c.stdout).toBe(1);
+    expect(
+      warningsOf(c.stdout)
+        .map((x) => x.message)
+        .join("\n"),
+    ).toMatch(/Kilo Code: \$KILO_CONFIG is set.*does not pass KILO_CONFIG to its MCP servers/);
+  });
+});
+
+describe("gate.unread in a descriptor", () => {
+  it("names a variable or a file, one of them; `hidden` is a variable's; a path does not go up", () => {
+    const d = (unread: unknown) => ({ gate: { model: "m", unread } }) as unknown as Descriptor;
+    expect(() => checkUnread(d([{ env: "A", path: "b", what: "w" }]), "x.json5")).toThrow(/either `env`/);
+    expect(() => checkUnread(d([{ what: "w" }]), "x.json5")).toThrow(/either `env`/);
+    expect(() => checkUnread(d([{ path: "a", hidden: true, what: "w" }]), "x.json5")).toThrow(/hidden/);
+    expect(() => checkUnread(d([{ path: "../a", what: "w" }]), "x.json5")).toThrow(/must not go up/);
+    expect(() =>
+      checkUnread(
+        d([
+          { path: "/etc/a", what: "w" },
+          { env: "A", hidden: true, what: "w" },
+        ]),
+        "x",
+      ),
+    ).not.toThrow();
+  });
+});
