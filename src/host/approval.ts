@@ -129,16 +129,20 @@ async function inForce(
     if (holds(ask, value, cls)) asked = true;
   }
   if (!asked) return false;
-  // 2. no rule of the person's that lets it run without asking, in any scope's files
-  for (const sc of ["project", "user"] as const) {
+  // 2. no rule of the person's that lets it run without asking, in any scope's files (user's first: see merged)
+  const merged = new Map<string, { t: Target; value: Record<string, unknown>; show: string }>();
+  for (const sc of ["user", "project"] as const) {
     for (const t of d.scopes[sc]?.targets ?? []) {
       if (!t.widens) continue;
       const file = firstFile(t, abs, read);
       if (!file) continue;
       const value = await readAt(file.text, t.format, t.key ?? [], file.show);
-      if (widening(t, value, [cls], { file: file.show, hostName: d.name }).length) return false;
+      if (t.widens.order === "last" && t.members) mergeMembers(merged, t, value, file.show, sc === scope);
+      else if (widening(t, value, [cls], { file: file.show, hostName: d.name }).length) return false;
     }
   }
+  for (const m of merged.values())
+    if (widening(m.t, m.value, [cls], { file: m.show, hostName: d.name }).length) return false;
   // 3. nothing switches the host's asking off
   const fillVars = (s: string) => s.replaceAll("{root}", project.root).replaceAll("{server}", server);
   // (the host's own settings, where it finds them: a folder its `homes` moves)
@@ -167,6 +171,29 @@ function unreadThere(
   const here =
     scope === "user" ? pathResolver(d, { root: where.cwd ?? process.cwd(), home: where.home ?? homedir(), env }) : abs;
   return unreadLayers(d, scope, { env, abs: here, read: files, server: true }).length > 0;
+}
+
+/**
+ * Rules where the last that matches decides (`widens.order` "last", opencode's `permission`) are one
+ * list across the files: the host merges its user file, then the project's, a key keeping the place
+ * it first had and taking the later value (what a JavaScript object does). A rule in one file can so
+ * come after hcpx's in another. A decision for every tool (`"permission": "allow"`) is the rule `*`.
+ * The served scope's target says which rules are hcpx's.
+ */
+function mergeMembers(
+  merged: Map<string, { t: Target; value: Record<string, unknown>; show: string }>,
+  t: Target,
+  value: unknown,
+  show: string,
+  served: boolean,
+): void {
+  const rules = isObj(value) ? value : typeof value === "string" ? { "*": value } : undefined;
+  if (!rules) return;
+  const m = merged.get(t.id) ?? { t, value: {}, show };
+  for (const [k, v] of Object.entries(rules)) m.value[k] = v;
+  if (served) m.t = t;
+  m.show = m.show === show ? show : `${m.show} + ${show}`;
+  merged.set(t.id, m);
 }
 
 /** The first of a target's files that is there (a target with alternatives: the one the host reads). */

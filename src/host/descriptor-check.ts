@@ -184,6 +184,8 @@ export function renameServer(t: Target, name: string): Target {
   const out: Target = { ...t };
   if (t.entry && t.key?.at(-1) === "hcp") out.key = [...t.key.slice(0, -1), name];
   if (t.items) out.items = Object.fromEntries(Object.entries(t.items).map(([k, v]) => [k, v?.map(rule)]));
+  // the person's rules name the tools as the host does: under this server's name too
+  if (t.widens) out.widens = { ...t.widens, name: pat(t.widens.name) };
   if (t.members)
     out.members = {
       ...t.members,

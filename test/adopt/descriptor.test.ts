@@ -115,7 +115,12 @@ describe("host descriptors", () => {
     ],
     [
       "widens with an unknown order",
-      { format: "json", key: ["a"], items: { read: ["{tool}"] }, widens: { name: "x", match: "exact", order: "last" } },
+      {
+        format: "json",
+        key: ["a"],
+        items: { read: ["{tool}"] },
+        widens: { name: "x", match: "exact", order: "latest" },
+      },
       /./,
       "scopes.project.targets[0].widens.order",
     ],

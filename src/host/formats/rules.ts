@@ -130,29 +130,42 @@ const at = (v: unknown, path: string[]): unknown =>
   path.reduce<unknown>((x, k) => (isObj(x) && Object.hasOwn(x, k) ? x[k] : undefined), v);
 
 /**
- * The first of `rules` whose pattern matches a tool name (`*` any run of characters, unless
- * `how` is "exact"), as a function of the name. Indexed once: a pattern without `*` is a
- * map lookup, and only the few with `*` are tried as patterns, each compiled once (a
- * preview at 5,000 packs holds ~50,000 rules and asks for ~5,000 names: a regular
- * expression per rule per name was most of `generate`'s time, and quadratic).
+ * A pattern with wildcards as a regular expression: "glob" `*` (any run of characters); "wildcard"
+ * opencode's and Kilo's (their Wildcard.match, seen in opencode 1.18.33's code): `*` any run, `?` one
+ * character, and a pattern ending in " *" also matches without that part. Undefined: no wildcard in it.
+ */
+function wildcardRe(pattern: string, how: Widens["match"]): RegExp | undefined {
+  if (how === "exact" || !(pattern.includes("*") || (how === "wildcard" && pattern.includes("?")))) return undefined;
+  if (how === "glob")
+    return new RegExp(
+      `^${pattern
+        .split("*")
+        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+        .join(".*")}$`,
+      "su",
+    );
+  let re = pattern
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*/g, ".*")
+    .replace(/\?/g, ".");
+  if (re.endsWith(" .*")) re = `${re.slice(0, -3)}( .*)?`;
+  return new RegExp(`^${re}$`, "su");
+}
+
+/**
+ * The first of `rules` whose pattern matches a tool name (wildcards as `how` says: wildcardRe),
+ * as a function of the name. Indexed once: a pattern without a wildcard is a map lookup, and only
+ * the few with one are tried as patterns, each compiled once (a preview at 5,000 packs holds
+ * ~50,000 rules and asks for ~5,000 names: a regular expression per rule per name was most of
+ * `generate`'s time, and quadratic).
  */
 function firstMatch<R extends { pattern: string }>(rules: R[], how: Widens["match"]): (name: string) => R | undefined {
   const exact = new Map<string, number>();
   const wild: { i: number; re: RegExp }[] = [];
   rules.forEach((r, i) => {
-    if (how === "exact" || !r.pattern.includes("*")) {
-      if (!exact.has(r.pattern)) exact.set(r.pattern, i);
-    } else
-      wild.push({
-        i,
-        re: new RegExp(
-          `^${r.pattern
-            .split("*")
-            .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-            .join(".*")}$`,
-          "su",
-        ),
-      });
+    const re = wildcardRe(r.pattern, how);
+    if (re) wild.push({ i, re });
+    else if (!exact.has(r.pattern)) exact.set(r.pattern, i);
   });
   return (name) => {
     let best = exact.get(name) ?? rules.length;
@@ -177,6 +190,13 @@ function ownRules(t: Target, classes: CommandClass[]): Set<string> {
   const f = t.entry!.fields[w.at![0]!] as { items: RuleClasses };
   return new Set(expandItems(f.items, classes).map((x) => itemKey(x)!));
 }
+
+/** What a warning adds of the order that makes the person's rule decide. */
+const ORDER_SAID: Record<Widens["order"], string> = {
+  any: "",
+  first: " (it comes before hcpx's rule, and the first rule that matches decides)",
+  last: " (it comes after hcpx's rule, and the last rule that matches decides)",
+};
 
 /**
  * The person's rules in `value` (what is at the target's `key`, as the file holds it after
@@ -208,11 +228,13 @@ export function widening(
         shown: JSON.stringify(x),
       });
     }
-  } else if (isObj(rulesAt) && t.members) {
-    for (const [k, d] of Object.entries(rulesAt))
+  } else if (t.members && (isObj(rulesAt) || typeof rulesAt === "string")) {
+    // a decision for every tool (opencode's `"permission": "allow"`) is a rule for `*`
+    for (const [k, d] of isObj(rulesAt) ? Object.entries(rulesAt) : [["*", rulesAt] as const])
       rules.push({
         pattern: k,
-        allows: allows(d),
+        // a member holding rules of its own (opencode's `"hcp_x": { "*": "allow" }`): it allows if one of them does
+        allows: isObj(d) ? Object.values(d).some(allows) : allows(d),
         ours: own.has(k),
         shown: `${JSON.stringify(k)}: ${JSON.stringify(d)}`,
       });
@@ -220,14 +242,16 @@ export function widening(
   const where = [...(t.key ?? []), ...(w.at ?? [])].join(".");
   const out: Problem[] = [];
   const said = new Set<string>();
-  // "first": the first rule that matches decides; otherwise any rule of the person's that allows it
+  // "first" ("last"): the first (last) rule that matches decides; otherwise any rule of the person's that allows it
   const first =
     w.order === "first"
       ? firstMatch(rules, w.match)
-      : firstMatch(
-          rules.filter((r) => !r.ours && r.allows),
-          w.match,
-        );
+      : w.order === "last"
+        ? firstMatch(rules.reverse(), w.match)
+        : firstMatch(
+            rules.filter((r) => !r.ours && r.allows),
+            w.match,
+          );
   for (const c of classes) {
     if (c.cls !== "confirm") continue;
     const name = fill(w.name, c.vars);
@@ -242,7 +266,7 @@ export function widening(
       severity: "warning",
       file: o.file,
       path: where,
-      message: `${o.hostName}: your rule ${culprit.shown} in \`${where}\` lets ${name} run without asking, a write the Policy gates with confirm${w.order === "first" ? " (it comes before hcpx's rule, and the first rule that matches decides)" : ""}`,
+      message: `${o.hostName}: your rule ${culprit.shown} in \`${where}\` lets ${name} run without asking, a write the Policy gates with confirm${ORDER_SAID[w.order]}`,
       hint: `narrow or remove that rule so that ${name} is asked about (hcpx never changes a rule you wrote), or revoke the grant`,
     });
   }
