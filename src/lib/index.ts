@@ -25,7 +25,7 @@ import type { buildProjection } from "../projection/build";
 import { READ_SKILL_TOOL } from "../projection/names";
 import type { ConfirmQuestion, PersonAnswer } from "../runtime/execute";
 import type { McpFront } from "../mcp/front";
-import { redactDeep, redactOut, secretsFrom } from "../util/redact";
+import { holdSecretEnv, redactDeep, redactOut, secretsFrom } from "../util/redact";
 import { HcpxError } from "../util/errors";
 import { failure, problemFailure, type Envelope as RuntimeEnvelope } from "../runtime/envelope";
 import { isObj } from "../util/is";
@@ -285,6 +285,8 @@ function problemEnvelope(e: unknown): Envelope {
 export async function openProject(options: OpenProjectOptions = {}): Promise<HcpxProject> {
   const loadOpts = { cwd: options.cwd ?? process.cwd(), config: options.config };
   const env = options.env ?? process.env;
+  // its values of every active pack's Binding names are hidden at every exit, as process.env's are (src/util/redact.ts)
+  holdSecretEnv(env);
   // what a project needs and `import("hcpx")` does not, loaded now (./impl/project.ts)
   const {
     loadPacks,

@@ -146,6 +146,8 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
 interface InPlay {
   values: Set<string>;
   names: Set<string>;
+  /** runtime envs other than process.env whose values of the held names are secrets too (the library's `openProject({ env })`) */
+  envs?: Set<NodeJS.ProcessEnv>;
   cache?: { key: string; secrets: string[] };
 }
 const IN_PLAY = Symbol.for("hcpx.redact.inPlay");
@@ -164,6 +166,14 @@ export function holdSecretNames(names: readonly string[]): void {
 }
 
 /**
+ * A runtime env other than process.env that Binding values are read from (the library's `openProject({ env })`):
+ * from now on its values of the held Binding names are redacted at every exit too, as process.env's are.
+ */
+export function holdSecretEnv(env: NodeJS.ProcessEnv): void {
+  if (env !== process.env) (inPlay.envs ??= new Set()).add(env);
+}
+
+/**
  * Forget every value and name in play, as a new process starts: for the test workers that run
  * file after file in one process (test/support/forget-secrets.ts), so that one file's packs and
  * calls hide nothing in the next file's output.
@@ -171,15 +181,18 @@ export function holdSecretNames(names: readonly string[]): void {
 export function forgetSecretsInPlay(): void {
   inPlayValues.clear();
   inPlayNames.clear();
+  inPlay.envs?.clear();
   inPlay.cache = undefined;
 }
 
-/** The secrets every exit hides: the values given to secretsFrom, and process.env's values of the held Binding names. */
+/** The secrets every exit hides: the values given to secretsFrom, and process.env's (and each held env's) values of the held Binding names. */
 export function secretsInPlay(): string[] {
-  const key = `${inPlayValues.size}\u0000${[...inPlayNames].map((n) => `${n}=${process.env[n] ?? ""}`).join("\u0000")}`;
+  const envs = [process.env, ...(inPlay.envs ?? [])];
+  const names = [...inPlayNames];
+  const key = `${inPlayValues.size}\u0000${envs.map((e) => names.map((n) => `${n}=${e[n] ?? ""}`).join("\u0000")).join("\u0001")}`;
   if (inPlay.cache?.key !== key) {
-    const values = [...inPlayValues];
-    inPlay.cache = { key, secrets: secretsFrom(process.env, [...inPlayNames], values) };
+    const values = [...inPlayValues, ...envs.slice(1).flatMap((e) => names.map((n) => e[n] ?? ""))];
+    inPlay.cache = { key, secrets: secretsFrom(process.env, names, values) };
   }
   return inPlay.cache.secrets;
 }

@@ -240,3 +240,27 @@ describe("call(): the runtime's gates, in-process", () => {
     expect(await p.call("calc__add", { a: 2, b: 3 })).toEqual({ ok: true, data: { sum: 5 } });
   });
 });
+
+describe("call(): every active pack's Binding values are hidden, read from openProject({ env })", () => {
+  it("another pack's Binding value, only in the library's env, quoted back by the called pack: *** in the envelope and the audit record", async () => {
+    const { project } = await import("../runtime/support");
+    const value = "l3dger-0nly-in-the-app-env";
+    expect(process.env.LEDGER_TOKEN).toBeUndefined();
+    const sp = project({ examples: ["calc-wrap", "ledger"] });
+    const log = join(sp.dir, "audit.jsonl");
+    const was = process.env.HCPX_AUDIT_LOG;
+    process.env.HCPX_AUDIT_LOG = log;
+    try {
+      const p = await openProject({ cwd: sp.dir, env: { ...process.env, LEDGER_TOKEN: value } });
+      // bad_args quotes the value the model gave (calc-wrap's own Binding has no part in it)
+      const env = await p.call("calc-wrap__convert", { value: 1, from: value, to: "m" });
+      expect(env).toMatchObject({ ok: false, error: { code: "bad_args" } });
+      expect(JSON.stringify(env)).toContain("***");
+      expect(JSON.stringify(env)).not.toContain(value);
+    } finally {
+      if (was === undefined) delete process.env.HCPX_AUDIT_LOG;
+      else process.env.HCPX_AUDIT_LOG = was;
+    }
+    expect(readFileSync(log, "utf8")).not.toContain(value);
+  });
+});
