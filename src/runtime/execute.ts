@@ -356,7 +356,9 @@ function personGate(call: Call): Promise<Envelope | undefined> | undefined {
 async function askPerson(call: Call, ask: NonNullable<Call["ask"]>): Promise<Envelope | undefined> {
   const { project, pack, cmd, opts, secrets, values, literal } = call;
   const signal = opts.signal;
-  const shown = redactDeep(literal ?? values, secrets) as Record<string, unknown> | string[];
+  // a copy, always (redactDeep hands back the value itself when there is nothing to hide): what the asker is
+  // given cannot change the args that were checked and will run (the library hands it to the app's callback)
+  const shown = structuredClone(redactDeep(literal ?? values, secrets)) as Record<string, unknown> | string[];
   const q: ConfirmQuestion = {
     pack: pack.id,
     verb: cmd.verb_key,

@@ -3,7 +3,7 @@
 // grants, confirm gate, Binding and redaction.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openProject, ProjectError } from "hcpx";
+import { openProject, ProjectError, type ConfirmRequest } from "hcpx";
 import { describe, expect, it } from "vitest";
 import { runHcpx } from "../support/hcpx";
 import { probeEnv, SECRET, person, probeProject } from "./support";
@@ -167,6 +167,22 @@ describe("call(): the runtime's gates, in-process", () => {
       data: { done: "save", args: ["h"] },
     });
     expect(pp.calls()).toEqual(["save h"]);
+  });
+
+  it("the confirm request is a copy: a callback that edits its args changes neither what runs nor what was checked", async () => {
+    const pp = probeProject();
+    // no Binding value set: nothing to redact, so no copy is made on the way by the redaction
+    const { PROBE_TOKEN: _t, ...env } = process.env;
+    const p = await openProject({ cwd: pp.dir, env });
+    const editing = async (r: ConfirmRequest) => {
+      (r.args as Record<string, unknown>).note = { not: "a string" };
+      return true;
+    };
+    expect(await p.call("probe__save", { note: "asked" }, { confirm: editing })).toEqual({
+      ok: true,
+      data: { done: "save", args: ["asked"] },
+    });
+    expect(pp.calls()).toEqual(["save asked"]);
   });
 
   it("the same envelope as hcpx exec --json for the same call, refusals included", async () => {
