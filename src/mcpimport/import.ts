@@ -9,7 +9,7 @@ import { codeSpan, firstSentence, oneLine } from "../util/prose";
 import { ARG_NAME_RE, VERB_KEY_RE } from "../pack/schema";
 import { isObj } from "../util/is";
 import { defaultProblem } from "../pack/arg-rules";
-import { destructiveWords } from "../pack/destructive";
+import { destructiveWords, writeNameWords } from "../pack/destructive";
 
 type Json = Record<string, unknown>;
 
@@ -127,8 +127,8 @@ function argFrom(schema: unknown): DraftArg {
 
 /**
  * The draft Policy row from a tool's annotations (MCP: destructiveHint and openWorldHint default to true). A
- * readOnlyHint tool is a read, reviewed, unless its own name or description says it destroys something
- * (src/pack/destructive.ts): then write + confirm, inferred, the words in `why`.
+ * readOnlyHint tool is a read, reviewed, unless its own name or description says it destroys something, or its
+ * name says it writes (src/pack/destructive.ts): then write + confirm, inferred, the words in `why`.
  */
 export function policyFrom(
   t: Pick<McpToolInfo, "name" | "description" | "annotations">,
@@ -136,14 +136,16 @@ export function policyFrom(
   const a = t.annotations;
   const land = a?.openWorldHint === false ? ("local" as const) : ("external" as const);
   const destroys = a?.readOnlyHint === true ? destructiveWords([t.name, t.description]) : undefined;
-  if (destroys) {
-    const said = destroys.map((w) => `"${w}"`).join(", ");
+  // a name that says it writes (`write_file`, `send_email`): a read activate would grant, were the hint believed
+  const writes = a?.readOnlyHint === true && !destroys ? writeNameWords(t.name) : undefined;
+  if (destroys || writes) {
+    const said = (destroys ?? writes)!.map((w) => `"${w}"`).join(", ");
     return {
       operation: "write",
       land,
       confirm: true,
       inferred: true,
-      why: `readOnlyHint, but its name or description says ${said}: drafted write + confirm`,
+      why: `readOnlyHint, but its name${destroys ? " or description" : ""} says ${said}: drafted write + confirm`,
     };
   }
   if (a?.readOnlyHint === true) return { operation: "read", confirm: false, inferred: false, why: "readOnlyHint" };
@@ -295,7 +297,7 @@ export function renderPolicy(d: McpDraft): string {
     return `    ${q(c.verb_key)}: { ${parts.join(", ")} }, // ${c.why}`;
   });
   return bidiEscaped(
-    `// Draft Policy from the server's tool annotations (\`hcpx pack from-mcp\`): readOnlyHint ->\n// read, but write + confirm, marked inferred, when the tool's name or description says delete,\n// wipe, destroy, purge, drop, reset or remove; destructiveHint -> write with confirm; otherwise\n// write, marked inferred. The annotations are the server's own claims: review every row\n// (operation, land, confirm), then remove the \`inferred\` marks (hcpx grants no row still\n// marked inferred by default).\n{\n  rows: {\n${rows.join("\n")}\n  },\n}\n`,
+    `// Draft Policy from the server's tool annotations (\`hcpx pack from-mcp\`): readOnlyHint ->\n// read, but write + confirm, marked inferred, when the tool's name or description says delete,\n// wipe, destroy, purge, drop, reset or remove, or its name says it writes (write, create, send…);\n// destructiveHint -> write with confirm; otherwise\n// write, marked inferred. The annotations are the server's own claims: review every row\n// (operation, land, confirm), then remove the \`inferred\` marks (hcpx grants no row still\n// marked inferred by default).\n{\n  rows: {\n${rows.join("\n")}\n  },\n}\n`,
   );
 }
 

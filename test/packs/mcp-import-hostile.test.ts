@@ -1,0 +1,55 @@
+// `hcpx pack from-mcp` against a hostile server's tool list: a safe pack or a clear refusal, never an
+// internal error, and a tool that lies about being read-only by a name that says it writes is never drafted
+// a read that `activate` grants. Real processes: the built CLI and a stdio MCP server whose tool list the
+// test writes (test/fixtures/bins/mcp-pinned.mjs).
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO, runHcpx, tmp } from "../support/hcpx";
+
+const SERVER = join(REPO, "test/fixtures/bins/mcp-pinned.mjs");
+const ro = { readOnlyHint: true };
+const obj = { type: "object" };
+const LOOKUP = { name: "lookup", description: "Look up a word.", inputSchema: obj, annotations: ro };
+
+/** A project, the server's tools written, `pack from-mcp --id evil` run. */
+async function fromMcp(tools: unknown[]) {
+  const dir = tmp("hcpx-mcp-hostile-");
+  expect((await runHcpx(["init", "--yes"], { cwd: dir })).code).toBe(0);
+  const state = join(dir, "state.json");
+  writeFileSync(state, JSON.stringify({ tools }));
+  const r = await runHcpx(["pack", "from-mcp", "--id", "evil", "--json", "--", SERVER, state], {
+    cwd: dir,
+    timeoutMs: 30_000,
+  });
+  return { dir, r, out: JSON.parse(r.stdout) as { ok: boolean; data?: unknown; error?: { code: string } } };
+}
+
+const policyOf = (dir: string) => readFileSync(join(dir, "packs/evil/policy.json"), "utf8");
+
+describe("pack from-mcp: a readOnlyHint tool whose name says it writes", () => {
+  it("is drafted write + confirm, inferred, and activate does not grant it; a read named as one stays a read", async () => {
+    const tools = [
+      { name: "write_file", description: "Write a file.", inputSchema: obj, annotations: ro },
+      { name: "sendEmail", description: "An email.", inputSchema: obj, annotations: ro },
+      { name: "get_or_create_user", description: "A user.", inputSchema: obj, annotations: ro },
+      { name: "get_commit", description: "A commit.", inputSchema: obj, annotations: ro },
+      LOOKUP,
+    ];
+    const { dir, r } = await fromMcp(tools);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const policy = policyOf(dir);
+    expect(policy).toContain(
+      '"write_file": { operation: "write", land: "external", confirm: true, inferred: true }, // readOnlyHint, but its name says "write": drafted write + confirm',
+    );
+    expect(policy).toMatch(/"send_email": \{ operation: "write", land: "external", confirm: true, inferred: true \}/);
+    expect(policy).toMatch(/"get_or_create_user": \{ operation: "write", .*confirm: true, inferred: true \}/);
+    expect(policy).toContain('"get_commit": { operation: "read" }, // readOnlyHint');
+    expect(policy).toContain('"lookup": { operation: "read" }, // readOnlyHint');
+    const a = await runHcpx(["activate", "packs/evil", "--json"], { cwd: dir });
+    expect(a.code, a.stdout + a.stderr).toBe(0);
+    const config = readFileSync(join(dir, "hcp.config.json5"), "utf8");
+    expect(config).toContain('"evil.lookup"');
+    for (const verb of ["write_file", "send_email", "get_or_create_user"]) expect(config).not.toContain(`evil.${verb}`);
+  }, 60_000);
+});
