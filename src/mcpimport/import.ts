@@ -10,6 +10,7 @@ import { ARG_NAME_RE, VERB_KEY_RE } from "../pack/schema";
 import { isObj } from "../util/is";
 import { defaultProblem } from "../pack/arg-rules";
 import { destructiveWords, writeNameWords } from "../pack/destructive";
+import { RESERVED_KEYS } from "../pack/validate";
 
 type Json = Record<string, unknown>;
 
@@ -174,7 +175,8 @@ function argsFromSchema(inputSchema: unknown): { args: Record<string, DraftArg>;
   const args: Record<string, DraftArg> = {};
   for (const [name, p] of Object.entries(props)) {
     if (!ARG_NAME_RE.test(name)) return { args, bad: name };
-    if (name === "confirm") return { args, bad: name };
+    // the tool call's flag of a gated write, and JavaScript's own names (a pack that holds one does not load)
+    if (name === "confirm" || RESERVED_KEYS.has(name)) return { args, bad: name };
     const a = argFrom(p);
     args[name] = required.has(name) ? { ...a, required: true } : a;
   }
@@ -201,8 +203,9 @@ export function draftFromTools(
       continue;
     }
     let verb = verbFromTool(t.name);
-    if (!verb) {
-      notes.push(`tool '${t.name}': its name gives no verb_key; left out`);
+    // the name keys the pin (mcp.pins) and the verb the Policy row: JavaScript's own names key neither
+    if (!verb || RESERVED_KEYS.has(verb) || RESERVED_KEYS.has(t.name)) {
+      notes.push(`tool '${t.name}': its name gives no verb_key${verb ? " hcpx can use" : ""}; left out`);
       continue;
     }
     // taken: the verb, or the host tool name it makes (dots become `_`: `a.b` and `a_b` meet as `<pack>__a_b`)
@@ -223,7 +226,7 @@ export function draftFromTools(
     const summary =
       firstSentence(t.description, 2000) ??
       oneLine(t.title ?? t.annotations?.title) ??
-      `Call the server's tool ${t.name}`;
+      `Call the server's tool ${oneLine(t.name) ?? verb}`;
     const description = oneLine(t.description, 1000);
     commands.push({
       verb_key: verb,

@@ -11,7 +11,7 @@ import { missingDirs } from "../util/fsio";
 import { loadPack } from "../pack/load";
 import { lintPackDir } from "../pack/lint";
 import type { McpHeaderSpec } from "../pack/mcp-remote";
-import { pinOf } from "../runtime/mcp-pins";
+import { pinOf, PinError, type ToolPin } from "../runtime/mcp-pins";
 import { warning } from "../config/common";
 import { recordSandboxBin, type BinRecorded } from "../config/sandbox";
 import { draftFromTools, renderPolicy, renderSkill, renderSurface, type McpDraft, type McpToolInfo } from "./import";
@@ -80,14 +80,26 @@ function draftFor(listed: Listed, p: DraftPlace, id: string, dir: string): McpDr
     draft.url = remote.url;
     if (Object.keys(remote.headers).length) draft.headers = remote.headers;
   }
+  // what the person reviews now is what the runtime holds the server to (mcp.pins); a tool that cannot be
+  // pinned (its schema nests past the pins' cap) is left out, as one whose args hcpx cannot take
+  const pins: [string, ToolPin][] = [];
+  draft.commands = draft.commands.filter((c) => {
+    try {
+      pins.push([c.tool, pinOf(byName.get(c.tool)!)]);
+      return true;
+    } catch (e) {
+      if (!(e instanceof PinError)) throw e;
+      draft.notes.push(`tool '${c.tool}': ${e.message}; left out`);
+      return false;
+    }
+  });
   if (draft.commands.length === 0)
     throw new HcpxError({
       code: "no_tools",
       message: `none of the server's ${tools.length} tools could become a command`,
       hint: draft.notes.join("; "),
     });
-  // what the person reviews now is what the runtime holds the server to (mcp.pins)
-  draft.pins = Object.fromEntries(draft.commands.map((c) => [c.tool, pinOf(byName.get(c.tool)!)]));
+  draft.pins = Object.fromEntries(pins);
   return draft;
 }
 

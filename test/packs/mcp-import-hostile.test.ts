@@ -26,6 +26,7 @@ async function fromMcp(tools: unknown[]) {
 }
 
 const policyOf = (dir: string) => readFileSync(join(dir, "packs/evil/policy.json"), "utf8");
+const notesOf = (out: { data?: unknown }) => JSON.stringify(out.data);
 
 describe("pack from-mcp: a readOnlyHint tool whose name says it writes", () => {
   it("is drafted write + confirm, inferred, and activate does not grant it; a read named as one stays a read", async () => {
@@ -51,5 +52,32 @@ describe("pack from-mcp: a readOnlyHint tool whose name says it writes", () => {
     const config = readFileSync(join(dir, "hcp.config.json5"), "utf8");
     expect(config).toContain('"evil.lookup"');
     for (const verb of ["write_file", "send_email", "get_or_create_user"]) expect(config).not.toContain(`evil.${verb}`);
+  }, 60_000);
+});
+
+describe("pack from-mcp: tools hcpx cannot take are left out, with a note; the rest is a pack", () => {
+  it("a schema nested past the pins' cap, a JavaScript-reserved name or arg name, a name with controls and no description", async () => {
+    let deep: Record<string, unknown> = { type: "string" };
+    for (let i = 0; i < 100; i++) deep = { type: "object", properties: { x: deep } };
+    const tools: unknown[] = [
+      { name: "deep", description: "Deep.", inputSchema: { type: "object", properties: { d: deep } }, annotations: ro },
+      { name: "constructor", description: "C.", inputSchema: obj, annotations: ro },
+      { name: "ctor_arg", description: "A.", inputSchema: { type: "object", properties: { constructor: { type: "string" } } }, annotations: ro },
+      { name: "odd\u001b[2J\nname", inputSchema: obj, annotations: ro },
+      LOOKUP,
+    ];
+    const { dir, r, out } = await fromMcp(tools);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(out.ok).toBe(true);
+    const notes = notesOf(out);
+    expect(notes).toContain("tool 'deep'");
+    expect(notes).toContain("tool 'constructor'");
+    expect(notes).toContain("tool 'ctor_arg': its argument 'constructor'");
+    const policy = policyOf(dir);
+    expect(policy).toContain('"lookup": { operation: "read" }');
+    expect(policy).toContain('"odd_2_j_name": { operation: "read" }');
+    for (const v of ['"deep"', '"constructor"', '"ctor_arg"']) expect(policy).not.toContain(v);
+    expect(readFileSync(join(dir, "packs/evil/SKILL.md"), "utf8")).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    expect((await runHcpx(["lint", "packs/evil"], { cwd: dir })).code).toBe(0);
   }, 60_000);
 });
