@@ -152,7 +152,19 @@ export async function updateMcpPack(
   const project = loadProject({ config: opts.config });
   const timeoutMs = opts.timeoutMs ?? spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
   const listed = await listServerTools(pack, project, timeoutMs);
-  const { changes, next } = compareWithPins(pack, { ...(spec.pins ?? {}) }, listed);
+  let compared: ReturnType<typeof compareWithPins>;
+  try {
+    compared = compareWithPins(pack, { ...(spec.pins ?? {}) }, listed);
+  } catch (e) {
+    // a tool that cannot be pinned (its schema nests past the pins' cap): refused, as at run time
+    if (!(e instanceof PinError)) throw e;
+    throw new HcpxError({
+      code: e.code,
+      message: `${pack.id}: ${e.message}; nothing was changed`,
+      hint: "the server's tool cannot be reviewed as it is listed now: its calls are refused (tool_changed)",
+    });
+  }
+  const { changes, next } = compared;
   const wrapped = new Set(pack.commands.map((c) => c.tool));
   const unwrapped = [...listed.keys()].filter((n) => !wrapped.has(n));
   const pending = changes.some((c) => c.status !== "unchanged");

@@ -81,3 +81,28 @@ describe("pack from-mcp: tools hcpx cannot take are left out, with a note; the r
     expect((await runHcpx(["lint", "packs/evil"], { cwd: dir })).code).toBe(0);
   }, 60_000);
 });
+
+describe("pack from-mcp --update: a pinned tool the server now lists nested past the pins' cap", () => {
+  it("is a clear refusal (tool_changed), nothing changed, never an internal error", async () => {
+    const { dir, r } = await fromMcp([LOOKUP]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    let deep: Record<string, unknown> = { type: "string" };
+    for (let i = 0; i < 100; i++) deep = { type: "object", properties: { x: deep } };
+    const surface = readFileSync(join(dir, "packs/evil/surface.json"), "utf8");
+    writeFileSync(
+      join(dir, "state.json"),
+      JSON.stringify({ tools: [{ ...LOOKUP, inputSchema: { type: "object", properties: { d: deep } } }] }),
+    );
+    for (const yes of [[], ["--yes"]]) {
+      const u = await runHcpx(["pack", "from-mcp", "--update", "packs/evil", ...yes, "--json"], {
+        cwd: dir,
+        timeoutMs: 30_000,
+      });
+      expect(u.code, u.stdout + u.stderr).not.toBe(70);
+      expect(u.code).not.toBe(0);
+      expect(JSON.parse(u.stdout)).toMatchObject({ ok: false, error: { code: "tool_changed" } });
+      expect(u.stdout).toContain("nest deeper than 64 levels");
+    }
+    expect(readFileSync(join(dir, "packs/evil/surface.json"), "utf8")).toBe(surface);
+  }, 60_000);
+});
