@@ -149,6 +149,15 @@ export function policyFrom(
       why: `readOnlyHint, but its name${destroys ? " or description" : ""} says ${said}: drafted write + confirm`,
     };
   }
+  // a server that calls a tool read-only and destructive at once: its word is no read
+  if (a?.readOnlyHint === true && a.destructiveHint === true)
+    return {
+      operation: "write",
+      land,
+      confirm: true,
+      inferred: true,
+      why: "readOnlyHint and destructiveHint both: drafted write + confirm",
+    };
   if (a?.readOnlyHint === true) return { operation: "read", confirm: false, inferred: false, why: "readOnlyHint" };
   if (a?.destructiveHint === true)
     return { operation: "write", land, confirm: true, inferred: false, why: "destructiveHint" };

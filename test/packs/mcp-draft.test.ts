@@ -36,6 +36,16 @@ describe("pack from-mcp: a read-only tool whose words say it destroys", () => {
     });
   });
 
+  it("a tool that says it is both read-only and destructive is drafted write + confirm, inferred", () => {
+    expect(policyFrom({ name: "status", description: "Shows it.", annotations: { ...ro, destructiveHint: true } })).toEqual({
+      operation: "write",
+      land: "external",
+      confirm: true,
+      inferred: true,
+      why: "readOnlyHint and destructiveHint both: drafted write + confirm",
+    });
+  });
+
   it("the draft's policy.json carries the row and the reason", () => {
     const d = draftFromTools([{ name: "purge", description: "Purges every queue.", annotations: ro }], {
       id: "q",
