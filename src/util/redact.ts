@@ -146,8 +146,12 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
 interface InPlay {
   values: Set<string>;
   names: Set<string>;
-  /** runtime envs other than process.env whose values of the held names are secrets too (the library's `openProject({ env })`) */
-  envs?: Set<NodeJS.ProcessEnv>;
+  /**
+   * runtime envs other than process.env whose values of the held names are secrets too (the library's
+   * `openProject({ env })`); weakly held: an app that opens a project per request does not keep every env
+   * (a value shown once is in `values` for good)
+   */
+  envs?: Set<WeakRef<NodeJS.ProcessEnv>>;
   cache?: { key: string; secrets: string[] };
 }
 const IN_PLAY = Symbol.for("hcpx.redact.inPlay");
@@ -170,7 +174,10 @@ export function holdSecretNames(names: readonly string[]): void {
  * from now on its values of the held Binding names are redacted at every exit too, as process.env's are.
  */
 export function holdSecretEnv(env: NodeJS.ProcessEnv): void {
-  if (env !== process.env) (inPlay.envs ??= new Set()).add(env);
+  if (env === process.env) return;
+  const envs = (inPlay.envs ??= new Set());
+  for (const r of envs) if (r.deref() === env) return;
+  envs.add(new WeakRef(env));
 }
 
 /**
@@ -187,7 +194,12 @@ export function forgetSecretsInPlay(): void {
 
 /** The secrets every exit hides: the values given to secretsFrom, and process.env's (and each held env's) values of the held Binding names. */
 export function secretsInPlay(): string[] {
-  const envs = [process.env, ...(inPlay.envs ?? [])];
+  const envs: NodeJS.ProcessEnv[] = [process.env];
+  for (const r of inPlay.envs ?? []) {
+    const e = r.deref();
+    if (e) envs.push(e);
+    else inPlay.envs!.delete(r);
+  }
   const names = [...inPlayNames];
   const key = `${inPlayValues.size}\u0000${envs.map((e) => names.map((n) => `${n}=${e[n] ?? ""}`).join("\u0000")).join("\u0001")}`;
   if (inPlay.cache?.key !== key) {
