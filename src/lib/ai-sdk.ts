@@ -13,7 +13,7 @@ export function tools(project: HcpxProject, options: CallOptions = {}): Record<s
     out[t.name] = tool({
       description: t.description,
       inputSchema: jsonSchema<Record<string, unknown>>(t.inputSchema as JSONSchema7),
-      execute: (input: Record<string, unknown>) => project.call(t.name, input, options),
+      execute: (input: Record<string, unknown>) => project.call(t.name, input, { forModel: true, ...options }),
     });
   }
   return out;

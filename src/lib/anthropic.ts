@@ -28,7 +28,8 @@ export interface ToolResult {
 
 /** Run one tool_use through the runtime; its tool_result block. */
 export async function toolResult(project: HcpxProject, use: ToolUse, options: CallOptions = {}): Promise<ToolResult> {
-  const env: Envelope = await project.call(use.name, use.input, options);
+  // the answer goes to the model: a pack or command not granted is one that does not exist (CallOptions.forModel)
+  const env: Envelope = await project.call(use.name, use.input, { forModel: true, ...options });
   const r: ToolResult = { type: "tool_result", tool_use_id: use.id, content: JSON.stringify(env) };
   if (!env.ok) r.is_error = true;
   return r;

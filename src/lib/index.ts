@@ -103,6 +103,12 @@ export type ConfirmCallback = (request: ConfirmRequest) => boolean | Promise<boo
 export interface CallOptions {
   /** The host app's way to ask its person. Without it a confirm-gated write is `confirm_required`. */
   confirm?: ConfirmCallback;
+  /**
+   * The answer goes to a model (the SDK adapters `hcpx/ai-sdk`, `hcpx/anthropic` and `hcpx/openai-agents`
+   * pass it; pass it in a loop of your own): a pack or command not granted is answered as one that does
+   * not exist, as `hcpx mcp` answers an agent. Without it, the person's view: `not_granted`, and how to grant.
+   */
+  forModel?: boolean;
 }
 
 export interface PackSkill {
@@ -487,7 +493,7 @@ async function callFront(
     era: "legacy",
     signal: NEVER,
     elicit,
-    personOnly: { env: env as NodeJS.ProcessEnv },
+    personOnly: { env: env as NodeJS.ProcessEnv, ...(opts.forModel === true ? { forModel: true as const } : {}) },
   });
   if ("resultType" in out)
     return failure("internal", `internal error: ${tool} asked for input in-process`, {

@@ -16,7 +16,8 @@ export function tools(project: HcpxProject, options: CallOptions = {}): Function
         // the projection's schema as it is (additionalProperties: false, optional args optional)
         parameters: t.inputSchema as never,
         strict: false,
-        execute: async (input: unknown) => JSON.stringify(await project.call(t.name, input, options)),
+        execute: async (input: unknown) =>
+          JSON.stringify(await project.call(t.name, input, { forModel: true, ...options })),
       }) as FunctionTool,
   );
 }

@@ -62,9 +62,10 @@ export interface CallContext {
   askInput?: (r: InputRequestOut, timeoutMs: number, signal: AbortSignal) => Promise<unknown>;
   /**
    * the library (src/lib/index.ts): a gated write runs only on the person's answer through `elicit`,
-   * whatever the model's `confirm` and the project's setting; Binding values come from `env`
+   * whatever the model's `confirm` and the project's setting; Binding values come from `env`. `forModel`:
+   * the answer goes to a model (the SDK adapters), which is told of no pack or command it was not granted
    */
-  personOnly?: { env: NodeJS.ProcessEnv };
+  personOnly?: { env: NodeJS.ProcessEnv; forModel?: true };
 }
 
 export interface FrontOptions {

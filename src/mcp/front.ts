@@ -102,7 +102,7 @@ export class McpFront extends ViewCache {
     // answered once its record is written (the writer groups the records of one event-loop turn)
     await this.record(name, input, ctx, trace, t0, out, thrown);
     if (failed) throw thrown;
-    return ctx.personOnly ? out! : this.asAgentSees(out!, trace, onChanged);
+    return toPerson(ctx) ? out! : this.asAgentSees(out!, trace, onChanged);
   }
 
   /** A refusal that would tell the agent of a pack or command it was not granted, as for one that does not exist (unseen.ts). */
@@ -171,7 +171,7 @@ export class McpFront extends ViewCache {
   ): Promise<Answer> {
     if (name === READ_SKILL_TOOL) {
       if (typeof input.pack === "string") trace.pack = input.pack;
-      return readSkill(this, input, onChanged, ctx.personOnly !== undefined);
+      return readSkill(this, input, onChanged, toPerson(ctx));
     }
     const named = this.request(name, input, ctx, onChanged);
     if ("ok" in named) return toResult(named);
@@ -237,7 +237,7 @@ export class McpFront extends ViewCache {
     };
     const req = toolCallOf(this.view, name, input, refreshed);
     // the library: a name the view does not serve goes to the runtime, which says why in hcpx exec's words
-    if (ctx.personOnly && "ok" in req && !req.ok && req.error.code === "unknown_verb")
+    if (toPerson(ctx) && "ok" in req && !req.ok && req.error.code === "unknown_verb")
       return requestByName(() => this.freshProject(), name, input) ?? req;
     return req;
   }
@@ -305,3 +305,6 @@ function tooDeep(trace: Trace): ToolResult {
 function commandOf(project: Project, pack: Pack | undefined, verb: string): Command | undefined {
   return pack && isGranted(project.grants, pack.id, verb) ? pack.commands.find((c) => c.verb_key === verb) : undefined;
 }
+
+/** The answer goes to a person (the library's call(), without `forModel`): it names what was not granted, and how to grant it. */
+const toPerson = (ctx: CallContext): boolean => ctx.personOnly !== undefined && ctx.personOnly.forModel !== true;

@@ -1,7 +1,7 @@
 // What an agent is told about a pack or command it was not granted: what it would be told of one
 // that does not exist (README: "the agent is never told it exists"), so a call cannot probe for
 // them. The audit record keeps the real reason (front.ts records before this), and a person's
-// call through the library is told it.
+// call through the library is told it (unless it passes forModel, as the SDK adapters do: src/lib).
 import { adapterOf } from "../pack/adapters/index";
 import { isGranted } from "../pack/grants";
 import type { Pack, Project } from "../pack/model";

@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openProject, ProjectError, type ConfirmRequest } from "hcpx";
+import { toolResult } from "hcpx/anthropic";
 import { describe, expect, it } from "vitest";
 import { runHcpx } from "../support/hcpx";
 import { probeEnv, SECRET, person, probeProject } from "./support";
@@ -73,6 +74,35 @@ describe("call(): the runtime's gates, in-process", () => {
     expect(await p.call("probe__status", "not an object")).toMatchObject({ ok: false, error: { code: "bad_args" } });
     // the config is read on every call: a grant revoked after openProject() stops working at once
     pp.setAllow(["probe.save"]);
+    expect(await p.call("probe__status", {})).toMatchObject({ ok: false, error: { code: "not_granted" } });
+    expect(pp.calls()).toEqual([]);
+  });
+
+  it("forModel (what the SDK adapters pass): what was not granted is answered as what does not exist, and nothing runs", async () => {
+    const pp = probeProject();
+    const p = await openProject({ cwd: pp.dir, env: probeEnv() });
+    const m = { forModel: true };
+    const said = async (tool: string, input: Record<string, unknown> = {}) => {
+      const env = await p.call(tool, input, m);
+      const text = JSON.stringify(env);
+      expect(text, tool).not.toMatch(/not_granted|hcpx grant/);
+      return env;
+    };
+    // probe.wipe is probe's and not granted: word for word as a command probe does not have
+    const wipe = await said("probe__wipe");
+    expect(wipe).toMatchObject({ ok: false, error: { code: "unknown_verb" } });
+    expect(JSON.stringify(wipe).replace("probe__wipe", "X")).toBe(
+      JSON.stringify(await said("probe__nope")).replace("probe__nope", "X"),
+    );
+    // the anthropic adapter, with a tool_use the model made up: the same answer
+    const r = await toolResult(p, { type: "tool_use", id: "t1", name: "probe__wipe", input: {} });
+    expect(r.is_error).toBe(true);
+    expect(r.content).not.toMatch(/not_granted|hcpx grant/);
+    // a pack none of whose commands is granted is not there at all, its Skill neither
+    pp.setAllow([]);
+    expect(await said("probe__status")).toMatchObject({ ok: false, error: { code: "unknown_pack" } });
+    expect(await said("hcp__read_skill", { pack: "probe" })).toMatchObject({ ok: false });
+    // the person's view (no forModel) still says why
     expect(await p.call("probe__status", {})).toMatchObject({ ok: false, error: { code: "not_granted" } });
     expect(pp.calls()).toEqual([]);
   });

@@ -3,7 +3,8 @@
 //   1. a granted read runs once through the runtime (the bin logs it), its
 //      Binding value in the output comes back as *** and never reaches the model;
 //   2. a grant revoked after openProject(): the SDK still offers the tool, the
-//      call is refused (not_granted) and nothing runs;
+//      call is refused and nothing runs; the model is told of no such tool
+//      (unknown_verb, as hcpx mcp answers an agent), never how to grant it;
 //   3. a confirm-gated write with the model's confirm: true: the person says
 //      no → confirm_declined, nothing runs;
 //   4. the same write again: the person says yes → it runs once;
@@ -66,7 +67,7 @@ function expectLoop(l: Loop): void {
   const results = l.fake.modelRequests[4]!.toolResults.map((r) => envelopeOf(r.output));
   expect(results).toEqual([
     { ok: true, data: { status: "fine", token: "***" } },
-    expect.objectContaining({ ok: false, error: expect.objectContaining({ code: "not_granted" }) }),
+    expect.objectContaining({ ok: false, error: expect.objectContaining({ code: "unknown_verb" }) }),
     expect.objectContaining({ ok: false, error: expect.objectContaining({ code: "confirm_declined" }) }),
     { ok: true, data: { done: "save", args: ["second"] } },
   ]);
