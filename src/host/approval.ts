@@ -39,7 +39,7 @@ import type { Project } from "../pack/model";
 import { readEntry, type Entry } from "../util/fsio";
 import { loadDescriptor, slotField, type Descriptor, type Target } from "./descriptor";
 import { evaluate } from "./health";
-import { expandItems, fill, itemKey, widening } from "./formats/rules";
+import { afterLists, expandItems, fill, itemKey, widening } from "./formats/rules";
 import type { CommandClass } from "./formats/types";
 import { nodeAt, valueAt } from "./jsonedit";
 import { lenientJson } from "./formats/json";
@@ -130,19 +130,31 @@ async function inForce(
   }
   if (!asked) return false;
   // 2. no rule of the person's that lets it run without asking, in any scope's files (user's first: see merged)
-  const merged = new Map<string, { t: Target; value: Record<string, unknown>; show: string }>();
+  const merged = new Map<string, Merged>();
   for (const sc of ["user", "project"] as const) {
     for (const t of d.scopes[sc]?.targets ?? []) {
       if (!t.widens) continue;
       const file = firstFile(t, abs, read);
       if (!file) continue;
       const value = await readAt(file.text, t.format, t.key ?? [], file.show);
-      if (t.widens.order === "last" && t.members) mergeMembers(merged, t, value, file.show, sc === scope);
-      else if (widening(t, value, [cls], { file: file.show, hostName: d.name }).length) return false;
+      if (!(t.widens.order === "last" && t.members)) {
+        if (widening(t, value, [cls], { file: file.show, hostName: d.name }).length) return false;
+        continue;
+      }
+      mergeMembers(merged, t.id, t, value, file.show, sc === scope, false);
+      // the lists the host evaluates after these (opencode's agent.<name>.permission), each merged on its own
+      if (!t.widens.after) continue;
+      const doc = await readAt(file.text, t.format, [], file.show);
+      for (const [at] of afterLists(t, doc)) {
+        const v = await readAt(file.text, t.format, at, file.show); // a duplicate key on the way: not in force
+        mergeMembers(merged, `${t.id}\0${at.join("\0")}`, t, v, file.show, sc === scope, at.join("."));
+      }
     }
   }
-  for (const m of merged.values())
-    if (widening(m.t, m.value, [cls], { file: m.show, hostName: d.name }).length) return false;
+  for (const m of merged.values()) {
+    const o = { file: m.show, hostName: d.name, ...(m.after ? { where: m.after, theirs: true } : {}) };
+    if (widening(m.t, m.value, [cls], o).length) return false;
+  }
   // 3. nothing switches the host's asking off
   const fillVars = (s: string) => s.replaceAll("{root}", project.root).replaceAll("{server}", server);
   // (the host's own settings, where it finds them: a folder its `homes` moves)
@@ -178,22 +190,32 @@ function unreadThere(
  * list across the files: the host merges its user file, then the project's, a key keeping the place
  * it first had and taking the later value (what a JavaScript object does). A rule in one file can so
  * come after hcpx's in another. A decision for every tool (`"permission": "allow"`) is the rule `*`.
- * The served scope's target says which rules are hcpx's.
+ * The served scope's target says which rules are hcpx's; in a list after these (widens.after), none is.
  */
+interface Merged {
+  t: Target;
+  value: Record<string, unknown>;
+  show: string;
+  /** a list hcpx never writes, evaluated after the target's (widens.after): where it is */
+  after: string | false;
+}
+
 function mergeMembers(
-  merged: Map<string, { t: Target; value: Record<string, unknown>; show: string }>,
+  merged: Map<string, Merged>,
+  id: string,
   t: Target,
   value: unknown,
   show: string,
   served: boolean,
+  after: string | false,
 ): void {
   const rules = isObj(value) ? value : typeof value === "string" ? { "*": value } : undefined;
   if (!rules) return;
-  const m = merged.get(t.id) ?? { t, value: {}, show };
+  const m = merged.get(id) ?? { t, value: {}, show, after };
   for (const [k, v] of Object.entries(rules)) m.value[k] = v;
   if (served) m.t = t;
   m.show = m.show === show ? show : `${m.show} + ${show}`;
-  merged.set(t.id, m);
+  merged.set(id, m);
 }
 
 /** The first of a target's files that is there (a target with alternatives: the one the host reads). */

@@ -29,16 +29,11 @@ export type RuleClasses = z.infer<typeof RuleClasses>;
 /**
  * How the host reads its rules, so that `adopt --check` and `doctor` can tell when a rule the
  * person wrote lets a confirm-gated write run without the host asking (a rule hcpx wrote never
- * does). `name`: the host's name for a served tool as its rules match it (`{tool}`, `{server}`
- * filled in); `match`: "exact", "glob" (`*` any characters) or "wildcard" (opencode's: `*`, `?`
- * one character, a trailing " *" optional); `at`: where the rules are inside the value at `key`
- * (an MCP entry's `autoApprove` list); `field`/`decision`: for rules that are objects, the field
- * holding the tool pattern and the path to the decision (members: the name and the value);
- * `allow`: the decisions that run a tool without asking (without it, every rule there allows);
- * `order`: "any" (any allowing rule lets the tool run: an allow-list), "first" (the first rule
- * that matches decides: hcpx's come after the person's) or "last" (the last one decides:
- * opencode's `permission`, the user's file and the project's merged, docs/host-descriptors.md).
- * A host whose ask rule wins over any allow (Claude Code, Gemini CLI, Qwen Code, Devin) needs none.
+ * does): `name` (the host's name for a served tool), `match`, `at`, `field`/`decision`, `allow`,
+ * `order` ("any": an allow-list; "first"/"last": the first/last matching rule decides) and
+ * `after` (with "last": more lists the host evaluates after these, paths from the file's top,
+ * `*` each member). docs/host-descriptors.md says each. A host whose ask rule wins over any allow
+ * (Claude Code, Gemini CLI, Qwen Code, Devin) needs none.
  */
 const WidensSchema = z.strictObject({
   name: z.string().check(z.minLength(1)),
@@ -48,6 +43,7 @@ const WidensSchema = z.strictObject({
   decision: z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1))),
   allow: z.optional(z.array(z.string()).check(z.minLength(1))),
   order: z.enum(["any", "first", "last"]),
+  after: z.optional(z.array(z.array(z.string().check(z.minLength(1))).check(z.minLength(1))).check(z.minLength(1))),
 });
 export type Widens = z.infer<typeof WidensSchema>;
 /** a slot, a fixed `{ value }`, or `{ items }`: a list of rules expanded per granted command (Kiro's and Cline's `autoApprove`) */

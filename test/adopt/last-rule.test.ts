@@ -99,6 +99,32 @@ describe("opencode: the last matching permission rule decides", () => {
   });
 });
 
+describe("opencode: an agent's own permission rules come after the config's", () => {
+  it("agent.<name>.permission allowing the gated write widens, even under hcpx's own key; asking there does not", async () => {
+    const s = scratch();
+    expect((await s.adopt("opencode", "--write")).code).toBe(0);
+    const adopted = s.read("opencode.json");
+    const withAgent = (agent: Record<string, unknown>) => {
+      const doc = parseJsonc(adopted) as Record<string, unknown>;
+      doc.agent = agent;
+      s.write("opencode.json", JSON.stringify(doc, null, 2) + "\n");
+    };
+    for (const [agent, ok] of [
+      [{ build: { permission: { "hcp_*": "allow" } } }, false],
+      // the same key as hcpx's rule: in an agent's list it is the person's, never hcpx's
+      [{ plan: { permission: { hcp_ledger__transfer: "allow" } } }, false],
+      [{ build: { permission: { "hcp_*": "ask" } }, plan: { model: "x" } }, true],
+      [{ build: { permission: { "hcp_transit__*": "allow" } } }, true],
+    ] as const) {
+      withAgent(agent);
+      expect(await inForce(s), JSON.stringify(agent)).toBe(ok);
+      const said = (await widened(s, "opencode")).join("\n");
+      if (ok) expect(said).toBe("");
+      else expect(said).toMatch(/in `agent\.(build|plan)\.permission` lets hcp_ledger__transfer run without asking/);
+    }
+  });
+});
+
 describe("a user-scope server of its own name: the person's rules are read under it", () => {
   it("Amp (user scope, hcp-user): an earlier `mcp__hcp-user__*` allow is named", async () => {
     const s = scratch();

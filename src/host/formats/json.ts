@@ -22,7 +22,7 @@ import type { LedgerEntry } from "../ledger";
 import { checkNesting, parsingDeep } from "../../util/nesting";
 import { lineCol, sha256 } from "../../util/text";
 import { planKeyedEntry, removeKeyedEntry } from "./keyed";
-import { expandItems, fill, isOurs, itemKey, widening } from "./rules";
+import { expandItems, fill, isOurs, itemKey, widening, afterLists } from "./rules";
 import type { CommandClass, FormatHandler, KeyedFormat, RemoveContext, TargetContext, VFile } from "./types";
 
 type Doc = Node | undefined;
@@ -364,10 +364,18 @@ export const jsonFormat: FormatHandler = {
     // sets an entry's own list again, and keeps every rule of the person's in a rules list)
     const texts = [f.orig.kind === "file" ? f.orig.text : null, f.cur].filter((x): x is string => x !== null);
     const seen = new Set<string>();
+    const o = { file: f.show, hostName: ctx.desc.name };
     return texts
-      .flatMap((text) =>
-        widening(t, valueAt(lenientJson(text, f.show), t.key!), ctx.classes, { file: f.show, hostName: ctx.desc.name }),
-      )
+      .flatMap((text) => {
+        const tree = lenientJson(text, f.show);
+        return [
+          ...widening(t, valueAt(tree, t.key!), ctx.classes, o),
+          // the rules the host reads after these (opencode's agent.<name>.permission)
+          ...afterLists(t, valueAt(tree, [])).flatMap(([at, v]) =>
+            widening(t, v, ctx.classes, { ...o, where: at.join("."), theirs: true }),
+          ),
+        ];
+      })
       .filter((p) => !seen.has(p.message) && !!seen.add(p.message));
   },
   remove(e, f, text, ctx) {

@@ -207,12 +207,13 @@ export function widening(
   t: Target,
   value: unknown,
   classes: CommandClass[],
-  o: { file: string; hostName: string },
+  o: { file: string; hostName: string; where?: string; theirs?: boolean },
 ): Problem[] {
   const w = t.widens;
   if (!w) return [];
   const rulesAt = w.at ? at(value, w.at) : value;
-  const own = ownRules(t, classes);
+  // `theirs`: a list hcpx never writes (widens.after): a rule there is the person's, whatever it names
+  const own = o.theirs ? new Set<string>() : ownRules(t, classes);
   // each rule: its tool pattern, whether it runs the tool without asking, whether hcpx wrote it
   type Rule = { pattern: string; allows: boolean; ours: boolean; shown: string };
   const rules: Rule[] = [];
@@ -239,7 +240,7 @@ export function widening(
         shown: `${JSON.stringify(k)}: ${JSON.stringify(d)}`,
       });
   } else return [];
-  const where = [...(t.key ?? []), ...(w.at ?? [])].join(".");
+  const where = o.where ?? [...(t.key ?? []), ...(w.at ?? [])].join(".");
   const out: Problem[] = [];
   const said = new Set<string>();
   // "first" ("last"): the first (last) rule that matches decides; otherwise any rule of the person's that allows it
@@ -270,5 +271,23 @@ export function widening(
       hint: `narrow or remove that rule so that ${name} is asked about (hcpx never changes a rule you wrote), or revoke the grant`,
     });
   }
+  return out;
+}
+
+/**
+ * The rule lists a host evaluates after a target's (`widens.after`, opencode's `agent.<name>.permission`):
+ * each path from the file's top with its `*` steps taken over the members that are there, as
+ * [the path, the value there]. A member that is not an object has no rules below it.
+ */
+export function afterLists(t: Target, doc: unknown): [string[], unknown][] {
+  const out: [string[], unknown][] = [];
+  const walk = (v: unknown, rest: string[], done: string[]): void => {
+    if (!rest.length) return void out.push([done, v]);
+    if (!isObj(v)) return;
+    const [k, ...more] = rest as [string, ...string[]];
+    if (k === "*") for (const m of Object.keys(v)) walk(v[m], more, [...done, m]);
+    else if (Object.hasOwn(v, k)) walk(v[k], more, [...done, k]);
+  };
+  for (const path of t.widens?.after ?? []) walk(doc, path, []);
   return out;
 }
