@@ -621,14 +621,17 @@ export const COMMANDS = {
   },
   log: {
     description:
-      "the audit log: every tool call through `hcpx mcp` (stdio, HTTP) and `hcpx exec`, who, what, the decision and the result",
+      "the audit log: every tool call through `hcpx mcp` (stdio, HTTP) and `hcpx exec`, who, what, the decision and the result; and the refused authentications of `hcpx mcp --http`",
     examples: ["hcpx log --since 1h", "hcpx log --principal alice --pack ledger --json"],
     options: {
       since: {
         flags: "--since <when>",
         description: "only calls since a duration ago (90s, 15m, 2h, 7d, 1w) or an ISO date/time",
       },
-      principal: { flags: "--principal <p>", description: 'only this principal\'s calls ("local": stdio and exec)' },
+      principal: {
+        flags: "--principal <p>",
+        description: 'only this principal\'s calls ("local": stdio and exec; "(unknown)": refused authentications)',
+      },
       pack: { flags: "--pack <id>", description: "only calls of this pack" },
       json: { flags: "--json", description: "print the result envelope" },
     },

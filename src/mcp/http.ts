@@ -14,7 +14,9 @@
 // An open stream (a 2025-era GET, a 2026-07-28 subscriptions/listen) was let
 // in once: at each announcement its token is checked again first, and the
 // stream of one that no longer authenticates (removed, expired) is closed
-// before anything is sent on the streams.
+// before anything is sent on the streams; a JWT's stream is closed when the
+// JWT expires, announcement or not. A refused authentication (401) is told
+// to `refused` (the audit log's folded lines, refusals.ts).
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
@@ -28,7 +30,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { McpFront } from "./front";
 import { buildServer, type InstanceHooks } from "./sdk-server";
-import { challenge, type Authenticator } from "./auth";
+import { challenge, whenExpired, type Authenticator, type AuthRefusal } from "./auth";
 import { DEFAULT_KEEP_ALIVE_TIMEOUT_MS } from "./team-config";
 import { HcpxError } from "../util/errors";
 import { neutralLine } from "../util/neutral";
@@ -51,6 +53,8 @@ export interface HttpOptions {
   path?: string;
   /** absent: no authentication (loopback only) */
   auth?: Authenticator;
+  /** each refused authentication (401), for the audit log (refusals.ts RefusalLog) */
+  refused?: (r: AuthRefusal) => void;
   /** the public URL of the endpoint (default: the listener's own URL) */
   resource?: string;
   /** the JWT issuer, listed as the metadata's authorization server */
@@ -115,9 +119,9 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
       } else if (pathname !== path) response = new Response("not found", { status: 404 });
       else if (!o.auth) response = await serve(req, request, held, undefined);
       else {
-        const who = await authorize(o.auth, o.fronts, request, metaUrl, resourceUrl);
+        const who = await authorize(o.auth, o, request, metaUrl, resourceUrl, req.socket.remoteAddress);
         response = who instanceof Response ? who : await serve(req, request, held, who);
-        if (!(who instanceof Response) && response?.ok) open.watch(res, request, who.clientId);
+        if (!(who instanceof Response) && response?.ok) open.watch(res, request, who.clientId, who.expiresAt);
       }
       // undefined: the client went away before its body was whole; nothing ran, no one to answer
       if (!response) return;
@@ -167,15 +171,20 @@ const isStream = (request: Request) =>
  * The open streams of authenticated requests, each with the Authorization header and the principal it
  * was let in with. recheck() closes each whose token no longer authenticates as its principal (a removed
  * token, an expired JWT, a subject taken off, a principal the server config no longer names): a stream
- * was let in once, and is told nothing more than a new request with its token would be.
+ * was let in once, and is told nothing more than a new request with its token would be. A JWT's stream
+ * is also closed on its own once the JWT expires (`expiresAt`, whenExpired): it holds no slot past it.
  */
 function openStreams(o: HttpOptions) {
-  const open = new Map<ServerResponse, { header: string | null; principal: string }>();
+  const open = new Map<ServerResponse, { header: string | null; principal: string; stop?: () => void }>();
+  const done = (res: ServerResponse) => (open.get(res)?.stop?.(), open.delete(res));
+  const close = (res: ServerResponse) => (done(res), res.destroy());
   return {
-    watch(res: ServerResponse, request: Request, principal: string): void {
-      if (isStream(request)) open.set(res, { header: request.headers.get("authorization"), principal });
+    watch(res: ServerResponse, request: Request, principal: string, expiresAt?: number): void {
+      if (!isStream(request)) return;
+      const stop = expiresAt === undefined ? undefined : whenExpired(expiresAt, () => close(res));
+      open.set(res, { header: request.headers.get("authorization"), principal, stop });
     },
-    done: (res: ServerResponse) => open.delete(res),
+    done,
     /** never rejects: a token that cannot be checked (an error) closes its stream */
     async recheck(): Promise<void> {
       const auth = o.auth;
@@ -185,8 +194,7 @@ function openStreams(o: HttpOptions) {
           const who = await auth.authenticate(s.header).catch(() => undefined);
           const named = o.fronts.get(s.principal) && !o.fronts.removed?.(s.principal);
           if (who?.ok && who.principal === s.principal && named) return;
-          open.delete(res);
-          res.destroy();
+          close(res);
         }),
       );
     },
@@ -265,16 +273,18 @@ function metadataResponse(request: Request, meta: string): Response {
     : new Response("method not allowed", { status: 405, headers: { allow: "GET, HEAD" } });
 }
 
-/** The bearer token → the request's authInfo, or the refusal: 401 (no valid token), 403 (a principal the server config does not name now). */
+/** The bearer token → the request's authInfo, or the refusal: 401 (no valid token; told to `refused`), 403 (a principal the server config does not name now). */
 async function authorize(
   auth: Authenticator,
-  fronts: HttpOptions["fronts"],
+  { fronts, refused }: HttpOptions,
   request: Request,
   metaUrl: string,
   resourceUrl: URL,
+  address: string | undefined,
 ) {
   const who = await auth.authenticate(request.headers.get("authorization"));
   if (!who.ok) {
+    refused?.({ ...who, address, userAgent: request.headers.get("user-agent") });
     // the body is not read: a refused request costs nothing more
     return Response.json(
       { error: who.error, ...(who.description ? { error_description: who.description } : {}) },

@@ -186,11 +186,10 @@ export async function serveHttp(opts: ServeOptions, h: HttpServeOptions): Promis
     let own = resource ?? "";
     // a JWT subject as the server config names it now (team-config.ts liveServerConfig): one taken off a principal is refused
     const subjectOf = (sub: string) => liveCfg!.subject(sub);
-    const lazy = {
+    let inner: import("./auth").Authenticator | undefined;
+    auth = {
       authenticate: (hdr: string | null) => (inner ??= authenticator(cfg, tokens!, own, subjectOf)).authenticate(hdr),
     };
-    let inner: import("./auth").Authenticator | undefined;
-    auth = lazy;
     const l = await listenHttp({
       fronts,
       hooks: live.hooks(),
@@ -198,6 +197,7 @@ export async function serveHttp(opts: ServeOptions, h: HttpServeOptions): Promis
       host: h.host,
       public: h.public,
       auth,
+      refused: (await import("./refusals")).auditedRefusals(log), // each 401 in the audit log, folded
       resource,
       issuer: cfg.jwt?.issuer,
       allowedHosts: cfg.allowedHosts,

@@ -30,6 +30,8 @@ export const PRINCIPAL_RE = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 const ENV_RE = /^[A-Z_][A-Z0-9_]*$/;
 
 const str = () => z.string().check(z.minLength(1));
+/** jwt.max_age_s at most a year: an access token older than that is no bound worth a setting */
+const MAX_AGE_MAX_S = 365 * 24 * 3600;
 const GrantsSchema = z.strictObject({ allow: z.array(str()), deny: z.optional(z.array(str())) });
 const PrincipalSchema = z.strictObject({
   /** JWT subjects (the `principal_claim` of a verified token) that are this principal */
@@ -68,6 +70,8 @@ export const ServerConfigSchema = z.strictObject({
       /** the claim naming the subject (default "sub") */
       principal_claim: z.optional(str()),
       algorithms: z.optional(z.array(str())),
+      /** when set: a token must carry iat and be no older than this (seconds) */
+      max_age_s: z.optional(z.number().check(z.int(), z.gte(1), z.lte(MAX_AGE_MAX_S))),
     }),
   ),
   principals: z.record(z.string(), PrincipalSchema),
@@ -91,7 +95,15 @@ export interface ServerConfig {
   keyEnv?: string;
   spentDir?: string;
   tokensFile: string;
-  jwt?: { issuer: string; jwksUrl: string; audience?: string; claim: string; algorithms?: string[] };
+  jwt?: {
+    issuer: string;
+    jwksUrl: string;
+    audience?: string;
+    claim: string;
+    algorithms?: string[];
+    /** a token older than this (seconds since its iat) is refused */
+    maxAgeS?: number;
+  };
   principals: Map<string, PrincipalSpec>;
   /** JWT subject → principal */
   subjects: Map<string, string>;
@@ -292,6 +304,7 @@ function serverConfig(
             audience: d.jwt.audience,
             claim: d.jwt.principal_claim ?? "sub",
             algorithms: d.jwt.algorithms,
+            ...(d.jwt.max_age_s !== undefined ? { maxAgeS: d.jwt.max_age_s } : {}),
           },
         }
       : {}),

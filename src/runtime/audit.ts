@@ -50,7 +50,9 @@ export type Decision =
   /** refused before running for another reason (bad args, unknown pack or verb, broken pack) */
   | "refused"
   /** the command ran (its result code says how it ended) */
-  | "ran";
+  | "ran"
+  /** `hcpx mcp --http` refused the request's authentication (401): no principal, nothing called; its line is folded (src/mcp/refusals.ts) */
+  | "unauthenticated";
 
 export interface AuditRecord {
   /** ISO 8601 UTC, when the call came in */
@@ -77,6 +79,8 @@ export interface AuditRecord {
   /** "ok", an error code, or "input_required" */
   result: string;
   duration_ms: number;
+  /** a refused authentication (src/mcp/refusals.ts): why, as the 401 said; the client's address ("*": several); how many refusals the line stands for */
+  refused?: { reason: string; address: string; count: number };
 }
 
 /** Where the log is and how it rotates. */

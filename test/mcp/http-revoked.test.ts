@@ -5,7 +5,9 @@
 // loads, is served no tools, no Skills and no prompts, and its tool calls are
 // refused; the log says why once, not on every request. A removed token's open
 // streams (a 2025-era GET, a 2026-07-28 subscriptions/listen) are closed at the
-// next announcement, before it is sent: they are told nothing more.
+// next announcement, before it is sent: they are told nothing more. A JWT's
+// open streams are closed when it expires (exp, or iat + jwt.max_age_s),
+// announcement or not.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -150,6 +152,8 @@ describe("hcpx mcp --http: a principal removed, a server config that no longer l
 interface Stream {
   got: () => string;
   ended: () => boolean;
+  /** when the stream ended (Date.now()), if it did */
+  endedAt: () => number | undefined;
   cancel: () => Promise<void>;
 }
 
@@ -158,6 +162,7 @@ async function streamOf(res: Response): Promise<Stream> {
   const reader = res.body!.getReader();
   let got = "";
   let ended = false;
+  let endedAt: number | undefined;
   void (async () => {
     try {
       for (;;) {
@@ -169,8 +174,9 @@ async function streamOf(res: Response): Promise<Stream> {
       // the server closed the connection
     }
     ended = true;
+    endedAt = Date.now();
   })();
-  return { got: () => got, ended: () => ended, cancel: () => reader.cancel().catch(() => {}) };
+  return { got: () => got, ended: () => ended, endedAt: () => endedAt, cancel: () => reader.cancel().catch(() => {}) };
 }
 
 /** A 2025-era client's GET stream (opened after initialize; served without a session). */
@@ -311,6 +317,49 @@ describe("hcpx mcp --http: the audit record of a call refused by the server conf
       ]);
     } finally {
       await s.stop();
+    }
+  }, 30_000);
+});
+
+describe("hcpx mcp --http: a JWT's open streams", () => {
+  it("are closed when the JWT expires (exp, or iat + jwt.max_age_s, + the 30 s clock tolerance), with no announcement; a longer JWT's stay open", async () => {
+    const iss = await testIssuer();
+    const RESOURCE = "https://mcp.team.test/mcp";
+    const p = teamProject({
+      resource: RESOURCE,
+      jwt: { issuer: iss.issuer, jwks_url: iss.jwksUrl, max_age_s: 600 },
+      principals: { alice: { subjects: ["u-alice"], grants: { allow: ["ledger.*"] } } },
+    });
+    const s = await serve(p, ["--server-config", p.serverConfig], { HCPX_AUDIT_LOG: "off" });
+    const streams: Stream[] = [];
+    try {
+      // expired 27 s ago (or issued 628 s ago, 600 s the most): still taken for about 3 s (the 30 s
+      // clock tolerance), and not a moment longer
+      const now = Math.floor(Date.now() / 1000);
+      const closing = (now - 27 + 30) * 1000;
+      const short = await iss.sign({ sub: "u-alice" }, { aud: RESOURCE, exp: now - 27 });
+      // (jose takes a token exactly max_age_s old: refused from a second later)
+      const aged = await iss.sign({ sub: "u-alice" }, { aud: RESOURCE, iat: now - 628, exp: now + 3600 });
+      const long = await iss.sign({ sub: "u-alice" }, { aud: RESOURCE });
+      const closed = await Promise.all([
+        legacyStream(s.url, short),
+        listenStream(s.url, short),
+        legacyStream(s.url, aged),
+      ]);
+      const kept = await Promise.all([legacyStream(s.url, long), listenStream(s.url, long)]);
+      streams.push(...closed, ...kept);
+      // closed on the token's expiry, not before (nor at once), and not much later
+      expect(await until(() => closed.every((x) => x.ended()), 10_000)).toBe(true);
+      for (const x of closed) expect(x.endedAt()).toBeGreaterThanOrEqual(closing);
+      for (const x of closed) expect(x.endedAt()).toBeLessThan(closing + 2_000);
+      // nothing was announced: the other streams are open and were told nothing
+      expect(kept.map((x) => x.ended())).toEqual([false, false]);
+      expect(kept.map((x) => x.got()).join("")).not.toContain("list_changed");
+      for (const jwt of [short, aged]) expect((await modern(s.url, jwt, "tools/list")).status).toBe(401);
+    } finally {
+      await Promise.all(streams.map((x) => x.cancel()));
+      await s.stop();
+      await iss.close();
     }
   }, 30_000);
 });

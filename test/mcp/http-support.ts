@@ -190,8 +190,11 @@ export async function modern(
 export async function testIssuer(): Promise<{
   issuer: string;
   jwksUrl: string;
-  /** `exp: null`: a token without an expiry */
-  sign: (claims: Record<string, unknown>, opts?: { exp?: number | string | null; aud?: string }) => Promise<string>;
+  /** `exp: null`: a token without an expiry; `iat: null`: without an issue time; `typ`: the header's type (default none) */
+  sign: (
+    claims: Record<string, unknown>,
+    opts?: { exp?: number | string | null; aud?: string; iat?: number | null; typ?: string },
+  ) => Promise<string>;
   close: () => Promise<void>;
 }> {
   const { privateKey, publicKey } = await generateKeyPair("ES256");
@@ -211,7 +214,10 @@ export async function testIssuer(): Promise<{
     issuer,
     jwksUrl: `${issuer}/jwks.json`,
     sign: async (claims, o = {}) => {
-      const j = new SignJWT(claims).setProtectedHeader({ alg: "ES256", kid: "k1" }).setIssuer(issuer).setIssuedAt();
+      const j = new SignJWT(claims)
+        .setProtectedHeader({ alg: "ES256", kid: "k1", ...(o.typ !== undefined ? { typ: o.typ } : {}) })
+        .setIssuer(issuer);
+      if (o.iat !== null) j.setIssuedAt(o.iat);
       if (o.aud) j.setAudience(o.aud);
       if (o.exp !== null) j.setExpirationTime(o.exp ?? "5m");
       return j.sign(privateKey);

@@ -54,9 +54,14 @@ function isRecord(v: unknown): v is AuditRecord {
     STRINGS.every((k) => typeof v[k] === "string") &&
     OPTIONAL_STRINGS.every((k) => v[k] === undefined || typeof v[k] === "string") &&
     typeof v.duration_ms === "number" &&
+    (v.refused === undefined || isRefused(v.refused)) &&
     (v.confirm === undefined || (isObject(v.confirm) && typeof v.confirm.answer === "string"))
   );
 }
+
+/** A refused authentication's part of its record (src/mcp/refusals.ts). */
+const isRefused = (v: unknown) =>
+  isObject(v) && typeof v.reason === "string" && typeof v.address === "string" && typeof v.count === "number";
 
 export async function run(opts: LogOptions): Promise<number> {
   const out = makeOut(opts);
@@ -108,6 +113,7 @@ function parsed(line: string): AuditRecord | undefined {
 
 function human(records: AuditRecord[], skipped: number, file: string, files: number): string {
   const lines = records.map((r) => {
+    if (r.decision === "unauthenticated") return refusalLine(r);
     const what = r.pack ? `${r.pack}.${r.verb ?? r.tool}` : r.tool;
     const confirm = r.confirm ? ` (confirm: ${r.confirm.answer})` : "";
     const who = `${r.principal}${r.client ? `/${r.client}` : ""}${r.host ? `@${r.host}` : ""}`;
@@ -120,4 +126,12 @@ function human(records: AuditRecord[], skipped: number, file: string, files: num
   const none = files === 0 ? `no audit log yet at ${display(file)}` : `no record matches (${display(file)})`;
   const tail = skipped ? `\n${skipped} line(s) skipped (being written, or not a record)` : "";
   return (lines.length ? lines.join("\n") : none) + tail;
+}
+
+/** A refused authentication of `hcpx mcp --http` (src/mcp/refusals.ts): no principal, no tool; why, from where, how many. */
+function refusalLine(r: AuditRecord): string {
+  const who = `${r.principal}${r.client ? `/${r.client}` : ""}`;
+  const f = r.refused ?? { reason: "?", address: "?", count: 1 };
+  const times = f.count > 1 ? `, ${f.count} times` : "";
+  return neutralLine(`${r.time} ${r.via} ${who} ${r.decision} ${r.result} (${f.reason}) from ${f.address}${times}`);
 }
