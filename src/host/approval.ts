@@ -90,6 +90,8 @@ interface Where {
   env?: NodeJS.ProcessEnv;
   /** the folder the host started the server in (default: this process's working directory) */
   cwd?: string;
+  /** the folder system files (/etc/…) are read below: a test's scratch "/" (`hcpx mcp` never sets it) */
+  system?: string;
 }
 
 /** The scope this server serves: the user config (adopt's user entry passes it with --config), else the project's. */
@@ -114,7 +116,7 @@ async function inForce(
   // each file read once in this check: the entry, its ask rules and the widenings are often one file
   const read = readsOnce();
   // the host's files where the host reads them (its homes, moved or not), or: hcpx cannot tell → not in force
-  const abs = await hostPaths(d, scope, project.root, where.home ?? homedir(), where.env ?? process.env, read);
+  const abs = await hostPaths(d, scope, { ...where, root: project.root }, read);
   if (!abs) return false;
   // 0. nothing the host merges over its files that hcpx does not read (gate.unread): a rule there may widen
   if (unreadThere(d, scope, abs, read, where)) return false;
@@ -181,7 +183,9 @@ function unreadThere(
   }
   const env = where.env ?? process.env;
   const here =
-    scope === "user" ? pathResolver(d, { root: where.cwd ?? process.cwd(), home: where.home ?? homedir(), env }) : abs;
+    scope === "user"
+      ? pathResolver(d, { root: where.cwd ?? process.cwd(), home: where.home ?? homedir(), env, system: where.system })
+      : abs;
   return unreadLayers(d, scope, { env, abs: here, read: files, server: true }).length > 0;
 }
 
@@ -293,14 +297,13 @@ function holds(ask: Ask, value: unknown, cls: CommandClass): boolean {
 async function hostPaths(
   d: Descriptor,
   scope: Scope,
-  root: string,
-  home: string,
-  env: NodeJS.ProcessEnv,
+  where: Where & { root: string },
   read: (file: string) => Entry,
 ): Promise<((p: string) => string) | undefined> {
+  const env = where.env ?? process.env;
   const vars = homeVariables(d);
   if (vars.some((v) => env[v] && !isAbsolute(env[v]))) return undefined;
-  const abs = pathResolver(d, { root, home, env });
+  const abs = pathResolver(d, { root: where.root, home: where.home ?? homedir(), env, system: where.system });
   const forwarded = new Set<string>();
   for (const t of d.scopes[scope]?.targets ?? []) {
     if (!t.entry || !t.key) continue;

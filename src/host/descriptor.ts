@@ -186,10 +186,11 @@ export function loadDescriptor(name: string): Descriptor {
   }
   for (const [i, h] of (d.gate?.inForce ?? []).entries())
     for (const p of Array.isArray(h.path) ? h.path : [h.path])
-      if (p.startsWith("/") || p.split("/").includes(".."))
+      // absolute: a managed or system file the host reads (/etc/claude-code/managed-settings.json)
+      if (p.split("/").includes(".."))
         throw new HcpxError({
           code: "bad_descriptor",
-          message: `gate.inForce path '${p}' must be relative to the project or start with ~/`,
+          message: `gate.inForce path '${p}' must not go up (..): the project's, ~/…, or absolute`,
           file: doc.file,
           path: `gate.inForce[${i}].path`,
         });

@@ -155,13 +155,14 @@ function checkCommand(argv: string[], k: CommandContext): void {
  */
 export async function widenedBySettings(
   hosts: string[],
-  o: { scope: Scope; root: string; home: string; env?: NodeJS.ProcessEnv },
+  o: { scope: Scope; root: string; home: string; env?: NodeJS.ProcessEnv; system?: string },
 ): Promise<Problem[]> {
   const out: Problem[] = [];
   for (const host of hosts) {
     const d = loadDescriptor(host);
     const env = o.env ?? process.env;
-    const abs = pathResolver(d, { root: o.root, home: o.home, env });
+    // (`system`: a test's scratch "/", below which the managed files in /etc are read)
+    const abs = pathResolver(d, { root: o.root, home: o.home, env, system: o.system });
     const server = d.servers?.[o.scope] ?? d.server ?? "hcp";
     const fill = (s: string) => s.replaceAll("{root}", o.root).replaceAll("{server}", server);
     const said = homeText(d, o.home, env);

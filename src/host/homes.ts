@@ -69,12 +69,20 @@ export function homePath(
   return { abs: p === "~" ? home : joinIn(home, p.slice(2)) };
 }
 
-/** `homePath` for a descriptor path, a project path joined to `root`. */
+/**
+ * `homePath` for a descriptor path, a project path joined to `root`, an absolute one (a managed or
+ * system file: /etc/claude-code/…) as it is — below `system` only where a test puts its scratch "/".
+ */
 export function pathResolver(
   d: Descriptor,
-  o: { root: string; home: string; env: NodeJS.ProcessEnv },
+  o: { root: string; home: string; env: NodeJS.ProcessEnv; system?: string },
 ): (p: string) => string {
-  return (p) => homePath(d, p, o.home, o.env)?.abs ?? joinIn(o.root, p);
+  return (p) =>
+    isAbsolute(p)
+      ? o.system === undefined
+        ? p
+        : joinIn(o.system, p.slice(1))
+      : (homePath(d, p, o.home, o.env)?.abs ?? joinIn(o.root, p));
 }
 
 function notAbsolute(d: Descriptor, variable: string, value: string): HcpxError {

@@ -8,7 +8,6 @@
 // pass to its servers (`hidden`: Kilo deletes KILO_CONFIG, KILO_CONFIG_CONTENT and KILO_CONFIG_DIR
 // from their environment) cannot be seen by the server at all: there it is never in force.
 import { lstatSync } from "node:fs";
-import { isAbsolute } from "node:path";
 import type { Descriptor } from "./descriptor";
 import type { Scope } from "./adopt-types";
 import { readEntry } from "../util/fsio";
@@ -49,7 +48,7 @@ export function unreadLayers(
       if (item.hidden && o.server) out.push({ item, shown: `$${item.env}`, unknown: true });
       else if (o.env[item.env]) out.push({ item, shown: `$${item.env}` });
     } else if (item.path !== undefined) {
-      const file = isAbsolute(item.path) ? item.path : o.abs(item.path);
+      const file = o.abs(item.path); // an absolute path too (pathResolver: /etc/…, below a test's scratch "/")
       if (!o.read.has(file) && there(file)) out.push({ item, shown: item.path });
     }
   }
