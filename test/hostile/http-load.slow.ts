@@ -81,11 +81,20 @@ describe.skipIf(!h.nginxBinary())("hcpx mcp --http under load, three instances b
     expect(steady.non2xx, ng.errorLog()).toBe(0);
     expect(steady.errors + steady.timeouts).toBe(0);
     // the three instances append to one audit log at once: one whole record per call, none torn or lost
-    const lines = auditLines();
+    type Line = { verb?: string; decision: string; refused?: { count: number } };
+    const all = auditLines()
+      .slice(before)
+      .map((l) => JSON.parse(l) as Line);
+    const lines = all.filter((r) => r.decision !== "unauthenticated");
     // (autocannon counts the calls answered within its time; the up to 8 still in flight when it stops are served and recorded too)
-    expect(lines.length - before).toBeGreaterThanOrEqual(steady.total);
-    expect(lines.length - before).toBeLessThanOrEqual(steady.total + 8);
-    for (const l of lines) expect((JSON.parse(l) as { via: string; verb: string }).verb).toBe("ping");
+    expect(lines.length).toBeGreaterThanOrEqual(steady.total);
+    expect(lines.length).toBeLessThanOrEqual(steady.total + 8);
+    for (const r of lines) expect(r.verb).toBe("ping");
+    // the refused requests are on record too, folded (src/mcp/refusals.ts): their counts add up to them
+    const refusedCount = all.reduce((n, r) => n + (r.refused?.count ?? 0), 0);
+    expect(refusedCount).toBeGreaterThanOrEqual(refused.total);
+    expect(refusedCount).toBeLessThanOrEqual(refused.total + 1);
+    expect(all.length - lines.length).toBeLessThan(refused.total);
 
     // 2. one instance killed mid-run
     const statuses: { at: number; status: number }[] = [];
