@@ -6,13 +6,16 @@
 // rows are a draft the person reviews, and lint warns until they have.
 import { bidiEscaped } from "../util/bidi";
 import { codeSpan, firstSentence, oneLine } from "../util/prose";
-import { ARG_NAME_RE, VERB_KEY_RE } from "../pack/schema";
+import { ARG_NAME_RE } from "../pack/schema";
 import { isObj } from "../util/is";
 import { defaultProblem } from "../pack/arg-rules";
 import { destructiveWords, writeNameWords } from "../pack/destructive";
 import { RESERVED_KEYS } from "../pack/validate";
+import { fittedVerb, verbFromTool } from "./verbs";
 
 type Json = Record<string, unknown>;
+
+export { verbFromTool };
 
 export interface McpToolInfo {
   name: string;
@@ -67,21 +70,6 @@ export interface McpDraft {
   /** a remote server (then bin and args are unused) and its headers (a credential only as a Binding reference) */
   url?: string;
   headers?: Record<string, string | { env: string; scheme?: string }>;
-}
-
-/** A tool name → a verb_key: lower-case words, `-` and `_` kept, other characters → `_`. */
-export function verbFromTool(name: string): string | undefined {
-  const v = name
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .toLowerCase()
-    .replace(/[^a-z0-9_.-]+/g, "_")
-    .replace(/\.+/g, ".")
-    .split(".")
-    .map((seg) => seg.replace(/^[_-]+|[_-]+$/g, ""))
-    .filter(Boolean)
-    .map((seg) => (/^[a-z]/.test(seg) ? seg : `t${seg}`))
-    .join(".");
-  return v && VERB_KEY_RE.test(v) ? v : undefined;
 }
 
 function argFrom(schema: unknown): DraftArg {
@@ -217,19 +205,13 @@ export function draftFromTools(
       notes.push(`tool '${t.name}': its name gives no verb_key${verb ? " hcpx can use" : ""}; left out`);
       continue;
     }
-    // taken: the verb, or the host tool name it makes (dots become `_`: `a.b` and `a_b` meet as `<pack>__a_b`)
-    const taken = (v: string) => used.has(v) || usedTool.has(v.replace(/\./g, "_"));
-    if (taken(verb)) {
-      let n = 2;
-      while (taken(`${verb}-${n}`)) n++;
-      notes.push(`tool '${t.name}': verb_key '${verb}' was taken, named '${verb}-${n}'`);
-      verb = `${verb}-${n}`;
-    }
     const { args, bad } = argsFromSchema(t.inputSchema);
     if (bad !== undefined) {
       notes.push(`tool '${t.name}': its argument '${bad}' cannot be an hcpx argument name; left out`);
       continue;
     }
+    // taken: the verb, or the host tool name it makes (dots become `_`: `a.b` and `a_b` meet as `<pack>__a_b`)
+    verb = fittedVerb(verb, t.name, opts.id, (v) => used.has(v) || usedTool.has(v.replace(/\./g, "_")), notes);
     used.add(verb);
     usedTool.add(verb.replace(/\./g, "_"));
     const summary =
