@@ -126,7 +126,13 @@ export function tokenAuth(project) {
   const state = join(project.dir, "state");
   mkdirSync(state, { recursive: true });
   const serverConfig = join(project.dir, "server.json5");
-  writeFileSync(serverConfig, JSON.stringify({ principals: { bench: { grants: { allow: ["calc.*"] } } } }, null, 2));
+  // every call of the load runs, whatever BENCH_HTTP_CONNECTIONS (the default limit is 16 calls at once per
+  // principal): the rows count calls answered, never refusals (too_many_calls, also a 200)
+  const server = {
+    limits: { max_calls_per_principal: 1024 },
+    principals: { bench: { grants: { allow: ["calc.*"] } } },
+  };
+  writeFileSync(serverConfig, JSON.stringify(server, null, 2));
   const env = { XDG_STATE_HOME: state };
   const r = spawnSync(process.execPath, [HCPX, "token", "add", "bench", "--server-config", serverConfig, "--json"], {
     cwd: project.dir,

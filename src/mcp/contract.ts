@@ -99,6 +99,12 @@ export interface FrontOptions {
    * Read per call, reused while `file` is unchanged (its stamp joins the project's).
    */
   livePrincipal?: { file: string; get(): FrontPrincipal };
+  /**
+   * `hcpx mcp --http --server-config`: the tool calls this front (its one principal) runs at once
+   * (limits.max_calls_per_principal); one more is refused before anything is read (too_many_calls).
+   * Absent: unbounded (stdio, --no-auth, the library: one user).
+   */
+  maxCalls?: number;
 }
 
 export interface FrontPrincipal {

@@ -60,9 +60,13 @@ export class McpFront extends ViewCache {
   private readonly via: "stdio" | "http" | "library";
   private readonly host?: string;
   private readonly audit: (rec: AuditRecord) => void | Promise<void>;
+  /** the calls it runs at most at once (HTTP: one front is one principal's), and those it runs now */
+  private readonly maxCalls: number;
+  private running = 0;
 
   constructor(opts: FrontOptions) {
     super(opts);
+    this.maxCalls = opts.maxCalls ?? Infinity;
     this.states = opts.states ?? new ConfirmStates();
     this.hostApproval = opts.hostApproval;
     this.via = opts.via ?? "stdio";
@@ -91,13 +95,21 @@ export class McpFront extends ViewCache {
     let out: Answer | undefined;
     let thrown: unknown;
     let failed = false;
+    // over its principal's limit: refused before anything is read, and counted only while it runs
+    const over = this.running >= this.maxCalls;
+    if (!over) this.running++;
     try {
-      out = nestedDeeper(input, MAX_INPUT_NESTING)
-        ? tooDeep(trace)
-        : await this.callTraced(name, input, ctx, trace, onChanged);
+      out = over
+        ? tooManyCalls(this.maxCalls, ctx.principal)
+        : nestedDeeper(input, MAX_INPUT_NESTING)
+          ? tooDeep(trace)
+          : await this.callTraced(name, input, ctx, trace, onChanged);
     } catch (e) {
       failed = true;
       thrown = e;
+    } finally {
+      // however it ended (an answer, a failure, a cancel, the client gone: its signal stopped the bin)
+      if (!over) this.running--;
     }
     // answered once its record is written (the writer groups the records of one event-loop turn)
     await this.record(name, input, ctx, trace, t0, out, thrown);
@@ -298,6 +310,19 @@ function tooDeep(trace: Trace): ToolResult {
     failure("bad_args", `the tool input is nested deeper than ${MAX_INPUT_NESTING} levels; nothing was run`, {
       hint: "nest the args less deeply",
     }),
+  );
+}
+
+/** The refusal of a call over its principal's limit of calls at once (limits.max_calls_per_principal); nothing was read or run. */
+function tooManyCalls(max: number, principal = "local"): ToolResult {
+  return toResult(
+    failure(
+      "too_many_calls",
+      `principal '${principal}' has ${max} tool calls running, its limit (limits.max_calls_per_principal = ${max}); nothing was run`,
+      {
+        hint: "wait for one of them to finish, then call again; the server's admin can raise limits.max_calls_per_principal (docs/http.md)",
+      },
+    ),
   );
 }
 

@@ -77,8 +77,17 @@ function bodyOf(req: IncomingMessage, max: number): Promise<Uint8Array | undefin
   });
 }
 
-/** `target`: targetOf(req)'s, which also checked the Host header (a malformed one makes new Request throw). */
-export function toRequest(req: IncomingMessage, host: string, target: RequestTarget, withBody = true): Request {
+/**
+ * `target`: targetOf(req)'s, which also checked the Host header (a malformed one makes new Request throw).
+ * `signal`: the request's (cancelledOnClose), for the SDK to stop the call when it aborts.
+ */
+export function toRequest(
+  req: IncomingMessage,
+  host: string,
+  target: RequestTarget,
+  withBody = true,
+  signal?: AbortSignal,
+): Request {
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined) continue;
@@ -97,15 +106,34 @@ export function toRequest(req: IncomingMessage, host: string, target: RequestTar
   }
   const method = req.method ?? "GET";
   const hasBody = withBody && method !== "GET" && method !== "HEAD";
-  // no signal of its own: a request that goes away before its body is whole errors the body's
-  // stream (Node emits ECONNRESET "aborted" on req), so the SDK's read of it fails and nothing
-  // runs; one that goes away later cancels the response's stream (send). (An AbortController
-  // here, aborted only in the first case, was a signal and its listener on every request.)
+  // no signal of its own but a 2026-07-28 tools/call's (cancelledOnClose): a request that goes away
+  // before its body is whole errors the body's stream (Node emits ECONNRESET "aborted" on req), so
+  // the SDK's read of it fails and nothing runs; one that goes away later cancels the response's
+  // stream (send). (An AbortController on every request, aborted only in the first case, was a
+  // signal and its listener on every request.)
   return new Request(`http://${req.headers.host ?? host}${target.rest}`, {
     method,
     headers,
     ...(hasBody ? { body: streamOf(req), duplex: "half" } : {}),
+    ...(signal ? { signal } : {}),
   } as RequestInit);
+}
+
+/**
+ * A 2026-07-28 tools/call (its Mcp-Method header, which the SDK checks against the body): a signal
+ * aborted when the client goes away before its answer is whole. That is the 2026-07-28 cancel (the
+ * client aborts its request): the SDK closes the call's transport, which aborts the call, whose bin is
+ * stopped. Its answer is one JSON body written at the end, so nothing else would notice before the
+ * bin ends (a 2025-era call's answer is a stream from the start: send() cancels it). Anything else:
+ * undefined, nothing added to the request's way.
+ */
+export function cancelledOnClose(req: IncomingMessage, res: ServerResponse): AbortSignal | undefined {
+  if (req.headers["mcp-method"] !== "tools/call") return undefined;
+  const ac = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) ac.abort(new Error("the client went away before the call's answer"));
+  });
+  return ac.signal;
 }
 
 /** The request's body: errored when the request goes away before its end (ECONNRESET "aborted"). */

@@ -7,9 +7,10 @@
 // Every request, in this order: the Host and Origin checks (DNS rebinding);
 // the Protected Resource Metadata (RFC 9728) for anyone; then the bearer
 // token â†’ a principal (auth.ts), or 401 with WWW-Authenticate naming the
-// metadata (a principal the server config does not name now: 403); then the
+// metadata (a principal the server config does not name now: 403); a stream
+// over its principal's own limit: 429 (principal-streams.ts); then the
 // SDK handler, whose server instance serves that principal's front alone (its
-// grants, its confirm). The body is bounded
+// grants, its confirm, its limit of calls at once). The body is bounded
 // (413 from the SDK) and the request must arrive in time (408 from Node).
 // An open stream (a 2025-era GET, a 2026-07-28 subscriptions/listen) was let
 // in once: at each announcement its token is checked again first, and the
@@ -31,10 +32,11 @@ import {
 import type { McpFront } from "./front";
 import { buildServer, type InstanceHooks } from "./sdk-server";
 import { challenge, whenExpired, type Authenticator, type AuthRefusal } from "./auth";
-import { DEFAULT_KEEP_ALIVE_TIMEOUT_MS } from "./team-config";
+import { DEFAULT_KEEP_ALIVE_TIMEOUT_MS, MAX_STREAMS } from "./team-config";
 import { HcpxError } from "../util/errors";
 import { neutralLine } from "../util/neutral";
-import { postParsed, send, targetOf, toRequest } from "./http-bridge";
+import { cancelledOnClose, postParsed, send, targetOf, toRequest } from "./http-bridge";
+import { principalStreams, type PrincipalStreams } from "./principal-streams";
 
 export interface HttpOptions {
   /** the front of each principal (undefined: the server config does not name it now); with `auth` absent (--no-auth, loopback only) the one front under "local" */
@@ -65,6 +67,8 @@ export interface HttpOptions {
   requestTimeoutMs?: number;
   /** how long an idle connection stays open (default 65 s: longer than a proxy's idle upstream connections) */
   keepAliveTimeoutMs?: number;
+  /** one principal's open streams (both eras) at once; more: 429 (absent: only the server's own bound, MAX_STREAMS) */
+  maxStreamsPerPrincipal?: number;
 }
 
 export interface HttpListener {
@@ -82,8 +86,6 @@ const logLine = (m: string) => neutralLine(m.length > 500 ? `${m.slice(0, 500)}â
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 export const isLoopback = (h: string) => LOOPBACK.has(h) || /^127\.\d+\.\d+\.\d+$/.test(h);
 const PRM = "/.well-known/oauth-protected-resource";
-/** open 2025-era GET streams at once (the SDK's default bound for subscriptions/listen streams) */
-const MAX_STREAMS = 1024;
 
 export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
   const host = o.host ?? "127.0.0.1";
@@ -94,6 +96,7 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
   const handler = createMcpHandler(instance, {
     onerror: (e) => o.hooks.log(`http: ${logLine(e.message)}`),
     maxRequestBodySize: maxBody,
+    maxSubscriptions: MAX_STREAMS, // the whole server's; each principal's are bounded before (principal-streams.ts)
   });
   let allowed = localhostAllowedHostnames();
   const server = nodeServer(o, (req, res) => void handle(req, res));
@@ -110,17 +113,17 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
       const pathname = target.pathname;
       // a POST to the endpoint: its body is read here once the request is let in (post())
       const held = req.method === "POST" && pathname === path;
-      const request = toRequest(req, host, target, !held);
+      const request = toRequest(req, host, target, !held, held ? cancelledOnClose(req, res) : undefined);
       const guard = hostHeaderValidationResponse(request, allowed) ?? originValidationResponse(request, allowed);
       let response: Response | undefined;
       if (guard) response = guard;
       else if (pathname === PRM || pathname === PRM + path || pathname === PRM + resourceUrl.pathname) {
         response = metadataResponse(request, meta);
       } else if (pathname !== path) response = new Response("not found", { status: 404 });
-      else if (!o.auth) response = await serve(req, request, held, undefined);
+      else if (!o.auth) response = await serve(req, res, request, held, undefined);
       else {
         const who = await authorize(o.auth, o, request, metaUrl, resourceUrl, req.socket.remoteAddress);
-        response = who instanceof Response ? who : await serve(req, request, held, who);
+        response = who instanceof Response ? who : await serve(req, res, request, held, who);
         if (!(who instanceof Response) && response?.ok) open.watch(res, request, who.clientId, who.expiresAt);
       }
       // undefined: the client went away before its body was whole; nothing ran, no one to answer
@@ -136,7 +139,7 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
   }
 
   const { legacyStream, streamEnded, legacy } = legacyStreams(instance);
-  const serve = endpointOf(handler, maxBody, legacyStream);
+  const serve = endpointOf(handler, maxBody, legacyStream, principalStreams(o.maxStreamsPerPrincipal));
   const open = openStreams(o);
 
   await new Promise<void>((ok, fail) => {
@@ -331,20 +334,23 @@ function instanceOf(o: HttpOptions) {
 }
 
 /**
- * The endpoint's answer to a request let in (allowed Host, authenticated): a GET is a legacy stream;
- * a POST its body read here (postParsed); undefined when the client went away before its body was whole.
+ * The endpoint's answer to a request let in (allowed Host, authenticated): a stream over its principal's
+ * limit is 429 (principal-streams.ts); a GET is a legacy stream; a POST its body read here (postParsed);
+ * undefined when the client went away before its body was whole.
  */
 function endpointOf(
   handler: ReturnType<typeof createMcpHandler>,
   maxBody: number,
   legacyStream: (request: Request, authInfo: AuthInfo | undefined) => Promise<Response>,
+  streams: PrincipalStreams,
 ) {
-  return (req: IncomingMessage, request: Request, held: boolean, who: AuthInfo | undefined) =>
-    request.method === "GET"
+  return (req: IncomingMessage, res: ServerResponse, request: Request, held: boolean, who?: AuthInfo) =>
+    (who && isStream(request) ? streams.take(who.clientId, res) : undefined) ??
+    (request.method === "GET"
       ? legacyStream(request, who)
       : held
         ? postParsed(handler, maxBody, req, request, who)
-        : handler.fetch(request, who ? { authInfo: who } : undefined);
+        : handler.fetch(request, who ? { authInfo: who } : undefined));
 }
 
 type Instance = (ctx: {
@@ -366,7 +372,7 @@ function legacyStreams(instance: Instance) {
     request: Request,
     authInfo: { extra?: Record<string, unknown> } | undefined,
   ): Promise<Response> {
-    // bounded like the SDK's subscriptions/listen streams (maxSubscriptions)
+    // the whole server's, like the SDK's listen streams (maxSubscriptions); each principal's: principal-streams.ts
     if (streams >= MAX_STREAMS)
       return Response.json(
         { jsonrpc: "2.0", id: null, error: { code: -32603, message: `too many open streams (${MAX_STREAMS})` } },

@@ -155,6 +155,7 @@ export async function serveHttp(opts: ServeOptions, h: HttpServeOptions): Promis
     states,
     via: "http" as const,
     validationCache: true,
+    maxCalls: cfg?.maxCallsPerPrincipal,
   };
   const byId = new Map<string, McpFront>();
   /** every front made (the watcher refreshes each); one is added when a principal added to the server config first calls */
@@ -204,15 +205,11 @@ export async function serveHttp(opts: ServeOptions, h: HttpServeOptions): Promis
       maxBodyBytes: cfg.maxBodyBytes,
       requestTimeoutMs: cfg.requestTimeoutMs,
       keepAliveTimeoutMs: cfg.keepAliveTimeoutMs,
+      maxStreamsPerPrincipal: cfg.maxStreamsPerPrincipal,
     });
     own = l.resource;
-    return started(
-      l,
-      all,
-      live,
-      opts,
-      `${cfg.principals.size} principal(s), ${tokens!().size} token(s)${cfg.jwt ? `, JWTs from ${cfg.jwt.issuer}` : ""}`,
-    );
+    const who = `${cfg.principals.size} principal(s), ${tokens!().size} token(s)${cfg.jwt ? `, JWTs from ${cfg.jwt.issuer}` : ""}`;
+    return started(l, all, live, opts, who);
   }
   const l = await listenHttp({ fronts, hooks: live.hooks(), port: h.port, host: h.host, public: h.public });
   return started(l, all, live, opts, "NO AUTHENTICATION (--no-auth, loopback only)");

@@ -29,6 +29,9 @@ import { Stamped, stampOf } from "./stamp";
 export const PRINCIPAL_RE = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 const ENV_RE = /^[A-Z_][A-Z0-9_]*$/;
 
+/** Open streams of the whole server at once, each era's (src/mcp/http.ts; the SDK's default maxSubscriptions). */
+export const MAX_STREAMS = 1024;
+
 const str = () => z.string().check(z.minLength(1));
 /** jwt.max_age_s at most a year: an access token older than that is no bound worth a setting */
 const MAX_AGE_MAX_S = 365 * 24 * 3600;
@@ -51,6 +54,10 @@ export const ServerConfigSchema = z.strictObject({
       request_timeout_ms: z.optional(z.number().check(z.int(), z.gte(100), z.lte(600_000))),
       /** how long an idle connection is kept open: longer than the proxy keeps its idle upstream connections */
       keep_alive_timeout_ms: z.optional(z.number().check(z.int(), z.gte(1000), z.lte(3_600_000))),
+      /** open streams (2025-era GET, 2026-07-28 subscriptions/listen) of one principal at once: at most the server's own bound */
+      max_streams_per_principal: z.optional(z.number().check(z.int(), z.gte(1), z.lte(MAX_STREAMS))),
+      /** tool calls of one principal running at once */
+      max_calls_per_principal: z.optional(z.number().check(z.int(), z.gte(1), z.lte(1024))),
     }),
   ),
   request_state: z.optional(
@@ -91,6 +98,10 @@ export interface ServerConfig {
   maxBodyBytes: number;
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  /** one principal's open streams at once (over: 429) */
+  maxStreamsPerPrincipal: number;
+  /** one principal's tool calls running at once (over: refused, too_many_calls) */
+  maxCallsPerPrincipal: number;
   keyFile?: string;
   keyEnv?: string;
   spentDir?: string;
@@ -119,6 +130,18 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
  * closes it: a reset, and a POST that nginx does not retry (docs/http.md).
  */
 export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 65_000;
+/**
+ * One principal's open streams at once (docs/http.md, "Per-principal limits"): a client keeps one
+ * (a GET or a subscriptions/listen) and two for a moment while it reconnects, so 32 is a person's
+ * many agents and windows; and 32 principals at their limit still fit under the server's MAX_STREAMS.
+ */
+export const DEFAULT_MAX_STREAMS_PER_PRINCIPAL = 32;
+/**
+ * One principal's tool calls running at once, each of which may start a process: an agent calls a
+ * few tools in parallel, so 16 is several agents of one person at full speed, while one principal
+ * can keep no more than 16 processes of the server's machine busy.
+ */
+export const DEFAULT_MAX_CALLS_PER_PRINCIPAL = 16;
 
 /** `$XDG_STATE_HOME/hcpx` or `~/.local/state/hcpx`, with the base its writes are guarded by. */
 export function stateDir(): { dir: string; base: Base } {
@@ -292,6 +315,8 @@ function serverConfig(
     maxBodyBytes: d.limits?.max_body_bytes ?? DEFAULT_MAX_BODY,
     requestTimeoutMs: d.limits?.request_timeout_ms ?? DEFAULT_REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: d.limits?.keep_alive_timeout_ms ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+    maxStreamsPerPrincipal: d.limits?.max_streams_per_principal ?? DEFAULT_MAX_STREAMS_PER_PRINCIPAL,
+    maxCallsPerPrincipal: d.limits?.max_calls_per_principal ?? DEFAULT_MAX_CALLS_PER_PRINCIPAL,
     keyFile: rel(d.request_state?.key_file),
     keyEnv: d.request_state?.key_env,
     spentDir: rel(d.request_state?.spent_dir),

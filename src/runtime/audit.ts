@@ -230,16 +230,8 @@ export function decisionOf(result: string): Decision {
 
 /** Result codes of a call refused before anything ran. */
 const PRE_RUN = new Set([
-  "bad_args",
-  "unknown_verb",
-  "unknown_pack",
-  "bad_pack",
-  "duplicate_pack",
-  "no_config",
-  "config_error",
-  "sandbox_unavailable",
-  "tool_changed",
-  "internal",
+  ...["bad_args", "unknown_verb", "unknown_pack", "bad_pack", "duplicate_pack", "no_config", "config_error"],
+  ...["sandbox_unavailable", "tool_changed", "too_many_calls", "internal"],
 ]);
 
 /**

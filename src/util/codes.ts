@@ -42,6 +42,9 @@ export const ERRORS = {
   mcp_error: { hint: "the MCP server failed the call: its stderr (stderr_tail) says why" },
   tool_error: { hint: "the MCP tool answered with an error: its message says why" },
   cancelled: { hint: "the caller stopped the call; nothing more runs" },
+  too_many_calls: {
+    hint: "the principal has as many tool calls running as the team server allows it (limits.max_calls_per_principal): wait for one to finish, then call again",
+  },
   bad_pack: { hint: "`hcpx lint <pack-dir>` names what is wrong, with file and line" },
   duplicate_pack: {
     hint: "two activated packs declare one id: rename one, or remove one of the two from `packs` in the config (`hcpx deactivate <id>` would remove both)",
