@@ -1,16 +1,13 @@
-// The mcp adapter: a command of an `mcp` pack is one `tools/call` on the pack's
-// stdio MCP server. The server is started per call (resolved like wrap.bin:
-// a bare name only through sandbox.bins, a path inside sandbox.roots), with
-// the same minimal env as a wrapped bin (a few locale/home basics,
-// mcp.agent_env, the Binding names), initialized with the SDK's Client, asked
-// for the one tool, and stopped (its whole process group). The runtime has
-// already checked the grant, the confirm gate and the arguments; what the
-// server answers is untrusted data: an error result is an error envelope,
-// the output is capped and redacted by execute().
+// The mcp adapter: a command of an `mcp` pack is one `tools/call` on the pack's stdio MCP server. The
+// server is started per call (resolved like wrap.bin: a bare name only through sandbox.bins, a path
+// inside sandbox.roots), with the same minimal env as a wrapped bin (a few locale/home basics,
+// mcp.agent_env, the Binding names), initialized with the SDK's Client, asked for the one tool, and
+// stopped (its whole process group). The runtime has already checked the grant, the confirm gate and
+// the arguments; what the server answers is untrusted data: an error result is an error envelope, the
+// output is capped and redacted by execute().
 //
-// Loaded only for `mcp` packs: execute.ts imports it with import(), and the
-// build makes it its own file (dist/lib/mcp-adapter.mjs), so the MCP SDK is
-// never parsed on the `hcpx exec` path of other kinds.
+// Loaded only for `mcp` packs: execute.ts imports it with import(), and the build makes it its own
+// file (dist/lib/mcp-adapter.mjs), so the MCP SDK is never parsed on the `hcpx exec` path of other kinds.
 import type { AdapterCall } from "./adapters/types";
 import type { Pack } from "../pack/model";
 import { failure, type Envelope } from "./envelope";
@@ -189,6 +186,7 @@ async function pinFailure(
         tool,
         hint: e.code === "tool_changed" ? hint : "wrap a server with fewer tools",
       });
+    await conn.transport.stderrQuiet?.(); // as in callFailure
     return failure("mcp_error", `${label}: the server's tools/list failed: ${(e as Error)?.message ?? String(e)}`, {
       tool,
       stderr_tail: conn.transport.stderrTail() || undefined,
@@ -290,7 +288,7 @@ async function callServer(
       )) as typeof result;
     } catch (e) {
       if (signal.aborted) return await wasCancelled();
-      return callFailure(e, conn, label, tool, timeoutMs);
+      return await callFailure(e, conn, label, tool, timeoutMs);
     }
     if (signal.aborted) return await wasCancelled();
     healthy = true;
@@ -316,12 +314,13 @@ function connectFailure(e: unknown, remote: boolean, label: string, pack: Pack):
 }
 
 /** Why tools/call failed: the output bound, the timeout, or the server's error. */
-function callFailure(e: unknown, conn: Connection, label: string, tool: string, timeoutMs: number): Envelope {
+async function callFailure(e: unknown, conn: Connection, label: string, tool: string, ms: number): Promise<Envelope> {
   const f = conn.transport.failure;
   if (f?.code === "output_too_large") return failure("output_too_large", `${label}: ${f.message}`);
   const msg = (e as Error)?.message ?? String(e);
   if (/timed out|timeout/i.test(msg))
-    return failure("timeout", `${label} did not finish within ${timeoutMs} ms`, { timeout_ms: timeoutMs });
+    return failure("timeout", `${label} did not finish within ${ms} ms`, { timeout_ms: ms });
+  await conn.transport.stderrQuiet?.(); // what it says of its failure on stderr, before its reply or just after
   return failure("mcp_error", `${label}: the server's tools/call failed: ${msg}`, {
     tool,
     stderr_tail: conn.transport.stderrTail() || undefined,

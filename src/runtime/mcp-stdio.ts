@@ -28,6 +28,9 @@ export class ProcessTransport implements Transport {
   private outBytes = 0;
   private errTail = "";
   private errCut = false;
+  /** when stderr last said something, and whether it ended (stderrQuiet) */
+  private errAt = 0;
+  private errEnded = false;
   private closed = false;
   private atLineStart = true;
   private strayReported = false;
@@ -104,11 +107,15 @@ export class ProcessTransport implements Transport {
           this.onmessage?.(msg);
         }
       });
-      child.stderr!.setEncoding("utf8").on("data", (d: string) => {
-        const all = this.errTail + d;
-        if (all.length > STDERR_TAIL) this.errCut = true;
-        this.errTail = all.slice(-STDERR_TAIL);
-      });
+      child
+        .stderr!.setEncoding("utf8")
+        .on("data", (d: string) => {
+          this.errAt = Date.now();
+          const all = this.errTail + d;
+          if (all.length > STDERR_TAIL) this.errCut = true;
+          this.errTail = all.slice(-STDERR_TAIL);
+        })
+        .on("end", () => (this.errEnded = true));
     });
   }
 
@@ -150,6 +157,18 @@ export class ProcessTransport implements Transport {
    */
   stderrTail(): string {
     return this.errCut ? CUT + this.errTail : this.errTail;
+  }
+
+  /**
+   * Once the server's stderr has been quiet for `quietMs` (or ended, or `maxMs` passed): a server says
+   * why it failed on stderr around its error reply, before it or just after, and the two pipes are read
+   * apart (the reply may settle the call before the stderr already written is handled). A failure's
+   * envelope waits for this, so its tail holds those words.
+   */
+  async stderrQuiet(quietMs = 20, maxMs = 200): Promise<void> {
+    const until = Date.now() + maxMs;
+    do await new Promise((r) => setTimeout(r, quietMs));
+    while (!this.errEnded && Date.now() - this.errAt < quietMs && Date.now() < until);
   }
 
   private kill(): void {
