@@ -16,7 +16,17 @@ import { parseServerConfig } from "../../src/mcp/team-config";
 import { HcpxError } from "../../src/util/errors";
 import { until } from "../support/until";
 import { envelope, startMcp, writeConfig } from "./support";
-import { addToken, MODERN, modern, refusal, serve, teamProject, type Served, type TeamProject } from "./http-support";
+import {
+  addToken,
+  listenRequest,
+  MODERN,
+  modern,
+  refusal,
+  serve,
+  teamProject,
+  type Served,
+  type TeamProject,
+} from "./http-support";
 
 type Env = { ok: boolean; data?: unknown; error?: { code: string; message: string; hint?: string } };
 type AuditLine = { principal: string; tool: string; decision: string; result: string };
@@ -215,30 +225,7 @@ const getStream = (url: string, token: string) =>
   });
 
 /** A 2026-07-28 subscriptions/listen stream, or the refusal. */
-const listenStream = (url: string, token: string) =>
-  fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": MODERN,
-      "mcp-method": "subscriptions/listen",
-      authorization: `Bearer ${token}`,
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "subscriptions/listen",
-      params: {
-        notifications: { toolsListChanged: true },
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": MODERN,
-          "io.modelcontextprotocol/clientCapabilities": {},
-          "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-        },
-      },
-    }),
-  });
+const listenStream = listenRequest;
 
 /** An open stream (200, its headers sent; a listen stream acknowledged). */
 async function opened(res: Response, listen = false): Promise<Stream> {

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   addToken,
-  MODERN,
+  listenRequest,
   modern,
   removeToken,
   serve,
@@ -190,31 +190,7 @@ const legacyStream = async (url: string, token: string) =>
 
 /** A 2026-07-28 client's subscriptions/listen stream for the tool list. */
 const listenStream = async (url: string, token: string) => {
-  const s = await streamOf(
-    await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": MODERN,
-        "mcp-method": "subscriptions/listen",
-        authorization: `Bearer ${token}`,
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "subscriptions/listen",
-        params: {
-          notifications: { toolsListChanged: true },
-          _meta: {
-            "io.modelcontextprotocol/protocolVersion": MODERN,
-            "io.modelcontextprotocol/clientCapabilities": {},
-            "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-          },
-        },
-      }),
-    }),
-  );
+  const s = await streamOf(await listenRequest(url, token));
   expect(await until(() => s.got().includes("acknowledged"), 5_000)).toBe(true);
   return s;
 };

@@ -137,6 +137,32 @@ export function refusal(
   return { status: r.status, stderr: r.stderr };
 }
 
+/** A 2026-07-28 subscriptions/listen request for the tool list, raw: the response (its stream, or the refusal). */
+export const listenRequest = (url: string, token: string): Promise<Response> =>
+  fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": MODERN,
+      "mcp-method": "subscriptions/listen",
+      authorization: `Bearer ${token}`,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "subscriptions/listen",
+      params: {
+        notifications: { toolsListChanged: true },
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": MODERN,
+          "io.modelcontextprotocol/clientCapabilities": {},
+          "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+        },
+      },
+    }),
+  });
+
 let rid = 0;
 /** One raw 2026-07-28 JSON-RPC request over HTTP (the _meta envelope, elicitation declared). */
 export async function modern(
