@@ -293,13 +293,18 @@ export async function planAdoption(setup: AdoptSetup): Promise<AdoptReport> {
         })),
       ];
   // a setting of the person's that switches a host's own asking off (gate.inForce), where the Policy gates a write with confirm
-  if (
-    !opts.remove &&
-    projection
-      .get()
-      .packs.some((p) => p.commands.some((c) => c.command.policy.operation !== "read" && c.command.policy.confirm))
-  )
-    plan.warnings.push(...(await widenedBySettings(plan.hosts, { scope, root: project.root, home: home() })));
+  const gated = opts.remove
+    ? []
+    : projection
+        .get()
+        .packs.flatMap((p) =>
+          p.commands.filter((c) => c.command.policy.operation !== "read" && c.command.policy.confirm),
+        )
+        .map((c) => c.toolName);
+  if (!opts.remove && gated.length)
+    plan.warnings.push(
+      ...(await widenedBySettings(plan.hosts, { scope, root: project.root, home: home(), tools: gated })),
+    );
   // --url: a host will not see the server's tools when the URL does not list them
   const remote = setup.remote && !opts.remove ? probe : undefined;
   if (remote) health.push(...plan.hosts.flatMap((h) => probeProblems(loadDescriptor(h), remote)));

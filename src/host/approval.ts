@@ -15,7 +15,9 @@
 //   - every `gate.inForce` fact holds (no setting that switches the host's
 //     asking off, e.g. Claude Code's bypassPermissions);
 //   - nothing the host merges over its rules that hcpx does not read is there
-//     (`gate.unread`: opencode's OPENCODE_CONFIG, a managed config; src/host/unread.ts).
+//     (`gate.unread`: opencode's OPENCODE_CONFIG, a managed config; src/host/unread.ts);
+//   - no hook that may approve the call so the host never asks (`gate.hooks`: Claude Code's PreToolUse
+//     and PermissionRequest hooks, Codex's and Qwen Code's PermissionRequest; src/host/hooks.ts).
 //   - the server can tell which files the host reads: a `~/…` path is where the
 //     descriptor's `homes` variable in the server's environment moves it (the
 //     host's own value: $CLAUDE_CONFIG_DIR, $CODEX_HOME, which Codex's entry
@@ -46,6 +48,7 @@ import { lenientJson } from "./formats/json";
 import { askOf, type Ask, type Scope } from "./ask-rules";
 import { isObj } from "../util/is";
 import { unreadLayers, unreadVariables } from "./unread";
+import { approvingHooks } from "./hooks";
 import type { HostApproval } from "../runtime/execute";
 
 /**
@@ -120,6 +123,8 @@ async function inForce(
   if (!abs) return false;
   // 0. nothing the host merges over its files that hcpx does not read (gate.unread): a rule there may widen
   if (unreadThere(d, scope, abs, read, where)) return false;
+  // 0b. no hook that may approve the call so the host never asks (gate.hooks): hcpx cannot know what it decides
+  if ((await approvingHooks(d, { scope, abs: hereFor(d, scope, abs, where), server, tool })).length) return false;
   // 1. the ask rule, where the descriptor says, for exactly this tool
   let asked = false;
   for (const t of spec.targets) {
@@ -182,11 +187,19 @@ function unreadThere(
     if (f) files.add(abs(f.show));
   }
   const env = where.env ?? process.env;
-  const here =
-    scope === "user"
-      ? pathResolver(d, { root: where.cwd ?? process.cwd(), home: where.home ?? homedir(), env, system: where.system })
-      : abs;
-  return unreadLayers(d, scope, { env, abs: here, read: files, server: true }).length > 0;
+  return unreadLayers(d, scope, { env, abs: hereFor(d, scope, abs, where), read: files, server: true }).length > 0;
+}
+
+/** Paths as the host reads them for this server: a project's file, at user scope, in the folder the host started it in. */
+function hereFor(d: Descriptor, scope: Scope, abs: (p: string) => string, where: Where): (p: string) => string {
+  if (scope !== "user") return abs;
+  const env = where.env ?? process.env;
+  return pathResolver(d, {
+    root: where.cwd ?? process.cwd(),
+    home: where.home ?? homedir(),
+    env,
+    system: where.system,
+  });
 }
 
 /**

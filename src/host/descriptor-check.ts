@@ -289,6 +289,7 @@ export function checkHomes(d: Descriptor, file: string): void {
   }
   for (const h of d.gate?.inForce ?? []) add(h.path);
   for (const u of d.gate?.unread ?? []) add(u.path);
+  for (const h of d.gate?.hooks ?? []) add(h.path);
   for (const key of Object.keys(d.homes ?? {}))
     if (!paths.some((p) => p === key || p.startsWith(key + "/")))
       throw new HcpxError({
@@ -312,5 +313,30 @@ export function checkUnread(d: Descriptor, file: string): void {
     if (u.hidden && u.env === undefined) throw bad("gate.unread: `hidden` is said of a variable (`env`)");
     if (u.path !== undefined && u.path.split("/").includes(".."))
       throw bad(`gate.unread path '${u.path}' must not go up (..): the project's, ~/…, or absolute`);
+  }
+}
+
+/**
+ * `gate.hooks`: a path is the project's (never `..`), `~/…`, or absolute; `names` and `split` are regular
+ * expressions JavaScript compiles (a descriptor's own, unlike the person's matchers).
+ */
+export function checkHooks(d: Descriptor, file: string): void {
+  for (const [i, h] of (d.gate?.hooks ?? []).entries()) {
+    const bad = (message: string) => new HcpxError({ code: "bad_descriptor", message, file, path: `gate.hooks[${i}]` });
+    for (const p of h.path)
+      if (p.split("/").includes(".."))
+        throw bad(`gate.hooks path '${p}' must not go up (..): the project's, ~/…, or absolute`);
+    for (const [k, re] of [
+      ["names", h.names],
+      ["split", h.split],
+    ] as const) {
+      if (re === undefined) continue;
+      try {
+        new RegExp(re);
+      } catch {
+        throw bad(`gate.hooks ${k} ${JSON.stringify(re)} is not a regular expression`);
+      }
+    }
+    if (!h.name.includes("{tool}")) throw bad("gate.hooks name must name the tool ({tool})");
   }
 }

@@ -19,6 +19,7 @@ import {
   checkTarget,
   checkTargetPaths,
   checkUnread,
+  checkHooks,
   renameServer,
 } from "./descriptor-check";
 import type { Descriptor, EntrySpec } from "./descriptor-zod";
@@ -195,6 +196,7 @@ export function loadDescriptor(name: string): Descriptor {
           path: `gate.inForce[${i}].path`,
         });
   checkUnread(d, doc.file);
+  checkHooks(d, doc.file);
   if (d.toolApprovals && d.tools !== "per-command")
     throw new HcpxError({
       code: "bad_descriptor",

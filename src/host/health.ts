@@ -22,6 +22,7 @@ import type { Scope } from "./engine";
 import { homeText, pathResolver } from "./homes";
 import { tildePath } from "../util/paths";
 import { targetFiles, unreadLayers, unreadProblem } from "./unread";
+import { approvingHooks, hookProblem, type HookFound } from "./hooks";
 
 export interface HealthOptions {
   scope: Scope;
@@ -155,7 +156,15 @@ function checkCommand(argv: string[], k: CommandContext): void {
  */
 export async function widenedBySettings(
   hosts: string[],
-  o: { scope: Scope; root: string; home: string; env?: NodeJS.ProcessEnv; system?: string },
+  o: {
+    scope: Scope;
+    root: string;
+    home: string;
+    env?: NodeJS.ProcessEnv;
+    system?: string;
+    /** the tools of the writes the Policy gates with confirm (`ledger__transfer`): the hooks that may approve them */
+    tools?: string[];
+  },
 ): Promise<Problem[]> {
   const out: Problem[] = [];
   for (const host of hosts) {
@@ -185,8 +194,42 @@ export async function widenedBySettings(
       const p = unreadProblem(d, f);
       out.push({ ...p, message: said(p.message), ...(p.file ? { file: said(p.file) } : {}) });
     }
+    // hooks that may approve a gated write so the host never asks (gate.hooks)
+    for (const p of await hookWarnings(d, o.scope, abs, server, o.tools ?? []))
+      out.push({ ...p, message: said(p.message), ...(p.file ? { file: said(p.file) } : {}) });
   }
   return out;
+}
+
+/** Each hook group that may approve one of `tools`, once (naming the first tool it selects); a file that does not parse, said. */
+async function hookWarnings(
+  d: ReturnType<typeof loadDescriptor>,
+  scope: Scope,
+  abs: (p: string) => string,
+  server: string,
+  tools: string[],
+): Promise<Problem[]> {
+  const seen = new Map<string, { f: HookFound; tools: string[] }>();
+  const out: Problem[] = [];
+  for (const tool of tools) {
+    try {
+      for (const f of await approvingHooks(d, { scope, abs, server, tool })) {
+        const k = `${f.file}\0${f.event}\0${JSON.stringify(f.matcher)}`;
+        const at = seen.get(k) ?? { f, tools: [] };
+        at.tools.push(tool);
+        seen.set(k, at);
+      }
+    } catch (e) {
+      out.push({
+        code: "policy_widened",
+        severity: "warning",
+        message: `${d.name}: a file it reads hooks from cannot be read (${(e as Error).message}): hcpx cannot tell whether a hook there approves a gated write, so it does not count ${d.name}'s prompt`,
+        hint: "fix the file (it must parse, with no key twice)",
+      });
+      break;
+    }
+  }
+  return [...[...seen.values()].map((x) => hookProblem(d, x.f, x.tools)), ...out];
 }
 
 function executable(p: string): boolean {

@@ -1,0 +1,125 @@
+// Hooks that may approve a tool call (descriptor `gate.hooks`): Claude Code runs a PreToolUse hook before
+// each call and a PermissionRequest hook at its permission prompt, and either may answer "allow", so that
+// Claude Code never asks; Codex and Qwen Code run PermissionRequest hooks the same way. hcpx cannot know
+// what a hook script decides: while a hook of such an event whose matcher may select the served tool is
+// in a file the host reads, the host's prompt is not the person's question (src/host/approval.ts: hcpx
+// asks itself), and adopt --check and doctor name the file, the event and the matcher
+// (src/host/health.ts, `policy_widened`). Fail closed: a matcher hcpx cannot evaluate selects the tool.
+import type { Descriptor } from "./descriptor";
+import type { Scope } from "./adopt-types";
+import { readEntry } from "../util/fsio";
+import { lenientJson } from "./formats/json";
+import { nodeAt, valueAt } from "./jsonedit";
+import { isObj } from "../util/is";
+import type { Problem } from "../util/errors";
+
+export type Hook = NonNullable<NonNullable<Descriptor["gate"]>["hooks"]>[number];
+
+/** One hook group that may approve the served tool: where it is, its event and its matcher. */
+export interface HookFound {
+  hook: Hook;
+  /** the file as the descriptor names it */
+  file: string;
+  event: string;
+  /** the group's matcher (undefined: none, every tool) */
+  matcher: unknown;
+}
+
+/**
+ * The hook groups of `d` that may approve `tool` (the name the server serves it under, `ledger__transfer`)
+ * for a server of `scope` named `server`: in every file of each `gate.hooks` entry (`abs` turns the
+ * descriptor's path into the file), each group of an approving event whose matcher may select the tool.
+ * A file that does not parse, or a duplicate key on the way, throws (the approval: not in force).
+ */
+export async function approvingHooks(
+  d: Descriptor,
+  o: { scope: Scope; abs: (p: string) => string; server: string; tool: string },
+): Promise<HookFound[]> {
+  const out: HookFound[] = [];
+  for (const hook of d.gate?.hooks ?? []) {
+    if (hook.scope !== undefined && hook.scope !== o.scope) continue;
+    const name = hook.name.replaceAll("{server}", o.server).replaceAll("{tool}", o.tool);
+    for (const file of hook.path) {
+      const e = readEntry(o.abs(file));
+      if (e.kind === "absent") continue;
+      if (e.kind !== "file") throw new Error(`${file} cannot be read`); // a folder, a file hcpx may not read
+      const events = await hooksIn(e.text, hook, file);
+      if (events === undefined) continue;
+      // hooks that are not a map of events: hcpx cannot tell which run (counted)
+      if (!isObj(events)) {
+        out.push({ hook, file, event: hook.key.join("."), matcher: undefined });
+        continue;
+      }
+      for (const event of hook.events) {
+        if (!Object.hasOwn(events, event)) continue;
+        const groups = events[event];
+        const list = Array.isArray(groups) ? groups : [groups];
+        for (const g of list) {
+          const matcher = isObj(g) ? g[hook.matcher ?? "matcher"] : g;
+          if (!isObj(g) || selects(hook, matcher, name)) out.push({ hook, file, event, matcher });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** The value at the hook entry's key in a host file (json/jsonc/toml). */
+async function hooksIn(text: string, hook: Hook, show: string): Promise<unknown> {
+  if (hook.format === "toml") {
+    const { parseTomlFor } = await import("./tomledit");
+    let v: unknown = parseTomlFor(text, show);
+    for (const k of hook.key) v = isObj(v) && Object.hasOwn(v, k) ? v[k] : undefined;
+    return v;
+  }
+  const tree = lenientJson(text, show); // a file that does not parse throws
+  nodeAt(tree, hook.key); // refuses a duplicate key on the way
+  return valueAt(tree, hook.key);
+}
+
+/**
+ * Does a group's matcher select the tool named `name`, as the host tests it? No matcher, or one of `all`:
+ * every tool. A matcher of the shape `names`: a list of exact names. Any other: a regular expression
+ * tested anywhere in the name. Not a string, or a regular expression JavaScript refuses: selects it
+ * (hcpx cannot tell). Tested as written and trimmed (Qwen Code trims it; either counts).
+ */
+export function selects(hook: Hook, matcher: unknown, name: string): boolean {
+  if (matcher === undefined || matcher === null) return true;
+  if (typeof matcher !== "string") return true;
+  const all = hook.all ?? ["", "*"];
+  for (const m of new Set([matcher, matcher.trim()])) {
+    if (all.includes(m)) return true;
+    try {
+      if (hook.names !== undefined && new RegExp(hook.names).test(m)) {
+        const split = new RegExp(hook.split ?? "\\|");
+        if (m.split(split).some((n) => n.trim() === name)) return true;
+        continue;
+      }
+      if (new RegExp(m).test(name)) return true;
+    } catch {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** How a found hook is shown: `PreToolUse hook (matcher "mcp__hcp__.*")`. */
+export function hookShown(f: HookFound): string {
+  const m = f.matcher === undefined ? "no matcher: every tool" : `matcher ${JSON.stringify(f.matcher)}`;
+  return `a ${f.event} hook (${m})`;
+}
+
+/** What adopt --check and doctor say of a hook that may approve a gated write: `policy_widened`. */
+export function hookProblem(d: Descriptor, f: HookFound, tools: string[]): Problem {
+  const tool = tools.length === 1 ? tools[0]! : `the gated tools ${tools.join(", ")}`;
+  return {
+    code: "policy_widened",
+    severity: "warning",
+    file: f.file,
+    message:
+      `${d.name}: ${f.file} has ${hookShown(f)} that may select ${tool}: ${f.hook.what}. hcpx cannot know ` +
+      `what the hook decides, so it does not count ${d.name}'s prompt for a write the Policy gates with confirm: ` +
+      `it asks the person itself where it can`,
+    hint: `give the hook a matcher that does not select the gated tools (or remove it), or accept that hcpx asks for gated writes itself`,
+  };
+}

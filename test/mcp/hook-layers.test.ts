@@ -1,0 +1,160 @@
+// The host's approval and the hooks a host runs before a tool call or at its permission prompt (descriptor
+// `gate.hooks`, docs/confirm.md): Claude Code's PreToolUse and PermissionRequest hooks, Codex's and Qwen
+// Code's PermissionRequest hooks, may allow the call so the host never asks. hcpx cannot know what a hook
+// script decides: while one whose matcher may select the gated tool is there, the host's prompt is not in
+// force (hcpx asks the person itself), and adopt --check names the file, the event and the matcher.
+// The decision is called in this process (src/host/approval.ts), with system files below a scratch folder.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { hostApproval } from "../../src/host/approval";
+import { checkHooks } from "../../src/host/descriptor-check";
+import type { Descriptor } from "../../src/host/descriptor";
+import type { Project } from "../../src/pack/model";
+import { scratch as scratchChild } from "../adopt/helpers";
+import { inProcess } from "../support/inproc";
+import { tmp } from "../support/project";
+
+const scratch = () => inProcess(scratchChild());
+type Scratch = ReturnType<typeof scratch>;
+
+/** Is the host's approval in force for the gated ledger.transfer (project scope), system files below `system`? */
+async function inForce(host: string, s: Scratch, system: string): Promise<boolean> {
+  const check = hostApproval(host, { home: s.home, env: { HOME: s.home }, cwd: s.dir, system })!;
+  const project = { root: s.dir, configFile: join(s.dir, "hcp.config.json5") } as unknown as Project;
+  return check(project, "ledger", "transfer", "ledger__transfer");
+}
+
+const put = (file: string, text: string) => {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+};
+
+/** A settings file's `hooks` with one group of `event` (matcher left out when undefined). */
+const hooks = (event: string, matcher?: unknown) =>
+  JSON.stringify({
+    hooks: {
+      [event]: [{ ...(matcher !== undefined ? { matcher } : {}), hooks: [{ type: "command", command: "allow.sh" }] }],
+    },
+  });
+
+describe("Claude Code: PreToolUse and PermissionRequest hooks", () => {
+  it("a hook whose matcher may select the gated tool: not in force; one for other tools, or PostToolUse: in force", async () => {
+    const s = scratch();
+    const sys = tmp("hcpx-sysroot-");
+    expect((await s.adopt("claude", "--write")).code).toBe(0);
+    expect(await inForce("claude", s, sys)).toBe(true);
+    const local = join(s.dir, ".claude", "settings.local.json");
+    const cases: [string, unknown, boolean][] = [
+      ["PreToolUse", "Bash", true],
+      ["PreToolUse", "Bash|Edit", true],
+      ["PreToolUse", "mcp__hcp", true], // a list of exact names: not the tool's
+      ["PreToolUse", "^mcp__other__.*", true],
+      ["PostToolUse", "*", true], // after the call: it cannot approve it
+      ["PreToolUse", "mcp__hcp__.*", false],
+      ["PreToolUse", "*", false],
+      ["PreToolUse", "", false],
+      ["PreToolUse", undefined, false],
+      ["PreToolUse", "Bash, mcp__hcp__ledger__transfer", false],
+      ["PermissionRequest", "mcp__hcp__ledger__transfer", false],
+      ["PermissionRequest", "mcp__hcp__(", false], // a regex hcpx cannot evaluate counts as matching
+      ["PermissionRequest", 42, false],
+    ];
+    for (const [event, matcher, want] of cases) {
+      put(local, hooks(event, matcher));
+      expect(await inForce("claude", s, sys), `${event} ${JSON.stringify(matcher)}`).toBe(want);
+    }
+  });
+
+  it("the user's settings and the managed settings are read too; a file that does not parse: not in force", async () => {
+    const s = scratch();
+    const sys = tmp("hcpx-sysroot-");
+    expect((await s.adopt("claude", "--write")).code).toBe(0);
+    put(join(s.home, ".claude", "settings.json"), hooks("PermissionRequest", "mcp__.*"));
+    expect(await inForce("claude", s, sys)).toBe(false);
+    put(join(s.home, ".claude", "settings.json"), hooks("PermissionRequest", "Bash"));
+    expect(await inForce("claude", s, sys)).toBe(true);
+    put(join(sys, "etc", "claude-code", "managed-settings.json"), hooks("PreToolUse", ".*"));
+    expect(await inForce("claude", s, sys)).toBe(false);
+    put(join(sys, "etc", "claude-code", "managed-settings.json"), "{ not json");
+    expect(await inForce("claude", s, sys)).toBe(false);
+  });
+
+  it("adopt --check names the file, the hook event and its matcher (policy_widened)", async () => {
+    const s = scratch();
+    expect((await s.adopt("claude", "--write")).code).toBe(0);
+    s.write(".claude/settings.local.json", hooks("PreToolUse", "mcp__hcp__.*"));
+    const c = await s.run(["adopt", "claude", "--check", "--json"]);
+    const e = JSON.parse(c.stdout) as {
+      ok: boolean;
+      data?: { warnings?: { code: string; message: string; file?: string }[] };
+      error?: { details?: { warnings?: { code: string; message: string; file?: string }[] } };
+    };
+    const w = ((e.ok ? e.data?.warnings : e.error?.details?.warnings) ?? []).filter((x) => x.code === "policy_widened");
+    expect(w.map((x) => x.file)).toContain(".claude/settings.local.json");
+    expect(w.map((x) => x.message).join("\n")).toMatch(
+      /Claude Code: \.claude\/settings\.local\.json has a PreToolUse hook \(matcher "mcp__hcp__\.\*"\) that may select the gated tools [a-z_, ]*ledger__transfer/,
+    );
+  });
+});
+
+describe("Codex: PermissionRequest hooks in hooks.json and config.toml", () => {
+  it("a PermissionRequest hook for the tool: not in force; a PreToolUse hook (it cannot allow) or one for Bash: in force", async () => {
+    const s = scratch();
+    const sys = tmp("hcpx-sysroot-");
+    expect((await s.adopt("codex", "--write")).code).toBe(0);
+    expect(await inForce("codex", s, sys)).toBe(true);
+    const json = join(s.home, ".codex", "hooks.json");
+    put(json, hooks("PreToolUse", "*"));
+    expect(await inForce("codex", s, sys)).toBe(true);
+    put(json, hooks("PermissionRequest", "Bash|apply_patch"));
+    expect(await inForce("codex", s, sys)).toBe(true);
+    put(json, hooks("PermissionRequest", "mcp__hcp__ledger__transfer"));
+    expect(await inForce("codex", s, sys)).toBe(false);
+    put(json, "{}");
+    const toml = join(s.home, ".codex", "config.toml");
+    put(toml, '[[hooks.PermissionRequest]]\nmatcher = "Bash"\n');
+    expect(await inForce("codex", s, sys)).toBe(true);
+    put(toml, '[[hooks.PermissionRequest]]\nmatcher = "mcp__.*"\n');
+    expect(await inForce("codex", s, sys)).toBe(false);
+  });
+});
+
+describe("Qwen Code: PermissionRequest hooks", () => {
+  it("a PermissionRequest hook for the tool: not in force; PreToolUse (it cannot allow), or for other tools: in force", async () => {
+    const s = scratch();
+    const sys = tmp("hcpx-sysroot-");
+    expect((await s.adopt("qwen", "--write")).code).toBe(0);
+    expect(await inForce("qwen", s, sys)).toBe(true);
+    const user = join(s.home, ".qwen", "settings.json");
+    put(user, hooks("PreToolUse", "*"));
+    expect(await inForce("qwen", s, sys)).toBe(true);
+    put(user, hooks("PermissionRequest", "^run_shell_command$"));
+    expect(await inForce("qwen", s, sys)).toBe(true);
+    for (const m of [".*", "hcp", "mcp__hcp__.*|Bash"]) {
+      put(user, hooks("PermissionRequest", m));
+      expect(await inForce("qwen", s, sys), m).toBe(false);
+    }
+    put(user, "{}");
+    put(join(sys, "etc", "qwen-code", "system-defaults.json"), hooks("PermissionRequest"));
+    expect(await inForce("qwen", s, sys)).toBe(false);
+  });
+});
+
+describe("gate.hooks in a descriptor", () => {
+  it("paths do not go up; names and split are regular expressions; the name names the tool", () => {
+    const d = (h: unknown) => ({ gate: { model: "m", hooks: [h] } }) as unknown as Descriptor;
+    const ok = {
+      path: ["a.json"],
+      format: "json",
+      key: ["hooks"],
+      events: ["E"],
+      name: "mcp__{server}__{tool}",
+      what: "w",
+    };
+    expect(() => checkHooks(d(ok), "x")).not.toThrow();
+    expect(() => checkHooks(d({ ...ok, path: ["../a.json"] }), "x")).toThrow(/must not go up/);
+    expect(() => checkHooks(d({ ...ok, names: "[" }), "x")).toThrow(/not a regular expression/);
+    expect(() => checkHooks(d({ ...ok, name: "mcp__hcp" }), "x")).toThrow(/\{tool\}/);
+  });
+});
