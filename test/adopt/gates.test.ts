@@ -11,18 +11,13 @@ import { describe, expect, it } from "vitest";
 import { parse as parseJsonc } from "jsonc-parser";
 import { scratch as scratchChild, userConfigFromProject } from "./helpers";
 import { inProcess } from "../support/inproc";
+import { warningsOf } from "../support/approval";
 
 /** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here */
 const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 type Json = Record<string, unknown>;
 const jsonc = (text: string) => parseJsonc(text) as Json;
-/** the warnings of an `adopt --json` envelope (a --check with warnings fails: they are in the error's details) */
-const warningsOf = (stdout: string): { code: string; message: string; hint?: string }[] => {
-  const e = JSON.parse(stdout) as { ok: boolean; data?: { warnings?: [] }; error?: { details?: { warnings?: [] } } };
-  return (e.ok ? e.data?.warnings : e.error?.details?.warnings) ?? [];
-};
-
 // the scratch project grants ledger reads (balance, accounts, entries), the gated writes
 // ledger.transfer and ledger.entry.delete (confirm: true), and transit's reads
 describe("approval gates written from the Policy, per host", () => {

@@ -8,26 +8,21 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse as parseJsonc } from "jsonc-parser";
-import { hostApproval } from "../../src/host/approval";
-import type { Project } from "../../src/pack/model";
 import { scratch as scratchChild, userConfigFromProject } from "./helpers";
 import { inProcess } from "../support/inproc";
+import { approvalInForce, warningsOf } from "../support/approval";
 
 const scratch = () => inProcess(scratchChild());
 type Scratch = ReturnType<typeof scratch>;
 
 /** Is opencode's approval in force for the gated ledger.transfer (project scope)? */
-async function inForce(s: Scratch): Promise<boolean> {
-  const check = hostApproval("opencode", { home: s.home, env: { HOME: s.home }, cwd: s.dir })!;
-  const project = { root: s.dir, configFile: join(s.dir, "hcp.config.json5") } as unknown as Project;
-  return check(project, "ledger", "transfer", "ledger__transfer");
-}
+const inForce = (s: Scratch) => approvalInForce("opencode", s);
 
 const widened = async (s: Scratch, ...args: string[]): Promise<string[]> => {
   const r = await s.adopt(...args, "--check", "--json");
-  const e = JSON.parse(r.stdout) as { ok: boolean; data?: { warnings?: [] }; error?: { details?: { warnings?: [] } } };
-  const w = ((e.ok ? e.data?.warnings : e.error?.details?.warnings) ?? []) as { code: string; message: string }[];
-  return w.filter((x) => x.code === "policy_widened").map((x) => x.message);
+  return warningsOf(r.stdout)
+    .filter((x) => x.code === "policy_widened")
+    .map((x) => x.message);
 };
 
 /** opencode.json after adopt, with the person's rules put before or after hcpx's in `permission`. */

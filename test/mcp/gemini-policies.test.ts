@@ -15,24 +15,17 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hostApproval } from "../../src/host/approval";
-import type { Project } from "../../src/pack/model";
 import { scratch as scratchChild, userConfigFromProject } from "../adopt/helpers";
 import { inProcess } from "../support/inproc";
+import { approvalInForce, warningsOf } from "../support/approval";
 import { tmp } from "../support/project";
 
 const scratch = () => inProcess(scratchChild());
 type Scratch = ReturnType<typeof scratch>;
 
 /** Is Gemini CLI's approval in force for the gated ledger.transfer (project scope, or the user config's server)? */
-async function inForce(s: Scratch, o: { user?: string; env?: Record<string, string> } = {}): Promise<boolean> {
-  const env = { HOME: s.home, ...o.env };
-  const check = hostApproval("gemini", { home: s.home, env, cwd: s.dir, system: tmp("hcpx-sysroot-") })!;
-  const project = (o.user
-    ? { root: join(o.user, ".."), configFile: o.user, userConfigFile: o.user }
-    : { root: s.dir, configFile: join(s.dir, "hcp.config.json5") }) as unknown as Project;
-  return check(project, "ledger", "transfer", "ledger__transfer");
-}
+const inForce = (s: Scratch, o: { user?: string; env?: Record<string, string> } = {}) =>
+  approvalInForce("gemini", s, { ...o, system: tmp("hcpx-sysroot-") });
 
 const policy = '[[rule]]\nmcpName = "hcp"\ntoolName = "*"\ndecision = "allow"\npriority = 900\n';
 
@@ -47,11 +40,6 @@ function edit(file: string, change: (doc: Settings) => void): void {
   change(doc);
   writeFileSync(file, JSON.stringify(doc, null, 2));
 }
-
-const warningsOf = (stdout: string): { code: string; message: string; file?: string }[] => {
-  const e = JSON.parse(stdout) as { ok: boolean; data?: { warnings?: [] }; error?: { details?: { warnings?: [] } } };
-  return (e.ok ? e.data?.warnings : e.error?.details?.warnings) ?? [];
-};
 
 describe("Gemini CLI: policy files and settings that run a gated hcp tool unasked", () => {
   it("a user policy folder (~/.gemini/policies, or $GEMINI_CLI_HOME's): not in force; adopt --check names it", async () => {

@@ -7,23 +7,18 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hostApproval } from "../../src/host/approval";
 import { checkHooks } from "../../src/host/descriptor-check";
 import type { Descriptor } from "../../src/host/descriptor";
-import type { Project } from "../../src/pack/model";
 import { scratch as scratchChild } from "../adopt/helpers";
 import { inProcess } from "../support/inproc";
+import { approvalInForce } from "../support/approval";
 import { tmp } from "../support/project";
 
 const scratch = () => inProcess(scratchChild());
 type Scratch = ReturnType<typeof scratch>;
 
 /** Is the host's approval in force for the gated ledger.transfer (project scope), system files below `system`? */
-async function inForce(host: string, s: Scratch, system: string): Promise<boolean> {
-  const check = hostApproval(host, { home: s.home, env: { HOME: s.home }, cwd: s.dir, system })!;
-  const project = { root: s.dir, configFile: join(s.dir, "hcp.config.json5") } as unknown as Project;
-  return check(project, "ledger", "transfer", "ledger__transfer");
-}
+const inForce = (host: string, s: Scratch, system: string) => approvalInForce(host, s, { system });
 
 const put = (file: string, text: string) => {
   mkdirSync(dirname(file), { recursive: true });

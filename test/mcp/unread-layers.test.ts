@@ -9,37 +9,21 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hostApproval } from "../../src/host/approval";
 import { checkUnread } from "../../src/host/descriptor-check";
 import type { Descriptor } from "../../src/host/descriptor";
-import type { Project } from "../../src/pack/model";
 import { scratch as scratchChild, userConfigFromProject } from "../adopt/helpers";
 import { inProcess } from "../support/inproc";
+import { approvalInForce, warningsOf } from "../support/approval";
 
 const scratch = () => inProcess(scratchChild());
 
-/** What `hcpx mcp` serving this config sees: the project's (project scope) or the person's own (user scope). */
-const projectOf = (root: string, config: string, user = false) =>
-  ({ root, configFile: config, ...(user ? { userConfigFile: config } : {}) }) as unknown as Project;
-
 /** Is the host's approval in force for the gated ledger.transfer, with this server environment? */
-async function inForce(
+const inForce = (
   host: string,
   s: { dir: string; home: string },
   env: Record<string, string> = {},
   o: { user?: string; cwd?: string } = {},
-): Promise<boolean> {
-  const check = hostApproval(host, { home: s.home, env: { HOME: s.home, ...env }, cwd: o.cwd ?? s.dir })!;
-  const project = o.user
-    ? projectOf(join(o.user, ".."), o.user, true)
-    : projectOf(s.dir, join(s.dir, "hcp.config.json5"));
-  return check(project, "ledger", "transfer", "ledger__transfer");
-}
-
-const warningsOf = (stdout: string): { code: string; message: string; file?: string }[] => {
-  const e = JSON.parse(stdout) as { ok: boolean; data?: { warnings?: [] }; error?: { details?: { warnings?: [] } } };
-  return (e.ok ? e.data?.warnings : e.error?.details?.warnings) ?? [];
-};
+) => approvalInForce(host, s, { env, ...o });
 
 describe("opencode: a config layer hcpx does not read takes its prompt out of force", () => {
   it("each variable opencode reads a config from, set in the server's environment: not in force (empty: as unset)", async () => {
