@@ -19,12 +19,14 @@ import { envelope, startMcp, writeConfig } from "./support";
 import {
   addToken,
   listenRequest,
+  readStream,
   MODERN,
   modern,
   refusal,
   serve,
   teamProject,
   type Served,
+  type Stream,
   type TeamProject,
 } from "./http-support";
 
@@ -192,30 +194,7 @@ async function legacyClient(url: string, token: string): Promise<ClientV1> {
 }
 
 /** An open event stream: what it received so far, whether it ended, and how to close it. */
-interface Stream {
-  got: () => string;
-  ended: () => boolean;
-  cancel: () => Promise<void>;
-}
-
-function streamOf(res: Response): Stream {
-  const reader = res.body!.getReader();
-  let got = "";
-  let ended = false;
-  void (async () => {
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        got += new TextDecoder().decode(value);
-      }
-    } catch {
-      // the connection was closed
-    }
-    ended = true;
-  })();
-  return { got: () => got, ended: () => ended, cancel: () => reader.cancel().catch(() => {}) };
-}
+const streamOf = readStream;
 
 /** A 2025-era client's GET stream, or the refusal. */
 const getStream = (url: string, token: string) =>

@@ -14,12 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   addToken,
   listenRequest,
+  readStream,
   modern,
   removeToken,
   serve,
   teamProject,
   testIssuer,
   type Served,
+  type Stream,
   type TeamProject,
 } from "./http-support";
 import { until } from "../support/until";
@@ -149,34 +151,9 @@ describe("hcpx mcp --http: a principal removed, a server config that no longer l
 });
 
 /** An open event stream: what it received so far, and whether the server ended it. */
-interface Stream {
-  got: () => string;
-  ended: () => boolean;
-  /** when the stream ended (Date.now()), if it did */
-  endedAt: () => number | undefined;
-  cancel: () => Promise<void>;
-}
-
 async function streamOf(res: Response): Promise<Stream> {
   expect(res.status).toBe(200);
-  const reader = res.body!.getReader();
-  let got = "";
-  let ended = false;
-  let endedAt: number | undefined;
-  void (async () => {
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        got += new TextDecoder().decode(value);
-      }
-    } catch {
-      // the server closed the connection
-    }
-    ended = true;
-    endedAt = Date.now();
-  })();
-  return { got: () => got, ended: () => ended, endedAt: () => endedAt, cancel: () => reader.cancel().catch(() => {}) };
+  return readStream(res);
 }
 
 /** A 2025-era client's GET stream (opened after initialize; served without a session). */

@@ -137,6 +137,40 @@ export function refusal(
   return { status: r.status, stderr: r.stderr };
 }
 
+/** An open stream's text as read so far, whether (and when) it ended, and its cancel. */
+export interface Stream {
+  got: () => string;
+  ended: () => boolean;
+  /** when the stream ended (Date.now()), if it did */
+  endedAt: () => number | undefined;
+  cancel: () => Promise<void>;
+}
+
+/** Reads a response's stream on its own (a GET stream, a subscriptions/listen) until it ends. */
+export function readStream(res: Response): Stream {
+  const reader = res.body!.getReader();
+  let got = "";
+  let endedAt: number | undefined;
+  void (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        got += new TextDecoder().decode(value);
+      }
+    } catch {
+      // the connection was closed
+    }
+    endedAt = Date.now();
+  })();
+  return {
+    got: () => got,
+    ended: () => endedAt !== undefined,
+    endedAt: () => endedAt,
+    cancel: () => reader.cancel().catch(() => {}),
+  };
+}
+
 /** A 2026-07-28 subscriptions/listen request for the tool list, raw: the response (its stream, or the refusal). */
 export const listenRequest = (url: string, token: string): Promise<Response> =>
   fetch(url, {
