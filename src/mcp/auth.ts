@@ -24,6 +24,13 @@ export interface AuthRefusal {
   userAgent?: string | null;
 }
 
+/** What http.ts tells the audit log (refusals.ts): a 401 (no principal); a 403 (`principal`, whom the config does not name now); a stream the server closed (`principal`, `openMs`). */
+export interface Refusal extends AuthRefusal {
+  principal?: string;
+  /** a closed stream: how long it was open */
+  openMs?: number;
+}
+
 export interface Authenticator {
   authenticate(authorization: string | null): Promise<AuthResult>;
 }

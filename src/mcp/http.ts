@@ -16,8 +16,9 @@
 // in once: at each announcement its token is checked again first, and the
 // stream of one that no longer authenticates (removed, expired) is closed
 // before anything is sent on the streams; a JWT's stream is closed when the
-// JWT expires, announcement or not. A refused authentication (401) is told
-// to `refused` (the audit log's folded lines, refusals.ts).
+// JWT expires, announcement or not (open-streams.ts). A refused request (401,
+// 403) and a stream the server closed are told to `refused` (the audit log's
+// folded lines, refusals.ts).
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
@@ -31,12 +32,13 @@ import {
 } from "@modelcontextprotocol/server";
 import type { McpFront } from "./front";
 import { buildServer, type InstanceHooks } from "./sdk-server";
-import { challenge, whenExpired, type Authenticator, type AuthRefusal } from "./auth";
+import { challenge, type Authenticator, type Refusal } from "./auth";
 import { DEFAULT_KEEP_ALIVE_TIMEOUT_MS, MAX_STREAMS } from "./team-config";
 import { HcpxError } from "../util/errors";
 import { neutralLine } from "../util/neutral";
 import { cancelledOnClose, postParsed, send, targetOf, toRequest } from "./http-bridge";
 import { principalStreams, type PrincipalStreams } from "./principal-streams";
+import { isStream, openStreams } from "./open-streams";
 
 export interface HttpOptions {
   /** the front of each principal (undefined: the server config does not name it now); with `auth` absent (--no-auth, loopback only) the one front under "local" */
@@ -55,8 +57,8 @@ export interface HttpOptions {
   path?: string;
   /** absent: no authentication (loopback only) */
   auth?: Authenticator;
-  /** each refused authentication (401), for the audit log (refusals.ts RefusalLog) */
-  refused?: (r: AuthRefusal) => void;
+  /** each refused request (401, 403) and each stream the server closed, for the audit log (refusals.ts RefusalLog) */
+  refused?: (r: Refusal) => void;
   /** the public URL of the endpoint (default: the listener's own URL) */
   resource?: string;
   /** the JWT issuer, listed as the metadata's authorization server */
@@ -140,7 +142,7 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
 
   const { legacyStream, streamEnded, legacy } = legacyStreams(instance);
   const serve = endpointOf(handler, maxBody, legacyStream, principalStreams(o.maxStreamsPerPrincipal));
-  const open = openStreams(o);
+  const open = openStreams({ ...o, closed: o.refused });
 
   await new Promise<void>((ok, fail) => {
     server.once("error", (e) => fail(listenError(e, host, o.port)));
@@ -162,44 +164,6 @@ export async function listenHttp(o: HttpOptions): Promise<HttpListener> {
       await handler.close().catch(() => {});
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
-}
-
-/** A request whose answer is a stream that stays open: a 2025-era GET, a 2026-07-28 subscriptions/listen (the SDK checks the header against the body). */
-const isStream = (request: Request) =>
-  request.method === "GET" || request.headers.get("mcp-method")?.trim() === "subscriptions/listen";
-
-/**
- * The open streams of authenticated requests, each with the Authorization header and the principal it
- * was let in with. recheck() closes each whose token no longer authenticates as its principal (a removed
- * token, an expired JWT, a subject taken off, a principal the server config no longer names): a stream
- * was let in once, and is told nothing more than a new request with its token would be. A JWT's stream
- * is also closed on its own once the JWT expires (`expiresAt`, whenExpired): it holds no slot past it.
- */
-function openStreams(o: HttpOptions) {
-  const open = new Map<ServerResponse, { header: string | null; principal: string; stop?: () => void }>();
-  const done = (res: ServerResponse) => (open.get(res)?.stop?.(), open.delete(res));
-  const close = (res: ServerResponse) => (done(res), res.destroy());
-  return {
-    watch(res: ServerResponse, request: Request, principal: string, expiresAt?: number): void {
-      if (!isStream(request)) return;
-      const stop = expiresAt === undefined ? undefined : whenExpired(expiresAt, () => close(res));
-      open.set(res, { header: request.headers.get("authorization"), principal, stop });
-    },
-    done,
-    /** never rejects: a token that cannot be checked (an error) closes its stream */
-    async recheck(): Promise<void> {
-      const auth = o.auth;
-      if (!auth || !open.size) return;
-      await Promise.all(
-        [...open].map(async ([res, s]) => {
-          const who = await auth.authenticate(s.header).catch(() => undefined);
-          const named = o.fronts.get(s.principal) && !o.fronts.removed?.(s.principal);
-          if (who?.ok && who.principal === s.principal && named) return;
-          close(res);
-        }),
-      );
     },
   };
 }
@@ -276,7 +240,9 @@ function metadataResponse(request: Request, meta: string): Response {
     : new Response("method not allowed", { status: 405, headers: { allow: "GET, HEAD" } });
 }
 
-/** The bearer token → the request's authInfo, or the refusal: 401 (no valid token; told to `refused`), 403 (a principal the server config does not name now). */
+const ua = (request: Request) => ({ userAgent: request.headers.get("user-agent") });
+
+/** The bearer token → the request's authInfo, or the refusal (told to `refused`): 401 (no valid token), 403 (a principal the server config does not name now). */
 async function authorize(
   auth: Authenticator,
   { fronts, refused }: HttpOptions,
@@ -287,7 +253,7 @@ async function authorize(
 ) {
   const who = await auth.authenticate(request.headers.get("authorization"));
   if (!who.ok) {
-    refused?.({ ...who, address, userAgent: request.headers.get("user-agent") });
+    refused?.({ ...who, address, ...ua(request) });
     // the body is not read: a refused request costs nothing more
     return Response.json(
       { error: who.error, ...(who.description ? { error_description: who.description } : {}) },
@@ -295,6 +261,14 @@ async function authorize(
     );
   }
   if (!fronts.get(who.principal)) {
+    const { principal } = who;
+    refused?.({
+      error: "unknown_principal",
+      description: "not in the server config",
+      principal,
+      address,
+      ...ua(request),
+    });
     return Response.json(
       {
         error: "unknown_principal",

@@ -1,28 +1,35 @@
-// The refused authentications of `hcpx mcp --http` (each 401: no token, an
-// unknown or expired token, a JWT of another issuer, audience or type…) in
-// the audit log (src/runtime/audit.ts), so an admin sees who is probing:
-// `hcpx log` shows them (decision "unauthenticated", principal "(unknown)").
+// What `hcpx mcp --http` refuses outside a tool call, in the audit log
+// (src/runtime/audit.ts), so an admin sees who is probing and who is still
+// knocking: each refused authentication (401: no token, an unknown or expired
+// token, a JWT of another issuer, audience or type…; decision
+// "unauthenticated", principal "(unknown)"), each request of a principal the
+// server config does not name now (403; decision "forbidden", that principal),
+// and each open stream the server closes (its token no longer authenticates,
+// its JWT expired, its principal taken out of the config; decision
+// "stream_closed", its principal, how long it was open). `hcpx log` shows them.
 //
 // A flood of 401s costs the server nothing but the refusal (the body is not
-// read), so its lines must not cost more than that: they are folded. The first
-// refusal of a kind — (result, reason, address) — is written at once (count
+// read), and a token removed may close a thousand streams at once: their lines
+// must not cost more than that, so they are folded. The first of a kind —
+// (decision, principal, result, reason, address) — is written at once (count
 // 1); the next ones of that kind are counted, and written as one line at the
-// end of the second (count n, time of the first counted), and so on each
-// second while they go on. A kind not seen for a whole second starts over.
-// Past ADDRESSES kinds in a second, another address is folded with every
-// other of its reason (address "*"); past KINDS kinds, every further one into
-// one line (result "refused", reason "several reasons", address "*"). So a
-// flood writes about one line a second per kind, and at most 2 × (KINDS + 1)
-// lines in any second whatever the number of addresses — where calls write a
-// line each. Memory: at most KINDS + 1 kinds at once.
+// end of the second (count n, time of the first counted, the longest a counted
+// stream was open), and so on each second while they go on. A kind not seen
+// for a whole second starts over. Past ADDRESSES kinds in a second, another
+// address is folded with every other of its kind (address "*"); past KINDS
+// kinds, every further one into one line (principal "*", decision and result
+// "refused", reason "several reasons", address "*"). So a flood writes about
+// one line a second per kind, and at most 2 × (KINDS + 1) lines in any second
+// whatever the number of addresses — where calls write a line each. Memory: at
+// most KINDS + 1 kinds at once.
 //
 // What is written is bounded and neutral, as every line of the log: the
 // User-Agent (the client's) and the address are cut at 200 characters and
 // made one line (neutralLine) before the record's own cut and redaction
 // (audit.ts recordLine). The address is the connection's: behind a proxy, the
 // proxy's (X-Forwarded-For is the client's to write, so it is not read).
-import type { AuthRefusal } from "./auth";
-import { auditTime, AuditWriter, type AuditRecord } from "../runtime/audit";
+import type { Refusal } from "./auth";
+import { auditTime, AuditWriter, type AuditRecord, type Decision } from "../runtime/audit";
 import { neutralLine } from "../util/neutral";
 
 /** The principal of a refusal's record: none was authenticated. No principal id is this (team-config.ts PRINCIPAL_RE). */
@@ -42,6 +49,8 @@ const text = (v: string | null | undefined) =>
   v ? neutralLine(v.slice(0, TEXT_MAX)).slice(0, 2 * TEXT_MAX) : undefined;
 
 interface Kind {
+  decision: Decision;
+  principal: string;
   result: string;
   reason: string;
   address: string;
@@ -52,6 +61,8 @@ interface Folded extends Kind {
   count: number;
   first: number;
   client: string | undefined;
+  /** the longest a counted stream was open (0: no stream) */
+  openMs: number;
 }
 
 export class RefusalLog {
@@ -65,10 +76,13 @@ export class RefusalLog {
     private readonly now: () => number = Date.now,
   ) {}
 
-  refused(r: AuthRefusal): void {
+  refused(r: Refusal): void {
     const t = this.now();
     const client = text(r.userAgent);
+    const openMs = Math.max(0, Math.round(r.openMs ?? 0));
     const kind = this.kindOf({
+      decision: r.openMs !== undefined ? "stream_closed" : r.principal ? "forbidden" : "unauthenticated",
+      principal: text(r.principal) ?? UNKNOWN_PRINCIPAL,
       result: r.error,
       reason: text(r.description) ?? "no token",
       address: text(r.address) ?? "unknown",
@@ -76,11 +90,12 @@ export class RefusalLog {
     const key = keyOf(kind);
     const seen = this.window.get(key);
     if (seen) {
-      if (seen.count++ === 0) Object.assign(seen, { first: t, client });
+      if (seen.count++ === 0) Object.assign(seen, { first: t, client, openMs });
+      else seen.openMs = Math.max(seen.openMs, openMs);
       return;
     }
-    this.window.set(key, { ...kind, count: 0, first: t, client });
-    this.line({ ...kind, count: 1, first: t, client });
+    this.window.set(key, { ...kind, count: 0, first: t, client, openMs: 0 });
+    this.line({ ...kind, count: 1, first: t, client, openMs });
     if (!this.timer) {
       this.timer = setTimeout(() => this.tick(), WINDOW_MS).unref();
       process.on("exit", this.atExit);
@@ -114,30 +129,31 @@ export class RefusalLog {
   private kindOf(k: Kind): Kind {
     const full = (n: number, c: Kind) => this.window.size >= n && !this.window.has(keyOf(c));
     if (full(ADDRESSES, k)) k = { ...k, address: "*" };
-    if (full(KINDS, k)) k = { result: "refused", reason: "several reasons", address: "*" };
+    if (full(KINDS, k))
+      k = { decision: "refused", principal: "*", result: "refused", reason: "several reasons", address: "*" };
     return k;
   }
 
   private line(f: Folded): void {
     this.write({
       time: auditTime(f.first),
-      principal: UNKNOWN_PRINCIPAL,
+      principal: f.principal,
       via: "http",
       ...(f.client ? { client: f.client } : {}),
       tool: NO_TOOL,
-      decision: "unauthenticated",
+      decision: f.decision,
       result: f.result,
       refused: { reason: f.reason, address: f.address, count: f.count },
-      duration_ms: 0,
+      duration_ms: f.openMs,
     });
   }
 }
 
 /** `hcpx mcp --http`'s refusals into the audit log: a writer of their own (held open, as the fronts'), each line written at once. */
-export function auditedRefusals(warn: (msg: string) => void): (r: AuthRefusal) => void {
+export function auditedRefusals(warn: (msg: string) => void): (r: Refusal) => void {
   const audit = new AuditWriter(warn, true);
   const folded = new RefusalLog((rec) => audit.write(rec));
   return (r) => folded.refused(r);
 }
 
-const keyOf = (k: Kind) => `${k.result}\n${k.reason}\n${k.address}`;
+const keyOf = (k: Kind) => `${k.decision}\n${k.principal}\n${k.result}\n${k.reason}\n${k.address}`;

@@ -52,7 +52,11 @@ export type Decision =
   /** the command ran (its result code says how it ended) */
   | "ran"
   /** `hcpx mcp --http` refused the request's authentication (401): no principal, nothing called; its line is folded (src/mcp/refusals.ts) */
-  | "unauthenticated";
+  | "unauthenticated"
+  /** `hcpx mcp --http` refused a principal the server config does not name now (403); folded likewise */
+  | "forbidden"
+  /** `hcpx mcp --http` closed an open stream (its token no longer authenticates, its principal is gone); folded likewise */
+  | "stream_closed";
 
 export interface AuditRecord {
   /** ISO 8601 UTC, when the call came in */
@@ -79,7 +83,7 @@ export interface AuditRecord {
   /** "ok", an error code, or "input_required" */
   result: string;
   duration_ms: number;
-  /** a refused authentication (src/mcp/refusals.ts): why, as the 401 said; the client's address ("*": several); how many refusals the line stands for */
+  /** a refusal or a closed stream (src/mcp/refusals.ts): why; the client's address ("*": several); how many the line stands for */
   refused?: { reason: string; address: string; count: number };
 }
 

@@ -5,11 +5,11 @@
 // fold per reason (address "*"), past 32 into one line; what the client sent
 // is bounded and one neutral line; what is counted is written on the way out.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { AuthRefusal } from "../../src/mcp/auth";
+import type { Refusal } from "../../src/mcp/auth";
 import { RefusalLog } from "../../src/mcp/refusals";
 import type { AuditRecord } from "../../src/runtime/audit";
 
-const probe = (over: Partial<AuthRefusal> = {}): AuthRefusal => ({
+const probe = (over: Partial<Refusal> = {}): Refusal => ({
   error: "invalid_token",
   description: "unknown token",
   address: "192.0.2.7",
@@ -134,5 +134,28 @@ describe("RefusalLog", () => {
     expect(process.listenerCount("exit")).toBe(exits + 1);
     vi.advanceTimersByTime(1000);
     expect(process.listenerCount("exit")).toBe(exits);
+  });
+
+  it("a 403 and a closed stream are lines of their principal, folded per principal and reason; a mass close stays bounded", () => {
+    log.refused(probe({ error: "unknown_principal", description: "not in the server config", principal: "carol" }));
+    log.refused(probe({ error: "invalid_token", description: "unknown token", principal: "alice", openMs: 1500 }));
+    // a token removed with a thousand streams open: one line at once, one at the second's end
+    for (let i = 0; i < 999; i++)
+      log.refused(probe({ error: "invalid_token", description: "unknown token", principal: "alice", openMs: i }));
+    // another principal's, and a 401 of the same reason: kinds of their own
+    log.refused(probe({ error: "invalid_token", description: "unknown token", principal: "bob", openMs: 7 }));
+    log.refused(probe());
+    vi.advanceTimersByTime(1000);
+    expect(
+      lines.map((l) => [l.principal, l.decision, l.result, l.refused?.reason, l.refused?.count, l.duration_ms]),
+    ).toEqual([
+      ["carol", "forbidden", "unknown_principal", "not in the server config", 1, 0],
+      ["alice", "stream_closed", "invalid_token", "unknown token", 1, 1500],
+      ["bob", "stream_closed", "invalid_token", "unknown token", 1, 7],
+      ["(unknown)", "unauthenticated", "invalid_token", "unknown token", 1, 0],
+      // the longest a counted stream was open
+      ["alice", "stream_closed", "invalid_token", "unknown token", 999, 998],
+    ]);
+    expect(lines.every((l) => l.tool === "(none)" && l.via === "http")).toBe(true);
   });
 });

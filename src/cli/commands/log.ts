@@ -59,7 +59,7 @@ function isRecord(v: unknown): v is AuditRecord {
   );
 }
 
-/** A refused authentication's part of its record (src/mcp/refusals.ts). */
+/** A refusal's or closed stream's part of its record (src/mcp/refusals.ts). */
 const isRefused = (v: unknown) =>
   isObject(v) && typeof v.reason === "string" && typeof v.address === "string" && typeof v.count === "number";
 
@@ -113,7 +113,7 @@ function parsed(line: string): AuditRecord | undefined {
 
 function human(records: AuditRecord[], skipped: number, file: string, files: number): string {
   const lines = records.map((r) => {
-    if (r.decision === "unauthenticated") return refusalLine(r);
+    if (r.refused || NOT_CALLS.has(r.decision)) return refusalLine(r);
     const what = r.pack ? `${r.pack}.${r.verb ?? r.tool}` : r.tool;
     const confirm = r.confirm ? ` (confirm: ${r.confirm.answer})` : "";
     const who = `${r.principal}${r.client ? `/${r.client}` : ""}${r.host ? `@${r.host}` : ""}`;
@@ -128,10 +128,19 @@ function human(records: AuditRecord[], skipped: number, file: string, files: num
   return (lines.length ? lines.join("\n") : none) + tail;
 }
 
-/** A refused authentication of `hcpx mcp --http` (src/mcp/refusals.ts): no principal, no tool; why, from where, how many. */
+/** The decisions of `hcpx mcp --http`'s lines that are no call (src/mcp/refusals.ts). */
+const NOT_CALLS = new Set(["unauthenticated", "forbidden", "stream_closed"]);
+
+/**
+ * A refusal of `hcpx mcp --http` or a stream it closed (src/mcp/refusals.ts): no tool; who (`(unknown)` for a
+ * 401), why, from where, how many; a closed stream how long it was open (the longest of those folded).
+ */
 function refusalLine(r: AuditRecord): string {
   const who = `${r.principal}${r.client ? `/${r.client}` : ""}`;
   const f = r.refused ?? { reason: "?", address: "?", count: 1 };
   const times = f.count > 1 ? `, ${f.count} times` : "";
-  return neutralLine(`${r.time} ${r.via} ${who} ${r.decision} ${r.result} (${f.reason}) from ${f.address}${times}`);
+  const open = r.decision === "stream_closed" ? ` after ${r.duration_ms}ms` : "";
+  return neutralLine(
+    `${r.time} ${r.via} ${who} ${r.decision} ${r.result} (${f.reason}) from ${f.address}${open}${times}`,
+  );
 }
