@@ -43,12 +43,11 @@ import { loadDescriptor, slotField, type Descriptor, type Target } from "./descr
 import { evaluate } from "./health";
 import { afterLists, expandItems, fill, itemKey, widening } from "./formats/rules";
 import type { CommandClass } from "./formats/types";
-import { nodeAt, valueAt } from "./jsonedit";
-import { lenientJson } from "./formats/json";
 import { askOf, type Ask, type Scope } from "./ask-rules";
 import { isObj } from "../util/is";
 import { unreadLayers, unreadVariables } from "./unread";
 import { approvingHooks } from "./hooks";
+import { hostValueAt } from "./value-at";
 import type { HostApproval } from "../runtime/execute";
 
 /**
@@ -132,7 +131,7 @@ async function inForce(
     if (!ask) continue;
     const file = firstFile(t, abs, read);
     if (!file) continue;
-    const value = await readAt(file.text, t.format, ask.at, file.show);
+    const value = await hostValueAt(file.text, t.format, ask.at, file.show);
     if (holds(ask, value, cls)) asked = true;
   }
   if (!asked) return false;
@@ -143,7 +142,7 @@ async function inForce(
       if (!t.widens) continue;
       const file = firstFile(t, abs, read);
       if (!file) continue;
-      const value = await readAt(file.text, t.format, t.key ?? [], file.show);
+      const value = await hostValueAt(file.text, t.format, t.key ?? [], file.show);
       if (!(t.widens.order === "last" && t.members)) {
         if (widening(t, value, [cls], { file: file.show, hostName: d.name }).length) return false;
         continue;
@@ -151,9 +150,9 @@ async function inForce(
       mergeMembers(merged, t.id, t, value, file.show, sc === scope, false);
       // the lists the host evaluates after these (opencode's agent.<name>.permission), each merged on its own
       if (!t.widens.after) continue;
-      const doc = await readAt(file.text, t.format, [], file.show);
+      const doc = await hostValueAt(file.text, t.format, [], file.show);
       for (const [at] of afterLists(t, doc)) {
-        const v = await readAt(file.text, t.format, at, file.show); // a duplicate key on the way: not in force
+        const v = await hostValueAt(file.text, t.format, at, file.show); // a duplicate key on the way: not in force
         mergeMembers(merged, `${t.id}\0${at.join("\0")}`, t, v, file.show, sc === scope, at.join("."));
       }
     }
@@ -259,20 +258,6 @@ function readsOnce(): (file: string) => Entry {
   };
 }
 
-/** The value at `at` in a host file (json/jsonc/toml); a duplicate key on the way throws (not in force). */
-async function readAt(text: string, format: Target["format"], at: string[], show: string): Promise<unknown> {
-  if (format === "toml") {
-    const { parseTomlFor } = await import("./tomledit"); // the TOML reader only when a TOML host is named
-    let v: unknown = parseTomlFor(text, show);
-    for (const k of at) v = isObj(v) && Object.hasOwn(v, k) ? v[k] : undefined;
-    return v;
-  }
-  if (format !== "json" && format !== "jsonc") return undefined;
-  const tree = lenientJson(text, show); // a file that does not parse throws: not in force
-  nodeAt(tree, at); // refuses a duplicate key on the way
-  return valueAt(tree, at);
-}
-
 function holds(ask: Ask, value: unknown, cls: CommandClass): boolean {
   const tool = cls.vars.tool!;
   switch (ask.kind) {
@@ -322,7 +307,7 @@ async function hostPaths(
     if (!t.entry || !t.key) continue;
     const file = firstFile(t, abs, read);
     if (!file) continue;
-    const entry = await readAt(file.text, t.format, t.key, file.show);
+    const entry = await hostValueAt(file.text, t.format, t.key, file.show);
     if (!isObj(entry)) continue;
     const envField = slotField(t.entry, "env");
     const set = envField !== undefined ? entry[envField] : undefined;

@@ -8,8 +8,7 @@
 import type { Descriptor } from "./descriptor";
 import type { Scope } from "./adopt-types";
 import { readEntry } from "../util/fsio";
-import { lenientJson } from "./formats/json";
-import { nodeAt, valueAt } from "./jsonedit";
+import { hostValueAt } from "./value-at";
 import { isObj } from "../util/is";
 import type { Problem } from "../util/errors";
 
@@ -43,7 +42,7 @@ export async function approvingHooks(
       const e = readEntry(o.abs(file));
       if (e.kind === "absent") continue;
       if (e.kind !== "file") throw new Error(`${file} cannot be read`); // a folder, a file hcpx may not read
-      const events = await hooksIn(e.text, hook, file);
+      const events = await hostValueAt(e.text, hook.format, hook.key, file);
       if (events === undefined) continue;
       // hooks that are not a map of events: hcpx cannot tell which run (counted)
       if (!isObj(events)) {
@@ -62,19 +61,6 @@ export async function approvingHooks(
     }
   }
   return out;
-}
-
-/** The value at the hook entry's key in a host file (json/jsonc/toml). */
-async function hooksIn(text: string, hook: Hook, show: string): Promise<unknown> {
-  if (hook.format === "toml") {
-    const { parseTomlFor } = await import("./tomledit");
-    let v: unknown = parseTomlFor(text, show);
-    for (const k of hook.key) v = isObj(v) && Object.hasOwn(v, k) ? v[k] : undefined;
-    return v;
-  }
-  const tree = lenientJson(text, show); // a file that does not parse throws
-  nodeAt(tree, hook.key); // refuses a duplicate key on the way
-  return valueAt(tree, hook.key);
 }
 
 /**
