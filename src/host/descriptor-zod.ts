@@ -259,7 +259,8 @@ const HealthSchema = z.strictObject({
   key: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
   /** "differs": the value there is anything but `value` (Gemini's trustedFolders.json: not DO_NOT_TRUST) */
   /** "missing": no value at `key` at all (Claude Code's local-scope server of the same name, which wins over .mcp.json's) */
-  expect: z.enum(["includes", "excludes", "equals", "differs", "missing"]),
+  /** "empty": none, or an empty list, in every file of `path` (opencode's `plugin`: a list the host joins across files) */
+  expect: z.enum(["includes", "excludes", "equals", "differs", "missing", "empty"]),
   /** a string ({root}, {server} filled in), or a boolean (Codex's `enabled = false`, Kiro's `"disabled": true`) */
   value: z.union([z.string(), z.boolean()]),
   /** includes/excludes on a list of objects: the member compared with `value` (Amp's amp.mcpTrustedServers: serverName) */

@@ -279,7 +279,8 @@ export async function evaluate(
         v !== null && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, k)
           ? (v as Record<string, unknown>)[k]
           : undefined;
-    if (v !== undefined) {
+    // "empty": the host joins the lists of every file, so an empty one does not decide; the next file is read
+    if (v !== undefined && !(h.expect === "empty" && Array.isArray(v) && v.length === 0)) {
       value = v;
       file = p;
       break;
@@ -288,7 +289,7 @@ export async function evaluate(
   // none of the files is there: the host keeps no such state on this machine (it is not used
   // here, e.g. a CI runner, or it will ask on first start): nothing to hold against it
   if (!any) return { ok: true };
-  if (h.expect === "missing")
+  if (h.expect === "missing" || h.expect === "empty")
     return value === undefined ? { ok: true } : { ok: false, why: `${file}: ${keyShown} is there`, file };
   if (value === undefined)
     return h.absent === "ok"
