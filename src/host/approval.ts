@@ -45,9 +45,9 @@ import { afterLists, expandItems, fill, itemKey, widening } from "./formats/rule
 import type { CommandClass } from "./formats/types";
 import { askOf, type Ask, type Scope } from "./ask-rules";
 import { isObj } from "../util/is";
-import { unreadLayers, unreadVariables } from "./unread";
+import { targetFiles, unreadLayers, unreadVariables } from "./unread";
 import { approvingHooks } from "./hooks";
-import { hostValueAt } from "./value-at";
+import { firstFile, hostValueAt } from "./value-at";
 import type { HostApproval } from "../runtime/execute";
 
 /**
@@ -180,11 +180,7 @@ function unreadThere(
   read: (file: string) => Entry,
   where: Where,
 ): boolean {
-  const files = new Set<string>();
-  for (const t of d.scopes[scope]?.targets ?? []) {
-    const f = t.key ? firstFile(t, abs, read) : undefined;
-    if (f) files.add(abs(f.show));
-  }
+  const files = targetFiles(d, scope, abs, read);
   const env = where.env ?? process.env;
   return unreadLayers(d, scope, { env, abs: hereFor(d, scope, abs, where), read: files, server: true }).length > 0;
 }
@@ -232,20 +228,6 @@ function mergeMembers(
   if (served) m.t = t;
   m.show = m.show === show ? show : `${m.show} + ${show}`;
   merged.set(id, m);
-}
-
-/** The first of a target's files that is there (a target with alternatives: the one the host reads). */
-function firstFile(
-  t: Target,
-  abs: (p: string) => string,
-  read: (file: string) => Entry,
-): { text: string; show: string } | undefined {
-  for (const p of Array.isArray(t.path) ? t.path : [t.path]) {
-    const e = read(abs(p));
-    if (e.kind === "file") return { text: e.text, show: p };
-    if (e.kind !== "absent") return undefined;
-  }
-  return undefined;
 }
 
 /** readEntry, each file once: what one check reads (nothing is kept past it; the next call reads anew). */

@@ -188,15 +188,17 @@ export async function widenedBySettings(
         hint: said(fill(h.hint)),
       });
     }
+    // (its message and file naming the host's homes where a variable moves them)
+    const shown = (p: Problem): Problem => ({
+      ...p,
+      message: said(p.message),
+      ...(p.file ? { file: said(p.file) } : {}),
+    });
     // what the host merges over its files that hcpx does not read (gate.unread), set or there now
     const read = targetFiles(d, o.scope, abs);
-    for (const f of unreadLayers(d, o.scope, { env, abs, read, server: false })) {
-      const p = unreadProblem(d, f);
-      out.push({ ...p, message: said(p.message), ...(p.file ? { file: said(p.file) } : {}) });
-    }
+    for (const f of unreadLayers(d, o.scope, { env, abs, read, server: false })) out.push(shown(unreadProblem(d, f)));
     // hooks that may approve a gated write so the host never asks (gate.hooks)
-    for (const p of await hookWarnings(d, o.scope, abs, server, o.tools ?? []))
-      out.push({ ...p, message: said(p.message), ...(p.file ? { file: said(p.file) } : {}) });
+    for (const p of await hookWarnings(d, o.scope, abs, server, o.tools ?? [])) out.push(shown(p));
   }
   return out;
 }

@@ -10,7 +10,8 @@
 import { lstatSync } from "node:fs";
 import type { Descriptor } from "./descriptor";
 import type { Scope } from "./adopt-types";
-import { readEntry } from "../util/fsio";
+import { readEntry, type Entry } from "../util/fsio";
+import { firstFile } from "./value-at";
 import type { Problem } from "../util/errors";
 
 export type Unread = NonNullable<NonNullable<Descriptor["gate"]>["unread"]>[number];
@@ -71,15 +72,16 @@ function there(file: string): boolean {
  * (what approval.ts reads; a target whose first path is not a file reads none). The other of a pair
  * the host reads both of (opencode.json and opencode.jsonc) is then a layer hcpx does not read.
  */
-export function targetFiles(d: Descriptor, scope: Scope, abs: (p: string) => string): Set<string> {
+export function targetFiles(
+  d: Descriptor,
+  scope: Scope,
+  abs: (p: string) => string,
+  read: (file: string) => Entry = readEntry,
+): Set<string> {
   const out = new Set<string>();
   for (const t of d.scopes[scope]?.targets ?? []) {
-    if (!t.key) continue;
-    for (const p of Array.isArray(t.path) ? t.path : [t.path]) {
-      const kind = readEntry(abs(p)).kind;
-      if (kind === "file") out.add(abs(p));
-      if (kind !== "absent") break;
-    }
+    const f = t.key ? firstFile(t, abs, read) : undefined;
+    if (f) out.add(abs(f.show));
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // rules, the ask rule, the entry; src/host/hooks.ts, the hooks): json, jsonc or toml, the file that
 // does not parse and a duplicate key on the way both throwing (the approval is then not in force).
 import type { Target } from "./descriptor";
+import { readEntry, type Entry } from "../util/fsio";
 import { lenientJson } from "./formats/json";
 import { nodeAt, valueAt } from "./jsonedit";
 import { isObj } from "../util/is";
@@ -23,4 +24,22 @@ export async function hostValueAt(
   const tree = lenientJson(text, show); // a file that does not parse throws: not in force
   nodeAt(tree, [...at]); // refuses a duplicate key on the way
   return valueAt(tree, [...at]);
+}
+
+/**
+ * The first of a target's files that is there, as the host reads it (a target with alternatives:
+ * opencode.json, then opencode.jsonc); undefined when none is, or the first that is there is no file
+ * (a folder, a file hcpx may not read). `read`: readEntry, or one check's cache of it.
+ */
+export function firstFile(
+  t: Target,
+  abs: (p: string) => string,
+  read: (file: string) => Entry = readEntry,
+): { text: string; show: string } | undefined {
+  for (const p of Array.isArray(t.path) ? t.path : [t.path]) {
+    const e = read(abs(p));
+    if (e.kind === "file") return { text: e.text, show: p };
+    if (e.kind !== "absent") return undefined;
+  }
+  return undefined;
 }
