@@ -301,6 +301,27 @@ export function checkHomes(d: Descriptor, file: string): void {
 }
 
 /**
+ * A file `gate` names (`inForce`, `unread`, `hooks`: the host's settings, what it merges over them, its
+ * hooks) is the project's (relative), `~/…`, or absolute (a managed file in /etc): never going up.
+ */
+function checkGatePath(p: string, field: string, file: string, path: string): void {
+  if (p.split("/").includes(".."))
+    throw new HcpxError({
+      code: "bad_descriptor",
+      message: `gate.${field} path '${p}' must not go up (..): the project's, ~/…, or absolute`,
+      file,
+      path,
+    });
+}
+
+/** `gate.inForce`: its paths (checkGatePath). */
+export function checkInForce(d: Descriptor, file: string): void {
+  for (const [i, h] of (d.gate?.inForce ?? []).entries())
+    for (const p of Array.isArray(h.path) ? h.path : [h.path])
+      checkGatePath(p, "inForce", file, `gate.inForce[${i}].path`);
+}
+
+/**
  * `gate.unread`: each names one variable or one file (never both); `hidden` is a variable's; a path is
  * the project's (relative, never `..`), `~/…`, or absolute (a managed config the host reads from /etc).
  */
@@ -311,8 +332,7 @@ export function checkUnread(d: Descriptor, file: string): void {
     if ((u.env === undefined) === (u.path === undefined))
       throw bad("gate.unread: name either `env` (a variable the host reads) or `path` (a file it reads), one of them");
     if (u.hidden && u.env === undefined) throw bad("gate.unread: `hidden` is said of a variable (`env`)");
-    if (u.path !== undefined && u.path.split("/").includes(".."))
-      throw bad(`gate.unread path '${u.path}' must not go up (..): the project's, ~/…, or absolute`);
+    if (u.path !== undefined) checkGatePath(u.path, "unread", file, `gate.unread[${i}]`);
   }
 }
 
@@ -323,9 +343,7 @@ export function checkUnread(d: Descriptor, file: string): void {
 export function checkHooks(d: Descriptor, file: string): void {
   for (const [i, h] of (d.gate?.hooks ?? []).entries()) {
     const bad = (message: string) => new HcpxError({ code: "bad_descriptor", message, file, path: `gate.hooks[${i}]` });
-    for (const p of h.path)
-      if (p.split("/").includes(".."))
-        throw bad(`gate.hooks path '${p}' must not go up (..): the project's, ~/…, or absolute`);
+    for (const p of h.path) checkGatePath(p, "hooks", file, `gate.hooks[${i}]`);
     for (const [k, re] of [
       ["names", h.names],
       ["split", h.split],

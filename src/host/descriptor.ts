@@ -20,6 +20,7 @@ import {
   checkTargetPaths,
   checkUnread,
   checkHooks,
+  checkInForce,
   renameServer,
 } from "./descriptor-check";
 import type { Descriptor, EntrySpec } from "./descriptor-zod";
@@ -185,16 +186,7 @@ export function loadDescriptor(name: string): Descriptor {
     const sc = d.scopes[scope];
     if (name && name !== "hcp" && sc) sc.targets = sc.targets.map((t) => renameServer(t, name));
   }
-  for (const [i, h] of (d.gate?.inForce ?? []).entries())
-    for (const p of Array.isArray(h.path) ? h.path : [h.path])
-      // absolute: a managed or system file the host reads (/etc/claude-code/managed-settings.json)
-      if (p.split("/").includes(".."))
-        throw new HcpxError({
-          code: "bad_descriptor",
-          message: `gate.inForce path '${p}' must not go up (..): the project's, ~/…, or absolute`,
-          file: doc.file,
-          path: `gate.inForce[${i}].path`,
-        });
+  checkInForce(d, doc.file);
   checkUnread(d, doc.file);
   checkHooks(d, doc.file);
   if (d.toolApprovals && d.tools !== "per-command")
