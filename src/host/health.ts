@@ -22,7 +22,7 @@ import type { Scope } from "./engine";
 import { homeText, pathResolver } from "./homes";
 import { tildePath } from "../util/paths";
 import { targetFiles, unreadLayers, unreadProblem } from "./unread";
-import { approvingHooks, hookProblem, type HookFound } from "./hooks";
+import { approvingHooks, hookProblem } from "./hooks";
 
 export interface HealthOptions {
   scope: Scope;
@@ -203,7 +203,7 @@ export async function widenedBySettings(
   return out;
 }
 
-/** Each hook group that may approve one of `tools`, once (naming the first tool it selects); a file that does not parse, said. */
+/** Each hook group that may approve one of `tools`, once, with the tools it selects; a file that does not parse, said. */
 async function hookWarnings(
   d: ReturnType<typeof loadDescriptor>,
   scope: Scope,
@@ -211,27 +211,19 @@ async function hookWarnings(
   server: string,
   tools: string[],
 ): Promise<Problem[]> {
-  const seen = new Map<string, { f: HookFound; tools: string[] }>();
-  const out: Problem[] = [];
-  for (const tool of tools) {
-    try {
-      for (const f of await approvingHooks(d, { scope, abs, server, tool })) {
-        const k = `${f.file}\0${f.event}\0${JSON.stringify(f.matcher)}`;
-        const at = seen.get(k) ?? { f, tools: [] };
-        at.tools.push(tool);
-        seen.set(k, at);
-      }
-    } catch (e) {
-      out.push({
+  if (!tools.length) return [];
+  try {
+    return (await approvingHooks(d, { scope, abs, server, tools })).map((f) => hookProblem(d, f, f.tools));
+  } catch (e) {
+    return [
+      {
         code: "policy_widened",
         severity: "warning",
         message: `${d.name}: a file it reads hooks from cannot be read (${(e as Error).message}): hcpx cannot tell whether a hook there approves a gated write, so it does not count ${d.name}'s prompt`,
         hint: "fix the file (it must parse, with no key twice)",
-      });
-      break;
-    }
+      },
+    ];
   }
-  return [...[...seen.values()].map((x) => hookProblem(d, x.f, x.tools)), ...out];
 }
 
 function executable(p: string): boolean {

@@ -14,7 +14,7 @@ import type { Problem } from "../util/errors";
 
 export type Hook = NonNullable<NonNullable<Descriptor["gate"]>["hooks"]>[number];
 
-/** One hook group that may approve the served tool: where it is, its event and its matcher. */
+/** One hook group that may approve served tools: where it is, its event, its matcher, and which of the tools. */
 export interface HookFound {
   hook: Hook;
   /** the file as the descriptor names it */
@@ -22,40 +22,46 @@ export interface HookFound {
   event: string;
   /** the group's matcher (undefined: none, every tool) */
   matcher: unknown;
+  /** the tools asked about that it may select (as the server serves them: `ledger__transfer`) */
+  tools: string[];
 }
 
 /**
- * The hook groups of `d` that may approve `tool` (the name the server serves it under, `ledger__transfer`)
- * for a server of `scope` named `server`: in every file of each `gate.hooks` entry (`abs` turns the
- * descriptor's path into the file), each group of an approving event whose matcher may select the tool.
- * A file that does not parse, or a duplicate key on the way, throws (the approval: not in force).
+ * The hook groups of `d` that may approve one of `tools` (the names the server serves them under,
+ * `ledger__transfer`) for a server of `scope` named `server`: in every file of each `gate.hooks` entry
+ * (`abs` turns the descriptor's path into the file), each group of an approving event whose matcher may
+ * select one of them. Each file is read once, whatever the number of tools. A file that does not parse,
+ * or a duplicate key on the way, throws (the approval: not in force).
  */
 export async function approvingHooks(
   d: Descriptor,
-  o: { scope: Scope; abs: (p: string) => string; server: string; tool: string },
+  o: { scope: Scope; abs: (p: string) => string; server: string; tools: readonly string[] },
 ): Promise<HookFound[]> {
   const out: HookFound[] = [];
   for (const hook of d.gate?.hooks ?? []) {
     if (hook.scope !== undefined && hook.scope !== o.scope) continue;
-    const name = hook.name.replaceAll("{server}", o.server).replaceAll("{tool}", o.tool);
+    const named = o.tools.map((tool) => ({
+      tool,
+      name: hook.name.replaceAll("{server}", o.server).replaceAll("{tool}", tool),
+    }));
     for (const file of hook.path) {
       const e = readEntry(o.abs(file));
       if (e.kind === "absent") continue;
       if (e.kind !== "file") throw new Error(`${file} cannot be read`); // a folder, a file hcpx may not read
       const events = await hostValueAt(e.text, hook.format, hook.key, file);
       if (events === undefined) continue;
-      // hooks that are not a map of events: hcpx cannot tell which run (counted)
+      // hooks that are not a map of events: hcpx cannot tell which run (counted, for every tool)
       if (!isObj(events)) {
-        out.push({ hook, file, event: hook.key.join("."), matcher: undefined });
+        out.push({ hook, file, event: hook.key.join("."), matcher: undefined, tools: [...o.tools] });
         continue;
       }
       for (const event of hook.events) {
         if (!Object.hasOwn(events, event)) continue;
         const groups = events[event];
-        const list = Array.isArray(groups) ? groups : [groups];
-        for (const g of list) {
+        for (const g of Array.isArray(groups) ? groups : [groups]) {
           const matcher = isObj(g) ? g[hook.matcher ?? "matcher"] : g;
-          if (!isObj(g) || selects(hook, matcher, name)) out.push({ hook, file, event, matcher });
+          const tools = named.filter((n) => !isObj(g) || selects(hook, matcher, n.name)).map((n) => n.tool);
+          if (tools.length) out.push({ hook, file, event, matcher, tools });
         }
       }
     }
