@@ -123,7 +123,7 @@ async function inForce(
   // 0. nothing the host merges over its files that hcpx does not read (gate.unread): a rule there may widen
   if (unreadThere(d, scope, abs, read, where)) return false;
   // 0b. no hook that may approve the call so the host never asks (gate.hooks): hcpx cannot know what it decides
-  if ((await approvingHooks(d, { scope, abs: hereFor(d, scope, abs, where), server, tools: [tool] })).length)
+  if ((await approvingHooks(d, { scope, abs: hereFor(d, scope, abs, where), server, tools: [tool], read })).length)
     return false;
   // 1. the ask rule, where the descriptor says, for exactly this tool
   let asked = false;

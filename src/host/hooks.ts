@@ -7,7 +7,7 @@
 // (src/host/health.ts, `policy_widened`). Fail closed: a matcher hcpx cannot evaluate selects the tool.
 import type { Descriptor } from "./descriptor";
 import type { Scope } from "./adopt-types";
-import { readEntry } from "../util/fsio";
+import { readEntry, type Entry } from "../util/fsio";
 import { hostValueAt } from "./value-at";
 import { isObj } from "../util/is";
 import type { Problem } from "../util/errors";
@@ -35,7 +35,14 @@ export interface HookFound {
  */
 export async function approvingHooks(
   d: Descriptor,
-  o: { scope: Scope; abs: (p: string) => string; server: string; tools: readonly string[] },
+  o: {
+    scope: Scope;
+    abs: (p: string) => string;
+    server: string;
+    tools: readonly string[];
+    /** readEntry, or one check's cache of it (the approval check has read the settings files already) */
+    read?: (file: string) => Entry;
+  },
 ): Promise<HookFound[]> {
   const out: HookFound[] = [];
   for (const hook of d.gate?.hooks ?? []) {
@@ -45,7 +52,7 @@ export async function approvingHooks(
       name: hook.name.replaceAll("{server}", o.server).replaceAll("{tool}", tool),
     }));
     for (const file of hook.path) {
-      const e = readEntry(o.abs(file));
+      const e = (o.read ?? readEntry)(o.abs(file));
       if (e.kind === "absent") continue;
       if (e.kind !== "file") throw new Error(`${file} cannot be read`); // a folder, a file hcpx may not read
       const events = await hostValueAt(e.text, hook.format, hook.key, file);
