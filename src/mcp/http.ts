@@ -37,7 +37,7 @@ import { DEFAULT_KEEP_ALIVE_TIMEOUT_MS, MAX_STREAMS } from "./team-config";
 import { HcpxError } from "../util/errors";
 import { neutralLine } from "../util/neutral";
 import { cancelledOnClose, postParsed, send, targetOf, toRequest } from "./http-bridge";
-import { principalStreams, type PrincipalStreams } from "./principal-streams";
+import { principalStreams, streamsRefused, type PrincipalStreams } from "./principal-streams";
 import { isStream, openStreams } from "./open-streams";
 
 export interface HttpOptions {
@@ -347,11 +347,7 @@ function legacyStreams(instance: Instance) {
     authInfo: { extra?: Record<string, unknown> } | undefined,
   ): Promise<Response> {
     // the whole server's, like the SDK's listen streams (maxSubscriptions); each principal's: principal-streams.ts
-    if (streams >= MAX_STREAMS)
-      return Response.json(
-        { jsonrpc: "2.0", id: null, error: { code: -32603, message: `too many open streams (${MAX_STREAMS})` } },
-        { status: 503, headers: { "retry-after": "5" } },
-      );
+    if (streams >= MAX_STREAMS) return streamsRefused(503, -32603, `too many open streams (${MAX_STREAMS})`);
     const server = instance({ era: "legacy", authInfo, requestInfo: request });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await server.connect(transport);

@@ -32,18 +32,20 @@ export function principalStreams(max: number | undefined) {
   };
 }
 
-/** Over the principal's own limit: 429 with Retry-After, a JSON-RPC error naming the limit (the body is not read). */
+/** Over the principal's own limit: 429 (the body is not read). */
 function tooManyStreams(principal: string, max: number): Response {
+  return streamsRefused(
+    429,
+    -32000,
+    `too many open streams: principal '${principal}' has ${max} open, its limit (limits.max_streams_per_principal = ${max}); close one of its streams (a GET or a subscriptions/listen) first`,
+    { limit: "limits.max_streams_per_principal", max },
+  );
+}
+
+/** A stream refused for a bound of open streams (a principal's: 429; the whole server's: 503): Retry-After, a JSON-RPC error. */
+export function streamsRefused(status: 429 | 503, code: number, message: string, data?: unknown): Response {
   return Response.json(
-    {
-      jsonrpc: "2.0",
-      id: null,
-      error: {
-        code: -32000,
-        message: `too many open streams: principal '${principal}' has ${max} open, its limit (limits.max_streams_per_principal = ${max}); close one of its streams (a GET or a subscriptions/listen) first`,
-        data: { limit: "limits.max_streams_per_principal", max },
-      },
-    },
-    { status: 429, headers: { "retry-after": "5" } },
+    { jsonrpc: "2.0", id: null, error: { code, message, ...(data !== undefined ? { data } : {}) } },
+    { status, headers: { "retry-after": "5" } },
   );
 }
