@@ -103,7 +103,7 @@ export function selects(hook: Hook, matcher: unknown, name: string): boolean {
 }
 
 /** How a found hook is shown: `PreToolUse hook (matcher "mcp__hcp__.*")`. */
-export function hookShown(f: HookFound): string {
+function hookShown(f: HookFound): string {
   const m = f.matcher === undefined ? "no matcher: every tool" : `matcher ${JSON.stringify(f.matcher)}`;
   return `a ${f.event} hook (${m})`;
 }

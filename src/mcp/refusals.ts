@@ -33,9 +33,9 @@ import { auditTime, AuditWriter, type AuditRecord, type Decision } from "../runt
 import { neutralLine } from "../util/neutral";
 
 /** The principal of a refusal's record: none was authenticated. No principal id is this (team-config.ts PRINCIPAL_RE). */
-export const UNKNOWN_PRINCIPAL = "(unknown)";
+const UNKNOWN_PRINCIPAL = "(unknown)";
 /** The tool of a refusal's record: none was called (the body was not read). */
-export const NO_TOOL = "(none)";
+const NO_TOOL = "(none)";
 
 const WINDOW_MS = 1000;
 /** kinds with an address of their own in one second */

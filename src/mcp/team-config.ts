@@ -135,13 +135,13 @@ export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 65_000;
  * (a GET or a subscriptions/listen) and two for a moment while it reconnects, so 32 is a person's
  * many agents and windows; and 32 principals at their limit still fit under the server's MAX_STREAMS.
  */
-export const DEFAULT_MAX_STREAMS_PER_PRINCIPAL = 32;
+const DEFAULT_MAX_STREAMS_PER_PRINCIPAL = 32;
 /**
  * One principal's tool calls running at once, each of which may start a process: an agent calls a
  * few tools in parallel, so 16 is several agents of one person at full speed, while one principal
  * can keep no more than 16 processes of the server's machine busy.
  */
-export const DEFAULT_MAX_CALLS_PER_PRINCIPAL = 16;
+const DEFAULT_MAX_CALLS_PER_PRINCIPAL = 16;
 
 /** `$XDG_STATE_HOME/hcpx` or `~/.local/state/hcpx`, with the base its writes are guarded by. */
 export function stateDir(): { dir: string; base: Base } {

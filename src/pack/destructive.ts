@@ -7,7 +7,7 @@
  * delete, wipe, destroy, purge, drop, reset, remove: whole words, case-insensitive, in the forms that say what
  * the call does (delete, deletes, deleting), not the past participle that names what it lists ("deleted items").
  */
-export const DESTRUCTIVE_RE =
+const DESTRUCTIVE_RE =
   /\b(delet(?:e|es|ing)|wip(?:e|es|ing)|destroy(?:s|ing)?|purg(?:e|es|ing)|drop(?:s|ping)?|reset(?:s|ting)?|remov(?:e|es|ing))\b/gi;
 
 /**
