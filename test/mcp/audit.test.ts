@@ -24,24 +24,12 @@ import { HCPX, runHcpx, tmp } from "../support/hcpx";
 import { runInProcess } from "../support/inproc";
 import { addLeakyPack, auditBundle, envelope, ledgerProject, nodeScript, writeConfig } from "./support";
 import { project } from "../runtime/support";
+import type { AuditRecord } from "../../src/runtime/audit";
 
 const SECRET = "s3cr3t-ΣΦΨ-binding-value";
 
-interface Rec {
-  time: string;
-  principal: string;
-  via: string;
-  client?: string;
-  tool: string;
-  pack?: string;
-  verb?: string;
-  args_sha256?: string;
-  args?: unknown;
-  decision: string;
-  confirm?: { answer: string };
-  result: string;
-  duration_ms: number;
-}
+/** A line of the audit log (src/runtime/audit.ts), as the tests read it back. */
+type Rec = AuditRecord;
 
 function records(file: string): Rec[] {
   return readFileSync(file, "utf8")

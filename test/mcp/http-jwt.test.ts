@@ -15,21 +15,13 @@ import { HcpxError } from "../../src/util/errors";
 import { runHcpx } from "../support/hcpx";
 import { until } from "../support/until";
 import { modern, serve, teamProject, testIssuer, type Served, type TeamProject } from "./http-support";
+import type { AuditRecord } from "../../src/runtime/audit";
 
 const RESOURCE = "https://mcp.team.test/mcp";
 const carol = { subjects: ["carol@team.test"], grants: { allow: ["ledger.balance"] } };
 
-interface Rec {
-  time: string;
-  principal: string;
-  via: string;
-  client?: string;
-  tool: string;
-  decision: string;
-  result: string;
-  refused?: { reason: string; address: string; count: number };
-  duration_ms: number;
-}
+/** A line of the audit log (src/runtime/audit.ts), as the tests read it back. */
+type Rec = AuditRecord;
 
 describe("jwt.max_age_s in the server config", () => {
   const config = (jwt: Record<string, unknown>) =>
