@@ -186,7 +186,7 @@ async function pinFailure(
         tool,
         hint: e.code === "tool_changed" ? hint : "wrap a server with fewer tools",
       });
-    await conn.transport.stderrQuiet?.(); // as in callFailure
+    await conn.transport.stderrWhole?.(); // as in callFailure
     return failure("mcp_error", `${label}: the server's tools/list failed: ${(e as Error)?.message ?? String(e)}`, {
       tool,
       stderr_tail: conn.transport.stderrTail() || undefined,
@@ -320,7 +320,7 @@ async function callFailure(e: unknown, conn: Connection, label: string, tool: st
   const msg = (e as Error)?.message ?? String(e);
   if (/timed out|timeout/i.test(msg))
     return failure("timeout", `${label} did not finish within ${ms} ms`, { timeout_ms: ms });
-  await conn.transport.stderrQuiet?.(); // what it says of its failure on stderr, before its reply or just after
+  await conn.transport.stderrWhole?.(); // what it says of its failure on stderr, before its reply or just after
   return failure("mcp_error", `${label}: the server's tools/call failed: ${msg}`, {
     tool,
     stderr_tail: conn.transport.stderrTail() || undefined,

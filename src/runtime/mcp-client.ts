@@ -30,8 +30,8 @@ export interface ConnTransport {
   failure?: { code: "output_too_large" | "exit" | "spawn_failed"; message: string };
   /** the server's last stderr lines (a remote server has none) */
   stderrTail(): string;
-  /** resolves once its stderr is quiet (ProcessTransport's; a remote server has none to wait for) */
-  stderrQuiet?(): Promise<void>;
+  /** resolves once its stderr has ended, or a bound passed (ProcessTransport's; a remote server has none) */
+  stderrWhole?(): Promise<void>;
   /** stop it now (a cancel) */
   terminate(): Promise<void>;
 }

@@ -28,8 +28,7 @@ export class ProcessTransport implements Transport {
   private outBytes = 0;
   private errTail = "";
   private errCut = false;
-  /** when stderr last said something, and whether it ended (stderrQuiet) */
-  private errAt = 0;
+  /** whether stderr ended (stderrWhole) */
   private errEnded = false;
   private closed = false;
   private atLineStart = true;
@@ -110,7 +109,6 @@ export class ProcessTransport implements Transport {
       child
         .stderr!.setEncoding("utf8")
         .on("data", (d: string) => {
-          this.errAt = Date.now();
           const all = this.errTail + d;
           if (all.length > STDERR_TAIL) this.errCut = true;
           this.errTail = all.slice(-STDERR_TAIL);
@@ -160,15 +158,23 @@ export class ProcessTransport implements Transport {
   }
 
   /**
-   * Once the server's stderr has been quiet for `quietMs` (or ended, or `maxMs` passed): a server says
-   * why it failed on stderr around its error reply, before it or just after, and the two pipes are read
-   * apart (the reply may settle the call before the stderr already written is handled). A failure's
-   * envelope waits for this, so its tail holds those words.
+   * The server's stderr to its end, within `maxMs`. After a failed call (the server is stopped next), its
+   * stdin is closed — a stdio MCP server's cue to exit — and its stderr read until it ends. A server says
+   * why it failed on stderr around its error reply, before it or just after, and the reply (stdout) settles
+   * the call before stderr is read: a failure's envelope waits for this, so its tail holds those words.
    */
-  async stderrQuiet(quietMs = 20, maxMs = 200): Promise<void> {
-    const until = Date.now() + maxMs;
-    do await new Promise((r) => setTimeout(r, quietMs));
-    while (!this.errEnded && Date.now() - this.errAt < quietMs && Date.now() < until);
+  async stderrWhole(maxMs = 200): Promise<void> {
+    const err = this.child?.stderr;
+    if (!err || this.errEnded || err.destroyed) return;
+    try {
+      this.child?.stdin?.end();
+    } catch {
+      // its stdin is gone already: it is exiting
+    }
+    await new Promise<void>((done) => {
+      const timer = setTimeout(done, maxMs);
+      err.once("close", () => (clearTimeout(timer), done()));
+    });
   }
 
   private kill(): void {
