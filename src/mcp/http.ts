@@ -7,8 +7,8 @@
 // Every request, in this order: the Host and Origin checks (DNS rebinding);
 // the Protected Resource Metadata (RFC 9728) for anyone; then the bearer
 // token → a principal (auth.ts), or 401 with WWW-Authenticate naming the
-// metadata (a principal the server config does not name now: 403); a stream
-// over its principal's own limit: 429 (principal-streams.ts); then the
+// metadata (a principal the server config does not name now, served before or
+// not: 403); a stream over its principal's own limit: 429 (principal-streams.ts); then the
 // SDK handler, whose server instance serves that principal's front alone (its
 // grants, its confirm, its limit of calls at once). The body is bounded
 // (413 from the SDK) and the request must arrive in time (408 from Node).
@@ -44,7 +44,7 @@ export interface HttpOptions {
   /** the front of each principal (undefined: the server config does not name it now); with `auth` absent (--no-auth, loopback only) the one front under "local" */
   fronts: {
     get(principal: string): McpFront | undefined;
-    /** the server config no longer names it (its front stays, its calls are refused): its open streams are closed */
+    /** the server config loads and no longer names it (its front stays): its requests are 403, its open streams closed */
     removed?(principal: string): boolean;
   };
   hooks: InstanceHooks;
@@ -260,7 +260,8 @@ async function authorize(
       { status: 401, headers: { "www-authenticate": challenge(metaUrl, who) } },
     );
   }
-  if (!fronts.get(who.principal)) {
+  // not named now, served before or not (a config that does not load removes no one: fronts.removed)
+  if (fronts.removed?.(who.principal) || !fronts.get(who.principal)) {
     const { principal } = who;
     refused?.({
       error: "unknown_principal",

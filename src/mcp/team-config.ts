@@ -628,7 +628,7 @@ export function liveTokenTable(cfg: ServerConfig, log: (msg: string) => void): (
  * file's stamp changes (src/mcp/stamp.ts, which never vouches for a file
  * changed within the last seconds). A config that no longer reads or checks
  * refuses every call (fail closed) until it is fixed; a principal no longer in
- * it is refused; a principal added is served from its next request (its
+ * it is answered 403 (`removed`, http.ts); one added is served from its next request (its
  * tokens and JWT subjects authenticate). What the listener was started with
  * (tokens file, JWT issuer, keys, limits, resource, hosts) needs a restart;
  * `log` says once why a config is not used.
@@ -698,8 +698,8 @@ export function liveServerConfig(
 /**
  * A JWT subject's principal as the server config says now, as `hcpx token remove` does for a token:
  * a subject taken off a principal that is still there authenticates no more. A subject of a principal
- * since removed still names it, and each of its calls is refused (unknown_principal); so does any
- * subject of the start while the config does not load (every call is refused then).
+ * since removed still names it (whose requests are answered 403, unknown_principal: http.ts), and so
+ * does any subject of the start while the config does not load (every call is refused then).
  */
 function subjectNow(sub: string, start: ServerConfig, now: () => ServerConfig | undefined): string | undefined {
   const cfg = now();

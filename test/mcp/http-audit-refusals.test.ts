@@ -1,6 +1,6 @@
 // What `hcpx mcp --http` refuses after authentication is in the audit log too
-// (docs/audit.md): a 403 (a principal the server config does not name now) is
-// a line of that principal, and a stream the server closes (its token removed,
+// (docs/audit.md): a 403 (a principal the server config does not name now,
+// whether or not it was served before) is a line of that principal, and a stream the server closes (its token removed,
 // its JWT expired, its principal taken out of the config) is a line of its
 // principal saying why and how long it was open; `hcpx log --principal` shows
 // both, as text and in its --json envelope.
@@ -77,6 +77,36 @@ describe("hcpx mcp --http: refusals after authentication in the audit log", () =
       );
       // none of them is under "(unknown)" (no one unauthenticated) nor alice's
       for (const who of ["(unknown)", "alice"]) expect((await logOf(p, who)).records).toEqual([]);
+    } finally {
+      await s.stop();
+    }
+  }, 60_000);
+
+  it("a principal removed after its first request: its tools/list is 403 and a line of that principal, as one never served", async () => {
+    const p = teamProject({ principals: { alice: grants, carol: grants } });
+    addToken(p, "alice");
+    const carol = addToken(p, "carol");
+    const s = await serve(p, ["--server-config", p.serverConfig]);
+    try {
+      const first = await modern(s.url, carol, "tools/list");
+      expect(first.status).toBe(200);
+      expect((first.body.result as { tools: unknown[] }).tools.length).toBeGreaterThan(0);
+      writeFileSync(p.serverConfig, JSON.stringify({ principals: { alice: grants } }));
+      const list = await modern(s.url, carol, "tools/list");
+      expect(list.status).toBe(403);
+      expect(list.body).toMatchObject({ error: "unknown_principal" });
+      const forbidden = async () => (await logOf(p, "carol")).records.filter((r) => r.decision === "forbidden");
+      expect(await eventually(async () => (await forbidden()).length === 1, 5_000)).toBe(true);
+      expect((await forbidden())[0]).toMatchObject({
+        principal: "carol",
+        tool: "(none)",
+        result: "unknown_principal",
+        refused: { reason: "not in the server config", address: "127.0.0.1", count: 1 },
+        duration_ms: 0,
+      });
+      expect((await logOf(p, "carol")).text).toContain(
+        "http carol/node forbidden unknown_principal (not in the server config) from 127.0.0.1\n",
+      );
     } finally {
       await s.stop();
     }

@@ -5,8 +5,8 @@
 // restart), each applies at the next call — also a same-size edit, right
 // after a call or once the files have aged past the stamp's racy window. A
 // server config that no longer loads refuses every call with a clear error
-// (fail closed) until it is fixed; a principal removed from it is refused; a
-// principal added to it is served from its next request.
+// (fail closed) until it is fixed; a principal removed from it is answered 403
+// (served before or not); a principal added to it is served from its next request.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -96,7 +96,7 @@ describe("hcpx mcp --http: each call on the files as they are now", () => {
   );
 
   it.concurrent(
-    "the server config: a principal's grant removed applies at the next call without a restart; a config that no longer loads refuses every call; a principal removed is refused",
+    "the server config: a principal's grant removed applies at the next call without a restart; a config that no longer loads refuses every call; a principal removed is answered 403",
     async () => {
       const { p, s, alice } = server;
       const original = readFileSync(p.serverConfig, "utf8");
@@ -129,11 +129,17 @@ describe("hcpx mcp --http: each call on the files as they are now", () => {
         // fixed: served again, with the grants it says now
         writeFileSync(p.serverConfig, JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.*"] } } } }));
         expect((await call(s, alice)).ok).toBe(true);
-        // alice removed (bob added): her token still authenticates, her calls are refused; bob is served without a restart
+        // alice removed (bob added): her token still authenticates, her requests are 403; bob is served without a restart
         writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.*"] } } } }));
-        const gone = await call(s, alice);
-        expect(gone.error?.code).toBe("unknown_principal");
-        expect(gone.error?.message).toContain("no longer in the server config");
+        const gone = await modern(s.url, alice, "tools/call", {
+          name: "hcp",
+          arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
+        });
+        expect(gone.status).toBe(403);
+        expect(gone.body).toEqual({
+          error: "unknown_principal",
+          error_description: "principal 'alice' is not in the server config",
+        });
         expect(s.stderr()).toContain("principal(s) bob added; served from their next request");
         const bob = addToken(p, "bob");
         expect((await call(s, bob)).ok).toBe(true);

@@ -1,9 +1,10 @@
 // What the server config takes away while `hcpx mcp --http` runs is gone at
 // the next request (docs/http.md "Changing the server config"): a JWT subject
 // taken off a principal no longer authenticates as it (as `hcpx token remove`
-// for a static token); a principal removed, or a server config that no longer
-// loads, is served no tools, no Skills and no prompts, and its tool calls are
-// refused; the log says why once, not on every request. A removed token's open
+// for a static token); a principal removed is answered 403 (unknown_principal)
+// on every request, each an audit line, until it is added back; a server
+// config that no longer loads serves no tools, no Skills and no prompts, and
+// refuses every call; the log says why once, not on every request. A removed token's open
 // streams (a 2025-era GET, a 2026-07-28 subscriptions/listen) are closed at the
 // next announcement, before it is sent: they are told nothing more. A JWT's
 // open streams are closed when it expires (exp, or iat + jwt.max_age_s),
@@ -25,6 +26,7 @@ import {
   type TeamProject,
 } from "./http-support";
 import { until } from "../support/until";
+import type { AuditRecord } from "../../src/runtime/audit";
 
 type Env = { ok: boolean; error?: { code: string; message: string } };
 const balance = { name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } };
@@ -56,7 +58,7 @@ describe("hcpx mcp --http: what the server config takes away", () => {
     await iss?.close();
   });
 
-  it("a JWT subject taken off a principal that remains no longer authenticates; a removed principal's subject is refused per call", async () => {
+  it("a JWT subject taken off a principal that remains no longer authenticates; a removed principal's subject is answered 403", async () => {
     const jwt = { issuer: iss.issuer, jwks_url: iss.jwksUrl };
     const { p, s } = await start({
       resource: RESOURCE,
@@ -76,13 +78,17 @@ describe("hcpx mcp --http: what the server config takes away", () => {
       expect(r.headers.get("www-authenticate")).toContain("the token's sub is no principal of this server");
     }
     expect(envOf(await modern(s.url, ofAlice, "tools/call", balance)).ok).toBe(true);
-    // alice removed: her subject still authenticates as her, and her calls are refused (unknown_principal)
+    // alice removed: her subject still authenticates as her, and the config does not name her (403 unknown_principal)
     writeFileSync(
       p.serverConfig,
       JSON.stringify({ resource: RESOURCE, jwt, principals: { bob: { ...alice, subjects: ["u-bob"] } } }),
     );
     for (const jwt of [ofAlice, ofMallory])
-      expect(envOf(await modern(s.url, jwt, "tools/call", balance)).error?.code).toBe("unknown_principal");
+      for (const method of ["tools/list", "tools/call"]) {
+        const r = await modern(s.url, jwt, method, method === "tools/call" ? balance : {});
+        expect(r.status).toBe(403);
+        expect(r.body.error).toBe("unknown_principal");
+      }
   }, 30_000);
 });
 
@@ -90,10 +96,12 @@ describe("hcpx mcp --http: a principal removed, a server config that no longer l
   let p: TeamProject;
   let s: Served;
   let alice: string;
+  let audit: string;
   beforeAll(async () => {
     p = teamProject({ principals: { alice: { grants: { allow: ["ledger.*"] } } } }, { confirm: "host" });
     alice = addToken(p, "alice");
-    s = await serve(p, ["--server-config", p.serverConfig], { HCPX_AUDIT_LOG: "off" });
+    audit = join(p.state, "hcpx", "audit.jsonl");
+    s = await serve(p, ["--server-config", p.serverConfig]);
   }, 60_000);
   afterAll(async () => s?.stop());
 
@@ -121,8 +129,45 @@ describe("hcpx mcp --http: a principal removed, a server config that no longer l
     expect((r.resource.body.error as { message: string }).message).toContain(why);
     expect(r.call.error?.code).toBe(code);
   };
+  /** Every request of alice's is answered 403 unknown_principal: the lists, the calls, the reads, both eras' streams, initialize; how many were sent. */
+  const forbidden = async (): Promise<number> => {
+    const answers = [
+      await modern(s.url, alice, "tools/list"),
+      await modern(s.url, alice, "tools/call", skill),
+      await modern(s.url, alice, "resources/list"),
+      await modern(s.url, alice, "resources/read", { uri }),
+      await modern(s.url, alice, "prompts/list"),
+      await modern(s.url, alice, "tools/call", balance),
+      await answer(listenRequest(s.url, alice)),
+      await answer(legacyGet(s.url, alice)),
+      await answer(legacyInitialize(s.url, alice)),
+    ];
+    for (const r of answers) {
+      expect(r.status).toBe(403);
+      expect((r.body as { error: string }).error).toBe("unknown_principal");
+    }
+    return answers.length;
+  };
+  /** alice's 403s in the audit log: forbidden, unknown_principal, "not in the server config"; how many they count. */
+  const forbiddenCounted = () =>
+    existsSync(audit)
+      ? readFileSync(audit, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as AuditRecord)
+          .filter((r) => r.decision === "forbidden")
+          .reduce((n, r) => {
+            expect(r).toMatchObject({
+              principal: "alice",
+              tool: "(none)",
+              result: "unknown_principal",
+              refused: { reason: "not in the server config", address: "127.0.0.1" },
+            });
+            return n + (r.refused?.count ?? 0);
+          }, 0)
+      : 0;
 
-  it("is served no tools, no Skill, no prompts; every call is refused; the log says why once", async () => {
+  it("a removed principal is answered 403 on every request, each an audit line, and is served again once added back; a config that does not load serves no tools, no Skill, no prompts, refuses every call, and the log says why once", async () => {
     const original = JSON.stringify({ principals: { alice: { grants: { allow: ["ledger.*"] } } } });
     const before = await served();
     expect(before.list.tools.length).toBeGreaterThan(0);
@@ -131,24 +176,61 @@ describe("hcpx mcp --http: a principal removed, a server config that no longer l
     expect(before.call.ok).toBe(true);
     try {
       writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.*"] } } } }));
-      await nothing("unknown_principal", "no longer in the server config");
-      await nothing("unknown_principal", "no longer in the server config");
-      expect(await logged(s, "config not reloaded: principal 'alice' is no longer", 1)).toBe(1);
-      // a server config that no longer loads: the same, with the problem
+      const sent = (await forbidden()) + (await forbidden());
+      expect(await until(() => forbiddenCounted() >= sent, 5_000)).toBe(true);
+      expect(forbiddenCounted()).toBe(sent);
+      // added back: served again from the next request
+      writeFileSync(p.serverConfig, original);
+      const back = await served();
+      expect(back.list.tools).toEqual(before.list.tools);
+      expect(back.call.ok).toBe(true);
+      // a server config that no longer loads: not the principal's doing, it is not refused (403) but served nothing
       writeFileSync(p.serverConfig, original.replace("{", '{"typo_key":1,'));
       await nothing("unknown_key", "typo_key");
       await nothing("unknown_key", "typo_key");
-      expect(await logged(s, "config not reloaded: ", 2)).toBe(2);
+      expect(await logged(s, "config not reloaded: the server config no longer loads", 1)).toBe(1);
       writeFileSync(p.serverConfig, original);
       const again = await served();
       expect(again.list.tools).toEqual(before.list.tools);
       expect(again.call.ok).toBe(true);
       expect(again.resource.body.result).toEqual(before.resource.body.result);
+      expect(forbiddenCounted()).toBe(sent);
     } finally {
       writeFileSync(p.serverConfig, original);
     }
-  }, 30_000);
+  }, 60_000);
 });
+
+/** A raw response's status and JSON body; a stream (200: served, not refused) is cancelled, not read. */
+const answer = async (res: Promise<Response>) => {
+  const r = await res;
+  if (r.ok) await r.body?.cancel();
+  return { status: r.status, body: r.ok ? {} : ((await r.json()) as Record<string, unknown>) };
+};
+
+/** A 2025-era client's GET (the stream it opens after initialize), raw: the response. */
+const legacyGet = (url: string, token: string) =>
+  fetch(url, {
+    method: "GET",
+    headers: { accept: "text/event-stream", "mcp-protocol-version": "2025-11-25", authorization: `Bearer ${token}` },
+  });
+
+/** A 2025-era client's initialize, raw: the response. */
+const legacyInitialize = (url: string, token: string) =>
+  fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${token}`,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
+  });
 
 /** An open event stream: what it received so far, and whether the server ended it. */
 async function streamOf(res: Response): Promise<Stream> {
@@ -242,7 +324,7 @@ describe("hcpx mcp --http: a removed principal's open streams", () => {
 });
 
 describe("hcpx mcp --http: the audit record of a call refused by the server config", () => {
-  it("a removed principal's call and a call while the server config does not load are recorded as refused, not ran", async () => {
+  it("a removed principal's call is recorded as forbidden (403), a call while the server config does not load as refused, not ran", async () => {
     const original = { principals: { alice: { grants: { allow: ["ledger.*"] } } } };
     const p = teamProject(original, { confirm: "host" });
     const alice = addToken(p, "alice");
@@ -252,21 +334,21 @@ describe("hcpx mcp --http: the audit record of a call refused by the server conf
       readFileSync(audit, "utf8")
         .split("\n")
         .filter(Boolean)
-        .map((l) => JSON.parse(l) as { decision: string; result: string; tool: string });
+        .map((l) => JSON.parse(l) as AuditRecord);
     try {
       expect(envOf(await modern(s.url, alice, "tools/call", balance)).ok).toBe(true);
       writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.*"] } } } }));
-      expect(envOf(await modern(s.url, alice, "tools/call", balance)).error?.code).toBe("unknown_principal");
+      expect((await modern(s.url, alice, "tools/call", balance)).status).toBe(403);
       writeFileSync(p.serverConfig, JSON.stringify({ typo_key: 1, ...original }));
       expect(envOf(await modern(s.url, alice, "tools/call", balance)).error?.code).toBe("unknown_key");
       const skill = { name: "hcp__read_skill", arguments: { pack: "ledger" } };
       expect(envOf(await modern(s.url, alice, "tools/call", skill)).error?.code).toBe("unknown_key");
       expect(await until(() => existsSync(audit) && records().length >= 4, 5_000)).toBe(true);
-      expect(records().map((r) => [r.tool, r.decision, r.result])).toEqual([
-        ["hcp", "ran", "ok"],
-        ["hcp", "refused", "unknown_principal"],
-        ["hcp", "refused", "unknown_key"],
-        ["hcp__read_skill", "refused", "unknown_key"],
+      expect(records().map((r) => [r.principal, r.tool, r.decision, r.result])).toEqual([
+        ["alice", "hcp", "ran", "ok"],
+        ["alice", "(none)", "forbidden", "unknown_principal"],
+        ["alice", "hcp", "refused", "unknown_key"],
+        ["alice", "hcp__read_skill", "refused", "unknown_key"],
       ]);
     } finally {
       await s.stop();
