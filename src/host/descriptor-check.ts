@@ -333,6 +333,8 @@ export function checkUnread(d: Descriptor, file: string): void {
       throw bad("gate.unread: name either `env` (a variable the host reads) or `path` (a file it reads), one of them");
     if (u.hidden && u.env === undefined) throw bad("gate.unread: `hidden` is said of a variable (`env`)");
     if (u.path !== undefined) checkGatePath(u.path, "unread", file, `gate.unread[${i}]`);
+    if (u.above && (u.path === undefined || u.path.startsWith("~") || u.path.startsWith("/")))
+      throw bad("gate.unread: `above` is said of a project's file (a relative `path`): the folders above the project");
   }
 }
 

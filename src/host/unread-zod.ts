@@ -10,12 +10,16 @@ import * as z from "zod/mini";
  * force, and adopt --check and doctor say so (`policy_widened`). `scope`: only for that scope's
  * server. `hidden`: the host does not pass the variable to its servers (Kilo deletes KILO_CONFIG):
  * the server cannot tell, so the approval is never in force there. `what`: what the host reads
- * there, said to the person. One of `env` and `path` (src/host/descriptor-check.ts checkUnread).
+ * there, said to the person. `above`: the host also reads the project's `path` in each folder above
+ * the one it runs in, up to the root of its git worktree (or of the file system outside one): opencode's
+ * opencode.json and .opencode/ in a monorepo's parent folders. One of `env` and `path`
+ * (src/host/descriptor-check.ts checkUnread).
  */
 export const UnreadSchema = z.strictObject({
   env: z.optional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/))),
   path: z.optional(z.string().check(z.minLength(1))),
   scope: z.optional(z.enum(["project", "user"])),
   hidden: z.optional(z.literal(true)),
+  above: z.optional(z.literal(true)),
   what: z.string().check(z.minLength(1)),
 });

@@ -8,6 +8,7 @@
 // pass to its servers (`hidden`: Kilo deletes KILO_CONFIG, KILO_CONFIG_CONTENT and KILO_CONFIG_DIR
 // from their environment) cannot be seen by the server at all: there it is never in force.
 import { lstatSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { Descriptor } from "./descriptor";
 import type { Scope } from "./adopt-types";
 import { readEntry, type Entry } from "../util/fsio";
@@ -23,6 +24,8 @@ export interface UnreadFound {
   shown: string;
   /** the server cannot see whether it is set (the host does not pass it): counted as there */
   unknown?: true;
+  /** in a folder above the project (`above`): `shown` is its whole path */
+  above?: true;
 }
 
 /** The environment variables a descriptor names in `gate.unread` (an entry must not set them for its server). */
@@ -43,6 +46,8 @@ export function unreadLayers(
   o: { env: NodeJS.ProcessEnv; abs: (p: string) => string; read: ReadonlySet<string>; server: boolean },
 ): UnreadFound[] {
   const out: UnreadFound[] = [];
+  let above: string[] | undefined; // the folders above the one the host runs in, walked once
+  const named = new Set<string>();
   for (const item of d.gate?.unread ?? []) {
     if (item.scope !== undefined && item.scope !== scope) continue;
     if (item.env !== undefined) {
@@ -50,10 +55,44 @@ export function unreadLayers(
       else if (o.env[item.env]) out.push({ item, shown: `$${item.env}` });
     } else if (item.path !== undefined) {
       const file = o.abs(item.path); // an absolute path too (pathResolver: /etc/…, below a test's scratch "/")
-      if (!o.read.has(file) && there(file)) out.push({ item, shown: item.path });
+      if (!o.read.has(file) && there(file)) {
+        out.push({ item, shown: item.path });
+        named.add(file);
+      }
+      if (!item.above) continue;
+      for (const dir of (above ??= foldersAbove(resolve(o.abs("."))))) {
+        const up = join(dir, item.path);
+        if (!o.read.has(up) && there(up)) out.push({ item, shown: up, above: true });
+      }
     }
   }
+  // a folder above that is also named by a path of its own (HOME's .opencode/, walked up to /): said once
+  return out.filter((f) => !f.above || !named.has(f.shown));
+}
+
+/**
+ * The folders above `start` that a host walking up from it reads (`above`): each parent up to the root
+ * of the git worktree `start` is in (the nearest folder, `start` too, holding a `.git`), or up to the file
+ * system's root outside one (opencode 1.18.33 merges every opencode.json and .opencode/ on the way: its
+ * `debug config`). A `.git` hcpx cannot see counts as absent: the walk goes on (more folders, not fewer).
+ */
+export function foldersAbove(start: string): string[] {
+  const out: string[] = [];
+  for (let dir = start; !gitRoot(dir);) {
+    const up = dirname(dir);
+    if (up === dir) break;
+    out.push((dir = up));
+  }
   return out;
+}
+
+function gitRoot(dir: string): boolean {
+  try {
+    lstatSync(join(dir, ".git"));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Anything at `file`, or hcpx cannot tell (a folder on the way it may not search): only "no such file" is absent. */
@@ -89,7 +128,10 @@ export function targetFiles(
 /** What adopt --check and doctor say of a layer the host reads that hcpx does not: `policy_widened`. */
 export function unreadProblem(d: Descriptor, f: UnreadFound): Problem {
   const u = f.item;
-  const where = u.env !== undefined ? `${f.shown} is set` : `${f.shown} is there`;
+  const where =
+    u.env !== undefined
+      ? `${f.shown} is set`
+      : `${f.shown} is there${f.above ? ` (a folder above the project, which ${d.name} reads up to the root of its git worktree)` : ""}`;
   return {
     code: "policy_widened",
     severity: "warning",

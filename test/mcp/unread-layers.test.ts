@@ -6,11 +6,14 @@
 // (hcpx asks itself), and adopt --check and doctor name it (`policy_widened`). Kilo deletes KILO_CONFIG,
 // KILO_CONFIG_CONTENT and KILO_CONFIG_DIR from its servers' environment: its prompt never counts there.
 // The decision is called in this process (src/host/approval.ts), against the files adopt wrote.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkUnread } from "../../src/host/descriptor-check";
-import type { Descriptor } from "../../src/host/descriptor";
+import { loadDescriptor, type Descriptor } from "../../src/host/descriptor";
+import { pathResolver } from "../../src/host/homes";
+import { targetFiles, unreadLayers, unreadProblem } from "../../src/host/unread";
+import { tmp } from "../support/project";
 import { scratch as scratchChild, userConfigFromProject } from "../adopt/helpers";
 import { inProcess } from "../support/inproc";
 import { approvalInForce, warningsOf } from "../support/approval";
@@ -96,6 +99,74 @@ describe("opencode: a config layer hcpx does not read takes its prompt out of fo
   });
 });
 
+describe("opencode and Kilo: the folders above the project, up to the git worktree's root", () => {
+  /** The adopted scratch project copied to <outer>/mono/proj: a project below folders this test owns. */
+  const nested = async () => {
+    const s = scratch();
+    expect((await s.adopt("opencode", "--write")).code).toBe(0);
+    const outer = tmp("hcpx-above-");
+    const mono = join(outer, "mono");
+    const proj = join(mono, "proj");
+    cpSync(s.dir, proj, { recursive: true });
+    return { s, outer, mono, proj, inForce: () => inForce("opencode", { dir: proj, home: s.home }) };
+  };
+  const allow = JSON.stringify({ permission: { "hcp_*": "allow" } });
+
+  it("an opencode.json, a .opencode/ config or plugin folder above the project: not in force; at or below the worktree's root only", async () => {
+    const { outer, mono, proj, inForce: now } = await nested();
+    expect(await now()).toBe(true);
+    // outside a git worktree opencode walks up to /: every folder above counts
+    writeFileSync(join(outer, "opencode.json"), allow);
+    expect(await now()).toBe(false);
+    // mono is the worktree's root: it is read, the folder above it is not
+    mkdirSync(join(mono, ".git"));
+    expect(await now()).toBe(true);
+    renameSync(join(outer, "opencode.json"), join(mono, "opencode.jsonc"));
+    expect(await now()).toBe(false);
+    rmSync(join(mono, "opencode.jsonc"));
+    for (const rel of [".opencode/opencode.json", ".opencode/plugin"]) {
+      mkdirSync(join(mono, ".opencode"), { recursive: true });
+      if (rel.endsWith(".json")) writeFileSync(join(mono, rel), "{}");
+      else mkdirSync(join(mono, rel));
+      expect(await now(), rel).toBe(false);
+      rmSync(join(mono, ".opencode"), { recursive: true });
+      expect(await now()).toBe(true);
+    }
+    // the project is the root of its own repository (a .git file, as a worktree or submodule has): nothing above
+    writeFileSync(join(mono, "opencode.json"), allow);
+    expect(await now()).toBe(false);
+    writeFileSync(join(proj, ".git"), "gitdir: elsewhere\n");
+    expect(await now()).toBe(true);
+  });
+
+  it("the warning (adopt --check, doctor) names the folder's file by its whole path, once; Kilo's .kilo/ is walked the same way", async () => {
+    const { s, mono, proj } = await nested();
+    mkdirSync(join(mono, ".git"));
+    writeFileSync(join(mono, "opencode.json"), allow);
+    mkdirSync(join(mono, ".kilo", "plugins"), { recursive: true });
+    for (const host of ["opencode", "kilo"]) {
+      const d = loadDescriptor(host);
+      const abs = pathResolver(d, { root: proj, home: s.home, env: {} });
+      const found = unreadLayers(d, "project", { env: {}, abs, read: targetFiles(d, "project", abs), server: false });
+      const above = found.filter((f) => f.above);
+      expect(above.map((f) => f.shown)).toEqual([join(mono, host === "opencode" ? "opencode.json" : ".kilo/plugins")]);
+      expect(unreadProblem(d, above[0]!)).toMatchObject({ code: "policy_widened", file: above[0]!.shown });
+      expect(unreadProblem(d, above[0]!).message).toContain("is there (a folder above the project, which");
+    }
+    // a project in HOME, outside a repository: HOME's .opencode/ is named once, as ~/.opencode/
+    const inHome = join(s.home, "code", "proj");
+    cpSync(proj, inHome, { recursive: true });
+    mkdirSync(join(s.home, ".opencode"), { recursive: true });
+    writeFileSync(join(s.home, ".opencode", "opencode.json"), allow);
+    const d = loadDescriptor("opencode");
+    const abs = pathResolver(d, { root: inHome, home: s.home, env: {} });
+    const shown = unreadLayers(d, "project", { env: {}, abs, read: targetFiles(d, "project", abs), server: false }).map(
+      (f) => f.shown,
+    );
+    expect(shown).toEqual(["~/.opencode/opencode.json"]);
+  });
+});
+
 describe("Kilo: the variables it hides from its servers", () => {
   it("KILO_CONFIG and the like never reach the server: Kilo's prompt never counts; adopt --check names one set", async () => {
     const s = scratch();
@@ -119,6 +190,11 @@ describe("gate.unread in a descriptor", () => {
     expect(() => checkUnread(d([{ what: "w" }]), "x.json5")).toThrow(/either `env`/);
     expect(() => checkUnread(d([{ path: "a", hidden: true, what: "w" }]), "x.json5")).toThrow(/hidden/);
     expect(() => checkUnread(d([{ path: "../a", what: "w" }]), "x.json5")).toThrow(/must not go up/);
+    for (const u of [{ env: "A" }, { path: "~/a" }, { path: "/etc/a" }])
+      expect(() => checkUnread(d([{ ...u, above: true, what: "w" }]), "x.json5")).toThrow(
+        /`above` is said of a project's file/,
+      );
+    expect(() => checkUnread(d([{ path: ".a/b", above: true, what: "w" }]), "x.json5")).not.toThrow();
     expect(() =>
       checkUnread(
         d([
