@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadProject } from "../../../src/pack/load";
 import { execute } from "../../../src/runtime/execute";
 import { openProject, type ConfirmRequest } from "../../../src/lib/index";
-import { HCPX, runHcpx } from "../../support/hcpx";
+import { HCPX, runHcpx, type RunResult } from "../../support/hcpx";
+import { execInProcess, runInProcess } from "../../support/inproc";
+import { forgetSecretsInPlay } from "../../../src/util/redact";
 import { project, writePack } from "../../runtime/support";
 
 const SECRET = "ΣΦΨΩΞΔΛΠΓΘ";
@@ -81,8 +83,12 @@ describe("a Binding value cut by a stderr tail, at every cut point", () => {
   it("execute() (the runtime): the mcp adapter's tail and the wrap adapter's tail", async () => {
     const p = loadProject({ cwd: dir });
     for (const pack of ["odd", "wt"]) {
-      for (const cut of CUTS) {
-        const env = await execute(p, { pack, verb: "leak", args: { cut } }, { env: ENV });
+      // the cuts side by side: each call its own child
+      const envs = await Promise.all(
+        CUTS.map((cut) => execute(p, { pack, verb: "leak", args: { cut } }, { env: ENV })),
+      );
+      for (const [i, env] of envs.entries()) {
+        const cut = CUTS[i]!;
         expect(env.ok).toBe(false);
         const text = JSON.stringify(env);
         expect(env.ok ? undefined : env.error.stderr_tail, `${pack} cut at ${cut}`).toContain("yyyy"); // the tail is there
@@ -92,17 +98,27 @@ describe("a Binding value cut by a stderr tail, at every cut point", () => {
   }, 60_000);
 
   it("hcpx exec: the envelope (--json) and the readable error on stderr", async () => {
+    const check = (r: RunResult, cut: number, json: boolean) => {
+      expect(r.code).toBe(1);
+      expect(r.stdout + r.stderr).toContain("yyyy");
+      expect(r.stdout + r.stderr, `cut at ${cut}${json ? " --json" : ""}`).not.toMatch(ANY_PIECE);
+    };
+    const args = (cut: number, json: boolean) => ["exec", "odd", "leak", `cut=${cut}`, ...(json ? ["--json"] : [])];
+    // real processes (what reaches a real exec's stdout and stderr), the first and the last cut, side by side;
+    // started before the in-process runs below, which set this process's environment while they run
+    const ends = [CUTS[0]!, CUTS[CUTS.length - 1]!];
+    const real = ends.flatMap((cut) =>
+      [true, false].map(async (json) => ({ cut, json, r: await runHcpx(args(cut, json), { cwd: dir, env: ENV }) })),
+    );
+    // every cut, in this process (the same command and output path), the redaction's values forgotten before
+    // each run as a new process starts with none
     for (const cut of CUTS) {
       for (const json of [true, false]) {
-        const r = await runHcpx(["exec", "odd", "leak", `cut=${cut}`, ...(json ? ["--json"] : [])], {
-          cwd: dir,
-          env: ENV,
-        });
-        expect(r.code).toBe(1);
-        expect(r.stdout + r.stderr).toContain("yyyy");
-        expect(r.stdout + r.stderr, `cut at ${cut}${json ? " --json" : ""}`).not.toMatch(ANY_PIECE);
+        forgetSecretsInPlay();
+        check(await execInProcess(args(cut, json), { cwd: dir, env: ENV }), cut, json);
       }
     }
+    for (const { cut, json, r } of await Promise.all(real)) check(r, cut, json);
   }, 120_000);
 
   describe("hcpx mcp", () => {
@@ -130,8 +146,12 @@ describe("a Binding value cut by a stderr tail, at every cut point", () => {
 
     it("the tool result of every cut", async () => {
       for (const pack of ["odd", "wt"]) {
-        for (const cut of CUTS) {
-          const r = await client.callTool({ name: "hcp", arguments: { pack, verb: "leak", args: { cut } } });
+        // the cuts side by side: one server, each call its own child
+        const results = await Promise.all(
+          CUTS.map((cut) => client.callTool({ name: "hcp", arguments: { pack, verb: "leak", args: { cut } } })),
+        );
+        for (const [i, r] of results.entries()) {
+          const cut = CUTS[i]!;
           const text = JSON.stringify(r);
           expect(r.isError).toBe(true);
           expect((r.structuredContent as { error: { stderr_tail?: string } }).error.stderr_tail).toContain("yyyy");
@@ -157,8 +177,10 @@ describe("a Binding value cut by a stderr tail, at every cut point", () => {
     it("call(): the envelope of every cut", async () => {
       const proj = await openProject({ cwd: dir, env: ENV });
       for (const tool of ["odd__leak", "wt__leak"]) {
-        for (const cut of CUTS) {
-          const env = await proj.call(tool, { cut });
+        // the cuts side by side: each call its own child
+        const envs = await Promise.all(CUTS.map((cut) => proj.call(tool, { cut })));
+        for (const [i, env] of envs.entries()) {
+          const cut = CUTS[i]!;
           expect(env.ok).toBe(false);
           expect(JSON.stringify(env), `${tool} cut at ${cut}`).not.toMatch(ANY_PIECE);
         }
@@ -203,12 +225,13 @@ describe("a Binding value cut by a stderr tail, at every cut point", () => {
         2,
       ) + "\n",
     );
-    for (const json of [true, false]) {
-      const r = await runHcpx(["doctor", "--mcp-timeout", "20000", ...(json ? ["--json"] : [])], {
-        cwd: d.dir,
-        env: ENV,
-        timeoutMs: 60_000,
-      });
+    // --json as a real process, the readable form in this process (each with the redaction's values forgotten:
+    // a new process starts with none); the real one is started first, with the environment as it is now
+    const doctor = (json: boolean) => ["doctor", "--mcp-timeout", "20000", ...(json ? ["--json"] : [])];
+    const real = runHcpx(doctor(true), { cwd: d.dir, env: ENV, timeoutMs: 60_000 });
+    forgetSecretsInPlay();
+    const readable = await runInProcess(doctor(false), { cwd: d.dir, env: ENV });
+    for (const r of [await real, readable]) {
       expect(r.code).toBe(1);
       expect(r.stdout + r.stderr).toContain("missing-***");
       expect(r.stdout + r.stderr).not.toMatch(ANY_PIECE);
