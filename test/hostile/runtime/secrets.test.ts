@@ -12,7 +12,9 @@ import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { loadProject } from "../../../src/pack/load";
 import { execute } from "../../../src/runtime/execute";
-import { runHcpx, tmp } from "../../support/hcpx";
+import { runHcpx, tmp, type RunResult } from "../../support/hcpx";
+import { runInProcess } from "../../support/inproc";
+import { forgetSecretsInPlay } from "../../../src/util/redact";
 import { userConfigOf } from "../../support/userconfig";
 import { fxPack, project } from "../../runtime/support";
 import { copyOwnFixtures, findLeaks, startServer, type Env } from "./support";
@@ -167,19 +169,28 @@ const ENV = () => ({ ...TOKENS, HOME: home, HCP_API_BASE_URL: base });
 
 describe("secrets: every output of the runtime", () => {
   it("the CLI: every envelope (--json) and readable output, stdout and stderr, of every adapter kind", async () => {
+    // real processes (what reaches a real exec's stdout and stderr), four at a time
+    const runs = CALLS.flatMap(([p, v, kv]) => [["--json"], []].map((mode) => ({ p, v, kv, mode })));
+    const results: RunResult[] = [];
+    for (let i = 0; i < runs.length; i += 4)
+      results.push(
+        ...(await Promise.all(
+          runs
+            .slice(i, i + 4)
+            .map(({ p, v, kv, mode }) => runHcpx(["exec", p, v, ...mode, "--", ...kv], { cwd: dir, env: ENV() })),
+        )),
+      );
     let failures = 0;
-    for (const [p, v, kv] of CALLS) {
-      for (const mode of [["--json"], []]) {
-        const r = await runHcpx(["exec", p, v, ...mode, "--", ...kv], { cwd: dir, env: ENV() });
-        scan(r.stdout + r.stderr, `exec ${p} ${v} ${mode.join(" ")}`);
-        if (mode.length) {
-          const env = JSON.parse(r.stdout) as Env;
-          if (!env.ok) failures++;
-          // the call really reached the secret: the redaction marker is there
-          expect(r.stdout + r.stderr, `${p} ${v}`).toContain("***");
-        }
+    runs.forEach(({ p, v, mode }, i) => {
+      const r = results[i]!;
+      scan(r.stdout + r.stderr, `exec ${p} ${v} ${mode.join(" ")}`);
+      if (mode.length) {
+        const env = JSON.parse(r.stdout) as Env;
+        if (!env.ok) failures++;
+        // the call really reached the secret: the redaction marker is there
+        expect(r.stdout + r.stderr, `${p} ${v}`).toContain("***");
       }
-    }
+    });
     expect(failures).toBeGreaterThan(4); // the error paths were exercised too
     expect(leaks.slice(0, 12)).toEqual([]);
   }, 120_000);
@@ -218,11 +229,17 @@ describe("secrets: every output of the runtime", () => {
       ["adopt --check", ["adopt", "all", "--check"]],
       ["adopt diff", ["adopt", "all", "--scope", "user"]],
     ];
+    // status also as a real process (started first: it takes the environment as it is now); the rest in
+    // this process, each with the redaction's values forgotten first, as a new process starts with none
+    const real = runHcpx(["status"], { cwd: dir, env: ENV() });
     for (const [name, args] of runs) {
-      const r = await runHcpx(args, { cwd: dir, env: ENV() });
+      forgetSecretsInPlay();
+      const r = await runInProcess(args, { cwd: dir, env: ENV() });
       scan(r.stdout + r.stderr, name);
       if (name.startsWith("adopt ") && args.includes("--write")) expect(r.code, r.stderr).toBe(0);
     }
+    const r = await real;
+    scan(r.stdout + r.stderr, "status (process)");
     const files = [...walk(dir), ...walk(home)];
     expect(files.some((f) => f.endsWith(".mcp.json"))).toBe(true);
     expect(files.some((f) => f.includes(".claude.json"))).toBe(true);
@@ -231,48 +248,52 @@ describe("secrets: every output of the runtime", () => {
   }, 120_000);
 });
 
+/** One `hcpx mcp` session of `shape` (teed) over every call and the error paths; its raw transcript scanned. */
+async function mcpSession(shape: "single" | "per-command"): Promise<void> {
+  const s = await startServer(dir, {
+    tee: true,
+    shape,
+    home,
+    env: { ...TOKENS, HCP_API_BASE_URL: base, HCPX_DEBUG: "1" },
+  });
+  try {
+    await s.client.listTools();
+    const res = await s.client.listResources();
+    for (const r of res.resources) await s.client.readResource({ uri: r.uri });
+    await s.client.callTool({ name: "hcp__read_skill", arguments: { pack: "forms" } });
+    let stars = 0;
+    for (const [p, v, kv] of CALLS) {
+      const args = Object.fromEntries(
+        kv.map((a) => [
+          a.slice(0, a.indexOf("=")),
+          a.startsWith("pad=") ? Number(a.slice(4)) : a.slice(a.indexOf("=") + 1),
+        ]),
+      );
+      const r =
+        shape === "single"
+          ? await s.client.callTool({ name: "hcp", arguments: { pack: p, verb: v, args } })
+          : await s.client.callTool({ name: `${p}__${v}`, arguments: args });
+      if (JSON.stringify(r).includes("***")) stars++;
+    }
+    expect(stars).toBeGreaterThan(8);
+    // error paths: unknown verb, bad args
+    await s.client.callTool({ name: "hcp", arguments: { pack: "api", verb: "nope" } });
+    await s.client.callTool({ name: "hcp", arguments: { pack: "api", verb: "echo", args: { zz: 1 } } });
+  } finally {
+    await s.close();
+  }
+  await new Promise((r) => setTimeout(r, 200));
+  const t = s.transcript!();
+  expect(t.stdout.length).toBeGreaterThan(1000);
+  scan(t.stdin, `mcp ${shape} stdin`);
+  scan(t.stdout, `mcp ${shape} stdout`);
+  scan(t.stderr + s.stderr(), `mcp ${shape} stderr`);
+}
+
 describe("secrets: the MCP transcript", () => {
   it("raw stdin/stdout/stderr of hcpx mcp (single and per-command, HCPX_DEBUG on) over every call", async () => {
-    for (const shape of ["single", "per-command"] as const) {
-      const s = await startServer(dir, {
-        tee: true,
-        shape,
-        home,
-        env: { ...TOKENS, HCP_API_BASE_URL: base, HCPX_DEBUG: "1" },
-      });
-      try {
-        await s.client.listTools();
-        const res = await s.client.listResources();
-        for (const r of res.resources) await s.client.readResource({ uri: r.uri });
-        await s.client.callTool({ name: "hcp__read_skill", arguments: { pack: "forms" } });
-        let stars = 0;
-        for (const [p, v, kv] of CALLS) {
-          const args = Object.fromEntries(
-            kv.map((a) => [
-              a.slice(0, a.indexOf("=")),
-              a.startsWith("pad=") ? Number(a.slice(4)) : a.slice(a.indexOf("=") + 1),
-            ]),
-          );
-          const r =
-            shape === "single"
-              ? await s.client.callTool({ name: "hcp", arguments: { pack: p, verb: v, args } })
-              : await s.client.callTool({ name: `${p}__${v}`, arguments: args });
-          if (JSON.stringify(r).includes("***")) stars++;
-        }
-        expect(stars).toBeGreaterThan(8);
-        // error paths: unknown verb, bad args
-        await s.client.callTool({ name: "hcp", arguments: { pack: "api", verb: "nope" } });
-        await s.client.callTool({ name: "hcp", arguments: { pack: "api", verb: "echo", args: { zz: 1 } } });
-      } finally {
-        await s.close();
-      }
-      await new Promise((r) => setTimeout(r, 200));
-      const t = s.transcript!();
-      expect(t.stdout.length).toBeGreaterThan(1000);
-      scan(t.stdin, `mcp ${shape} stdin`);
-      scan(t.stdout, `mcp ${shape} stdout`);
-      scan(t.stderr + s.stderr(), `mcp ${shape} stderr`);
-    }
+    // the two servers side by side: each its own process and teed transcript
+    await Promise.all((["single", "per-command"] as const).map(mcpSession));
     expect(leaks.slice(0, 12)).toEqual([]);
   }, 120_000);
 });
