@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import JSON5 from "json5";
 import { hcpx, snapshot, TEMP_RE } from "./helpers";
-import { adoptRace, CMD, deadPid, ledger, project } from "./race-cases";
+import { adoptRace, CMD, deadPid, hcpxHere, ledger, project } from "./race-cases";
 
 describe("two adopt --write at once", () => {
   it("same host twice, and different hosts, two rounds (five in race.slow.ts): each waits for the lock; no entry of either is lost", async () => {
@@ -35,7 +35,8 @@ describe("two adopt --write at once", () => {
       const p = project();
       mkdirSync(join(p.dir, ".hcp"));
       writeFileSync(join(p.dir, ".hcp/adopt.lock"), content);
-      const r = await hcpx(["adopt", "claude", ...CMD, "--write"], p.dir, p.env);
+      // what a stale lock does to one writer: in this process (the killed writer below is a process)
+      const r = await hcpxHere(["adopt", "claude", ...CMD, "--write"], p.dir, p.env);
       expect(r.code, r.stderr).toBe(0);
       expect(existsSync(join(p.dir, ".hcp/adopt.lock"))).toBe(false);
     }
@@ -46,13 +47,13 @@ describe("two adopt --write at once", () => {
     });
     expect(killed.signal).toBe("SIGKILL");
     expect(existsSync(join(p.dir, ".hcp/adopt.lock"))).toBe(true);
-    const r = await hcpx(["adopt", "claude", "cursor", ...CMD, "--write"], p.dir, {
+    const r = await hcpxHere(["adopt", "claude", "cursor", ...CMD, "--write"], p.dir, {
       ...p.env,
       HCPX_LOCK_WAIT_MS: "100",
     });
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(p.dir, ".hcp/adopt.lock"))).toBe(false);
-    expect((await hcpx(["adopt", "claude", "cursor", ...CMD, "--check"], p.dir, p.env)).code).toBe(0);
+    expect((await hcpxHere(["adopt", "claude", "cursor", ...CMD, "--check"], p.dir, p.env)).code).toBe(0);
     expect(Object.keys(snapshot(p.dir)).filter((k) => TEMP_RE.test(k))).toEqual([]);
   });
 
@@ -80,8 +81,9 @@ describe("two adopt --write at once", () => {
       for (const r of [a, b, act]) expect(r.code, r.stderr).toBe(0);
       expect(readFileSync(join(p.dir, "hcp.config.json5"), "utf8")).toContain("./packs/calc");
       expect(Object.keys(ledger(p.dir).hosts).sort()).toEqual(["claude", "cursor"]);
-      expect((await hcpx(["adopt", "claude", "cursor", ...CMD, "--write"], p.dir, p.env)).code).toBe(0);
-      const check = await hcpx(["adopt", "claude", "cursor", ...CMD, "--check"], p.dir, p.env);
+      // the re-run and the check race nothing: in this process
+      expect((await hcpxHere(["adopt", "claude", "cursor", ...CMD, "--write"], p.dir, p.env)).code).toBe(0);
+      const check = await hcpxHere(["adopt", "claude", "cursor", ...CMD, "--check"], p.dir, p.env);
       expect(check.code, check.stdout).toBe(0);
       expect(readdirSync(join(p.dir, ".claude/skills")).sort()).toEqual(["calc", "ledger", "transit"]);
     }
@@ -115,7 +117,8 @@ describe("config edits at once", () => {
     expect(killed.signal).toBe("SIGKILL");
     expect(readFileSync(cfg)).toEqual(before);
     expect(readdirSync(p.dir).filter((n) => n.endsWith(".lock") || TEMP_RE.test(n)).length).toBe(2);
-    const r = await hcpx(["grant", "x.z"], p.dir, { ...p.env, HCPX_LOCK_WAIT_MS: "100" });
+    // the next edit, after the killed one, in this process
+    const r = await hcpxHere(["grant", "x.z"], p.dir, { ...p.env, HCPX_LOCK_WAIT_MS: "100" });
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(cfg, "utf8")).toContain('"x.z"');
     expect(readdirSync(p.dir).filter((n) => n.endsWith(".lock") || TEMP_RE.test(n))).toEqual([]);
