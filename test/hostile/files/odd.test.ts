@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { envelope, HCPX, runHcpx, tmp, type Env, type RunResult } from "../../support/hcpx";
+import { envelope, HCPX, run, runHcpx, tmp, type Env, type RunResult } from "../../support/hcpx";
 import { connectMcp } from "../../support/mcp";
 import { fxPack, project } from "../../runtime/support";
 
@@ -72,28 +72,30 @@ describe.skipIf(!haveMkfifo)("a FIFO where a file should be: an error, never a h
     async (name) => {
       const p = twoPacks();
       fifo(join(p.pack, name));
-      // status and exec do not read SKILL.md
-      for (const args of [
+      // status and exec do not read SKILL.md; the runs side by side (each its own process, guard and FIFO open)
+      const runs = [
         ["lint", p.pack],
         ["generate"],
         ...(name === "SKILL.md" ? [] : [["status"], ["exec", "p", "show"]]),
-      ]) {
-        const r = await runHcpx([...args, "--json"], { cwd: p.dir, timeoutMs: 8000 });
-        expectClearError(r, new RegExp(`${name.replace(".", "\\.")}$`), /FIFO/, "not_a_file");
-      }
-      // an unrelated pack still runs
-      const ok = await runHcpx(["exec", "ok", "show", "--json"], { cwd: p.dir, timeoutMs: 8000 });
-      expect(JSON.parse(ok.stdout).ok).toBe(true);
+      ];
+      const [ok, ...results] = await Promise.all([
+        // an unrelated pack still runs
+        runHcpx(["exec", "ok", "show", "--json"], { cwd: p.dir, timeoutMs: 8000 }),
+        ...runs.map((args) => runHcpx([...args, "--json"], { cwd: p.dir, timeoutMs: 8000 })),
+      ]);
+      for (const r of results) expectClearError(r, new RegExp(`${name.replace(".", "\\.")}$`), /FIFO/, "not_a_file");
+      expect(JSON.parse(ok!.stdout).ok).toBe(true);
     },
   );
 
   it("hcp.config.json5 as a FIFO: exec and grant answer at once", async () => {
     const p = twoPacks();
     fifo(p.config);
-    for (const args of [["exec", "p", "show"], ["grant", "p.show"], ["status"]]) {
-      const r = await runHcpx([...args, "--json"], { cwd: p.dir, timeoutMs: 8000 });
+    const runs = [["exec", "p", "show"], ["grant", "p.show"], ["status"]];
+    for (const r of await Promise.all(
+      runs.map((args) => runHcpx([...args, "--json"], { cwd: p.dir, timeoutMs: 8000 })),
+    ))
       expectClearError(r, /hcp\.config\.json5$/, /FIFO/, "not_a_file");
-    }
   });
 
   it("hcpx mcp with a FIFO as one pack's SKILL.md and another's surface.json: starts, lists tools, serves the healthy pack, names the broken ones", async () => {
@@ -198,13 +200,14 @@ describe("nesting deep enough to overflow a stack", () => {
     const sf = join(p.pack, "surface.json");
     const s = readFileSync(sf, "utf8");
     writeFileSync(sf, s.replace(/\}\s*$/, `, "stimuli": ${"[".repeat(200_000)}${"]".repeat(200_000)} }`));
-    for (const args of [
+    const runs = [
       ["exec", "p", "show"],
       ["lint", p.pack],
-    ]) {
-      const r = await runHcpx([...args, "--json"], { cwd: p.dir, timeoutMs: 15_000 });
+    ];
+    for (const r of await Promise.all(
+      runs.map((args) => runHcpx([...args, "--json"], { cwd: p.dir, timeoutMs: 15_000 })),
+    ))
       expectClearError(r, /surface\.json$/, /nested deeper than 64 levels/, "too_deep");
-    }
   });
 
   it("a bin printing JSON nested 1,000,000 deep: bad_output, exit 1 (--json and readable, with a Binding to redact)", async () => {
@@ -215,12 +218,18 @@ describe("nesting deep enough to overflow a stack", () => {
       join(p.dir, "fx", "argv-echo.mjs"),
       'process.stdout.write("[".repeat(1000000) + "]".repeat(1000000));\n',
     );
-    for (const json of [true, false]) {
-      const r = await runHcpx(["exec", "deep", "show", ...(json ? ["--json"] : [])], {
-        cwd: p.dir,
-        env: { DEEP_TOKEN: "tok-deep-1234" },
-        timeoutMs: 15_000,
-      });
+    const modes = [true, false];
+    const results = await Promise.all(
+      modes.map((json) =>
+        runHcpx(["exec", "deep", "show", ...(json ? ["--json"] : [])], {
+          cwd: p.dir,
+          env: { DEEP_TOKEN: "tok-deep-1234" },
+          timeoutMs: 15_000,
+        }),
+      ),
+    );
+    for (const [i, r] of results.entries()) {
+      const json = modes[i]!;
       expect(r.code, r.stderr).toBe(1);
       expect(r.stdout + r.stderr).not.toMatch(/internal error/);
       if (json) expect(JSON.parse(r.stdout).error).toMatchObject({ code: "bad_output", limit_depth: 512 });
@@ -263,48 +272,50 @@ const canUnshare =
   ]).status === 0;
 
 /** Run hcpx in `dir` inside a private mount namespace after `mount` (shell); `after` runs there too, its output on stderr after "--after--". */
-function inNamespace(
-  mount: string,
-  dir: string,
-  args: string[],
-  after = "true",
-): { code: number | null; stdout: string; stderr: string; signal: NodeJS.Signals | null } {
+function inNamespace(mount: string, dir: string, args: string[], after = "true"): Promise<RunResult> {
   const script = `${mount} && cd "$1" && shift && "$@"; rc=$?; echo --after-- >&2; ${after} >&2; exit $rc`;
-  const r = spawnSync("unshare", ["-rm", "sh", "-c", script, "sh", dir, process.execPath, HCPX, ...args], {
-    encoding: "utf8",
-    timeout: 20_000,
+  return run("unshare", ["-rm", "sh", "-c", script, "sh", dir, process.execPath, HCPX, ...args], {
+    timeoutMs: 20_000,
+    pureEnv: true,
     env: { ...process.env, HOME: tmp("hcpx-odd-home-"), NO_COLOR: "1" },
   });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, signal: r.signal };
 }
 
 describe.skipIf(!canUnshare)("a read-only file system and a full disk", () => {
-  it("read-only project: generate, adopt --write, grant and pack new say so, naming the file (exit 1, not 70); exec still runs", () => {
+  it("read-only project: generate, adopt --write, grant and pack new say so, naming the file (exit 1, not 70); exec still runs", async () => {
     const p = twoPacks();
     const ro = `mount --bind "${p.dir}" "${p.dir}" && mount -o remount,bind,ro "${p.dir}"`;
-    for (const args of [
+    const runs = [
       ["generate"],
       ["adopt", "claude", "--write"],
       ["grant", "p.show"],
       ["pack", "new", "zzz", "--wrap", "git", "--verb", "status=status"],
       ["generate", "--json"],
-    ]) {
-      const r = inNamespace(ro, p.dir, args);
+    ];
+    // each run in a namespace of its own (its own read-only bind), side by side
+    const [ok, ...results] = await Promise.all([
+      inNamespace(ro, p.dir, ["exec", "ok", "show", "--json"]),
+      ...runs.map((args) => inNamespace(ro, p.dir, args)),
+    ]);
+    for (const [i, r] of results.entries()) {
+      const args = runs[i]!;
       expect(r.code, `${args.join(" ")}: ${r.stdout}${r.stderr}`).toBe(1);
       expect(r.stdout + r.stderr, args.join(" ")).toMatch(/read-only \(EROFS\)/);
       expect(r.stdout + r.stderr, args.join(" ")).not.toMatch(/internal error/);
       if (args.includes("--json")) expect(JSON.parse(r.stdout).error).toMatchObject({ code: "io_error", file: ".hcp" });
     }
-    const ok = inNamespace(ro, p.dir, ["exec", "ok", "show", "--json"]);
-    expect(JSON.parse(ok.stdout).ok).toBe(true);
+    expect(JSON.parse(ok!.stdout).ok).toBe(true);
   });
 
-  it("a full disk under .hcp: generate names the file it could not write (ENOSPC, exit 1) and leaves no temp file", () => {
+  it("a full disk under .hcp: generate names the file it could not write (ENOSPC, exit 1) and leaves no temp file", async () => {
     const p = twoPacks();
     mkdirSync(join(p.dir, ".hcp"));
     const full = `mount -t tmpfs -o size=16k tmpfs "${p.dir}/.hcp" && head -c 12000 /dev/zero > "${p.dir}/.hcp/filler"`;
-    for (const args of [["generate"], ["generate", "--json"]]) {
-      const r = inNamespace(full, p.dir, args, `find .hcp -name '*.tmp'`);
+    const runs = [["generate"], ["generate", "--json"]];
+    // each in a namespace of its own (its own full tmpfs on .hcp), side by side
+    const results = await Promise.all(runs.map((args) => inNamespace(full, p.dir, args, `find .hcp -name '*.tmp'`)));
+    for (const [i, r] of results.entries()) {
+      const args = runs[i]!;
       expect(r.code, r.stdout + r.stderr).toBe(1);
       const [err, after] = r.stderr.split("--after--\n");
       expect(r.stdout + err).not.toMatch(/internal error/);
