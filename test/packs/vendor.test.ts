@@ -1,16 +1,20 @@
 // hcpx pack add / install / update / remove, with real sources: an npm
 // tarball made by `npm pack` of a fixture pack, a local git repository made
-// with git, a plain directory. `hcpx exec` of a vendored pack is the built CLI as
-// a real process; pack add/install/update/remove, init and grant (what they
-// fetch, check, write and lock is under test) run as function calls in this
-// process (test/support/inproc.ts), their npm and git as real processes.
-import { execFileSync } from "node:child_process";
+// with git, a plain directory. pack add/install/update/remove, init and grant
+// (what they fetch, check, write and lock is under test) run as function calls
+// in this process (test/support/inproc.ts), their npm and git as real
+// processes; so does `hcpx exec` of a vendored pack (what the call runs and
+// answers), but for one run of the built CLI as a real process. npm runs without
+// its update check (a request to the registry, ~0.3 CPU-s and 1 s the first run
+// in each HOME): nothing here leaves loopback.
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPO, runHcpx as runChild, tmp } from "../support/hcpx";
-import { runInProcess } from "../support/inproc";
+import { execInProcess, runInProcess } from "../support/inproc";
 import { envelope } from "../cli/helpers";
 import { readTar, writeEntries } from "../../src/packs/tar";
 import { hashTree } from "../../src/packs/lock";
@@ -18,8 +22,19 @@ import { gitEnv } from "../../src/packs/git-env";
 import { fileBytes as tree } from "../support/tree";
 
 const FIX = join(REPO, "test/fixtures/remote-pack");
-/** `hcpx exec` as a process of its own, every other command in this process */
-const runHcpx = (args: string[], opts: Parameters<typeof runChild>[1] = {}) => (args[0] === "exec" ? runChild(args, opts) : runInProcess(args, opts));
+/** npm's update check off (see the header) */
+const NPM_QUIET = { npm_config_update_notifier: "false" };
+/** every command in this process, exec included (the one real process: runChild, in the first test) */
+const runHcpx = (args: string[], opts: Parameters<typeof runChild>[1] = {}) => {
+  const o = { ...opts, env: { ...NPM_QUIET, ...opts.env } };
+  return args[0] === "exec" ? execInProcess(args, o) : runInProcess(args, o);
+};
+/** `npm pack` of a fixture folder into a folder of its own: the tarball's path */
+async function npmPack(from: string, prefix: string): Promise<string> {
+  const out = tmp(prefix);
+  const { stdout } = await promisify(execFile)("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", out], { cwd: from, encoding: "utf8", env: { ...process.env, ...NPM_QUIET } });
+  return join(out, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);
+}
 const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "init.defaultBranch=main", ...args], { cwd, encoding: "utf8" });
 
 /** One `hcpx init --yes` per file (in an empty dir it writes hcp.config.json5 alone, no path in it); each test gets a copy. */
@@ -48,11 +63,11 @@ function gitRepo(from: string): string {
   return dir;
 }
 
+/** `npm pack` of fixture v1, and of v2 (for a tarball that changed since it was locked), side by side */
 let tarball: string;
-beforeAll(() => {
-  const out = tmp("hcpx-vendor-npm-");
-  const json = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", out], { cwd: join(FIX, "v1"), encoding: "utf8" });
-  tarball = join(out, (JSON.parse(json) as { filename: string }[])[0]!.filename);
+let tarballV2: string;
+beforeAll(async () => {
+  [tarball, tarballV2] = await Promise.all([npmPack(join(FIX, "v1"), "hcpx-vendor-npm-"), npmPack(join(FIX, "v2"), "hcpx-vendor-npm2-")]);
 });
 
 describe("hcpx pack add", () => {
@@ -79,7 +94,8 @@ describe("hcpx pack add", () => {
     expect(Object.keys(lock.packs.greet.files).sort()).toEqual(["SKILL.md", "bin/greet.mjs", "package.json", "policy.json", "surface.json"]);
     // byte-identical to the fixture
     expect(tree(join(dir, ".hcp/packs/greet"))).toEqual(tree(join(FIX, "v1")));
-    const run = await runHcpx(["exec", "greet", "hello", "--json", "--", "name=Ada"], { cwd: dir });
+    // the built CLI as a real process
+    const run = await runChild(["exec", "greet", "hello", "--json", "--", "name=Ada"], { cwd: dir });
     expect(JSON.parse(run.stdout)).toEqual({ ok: true, data: { greeting: "hello, Ada" } });
     // a second add of the same id is refused
     const again = await runHcpx(["pack", "add", tarball, "--yes", "--json"], { cwd: dir });
@@ -273,9 +289,7 @@ describe("hcpx pack install", () => {
     cpSync(tarball, tgz);
     expect((await runHcpx(["pack", "add", "./greet.tgz", "--yes"], { cwd: dir })).code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")).packs.greet.source.spec).toBe("./greet.tgz");
-    const out = tmp("hcpx-vendor-npm2-");
-    const json = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", out], { cwd: join(FIX, "v2"), encoding: "utf8" });
-    cpSync(join(out, (JSON.parse(json) as { filename: string }[])[0]!.filename), tgz);
+    cpSync(tarballV2, tgz);
     rmSync(join(dir, ".hcp"), { recursive: true });
     const r = await runHcpx(["pack", "install", "--json"], { cwd: dir });
     expect(r.code).toBe(1);
