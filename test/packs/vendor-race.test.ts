@@ -1,12 +1,24 @@
 // Two vendoring commands at once, as two real processes: each one's hcp.lock entry survives
 // (the lock's read-modify-write is serialised by an edit lock next to it, as the config's is).
+// The projects, the repository of greet and the checks after the race are set up once or
+// run in this process (test/support/inproc.ts); the commands that race are real processes.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { envelope } from "../cli/helpers";
-import { runHcpx } from "../support/hcpx";
-import { git, grantsOf, newProject, writeGreet, type Row } from "./vendor-support";
+import { runHcpx, tmp } from "../support/hcpx";
+import { runInProcess } from "../support/inproc";
+import { git, grantsOf, newProject as initProject, writeGreet, type Row } from "./vendor-support";
+
+/** One project made by `hcpx init --yes` (the real CLI) per file; each test gets a copy. */
+let initialised: Promise<string> | undefined;
+async function newProject(): Promise<string> {
+  initialised ??= initProject();
+  const dir = tmp("hcpx-vendor-");
+  cpSync(await initialised, dir, { recursive: true });
+  return dir;
+}
 
 describe("hcp.lock under concurrent pack add", () => {
   it("two pack add runs at once (git and path): both packs are locked, vendored and activated", async () => {
@@ -28,7 +40,7 @@ describe("hcp.lock under concurrent pack add", () => {
       const lock = JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")) as { packs: Record<string, unknown> };
       expect(Object.keys(lock.packs).sort()).toEqual(["greet", "wave"]);
       expect(grantsOf(dir).allow.sort()).toEqual(["greet.hello", "wave.hi"]);
-      const check = await runHcpx(["pack", "install", "--check"], { cwd: dir });
+      const check = await runInProcess(["pack", "install", "--check"], { cwd: dir });
       expect(check.code, check.stdout + check.stderr).toBe(0);
     }
   }, 60_000);
@@ -57,7 +69,7 @@ describe.each(HELD)("while another update lands: %s", (_name, args, said) => {
   it("leaves hcp.lock and the folder as the other update made them, and says it changed nothing", async () => {
     const dir = await newProject();
     const repo = greetRepo(dir);
-    expect((await runHcpx(["pack", "add", `${repo}#v1`, "--yes"], { cwd: dir })).code).toBe(0);
+    expect((await runInProcess(["pack", "add", `${repo}#v1`, "--yes"], { cwd: dir })).code).toBe(0);
     // this command read hcp.lock, then its git waits at its archive until the other update has landed
     const held = heldGit(dir);
     const slow = runHcpx(args(repo), { cwd: dir, env: held.env });
@@ -71,7 +83,7 @@ describe.each(HELD)("while another update lands: %s", (_name, args, said) => {
     };
     expect(lock.packs.greet.version).toBe("2.0.0");
     expect(lock.packs.greet.source.ref).toBe("v2");
-    const check = await runHcpx(["pack", "install", "--check"], { cwd: dir });
+    const check = await runInProcess(["pack", "install", "--check"], { cwd: dir });
     expect(check.code, check.stdout + check.stderr).toBe(0);
     expect(s.code, s.stdout + s.stderr).toBe(1);
     expect(envelope(s).error.code, s.stdout).toBe("changed_during_plan");
@@ -103,13 +115,21 @@ function heldGit(dir: string): { env: Record<string, string>; reached(): Promise
   };
 }
 
+/** greetRepo's repository, made once per file: each test gets a copy (none of them writes to it) */
+let greetRepoMade: string | undefined;
+
 /**
- * A git repository of the pack greet: v1 (tagged v1 and also-v1), v2 (tagged v2) and v3 on main, each with one
- * more read command.
+ * A git repository of the pack greet in `dir`: v1 (tagged v1 and also-v1), v2 (tagged v2) and v3 on main, each
+ * with one more read command.
  */
 function greetRepo(dir: string): string {
   const repo = join(dir, "repo-greet");
-  mkdirSync(repo);
+  greetRepoMade ??= makeGreetRepo(tmp("hcpx-vendor-greet-"));
+  cpSync(greetRepoMade, repo, { recursive: true });
+  return repo;
+}
+
+function makeGreetRepo(repo: string): string {
   const named: Record<string, Row> = { hello: { operation: "read" } };
   for (const v of ["1", "2", "3"]) {
     writeGreet(repo, { version: `${v}.0.0`, named });
