@@ -159,6 +159,8 @@ export const SHARED_FILES = [
   "test/packs/mcp-url.test.ts",
   "test/packs/openapi-review.test.ts",
   "test/packs/review.test.ts",
+  "test/packs/vendor-kill.test.ts",
+  "test/packs/vendor-race.test.ts",
   "test/packs/vendor.test.ts",
   "test/plan/adopt.test.ts",
   "test/plan/apply.test.ts",
