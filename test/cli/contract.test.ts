@@ -5,8 +5,9 @@ import { describe, expect, it } from "vitest";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { envelope, hcpx as hcpxChild, hcpxBin, project, tmp } from "./helpers";
-import { runInProcessChecked } from "../support/inproc";
+import { envelope, hcpx as hcpxChild, hcpxBin, noStack, project, tmp } from "./helpers";
+import { needsProcess, runInProcessChecked } from "../support/inproc";
+import type { RunResult } from "../support/cli";
 
 /**
  * `hcpx ...args` in this process (test/support/inproc.ts: the same argv, cwd, environment, no TTY,
@@ -15,6 +16,18 @@ import { runInProcessChecked } from "../support/inproc";
  * stdout, its exit code; the completion script calling the bin) stay real processes: hcpxChild.
  */
 const hcpx = (args: string[], cwd: string, env?: NodeJS.ProcessEnv) => runInProcessChecked(args, { cwd, env });
+
+/**
+ * The runs of the --json contract that stay real processes of the built CLI: those that need one
+ * (init without --yes asks on stdin, exec, mcp: test/support/inproc.ts needsProcess), adopt (the
+ * entry's own start path, src/cli/fast-exec.ts), help and version, and the usage errors (exit 64).
+ * The others (what a command decides and prints) run in this process: the same envelope and code.
+ */
+function viaProcess(args: string[]): boolean {
+  const usage = args.includes("--bogus") || (args[0] === "grant" && args.length === 2);
+  const helpOrVersion = args[0] === "help" || args.includes("--help") || args.includes("--version");
+  return needsProcess(args) || args[0] === "adopt" || helpOrVersion || usage;
+}
 
 const CONFIG = `{ packs: ["./packs/ledger", "./packs/git"], grants: { allow: ["ledger.*", "git.*"] }, sandbox: { bins: { git: "/usr/bin/git" } } }\n`;
 
@@ -86,8 +99,24 @@ describe("the CLI contract", () => {
       [["exec", "--help", "--json"], p.dir],
       [["help", "status", "--json"], p.dir],
     ];
-    for (const [args, cwd] of runs) {
-      const r = await hcpxChild(args, cwd); // asserts: not killed by the timeout, no stack trace
+    const one = async (args: string[], cwd: string): Promise<RunResult> => {
+      // asserts: not killed by the timeout, no stack trace
+      const r = await (viaProcess(args) ? hcpxChild(args, cwd) : hcpx(args, cwd));
+      // (a run in this process is never killed by a guard: one that waited would time the test out)
+      if (!viaProcess(args)) expect(r.signal, args.join(" ")).toBeNull();
+      return r;
+    };
+    // one after the other while they change the project; the last ones, real processes that only read it, at once
+    const reads = runs.findIndex(([args]) => args.join(" ") === "exec ledger accounts --json");
+    expect(runs.slice(reads).every(([args]) => viaProcess(args))).toBe(true);
+    const ran: RunResult[] = [];
+    for (const [args, cwd] of runs.slice(0, reads)) ran.push(await one(args, cwd));
+    const mcp = hcpxChild(["mcp"], p.dir);
+    ran.push(...(await Promise.all(runs.slice(reads).map(([args, cwd]) => one(args, cwd)))));
+    const results = new Map<string, RunResult>();
+    for (const [i, [args]] of runs.entries()) {
+      const r = ran[i]!;
+      results.set(args.join(" "), r);
       const env = envelope(r);
       expect(typeof env.ok, args.join(" ")).toBe("boolean");
       // ok exactly when the exit code is 0 (a doctor or lint --strict with warnings exits 2: ok false)
@@ -98,16 +127,23 @@ describe("the CLI contract", () => {
         expect(env.error.message.length, args.join(" ")).toBeGreaterThan(0);
       }
     }
-    const usage = await hcpxChild(["status", "--bogus", "--json"], p.dir);
+    // the real processes' runs of these above (none of them reads or writes the project), checked again
+    const again = (args: string): RunResult => {
+      const r = results.get(args)!;
+      expect(r.signal, args).toBeNull();
+      noStack(r);
+      return r;
+    };
+    const usage = again("status --bogus --json");
     expect(usage.code).toBe(64);
     expect(envelope(usage).error.code).toBe("usage");
-    const version = await hcpxChild(["--version", "--json"], p.dir);
+    const version = again("--version --json");
     expect(envelope(version).data).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
-    const help = await hcpxChild(["exec", "--help", "--json"], p.dir);
+    const help = again("exec --help --json");
     expect(envelope(help).data.help).toMatch(/^Usage: hcpx exec /);
     expect(help.stdout.trimEnd().split("\n").at(-1)).toBe("}"); // the envelope alone: no help text after it
     // mcp with stdin closed ends by itself
-    const m = await hcpxChild(["mcp"], p.dir);
+    const m = await mcp;
     expect(m.signal).toBeNull();
   }, 120_000); // ~30 runs one after the other: the default 30 s is too short on a busy 2-core machine
 
