@@ -32,9 +32,10 @@ interface Served {
 /**
  * What one entry's command line serves, started once per file: the same argv (with this
  * scratch project and HOME in place of another's) over the same packs serves the same tools,
- * so hosts whose entries run the same command line share one server start.
+ * so hosts whose entries run the same command line share one server start (the cases run at
+ * once: a start under way is shared too).
  */
-const servedBy = new Map<string, Served>();
+const servedBy = new Map<string, Promise<Served>>();
 
 /** The tools the `hcp` entry of `host`'s MCP file serves, started as written (hcpx on PATH = this build). */
 async function served(s: Scratch, host: string, scope: "project" | "user"): Promise<Served | undefined> {
@@ -61,25 +62,31 @@ async function served(s: Scratch, host: string, scope: "project" | "user"): Prom
     const key = JSON.stringify([hcp.argv.slice(1), readFileSync(configFile, "utf8")])
       .replaceAll(s.home, "<home>")
       .replaceAll(s.dir, "<dir>");
-    const known = servedBy.get(key);
-    if (known) return known;
-    const env = Object.fromEntries(
-      Object.entries(s.env).filter((e): e is [string, string] => typeof e[1] === "string"),
-    );
-    const c = await connectMcp([HCPX, ...hcp.argv.slice(1)], s.dir, { ...env, PATH: s.env.PATH! });
-    try {
-      const { tools } = await c.client.listTools();
-      const names = new Set(tools.map((x) => x.name));
-      const gated = tools.find((x) => x.name === "ledger__transfer") ?? tools.find((x) => x.name === "hcp");
-      const props = (gated?.inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
-      const found = { names, confirmable: "confirm" in props };
-      servedBy.set(key, found);
-      return found;
-    } finally {
-      await c.client.close();
+    let known = servedBy.get(key);
+    if (!known) {
+      const env = Object.fromEntries(
+        Object.entries(s.env).filter((e): e is [string, string] => typeof e[1] === "string"),
+      );
+      known = listServed([HCPX, ...hcp.argv.slice(1)], s.dir, { ...env, PATH: s.env.PATH! });
+      servedBy.set(key, known);
     }
+    return known;
   }
   return undefined;
+}
+
+/** Start the entry's command line as the host would and list its tools. */
+async function listServed(argv: string[], dir: string, env: Record<string, string>): Promise<Served> {
+  const c = await connectMcp(argv, dir, env);
+  try {
+    const { tools } = await c.client.listTools();
+    const names = new Set(tools.map((x) => x.name));
+    const gated = tools.find((x) => x.name === "ledger__transfer") ?? tools.find((x) => x.name === "hcp");
+    const props = (gated?.inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+    return { names, confirmable: "confirm" in props };
+  } finally {
+    await c.client.close();
+  }
 }
 
 /** Every tool name (or tool-name form) the block names in code spans. */
@@ -114,7 +121,9 @@ async function adoptOne(host: string, scope: "project" | "user") {
   return { s, blocks };
 }
 
-describe("the prompt block names what the host's entry serves", () => {
+// The cases run at once (each its own scratch project and HOME; the adopts, in this process, one
+// after the other): most of a case is a wait on its server's start.
+describe.concurrent("the prompt block names what the host's entry serves", () => {
   for (const host of listHosts()) {
     const d = loadDescriptor(host);
     for (const scope of ["project", "user"] as const) {
