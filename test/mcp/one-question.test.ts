@@ -132,7 +132,9 @@ async function callModern(
   }
 }
 
-describe("one question per gated write", () => {
+// The cases run at once: each has its own project, HOME and ledger, its servers are its own
+// processes (cwd and environment given, not this process's), and most of a case is a wait on them.
+describe.concurrent("one question per gated write", () => {
   it('confirm "host": the adopted, in-force host rule is the question (hcpx does not ask); a removed rule brings hcpx\'s question back', async () => {
     const p = project("host");
     const a = await runHcpx(["adopt", "claude", "--write"], { cwd: p.dir, env: { HOME: p.home } });
@@ -345,16 +347,17 @@ describe("one question per gated write", () => {
 
   it("--client-host takes known host ids: a malformed list, an unknown host, or with --host is refused at start (nothing served)", async () => {
     const p = project("host");
-    const bad = await runHcpx(["mcp", "--client-host", "claude,Bad!"], { cwd: p.dir, env: { HOME: p.home } });
+    // three starts refused at once (each its own process)
+    const opts = { cwd: p.dir, env: { HOME: p.home } };
+    const [bad, unknown, both] = await Promise.all([
+      runHcpx(["mcp", "--client-host", "claude,Bad!"], opts),
+      runHcpx(["mcp", "--client-host", "claude,nosuchhost"], opts),
+      runHcpx(["mcp", "--host", "claude", "--client-host", "claude"], opts),
+    ]);
     expect(bad.code).toBe(64);
     expect(bad.stderr).toMatch(/--client-host takes host ids/);
-    const unknown = await runHcpx(["mcp", "--client-host", "claude,nosuchhost"], { cwd: p.dir, env: { HOME: p.home } });
     expect(unknown.code).toBe(64);
     expect(unknown.stderr).toMatch(/unknown host 'nosuchhost'/);
-    const both = await runHcpx(["mcp", "--host", "claude", "--client-host", "claude"], {
-      cwd: p.dir,
-      env: { HOME: p.home },
-    });
     expect(both.code).toBe(64);
     expect(both.stderr).toMatch(/--host and --client-host exclude each other/);
   }, 60_000);
