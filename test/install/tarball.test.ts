@@ -30,7 +30,8 @@ function npm(args: string[], cwd: string, cache: string, env: NodeJS.ProcessEnv 
   });
 }
 
-describe("install from the packed tarball", () => {
+// The two cases run at once (each its own folders and npm cache): most of each is a wait on npm.
+describe.concurrent("install from the packed tarball", () => {
   it("npm pack → npm install -g --prefix → hcpx --version, generate, exec; production dependencies ≤ 5 MB", async () => {
     const work = tmp("hcpx-install-");
     const cache = join(work, "cache");
@@ -54,12 +55,15 @@ describe("install from the packed tarball", () => {
     // PATH: the scratch prefix and node only, never the repo's node_modules/.bin
     const env = { PATH: `${join(prefix, "bin")}:${join(process.execPath, "..")}:/usr/bin:/bin` };
     const hcpx = join(prefix, "bin", "hcpx");
-    const v = await run(hcpx, ["--version"], { env, cwd: work });
+    const proj = scratchProject({ packs: ["ledger", "transit", "git"] });
+    // --version (in the scratch folder) and generate (in the project) at once
+    const [v, gen] = await Promise.all([
+      run(hcpx, ["--version"], { env, cwd: work }),
+      run(hcpx, ["generate", "--host", "claude", "cursor", "codex"], { env, cwd: proj.dir }),
+    ]);
     expect(v.code, v.stderr).toBe(0);
     expect(v.stdout.trim()).toBe(pkg.version);
 
-    const proj = scratchProject({ packs: ["ledger", "transit", "git"] });
-    const gen = await run(hcpx, ["generate", "--host", "claude", "cursor", "codex"], { env, cwd: proj.dir });
     expect(gen.code, gen.stderr).toBe(0);
     expect(existsSync(join(proj.dir, ".hcp/generated/skills/ledger/SKILL.md"))).toBe(true);
     expect(existsSync(join(proj.dir, ".hcp/generated/hosts/codex"))).toBe(true);
