@@ -156,6 +156,16 @@ afterAll(() => {
   }
 });
 
+/**
+ * The `hcpx mcp` the notifications/cancelled cases call, one for the file: a cancel leaves the server
+ * going on (each case pings it after its own call was stopped), so the cases share one start.
+ */
+let mcpServer: ReturnType<typeof startMcp> | undefined;
+const sharedMcp = () => (mcpServer ??= startMcp({ dir }));
+afterAll(async () => {
+  if (mcpServer) await (await mcpServer).close();
+});
+
 async function waitFile(file: string, ended?: Promise<Done>, ms = 10_000): Promise<Tree> {
   let over: Done | undefined;
   void ended?.then((d) => (over = d));
@@ -292,33 +302,30 @@ describe.concurrent("cancellation over every adapter kind", () => {
       });
     }
     it(`${a.kind}: notifications/cancelled to hcpx mcp stops the call; the tree is gone, the write never lands, the server goes on`, async () => {
-      const s = await startMcp({ dir });
-      try {
-        const f = files();
-        const ac = new AbortController();
-        const call = s.client.callTool(
-          {
-            name: "hcp",
-            arguments: { pack: packOf(a.kind), verb: c.mcpVerb ?? "run", args: { pid: f.pid, effect: f.effect } },
-          },
-          undefined,
-          { signal: ac.signal, timeout: 30_000 },
-        );
-        const caught = call.then(
-          (v) => ({ answered: v }),
-          (e: unknown) => ({ error: e }),
-        );
-        const t = await waitFile(f.pid);
-        ac.abort("test cancels");
-        expect("error" in (await caught)).toBe(true);
-        for (let i = 0; i < 150 && running(t).length; i++) await new Promise((r) => setTimeout(r, 20));
-        if (c.tree) expect(running(t), `still running: ${JSON.stringify(t)}`).toEqual([]);
-        await settled(t, f);
-        expect(existsSync(f.effect), "the write landed").toBe(false);
-        await s.client.ping();
-      } finally {
-        await s.close();
-      }
+      // the server the four kinds' cases share (sharedMcp)
+      const s = await sharedMcp();
+      const f = files();
+      const ac = new AbortController();
+      const call = s.client.callTool(
+        {
+          name: "hcp",
+          arguments: { pack: packOf(a.kind), verb: c.mcpVerb ?? "run", args: { pid: f.pid, effect: f.effect } },
+        },
+        undefined,
+        { signal: ac.signal, timeout: 30_000 },
+      );
+      const caught = call.then(
+        (v) => ({ answered: v }),
+        (e: unknown) => ({ error: e }),
+      );
+      const t = await waitFile(f.pid);
+      ac.abort("test cancels");
+      expect("error" in (await caught)).toBe(true);
+      for (let i = 0; i < 150 && running(t).length; i++) await new Promise((r) => setTimeout(r, 20));
+      if (c.tree) expect(running(t), `still running: ${JSON.stringify(t)}`).toEqual([]);
+      await settled(t, f);
+      expect(existsSync(f.effect), "the write landed").toBe(false);
+      await s.client.ping();
     });
     it(`${a.kind}: hcpx mcp losing its stdin mid-call stops the call before it exits; the tree is gone, the write never lands`, () =>
       stdinLoss(a.kind, c.mcpVerb ?? "run", c.tree));
