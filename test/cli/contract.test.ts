@@ -12,8 +12,9 @@ import type { RunResult } from "../support/cli";
 /**
  * `hcpx ...args` in this process (test/support/inproc.ts: the same argv, cwd, environment, no TTY,
  * stdout, stderr and exit code; no stack trace) for what a command prints: help, colour, the
- * completion scripts. The runs whose subject is the process (stdin closed, the envelope on its
- * stdout, its exit code; the completion script calling the bin) stay real processes: hcpxChild.
+ * completion scripts, and the --json envelope of most commands. The runs whose subject is the
+ * process (stdin closed, the envelope on its stdout, its exit code: viaProcess; the completion
+ * script calling the bin) stay real processes: hcpxChild.
  */
 const hcpx = (args: string[], cwd: string, env?: NodeJS.ProcessEnv) => runInProcessChecked(args, { cwd, env });
 
