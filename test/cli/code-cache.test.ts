@@ -48,8 +48,9 @@ function primedHome(): string {
 }
 
 // The cases run at once: each has a HOME (and, but for the primed ones' shared project, which exec
-// only reads, a project) of its own, and most of a case is a wait on its processes.
-describe.concurrent("exec's code cache", () => {
+// only reads, a project) of its own, and most of a case is a wait on its processes. 60 s each: the
+// in-place corruption runs 16 execs, beside the others' on a busy 2-core machine.
+describe.concurrent("exec's code cache", { timeout: 60_000 }, () => {
   it("is written by the first exec and gives the same envelopes after, for wrap and composite", async () => {
     const p = scratchProject({ packs: ["calc", "calc-wrap"] });
     const home = tmp("hcpx-cc-home-");
