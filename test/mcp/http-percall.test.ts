@@ -131,15 +131,7 @@ describe("hcpx mcp --http: each call on the files as they are now", () => {
         expect((await call(s, alice)).ok).toBe(true);
         // alice removed (bob added): her token still authenticates, her requests are 403; bob is served without a restart
         writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.*"] } } } }));
-        const gone = await modern(s.url, alice, "tools/call", {
-          name: "hcp",
-          arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
-        });
-        expect(gone.status).toBe(403);
-        expect(gone.body).toEqual({
-          error: "unknown_principal",
-          error_description: "principal 'alice' is not in the server config",
-        });
+        await forbidden(s.url, alice, "alice");
         expect(s.stderr()).toContain("principal(s) bob added; served from their next request");
         const bob = addToken(p, "bob");
         expect((await call(s, bob)).ok).toBe(true);
@@ -160,15 +152,7 @@ describe("hcpx mcp --http: each call on the files as they are now", () => {
         );
         const carol = addToken(p, "carol");
         writeFileSync(p.serverConfig, JSON.stringify({ principals: { bob: { grants: { allow: ["ledger.*"] } } } }));
-        const refused = await modern(s.url, carol, "tools/call", {
-          name: "hcp",
-          arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
-        });
-        expect(refused.status).toBe(403);
-        expect(refused.body).toEqual({
-          error: "unknown_principal",
-          error_description: "principal 'carol' is not in the server config",
-        });
+        await forbidden(s.url, carol, "carol");
       } finally {
         writeFileSync(p.serverConfig, original);
       }
@@ -177,3 +161,16 @@ describe("hcpx mcp --http: each call on the files as they are now", () => {
     30_000,
   );
 });
+
+/** A call with `token` of `principal`, whom the server config does not name now: 403 unknown_principal, saying who. */
+async function forbidden(url: string, token: string, principal: string): Promise<void> {
+  const r = await modern(url, token, "tools/call", {
+    name: "hcp",
+    arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
+  });
+  expect(r.status).toBe(403);
+  expect(r.body).toEqual({
+    error: "unknown_principal",
+    error_description: `principal '${principal}' is not in the server config`,
+  });
+}
