@@ -17,7 +17,8 @@
 //   - nothing the host merges over its rules that hcpx does not read is there
 //     (`gate.unread`: opencode's OPENCODE_CONFIG, a managed config; src/host/unread.ts);
 //   - no hook that may approve the call so the host never asks (`gate.hooks`: Claude Code's PreToolUse
-//     and PermissionRequest hooks, Codex's and Qwen Code's PermissionRequest; src/host/hooks.ts).
+//     and PermissionRequest hooks, also its enabled plugins', src/host/plugin-hooks.ts; Codex's and Qwen
+//     Code's PermissionRequest; src/host/hooks.ts).
 //   - the server can tell which files the host reads: a `~/…` path is where the
 //     descriptor's `homes` variable in the server's environment moves it (the
 //     host's own value: $CLAUDE_CONFIG_DIR, $CODEX_HOME, which Codex's entry

@@ -289,7 +289,7 @@ export function checkHomes(d: Descriptor, file: string): void {
   }
   for (const h of d.gate?.inForce ?? []) add(h.path);
   for (const u of d.gate?.unread ?? []) add(u.path);
-  for (const h of d.gate?.hooks ?? []) add(h.path);
+  for (const h of d.gate?.hooks ?? []) add([...h.path, ...pluginPaths(h)]);
   for (const key of Object.keys(d.homes ?? {}))
     if (!paths.some((p) => p === key || p.startsWith(key + "/")))
       throw new HcpxError({
@@ -358,5 +358,17 @@ export function checkHooks(d: Descriptor, file: string): void {
       }
     }
     if (!h.name.includes("{tool}")) throw bad("gate.hooks name must name the tool ({tool})");
+    // the plugins' files: the host's (as `path`), and those in a plugin's or marketplace's folder (relative, inside)
+    for (const p of pluginPaths(h)) checkGatePath(p, "hooks", file, `gate.hooks[${i}].plugins`);
+    const pl = h.plugins;
+    for (const p of pl ? [...pl.files.map((f) => f.path), pl.manifest.path, pl.marketplaces.catalog] : [])
+      if (p.startsWith("/") || p.startsWith("~") || p.split("/").some((s) => s === ".." || s === "."))
+        throw bad(`gate.hooks plugins: '${p}' is a file in a plugin's or marketplace's folder: a plain relative path`);
   }
+}
+
+/** The host's files `gate.hooks[].plugins` names: the settings, install records, marketplaces, skills folders. */
+function pluginPaths(h: NonNullable<NonNullable<Descriptor["gate"]>["hooks"]>[number]): string[] {
+  const pl = h.plugins;
+  return pl ? [...pl.enabled.path, pl.installed.path, pl.marketplaces.path, ...(pl.dirs ?? []).map((x) => x.path)] : [];
 }

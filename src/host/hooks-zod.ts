@@ -2,6 +2,57 @@
 // rest of the descriptor's zod schemas (./descriptor-zod.ts).
 import * as z from "zod/mini";
 
+const rel = z.string().check(z.minLength(1));
+const key = z.array(z.string().check(z.minLength(1)));
+
+/**
+ * A file of hooks in a plugin (Claude Code's `hooks/hooks.json`): `key`, where its map event → groups is
+ * (`["hooks"]`); `code`, keys that name code the host loads as hooks (`modules`: a hooks module), which
+ * hcpx cannot read: one that is there and not empty counts as a hook for every tool.
+ */
+const HooksFileSchema = z.strictObject({ key, code: z.optional(z.array(rel)) });
+
+/**
+ * The host's plugins and where their hooks are (src/host/plugin-hooks.ts; Claude Code's enabled plugins). Their
+ * hooks are tested like the entry's own (its `events`, `name`, matchers); hcpx fails closed: a plugin it cannot
+ * follow to its files, a file that does not parse, hooks it does not understand count as a hook for every tool.
+ *  - `enabled`: the settings files that turn plugins on, the one that decides first first (`path`), and the map
+ *    `<name>@<marketplace>` → on at `key` (`enabledPlugins`): the first file that names a plugin decides, `false`
+ *    is off, any other value on. Names without `@` are not plugins. `own`: marketplaces of the host's own
+ *    plugins, not read (`builtin`);
+ *  - `installed`: the install records (`path`), the map plugin → list of records at `key`, and the field of a
+ *    record that holds the plugin's folder (`folder`, an absolute path). No record: counted;
+ *  - `marketplaces`: the known marketplaces (`path`), each with its folder at `folder`; its catalog is the file
+ *    `catalog` below that folder (or the folder's value itself when it is a file), the plugins at `entries`, each
+ *    with `name`, `source` (a path in the marketplace: the plugin is read there too; a bare name below the folder
+ *    `root` names) and `hooks` (an event map written in the entry);
+ *  - `dirs`: folders whose every subfolder holding a `manifest` is a plugin `<name>@<marketplace>` (Claude Code's
+ *    skills folders), on unless turned off;
+ *  - `files`: hooks files in a plugin's folder; `manifest`: the plugin's manifest, whose `key` holds an event map,
+ *    the path of a hooks file of the shape `named` (relative to the folder, never out of it), or a list of these;
+ *    `name`: the manifest's field of the plugin's name;
+ *  - `what`: what the host does with them, said to the person.
+ */
+const PluginsSchema = z.strictObject({
+  enabled: z.strictObject({ path: z.array(rel).check(z.minLength(1)), key }),
+  own: z.optional(z.array(rel)),
+  installed: z.strictObject({ path: rel, key, folder: rel }),
+  marketplaces: z.strictObject({
+    path: rel,
+    folder: rel,
+    catalog: rel,
+    entries: key,
+    name: rel,
+    source: rel,
+    root: key,
+    hooks: rel,
+  }),
+  dirs: z.optional(z.array(z.strictObject({ path: rel, marketplace: rel }))),
+  files: z.array(z.strictObject({ path: rel, key, code: z.optional(z.array(rel)) })),
+  manifest: z.strictObject({ path: rel, key, name: rel, named: HooksFileSchema }),
+  what: rel,
+});
+
 /**
  * Where the host keeps hooks it runs before a tool call or at its permission prompt, of which one can
  * approve the call so the host never asks (Claude Code's PreToolUse `permissionDecision: "allow"` and
@@ -22,7 +73,8 @@ import * as z from "zod/mini";
  *    split by `split` (a regular expression, default `\|`); any other matcher is a regular
  *    expression tested anywhere in the name. A matcher hcpx cannot evaluate (one that is not a
  *    string, a regular expression JavaScript refuses) counts as selecting the tool.
- *  - `scope`: only for that scope's server; `what`: what the host reads there, said to the person.
+ *  - `scope`: only for that scope's server; `what`: what the host reads there, said to the person;
+ *  - `plugins`: the host's plugins, whose hooks are tested the same way (PluginsSchema).
  */
 export const HookSchema = z.strictObject({
   path: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
@@ -36,4 +88,5 @@ export const HookSchema = z.strictObject({
   split: z.optional(z.string().check(z.minLength(1))),
   scope: z.optional(z.enum(["project", "user"])),
   what: z.string().check(z.minLength(1)),
+  plugins: z.optional(PluginsSchema),
 });

@@ -5,12 +5,15 @@
 // in a file the host reads, the host's prompt is not the person's question (src/host/approval.ts: hcpx
 // asks itself), and adopt --check and doctor name the file, the event and the matcher
 // (src/host/health.ts, `policy_widened`). Fail closed: a matcher hcpx cannot evaluate selects the tool.
+// An entry's `plugins`: the hooks of the host's plugins that are on (src/host/plugin-hooks.ts), tested the same
+// way; a plugin hcpx cannot follow to its files counts as a hook for every tool.
 import type { Descriptor } from "./descriptor";
 import type { Scope } from "./adopt-types";
 import { readEntry, type Entry } from "../util/fsio";
 import { hostValueAt } from "./value-at";
 import { isObj } from "../util/is";
 import type { Problem } from "../util/errors";
+import { pluginHooks } from "./plugin-hooks";
 
 export type Hook = NonNullable<NonNullable<Descriptor["gate"]>["hooks"]>[number];
 
@@ -24,14 +27,19 @@ export interface HookFound {
   matcher: unknown;
   /** the tools asked about that it may select (as the server serves them: `ledger__transfer`) */
   tools: string[];
+  /** a plugin's hooks (`gate.hooks[].plugins`): the plugin, `<name>@<marketplace>` */
+  plugin?: string;
+  /** hcpx cannot tell what the plugin's file holds: why (it counts for every tool) */
+  why?: string;
 }
 
 /**
  * The hook groups of `d` that may approve one of `tools` (the names the server serves them under,
  * `ledger__transfer`) for a server of `scope` named `server`: in every file of each `gate.hooks` entry
  * (`abs` turns the descriptor's path into the file), each group of an approving event whose matcher may
- * select one of them. Each file is read once, whatever the number of tools. A file that does not parse,
- * or a duplicate key on the way, throws (the approval: not in force).
+ * select one of them; and the same of the entry's `plugins` (a plugin hcpx cannot follow: found, with why,
+ * for every tool). Each file is read once, whatever the number of tools. A settings file that does not
+ * parse, or a duplicate key on the way, throws (the approval: not in force).
  */
 export async function approvingHooks(
   d: Descriptor,
@@ -45,22 +53,20 @@ export async function approvingHooks(
   },
 ): Promise<HookFound[]> {
   const out: HookFound[] = [];
+  const read = o.read ?? readEntry;
   for (const hook of d.gate?.hooks ?? []) {
     if (hook.scope !== undefined && hook.scope !== o.scope) continue;
     const named = o.tools.map((tool) => ({
       tool,
       name: hook.name.replaceAll("{server}", o.server).replaceAll("{tool}", tool),
     }));
-    for (const file of hook.path) {
-      const e = (o.read ?? readEntry)(o.abs(file));
-      if (e.kind === "absent") continue;
-      if (e.kind !== "file") throw new Error(`${file} cannot be read`); // a folder, a file hcpx may not read
-      const events = await hostValueAt(e.text, hook.format, hook.key, file);
-      if (events === undefined) continue;
+    // the groups of an event map that may approve one of the tools (a plugin's: `plugin` says which)
+    const test = (events: unknown, file: string, plugin?: string) => {
+      const of = plugin === undefined ? {} : { plugin };
       // hooks that are not a map of events: hcpx cannot tell which run (counted, for every tool)
       if (!isObj(events)) {
-        out.push({ hook, file, event: hook.key.join("."), matcher: undefined, tools: [...o.tools] });
-        continue;
+        out.push({ hook, file, event: hook.key.join("."), matcher: undefined, tools: [...o.tools], ...of });
+        return;
       }
       for (const event of hook.events) {
         if (!Object.hasOwn(events, event)) continue;
@@ -68,9 +74,31 @@ export async function approvingHooks(
         for (const g of Array.isArray(groups) ? groups : [groups]) {
           const matcher = isObj(g) ? g[hook.matcher ?? "matcher"] : g;
           const tools = named.filter((n) => !isObj(g) || selects(hook, matcher, n.name)).map((n) => n.tool);
-          if (tools.length) out.push({ hook, file, event, matcher, tools });
+          if (tools.length) out.push({ hook, file, event, matcher, tools, ...of });
         }
       }
+    };
+    for (const file of hook.path) {
+      const e = read(o.abs(file));
+      if (e.kind === "absent") continue;
+      if (e.kind !== "file") throw new Error(`${file} cannot be read`); // a folder, a file hcpx may not read
+      const events = await hostValueAt(e.text, hook.format, hook.key, file);
+      if (events !== undefined) test(events, file);
+    }
+    // the hooks of the host's plugins that are on; what hcpx cannot follow counts for every tool
+    if (!hook.plugins) continue;
+    for (const f of await pluginHooks(hook.plugins, { abs: o.abs, read, format: hook.format })) {
+      if (f.why === undefined) test(f.map, f.file, f.plugin);
+      else
+        out.push({
+          hook,
+          file: f.file,
+          event: "",
+          matcher: undefined,
+          tools: [...o.tools],
+          plugin: f.plugin,
+          why: f.why,
+        });
     }
   }
   return out;
@@ -111,14 +139,29 @@ function hookShown(f: HookFound): string {
 /** What adopt --check and doctor say of a hook that may approve a gated write: `policy_widened`. */
 export function hookProblem(d: Descriptor, f: HookFound, tools: string[]): Problem {
   const tool = tools.length === 1 ? tools[0]! : `the gated tools ${tools.join(", ")}`;
+  const asks = `so it does not count ${d.name}'s prompt for a write the Policy gates with confirm: it asks the person itself where it can`;
+  const p = f.hook.plugins;
+  if (f.plugin !== undefined && p) {
+    const off = `turn the plugin off (${JSON.stringify(f.plugin)}: false at ${p.enabled.key.join(".")} in one of ${d.name}'s settings files)`;
+    const message =
+      f.why !== undefined
+        ? `${d.name}: the enabled plugin ${f.plugin}: ${f.file} ${f.why}. hcpx cannot tell whether a hook of it may ` +
+          `select ${tool} (${p.what}), so it counts as one that does, ${asks}`
+        : `${d.name}: the enabled plugin ${f.plugin} has ${hookShown(f)} in ${f.file} that may select ${tool}: ` +
+          `${p.what}. hcpx cannot know what the hook decides, ${asks}`;
+    const hint =
+      f.why !== undefined
+        ? `${off}, or fix what hcpx cannot read, or accept that hcpx asks for gated writes itself`
+        : `${off}, or give its hook a matcher that does not select the gated tools, or accept that hcpx asks for gated writes itself`;
+    return { code: "policy_widened", severity: "warning", file: f.file, message, hint };
+  }
   return {
     code: "policy_widened",
     severity: "warning",
     file: f.file,
     message:
       `${d.name}: ${f.file} has ${hookShown(f)} that may select ${tool}: ${f.hook.what}. hcpx cannot know ` +
-      `what the hook decides, so it does not count ${d.name}'s prompt for a write the Policy gates with confirm: ` +
-      `it asks the person itself where it can`,
+      `what the hook decides, ${asks}`,
     hint: `give the hook a matcher that does not select the gated tools (or remove it), or accept that hcpx asks for gated writes itself`,
   };
 }
