@@ -41,6 +41,7 @@ import {
 } from "./vendor";
 import { sweepStaging } from "./vendor-sweep";
 import { refuseChangedEntry } from "./vendor-files";
+import { recordReplacing, recordWritten } from "./vendor-record";
 
 /** The pack as the person reviews it before it is vendored: what it runs, from where, the env it reads, its writes. */
 export interface AddReview {
@@ -117,6 +118,7 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
     // new bytes land (a config that cannot be edited leaves the old pack and its grants)
     widened = change ? widenedVerbs(change) : [];
     if (widened.length) w = withdrawGrants(loadProject({ config: opts.config }), opts, id, widened);
+    recordReplacing(root, id, hashesOf(fetched), target);
     old = swapInKeep(root, staging, target);
   } catch (e) {
     removeDir(baseOf(root), staging);
@@ -199,6 +201,7 @@ async function lockAndActivate(
     lock.packs[id] = { source: got.fetched.source, version: pack.surface.version, files: got.files };
     writeLock(root, lock);
     const act = await activateDir(target, opts);
+    recordWritten(root, id, got.files);
     if (got.old) removeDir(baseOf(root), got.old);
     return { pack, act };
   } catch (e) {

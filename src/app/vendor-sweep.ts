@@ -19,6 +19,7 @@ import { display } from "../util/paths";
 import { diffHashes, hashTree, openLock, packDir, packsRoot, type Lock } from "../packs/lock";
 import { removeDir } from "../packs/source";
 import { baseOf, packTarget, swapIn } from "./vendor-files";
+import { recordWritten } from "./vendor-record";
 
 const STAGING = /^\.staging-(\d+)-[0-9a-z]+(\.old)?$/;
 
@@ -50,6 +51,7 @@ export function sweepStaging(root: string): string[] {
     const target = packDir(root, id);
     if (!existsSync(target)) {
       swapIn(root, dir, packTarget(root, id));
+      recordWritten(root, id, lock.packs[id]!.files);
       done.push(`${id}: put back from an interrupted run's copy (${display(dir)}), as hcp.lock records it`);
     } else if (!same(target, lock.packs[id]!.files)) keep.add(name);
   }

@@ -5,8 +5,7 @@
 // here prints or asks: vendorUpdate() is a generator that yields each pack's
 // review and takes the person's answer back (`next(yes)`), so that the question
 // stays with the caller and each pack is fetched, reviewed and written in turn.
-import { existsSync } from "node:fs";
-import { fail } from "../util/errors";
+import { HcpxError, fail } from "../util/errors";
 import { display } from "../util/paths";
 import { neutralLine as o } from "../util/neutral";
 import { loadPack, loadProject } from "../pack/load";
@@ -25,6 +24,7 @@ import {
 import { fetchLatest, removeDir } from "../packs/source";
 import { sweepStaging } from "./vendor-sweep";
 import { refuseChangedEntry } from "./vendor-files";
+import { editedProblem, lookAt, readRecord, recordReplacing, recordWritten } from "./vendor-record";
 import { diffEmpty, diffLines, diffReach, reachOf, widenedVerbs, type ReachDiff } from "../packs/review";
 import {
   baseOf,
@@ -92,13 +92,7 @@ export function* vendorUpdate(
   for (const id of ids) {
     const entry = lock.packs[id]!;
     const target = packTarget(root, id);
-    const intact = existsSync(target) ? diffHashes(entry.files, hashTree(target)) : ["not installed"];
-    if (intact.length)
-      fail(
-        "pack_differs",
-        `${display(target)} does not match hcp.lock (${intact.slice(0, 5).join(", ")}), so there is nothing sound to compare the update with`,
-        { hint: "run `hcpx pack install` first" },
-      );
+    refuseNotLocked(root, id, entry, target);
     const source = opts.to !== undefined ? retarget(entry.source, opts.to) : entry.source;
     const fetched = fetchLatest(source, root, `${id} (${sourceLabel(entry.source)})`);
     const files = hashesOf(fetched);
@@ -173,6 +167,22 @@ function upToDate(
 }
 
 /**
+ * An update compares the new version with the vendored folder, so that folder must be what hcp.lock records:
+ * one holding a hand edit is refused as install refuses it (`pack_edited`, ./vendor-record.ts), any other
+ * difference (a lock changed by a pull, a folder not installed) with `pack_differs`.
+ */
+function refuseNotLocked(root: string, id: string, entry: LockEntry, target: string): void {
+  const look = lookAt(target, entry.files, readRecord(root)?.packs[id]);
+  if (look.state === "edited") throw new HcpxError(editedProblem(id, target, look));
+  if (look.state !== "unchanged")
+    fail(
+      "pack_differs",
+      `${display(target)} does not match hcp.lock (${look.state === "missing" ? "not installed" : look.detail.slice(0, 5).join(", ")}), so there is nothing sound to compare the update with`,
+      { hint: "run `hcpx pack install` first" },
+    );
+}
+
+/**
  * After the yes: the staged folder must still hold the files fetched, staged and reviewed (`files`); a file
  * changed, added or removed in it meanwhile (something else writing in .hcp/packs) is not what the person
  * said yes to, and is refused by name before anything is swapped in or locked.
@@ -217,10 +227,14 @@ function applyUpdate(
   });
   refuseRestaged(root, id, staging, entry.now.files);
   sweepStaging(root); // what a killed run left (src/app/vendor-sweep.ts), under the same lock
+  // a file changed or added by hand while the person read the review is not replaced
+  refuseNotLocked(root, id, entry.was, target);
   const w = withdrawGrants(project, opts, id, widenedVerbs(diff));
+  recordReplacing(root, id, entry.now.files, target);
   swapIn(root, staging, target);
   lock.packs[id] = entry.now;
   writeLock(root, lock);
+  recordWritten(root, id, entry.now.files);
   const pack = loadPack(target);
   const granted = grantReads(opts, loadProject({ config: opts.config }), pack, diff.newReads);
   // a new pass-through verb waits for a person (src/pack/grants.ts grantedByDefault)

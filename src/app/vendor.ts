@@ -11,6 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { HcpxError, type Problem, fail } from "../util/errors";
 import { baseOf, packTarget, swapIn } from "./vendor-files";
 import { sweepStaging } from "./vendor-sweep";
+import { editedProblem, forgetWritten, lookAt, readRecord, recordReplacing, recordWritten } from "./vendor-record";
 export { baseOf, packTarget, swapIn, swapInKeep, swapOut } from "./vendor-files";
 import { display } from "../util/paths";
 import { neutralLine as o } from "../util/neutral";
@@ -48,7 +49,8 @@ export interface VendorOpts extends CommonOpts {
 
 export interface InstallResult {
   id: string;
-  status: "unchanged" | "restored" | "refused" | "differs";
+  /** edited: files changed or added by hand since hcpx wrote the folder; nothing was written for it (pack_edited) */
+  status: "unchanged" | "restored" | "refused" | "differs" | "edited";
   detail?: string[];
   diff?: ReachDiff;
   withdrawn?: string[];
@@ -223,6 +225,7 @@ export function vendorInstall(opts: VendorOpts): InstallReport {
   // what a killed run left is put right first (a pack folder it took away put back from its copy), and
   // again at the end (an old copy kept while its pack's folder differed from the lock is now spare)
   const swept = opts.check ? [] : sweepStaging(root);
+  const record = readRecord(root);
   const results: InstallResult[] = [];
   const problems: Problem[] = [];
   // the lock's content changed under a vendored pack: a Policy change is a consent change, so a
@@ -233,29 +236,34 @@ export function vendorInstall(opts: VendorOpts): InstallReport {
   };
   for (const [id, entry] of Object.entries(lock.packs)) {
     const target = packTarget(root, id);
-    let current: string[] | undefined;
-    try {
-      current = existsSync(target) ? diffHashes(entry.files, hashTree(target)) : undefined;
-    } catch (e) {
-      if (!(e instanceof HcpxError)) throw e;
-      current = [e.problems[0]!.message];
-    }
-    if (current && current.length === 0) {
+    // a file that is neither what hcpx last wrote here nor what the lock records is a hand edit (./vendor-record.ts)
+    const look = lookAt(target, entry.files, record?.packs[id]);
+    if (look.state === "unchanged") {
+      // exactly the locked files: what hcpx wrote here from now on (a folder from an older hcpx, a clone)
+      const rec = record?.packs[id];
+      if (!opts.check && (!rec || rec.replacing || diffHashes(entry.files, rec.files).length))
+        recordWritten(root, id, entry.files);
       results.push({ id, status: "unchanged" });
       continue;
     }
+    if (look.state === "edited" && !opts.force) {
+      results.push({ id, status: "edited", detail: look.edits });
+      problems.push(editedProblem(id, target, look));
+      continue;
+    }
     if (opts.check) {
-      results.push({ id, status: "differs", detail: current ?? ["not installed"] });
+      const detail = look.state === "missing" ? ["not installed"] : look.detail;
+      results.push({ id, status: "differs", detail });
       problems.push({
         code: "pack_differs",
-        message: `${display(target)} does not match hcp.lock: ${(current ?? ["not installed"]).join(", ")}`,
+        message: `${display(target)} does not match hcp.lock: ${detail.join(", ")}`,
         file: display(target),
         hint: "run `hcpx pack install` to restore the locked files",
       });
       continue;
     }
     try {
-      results.push(restoreLocked(root, id, entry, target, narrow));
+      results.push(restoreLocked(root, id, entry, { target, force: opts.force === true }, narrow));
     } catch (e) {
       if (!(e instanceof HcpxError)) throw e;
       results.push({ id, status: "refused", detail: e.problems.map((p) => p.message) });
@@ -275,9 +283,10 @@ function restoreLocked(
   root: string,
   id: string,
   entry: Lock["packs"][string],
-  target: string,
+  at: { target: string; force: boolean },
   narrow: (id: string, diff: ReachDiff) => Pick<InstallResult, "withdrawn" | "denied">,
 ): InstallResult {
+  const { target } = at;
   const fetched = fetchLocked(entry.source, root, `${id} (${sourceLabel(entry.source)})`);
   const mismatch = diffHashes(entry.files, hashesOf(fetched));
   if (mismatch.length) {
@@ -306,8 +315,13 @@ function restoreLocked(
       });
     const after = before ? reachIfLoads(staging) : undefined;
     const diff = before && after ? diffReach(before, after) : undefined;
+    // edited while this one fetched: still nothing of the person's is replaced
+    const look = at.force ? undefined : lookAt(target, entry.files, readRecord(root)?.packs[id]);
+    if (look?.state === "edited") throw new HcpxError(editedProblem(id, target, look));
     if (diff && !diffEmpty(diff)) Object.assign(result, { diff }, narrow(id, diff));
+    recordReplacing(root, id, entry.files, target);
     swapIn(root, staging, target);
+    recordWritten(root, id, entry.files);
   } catch (e) {
     removeDir(baseOf(root), staging);
     throw e;
@@ -336,6 +350,7 @@ export function vendorRemove(id: string, opts: VendorOpts): RemoveReport {
   for (const p of removedGrants) text = arrayRemove(text, ["grants", "allow"], p);
   if (text !== cfg.text) writeConfig(cfg.file, text);
   removeDir(baseOf(root), target);
+  forgetWritten(root, id);
   delete lock.packs[id];
   writeLock(root, lock);
   return { id, dir: display(target), deactivated: entries.map((e) => e.entry), removedGrants };

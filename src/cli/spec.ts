@@ -356,9 +356,15 @@ export const COMMANDS = {
     examples: [
       "hcpx pack install          # CI: restore what hcp.lock records",
       "hcpx pack install --check  # exit 1 when a vendored pack was changed",
+      "hcpx pack install --force  # also over files changed or added by hand in a vendored folder",
     ],
     options: {
       check: { flags: "--check", description: "fetch nothing; exit 1 when a vendored pack differs from hcp.lock" },
+      force: {
+        flags: "--force",
+        description:
+          "restore a vendored folder even when files in it were changed or added by hand since hcpx wrote it",
+      },
       json: { flags: "--json", description: "print the result envelope" },
     },
   },

@@ -212,6 +212,9 @@ export const ERRORS = {
   unsafe_archive: { hint: "the archive holds links, odd paths or too much: hcpx does not unpack it" },
   bad_lock: { hint: "hcp.lock is damaged: restore it from version control, or `hcpx pack add` the packs again" },
   pack_differs: { hint: "`hcpx pack install` restores the locked version" },
+  pack_edited: {
+    hint: "copy what you want to keep out of the pack's folder, then `hcpx pack install --force` restores the locked version",
+  },
   install_broken: { hint: "`hcpx pack install` restores the packs hcp.lock records" },
   exists: { hint: "--force replaces it" },
   dir_exists: { hint: "--force writes into it, or choose another --out" },

@@ -126,7 +126,7 @@ describe("a folder larger than a fetch may bring (a repository's .hcp/packs may 
     expect(() => hashTree(big)).toThrow(/it holds more than 67108864 bytes/);
   });
 
-  it("a vendored pack padded past the limits differs from the lock, says why, and install restores it; a dead run's such folder is removed", async () => {
+  it("a vendored pack padded past the limits differs from the lock, says why, and install --force restores it (without, it is refused: what is in it cannot be told from a hand edit); a dead run's such folder is removed", async () => {
     const dir = tmp("hcpx-vkill-pad-");
     cpSync(base, dir, { recursive: true });
     const pack = join(dir, ".hcp/packs/greet");
@@ -137,9 +137,13 @@ describe("a folder larger than a fetch may bring (a repository's .hcp/packs may 
     const c = await runInProcess(["pack", "install", "--check"], { cwd: dir });
     expect(c.code).not.toBe(0);
     expect(c.stdout + c.stderr).toMatch(/greet does not match hcp.lock: it holds more than 5000 files/);
-    const i = await runInProcess(["pack", "install"], { cwd: dir });
+    const refused = await runInProcess(["pack", "install", "--json"], { cwd: dir });
+    expect(refused.code).toBe(1);
+    expect(envelope(refused).error.code).toBe("pack_edited");
+    expect(existsSync(join(pack, "pad5000"))).toBe(true);
+    expect(existsSync(dead)).toBe(false); // the sweep ran before the refusal
+    const i = await runInProcess(["pack", "install", "--force"], { cwd: dir });
     expect(i.code, i.stderr).toBe(0);
-    expect(i.stdout).toMatch(/removed \.hcp\/packs\/\.staging-2147483646-big123, left by an interrupted run/);
     settled(dir, "after install");
   });
 });

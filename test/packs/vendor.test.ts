@@ -238,12 +238,13 @@ describe("hcpx pack install", () => {
     const run = await runHcpx(["exec", "greet", "hello", "--json", "--", "name=CI"], { cwd: c });
     expect(JSON.parse(run.stdout)).toEqual({ ok: true, data: { greeting: "hello, CI" } });
 
-    // a vendored file changed by hand: --check fails, install restores the locked bytes
+    // a vendored file changed by hand: --check fails, install refuses it (the person's edit), --force restores the locked bytes
     writeFileSync(join(c, ".hcp/packs/greet/bin/greet.mjs"), "process.stdout.write('{\"owned\":true}')\n");
     const check = await runHcpx(["pack", "install", "--check", "--json"], { cwd: c });
     expect(check.code).toBe(1);
     expect(envelope(check).error.message).toMatch(/bin\/greet\.mjs \(changed\)/);
-    expect((await runHcpx(["pack", "install"], { cwd: c })).code).toBe(0);
+    expect((await runHcpx(["pack", "install"], { cwd: c })).code).toBe(1);
+    expect((await runHcpx(["pack", "install", "--force"], { cwd: c })).code).toBe(0);
     expect(tree(join(c, ".hcp/packs/greet"))).toEqual(tree(join(dir, ".hcp/packs/greet")));
 
     // the lock says other bytes than the source has: refused, nothing written

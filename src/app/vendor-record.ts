@@ -1,0 +1,141 @@
+// What hcpx itself last put in each vendored folder, so that `pack install` (and `pack update`) tell a
+// hand edit from a lock change: `.hcp/vendored.json`, beside `.hcp/packs` (so it travels with a
+// committed `.hcp/`, and stays local with an ignored one), the sha256 of every file of each pack's
+// folder after a successful add, install, update or sweep. While a folder is being replaced it also
+// holds the files of the folder being replaced (`replacing`): a run killed between the record's write
+// and the swap leaves either version, and neither looks like a hand edit to the next install.
+// A file of a vendored folder is a hand edit when it is neither what hcpx last wrote there (any
+// version the record holds) nor what hcp.lock records (restoring it loses nothing); a missing file is
+// no loss. No record for a pack (a folder from an older hcpx, one from version control, a record that
+// does not read): hcp.lock is the record, so only files the lock explains are replaced without --force.
+// The record is untrusted: anything but the exact shape written here reads as no record, never a crash.
+// Written only under hcp.lock's edit lock (src/packs/lock.ts openLock), through the door.
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import * as z from "zod/mini";
+import { writeFile } from "../util/door";
+import { readBytes } from "../util/readfile";
+import { HcpxError, type Problem } from "../util/errors";
+import { display } from "../util/paths";
+import { PACK_ID_RE } from "../pack/schema";
+import { hashTree, packsRoot } from "../packs/lock";
+import { safeRelPath } from "../packs/tar";
+
+/** The record's name, relative to the project root. */
+export const RECORD_NAME = ".hcp/vendored.json";
+
+const Files = z.record(z.string(), z.string().check(z.regex(/^sha256-[A-Za-z0-9+/]{43}=$/)));
+const EntrySchema = z.strictObject({ files: Files, replacing: z.optional(Files) });
+const RecordSchema = z.strictObject({ recordVersion: z.literal(1), packs: z.record(z.string(), EntrySchema) });
+export type RecordEntry = z.infer<typeof EntrySchema>;
+type Written = z.infer<typeof RecordSchema>;
+
+function recordFile(root: string): string {
+  // `.hcp` (and `.hcp/packs`) that is a link is refused here as for the packs themselves
+  return join(dirname(packsRoot(root)), "vendored.json");
+}
+
+/** The record, or undefined when there is none or it is not exactly what hcpx writes (no record). */
+export function readRecord(root: string): Written | undefined {
+  const file = recordFile(root);
+  if (!existsSync(file)) return undefined;
+  try {
+    const v = RecordSchema.safeParse(
+      JSON.parse(readBytes(file, display(file), 16 << 20, { noFollow: true }).toString("utf8")),
+    );
+    if (!v.success) return undefined;
+    for (const [id, e] of Object.entries(v.data.packs)) {
+      if (!PACK_ID_RE.test(id)) return undefined;
+      for (const files of [e.files, e.replacing ?? {}])
+        for (const f of Object.keys(files)) if (safeRelPath(f) !== f) return undefined;
+    }
+    return v.data;
+  } catch {
+    return undefined; // unreadable, not JSON, a link: no record
+  }
+}
+
+/** Set (or, with `files` undefined, drop) pack `id`'s entry; a record that does not read is started again. */
+function setEntry(root: string, id: string, entry: RecordEntry | undefined): void {
+  const rec = readRecord(root) ?? { recordVersion: 1, packs: {} };
+  const had = JSON.stringify(rec.packs[id]);
+  if (entry) rec.packs[id] = entry;
+  else delete rec.packs[id];
+  if (JSON.stringify(rec.packs[id]) === had && existsSync(recordFile(root))) return;
+  const packs: Written["packs"] = {};
+  for (const k of Object.keys(rec.packs).sort()) packs[k] = rec.packs[k]!;
+  writeFile({ dir: root }, recordFile(root), JSON.stringify({ recordVersion: 1, packs }, null, 2) + "\n");
+}
+
+/** Before a folder is replaced: the new files, and the folder's files as they are now (when it reads). */
+export function recordReplacing(root: string, id: string, files: Record<string, string>, target: string): void {
+  let now: Record<string, string> | undefined;
+  try {
+    now = existsSync(target) ? hashTree(target) : undefined;
+  } catch (e) {
+    if (!(e instanceof HcpxError)) throw e;
+  }
+  setEntry(root, id, { files, ...(now ? { replacing: now } : {}) });
+}
+
+/** After a folder was written (or found to be exactly what hcp.lock records): its files. */
+export function recordWritten(root: string, id: string, files: Record<string, string>): void {
+  setEntry(root, id, { files });
+}
+
+/** After a pack's folder was removed. */
+export function forgetWritten(root: string, id: string): void {
+  if (readRecord(root)?.packs[id]) setEntry(root, id, undefined);
+}
+
+/** What a vendored folder holds against hcp.lock (`locked`) and the record (`rec`); see the top of this file. */
+export type FolderLook =
+  | { state: "missing" }
+  | { state: "unchanged" }
+  | { state: "differs"; detail: string[] }
+  | { state: "edited"; detail: string[]; edits: string[]; recorded: boolean; unreadable?: string };
+
+export function lookAt(target: string, locked: Record<string, string>, rec: RecordEntry | undefined): FolderLook {
+  if (!existsSync(target)) return { state: "missing" };
+  let got: Record<string, string>;
+  try {
+    got = hashTree(target);
+  } catch (e) {
+    if (!(e instanceof HcpxError)) throw e;
+    // a link, a special file, more than hcpx ever writes: not what hcpx put there, and not readable to tell
+    const why = e.problems[0]!.message;
+    return { state: "edited", detail: [why], edits: [why], recorded: rec !== undefined, unreadable: why };
+  }
+  const versions = rec ? [rec.files, ...(rec.replacing ? [rec.replacing] : [])] : [locked];
+  const has = (m: Record<string, string>, f: string, h?: string) =>
+    Object.hasOwn(m, f) && (h === undefined || m[f] === h);
+  const edits: string[] = [];
+  const detail: string[] = [];
+  for (const f of Object.keys(got).sort()) {
+    const h = got[f]!;
+    if (has(locked, f, h)) continue;
+    detail.push(`${f} (${has(locked, f) ? "changed" : "not in the lock"})`);
+    if (!versions.some((v) => has(v, f, h)))
+      edits.push(`${f} (${versions.some((v) => has(v, f)) ? "changed" : "added"})`);
+  }
+  for (const f of Object.keys(locked)) if (!Object.hasOwn(got, f)) detail.push(`${f} (missing)`);
+  if (detail.length === 0) return { state: "unchanged" };
+  return edits.length ? { state: "edited", detail, edits, recorded: rec !== undefined } : { state: "differs", detail };
+}
+
+/** `pack_edited`: the hand edits of pack `id` that replacing its folder would lose; nothing was written for it. */
+export function editedProblem(id: string, target: string, look: Extract<FolderLook, { state: "edited" }>): Problem {
+  const n = look.edits.length;
+  const list = `${look.edits.slice(0, 10).join(", ")}${n > 10 ? `, … (${n} in all)` : ""}`;
+  const message = look.unreadable
+    ? `${display(target)} does not match hcp.lock: ${look.unreadable}; hcpx cannot tell what in it is yours, so nothing was written for pack '${id}'`
+    : look.recorded
+      ? `${display(target)} holds ${n} file(s) changed or added by hand since hcpx wrote it: ${list}; nothing was written for pack '${id}'`
+      : `${display(target)} holds ${n} file(s) hcp.lock does not record, and hcpx has no record of writing them (a folder from an older hcpx or from version control): ${list}; nothing was written for pack '${id}'`;
+  return {
+    code: "pack_edited",
+    message,
+    file: display(target),
+    hint: `copy what you want to keep out of ${display(target)} (it is replaced whole), then run \`hcpx pack install --force\` to restore what hcp.lock records; to keep a change for good, make it in the pack's source and run \`hcpx pack update ${id}\``,
+  };
+}
