@@ -10,7 +10,7 @@
 // does not read): hcp.lock is the record, so only files the lock explains are replaced without --force.
 // The record is untrusted: anything but the exact shape written here reads as no record, never a crash.
 // Written only under hcp.lock's edit lock (src/packs/lock.ts openLock), through the door.
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as z from "zod/mini";
 import { writeFile } from "../util/door";
@@ -37,9 +37,9 @@ function recordFile(root: string): string {
 
 /** The record, or undefined when there is none or it is not exactly what hcpx writes (no record). */
 export function readRecord(root: string): Written | undefined {
-  const file = recordFile(root);
-  if (!existsSync(file)) return undefined;
   try {
+    const file = recordFile(root);
+    if (!existsSync(file)) return undefined;
     const v = RecordSchema.safeParse(
       JSON.parse(readBytes(file, display(file), 16 << 20, { noFollow: true }).toString("utf8")),
     );
@@ -51,7 +51,7 @@ export function readRecord(root: string): Written | undefined {
     }
     return v.data;
   } catch {
-    return undefined; // unreadable, not JSON, a link: no record
+    return undefined; // unreadable, not JSON, a link, `.hcp` a link: no record
   }
 }
 
@@ -96,7 +96,10 @@ export type FolderLook =
   | { state: "edited"; detail: string[]; edits: string[]; recorded: boolean; unreadable?: string };
 
 export function lookAt(target: string, locked: Record<string, string>, rec: RecordEntry | undefined): FolderLook {
-  if (!existsSync(target)) return { state: "missing" };
+  const st = lstatSync(target, { throwIfNoEntry: false });
+  if (!st) return { state: "missing" };
+  // a link is replaced as a link (what it points at is kept): nothing of the person's is lost
+  if (st.isSymbolicLink()) return { state: "differs", detail: ["a symbolic link, not a folder"] };
   let got: Record<string, string>;
   try {
     got = hashTree(target);
