@@ -1,9 +1,10 @@
-// What hcpx itself last put in each vendored folder, so that `pack install` (and `pack update`) tell a
-// hand edit from a lock change: `.hcp/vendored.json`, beside `.hcp/packs` (so it travels with a
-// committed `.hcp/`, and stays local with an ignored one), the sha256 of every file of each pack's
-// folder after a successful add, install, update or sweep. While a folder is being replaced it also
-// holds the files of the folder being replaced (`replacing`): a run killed between the record's write
-// and the swap leaves either version, and neither looks like a hand edit to the next install.
+// What hcpx itself last put in each vendored folder, so that `pack install` (and `pack update`, and
+// `pack remove` before it deletes a folder) tell a hand edit from a lock change: `.hcp/vendored.json`,
+// beside `.hcp/packs` (so it travels with a committed `.hcp/`, and stays local with an ignored one), the
+// sha256 of every file of each pack's folder after a successful add, install, update or sweep. While a
+// folder is being replaced it also holds the files of the folder being replaced (`replacing`): a run
+// killed between the record's write and the swap leaves either version, and neither looks like a hand
+// edit to the next install.
 // A file of a vendored folder is a hand edit when it is neither what hcpx last wrote there (any
 // version the record holds) nor what hcp.lock records (restoring it loses nothing); a missing file is
 // no loss. No record for a pack (a folder from an older hcpx, one from version control, a record that
@@ -126,19 +127,30 @@ export function lookAt(target: string, locked: Record<string, string>, rec: Reco
   return edits.length ? { state: "edited", detail, edits, recorded: rec !== undefined } : { state: "differs", detail };
 }
 
-/** `pack_edited`: the hand edits of pack `id` that replacing its folder would lose; nothing was written for it. */
-export function editedProblem(id: string, target: string, look: Extract<FolderLook, { state: "edited" }>): Problem {
+/**
+ * `pack_edited`: the hand edits of pack `id` that replacing its folder (or, for `pack remove`, deleting
+ * it) would lose; nothing was written for it (nothing was removed).
+ */
+export function editedProblem(
+  id: string,
+  target: string,
+  look: Extract<FolderLook, { state: "edited" }>,
+  removing = false,
+): Problem {
   const n = look.edits.length;
   const list = `${look.edits.slice(0, 10).join(", ")}${n > 10 ? `, … (${n} in all)` : ""}`;
+  const nothing = removing ? "nothing was removed" : `nothing was written for pack '${id}'`;
   const message = look.unreadable
-    ? `${display(target)} does not match hcp.lock: ${look.unreadable}; hcpx cannot tell what in it is yours, so nothing was written for pack '${id}'`
+    ? `${display(target)} does not match hcp.lock: ${look.unreadable}; hcpx cannot tell what in it is yours, so ${nothing}`
     : look.recorded
-      ? `${display(target)} holds ${n} file(s) changed or added by hand since hcpx wrote it: ${list}; nothing was written for pack '${id}'`
-      : `${display(target)} holds ${n} file(s) hcp.lock does not record, and hcpx has no record of writing them (a folder from an older hcpx or from version control): ${list}; nothing was written for pack '${id}'`;
+      ? `${display(target)} holds ${n} file(s) changed or added by hand since hcpx wrote it: ${list}; ${nothing}`
+      : `${display(target)} holds ${n} file(s) hcp.lock does not record, and hcpx has no record of writing them (a folder from an older hcpx or from version control): ${list}; ${nothing}`;
   return {
     code: "pack_edited",
     message,
     file: display(target),
-    hint: `copy what you want to keep out of ${display(target)} (it is replaced whole), then run \`hcpx pack install --force\` to restore what hcp.lock records; to keep a change for good, make it in the pack's source and run \`hcpx pack update ${id}\``,
+    hint: removing
+      ? `copy what you want to keep out of ${display(target)}, then run \`hcpx pack remove ${id} --force\` to delete it with them`
+      : `copy what you want to keep out of ${display(target)} (it is replaced whole), then run \`hcpx pack install --force\` to restore what hcp.lock records; to keep a change for good, make it in the pack's source and run \`hcpx pack update ${id}\``,
   };
 }

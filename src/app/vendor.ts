@@ -341,7 +341,10 @@ export function vendorRemove(id: string, opts: VendorOpts): RemoveReport {
         : "nothing was added with `hcpx pack add`",
     });
   const target = packTarget(root, id);
-  refuseEdited(id, target, lock.packs[id]!.files, opts);
+  // the judgement install makes (./vendor-record.ts): only a hand edit is refused (a missing file is no
+  // loss; a folder as hcpx last wrote it, under a lock changed by a pull, is removed) unless --force
+  const look = opts.force ? undefined : lookAt(target, lock.packs[id]!.files, readRecord(root)?.packs[id]);
+  if (look?.state === "edited") throw new HcpxError(editedProblem(id, target, look, true));
   const cfg = openConfig(opts);
   let text = cfg.text;
   const entries = configPackEntries(cfg).filter((e) => resolve(e.dir) === target);
@@ -354,26 +357,4 @@ export function vendorRemove(id: string, opts: VendorOpts): RemoveReport {
   delete lock.packs[id];
   writeLock(root, lock);
   return { id, dir: display(target), deactivated: entries.map((e) => e.entry), removedGrants };
-}
-
-/** A vendored folder holding what hcp.lock does not record (a file added or changed by hand) is not deleted unless --force. */
-function refuseEdited(id: string, target: string, files: Record<string, string>, opts: VendorOpts): void {
-  if (opts.force || !existsSync(target)) return;
-  let edited: string[];
-  try {
-    // a file missing is no loss; one added or changed would be deleted with the folder
-    edited = diffHashes(files, hashTree(target)).filter((f) => !f.endsWith("(missing)"));
-  } catch (e) {
-    if (!(e instanceof HcpxError)) throw e;
-    edited = [e.problems[0]!.message];
-  }
-  if (edited.length)
-    fail(
-      "pack_differs",
-      `${display(target)} holds files hcp.lock does not record: ${edited.slice(0, 10).join(", ")}${edited.length > 10 ? `, … (${edited.length} in all)` : ""}; nothing was removed`,
-      {
-        file: display(target),
-        hint: `copy what you want to keep out of the folder, then run \`hcpx pack remove ${id} --force\` to delete it with them`,
-      },
-    );
 }

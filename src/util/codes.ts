@@ -213,7 +213,7 @@ export const ERRORS = {
   bad_lock: { hint: "hcp.lock is damaged: restore it from version control, or `hcpx pack add` the packs again" },
   pack_differs: { hint: "`hcpx pack install` restores the locked version" },
   pack_edited: {
-    hint: "copy what you want to keep out of the pack's folder, then `hcpx pack install --force` restores the locked version",
+    hint: "copy what you want to keep out of the pack's folder, then `hcpx pack install --force` restores the locked version (`hcpx pack remove <id> --force` deletes it)",
   },
   install_broken: { hint: "`hcpx pack install` restores the packs hcp.lock records" },
   exists: { hint: "--force replaces it" },

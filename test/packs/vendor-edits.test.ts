@@ -3,7 +3,7 @@
 // neither that nor what hcp.lock records is the person's, and is not overwritten without --force.
 // A teammate's `pack update` arriving by `git pull` (a new hcp.lock, the old folder) is restored as
 // before. Through the real CLI.
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tmp } from "../support/hcpx";
@@ -137,5 +137,65 @@ describe("pack update and a hand edit in a vendored folder", () => {
     expect(e.error.message).toMatch(/MINE\.md \(added\)/);
     expect(readFileSync(join(dir, "hcp.lock"), "utf8")).toBe(lock);
     expect(readFileSync(join(dir, ".hcp/packs/greet/MINE.md"), "utf8")).toBe("mine\n");
+  });
+});
+
+describe("pack remove and a hand edit in a vendored folder", () => {
+  const recorded = (dir: string) => JSON.parse(readFileSync(join(dir, ".hcp/vendored.json"), "utf8")).packs;
+
+  it("a lock changed by a pull, the folder as hcpx wrote it: removed without --force, its record dropped", async () => {
+    const { dir } = await projectWithGreet(V1);
+    await pullUpdate(dir);
+    expect(recorded(dir).greet).toBeDefined();
+    const { r } = await json(dir, ["pack", "remove", "greet"]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(existsSync(join(dir, ".hcp/packs/greet"))).toBe(false);
+    expect(JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")).packs).toEqual({});
+    expect(recorded(dir)).toEqual({});
+  });
+
+  it("a hand-edited file: refused (pack_edited, nothing removed, byte-identical); --force removes, the record dropped", async () => {
+    const { dir } = await projectWithGreet(V1);
+    await pullUpdate(dir);
+    const skill = join(dir, ".hcp/packs/greet/SKILL.md");
+    const mine = Buffer.concat([readFileSync(skill), Buffer.from("\nmy own note\n")]);
+    writeFileSync(skill, mine);
+    const lock = readFileSync(join(dir, "hcp.lock"), "utf8");
+    const { r, e } = await json(dir, ["pack", "remove", "greet"]);
+    expect(r.code).toBe(1);
+    expect(e.ok).toBe(false);
+    expect(e.error.code).toBe("pack_edited");
+    expect(e.error.message).toMatch(/SKILL\.md \(changed\)/);
+    expect(e.error.message).not.toMatch(/surface\.json/); // the previous version's files are hcpx's
+    expect(e.error.message).toMatch(/nothing was removed/);
+    expect(e.error.hint).toMatch(/pack remove greet --force/);
+    expect(readFileSync(skill).equals(mine)).toBe(true);
+    expect(readFileSync(join(dir, "hcp.lock"), "utf8")).toBe(lock);
+    expect(recorded(dir).greet).toBeDefined();
+    const forced = await json(dir, ["pack", "remove", "greet", "--force"]);
+    expect(forced.r.code, forced.r.stdout + forced.r.stderr).toBe(0);
+    expect(existsSync(join(dir, ".hcp/packs/greet"))).toBe(false);
+    expect(recorded(dir)).toEqual({});
+  });
+
+  it("a missing file is no loss: removed without --force", async () => {
+    const { dir } = await projectWithGreet(V1);
+    rmSync(join(dir, ".hcp/packs/greet/SKILL.md"));
+    const { r } = await json(dir, ["pack", "remove", "greet"]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(existsSync(join(dir, ".hcp/packs/greet"))).toBe(false);
+  });
+
+  it("a folder hcpx cannot hash (a link inside): refused until --force", async () => {
+    const { dir } = await projectWithGreet(V1);
+    symlinkSync("SKILL.md", join(dir, ".hcp/packs/greet/LINK.md"));
+    const { r, e } = await json(dir, ["pack", "remove", "greet"]);
+    expect(r.code).toBe(1);
+    expect(e.error.code).toBe("pack_edited");
+    expect(e.error.message).toMatch(/cannot tell what in it is yours, so nothing was removed/);
+    expect(existsSync(join(dir, ".hcp/packs/greet/LINK.md"))).toBe(true);
+    const forced = await json(dir, ["pack", "remove", "greet", "--force"]);
+    expect(forced.r.code, forced.r.stdout + forced.r.stderr).toBe(0);
+    expect(existsSync(join(dir, ".hcp/packs/greet"))).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
-// pack remove deletes a vendored folder only when it is what hcp.lock records: a file the person
-// added or edited there is named and kept, until --force. Through the real CLI.
+// pack remove deletes a vendored folder only when nothing in it is a hand edit (judged as pack install
+// does, test/packs/vendor-edits.test.ts): a file the person added or edited there is named and kept,
+// until --force. Through the real CLI.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -14,8 +15,8 @@ describe("pack remove of a folder changed by hand", () => {
     const lock = readFileSync(join(dir, "hcp.lock"), "utf8");
     const { r, e } = await json(dir, ["pack", "remove", "greet"]);
     expect(r.code).toBe(1);
-    expect(e.error.code).toBe("pack_differs");
-    expect(e.error.message).toMatch(/MY-NOTES\.md \(not in the lock\)/);
+    expect(e.error.code).toBe("pack_edited");
+    expect(e.error.message).toMatch(/MY-NOTES\.md \(added\)/);
     expect(e.error.message).toMatch(/SKILL\.md \(changed\)/);
     expect(readFileSync(join(pack, "MY-NOTES.md"), "utf8")).toBe("my notes\n");
     expect(readFileSync(join(dir, "hcp.lock"), "utf8")).toBe(lock);

@@ -101,7 +101,7 @@ export async function json<T = Record<string, unknown>>(
   dir: string,
   args: string[],
   env?: NodeJS.ProcessEnv,
-): Promise<{ r: RunResult; e: { ok: boolean; data: T; error: { code: string; message: string; problems?: { message: string }[] } } }> {
+): Promise<{ r: RunResult; e: { ok: boolean; data: T; error: { code: string; message: string; hint?: string; problems?: { message: string }[] } } }> {
   const at = args.includes("--") ? args.indexOf("--") : args.length;
   const r = await runHcpx([...args.slice(0, at), "--json", ...args.slice(at)], { cwd: dir, ...(env ? { env } : {}) });
   return { r, e: JSON.parse(r.stdout) };
