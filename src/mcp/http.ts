@@ -38,7 +38,7 @@ import { HcpxError } from "../util/errors";
 import { neutralLine } from "../util/neutral";
 import { cancelledOnClose, postParsed, send, targetOf, toRequest } from "./http-bridge";
 import { principalStreams, streamsRefused, type PrincipalStreams } from "./principal-streams";
-import { isStream, openStreams } from "./open-streams";
+import { isStream, namedNow, openStreams } from "./open-streams";
 
 export interface HttpOptions {
   /** the front of each principal (undefined: the server config does not name it now); with `auth` absent (--no-auth, loopback only) the one front under "local" */
@@ -261,7 +261,7 @@ async function authorize(
     );
   }
   // not named now, served before or not (a config that does not load removes no one: fronts.removed)
-  if (fronts.removed?.(who.principal) || !fronts.get(who.principal)) {
+  if (!namedNow(fronts, who.principal)) {
     const { principal } = who;
     refused?.({
       error: "unknown_principal",

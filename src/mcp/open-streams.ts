@@ -30,11 +30,18 @@ const UNNAMED: Why = { error: "unknown_principal", description: "not in the serv
 const OTHER: Why = { error: "invalid_token", description: "the token is now another principal's" };
 const UNCHECKED: Why = { error: "invalid_token", description: "the token could not be checked" };
 
-export function openStreams(o: {
-  auth?: Authenticator;
-  fronts: { get(principal: string): unknown; removed?(principal: string): boolean };
-  closed?: (r: Refusal) => void;
-}) {
+/** The fronts as the listener sees them: a principal's, and whether the server config (as it loads now) no longer names it. */
+export interface Named {
+  get(principal: string): unknown;
+  removed?(principal: string): boolean;
+}
+
+/** The server config names `principal` now (its front is there and it was not taken out): served, else 403. */
+export function namedNow(fronts: Named, principal: string): boolean {
+  return Boolean(fronts.get(principal)) && !fronts.removed?.(principal);
+}
+
+export function openStreams(o: { auth?: Authenticator; fronts: Named; closed?: (r: Refusal) => void }) {
   const open = new Map<ServerResponse, Open>();
   const done = (res: ServerResponse) => (open.get(res)?.stop?.(), open.delete(res));
   const close = (res: ServerResponse, why: Why) => {
@@ -65,8 +72,7 @@ export function openStreams(o: {
       await Promise.all(
         [...open].map(async ([res, s]) => {
           const who = await auth.authenticate(s.header).catch(() => undefined);
-          const named = o.fronts.get(s.principal) && !o.fronts.removed?.(s.principal);
-          if (who?.ok && who.principal === s.principal && named) return;
+          if (who?.ok && who.principal === s.principal && namedNow(o.fronts, s.principal)) return;
           close(
             res,
             !who
