@@ -68,14 +68,24 @@ function setEntry(root: string, id: string, entry: RecordEntry | undefined): voi
   writeFile({ dir: root }, recordFile(root), JSON.stringify({ recordVersion: 1, packs }, null, 2) + "\n");
 }
 
-/** Before a folder is replaced: the new files, and the folder's files as they are now (when it reads). */
-export function recordReplacing(root: string, id: string, files: Record<string, string>, target: string): void {
-  let now: Record<string, string> | undefined;
-  try {
-    now = existsSync(target) ? hashTree(target) : undefined;
-  } catch (e) {
-    if (!(e instanceof HcpxError)) throw e;
-  }
+/**
+ * Before a folder is replaced: the new files, and the folder's files as they are now (when it reads).
+ * `look`: what lookAt just found there (its hashes, not read again); without it the folder is hashed here.
+ */
+export function recordReplacing(
+  root: string,
+  id: string,
+  files: Record<string, string>,
+  target: string,
+  look?: FolderLook,
+): void {
+  let now: Record<string, string> | undefined = look?.now;
+  if (!look)
+    try {
+      now = existsSync(target) ? hashTree(target) : undefined;
+    } catch (e) {
+      if (!(e instanceof HcpxError)) throw e;
+    }
   setEntry(root, id, { files, ...(now ? { replacing: now } : {}) });
 }
 
@@ -89,12 +99,16 @@ export function forgetWritten(root: string, id: string): void {
   if (readRecord(root)?.packs[id]) setEntry(root, id, undefined);
 }
 
-/** What a vendored folder holds against hcp.lock (`locked`) and the record (`rec`); see the top of this file. */
-export type FolderLook =
+/**
+ * What a vendored folder holds against hcp.lock (`locked`) and the record (`rec`); see the top of this file.
+ * `now`: the folder's hashes, when it is a folder hcpx could read whole.
+ */
+export type FolderLook = (
   | { state: "missing" }
   | { state: "unchanged" }
   | { state: "differs"; detail: string[] }
-  | { state: "edited"; detail: string[]; edits: string[]; recorded: boolean; unreadable?: string };
+  | { state: "edited"; detail: string[]; edits: string[]; recorded: boolean; unreadable?: string }
+) & { now?: Record<string, string> };
 
 export function lookAt(target: string, locked: Record<string, string>, rec: RecordEntry | undefined): FolderLook {
   const st = lstatSync(target, { throwIfNoEntry: false });
@@ -123,8 +137,10 @@ export function lookAt(target: string, locked: Record<string, string>, rec: Reco
       edits.push(`${f} (${versions.some((v) => has(v, f)) ? "changed" : "added"})`);
   }
   for (const f of Object.keys(locked)) if (!Object.hasOwn(got, f)) detail.push(`${f} (missing)`);
-  if (detail.length === 0) return { state: "unchanged" };
-  return edits.length ? { state: "edited", detail, edits, recorded: rec !== undefined } : { state: "differs", detail };
+  if (detail.length === 0) return { state: "unchanged", now: got };
+  return edits.length
+    ? { state: "edited", detail, edits, recorded: rec !== undefined, now: got }
+    : { state: "differs", detail, now: got };
 }
 
 /**

@@ -24,7 +24,7 @@ import {
 import { fetchLatest, removeDir } from "../packs/source";
 import { sweepStaging } from "./vendor-sweep";
 import { refuseChangedEntry } from "./vendor-files";
-import { editedProblem, lookAt, readRecord, recordReplacing, recordWritten } from "./vendor-record";
+import { editedProblem, lookAt, readRecord, recordReplacing, recordWritten, type FolderLook } from "./vendor-record";
 import { diffEmpty, diffLines, diffReach, reachOf, widenedVerbs, type ReachDiff } from "../packs/review";
 import {
   baseOf,
@@ -169,9 +169,10 @@ function upToDate(
 /**
  * An update compares the new version with the vendored folder, so that folder must be what hcp.lock records:
  * one holding a hand edit is refused as install refuses it (`pack_edited`, ./vendor-record.ts), any other
- * difference (a lock changed by a pull, a folder not installed) with `pack_differs`.
+ * difference (a lock changed by a pull, a folder not installed) with `pack_differs`. What it found (its hashes)
+ * is returned, for the record written before the swap.
  */
-function refuseNotLocked(root: string, id: string, entry: LockEntry, target: string): void {
+function refuseNotLocked(root: string, id: string, entry: LockEntry, target: string): FolderLook {
   const look = lookAt(target, entry.files, readRecord(root)?.packs[id]);
   if (look.state === "edited") throw new HcpxError(editedProblem(id, target, look));
   if (look.state !== "unchanged")
@@ -180,6 +181,7 @@ function refuseNotLocked(root: string, id: string, entry: LockEntry, target: str
       `${display(target)} does not match hcp.lock (${look.state === "missing" ? "not installed" : look.detail.slice(0, 5).join(", ")}), so there is nothing sound to compare the update with`,
       { hint: "run `hcpx pack install` first" },
     );
+  return look;
 }
 
 /**
@@ -228,9 +230,9 @@ function applyUpdate(
   refuseRestaged(root, id, staging, entry.now.files);
   sweepStaging(root); // what a killed run left (src/app/vendor-sweep.ts), under the same lock
   // a file changed or added by hand while the person read the review is not replaced
-  refuseNotLocked(root, id, entry.was, target);
+  const look = refuseNotLocked(root, id, entry.was, target);
   const w = withdrawGrants(project, opts, id, widenedVerbs(diff));
-  recordReplacing(root, id, entry.now.files, target);
+  recordReplacing(root, id, entry.now.files, target, look);
   swapIn(root, staging, target);
   lock.packs[id] = entry.now;
   writeLock(root, lock);

@@ -319,7 +319,7 @@ function restoreLocked(
     const look = at.force ? undefined : lookAt(target, entry.files, readRecord(root)?.packs[id]);
     if (look?.state === "edited") throw new HcpxError(editedProblem(id, target, look));
     if (diff && !diffEmpty(diff)) Object.assign(result, { diff }, narrow(id, diff));
-    recordReplacing(root, id, entry.files, target);
+    recordReplacing(root, id, entry.files, target, look); // the folder as the look above hashed it
     swapIn(root, staging, target);
     recordWritten(root, id, entry.files);
   } catch (e) {
