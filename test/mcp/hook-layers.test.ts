@@ -11,7 +11,7 @@ import { checkHooks } from "../../src/host/descriptor-check";
 import type { Descriptor } from "../../src/host/descriptor";
 import { scratch as scratchChild } from "../adopt/helpers";
 import { inProcess } from "../support/inproc";
-import { approvalInForce } from "../support/approval";
+import { approvalInForce, warningsOf } from "../support/approval";
 import { tmp } from "../support/project";
 
 const scratch = () => inProcess(scratchChild());
@@ -19,6 +19,16 @@ type Scratch = ReturnType<typeof scratch>;
 
 /** Is the host's approval in force for the gated ledger.transfer (project scope), system files below `system`? */
 const inForce = (host: string, s: Scratch, system: string) => approvalInForce(host, s, { system });
+
+/** `host` adopted in a scratch project, system files below a scratch "/": its prompt in force at first. */
+async function adopted(host: string) {
+  const s = scratch();
+  const sys = tmp("hcpx-sysroot-");
+  expect((await s.adopt(host, "--write")).code).toBe(0);
+  const now = () => inForce(host, s, sys);
+  expect(await now()).toBe(true);
+  return { s, sys, now };
+}
 
 const put = (file: string, text: string) => {
   mkdirSync(dirname(file), { recursive: true });
@@ -35,10 +45,7 @@ const hooks = (event: string, matcher?: unknown) =>
 
 describe("Claude Code: PreToolUse and PermissionRequest hooks", () => {
   it("a hook whose matcher may select the gated tool: not in force; one for other tools, or PostToolUse: in force", async () => {
-    const s = scratch();
-    const sys = tmp("hcpx-sysroot-");
-    expect((await s.adopt("claude", "--write")).code).toBe(0);
-    expect(await inForce("claude", s, sys)).toBe(true);
+    const { s, now } = await adopted("claude");
     const local = join(s.dir, ".claude", "settings.local.json");
     const cases: [string, unknown, boolean][] = [
       ["PreToolUse", "Bash", true],
@@ -57,22 +64,20 @@ describe("Claude Code: PreToolUse and PermissionRequest hooks", () => {
     ];
     for (const [event, matcher, want] of cases) {
       put(local, hooks(event, matcher));
-      expect(await inForce("claude", s, sys), `${event} ${JSON.stringify(matcher)}`).toBe(want);
+      expect(await now(), `${event} ${JSON.stringify(matcher)}`).toBe(want);
     }
   });
 
   it("the user's settings and the managed settings are read too; a file that does not parse: not in force", async () => {
-    const s = scratch();
-    const sys = tmp("hcpx-sysroot-");
-    expect((await s.adopt("claude", "--write")).code).toBe(0);
+    const { s, sys, now } = await adopted("claude");
     put(join(s.home, ".claude", "settings.json"), hooks("PermissionRequest", "mcp__.*"));
-    expect(await inForce("claude", s, sys)).toBe(false);
+    expect(await now()).toBe(false);
     put(join(s.home, ".claude", "settings.json"), hooks("PermissionRequest", "Bash"));
-    expect(await inForce("claude", s, sys)).toBe(true);
+    expect(await now()).toBe(true);
     put(join(sys, "etc", "claude-code", "managed-settings.json"), hooks("PreToolUse", ".*"));
-    expect(await inForce("claude", s, sys)).toBe(false);
+    expect(await now()).toBe(false);
     put(join(sys, "etc", "claude-code", "managed-settings.json"), "{ not json");
-    expect(await inForce("claude", s, sys)).toBe(false);
+    expect(await now()).toBe(false);
   });
 
   it("adopt --check names the file, the hook event and its matcher (policy_widened)", async () => {
@@ -80,12 +85,7 @@ describe("Claude Code: PreToolUse and PermissionRequest hooks", () => {
     expect((await s.adopt("claude", "--write")).code).toBe(0);
     s.write(".claude/settings.local.json", hooks("PreToolUse", "mcp__hcp__.*"));
     const c = await s.run(["adopt", "claude", "--check", "--json"]);
-    const e = JSON.parse(c.stdout) as {
-      ok: boolean;
-      data?: { warnings?: { code: string; message: string; file?: string }[] };
-      error?: { details?: { warnings?: { code: string; message: string; file?: string }[] } };
-    };
-    const w = ((e.ok ? e.data?.warnings : e.error?.details?.warnings) ?? []).filter((x) => x.code === "policy_widened");
+    const w = warningsOf(c.stdout).filter((x) => x.code === "policy_widened");
     expect(w.map((x) => x.file)).toContain(".claude/settings.local.json");
     expect(w.map((x) => x.message).join("\n")).toMatch(
       /Claude Code: \.claude\/settings\.local\.json has a PreToolUse hook \(matcher "mcp__hcp__\.\*"\) that may select the gated tools [a-z_, ]*ledger__transfer/,
@@ -95,44 +95,38 @@ describe("Claude Code: PreToolUse and PermissionRequest hooks", () => {
 
 describe("Codex: PermissionRequest hooks in hooks.json and config.toml", () => {
   it("a PermissionRequest hook for the tool: not in force; a PreToolUse hook (it cannot allow) or one for Bash: in force", async () => {
-    const s = scratch();
-    const sys = tmp("hcpx-sysroot-");
-    expect((await s.adopt("codex", "--write")).code).toBe(0);
-    expect(await inForce("codex", s, sys)).toBe(true);
+    const { s, now } = await adopted("codex");
     const json = join(s.home, ".codex", "hooks.json");
     put(json, hooks("PreToolUse", "*"));
-    expect(await inForce("codex", s, sys)).toBe(true);
+    expect(await now()).toBe(true);
     put(json, hooks("PermissionRequest", "Bash|apply_patch"));
-    expect(await inForce("codex", s, sys)).toBe(true);
+    expect(await now()).toBe(true);
     put(json, hooks("PermissionRequest", "mcp__hcp__ledger__transfer"));
-    expect(await inForce("codex", s, sys)).toBe(false);
+    expect(await now()).toBe(false);
     put(json, "{}");
     const toml = join(s.home, ".codex", "config.toml");
     put(toml, '[[hooks.PermissionRequest]]\nmatcher = "Bash"\n');
-    expect(await inForce("codex", s, sys)).toBe(true);
+    expect(await now()).toBe(true);
     put(toml, '[[hooks.PermissionRequest]]\nmatcher = "mcp__.*"\n');
-    expect(await inForce("codex", s, sys)).toBe(false);
+    expect(await now()).toBe(false);
   });
 });
 
 describe("Qwen Code: PermissionRequest hooks", () => {
   it("a PermissionRequest hook for the tool: not in force; PreToolUse (it cannot allow), or for other tools: in force", async () => {
-    const s = scratch();
-    const sys = tmp("hcpx-sysroot-");
-    expect((await s.adopt("qwen", "--write")).code).toBe(0);
-    expect(await inForce("qwen", s, sys)).toBe(true);
+    const { s, sys, now } = await adopted("qwen");
     const user = join(s.home, ".qwen", "settings.json");
     put(user, hooks("PreToolUse", "*"));
-    expect(await inForce("qwen", s, sys)).toBe(true);
+    expect(await now()).toBe(true);
     put(user, hooks("PermissionRequest", "^run_shell_command$"));
-    expect(await inForce("qwen", s, sys)).toBe(true);
+    expect(await now()).toBe(true);
     for (const m of [".*", "hcp", "mcp__hcp__.*|Bash"]) {
       put(user, hooks("PermissionRequest", m));
-      expect(await inForce("qwen", s, sys), m).toBe(false);
+      expect(await now(), m).toBe(false);
     }
     put(user, "{}");
     put(join(sys, "etc", "qwen-code", "system-defaults.json"), hooks("PermissionRequest"));
-    expect(await inForce("qwen", s, sys)).toBe(false);
+    expect(await now()).toBe(false);
   });
 });
 
