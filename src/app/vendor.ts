@@ -62,6 +62,8 @@ export interface InstallReport {
   packs: InstallResult[];
   /** what interrupted runs had left in .hcp/packs, and what was done with it (src/app/vendor-sweep.ts) */
   swept?: string[];
+  /** why a pack was not restored (or, with --check, differs): the command fails, after saying what it did */
+  problems?: Problem[];
 }
 
 export interface RemoveReport {
@@ -218,7 +220,7 @@ export function retarget(src: Source, to: string): Source {
   return { type: "path", path: resolve(to) };
 }
 
-/** `hcpx pack install [--check]`: each locked pack as hcp.lock says (restored, or with --check only compared). */
+/** `hcpx pack install [--check]`: each locked pack as hcp.lock says (restored, or with --check only compared); a pack it could not restore is in `problems`, the others are restored all the same. */
 export function vendorInstall(opts: VendorOpts): InstallReport {
   const root = projectRoot(opts);
   const lock = opts.check ? readLock(root) : openLock(root);
@@ -270,9 +272,14 @@ export function vendorInstall(opts: VendorOpts): InstallReport {
       problems.push(...e.problems);
     }
   }
-  if (problems.length) throw new HcpxError(problems);
-  if (!opts.check) swept.push(...sweepStaging(root));
-  return { lock: display(lockFile(root)), packs: results, ...(swept.length ? { swept } : {}) };
+  // the end's sweep only after a run that did all it was asked (as before: an edited pack's old copy stays)
+  if (!opts.check && !problems.length) swept.push(...sweepStaging(root));
+  return {
+    lock: display(lockFile(root)),
+    packs: results,
+    ...(swept.length ? { swept } : {}),
+    ...(problems.length ? { problems } : {}),
+  };
 }
 
 /**

@@ -3,10 +3,10 @@
 // neither that nor what hcp.lock records is the person's, and is not overwritten without --force.
 // A teammate's `pack update` arriving by `git pull` (a new hcp.lock, the old folder) is restored as
 // before. Through the real CLI.
-import { cpSync, existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tmp } from "../support/hcpx";
+import { runHcpx, tmp } from "../support/hcpx";
 import { json, projectWithGreet, writeGreet, type GreetShape } from "./vendor-support";
 
 const V1: GreetShape = { version: "1.0.0", named: { hello: { operation: "read" } } };
@@ -123,6 +123,41 @@ describe("pack install and a hand edit in a vendored folder", () => {
       expect(lockedVersion(dir)).toBe("1.1.0");
     }
   }, 60_000);
+});
+
+describe("a refused pack install still says what it did", () => {
+  it("the other packs restored and the dead run's folder swept are in the envelope's details and the human text", async () => {
+    const { dir } = await projectWithGreet(V1);
+    writeGreet(join(dir, "src-wave"), { ...V1, id: "wave" });
+    expect((await json(dir, ["pack", "add", "./src-wave", "--yes"])).r.code).toBe(0);
+    writeFileSync(join(dir, ".hcp/packs/greet/MINE.md"), "mine\n");
+    const broken = () => {
+      rmSync(join(dir, ".hcp/packs/wave"), { recursive: true });
+      mkdirSync(join(dir, ".hcp/packs/.staging-2147483646-abc123"));
+    };
+    broken();
+    const { r, e } = await json<never>(dir, ["pack", "install"]);
+    expect(r.code).toBe(1);
+    expect(e.ok).toBe(false);
+    expect(e.error.code).toBe("pack_edited");
+    const details = (e.error as unknown as { details: { packs: { id: string; status: string }[]; swept: string[] } })
+      .details;
+    expect(details.packs.map((p) => [p.id, p.status]).sort()).toEqual([
+      ["greet", "edited"],
+      ["wave", "restored"],
+    ]);
+    expect(details.swept.join("\n")).toMatch(/removed \.hcp\/packs\/\.staging-2147483646-abc123/);
+    expect(existsSync(join(dir, ".hcp/packs/wave/surface.json"))).toBe(true);
+    broken();
+    const human = await runHcpx(["pack", "install"], { cwd: dir });
+    expect(human.code).toBe(1);
+    expect(human.stdout).toMatch(/✓ wave: restored from hcp\.lock/);
+    expect(human.stdout).toMatch(/✗ greet: edited by hand since hcpx wrote it: not restored/);
+    expect(human.stdout).toMatch(/removed \.hcp\/packs\/\.staging-2147483646-abc123/);
+    expect(human.stdout).not.toMatch(/✓ greet/);
+    expect(human.stderr).toMatch(/^error \.hcp\/packs\/greet: .*MINE\.md \(added\); nothing was written for pack 'greet'/);
+    expect(readFileSync(join(dir, ".hcp/packs/greet/MINE.md"), "utf8")).toBe("mine\n");
+  });
 });
 
 describe("pack update and a hand edit in a vendored folder", () => {

@@ -141,7 +141,10 @@ describe("a folder larger than a fetch may bring (a repository's .hcp/packs may 
     expect(refused.code).toBe(1);
     expect(envelope(refused).error.code).toBe("pack_edited");
     expect(existsSync(join(pack, "pad5000"))).toBe(true);
-    expect(existsSync(dead)).toBe(false); // the sweep ran before the refusal
+    expect(existsSync(dead)).toBe(false); // the sweep ran before the refusal, and the refusal says so
+    expect(envelope(refused).error.details).toMatchObject({
+      swept: [expect.stringMatching(/removed \.hcp\/packs\/\.staging-2147483646-big123/)],
+    });
     const i = await runInProcess(["pack", "install", "--force"], { cwd: dir });
     expect(i.code, i.stderr).toBe(0);
     settled(dir, "after install");

@@ -13,11 +13,23 @@ import { HcpxError } from "../../util/errors";
 import { display } from "../../util/paths";
 import { interactive } from "../../config/common";
 import { diffLines, widenedVerbs } from "../../packs/review";
-import { vendorInstall, vendorRemove, type VendorOpts } from "../../app/vendor";
+import { vendorInstall, vendorRemove, type InstallResult, type VendorOpts } from "../../app/vendor";
 import { vendorAdd, type AddReport } from "../../app/vendor-add";
 import { vendorUpdate } from "../../app/vendor-update";
 import { grantedByLines } from "../grant-lines";
-import { c, done, failure, makeOut, neutralLine as o, printWarnings, sayRaw, writeJson } from "../output";
+import { problemFailure } from "../../runtime/envelope";
+import {
+  c,
+  done,
+  failure,
+  finish,
+  makeOut,
+  neutralLine as o,
+  printWarnings,
+  reportError,
+  sayRaw,
+  writeJson,
+} from "../output";
 
 export type { VendorOpts } from "../../app/vendor";
 
@@ -121,29 +133,44 @@ function addedLines(col: boolean, r: Extract<AddReport, { status: "added" }>): s
 
 export async function runInstall(opts: VendorOpts): Promise<number> {
   const out = makeOut(opts);
-  const { lock, packs: results, swept } = vendorInstall(opts);
-  done(out, { lock, packs: results, ...(swept ? { swept } : {}) }, (col) =>
+  const { lock, packs: results, swept, problems } = vendorInstall(opts);
+  const data = { lock, packs: results, ...(swept ? { swept } : {}) };
+  const human = (col: boolean) =>
     [
       ...(swept ?? []).map((line) => `${c.green(col, "✓")} ${line}`),
-      results.length === 0
-        ? `no packs in ${lock}`
-        : results
-            .map((r) =>
-              [
-                `${c.green(col, "✓")} ${r.id}: ${r.status === "unchanged" ? "matches hcp.lock" : r.diff ? "restored from hcp.lock, which differs from the version that was vendored here:" : "restored from hcp.lock"}`,
-                ...(r.diff ? diffLines(r.diff) : []),
-                ...(r.withdrawn?.length
-                  ? [`  withdrew grant(s) of command(s) whose Policy widened: ${r.withdrawn.join(", ")}`]
-                  : []),
-                ...(r.denied?.length
-                  ? [`  denied by name (a wider pattern granted them): ${r.denied.join(", ")}`]
-                  : []),
-              ].join("\n"),
-            )
-            .join("\n"),
-    ].join("\n"),
+      results.length === 0 ? `no packs in ${lock}` : results.map((r) => installLines(r, col).join("\n")).join("\n"),
+    ].join("\n");
+  // a pack it could not restore fails the command, after what it did for the others (and swept) is said:
+  // --json in the failure's details, else on stdout before the problems on stderr
+  const refused = problems?.length ? new HcpxError(problems) : undefined;
+  const code = finish(
+    out,
+    refused?.exitCode ?? 0,
+    data,
+    refused && problemFailure(refused.problems, { list: true }).error,
+    human,
   );
-  return 0;
+  if (refused && !out.json) reportError(refused, out);
+  return code;
+}
+
+const NOT_RESTORED: Partial<Record<InstallResult["status"], string>> = {
+  edited: "edited by hand since hcpx wrote it: not restored",
+  refused: "not restored",
+  differs: "differs from hcp.lock",
+};
+
+function installLines(r: InstallResult, col: boolean): string[] {
+  const not = NOT_RESTORED[r.status];
+  if (not) return [`${c.red(col, "✗")} ${r.id}: ${not}`];
+  return [
+    `${c.green(col, "✓")} ${r.id}: ${r.status === "unchanged" ? "matches hcp.lock" : r.diff ? "restored from hcp.lock, which differs from the version that was vendored here:" : "restored from hcp.lock"}`,
+    ...(r.diff ? diffLines(r.diff) : []),
+    ...(r.withdrawn?.length
+      ? [`  withdrew grant(s) of command(s) whose Policy widened: ${r.withdrawn.join(", ")}`]
+      : []),
+    ...(r.denied?.length ? [`  denied by name (a wider pattern granted them): ${r.denied.join(", ")}`] : []),
+  ];
 }
 
 // ---------------------------------------------------------------- update
