@@ -189,6 +189,23 @@ describe("pack remove and a hand edit in a vendored folder", () => {
     expect(recorded(dir)).toEqual({});
   });
 
+  it("no record (a folder committed without .hcp/vendored.json) and a pulled lock: refused once (pack_edited), --force removes", async () => {
+    const { dir } = await projectWithGreet(V1);
+    rmSync(join(dir, ".hcp/vendored.json"));
+    await pullUpdate(dir);
+    const skill = readFileSync(join(dir, ".hcp/packs/greet/SKILL.md"));
+    const { r, e } = await json(dir, ["pack", "remove", "greet"]);
+    expect(r.code).toBe(1);
+    expect(e.error.code).toBe("pack_edited");
+    expect(e.error.message).toMatch(/no record of writing them/);
+    expect(readFileSync(join(dir, ".hcp/packs/greet/SKILL.md")).equals(skill)).toBe(true);
+    expect(lockedVersion(dir)).toBe("1.1.0");
+    const forced = await json(dir, ["pack", "remove", "greet", "--force"]);
+    expect(forced.r.code, forced.r.stdout + forced.r.stderr).toBe(0);
+    expect(existsSync(join(dir, ".hcp/packs/greet"))).toBe(false);
+    expect(JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")).packs).toEqual({});
+  });
+
   it("a hand-edited file: refused (pack_edited, nothing removed, byte-identical); --force removes, the record dropped", async () => {
     const { dir } = await projectWithGreet(V1);
     await pullUpdate(dir);
