@@ -6,7 +6,7 @@
 // packs/<id>, no sandbox.bins edit). `import <host>` lists a remote (URL) server
 // next to the stdio ones; one whose URL carries a token is listed as not
 // importable, the URL not repeated (test/packs/mcp-url.test.ts imports remote ones).
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readlinkSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { launcherPath } from "../../src/runtime/wrap";
@@ -14,11 +14,19 @@ import { REPO, runHcpx } from "../support/cli";
 import { needsProcess, runInProcess } from "../support/inproc";
 import { tmp } from "../support/project";
 
+const FS_SERVER = "@modelcontextprotocol/server-filesystem";
+const FS_BIN = "mcp-server-filesystem";
+
 function project() {
   const dir = tmp("hcpx-launch-");
   const home = tmp("hcpx-launch-home-");
-  // npx finds the package in the project's node_modules (no network)
-  symlinkSync(join(REPO, "node_modules"), join(dir, "node_modules"));
+  // npx finds the package in the project's node_modules (no network): the package and its bin as npm
+  // links them, not all of this repository's node_modules, which npx would read whole (its
+  // loadActual) at each start, ~1.2 CPU-s more each
+  mkdirSync(join(dir, "node_modules", "@modelcontextprotocol"), { recursive: true });
+  mkdirSync(join(dir, "node_modules", ".bin"));
+  symlinkSync(join(REPO, "node_modules", FS_SERVER), join(dir, "node_modules", FS_SERVER));
+  symlinkSync(readlinkSync(join(REPO, "node_modules", ".bin", FS_BIN)), join(dir, "node_modules", ".bin", FS_BIN));
   mkdirSync(join(dir, "files"));
   // exec as a real process; init, pack from-mcp (the launcher it starts stays a process), activate, grant and import in this process (test/support/inproc.ts)
   const run = (args: string[]) =>
