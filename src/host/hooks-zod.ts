@@ -1,6 +1,7 @@
 // The schema of a descriptor's `gate.hooks` (docs/host-descriptors.md, src/host/hooks.ts), loaded with the
 // rest of the descriptor's zod schemas (./descriptor-zod.ts).
 import * as z from "zod/mini";
+import type { SettingsShape } from "./settings-shape";
 
 const rel = z.string().check(z.minLength(1));
 const key = z.array(z.string().check(z.minLength(1)));
@@ -18,8 +19,10 @@ const HooksFileSchema = z.strictObject({ key, code: z.optional(z.array(rel)) });
  * follow to its files, a file that does not parse, hooks it does not understand count as a hook for every tool.
  *  - `enabled`: the settings files that turn plugins on, the one that decides first first (`path`), and the map
  *    `<name>@<marketplace>` → on at `key` (`enabledPlugins`): the first file that names a plugin decides, `false`
- *    is off, any other value on. Names without `@` are not plugins. `own`: marketplaces of the host's own
- *    plugins, not read (`builtin`);
+ *    is off, any other value on. Names without `@` are not plugins. `honoured`: the shape (./settings-shape.ts)
+ *    of a settings file hcpx can confirm the host reads; an off-value in any other file counts for nothing (the
+ *    host may skip the file: the next file, or the plugin's default, decides). `own`: marketplaces of the host's
+ *    own plugins, not read (`builtin`);
  *  - `installed`: the install records (`path`), the map plugin → list of records at `key`, and the field of a
  *    record that holds the plugin's folder (`folder`, an absolute path). No record: counted;
  *  - `marketplaces`: the known marketplaces (`path`), each with its folder at `folder`; its catalog is the file
@@ -33,8 +36,17 @@ const HooksFileSchema = z.strictObject({ key, code: z.optional(z.array(rel)) });
  *    `name`: the manifest's field of the plugin's name;
  *  - `what`: what the host does with them, said to the person.
  */
+const ShapeSchema: z.ZodMiniType<SettingsShape> = z.lazy(() =>
+  z.union([
+    z.enum(["boolean", "string", "strings"]),
+    z.array(ShapeSchema),
+    z.strictObject({ keys: z.record(z.string(), ShapeSchema) }),
+    z.strictObject({ values: ShapeSchema }),
+  ]),
+);
+
 const PluginsSchema = z.strictObject({
-  enabled: z.strictObject({ path: z.array(rel).check(z.minLength(1)), key }),
+  enabled: z.strictObject({ path: z.array(rel).check(z.minLength(1)), key, honoured: ShapeSchema }),
   own: z.optional(z.array(rel)),
   installed: z.strictObject({ path: rel, key, folder: rel }),
   marketplaces: z.strictObject({

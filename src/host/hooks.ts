@@ -31,6 +31,8 @@ export interface HookFound {
   plugin?: string;
   /** hcpx cannot tell what the plugin's file holds: why (it counts for every tool) */
   why?: string;
+  /** an off-value of the plugin that counted for nothing, and why */
+  note?: string;
 }
 
 /**
@@ -61,8 +63,8 @@ export async function approvingHooks(
       name: hook.name.replaceAll("{server}", o.server).replaceAll("{tool}", tool),
     }));
     // the groups of an event map that may approve one of the tools (a plugin's: `plugin` says which)
-    const test = (events: unknown, file: string, plugin?: string) => {
-      const of = plugin === undefined ? {} : { plugin };
+    const test = (events: unknown, file: string, plugin?: string, note?: string) => {
+      const of = { ...(plugin === undefined ? {} : { plugin }), ...(note === undefined ? {} : { note }) };
       // hooks that are not a map of events: hcpx cannot tell which run (counted, for every tool)
       if (!isObj(events)) {
         out.push({ hook, file, event: hook.key.join("."), matcher: undefined, tools: [...o.tools], ...of });
@@ -88,7 +90,7 @@ export async function approvingHooks(
     // the hooks of the host's plugins that are on; what hcpx cannot follow counts for every tool
     if (!hook.plugins) continue;
     for (const f of await pluginHooks(hook.plugins, { abs: o.abs, read, format: hook.format })) {
-      if (f.why === undefined) test(f.map, f.file, f.plugin);
+      if (f.why === undefined) test(f.map, f.file, f.plugin, f.note);
       else
         out.push({
           hook,
@@ -98,6 +100,7 @@ export async function approvingHooks(
           tools: [...o.tools],
           plugin: f.plugin,
           why: f.why,
+          ...(f.note === undefined ? {} : { note: f.note }),
         });
     }
   }
@@ -142,18 +145,20 @@ export function hookProblem(d: Descriptor, f: HookFound, tools: string[]): Probl
   const asks = `so it does not count ${d.name}'s prompt for a write the Policy gates with confirm: it asks the person itself where it can`;
   const p = f.hook.plugins;
   if (f.plugin !== undefined && p) {
-    const off = `turn the plugin off (${JSON.stringify(f.plugin)}: false at ${p.enabled.key.join(".")} in one of ${d.name}'s settings files)`;
+    const sure = f.note === undefined ? "" : ": a file of plain JSON holding only keys hcpx checks";
+    const off = `turn the plugin off (${JSON.stringify(f.plugin)}: false at ${p.enabled.key.join(".")} in one of ${d.name}'s settings files${sure})`;
     const message =
       f.why !== undefined
         ? `${d.name}: the enabled plugin ${f.plugin}: ${f.file} ${f.why}. hcpx cannot tell whether a hook of it may ` +
           `select ${tool} (${p.what}), so it counts as one that does, ${asks}`
         : `${d.name}: the enabled plugin ${f.plugin} has ${hookShown(f)} in ${f.file} that may select ${tool}: ` +
           `${p.what}. hcpx cannot know what the hook decides, ${asks}`;
+    const noted = f.note === undefined ? message : `${message}. ${f.note}`;
     const hint =
       f.why !== undefined
         ? `${off}, or fix what hcpx cannot read, or accept that hcpx asks for gated writes itself`
         : `${off}, or give its hook a matcher that does not select the gated tools, or accept that hcpx asks for gated writes itself`;
-    return { code: "policy_widened", severity: "warning", file: f.file, message, hint };
+    return { code: "policy_widened", severity: "warning", file: f.file, message: noted, hint };
   }
   return {
     code: "policy_widened",

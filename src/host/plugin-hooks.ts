@@ -1,10 +1,12 @@
 // The hooks of a host's plugins (descriptor `gate.hooks[].plugins`): Claude Code runs the hooks of each plugin that
 // is on as it runs those of its settings files, and a PreToolUse or PermissionRequest hook there may allow a call
 // so that it never asks. This module finds them, as data says: which plugins are on (the settings files' map
-// `<name>@<marketplace>` → on, the first file that names one deciding), each one's install records and marketplace
-// entry, its folders (each recorded install folder; the marketplace's own folder for an entry whose source is a
-// path in it), and in each folder its hooks files and its manifest's hooks; a skills folder's plugins too. It gives
-// back the event maps it found, each with its plugin and file; src/host/hooks.ts tests them like a settings file's.
+// `<name>@<marketplace>` → on, the first file that names one deciding; a `false` only in a file hcpx can confirm
+// the host reads, ./settings-shape.ts, as it skips a file with an error as a whole), each one's install records
+// and marketplace entry, its folders (each recorded install folder; the marketplace's own folder for an entry whose
+// source is a path in it), and in each folder its hooks files and its manifest's hooks; a skills folder's plugins
+// too. It gives back the event maps it found, each with its plugin and file; src/host/hooks.ts tests them like a
+// settings file's.
 //
 // Fail closed: what hcpx cannot follow — a plugin on with no install record, a marketplace it does not know, a
 // record, catalog, hooks file or manifest that cannot be read or does not parse, a `hooks` value of a shape it does
@@ -18,6 +20,7 @@ import { hostValueAt } from "./value-at";
 import { isObj } from "../util/is";
 import { tildePath, toPosix } from "../util/paths";
 import { entriesOf } from "../util/dirents";
+import { honours } from "./settings-shape";
 import type { Descriptor } from "./descriptor";
 
 type Hook = NonNullable<NonNullable<Descriptor["gate"]>["hooks"]>[number];
@@ -31,6 +34,8 @@ export interface PluginHooks {
   file: string;
   map?: unknown;
   why?: string;
+  /** an off-value of it that counted for nothing, and why */
+  note?: string;
 }
 
 /** At most this many plugins are followed, this many folders listed in a skills folder, files named by one manifest. */
@@ -85,6 +90,7 @@ class Found {
   private readonly home: string;
   private readonly root: string;
   private readonly seen = new Set<string>();
+  private readonly notes = new Map<string, string>();
   constructor(
     private readonly p: Plugins,
     private readonly r: Reader,
@@ -99,12 +105,27 @@ class Found {
   }
 
   hooks(plugin: string, file: string, map: unknown): void {
-    this.out.push({ plugin, file: this.shown(file), map });
+    this.out.push({ plugin, file: this.shown(file), map, ...this.noted(plugin) });
   }
 
   /** hcpx cannot tell what `plugin` holds: counted, for every tool. */
   fail(plugin: string, file: string, why: string): void {
-    this.out.push({ plugin, file: this.shown(file), why });
+    this.out.push({ plugin, file: this.shown(file), why, ...this.noted(plugin) });
+  }
+
+  /** `plugin` is off in `file`, which hcpx cannot confirm the host reads: the off counts for nothing. */
+  unheard(plugin: string, file: string): void {
+    if (!this.notes.has(plugin))
+      this.notes.set(
+        plugin,
+        `Its false in ${this.shown(file)} counts for nothing: the host skips a settings file with an error as a ` +
+          `whole, and hcpx counts a false only in a file of plain JSON holding only keys it checks`,
+      );
+  }
+
+  private noted(plugin: string): { note?: string } {
+    const note = this.notes.get(plugin);
+    return note === undefined ? {} : { note };
   }
 
   /** The hooks in one folder of a plugin: its hooks files, its manifest's hooks. */
@@ -270,7 +291,11 @@ function marketplaceOf(id: string): string {
   return id.slice(id.lastIndexOf("@") + 1);
 }
 
-/** The plugin → on map of the settings files: the first file that names a plugin decides. */
+/**
+ * The plugin → on map of the settings files: the first file that names a plugin decides. An off-value (`false`)
+ * decides only in a file hcpx can confirm the host reads (`enabled.honoured`); in any other it counts for nothing
+ * (the host may skip that file as a whole) and is noted on what is found of the plugin.
+ */
 async function enabledMap(p: Plugins, r: Reader, found: Found): Promise<Map<string, unknown>> {
   const decided = new Map<string, unknown>();
   for (const path of p.enabled.path) {
@@ -287,7 +312,12 @@ async function enabledMap(p: Plugins, r: Reader, found: Found): Promise<Map<stri
       );
       continue;
     }
-    for (const [id, on] of Object.entries(v)) if (!decided.has(id)) decided.set(id, on);
+    const sure = honours(e.text, p.enabled.honoured);
+    for (const [id, on] of Object.entries(v)) {
+      if (decided.has(id)) continue;
+      if (on !== false || sure) decided.set(id, on);
+      else found.unheard(id, r.abs(path));
+    }
   }
   return decided;
 }

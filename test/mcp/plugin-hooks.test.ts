@@ -164,6 +164,51 @@ describe("Claude Code: hooks of its enabled plugins", () => {
     expect(await inForce()).toBe(false);
   });
 
+  it("a false in a settings file Claude Code may skip (not plain JSON, or a value hcpx cannot confirm): the user's true decides", async () => {
+    const { s, inForce } = await adopted();
+    install(s, [{ name: "autopilot", hooksJson: approving }]);
+    const local = join(s.dir, ".claude", "settings.local.json");
+    const off = '"enabledPlugins": { "autopilot@tools": false }';
+    // each seen with Claude Code 2.1.332 (`plugin list --json`): the whole file is skipped, the user's true decides;
+    // the unknown key is one hcpx cannot confirm (Claude Code reads that file: hcpx asks twice, never not at all)
+    for (const text of [
+      `{ ${off}, "permissions": 3 }`,
+      `{ "enabledPlugins": { "autopilot@tools": false, "other@tools": "yes" } }`,
+      `{ ${off}, }`,
+      `// off\n{ ${off} }`,
+      `{ ${off}, "permissions": { "defaultMode": "bogus" } }`,
+      `{ ${off}, "zzzUnknown": 1 }`,
+    ]) {
+      put(local, text);
+      expect(await inForce(), text).toBe(false);
+    }
+    const named = (await widened(s)).map((x) => x.message).join("\n");
+    expect(named).toMatch(/autopilot@tools/);
+    expect(named).toMatch(/Its false in \.claude\/settings\.local\.json counts for nothing/);
+  });
+
+  it("a false in a settings file hcpx can confirm Claude Code reads still turns the plugin off (asked once)", async () => {
+    const { s, inForce } = await adopted();
+    install(s, [{ name: "autopilot", hooksJson: approving }]);
+    const local = join(s.dir, ".claude", "settings.local.json");
+    for (const text of [
+      `{ "enabledPlugins": { "autopilot@tools": false } }`,
+      `{ "$schema": "https://json.schemastore.org/claude-code-settings.json", "enabledPlugins": { "autopilot@tools": false, "noat": true } }`,
+      `{ "enabledPlugins": { "autopilot@tools": false }, "permissions": { "allow": ["Read", "Bash(("], "deny": [], "ask": ["mcp__hcp__x"], "additionalDirectories": ["/x"] } }`,
+    ]) {
+      put(local, text);
+      expect(await inForce(), text).toBe(true);
+    }
+    // the file adopt writes its ask rule in, with the plugin turned off there
+    enable(join(s.dir, ".claude", "settings.json"), "autopilot@tools", false);
+    put(local, "{}");
+    expect(await inForce()).toBe(true);
+    // names are compared as written (seen with 2.1.332: no case folding for a marketplace's plugin)
+    enable(join(s.dir, ".claude", "settings.json"), "autopilot@tools", undefined);
+    put(local, `{ "enabledPlugins": { "AutoPilot@tools": false } }`);
+    expect(await inForce()).toBe(false);
+  });
+
   it("enabled but not installed (no install record), or installed_plugins.json that does not parse: not in force, named", async () => {
     const { s, inForce } = await adopted();
     install(s, [{ name: "ghost", hooksJson: approving, notInstalled: true }]);
@@ -311,6 +356,13 @@ describe("gate.hooks plugins in a descriptor", () => {
     };
     expect(HookSchema.safeParse(typo).success).toBe(false);
     expect(HookSchema.safeParse({ ...claude, plugins: { ...claude.plugins!, extra: 1 } }).success).toBe(false);
+    const honoured = (h: unknown) => ({
+      ...claude,
+      plugins: { ...claude.plugins!, enabled: { ...claude.plugins!.enabled, honoured: h } },
+    });
+    expect(HookSchema.safeParse(honoured({ keys: { a: ["boolean", { values: "strings" }] } })).success).toBe(true);
+    for (const bad of ["number", { keys: { a: "any" } }, { keys: {}, values: "string" }, undefined])
+      expect(HookSchema.safeParse(honoured(bad)).success, JSON.stringify(bad)).toBe(false);
     const d = (plugins: unknown) =>
       ({ gate: { model: "m", hooks: [{ ...claude, plugins }] } }) as unknown as Descriptor;
     expect(() => checkHooks(d(claude.plugins), "x")).not.toThrow();
