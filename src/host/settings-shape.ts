@@ -21,7 +21,7 @@ export type SettingsShape =
 export function honours(text: string, s: SettingsShape): boolean {
   let v: unknown;
   try {
-    v = JSON.parse(text);
+    v = JSON.parse(text.replace(/^\uFEFF/, "")); // a leading BOM is read (seen)
   } catch {
     return false;
   }

@@ -193,6 +193,7 @@ describe("Claude Code: hooks of its enabled plugins", () => {
     const local = join(s.dir, ".claude", "settings.local.json");
     for (const text of [
       `{ "enabledPlugins": { "autopilot@tools": false } }`,
+      `\ufeff{ "enabledPlugins": { "autopilot@tools": false } }`,
       `{ "$schema": "https://json.schemastore.org/claude-code-settings.json", "enabledPlugins": { "autopilot@tools": false, "noat": true } }`,
       `{ "enabledPlugins": { "autopilot@tools": false }, "permissions": { "allow": ["Read", "Bash(("], "deny": [], "ask": ["mcp__hcp__x"], "additionalDirectories": ["/x"] } }`,
     ]) {
