@@ -39,15 +39,30 @@ const envOf = (p: Ledgered) => ({
   LEDGER_NOW: "2026-01-01T00:00:00Z",
 });
 
-async function call(
+interface Answer {
+  asked: number;
+  env: { ok: boolean; error?: { code: string } };
+}
+
+interface Serving {
+  /** one gated transfer on this server, the host's question answered with `answer` */
+  call(answer: "accept" | "cancel", tool?: string): Promise<Answer>;
+}
+
+/**
+ * One `hcpx mcp` (--host `host`, or `o.args`) under a client with elicitation, serving the calls `use` makes:
+ * a server reads the host's rules from disk at each call (src/host/approval.ts), so a case that edits
+ * them between two calls of the same client asks the one server again instead of starting another.
+ */
+async function serve<T>(
   p: Ledgered,
   host: string | undefined,
-  answer: "accept" | "cancel",
-  o: { tool?: string; shape?: "single" | "per-command"; client?: string; args?: string[] } = {},
-) {
-  const env = envOf(p);
+  o: { shape?: "single" | "per-command"; client?: string; args?: string[] },
+  use: (s: Serving) => Promise<T>,
+): Promise<T> {
   const client = new Client({ name: o.client ?? "host", version: "1" }, { capabilities: { elicitation: {} } });
   let asked = 0;
+  let answer: "accept" | "cancel" = "cancel";
   client.setRequestHandler(ElicitRequestSchema, async () => {
     asked++;
     return { action: answer };
@@ -58,20 +73,39 @@ async function call(
       command: process.execPath,
       args: o.args ?? [HCPX, "mcp", "--shape", shape, ...(host ? ["--host", host] : [])],
       cwd: p.dir,
-      env,
+      env: envOf(p),
       stderr: "ignore",
     }),
   );
   try {
-    const args = { from: "checking", to: "savings", amount: 3 };
-    const r =
-      shape === "single"
-        ? await client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "transfer", args, confirm: true } })
-        : await client.callTool({ name: o.tool ?? "ledger__transfer", arguments: { ...args, confirm: true } });
-    return { asked, env: r.structuredContent as { ok: boolean; error?: { code: string } } };
+    return await use({
+      async call(a, tool) {
+        asked = 0;
+        answer = a;
+        const args = { from: "checking", to: "savings", amount: 3 };
+        const r =
+          shape === "single"
+            ? await client.callTool({
+                name: "hcp",
+                arguments: { pack: "ledger", verb: "transfer", args, confirm: true },
+              })
+            : await client.callTool({ name: tool ?? "ledger__transfer", arguments: { ...args, confirm: true } });
+        return { asked, env: r.structuredContent as Answer["env"] };
+      },
+    });
   } finally {
     await client.close();
   }
+}
+
+/** One gated transfer on a server of its own. */
+function call(
+  p: Ledgered,
+  host: string | undefined,
+  answer: "accept" | "cancel",
+  o: { tool?: string; shape?: "single" | "per-command"; client?: string; args?: string[] } = {},
+): Promise<Answer> {
+  return serve(p, host, o, (s) => s.call(answer, o.tool));
 }
 
 /** The args of the project `.mcp.json` entry adopt wrote (Claude Code's, read by Copilot CLI and Qoder too), run from this build. */
@@ -85,48 +119,52 @@ function sharedEntryArgs(p: Ledgered): string[] {
   return [HCPX, ...e.args.slice(i)];
 }
 
-/** One 2026-07-28 tools/call on a fresh `hcpx mcp` (no initialize): the request's own _meta names the client. */
-async function callModern(
-  p: Ledgered,
-  args: string[],
-  clientName: string | undefined,
-): Promise<{ resultType?: string; structuredContent?: { ok: boolean; error?: { code: string } } }> {
+type ModernResult = { resultType?: string; structuredContent?: { ok: boolean; error?: { code: string } } };
+
+/**
+ * 2026-07-28 tools/calls, one after the other, on one fresh `hcpx mcp` (no initialize): each request's
+ * own _meta names its client (or none), so one server answers each as a server of its own would.
+ */
+async function callModern(p: Ledgered, args: string[], clientNames: (string | undefined)[]): Promise<ModernResult[]> {
   const child = spawn(process.execPath, args, { cwd: p.dir, env: envOf(p), stdio: ["pipe", "pipe", "ignore"] });
+  const lines: string[] = [];
+  let buf = "";
+  let waiting: (() => void) | undefined;
+  child.stdout.setEncoding("utf8").on("data", (d: string) => {
+    buf += d;
+    for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
+      lines.push(buf.slice(0, nl));
+      buf = buf.slice(nl + 1);
+    }
+    waiting?.();
+  });
+  const out: ModernResult[] = [];
   try {
-    const meta: Record<string, unknown> = {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
-    };
-    if (clientName) meta["io.modelcontextprotocol/clientInfo"] = { name: clientName, version: "1" };
-    const line = await new Promise<string>((resolve, reject) => {
-      let buf = "";
-      const t = setTimeout(() => reject(new Error("no answer to tools/call")), 30_000);
-      child.stdout.setEncoding("utf8").on("data", (d: string) => {
-        buf += d;
-        const nl = buf.indexOf("\n");
-        if (nl >= 0) {
+    for (const [i, clientName] of clientNames.entries()) {
+      const meta: Record<string, unknown> = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+      };
+      if (clientName) meta["io.modelcontextprotocol/clientInfo"] = { name: clientName, version: "1" };
+      const params = {
+        name: "ledger__transfer",
+        arguments: { from: "checking", to: "savings", amount: 3, confirm: true },
+        _meta: meta,
+      };
+      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params }) + "\n");
+      await new Promise<void>((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`no answer to tools/call ${i + 1}`)), 30_000);
+        (waiting = () => {
+          if (lines.length <= i) return;
           clearTimeout(t);
-          resolve(buf.slice(0, nl));
-        }
+          resolve();
+        })();
       });
-      child.stdin.write(
-        JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: {
-            name: "ledger__transfer",
-            arguments: { from: "checking", to: "savings", amount: 3, confirm: true },
-            _meta: meta,
-          },
-        }) + "\n",
-      );
-    });
-    return (
-      JSON.parse(line) as {
-        result: { resultType?: string; structuredContent?: { ok: boolean; error?: { code: string } } };
-      }
-    ).result;
+      const m = JSON.parse(lines[i]!) as { id: number; result: ModernResult };
+      expect(m.id).toBe(i + 1);
+      out.push(m.result);
+    }
+    return out;
   } finally {
     child.kill();
   }
@@ -142,34 +180,38 @@ describe.concurrent("one question per gated write", () => {
     const settings = join(p.dir, ".claude", "settings.json");
     expect(JSON.parse(readFileSync(settings, "utf8")).permissions.ask).toContain("mcp__hcp__ledger__transfer");
     const before = readFileSync(p.ledger, "utf8");
-    // the headless case: a host that declares elicitation and cancels every question
-    const ran = await call(p, "claude", "cancel");
-    expect(ran.asked).toBe(0);
-    expect(ran.env.ok).toBe(true);
-    expect(readFileSync(p.ledger, "utf8")).not.toBe(before);
+    await serve(p, "claude", {}, async (srv) => {
+      // the headless case: a host that declares elicitation and cancels every question
+      const ran = await srv.call("cancel");
+      expect(ran.asked).toBe(0);
+      expect(ran.env.ok).toBe(true);
+      expect(readFileSync(p.ledger, "utf8")).not.toBe(before);
+      // the person took the rule out of the host's settings (the server running) → not in force → hcpx asks
+      const s = JSON.parse(readFileSync(settings, "utf8"));
+      s.permissions.ask = s.permissions.ask.filter((x: string) => x !== "mcp__hcp__ledger__transfer");
+      writeFileSync(settings, JSON.stringify(s, null, 2));
+      const removed = await srv.call("cancel");
+      expect(removed.asked).toBe(1);
+      expect(removed.env.error?.code).toBe("confirm_declined");
+    });
     // no --host: the server cannot know which host's rules guard it → hcpx asks
     const unnamed = await call(p, undefined, "cancel");
     expect(unnamed.asked).toBe(1);
     expect(unnamed.env.error?.code).toBe("confirm_declined");
-    // the person took the rule out of the host's settings → not in force → hcpx asks
-    const s = JSON.parse(readFileSync(settings, "utf8"));
-    s.permissions.ask = s.permissions.ask.filter((x: string) => x !== "mcp__hcp__ledger__transfer");
-    writeFileSync(settings, JSON.stringify(s, null, 2));
-    const removed = await call(p, "claude", "cancel");
-    expect(removed.asked).toBe(1);
-    expect(removed.env.error?.code).toBe("confirm_declined");
   }, 60_000);
 
   it('confirm "person": the host\'s rule never counts; hcpx asks, and only accept runs', async () => {
     const p = project("person");
     expect((await runHcpx(["adopt", "claude", "--write"], { cwd: p.dir, env: { HOME: p.home } })).code).toBe(0);
     const before = readFileSync(p.ledger, "utf8");
-    const cancelled = await call(p, "claude", "cancel");
-    expect(cancelled.asked).toBe(1);
-    expect(readFileSync(p.ledger, "utf8")).toBe(before);
-    const accepted = await call(p, "claude", "accept");
-    expect(accepted.asked).toBe(1);
-    expect(accepted.env.ok).toBe(true);
+    await serve(p, "claude", {}, async (srv) => {
+      const cancelled = await srv.call("cancel");
+      expect(cancelled.asked).toBe(1);
+      expect(readFileSync(p.ledger, "utf8")).toBe(before);
+      const accepted = await srv.call("accept");
+      expect(accepted.asked).toBe(1);
+      expect(accepted.env.ok).toBe(true);
+    });
   }, 60_000);
   it("adopt writes --host into the entry of a host with ask rules that no other host reads, and only there", async () => {
     const p = project("host");
@@ -217,22 +259,25 @@ describe.concurrent("one question per gated write", () => {
       join(p.dir, ".claude", "settings.local.json"),
       JSON.stringify({ permissions: { defaultMode: "bypassPermissions" } }),
     );
-    const bypass = await call(p, "claude", "cancel");
-    expect(bypass.asked).toBe(1);
-    expect(bypass.env.error?.code).toBe("confirm_declined");
-    // in the person's user settings too (the first file that sets the mode decides)
-    writeFileSync(join(p.dir, ".claude", "settings.local.json"), "{}");
-    mkdirSync(join(p.home, ".claude"), { recursive: true });
-    writeFileSync(
-      join(p.home, ".claude", "settings.json"),
-      JSON.stringify({ permissions: { defaultMode: "bypassPermissions" } }),
-    );
-    expect((await call(p, "claude", "cancel")).asked).toBe(1);
-    writeFileSync(
-      join(p.home, ".claude", "settings.json"),
-      JSON.stringify({ permissions: { defaultMode: "default" } }),
-    );
-    expect((await call(p, "claude", "cancel")).asked).toBe(0);
+    // one server: the host's settings are read at each call
+    await serve(p, "claude", {}, async (srv) => {
+      const bypass = await srv.call("cancel");
+      expect(bypass.asked).toBe(1);
+      expect(bypass.env.error?.code).toBe("confirm_declined");
+      // in the person's user settings too (the first file that sets the mode decides)
+      writeFileSync(join(p.dir, ".claude", "settings.local.json"), "{}");
+      mkdirSync(join(p.home, ".claude"), { recursive: true });
+      writeFileSync(
+        join(p.home, ".claude", "settings.json"),
+        JSON.stringify({ permissions: { defaultMode: "bypassPermissions" } }),
+      );
+      expect((await srv.call("cancel")).asked).toBe(1);
+      writeFileSync(
+        join(p.home, ".claude", "settings.json"),
+        JSON.stringify({ permissions: { defaultMode: "default" } }),
+      );
+      expect((await srv.call("cancel")).asked).toBe(0);
+    });
   }, 60_000);
 
   it("Codex: the per-tool approval_mode adopt wrote in .codex/config.toml is read back (prompt: in force; approve: not)", async () => {
@@ -244,33 +289,37 @@ describe.concurrent("one question per gated write", () => {
     expect(Object.keys(servers)).toEqual(["hcp"]);
     expect(servers.hcp!.args.slice(-2)).toEqual(["--host", "codex"]);
     const before = readFileSync(p.ledger, "utf8");
-    const inForce = await call(p, "codex", "cancel");
-    expect(inForce.asked).toBe(0);
-    expect(inForce.env.ok).toBe(true);
-    expect(readFileSync(p.ledger, "utf8")).not.toBe(before);
-    // the person (or a commit) set the gated tool to approve: Codex runs it without asking → hcpx asks
-    const loosened = text.replace(
-      'ledger__transfer = { approval_mode = "prompt" }',
-      'ledger__transfer = { approval_mode = "approve" }',
-    );
-    expect(loosened).not.toBe(text);
-    writeFileSync(toml, loosened);
-    const r = await call(p, "codex", "cancel");
-    expect(r.asked).toBe(1);
-    expect(r.env.error?.code).toBe("confirm_declined");
+    await serve(p, "codex", {}, async (srv) => {
+      const inForce = await srv.call("cancel");
+      expect(inForce.asked).toBe(0);
+      expect(inForce.env.ok).toBe(true);
+      expect(readFileSync(p.ledger, "utf8")).not.toBe(before);
+      // the person (or a commit) set the gated tool to approve: Codex runs it without asking → hcpx asks
+      const loosened = text.replace(
+        'ledger__transfer = { approval_mode = "prompt" }',
+        'ledger__transfer = { approval_mode = "approve" }',
+      );
+      expect(loosened).not.toBe(text);
+      writeFileSync(toml, loosened);
+      const r = await srv.call("cancel");
+      expect(r.asked).toBe(1);
+      expect(r.env.error?.code).toBe("confirm_declined");
+    });
   }, 60_000);
 
   it("Amp: a rule of the person's before hcpx's ask rule (the first match decides) takes it out of force", async () => {
     const p = project("host");
     expect((await runHcpx(["adopt", "amp", "--write"], { cwd: p.dir, env: { HOME: p.home } })).code).toBe(0);
-    expect((await call(p, "amp", "cancel")).asked).toBe(0);
-    const file = join(p.dir, ".amp", "settings.json");
-    const s = JSON.parse(readFileSync(file, "utf8"));
-    s["amp.permissions"].unshift({ tool: "mcp__hcp__*", action: "allow" });
-    writeFileSync(file, JSON.stringify(s, null, 2));
-    const r = await call(p, "amp", "cancel");
-    expect(r.asked).toBe(1);
-    expect(r.env.error?.code).toBe("confirm_declined");
+    await serve(p, "amp", {}, async (srv) => {
+      expect((await srv.call("cancel")).asked).toBe(0);
+      const file = join(p.dir, ".amp", "settings.json");
+      const s = JSON.parse(readFileSync(file, "utf8"));
+      s["amp.permissions"].unshift({ tool: "mcp__hcp__*", action: "allow" });
+      writeFileSync(file, JSON.stringify(s, null, 2));
+      const r = await srv.call("cancel");
+      expect(r.asked).toBe(1);
+      expect(r.env.error?.code).toBe("confirm_declined");
+    });
   }, 60_000);
   it("the host's rule counts only for the tool name the host sees: a verb-named tool (mcp.tool_names) or the single hcp tool is asked by hcpx", async () => {
     const p = project("host");
@@ -301,29 +350,31 @@ describe.concurrent("one question per gated write", () => {
     ]);
     let ledger = readFileSync(p.ledger, "utf8");
     // Claude Code (clientInfo "claude-code"): its permissions.ask rule adopt wrote is in force: the one question, hcpx does not ask
-    const claude = await call(p, undefined, "cancel", { args, client: "claude-code" });
-    expect(claude.asked).toBe(0);
-    expect(claude.env.ok).toBe(true);
-    expect(readFileSync(p.ledger, "utf8")).not.toBe(ledger);
-    ledger = readFileSync(p.ledger, "utf8");
-    // Copilot CLI, Qoder, anyone else on the same entry: Claude Code's rule is not their question → hcpx asks
-    for (const other of ["github-copilot-cli", "qoder", "host"]) {
-      const r = await call(p, undefined, "cancel", { args, client: other });
-      expect(r.asked, other).toBe(1);
-      expect(r.env.error?.code, other).toBe("confirm_declined");
-    }
-    expect(readFileSync(p.ledger, "utf8")).toBe(ledger);
-    // 2026-07-28: the request's own _meta clientInfo decides, per request
-    const modern = await callModern(p, args, "claude-code");
-    expect(modern.structuredContent?.ok, JSON.stringify(modern)).toBe(true);
-    expect((await callModern(p, args, "github-copilot-cli")).resultType).toBe("input_required");
-    expect((await callModern(p, args, undefined)).resultType).toBe("input_required");
-    // the rule taken out of Claude Code's settings: not in force, even for Claude Code → hcpx asks
-    const settings = join(p.dir, ".claude", "settings.json");
-    const s = JSON.parse(readFileSync(settings, "utf8"));
-    s.permissions.ask = s.permissions.ask.filter((x: string) => x !== "mcp__hcp__ledger__transfer");
-    writeFileSync(settings, JSON.stringify(s, null, 2));
-    expect((await call(p, undefined, "cancel", { args, client: "claude-code" })).asked).toBe(1);
+    await serve(p, undefined, { args, client: "claude-code" }, async (srv) => {
+      const claude = await srv.call("cancel");
+      expect(claude.asked).toBe(0);
+      expect(claude.env.ok).toBe(true);
+      expect(readFileSync(p.ledger, "utf8")).not.toBe(ledger);
+      ledger = readFileSync(p.ledger, "utf8");
+      // Copilot CLI, Qoder, anyone else on the same entry: Claude Code's rule is not their question → hcpx asks
+      for (const other of ["github-copilot-cli", "qoder", "host"]) {
+        const r = await call(p, undefined, "cancel", { args, client: other });
+        expect(r.asked, other).toBe(1);
+        expect(r.env.error?.code, other).toBe("confirm_declined");
+      }
+      expect(readFileSync(p.ledger, "utf8")).toBe(ledger);
+      // 2026-07-28: the request's own _meta clientInfo decides, per request
+      const [modern, copilot, nameless] = await callModern(p, args, ["claude-code", "github-copilot-cli", undefined]);
+      expect(modern!.structuredContent?.ok, JSON.stringify(modern)).toBe(true);
+      expect(copilot!.resultType).toBe("input_required");
+      expect(nameless!.resultType).toBe("input_required");
+      // the rule taken out of Claude Code's settings (the server running): not in force, even for Claude Code → hcpx asks
+      const settings = join(p.dir, ".claude", "settings.json");
+      const s = JSON.parse(readFileSync(settings, "utf8"));
+      s.permissions.ask = s.permissions.ask.filter((x: string) => x !== "mcp__hcp__ledger__transfer");
+      writeFileSync(settings, JSON.stringify(s, null, 2));
+      expect((await srv.call("cancel")).asked).toBe(1);
+    });
   }, 90_000);
 
   it("a client naming Claude Code counts only on an entry adopt wrote for Claude Code, and never under confirm person", async () => {
