@@ -14,7 +14,7 @@ import { ElicitRequestSchema, PromptListChangedNotificationSchema } from "@model
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { exportView } from "../../src/mcp/view";
 import { lintPackDir } from "../../src/pack/lint";
 import { loadProject } from "../../src/pack/load";
@@ -154,6 +154,21 @@ class Raw {
   }
 }
 
+/**
+ * The per-command server the 2026-07-28 cases share, over one project: a server keeps nothing
+ * between requests but the states it spent, each case's states are its own, and none of these
+ * cases runs a write; one start for all of them.
+ */
+let served: { p: Ledgered & { shape: string }; s: Raw } | undefined;
+function shared(): { p: Ledgered & { shape: string }; s: Raw } {
+  if (!served) {
+    const p = project();
+    served = { p, s: new Raw(p) };
+  }
+  return served;
+}
+afterAll(() => served?.s.close());
+
 type Res = Record<string, unknown> & {
   resultType?: string;
   inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>;
@@ -169,170 +184,153 @@ const PROMPT = "test_input_required_result_prompt";
 
 describe("prompts/list", () => {
   it("lists only the granted commands that declare prompt, named like their tools, their args the model gives as arguments; server/discover declares prompts", async () => {
-    const s = new Raw(project());
-    try {
-      const d = res(await s.request("server/discover"));
-      expect(d.capabilities).toMatchObject({ prompts: { listChanged: true } });
-      const l = res(await s.request("prompts/list"));
-      expect(l.resultType).toBe("complete");
-      expect(typeof l.ttlMs).toBe("number");
-      expect(l.cacheScope).toBeDefined();
-      const prompts = l.prompts as {
-        name: string;
-        description: string;
-        title: string;
-        arguments: { name: string; required: boolean }[];
-      }[];
-      // ask.close is a prompt but not granted; ask.list is granted but no prompt; the ledger declares none
-      expect(prompts.map((x) => x.name)).toEqual(["ask__open", PROMPT]);
-      const open = prompts[0]!;
-      // `name` is filled by the command's own input (the tool call asks it): not a prompt argument
-      expect(open.arguments).toEqual([{ name: "account", description: "Account id", required: true }]);
-      // pack text through the one neutraliser: the ESC is shown, never sent raw
-      expect(open.description).not.toContain(ESC);
-      expect(open.description).toContain("\\x1b]0;owned");
-      expect(open.title).toBe("ask: Open an account named by the person");
-      // the prompt's own input fills `context`: asked of the person, not an argument
-      expect(prompts[1]!.arguments).toEqual([]);
-    } finally {
-      await s.close();
-    }
+    const { s } = shared();
+    const d = res(await s.request("server/discover"));
+    expect(d.capabilities).toMatchObject({ prompts: { listChanged: true } });
+    const l = res(await s.request("prompts/list"));
+    expect(l.resultType).toBe("complete");
+    expect(typeof l.ttlMs).toBe("number");
+    expect(l.cacheScope).toBeDefined();
+    const prompts = l.prompts as {
+      name: string;
+      description: string;
+      title: string;
+      arguments: { name: string; required: boolean }[];
+    }[];
+    // ask.close is a prompt but not granted; ask.list is granted but no prompt; the ledger declares none
+    expect(prompts.map((x) => x.name)).toEqual(["ask__open", PROMPT]);
+    const open = prompts[0]!;
+    // `name` is filled by the command's own input (the tool call asks it): not a prompt argument
+    expect(open.arguments).toEqual([{ name: "account", description: "Account id", required: true }]);
+    // pack text through the one neutraliser: the ESC is shown, never sent raw
+    expect(open.description).not.toContain(ESC);
+    expect(open.description).toContain("\\x1b]0;owned");
+    expect(open.title).toBe("ask: Open an account named by the person");
+    // the prompt's own input fills `context`: asked of the person, not an argument
+    expect(prompts[1]!.arguments).toEqual([]);
   });
 });
 
 describe("prompts/get, modern era (InputRequiredResult)", () => {
   it("asks the prompt's input, then answers with a message naming the tool, its args and the Skill; nothing runs", async () => {
-    const p = project();
+    const { p, s } = shared();
     const before = readFileSync(p.ledger, "utf8");
-    const s = new Raw(p);
-    try {
-      const r1 = res(await s.request("prompts/get", { name: PROMPT }));
-      expect(r1.resultType).toBe("input_required");
-      expect(Object.keys(r1.inputRequests!)).toEqual(["user_context"]);
-      expect(r1.inputRequests!.user_context).toMatchObject({
-        method: "elicitation/create",
-        params: {
-          mode: "form",
-          message: "What context should the prompt use?",
-          requestedSchema: { properties: { context: { type: "string" } }, required: ["context"] },
-        },
-      });
-      expect(typeof r1.requestState).toBe("string");
-      const r2 = res(
-        await s.request("prompts/get", {
-          name: PROMPT,
-          inputResponses: { user_context: accept({ context: "test context" }) },
-          requestState: r1.requestState,
-        }),
-      );
-      expect(r2.resultType).toBe("complete");
-      expect(r2.messages).toHaveLength(1);
-      const text = r2.messages![0]!.content.text;
-      expect(r2.messages![0]!.role).toBe("user");
-      expect(text).toContain(`Call the tool \`${PROMPT}\` with these arguments:\n{"context":"test context"}`);
-      expect(text).toContain('`hcp__read_skill` with {"pack":"conformance"}');
+    const r1 = res(await s.request("prompts/get", { name: PROMPT }));
+    expect(r1.resultType).toBe("input_required");
+    expect(Object.keys(r1.inputRequests!)).toEqual(["user_context"]);
+    expect(r1.inputRequests!.user_context).toMatchObject({
+      method: "elicitation/create",
+      params: {
+        mode: "form",
+        message: "What context should the prompt use?",
+        requestedSchema: { properties: { context: { type: "string" } }, required: ["context"] },
+      },
+    });
+    expect(typeof r1.requestState).toBe("string");
+    const r2 = res(
+      await s.request("prompts/get", {
+        name: PROMPT,
+        inputResponses: { user_context: accept({ context: "test context" }) },
+        requestState: r1.requestState,
+      }),
+    );
+    expect(r2.resultType).toBe("complete");
+    expect(r2.messages).toHaveLength(1);
+    const text = r2.messages![0]!.content.text;
+    expect(r2.messages![0]!.role).toBe("user");
+    expect(text).toContain(`Call the tool \`${PROMPT}\` with these arguments:\n{"context":"test context"}`);
+    expect(text).toContain('`hcp__read_skill` with {"pack":"conformance"}');
 
-      // a gated write as a prompt: the message names the tool and the args, and says how confirm goes; nothing ran
-      const w = res(await s.request("prompts/get", { name: "ask__open", arguments: { account: "travel" } }));
-      const wt = w.messages![0]!.content.text;
-      expect(wt).toContain('Call the tool `ask__open` with these arguments:\n{"account":"travel"}');
-      expect(wt).toContain("set confirm only after the person agreed");
-      expect(wt).not.toContain(ESC);
-      expect(readFileSync(p.ledger, "utf8")).toBe(before);
-    } finally {
-      await s.close();
-    }
+    // a gated write as a prompt: the message names the tool and the args, and says how confirm goes; nothing ran
+    const w = res(await s.request("prompts/get", { name: "ask__open", arguments: { account: "travel" } }));
+    const wt = w.messages![0]!.content.text;
+    expect(wt).toContain('Call the tool `ask__open` with these arguments:\n{"account":"travel"}');
+    expect(wt).toContain("set confirm only after the person agreed");
+    expect(wt).not.toContain(ESC);
+    expect(readFileSync(p.ledger, "utf8")).toBe(before);
   });
 
   it("a tampered or replayed state builds nothing; a prompt's state is refused on tools/call and a tool call's on prompts/get", async () => {
-    const s = new Raw(project());
-    try {
-      const r1 = res(await s.request("prompts/get", { name: PROMPT }));
-      const answer = { user_context: accept({ context: "x" }) };
-      const tampered = await s.request("prompts/get", {
-        name: PROMPT,
-        inputResponses: answer,
-        requestState: `${r1.requestState}-TAMPERED`,
-      });
-      expect(tampered.error).toMatchObject({ code: -32602, data: { reason: "request_state_tampered" } });
-      expect(tampered.result).toBeUndefined();
-      // the same pack and verb, as a tool call: the state is the prompt's, refused (and not spent)
-      const asTool = await s.request("tools/call", {
-        name: PROMPT,
-        arguments: {},
-        inputResponses: answer,
-        requestState: r1.requestState,
-      });
-      expect(asTool.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
-      expect((asTool.error as { message: string }).message).toContain("prompts/get");
-      const ok = res(
-        await s.request("prompts/get", { name: PROMPT, inputResponses: answer, requestState: r1.requestState }),
-      );
-      expect(ok.messages).toHaveLength(1);
-      const replay = await s.request("prompts/get", {
-        name: PROMPT,
-        inputResponses: answer,
-        requestState: r1.requestState,
-      });
-      expect(replay.error).toMatchObject({ code: -32602, data: { reason: "request_state_replayed" } });
+    const { s } = shared();
+    const r1 = res(await s.request("prompts/get", { name: PROMPT }));
+    const answer = { user_context: accept({ context: "x" }) };
+    const tampered = await s.request("prompts/get", {
+      name: PROMPT,
+      inputResponses: answer,
+      requestState: `${r1.requestState}-TAMPERED`,
+    });
+    expect(tampered.error).toMatchObject({ code: -32602, data: { reason: "request_state_tampered" } });
+    expect(tampered.result).toBeUndefined();
+    // the same pack and verb, as a tool call: the state is the prompt's, refused (and not spent)
+    const asTool = await s.request("tools/call", {
+      name: PROMPT,
+      arguments: {},
+      inputResponses: answer,
+      requestState: r1.requestState,
+    });
+    expect(asTool.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
+    expect((asTool.error as { message: string }).message).toContain("prompts/get");
+    const ok = res(
+      await s.request("prompts/get", { name: PROMPT, inputResponses: answer, requestState: r1.requestState }),
+    );
+    expect(ok.messages).toHaveLength(1);
+    const replay = await s.request("prompts/get", {
+      name: PROMPT,
+      inputResponses: answer,
+      requestState: r1.requestState,
+    });
+    expect(replay.error).toMatchObject({ code: -32602, data: { reason: "request_state_replayed" } });
 
-      // a tool call's input state, echoed to prompts/get of the same pack and verb: refused
-      const t1 = res(await s.request("tools/call", { name: PROMPT, arguments: {} }));
-      expect(t1.resultType).toBe("complete");
-      const e1 = res(await s.request("tools/call", { name: "test_input_required_result_elicitation", arguments: {} }));
-      const foreign = await s.request("prompts/get", {
-        name: PROMPT,
-        inputResponses: answer,
-        requestState: e1.requestState,
-      });
-      expect(foreign.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
-    } finally {
-      await s.close();
-    }
+    // a tool call's input state, echoed to prompts/get of the same pack and verb: refused
+    const t1 = res(await s.request("tools/call", { name: PROMPT, arguments: {} }));
+    expect(t1.resultType).toBe("complete");
+    const e1 = res(await s.request("tools/call", { name: "test_input_required_result_elicitation", arguments: {} }));
+    const foreign = await s.request("prompts/get", {
+      name: PROMPT,
+      inputResponses: answer,
+      requestState: e1.requestState,
+    });
+    expect(foreign.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
   });
 
   it("a declined form gives no messages; an ungranted or unknown prompt, a bad or asked argument is refused", async () => {
-    const s = new Raw(project());
-    try {
-      const r1 = res(await s.request("prompts/get", { name: PROMPT }));
-      const declined = await s.request("prompts/get", {
-        name: PROMPT,
-        inputResponses: { user_context: { action: "decline" } },
-        requestState: r1.requestState,
-      });
-      expect(declined.result).toBeUndefined();
-      expect(declined.error).toMatchObject({ code: -32602, data: { reason: "input_declined" } });
+    const { s } = shared();
+    const r1 = res(await s.request("prompts/get", { name: PROMPT }));
+    const declined = await s.request("prompts/get", {
+      name: PROMPT,
+      inputResponses: { user_context: { action: "decline" } },
+      requestState: r1.requestState,
+    });
+    expect(declined.result).toBeUndefined();
+    expect(declined.error).toMatchObject({ code: -32602, data: { reason: "input_declined" } });
 
-      const withheld = await s.request("prompts/get", { name: "ask__close", arguments: { account: "x" } });
-      expect(withheld.error).toMatchObject({ code: -32602, data: { reason: "unknown_prompt" } });
-      const notPrompt = await s.request("prompts/get", { name: "ask__list" });
-      expect(notPrompt.error).toMatchObject({ code: -32602, data: { reason: "unknown_prompt" } });
-      const missing = await s.request("prompts/get", { name: "ask__open" });
-      expect(missing.error).toMatchObject({ code: -32602, data: { reason: "bad_args" } });
-      expect((missing.error as { message: string }).message).toContain("missing required argument 'account'");
-      const unknown = await s.request("prompts/get", { name: "ask__open", arguments: { account: "a", nope: "1" } });
-      expect(unknown.error).toMatchObject({ code: -32602, data: { reason: "bad_args" } });
-      expect((unknown.error as { message: string }).message).toContain("unknown argument 'nope'");
-      const filled = await s.request("prompts/get", {
-        name: "ask__open",
-        arguments: { account: "a", name: "Mallory" },
-      });
-      expect(filled.error).toMatchObject({ code: -32602, data: { reason: "bad_args" } });
-      expect((filled.error as { message: string }).message).toContain(
-        "'name' is asked of the client by the tool call itself",
-      );
-      const asked = await s.request("prompts/get", { name: PROMPT, arguments: { context: "from the model" } });
-      expect(asked.error).toMatchObject({ code: -32602, data: { reason: "bad_args" } });
-      expect((asked.error as { message: string }).message).toContain("'context' is asked of the person by the prompt");
-      // a client that cannot answer the form: -32021, as tools/call
-      const noForm = await s.request("prompts/get", { name: PROMPT }, {});
-      expect(noForm.error).toMatchObject({
-        code: -32021,
-        data: { requiredCapabilities: { elicitation: { form: {} } } },
-      });
-    } finally {
-      await s.close();
-    }
+    const withheld = await s.request("prompts/get", { name: "ask__close", arguments: { account: "x" } });
+    expect(withheld.error).toMatchObject({ code: -32602, data: { reason: "unknown_prompt" } });
+    const notPrompt = await s.request("prompts/get", { name: "ask__list" });
+    expect(notPrompt.error).toMatchObject({ code: -32602, data: { reason: "unknown_prompt" } });
+    const missing = await s.request("prompts/get", { name: "ask__open" });
+    expect(missing.error).toMatchObject({ code: -32602, data: { reason: "bad_args" } });
+    expect((missing.error as { message: string }).message).toContain("missing required argument 'account'");
+    const unknown = await s.request("prompts/get", { name: "ask__open", arguments: { account: "a", nope: "1" } });
+    expect(unknown.error).toMatchObject({ code: -32602, data: { reason: "bad_args" } });
+    expect((unknown.error as { message: string }).message).toContain("unknown argument 'nope'");
+    const filled = await s.request("prompts/get", {
+      name: "ask__open",
+      arguments: { account: "a", name: "Mallory" },
+    });
+    expect(filled.error).toMatchObject({ code: -32602, data: { reason: "bad_args" } });
+    expect((filled.error as { message: string }).message).toContain(
+      "'name' is asked of the client by the tool call itself",
+    );
+    const asked = await s.request("prompts/get", { name: PROMPT, arguments: { context: "from the model" } });
+    expect(asked.error).toMatchObject({ code: -32602, data: { reason: "bad_args" } });
+    expect((asked.error as { message: string }).message).toContain("'context' is asked of the person by the prompt");
+    // a client that cannot answer the form: -32021, as tools/call
+    const noForm = await s.request("prompts/get", { name: PROMPT }, {});
+    expect(noForm.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: { form: {} } } },
+    });
   });
 
   it("the single shape names the `hcp` tool with {pack, verb, args}", async () => {
