@@ -18,7 +18,7 @@ import {
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { ConfirmStateError, ConfirmStates } from "../../src/mcp/confirm-state";
 import { exportView } from "../../src/mcp/view";
 import { loadProject } from "../../src/pack/load";
@@ -146,6 +146,21 @@ class Raw {
   }
 }
 
+/**
+ * The per-command server the 2026-07-28 cases share, over one project: a server keeps nothing between
+ * requests but the states it spent, and each case's states are its own (the one write, ask__open's
+ * account `travel`, is made by one case only); one start for all of them.
+ */
+let served: { p: Ledgered; s: Raw } | undefined;
+function shared(): { p: Ledgered; s: Raw } {
+  if (!served) {
+    const p = project();
+    served = { p, s: new Raw(p) };
+  }
+  return served;
+}
+afterAll(() => served?.s.close());
+
 type Res = Record<string, unknown> & {
   resultType?: string;
   inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>;
@@ -158,213 +173,196 @@ const accept = (content: Record<string, unknown>) => ({ action: "accept", conten
 
 describe("command inputs, modern era (InputRequiredResult)", () => {
   it("asks each round in turn with a fresh signed state, and runs with the answers as args", async () => {
-    const s = new Raw(project());
-    try {
-      const r1 = res(await s.call("test_input_required_result_multi_round"));
-      expect(r1.resultType).toBe("input_required");
-      expect(Object.keys(r1.inputRequests!)).toEqual(["step1"]);
-      expect(r1.inputRequests!.step1).toMatchObject({
-        method: "elicitation/create",
-        params: {
-          message: "Step 1: What is your name?",
-          requestedSchema: { properties: { name: { type: "string" } }, required: ["name"] },
-        },
-      });
-      const r2 = res(
-        await s.call(
-          "test_input_required_result_multi_round",
-          {},
-          { inputResponses: { step1: accept({ name: "Alice" }) }, requestState: r1.requestState },
-        ),
-      );
-      expect(Object.keys(r2.inputRequests!)).toEqual(["step2"]);
-      expect(r2.requestState).not.toBe(r1.requestState);
-      const r3 = res(
-        await s.call(
-          "test_input_required_result_multi_round",
-          {},
-          { inputResponses: { step2: accept({ color: "blue" }) }, requestState: r2.requestState },
-        ),
-      );
-      expect(r3.resultType).toBe("complete");
-      expect(env(r3).data).toMatchObject({ text: "Alice likes blue" });
+    const { s } = shared();
+    const r1 = res(await s.call("test_input_required_result_multi_round"));
+    expect(r1.resultType).toBe("input_required");
+    expect(Object.keys(r1.inputRequests!)).toEqual(["step1"]);
+    expect(r1.inputRequests!.step1).toMatchObject({
+      method: "elicitation/create",
+      params: {
+        message: "Step 1: What is your name?",
+        requestedSchema: { properties: { name: { type: "string" } }, required: ["name"] },
+      },
+    });
+    const r2 = res(
+      await s.call(
+        "test_input_required_result_multi_round",
+        {},
+        { inputResponses: { step1: accept({ name: "Alice" }) }, requestState: r1.requestState },
+      ),
+    );
+    expect(Object.keys(r2.inputRequests!)).toEqual(["step2"]);
+    expect(r2.requestState).not.toBe(r1.requestState);
+    const r3 = res(
+      await s.call(
+        "test_input_required_result_multi_round",
+        {},
+        { inputResponses: { step2: accept({ color: "blue" }) }, requestState: r2.requestState },
+      ),
+    );
+    expect(r3.resultType).toBe("complete");
+    expect(env(r3).data).toMatchObject({ text: "Alice likes blue" });
 
-      // three kinds in one round; the sampling text and the root URIs become args
-      const m1 = res(await s.call("test_input_required_result_multiple_inputs"));
-      expect(Object.fromEntries(Object.entries(m1.inputRequests!).map(([k, v]) => [k, v.method]))).toEqual({
-        user_name: "elicitation/create",
-        greeting: "sampling/createMessage",
-        client_roots: "roots/list",
-      });
-      const m2 = res(
-        await s.call(
-          "test_input_required_result_multiple_inputs",
-          {},
-          {
-            inputResponses: {
-              user_name: accept({ name: "Bo" }),
-              greeting: {
-                role: "assistant",
-                content: { type: "text", text: "Hi!" },
-                model: "m",
-                stopReason: "endTurn",
-              },
-              client_roots: { roots: [{ uri: "file:///a" }, { uri: "file:///b" }] },
+    // three kinds in one round; the sampling text and the root URIs become args
+    const m1 = res(await s.call("test_input_required_result_multiple_inputs"));
+    expect(Object.fromEntries(Object.entries(m1.inputRequests!).map(([k, v]) => [k, v.method]))).toEqual({
+      user_name: "elicitation/create",
+      greeting: "sampling/createMessage",
+      client_roots: "roots/list",
+    });
+    const m2 = res(
+      await s.call(
+        "test_input_required_result_multiple_inputs",
+        {},
+        {
+          inputResponses: {
+            user_name: accept({ name: "Bo" }),
+            greeting: {
+              role: "assistant",
+              content: { type: "text", text: "Hi!" },
+              model: "m",
+              stopReason: "endTurn",
             },
-            requestState: m1.requestState,
+            client_roots: { roots: [{ uri: "file:///a" }, { uri: "file:///b" }] },
           },
-        ),
-      );
-      expect(env(m2).data).toMatchObject({ text: "name=Bo greeting=Hi! roots=file:///a\nfile:///b" });
-    } finally {
-      await s.close();
-    }
+          requestState: m1.requestState,
+        },
+      ),
+    );
+    expect(env(m2).data).toMatchObject({ text: "name=Bo greeting=Hi! roots=file:///a\nfile:///b" });
   });
 
   it("a tampered, replayed, mismatched or foreign state runs nothing; a missing answer is asked again; a decline runs nothing", async () => {
-    const s = new Raw(project());
-    try {
-      const r1 = res(await s.call("test_input_required_result_multi_round"));
-      const state = r1.requestState!;
-      const answer = { step1: accept({ name: "Eve" }) };
-      const tampered = await s.call(
-        "test_input_required_result_multi_round",
-        {},
-        { inputResponses: answer, requestState: `${state}-TAMPERED` },
-      );
-      expect(tampered.error).toMatchObject({ code: -32602, data: { reason: "request_state_tampered" } });
-      const foreign = await s.call(
+    const { s } = shared();
+    const r1 = res(await s.call("test_input_required_result_multi_round"));
+    const state = r1.requestState!;
+    const answer = { step1: accept({ name: "Eve" }) };
+    const tampered = await s.call(
+      "test_input_required_result_multi_round",
+      {},
+      { inputResponses: answer, requestState: `${state}-TAMPERED` },
+    );
+    expect(tampered.error).toMatchObject({ code: -32602, data: { reason: "request_state_tampered" } });
+    const foreign = await s.call(
+      "test_input_required_result_elicitation",
+      {},
+      { inputResponses: { user_name: accept({ name: "Eve" }) }, requestState: state },
+    );
+    expect(foreign.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
+    // a state is for its own tool: the right call still takes it, once
+    const r2 = res(
+      await s.call("test_input_required_result_multi_round", {}, { inputResponses: answer, requestState: state }),
+    );
+    expect(Object.keys(r2.inputRequests!)).toEqual(["step2"]);
+    const replay = await s.call(
+      "test_input_required_result_multi_round",
+      {},
+      { inputResponses: answer, requestState: state },
+    );
+    expect(replay.error).toMatchObject({ code: -32602, data: { reason: "request_state_replayed" } });
+    // answers of round 2 with the round-1 args changed: the state binds the model's args
+    const otherArgs = await s.call(
+      "test_input_required_result_multi_round",
+      { extra: 1 },
+      { inputResponses: { step2: accept({ color: "x" }) }, requestState: r2.requestState },
+    );
+    expect(otherArgs.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
+
+    const e1 = res(await s.call("test_input_required_result_elicitation"));
+    const missing = res(
+      await s.call(
         "test_input_required_result_elicitation",
         {},
-        { inputResponses: { user_name: accept({ name: "Eve" }) }, requestState: state },
-      );
-      expect(foreign.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
-      // a state is for its own tool: the right call still takes it, once
-      const r2 = res(
-        await s.call("test_input_required_result_multi_round", {}, { inputResponses: answer, requestState: state }),
-      );
-      expect(Object.keys(r2.inputRequests!)).toEqual(["step2"]);
-      const replay = await s.call(
-        "test_input_required_result_multi_round",
+        { inputResponses: { wrong_key: accept({ x: 1 }) }, requestState: e1.requestState },
+      ),
+    );
+    expect(missing.resultType).toBe("input_required");
+    expect(Object.keys(missing.inputRequests!)).toEqual(["user_name"]);
+    const declined = res(
+      await s.call(
+        "test_input_required_result_elicitation",
         {},
-        { inputResponses: answer, requestState: state },
-      );
-      expect(replay.error).toMatchObject({ code: -32602, data: { reason: "request_state_replayed" } });
-      // answers of round 2 with the round-1 args changed: the state binds the model's args
-      const otherArgs = await s.call(
-        "test_input_required_result_multi_round",
-        { extra: 1 },
-        { inputResponses: { step2: accept({ color: "x" }) }, requestState: r2.requestState },
-      );
-      expect(otherArgs.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
-
-      const e1 = res(await s.call("test_input_required_result_elicitation"));
-      const missing = res(
-        await s.call(
-          "test_input_required_result_elicitation",
-          {},
-          { inputResponses: { wrong_key: accept({ x: 1 }) }, requestState: e1.requestState },
-        ),
-      );
-      expect(missing.resultType).toBe("input_required");
-      expect(Object.keys(missing.inputRequests!)).toEqual(["user_name"]);
-      const declined = res(
-        await s.call(
-          "test_input_required_result_elicitation",
-          {},
-          { inputResponses: { user_name: { action: "decline" } }, requestState: missing.requestState },
-        ),
-      );
-      expect(env(declined).error?.code).toBe("input_declined");
-    } finally {
-      await s.close();
-    }
+        { inputResponses: { user_name: { action: "decline" } }, requestState: missing.requestState },
+      ),
+    );
+    expect(env(declined).error?.code).toBe("input_declined");
   });
 
   it("args the inputs fill are not in the tool's schema and are refused from the call; an input the client cannot answer is -32021, an optional one is left out", async () => {
-    const s = new Raw(project());
-    try {
-      const given = res(await s.call("test_input_required_result_elicitation", { name: "Mallory" }));
-      expect(env(given).error).toMatchObject({ code: "bad_args" });
-      expect(env(given).error!.message).toContain("'name' is asked of the client");
+    const { s } = shared();
+    const given = res(await s.call("test_input_required_result_elicitation", { name: "Mallory" }));
+    expect(env(given).error).toMatchObject({ code: "bad_args" });
+    expect(env(given).error!.message).toContain("'name' is asked of the client");
 
-      const noSampling = await s.call("test_missing_capability", {}, {}, { elicitation: {} });
-      expect(noSampling.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
+    const noSampling = await s.call("test_missing_capability", {}, {}, { elicitation: {} });
+    expect(noSampling.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
 
-      const onlySampling = res(await s.call("test_input_required_result_capabilities", {}, {}, { sampling: {} }));
-      expect(Object.keys(onlySampling.inputRequests!)).toEqual(["greeting"]);
-    } finally {
-      await s.close();
-    }
+    const onlySampling = res(await s.call("test_input_required_result_capabilities", {}, {}, { sampling: {} }));
+    expect(Object.keys(onlySampling.inputRequests!)).toEqual(["greeting"]);
   });
 
   it("an input never bypasses confirm: after the input the person is asked the confirm, about the args the input filled; only its yes runs the write, once", async () => {
-    const p = project();
+    const { p, s } = shared();
     const before = readFileSync(p.ledger, "utf8");
-    const s = new Raw(p);
-    try {
-      const r1 = res(await s.call("ask__open", { account: "travel", confirm: true }));
-      expect(Object.keys(r1.inputRequests!)).toEqual(["display_name"]);
-      const r2 = res(
-        await s.call(
-          "ask__open",
-          { account: "travel", confirm: true },
-          { inputResponses: { display_name: accept({ name: "Trips" }) }, requestState: r1.requestState },
-        ),
-      );
-      expect(r2.resultType).toBe("input_required");
-      expect(Object.keys(r2.inputRequests!)).toEqual(["confirm"]);
-      expect(JSON.stringify(r2.inputRequests!.confirm.params)).toContain("Trips");
-      expect(readFileSync(p.ledger, "utf8")).toBe(before);
-
-      // a confirm answer with the input round's state: the state is for the inputs, the confirm is asked anew
-      const r1b = res(await s.call("ask__open", { account: "travel" }));
-      const wrongStage = res(
-        await s.call(
-          "ask__open",
-          { account: "travel" },
-          { inputResponses: { confirm: accept({}) }, requestState: r1b.requestState },
-        ),
-      );
-      expect(wrongStage.resultType).toBe("input_required");
-      expect(Object.keys(wrongStage.inputRequests!)).toEqual(["display_name"]);
-      expect(readFileSync(p.ledger, "utf8")).toBe(before);
-
-      const other = await s.call(
+    const r1 = res(await s.call("ask__open", { account: "travel", confirm: true }));
+    expect(Object.keys(r1.inputRequests!)).toEqual(["display_name"]);
+    const r2 = res(
+      await s.call(
         "ask__open",
-        { account: "other" },
-        { inputResponses: { confirm: accept({}) }, requestState: r2.requestState },
-      );
-      expect(other.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
-      expect(readFileSync(p.ledger, "utf8")).toBe(before);
+        { account: "travel", confirm: true },
+        { inputResponses: { display_name: accept({ name: "Trips" }) }, requestState: r1.requestState },
+      ),
+    );
+    expect(r2.resultType).toBe("input_required");
+    expect(Object.keys(r2.inputRequests!)).toEqual(["confirm"]);
+    expect(JSON.stringify(r2.inputRequests!.confirm.params)).toContain("Trips");
+    expect(readFileSync(p.ledger, "utf8")).toBe(before);
 
-      const r2b = res(
-        await s.call(
-          "ask__open",
-          { account: "travel" },
-          { inputResponses: { display_name: accept({ name: "Trips" }) }, requestState: wrongStage.requestState },
-        ),
-      );
-      const ran = res(
-        await s.call(
-          "ask__open",
-          { account: "travel" },
-          { inputResponses: { confirm: accept({}) }, requestState: r2b.requestState },
-        ),
-      );
-      expect(env(ran).ok).toBe(true);
-      const after = readFileSync(p.ledger, "utf8");
-      expect(JSON.parse(after).accounts.travel).toMatchObject({ name: "Trips" });
-      const replay = await s.call(
+    // a confirm answer with the input round's state: the state is for the inputs, the confirm is asked anew
+    const r1b = res(await s.call("ask__open", { account: "travel" }));
+    const wrongStage = res(
+      await s.call(
+        "ask__open",
+        { account: "travel" },
+        { inputResponses: { confirm: accept({}) }, requestState: r1b.requestState },
+      ),
+    );
+    expect(wrongStage.resultType).toBe("input_required");
+    expect(Object.keys(wrongStage.inputRequests!)).toEqual(["display_name"]);
+    expect(readFileSync(p.ledger, "utf8")).toBe(before);
+
+    const other = await s.call(
+      "ask__open",
+      { account: "other" },
+      { inputResponses: { confirm: accept({}) }, requestState: r2.requestState },
+    );
+    expect(other.error).toMatchObject({ code: -32602, data: { reason: "request_state_mismatch" } });
+    expect(readFileSync(p.ledger, "utf8")).toBe(before);
+
+    const r2b = res(
+      await s.call(
+        "ask__open",
+        { account: "travel" },
+        { inputResponses: { display_name: accept({ name: "Trips" }) }, requestState: wrongStage.requestState },
+      ),
+    );
+    const ran = res(
+      await s.call(
         "ask__open",
         { account: "travel" },
         { inputResponses: { confirm: accept({}) }, requestState: r2b.requestState },
-      );
-      expect(replay.error).toMatchObject({ code: -32602, data: { reason: "request_state_replayed" } });
-      expect(readFileSync(p.ledger, "utf8")).toBe(after);
-    } finally {
-      await s.close();
-    }
+      ),
+    );
+    expect(env(ran).ok).toBe(true);
+    const after = readFileSync(p.ledger, "utf8");
+    expect(JSON.parse(after).accounts.travel).toMatchObject({ name: "Trips" });
+    const replay = await s.call(
+      "ask__open",
+      { account: "travel" },
+      { inputResponses: { confirm: accept({}) }, requestState: r2b.requestState },
+    );
+    expect(replay.error).toMatchObject({ code: -32602, data: { reason: "request_state_replayed" } });
+    expect(readFileSync(p.ledger, "utf8")).toBe(after);
   });
 
   it("the v2 SDK client answers every round through its handlers", async () => {
