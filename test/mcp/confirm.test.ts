@@ -7,7 +7,7 @@ import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sd
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { HCPX, runHcpx } from "../support/cli";
 import { envelope, ledgerProject, writeConfig, type Ledgered } from "./support";
 
@@ -26,11 +26,10 @@ function configFor(p: Ledgered, confirm?: unknown): void {
   });
 }
 
-/** A real client; with `answer`, it declares elicitation and answers every question so. */
-async function connect(
-  p: Ledgered,
-  answer?: Answer,
-): Promise<{ client: Client; asked: Asked[]; close: () => Promise<void> }> {
+type Connected = { client: Client; asked: Asked[]; close: () => Promise<void> };
+
+/** A real client; with `answer`, it declares elicitation and answers every question so (as `answer()` says then). */
+async function connect(p: Ledgered, answer?: Answer | (() => Answer)): Promise<Connected> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     HOME: p.home,
@@ -53,13 +52,47 @@ async function connect(
   if (answer !== undefined) {
     client.setRequestHandler(ElicitRequestSchema, async (req) => {
       asked.push({ message: req.params.message });
-      if (answer === "never") return new Promise<ElicitResult>(() => {});
-      return answer;
+      const a = typeof answer === "function" ? answer() : answer;
+      if (a === "never") return new Promise<ElicitResult>(() => {});
+      return a;
     });
   }
   await client.connect(transport);
   return { client, asked, close: () => client.close() };
 }
+
+interface Shared {
+  p: Ledgered;
+  s: Connected;
+  answer: { current: Answer };
+}
+const shares = new Map<string, Promise<Shared>>();
+
+/**
+ * The server of the elicitation cases under one confirm setting, one project and start for them: a server
+ * keeps nothing between calls, and what each case says of the ledger it says against the ledger as its
+ * case found it. Its client answers as the case asks; what it was asked is the case's own.
+ */
+async function sharedServer(confirm: unknown, answer: Answer): Promise<Shared> {
+  const key = JSON.stringify(confirm ?? null);
+  let made = shares.get(key);
+  if (!made) {
+    made = (async () => {
+      const p = ledgerProject({ packs: ["ledger"] });
+      configFor(p, confirm);
+      const ref = { current: answer };
+      return { p, s: await connect(p, () => ref.current), answer: ref };
+    })();
+    shares.set(key, made);
+  }
+  const sh = await made;
+  sh.answer.current = answer;
+  sh.s.asked.length = 0;
+  return sh;
+}
+afterAll(async () => {
+  for (const sh of shares.values()) await (await sh).s.close();
+});
 
 const transfer = (confirm?: boolean) => ({
   name: "hcp",
@@ -73,30 +106,24 @@ const transfer = (confirm?: boolean) => ({
 
 describe("MCP elicitation: the person answers", () => {
   it("accept runs the write once; the question says pack, verb, args and land", async () => {
-    const p = ledgerProject({ packs: ["ledger"] });
-    configFor(p);
+    const { p, s } = await sharedServer(undefined, { action: "accept", content: {} });
     const before = readFileSync(p.ledger, "utf8");
-    const s = await connect(p, { action: "accept", content: {} });
-    try {
-      const env = envelope(await s.client.callTool(transfer(true)));
-      expect(env.ok).toBe(true);
-      expect(s.asked).toHaveLength(1);
-      const m = s.asked[0]!.message;
-      expect(m).toContain("pack: ledger");
-      expect(m).toContain("verb: transfer");
-      expect(m).toContain('args: {"from":"checking","to":"savings","amount":7}');
-      expect(m).toContain("lands: remote");
-      const after = readFileSync(p.ledger, "utf8");
-      expect(after).not.toBe(before);
-      // exactly one transfer ran: its two legs, one transfer id
-      const legs = (t: string) =>
-        (JSON.parse(t) as { entries: { transfer?: string }[] }).entries.filter((e) => e.transfer);
-      expect(legs(before)).toHaveLength(0);
-      expect(legs(after)).toHaveLength(2);
-      expect(new Set(legs(after).map((e) => e.transfer)).size).toBe(1);
-    } finally {
-      await s.close();
-    }
+    const env = envelope(await s.client.callTool(transfer(true)));
+    expect(env.ok).toBe(true);
+    expect(s.asked).toHaveLength(1);
+    const m = s.asked[0]!.message;
+    expect(m).toContain("pack: ledger");
+    expect(m).toContain("verb: transfer");
+    expect(m).toContain('args: {"from":"checking","to":"savings","amount":7}');
+    expect(m).toContain("lands: remote");
+    const after = readFileSync(p.ledger, "utf8");
+    expect(after).not.toBe(before);
+    // exactly one transfer ran: its two legs, one transfer id
+    const legs = (t: string) =>
+      (JSON.parse(t) as { entries: { transfer?: string }[] }).entries.filter((e) => e.transfer);
+    expect(legs(before)).toHaveLength(0);
+    expect(legs(after)).toHaveLength(2);
+    expect(new Set(legs(after).map((e) => e.transfer)).size).toBe(1);
   });
 
   for (const [name, answer] of [
@@ -105,84 +132,60 @@ describe("MCP elicitation: the person answers", () => {
     ["a handler that never answers (timeout_ms 1500)", "never"],
   ] as const) {
     it(`${name}: confirm_declined, nothing runs, the ledger file byte-identical`, async () => {
-      const p = ledgerProject({ packs: ["ledger"] });
-      configFor(p, answer === "never" ? { by: "host", timeout_ms: 1500 } : undefined);
+      const { p, s } = await sharedServer(answer === "never" ? { by: "host", timeout_ms: 1500 } : undefined, answer);
       const before = readFileSync(p.ledger);
-      const s = await connect(p, answer as Answer);
-      try {
-        const t0 = Date.now();
-        const env = envelope(await s.client.callTool(transfer(true), undefined, { timeout: 20_000 }));
-        expect(env.ok).toBe(false);
-        expect(env.error!.code).toBe("confirm_declined");
-        expect((env.error as unknown as { action: string }).action).toBe(
-          answer === "never" ? "timeout" : (answer as { action: string }).action,
-        );
-        if (answer === "never") expect(Date.now() - t0).toBeLessThan(10_000);
-        expect(s.asked).toHaveLength(1);
-        await new Promise((r) => setTimeout(r, 300));
-        expect(readFileSync(p.ledger).equals(before)).toBe(true);
-      } finally {
-        await s.close();
-      }
+      const t0 = Date.now();
+      const env = envelope(await s.client.callTool(transfer(true), undefined, { timeout: 20_000 }));
+      expect(env.ok).toBe(false);
+      expect(env.error!.code).toBe("confirm_declined");
+      expect((env.error as unknown as { action: string }).action).toBe(
+        answer === "never" ? "timeout" : (answer as { action: string }).action,
+      );
+      if (answer === "never") expect(Date.now() - t0).toBeLessThan(10_000);
+      expect(s.asked).toHaveLength(1);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(readFileSync(p.ledger).equals(before)).toBe(true);
     });
   }
 
   it("the model's confirm is neither needed nor enough: without it the person is still asked; a decline with confirm: true runs nothing", async () => {
-    const p = ledgerProject({ packs: ["ledger"] });
-    configFor(p, "person");
+    const { p, s } = await sharedServer("person", { action: "decline" });
     const before = readFileSync(p.ledger);
-    const s = await connect(p, { action: "decline" });
-    try {
-      expect(envelope(await s.client.callTool(transfer())).error!.code).toBe("confirm_declined");
-      expect(envelope(await s.client.callTool(transfer(true))).error!.code).toBe("confirm_declined");
-      expect(s.asked).toHaveLength(2);
-      expect(readFileSync(p.ledger).equals(before)).toBe(true);
-    } finally {
-      await s.close();
-    }
+    expect(envelope(await s.client.callTool(transfer())).error!.code).toBe("confirm_declined");
+    expect(envelope(await s.client.callTool(transfer(true))).error!.code).toBe("confirm_declined");
+    expect(s.asked).toHaveLength(2);
+    expect(readFileSync(p.ledger).equals(before)).toBe(true);
   });
 
   it("reads and ungated writes never elicit", async () => {
-    const p = ledgerProject({ packs: ["ledger"] });
-    configFor(p, "person");
-    const s = await connect(p, { action: "decline" });
-    try {
-      expect(
-        envelope(
-          await s.client.callTool({
-            name: "hcp",
-            arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
-          }),
-        ).ok,
-      ).toBe(true);
-      expect(
-        envelope(await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "accounts" } })).ok,
-      ).toBe(true);
-      expect(
-        envelope(
-          await s.client.callTool({
-            name: "hcp",
-            arguments: { pack: "ledger", verb: "entry.add", args: { account: "cash", amount: 1, memo: "x" } },
-          }),
-        ).ok,
-      ).toBe(true);
-      expect(s.asked).toHaveLength(0);
-    } finally {
-      await s.close();
-    }
+    const { s } = await sharedServer("person", { action: "decline" });
+    expect(
+      envelope(
+        await s.client.callTool({
+          name: "hcp",
+          arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } },
+        }),
+      ).ok,
+    ).toBe(true);
+    expect(envelope(await s.client.callTool({ name: "hcp", arguments: { pack: "ledger", verb: "accounts" } })).ok).toBe(
+      true,
+    );
+    expect(
+      envelope(
+        await s.client.callTool({
+          name: "hcp",
+          arguments: { pack: "ledger", verb: "entry.add", args: { account: "cash", amount: 1, memo: "x" } },
+        }),
+      ).ok,
+    ).toBe(true);
+    expect(s.asked).toHaveLength(0);
   });
 
   it('confirm: "agent" never asks: the model\'s confirm is enough, as before', async () => {
-    const p = ledgerProject({ packs: ["ledger"] });
-    configFor(p, "agent");
-    const s = await connect(p, { action: "decline" });
-    try {
-      expect(envelope(await s.client.callTool(transfer())).error!.code).toBe("confirm_required");
-      expect(envelope(await s.client.callTool(transfer(true))).ok).toBe(true);
-      expect(s.asked).toHaveLength(0);
-    } finally {
-      await s.close();
-    }
+    const { s } = await sharedServer("agent", { action: "decline" });
+    expect(envelope(await s.client.callTool(transfer())).error!.code).toBe("confirm_required");
+    expect(envelope(await s.client.callTool(transfer(true))).ok).toBe(true);
+    expect(s.asked).toHaveLength(0);
   });
 });
 
