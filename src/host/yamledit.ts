@@ -55,7 +55,7 @@ export function yamlDocValue(text: string, file: string): unknown {
 /**
  * hcpx's entry (found at `f`) made `value`: edited in place (src/host/yamlentry.ts), unless `whole`
  * (--force); an entry that cannot be edited exactly is written whole when no comment is in its lines,
- * else refused, nothing written.
+ * else refused, nothing written. `verified`: the text is an in-place edit verify() already passed.
  */
 function replaceEntry(
   text: string,
@@ -65,7 +65,7 @@ function replaceEntry(
   value: unknown,
   file: string,
   opts: SetOpts,
-): string {
+): { text: string; verified: boolean } {
   const [s, e] = span(text, f, file, key);
   const at = f.item ? f.item.range![0] : (f.pair!.key as YNode).range![0];
   if (!opts.whole) {
@@ -74,8 +74,8 @@ function replaceEntry(
     const patched = patchYamlEntry(text, node, [s, e], have, value, opts.eol, opts.ind);
     if (patched !== undefined) {
       try {
-        verify(text, patched, key, value, file);
-        return patched;
+        verify(doc, patched, key, value, file);
+        return { text: patched, verified: true };
       } catch (err) {
         if (!(err instanceof HcpxError)) throw err;
       }
@@ -94,7 +94,7 @@ function replaceEntry(
     : render([key.path.at(-1)!], value, column(text, at), opts.eol, opts.ind);
   // keep the original line break state of the span's end
   const b = text.slice(s, e).endsWith("\n") ? block : block.replace(/\r?\n$/, "");
-  return text.slice(0, s) + b + text.slice(e);
+  return { text: text.slice(0, s) + b + text.slice(e), verified: false };
 }
 
 interface SetOpts {
@@ -106,17 +106,28 @@ interface SetOpts {
 
 /**
  * Put `value` at `key` (hcpx's entry edited, or written whole with `whole`: replaceEntry; or
- * added after the last entry of its map or list, creating the keys it needs).
+ * added after the last entry of its map or list, creating the keys it needs). `parsed`: `text`
+ * as parseYamlFor read it (the plan's read), not parsed again; nothing here changes it.
  */
-export function setYaml(text: string, key: YamlKey, value: unknown, file: string, whole = false): YamlSetResult {
+export function setYaml(
+  text: string,
+  key: YamlKey,
+  value: unknown,
+  file: string,
+  whole = false,
+  parsed?: Document.Parsed,
+): YamlSetResult {
   const eol = eolOf(text || undefined);
-  const doc = parseYamlFor(text, file);
+  const doc = parsed ?? parseYamlFor(text, file);
   const f = locate(doc, key, text, file);
   const named = key.named !== undefined;
   const ind = indentOf(text, doc);
   let out: YamlSetResult;
   if (f.item || f.pair) {
-    out = { text: replaceEntry(text, doc, f, key, value, file, { eol, ind, whole }) };
+    const r = replaceEntry(text, doc, f, key, value, file, { eol, ind, whole });
+    out = { text: r.text };
+    // an in-place edit replaceEntry verified is not parsed and compared a second time
+    if (r.verified) return out;
   } else {
     // add: the keys from f.depth on (and the list item) are new
     const rest = key.path.slice(f.depth, named ? -1 : undefined);
@@ -170,7 +181,7 @@ export function setYaml(text: string, key: YamlKey, value: unknown, file: string
       insertedAt: key.path.slice(0, Math.min(f.depth + 1, key.path.length)),
     };
   }
-  verify(text, out.text, key, value, file);
+  verify(doc, out.text, key, value, file);
   return out;
 }
 
@@ -202,13 +213,12 @@ export function removeYaml(
   let out = text.slice(0, s) + text.slice(e);
   if (opts.prefix && e === text.length && out.endsWith(opts.prefix))
     out = out.slice(0, out.length - opts.prefix.length);
-  verify(text, out, key, undefined, file);
+  verify(doc, out, key, undefined, file);
   return out;
 }
 
-/** The edit changed our entry only, and the host can read the result. */
-function verify(before: string, after: string, key: YamlKey, want: unknown, file: string): void {
-  const a = parseYamlFor(before, file);
+/** The edit changed our entry only, and the host can read the result (`a`: the text before, parsed). */
+function verify(a: Document.Parsed, after: string, key: YamlKey, want: unknown, file: string): void {
   let got: unknown;
   let afterJs: unknown;
   try {

@@ -36,8 +36,9 @@ export const yamlDoc: KeyedFormat<Doc> = {
   read: (text, file) => ({ doc: y().parseYamlFor(text, file), text, file }),
   get: (d, key, t) => y().yamlValueAt(d.doc, keyOf(key, t), d.text, d.file),
   where: () => ({}),
-  set(text, _d, key, value, f, t, _host, opts) {
-    const r = y().setYaml(text, keyOf(key, t), value, f.show, opts?.whole);
+  set(text, d, key, value, f, t, _host, opts) {
+    // the document read from this text is not parsed again
+    const r = y().setYaml(text, keyOf(key, t), value, f.show, opts?.whole, d.text === text ? d.doc : undefined);
     return {
       text: r.text,
       undo: { ...(r.prefix ? { prefix: r.prefix } : {}), ...(r.insertedAt ? { insertedAt: r.insertedAt } : {}) },
