@@ -38,6 +38,8 @@ import { LAYER, dirOf } from "./layers.mjs";
 
 const require = createRequire(import.meta.url);
 const ts = require("typescript");
+/** node_modules' declaration files a walk parsed, by path: the next walk in this process takes them */
+const parsedLibs = new Map();
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -59,7 +61,7 @@ export function walk({
   seeds = ["opts", "globals"],
 } = {}) {
   // the entry's module alone: the checker follows its imports (only what adopt can reach is read)
-  const program = ts.createProgram([join(src, file)], {
+  const options = {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
@@ -70,7 +72,16 @@ export function walk({
     // the project's lib (tsconfig.json), not the target's default with the DOM's ~1.5 MB of
     // declarations to parse: the same walk (its JSON unchanged), walk.test.ts ~1.5 CPU-s less
     lib: ["lib.es2023.d.ts"],
-  });
+  };
+  const host = ts.createCompilerHost(options);
+  const read = host.getSourceFile.bind(host);
+  // a declaration file of a package (TypeScript's libs, zod's) is parsed once per process, not once a walk
+  host.getSourceFile = (name, ...rest) => {
+    if (!name.includes("/node_modules/")) return read(name, ...rest);
+    if (!parsedLibs.has(name)) parsedLibs.set(name, read(name, ...rest));
+    return parsedLibs.get(name);
+  };
+  const program = ts.createProgram([join(src, file)], options, host);
   const checker = program.getTypeChecker();
   const moduleOf = (node) => relative(src, node.getSourceFile().fileName).split("\\").join("/");
   const inSrc = (node) => !relative(src, node.getSourceFile().fileName).startsWith("..");
