@@ -288,9 +288,14 @@ function mutate(text: string, seed: number): string {
     )
       out += ",";
     if (t.kind === "string" && r() < 0.7) {
-      out += renderString(JSON5.parse(t.text) as string, r() < 0.5 ? "'" : '"', r);
+      // a literal without an escape is its text between the quotes (the library's parse for the others:
+      // ~0.3 of the 5 MB test's ~1.4 CPU-s of input making, for the same text)
+      const value = t.text.includes("\\") ? (JSON5.parse(t.text) as string) : t.text.slice(1, -1);
+      out += renderString(value, r() < 0.5 ? "'" : '"', r);
     } else if (t.kind === "atom") {
-      const isKey = toks.slice(k + 1).find((u) => u.kind !== "ws")?.text === ":";
+      let j = k + 1; // the next token that is not whitespace
+      while (toks[j]?.kind === "ws") j++;
+      const isKey = toks[j]?.text === ":";
       if (isKey && r() < 0.3) out += renderString(t.text, r() < 0.5 ? "'" : '"', r);
       else out += isKey ? t.text : renderNumber(t.text, r);
     } else out += t.text;
