@@ -3,7 +3,8 @@
 // (descriptor.ts), which finds, reads and caches descriptors.
 import { HcpxError } from "../util/errors";
 import { FORMAT_CAPS, type Slot } from "./descriptor-schema";
-import type { Descriptor, EntrySpec, Target } from "./descriptor-zod";
+import type { Descriptor, EntrySpec, HealthCheck, Target } from "./descriptor-zod";
+import { checkPaths } from "./unread-zod";
 
 /** A target's shape: what its format takes (a key, an entry, a template, rules), and the fields that go together. */
 export function checkTarget(
@@ -143,8 +144,9 @@ export function checkScopePaths(d: Descriptor, scope: "project" | "user", file: 
       });
   };
   for (const [i, p] of (sc?.detect?.paths ?? []).entries()) where(p, `detect.paths[${i}]`);
-  for (const [i, h] of (sc?.health ?? []).entries())
-    for (const p of Array.isArray(h.path) ? h.path : [h.path])
+  for (const [i, h] of (sc?.health ?? []).entries()) {
+    checkAbove(h, file, `scopes.${scope}.health[${i}].path`);
+    for (const { path: p } of checkPaths(h))
       if (p.startsWith("/") || p.split("/").includes(".."))
         throw new HcpxError({
           code: "bad_descriptor",
@@ -152,6 +154,7 @@ export function checkScopePaths(d: Descriptor, scope: "project" | "user", file: 
           file,
           path: `scopes.${scope}.health[${i}].path`,
         });
+  }
   if (sc?.launch?.cwd !== undefined && !sc.launch.cwd.startsWith("~/") && sc.launch.cwd !== "~")
     throw new HcpxError({
       code: "bad_descriptor",
@@ -283,11 +286,11 @@ export function checkHomes(d: Descriptor, file: string): void {
   const add = (p: string | string[] | undefined) => paths.push(...(p === undefined ? [] : Array.isArray(p) ? p : [p]));
   for (const sc of [d.scopes.project, d.scopes.user]) {
     for (const t of sc?.targets ?? []) add(t.path);
-    for (const h of sc?.health ?? []) add(h.path);
+    for (const h of sc?.health ?? []) add(checkPaths(h).map((p) => p.path));
     add(sc?.detect?.paths);
     add(sc?.launch?.cwd);
   }
-  for (const h of d.gate?.inForce ?? []) add(h.path);
+  for (const h of d.gate?.inForce ?? []) add(checkPaths(h).map((p) => p.path));
   for (const u of d.gate?.unread ?? []) add(u.path);
   for (const h of d.gate?.hooks ?? []) add([...h.path, ...pluginPaths(h)]);
   for (const key of Object.keys(d.homes ?? {}))
@@ -314,11 +317,24 @@ function checkGatePath(p: string, field: string, file: string, path: string): vo
     });
 }
 
-/** `gate.inForce`: its paths (checkGatePath). */
+/** `gate.inForce`: its paths (checkGatePath, checkAbove). */
 export function checkInForce(d: Descriptor, file: string): void {
-  for (const [i, h] of (d.gate?.inForce ?? []).entries())
-    for (const p of Array.isArray(h.path) ? h.path : [h.path])
-      checkGatePath(p, "inForce", file, `gate.inForce[${i}].path`);
+  for (const [i, h] of (d.gate?.inForce ?? []).entries()) {
+    checkAbove(h, file, `gate.inForce[${i}].path`);
+    for (const { path: p } of checkPaths(h)) checkGatePath(p, "inForce", file, `gate.inForce[${i}].path`);
+  }
+}
+
+/** A check's path read in the folders above the project (`above`) is the project's: relative, as `gate.unread`'s. */
+function checkAbove(h: Pick<HealthCheck, "path">, file: string, path: string): void {
+  for (const p of checkPaths(h))
+    if (p.above && (p.path.startsWith("~") || p.path.startsWith("/")))
+      throw new HcpxError({
+        code: "bad_descriptor",
+        message: `'${p.path}': \`above\` is said of a project's file (a relative path): the folders above the project`,
+        file,
+        path,
+      });
 }
 
 /**

@@ -5,7 +5,7 @@
 // none of this (zod makes a schema's checks when the schema is made: ~1 ms of adopt's start, cpu profile).
 import * as z from "zod/mini";
 import { FORMATS, SLOTS } from "./descriptor-schema";
-import { UnreadSchema } from "./unread-zod"; // gate.unread
+import { CheckPathSchema, UnreadSchema } from "./unread-zod"; // gate.unread, a check's files
 import { HookSchema } from "./hooks-zod"; // gate.hooks
 
 /**
@@ -254,7 +254,7 @@ const LaunchSchema = z.strictObject({
  */
 const HealthSchema = z.strictObject({
   id: z.string().check(z.regex(/^[a-z][a-z0-9-]*$/)),
-  path: z.union([z.string().check(z.minLength(1)), z.array(z.string().check(z.minLength(1))).check(z.minLength(1))]),
+  path: z.union([z.string().check(z.minLength(1)), z.array(CheckPathSchema).check(z.minLength(1))]),
   format: z.enum(["json", "jsonc", "toml"]),
   key: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
   /** "differs": the value there is anything but `value` (Gemini's trustedFolders.json: not DO_NOT_TRUST) */

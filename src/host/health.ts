@@ -21,7 +21,8 @@ import { readEntry } from "../util/fsio";
 import type { Scope } from "./engine";
 import { homeText, pathResolver } from "./homes";
 import { tildePath } from "../util/paths";
-import { targetFiles, unreadLayers, unreadProblem } from "./unread";
+import { checkFiles, targetFiles, unreadLayers, unreadProblem } from "./unread";
+import { checkPaths } from "./unread-zod";
 import { approvingHooks, hookProblem } from "./hooks";
 
 export interface HealthOptions {
@@ -243,17 +244,20 @@ export async function evaluate(
   fill: (s: string) => string,
   server: string,
 ): Promise<{ ok: boolean; why?: string; file?: string }> {
-  const paths = Array.isArray(h.path) ? h.path : [h.path];
+  const paths = checkPaths(h).map((p) => p.path);
   const key = h.key.map(fill);
   const want = typeof h.value === "string" ? fill(h.value) : h.value;
   const keyShown = key.map((k) => (/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k))).join(".");
   let value: unknown;
-  let file: string | undefined;
+  let file: string | undefined; // as said (a file above: where it is)
+  let at: string | undefined; // as the problem names it
   let any = false;
-  for (const p of paths) {
-    const e = readEntry(abs(p));
+  for (const f of checkFiles(h, abs)) {
+    const e = readEntry(f.file);
     if (e.kind !== "file") continue;
     any = true;
+    // (a file above the project: its whole path, and where it is)
+    const p = f.above ? `${f.shown} (in a folder above the project)` : f.shown;
     let doc: unknown;
     try {
       if (h.format === "toml") {
@@ -262,10 +266,10 @@ export async function evaluate(
       } else {
         const errors: ParseError[] = [];
         doc = parseJsonc(e.text.replace(/^\ufeff/, ""), errors, { allowTrailingComma: true });
-        if (errors.length) return { ok: false, why: `${p} does not parse`, file: p };
+        if (errors.length) return { ok: false, why: `${p} does not parse`, file: f.shown };
       }
     } catch {
-      return { ok: false, why: `${p} does not parse`, file: p };
+      return { ok: false, why: `${p} does not parse`, file: f.shown };
     }
     let v: unknown = doc;
     for (const k of key)
@@ -277,6 +281,7 @@ export async function evaluate(
     if (v !== undefined && !(h.expect === "empty" && Array.isArray(v) && v.length === 0)) {
       value = v;
       file = p;
+      at = f.shown;
       break;
     }
   }
@@ -284,17 +289,21 @@ export async function evaluate(
   // here, e.g. a CI runner, or it will ask on first start): nothing to hold against it
   if (!any) return { ok: true };
   if (h.expect === "missing" || h.expect === "empty")
-    return value === undefined ? { ok: true } : { ok: false, why: `${file}: ${keyShown} is there`, file };
+    return value === undefined ? { ok: true } : { ok: false, why: `${file}: ${keyShown} is there`, file: at };
   if (value === undefined)
     return h.absent === "ok"
       ? { ok: true }
       : { ok: false, why: `no ${keyShown} in ${paths.join(" or ")}`, file: paths[0] };
   const list = Array.isArray(value) ? value : undefined;
   if (h.expect === "equals")
-    return value === want ? { ok: true } : { ok: false, why: `${file}: ${keyShown} is ${JSON.stringify(value)}`, file };
+    return value === want
+      ? { ok: true }
+      : { ok: false, why: `${file}: ${keyShown} is ${JSON.stringify(value)}`, file: at };
   if (h.expect === "differs")
-    return value !== want ? { ok: true } : { ok: false, why: `${file}: ${keyShown} is ${JSON.stringify(value)}`, file };
-  if (!list) return { ok: false, why: `${file}: ${keyShown} is not a list`, file };
+    return value !== want
+      ? { ok: true }
+      : { ok: false, why: `${file}: ${keyShown} is ${JSON.stringify(value)}`, file: at };
+  if (!list) return { ok: false, why: `${file}: ${keyShown} is not a list`, file: at };
   const has = h.field
     ? list.some((x) => x !== null && typeof x === "object" && (x as Record<string, unknown>)[h.field!] === want)
     : list.includes(want);
@@ -304,7 +313,7 @@ export async function evaluate(
       : {
           ok: false,
           why: `${file}: ${keyShown} is ${JSON.stringify(list)}, without ${JSON.stringify(server === want ? server : want)}`,
-          file,
+          file: at,
         };
-  return has ? { ok: false, why: `${file}: ${keyShown} lists ${JSON.stringify(want)}`, file } : { ok: true };
+  return has ? { ok: false, why: `${file}: ${keyShown} lists ${JSON.stringify(want)}`, file: at } : { ok: true };
 }

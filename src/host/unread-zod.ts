@@ -23,3 +23,24 @@ export const UnreadSchema = z.strictObject({
   above: z.optional(z.literal(true)),
   what: z.string().check(z.minLength(1)),
 });
+
+/**
+ * One file of a gate check (`gate.inForce[].path`, a scope's `health[].path`): a path, or a project's path
+ * the host also reads in the folders above the project (`above`: true, each folder up to the root of the git
+ * worktree, or of the file system outside one, as `gate.unread`'s; "root": every folder up to the file
+ * system's root, a repository or not: opencode's and Kilo's TUI read tui.json so). Read after the project's,
+ * nearest folder first (src/host/unread.ts checkFiles; a relative path only: descriptor-check.ts).
+ */
+export const CheckPathSchema = z.union([
+  z.string().check(z.minLength(1)),
+  z.strictObject({
+    path: z.string().check(z.minLength(1)),
+    above: z.union([z.literal(true), z.literal("root")]),
+  }),
+]);
+export type CheckPath = z.infer<typeof CheckPathSchema>;
+
+/** A gate check's paths as written (`path`, or `{ path, above }`): each file name, and whether it is read above. */
+export function checkPaths(h: { path: CheckPath | CheckPath[] }): { path: string; above?: true | "root" }[] {
+  return (Array.isArray(h.path) ? h.path : [h.path]).map((p) => (typeof p === "string" ? { path: p } : p));
+}

@@ -9,7 +9,8 @@
 // from their environment) cannot be seen by the server at all: there it is never in force.
 import { lstatSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { Descriptor } from "./descriptor";
+import type { Descriptor, HealthCheck } from "./descriptor";
+import { checkPaths } from "./unread-zod";
 import type { Scope } from "./adopt-types";
 import { readEntry, type Entry } from "../util/fsio";
 import { firstFile } from "./value-at";
@@ -75,13 +76,40 @@ export function unreadLayers(
  * of the git worktree `start` is in (the nearest folder, `start` too, holding a `.git`), or up to the file
  * system's root outside one (opencode 1.18.33 merges every opencode.json and .opencode/ on the way: its
  * `debug config`). A `.git` hcpx cannot see counts as absent: the walk goes on (more folders, not fewer).
+ * `toRoot`: up to the file system's root, a repository or not (their TUI's tui.json: `above: "root"`).
  */
-export function foldersAbove(start: string): string[] {
+export function foldersAbove(start: string, toRoot = false): string[] {
   const out: string[] = [];
-  for (let dir = start; !gitRoot(dir);) {
+  for (let dir = start; toRoot || !gitRoot(dir);) {
     const up = dirname(dir);
     if (up === dir) break;
     out.push((dir = up));
+  }
+  return out;
+}
+
+/**
+ * The files a gate check reads, in order: each of its paths (`abs`), and after a path with `above` the same
+ * project path in each folder above the project, nearest first (foldersAbove from `abs(".")`, walked once).
+ * `shown`: the path as written, or the whole path above. A folder above that another path names (HOME's
+ * .opencode/, walked up to /) is read once, as that path.
+ */
+export function checkFiles(
+  h: Pick<HealthCheck, "path">,
+  abs: (p: string) => string,
+): { file: string; shown: string; above?: true }[] {
+  const paths = checkPaths(h);
+  const named = new Set(paths.map((p) => abs(p.path)));
+  const walks: Partial<Record<"worktree" | "root", string[]>> = {};
+  const out: { file: string; shown: string; above?: true }[] = [];
+  for (const p of paths) {
+    out.push({ file: abs(p.path), shown: p.path });
+    if (!p.above) continue;
+    const to = p.above === "root" ? "root" : "worktree";
+    for (const dir of (walks[to] ??= foldersAbove(resolve(abs(".")), to === "root"))) {
+      const file = join(dir, p.path);
+      if (!named.has(file)) out.push({ file, shown: file, above: true });
+    }
   }
   return out;
 }
