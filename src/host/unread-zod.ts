@@ -1,5 +1,6 @@
-// The schema of a descriptor's `gate.unread` (docs/host-descriptors.md, src/host/unread.ts), loaded
-// with the rest of the descriptor's zod schemas (./descriptor-zod.ts).
+// The schema of a descriptor's `gate.unread`, and of a gate check's files that may be read above the
+// project (docs/host-descriptors.md, src/host/unread.ts), loaded with the rest of the descriptor's zod
+// schemas (./descriptor-zod.ts).
 import * as z from "zod/mini";
 
 /**
