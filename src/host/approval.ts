@@ -12,8 +12,12 @@
 //     at the descriptor's key, under the server name of the scope served;
 //   - no rule of the person's lets the tool run without asking (the descriptor's
 //     `widens`, in every scope's files the host reads);
+//   - the file holding the rule is one the host reads: not one it skips as a
+//     whole (`gate.skipped`: Claude Code's settings file that is not plain JSON
+//     or holds a known key of another type; src/host/skipped.ts);
 //   - every `gate.inForce` fact holds (no setting that switches the host's
-//     asking off, e.g. Claude Code's bypassPermissions);
+//     asking off, e.g. Claude Code's bypassPermissions), also with the files
+//     the host skips passed over;
 //   - nothing the host merges over its rules that hcpx does not read is there
 //     (`gate.unread`: opencode's OPENCODE_CONFIG, a managed config; src/host/unread.ts);
 //   - no hook that may approve the call so the host never asks (`gate.hooks`: Claude Code's PreToolUse
@@ -49,6 +53,7 @@ import { isObj } from "../util/is";
 import { targetFiles, unreadLayers, unreadVariables } from "./unread";
 import { approvingHooks } from "./hooks";
 import { firstFile, hostValueAt } from "./value-at";
+import { skippedWhy } from "./skipped";
 import type { HostApproval } from "../runtime/execute";
 
 /**
@@ -133,6 +138,8 @@ async function inForce(
     if (!ask) continue;
     const file = firstFile(t, abs, read);
     if (!file) continue;
+    // a file the host skips as a whole (gate.skipped: not plain JSON, a known key of another type): no one's question
+    if (skippedWhy(d, file.show, file.text) !== undefined) continue;
     const value = await hostValueAt(file.text, t.format, ask.at, file.show);
     if (holds(ask, value, cls)) asked = true;
   }
@@ -166,7 +173,12 @@ async function inForce(
   // 3. nothing switches the host's asking off
   const fillVars = (s: string) => s.replaceAll("{root}", project.root).replaceAll("{server}", server);
   // (the host's own settings, where it finds them: a folder its `homes` moves)
-  for (const h of d.gate?.inForce ?? []) if (!(await evaluate(h, abs, fillVars, server)).ok) return false;
+  // (and with the files the host skips passed over, as it does: a mode there does not hide the next file's; both hold)
+  const skips = (p: string, text: string) => skippedWhy(d, p, text) !== undefined;
+  for (const h of d.gate?.inForce ?? []) {
+    if (!(await evaluate(h, abs, fillVars, server)).ok) return false;
+    if (d.gate?.skipped && !(await evaluate(h, abs, fillVars, server, skips)).ok) return false;
+  }
   return true;
 }
 

@@ -291,6 +291,7 @@ export function checkHomes(d: Descriptor, file: string): void {
     add(sc?.launch?.cwd);
   }
   for (const h of d.gate?.inForce ?? []) add(checkPaths(h).map((p) => p.path));
+  add(d.gate?.skipped?.path);
   for (const u of d.gate?.unread ?? []) add(u.path);
   for (const h of d.gate?.hooks ?? []) add([...h.path, ...pluginPaths(h)]);
   for (const key of Object.keys(d.homes ?? {}))
@@ -317,12 +318,13 @@ function checkGatePath(p: string, field: string, file: string, path: string): vo
     });
 }
 
-/** `gate.inForce`: its paths (checkGatePath, checkAbove). */
+/** `gate.inForce`, `gate.skipped`: their paths (checkGatePath, checkAbove). */
 export function checkInForce(d: Descriptor, file: string): void {
   for (const [i, h] of (d.gate?.inForce ?? []).entries()) {
     checkAbove(h, file, `gate.inForce[${i}].path`);
     for (const { path: p } of checkPaths(h)) checkGatePath(p, "inForce", file, `gate.inForce[${i}].path`);
   }
+  for (const p of d.gate?.skipped?.path ?? []) checkGatePath(p, "skipped", file, "gate.skipped.path");
 }
 
 /** A check's path read in the folders above the project (`above`) is the project's: relative, as `gate.unread`'s. */

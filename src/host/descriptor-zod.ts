@@ -6,7 +6,7 @@
 import * as z from "zod/mini";
 import { FORMATS, SLOTS } from "./descriptor-schema";
 import { CheckPathSchema, UnreadSchema } from "./unread-zod"; // gate.unread, a check's files
-import { HookSchema } from "./hooks-zod"; // gate.hooks
+import { HookSchema, SkippedSchema } from "./hooks-zod"; // gate.hooks, gate.skipped
 
 /**
  * One rule as the host's list holds it: a string (`mcp__hcp__{tool}`), or an object whose
@@ -393,6 +393,7 @@ export const DescriptorSchema = z.strictObject({
       inForce: z.optional(z.array(HealthSchema)),
       unread: z.optional(z.array(UnreadSchema)), // what the host merges into its rules that hcpx does not read
       hooks: z.optional(z.array(HookSchema)), // hooks that may approve a call: the prompt is then not the question
+      skipped: z.optional(SkippedSchema), // settings files the host skips as a whole when they hold an error
     }),
   ),
 });

@@ -24,6 +24,9 @@ import { tildePath } from "../util/paths";
 import { checkFiles, targetFiles, unreadLayers, unreadProblem } from "./unread";
 import { checkPaths } from "./unread-zod";
 import { approvingHooks, hookProblem } from "./hooks";
+import { askOf } from "./ask-rules";
+import { firstFile } from "./value-at";
+import { skippedAskProblem, skippedWhy } from "./skipped";
 
 export interface HealthOptions {
   scope: Scope;
@@ -176,18 +179,28 @@ export async function widenedBySettings(
     const server = d.servers?.[o.scope] ?? d.server ?? "hcp";
     const fill = (s: string) => s.replaceAll("{root}", o.root).replaceAll("{server}", server);
     const said = homeText(d, o.home, env);
+    // (also with the files it skips as a whole passed over, as it does: gate.skipped)
+    const skips = (p: string, text: string) => skippedWhy(d, p, text) !== undefined;
     for (const h of d.gate?.inForce ?? []) {
-      const r = await evaluate(h, abs, fill, server);
+      const first = await evaluate(h, abs, fill, server);
+      const r = first.ok && d.gate?.skipped ? await evaluate(h, abs, fill, server, skips) : first;
       if (r.ok) continue;
+      const over = first.ok ? `, as ${d.name} skips the files before it` : "";
       out.push({
         code: "policy_widened",
         severity: "warning",
         ...(r.file ? { file: said(r.file) } : {}),
         message: said(
-          `${d.name}: ${fill(h.message)} (${r.why}): a write the Policy gates with confirm runs without ${d.name} asking`,
+          `${d.name}: ${fill(h.message)} (${r.why}${over}): a write the Policy gates with confirm runs without ${d.name} asking`,
         ),
         hint: said(fill(h.hint)),
       });
+    }
+    // the file of the ask rule adopt wrote, where the host skips it as a whole (gate.skipped): no one's question
+    for (const t of d.scopes[o.scope]?.targets ?? []) {
+      const file = askOf(t, d) ? firstFile(t, abs) : undefined;
+      const why = file && skippedWhy(d, file.show, file.text);
+      if (file && why !== undefined) out.push(skippedAskProblem(d, said(file.show), why));
     }
     // (its message and file naming the host's homes where a variable moves them)
     const shown = (p: Problem): Problem => ({
@@ -243,6 +256,8 @@ export async function evaluate(
   abs: (p: string) => string,
   fill: (s: string) => string,
   server: string,
+  /** a file the host skips as a whole (gate.skipped): passed over, as the host does */
+  skips?: (path: string, text: string) => boolean,
 ): Promise<{ ok: boolean; why?: string; file?: string }> {
   const paths = checkPaths(h).map((p) => p.path);
   const key = h.key.map(fill);
@@ -254,7 +269,7 @@ export async function evaluate(
   let any = false;
   for (const f of checkFiles(h, abs)) {
     const e = readEntry(f.file);
-    if (e.kind !== "file") continue;
+    if (e.kind !== "file" || skips?.(f.shown, e.text)) continue;
     any = true;
     // (a file above the project: its whole path, and where it is)
     const p = f.above ? `${f.shown} (in a folder above the project)` : f.shown;

@@ -1,7 +1,8 @@
 // The schema of a descriptor's `gate.hooks` (docs/host-descriptors.md, src/host/hooks.ts), loaded with the
 // rest of the descriptor's zod schemas (./descriptor-zod.ts).
 import * as z from "zod/mini";
-import type { SettingsShape } from "./settings-shape";
+import { ShapeSchema } from "./shape-zod";
+export { SkippedSchema } from "./shape-zod"; // gate.skipped, loaded with gate.hooks
 
 const rel = z.string().check(z.minLength(1));
 const key = z.array(z.string().check(z.minLength(1)));
@@ -36,15 +37,6 @@ const HooksFileSchema = z.strictObject({ key, code: z.optional(z.array(rel)) });
  *    `name`: the manifest's field of the plugin's name;
  *  - `what`: what the host does with them, said to the person.
  */
-const ShapeSchema: z.ZodMiniType<SettingsShape> = z.lazy(() =>
-  z.union([
-    z.enum(["boolean", "string", "strings"]),
-    z.array(ShapeSchema),
-    z.strictObject({ keys: z.record(z.string(), ShapeSchema) }),
-    z.strictObject({ values: ShapeSchema }),
-  ]),
-);
-
 const PluginsSchema = z.strictObject({
   enabled: z.strictObject({ path: z.array(rel).check(z.minLength(1)), key, honoured: ShapeSchema }),
   own: z.optional(z.array(rel)),

@@ -1,43 +1,112 @@
-// Whether the host surely reads a settings file (descriptor `gate.hooks[].plugins.enabled.honoured`): Claude Code
-// skips a settings file with an error as a whole (2.1.332: a wrong type for a known key, a bad `enabledPlugins`
-// value, a file that is not plain JSON), so an off-value there turns nothing off. hcpx does not hold the host's
-// schema; it confirms a file only when it is plain JSON (JSON.parse, as the host reads it: a duplicate key's last
-// value) whose every key is one the shape lists, of the type it gives. Any other file is not confirmed, and its
-// off-values count for nothing (src/host/plugin-hooks.ts): asked twice at worst, never not at all.
+// The shapes of a host's settings files, two uses (Claude Code 2.1.332 skips a settings file with an error as a
+// whole: a wrong type for a known key, a bad `enabledPlugins` value, a file that is not plain JSON):
+//  - `honoured` (descriptor `gate.hooks[].plugins.enabled.honoured`): a file hcpx can confirm the host reads. hcpx
+//    does not hold the host's schema; it confirms a file only when it is plain JSON (JSON.parse, as the host reads
+//    it: a duplicate key's last value) whose every key is one the shape lists, of the type it gives. Any other file
+//    is not confirmed, and its off-values count for nothing (src/host/plugin-hooks.ts): asked twice at worst.
+//  - `skipped` (descriptor `gate.skipped`, src/host/skipped.ts): a file the host surely skips, as probed: not plain
+//    JSON, or a key the shape names (with `known`: other keys are let be) of another type. An ask rule there is no
+//    one's question. Only what was seen to sink a file is listed: a file skipped for another reason is not caught.
+
+/** A JSON scalar, for `oneOf`. */
+export type Scalar = string | number | boolean | null;
 
 /**
- * A shape: `boolean`, `string`, `strings` (a list of strings), a list of shapes (any one of them), `{ keys }` (an
- * object holding only these keys, each of its shape) or `{ values }` (an object whose every value is of the shape).
+ * A shape: `boolean`, `string`, `number`, `count` (a whole number above 0), `strings` (a list of strings), `list`
+ * (a list of anything), a list of shapes (any one of them), `{ keys }` (an object holding only these keys, each of
+ * its shape), `{ known }` (an object whose keys named here, where present, are of their shape; other keys any),
+ * `{ values }` (an object whose every value is of the shape) or `{ oneOf }` (one of these values).
  */
 export type SettingsShape =
   | "boolean"
   | "string"
+  | "number"
+  | "count"
   | "strings"
+  | "list"
   | SettingsShape[]
-  | { keys: Record<string, SettingsShape>; values?: undefined }
-  | { values: SettingsShape; keys?: undefined };
+  | { keys: Record<string, SettingsShape>; known?: undefined; values?: undefined; oneOf?: undefined }
+  | { known: Record<string, SettingsShape>; keys?: undefined; values?: undefined; oneOf?: undefined }
+  | { values: SettingsShape; keys?: undefined; known?: undefined; oneOf?: undefined }
+  | { oneOf: Scalar[]; keys?: undefined; known?: undefined; values?: undefined };
+
+/** The file's value as the host reads it (plain JSON, a leading BOM allowed: seen), or why it is none. */
+function plainJson(text: string): { v: unknown } | { error: string } {
+  try {
+    return { v: JSON.parse(text.replace(/^\uFEFF/, "")) as unknown };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
 
 /** Does `text` hold plain JSON of the shape `s`? */
 export function honours(text: string, s: SettingsShape): boolean {
-  let v: unknown;
-  try {
-    v = JSON.parse(text.replace(/^\uFEFF/, "")); // a leading BOM is read (seen)
-  } catch {
-    return false;
-  }
-  return fits(v, s);
+  const r = plainJson(text);
+  return "v" in r && misfit(r.v, s, []) === undefined;
 }
 
-function fits(v: unknown, s: SettingsShape): boolean {
+/** Where `text` is not of the shape `s`: the key (a path, [] for the whole file) and why; undefined when it fits. */
+export function misfitOf(text: string, s: SettingsShape): { at: string[]; why: string } | undefined {
+  const r = plainJson(text);
+  if (!("v" in r)) return { at: [], why: `it is not plain JSON (${r.error})` };
+  const m = misfit(r.v, s, []);
+  if (!m) return undefined;
+  const shown = m.at.length ? m.at.join(".") : "the file";
+  return { at: m.at, why: `${shown} is ${JSON.stringify(m.value) ?? "undefined"}${m.extra ? `: ${m.extra}` : ""}` };
+}
+
+interface Misfit {
+  at: string[];
+  value: unknown;
+  extra?: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Where `v` (at `at`) first does not fit `s`. */
+function misfit(v: unknown, s: SettingsShape, at: string[]): Misfit | undefined {
+  const here = (extra?: string): Misfit => ({ at, value: v, ...(extra === undefined ? {} : { extra }) });
+  if (typeof s === "string") return scalarFits(v, s) ? undefined : here(`not ${said[s]}`);
+  if (Array.isArray(s)) {
+    if (s.some((one) => misfit(v, one, at) === undefined)) return undefined;
+    // an object that fits none: said at its key, where an object shape says what is wrong inside it
+    const inner = isObject(v)
+      ? s.find((one) => !Array.isArray(one) && typeof one === "object" && !one.oneOf)
+      : undefined;
+    return inner !== undefined ? misfit(v, inner, at) : here("not of a type the host reads there");
+  }
+  if (s.oneOf !== undefined)
+    return s.oneOf.some((x) => x === v)
+      ? undefined
+      : here(`not one of ${s.oneOf.map((x) => JSON.stringify(x)).join(", ")}`);
+  if (!isObject(v)) return here("not an object");
+  for (const [k, x] of Object.entries(v)) {
+    const ks = s.keys ?? s.known;
+    const one = s.values ?? (ks !== undefined && Object.hasOwn(ks, k) ? ks[k] : undefined);
+    if (one === undefined) {
+      if (s.keys !== undefined) return { at: [...at, k], value: x, extra: "a key not confirmed" };
+      continue;
+    }
+    const m = misfit(x, one, [...at, k]);
+    if (m) return m;
+  }
+  return undefined;
+}
+
+const said = {
+  boolean: "true or false",
+  string: "a string",
+  number: "a number",
+  count: "a whole number above 0",
+  strings: "a list of strings",
+  list: "a list",
+} as const;
+
+function scalarFits(v: unknown, s: keyof typeof said): boolean {
   if (s === "boolean") return typeof v === "boolean";
   if (s === "string") return typeof v === "string";
+  if (s === "number") return typeof v === "number";
+  if (s === "count") return typeof v === "number" && Number.isInteger(v) && v > 0;
   if (s === "strings") return Array.isArray(v) && v.every((x) => typeof x === "string");
-  if (Array.isArray(s)) return s.some((one) => fits(v, one));
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const o = v as Record<string, unknown>;
-  if (s.keys !== undefined) {
-    const keys = s.keys;
-    return Object.keys(o).every((k) => Object.hasOwn(keys, k) && fits(o[k], keys[k]!));
-  }
-  return Object.values(o).every((x) => fits(x, s.values));
+  return Array.isArray(v);
 }

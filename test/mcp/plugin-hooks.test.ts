@@ -362,7 +362,7 @@ describe("gate.hooks plugins in a descriptor", () => {
       plugins: { ...claude.plugins!, enabled: { ...claude.plugins!.enabled, honoured: h } },
     });
     expect(HookSchema.safeParse(honoured({ keys: { a: ["boolean", { values: "strings" }] } })).success).toBe(true);
-    for (const bad of ["number", { keys: { a: "any" } }, { keys: {}, values: "string" }, undefined])
+    for (const bad of ["integer", { oneOf: [] }, { keys: { a: "any" } }, { keys: {}, values: "string" }, undefined])
       expect(HookSchema.safeParse(honoured(bad)).success, JSON.stringify(bad)).toBe(false);
     const d = (plugins: unknown) =>
       ({ gate: { model: "m", hooks: [{ ...claude, plugins }] } }) as unknown as Descriptor;
