@@ -1,0 +1,103 @@
+// Descriptor `gate.skipped` (hosts/claude.json5) against Claude Code's own program: for each settings file below,
+// whether Claude Code skips it as a whole (`claude plugin list --json` in a scratch HOME: a plugin on in the user's
+// file, turned off in the project's local file beside the member tried; still on = the local file was skipped) is
+// what hcpx's shape says (src/host/settings-shape.ts `misfitOf`). The cases are those of test/hosts/HOST-PROBES.md
+// ("Claude Code's settings files with errors"): a changed Claude Code that reads or skips one differently fails here.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hc } from "./support";
+import { loadDescriptor } from "../../../src/host/descriptor";
+import { misfitOf } from "../../../src/host/settings-shape";
+
+const has = existsSync(join(hc.HOSTS_DIR, "node_modules", ".bin", "claude"));
+if (!has) console.warn(`[host e2e] claude SKIPPED: not installed in ${hc.HOSTS_DIR} (scripts/install-hosts.sh)`);
+
+/** Members put beside `"enabledPlugins":{"hk@pm":false}` in .claude/settings.local.json (probed, HOST-PROBES.md). */
+const MEMBERS = [
+  '"zzzUnknown":1',
+  '"model":3',
+  '"model":"x"',
+  '"apiKeyHelper":3',
+  '"permissions":3',
+  '"permissions":{"defaultMode":"bogus"}',
+  '"permissions":{"defaultMode":"manual"}',
+  '"permissions":{"defaultMode":"dontAsk"}',
+  '"permissions":{"allow":"x"}',
+  '"permissions":{"ask":[3]}',
+  '"permissions":{"additionalDirectories":[3]}',
+  '"hooks":3',
+  '"hooks":{"PreToolUse":3}',
+  '"hooks":{"PermissionRequest":{}}',
+  '"env":3',
+  '"env":{"A":1}',
+  '"cleanupPeriodDays":0',
+  '"cleanupPeriodDays":30',
+  '"disableAllHooks":"x"',
+  '"enabledMcpjsonServers":"hcp"',
+  '"enabledMcpjsonServers":[3]',
+  '"statusLine":{"type":"command","command":"x"}',
+  '"outputStyle":3',
+];
+
+describe.skipIf(!has)("Claude Code skips the settings files gate.skipped says it skips", () => {
+  const shape = loadDescriptor("claude").gate!.skipped!.shape;
+  const root = mkdtempSync(join(tmpdir(), "hcpx-skipped-"));
+  const home = join(root, "home");
+  const proj = join(root, "proj");
+  const mkt = join(root, "mkt");
+  const claude = (args: string[]) =>
+    hc.run(hc.hostBin("claude"), args, { cwd: proj, env: hc.hostEnv(home), timeoutMs: 60_000 });
+  afterAll(() => {
+    if (!process.env.HCPX_E2E_KEEP) rmSync(root, { recursive: true, force: true });
+  });
+
+  beforeAll(async () => {
+    const put = (file: string, v: unknown) => {
+      mkdirSync(join(file, ".."), { recursive: true });
+      writeFileSync(file, JSON.stringify(v));
+    };
+    mkdirSync(home, { recursive: true });
+    mkdirSync(join(proj, ".claude"), { recursive: true });
+    put(join(mkt, ".claude-plugin", "marketplace.json"), {
+      name: "pm",
+      owner: { name: "x" },
+      plugins: [{ name: "hk", source: "./plugins/hk", description: "d" }],
+    });
+    put(join(mkt, "plugins", "hk", ".claude-plugin", "plugin.json"), { name: "hk", version: "1.0.0", description: "d" });
+    put(join(mkt, "plugins", "hk", "hooks", "hooks.json"), {
+      hooks: { PreToolUse: [{ matcher: "", hooks: [{ type: "command", command: "true" }] }] },
+    });
+    for (const args of [
+      ["plugin", "marketplace", "add", mkt],
+      ["plugin", "install", "hk@pm"],
+    ]) {
+      const r = await claude(args);
+      expect(r.code, r.stderr + r.stdout).toBe(0);
+    }
+  });
+
+  /** Does Claude Code skip a local settings file of this text (the user's true then decides)? */
+  const skips = async (text: string): Promise<boolean> => {
+    writeFileSync(join(proj, ".claude", "settings.local.json"), text);
+    const r = await claude(["plugin", "list", "--json"]);
+    const list = JSON.parse(r.stdout) as { id: string; enabled: boolean }[];
+    const p = list.find((x) => x.id === "hk@pm");
+    expect(p, r.stdout).toBeDefined();
+    return p!.enabled;
+  };
+
+  it("each probed member, and a file that is not plain JSON: Claude Code and hcpx agree", async () => {
+    const off = '"enabledPlugins":{"hk@pm":false}';
+    expect(await skips(`{${off}}`)).toBe(false);
+    const texts = [...MEMBERS.map((m) => `{${off},${m}}`), `{${off},}`, `// c\n{${off}}`, `\ufeff{${off}}`];
+    const disagree: string[] = [];
+    for (const text of texts) {
+      const host = await skips(text);
+      const hcpx = misfitOf(text, shape) !== undefined;
+      if (host !== hcpx) disagree.push(`${text}: Claude Code ${host ? "skips" : "reads"} it, hcpx says it ${hcpx ? "skips" : "reads"}`);
+    }
+    expect(disagree).toEqual([]);
+  });
+});
