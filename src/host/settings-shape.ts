@@ -52,7 +52,9 @@ export function misfitOf(text: string, s: SettingsShape): { at: string[]; why: s
   const m = misfit(r.v, s, []);
   if (!m) return undefined;
   const shown = m.at.length ? m.at.join(".") : "the file";
-  return { at: m.at, why: `${shown} is ${JSON.stringify(m.value) ?? "undefined"}${m.extra ? `: ${m.extra}` : ""}` };
+  const value = JSON.stringify(m.value) ?? "undefined";
+  const brief = value.length > 60 ? `${value.slice(0, 57)}...` : value;
+  return { at: m.at, why: `${shown} is ${brief}${m.extra ? `: ${m.extra}` : ""}` };
 }
 
 interface Misfit {
