@@ -250,6 +250,30 @@ function executable(p: string): boolean {
   }
 }
 
+/** The value at `key` in a check's file (`p`: the file as said), or `bad` when it does not parse. */
+async function valueAt(h: HealthCheck, text: string, p: string, key: string[]): Promise<{ v?: unknown; bad?: true }> {
+  let doc: unknown;
+  try {
+    if (h.format === "toml") {
+      const { parseTomlFor } = await import("./tomledit");
+      doc = parseTomlFor(text, p);
+    } else {
+      const errors: ParseError[] = [];
+      doc = parseJsonc(text.replace(/^\ufeff/, ""), errors, { allowTrailingComma: true });
+      if (errors.length) return { bad: true };
+    }
+  } catch {
+    return { bad: true };
+  }
+  let v: unknown = doc;
+  for (const k of key)
+    v =
+      v !== null && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, k)
+        ? (v as Record<string, unknown>)[k]
+        : undefined;
+  return { v };
+}
+
 /** One health fact, read from the first of its files that has the key (the value the host uses). */
 export async function evaluate(
   h: HealthCheck,
@@ -273,25 +297,9 @@ export async function evaluate(
     any = true;
     // (a file above the project: its whole path, and where it is)
     const p = f.above ? `${f.shown} (in a folder above the project)` : f.shown;
-    let doc: unknown;
-    try {
-      if (h.format === "toml") {
-        const { parseTomlFor } = await import("./tomledit");
-        doc = parseTomlFor(e.text, p);
-      } else {
-        const errors: ParseError[] = [];
-        doc = parseJsonc(e.text.replace(/^\ufeff/, ""), errors, { allowTrailingComma: true });
-        if (errors.length) return { ok: false, why: `${p} does not parse`, file: f.shown };
-      }
-    } catch {
-      return { ok: false, why: `${p} does not parse`, file: f.shown };
-    }
-    let v: unknown = doc;
-    for (const k of key)
-      v =
-        v !== null && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, k)
-          ? (v as Record<string, unknown>)[k]
-          : undefined;
+    const r = await valueAt(h, e.text, p, key);
+    if (r.bad) return { ok: false, why: `${p} does not parse`, file: f.shown };
+    const v = r.v;
     // "empty": the host joins the lists of every file, so an empty one does not decide; the next file is read
     if (v !== undefined && !(h.expect === "empty" && Array.isArray(v) && v.length === 0)) {
       value = v;
