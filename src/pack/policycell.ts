@@ -5,10 +5,9 @@
 
 /** The verb of a hot-path row's first cell: as code (`wipe`) or emphasised (**wipe**, *wipe*, __wipe__). */
 export function rowVerb(cell: string): string {
-  return cell
-    .replace(/`/g, "")
-    .trim()
-    .replace(/^(\*{1,2}|_{1,2})(.+)\1$/, "$2");
+  // (the patterns run only where they can match: a cell with a backquote, one that starts emphasised)
+  const t = (cell.includes("`") ? cell.replace(/`/g, "") : cell).trim();
+  return t.startsWith("*") || t.startsWith("_") ? t.replace(/^(\*{1,2}|_{1,2})(.+)\1$/, "$2") : t;
 }
 
 export interface CellReading {

@@ -277,10 +277,9 @@ export function rowCell(cell: string, w: Withheld): string {
  * A hot-path row as the copy shows it: a mention of a withheld command cut out
  * of its cells; for a granted command `c`, its read/write cell made to state
  * what policy.json says, read as lint reads it (src/pack/policycell.ts) — a
- * row of two cells (no read/write cell) gets one.
+ * row of two cells (no read/write cell) gets one. `cells`: splitRow(line), changed in place.
  */
-function copyRow(line: string, c: Command | undefined, w: Withheld): string {
-  const cells = splitRow(line);
+function copyRow(line: string, cells: string[], c: Command | undefined, w: Withheld): string {
   let out = line;
   // a granted row that mentions a withheld command keeps its place, without the mention
   if (namesWithheld(line, w)) {
@@ -324,11 +323,13 @@ export function filterSkillBody(skill: Skill, granted: Command[], w: Withheld): 
   let lastRowIndex = -1;
   for (const u of units(body)) {
     if (u.kind === "row") {
-      const verb = rowVerb(splitRow(u.lines[0]!)[0] ?? "");
+      // the row's cells, split once (copyRow cuts mentions out of them in place: never their number)
+      const cells = splitRow(u.lines[0]!);
+      const verb = rowVerb(cells[0] ?? "");
       if (withheld.has(verb)) continue;
       const c = byVerb.get(verb);
-      const line = copyRow(u.lines[0]!, c, w);
-      if (c && splitRow(u.lines[0]!).length === 2) widenTable(out);
+      const line = copyRow(u.lines[0]!, cells, c, w);
+      if (c && cells.length === 2) widenTable(out);
       out.push(line);
       if (c) lastRowIndex = out.length - 1;
       continue;
@@ -363,7 +364,7 @@ export function filterSkillBody(skill: Skill, granted: Command[], w: Withheld): 
   const text = out
     .join("\n")
     .replace(/\n{3,}/g, "\n\n")
-    .replace(/\s+$/, "");
+    .trimEnd(); // (what /\s+$/ removed, without trying the pattern at every space of the body)
   return text + "\n";
 }
 
