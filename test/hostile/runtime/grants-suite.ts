@@ -14,7 +14,8 @@ import { loadPacks, loadProject } from "../../../src/pack/load";
 import { execute } from "../../../src/runtime/execute";
 import { buildProjection } from "../../../src/projection/build";
 import { exportView } from "../../../src/mcp/view";
-import { runHcpx } from "../../support/hcpx";
+import { runHcpx, type RunOptions, type RunResult } from "../../support/hcpx";
+import { execInProcess, runInProcess } from "../../support/inproc";
 import { project } from "../../runtime/support";
 import { envOf, hcpCall, startServer, type Env, type Session } from "./support";
 
@@ -98,8 +99,15 @@ const allCalls = (cfg: Cfg) => cfg.packs.flatMap((p) => UNIVERSE[p]!.map((v) => 
 const reqFor = (p: string, v: string) =>
   p === "abc" ? { pack: p, verb: v, argv: ["1", "2", "3"] } : { pack: p, verb: v, args: {} };
 
-/** The suites: `inProcessRuns` generated configs in-process (0: none), `cliRuns` through the CLI and the MCP servers. */
-export function grantSuites(opts: { inProcessRuns: number; cliRuns: number }): void {
+/**
+ * The suites: `inProcessRuns` generated configs in-process (0: none), `cliRuns` through the CLI and the MCP servers.
+ * `fewProcesses`: of the CLI's runs, the first config's generate and each config's first exec are processes, the
+ * others run in this process (execInProcess, runInProcess): the same commands and checks, for what generate writes
+ * and what exec decides (the grant check), without a Node start each (~84 processes -> ~11 for 6 configs).
+ */
+export function grantSuites(opts: { inProcessRuns: number; cliRuns: number; fewProcesses?: boolean }): void {
+  const cli = (real: boolean, args: string[], o: RunOptions): Promise<RunResult> =>
+    real || !opts.fewProcesses ? runHcpx(args, o) : args[0] === "exec" ? execInProcess(args, o) : runInProcess(args, o);
   beforeAll(() => {
     const sp = project({
       examples: ["inbox-watch"],
@@ -207,7 +215,7 @@ export function grantSuites(opts: { inProcessRuns: number; cliRuns: number }): v
           const want = expectedSet(cfg);
           const wantTools = sorted([...want].map((k) => tool(k.split(".")[0]!, k.slice(k.indexOf(".") + 1))));
           // generate
-          const g = await runHcpx(["generate", "--host", "none"], { cwd: dir });
+          const g = await cli(n === 1, ["generate", "--host", "none"], { cwd: dir });
           expect(g.code, g.stderr).toBe(0);
           const mcpJson = JSON.parse(readFileSync(join(dir, ".hcp", "generated", "tools", "mcp.json"), "utf8")) as {
             name: string;
@@ -218,10 +226,9 @@ export function grantSuites(opts: { inProcessRuns: number; cliRuns: number }): v
           const execAllowed = new Set<string>();
           for (let i = 0; i < calls.length; i += 4) {
             await Promise.all(
-              calls.slice(i, i + 4).map(async ({ p, v }) => {
-                const r = await runHcpx(["exec", p, v, "--json", "--", ...(p === "abc" ? ["1", "2", "3"] : [])], {
-                  cwd: dir,
-                });
+              calls.slice(i, i + 4).map(async ({ p, v }, j) => {
+                const args = ["exec", p, v, "--json", "--", ...(p === "abc" ? ["1", "2", "3"] : [])];
+                const r = await cli(i + j === 0, args, { cwd: dir });
                 const env = JSON.parse(r.stdout) as Env;
                 expect(r.code).toBe(1);
                 expect(["not_granted", "bad_args", "confirm_required"]).toContain(env.error!.code);
