@@ -33,6 +33,7 @@ import { userInfo } from "node:os";
 import { HCPX, run, runHcpx, spawnHcpx, tmp, REPO } from "../support/hcpx";
 import { fxPack, project, writePack } from "./support";
 import { startMcp } from "../mcp/support";
+import { execInProcess } from "../support/inproc";
 import { writeUserConfig } from "../support/userconfig";
 import { findPack, loadProject } from "../../src/pack/load";
 import { confine } from "../../src/runtime/sandbox/index";
@@ -98,8 +99,14 @@ async function expectUnreached(sock: string, made: string): Promise<{ ok: boolea
   }
 }
 
+// A confined call whose envelope and effects a case checks: exec in this process (execInProcess), its bwrap
+// and the bin under it real processes; exec's own process is the subject where runHcpx/spawnHcpx run it
+// (its inherited fds, SIGTERM, its sandbox bundle, the calls below that run the bin).
 const exec = async (pack: string, verb: string, kv: string[], extra: string[] = []) => {
-  const r = await runHcpx(["exec", pack, verb, "--json", ...extra, "--", ...kv], { cwd: dir, env: { HOME: home } });
+  const r = await execInProcess(["exec", pack, verb, "--json", ...extra, "--", ...kv], {
+    cwd: dir,
+    env: { HOME: home },
+  });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- envelopes of several shapes, read field by field
   return { ...r, env: JSON.parse(r.stdout) as { ok: boolean; data?: any; error?: any } };
 };
