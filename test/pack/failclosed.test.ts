@@ -7,12 +7,12 @@ import { describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHcpx as runChild, tmp } from "../support/hcpx";
-import { needsProcess, runInProcess } from "../support/inproc";
+import { execInProcess, needsProcess, runInProcess } from "../support/inproc";
 import { connectMcp } from "../support/mcp";
 import { HCPX } from "../support/hcpx";
 import { fxPack, project } from "../runtime/support";
 
-/** exec (and what else needs a process of its own) as a child; the other commands, whose output and files are under test here, as function calls in this process (test/support/inproc.ts) */
+/** mcp, exec (and what else needs a process of its own) as a child; the other commands, whose output and files are under test here, as function calls in this process (test/support/inproc.ts); execJson below runs most execs in this process too */
 const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) =>
   needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts);
 
@@ -63,8 +63,13 @@ function packProject(
   return { ...p, pack: dir };
 }
 
-const execJson = async (dir: string, args: string[]) => {
-  const r = await runHcpx(["exec", ...args.slice(0, 2), "--json", ...args.slice(2)], { cwd: dir });
+/**
+ * `hcpx exec <pack> <verb> --json ...` and its envelope: in this process (execInProcess: what the call
+ * decides), or with `run` = runChild through the bin, for the cases whose process is under test (its exit
+ * code on a refused write, its own argv parsing).
+ */
+const execJson = async (dir: string, args: string[], run: typeof runChild = execInProcess) => {
+  const r = await run(["exec", ...args.slice(0, 2), "--json", ...args.slice(2)], { cwd: dir });
   return { code: r.code, env: JSON.parse(r.stdout) as Json, stderr: r.stderr };
 };
 
@@ -95,14 +100,14 @@ describe("a misspelt key in a policy row is an error, never an ungated write", (
     );
     expect(plain.stdout).toContain("hint: did you mean 'confirm'?");
     // exec: without confirm, the old code ran the write
-    const r = await execJson(p.dir, ["p", "send", "--", "to=bob"]);
+    const r = await execJson(p.dir, ["p", "send", "--", "to=bob"], runChild);
     expect(r.code).toBe(1);
     expect(r.env.ok).toBe(false);
     expect(r.env.error.code).toBe("bad_pack");
     expect(r.env.error.message).toContain("confrim");
     expect(r.env.data).toBeUndefined();
     // the read of the same pack is refused too: the pack is broken, not one row
-    expect((await execJson(p.dir, ["p", "show"])).env.error.code).toBe("bad_pack");
+    expect((await execJson(p.dir, ["p", "show"], runChild)).env.error.code).toBe("bad_pack");
   });
 
   it("generate and adopt refuse the pack (exit 1, the file and key named), writing nothing", async () => {
@@ -286,7 +291,7 @@ describe("JavaScript's own names (__proto__, constructor, prototype)", () => {
 
   it("`__proto__=x` on the command line is an unknown argument, not dropped", async () => {
     const p = packProject();
-    const r = await execJson(p.dir, ["p", "show", "--", "__proto__=x"]);
+    const r = await execJson(p.dir, ["p", "show", "--", "__proto__=x"], runChild);
     expect(r.env.ok).toBe(false);
     expect(r.env.error).toMatchObject({ code: "bad_args", arg: "__proto__" });
   });
