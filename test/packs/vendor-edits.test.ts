@@ -2,17 +2,37 @@
 // last wrote in each folder is recorded in .hcp/vendored.json (src/app/vendor-record.ts); a file that is
 // neither that nor what hcp.lock records is the person's, and is not overwritten without --force.
 // A teammate's `pack update` arriving by `git pull` (a new hcp.lock, the old folder) is restored as
-// before. Through the real CLI.
+// before. The project is made once by the real CLI (init, pack add) and copied for each test; a refusal
+// of each command (install, update, remove) and install's human text are real processes, the other
+// runs are in this process (test/support/inproc.ts).
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { runHcpx, tmp } from "../support/hcpx";
-import { json, projectWithGreet, writeGreet, type GreetShape } from "./vendor-support";
+import { runInProcess } from "../support/inproc";
+import { json as jsonRun, projectWithGreet, writeGreet, type GreetShape } from "./vendor-support";
 
 const V1: GreetShape = { version: "1.0.0", named: { hello: { operation: "read" } } };
 const V2: GreetShape = { version: "1.1.0", named: { hello: { operation: "read" }, wave: { operation: "read" } } };
 
 type Packs = { packs: { id: string; status: string }[] };
+
+/** `hcpx ...args --json` in this process; `real`, a process (a refusal's exit code). */
+const json = <T = Record<string, unknown>>(dir: string, args: string[]) =>
+  jsonRun<T>(dir, args, undefined, runInProcess);
+const real = <T = Record<string, unknown>>(dir: string, args: string[]) => jsonRun<T>(dir, args);
+
+let base: { dir: string; src: string };
+beforeAll(async () => {
+  base = await projectWithGreet(V1);
+});
+
+/** A copy of the project with `greet` V1 vendored by `pack add` (made once). */
+function greetProject(): { dir: string; src: string } {
+  const dir = tmp("hcpx-vedits-");
+  cpSync(base.dir, dir, { recursive: true });
+  return { dir, src: join(dir, "src-greet") };
+}
 
 /** A teammate's `pack update` to V2, arriving by "git pull": the new hcp.lock and source, the old folder left. */
 async function pullUpdate(dir: string): Promise<void> {
@@ -29,7 +49,7 @@ const lockedVersion = (dir: string) => JSON.parse(readFileSync(join(dir, "hcp.lo
 
 describe("pack install and a hand edit in a vendored folder", () => {
   it("a changed file: refused (pack_edited, the file named, byte-identical after); --check says edited; --force restores", async () => {
-    const { dir } = await projectWithGreet(V1);
+    const { dir } = greetProject();
     const skill = join(dir, ".hcp/packs/greet/SKILL.md");
     const locked = readFileSync(skill);
     const mine = Buffer.concat([locked, Buffer.from("\nmy own note\n")]);
@@ -38,7 +58,7 @@ describe("pack install and a hand edit in a vendored folder", () => {
     expect(check.r.code).toBe(1);
     expect(check.e.ok).toBe(false);
     expect(check.e.error.code).toBe("pack_edited");
-    const { r, e } = await json(dir, ["pack", "install"]);
+    const { r, e } = await real(dir, ["pack", "install"]);
     expect(r.code).toBe(1);
     expect(e.ok).toBe(false);
     expect(e.error.code).toBe("pack_edited");
@@ -53,7 +73,7 @@ describe("pack install and a hand edit in a vendored folder", () => {
   });
 
   it("an added file is refused, naming the first 10 files and the count; a missing file is restored", async () => {
-    const { dir } = await projectWithGreet(V1);
+    const { dir } = greetProject();
     const pack = join(dir, ".hcp/packs/greet");
     for (let i = 0; i < 12; i++) writeFileSync(join(pack, `note-${String(i).padStart(2, "0")}.md`), `note ${i}\n`);
     const { r, e } = await json(dir, ["pack", "install"]);
@@ -72,7 +92,7 @@ describe("pack install and a hand edit in a vendored folder", () => {
   });
 
   it("a lock changed by a pull, the folder as hcpx wrote it: restored without --force", async () => {
-    const { dir } = await projectWithGreet(V1);
+    const { dir } = greetProject();
     await pullUpdate(dir);
     expect(lockedVersion(dir)).toBe("1.1.0");
     const check = await json(dir, ["pack", "install", "--check"]);
@@ -85,7 +105,7 @@ describe("pack install and a hand edit in a vendored folder", () => {
   });
 
   it("a lock changed by a pull over a hand-edited folder: refused, the edit kept", async () => {
-    const { dir } = await projectWithGreet(V1);
+    const { dir } = greetProject();
     await pullUpdate(dir);
     writeFileSync(join(dir, ".hcp/packs/greet/MINE.md"), "mine\n");
     const { r, e } = await json(dir, ["pack", "install"]);
@@ -98,7 +118,7 @@ describe("pack install and a hand edit in a vendored folder", () => {
 
   it("a record that does not read is no record: the lock is the record (a pull needs --force once), never a crash", async () => {
     for (const bad of ["{not json", JSON.stringify({ recordVersion: 1, packs: {}, trusted: true }), JSON.stringify({ recordVersion: 1, packs: { greet: { files: { "SKILL.md": "sha256-bad" } } } })]) {
-      const { dir } = await projectWithGreet(V1);
+      const { dir } = greetProject();
       const record = join(dir, ".hcp/vendored.json");
       expect(existsSync(record)).toBe(true);
       writeFileSync(record, bad);
@@ -127,7 +147,7 @@ describe("pack install and a hand edit in a vendored folder", () => {
 
 describe("a refused pack install still says what it did", () => {
   it("the other packs restored and the dead run's folder swept are in the envelope's details and the human text", async () => {
-    const { dir } = await projectWithGreet(V1);
+    const { dir } = greetProject();
     writeGreet(join(dir, "src-wave"), { ...V1, id: "wave" });
     expect((await json(dir, ["pack", "add", "./src-wave", "--yes"])).r.code).toBe(0);
     writeFileSync(join(dir, ".hcp/packs/greet/MINE.md"), "mine\n");
@@ -162,11 +182,11 @@ describe("a refused pack install still says what it did", () => {
 
 describe("pack update and a hand edit in a vendored folder", () => {
   it("refuses with pack_edited, naming the file, and writes nothing", async () => {
-    const { dir, src } = await projectWithGreet(V1);
+    const { dir, src } = greetProject();
     writeFileSync(join(dir, ".hcp/packs/greet/MINE.md"), "mine\n");
     writeGreet(src, V2);
     const lock = readFileSync(join(dir, "hcp.lock"), "utf8");
-    const { r, e } = await json(dir, ["pack", "update", "greet", "--yes"]);
+    const { r, e } = await real(dir, ["pack", "update", "greet", "--yes"]);
     expect(r.code).toBe(1);
     expect(e.error.code).toBe("pack_edited");
     expect(e.error.message).toMatch(/MINE\.md \(added\)/);
@@ -179,7 +199,7 @@ describe("pack remove and a hand edit in a vendored folder", () => {
   const recorded = (dir: string) => JSON.parse(readFileSync(join(dir, ".hcp/vendored.json"), "utf8")).packs;
 
   it("a lock changed by a pull, the folder as hcpx wrote it: removed without --force, its record dropped", async () => {
-    const { dir } = await projectWithGreet(V1);
+    const { dir } = greetProject();
     await pullUpdate(dir);
     expect(recorded(dir).greet).toBeDefined();
     const { r } = await json(dir, ["pack", "remove", "greet"]);
@@ -190,7 +210,7 @@ describe("pack remove and a hand edit in a vendored folder", () => {
   });
 
   it("no record (a folder committed without .hcp/vendored.json) and a pulled lock: refused once (pack_edited), --force removes", async () => {
-    const { dir } = await projectWithGreet(V1);
+    const { dir } = greetProject();
     rmSync(join(dir, ".hcp/vendored.json"));
     await pullUpdate(dir);
     const skill = readFileSync(join(dir, ".hcp/packs/greet/SKILL.md"));
@@ -207,13 +227,13 @@ describe("pack remove and a hand edit in a vendored folder", () => {
   });
 
   it("a hand-edited file: refused (pack_edited, nothing removed, byte-identical); --force removes, the record dropped", async () => {
-    const { dir } = await projectWithGreet(V1);
+    const { dir } = greetProject();
     await pullUpdate(dir);
     const skill = join(dir, ".hcp/packs/greet/SKILL.md");
     const mine = Buffer.concat([readFileSync(skill), Buffer.from("\nmy own note\n")]);
     writeFileSync(skill, mine);
     const lock = readFileSync(join(dir, "hcp.lock"), "utf8");
-    const { r, e } = await json(dir, ["pack", "remove", "greet"]);
+    const { r, e } = await real(dir, ["pack", "remove", "greet"]);
     expect(r.code).toBe(1);
     expect(e.ok).toBe(false);
     expect(e.error.code).toBe("pack_edited");
@@ -231,7 +251,7 @@ describe("pack remove and a hand edit in a vendored folder", () => {
   });
 
   it("a missing file is no loss: removed without --force", async () => {
-    const { dir } = await projectWithGreet(V1);
+    const { dir } = greetProject();
     rmSync(join(dir, ".hcp/packs/greet/SKILL.md"));
     const { r } = await json(dir, ["pack", "remove", "greet"]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -239,7 +259,7 @@ describe("pack remove and a hand edit in a vendored folder", () => {
   });
 
   it("a folder hcpx cannot hash (a link inside): refused until --force", async () => {
-    const { dir } = await projectWithGreet(V1);
+    const { dir } = greetProject();
     symlinkSync("SKILL.md", join(dir, ".hcp/packs/greet/LINK.md"));
     const { r, e } = await json(dir, ["pack", "remove", "greet"]);
     expect(r.code).toBe(1);

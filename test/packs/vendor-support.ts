@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { runHcpx, tmp, type RunResult } from "../support/hcpx";
+import { runHcpx, tmp, type RunOptions, type RunResult } from "../support/hcpx";
 import { parseJson5 } from "../../src/pack/json5";
 
 export const git = (cwd: string, ...args: string[]) =>
@@ -96,14 +96,15 @@ export async function projectWithGreet(shape: GreetShape): Promise<{ dir: string
   return { dir, src };
 }
 
-/** `hcpx ...args --json` (before a `--`) in `dir`: the run and its parsed envelope. */
+/** `hcpx ...args --json` (before a `--`) in `dir`, a process unless `run` says otherwise: the run and its parsed envelope. */
 export async function json<T = Record<string, unknown>>(
   dir: string,
   args: string[],
   env?: NodeJS.ProcessEnv,
+  run: (args: string[], opts: RunOptions) => Promise<RunResult> = runHcpx,
 ): Promise<{ r: RunResult; e: { ok: boolean; data: T; error: { code: string; message: string; hint?: string; problems?: { message: string }[] } } }> {
   const at = args.includes("--") ? args.indexOf("--") : args.length;
-  const r = await runHcpx([...args.slice(0, at), "--json", ...args.slice(at)], { cwd: dir, ...(env ? { env } : {}) });
+  const r = await run([...args.slice(0, at), "--json", ...args.slice(at)], { cwd: dir, ...(env ? { env } : {}) });
   return { r, e: JSON.parse(r.stdout) };
 }
 

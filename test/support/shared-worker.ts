@@ -159,6 +159,7 @@ export const SHARED_FILES = [
   "test/packs/mcp-url.test.ts",
   "test/packs/openapi-review.test.ts",
   "test/packs/review.test.ts",
+  "test/packs/vendor-edits.test.ts",
   "test/packs/vendor-kill.test.ts",
   "test/packs/vendor-race.test.ts",
   "test/packs/vendor.test.ts",
