@@ -3,10 +3,12 @@
 // whether or not it was served before) is a line of that principal, and a stream the server closes (its token removed,
 // its JWT expired, its principal taken out of the config) is a line of its
 // principal saying why and how long it was open; `hcpx log --principal` shows
-// both, as text and in its --json envelope.
+// both, as text and in its --json envelope. The servers are processes; `hcpx log` runs in this
+// process (test/support/inproc.ts) but once.
 import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { runHcpx } from "../support/hcpx";
+import { runHcpx, type RunOptions, type RunResult } from "../support/hcpx";
+import { runInProcess } from "../support/inproc";
 import { until } from "../support/until";
 import {
   addToken,
@@ -40,11 +42,15 @@ async function eventually(ok: () => Promise<boolean>, ms: number): Promise<boole
   return ok();
 }
 
-/** `hcpx log --principal <who>`: its records (--json) and its text. */
-async function logOf(p: TeamProject, who: string): Promise<{ records: Rec[]; text: string }> {
-  const json = await runHcpx(["log", "--principal", who, "--json"], { cwd: p.dir, env: p.env });
+/** `hcpx log --principal <who>` (in this process unless `run` says otherwise): its records (--json) and its text. */
+async function logOf(
+  p: TeamProject,
+  who: string,
+  run: (args: string[], opts: RunOptions) => Promise<RunResult> = runInProcess,
+): Promise<{ records: Rec[]; text: string }> {
+  const json = await run(["log", "--principal", who, "--json"], { cwd: p.dir, env: p.env });
   expect(json.code, json.stderr).toBe(0);
-  const text = await runHcpx(["log", "--principal", who], { cwd: p.dir, env: p.env });
+  const text = await run(["log", "--principal", who], { cwd: p.dir, env: p.env });
   expect(text.code, text.stderr).toBe(0);
   return { records: (JSON.parse(json.stdout) as { data: { records: Rec[] } }).data.records, text: text.stdout };
 }
@@ -140,7 +146,7 @@ describe("hcpx mcp --http: refusals after authentication in the audit log", () =
         refused: { reason: "unknown token", address: "127.0.0.1", count: 1 },
       });
       expect(rec!.duration_ms).toBeGreaterThanOrEqual(300);
-      const { text } = await logOf(p, "alice");
+      const { text } = await logOf(p, "alice", (a, o) => runHcpx(a, o)); // a process, once
       expect(text).toMatch(/http alice\S* stream_closed invalid_token \(unknown token\) from 127\.0\.0\.1 after \d+ms/);
       expect((await logOf(p, "bob")).records).toEqual([]);
     } finally {

@@ -118,6 +118,7 @@ export const SHARED_FILES = [
   "test/mcp/confirm.test.ts",
   "test/mcp/enclosing-config.test.ts",
   "test/mcp/eras.test.ts",
+  "test/mcp/http-audit-refusals.test.ts",
   "test/mcp/http-auth.test.ts",
   "test/mcp/http-keepalive.test.ts",
   "test/mcp/http-limits.test.ts",
