@@ -4,6 +4,8 @@
 // `hcpx log` reads it back (filters, --json envelope, a torn last line, text
 // neutralised). Several processes appending and rotating at once lose and tear
 // no line.
+// `hcpx log` runs in this process (test/support/inproc.ts) but for a refusal (exit 64), its text
+// and the log that is off; so do two of the exec calls whose records are read.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
@@ -21,7 +23,7 @@ import {
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HCPX, runHcpx, tmp } from "../support/hcpx";
-import { runInProcess } from "../support/inproc";
+import { execInProcess, runInProcess } from "../support/inproc";
 import { addLeakyPack, auditBundle, envelope, ledgerProject, nodeScript, writeConfig } from "./support";
 import { project } from "../runtime/support";
 import type { AuditRecord } from "../../src/runtime/audit";
@@ -122,20 +124,21 @@ describe("the audit log of hcpx mcp (stdio)", () => {
 
     // hcpx log: filters and one envelope
     const logEnv = { ...env, XDG_STATE_HOME: state };
-    const all = await runHcpx(["log", "--json"], { cwd: p.dir, env: logEnv });
+    const all = await runInProcess(["log", "--json"], { cwd: p.dir, env: logEnv });
     expect(all.code).toBe(0);
     const data = (JSON.parse(all.stdout) as { ok: boolean; data: { records: Rec[]; skipped: number } }).data;
     expect(data.records).toHaveLength(5);
     const leaky = JSON.parse(
-      (await runHcpx(["log", "--pack", "leaky", "--json"], { cwd: p.dir, env: logEnv })).stdout,
+      (await runInProcess(["log", "--pack", "leaky", "--json"], { cwd: p.dir, env: logEnv })).stdout,
     ) as { data: { records: Rec[] } };
     expect(leaky.data.records.map((r) => r.verb)).toEqual(["ok"]);
     const nobody = JSON.parse(
-      (await runHcpx(["log", "--principal", "alice", "--since", "1h", "--json"], { cwd: p.dir, env: logEnv })).stdout,
+      (await runInProcess(["log", "--principal", "alice", "--since", "1h", "--json"], { cwd: p.dir, env: logEnv }))
+        .stdout,
     ) as { data: { records: Rec[] } };
     expect(nobody.data.records).toEqual([]);
     const future = JSON.parse(
-      (await runHcpx(["log", "--since", "2999-01-01", "--json"], { cwd: p.dir, env: logEnv })).stdout,
+      (await runInProcess(["log", "--since", "2999-01-01", "--json"], { cwd: p.dir, env: logEnv })).stdout,
     ) as { data: { records: Rec[] } };
     expect(future.data.records).toEqual([]);
     const bad = await runHcpx(["log", "--since", "yesterday", "--json"], { cwd: p.dir, env: logEnv });
@@ -154,7 +157,7 @@ describe("the audit log of hcpx mcp (stdio)", () => {
     expect(text.stdout).not.toMatch(/\u001b/);
     expect(text.stdout).toContain("ledger.transfer declined (confirm: decline) confirm_declined");
     expect(text.stdout).toMatch(/1 line\(s\) skipped/);
-    const torn = JSON.parse((await runHcpx(["log", "--json"], { cwd: p.dir, env: logEnv })).stdout) as {
+    const torn = JSON.parse((await runInProcess(["log", "--json"], { cwd: p.dir, env: logEnv })).stdout) as {
       ok: boolean;
       data: { records: Rec[]; skipped: number };
     };
@@ -179,12 +182,12 @@ describe("the audit log of hcpx mcp (stdio)", () => {
     ].map((o) => ({ ...good, ...o }));
     writeFileSync(file, [good, ...odd].map((l) => JSON.stringify(l) + "\n").join(""), { mode: 0o600 });
     const env = { PATH: process.env.PATH ?? "", HOME: state, HCPX_AUDIT_LOG: file };
-    const j = JSON.parse((await runHcpx(["log", "--json"], { cwd: state, env })).stdout) as {
+    const j = JSON.parse((await runInProcess(["log", "--json"], { cwd: state, env })).stdout) as {
       data: { records: Rec[]; skipped: number };
     };
     expect(j.data.records).toEqual([good]);
     expect(j.data.skipped).toBe(odd.length);
-    const text = await runHcpx(["log"], { cwd: state, env });
+    const text = await runInProcess(["log"], { cwd: state, env });
     expect(text.stdout).toContain("exec local p.v ran (confirm: accept) ok 3ms");
     expect(text.stdout).not.toMatch(/\[object Object\]|undefined/);
   });
@@ -266,7 +269,7 @@ describe("the audit log of hcpx mcp (stdio)", () => {
 
   it("hcpx log: HCPX_AUDIT_LOG=off says the log is off (exit 64); a relative HCPX_AUDIT_LOG is refused", async () => {
     const state = tmp("hcpx-audit-off-");
-    const r = await runHcpx(["log", "--json"], {
+    const r = await runInProcess(["log", "--json"], {
       cwd: state,
       env: { PATH: process.env.PATH ?? "", HOME: state, HCPX_AUDIT_LOG: "rel/audit.jsonl" },
     });
@@ -307,10 +310,12 @@ describe("the audit log of hcpx exec", () => {
       LEDGER_NOW: "2026-01-01T00:00:00Z",
       LEAKY_TOKEN: SECRET,
     };
-    expect((await runHcpx(["exec", "ledger", "balance", "account=checking", "--json"], { cwd: p.dir, env })).code).toBe(
-      0,
+    expect(
+      (await execInProcess(["exec", "ledger", "balance", "account=checking", "--json"], { cwd: p.dir, env })).code,
+    ).toBe(0);
+    expect((await execInProcess(["exec", "leaky", "ok", `note=${SECRET}`, "--json"], { cwd: p.dir, env })).code).toBe(
+      1,
     );
-    expect((await runHcpx(["exec", "leaky", "ok", `note=${SECRET}`, "--json"], { cwd: p.dir, env })).code).toBe(1);
     const file = join(state, "hcpx", "audit.jsonl");
     const raw = readFileSync(file, "utf8");
     expect(raw).not.toContain(SECRET);
@@ -442,7 +447,7 @@ for (let i = 0; i < ${LINES}; i++) a.appendAudit(p, { time: new Date().toISOStri
     const last = `const a = require(${JSON.stringify(bundle)}); a.appendAudit(a.auditPlace(), { time: new Date().toISOString(), principal: "last", via: "exec", tool: "exec", pack: "p", verb: "v", args: { i: -1 }, decision: "ran", result: "ok", duration_ms: 0 });`;
     execFileSync(process.execPath, ["-e", last], { env });
     // hcpx log reads the rotated files and the current one, oldest first
-    const r = await runHcpx(["log", "--json"], {
+    const r = await runInProcess(["log", "--json"], {
       cwd: dir,
       env: { PATH: process.env.PATH ?? "", HOME: dir, HCPX_AUDIT_LOG: file },
     });
