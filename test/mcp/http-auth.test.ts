@@ -3,7 +3,8 @@
 // served at both well-known forms); a wrong, expired or wrong-audience token
 // → 401 invalid_token; a static token (`hcpx token add`) or a JWT from a local
 // test issuer (jose, JWKS on 127.0.0.1) → its principal, which sees and calls
-// only its granted tools, with the v1 and v2 SDK clients over real HTTP.
+// only its granted tools, with the v1 and v2 SDK clients over real HTTP. `hcpx token list` and two
+// adds run in this process (test/support/inproc.ts); the servers, the adds racing, a usage error are processes.
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -14,6 +15,7 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HCPX } from "../support/cli";
+import { runInProcess } from "../support/inproc";
 import {
   addToken,
   MODERN,
@@ -26,6 +28,9 @@ import {
   type Served,
   type TeamProject,
 } from "./http-support";
+
+/** `hcpx ...args` in this process, in the project with its own environment (as spawnSync gives it). */
+const inProject = (p: TeamProject, args: string[]) => runInProcess(args, { cwd: p.dir, env: p.env, pureEnv: true });
 
 const auth = (token: string) => ({ requestInit: { headers: { authorization: `Bearer ${token}` } } });
 const env = (r: unknown) =>
@@ -52,7 +57,7 @@ describe("hcpx mcp --http: static tokens, two principals", () => {
   }, 60_000);
   afterAll(async () => s?.stop());
 
-  it("keeps only the tokens' hashes, owner-only, in the state directory", () => {
+  it("keeps only the tokens' hashes, owner-only, in the state directory", async () => {
     const file = join(p.state, "hcpx", "tokens.json");
     const text = readFileSync(file, "utf8");
     expect(text).not.toContain(alice);
@@ -66,11 +71,7 @@ describe("hcpx mcp --http: static tokens, two principals", () => {
     expect(statSync(file).mode & 0o077).toBe(0);
     const key = join(p.state, "hcpx", "request-state.key");
     expect(statSync(key).mode & 0o077).toBe(0);
-    const list = spawnSync(process.execPath, [HCPX, "token", "list", "--json"], {
-      cwd: p.dir,
-      env: p.env,
-      encoding: "utf8",
-    });
+    const list = await inProject(p, ["token", "list", "--json"]);
     expect(list.stdout).not.toContain(alice);
     expect(
       (JSON.parse(list.stdout) as { data: { tokens: { principal: string }[] } }).data.tokens.map((t) => t.principal),
@@ -210,7 +211,7 @@ describe("hcpx mcp --http: static tokens, two principals", () => {
 });
 
 describe("hcpx token", () => {
-  it("add needs the server config that names the principal: without it, a usage error and no token kept", () => {
+  it("add needs the server config that names the principal: without it, a usage error and no token kept", async () => {
     const p = teamProject({ principals: { alice: { grants: { allow: ["ledger.*"] } } } });
     const r = spawnSync(process.execPath, [HCPX, "token", "add", "bob", "--json"], {
       cwd: p.dir,
@@ -221,21 +222,12 @@ describe("hcpx token", () => {
     const e = (JSON.parse(r.stdout) as { error: { code: string; message: string; hint: string } }).error;
     expect(e.code).toBe("usage");
     expect(e.message).toContain("--server-config");
-    const list = spawnSync(process.execPath, [HCPX, "token", "list", "--json"], {
-      cwd: p.dir,
-      env: p.env,
-      encoding: "utf8",
-    });
+    const list = await inProject(p, ["token", "list", "--json"]);
     expect((JSON.parse(list.stdout) as { data: { tokens: unknown[] } }).data.tokens).toEqual([]);
     // with it: a principal it does not name is refused, one it names gets its token
-    const named = (id: string) =>
-      spawnSync(process.execPath, [HCPX, "token", "add", id, "--server-config", p.serverConfig, "--json"], {
-        cwd: p.dir,
-        env: p.env,
-        encoding: "utf8",
-      });
-    expect(JSON.parse(named("bob").stdout).error.code).toBe("unknown_principal");
-    expect(named("alice").status).toBe(0);
+    const named = (id: string) => inProject(p, ["token", "add", id, "--server-config", p.serverConfig, "--json"]);
+    expect(JSON.parse((await named("bob")).stdout).error.code).toBe("unknown_principal");
+    expect((await named("alice")).code).toBe(0);
   });
 
   it("concurrent adds lose no token (the tokens file is edited under a lock)", async () => {
@@ -257,11 +249,7 @@ describe("hcpx token", () => {
       ),
     );
     expect(codes).toEqual(ids.map(() => 0));
-    const list = spawnSync(process.execPath, [HCPX, "token", "list", "--json"], {
-      cwd: p.dir,
-      env: p.env,
-      encoding: "utf8",
-    });
+    const list = await inProject(p, ["token", "list", "--json"]);
     expect(
       (JSON.parse(list.stdout) as { data: { tokens: { principal: string }[] } }).data.tokens
         .map((t) => t.principal)
