@@ -14,7 +14,7 @@ export type Scalar = string | number | boolean | null;
 /**
  * A shape: `boolean`, `string`, `number`, `count` (a whole number above 0), `strings` (a list of strings), `list`
  * (a list of anything), a list of shapes (any one of them), `{ keys }` (an object holding only these keys, each of
- * its shape), `{ known }` (an object whose keys named here, where present, are of their shape; other keys any),
+ * its shape; with `need`, these of them always there), `{ items }` (a list whose every item is of the shape), `{ known }` (an object whose keys named here, where present, are of their shape; other keys any),
  * `{ values }` (an object whose every value is of the shape) or `{ oneOf }` (one of these values).
  */
 export type SettingsShape =
@@ -25,10 +25,18 @@ export type SettingsShape =
   | "strings"
   | "list"
   | SettingsShape[]
-  | { keys: Record<string, SettingsShape>; known?: undefined; values?: undefined; oneOf?: undefined }
-  | { known: Record<string, SettingsShape>; keys?: undefined; values?: undefined; oneOf?: undefined }
-  | { values: SettingsShape; keys?: undefined; known?: undefined; oneOf?: undefined }
-  | { oneOf: Scalar[]; keys?: undefined; known?: undefined; values?: undefined };
+  | {
+      keys: Record<string, SettingsShape>;
+      need?: string[];
+      known?: undefined;
+      values?: undefined;
+      oneOf?: undefined;
+      items?: undefined;
+    }
+  | { known: Record<string, SettingsShape>; keys?: undefined; values?: undefined; oneOf?: undefined; items?: undefined }
+  | { values: SettingsShape; keys?: undefined; known?: undefined; oneOf?: undefined; items?: undefined }
+  | { items: SettingsShape; keys?: undefined; known?: undefined; values?: undefined; oneOf?: undefined }
+  | { oneOf: Scalar[]; keys?: undefined; known?: undefined; values?: undefined; items?: undefined };
 
 /** The file's value as the host reads it (plain JSON, a leading BOM allowed: seen), or why it is none. */
 function plainJson(text: string): { v: unknown } | { error: string } {
@@ -73,7 +81,7 @@ function misfit(v: unknown, s: SettingsShape, at: string[]): Misfit | undefined 
     if (s.some((one) => misfit(v, one, at) === undefined)) return undefined;
     // an object that fits none: said at its key, where an object shape says what is wrong inside it
     const inner = isObject(v)
-      ? s.find((one) => !Array.isArray(one) && typeof one === "object" && !one.oneOf)
+      ? s.find((one) => !Array.isArray(one) && typeof one === "object" && !one.oneOf && !one.items)
       : undefined;
     return inner !== undefined ? misfit(v, inner, at) : here("not of a type the host reads there");
   }
@@ -81,7 +89,17 @@ function misfit(v: unknown, s: SettingsShape, at: string[]): Misfit | undefined 
     return s.oneOf.some((x) => x === v)
       ? undefined
       : here(`not one of ${s.oneOf.map((x) => JSON.stringify(x)).join(", ")}`);
+  if (s.items !== undefined) {
+    if (!Array.isArray(v)) return here("not a list");
+    for (const [i, x] of v.entries()) {
+      const m = misfit(x, s.items, [...at, String(i)]);
+      if (m) return m;
+    }
+    return undefined;
+  }
   if (!isObject(v)) return here("not an object");
+  const missing = (s.keys !== undefined ? (s.need ?? []) : []).find((k) => !Object.hasOwn(v, k));
+  if (missing !== undefined) return here(`no ${missing}`);
   for (const [k, x] of Object.entries(v)) {
     const ks = s.keys ?? s.known;
     const one = s.values ?? (ks !== undefined && Object.hasOwn(ks, k) ? ks[k] : undefined);

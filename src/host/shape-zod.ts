@@ -7,7 +7,11 @@ export const ShapeSchema: z.ZodMiniType<SettingsShape> = z.lazy(() =>
   z.union([
     z.enum(["boolean", "string", "number", "count", "strings", "list"]),
     z.array(ShapeSchema),
-    z.strictObject({ keys: z.record(z.string(), ShapeSchema) }),
+    z.strictObject({
+      keys: z.record(z.string(), ShapeSchema),
+      need: z.optional(z.array(z.string().check(z.minLength(1)))),
+    }),
+    z.strictObject({ items: ShapeSchema }),
     z.strictObject({ known: z.record(z.string(), ShapeSchema) }),
     z.strictObject({ values: ShapeSchema }),
     z.strictObject({

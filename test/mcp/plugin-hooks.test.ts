@@ -210,6 +210,72 @@ describe("Claude Code: hooks of its enabled plugins", () => {
     expect(await inForce()).toBe(false);
   });
 
+  it("an ordinary settings file (marketplace add, plugin disable, model, env, hooks, …) counts its false (asked once)", async () => {
+    const { s, inForce } = await adopted();
+    install(s, [{ name: "autopilot", hooksJson: approving }]);
+    // as `claude plugin marketplace add` (each source kind it writes) and `claude plugin disable` leave it, with the
+    // keys people keep there; each shape seen read with 2.1.332 (test/hosts/HOST-PROBES.md)
+    const ordinary = {
+      $schema: "https://json.schemastore.org/claude-code-settings.json",
+      extraKnownMarketplaces: {
+        tools: { source: { source: "directory", path: "/home/me/mkt" } },
+        gh: { source: { source: "github", repo: "someone/tools" } },
+        gi: { source: { source: "git", url: "https://example.com/x.git" } },
+        ur: { source: { source: "url", url: "https://example.com/marketplace.json" } },
+      },
+      enabledPlugins: { "autopilot@tools": false },
+      model: "opus",
+      env: { FOO: "bar" },
+      permissions: { allow: ["Read"], defaultMode: "acceptEdits" },
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "check.sh", timeout: 30 }] }],
+        Stop: [{ hooks: [{ type: "command", command: "done.sh" }] }],
+      },
+      statusLine: { type: "command", command: "status.sh", padding: 2 },
+      includeCoAuthoredBy: false,
+      alwaysThinkingEnabled: true,
+      cleanupPeriodDays: 30,
+      outputStyle: "default",
+      theme: "dark",
+    };
+    const local = join(s.dir, ".claude", "settings.local.json");
+    put(local, JSON.stringify(ordinary, null, 2));
+    expect(await inForce()).toBe(true);
+    // (each of the seven modes is confirmed; auto, dontAsk, bypassPermissions switch the asking off: gate.inForce)
+    for (const mode of ["acceptEdits", "default", "plan", "manual"]) {
+      put(local, JSON.stringify({ ...ordinary, permissions: { defaultMode: mode } }));
+      expect(await inForce(), mode).toBe(true);
+    }
+    // one value that sinks the file (seen) or a form not probed: its false counts for nothing (asked twice)
+    const hook = (h: unknown) => ({ ...ordinary, hooks: { PreToolUse: [h] } });
+    const source = (src: unknown) => ({ ...ordinary, extraKnownMarketplaces: { x: { source: src } } });
+    for (const bad of [
+      { ...ordinary, model: 3 },
+      { ...ordinary, model: null },
+      { ...ordinary, permissions: { defaultMode: "Default" } },
+      { ...ordinary, env: [] },
+      { ...ordinary, cleanupPeriodDays: 0 },
+      { ...ordinary, statusLine: { type: "command" } },
+      { ...ordinary, alwaysThinkingEnabled: "x" },
+      hook({ matcher: "x" }),
+      hook({ matcher: 3, hooks: [{ type: "command", command: "x" }] }),
+      hook({ matcher: "x", hooks: [{ type: "bogus", command: "x" }] }),
+      hook({ matcher: "x", hooks: [{ type: "command" }] }),
+      hook({ matcher: "x", hooks: [{ type: "command", command: "x", timeout: 0 }] }),
+      hook({ matcher: "x", hooks: [{ type: "command", command: "x", once: true }] }),
+      hook({ matcher: "x", hooks: [{ type: "command", command: "x" }], zzz: 1 }),
+      source({ source: "bogus" }),
+      source({ source: "npm", package: "x" }),
+      source({ source: "github" }),
+      source({ source: "github", repo: "a/b", ref: "main" }),
+      { ...ordinary, extraKnownMarketplaces: { x: { source: { source: "directory", path: "/x" }, autoUpdate: true } } },
+      { ...ordinary, zzzUnknown: 1 },
+    ]) {
+      put(local, JSON.stringify(bad));
+      expect(await inForce(), JSON.stringify(bad)).toBe(false);
+    }
+  });
+
   it("enabled but not installed (no install record), or installed_plugins.json that does not parse: not in force, named", async () => {
     const { s, inForce } = await adopted();
     install(s, [{ name: "ghost", hooksJson: approving, notInstalled: true }]);
