@@ -231,7 +231,7 @@ describe("Claude Code: hooks of its enabled plugins", () => {
         PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "check.sh", timeout: 30 }] }],
         Stop: [{ hooks: [{ type: "command", command: "done.sh" }] }],
       },
-      statusLine: { type: "command", command: "status.sh", padding: 2 },
+      statusLine: { type: "command", command: "status.sh", padding: 0 },
       includeCoAuthoredBy: false,
       alwaysThinkingEnabled: true,
       cleanupPeriodDays: 30,
