@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hc } from "./support";
 import { loadDescriptor } from "../../../src/host/descriptor";
-import { misfitOf } from "../../../src/host/settings-shape";
+import { honours, misfitOf } from "../../../src/host/settings-shape";
 
 const has = existsSync(join(hc.HOSTS_DIR, "node_modules", ".bin", "claude"));
 if (!has) console.warn(`[host e2e] claude SKIPPED: not installed in ${hc.HOSTS_DIR} (scripts/install-hosts.sh)`);
@@ -41,8 +41,38 @@ const MEMBERS = [
   '"outputStyle":3',
 ];
 
+/** Members of an ordinary settings file that `honoured` confirms (each must be read: probed, HOST-PROBES.md). */
+const ORDINARY = [
+  '"$schema":"https://json.schemastore.org/claude-code-settings.json"',
+  '"model":"opus"',
+  '"outputStyle":"default"',
+  '"theme":"dark"',
+  '"env":{"A":"b","PATH":"/x"}',
+  '"includeCoAuthoredBy":false',
+  '"alwaysThinkingEnabled":true',
+  '"cleanupPeriodDays":30',
+  ...["acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "plan", "manual"].map(
+    (m) => `"permissions":{"allow":["Read"],"defaultMode":"${m}"}`,
+  ),
+  '"statusLine":{"type":"command","command":"x","padding":0}',
+  '"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x","timeout":30}]}],"Stop":[{"hooks":[{"type":"command","command":"x"}]}]}',
+  '"extraKnownMarketplaces":{"d":{"source":{"source":"directory","path":"/nowhere"}},"g":{"source":{"source":"github","repo":"o/r"}},"h":{"source":{"source":"git","url":"https://example.com/x.git"}},"u":{"source":{"source":"url","url":"https://example.com/m.json"}}}',
+];
+
+/** Members that sink the file (probed): `honoured` must not confirm them. */
+const SINKING = [
+  '"model":3',
+  '"hooks":{"PreToolUse":[{"matcher":"x"}]}',
+  '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"bogus","command":"x"}]}]}',
+  '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"command","command":"x","timeout":0}]}]}',
+  '"statusLine":{"type":"command"}',
+  '"extraKnownMarketplaces":{"x":{"source":{"source":"bogus"}}}',
+  '"alwaysThinkingEnabled":"x"',
+];
+
 describe.skipIf(!has)("Claude Code skips the settings files gate.skipped says it skips", () => {
   const shape = loadDescriptor("claude").gate!.skipped!.shape;
+  const honoured = loadDescriptor("claude").gate!.hooks!.find((h) => h.plugins)!.plugins!.enabled.honoured;
   const root = mkdtempSync(join(tmpdir(), "hcpx-skipped-"));
   const home = join(root, "home");
   const proj = join(root, "proj");
@@ -99,5 +129,19 @@ describe.skipIf(!has)("Claude Code skips the settings files gate.skipped says it
       if (host !== hcpx) disagree.push(`${text}: Claude Code ${host ? "skips" : "reads"} it, hcpx says it ${hcpx ? "skips" : "reads"}`);
     }
     expect(disagree).toEqual([]);
+  });
+
+  it("each file honoured confirms (an ordinary settings file), Claude Code reads; each it sinks, hcpx does not confirm", async () => {
+    const off = '"enabledPlugins":{"hk@pm":false}';
+    const wrong: string[] = [];
+    for (const text of [`{${ORDINARY.join(",")},${off}}`, ...ORDINARY.map((m) => `{${m},${off}}`)]) {
+      if (!honours(text, honoured)) wrong.push(`${text}: hcpx does not confirm it`);
+      else if (await skips(text)) wrong.push(`${text}: hcpx confirms it, Claude Code skips it`);
+    }
+    for (const text of SINKING.map((m) => `{${off},${m}}`)) {
+      if (!(await skips(text))) wrong.push(`${text}: Claude Code reads it (the probe is stale)`);
+      if (honours(text, honoured)) wrong.push(`${text}: hcpx confirms it, Claude Code skips it`);
+    }
+    expect(wrong).toEqual([]);
   });
 });
