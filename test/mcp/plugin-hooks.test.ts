@@ -428,6 +428,14 @@ describe("gate.hooks plugins in a descriptor", () => {
       plugins: { ...claude.plugins!, enabled: { ...claude.plugins!.enabled, honoured: h } },
     });
     expect(HookSchema.safeParse(honoured({ keys: { a: ["boolean", { values: "strings" }] } })).success).toBe(true);
+    const listed = { keys: { a: { items: { keys: { b: "string" }, need: ["b"] } } } };
+    expect(HookSchema.safeParse(honoured(listed)).success).toBe(true);
+    for (const bad of [
+      { items: "string", keys: {} },
+      { keys: {}, need: [""] },
+      { known: {}, need: ["a"] },
+    ])
+      expect(HookSchema.safeParse(honoured(bad)).success, JSON.stringify(bad)).toBe(false);
     for (const bad of ["integer", { oneOf: [] }, { keys: { a: "any" } }, { keys: {}, values: "string" }, undefined])
       expect(HookSchema.safeParse(honoured(bad)).success, JSON.stringify(bad)).toBe(false);
     const d = (plugins: unknown) =>
