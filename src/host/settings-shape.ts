@@ -14,7 +14,7 @@ export type Scalar = string | number | boolean | null;
 /**
  * A shape: `boolean`, `string`, `number`, `count` (a whole number above 0), `strings` (a list of strings), `list`
  * (a list of anything), a list of shapes (any one of them), `{ keys }` (an object holding only these keys, each of
- * its shape; with `need`, these of them always there), `{ items }` (a list whose every item is of the shape), `{ known }` (an object whose keys named here, where present, are of their shape; other keys any),
+ * its shape; with `need`, these of them always there), `{ items }` (a list whose every item is of the shape), `{ known }` (an object whose keys named here, where present, are of their shape; other keys any; `need` as for `keys`),
  * `{ values }` (an object whose every value is of the shape) or `{ oneOf }` (one of these values).
  */
 export type SettingsShape =
@@ -33,7 +33,14 @@ export type SettingsShape =
       oneOf?: undefined;
       items?: undefined;
     }
-  | { known: Record<string, SettingsShape>; keys?: undefined; values?: undefined; oneOf?: undefined; items?: undefined }
+  | {
+      known: Record<string, SettingsShape>;
+      need?: string[];
+      keys?: undefined;
+      values?: undefined;
+      oneOf?: undefined;
+      items?: undefined;
+    }
   | { values: SettingsShape; keys?: undefined; known?: undefined; oneOf?: undefined; items?: undefined }
   | { items: SettingsShape; keys?: undefined; known?: undefined; values?: undefined; oneOf?: undefined }
   | { oneOf: Scalar[]; keys?: undefined; known?: undefined; values?: undefined; items?: undefined };
@@ -98,7 +105,9 @@ function misfit(v: unknown, s: SettingsShape, at: string[]): Misfit | undefined 
     return undefined;
   }
   if (!isObject(v)) return here("not an object");
-  const missing = (s.keys !== undefined ? (s.need ?? []) : []).find((k) => !Object.hasOwn(v, k));
+  const missing = (s.keys !== undefined || s.known !== undefined ? (s.need ?? []) : []).find(
+    (k) => !Object.hasOwn(v, k),
+  );
   if (missing !== undefined) return here(`no ${missing}`);
   for (const [k, x] of Object.entries(v)) {
     const ks = s.keys ?? s.known;

@@ -12,7 +12,10 @@ export const ShapeSchema: z.ZodMiniType<SettingsShape> = z.lazy(() =>
       need: z.optional(z.array(z.string().check(z.minLength(1)))),
     }),
     z.strictObject({ items: ShapeSchema }),
-    z.strictObject({ known: z.record(z.string(), ShapeSchema) }),
+    z.strictObject({
+      known: z.record(z.string(), ShapeSchema),
+      need: z.optional(z.array(z.string().check(z.minLength(1)))),
+    }),
     z.strictObject({ values: ShapeSchema }),
     z.strictObject({
       oneOf: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).check(z.minLength(1)),

@@ -430,10 +430,12 @@ describe("gate.hooks plugins in a descriptor", () => {
     expect(HookSchema.safeParse(honoured({ keys: { a: ["boolean", { values: "strings" }] } })).success).toBe(true);
     const listed = { keys: { a: { items: { keys: { b: "string" }, need: ["b"] } } } };
     expect(HookSchema.safeParse(honoured(listed)).success).toBe(true);
+    expect(HookSchema.safeParse(honoured({ known: {}, need: ["a"] })).success).toBe(true);
     for (const bad of [
       { items: "string", keys: {} },
       { keys: {}, need: [""] },
-      { known: {}, need: ["a"] },
+      { known: {}, need: [""] },
+      { values: "string", need: ["a"] },
     ])
       expect(HookSchema.safeParse(honoured(bad)).success, JSON.stringify(bad)).toBe(false);
     for (const bad of ["integer", { oneOf: [] }, { keys: { a: "any" } }, { keys: {}, values: "string" }, undefined])

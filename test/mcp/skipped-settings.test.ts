@@ -69,6 +69,9 @@ describe("Claude Code: the ask rule in a settings file it skips as a whole", () 
       JSON.stringify({ ...doc, cleanupPeriodDays: 0 }),
       JSON.stringify({ ...doc, enabledPlugins: { "x@y": "yes" } }),
       JSON.stringify({ ...doc, env: 3 }),
+      // a statusLine without its command (probed: skipped)
+      JSON.stringify({ ...doc, statusLine: { type: "command" } }),
+      JSON.stringify({ ...doc, statusLine: {} }),
       `// mine\n${good}`,
       good.replace(/\}\s*$/, ",}"),
     ]) {

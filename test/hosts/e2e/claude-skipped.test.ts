@@ -38,6 +38,8 @@ const MEMBERS = [
   '"enabledMcpjsonServers":"hcp"',
   '"enabledMcpjsonServers":[3]',
   '"statusLine":{"type":"command","command":"x"}',
+  '"statusLine":{"type":"command"}',
+  '"statusLine":{}',
   '"outputStyle":3',
 ];
 
