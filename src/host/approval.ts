@@ -45,7 +45,7 @@ import { pathResolver, homeVariables } from "./homes";
 import type { Project } from "../pack/model";
 import { readEntry, type Entry } from "../util/fsio";
 import { loadDescriptor, slotField, type Descriptor, type Target } from "./descriptor";
-import { evaluate } from "./health";
+import { inForceFact } from "./health";
 import { afterLists, expandItems, fill, itemKey, widening } from "./formats/rules";
 import type { CommandClass } from "./formats/types";
 import { askOf, type Ask, type Scope } from "./ask-rules";
@@ -53,7 +53,7 @@ import { isObj } from "../util/is";
 import { targetFiles, unreadLayers, unreadVariables } from "./unread";
 import { approvingHooks } from "./hooks";
 import { firstFile, hostValueAt } from "./value-at";
-import { skippedWhy } from "./skipped";
+import { skipsOf } from "./skipped";
 import type { HostApproval } from "../runtime/execute";
 
 /**
@@ -123,6 +123,7 @@ async function inForce(
   if (!spec) return false;
   // each file read once in this check: the entry, its ask rules and the widenings are often one file
   const read = readsOnce();
+  const skips = skipsOf(d);
   // the host's files where the host reads them (its homes, moved or not), or: hcpx cannot tell → not in force
   const abs = await hostPaths(d, scope, { ...where, root: project.root }, read);
   if (!abs) return false;
@@ -139,7 +140,7 @@ async function inForce(
     const file = firstFile(t, abs, read);
     if (!file) continue;
     // a file the host skips as a whole (gate.skipped: not plain JSON, a known key of another type): no one's question
-    if (skippedWhy(d, file.show, file.text) !== undefined) continue;
+    if (skips(file.show, file.text)) continue;
     const value = await hostValueAt(file.text, t.format, ask.at, file.show);
     if (holds(ask, value, cls)) asked = true;
   }
@@ -173,12 +174,9 @@ async function inForce(
   // 3. nothing switches the host's asking off
   const fillVars = (s: string) => s.replaceAll("{root}", project.root).replaceAll("{server}", server);
   // (the host's own settings, where it finds them: a folder its `homes` moves)
-  // (and with the files the host skips passed over, as it does: a mode there does not hide the next file's; both hold)
-  const skips = (p: string, text: string) => skippedWhy(d, p, text) !== undefined;
-  for (const h of d.gate?.inForce ?? []) {
-    if (!(await evaluate(h, abs, fillVars, server)).ok) return false;
-    if (d.gate?.skipped && !(await evaluate(h, abs, fillVars, server, skips)).ok) return false;
-  }
+  // (and with the files the host skips passed over, as it does: a mode there does not hide the next file's)
+  for (const h of d.gate?.inForce ?? [])
+    if (!(await inForceFact(d, h, abs, fillVars, server, { read, skips })).ok) return false;
   return true;
 }
 

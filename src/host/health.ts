@@ -14,10 +14,10 @@ import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { basename, isAbsolute, resolve } from "node:path";
 import { parse as parseJsonc, type ParseError } from "jsonc-parser/lib/esm/main.js";
 import type { ErrorCode, Problem } from "../util/errors";
-import { loadDescriptor, type HealthCheck } from "./descriptor";
+import { loadDescriptor, type Descriptor, type HealthCheck } from "./descriptor";
 import { pathHead, whichOnPath } from "../util/which";
 import { findProjectConfig } from "../pack/load";
-import { readEntry } from "../util/fsio";
+import { readEntry, type Entry } from "../util/fsio";
 import type { Scope } from "./engine";
 import { homeText, pathResolver } from "./homes";
 import { tildePath } from "../util/paths";
@@ -26,7 +26,7 @@ import { checkPaths } from "./unread-zod";
 import { approvingHooks, hookProblem } from "./hooks";
 import { askOf } from "./ask-rules";
 import { firstFile } from "./value-at";
-import { skippedAskProblem, skippedWhy } from "./skipped";
+import { skippedAskProblem, skippedWhy, skipsOf } from "./skipped";
 
 export interface HealthOptions {
   scope: Scope;
@@ -179,13 +179,11 @@ export async function widenedBySettings(
     const server = d.servers?.[o.scope] ?? d.server ?? "hcp";
     const fill = (s: string) => s.replaceAll("{root}", o.root).replaceAll("{server}", server);
     const said = homeText(d, o.home, env);
-    // (also with the files it skips as a whole passed over, as it does: gate.skipped)
-    const skips = (p: string, text: string) => skippedWhy(d, p, text) !== undefined;
+    const skips = skipsOf(d);
     for (const h of d.gate?.inForce ?? []) {
-      const first = await evaluate(h, abs, fill, server);
-      const r = first.ok && d.gate?.skipped ? await evaluate(h, abs, fill, server, skips) : first;
+      const r = await inForceFact(d, h, abs, fill, server, { skips });
       if (r.ok) continue;
-      const over = first.ok ? `, as ${d.name} skips the files before it` : "";
+      const over = r.over ? `, as ${d.name} skips the files before it` : "";
       out.push({
         code: "policy_widened",
         severity: "warning",
@@ -250,6 +248,25 @@ function executable(p: string): boolean {
   }
 }
 
+/**
+ * A `gate.inForce` fact as the host holds it: as written, and (`gate.skipped`) with the files the host skips as a
+ * whole passed over, as it does (a mode in a skipped file does not hide the next file's); both must hold. `over`:
+ * it fails only with the skipped files passed over. `read`: the caller's reads (each file once a check).
+ */
+export async function inForceFact(
+  d: Descriptor,
+  h: HealthCheck,
+  abs: (p: string) => string,
+  fill: (s: string) => string,
+  server: string,
+  o: { read?: (file: string) => Entry; skips?: (path: string, text: string) => boolean } = {},
+): Promise<{ ok: boolean; why?: string; file?: string; over?: true }> {
+  const first = await evaluate(h, abs, fill, server, { read: o.read });
+  if (!first.ok || !d.gate?.skipped) return first;
+  const r = await evaluate(h, abs, fill, server, { read: o.read, skips: o.skips ?? skipsOf(d) });
+  return r.ok ? r : { ...r, over: true };
+}
+
 /** The value at `key` in a check's file (`p`: the file as said), or `bad` when it does not parse. */
 async function valueAt(h: HealthCheck, text: string, p: string, key: string[]): Promise<{ v?: unknown; bad?: true }> {
   let doc: unknown;
@@ -280,8 +297,8 @@ export async function evaluate(
   abs: (p: string) => string,
   fill: (s: string) => string,
   server: string,
-  /** a file the host skips as a whole (gate.skipped): passed over, as the host does */
-  skips?: (path: string, text: string) => boolean,
+  /** `skips`: a file the host skips as a whole (gate.skipped), passed over as the host does; `read`: the caller's reads */
+  o: { skips?: (path: string, text: string) => boolean; read?: (file: string) => Entry } = {},
 ): Promise<{ ok: boolean; why?: string; file?: string }> {
   const paths = checkPaths(h).map((p) => p.path);
   const key = h.key.map(fill);
@@ -292,8 +309,8 @@ export async function evaluate(
   let at: string | undefined; // as the problem names it
   let any = false;
   for (const f of checkFiles(h, abs)) {
-    const e = readEntry(f.file);
-    if (e.kind !== "file" || skips?.(f.shown, e.text)) continue;
+    const e = (o.read ?? readEntry)(f.file);
+    if (e.kind !== "file" || o.skips?.(f.shown, e.text)) continue;
     any = true;
     // (a file above the project: its whole path, and where it is)
     const p = f.above ? `${f.shown} (in a folder above the project)` : f.shown;

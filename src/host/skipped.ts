@@ -15,6 +15,20 @@ export function skippedWhy(d: Descriptor, path: string, text: string): string | 
   return misfitOf(text, s.shape)?.why;
 }
 
+/**
+ * `skippedWhy` as a test of a file the host reads at `path` holding `text`, each (path, text) judged once: one
+ * check of the host's settings reads the same files for each of its facts.
+ */
+export function skipsOf(d: Descriptor): (path: string, text: string) => boolean {
+  const judged = new Map<string, boolean>();
+  return (path, text) => {
+    const k = `${path}\0${text}`;
+    let v = judged.get(k);
+    if (v === undefined) judged.set(k, (v = skippedWhy(d, path, text) !== undefined));
+    return v;
+  };
+}
+
 /** The warning for a skipped file that holds the ask rule adopt wrote (`shown`: the file as the person knows it). */
 export function skippedAskProblem(d: Descriptor, shown: string, why: string): Problem {
   return {
