@@ -29,6 +29,8 @@ const PROCESS_STATE: [string, RegExp][] = [
     "sets the MCP adapter's keep-alive switch",
     /Symbol\.for\("hcpx\.mcp\.keepAlive"\)\]\s*=[^=]|\[KEEP_ALIVE\]\s*=[^=]/,
   ],
+  // src/util/stamp.ts: a switch with no way back (serveHttp's); a call of it, not its definition or a comment naming it
+  ["turns the stamps' once-per-turn stat on", /^\s*statOncePerTurn\(\);/m],
 ];
 const SETS_KEEP_ALIVE = PROCESS_STATE.find(([what]) => what.includes("keep-alive"))![1];
 /**
@@ -171,6 +173,12 @@ describe("the files that share a worker process", () => {
     expect(problems("test/hostile/runtime/split-secret.test.ts").join("\n")).toContain("sets the exit code or argv");
     expect(problems("test/cli/envelope-contract.test.ts").join("\n")).toContain(
       "src/mcp/server.ts: sets the MCP adapter's keep-alive switch",
+    );
+    expect(problems("test/mcp/stat-per-turn.test.ts")).toContain(
+      "test/mcp/stat-per-turn.test.ts: turns the stamps' once-per-turn stat on",
+    );
+    expect(problems("test/cli/envelope-contract.test.ts")).toContain(
+      "src/mcp/server.ts: turns the stamps' once-per-turn stat on",
     );
   });
 
