@@ -5,16 +5,13 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { adopt, generate, ProjectError } from "hcpx";
-import { beforeAll, describe, expect, it } from "vitest";
-import { baseEnv, envelope, runHcpx } from "../support/hcpx";
+import { describe, expect, it } from "vitest";
+import { envelope, runHcpx } from "../support/hcpx";
 import { probeProject } from "./support";
 
-// the CLI runs with a scratch HOME; so does this process (host files at user scope, detection, health)
-beforeAll(() => {
-  process.env.HOME = baseEnv().HOME;
-  delete process.env.XDG_CONFIG_HOME;
-  delete process.env.HCP_CONFIG;
-});
+// this process runs with the file's scratch HOME (test/support/env.ts: no XDG_CONFIG_HOME, no HCP_CONFIG
+// either); the CLI runs with the same one (host files at user scope, detection, health)
+const cliOpts = (cwd: string) => ({ cwd, env: { HOME: process.env.HOME } });
 
 const tree = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -28,7 +25,7 @@ describe("adopt() in-process", () => {
     // one command line for both (the CLI under test runs dist/hcpx.cjs too; the package's bin is dist/hcpx.cjs)
     const command = "hcpx mcp";
     const cli = envelope<{ changes: { path: string; kind: string }[] }>(
-      await runHcpx(["adopt", "claude", "cursor", "--command", command, "--json"], { cwd: pp.dir }),
+      await runHcpx(["adopt", "claude", "cursor", "--command", command, "--json"], cliOpts(pp.dir)),
     );
     expect(cli.ok).toBe(true);
     const planned = await adopt({ hosts: ["claude", "cursor"], cwd: pp.dir, command });
@@ -50,7 +47,7 @@ describe("adopt() in-process", () => {
     // the CLI's --check agrees with the library's
     const check = await adopt({ hosts: ["claude", "cursor"], cwd: pp.dir, check: true, command });
     const cliCheck = envelope<{ inSync: boolean }>(
-      await runHcpx(["adopt", "claude", "cursor", "--command", command, "--check", "--json"], { cwd: pp.dir }),
+      await runHcpx(["adopt", "claude", "cursor", "--command", command, "--check", "--json"], cliOpts(pp.dir)),
     );
     expect(check.changes).toEqual([]);
     expect(cliCheck.ok && cliCheck.data.inSync).toBe(check.inSync);
@@ -99,7 +96,7 @@ describe("adopt() in-process", () => {
 describe("generate() in-process", () => {
   it("writes what `hcpx generate` writes, byte for byte, and check then says current", async () => {
     const a = probeProject({ examples: ["ledger"] });
-    const cli = await runHcpx(["generate", "--json"], { cwd: a.dir });
+    const cli = await runHcpx(["generate", "--json"], cliOpts(a.dir));
     expect(cli.code, cli.stderr).toBe(0);
     const b = probeProject({ examples: ["ledger"] });
     const r = await generate({ cwd: b.dir });
@@ -126,7 +123,7 @@ describe("generate() in-process", () => {
     expect(r.current).toBe(false);
     expect(r.drift).toEqual([{ path: "system-prompt.md", state: "differs" }]);
     expect(readFileSync(f, "utf8")).toBe("edited\n");
-    const cli = envelope(await runHcpx(["generate", "--host", "none", "--check", "--json"], { cwd: pp.dir }));
+    const cli = envelope(await runHcpx(["generate", "--host", "none", "--check", "--json"], cliOpts(pp.dir)));
     expect(cli.ok).toBe(false);
     expect(!cli.ok && (cli.error as { files?: unknown }).files).toEqual(r.drift);
   });

@@ -11,12 +11,7 @@ import { McpFront } from "../../src/mcp/front";
 import { RACY_MS } from "../../src/util/stamp";
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "hcpx-config-search-")));
-const xdg = process.env.XDG_CONFIG_HOME;
-afterAll(() => {
-  if (xdg === undefined) delete process.env.XDG_CONFIG_HOME;
-  else process.env.XDG_CONFIG_HOME = xdg;
-  rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const config = (dir: string, id: string) =>
   writeFileSync(
@@ -26,7 +21,7 @@ const config = (dir: string, id: string) =>
 
 describe("hcpx mcp: the config search per call", () => {
   it("a config that appears in the cwd or goes from it is the next call's, fresh or aged", async () => {
-    process.env.XDG_CONFIG_HOME = join(root, "xdg");
+    // no user config: the file's scratch HOME has none (test/support/env.ts: no XDG_CONFIG_HOME either)
     const sub = join(root, "project", "sub");
     mkdirSync(sub, { recursive: true });
     config(join(root, "project"), "above");

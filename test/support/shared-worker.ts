@@ -128,6 +128,7 @@ export const SHARED_FILES = [
   "test/install/tarball.test.ts",
   "test/lib/package.test.ts",
   "test/lib/sdk-loops.test.ts",
+  "test/lib/use-cases.test.ts",
   "test/lint/cli.test.ts",
   "test/lint/fuzz.test.ts",
   "test/lint/rules.test.ts",
@@ -136,6 +137,7 @@ export const SHARED_FILES = [
   "test/mcp/audit.test.ts",
   "test/mcp/bounded-list.test.ts",
   "test/mcp/composite-edit.test.ts",
+  "test/mcp/config-search.test.ts",
   "test/mcp/confirm-question.test.ts",
   "test/mcp/confirm-state.test.ts",
   "test/mcp/confirm.test.ts",
@@ -241,6 +243,7 @@ export const SHARED_FILES = [
   "test/support/fake-model.test.ts",
   "test/support/hermetic.test.ts",
   "test/support/host-leftovers.test.ts",
+  "test/util/cache.test.ts",
   "test/util/nesting.test.ts",
   "test/util/paths-fast.test.ts",
   "test/util/prose-hostsafe.test.ts",
@@ -254,7 +257,7 @@ export const SHARED_FILES = [
 // overlap instead of each holding one of the cores' workers idle (when they were 13,
 // they took ~62 s of wall time for ~23 CPU-s; the 14th, exec-timeline, waits 3.1 s;
 // shipped-cache-warm, enclosing-config, validcache-content and pool-program wait out the racy
-// rule's 3 s, composite-edit three times; exec-redact-others and sshfs wait it out
+// rule's 3 s, composite-edit three times; exec-redact-others, config-search and sshfs wait it out
 // too, 0.6-1.9 CPU-s in 3-11 s, and http-principal-limits its gate's bins, 2.2-2.9 CPU-s in 12-13 s:
 // one worker, load ~11).
 export const WAITING_FILES = [
@@ -264,6 +267,7 @@ export const WAITING_FILES = [
   "test/hostile/files/sshfs.test.ts",
   "test/hostile/runtime/faults.test.ts",
   "test/mcp/composite-edit.test.ts",
+  "test/mcp/config-search.test.ts",
   "test/mcp/confirm.test.ts",
   "test/mcp/enclosing-config.test.ts",
   "test/mcp/http-keepalive.test.ts",

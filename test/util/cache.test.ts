@@ -5,14 +5,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { tmp } from "../support/hcpx";
 import { cacheRoot, readCache, writeCache } from "../../src/util/cache";
 
 describe("cache entries: two copies, compared", () => {
   let dir: string;
   beforeAll(() => {
-    process.env.XDG_CACHE_HOME = tmp("hcpx-cache-unit-");
+    // the cache root of the file's scratch HOME (test/support/env.ts: no XDG_CACHE_HOME), as a new process has
     dir = join(cacheRoot(), "unit");
+    expect(dir.startsWith(`${process.env.HOME}/`)).toBe(true);
     mkdirSync(dir, { recursive: true });
   });
 
