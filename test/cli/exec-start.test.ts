@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeFd } from "../../src/cli/output";
-import { HCPX, run, scratchProject, tmp } from "../support/hcpx";
+import { HCPX, REPO, run, scratchProject, tmp } from "../support/hcpx";
 
 /** whether script(1) is here to give a command a terminal */
 const HAS_SCRIPT = spawnSync("script", ["--version"]).status === 0;
@@ -20,6 +20,19 @@ function preloaded(name: string, body: (out: string) => string) {
   const preload = join(tmp(`hcpx-${name}-`), "preload.cjs");
   writeFileSync(preload, body(JSON.stringify(out)));
   return { p, home, out, preload };
+}
+
+/**
+ * A calc-wrap project, a HOME, and test/fixtures/preload/loaded-at-exit.cjs with the environment that has it
+ * write what the process loaded at its exit to `out`: Node's own list, or the CommonJS modules' base names.
+ */
+function loadedAtExit(name: string, of: "moduleLoadList" | "require.cache") {
+  const p = scratchProject({ packs: ["calc-wrap"] });
+  const home = tmp(`hcpx-${name}-home-`);
+  const out = join(tmp(`hcpx-${name}-`), "report.txt");
+  const preload = join(REPO, "test", "fixtures", "preload", "loaded-at-exit.cjs");
+  const env = { LOADED_AT_EXIT: out, ...(of === "require.cache" ? { LOADED_AT_EXIT_OF: of } : {}) };
+  return { p, home, out, preload, env };
 }
 
 /**
@@ -41,15 +54,12 @@ for (const k of ${JSON.stringify(keys)}) {
 
 describe("exec's start path", () => {
   it("a plain wrap call loads neither node:crypto nor node:os, the audit log off or on (its args hash is @noble/hashes' sha256)", async () => {
-    const { p, home, out, preload } = preloaded(
-      "start",
-      (o) => `process.on("exit", () => require("node:fs").writeFileSync(${o}, process.moduleLoadList.join("\\n")));\n`,
-    );
+    const { p, home, out, preload, env } = loadedAtExit("start", "moduleLoadList");
     const bin = HCPX;
     const modules = async (audit: string | undefined) => {
       const r = await run(process.execPath, ["-r", preload, bin, "exec", "calc-wrap", "ping", "--json"], {
         cwd: p.dir,
-        env: { HOME: home, ...(audit ? { HCPX_AUDIT_LOG: audit } : {}) },
+        env: { ...env, HOME: home, ...(audit ? { HCPX_AUDIT_LOG: audit } : {}) },
       });
       expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
       return readFileSync(out, "utf8").split("\n");
@@ -157,15 +167,11 @@ describe("exec's cancel", () => {
 describe("exec's code cache writer", () => {
   it("dist/cache-save.cjs (the write door, src/cli/cache-save.ts) is loaded only by a call that writes a code cache", async () => {
     // the CommonJS modules this process loaded, at exit
-    const { p, home, out, preload } = preloaded(
-      "save",
-      (o) =>
-        `process.on("exit", () => require("node:fs").writeFileSync(${o}, Object.keys(require.cache).map((f) => require("node:path").basename(f)).join("\\n")));\n`,
-    );
+    const { p, home, out, preload, env: atExit } = loadedAtExit("save", "require.cache");
     const loaded = async (env: Record<string, string>) => {
       const r = await run(process.execPath, ["-r", preload, HCPX, "exec", "calc-wrap", "ping", "--json"], {
         cwd: p.dir,
-        env: { HOME: home, ...env },
+        env: { ...atExit, HOME: home, ...env },
       });
       expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
       return readFileSync(out, "utf8").split("\n");

@@ -139,21 +139,17 @@ describe("hcpx --version skips commander", () => {
 
 describe("the bin's start path", () => {
   it("is dist/hcpx.cjs, and the plain exec form starts neither Node's ESM loader nor a stream for stdin", async () => {
-    const { writeFileSync } = await import("node:fs");
     const { REPO, run, tmp } = await import("../support/hcpx");
     const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { bin: Record<string, string> };
     expect(pkg.bin).toEqual({ hcpx: "dist/hcpx.cjs" });
     const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     const d = tmp("hcpx-mods-");
-    const probe = join(d, "probe.cjs");
-    writeFileSync(
-      probe,
-      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(join(d, "mods.txt"))}, process.moduleLoadList.join("\\n")));\n`,
-    );
+    // Node's list of what the run loaded, written to mods.txt at its exit
+    const probe = join(REPO, "test", "fixtures", "preload", "loaded-at-exit.cjs");
     const r = await run(
       process.execPath,
       ["--require", probe, join(REPO, pkg.bin.hcpx), "exec", "calc-wrap", "ping", "--json"],
-      { cwd: p.dir },
+      { cwd: p.dir, env: { LOADED_AT_EXIT: join(d, "mods.txt") } },
     );
     expect(JSON.parse(r.stdout)).toEqual({ ok: true, data: { pong: true } });
     const mods = readFileSync(join(d, "mods.txt"), "utf8").split("\n");

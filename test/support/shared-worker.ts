@@ -99,6 +99,8 @@ export const SHARED_FILES = [
   "test/cli/did-you-mean.test.ts",
   "test/cli/doctor-status.test.ts",
   "test/cli/exec-redact-others.test.ts",
+  "test/cli/exec-start.test.ts",
+  "test/cli/fast-exec.test.ts",
   "test/cli/hint-commands.test.ts",
   "test/cli/hints.test.ts",
   "test/cli/inferred-grants.test.ts",
