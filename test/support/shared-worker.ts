@@ -127,6 +127,7 @@ export const SHARED_FILES = [
   "test/hostile/runtime/faults.test.ts",
   "test/hostile/runtime/grants.test.ts",
   "test/hostile/runtime/secrets.test.ts",
+  "test/hostile/runtime/split-secret.test.ts",
   "test/install/tarball.test.ts",
   "test/lib/package.test.ts",
   "test/lib/sdk-loops.test.ts",

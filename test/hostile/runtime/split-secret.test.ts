@@ -4,7 +4,7 @@
 // `hcpx mcp`, the library (its envelopes and its confirm request), doctor.
 // The value is made of letters that appear nowhere else in the output, so any
 // one of them on a line is a leak.
-import { writeFileSync } from "node:fs";
+import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -17,31 +17,38 @@ import { HCPX, runHcpx, type RunResult } from "../../support/hcpx";
 import { execInProcess, runInProcess } from "../../support/inproc";
 import { forgetSecretsInPlay } from "../../../src/util/redact";
 import { project, writePack } from "../../runtime/support";
+import { OWN_FIXTURES } from "./support";
 
 const SECRET = "ΣΦΨΩΞΔΛΠΓΘ";
 const ANY_PIECE = /[ΣΦΨΩΞΔΛΠΓΘ]/;
 const CUTS = Array.from({ length: SECRET.length - 1 }, (_, i) => i + 1);
 const ENV = { ...process.env, ODD_TOKEN: SECRET, NO_COLOR: "1" };
 
-const TAIL_BIN = `#!/usr/bin/env node
-// writes its token to stderr so that the last 2048 characters start \`cut\` characters into it, then fails
-const token = process.env.ODD_TOKEN ?? "";
-const cut = Number(process.argv[2] ?? 0);
-process.stderr.write("x".repeat(100) + token + "y".repeat(Math.max(0, 2048 - (token.length - cut))));
-process.exitCode = 1;
-`;
+// The bins are shell scripts, not Node ones: ~75 start here, each Node start ~40-50 ms of CPU, these ~3 ms.
+// The cut of what they write and its redaction on the way out are under test, not the bins.
+/** A wrap bin: `tail <cut>` writes 100 x, its token, then y so that the last 2048 characters start `cut` characters into the token, to stderr, and fails. */
+const TAIL_BIN =
+  [
+    "#!/bin/sh",
+    "export PATH=/usr/bin:/bin",
+    `printf '%s%s' '${"x".repeat(100)}' "$ODD_TOKEN" >&2`,
+    `printf "%$((${2048 - SECRET.length} + $1))s" "" | tr ' ' y >&2`,
+    "exit 1",
+  ].join("\n") + "\n";
 
 let dir: string;
 beforeAll(() => {
   const sp = project({ packs: [] });
   dir = sp.dir;
-  writeFileSync(join(dir, "fx", "tail.mjs"), TAIL_BIN, { mode: 0o755 });
+  writeFileSync(join(dir, "fx", "tail.sh"), TAIL_BIN, { mode: 0o755 });
+  copyFileSync(join(OWN_FIXTURES, "odd-mcp.sh"), join(dir, "fx", "odd-mcp.sh"));
   const cutArg = { cut: { type: "integer", required: true, description: "where the tail starts in the value" } };
   writePack(dir, {
     id: "odd",
     surface: {
       kind: "mcp",
-      mcp: { bin: "../../fx/odd-mcp.mjs" },
+      // the last 2048 characters of the server's stderr are kept; the value is SECRET.length characters long
+      mcp: { bin: "../../fx/odd-mcp.sh", args: ["2048", String(SECRET.length)] },
       binding: { env: ["ODD_TOKEN"] },
       commands: [{ verb_key: "leak", summary: "Leak", tool: "leak", args: cutArg }],
     },
@@ -50,7 +57,7 @@ beforeAll(() => {
     id: "wt",
     surface: {
       kind: "wrap",
-      wrap: { bin: "../../fx/tail.mjs", json_flag: null, output: "json" },
+      wrap: { bin: "../../fx/tail.sh", json_flag: null, output: "json" },
       binding: { env: ["ODD_TOKEN"] },
       commands: [
         { verb_key: "leak", summary: "Leak", cli: ["tail", "{{cut}}"], args: cutArg },
