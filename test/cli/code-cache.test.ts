@@ -24,13 +24,32 @@ import { RAW_OPENING } from "../support/raw-mcp";
 const v8Dir = (home: string) => join(home, ".cache", "hcpx", "v8");
 
 /**
+ * A scratch project with the calc-wrap pack (and `also`), whose bin answers `ping` as bins/calc.mjs does
+ * ({"pong":true}) but is a shell script: ~30 exec runs here call it, a Node start ~40 ms of CPU each, the
+ * shell's ~2 ms. exec's own start (its code cache) is under test, not the bin's. Where the call is confined
+ * (sandbox.enforce "os") the pack keeps calc.mjs.
+ */
+function pingProject(also: string[] = []): ReturnType<typeof scratchProject> {
+  const p = scratchProject({ packs: [...also, "calc-wrap"] });
+  writeFileSync(join(p.dir, "bins", "calc-ping.sh"), `#!/bin/sh\n[ "$1" = ping ] || exit 2\necho '{"pong":true}'\n`, {
+    mode: 0o755,
+  });
+  const surface = join(p.dir, "packs", "calc-wrap", "surface.json");
+  const text = readFileSync(surface, "utf8");
+  const to = text.replace('bin: "../../bins/calc.mjs"', 'bin: "../../bins/calc-ping.sh"');
+  if (to === text) throw new Error(`${surface}: no bin "../../bins/calc.mjs" to replace`);
+  writeFileSync(surface, to);
+  return p;
+}
+
+/**
  * A calc-wrap project, and a HOME in which `exec calc-wrap ping` wrote its code caches (no shipped
  * cache read), made once: the cases that start from such a HOME get a copy of it (its files in the
  * order they were written), not a run of their own.
  */
 let wrap: { dir: string; primed: string };
 beforeAll(async () => {
-  const p = scratchProject({ packs: ["calc-wrap"] });
+  const p = pingProject();
   const primed = tmp("hcpx-cc-home-");
   const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], {
     cwd: p.dir,
@@ -52,7 +71,7 @@ function primedHome(): string {
 // in-place corruption runs 16 execs, beside the others' on a busy 2-core machine.
 describe.concurrent("exec's code cache", { timeout: 60_000 }, () => {
   it("is written by the first exec and gives the same envelopes after, for wrap and composite", async () => {
-    const p = scratchProject({ packs: ["calc", "calc-wrap"] });
+    const p = pingProject(["calc"]);
     const home = tmp("hcpx-cc-home-");
     const env = { HOME: home, HCPX_NO_SHIPPED_CACHE: "1" };
     const first = await runHcpx(["exec", "calc", "add", "--json", "--", "a=1", "b=2"], { cwd: p.dir, env });
@@ -132,7 +151,7 @@ describe.concurrent("exec's code cache", { timeout: 60_000 }, () => {
   });
 
   it("the cache of an earlier build is removed when this build writes its own, and only that bundle's", async () => {
-    const p = scratchProject({ packs: ["calc-wrap"] });
+    const p = pingProject();
     const home = tmp("hcpx-cc-home-");
     const old = ["exec-0123456789abcdef-v20.0.0-x64.bin", "exec-schemas-0123456789abcdef-v20.0.0-x64.bin"];
     mkdirSync(v8Dir(home), { recursive: true });
@@ -159,7 +178,7 @@ describe.concurrent("exec's code cache", { timeout: 60_000 }, () => {
     expect(readdirSync(join(REPO, "dist", "cache")).filter((f) => f.startsWith("exec-schemas-"))).toHaveLength(1);
     expect(readdirSync(join(REPO, "dist", "cache")).filter((f) => f.startsWith("adopt-"))).toHaveLength(1);
     expect(shipped[0]).toMatch(/^exec-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.bin$/);
-    const p = scratchProject({ packs: ["calc", "calc-wrap"] });
+    const p = pingProject(["calc"]);
     const home = tmp("hcpx-cc-home-");
     for (const [args, data] of [
       [["exec", "calc-wrap", "ping", "--json"], { pong: true }],
@@ -206,7 +225,7 @@ describe.concurrent("exec's code cache", { timeout: 60_000 }, () => {
     writeFileSync(elsewhere, good);
     for (const plant of [() => writeFileSync(file, bad), () => (rmSync(file), symlinkSync(elsewhere, file))]) {
       plant();
-      const p = scratchProject({ packs: ["calc-wrap"] });
+      const p = pingProject();
       const home = tmp("hcpx-cc-home-");
       const r = await run(process.execPath, [join(dist, "hcpx.cjs"), "exec", "calc-wrap", "ping", "--json"], {
         cwd: p.dir,
@@ -220,7 +239,7 @@ describe.concurrent("exec's code cache", { timeout: 60_000 }, () => {
   });
 
   it("HCPX_NO_CACHE=1 writes no code cache", async () => {
-    const p = scratchProject({ packs: ["calc-wrap"] });
+    const p = pingProject();
     const home = tmp("hcpx-cc-home-");
     const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], {
       cwd: p.dir,
@@ -246,7 +265,7 @@ describe("mcp's code cache", () => {
   }
   it("plain `hcpx mcp` writes its own cache beside exec's and serves the same tools, calls and --shape form from it", async () => {
     const { startMcp } = await import("../mcp/support");
-    const p = scratchProject({ packs: ["calc-wrap"] });
+    const p = pingProject();
     const home = tmp("hcpx-cc-home-");
     const listed: unknown[] = [];
     for (let i = 0; i < 2; i++) {
@@ -310,7 +329,7 @@ describe("mcp's code cache", () => {
   it("with no cache of the user's, the one shipped in dist/cache is used and none is written; the same tools and calls", async () => {
     const shipped = readdirSync(join(REPO, "dist", "cache")).filter((f) => /^mcp-[0-9a-f]{16}-/.test(f));
     expect(shipped).toHaveLength(1);
-    const p = scratchProject({ packs: ["calc-wrap"] });
+    const p = pingProject();
     const seen: unknown[] = [];
     const envs: Record<string, string>[] = [{}, { HCPX_NO_SHIPPED_CACHE: "1" }];
     for (const env of envs) {
