@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   chmodSync,
+  cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -22,6 +23,17 @@ import { ledgerCopies } from "../support/ledger-copies.mjs";
 import { RACY_MS } from "../../src/util/stamp";
 import { frame, unframe } from "../support/cache-frame";
 import { MCP_OPENING, mcpRequest, mcpStart } from "../support/mcp-lines.mjs";
+import { calcWrapOnShell } from "../support/sh-bins";
+
+/**
+ * A scratch project over calc-wrap whose bin is a shell script answering ping (test/support/sh-bins.ts):
+ * the cache is under test here, not the bin, and ~30 calls here start it (a Node start each, ~80 ms of CPU)
+ */
+function calcProject(opts: Parameters<typeof scratchProject>[0]): ScratchProject {
+  const p = scratchProject(opts);
+  calcWrapOnShell(p.dir);
+  return p;
+}
 
 const cacheOf = (home: string) => join(home, ".cache", "hcpx", "validated");
 interface Entry {
@@ -67,10 +79,10 @@ describe("validation cache", () => {
   let made: number;
   const aged = async (p: ScratchProject) => (await settle(made), p);
   beforeAll(() => {
-    shared = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
-    edited = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
-    other = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
-    compiled = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    shared = calcProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    edited = calcProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    other = calcProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+    compiled = calcProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
     adopted = scratchProject({ packs: ["ledger"], allow: ["ledger.*"] });
     firstAdopt = scratchProject({ packs: ["ledger"], allow: ["ledger.*"] });
     warmAdopt = scratchProject({ packs: ["ledger"], allow: ["ledger.*"] });
@@ -79,7 +91,7 @@ describe("validation cache", () => {
     crowd = ledgerCopies(crowded.dir, 129, "crowd");
     writeFileSync(crowded.config, JSON.stringify(projectConfig({ packs: crowd })));
     // calc's surface names calc-wrap in a comment; here in a string too (quoted, so it is parsed for its id)
-    named = scratchProject({ packs: ["calc", "calc-wrap"], allow: ["calc-wrap.*"] });
+    named = calcProject({ packs: ["calc", "calc-wrap"], allow: ["calc-wrap.*"] });
     const f = join(named.dir, "packs/calc/surface.json");
     const text = readFileSync(f, "utf8");
     writeFileSync(f, text.replace(/description: "/, "description: \"not 'calc-wrap': "));
@@ -91,7 +103,7 @@ describe("validation cache", () => {
   it(
     "a file changed within RACY_MS of its read is not remembered (a same-size edit in the same clock tick cannot hide behind it); once settled, it is",
     async () => {
-      const p = scratchProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
+      const p = calcProject({ packs: ["calc-wrap"], allow: ["calc-wrap.*"] });
       const made = Date.now(); // after its files are written
       const home = tmp("hcpx-vc-home-");
       const first = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
@@ -163,9 +175,13 @@ describe("validation cache", () => {
 
   it("a cache file that is garbage, or not JSON, or unwritable, changes nothing", async () => {
     const p = await aged(shared);
+    // one call fills a cache; each content below goes over a copy of it (modes kept: cpSync), as over the cache
+    // a call of its own would have filled (the same project, files and keys)
+    const filled = tmp("hcpx-vc-home-");
+    await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: filled } });
     for (const content of ["not json", '{"keys": 5}', "[]", "null", '{"value": {}}']) {
       const home = tmp("hcpx-vc-home-");
-      await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
+      cpSync(join(filled, ".cache"), join(home, ".cache"), { recursive: true });
       for (const f of readdirSync(cacheOf(home))) writeFileSync(join(cacheOf(home), f), content);
       const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: p.dir, env: { HOME: home } });
       expect(JSON.parse(r.stdout), content).toEqual({ ok: true, data: { pong: true } });
