@@ -2,10 +2,12 @@
 // table of cases over the adapter table (src/pack/adapters.ts): a kind added
 // there without a case here fails the first test. Each callable kind has a
 // `run` verb, a write, that starts work whose side effect lands 1.5 s later
-// (wrap: the fixture bin tree.mjs; composite: a module that starts tree.mjs as
+// (wrap: the fixture bin tree.sh; composite: a module that starts tree.sh as
 // a child of hcpx and ignores ctx.signal; openapi: a loopback service that
 // records the write 1.5 s after the request unless the request was dropped;
-// mcp: a stdio server that starts tree.mjs and ignores notifications/cancelled).
+// mcp: a stdio server that starts tree.sh and ignores notifications/cancelled).
+// tree.sh is tree.mjs (test/runtime/cancel.test.ts's) as a shell script: the
+// same tree of three processes, without three Node starts for each of ~16 trees.
 // SIGTERM, SIGINT and SIGHUP to `hcpx exec`, an MCP notifications/cancelled
 // to `hcpx mcp`, and `hcpx mcp` losing its stdin mid-call must each stop the
 // call: `cancelled` (exit 1 for exec, never ok),
@@ -49,7 +51,7 @@ const CASES: Record<string, KindCase> = {
     pack: () =>
       fxPack(
         "k-wrap",
-        "tree.mjs",
+        "tree.sh",
         [{ verb_key: "run", summary: "start a tree", cli: ["tree", "{{pid}}", "{{effect}}"], args: runArgs }],
         { wrap: { output: "text", timeout_ms: 20_000 } },
         write,
@@ -189,7 +191,7 @@ const running = (t: Tree) => [t.pid, t.child, t.grandchild].filter((p) => p > 0 
 
 /**
  * Until the write can no longer land, at most 1.8 s (past the 1.5 s at which
- * it would): the one writer is tree.mjs's root (`t.pid`) for a tree, the
+ * it would): the one writer is tree.sh's root (`t.pid`) for a tree, the
  * service's pending request for openapi. Once that is gone, the effect file
  * is what it will stay.
  */
