@@ -5,6 +5,11 @@
 // invalid JSON, is deleted between lint and exec, or is replaced by a symlink
 // to an unlisted program. Each is a clean envelope error with its code; the
 // MCP server keeps no child and answers the next call.
+// The faulty bins are shell scripts (test/fixtures/bins/*.sh, hfx/hang-detached.sh:
+// the .mjs fixtures' twins, the same output, signals and process trees): hcpx's
+// handling of a fault is under test, not the bin's language, and ~40 of them start
+// here (a Node start ~60 ms of CPU). The victim's bin stays a Node one: its file
+// (a .mjs run with Node, deleted, a symlink to another) is the subject.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyFileSync, existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -45,7 +50,7 @@ beforeAll(() => {
   writeFileSync(join(outside, "other.mjs"), "process.stdout.write(JSON.stringify({ other: true }))\n");
   const sp = project({
     packs: [
-      fxPack("slow", "hang.mjs", [cmd("hang", ["hang"])], {
+      fxPack("slow", "hang.sh", [cmd("hang", ["hang"])], {
         wrap: { timeout_ms: 800, output: "text", agent_env: { HANG_PID_FILE: "PLACEHOLDER_slow" } },
       }),
       {
@@ -53,7 +58,7 @@ beforeAll(() => {
         surface: {
           kind: "wrap",
           wrap: {
-            bin: "../../hfx/hang-detached.mjs",
+            bin: "../../hfx/hang-detached.sh",
             json_flag: null,
             output: "text",
             timeout_ms: 800,
@@ -62,17 +67,17 @@ beforeAll(() => {
           commands: [cmd("hang", ["hang"])],
         },
       },
-      fxPack("flood", "flood.mjs", [cmd("flood", ["flood"])]),
-      fxPack("sig", "sigkill-self.mjs", [cmd("die", ["sig"])]),
-      fxPack("sigterm", "sigkill-self.mjs", [cmd("die", ["sig"])], {
+      fxPack("flood", "flood.sh", [cmd("flood", ["flood"])]),
+      fxPack("sig", "sigkill-self.sh", [cmd("die", ["sig"])]),
+      fxPack("sigterm", "sigkill-self.sh", [cmd("die", ["sig"])], {
         wrap: { agent_env: { SIGKILL_SELF_SIGNAL: "SIGTERM" } },
       }),
       fxPack(
         "bad",
-        "badjson.mjs",
+        "badjson.sh",
         ["truncated", "text", "two", "empty"].map((m) => cmd(m, ["bad", m])),
       ),
-      fxPack("ok", "argv-echo.mjs", [cmd("echo", ["echo", "alive"])]),
+      fxPack("ok", "argv-only.sh", [cmd("echo", ["echo", "alive"])]),
       {
         id: "victim",
         surface: { kind: "wrap", wrap: { bin: "./bin.mjs", json_flag: null }, commands: [cmd("run", ["v", "run"])] },
