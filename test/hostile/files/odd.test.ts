@@ -10,16 +10,30 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "nod
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { envelope, HCPX, run, runHcpx, tmp, type Env, type RunResult } from "../../support/hcpx";
+import { execInProcess, runInProcess } from "../../support/inproc";
 import { connectMcp } from "../../support/mcp";
 import { fxPack, project } from "../../runtime/support";
+import { writeSh } from "../../support/sh-bins";
 
 const cmd = (verb: string) => ({ verb_key: verb, summary: verb, cli: ["p", verb], args: {} });
+/**
+ * The packs' bin: argv-echo.mjs's argv as a shell script (test/fixtures/bins/argv-only.sh): the odd files are
+ * under test, and the healthy pack's calls only show that a call still runs (a Node start each, ~60 ms of CPU).
+ */
+const BIN = "argv-only.sh";
+/**
+ * A run whose odd file can neither hang nor fill memory (a socket, a directory, a size cap, deep nesting) as a
+ * function call in this process (test/support/inproc.ts): what it decides is under test. The FIFOs, /dev/zero and
+ * the servers stay processes: there the process is the subject (it must end, under the test's timeout).
+ */
+const inProcess = (args: string[], opts: { cwd: string }) =>
+  args[0] === "exec" ? execInProcess(args, opts) : runInProcess(args, opts);
 const haveMkfifo = spawnSync("mkfifo", ["--version"]).status === 0;
 
 /** Two packs `p` (to be made odd) and `ok`, both over argv-echo. */
 function twoPacks() {
   const p = project({
-    packs: [fxPack("p", "argv-echo.mjs", [cmd("show")]), fxPack("ok", "argv-echo.mjs", [cmd("show")])],
+    packs: [fxPack("p", BIN, [cmd("show")]), fxPack("ok", BIN, [cmd("show")])],
   });
   return { ...p, pack: join(p.dir, "packs", "p") };
 }
@@ -100,11 +114,7 @@ describe.skipIf(!haveMkfifo)("a FIFO where a file should be: an error, never a h
 
   it("hcpx mcp with a FIFO as one pack's SKILL.md and another's surface.json: starts, lists tools, serves the healthy pack, names the broken ones", async () => {
     const p = project({
-      packs: [
-        fxPack("p", "argv-echo.mjs", [cmd("show")]),
-        fxPack("q", "argv-echo.mjs", [cmd("show")]),
-        fxPack("ok", "argv-echo.mjs", [cmd("show")]),
-      ],
+      packs: [fxPack("p", BIN, [cmd("show")]), fxPack("q", BIN, [cmd("show")]), fxPack("ok", BIN, [cmd("show")])],
     });
     fifo(join(p.dir, "packs", "p", "SKILL.md"));
     fifo(join(p.dir, "packs", "q", "surface.json"));
@@ -138,8 +148,8 @@ describe.skipIf(!haveMkfifo)("a FIFO where a file should be: an error, never a h
     } finally {
       await s.client.close();
     }
-    // doctor shows it
-    const d = await runHcpx(["doctor", "--json", "--mcp-timeout", "8000"], { cwd: p.dir, timeoutMs: 20_000 });
+    // doctor shows it (in this process; the server it starts is a process)
+    const d = await runInProcess(["doctor", "--json", "--mcp-timeout", "8000"], { cwd: p.dir });
     expect(d.code).toBe(1);
     const checks = (envelope(d).error.details as { checks: { id: string; status: string; message: string }[] }).checks;
     const check = (id: string) => checks.find((c) => c.id === id);
@@ -167,7 +177,7 @@ describe("devices, sockets, directories and files over the caps", () => {
     const p = twoPacks();
     const close = await socketAt(join(p.pack, "policy.json"));
     try {
-      const r = await runHcpx(["lint", p.pack, "--json"], { cwd: p.dir, timeoutMs: 8000 });
+      const r = await inProcess(["lint", p.pack, "--json"], { cwd: p.dir });
       expectClearError(r, /policy\.json$/, /socket/, "not_a_file");
     } finally {
       close();
@@ -178,7 +188,7 @@ describe("devices, sockets, directories and files over the caps", () => {
     const p = twoPacks();
     rmSync(join(p.pack, "SKILL.md"));
     mkdirSync(join(p.pack, "SKILL.md"));
-    const r = await runHcpx(["generate", "--json"], { cwd: p.dir, timeoutMs: 8000 });
+    const r = await inProcess(["generate", "--json"], { cwd: p.dir });
     expectClearError(r, /SKILL\.md$/, /is a directory/, "not_a_file");
   });
 
@@ -186,10 +196,10 @@ describe("devices, sockets, directories and files over the caps", () => {
     const p = twoPacks();
     const sf = join(p.pack, "surface.json");
     writeFileSync(sf, readFileSync(sf, "utf8") + " ".repeat(5 * 1024 * 1024));
-    const r = await runHcpx(["exec", "p", "show", "--json"], { cwd: p.dir, timeoutMs: 8000 });
+    const r = await inProcess(["exec", "p", "show", "--json"], { cwd: p.dir });
     expect(JSON.parse(r.stdout).error.problems[0]).toMatchObject({ code: "file_too_large" });
     writeFileSync(p.config, readFileSync(p.config, "utf8") + "\n//" + "x".repeat(2 * 1024 * 1024));
-    const c = await runHcpx(["status", "--json"], { cwd: p.dir, timeoutMs: 8000 });
+    const c = await inProcess(["status", "--json"], { cwd: p.dir });
     expectClearError(c, /hcp\.config\.json5$/, /more than the 1048576 bytes/, "file_too_large");
   });
 });
@@ -204,20 +214,19 @@ describe("nesting deep enough to overflow a stack", () => {
       ["exec", "p", "show"],
       ["lint", p.pack],
     ];
-    for (const r of await Promise.all(
-      runs.map((args) => runHcpx([...args, "--json"], { cwd: p.dir, timeoutMs: 15_000 })),
-    ))
+    for (const r of await Promise.all(runs.map((args) => inProcess([...args, "--json"], { cwd: p.dir }))))
       expectClearError(r, /surface\.json$/, /nested deeper than 64 levels/, "too_deep");
   });
 
   it("a bin printing JSON nested 1,000,000 deep: bad_output, exit 1 (--json and readable, with a Binding to redact)", async () => {
     const p = project({
-      packs: [fxPack("deep", "argv-echo.mjs", [cmd("show")], { binding: { env: ["DEEP_TOKEN"] } })],
+      packs: [fxPack("deep", "deep.sh", [cmd("show")], { binding: { env: ["DEEP_TOKEN"] } })],
     });
-    writeFileSync(
-      join(p.dir, "fx", "argv-echo.mjs"),
-      'process.stdout.write("[".repeat(1000000) + "]".repeat(1000000));\n',
-    );
+    // "[" x 1,000,000 then "]" x 1,000,000 (a shell and two coreutils, not a Node start, each run)
+    writeSh(join(p.dir, "fx", "deep.sh"), [
+      "head -c 1000000 /dev/zero | tr '\\0' '['",
+      "head -c 1000000 /dev/zero | tr '\\0' ']'",
+    ]);
     const modes = [true, false];
     const results = await Promise.all(
       modes.map((json) =>
@@ -238,11 +247,13 @@ describe("nesting deep enough to overflow a stack", () => {
   });
 
   it("hcpx mcp passes a deep bin output on as bad_output and keeps serving", async () => {
-    const p = project({ packs: [fxPack("deep", "argv-echo.mjs", [cmd("show")])] });
-    writeFileSync(
-      join(p.dir, "fx", "argv-echo.mjs"),
-      'process.stdout.write("{\\"a\\":".repeat(300000) + "1" + "}".repeat(300000));\n',
-    );
+    const p = project({ packs: [fxPack("deep", "deep.sh", [cmd("show")])] });
+    // '{"a":' x 300,000, then 1, then "}" x 300,000
+    writeSh(join(p.dir, "fx", "deep.sh"), [
+      `yes '{"a":' | head -n 300000 | tr -d '\\n'`,
+      "printf 1",
+      "head -c 300000 /dev/zero | tr '\\0' '}'",
+    ]);
     const s = await connectMcp([HCPX, "mcp"], p.dir, {
       PATH: process.env.PATH ?? "",
       HOME: tmp("hcpx-odd-home-"),
