@@ -13,11 +13,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  addToken,
   listenRequest,
   readStream,
   modern,
-  removeToken,
   serve,
   teamProject,
   testIssuer,
@@ -26,12 +24,31 @@ import {
   type TeamProject,
 } from "./http-support";
 import { until } from "../support/until";
+import { runInProcess } from "../support/inproc";
 import type { AuditRecord } from "../../src/runtime/audit";
 
 type Env = { ok: boolean; error?: { code: string; message: string } };
 const balance = { name: "hcp", arguments: { pack: "ledger", verb: "balance", args: { account: "checking" } } };
 const envOf = (r: { body: Record<string, unknown> }) => (r.body.result as { structuredContent: Env }).structuredContent;
 const count = (text: string, what: string) => text.split(what).length - 1;
+/**
+ * `hcpx token <args>` for the project's server config, in this process (test/support/inproc.ts) with the project's
+ * own environment, as http-support's addToken/removeToken run it as a process: what the running server makes of
+ * the tokens is under test here, not the token command's process (test/mcp/http-auth.test.ts races two adds).
+ */
+async function token(p: TeamProject, args: string[]): Promise<string> {
+  const r = await runInProcess(["token", ...args, "--server-config", p.serverConfig, "--json"], {
+    cwd: p.dir,
+    env: p.env,
+    pureEnv: true,
+  });
+  if (r.code !== 0) throw new Error(`token ${args.join(" ")} failed: ${r.stdout}${r.stderr}`);
+  return r.stdout;
+}
+const addToken = async (p: TeamProject, principal: string): Promise<string> =>
+  (JSON.parse(await token(p, ["add", principal])) as { data: { token: string } }).data.token;
+const removeToken = async (p: TeamProject, principal: string): Promise<void> =>
+  void (await token(p, ["remove", principal]));
 /** how often the server's log (its stderr, a pipe apart from its answers) says `what`, once `n` have arrived and a moment passed */
 const logged = async (s: Served, what: string, n: number) => {
   await until(() => count(s.stderr(), what) >= n, 5_000);
@@ -99,7 +116,7 @@ describe("hcpx mcp --http: a principal removed, a server config that no longer l
   let audit: string;
   beforeAll(async () => {
     p = teamProject({ principals: { alice: { grants: { allow: ["ledger.*"] } } } }, { confirm: "host" });
-    alice = addToken(p, "alice");
+    alice = await addToken(p, "alice");
     audit = join(p.state, "hcpx", "audit.jsonl");
     s = await serve(p, ["--server-config", p.serverConfig]);
   }, 60_000);
@@ -258,8 +275,8 @@ const listenStream = async (url: string, token: string) => {
 async function aliceAndBob() {
   const principals = { alice: { grants: { allow: ["ledger.*"] } }, bob: { grants: { allow: ["ledger.*"] } } };
   const p = teamProject({ principals });
-  const alice = addToken(p, "alice");
-  const bob = addToken(p, "bob");
+  const alice = await addToken(p, "alice");
+  const bob = await addToken(p, "bob");
   const s = await serve(p, ["--server-config", p.serverConfig]);
   return { principals, p, alice, bob, s };
 }
@@ -285,7 +302,7 @@ describe("hcpx mcp --http: a removed token's open streams", () => {
         listenStream(s.url, bob),
       ]);
       streams.push(aGet, aListen, bGet, bListen);
-      removeToken(p, "alice");
+      await removeToken(p, "alice");
       expect((await modern(s.url, alice, "tools/list")).status).toBe(401);
       // a grant change: an announcement
       principals.alice.grants.allow = ["ledger.balance"];
@@ -327,7 +344,7 @@ describe("hcpx mcp --http: the audit record of a call refused by the server conf
   it("a removed principal's call is recorded as forbidden (403), a call while the server config does not load as refused, not ran", async () => {
     const original = { principals: { alice: { grants: { allow: ["ledger.*"] } } } };
     const p = teamProject(original, { confirm: "host" });
-    const alice = addToken(p, "alice");
+    const alice = await addToken(p, "alice");
     const s = await serve(p, ["--server-config", p.serverConfig]);
     const audit = join(p.state, "hcpx", "audit.jsonl");
     const records = () =>
