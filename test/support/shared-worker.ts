@@ -148,6 +148,7 @@ export const SHARED_FILES = [
   "test/mcp/eras.test.ts",
   "test/mcp/gemini-policies.test.ts",
   "test/mcp/hook-layers.test.ts",
+  "test/mcp/host-homes.test.ts",
   "test/mcp/http-audit-refusals.test.ts",
   "test/mcp/http-auth.test.ts",
   "test/mcp/http-jwt.test.ts",
