@@ -6,11 +6,11 @@
 // (it would run for the first file only), or is one of src's modules that keep
 // call state. A file that fails here goes back to the isolated project.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO } from "../support/cli";
-import { SHARED_FILES, WAITING_FILES } from "../support/shared-worker";
+import { KEPT_ISOLATED, SHARED_FILES, WAITING_FILES } from "../support/shared-worker";
 
 /** Process-wide state a module could leave behind for the next file. */
 const PROCESS_STATE: [string, RegExp][] = [
@@ -154,6 +154,29 @@ describe("the files that share a worker process", () => {
     expect(SHARED_FILES.length).toBeGreaterThan(0);
     expect(new Set(SHARED_FILES).size).toBe(SHARED_FILES.length);
     for (const f of SHARED_FILES) expect(existsSync(join(REPO, f)), f).toBe(true);
+  });
+
+  it("every other file of npm test fails the check or is kept isolated for a reason (none left isolated unseen)", () => {
+    const files: string[] = [];
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(join(REPO, dir), { withFileTypes: true }))
+        if (e.isDirectory()) walk(`${dir}/${e.name}`);
+        else if (e.name.endsWith(".test.ts")) files.push(`${dir}/${e.name}`);
+    };
+    // vitest.config.ts's EXCLUDE: the suites npm test does not run
+    for (const d of readdirSync(join(REPO, "test"))) if (!["hosts", "agents", "openapi"].includes(d)) walk(`test/${d}`);
+    expect(readFileSync(join(REPO, "vitest.config.ts"), "utf8")).toContain(
+      'const EXCLUDE = ["test/hosts/**", "test/agents/**", "test/openapi/**", "node_modules/**"];',
+    );
+    const isolated = files.filter((f) => !SHARED_FILES.includes(f));
+    expect(isolated.length).toBeGreaterThan(Object.keys(KEPT_ISOLATED).length);
+    const unseen = isolated.filter((f) => !(f in KEPT_ISOLATED) && problems(f).length === 0);
+    expect(unseen, "these pass the check: add them to SHARED_FILES, or to KEPT_ISOLATED with the reason").toEqual([]);
+    for (const [f, why] of Object.entries(KEPT_ISOLATED)) {
+      expect(isolated, f).toContain(f);
+      expect(problems(f), `${f} fails the check already: it needs no place in KEPT_ISOLATED`).toEqual([]);
+      expect(why.length, f).toBeGreaterThan(20);
+    }
   });
 
   it("the ones run as a group of waits (vitest.config.ts) are shared files, listed once", () => {

@@ -20,11 +20,10 @@
 // composite module (kept for the next file) fails (test/support/shared-composites.ts).
 // test/arch/shared-worker.test.ts walks each file's imports and checks it.
 // Setup files still run per file, and baseEnv()'s scratch HOME is the file's
-// own (test/support/cli.ts). test/adopt/descriptor.test.ts passes the check but
-// stays isolated: it writes descriptors of its own into hosts/ while it runs,
-// and src/host/descriptor.ts's alias memo would keep them for the next file.
-// test/runtime/openapi.test.ts and composite-realpath.test.ts pass it too but
-// load composite modules (shared-composites.ts fails them there): isolated.
+// own (test/support/cli.ts). The files that pass the check and still stay
+// isolated are KEPT_ISOLATED below, each with its reason; every other file of
+// `npm test` shares, or fails the check (test/arch/shared-worker.test.ts), so a
+// new file that could share is not left isolated unseen.
 // test/mcp/stat-per-turn.test.ts turns on src/util/stamp.ts's once-per-turn stat, a switch with
 // no way back (serveHttp's), under which test/mcp/pack-memo.test.ts failed when they shared a
 // worker: the check refuses it, isolated.
@@ -292,3 +291,17 @@ export const WAITING_FILES = [
   "test/runtime/execute-read-pack.test.ts",
   "test/runtime/os-sandbox.test.ts",
 ];
+
+/**
+ * The files that pass the check but keep state between files all the same, so they stay isolated (each with
+ * its reason). test/arch/shared-worker.test.ts: every test file of `npm test` is shared, fails the check, or is
+ * here; and each one here passes the check (else it needs no reason).
+ */
+export const KEPT_ISOLATED: Record<string, string> = {
+  "test/adopt/descriptor.test.ts":
+    "writes descriptors of its own into hosts/ while it runs; src/host/descriptor.ts's alias memo would keep them for the next file",
+  "test/runtime/openapi.test.ts":
+    "loads composite modules, which the worker would keep (shared-composites.ts fails it there)",
+  "test/runtime/composite-realpath.test.ts":
+    "loads composite modules, which the worker would keep (shared-composites.ts fails it there)",
+};
