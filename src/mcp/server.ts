@@ -106,17 +106,18 @@ export class Instances {
    * Cancel every running call and wait (bounded) until each bin's tree is
    * stopped. The process exits next: when a call was cancelled, what it left
    * running under this process (an in-process composite module's children,
-   * whose module may ignore ctx.signal) is stopped too, as `hcpx exec` does.
+   * whose module may ignore ctx.signal) is stopped too, as `hcpx exec` does: at
+   * once, beside the calls' own stops (after the slowest one's grace, such a
+   * child's write may have landed), then once more for what started since.
    */
   async drain(why: string): Promise<void> {
     this.closing = true;
     const cancelled = this.inflight.size;
     for (const ac of this.inflight.values()) ac.abort(`hcpx mcp is shutting down (${why})`);
     if (!cancelled) return;
-    await Promise.race([
-      Promise.allSettled([...this.inflight.keys()]),
-      new Promise((r) => setTimeout(r, 5000).unref()),
-    ]);
+    const sweep = terminateDescendants(process.pid);
+    const settled = Promise.allSettled([...this.inflight.keys()]);
+    await Promise.all([sweep, Promise.race([settled, new Promise((r) => setTimeout(r, 5000).unref())])]);
     await terminateDescendants(process.pid);
   }
 }
