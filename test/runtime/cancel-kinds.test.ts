@@ -26,6 +26,7 @@ import { startMcp } from "../mcp/support";
 import { ADAPTERS } from "../../src/pack/adapters/index";
 import { alive, fxPack, project, type MiniPack } from "./support";
 import { rawMcp } from "../support/raw-mcp";
+import { mcpLine } from "../support/mcp-lines.mjs";
 
 interface Tree {
   pid: number;
@@ -260,6 +261,43 @@ async function stdinLoss(kind: string, verb: string, tree: boolean): Promise<voi
   expect(existsSync(f.effect), "the write landed").toBe(false);
 }
 
+/**
+ * Two calls in flight when `hcpx mcp` loses its stdin: an mcp-kind call whose server ignores SIGTERM (its
+ * stop takes the grace, CANCEL_GRACE_MS), then a careless composite call (`run`, which ignores ctx.signal)
+ * whose tree writes 800 ms after it is up (TREE_EFFECT_DELAY_MS, which hcpx passes on to the module's
+ * child). What the careless call left running must be stopped at once, not after the slow call's grace:
+ * else its write lands after the client is gone. The mcp call's own write is not this case's subject
+ * (it may land before stdin ends: its tree is up first).
+ */
+async function stdinLossBesideSlowStop(): Promise<void> {
+  const slow = files();
+  const careless = files();
+  const child = spawnHcpx(["mcp"], { cwd: dir, env: { TREE_EFFECT_DELAY_MS: "800" } });
+  child.stdout.resume();
+  child.stderr.resume();
+  const guard = setTimeout(() => child.kill("SIGKILL"), 15_000);
+  const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+  const call = (id: number, kind: string, f: { pid: string; effect: string }) =>
+    mcpLine({
+      id,
+      method: "tools/call",
+      params: { name: "hcp", arguments: { pack: packOf(kind), verb: "run", args: f } },
+    });
+  rawMcp(child.stdin, { method: "ping" });
+  child.stdin.write(call(3, "mcp", slow));
+  const ts = await waitFile(slow.pid);
+  child.stdin.write(call(4, "composite", careless));
+  const tc = await waitFile(careless.pid);
+  child.stdin.end();
+  const code = await exited;
+  clearTimeout(guard);
+  expect(running(ts), `the mcp call's tree still running when hcpx mcp exited: ${JSON.stringify(ts)}`).toEqual([]);
+  expect(running(tc), `the careless call's tree still running when hcpx mcp exited: ${JSON.stringify(tc)}`).toEqual([]);
+  expect(code).toBe(0);
+  await settled(tc, careless);
+  expect(existsSync(careless.effect), "the careless call's write landed").toBe(false);
+}
+
 // The cases run at once: each has its own files, process and tree (the openapi
 // service tells its requests apart by their effect file), and most of a case
 // is a wait on processes (starts, a grace period, the cancel).
@@ -336,4 +374,6 @@ describe.concurrent("cancellation over every adapter kind", () => {
   // running under it (as hcpx exec does on a signal)
   it("composite, a careless module: hcpx mcp losing its stdin mid-call stops what the call left running under hcpx before it exits; the write never lands", () =>
     stdinLoss("composite", "run", true));
+  it("composite, a careless module beside a call slow to stop: hcpx mcp losing its stdin stops what the careless call left running at once; its write never lands", () =>
+    stdinLossBesideSlowStop());
 });
