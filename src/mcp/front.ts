@@ -148,14 +148,17 @@ export class McpFront extends ViewCache {
     thrown: unknown,
   ): void | Promise<void> {
     let result: string;
+    let error: { code?: string; started?: unknown } | undefined;
     if (out && "resultType" in out) result = "input_required";
     else if (out) {
-      const env = out.structuredContent as { ok?: boolean; error?: { code?: string } } | undefined;
+      const env = out.structuredContent as { ok?: boolean; error?: typeof error } | undefined;
+      error = env?.error;
       result = env ? (env.ok ? "ok" : (env.error?.code ?? "failed")) : out.isError ? "failed" : "ok";
     } else result = thrown instanceof ConfirmStateError ? `request_state_${thrown.reason}` : "internal";
     // a failure before the called pack was loaded (the server config or the principal refused it, a Skill not read): nothing ran
-    const early = trace.loaded === undefined && result !== "ok" && decisionOf(result) === "ran";
-    const decision = trace.answer === "pending" ? "confirm_asked" : thrown || early ? "refused" : decisionOf(result);
+    const early = trace.loaded === undefined && result !== "ok" && decisionOf(result, error) === "ran";
+    const decision =
+      trace.answer === "pending" ? "confirm_asked" : thrown || early ? "refused" : decisionOf(result, error);
     const args = trace.args ?? input;
     return this.audit({
       time: auditTime(t0),

@@ -4,6 +4,7 @@
 // only translate: listing, calling and confirming are the front's.
 import { ProtocolError, SdkError, SdkErrorCode, Server, type ServerContext } from "@modelcontextprotocol/server";
 import type { ConfirmQuestion, PersonAnswer } from "../runtime/execute";
+import { cancelReason } from "../runtime/wrap";
 import { ConfirmStateError } from "./confirm-state";
 import { declaresFormElicitation, type CallContext, type Era, type McpFront } from "./front";
 import { getPrompt, listPrompts, PromptError } from "./prompts";
@@ -213,7 +214,9 @@ function protocolError(e: unknown): unknown {
 /**
  * Ask the person through a legacy client (elicitation/create) whether a gated
  * write may run. Only "accept" runs it; a decline, a cancel, no answer within
- * the configured time, or an error all run nothing.
+ * the configured time, or an error all run nothing. A question whose call is
+ * cancelled while it waits (the server stopping, the client gone) is withdrawn:
+ * no answer of the person's, and not their timeout (the SDK rejects it as one).
  */
 async function askLegacy(
   ctx: ServerContext,
@@ -228,6 +231,10 @@ async function askLegacy(
     );
     return r.action === "accept" ? "accept" : r.action === "decline" ? "decline" : "cancel";
   } catch (e) {
+    if (signal?.aborted) {
+      log(`confirm for ${q.pack}.${q.verb}: the question was withdrawn (${cancelReason(signal)}); nothing was run`);
+      return "withdrawn";
+    }
     const timedOut = e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout;
     log(
       `confirm for ${q.pack}.${q.verb}: ${timedOut ? "no answer in time" : `the question failed: ${(e as Error)?.message ?? String(e)}`}; nothing was run`,

@@ -47,6 +47,8 @@ export type Decision =
   | "confirm_asked"
   /** the person said no, cancelled, or gave no answer; nothing ran */
   | "declined"
+  /** cancelled before it started (its caller cancelled it, hcpx mcp stopped, hcpx exec got a signal); nothing ran */
+  | "cancelled"
   /** refused before running for another reason (bad args, unknown pack or verb, broken pack) */
   | "refused"
   /** the command ran (its result code says how it ended) */
@@ -78,8 +80,8 @@ export interface AuditRecord {
   /** the args as given, Binding values redacted; a long text is cut (…) */
   args?: unknown;
   decision: Decision;
-  /** a confirm: asked, and the answer ("pending" while a modern client has it) */
-  confirm?: { answer: "accept" | "decline" | "cancel" | "timeout" | "error" | "pending" };
+  /** a confirm: asked, and the answer ("pending" while a modern client has it; "withdrawn": the call was cancelled while asked) */
+  confirm?: { answer: "accept" | "decline" | "cancel" | "timeout" | "error" | "withdrawn" | "pending" };
   /** "ok", an error code, or "input_required" */
   result: string;
   duration_ms: number;
@@ -222,12 +224,13 @@ export function auditArgs(args: unknown, hashed?: string): { args_sha256: string
   return { args_sha256: hashed ?? argsHash(args ?? {}), args: kept };
 }
 
-/** The decision an envelope's result code stands for (the confirm flow sets its own). */
-export function decisionOf(result: string): Decision {
+/** The decision an answer's result code and error stand for (the confirm flow sets its own); `started: false`: never ran (wrap.ts cancelled()). */
+export function decisionOf(result: string, error?: { code?: string; started?: unknown }): Decision {
   if (result === "ok") return "ran";
   if (result === "not_granted") return "not_granted";
   if (result === "confirm_required") return "confirm_required";
   if (result === "confirm_declined") return "declined";
+  if (result === "cancelled") return error?.started === false ? "cancelled" : "ran";
   if (PRE_RUN.has(result)) return "refused";
   return "ran";
 }
@@ -257,7 +260,7 @@ export function execRecord(
   pack: string,
   verb: string,
   operands: readonly string[],
-  env: { ok: boolean; error?: { code: string } },
+  env: { ok: boolean; error?: { code: string; started?: unknown } },
   t0: number,
   early: ExecEarly = {},
 ): AuditRecord {
@@ -270,7 +273,7 @@ export function execRecord(
     pack,
     verb,
     ...auditArgs([...operands], early.hashed),
-    decision: decisionOf(result),
+    decision: decisionOf(result, env.error),
     result,
     duration_ms: Date.now() - t0,
   };

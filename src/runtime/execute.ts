@@ -109,7 +109,8 @@ export interface ConfirmQuestion {
   argsHash: string;
 }
 
-export type PersonAnswer = "accept" | "decline" | "cancel" | "timeout" | "error";
+/** "withdrawn": hcpx took the question back unanswered, its call cancelled (the server stopping, the client gone) */
+export type PersonAnswer = "accept" | "decline" | "cancel" | "timeout" | "error" | "withdrawn";
 
 export { bindingNames } from "./binding-gate";
 
@@ -385,6 +386,7 @@ async function askPerson(call: Call, ask: NonNullable<Call["ask"]>): Promise<Env
     cancel: "cancelled the question",
     timeout: `gave no answer within ${project.confirm.timeoutMs} ms`,
     error: "could not be asked (the client's answer was an error)",
+    withdrawn: "was asked, and the question was withdrawn before an answer came",
   }[answer];
   return failure("confirm_declined", `the person ${why}: ${pack.id}.${cmd.verb_key} was not run`, {
     action: answer,

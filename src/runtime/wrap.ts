@@ -527,6 +527,7 @@ export function cancelReason(signal: CallSignal | undefined): string {
   return typeof r === "string" ? r : "the caller cancelled the call";
 }
 
+/** The answer of a cancelled call; one that never started says so (`started: false`: its audit record's decision is `cancelled`, not `ran`). */
 export function cancelled(
   label: string,
   signal: CallSignal | undefined,
@@ -538,7 +539,7 @@ export function cancelled(
     ran
       ? `${label} was cancelled (${cancelReason(signal)}): it was stopped with its process group and descendants`
       : `${label} was cancelled (${cancelReason(signal)}) before it started; nothing was run`,
-    extra,
+    ran ? extra : { ...extra, started: false },
   );
 }
 

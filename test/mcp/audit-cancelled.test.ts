@@ -1,0 +1,161 @@
+// A call cancelled before it started is on record as such, not as `ran`; a
+// confirm question hcpx withdrew (its call cancelled while the person had it)
+// is not the person's `timeout`. Real `hcpx mcp` processes: a legacy client
+// that declares elicitation and never answers hcpx's question, then stdin's
+// end or a SIGTERM while the question waits; the audit log read back after the
+// exit. Before the fix the record said `"decision":"ran","confirm":{"answer":"timeout"}`
+// and stderr "no answer in time", while the answer said nothing was run.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { HCPX, tmp } from "../support/hcpx";
+import { ledgerProject, writeConfig } from "./support";
+import { mcpLine, mcpRequest } from "../support/mcp-lines.mjs";
+import type { AuditRecord } from "../../src/runtime/audit";
+
+const OPENING =
+  mcpLine({
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: { elicitation: {} },
+      clientInfo: { name: "raw", version: "1" },
+    },
+  }) + mcpLine({ method: "notifications/initialized" });
+
+const TRANSFER = {
+  name: "hcp",
+  arguments: { pack: "ledger", verb: "transfer", args: { from: "checking", to: "savings", amount: 7 } },
+};
+const HANG = { name: "hcp", arguments: { pack: "hang", verb: "wait" } };
+
+interface Msg {
+  id?: number;
+  method?: string;
+  result?: { structuredContent?: { ok: boolean; error?: { code: string; message: string; started?: boolean } } };
+}
+
+/** The ledger project with a pack `hang` whose bin says it started (a file), then never answers. */
+function project() {
+  const p = ledgerProject({ packs: ["ledger"] });
+  const started = join(p.dir, "hang-started");
+  writeFileSync(
+    join(p.dir, "bins", "hang.mjs"),
+    `#!/usr/bin/env node\n(await import("node:fs")).writeFileSync(${JSON.stringify(started)}, "");\nsetInterval(() => {}, 1 << 30);\n`,
+    { mode: 0o755 },
+  );
+  const pd = join(p.dir, "packs", "hang");
+  mkdirSync(pd, { recursive: true });
+  writeFileSync(
+    join(pd, "surface.json"),
+    JSON.stringify({
+      hcp: "1.1",
+      ...{ id: "hang", version: "0.1.0", description: "A bin that never answers", kind: "wrap" },
+      wrap: { bin: "../../bins/hang.mjs", json_flag: null, output: "json", timeout_ms: 20_000 },
+      commands: [{ verb_key: "wait", summary: "Wait forever", cli: ["hang", "wait"], args: {} }],
+    }),
+  );
+  writeFileSync(join(pd, "policy.json"), JSON.stringify({ rows: { wait: { operation: "read" } } }));
+  writeFileSync(
+    join(pd, "SKILL.md"),
+    "---\nname: hang\ndescription: A bin that never answers.\n---\n\n# hang\n\n| verb | what it does | read/write |\n|---|---|---|\n| `wait` | Wait forever | read |\n",
+  );
+  writeConfig(p.config, {
+    packs: ["./packs/ledger", "./packs/hang"],
+    principal: { id: "test", kind: "agent" },
+    grants: { allow: ["ledger.*", "hang.*"] },
+    sandbox: { bins: {}, roots: ["."], cwd: "." },
+  });
+  return { ...p, started };
+}
+
+/**
+ * One `hcpx mcp`: `what` called — a gated write whose question hcpx asks and is left unanswered, or a bin that
+ * never answers — then `stop` once the question is asked or the bin has started; the audit log read after the exit.
+ */
+async function stopWhile(what: "question" | "bin", stop: "stdin" | "SIGTERM") {
+  const p = project();
+  const log = join(tmp("hcpx-audit-cancelled-"), "audit.jsonl");
+  const before = readFileSync(p.ledger, "utf8");
+  const child = spawn(process.execPath, [HCPX, "mcp"], {
+    cwd: p.dir,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: p.home,
+      NO_COLOR: "1",
+      HCPX_AUDIT_LOG: log,
+      LEDGER_FILE: p.ledger,
+      LEDGER_NOW: "2026-01-01T00:00:00Z",
+    },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  const guard = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  const asked = new Promise<void>((r, reject) => {
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      out += d;
+      if (out.includes('"elicitation/create"')) r();
+    });
+    const poll = setInterval(() => existsSync(p.started) && (clearInterval(poll), r()), 20);
+    child.on("close", () => {
+      clearInterval(poll);
+      reject(new Error(`hcpx mcp exited before the ${what} waited: ${out}\n${err}`));
+    });
+  });
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+  const exited = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
+  child.stdin.on("error", () => {});
+  child.stdin.write(OPENING + mcpRequest("legacy", 2, "tools/call", what === "question" ? TRANSFER : HANG));
+  await asked;
+  if (stop === "stdin") child.stdin.end();
+  else child.kill("SIGTERM");
+  await exited;
+  clearTimeout(guard);
+  const msgs = out
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Msg);
+  const records = readFileSync(log, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as AuditRecord);
+  return { msgs, records, err, ledgerUnchanged: readFileSync(p.ledger, "utf8") === before };
+}
+
+describe("the audit record of a call cancelled before it started (hcpx mcp)", () => {
+  for (const stop of ["stdin", "SIGTERM"] as const) {
+    it(`a gated write whose question waits when the server stops (${stop === "stdin" ? "stdin's end" : "SIGTERM"}): cancelled, the question withdrawn, never ran`, async () => {
+      const r = await stopWhile("question", stop);
+      expect(r.ledgerUnchanged).toBe(true);
+      const rec = r.records.find((x) => x.verb === "transfer");
+      expect(
+        rec && { decision: rec.decision, confirm: rec.confirm, result: rec.result },
+        `${JSON.stringify(r.records)}\n${r.err}`,
+      ).toEqual({ decision: "cancelled", confirm: { answer: "withdrawn" }, result: "cancelled" });
+      expect(r.err).not.toContain("no answer in time");
+      expect(r.err).toMatch(/confirm for ledger\.transfer: the question was withdrawn/);
+      // stdin's end: the call is answered too, and the answer says what the record says
+      if (stop === "stdin") {
+        const env = r.msgs.find((m) => m.id === 2)?.result?.structuredContent;
+        expect(env?.error).toMatchObject({ code: "cancelled", started: false });
+        expect(env?.error?.message).toMatch(/before it started; nothing was run/);
+      }
+    }, 60_000);
+  }
+
+  it("a call cancelled while its bin ran is still `ran`, result `cancelled` (stdin's end)", async () => {
+    const r = await stopWhile("bin", "stdin");
+    const rec = r.records.find((x) => x.pack === "hang");
+    expect(rec && { decision: rec.decision, confirm: rec.confirm, result: rec.result }, r.err).toEqual({
+      decision: "ran",
+      confirm: undefined,
+      result: "cancelled",
+    });
+    const env = r.msgs.find((m) => m.id === 2)?.result?.structuredContent;
+    expect(env?.error?.code).toBe("cancelled");
+    expect(env?.error?.started).toBeUndefined();
+  }, 60_000);
+});
