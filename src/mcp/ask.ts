@@ -15,6 +15,7 @@ import { isObj } from "../util/is";
 import { execute, type ConfirmQuestion, type ExecRequest, type PersonAnswer } from "../runtime/execute";
 import { failure, type Envelope } from "../runtime/envelope";
 import { abortSignalOf, type CallSignal } from "../runtime/cancel";
+import { cancelled } from "../runtime/wrap";
 import {
   argsHash,
   ConfirmStateError,
@@ -106,6 +107,8 @@ export async function gatherLegacy(
       try {
         r = await ctx.askInput(inputRequest(c, i), timeoutMs, ctx.signal);
       } catch (e) {
+        // the call was cancelled while its question waited (the server stopping, the client gone): no one's no
+        if (ctx.signal.aborted) return { env: cancelled(`${req.pack} ${req.verb}`, ctx.signal, false) };
         return {
           env: failure(
             "input_declined",

@@ -45,7 +45,7 @@ export type Decision =
   | "confirm_required"
   /** a person was asked (modern clients: the question went back; the answer comes in a later call) */
   | "confirm_asked"
-  /** the person said no, cancelled, or gave no answer; nothing ran */
+  /** the person said no, cancelled, or gave no answer (to the confirm or to an input); nothing ran */
   | "declined"
   /** cancelled before it started (its caller cancelled it, hcpx mcp stopped, hcpx exec got a signal); nothing ran */
   | "cancelled"
@@ -229,7 +229,7 @@ export function decisionOf(result: string, error?: { code?: string; started?: un
   if (result === "ok") return "ran";
   if (result === "not_granted") return "not_granted";
   if (result === "confirm_required") return "confirm_required";
-  if (result === "confirm_declined") return "declined";
+  if (result === "confirm_declined" || result === "input_declined") return "declined";
   if (result === "cancelled") return error?.started === false ? "cancelled" : "ran";
   if (PRE_RUN.has(result)) return "refused";
   return "ran";
@@ -238,7 +238,7 @@ export function decisionOf(result: string, error?: { code?: string; started?: un
 /** Result codes of a call refused before anything ran. */
 const PRE_RUN = new Set([
   ...["bad_args", "unknown_verb", "unknown_pack", "bad_pack", "duplicate_pack", "no_config", "config_error"],
-  ...["sandbox_unavailable", "tool_changed", "too_many_calls", "internal"],
+  ...["sandbox_unavailable", "tool_changed", "too_many_calls", "internal", "input_unavailable"],
 ]);
 
 /**

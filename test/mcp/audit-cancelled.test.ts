@@ -29,7 +29,11 @@ const TRANSFER = {
   name: "hcp",
   arguments: { pack: "ledger", verb: "transfer", args: { from: "checking", to: "savings", amount: 7 } },
 };
-const HANG = { name: "hcp", arguments: { pack: "hang", verb: "wait" } };
+const CALLS = {
+  question: TRANSFER,
+  bin: { name: "hcp", arguments: { pack: "hang", verb: "wait" } },
+  input: { name: "hcp", arguments: { pack: "hang", verb: "named" } },
+};
 
 interface Msg {
   id?: number;
@@ -54,13 +58,23 @@ function project() {
       hcp: "1.1",
       ...{ id: "hang", version: "0.1.0", description: "A bin that never answers", kind: "wrap" },
       wrap: { bin: "../../bins/hang.mjs", json_flag: null, output: "json", timeout_ms: 20_000 },
-      commands: [{ verb_key: "wait", summary: "Wait forever", cli: ["hang", "wait"], args: {} }],
+      commands: [
+        { verb_key: "wait", summary: "Wait forever", cli: ["hang", "wait"], args: {} },
+        {
+          ...{ verb_key: "named", summary: "Wait forever, named by the person", cli: ["hang", "named"] },
+          args: { name: { type: "string", flag: "--name", description: "A name" } },
+          inputs: { name: { ask: "form", arg: "name", message: "What is it called?" } },
+        },
+      ],
     }),
   );
-  writeFileSync(join(pd, "policy.json"), JSON.stringify({ rows: { wait: { operation: "read" } } }));
+  writeFileSync(
+    join(pd, "policy.json"),
+    JSON.stringify({ rows: { wait: { operation: "read" }, named: { operation: "read" } } }),
+  );
   writeFileSync(
     join(pd, "SKILL.md"),
-    "---\nname: hang\ndescription: A bin that never answers.\n---\n\n# hang\n\n| verb | what it does | read/write |\n|---|---|---|\n| `wait` | Wait forever | read |\n",
+    "---\nname: hang\ndescription: A bin that never answers.\n---\n\n# hang\n\n| verb | what it does | read/write |\n|---|---|---|\n| `wait` | Wait forever | read |\n| `named` | Wait forever, named | read |\n",
   );
   writeConfig(p.config, {
     packs: ["./packs/ledger", "./packs/hang"],
@@ -75,7 +89,7 @@ function project() {
  * One `hcpx mcp`: `what` called — a gated write whose question hcpx asks and is left unanswered, or a bin that
  * never answers — then `stop` once the question is asked or the bin has started; the audit log read after the exit.
  */
-async function stopWhile(what: "question" | "bin", stop: "stdin" | "SIGTERM") {
+async function stopWhile(what: keyof typeof CALLS, stop: "stdin" | "SIGTERM") {
   const p = project();
   const log = join(tmp("hcpx-audit-cancelled-"), "audit.jsonl");
   const before = readFileSync(p.ledger, "utf8");
@@ -108,7 +122,7 @@ async function stopWhile(what: "question" | "bin", stop: "stdin" | "SIGTERM") {
   child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
   const exited = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
   child.stdin.on("error", () => {});
-  child.stdin.write(OPENING + mcpRequest("legacy", 2, "tools/call", what === "question" ? TRANSFER : HANG));
+  child.stdin.write(OPENING + mcpRequest("legacy", 2, "tools/call", CALLS[what]));
   await asked;
   if (stop === "stdin") child.stdin.end();
   else child.kill("SIGTERM");
@@ -122,7 +136,13 @@ async function stopWhile(what: "question" | "bin", stop: "stdin" | "SIGTERM") {
     .split("\n")
     .filter(Boolean)
     .map((l) => JSON.parse(l) as AuditRecord);
-  return { msgs, records, err, ledgerUnchanged: readFileSync(p.ledger, "utf8") === before };
+  return {
+    msgs,
+    records,
+    err,
+    ledgerUnchanged: readFileSync(p.ledger, "utf8") === before,
+    started: existsSync(p.started),
+  };
 }
 
 describe("the audit record of a call cancelled before it started (hcpx mcp)", () => {
@@ -145,6 +165,19 @@ describe("the audit record of a call cancelled before it started (hcpx mcp)", ()
       }
     }, 60_000);
   }
+
+  it("a command whose input question waits when the server stops: cancelled, never ran (not `input_declined`)", async () => {
+    const r = await stopWhile("input", "stdin");
+    expect(r.started).toBe(false);
+    const rec = r.records.find((x) => x.verb === "named");
+    expect(rec && { decision: rec.decision, confirm: rec.confirm, result: rec.result }, r.err).toEqual({
+      decision: "cancelled",
+      confirm: undefined,
+      result: "cancelled",
+    });
+    const env = r.msgs.find((m) => m.id === 2)?.result?.structuredContent;
+    expect(env?.error).toMatchObject({ code: "cancelled", started: false });
+  }, 60_000);
 
   it("a call cancelled while its bin ran is still `ran`, result `cancelled` (stdin's end)", async () => {
     const r = await stopWhile("bin", "stdin");

@@ -39,6 +39,11 @@ describe("decisionOf: a cancelled call that never started is `cancelled`, one th
     expect(decisionOf("confirm_declined")).toBe("declined");
   });
 
+  it("an input the person declined or the client cannot answer ran nothing: `declined`, `refused` (not `ran`)", () => {
+    expect(decisionOf("input_declined")).toBe("declined");
+    expect(decisionOf("input_unavailable")).toBe("refused");
+  });
+
   it("hcpx exec's record: a call cancelled before its bin started is `cancelled`; its envelope says it never started", async () => {
     const { project: proj } = scratch();
     const stop = new StopSignal();
