@@ -378,6 +378,8 @@ async function askPerson(call: Call, ask: NonNullable<Call["ask"]>): Promise<Env
         hint: "a person's yes needs every arg shown in full: shorten the long values (or split the write), or a person runs it at a terminal with `hcpx exec … --confirm`",
       },
     );
+  // a call already cancelled puts no question (and no answer of the person's is on record)
+  if (signal?.aborted) return cancelled(`${pack.id} ${cmd.verb_key}`, signal, false);
   const answer = await ask(q, signal);
   if (answer === "accept") return undefined;
   if (signal?.aborted) return cancelled(`${pack.id} ${cmd.verb_key}`, signal, false);

@@ -17,9 +17,9 @@ import { fxPack, project } from "./support";
 
 const ECHO = [{ verb_key: "echo", summary: "echo", cli: ["echo", "x"], args: {} }];
 
-function scratch() {
+function scratch(confirm = false) {
   const p = project({
-    packs: [fxPack("echo", "argv-echo.mjs", ECHO, {}, { echo: { operation: "write", land: "local", confirm: false } })],
+    packs: [fxPack("echo", "argv-echo.mjs", ECHO, {}, { echo: { operation: "write", land: "local", confirm } })],
   });
   return { p, project: loadProject({ config: p.config, user: false }) };
 }
@@ -53,6 +53,20 @@ describe("decisionOf: a cancelled call that never started is `cancelled`, one th
     expect(env).toMatchObject({ ok: false, error: { code: "cancelled", started: false } });
     const rec = execRecord("echo", "echo", [], env, t0);
     expect({ decision: rec.decision, result: rec.result }).toEqual({ decision: "cancelled", result: "cancelled" });
+  });
+
+  it("a gated write cancelled before its question is asked: no one is asked, `cancelled` (no `withdrawn` answer of a question never put)", async () => {
+    const { project: proj } = scratch(true);
+    const stop = new StopSignal();
+    stop.abort("SIGTERM");
+    const asked: string[] = [];
+    const env = await execute(
+      proj,
+      { pack: "echo", verb: "echo", kv: [] },
+      { signal: stop, askPerson: async (q) => (asked.push(q.message), "withdrawn") },
+    );
+    expect(asked).toEqual([]);
+    expect(env).toMatchObject({ ok: false, error: { code: "cancelled", started: false } });
   });
 
   it("a call cancelled while it ran is `ran` (runAdapter, the one way to every adapter)", async () => {
