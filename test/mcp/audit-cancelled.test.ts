@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HCPX, tmp } from "../support/hcpx";
+import { runInProcess } from "../support/inproc";
 import { ledgerProject, writeConfig } from "./support";
 import { mcpLine, mcpRequest } from "../support/mcp-lines.mjs";
 import type { AuditRecord } from "../../src/runtime/audit";
@@ -140,6 +141,7 @@ async function stopWhile(what: keyof typeof CALLS, stop: "stdin" | "SIGTERM") {
     msgs,
     records,
     err,
+    log: () => runInProcess(["log"], { cwd: p.dir, env: { HOME: p.home, NO_COLOR: "1", HCPX_AUDIT_LOG: log } }),
     ledgerUnchanged: readFileSync(p.ledger, "utf8") === before,
     started: existsSync(p.started),
   };
@@ -157,6 +159,8 @@ describe("the audit record of a call cancelled before it started (hcpx mcp)", ()
       ).toEqual({ decision: "cancelled", confirm: { answer: "withdrawn" }, result: "cancelled" });
       expect(r.err).not.toContain("no answer in time");
       expect(r.err).toMatch(/confirm for ledger\.transfer: the question was withdrawn/);
+      // hcpx log prints it as it is
+      expect((await r.log()).stdout).toMatch(/ledger\.transfer cancelled \(confirm: withdrawn\) cancelled \d+ms/);
       // stdin's end: the call is answered too, and the answer says what the record says
       if (stop === "stdin") {
         const env = r.msgs.find((m) => m.id === 2)?.result?.structuredContent;
