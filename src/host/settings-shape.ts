@@ -89,7 +89,7 @@ function misfit(v: unknown, s: SettingsShape, at: string[]): Misfit | undefined 
     // an object that fits none: said at its key, where an object shape says what is wrong inside it
     const inner = isObject(v)
       ? s.find((one) => !Array.isArray(one) && typeof one === "object" && !one.oneOf && !one.items)
-      : undefined;
+      : s.find((one) => !Array.isArray(one) && typeof one === "object" && one.oneOf);
     return inner !== undefined ? misfit(v, inner, at) : here("not of a type the host reads there");
   }
   if (s.oneOf !== undefined)

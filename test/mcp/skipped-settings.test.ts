@@ -157,6 +157,30 @@ describe("gate.skipped shape (Claude Code's)", () => {
     expect(misfitOf('{"a":1,}', shape)?.why).toMatch(/^it is not plain JSON/);
   });
 
+  it('a statusLine needs its type and command (probed: a command without type, type "bogus", command 3 sink)', () => {
+    expect(misfitOf('{"statusLine":{"type":"command","command":"x"}}', shape)).toBeUndefined();
+    for (const sl of ['{"command":"x"}', '{"type":"bogus","command":"x"}', '{"type":"command","command":3}'])
+      expect(misfitOf(`{"statusLine":${sl}}`, shape)?.at[0], sl).toBe("statusLine");
+  });
+
+  it("an extraKnownMarketplaces source of a kind Claude Code does not know sinks the file; other defects are dropped", () => {
+    const mkt = (v: string) => misfitOf(`{"extraKnownMarketplaces":{"x":${v}}}`, shape);
+    // probed: an unknown kind (case matters) sinks the file
+    for (const v of ['{"source":{"source":"bogus"}}', '{"source":{"source":"Github","repo":"o/r"}}'])
+      expect(mkt(v)?.at, v).toEqual(["extraKnownMarketplaces", "x", "source", "source"]);
+    // probed: Claude Code drops the entry and reads the file (a known kind with a field missing, no kind, no source)
+    for (const v of [
+      '{"source":{"source":"npm"}}',
+      '{"source":{"source":"hostPattern","hostPattern":"x"}}',
+      '{"source":{"source":3}}',
+      '{"source":{}}',
+      '{"source":"bogus"}',
+      "3",
+    ])
+      expect(mkt(v), v).toBeUndefined();
+    expect(misfitOf('{"extraKnownMarketplaces":3}', shape)).toBeUndefined();
+  });
+
   it("the descriptor's gate.skipped: an unknown key or shape is an error; its files never go up", () => {
     const skipped = loadDescriptor("claude").gate!.skipped!;
     expect(SkippedSchema.safeParse(skipped).success).toBe(true);

@@ -40,7 +40,19 @@ const MEMBERS = [
   '"statusLine":{"type":"command","command":"x"}',
   '"statusLine":{"type":"command"}',
   '"statusLine":{}',
+  '"statusLine":{"command":"x"}',
+  '"statusLine":{"type":"bogus","command":"x"}',
+  '"statusLine":{"type":"command","command":3}',
   '"outputStyle":3',
+  '"extraKnownMarketplaces":3',
+  '"extraKnownMarketplaces":{"x":3}',
+  '"extraKnownMarketplaces":{"x":{"source":"bogus"}}',
+  '"extraKnownMarketplaces":{"x":{"source":{}}}',
+  '"extraKnownMarketplaces":{"x":{"source":{"source":3}}}',
+  '"extraKnownMarketplaces":{"x":{"source":{"source":"bogus"}}}',
+  '"extraKnownMarketplaces":{"x":{"source":{"source":"Github","repo":"o/r"}}}',
+  '"extraKnownMarketplaces":{"x":{"source":{"source":"npm"}}}',
+  '"extraKnownMarketplaces":{"x":{"source":{"source":"hostPattern","hostPattern":"x"}}}',
 ];
 
 /** Members of an ordinary settings file that `honoured` confirms (each must be read: probed, HOST-PROBES.md). */
