@@ -12,7 +12,7 @@
 export type Scalar = string | number | boolean | null;
 
 /**
- * A shape: `boolean`, `string`, `number`, `count` (a whole number above 0), `strings` (a list of strings), `list`
+ * A shape: `boolean`, `string`, `number`, `count` (a whole number above 0), `positive` (a number above 0), `strings` (a list of strings), `list`
  * (a list of anything), a list of shapes (any one of them), `{ keys }` (an object holding only these keys, each of
  * its shape; with `need`, these of them always there), `{ items }` (a list whose every item is of the shape), `{ known }` (an object whose keys named here, where present, are of their shape; other keys any; `need` as for `keys`),
  * `{ values }` (an object whose every value is of the shape) or `{ oneOf }` (one of these values).
@@ -22,6 +22,7 @@ export type SettingsShape =
   | "string"
   | "number"
   | "count"
+  | "positive"
   | "strings"
   | "list"
   | SettingsShape[]
@@ -127,6 +128,7 @@ const said = {
   string: "a string",
   number: "a number",
   count: "a whole number above 0",
+  positive: "a number above 0",
   strings: "a list of strings",
   list: "a list",
 } as const;
@@ -136,6 +138,7 @@ function scalarFits(v: unknown, s: keyof typeof said): boolean {
   if (s === "string") return typeof v === "string";
   if (s === "number") return typeof v === "number";
   if (s === "count") return typeof v === "number" && Number.isInteger(v) && v > 0;
+  if (s === "positive") return typeof v === "number" && v > 0;
   if (s === "strings") return Array.isArray(v) && v.every((x) => typeof x === "string");
   return Array.isArray(v);
 }

@@ -5,7 +5,7 @@ import type { SettingsShape } from "./settings-shape";
 
 export const ShapeSchema: z.ZodMiniType<SettingsShape> = z.lazy(() =>
   z.union([
-    z.enum(["boolean", "string", "number", "count", "strings", "list"]),
+    z.enum(["boolean", "string", "number", "count", "positive", "strings", "list"]),
     z.array(ShapeSchema),
     z.strictObject({
       keys: z.record(z.string(), ShapeSchema),

@@ -242,6 +242,13 @@ describe("Claude Code: hooks of its enabled plugins", () => {
     put(local, JSON.stringify(ordinary, null, 2));
     expect(await inForce()).toBe(true);
     // (each of the seven modes is confirmed; auto, dontAsk, bypassPermissions switch the asking off: gate.inForce)
+    // a hook's timeout is a number above 0, not only a whole one (1.5 seen read with 2.1.332)
+    const withTimeout = (t: number) => ({
+      ...ordinary,
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "check.sh", timeout: t }] }] },
+    });
+    put(local, JSON.stringify(withTimeout(1.5)));
+    expect(await inForce()).toBe(true);
     for (const mode of ["acceptEdits", "default", "plan", "manual"]) {
       put(local, JSON.stringify({ ...ordinary, permissions: { defaultMode: mode } }));
       expect(await inForce(), mode).toBe(true);

@@ -181,6 +181,103 @@ describe("gate.skipped shape (Claude Code's)", () => {
     expect(misfitOf('{"extraKnownMarketplaces":3}', shape)).toBeUndefined();
   });
 
+  it("each key of Claude Code's settings schema: the probed values that sink the file, and those it reads", () => {
+    // probed with Claude Code 2.1.332 (test/hosts/HOST-PROBES.md); the rest of the shape is its schema's word
+    const sinks = [
+      '"apiKeyHelper":true',
+      '"respectGitignore":1',
+      '"respectGitignore":null',
+      '"disableAllHooks":null',
+      '"awsAuthRefresh":3',
+      '"gcpAuthRefresh":[]',
+      '"processWrapper":3',
+      '"verbose":"x"',
+      '"language":3',
+      '"tui":"bogus"',
+      '"autoUpdatesChannel":"x"',
+      '"defaultShell":"zsh"',
+      '"includeGitInstructions":"x"',
+      '"autoMemoryDirectory":3',
+      '"companyAnnouncements":"x"',
+      '"minimumVersion":3',
+      '"disableSkillShellExecution":"x"',
+      '"skipAutoPermissionPrompt":"x"',
+      '"disableDeepLinkRegistration":"x"',
+      '"parentSettingsBehavior":"x"',
+      '"voiceEnabled":"x"',
+      '"defaultView":"x"',
+      '"axScreenReader":3',
+      '"feedbackSurveyRate":"x"',
+      '"desktopSessionCleanupPeriodDays":"x"',
+      '"forceLoginOrgUUID":3',
+      '"timeFormat":3',
+      '"env":null',
+      '"fileSuggestion":{"command":"x"}',
+      '"fileSuggestion":3',
+      '"statusLine":{"type":"command","command":"x","hideVimModeIndicator":"x"}',
+      '"voice":{"mode":"x"}',
+      '"spinnerVerbs":{"mode":"append"}',
+      '"skillOverrides":{"x":"bogus"}',
+      '"modelOverrides":{"x":3}',
+      '"attribution":3',
+      '"attribution":{"commit":3}',
+      '"sshConfigs":[{"id":"a"}]',
+      '"breakReminder":{"intervalMinutes":0}',
+      '"worktree":{"baseRef":"x"}',
+      '"autoMode":{"allow":"x"}',
+      '"strictKnownMarketplaces":3',
+      '"blockedMarketplaces":3',
+      '"sandbox":3',
+      '"remote":{"defaultEnvironmentId":3}',
+      '"quietHours":{"start":3}',
+      '"permissions":{"blockReadsOutsideWorkingDirectories":"x"}',
+      '"permissions":{"denyInsteadOfPrompting":null}',
+      '"permissions":{"disableAutoMode":"x"}',
+      '"permissions":{"disableBypassPermissionsMode":"x"}',
+      '"hooks":{"PreToolUse":[3]}',
+      '"hooks":{"PreToolUse":[{"matcher":"x","hooks":3}]}',
+      '"hooks":{"PreToolUse":[{"matcher":["x"],"hooks":[{"type":"command","command":"x"}]}]}',
+      '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"command":"x"}]}]}',
+      '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"prompt"}]}]}',
+      '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"command","command":"x","once":"x"}]}]}',
+      '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"command","command":"x","timeout":"5"}]}]}',
+      '"hooks":{"PermissionRequest":[{"hooks":[{"type":"command","command":3}]}]}',
+    ];
+    const reads = [
+      '"forceLoginMethod":3',
+      '"viewMode":"bogus"',
+      '"crossSessionInbound":"x"',
+      '"teammateMode":3',
+      '"managedMcpServers":3',
+      '"deniedModels":3',
+      '"allowedMcpServers":3',
+      '"deniedMcpServers":[3]',
+      '"modelPicker":3',
+      '"disableBypassPermissionsMode":"x"',
+      '"disableSkillShellExecution":null',
+      '"skipAutoPermissionPrompt":null',
+      '"enableAllProjectMcpServers":null',
+      '"strictKnownMarketplaces":null',
+      '"skillOverrides":{"x":"on"}',
+      '"statusLine":{"type":"command","command":"x","refreshInterval":"x"}',
+      '"hooks":{"PostToolUse":[{"matcher":3,"hooks":[{"type":"command","command":"x"}]}]}',
+      '"hooks":{"PostToolUse":[{"matcher":"x","hooks":[{"type":"command","command":"x","timeout":"5"}]}]}',
+      '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"command","command":"x","timeout":1.5}]}]}',
+      '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"prompt","prompt":"p"}]}]}',
+      '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"http","url":"https://example.com/h"}]}]}',
+      '"env":{"A":1}',
+    ];
+    const wrong = [
+      ...sinks
+        .filter((m) => misfitOf(`{${m}}`, shape) === undefined)
+        .map((m) => `${m}: Claude Code skips it, hcpx reads it`),
+      ...reads
+        .filter((m) => misfitOf(`{${m}}`, shape) !== undefined)
+        .map((m) => `${m}: Claude Code reads it, hcpx skips it`),
+    ];
+    expect(wrong).toEqual([]);
+  });
+
   it("the descriptor's gate.skipped: an unknown key or shape is an error; its files never go up", () => {
     const skipped = loadDescriptor("claude").gate!.skipped!;
     expect(SkippedSchema.safeParse(skipped).success).toBe(true);

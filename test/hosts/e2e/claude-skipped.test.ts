@@ -3,7 +3,7 @@
 // file, turned off in the project's local file beside the member tried; still on = the local file was skipped) is
 // what hcpx's shape says (src/host/settings-shape.ts `misfitOf`). The cases are those of test/hosts/HOST-PROBES.md
 // ("Claude Code's settings files with errors"): a changed Claude Code that reads or skips one differently fails here.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -53,6 +53,86 @@ const MEMBERS = [
   '"extraKnownMarketplaces":{"x":{"source":{"source":"Github","repo":"o/r"}}}',
   '"extraKnownMarketplaces":{"x":{"source":{"source":"npm"}}}',
   '"extraKnownMarketplaces":{"x":{"source":{"source":"hostPattern","hostPattern":"x"}}}',
+  // each top-level key of the settings schema: a sample (HOST-PROBES.md, 2026-12-07, the whole schema)
+  '"apiKeyHelper":true',
+  '"respectGitignore":1',
+  '"respectGitignore":null',
+  '"disableAllHooks":null',
+  '"awsAuthRefresh":3',
+  '"gcpAuthRefresh":[]',
+  '"processWrapper":3',
+  '"verbose":"x"',
+  '"language":3',
+  '"tui":"bogus"',
+  '"autoUpdatesChannel":"x"',
+  '"defaultShell":"zsh"',
+  '"includeGitInstructions":"x"',
+  '"autoMemoryDirectory":3',
+  '"companyAnnouncements":"x"',
+  '"minimumVersion":3',
+  '"disableSkillShellExecution":"x"',
+  '"skipAutoPermissionPrompt":"x"',
+  '"disableDeepLinkRegistration":"x"',
+  '"parentSettingsBehavior":"x"',
+  '"voiceEnabled":"x"',
+  '"defaultView":"x"',
+  '"axScreenReader":3',
+  '"feedbackSurveyRate":"x"',
+  '"desktopSessionCleanupPeriodDays":"x"',
+  '"forceLoginOrgUUID":3',
+  '"timeFormat":3',
+  '"env":null',
+  '"fileSuggestion":{"command":"x"}',
+  '"fileSuggestion":3',
+  '"statusLine":{"type":"command","command":"x","hideVimModeIndicator":"x"}',
+  '"voice":{"mode":"x"}',
+  '"spinnerVerbs":{"mode":"append"}',
+  '"skillOverrides":{"x":"bogus"}',
+  '"modelOverrides":{"x":3}',
+  '"attribution":3',
+  '"attribution":{"commit":3}',
+  '"sshConfigs":[{"id":"a"}]',
+  '"breakReminder":{"intervalMinutes":0}',
+  '"worktree":{"baseRef":"x"}',
+  '"autoMode":{"allow":"x"}',
+  '"strictKnownMarketplaces":3',
+  '"blockedMarketplaces":3',
+  '"sandbox":3',
+  '"remote":{"defaultEnvironmentId":3}',
+  '"quietHours":{"start":3}',
+  '"permissions":{"blockReadsOutsideWorkingDirectories":"x"}',
+  '"permissions":{"denyInsteadOfPrompting":null}',
+  '"permissions":{"disableAutoMode":"x"}',
+  '"permissions":{"disableBypassPermissionsMode":"x"}',
+  '"hooks":{"PreToolUse":[3]}',
+  '"hooks":{"PreToolUse":[{"matcher":"x","hooks":3}]}',
+  '"hooks":{"PreToolUse":[{"matcher":["x"],"hooks":[{"type":"command","command":"x"}]}]}',
+  '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"command":"x"}]}]}',
+  '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"prompt"}]}]}',
+  '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"command","command":"x","once":"x"}]}]}',
+  '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"command","command":"x","timeout":"5"}]}]}',
+  '"hooks":{"PermissionRequest":[{"hooks":[{"type":"command","command":3}]}]}',
+  '"forceLoginMethod":3',
+  '"viewMode":"bogus"',
+  '"crossSessionInbound":"x"',
+  '"teammateMode":3',
+  '"managedMcpServers":3',
+  '"deniedModels":3',
+  '"allowedMcpServers":3',
+  '"deniedMcpServers":[3]',
+  '"modelPicker":3',
+  '"disableBypassPermissionsMode":"x"',
+  '"disableSkillShellExecution":null',
+  '"skipAutoPermissionPrompt":null',
+  '"enableAllProjectMcpServers":null',
+  '"strictKnownMarketplaces":null',
+  '"skillOverrides":{"x":"on"}',
+  '"statusLine":{"type":"command","command":"x","refreshInterval":"x"}',
+  '"hooks":{"PostToolUse":[{"matcher":3,"hooks":[{"type":"command","command":"x"}]}]}',
+  '"hooks":{"PostToolUse":[{"matcher":"x","hooks":[{"type":"command","command":"x","timeout":"5"}]}]}',
+  '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"command","command":"x","timeout":1.5}]}]}',
+  '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"prompt","prompt":"p"}]}]}',
+  '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"http","url":"https://example.com/h"}]}]}',
 ];
 
 /** Members of an ordinary settings file that `honoured` confirms (each must be read: probed, HOST-PROBES.md). */
@@ -70,6 +150,7 @@ const ORDINARY = [
   ),
   '"statusLine":{"type":"command","command":"x","padding":0}',
   '"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x","timeout":30}]}],"Stop":[{"hooks":[{"type":"command","command":"x"}]}]}',
+  '"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x","timeout":1.5}]}]}',
   '"extraKnownMarketplaces":{"d":{"source":{"source":"directory","path":"/nowhere"}},"g":{"source":{"source":"github","repo":"o/r"}},"h":{"source":{"source":"git","url":"https://example.com/x.git"}},"u":{"source":{"source":"url","url":"https://example.com/m.json"}}}',
 ];
 
@@ -79,6 +160,7 @@ const SINKING = [
   '"hooks":{"PreToolUse":[{"matcher":"x"}]}',
   '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"bogus","command":"x"}]}]}',
   '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"command","command":"x","timeout":0}]}]}',
+  '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"command","command":"x","timeout":"5"}]}]}',
   '"statusLine":{"type":"command"}',
   '"extraKnownMarketplaces":{"x":{"source":{"source":"bogus"}}}',
   '"alwaysThinkingEnabled":"x"',
@@ -157,5 +239,36 @@ describe.skipIf(!has)("Claude Code skips the settings files gate.skipped says it
       if (honours(text, honoured)) wrong.push(`${text}: hcpx confirms it, Claude Code skips it`);
     }
     expect(wrong).toEqual([]);
+  });
+
+  it("an enabledPlugins that is not an object sinks the file (its plugin marker cannot tell: a .mcp.json server approved there)", async () => {
+    // the marker: a project server approved by enabledMcpjsonServers in the local file (the workspace trusted) is
+    // started (claude mcp list: failed to connect, it runs nothing) when the file is read, and pending when it is not
+    writeFileSync(join(proj, ".mcp.json"), JSON.stringify({ mcpServers: { hcp: { type: "stdio", command: "/nonexistent/bin" } } }));
+    const user = join(home, ".claude.json");
+    const doc = JSON.parse(readFileSync(user, "utf8")) as { projects?: Record<string, object> };
+    writeFileSync(user, JSON.stringify({ ...doc, projects: { ...doc.projects, [proj]: { hasTrustDialogAccepted: true } } }));
+    const skips = async (text: string): Promise<boolean> => {
+      writeFileSync(join(proj, ".claude", "settings.local.json"), text);
+      const r = await hc.run(hc.hostBin("claude"), ["mcp", "list"], {
+        cwd: proj,
+        env: hc.hostEnv(home, { MCP_TIMEOUT: "3000" }),
+        timeoutMs: 60_000,
+      });
+      const line = r.stdout.split("\n").find((l) => l.startsWith("hcp:")) ?? "";
+      expect(line, r.stdout + r.stderr).toMatch(/Pending|Failed|Connected/);
+      return /Pending/.test(line);
+    };
+    const on = '"enabledMcpjsonServers":["hcp"]';
+    expect(await skips(`{${on}}`)).toBe(false);
+    expect(await skips(`{${on},"enabledPlugins":{}}`)).toBe(false);
+    const disagree: string[] = [];
+    for (const m of ["[]", "3", '"x"', "null", "true", '{"a@b":"yes"}']) {
+      const text = `{${on},"enabledPlugins":${m}}`;
+      const host = await skips(text);
+      const hcpx = misfitOf(text, shape) !== undefined;
+      if (!host || !hcpx) disagree.push(`${text}: Claude Code ${host ? "skips" : "reads"} it, hcpx says it ${hcpx ? "skips" : "reads"}`);
+    }
+    expect(disagree).toEqual([]);
   });
 });
