@@ -4,9 +4,9 @@
 //    does not hold the host's schema; it confirms a file only when it is plain JSON (JSON.parse, as the host reads
 //    it: a duplicate key's last value) whose every key is one the shape lists, of the type it gives. Any other file
 //    is not confirmed, and its off-values count for nothing (src/host/plugin-hooks.ts): asked twice at worst.
-//  - `skipped` (descriptor `gate.skipped`, src/host/skipped.ts): a file the host surely skips, as probed: not plain
-//    JSON, or a key the shape names (with `known`: other keys are let be) of another type. An ask rule there is no
-//    one's question. Only what was seen to sink a file is listed: a file skipped for another reason is not caught.
+//  - `skipped` (descriptor `gate.skipped`, src/host/skipped.ts): a file the host surely skips (probed, or read in the
+//    host's own schema): not plain JSON, or a key the shape names (with `known`: other keys are let be) of another
+//    type. An ask rule there is no one's question. A file skipped for a reason the shape does not hold is not caught.
 
 /** A JSON scalar, for `oneOf`. */
 export type Scalar = string | number | boolean | null;

@@ -25,10 +25,11 @@ export const ShapeSchema: z.ZodMiniType<SettingsShape> = z.lazy(() =>
 
 /**
  * `gate.skipped`: settings files the host skips as a whole when one is not plain JSON or a key `shape` names is of
- * another type (Claude Code). `path`: the files (as a target or `gate.inForce` names them); `shape`: what was seen
- * to sink such a file, each key with the type it must have (`known`: other keys are let be); `what`: the host's word
- * for it, said to the person with the file and key. An ask rule in such a file is no one's question, and a setting
- * there (a permission mode) does not hide one of the next file (src/host/approval.ts, src/host/health.ts).
+ * another type (Claude Code). `path`: the files (as a target or `gate.inForce` names them); `shape`: what sinks such
+ * a file (probed, or read in the host's schema), each key with the type it must have (`known`: other keys are let
+ * be); `what`: the host's word for it, said to the person with the file and key. An ask rule in such a file is no
+ * one's question, and a setting there (a permission mode) does not hide one of the next file (src/host/approval.ts,
+ * src/host/health.ts).
  */
 export const SkippedSchema = z.strictObject({
   path: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
