@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hc } from "./support";
 import { loadDescriptor } from "../../../src/host/descriptor";
-import { honours, misfitOf } from "../../../src/host/settings-shape";
+import { honours, misfitOf, type SettingsShape } from "../../../src/host/settings-shape";
 
 const has = existsSync(join(hc.HOSTS_DIR, "node_modules", ".bin", "claude"));
 if (!has) console.warn(`[host e2e] claude SKIPPED: not installed in ${hc.HOSTS_DIR} (scripts/install-hosts.sh)`);
@@ -166,6 +166,20 @@ const SINKING = [
   '"alwaysThinkingEnabled":"x"',
 ];
 
+/**
+ * Each top-level key `gate.skipped` lists with a plain type (most of Claude Code's schema): a value of another type,
+ * and `null` (which Claude Code drops for its restrictive switches, the shape says which).
+ */
+function wrongTyped(shape: SettingsShape): string[] {
+  const known = (shape as { known: Record<string, SettingsShape> }).known;
+  const other: Record<string, string> = { string: "3", boolean: '"x"', strings: '"x"', count: "0", number: '"x"' };
+  return Object.entries(known).flatMap(([k, s]) => {
+    const v =
+      typeof s === "string" ? other[s] : !Array.isArray(s) && s.oneOf ? (s.oneOf.includes(true) ? '"x"' : '"zzz"') : undefined;
+    return v === undefined ? [] : [`${JSON.stringify(k)}:${v}`, `${JSON.stringify(k)}:null`];
+  });
+}
+
 describe.skipIf(!has)("Claude Code skips the settings files gate.skipped says it skips", () => {
   const shape = loadDescriptor("claude").gate!.skipped!.shape;
   const honoured = loadDescriptor("claude").gate!.hooks!.find((h) => h.plugins)!.plugins!.enabled.honoured;
@@ -223,6 +237,20 @@ describe.skipIf(!has)("Claude Code skips the settings files gate.skipped says it
       const host = await skips(text);
       const hcpx = misfitOf(text, shape) !== undefined;
       if (host !== hcpx) disagree.push(`${text}: Claude Code ${host ? "skips" : "reads"} it, hcpx says it ${hcpx ? "skips" : "reads"}`);
+    }
+    expect(disagree).toEqual([]);
+  });
+
+  it("each top-level key listed with a plain type, of another type and null: Claude Code and hcpx agree", async () => {
+    const off = '"enabledPlugins":{"hk@pm":false}';
+    const members = wrongTyped(shape);
+    expect(members.length).toBeGreaterThan(200);
+    const disagree: string[] = [];
+    for (const m of members) {
+      const text = `{${off},${m}}`;
+      const host = await skips(text);
+      const hcpx = misfitOf(text, shape) !== undefined;
+      if (host !== hcpx) disagree.push(`${m}: Claude Code ${host ? "skips" : "reads"} it, hcpx says it ${hcpx ? "skips" : "reads"}`);
     }
     expect(disagree).toEqual([]);
   });
