@@ -87,10 +87,11 @@ function misfit(v: unknown, s: SettingsShape, at: string[]): Misfit | undefined 
   if (typeof s === "string") return scalarFits(v, s) ? undefined : here(`not ${said[s]}`);
   if (Array.isArray(s)) {
     if (s.some((one) => misfit(v, one, at) === undefined)) return undefined;
-    // an object that fits none: said at its key, where an object shape says what is wrong inside it
+    // a value that fits none: said by the shape of its kind (an object's: the one whose fixed values it holds, a
+    // hook's type), which says what is wrong inside it
     const inner = isObject(v)
-      ? s.find((one) => !Array.isArray(one) && typeof one === "object" && !one.oneOf && !one.items)
-      : s.find((one) => !Array.isArray(one) && typeof one === "object" && one.oneOf);
+      ? closest(v, s)
+      : s.find((one) => !Array.isArray(one) && typeof one === "object" && (Array.isArray(v) ? one.items : one.oneOf));
     return inner !== undefined ? misfit(v, inner, at) : here("not of a type the host reads there");
   }
   if (s.oneOf !== undefined)
@@ -121,6 +122,25 @@ function misfit(v: unknown, s: SettingsShape, at: string[]): Misfit | undefined 
     if (m) return m;
   }
   return undefined;
+}
+
+/** Of the object shapes in `shapes`, the one whose fixed (`oneOf`) fields `v` holds as given, else the first. */
+function closest(v: Record<string, unknown>, shapes: SettingsShape[]): SettingsShape | undefined {
+  const objects = shapes.filter((one) => !Array.isArray(one) && typeof one === "object" && !one.oneOf && !one.items);
+  const fixedFit = (one: SettingsShape) =>
+    Object.entries(
+      (one as { keys?: Record<string, SettingsShape> }).keys ??
+        (one as { known?: Record<string, SettingsShape> }).known ??
+        {},
+    ).every(
+      ([k, x]) =>
+        typeof x !== "object" ||
+        Array.isArray(x) ||
+        x.oneOf === undefined ||
+        !Object.hasOwn(v, k) ||
+        misfit(v[k], x, []) === undefined,
+    );
+  return objects.find(fixedFit) ?? objects[0];
 }
 
 const said = {

@@ -154,6 +154,11 @@ describe("gate.skipped shape (Claude Code's)", () => {
     expect(misfitOf('{"enabledPlugins":{"a@b":1}}', shape)?.at).toEqual(["enabledPlugins", "a@b"]);
     expect(misfitOf('{"hooks":{"PermissionRequest":{}}}', shape)?.at).toEqual(["hooks", "PermissionRequest"]);
     expect(misfitOf("[]", shape)?.at).toEqual([]);
+    // a hook is said by the shape of its own type
+    expect(misfitOf('{"hooks":{"PreToolUse":[{"hooks":[{"type":"prompt"}]}]}}', shape)?.why).toMatch(
+      /^hooks\.PreToolUse\.0\.hooks\.0 is \{"type":"prompt"\}: no prompt$/,
+    );
+    expect(misfitOf('{"hooks":[{}]}', shape)?.at).toEqual(["hooks", "0"]);
     expect(misfitOf('{"a":1,}', shape)?.why).toMatch(/^it is not plain JSON/);
   });
 
@@ -234,6 +239,7 @@ describe("gate.skipped shape (Claude Code's)", () => {
       '"permissions":{"denyInsteadOfPrompting":null}',
       '"permissions":{"disableAutoMode":"x"}',
       '"permissions":{"disableBypassPermissionsMode":"x"}',
+      '"hooks":[{}]',
       '"hooks":{"PreToolUse":[3]}',
       '"hooks":{"PreToolUse":[{"matcher":"x","hooks":3}]}',
       '"hooks":{"PreToolUse":[{"matcher":["x"],"hooks":[{"type":"command","command":"x"}]}]}',
@@ -266,6 +272,8 @@ describe("gate.skipped shape (Claude Code's)", () => {
       '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"prompt","prompt":"p"}]}]}',
       '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"http","url":"https://example.com/h"}]}]}',
       '"env":{"A":1}',
+      '"hooks":[1]',
+      '"hooks":[[1]]',
     ];
     const wrong = [
       ...sinks
