@@ -32,7 +32,9 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { appendRecord, HeldAppend, removeFile, renameAside, type Base } from "../util/door";
-import { HcpxError } from "../util/errors";
+import { HcpxError, type ErrorCode } from "../util/errors";
+import { MARKED, PRE_RUN } from "./audit-codes";
+export { MARKED, PRE_RUN, RAN } from "./audit-codes";
 import { argsHash } from "../util/argshash";
 import { home } from "../util/paths";
 import { CUT, redactOut } from "../util/redact";
@@ -224,22 +226,19 @@ export function auditArgs(args: unknown, hashed?: string): { args_sha256: string
   return { args_sha256: hashed ?? argsHash(args ?? {}), args: kept };
 }
 
-/** The decision an answer's result code and error stand for (the confirm flow sets its own); `started: false`: never ran (wrap.ts cancelled()). */
+/**
+ * The decision an answer's result code and error stand for (the confirm flow sets its own), by where the code
+ * is made (./audit-codes.ts); `started: false`: a code made on both sides was made before anything started.
+ */
 export function decisionOf(result: string, error?: { code?: string; started?: unknown }): Decision {
   if (result === "ok") return "ran";
   if (result === "not_granted") return "not_granted";
   if (result === "confirm_required") return "confirm_required";
   if (result === "confirm_declined" || result === "input_declined") return "declined";
-  if (result === "cancelled") return error?.started === false ? "cancelled" : "ran";
-  if (PRE_RUN.has(result)) return "refused";
-  return "ran";
+  const code = result as ErrorCode;
+  if (MARKED.has(code)) return error?.started !== false ? "ran" : code === "cancelled" ? "cancelled" : "refused";
+  return PRE_RUN.has(code) ? "refused" : "ran";
 }
-
-/** Result codes of a call refused before anything ran. */
-const PRE_RUN = new Set([
-  ...["bad_args", "unknown_verb", "unknown_pack", "bad_pack", "duplicate_pack", "no_config", "config_error"],
-  ...["sandbox_unavailable", "tool_changed", "too_many_calls", "internal", "input_unavailable"],
-]);
 
 /**
  * What of exec's record is known before the bin ends, computed while it runs (when exec only waits for

@@ -35,13 +35,11 @@ export { connectEra } from "./mcp-client";
 export { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
 /**
- * A long-lived process (`hcpx mcp`) sets this global to keep each server
- * running between calls (the same program, argv, env and cwd reuse one
- * connection while the program's files are those it was started from; one
- * that failed, timed out or sat idle for IDLE_MS is closed).
- * `hcpx exec` runs once per call and never sets it. A global, not an export:
- * the adapter is a file of its own (dist/lib/mcp-adapter.mjs), and the server
- * command's bundle must not load it to flip a switch.
+ * A long-lived process (`hcpx mcp`) sets this global to keep each server running between calls (the same
+ * program, argv, env and cwd reuse one connection while the program's files are those it was started from;
+ * one that failed, timed out or sat idle for IDLE_MS is closed). `hcpx exec` runs once per call and never
+ * sets it. A global, not an export: the adapter is a file of its own (dist/lib/mcp-adapter.mjs), and the
+ * server command's bundle must not load it to flip a switch.
  */
 export const KEEP_ALIVE = Symbol.for("hcpx.mcp.keepAlive");
 const IDLE_MS = 120_000;
@@ -190,6 +188,7 @@ async function pinFailure(
     return failure("mcp_error", `${label}: the server's tools/list failed: ${(e as Error)?.message ?? String(e)}`, {
       tool,
       stderr_tail: conn.transport.stderrTail() || undefined,
+      started: false, // the tool is not called
     });
   }
 }
@@ -299,7 +298,7 @@ async function callServer(
   }
 }
 
-/** Why the server could not be reached: a remote server's refusal or outage, a local one's start. */
+/** Why the server could not be reached: a remote server's refusal or outage, a local one's start (the tool not called). */
 function connectFailure(e: unknown, remote: boolean, label: string, pack: Pack): Envelope {
   const msg = (e as Error)?.message ?? String(e);
   if (remote)
@@ -307,9 +306,11 @@ function connectFailure(e: unknown, remote: boolean, label: string, pack: Pack):
       hint: /\b401\b|unauthori[sz]ed/i.test(msg)
         ? `the server refused the credentials: check the Binding (${headerEnvNames(pack.surface.mcp?.headers).join(", ") || "mcp.headers"}) in hcpx's environment`
         : `check mcp.url and that the server is up (\`hcpx pack from-mcp --update ${pack.dir}\` reaches it the same way)`,
+      started: false,
     });
   return failure("spawn_failed", `could not start and initialize the MCP server of ${label}: ${msg}`, {
     hint: "run the server's command by hand to see why; `hcpx lint` checks mcp.bin",
+    started: false,
   });
 }
 

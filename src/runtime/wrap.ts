@@ -216,6 +216,7 @@ export function resolveBin(pack: Pack, project: Project, bin: string, field = "w
       return failure("spawn_failed", `sandbox.bins.${bin} points to ${mapped}, which does not exist`, {
         bin,
         hint: "fix the path in sandbox.bins",
+        started: false,
       });
     }
   } else {
@@ -226,6 +227,7 @@ export function resolveBin(pack: Pack, project: Project, bin: string, field = "w
       return failure("spawn_failed", `${field} ${bin} not found (resolved to ${abs})`, {
         bin,
         hint: `fix ${field} in surface.json: a relative path is resolved against the pack directory`,
+        started: false,
       });
     }
     const roots = project.sandbox.roots.map((r) => {
@@ -245,9 +247,10 @@ export function resolveBin(pack: Pack, project: Project, bin: string, field = "w
     }
   }
   try {
-    if (!statSync(path).isFile()) return failure("spawn_failed", `${field} ${path} is not a file`, { bin });
+    if (!statSync(path).isFile())
+      return failure("spawn_failed", `${field} ${path} is not a file`, { bin, started: false });
   } catch {
-    return failure("spawn_failed", `${field} ${path} cannot be read`, { bin });
+    return failure("spawn_failed", `${field} ${path} cannot be read`, { bin, started: false });
   }
   // a JavaScript file (path.extname's .mjs/.js/.cjs, a dotfile's name aside) runs under this Node; the
   // regex spares exec's start compiling path.extname (~1.6 KB of Node's source, callgrind ~0.3 M)
@@ -562,7 +565,7 @@ export function runBin(spec: SpawnSpec): Promise<Envelope> {
       // its command, argv, cwd, env, fds and shutInherited (spawnChild reads no other field)
       child = spawnChild({ ...spec, stdio: ["ignore", "pipe", "pipe"] });
     } catch (e) {
-      done(failure("spawn_failed", `could not start ${spec.label}: ${(e as Error).message}`));
+      done(failure("spawn_failed", `could not start ${spec.label}: ${(e as Error).message}`, { started: false }));
       return;
     }
     const onAbort = () => {
@@ -597,6 +600,8 @@ export function runBin(spec: SpawnSpec): Promise<Envelope> {
       finish(
         failure("spawn_failed", `could not start ${spec.label}: ${e.code ?? e.message}`, {
           hint: e.code === "EACCES" ? "the bin is not executable (chmod +x)" : undefined,
+          // no pid: the spawn failed, nothing ran (an "error" of a started child is not this one's)
+          started: child.pid === undefined ? false : undefined,
         }),
       );
     });
