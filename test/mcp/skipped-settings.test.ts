@@ -15,6 +15,7 @@ import { loadDescriptor, type Descriptor } from "../../src/host/descriptor";
 import { checkInForce } from "../../src/host/descriptor-check";
 import { SkippedSchema } from "../../src/host/shape-zod";
 import { misfitOf } from "../../src/host/settings-shape";
+import { SCHEMA_READS, SCHEMA_SINKS } from "../support/claude-schema-probes";
 
 const scratch = () => inProcess(scratchChild());
 type Scratch = ReturnType<typeof scratch>;
@@ -188,93 +189,9 @@ describe("gate.skipped shape (Claude Code's)", () => {
 
   it("each key of Claude Code's settings schema: the probed values that sink the file, and those it reads", () => {
     // probed with Claude Code 2.1.332 (test/hosts/HOST-PROBES.md); the rest of the shape is its schema's word
-    const sinks = [
-      '"apiKeyHelper":true',
-      '"respectGitignore":1',
-      '"respectGitignore":null',
-      '"disableAllHooks":null',
-      '"awsAuthRefresh":3',
-      '"gcpAuthRefresh":[]',
-      '"processWrapper":3',
-      '"verbose":"x"',
-      '"language":3',
-      '"tui":"bogus"',
-      '"autoUpdatesChannel":"x"',
-      '"defaultShell":"zsh"',
-      '"includeGitInstructions":"x"',
-      '"autoMemoryDirectory":3',
-      '"companyAnnouncements":"x"',
-      '"minimumVersion":3',
-      '"disableSkillShellExecution":"x"',
-      '"skipAutoPermissionPrompt":"x"',
-      '"disableDeepLinkRegistration":"x"',
-      '"parentSettingsBehavior":"x"',
-      '"voiceEnabled":"x"',
-      '"defaultView":"x"',
-      '"axScreenReader":3',
-      '"feedbackSurveyRate":"x"',
-      '"desktopSessionCleanupPeriodDays":"x"',
-      '"forceLoginOrgUUID":3',
-      '"timeFormat":3',
-      '"env":null',
-      '"fileSuggestion":{"command":"x"}',
-      '"fileSuggestion":3',
-      '"statusLine":{"type":"command","command":"x","hideVimModeIndicator":"x"}',
-      '"voice":{"mode":"x"}',
-      '"spinnerVerbs":{"mode":"append"}',
-      '"skillOverrides":{"x":"bogus"}',
-      '"modelOverrides":{"x":3}',
-      '"attribution":3',
-      '"attribution":{"commit":3}',
-      '"sshConfigs":[{"id":"a"}]',
-      '"breakReminder":{"intervalMinutes":0}',
-      '"worktree":{"baseRef":"x"}',
-      '"autoMode":{"allow":"x"}',
-      '"strictKnownMarketplaces":3',
-      '"blockedMarketplaces":3',
-      '"sandbox":3',
-      '"remote":{"defaultEnvironmentId":3}',
-      '"quietHours":{"start":3}',
-      '"permissions":{"blockReadsOutsideWorkingDirectories":"x"}',
-      '"permissions":{"denyInsteadOfPrompting":null}',
-      '"permissions":{"disableAutoMode":"x"}',
-      '"permissions":{"disableBypassPermissionsMode":"x"}',
-      '"hooks":[{}]',
-      '"hooks":{"PreToolUse":[3]}',
-      '"hooks":{"PreToolUse":[{"matcher":"x","hooks":3}]}',
-      '"hooks":{"PreToolUse":[{"matcher":["x"],"hooks":[{"type":"command","command":"x"}]}]}',
-      '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"command":"x"}]}]}',
-      '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"prompt"}]}]}',
-      '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"command","command":"x","once":"x"}]}]}',
-      '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"command","command":"x","timeout":"5"}]}]}',
-      '"hooks":{"PermissionRequest":[{"hooks":[{"type":"command","command":3}]}]}',
-    ];
-    const reads = [
-      '"forceLoginMethod":3',
-      '"viewMode":"bogus"',
-      '"crossSessionInbound":"x"',
-      '"teammateMode":3',
-      '"managedMcpServers":3',
-      '"deniedModels":3',
-      '"allowedMcpServers":3',
-      '"deniedMcpServers":[3]',
-      '"modelPicker":3',
-      '"disableBypassPermissionsMode":"x"',
-      '"disableSkillShellExecution":null',
-      '"skipAutoPermissionPrompt":null',
-      '"enableAllProjectMcpServers":null',
-      '"strictKnownMarketplaces":null',
-      '"skillOverrides":{"x":"on"}',
-      '"statusLine":{"type":"command","command":"x","refreshInterval":"x"}',
-      '"hooks":{"PostToolUse":[{"matcher":3,"hooks":[{"type":"command","command":"x"}]}]}',
-      '"hooks":{"PostToolUse":[{"matcher":"x","hooks":[{"type":"command","command":"x","timeout":"5"}]}]}',
-      '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"command","command":"x","timeout":1.5}]}]}',
-      '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"prompt","prompt":"p"}]}]}',
-      '"hooks":{"PreToolUse":[{"matcher":"x","hooks":[{"type":"http","url":"https://example.com/h"}]}]}',
-      '"env":{"A":1}',
-      '"hooks":[1]',
-      '"hooks":[[1]]',
-    ];
+    const sinks = SCHEMA_SINKS;
+    const reads = SCHEMA_READS;
+
     const wrong = [
       ...sinks
         .filter((m) => misfitOf(`{${m}}`, shape) === undefined)
