@@ -2,9 +2,8 @@
 // file that is not plain JSON or holds a known key of another type (test/hosts/HOST-PROBES.md), so the ask rule adopt
 // wrote there asks nothing, and a permission mode there does not hide the next file's. hcpx tests a file against the
 // shape the descriptor gives (./settings-shape.ts `misfitOf`): what sinks such a file (probed, or read in the host's
-// own settings schema). A file it finds
-// skipped: its ask rule does not count (src/host/approval.ts; hcpx asks the person itself), and adopt --check and
-// doctor name the file and the key (src/host/health.ts).
+// own settings schema). A file it finds skipped: its ask rule does not count (src/host/approval.ts; hcpx asks the
+// person itself), and adopt --check and doctor name the file and the key (src/host/health.ts).
 import type { Problem } from "../util/errors";
 import type { Descriptor } from "./descriptor";
 import { misfitOf } from "./settings-shape";
