@@ -16,7 +16,7 @@ const STDERR_TAIL = 2048;
 /** After a server exited, how long a process it started may hold its pipes before the connection is closed anyway. */
 const EXIT_LINGER_MS = 250;
 
-/** A stdio server's program as the spawn site has it: command, argv, env, cwd, the fds it reads and shutInherited (a confined one's). */
+/** A stdio server's program as the spawn site has it: command, argv, env, cwd, the fds it reads, shutInherited and report (a confined one's). */
 export type ServerSpawn = SpawnLine;
 
 export class ProcessTransport implements Transport {
@@ -42,7 +42,7 @@ export class ProcessTransport implements Transport {
     return new Promise((resolveStart, rejectStart) => {
       let child: ChildProcess;
       try {
-        // its command, argv, cwd, env, fds and shutInherited (spawnChild reads no other field)
+        // its command, argv, cwd, env, fds, shutInherited and report (spawnChild reads no other field)
         child = spawnChild({ ...this.spec, stdio: ["pipe", "pipe", "pipe"] });
       } catch (e) {
         this.failure = { code: "spawn_failed", message: (e as Error).message };

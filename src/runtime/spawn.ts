@@ -4,6 +4,10 @@
 // terminateTree). A sandbox around the child hooks here, once, for every kind.
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { closeSync, openSync, readdirSync, readSync } from "node:fs";
+import type { Readable } from "node:stream";
+
+/** The most of a report kept (ChildSpec.report): bubblewrap's status is two short lines. */
+const REPORT_CAP = 4096;
 
 export interface ChildSpec {
   command: string;
@@ -15,13 +19,15 @@ export interface ChildSpec {
   fds?: readonly Uint8Array[];
   /** the fds this process inherited reach the child as /dev/null, not as what they are (a confined call: inheritedFds) */
   shutInherited?: boolean;
+  /** the fd after `fds` is a pipe the child writes (bubblewrap's status, sandbox/status.ts): its text, at its end */
+  report?: (text: string) => void;
 }
 
 /** Start `command argv…` (may throw synchronously, like spawn(); an async failure is the child's "error" event). */
 export function spawnChild(spec: ChildSpec): ChildProcess {
   const fds = spec.fds ?? [];
   const base = typeof spec.stdio === "string" ? [spec.stdio, spec.stdio, spec.stdio] : spec.stdio;
-  const stdio = [...base, ...fds.map(() => "pipe" as const)];
+  const stdio = [...base, ...fds.map(() => "pipe" as const), ...(spec.report ? ["pipe" as const] : [])];
   const shut = spec.shutInherited ? inheritedFds(stdio.length) : [];
   const devNull = shut.length ? openSync("/dev/null", "r") : -1; // close-on-exec, as every fd Node opens
   let child: ChildProcess;
@@ -43,7 +49,25 @@ export function spawnChild(spec: ChildSpec): ChildProcess {
     s.on("error", () => {}); // a child that exits before reading: its own failure says why
     s.end(data);
   });
+  if (spec.report) readReport(child.stdio[3 + fds.length] as Readable | null | undefined, spec.report);
   return child;
+}
+
+/**
+ * What the child writes on its report fd, its first REPORT_CAP bytes, handed to `report` once the child's
+ * end is closed (before the child's "close", which waits for every pipe). Never called when the pipe
+ * fails: the report is then unknown, not empty.
+ */
+function readReport(s: Readable | null | undefined, report: (text: string) => void): void {
+  if (!s) return; // no process was started (its "error" says why)
+  const got: Buffer[] = [];
+  let n = 0;
+  s.on("data", (d: Buffer) => {
+    if (n < REPORT_CAP) got.push(d);
+    n += d.length;
+  });
+  s.on("error", () => {});
+  s.on("end", () => report(Buffer.concat(got).subarray(0, REPORT_CAP).toString("utf8")));
 }
 
 /**

@@ -338,6 +338,8 @@ export interface SpawnSpec {
   fds?: Uint8Array[];
   /** the fds hcpx inherited reach it as /dev/null (a confined call: SpawnLine.shutInherited) */
   shutInherited?: boolean;
+  /** bubblewrap's status, read on the fd after `fds` (a confined call: SpawnLine.report) */
+  report?: (text: string) => void;
 }
 
 /** How long a cancelled bin's tree gets between SIGTERM and SIGKILL. */
@@ -562,7 +564,7 @@ export function runBin(spec: SpawnSpec): Promise<Envelope> {
     let stopping: Promise<void> | undefined;
     let child;
     try {
-      // its command, argv, cwd, env, fds and shutInherited (spawnChild reads no other field)
+      // its command, argv, cwd, env, fds, shutInherited and report (spawnChild reads no other field)
       child = spawnChild({ ...spec, stdio: ["ignore", "pipe", "pipe"] });
     } catch (e) {
       done(failure("spawn_failed", `could not start ${spec.label}: ${(e as Error).message}`, { started: false }));
@@ -901,6 +903,7 @@ export async function runWrap({
       env: line.env,
       fds: line.fds,
       shutInherited: line.shutInherited,
+      report: line.report,
       timeoutMs: wrap.timeout_ms ?? DEFAULT_TIMEOUT_MS,
       output: cmd.output ?? wrap.output ?? "json",
       label,

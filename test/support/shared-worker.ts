@@ -243,6 +243,7 @@ export const SHARED_FILES = [
   "test/runtime/sandbox-bwrap.test.ts",
   "test/runtime/sandbox-links.test.ts",
   "test/runtime/sandbox-secrets.test.ts",
+  "test/runtime/sandbox-status.test.ts",
   "test/runtime/sandbox.test.ts",
   "test/runtime/terminal.test.ts",
   "test/runtime/wrap.test.ts",

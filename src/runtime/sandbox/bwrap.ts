@@ -78,9 +78,16 @@ function pinned(protect: readonly string[], writable: readonly string[]): string
 
 /**
  * bwrap's arguments for `plan`, ending with `--` and the command to run. `seccompFd`: where bubblewrap
- * reads the filter (the spawn feeds SECCOMP_FD; doctor's probe, its stdin).
+ * reads the filter (the spawn feeds SECCOMP_FD; doctor's probe, its stdin). `statusFd`: where it reports
+ * whether it started the command (--json-status-fd, status.ts; the spawn reads it).
  */
-export function bwrapArgs(plan: BwrapPlan, command: string, argv: readonly string[], seccompFd = SECCOMP_FD): string[] {
+export function bwrapArgs(
+  plan: BwrapPlan,
+  command: string,
+  argv: readonly string[],
+  seccompFd = SECCOMP_FD,
+  statusFd?: number,
+): string[] {
   const a = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
   // the kernel's settings stay read-only: bwrap makes them so itself only inside a user namespace, and as
   // root it makes none (a read wrote /proc/sys/kernel/core_pattern, code run as the host's root)
@@ -106,6 +113,7 @@ export function bwrapArgs(plan: BwrapPlan, command: string, argv: readonly strin
   a.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
   if (!plan.network) a.push("--unshare-net");
   if (plan.noUnixSockets) a.push("--seccomp", String(seccompFd));
+  if (statusFd !== undefined) a.push("--json-status-fd", String(statusFd));
   a.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", plan.cwd, "--", command, ...argv);
   return a;
 }

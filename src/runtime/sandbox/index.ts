@@ -24,7 +24,8 @@ import { gitProtected } from "./gitdirs";
 import { sweepPlanted } from "./planted";
 import { linksOn, refuseSwappableLinks, type Link } from "./links";
 import { configReader, repoGitPointers, type ConfigReader } from "./git-config";
-import { filterKnowsThisMachine, unixSocketFilter } from "./seccomp";
+import { filterKnowsThisMachine, SECCOMP_FD, unixSocketFilter } from "./seccomp";
+import { bwrapSaid, bwrapStatus } from "./status";
 import { denialsIn, type Denial } from "./denials";
 export { denialsIn, type Denial } from "./denials";
 import { secretMasks } from "./secrets";
@@ -134,15 +135,19 @@ export function confine(line: SpawnLine, ctx: ConfineContext): Confined | Failur
   if (plan.noUnixSockets && !filterKnowsThisMachine())
     return unavailable(ctx.label, project, NO_FILTER(), NO_FILTER_HINT);
   const env: NodeJS.ProcessEnv = { ...line.env, TMPDIR: "/tmp", TMP: "/tmp", TEMP: "/tmp" };
+  const fds = plan.noUnixSockets ? [unixSocketFilter()] : [];
+  const status = bwrapStatus(); // on the fd after the filter's: whether bubblewrap started the program
   const confined: Confined = {
     command: bw.path,
-    argv: bwrapArgs(plan, line.command, line.argv),
+    argv: bwrapArgs(plan, line.command, line.argv, SECCOMP_FD, 3 + fds.length),
     env,
     cwd: line.cwd,
-    ...(plan.noUnixSockets ? { fds: [unixSocketFilter()] } : {}),
+    ...(fds.length ? { fds } : {}),
     shutInherited: true, // bubblewrap passes on every fd it is given: an open folder of HOME, a socket
+    report: status.take,
     plan: { ...plan, cls: ctx.cls, backend: "bwrap", bwrap: bw.path },
-    explain: (e) => explainDenial(sweepPlanted(e, plan.unmade, ctx.label, ctx.remove), plan, ctx),
+    explain: (e) =>
+      explainDenial(sweepPlanted(e, plan.unmade, ctx.label, ctx.remove), plan, ctx, status.programStarted()),
   };
   return confined;
 }
@@ -294,18 +299,15 @@ const ALLOWED: Record<CallClass, string> = {
   external: "an external write: only sandbox.roots (and a private /tmp) are writable",
 };
 
-function explainDenial(e: Envelope, plan: BwrapPlan, ctx: ConfineContext): Envelope {
+/** `started`: whether bubblewrap reported that it started the program (status.ts), undefined when unread. */
+function explainDenial(e: Envelope, plan: BwrapPlan, ctx: ConfineContext, started: boolean | undefined): Envelope {
   if (e.ok || e.error.code !== "exit_nonzero") return e;
   const err = e.error;
   const stderr = typeof err.stderr_tail === "string" ? err.stderr_tail : "";
-  // bubblewrap's own refusal (no user namespaces, a mount it cannot make): it ran nothing
-  if (err.exit_code === 1 && /^bwrap: /.test(stderr.trimStart()) && stderr.trim().split("\n").length <= 2) {
-    return unavailable(
-      ctx.label,
-      ctx.project,
-      `bubblewrap could not set the sandbox up: ${stderr.trim().replace(/^bwrap: /, "")}`,
-    );
-  }
+  // bubblewrap's own refusal (no user namespaces, a mount it cannot make), as it reports it, never as the
+  // stderr tells it (the program's too): it ran nothing, and only it wrote to stderr
+  if (err.exit_code === 1 && started === false)
+    return unavailable(ctx.label, ctx.project, `bubblewrap could not set the sandbox up: ${bwrapSaid(stderr)}`);
   const text = [
     stderr,
     typeof err.stdout_tail === "string" ? err.stdout_tail : "",

@@ -21,6 +21,11 @@ export interface SpawnLine {
   fds?: Uint8Array[];
   /** set when confined: the fds hcpx inherited reach the program as /dev/null (spawn.ts inheritedFds) */
   shutInherited?: boolean;
+  /**
+   * set when confined: the fd after `fds` is a pipe the program writes (bubblewrap's --json-status-fd), read
+   * by the spawn to its end and handed here (status.ts)
+   */
+  report?: (text: string) => void;
 }
 
 export interface Confined extends SpawnLine {
