@@ -20,7 +20,8 @@ export const PRE_RUN: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "input_unavailable",
   // the program refused before its spawn (wrap.ts resolveBin, composite.ts's module path), the Binding
   // refused before anything is started or sent (short-binding.ts, mcp-adapter.ts serverRef), no sandbox
-  // (sandbox/index.ts confine() before the spawn; bubblewrap's own refusal, before it starts the bin)
+  // (sandbox/index.ts confine() before the spawn; bubblewrap's own refusal, before it starts the bin, as
+  // bubblewrap reports it on its status fd, never as the bin's stderr could tell it: sandbox/status.ts)
   "bin_denied",
   "binding_too_short",
   "binding_missing",
