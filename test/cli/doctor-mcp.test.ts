@@ -3,11 +3,11 @@
 // clients): what it says when the server answers, answers one era only, talks
 // garbage, says nothing, or dies, and that a silent server costs
 // --mcp-timeout, not more. The server is made to
-// misbehave by a --require preload that acts only in the `hcpx mcp` process.
+// misbehave by a --require preload that acts only in the `hcpx mcp` process
+// (test/fixtures/preload/mcp-misbehaves.cjs, its mode in MCP_MISBEHAVES).
 import { describe, expect, it } from "vitest";
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHcpx, scratchProject, tmp } from "../support/hcpx";
+import { REPO, runHcpx, scratchProject } from "../support/hcpx";
 
 interface Check {
   id: string;
@@ -16,10 +16,12 @@ interface Check {
   hint?: string;
 }
 
-function preload(body: string): string {
-  const f = join(tmp("hcpx-doctor-pre-"), "pre.cjs");
-  writeFileSync(f, `if (process.argv.includes("mcp")) {\n${body}\n}\n`);
-  return f;
+/** The environment that makes the `hcpx mcp` doctor starts misbehave as `mode` says (test/fixtures/preload/mcp-misbehaves.cjs). */
+function misbehaves(mode: string): NodeJS.ProcessEnv {
+  return {
+    NODE_OPTIONS: `--require ${join(REPO, "test", "fixtures", "preload", "mcp-misbehaves.cjs")}`,
+    MCP_MISBEHAVES: mode,
+  };
 }
 
 async function mcpCheck(
@@ -45,7 +47,7 @@ async function mcpCheck(
 
 // The four misbehaving servers run at once (it.concurrent): three of them are a
 // wait on doctor's --mcp-timeout (6 s, 6 s, 1.5 s), not work; each has its own
-// project and preload.
+// project.
 describe("hcpx doctor: the MCP check", () => {
   it("a healthy server: ok, with its tools", async () => {
     const { check, code } = await mcpCheck({});
@@ -57,35 +59,27 @@ describe("hcpx doctor: the MCP check", () => {
   });
 
   it.concurrent("a server that leaves server/discover unanswered: the modern era fails, named", async () => {
-    const pre = preload(
-      `const w = process.stdout.write.bind(process.stdout); process.stdout.write = (c, ...a) => (String(c).includes("supportedVersions") ? true : w(c, ...a));`,
-    );
-    const { check, code } = await mcpCheck({ NODE_OPTIONS: `--require ${pre}` }, 6000);
+    const { check, code } = await mcpCheck(misbehaves("no-discover"), 6000);
     expect(code).toBe(1);
     expect(check.status).toBe("fail");
     expect(check.message).toMatch(/^hcpx mcp does not speak MCP 2026-07-28 \(server\/discover\): /);
   });
 
   it.concurrent("a server that leaves initialize unanswered: the legacy era fails, named", async () => {
-    const pre = preload(
-      `const w = process.stdout.write.bind(process.stdout); process.stdout.write = (c, ...a) => (/"protocolVersion":"2025/.test(String(c)) ? true : w(c, ...a));`,
-    );
-    const { check, code } = await mcpCheck({ NODE_OPTIONS: `--require ${pre}` }, 6000);
+    const { check, code } = await mcpCheck(misbehaves("no-initialize"), 6000);
     expect(code).toBe(1);
     expect(check.status).toBe("fail");
     expect(check.message).toMatch(/^hcpx mcp does not speak legacy MCP \(initialize\): /);
   });
 
   it.concurrent("a server that writes something else on stdout: not JSON-RPC", async () => {
-    const pre = preload(`process.stdout.write("hello from a hook\\n");`);
-    const { check, code } = await mcpCheck({ NODE_OPTIONS: `--require ${pre}` });
+    const { check, code } = await mcpCheck(misbehaves("hello"));
     expect(code).toBe(1);
     expect(check).toMatchObject({ status: "fail", message: "hcpx mcp wrote something that is not JSON-RPC on stdout" });
   });
 
   it.concurrent("a server that never answers: fails after --mcp-timeout, and is not waited for", async () => {
-    const pre = preload(`process.stdout.write = () => true;`);
-    const { check, ms, code } = await mcpCheck({ NODE_OPTIONS: `--require ${pre}` }, 1500);
+    const { check, ms, code } = await mcpCheck(misbehaves("silent"), 1500);
     expect(code).toBe(1);
     expect(check).toMatchObject({ status: "fail", message: "hcpx mcp did not answer within 1500 ms" });
     // doctor's own start and checks plus 1.5 s; a close() that waited for the server would add seconds
@@ -93,8 +87,7 @@ describe("hcpx doctor: the MCP check", () => {
   });
 
   it("a server that dies before it answers: exited, with its stderr's first line", async () => {
-    const pre = preload(`process.stderr.write("boom: cannot serve\\n"); process.exit(3);`);
-    const { check, code } = await mcpCheck({ NODE_OPTIONS: `--require ${pre}` });
+    const { check, code } = await mcpCheck(misbehaves("dies"));
     expect(code).toBe(1);
     expect(check).toMatchObject({
       status: "fail",

@@ -96,6 +96,7 @@ export const SHARED_FILES = [
   "test/cli/config-edit.test.ts",
   "test/cli/contract.test.ts",
   "test/cli/did-you-mean.test.ts",
+  "test/cli/doctor-mcp.test.ts",
   "test/cli/doctor-status.test.ts",
   "test/cli/exec-redact-others.test.ts",
   "test/cli/exec-start.test.ts",
@@ -269,6 +270,7 @@ export const SHARED_FILES = [
 // one worker, load ~11).
 export const WAITING_FILES = [
   "test/bench/exec-timeline.test.ts",
+  "test/cli/doctor-mcp.test.ts",
   "test/cli/exec-redact-others.test.ts",
   "test/cli/shipped-cache-warm.test.ts",
   "test/hostile/files/sshfs.test.ts",
