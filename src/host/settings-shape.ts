@@ -11,40 +11,44 @@
 /** A JSON scalar, for `oneOf`. */
 export type Scalar = string | number | boolean | null;
 
+/** A number's bounds (`min`, `max` inclusive; `above` exclusive; `whole`: a safe integer). */
+export interface NumberBounds {
+  min?: number;
+  above?: number;
+  max?: number;
+  whole?: true;
+}
+
 /**
- * A shape: `boolean`, `string`, `number`, `count` (a whole number above 0), `positive` (a number above 0), `strings` (a list of strings), `list`
+ * A shape: `boolean`, `string`, `url` (a string the WHATWG URL parser takes, trimmed), `number` (finite, as every
+ * number here), `count` (a whole number above 0), `positive` (a number above 0), `strings` (a list of strings), `list`
  * (a list of anything), a list of shapes (any one of them), `{ keys }` (an object holding only these keys, each of
  * its shape; with `need`, these of them always there), `{ items }` (a list whose every item is of the shape), `{ known }` (an object whose keys named here, where present, are of their shape; other keys any; `need` as for `keys`),
- * `{ values }` (an object whose every value is of the shape) or `{ oneOf }` (one of these values).
+ * `{ values }` (an object whose every value is of the shape), `{ oneOf }` (one of these values), `{ number }` (a number
+ * within the bounds) or `{ pattern }` (a string the regular expression matches).
  */
 export type SettingsShape =
   | "boolean"
   | "string"
+  | "url"
   | "number"
   | "count"
   | "positive"
   | "strings"
   | "list"
   | SettingsShape[]
-  | {
-      keys: Record<string, SettingsShape>;
-      need?: string[];
-      known?: undefined;
-      values?: undefined;
-      oneOf?: undefined;
-      items?: undefined;
-    }
-  | {
-      known: Record<string, SettingsShape>;
-      need?: string[];
-      keys?: undefined;
-      values?: undefined;
-      oneOf?: undefined;
-      items?: undefined;
-    }
-  | { values: SettingsShape; keys?: undefined; known?: undefined; oneOf?: undefined; items?: undefined }
-  | { items: SettingsShape; keys?: undefined; known?: undefined; values?: undefined; oneOf?: undefined }
-  | { oneOf: Scalar[]; keys?: undefined; known?: undefined; values?: undefined; items?: undefined };
+  | ({ keys: Record<string, SettingsShape>; need?: string[] } & Not<"keys">)
+  | ({ known: Record<string, SettingsShape>; need?: string[] } & Not<"known">)
+  | ({ values: SettingsShape } & Not<"values">)
+  | ({ items: SettingsShape } & Not<"items">)
+  | ({ oneOf: Scalar[] } & Not<"oneOf">)
+  | ({ number: NumberBounds } & Not<"number">)
+  | ({ pattern: string } & Not<"pattern">);
+
+/** The other object shapes' keys, absent. */
+type Not<K extends string> = {
+  [k in Exclude<"keys" | "known" | "values" | "items" | "oneOf" | "number" | "pattern", K>]?: undefined;
+};
 
 /** The file's value as the host reads it (plain JSON, a leading BOM allowed: seen), or why it is none. */
 function plainJson(text: string): { v: unknown } | { error: string } {
@@ -68,7 +72,10 @@ export function misfitOf(text: string, s: SettingsShape): { at: string[]; why: s
   const m = misfit(r.v, s, []);
   if (!m) return undefined;
   const shown = m.at.length ? m.at.join(".") : "the file";
-  const value = JSON.stringify(m.value) ?? "undefined";
+  const value =
+    typeof m.value === "number" && !Number.isFinite(m.value)
+      ? String(m.value)
+      : (JSON.stringify(m.value) ?? "undefined");
   const brief = value.length > 60 ? `${value.slice(0, 57)}...` : value;
   return { at: m.at, why: `${shown} is ${brief}${m.extra ? `: ${m.extra}` : ""}` };
 }
@@ -91,13 +98,23 @@ function misfit(v: unknown, s: SettingsShape, at: string[]): Misfit | undefined 
     // hook's type), which says what is wrong inside it
     const inner = isObject(v)
       ? closest(v, s)
-      : s.find((one) => !Array.isArray(one) && typeof one === "object" && (Array.isArray(v) ? one.items : one.oneOf));
+      : s.find(
+          (one) =>
+            !Array.isArray(one) &&
+            typeof one === "object" &&
+            (Array.isArray(v) ? one.items : (one.oneOf ?? (typeof v === "string" ? one.pattern : one.number))),
+        );
     return inner !== undefined ? misfit(v, inner, at) : here("not of a type the host reads there");
   }
   if (s.oneOf !== undefined)
     return s.oneOf.some((x) => x === v)
       ? undefined
       : here(`not one of ${s.oneOf.map((x) => JSON.stringify(x)).join(", ")}`);
+  if (s.number !== undefined) return numberFits(v, s.number) ? undefined : here(`not ${boundsSaid(s.number)}`);
+  if (s.pattern !== undefined)
+    return typeof v === "string" && patternOf(s.pattern).test(v)
+      ? undefined
+      : here(`not a string matching ${s.pattern}`);
   if (s.items !== undefined) {
     if (!Array.isArray(v)) return here("not a list");
     for (const [i, x] of v.entries()) {
@@ -124,9 +141,11 @@ function misfit(v: unknown, s: SettingsShape, at: string[]): Misfit | undefined 
   return undefined;
 }
 
-/** Of the object shapes in `shapes`, the one whose fixed (`oneOf`) fields `v` holds as given, else the first. */
+/** Of the object shapes in `shapes` (keys, known, values), the one whose fixed (`oneOf`) fields `v` holds as given, else the first. */
 function closest(v: Record<string, unknown>, shapes: SettingsShape[]): SettingsShape | undefined {
-  const objects = shapes.filter((one) => !Array.isArray(one) && typeof one === "object" && !one.oneOf && !one.items);
+  const objects = shapes.filter(
+    (one) => !Array.isArray(one) && typeof one === "object" && (one.keys ?? one.known ?? one.values) !== undefined,
+  );
   const fixedFit = (one: SettingsShape) =>
     Object.entries(
       (one as { keys?: Record<string, SettingsShape> }).keys ??
@@ -146,6 +165,7 @@ function closest(v: Record<string, unknown>, shapes: SettingsShape[]): SettingsS
 const said = {
   boolean: "true or false",
   string: "a string",
+  url: "a URL",
   number: "a number",
   count: "a whole number above 0",
   positive: "a number above 0",
@@ -156,9 +176,36 @@ const said = {
 function scalarFits(v: unknown, s: keyof typeof said): boolean {
   if (s === "boolean") return typeof v === "boolean";
   if (s === "string") return typeof v === "string";
-  if (s === "number") return typeof v === "number";
-  if (s === "count") return typeof v === "number" && Number.isInteger(v) && v > 0;
-  if (s === "positive") return typeof v === "number" && v > 0;
+  if (s === "url") return typeof v === "string" && URL.canParse(v.trim());
+  if (s === "number") return numberFits(v, {});
+  if (s === "count") return numberFits(v, { above: 0, whole: true });
+  if (s === "positive") return numberFits(v, { above: 0 });
   if (s === "strings") return Array.isArray(v) && v.every((x) => typeof x === "string");
   return Array.isArray(v);
+}
+
+/** A finite number (JSON's 1e999 is Infinity: Claude Code refuses it) within `b`. */
+function numberFits(v: unknown, b: NumberBounds): boolean {
+  if (typeof v !== "number" || !Number.isFinite(v)) return false;
+  if (b.whole && !Number.isSafeInteger(v)) return false;
+  return (
+    (b.min === undefined || v >= b.min) && (b.above === undefined || v > b.above) && (b.max === undefined || v <= b.max)
+  );
+}
+
+function boundsSaid(b: NumberBounds): string {
+  const parts = [
+    b.min !== undefined ? `at least ${b.min}` : "",
+    b.above !== undefined ? `above ${b.above}` : "",
+    b.max !== undefined ? `at most ${b.max}` : "",
+  ].filter((x) => x);
+  return `${b.whole ? "a whole number" : "a number"}${parts.length ? ` ${parts.join(" and ")}` : ""}`;
+}
+
+/** Each pattern compiled once (a descriptor's; its schema checks that it compiles). */
+const patterns = new Map<string, RegExp>();
+function patternOf(source: string): RegExp {
+  let re = patterns.get(source);
+  if (!re) patterns.set(source, (re = new RegExp(source)));
+  return re;
 }

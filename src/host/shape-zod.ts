@@ -3,9 +3,18 @@
 import * as z from "zod/mini";
 import type { SettingsShape } from "./settings-shape";
 
+const compiles = (source: string): boolean => {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 export const ShapeSchema: z.ZodMiniType<SettingsShape> = z.lazy(() =>
   z.union([
-    z.enum(["boolean", "string", "number", "count", "positive", "strings", "list"]),
+    z.enum(["boolean", "string", "url", "number", "count", "positive", "strings", "list"]),
     z.array(ShapeSchema),
     z.strictObject({
       keys: z.record(z.string(), ShapeSchema),
@@ -20,6 +29,15 @@ export const ShapeSchema: z.ZodMiniType<SettingsShape> = z.lazy(() =>
     z.strictObject({
       oneOf: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).check(z.minLength(1)),
     }),
+    z.strictObject({
+      number: z.strictObject({
+        min: z.optional(z.number()),
+        above: z.optional(z.number()),
+        max: z.optional(z.number()),
+        whole: z.optional(z.literal(true)),
+      }),
+    }),
+    z.strictObject({ pattern: z.string().check(z.minLength(1), z.refine(compiles, "not a regular expression")) }),
   ]),
 );
 

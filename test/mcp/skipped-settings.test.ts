@@ -210,6 +210,10 @@ describe("gate.skipped shape (Claude Code's)", () => {
       { ...skipped, extra: 1 },
       { ...skipped, shape: { known: { a: "integer" } } },
       { ...skipped, shape: { oneOf: [] } },
+      { ...skipped, shape: { number: { min: 0, exact: 1 } } },
+      { ...skipped, shape: { number: { whole: false } } },
+      { ...skipped, shape: { pattern: "(" } },
+      { ...skipped, shape: { pattern: "" } },
       { ...skipped, path: [] },
     ])
       expect(SkippedSchema.safeParse(bad).success, JSON.stringify(bad).slice(0, 80)).toBe(false);

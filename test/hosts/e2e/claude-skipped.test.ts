@@ -98,7 +98,19 @@ function wrongTyped(shape: SettingsShape): string[] {
   const other: Record<string, string> = { string: "3", boolean: '"x"', strings: '"x"', count: "0", number: '"x"' };
   return Object.entries(known).flatMap(([k, s]) => {
     const v =
-      typeof s === "string" ? other[s] : !Array.isArray(s) && s.oneOf ? (s.oneOf.includes(true) ? '"x"' : '"zzz"') : undefined;
+      typeof s === "string"
+        ? other[s]
+        : Array.isArray(s)
+          ? undefined
+          : s.oneOf
+            ? s.oneOf.includes(true)
+              ? '"x"'
+              : '"zzz"'
+            : s.number
+              ? '"x"'
+              : s.pattern
+                ? "3"
+                : undefined;
     return v === undefined ? [] : [`${JSON.stringify(k)}:${v}`, `${JSON.stringify(k)}:null`];
   });
 }
