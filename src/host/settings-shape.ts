@@ -6,7 +6,8 @@
 //    is not confirmed, and its off-values count for nothing (src/host/plugin-hooks.ts): asked twice at worst.
 //  - `skipped` (descriptor `gate.skipped`, src/host/skipped.ts): a file the host surely skips (probed, or read in the
 //    host's own schema): not plain JSON, or a key the shape names (with `known`: other keys are let be) of another
-//    type. An ask rule there is no one's question. A file skipped for a reason the shape does not hold is not caught.
+//    type or failing a check inside its value (a range, a pattern, a URL). An ask rule there is no one's question. A
+//    file skipped for a reason the shape does not hold is not caught.
 
 /** A JSON scalar, for `oneOf`. */
 export type Scalar = string | number | boolean | null;
