@@ -1,9 +1,8 @@
-// The mcp adapter: a command of an `mcp` pack is one `tools/call` on the pack's stdio MCP server. The
-// server is started per call (resolved like wrap.bin: a bare name only through sandbox.bins, a path
-// inside sandbox.roots), with the same minimal env as a wrapped bin (a few locale/home basics,
-// mcp.agent_env, the Binding names), initialized with the SDK's Client, asked for the one tool, and
-// stopped (its whole process group). The runtime has already checked the grant, the confirm gate and
-// the arguments; what the server answers is untrusted data: an error result is an error envelope, the
+// The mcp adapter: a command of an `mcp` pack is one `tools/call` on the pack's stdio MCP server. The server is started
+// per call (resolved like wrap.bin: a bare name only through sandbox.bins, a path inside sandbox.roots), with the same
+// minimal env as a wrapped bin (a few locale/home basics, mcp.agent_env, the Binding names), initialized with the SDK's
+// Client, asked for the one tool, and stopped (its whole process group). The runtime has already checked the grant, the
+// confirm gate and the arguments; what the server answers is untrusted data: an error result is an error envelope, the
 // output is capped and redacted by execute().
 //
 // Loaded only for `mcp` packs: execute.ts imports it with import(), and the build makes it its own
@@ -311,6 +310,7 @@ function connectFailure(e: unknown, remote: boolean, label: string, pack: Pack):
   return failure("spawn_failed", `could not start and initialize the MCP server of ${label}: ${msg}`, {
     hint: "run the server's command by hand to see why; `hcpx lint` checks mcp.bin",
     started: false,
+    ...(e as { exited?: object } | undefined)?.exited, // its exit code and stderr (bubblewrap's? sandbox/status.ts)
   });
 }
 

@@ -71,7 +71,7 @@ export const MODERN_REVISION = "2026-07-28";
  * (`server/discover` must offer it), `legacy` is the `initialize` handshake.
  * `onError` hears what the transport could not read (a line that is not
  * JSON-RPC). On failure (or abort) the server is killed and the error carries
- * the transport (its `failure` and stderr tail).
+ * the transport (its `failure` and stderr tail), as connect()'s does.
  */
 export async function connectEra(
   spec: ServerSpawn,
@@ -83,13 +83,20 @@ export async function connectEra(
   return attempt(spec, timeoutMs, era, signal, onError);
 }
 
-/** A connect that failed, with the transport that says why (it exited, with this stderr). */
+/** A connect that failed, with the transport that says why (it exited, with this code and this stderr). */
 export class ConnectError extends Error {
   constructor(
     message: string,
     readonly transport: ProcessTransport,
   ) {
     super(message);
+  }
+
+  /** a process that exited of itself: its code and stderr (bubblewrap's, when it refused: sandbox/status.ts tells) */
+  get exited(): { exit_code: number; stderr_tail?: string } | undefined {
+    const code = this.transport.exitCode;
+    const tail = this.transport.stderrTail();
+    return code === undefined ? undefined : { exit_code: code, ...(tail ? { stderr_tail: tail } : {}) };
   }
 }
 
@@ -123,8 +130,7 @@ async function attempt(
     const exited = transport.failure?.code === "exit";
     await close();
     if (mode === "auto" && exited) throw new ProbeExit((e as Error).message);
-    if (onError) throw new ConnectError((e as Error).message, transport);
-    throw e;
+    throw new ConnectError((e as Error).message, transport);
   }
   return { client, transport, close };
 }

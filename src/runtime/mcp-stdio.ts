@@ -35,6 +35,8 @@ export class ProcessTransport implements Transport {
   private strayReported = false;
   /** why the connection ended early, when it did (too much output, the process exited) */
   failure?: { code: "output_too_large" | "exit" | "spawn_failed"; message: string };
+  /** the code the process exited with, once it exited of itself (not by a signal): bubblewrap's, when confined */
+  exitCode?: number;
 
   constructor(private readonly spec: ServerSpawn) {}
 
@@ -66,6 +68,7 @@ export class ProcessTransport implements Transport {
       // or EXIT_LINGER_MS after the exit when a process it started still holds them (wrap.ts runBin).
       let linger: NodeJS.Timeout | undefined;
       child.on("exit", (code, signal) => {
+        if (code !== null) this.exitCode ??= code;
         this.failure ??= {
           code: "exit",
           message: `the server exited (${signal ?? `code ${code}`}) before it answered`,

@@ -3,12 +3,13 @@
 // stderr: that is the program's too, and a program can print "bwrap: …" and exit 1 as bubblewrap does
 // when it cannot set a sandbox up. Before the fix such a program was told as bubblewrap's refusal: the
 // model read "was not run … bubblewrap could not set the sandbox up: <the program's text>" and the audit
-// log `refused`, for a program that ran. Real bubblewrap, real programs. Needs bubblewrap (.ci/run installs it).
+// log `refused`, for a program that ran. An mcp pack's stdio server is told from the same report. Real bubblewrap,
+// real programs and a real MCP server. Needs bubblewrap (.ci/run installs it).
 import { describe, expect, it } from "vitest";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHcpx, tmp } from "../support/hcpx";
-import { fxPack, project } from "./support";
+import { REPO, runHcpx, tmp } from "../support/hcpx";
+import { fxPack, project, writePack } from "./support";
 import { findPack, loadProject } from "../../src/pack/load";
 import { confine } from "../../src/runtime/sandbox/index";
 import { bwrapSaid, bwrapStatus } from "../../src/runtime/sandbox/status";
@@ -117,6 +118,69 @@ describe('bubblewrap itself failing to set the sandbox up under enforce "os"', (
     expect(e.message).toContain("bubblewrap could not set the sandbox up: execvp /nonexistent-hcpx-program");
     expect(existsSync(join(p.dir, "ran.txt"))).toBe(false);
     expect(lastAudit(home)).toMatchObject({ decision: "refused", result: "sandbox_unavailable" });
+  });
+});
+
+describe('an mcp pack\'s stdio server under enforce "os"', () => {
+  // Before, a server bubblewrap could not set up was told as the server's own start failing (spawn_failed,
+  // "could not start and initialize the MCP server"); the same report as a wrap call's says it never ran
+  const FILESYSTEM = join(REPO, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+  /** A project with the mcp pack `srv`, its server `bin args…`, its verb a local write. */
+  function mcpProject(bin: string, args: string[]) {
+    const p = project({ packs: [] });
+    writePack(p.dir, {
+      id: "srv",
+      surface: {
+        kind: "mcp",
+        mcp: { bin, args: args.map((a) => a.replace("{{dir}}", p.dir)) },
+        commands: [
+          { verb_key: "put", summary: "write a file", tool: "write_file", args: { path: { type: "string" } } },
+        ],
+      },
+      rows: { put: { operation: "write", land: "local" } },
+    });
+    const cfg = JSON.parse(readFileSync(p.config, "utf8")) as { packs: string[]; grants: { allow: string[] } };
+    cfg.packs.push("./packs/srv");
+    cfg.grants.allow.push("srv.*");
+    writeFileSync(p.config, JSON.stringify(cfg, null, 2));
+    return p;
+  }
+
+  it("a server bubblewrap cannot set up: sandbox_unavailable with bubblewrap's reason, refused", async () => {
+    const p = mcpProject("node", [FILESYSTEM, "{{dir}}"]);
+    const home = tmp("hcpx-sbs-home-");
+    const wrapper = join(tmp("hcpx-sbs-bwrap-"), "bwrap");
+    writeFileSync(wrapper, '#!/bin/sh\nexec /usr/bin/bwrap --ro-bind /nonexistent-hcpx-source /mnt "$@"\n');
+    chmodSync(wrapper, 0o755);
+    const r = await runHcpx(["exec", "srv", "put", "--json", "--", `path=${join(p.dir, "x.txt")}`], {
+      cwd: p.dir,
+      env: { HOME: home, ...userSandbox({ enforce: "os", bins: { bwrap: wrapper, node: process.execPath } }) },
+    });
+    const e = envelopeOf(r.stdout).error;
+    expect(e?.code, r.stdout).toBe("sandbox_unavailable");
+    expect(e.message).toContain("the MCP server of srv was not run");
+    expect(e.message).toContain(
+      "bubblewrap could not set the sandbox up: Can't find source path /nonexistent-hcpx-source",
+    );
+    expect(lastAudit(home)).toMatchObject({ decision: "refused", result: "sandbox_unavailable" });
+  });
+
+  it("a server that started, printed bwrap: … and exited 1: spawn_failed as before, not bubblewrap's refusal", async () => {
+    const p = mcpProject("../../fx/liar.sh", ["{{dir}}/ran.txt", "4"]);
+    const home = tmp("hcpx-sbs-home-");
+    const r = await runHcpx(["exec", "srv", "put", "--json", "--", `path=${join(p.dir, "x.txt")}`], {
+      cwd: p.dir,
+      env: { HOME: home, ...userSandbox({ enforce: "os", bins: { node: process.execPath } }) },
+    });
+    const e = envelopeOf(r.stdout).error;
+    expect(readFileSync(join(p.dir, "ran.txt"), "utf8")).toBe("ran\n"); // it ran
+    expect({ code: e?.code, started: e?.started }, r.stdout).toEqual({ code: "spawn_failed", started: false });
+    expect(e.message).toContain("could not start and initialize the MCP server of srv");
+    expect(e.message).not.toMatch(/was not run|could not set the sandbox up/);
+    // its exit code and stderr, now told with it
+    expect(e.exit_code).toBe(1);
+    expect(e.stderr_tail).toContain("bwrap: Can't mount proc");
+    expect(lastAudit(home)).toMatchObject({ decision: "refused", result: "spawn_failed" });
   });
 });
 

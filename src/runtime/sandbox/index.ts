@@ -299,15 +299,16 @@ const ALLOWED: Record<CallClass, string> = {
   external: "an external write: only sandbox.roots (and a private /tmp) are writable",
 };
 
-/** `started`: whether bubblewrap reported that it started the program (status.ts), undefined when unread. */
+/** `started`: from bubblewrap's report (status.ts); `e`: a wrap call's end, or an mcp server's failed start */
 function explainDenial(e: Envelope, plan: BwrapPlan, ctx: ConfineContext, started: boolean | undefined): Envelope {
-  if (e.ok || e.error.code !== "exit_nonzero") return e;
+  if (e.ok || (e.error.code !== "exit_nonzero" && e.error.code !== "spawn_failed")) return e;
   const err = e.error;
   const stderr = typeof err.stderr_tail === "string" ? err.stderr_tail : "";
   // bubblewrap's own refusal (no user namespaces, a mount it cannot make), as it reports it, never as the
   // stderr tells it (the program's too): it ran nothing, and only it wrote to stderr
   if (err.exit_code === 1 && started === false)
     return unavailable(ctx.label, ctx.project, `bubblewrap could not set the sandbox up: ${bwrapSaid(stderr)}`);
+  if (err.code !== "exit_nonzero") return e; // a server that started and exited before it answered: its own failure
   const text = [
     stderr,
     typeof err.stdout_tail === "string" ? err.stdout_tail : "",
