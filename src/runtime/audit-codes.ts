@@ -20,8 +20,8 @@ export const PRE_RUN: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "input_unavailable",
   // the program refused before its spawn (wrap.ts resolveBin, composite.ts's module path), the Binding
   // refused before anything is started or sent (short-binding.ts, mcp-adapter.ts serverRef), no sandbox
-  // (sandbox/index.ts confine() before the spawn; bubblewrap's own refusal, before it starts the bin, as
-  // bubblewrap reports it on its status fd, never as the bin's stderr could tell it: sandbox/status.ts)
+  // (sandbox/index.ts confine() before the spawn; bubblewrap's own refusal, before it starts the bin or an mcp
+  // pack's server, as bubblewrap reports it on its status fd, never as their stderr could tell it: sandbox/status.ts)
   "bin_denied",
   "binding_too_short",
   "binding_missing",
@@ -47,8 +47,8 @@ export const RAN: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 /**
  * Made on both sides: each one made before anything started says `started: false` (its decision is
  * `refused`; `cancelled`'s is `cancelled`), any other ran. spawn_failed: the bin could not be started
- * (wrap.ts), the MCP server not started and initialized (mcp-adapter.ts) — or execute()'s catch-all,
- * which may come after the command ran; mcp_error: the server not reached or its tools not listed, or its
- * tools/call failed.
+ * (wrap.ts), the MCP server not started and initialized (mcp-adapter.ts; one bubblewrap could not set up is
+ * sandbox_unavailable, as a bin's) — or execute()'s catch-all, which may come after the command ran; mcp_error:
+ * the server not reached or its tools not listed, or its tools/call failed.
  */
 export const MARKED: ReadonlySet<ErrorCode> = new Set<ErrorCode>(["cancelled", "spawn_failed", "mcp_error"]);
