@@ -34,7 +34,6 @@ import { basename, dirname, isAbsolute, join } from "node:path";
 import { appendRecord, HeldAppend, removeFile, renameAside, type Base } from "../util/door";
 import { HcpxError, type ErrorCode } from "../util/errors";
 import { MARKED, PRE_RUN } from "./audit-codes";
-export { MARKED, PRE_RUN, RAN } from "./audit-codes";
 import { argsHash } from "../util/argshash";
 import { home } from "../util/paths";
 import { CUT, redactOut } from "../util/redact";

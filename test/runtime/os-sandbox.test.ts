@@ -31,7 +31,7 @@ import { randomBytes } from "node:crypto";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { userInfo } from "node:os";
 import { HCPX, run, runHcpx, spawnHcpx, tmp, REPO } from "../support/hcpx";
-import { fxPack, project, writePack } from "./support";
+import { activatePacks, fxPack, project, writePack } from "./support";
 import { startMcp } from "../mcp/support";
 import { execInProcess } from "../support/inproc";
 import { writeUserConfig } from "../support/userconfig";
@@ -180,10 +180,7 @@ beforeAll(async () => {
       rows: { put: row },
     });
   }
-  const cfg = JSON.parse(readFileSync(p.config, "utf8")) as { packs: string[]; grants: { allow: string[] } };
-  cfg.packs.push("./packs/fsread", "./packs/fswrite");
-  cfg.grants.allow.push("fsread.*", "fswrite.*");
-  writeFileSync(p.config, JSON.stringify(cfg, null, 2));
+  activatePacks(p.config, "fsread", "fswrite");
 });
 
 afterAll(() => {
@@ -390,11 +387,7 @@ describe.skipIf(!HAS_GCC && !process.env.CI)('the other ways to a unix socket un
     bin = join(dir, "fx", "unix-escape");
     execFileSync("gcc", ["-O1", "-o", bin, UNIX_ESCAPE]);
     writePack(dir, fxPack("rdc", "unix-escape", [tryCmd], { wrap: { output: "text" } }));
-    const config = join(dir, "hcp.config.json5");
-    const cfg = JSON.parse(readFileSync(config, "utf8")) as { packs: string[]; grants: { allow: string[] } };
-    cfg.packs.push("./packs/rdc");
-    cfg.grants.allow.push("rdc.*");
-    writeFileSync(config, JSON.stringify(cfg, null, 2));
+    activatePacks(join(dir, "hcp.config.json5"), "rdc");
   });
 
   it("io_uring makes no socket (IORING_OP_SOCKET is not socket()): io_uring_setup fails ENOSYS, a service's socket in the project is not reached", async () => {
@@ -810,10 +803,7 @@ describe("a write cannot change what another pack's next call runs", () => {
       },
       rows: { ls: { operation: "write", land: "local" } },
     });
-    const cfg = JSON.parse(readFileSync(p.config, "utf8")) as { packs: string[]; grants: { allow: string[] } };
-    cfg.packs.push("./packs/plant");
-    cfg.grants.allow.push("plant.*");
-    writeFileSync(p.config, JSON.stringify(cfg, null, 2));
+    activatePacks(p.config, "plant");
     const r = await runHcpx(["pack", "from-mcp", "--update", "packs/plant", "--json"], {
       cwd: p.dir,
       env: { HOME: home },
@@ -951,10 +941,7 @@ describe("a commondir an mcp pack's server confined for a write makes (the repos
       },
       rows: { put: { operation: "write", land: "local" } },
     });
-    const cfg = JSON.parse(readFileSync(p.config, "utf8")) as { packs: string[]; grants: { allow: string[] } };
-    cfg.packs.push("./packs/fsw");
-    cfg.grants.allow.push("fsw.*");
-    writeFileSync(p.config, JSON.stringify(cfg, null, 2));
+    activatePacks(p.config, "fsw");
     const { git, commondir, ran } = plantedGitDir(p.dir);
     const args = (path: string) => ({ path, content: "reached" });
     const r = await runHcpx(["exec", "fsw", "put", "--json", "--", `path=${commondir}`, "content=reached"], {

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO, runHcpx, tmp } from "../support/hcpx";
-import { fxPack, project, writePack } from "./support";
+import { activatePacks, fxPack, project, writePack } from "./support";
 import { findPack, loadProject } from "../../src/pack/load";
 import { confine } from "../../src/runtime/sandbox/index";
 import { bwrapSaid, bwrapStatus } from "../../src/runtime/sandbox/status";
@@ -139,10 +139,7 @@ describe('an mcp pack\'s stdio server under enforce "os"', () => {
       },
       rows: { put: { operation: "write", land: "local" } },
     });
-    const cfg = JSON.parse(readFileSync(p.config, "utf8")) as { packs: string[]; grants: { allow: string[] } };
-    cfg.packs.push("./packs/srv");
-    cfg.grants.allow.push("srv.*");
-    writeFileSync(p.config, JSON.stringify(cfg, null, 2));
+    activatePacks(p.config, "srv");
     return p;
   }
 

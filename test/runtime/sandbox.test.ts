@@ -1,11 +1,11 @@
 // Argv safety, bin resolution, the minimal env, Binding redaction, and the
 // failure modes of a spawned bin (timeout, output cap, bad JSON, signal).
 import { beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmp } from "../support/hcpx";
 import { execInProcess } from "../support/inproc";
-import { alive, fxPack, project } from "./support";
+import { activatePacks, alive, fxPack, project } from "./support";
 
 const echoCmd = (verb: string, cli: string[], args: Record<string, unknown>) => ({
   verb_key: verb,
@@ -105,11 +105,7 @@ beforeAll(() => {
     }),
   );
   writeFileSync(join(dir, "packs", "link", "policy.json"), '{ rows: { run1: { operation: "read" } } }');
-  const cfgFile = join(dir, "hcp.config.json5");
-  const cfg = JSON.parse(readFileSync(cfgFile, "utf8"));
-  cfg.packs.push("./packs/link");
-  cfg.grants.allow.push("link.*");
-  writeFileSync(cfgFile, JSON.stringify(cfg));
+  activatePacks(join(dir, "hcp.config.json5"), "link");
 });
 
 describe("argv safety", () => {

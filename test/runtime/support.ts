@@ -39,6 +39,14 @@ export function writePack(projectDir: string, p: MiniPack): string {
   return dir;
 }
 
+/** Activate packs written into the project after it was made (its hcp.config.json5: `./packs/<id>`, `<id>.*` granted). */
+export function activatePacks(config: string, ...ids: string[]): void {
+  const cfg = JSON.parse(readFileSync(config, "utf8")) as { packs: string[]; grants: { allow: string[] } };
+  cfg.packs.push(...ids.map((id) => `./packs/${id}`));
+  cfg.grants.allow.push(...ids.map((id) => `${id}.*`));
+  writeFileSync(config, JSON.stringify(cfg, null, 2));
+}
+
 /**
  * A scratch project (copies of packs/ and bins/, fixture bins in `fx/`) that
  * activates the example packs named in `examples` plus the given mini packs.
