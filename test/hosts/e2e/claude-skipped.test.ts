@@ -15,7 +15,10 @@ import { SCHEMA_READS, SCHEMA_SINKS } from "../../support/claude-schema-probes";
 const has = existsSync(join(hc.HOSTS_DIR, "node_modules", ".bin", "claude"));
 if (!has) console.warn(`[host e2e] claude SKIPPED: not installed in ${hc.HOSTS_DIR} (scripts/install-hosts.sh)`);
 
-/** Members put beside `"enabledPlugins":{"hk@pm":false}` in .claude/settings.local.json (probed, HOST-PROBES.md). */
+/** The member that turns the plugin off: still on in `claude plugin list` = the local file was skipped. */
+const OFF = '"enabledPlugins":{"hk@pm":false}';
+
+/** Members put beside `OFF` in .claude/settings.local.json (probed, HOST-PROBES.md). */
 const MEMBERS = [
   '"zzzUnknown":1',
   '"model":3',
@@ -163,41 +166,36 @@ describe.skipIf(!has)("Claude Code skips the settings files gate.skipped says it
     return p!.enabled;
   };
 
-  it("each probed member, and a file that is not plain JSON: Claude Code and hcpx agree", async () => {
-    const off = '"enabledPlugins":{"hk@pm":false}';
-    expect(await skips(`{${off}}`)).toBe(false);
-    const texts = [...MEMBERS.map((m) => `{${off},${m}}`), `{${off},}`, `// c\n{${off}}`, `\ufeff{${off}}`];
-    const disagree: string[] = [];
-    for (const text of texts) {
+  /** The cases (`label`, the local file's text) on which Claude Code and hcpx's shape disagree, each said. */
+  const disagreements = async (cases: [label: string, text: string][]): Promise<string[]> => {
+    const out: string[] = [];
+    for (const [label, text] of cases) {
       const host = await skips(text);
       const hcpx = misfitOf(text, shape) !== undefined;
-      if (host !== hcpx) disagree.push(`${text}: Claude Code ${host ? "skips" : "reads"} it, hcpx says it ${hcpx ? "skips" : "reads"}`);
+      if (host !== hcpx) out.push(`${label}: Claude Code ${host ? "skips" : "reads"} it, hcpx says it ${hcpx ? "skips" : "reads"}`);
     }
-    expect(disagree).toEqual([]);
+    return out;
+  };
+
+  it("each probed member, and a file that is not plain JSON: Claude Code and hcpx agree", async () => {
+    expect(await skips(`{${OFF}}`)).toBe(false);
+    const texts = [...MEMBERS.map((m) => `{${OFF},${m}}`), `{${OFF},}`, `// c\n{${OFF}}`, `\ufeff{${OFF}}`];
+    expect(await disagreements(texts.map((t) => [t, t]))).toEqual([]);
   });
 
   it("each top-level key listed with a plain type, of another type and null: Claude Code and hcpx agree", async () => {
-    const off = '"enabledPlugins":{"hk@pm":false}';
     const members = wrongTyped(shape);
     expect(members.length).toBeGreaterThan(200);
-    const disagree: string[] = [];
-    for (const m of members) {
-      const text = `{${off},${m}}`;
-      const host = await skips(text);
-      const hcpx = misfitOf(text, shape) !== undefined;
-      if (host !== hcpx) disagree.push(`${m}: Claude Code ${host ? "skips" : "reads"} it, hcpx says it ${hcpx ? "skips" : "reads"}`);
-    }
-    expect(disagree).toEqual([]);
+    expect(await disagreements(members.map((m) => [m, `{${OFF},${m}}`]))).toEqual([]);
   });
 
   it("each file honoured confirms (an ordinary settings file), Claude Code reads; each it sinks, hcpx does not confirm", async () => {
-    const off = '"enabledPlugins":{"hk@pm":false}';
     const wrong: string[] = [];
-    for (const text of [`{${ORDINARY.join(",")},${off}}`, ...ORDINARY.map((m) => `{${m},${off}}`)]) {
+    for (const text of [`{${ORDINARY.join(",")},${OFF}}`, ...ORDINARY.map((m) => `{${m},${OFF}}`)]) {
       if (!honours(text, honoured)) wrong.push(`${text}: hcpx does not confirm it`);
       else if (await skips(text)) wrong.push(`${text}: hcpx confirms it, Claude Code skips it`);
     }
-    for (const text of SINKING.map((m) => `{${off},${m}}`)) {
+    for (const text of SINKING.map((m) => `{${OFF},${m}}`)) {
       if (!(await skips(text))) wrong.push(`${text}: Claude Code reads it (the probe is stale)`);
       if (honours(text, honoured)) wrong.push(`${text}: hcpx confirms it, Claude Code skips it`);
     }
