@@ -18,6 +18,7 @@ import { objectSet } from "../config/edit";
 import { DEFAULT_TIMEOUT_MS } from "../runtime/wrap";
 import { packBins } from "../runtime/pack-bins";
 import { listAllTools, pinDiff, pinOf, PinError, toolsByName, type PinField, type ToolPin } from "../runtime/mcp-pins";
+import type { Envelope } from "../runtime/envelope";
 import { policyFrom, type McpToolInfo } from "./import";
 
 export interface McpToolChange {
@@ -44,6 +45,16 @@ export interface McpUpdateResult {
 const rowText = (r: { operation: string; land?: string; confirm?: boolean }) =>
   r.operation === "read" ? "read" : `write (${r.land ?? "land not declared"}${r.confirm ? ", confirm" : ""})`;
 
+/** A failure envelope as the error the command answers with. */
+function errorOf(e: Envelope): HcpxError {
+  const err = e.ok ? undefined : e.error;
+  return new HcpxError({
+    code: (err?.code ?? "internal") as ErrorCode,
+    message: err?.message ?? "the server cannot be reached",
+    hint: typeof err?.hint === "string" ? err.hint : undefined,
+  });
+}
+
 /** The server's tools by name, reached as the runtime reaches it. */
 async function listServerTools(
   pack: Pack,
@@ -51,21 +62,18 @@ async function listServerTools(
   timeoutMs: number,
 ): Promise<Map<string, Record<string, unknown>>> {
   // the server as the runtime reaches it: a stdio program resolved and confined as at run time, or the URL with the Binding's headers
-  const { serverRef, connectTo } = await import("../runtime/mcp-adapter");
+  const { serverRef, connectTo, connectFailure } = await import("../runtime/mcp-adapter");
   const { listToolsPage } = await import("../runtime/mcp-client");
   const ref = serverRef({ pack, project, env: process.env, packBins: () => packBins(project) }, pack.id);
-  if ("ok" in ref) {
-    const err = ref.ok ? undefined : ref.error;
-    throw new HcpxError({
-      code: (err?.code ?? "internal") as ErrorCode,
-      message: err?.message ?? "the server cannot be reached",
-      hint: typeof err?.hint === "string" ? err.hint : undefined,
-    });
-  }
+  if ("ok" in ref) throw errorOf(ref);
   let conn;
   try {
     conn = await connectTo(ref, timeoutMs, new AbortController().signal);
   } catch (e) {
+    // a stdio server's failed start as a run tells it: the sandbox's word first (bubblewrap could not set it up:
+    // sandbox_unavailable, from its own report, sandbox/status.ts), else the start's own failure below
+    const told = "stdio" in ref ? ref.after(connectFailure(e, false, pack.id, pack)) : undefined;
+    if (told && !told.ok && told.error.code !== "spawn_failed") throw errorOf(told);
     throw new HcpxError({
       code: "mcp_connect_failed",
       message: `could not ${"http" in ref ? "connect to" : "start and initialize"} the server of ${pack.id}: ${(e as Error)?.message ?? String(e)}`,

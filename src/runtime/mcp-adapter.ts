@@ -298,7 +298,7 @@ async function callServer(
 }
 
 /** Why the server could not be reached: a remote server's refusal or outage, a local one's start (the tool not called). */
-function connectFailure(e: unknown, remote: boolean, label: string, pack: Pack): Envelope {
+export function connectFailure(e: unknown, remote: boolean, label: string, pack: Pack): Envelope {
   const msg = (e as Error)?.message ?? String(e);
   if (remote)
     return failure("mcp_error", `could not connect to the remote MCP server of ${label}: ${msg}`, {

@@ -146,9 +146,7 @@ describe('an mcp pack\'s stdio server under enforce "os"', () => {
   it("a server bubblewrap cannot set up: sandbox_unavailable with bubblewrap's reason, refused", async () => {
     const p = mcpProject("node", [FILESYSTEM, "{{dir}}"]);
     const home = tmp("hcpx-sbs-home-");
-    const wrapper = join(tmp("hcpx-sbs-bwrap-"), "bwrap");
-    writeFileSync(wrapper, '#!/bin/sh\nexec /usr/bin/bwrap --ro-bind /nonexistent-hcpx-source /mnt "$@"\n');
-    chmodSync(wrapper, 0o755);
+    const { wrapper } = refusingBwrap();
     const r = await runHcpx(["exec", "srv", "put", "--json", "--", `path=${join(p.dir, "x.txt")}`], {
       cwd: p.dir,
       env: { HOME: home, ...userSandbox({ enforce: "os", bins: { bwrap: wrapper, node: process.execPath } }) },
@@ -160,6 +158,38 @@ describe('an mcp pack\'s stdio server under enforce "os"', () => {
       "bubblewrap could not set the sandbox up: Can't find source path /nonexistent-hcpx-source",
     );
     expect(lastAudit(home)).toMatchObject({ decision: "refused", result: "sandbox_unavailable" });
+  });
+
+  /** The real bubblewrap asked first for a bind whose source is not there; each start appends a line to `starts`. */
+  function refusingBwrap(): { wrapper: string; starts: string } {
+    const d = tmp("hcpx-sbs-bwrap-");
+    const wrapper = join(d, "bwrap");
+    const starts = join(d, "starts.txt");
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\necho start >> '${starts}'\nexec /usr/bin/bwrap --ro-bind /nonexistent-hcpx-source /mnt "$@"\n`,
+    );
+    chmodSync(wrapper, 0o755);
+    return { wrapper, starts };
+  }
+
+  // Before, `pack from-mcp --update` started the confined server without the sandbox's status check: bubblewrap's
+  // refusal was mcp_connect_failed "Connection closed"
+  it("pack from-mcp --update of a server bubblewrap cannot set up: sandbox_unavailable with bubblewrap's reason", async () => {
+    const p = mcpProject("node", [FILESYSTEM, "{{dir}}"]);
+    const home = tmp("hcpx-sbs-home-");
+    const { wrapper } = refusingBwrap();
+    const r = await runHcpx(["pack", "from-mcp", "--update", "packs/srv", "--json"], {
+      cwd: p.dir,
+      env: { HOME: home, ...userSandbox({ enforce: "os", bins: { bwrap: wrapper, node: process.execPath } }) },
+    });
+    const e = envelopeOf(r.stdout).error;
+    expect(e?.code, r.stdout).toBe("sandbox_unavailable");
+    expect(e.message).toContain("the MCP server of srv was not run");
+    expect(e.message).toContain(
+      "bubblewrap could not set the sandbox up: Can't find source path /nonexistent-hcpx-source",
+    );
+    expect(e.hint).toContain("hcpx doctor");
   });
 
   it("a server that started, printed bwrap: … and exited 1: spawn_failed as before, not bubblewrap's refusal", async () => {
