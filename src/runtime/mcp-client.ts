@@ -10,7 +10,8 @@
 // Both protocol eras (the MCP TypeScript SDK v2 client): connect() probes with
 // `server/discover` (the 2026-07-28 stdio rule) and falls back to `initialize`
 // on any non-modern answer or silence; a server that exits on the probe (some
-// legacy servers do) is started again and spoken to with `initialize`. A
+// legacy servers do) is started again and spoken to with `initialize` (not one
+// bubblewrap refused to start: sandbox/status.ts). A
 // modern-only server works as a pack. The stdio transport: mcp-stdio.ts.
 //
 // A remote server (`mcp.url`): connectHttp() speaks to it with the SDK's
@@ -129,7 +130,8 @@ async function attempt(
   } catch (e) {
     const exited = transport.failure?.code === "exit";
     await close();
-    if (mode === "auto" && exited) throw new ProbeExit((e as Error).message);
+    // a sandbox that refused (bubblewrap's report, sandbox/status.ts) refuses the legacy start too: not tried again
+    if (mode === "auto" && exited && !spec.refused?.(transport.exitCode)) throw new ProbeExit((e as Error).message);
     throw new ConnectError((e as Error).message, transport);
   }
   return { client, transport, close };

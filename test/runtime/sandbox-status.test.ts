@@ -143,10 +143,10 @@ describe('an mcp pack\'s stdio server under enforce "os"', () => {
     return p;
   }
 
-  it("a server bubblewrap cannot set up: sandbox_unavailable with bubblewrap's reason, refused", async () => {
+  it("a server bubblewrap cannot set up: sandbox_unavailable with bubblewrap's reason, refused, started once", async () => {
     const p = mcpProject("node", [FILESYSTEM, "{{dir}}"]);
     const home = tmp("hcpx-sbs-home-");
-    const { wrapper } = refusingBwrap();
+    const { wrapper, starts } = refusingBwrap();
     const r = await runHcpx(["exec", "srv", "put", "--json", "--", `path=${join(p.dir, "x.txt")}`], {
       cwd: p.dir,
       env: { HOME: home, ...userSandbox({ enforce: "os", bins: { bwrap: wrapper, node: process.execPath } }) },
@@ -158,6 +158,8 @@ describe('an mcp pack\'s stdio server under enforce "os"', () => {
       "bubblewrap could not set the sandbox up: Can't find source path /nonexistent-hcpx-source",
     );
     expect(lastAudit(home)).toMatchObject({ decision: "refused", result: "sandbox_unavailable" });
+    // before, started twice: the first start's end was taken for a legacy server's exit on the probe, and retried
+    expect(readFileSync(starts, "utf8")).toBe("start\n");
   });
 
   /** The real bubblewrap asked first for a bind whose source is not there; each start appends a line to `starts`. */
@@ -174,11 +176,11 @@ describe('an mcp pack\'s stdio server under enforce "os"', () => {
   }
 
   // Before, `pack from-mcp --update` started the confined server without the sandbox's status check: bubblewrap's
-  // refusal was mcp_connect_failed "Connection closed"
-  it("pack from-mcp --update of a server bubblewrap cannot set up: sandbox_unavailable with bubblewrap's reason", async () => {
+  // refusal was mcp_connect_failed "Connection closed", and the server was started twice (the legacy retry)
+  it("pack from-mcp --update of a server bubblewrap cannot set up: sandbox_unavailable with bubblewrap's reason, started once", async () => {
     const p = mcpProject("node", [FILESYSTEM, "{{dir}}"]);
     const home = tmp("hcpx-sbs-home-");
-    const { wrapper } = refusingBwrap();
+    const { wrapper, starts } = refusingBwrap();
     const r = await runHcpx(["pack", "from-mcp", "--update", "packs/srv", "--json"], {
       cwd: p.dir,
       env: { HOME: home, ...userSandbox({ enforce: "os", bins: { bwrap: wrapper, node: process.execPath } }) },
@@ -190,6 +192,7 @@ describe('an mcp pack\'s stdio server under enforce "os"', () => {
       "bubblewrap could not set the sandbox up: Can't find source path /nonexistent-hcpx-source",
     );
     expect(e.hint).toContain("hcpx doctor");
+    expect(readFileSync(starts, "utf8")).toBe("start\n"); // no retry in the older protocol mode: the answer is the same
   });
 
   it("a server that started, printed bwrap: … and exited 1: spawn_failed as before, not bubblewrap's refusal", async () => {
@@ -223,6 +226,19 @@ describe("bubblewrap's report, as bubblewrap 0.8.0 writes it", () => {
     expect(said("")).toBe(false);
     expect(said(`${CHILD}{ "exit-code": 1 }\n`)).toBe(true);
     expect(said()).toBeUndefined();
+  });
+
+  it("refused: exit 1 with a report that never started the program; not another code, an exit-code, or no report", () => {
+    const refused = (code: number | undefined, text?: string) => {
+      const s = bwrapStatus();
+      if (text !== undefined) s.take(text);
+      return s.refused(code);
+    };
+    expect(refused(1, CHILD)).toBe(true);
+    expect(refused(2, CHILD)).toBe(false);
+    expect(refused(undefined, CHILD)).toBe(false);
+    expect(refused(1, `${CHILD}{ "exit-code": 1 }\n`)).toBe(false);
+    expect(refused(1)).toBe(false);
   });
 
   it("its reason: its last `bwrap: ` line, else the last line, else that it exited 1 before the program", () => {

@@ -25,7 +25,7 @@ import { sweepPlanted } from "./planted";
 import { linksOn, refuseSwappableLinks, type Link } from "./links";
 import { configReader, repoGitPointers, type ConfigReader } from "./git-config";
 import { filterKnowsThisMachine, SECCOMP_FD, unixSocketFilter } from "./seccomp";
-import { bwrapSaid, bwrapStatus } from "./status";
+import { bwrapSaid, bwrapStatus, type BwrapStatus } from "./status";
 import { denialsIn, type Denial } from "./denials";
 export { denialsIn, type Denial } from "./denials";
 import { secretMasks } from "./secrets";
@@ -145,9 +145,9 @@ export function confine(line: SpawnLine, ctx: ConfineContext): Confined | Failur
     ...(fds.length ? { fds } : {}),
     shutInherited: true, // bubblewrap passes on every fd it is given: an open folder of HOME, a socket
     report: status.take,
+    refused: status.refused,
     plan: { ...plan, cls: ctx.cls, backend: "bwrap", bwrap: bw.path },
-    explain: (e) =>
-      explainDenial(sweepPlanted(e, plan.unmade, ctx.label, ctx.remove), plan, ctx, status.programStarted()),
+    explain: (e) => explainDenial(sweepPlanted(e, plan.unmade, ctx.label, ctx.remove), plan, ctx, status.refused),
   };
   return confined;
 }
@@ -299,14 +299,14 @@ const ALLOWED: Record<CallClass, string> = {
   external: "an external write: only sandbox.roots (and a private /tmp) are writable",
 };
 
-/** `started`: from bubblewrap's report (status.ts); `e`: a wrap call's end, or an mcp server's failed start */
-function explainDenial(e: Envelope, plan: BwrapPlan, ctx: ConfineContext, started: boolean | undefined): Envelope {
+/** `refused`: from bubblewrap's report (status.ts); `e`: a wrap call's end, or an mcp server's failed start */
+function explainDenial(e: Envelope, plan: BwrapPlan, ctx: ConfineContext, refused: BwrapStatus["refused"]): Envelope {
   if (e.ok || (e.error.code !== "exit_nonzero" && e.error.code !== "spawn_failed")) return e;
   const err = e.error;
   const stderr = typeof err.stderr_tail === "string" ? err.stderr_tail : "";
   // bubblewrap's own refusal (no user namespaces, a mount it cannot make), as it reports it, never as the
   // stderr tells it (the program's too): it ran nothing, and only it wrote to stderr
-  if (err.exit_code === 1 && started === false)
+  if (refused(typeof err.exit_code === "number" ? err.exit_code : undefined))
     return unavailable(ctx.label, ctx.project, `bubblewrap could not set the sandbox up: ${bwrapSaid(stderr)}`);
   if (err.code !== "exit_nonzero") return e; // a server that started and exited before it answered: its own failure
   const text = [

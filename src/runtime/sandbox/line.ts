@@ -26,6 +26,8 @@ export interface SpawnLine {
    * by the spawn to its end and handed here (status.ts)
    */
   report?: (text: string) => void;
+  /** set when confined: whether the backend refused to set the sandbox up, nothing run (status.ts `refused`) */
+  refused?: (exitCode: number | undefined) => boolean;
 }
 
 export interface Confined extends SpawnLine {

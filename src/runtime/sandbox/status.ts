@@ -15,16 +15,24 @@ export interface BwrapStatus {
   take: (text: string) => void;
   /** true: it started the program (an exit-code); false: it stopped before; undefined: no report read */
   programStarted: () => boolean | undefined;
+  /**
+   * Whether bubblewrap refused: it exited with `exitCode` 1 (its own failure's) and its report says it never
+   * started the program. The one check: a call's answer (index.ts explainDenial) and an MCP server's start,
+   * not tried again in the older protocol mode (mcp-client.ts connect), both ask it.
+   */
+  refused: (exitCode: number | undefined) => boolean;
 }
 
 /** A status for one spawn: the spawn hands what it read to `take`, explain() asks `programStarted`. */
 export function bwrapStatus(): BwrapStatus {
   let text: string | undefined;
+  const programStarted = () => (text === undefined ? undefined : /"exit-code"\s*:\s*-?\d/.test(text));
   return {
     take: (t) => {
       text = t;
     },
-    programStarted: () => (text === undefined ? undefined : /"exit-code"\s*:\s*-?\d/.test(text)),
+    programStarted,
+    refused: (exitCode) => exitCode === 1 && programStarted() === false,
   };
 }
 
