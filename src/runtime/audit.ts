@@ -46,6 +46,8 @@ export type Decision =
   | "confirm_required"
   /** a person was asked (modern clients: the question went back; the answer comes in a later call) */
   | "confirm_asked"
+  /** a round of the command's input questions went back (modern clients; the answers come in a later call); nothing ran */
+  | "input_asked"
   /** the person said no, cancelled, or gave no answer (to the confirm or to an input); nothing ran */
   | "declined"
   /** cancelled before it started (its caller cancelled it, hcpx mcp stopped, hcpx exec got a signal); nothing ran */
@@ -234,6 +236,7 @@ export function decisionOf(result: string, error?: { code?: string; started?: un
   if (result === "not_granted") return "not_granted";
   if (result === "confirm_required") return "confirm_required";
   if (result === "confirm_declined" || result === "input_declined") return "declined";
+  if (result === "input_required") return "input_asked"; // a confirm question's is confirm_asked (src/mcp/front.ts)
   const code = result as ErrorCode;
   if (MARKED.has(code)) return error?.started !== false ? "ran" : code === "cancelled" ? "cancelled" : "refused";
   return PRE_RUN.has(code) ? "refused" : "ran";

@@ -23,7 +23,7 @@ import { ConfirmStateError, ConfirmStates } from "../../src/mcp/confirm-state";
 import { exportView } from "../../src/mcp/view";
 import { loadProject } from "../../src/pack/load";
 import { HcpxError } from "../../src/util/errors";
-import { HCPX, REPO } from "../support/cli";
+import { HCPX, REPO, runHcpx } from "../support/cli";
 import { ledgerProject, startMcp, writeConfig, type Ledgered } from "./support";
 
 const MODERN = "2026-07-28";
@@ -170,6 +170,48 @@ const res = (m: Record<string, unknown>) => m.result as Res;
 const env = (r: Res) =>
   r.structuredContent as { ok: boolean; data?: Record<string, unknown>; error?: { code: string; message: string } };
 const accept = (content: Record<string, unknown>) => ({ action: "accept", content });
+
+describe("command inputs, modern era: the audit record of a round of questions", () => {
+  // A round of input questions the call answers instead of running ran nothing: before, its decision was
+  // `ran` (result input_required); now `input_asked`, as a confirm question's is `confirm_asked`
+  it("an input round is `input_asked`, the confirm after it `confirm_asked`; the ledger is unchanged", async () => {
+    const p = project();
+    const s = new Raw(p);
+    const before = readFileSync(p.ledger, "utf8");
+    const r1 = res(await s.call("ask__open", { account: "travel" }));
+    expect(Object.keys(r1.inputRequests!)).toEqual(["display_name"]);
+    const r2 = res(
+      await s.call(
+        "ask__open",
+        { account: "travel" },
+        { inputResponses: { display_name: accept({ name: "Trips" }) }, requestState: r1.requestState },
+      ),
+    );
+    expect(Object.keys(r2.inputRequests!)).toEqual(["confirm"]);
+    const multi = res(await s.call("test_input_required_result_multiple_inputs"));
+    expect(multi.resultType).toBe("input_required");
+    await s.close();
+    expect(readFileSync(p.ledger, "utf8")).toBe(before);
+    const records = readFileSync(join(p.home, ".local", "state", "hcpx", "audit.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(records.map(({ tool, decision, result, confirm }) => ({ tool, decision, result, confirm }))).toEqual([
+      { tool: "ask__open", decision: "input_asked", result: "input_required", confirm: undefined },
+      { tool: "ask__open", decision: "confirm_asked", result: "input_required", confirm: { answer: "pending" } },
+      {
+        tool: "test_input_required_result_multiple_inputs",
+        decision: "input_asked",
+        result: "input_required",
+        confirm: undefined,
+      },
+    ]);
+    // and as `hcpx log` prints it
+    const log = await runHcpx(["log"], { cwd: p.dir, env: { HOME: p.home } });
+    expect(log.stdout).toMatch(/ ask\.open input_asked input_required \d+ms /);
+    expect(log.stdout).toMatch(/ ask\.open confirm_asked \(confirm: pending\) input_required \d+ms /);
+  });
+});
 
 describe("command inputs, modern era (InputRequiredResult)", () => {
   it("asks each round in turn with a fresh signed state, and runs with the answers as args", async () => {

@@ -48,9 +48,11 @@ describe("decisionOf: a cancelled call that never started is `cancelled`, one th
     expect(decisionOf("confirm_declined")).toBe("declined");
   });
 
-  it("an input the person declined or the client cannot answer ran nothing: `declined`, `refused` (not `ran`)", () => {
+  it("an input the person declined or the client cannot answer ran nothing: `declined`, `refused`; a round of questions `input_asked` (not `ran`)", () => {
     expect(decisionOf("input_declined")).toBe("declined");
     expect(decisionOf("input_unavailable")).toBe("refused");
+    // a round of input questions went back instead of a result: nothing ran (before: `ran`)
+    expect(decisionOf("input_required")).toBe("input_asked");
   });
 
   it("hcpx exec's record: a call cancelled before its bin started is `cancelled`; its envelope says it never started", async () => {
