@@ -271,7 +271,7 @@ async function callServer(
     try {
       ({ conn, release } = await open(ref, timeoutMs, sdkSignal));
     } catch (e) {
-      if (signal.aborted) return cancelled(label, signal, true);
+      if (signal.aborted) return cancelled(label, signal, !remote); // a remote server's: no process, no tool called
       return connectFailure(e, remote, label, pack);
     }
     if (signal.aborted) return await wasCancelled();

@@ -4,8 +4,12 @@
 // that declares elicitation and never answers hcpx's question, then stdin's
 // end or a SIGTERM while the question waits; the audit log read back after the
 // exit. Before the fix the record said `"decision":"ran","confirm":{"answer":"timeout"}`
-// and stderr "no answer in time", while the answer said nothing was run.
+// and stderr "no answer in time", while the answer said nothing was run. An mcp pack's call cancelled while
+// its remote server's connection opened (a server that takes the request and never answers) called no tool
+// and started no process: `cancelled`; before, `ran`.
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -34,7 +38,21 @@ const CALLS = {
   question: TRANSFER,
   bin: { name: "hcp", arguments: { pack: "hang", verb: "wait" } },
   input: { name: "hcp", arguments: { pack: "hang", verb: "named" } },
+  remote: { name: "hcp", arguments: { pack: "far", verb: "ask" } },
 };
+
+/**
+ * A remote MCP server that takes every request and never answers: it writes the file its URL's `started`
+ * names when a request comes in (the mcp pack `far`'s connection is opening).
+ */
+const silent = createServer((req) => {
+  const file = new URL(req.url ?? "/", "http://x").searchParams.get("started");
+  if (file) writeFileSync(file, "");
+});
+silent.unref();
+const listening = new Promise<number>((r) =>
+  silent.listen(0, "127.0.0.1", () => r((silent.address() as AddressInfo).port)),
+);
 
 interface Msg {
   id?: number;
@@ -42,10 +60,29 @@ interface Msg {
   result?: { structuredContent?: { ok: boolean; error?: { code: string; message: string; started?: boolean } } };
 }
 
-/** The ledger project with a pack `hang` whose bin says it started (a file), then never answers. */
-function project() {
+/**
+ * The ledger project with a pack `hang` whose bin says it started (a file), then never answers, and an mcp pack
+ * `far` whose remote server (`silent`, on `port`) says a request came in (the same file), then never answers.
+ */
+function project(port: number) {
   const p = ledgerProject({ packs: ["ledger"] });
   const started = join(p.dir, "hang-started");
+  const far = join(p.dir, "packs", "far");
+  mkdirSync(far, { recursive: true });
+  writeFileSync(
+    join(far, "surface.json"),
+    JSON.stringify({
+      hcp: "1.1",
+      ...{ id: "far", version: "0.1.0", description: "A remote server that never answers", kind: "mcp" },
+      mcp: { url: `http://127.0.0.1:${port}/mcp?started=${encodeURIComponent(started)}` },
+      commands: [{ verb_key: "ask", tool: "ask", summary: "Ask it", args: {} }],
+    }),
+  );
+  writeFileSync(join(far, "policy.json"), JSON.stringify({ rows: { ask: { operation: "read" } } }));
+  writeFileSync(
+    join(far, "SKILL.md"),
+    "---\nname: far\ndescription: A remote server that never answers.\n---\n\n# far\n\n| verb | what it does | read/write |\n|---|---|---|\n| `ask` | Ask it | read |\n",
+  );
   writeFileSync(
     join(p.dir, "bins", "hang.mjs"),
     `#!/usr/bin/env node\n(await import("node:fs")).writeFileSync(${JSON.stringify(started)}, "");\nsetInterval(() => {}, 1 << 30);\n`,
@@ -78,9 +115,9 @@ function project() {
     "---\nname: hang\ndescription: A bin that never answers.\n---\n\n# hang\n\n| verb | what it does | read/write |\n|---|---|---|\n| `wait` | Wait forever | read |\n| `named` | Wait forever, named | read |\n",
   );
   writeConfig(p.config, {
-    packs: ["./packs/ledger", "./packs/hang"],
+    packs: ["./packs/ledger", "./packs/hang", "./packs/far"],
     principal: { id: "test", kind: "agent" },
-    grants: { allow: ["ledger.*", "hang.*"] },
+    grants: { allow: ["ledger.*", "hang.*", "far.*"] },
     sandbox: { bins: {}, roots: ["."], cwd: "." },
   });
   return { ...p, started };
@@ -91,7 +128,7 @@ function project() {
  * never answers — then `stop` once the question is asked or the bin has started; the audit log read after the exit.
  */
 async function stopWhile(what: keyof typeof CALLS, stop: "stdin" | "SIGTERM") {
-  const p = project();
+  const p = project(await listening);
   const log = join(tmp("hcpx-audit-cancelled-"), "audit.jsonl");
   const before = readFileSync(p.ledger, "utf8");
   const child = spawn(process.execPath, [HCPX, "mcp"], {
@@ -177,6 +214,20 @@ describe("the audit record of a call cancelled before it started (hcpx mcp)", ()
     expect(rec && { decision: rec.decision, confirm: rec.confirm, result: rec.result }, r.err).toEqual({
       decision: "cancelled",
       confirm: undefined,
+      result: "cancelled",
+    });
+    const env = r.msgs.find((m) => m.id === 2)?.result?.structuredContent;
+    expect(env?.error).toMatchObject({ code: "cancelled", started: false });
+  }, 60_000);
+
+  // Before, `ran`: a cancel while the connection opened was taken for one while the command ran; a remote
+  // server's connection starts nothing (no process) and calls no tool, as its failure to connect (`refused`)
+  it("an mcp pack's call cancelled while its remote server's connection opens: cancelled, never ran", async () => {
+    const r = await stopWhile("remote", "stdin");
+    expect(r.started).toBe(true); // the server got the connection's request
+    const rec = r.records.find((x) => x.pack === "far");
+    expect(rec && { decision: rec.decision, result: rec.result }, `${JSON.stringify(r.records)}\n${r.err}`).toEqual({
+      decision: "cancelled",
       result: "cancelled",
     });
     const env = r.msgs.find((m) => m.id === 2)?.result?.structuredContent;
