@@ -83,23 +83,30 @@ async function listServerTools(
           : "run its command by hand; it must speak MCP on stdio",
     });
   }
+  let tools: Map<string, Record<string, unknown>> | undefined;
+  let failed: unknown;
   try {
-    return toolsByName(await listAllTools((cursor) => listToolsPage(conn.client, cursor, timeoutMs)));
+    tools = toolsByName(await listAllTools((cursor) => listToolsPage(conn.client, cursor, timeoutMs)));
   } catch (e) {
-    if (e instanceof PinError)
-      throw new HcpxError({
-        code: e.code,
-        message: `${pack.id}: ${e.message}; nothing was changed`,
-        hint: e.code === "too_many_tools" ? "wrap a server with fewer tools" : "a server must list each tool once",
-      });
-    throw new HcpxError({
-      code: "mcp_list_failed",
-      message: `the server of ${pack.id} did not list its tools: ${(e as Error)?.message ?? String(e)}`,
-      hint: "does the server offer tools (capability `tools`)?",
-    });
-  } finally {
-    await conn.close();
+    failed = e;
   }
+  // stopped and waited for, then told as a call is: a file the confined server made that it must not have is
+  // removed and the review is sandbox_denied (sandbox/planted.ts), whatever the listing said
+  await conn.transport.terminate().then(() => conn.close());
+  const told = "stdio" in ref ? ref.after({ ok: true, data: null }) : undefined;
+  if (told && !told.ok) throw errorOf(told);
+  if (tools) return tools;
+  if (failed instanceof PinError)
+    throw new HcpxError({
+      code: failed.code,
+      message: `${pack.id}: ${failed.message}; nothing was changed`,
+      hint: failed.code === "too_many_tools" ? "wrap a server with fewer tools" : "a server must list each tool once",
+    });
+  throw new HcpxError({
+    code: "mcp_list_failed",
+    message: `the server of ${pack.id} did not list its tools: ${(failed as Error)?.message ?? String(failed)}`,
+    hint: "does the server offer tools (capability `tools`)?",
+  });
 }
 
 /** Per command, its tool as listed now against its pin; `next` is the pins as they would be rewritten. */

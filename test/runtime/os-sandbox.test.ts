@@ -975,6 +975,40 @@ describe("a commondir an mcp pack's server confined for a write makes (the repos
   }, 60_000);
 });
 
+describe("a commondir the server `pack from-mcp --update` starts makes (a server confined for a write)", () => {
+  // Before, --update started the confined server, listed its tools and stopped it without the sweep a call
+  // gets: the commondir it made at its start stayed, and the person's next git status ran the planted
+  // core.fsmonitor. Now its start is told as a call's, once the server is gone (the sandbox's `after`).
+  it("is removed once the server is gone, the review is sandbox_denied and nothing is written", async () => {
+    const p = project({ packs: [], sandbox: { enforce: "os", bins: { node: process.execPath } } });
+    const { git, commondir, ran } = plantedGitDir(p.dir);
+    writePack(p.dir, {
+      id: "fsp",
+      surface: {
+        kind: "mcp",
+        // the server: a start that writes "reached" to the commondir, then the filesystem server
+        mcp: { bin: "node", args: [join(p.dir, "fx", "plant-then.mjs"), commondir, FILESYSTEM, p.dir] },
+        commands: [
+          { verb_key: "put", summary: "write a file", tool: "write_file", args: { path: { type: "string" } } },
+        ],
+      },
+      rows: { put: { operation: "write", land: "local" } },
+    });
+    activatePacks(p.config, "fsp");
+    const surface = readFileSync(join(p.dir, "packs", "fsp", "surface.json"), "utf8");
+    const r = await runHcpx(["pack", "from-mcp", "--update", "packs/fsp", "--yes", "--json"], {
+      cwd: p.dir,
+      env: { HOME: home },
+    });
+    expect(JSON.parse(r.stdout).error?.code, r.stdout).toBe("sandbox_denied");
+    expect(JSON.parse(r.stdout).error.message).toContain("the MCP server of fsp: the program made .git/commondir");
+    expect(existsSync(commondir)).toBe(false);
+    expect(readFileSync(join(p.dir, "packs", "fsp", "surface.json"), "utf8")).toBe(surface); // no pin written
+    git("status", "--short");
+    expect(ran()).toBe(false);
+  }, 60_000);
+});
+
 describe("a repository a write makes in a root, added as a submodule (the limit docs/sandbox.md states)", () => {
   it("the superproject's git status runs its core.fsmonitor and filters; only --ignore-submodules=all on the command line keeps git out", () => {
     const p = tmp("hcpx-sbx-gitlink-");
