@@ -339,13 +339,15 @@ function prebuildView(gate: VersionGate, front: McpFront, stopped: () => boolean
   gate.onAnswered = (method) => {
     if (method !== "tools/list" || timer) return;
     firstList();
-    timer = setTimeout(() => {
+    // decided after the loop's next poll, which runs after the timers: an end of stdin that came meanwhile is seen first
+    const build = () => {
       try {
         if (!stopped()) void front.view;
       } catch {
         // a config that no longer loads: the next call says why
       }
-    }, 300);
+    };
+    timer = setTimeout(() => setImmediate(build), 300);
     timer.unref();
   };
 }

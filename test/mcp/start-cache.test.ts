@@ -4,13 +4,17 @@
 // is read and validated again: an edit that breaks it is refused, not served
 // from the cache. `hcpx mcp --http` takes them from the same cache: each call
 // reads its pack again, and without the cache every call ran zod over it.
-import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { ledgerProject, startMcp, writeConfig, type Ledgered } from "./support";
 import { serve } from "./http-support";
 import { RACY_MS } from "../../src/mcp/stamp";
+import { HCPX, REPO } from "../support/cli";
+import { mcpStart } from "../support/mcp-lines.mjs";
+import { until } from "../support/until";
 
 // the projects of the cases that need their files settled (older than the racy
 // window: the caches keep no file changed within RACY_MS of its read), all made
@@ -20,6 +24,7 @@ let made: number;
 let broken: Ledgered;
 let http: Ledgered;
 let listing: Ledgered;
+let prebuild: Ledgered;
 beforeAll(() => {
   broken = ledgerProject({ packs: ["ledger", "transit"], allow: ["ledger.*", "transit.*"] });
   http = ledgerProject({ packs: ["ledger"] });
@@ -30,6 +35,7 @@ beforeAll(() => {
     sandbox: { bins: {}, roots: ["."], cwd: "." },
   });
   listing = ledgerProject({ packs: ["ledger", "transit"], allow: ["ledger.*", "transit.*"] });
+  prebuild = ledgerProject({ packs: ["ledger"] });
   // after the last file is written (before it, a slow machine's writes could end past the margin)
   made = Date.now();
 });
@@ -202,5 +208,60 @@ describe("hcpx mcp start: the start cache", () => {
     expect(await hcp(added)).toContain("- transit:");
     expect(await list(added)).toEqual(first);
     await added.close();
+  });
+});
+
+// A start answered from the start cache builds the view calls need 300 ms after its first tools/list
+// (src/mcp/server.ts prebuildView), unless stdin has ended: no call can come. A loop held past those
+// 300 ms right after the answer (a slow machine; valgrind in bench/mcp-start.bench.mjs, where 3 of 4
+// starts built it, ~0.6 G instructions more at 100 packs per-command) ran the due timer before it
+// polled again, and built the view though the end of the input had come meanwhile. The preload holds
+// the loop and lists what is opened after the answer.
+describe("hcpx mcp start: the view built after the first tools/list", () => {
+  const PRELOAD = join(REPO, "test", "fixtures", "preload", "slow-after-list.cjs");
+  function held(p: Ledgered, log: string, stdin: "pipe" | number) {
+    const child = spawn(process.execPath, ["-r", PRELOAD, HCPX, "mcp", "--shape", "per-command", "--no-watch"], {
+      cwd: p.dir,
+      env: { PATH: process.env.PATH ?? "", HOME: p.home, NO_COLOR: "1", HCPX_DEBUG: "1", OPENED_AFTER_LIST: log },
+      stdio: [stdin, "pipe", "pipe"],
+    });
+    let err = "";
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => (err += d));
+    child.stdout!.resume();
+    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    return { child, exited, stderr: () => err };
+  }
+  const packFiles = (log: string) =>
+    (existsSync(log) ? readFileSync(log, "utf8").split("\n") : []).filter((f) => f.includes(join("packs", "ledger")));
+
+  it("is not built when the input ended with the answer's request, and is while the input is open", async () => {
+    const p = prebuild;
+    await settled();
+    // the first start fills the start cache
+    const first = await startMcp(p, { shape: "per-command", args: ["--no-watch"] });
+    expect((await first.client.listTools()).tools.map((t) => t.name)).toContain("ledger__accounts");
+    await first.close();
+
+    // the input whole and ended, a file (Node reads it on its thread pool: its end comes to the loop in a
+    // poll, after the timers): the end is read when the timer is due
+    const input = join(p.dir, "input.jsonl");
+    writeFileSync(input, mcpStart("legacy"));
+    const fd = openSync(input, "r");
+    const endedLog = join(p.dir, "opened-ended.txt");
+    const ended = held(p, endedLog, fd);
+    closeSync(fd);
+    expect(await ended.exited).toBe(0);
+    expect(ended.stderr()).toContain("the tool list from the start cache");
+    expect(packFiles(endedLog)).toEqual([]);
+
+    // the input open: the view is built (what makes the check above able to fail)
+    const openLog = join(p.dir, "opened-open.txt");
+    const open = held(p, openLog, "pipe");
+    open.child.stdin!.write(mcpStart("legacy"));
+    expect(await until(() => packFiles(openLog).length > 0, 10_000)).toBe(true);
+    expect(open.stderr()).toContain("the tool list from the start cache");
+    open.child.stdin!.end();
+    expect(await open.exited).toBe(0);
+    expect(packFiles(openLog).some((f) => f.endsWith("surface.json"))).toBe(true);
   });
 });
