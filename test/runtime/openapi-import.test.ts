@@ -64,6 +64,10 @@ beforeAll(async () => {
       }
     });
   });
+  // exec runs in this process (execInProcess): fetch's pool keeps its sockets between the runs, and one the
+  // server closed after its default 5 s idle could be taken for the next request as it closed (ECONNRESET,
+  // seen under load): the server keeps them for the file, server.close() ends them
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   dir = tmp("hcpx-oa-shop-");
