@@ -31,7 +31,13 @@ function nameOf(node, sf) {
 /** Functions (with their lines), long lines and the line count of one file. */
 export function measureFile(file, root) {
   const text = readFileSync(file, "utf8");
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  // no JSDoc: the lines are counted from a node's own start, without its comments (~0.25 CPU-s less for src/)
+  const sf = ts.createSourceFile(
+    file,
+    text,
+    { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone },
+    true,
+  );
   const rel = relative(root, file).split("\\").join("/");
   const functions = [];
   const visit = (node) => {

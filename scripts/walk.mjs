@@ -74,6 +74,9 @@ export function walk({
     lib: ["lib.es2023.d.ts"],
   };
   const host = ts.createCompilerHost(options);
+  // JSDoc parsed only where it gives types (JavaScript files, TypeScript's ParseForTypeInfo): the
+  // checker answers the same, the walk's JSON unchanged, ~0.3 CPU-s less a walk
+  host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeInfo;
   const read = host.getSourceFile.bind(host);
   // a declaration file of a package (TypeScript's libs, zod's) is parsed once per process, not once a walk
   host.getSourceFile = (name, ...rest) => {
