@@ -13,6 +13,7 @@ import { failure, type Envelope } from "./envelope";
 import { shortBinding } from "./short-binding";
 import { createHash } from "node:crypto";
 import { binEnv, cancelled, DEFAULT_TIMEOUT_MS, removePlanted, resolveBin } from "./wrap";
+import { answer, callFailure, notCalled } from "./mcp-answer";
 import { abortSignalOf } from "./cancel";
 import {
   connect,
@@ -192,31 +193,6 @@ async function pinFailure(
   }
 }
 
-interface ContentItem {
-  type?: unknown;
-  text?: unknown;
-  [k: string]: unknown;
-}
-
-/** The data of a successful tools/call result: structuredContent, else the text, else the content list. */
-export function resultData(result: { content?: unknown; structuredContent?: unknown }): unknown {
-  if (result.structuredContent !== undefined && result.structuredContent !== null) return result.structuredContent;
-  const content = Array.isArray(result.content) ? (result.content as ContentItem[]) : [];
-  if (content.length > 0 && content.every((c) => c && c.type === "text" && typeof c.text === "string"))
-    return { text: content.map((c) => c.text as string).join("\n") };
-  return { content };
-}
-
-function errorText(result: { content?: unknown }): string {
-  const content = Array.isArray(result.content) ? (result.content as ContentItem[]) : [];
-  const text = content
-    .filter((c) => c && c.type === "text" && typeof c.text === "string")
-    .map((c) => c.text as string)
-    .join("\n")
-    .trim();
-  return text.length > 2000 ? text.slice(0, 1999) + "…" : text;
-}
-
 /** The mcp adapter (the table: ./adapters/index.ts). A cancel stops the server's whole process tree (the SDK's notifications/cancelled only asks it to stop) and answers `cancelled` once it is gone. */
 export async function runMcp({
   pack,
@@ -263,19 +239,22 @@ async function callServer(
     if (conn) void stop();
   };
   signal.addEventListener("abort", onAbort, { once: true });
-  const wasCancelled = async () => {
+  // stopped before it answers; `ran`: the tool was called (else a server started only to connect or list: notCalled)
+  const wasCancelled = async (ran: boolean) => {
     await stop();
-    return cancelled(label, signal, true);
+    return ran ? cancelled(label, signal, true) : notCalled(label, signal, !remote);
   };
   try {
     try {
       ({ conn, release } = await open(ref, timeoutMs, sdkSignal));
     } catch (e) {
-      if (signal.aborted) return cancelled(label, signal, !remote); // a remote server's: no process, no tool called
+      if (signal.aborted) return notCalled(label, signal, !remote && (e as { spawned?: boolean }).spawned === true);
       return connectFailure(e, remote, label, pack);
     }
-    if (signal.aborted) return await wasCancelled();
+    if (signal.aborted) return await wasCancelled(false);
     const refused = await pinFailure(pack, conn, tool, label, Math.max(1, timeoutMs - (Date.now() - started)));
+    // a cancel while the tools were listed stops the server: its tools/list fails, but the call was cancelled
+    if (signal.aborted) return await wasCancelled(false);
     if (refused) return refused;
     const left = Math.max(1, timeoutMs - (Date.now() - started));
     let result: { content?: unknown; structuredContent?: unknown; isError?: unknown };
@@ -285,10 +264,10 @@ async function callServer(
         { timeout: left, signal: sdkSignal },
       )) as typeof result;
     } catch (e) {
-      if (signal.aborted) return await wasCancelled();
+      if (signal.aborted) return await wasCancelled(true);
       return await callFailure(e, conn, label, tool, timeoutMs);
     }
-    if (signal.aborted) return await wasCancelled();
+    if (signal.aborted) return await wasCancelled(true);
     healthy = true;
     return answer(result, label, tool);
   } finally {
@@ -312,40 +291,6 @@ export function connectFailure(e: unknown, remote: boolean, label: string, pack:
     started: false,
     ...(e as { exited?: object } | undefined)?.exited, // its exit code and stderr (bubblewrap's? sandbox/status.ts)
   });
-}
-
-/** Why tools/call failed: the output bound, the timeout, or the server's error. */
-async function callFailure(e: unknown, conn: Connection, label: string, tool: string, ms: number): Promise<Envelope> {
-  const f = conn.transport.failure;
-  if (f?.code === "output_too_large") return failure("output_too_large", `${label}: ${f.message}`);
-  const msg = (e as Error)?.message ?? String(e);
-  if (/timed out|timeout/i.test(msg))
-    return failure("timeout", `${label} did not finish within ${ms} ms`, { timeout_ms: ms });
-  await conn.transport.stderrWhole?.(); // what it says of its failure on stderr, before its reply or just after
-  return failure("mcp_error", `${label}: the server's tools/call failed: ${msg}`, {
-    tool,
-    stderr_tail: conn.transport.stderrTail() || undefined,
-  });
-}
-
-/** A tool's result as the envelope: its error, or its data as JSON. */
-function answer(
-  result: { content?: unknown; structuredContent?: unknown; isError?: unknown },
-  label: string,
-  tool: string,
-): Envelope {
-  if (result.isError === true)
-    return failure(
-      "tool_error",
-      `${label}: the tool '${tool}' returned an error: ${errorText(result) || "(no text)"}`,
-      { tool },
-    );
-  const data = resultData(result);
-  try {
-    return { ok: true, data: JSON.parse(JSON.stringify(data)) as unknown };
-  } catch (e) {
-    return failure("bad_output", `${label}: the server's result is not JSON: ${(e as Error).message}`);
-  }
 }
 
 /**

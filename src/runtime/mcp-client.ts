@@ -62,7 +62,9 @@ export async function connect(spec: ServerSpawn, timeoutMs: number, signal?: Abo
   }
 }
 
-class ProbeExit extends Error {}
+class ProbeExit extends Error {
+  readonly spawned = true; // as ConnectError's
+}
 
 /** The modern revision `connectEra("modern")` pins. */
 export const MODERN_REVISION = "2026-07-28";
@@ -91,6 +93,11 @@ export class ConnectError extends Error {
     readonly transport: ProcessTransport,
   ) {
     super(message);
+  }
+
+  /** whether its process was created (not: a spawn that failed, ENOENT or the like, or none at all) */
+  get spawned(): boolean {
+    return this.transport.spawned;
   }
 
   /** a process that exited of itself: its code and stderr (bubblewrap's, when it refused: sandbox/status.ts tells) */

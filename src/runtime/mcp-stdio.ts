@@ -40,6 +40,11 @@ export class ProcessTransport implements Transport {
 
   constructor(private readonly spec: ServerSpawn) {}
 
+  /** whether its process was created (not: never started, or its spawn failed — ENOENT, EACCES) */
+  get spawned(): boolean {
+    return this.child?.pid !== undefined;
+  }
+
   start(): Promise<void> {
     return new Promise((resolveStart, rejectStart) => {
       let child: ChildProcess;

@@ -6,7 +6,11 @@
 // exit. Before the fix the record said `"decision":"ran","confirm":{"answer":"timeout"}`
 // and stderr "no answer in time", while the answer said nothing was run. An mcp pack's call cancelled while
 // its remote server's connection opened (a server that takes the request and never answers) called no tool
-// and started no process: `cancelled`; before, `ran`.
+// and started no process: `cancelled`; before, `ran`. A stdio server's call cancelled while
+// its server was started and asked (`server/discover`, which it never answers) or while its tools were listed
+// for the pin check (a server that answers `initialize` and never `tools/list`) called no tool: `cancelled`,
+// `started: false`, as a server started only to connect or list is `refused`; before, `ran` and `mcp_error`
+// "tools/list failed: Connection closed" (`refused`).
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -39,7 +43,31 @@ const CALLS = {
   bin: { name: "hcp", arguments: { pack: "hang", verb: "wait" } },
   input: { name: "hcp", arguments: { pack: "hang", verb: "named" } },
   remote: { name: "hcp", arguments: { pack: "far", verb: "ask" } },
+  listing: { name: "hcp", arguments: { pack: "near", verb: "ask" } },
+  connecting: { name: "hcp", arguments: { pack: "mute", verb: "ask" } },
 };
+
+/** The pin of a tool no server lists (the pin check asks for tools/list; the servers here never answer it). */
+const PIN = "sha256:" + "0".repeat(64);
+
+/**
+ * A stdio MCP server (newline-delimited JSON-RPC): `mute` (argv[2]) answers nothing; else `server/discover`
+ * is not a method (a 2025 server: hcpx falls back to `initialize`), `initialize` is answered and `tools/list`
+ * never is. Either writes the file argv[3] names when it gets the request it never answers.
+ */
+const STALL_MCP = `#!/usr/bin/env node
+import { createInterface } from "node:readline";
+import { writeFileSync } from "node:fs";
+const [mode, started] = process.argv.slice(2);
+const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", ...m }) + "\\n");
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const m = JSON.parse(line);
+  if (mode === "mute" || m.method === "tools/list") writeFileSync(started, "");
+  else if (m.method === "server/discover") send({ id: m.id, error: { code: -32601, message: "no such method" } });
+  else if (m.method === "initialize")
+    send({ id: m.id, result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "stall", version: "1.0.0" } } });
+});
+`;
 
 /**
  * A remote MCP server that takes every request and never answers: it writes the file its URL's `started`
@@ -60,29 +88,39 @@ interface Msg {
   result?: { structuredContent?: { ok: boolean; error?: { code: string; message: string; started?: boolean } } };
 }
 
+/** An mcp pack `id` of one read verb `ask` (the server's tool `ask`), its server as `mcp` says. */
+function mcpPack(dir: string, id: string, mcp: Record<string, unknown>) {
+  const pd = join(dir, "packs", id);
+  mkdirSync(pd, { recursive: true });
+  writeFileSync(
+    join(pd, "surface.json"),
+    JSON.stringify({
+      hcp: "1.1",
+      ...{ id, version: "0.1.0", description: "A server that never answers", kind: "mcp", mcp },
+      commands: [{ verb_key: "ask", tool: "ask", summary: "Ask it", args: {} }],
+    }),
+  );
+  writeFileSync(join(pd, "policy.json"), JSON.stringify({ rows: { ask: { operation: "read" } } }));
+  writeFileSync(
+    join(pd, "SKILL.md"),
+    `---\nname: ${id}\ndescription: A server that never answers.\n---\n\n# ${id}\n\n| verb | what it does | read/write |\n|---|---|---|\n| \`ask\` | Ask it | read |\n`,
+  );
+}
+
 /**
- * The ledger project with a pack `hang` whose bin says it started (a file), then never answers, and an mcp pack
- * `far` whose remote server (`silent`, on `port`) says a request came in (the same file), then never answers.
+ * The ledger project with a pack `hang` whose bin says it started (a file), then never answers, and mcp packs
+ * whose servers say (the same file) a request came in that they never answer: `far`'s remote server (`silent`,
+ * on `port`), `mute`'s (STALL_MCP) its first, `near`'s its tools/list (`near` is pinned: its call lists first).
  */
 function project(port: number) {
   const p = ledgerProject({ packs: ["ledger"] });
   const started = join(p.dir, "hang-started");
-  const far = join(p.dir, "packs", "far");
-  mkdirSync(far, { recursive: true });
-  writeFileSync(
-    join(far, "surface.json"),
-    JSON.stringify({
-      hcp: "1.1",
-      ...{ id: "far", version: "0.1.0", description: "A remote server that never answers", kind: "mcp" },
-      mcp: { url: `http://127.0.0.1:${port}/mcp?started=${encodeURIComponent(started)}` },
-      commands: [{ verb_key: "ask", tool: "ask", summary: "Ask it", args: {} }],
-    }),
-  );
-  writeFileSync(join(far, "policy.json"), JSON.stringify({ rows: { ask: { operation: "read" } } }));
-  writeFileSync(
-    join(far, "SKILL.md"),
-    "---\nname: far\ndescription: A remote server that never answers.\n---\n\n# far\n\n| verb | what it does | read/write |\n|---|---|---|\n| `ask` | Ask it | read |\n",
-  );
+  const bin = join(p.dir, "bins", "stall-mcp.mjs");
+  writeFileSync(bin, STALL_MCP, { mode: 0o755 });
+  const pin = { title: PIN, description: PIN, input_schema: PIN, annotations: PIN };
+  mcpPack(p.dir, "far", { url: `http://127.0.0.1:${port}/mcp?started=${encodeURIComponent(started)}` });
+  mcpPack(p.dir, "near", { bin: "../../bins/stall-mcp.mjs", args: ["list", started], pins: { ask: pin } });
+  mcpPack(p.dir, "mute", { bin: "../../bins/stall-mcp.mjs", args: ["mute", started] });
   writeFileSync(
     join(p.dir, "bins", "hang.mjs"),
     `#!/usr/bin/env node\n(await import("node:fs")).writeFileSync(${JSON.stringify(started)}, "");\nsetInterval(() => {}, 1 << 30);\n`,
@@ -115,9 +153,9 @@ function project(port: number) {
     "---\nname: hang\ndescription: A bin that never answers.\n---\n\n# hang\n\n| verb | what it does | read/write |\n|---|---|---|\n| `wait` | Wait forever | read |\n| `named` | Wait forever, named | read |\n",
   );
   writeConfig(p.config, {
-    packs: ["./packs/ledger", "./packs/hang", "./packs/far"],
+    packs: ["./packs/ledger", "./packs/hang", "./packs/far", "./packs/near", "./packs/mute"],
     principal: { id: "test", kind: "agent" },
-    grants: { allow: ["ledger.*", "hang.*", "far.*"] },
+    grants: { allow: ["ledger.*", "hang.*", "far.*", "near.*", "mute.*"] },
     sandbox: { bins: {}, roots: ["."], cwd: "." },
   });
   return { ...p, started };
@@ -221,18 +259,27 @@ describe("the audit record of a call cancelled before it started (hcpx mcp)", ()
   }, 60_000);
 
   // Before, `ran`: a cancel while the connection opened was taken for one while the command ran; a remote
-  // server's connection starts nothing (no process) and calls no tool, as its failure to connect (`refused`)
-  it("an mcp pack's call cancelled while its remote server's connection opens: cancelled, never ran", async () => {
-    const r = await stopWhile("remote", "stdin");
-    expect(r.started).toBe(true); // the server got the connection's request
-    const rec = r.records.find((x) => x.pack === "far");
-    expect(rec && { decision: rec.decision, result: rec.result }, `${JSON.stringify(r.records)}\n${r.err}`).toEqual({
-      decision: "cancelled",
-      result: "cancelled",
-    });
-    const env = r.msgs.find((m) => m.id === 2)?.result?.structuredContent;
-    expect(env?.error).toMatchObject({ code: "cancelled", started: false });
-  }, 60_000);
+  // server's connection starts nothing (no process) and calls no tool, as its failure to connect (`refused`).
+  // A stdio server started to connect or to list its tools, the tool not called, is `cancelled` as well (before:
+  // `ran`; `mcp_error` "tools/list failed: Connection closed", `refused`, while it listed)
+  const opening = [
+    ["remote", "its remote server's connection opens"],
+    ["connecting", "its stdio server is started and asked (server/discover, never answered)"],
+    ["listing", "its stdio server lists its tools for the pin check (never answered)"],
+  ] as const;
+  for (const [what, when] of opening)
+    it(`an mcp pack's call cancelled while ${when}: cancelled, never ran`, async () => {
+      const r = await stopWhile(what, "stdin");
+      expect(r.started).toBe(true); // the server got the request it never answers
+      const rec = r.records.find((x) => x.verb === "ask");
+      expect(rec && { decision: rec.decision, result: rec.result }, `${JSON.stringify(r.records)}\n${r.err}`).toEqual({
+        decision: "cancelled",
+        result: "cancelled",
+      });
+      const env = r.msgs.find((m) => m.id === 2)?.result?.structuredContent;
+      expect(env?.error).toMatchObject({ code: "cancelled", started: false });
+      expect(env?.error?.message).toMatch(/was cancelled \(.+\) before its tool was called/);
+    }, 60_000);
 
   it("a call cancelled while its bin ran is still `ran`, result `cancelled` (stdin's end)", async () => {
     const r = await stopWhile("bin", "stdin");

@@ -234,6 +234,7 @@ export const SHARED_FILES = [
   "test/runtime/cancel.test.ts",
   "test/runtime/execute-read-pack.test.ts",
   "test/runtime/js-file.test.ts",
+  "test/runtime/mcp-spawn-cancel.test.ts",
   "test/runtime/mcp-stderr-after.test.ts",
   "test/runtime/openapi-import.test.ts",
   "test/runtime/openapi-trust.test.ts",
