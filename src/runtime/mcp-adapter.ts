@@ -246,6 +246,7 @@ async function callServer(
   };
   try {
     try {
+      // a cancel stops the connection being opened (mcp-client.ts), the server/discover probe included
       ({ conn, release } = await open(ref, timeoutMs, sdkSignal));
     } catch (e) {
       if (signal.aborted) return notCalled(label, signal, !remote && (e as { spawned?: boolean }).spawned === true);

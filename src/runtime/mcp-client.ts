@@ -53,6 +53,7 @@ export const PROBE_MS = 5000;
  */
 export async function connect(spec: ServerSpawn, timeoutMs: number, signal?: AbortSignal): Promise<Connection> {
   const t0 = Date.now();
+  if (signal?.aborted) throw new Error("cancelled before the server was started");
   try {
     return await attempt(spec, timeoutMs, "auto", signal);
   } catch (e) {
@@ -128,6 +129,9 @@ async function attempt(
     await client.close().catch(() => undefined);
     await transport.close();
   };
+  // the SDK's server/discover probe does not heed the signal: a cancel stops the server, which ends the probe
+  const stop = () => void transport.terminate();
+  signal?.addEventListener("abort", stop, { once: true });
   try {
     await client.connect(transport, {
       timeout: timeoutMs,
@@ -135,11 +139,13 @@ async function attempt(
       ...(mode === "legacy" ? { prior: { kind: "legacy" as const } } : {}),
     });
   } catch (e) {
-    const exited = transport.failure?.code === "exit";
+    const exited = transport.failure?.code === "exit" && !signal?.aborted;
     await close();
     // a sandbox that refused (bubblewrap's report, sandbox/status.ts) refuses the legacy start too: not tried again
     if (mode === "auto" && exited && !spec.refused?.(transport.exitCode)) throw new ProbeExit((e as Error).message);
     throw new ConnectError((e as Error).message, transport);
+  } finally {
+    signal?.removeEventListener("abort", stop); // a kept connection does not hold the first call's signal
   }
   return { client, transport, close };
 }
@@ -208,6 +214,7 @@ function guardedFetch(origin: string, state: HttpState): FetchLike {
  */
 export async function connectHttp(spec: RemoteServer, timeoutMs: number, signal?: AbortSignal): Promise<Connection> {
   const url = new URL(spec.url);
+  if (signal?.aborted) throw new Error("cancelled before the connection was opened");
   const client = new Client(clientInfo(), {
     capabilities: {},
     versionNegotiation: { mode: "auto" as const, probe: { timeoutMs: Math.min(PROBE_MS, timeoutMs) } },
@@ -227,11 +234,18 @@ export async function connectHttp(spec: RemoteServer, timeoutMs: number, signal?
     await client.close().catch(() => undefined);
     await transport.close().catch(() => undefined);
   };
+  // the SDK's server/discover probe does not heed the signal: a cancel closes the transport, which aborts its
+  // requests in flight (the probe's too) and ends the connect; only while it opens, a kept connection does not
+  // hold the first call's signal
+  const stop = () => void transport.close().catch(() => undefined);
+  signal?.addEventListener("abort", stop, { once: true });
   try {
     await client.connect(transport, { timeout: timeoutMs, signal });
   } catch (e) {
     await close();
     throw e;
+  } finally {
+    signal?.removeEventListener("abort", stop);
   }
   return { client, transport: state, close };
 }

@@ -46,6 +46,12 @@ export class ProcessTransport implements Transport {
   }
 
   start(): Promise<void> {
+    // stopped (a cancel) before it was started: nothing is started
+    if (this.closed) return Promise.reject(new Error("the connection was stopped before its server was started"));
+    return this.launch();
+  }
+
+  private launch(): Promise<void> {
     return new Promise((resolveStart, rejectStart) => {
       let child: ChildProcess;
       try {
@@ -148,6 +154,8 @@ export class ProcessTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    // not sent: a request's sender hears it at once (the SDK's server/discover probe waits for its timeout else)
+    if (this.closed) return Promise.reject(new Error("the server's connection is closed"));
     return new Promise((ok) => {
       const stdin = this.child?.stdin;
       if (!stdin || stdin.destroyed) return ok();

@@ -6,7 +6,8 @@
 // exit. Before the fix the record said `"decision":"ran","confirm":{"answer":"timeout"}`
 // and stderr "no answer in time", while the answer said nothing was run. An mcp pack's call cancelled while
 // its remote server's connection opened (a server that takes the request and never answers) called no tool
-// and started no process: `cancelled`; before, `ran`. A stdio server's call cancelled while
+// and started no process: `cancelled`; before, `ran`, and it came after the SDK's `server/discover` probe gave up
+// (PROBE_MS, 5 s): the cancel did not reach the connection being opened. A stdio server's call cancelled while
 // its server was started and asked (`server/discover`, which it never answers) or while its tools were listed
 // for the pin check (a server that answers `initialize` and never `tools/list`) called no tool: `cancelled`,
 // `started: false`, as a server started only to connect or list is `refused`; before, `ran` and `mcp_error`
@@ -165,7 +166,7 @@ function project(port: number) {
  * One `hcpx mcp`: `what` called — a gated write whose question hcpx asks and is left unanswered, or a bin that
  * never answers — then `stop` once the question is asked or the bin has started; the audit log read after the exit.
  */
-async function stopWhile(what: keyof typeof CALLS, stop: "stdin" | "SIGTERM") {
+async function stopWhile(what: keyof typeof CALLS, stop: "stdin" | "SIGTERM" | "cancel") {
   const p = project(await listening);
   const log = join(tmp("hcpx-audit-cancelled-"), "audit.jsonl");
   const before = readFileSync(p.ledger, "utf8");
@@ -183,10 +184,12 @@ async function stopWhile(what: keyof typeof CALLS, stop: "stdin" | "SIGTERM") {
   });
   let out = "";
   let err = "";
+  let answered: number | undefined; // when the call's answer came
   const guard = setTimeout(() => child.kill("SIGKILL"), 30_000);
   const asked = new Promise<void>((r, reject) => {
     child.stdout.setEncoding("utf8").on("data", (d: string) => {
       out += d;
+      answered ??= /"id":2\b/.test(out) ? Date.now() : undefined;
       if (out.includes('"elicitation/create"')) r();
     });
     const poll = setInterval(() => existsSync(p.started) && (clearInterval(poll), r()), 20);
@@ -200,7 +203,16 @@ async function stopWhile(what: keyof typeof CALLS, stop: "stdin" | "SIGTERM") {
   child.stdin.on("error", () => {});
   child.stdin.write(OPENING + mcpRequest("legacy", 2, "tools/call", CALLS[what]));
   await asked;
-  if (stop === "stdin") child.stdin.end();
+  const stopped = Date.now();
+  let recorded: number | undefined; // "cancel": when the call's record was written (hcpx mcp goes on)
+  if (stop === "cancel") {
+    child.stdin.write(mcpLine({ method: "notifications/cancelled", params: { requestId: 2, reason: "test" } }));
+    for (let i = 0; i < 1500 && recorded === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      if (existsSync(log) && readFileSync(log, "utf8").includes('"verb":')) recorded = Date.now();
+    }
+  }
+  if (stop !== "SIGTERM") child.stdin.end();
   else child.kill("SIGTERM");
   await exited;
   clearTimeout(guard);
@@ -219,6 +231,10 @@ async function stopWhile(what: keyof typeof CALLS, stop: "stdin" | "SIGTERM") {
     log: () => runInProcess(["log"], { cwd: p.dir, env: { HOME: p.home, NO_COLOR: "1", HCPX_AUDIT_LOG: log } }),
     ledgerUnchanged: readFileSync(p.ledger, "utf8") === before,
     started: existsSync(p.started),
+    /** ms from the stop to the call's answer (undefined: not answered) */
+    answerMs: answered === undefined ? undefined : answered - stopped,
+    /** "cancel": ms from the cancel to the call's record (undefined: none within 30 s) */
+    recordMs: recorded === undefined ? undefined : recorded - stopped,
   };
 }
 
@@ -261,14 +277,15 @@ describe("the audit record of a call cancelled before it started (hcpx mcp)", ()
   // Before, `ran`: a cancel while the connection opened was taken for one while the command ran; a remote
   // server's connection starts nothing (no process) and calls no tool, as its failure to connect (`refused`).
   // A stdio server started to connect or to list its tools, the tool not called, is `cancelled` as well (before:
-  // `ran`; `mcp_error` "tools/list failed: Connection closed", `refused`, while it listed)
+  // `ran`; `mcp_error` "tools/list failed: Connection closed", `refused`, while it listed), and a cancel reaches the
+  // connection being opened: answered at once, not once the `server/discover` probe gave up (PROBE_MS, 5 s)
   const opening = [
     ["remote", "its remote server's connection opens"],
     ["connecting", "its stdio server is started and asked (server/discover, never answered)"],
     ["listing", "its stdio server lists its tools for the pin check (never answered)"],
   ] as const;
   for (const [what, when] of opening)
-    it(`an mcp pack's call cancelled while ${when}: cancelled, never ran`, async () => {
+    it(`an mcp pack's call cancelled while ${when}: cancelled, never ran, answered at once`, async () => {
       const r = await stopWhile(what, "stdin");
       expect(r.started).toBe(true); // the server got the request it never answers
       const rec = r.records.find((x) => x.verb === "ask");
@@ -279,7 +296,22 @@ describe("the audit record of a call cancelled before it started (hcpx mcp)", ()
       const env = r.msgs.find((m) => m.id === 2)?.result?.structuredContent;
       expect(env?.error).toMatchObject({ code: "cancelled", started: false });
       expect(env?.error?.message).toMatch(/was cancelled \(.+\) before its tool was called/);
+      // the stop reached the connection: not the probe's 5 s (PROBE_MS) later
+      expect(r.answerMs, JSON.stringify(env)).toBeLessThan(2500);
     }, 60_000);
+
+  // the client's cancel (hcpx mcp goes on; its shutdown, above, stops a stdio server with every process it started)
+  it("an mcp pack's call its client cancels while its stdio server is started and asked: cancelled at once", async () => {
+    const r = await stopWhile("connecting", "cancel");
+    expect(r.started).toBe(true);
+    const rec = r.records.find((x) => x.verb === "ask");
+    expect(rec && { decision: rec.decision, result: rec.result }, `${JSON.stringify(r.records)}\n${r.err}`).toEqual({
+      decision: "cancelled",
+      result: "cancelled",
+    });
+    // the cancel reached the server being started: not the probe's 5 s (PROBE_MS) later
+    expect(r.recordMs).toBeLessThan(2500);
+  }, 60_000);
 
   it("a call cancelled while its bin ran is still `ran`, result `cancelled` (stdin's end)", async () => {
     const r = await stopWhile("bin", "stdin");
