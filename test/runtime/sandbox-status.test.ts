@@ -143,27 +143,14 @@ describe('an mcp pack\'s stdio server under enforce "os"', () => {
     return p;
   }
 
-  it("a server bubblewrap cannot set up: sandbox_unavailable with bubblewrap's reason, refused, started once", async () => {
+  /**
+   * `args(dir)` run in a project whose server is srv's, through the real bubblewrap asked first for a bind whose
+   * source is not there (a wrapper that appends a line to `starts` at each start); its answer must be bubblewrap's
+   * refusal with its reason.
+   */
+  async function underRefusingBwrap(args: (dir: string) => string[]) {
     const p = mcpProject("node", [FILESYSTEM, "{{dir}}"]);
     const home = tmp("hcpx-sbs-home-");
-    const { wrapper, starts } = refusingBwrap();
-    const r = await runHcpx(["exec", "srv", "put", "--json", "--", `path=${join(p.dir, "x.txt")}`], {
-      cwd: p.dir,
-      env: { HOME: home, ...userSandbox({ enforce: "os", bins: { bwrap: wrapper, node: process.execPath } }) },
-    });
-    const e = envelopeOf(r.stdout).error;
-    expect(e?.code, r.stdout).toBe("sandbox_unavailable");
-    expect(e.message).toContain("the MCP server of srv was not run");
-    expect(e.message).toContain(
-      "bubblewrap could not set the sandbox up: Can't find source path /nonexistent-hcpx-source",
-    );
-    expect(lastAudit(home)).toMatchObject({ decision: "refused", result: "sandbox_unavailable" });
-    // before, started twice: the first start's end was taken for a legacy server's exit on the probe, and retried
-    expect(readFileSync(starts, "utf8")).toBe("start\n");
-  });
-
-  /** The real bubblewrap asked first for a bind whose source is not there; each start appends a line to `starts`. */
-  function refusingBwrap(): { wrapper: string; starts: string } {
     const d = tmp("hcpx-sbs-bwrap-");
     const wrapper = join(d, "bwrap");
     const starts = join(d, "starts.txt");
@@ -172,16 +159,7 @@ describe('an mcp pack\'s stdio server under enforce "os"', () => {
       `#!/bin/sh\necho start >> '${starts}'\nexec /usr/bin/bwrap --ro-bind /nonexistent-hcpx-source /mnt "$@"\n`,
     );
     chmodSync(wrapper, 0o755);
-    return { wrapper, starts };
-  }
-
-  // Before, `pack from-mcp --update` started the confined server without the sandbox's status check: bubblewrap's
-  // refusal was mcp_connect_failed "Connection closed", and the server was started twice (the legacy retry)
-  it("pack from-mcp --update of a server bubblewrap cannot set up: sandbox_unavailable with bubblewrap's reason, started once", async () => {
-    const p = mcpProject("node", [FILESYSTEM, "{{dir}}"]);
-    const home = tmp("hcpx-sbs-home-");
-    const { wrapper, starts } = refusingBwrap();
-    const r = await runHcpx(["pack", "from-mcp", "--update", "packs/srv", "--json"], {
+    const r = await runHcpx(args(p.dir), {
       cwd: p.dir,
       env: { HOME: home, ...userSandbox({ enforce: "os", bins: { bwrap: wrapper, node: process.execPath } }) },
     });
@@ -191,8 +169,29 @@ describe('an mcp pack\'s stdio server under enforce "os"', () => {
     expect(e.message).toContain(
       "bubblewrap could not set the sandbox up: Can't find source path /nonexistent-hcpx-source",
     );
+    return { e, home, starts: readFileSync(starts, "utf8") };
+  }
+
+  it("a server bubblewrap cannot set up: sandbox_unavailable with bubblewrap's reason, refused, started once", async () => {
+    const { home, starts } = await underRefusingBwrap((dir) => [
+      "exec",
+      "srv",
+      "put",
+      "--json",
+      "--",
+      `path=${join(dir, "x.txt")}`,
+    ]);
+    expect(lastAudit(home)).toMatchObject({ decision: "refused", result: "sandbox_unavailable" });
+    // before, started twice: the first start's end was taken for a legacy server's exit on the probe, and retried
+    expect(starts).toBe("start\n");
+  });
+
+  // Before, `pack from-mcp --update` started the confined server without the sandbox's status check: bubblewrap's
+  // refusal was mcp_connect_failed "Connection closed", and the server was started twice (the legacy retry)
+  it("pack from-mcp --update of a server bubblewrap cannot set up: sandbox_unavailable with bubblewrap's reason, started once", async () => {
+    const { e, starts } = await underRefusingBwrap(() => ["pack", "from-mcp", "--update", "packs/srv", "--json"]);
     expect(e.hint).toContain("hcpx doctor");
-    expect(readFileSync(starts, "utf8")).toBe("start\n"); // no retry in the older protocol mode: the answer is the same
+    expect(starts).toBe("start\n"); // no retry in the older protocol mode: the answer is the same
   });
 
   it("a server that started, printed bwrap: … and exited 1: spawn_failed as before, not bubblewrap's refusal", async () => {
