@@ -103,6 +103,13 @@ function lineColOf(text: string, index: number): { line: number; column: number 
   return { line, column: index - before.lastIndexOf("\n") };
 }
 
+/** unsafeHostText's options, one object each (not one per text checked) */
+const WITH_IMPORTS = { imports: true } as const;
+const NO_IMPORTS = { imports: false } as const;
+/** a command's texts that land in an instructions file; an input's texts a person or a model reads */
+const TEXT_KEYS = ["summary", "description"] as const;
+const INPUT_KEYS = ["message", "prompt"] as const;
+
 const HINT =
   "remove it: this text is copied into host files (CLAUDE.md, AGENTS.md, rule files, Skill copies), where a marker, a control or an invisible character breaks them or hides text from whoever reviews them";
 
@@ -203,48 +210,53 @@ export function surfaceTextProblems(
   surfaceFile: string,
 ): Problem[] {
   const out: Problem[] = [];
-  const texts: { segs: (string | number)[]; text: unknown; imports: boolean }[] = [
-    { segs: ["description"], text: surface.description, imports: true },
-  ];
-  const entries = (o: unknown): [string, unknown][] =>
-    o !== null && typeof o === "object" && !Array.isArray(o) ? Object.entries(o) : [];
-  const field = (o: unknown, k: string): unknown =>
-    o !== null && typeof o === "object" ? (o as Record<string, unknown>)[k] : undefined;
-  (surface.commands ?? []).forEach((c, i) => {
-    for (const k of ["summary", "description"] as const)
-      texts.push({ segs: ["commands", i, k], text: field(c, k), imports: true });
-    for (const [name, a] of entries(field(c, "args")))
-      texts.push({ segs: ["commands", i, "args", name, "description"], text: field(a, "description"), imports: false });
-    const inputs: [(string | number)[], unknown][] = [
-      [["commands", i, "inputs"], field(c, "inputs")],
-      [["commands", i, "prompt", "inputs"], field(field(c, "prompt"), "inputs")],
-    ];
-    for (const [at, set] of inputs)
-      for (const [key, inp] of entries(set))
-        for (const k of ["message", "prompt"] as const)
-          texts.push({ segs: [...at, key, k], text: field(inp, k), imports: false });
-  });
   let surfaceText: string | undefined;
-  for (const t of texts) {
-    if (typeof t.text !== "string") continue;
-    const bad = unsafeHostText(t.text, { imports: t.imports });
-    if (!bad) continue;
+  // each text checked where it is met, its path spelt out only for a find (a list of every text with its
+  // path first was ~13 KB of objects a pack, checked twice a pack by generate: ~130 MB at 5,000 packs)
+  const found = (text: unknown, imports: boolean): UnsafeText | undefined =>
+    typeof text === "string" ? unsafeHostText(text, imports ? WITH_IMPORTS : NO_IMPORTS) : undefined;
+  const report = (segs: (string | number)[], bad: UnsafeText, imports: boolean): void => {
     try {
       surfaceText ??= readTextFile(surfaceFile, display(surfaceFile), CAPS.pack);
     } catch {
       /* position unknown */
     }
-    const pos = surfaceText !== undefined ? locate(surfaceText, t.segs) : undefined;
+    const pos = surfaceText !== undefined ? locate(surfaceText, segs) : undefined;
     out.push({
       code: "host_text_unsafe",
       severity: "error",
-      message: `${pathToString(t.segs)} holds ${bad.what}`,
+      message: `${pathToString(segs)} holds ${bad.what}`,
       file: display(surfaceFile),
-      path: pathToString(t.segs),
+      path: pathToString(segs),
       line: pos?.line,
       column: pos?.column,
-      hint: bad.hint ?? (t.imports ? HINT : SCHEMA_HINT),
+      hint: bad.hint ?? (imports ? HINT : SCHEMA_HINT),
     });
-  }
+  };
+  const isMap = (o: unknown): o is Record<string, unknown> => o !== null && typeof o === "object" && !Array.isArray(o);
+  const field = (o: unknown, k: string): unknown =>
+    o !== null && typeof o === "object" ? (o as Record<string, unknown>)[k] : undefined;
+  const inputTexts = (set: Record<string, unknown>, at: (string | number)[]): void => {
+    for (const key of Object.keys(set))
+      for (const k of INPUT_KEYS) {
+        const bad = found(field(set[key], k), false);
+        if (bad) report([...at, key, k], bad, false);
+      }
+  };
+  let bad = found(surface.description, true);
+  if (bad) report(["description"], bad, true);
+  (surface.commands ?? []).forEach((c, i) => {
+    for (const k of TEXT_KEYS) if ((bad = found(field(c, k), true))) report(["commands", i, k], bad, true);
+    const args = field(c, "args");
+    if (isMap(args))
+      for (const name of Object.keys(args))
+        if ((bad = found(field(args[name], "description"), false)))
+          report(["commands", i, "args", name, "description"], bad, false);
+    // an input's form message and sampling prompt: the command's own inputs, then its prompt's
+    const own = field(c, "inputs");
+    const prompted = field(field(c, "prompt"), "inputs");
+    if (isMap(own)) inputTexts(own, ["commands", i, "inputs"]);
+    if (isMap(prompted)) inputTexts(prompted, ["commands", i, "prompt", "inputs"]);
+  });
   return out;
 }
