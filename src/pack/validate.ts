@@ -186,9 +186,35 @@ function pathOf(step: Step | undefined, last: string | number): (string | number
   return path.reverse();
 }
 
-/** Every own key of `value` that is one of RESERVED_KEYS, with its path (iterative: no recursion). */
+/** Whether any own key of `value`, at any depth, is one of RESERVED_KEYS (iterative; no path kept: the common case). */
+function hasReservedKey(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return false;
+  const stack: object[] = [value];
+  while (stack.length) {
+    const v = stack.pop()!;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (x !== null && typeof x === "object") stack.push(x);
+      }
+      continue;
+    }
+    for (const k of Object.keys(v)) {
+      if (RESERVED_KEYS.has(k)) return true;
+      const x = (v as Record<string, unknown>)[k];
+      if (x !== null && typeof x === "object") stack.push(x);
+    }
+  }
+  return false;
+}
+
+/**
+ * Every own key of `value` that is one of RESERVED_KEYS, with its path (iterative: no recursion). The
+ * paths are looked for only when there is one (each container's step kept: ~10 KB a pack file).
+ */
 function reservedKeyPaths(value: unknown): (string | number)[][] {
   const out: (string | number)[][] = [];
+  if (!hasReservedKey(value)) return out;
   // containers only (a scalar has no keys): each with the step that leads to it
   const stack: [object, Step | undefined][] = [];
   const visit = (x: unknown, up: Step | undefined, key: string | number) => {
