@@ -116,18 +116,38 @@ function duplicateKey(text: string, file: string, d: DuplicateKey): HcpxError {
   });
 }
 
-/** Keys in a parsed JSON value, counted without recursion. */
-function keyCount(value: unknown): number {
+/**
+ * The keys of a parsed JSON value, counted without recursion; -1 when it is nested deeper than `limit`
+ * (nestingDepth's rule). One walk for both: the depth and the count were two walks of every pack file.
+ */
+function keysWithin(value: unknown, limit: number): number {
   let n = 0;
-  const stack: unknown[] = [value];
-  while (stack.length) {
-    const v = stack.pop();
+  // each container with its depth, side by side (no pair per container)
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length) {
+    const v = values.pop();
+    const d = depths.pop()!;
     if (v === null || typeof v !== "object") continue;
-    if (Array.isArray(v)) for (const x of v) stack.push(x);
-    else {
-      const ks = Object.keys(v);
-      n += ks.length;
-      for (const k of ks) stack.push((v as Record<string, unknown>)[k]);
+    if (d + 1 > limit) return -1;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (x !== null && typeof x === "object") {
+          values.push(x);
+          depths.push(d + 1);
+        }
+      }
+      continue;
+    }
+    const ks = Object.keys(v);
+    n += ks.length;
+    for (const k of ks) {
+      const x = (v as Record<string, unknown>)[k];
+      if (x !== null && typeof x === "object") {
+        values.push(x);
+        depths.push(d + 1);
+      }
     }
   }
   return n;
@@ -180,10 +200,11 @@ export function parseJson5(text: string, file: string): Json5Doc {
 function parseJson5Unique(body: string, file: string): Json5Doc {
   const strict = strictJson(body);
   if (strict !== DECLINE) {
-    if (nestingDepth(strict, MAX_NESTING) > MAX_NESTING) throw tooDeep(file);
+    const keys = keysWithin(strict, MAX_NESTING);
+    if (keys < 0) throw tooDeep(file);
     // JSON.parse keeps the last of two copies silently: more keys written than read is a duplicate,
     // which the scanning reader (below) then locates
-    if (keysInText(body) === keyCount(strict)) return { file, text: body, value: strict };
+    if (keysInText(body) === keys) return { file, text: body, value: strict };
   }
   const fast = fastJson5(body);
   if (fast !== DECLINE) {
