@@ -45,19 +45,16 @@ export async function runComposite({
   signal,
 }: AdapterCall<"composite">): Promise<Envelope> {
   const spec = pack.surface.composite;
-  // in-process code cannot be confined per call: under sandbox.enforce "os" only a trusted composite runs (docs/sandbox.md)
-  if (project.sandbox.enforce === "os" && !project.sandbox.trustedComposites?.includes(pack.id))
-    return failure(
-      "sandbox_unavailable",
-      `${pack.id} ${cmd.verb_key} was not run: pack ${pack.id} is a composite, whose module runs inside hcpx's own process with all of its rights, and sandbox.enforce is "os"`,
-      {
-        hint: `if you trust its code, list it in sandbox.trusted_composites: ["${pack.id}"] of every config that sets enforce "os" (${(project.sandbox.enforcedBy ?? []).join(", ")}); docs/sandbox.md`,
-      },
-    );
+  const untrusted = untrustedUnderOs(pack, project, cmd.verb_key);
+  if (untrusted) return untrusted;
   const file = moduleFile(pack);
   if ("ok" in file) return file;
-  const fn = await verbFunction(file, spec.module, cmd.verb_key);
-  if (typeof fn !== "function") return fn;
+  const label = `${pack.id} ${cmd.verb_key}`;
+  // cancelled before its module is imported: none of its code runs
+  if (signal?.aborted) return cancelled(label, signal, false);
+  const verb = await verbFunction(file, spec.module, cmd.verb_key);
+  if (!("fn" in verb)) return verb;
+  const fn = verb.fn;
   const env = bindingEnv(pack, runtimeEnv);
   const ac = new AbortController();
   const timeoutMs = DEFAULT_TIMEOUT_MS;
@@ -76,7 +73,17 @@ export async function runComposite({
     done = callRunning({ pack: pack.id, fail: (message) => r(new Ended("stray", message)) });
   });
   try {
-    if (signal?.aborted) return cancelled(`${pack.id} ${cmd.verb_key}`, signal, false);
+    if (signal?.aborted)
+      return verb.imported
+        ? // this call's import ran the module's top-level code: not "nothing was run" (its audit record: ran)
+          cancelled(
+            label,
+            signal,
+            true,
+            {},
+            "its module was imported (its top-level code ran), its verb was not called",
+          )
+        : cancelled(label, signal, false);
     const ctx: CompositeContext = {
       pack: pack.id,
       verb: cmd.verb_key,
@@ -105,6 +112,22 @@ export async function runComposite({
   }
 }
 
+/** In-process code cannot be confined per call: under sandbox.enforce "os" only a trusted composite runs (docs/sandbox.md). */
+function untrustedUnderOs(
+  pack: AdapterCall<"composite">["pack"],
+  project: AdapterCall<"composite">["project"],
+  verb: string,
+): Envelope | undefined {
+  if (project.sandbox.enforce !== "os" || project.sandbox.trustedComposites?.includes(pack.id)) return undefined;
+  return failure(
+    "sandbox_unavailable",
+    `${pack.id} ${verb} was not run: pack ${pack.id} is a composite, whose module runs inside hcpx's own process with all of its rights, and sandbox.enforce is "os"`,
+    {
+      hint: `if you trust its code, list it in sandbox.trusted_composites: ["${pack.id}"] of every config that sets enforce "os" (${(project.sandbox.enforcedBy ?? []).join(", ")}); docs/sandbox.md`,
+    },
+  );
+}
+
 /** What ended a call before its verb answered: the timeout, the caller's cancel, a stray error of the pack's code. */
 class Ended {
   constructor(
@@ -117,7 +140,14 @@ class Ended {
 function endedBy(e: Ended, what: string, timeoutMs: number, ac: AbortController, signal?: CallSignal): Envelope {
   if (e.by === "cancelled") {
     ac.abort(signal?.reason);
-    return cancelled(what, signal, true);
+    // in hcpx's own process: asked to stop, it cannot be killed
+    return cancelled(
+      what,
+      signal,
+      true,
+      {},
+      "its verb was told to stop (ctx.signal); what it started and did not stop may still run",
+    );
   }
   ac.abort();
   if (e.by === "timeout")
@@ -255,14 +285,21 @@ export function compositesLoaded(): number {
 }
 
 /** Step 2: the verb's function from the module's default export (or the envelope that says why not). */
-async function verbFunction({ file, version }: ModuleFile, module: string, verb: string): Promise<VerbFn | Envelope> {
+/** The verb's function, and whether this call's import evaluated the module (its top-level code ran now). */
+async function verbFunction(
+  { file, version }: ModuleFile,
+  module: string,
+  verb: string,
+): Promise<{ fn: VerbFn; imported: boolean } | Envelope> {
   const kept = modules.get(file);
   let mod: Record<string, unknown>;
+  let imported = false;
   try {
     if (kept && holds(kept.version, version)) mod = await kept.mod;
     else {
       const loading = dynamicImport(moduleUrl(file, version, kept !== undefined)) as Promise<Record<string, unknown>>;
       modules.set(file, { version, mod: loading });
+      imported = true;
       mod = await loading;
     }
   } catch (e) {
@@ -275,7 +312,7 @@ async function verbFunction({ file, version }: ModuleFile, module: string, verb:
     return failure("bad_pack", `${module} exports no function for '${verb}'`, {
       hint: "the default export maps each verb_key to async (args, ctx) => data",
     });
-  return fn;
+  return { fn, imported };
 }
 
 /**

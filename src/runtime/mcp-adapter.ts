@@ -242,7 +242,17 @@ async function callServer(
   // stopped before it answers; `ran`: the tool was called (else a server started only to connect or list: notCalled)
   const wasCancelled = async (ran: boolean) => {
     await stop();
-    return ran ? cancelled(label, signal, true) : notCalled(label, signal, !remote);
+    if (!ran) return notCalled(label, signal, !remote);
+    // a remote server's call cannot be stopped from here, only asked to stop (notifications/cancelled)
+    return remote
+      ? cancelled(
+          label,
+          signal,
+          true,
+          {},
+          "the server was asked to stop its tool call, and the connection closed; it may already have acted",
+        )
+      : cancelled(label, signal, true);
   };
   try {
     try {

@@ -30,7 +30,11 @@ export function exchange(label: string, timeoutMs: number, cancel: CallSignal | 
   return { label, timeoutMs, signal, cancel, from };
 }
 
-const wasCancelled = (x: Exchange) => (x.cancel?.aborted ? cancelled(x.label, x.cancel, true) : undefined);
+// the request may have reached the service: an aborted request is not an undone one
+const wasCancelled = (x: Exchange) =>
+  x.cancel?.aborted
+    ? cancelled(x.label, x.cancel, true, {}, "its HTTP request was aborted; the service may already have acted on it")
+    : undefined;
 
 /** Sends `req` with `method`, following same-origin redirects: the final answer, its body not yet read. */
 export async function send(

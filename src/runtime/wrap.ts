@@ -532,17 +532,22 @@ export function cancelReason(signal: CallSignal | undefined): string {
   return typeof r === "string" ? r : "the caller cancelled the call";
 }
 
-/** The answer of a cancelled call; one that never started says so (`started: false`: its audit record's decision is `cancelled`, not `ran`). */
+/**
+ * The answer of a cancelled call; one that never started says so (`started: false`: its audit record's decision
+ * is `cancelled`, not `ran`). `stopped`: what became of one that ran, as its kind stops (a bin's process tree, the
+ * default; an HTTP request, a composite's module, a remote MCP server's call: each says its own).
+ */
 export function cancelled(
   label: string,
   signal: CallSignal | undefined,
   ran: boolean,
   extra: Record<string, unknown> = {},
+  stopped = "it was stopped with its process group and descendants",
 ): Failure {
   return failure(
     "cancelled",
     ran
-      ? `${label} was cancelled (${cancelReason(signal)}): it was stopped with its process group and descendants`
+      ? `${label} was cancelled (${cancelReason(signal)}): ${stopped}`
       : `${label} was cancelled (${cancelReason(signal)}) before it started; nothing was run`,
     ran ? extra : { ...extra, started: false },
   );

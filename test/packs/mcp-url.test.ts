@@ -310,3 +310,47 @@ describe("hcpx import <host> takes the host's remote (URL) servers", () => {
     }
   }, 180_000);
 });
+
+describe("mcp.url: a call cancelled while the remote server runs its tool", () => {
+  // Before, it was told "it was stopped with its process group and descendants": a remote server is no process of
+  // hcpx's; it is asked to stop (notifications/cancelled) and the connection closed, and it may have acted.
+  it("says the server was asked to stop and may have acted (audit: ran)", async () => {
+    const d = tmp("hcpx-mcp-url-slow-");
+    const called = join(d, "called.txt");
+    const url = await startServer("modern", { HTTP_MCP_TOKEN: TOKEN, HTTP_MCP_SLOW_MS: "20000", HTTP_MCP_FILE: called });
+    writePack(d, "slow", { url, headers: { Authorization: { env: "REMOTE_TOKEN", scheme: "Bearer" } } }, ["REMOTE_TOKEN"]);
+    const surfaceFile = join(d, "packs", "slow", "surface.json");
+    const surface = JSON.parse(readFileSync(surfaceFile, "utf8")) as { commands: unknown[] };
+    surface.commands.push({ verb_key: "slow", tool: "slow", summary: "Answer late", args: {} });
+    writeFileSync(surfaceFile, JSON.stringify(surface));
+    const rows = { greet: { operation: "read" }, whoami: { operation: "read" }, slow: { operation: "read" } };
+    writeFileSync(join(d, "packs", "slow", "policy.json"), JSON.stringify({ rows }));
+    writeFileSync(join(d, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/slow"], grants: { allow: ["slow.*"] } }));
+    const { loadPack, loadProject } = await import("../../src/pack/load");
+    const { runMcp } = await import("../../src/runtime/mcp-adapter");
+    const { decisionOf } = await import("../../src/runtime/audit");
+    const pack = loadPack(join(d, "packs", "slow"));
+    const ac = new AbortController();
+    const answer = runMcp({
+      pack,
+      project: loadProject({ config: join(d, "hcp.config.json5") }),
+      cmd: pack.commands.find((c) => c.verb_key === "slow")!,
+      values: {},
+      literal: undefined,
+      env: { REMOTE_TOKEN: TOKEN },
+      signal: ac.signal,
+    } as Parameters<typeof runMcp>[0]);
+    // once the server has the tool call (it holds it 20 s)
+    for (let i = 0; i < 600 && !existsSync(called); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(called)).toBe(true);
+    ac.abort("SIGTERM");
+    const env = await answer;
+    expect(env.ok).toBe(false);
+    if (env.ok) return;
+    expect(env.error.code).toBe("cancelled");
+    expect(env.error.message).toBe(
+      "slow slow was cancelled (SIGTERM): the server was asked to stop its tool call, and the connection closed; it may already have acted",
+    );
+    expect(decisionOf(env.error.code, env.error)).toBe("ran");
+  }, 60_000);
+});

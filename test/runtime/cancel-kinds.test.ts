@@ -44,11 +44,14 @@ interface KindCase {
   mcpVerb?: string;
   /** whether the call starts a process tree that must be gone */
   tree: boolean;
+  /** what its cancelled answer says became of it, as its kind stops (src/runtime/wrap.ts cancelled()) */
+  stopped?: string;
 }
 
 const CASES: Record<string, KindCase> = {
   wrap: {
     tree: true,
+    stopped: "it was stopped with its process group and descendants",
     pack: () =>
       fxPack(
         "k-wrap",
@@ -60,6 +63,8 @@ const CASES: Record<string, KindCase> = {
   },
   composite: {
     tree: true,
+    // in hcpx's own process: told to stop, never killed (hcpx exec stops what it left before exiting)
+    stopped: "its verb was told to stop (ctx.signal); what it started and did not stop may still run",
     mcpVerb: "polite",
     pack: () => ({
       id: "k-composite",
@@ -73,6 +78,7 @@ const CASES: Record<string, KindCase> = {
   },
   openapi: {
     tree: false,
+    stopped: "its HTTP request was aborted; the service may already have acted on it",
     pack: (port) => ({
       id: "k-openapi",
       surface: {
@@ -92,6 +98,7 @@ const CASES: Record<string, KindCase> = {
   },
   mcp: {
     tree: true,
+    stopped: "it was stopped with its process group and descendants",
     pack: () => ({
       id: "k-mcp",
       surface: {
@@ -335,6 +342,7 @@ describe.concurrent("cancellation over every adapter kind", () => {
         expect(env.ok).toBe(false);
         expect(env.error?.code).toBe("cancelled");
         expect(env.error?.message).toContain(sig);
+        expect(env.error?.message).toContain(c.stopped);
         expect(r.code).toBe(1);
         expect(took).toBeLessThan(4000);
         await settled(t, f);

@@ -311,4 +311,6 @@ export const KEPT_ISOLATED: Record<string, string> = {
     "loads composite modules, which the worker would keep (shared-composites.ts fails it there)",
   "test/runtime/composite-realpath.test.ts":
     "loads composite modules, which the worker would keep (shared-composites.ts fails it there)",
+  "test/runtime/composite-cancel.test.ts":
+    "loads composite modules, which the worker would keep (shared-composites.ts fails it there)",
 };
