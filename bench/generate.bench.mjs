@@ -105,8 +105,6 @@ function runGenerate(dir, extra = [], { fresh = true } = {}) {
 }
 
 let moved = 0;
-/** the scale runs' folders, removed once every size is measured */
-const removeLater = [];
 
 export default async function main() {
   // 1. Scale: 100 / 1,000 / 5,000 packs × 10 commands (BENCH_GENERATE_SIZES to change).
@@ -165,13 +163,9 @@ export default async function main() {
         if (!hosts.length) rerun = { med: m2, cpu: c2 };
       }
     }
-    removeLater.push(dir, `${dir}.old`);
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(`${dir}.old`, { recursive: true, force: true });
   }
-  // every size's projects and outputs removed only now, once the last size is measured: the 5,000-pack
-  // runs came right after the deletes of the 1,000-pack ones (tens of thousands of files), and on this
-  // VM's ext4 a run's sys time after mass deletes climbs (runGenerate above): the bench's own deletes,
-  // not generate's work
-  for (const d of removeLater.splice(0)) rmSync(d, { recursive: true, force: true });
   console.log(table(rows));
   // time per pack at each size (linear means about the same at every size), and the 5,000-pack goal
   console.log(
