@@ -8,12 +8,10 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadPack, loadProject } from "../../src/pack/load";
 import { runComposite } from "../../src/runtime/composite";
 import { decisionOf } from "../../src/runtime/audit";
-import type { AdapterCall } from "../../src/runtime/adapters/types";
 import type { Envelope } from "../../src/runtime/envelope";
-import { project } from "./support";
+import { firstCommandCall, project } from "./support";
 
 /** A composite pack `c` whose module writes `marker` as it loads, waits `loadMs`, and whose verb `go` waits `runMs`. */
 function composite(loadMs: number, runMs: number) {
@@ -40,18 +38,7 @@ function composite(loadMs: number, runMs: number) {
       `export default { go: (args, ctx) => new Promise((r) => setTimeout(() => r("went"), ${runMs})) };`,
     ].join("\n"),
   );
-  const pack = loadPack(join(p.dir, "packs", "c"));
-  const ac = new AbortController();
-  const call = {
-    pack,
-    project: loadProject({ config: p.config }),
-    cmd: pack.commands[0]!,
-    values: {},
-    literal: undefined,
-    env: {},
-    signal: ac.signal,
-  } as AdapterCall<"composite">;
-  return { call, ac, marker };
+  return { ...firstCommandCall(p, "c", "composite"), marker };
 }
 
 const errorOf = (env: Envelope) => {

@@ -10,12 +10,10 @@ import { chmodSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadPack, loadProject } from "../../src/pack/load";
 import { runMcp } from "../../src/runtime/mcp-adapter";
 import { decisionOf } from "../../src/runtime/audit";
-import type { AdapterCall } from "../../src/runtime/adapters/types";
 import { ProcessTransport } from "../../src/runtime/mcp-stdio";
-import { project } from "./support";
+import { firstCommandCall, project } from "./support";
 
 /** A call of the mcp pack `m` whose server is `fx/<bin>` (written with `text`), cancelled as runMcp() returns: ms to its answer. */
 async function cancelAtSpawn(bin: string, text: string) {
@@ -35,17 +33,7 @@ async function cancelAtSpawn(bin: string, text: string) {
   const file = join(p.dir, "fx", bin);
   writeFileSync(file, text);
   chmodSync(file, 0o755);
-  const pack = loadPack(join(p.dir, "packs", "m"));
-  const ac = new AbortController();
-  const call = {
-    pack,
-    project: loadProject({ config: p.config }),
-    cmd: pack.commands[0]!,
-    values: {},
-    literal: undefined,
-    env: {},
-    signal: ac.signal,
-  } as AdapterCall<"mcp">;
+  const { call, ac } = firstCommandCall(p, "m", "mcp");
   const t0 = Date.now();
   const answer = runMcp(call);
   ac.abort("SIGTERM");

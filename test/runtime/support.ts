@@ -3,6 +3,9 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawn, type ChildProcess } from "node:child_process";
 import { REPO, scratchProject, type ScratchProject } from "../support/hcpx";
+import { loadPack, loadProject } from "../../src/pack/load";
+import type { AdapterCall } from "../../src/runtime/adapters/types";
+import type { AdapterKind } from "../../src/pack/adapters/index";
 
 export const FIXTURE_BINS = join(REPO, "test", "fixtures", "bins");
 
@@ -130,4 +133,28 @@ export function alive(pid: number): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * The adapter's own input for the first command of pack `id` (of `kind`) in the scratch project `p`, and the
+ * controller that cancels it.
+ */
+export function firstCommandCall<K extends AdapterKind>(
+  p: ScratchProject,
+  id: string,
+  kind: K,
+): { call: AdapterCall<K>; ac: AbortController } {
+  const pack = loadPack(join(p.dir, "packs", id));
+  if (pack.surface.kind !== kind) throw new Error(`pack ${id} is ${pack.surface.kind}, not ${kind}`);
+  const ac = new AbortController();
+  const call = {
+    pack,
+    project: loadProject({ config: p.config }),
+    cmd: pack.commands[0]!,
+    values: {},
+    literal: undefined,
+    env: {},
+    signal: ac.signal,
+  } as unknown as AdapterCall<K>; // its kind checked above
+  return { call, ac };
 }
