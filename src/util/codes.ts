@@ -41,7 +41,9 @@ export const ERRORS = {
   spawn_failed: { hint: "the program could not be started: check that it exists and is executable" },
   mcp_error: { hint: "the MCP server failed the call: its stderr (stderr_tail) says why" },
   tool_error: { hint: "the MCP tool answered with an error: its message says why" },
-  cancelled: { hint: "the caller stopped the call; nothing more runs" },
+  cancelled: {
+    hint: "the caller stopped the call: its message says what became of it (a process tree is stopped; a request or a remote server may already have acted; a composite's code may still run)",
+  },
   too_many_calls: {
     hint: "the principal has as many tool calls running as the team server allows it (limits.max_calls_per_principal): wait for one to finish, then call again",
   },
