@@ -23,7 +23,7 @@ export interface BwrapStatus {
   refused: (exitCode: number | undefined) => boolean;
 }
 
-/** A status for one spawn: the spawn hands what it read to `take`, explain() asks `programStarted`. */
+/** A status for one spawn: the spawn hands what it read to `take`; explainDenial and connect() ask `refused`. */
 export function bwrapStatus(): BwrapStatus {
   let text: string | undefined;
   const programStarted = () => (text === undefined ? undefined : /"exit-code"\s*:\s*-?\d/.test(text));
