@@ -36,13 +36,20 @@ export { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 
 /**
  * A long-lived process (`hcpx mcp`) sets this global to keep each server running between calls (the same
- * program, argv, env and cwd reuse one connection while the program's files are those it was started from;
- * one that failed, timed out or sat idle for IDLE_MS is closed). `hcpx exec` runs once per call and never
- * sets it. A global, not an export: the adapter is a file of its own (dist/lib/mcp-adapter.mjs), and the
- * server command's bundle must not load it to flip a switch.
+ * program, argv, env and cwd reuse one while the program's files are those it was started from; one that
+ * failed, timed out or sat idle for IDLE_MS is closed). `hcpx exec` runs once per call and never sets it.
+ * A global, not an export: the adapter is a file of its own (dist/lib/mcp-adapter.mjs), and the server
+ * command's bundle must not load it to flip a switch.
+ *
+ * A kept server answers one call at a time: calls made at once each take an idle server or start one. A
+ * cancel stops its call's server (the SDK's notifications/cancelled only asks), and a failed call closes
+ * its own, so neither ends a call that only happened to run beside it (before, they shared one server,
+ * and a cancel or a timeout of one call ended the others with "Connection closed").
  */
 export const KEEP_ALIVE = Symbol.for("hcpx.mcp.keepAlive");
 const IDLE_MS = 120_000;
+/** idle servers kept per server key (after a burst of calls at once, the rest are closed as they end) */
+const MAX_IDLE = 4;
 
 interface Pooled {
   conn: Connection;
@@ -53,10 +60,11 @@ interface Pooled {
    * an upgrade: the same path, another file) is not reused.
    */
   program: Marks;
-  /** calls using it now: one taken out of the pool while in use is closed when the last of them ends */
-  busy: number;
 }
-const pool = new Map<string, Pooled>();
+/** per server key, the servers waiting for a call, the last one released last in its list */
+const idle = new Map<string, Pooled[]>();
+/** every kept server, idle or answering a call: this process's children, closed when it exits */
+const live = new Set<Connection>();
 let exitHook = false;
 
 /** A server to reach: a stdio program to start (`program`: its files, stamped by the pool), or a remote URL. */
@@ -100,49 +108,47 @@ async function open(
   }
   if (!exitHook) {
     exitHook = true;
-    // the servers are this process's children: they go when it goes
     process.once("exit", () => {
-      for (const p of pool.values()) void p.conn.close();
+      for (const conn of live) void conn.close();
     });
   }
   const key = keyOf(spec);
-  let p = pool.get(key);
+  const close = (p: Pooled) => {
+    live.delete(p.conn);
+    return p.conn.close();
+  };
+  const waiting = idle.get(key) ?? [];
+  let p: Pooled | undefined;
   // one stat a program file per call (src/util/stamp.ts): a replaced program gets a new server, as exec would run it
-  if (p && (p.conn.transport.failure || !p.program.holds())) {
-    pool.delete(key);
-    if (p.busy === 0) await p.conn.close(); // else its last call's release closes it
-    p = undefined;
+  while (!p && waiting.length) {
+    const q = waiting.pop()!;
+    clearTimeout(q.idle);
+    if (!q.conn.transport.failure && q.program.holds()) p = q;
+    else await close(q);
   }
+  if (!waiting.length && idle.get(key) === waiting) idle.delete(key);
   if (!p) {
     // stamped before the start; a program changed within RACY_MS of it cannot be vouched for by its
     // stamp (the racy rule): that server answers this call only
     const program = Marks.take("http" in spec ? [] : spec.program, Date.now());
     const conn = await connectTo(spec, timeoutMs, signal);
     if (!program) return { conn, release: () => conn.close() };
-    p = { conn, program, busy: 0 };
-    pool.set(key, p);
+    p = { conn, program };
+    live.add(conn);
   }
   const mine = p;
-  mine.busy++;
-  if (mine.idle) clearTimeout(mine.idle);
   return {
     conn: mine.conn,
     release: async (healthy) => {
-      mine.busy--;
-      if (!healthy || mine.conn.transport.failure) {
-        if (pool.get(key) === mine) pool.delete(key);
-        await mine.conn.close();
-        return;
-      }
-      if (pool.get(key) !== mine) {
-        // replaced while in use: closed by the last call on it
-        if (mine.busy === 0) await mine.conn.close();
-        return;
-      }
-      if (mine.busy > 0) return; // the idle wait starts when the last call on it ends
+      const list = idle.get(key) ?? [];
+      if (!healthy || mine.conn.transport.failure || list.length >= MAX_IDLE) return close(mine);
+      list.push(mine);
+      idle.set(key, list);
       mine.idle = setTimeout(() => {
-        if (pool.get(key) === mine) pool.delete(key);
-        void mine.conn.close();
+        const at = list.indexOf(mine);
+        if (at >= 0) list.splice(at, 1);
+        if (!list.length && idle.get(key) === list) idle.delete(key);
+        void close(mine);
       }, IDLE_MS);
       mine.idle.unref?.();
     },
@@ -220,7 +226,7 @@ export async function runMcp({
   return "after" in ref ? ref.after(e) : e;
 }
 
-/** One tools/call on the pack's server, released (a server not kept: stopped) before it answers. */
+/** One tools/call on the pack's server, released (a server not kept: stopped) before it answers; a kept server answers no other call meanwhile (open). */
 async function callServer(
   ref: ServerRef,
   c: Pick<AdapterCall<"mcp">, "pack" | "values" | "signal"> & { tool: string; timeoutMs: number; label: string },

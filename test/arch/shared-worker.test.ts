@@ -230,8 +230,10 @@ describe("the files that share a worker process", () => {
     expect(body.slice(gate, body.indexOf("\n  }\n", gate))).toContain(
       "return { conn, release: () => conn.transport.terminate().then(() => conn.close()) };",
     );
-    // every use of the pool and every process listener of the module is in open(), after the switch's check
-    const uses = /\bpool\.(set|get|delete|values)\(|process\.(on|once|addListener|prependListener)\(|exitHook = true/g;
+    // every use of the pool (its idle servers and all it keeps) and every process listener of the module is in
+    // open(), after the switch's check
+    const uses =
+      /\b(idle|live)\.(set|get|delete|values|add|clear)\(|\bof live\b|process\.(on|once|addListener|prependListener)\(|exitHook = true/g;
     const all = text.match(uses) ?? [];
     expect(all.length).toBeGreaterThan(3);
     expect(body.slice(gate).match(uses)).toEqual(all);

@@ -169,6 +169,7 @@ export const SHARED_FILES = [
   "test/mcp/pack-text.test.ts",
   "test/mcp/plugin-hooks.test.ts",
   "test/mcp/plugin-layers.test.ts",
+  "test/mcp/pool-calls.test.ts",
   "test/mcp/pool-program.test.ts",
   "test/mcp/prompts.test.ts",
   "test/mcp/skipped-settings.test.ts",
@@ -264,7 +265,7 @@ export const SHARED_FILES = [
 // before the others, two more at once than there are cores, so that their waits
 // overlap instead of each holding one of the cores' workers idle (when they were 13,
 // they took ~62 s of wall time for ~23 CPU-s; the 14th, exec-timeline, waits 3.1 s;
-// shipped-cache-warm, enclosing-config, validcache-content and pool-program wait out the racy
+// shipped-cache-warm, enclosing-config, validcache-content, pool-program and pool-calls wait out the racy
 // rule's 3 s, composite-edit three times; exec-redact-others, config-search and sshfs wait it out
 // too, 0.6-1.9 CPU-s in 3-11 s, and http-principal-limits its gate's bins, 2.2-2.9 CPU-s in 12-13 s:
 // one worker, load ~11).
@@ -285,6 +286,7 @@ export const WAITING_FILES = [
   "test/mcp/http-percall.test.ts",
   "test/mcp/http-principal-limits.test.ts",
   "test/mcp/http-revoked.test.ts",
+  "test/mcp/pool-calls.test.ts",
   "test/mcp/pool-program.test.ts",
   "test/mcp/start-cache.test.ts",
   "test/mcp/watched-list.test.ts",
