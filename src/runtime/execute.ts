@@ -382,13 +382,13 @@ async function askPerson(call: Call, ask: NonNullable<Call["ask"]>): Promise<Env
   if (signal?.aborted) return cancelled(`${pack.id} ${cmd.verb_key}`, signal, false);
   const answer = await ask(q, signal);
   if (answer === "accept") return undefined;
-  if (signal?.aborted) return cancelled(`${pack.id} ${cmd.verb_key}`, signal, false);
+  // a question is withdrawn only when its call is cancelled (src/mcp/sdk-server.ts): that call's answer is `cancelled`
+  if (signal?.aborted || answer === "withdrawn") return cancelled(`${pack.id} ${cmd.verb_key}`, signal, false);
   const why = {
     decline: "declined",
     cancel: "cancelled the question",
     timeout: `gave no answer within ${project.confirm.timeoutMs} ms`,
     error: "could not be asked (the client's answer was an error)",
-    withdrawn: "was asked, and the question was withdrawn before an answer came",
   }[answer];
   return failure("confirm_declined", `the person ${why}: ${pack.id}.${cmd.verb_key} was not run`, {
     action: answer,
