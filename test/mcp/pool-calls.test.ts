@@ -145,4 +145,15 @@ describe("hcpx mcp's kept server: one call at a time", () => {
     expect(besidePid).not.toBe(latePid);
     expect(alive(besidePid)).toBe(true);
   }, 30_000);
+  it("calls made at once get a server each, and of those no more than four are kept idle after", async () => {
+    const pids = (await Promise.all(Array.from({ length: 6 }, () => wait(600)))).map(pidOf);
+    expect(new Set(pids).size).toBe(6);
+    let up = pids.filter(alive);
+    for (let i = 0; i < 100 && up.length > 4; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      up = pids.filter(alive);
+    }
+    expect(up.length).toBe(4);
+    expect(up).toContain(pidOf(await wait(0)));
+  }, 30_000);
 });
