@@ -1,6 +1,8 @@
 // Codex's config.toml is edited as text (src/host/tomledit.ts): hcpx's own
-// [mcp_servers.hcp] table changes, every other byte stays. These run the real
-// CLI (dist/) on files a person may well have, and check the bytes.
+// [mcp_servers.hcp] table changes, every other byte stays. These run adopt on
+// files a person may well have, and check the bytes: in this process
+// (test/support/inproc.ts: the same program, argv, cwd, environment, stdout,
+// stderr and exit code), since what adopt decides and writes is under test.
 import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -9,7 +11,10 @@ import { parse as parseToml } from "smol-toml";
 import { envelope, HCPX, noStack, REPO } from "../support/cli";
 import { checkRest } from "../../src/host/formats/toml";
 import { scanToml } from "../../src/host/tomlscan";
-import { scratch, snapshot } from "./helpers";
+import { inProcess } from "../support/inproc";
+import { scratch as scratchChild, snapshot } from "./helpers";
+
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 beforeAll(() => {
   if (!existsSync(HCPX)) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);
