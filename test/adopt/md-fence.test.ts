@@ -2,14 +2,19 @@
 // hcpx's block, say), never hcpx's block: adopt appends its own block after
 // them and --remove gives the file back byte for byte. A block outside a fence
 // that the ledger does not know (hcpx did not write it here) is refused like
-// any other entry hcpx did not write, unless --force. Through the built CLI.
+// any other entry hcpx did not write, unless --force. adopt runs in this
+// process (test/support/inproc.ts: the same program, argv, cwd, environment,
+// stdout, stderr and exit code), since what adopt decides and writes is under test.
 import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { HCPX, REPO } from "../support/hcpx";
-import { scratch, snapshot } from "./helpers";
+import { inProcess } from "../support/inproc";
+import { scratch as scratchChild, snapshot } from "./helpers";
 import { BEGIN, END, findBlock } from "../../src/host/mdblock";
+
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 beforeAll(() => {
   if (!existsSync(HCPX)) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);
