@@ -2,7 +2,9 @@
 // added and taken out in place, so the person's comments and layout stay; the
 // ledger records what it can hold (the list's text only when it is plain JSON),
 // so --check is clean right after, and --remove gives the file back byte for
-// byte. Through the built CLI.
+// byte. adopt and revoke run in this process (test/support/inproc.ts: the same
+// program, argv, cwd, environment, stdout, stderr and exit code), since what
+// adopt decides and writes is under test.
 import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -10,8 +12,11 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { parse, parseTree, type ParseError } from "jsonc-parser/lib/esm/main.js";
 import { HCPX, REPO } from "../support/hcpx";
-import { scratch } from "./helpers";
+import { inProcess } from "../support/inproc";
+import { scratch as scratchChild } from "./helpers";
 import { appendItems, removeItems } from "../../src/host/jsonlist";
+
+const scratch = (opts?: Parameters<typeof scratchChild>[0]) => inProcess(scratchChild(opts));
 
 beforeAll(() => {
   if (!existsSync(HCPX)) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);
