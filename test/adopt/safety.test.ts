@@ -15,10 +15,10 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { envelope, HCPX, noStack, REPO, spawnHcpx, type RunResult } from "../support/cli";
+import { envelope, HCPX, noStack, REPO, type RunResult } from "../support/cli";
 import { tmp } from "../support/project";
 import { scratch as scratchChild, snapshot, userConfigFromProject } from "./helpers";
-import { inProcess } from "../support/inproc";
+import { inProcess, runInProcess } from "../support/inproc";
 import { rawMcp } from "../support/raw-mcp";
 
 /** adopt (and the other commands its scratch project runs) as function calls in this process (test/support/inproc.ts): what adopt decides and writes is under test here; the real processes stay where the process is the subject */
@@ -173,17 +173,13 @@ describe("review first", () => {
     expect(snapshot(s.dir)).toEqual(before);
     const env = { ...s.env, FORCE_COLOR: "1" } as NodeJS.ProcessEnv;
     delete env.NO_COLOR;
-    const colored = await new Promise<string>((res) => {
-      const ch = spawnHcpx(["adopt", "claude"], {
-        cwd: s.dir,
-        pureEnv: true,
-        env: { ...process.env, ...env, NO_COLOR: undefined },
-      });
-      let out = "";
-      ch.stdout.on("data", (d) => (out += d));
-      ch.on("close", () => res(out));
+    // colour is read from the environment at each call (src/cli/output.ts), stdout never a terminal here either
+    const colored = await runInProcess(["adopt", "claude"], {
+      cwd: s.dir,
+      pureEnv: true,
+      env: { ...process.env, ...env, NO_COLOR: undefined },
     });
-    expect(colored).toContain("\u001b[32m+<!-- hcp:begin -->");
+    expect(colored.stdout).toContain("\u001b[32m+<!-- hcp:begin -->");
   });
 
   it("--json: the plan as an envelope", async () => {
@@ -418,7 +414,9 @@ describe("idempotence and the ledger", () => {
   });
 
   it("a lock held by a live process stops adopt; a stale one (dead pid) is taken over", async () => {
-    const s = scratchChild(); // the lock's holder (this process) and adopt are two processes
+    // the lock's holder (this process) and adopt are two processes: a lock naming adopt's own pid is
+    // one it left itself, which it takes over (src/util/fsio.ts acquireLock)
+    const s = scratchChild();
     mkdirSync(join(s.dir, ".hcp"));
     writeFileSync(join(s.dir, ".hcp/adopt.lock"), `${process.pid}\n`);
     // the held lock waited for 300 ms, not the default 5 s (how long is not the subject: test/hostile/files/race.test.ts)
@@ -431,20 +429,21 @@ describe("idempotence and the ledger", () => {
     expect(existsSync(join(s.dir, ".mcp.json"))).toBe(false);
     const dead = execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).toString();
     writeFileSync(join(s.dir, ".hcp/adopt.lock"), `${dead}\n`);
-    const ok = await s.adopt("claude", "--write");
+    // taken over: adopt may run in this process now
+    const ok = await inProcess(s).adopt("claude", "--write");
     expect(ok.code).toBe(0);
     expect(existsSync(join(s.dir, ".hcp/adopt.lock"))).toBe(false);
   });
 
   it("a run killed after making .hcp and before its lock file named it: the next run still counts .hcp as adopt's (its ledger and --remove as after a clean run)", async () => {
     // what a clean first adopt records: .hcp is a folder adopt made (its --remove takes it away)
-    const clean = scratchChild();
+    const clean = scratch();
     expect((await clean.adopt("claude", "--write")).code).toBe(0);
     expect(JSON.parse(clean.read(".hcp/adopted.json")).dirs).toEqual([".hcp"]);
     // killed in that window: .hcp empty, or holding only the dead run's lock temp file
     const dead = execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).toString();
     for (const left of [[], [`adopt.lock.${dead}-k1lled.tmp`]]) {
-      const s = scratchChild();
+      const s = scratch();
       mkdirSync(join(s.dir, ".hcp"));
       for (const f of left) writeFileSync(join(s.dir, ".hcp", f), `${dead}\nx\n[]\n`);
       expect((await s.adopt("claude", "--write")).code).toBe(0);
@@ -453,7 +452,7 @@ describe("idempotence and the ledger", () => {
       expect(existsSync(join(s.dir, ".hcp")), left.join()).toBe(false);
     }
     // a .hcp that holds something else (hcpx generate's output, the person's files) is not adopt's
-    const other = scratchChild();
+    const other = scratch();
     mkdirSync(join(other.dir, ".hcp", "generated"), { recursive: true });
     expect((await other.adopt("claude", "--write")).code).toBe(0);
     expect(JSON.parse(other.read(".hcp/adopted.json")).dirs).toBeUndefined();
