@@ -1,9 +1,12 @@
-// `hcpx lint` through the real CLI: the example packs are clean, exit codes,
-// --json, --strict, project mode, and the project-level rules.
+// `hcpx lint` as the CLI runs it: the example packs are clean, exit codes,
+// --json, --strict, project mode, and the project-level rules. In this process
+// (test/support/inproc.ts: the same commander program, argv, cwd, environment,
+// stdout, stderr and exit code): what lint decides and prints is under test.
 import { beforeAll, describe, expect, it } from "vitest";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO, runHcpx, scratchProject, tmp } from "../support/hcpx";
+import { REPO, scratchProject, tmp } from "../support/hcpx";
+import { runInProcess } from "../support/inproc";
 import { miniPack } from "./minipack";
 
 const examples = readdirSync(join(REPO, "packs")).filter((d) => existsSync(join(REPO, "packs", d, "surface.json")));
@@ -32,7 +35,7 @@ beforeAll(() => {
 describe("hcpx lint (CLI)", () => {
   it("every example pack passes with zero problems, --strict included", async () => {
     expect(examples.length).toBeGreaterThanOrEqual(7);
-    const r = await runHcpx(["lint", "--strict", "--json", ...examples.map((e) => `packs/${e}`)]);
+    const r = await runInProcess(["lint", "--strict", "--json", ...examples.map((e) => `packs/${e}`)]);
     expect(r.stderr).toBe("");
     const j = JSON.parse(r.stdout) as LintJson;
     expect(j.ok).toBe(true);
@@ -45,7 +48,7 @@ describe("hcpx lint (CLI)", () => {
 
   it("with no dirs, lints every activated pack of the project config", async () => {
     const proj = scratchProject({ packs: examples });
-    const r = await runHcpx(["lint", "--strict", "--json"], { cwd: proj.dir });
+    const r = await runInProcess(["lint", "--strict", "--json"], { cwd: proj.dir });
     expect(r.stderr).toBe("");
     const j = JSON.parse(r.stdout) as LintJson;
     expect(j.ok).toBe(true);
@@ -58,11 +61,11 @@ describe("hcpx lint (CLI)", () => {
 
   it("with no config, lints ./ when it is a pack, else a clear error", async () => {
     const dir = miniPack();
-    const r = await runHcpx(["lint", "--json"], { cwd: dir });
+    const r = await runInProcess(["lint", "--json"], { cwd: dir });
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as LintJson).data.packs).toEqual([{ id: "mini", dir: ".", problems: [] }]);
     const empty = tmp();
-    const r2 = await runHcpx(["lint", "--json"], { cwd: empty });
+    const r2 = await runInProcess(["lint", "--json"], { cwd: empty });
     expect(r2.code).toBe(1);
     const e = (JSON.parse(r2.stdout) as LintJson).error!;
     expect(e).toMatchObject({
@@ -75,7 +78,7 @@ describe("hcpx lint (CLI)", () => {
   it("errors exit 1; human output is `error <file>:<line>:<col> at <path>: <message>` + hint, grouped per pack, with a summary", async () => {
     const dir = miniPack({ surface: (s) => (s.commands[0].cli[2] = "x{{id}}") });
     const good = miniPack({ name: "good", surface: (s) => (s.id = "good"), skill: { name: "good" } });
-    const r = await runHcpx(["lint", dir, good]);
+    const r = await runInProcess(["lint", dir, good]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^mini \S+: 1 error$/m);
     expect(r.stdout).toMatch(
@@ -88,7 +91,7 @@ describe("hcpx lint (CLI)", () => {
 
   it("warnings alone exit 0, or 2 with --strict", async () => {
     const dir = miniPack({ policy: (p) => (p.rows["item.add"].land = "external") });
-    const j = await runHcpx(["lint", "--json", dir]);
+    const j = await runInProcess(["lint", "--json", dir]);
     expect(j.code).toBe(0);
     const data = (JSON.parse(j.stdout) as LintJson).data;
     expect(data).toMatchObject({ errors: 0, warnings: 1 });
@@ -102,16 +105,16 @@ describe("hcpx lint (CLI)", () => {
       }),
     ]);
     // prose on purpose: the text run's advice a person reads
-    const r = await runHcpx(["lint", dir]);
+    const r = await runInProcess(["lint", dir]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("use --strict");
-    const s = await runHcpx(["lint", "--strict", dir]);
+    const s = await runInProcess(["lint", "--strict", dir]);
     expect(s.code).toBe(2);
   });
 
   it("--json: { ok, data: { packs: [{ id, dir, problems }], errors, warnings } }; on errors ok false and the report in error.details", async () => {
     const dir = miniPack({ policy: (p) => (p.rows.nope = { operation: "read" }), skill: { leads: null } });
-    const r = await runHcpx(["lint", "--json", dir]);
+    const r = await runInProcess(["lint", "--json", dir]);
     expect(r.code).toBe(1);
     const j = JSON.parse(r.stdout) as LintJson;
     expect(j.ok).toBe(false);
@@ -124,7 +127,7 @@ describe("hcpx lint (CLI)", () => {
       ["policy_unknown_row", "error"],
       ["skill_no_leads", "warning"],
     ]);
-    const w = await runHcpx(["lint", "--json", miniPack({ skill: { leads: null } })]);
+    const w = await runInProcess(["lint", "--json", miniPack({ skill: { leads: null } })]);
     expect(w.code).toBe(0);
     expect((JSON.parse(w.stdout) as LintJson).ok).toBe(true);
   });
@@ -132,7 +135,7 @@ describe("hcpx lint (CLI)", () => {
   it("a pack id activated twice is an error (duplicate_pack)", async () => {
     const a = miniPack();
     const b = miniPack({ name: "copy" });
-    const r = await runHcpx(["lint", "--json", a, b]);
+    const r = await runInProcess(["lint", "--json", a, b]);
     expect(r.code).toBe(1);
     const j = JSON.parse(r.stdout) as LintJson;
     expect(j.ok).toBe(false);
@@ -141,14 +144,14 @@ describe("hcpx lint (CLI)", () => {
 
   it("in project mode, a bare wrap.bin missing from sandbox.bins is a warning (bin_not_in_sandbox)", async () => {
     const proj = scratchProject({ packs: ["git"], extraConfig: { sandbox: { roots: ["."] } } });
-    const r = await runHcpx(["lint", "--json"], { cwd: proj.dir });
+    const r = await runInProcess(["lint", "--json"], { cwd: proj.dir });
     const j = JSON.parse(r.stdout) as LintJson;
     expect(j.data.packs[0]!.problems).toEqual([
       expect.objectContaining({ code: "bin_not_in_sandbox", severity: "warning", path: "wrap.bin" }),
     ]);
     expect(r.code).toBe(0);
     // with the bin declared, it is clean
-    const ok = await runHcpx(["lint", "--json", "--strict"], { cwd: scratchProject({ packs: ["git"] }).dir });
+    const ok = await runInProcess(["lint", "--json", "--strict"], { cwd: scratchProject({ packs: ["git"] }).dir });
     expect((JSON.parse(ok.stdout) as LintJson).data.warnings).toBe(0);
     expect(ok.code).toBe(0);
   });
@@ -157,7 +160,7 @@ describe("hcpx lint (CLI)", () => {
     const proj = scratchProject({ packs: ["ledger"] });
     const other = tmp();
     writeFileSync(join(other, "x"), "");
-    const r = await runHcpx(["--config", proj.config, "lint", "--json"], { cwd: other });
+    const r = await runInProcess(["--config", proj.config, "lint", "--json"], { cwd: other });
     const j = JSON.parse(r.stdout) as LintJson;
     expect(j.data.packs.map((p) => p.id)).toEqual(["ledger"]);
     expect(r.code).toBe(0);
