@@ -2,9 +2,12 @@
 // that is not a value of its arg fails the pack at load (lint, generate, mcp and
 // exec agree: before, lint passed, the schema advertised it and every call that
 // omitted the arg failed bad_args); an enum of numbers and strings is advertised
-// as the runtime accepts it.
+// as the runtime accepts it. lint, generate and exec run in this process
+// (test/support/inproc.ts: the same program, argv, cwd, environment, stdout,
+// stderr and exit code; exec through execInProcess, its bin a real process):
+// what each decides of the pack is under test.
 import { describe, expect, it } from "vitest";
-import { runHcpx } from "../support/hcpx";
+import { execInProcess, runInProcess } from "../support/inproc";
 import { fxPack, project } from "../runtime/support";
 import { inputSchema } from "../../src/projection/tools";
 import { coerce } from "../../src/runtime/args";
@@ -37,7 +40,7 @@ describe("a default that is not a value of its arg: the pack does not load", () 
     ],
   ])("%s: lint, generate and exec say arg_default at its path", async (_name, args, message) => {
     const p = packWith(args);
-    const lint = await runHcpx(["lint", "--json", "packs/p"], { cwd: p.dir });
+    const lint = await runInProcess(["lint", "--json", "packs/p"], { cwd: p.dir });
     expect(lint.code).toBe(1);
     const env = JSON.parse(lint.stdout);
     const problems = (env.ok ? env.data : env.error.details).packs[0].problems as {
@@ -53,10 +56,10 @@ describe("a default that is not a value of its arg: the pack does not load", () 
     expect(hit!.file).toMatch(/surface\.json$/);
     expect(hit!.path).toMatch(/^commands\[0\]\.args\.\w+\.default$/);
     expect(hit!.line).toBeGreaterThan(0);
-    const gen = await runHcpx(["generate", "--json"], { cwd: p.dir });
+    const gen = await runInProcess(["generate", "--json"], { cwd: p.dir });
     expect(gen.code).toBe(1);
     expect(gen.stdout).toContain("arg_default");
-    const ex = await runHcpx(["exec", "p", "show", "--json"], { cwd: p.dir });
+    const ex = await execInProcess(["exec", "p", "show", "--json"], { cwd: p.dir });
     expect(JSON.parse(ex.stdout).error.code).toBe("bad_pack");
   });
 
@@ -65,9 +68,9 @@ describe("a default that is not a value of its arg: the pack does not load", () 
       n: { type: "integer", flag: "--n", default: 3 },
       m: { type: "enum", flag: "--m", values: [1, 2], default: 2 },
     });
-    const lint = await runHcpx(["lint", "packs/p"], { cwd: p.dir });
+    const lint = await runInProcess(["lint", "packs/p"], { cwd: p.dir });
     expect(lint.code, lint.stdout + lint.stderr).toBe(0);
-    const ex = await runHcpx(["exec", "p", "show", "--json"], { cwd: p.dir });
+    const ex = await execInProcess(["exec", "p", "show", "--json"], { cwd: p.dir });
     expect(JSON.parse(ex.stdout).ok, ex.stdout).toBe(true);
   });
 });
