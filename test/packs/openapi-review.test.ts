@@ -3,10 +3,13 @@
 // the imported operations in the pack's copy of the document, a document without
 // security schemes gets a warning and `--auth`, and a write whose effect others see
 // (the document says so: publish, notify, email, …) is drafted external + confirm.
+// The commands (from-openapi, pack new, sync, lint) are what they decide and write: function calls in
+// this process (test/support/inproc.ts), not a process each.
 import { describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHcpx, tmp } from "../support/hcpx";
+import { tmp } from "../support/hcpx";
+import { runInProcess } from "../support/inproc";
 import { importOpenapi } from "../../src/openapi/import";
 
 const DOC = {
@@ -29,7 +32,7 @@ async function imported(extra: string[] = [], doc: unknown = DOC) {
   const dir = tmp("hcpx-oa-review-");
   writeFileSync(join(dir, "api.json"), JSON.stringify(doc, null, 2));
   writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/notes"], grants: { allow: ["notes.*"] } }));
-  const r = await runHcpx(["pack", "from-openapi", "api.json", "--id", "notes", ...extra], { cwd: dir });
+  const r = await runInProcess(["pack", "from-openapi", "api.json", "--id", "notes", ...extra], { cwd: dir });
   return { dir, r, pack: join(dir, "packs", "notes") };
 }
 
@@ -47,18 +50,18 @@ describe("pack sync: a review edit in policy.json reaches the Skill", () => {
     writeFileSync(policyFile, reviewed);
     // a hand-written line of the Skill's own
     writeFileSync(join(pack, "SKILL.md"), readFileSync(join(pack, "SKILL.md"), "utf8") + "\nAsk before publishing anything.\n");
-    const lint0 = await runHcpx(["lint", "packs/notes"], { cwd: dir });
+    const lint0 = await runInProcess(["lint", "packs/notes"], { cwd: dir });
     expect(lint0.code).toBe(1);
     expect(lint0.stdout + lint0.stderr).toMatch(/create_note.*needs confirm/);
     expect(lint0.stdout + lint0.stderr).toMatch(/hcpx pack sync packs\/notes/);
 
-    const check = await runHcpx(["pack", "sync", "packs/notes", "--check", "--json"], { cwd: dir });
+    const check = await runInProcess(["pack", "sync", "packs/notes", "--check", "--json"], { cwd: dir });
     expect(check.code).toBe(1);
     const ce = JSON.parse(check.stdout);
     expect(ce.ok).toBe(false);
     expect(ce.error.code).toBe("skill_out_of_date");
 
-    const s = await runHcpx(["pack", "sync", "packs/notes", "--json"], { cwd: dir });
+    const s = await runInProcess(["pack", "sync", "packs/notes", "--json"], { cwd: dir });
     expect(s.code, s.stderr + s.stdout).toBe(0);
     expect(JSON.parse(s.stdout).data.changed).toBe(true);
     const skill = readFileSync(join(pack, "SKILL.md"), "utf8");
@@ -67,11 +70,11 @@ describe("pack sync: a review edit in policy.json reaches the Skill", () => {
     expect(skill).toMatch(/needs confirm: create_note, publish_note/);
     expect(skill).not.toMatch(/the Policy is inferred/);
     expect(skill).toMatch(/Ask before publishing anything\./);
-    const lint1 = await runHcpx(["lint", "packs/notes", "--strict"], { cwd: dir });
+    const lint1 = await runInProcess(["lint", "packs/notes", "--strict"], { cwd: dir });
     expect(lint1.code, lint1.stdout + lint1.stderr).toBe(0);
     // in sync now: --check passes, a second sync changes nothing
-    expect((await runHcpx(["pack", "sync", "packs/notes", "--check"], { cwd: dir })).code).toBe(0);
-    const again = await runHcpx(["pack", "sync", "packs/notes", "--json"], { cwd: dir });
+    expect((await runInProcess(["pack", "sync", "packs/notes", "--check"], { cwd: dir })).code).toBe(0);
+    const again = await runInProcess(["pack", "sync", "packs/notes", "--json"], { cwd: dir });
     expect(JSON.parse(again.stdout).data.changed).toBe(false);
     expect(readFileSync(join(pack, "SKILL.md"), "utf8")).toBe(skill);
   });
@@ -79,18 +82,18 @@ describe("pack sync: a review edit in policy.json reaches the Skill", () => {
   it("a wrap pack's Skill follows its policy too (a read turned into a gated write)", async () => {
     const dir = tmp("hcpx-sync-wrap-");
     writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/g"], grants: { allow: ["g.*"] } }));
-    const n = await runHcpx(["pack", "new", "g", "--wrap", "git", "--verb", "status=status", "--verb", "log=log", "--dir", "packs/g"], { cwd: dir });
+    const n = await runInProcess(["pack", "new", "g", "--wrap", "git", "--verb", "status=status", "--verb", "log=log", "--dir", "packs/g"], { cwd: dir });
     expect(n.code, n.stderr).toBe(0);
     const pf = join(dir, "packs", "g", "policy.json");
     writeFileSync(pf, readFileSync(pf, "utf8").replace(/"log":\s*\{[^}]*\}/, `"log": { operation: "write", land: "local", confirm: true }`));
-    expect((await runHcpx(["lint", "packs/g"], { cwd: dir })).code).toBe(1);
-    const s = await runHcpx(["pack", "sync", "packs/g", "--json"], { cwd: dir });
+    expect((await runInProcess(["lint", "packs/g"], { cwd: dir })).code).toBe(1);
+    const s = await runInProcess(["pack", "sync", "packs/g", "--json"], { cwd: dir });
     expect(s.code, s.stderr).toBe(0);
     const synced = (JSON.parse(s.stdout) as { data: { changed: boolean; written: boolean; changes: string[] } }).data;
     expect(synced).toMatchObject({ changed: true, written: true });
     expect(synced.changes.join("\n")).toMatch(/log/);
     expect(readFileSync(join(dir, "packs", "g", "SKILL.md"), "utf8")).toMatch(/\| `log` \|.*\| write, confirm \|/);
-    const lint = await runHcpx(["lint", "packs/g"], { cwd: dir });
+    const lint = await runInProcess(["lint", "packs/g"], { cwd: dir });
     expect(lint.code, lint.stderr).toBe(0);
   });
 });
