@@ -1,7 +1,8 @@
 // The one write door (src/util/door.ts), seen from the pack commands: a
 // repository that commits `.hcp/packs` (or `.hcp`) as a symlink to a folder
 // beside the project must not make `pack install`, `pack add`, `pack update`
-// or `pack remove` create, replace or delete anything in that folder.
+// or `pack remove` create, replace or delete anything in that folder. The commands are what
+// they write and refuse: function calls in this process (test/support/inproc.ts), not a process each.
 import {
   cpSync,
   existsSync,
@@ -17,7 +18,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO, runHcpx, tmp } from "../support/hcpx";
+import { REPO, tmp } from "../support/hcpx";
+import { runInProcess } from "../support/inproc";
 import { envelope } from "../cli/helpers";
 
 const FIX = join(REPO, "test/fixtures/remote-pack");
@@ -26,9 +28,9 @@ let built: Promise<string> | undefined;
 async function build(): Promise<string> {
   const dir = join(tmp("hcpx-door-built-"), "p");
   mkdirSync(dir);
-  expect((await runHcpx(["init", "--yes"], { cwd: dir })).code).toBe(0);
+  expect((await runInProcess(["init", "--yes"], { cwd: dir })).code).toBe(0);
   cpSync(join(FIX, "v1"), join(dir, "vendor-src"), { recursive: true });
-  const r = await runHcpx(["pack", "add", "./vendor-src", "--yes", "--json"], { cwd: dir });
+  const r = await runInProcess(["pack", "add", "./vendor-src", "--yes", "--json"], { cwd: dir });
   expect(r.code, r.stderr).toBe(0);
   // what they wrote holds no path of this copy's
   for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) if (e.isFile()) expect(readFileSync(join(e.parentPath, e.name), "utf8"), e.name).not.toContain(dir);
@@ -63,7 +65,7 @@ describe("pack commands write only inside the project", () => {
   it("pack install through a .hcp/packs symlink leading outside: refused, the outside folder untouched", async () => {
     const { dir, outside } = await setup();
     plantPacksLink(dir);
-    const r = await runHcpx(["pack", "install", "--json"], { cwd: dir });
+    const r = await runInProcess(["pack", "install", "--json"], { cwd: dir });
     expect(r.code).toBe(1);
     expect(envelope(r).error.code).toBe("symlink_refused");
     expect(JSON.stringify(envelope(r).error)).toMatch(/\.hcp\/packs\/greet/);
@@ -73,7 +75,7 @@ describe("pack commands write only inside the project", () => {
   it("pack remove through a .hcp/packs symlink leading outside: refused, the outside folder not deleted", async () => {
     const { dir, outside } = await setup();
     plantPacksLink(dir);
-    const r = await runHcpx(["pack", "remove", "greet", "--json"], { cwd: dir });
+    const r = await runInProcess(["pack", "remove", "greet", "--json"], { cwd: dir });
     expect(r.code).toBe(1);
     expect(envelope(r).error.code).toBe("symlink_refused");
     untouched(outside);
@@ -86,7 +88,7 @@ describe("pack commands write only inside the project", () => {
     rmSync(join(dir, ".hcp"), { recursive: true });
     rmSync(join(dir, "hcp.lock"));
     symlinkSync("../outside", join(dir, ".hcp"));
-    const r = await runHcpx(["pack", "add", "./vendor-src", "--yes", "--force", "--json"], { cwd: dir });
+    const r = await runInProcess(["pack", "add", "./vendor-src", "--yes", "--force", "--json"], { cwd: dir });
     expect(r.code).toBe(1);
     expect(envelope(r).error.code).toBe("symlink_refused");
     untouched(outside);
@@ -96,7 +98,7 @@ describe("pack commands write only inside the project", () => {
     const { dir, outside } = await setup();
     rmSync(join(dir, ".hcp", "packs", "greet"), { recursive: true });
     symlinkSync(join(outside, "greet"), join(dir, ".hcp", "packs", "greet"));
-    const r = await runHcpx(["pack", "remove", "greet", "--json"], { cwd: dir });
+    const r = await runInProcess(["pack", "remove", "greet", "--json"], { cwd: dir });
     expect(r.code).toBe(1);
     expect(envelope(r).error.code).toBe("symlink_refused");
     untouched(outside);
@@ -108,7 +110,7 @@ describe("pack commands write only inside the project", () => {
     writeFileSync(join(outside, "lock.json"), lockText);
     rmSync(join(dir, "hcp.lock"));
     symlinkSync(join(outside, "lock.json"), join(dir, "hcp.lock"));
-    const r = await runHcpx(["pack", "remove", "greet", "--json"], { cwd: dir });
+    const r = await runInProcess(["pack", "remove", "greet", "--json"], { cwd: dir });
     expect(r.code).toBe(1);
     expect(readFileSync(join(outside, "lock.json"), "utf8")).toBe(lockText);
     expect(existsSync(join(outside, "greet", "precious.txt"))).toBe(true);
@@ -133,7 +135,7 @@ describe("a link that stays inside the project is removed itself, never what it 
     mine(dir);
     rmSync(join(dir, ".hcp", "packs", "greet"), { recursive: true });
     symlinkSync("../../mine", join(dir, ".hcp", "packs", "greet"));
-    const r = await runHcpx(["pack", "install", "--json"], { cwd: dir });
+    const r = await runInProcess(["pack", "install", "--json"], { cwd: dir });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     mineKept(dir);
     expect(lstatSync(join(dir, ".hcp", "packs", "greet")).isDirectory()).toBe(true);
@@ -145,7 +147,7 @@ describe("a link that stays inside the project is removed itself, never what it 
     mine(dir);
     rmSync(join(dir, ".hcp", "packs", "greet"), { recursive: true });
     symlinkSync("../../mine", join(dir, ".hcp", "packs", "greet"));
-    const r = await runHcpx(["pack", "remove", "greet", "--force", "--json"], { cwd: dir });
+    const r = await runInProcess(["pack", "remove", "greet", "--force", "--json"], { cwd: dir });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     mineKept(dir);
     expect(existsSync(join(dir, ".hcp", "packs", "greet"))).toBe(false);
@@ -156,7 +158,7 @@ describe("a link that stays inside the project is removed itself, never what it 
     mine(dir);
     // no process has this pid: the sweep takes the name for a killed run's
     symlinkSync("../../mine", join(dir, ".hcp", "packs", ".staging-2147483646-abc"));
-    const r = await runHcpx(["pack", "install", "--json"], { cwd: dir });
+    const r = await runInProcess(["pack", "install", "--json"], { cwd: dir });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     mineKept(dir);
   });
@@ -167,11 +169,11 @@ describe("a link that stays inside the project is removed itself, never what it 
     writeFileSync(join(dir, "greet", "notes.txt"), "the user's own file\n");
     rmSync(join(dir, ".hcp", "packs"), { recursive: true });
     symlinkSync("..", join(dir, ".hcp", "packs"));
-    const r = await runHcpx(["pack", "install", "--json"], { cwd: dir });
+    const r = await runInProcess(["pack", "install", "--json"], { cwd: dir });
     expect(r.code).toBe(1);
     expect(envelope(r).error.code).toBe("symlink_refused");
     expect(readdirSync(join(dir, "greet"))).toEqual(["notes.txt"]);
-    const add = await runHcpx(["pack", "add", "./vendor-src", "--yes", "--force", "--json"], { cwd: dir });
+    const add = await runInProcess(["pack", "add", "./vendor-src", "--yes", "--force", "--json"], { cwd: dir });
     expect(add.code).toBe(1);
     expect(envelope(add).error.code).toBe("symlink_refused");
     expect(readdirSync(join(dir, "greet"))).toEqual(["notes.txt"]);
@@ -185,10 +187,10 @@ describe("pack new / add-verb write only inside their base", () => {
     const dir = join(parent, "p");
     mkdirSync(dir);
     mkdirSync(join(parent, "outside"));
-    expect((await runHcpx(["init", "--yes"], { cwd: dir })).code).toBe(0);
+    expect((await runInProcess(["init", "--yes"], { cwd: dir })).code).toBe(0);
     const config = readFileSync(join(dir, "hcp.config.json5"), "utf8");
     symlinkSync("../outside", join(dir, "packs"));
-    const r = await runHcpx(["pack", "new", "t", "--wrap", "/bin/echo", "--verb", "hi", "--json"], { cwd: dir });
+    const r = await runInProcess(["pack", "new", "t", "--wrap", "/bin/echo", "--verb", "hi", "--json"], { cwd: dir });
     expect(r.code).toBe(1);
     expect(envelope(r).error.code).toBe("symlink_refused");
     expect(readdirSync(join(parent, "outside"))).toEqual([]);
@@ -199,8 +201,8 @@ describe("pack new / add-verb write only inside their base", () => {
     const parent = tmp("hcpx-door-verb-");
     const dir = join(parent, "p");
     mkdirSync(dir);
-    expect((await runHcpx(["init", "--yes"], { cwd: dir })).code).toBe(0);
-    expect((await runHcpx(["pack", "new", "t", "--wrap", "/bin/echo", "--verb", "hi"], { cwd: dir })).code).toBe(0);
+    expect((await runInProcess(["init", "--yes"], { cwd: dir })).code).toBe(0);
+    expect((await runInProcess(["pack", "new", "t", "--wrap", "/bin/echo", "--verb", "hi"], { cwd: dir })).code).toBe(0);
     const pack = join(dir, "packs", "t");
     const outside = join(parent, "SKILL.md");
     writeFileSync(outside, readFileSync(join(pack, "SKILL.md")));
@@ -208,7 +210,7 @@ describe("pack new / add-verb write only inside their base", () => {
     rmSync(join(pack, "SKILL.md"));
     symlinkSync(outside, join(pack, "SKILL.md"));
     const before = ["surface.json", "policy.json"].map((f) => readFileSync(join(pack, f), "utf8"));
-    const r = await runHcpx(["pack", "add-verb", pack, "--verb", "bye", "--json"], { cwd: dir });
+    const r = await runInProcess(["pack", "add-verb", pack, "--verb", "bye", "--json"], { cwd: dir });
     expect(r.code).toBe(1);
     expect(envelope(r).error.code).toBe("symlink_refused");
     expect(["surface.json", "policy.json"].map((f) => readFileSync(join(pack, f), "utf8"))).toEqual(before);
@@ -298,11 +300,11 @@ describe("a file with more than one name (a hard link) is not replaced: both nam
   it("adopt --write on a host file that is a hard link: refused with hard_linked, both names as they were", async () => {
     const dir = join(tmp("hcpx-door-adopt-"), "p");
     mkdirSync(dir);
-    expect((await runHcpx(["init", "--yes"], { cwd: dir })).code).toBe(0);
+    expect((await runInProcess(["init", "--yes"], { cwd: dir })).code).toBe(0);
     const kept = tmp("hcpx-door-dotfiles-");
     writeFileSync(join(kept, "AGENTS.md"), "# my notes\n");
     linkSync(join(kept, "AGENTS.md"), join(dir, "AGENTS.md"));
-    const r = await runHcpx(["adopt", "codex", "--write", "--json"], { cwd: dir, env: { HOME: tmp("hcpx-door-home-") } });
+    const r = await runInProcess(["adopt", "codex", "--write", "--json"], { cwd: dir, env: { HOME: tmp("hcpx-door-home-") } });
     expect(r.code, r.stdout).not.toBe(0);
     const e = JSON.parse(r.stdout) as { ok: boolean; error?: { code: string; message: string; hint?: string } };
     expect(e.error?.code, r.stdout).toBe("hard_linked");
