@@ -1,12 +1,27 @@
 // A pass-through verb takes the agent's own argv, options included, so a read row cannot vouch
 // for it: no vendoring command grants one by default (`hcpx activate` does not, nor `pack add`,
 // nor `pack update`), and a command that becomes pass-through (or takes more of the agent's argv)
-// is a widening: shown in the review, its grant withdrawn. Through the real CLI.
+// is a widening: shown in the review, its grant withdrawn. The commands (init, pack add/update/install,
+// grant, and exec's refusals) are what they decide and write: function calls in this process
+// (test/support/inproc.ts), exec through execInProcess; vendor-race and vendor-kill run processes.
 import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runHcpx } from "../support/hcpx";
-import { grantsOf, json, projectWithGreet, writeGreet, type GreetShape } from "./vendor-support";
+import type { RunOptions } from "../support/hcpx";
+import { execInProcess, runInProcess } from "../support/inproc";
+import {
+  grantsOf,
+  json as jsonRun,
+  projectWithGreet as greetProject,
+  writeGreet,
+  type GreetShape,
+} from "./vendor-support";
+
+/** `hcpx ...args` in this process (exec through execInProcess) */
+const runHcpx = (args: string[], opts: RunOptions = {}) =>
+  args[0] === "exec" ? execInProcess(args, opts) : runInProcess(args, opts);
+const json = <T = Record<string, unknown>>(dir: string, args: string[]) => jsonRun<T>(dir, args, undefined, runHcpx);
+const projectWithGreet = (shape: GreetShape) => greetProject(shape, runHcpx);
 
 const v1: GreetShape = { version: "1.0.0", named: { hello: { operation: "read" } } };
 

@@ -78,20 +78,23 @@ export function writeGreet(dir: string, shape: GreetShape): void {
   );
 }
 
-/** A project made by `hcpx init --yes` (the real CLI), empty but for its config. */
-export async function newProject(): Promise<string> {
+/** The runner a helper's `hcpx` runs take: runHcpx (a process) unless a test passes runInProcess (test/support/inproc.ts). */
+export type Runner = (args: string[], opts: RunOptions) => Promise<RunResult>;
+
+/** A project made by `hcpx init --yes` (the real CLI unless `run` says otherwise), empty but for its config. */
+export async function newProject(run: Runner = runHcpx): Promise<string> {
   const dir = tmp("hcpx-vendor-");
-  const r = await runHcpx(["init", "--yes"], { cwd: dir });
+  const r = await run(["init", "--yes"], { cwd: dir });
   expect(r.code, r.stderr).toBe(0);
   return dir;
 }
 
-/** A project with `greet` in `shape` vendored from the path source ./src-greet (`pack add --yes`). */
-export async function projectWithGreet(shape: GreetShape): Promise<{ dir: string; src: string }> {
-  const dir = await newProject();
+/** A project with `greet` in `shape` vendored from the path source ./src-greet (`pack add --yes`), both runs through `run`. */
+export async function projectWithGreet(shape: GreetShape, run: Runner = runHcpx): Promise<{ dir: string; src: string }> {
+  const dir = await newProject(run);
   const src = join(dir, "src-greet");
   writeGreet(src, shape);
-  const r = await runHcpx(["pack", "add", "./src-greet", "--yes"], { cwd: dir });
+  const r = await run(["pack", "add", "./src-greet", "--yes"], { cwd: dir });
   expect(r.code, r.stdout + r.stderr).toBe(0);
   return { dir, src };
 }
@@ -101,7 +104,7 @@ export async function json<T = Record<string, unknown>>(
   dir: string,
   args: string[],
   env?: NodeJS.ProcessEnv,
-  run: (args: string[], opts: RunOptions) => Promise<RunResult> = runHcpx,
+  run: Runner = runHcpx,
 ): Promise<{ r: RunResult; e: { ok: boolean; data: T; error: { code: string; message: string; hint?: string; problems?: { message: string }[] } } }> {
   const at = args.includes("--") ? args.indexOf("--") : args.length;
   const r = await run([...args.slice(0, at), "--json", ...args.slice(at)], { cwd: dir, ...(env ? { env } : {}) });
