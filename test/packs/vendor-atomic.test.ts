@@ -1,12 +1,28 @@
 // A vendoring command that fails half-way leaves a sound state: the old pack, its lock entry
 // and its grants, or the new pack with the grants its widening took back; never the new pack
 // under the old grants, and never no pack at all. The failure here: the config's edit lock held
-// by another hcpx (a lock file naming a live pid). Through the real CLI.
+// by another hcpx (a lock file naming a live pid). The commands are what they decide and write:
+// function calls in this process (test/support/inproc.ts), exec through execInProcess.
 import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { grantsOf, json, projectWithGreet, writeGreet, type GreetShape } from "./vendor-support";
+import type { RunOptions } from "../support/hcpx";
+import { execInProcess, runInProcess } from "../support/inproc";
+import {
+  grantsOf,
+  json as jsonRun,
+  projectWithGreet as greetProject,
+  writeGreet,
+  type GreetShape,
+} from "./vendor-support";
 import { fileBytes as tree } from "../support/tree";
+
+/** `hcpx ...args` in this process (exec through execInProcess) */
+const hcpx = (args: string[], opts: RunOptions = {}) =>
+  args[0] === "exec" ? execInProcess(args, opts) : runInProcess(args, opts);
+const json = <T = Record<string, unknown>>(dir: string, args: string[], env?: NodeJS.ProcessEnv) =>
+  jsonRun<T>(dir, args, env, hcpx);
+const projectWithGreet = (shape: GreetShape) => greetProject(shape, hcpx);
 
 const gated: GreetShape = {
   version: "1.0.0",
@@ -15,8 +31,11 @@ const gated: GreetShape = {
 const confirmless: GreetShape = { ...gated, version: "1.1.0", named: { ...gated.named, save: { operation: "write", land: "local" } } };
 const WAIT = { HCPX_LOCK_WAIT_MS: "500" };
 
-/** Another hcpx editing the config: its lock file, naming a live process (this one). */
-const lockConfig = (dir: string) => writeFileSync(join(dir, ".hcp.config.json5.lock"), `${process.pid}\nheld-by-test\n`);
+/**
+ * Another hcpx editing the config: its lock file, naming a live process other than the one the
+ * commands run in (this test's parent: a lock naming a run's own pid is one it left, src/util/fsio.ts).
+ */
+const lockConfig = (dir: string) => writeFileSync(join(dir, ".hcp.config.json5.lock"), `${process.ppid}\nheld-by-test\n`);
 const unlockConfig = (dir: string) => rmSync(join(dir, ".hcp.config.json5.lock"));
 
 /** What a failed command must leave as it was: the pack's folder, hcp.lock, the grants. */
