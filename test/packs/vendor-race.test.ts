@@ -1,7 +1,8 @@
 // Two vendoring commands at once, as two real processes: each one's hcp.lock entry survives
 // (the lock's read-modify-write is serialised by an edit lock next to it, as the config's is).
 // The projects, the repository of greet and the checks after the race are set up once or
-// run in this process (test/support/inproc.ts); the commands that race are real processes.
+// run in this process (test/support/inproc.ts), as is the update that lands while a held
+// command (a real process) waits at its git archive; the commands that race are real processes.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,10 +12,10 @@ import { runHcpx, tmp } from "../support/hcpx";
 import { runInProcess } from "../support/inproc";
 import { git, grantsOf, newProject as initProject, writeGreet, type Row } from "./vendor-support";
 
-/** One project made by `hcpx init --yes` (the real CLI) per file; each test gets a copy. */
+/** One project made by `hcpx init --yes` (in this process) per file; each test gets a copy. */
 let initialised: Promise<string> | undefined;
 async function newProject(): Promise<string> {
-  initialised ??= initProject();
+  initialised ??= initProject(runInProcess);
   const dir = tmp("hcpx-vendor-");
   cpSync(await initialised, dir, { recursive: true });
   return dir;
@@ -74,7 +75,7 @@ describe.each(HELD)("while another update lands: %s", (_name, args, said) => {
     const held = heldGit(dir);
     const slow = runHcpx(args(repo), { cwd: dir, env: held.env });
     await held.reached();
-    const other = await runHcpx(["pack", "update", "greet", "--to", "v2", "--yes"], { cwd: dir });
+    const other = await runInProcess(["pack", "update", "greet", "--to", "v2", "--yes"], { cwd: dir });
     expect(other.code, other.stderr).toBe(0);
     held.release();
     const s = await slow;
