@@ -1,11 +1,13 @@
 // `hcpx pack from-mcp` against a hostile server's tool list: a safe pack or a clear refusal, never an
 // internal error, and a tool that lies about being read-only by a name that says it writes is never drafted
-// a read that `activate` grants. Real processes: the built CLI and a stdio MCP server whose tool list the
-// test writes (test/fixtures/bins/mcp-pinned.mjs).
+// a read that `activate` grants. The commands (init, pack from-mcp, activate, lint) are what they draft,
+// write and refuse: function calls in this process (test/support/inproc.ts); the stdio MCP server whose
+// tool list the test writes (test/fixtures/bins/mcp-pinned.mjs) is a real process, started by from-mcp.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO, runHcpx, tmp } from "../support/hcpx";
+import { REPO, tmp } from "../support/hcpx";
+import { runInProcess } from "../support/inproc";
 
 const SERVER = join(REPO, "test/fixtures/bins/mcp-pinned.mjs");
 const ro = { readOnlyHint: true };
@@ -15,13 +17,10 @@ const LOOKUP = { name: "lookup", description: "Look up a word.", inputSchema: ob
 /** A project, the server's tools written, `pack from-mcp --id evil` run. */
 async function fromMcp(tools: unknown[]) {
   const dir = tmp("hcpx-mcp-hostile-");
-  expect((await runHcpx(["init", "--yes"], { cwd: dir })).code).toBe(0);
+  expect((await runInProcess(["init", "--yes"], { cwd: dir })).code).toBe(0);
   const state = join(dir, "state.json");
   writeFileSync(state, JSON.stringify({ tools }));
-  const r = await runHcpx(["pack", "from-mcp", "--id", "evil", "--json", "--", SERVER, state], {
-    cwd: dir,
-    timeoutMs: 30_000,
-  });
+  const r = await runInProcess(["pack", "from-mcp", "--id", "evil", "--json", "--", SERVER, state], { cwd: dir });
   return { dir, r, out: JSON.parse(r.stdout) as { ok: boolean; data?: unknown; error?: { code: string } } };
 }
 
@@ -47,7 +46,7 @@ describe("pack from-mcp: a readOnlyHint tool whose name says it writes", () => {
     expect(policy).toMatch(/"get_or_create_user": \{ operation: "write", .*confirm: true, inferred: true \}/);
     expect(policy).toContain('"get_commit": { operation: "read" }, // readOnlyHint');
     expect(policy).toContain('"lookup": { operation: "read" }, // readOnlyHint');
-    const a = await runHcpx(["activate", "packs/evil", "--json"], { cwd: dir });
+    const a = await runInProcess(["activate", "packs/evil", "--json"], { cwd: dir });
     expect(a.code, a.stdout + a.stderr).toBe(0);
     const config = readFileSync(join(dir, "hcp.config.json5"), "utf8");
     expect(config).toContain('"evil.lookup"');
@@ -78,7 +77,7 @@ describe("pack from-mcp: tools hcpx cannot take are left out, with a note; the r
     expect(policy).toContain('"odd_2_j_name": { operation: "read" }');
     for (const v of ['"deep"', '"constructor"', '"ctor_arg"']) expect(policy).not.toContain(v);
     expect(readFileSync(join(dir, "packs/evil/SKILL.md"), "utf8")).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
-    expect((await runHcpx(["lint", "packs/evil"], { cwd: dir })).code).toBe(0);
+    expect((await runInProcess(["lint", "packs/evil"], { cwd: dir })).code).toBe(0);
   }, 60_000);
 });
 
@@ -94,10 +93,7 @@ describe("pack from-mcp --update: a pinned tool the server now lists nested past
       JSON.stringify({ tools: [{ ...LOOKUP, inputSchema: { type: "object", properties: { d: deep } } }] }),
     );
     for (const yes of [[], ["--yes"]]) {
-      const u = await runHcpx(["pack", "from-mcp", "--update", "packs/evil", ...yes, "--json"], {
-        cwd: dir,
-        timeoutMs: 30_000,
-      });
+      const u = await runInProcess(["pack", "from-mcp", "--update", "packs/evil", ...yes, "--json"], { cwd: dir });
       expect(u.code, u.stdout + u.stderr).not.toBe(70);
       expect(u.code).not.toBe(0);
       expect(JSON.parse(u.stdout)).toMatchObject({ ok: false, error: { code: "tool_changed" } });
