@@ -1,11 +1,13 @@
 // Exact Skill filtering (issue 17): a withheld command's hot-path row, its
 // example lines (`hcpx exec <pack> <verb>`, not the bare word) and its mentions
-// in leads and descriptions go; nothing else does. Run as a user would: real
-// `hcpx init`, `activate`, `revoke`, `generate`, and the files it writes.
+// in leads and descriptions go; nothing else does. Run as a user would: `hcpx init`,
+// `activate`, `revoke`, `generate`, and the files it writes, the commands as function calls in
+// this process (test/support/inproc.ts) with a run's checks (no stack trace, no internal error).
 import { describe, expect, it } from "vitest";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { hcpx, tmp } from "../cli/helpers";
+import { tmp } from "../cli/helpers";
+import { runInProcessChecked } from "../support/inproc";
 import { filterLeads, removeMentions } from "../../src/projection/skillcopy";
 
 const DB_SURFACE = `{
@@ -46,7 +48,7 @@ hcpx exec db exec --confirm -- file=app.db sql="delete from users"
 `;
 
 async function ok(args: string[], cwd: string) {
-  const r = await hcpx(args, cwd);
+  const r = await runInProcessChecked(args, { cwd });
   expect(r.code, `hcpx ${args.join(" ")}: ${r.stderr}`).toBe(0);
   return r;
 }
