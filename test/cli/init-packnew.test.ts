@@ -5,12 +5,22 @@ import { join } from "node:path";
 import JSON5 from "json5";
 import { spawnSync } from "node:child_process";
 import { REPO, run } from "../support/hcpx";
-import { HAND, envelope, hcpx as hcpxChild, hcpxBin, project, tmp } from "./helpers";
-import { needsProcess, runInProcessChecked } from "../support/inproc";
+import { HAND, envelope, hcpx as hcpxChild, hcpxBin, noStack, project, tmp } from "./helpers";
+import { execInProcess, needsProcess, runInProcessChecked } from "../support/inproc";
 
-/** exec and a bare init (stdin) as processes; init --yes, pack new, activate, lint, status (what they write and refuse) as function calls in this process (test/support/inproc.ts) */
-const hcpx = (args: string[], cwd: string, env?: NodeJS.ProcessEnv) =>
-  needsProcess(args) ? hcpxChild(args, cwd, env) : runInProcessChecked(args, { cwd, env });
+/**
+ * A bare init (it asks on stdin) as a process; init --yes, pack new, activate, lint, status (what they write
+ * and refuse) as function calls in this process (test/support/inproc.ts), and exec of a wrap pack (what the
+ * scaffolded pack answers) through execInProcess, with a run's checks (no stack trace, no internal error)
+ */
+const hcpx = async (args: string[], cwd: string, env?: NodeJS.ProcessEnv) => {
+  if (args[0] === "exec") {
+    const r = await execInProcess(args, { cwd, env });
+    noStack(r);
+    return r;
+  }
+  return needsProcess(args) ? hcpxChild(args, cwd, env) : runInProcessChecked(args, { cwd, env });
+};
 
 describe("hcpx init", () => {
   it("writes a commented, valid config without asking (no TTY, stdin closed)", async () => {
@@ -33,16 +43,17 @@ describe("hcpx init", () => {
 
   it("--force waits for the config's edit lock: while another command holds it, nothing is written (locked)", async () => {
     const p = project();
-    // a live holder (this test's process): what a grant or activate running now leaves in place
+    // a live holder (this test's parent; not the process the run is in, whose own pid in a lock is one it
+    // left, src/util/fsio.ts): what a grant or activate running now leaves in place
     const lock = join(p.dir, ".hcp.config.json5.lock");
-    writeFileSync(lock, `${process.pid}\nheld-by-the-test\n`);
+    writeFileSync(lock, `${process.ppid}\nheld-by-the-test\n`);
     const env = { HCPX_LOCK_WAIT_MS: "300" };
-    const r = await hcpxChild(["init", "--yes", "--force", "--principal", "ci-bot", "--json"], p.dir, env);
+    const r = await hcpx(["init", "--yes", "--force", "--principal", "ci-bot", "--json"], p.dir, env);
     expect(r.code, r.stdout).toBe(1);
     expect(envelope(r).error.code).toBe("locked");
     expect(p.read()).toBe(HAND);
     rmSync(lock);
-    expect((await hcpxChild(["init", "--yes", "--force", "--json"], p.dir, env)).code).toBe(0);
+    expect((await hcpx(["init", "--yes", "--force", "--json"], p.dir, env)).code).toBe(0);
   });
 
   it("refuses to overwrite a hand-edited config (byte for byte unchanged); --force overwrites", async () => {
@@ -66,7 +77,7 @@ describe("hcpx init --config", () => {
     const dir = tmp("hcpx-init-elsewhere-"); // no project config here or above
     const file = join(home, ".config", "hcp", "config.json5");
     const env = { HOME: home, XDG_CONFIG_HOME: undefined };
-    const r = await hcpxChild(["init", "--yes", "--config", file], dir, env);
+    const r = await hcpx(["init", "--yes", "--config", file], dir, env);
     expect(r.code, r.stderr).toBe(0);
     const steps = r.stdout.split("\n").map((l) => l.trim().split(/\s{2,}/)[0]!);
     expect(steps).toContain(`hcpx status --config ${file}`);
@@ -74,9 +85,9 @@ describe("hcpx init --config", () => {
     expect(steps).toContain("hcpx adopt <host> --scope user --write");
     // the activate step, as printed, works from here; without --config there is no config to edit here
     cpSync(join(REPO, "packs", "ledger"), join(dir, "ledger"), { recursive: true });
-    const bare = await hcpxChild(["activate", "./ledger", "--json"], dir, env);
+    const bare = await hcpx(["activate", "./ledger", "--json"], dir, env);
     expect(envelope(bare).error.message).toMatch(/no hcp\.config\.json5/);
-    const a = await hcpxChild(["activate", "./ledger", "--config", file, "--json"], dir, env);
+    const a = await hcpx(["activate", "./ledger", "--config", file, "--json"], dir, env);
     expect(a.code, a.stderr).toBe(0);
     expect(JSON5.parse(readFileSync(file, "utf8")).packs).toHaveLength(1);
   });
@@ -166,7 +177,8 @@ describe("hcpx pack new", () => {
     await hcpx(["activate", "packs/tools"], dir);
     const a = await hcpx(["activate", "sense/hooks"], dir);
     expect(a.code, a.stderr).toBe(0);
-    const x = await hcpx(["exec", "tools", "echo", "--json", "--", "message=hi"], dir);
+    // a process: a composite's module loaded in this (shared) worker would stay in it (test/support/shared-composites.ts)
+    const x = await hcpxChild(["exec", "tools", "echo", "--json", "--", "message=hi"], dir);
     expect(JSON.parse(x.stdout)).toEqual({ ok: true, data: { message: "hi" } });
   });
 
