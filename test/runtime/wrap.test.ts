@@ -1,16 +1,19 @@
-// `hcpx exec` on the example wrap packs, as real processes: ledger writes change
-// the ledger file, a confirm-gated write without confirm leaves it byte-identical.
+// `hcpx exec` on the example wrap packs: ledger writes change the ledger file, a
+// confirm-gated write without confirm leaves it byte-identical. What a call does
+// (its envelope, its exit code, its stdout and stderr, the bin's effects) is the
+// subject, not exec's own process: exec runs in this process (execInProcess,
+// test/support/inproc.ts), the bins it starts are real processes.
 import { beforeAll, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { runHcpx } from "../support/hcpx";
+import { execInProcess } from "../support/inproc";
 import { project } from "./support";
 
 let dir: string;
 let ledgerFile: string;
 
-const exec = (args: string[]) => runHcpx(["exec", ...args], { cwd: dir });
+const exec = (args: string[]) => execInProcess(["exec", ...args], { cwd: dir });
 const json = async (args: string[]) => {
   const r = await exec([...args.slice(0, 2), "--json", ...args.slice(2)]);
   return { ...r, env: JSON.parse(r.stdout) as { ok: boolean; data?: any; error?: any } };
