@@ -10,10 +10,15 @@
 // handling of a fault is under test, not the bin's language, and ~40 of them start
 // here (a Node start ~60 ms of CPU). The victim's bin stays a Node one: its file
 // (a .mjs run with Node, deleted, a symlink to another) is the subject.
+// Through the CLI, exec runs in this process (execInProcess, test/support/inproc.ts):
+// what it does with a faulty bin (envelope, exit code, its stderr, the bin's tree
+// killed) is the subject, not exec's own process. The bins are real processes,
+// children of this one, which lives on after the call as a server's process does.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyFileSync, existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHcpx, tmp } from "../../support/hcpx";
+import { execInProcess } from "../../support/inproc";
 import { FIXTURE_BINS, fxPack, project } from "../../runtime/support";
 import {
   childrenOf,
@@ -109,7 +114,7 @@ async function expectHangGone(id: string): Promise<void> {
 
 describe("faults through the CLI", () => {
   it.each(CASES)("%s %s → %s, exit 1, nothing left running", async (pack, verb, code, extra) => {
-    const r = await runHcpx(["exec", pack, verb, "--json"], { cwd: dir });
+    const r = await execInProcess(["exec", pack, verb, "--json"], { cwd: dir });
     expect(r.code).toBe(1);
     const env = JSON.parse(r.stdout) as Env;
     expect(env.error?.code).toBe(code);
@@ -123,13 +128,13 @@ describe("faults through the CLI", () => {
     // the pack as linted: its bin is there and runs
     const lint = await runHcpx(["lint", "packs/victim"], { cwd: dir });
     expect(lint.stdout + lint.stderr).not.toMatch(/bin/i);
-    expect(JSON.parse((await runHcpx(["exec", "victim", "run", "--json"], { cwd: dir })).stdout).ok).toBe(true);
+    expect(JSON.parse((await execInProcess(["exec", "victim", "run", "--json"], { cwd: dir })).stdout).ok).toBe(true);
     rmSync(bin);
-    let env = JSON.parse((await runHcpx(["exec", "victim", "run", "--json"], { cwd: dir })).stdout) as Env;
+    let env = JSON.parse((await execInProcess(["exec", "victim", "run", "--json"], { cwd: dir })).stdout) as Env;
     expect(env.error?.code).toBe("spawn_failed");
     for (const target of ["/usr/bin/env", join(outside, "other.mjs")]) {
       symlinkSync(target, bin);
-      env = JSON.parse((await runHcpx(["exec", "victim", "run", "--json"], { cwd: dir })).stdout) as Env;
+      env = JSON.parse((await execInProcess(["exec", "victim", "run", "--json"], { cwd: dir })).stdout) as Env;
       expect(env.error?.code, target).toBe("bin_denied");
       rmSync(bin);
     }
