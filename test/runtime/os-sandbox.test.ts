@@ -100,8 +100,10 @@ async function expectUnreached(sock: string, made: string): Promise<{ ok: boolea
 }
 
 // A confined call whose envelope and effects a case checks: exec in this process (execInProcess), its bwrap
-// and the bin under it real processes; exec's own process is the subject where runHcpx/spawnHcpx run it
-// (its inherited fds, SIGTERM, its sandbox bundle, the calls below that run the bin).
+// and the bin under it real processes (so are the other cases' calls that go through execInProcess).
+// exec's own process is the subject where runHcpx/spawnHcpx/run start it: its inherited fds, SIGTERM, its
+// sandbox bundle, a process.arch a preload sets; and a trusted composite runs as one (its module would stay
+// in this worker for the next file: test/support/shared-composites.ts).
 const exec = async (pack: string, verb: string, kv: string[], extra: string[] = []) => {
   const r = await execInProcess(["exec", pack, verb, "--json", ...extra, "--", ...kv], {
     cwd: dir,
@@ -236,7 +238,10 @@ describe('a read verb under enforce "os"', () => {
         cpSync(dir, proj, { recursive: true });
         writeFileSync(join(proj, "note.txt"), "in shm\n");
         const call = async (pack: string, kv: string[]) => {
-          const r = await runHcpx(["exec", pack, "try", "--json", "--", ...kv], { cwd: proj, env: { HOME: home } });
+          const r = await execInProcess(["exec", pack, "try", "--json", "--", ...kv], {
+            cwd: proj,
+            env: { HOME: home },
+          });
           return JSON.parse(r.stdout) as { ok: boolean; data?: { text?: string }; error?: { code: string } };
         };
         expect(await call("rd", ["act=read", `arg=${join(proj, "note.txt")}`])).toEqual({
@@ -641,7 +646,7 @@ function writeProject(): {
     sandbox: { enforce: "os", bins: { node: process.execPath } },
   });
   const call = async (target: string) => {
-    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
+    const r = await execInProcess(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
       cwd: p.dir,
       env: { HOME: home },
     });
@@ -709,7 +714,7 @@ describe('git\'s config under enforce "os"', () => {
       expect(readFileSync(gitConfig, "utf8")).toBe("reached\n");
       // a user config that also asks "os" and does not list it: refused again (every layer must)
       writeFileSync(gitConfig, mine);
-      const again = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${gitConfig}`], {
+      const again = await execInProcess(["exec", "lw", "try", "--json", "--", "act=write", `arg=${gitConfig}`], {
         cwd: dir,
         env: { HOME: home, ...userSandbox({ enforce: "os" }) },
       });
@@ -745,7 +750,7 @@ describe("a write cannot change what another pack's next call runs", () => {
     for (const name of readdirSync(join(p.dir, "packs")))
       if (!["lw", "rd"].includes(name)) rmSync(join(p.dir, "packs", name), { recursive: true });
     const run = async (target: string) => {
-      const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
+      const r = await execInProcess(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
         cwd: p.dir,
         env: { HOME: home },
       });
@@ -770,7 +775,7 @@ describe("a write cannot change what another pack's next call runs", () => {
     mkdirSync(join(p.dir, "sub"));
     const nested = join(p.dir, "sub", "hcp.config.json5");
     writeFileSync(nested, "{}\n");
-    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${nested}`], {
+    const r = await execInProcess(["exec", "lw", "try", "--json", "--", "act=write", `arg=${nested}`], {
       cwd: p.dir,
       env: { HOME: home },
     });
@@ -843,7 +848,7 @@ describe("a submodule's and a worktree's git dirs inside .git", () => {
     git(join(p.dir, "lib"), "config", "core.hooksPath", ".hooks");
     mkdirSync(join(p.dir, "lib", ".hooks"));
     const run = async (target: string) => {
-      const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
+      const r = await execInProcess(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
         cwd: p.dir,
         env: { HOME: home },
       });
@@ -944,7 +949,7 @@ describe("a commondir an mcp pack's server confined for a write makes (the repos
     activatePacks(p.config, "fsw");
     const { git, commondir, ran } = plantedGitDir(p.dir);
     const args = (path: string) => ({ path, content: "reached" });
-    const r = await runHcpx(["exec", "fsw", "put", "--json", "--", `path=${commondir}`, "content=reached"], {
+    const r = await execInProcess(["exec", "fsw", "put", "--json", "--", `path=${commondir}`, "content=reached"], {
       cwd: p.dir,
       env: { HOME: home },
     });
@@ -1147,7 +1152,7 @@ describe("a protected path that is a symbolic link in a writable root", () => {
       sandbox: { enforce: "os", bins: { node: process.execPath } },
     });
     const run = async (pack: string, act: string, target: string) => {
-      const r = await runHcpx(["exec", pack, "try", "--json", "--", `act=${act}`, `arg=${target}`], {
+      const r = await execInProcess(["exec", pack, "try", "--json", "--", `act=${act}`, `arg=${target}`], {
         cwd: p.dir,
         env: { HOME: home },
       });
@@ -1191,7 +1196,10 @@ describe('what a project config cannot undo of the user\'s "os"', () => {
     chmodSync(join(p.dir, "fake-bwrap"), 0o755);
     const target = join(p.dir, "written-by-read.txt");
     const env = userSandbox({ enforce: "os" });
-    const r = await runHcpx(["exec", "rd", "try", "--json", "--", "act=write", `arg=${target}`], { cwd: p.dir, env });
+    const r = await execInProcess(["exec", "rd", "try", "--json", "--", "act=write", `arg=${target}`], {
+      cwd: p.dir,
+      env,
+    });
     expect(JSON.parse(r.stdout).error?.code, r.stdout).toBe("sandbox_denied");
     expect(existsSync(target)).toBe(false);
     const st = await runHcpx(["status", "--json"], { cwd: p.dir, env });
@@ -1206,11 +1214,14 @@ describe('what a project config cannot undo of the user\'s "os"', () => {
     });
     const env = userSandbox({ enforce: "os" });
     const out = join(elsewhere, "written.txt");
-    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${out}`], { cwd: p.dir, env });
+    const r = await execInProcess(["exec", "lw", "try", "--json", "--", "act=write", `arg=${out}`], {
+      cwd: p.dir,
+      env,
+    });
     expect(JSON.parse(r.stdout).error?.code, r.stdout).toBe("sandbox_denied");
     expect(existsSync(out)).toBe(false);
     // inside the project, as before
-    const ok = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${join(p.dir, "in.txt")}`], {
+    const ok = await execInProcess(["exec", "lw", "try", "--json", "--", "act=write", `arg=${join(p.dir, "in.txt")}`], {
       cwd: p.dir,
       env,
     });
@@ -1225,10 +1236,13 @@ describe('what a project config cannot undo of the user\'s "os"', () => {
     });
     symlinkSync(elsewhere, join(p.dir, "data"));
     const env = userSandbox({ enforce: "os" });
-    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${join(p.dir, "data", "x.txt")}`], {
-      cwd: p.dir,
-      env,
-    });
+    const r = await execInProcess(
+      ["exec", "lw", "try", "--json", "--", "act=write", `arg=${join(p.dir, "data", "x.txt")}`],
+      {
+        cwd: p.dir,
+        env,
+      },
+    );
     expect(JSON.parse(r.stdout).error?.code, r.stdout).toBe("sandbox_denied");
     expect(existsSync(join(elsewhere, "x.txt"))).toBe(false);
   });
@@ -1241,7 +1255,7 @@ describe('enforce "os" where it cannot be done: nothing runs', () => {
       sandbox: { enforce: "os" },
     });
     const target = join(p.dir, "ran.txt");
-    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
+    const r = await execInProcess(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
       cwd: p.dir,
       env: userSandbox({ bins: { bwrap: "/nonexistent/bwrap" } }),
     });
@@ -1263,7 +1277,7 @@ describe('enforce "os" where it cannot be done: nothing runs', () => {
       "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces.' >&2\nexit 1\n",
     );
     chmodSync(fake, 0o755);
-    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${join(p.dir, "ran.txt")}`], {
+    const r = await execInProcess(["exec", "lw", "try", "--json", "--", "act=write", `arg=${join(p.dir, "ran.txt")}`], {
       cwd: p.dir,
       env: userSandbox({ enforce: "os", bins: { bwrap: fake } }),
     });
@@ -1316,12 +1330,13 @@ describe('enforce "os" where it cannot be done: nothing runs', () => {
 
   it('a composite is refused unless every config asking "os" trusts it; trusted, it runs', async () => {
     const p = project({ examples: ["calc"], sandbox: { enforce: "os" } });
-    const r = await runHcpx(["exec", "calc", "ping", "--json"], { cwd: p.dir });
+    const r = await execInProcess(["exec", "calc", "ping", "--json"], { cwd: p.dir });
     expect(JSON.parse(r.stdout).error.code).toBe("sandbox_unavailable");
     expect(JSON.parse(r.stdout).error.hint).toContain("trusted_composites");
     const cfg = JSON.parse(readFileSync(p.config, "utf8")) as { sandbox: Record<string, unknown> };
     cfg.sandbox = { ...cfg.sandbox, trusted_composites: ["calc"] };
     writeFileSync(p.config, JSON.stringify(cfg));
+    // trusted, its module runs in exec's process: a process of its own, not this worker (shared-composites.ts)
     const ok = await runHcpx(["exec", "calc", "ping", "--json"], { cwd: p.dir });
     expect(JSON.parse(ok.stdout).ok).toBe(true);
   });
@@ -1335,7 +1350,7 @@ describe("sandbox.enforce in the config", () => {
     const h = tmp("hcpx-sbx-userhome-");
     writeUserConfig(h, { sandbox: { enforce: "os", bins: { bwrap: "/nonexistent/bwrap" } } });
     const target = join(p.dir, "ran.txt");
-    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
+    const r = await execInProcess(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], {
       cwd: p.dir,
       env: { HOME: h },
     });
@@ -1348,7 +1363,7 @@ describe("sandbox.enforce in the config", () => {
   it('an unknown value fails the config (never read as "off"): nothing runs', async () => {
     const p = project({ packs: [lwPack()], sandbox: { enforce: "strict" } });
     const target = join(p.dir, "ran.txt");
-    const r = await runHcpx(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], { cwd: p.dir });
+    const r = await execInProcess(["exec", "lw", "try", "--json", "--", "act=write", `arg=${target}`], { cwd: p.dir });
     expect(r.code).not.toBe(0);
     const env = JSON.parse(r.stdout) as { ok: boolean; error: { code: string; path: string; message: string } };
     expect(env.ok).toBe(false);
