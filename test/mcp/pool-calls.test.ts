@@ -3,46 +3,13 @@
 // its call's server (the server may ignore notifications/cancelled), and a call that fails (here: its timeout)
 // closes its server; neither may end a call that only ran beside it. Before, the calls shared the kept server,
 // and the other call was answered `mcp_error` "Connection closed".
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { envelope, ledgerProject, startMcp, type McpSession } from "./support";
 import { RACY_MS } from "../../src/util/stamp";
-import { tmp } from "../support/hcpx";
-
-/** A stdio MCP server whose tool `wait` {ms, mark} writes its pid to `mark`, then answers its pid after `ms`; it ignores cancels. */
-const SERVER = `#!/usr/bin/env node
-const { writeFileSync } = require("node:fs");
-const send = (m) => process.stdout.write(JSON.stringify(m) + "\\n");
-let buf = "";
-process.stdin.on("data", (d) => {
-  buf += d;
-  let i;
-  while ((i = buf.indexOf("\\n")) >= 0) {
-    const line = buf.slice(0, i); buf = buf.slice(i + 1);
-    if (!line.trim()) continue;
-    const { id, method, params } = JSON.parse(line);
-    if (id === undefined) continue;
-    if (method === "initialize") send({ jsonrpc: "2.0", id, result: { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "waiter", version: "1" } } });
-    else if (method === "tools/list") send({ jsonrpc: "2.0", id, result: { tools: [{ name: "wait", inputSchema: { type: "object", properties: { ms: { type: "number" }, mark: { type: "string" } } } }] } });
-    else if (method === "tools/call") {
-      const { ms, mark } = params.arguments;
-      if (mark) writeFileSync(mark, String(process.pid));
-      setTimeout(() => send({ jsonrpc: "2.0", id, result: { structuredContent: { pid: process.pid } } }), ms);
-    } else send({ jsonrpc: "2.0", id, result: {} });
-  }
-});
-process.stdin.on("end", () => process.exit(0));
-`;
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { REPO, tmp } from "../support/hcpx";
+import { alive } from "../runtime/support";
 
 describe("hcpx mcp's kept server: one call at a time", () => {
   let s: McpSession;
@@ -70,9 +37,8 @@ describe("hcpx mcp's kept server: one call at a time", () => {
     const p = ledgerProject({ packs: ["ledger"] });
     const pack = join(p.dir, "packs", "waiter");
     mkdirSync(pack);
-    const bin = join(p.dir, "bins", "waiter.cjs");
-    writeFileSync(bin, SERVER);
-    chmodSync(bin, 0o755);
+    // its tool `wait` {ms, mark} writes the server's pid to `mark`, answers its pid after ms, and ignores cancels
+    cpSync(join(REPO, "test", "fixtures", "bins", "waiter-mcp.mjs"), join(p.dir, "bins", "waiter.mjs"));
     const made = Date.now();
     writeFileSync(
       join(pack, "surface.json"),
@@ -82,7 +48,7 @@ describe("hcpx mcp's kept server: one call at a time", () => {
         version: "0.1.0",
         description: "A server that answers after a while",
         kind: "mcp",
-        mcp: { bin: "../../bins/waiter.cjs", timeout_ms: 2500 },
+        mcp: { bin: "../../bins/waiter.mjs", timeout_ms: 2500 },
         commands: [
           {
             verb_key: "wait",

@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { envelope, ledgerProject, startMcp } from "./support";
 import { RACY_MS } from "../../src/mcp/stamp";
 import { runHcpx } from "../support/cli";
+import { alive } from "../runtime/support";
 
 /** A stdio MCP server whose one tool `ver` answers `answer` and the server's pid. */
 const server = (answer: string) => `#!/usr/bin/env node
@@ -72,15 +73,6 @@ function verProject() {
   );
   return { p, put, made: Date.now() };
 }
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe("hcpx mcp's kept stdio server and its program on disk", () => {
   it("a replaced program answers the next call (the old server closed); one changed within RACY_MS is not kept", async () => {
