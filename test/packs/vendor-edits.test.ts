@@ -2,13 +2,13 @@
 // last wrote in each folder is recorded in .hcp/vendored.json (src/app/vendor-record.ts); a file that is
 // neither that nor what hcp.lock records is the person's, and is not overwritten without --force.
 // A teammate's `pack update` arriving by `git pull` (a new hcp.lock, the old folder) is restored as
-// before. The project is made once by the real CLI (init, pack add) and copied for each test; a refusal
-// of each command (install, update, remove) and install's human text are real processes, the other
-// runs are in this process (test/support/inproc.ts).
+// before. The project is made once (init, pack add) and copied for each test. Every run is what a
+// command decides and writes: a function call in this process (test/support/inproc.ts: the same argv,
+// cwd, environment, stdout, stderr and exit code), the refusals and install's human text too.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runHcpx, tmp } from "../support/hcpx";
+import { tmp } from "../support/hcpx";
 import { runInProcess } from "../support/inproc";
 import { json as jsonRun, projectWithGreet, writeGreet, type GreetShape } from "./vendor-support";
 
@@ -17,14 +17,13 @@ const V2: GreetShape = { version: "1.1.0", named: { hello: { operation: "read" }
 
 type Packs = { packs: { id: string; status: string }[] };
 
-/** `hcpx ...args --json` in this process; `real`, a process (a refusal's exit code). */
+/** `hcpx ...args --json` in this process */
 const json = <T = Record<string, unknown>>(dir: string, args: string[]) =>
   jsonRun<T>(dir, args, undefined, runInProcess);
-const real = <T = Record<string, unknown>>(dir: string, args: string[]) => jsonRun<T>(dir, args);
 
 let base: { dir: string; src: string };
 beforeAll(async () => {
-  base = await projectWithGreet(V1);
+  base = await projectWithGreet(V1, runInProcess);
 });
 
 /** A copy of the project with `greet` V1 vendored by `pack add` (made once). */
@@ -58,7 +57,7 @@ describe("pack install and a hand edit in a vendored folder", () => {
     expect(check.r.code).toBe(1);
     expect(check.e.ok).toBe(false);
     expect(check.e.error.code).toBe("pack_edited");
-    const { r, e } = await real(dir, ["pack", "install"]);
+    const { r, e } = await json(dir, ["pack", "install"]);
     expect(r.code).toBe(1);
     expect(e.ok).toBe(false);
     expect(e.error.code).toBe("pack_edited");
@@ -169,7 +168,7 @@ describe("a refused pack install still says what it did", () => {
     expect(details.swept.join("\n")).toMatch(/removed \.hcp\/packs\/\.staging-2147483646-abc123/);
     expect(existsSync(join(dir, ".hcp/packs/wave/surface.json"))).toBe(true);
     broken();
-    const human = await runHcpx(["pack", "install"], { cwd: dir });
+    const human = await runInProcess(["pack", "install"], { cwd: dir });
     expect(human.code).toBe(1);
     expect(human.stdout).toMatch(/✓ wave: restored from hcp\.lock/);
     expect(human.stdout).toMatch(/✗ greet: edited by hand since hcpx wrote it: not restored/);
@@ -186,7 +185,7 @@ describe("pack update and a hand edit in a vendored folder", () => {
     writeFileSync(join(dir, ".hcp/packs/greet/MINE.md"), "mine\n");
     writeGreet(src, V2);
     const lock = readFileSync(join(dir, "hcp.lock"), "utf8");
-    const { r, e } = await real(dir, ["pack", "update", "greet", "--yes"]);
+    const { r, e } = await json(dir, ["pack", "update", "greet", "--yes"]);
     expect(r.code).toBe(1);
     expect(e.error.code).toBe("pack_edited");
     expect(e.error.message).toMatch(/MINE\.md \(added\)/);
@@ -233,7 +232,7 @@ describe("pack remove and a hand edit in a vendored folder", () => {
     const mine = Buffer.concat([readFileSync(skill), Buffer.from("\nmy own note\n")]);
     writeFileSync(skill, mine);
     const lock = readFileSync(join(dir, "hcp.lock"), "utf8");
-    const { r, e } = await real(dir, ["pack", "remove", "greet"]);
+    const { r, e } = await json(dir, ["pack", "remove", "greet"]);
     expect(r.code).toBe(1);
     expect(e.ok).toBe(false);
     expect(e.error.code).toBe("pack_edited");
