@@ -1,10 +1,16 @@
 // pack remove deletes a vendored folder only when nothing in it is a hand edit (judged as pack install
 // does, test/packs/vendor-edits.test.ts): a file the person added or edited there is named and kept,
-// until --force. Through the real CLI.
+// until --force. init, pack add and pack remove are what they decide and write: function calls in this
+// process (test/support/inproc.ts: the same argv, cwd, environment, stdout, stderr and exit code).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { grantsOf, json, projectWithGreet } from "./vendor-support";
+import { runInProcess } from "../support/inproc";
+import { grantsOf, json as jsonRun, projectWithGreet as greetProject, type GreetShape } from "./vendor-support";
+
+/** `hcpx ...args --json` in this process */
+const json = (dir: string, args: string[]) => jsonRun(dir, args, undefined, runInProcess);
+const projectWithGreet = (shape: GreetShape) => greetProject(shape, runInProcess);
 
 describe("pack remove of a folder changed by hand", () => {
   it("refuses, naming the files, and removes nothing; --force removes it", async () => {
