@@ -11,7 +11,8 @@ import { loadPack } from "../../src/pack/load";
 import type { Pack, Project } from "../../src/pack/model";
 import { buildProjection } from "../../src/projection/build";
 import { filterLeads, namesWithheld } from "../../src/projection/skillcopy";
-import { REPO, runHcpx } from "../support/cli";
+import { REPO } from "../support/cli";
+import { runInProcess } from "../support/inproc";
 import { tmp } from "../support/project";
 
 function project(allow: string[], deny: string[]): Project {
@@ -36,7 +37,8 @@ beforeAll(async () => {
     ["everything", ["node", join(REPO, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "stdio"]],
   ];
   for (const [id, argv] of servers) {
-    const r = await runHcpx(["pack", "from-mcp", "--id", id, "--json", "--", ...argv], { cwd: dir, timeoutMs: 60_000 });
+    // in this process (test/support/inproc.ts); the MCP server is the process from-mcp starts
+    const r = await runInProcess(["pack", "from-mcp", "--id", id, "--json", "--", ...argv], { cwd: dir });
     expect(r.code, r.stderr + r.stdout).toBe(0);
     imported.push(loadPack(join(dir, "packs", id)));
   }
