@@ -1,11 +1,16 @@
 // A host's config file nested thousands of levels deep (no host writes one): adopt, import and
 // doctor refuse it as too_deep, naming the file and line, before a parser recurses into it. Before,
-// ~8,000 levels overflowed the stack: exit 70, "internal error", no file named.
+// ~8,000 levels overflowed the stack: exit 70, "internal error", no file named. adopt and import run
+// in this process (test/support/inproc.ts): what they decide is under test, and an overflow there is
+// the same RangeError, reported by the entry's failure report as exit 70 "internal error".
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { envelope, noStack } from "../support/cli";
-import { scratch } from "./helpers";
+import { inProcess } from "../support/inproc";
+import { scratch as scratchChild } from "./helpers";
+
+const scratch = () => inProcess(scratchChild());
 
 const deepJson = `{"x":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
 
