@@ -1,15 +1,15 @@
 // A re-adopt that changes hcpx's MCP entry edits it in place: the values hcpx owns change,
 // and the person's comments, keys and tables in and around the entry stay where they wrote
 // them, byte for byte (src/host/tomlentry.ts, src/host/jsonentry.ts, src/host/yamlentry.ts,
-// src/host/listedit.ts). Here with the real CLI: Codex's .codex/config.toml ([mcp_servers.hcp],
+// src/host/listedit.ts). Here with the CLI: Codex's .codex/config.toml ([mcp_servers.hcp],
 // its tools sub-tables, an [mcp_servers.hcp.env] of the person's further down) and Gemini's
 // JSONC .gemini/settings.json (mcpServers.hcp), where the change is a pack activated, which
 // adds tools and a Binding's env name to the entry; Goose's and Continue's YAML
 // (~/.config/goose/config.yaml extensions.hcp, ~/.continue/config.yaml's mcpServers item
 // named hcp), where it is another --command. adopt, activate and deactivate run in this
 // process (test/support/inproc.ts: the same argv, cwd, environment, stdout, stderr and exit
-// code) since what adopt decides and writes is under test; a refusal (exit code, the message
-// on stderr, nothing written) stays a real process of the built CLI.
+// code) since what adopt decides and writes is under test, its refusals too (exit code, the
+// message on stderr, nothing written).
 import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -21,9 +21,8 @@ import { HCPX, REPO } from "../support/cli";
 import { inProcess } from "../support/inproc";
 import { scratch as scratchChild, userConfigFromProject, type Scratch } from "./helpers";
 
-/** A scratch project whose runs are function calls in this process; `child` one whose runs are real processes. */
-const scratch = (opts: Parameters<typeof scratchChild>[0] = {}, child = false): Scratch =>
-  child ? scratchChild(opts) : inProcess(scratchChild(opts));
+/** A scratch project whose runs are function calls in this process. */
+const scratch = (opts: Parameters<typeof scratchChild>[0] = {}): Scratch => inProcess(scratchChild(opts));
 
 beforeAll(() => {
   if (!existsSync(HCPX)) execFileSync(process.execPath, [join(REPO, "scripts", "build.mjs")]);
@@ -204,8 +203,8 @@ describe("YAML (Goose, Continue): hcpx's entry edited in place", () => {
   const continueEntry = (t: string) =>
     (parseYaml(t) as { mcpServers: Entry[] }).mcpServers.find((x) => x.name === "hcp")!;
   /** user scope adopted (`hcpx` on PATH: the entry runs `hcpx mcp --config …`); a re-adopt with NPX changes the command and puts two args first */
-  async function adoptedUser(host: string, child = false): Promise<Scratch> {
-    const s = scratch({ hcpxOnPath: true }, child);
+  async function adoptedUser(host: string): Promise<Scratch> {
+    const s = scratch({ hcpxOnPath: true });
     userConfigFromProject(s);
     const r = await s.adopt(host, ...user("--write"));
     expect(r.code, r.stderr).toBe(0);
@@ -267,8 +266,7 @@ describe("YAML (Goose, Continue): hcpx's entry edited in place", () => {
   });
 
   it("an entry it cannot edit exactly (an anchor in it): refused when it holds comments, nothing written; --force writes it whole", async () => {
-    // the built CLI as a real process: the refusal's exit code and stderr are the process's
-    const s = await adoptedUser("goose", true);
+    const s = await adoptedUser("goose");
     const mine = s.read(GOOSE).replace(/^( {4})timeout: 300$/m, "$1timeout: &t 300 # mine");
     s.write(GOOSE, mine);
     const r = await s.adopt("goose", ...user("--write", ...NPX));
