@@ -1,12 +1,15 @@
 // The library adopts and generates in-process, through the same use cases as
 // the CLI (src/app/): what adopt() and generate() plan and write is what
 // `hcpx adopt --json` and `hcpx generate --json` plan and write for the same
-// project, and a wrong request is a ProjectError, never a stack.
+// project, and a wrong request is a ProjectError, never a stack. The CLI's runs are its commander
+// program from src in this process too (test/support/inproc.ts: argv, cwd, environment, stdout and
+// exit code its own).
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { adopt, generate, ProjectError } from "hcpx";
 import { describe, expect, it } from "vitest";
-import { envelope, runHcpx } from "../support/hcpx";
+import { envelope } from "../support/hcpx";
+import { runInProcess } from "../support/inproc";
 import { probeProject } from "./support";
 
 // this process runs with the file's scratch HOME (test/support/env.ts: no XDG_CONFIG_HOME, no HCP_CONFIG
@@ -22,10 +25,10 @@ const tree = (dir: string): string[] =>
 describe("adopt() in-process", () => {
   it("plans what `hcpx adopt --json` plans, writes it with write, and is then in sync", async () => {
     const pp = probeProject();
-    // one command line for both (the CLI under test runs dist/hcpx.cjs too; the package's bin is dist/hcpx.cjs)
+    // one command line for both (an in-process run's argv[1] is dist/hcpx.cjs too, the package's bin)
     const command = "hcpx mcp";
     const cli = envelope<{ changes: { path: string; kind: string }[] }>(
-      await runHcpx(["adopt", "claude", "cursor", "--command", command, "--json"], cliOpts(pp.dir)),
+      await runInProcess(["adopt", "claude", "cursor", "--command", command, "--json"], cliOpts(pp.dir)),
     );
     expect(cli.ok).toBe(true);
     const planned = await adopt({ hosts: ["claude", "cursor"], cwd: pp.dir, command });
@@ -47,7 +50,7 @@ describe("adopt() in-process", () => {
     // the CLI's --check agrees with the library's
     const check = await adopt({ hosts: ["claude", "cursor"], cwd: pp.dir, check: true, command });
     const cliCheck = envelope<{ inSync: boolean }>(
-      await runHcpx(["adopt", "claude", "cursor", "--command", command, "--check", "--json"], cliOpts(pp.dir)),
+      await runInProcess(["adopt", "claude", "cursor", "--command", command, "--check", "--json"], cliOpts(pp.dir)),
     );
     expect(check.changes).toEqual([]);
     expect(cliCheck.ok && cliCheck.data.inSync).toBe(check.inSync);
@@ -96,7 +99,7 @@ describe("adopt() in-process", () => {
 describe("generate() in-process", () => {
   it("writes what `hcpx generate` writes, byte for byte, and check then says current", async () => {
     const a = probeProject({ examples: ["ledger"] });
-    const cli = await runHcpx(["generate", "--json"], cliOpts(a.dir));
+    const cli = await runInProcess(["generate", "--json"], cliOpts(a.dir));
     expect(cli.code, cli.stderr).toBe(0);
     const b = probeProject({ examples: ["ledger"] });
     const r = await generate({ cwd: b.dir });
@@ -123,7 +126,7 @@ describe("generate() in-process", () => {
     expect(r.current).toBe(false);
     expect(r.drift).toEqual([{ path: "system-prompt.md", state: "differs" }]);
     expect(readFileSync(f, "utf8")).toBe("edited\n");
-    const cli = envelope(await runHcpx(["generate", "--host", "none", "--check", "--json"], cliOpts(pp.dir)));
+    const cli = envelope(await runInProcess(["generate", "--host", "none", "--check", "--json"], cliOpts(pp.dir)));
     expect(cli.ok).toBe(false);
     expect(!cli.ok && (cli.error as { files?: unknown }).files).toEqual(r.drift);
   });
