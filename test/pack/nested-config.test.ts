@@ -2,11 +2,13 @@
 // (src/pack/nested.ts): a confined write could have made it — enforce "off", a planted pack under
 // the name an allow rule gave another, its grant — so hcpx run in that folder refuses it
 // (nested_config) unless the enclosing project names the folder in sandbox.nested_projects.
-// Real `hcpx exec` processes on scratch projects.
+// `hcpx exec` on scratch projects, run in this process (execInProcess, test/support/inproc.ts): which
+// config a call takes, and its refusal, are the subject, not exec's process; calc-wrap's bin is one.
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runHcpx, scratchProject, tmp } from "../support/hcpx";
+import { scratchProject, tmp } from "../support/hcpx";
+import { execInProcess } from "../support/inproc";
 import { writeUserConfig } from "../support/userconfig";
 
 type Env = { ok: boolean; data?: unknown; error?: { code: string; message: string; hint?: string } };
@@ -34,7 +36,10 @@ function layout(outer: Record<string, unknown>, subPath = "sub") {
   );
   const home = tmp("hcpx-nested-home-");
   const exec = async (extraEnv: Record<string, string> = {}) => {
-    const r = await runHcpx(["exec", "calc-wrap", "ping", "--json"], { cwd: sub, env: { HOME: home, ...extraEnv } });
+    const r = await execInProcess(["exec", "calc-wrap", "ping", "--json"], {
+      cwd: sub,
+      env: { HOME: home, ...extraEnv },
+    });
     return { code: r.code, env: JSON.parse(r.stdout) as Env };
   };
   return { dir: p.dir, sub, home, exec };
