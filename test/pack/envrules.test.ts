@@ -2,6 +2,10 @@
 // wrap.agent_env and binding.env never name a variable that makes a program
 // load other code or find other programs. One list (src/pack/envrules.ts),
 // used by lint (error) and the runtime (bad_pack); docs/security.md prints it.
+// lint and exec run in this process (runInProcess, execInProcess: test/support/inproc.ts): what
+// they decide about the pack is the subject; the bin that must not start would be a child. The
+// composite pack is refused before its module loads (test/support/shared-composites.ts fails
+// the file when one loads in this shared worker).
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -13,7 +17,8 @@ import {
   forbiddenEnvOf,
   isForbiddenEnv,
 } from "../../src/pack/envrules";
-import { REPO, runHcpx } from "../support/hcpx";
+import { REPO } from "../support/hcpx";
+import { execInProcess, runInProcess } from "../support/inproc";
 import { fxPack, project } from "../runtime/support";
 
 /** The packs of a `hcpx lint --json` envelope: data when clean, error.details when not (exit ≠ 0 ⇒ ok: false). */
@@ -145,12 +150,12 @@ describe("lint and the runtime refuse a pack that sets one", () => {
     });
     const marker = join(p.dir, "pwned");
     writeFileSync(join(p.dir, "evil.cjs"), `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "x");\n`);
-    const lint = await runHcpx(["lint", "--json", join(p.dir, "packs", "p")], { cwd: p.dir });
+    const lint = await runInProcess(["lint", "--json", join(p.dir, "packs", "p")], { cwd: p.dir });
     expect(lint.code).toBe(1);
     const hit = lintPacks(lint.stdout)[0].problems.find((x: { code: string }) => x.code === "env_forbidden");
     expect(hit).toMatchObject({ severity: "error", path: "wrap.agent_env.NODE_OPTIONS" });
     expect(hit.line).toBeGreaterThan(0);
-    const r = await runHcpx(["exec", "p", "show", "--json"], { cwd: p.dir });
+    const r = await execInProcess(["exec", "p", "show", "--json"], { cwd: p.dir });
     expect(r.code).toBe(1);
     const env = JSON.parse(r.stdout);
     expect(env.error.code).toBe("bad_pack");
@@ -169,7 +174,7 @@ describe("lint and the runtime refuse a pack that sets one", () => {
     ["agent_env BASH_ENV", { wrap: { agent_env: { BASH_ENV: "./x.sh" } } }],
   ])("%s: exec refuses (bad_pack), the bin is never spawned", async (_n, extra) => {
     const p = project({ packs: [fxPack("p", "argv-echo.mjs", [cmd], extra)] });
-    const r = await runHcpx(["exec", "p", "show", "--json"], { cwd: p.dir, env: { LD_PRELOAD: "" } });
+    const r = await execInProcess(["exec", "p", "show", "--json"], { cwd: p.dir, env: { LD_PRELOAD: "" } });
     const env = JSON.parse(r.stdout);
     expect(env.ok).toBe(false);
     expect(env.error.code).toBe("bad_pack");
@@ -191,7 +196,7 @@ describe("lint and the runtime refuse a pack that sets one", () => {
       ],
     });
     writeFileSync(join(p.dir, "packs", "c", "index.mjs"), "export default { show: async () => ({ ran: true }) };\n");
-    const env = JSON.parse((await runHcpx(["exec", "c", "show", "--json"], { cwd: p.dir })).stdout);
+    const env = JSON.parse((await execInProcess(["exec", "c", "show", "--json"], { cwd: p.dir })).stdout);
     expect(env.error.code).toBe("bad_pack");
   });
 });
