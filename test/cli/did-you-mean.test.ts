@@ -1,8 +1,20 @@
 // "Did you mean" (issue 17): a mistyped host, command, pack or verb is a usage
 // error (exit 64) whose hint names the closest real one; nothing is written.
+// Every run is in this process (test/support/inproc.ts), with the run checks (no stack, no internal
+// error): the hint is the command's (commander's for a command, the runtime's for a pack or verb), not
+// the process's; the bin's own forms of exec and adopt are test/cli/fast-exec.test.ts's.
 import { describe, expect, it } from "vitest";
-import { envelope, hcpx, project } from "./helpers";
+import { envelope, noStack, project } from "./helpers";
+import { execInProcess, runInProcessChecked } from "../support/inproc";
 import { closest } from "../../src/util/suggest";
+
+/** `hcpx ...args` in `cwd`, in this process: exec through execInProcess, each run with the no-stack checks. */
+async function hcpx(args: string[], cwd: string) {
+  if (args[0] !== "exec") return runInProcessChecked(args, { cwd });
+  const r = await execInProcess(args, { cwd });
+  noStack(r);
+  return r;
+}
 
 describe("did you mean", () => {
   it("adopt claud → did you mean 'claude', exit 64, nothing written", async () => {
