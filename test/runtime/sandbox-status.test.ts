@@ -4,11 +4,14 @@
 // when it cannot set a sandbox up. Before the fix such a program was told as bubblewrap's refusal: the
 // model read "was not run … bubblewrap could not set the sandbox up: <the program's text>" and the audit
 // log `refused`, for a program that ran. An mcp pack's stdio server is told from the same report. Real bubblewrap,
-// real programs and a real MCP server. Needs bubblewrap (.ci/run installs it).
+// real programs and a real MCP server, children of this process: exec and pack from-mcp run in it
+// (execInProcess, runInProcess: test/support/inproc.ts), what they tell of bubblewrap's report being the subject.
+// Needs bubblewrap (.ci/run installs it).
 import { describe, expect, it } from "vitest";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO, runHcpx, tmp } from "../support/hcpx";
+import { REPO, tmp, type RunOptions } from "../support/hcpx";
+import { execInProcess, runInProcess } from "../support/inproc";
 import { activatePacks, fxPack, project, writePack } from "./support";
 import { findPack, loadProject } from "../../src/pack/load";
 import { confine } from "../../src/runtime/sandbox/index";
@@ -41,6 +44,9 @@ function lastAudit(home: string): { decision: string; result: string } {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the envelope, read field by field
 const envelopeOf = (stdout: string) => JSON.parse(stdout) as { ok: boolean; error?: any };
 
+/** `hcpx ...args` in this process: exec through execInProcess. */
+const hcpx = (args: string[], opts: RunOptions) => (args[0] === "exec" ? execInProcess : runInProcess)(args, opts);
+
 describe('a program that prints "bwrap: …" and exits 1 under enforce "os"', () => {
   it("ran: exit_nonzero with its own text, the audit says ran; it cannot write bubblewrap's status", async () => {
     const p = project({
@@ -56,7 +62,7 @@ describe('a program that prints "bwrap: …" and exits 1 under enforce "os"', ()
     const argv = "argv" in c ? c.argv : [];
     const fd = argv.includes("--json-status-fd") ? argv[argv.indexOf("--json-status-fd") + 1]! : "4";
     const ran = join(p.dir, "ran.txt");
-    const r = await runHcpx(["exec", "liar", "go", "--json", "--", `file=${ran}`, `fd=${fd}`], {
+    const r = await hcpx(["exec", "liar", "go", "--json", "--", `file=${ran}`, `fd=${fd}`], {
       cwd: p.dir,
       env: { HOME: home },
     });
@@ -85,7 +91,7 @@ describe('bubblewrap itself failing to set the sandbox up under enforce "os"', (
     writeFileSync(wrapper, '#!/bin/sh\nexec /usr/bin/bwrap --ro-bind /nonexistent-hcpx-source /mnt "$@"\n');
     chmodSync(wrapper, 0o755);
     const ran = join(p.dir, "ran.txt");
-    const r = await runHcpx(["exec", "liar", "go", "--json", "--", `file=${ran}`, "fd=4"], {
+    const r = await hcpx(["exec", "liar", "go", "--json", "--", `file=${ran}`, "fd=4"], {
       cwd: p.dir,
       env: { HOME: home, ...userSandbox({ enforce: "os", bins: { bwrap: wrapper, node: process.execPath } }) },
     });
@@ -109,7 +115,7 @@ describe('bubblewrap itself failing to set the sandbox up under enforce "os"', (
       '#!/bin/sh\nk=0\nfor a; do k=$((k + 1)); shift; set -- "$@" "$a"; [ "$a" = -- ] && break; done\nshift $(($# - k))\nexec /usr/bin/bwrap "$@" /nonexistent-hcpx-program\n',
     );
     chmodSync(wrapper, 0o755);
-    const r = await runHcpx(["exec", "liar", "go", "--json", "--", `file=${join(p.dir, "ran.txt")}`, "fd=4"], {
+    const r = await hcpx(["exec", "liar", "go", "--json", "--", `file=${join(p.dir, "ran.txt")}`, "fd=4"], {
       cwd: p.dir,
       env: { HOME: home, ...userSandbox({ enforce: "os", bins: { bwrap: wrapper, node: process.execPath } }) },
     });
@@ -159,7 +165,7 @@ describe('an mcp pack\'s stdio server under enforce "os"', () => {
       `#!/bin/sh\necho start >> '${starts}'\nexec /usr/bin/bwrap --ro-bind /nonexistent-hcpx-source /mnt "$@"\n`,
     );
     chmodSync(wrapper, 0o755);
-    const r = await runHcpx(args(p.dir), {
+    const r = await hcpx(args(p.dir), {
       cwd: p.dir,
       env: { HOME: home, ...userSandbox({ enforce: "os", bins: { bwrap: wrapper, node: process.execPath } }) },
     });
@@ -197,7 +203,7 @@ describe('an mcp pack\'s stdio server under enforce "os"', () => {
   it("a server that started, printed bwrap: … and exited 1: spawn_failed as before, not bubblewrap's refusal", async () => {
     const p = mcpProject("../../fx/liar.sh", ["{{dir}}/ran.txt", "4"]);
     const home = tmp("hcpx-sbs-home-");
-    const r = await runHcpx(["exec", "srv", "put", "--json", "--", `path=${join(p.dir, "x.txt")}`], {
+    const r = await hcpx(["exec", "srv", "put", "--json", "--", `path=${join(p.dir, "x.txt")}`], {
       cwd: p.dir,
       env: { HOME: home, ...userSandbox({ enforce: "os", bins: { node: process.execPath } }) },
     });
