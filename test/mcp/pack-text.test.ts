@@ -2,9 +2,13 @@
 // Skill or surface that lint refuses for the host files (a lead of several
 // lines, an invisible or control character, a block marker) does not load
 // here either — the pack is served as broken, its text nowhere in the answers.
+// lint, and exec on a fresh project, run in this process (runInProcess, execInProcess:
+// test/support/inproc.ts); the exec run twice on one project stays the built bin's: its
+// second run may take the surface from the validation cache, off in the sources.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { execInProcess, runInProcess } from "../support/inproc";
 import { ledgerProject, startMcp, type McpSession } from "./support";
 
 let s: McpSession | undefined;
@@ -134,10 +138,10 @@ describe("hcpx mcp serves no pack text that lint refuses for the host files", ()
       expect(out.tools).toContain("transit");
       await s.close();
       s = undefined;
-      const lint = await p.run(["lint", "--json"]);
+      const lint = await runInProcess(["lint", "--json"], { cwd: p.dir });
       expect(lint.code, lint.stdout).toBe(1);
       expect(lint.stdout).toMatch(/host_text_unsafe/);
-      const r = await p.run(["exec", "ledger", "accounts", "--json"]);
+      const r = await execInProcess(["exec", "ledger", "accounts", "--json"], { cwd: p.dir });
       const env = JSON.parse(r.stdout) as { error: { code: string; problems: { code: string; path: string }[] } };
       expect(env.error.code).toBe("bad_pack");
       expect(env.error.problems.map((x) => x.path)).toContainEqual(expect.stringMatching(c.path));
