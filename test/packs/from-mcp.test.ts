@@ -9,13 +9,13 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { HCPX, REPO, baseEnv, runHcpx as runChild, tmp } from "../support/hcpx";
-import { execInProcess, needsProcess, runInProcess } from "../support/inproc";
+import { HCPX, REPO, baseEnv, tmp } from "../support/hcpx";
+import { runHere } from "../support/inproc";
 import { connectMcp, type Connected } from "../support/mcp";
 import { envelope } from "../cli/helpers";
 
 /** The commands, whose output and files are under test here, as function calls in this process (test/support/inproc.ts), exec included (the runtime's call to the server and the envelope are the subject; exec's process is test/cli's); `hcpx mcp` and the servers stay real processes */
-const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) => (args[0] === "exec" ? execInProcess(args, opts) : needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts));
+const runHcpx = runHere;
 
 const EVERYTHING = join(REPO, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const FILESYSTEM = join(REPO, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");

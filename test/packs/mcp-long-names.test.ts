@@ -9,14 +9,13 @@ import { describe, expect, it } from "vitest";
 import { draftFromTools, renderPolicy, renderSkill, renderSurface, type McpToolInfo } from "../../src/mcpimport/import";
 import { lintPackDir, MAX_SERVER_TOOL, SERVER_NAME, TOOL_NAME_RE } from "../../src/pack/lint";
 import { toolName } from "../../src/pack/model";
-import { HCPX, REPO, baseEnv, runHcpx as runChild, tmp } from "../support/hcpx";
-import { execInProcess, needsProcess, runInProcess } from "../support/inproc";
+import { HCPX, REPO, baseEnv, tmp } from "../support/hcpx";
+import { runHere } from "../support/inproc";
 import { connectMcp } from "../support/mcp";
 import { envelope } from "../cli/helpers";
 
 /** from-mcp, lint and exec as calls in this process (test/support/inproc.ts); `hcpx mcp` and the server are processes. */
-const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) =>
-  args[0] === "exec" ? execInProcess(args, opts) : needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts);
+const runHcpx = runHere;
 const SERVER = join(REPO, "test/fixtures/bins/mcp-pinned.mjs");
 
 const tool = (name: string): McpToolInfo => ({ name, inputSchema: { type: "object" }, annotations: { readOnlyHint: true } });

@@ -9,19 +9,18 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { REPO, runHcpx as runChild, tmp } from "../support/hcpx";
+import { REPO, tmp } from "../support/hcpx";
 import { envelope } from "../cli/helpers";
 import { connectMcp } from "../support/mcp";
 import { HCPX, baseEnv } from "../support/hcpx";
-import { execInProcess, needsProcess, runInProcess } from "../support/inproc";
+import { runHere } from "../support/inproc";
 
 /**
  * Function calls in this process (test/support/inproc.ts): init, activate, grant and from-mcp (the
  * review and the pins it writes are under test) and exec (the pin check before a call, the envelope;
  * exec's process is test/cli's). `hcpx mcp` and the wrapped server stay real processes.
  */
-const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) =>
-  args[0] === "exec" ? execInProcess(args, opts) : needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts);
+const runHcpx = runHere;
 
 const SERVER = join(REPO, "test/fixtures/bins/mcp-pinned.mjs");
 

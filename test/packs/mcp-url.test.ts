@@ -8,16 +8,15 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO, runHcpx as runChild, tmp } from "../support/hcpx";
-import { execInProcess, needsProcess, runInProcess } from "../support/inproc";
+import { REPO, tmp } from "../support/hcpx";
+import { runHere } from "../support/inproc";
 
 /**
  * Function calls in this process (test/support/inproc.ts): init, lint, import, grant and pack
  * from-mcp (what they decide and write is under test here) and exec (the adapter's requests and the
  * envelope are; exec's process is test/cli's). `hcpx mcp` and the HTTP servers stay real processes.
  */
-const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) =>
-  args[0] === "exec" ? execInProcess(args, opts) : needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts);
+const runHcpx = runHere;
 
 const FIXTURE = join(REPO, "test/fixtures/bins/http-mcp.mjs");
 const TOKEN = "tok-3f9a7c21e5b44d0f8a61";

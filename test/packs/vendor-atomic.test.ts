@@ -6,23 +6,12 @@
 import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { RunOptions } from "../support/hcpx";
-import { execInProcess, runInProcess } from "../support/inproc";
-import {
-  grantsOf,
-  json as jsonRun,
-  projectWithGreet as greetProject,
-  writeGreet,
-  type GreetShape,
-} from "./vendor-support";
+import { runHere } from "../support/inproc";
+import { grantsOf, through, writeGreet, type GreetShape } from "./vendor-support";
 import { fileBytes as tree } from "../support/tree";
 
-/** `hcpx ...args` in this process (exec through execInProcess) */
-const hcpx = (args: string[], opts: RunOptions = {}) =>
-  args[0] === "exec" ? execInProcess(args, opts) : runInProcess(args, opts);
-const json = <T = Record<string, unknown>>(dir: string, args: string[], env?: NodeJS.ProcessEnv) =>
-  jsonRun<T>(dir, args, env, hcpx);
-const projectWithGreet = (shape: GreetShape) => greetProject(shape, hcpx);
+/** the commands in this process (runHere: exec through execInProcess) */
+const { json, projectWithGreet } = through(runHere);
 
 const gated: GreetShape = {
   version: "1.0.0",

@@ -7,21 +7,11 @@
 import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { RunOptions } from "../support/hcpx";
-import { execInProcess, runInProcess } from "../support/inproc";
-import {
-  grantsOf,
-  json as jsonRun,
-  projectWithGreet as greetProject,
-  writeGreet,
-  type GreetShape,
-} from "./vendor-support";
+import { runHere } from "../support/inproc";
+import { grantsOf, through, writeGreet, type GreetShape } from "./vendor-support";
 
-/** `hcpx ...args` in this process (exec through execInProcess) */
-const runHcpx = (args: string[], opts: RunOptions = {}) =>
-  args[0] === "exec" ? execInProcess(args, opts) : runInProcess(args, opts);
-const json = <T = Record<string, unknown>>(dir: string, args: string[]) => jsonRun<T>(dir, args, undefined, runHcpx);
-const projectWithGreet = (shape: GreetShape) => greetProject(shape, runHcpx);
+/** the commands in this process (runHere: exec through execInProcess) */
+const { json, projectWithGreet } = through(runHere);
 
 const v1: GreetShape = { version: "1.0.0", named: { hello: { operation: "read" } } };
 
@@ -47,7 +37,7 @@ describe("pass-through verbs and the grants of vendored packs", () => {
     const { dir, src } = await projectWithGreet(v1);
     expect(grantsOf(dir).allow).toEqual(["greet.hello"]);
     writeGreet(src, ptHello(20));
-    const review = await runHcpx(["pack", "update", "greet"], { cwd: dir });
+    const review = await runHere(["pack", "update", "greet"], { cwd: dir });
     expect(review.code).toBe(1);
     expect(review.stdout).not.toMatch(/no change to what it runs, reads or writes/);
     expect(review.stdout).toMatch(/~ hello: read → read, pass-through \(the agent's argv, up to 20\) {2}\(widens: named → pass-through; any grant of it is withdrawn\)/);
@@ -64,13 +54,13 @@ describe("pass-through verbs and the grants of vendored packs", () => {
 
   it("pack update: a larger maxArgv of a pass-through verb a person granted withdraws the grant; a smaller one keeps it", async () => {
     const { dir, src } = await projectWithGreet(ptHello(20));
-    expect((await runHcpx(["grant", "greet.hello"], { cwd: dir })).code).toBe(0);
+    expect((await runHere(["grant", "greet.hello"], { cwd: dir })).code).toBe(0);
     writeGreet(src, ptHello(10));
     const narrow = await json<{ packs: { withdrawn: string[] }[] }>(dir, ["pack", "update", "greet", "--yes"]);
     expect(narrow.r.code, narrow.r.stderr).toBe(0);
     expect(narrow.e.data.packs[0]!.withdrawn).toEqual([]);
     writeGreet(src, ptHello(200));
-    const review = await runHcpx(["pack", "update", "greet"], { cwd: dir });
+    const review = await runHere(["pack", "update", "greet"], { cwd: dir });
     expect(review.stdout).toMatch(/widens: maxArgv 10 → 200; any grant of it is withdrawn/);
     const wide = await json<{ packs: { withdrawn: string[] }[] }>(dir, ["pack", "update", "greet", "--yes"]);
     expect(wide.r.code, wide.r.stderr).toBe(0);
@@ -81,7 +71,7 @@ describe("pass-through verbs and the grants of vendored packs", () => {
   it("pack add --force and pack install: a named read that became a pass-through verb loses its grant", async () => {
     const { dir, src } = await projectWithGreet(v1);
     writeGreet(src, ptHello(20));
-    const forced = await runHcpx(["pack", "add", "./src-greet", "--force", "--yes"], { cwd: dir });
+    const forced = await runHere(["pack", "add", "./src-greet", "--force", "--yes"], { cwd: dir });
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stdout).toMatch(/~ hello: read → read, pass-through .*widens: named → pass-through/);
     expect(grantsOf(dir).allow).toEqual([]);

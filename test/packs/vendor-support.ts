@@ -111,6 +111,17 @@ export async function json<T = Record<string, unknown>>(
   return { r, e: JSON.parse(r.stdout) };
 }
 
+/** json() and projectWithGreet() through one runner (runHere, test/support/inproc.ts, for a file whose commands run in-process). */
+export function through(run: Runner): {
+  json: <T = Record<string, unknown>>(dir: string, args: string[], env?: NodeJS.ProcessEnv) => ReturnType<typeof json<T>>;
+  projectWithGreet: (shape: GreetShape) => ReturnType<typeof projectWithGreet>;
+} {
+  return {
+    json: (dir, args, env) => json(dir, args, env, run),
+    projectWithGreet: (shape) => projectWithGreet(shape, run),
+  };
+}
+
 /** The project's grants as its config says. */
 export function grantsOf(dir: string): { allow: string[]; deny: string[] } {
   const file = join(dir, "hcp.config.json5");

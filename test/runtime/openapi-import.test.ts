@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import fc from "fast-check";
 import { HCPX, REPO, runHcpx as runChild, tmp, baseEnv } from "../support/hcpx";
-import { execInProcess, needsProcess, runInProcess } from "../support/inproc";
+import { runHere, runInProcess } from "../support/inproc";
 import { connectMcp } from "../support/mcp";
 import { fitVerb, importOpenapi, MAX_SERVER_TOOL } from "../../src/openapi/import";
 
@@ -19,8 +19,7 @@ import { fitVerb, importOpenapi, MAX_SERVER_TOOL } from "../../src/openapi/impor
  * activate (the packs and files they write are under test here) and exec (the requests it sends and
  * the envelope it prints are; exec's process is test/cli's). `hcpx mcp` stays a real process.
  */
-const runHcpx = (args: string[], opts?: Parameters<typeof runChild>[1]) =>
-  args[0] === "exec" ? execInProcess(args, opts) : needsProcess(args) ? runChild(args, opts) : runInProcess(args, opts);
+const runHcpx = runHere;
 
 const FIX = join(REPO, "test", "fixtures", "openapi");
 const SECRETS = {

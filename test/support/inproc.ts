@@ -167,3 +167,13 @@ export function needsProcess(args: string[]): boolean {
   if (asksHelp(args)) return false;
   return args.includes("exec") || args[0] === "mcp" || (args[0] === "init" && !args.includes("--yes"));
 }
+
+/**
+ * `hcpx ...args` for a test of what the command decides, writes and answers: in this process where it can
+ * run here (exec through execInProcess, the rest through runInProcess), else (needsProcess: mcp, a bare
+ * init) as a process (runHcpx).
+ */
+export function runHere(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  if (args[0] === "exec") return execInProcess(args, opts);
+  return needsProcess(args) ? runHcpx(args, opts) : runInProcess(args, opts);
+}
