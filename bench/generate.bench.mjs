@@ -90,7 +90,7 @@ function runGenerate(dir, extra = [], { fresh = true } = {}) {
     renameSync(join(dir, ".hcp"), join(`${dir}.old`, String(++moved)));
   }
   // The child runs the CLI in-process and reports its own maxRSS on exit.
-  const probe = `process.on("exit", () => { const u = process.resourceUsage(); process.stderr.write("\\nmaxrss=" + u.maxRSS + " cpu=" + (u.userCPUTime + u.systemCPUTime) + "\\n"); }); process.argv = [process.argv[0], ${JSON.stringify(HCPX)}, "generate", ...${JSON.stringify(extra)}]; await import(${JSON.stringify("file://" + HCPX)});`;
+  const probe = `process.on("exit", () => { const u = process.resourceUsage(); process.stderr.write("\\nmaxrss=" + u.maxRSS + " user=" + u.userCPUTime + " sys=" + u.systemCPUTime + "\\n"); }); process.argv = [process.argv[0], ${JSON.stringify(HCPX)}, "generate", ...${JSON.stringify(extra)}]; await import(${JSON.stringify("file://" + HCPX)});`;
   const t0 = performance.now();
   const r = spawnSync(process.execPath, ["--input-type=module", "-e", probe], {
     cwd: dir,
@@ -100,8 +100,10 @@ function runGenerate(dir, extra = [], { fresh = true } = {}) {
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`generate failed in ${dir}: ${r.stderr}`);
   const kb = Number(/maxrss=(\d+)/.exec(r.stderr)?.[1] ?? NaN);
-  const cpu = Number(/cpu=(\d+)/.exec(r.stderr)?.[1] ?? NaN) / 1000;
-  return { ms, mb: kb / 1024, cpu };
+  // user and system CPU apart: the system part (the file system's bookkeeping) is what swings between runs
+  const user = Number(/user=(\d+)/.exec(r.stderr)?.[1] ?? NaN) / 1000;
+  const sys = Number(/sys=(\d+)/.exec(r.stderr)?.[1] ?? NaN) / 1000;
+  return { ms, mb: kb / 1024, cpu: user + sys, user, sys };
 }
 
 let moved = 0;
@@ -117,6 +119,7 @@ export default async function main() {
       "median wall",
       "min wall",
       "median CPU (user+sys)",
+      "user / sys",
       "CPU ms / pack",
       "peak RSS",
     ],
@@ -140,10 +143,19 @@ export default async function main() {
         fmt(med),
         fmt(Math.min(...samples.map((s) => s.ms))),
         fmt(cpu),
+        `${fmt(median(samples.map((s) => s.user)))} / ${fmt(median(samples.map((s) => s.sys)))}`,
         (cpu / n).toFixed(2),
         `${Math.max(...samples.map((s) => s.mb)).toFixed(0)} MB`,
       ]);
-      if (!hosts.length) perPack.push({ n, med, cpu, mb: Math.max(...samples.map((s) => s.mb)) });
+      if (!hosts.length)
+        perPack.push({
+          n,
+          med,
+          cpu,
+          user: median(samples.map((s) => s.user)),
+          sys: median(samples.map((s) => s.sys)),
+          mb: Math.max(...samples.map((s) => s.mb)),
+        });
       if (n === 1000) {
         // again over its own output: every file read and compared, none written
         const again = [];
@@ -176,6 +188,11 @@ export default async function main() {
   );
   const big = perPack.find((p) => p.n === 5000);
   if (big) goalAbs("generate at 5,000 packs × 10 commands, fresh, with host previews", "wall", big.med, 5000);
+  // not a goal: the goal's wall beside its two CPU parts, since the system part moves with the file system's state
+  if (big)
+    console.log(
+      `not a goal: generate at 5,000 with previews, median user CPU ${fmt(big.user)} and system CPU ${fmt(big.sys)} beside its wall ${fmt(big.med)}`,
+    );
   if (big)
     goalAbs("generate at 5,000 packs × 10 commands, fresh, with host previews: peak RSS", "peak RSS", big.mb, 400, {
       unit: "MB",
