@@ -284,8 +284,10 @@ export function compositesLoaded(): number {
   return checked.size + modules.size;
 }
 
-/** Step 2: the verb's function from the module's default export (or the envelope that says why not). */
-/** The verb's function, and whether this call's import evaluated the module (its top-level code ran now). */
+/**
+ * Step 2: the verb's function from the module's default export, and whether this call's import evaluated the
+ * module (its top-level code ran now); or the envelope that says why not.
+ */
 async function verbFunction(
   { file, version }: ModuleFile,
   module: string,
