@@ -134,45 +134,33 @@ export default async function main() {
       runGenerate(dir, hosts); // warm the file cache
       for (let i = 0; i < runs; i++) samples.push(runGenerate(dir, hosts));
       const files = JSON.parse(readFileSync(join(dir, ".hcp/generated/.manifest.json"), "utf8")).files;
-      const med = median(samples.map((s) => s.ms));
-      const cpu = median(samples.map((s) => s.cpu));
-      rows.push([
-        String(n),
-        hosts.length ? "none" : "claude+cursor",
-        String(Object.keys(files).length),
-        fmt(med),
-        fmt(Math.min(...samples.map((s) => s.ms))),
-        fmt(cpu),
-        `${fmt(median(samples.map((s) => s.user)))} / ${fmt(median(samples.map((s) => s.sys)))}`,
-        (cpu / n).toFixed(2),
-        `${Math.max(...samples.map((s) => s.mb)).toFixed(0)} MB`,
-      ]);
-      if (!hosts.length)
-        perPack.push({
-          n,
-          med,
-          cpu,
-          user: median(samples.map((s) => s.user)),
-          sys: median(samples.map((s) => s.sys)),
-          mb: Math.max(...samples.map((s) => s.mb)),
-        });
+      const preview = hosts.length ? "none" : "claude+cursor";
+      /** one row of the table: the samples' medians (wall, CPU and its user and system parts), min wall, peak RSS */
+      const row = (what, runsOf) => {
+        const m = (k) => median(runsOf.map((s) => s[k]));
+        const r = { med: m("ms"), cpu: m("cpu"), user: m("user"), sys: m("sys") };
+        r.mb = Math.max(...runsOf.map((s) => s.mb));
+        rows.push([
+          String(n),
+          what,
+          String(Object.keys(files).length),
+          fmt(r.med),
+          fmt(Math.min(...runsOf.map((s) => s.ms))),
+          fmt(r.cpu),
+          `${fmt(r.user)} / ${fmt(r.sys)}`,
+          (r.cpu / n).toFixed(2),
+          `${r.mb.toFixed(0)} MB`,
+        ]);
+        return r;
+      };
+      const fresh = row(preview, samples);
+      if (!hosts.length) perPack.push({ n, ...fresh });
       if (n === 1000) {
         // again over its own output: every file read and compared, none written
         const again = [];
         for (let i = 0; i < runs; i++) again.push(runGenerate(dir, hosts, { fresh: false }));
-        const m2 = median(again.map((s) => s.ms));
-        const c2 = median(again.map((s) => s.cpu));
-        rows.push([
-          String(n),
-          `${hosts.length ? "none" : "claude+cursor"}, re-run`,
-          String(Object.keys(files).length),
-          fmt(m2),
-          fmt(Math.min(...again.map((s) => s.ms))),
-          fmt(c2),
-          (c2 / n).toFixed(2),
-          `${Math.max(...again.map((s) => s.mb)).toFixed(0)} MB`,
-        ]);
-        if (!hosts.length) rerun = { med: m2, cpu: c2 };
+        const r = row(`${preview}, re-run`, again);
+        if (!hosts.length) rerun = { med: r.med, cpu: r.cpu };
       }
     }
     rmSync(dir, { recursive: true, force: true });
