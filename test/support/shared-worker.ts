@@ -252,6 +252,7 @@ export const SHARED_FILES = [
   "test/support/fake-model.test.ts",
   "test/support/hermetic.test.ts",
   "test/support/host-leftovers.test.ts",
+  "test/support/test-census.test.ts",
   "test/util/cache.test.ts",
   "test/util/nesting.test.ts",
   "test/util/paths-fast.test.ts",
