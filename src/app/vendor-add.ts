@@ -41,7 +41,7 @@ import {
 } from "./vendor";
 import { sweepStaging } from "./vendor-sweep";
 import { refuseChangedEntry } from "./vendor-files";
-import { recordReplacing, recordWritten } from "./vendor-record";
+import { recordReplacing, recordTakenBack, recordWritten, type RecordEntry } from "./vendor-record";
 
 /** The pack as the person reviews it before it is vendored: what it runs, from where, the env it reads, its writes. */
 export interface AddReview {
@@ -90,6 +90,8 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
   let widened: string[] = [];
   let w: { removed: string[]; denied: string[] } = { removed: [], denied: [] };
   let old: string | undefined;
+  // .hcp/vendored.json's entry of `id` before this add wrote it (once it did): put back if the add is taken back
+  let was: { entry: RecordEntry | undefined } | undefined;
   try {
     refuseExisting(root, lock, id, target, opts);
     const lines = [`pack '${id}' from ${sourceLabel(fetched.source)}:`, ...reachLines(reach)];
@@ -118,14 +120,15 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
     // new bytes land (a config that cannot be edited leaves the old pack and its grants)
     widened = change ? widenedVerbs(change) : [];
     if (widened.length) w = withdrawGrants(loadProject({ config: opts.config }), opts, id, widened);
-    recordReplacing(root, id, hashesOf(fetched), target);
+    was = { entry: recordReplacing(root, id, hashesOf(fetched), target) };
     old = swapInKeep(root, staging, target);
   } catch (e) {
     removeDir(baseOf(root), staging);
+    if (was) recordTakenBack(root, id, was.entry); // the swap failed: the folder that was there is there
     throw e;
   }
   const files = hashesOf(fetched);
-  const { pack, act } = await lockAndActivate(root, locked, id, { fetched, files, old }, target, {
+  const { pack, act } = await lockAndActivate(root, locked, id, { fetched, files, old, was: was.entry }, target, {
     ...opts,
     withhold: widened,
   });
@@ -180,13 +183,14 @@ function changedLines(change: ReachDiff): string[] {
 /**
  * Check what landed, record the pack in hcp.lock and activate it; the folder it replaced (`old`, kept
  * aside by swapInKeep) is removed only then. On any failure the vendoring is taken back: the old
- * folder in place again (the pack that was working keeps working), hcp.lock's entry as it was.
+ * folder in place again (the pack that was working keeps working), hcp.lock's entry as it was, then
+ * the record's (`was`; until then the entry naming both versions accounts for the folder).
  */
 async function lockAndActivate(
   root: string,
   lock: Lock,
   id: string,
-  got: { fetched: Fetched; files: Record<string, string>; old: string | undefined },
+  got: { fetched: Fetched; files: Record<string, string>; old: string | undefined; was: RecordEntry | undefined },
   target: string,
   opts: VendorOpts & { withhold: string[] },
 ): Promise<{ pack: Pack; act: Activated }> {
@@ -210,6 +214,7 @@ async function lockAndActivate(
     if (prior) lock.packs[id] = prior;
     else delete lock.packs[id];
     writeLock(root, lock);
+    recordTakenBack(root, id, got.was);
     throw e;
   }
 }

@@ -4,7 +4,8 @@
 // sha256 of every file of each pack's folder after a successful add, install, update or sweep. While a
 // folder is being replaced it also holds the files of the folder being replaced (`replacing`): a run
 // killed between the record's write and the swap leaves either version, and neither looks like a hand
-// edit to the next install.
+// edit to the next install. A replacement taken back (a `pack add` that could not activate) puts the
+// entry back as it was before, once the old folder and its hcp.lock entry are back.
 // A file of a vendored folder is a hand edit when it is neither what hcpx last wrote there (any
 // version the record holds) nor what hcp.lock records (restoring it loses nothing); a missing file is
 // no loss. No record for a pack (a folder from an older hcpx, one from version control, a record that
@@ -56,21 +57,27 @@ export function readRecord(root: string): Written | undefined {
   }
 }
 
-/** Set (or, with `files` undefined, drop) pack `id`'s entry; a record that does not read is started again. */
-function setEntry(root: string, id: string, entry: RecordEntry | undefined): void {
+/**
+ * Set (or, with `entry` undefined, drop) pack `id`'s entry; a record that does not read is started again.
+ * Returns the entry it replaced (undefined: none, or no record that reads).
+ */
+function setEntry(root: string, id: string, entry: RecordEntry | undefined): RecordEntry | undefined {
   const rec = readRecord(root) ?? { recordVersion: 1, packs: {} };
-  const had = JSON.stringify(rec.packs[id]);
+  const was = rec.packs[id];
+  const had = JSON.stringify(was);
   if (entry) rec.packs[id] = entry;
   else delete rec.packs[id];
-  if (JSON.stringify(rec.packs[id]) === had && existsSync(recordFile(root))) return;
+  if (JSON.stringify(rec.packs[id]) === had && existsSync(recordFile(root))) return was;
   const packs: Written["packs"] = {};
   for (const k of Object.keys(rec.packs).sort()) packs[k] = rec.packs[k]!;
   writeFile({ dir: root }, recordFile(root), JSON.stringify({ recordVersion: 1, packs }, null, 2) + "\n");
+  return was;
 }
 
 /**
  * Before a folder is replaced: the new files, and the folder's files as they are now (when it reads).
  * `look`: what lookAt just found there (its hashes, not read again); without it the folder is hashed here.
+ * Returns the entry this replaced (undefined: none), for recordTakenBack.
  */
 export function recordReplacing(
   root: string,
@@ -78,7 +85,7 @@ export function recordReplacing(
   files: Record<string, string>,
   target: string,
   look?: FolderLook,
-): void {
+): RecordEntry | undefined {
   let now: Record<string, string> | undefined = look?.now;
   if (!look)
     try {
@@ -86,7 +93,17 @@ export function recordReplacing(
     } catch (e) {
       if (!(e instanceof HcpxError)) throw e;
     }
-  setEntry(root, id, { files, ...(now ? { replacing: now } : {}) });
+  return setEntry(root, id, { files, ...(now ? { replacing: now } : {}) });
+}
+
+/**
+ * After a replacement was taken back (the folder that was there is back, or none): the entry as it was
+ * before recordReplacing (`was`, what it returned). Not the folder's files: a folder hcpx has no record
+ * of writing (or one edited by hand) is not made hcpx's own by an add that did not happen. Only once the
+ * folder is back: until then the entry recordReplacing wrote accounts for either version.
+ */
+export function recordTakenBack(root: string, id: string, was: RecordEntry | undefined): void {
+  setEntry(root, id, was);
 }
 
 /** After a folder was written (or found to be exactly what hcp.lock records): its files. */

@@ -1,7 +1,10 @@
 // A vendoring command that fails half-way leaves a sound state: the old pack, its lock entry
 // and its grants, or the new pack with the grants its widening took back; never the new pack
 // under the old grants, and never no pack at all. The failure here: the config's edit lock held
-// by another hcpx (a lock file naming a live pid). The commands are what they decide and write:
+// by another hcpx (a lock file naming a live pid). A `pack add` taken back leaves .hcp/vendored.json
+// as it was before it (src/app/vendor-record.ts): the folder is the one that was there, so the entry
+// that accounted for it (or none, for a folder hcpx has no record of writing) accounts for it again,
+// and the new version's files are not taken for hcpx's own in it. The commands are what they decide and write:
 // function calls in this process (test/support/inproc.ts), exec through execInProcess.
 import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -27,11 +30,12 @@ const WAIT = { HCPX_LOCK_WAIT_MS: "500" };
 const lockConfig = (dir: string) => writeFileSync(join(dir, ".hcp.config.json5.lock"), `${process.ppid}\nheld-by-test\n`);
 const unlockConfig = (dir: string) => rmSync(join(dir, ".hcp.config.json5.lock"));
 
-/** What a failed command must leave as it was: the pack's folder, hcp.lock, the grants. */
+/** What a failed command must leave as it was: the pack's folder, hcp.lock, the grants, the record of what hcpx wrote. */
 const state = (dir: string) => ({
   pack: tree(join(dir, ".hcp/packs/greet")),
   lock: readFileSync(join(dir, "hcp.lock"), "utf8"),
   grants: grantsOf(dir),
+  record: readFileSync(join(dir, ".hcp/vendored.json"), "utf8"),
 });
 
 describe("a vendoring command that fails on the config leaves the old pack, lock and grants", () => {
@@ -84,5 +88,32 @@ describe("a vendoring command that fails on the config leaves the old pack, lock
     unlockConfig(dir);
     const run = await json<{ argv: string[] }>(dir, ["exec", "greet", "hello", "--", "name=Ada"]);
     expect(run.e.data.argv).toEqual(["hello", "Ada"]);
+  });
+
+  it("pack add of a new pack that cannot activate: no folder, no lock entry, no record entry", async () => {
+    const { dir } = await projectWithGreet(gated);
+    const before = state(dir);
+    writeGreet(join(dir, "src-wave"), { ...gated, id: "wave" });
+    lockConfig(dir);
+    const { r, e } = await json(dir, ["pack", "add", "./src-wave", "--yes"], WAIT);
+    expect(r.code).toBe(1);
+    expect(e.error.code).toBe("locked");
+    expect(state(dir)).toEqual(before);
+    expect(readdirSync(join(dir, ".hcp/packs"))).toEqual(["greet"]);
+  });
+
+  it("pack add --force taken back over a hand edit: the edit is still the person's (pack install refuses, keeps it)", async () => {
+    const { dir, src } = await projectWithGreet(gated);
+    writeFileSync(join(dir, ".hcp/packs/greet/MINE.md"), "mine\n");
+    writeGreet(src, { ...gated, version: "1.0.1" });
+    lockConfig(dir);
+    expect((await json(dir, ["pack", "add", "./src-greet", "--force", "--yes"], WAIT)).e.error.code).toBe("locked");
+    unlockConfig(dir);
+    writeGreet(src, gated); // the source has the locked version again: install could restore it
+    const { r, e } = await json(dir, ["pack", "install"]);
+    expect(r.code, r.stdout).toBe(1);
+    expect(e.error.code).toBe("pack_edited");
+    expect(e.error.message).toMatch(/MINE\.md \(added\)/);
+    expect(readFileSync(join(dir, ".hcp/packs/greet/MINE.md"), "utf8")).toBe("mine\n");
   });
 });
