@@ -5,7 +5,17 @@
 // two renames had taken the pack's folder away: install puts the locked copy back without fetching
 // (the source is gone). The killed runs are real processes; install and --check run in this process.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPO, runHcpx, tmp } from "../support/hcpx";
@@ -88,6 +98,57 @@ describe.each(RUNS)("%s killed at each write step", (_name, args) => {
     }
     expect(k).toBeGreaterThan(3); // it was killed at several steps, then ran through
     expect(tookAway).toBe(1); // one step lies between the two renames
+  }, 60_000);
+});
+
+// A `pack add --force` that cannot activate (the config's edit lock held by a live process: this test's) is taken
+// back: the old folder, its hcp.lock entry, then the record's entry as they were. Killed at any step of that, too,
+// the next install settles without a false hand edit; without a record (hcp.lock stands in for it) as well, so the
+// record's entry is put back only after the lock's.
+describe.each([
+  ["with the record", true],
+  ["without a record", false],
+])("pack add --force taken back, killed at each write step (%s)", (_name, record) => {
+  // v1 with a file changed: no Policy change, so nothing opens the config before the swap (activation does); a
+  // file of v1's changed, so v1's folder under v1b's lock entry and no record is taken for a hand edit
+  let v1b: string;
+  beforeAll(() => {
+    v1b = tmp("hcpx-vkill-v1b-");
+    cpSync(join(FIX, "v1"), v1b, { recursive: true });
+    const pkg = join(v1b, "package.json");
+    writeFileSync(pkg, readFileSync(pkg, "utf8").replace("A fixture pack", "The same fixture pack"));
+    git(v1b, "init", "-q");
+    git(v1b, "add", "-A");
+    git(v1b, "commit", "-qm", "v1b");
+  });
+
+  it("the next pack install settles on hcp.lock, never pack_edited; run through, it fails and changes nothing", async () => {
+    let k = 1;
+    for (; k < 40; k++) {
+      const dir = tmp("hcpx-vkill-back-");
+      cpSync(base, dir, { recursive: true });
+      if (!record) rmSync(join(dir, ".hcp/vendored.json"));
+      const before = readFileSync(join(dir, "hcp.lock"), "utf8");
+      const recorded = record ? readFileSync(join(dir, ".hcp/vendored.json"), "utf8") : '{\n  "recordVersion": 1,\n  "packs": {}\n}\n';
+      writeFileSync(join(dir, ".hcp.config.json5.lock"), `${process.pid}\nheld-by-test\n`);
+      const r = await runHcpx(["pack", "add", `${v1b}#main`, "--force", "--yes"], {
+        cwd: dir,
+        env: { HCPX_TEST_KILL_AFTER_WRITES: String(k), HCPX_LOCK_WAIT_MS: "100" },
+      });
+      rmSync(join(dir, ".hcp.config.json5.lock"));
+      if (r.signal !== "SIGKILL") {
+        expect(r.code, r.stderr).toBe(1);
+        expect(r.stderr).toMatch(/another hcpx command editing this config is running/);
+        expect(readFileSync(join(dir, "hcp.lock"), "utf8")).toBe(before);
+        expect(readFileSync(join(dir, ".hcp/vendored.json"), "utf8")).toBe(recorded); // no entry: none before
+      }
+      const left = readdirSync(join(dir, ".hcp/packs"));
+      const i = await runInProcess(["pack", "install", "--json"], { cwd: dir });
+      expect(i.code, `after ${k} steps: ${i.stdout}${i.stderr}`).toBe(0);
+      settled(dir, `after ${k} steps (left: ${left.join(", ")})`);
+      if (r.signal !== "SIGKILL") break;
+    }
+    expect(k).toBeGreaterThan(5); // killed on the way in and on the way back, then ran through
   }, 60_000);
 });
 
