@@ -213,6 +213,7 @@ export const SHARED_FILES = [
   "test/packs/vendor-atomic.test.ts",
   "test/packs/vendor-edits.test.ts",
   "test/packs/vendor-kill.test.ts",
+  "test/packs/vendor-late-edit.test.ts",
   "test/packs/vendor-passthrough.test.ts",
   "test/packs/vendor-race.test.ts",
   "test/packs/vendor-remove.test.ts",
