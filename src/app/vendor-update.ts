@@ -30,6 +30,7 @@ import {
   baseOf,
   grantReads,
   hashesOf,
+  holdConfig,
   packTarget,
   projectRoot,
   relocate,
@@ -229,7 +230,9 @@ function applyUpdate(
   });
   refuseRestaged(root, id, staging, entry.now.files);
   sweepStaging(root); // what a killed run left (src/app/vendor-sweep.ts), under the same lock
-  // a file changed or added by hand while the person read the review is not replaced
+  // the config's edit lock (withdrawGrants below), which may be waited for, before the look: no wait between it and the swap
+  holdConfig(opts);
+  // a file changed or added by hand while the person read the review (or this one waited) is not replaced
   const look = refuseNotLocked(root, id, entry.was, target);
   const w = withdrawGrants(project, opts, id, widenedVerbs(diff));
   recordReplacing(root, id, entry.now.files, target, look);

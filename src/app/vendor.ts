@@ -164,9 +164,20 @@ export function reachIfLoads(dir: string): Reach | undefined {
 }
 
 /**
+ * Take the config's edit lock now, held until the command is done (src/config/file.ts): a vendoring command
+ * takes it before its last look at a pack's folder, so that a wait for it (another command editing the
+ * config) comes before that look, never between the look and the swap, where a hand edit made while it
+ * waited would be replaced unseen.
+ */
+export function holdConfig(cfgOpts: CommonOpts): void {
+  openConfig(cfgOpts);
+}
+
+/**
  * Withdraw the grants of `verbs` of pack `id` (an exact allow removed; a wider pattern denied by name).
  * It always opens the config, so the config's edit lock is held from here on (src/config/file.ts): the
- * vendoring commands call it before they swap a new version in.
+ * vendoring commands call it before they swap a new version in (having taken that lock, holdConfig,
+ * before their last look at the folder).
  */
 export function withdrawGrants(
   project: Project,
@@ -232,9 +243,12 @@ export function vendorInstall(opts: VendorOpts): InstallReport {
   const problems: Problem[] = [];
   // the lock's content changed under a vendored pack: a Policy change is a consent change, so a
   // grant the change would widen is withdrawn, as `pack update` does, before the new bytes land
-  const narrow = (id: string, diff: ReachDiff) => {
-    const w = withdrawGrants(loadProject({ config: opts.config }), opts, id, widenedVerbs(diff));
-    return { withdrawn: w.removed, denied: w.denied };
+  const grants = {
+    hold: () => holdConfig(opts),
+    narrow: (id: string, diff: ReachDiff) => {
+      const w = withdrawGrants(loadProject({ config: opts.config }), opts, id, widenedVerbs(diff));
+      return { withdrawn: w.removed, denied: w.denied };
+    },
   };
   for (const [id, entry] of Object.entries(lock.packs)) {
     const target = packTarget(root, id);
@@ -265,7 +279,7 @@ export function vendorInstall(opts: VendorOpts): InstallReport {
       continue;
     }
     try {
-      results.push(restoreLocked(root, id, entry, { target, force: opts.force === true }, narrow));
+      results.push(restoreLocked(root, id, entry, { target, force: opts.force === true }, grants));
     } catch (e) {
       if (!(e instanceof HcpxError)) throw e;
       results.push({ id, status: "refused", detail: e.problems.map((p) => p.message) });
@@ -283,15 +297,16 @@ export function vendorInstall(opts: VendorOpts): InstallReport {
 }
 
 /**
- * Fetch a locked pack, check it against hcp.lock and swap it in; its Policy change from the folder it
- * replaced, if any, is given to `narrow` (the grants it widens withdrawn) before the swap.
+ * Fetch a locked pack, check it against hcp.lock and swap it in; its change from the folder it replaced,
+ * if any, is given to `grants.narrow` (the grants it widens withdrawn) before the swap, the config's edit
+ * lock taken (`grants.hold`) before the last look at that folder.
  */
 function restoreLocked(
   root: string,
   id: string,
   entry: Lock["packs"][string],
   at: { target: string; force: boolean },
-  narrow: (id: string, diff: ReachDiff) => Pick<InstallResult, "withdrawn" | "denied">,
+  grants: { hold(): void; narrow(id: string, diff: ReachDiff): Pick<InstallResult, "withdrawn" | "denied"> },
 ): InstallResult {
   const { target } = at;
   const fetched = fetchLocked(entry.source, root, `${id} (${sourceLabel(entry.source)})`);
@@ -322,10 +337,13 @@ function restoreLocked(
       });
     const after = before ? reachIfLoads(staging) : undefined;
     const diff = before && after ? diffReach(before, after) : undefined;
-    // edited while this one fetched: still nothing of the person's is replaced
+    const change = diff && !diffEmpty(diff) ? diff : undefined;
+    // its grants are narrowed under the config's edit lock, which may be waited for: taken before the look
+    if (change) grants.hold();
+    // edited while this one fetched (or waited): still nothing of the person's is replaced
     const look = at.force ? undefined : lookAt(target, entry.files, readRecord(root)?.packs[id]);
     if (look?.state === "edited") throw new HcpxError(editedProblem(id, target, look));
-    if (diff && !diffEmpty(diff)) Object.assign(result, { diff }, narrow(id, diff));
+    if (change) Object.assign(result, { diff: change }, grants.narrow(id, change));
     recordReplacing(root, id, entry.files, target, look); // the folder as the look above hashed it
     swapIn(root, staging, target);
     recordWritten(root, id, entry.files);

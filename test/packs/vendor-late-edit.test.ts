@@ -5,11 +5,14 @@
 // `git` that appends a line to the folder's SKILL.md when hcpx runs its `git archive`, then runs the
 // real git. The edit so lands after the first look (which passed: hcpx fetches only then) and before
 // the second; the command must refuse it (pack_edited) and leave the folder, hcp.lock and the record as
-// they were, the person's edit in. The commands under test are real processes; the project (init, a
-// git repository of greet v1 and v2 inside it, `pack add ./repo-greet#v1`) is made once, in this
-// process, and copied for each test.
+// they were, the person's edit in. Both may also wait, after their fetch, for the config's edit lock
+// (to withdraw the grants a change widens, before the swap): the test holds it, as a live hcpx would,
+// and edits the folder once the command waits; that lock is taken before the second look
+// (src/app/vendor.ts holdConfig), so that edit is refused too. The commands under test are real
+// processes; the project (init, a git repository of greet v1 and v2 inside it, `pack add
+// ./repo-greet#v1`) is made once, in this process, and copied for each test.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, watch, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { envelope, runHcpx, tmp } from "../support/hcpx";
@@ -87,6 +90,71 @@ describe("a hand edit made while pack install or pack update fetches", () => {
     expect(e.error.code).toBe("pack_edited");
     expect(e.error.message).toMatch(/SKILL\.md \(changed\); nothing was written for pack 'greet'/);
     // the edit was made (so the first look had passed and the fetch had run), and it is all that changed
+    const skill = Buffer.from(before["SKILL.md"]!, "base64").toString("utf8") + `${LINE}\n`;
+    expect(tree(pack)).toEqual({ ...before, "SKILL.md": Buffer.from(skill).toString("base64") });
+    expect(state(dir)).toEqual(was);
+    expect(readdirSync(join(dir, ".hcp/packs"))).toEqual(["greet"]);
+  }, 30_000);
+});
+
+/** hcp.lock as a teammate's `pack update greet --to v2` leaves it (made once): pulled over the v1 folder, install restores v2. */
+let pulledLock: Promise<Buffer> | undefined;
+async function pullV2(dir: string): Promise<void> {
+  pulledLock ??= (async () => {
+    const other = await greetProject();
+    const u = await runInProcess(["pack", "update", "greet", "--to", "v2", "--yes"], { cwd: other });
+    expect(u.code, u.stdout + u.stderr).toBe(0);
+    return readFileSync(join(other, "hcp.lock"));
+  })();
+  writeFileSync(join(dir, "hcp.lock"), await pulledLock);
+}
+
+/**
+ * The config's edit lock held (as a live hcpx holds it: a live pid, this process's) until `release()`;
+ * `tried` resolves when a command first tries to take it (the temporary file each try links from,
+ * src/util/fsio.ts tryLink, seen by a watch on the project's folder).
+ */
+function holdConfig(dir: string): { tried: Promise<void>; release(): void } {
+  const lock = join(dir, ".hcp.config.json5.lock");
+  writeFileSync(lock, `${process.pid}\nheld by the test\n`);
+  let seen = () => {};
+  const tried = new Promise<void>((r) => (seen = r));
+  const w = watch(dir, (_, name) => {
+    if (name?.startsWith(".hcp.config.json5.lock.") && name.endsWith(".tmp")) seen();
+  });
+  return {
+    tried,
+    release() {
+      w.close();
+      rmSync(lock);
+    },
+  };
+}
+
+describe("a hand edit made while pack install or pack update waits for the config's edit lock", () => {
+  // both withdraw the grants a Policy change widens (the config's edit lock, waited for while another
+  // command holds it) before the swap: an edit made meanwhile is a hand edit all the same
+  it.each([
+    ["pack install (v2 pulled over the v1 folder: a new read command)", ["pack", "install"], true],
+    ["pack update --to v2 --yes", ["pack", "update", "greet", "--to", "v2", "--yes"], false],
+  ] as const)("%s: refused; folder, lock and record kept", async (_, args, pulled) => {
+    const dir = await greetProject();
+    if (pulled) await pullV2(dir);
+    const pack = join(dir, ".hcp/packs/greet");
+    const before = tree(pack);
+    const was = state(dir);
+    const held = holdConfig(dir);
+    const running = runHcpx([...args, "--json"], { cwd: dir, env: { HCPX_LOCK_WAIT_MS: "20000" } });
+    const first = await Promise.race([held.tried.then(() => "waits"), running.then(() => "done")]);
+    appendFileSync(join(pack, "SKILL.md"), `${LINE}\n`);
+    held.release();
+    const r = await running;
+    expect(first).toBe("waits");
+    const e = envelope(r);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(e.ok).toBe(false);
+    expect(e.error.code).toBe("pack_edited");
+    expect(e.error.message).toMatch(/SKILL\.md \(changed\); nothing was written for pack 'greet'/);
     const skill = Buffer.from(before["SKILL.md"]!, "base64").toString("utf8") + `${LINE}\n`;
     expect(tree(pack)).toEqual({ ...before, "SKILL.md": Buffer.from(skill).toString("base64") });
     expect(state(dir)).toEqual(was);
