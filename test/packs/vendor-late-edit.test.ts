@@ -15,7 +15,7 @@ import { execFileSync } from "node:child_process";
 import { appendFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, watch, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { envelope, runHcpx, tmp } from "../support/hcpx";
+import { envelope, runHcpx, tmp, type RunResult } from "../support/hcpx";
 import { runInProcess } from "../support/inproc";
 import { git, newProject, writeGreet, type Row } from "./vendor-support";
 
@@ -71,6 +71,22 @@ function tree(dir: string): Record<string, string> {
 const state = (dir: string) =>
   ["hcp.lock", ".hcp/vendored.json", "hcp.config.json5"].map((f) => readFileSync(join(dir, f), "base64"));
 
+/**
+ * The run refused the hand edit (pack_edited, exit 1) and left everything as it was but that edit: the
+ * folder as `before` with LINE added to SKILL.md, hcp.lock, the record and the config as `was`, no staging left.
+ */
+function refusedKept(r: RunResult, dir: string, before: Record<string, string>, was: string[]): void {
+  const e = envelope(r);
+  expect(r.code, r.stdout + r.stderr).toBe(1);
+  expect(e.ok).toBe(false);
+  expect(e.error.code).toBe("pack_edited");
+  expect(e.error.message).toMatch(/SKILL\.md \(changed\); nothing was written for pack 'greet'/);
+  const skill = Buffer.from(before["SKILL.md"]!, "base64").toString("utf8") + `${LINE}\n`;
+  expect(tree(join(dir, ".hcp/packs/greet"))).toEqual({ ...before, "SKILL.md": Buffer.from(skill).toString("base64") });
+  expect(state(dir)).toEqual(was);
+  expect(readdirSync(join(dir, ".hcp/packs"))).toEqual(["greet"]);
+}
+
 describe("a hand edit made while pack install or pack update fetches", () => {
   it.each([
     // a missing file is no loss: install restores the pack, and fetches it again from the lock
@@ -84,16 +100,8 @@ describe("a hand edit made while pack install or pack update fetches", () => {
     const before = tree(pack);
     const was = state(dir);
     const r = await runHcpx([...args, "--json"], { cwd: dir, env: editingGit(dir, join(pack, "SKILL.md")) });
-    const e = envelope(r);
-    expect(r.code, r.stdout + r.stderr).toBe(1);
-    expect(e.ok).toBe(false);
-    expect(e.error.code).toBe("pack_edited");
-    expect(e.error.message).toMatch(/SKILL\.md \(changed\); nothing was written for pack 'greet'/);
     // the edit was made (so the first look had passed and the fetch had run), and it is all that changed
-    const skill = Buffer.from(before["SKILL.md"]!, "base64").toString("utf8") + `${LINE}\n`;
-    expect(tree(pack)).toEqual({ ...before, "SKILL.md": Buffer.from(skill).toString("base64") });
-    expect(state(dir)).toEqual(was);
-    expect(readdirSync(join(dir, ".hcp/packs"))).toEqual(["greet"]);
+    refusedKept(r, dir, before, was);
   }, 30_000);
 });
 
@@ -150,14 +158,6 @@ describe("a hand edit made while pack install or pack update waits for the confi
     held.release();
     const r = await running;
     expect(first).toBe("waits");
-    const e = envelope(r);
-    expect(r.code, r.stdout + r.stderr).toBe(1);
-    expect(e.ok).toBe(false);
-    expect(e.error.code).toBe("pack_edited");
-    expect(e.error.message).toMatch(/SKILL\.md \(changed\); nothing was written for pack 'greet'/);
-    const skill = Buffer.from(before["SKILL.md"]!, "base64").toString("utf8") + `${LINE}\n`;
-    expect(tree(pack)).toEqual({ ...before, "SKILL.md": Buffer.from(skill).toString("base64") });
-    expect(state(dir)).toEqual(was);
-    expect(readdirSync(join(dir, ".hcp/packs"))).toEqual(["greet"]);
+    refusedKept(r, dir, before, was);
   }, 30_000);
 });
