@@ -15,7 +15,7 @@
 // poll saw it is named by its program only. The poll costs this process CPU,
 // counted nowhere in the table.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -171,18 +171,25 @@ async function main(argv) {
   writeFileSync(acct, "");
   const on = spawnSync("accton", [acct], { encoding: "utf8" });
   if (on.status !== 0) throw new Error(`test-census: accton failed (root?): ${on.stderr.trim()}`);
+  // accounting stays on until turned off (every process of the machine, into that file): whatever happens
   const poll = poller();
-  const child = spawn(join(ROOT, "node_modules/.bin/vitest"), ["run", ...vitestArgs], {
-    cwd: ROOT,
-    stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, HCPX_TEST_CPU_LOG: cpuLog },
-  });
-  const code = await new Promise((r) => child.on("close", (c) => r(c ?? 1)));
-  spawnSync("accton", ["off"]);
+  let child;
+  let code;
+  try {
+    child = spawn(join(ROOT, "node_modules/.bin/vitest"), ["run", ...vitestArgs], {
+      cwd: ROOT,
+      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...process.env, HCPX_TEST_CPU_LOG: cpuLog },
+    });
+    code = await new Promise((r, no) => child.on("error", no).on("close", (c) => r(c ?? 1)));
+  } finally {
+    spawnSync("accton", ["off"]);
+  }
   const polled = poll.stop();
   const all = parseAcct(readFileSync(acct));
   const recs = descendants(all, child.pid, polled);
-  const files = parseCpuLog(readFileSync(cpuLog, "utf8"));
+  // no file ran (vitest failed before any): every process is unattributed
+  const files = existsSync(cpuLog) ? parseCpuLog(readFileSync(cpuLog, "utf8")) : [];
   rmSync(dir, { recursive: true, force: true });
   const workers = new Set(files.map((f) => f.pid));
   const byPid = new Map(recs.map((r) => [r.pid, r]));
