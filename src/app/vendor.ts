@@ -20,7 +20,7 @@ import { grantedByDefault, isGranted } from "../pack/grants";
 import { lintPackDir } from "../pack/lint";
 import type { Pack, Project } from "../pack/model";
 import { arrayAppend, arrayRemove } from "../config/edit";
-import { openConfig, writeConfig } from "../config/file";
+import { lockedConfigFile, openConfig, writeConfig } from "../config/file";
 import { configPackEntries } from "../config/active";
 import type { CommonOpts } from "../config/common";
 import {
@@ -167,10 +167,10 @@ export function reachIfLoads(dir: string): Reach | undefined {
  * Take the config's edit lock now, held until the command is done (src/config/file.ts): a vendoring command
  * takes it before its last look at a pack's folder, so that a wait for it (another command editing the
  * config) comes before that look, never between the look and the swap, where a hand edit made while it
- * waited would be replaced unseen.
+ * waited would be replaced unseen. The config is read where it is edited (withdrawGrants), not here.
  */
 export function holdConfig(cfgOpts: CommonOpts): void {
-  openConfig(cfgOpts);
+  lockedConfigFile(cfgOpts);
 }
 
 /**

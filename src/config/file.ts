@@ -31,6 +31,13 @@ export function configPath(opts: { config?: string; cwd?: string } = {}): string
 }
 
 export function openConfig(opts: { config?: string; cwd?: string } = {}): ConfigDoc {
+  const file = lockedConfigFile(opts);
+  const text = readTextToEdit(file, display(file), CAPS.config);
+  return { file, dir: dirname(file), text, data: checkConfigText(text, display(file)) };
+}
+
+/** The project config's path, its edit lock taken (lockConfig): openConfig without the read (`no_config` as it). */
+export function lockedConfigFile(opts: { config?: string; cwd?: string } = {}): string {
   const file = configPath(opts);
   if (!file || !isThere(file)) {
     throw new HcpxError({
@@ -43,8 +50,7 @@ export function openConfig(opts: { config?: string; cwd?: string } = {}): Config
     });
   }
   lockConfig(file);
-  const text = readTextToEdit(file, display(file), CAPS.config);
-  return { file, dir: dirname(file), text, data: checkConfigText(text, display(file)) };
+  return file;
 }
 
 /**
