@@ -6,11 +6,11 @@
 // that accounted for it (or none, for a folder hcpx has no record of writing) accounts for it again,
 // and the new version's files are not taken for hcpx's own in it. The commands are what they decide and write:
 // function calls in this process (test/support/inproc.ts), exec through execInProcess.
-import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runHere } from "../support/inproc";
-import { grantsOf, through, writeGreet, type GreetShape } from "./vendor-support";
+import { grantsOf, lockConfig, through, unlockConfig, writeGreet, type GreetShape } from "./vendor-support";
 import { fileBytes as tree } from "../support/tree";
 
 /** the commands in this process (runHere: exec through execInProcess) */
@@ -27,8 +27,6 @@ const WAIT = { HCPX_LOCK_WAIT_MS: "500" };
  * Another hcpx editing the config: its lock file, naming a live process other than the one the
  * commands run in (this test's parent: a lock naming a run's own pid is one it left, src/util/fsio.ts).
  */
-const lockConfig = (dir: string) => writeFileSync(join(dir, ".hcp.config.json5.lock"), `${process.ppid}\nheld-by-test\n`);
-const unlockConfig = (dir: string) => rmSync(join(dir, ".hcp.config.json5.lock"));
 
 /** What a failed command must leave as it was: the pack's folder, hcp.lock, the grants, the record of what hcpx wrote. */
 const state = (dir: string) => ({

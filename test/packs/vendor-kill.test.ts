@@ -22,6 +22,7 @@ import { REPO, runHcpx, tmp } from "../support/hcpx";
 import { runInProcess } from "../support/inproc";
 import { envelope } from "../cli/helpers";
 import { diffHashes, hashTree } from "../../src/packs/lock";
+import { lockConfig, unlockConfig } from "./vendor-support";
 
 const FIX = join(REPO, "test/fixtures/remote-pack");
 const git = (cwd: string, ...args: string[]) =>
@@ -130,12 +131,12 @@ describe.each([
       if (!record) rmSync(join(dir, ".hcp/vendored.json"));
       const before = readFileSync(join(dir, "hcp.lock"), "utf8");
       const recorded = record ? readFileSync(join(dir, ".hcp/vendored.json"), "utf8") : '{\n  "recordVersion": 1,\n  "packs": {}\n}\n';
-      writeFileSync(join(dir, ".hcp.config.json5.lock"), `${process.pid}\nheld-by-test\n`);
+      lockConfig(dir);
       const r = await runHcpx(["pack", "add", `${v1b}#main`, "--force", "--yes"], {
         cwd: dir,
         env: { HCPX_TEST_KILL_AFTER_WRITES: String(k), HCPX_LOCK_WAIT_MS: "100" },
       });
-      rmSync(join(dir, ".hcp.config.json5.lock"));
+      unlockConfig(dir);
       if (r.signal !== "SIGKILL") {
         expect(r.code, r.stderr).toBe(1);
         expect(r.stderr).toMatch(/another hcpx command editing this config is running/);

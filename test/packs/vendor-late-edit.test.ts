@@ -13,11 +13,12 @@
 // ./repo-greet#v1`) is made once, in this process, and copied for each test.
 import { execFileSync } from "node:child_process";
 import { appendFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, watch, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { envelope, runHcpx, tmp, type RunResult } from "../support/hcpx";
 import { runInProcess } from "../support/inproc";
-import { git, newProject, writeGreet, type Row } from "./vendor-support";
+import { git, lockConfig, newProject, unlockConfig, writeGreet, type Row } from "./vendor-support";
+import { fileBytes as tree } from "../support/tree";
 
 const LINE = "my own note, written while hcpx fetched";
 
@@ -57,14 +58,6 @@ function editingGit(dir: string, file: string): NodeJS.ProcessEnv {
     { mode: 0o755 },
   );
   return { PATH: `${shim}:${process.env.PATH ?? ""}` };
-}
-
-/** Every file below `dir`, by its path there. */
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const f of readdirSync(dir, { recursive: true, withFileTypes: true }))
-    if (f.isFile()) out[relative(dir, join(f.parentPath, f.name))] = readFileSync(join(f.parentPath, f.name), "base64");
-  return out;
 }
 
 /** hcp.lock, the record and the config, as bytes. */
@@ -118,13 +111,12 @@ async function pullV2(dir: string): Promise<void> {
 }
 
 /**
- * The config's edit lock held (as a live hcpx holds it: a live pid, this process's) until `release()`;
+ * The config's edit lock held (as a live hcpx holds it: lockConfig, ./vendor-support.ts) until `release()`;
  * `tried` resolves when a command first tries to take it (the temporary file each try links from,
  * src/util/fsio.ts tryLink, seen by a watch on the project's folder).
  */
 function holdConfig(dir: string): { tried: Promise<void>; release(): void } {
-  const lock = join(dir, ".hcp.config.json5.lock");
-  writeFileSync(lock, `${process.pid}\nheld by the test\n`);
+  lockConfig(dir);
   let seen = () => {};
   const tried = new Promise<void>((r) => (seen = r));
   const w = watch(dir, (_, name) => {
@@ -134,7 +126,7 @@ function holdConfig(dir: string): { tried: Promise<void>; release(): void } {
     tried,
     release() {
       w.close();
-      rmSync(lock);
+      unlockConfig(dir);
     },
   };
 }

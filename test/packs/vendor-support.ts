@@ -3,7 +3,7 @@
 // shape a test asks for (named commands, pass-through verbs, Policy rows), its program
 // printing its own argv as JSON so a test sees what ran.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { runHcpx, tmp, type RunOptions, type RunResult } from "../support/hcpx";
@@ -121,6 +121,14 @@ export function through(run: Runner): {
     projectWithGreet: (shape) => projectWithGreet(shape, run),
   };
 }
+
+/**
+ * The config's edit lock held as another live hcpx holds it: a lock file naming a live pid, this process's
+ * parent (vitest's; a run in this process would take over a lock naming its own pid), until unlockConfig.
+ */
+export const lockConfig = (dir: string) =>
+  writeFileSync(join(dir, ".hcp.config.json5.lock"), `${process.ppid}\nheld-by-test\n`);
+export const unlockConfig = (dir: string) => rmSync(join(dir, ".hcp.config.json5.lock"));
 
 /** The project's grants as its config says. */
 export function grantsOf(dir: string): { allow: string[]; deny: string[] } {
