@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tmp } from "../support/hcpx";
 import { runInProcess } from "../support/inproc";
-import { json as jsonRun, projectWithGreet, writeGreet, type GreetShape } from "./vendor-support";
+import { through, writeGreet, type GreetShape } from "./vendor-support";
 
 const V1: GreetShape = { version: "1.0.0", named: { hello: { operation: "read" } } };
 const V2: GreetShape = { version: "1.1.0", named: { hello: { operation: "read" }, wave: { operation: "read" } } };
@@ -18,12 +18,11 @@ const V2: GreetShape = { version: "1.1.0", named: { hello: { operation: "read" }
 type Packs = { packs: { id: string; status: string }[] };
 
 /** `hcpx ...args --json` in this process */
-const json = <T = Record<string, unknown>>(dir: string, args: string[]) =>
-  jsonRun<T>(dir, args, undefined, runInProcess);
+const { json, projectWithGreet } = through(runInProcess);
 
 let base: { dir: string; src: string };
 beforeAll(async () => {
-  base = await projectWithGreet(V1, runInProcess);
+  base = await projectWithGreet(V1);
 });
 
 /** A copy of the project with `greet` V1 vendored by `pack add` (made once). */

@@ -6,11 +6,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runInProcess } from "../support/inproc";
-import { grantsOf, json as jsonRun, projectWithGreet as greetProject, type GreetShape } from "./vendor-support";
+import { grantsOf, through } from "./vendor-support";
 
 /** `hcpx ...args --json` in this process */
-const json = (dir: string, args: string[]) => jsonRun(dir, args, undefined, runInProcess);
-const projectWithGreet = (shape: GreetShape) => greetProject(shape, runInProcess);
+const { json, projectWithGreet } = through(runInProcess);
 
 describe("pack remove of a folder changed by hand", () => {
   it("refuses, naming the files, and removes nothing; --force removes it", async () => {

@@ -10,8 +10,8 @@
 import { describe, expect, it } from "vitest";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO, tmp, type RunOptions } from "../support/hcpx";
-import { execInProcess, runInProcess } from "../support/inproc";
+import { REPO, tmp } from "../support/hcpx";
+import { runHere } from "../support/inproc";
 import { activatePacks, fxPack, project, writePack } from "./support";
 import { findPack, loadProject } from "../../src/pack/load";
 import { confine } from "../../src/runtime/sandbox/index";
@@ -44,8 +44,8 @@ function lastAudit(home: string): { decision: string; result: string } {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the envelope, read field by field
 const envelopeOf = (stdout: string) => JSON.parse(stdout) as { ok: boolean; error?: any };
 
-/** `hcpx ...args` in this process: exec through execInProcess. */
-const hcpx = (args: string[], opts: RunOptions) => (args[0] === "exec" ? execInProcess : runInProcess)(args, opts);
+/** `hcpx ...args` in this process (runHere: exec through execInProcess; its runs here are exec and pack from-mcp). */
+const hcpx = runHere;
 
 describe('a program that prints "bwrap: …" and exits 1 under enforce "os"', () => {
   it("ran: exit_nonzero with its own text, the audit says ran; it cannot write bubblewrap's status", async () => {
