@@ -19,6 +19,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { table } from "../bench/lib.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** Linux's clock ticks per second of an accounting record (AHZ) */
@@ -148,15 +149,12 @@ function poller() {
   };
 }
 
-function table(rows, total) {
-  const lines = rows.map(
-    (r) =>
-      `${String(r.n).padStart(6)}  ${r.cpu.toFixed(1).padStart(7)}  ${((r.cpu / r.n) * 1000).toFixed(0).padStart(6)} ms  ${r.key}`,
-  );
-  return [
-    `${"count".padStart(6)}  ${"CPU-s".padStart(7)}  ${"each".padStart(9)}  kind (of ${total.toFixed(1)} CPU-s in all)`,
-    ...lines,
-  ].join("\n");
+/** The tally's rows under a heading (bench/lib.mjs's table). */
+function tallyTable(rows, total) {
+  return table([
+    ["count", "CPU-s", "each", `kind (of ${total.toFixed(1)} CPU-s in all)`],
+    ...rows.map((r) => [String(r.n), r.cpu.toFixed(1), `${((r.cpu / r.n) * 1000).toFixed(0)} ms`, r.key]),
+  ]);
 }
 
 async function main(argv) {
@@ -197,7 +195,7 @@ async function main(argv) {
   const kinds = recs.map((r) => ({ r, key: kindOf(r, polled.get(r.pid)?.cmd, workers), cpu: r.cpu }));
   const total = kinds.reduce((a, k) => a + k.cpu, 0);
   console.log(
-    `\n${recs.length} processes of the run (${all.length - recs.length} others on the machine meanwhile), vitest exit ${code}\n${table(tally(kinds).slice(0, 40), total)}`,
+    `\n${recs.length} processes of the run (${all.length - recs.length} others on the machine meanwhile), vitest exit ${code}\n${tallyTable(tally(kinds).slice(0, 40), total)}`,
   );
   if (byFile) {
     const rows = kinds
@@ -206,7 +204,7 @@ async function main(argv) {
         key: `${k.key}  ${fileOf(k.r, files, byPid, parent)?.replace(ROOT, "") ?? "(no test file)"}`,
         cpu: k.cpu,
       }));
-    console.log(`\nby test file, kinds matching ${byFile}:\n${table(tally(rows).slice(0, 40), total)}`);
+    console.log(`\nby test file, kinds matching ${byFile}:\n${tallyTable(tally(rows).slice(0, 40), total)}`);
   }
   return code;
 }
