@@ -217,6 +217,7 @@ export const SHARED_FILES = [
   "test/packs/vendor-passthrough.test.ts",
   "test/packs/vendor-race.test.ts",
   "test/packs/vendor-remove.test.ts",
+  "test/packs/vendor-takeback.test.ts",
   "test/packs/vendor.test.ts",
   "test/plan/adopt.test.ts",
   "test/plan/apply.test.ts",

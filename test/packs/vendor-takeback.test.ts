@@ -1,0 +1,81 @@
+// A `pack add` that fails once it started changing the project takes its steps back (src/app/vendor-add.ts):
+// the old folder back, hcp.lock's entry and the record's (.hcp/vendored.json) as they were. Here a fault
+// is made for real while the command waits for a lock a live hcpx holds (a lock file naming this test's
+// parent): hcp.lock's edit lock, before the swap. Once it waits (the temporary file each try links from,
+// src/util/fsio.ts tryLink, seen by a watch on the project's folder) the test removes the staged copy:
+// the swap's rename fails, after the record was written. The command waited on is a real process
+// (runHcpx); the others run in this process.
+import { readFileSync, readdirSync, rmSync, watch, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { envelope, runHcpx } from "../support/hcpx";
+import { runInProcess } from "../support/inproc";
+import { fileBytes as tree } from "../support/tree";
+import { lockConfig, projectWithGreet, unlockConfig, writeGreet, type GreetShape } from "./vendor-support";
+
+const greet: GreetShape = { version: "1.0.0", named: { hello: { operation: "read" } } };
+
+/** hcp.lock and the record, as text. */
+const files = (dir: string) => ["hcp.lock", ".hcp/vendored.json"].map((f) => readFileSync(join(dir, f), "utf8"));
+
+/** The lock file `name` in `dir` held as a live hcpx holds it until `release()`; `tried`: a command tried it. */
+function hold(dir: string, name: string): { tried: Promise<void>; release(): void } {
+  if (name === ".hcp.config.json5.lock") lockConfig(dir);
+  else writeFileSync(join(dir, name), `${process.ppid}\nheld-by-test\n`);
+  let seen = () => {};
+  const tried = new Promise<void>((r) => (seen = r));
+  const w = watch(dir, (_, n) => {
+    if (n?.startsWith(`${name}.`) && n.endsWith(".tmp")) seen();
+  });
+  return {
+    tried,
+    release() {
+      w.close();
+      if (name === ".hcp.config.json5.lock") unlockConfig(dir);
+      else rmSync(join(dir, name));
+    },
+  };
+}
+
+/** The folders in .hcp/packs whose names start with `.staging-` (and end with `suffix`). */
+const staged = (dir: string, suffix = "") =>
+  readdirSync(join(dir, ".hcp/packs")).filter((n) => n.startsWith(".staging-") && n.endsWith(suffix));
+
+/**
+ * `pack add ./src-greet --force --yes` of greet 1.0.1 over the vendored 1.0.0 (no Policy change: the config is
+ * first opened at activation), run while `lock` is held; once it waits, `fault` is made; the lock is released
+ * after it (`release`: before the command gives up waiting) or never (the command fails `locked`).
+ */
+async function addWhile(dir: string, src: string, lock: string, release: boolean, fault: () => void) {
+  writeGreet(src, { ...greet, version: "1.0.1" });
+  const held = hold(dir, lock);
+  const running = runHcpx(["pack", "add", "./src-greet", "--force", "--yes", "--json"], {
+    cwd: dir,
+    env: { HCPX_LOCK_WAIT_MS: release ? "20000" : "1000" },
+  });
+  const first = await Promise.race([held.tried.then(() => "waits"), running.then(() => "done")]);
+  expect(first).toBe("waits");
+  fault();
+  if (release) held.release();
+  const r = await running;
+  if (!release) held.release();
+  return { r, e: envelope(r) };
+}
+
+describe("pack add --force whose swap fails: the record's entry is put back", () => {
+  it("the staged copy removed while it waits for hcp.lock: the rename fails; folder, lock, record kept", async () => {
+    const { dir, src } = await projectWithGreet(greet, runInProcess);
+    const before = { pack: tree(join(dir, ".hcp/packs/greet")), files: files(dir) };
+    const { r, e } = await addWhile(dir, src, ".hcp.lock.lock", true, () => {
+      const [s] = staged(dir);
+      rmSync(join(dir, ".hcp/packs", s!), { recursive: true });
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(e.error.code).toBe("io_error");
+    expect(r.stdout + r.stderr).not.toMatch(/\n\s+at /); // no stack
+    expect(tree(join(dir, ".hcp/packs/greet"))).toEqual(before.pack);
+    expect(files(dir)).toEqual(before.files); // the record no longer names the version that never landed
+    expect(readdirSync(join(dir, ".hcp/packs"))).toEqual(["greet"]);
+    expect((await runInProcess(["pack", "install", "--check"], { cwd: dir })).code).toBe(0);
+  }, 30_000);
+});
