@@ -83,7 +83,7 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
   const fetched = fetchNew(parseSource(source, process.cwd()), root, source);
   const staged = stageChecked(fetched, root, project, source);
   const { staging, id } = staged;
-  const target = packTarget(root, id);
+  const target = targetOf(root, id, staging);
   const reach = relocate(staged.reach, staging, target);
   let change: ReachDiff | undefined;
   let locked: Lock = lock;
@@ -147,6 +147,16 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
     ...(change?.changed.length ? { change: { changed: change.changed, withdrawn: w.removed, denied: w.denied } } : {}),
     warnings: staged.warnings,
   };
+}
+
+/** The pack's folder (packTarget); refused (a link leading out of the project), the staged copy is removed first. */
+function targetOf(root: string, id: string, staging: string): string {
+  try {
+    return packTarget(root, id);
+  } catch (e) {
+    removeDir(baseOf(root), staging);
+    throw e;
+  }
 }
 
 /** A pack already here is refused: one in hcp.lock (update or remove it), or a folder hcp.lock does not know (unless --force). */

@@ -4,11 +4,12 @@
 // parent): hcp.lock's edit lock, before the swap. Once it waits (the temporary file each try links from,
 // src/util/fsio.ts tryLink, seen by a watch on the project's folder) the test removes the staged copy:
 // the swap's rename fails, after the record was written. The command waited on is a real process
-// (runHcpx); the others run in this process.
-import { readFileSync, readdirSync, rmSync, watch, writeFileSync } from "node:fs";
+// (runHcpx); the others run in this process. A refused `pack add --force` over a folder that is a link
+// leading out of the project leaves no staged copy behind.
+import { cpSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { envelope, runHcpx } from "../support/hcpx";
+import { envelope, runHcpx, tmp } from "../support/hcpx";
 import { runInProcess } from "../support/inproc";
 import { fileBytes as tree } from "../support/tree";
 import { lockConfig, projectWithGreet, unlockConfig, writeGreet, type GreetShape } from "./vendor-support";
@@ -78,4 +79,25 @@ describe("pack add --force whose swap fails: the record's entry is put back", ()
     expect(readdirSync(join(dir, ".hcp/packs"))).toEqual(["greet"]);
     expect((await runInProcess(["pack", "install", "--check"], { cwd: dir })).code).toBe(0);
   }, 30_000);
+});
+
+describe("pack add --force over a folder that is a link leading out of the project", () => {
+  it("is refused, and leaves no staged copy; the link and what it points at are untouched", async () => {
+    const { dir, src } = await projectWithGreet(greet, runInProcess);
+    const outside = tmp("hcpx-takeback-outside-");
+    cpSync(join(dir, ".hcp/packs/greet"), outside, { recursive: true });
+    rmSync(join(dir, ".hcp/packs/greet"), { recursive: true });
+    symlinkSync(outside, join(dir, ".hcp/packs/greet"));
+    const there = tree(outside);
+    const was = files(dir);
+    writeGreet(src, { ...greet, version: "1.0.1" });
+    const r = await runInProcess(["pack", "add", "./src-greet", "--force", "--yes", "--json"], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(envelope(r).error.code).toBe("symlink_refused");
+    expect(staged(dir)).toEqual([]);
+    expect(readdirSync(join(dir, ".hcp/packs"))).toEqual(["greet"]);
+    expect(readlinkSync(join(dir, ".hcp/packs/greet"))).toBe(outside);
+    expect(tree(outside)).toEqual(there);
+    expect(files(dir)).toEqual(was);
+  });
 });
